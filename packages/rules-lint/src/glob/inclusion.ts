@@ -1,0 +1,152 @@
+import { type ByteGlob, compileByteGlob, GlobSet, literalBytes } from './byte-nfa.js';
+
+/**
+ * How many product states one question may visit before it answers
+ * "unknown". Real rule globs stay far below it; the bound only stops a
+ * crafted pathological file from stalling an editor.
+ */
+export const DEFAULT_STATE_BUDGET = 20_000;
+
+/** What a product exploration reports at each reachable state where the subject accepts. */
+export type AcceptVisitor = (accepting: readonly number[], witness: () => Uint8Array) => boolean;
+
+/** How an exploration ended: every state seen, stopped by the visitor, or out of budget. */
+export type ExploreEnd = 'complete' | 'stopped' | 'budget';
+
+interface Node {
+  readonly subject: number[];
+  readonly others: number[];
+  readonly parent: Node | null;
+  readonly symbol: number;
+}
+
+/**
+ * Explores the product of `subject` (determinized) with the union of
+ * `others` (determinized together, so each state knows exactly which of them
+ * accept) over the alphabet of literal bytes of all globs plus one "other"
+ * byte standing for every byte none of them names. For each reachable state
+ * in which the subject accepts, calls `visit` with the indices of the
+ * accepting others; the visitor returns false to stop. Exact: two texts that
+ * differ only in unnamed bytes are indistinguishable to every glob involved.
+ */
+export function exploreProduct(
+  subject: ByteGlob,
+  others: readonly ByteGlob[],
+  visit: AcceptVisitor,
+  budget = DEFAULT_STATE_BUDGET,
+): ExploreEnd {
+  const alphabetSet = new Set<number>();
+  literalBytes(subject, alphabetSet);
+  for (const other of others) literalBytes(other, alphabetSet);
+  const otherByte = firstUnnamedByte(alphabetSet);
+  const alphabet = [...alphabetSet];
+  if (otherByte !== undefined) alphabet.push(-1);
+
+  const subjectSet = new GlobSet([subject]);
+  const otherSet = new GlobSet(others);
+  const start: Node = {
+    subject: subjectSet.start(),
+    others: otherSet.start(),
+    parent: null,
+    symbol: 0,
+  };
+  const seen = new Set<string>([keyOf(start)]);
+  const queue: Node[] = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const node = queue[head]!;
+    if (subjectSet.accepting(node.subject).length > 0) {
+      const witness = () => witnessOf(node, otherByte ?? 0);
+      if (!visit(otherSet.accepting(node.others), witness)) return 'stopped';
+    }
+    for (const symbol of alphabet) {
+      const nextSubject = subjectSet.step(node.subject, symbol);
+      if (nextSubject.length === 0) continue;
+      const next: Node = {
+        subject: nextSubject,
+        others: otherSet.step(node.others, symbol),
+        parent: node,
+        symbol,
+      };
+      const key = keyOf(next);
+      if (seen.has(key)) continue;
+      if (seen.size >= budget) return 'budget';
+      seen.add(key);
+      queue.push(next);
+    }
+  }
+  return 'complete';
+}
+
+/**
+ * A text in L(a) and in none of L(b...), as bytes, or null when L(a) is a
+ * subset of their union; undefined when the state budget ran out. The
+ * witness found is a shortest one (breadth-first).
+ */
+export function findUncoveredText(
+  a: string,
+  bs: readonly string[],
+  budget = DEFAULT_STATE_BUDGET,
+): Uint8Array | null | undefined {
+  let found: Uint8Array | null = null;
+  const end = exploreProduct(
+    compileByteGlob(a),
+    bs.map(compileByteGlob),
+    (accepting, witness) => {
+      if (accepting.length > 0) return true;
+      found = witness();
+      return false;
+    },
+    budget,
+  );
+  if (end === 'budget') return undefined;
+  return found;
+}
+
+/**
+ * Decides L(a) ⊆ L(b1) ∪ ... ∪ L(bn) exactly for anchored byte globs.
+ * Returns undefined only when the state budget ran out (treat as "no").
+ */
+export function globIncluded(
+  a: string,
+  bs: string | readonly string[],
+  budget?: number,
+): boolean | undefined {
+  const list = typeof bs === 'string' ? [bs] : bs;
+  if (list.includes('*') || list.includes(a)) return true;
+  const uncovered = findUncoveredText(a, list, budget);
+  return uncovered === undefined ? undefined : uncovered === null;
+}
+
+/**
+ * Decides whether every tool name matched by tool pattern `a` (`|`-separated
+ * anchored globs) is matched by pattern `b`. Undefined when out of budget.
+ */
+export function toolPatternIncluded(a: string, b: string): boolean | undefined {
+  const others = b.split('|');
+  let result: boolean | undefined = true;
+  for (const alternative of a.split('|')) {
+    const included = globIncluded(alternative, others);
+    if (included === false) return false;
+    if (included === undefined) result = undefined;
+  }
+  return result;
+}
+
+function keyOf(node: Node): string {
+  return `${node.subject.join(',')}|${node.others.join(',')}`;
+}
+
+function firstUnnamedByte(named: ReadonlySet<number>): number | undefined {
+  // Prefer a printable byte so witnesses read well in messages and tests.
+  for (let byte = 0x61; byte < 0x100; byte++) if (!named.has(byte)) return byte;
+  for (let byte = 0; byte < 0x61; byte++) if (!named.has(byte)) return byte;
+  return undefined;
+}
+
+function witnessOf(node: Node, otherByte: number): Uint8Array {
+  const bytes: number[] = [];
+  for (let current: Node | null = node; current?.parent; current = current.parent) {
+    bytes.push(current.symbol === -1 ? otherByte : current.symbol);
+  }
+  return Uint8Array.from(bytes.reverse());
+}
