@@ -1,0 +1,128 @@
+import { truncateUtf8 } from '../glob/utf8.js';
+import { textAtPath } from '../path/tool-input-path.js';
+import type { CompiledRule } from '../rules/compiled-rule.js';
+import type { Policy } from '../rules/policy.js';
+import { resolveToolName } from '../rules/tool-pattern.js';
+import type { ApprovalMode, Decision, Origin, Verdict } from '../schemas/approval.js';
+
+/** A denial reason rides at most this many UTF-8 bytes. */
+export const REASON_MAX_BYTES = 256;
+
+/** One tool call at the approval stage. */
+export interface ToolCall {
+  readonly mode: ApprovalMode;
+  readonly origin: Origin;
+  /** The wire tool name; runner qualification and aliases are resolved here. */
+  readonly toolName: string;
+  readonly toolInput: unknown;
+}
+
+/** Why one rule matched a call: its verdict and the text it read (null for a tool-only rule). */
+export interface RuleMatch {
+  readonly index: number;
+  readonly verdict: Verdict;
+  readonly text: string | null;
+}
+
+/** Reads the text at each path once per call, however many rules share the path. */
+class TextReader {
+  readonly #input: unknown;
+  #cache: Map<readonly string[], string | undefined> | undefined;
+
+  constructor(input: unknown) {
+    this.#input = input;
+  }
+
+  read(path: readonly string[]): string | undefined {
+    this.#cache ??= new Map();
+    if (this.#cache.has(path)) return this.#cache.get(path);
+    const text = textAtPath(this.#input, path);
+    this.#cache.set(path, text);
+    return text;
+  }
+}
+
+function ruleMatches(rule: CompiledRule, reader: TextReader): string | null | false {
+  if (rule.path === null) return null;
+  const text = reader.read(rule.path);
+  if (text === undefined) return false;
+  if (rule.match !== null && !rule.match.matches(text)) return false;
+  return text;
+}
+
+/**
+ * Every rule that addresses the call's origin and matches it, with the text
+ * each one read. Use it to show a person why a decision came out as it did.
+ */
+export function explainMatches(policy: Policy, call: ToolCall): RuleMatch[] {
+  const toolName = resolveToolName(call.toolName, policy.toolAliases);
+  const reader = new TextReader(call.toolInput);
+  const matches: RuleMatch[] = [];
+  for (const rule of policy.candidates(call.origin, toolName)) {
+    const text = ruleMatches(rule, reader);
+    if (text !== false) matches.push({ index: rule.index, verdict: rule.verdict, text });
+  }
+  return matches;
+}
+
+/**
+ * The approval stage for one call. Collects every rule of the call's origin
+ * that matches; deny wins over ask, ask over allow; unmatched model calls
+ * take the mode's word; author and kernel rows are granted by their origin
+ * unless a rule naming that origin says otherwise. Never throws.
+ */
+export function decide(policy: Policy, call: ToolCall): Decision {
+  const toolName = resolveToolName(call.toolName, policy.toolAliases);
+  const reader = new TextReader(call.toolInput);
+  const matched: number[] = [];
+  let firstDeny: CompiledRule | null = null;
+  let anyAsk = false;
+  let anyAllow = false;
+  for (const rule of policy.candidates(call.origin, toolName)) {
+    if (ruleMatches(rule, reader) === false) continue;
+    matched.push(rule.index);
+    if (rule.verdict === 'deny') firstDeny ??= rule;
+    else if (rule.verdict === 'ask') anyAsk = true;
+    else anyAllow = true;
+  }
+  if (firstDeny) return denied(toolName, matched, denialDetail(firstDeny));
+  if (call.origin !== 'model') {
+    return anyAsk ? parked(toolName, matched) : granted(toolName, matched, 'origin');
+  }
+  switch (call.mode) {
+    case 'bypass':
+      return granted(toolName, matched, 'mode');
+    case 'ask':
+      if (anyAsk || !anyAllow) return parked(toolName, matched);
+      return granted(toolName, matched, 'rule');
+    default:
+      // 'rules', and the strictest reading for a mode that is not one of the three.
+      if (anyAsk) return parked(toolName, matched);
+      if (anyAllow) return granted(toolName, matched, 'rule');
+      return denied(toolName, matched, `no approval rule allows ${toolName}`);
+  }
+}
+
+function denialDetail(rule: CompiledRule): string {
+  const reason = rule.rule.reason;
+  if (reason === undefined || reason === '') return `denied by approval rule ${rule.index}`;
+  return truncateUtf8(reason, REASON_MAX_BYTES);
+}
+
+function granted(tool_name: string, matched: number[], by: 'mode' | 'rule' | 'origin'): Decision {
+  return { outcome: 'granted', granted_by: by, error: null, matched, tool_name };
+}
+
+function parked(tool_name: string, matched: number[]): Decision {
+  return { outcome: 'parked', granted_by: null, error: null, matched, tool_name };
+}
+
+function denied(tool_name: string, matched: number[], detail: string): Decision {
+  return {
+    outcome: 'denied',
+    granted_by: null,
+    error: { code: 'approval_denied', detail },
+    matched,
+    tool_name,
+  };
+}

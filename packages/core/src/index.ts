@@ -1,0 +1,68 @@
+export {
+  decide,
+  explainMatches,
+  REASON_MAX_BYTES,
+  type RuleMatch,
+  type ToolCall,
+} from './evaluate/decide.js';
+export { compileGlob, type Glob, isLiteralGlob, matchGlob } from './glob/byte-glob.js';
+export { truncateUtf8, utf8Bytes, utf8Length } from './glob/utf8.js';
+export { validateHookResult } from './hooks/validate-hook-result.js';
+export { validateLifecycleHooks } from './hooks/validate-hooks.js';
+export { PROBLEM_CODES, type Problem, type ProblemCode, type Validated } from './issues/problem.js';
+export { parsePath, textAtPath, textOf, walkPath } from './path/tool-input-path.js';
+export type { CompiledRule } from './rules/compiled-rule.js';
+export type { Policy } from './rules/policy.js';
+export { compileToolPattern, resolveToolName, type ToolPattern } from './rules/tool-pattern.js';
+export { type ValidProfile, validateProfileConfiguration } from './rules/validate-profile.js';
+export { type RuleListOptions, validateRuleList } from './rules/validate-rules.js';
+export {
+  type ApprovalDenied,
+  ApprovalDeniedSchema,
+  type ApprovalMode,
+  ApprovalModeSchema,
+  type ApprovalRule,
+  ApprovalRuleListSchema,
+  ApprovalRuleSchema,
+  type Decision,
+  type DecisionOutcome,
+  DecisionOutcomeSchema,
+  DecisionSchema,
+  type GrantedBy,
+  GrantedBySchema,
+  type Origin,
+  OriginSchema,
+  type Verdict,
+  VerdictSchema,
+} from './schemas/approval.js';
+export {
+  HOOK_FEEDBACK_MAX_BYTES,
+  HOOK_MAX_CONTINUATIONS_MAX,
+  HOOK_OUTPUT_PREVIEW_MAX_BYTES,
+  HOOK_TIMEOUT_MS_MAX,
+  type HookEvent,
+  HookEventSchema,
+  type HookInput,
+  HookInputSchema,
+  type HookResult,
+  HookResultSchema,
+  type LifecycleHook,
+  LifecycleHookSchema,
+  type LifecycleHooks,
+  LifecycleHooksSchema,
+  type StopHook,
+  StopHookSchema,
+} from './schemas/hooks.js';
+export {
+  DECLARATION_ENVELOPE_MAX_BYTES,
+  type ProfileConfiguration,
+  ProfileConfigurationSchema,
+} from './schemas/profile.js';
+export {
+  MODE_STRICTNESS,
+  type TighteningBase,
+  type TighteningRequest,
+  type TighteningResult,
+  type TighteningWidens,
+  tighten,
+} from './tighten/tighten.js';

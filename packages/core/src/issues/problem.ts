@@ -1,0 +1,85 @@
+/** Every code a validator can report, one per distinct mistake. */
+export const PROBLEM_CODES = [
+  'not_serializable',
+  'envelope_too_large',
+  'configuration_not_object',
+  'unknown_key',
+  'mode_invalid',
+  'rules_not_array',
+  'rule_not_object',
+  'tool_missing',
+  'tool_not_string',
+  'tool_alternative_empty',
+  'verdict_missing',
+  'verdict_invalid',
+  'origin_invalid',
+  'path_not_string',
+  'path_segment_empty',
+  'match_not_string',
+  'match_without_path',
+  'reason_not_string',
+  'glob_invalid',
+  'tool_names_invalid',
+  'tool_aliases_invalid',
+  'hooks_not_object',
+  'hooks_require_mode',
+  'hook_event_unknown',
+  'hook_not_object',
+  'hook_key_unknown',
+  'hook_tool_missing',
+  'hook_timeout_missing',
+  'hook_timeout_invalid',
+  'hook_max_continuations_missing',
+  'hook_max_continuations_invalid',
+  'hook_result_not_object',
+  'hook_result_key_unknown',
+  'hook_result_continue_invalid',
+  'hook_result_continue_not_allowed',
+  'hook_result_feedback_missing',
+  'hook_result_feedback_invalid',
+  'hook_result_feedback_not_allowed',
+] as const;
+
+/** A stable, machine-readable name for one kind of validation problem. */
+export type ProblemCode = (typeof PROBLEM_CODES)[number];
+
+/** One thing wrong with a declaration: what, where (a JSON pointer, '' for the root) and why. */
+export interface Problem {
+  readonly code: ProblemCode;
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/** The outcome of a validator: the checked value, or every problem found. */
+export type Validated<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly problems: readonly Problem[] };
+
+/** Builds a successful validation result. */
+export function valid<T>(value: T): Validated<T> {
+  return { ok: true, value };
+}
+
+/** Builds a failed validation result from at least one problem. */
+export function invalid<T>(problems: readonly Problem[]): Validated<T> {
+  return { ok: false, problems };
+}
+
+/** Appends one escaped reference token to a JSON pointer (RFC 6901). */
+export function pointerTo(base: string, token: string | number): string {
+  const text = String(token).replaceAll('~', '~0').replaceAll('/', '~1');
+  return `${base}/${text}`;
+}
+
+/** Collects problems while a validator walks a declaration. */
+export class ProblemList {
+  readonly items: Problem[] = [];
+
+  add(code: ProblemCode, pointer: string, message: string): void {
+    this.items.push({ code, pointer, message });
+  }
+
+  get empty(): boolean {
+    return this.items.length === 0;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Splits a dotted path (`command`, `edits.0.path`) into its segments, or
+ * returns null when a segment is empty (`a..b`, `.a`, `a.`, ``).
+ */
+export function parsePath(path: string): string[] | null {
+  const segments = path.split('.');
+  return segments.every((segment) => segment !== '') ? segments : null;
+}
+
+const DECIMAL_INDEX = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * Walks the tool input along the segments: an object by key, an array by a
+ * decimal index; anything else walks nowhere (undefined).
+ */
+export function walkPath(input: unknown, segments: readonly string[]): unknown {
+  let current: unknown = input;
+  for (const segment of segments) {
+    if (Array.isArray(current)) {
+      if (!DECIMAL_INDEX.test(segment)) return undefined;
+      const index = Number(segment);
+      if (index >= current.length) return undefined;
+      current = current[index];
+    } else if (current !== null && typeof current === 'object') {
+      if (!Object.hasOwn(current, segment)) return undefined;
+      current = (current as Record<string, unknown>)[segment];
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+function isScalar(value: unknown): value is string | number | boolean | null {
+  return (
+    value === null ||
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
+}
+
+/**
+ * The text a rule's glob reads from a value: a string as is; an array whose
+ * elements are all scalars joined by one space (strings raw, others as JSON);
+ * anything else (absent, object, nested array, a lone number or boolean) has
+ * no text and yields undefined.
+ */
+export function textOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) return undefined;
+  const parts: string[] = [];
+  for (const element of value) {
+    if (!isScalar(element)) return undefined;
+    parts.push(typeof element === 'string' ? element : JSON.stringify(element));
+  }
+  return parts.join(' ');
+}
+
+/** The text at a path of the tool input, or undefined when there is none. */
+export function textAtPath(input: unknown, segments: readonly string[]): string | undefined {
+  return textOf(walkPath(input, segments));
+}

@@ -1,0 +1,96 @@
+import type { ApprovalRule, Origin } from '../schemas/approval.js';
+import type { CompiledRule } from './compiled-rule.js';
+
+/** How many distinct tool names a policy remembers candidates for before starting over. */
+const CANDIDATE_CACHE_LIMIT = 4096;
+
+/**
+ * A validated rule list, compiled once and reused for every call. Rules are
+ * indexed by origin and by the literal tool names they name; rules whose
+ * tool is a wildcard are kept aside and tested once per distinct tool name,
+ * so a call never re-walks rules that cannot match its tool.
+ *
+ * Only the validators construct it: `decide` cannot receive an unchecked list.
+ */
+export class CompiledPolicy {
+  readonly #compiled: readonly CompiledRule[];
+  readonly #literalIndex = new Map<Origin, Map<string, CompiledRule[]>>();
+  readonly #wildcards = new Map<Origin, CompiledRule[]>();
+  readonly #candidateCache = new Map<Origin, Map<string, readonly CompiledRule[]>>();
+  readonly toolAliases: Readonly<Record<string, string>>;
+
+  constructor(compiled: readonly CompiledRule[], toolAliases: Readonly<Record<string, string>>) {
+    this.#compiled = compiled;
+    this.toolAliases = Object.freeze({ ...toolAliases });
+    for (const rule of compiled) this.#index(rule);
+  }
+
+  /** The declared rules, in order. */
+  get rules(): readonly ApprovalRule[] {
+    return this.#compiled.map((compiled) => compiled.rule);
+  }
+
+  /** The compiled rules, in order. */
+  get compiledRules(): readonly CompiledRule[] {
+    return this.#compiled;
+  }
+
+  #index(rule: CompiledRule): void {
+    if (!rule.tool.literalOnly) {
+      listFor(this.#wildcards, rule.origin).push(rule);
+      return;
+    }
+    let byName = this.#literalIndex.get(rule.origin);
+    if (!byName) {
+      byName = new Map();
+      this.#literalIndex.set(rule.origin, byName);
+    }
+    for (const name of new Set(rule.tool.literals)) listFor(byName, name).push(rule);
+  }
+
+  /** Every rule of this origin whose tool pattern names the resolved tool, in declaration order. */
+  candidates(origin: Origin, toolName: string): readonly CompiledRule[] {
+    let cache = this.#candidateCache.get(origin);
+    if (!cache) {
+      cache = new Map();
+      this.#candidateCache.set(origin, cache);
+    }
+    const cached = cache.get(toolName);
+    if (cached) return cached;
+    const literal = this.#literalIndex.get(origin)?.get(toolName) ?? [];
+    const wild = (this.#wildcards.get(origin) ?? []).filter((rule) => rule.tool.matches(toolName));
+    const merged = mergeByIndex(literal, wild);
+    if (cache.size >= CANDIDATE_CACHE_LIMIT) cache.clear();
+    cache.set(toolName, merged);
+    return merged;
+  }
+}
+
+/** A compiled, validated approval policy; made only by `validateRuleList` or `validateProfileConfiguration`. */
+export type Policy = CompiledPolicy;
+
+function listFor<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key);
+  if (!list) {
+    list = [];
+    map.set(key, list);
+  }
+  return list;
+}
+
+function mergeByIndex(
+  left: readonly CompiledRule[],
+  right: readonly CompiledRule[],
+): readonly CompiledRule[] {
+  if (right.length === 0) return left.slice();
+  if (left.length === 0) return right;
+  const merged: CompiledRule[] = [];
+  let l = 0;
+  let r = 0;
+  while (l < left.length || r < right.length) {
+    if (r >= right.length || (l < left.length && left[l]!.index < right[r]!.index))
+      merged.push(left[l++]!);
+    else merged.push(right[r++]!);
+  }
+  return merged;
+}
