@@ -1,0 +1,164 @@
+import { hashToken, newId, newToken } from './ids.js';
+import type { Store } from './store.js';
+
+/** The three credential kinds, one per plane. */
+export type CredentialKind = 'agent' | 'executor' | 'member';
+
+/** Who is calling: the credential a request authenticated with. */
+export interface Principal {
+  credential_id: string;
+  kind: CredentialKind;
+  workspace_id: string;
+  agent_application_id: string | null;
+}
+
+/** A credential as listed (never with its token). */
+export interface CredentialInfo extends Principal {
+  label: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** The text recorded as the deciding principal of a transition, e.g. `member:cred_x`. */
+export function principalName(principal: Principal): string {
+  return `${principal.kind}:${principal.credential_id}`;
+}
+
+/** Creates a workspace. */
+export async function createWorkspace(store: Store, name: string): Promise<{ id: string }> {
+  const id = newId('ws');
+  await store.db.insertInto('workspaces').values({ id, name, created_at: store.now() }).execute();
+  return { id };
+}
+
+/** Creates an agent application in a workspace. */
+export async function createAgentApplication(
+  store: Store,
+  options: { workspaceId: string; name: string },
+): Promise<{ id: string }> {
+  const id = newId('app');
+  await store.db
+    .insertInto('agent_applications')
+    .values({ id, workspace_id: options.workspaceId, name: options.name, created_at: store.now() })
+    .execute();
+  return { id };
+}
+
+/** Lists workspaces, oldest first. */
+export async function listWorkspaces(store: Store): Promise<{ id: string; name: string }[]> {
+  return store.db.selectFrom('workspaces').select(['id', 'name']).orderBy('created_at').execute();
+}
+
+/** Lists a workspace's agent applications, oldest first. */
+export async function listAgentApplications(
+  store: Store,
+  workspaceId: string,
+): Promise<{ id: string; name: string }[]> {
+  return store.db
+    .selectFrom('agent_applications')
+    .select(['id', 'name'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .execute();
+}
+
+/**
+ * Creates a credential and returns its token: the only time the token is visible.
+ * @throws Error when an agent or executor credential has no agent application.
+ */
+export async function createCredential(
+  store: Store,
+  options: {
+    workspaceId: string;
+    kind: CredentialKind;
+    agentApplicationId?: string | null;
+    label?: string;
+  },
+): Promise<{ credential: CredentialInfo; token: string }> {
+  const agentApplicationId = options.agentApplicationId ?? null;
+  if (options.kind === 'agent' && !agentApplicationId) {
+    throw new Error('an agent credential belongs to an agent application');
+  }
+  const token = newToken(options.kind);
+  const credential: CredentialInfo = {
+    credential_id: newId('cred'),
+    kind: options.kind,
+    workspace_id: options.workspaceId,
+    agent_application_id: agentApplicationId,
+    label: options.label ?? options.kind,
+    created_at: store.now(),
+    revoked_at: null,
+  };
+  await store.db
+    .insertInto('credentials')
+    .values({
+      id: credential.credential_id,
+      workspace_id: credential.workspace_id,
+      agent_application_id: agentApplicationId,
+      kind: credential.kind,
+      token_hash: hashToken(token),
+      label: credential.label,
+      created_at: credential.created_at,
+    })
+    .execute();
+  return { credential, token };
+}
+
+/** Resolves a bearer token to its principal; null when unknown or revoked. */
+export async function authenticate(store: Store, token: string): Promise<Principal | null> {
+  const row = await store.db
+    .selectFrom('credentials')
+    .leftJoin('agent_applications', 'agent_applications.id', 'credentials.agent_application_id')
+    .select([
+      'credentials.id',
+      'credentials.kind',
+      'credentials.workspace_id',
+      'credentials.agent_application_id',
+      'credentials.revoked_at',
+      'agent_applications.removed_at',
+    ])
+    .where('credentials.token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null || row.removed_at != null) return null;
+  return {
+    credential_id: row.id,
+    kind: row.kind,
+    workspace_id: row.workspace_id,
+    agent_application_id: row.agent_application_id,
+  };
+}
+
+/**
+ * Revokes a credential named by its id or by its token; true when one was revoked now.
+ */
+export async function revokeCredential(store: Store, idOrToken: string): Promise<boolean> {
+  const result = await store.db
+    .updateTable('credentials')
+    .set({ revoked_at: store.now() })
+    .where((eb) => eb.or([eb('id', '=', idOrToken), eb('token_hash', '=', hashToken(idOrToken))]))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Lists a workspace's credentials (without tokens). */
+export async function listCredentials(
+  store: Store,
+  workspaceId: string,
+): Promise<CredentialInfo[]> {
+  const rows = await store.db
+    .selectFrom('credentials')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((row) => ({
+    credential_id: row.id,
+    kind: row.kind,
+    workspace_id: row.workspace_id,
+    agent_application_id: row.agent_application_id,
+    label: row.label,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+  }));
+}

@@ -1,0 +1,186 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { Migrator } from 'kysely';
+
+/** Which SQL engine a store speaks. */
+export type Dialect = 'sqlite' | 'postgres';
+
+function initial(dialect: Dialect): Migration {
+  // Millisecond timestamps and counters need 64 bits on PostgreSQL; SQLite's INTEGER already is.
+  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('workspaces')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('event_seq', big, (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', big, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('agent_applications')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('config_version', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', big, (c) => c.notNull())
+        .addColumn('removed_at', big)
+        .execute();
+      await db.schema
+        .createTable('credentials')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
+        .addColumn('agent_application_id', 'text', (c) => c.references('agent_applications.id'))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('label', 'text', (c) => c.notNull())
+        .addColumn('created_at', big, (c) => c.notNull())
+        .addColumn('revoked_at', big)
+        .execute();
+      await db.schema
+        .createTable('profile_configurations')
+        .addColumn('agent_application_id', 'text', (c) =>
+          c.notNull().references('agent_applications.id'),
+        )
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('configuration', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', big, (c) => c.notNull())
+        .addPrimaryKeyConstraint('profile_configurations_pk', ['agent_application_id', 'version'])
+        .execute();
+      await db.schema
+        .createTable('conversations')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
+        .addColumn('agent_application_id', 'text', (c) =>
+          c.notNull().references('agent_applications.id'),
+        )
+        .addColumn('created_at', big, (c) => c.notNull())
+        .execute();
+      let runs = db.schema
+        .createTable('runs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
+        .addColumn('agent_application_id', 'text', (c) => c.references('agent_applications.id'))
+        .addColumn('conversation_id', 'text', (c) => c.references('conversations.id'))
+        .addColumn('regenerated_from', 'text');
+      for (const column of ['state', 'phase', 'approval_mode', 'approval_rules', 'tool_aliases']) {
+        runs = runs.addColumn(column, 'text', (c) => c.notNull());
+      }
+      runs = runs
+        .addColumn('tool_names', 'text')
+        .addColumn('lifecycle_hooks', 'text')
+        .addColumn('config_version', 'integer')
+        .addColumn('provider', 'text', (c) => c.notNull())
+        .addColumn('input', 'text', (c) => c.notNull())
+        .addColumn('on_failure', 'text', (c) => c.notNull())
+        .addColumn('round', 'integer', (c) => c.notNull())
+        .addColumn('task_counter', 'integer', (c) => c.notNull())
+        .addColumn('attention', 'text')
+        .addColumn('final_answer', 'text')
+        .addColumn('error_code', 'text')
+        .addColumn('error_detail', 'text')
+        .addColumn('model_lease_owner', 'text')
+        .addColumn('model_lease_until', big)
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', big, (c) => c.notNull())
+        .addColumn('updated_at', big, (c) => c.notNull())
+        .addColumn('ended_at', big);
+      await runs.execute();
+      await db.schema
+        .createIndex('runs_by_workspace')
+        .on('runs')
+        .columns(['workspace_id', 'created_at'])
+        .execute();
+      await db.schema.createIndex('runs_by_phase').on('runs').columns(['phase']).execute();
+
+      let tasks = db.schema
+        .createTable('tasks')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
+        .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id'))
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('round', 'integer', (c) => c.notNull());
+      for (const column of ['origin', 'kind', 'state', 'tool_name', 'tool_input', 'on_failure']) {
+        tasks = tasks.addColumn(column, 'text', (c) => c.notNull());
+      }
+      for (const column of [
+        'tool_call_id',
+        'resolved_tool_name',
+        'effect_profile',
+        'decision',
+        'addressee',
+        'claim_id',
+        'result',
+        'error_code',
+        'error_detail',
+        'decided_by',
+        'prompt',
+        'options',
+      ]) {
+        tasks = tasks.addColumn(column, 'text');
+      }
+      tasks = tasks
+        .addColumn('deadline_at', big)
+        .addColumn('lease_until', big)
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('created_at', big, (c) => c.notNull())
+        .addColumn('updated_at', big, (c) => c.notNull())
+        .addUniqueConstraint('tasks_run_key', ['run_id', 'key']);
+      await tasks.execute();
+      await db.schema
+        .createIndex('tasks_by_state_deadline')
+        .on('tasks')
+        .columns(['state', 'deadline_at'])
+        .execute();
+      await db.schema
+        .createIndex('tasks_by_state_lease')
+        .on('tasks')
+        .columns(['state', 'lease_until'])
+        .execute();
+      await db.schema
+        .createIndex('tasks_by_workspace_state')
+        .on('tasks')
+        .columns(['workspace_id', 'state'])
+        .execute();
+      await db.schema
+        .createTable('run_events')
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
+        .addColumn('seq', big, (c) => c.notNull())
+        .addColumn('run_id', 'text', (c) => c.notNull())
+        .addColumn('task_key', 'text')
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('principal', 'text')
+        .addColumn('created_at', big, (c) => c.notNull())
+        .addPrimaryKeyConstraint('run_events_pk', ['workspace_id', 'seq'])
+        .execute();
+      await db.schema
+        .createIndex('run_events_by_run')
+        .on('run_events')
+        .columns(['run_id', 'seq'])
+        .execute();
+    },
+  };
+}
+
+class StaticMigrations implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return { '0001_initial': initial(this.dialect) };
+  }
+}
+
+/**
+ * Applies every pending migration (one set for both engines).
+ * @throws Error when a migration fails; the store is left at the last good one.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrations(dialect),
+    migrationTableName: 'airlock_migrations',
+    migrationLockTableName: 'airlock_migrations_lock',
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,61 @@
+import type { Store, Tx } from './store.js';
+
+/** A stored profile configuration version. */
+export interface StoredProfileConfiguration {
+  agent_application_id: string;
+  version: number;
+  configuration: Record<string, unknown>;
+  created_at: number;
+}
+
+/**
+ * Stores a new configuration version and makes it current; returns its version.
+ * Concurrent declarations get distinct versions (the application row is the counter).
+ */
+export async function putProfileConfiguration(
+  tx: Tx,
+  options: { agentApplicationId: string; configuration: unknown; createdBy: string },
+): Promise<number> {
+  const bumped = await tx.db
+    .updateTable('agent_applications')
+    .set((eb) => ({ config_version: eb('config_version', '+', 1) }))
+    .where('id', '=', options.agentApplicationId)
+    .returning('config_version')
+    .executeTakeFirstOrThrow();
+  await tx.db
+    .insertInto('profile_configurations')
+    .values({
+      agent_application_id: options.agentApplicationId,
+      version: bumped.config_version,
+      configuration: JSON.stringify(options.configuration),
+      created_by: options.createdBy,
+      created_at: tx.now,
+    })
+    .execute();
+  return bumped.config_version;
+}
+
+/** The current configuration of an agent application, or null when none was declared. */
+export async function currentProfileConfiguration(
+  store: Store | Tx,
+  agentApplicationId: string,
+): Promise<StoredProfileConfiguration | null> {
+  const row = await store.db
+    .selectFrom('profile_configurations')
+    .innerJoin(
+      'agent_applications',
+      'agent_applications.id',
+      'profile_configurations.agent_application_id',
+    )
+    .selectAll('profile_configurations')
+    .where('profile_configurations.agent_application_id', '=', agentApplicationId)
+    .whereRef('profile_configurations.version', '=', 'agent_applications.config_version')
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    agent_application_id: row.agent_application_id,
+    version: row.version,
+    configuration: JSON.parse(row.configuration) as Record<string, unknown>,
+    created_at: row.created_at,
+  };
+}

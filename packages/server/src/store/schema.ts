@@ -1,0 +1,140 @@
+import type { Generated } from 'kysely';
+
+/** A workspace: the tenant boundary every credential and run belongs to. */
+export interface WorkspaceTable {
+  id: string;
+  name: string;
+  /** Last event sequence number handed out in this workspace. */
+  event_seq: Generated<number>;
+  created_at: number;
+}
+
+/** An agent application: declares a profile configuration and is the addressee of its parks. */
+export interface AgentApplicationTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  /** Current profile configuration version, 0 when none was declared. */
+  config_version: Generated<number>;
+  created_at: number;
+  removed_at: number | null;
+}
+
+/** A bearer credential, stored as the SHA-256 of its token. */
+export interface CredentialTable {
+  id: string;
+  workspace_id: string;
+  agent_application_id: string | null;
+  kind: 'agent' | 'executor' | 'member';
+  token_hash: string;
+  label: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** One version of an agent application's profile configuration (JSON text). */
+export interface ProfileConfigurationTable {
+  agent_application_id: string;
+  version: number;
+  configuration: string;
+  created_by: string;
+  created_at: number;
+}
+
+/** A conversation: each input starts a run-backed turn. */
+export interface ConversationTable {
+  id: string;
+  workspace_id: string;
+  agent_application_id: string;
+  created_at: number;
+}
+
+/** A run, with its frozen approval configuration and loop bookkeeping. */
+export interface RunTable {
+  id: string;
+  workspace_id: string;
+  agent_application_id: string | null;
+  conversation_id: string | null;
+  regenerated_from: string | null;
+  state: 'running' | 'completed' | 'canceled' | 'failed';
+  /** `model` when the next round is due, `tools` while the round's rows settle, `done` at the end. */
+  phase: 'model' | 'tools' | 'done';
+  approval_mode: 'bypass' | 'ask' | 'rules';
+  approval_rules: string;
+  tool_names: string | null;
+  tool_aliases: string;
+  lifecycle_hooks: string | null;
+  config_version: number | null;
+  provider: string;
+  input: string;
+  on_failure: 'continue' | 'hold';
+  round: number;
+  task_counter: number;
+  attention: string | null;
+  final_answer: string | null;
+  error_code: string | null;
+  error_detail: string | null;
+  model_lease_owner: string | null;
+  model_lease_until: number | null;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+  ended_at: number | null;
+}
+
+/** A task row: one tool call (or, later, an ask or hook) with its state and clocks. */
+export interface TaskTable {
+  id: string;
+  workspace_id: string;
+  run_id: string;
+  key: string;
+  round: number;
+  origin: 'model' | 'author' | 'kernel';
+  kind: 'tool' | 'ask' | 'hook';
+  state: string;
+  tool_call_id: string | null;
+  tool_name: string;
+  resolved_tool_name: string | null;
+  tool_input: string;
+  effect_profile: string | null;
+  decision: string | null;
+  on_failure: 'continue' | 'hold';
+  /** Agent application a park is addressed to; null addresses nobody (member door only). */
+  addressee: string | null;
+  deadline_at: number | null;
+  claim_id: string | null;
+  lease_until: number | null;
+  attempts: number;
+  result: string | null;
+  error_code: string | null;
+  error_detail: string | null;
+  decided_by: string | null;
+  prompt: string | null;
+  options: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The durable run event log; `seq` is per workspace and orders every event in it. */
+export interface RunEventTable {
+  workspace_id: string;
+  seq: number;
+  run_id: string;
+  task_key: string | null;
+  type: string;
+  data: string;
+  principal: string | null;
+  created_at: number;
+}
+
+/** The Kysely database type. */
+export interface Database {
+  workspaces: WorkspaceTable;
+  agent_applications: AgentApplicationTable;
+  credentials: CredentialTable;
+  profile_configurations: ProfileConfigurationTable;
+  conversations: ConversationTable;
+  runs: RunTable;
+  tasks: TaskTable;
+  run_events: RunEventTable;
+}

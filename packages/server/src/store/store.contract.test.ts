@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { backends } from '../testing/stores.js';
+import {
+  authenticate,
+  createAgentApplication,
+  createCredential,
+  createWorkspace,
+  revokeCredential,
+} from './accounts.js';
+import { currentProfileConfiguration, putProfileConfiguration } from './profiles.js';
+import type { Store } from './store.js';
+
+const all = await backends();
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`store contract (${backend.name})`, () => {
+    let disposers: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const dispose of disposers) await dispose();
+      disposers = [];
+    });
+    async function open(): Promise<Store> {
+      const opened = await backend.open();
+      disposers.push(opened.dispose);
+      return opened.store;
+    }
+
+    it('creates credentials that authenticate until revoked, stored hashed', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const app = await createAgentApplication(store, { workspaceId: ws.id, name: 'a' });
+      const { credential, token } = await createCredential(store, {
+        workspaceId: ws.id,
+        kind: 'executor',
+        agentApplicationId: app.id,
+      });
+      const stored = await store.db.selectFrom('credentials').selectAll().execute();
+      expect(JSON.stringify(stored)).not.toContain(token);
+      expect(await authenticate(store, token)).toEqual({
+        credential_id: credential.credential_id,
+        kind: 'executor',
+        workspace_id: ws.id,
+        agent_application_id: app.id,
+      });
+      expect(await authenticate(store, `${token}x`)).toBeNull();
+      expect(await revokeCredential(store, credential.credential_id)).toBe(true);
+      expect(await revokeCredential(store, token)).toBe(false);
+      expect(await authenticate(store, token)).toBeNull();
+    });
+
+    it('versions profile configurations; the current one is the latest', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const app = await createAgentApplication(store, { workspaceId: ws.id, name: 'a' });
+      expect(await currentProfileConfiguration(store, app.id)).toBeNull();
+      const versions = await Promise.all(
+        [1, 2, 3].map((n) =>
+          store.transaction((tx) =>
+            putProfileConfiguration(tx, {
+              agentApplicationId: app.id,
+              configuration: { approval_mode: 'ask', n },
+              createdBy: 'test',
+            }),
+          ),
+        ),
+      );
+      expect([...versions].sort()).toEqual([1, 2, 3]);
+      const current = await currentProfileConfiguration(store, app.id);
+      expect(current?.version).toBe(3);
+    });
+
+    it('sequences events per workspace without gaps under concurrent transactions', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const seen: number[] = [];
+      store.onCommitted((events) => seen.push(...events.map((e) => e.seq)));
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          store.transaction(async (tx) => {
+            tx.emit({ workspace_id: ws.id, run_id: `run_${i}`, type: 'a', data: { i } });
+            tx.emit({ workspace_id: ws.id, run_id: `run_${i}`, type: 'b' });
+          }),
+        ),
+      );
+      const rows = await store.db
+        .selectFrom('run_events')
+        .select(['seq', 'run_id', 'type'])
+        .orderBy('seq')
+        .execute();
+      expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect([...seen].sort((a, b) => a - b)).toEqual(rows.map((r) => r.seq));
+      for (let i = 0; i < 40; i += 2) {
+        expect(rows[i]?.run_id).toBe(rows[i + 1]?.run_id);
+      }
+    });
+
+    it('rolls back events with the transaction', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      await expect(
+        store.transaction(async (tx) => {
+          tx.emit({ workspace_id: ws.id, run_id: 'r', type: 'a' });
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      const count = await store.db.selectFrom('run_events').select('seq').execute();
+      expect(count).toEqual([]);
+    });
+
+    it('lets exactly one of racing conditional updates win', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      await store.db
+        .insertInto('workspaces')
+        .values({ id: 'ws_other', name: 'x', created_at: 0 })
+        .execute();
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store.transaction(async (tx) => {
+            const r = await tx.db
+              .updateTable('workspaces')
+              .set({ name: `winner-${i}` })
+              .where('id', '=', ws.id)
+              .where('name', '=', 'w')
+              .executeTakeFirst();
+            return Number(r.numUpdatedRows);
+          }),
+        ),
+      );
+      expect(results.reduce((a, b) => a + b, 0)).toBe(1);
+    });
+  });
+}

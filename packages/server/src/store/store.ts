@@ -1,0 +1,193 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import { type Dialect, migrateToLatest } from './migrations.js';
+import type { Database, RunEventTable } from './schema.js';
+
+// PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+/** Where a store keeps its data: a SQLite data directory or a PostgreSQL URL. */
+export interface StoreLocation {
+  /** PostgreSQL connection URL; when set, `dataDir` is ignored. */
+  databaseUrl?: string | undefined;
+  /** SQLite data directory (created when missing); default `./.airlock`. */
+  dataDir?: string | undefined;
+  /** Largest PostgreSQL pool; default 10. */
+  poolSize?: number | undefined;
+}
+
+/** An event waiting in a transaction; it gets its sequence number when the transaction ends. */
+export interface PendingEvent {
+  workspace_id: string;
+  run_id: string;
+  task_key?: string | null;
+  type: string;
+  data?: Record<string, unknown>;
+  principal?: string | null;
+}
+
+/** A committed event as stored. */
+export type StoredEvent = RunEventTable;
+
+/** The handle a unit of work receives: the transaction and its outgoing events. */
+export interface Tx {
+  db: Transaction<Database>;
+  dialect: Dialect;
+  now: number;
+  /** Appends an event; it is written with the transaction, in order. */
+  emit(event: PendingEvent): void;
+  /** Runs a callback after the transaction commits (never when it rolls back). */
+  afterCommit(callback: () => void): void;
+}
+
+const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
+
+/**
+ * The durable store: one Kysely query layer over SQLite (WAL) or PostgreSQL,
+ * migrations applied at open, and transactions that write their events last.
+ */
+export class Store {
+  private readonly committedListeners = new Set<(events: StoredEvent[]) => void>();
+
+  private constructor(
+    readonly db: Kysely<Database>,
+    readonly dialect: Dialect,
+    readonly description: string,
+    private readonly clock: () => number,
+  ) {}
+
+  /**
+   * Opens (and migrates) the store at a location.
+   * @throws Error when the database cannot be reached or migrated.
+   */
+  static async open(location: StoreLocation, clock: () => number = Date.now): Promise<Store> {
+    if (location.databaseUrl) {
+      const pool = new pg.Pool({
+        connectionString: location.databaseUrl,
+        max: location.poolSize ?? 10,
+      });
+      const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+      const safeUrl = location.databaseUrl.replace(/\/\/[^@/]*@/, '//***@');
+      const store = new Store(db, 'postgres', `postgres ${safeUrl}`, clock);
+      await migrateToLatest(db as Kysely<unknown>, 'postgres');
+      return store;
+    }
+    const dir = resolve(location.dataDir ?? '.airlock');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'airlock.sqlite');
+    const database = new SqliteDatabase(file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('foreign_keys = ON');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    const store = new Store(db, 'sqlite', `sqlite ${file}`, clock);
+    await migrateToLatest(db as Kysely<unknown>, 'sqlite');
+    return store;
+  }
+
+  /** The store's current time in epoch milliseconds (injectable for tests). */
+  now(): number {
+    return this.clock();
+  }
+
+  /** Subscribes to committed events (this process's transactions only). */
+  onCommitted(listener: (events: StoredEvent[]) => void): () => void {
+    this.committedListeners.add(listener);
+    return () => this.committedListeners.delete(listener);
+  }
+
+  /**
+   * Runs a unit of work in one transaction, retrying PostgreSQL serialization
+   * failures and deadlocks; events emitted inside are sequenced and written last.
+   * @throws whatever the unit of work throws (the transaction is rolled back).
+   */
+  async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      const events: PendingEvent[] = [];
+      const callbacks: (() => void)[] = [];
+      let written: StoredEvent[] = [];
+      try {
+        const value = await this.db.transaction().execute(async (trx) => {
+          const now = this.clock();
+          const tx: Tx = {
+            db: trx,
+            dialect: this.dialect,
+            now,
+            emit: (event) => events.push(event),
+            afterCommit: (callback) => callbacks.push(callback),
+          };
+          const result = await work(tx);
+          written = await this.writeEvents(trx, events, now);
+          return result;
+        });
+        if (written.length > 0) {
+          for (const listener of this.committedListeners) listener(written);
+        }
+        for (const callback of callbacks) callback();
+        return value;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (attempt < 5 && typeof code === 'string' && RETRYABLE_PG_CODES.has(code)) continue;
+        throw error;
+      }
+    }
+  }
+
+  private async writeEvents(
+    trx: Transaction<Database>,
+    events: PendingEvent[],
+    now: number,
+  ): Promise<StoredEvent[]> {
+    if (events.length === 0) return [];
+    const byWorkspace = new Map<string, PendingEvent[]>();
+    for (const event of events) {
+      const list = byWorkspace.get(event.workspace_id) ?? [];
+      list.push(event);
+      byWorkspace.set(event.workspace_id, list);
+    }
+    const rows: StoredEvent[] = [];
+    // Sorted so two transactions always take workspace row locks in the same order.
+    for (const workspaceId of [...byWorkspace.keys()].sort()) {
+      const list = byWorkspace.get(workspaceId)!;
+      const bumped = await trx
+        .updateTable('workspaces')
+        .set((eb) => ({ event_seq: eb('event_seq', '+', list.length) }))
+        .where('id', '=', workspaceId)
+        .returning('event_seq')
+        .executeTakeFirstOrThrow();
+      let seq = bumped.event_seq - list.length;
+      for (const event of list) {
+        seq += 1;
+        rows.push({
+          workspace_id: workspaceId,
+          seq,
+          run_id: event.run_id,
+          task_key: event.task_key ?? null,
+          type: event.type,
+          data: JSON.stringify(event.data ?? {}),
+          principal: event.principal ?? null,
+          created_at: now,
+        });
+      }
+      if (this.dialect === 'postgres') {
+        await sql`select pg_notify('airlock_events', ${workspaceId})`.execute(trx);
+      }
+    }
+    for (let i = 0; i < rows.length; i += 200) {
+      await trx
+        .insertInto('run_events')
+        .values(rows.slice(i, i + 200))
+        .execute();
+    }
+    return rows;
+  }
+
+  /** Closes every connection. */
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from '../store/store.js';
+import { freshPostgresDatabase, postgresSkipReason } from './postgres.js';
+
+/** A store backend under test: how to open a fresh one, or why it is skipped. */
+export interface Backend {
+  name: 'sqlite' | 'postgres';
+  skip: string | null;
+  /** Opens a fresh, empty, migrated store and a function that disposes of it. */
+  open(
+    clock?: () => number,
+  ): Promise<{
+    store: Store;
+    location: { dataDir?: string; databaseUrl?: string };
+    dispose(): Promise<void>;
+  }>;
+}
+
+/** Both backends: SQLite in a temp dir, and PostgreSQL when the test server answers. */
+export async function backends(): Promise<Backend[]> {
+  const pgSkip = await postgresSkipReason();
+  if (pgSkip) console.warn(`[airlock tests] skipping PostgreSQL: ${pgSkip}`);
+  return [
+    {
+      name: 'sqlite',
+      skip: null,
+      async open(clock) {
+        const dataDir = mkdtempSync(join(tmpdir(), 'airlock-test-'));
+        const store = await Store.open({ dataDir }, clock);
+        return {
+          store,
+          location: { dataDir },
+          async dispose() {
+            await store.close();
+            rmSync(dataDir, { recursive: true, force: true });
+          },
+        };
+      },
+    },
+    {
+      name: 'postgres',
+      skip: pgSkip,
+      async open(clock) {
+        const databaseUrl = await freshPostgresDatabase();
+        const store = await Store.open({ databaseUrl }, clock);
+        return {
+          store,
+          location: { databaseUrl },
+          async dispose() {
+            await store.close();
+          },
+        };
+      },
+    },
+  ];
+}
