@@ -9,9 +9,7 @@ export interface Backend {
   name: 'sqlite' | 'postgres';
   skip: string | null;
   /** Opens a fresh, empty, migrated store and a function that disposes of it. */
-  open(
-    clock?: () => number,
-  ): Promise<{
+  open(clock?: () => number): Promise<{
     store: Store;
     location: { dataDir?: string; databaseUrl?: string };
     dispose(): Promise<void>;
