@@ -1,7 +1,17 @@
-import { type ApprovalRule, type Decision, resolveToolName, type ToolCall, textAtPath, truncateUtf8 } from '../index.js';
+import {
+  type ApprovalRule,
+  type Decision,
+  resolveToolName,
+  type ToolCall,
+  textAtPath,
+  truncateUtf8,
+} from '../index.js';
 
 function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[\\s\\S]*').replace(/\?/g, '.');
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[\\s\\S]*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`);
 }
 
@@ -40,16 +50,32 @@ export function naiveEvaluator(rules: readonly ApprovalRule[]): (call: ToolCall)
     }
     const base = { matched, tool_name: toolName };
     if (deny) {
-      const detail = deny.reason ? truncateUtf8(deny.reason, 256) : `denied by approval rule ${denyIndex}`;
-      return { ...base, outcome: 'denied', granted_by: null, error: { code: 'approval_denied', detail } };
+      const detail = deny.reason
+        ? truncateUtf8(deny.reason, 256)
+        : `denied by approval rule ${denyIndex}`;
+      return {
+        ...base,
+        outcome: 'denied',
+        granted_by: null,
+        error: { code: 'approval_denied', detail },
+      };
     }
     if (call.origin !== 'model') {
-      return ask ? { ...base, outcome: 'parked', granted_by: null, error: null } : { ...base, outcome: 'granted', granted_by: 'origin', error: null };
+      return ask
+        ? { ...base, outcome: 'parked', granted_by: null, error: null }
+        : { ...base, outcome: 'granted', granted_by: 'origin', error: null };
     }
-    if (call.mode === 'bypass') return { ...base, outcome: 'granted', granted_by: 'mode', error: null };
-    if (ask || (call.mode === 'ask' && !allow)) return { ...base, outcome: 'parked', granted_by: null, error: null };
+    if (call.mode === 'bypass')
+      return { ...base, outcome: 'granted', granted_by: 'mode', error: null };
+    if (ask || (call.mode === 'ask' && !allow))
+      return { ...base, outcome: 'parked', granted_by: null, error: null };
     if (allow) return { ...base, outcome: 'granted', granted_by: 'rule', error: null };
-    return { ...base, outcome: 'denied', granted_by: null, error: { code: 'approval_denied', detail: `no approval rule allows ${toolName}` } };
+    return {
+      ...base,
+      outcome: 'denied',
+      granted_by: null,
+      error: { code: 'approval_denied', detail: `no approval rule allows ${toolName}` },
+    };
   };
 }
 

@@ -64,22 +64,32 @@ function sameDecision(a: Decision, b: Decision): boolean {
 
 const format = (n: number) => Math.round(n).toLocaleString('en-US');
 
-console.log(`Airlock core benchmark: node ${process.version}, ${CALLS.toLocaleString('en-US')} mixed calls per size\n`);
+console.log(
+  `Airlock core benchmark: node ${process.version}, ${CALLS.toLocaleString('en-US')} mixed calls per size\n`,
+);
 const overhead = timerOverhead();
 console.log(`(per-call latencies have the timer's own median cost, ${overhead} ns, subtracted)\n`);
-console.log('rules | airlock decisions/s | p50 ns | p99 ns | naive decisions/s | p50 ns | p99 ns | floor decisions/s | vs naive | vs floor');
-console.log('----- | ------------------- | ------ | ------ | ----------------- | ------ | ------ | ----------------- | -------- | --------');
+console.log(
+  'rules | airlock decisions/s | p50 ns | p99 ns | naive decisions/s | p50 ns | p99 ns | floor decisions/s | vs naive | vs floor',
+);
+console.log(
+  '----- | ------------------- | ------ | ------ | ----------------- | ------ | ------ | ----------------- | -------- | --------',
+);
 const perDecision: number[] = [];
 for (const size of [50, 200, 1000]) {
   const rules = makeRules(size);
   const validated = validateRuleList(rules);
-  if (!validated.ok) throw new Error(`benchmark rules are invalid: ${JSON.stringify(validated.problems[0])}`);
+  if (!validated.ok)
+    throw new Error(`benchmark rules are invalid: ${JSON.stringify(validated.problems[0])}`);
   const policy = validated.value;
   const calls = makeCalls(CALLS, size);
   const naive = naiveEvaluator(rules);
   const floor = floorEvaluator(rules);
-  const disagreements = calls.filter((call) => !sameDecision(decide(policy, call), naive(call))).length;
-  if (disagreements > 0) throw new Error(`the naive baseline disagrees with decide on ${disagreements} calls`);
+  const disagreements = calls.filter(
+    (call) => !sameDecision(decide(policy, call), naive(call)),
+  ).length;
+  if (disagreements > 0)
+    throw new Error(`the naive baseline disagrees with decide on ${disagreements} calls`);
   const ours = throughput(calls, (call) => decide(policy, call));
   const naiveRate = throughput(calls, naive);
   const floorRate = throughput(calls, floor);
@@ -101,10 +111,17 @@ for (const size of [50, 200, 1000]) {
     ].join(' | '),
   );
 }
-console.log(`\nmean ns per decision at 50 / 200 / 1000 rules: ${perDecision.map((n) => n.toFixed(0)).join(' / ')}`);
+console.log(
+  `\nmean ns per decision at 50 / 200 / 1000 rules: ${perDecision.map((n) => n.toFixed(0)).join(' / ')}`,
+);
 
 const text = 'a'.repeat(1 << 20);
-for (const pattern of ['*a*a*a*a*a*a*a*b', '*a*a*a*a*a*a*a*b*', '*a*a*a*a*a*a*a*b?', '*a?a*a*a*a*a*a*b*']) {
+for (const pattern of [
+  '*a*a*a*a*a*a*a*b',
+  '*a*a*a*a*a*a*a*b*',
+  '*a*a*a*a*a*a*a*b?',
+  '*a?a*a*a*a*a*a*b*',
+]) {
   const times: number[] = [];
   let matched = false;
   for (let i = 0; i < 5; i++) {

@@ -14,7 +14,13 @@ export function seededRandom(seed: number): () => number {
 
 /** The rules every size shares: shell, file edits, tool-only, leading-star and wildcard-tool rules. */
 const BASE_RULES: ApprovalRule[] = [
-  { tool: 'bash|start_process', path: 'command', match: '*git push*--force*', verdict: 'deny', reason: 'no force push' },
+  {
+    tool: 'bash|start_process',
+    path: 'command',
+    match: '*git push*--force*',
+    verdict: 'deny',
+    reason: 'no force push',
+  },
   { tool: 'bash', path: 'command', match: '*rm -rf /*', verdict: 'deny', reason: 'no rm of root' },
   { tool: 'bash', path: 'command', match: '*curl *|*sh*', verdict: 'deny' },
   { tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' },
@@ -44,9 +50,23 @@ export function makeRules(size: number): ApprovalRule[] {
     const service = `svc_${index % 97}_${Math.floor(index / 97)}`;
     const kind = random();
     if (kind < 0.4) rules.push({ tool: service, verdict: 'allow' });
-    else if (kind < 0.7) rules.push({ tool: service, path: 'target', match: `*prod-${index}*`, verdict: 'deny' });
-    else if (kind < 0.9) rules.push({ tool: `${service}|${service}_v2`, path: 'args', match: `--env=stage-${index}*`, verdict: 'ask' });
-    else rules.push({ tool: service, path: 'target', match: `*-${index % 10}`, verdict: 'allow', origin: 'author' });
+    else if (kind < 0.7)
+      rules.push({ tool: service, path: 'target', match: `*prod-${index}*`, verdict: 'deny' });
+    else if (kind < 0.9)
+      rules.push({
+        tool: `${service}|${service}_v2`,
+        path: 'args',
+        match: `--env=stage-${index}*`,
+        verdict: 'ask',
+      });
+    else
+      rules.push({
+        tool: service,
+        path: 'target',
+        match: `*-${index % 10}`,
+        verdict: 'allow',
+        origin: 'author',
+      });
   }
   return rules;
 }
@@ -63,7 +83,14 @@ const COMMANDS = [
   'make build && ./dist/app --port 8080',
   'rm -rf /tmp/cache',
 ];
-const PATHS = ['src/app.ts', 'config/.env', 'docs/guide.md', 'app/secrets/key.pem', 'README.md', 'src/deep/nested/module.ts'];
+const PATHS = [
+  'src/app.ts',
+  'config/.env',
+  'docs/guide.md',
+  'app/secrets/key.pem',
+  'README.md',
+  'src/deep/nested/module.ts',
+];
 
 /** `count` calls mixing shell commands, file edits, reads, fetches and service tools, some with runner suffixes. */
 export function makeCalls(count: number, ruleCount: number): ToolCall[] {
@@ -75,14 +102,40 @@ export function makeCalls(count: number, ruleCount: number): ToolCall[] {
     const origin = random() < 0.9 ? 'model' : 'author';
     const kind = random();
     let call: Omit<ToolCall, 'mode' | 'origin'>;
-    if (kind < 0.35) call = { toolName: random() < 0.2 ? 'bash__0123456789ab' : 'bash', toolInput: { command: pick(COMMANDS) } };
-    else if (kind < 0.4) call = { toolName: 'bash', toolInput: { argv: pick(COMMANDS).split(' ') } };
-    else if (kind < 0.6) call = { toolName: pick(['edit', 'write']), toolInput: { path: pick(PATHS), edits: [{ path: pick(PATHS) }] } };
-    else if (kind < 0.7) call = { toolName: pick(['read', 'grep', 'memory_get', 'user_admin', 'deploy']), toolInput: {} };
-    else if (kind < 0.8) call = { toolName: 'web_fetch', toolInput: { url: pick(['https://docs.example.com/a', 'http://localhost:3000', 'https://api.example.com']) } };
+    if (kind < 0.35)
+      call = {
+        toolName: random() < 0.2 ? 'bash__0123456789ab' : 'bash',
+        toolInput: { command: pick(COMMANDS) },
+      };
+    else if (kind < 0.4)
+      call = { toolName: 'bash', toolInput: { argv: pick(COMMANDS).split(' ') } };
+    else if (kind < 0.6)
+      call = {
+        toolName: pick(['edit', 'write']),
+        toolInput: { path: pick(PATHS), edits: [{ path: pick(PATHS) }] },
+      };
+    else if (kind < 0.7)
+      call = {
+        toolName: pick(['read', 'grep', 'memory_get', 'user_admin', 'deploy']),
+        toolInput: {},
+      };
+    else if (kind < 0.8)
+      call = {
+        toolName: 'web_fetch',
+        toolInput: {
+          url: pick([
+            'https://docs.example.com/a',
+            'http://localhost:3000',
+            'https://api.example.com',
+          ]),
+        },
+      };
     else {
       const service = Math.floor(random() * Math.max(1, ruleCount - BASE_RULES.length));
-      call = { toolName: `svc_${service % 97}_${Math.floor(service / 97)}`, toolInput: { target: `prod-${service}`, args: `--env=stage-${service}` } };
+      call = {
+        toolName: `svc_${service % 97}_${Math.floor(service / 97)}`,
+        toolInput: { target: `prod-${service}`, args: `--env=stage-${service}` },
+      };
     }
     calls.push({ mode, origin, ...call });
   }
