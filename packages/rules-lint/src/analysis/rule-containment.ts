@@ -1,0 +1,93 @@
+import { compileByteGlob } from '../glob/byte-nfa.js';
+import { exploreProduct, globIncluded, toolPatternIncluded } from '../glob/inclusion.js';
+import { type RuleEntry, samePath } from './rule-entry.js';
+
+/**
+ * Most covers a union question takes. Past it only single covers are tried
+ * (the answer is then "unknown", never a guess): one product automaton over
+ * hundreds of globs would cost more than the question is worth in an editor.
+ */
+export const MAX_UNION_COVERS = 64;
+
+/**
+ * True when `cover` reads the text `subject` reads, or no text at all: a
+ * rule without path matches every input of its tools; a rule with a path
+ * can only cover a rule with the same path, since for any other path there
+ * is an input with text at the subject's path and none at the cover's.
+ */
+export function readsCompatibleText(subject: RuleEntry, cover: RuleEntry): boolean {
+  if (cover.path === null) return true;
+  return subject.path !== null && samePath(subject, cover);
+}
+
+/**
+ * Decides whether every call (tool name, input) that `subject` matches is
+ * matched by `cover`, ignoring origin and verdict: tools(subject) ⊆
+ * tools(cover), and either cover has no path, or both have the same path and
+ * L(subject.match, default `*`) ⊆ L(cover.match, default `*`). Exact for
+ * byte globs; undefined when the glob state budget ran out.
+ */
+export function ruleImplies(subject: RuleEntry, cover: RuleEntry): boolean | undefined {
+  if (!readsCompatibleText(subject, cover)) return false;
+  const tools = toolPatternIncluded(subject.tool, cover.tool);
+  if (tools === false) return false;
+  let texts: boolean | undefined = true;
+  if (cover.path !== null && cover.match !== undefined)
+    texts = globIncluded(subject.match ?? '*', cover.match);
+  if (texts === false) return false;
+  return tools === true && texts === true ? true : undefined;
+}
+
+/**
+ * Decides whether every call `subject` matches is matched by at least one
+ * of `covers` (their union; origin and verdict are the caller's filter).
+ * For each alternative of the subject's tool pattern, explores the product
+ * automaton of that glob with every alternative of every cover; each
+ * reachable accepting state gives the exact set of covers that match some
+ * tool name there, and for that set the subject's text language must be
+ * inside the union of their text languages. Undefined when out of budget.
+ */
+export function ruleCoveredByUnion(
+  subject: RuleEntry,
+  covers: readonly RuleEntry[],
+): boolean | undefined {
+  const relevant = covers.filter((cover) => readsCompatibleText(subject, cover));
+  if (relevant.length === 0) return false;
+  if (relevant.some((cover) => ruleImplies(subject, cover) === true)) return true;
+  if (relevant.length > MAX_UNION_COVERS) return undefined;
+
+  const owners: RuleEntry[] = [];
+  const globs = relevant.flatMap((cover) =>
+    cover.alternatives.map((alternative) => {
+      owners.push(cover);
+      return compileByteGlob(alternative);
+    }),
+  );
+  const textCache = new Map<string, boolean | undefined>();
+  let unknown = false;
+  for (const alternative of subject.alternatives) {
+    let uncovered = false;
+    const end = exploreProduct(compileByteGlob(alternative), globs, (accepting) => {
+      const set = [...new Set(accepting.map((glob) => owners[glob]!))];
+      const key = set.map((cover) => cover.index).join(',');
+      if (!textCache.has(key)) textCache.set(key, textsCovered(subject, set));
+      const covered = textCache.get(key);
+      if (covered === false) uncovered = true;
+      if (covered === undefined) unknown = true;
+      return !uncovered;
+    });
+    if (uncovered) return false;
+    if (end === 'budget') unknown = true;
+  }
+  return unknown ? undefined : true;
+}
+
+/** Whether the subject's texts lie inside the union of the covers' texts (covers share its path or have none). */
+function textsCovered(subject: RuleEntry, covers: readonly RuleEntry[]): boolean | undefined {
+  if (covers.length === 0) return false;
+  if (covers.some((cover) => cover.path === null || cover.match === undefined)) return true;
+  return globIncluded(
+    subject.match ?? '*',
+    covers.map((cover) => cover.match!),
+  );
+}

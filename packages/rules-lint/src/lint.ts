@@ -1,0 +1,76 @@
+import { ruleEntries } from './analysis/rule-entry.js';
+import { mergeCatalogs, type ToolCatalog } from './catalog/tool-catalog.js';
+import { compareFindings, type Finding, type SourceLocation } from './findings.js';
+import { type RuleFile, readRuleFile } from './rule-file.js';
+import { LINT_RULES } from './rules/catalog.js';
+import type { LintRule } from './rules/lint-rule.js';
+import { locatePointer, parseDocument, type SourceDocument } from './source/document.js';
+
+/** Options of one lint run. */
+export interface LintOptions {
+  /** Tools from `--tools CATALOG.json`, joined with the profile's own. */
+  readonly tools?: ToolCatalog;
+  /** The lint rules to run (default: the whole catalog). */
+  readonly rules?: readonly LintRule[];
+}
+
+/** A linted file, or the one-line reason it is not JSON (with where). */
+export type LintOutcome =
+  | { ok: true; document: SourceDocument; file: RuleFile; findings: Finding[] }
+  | { ok: false; message: string; location: SourceLocation };
+
+/** Problem codes whose pointer names a key that should not be there: point at the key. */
+const KEY_PROBLEMS = new Set(['unknown_key', 'hook_event_unknown', 'hook_key_unknown']);
+
+/**
+ * Lints one rule file's text: the kernel's declaration problems (errors),
+ * then every lint rule on the rules that validate on their own. Never
+ * throws; findings are sorted by position.
+ */
+export function lintText(fileName: string, text: string, options: LintOptions = {}): LintOutcome {
+  const parsed = parseDocument(fileName, text);
+  if (!parsed.ok) return parsed;
+  const { document } = parsed;
+  const file = readRuleFile(document.value);
+  return { ok: true, document, file, findings: lintDocument(document, file, options) };
+}
+
+/** Lints an already parsed document. */
+export function lintDocument(
+  document: SourceDocument,
+  file: RuleFile,
+  options: LintOptions = {},
+): Finding[] {
+  const findings: Finding[] = file.problems.map((problem) => ({
+    code: problem.code,
+    source: 'declaration',
+    severity: 'error',
+    message: problem.message,
+    pointer: problem.pointer,
+    location: locatePointer(
+      document,
+      problem.pointer,
+      KEY_PROBLEMS.has(problem.code) ? 'key' : 'value',
+    ),
+  }));
+  const context = {
+    rules: ruleEntries(file.rules, file.rulesPointer),
+    listLength: Array.isArray(file.rules) ? file.rules.length : 0,
+    mode: file.mode,
+    tools: mergeCatalogs(options.tools, file.declaredTools),
+  };
+  for (const rule of options.rules ?? LINT_RULES) {
+    for (const report of rule.check(context)) {
+      findings.push({
+        code: rule.id,
+        source: 'lint',
+        severity: rule.severity,
+        message: report.message,
+        pointer: report.pointer,
+        location: locatePointer(document, report.pointer, report.part),
+        ...(report.fix ? { fix: report.fix } : {}),
+      });
+    }
+  }
+  return findings.sort(compareFindings);
+}

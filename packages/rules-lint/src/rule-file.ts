@@ -1,0 +1,97 @@
+import {
+  type ApprovalMode,
+  ApprovalModeSchema,
+  type Policy,
+  type Problem,
+  resolveToolName,
+  validateProfileConfiguration,
+  validateRuleList,
+} from '@airlock/core';
+import { catalogOfNames, type ToolCatalog } from './catalog/tool-catalog.js';
+
+/**
+ * Keys a rule file may carry beside a profile configuration: `$schema` for
+ * editors and `examples` for `rules-lint test`. They are not sent to the
+ * kernel, so they are taken out before validation.
+ */
+export const FILE_ONLY_KEYS = ['$schema', 'examples'] as const;
+
+/** A rule file read as what the kernel would receive. */
+export interface RuleFile {
+  /** A bare rule list (a JSON array) or a profile configuration (an object). */
+  readonly kind: 'rule-list' | 'profile';
+  /** Pointer to the rule list: '' for a bare list, '/approval_rules' in a profile. */
+  readonly rulesPointer: string;
+  /** The rule list as written (not necessarily an array). */
+  readonly rules: unknown;
+  /** The profile's approval_mode when it is one of the three. */
+  readonly mode: ApprovalMode | undefined;
+  /** Tool names the profile makes known: `tool_names` resolved through aliases, and hook tools. */
+  readonly declaredTools: ToolCatalog | undefined;
+  /** The `examples` value, if present. */
+  readonly examples: unknown;
+  /** Declaration problems the kernel would report, each with a pointer into the file. */
+  readonly problems: readonly Problem[];
+  /** The compiled policy, when the declaration is valid. */
+  readonly policy: Policy | undefined;
+}
+
+/** Interprets a parsed rule file and validates it with the kernel's own validator. */
+export function readRuleFile(value: unknown): RuleFile {
+  if (!isObject(value)) {
+    const validated = validateRuleList(value);
+    return {
+      kind: 'rule-list',
+      rulesPointer: '',
+      rules: value,
+      mode: undefined,
+      declaredTools: undefined,
+      examples: undefined,
+      problems: validated.ok ? [] : validated.problems,
+      policy: validated.ok ? validated.value : undefined,
+    };
+  }
+  const declaration: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (!(FILE_ONLY_KEYS as readonly string[]).includes(key)) declaration[key] = field;
+  }
+  const validated = validateProfileConfiguration(declaration);
+  const mode = ApprovalModeSchema.safeParse(value.approval_mode);
+  return {
+    kind: 'profile',
+    rulesPointer: '/approval_rules',
+    rules: value.approval_rules,
+    mode: mode.success ? mode.data : undefined,
+    declaredTools: declaredTools(value),
+    examples: value.examples,
+    problems: validated.ok ? [] : validated.problems,
+    policy: validated.ok ? validated.value.policy : undefined,
+  };
+}
+
+function declaredTools(profile: Record<string, unknown>): ToolCatalog | undefined {
+  const aliases = isObject(profile.tool_aliases) ? stringEntries(profile.tool_aliases) : {};
+  const names: string[] = [];
+  if (Array.isArray(profile.tool_names)) {
+    for (const name of profile.tool_names)
+      if (typeof name === 'string') names.push(resolveToolName(name, aliases));
+  }
+  if (isObject(profile.lifecycle_hooks)) {
+    for (const hook of Object.values(profile.lifecycle_hooks)) {
+      if (isObject(hook) && typeof hook.tool === 'string')
+        names.push(resolveToolName(hook.tool, aliases));
+    }
+  }
+  return names.length > 0 ? catalogOfNames(names) : undefined;
+}
+
+function stringEntries(value: Record<string, unknown>): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [key, field] of Object.entries(value))
+    if (typeof field === 'string') result[key] = field;
+  return result;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

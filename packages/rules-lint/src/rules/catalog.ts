@@ -1,0 +1,28 @@
+import { pathNeverText } from './correctness/path-never-text/rule.js';
+import { shadowedAllow } from './correctness/shadowed-allow/rule.js';
+import { unknownTool } from './correctness/unknown-tool/rule.js';
+import type { LintRule } from './lint-rule.js';
+import { denyWithoutReason } from './style/deny-without-reason/rule.js';
+import { reasonTooLong } from './style/reason-too-long/rule.js';
+import { redundantRule } from './style/redundant-rule/rule.js';
+import { fragmentWithoutStar } from './suspicious/fragment-without-star/rule.js';
+import { originAllowNoop } from './suspicious/origin-allow-noop/rule.js';
+import { unreachableUnmatched } from './suspicious/unreachable-unmatched/rule.js';
+
+/** Every lint rule, in catalog order (category, then id). */
+export const LINT_RULES: readonly LintRule[] = [
+  pathNeverText,
+  shadowedAllow,
+  unknownTool,
+  fragmentWithoutStar,
+  originAllowNoop,
+  unreachableUnmatched,
+  denyWithoutReason,
+  reasonTooLong,
+  redundantRule,
+];
+
+/** The lint rule with this id, if any. */
+export function lintRuleById(id: string): LintRule | undefined {
+  return LINT_RULES.find((rule) => rule.id === id);
+}

@@ -1,0 +1,65 @@
+import { toolsMatching } from '../../../catalog/tool-catalog.js';
+import type { LintReport, LintRule } from '../../lint-rule.js';
+
+/** A tool glob that matches none of the known tools. */
+export const unknownTool: LintRule = {
+  id: 'unknown-tool',
+  category: 'correctness',
+  severity: 'error',
+  fixKind: 'none',
+  docs: {
+    summary: 'A tool name or glob that matches no known tool, so the rule never applies.',
+    description:
+      'Rules see the resolved tool name (after the runner suffix and `tool_aliases`). An alternative of `tool` that matches none of the known tools is almost always a typo, ' +
+      "and under `rules` mode a typo in an allow rule turns into refusals the model reads. Known tools are those of `--tools CATALOG.json`, the profile's `tool_names` " +
+      '(resolved through its aliases) and its lifecycle hook tools; with none known, the rule is silent. Fix the spelling or add the tool to the catalog.',
+    bad: '{\n  "tool_names": ["bash", "write"],\n  "approval_rules": [{"tool": "bsah", "verdict": "allow"}]\n}',
+    good: '{\n  "tool_names": ["bash", "write"],\n  "approval_rules": [{"tool": "bash", "verdict": "allow"}]\n}',
+  },
+  check({ rules, tools }) {
+    if (!tools || tools.names.length === 0) return [];
+    const reports: LintReport[] = [];
+    for (const entry of rules) {
+      for (const alternative of entry.alternatives) {
+        if (toolsMatching(tools, alternative).length > 0) continue;
+        const suggestion = closestName(alternative, tools.names);
+        reports.push({
+          pointer: `${entry.pointer}/tool`,
+          message:
+            `tool "${alternative}" matches none of the ${tools.names.length} known tools, so this part of rule ${entry.index} never applies.` +
+            (suggestion
+              ? ` Did you mean "${suggestion}"?`
+              : ' Check the spelling, or add the tool to the catalog.'),
+        });
+      }
+    }
+    return reports;
+  },
+};
+
+/** The known name nearest by edit distance, when it is near enough to be a typo. */
+function closestName(wanted: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(wanted.length / 3)) + 1;
+  for (const name of names) {
+    const distance = editDistance(wanted, name);
+    if (distance < bestDistance) {
+      best = name;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const swap = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + swap);
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -1,0 +1,65 @@
+import { ruleImplies } from '../../../analysis/rule-containment.js';
+import type { RuleEntry } from '../../../analysis/rule-entry.js';
+import { ToolIndex } from '../../../analysis/tool-index.js';
+import type { LintReport, LintRule } from '../../lint-rule.js';
+
+/**
+ * True when removing `subject` leaves every denial detail the same given
+ * `cover` matches all its calls: an earlier cover is always the first
+ * matching deny, and an equal reason reads the same.
+ */
+function denialUnchanged(subject: RuleEntry, cover: RuleEntry): boolean {
+  return (
+    cover.index < subject.index || (subject.reason !== undefined && subject.reason === cover.reason)
+  );
+}
+
+/** A rule implied by another rule of the same verdict and origin. */
+export const redundantRule: LintRule = {
+  id: 'redundant-rule',
+  category: 'style',
+  severity: 'warning',
+  fixKind: 'unsafe',
+  docs: {
+    summary: 'A rule implied by another rule with the same verdict and origin.',
+    description:
+      'When every call a rule matches is also matched by another rule with the same verdict and origin, the rule adds nothing: the outcome of every call is the same ' +
+      'without it. Redundant rules make a list longer to review and hide which rule really decides. Remove it. The quick fix removes it; it is unsafe only because ' +
+      'later rule numbers (and the `matched` list) shift.',
+    semantics:
+      "Rule A is implied by rule B when tools(A) ⊆ tools(B) (every alternative of A inside the union of B's alternatives, decided exactly), and either B has no path, " +
+      'or both have the same path and L(A.match) ⊆ L(B.match), a missing match meaning `*`. For deny rules the reason rides on the refusal, so A is reported only ' +
+      'when B comes first or both carry the same reason. When A and B imply each other, only the later one is reported.',
+    bad: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "*rm -rf /*", "verdict": "deny", "reason": "not the root"}\n]',
+    good: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "*git push*--force*", "verdict": "deny", "reason": "no force push"}\n]',
+  },
+  check({ rules }) {
+    const index = new ToolIndex(rules);
+    const reports: LintReport[] = [];
+    for (const subject of rules) {
+      const candidates = index.candidates(
+        subject,
+        (other) => other.verdict === subject.verdict && other.origin === subject.origin,
+      );
+      const cover = candidates.find(
+        (other) =>
+          ruleImplies(subject, other) === true &&
+          !(other.index > subject.index && ruleImplies(other, subject) === true) &&
+          (subject.verdict !== 'deny' || denialUnchanged(subject, other)),
+      );
+      if (!cover) continue;
+      reports.push({
+        pointer: subject.pointer,
+        message:
+          `rule ${subject.index} is implied by rule ${cover.index} (same verdict and origin): every call it matches, rule ${cover.index} matches too, ` +
+          'so removing it changes no outcome. Remove it.',
+        fix: {
+          title: `Remove rule ${subject.index}`,
+          kind: 'unsafe',
+          operations: [{ op: 'remove', pointer: subject.pointer }],
+        },
+      });
+    }
+    return reports;
+  },
+};

@@ -1,0 +1,86 @@
+import {
+  createScanner,
+  getNodeValue,
+  type Node,
+  type ParseError,
+  parseTree,
+  printParseErrorCode,
+} from 'jsonc-parser';
+
+// jsonc-parser's SyntaxKind is an ambient const enum, which isolated modules cannot read.
+const OPEN_BRACE = 1;
+const CLOSE_BRACE = 2;
+const OPEN_BRACKET = 3;
+const CLOSE_BRACKET = 4;
+const END_OF_FILE = 17;
+
+/**
+ * Deepest nesting accepted. Rules sit at depth 3 and example inputs a few
+ * levels below; the bound keeps the recursive tree walk far from the stack
+ * limit on hostile input.
+ */
+export const MAX_NESTING_DEPTH = 256;
+
+/** A parsed JSON text: the tree with offsets, and its plain value. */
+export type ParsedJson =
+  | { ok: true; root: Node; value: unknown }
+  | { ok: false; message: string; offset: number; length: number };
+
+/**
+ * Parses JSON (comments allowed when `allowComments`, as in `.jsonc`)
+ * keeping every node's offset. Checks the nesting depth with the scanner
+ * before building the tree. Never throws.
+ */
+export function parseJson(text: string, options: { allowComments: boolean }): ParsedJson {
+  const deep = findTooDeep(text);
+  if (deep !== undefined) {
+    return {
+      ok: false,
+      message: `nesting deeper than ${MAX_NESTING_DEPTH} levels`,
+      offset: deep,
+      length: 1,
+    };
+  }
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, {
+    disallowComments: !options.allowComments,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
+  const first = errors[0];
+  if (first) {
+    return {
+      ok: false,
+      message: describeParseError(first, options),
+      offset: first.offset,
+      length: first.length,
+    };
+  }
+  if (!root)
+    return { ok: false, message: 'the file is empty; expected a JSON value', offset: 0, length: 0 };
+  return { ok: true, root, value: getNodeValue(root) };
+}
+
+function describeParseError(error: ParseError, options: { allowComments: boolean }): string {
+  const name = printParseErrorCode(error.error);
+  if (name === 'InvalidCommentToken' && !options.allowComments) {
+    return 'comments are not JSON; name the file *.jsonc to allow them';
+  }
+  const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return `not valid JSON: ${words}`;
+}
+
+/** Offset of the first bracket past the depth limit, or undefined. */
+function findTooDeep(text: string): number | undefined {
+  const scanner = createScanner(text, false);
+  let depth = 0;
+  for (let kind: number = scanner.scan(); kind !== END_OF_FILE; kind = scanner.scan()) {
+    if (kind === OPEN_BRACE || kind === OPEN_BRACKET) {
+      depth += 1;
+      if (depth > MAX_NESTING_DEPTH) return scanner.getTokenOffset();
+    } else if (kind === CLOSE_BRACE || kind === CLOSE_BRACKET) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
+}
