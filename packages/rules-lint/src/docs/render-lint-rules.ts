@@ -1,0 +1,67 @@
+import { LINT_RULES } from '../rules/catalog.js';
+import { type LintRule, RULE_CATEGORIES } from '../rules/lint-rule.js';
+
+const FIX_WORDS: Record<LintRule['fixKind'], string> = {
+  safe: 'safe (every decision stays the same)',
+  unsafe: 'unsafe (changes what some call gets, or rule numbers; read it before applying)',
+  none: 'none',
+};
+
+/** Renders `docs/lint-rules.md` from the lint catalog. Deterministic: the same catalog gives the same text. */
+export function renderLintRulesPage(rules: readonly LintRule[] = LINT_RULES): string {
+  const lines: string[] = [
+    '# rules-lint: lint rules',
+    '',
+    '<!-- Generated from packages/rules-lint/src/rules by `pnpm --filter @airlock/rules-lint docs`. Do not edit by hand. -->',
+    '',
+    '`rules-lint check` reports two kinds of findings: declaration errors (the kernel would refuse the file; their codes are',
+    "`@airlock/core`'s problem codes, such as `unknown_key`) and the lint rules below. Only findings of severity `error` make",
+    '`check` exit 1. Each example below is a whole rule file; a test runs every one.',
+    '',
+    '| rule | category | severity | fix | what it finds |',
+    '| --- | --- | --- | --- | --- |',
+  ];
+  const ordered = [...rules].sort(
+    (a, b) =>
+      RULE_CATEGORIES.indexOf(a.category) - RULE_CATEGORIES.indexOf(b.category) ||
+      a.id.localeCompare(b.id),
+  );
+  for (const rule of ordered) {
+    lines.push(
+      `| [\`${rule.id}\`](#${rule.id}) | ${rule.category} | ${rule.severity} | ${rule.fixKind} | ${rule.docs.summary.replaceAll('|', '\\|')} |`,
+    );
+  }
+  for (const rule of ordered) {
+    lines.push('', `## ${rule.id}`, '');
+    lines.push(
+      `Category: ${rule.category}. Default severity: ${rule.severity}. Fix: ${FIX_WORDS[rule.fixKind]}.`,
+      '',
+    );
+    lines.push(rule.docs.summary, '', rule.docs.description, '');
+    if (rule.docs.semantics) lines.push(`**Exact semantics.** ${rule.docs.semantics}`, '');
+    if (rule.docs.tools !== undefined) {
+      lines.push(
+        'With this tool catalog (`--tools`):',
+        '',
+        '```json',
+        JSON.stringify(rule.docs.tools, null, 2),
+        '```',
+        '',
+      );
+    }
+    lines.push(
+      'Reported:',
+      '',
+      '```json',
+      rule.docs.bad,
+      '```',
+      '',
+      'Not reported:',
+      '',
+      '```json',
+      rule.docs.good,
+      '```',
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
