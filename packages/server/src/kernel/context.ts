@@ -1,0 +1,20 @@
+import type { Logger } from 'pino';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { Store } from '../store/store.js';
+
+/** What every kernel operation needs: the store, the deployment's clocks, and the loop. */
+export interface KernelContext {
+  store: Store;
+  logger: Logger;
+  /** How long a park waits for a person before it expires. */
+  parkTtlMs: number;
+  /** Lease granted by a claim that names none. */
+  defaultLeaseMs: number;
+  /** Longest lease a claim or heartbeat may ask for. */
+  maxLeaseMs: number;
+  /** Identifies this process as a lease owner. */
+  instanceId: string;
+  providers: ProviderRegistry;
+  /** Asks the run loop to take the run's next step soon. */
+  scheduleDrive(runId: string): void;
+}

@@ -1,0 +1,244 @@
+import { type Principal, principalName } from '../store/accounts.js';
+import type { TaskTable } from '../store/schema.js';
+import type { Tx } from '../store/store.js';
+import { plantToolRow } from './approval-stage.js';
+import type { KernelContext } from './context.js';
+import { AirlockError } from './errors.js';
+import { lockRun, settleRun } from './run-state.js';
+import { type TaskView, taskView } from './views.js';
+
+/** Names a row: its workspace, run and key. */
+export interface TaskAddress {
+  workspaceId: string;
+  runId: string;
+  taskKey: string;
+}
+
+/**
+ * Reads a task row of a run.
+ * @throws AirlockError task_not_found.
+ */
+export async function readTask(tx: Pick<Tx, 'db'>, runId: string, key: string): Promise<TaskTable> {
+  const row = await tx.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  if (!row) throw new AirlockError('task_not_found', `no task ${key} in run ${runId}`);
+  return row;
+}
+
+/**
+ * Moves one row from an expected state to a new one, or answers 409 and
+ * changes nothing: the conditional UPDATE is what makes exactly one of two
+ * racing decisions win. The run row is locked first (the kernel's lock order).
+ */
+async function transition(
+  ctx: KernelContext,
+  address: TaskAddress,
+  options: {
+    from: string[];
+    verb: string;
+    change: (row: TaskTable, tx: Tx) => Partial<TaskTable>;
+    event: (row: TaskTable) => { type: string; data: Record<string, unknown> };
+    principal: string | null;
+    guard?: (row: TaskTable) => void;
+  },
+): Promise<TaskView> {
+  return ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, address.workspaceId, address.runId);
+    const current = await readTask(tx, run.id, address.taskKey);
+    if (!options.from.includes(current.state)) {
+      throw new AirlockError(
+        'task_not_waiting',
+        `task ${current.key} is ${current.state}; ${options.verb} needs ${options.from.join(' or ')}`,
+      );
+    }
+    options.guard?.(current);
+    const change = { ...options.change(current, tx), updated_at: tx.now };
+    const updated = await tx.db
+      .updateTable('tasks')
+      .set(change)
+      .where('id', '=', current.id)
+      .where('state', '=', current.state)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) !== 1) {
+      throw new AirlockError('task_not_waiting', `task ${current.key} was decided meanwhile`);
+    }
+    const row = { ...current, ...change };
+    const event = options.event(row);
+    tx.emit({
+      workspace_id: run.workspace_id,
+      run_id: run.id,
+      task_key: row.key,
+      type: event.type,
+      data: { state: row.state, ...event.data },
+      principal: options.principal,
+    });
+    await settleRun(ctx, tx, run);
+    return taskView(row);
+  });
+}
+
+/**
+ * Approves a parked row: it becomes runnable for executors.
+ * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval.
+ */
+export function approveTask(
+  ctx: KernelContext,
+  principal: Principal,
+  address: TaskAddress,
+): Promise<TaskView> {
+  const who = principalName(principal);
+  return transition(ctx, address, {
+    from: ['needs_approval'],
+    verb: 'approve',
+    principal: who,
+    change: () => ({ state: 'runnable', deadline_at: null, decided_by: who }),
+    event: () => ({ type: 'task.approved', data: { decided_by: who } }),
+  });
+}
+
+/**
+ * Denies a parked row: it fails approval_denied with the person's reason, which the model reads.
+ * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval.
+ */
+export function denyTask(
+  ctx: KernelContext,
+  principal: Principal,
+  address: TaskAddress,
+  reason: string | undefined,
+): Promise<TaskView> {
+  const who = principalName(principal);
+  const detail = reason?.trim() ? reason : 'a person denied this tool call';
+  return transition(ctx, address, {
+    from: ['needs_approval'],
+    verb: 'deny',
+    principal: who,
+    change: () => ({
+      state: 'failed',
+      deadline_at: null,
+      decided_by: who,
+      error_code: 'approval_denied',
+      error_detail: detail,
+    }),
+    event: () => ({
+      type: 'task.denied',
+      data: { decided_by: who, error: { code: 'approval_denied', detail } },
+    }),
+  });
+}
+
+/**
+ * Resolves a question resting at awaiting_input with the person's content
+ * (or declines it with outcome failed).
+ * @throws AirlockError task_not_waiting (409) for any row not awaiting input.
+ */
+export function resolveTask(
+  ctx: KernelContext,
+  principal: Principal,
+  address: TaskAddress,
+  resolution: { content: unknown; outcome?: 'succeeded' | 'failed' | undefined },
+): Promise<TaskView> {
+  const who = principalName(principal);
+  const failed = resolution.outcome === 'failed';
+  return transition(ctx, address, {
+    from: ['awaiting_input'],
+    verb: 'resolution',
+    principal: who,
+    change: () => ({
+      state: failed ? 'failed' : 'succeeded',
+      deadline_at: null,
+      decided_by: who,
+      result: JSON.stringify(resolution.content ?? null),
+      ...(failed ? { error_code: 'declined', error_detail: 'a person declined the question' } : {}),
+    }),
+    event: () => ({
+      type: 'task.resolved',
+      data: { decided_by: who, outcome: failed ? 'failed' : 'succeeded' },
+    }),
+  });
+}
+
+/**
+ * Retries a row that holds its run (on_failure hold): an expired park parks
+ * again with a fresh clock, any other failure becomes runnable again.
+ * @throws AirlockError task_not_waiting (409) when the row is not holding the run.
+ */
+export function retryTask(
+  ctx: KernelContext,
+  principal: Principal,
+  address: TaskAddress,
+): Promise<TaskView> {
+  const who = principalName(principal);
+  return transition(ctx, address, {
+    from: ['failed', 'timed_out'],
+    verb: 'retry',
+    principal: who,
+    guard: (row) => {
+      if (row.on_failure !== 'hold' || row.error_code === 'approval_denied') {
+        throw new AirlockError(
+          'task_not_waiting',
+          `task ${row.key} does not hold its run (on_failure ${row.on_failure}, ${row.error_code})`,
+        );
+      }
+    },
+    change: (row, tx) =>
+      row.state === 'timed_out'
+        ? {
+            state: 'needs_approval',
+            deadline_at: tx.now + ctx.parkTtlMs,
+            error_code: null,
+            error_detail: null,
+            decided_by: who,
+          }
+        : {
+            state: 'runnable',
+            claim_id: null,
+            lease_until: null,
+            error_code: null,
+            error_detail: null,
+            result: null,
+            decided_by: who,
+          },
+    event: (row) => ({
+      type: 'task.retried',
+      data: { decided_by: who, deadline_at: row.deadline_at, addressee: row.addressee },
+    }),
+  });
+}
+
+/**
+ * Appends an author row through the tasks door: the origin is `author`
+ * whatever the body says, and it crosses the approval stage like any row.
+ * @throws AirlockError run_not_found, run_not_running.
+ */
+export async function appendAuthorRow(
+  ctx: KernelContext,
+  principal: Principal,
+  request: {
+    runId: string;
+    tool_name: string;
+    tool_input: unknown;
+    on_failure?: 'continue' | 'hold' | undefined;
+  },
+): Promise<TaskView> {
+  return ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, principal.workspace_id, request.runId);
+    if (run.state !== 'running') {
+      throw new AirlockError('run_not_running', `run ${run.id} is ${run.state}`);
+    }
+    const row = await plantToolRow(ctx, tx, run, {
+      origin: 'author',
+      toolName: request.tool_name,
+      toolInput: request.tool_input,
+      toolCallId: null,
+      onFailure: request.on_failure ?? 'continue',
+      round: run.round,
+      principal: principalName(principal),
+    });
+    await settleRun(ctx, tx, run);
+    return taskView(row);
+  });
+}

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import pino, { type Logger } from 'pino';
+import { defaultProviders, type ProviderRegistry } from '../providers/registry.js';
+import type { Store } from '../store/store.js';
+import { sweepOnce } from './clocks.js';
+import type { KernelContext } from './context.js';
+import { driveRun } from './run-loop.js';
+
+/** How a kernel is configured. */
+export interface KernelOptions {
+  store: Store;
+  logger?: Logger | undefined;
+  /** Park clock; default 24 h. */
+  parkTtlMs?: number | undefined;
+  /** Default executor lease; default 30 s. */
+  defaultLeaseMs?: number | undefined;
+  /** Longest executor lease; default 1 h. */
+  maxLeaseMs?: number | undefined;
+  /** How often the clocks are swept; default 250 ms. */
+  sweepIntervalMs?: number | undefined;
+  providers?: ProviderRegistry | undefined;
+}
+
+/** The default park clock: 24 hours. */
+export const DEFAULT_PARK_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The approval kernel of one process: owns the run loop, the clocks sweep and
+ * the context every operation runs in. Several kernels may share one PostgreSQL.
+ */
+export class Kernel {
+  readonly context: KernelContext;
+  private readonly sweepIntervalMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<unknown> | undefined;
+  private readonly driving = new Map<string, Promise<void>>();
+  private readonly again = new Set<string>();
+  private stopped = false;
+
+  constructor(options: KernelOptions) {
+    const logger = options.logger ?? pino({ level: 'silent' });
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 250;
+    this.context = {
+      store: options.store,
+      logger,
+      parkTtlMs: options.parkTtlMs ?? DEFAULT_PARK_TTL_MS,
+      defaultLeaseMs: options.defaultLeaseMs ?? 30_000,
+      maxLeaseMs: options.maxLeaseMs ?? 3_600_000,
+      instanceId: randomBytes(6).toString('hex'),
+      providers: options.providers ?? defaultProviders(),
+      scheduleDrive: (runId) => {
+        void this.drive(runId);
+      },
+    };
+  }
+
+  /** Starts the clocks sweep (and resumes runs left mid-step by a previous process). */
+  start(): void {
+    this.stopped = false;
+    const tick = () => {
+      if (this.stopped || this.sweeping) return;
+      this.sweeping = this.sweep().finally(() => {
+        this.sweeping = undefined;
+      });
+    };
+    tick();
+    this.timer = setInterval(tick, this.sweepIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Runs one sweep of every clock now; errors are logged, never thrown. */
+  async sweep(): Promise<void> {
+    try {
+      await sweepOnce(this.context);
+    } catch (error) {
+      if (!this.stopped) this.context.logger.error({ err: error }, 'clock sweep failed');
+    }
+  }
+
+  /**
+   * Takes the run's next step if one is due, and resolves when it (and any
+   * step it made due) has been taken by this process.
+   */
+  drive(runId: string): Promise<void> {
+    const running = this.driving.get(runId);
+    if (running) {
+      this.again.add(runId);
+      return running;
+    }
+    const step = (async () => {
+      try {
+        do {
+          this.again.delete(runId);
+          if (this.stopped) return;
+          await driveRun(this.context, runId);
+        } while (this.again.has(runId));
+      } catch (error) {
+        if (!this.stopped) this.context.logger.error({ err: error, runId }, 'run step failed');
+      } finally {
+        this.driving.delete(runId);
+      }
+    })();
+    this.driving.set(runId, step);
+    return step;
+  }
+
+  /** Stops the sweep and waits for in-flight steps to finish. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.sweeping;
+    await Promise.allSettled([...this.driving.values()]);
+  }
+}

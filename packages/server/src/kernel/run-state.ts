@@ -1,0 +1,197 @@
+import type { RunTable } from '../store/schema.js';
+import type { Store, Tx } from '../store/store.js';
+import type { KernelContext } from './context.js';
+import { AirlockError } from './errors.js';
+import { UNSTARTED_STATES } from './task-states.js';
+import type { Attention } from './views.js';
+
+/**
+ * Reads a run of a workspace, locking its row on PostgreSQL until the transaction ends.
+ * @throws AirlockError run_not_found when no such run is in the workspace.
+ */
+export async function lockRun(tx: Tx, workspaceId: string, runId: string): Promise<RunTable> {
+  const run = await tx.db
+    .selectFrom('runs')
+    .selectAll()
+    .where('id', '=', runId)
+    .where('workspace_id', '=', workspaceId)
+    .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  if (!run) throw new AirlockError('run_not_found', `no run ${runId} in this workspace`);
+  return run;
+}
+
+/**
+ * Reads a run of a workspace without locking.
+ * @throws AirlockError run_not_found when no such run is in the workspace.
+ */
+export async function readRun(
+  store: Store | Tx,
+  workspaceId: string,
+  runId: string,
+): Promise<RunTable> {
+  const run = await store.db
+    .selectFrom('runs')
+    .selectAll()
+    .where('id', '=', runId)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  if (!run) throw new AirlockError('run_not_found', `no run ${runId} in this workspace`);
+  return run;
+}
+
+/** True when a failed row holds its run for a person (its `on_failure` is hold). */
+function holds(row: { state: string; on_failure: string; error_code: string | null }): boolean {
+  return (
+    (row.state === 'failed' || row.state === 'timed_out') &&
+    row.on_failure === 'hold' &&
+    row.error_code !== 'approval_denied'
+  );
+}
+
+/**
+ * Recomputes what the run needs a person for, announcing `attention_required`
+ * when a reason gains rows and `attention_cleared` when nothing is left; then
+ * moves the run to its next round when every model row of this one has settled.
+ */
+export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Promise<void> {
+  if (run.state !== 'running') return;
+  const rows = await tx.db
+    .selectFrom('tasks')
+    .select(['key', 'state', 'on_failure', 'error_code', 'origin', 'round'])
+    .where('run_id', '=', run.id)
+    .where((eb) =>
+      eb.or([
+        eb('state', 'in', ['needs_approval', 'awaiting_input', 'failed', 'timed_out']),
+        eb('round', '=', run.round),
+      ]),
+    )
+    .execute();
+  const parked = rows.filter((r) => r.state === 'needs_approval').map((r) => r.key);
+  const asked = rows.filter((r) => r.state === 'awaiting_input').map((r) => r.key);
+  const held = rows.filter(holds).map((r) => r.key);
+  const attention: Attention[] = [];
+  if (parked.length > 0) attention.push({ reason: 'approval_required', blocked_task_keys: parked });
+  if (asked.length > 0) attention.push({ reason: 'awaiting_human', blocked_task_keys: asked });
+  if (held.length > 0) attention.push({ reason: 'failure_hold', blocked_task_keys: held });
+  const before = run.attention ? (JSON.parse(run.attention) as Attention[]) : [];
+  const encoded = attention.length > 0 ? JSON.stringify(attention) : null;
+  if (encoded !== run.attention) {
+    for (const entry of attention) {
+      const previous = new Set(before.find((b) => b.reason === entry.reason)?.blocked_task_keys);
+      if (entry.blocked_task_keys.some((key) => !previous.has(key))) {
+        tx.emit({
+          workspace_id: run.workspace_id,
+          run_id: run.id,
+          type: 'run.attention_required',
+          data: { ...entry },
+        });
+      }
+    }
+    if (attention.length === 0) {
+      tx.emit({ workspace_id: run.workspace_id, run_id: run.id, type: 'run.attention_cleared' });
+    }
+    run.attention = encoded;
+    await tx.db
+      .updateTable('runs')
+      .set({ attention: encoded, updated_at: tx.now })
+      .where('id', '=', run.id)
+      .execute();
+  }
+  if (run.phase !== 'tools') return;
+  const roundRows = rows.filter((r) => r.origin === 'model' && r.round === run.round);
+  const settled = roundRows.every(
+    (r) => ['succeeded', 'failed', 'timed_out', 'canceled'].includes(r.state) && !holds(r),
+  );
+  if (!settled) return;
+  run.phase = 'model';
+  await tx.db
+    .updateTable('runs')
+    .set({ phase: 'model', model_lease_owner: null, model_lease_until: null, updated_at: tx.now })
+    .where('id', '=', run.id)
+    .execute();
+  const runId = run.id;
+  tx.afterCommit(() => ctx.scheduleDrive(runId));
+}
+
+/** Cancels a run's unstarted rows (a stop, an abandon, or the end of the run). */
+export async function cancelUnstarted(
+  tx: Tx,
+  run: RunTable,
+  principal: string | null,
+): Promise<string[]> {
+  const canceled = await tx.db
+    .updateTable('tasks')
+    .set({ state: 'canceled', deadline_at: null, updated_at: tx.now, decided_by: principal })
+    .where('run_id', '=', run.id)
+    .where('state', 'in', [...UNSTARTED_STATES])
+    .returning('key')
+    .execute();
+  for (const { key } of canceled) {
+    tx.emit({
+      workspace_id: run.workspace_id,
+      run_id: run.id,
+      task_key: key,
+      type: 'task.canceled',
+      data: { state: 'canceled' },
+      principal,
+    });
+  }
+  return canceled.map((c) => c.key);
+}
+
+/** Ends a run: its final state, answer or error, and the lifecycle event. */
+export async function finishRun(
+  tx: Tx,
+  run: RunTable,
+  end: {
+    state: 'completed' | 'canceled' | 'failed';
+    finalAnswer?: string;
+    error?: { code: string; detail: string };
+    principal?: string | null;
+  },
+): Promise<void> {
+  const hadAttention = run.attention !== null;
+  Object.assign(run, {
+    state: end.state,
+    phase: 'done',
+    final_answer: end.finalAnswer ?? null,
+    error_code: end.error?.code ?? null,
+    error_detail: end.error?.detail ?? null,
+    attention: null,
+    model_lease_owner: null,
+    model_lease_until: null,
+    updated_at: tx.now,
+    ended_at: tx.now,
+  });
+  await tx.db
+    .updateTable('runs')
+    .set({
+      state: run.state,
+      phase: 'done',
+      final_answer: run.final_answer,
+      error_code: run.error_code,
+      error_detail: run.error_detail,
+      attention: null,
+      model_lease_owner: null,
+      model_lease_until: null,
+      updated_at: tx.now,
+      ended_at: tx.now,
+    })
+    .where('id', '=', run.id)
+    .execute();
+  if (hadAttention) {
+    tx.emit({ workspace_id: run.workspace_id, run_id: run.id, type: 'run.attention_cleared' });
+  }
+  tx.emit({
+    workspace_id: run.workspace_id,
+    run_id: run.id,
+    type: `run.${end.state}`,
+    data: {
+      state: end.state,
+      ...(end.finalAnswer !== undefined ? { final_answer: end.finalAnswer } : {}),
+      ...(end.error ? { error: end.error } : {}),
+    },
+    principal: end.principal ?? null,
+  });
+}

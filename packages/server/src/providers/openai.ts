@@ -1,0 +1,135 @@
+import type { ModelProvider, ProviderRound, RoundRequest } from './types.js';
+import { ProviderError } from './types.js';
+
+/** Deployment settings of the OpenAI-compatible provider. */
+export interface OpenAISettings {
+  baseUrl?: string | undefined;
+  apiKey?: string | undefined;
+  model?: string | undefined;
+  timeoutMs?: number | undefined;
+}
+
+interface RunConfig {
+  base_url?: string;
+  model?: string;
+  system?: string;
+  tools?: { name: string; description?: string; parameters?: Record<string, unknown> }[];
+}
+
+interface ChatToolCall {
+  id?: string;
+  type?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+/**
+ * The `openai` provider: one chat-completions request per round, with the
+ * run's tools offered and every earlier call's result (refusals included) as
+ * a `tool` message the model reads.
+ */
+export class OpenAIProvider implements ModelProvider {
+  constructor(private readonly settings: OpenAISettings) {}
+
+  async nextRound(config: unknown, request: RoundRequest): Promise<ProviderRound> {
+    const run = config as RunConfig;
+    const baseUrl = (run.base_url ?? this.settings.baseUrl ?? 'https://api.openai.com/v1').replace(
+      /\/+$/,
+      '',
+    );
+    const model = run.model ?? this.settings.model;
+    if (!model) throw new ProviderError('provider_misconfigured', 'no model configured');
+    const toolSpecs: NonNullable<RunConfig['tools']> =
+      run.tools ?? (request.toolNames ?? []).map((name) => ({ name }));
+    const messages: unknown[] = [];
+    if (run.system) messages.push({ role: 'system', content: run.system });
+    messages.push({ role: 'user', content: request.input });
+    for (const past of request.history) {
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: past.results.map((r) => ({
+          id: r.tool_call_id ?? r.task_key,
+          type: 'function',
+          function: { name: r.tool_name, arguments: JSON.stringify(r.tool_input ?? {}) },
+        })),
+      });
+      for (const r of past.results) {
+        messages.push({
+          role: 'tool',
+          tool_call_id: r.tool_call_id ?? r.task_key,
+          content: r.content,
+        });
+      }
+    }
+    const body = {
+      model,
+      messages,
+      ...(toolSpecs.length > 0
+        ? {
+            tools: toolSpecs.map((t) => ({
+              type: 'function',
+              function: {
+                name: t.name,
+                ...(t.description ? { description: t.description } : {}),
+                parameters: t.parameters ?? { type: 'object', additionalProperties: true },
+              },
+            })),
+          }
+        : {}),
+    };
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs ?? 120_000);
+    let response: Response;
+    try {
+      response = await fetch(`${baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(this.settings.apiKey ? { authorization: `Bearer ${this.settings.apiKey}` } : {}),
+        },
+        body: JSON.stringify(body),
+        signal: AbortSignal.any([timeout, request.signal]),
+      });
+    } catch (error) {
+      throw new ProviderError('provider_unreachable', (error as Error).message);
+    }
+    const text = await response.text();
+    if (!response.ok) {
+      throw new ProviderError('provider_error', `HTTP ${response.status}: ${text.slice(0, 500)}`);
+    }
+    return parseCompletion(text);
+  }
+}
+
+function parseCompletion(text: string): ProviderRound {
+  let payload: {
+    choices?: { message?: { content?: string | null; tool_calls?: ChatToolCall[] } }[];
+  };
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    throw new ProviderError('provider_error', 'the completion is not JSON');
+  }
+  const message = payload.choices?.[0]?.message;
+  if (!message) throw new ProviderError('provider_error', 'the completion has no message');
+  const calls = message.tool_calls ?? [];
+  if (calls.length === 0) return { type: 'final', content: message.content ?? '' };
+  return {
+    type: 'tool_calls',
+    content: message.content ?? undefined,
+    calls: calls.map((call, index) => {
+      const name = call.function?.name;
+      if (!name) throw new ProviderError('provider_error', `tool call ${index} has no name`);
+      let input: unknown = {};
+      const args = call.function?.arguments;
+      if (args) {
+        try {
+          input = JSON.parse(args);
+        } catch {
+          // The model wrote arguments that are not JSON: the rules read them as text.
+          input = { arguments: args };
+        }
+      }
+      return { id: call.id ?? null, name, input };
+    }),
+  };
+}

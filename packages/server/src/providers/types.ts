@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+/** A tool call as a provider proposes it. */
+export interface ProposedCall {
+  /** The provider's id for the call (the model reads results by it); null when it has none. */
+  id: string | null;
+  name: string;
+  input: unknown;
+  onFailure?: 'continue' | 'hold' | undefined;
+}
+
+/** What the model read about one of its earlier calls. */
+export interface FedResult {
+  task_key: string;
+  tool_call_id: string | null;
+  tool_name: string;
+  tool_input: unknown;
+  /** The text the model reads: the result, the refusal, or the expiry notice. */
+  content: string;
+}
+
+/** One earlier round: what the model asked for and what it read back. */
+export interface PastRound {
+  round: number;
+  results: FedResult[];
+}
+
+/** What a provider is asked: the conversation so far. */
+export interface RoundRequest {
+  runId: string;
+  /** 0-based index of the round to produce. */
+  index: number;
+  /** The run's input text (the user's message). */
+  input: string;
+  toolNames: string[] | null;
+  history: PastRound[];
+  /** Results of the round just settled (empty for the first round). */
+  fed: FedResult[];
+  signal: AbortSignal;
+}
+
+/** A provider's answer: tool calls, or the final answer. */
+export type ProviderRound =
+  | { type: 'tool_calls'; calls: ProposedCall[]; content?: string | undefined }
+  | { type: 'final'; content: string };
+
+/** A provider failure; the run fails with this code and detail. */
+export class ProviderError extends Error {
+  constructor(
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(`${code}: ${detail}`);
+    this.name = 'ProviderError';
+  }
+}
+
+/** A model provider: asked for one round at a time. */
+export interface ModelProvider {
+  /**
+   * Produces the next round.
+   * @throws ProviderError when the model cannot answer (the run fails).
+   */
+  nextRound(config: unknown, request: RoundRequest): Promise<ProviderRound>;
+}
+
+/** One scripted tool call. */
+export const ScriptedCallSchema = z.strictObject({
+  name: z.string().min(1),
+  input: z.unknown().optional(),
+  id: z.string().optional(),
+  on_failure: z.enum(['continue', 'hold']).optional(),
+});
+
+/** One scripted round: tool calls or a final answer, optionally expecting text it was fed. */
+export const ScriptedRoundSchema = z.union([
+  z.strictObject({
+    tool_calls: z.array(ScriptedCallSchema).min(1).max(64),
+    expect: z.union([z.string(), z.array(z.string())]).optional(),
+  }),
+  z.strictObject({
+    final: z.string(),
+    expect: z.union([z.string(), z.array(z.string())]).optional(),
+  }),
+]);
+/** One scripted round. */
+export type ScriptedRound = z.infer<typeof ScriptedRoundSchema>;
+
+/** The `scripted` provider's configuration: the rounds, in order. */
+export const ScriptedProviderSchema = z.strictObject({
+  kind: z.literal('scripted'),
+  rounds: z.array(ScriptedRoundSchema).min(1).max(256),
+});
+
+/** A tool offered to an OpenAI-compatible model. */
+export const OpenAIToolSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** The `openai` provider's configuration (the API key comes from the deployment). */
+export const OpenAIProviderSchema = z.strictObject({
+  kind: z.literal('openai'),
+  base_url: z.string().url().optional(),
+  model: z.string().min(1).optional(),
+  system: z.string().optional(),
+  tools: z.array(OpenAIToolSchema).max(128).optional(),
+});
+
+/** A run's provider configuration. */
+export const ProviderConfigSchema = z.discriminatedUnion('kind', [
+  ScriptedProviderSchema,
+  OpenAIProviderSchema,
+]);
+/** A run's provider configuration. */
+export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
