@@ -1,3 +1,12 @@
+export { ACTION_TAGS, type ActionTag, classifyShellCommand } from './classify/action-tags.js';
+export {
+  buildEffectProfile,
+  canonicalTarget,
+  type EffectProfile,
+  type EffectProfileOptions,
+  EffectProfileSchema,
+} from './classify/effect-profile.js';
+export { type ShellSegment, splitShellSegments } from './classify/shell-segments.js';
 export {
   decide,
   explainMatches,

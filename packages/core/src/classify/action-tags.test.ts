@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { classifyShellCommand } from './action-tags.js';
+import { buildEffectProfile, canonicalTarget } from './effect-profile.js';
+import { splitShellSegments } from './shell-segments.js';
+
+describe('splitShellSegments', () => {
+  it('splits at unquoted operators and removes quotes', () => {
+    expect(splitShellSegments(`cd x && rm -rf "my dir" ; echo 'a && b' | wc -l`)).toEqual([
+      ['cd', 'x'],
+      ['rm', '-rf', 'my dir'],
+      ['echo', 'a && b'],
+      ['wc', '-l'],
+    ]);
+  });
+  it('honours backslash escapes and comments, drops redirections', () => {
+    expect(splitShellSegments('echo a\\;b # comment\nls > out.txt 2>&1')).toEqual([
+      ['echo', 'a;b'],
+      ['ls'],
+    ]);
+  });
+});
+
+describe('classifyShellCommand', () => {
+  it.each([
+    ['ls -la', ['read']],
+    ['cat README.md | grep foo', ['read']],
+    ['rm build/x.o', ['delete']],
+    ['cd x && rm -rf y', ['read', 'delete', 'destructive']],
+    ['sudo rm -fr /', ['delete', 'destructive']],
+    ['git status', ['read']],
+    ['git push origin main --force', ['destructive', 'network', 'publish']],
+    ['git reset --hard HEAD~3', ['destructive']],
+    ['git commit -m "x"', ['write']],
+    ['pip install requests', ['install_local', 'network']],
+    ['python -m pip install -r requirements.txt', ['install_local', 'network']],
+    ['npm i left-pad', ['install_local', 'network']],
+    ['npx create-vite app', ['install_local', 'network']],
+    ['yarn', ['install_local', 'network']],
+    ['apt-get install -y chromium', ['install_local', 'network']],
+    ['dotnet tool install -g dotnet-ef', ['install_local', 'network']],
+    ['Install-Module PSReadLine', ['install_local', 'network']],
+    ['npm publish', ['network', 'publish']],
+    ['curl https://example.com -o page.html', ['network']],
+    ['kubectl apply -f deploy.yaml', ['external']],
+    ['echo hi > notes.txt', ['read', 'write']],
+    ['./scripts/deploy.sh', ['unknown']],
+    ['eval "$PAYLOAD"', ['unknown']],
+    ['FOO=1 make build', ['unknown']],
+    ['dd if=/dev/zero of=/dev/sda', ['destructive']],
+  ])('%s -> %j', (command, tags) => {
+    expect(classifyShellCommand(command)).toEqual(tags);
+  });
+
+  it.each([
+    'rg "pip install"',
+    'node --test',
+    'grep -r "npm install" docs',
+    'echo "apt-get install x"',
+  ])('%s is not install_local', (command) => {
+    expect(classifyShellCommand(command)).not.toContain('install_local');
+  });
+});
+
+describe('effect profile', () => {
+  it('tags a shell call and lists canonical targets', () => {
+    const profile = buildEffectProfile({
+      toolName: 'bash',
+      toolInput: { command: 'cp ./src/../a.txt /tmp/./b.txt && curl https://x.dev/i' },
+      mode: 'ask',
+      matchedRules: [{ index: 2, verdict: 'ask', text: 'cp' }],
+    });
+    expect(profile.action_tags).toEqual(['write', 'network']);
+    expect(profile.targets).toEqual(['a.txt', '/tmp/b.txt', 'https://x.dev/i']);
+    expect(profile.matched_rules).toEqual([{ index: 2, verdict: 'ask', text: 'cp' }]);
+  });
+  it('lists path fields of a non-shell call without tags', () => {
+    const profile = buildEffectProfile({
+      toolName: 'edit',
+      toolInput: { path: 'config/.env' },
+      mode: 'rules',
+      matchedRules: [],
+    });
+    expect(profile.action_tags).toEqual([]);
+    expect(profile.targets).toEqual(['config/.env']);
+  });
+  it('canonicalises paths lexically', () => {
+    expect(canonicalTarget('a/./b/../c')).toBe('a/c');
+    expect(canonicalTarget('/../etc//passwd')).toBe('/etc/passwd');
+    expect(canonicalTarget('../x')).toBe('../x');
+  });
+});
