@@ -1,4 +1,8 @@
-import { readsCompatibleText, ruleCoveredByUnion } from '../../../analysis/rule-containment.js';
+import {
+  readsCompatibleText,
+  ruleCoveredByUnion,
+  ruleImplies,
+} from '../../../analysis/rule-containment.js';
 import { ToolIndex } from '../../../analysis/tool-index.js';
 import type { LintReport, LintRule } from '../../lint-rule.js';
 
@@ -37,12 +41,15 @@ export const shadowedAllow: LintRule = {
         .candidates(allow, (other) => other.origin === allow.origin && other.verdict !== 'allow')
         .filter((other) => readsCompatibleText(allow, other));
       if (covers.length === 0 || ruleCoveredByUnion(allow, covers) !== true) continue;
-      const names = covers.slice(0, 5).map((cover) => `${cover.index} (${cover.verdict})`);
-      const more = covers.length > 5 ? ` and ${covers.length - 5} more` : '';
+      // Name the one rule that covers alone when there is one; otherwise the union.
+      const single = covers.find((cover) => ruleImplies(allow, cover) === true);
+      const named = single ? [single] : covers;
+      const names = named.slice(0, 5).map((cover) => `${cover.index} (${cover.verdict})`);
+      const more = named.length > 5 ? ` and ${named.length - 5} more` : '';
       reports.push({
         pointer: allow.pointer,
         message:
-          `allow rule ${allow.index} can never grant: every ${allow.origin} call it matches is also matched by rule${covers.length > 1 ? 's' : ''} ${names.join(', ')}${more}, ` +
+          `allow rule ${allow.index} can never grant: every ${allow.origin} call it matches is also matched by rule${named.length > 1 ? 's' : ''} ${names.join(', ')}${more}, ` +
           'and deny and ask win over allow. Narrow those rules or remove this one.',
       });
     }

@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from './cli-io.js';
+
+/** Output formats of `check` and `test`. */
+export const FORMATS = ['pretty', 'json', 'sarif'] as const;
+/** One of FORMATS. */
+export type Format = (typeof FORMATS)[number];
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+
+/**
+ * Parses a command's arguments strictly (unknown options and missing values
+ * are usage errors) and returns its string options and positionals.
+ * Throws UsageError.
+ */
+export function parseCommand(
+  command: string,
+  args: readonly string[],
+  options: OptionSpec,
+  positionals: { min: number; max: number; name: string },
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${command}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const count = parsed.positionals.length;
+  if (count < positionals.min) throw new UsageError(`${command}: missing ${positionals.name}`);
+  if (count > positionals.max)
+    throw new UsageError(
+      `${command}: unexpected argument "${parsed.positionals[positionals.max]}"`,
+    );
+  return {
+    values: parsed.values as Record<string, string | boolean | undefined>,
+    positionals: parsed.positionals,
+  };
+}
+
+/** Reads `--format`, default pretty. Throws UsageError on another value. */
+export function formatOption(value: string | boolean | undefined): Format {
+  if (value === undefined) return 'pretty';
+  if (typeof value === 'string' && (FORMATS as readonly string[]).includes(value))
+    return value as Format;
+  throw new UsageError(`--format must be pretty, json or sarif, not "${String(value)}"`);
+}
+
+/** Reads a required string option. Throws UsageError when it is absent. */
+export function requiredOption(
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+  command: string,
+): string {
+  const value = values[name];
+  if (typeof value !== 'string') throw new UsageError(`${command}: --${name} is required`);
+  return value;
+}
+
+/** Reads an option that must be one of a few words. Throws UsageError. */
+export function choiceOption<T extends string>(
+  value: string | boolean | undefined,
+  name: string,
+  choices: readonly T[],
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && (choices as readonly string[]).includes(value))
+    return value as T;
+  throw new UsageError(`--${name} must be ${choices.join(', ')}, not "${String(value)}"`);
+}

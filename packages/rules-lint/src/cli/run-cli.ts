@@ -1,0 +1,67 @@
+import { checkCommand } from '../commands/check.js';
+import { evalCommand } from '../commands/eval.js';
+import { lspCommand } from '../commands/lsp.js';
+import { schemaCommand } from '../commands/schema.js';
+import { testCommand } from '../commands/test.js';
+import { TOOL_VERSION } from '../reporters/sarif.js';
+import { type CliIo, EXIT, UsageError } from './cli-io.js';
+
+/** `rules-lint --help`. */
+export const USAGE = `rules-lint: lint Airlock approval rule files
+
+Usage:
+  rules-lint check FILE... [--format pretty|json|sarif] [--tools CATALOG.json]
+  rules-lint eval --rules FILE --mode bypass|ask|rules [--origin model|author|kernel] --tool NAME [--input JSON]
+  rules-lint test FILE [--format pretty|json|sarif]
+  rules-lint schema
+  rules-lint lsp [--stdio] [--tools CATALOG.json]
+
+Exit codes: 0 clean, 1 errors found (or an example failed), 2 bad usage or an unreadable file.
+`;
+
+/**
+ * Runs one command line (without `node` and the script) and returns the exit
+ * code. Never throws and never prints a stack trace: usage mistakes and
+ * unreadable input are one line on stderr with exit 2.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    switch (command) {
+      case 'check':
+        return await checkCommand(args, io);
+      case 'eval':
+        return await evalCommand(args, io);
+      case 'test':
+        return await testCommand(args, io);
+      case 'schema':
+        return schemaCommand(args, io);
+      case 'lsp':
+        return await lspCommand(args, io);
+      case '--help':
+      case '-h':
+      case 'help':
+        io.stdout(USAGE);
+        return EXIT.clean;
+      case '--version':
+        io.stdout(`${TOOL_VERSION}\n`);
+        return EXIT.clean;
+      case undefined:
+        throw new UsageError(
+          'missing command: check, eval, test, schema or lsp (see rules-lint --help)',
+        );
+      default:
+        throw new UsageError(
+          `unknown command "${command}": use check, eval, test, schema or lsp (see rules-lint --help)`,
+        );
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`rules-lint: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`rules-lint: internal error: ${message.split('\n')[0]}\n`);
+    return EXIT.usage;
+  }
+}

@@ -1,0 +1,55 @@
+import { ApprovalModeSchema, OriginSchema } from '@airlock/core';
+import { choiceOption, parseCommand, requiredOption } from '../cli/arguments.js';
+import { type CliIo, EXIT, UsageError } from '../cli/cli-io.js';
+import { requireDocument } from '../cli/load.js';
+import { evaluateCall } from '../evaluate/evaluate-call.js';
+import { lintDocument } from '../lint.js';
+import { renderPretty } from '../reporters/pretty.js';
+import { readRuleFile } from '../rule-file.js';
+
+/**
+ * `rules-lint eval --rules FILE --mode bypass|ask|rules [--origin O] --tool NAME --input JSON`:
+ * prints core's decision for one call as JSON. `--mode` may be left out when
+ * the file declares `approval_mode`. Exit 1 when the file is not a valid
+ * declaration (its problems on stderr). Throws UsageError.
+ */
+export async function evalCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseCommand(
+    'eval',
+    args,
+    {
+      rules: { type: 'string' },
+      mode: { type: 'string' },
+      origin: { type: 'string' },
+      tool: { type: 'string' },
+      input: { type: 'string' },
+    },
+    { min: 0, max: 0, name: '' },
+  );
+  const rulesPath = requiredOption(values, 'rules', 'eval');
+  const tool = requiredOption(values, 'tool', 'eval');
+  const origin = choiceOption(values.origin, 'origin', OriginSchema.options) ?? 'model';
+  const input = parseInput(values.input);
+  const document = await requireDocument(rulesPath, io.cwd);
+  const file = readRuleFile(document.value);
+  const mode = choiceOption(values.mode, 'mode', ApprovalModeSchema.options) ?? file.mode;
+  if (!mode) throw new UsageError('eval: --mode is required (the file declares no approval_mode)');
+  if (!file.policy) {
+    const findings = lintDocument(document, file, { rules: [] });
+    io.stderr(renderPretty([{ file: rulesPath, findings, lines: document.lines }]));
+    return EXIT.findings;
+  }
+  io.stdout(
+    `${JSON.stringify(evaluateCall(file.policy, { mode, origin, tool, input }), null, 2)}\n`,
+  );
+  return EXIT.clean;
+}
+
+function parseInput(text: string | boolean | undefined): unknown {
+  if (text === undefined) return {};
+  try {
+    return JSON.parse(String(text));
+  } catch (error) {
+    throw new UsageError(`eval: --input is not JSON (${(error as Error).message})`);
+  }
+}

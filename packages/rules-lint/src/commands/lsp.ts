@@ -1,0 +1,25 @@
+import { parseCommand } from '../cli/arguments.js';
+import { type CliIo, EXIT } from '../cli/cli-io.js';
+import { loadToolCatalog } from '../cli/load.js';
+import { startLanguageServer } from '../lsp/server.js';
+
+/**
+ * `rules-lint lsp [--stdio] [--tools CATALOG.json]`: a language server on
+ * stdin/stdout until the client says exit. `--stdio` is accepted because
+ * editors pass it. Throws UsageError.
+ */
+export async function lspCommand(args: readonly string[], io: CliIo): Promise<number> {
+  const { values } = parseCommand(
+    'lsp',
+    args,
+    { stdio: { type: 'boolean' }, tools: { type: 'string' } },
+    { min: 0, max: 0, name: '' },
+  );
+  const tools = await loadToolCatalog(values.tools as string | undefined, io.cwd);
+  const code = await startLanguageServer({
+    input: process.stdin,
+    output: process.stdout,
+    ...(tools ? { tools } : {}),
+  });
+  return code === 0 ? EXIT.clean : EXIT.findings;
+}

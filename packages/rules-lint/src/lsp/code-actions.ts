@@ -1,0 +1,44 @@
+import { type CodeAction, CodeActionKind, type Range } from 'vscode-languageserver/node.js';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { fixEdits } from '../fixes/fix-edits.js';
+import type { LintOutcome } from '../lint.js';
+import { findingDiagnostic, rangeOf } from './diagnostics.js';
+
+function overlaps(a: Range, b: Range): boolean {
+  const before = (x: Range['start'], y: Range['start']) =>
+    x.line < y.line || (x.line === y.line && x.character < y.character);
+  return !before(a.end, b.start) && !before(b.end, a.start);
+}
+
+/**
+ * Quick fixes for the findings that carry a fix and touch `range`: each
+ * applies the fix's edits to the document; safe fixes are preferred.
+ */
+export function quickFixes(
+  document: TextDocument,
+  outcome: LintOutcome,
+  range: Range,
+): CodeAction[] {
+  if (!outcome.ok) return [];
+  const actions: CodeAction[] = [];
+  for (const finding of outcome.findings) {
+    if (!finding.fix) continue;
+    const diagnostic = findingDiagnostic(document, finding);
+    if (!overlaps(diagnostic.range, range)) continue;
+    const edits = fixEdits(outcome.document.text, outcome.document.root, finding.fix).map(
+      (edit) => ({
+        range: rangeOf(document, edit.offset, edit.length),
+        newText: edit.content,
+      }),
+    );
+    if (edits.length === 0) continue;
+    actions.push({
+      title: `${finding.fix.title} (${finding.code})`,
+      kind: CodeActionKind.QuickFix,
+      diagnostics: [diagnostic],
+      isPreferred: finding.fix.kind === 'safe',
+      edit: { changes: { [document.uri]: edits } },
+    });
+  }
+  return actions;
+}

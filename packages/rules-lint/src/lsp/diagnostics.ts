@@ -1,0 +1,53 @@
+import { type Diagnostic, DiagnosticSeverity, type Range } from 'vscode-languageserver/node.js';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Finding, Severity } from '../findings.js';
+import { type LintOptions, type LintOutcome, lintText } from '../lint.js';
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+};
+
+/** The file name an editor document stands for (its URI's last path segment decides `.jsonc`). */
+export function documentFileName(uri: string): string {
+  return decodeURIComponent(uri.split('/').pop() ?? uri);
+}
+
+/** Lints an editor document exactly as `check` lints a file. */
+export function lintTextDocument(document: TextDocument, options: LintOptions): LintOutcome {
+  return lintText(documentFileName(document.uri), document.getText(), options);
+}
+
+/** The editor range of an offset span. */
+export function rangeOf(document: TextDocument, offset: number, length: number): Range {
+  return { start: document.positionAt(offset), end: document.positionAt(offset + length) };
+}
+
+/** One finding as an LSP diagnostic (same code, severity and message as `check`). */
+export function findingDiagnostic(document: TextDocument, finding: Finding): Diagnostic {
+  return {
+    range: rangeOf(document, finding.location.offset, finding.location.length),
+    severity: SEVERITY[finding.severity],
+    code: finding.code,
+    source: 'rules-lint',
+    message: finding.message,
+    data: { pointer: finding.pointer },
+  };
+}
+
+/** Every diagnostic of a lint outcome; a text that is not JSON gives one error diagnostic. */
+export function outcomeDiagnostics(document: TextDocument, outcome: LintOutcome): Diagnostic[] {
+  if (!outcome.ok) {
+    return [
+      {
+        range: rangeOf(document, outcome.location.offset, outcome.location.length),
+        severity: DiagnosticSeverity.Error,
+        code: 'invalid_json',
+        source: 'rules-lint',
+        message: outcome.message,
+      },
+    ];
+  }
+  return outcome.findings.map((finding) => findingDiagnostic(document, finding));
+}
