@@ -1,5 +1,6 @@
+import type { Kysely } from 'kysely';
 import { type Principal, principalName } from '../store/accounts.js';
-import type { TaskTable } from '../store/schema.js';
+import type { Database, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
@@ -18,7 +19,11 @@ export interface TaskAddress {
  * Reads a task row of a run.
  * @throws AirlockError task_not_found.
  */
-export async function readTask(tx: Pick<Tx, 'db'>, runId: string, key: string): Promise<TaskTable> {
+export async function readTask(
+  tx: { db: Kysely<Database> },
+  runId: string,
+  key: string,
+): Promise<TaskTable> {
   const row = await tx.db
     .selectFrom('tasks')
     .selectAll()

@@ -57,6 +57,7 @@ export class Store {
     readonly dialect: Dialect,
     readonly description: string,
     private readonly clock: () => number,
+    private readonly databaseUrl: string | null = null,
   ) {}
 
   /**
@@ -71,7 +72,7 @@ export class Store {
       });
       const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
       const safeUrl = location.databaseUrl.replace(/\/\/[^@/]*@/, '//***@');
-      const store = new Store(db, 'postgres', `postgres ${safeUrl}`, clock);
+      const store = new Store(db, 'postgres', `postgres ${safeUrl}`, clock, location.databaseUrl);
       await migrateToLatest(db as Kysely<unknown>, 'postgres');
       return store;
     }
@@ -184,6 +185,24 @@ export class Store {
         .execute();
     }
     return rows;
+  }
+
+  /**
+   * Listens for other processes' commits (PostgreSQL LISTEN/NOTIFY); a no-op on
+   * SQLite, where one process owns the file. Returns a function that stops listening.
+   */
+  async listen(onWorkspace: (workspaceId: string) => void): Promise<() => Promise<void>> {
+    if (!this.databaseUrl) return async () => {};
+    const client = new pg.Client({ connectionString: this.databaseUrl });
+    client.on('error', () => {});
+    await client.connect();
+    client.on('notification', (message) => {
+      if (message.payload) onWorkspace(message.payload);
+    });
+    await client.query('listen airlock_events');
+    return async () => {
+      await client.end().catch(() => {});
+    };
   }
 
   /** Closes every connection. */

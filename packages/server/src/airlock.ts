@@ -1,0 +1,85 @@
+import pino, { type Logger } from 'pino';
+import { FeedHub } from './feed/hub.js';
+import { type HttpHandle, startHttpServer } from './http-server.js';
+import { Kernel } from './kernel/kernel.js';
+import { defaultProviders } from './providers/registry.js';
+import { Store, type StoreLocation } from './store/store.js';
+
+/** The package version reported by the OpenAPI document. */
+export const SERVER_VERSION = '0.0.0';
+
+/** Everything `airlock serve` (and a test) needs to run a kernel. */
+export interface AirlockOptions extends StoreLocation {
+  port?: number | undefined;
+  host?: string | undefined;
+  parkTtlMs?: number | undefined;
+  defaultLeaseMs?: number | undefined;
+  sweepIntervalMs?: number | undefined;
+  /** Largest request body in bytes; default 1 MiB. */
+  bodyLimit?: number | undefined;
+  logger?: Logger | undefined;
+  /** Checks every REST answer against its schema; default on under vitest. */
+  validateOutputs?: boolean | undefined;
+  /** Injectable clock (epoch ms). */
+  clock?: (() => number) | undefined;
+  openai?: { baseUrl?: string; apiKey?: string; model?: string } | undefined;
+}
+
+/** A running kernel with its HTTP surface. */
+export interface Airlock {
+  store: Store;
+  kernel: Kernel;
+  hub: FeedHub;
+  http: HttpHandle;
+  url: string;
+  /** Stops serving, finishes in-flight steps, closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store (migrating it), starts the kernel's clocks and run loop,
+ * and serves HTTP and WebSocket.
+ * @throws Error when the store cannot be opened or the port is taken.
+ */
+export async function startAirlock(options: AirlockOptions = {}): Promise<Airlock> {
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const store = await Store.open(options, options.clock);
+  const kernel = new Kernel({
+    store,
+    logger,
+    parkTtlMs: options.parkTtlMs,
+    defaultLeaseMs: options.defaultLeaseMs,
+    sweepIntervalMs: options.sweepIntervalMs,
+    providers: defaultProviders(options.openai),
+  });
+  const hub = new FeedHub(store, logger);
+  await hub.start();
+  kernel.start();
+  const http = await startHttpServer({
+    kernel,
+    hub,
+    logger,
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    validateOutputs: options.validateOutputs ?? process.env.VITEST !== undefined,
+    version: SERVER_VERSION,
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    store,
+    kernel,
+    hub,
+    http,
+    url: http.url,
+    close() {
+      closing ??= (async () => {
+        await http.close();
+        await kernel.stop();
+        await hub.stop();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

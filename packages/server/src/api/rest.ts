@@ -1,0 +1,187 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { AirlockError, type ProblemDetail } from '../kernel/errors.js';
+import type { Kernel } from '../kernel/kernel.js';
+import { authenticateToken, bearerToken, checkAccess } from './access.js';
+import { type Operation, pathParams } from './operation.js';
+
+interface Route {
+  operation: Operation;
+  pattern: RegExp;
+  params: string[];
+}
+
+/** Options of the REST surface. */
+export interface RestOptions {
+  kernel: Kernel;
+  logger: Logger;
+  /** Largest request body in bytes; default 1 MiB. */
+  bodyLimit: number;
+  /** Checks every answer against its output schema (tests turn this on). */
+  validateOutputs: boolean;
+}
+
+function compile(operation: Operation): Route {
+  const params = pathParams(operation.path);
+  const source = operation.path
+    .split(/\{[a-z_]+\}/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('([^/]+)');
+  return { operation, pattern: new RegExp(`^${source}$`), params };
+}
+
+/** Turns zod issues into problems with JSON pointers. */
+export function zodProblems(error: z.ZodError): ProblemDetail[] {
+  return error.issues.map((issue) => ({
+    code: issue.code,
+    pointer: issue.path
+      .map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`)
+      .join(''),
+    message: issue.message,
+  }));
+}
+
+/** Sends a JSON answer. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** Sends `{error: {code, detail}}` with the code's status. */
+export function sendError(res: ServerResponse, error: AirlockError): void {
+  if (error.code === 'payload_too_large') res.setHeader('connection', 'close');
+  sendJson(res, error.status, error.toBody());
+}
+
+/**
+ * Reads a request body up to a limit.
+ * @throws AirlockError payload_too_large past the limit.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) {
+    return Promise.reject(
+      new AirlockError('payload_too_large', `the body limit is ${limit} bytes`),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new AirlockError('payload_too_large', `the body limit is ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function decodeParam(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new AirlockError('invalid_input', 'a path segment is not valid percent-encoding');
+  }
+}
+
+async function readInput(
+  req: IncomingMessage,
+  url: URL,
+  route: Route,
+  match: RegExpExecArray,
+  limit: number,
+): Promise<Record<string, unknown>> {
+  const input: Record<string, unknown> = {};
+  if (route.operation.method === 'GET') {
+    for (const [key, value] of url.searchParams) input[key] = value;
+  } else {
+    const body = await readBody(req, limit);
+    if (body.length > 0) {
+      const type = req.headers['content-type'] ?? 'application/json';
+      if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
+        throw new AirlockError('unsupported_media_type', 'send the body as application/json');
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch (error) {
+        throw new AirlockError('invalid_json', `the body is not JSON: ${(error as Error).message}`);
+      }
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw new AirlockError('invalid_input', 'the body must be a JSON object');
+      }
+      Object.assign(input, parsed);
+    }
+  }
+  route.params.forEach((name, i) => {
+    input[name] = decodeParam(match[i + 1]!);
+  });
+  return input;
+}
+
+/** Builds the REST handler: answers true when it served the request. */
+export function createRestHandler(
+  operations: readonly Operation[],
+  options: RestOptions,
+): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> {
+  const routes = operations.map(compile);
+  return async (req, res, url) => {
+    const matching = routes
+      .map((route) => ({ route, match: route.pattern.exec(url.pathname) }))
+      .filter((m): m is { route: Route; match: RegExpExecArray } => m.match !== null);
+    if (matching.length === 0) return false;
+    const hit = matching.find((m) => m.route.operation.method === req.method);
+    try {
+      if (!hit) {
+        res.setHeader('allow', matching.map((m) => m.route.operation.method).join(', '));
+        throw new AirlockError('method_not_allowed', `${req.method} is not served here`);
+      }
+      const { route, match } = hit;
+      const principal = await authenticateToken(
+        options.kernel,
+        bearerToken(req.headers.authorization),
+      );
+      const fromPath: Record<string, string> = {};
+      route.params.forEach((name, i) => {
+        fromPath[name] = decodeParam(match[i + 1]!);
+      });
+      // Plane and workspace are checked before the body is read: a wrong credential learns nothing.
+      checkAccess(route.operation, principal, fromPath);
+      const raw = await readInput(req, url, route, match, options.bodyLimit);
+      const parsed = route.operation.input.safeParse(raw);
+      if (!parsed.success) {
+        const problems = zodProblems(parsed.error);
+        throw new AirlockError(
+          'invalid_input',
+          problems.map((p) => `${p.pointer || '/'}: ${p.message}`).join('; '),
+          problems,
+        );
+      }
+      const output = await route.operation.handle(
+        { kernel: options.kernel, principal },
+        parsed.data,
+      );
+      if (options.validateOutputs) route.operation.output.parse(output);
+      sendJson(res, route.operation.status ?? 200, output);
+    } catch (error) {
+      if (error instanceof AirlockError) {
+        sendError(res, error);
+      } else {
+        options.logger.error({ err: error, path: url.pathname }, 'request failed');
+        sendError(res, new AirlockError('internal', 'internal error'));
+      }
+    }
+    return true;
+  };
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { ERROR_CODES } from '../kernel/errors.js';
+import { ProviderConfigSchema } from '../providers/types.js';
+
+/** An id in a path: short printable text. */
+export const IdSchema = z.string().min(1).max(200);
+
+/** `{workspace_id}` in a path. */
+export const WorkspaceParams = { workspace_id: IdSchema };
+/** `{workspace_id}/runs/{run_id}` in a path. */
+export const RunParams = { workspace_id: IdSchema, run_id: IdSchema };
+/** `.../runs/{run_id}/tasks/{task_key}` in a path. */
+export const TaskParams = { ...RunParams, task_key: IdSchema };
+
+/** The approval mode. */
+export const ModeSchema = z.enum(['bypass', 'ask', 'rules']);
+/** A row's failure policy. */
+export const OnFailureSchema = z.enum(['continue', 'hold']);
+
+/** What starts a run: the input text and the model provider. */
+export const RunStartShape = {
+  input: z.string().max(1_000_000).default(''),
+  provider: ProviderConfigSchema,
+  on_failure: OnFailureSchema.optional(),
+};
+
+/** The error body every failure answers with. */
+export const ErrorBodySchema = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES),
+    detail: z.string(),
+    problems: z
+      .array(z.object({ code: z.string(), pointer: z.string(), message: z.string() }))
+      .optional(),
+  }),
+});
+
+/** A page cursor of events: those after a sequence number. */
+export const AfterSchema = z.coerce.number().int().min(0).default(0);
+
+/** A page size. */
+export const LimitSchema = z.coerce.number().int().min(1).max(1000).default(100);

@@ -1,0 +1,146 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import { AirlockError, type ErrorCode } from '../kernel/errors.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { Principal } from '../store/accounts.js';
+import { checkAccess } from './access.js';
+import { createConversation, postInput } from './conversations.js';
+import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
+import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
+import type { Operation } from './operation.js';
+import { getConfiguration, putConfiguration } from './profile.js';
+import {
+  abandonRun,
+  createRun,
+  getRun,
+  listEvents,
+  listRuns,
+  regenerateTurn,
+  stopRunOperation,
+} from './runs.js';
+import { appendTask, getTask, listTasks } from './tasks.js';
+
+/** What every tRPC call runs with. */
+export interface TrpcContext {
+  kernel: Kernel;
+  principal: Principal | null;
+  authError: AirlockError | null;
+}
+
+const TRPC_CODES: Record<number, TRPCError['code']> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+function toTrpcError(error: unknown): TRPCError {
+  if (error instanceof TRPCError) return error;
+  const airlock =
+    error instanceof AirlockError ? error : new AirlockError('internal', 'internal error');
+  return new TRPCError({
+    code: TRPC_CODES[airlock.status] ?? 'INTERNAL_SERVER_ERROR',
+    message: airlock.detail,
+    cause: airlock,
+  });
+}
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error }) {
+    const cause = error.cause instanceof AirlockError ? error.cause : null;
+    const body: { code: ErrorCode; detail: string } = cause
+      ? {
+          code: cause.code,
+          detail: cause.detail,
+          ...(cause.problems ? { problems: cause.problems } : {}),
+        }
+      : error.code === 'BAD_REQUEST'
+        ? { code: 'invalid_input', detail: error.message }
+        : { code: 'internal', detail: 'internal error' };
+    return {
+      ...shape,
+      message: body.detail,
+      data: { ...shape.data, stack: undefined, error: body },
+    };
+  },
+});
+
+function base<I extends z.ZodObject, O extends z.ZodType>(operation: Operation<I, O>) {
+  return t.procedure
+    .use(({ ctx, next }) => {
+      if (!ctx.principal)
+        throw toTrpcError(ctx.authError ?? new AirlockError('unauthenticated', 'no token'));
+      try {
+        checkAccess(operation, ctx.principal, null);
+      } catch (error) {
+        throw toTrpcError(error);
+      }
+      return next({ ctx: { kernel: ctx.kernel, principal: ctx.principal } });
+    })
+    .input(operation.input)
+    .output(operation.output);
+}
+
+async function run<I extends z.ZodObject, O extends z.ZodType>(
+  operation: Operation<I, O>,
+  ctx: { kernel: Kernel; principal: Principal },
+  input: z.output<I>,
+): Promise<z.input<O>> {
+  try {
+    checkAccess(operation, ctx.principal, input);
+    return await operation.handle(ctx, input);
+  } catch (error) {
+    throw toTrpcError(error);
+  }
+}
+
+function query<I extends z.ZodObject, O extends z.ZodType>(operation: Operation<I, O>) {
+  return base(operation).query(
+    ({ ctx, input }) => run(operation, ctx, input as z.output<I>) as never,
+  );
+}
+
+function mutation<I extends z.ZodObject, O extends z.ZodType>(operation: Operation<I, O>) {
+  return base(operation).mutation(
+    ({ ctx, input }) => run(operation, ctx, input as z.output<I>) as never,
+  );
+}
+
+/** The tRPC router: the same operations as REST, by their dotted names. */
+export const appRouter = t.router({
+  profile: t.router({ put: mutation(putConfiguration), get: query(getConfiguration) }),
+  conversations: t.router({ create: mutation(createConversation), input: mutation(postInput) }),
+  runs: t.router({
+    create: mutation(createRun),
+    list: query(listRuns),
+    get: query(getRun),
+    stop: mutation(stopRunOperation),
+    abandon: mutation(abandonRun),
+    events: query(listEvents),
+    regenerate: mutation(regenerateTurn),
+  }),
+  tasks: t.router({ list: query(listTasks), get: query(getTask), append: mutation(appendTask) }),
+  decisions: t.router({
+    approve: mutation(approve),
+    deny: mutation(deny),
+    resolve: mutation(resolution),
+    retry: mutation(retry),
+    list: query(listDecisions),
+  }),
+  executor: t.router({
+    inbox: query(inbox),
+    claim: mutation(claim),
+    claimNext: mutation(claimNextOperation),
+    heartbeat: mutation(heartbeatOperation),
+    commit: mutation(commit),
+  }),
+});
+
+/** The router's type, for the SDK's typed client. */
+export type AppRouter = typeof appRouter;

@@ -1,0 +1,45 @@
+import type { EventView } from '../kernel/views.js';
+
+/** A `work_available` nudge on the executor cable: a hint to look, never a claim. */
+export interface WorkAvailable {
+  type: 'work_available';
+  kind: 'tool' | 'approval' | 'ask';
+  run_id: string;
+  task_key: string;
+  seq: number;
+}
+
+const RUNNABLE_EVENTS = new Set([
+  'task.granted',
+  'task.approved',
+  'task.lease_expired',
+  'task.retried',
+]);
+
+/**
+ * The nudge an event means for an executor of an agent application, if any:
+ * a row became runnable (kind tool), or a park or question was addressed to it.
+ */
+export function nudgeFor(
+  event: EventView,
+  agentApplicationId: string | null,
+): WorkAvailable | null {
+  if (!event.task_key) return null;
+  const base = {
+    type: 'work_available' as const,
+    run_id: event.run_id,
+    task_key: event.task_key,
+    seq: event.seq,
+  };
+  const state = event.data.state;
+  if (RUNNABLE_EVENTS.has(event.type) && state === 'runnable') return { ...base, kind: 'tool' };
+  const addressed = agentApplicationId !== null && event.data.addressee === agentApplicationId;
+  if (
+    (event.type === 'task.parked' || event.type === 'task.retried') &&
+    state === 'needs_approval'
+  ) {
+    return addressed ? { ...base, kind: 'approval' } : null;
+  }
+  if (state === 'awaiting_input' && addressed) return { ...base, kind: 'ask' };
+  return null;
+}

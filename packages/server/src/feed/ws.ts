@@ -1,0 +1,107 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { authenticateToken, bearerToken } from '../api/access.js';
+import { AirlockError } from '../kernel/errors.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { CredentialKind, Principal } from '../store/accounts.js';
+import type { FeedHub } from './hub.js';
+import { nudgeFor } from './nudges.js';
+
+const FEED_PATH = /^\/api\/v1\/workspaces\/([^/]+)\/feed$/;
+const CABLE_PATH = '/executor_api/v1/cable';
+/** Past this much unsent data a slow client is dropped; it resumes from its last sequence number. */
+const MAX_BUFFERED = 8 * 1024 * 1024;
+
+function refuse(socket: Duplex, error: AirlockError): void {
+  const body = JSON.stringify(error.toBody());
+  socket.end(
+    `HTTP/1.1 ${error.status} ${error.code}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+function parseAfter(value: string | null): number {
+  if (value === null || value === '') return 0;
+  const after = Number(value);
+  if (!Number.isSafeInteger(after) || after < 0) {
+    throw new AirlockError('invalid_input', 'after must be a nonnegative integer sequence number');
+  }
+  return after;
+}
+
+function requirePlane(principal: Principal, planes: CredentialKind[]): void {
+  if (!planes.includes(principal.kind)) {
+    throw new AirlockError('forbidden', `this socket needs a ${planes.join(' or ')} credential`);
+  }
+}
+
+/**
+ * The lifecycle feed (`/api/v1/workspaces/{ws}/feed?run_id=&after=`) and the
+ * executor cable (`/executor_api/v1/cable?after=`) over WebSocket; both resume
+ * from a sequence number. Returns the HTTP upgrade handler.
+ */
+export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const feed = FEED_PATH.exec(url.pathname);
+      if (!feed && url.pathname !== CABLE_PATH) {
+        throw new AirlockError('not_found', `no socket at ${url.pathname}`);
+      }
+      const principal = await authenticateToken(
+        options.kernel,
+        bearerToken(req.headers.authorization, url.searchParams.get('access_token')),
+      );
+      const after = parseAfter(url.searchParams.get('after'));
+      if (feed) {
+        requirePlane(principal, ['agent', 'member']);
+        if (decodeURIComponent(feed[1]!) !== principal.workspace_id) {
+          throw new AirlockError('forbidden', 'this credential belongs to another workspace');
+        }
+      } else {
+        requirePlane(principal, ['executor']);
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const send = (message: unknown) => {
+          if (ws.readyState !== WebSocket.OPEN) return;
+          if (ws.bufferedAmount > MAX_BUFFERED) {
+            ws.close(1013, 'too far behind; reconnect with after=');
+            return;
+          }
+          ws.send(JSON.stringify(message));
+        };
+        send({ type: 'ready', after });
+        const subscription = options.hub.subscribe({
+          workspaceId: principal.workspace_id,
+          runId: feed ? url.searchParams.get('run_id') : null,
+          after,
+          send: feed
+            ? (event) => send({ type: 'event', event })
+            : (event) => {
+                const nudge = nudgeFor(event, principal.agent_application_id);
+                if (nudge) send(nudge);
+              },
+        });
+        ws.on('message', (data) => {
+          if (data.toString() === 'ping') send({ type: 'pong' });
+        });
+        ws.on('close', () => subscription.close());
+        ws.on('error', () => subscription.close());
+      });
+    } catch (error) {
+      refuse(
+        socket,
+        error instanceof AirlockError ? error : new AirlockError('internal', 'internal error'),
+      );
+    }
+  };
+  return {
+    upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void handle(req, socket, head),
+    close: () => {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+    },
+  };
+}
