@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildDist } from '../testing/build-dist.js';
+
+let cli = '';
+const dir = mkdtempSync(join(tmpdir(), 'rules-lint-bad-input-'));
+
+beforeAll(() => {
+  cli = buildDist();
+  writeFileSync(join(dir, 'not-json.json'), 'tool: bash\nverdict: allow\n');
+  writeFileSync(join(dir, 'huge.json'), Buffer.alloc(10 * 1024 * 1024, 0x20));
+  writeFileSync(
+    join(dir, 'binary.json'),
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0xff]),
+  );
+  writeFileSync(join(dir, 'latin1.json'), Buffer.from([0x5b, 0x22, 0xe9, 0x22, 0x5d]));
+  writeFileSync(join(dir, 'deep.json'), `${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+  writeFileSync(join(dir, 'deep-objects.json'), `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`);
+  writeFileSync(join(dir, 'empty.json'), '');
+  writeFileSync(join(dir, 'comment.json'), '// hi\n[]');
+  writeFileSync(
+    join(dir, 'clean.jsonc'),
+    '// comments are fine here\n[{"tool": "bash", "verdict": "allow"}]\n',
+  );
+  writeFileSync(join(dir, 'refused.json'), '[{"tool": "bash", "verdict": "maybe"}]\n');
+});
+
+function run(...args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('the built CLI on bad input', () => {
+  it.each([
+    ['missing.json', 'cannot read (no such file)'],
+    ['not-json.json', 'not valid JSON'],
+    ['huge.json', 'over the 4.0 MiB limit'],
+    ['binary.json', 'binary file'],
+    ['latin1.json', 'not UTF-8'],
+    ['deep.json', 'nesting deeper than 256 levels'],
+    ['deep-objects.json', 'nesting deeper than 256 levels'],
+    ['empty.json', 'empty'],
+    ['comment.json', 'name the file *.jsonc'],
+    ['.', 'not a file'],
+  ])('%s: one line on stderr, exit 2, no stack trace', (file, words) => {
+    const result = run('check', file);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(words);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 on usage mistakes with one line', () => {
+    for (const args of [
+      [],
+      ['frob'],
+      ['check'],
+      ['check', '--format', 'xml', 'clean.jsonc'],
+      ['eval', '--rules', 'clean.jsonc'],
+      ['check', '--nope', 'x'],
+    ]) {
+      const result = run(...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+    }
+  });
+
+  it('exits 0 on a clean .jsonc file and 1 on a refused declaration', () => {
+    expect(run('check', 'clean.jsonc').code).toBe(0);
+    const refused = run('check', 'refused.json');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('error[verdict_invalid]');
+  });
+});
