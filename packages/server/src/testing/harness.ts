@@ -1,0 +1,116 @@
+import { type Airlock, type AirlockOptions, startAirlock } from '../airlock.js';
+import { createAgentApplication, createCredential, createWorkspace } from '../store/accounts.js';
+import type { Backend } from './stores.js';
+
+/** A JSON answer. */
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+}
+
+/** A tiny HTTP client bound to one token. */
+export interface Client {
+  call<T = any>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
+  get<T = any>(path: string): Promise<Answer<T>>;
+  post<T = any>(path: string, body?: unknown): Promise<Answer<T>>;
+  put<T = any>(path: string, body?: unknown): Promise<Answer<T>>;
+}
+
+/** Makes a client for a base URL and bearer token. */
+export function client(url: string, token: string | null): Client {
+  const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  };
+  return {
+    call,
+    get: (path) => call('GET', path),
+    post: (path, body) => call('POST', path, body ?? {}),
+    put: (path, body) => call('PUT', path, body),
+  };
+}
+
+/** A running kernel with a workspace, an agent application and a token of each kind. */
+export interface Deployment {
+  airlock: Airlock;
+  url: string;
+  workspaceId: string;
+  appId: string;
+  tokens: { agent: string; executor: string; member: string };
+  agent: Client;
+  executor: Client;
+  member: Client;
+  /** `/api/v1/workspaces/{ws}` */
+  ws: string;
+  close(): Promise<void>;
+}
+
+/** Starts a kernel on a fresh store of a backend, with one workspace and its tokens. */
+export async function deploy(
+  backend: Backend,
+  options: Omit<AirlockOptions, 'dataDir' | 'databaseUrl'> = {},
+): Promise<Deployment> {
+  const opened = await backend.open();
+  await opened.store.close();
+  const airlock = await startAirlock({
+    ...options,
+    ...opened.location,
+    sweepIntervalMs: options.sweepIntervalMs ?? 50,
+  });
+  const workspace = await createWorkspace(airlock.store, 'test');
+  const app = await createAgentApplication(airlock.store, {
+    workspaceId: workspace.id,
+    name: 'app',
+  });
+  const token = async (kind: 'agent' | 'executor' | 'member') =>
+    (
+      await createCredential(airlock.store, {
+        workspaceId: workspace.id,
+        kind,
+        agentApplicationId: app.id,
+      })
+    ).token;
+  const tokens = {
+    agent: await token('agent'),
+    executor: await token('executor'),
+    member: await token('member'),
+  };
+  return {
+    airlock,
+    url: airlock.url,
+    workspaceId: workspace.id,
+    appId: app.id,
+    tokens,
+    agent: client(airlock.url, tokens.agent),
+    executor: client(airlock.url, tokens.executor),
+    member: client(airlock.url, tokens.member),
+    ws: `/api/v1/workspaces/${workspace.id}`,
+    async close() {
+      await airlock.close();
+      await opened.dispose();
+    },
+  };
+}
+
+/** Polls until a check returns a truthy value, or fails after a timeout. */
+export async function waitFor<T>(
+  check: () => Promise<T | null | undefined | false>,
+  options: { timeoutMs?: number; what?: string } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${options.what ?? 'a condition'}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
