@@ -15,7 +15,7 @@ export const createConversation = defineOperation({
   path: '/agent_api/v1/conversations',
   planes: ['agent'],
   status: 201,
-  input: z.object({}),
+  input: z.strictObject({}),
   output: z.object({ id: z.string(), created_at: z.number().int() }),
   async handle({ kernel, principal }) {
     if (!principal.agent_application_id) {
@@ -40,7 +40,7 @@ export const postInput = defineOperation({
   path: '/agent_api/v1/conversations/{conversation_id}/inputs',
   planes: ['agent'],
   status: 201,
-  input: z.object({
+  input: z.strictObject({
     conversation_id: IdSchema,
     ...RunStartShape,
     approval_mode: ModeSchema.optional(),

@@ -15,7 +15,7 @@ export const approve = defineOperation({
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/approve',
   planes: ['member'],
-  input: z.object(TaskParams),
+  input: z.strictObject(TaskParams),
   output: TaskViewSchema,
   handle({ kernel, principal }, input) {
     return approveTask(kernel.context, principal, address(input));
@@ -29,7 +29,7 @@ export const deny = defineOperation({
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/deny',
   planes: ['member'],
-  input: z.object({ ...TaskParams, reason: z.string().max(4096).optional() }),
+  input: z.strictObject({ ...TaskParams, reason: z.string().max(4096).optional() }),
   output: TaskViewSchema,
   handle({ kernel, principal }, input) {
     return denyTask(kernel.context, principal, address(input), input.reason);
@@ -43,7 +43,7 @@ export const resolution = defineOperation({
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/resolution',
   planes: ['member'],
-  input: z.object({
+  input: z.strictObject({
     ...TaskParams,
     content: z.unknown(),
     outcome: z.enum(['succeeded', 'failed']).optional(),
@@ -61,7 +61,7 @@ export const retry = defineOperation({
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/retry',
   planes: ['member'],
-  input: z.object(TaskParams),
+  input: z.strictObject(TaskParams),
   output: TaskViewSchema,
   handle({ kernel, principal }, input) {
     return retryTask(kernel.context, principal, address(input));
@@ -75,7 +75,7 @@ export const listDecisions = defineOperation({
   method: 'GET',
   path: '/api/v1/workspaces/{workspace_id}/decisions',
   planes: ['member'],
-  input: z.object({ ...WorkspaceParams, limit: LimitSchema }),
+  input: z.strictObject({ ...WorkspaceParams, limit: LimitSchema }),
   output: z.object({ decisions: z.array(TaskViewSchema) }),
   async handle({ kernel, principal }, input) {
     const rows = await kernel.context.store.db

@@ -34,7 +34,7 @@ export const inbox = defineOperation({
   method: 'GET',
   path: '/executor_api/v1/inbox',
   planes: ['executor'],
-  input: z.object({ limit: LimitSchema }),
+  input: z.strictObject({ limit: LimitSchema }),
   output: z.object({ items: z.array(InboxItemSchema) }),
   async handle({ kernel, principal }, input) {
     return { items: await listInbox(kernel.context, principal, input) };
@@ -48,7 +48,7 @@ export const claim = defineOperation({
   method: 'POST',
   path: '/executor_api/v1/runs/{run_id}/tasks/{task_key}/claim',
   planes: ['executor'],
-  input: z.object({ ...ExecutorTaskParams, lease_ms: LeaseSchema }),
+  input: z.strictObject({ ...ExecutorTaskParams, lease_ms: LeaseSchema }),
   output: ClaimSchema,
   handle({ kernel, principal }, input) {
     return claimTask(
@@ -67,7 +67,10 @@ export const claimNextOperation = defineOperation({
   method: 'POST',
   path: '/executor_api/v1/claim',
   planes: ['executor'],
-  input: z.object({ lease_ms: LeaseSchema, tool_names: z.array(z.string()).max(256).optional() }),
+  input: z.strictObject({
+    lease_ms: LeaseSchema,
+    tool_names: z.array(z.string()).max(256).optional(),
+  }),
   output: z.object({ claim: ClaimSchema.nullable() }),
   async handle({ kernel, principal }, input) {
     return { claim: await claimNext(kernel.context, principal, input) };
@@ -81,7 +84,7 @@ export const heartbeatOperation = defineOperation({
   method: 'POST',
   path: '/executor_api/v1/runs/{run_id}/tasks/{task_key}/heartbeat',
   planes: ['executor'],
-  input: z.object({ ...ExecutorTaskParams, claim_id: IdSchema, lease_ms: LeaseSchema }),
+  input: z.strictObject({ ...ExecutorTaskParams, claim_id: IdSchema, lease_ms: LeaseSchema }),
   output: z.object({ lease_until: z.number().int() }),
   handle({ kernel, principal }, input) {
     return heartbeat(kernel.context, principal, {
@@ -101,7 +104,7 @@ export const commit = defineOperation({
   method: 'POST',
   path: '/executor_api/v1/runs/{run_id}/tasks/{task_key}/commit',
   planes: ['executor'],
-  input: z.object({
+  input: z.strictObject({
     ...ExecutorTaskParams,
     claim_id: IdSchema,
     outcome: z.enum(['succeeded', 'failed']),

@@ -65,7 +65,7 @@ export const getConfiguration = defineOperation({
   method: 'GET',
   path: '/agent_api/v1/profile/configuration',
   planes: ['agent'],
-  input: z.object({}),
+  input: z.strictObject({}),
   output: ProfileConfigurationViewSchema.nullable(),
   async handle({ kernel, principal }) {
     const current = await currentProfileConfiguration(

@@ -35,7 +35,7 @@ export const createRun = defineOperation({
   path: '/api/v1/workspaces/{workspace_id}/runs',
   planes: ['agent', 'member'],
   status: 201,
-  input: z.object({
+  input: z.strictObject({
     ...WorkspaceParams,
     ...RunStartShape,
     approval_mode: ModeSchema,
@@ -57,7 +57,7 @@ export const listRuns = defineOperation({
   method: 'GET',
   path: '/api/v1/workspaces/{workspace_id}/runs',
   planes: ['agent', 'member'],
-  input: z.object({
+  input: z.strictObject({
     ...WorkspaceParams,
     state: z.enum(['running', 'completed', 'canceled', 'failed']).optional(),
     limit: LimitSchema,
@@ -83,7 +83,7 @@ export const getRun = defineOperation({
   method: 'GET',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}',
   planes: ['agent', 'member'],
-  input: z.object(RunParams),
+  input: z.strictObject(RunParams),
   output: RunViewSchema,
   async handle({ kernel, principal }, input) {
     return runView(await readRun(kernel.context.store, principal.workspace_id, input.run_id));
@@ -97,7 +97,7 @@ export const stopRunOperation = defineOperation({
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/stop',
   planes: ['agent', 'member'],
-  input: z.object(RunParams),
+  input: z.strictObject(RunParams),
   output: RunViewSchema,
   handle({ kernel, principal }, input) {
     return stopRun(kernel.context, principal, input.run_id, { end: 'canceled' });
@@ -111,7 +111,7 @@ export const abandonRun = defineOperation({
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/abandon',
   planes: ['member'],
-  input: z.object(RunParams),
+  input: z.strictObject(RunParams),
   output: RunViewSchema,
   handle({ kernel, principal }, input) {
     return stopRun(kernel.context, principal, input.run_id, { end: 'abandoned' });
@@ -125,7 +125,7 @@ export const listEvents = defineOperation({
   method: 'GET',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/events',
   planes: ['agent', 'member'],
-  input: z.object({ ...RunParams, after: AfterSchema, limit: LimitSchema }),
+  input: z.strictObject({ ...RunParams, after: AfterSchema, limit: LimitSchema }),
   output: z.object({ events: z.array(EventViewSchema) }),
   async handle({ kernel, principal }, input) {
     await readRun(kernel.context.store, principal.workspace_id, input.run_id);
@@ -150,7 +150,7 @@ export const regenerateTurn = defineOperation({
   path: '/agent_api/v1/runs/{run_id}/regenerate',
   planes: ['agent'],
   status: 201,
-  input: z.object({ run_id: IdSchema }),
+  input: z.strictObject({ run_id: IdSchema }),
   output: RunViewSchema,
   async handle({ kernel, principal }, input) {
     const run = await regenerateRun(kernel.context, principal, input.run_id);

@@ -12,7 +12,7 @@ export const listTasks = defineOperation({
   method: 'GET',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks',
   planes: ['agent', 'member'],
-  input: z.object(RunParams),
+  input: z.strictObject(RunParams),
   output: z.object({ tasks: z.array(TaskViewSchema) }),
   async handle({ kernel, principal }, input) {
     await readRun(kernel.context.store, principal.workspace_id, input.run_id);
@@ -34,7 +34,7 @@ export const getTask = defineOperation({
   method: 'GET',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}',
   planes: ['agent', 'member'],
-  input: z.object(TaskParams),
+  input: z.strictObject(TaskParams),
   output: TaskViewSchema,
   async handle({ kernel, principal }, input) {
     await readRun(kernel.context.store, principal.workspace_id, input.run_id);
@@ -50,7 +50,7 @@ export const appendTask = defineOperation({
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks',
   planes: ['member'],
   status: 201,
-  input: z.object({
+  input: z.strictObject({
     ...RunParams,
     tool_name: z.string().min(1).max(512),
     tool_input: z.unknown().default({}),
