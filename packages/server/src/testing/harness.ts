@@ -2,18 +2,21 @@ import { type Airlock, type AirlockOptions, startAirlock } from '../airlock.js';
 import { createAgentApplication, createCredential, createWorkspace } from '../store/accounts.js';
 import type { Backend } from './stores.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely and assert on them.
+type Loose = any;
+
 /** A JSON answer. */
-export interface Answer<T = any> {
+export interface Answer<T = Loose> {
   status: number;
   body: T;
 }
 
 /** A tiny HTTP client bound to one token. */
 export interface Client {
-  call<T = any>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
-  get<T = any>(path: string): Promise<Answer<T>>;
-  post<T = any>(path: string, body?: unknown): Promise<Answer<T>>;
-  put<T = any>(path: string, body?: unknown): Promise<Answer<T>>;
+  call<T = Loose>(method: string, path: string, body?: unknown): Promise<Answer<T>>;
+  get<T = Loose>(path: string): Promise<Answer<T>>;
+  post<T = Loose>(path: string, body?: unknown): Promise<Answer<T>>;
+  put<T = Loose>(path: string, body?: unknown): Promise<Answer<T>>;
 }
 
 /** Makes a client for a base URL and bearer token. */

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { backends } from '../testing/stores.js';
+
+const all = await backends();
+
+// biome-ignore lint/suspicious/noExplicitAny: feed messages are read loosely and asserted on.
+type Message = Record<string, any>;
+
+interface Socket {
+  messages: Message[];
+  close(): void;
+}
+
+function connect(url: string, token: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url.replace(/^http/, 'ws'), {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const messages: Message[] = [];
+    ws.on('message', (data) => messages.push(JSON.parse(data.toString())));
+    ws.on('open', () => resolve({ messages, close: () => ws.close() }));
+    ws.on('unexpected-response', (_req, res) => reject(new Error(`status ${res.statusCode}`)));
+    ws.on('error', reject);
+  });
+}
+
+const parkTwo = {
+  approval_mode: 'ask',
+  input: 'x',
+  provider: {
+    kind: 'scripted',
+    rounds: [{ tool_calls: [{ name: 'a' }, { name: 'b' }] }, { final: 'f' }],
+  },
+};
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(
+    `lifecycle feed and executor cable (${backend.name})`,
+    () => {
+      let d: Deployment;
+      const sockets: Socket[] = [];
+      afterEach(async () => {
+        for (const socket of sockets.splice(0)) socket.close();
+        await d?.close();
+      });
+
+      it('streams a run, and a client resuming from a sequence number misses nothing', async () => {
+        d = await deploy(backend);
+        const run = (await d.agent.post(`${d.ws}/runs`, parkTwo)).body;
+        const feed = await connect(
+          `${d.url}${d.ws}/feed?run_id=${run.id}&after=0`,
+          d.tokens.member,
+        );
+        sockets.push(feed);
+        const attention = await waitFor(async () =>
+          feed.messages.find(
+            (m) => m.type === 'event' && m.event.type === 'run.attention_required',
+          ),
+        );
+        expect(attention.event.data).toEqual({
+          reason: 'approval_required',
+          blocked_task_keys: ['t1', 't2'],
+        });
+        const lastSeen = feed.messages.at(-1)!.event.seq as number;
+        feed.close();
+        await d.member.post(`${d.ws}/runs/${run.id}/tasks/t1/approve`);
+        await d.member.post(`${d.ws}/runs/${run.id}/tasks/t2/deny`, { reason: 'no' });
+        const resumed = await connect(
+          `${d.url}${d.ws}/feed?run_id=${run.id}&after=${lastSeen}`,
+          d.tokens.member,
+        );
+        sockets.push(resumed);
+        await waitFor(async () => resumed.messages.some((m) => m.event?.type === 'task.denied'));
+        const events = resumed.messages.filter((m) => m.type === 'event').map((m) => m.event);
+        expect(events[0].seq).toBe(lastSeen + 1);
+        for (let i = 1; i < events.length; i += 1)
+          expect(events[i].seq).toBeGreaterThan(events[i - 1].seq);
+        expect(events.map((e) => e.type)).toEqual(
+          expect.arrayContaining(['task.approved', 'task.denied']),
+        );
+        const approved = events.find((e) => e.type === 'task.approved');
+        expect(approved.principal).toMatch(/^member:/);
+      });
+
+      it('nudges executors with work_available for approvals and for runnable rows', async () => {
+        d = await deploy(backend);
+        const cable = await connect(`${d.url}/executor_api/v1/cable`, d.tokens.executor);
+        sockets.push(cable);
+        const run = (await d.agent.post(`${d.ws}/runs`, parkTwo)).body;
+        await waitFor(async () => cable.messages.filter((m) => m.kind === 'approval').length === 2);
+        await d.member.post(`${d.ws}/runs/${run.id}/tasks/t2/approve`);
+        const tool = await waitFor(async () => cable.messages.find((m) => m.kind === 'tool'));
+        expect(tool).toMatchObject({ type: 'work_available', run_id: run.id, task_key: 't2' });
+      });
+
+      it('refuses a socket with a credential of the wrong plane', async () => {
+        d = await deploy(backend);
+        await expect(connect(`${d.url}${d.ws}/feed`, d.tokens.executor)).rejects.toThrow(
+          'status 403',
+        );
+        await expect(connect(`${d.url}/executor_api/v1/cable`, d.tokens.member)).rejects.toThrow(
+          'status 403',
+        );
+        await expect(connect(`${d.url}/executor_api/v1/cable`, 'nope')).rejects.toThrow(
+          'status 401',
+        );
+      });
+    },
+  );
+}
