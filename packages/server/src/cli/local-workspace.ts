@@ -1,0 +1,45 @@
+import {
+  type CredentialKind,
+  createAgentApplication,
+  createCredential,
+  createWorkspace,
+  listAgentApplications,
+  listWorkspaces,
+} from '../store/accounts.js';
+import type { Store } from '../store/store.js';
+
+/** The local workspace, and its tokens when this call created it. */
+export interface LocalWorkspace {
+  workspaceId: string;
+  agentApplicationId: string;
+  created: boolean;
+  tokens: Record<CredentialKind, string> | null;
+}
+
+/** Finds the first workspace, or creates `local` with an agent application and one token per kind. */
+export async function ensureLocalWorkspace(store: Store): Promise<LocalWorkspace> {
+  const [existing] = await listWorkspaces(store);
+  if (existing) {
+    const [app] = await listAgentApplications(store, existing.id);
+    const agentApplicationId =
+      app?.id ??
+      (await createAgentApplication(store, { workspaceId: existing.id, name: 'local-agent' })).id;
+    return { workspaceId: existing.id, agentApplicationId, created: false, tokens: null };
+  }
+  const workspace = await createWorkspace(store, 'local');
+  const app = await createAgentApplication(store, {
+    workspaceId: workspace.id,
+    name: 'local-agent',
+  });
+  const tokens = {} as Record<CredentialKind, string>;
+  for (const kind of ['agent', 'executor', 'member'] as const) {
+    const made = await createCredential(store, {
+      workspaceId: workspace.id,
+      kind,
+      agentApplicationId: app.id,
+      label: `local ${kind}`,
+    });
+    tokens[kind] = made.token;
+  }
+  return { workspaceId: workspace.id, agentApplicationId: app.id, created: true, tokens };
+}

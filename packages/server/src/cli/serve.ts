@@ -1,0 +1,134 @@
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { startAirlock } from '../airlock.js';
+import { settleFirstSteps } from '../api/runs.js';
+import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
+import { createStandaloneRun } from '../kernel/runs.js';
+import { parseDuration } from './durations.js';
+import { ensureLocalWorkspace } from './local-workspace.js';
+
+/** `airlock serve --help` */
+export const SERVE_HELP = `Usage: airlock serve [options]
+
+Starts the Airlock kernel: REST, tRPC, OpenAPI (GET /openapi.json), the
+lifecycle feed and the executor cable over WebSocket.
+
+Options:
+  --port <n>            TCP port (env AIRLOCK_PORT; default 4820; 0 picks a free one)
+  --host <addr>         Address to listen on (env AIRLOCK_HOST; default 127.0.0.1)
+  --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
+  --database-url <url>  PostgreSQL URL; overrides --data-dir (env DATABASE_URL)
+  --park-ttl <dur>      How long a parked call waits for a person before it
+                        expires, e.g. 24h, 30m, 90s (env AIRLOCK_PARK_TTL; default 24h)
+  --lease <dur>         Default executor lease (env AIRLOCK_LEASE; default 30s)
+  --body-limit <bytes>  Largest request body (env AIRLOCK_BODY_LIMIT; default 1048576)
+  --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
+  --no-demo             Do not start the demo run on first start
+  -h, --help            Show this help
+
+On first start it creates a local workspace, prints an agent, an executor and
+a member token (shown once), and starts a demo run that parks one call.
+The openai provider reads OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL.
+`;
+
+const DEMO_RULES = [
+  { tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' },
+  { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'ask' },
+];
+
+/** Runs `airlock serve`; resolves when the server has stopped. */
+export async function serve(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      'park-ttl': { type: 'string' },
+      lease: { type: 'string' },
+      'body-limit': { type: 'string' },
+      'log-level': { type: 'string' },
+      'no-demo': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  const env = process.env;
+  const logger = pino({ level: values['log-level'] ?? env.AIRLOCK_LOG_LEVEL ?? 'info' });
+  const parkTtl = values['park-ttl'] ?? env.AIRLOCK_PARK_TTL;
+  const lease = values.lease ?? env.AIRLOCK_LEASE;
+  const airlock = await startAirlock({
+    port: Number(values.port ?? env.AIRLOCK_PORT ?? 4820),
+    host: values.host ?? env.AIRLOCK_HOST ?? '127.0.0.1',
+    dataDir: values['data-dir'] ?? env.AIRLOCK_DATA_DIR ?? '.airlock',
+    databaseUrl: values['database-url'] ?? env.DATABASE_URL,
+    parkTtlMs: parkTtl ? parseDuration(parkTtl) : DEFAULT_PARK_TTL_MS,
+    defaultLeaseMs: lease ? parseDuration(lease) : undefined,
+    bodyLimit: Number(values['body-limit'] ?? env.AIRLOCK_BODY_LIMIT ?? 1024 * 1024),
+    logger,
+    openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
+  });
+  logger.info({ url: airlock.url, store: airlock.store.description }, 'airlock kernel listening');
+  const local = await ensureLocalWorkspace(airlock.store);
+  if (local.created && local.tokens) {
+    const ws = `${airlock.url}/api/v1/workspaces/${local.workspaceId}`;
+    const lines = [
+      '',
+      `Airlock is ready at ${airlock.url}  (API document: ${airlock.url}/openapi.json)`,
+      `  workspace       ${local.workspaceId}`,
+      `  agent token     ${local.tokens.agent}`,
+      `  executor token  ${local.tokens.executor}`,
+      `  member token    ${local.tokens.member}`,
+      'These tokens are shown once; make more with `airlock token create --kind member`.',
+    ];
+    if (!values['no-demo']) {
+      const run = await createStandaloneRun(
+        airlock.kernel.context,
+        {
+          credential_id: 'demo',
+          kind: 'agent',
+          workspace_id: local.workspaceId,
+          agent_application_id: local.agentApplicationId,
+        },
+        {
+          approval_mode: 'rules',
+          approval_rules: DEMO_RULES,
+          input: 'Clean the build directory.',
+          provider: {
+            kind: 'scripted',
+            rounds: [
+              { tool_calls: [{ name: 'bash', input: { command: 'rm -rf ./build' } }] },
+              { final: 'The build directory is handled.' },
+            ],
+          },
+        },
+      );
+      await settleFirstSteps(airlock.kernel, run);
+      lines.push(
+        '',
+        `A demo run is waiting for your decision: run ${run.id}, task t1 wants \`bash rm -rf ./build\`.`,
+        `  see it:   curl -H "authorization: Bearer ${local.tokens.member}" ${ws}/runs/${run.id}/tasks/t1`,
+        `  approve:  curl -X POST -H "authorization: Bearer ${local.tokens.member}" ${ws}/runs/${run.id}/tasks/t1/approve`,
+        `  deny:     curl -X POST -H "authorization: Bearer ${local.tokens.member}" -H "content-type: application/json" -d '{"reason":"not today"}' ${ws}/runs/${run.id}/tasks/t1/deny`,
+      );
+    }
+    process.stderr.write(`${lines.join('\n')}\n\n`);
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'shutting down');
+      airlock
+        .close()
+        .catch((error: unknown) => logger.error({ err: error }, 'shutdown failed'))
+        .finally(() => resolve());
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+  logger.info('stopped');
+  return 0;
+}

@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import {
+  type CredentialKind,
+  createCredential,
+  listCredentials,
+  revokeCredential,
+} from '../store/accounts.js';
+import { Store } from '../store/store.js';
+import { ensureLocalWorkspace } from './local-workspace.js';
+
+/** `airlock token --help` */
+export const TOKEN_HELP = `Usage:
+  airlock token create --kind agent|executor|member [--label <text>] [store options]
+  airlock token revoke <credential-id or token> [store options]
+  airlock token list [store options]
+
+Creates, revokes or lists bearer credentials of the local workspace. A token
+is printed once, on stdout; only its SHA-256 is stored.
+
+Store options:
+  --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
+  --database-url <url>  PostgreSQL URL (env DATABASE_URL)
+`;
+
+const KINDS: CredentialKind[] = ['agent', 'executor', 'member'];
+
+/** Runs `airlock token ...`; returns the exit code. */
+export async function token(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      kind: { type: 'string' },
+      label: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [verb, target] = positionals;
+  if (values.help || !verb) {
+    process.stdout.write(TOKEN_HELP);
+    return values.help ? 0 : 2;
+  }
+  const store = await Store.open({
+    dataDir: values['data-dir'] ?? process.env.AIRLOCK_DATA_DIR ?? '.airlock',
+    databaseUrl: values['database-url'] ?? process.env.DATABASE_URL,
+  });
+  try {
+    const local = await ensureLocalWorkspace(store);
+    if (verb === 'create') {
+      const kind = values.kind as CredentialKind;
+      if (!KINDS.includes(kind)) {
+        process.stderr.write('airlock token create: --kind must be agent, executor or member\n');
+        return 2;
+      }
+      const made = await createCredential(store, {
+        workspaceId: local.workspaceId,
+        kind,
+        agentApplicationId: local.agentApplicationId,
+        label: values.label ?? kind,
+      });
+      process.stderr.write(
+        `created ${kind} credential ${made.credential.credential_id} in ${local.workspaceId}\n`,
+      );
+      process.stdout.write(`${made.token}\n`);
+      return 0;
+    }
+    if (verb === 'revoke') {
+      if (!target) {
+        process.stderr.write('airlock token revoke: name a credential id or a token\n');
+        return 2;
+      }
+      const revoked = await revokeCredential(store, target);
+      process.stderr.write(revoked ? 'revoked\n' : 'no such active credential\n');
+      return revoked ? 0 : 1;
+    }
+    if (verb === 'list') {
+      for (const credential of await listCredentials(store, local.workspaceId)) {
+        const state = credential.revoked_at ? 'revoked' : 'active';
+        process.stdout.write(
+          `${credential.credential_id}\t${credential.kind}\t${state}\t${credential.label}\n`,
+        );
+      }
+      return 0;
+    }
+    process.stderr.write(`airlock token: unknown verb ${verb}\n${TOKEN_HELP}`);
+    return 2;
+  } finally {
+    await store.close();
+  }
+}
