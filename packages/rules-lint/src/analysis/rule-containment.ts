@@ -51,7 +51,7 @@ export function ruleCoveredByUnion(
   subject: RuleEntry,
   covers: readonly RuleEntry[],
 ): boolean | undefined {
-  const relevant = covers.filter((cover) => readsCompatibleText(subject, cover));
+  const relevant = distinctLanguages(covers.filter((cover) => readsCompatibleText(subject, cover)));
   if (relevant.length === 0) return false;
   if (relevant.some((cover) => ruleImplies(subject, cover) === true)) return true;
   if (relevant.length > MAX_UNION_COVERS) return undefined;
@@ -80,6 +80,16 @@ export function ruleCoveredByUnion(
     if (end === 'budget') unknown = true;
   }
   return unknown ? undefined : true;
+}
+
+/** Keeps one cover per distinct (tool, path, match): duplicates add nothing to a union. */
+function distinctLanguages(covers: readonly RuleEntry[]): RuleEntry[] {
+  const seen = new Map<string, RuleEntry>();
+  for (const cover of covers) {
+    const key = `${cover.tool}\u0000${cover.path?.join('.') ?? ''}\u0000${cover.path === null ? '' : (cover.match ?? '*')}`;
+    if (!seen.has(key)) seen.set(key, cover);
+  }
+  return [...seen.values()];
 }
 
 /** Whether the subject's texts lie inside the union of the covers' texts (covers share its path or have none). */

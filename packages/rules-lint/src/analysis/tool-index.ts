@@ -1,4 +1,4 @@
-import { matchGlob } from '@airlock/core';
+import { compileGlob, type Glob } from '@airlock/core';
 import type { RuleEntry } from './rule-entry.js';
 
 const encoder = new TextEncoder();
@@ -7,8 +7,20 @@ function isLiteral(glob: string): boolean {
   return !glob.includes('*') && !glob.includes('?');
 }
 
-/** The literal bytes before the first wildcard and after the last one. */
+const endsCache = new Map<string, { prefix: Uint8Array; suffix: Uint8Array }>();
+
+/** The literal bytes before the first wildcard and after the last one (remembered per glob). */
 function literalEnds(glob: string): { prefix: Uint8Array; suffix: Uint8Array } {
+  let ends = endsCache.get(glob);
+  if (!ends) {
+    if (endsCache.size >= 10_000) endsCache.clear();
+    ends = computeLiteralEnds(glob);
+    endsCache.set(glob, ends);
+  }
+  return ends;
+}
+
+function computeLiteralEnds(glob: string): { prefix: Uint8Array; suffix: Uint8Array } {
   const first = glob.search(/[*?]/);
   const last = Math.max(glob.lastIndexOf('*'), glob.lastIndexOf('?'));
   if (first < 0) {
@@ -48,7 +60,7 @@ export function mayIntersect(a: string, b: string): boolean {
  */
 export class ToolIndex {
   private readonly byLiteral = new Map<string, RuleEntry[]>();
-  private readonly wildcards: { entry: RuleEntry; glob: string }[] = [];
+  private readonly wildcards: { entry: RuleEntry; glob: Glob }[] = [];
 
   constructor(private readonly entries: readonly RuleEntry[]) {
     for (const entry of entries) {
@@ -58,7 +70,8 @@ export class ToolIndex {
           list.push(entry);
           this.byLiteral.set(alternative, list);
         } else {
-          this.wildcards.push({ entry, glob: alternative });
+          const glob = compileGlob(alternative);
+          if (glob.ok) this.wildcards.push({ entry, glob: glob.value });
         }
       }
     }
@@ -75,7 +88,7 @@ export class ToolIndex {
       if (isLiteral(alternative)) {
         for (const other of this.byLiteral.get(alternative) ?? []) add(other);
         for (const { entry: other, glob } of this.wildcards)
-          if (matchGlob(glob, alternative)) add(other);
+          if (glob.matches(alternative)) add(other);
       } else {
         for (const other of this.entries) {
           if (other.alternatives.some((glob) => mayIntersect(alternative, glob))) add(other);

@@ -1,6 +1,5 @@
 import { checkCommand } from '../commands/check.js';
 import { evalCommand } from '../commands/eval.js';
-import { lspCommand } from '../commands/lsp.js';
 import { schemaCommand } from '../commands/schema.js';
 import { testCommand } from '../commands/test.js';
 import { TOOL_VERSION } from '../reporters/sarif.js';
@@ -36,8 +35,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await testCommand(args, io);
       case 'schema':
         return schemaCommand(args, io);
-      case 'lsp':
+      case 'lsp': {
+        // Loaded on demand: the language server library is most of start-up for the other commands.
+        const { lspCommand } = await import('../commands/lsp.js');
         return await lspCommand(args, io);
+      }
       case '--help':
       case '-h':
       case 'help':

@@ -22,6 +22,18 @@ export interface ByteGlob {
  * as U+FFFD, which only matters for globs the kernel refuses anyway.
  */
 export function compileByteGlob(source: string): ByteGlob {
+  let glob = compiled.get(source);
+  if (!glob) {
+    if (compiled.size >= 10_000) compiled.clear();
+    glob = tokenize(source);
+    compiled.set(source, glob);
+  }
+  return glob;
+}
+
+const compiled = new Map<string, ByteGlob>();
+
+function tokenize(source: string): ByteGlob {
   const bytes = encoder.encode(source);
   const tokens: number[] = [];
   for (const byte of bytes) {

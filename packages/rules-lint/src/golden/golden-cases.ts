@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCaptured } from '../testing/capture.js';
 
-/** The folder of crafted rule files, each beside its expected `--format json` output. */
-export const GOLDEN_DIR = fileURLToPath(new URL('./cases/', import.meta.url));
+/** The folder of crafted rule files, each beside its expected `--format json` output (in `src/`, also when run from `dist/`). */
+export const GOLDEN_DIR = fileURLToPath(new URL('../../src/golden/cases/', import.meta.url));
 
 /** Each case's input file name; `NAME.tools.json` and `NAME.expected.json` are its companions. */
 export function goldenCases(): string[] {
