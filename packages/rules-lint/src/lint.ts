@@ -57,6 +57,7 @@ export function lintDocument(
     rules: ruleEntries(file.rules, file.rulesPointer),
     listLength: Array.isArray(file.rules) ? file.rules.length : 0,
     mode: file.mode,
+    toolAliases: file.toolAliases,
     tools: mergeCatalogs(options.tools, file.declaredTools),
   };
   for (const rule of options.rules ?? LINT_RULES) {

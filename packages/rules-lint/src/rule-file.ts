@@ -26,6 +26,8 @@ export interface RuleFile {
   readonly rules: unknown;
   /** The profile's approval_mode when it is one of the three. */
   readonly mode: ApprovalMode | undefined;
+  /** The profile's `tool_aliases` entries that map to text. */
+  readonly toolAliases: Readonly<Record<string, string>>;
   /** Tool names the profile makes known: `tool_names` resolved through aliases, and hook tools. */
   readonly declaredTools: ToolCatalog | undefined;
   /** The `examples` value, if present. */
@@ -45,6 +47,7 @@ export function readRuleFile(value: unknown): RuleFile {
       rulesPointer: '',
       rules: value,
       mode: undefined,
+      toolAliases: {},
       declaredTools: undefined,
       examples: undefined,
       problems: validated.ok ? [] : validated.problems,
@@ -62,6 +65,7 @@ export function readRuleFile(value: unknown): RuleFile {
     rulesPointer: '/approval_rules',
     rules: value.approval_rules,
     mode: mode.success ? mode.data : undefined,
+    toolAliases: isObject(value.tool_aliases) ? stringEntries(value.tool_aliases) : {},
     declaredTools: declaredTools(value),
     examples: value.examples,
     problems: validated.ok ? [] : validated.problems,

@@ -12,7 +12,7 @@ export function renderLintRulesPage(rules: readonly LintRule[] = LINT_RULES): st
   const lines: string[] = [
     '# rules-lint: lint rules',
     '',
-    '<!-- Generated from packages/rules-lint/src/rules by `pnpm --filter @airlock/rules-lint docs`. Do not edit by hand. -->',
+    '<!-- Generated from packages/rules-lint/src/rules by `pnpm --filter @airlock/rules-lint run docs`. Do not edit by hand. -->',
     '',
     '`rules-lint check` reports two kinds of findings: declaration errors (the kernel would refuse the file; their codes are',
     "`@airlock/core`'s problem codes, such as `unknown_key`) and the lint rules below. Only findings of severity `error` make",

@@ -9,7 +9,7 @@ describe('golden files: check --format json', () => {
     expect(cases.length).toBeGreaterThanOrEqual(30);
   });
 
-  it.each(cases)('%s (regenerate with `pnpm --filter @airlock/rules-lint golden`)', async (name) => {
+  it.each(cases)('%s (regenerate with `pnpm --filter @airlock/rules-lint run golden`)', async (name) => {
     const { code, stdout } = await runGoldenCase(name);
     expect(stdout).toBe(readFileSync(expectedPath(name), 'utf8'));
     const summary = JSON.parse(stdout).summary;

@@ -69,7 +69,7 @@ describe('the lint catalog', () => {
     }
   });
 
-  it('docs/lint-rules.md is the page generated from the catalog (run `pnpm --filter @airlock/rules-lint docs`)', () => {
+  it('docs/lint-rules.md is the page generated from the catalog (run `pnpm --filter @airlock/rules-lint run docs`)', () => {
     expect(readFileSync(LINT_RULES_PAGE, 'utf8')).toBe(renderLintRulesPage());
   });
 });

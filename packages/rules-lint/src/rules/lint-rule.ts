@@ -17,6 +17,8 @@ export interface LintContext {
   readonly listLength: number;
   /** The profile's `approval_mode` when the file declares one. */
   readonly mode: ApprovalMode | undefined;
+  /** The profile's `tool_aliases` (wire name to execution name); rules see the resolved names. */
+  readonly toolAliases: Readonly<Record<string, string>>;
   /** Known tools (from `--tools` and the profile's `tool_names`), or undefined when none are known. */
   readonly tools: ToolCatalog | undefined;
 }

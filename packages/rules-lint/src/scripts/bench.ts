@@ -82,6 +82,7 @@ function contextOf(rules: object[]): LintContext {
     rules: ruleEntries(rules, ''),
     listLength: rules.length,
     mode: 'rules',
+    toolAliases: {},
     tools: undefined,
   };
 }

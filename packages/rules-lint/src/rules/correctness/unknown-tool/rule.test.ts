@@ -16,6 +16,7 @@ describe('unknown-tool', () => {
     ]);
     expect(findings[0]?.message).toContain('Did you mean "bash"?');
     expect(findings[1]?.message).toContain('"browser_*"');
+    expect(findings[2]?.message).toContain('is an alias of "bash"');
   });
 
   it('knows names from tool_names, the --tools catalog and globs', () => {

@@ -16,12 +16,22 @@ export const unknownTool: LintRule = {
     bad: '{\n  "tool_names": ["bash", "write"],\n  "approval_rules": [{"tool": "bsah", "verdict": "allow"}]\n}',
     good: '{\n  "tool_names": ["bash", "write"],\n  "approval_rules": [{"tool": "bash", "verdict": "allow"}]\n}',
   },
-  check({ rules, tools }) {
+  check({ rules, tools, toolAliases }) {
     if (!tools || tools.names.length === 0) return [];
     const reports: LintReport[] = [];
     for (const entry of rules) {
       for (const alternative of entry.alternatives) {
         if (toolsMatching(tools, alternative).length > 0) continue;
+        if (Object.hasOwn(toolAliases, alternative)) {
+          const target = toolAliases[alternative]!;
+          reports.push({
+            pointer: `${entry.pointer}/tool`,
+            message:
+              `tool "${alternative}" is an alias of "${target}" in tool_aliases, and rules see the resolved name, so this part of rule ${entry.index} never applies. ` +
+              `Write "${target}" instead.`,
+          });
+          continue;
+        }
         const suggestion = closestName(alternative, tools.names);
         reports.push({
           pointer: `${entry.pointer}/tool`,
