@@ -20,7 +20,13 @@ describe.skipIf(skip !== null)('two kernels sharing one PostgreSQL database', ()
     const workspace = await createWorkspace(a.store, 'shared');
     const app = await createAgentApplication(a.store, { workspaceId: workspace.id, name: 'app' });
     const make = async (kind: 'agent' | 'executor') =>
-      (await createCredential(a.store, { workspaceId: workspace.id, kind, agentApplicationId: app.id })).token;
+      (
+        await createCredential(a.store, {
+          workspaceId: workspace.id,
+          kind,
+          agentApplicationId: app.id,
+        })
+      ).token;
     tokens = { agent: await make('agent'), executor: await make('executor') };
     ws = `/api/v1/workspaces/${workspace.id}`;
   });
@@ -50,13 +56,17 @@ describe.skipIf(skip !== null)('two kernels sharing one PostgreSQL database', ()
     const reader = agents[0]!;
     await waitFor(
       async () => {
-        const states = await Promise.all(runs.map(async (id) => (await reader.get(`${ws}/runs/${id}`)).body.state));
+        const states = await Promise.all(
+          runs.map(async (id) => (await reader.get(`${ws}/runs/${id}`)).body.state),
+        );
         return states.every((s) => s === 'completed');
       },
       { timeoutMs: 20_000, what: 'every run to complete' },
     );
     for (const runId of runs) {
-      const events = (await reader.get(`${ws}/runs/${runId}/events?limit=1000`)).body.events as { type: string }[];
+      const events = (await reader.get(`${ws}/runs/${runId}/events?limit=1000`)).body.events as {
+        type: string;
+      }[];
       const count = (type: string) => events.filter((e) => e.type === type).length;
       expect(count('task.expired')).toBe(2);
       expect(count('run.model_read')).toBe(2);
@@ -73,7 +83,9 @@ describe.skipIf(skip !== null)('two kernels sharing one PostgreSQL database', ()
       provider: { kind: 'scripted', rounds: [{ tool_calls: calls }, { final: 'done' }] },
     });
     expect(run.status).toBe(201);
-    const executors = Array.from({ length: 8 }, (_, i) => client(i % 2 ? b.url : a.url, tokens.executor));
+    const executors = Array.from({ length: 8 }, (_, i) =>
+      client(i % 2 ? b.url : a.url, tokens.executor),
+    );
     const claimed: string[] = [];
     await Promise.all(
       executors.map(async (executor) => {

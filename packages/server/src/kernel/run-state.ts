@@ -62,8 +62,13 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
     .where('run_id', '=', run.id)
     .where((eb) =>
       eb.or([
-        eb('state', 'in', ['needs_approval', 'awaiting_input', 'failed', 'timed_out']),
-        eb('round', '=', run.round),
+        eb('state', 'in', ['needs_approval', 'awaiting_input']),
+        eb.and([
+          eb('state', 'in', ['failed', 'timed_out']),
+          eb('on_failure', '=', 'hold'),
+          eb('error_code', '!=', 'approval_denied'),
+        ]),
+        eb.and([eb('origin', '=', 'model'), eb('round', '=', run.round)]),
       ]),
     )
     .execute();

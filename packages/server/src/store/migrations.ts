@@ -138,6 +138,11 @@ function initial(dialect: Dialect): Migration {
         .columns(['state', 'lease_until'])
         .execute();
       await db.schema
+        .createIndex('tasks_by_run_state')
+        .on('tasks')
+        .columns(['run_id', 'state'])
+        .execute();
+      await db.schema
         .createIndex('tasks_by_workspace_state')
         .on('tasks')
         .columns(['workspace_id', 'state'])

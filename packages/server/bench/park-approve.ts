@@ -1,0 +1,202 @@
+/**
+ * Benchmark: park-then-approve round trips through REST, against a real
+ * `airlock serve` process (SQLite, and PostgreSQL when a URL is given).
+ *
+ *   pnpm --filter @airlock/server bench [-- --seconds 10 --concurrency 16]
+ *
+ * PostgreSQL runs when AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL is set.
+ * Two round-trip shapes are measured:
+ *   model   POST /runs (a scripted run whose one call parks) then POST .../approve
+ *   author  POST .../tasks (an author row an `ask` rule parks) then POST .../approve
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+
+const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
+  options: {
+    seconds: { type: 'string', default: '8' },
+    concurrency: { type: 'string', default: '16' },
+    backend: { type: 'string' },
+  },
+});
+const seconds = Number(values.seconds);
+const concurrency = Number(values.concurrency);
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  ws: string;
+  agent: string;
+  member: string;
+  cleanup(): Promise<void>;
+}
+
+async function freshDatabase(base: string): Promise<string> {
+  const url = new URL(base);
+  const name = `airlock_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: url.toString() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function startServer(databaseUrl: string | null): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
+  const args = [join(packageDir, 'dist/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir];
+  args.push('--no-demo', '--log-level', 'warn');
+  if (databaseUrl) args.push('--database-url', databaseUrl);
+  const nodeArgs = (process.env.AIRLOCK_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, ...args], {
+    stdio: ['ignore', 'inherit', 'pipe'],
+    env: { ...process.env, DATABASE_URL: '' },
+  });
+  let banner = '';
+  await new Promise<void>((done, fail) => {
+    child.stderr!.on('data', (chunk) => {
+      banner += chunk;
+      if (banner.includes('member token')) done();
+    });
+    child.once('exit', (code) => fail(new Error(`serve exited ${code}: ${banner}`)));
+  });
+  const pick = (re: RegExp) => re.exec(banner)![1]!;
+  return {
+    child,
+    url: pick(/ready at (http:\/\/\S+)/),
+    ws: `/api/v1/workspaces/${pick(/workspace\s+(\S+)/)}`,
+    agent: pick(/agent token\s+(\S+)/),
+    member: pick(/member token\s+(\S+)/),
+    async cleanup() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function post(server: Server, token: string, path: string, body: unknown) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as Record<string, any>;
+  if (response.status >= 300)
+    throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+type Shape = 'model' | 'author';
+
+async function roundTrip(server: Server, shape: Shape, authorRun: string): Promise<void> {
+  if (shape === 'model') {
+    const run = await post(server, server.agent, `${server.ws}/runs`, {
+      approval_mode: 'ask',
+      input: 'bench',
+      provider: {
+        kind: 'scripted',
+        rounds: [{ tool_calls: [{ name: 'deploy', input: { env: 'prod' } }] }, { final: 'ok' }],
+      },
+    });
+    const key = run.attention[0].blocked_task_keys[0];
+    await post(server, server.member, `${server.ws}/runs/${run.id}/tasks/${key}/approve`, {});
+    return;
+  }
+  const task = await post(server, server.member, `${server.ws}/runs/${authorRun}/tasks`, {
+    tool_name: 'deploy',
+    tool_input: { env: 'prod' },
+  });
+  if (task.state !== 'needs_approval') throw new Error(`expected a park, got ${task.state}`);
+  await post(server, server.member, `${server.ws}/runs/${authorRun}/tasks/${task.key}/approve`, {});
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function measure(server: Server, shape: Shape) {
+  const authorRun = (
+    await post(server, server.agent, `${server.ws}/runs`, {
+      approval_mode: 'bypass',
+      approval_rules: [{ tool: 'deploy', verdict: 'ask', origin: 'author' }],
+      input: 'bench',
+      provider: { kind: 'scripted', rounds: [{ tool_calls: [{ name: 'hold' }] }, { final: 'x' }] },
+    })
+  ).id as string;
+  const latencies: number[] = [];
+  const runFor = async (ms: number, record: boolean) => {
+    const end = performance.now() + ms;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < end) {
+          const start = performance.now();
+          await roundTrip(server, shape, authorRun);
+          if (record) latencies.push(performance.now() - start);
+        }
+      }),
+    );
+  };
+  await runFor(1000, false);
+  const started = performance.now();
+  await runFor(seconds * 1000, true);
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    roundTrips: latencies.length,
+    perSecond: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
+}
+
+async function main() {
+  execFileSync(join(packageDir, '../../node_modules/.bin/tsc'), ['-b', packageDir], {
+    stdio: 'inherit',
+  });
+  const pgUrl = process.env.AIRLOCK_BENCH_DATABASE_URL || process.env.AIRLOCK_TEST_DATABASE_URL;
+  const backends: ('sqlite' | 'postgres')[] = values.backend
+    ? [values.backend as 'sqlite' | 'postgres']
+    : pgUrl
+      ? ['sqlite', 'postgres']
+      : ['sqlite'];
+  console.log(
+    `park-then-approve round trips over REST: ${concurrency} concurrent clients, ${seconds}s per case, ` +
+      `${cpus().length} CPUs, Node ${process.version}`,
+  );
+  if (!pgUrl)
+    console.log(
+      '(PostgreSQL skipped: set AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL)',
+    );
+  console.log('| store | round trip | round trips/s | p50 ms | p99 ms |');
+  console.log('| --- | --- | ---: | ---: | ---: |');
+  for (const backend of backends) {
+    for (const shape of ['model', 'author'] as const) {
+      const server = await startServer(backend === 'postgres' ? await freshDatabase(pgUrl!) : null);
+      try {
+        const r = await measure(server, shape);
+        const label =
+          shape === 'model'
+            ? 'run create (model row parks) + approve'
+            : 'author row parks + approve';
+        console.log(
+          `| ${backend} | ${label} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`,
+        );
+      } finally {
+        await server.cleanup();
+      }
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
