@@ -4,13 +4,21 @@ import { ToolIndex } from '../../../analysis/tool-index.js';
 import type { LintReport, LintRule } from '../../lint-rule.js';
 
 /**
- * True when removing `subject` leaves every denial detail the same given
+ * True when removing `subject` leaves every denial detail the same, given
  * `cover` matches all its calls: an earlier cover is always the first
- * matching deny, and an equal reason reads the same.
+ * matching deny; a later cover with the same nonempty reason reads the same,
+ * provided no deny in between could match with another reason.
  */
-function denialUnchanged(subject: RuleEntry, cover: RuleEntry): boolean {
-  return (
-    cover.index < subject.index || (subject.reason !== undefined && subject.reason === cover.reason)
+function denialUnchanged(
+  subject: RuleEntry,
+  cover: RuleEntry,
+  denies: readonly RuleEntry[],
+): boolean {
+  if (cover.index < subject.index) return true;
+  if (!subject.reason || subject.reason !== cover.reason) return false;
+  return !denies.some(
+    (other) =>
+      other.index > subject.index && other.index < cover.index && other.reason !== subject.reason,
   );
 }
 
@@ -29,7 +37,7 @@ export const redundantRule: LintRule = {
     semantics:
       "Rule A is implied by rule B when tools(A) ⊆ tools(B) (every alternative of A inside the union of B's alternatives, decided exactly), and either B has no path, " +
       'or both have the same path and L(A.match) ⊆ L(B.match), a missing match meaning `*`. For deny rules the reason rides on the refusal, so A is reported only ' +
-      'when B comes first or both carry the same reason. When A and B imply each other, only the later one is reported.',
+      'when B comes first, or both carry the same nonempty reason and no deny rule between them that may share a tool carries another. When A and B imply each other, only the later one is reported.',
     bad: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "*rm -rf /*", "verdict": "deny", "reason": "not the root"}\n]',
     good: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "*git push*--force*", "verdict": "deny", "reason": "no force push"}\n]',
   },
@@ -45,7 +53,7 @@ export const redundantRule: LintRule = {
         (other) =>
           ruleImplies(subject, other) === true &&
           !(other.index > subject.index && ruleImplies(other, subject) === true) &&
-          (subject.verdict !== 'deny' || denialUnchanged(subject, other)),
+          (subject.verdict !== 'deny' || denialUnchanged(subject, other, candidates)),
       );
       if (!cover) continue;
       reports.push({

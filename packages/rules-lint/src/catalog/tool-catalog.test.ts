@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { mergeCatalogs, parseToolCatalog } from './tool-catalog.js';
+
+describe('parseToolCatalog', () => {
+  it('reads names, MCP, Anthropic-style and OpenAI-style entries', () => {
+    const parsed = parseToolCatalog({
+      tools: [
+        'grep',
+        { name: 'bash', input_schema: { type: 'object' } },
+        { name: 'edit', inputSchema: { type: 'object', properties: {} } },
+        { type: 'function', function: { name: 'web', parameters: { type: 'object' } } },
+      ],
+    });
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(parsed.catalog.names).toEqual(['bash', 'edit', 'grep', 'web']);
+    expect([...parsed.catalog.schemas.keys()].sort()).toEqual(['bash', 'edit', 'web']);
+  });
+
+  it('refuses what is not a catalog', () => {
+    expect(parseToolCatalog({}).ok).toBe(false);
+    expect(parseToolCatalog([{ schema: {} }]).ok).toBe(false);
+  });
+
+  it('merges catalogs, keeping the first schema of a name', () => {
+    const a = parseToolCatalog([{ name: 'bash', input_schema: { type: 'object' } }]);
+    const b = parseToolCatalog(['bash', 'write']);
+    if (!a.ok || !b.ok) throw new Error('bad');
+    const merged = mergeCatalogs(a.catalog, undefined, b.catalog);
+    expect(merged?.names).toEqual(['bash', 'write']);
+    expect(merged?.schemas.get('bash')).toEqual({ type: 'object' });
+    expect(mergeCatalogs(undefined)).toBeUndefined();
+  });
+});
