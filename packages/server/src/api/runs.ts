@@ -17,14 +17,13 @@ import {
 } from './schemas.js';
 
 /**
- * Lets a scripted run take its first steps before the create call answers, so
- * the caller sees its parks at once; other providers run in the background.
+ * Answers a freshly created run. An inline (scripted) run has already taken
+ * its first steps in its create transaction, so the caller sees its parks at
+ * once; any other provider runs in the background.
  */
-export async function settleFirstSteps(kernel: Kernel, run: RunTable) {
-  const provider = (JSON.parse(run.provider) as { kind: string }).kind;
-  if (provider === 'scripted') await kernel.drive(run.id);
-  else kernel.context.scheduleDrive(run.id);
-  return runView(await readRun(kernel.context.store, run.workspace_id, run.id));
+export function settleFirstSteps(kernel: Kernel, run: RunTable) {
+  if (run.state === 'running' && run.phase === 'model') kernel.context.scheduleDrive(run.id);
+  return runView(run);
 }
 
 /** POST /api/v1/workspaces/{ws}/runs: a standalone run with its own mode and rules. */

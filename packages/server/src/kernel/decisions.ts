@@ -34,6 +34,16 @@ export async function readTask(
   return row;
 }
 
+interface TransitionOptions {
+  from: string[];
+  verb: string;
+  /** The columns to set; `row` is null on the direct path (verbs that need no read). */
+  change: (row: TaskTable | null, tx: Tx) => Partial<TaskTable>;
+  event: (row: TaskTable) => { type: string; data: Record<string, unknown> };
+  principal: string | null;
+  guard?: (row: TaskTable) => void;
+}
+
 /**
  * Moves one row from an expected state to a new one, or answers 409 and
  * changes nothing: the conditional UPDATE is what makes exactly one of two
@@ -42,36 +52,13 @@ export async function readTask(
 async function transition(
   ctx: KernelContext,
   address: TaskAddress,
-  options: {
-    from: string[];
-    verb: string;
-    change: (row: TaskTable, tx: Tx) => Partial<TaskTable>;
-    event: (row: TaskTable) => { type: string; data: Record<string, unknown> };
-    principal: string | null;
-    guard?: (row: TaskTable) => void;
-  },
+  options: TransitionOptions,
 ): Promise<TaskView> {
   return ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, address.workspaceId, address.runId);
-    const current = await readTask(tx, run.id, address.taskKey);
-    if (!options.from.includes(current.state)) {
-      throw new AirlockError(
-        'task_not_waiting',
-        `task ${current.key} is ${current.state}; ${options.verb} needs ${options.from.join(' or ')}`,
-      );
-    }
-    options.guard?.(current);
-    const change = { ...options.change(current, tx), updated_at: tx.now };
-    const updated = await tx.db
-      .updateTable('tasks')
-      .set(change)
-      .where('id', '=', current.id)
-      .where('state', '=', current.state)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) {
-      throw new AirlockError('task_not_waiting', `task ${current.key} was decided meanwhile`);
-    }
-    const row = { ...current, ...change };
+    const row = options.guard
+      ? await guardedUpdate(tx, run.id, address.taskKey, options)
+      : await directUpdate(tx, run.id, address.taskKey, options);
     const event = options.event(row);
     tx.emit({
       workspace_id: run.workspace_id,
@@ -84,6 +71,55 @@ async function transition(
     await settleRun(ctx, tx, run);
     return taskView(row);
   });
+}
+
+function notWaiting(row: TaskTable, options: { from: string[]; verb: string }): AirlockError {
+  return new AirlockError(
+    'task_not_waiting',
+    `task ${row.key} is ${row.state}; ${options.verb} needs ${options.from.join(' or ')}`,
+  );
+}
+
+/** The common case: one conditional UPDATE ... RETURNING; a read only explains a refusal. */
+async function directUpdate(
+  tx: Tx,
+  runId: string,
+  key: string,
+  options: TransitionOptions,
+): Promise<TaskTable> {
+  const updated = await tx.db
+    .updateTable('tasks')
+    .set({ ...options.change(null, tx), updated_at: tx.now })
+    .where('run_id', '=', runId)
+    .where('key', '=', key)
+    .where('state', 'in', options.from)
+    .returningAll()
+    .executeTakeFirst();
+  if (updated) return updated;
+  throw notWaiting(await readTask(tx, runId, key), options);
+}
+
+/** A transition that depends on the row: read, check, then a conditional UPDATE. */
+async function guardedUpdate(
+  tx: Tx,
+  runId: string,
+  key: string,
+  options: TransitionOptions,
+): Promise<TaskTable> {
+  const current = await readTask(tx, runId, key);
+  if (!options.from.includes(current.state)) throw notWaiting(current, options);
+  options.guard?.(current);
+  const change = { ...options.change(current, tx), updated_at: tx.now };
+  const updated = await tx.db
+    .updateTable('tasks')
+    .set(change)
+    .where('id', '=', current.id)
+    .where('state', '=', current.state)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) {
+    throw new AirlockError('task_not_waiting', `task ${current.key} was decided meanwhile`);
+  }
+  return { ...current, ...change };
 }
 
 /**
@@ -190,7 +226,7 @@ export function retryTask(
       }
     },
     change: (row, tx) =>
-      row.state === 'timed_out'
+      row?.state === 'timed_out'
         ? {
             state: 'needs_approval',
             deadline_at: tx.now + ctx.parkTtlMs,

@@ -1,5 +1,13 @@
-import { type FedResult, type PastRound, ProviderError } from '../providers/types.js';
-import type { RunTable, TaskTable } from '../store/schema.js';
+import type { Kysely } from 'kysely';
+import {
+  type FedResult,
+  type ModelProvider,
+  type PastRound,
+  ProviderError,
+  type ProviderRound,
+} from '../providers/types.js';
+import type { Database, RunTable, TaskTable } from '../store/schema.js';
+import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { finishRun, lockRun, settleRun } from './run-state.js';
@@ -7,6 +15,8 @@ import { APPROVAL_EXPIRED_TEXT } from './task-states.js';
 
 /** How long one process may hold a run's model turn before another may take it over. */
 const MODEL_LEASE_MS = 120_000;
+/** Most rounds one inline advance takes before it lets other work in. */
+const INLINE_ROUNDS = 300;
 
 /** The text the model reads for one of its earlier calls. */
 export function fedContent(task: TaskTable): string {
@@ -31,10 +41,11 @@ function keyNumber(key: string): number {
 }
 
 async function readHistory(
-  ctx: KernelContext,
+  db: Kysely<Database>,
   run: RunTable,
 ): Promise<{ history: PastRound[]; fed: FedResult[] }> {
-  const tasks = await ctx.store.db
+  if (run.round === 0) return { history: [], fed: [] };
+  const tasks = await db
     .selectFrom('tasks')
     .selectAll()
     .where('run_id', '=', run.id)
@@ -57,13 +68,145 @@ async function readHistory(
   return { history, fed: byRound.get(run.round) ?? [] };
 }
 
+function providerOf(
+  ctx: KernelContext,
+  run: RunTable,
+): { config: { kind: string }; model: ModelProvider | undefined } {
+  const config = JSON.parse(run.provider) as { kind: string };
+  return { config, model: ctx.providers.get(config.kind) };
+}
+
+async function askModel(
+  model: ModelProvider | undefined,
+  config: { kind: string },
+  run: RunTable,
+  reading: { history: PastRound[]; fed: FedResult[] },
+): Promise<ProviderRound | ProviderError> {
+  try {
+    if (!model) throw new ProviderError('provider_unknown', `no provider ${config.kind}`);
+    return await model.nextRound(config, {
+      runId: run.id,
+      index: run.round,
+      input: (JSON.parse(run.input) as { content?: string }).content ?? '',
+      toolNames: run.tool_names ? (JSON.parse(run.tool_names) as string[]) : null,
+      history: reading.history,
+      fed: reading.fed,
+      signal: AbortSignal.timeout(MODEL_LEASE_MS),
+    });
+  } catch (error) {
+    return error instanceof ProviderError
+      ? error
+      : new ProviderError('provider_error', (error as Error).message);
+  }
+}
+
+/** Records what the model read and what it answered: a final answer, a failure, or a round of calls. */
+async function applyRound(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  fed: FedResult[],
+  outcome: ProviderRound | ProviderError,
+): Promise<void> {
+  const base = { workspace_id: run.workspace_id, run_id: run.id };
+  tx.emit({
+    ...base,
+    type: 'run.model_read',
+    data: { round: run.round, fed: fed.map((f) => ({ task_key: f.task_key, content: f.content })) },
+  });
+  if (outcome instanceof ProviderError) {
+    ctx.logger.warn(
+      { runId: run.id, code: outcome.code, detail: outcome.detail },
+      'provider failed',
+    );
+    await finishRun(tx, run, {
+      state: 'failed',
+      error: { code: outcome.code, detail: outcome.detail },
+    });
+    return;
+  }
+  if (outcome.type === 'final') {
+    await finishRun(tx, run, { state: 'completed', finalAnswer: outcome.content });
+    return;
+  }
+  run.round += 1;
+  run.phase = 'tools';
+  run.model_lease_owner = null;
+  run.model_lease_until = null;
+  run.updated_at = tx.now;
+  await tx.db
+    .updateTable('runs')
+    .set({
+      round: run.round,
+      phase: 'tools',
+      model_lease_owner: null,
+      model_lease_until: null,
+      updated_at: tx.now,
+    })
+    .where('id', '=', run.id)
+    .execute();
+  tx.emit({
+    ...base,
+    type: 'run.round_started',
+    data: { round: run.round, calls: outcome.calls.length },
+  });
+  for (const call of outcome.calls) {
+    await plantToolRow(ctx, tx, run, {
+      origin: 'model',
+      toolName: call.name,
+      toolInput: call.input,
+      toolCallId: call.id,
+      onFailure: call.onFailure ?? run.on_failure,
+      round: run.round,
+      principal: null,
+    });
+  }
+  await settleRun(ctx, tx, run);
+}
+
+function due(run: RunTable, now: number): boolean {
+  return (
+    run.state === 'running' &&
+    run.phase === 'model' &&
+    (run.model_lease_until === null || run.model_lease_until < now)
+  );
+}
+
 /**
- * Takes one step of a run whose next round is due: leases the model turn,
- * asks the provider, and plants the round's calls through the approval stage
- * (or records the final answer). Safe to call from several processes: only
- * the lease holder's step is committed.
+ * Takes every due step of a run whose provider is inline, inside the caller's
+ * transaction (which holds the run row). Returns false when the provider is not inline.
+ */
+export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): Promise<boolean> {
+  const { config, model } = providerOf(ctx, run);
+  if (!model?.inline) return false;
+  for (let i = 0; i < INLINE_ROUNDS && due(run, tx.now); i += 1) {
+    const reading = await readHistory(tx.db, run);
+    const outcome = await askModel(model, config, run, reading);
+    await applyRound(ctx, tx, run, reading.fed, outcome);
+  }
+  return true;
+}
+
+/**
+ * Takes the next step of a run whose next round is due. An inline provider's
+ * step is taken in one transaction; any other leases the model turn, asks the
+ * provider outside a transaction, and commits only while it still holds the
+ * lease. Safe to call from several processes.
  */
 export async function driveRun(ctx: KernelContext, runId: string): Promise<void> {
+  const peek = await ctx.store.db
+    .selectFrom('runs')
+    .selectAll()
+    .where('id', '=', runId)
+    .executeTakeFirst();
+  if (!peek || !due(peek, ctx.store.now())) return;
+  if (providerOf(ctx, peek).model?.inline) {
+    await ctx.store.transaction(async (tx) => {
+      const run = await lockRun(tx, peek.workspace_id, runId);
+      await advanceInline(ctx, tx, run);
+    });
+    return;
+  }
   const owner = `${ctx.instanceId}:${Math.random().toString(36).slice(2)}`;
   const leased = await ctx.store.transaction(async (tx) =>
     tx.db
@@ -79,83 +222,12 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
       .executeTakeFirst(),
   );
   if (!leased) return;
-  const provider = JSON.parse(leased.provider) as { kind: string };
-  const { history, fed } = await readHistory(ctx, leased);
-  const input = JSON.parse(leased.input) as { content?: string };
-  let outcome:
-    | Awaited<ReturnType<NonNullable<ReturnType<typeof ctx.providers.get>>['nextRound']>>
-    | ProviderError;
-  try {
-    const model = ctx.providers.get(provider.kind);
-    if (!model) throw new ProviderError('provider_unknown', `no provider ${provider.kind}`);
-    outcome = await model.nextRound(provider, {
-      runId,
-      index: leased.round,
-      input: input.content ?? '',
-      toolNames: leased.tool_names ? (JSON.parse(leased.tool_names) as string[]) : null,
-      history: history.filter((h) => h.round <= leased.round),
-      fed,
-      signal: AbortSignal.timeout(MODEL_LEASE_MS),
-    });
-  } catch (error) {
-    outcome =
-      error instanceof ProviderError
-        ? error
-        : new ProviderError('provider_error', (error as Error).message);
-  }
+  const { config, model } = providerOf(ctx, leased);
+  const reading = await readHistory(ctx.store.db, leased);
+  const outcome = await askModel(model, config, leased, reading);
   await ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, leased.workspace_id, runId);
     if (run.state !== 'running' || run.phase !== 'model' || run.model_lease_owner !== owner) return;
-    const base = { workspace_id: run.workspace_id, run_id: run.id };
-    tx.emit({
-      ...base,
-      type: 'run.model_read',
-      data: {
-        round: run.round,
-        fed: fed.map((f) => ({ task_key: f.task_key, content: f.content })),
-      },
-    });
-    if (outcome instanceof ProviderError) {
-      ctx.logger.warn({ runId, code: outcome.code, detail: outcome.detail }, 'provider failed');
-      await finishRun(tx, run, {
-        state: 'failed',
-        error: { code: outcome.code, detail: outcome.detail },
-      });
-      return;
-    }
-    if (outcome.type === 'final') {
-      await finishRun(tx, run, { state: 'completed', finalAnswer: outcome.content });
-      return;
-    }
-    run.round += 1;
-    run.phase = 'tools';
-    await tx.db
-      .updateTable('runs')
-      .set({
-        round: run.round,
-        phase: 'tools',
-        model_lease_owner: null,
-        model_lease_until: null,
-        updated_at: tx.now,
-      })
-      .where('id', '=', run.id)
-      .execute();
-    tx.emit({
-      ...base,
-      type: 'run.round_started',
-      data: { round: run.round, calls: outcome.calls.length },
-    });
-    for (const call of outcome.calls) {
-      await plantToolRow(ctx, tx, run, {
-        origin: 'model',
-        toolName: call.name,
-        toolInput: call.input,
-        toolCallId: call.id,
-        onFailure: call.onFailure ?? run.on_failure,
-        round: run.round,
-        principal: null,
-      });
-    }
-    await settleRun(ctx, tx, run);
+    await applyRound(ctx, tx, run, reading.fed, outcome);
   });
 }

@@ -6,6 +6,7 @@ import { currentProfileConfiguration } from '../store/profiles.js';
 import type { RunTable } from '../store/schema.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
+import { advanceInline } from './run-loop.js';
 import { cancelUnstarted, finishRun, lockRun, readRun, settleRun } from './run-state.js';
 import { type RunView, runView } from './views.js';
 
@@ -85,6 +86,7 @@ async function insertRun(
       },
       principal: run.created_by,
     });
+    await advanceInline(ctx, tx, run);
     return run;
   });
 }

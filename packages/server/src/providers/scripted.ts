@@ -6,6 +6,8 @@ import { ProviderError } from './types.js';
  * round, and checks that each round was fed the text it `expect`s.
  */
 export class ScriptedProvider implements ModelProvider {
+  readonly inline = true;
+
   async nextRound(config: unknown, request: RoundRequest): Promise<ProviderRound> {
     const rounds = (config as { rounds: ScriptedRound[] }).rounds;
     const round = rounds[request.index];

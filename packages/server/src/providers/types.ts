@@ -58,6 +58,11 @@ export class ProviderError extends Error {
 /** A model provider: asked for one round at a time. */
 export interface ModelProvider {
   /**
+   * True when a round costs no I/O (the scripted provider): the kernel then takes
+   * the step inside the run's transaction instead of leasing the model turn.
+   */
+  readonly inline?: boolean;
+  /**
    * Produces the next round.
    * @throws ProviderError when the model cannot answer (the run fails).
    */

@@ -104,8 +104,41 @@ export async function createCredential(
   return { credential, token };
 }
 
-/** Resolves a bearer token to its principal; null when unknown or revoked. */
+/** How long a resolved token is trusted before the store is asked again. */
+export const CREDENTIAL_CACHE_MS = 1000;
+const credentialCache = new WeakMap<Store, Map<string, { principal: Principal; until: number }>>();
+
+function cacheOf(store: Store): Map<string, { principal: Principal; until: number }> {
+  let cache = credentialCache.get(store);
+  if (!cache) {
+    cache = new Map();
+    credentialCache.set(store, cache);
+  }
+  return cache;
+}
+
+/**
+ * Resolves a bearer token to its principal; null when unknown or revoked. A
+ * resolved token is remembered for {@link CREDENTIAL_CACHE_MS}; a revocation in
+ * this process takes effect at once, one from another process within that time.
+ */
 export async function authenticate(store: Store, token: string): Promise<Principal | null> {
+  const hash = hashToken(token);
+  const cache = cacheOf(store);
+  const now = Date.now();
+  const cached = cache.get(hash);
+  if (cached && cached.until > now) return cached.principal;
+  const principal = await lookUpCredential(store, hash);
+  if (principal) {
+    if (cache.size > 10_000) cache.clear();
+    cache.set(hash, { principal, until: now + CREDENTIAL_CACHE_MS });
+  } else {
+    cache.delete(hash);
+  }
+  return principal;
+}
+
+async function lookUpCredential(store: Store, hash: string): Promise<Principal | null> {
   const row = await store.db
     .selectFrom('credentials')
     .leftJoin('agent_applications', 'agent_applications.id', 'credentials.agent_application_id')
@@ -117,7 +150,7 @@ export async function authenticate(store: Store, token: string): Promise<Princip
       'credentials.revoked_at',
       'agent_applications.removed_at',
     ])
-    .where('credentials.token_hash', '=', hashToken(token))
+    .where('credentials.token_hash', '=', hash)
     .executeTakeFirst();
   if (!row || row.revoked_at !== null || row.removed_at != null) return null;
   return {
@@ -132,12 +165,14 @@ export async function authenticate(store: Store, token: string): Promise<Princip
  * Revokes a credential named by its id or by its token; true when one was revoked now.
  */
 export async function revokeCredential(store: Store, idOrToken: string): Promise<boolean> {
+  cacheOf(store).clear();
   const result = await store.db
     .updateTable('credentials')
     .set({ revoked_at: store.now() })
     .where((eb) => eb.or([eb('id', '=', idOrToken), eb('token_hash', '=', hashToken(idOrToken))]))
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+  cacheOf(store).clear();
   return Number(result.numUpdatedRows) > 0;
 }
 

@@ -43,6 +43,26 @@ export interface Tx {
   afterCommit(callback: () => void): void;
 }
 
+const STATEMENT_CACHE_LIMIT = 500;
+
+/**
+ * Reuses prepared statements by SQL text: Kysely prepares on every query, and
+ * preparing costs more than running most of ours.
+ */
+function cacheStatements(database: SqliteDatabase.Database): void {
+  const prepare = database.prepare.bind(database);
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  database.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      if (cache.size >= STATEMENT_CACHE_LIMIT) cache.clear();
+      statement = prepare(source);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof database.prepare;
+}
+
 const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
 
 /**
@@ -84,6 +104,7 @@ export class Store {
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
+    cacheStatements(database);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
     const store = new Store(db, 'sqlite', `sqlite ${file}`, clock);
     await migrateToLatest(db as Kysely<unknown>, 'sqlite');
