@@ -183,6 +183,16 @@ describe('eval on every cell of the modes table and the origin rule', () => {
     expect({ outcome: printed.outcome, granted_by: printed.granted_by }).toEqual(
       expected(mode, origin, verdict),
     );
+    const policy = validateRuleList(rules);
+    if (!policy.ok) throw new Error('invalid');
+    const { tool_name: _name, ...decision } = decide(policy.value, {
+      mode,
+      origin,
+      toolName: 'bash',
+      toolInput: { command: 'ls' },
+    });
+    const { matches: _matches, tool_name: _printedName, ...printedDecision } = printed;
+    expect(printedDecision).toEqual(decision);
     if (verdict === 'deny')
       expect(printed.error).toEqual({ code: 'approval_denied', detail: 'the reason' });
     if (verdict === 'unmatched' && mode === 'rules' && origin === 'model') {
