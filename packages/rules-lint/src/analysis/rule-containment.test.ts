@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { shadowedAllow } from '../rules/correctness/shadowed-allow/rule.js';
 import { redundantRule } from '../rules/style/redundant-rule/rule.js';
-import { ruleImplies } from './rule-containment.js';
+import { findUncoveredCall, ruleImplies } from './rule-containment.js';
 import { ruleEntries } from './rule-entry.js';
 
 // A small world: every tool name and input text the rules below can tell apart, up to a bound.
@@ -143,5 +143,52 @@ describe('rule containment agrees with the kernel on a bounded world', () => {
       { numRuns: 300 },
     );
     expect(redundant).toBeGreaterThan(10);
+  });
+
+  it('when an allow is not shadowed, the witness call it gives is granted ground: the allow matches and no deny or ask of its origin does', () => {
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    let witnesses = 0;
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 1, maxLength: 6 }), (list) => {
+        const rules = list as ApprovalRule[];
+        const entries = ruleEntries(rules, '');
+        const reported = new Set(
+          shadowedAllow
+            .check({
+              rules: entries,
+              listLength: rules.length,
+              mode: 'rules',
+              toolAliases: {},
+              tools: undefined,
+            })
+            .map((report) => report.pointer),
+        );
+        for (const subject of entries) {
+          if (subject.verdict !== 'allow') continue;
+          const covers = entries.filter(
+            (other) => other.origin === subject.origin && other.verdict !== 'allow',
+          );
+          const witness = findUncoveredCall(subject, covers);
+          expect(witness).not.toBeUndefined();
+          expect(reported.has(subject.pointer)).toBe(witness === null);
+          if (!witness) continue;
+          let toolName: string;
+          let text: string | null;
+          try {
+            toolName = decoder.decode(witness.toolName);
+            text = witness.text === null ? null : decoder.decode(witness.text);
+          } catch {
+            continue;
+          }
+          const input = text === null || subject.path === null ? {} : { [subject.path[0]!]: text };
+          const matched = matchesOf(rules, subject.origin, toolName, input);
+          expect(matched, JSON.stringify({ toolName, input })).toContain(subject.index);
+          expect(matched.filter((index) => rules[index]!.verdict !== 'allow')).toEqual([]);
+          witnesses += 1;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(witnesses).toBeGreaterThan(50);
   });
 });

@@ -1,5 +1,10 @@
 import { compileByteGlob } from '../glob/byte-nfa.js';
-import { exploreProduct, globIncluded, toolPatternIncluded } from '../glob/inclusion.js';
+import {
+  exploreProduct,
+  findUncoveredText,
+  globIncluded,
+  toolPatternIncluded,
+} from '../glob/inclusion.js';
 import { type RuleEntry, samePath } from './rule-entry.js';
 
 /**
@@ -38,6 +43,12 @@ export function ruleImplies(subject: RuleEntry, cover: RuleEntry): boolean | und
   return tools === true && texts === true ? true : undefined;
 }
 
+/** A call the subject matches and no cover does: a tool name, and the text at the subject's path (null: any input). */
+export interface UncoveredCall {
+  readonly toolName: Uint8Array;
+  readonly text: Uint8Array | null;
+}
+
 /**
  * Decides whether every call `subject` matches is matched by at least one
  * of `covers` (their union; origin and verdict are the caller's filter).
@@ -51,9 +62,21 @@ export function ruleCoveredByUnion(
   subject: RuleEntry,
   covers: readonly RuleEntry[],
 ): boolean | undefined {
+  const uncovered = findUncoveredCall(subject, covers);
+  return uncovered === undefined ? undefined : uncovered === null;
+}
+
+/**
+ * The decision procedure of `ruleCoveredByUnion`, answering with a witness:
+ * a call the subject matches and none of the covers does (null when the
+ * covers match every call of the subject, undefined when out of budget).
+ */
+export function findUncoveredCall(
+  subject: RuleEntry,
+  covers: readonly RuleEntry[],
+): UncoveredCall | null | undefined {
   const relevant = distinctLanguages(covers.filter((cover) => readsCompatibleText(subject, cover)));
-  if (relevant.length === 0) return false;
-  if (relevant.some((cover) => ruleImplies(subject, cover) === true)) return true;
+  if (relevant.some((cover) => ruleImplies(subject, cover) === true)) return null;
   if (relevant.length > MAX_UNION_COVERS) return undefined;
 
   const owners: RuleEntry[] = [];
@@ -63,41 +86,49 @@ export function ruleCoveredByUnion(
       return compileByteGlob(alternative);
     }),
   );
-  const textCache = new Map<string, boolean | undefined>();
+  const textCache = new Map<string, TextAnswer>();
   let unknown = false;
   for (const alternative of subject.alternatives) {
-    let uncovered = false;
-    const end = exploreProduct(compileByteGlob(alternative), globs, (accepting) => {
+    let witness: UncoveredCall | undefined;
+    const end = exploreProduct(compileByteGlob(alternative), globs, (accepting, toolName) => {
       const set = [...new Set(accepting.map((glob) => owners[glob]!))];
       const key = set.map((cover) => cover.index).join(',');
-      if (!textCache.has(key)) textCache.set(key, textsCovered(subject, set));
-      const covered = textCache.get(key);
-      if (covered === false) uncovered = true;
-      if (covered === undefined) unknown = true;
-      return !uncovered;
+      if (!textCache.has(key)) textCache.set(key, uncoveredText(subject, set));
+      const answer = textCache.get(key);
+      if (answer === undefined) unknown = true;
+      else if (answer !== null) witness = { toolName: toolName(), text: answer.text };
+      return witness === undefined;
     });
-    if (uncovered) return false;
+    if (witness) return witness;
     if (end === 'budget') unknown = true;
   }
-  return unknown ? undefined : true;
+  return unknown ? undefined : null;
 }
 
 /** Keeps one cover per distinct (tool, path, match): duplicates add nothing to a union. */
 function distinctLanguages(covers: readonly RuleEntry[]): RuleEntry[] {
   const seen = new Map<string, RuleEntry>();
   for (const cover of covers) {
-    const key = `${cover.tool}\u0000${cover.path?.join('.') ?? ''}\u0000${cover.path === null ? '' : (cover.match ?? '*')}`;
+    const key = JSON.stringify([
+      cover.tool,
+      cover.path,
+      cover.path === null ? null : (cover.match ?? '*'),
+    ]);
     if (!seen.has(key)) seen.set(key, cover);
   }
   return [...seen.values()];
 }
 
+/** null: the covers match every text of the subject; else a text they miss (null text: any input); undefined: unknown. */
+type TextAnswer = { readonly text: Uint8Array | null } | null | undefined;
+
 /** Whether the subject's texts lie inside the union of the covers' texts (covers share its path or have none). */
-function textsCovered(subject: RuleEntry, covers: readonly RuleEntry[]): boolean | undefined {
-  if (covers.length === 0) return false;
-  if (covers.some((cover) => cover.path === null || cover.match === undefined)) return true;
-  return globIncluded(
+function uncoveredText(subject: RuleEntry, covers: readonly RuleEntry[]): TextAnswer {
+  if (covers.some((cover) => cover.path === null || cover.match === undefined)) return null;
+  if (subject.path === null) return { text: null };
+  const text = findUncoveredText(
     subject.match ?? '*',
     covers.map((cover) => cover.match!),
   );
+  return text === undefined ? undefined : text === null ? null : { text };
 }

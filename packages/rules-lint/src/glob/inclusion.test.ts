@@ -117,6 +117,14 @@ describe('glob inclusion, worked examples', () => {
     expect(toolPatternIncluded('memory_*', 'memory_read|memory_*')).toBe(true);
   });
 
+  it('never confuses remembered answers for different lists', () => {
+    expect(globIncluded('', [''])).toBe(true);
+    expect(findUncoveredText('', [])).toEqual(new Uint8Array());
+    expect(globIncluded('*', [])).toBe(false);
+    expect(globIncluded('*', [''])).toBe(false);
+    expect(globIncluded('a', ['a\u0000', ''])).toBe(false);
+  });
+
   it('answers undefined, never a guess, when the state budget runs out', () => {
     expect(findUncoveredText('*a*b*a*b*', ['*b*a*b*a*', '*ab*ba*'], 3)).toBeUndefined();
   });

@@ -80,13 +80,17 @@ export function exploreProduct(
 /**
  * A text in L(a) and in none of L(b...), as bytes, or null when L(a) is a
  * subset of their union; undefined when the state budget ran out. The
- * witness found is a shortest one (breadth-first).
+ * witness found is a shortest one (breadth-first). Answers for the default
+ * budget are remembered: rule lists repeat the same globs.
  */
 export function findUncoveredText(
   a: string,
   bs: readonly string[],
   budget = DEFAULT_STATE_BUDGET,
 ): Uint8Array | null | undefined {
+  // JSON keeps the key unambiguous: no join of globs can collide with another list.
+  const key = budget === DEFAULT_STATE_BUDGET ? JSON.stringify([a, bs]) : undefined;
+  if (key !== undefined && answers.has(key)) return answers.get(key);
   let found: Uint8Array | null = null;
   const end = exploreProduct(
     compileByteGlob(a),
@@ -98,9 +102,16 @@ export function findUncoveredText(
     },
     budget,
   );
-  if (end === 'budget') return undefined;
-  return found;
+  const answer = end === 'budget' ? undefined : found;
+  if (key !== undefined) {
+    if (answers.size >= ANSWER_CACHE_LIMIT) answers.clear();
+    answers.set(key, answer);
+  }
+  return answer;
 }
+
+const ANSWER_CACHE_LIMIT = 50_000;
+const answers = new Map<string, Uint8Array | null | undefined>();
 
 /**
  * Decides L(a) ⊆ L(b1) ∪ ... ∪ L(bn) exactly for anchored byte globs.
