@@ -10,7 +10,7 @@
  *   author  POST .../tasks (an author row an `ask` rule parks) then POST .../approve
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,13 +82,21 @@ async function startServer(databaseUrl: string | null): Promise<Server> {
   };
 }
 
+/** The fields the benchmark reads from answers. */
+interface Answer {
+  id: string;
+  key: string;
+  state: string;
+  attention: { blocked_task_keys: string[] }[];
+}
+
 async function post(server: Server, token: string, path: string, body: unknown) {
   const response = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  const json = (await response.json()) as Record<string, any>;
+  const json = (await response.json()) as Answer;
   if (response.status >= 300)
     throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
   return json;
@@ -106,7 +114,7 @@ async function roundTrip(server: Server, shape: Shape, authorRun: string): Promi
         rounds: [{ tool_calls: [{ name: 'deploy', input: { env: 'prod' } }] }, { final: 'ok' }],
       },
     });
-    const key = run.attention[0].blocked_task_keys[0];
+    const key = run.attention[0]?.blocked_task_keys[0];
     await post(server, server.member, `${server.ws}/runs/${run.id}/tasks/${key}/approve`, {});
     return;
   }
@@ -116,6 +124,18 @@ async function roundTrip(server: Server, shape: Shape, authorRun: string): Promi
   });
   if (task.state !== 'needs_approval') throw new Error(`expected a park, got ${task.state}`);
   await post(server, server.member, `${server.ws}/runs/${authorRun}/tasks/${task.key}/approve`, {});
+}
+
+/** CPU time (user + system) the server process has used, from /proc; NaN where there is none. */
+function serverCpuMs(server: Server): number {
+  try {
+    const stat = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -145,15 +165,18 @@ async function measure(server: Server, shape: Shape) {
     );
   };
   await runFor(1000, false);
+  const cpuStart = serverCpuMs(server);
   const started = performance.now();
   await runFor(seconds * 1000, true);
   const elapsed = (performance.now() - started) / 1000;
+  const cpuUsed = serverCpuMs(server) - cpuStart;
   latencies.sort((a, b) => a - b);
   return {
     roundTrips: latencies.length,
     perSecond: latencies.length / elapsed,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
+    serverCpuUs: (cpuUsed * 1000) / Math.max(1, latencies.length),
   };
 }
 
@@ -175,8 +198,10 @@ async function main() {
     console.log(
       '(PostgreSQL skipped: set AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL)',
     );
-  console.log('| store | round trip | round trips/s | p50 ms | p99 ms |');
-  console.log('| --- | --- | ---: | ---: | ---: |');
+  console.log(
+    '| store | round trip | round trips/s | p50 ms | p99 ms | server CPU per round trip |',
+  );
+  console.log('| --- | --- | ---: | ---: | ---: | ---: |');
   for (const backend of backends) {
     for (const shape of ['model', 'author'] as const) {
       const server = await startServer(backend === 'postgres' ? await freshDatabase(pgUrl!) : null);
@@ -187,7 +212,8 @@ async function main() {
             ? 'run create (model row parks) + approve'
             : 'author row parks + approve';
         console.log(
-          `| ${backend} | ${label} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} |`,
+          `| ${backend} | ${label} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ` +
+            `${r.serverCpuUs.toFixed(0)} µs |`,
         );
       } finally {
         await server.cleanup();
