@@ -1,3 +1,4 @@
+import { PROBLEM_CODES } from '@airlock/core';
 import { LINT_RULES } from '../rules/catalog.js';
 import { type LintRule, RULE_CATEGORIES } from '../rules/lint-rule.js';
 
@@ -63,5 +64,19 @@ export function renderLintRulesPage(rules: readonly LintRule[] = LINT_RULES): st
       '```',
     );
   }
+  lines.push(
+    '',
+    '## Declaration errors',
+    '',
+    "These come from `@airlock/core`'s validator, exactly as the kernel reports them when the declaration is sent; each is an",
+    'error with a JSON pointer to the culprit:',
+    '',
+    PROBLEM_CODES.filter((code) => !code.startsWith('hook_result_'))
+      .map((code) => `\`${code}\``)
+      .join(', '),
+    '',
+    '`rules-lint test` adds `examples_not_array`, `example_invalid` (a malformed example) and `example_failed` (the decision',
+    'differs from `expect`).',
+  );
   return `${lines.join('\n')}\n`;
 }
