@@ -1,10 +1,10 @@
 import {
   createScanner,
-  getNodeValue,
   type Node,
   type ParseError,
   parseTree,
   printParseErrorCode,
+  stripComments,
 } from 'jsonc-parser';
 
 // jsonc-parser's SyntaxKind is an ambient const enum, which isolated modules cannot read.
@@ -58,7 +58,19 @@ export function parseJson(text: string, options: { allowComments: boolean }): Pa
   }
   if (!root)
     return { ok: false, message: 'the file is empty; expected a JSON value', offset: 0, length: 0 };
-  return { ok: true, root, value: getNodeValue(root) };
+  // JSON.parse, as the kernel's HTTP layer does: a "__proto__" key stays an own key (the tree's
+  // own value builder would assign it as the prototype and hide it from the validator).
+  try {
+    const value: unknown = JSON.parse(options.allowComments ? stripComments(text) : text);
+    return { ok: true, root, value };
+  } catch (error) {
+    return {
+      ok: false,
+      message: `not valid JSON: ${(error as Error).message}`,
+      offset: 0,
+      length: 0,
+    };
+  }
 }
 
 function describeParseError(error: ParseError, options: { allowComments: boolean }): string {

@@ -69,6 +69,11 @@ describe('parseJson', () => {
     expect(parseJson('["[[[[", "{{{{"]', { allowComments: false }).ok).toBe(true);
   });
 
+  it('keeps a "__proto__" key as an own key, as JSON.parse does', () => {
+    const parsed = parseJson('{"__proto__": {"x": 1}}', { allowComments: false });
+    expect(parsed.ok && Object.keys(parsed.value as object)).toEqual(['__proto__']);
+  });
+
   it('reports the first syntax error with its offset', () => {
     expect(parseJson('[1,]', { allowComments: false })).toMatchObject({ ok: false, offset: 3 });
   });
