@@ -39,7 +39,11 @@ export function renderSarif(reports: readonly FileReport[]): string {
     ...declarationCodes.map((code) => ({
       id: code,
       name: code,
-      shortDescription: { text: `The kernel refuses the declaration: ${code}.` },
+      shortDescription: {
+        text: code.startsWith('example')
+          ? `An example of the file does not hold: ${code}.`
+          : `The kernel refuses the declaration: ${code}.`,
+      },
       defaultConfiguration: { level: 'error' },
     })),
   ];
