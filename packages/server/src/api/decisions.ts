@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { approveTask, denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
 import { TaskViewSchema, taskView } from '../kernel/views.js';
@@ -82,7 +83,7 @@ export const listDecisions = defineOperation({
       .selectFrom('tasks')
       .selectAll()
       .where('workspace_id', '=', principal.workspace_id)
-      .where('state', 'in', ['needs_approval', 'awaiting_input'])
+      .where('state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')])
       .orderBy('created_at')
       .limit(input.limit)
       .execute();

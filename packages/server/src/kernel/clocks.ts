@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { KernelContext } from './context.js';
 import { lockRun, settleRun } from './run-state.js';
 import { APPROVAL_EXPIRED_TEXT } from './task-states.js';
@@ -21,7 +22,7 @@ async function expireParks(ctx: KernelContext): Promise<number> {
   const due = await ctx.store.db
     .selectFrom('tasks')
     .select(['id', 'run_id', 'workspace_id', 'key'])
-    .where('state', '=', 'needs_approval')
+    .where('state', '=', sql.lit('needs_approval'))
     .where('deadline_at', '<=', now)
     .orderBy('deadline_at')
     .limit(BATCH)
@@ -69,7 +70,7 @@ async function lapseLeases(ctx: KernelContext): Promise<number> {
   const due = await ctx.store.db
     .selectFrom('tasks')
     .select(['id', 'run_id', 'workspace_id', 'key', 'claim_id'])
-    .where('state', '=', 'claimed')
+    .where('state', '=', sql.lit('claimed'))
     .where('lease_until', '<=', now)
     .limit(BATCH)
     .execute();
@@ -105,7 +106,7 @@ async function resumeRuns(ctx: KernelContext): Promise<number> {
   const due = await ctx.store.db
     .selectFrom('runs')
     .select('id')
-    .where('phase', '=', 'model')
+    .where('phase', '=', sql.lit('model'))
     .where('state', '=', 'running')
     .where((eb) => eb.or([eb('model_lease_until', 'is', null), eb('model_lease_until', '<', now)]))
     .limit(BATCH)

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type Principal, principalName } from '../store/accounts.js';
 import { newId } from '../store/ids.js';
 import type { TaskTable } from '../store/schema.js';
@@ -48,11 +49,11 @@ export async function listInbox(
         : eb.val(true);
       const decisions = app
         ? eb.and([
-            eb('tasks.state', 'in', ['needs_approval', 'awaiting_input']),
+            eb('tasks.state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')]),
             eb('tasks.addressee', '=', app),
           ])
         : eb.val(false);
-      return eb.or([eb.and([eb('tasks.state', '=', 'runnable'), mine]), decisions]);
+      return eb.or([eb.and([eb('tasks.state', '=', sql.lit('runnable')), mine]), decisions]);
     })
     .orderBy('tasks.created_at')
     .limit(options.limit)
@@ -179,7 +180,7 @@ export async function claimNext(
       .selectFrom('tasks')
       .selectAll('tasks')
       .where('tasks.workspace_id', '=', principal.workspace_id)
-      .where('tasks.state', '=', 'runnable')
+      .where('tasks.state', '=', sql.lit('runnable'))
       .$if(Boolean(options.tool_names?.length), (qb) =>
         qb.where('tasks.tool_name', 'in', options.tool_names!),
       )

@@ -1,5 +1,5 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import { Migrator } from 'kysely';
+import { Migrator, sql } from 'kysely';
 
 /** Which SQL engine a store speaks. */
 export type Dialect = 'sqlite' | 'postgres';
@@ -91,7 +91,12 @@ function initial(dialect: Dialect): Migration {
         .on('runs')
         .columns(['workspace_id', 'created_at'])
         .execute();
-      await db.schema.createIndex('runs_by_phase').on('runs').columns(['phase']).execute();
+      await db.schema
+        .createIndex('runs_due_for_model')
+        .on('runs')
+        .column('model_lease_until')
+        .where(sql.ref('phase'), '=', sql.lit('model'))
+        .execute();
 
       let tasks = db.schema
         .createTable('tasks')
@@ -127,25 +132,31 @@ function initial(dialect: Dialect): Migration {
         .addColumn('updated_at', big, (c) => c.notNull())
         .addUniqueConstraint('tasks_run_key', ['run_id', 'key']);
       await tasks.execute();
+      // Partial indexes: a row enters them only while a clock runs or work waits,
+      // so most transitions write fewer index pages. Queries name the states literally.
       await db.schema
-        .createIndex('tasks_by_state_deadline')
+        .createIndex('tasks_park_deadlines')
         .on('tasks')
-        .columns(['state', 'deadline_at'])
+        .column('deadline_at')
+        .where(sql.ref('state'), '=', sql.lit('needs_approval'))
         .execute();
       await db.schema
-        .createIndex('tasks_by_state_lease')
+        .createIndex('tasks_claim_leases')
         .on('tasks')
-        .columns(['state', 'lease_until'])
+        .column('lease_until')
+        .where(sql.ref('state'), '=', sql.lit('claimed'))
         .execute();
       await db.schema
-        .createIndex('tasks_by_run_state')
+        .createIndex('tasks_runnable')
         .on('tasks')
-        .columns(['run_id', 'state'])
+        .columns(['workspace_id', 'created_at'])
+        .where(sql.ref('state'), '=', sql.lit('runnable'))
         .execute();
       await db.schema
-        .createIndex('tasks_by_workspace_state')
+        .createIndex('tasks_waiting_for_people')
         .on('tasks')
-        .columns(['workspace_id', 'state'])
+        .columns(['workspace_id', 'created_at'])
+        .where(sql.ref('state'), 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')])
         .execute();
       await db.schema
         .createTable('run_events')

@@ -104,6 +104,9 @@ export class Store {
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
+    // Checkpoint less often: hot pages rewritten by many commits are copied back once.
+    database.pragma('wal_autocheckpoint = 10000');
+    database.pragma('journal_size_limit = 67108864');
     cacheStatements(database);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
     const store = new Store(db, 'sqlite', `sqlite ${file}`, clock);
