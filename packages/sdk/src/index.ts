@@ -1,1 +1,52 @@
-export {};
+export {
+  type Client,
+  type ClientOptions,
+  createClient,
+  Workspace,
+  WorkspaceDecisions,
+} from './client.js';
+export {
+  Approval,
+  type Decision,
+  type EffectProfileView,
+  type MatchedRule,
+  Question,
+  readEffectProfile,
+} from './decisions.js';
+export {
+  AirlockError,
+  type AirlockErrorInit,
+  ConflictError,
+  ConnectionError,
+  ForbiddenError,
+  isAirlockError,
+  isConflictError,
+  isConnectionError,
+  isForbiddenError,
+  isLeaseLostError,
+  isNotFoundError,
+  isRequestRefusedError,
+  isServerError,
+  isUnauthorizedError,
+  isValidationError,
+  LeaseLostError,
+  NotFoundError,
+  type Problem,
+  RequestRefusedError,
+  ServerError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors.js';
+export {
+  createExecutor,
+  type Executor,
+  type ExecutorOptions,
+  type ToolContext,
+  ToolError,
+  type ToolHandler,
+} from './executor.js';
+export { type FeedOptions, FeedSubscription } from './feed.js';
+export type { AppRouter } from './internal/router.js';
+export type { SocketStatus, WebSocketConstructor, WebSocketLike } from './internal/socket.js';
+export { RunHandle, Runs } from './runs.js';
+export type { ClaimView, CreateRunInput, FeedEvent, RunView, TaskView } from './views.js';

@@ -1,0 +1,106 @@
+import { type Decision, toDecision } from './decisions.js';
+import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
+import type { WebSocketConstructor } from './internal/socket.js';
+import { type ConnectionOptions, call, createTrpc, type Trpc } from './internal/transport.js';
+import { watchDecisions } from './internal/watch-decisions.js';
+import { Runs, type WorkspaceContext } from './runs.js';
+
+/** Options of {@link createClient}. */
+export interface ClientOptions extends ConnectionOptions {
+  /**
+   * The WebSocket class for feeds. Defaults to the global one (browsers,
+   * Node 22), else the `ws` package, loaded on demand in Node 20.
+   */
+  WebSocket?: WebSocketConstructor | undefined;
+}
+
+/** Every decision of a workspace: list them now, or iterate them live across runs. */
+export class WorkspaceDecisions implements AsyncIterable<Decision> {
+  constructor(private readonly context: WorkspaceContext) {}
+
+  /**
+   * Lists every task of the workspace resting on a person, oldest first.
+   * @throws ForbiddenError for a non-member token; UnauthorizedError.
+   */
+  async list(options: { limit?: number } = {}): Promise<Decision[]> {
+    const { decisions } = await call(() =>
+      this.context.trpc.decisions.list.query({
+        workspace_id: this.context.workspaceId,
+        ...options,
+      }),
+    );
+    return decisions.map((task) => toDecision(this.context, task));
+  }
+
+  /** Yields each decision once as it starts waiting, across all runs; never ends by itself. */
+  [Symbol.asyncIterator](): AsyncIterator<Decision> {
+    return watchDecisions(this.context, {
+      openFeed: () => new FeedSubscription(this.context.feedTarget(null)),
+      read: async () => ({
+        tasks: (await this.list({ limit: 1000 })).map((decision) => decision.task),
+        ended: false,
+      }),
+    });
+  }
+}
+
+/** One workspace: its runs, its decisions and its lifecycle feed. */
+export class Workspace {
+  /** The workspace's runs. */
+  readonly runs: Runs;
+  /** Every decision waiting in the workspace. */
+  readonly decisions: WorkspaceDecisions;
+  private readonly context: WorkspaceContext;
+
+  constructor(
+    trpc: Trpc,
+    options: ClientOptions,
+    /** The workspace's id. */
+    readonly id: string,
+  ) {
+    this.context = {
+      trpc,
+      workspaceId: id,
+      feedTarget: (runId): FeedTarget => ({
+        url: options.url,
+        token: options.token,
+        workspaceId: id,
+        runId,
+        WebSocket: options.WebSocket,
+        check: async () => {
+          if (runId) await call(() => trpc.runs.get.query({ workspace_id: id, run_id: runId }));
+          else await call(() => trpc.runs.list.query({ workspace_id: id, limit: 1 }));
+        },
+      }),
+    };
+    this.runs = new Runs(this.context);
+    this.decisions = new WorkspaceDecisions(this.context);
+  }
+
+  /**
+   * The workspace's lifecycle feed (every run), live over WebSocket; it
+   * reconnects by itself and resumes after the last event it received.
+   */
+  feed(options: FeedOptions = {}): FeedSubscription {
+    return new FeedSubscription(this.context.feedTarget(null), options);
+  }
+}
+
+/** A client of one kernel with one token. */
+export interface Client {
+  /** A workspace by id (no request is made until you use it). */
+  workspace(id: string): Workspace;
+}
+
+/**
+ * Makes a client for a kernel. Works in Node 20 and in browsers.
+ *
+ * ```ts
+ * const client = createClient({ url: 'http://127.0.0.1:4820', token: process.env.AIRLOCK_TOKEN! });
+ * const run = await client.workspace(workspaceId).runs.create({ ... });
+ * ```
+ */
+export function createClient(options: ClientOptions): Client {
+  const trpc = createTrpc(options);
+  return { workspace: (id) => new Workspace(trpc, options, id) };
+}

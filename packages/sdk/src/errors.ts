@@ -1,0 +1,228 @@
+/** One validation problem the server reported: where (a JSON pointer) and what. */
+export interface Problem {
+  readonly code: string;
+  readonly pointer: string;
+  readonly message: string;
+}
+
+const BRAND: unique symbol = Symbol.for('@airlock/sdk.error');
+
+/** What every SDK error carries: the server's stable code, its detail and the HTTP status. */
+export interface AirlockErrorInit {
+  code: string;
+  detail: string;
+  status?: number | null | undefined;
+  problems?: readonly Problem[] | undefined;
+  cause?: unknown;
+}
+
+/**
+ * The base of every error the SDK throws. Catch a subclass (or use its type
+ * guard) to handle one failure mode; `code` is the server's stable code.
+ */
+export class AirlockError extends Error {
+  /** The server's stable error code, such as `task_not_waiting`. */
+  readonly code: string;
+  /** The server's human-readable detail. */
+  readonly detail: string;
+  /** The HTTP status the server answered with, or null when no answer arrived. */
+  readonly status: number | null;
+  readonly [BRAND] = true;
+
+  constructor(init: AirlockErrorInit) {
+    super(`${init.code}: ${init.detail}`, init.cause === undefined ? {} : { cause: init.cause });
+    this.name = 'AirlockError';
+    this.code = init.code;
+    this.detail = init.detail;
+    this.status = init.status ?? null;
+  }
+}
+
+/** The request was malformed or refused as invalid; `problems` lists every issue found. */
+export class ValidationError extends AirlockError {
+  declare readonly code:
+    | 'invalid_input'
+    | 'invalid_json'
+    | 'invalid_configuration'
+    | 'tightening_widens';
+  /** Every problem the server found, each with a JSON pointer into what was sent. */
+  readonly problems: readonly Problem[];
+
+  constructor(init: AirlockErrorInit) {
+    super(init);
+    this.name = 'ValidationError';
+    this.problems = init.problems ?? [];
+  }
+}
+
+/** The token is missing, unknown or revoked (`unauthenticated`). */
+export class UnauthorizedError extends AirlockError {
+  declare readonly code: 'unauthenticated';
+  constructor(init: AirlockErrorInit) {
+    super(init);
+    this.name = 'UnauthorizedError';
+  }
+}
+
+/** The token is of the wrong plane or of another workspace (`forbidden`); nothing changed. */
+export class ForbiddenError extends AirlockError {
+  declare readonly code: 'forbidden';
+  constructor(init: AirlockErrorInit) {
+    super(init);
+    this.name = 'ForbiddenError';
+  }
+}
+
+/** No such run, task, conversation or route. */
+export class NotFoundError extends AirlockError {
+  declare readonly code:
+    | 'not_found'
+    | 'run_not_found'
+    | 'task_not_found'
+    | 'conversation_not_found';
+  constructor(init: AirlockErrorInit) {
+    super(init);
+    this.name = 'NotFoundError';
+  }
+}
+
+/**
+ * The row or run is not in a state that allows this: most often a decision
+ * already made elsewhere (`task_not_waiting`). Nothing changed.
+ */
+export class ConflictError extends AirlockError {
+  declare readonly code:
+    | 'task_not_waiting'
+    | 'not_claimable_kind'
+    | 'not_claimable'
+    | 'lease_lost'
+    | 'run_not_running'
+    | 'no_profile_configuration';
+  constructor(init: AirlockErrorInit) {
+    super(init);
+    this.name = 'ConflictError';
+  }
+}
+
+/** An executor's claim no longer holds its row (`lease_lost`): its result cannot be committed. */
+export class LeaseLostError extends ConflictError {
+  declare readonly code: 'lease_lost';
+  constructor(init: AirlockErrorInit) {
+    super(init);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/** The request itself was refused: body too large, wrong media type or method. */
+export class RequestRefusedError extends AirlockError {
+  declare readonly code: 'payload_too_large' | 'unsupported_media_type' | 'method_not_allowed';
+  constructor(init: AirlockErrorInit) {
+    super(init);
+    this.name = 'RequestRefusedError';
+  }
+}
+
+/** The kernel failed or is unavailable (`internal`, `unavailable`, or an unknown code). */
+export class ServerError extends AirlockError {
+  constructor(init: AirlockErrorInit) {
+    super(init);
+    this.name = 'ServerError';
+  }
+}
+
+/** No answer arrived: the kernel is unreachable or the connection broke (`connection_failed`). */
+export class ConnectionError extends AirlockError {
+  declare readonly code: 'connection_failed';
+  constructor(detail: string, cause?: unknown) {
+    super({ code: 'connection_failed', detail, cause });
+    this.name = 'ConnectionError';
+  }
+}
+
+type ErrorClass = new (init: AirlockErrorInit) => AirlockError;
+
+const BY_CODE: Record<string, ErrorClass> = {
+  invalid_input: ValidationError,
+  invalid_json: ValidationError,
+  invalid_configuration: ValidationError,
+  tightening_widens: ValidationError,
+  unauthenticated: UnauthorizedError,
+  forbidden: ForbiddenError,
+  not_found: NotFoundError,
+  run_not_found: NotFoundError,
+  task_not_found: NotFoundError,
+  conversation_not_found: NotFoundError,
+  task_not_waiting: ConflictError,
+  not_claimable_kind: ConflictError,
+  not_claimable: ConflictError,
+  run_not_running: ConflictError,
+  no_profile_configuration: ConflictError,
+  lease_lost: LeaseLostError,
+  payload_too_large: RequestRefusedError,
+  unsupported_media_type: RequestRefusedError,
+  method_not_allowed: RequestRefusedError,
+};
+
+const BY_STATUS: Record<number, string> = {
+  400: 'invalid_input',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'task_not_waiting',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'invalid_configuration',
+};
+
+/**
+ * Builds the typed error for a server error body `{error: {code, detail, problems?}}`.
+ * A body the SDK cannot read falls back on the HTTP status.
+ */
+export function errorFromBody(body: unknown, status: number | null, cause?: unknown): AirlockError {
+  const error = (body as { error?: unknown } | null | undefined)?.error as
+    | { code?: unknown; detail?: unknown; problems?: unknown }
+    | undefined;
+  let code = typeof error?.code === 'string' ? error.code : null;
+  // A code the server could not attribute still has an honest status (tRPC's own 413, say).
+  if ((code === null || code === 'internal') && status !== null && BY_STATUS[status]) {
+    code = BY_STATUS[status]!;
+  }
+  const detail =
+    typeof error?.detail === 'string' ? error.detail : `the server answered ${status ?? 'nothing'}`;
+  const problems = Array.isArray(error?.problems) ? (error.problems as Problem[]) : undefined;
+  const Class = (code && BY_CODE[code]) || ServerError;
+  return new Class({ code: code ?? 'internal', detail, status, problems, cause });
+}
+
+function guard<T extends AirlockError>(name: string, Class: abstract new (...args: never[]) => T) {
+  return (value: unknown): value is T =>
+    value instanceof Class ||
+    (typeof value === 'object' &&
+      value !== null &&
+      BRAND in value &&
+      (value as { name?: unknown }).name === name);
+}
+
+/** True for any error the SDK throws. */
+export const isAirlockError = (value: unknown): value is AirlockError =>
+  value instanceof AirlockError || (typeof value === 'object' && value !== null && BRAND in value);
+/** True for a {@link ValidationError}. */
+export const isValidationError = guard('ValidationError', ValidationError);
+/** True for an {@link UnauthorizedError}. */
+export const isUnauthorizedError = guard('UnauthorizedError', UnauthorizedError);
+/** True for a {@link ForbiddenError}. */
+export const isForbiddenError = guard('ForbiddenError', ForbiddenError);
+/** True for a {@link NotFoundError}. */
+export const isNotFoundError = guard('NotFoundError', NotFoundError);
+/** True for a {@link ConflictError}, a {@link LeaseLostError} included. */
+export const isConflictError = (value: unknown): value is ConflictError =>
+  guard('ConflictError', ConflictError)(value) || isLeaseLostError(value);
+/** True for a {@link LeaseLostError}. */
+export const isLeaseLostError = guard('LeaseLostError', LeaseLostError);
+/** True for a {@link RequestRefusedError}. */
+export const isRequestRefusedError = guard('RequestRefusedError', RequestRefusedError);
+/** True for a {@link ServerError}. */
+export const isServerError = guard('ServerError', ServerError);
+/** True for a {@link ConnectionError}. */
+export const isConnectionError = guard('ConnectionError', ConnectionError);

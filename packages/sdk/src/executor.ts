@@ -1,0 +1,256 @@
+import { HookEventSchema, validateHookResult } from '@airlock/core';
+import { isLeaseLostError } from './errors.js';
+import { LiveSocket, type WebSocketConstructor } from './internal/socket.js';
+import { baseUrl, type ConnectionOptions, call, createTrpc } from './internal/transport.js';
+import type { ClaimView, TaskView } from './views.js';
+
+/** What a tool handler is given besides the task's input. */
+export interface ToolContext {
+  /** Aborted when the lease is lost, the task's deadline passes, or the executor closes. */
+  signal: AbortSignal;
+  /** The claimed task row. */
+  task: TaskView;
+  run_id: string;
+  task_key: string;
+  /** 1 for the first claim of this row, 2 after a lease expired once, ... */
+  attempt: number;
+}
+
+/**
+ * Serves one tool: gets the task's input, returns the result (any JSON), or
+ * throws to fail the task (a {@link ToolError} sets the failure code). A hook
+ * tool returns the hook result, such as `{continue: false}`.
+ */
+export type ToolHandler<Input = unknown> = (
+  input: Input,
+  context: ToolContext,
+) => unknown | Promise<unknown>;
+
+/** A failure a handler throws on purpose: its code and detail are what the model reads. */
+export class ToolError extends Error {
+  constructor(
+    /** A short machine code, such as `not_found`. */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** Options of {@link createExecutor}. */
+export interface ExecutorOptions extends ConnectionOptions {
+  /** The tools this executor serves, by name: hook tools are ordinary entries. */
+  tools: Record<string, ToolHandler<never>>;
+  /** The WebSocket class for the cable (default: global, else `ws` in Node). */
+  WebSocket?: WebSocketConstructor | undefined;
+  /** The lease asked for on each claim, renewed by heartbeats; default 30 s. */
+  leaseMs?: number | undefined;
+  /** How many tasks run at once; default 4. */
+  concurrency?: number | undefined;
+  /** A safety-net look for work between nudges; default 10 s. */
+  pollMs?: number | undefined;
+  /** Told about failures that have nobody else to tell (a lost lease, a refused commit). */
+  onError?: ((error: Error, task: TaskView | null) => void) | undefined;
+}
+
+/** A running executor. */
+export interface Executor {
+  /** Resolves once the cable is connected for the first time. */
+  readonly ready: Promise<void>;
+  /** How many tasks are running now. */
+  readonly running: number;
+  /**
+   * Stops claiming, closes the cable and waits for running tasks to commit.
+   * With `abort: true` their signals are aborted and nothing more is committed:
+   * their leases lapse and the kernel hands the rows out again.
+   */
+  close(options?: { abort?: boolean }): Promise<void>;
+}
+
+const DETAIL_LIMIT = 16_000;
+
+/**
+ * Starts an executor: it connects to the kernel's executor cable, claims work
+ * when nudged (and on connect), runs the named tool's handler with an abort
+ * signal tied to the lease and the task's deadline, heartbeats while it runs,
+ * and commits the result or the failure. A hook task's result is checked with
+ * core's `validateHookResult` first; an invalid one is committed as a failure.
+ */
+export function createExecutor(options: ExecutorOptions): Executor {
+  const trpc = createTrpc(options);
+  const leaseMs = options.leaseMs ?? 30_000;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const toolNames = Object.keys(options.tools);
+  const report = (error: Error, task: TaskView | null) => options.onError?.(error, task);
+  const inFlight = new Set<Promise<void>>();
+  let closing = false;
+  const closed = new AbortController();
+  let draining = false;
+  let again = false;
+  let lastSeq = 0;
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+
+  const drain = async (): Promise<void> => {
+    if (draining) {
+      again = true;
+      return;
+    }
+    draining = true;
+    try {
+      do {
+        again = false;
+        while (!closing && inFlight.size < concurrency) {
+          const { claim } = await call(() =>
+            trpc.executor.claimNext.mutate({ tool_names: toolNames, lease_ms: leaseMs }),
+          );
+          if (!claim) break;
+          const running = runClaim(claim).finally(() => {
+            inFlight.delete(running);
+            void drain();
+          });
+          inFlight.add(running);
+        }
+      } while (again && !closing);
+    } catch (error) {
+      report(error as Error, null);
+    } finally {
+      draining = false;
+    }
+  };
+
+  const runClaim = async (claim: ClaimView): Promise<void> => {
+    const { task } = claim;
+    const address = { run_id: task.run_id, task_key: task.key, claim_id: claim.claim_id };
+    const controller = new AbortController();
+    const onClose = () => controller.abort(new ToolError('executor_closed', 'the executor closed'));
+    closed.signal.addEventListener('abort', onClose, { once: true });
+    let lost = false;
+    const beat = setInterval(
+      () => {
+        call(() => trpc.executor.heartbeat.mutate({ ...address, lease_ms: leaseMs })).catch(
+          (error: Error) => {
+            if (!isLeaseLostError(error)) return;
+            lost = true;
+            controller.abort(error);
+          },
+        );
+      },
+      Math.max(250, Math.floor(leaseMs / 3)),
+    );
+    const deadline =
+      task.deadline_at === null
+        ? undefined
+        : setTimeout(
+            () => controller.abort(new ToolError('deadline_exceeded', 'the deadline passed')),
+            Math.max(0, task.deadline_at - Date.now()),
+          );
+    try {
+      const outcome = await execute(task, controller.signal, claim);
+      if (lost || closed.signal.aborted) return;
+      await call(() => trpc.executor.commit.mutate({ ...address, ...outcome }));
+    } catch (error) {
+      report(error as Error, task);
+    } finally {
+      clearInterval(beat);
+      clearTimeout(deadline);
+      closed.signal.removeEventListener('abort', onClose);
+    }
+  };
+
+  const execute = async (
+    task: TaskView,
+    signal: AbortSignal,
+    claim: ClaimView,
+  ): Promise<
+    | { outcome: 'succeeded'; result: unknown }
+    | { outcome: 'failed'; error: { code: string; detail: string } }
+  > => {
+    const handler = options.tools[task.tool_name];
+    if (!handler) {
+      return failed('unknown_tool', `this executor does not serve ${task.tool_name}`);
+    }
+    let value: unknown;
+    try {
+      value = await handler(task.tool_input as never, {
+        signal,
+        task,
+        run_id: task.run_id,
+        task_key: task.key,
+        attempt: claim.task.attempts,
+      });
+    } catch (error) {
+      const reason = signal.aborted ? signal.reason : error;
+      const code = reason instanceof ToolError ? reason.code : 'tool_failed';
+      return failed(code, (reason as Error)?.message ?? String(reason));
+    }
+    if (task.kind !== 'hook') return { outcome: 'succeeded', result: value ?? null };
+    return hookOutcome(task, value);
+  };
+
+  const cable = new LiveSocket({
+    url: () => cableUrl(options, lastSeq),
+    WebSocket: options.WebSocket,
+    check: async () => {
+      await call(() => trpc.executor.inbox.query({ limit: 1 }));
+    },
+    onMessage: (message) => {
+      if (typeof message.seq === 'number') lastSeq = Math.max(lastSeq, message.seq);
+      if (message.type === 'ready') {
+        markReady();
+        void drain();
+      } else if (message.type === 'work_available' && message.kind === 'tool') {
+        void drain();
+      }
+    },
+    onFatal: (error) => report(error, null),
+  });
+  cable.start();
+  const poll = setInterval(() => void drain(), options.pollMs ?? 10_000);
+  (poll as { unref?: () => void }).unref?.();
+
+  return {
+    ready,
+    get running() {
+      return inFlight.size;
+    },
+    async close(closeOptions = {}) {
+      closing = true;
+      if (closeOptions.abort) closed.abort();
+      clearInterval(poll);
+      cable.close();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+function failed(code: string, detail: string) {
+  return { outcome: 'failed' as const, error: { code, detail: detail.slice(0, DETAIL_LIMIT) } };
+}
+
+/** A hook's result rides in `structured_content`, once core says it is a valid one. */
+function hookOutcome(task: TaskView, value: unknown) {
+  const event = HookEventSchema.safeParse((task.tool_input as { event?: unknown } | null)?.event);
+  if (!event.success) {
+    return failed('invalid_hook_result', 'the hook task names no lifecycle event');
+  }
+  const validated = validateHookResult(event.data, value);
+  if (!validated.ok) {
+    const detail = validated.problems
+      .map((problem) => `${problem.pointer || '/'}: ${problem.message}`)
+      .join('; ');
+    return failed('invalid_hook_result', detail);
+  }
+  return { outcome: 'succeeded' as const, result: { structured_content: validated.value } };
+}
+
+function cableUrl(options: ConnectionOptions, after: number): string {
+  const url = new URL(`${baseUrl(options.url)}/executor_api/v1/cable`);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('after', String(after));
+  url.searchParams.set('access_token', options.token);
+  return url.toString();
+}

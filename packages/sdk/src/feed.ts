@@ -1,0 +1,159 @@
+import { LiveSocket, type SocketStatus, type WebSocketConstructor } from './internal/socket.js';
+import { baseUrl } from './internal/transport.js';
+import type { FeedEvent } from './views.js';
+
+/** Options of a lifecycle feed subscription. */
+export interface FeedOptions {
+  /** Resume after this sequence number (default 0: from the first event). */
+  after?: number | undefined;
+  /** Ends the subscription when aborted. */
+  signal?: AbortSignal | undefined;
+  /** Told when the socket connects, drops and reconnects. */
+  onStatus?: ((status: SocketStatus) => void) | undefined;
+}
+
+/** Where and how a feed connects (the client fills this in). */
+export interface FeedTarget {
+  url: string;
+  token: string;
+  workspaceId: string;
+  runId: string | null;
+  WebSocket?: WebSocketConstructor | undefined;
+  /** Checked before each reconnect: throws the typed error of a credential that stopped working. */
+  check(): Promise<void>;
+}
+
+/** Past this many unread events the socket pauses; it resumes from the last one when read. */
+const HIGH_WATER = 2000;
+const LOW_WATER = 200;
+
+/**
+ * A live lifecycle feed: an async iterator of events in sequence order that
+ * reconnects by itself and resumes after the last event it received, so no
+ * event is missed or repeated. Break out of the loop (or call `close()`) to end it.
+ */
+export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
+  /** The sequence number of the last event received. */
+  lastSeq: number;
+  private readonly queue: FeedEvent[] = [];
+  private waiting: {
+    resolve(result: IteratorResult<FeedEvent>): void;
+    reject(error: Error): void;
+  } | null = null;
+  private failure: Error | null = null;
+  private done = false;
+  private paused = false;
+  private readonly socket: LiveSocket;
+  private readonly abort = () => this.close();
+
+  constructor(
+    target: FeedTarget,
+    private readonly options: FeedOptions = {},
+  ) {
+    this.lastSeq = options.after ?? 0;
+    this.socket = new LiveSocket({
+      url: () => feedUrl(target, this.lastSeq),
+      WebSocket: target.WebSocket,
+      check: target.check,
+      onStatus: options.onStatus,
+      onMessage: (message) => this.receive(message),
+      onFatal: (error) => this.fail(error),
+    });
+    if (options.signal?.aborted) {
+      this.done = true;
+      return;
+    }
+    options.signal?.addEventListener('abort', this.abort, { once: true });
+    this.socket.start();
+  }
+
+  private receive(message: Record<string, unknown>): void {
+    if (message.type !== 'event' || this.done) return;
+    const event = message.event as FeedEvent;
+    if (event.seq <= this.lastSeq) return;
+    this.lastSeq = event.seq;
+    if (this.waiting) {
+      const waiting = this.waiting;
+      this.waiting = null;
+      waiting.resolve({ value: event, done: false });
+      return;
+    }
+    this.queue.push(event);
+    if (this.queue.length >= HIGH_WATER && !this.paused) {
+      this.paused = true;
+      this.socket.pause();
+    }
+  }
+
+  private fail(error: Error): void {
+    if (this.done) return;
+    this.failure = error;
+    if (this.waiting) {
+      const waiting = this.waiting;
+      this.waiting = null;
+      this.finish();
+      waiting.reject(error);
+    }
+  }
+
+  /** The next event; waits for one when none is queued. */
+  next(): Promise<IteratorResult<FeedEvent>> {
+    const event = this.queue.shift();
+    if (event) {
+      if (this.paused && this.queue.length <= LOW_WATER) this.resume();
+      return Promise.resolve({ value: event, done: false });
+    }
+    if (this.failure) {
+      const failure = this.failure;
+      this.finish();
+      return Promise.reject(failure);
+    }
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
+  }
+
+  private resume(): void {
+    this.paused = false;
+    this.socket.resume();
+  }
+
+  /** Ends the subscription (what `break` in a `for await` loop does). */
+  return(): Promise<IteratorResult<FeedEvent>> {
+    this.close();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  /** Closes the socket; a pending `next()` resolves as done. */
+  close(): void {
+    if (this.done) return;
+    this.finish();
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting?.resolve({ value: undefined, done: true });
+  }
+
+  private finish(): void {
+    this.done = true;
+    this.queue.length = 0;
+    this.socket.close();
+    this.options.signal?.removeEventListener('abort', this.abort);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
+
+function feedUrl(target: FeedTarget, after: number): string {
+  const url = new URL(
+    `${baseUrl(target.url)}/api/v1/workspaces/${encodeURIComponent(target.workspaceId)}/feed`,
+  );
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (target.runId) url.searchParams.set('run_id', target.runId);
+  url.searchParams.set('after', String(after));
+  // Browsers cannot set headers on a WebSocket; the kernel reads the token from the query.
+  url.searchParams.set('access_token', target.token);
+  return url.toString();
+}

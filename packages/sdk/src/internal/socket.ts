@@ -1,0 +1,222 @@
+/** The part of the WHATWG WebSocket the SDK uses; the browser's, Node 22's and `ws` all fit. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  onopen: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onclose: ((event: { code: number; reason: string }) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** A WebSocket class: `new WebSocket(url)`. */
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+/**
+ * The WebSocket class to use: the injected one, else the global one (browsers,
+ * Node 22), else the `ws` package loaded on demand (Node 20 has no global).
+ * @throws Error when none is available.
+ */
+export async function resolveWebSocket(
+  injected?: WebSocketConstructor,
+): Promise<WebSocketConstructor> {
+  if (injected) return injected;
+  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  if (global) return global;
+  // A computed specifier keeps bundlers from pulling `ws` into a browser build.
+  const specifier = 'ws';
+  try {
+    const loaded = (await import(/* @vite-ignore */ specifier)) as {
+      WebSocket?: WebSocketConstructor;
+      default?: WebSocketConstructor;
+    };
+    const found = loaded.WebSocket ?? loaded.default;
+    if (found) return found;
+  } catch {
+    // fall through to the explanation below
+  }
+  throw new Error(
+    'no WebSocket implementation: pass `WebSocket` in the options, or install the `ws` package',
+  );
+}
+
+/** Where a live socket stands. */
+export type SocketStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+/** How a {@link LiveSocket} connects and what it does with messages. */
+export interface LiveSocketOptions {
+  /** The socket URL for a connection resuming after a sequence number. */
+  url(): string;
+  WebSocket?: WebSocketConstructor | undefined;
+  onMessage(message: Record<string, unknown>): void;
+  onStatus?(status: SocketStatus): void;
+  /**
+   * Checked before each reconnect; a throw ends the socket with that error
+   * (a revoked token, say) instead of retrying forever.
+   */
+  check?(): Promise<void>;
+  /** Called once when the socket gives up for good. */
+  onFatal(error: Error): void;
+  /** Delay before the first reconnect; doubles up to 5 s. */
+  retryMs?: number | undefined;
+}
+
+const MAX_RETRY_MS = 5000;
+const PING_MS = 15_000;
+const SILENCE_MS = 40_000;
+
+/**
+ * A WebSocket that reconnects with backoff until closed. The URL is asked for
+ * afresh on every connect, so a caller resumes from its last sequence number.
+ */
+export class LiveSocket {
+  private socket: WebSocketLike | null = null;
+  private closed = false;
+  private paused = false;
+  private attempt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private ping: ReturnType<typeof setInterval> | undefined;
+  private lastHeard = 0;
+
+  constructor(private readonly options: LiveSocketOptions) {}
+
+  /** Connects (once); later drops reconnect by themselves. */
+  start(): void {
+    void this.connect();
+  }
+
+  /** Closes the socket now and stops reconnecting. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.ping);
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      socket.onclose = null;
+      socket.onerror = null;
+      socket.onmessage = null;
+      socket.close(1000, 'done');
+    }
+    this.options.onStatus?.('closed');
+  }
+
+  /** Drops the current connection and reconnects at once. */
+  restart(): void {
+    if (this.closed) return;
+    this.drop();
+    clearTimeout(this.timer);
+    void this.connect();
+  }
+
+  /** Drops the connection until {@link resume} (a reader that fell behind). */
+  pause(): void {
+    if (this.closed || this.paused) return;
+    this.paused = true;
+    clearTimeout(this.timer);
+    this.drop();
+  }
+
+  /** Reconnects after a {@link pause}; the URL resumes where the reader is. */
+  resume(): void {
+    if (this.closed || !this.paused) return;
+    this.paused = false;
+    void this.connect();
+  }
+
+  private drop(): void {
+    clearInterval(this.ping);
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      socket.onclose = null;
+      socket.onerror = null;
+      socket.onmessage = null;
+      socket.close(1000, 'reconnecting');
+    }
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed || this.paused) return;
+    this.options.onStatus?.(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    let Socket: WebSocketConstructor;
+    try {
+      if (this.attempt > 0 && this.options.check) await this.options.check();
+      Socket = await resolveWebSocket(this.options.WebSocket);
+    } catch (error) {
+      if (isRetryable(error)) {
+        this.scheduleReconnect();
+        return;
+      }
+      this.fail(error as Error);
+      return;
+    }
+    if (this.closed || this.paused) return;
+    const socket = new Socket(this.options.url());
+    this.socket = socket;
+    socket.onmessage = (event) => {
+      this.lastHeard = Date.now();
+      let message: unknown;
+      try {
+        message = JSON.parse(String(event.data));
+      } catch {
+        return;
+      }
+      if (message === null || typeof message !== 'object') return;
+      const typed = message as Record<string, unknown>;
+      if (typed.type === 'ready') {
+        this.attempt = 0;
+        this.options.onStatus?.('open');
+      }
+      if (typed.type !== 'pong') this.options.onMessage(typed);
+    };
+    socket.onopen = () => {
+      this.lastHeard = Date.now();
+      clearInterval(this.ping);
+      this.ping = setInterval(() => this.keepAlive(socket), PING_MS);
+      (this.ping as { unref?: () => void }).unref?.();
+    };
+    socket.onerror = () => {};
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      clearInterval(this.ping);
+      this.scheduleReconnect();
+    };
+  }
+
+  private keepAlive(socket: WebSocketLike): void {
+    if (this.socket !== socket) return;
+    if (Date.now() - this.lastHeard > SILENCE_MS) {
+      this.restart();
+      return;
+    }
+    try {
+      socket.send('ping');
+    } catch {
+      this.restart();
+    }
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.paused) return;
+    const base = this.options.retryMs ?? 100;
+    const delay = Math.min(MAX_RETRY_MS, base * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+    this.attempt += 1;
+    this.options.onStatus?.('reconnecting');
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.connect(), delay);
+  }
+
+  private fail(error: Error): void {
+    this.close();
+    this.options.onFatal(error);
+  }
+}
+
+/** A failure worth retrying: no answer, or the kernel said it is unavailable. */
+function isRetryable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'connection_failed' || code === 'unavailable' || code === 'internal';
+}

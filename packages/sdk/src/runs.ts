@@ -1,0 +1,161 @@
+import type { Decision, DecisionContext } from './decisions.js';
+import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
+import { call, type Trpc } from './internal/transport.js';
+import { watchDecisions } from './internal/watch-decisions.js';
+import {
+  type CreateRunInput,
+  type FeedEvent,
+  RUN_END_STATES,
+  type RunView,
+  type TaskView,
+} from './views.js';
+
+/** What a workspace's handles share: the tRPC client and how to open a feed. */
+export interface WorkspaceContext extends DecisionContext {
+  trpc: Trpc;
+  workspaceId: string;
+  feedTarget(runId: string | null): FeedTarget;
+}
+
+/** One run of a workspace: read it, follow it, stop it, and resolve what it waits on. */
+export class RunHandle {
+  /**
+   * Every task of this run resting on a person, as a {@link Decision}: those
+   * waiting now, then each new one as it parks. The loop ends when the run ends.
+   *
+   * ```ts
+   * for await (const d of run.decisions) d.isAsk() ? await d.answer({ content: 'Now' }) : await d.approve();
+   * ```
+   */
+  readonly decisions: AsyncIterable<Decision>;
+
+  constructor(
+    private readonly context: WorkspaceContext,
+    /** The run's id. */
+    readonly id: string,
+  ) {
+    this.decisions = {
+      [Symbol.asyncIterator]: () =>
+        watchDecisions(context, {
+          openFeed: () => this.feed(),
+          read: async () => {
+            const [run, tasks] = await Promise.all([this.get(), this.tasks()]);
+            return { tasks, ended: RUN_END_STATES.includes(run.state) };
+          },
+        }),
+    };
+  }
+
+  private get address() {
+    return { workspace_id: this.context.workspaceId, run_id: this.id };
+  }
+
+  /**
+   * Reads the run: its state, frozen configuration and attention.
+   * @throws NotFoundError, ForbiddenError, UnauthorizedError.
+   */
+  get(): Promise<RunView> {
+    return call(() => this.context.trpc.runs.get.query(this.address));
+  }
+
+  /**
+   * Lists the run's task rows in order.
+   * @throws NotFoundError, ForbiddenError, UnauthorizedError.
+   */
+  async tasks(): Promise<TaskView[]> {
+    return (await call(() => this.context.trpc.tasks.list.query(this.address))).tasks;
+  }
+
+  /**
+   * Reads one task row.
+   * @throws NotFoundError when the run has no such task.
+   */
+  task(key: string): Promise<TaskView> {
+    return call(() => this.context.trpc.tasks.get.query({ ...this.address, task_key: key }));
+  }
+
+  /**
+   * Reads a page of the run's lifecycle events after a sequence number.
+   * @throws NotFoundError, ForbiddenError, UnauthorizedError.
+   */
+  async events(options: { after?: number; limit?: number } = {}): Promise<FeedEvent[]> {
+    return (await call(() => this.context.trpc.runs.events.query({ ...this.address, ...options })))
+      .events;
+  }
+
+  /**
+   * The run's lifecycle feed, live over WebSocket: an async iterator that
+   * reconnects by itself and resumes after the last event it received.
+   */
+  feed(options: FeedOptions = {}): FeedSubscription {
+    return new FeedSubscription(this.context.feedTarget(this.id), options);
+  }
+
+  /**
+   * Stops the run: unstarted rows, parked ones included, are canceled.
+   * @throws ConflictError run_not_running when it already ended; NotFoundError.
+   */
+  stop(): Promise<RunView> {
+    return call(() => this.context.trpc.runs.stop.mutate(this.address));
+  }
+
+  /**
+   * Abandons a run resting on a failure hold: it fails and its unstarted rows are canceled.
+   * @throws ConflictError when it already ended; ForbiddenError for a non-member token.
+   */
+  abandon(): Promise<RunView> {
+    return call(() => this.context.trpc.runs.abandon.mutate(this.address));
+  }
+
+  /**
+   * Appends an author row through the tasks door (member plane).
+   * @throws ConflictError run_not_running; ForbiddenError for a non-member token.
+   */
+  appendTask(input: {
+    tool_name: string;
+    tool_input?: unknown;
+    on_failure?: 'continue' | 'hold';
+  }): Promise<TaskView> {
+    return call(() => this.context.trpc.tasks.append.mutate({ ...this.address, ...input }));
+  }
+
+  /**
+   * Retries a row holding the run (on_failure hold).
+   * @throws ConflictError task_not_waiting when the row does not hold the run.
+   */
+  retryTask(key: string): Promise<TaskView> {
+    return call(() => this.context.trpc.decisions.retry.mutate({ ...this.address, task_key: key }));
+  }
+}
+
+/** The runs of one workspace. */
+export class Runs {
+  constructor(private readonly context: WorkspaceContext) {}
+
+  /**
+   * Creates a standalone run with its own approval mode, rules and provider.
+   * @throws ValidationError with every problem in the rules or the input; ForbiddenError.
+   */
+  create(input: CreateRunInput): Promise<RunView> {
+    return call(() =>
+      this.context.trpc.runs.create.mutate({ ...input, workspace_id: this.context.workspaceId }),
+    );
+  }
+
+  /**
+   * Lists the workspace's runs, newest first.
+   * @throws ForbiddenError, UnauthorizedError.
+   */
+  async list(options: { state?: RunView['state']; limit?: number } = {}): Promise<RunView[]> {
+    return (
+      await call(() =>
+        this.context.trpc.runs.list.query({ workspace_id: this.context.workspaceId, ...options }),
+      )
+    ).runs;
+  }
+
+  /** A handle on one run (no request is made until you use it). */
+  run(id: string): RunHandle {
+    return new RunHandle(this.context, id);
+  }
+}
