@@ -95,7 +95,7 @@ export class LiveSocket {
     this.socket = null;
     if (socket) {
       socket.onclose = null;
-      socket.onerror = null;
+      socket.onerror = () => {};
       socket.onmessage = null;
       socket.close(1000, 'done');
     }
@@ -131,7 +131,7 @@ export class LiveSocket {
     this.socket = null;
     if (socket) {
       socket.onclose = null;
-      socket.onerror = null;
+      socket.onerror = () => {};
       socket.onmessage = null;
       socket.close(1000, 'reconnecting');
     }

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+// The server's index exports nothing yet, so the tests reach its entry points here, in one
+// place; switch to `from '@airlock/server'` once it exports startAirlock and the account helpers.
+import { type Airlock, type AirlockOptions, startAirlock } from '../../../server/src/airlock.js';
+import {
+  createAgentApplication,
+  createCredential,
+  createWorkspace,
+} from '../../../server/src/store/accounts.js';
+
+/** One workspace with an agent application and a token of each plane. */
+export interface TestWorkspace {
+  id: string;
+  appId: string;
+  tokens: { agent: string; executor: string; member: string };
+}
+
+/** A real kernel on loopback (SQLite in a temp dir) with one workspace. */
+export interface TestKernel {
+  airlock: Airlock;
+  url: string;
+  workspace: TestWorkspace;
+  /** Adds another workspace with its own tokens. */
+  addWorkspace(name: string): Promise<TestWorkspace>;
+  close(): Promise<void>;
+}
+
+/** Starts a kernel on 127.0.0.1 with a fresh SQLite store and one workspace. */
+export async function startTestKernel(
+  options: Omit<AirlockOptions, 'dataDir' | 'databaseUrl'> = {},
+): Promise<TestKernel> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-sdk-test-'));
+  const airlock = await startAirlock({ sweepIntervalMs: 50, ...options, dataDir });
+  const addWorkspace = async (name: string): Promise<TestWorkspace> => {
+    const workspace = await createWorkspace(airlock.store, name);
+    const app = await createAgentApplication(airlock.store, {
+      workspaceId: workspace.id,
+      name: `${name}-app`,
+    });
+    const token = async (kind: 'agent' | 'executor' | 'member') =>
+      (
+        await createCredential(airlock.store, {
+          workspaceId: workspace.id,
+          kind,
+          agentApplicationId: app.id,
+          label: `${name} ${kind}`,
+        })
+      ).token;
+    return {
+      id: workspace.id,
+      appId: app.id,
+      tokens: {
+        agent: await token('agent'),
+        executor: await token('executor'),
+        member: await token('member'),
+      },
+    };
+  };
+  const workspace = await addWorkspace('test');
+  return {
+    airlock,
+    url: airlock.url,
+    workspace,
+    addWorkspace,
+    async close() {
+      await airlock.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until a check returns a truthy value, or fails after a timeout. */
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  options: { timeoutMs?: number; what?: string } = {},
+): Promise<T> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${options.what ?? 'a condition'}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A scripted standalone run: the rounds the model plays, under a mode and rules. */
+export function scriptedRun(
+  mode: 'bypass' | 'ask' | 'rules',
+  rounds: unknown[],
+  rules: unknown[] = [],
+) {
+  return {
+    approval_mode: mode,
+    approval_rules: rules,
+    input: 'do the thing',
+    provider: { kind: 'scripted' as const, rounds: rounds as never },
+  };
+}
