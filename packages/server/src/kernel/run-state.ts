@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { RunTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
@@ -56,22 +57,30 @@ function holds(row: { state: string; on_failure: string; error_code: string | nu
  */
 export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Promise<void> {
   if (run.state !== 'running') return;
-  const rows = await tx.db
+  // Three index seeks (parks and questions, holds, this round's model rows), never a scan of the run.
+  const columns = ['key', 'state', 'on_failure', 'error_code', 'origin', 'round'] as const;
+  const waiting = tx.db
     .selectFrom('tasks')
-    .select(['key', 'state', 'on_failure', 'error_code', 'origin', 'round'])
+    .select(columns)
     .where('run_id', '=', run.id)
-    .where((eb) =>
-      eb.or([
-        eb('state', 'in', ['needs_approval', 'awaiting_input']),
-        eb.and([
-          eb('state', 'in', ['failed', 'timed_out']),
-          eb('on_failure', '=', 'hold'),
-          eb('error_code', '!=', 'approval_denied'),
-        ]),
-        eb.and([eb('origin', '=', 'model'), eb('round', '=', run.round)]),
-      ]),
-    )
-    .execute();
+    .where('state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')]);
+  const holding = tx.db
+    .selectFrom('tasks')
+    .select(columns)
+    .where('run_id', '=', run.id)
+    .where('on_failure', '=', sql.lit('hold'))
+    .where('state', 'in', [sql.lit('failed'), sql.lit('timed_out')]);
+  const thisRound = tx.db
+    .selectFrom('tasks')
+    .select(columns)
+    .where('run_id', '=', run.id)
+    .where('round', '=', run.round)
+    .where('origin', '=', sql.lit('model'));
+  const byKey = new Map(
+    (await waiting.unionAll(holding).unionAll(thisRound).execute()).map((r) => [r.key, r]),
+  );
+  const order = (key: string) => Number.parseInt(key.slice(1), 10);
+  const rows = [...byKey.values()].sort((a, b) => order(a.key) - order(b.key));
   const parked = rows.filter((r) => r.state === 'needs_approval').map((r) => r.key);
   const asked = rows.filter((r) => r.state === 'awaiting_input').map((r) => r.key);
   const held = rows.filter(holds).map((r) => r.key);

@@ -147,6 +147,24 @@ function initial(dialect: Dialect): Migration {
         .where(sql.ref('state'), '=', sql.lit('claimed'))
         .execute();
       await db.schema
+        .createIndex('tasks_waiting_by_run')
+        .on('tasks')
+        .columns(['run_id', 'state'])
+        .where(sql.ref('state'), 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')])
+        .execute();
+      await db.schema
+        .createIndex('tasks_holding_by_run')
+        .on('tasks')
+        .columns(['run_id', 'state'])
+        .where(sql.ref('on_failure'), '=', sql.lit('hold'))
+        .where(sql.ref('state'), 'in', [sql.lit('failed'), sql.lit('timed_out')])
+        .execute();
+      await db.schema
+        .createIndex('tasks_by_round')
+        .on('tasks')
+        .columns(['run_id', 'round', 'origin'])
+        .execute();
+      await db.schema
         .createIndex('tasks_runnable')
         .on('tasks')
         .columns(['workspace_id', 'created_at'])
