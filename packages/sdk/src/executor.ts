@@ -133,8 +133,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
       () => {
         call(() => trpc.executor.heartbeat.mutate({ ...address, lease_ms: leaseMs })).catch(
           (error: Error) => {
-            if (!isLeaseLostError(error)) return;
+            if (!isLeaseLostError(error) || lost) return;
             lost = true;
+            report(error, task);
             controller.abort(error);
           },
         );
