@@ -1,0 +1,176 @@
+import { createClient, createExecutor, type Executor, ToolError } from '@airlock/sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { stopHookUnsupportedReason } from '../support/probes.js';
+
+describe('createExecutor against a real kernel', () => {
+  let kernel: TestKernel;
+  let stopHookSkip: string | null;
+  const executors: Executor[] = [];
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+    stopHookSkip = await stopHookUnsupportedReason(kernel);
+    if (stopHookSkip) console.warn(`[airlock tests] skipping the stop hook test: ${stopHookSkip}`);
+  });
+  afterEach(async () => {
+    for (const executor of executors.splice(0)) await executor.close({ abort: true });
+  });
+  afterAll(async () => {
+    await kernel?.close();
+  });
+
+  const start = (tools: Parameters<typeof createExecutor>[0]['tools']) => {
+    const executor = createExecutor({
+      url: kernel.url,
+      token: kernel.workspace.tokens.executor,
+      tools,
+    });
+    executors.push(executor);
+    return executor;
+  };
+  const runs = () =>
+    createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
+      kernel.workspace.id,
+    ).runs;
+
+  it('serves a tool end to end: claimed on the nudge, result committed, the model reads it', async () => {
+    const seen: { command: string; attempt: number; aborted: boolean }[] = [];
+    const executor = start({
+      bash: async (input: { command: string }, { attempt, signal }) => {
+        seen.push({ command: input.command, attempt, aborted: signal.aborted });
+        return `${input.command}: 3 files`;
+      },
+    });
+    await executor.ready;
+    const created = await runs().create(
+      scriptedRun('bypass', [
+        { tool_calls: [{ name: 'bash', input: { command: 'ls' } }] },
+        { final: 'listed', expect: 'ls: 3 files' },
+      ]),
+    );
+    const run = runs().run(created.id);
+    const ended = await eventually(async () => {
+      const view = await run.get();
+      return view.state !== 'running' && view;
+    });
+    expect(ended).toMatchObject({ state: 'completed', final_answer: 'listed' });
+    expect(seen).toEqual([{ command: 'ls', attempt: 1, aborted: false }]);
+    const [task] = await run.tasks();
+    expect(task).toMatchObject({ state: 'succeeded', result: 'ls: 3 files', attempts: 1 });
+  });
+
+  it('claims work that was already waiting when it connects, and commits thrown failures', async () => {
+    const created = await runs().create(
+      scriptedRun('bypass', [
+        { tool_calls: [{ name: 'read', input: { path: 'missing.txt' } }] },
+        { final: 'gave up', expect: ['not_found', 'no missing.txt here'] },
+      ]),
+    );
+    start({
+      read: (input: { path: string }) => {
+        throw new ToolError('not_found', `no ${input.path} here`);
+      },
+    });
+    const run = runs().run(created.id);
+    const ended = await eventually(async () => {
+      const view = await run.get();
+      return view.state !== 'running' && view;
+    });
+    expect(ended).toMatchObject({ state: 'completed', final_answer: 'gave up' });
+    expect((await run.tasks())[0]).toMatchObject({
+      state: 'failed',
+      error: { code: 'not_found', detail: 'no missing.txt here' },
+    });
+  });
+
+  it('runs an approved call once a person approves it, and only tools it serves', async () => {
+    const served: string[] = [];
+    start({
+      deploy: (input: { env: string }) => {
+        served.push(input.env);
+        return { deployed: input.env };
+      },
+    });
+    const created = await runs().create(
+      scriptedRun(
+        'rules',
+        [
+          { tool_calls: [{ name: 'deploy', input: { env: 'prod' } }] },
+          { final: 'shipped', expect: '"deployed":"prod"' },
+        ],
+        [{ tool: 'deploy', verdict: 'ask' }],
+      ),
+    );
+    const run = runs().run(created.id);
+    for await (const d of run.decisions)
+      d.isAsk() ? await d.answer({ content: 'Now' }) : await d.approve();
+    expect(await run.get()).toMatchObject({ state: 'completed', final_answer: 'shipped' });
+    expect(served).toEqual(['prod']);
+  });
+
+  /** Declares a stop hook on the agent's profile and starts a turn that answers at once. */
+  const turnWithStopHook = async (tool: string) => {
+    const agent = async (method: string, path: string, body: unknown) =>
+      (
+        await fetch(`${kernel.url}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${kernel.workspace.tokens.agent}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<{ id: string }>;
+    await agent('PUT', '/agent_api/v1/profile/configuration', {
+      approval_mode: 'bypass',
+      lifecycle_hooks: { stop: { tool, timeout_ms: 5000, max_continuations: 1 } },
+    });
+    const conversation = await agent('POST', '/agent_api/v1/conversations', {});
+    const turn = await agent('POST', `/agent_api/v1/conversations/${conversation.id}/inputs`, {
+      input: 'finish',
+      provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
+    });
+    return runs().run(turn.id);
+  };
+
+  it('serves the stop hook: the handler acknowledges and the turn completes', async (context) => {
+    if (stopHookSkip) {
+      context.skip(stopHookSkip);
+      return;
+    }
+    const events: unknown[] = [];
+    start({
+      finish_check: (input: { event: string }) => {
+        events.push(input.event);
+        return { continue: false };
+      },
+    });
+    const run = await turnWithStopHook('finish_check');
+    const ended = await eventually(async () => {
+      const view = await run.get();
+      return view.state !== 'running' && view;
+    });
+    expect(ended).toMatchObject({ state: 'completed', final_answer: 'done' });
+    expect(events).toEqual(['stop']);
+    const hook = (await run.tasks()).find((task) => task.kind === 'hook');
+    expect(hook).toMatchObject({
+      state: 'succeeded',
+      result: { structured_content: { continue: false } },
+    });
+  });
+
+  it('refuses an invalid hook result with core before committing it', async (context) => {
+    if (stopHookSkip) {
+      context.skip(stopHookSkip);
+      return;
+    }
+    start({ bad_check: () => ({ continue: true }) });
+    const run = await turnWithStopHook('bad_check');
+    const hook = await eventually(async () =>
+      (await run.tasks()).find((task) => task.kind === 'hook' && task.state === 'failed'),
+    );
+    expect(hook.error?.code).toBe('invalid_hook_result');
+    expect(hook.error?.detail).toContain('feedback');
+    if ((await run.get()).state === 'running') await run.stop();
+  });
+});
