@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from 'pino';
 import { authenticateToken, bearerToken } from './api/access.js';
@@ -47,10 +47,11 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
           options.kernel,
           bearerToken(req.headers.authorization),
         );
-        return { kernel: options.kernel, principal, authError: null };
+        return { kernel: options.kernel, hub: options.hub, principal, authError: null };
       } catch (error) {
         return {
           kernel: options.kernel,
+          hub: options.hub,
           principal: null,
           authError:
             error instanceof AirlockError ? error : new AirlockError('internal', 'internal error'),
@@ -59,9 +60,17 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     },
   });
   const sockets = createSocketHandler({ kernel: options.kernel, hub: options.hub });
+  // Shutdown ends idle connections (even ones that never sent a request) and
+  // event streams at once, and gives requests in flight a grace period.
+  const busy = new Map<Socket, number>();
+  const streams = new Set<Socket>();
   const server = createServer((req, res) => {
+    const socket = req.socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    res.once('close', () => busy.set(socket, (busy.get(socket) ?? 1) - 1));
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname.startsWith('/trpc/')) {
+      if (req.headers.accept?.includes('text/event-stream')) streams.add(socket);
       trpc(req, res);
       return;
     }
@@ -84,6 +93,13 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       });
   });
   server.keepAliveTimeout = 65_000;
+  server.on('connection', (socket: Socket) => {
+    busy.set(socket, 0);
+    socket.once('close', () => {
+      busy.delete(socket);
+      streams.delete(socket);
+    });
+  });
   server.on('upgrade', sockets.upgrade);
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
@@ -100,8 +116,15 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     url: `http://${shownHost}:${port}`,
     close: async () => {
       sockets.close();
-      server.closeIdleConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const [socket, requests] of busy) {
+        if (requests === 0 || streams.has(socket)) socket.destroy();
+      }
+      // In-flight requests get a grace period, then every connection is ended.
+      const force = setTimeout(() => server.closeAllConnections(), 2000);
+      force.unref();
+      await closed;
+      clearTimeout(force);
     },
   };
 }

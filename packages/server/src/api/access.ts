@@ -30,7 +30,11 @@ const PLANE_NAMES = { agent: 'an agent', executor: 'an executor', member: 'a mem
  * Refuses a credential of the wrong plane or of another workspace, before any row is read.
  * @throws AirlockError forbidden (403).
  */
-export function checkAccess(operation: Operation, principal: Principal, input: unknown): void {
+export function checkAccess(
+  operation: Pick<Operation, 'name' | 'planes'>,
+  principal: Principal,
+  input: unknown,
+): void {
   if (!operation.planes.includes(principal.kind)) {
     const wanted = operation.planes.map((p) => PLANE_NAMES[p]).join(' or ');
     throw new AirlockError(

@@ -1,8 +1,10 @@
-import { initTRPC, TRPCError } from '@trpc/server';
-import type { z } from 'zod';
+import { initTRPC, TRPCError, tracked } from '@trpc/server';
+import { z } from 'zod';
+import type { FeedHub } from '../feed/hub.js';
 import { AirlockError, type ErrorCode } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
-import type { Principal } from '../store/accounts.js';
+import type { EventView } from '../kernel/views.js';
+import type { CredentialKind, Principal } from '../store/accounts.js';
 import { checkAccess } from './access.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
@@ -18,11 +20,13 @@ import {
   regenerateTurn,
   stopRunOperation,
 } from './runs.js';
+import { IdSchema } from './schemas.js';
 import { appendTask, getTask, listTasks } from './tasks.js';
 
 /** What every tRPC call runs with. */
 export interface TrpcContext {
   kernel: Kernel;
+  hub: FeedHub;
   principal: Principal | null;
   authError: AirlockError | null;
 }
@@ -71,6 +75,20 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
+function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
+  return t.procedure.use(({ ctx, next }) => {
+    if (!ctx.principal) {
+      throw toTrpcError(ctx.authError ?? new AirlockError('unauthenticated', 'no token'));
+    }
+    try {
+      checkAccess(operation, ctx.principal, null);
+    } catch (error) {
+      throw toTrpcError(error);
+    }
+    return next({ ctx: { kernel: ctx.kernel, hub: ctx.hub, principal: ctx.principal } });
+  });
+}
+
 function base<I extends z.ZodObject, O extends z.ZodType>(operation: Operation<I, O>) {
   return t.procedure
     .use(({ ctx, next }) => {
@@ -112,6 +130,55 @@ function mutation<I extends z.ZodObject, O extends z.ZodType>(operation: Operati
   );
 }
 
+const FEED = { name: 'runs.feed', planes: ['agent', 'member'] as CredentialKind[] };
+
+/**
+ * The lifecycle feed as a tRPC subscription: every event of the workspace (or
+ * one run) after `after`, each tracked by its sequence number so a client that
+ * reconnects with `lastEventId` misses nothing.
+ */
+const feed = authorized(FEED)
+  .input(
+    z.strictObject({
+      workspace_id: IdSchema,
+      run_id: IdSchema.optional(),
+      after: z.number().int().min(0).optional(),
+      lastEventId: z.string().regex(/^\d+$/).nullish(),
+    }),
+  )
+  .subscription(async function* ({ ctx, input, signal }) {
+    try {
+      checkAccess(FEED, ctx.principal, input);
+    } catch (error) {
+      throw toTrpcError(error);
+    }
+    const pending: EventView[] = [];
+    let wake: (() => void) | null = null;
+    const subscription = ctx.hub.subscribe({
+      workspaceId: ctx.principal.workspace_id,
+      runId: input.run_id ?? null,
+      after: input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0),
+      send: (event) => {
+        pending.push(event);
+        wake?.();
+      },
+    });
+    try {
+      while (!signal?.aborted) {
+        for (let event = pending.shift(); event; event = pending.shift()) {
+          yield tracked(String(event.seq), event);
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          signal?.addEventListener('abort', () => resolve(), { once: true });
+        });
+        wake = null;
+      }
+    } finally {
+      subscription.close();
+    }
+  });
+
 /** The tRPC router: the same operations as REST, by their dotted names. */
 export const appRouter = t.router({
   profile: t.router({ put: mutation(putConfiguration), get: query(getConfiguration) }),
@@ -124,6 +191,7 @@ export const appRouter = t.router({
     abandon: mutation(abandonRun),
     events: query(listEvents),
     regenerate: mutation(regenerateTurn),
+    feed,
   }),
   tasks: t.router({ list: query(listTasks), get: query(getTask), append: mutation(appendTask) }),
   decisions: t.router({

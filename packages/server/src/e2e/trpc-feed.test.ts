@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from '../testing/harness.js';
+import { backends } from '../testing/stores.js';
+
+const [sqlite] = await backends();
+
+/** Reads server-sent events from a tRPC subscription until `enough` says stop. */
+async function readEvents(
+  url: string,
+  token: string,
+  enough: (events: { id: string; data: { type: string; seq: number } }[]) => boolean,
+) {
+  const controller = new AbortController();
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  expect(response.status).toBe(200);
+  const events: { id: string; data: { type: string; seq: number } }[] = [];
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end = buffer.indexOf('\n\n');
+    while (end >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const id = /^id: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (id && data) events.push({ id, data: JSON.parse(data) });
+      end = buffer.indexOf('\n\n');
+    }
+    if (enough(events)) break;
+  }
+  controller.abort();
+  return events;
+}
+
+describe('lifecycle feed as a tRPC subscription', () => {
+  let d: Deployment;
+  afterEach(async () => {
+    await d?.close();
+  });
+
+  it('streams tracked events and resumes from lastEventId', async () => {
+    d = await deploy(sqlite!);
+    const run = await d.agent.post(`${d.ws}/runs`, {
+      approval_mode: 'ask',
+      input: 'x',
+      provider: { kind: 'scripted', rounds: [{ tool_calls: [{ name: 'a' }] }, { final: 'f' }] },
+    });
+    const url = (input: unknown) =>
+      `${d.url}/trpc/runs.feed?input=${encodeURIComponent(JSON.stringify(input))}`;
+    const first = await readEvents(
+      url({ workspace_id: d.workspaceId, run_id: run.body.id }),
+      d.tokens.member,
+      (events) => events.some((e) => e.data.type === 'run.attention_required'),
+    );
+    expect(first[0]!.id).toBe(String(first[0]!.data.seq));
+    const last = first.at(-1)!.id;
+    await d.member.post(`${d.ws}/runs/${run.body.id}/tasks/t1/approve`);
+    const resumed = await readEvents(
+      url({ workspace_id: d.workspaceId, run_id: run.body.id, lastEventId: last }),
+      d.tokens.member,
+      (events) => events.some((e) => e.data.type === 'task.approved'),
+    );
+    expect(Number(resumed[0]!.id)).toBe(Number(last) + 1);
+    const denied = await fetch(url({ workspace_id: d.workspaceId }), {
+      headers: { authorization: `Bearer ${d.tokens.executor}`, accept: 'text/event-stream' },
+    });
+    // tRPC reports a subscription's refusal inside the stream, as a serialized error event.
+    const reader = (denied.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('forbidden')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    expect(text).toContain('"code":"forbidden"');
+    expect(text).not.toContain('"type":"run.');
+  });
+});
