@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { type Airlock, startAirlock } from '../airlock.js';
 import { createAgentApplication, createCredential, createWorkspace } from '../store/accounts.js';
 import { client, waitFor } from '../testing/harness.js';
@@ -11,7 +12,7 @@ describe.skipIf(skip !== null)('two kernels sharing one PostgreSQL database', ()
   let a: Airlock;
   let b: Airlock;
   let ws: string;
-  let tokens: { agent: string; executor: string };
+  let tokens: { agent: string; executor: string; member: string };
   beforeAll(async () => {
     const databaseUrl = await freshPostgresDatabase();
     const options = { databaseUrl, parkTtlMs: 1500, sweepIntervalMs: 20 };
@@ -19,7 +20,7 @@ describe.skipIf(skip !== null)('two kernels sharing one PostgreSQL database', ()
     b = await startAirlock(options);
     const workspace = await createWorkspace(a.store, 'shared');
     const app = await createAgentApplication(a.store, { workspaceId: workspace.id, name: 'app' });
-    const make = async (kind: 'agent' | 'executor') =>
+    const make = async (kind: 'agent' | 'executor' | 'member') =>
       (
         await createCredential(a.store, {
           workspaceId: workspace.id,
@@ -27,7 +28,11 @@ describe.skipIf(skip !== null)('two kernels sharing one PostgreSQL database', ()
           agentApplicationId: app.id,
         })
       ).token;
-    tokens = { agent: await make('agent'), executor: await make('executor') };
+    tokens = {
+      agent: await make('agent'),
+      executor: await make('executor'),
+      member: await make('member'),
+    };
     ws = `/api/v1/workspaces/${workspace.id}`;
   });
   afterAll(async () => {
@@ -109,5 +114,32 @@ describe.skipIf(skip !== null)('two kernels sharing one PostgreSQL database', ()
       const r = await client(a.url, tokens.agent).get(`${ws}/runs/${run.body.id}`);
       return r.body.state === 'completed';
     });
+  });
+
+  it("streams one kernel's transitions on another kernel's feed", async () => {
+    const run = await client(a.url, tokens.agent).post(`${ws}/runs`, {
+      approval_mode: 'ask',
+      input: 'x',
+      provider: {
+        kind: 'scripted',
+        rounds: [{ tool_calls: [{ name: 'deploy' }] }, { final: 'f' }],
+      },
+    });
+    const seen: { type: string; principal: string | null }[] = [];
+    const socket = new WebSocket(`${b.url.replace('http', 'ws')}${ws}/feed?run_id=${run.body.id}`, {
+      headers: { authorization: `Bearer ${tokens.member}` },
+    });
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      if (message.type === 'event') seen.push(message.event);
+    });
+    await new Promise((resolve) => socket.once('open', resolve));
+    await waitFor(async () => seen.some((e) => e.type === 'task.parked'));
+    const approved = await client(a.url, tokens.member).post(
+      `${ws}/runs/${run.body.id}/tasks/t1/approve`,
+    );
+    expect(approved.status).toBe(200);
+    await waitFor(async () => seen.some((e) => e.type === 'task.approved'), { timeoutMs: 3000 });
+    socket.close();
   });
 });
