@@ -1,0 +1,30 @@
+/** Children an element can take: nodes, text, or nothing. */
+export type Child = Node | string | number | null | undefined | false;
+
+/** Attributes and listeners of {@link h}: `on*` keys are listeners, others attributes. */
+export type Props = Record<string, string | boolean | number | EventListener | undefined>;
+
+/**
+ * Builds an element. Text is always set as text, never parsed as HTML: tool
+ * inputs come from a model and must not be able to inject markup.
+ */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') {
+      element.addEventListener(key.slice(2).toLowerCase(), value);
+    } else {
+      element.setAttribute(key, value === true ? '' : String(value));
+    }
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(typeof child === 'number' ? String(child) : child);
+  }
+  return element;
+}

@@ -1,0 +1,73 @@
+import type { MatchedRule } from '@airlock/sdk';
+
+/** A short "3 min ago" for an epoch-ms time. */
+export function ago(time: number, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - time) / 1000));
+  if (seconds < 60) return `${seconds} s ago`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  return hours < 48 ? `${hours} h ago` : `${Math.round(hours / 24)} d ago`;
+}
+
+/** A short "in 23 h" for a future epoch-ms time. */
+export function until(time: number, now = Date.now()): string {
+  const minutes = Math.round((time - now) / 60_000);
+  if (minutes <= 0) return 'now';
+  if (minutes < 60) return `in ${minutes} min`;
+  return `in ${Math.round(minutes / 60)} h`;
+}
+
+/** The shell command of a call's input, if it carries one. */
+export function commandOf(input: unknown): string | null {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return null;
+  for (const key of ['command', 'cmd', 'script']) {
+    const value = (input as Record<string, unknown>)[key];
+    if (typeof value === 'string') return value;
+    if (Array.isArray(value) && value.every((part) => typeof part === 'string')) {
+      return value.join(' ');
+    }
+  }
+  return null;
+}
+
+/** A readable text for one input value: strings as they are, anything else as JSON. */
+export function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value, null, 2) ?? String(value);
+}
+
+/** The fields of a call's input, in order: `[key, text]`, or one `['input', text]` for a non-object. */
+export function inputFields(input: unknown): [string, string][] {
+  if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
+    return Object.entries(input as Record<string, unknown>).map(([key, value]) => [
+      key,
+      valueText(value),
+    ]);
+  }
+  return [['input', valueText(input)]];
+}
+
+/** One matched rule as a sentence: `#1 ask bash when command matches "*rm -rf*"`. */
+export function ruleText(match: MatchedRule): string {
+  const rule = match.rule;
+  const head = `#${match.index} ${match.verdict ?? rule?.verdict ?? '?'}`;
+  if (!rule) return match.text === null ? head : `${head} (read "${match.text}")`;
+  let text = `${head} ${rule.tool}`;
+  if (rule.origin && rule.origin !== 'model') text += ` from ${rule.origin}`;
+  if (rule.path) {
+    text +=
+      rule.match === undefined
+        ? ` when ${rule.path} is set`
+        : ` when ${rule.path} matches "${rule.match}"`;
+  }
+  if (rule.reason) text += `: ${rule.reason}`;
+  return text;
+}
+
+/** Why a call parked when no rule says so: the mode's own word. */
+export function parkedByMode(mode: string | null): string {
+  return mode === 'ask'
+    ? 'Parked by mode ask: no allow rule names this call.'
+    : `Parked by mode ${mode ?? 'unknown'}.`;
+}

@@ -1,0 +1,101 @@
+import { createClient, isForbiddenError, isUnauthorizedError } from '@airlock/sdk';
+import { h } from './dom.js';
+import { InboxView } from './inbox.js';
+import './styles.css';
+
+const STORAGE_KEY = 'airlock.inbox.session';
+
+/** What a signed-in page remembers for the tab's life. */
+interface Session {
+  url: string;
+  workspaceId: string;
+  token: string;
+}
+
+const app = document.getElementById('app') as HTMLElement;
+let current: InboxView | null = null;
+
+function readSession(): Session | null {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null') as Session | null;
+    return saved?.token && saved.workspaceId ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+function signOut(reason = ''): void {
+  current?.stop();
+  current = null;
+  sessionStorage.removeItem(STORAGE_KEY);
+  showSignIn(reason);
+}
+
+function showSignIn(message = ''): void {
+  const workspace = h('input', {
+    name: 'workspace',
+    required: true,
+    autocomplete: 'username',
+    placeholder: 'ws_...',
+  });
+  const token = h('input', {
+    name: 'token',
+    type: 'password',
+    required: true,
+    autocomplete: 'current-password',
+    placeholder: 'member token',
+  });
+  const url = h('input', { name: 'url', value: location.origin });
+  const note = h('p', { class: 'message', role: 'alert' }, message);
+  const form = h(
+    'form',
+    { class: 'sign-in', 'aria-label': 'sign in' },
+    h('h1', {}, 'Airlock inbox'),
+    h('p', {}, 'Sign in with a member token to see what waits for a person.'),
+    h('label', {}, 'Workspace id', workspace),
+    h('label', {}, 'Member token', token),
+    h('details', {}, h('summary', {}, 'Kernel'), h('label', {}, 'Kernel URL', url)),
+    h('button', { type: 'submit' }, 'Sign in'),
+    note,
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const session = {
+      url: url.value,
+      workspaceId: workspace.value.trim(),
+      token: token.value.trim(),
+    };
+    note.textContent = 'Signing in…';
+    void open(session).catch((error: unknown) => {
+      note.textContent =
+        isUnauthorizedError(error) || isForbiddenError(error)
+          ? `Refused: ${error.detail}`
+          : `Cannot reach the kernel: ${(error as Error).message}`;
+    });
+  });
+  app.replaceChildren(form);
+}
+
+async function open(session: Session): Promise<void> {
+  const client = createClient({ url: session.url, token: session.token });
+  const workspace = client.workspace(session.workspaceId);
+  const view = new InboxView(workspace, { onSignedOut: (reason) => signOut(reason) });
+  const root = view.render();
+  await view.start();
+  sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+  current = view;
+  app.replaceChildren(
+    h(
+      'header',
+      { class: 'top' },
+      h('h1', {}, 'Airlock inbox'),
+      h('span', { class: 'workspace' }, session.workspaceId),
+      h('button', { class: 'sign-out', onclick: () => signOut() }, 'Sign out'),
+    ),
+    root,
+  );
+}
+
+const saved = readSession();
+if (saved) void open(saved).catch(() => signOut('Your session ended; sign in again.'));
+else showSignIn();
