@@ -3,6 +3,7 @@ import type { MatchedRule } from '@airlock/sdk';
 /** A short "3 min ago" for an epoch-ms time. */
 export function ago(time: number, now = Date.now()): string {
   const seconds = Math.max(0, Math.round((now - time) / 1000));
+  if (seconds < 5) return 'just now';
   if (seconds < 60) return `${seconds} s ago`;
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return `${minutes} min ago`;

@@ -85,9 +85,14 @@ function profileView(decision: Approval): HTMLElement {
     h('p', { class: 'why' }, `Mode ${profile.mode ?? '?'} · origin ${profile.origin ?? '?'}`),
     profile.matched_rules.length
       ? h(
-          'ul',
-          { class: 'rules', 'aria-label': 'rules that parked it' },
-          ...profile.matched_rules.map((rule) => h('li', {}, h('code', {}, ruleText(rule)))),
+          'div',
+          { class: 'why-rules' },
+          'Parked by:',
+          h(
+            'ul',
+            { class: 'rules', 'aria-label': 'rules that parked it' },
+            ...profile.matched_rules.map((rule) => h('li', {}, h('code', {}, ruleText(rule)))),
+          ),
         )
       : h('p', { class: 'rules' }, parkedByMode(profile.mode)),
   );
