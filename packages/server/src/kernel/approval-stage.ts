@@ -3,6 +3,7 @@ import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
+import { touchRun } from './run-state.js';
 
 const policies = new Map<string, Policy>();
 const POLICY_CACHE_LIMIT = 2000;
@@ -54,14 +55,9 @@ export async function plantToolRow(
   run: RunTable,
   call: IncomingCall,
 ): Promise<TaskTable> {
-  const counter = await tx.db
-    .updateTable('runs')
-    .set((eb) => ({ task_counter: eb('task_counter', '+', 1) }))
-    .where('id', '=', run.id)
-    .returning('task_counter')
-    .executeTakeFirstOrThrow();
-  run.task_counter = counter.task_counter;
-  const key = `t${counter.task_counter}`;
+  run.task_counter += 1;
+  touchRun(tx, run);
+  const key = `t${run.task_counter}`;
   const policy = policyForRun(run);
   const decision = decide(policy, {
     mode: run.approval_mode,
@@ -85,7 +81,6 @@ export async function plantToolRow(
     };
   }
   const row: TaskTable = {
-    id: `${run.id}/${key}`,
     workspace_id: run.workspace_id,
     run_id: run.id,
     key,

@@ -21,7 +21,7 @@ async function expireParks(ctx: KernelContext): Promise<number> {
   const now = ctx.store.now();
   const due = await ctx.store.db
     .selectFrom('tasks')
-    .select(['id', 'run_id', 'workspace_id', 'key'])
+    .select(['run_id', 'workspace_id', 'key'])
     .where('state', '=', sql.lit('needs_approval'))
     .where('deadline_at', '<=', now)
     .orderBy('deadline_at')
@@ -41,7 +41,8 @@ async function expireParks(ctx: KernelContext): Promise<number> {
           decided_by: 'kernel',
           updated_at: tx.now,
         })
-        .where('id', '=', task.id)
+        .where('run_id', '=', task.run_id)
+        .where('key', '=', task.key)
         .where('state', '=', 'needs_approval')
         .where('deadline_at', '<=', tx.now)
         .executeTakeFirst();
@@ -69,7 +70,7 @@ async function lapseLeases(ctx: KernelContext): Promise<number> {
   const now = ctx.store.now();
   const due = await ctx.store.db
     .selectFrom('tasks')
-    .select(['id', 'run_id', 'workspace_id', 'key', 'claim_id'])
+    .select(['run_id', 'workspace_id', 'key', 'claim_id'])
     .where('state', '=', sql.lit('claimed'))
     .where('lease_until', '<=', now)
     .limit(BATCH)
@@ -80,7 +81,8 @@ async function lapseLeases(ctx: KernelContext): Promise<number> {
       const updated = await tx.db
         .updateTable('tasks')
         .set({ state: 'runnable', claim_id: null, lease_until: null, updated_at: tx.now })
-        .where('id', '=', task.id)
+        .where('run_id', '=', task.run_id)
+        .where('key', '=', task.key)
         .where('state', '=', 'claimed')
         .where('claim_id', '=', task.claim_id)
         .where('lease_until', '<=', tx.now)

@@ -113,7 +113,8 @@ async function guardedUpdate(
   const updated = await tx.db
     .updateTable('tasks')
     .set(change)
-    .where('id', '=', current.id)
+    .where('run_id', '=', current.run_id)
+    .where('key', '=', current.key)
     .where('state', '=', current.state)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) {

@@ -126,7 +126,8 @@ async function takeRow(
   const updated = await tx.db
     .updateTable('tasks')
     .set(change)
-    .where('id', '=', row.id)
+    .where('run_id', '=', row.run_id)
+    .where('key', '=', row.key)
     .where('state', '=', 'runnable')
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) return null;
@@ -227,7 +228,8 @@ export async function heartbeat(
     const updated = await tx.db
       .updateTable('tasks')
       .set({ lease_until: leaseUntil, updated_at: tx.now })
-      .where('id', '=', row.id)
+      .where('run_id', '=', row.run_id)
+      .where('key', '=', row.key)
       .where('state', '=', 'claimed')
       .where('claim_id', '=', address.claimId)
       .executeTakeFirst();
@@ -271,7 +273,8 @@ export async function commitTask(
     const updated = await tx.db
       .updateTable('tasks')
       .set(change)
-      .where('id', '=', row.id)
+      .where('run_id', '=', row.run_id)
+      .where('key', '=', row.key)
       .where('state', '=', 'claimed')
       .where('claim_id', '=', address.claimId)
       .executeTakeFirst();

@@ -10,7 +10,7 @@ import type { Database, RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
-import { finishRun, lockRun, settleRun } from './run-state.js';
+import { finishRun, lockRun, settleRun, touchRun } from './run-state.js';
 import { APPROVAL_EXPIRED_TEXT } from './task-states.js';
 
 /** How long one process may hold a run's model turn before another may take it over. */
@@ -133,18 +133,7 @@ async function applyRound(
   run.phase = 'tools';
   run.model_lease_owner = null;
   run.model_lease_until = null;
-  run.updated_at = tx.now;
-  await tx.db
-    .updateTable('runs')
-    .set({
-      round: run.round,
-      phase: 'tools',
-      model_lease_owner: null,
-      model_lease_until: null,
-      updated_at: tx.now,
-    })
-    .where('id', '=', run.id)
-    .execute();
+  touchRun(tx, run);
   tx.emit({
     ...base,
     type: 'run.round_started',

@@ -6,6 +6,45 @@ import { AirlockError } from './errors.js';
 import { UNSTARTED_STATES } from './task-states.js';
 import type { Attention } from './views.js';
 
+const pending = new WeakMap<Tx, Set<RunTable>>();
+
+/**
+ * Marks a run row changed in memory; it is written once, at the end of the
+ * unit of work, however many steps changed it. The caller holds the run row.
+ */
+export function touchRun(tx: Tx, run: RunTable): void {
+  run.updated_at = tx.now;
+  let runs = pending.get(tx);
+  if (!runs) {
+    const set = new Set<RunTable>();
+    runs = set;
+    pending.set(tx, set);
+    tx.beforeCommit(async () => {
+      for (const changed of set) {
+        await tx.db
+          .updateTable('runs')
+          .set({
+            state: changed.state,
+            phase: changed.phase,
+            round: changed.round,
+            task_counter: changed.task_counter,
+            attention: changed.attention,
+            final_answer: changed.final_answer,
+            error_code: changed.error_code,
+            error_detail: changed.error_detail,
+            model_lease_owner: changed.model_lease_owner,
+            model_lease_until: changed.model_lease_until,
+            updated_at: changed.updated_at,
+            ended_at: changed.ended_at,
+          })
+          .where('id', '=', changed.id)
+          .execute();
+      }
+    });
+  }
+  runs.add(run);
+}
+
 /**
  * Reads a run of a workspace, locking its row on PostgreSQL until the transaction ends.
  * @throws AirlockError run_not_found when no such run is in the workspace.
@@ -106,11 +145,7 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
       tx.emit({ workspace_id: run.workspace_id, run_id: run.id, type: 'run.attention_cleared' });
     }
     run.attention = encoded;
-    await tx.db
-      .updateTable('runs')
-      .set({ attention: encoded, updated_at: tx.now })
-      .where('id', '=', run.id)
-      .execute();
+    touchRun(tx, run);
   }
   if (run.phase !== 'tools') return;
   const roundRows = rows.filter((r) => r.origin === 'model' && r.round === run.round);
@@ -119,11 +154,9 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
   );
   if (!settled) return;
   run.phase = 'model';
-  await tx.db
-    .updateTable('runs')
-    .set({ phase: 'model', model_lease_owner: null, model_lease_until: null, updated_at: tx.now })
-    .where('id', '=', run.id)
-    .execute();
+  run.model_lease_owner = null;
+  run.model_lease_until = null;
+  touchRun(tx, run);
   const runId = run.id;
   tx.afterCommit(() => ctx.scheduleDrive(runId));
 }
@@ -178,22 +211,7 @@ export async function finishRun(
     updated_at: tx.now,
     ended_at: tx.now,
   });
-  await tx.db
-    .updateTable('runs')
-    .set({
-      state: run.state,
-      phase: 'done',
-      final_answer: run.final_answer,
-      error_code: run.error_code,
-      error_detail: run.error_detail,
-      attention: null,
-      model_lease_owner: null,
-      model_lease_until: null,
-      updated_at: tx.now,
-      ended_at: tx.now,
-    })
-    .where('id', '=', run.id)
-    .execute();
+  touchRun(tx, run);
   if (hadAttention) {
     tx.emit({ workspace_id: run.workspace_id, run_id: run.id, type: 'run.attention_cleared' });
   }

@@ -1,4 +1,4 @@
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
 
 /** Which SQL engine a store speaks. */
@@ -7,6 +7,9 @@ export type Dialect = 'sqlite' | 'postgres';
 function initial(dialect: Dialect): Migration {
   // Millisecond timestamps and counters need 64 bits on PostgreSQL; SQLite's INTEGER already is.
   const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  // On SQLite the hot tables are clustered on their key: one b-tree fewer to write per change.
+  const clustered = (table: CreateTableBuilder<string, string>) =>
+    dialect === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -85,7 +88,7 @@ function initial(dialect: Dialect): Migration {
         .addColumn('created_at', big, (c) => c.notNull())
         .addColumn('updated_at', big, (c) => c.notNull())
         .addColumn('ended_at', big);
-      await runs.execute();
+      await clustered(runs).execute();
       await db.schema
         .createIndex('runs_by_workspace')
         .on('runs')
@@ -100,7 +103,6 @@ function initial(dialect: Dialect): Migration {
 
       let tasks = db.schema
         .createTable('tasks')
-        .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
         .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id'))
         .addColumn('key', 'text', (c) => c.notNull())
@@ -130,8 +132,8 @@ function initial(dialect: Dialect): Migration {
         .addColumn('attempts', 'integer', (c) => c.notNull())
         .addColumn('created_at', big, (c) => c.notNull())
         .addColumn('updated_at', big, (c) => c.notNull())
-        .addUniqueConstraint('tasks_run_key', ['run_id', 'key']);
-      await tasks.execute();
+        .addPrimaryKeyConstraint('tasks_pk', ['run_id', 'key']);
+      await clustered(tasks).execute();
       // Partial indexes: a row enters them only while a clock runs or work waits,
       // so most transitions write fewer index pages. Queries name the states literally.
       await db.schema
@@ -170,13 +172,7 @@ function initial(dialect: Dialect): Migration {
         .columns(['workspace_id', 'created_at'])
         .where(sql.ref('state'), '=', sql.lit('runnable'))
         .execute();
-      await db.schema
-        .createIndex('tasks_waiting_for_people')
-        .on('tasks')
-        .columns(['workspace_id', 'created_at'])
-        .where(sql.ref('state'), 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')])
-        .execute();
-      await db.schema
+      const events = db.schema
         .createTable('run_events')
         .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id'))
         .addColumn('seq', big, (c) => c.notNull())
@@ -186,8 +182,8 @@ function initial(dialect: Dialect): Migration {
         .addColumn('data', 'text', (c) => c.notNull())
         .addColumn('principal', 'text')
         .addColumn('created_at', big, (c) => c.notNull())
-        .addPrimaryKeyConstraint('run_events_pk', ['workspace_id', 'seq'])
-        .execute();
+        .addPrimaryKeyConstraint('run_events_pk', ['workspace_id', 'seq']);
+      await clustered(events).execute();
       await db.schema
         .createIndex('run_events_by_run')
         .on('run_events')

@@ -84,7 +84,6 @@ export interface RunTable {
 
 /** A task row: one tool call (or, later, an ask or hook) with its state and clocks. */
 export interface TaskTable {
-  id: string;
   workspace_id: string;
   run_id: string;
   key: string;

@@ -41,6 +41,8 @@ export interface Tx {
   emit(event: PendingEvent): void;
   /** Runs a callback after the transaction commits (never when it rolls back). */
   afterCommit(callback: () => void): void;
+  /** Runs a write at the end of the unit of work, before its events (once per call). */
+  beforeCommit(write: () => Promise<void>): void;
 }
 
 const STATEMENT_CACHE_LIMIT = 500;
@@ -134,6 +136,7 @@ export class Store {
     for (let attempt = 0; ; attempt += 1) {
       const events: PendingEvent[] = [];
       const callbacks: (() => void)[] = [];
+      const finalWrites: (() => Promise<void>)[] = [];
       let written: StoredEvent[] = [];
       try {
         const value = await this.db.transaction().execute(async (trx) => {
@@ -144,8 +147,10 @@ export class Store {
             now,
             emit: (event) => events.push(event),
             afterCommit: (callback) => callbacks.push(callback),
+            beforeCommit: (write) => finalWrites.push(write),
           };
           const result = await work(tx);
+          for (const write of finalWrites) await write();
           written = await this.writeEvents(trx, events, now);
           return result;
         });
