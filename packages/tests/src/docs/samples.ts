@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root. */
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
+
+/** The docs pages these tests own (the others are generated and checked by their packages). */
+export const DOC_PAGES = [
+  'getting-started.md',
+  'concepts.md',
+  'rules.md',
+  'executors.md',
+  'operations.md',
+  'api-reference.md',
+] as const;
+
+/** One fenced code block of a docs page. */
+export interface Sample {
+  page: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+  /** The fence's language, such as `ts`. */
+  lang: string;
+  /** The words after the language, such as `run`. */
+  flags: string[];
+  code: string;
+  /** The block right after this one when nothing but blank lines separate them. */
+  next: Sample | null;
+}
+
+/** Every fenced block of a markdown text, in order. */
+export function extractSamples(page: string, markdown: string): Sample[] {
+  const samples: Sample[] = [];
+  const lines = markdown.split('\n');
+  let open: { line: number; lang: string; flags: string[]; body: string[] } | null = null;
+  let lastEnd = -2;
+  for (const [index, text] of lines.entries()) {
+    const fence = /^```(\S*)\s*(.*)$/.exec(text);
+    if (!open && fence) {
+      const [, lang = '', rest = ''] = fence;
+      open = { line: index + 1, lang, flags: rest.split(/\s+/).filter(Boolean), body: [] };
+      continue;
+    }
+    if (open && text.startsWith('```')) {
+      const sample: Sample = {
+        page,
+        line: open.line,
+        lang: open.lang,
+        flags: open.flags,
+        code: `${open.body.join('\n')}\n`,
+        next: null,
+      };
+      const previous = samples.at(-1);
+      const between = lines.slice(lastEnd + 1, open.line - 1);
+      if (previous && between.every((line) => line.trim() === '')) previous.next = sample;
+      samples.push(sample);
+      lastEnd = index;
+      open = null;
+      continue;
+    }
+    open?.body.push(text);
+  }
+  return samples;
+}
+
+/** Every fenced block of every docs page these tests own. */
+export function docSamples(): Sample[] {
+  return DOC_PAGES.flatMap((page) =>
+    extractSamples(page, readFileSync(join(REPO_ROOT, 'docs', page), 'utf8')),
+  );
+}
+
+/** Where a sample is, for messages: `rules.md:42`. */
+export function where(sample: Sample): string {
+  return `${sample.page}:${sample.line}`;
+}
