@@ -1,4 +1,4 @@
-import type { CreateTableBuilder, Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
 
 /** Which SQL engine a store speaks. */
@@ -7,9 +7,6 @@ export type Dialect = 'sqlite' | 'postgres';
 function initial(dialect: Dialect): Migration {
   // Millisecond timestamps and counters need 64 bits on PostgreSQL; SQLite's INTEGER already is.
   const big = dialect === 'postgres' ? 'bigint' : 'integer';
-  // On SQLite the hot tables are clustered on their key: one b-tree fewer to write per change.
-  const clustered = (table: CreateTableBuilder<string, string>) =>
-    dialect === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -88,7 +85,7 @@ function initial(dialect: Dialect): Migration {
         .addColumn('created_at', big, (c) => c.notNull())
         .addColumn('updated_at', big, (c) => c.notNull())
         .addColumn('ended_at', big);
-      await clustered(runs).execute();
+      await runs.execute();
       await db.schema
         .createIndex('runs_by_workspace')
         .on('runs')
@@ -133,7 +130,7 @@ function initial(dialect: Dialect): Migration {
         .addColumn('created_at', big, (c) => c.notNull())
         .addColumn('updated_at', big, (c) => c.notNull())
         .addPrimaryKeyConstraint('tasks_pk', ['run_id', 'key']);
-      await clustered(tasks).execute();
+      await tasks.execute();
       // Partial indexes: a row enters them only while a clock runs or work waits,
       // so most transitions write fewer index pages. Queries name the states literally.
       await db.schema
@@ -183,7 +180,7 @@ function initial(dialect: Dialect): Migration {
         .addColumn('principal', 'text')
         .addColumn('created_at', big, (c) => c.notNull())
         .addPrimaryKeyConstraint('run_events_pk', ['workspace_id', 'seq']);
-      await clustered(events).execute();
+      await events.execute();
       await db.schema
         .createIndex('run_events_by_run')
         .on('run_events')
