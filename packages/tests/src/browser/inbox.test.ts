@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +82,17 @@ describe.skipIf(skip !== null)('the web inbox in headless Chromium', () => {
     await browser?.close();
     await executor?.close({ abort: true });
     await kernel?.close();
+  });
+
+  it('bundles the SDK for the browser without Node built-ins or the ws fallback', () => {
+    const assets = join(inboxDistDir(), 'assets');
+    const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const name of scripts) {
+      const code = readFileSync(join(assets, name), 'utf8');
+      expect(code).not.toMatch(/["']node:[a-z]/);
+      expect(code).not.toMatch(/from\s*["']ws["']|require\(["']ws["']\)/);
+    }
   });
 
   it('shows a parked run live, approves it with a click, and the run continues', async () => {
