@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ConflictError,
+  errorFromBody,
+  isConflictError,
+  isLeaseLostError,
+  LeaseLostError,
+  NotFoundError,
+  RequestRefusedError,
+  ServerError,
+  ValidationError,
+} from './errors.js';
+
+describe('errorFromBody', () => {
+  it('picks the class by the server code and keeps code, detail, status and problems', () => {
+    const problems = [{ code: 'too_small', pointer: '/limit', message: 'too small' }];
+    const error = errorFromBody(
+      { error: { code: 'invalid_input', detail: '/limit: too small', problems } },
+      400,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({
+      code: 'invalid_input',
+      detail: '/limit: too small',
+      status: 400,
+    });
+    expect((error as ValidationError).problems).toEqual(problems);
+    expect(errorFromBody({ error: { code: 'task_not_found', detail: 'x' } }, 404)).toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+
+  it('reads zod issues that tRPC put in the detail as problems', () => {
+    const issues = [{ code: 'invalid_value', path: ['approval_mode'], message: 'Invalid option' }];
+    const error = errorFromBody(
+      { error: { code: 'invalid_input', detail: JSON.stringify(issues) } },
+      400,
+    ) as ValidationError;
+    expect(error.problems).toEqual([
+      { code: 'invalid_value', pointer: '/approval_mode', message: 'Invalid option' },
+    ]);
+    expect(error.detail).toBe('/approval_mode: Invalid option');
+  });
+
+  it('falls back on the HTTP status when the code says nothing more', () => {
+    expect(errorFromBody({ error: { code: 'internal', detail: 'x' } }, 413)).toBeInstanceOf(
+      RequestRefusedError,
+    );
+    expect(errorFromBody(null, 409)).toBeInstanceOf(ConflictError);
+    const unknown = errorFromBody({ error: { code: 'brand_new', detail: 'x' } }, 500);
+    expect(unknown).toBeInstanceOf(ServerError);
+    expect(unknown.code).toBe('brand_new');
+  });
+
+  it('guards work across copies of the SDK by name and brand', () => {
+    const lost = errorFromBody({ error: { code: 'lease_lost', detail: 'x' } }, 409);
+    expect(lost).toBeInstanceOf(LeaseLostError);
+    const copy = Object.assign(Object.create(null), lost, { name: 'LeaseLostError' });
+    Object.defineProperty(copy, Symbol.for('@airlock/sdk.error'), { value: true });
+    expect(isLeaseLostError(copy)).toBe(true);
+    expect(isConflictError(copy)).toBe(true);
+    expect(isConflictError({ name: 'ConflictError' })).toBe(false);
+  });
+});
