@@ -1,18 +1,25 @@
 #!/usr/bin/env node
+import { OperatorError } from './cli/operator/connection.js';
+import { decisions } from './cli/operator/decisions.js';
+import { runs } from './cli/operator/runs.js';
 import { serve } from './cli/serve.js';
 import { token } from './cli/token.js';
 
 const HELP = `Usage: airlock <command> [options]
 
 Commands:
-  serve    Start the approval kernel (airlock serve --help)
-  token    Create, revoke or list credentials (airlock token --help)
+  serve      Start the approval kernel (airlock serve --help)
+  token      Create, revoke or list credentials; also "tokens" (airlock token --help)
+  decisions  List, approve, deny and answer decisions on a running kernel
+  runs       List, show and stop runs on a running kernel
 `;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
-  if (command === 'token') return token(rest);
+  if (command === 'token' || command === 'tokens') return token(rest);
+  if (command === 'decisions') return decisions(rest);
+  if (command === 'runs') return runs(rest);
   process.stdout.write(HELP);
   return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
 }
@@ -21,6 +28,6 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`airlock: ${(error as Error).message}\n`);
-    process.exit(1);
+    process.exit(error instanceof OperatorError ? error.status : 1);
   },
 );

@@ -1,0 +1,130 @@
+import {
+  CONNECTION_HELP,
+  type Connection,
+  callKernel,
+  connectionFrom,
+  OperatorError,
+  parseOperatorArgs,
+  print,
+  workspacePath,
+} from './connection.js';
+
+/** `airlock decisions --help` */
+export const DECISIONS_HELP = `Usage:
+  airlock decisions list
+  airlock decisions approve <run-id> <task-key>
+  airlock decisions deny <run-id> <task-key> [--reason <text>]
+  airlock decisions answer <run-id> <task-key> (--content <text> | --decline) [--resolution-token <t>]
+
+Lists and ends the decisions resting on a person: parked tool calls
+(approve, deny) and questions (answer). Needs a member credential.
+
+${CONNECTION_HELP}`;
+
+interface DecisionRow {
+  key: string;
+  run_id: string;
+  kind: string;
+  state: string;
+  tool_name: string;
+  tool_input?: unknown;
+  prompt?: string | null;
+  options?: string[] | null;
+  deadline_at: number | null;
+}
+
+function describeRow(row: DecisionRow): string[] {
+  const deadline = row.deadline_at ? new Date(row.deadline_at).toISOString() : 'none';
+  const what =
+    row.state === 'awaiting_input'
+      ? `question: ${row.prompt ?? ''}${row.options?.length ? ` [${row.options.join(' | ')}]` : ''}`
+      : `call ${row.tool_name} ${JSON.stringify(row.tool_input ?? null)}`;
+  return [`${row.run_id} ${row.key}  ${row.state}  expires ${deadline}`, `  ${what}`];
+}
+
+function taskPath(
+  connection: Connection,
+  runId: string | undefined,
+  taskKey: string | undefined,
+  verb: string,
+): string {
+  if (!runId || !taskKey)
+    throw new OperatorError(`airlock decisions ${verb}: give <run-id> <task-key>`, 2);
+  return `${workspacePath(connection)}/runs/${encodeURIComponent(runId)}/tasks/${encodeURIComponent(taskKey)}/${verb}`;
+}
+
+/** Runs `airlock decisions ...`; returns the exit code. */
+export async function decisions(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOperatorArgs(argv, {
+    reason: { type: 'string' },
+    content: { type: 'string' },
+    decline: { type: 'boolean' },
+    'resolution-token': { type: 'string' },
+  });
+  const [verb, runId, taskKey] = positionals;
+  if (values.help || !verb) {
+    process.stdout.write(DECISIONS_HELP);
+    return values.help ? 0 : 2;
+  }
+  const connection = connectionFrom(values);
+  switch (verb) {
+    case 'list': {
+      const body = await callKernel<{ decisions: DecisionRow[] }>(
+        connection,
+        'GET',
+        `${workspacePath(connection)}/decisions`,
+      );
+      print(connection, body, () =>
+        body.decisions.length === 0
+          ? ['nothing is waiting for a person']
+          : body.decisions.flatMap(describeRow),
+      );
+      return 0;
+    }
+    case 'approve': {
+      const body = await callKernel(
+        connection,
+        'POST',
+        taskPath(connection, runId, taskKey, 'approve'),
+        {},
+      );
+      print(connection, body, () => [`approved ${runId} ${taskKey}`]);
+      return 0;
+    }
+    case 'deny': {
+      const request = typeof values.reason === 'string' ? { reason: values.reason } : {};
+      const body = await callKernel(
+        connection,
+        'POST',
+        taskPath(connection, runId, taskKey, 'deny'),
+        request,
+      );
+      print(connection, body, () => [`denied ${runId} ${taskKey}`]);
+      return 0;
+    }
+    case 'answer': {
+      if (typeof values.content !== 'string' && !values.decline) {
+        throw new OperatorError('airlock decisions answer: give --content <text> or --decline', 2);
+      }
+      const request = {
+        ...(values.decline ? { outcome: 'failed' } : { content: values.content }),
+        ...(typeof values['resolution-token'] === 'string'
+          ? { resolution_token: values['resolution-token'] }
+          : {}),
+      };
+      const body = await callKernel(
+        connection,
+        'POST',
+        taskPath(connection, runId, taskKey, 'resolution'),
+        request,
+      );
+      print(connection, body, () => [`answered ${runId} ${taskKey}`]);
+      return 0;
+    }
+    default:
+      throw new OperatorError(
+        `airlock decisions: unknown verb "${verb}" (list, approve, deny, answer)`,
+        2,
+      );
+  }
+}

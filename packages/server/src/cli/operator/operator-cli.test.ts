@@ -1,0 +1,128 @@
+import { execFile } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { backends } from '../../testing/stores.js';
+
+const run = promisify(execFile);
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../../cli.ts');
+const sqlite = (await backends()).find((backend) => backend.name === 'sqlite')!;
+
+/** Runs the real `airlock` CLI in a child process; returns its exit code and output. */
+async function airlock(d: Deployment, args: string[], token = d.tokens.member) {
+  const env = {
+    ...process.env,
+    AIRLOCK_URL: d.url,
+    AIRLOCK_TOKEN: token,
+    AIRLOCK_WORKSPACE: d.workspaceId,
+  };
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', cli, ...args],
+      { env },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('operator CLI against a running kernel', () => {
+  let d: Deployment;
+  let runId: string;
+
+  beforeAll(async () => {
+    d = await deploy(sqlite);
+    const created = await d.member.post(`${d.ws}/runs`, {
+      approval_mode: 'ask',
+      input: 'clean up',
+      provider: {
+        kind: 'scripted',
+        rounds: [
+          {
+            tool_calls: [
+              { name: 'bash', input: { command: 'rm -rf build' } },
+              { name: 'bash', input: { command: 'rm -rf dist' } },
+            ],
+          },
+          { final: 'done' },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    runId = created.body.id;
+    await waitFor(
+      async () => {
+        const listed = await d.member.get(`${d.ws}/decisions`);
+        return listed.body.decisions.length === 2 ? listed.body : null;
+      },
+      { what: 'two parked calls' },
+    );
+  });
+
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  it('lists waiting decisions as text and as JSON', async () => {
+    const text = await airlock(d, ['decisions', 'list']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('needs_approval');
+    expect(text.stdout).toContain('rm -rf build');
+    const json = await airlock(d, ['decisions', 'list', '--json']);
+    expect(JSON.parse(json.stdout).decisions.map((row: { key: string }) => row.key)).toHaveLength(
+      2,
+    );
+  });
+
+  it('approves one call and denies the other with a reason; a second verb is a conflict', async () => {
+    const listed = JSON.parse((await airlock(d, ['decisions', 'list', '--json'])).stdout)
+      .decisions as { key: string }[];
+    const [first, second] = listed.map((row) => row.key);
+    expect((await airlock(d, ['decisions', 'approve', runId, first!])).stdout).toContain(
+      `approved ${runId} ${first}`,
+    );
+    const denied = await airlock(d, ['decisions', 'deny', runId, second!, '--reason', 'keep dist']);
+    expect(denied.code).toBe(0);
+    const again = await airlock(d, ['decisions', 'approve', runId, second!]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^airlock: \S+: /);
+    expect(again.stderr).not.toMatch(/\n\s+at /);
+    const task = await d.member.get(`${d.ws}/runs/${runId}/tasks/${second}`);
+    expect(task.body.state).toBe('failed');
+    expect(task.body.error_detail ?? task.body.error?.detail).toContain('keep dist');
+  });
+
+  it('lists, shows and stops runs', async () => {
+    const listed = await airlock(d, ['runs', 'list', '--json']);
+    expect(JSON.parse(listed.stdout).runs.map((r: { id: string }) => r.id)).toContain(runId);
+    const shown = await airlock(d, ['runs', 'show', runId]);
+    expect(shown.stdout).toContain(runId);
+    expect(shown.stdout).toContain('bash');
+    const stopped = await airlock(d, ['runs', 'stop', runId, '--json']);
+    expect(stopped.code).toBe(0);
+    const after = await d.member.get(`${d.ws}/runs/${runId}`);
+    expect(after.body.state).not.toBe('running');
+  });
+
+  it('refuses a wrong-plane token with the server code and no stack', async () => {
+    const refused = await airlock(d, ['decisions', 'list'], d.tokens.executor);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/forbidden|wrong_plane/);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('explains missing connection settings and bad usage with exit 2', async () => {
+    const noToken = await airlock(d, ['runs', 'list'], '');
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain('AIRLOCK_TOKEN');
+    const badVerb = await airlock(d, ['decisions', 'frobnicate']);
+    expect(badVerb.code).toBe(2);
+    const badFlag = await airlock(d, ['runs', 'list', '--bogus']);
+    expect(badFlag.code).toBe(2);
+  });
+});
