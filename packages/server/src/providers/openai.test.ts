@@ -69,13 +69,14 @@ describe('openai provider against a local chat-completions stub', () => {
 
   it('parks the model call; the denial is what the model reads next', async () => {
     stub = await startStub();
-    d = await deploy(sqlite!, { openai: { apiKey: 'sk-test', model: 'stub-model' } });
+    d = await deploy(sqlite!, {
+      openai: { baseUrl: stub.url, apiKey: 'sk-test', model: 'stub-model' },
+    });
     const created = await d.agent.post(`${d.ws}/runs`, {
       approval_mode: 'ask',
       input: 'ship it',
       provider: {
         kind: 'openai',
-        base_url: stub.url,
         tools: [
           {
             name: 'deploy',
@@ -108,6 +109,19 @@ describe('openai provider against a local chat-completions stub', () => {
     expect(stub.requests[1]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
     expect(stub.requests[1]!.messages[2]!.tool_call_id).toBe('call_abc');
     expect(stub.auth).toEqual(['Bearer sk-test', 'Bearer sk-test']);
+  });
+
+  it("never sends the deployment's key to a base URL a run names", async () => {
+    stub = await startStub();
+    d = await deploy(sqlite!, { openai: { apiKey: 'sk-secret', model: 'm' } });
+    const created = await d.agent.post(`${d.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'x',
+      provider: { kind: 'openai', base_url: stub.url },
+    });
+    await waitFor(async () => stub.requests.length > 0);
+    expect(stub.auth[0]).toBe('');
+    await d.member.post(`${d.ws}/runs/${created.body.id}/stop`);
   });
 
   it('fails the run with provider_unreachable when the endpoint is down', async () => {

@@ -32,10 +32,14 @@ export class OpenAIProvider implements ModelProvider {
 
   async nextRound(config: unknown, request: RoundRequest): Promise<ProviderRound> {
     const run = config as RunConfig;
-    const baseUrl = (run.base_url ?? this.settings.baseUrl ?? 'https://api.openai.com/v1').replace(
+    const deploymentUrl = (this.settings.baseUrl ?? 'https://api.openai.com/v1').replace(
       /\/+$/,
       '',
     );
+    const baseUrl = (run.base_url ?? deploymentUrl).replace(/\/+$/, '');
+    // The deployment's key goes only to the deployment's endpoint: a run that names
+    // another base URL is sent no credential, so a run input cannot exfiltrate it.
+    const apiKey = baseUrl === deploymentUrl ? this.settings.apiKey : undefined;
     const model = run.model ?? this.settings.model;
     if (!model) throw new ProviderError('provider_misconfigured', 'no model configured');
     const toolSpecs: NonNullable<RunConfig['tools']> =
@@ -84,7 +88,7 @@ export class OpenAIProvider implements ModelProvider {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          ...(this.settings.apiKey ? { authorization: `Bearer ${this.settings.apiKey}` } : {}),
+          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
         },
         body: JSON.stringify(body),
         signal: AbortSignal.any([timeout, request.signal]),
