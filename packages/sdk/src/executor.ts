@@ -1,5 +1,5 @@
 import { HookEventSchema, validateHookResult } from '@airlock/core';
-import { isLeaseLostError } from './errors.js';
+import { ConnectionError, isLeaseLostError } from './errors.js';
 import { LiveSocket, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl, type ConnectionOptions, call, createTrpc } from './internal/transport.js';
 import type { ClaimView, TaskView } from './views.js';
@@ -56,7 +56,10 @@ export interface ExecutorOptions extends ConnectionOptions {
 
 /** A running executor. */
 export interface Executor {
-  /** Resolves once the cable is connected for the first time. */
+  /**
+   * Resolves once the cable is connected for the first time; rejects with the
+   * typed error when the kernel refuses the token (or the executor closes first).
+   */
   readonly ready: Promise<void>;
   /** How many tasks are running now. */
   readonly running: number;
@@ -90,11 +93,17 @@ export function createExecutor(options: ExecutorOptions): Executor {
   let again = false;
   let lastSeq = 0;
   let markReady: () => void = () => {};
-  const ready = new Promise<void>((resolve) => {
+  let refuseReady: (error: Error) => void = () => {};
+  const ready = new Promise<void>((resolve, reject) => {
     markReady = resolve;
+    refuseReady = reject;
   });
+  // Nobody has to await `ready`; a refusal is also reported to onError.
+  ready.catch(() => {});
 
   const drain = async (): Promise<void> => {
+    // The kernel reads an empty name list as "any tool": an executor serving none claims nothing.
+    if (toolNames.length === 0) return;
     if (draining) {
       again = true;
       return;
@@ -207,7 +216,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
         void drain();
       }
     },
-    onFatal: (error) => report(error, null),
+    onFatal: (error) => {
+      refuseReady(error);
+      report(error, null);
+    },
   });
   cable.start();
   const poll = setInterval(() => void drain(), options.pollMs ?? 10_000);
@@ -220,6 +232,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     },
     async close(closeOptions = {}) {
       closing = true;
+      refuseReady(new ConnectionError('the executor closed before its cable connected'));
       if (closeOptions.abort) closed.abort();
       clearInterval(poll);
       cable.close();

@@ -96,6 +96,16 @@ describe('typed errors from a real kernel', () => {
     expect(error).toMatchObject({ code: 'unauthenticated', status: 401 });
     const feed = ws.feed();
     expect(await failure(feed.next())).toBeInstanceOf(UnauthorizedError);
+    const reported: Error[] = [];
+    const executor = createExecutor({
+      url: kernel.url,
+      token: 'not-a-token',
+      tools: {},
+      onError: (e) => reported.push(e),
+    });
+    expect(await failure(executor.ready)).toBeInstanceOf(UnauthorizedError);
+    expect(reported[0]).toBeInstanceOf(UnauthorizedError);
+    await executor.close();
   });
 
   it('ForbiddenError for the wrong plane and for another workspace', async () => {
