@@ -40,7 +40,7 @@ export class ToolError extends Error {
 
 /** Options of {@link createExecutor}. */
 export interface ExecutorOptions extends ConnectionOptions {
-  /** The tools this executor serves, by name: hook tools are ordinary entries. */
+  /** The tools this executor serves, by name (at most 256): hook tools are ordinary entries. */
   tools: Record<string, ToolHandler<never>>;
   /** The WebSocket class for the cable (default: global, else `ws` in Node). */
   WebSocket?: WebSocketConstructor | undefined;

@@ -83,6 +83,40 @@ describe('createExecutor against a real kernel', () => {
     });
   });
 
+  it('heartbeats keep the lease of a task that runs longer than it', async () => {
+    const errors: Error[] = [];
+    const executor = createExecutor({
+      url: kernel.url,
+      token: kernel.workspace.tokens.executor,
+      leaseMs: 1000,
+      tools: {
+        build: async (_input, { signal }) => {
+          await new Promise((resolve) => setTimeout(resolve, 2500));
+          return signal.aborted ? 'aborted' : 'built';
+        },
+      },
+      onError: (error) => errors.push(error),
+    });
+    executors.push(executor);
+    const created = await runs().create(
+      scriptedRun('bypass', [
+        { tool_calls: [{ name: 'build' }] },
+        { final: 'ok', expect: 'built' },
+      ]),
+    );
+    const run = runs().run(created.id);
+    const ended = await eventually(
+      async () => {
+        const view = await run.get();
+        return view.state !== 'running' && view;
+      },
+      { timeoutMs: 15_000 },
+    );
+    expect(ended.state).toBe('completed');
+    expect((await run.tasks())[0]).toMatchObject({ state: 'succeeded', attempts: 1 });
+    expect(errors).toEqual([]);
+  });
+
   it('runs an approved call once a person approves it, and only tools it serves', async () => {
     const served: string[] = [];
     start({
