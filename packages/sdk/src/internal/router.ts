@@ -1,7 +1,5 @@
+import type { AppRouter } from '@airlock/server';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-// The server's index does not export its router type yet; this is the one place that reaches
-// into its source. Swap for `import type { AppRouter } from '@airlock/server'` once it does.
-import type { AppRouter } from '../../../server/src/api/trpc.js';
 
 export type { AppRouter };
 

@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-// The server's index exports nothing yet, so the tests reach its entry points here, in one
-// place; switch to `from '@airlock/server'` once it exports startAirlock and the account helpers.
-import { type Airlock, type AirlockOptions, startAirlock } from '../../../server/src/airlock.js';
 import {
+  type Airlock,
+  type AirlockOptions,
   createAgentApplication,
   createCredential,
   createWorkspace,
-} from '../../../server/src/store/accounts.js';
+  startAirlock,
+} from '@airlock/server';
 
 /** One workspace with an agent application and a token of each plane. */
 export interface TestWorkspace {
