@@ -8,8 +8,13 @@ export interface FeedOptions {
   after?: number | undefined;
   /** Ends the subscription when aborted. */
   signal?: AbortSignal | undefined;
-  /** Told when the socket connects, drops and reconnects. */
+  /** Told when the socket connects, drops, reconnects, or pauses for a slow reader. */
   onStatus?: ((status: SocketStatus) => void) | undefined;
+  /**
+   * How many unread events may wait before the socket pauses (default 2000);
+   * it resumes after the last of them once the reader has caught up.
+   */
+  highWaterMark?: number | undefined;
 }
 
 /** Where and how a feed connects (the client fills this in). */
@@ -23,9 +28,7 @@ export interface FeedTarget {
   check(): Promise<void>;
 }
 
-/** Past this many unread events the socket pauses; it resumes from the last one when read. */
 const HIGH_WATER = 2000;
-const LOW_WATER = 200;
 
 /**
  * A live lifecycle feed: an async iterator of events in sequence order that
@@ -33,8 +36,9 @@ const LOW_WATER = 200;
  * event is missed or repeated. Break out of the loop (or call `close()`) to end it.
  */
 export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
-  /** The sequence number of the last event received. */
-  lastSeq: number;
+  private cursor: number;
+  private readonly highWater: number;
+  private readonly lowWater: number;
   private readonly queue: FeedEvent[] = [];
   private waiting: {
     resolve(result: IteratorResult<FeedEvent>): void;
@@ -50,9 +54,11 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
     target: FeedTarget,
     private readonly options: FeedOptions = {},
   ) {
-    this.lastSeq = options.after ?? 0;
+    this.cursor = options.after ?? 0;
+    this.highWater = Math.max(1, options.highWaterMark ?? HIGH_WATER);
+    this.lowWater = Math.floor(this.highWater / 10);
     this.socket = new LiveSocket({
-      url: () => feedUrl(target, this.lastSeq),
+      url: () => feedUrl(target, this.cursor),
       WebSocket: target.WebSocket,
       check: target.check,
       onStatus: options.onStatus,
@@ -67,11 +73,16 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
     this.socket.start();
   }
 
+  /** The sequence number of the last event received (a feed resumes after it). */
+  get lastSeq(): number {
+    return this.cursor;
+  }
+
   private receive(message: Record<string, unknown>): void {
     if (message.type !== 'event' || this.done) return;
     const event = message.event as FeedEvent;
-    if (event.seq <= this.lastSeq) return;
-    this.lastSeq = event.seq;
+    if (event.seq <= this.cursor) return;
+    this.cursor = event.seq;
     if (this.waiting) {
       const waiting = this.waiting;
       this.waiting = null;
@@ -79,9 +90,10 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
       return;
     }
     this.queue.push(event);
-    if (this.queue.length >= HIGH_WATER && !this.paused) {
+    if (this.queue.length >= this.highWater && !this.paused) {
       this.paused = true;
       this.socket.pause();
+      this.options.onStatus?.('paused');
     }
   }
 
@@ -100,7 +112,7 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
   next(): Promise<IteratorResult<FeedEvent>> {
     const event = this.queue.shift();
     if (event) {
-      if (this.paused && this.queue.length <= LOW_WATER) this.resume();
+      if (this.paused && this.queue.length <= this.lowWater) this.resume();
       return Promise.resolve({ value: event, done: false });
     }
     if (this.failure) {

@@ -41,7 +41,7 @@ export async function resolveWebSocket(
 }
 
 /** Where a live socket stands. */
-export type SocketStatus = 'connecting' | 'open' | 'reconnecting' | 'closed';
+export type SocketStatus = 'connecting' | 'open' | 'reconnecting' | 'paused' | 'closed';
 
 /** How a {@link LiveSocket} connects and what it does with messages. */
 export interface LiveSocketOptions {

@@ -102,6 +102,25 @@ describe('runs and the lifecycle feed through the SDK', () => {
     await run.stop();
   });
 
+  it('pauses the socket for a slow reader and resumes after the last queued event', async () => {
+    const client = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
+    const runs = client.workspace(kernel.workspace.id).runs;
+    const created = await runs.create(parkTwo);
+    const run = runs.run(created.id);
+    const statuses: string[] = [];
+    const feed = run.feed({ highWaterMark: 3, onStatus: (status) => statuses.push(status) });
+    await eventually(() => statuses.includes('paused'));
+    await run.stop();
+    const seen: FeedEvent[] = [];
+    for await (const event of feed) {
+      seen.push(event);
+      if (event.type === 'run.canceled') break;
+    }
+    expect(statuses.filter((status) => status === 'open').length).toBeGreaterThanOrEqual(2);
+    const all = await run.events({ limit: 1000 });
+    expect(seen.map((event) => event.seq)).toEqual(all.map((event) => event.seq));
+  });
+
   it('follows every run of a workspace on the workspace feed, until aborted', async () => {
     const client = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
     const workspace = client.workspace(kernel.workspace.id);
