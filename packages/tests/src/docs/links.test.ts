@@ -1,0 +1,34 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DOC_PAGES, REPO_ROOT } from './samples.js';
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes. */
+function anchor(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+function anchorsOf(markdown: string): Set<string> {
+  const text = markdown.replace(/```[\s\S]*?```/g, '');
+  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((match) => anchor(match[1]!)));
+}
+
+describe('links in the docs pages', () => {
+  for (const page of DOC_PAGES) {
+    it(`${page} links only to files and headings that exist`, () => {
+      const markdown = readFileSync(join(REPO_ROOT, page), 'utf8');
+      const text = markdown.replace(/```[\s\S]*?```/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const [file = '', hash] = target!.split('#');
+        const path = file === '' ? join(REPO_ROOT, page) : join(REPO_ROOT, dirname(page), file);
+        expect(existsSync(path), `${page}: ${target}`).toBe(true);
+        if (hash)
+          expect(anchorsOf(readFileSync(path, 'utf8')).has(hash), `${page}: ${target}`).toBe(true);
+      }
+    });
+  }
+});
