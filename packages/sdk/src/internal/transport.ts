@@ -20,6 +20,24 @@ export function baseUrl(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
+/**
+ * A fetch that sends a read (GET) once more when the first attempt never got
+ * an answer: a pooled connection the kernel closed (a restart, an idle
+ * timeout) fails before the request arrives. Writes are never resent.
+ */
+function retryingReads(custom: typeof fetch | undefined): typeof fetch {
+  return async (input, init) => {
+    const send = custom ?? globalThis.fetch;
+    try {
+      return await send(input, init);
+    } catch (error) {
+      const method = (init?.method ?? 'GET').toUpperCase();
+      if (method !== 'GET' || init?.signal?.aborted) throw error;
+      return send(input, init);
+    }
+  };
+}
+
 /** Makes the typed tRPC client for a kernel. */
 export function createTrpc(options: ConnectionOptions): Trpc {
   return createTRPCClient<AppRouter>({
@@ -27,7 +45,7 @@ export function createTrpc(options: ConnectionOptions): Trpc {
       httpLink({
         url: `${baseUrl(options.url)}/trpc`,
         headers: { authorization: `Bearer ${options.token}` },
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+        fetch: retryingReads(options.fetch),
       }),
     ],
   });

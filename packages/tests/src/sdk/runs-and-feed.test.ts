@@ -1,4 +1,9 @@
-import { createClient, type FeedEvent, type WebSocketConstructor } from '@airlock/sdk';
+import {
+  createClient,
+  createExecutor,
+  type FeedEvent,
+  type WebSocketConstructor,
+} from '@airlock/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
@@ -84,6 +89,47 @@ describe('runs and the lifecycle feed through the SDK', () => {
     const all = await run.events({ limit: 1000 });
     expect(seqs).toEqual(all.map((event) => event.seq));
     expect(feed.lastSeq).toBe(seqs.at(-1));
+  });
+
+  it('keeps a feed and an executor going across a kernel restart', async () => {
+    const client = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
+    const runs = client.workspace(kernel.workspace.id).runs;
+    const executor = createExecutor({
+      url: kernel.url,
+      token: kernel.workspace.tokens.executor,
+      tools: { deploy: () => 'deployed' },
+    });
+    await executor.ready;
+    const created = await runs.create(
+      scriptedRun('ask', [
+        { tool_calls: [{ name: 'deploy' }] },
+        { final: 'shipped', expect: 'deployed' },
+      ]),
+    );
+    const run = runs.run(created.id);
+    const statuses: string[] = [];
+    const seen: FeedEvent[] = [];
+    const reading = (async () => {
+      for await (const event of run.feed({ onStatus: (status) => statuses.push(status) })) {
+        seen.push(event);
+        if (event.type === 'run.completed') break;
+      }
+    })();
+    await eventually(() => seen.some((event) => event.type === 'task.parked'));
+    await kernel.restart();
+    const [decision] = await eventually(async () =>
+      (await client.workspace(kernel.workspace.id).decisions.list()).filter(
+        (d) => d.run_id === created.id,
+      ),
+    );
+    if (!decision?.isApproval()) throw new Error('expected the park to survive the restart');
+    await decision.approve();
+    await reading;
+    await executor.close();
+    expect(statuses).toContain('reconnecting');
+    expect((await run.get()).final_answer).toBe('shipped');
+    const all = await run.events({ limit: 1000 });
+    expect(seen.map((event) => event.seq)).toEqual(all.map((event) => event.seq));
   });
 
   it('resumes a feed after a sequence number it was given', async () => {

@@ -19,11 +19,14 @@ export interface TestWorkspace {
 
 /** A real kernel on loopback (SQLite in a temp dir) with one workspace. */
 export interface TestKernel {
+  /** The running kernel (a new one after {@link TestKernel.restart}). */
   airlock: Airlock;
   url: string;
   workspace: TestWorkspace;
   /** Adds another workspace with its own tokens. */
   addWorkspace(name: string): Promise<TestWorkspace>;
+  /** Stops the kernel and starts a new process-like kernel on the same port and store. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,7 +35,7 @@ export async function startTestKernel(
   options: Omit<AirlockOptions, 'dataDir' | 'databaseUrl'> = {},
 ): Promise<TestKernel> {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-sdk-test-'));
-  const airlock = await startAirlock({ sweepIntervalMs: 50, ...options, dataDir });
+  let airlock = await startAirlock({ sweepIntervalMs: 50, ...options, dataDir });
   const addWorkspace = async (name: string): Promise<TestWorkspace> => {
     const workspace = await createWorkspace(airlock.store, name);
     const app = await createAgentApplication(airlock.store, {
@@ -59,16 +62,23 @@ export async function startTestKernel(
     };
   };
   const workspace = await addWorkspace('test');
-  return {
+  const kernel: TestKernel = {
     airlock,
     url: airlock.url,
     workspace,
     addWorkspace,
+    async restart() {
+      const port = airlock.http.port;
+      await airlock.close();
+      airlock = await startAirlock({ sweepIntervalMs: 50, ...options, dataDir, port });
+      kernel.airlock = airlock;
+    },
     async close() {
       await airlock.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return kernel;
 }
 
 /** Polls until a check returns a truthy value, or fails after a timeout. */
