@@ -11,6 +11,16 @@ export default defineConfig({
   base: './',
   resolve: { conditions: ['source', ...defaultClientConditions] },
   build: { outDir: 'dist', emptyOutDir: false, target: 'es2022', sourcemap: true },
+  // `pnpm --filter @airlock/inbox dev` serves the page and passes API calls and the feed's
+  // WebSocket to a kernel (AIRLOCK_URL, default the local one), so the page stays same-origin.
+  server: {
+    proxy: Object.fromEntries(
+      ['/trpc', '/api', '/openapi.json'].map((path) => [
+        path,
+        { target: process.env.AIRLOCK_URL ?? 'http://127.0.0.1:4820', ws: true },
+      ]),
+    ),
+  },
   plugins: [
     {
       name: 'airlock-inbox-clean',
