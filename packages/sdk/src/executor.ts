@@ -212,7 +212,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
       if (message.type === 'ready') {
         markReady();
         void drain();
-      } else if (message.type === 'work_available' && message.kind === 'tool') {
+      } else if (
+        message.type === 'work_available' &&
+        (message.kind === 'tool' || message.kind === 'hook')
+      ) {
         void drain();
       }
     },
