@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
+import { Checkpointer } from './checkpointer.js';
 import { type Dialect, migrateToLatest } from './migrations.js';
 import type { Database, RunEventTable } from './schema.js';
 
@@ -73,6 +74,8 @@ const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
  */
 export class Store {
   private readonly committedListeners = new Set<(events: StoredEvent[]) => void>();
+  private beforeClose: (() => Promise<void>) | undefined;
+  private closed = false;
 
   private constructor(
     readonly db: Kysely<Database>,
@@ -106,13 +109,20 @@ export class Store {
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
-    // Checkpoint less often: hot pages rewritten by many commits are copied back once.
-    database.pragma('wal_autocheckpoint = 10000');
+    // Checkpoints run on a worker thread (see Checkpointer), never in a commit.
+    database.pragma('wal_autocheckpoint = 0');
     database.pragma('journal_size_limit = 67108864');
     cacheStatements(database);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
     const store = new Store(db, 'sqlite', `sqlite ${file}`, clock);
     await migrateToLatest(db as Kysely<unknown>, 'sqlite');
+    const checkpointer = new Checkpointer(file, () => {
+      database.pragma('wal_autocheckpoint = 1000');
+    });
+    store.beforeClose = async () => {
+      await checkpointer.stop();
+      database.pragma('wal_checkpoint(TRUNCATE)');
+    };
     return store;
   }
 
@@ -236,6 +246,9 @@ export class Store {
 
   /** Closes every connection. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.beforeClose?.();
     await this.db.destroy();
   }
 }
