@@ -31,7 +31,7 @@ export interface InboxCallbacks {
  * another tab, the SDK) disappears from the list as its event arrives.
  */
 export class InboxView {
-  private readonly cards = new Map<string, HTMLElement>();
+  private readonly cards = new Map<string, { element: HTMLElement; since: number }>();
   private readonly list = h('section', { class: 'list', 'aria-label': 'waiting decisions' });
   private readonly empty = h('p', { class: 'empty' }, 'Nothing is waiting for you.');
   private readonly status = h(
@@ -84,9 +84,11 @@ export class InboxView {
       });
       for await (const event of feed) {
         if (QUIET.has(event.type)) continue;
-        if (SETTLING.has(event.type) && event.task_key) {
-          this.remove(`${event.run_id}/${event.task_key}`);
-        }
+        const key = `${event.run_id}/${event.task_key}`;
+        // An event older than the card's waiting spell (a replayed approval of a row that
+        // parked again since) must not take the card away.
+        const card = this.cards.get(key);
+        if (SETTLING.has(event.type) && card && event.created_at >= card.since) this.remove(key);
         this.scheduleRefresh();
       }
     } catch (error) {
@@ -115,15 +117,15 @@ export class InboxView {
     for (const decision of decisions) {
       const key = decisionKey(decision);
       if (this.cards.has(key)) continue;
-      const card = decisionCard(decision, this.actions);
-      this.cards.set(key, card);
-      this.list.append(card);
+      const element = decisionCard(decision, this.actions);
+      this.cards.set(key, { element, since: decision.task.updated_at });
+      this.list.append(element);
     }
     this.empty.hidden = this.cards.size > 0;
   }
 
   private remove(key: string): void {
-    this.cards.get(key)?.remove();
+    this.cards.get(key)?.element.remove();
     this.cards.delete(key);
     this.empty.hidden = this.cards.size > 0;
   }
