@@ -10,6 +10,14 @@ export interface DecisionSource {
   openFeed(): FeedSubscription;
 }
 
+/**
+ * One waiting spell of a row: a row parked again (retried after it expired)
+ * gets a fresh clock, so it is a new decision even if no read saw it leave.
+ */
+function spell(task: TaskView): string {
+  return `${task.run_id}/${task.key}/${task.state}/${task.deadline_at ?? ''}`;
+}
+
 // Events that cannot change what rests on a person.
 const QUIET = new Set(['run.model_read', 'run.round_started', 'task.claimed', 'task.succeeded']);
 
@@ -53,10 +61,10 @@ export async function* watchDecisions(
       dirty = false;
       const { tasks, ended } = await source.read();
       const waiting = tasks.filter(isWaiting);
-      const keys = new Set(waiting.map((task) => `${task.run_id}/${task.key}`));
+      const keys = new Set(waiting.map(spell));
       for (const key of yielded) if (!keys.has(key)) yielded.delete(key);
       for (const task of waiting) {
-        const key = `${task.run_id}/${task.key}`;
+        const key = spell(task);
         if (yielded.has(key)) continue;
         yielded.add(key);
         yield toDecision(context, task);

@@ -114,6 +114,37 @@ describe('decisions through the SDK', () => {
     await ws.runs.run(created.id).stop();
   });
 
+  it('yields a park again after it expired on hold and a person retried it', async () => {
+    const short = await startTestKernel({ parkTtlMs: 300 });
+    try {
+      const ws = createClient({ url: short.url, token: short.workspace.tokens.member }).workspace(
+        short.workspace.id,
+      );
+      const created = await ws.runs.create(
+        scriptedRun('ask', [{ tool_calls: [{ name: 'deploy', on_failure: 'hold' }] }]),
+      );
+      const run = ws.runs.run(created.id);
+      const spells: (number | null)[] = [];
+      for await (const d of run.decisions) {
+        spells.push(d.deadline_at);
+        if (spells.length === 2) {
+          await run.stop();
+          break;
+        }
+        const held = await eventually(async () => {
+          const view = await run.get();
+          return view.attention.find((a) => a.reason === 'failure_hold');
+        });
+        expect(held.blocked_task_keys).toEqual([d.task_key]);
+        await run.retryTask(d.task_key);
+      }
+      expect(spells).toHaveLength(2);
+      expect(spells[1]).toBeGreaterThan(spells[0]!);
+    } finally {
+      await short.close();
+    }
+  });
+
   it('answers a question by its options', async (context) => {
     if (askSkip) {
       context.skip(askSkip);
