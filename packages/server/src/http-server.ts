@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createInboxHandler } from '@airlock/inbox';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from 'pino';
 import { authenticateToken, bearerToken } from './api/access.js';
@@ -60,6 +61,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     },
   });
   const sockets = createSocketHandler({ kernel: options.kernel, hub: options.hub });
+  const inbox = createInboxHandler();
   // Shutdown ends idle connections (even ones that never sent a request) and
   // event streams at once, and gives requests in flight a grace period.
   const busy = new Map<Socket, number>();
@@ -68,6 +70,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     const socket = req.socket;
     busy.set(socket, (busy.get(socket) ?? 0) + 1);
     res.once('close', () => busy.set(socket, (busy.get(socket) ?? 1) - 1));
+    if (inbox(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname.startsWith('/trpc/')) {
       if (req.headers.accept?.includes('text/event-stream')) streams.add(socket);

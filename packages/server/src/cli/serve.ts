@@ -111,6 +111,9 @@ export async function serve(argv: string[]): Promise<number> {
       lines.push(
         '',
         `A demo run is waiting for your decision: run ${run.id}, task t1 wants \`bash rm -rf ./build\`.`,
+        `  in the web inbox: open ${airlock.url}/ and sign in with the workspace and the member token`,
+        `  from a terminal:  export AIRLOCK_URL=${airlock.url} AIRLOCK_WORKSPACE=${local.workspaceId} AIRLOCK_TOKEN=${local.tokens.member}`,
+        '                    airlock decisions list; airlock decisions approve <run> <task>',
         `  see it:   curl -H "authorization: Bearer ${local.tokens.member}" ${ws}/runs/${run.id}/tasks/t1`,
         `  approve:  curl -X POST -H "authorization: Bearer ${local.tokens.member}" ${ws}/runs/${run.id}/tasks/t1/approve`,
         `  deny:     curl -X POST -H "authorization: Bearer ${local.tokens.member}" -H "content-type: application/json" -d '{"reason":"not today"}' ${ws}/runs/${run.id}/tasks/t1/deny`,
