@@ -66,10 +66,26 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   // event streams at once, and gives requests in flight a grace period.
   const busy = new Map<Socket, number>();
   const streams = new Set<Socket>();
+  // One line per request at debug level (`--log-level debug`); nothing is built otherwise.
+  const accessLog = options.logger.isLevelEnabled('debug');
   const server = createServer((req, res) => {
     const socket = req.socket;
     busy.set(socket, (busy.get(socket) ?? 0) + 1);
     res.once('close', () => busy.set(socket, (busy.get(socket) ?? 1) - 1));
+    if (accessLog) {
+      const started = performance.now();
+      res.once('finish', () =>
+        options.logger.debug(
+          {
+            method: req.method,
+            path: req.url,
+            status: res.statusCode,
+            ms: performance.now() - started,
+          },
+          'request',
+        ),
+      );
+    }
     if (inbox(req, res)) return;
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname.startsWith('/trpc/')) {
