@@ -40,14 +40,16 @@ export const deny = defineOperation({
 /** POST .../tasks/{key}/resolution */
 export const resolution = defineOperation({
   name: 'decisions.resolve',
-  summary: 'Answer a question resting at awaiting_input (outcome failed declines it)',
+  summary:
+    'Answer a question resting at awaiting_input (outcome failed declines it); an authored question needs its resolution_token',
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/resolution',
   planes: ['member'],
   input: z.strictObject({
     ...TaskParams,
-    content: z.unknown(),
+    content: z.unknown().optional(),
     outcome: z.enum(['succeeded', 'failed']).optional(),
+    resolution_token: z.string().min(1).max(200).optional(),
   }),
   output: TaskViewSchema,
   handle({ kernel, principal }, input) {

@@ -41,6 +41,7 @@ export const createRun = defineOperation({
     approval_rules: z.array(z.unknown()).default([]),
     tool_names: z.array(z.string()).optional(),
     tool_aliases: z.record(z.string(), z.string()).optional(),
+    lifecycle_hooks: z.unknown().optional(),
   }),
   output: RunViewSchema,
   async handle({ kernel, principal }, input) {

@@ -22,6 +22,8 @@ export const RunStartShape = {
   input: z.string().max(1_000_000).default(''),
   provider: ProviderConfigSchema,
   on_failure: OnFailureSchema.optional(),
+  /** Compact the model's context once it passes this many UTF-8 bytes (see README). */
+  context_limit_bytes: z.number().int().min(256).max(1_000_000_000).optional(),
 };
 
 /** The error body every failure answers with. */

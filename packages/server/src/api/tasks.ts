@@ -45,7 +45,8 @@ export const getTask = defineOperation({
 /** POST /api/v1/workspaces/{ws}/runs/{run}/tasks: the tasks door (author rows). */
 export const appendTask = defineOperation({
   name: 'tasks.append',
-  summary: 'Append an author row; it is pre-approved by its origin unless a rule names author',
+  summary:
+    'Append an author row (pre-approved by its origin unless a rule names author); an ask row returns its resolution_token',
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks',
   planes: ['member'],
@@ -56,7 +57,10 @@ export const appendTask = defineOperation({
     tool_input: z.unknown().default({}),
     on_failure: OnFailureSchema.optional(),
   }),
-  output: TaskViewSchema,
+  output: TaskViewSchema.extend({
+    /** Only on a question: the token that alone answers it (shown once). */
+    resolution_token: z.string().optional(),
+  }),
   handle({ kernel, principal }, input) {
     return appendAuthorRow(kernel.context, principal, {
       runId: input.run_id,

@@ -1,8 +1,15 @@
-import { decide, type Policy, validateRuleList } from '@airlock/core';
+import {
+  buildEffectProfile,
+  decide,
+  explainMatches,
+  type Policy,
+  validateRuleList,
+} from '@airlock/core';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
+import { ASK_TOOL, parseQuestion } from './questions.js';
 import { touchRun } from './run-state.js';
 
 const policies = new Map<string, Policy>();
@@ -41,6 +48,46 @@ export interface IncomingCall {
   onFailure: 'continue' | 'hold';
   round: number;
   principal: string | null;
+  /** `hook` or `summary` for rows the kernel plants for its own steps; default `tool`. */
+  kind?: 'tool' | 'hook' | 'summary' | undefined;
+  /** The `event:source` of a hook row (unique in its run). */
+  hookSource?: string | undefined;
+  /** For a question authored through the tasks door: the hash of its resolution token. */
+  resolutionTokenHash?: string | undefined;
+  /** A deadline armed when the row becomes runnable (a hook's `timeout_ms`). */
+  runnableDeadlineMs?: number | undefined;
+}
+
+/** The key the next row planted on a run will get. */
+export function nextTaskKey(run: Pick<RunTable, 'task_counter'>): string {
+  return `t${run.task_counter + 1}`;
+}
+
+/**
+ * What an approver reads about a parked call: core's effect profile (action
+ * tags, targets, the rules that matched with the text they read), plus the
+ * origin, the mode under its older name and each matched rule itself.
+ */
+function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, toolName: string) {
+  const toolCall = {
+    mode: run.approval_mode,
+    origin: call.origin,
+    toolName: call.toolName,
+    toolInput: call.toolInput,
+  };
+  const matchedRules = explainMatches(policy, toolCall);
+  const profile = buildEffectProfile({
+    toolName,
+    toolInput: call.toolInput ?? null,
+    mode: run.approval_mode,
+    matchedRules,
+  });
+  return {
+    ...profile,
+    approval_mode: run.approval_mode,
+    origin: call.origin,
+    matched_rules: profile.matched_rules.map((m) => ({ ...m, rule: policy.rules[m.index] })),
+  };
 }
 
 /**
@@ -86,7 +133,7 @@ export async function plantToolRow(
     key,
     round: call.round,
     origin: call.origin,
-    kind: 'tool',
+    kind: call.kind ?? 'tool',
     state: 'ready',
     tool_call_id: call.toolCallId,
     tool_name: call.toolName,
@@ -106,6 +153,9 @@ export async function plantToolRow(
     decided_by: null,
     prompt: null,
     options: null,
+    multi: null,
+    resolution_token_hash: null,
+    hook_source: call.hookSource ?? null,
     created_at: tx.now,
     updated_at: tx.now,
   };
@@ -113,11 +163,56 @@ export async function plantToolRow(
   tx.emit({
     ...base,
     type: 'task.created',
-    data: { origin: call.origin, tool_name: call.toolName, round: call.round, state: 'ready' },
+    data: {
+      origin: call.origin,
+      kind: row.kind,
+      tool_name: call.toolName,
+      round: call.round,
+      state: 'ready',
+    },
     principal: call.principal,
   });
-  if (decision.outcome === 'granted') {
+  const question =
+    call.origin !== 'kernel' && row.kind === 'tool' && decision.tool_name === ASK_TOOL
+      ? parseQuestion(call.toolInput)
+      : null;
+  if (question !== null && decision.outcome !== 'denied') {
+    // A question already asks a person: parking it for approval first would ask twice.
+    row.kind = 'ask';
+    if (typeof question === 'string') {
+      row.state = 'failed';
+      row.error_code = 'invalid_question';
+      row.error_detail = question;
+      tx.emit({
+        ...base,
+        type: 'task.failed',
+        data: { state: 'failed', error: { code: row.error_code, detail: question } },
+      });
+    } else {
+      row.state = 'awaiting_input';
+      row.prompt = question.prompt;
+      row.options = question.options ? JSON.stringify(question.options) : null;
+      row.multi = question.multi ? 1 : 0;
+      row.resolution_token_hash = call.resolutionTokenHash ?? null;
+      // An authored question is answered by its token holder; nobody else is nudged.
+      row.addressee = call.origin === 'author' ? null : run.agent_application_id;
+      row.deadline_at = tx.now + ctx.parkTtlMs;
+      tx.emit({
+        ...base,
+        type: 'task.asked',
+        data: {
+          state: 'awaiting_input',
+          addressee: row.addressee,
+          deadline_at: row.deadline_at,
+          prompt: question.prompt,
+          options: question.options,
+          multi: question.multi,
+        },
+      });
+    }
+  } else if (decision.outcome === 'granted') {
     row.state = 'runnable';
+    if (call.runnableDeadlineMs !== undefined) row.deadline_at = tx.now + call.runnableDeadlineMs;
     tx.emit({
       ...base,
       type: 'task.granted',
@@ -127,13 +222,7 @@ export async function plantToolRow(
     row.state = 'needs_approval';
     row.addressee = run.agent_application_id;
     row.deadline_at = tx.now + ctx.parkTtlMs;
-    const effectProfile = {
-      tool_name: decision.tool_name,
-      tool_input: call.toolInput ?? null,
-      approval_mode: run.approval_mode,
-      origin: call.origin,
-      matched_rules: decision.matched.map((index) => ({ index, rule: policy.rules[index] })),
-    };
+    const effectProfile = effectProfileOf(policy, run, call, decision.tool_name);
     row.effect_profile = JSON.stringify(effectProfile);
     tx.emit({
       ...base,

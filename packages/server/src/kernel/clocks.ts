@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { KernelContext } from './context.js';
+import { expireHooks } from './hook-clock.js';
+import { QUESTION_EXPIRED_TEXT } from './questions.js';
 import { lockRun, settleRun } from './run-state.js';
 import { APPROVAL_EXPIRED_TEXT } from './task-states.js';
 
@@ -12,17 +14,44 @@ export interface SweepReport {
   runsResumed: number;
 }
 
+/** One kind of waiting row a clock ends. */
+interface WaitingClock {
+  state: 'needs_approval' | 'awaiting_input';
+  code: string;
+  detail: string;
+  event: string;
+  /** True when expiry always holds the run for a person, whatever the row's on_failure. */
+  hold: boolean;
+}
+
+const PARK_CLOCK: WaitingClock = {
+  state: 'needs_approval',
+  code: 'approval_expired',
+  detail: APPROVAL_EXPIRED_TEXT,
+  event: 'task.expired',
+  hold: false,
+};
+
+// An unanswered question is never a success: it rests on a hold until retry or abandon.
+const QUESTION_CLOCK: WaitingClock = {
+  state: 'awaiting_input',
+  code: 'question_expired',
+  detail: QUESTION_EXPIRED_TEXT,
+  event: 'task.expired',
+  hold: true,
+};
+
 /**
- * Fires every park clock whose deadline has passed: the row becomes
- * `timed_out` / `approval_expired` and follows its on_failure. The UPDATE is
+ * Fires every clock of one kind whose deadline has passed: the row becomes
+ * `timed_out` with the clock's code and follows its on_failure. The UPDATE is
  * conditional, so two kernels sweeping one database fire each clock once.
  */
-async function expireParks(ctx: KernelContext): Promise<number> {
+async function expireWaiting(ctx: KernelContext, clock: WaitingClock): Promise<number> {
   const now = ctx.store.now();
   const due = await ctx.store.db
     .selectFrom('tasks')
     .select(['run_id', 'workspace_id', 'key'])
-    .where('state', '=', sql.lit('needs_approval'))
+    .where('state', '=', sql.lit(clock.state))
     .where('deadline_at', '<=', now)
     .orderBy('deadline_at')
     .limit(BATCH)
@@ -35,15 +64,16 @@ async function expireParks(ctx: KernelContext): Promise<number> {
         .updateTable('tasks')
         .set({
           state: 'timed_out',
-          error_code: 'approval_expired',
-          error_detail: APPROVAL_EXPIRED_TEXT,
+          error_code: clock.code,
+          error_detail: clock.detail,
           deadline_at: null,
           decided_by: 'kernel',
           updated_at: tx.now,
+          ...(clock.hold ? { on_failure: 'hold' as const } : {}),
         })
         .where('run_id', '=', task.run_id)
         .where('key', '=', task.key)
-        .where('state', '=', 'needs_approval')
+        .where('state', '=', clock.state)
         .where('deadline_at', '<=', tx.now)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) return 0;
@@ -51,11 +81,8 @@ async function expireParks(ctx: KernelContext): Promise<number> {
         workspace_id: task.workspace_id,
         run_id: task.run_id,
         task_key: task.key,
-        type: 'task.expired',
-        data: {
-          state: 'timed_out',
-          error: { code: 'approval_expired', detail: APPROVAL_EXPIRED_TEXT },
-        },
+        type: clock.event,
+        data: { state: 'timed_out', error: { code: clock.code, detail: clock.detail } },
         principal: 'kernel',
       });
       await settleRun(ctx, tx, run);
@@ -119,7 +146,10 @@ async function resumeRuns(ctx: KernelContext): Promise<number> {
 
 /** One pass of every clock the kernel keeps. */
 export async function sweepOnce(ctx: KernelContext): Promise<SweepReport> {
-  const expired = await expireParks(ctx);
+  const expired =
+    (await expireWaiting(ctx, PARK_CLOCK)) +
+    (await expireWaiting(ctx, QUESTION_CLOCK)) +
+    (await expireHooks(ctx));
   const leasesLapsed = await lapseLeases(ctx);
   const runsResumed = await resumeRuns(ctx);
   return { expired, leasesLapsed, runsResumed };

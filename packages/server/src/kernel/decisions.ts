@@ -1,10 +1,14 @@
+import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Principal, principalName } from '../store/accounts.js';
-import type { Database, TaskTable } from '../store/schema.js';
+import { hashToken, newToken } from '../store/ids.js';
+import type { Database, RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
+import { hookEventOf, hooksOf } from './hooks.js';
+import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';
 import { lockRun, settleRun } from './run-state.js';
 import { type TaskView, taskView } from './views.js';
 
@@ -38,7 +42,7 @@ interface TransitionOptions {
   from: string[];
   verb: string;
   /** The columns to set; `row` is null on the direct path (verbs that need no read). */
-  change: (row: TaskTable | null, tx: Tx) => Partial<TaskTable>;
+  change: (row: TaskTable | null, tx: Tx, run: RunTable) => Partial<TaskTable>;
   event: (row: TaskTable) => { type: string; data: Record<string, unknown> };
   principal: string | null;
   guard?: (row: TaskTable) => void;
@@ -57,8 +61,8 @@ async function transition(
   return ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, address.workspaceId, address.runId);
     const row = options.guard
-      ? await guardedUpdate(tx, run.id, address.taskKey, options)
-      : await directUpdate(tx, run.id, address.taskKey, options);
+      ? await guardedUpdate(tx, run, address.taskKey, options)
+      : await directUpdate(tx, run, address.taskKey, options);
     const event = options.event(row);
     tx.emit({
       workspace_id: run.workspace_id,
@@ -83,13 +87,14 @@ function notWaiting(row: TaskTable, options: { from: string[]; verb: string }): 
 /** The common case: one conditional UPDATE ... RETURNING; a read only explains a refusal. */
 async function directUpdate(
   tx: Tx,
-  runId: string,
+  run: RunTable,
   key: string,
   options: TransitionOptions,
 ): Promise<TaskTable> {
+  const runId = run.id;
   const updated = await tx.db
     .updateTable('tasks')
-    .set({ ...options.change(null, tx), updated_at: tx.now })
+    .set({ ...options.change(null, tx, run), updated_at: tx.now })
     .where('run_id', '=', runId)
     .where('key', '=', key)
     .where('state', 'in', options.from)
@@ -102,14 +107,14 @@ async function directUpdate(
 /** A transition that depends on the row: read, check, then a conditional UPDATE. */
 async function guardedUpdate(
   tx: Tx,
-  runId: string,
+  run: RunTable,
   key: string,
   options: TransitionOptions,
 ): Promise<TaskTable> {
-  const current = await readTask(tx, runId, key);
+  const current = await readTask(tx, run.id, key);
   if (!options.from.includes(current.state)) throw notWaiting(current, options);
   options.guard?.(current);
-  const change = { ...options.change(current, tx), updated_at: tx.now };
+  const change = { ...options.change(current, tx, run), updated_at: tx.now };
   const updated = await tx.db
     .updateTable('tasks')
     .set(change)
@@ -172,16 +177,33 @@ export function denyTask(
   });
 }
 
+function hookTimeoutMs(run: RunTable, row: TaskTable): number {
+  const event = hookEventOf(row);
+  return (event && hooksOf(run)[event]?.timeout_ms) || 30_000;
+}
+
+function sameHash(a: string, b: string): boolean {
+  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+}
+
 /**
  * Resolves a question resting at awaiting_input with the person's content
- * (or declines it with outcome failed).
- * @throws AirlockError task_not_waiting (409) for any row not awaiting input.
+ * (or declines it with outcome failed). A question authored through the tasks
+ * door is answered only with its resolution token; a model's question by any
+ * member credential of the workspace.
+ * @throws AirlockError task_not_waiting (409) for any row not awaiting input,
+ * forbidden (403) without the right token, invalid_resolution (422) for an
+ * answer outside the question's options.
  */
 export function resolveTask(
   ctx: KernelContext,
   principal: Principal,
   address: TaskAddress,
-  resolution: { content: unknown; outcome?: 'succeeded' | 'failed' | undefined },
+  resolution: {
+    content?: unknown;
+    outcome?: 'succeeded' | 'failed' | undefined;
+    resolution_token?: string | undefined;
+  },
 ): Promise<TaskView> {
   const who = principalName(principal);
   const failed = resolution.outcome === 'failed';
@@ -189,6 +211,18 @@ export function resolveTask(
     from: ['awaiting_input'],
     verb: 'resolution',
     principal: who,
+    guard: (row) => {
+      if (row.resolution_token_hash !== null) {
+        const given = resolution.resolution_token;
+        if (!given || !sameHash(hashToken(given), row.resolution_token_hash)) {
+          throw new AirlockError(
+            'forbidden',
+            `task ${row.key} was authored through the tasks door: only its resolution_token answers it`,
+          );
+        }
+      }
+      if (!failed) checkAnswer(row, resolution.content);
+    },
     change: () => ({
       state: failed ? 'failed' : 'succeeded',
       deadline_at: null,
@@ -219,34 +253,46 @@ export function retryTask(
     verb: 'retry',
     principal: who,
     guard: (row) => {
-      if (row.on_failure !== 'hold' || row.error_code === 'approval_denied') {
+      if (
+        row.on_failure !== 'hold' ||
+        row.error_code === 'approval_denied' ||
+        row.kind === 'summary'
+      ) {
         throw new AirlockError(
           'task_not_waiting',
           `task ${row.key} does not hold its run (on_failure ${row.on_failure}, ${row.error_code})`,
         );
       }
     },
-    change: (row, tx) =>
-      row?.state === 'timed_out'
-        ? {
-            state: 'needs_approval',
-            deadline_at: tx.now + ctx.parkTtlMs,
-            error_code: null,
-            error_detail: null,
-            decided_by: who,
-          }
-        : {
-            state: 'runnable',
-            claim_id: null,
-            lease_until: null,
-            error_code: null,
-            error_detail: null,
-            result: null,
-            decided_by: who,
-          },
+    change: (row, tx, run) => {
+      // An expired decision waits again with a fresh clock; anything else runs again.
+      const again = { deadline_at: tx.now + ctx.parkTtlMs, error_code: null, error_detail: null };
+      if (row?.error_code === 'approval_expired') {
+        return { ...again, state: 'needs_approval', decided_by: who };
+      }
+      if (row?.error_code === 'question_expired') {
+        return { ...again, state: 'awaiting_input', decided_by: who };
+      }
+      return {
+        state: 'runnable',
+        claim_id: null,
+        lease_until: null,
+        // A retried hook gets its timeout afresh.
+        deadline_at: row?.kind === 'hook' ? tx.now + hookTimeoutMs(run, row) : null,
+        error_code: null,
+        error_detail: null,
+        result: null,
+        decided_by: who,
+      };
+    },
     event: (row) => ({
       type: 'task.retried',
-      data: { decided_by: who, deadline_at: row.deadline_at, addressee: row.addressee },
+      data: {
+        decided_by: who,
+        kind: row.kind,
+        deadline_at: row.deadline_at,
+        addressee: row.addressee,
+      },
     }),
   });
 }
@@ -254,7 +300,9 @@ export function retryTask(
 /**
  * Appends an author row through the tasks door: the origin is `author`
  * whatever the body says, and it crosses the approval stage like any row.
- * @throws AirlockError run_not_found, run_not_running.
+ * An `ask` row becomes a question addressed to nobody; the receipt carries
+ * the `resolution_token` that alone answers it.
+ * @throws AirlockError run_not_found, run_not_running, invalid_question.
  */
 export async function appendAuthorRow(
   ctx: KernelContext,
@@ -265,13 +313,17 @@ export async function appendAuthorRow(
     tool_input: unknown;
     on_failure?: 'continue' | 'hold' | undefined;
   },
-): Promise<TaskView> {
+): Promise<TaskView & { resolution_token?: string }> {
+  const question = request.tool_name === ASK_TOOL ? parseQuestion(request.tool_input) : null;
+  if (typeof question === 'string') throw new AirlockError('invalid_question', question);
+  const token = question ? newToken('answer') : null;
   return ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, principal.workspace_id, request.runId);
     if (run.state !== 'running') {
       throw new AirlockError('run_not_running', `run ${run.id} is ${run.state}`);
     }
     const row = await plantToolRow(ctx, tx, run, {
+      resolutionTokenHash: token ? hashToken(token) : undefined,
       origin: 'author',
       toolName: request.tool_name,
       toolInput: request.tool_input,
@@ -281,6 +333,7 @@ export async function appendAuthorRow(
       principal: principalName(principal),
     });
     await settleRun(ctx, tx, run);
-    return taskView(row);
+    const view = taskView(row);
+    return token && row.state === 'awaiting_input' ? { ...view, resolution_token: token } : view;
   });
 }

@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   run_not_found: 404,
   task_not_found: 404,
   conversation_not_found: 404,
+  credential_not_found: 404,
+  agent_application_not_found: 404,
   method_not_allowed: 405,
   task_not_waiting: 409,
   not_claimable_kind: 409,
@@ -19,6 +21,8 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   invalid_configuration: 422,
   tightening_widens: 422,
+  invalid_question: 422,
+  invalid_resolution: 422,
   internal: 500,
   unavailable: 503,
 } as const;

@@ -6,6 +6,7 @@ import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import type { TaskAddress } from './decisions.js';
 import { AirlockError } from './errors.js';
+import { checkHookCommit } from './hooks.js';
 import { lockRun, settleRun } from './run-state.js';
 import { type TaskView, taskView } from './views.js';
 
@@ -245,6 +246,8 @@ export async function heartbeat(
 
 /**
  * Commits a claimed row's result or failure; a failure then follows the row's on_failure.
+ * A hook row's result is `{structured_content}` holding a decision core
+ * accepts for its event; anything else commits as failed `invalid_hook_result`.
  * @throws AirlockError not_claimable_kind, lease_lost.
  */
 export async function commitTask(
@@ -261,13 +264,20 @@ export async function commitTask(
     const run = await lockRun(tx, principal.workspace_id, address.runId);
     const row = await visibleTask(tx, principal, address);
     refuseDecisionRows(row);
-    const failed = address.outcome === 'failed';
+    // A hook's result is core-checked here: an invalid decision is a failure, never an ending.
+    const invalid =
+      row.kind === 'hook' && address.outcome === 'succeeded'
+        ? checkHookCommit(row, address.result)
+        : null;
+    const failed = address.outcome === 'failed' || invalid !== null;
+    const error = invalid ?? address.error;
     const change = {
-      state: address.outcome,
+      state: failed ? ('failed' as const) : ('succeeded' as const),
       result: JSON.stringify(address.result ?? null),
-      error_code: failed ? (address.error?.code ?? 'tool_failed') : null,
-      error_detail: failed ? (address.error?.detail ?? 'the tool failed') : null,
+      error_code: failed ? (error?.code ?? 'tool_failed') : null,
+      error_detail: failed ? (error?.detail ?? 'the tool failed') : null,
       lease_until: null,
+      deadline_at: null,
       updated_at: tx.now,
     };
     const updated = await tx.db

@@ -10,6 +10,7 @@ import type { Database, RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
+import { beforeModel, onFinalAnswer } from './lifecycle.js';
 import { finishRun, lockRun, settleRun, touchRun } from './run-state.js';
 import { APPROVAL_EXPIRED_TEXT } from './task-states.js';
 
@@ -36,6 +37,31 @@ export function fedContent(task: TaskTable): string {
   }
 }
 
+/** What the model reads for one row: a call's result, or a stop hook's feedback. */
+function fedResult(task: TaskTable, run: RunTable): FedResult | null {
+  if (task.kind !== 'hook') {
+    return {
+      task_key: task.key,
+      tool_call_id: task.tool_call_id,
+      tool_name: task.tool_name,
+      tool_input: JSON.parse(task.tool_input),
+      content: fedContent(task),
+    };
+  }
+  if (task.round > run.round) return null;
+  const result = task.result ? (JSON.parse(task.result) as { structured_content?: unknown }) : null;
+  const decision = result?.structured_content as { continue?: boolean; feedback?: string } | null;
+  if (!decision?.continue || typeof decision.feedback !== 'string') return null;
+  return {
+    task_key: task.key,
+    tool_call_id: null,
+    tool_name: task.tool_name,
+    tool_input: {},
+    content: decision.feedback,
+    kind: 'feedback',
+  };
+}
+
 function keyNumber(key: string): number {
   return Number.parseInt(key.slice(1), 10);
 }
@@ -49,19 +75,21 @@ async function readHistory(
     .selectFrom('tasks')
     .selectAll()
     .where('run_id', '=', run.id)
-    .where('origin', '=', 'model')
+    .where((eb) =>
+      eb.or([
+        eb('origin', '=', 'model'),
+        // A stop hook's continuation feedback is read in the round it opened.
+        eb.and([eb('kind', '=', 'hook'), eb('state', '=', 'succeeded')]),
+      ]),
+    )
     .execute();
   tasks.sort((a, b) => a.round - b.round || keyNumber(a.key) - keyNumber(b.key));
   const byRound = new Map<number, FedResult[]>();
   for (const task of tasks) {
+    const fed = fedResult(task, run);
+    if (!fed) continue;
     const list = byRound.get(task.round) ?? [];
-    list.push({
-      task_key: task.key,
-      tool_call_id: task.tool_call_id,
-      tool_name: task.tool_name,
-      tool_input: JSON.parse(task.tool_input),
-      content: fedContent(task),
-    });
+    list.push(fed);
     byRound.set(task.round, list);
   }
   const history = [...byRound.entries()].map(([round, results]) => ({ round, results }));
@@ -126,7 +154,7 @@ async function applyRound(
     return;
   }
   if (outcome.type === 'final') {
-    await finishRun(tx, run, { state: 'completed', finalAnswer: outcome.content });
+    await onFinalAnswer(ctx, tx, run, outcome.content);
     return;
   }
   run.round += 1;
@@ -169,6 +197,7 @@ export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): 
   const { config, model } = providerOf(ctx, run);
   if (!model?.inline) return false;
   for (let i = 0; i < INLINE_ROUNDS && due(run, tx.now); i += 1) {
+    if (!(await beforeModel(ctx, tx, run))) continue;
     const reading = await readHistory(tx.db, run);
     const outcome = await askModel(model, config, run, reading);
     await applyRound(ctx, tx, run, reading.fed, outcome);
@@ -196,6 +225,11 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
     });
     return;
   }
+  const ready = await ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, peek.workspace_id, runId);
+    return due(run, tx.now) && (await beforeModel(ctx, tx, run));
+  });
+  if (!ready) return;
   const owner = `${ctx.instanceId}:${Math.random().toString(36).slice(2)}`;
   const leased = await ctx.store.transaction(async (tx) =>
     tx.db
@@ -218,5 +252,7 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
     const run = await lockRun(tx, leased.workspace_id, runId);
     if (run.state !== 'running' || run.phase !== 'model' || run.model_lease_owner !== owner) return;
     await applyRound(ctx, tx, run, reading.fed, outcome);
+    // A step the answer made due (its stop hook's decision) is taken by the next drive.
+    if (due(run, tx.now)) tx.afterCommit(() => ctx.scheduleDrive(runId));
   });
 }

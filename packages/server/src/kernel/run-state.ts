@@ -34,6 +34,11 @@ export function touchRun(tx: Tx, run: RunTable): void {
             error_detail: changed.error_detail,
             model_lease_owner: changed.model_lease_owner,
             model_lease_until: changed.model_lease_until,
+            continuations: changed.continuations,
+            pending_answer: changed.pending_answer,
+            compactions: changed.compactions,
+            summary: changed.summary,
+            summary_through_round: changed.summary_through_round,
             updated_at: changed.updated_at,
             ended_at: changed.ended_at,
           })
@@ -81,11 +86,17 @@ export async function readRun(
 }
 
 /** True when a failed row holds its run for a person (its `on_failure` is hold). */
-function holds(row: { state: string; on_failure: string; error_code: string | null }): boolean {
+export function holds(row: {
+  state: string;
+  on_failure: string;
+  error_code: string | null;
+  kind: string;
+}): boolean {
   return (
     (row.state === 'failed' || row.state === 'timed_out') &&
     row.on_failure === 'hold' &&
-    row.error_code !== 'approval_denied'
+    // A refused call is data the model reads; a refused hook still fails closed.
+    (row.error_code !== 'approval_denied' || row.kind !== 'tool')
   );
 }
 
@@ -96,8 +107,37 @@ function holds(row: { state: string; on_failure: string; error_code: string | nu
  */
 export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Promise<void> {
   if (run.state !== 'running') return;
+  const rows = await refreshAttention(tx, run);
+  if (run.phase === 'hook') {
+    // A kernel row (hook or summarizer) may have settled: the next step reads it again.
+    run.phase = 'model';
+    touchRun(tx, run);
+    const runId = run.id;
+    tx.afterCommit(() => ctx.scheduleDrive(runId));
+    return;
+  }
+  if (run.phase !== 'tools') return;
+  const roundRows = rows.filter((r) => r.origin === 'model' && r.round === run.round);
+  const settled = roundRows.every(
+    (r) => ['succeeded', 'failed', 'timed_out', 'canceled'].includes(r.state) && !holds(r),
+  );
+  if (!settled) return;
+  run.phase = 'model';
+  run.model_lease_owner = null;
+  run.model_lease_until = null;
+  touchRun(tx, run);
+  const runId = run.id;
+  tx.afterCommit(() => ctx.scheduleDrive(runId));
+}
+
+/**
+ * Recomputes what the run needs a person for, announcing `attention_required`
+ * when a reason gains rows and `attention_cleared` when nothing is left.
+ * Returns the rows it read (waiting, holding, and this round's model rows).
+ */
+export async function refreshAttention(tx: Tx, run: RunTable) {
   // Three index seeks (parks and questions, holds, this round's model rows), never a scan of the run.
-  const columns = ['key', 'state', 'on_failure', 'error_code', 'origin', 'round'] as const;
+  const columns = ['key', 'state', 'on_failure', 'error_code', 'origin', 'round', 'kind'] as const;
   const waiting = tx.db
     .selectFrom('tasks')
     .select(columns)
@@ -121,7 +161,10 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
   const order = (key: string) => Number.parseInt(key.slice(1), 10);
   const rows = [...byKey.values()].sort((a, b) => order(a.key) - order(b.key));
   const parked = rows.filter((r) => r.state === 'needs_approval').map((r) => r.key);
-  const asked = rows.filter((r) => r.state === 'awaiting_input').map((r) => r.key);
+  // A question authored through the tasks door is its author's to answer: nobody else is nagged.
+  const asked = rows
+    .filter((r) => r.state === 'awaiting_input' && r.origin !== 'author')
+    .map((r) => r.key);
   const held = rows.filter(holds).map((r) => r.key);
   const attention: Attention[] = [];
   if (parked.length > 0) attention.push({ reason: 'approval_required', blocked_task_keys: parked });
@@ -147,18 +190,7 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
     run.attention = encoded;
     touchRun(tx, run);
   }
-  if (run.phase !== 'tools') return;
-  const roundRows = rows.filter((r) => r.origin === 'model' && r.round === run.round);
-  const settled = roundRows.every(
-    (r) => ['succeeded', 'failed', 'timed_out', 'canceled'].includes(r.state) && !holds(r),
-  );
-  if (!settled) return;
-  run.phase = 'model';
-  run.model_lease_owner = null;
-  run.model_lease_until = null;
-  touchRun(tx, run);
-  const runId = run.id;
-  tx.afterCommit(() => ctx.scheduleDrive(runId));
+  return rows;
 }
 
 /** Cancels a run's unstarted rows (a stop, an abandon, or the end of the run). */
@@ -171,7 +203,13 @@ export async function cancelUnstarted(
     .updateTable('tasks')
     .set({ state: 'canceled', deadline_at: null, updated_at: tx.now, decided_by: principal })
     .where('run_id', '=', run.id)
-    .where('state', 'in', [...UNSTARTED_STATES])
+    .where((eb) =>
+      eb.or([
+        eb('state', 'in', [...UNSTARTED_STATES]),
+        // Hook work is canceled even mid-claim: a hook cannot keep a stopped run alive.
+        eb.and([eb('state', '=', 'claimed'), eb('kind', 'in', ['hook', 'summary'])]),
+      ]),
+    )
     .returning('key')
     .execute();
   for (const { key } of canceled) {
@@ -206,6 +244,7 @@ export async function finishRun(
     error_code: end.error?.code ?? null,
     error_detail: end.error?.detail ?? null,
     attention: null,
+    pending_answer: null,
     model_lease_owner: null,
     model_lease_until: null,
     updated_at: tx.now,

@@ -25,6 +25,8 @@ export interface RunStart {
   input: string;
   provider: ProviderConfig;
   on_failure?: 'continue' | 'hold' | undefined;
+  /** Compact the model's context past this many UTF-8 bytes; absent never compacts. */
+  context_limit_bytes?: number | undefined;
 }
 
 /** The mode a profile that declares none runs under. */
@@ -68,6 +70,12 @@ async function insertRun(
       error_detail: null,
       model_lease_owner: null,
       model_lease_until: null,
+      continuations: 0,
+      pending_answer: null,
+      context_limit_bytes: start.context_limit_bytes ?? null,
+      compactions: 0,
+      summary: null,
+      summary_through_round: 0,
       created_by: principalName(options.principal),
       created_at: tx.now,
       updated_at: tx.now,
@@ -115,6 +123,7 @@ export async function createStandaloneRun(
     approval_rules?: unknown;
     tool_names?: string[] | undefined;
     tool_aliases?: Record<string, string> | undefined;
+    lifecycle_hooks?: unknown;
   },
 ): Promise<RunTable> {
   const declared: Record<string, unknown> = {
@@ -123,6 +132,7 @@ export async function createStandaloneRun(
   };
   if (request.tool_names !== undefined) declared.tool_names = request.tool_names;
   if (request.tool_aliases !== undefined) declared.tool_aliases = request.tool_aliases;
+  if (request.lifecycle_hooks !== undefined) declared.lifecycle_hooks = request.lifecycle_hooks;
   validateFrozen(declared);
   return insertRun(ctx, {
     principal,
@@ -134,7 +144,7 @@ export async function createStandaloneRun(
       approval_rules: (request.approval_rules as unknown[] | undefined) ?? [],
       tool_names: request.tool_names ?? null,
       tool_aliases: request.tool_aliases ?? {},
-      lifecycle_hooks: null,
+      lifecycle_hooks: request.lifecycle_hooks ?? null,
       config_version: null,
     },
     start: request,
@@ -221,6 +231,13 @@ export async function regenerateRun(
   ) {
     throw new AirlockError('run_not_found', `no run ${runId} of this agent application`);
   }
+  const start: RunStart = {
+    input: (JSON.parse(original.input) as { content: string }).content,
+    provider: JSON.parse(original.provider) as ProviderConfig,
+    on_failure: original.on_failure,
+  };
+  if (original.context_limit_bytes !== null)
+    start.context_limit_bytes = original.context_limit_bytes;
   return insertRun(ctx, {
     principal,
     agentApplicationId: original.agent_application_id,
@@ -234,11 +251,7 @@ export async function regenerateRun(
       lifecycle_hooks: original.lifecycle_hooks ? JSON.parse(original.lifecycle_hooks) : null,
       config_version: original.config_version,
     },
-    start: {
-      input: (JSON.parse(original.input) as { content: string }).content,
-      provider: JSON.parse(original.provider) as ProviderConfig,
-      on_failure: original.on_failure,
-    },
+    start,
   });
 }
 

@@ -47,7 +47,7 @@ export const TaskViewSchema = z.object({
   run_id: z.string(),
   round: z.number().int(),
   origin: z.enum(['model', 'author', 'kernel']),
-  kind: z.enum(['tool', 'ask', 'hook']),
+  kind: z.enum(['tool', 'ask', 'hook', 'summary']),
   state: z.enum(TASK_STATES),
   tool_call_id: z.string().nullable(),
   tool_name: z.string(),
@@ -62,6 +62,12 @@ export const TaskViewSchema = z.object({
   result: json.nullable(),
   error: FailureSchema.nullable(),
   decided_by: z.string().nullable(),
+  /** A question's prompt (kind `ask`). */
+  prompt: z.string().nullable(),
+  /** A question's offered answers; null for free text. */
+  options: z.array(z.string()).nullable(),
+  /** True when a question takes several of its options (an array of them). */
+  multi: z.boolean(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
 });
@@ -133,6 +139,9 @@ export function taskView(row: TaskTable): TaskView {
     result: parse(row.result),
     error: row.error_code ? { code: row.error_code, detail: row.error_detail ?? '' } : null,
     decided_by: row.decided_by,
+    prompt: row.prompt,
+    options: parse(row.options) as string[] | null,
+    multi: row.multi === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -48,16 +48,22 @@ export class OpenAIProvider implements ModelProvider {
     if (run.system) messages.push({ role: 'system', content: run.system });
     messages.push({ role: 'user', content: request.input });
     for (const past of request.history) {
+      // Feedback and summaries are said to the model, not answers to its calls.
+      for (const note of past.results.filter((r) => r.kind !== undefined)) {
+        messages.push({ role: 'user', content: note.content });
+      }
+      const calls = past.results.filter((r) => r.kind === undefined);
+      if (calls.length === 0) continue;
       messages.push({
         role: 'assistant',
         content: null,
-        tool_calls: past.results.map((r) => ({
+        tool_calls: calls.map((r) => ({
           id: r.tool_call_id ?? r.task_key,
           type: 'function',
           function: { name: r.tool_name, arguments: JSON.stringify(r.tool_input ?? {}) },
         })),
       });
-      for (const r of past.results) {
+      for (const r of calls) {
         messages.push({
           role: 'tool',
           tool_call_id: r.tool_call_id ?? r.task_key,

@@ -17,6 +17,11 @@ export interface FedResult {
   tool_input: unknown;
   /** The text the model reads: the result, the refusal, or the expiry notice. */
   content: string;
+  /**
+   * Not a call's result: `feedback` from a stop hook asking for another round,
+   * or `summary` of older rounds a compaction replaced. Absent for results.
+   */
+  kind?: 'feedback' | 'summary' | undefined;
 }
 
 /** One earlier round: what the model asked for and what it read back. */

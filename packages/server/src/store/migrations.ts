@@ -190,10 +190,60 @@ function initial(dialect: Dialect): Migration {
   };
 }
 
+/** Questions, lifecycle hooks and their bookkeeping (issue 5). */
+function questionsAndHooks(dialect: Dialect): Migration {
+  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('tasks').addColumn('multi', 'integer').execute();
+      await db.schema.alterTable('tasks').addColumn('resolution_token_hash', 'text').execute();
+      await db.schema.alterTable('tasks').addColumn('hook_source', 'text').execute();
+      // One durable hook task per event and source: a scheduling retry finds it, never plants twice.
+      await db.schema
+        .createIndex('tasks_hook_source')
+        .on('tasks')
+        .columns(['run_id', 'hook_source'])
+        .unique()
+        .execute();
+      await db.schema
+        .createIndex('tasks_question_deadlines')
+        .on('tasks')
+        .column('deadline_at')
+        .where(sql.ref('state'), '=', sql.lit('awaiting_input'))
+        .execute();
+      await db.schema
+        .createIndex('tasks_hook_deadlines')
+        .on('tasks')
+        .column('deadline_at')
+        .where(sql.ref('kind'), '=', sql.lit('hook'))
+        .where(sql.ref('state'), 'in', [sql.lit('runnable'), sql.lit('claimed')])
+        .execute();
+      await db.schema
+        .alterTable('runs')
+        .addColumn('continuations', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable('runs').addColumn('pending_answer', 'text').execute();
+      await db.schema.alterTable('runs').addColumn('context_limit_bytes', big).execute();
+      await db.schema
+        .alterTable('runs')
+        .addColumn('compactions', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.alterTable('runs').addColumn('summary', 'text').execute();
+      await db.schema
+        .alterTable('runs')
+        .addColumn('summary_through_round', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  };
+}
+
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    return { '0001_initial': initial(this.dialect) };
+    return {
+      '0001_initial': initial(this.dialect),
+      '0002_questions_and_hooks': questionsAndHooks(this.dialect),
+    };
   }
 }
 

@@ -57,8 +57,11 @@ export interface RunTable {
   conversation_id: string | null;
   regenerated_from: string | null;
   state: 'running' | 'completed' | 'canceled' | 'failed';
-  /** `model` when the next round is due, `tools` while the round's rows settle, `done` at the end. */
-  phase: 'model' | 'tools' | 'done';
+  /**
+   * `model` when the next step is due, `tools` while the round's rows settle,
+   * `hook` while a lifecycle hook or summarizer row settles, `done` at the end.
+   */
+  phase: 'model' | 'tools' | 'hook' | 'done';
   approval_mode: 'bypass' | 'ask' | 'rules';
   approval_rules: string;
   tool_names: string | null;
@@ -76,6 +79,17 @@ export interface RunTable {
   error_detail: string | null;
   model_lease_owner: string | null;
   model_lease_until: number | null;
+  /** Stop-hook continuations taken so far. */
+  continuations: number;
+  /** A candidate final answer waiting for the stop hook. */
+  pending_answer: string | null;
+  /** Compaction threshold on the model's context, in UTF-8 bytes; null never compacts. */
+  context_limit_bytes: number | null;
+  /** Compactions performed so far (each one is a hook source). */
+  compactions: number;
+  /** The summary that replaced the rounds up to `summary_through_round`. */
+  summary: string | null;
+  summary_through_round: number;
   created_by: string;
   created_at: number;
   updated_at: number;
@@ -89,7 +103,7 @@ export interface TaskTable {
   key: string;
   round: number;
   origin: 'model' | 'author' | 'kernel';
-  kind: 'tool' | 'ask' | 'hook';
+  kind: 'tool' | 'ask' | 'hook' | 'summary';
   state: string;
   tool_call_id: string | null;
   tool_name: string;
@@ -110,6 +124,12 @@ export interface TaskTable {
   decided_by: string | null;
   prompt: string | null;
   options: string | null;
+  /** 1 when a question accepts several options. */
+  multi: number | null;
+  /** SHA-256 of the token that answers a question authored through the tasks door. */
+  resolution_token_hash: string | null;
+  /** `event:source` of a lifecycle hook row (or `summary:n`), unique in its run. */
+  hook_source: string | null;
   created_at: number;
   updated_at: number;
 }
