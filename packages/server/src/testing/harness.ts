@@ -53,6 +53,8 @@ export interface Deployment {
   member: Client;
   /** `/api/v1/workspaces/{ws}` */
   ws: string;
+  /** Stops the kernel and starts a new one on the same store and port (clients keep working). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,7 +88,7 @@ export async function deploy(
     executor: await token('executor'),
     member: await token('member'),
   };
-  return {
+  const deployment: Deployment = {
     airlock,
     url: airlock.url,
     workspaceId: workspace.id,
@@ -96,11 +98,22 @@ export async function deploy(
     executor: client(airlock.url, tokens.executor),
     member: client(airlock.url, tokens.member),
     ws: `/api/v1/workspaces/${workspace.id}`,
+    async restart() {
+      const port = deployment.airlock.http.port;
+      await deployment.airlock.close();
+      deployment.airlock = await startAirlock({
+        ...options,
+        ...opened.location,
+        sweepIntervalMs: options.sweepIntervalMs ?? 50,
+        port,
+      });
+    },
     async close() {
-      await airlock.close();
+      await deployment.airlock.close();
       await opened.dispose();
     },
   };
+  return deployment;
 }
 
 /** Polls until a check returns a truthy value, or fails after a timeout. */
