@@ -1,3 +1,4 @@
+import { removeAgentApplicationOperation, revokeCredentialOperation } from './accounts.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
@@ -40,4 +41,6 @@ export const OPERATIONS: readonly Operation[] = [
   claimNextOperation,
   heartbeatOperation,
   commit,
+  revokeCredentialOperation,
+  removeAgentApplicationOperation,
 ] as unknown as readonly Operation[];

@@ -6,6 +6,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { CredentialKind, Principal } from '../store/accounts.js';
 import { checkAccess } from './access.js';
+import { removeAgentApplicationOperation, revokeCredentialOperation } from './accounts.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
@@ -208,6 +209,8 @@ export const appRouter = t.router({
     heartbeat: mutation(heartbeatOperation),
     commit: mutation(commit),
   }),
+  credentials: t.router({ revoke: mutation(revokeCredentialOperation) }),
+  agentApplications: t.router({ remove: mutation(removeAgentApplicationOperation) }),
 });
 
 /** The router's type, for the SDK's typed client. */

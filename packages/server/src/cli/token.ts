@@ -1,10 +1,7 @@
 import { parseArgs } from 'node:util';
-import {
-  type CredentialKind,
-  createCredential,
-  listCredentials,
-  revokeCredential,
-} from '../store/accounts.js';
+import { AirlockError } from '../kernel/errors.js';
+import { revokeCredentialAndReaddress } from '../kernel/revocation.js';
+import { type CredentialKind, createCredential, listCredentials } from '../store/accounts.js';
 import { Store } from '../store/store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 
@@ -15,7 +12,9 @@ export const TOKEN_HELP = `Usage:
   airlock token list [store options]
 
 Creates, revokes or lists bearer credentials of the local workspace. A token
-is printed once, on stdout; only its SHA-256 is stored.
+is printed once, on stdout; only its SHA-256 is stored. Revoking an
+application's last executor credential leaves the parks and questions held
+for it addressed to nobody: a member still answers them.
 
 Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
@@ -71,9 +70,21 @@ export async function token(argv: string[]): Promise<number> {
         process.stderr.write('airlock token revoke: name a credential id or a token\n');
         return 2;
       }
-      const revoked = await revokeCredential(store, target);
-      process.stderr.write(revoked ? 'revoked\n' : 'no such active credential\n');
-      return revoked ? 0 : 1;
+      try {
+        const revoked = await revokeCredentialAndReaddress(store, {
+          idOrToken: target,
+          principal: 'operator:cli',
+        });
+        const moved = revoked.readdressed.length;
+        process.stderr.write(
+          `revoked${moved > 0 ? `; ${moved} held row(s) now addressed to nobody (a member answers them)` : ''}\n`,
+        );
+        return 0;
+      } catch (error) {
+        if (!(error instanceof AirlockError)) throw error;
+        process.stderr.write('no such active credential\n');
+        return 1;
+      }
     }
     if (verb === 'list') {
       for (const credential of await listCredentials(store, local.workspaceId)) {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { KernelContext } from './context.js';
 import { expireHooks } from './hook-clock.js';
 import { QUESTION_EXPIRED_TEXT } from './questions.js';
+import { stopRunsOfRemovedApplications } from './revocation.js';
 import { lockRun, settleRun } from './run-state.js';
 import { APPROVAL_EXPIRED_TEXT } from './task-states.js';
 
@@ -152,5 +153,6 @@ export async function sweepOnce(ctx: KernelContext): Promise<SweepReport> {
     (await expireHooks(ctx));
   const leasesLapsed = await lapseLeases(ctx);
   const runsResumed = await resumeRuns(ctx);
+  await stopRunsOfRemovedApplications(ctx);
   return { expired, leasesLapsed, runsResumed };
 }

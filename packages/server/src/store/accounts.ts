@@ -117,6 +117,11 @@ function cacheOf(store: Store): Map<string, { principal: Principal; until: numbe
   return cache;
 }
 
+/** Forgets every resolved token of a store: a revocation or removal takes effect on the next request. */
+export function forgetCredentials(store: Store): void {
+  cacheOf(store).clear();
+}
+
 /**
  * Resolves a bearer token to its principal; null when unknown or revoked. A
  * resolved token is remembered for {@link CREDENTIAL_CACHE_MS}; a revocation in

@@ -1,0 +1,195 @@
+import { sql } from 'kysely';
+import { forgetCredentials } from '../store/accounts.js';
+import { hashToken } from '../store/ids.js';
+import type { Store, Tx } from '../store/store.js';
+import type { KernelContext } from './context.js';
+import { AirlockError } from './errors.js';
+import { cancelUnstarted, finishRun, lockRun } from './run-state.js';
+
+/** A held row whose addressee was cleared. */
+export interface Readdressed {
+  run_id: string;
+  task_key: string;
+}
+
+/** What a revocation did. */
+export interface Revocation {
+  credential_id: string;
+  kind: 'agent' | 'executor' | 'member';
+  readdressed: Readdressed[];
+}
+
+/**
+ * Clears the addressee of the rows held for an agent application (parks and
+ * questions): they leave its executor inbox and nudges, and the member door
+ * still answers them. Each emits `task.readdressed` with its own detail.
+ */
+async function readdressHeldRows(
+  tx: Tx,
+  options: { agentApplicationId: string; detail: string; principal: string },
+): Promise<Readdressed[]> {
+  const rows = await tx.db
+    .updateTable('tasks')
+    .set({ addressee: null, updated_at: tx.now })
+    .where('addressee', '=', options.agentApplicationId)
+    .where('state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')])
+    .returning(['workspace_id', 'run_id', 'key', 'state'])
+    .execute();
+  for (const row of rows) {
+    tx.emit({
+      workspace_id: row.workspace_id,
+      run_id: row.run_id,
+      task_key: row.key,
+      type: 'task.readdressed',
+      data: {
+        state: row.state,
+        addressee: null,
+        previous_addressee: options.agentApplicationId,
+        reason: 'executor_revoked',
+        detail: options.detail,
+      },
+      principal: options.principal,
+    });
+  }
+  return rows.map((row) => ({ run_id: row.run_id, task_key: row.key }));
+}
+
+/**
+ * Revokes a credential named by its id or its token (within a workspace when
+ * one is given). Revoking an application's last active executor credential
+ * readdresses the rows held for that application to nobody instead of
+ * failing them. The credential stops working on its next request.
+ * @throws AirlockError credential_not_found when no active credential matches.
+ */
+export async function revokeCredentialAndReaddress(
+  store: Store,
+  options: { idOrToken: string; workspaceId?: string | undefined; principal: string },
+): Promise<Revocation> {
+  const revocation = await store.transaction(async (tx) => {
+    const credential = await tx.db
+      .updateTable('credentials')
+      .set({ revoked_at: tx.now })
+      .where((eb) =>
+        eb.or([
+          eb('id', '=', options.idOrToken),
+          eb('token_hash', '=', hashToken(options.idOrToken)),
+        ]),
+      )
+      .where('revoked_at', 'is', null)
+      .$if(options.workspaceId !== undefined, (qb) =>
+        qb.where('workspace_id', '=', options.workspaceId!),
+      )
+      .returning(['id', 'kind', 'agent_application_id'])
+      .executeTakeFirst();
+    if (!credential) {
+      throw new AirlockError('credential_not_found', 'no such active credential in this workspace');
+    }
+    const result: Revocation = {
+      credential_id: credential.id,
+      kind: credential.kind,
+      readdressed: [],
+    };
+    const app = credential.agent_application_id;
+    if (credential.kind !== 'executor' || !app) return result;
+    // Another live executor of the application still watches its rows.
+    const remaining = await tx.db
+      .selectFrom('credentials')
+      .select('id')
+      .where('agent_application_id', '=', app)
+      .where('kind', '=', 'executor')
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (remaining) return result;
+    result.readdressed = await readdressHeldRows(tx, {
+      agentApplicationId: app,
+      principal: options.principal,
+      detail: `executor credential ${credential.id} was revoked and ${app} has no other executor; a member answers this row`,
+    });
+    return result;
+  });
+  forgetCredentials(store);
+  return revocation;
+}
+
+/**
+ * Removes an agent application: every credential of it is fenced at once
+ * (refused from the next request), and its running runs are force-stopped
+ * asynchronously by the clocks sweep ({@link stopRunsOfRemovedApplications}).
+ * Returns the runs that will be stopped.
+ * @throws AirlockError agent_application_not_found.
+ */
+export async function removeAgentApplication(
+  ctx: KernelContext,
+  options: { workspaceId: string; agentApplicationId: string },
+): Promise<{ removed_at: number; stopping_run_ids: string[] }> {
+  const removal = await ctx.store.transaction(async (tx) => {
+    const app = await tx.db
+      .selectFrom('agent_applications')
+      .select(['id', 'removed_at'])
+      .where('id', '=', options.agentApplicationId)
+      .where('workspace_id', '=', options.workspaceId)
+      .executeTakeFirst();
+    if (!app) {
+      throw new AirlockError(
+        'agent_application_not_found',
+        `no agent application ${options.agentApplicationId} in this workspace`,
+      );
+    }
+    const removedAt = app.removed_at ?? tx.now;
+    if (app.removed_at === null) {
+      await tx.db
+        .updateTable('agent_applications')
+        .set({ removed_at: removedAt })
+        .where('id', '=', app.id)
+        .execute();
+    }
+    const running = await tx.db
+      .selectFrom('runs')
+      .select('id')
+      .where('agent_application_id', '=', app.id)
+      .where('state', '=', 'running')
+      .execute();
+    return { removed_at: removedAt, stopping_run_ids: running.map((r) => r.id) };
+  });
+  forgetCredentials(ctx.store);
+  setImmediate(() => {
+    void stopRunsOfRemovedApplications(ctx).catch((error: unknown) => {
+      ctx.logger.error({ err: error }, 'stopping the runs of a removed application failed');
+    });
+  });
+  return removal;
+}
+
+/**
+ * Force-stops the running runs of removed agent applications through the
+ * ordinary stop path (their held rows are canceled). Swept with the clocks,
+ * so a removal survives a restart; returns how many runs it stopped.
+ */
+export async function stopRunsOfRemovedApplications(ctx: KernelContext): Promise<number> {
+  const due = await ctx.store.db
+    .selectFrom('runs')
+    .innerJoin('agent_applications', 'agent_applications.id', 'runs.agent_application_id')
+    .select(['runs.id', 'runs.workspace_id', 'runs.agent_application_id'])
+    .where('runs.state', '=', 'running')
+    .where('agent_applications.removed_at', 'is not', null)
+    .limit(200)
+    .execute();
+  let stopped = 0;
+  for (const row of due) {
+    stopped += await ctx.store.transaction(async (tx) => {
+      const run = await lockRun(tx, row.workspace_id, row.id);
+      if (run.state !== 'running') return 0;
+      await cancelUnstarted(tx, run, 'kernel');
+      await finishRun(tx, run, {
+        state: 'canceled',
+        error: {
+          code: 'agent_application_removed',
+          detail: `agent application ${row.agent_application_id} was removed`,
+        },
+        principal: 'kernel',
+      });
+      return 1;
+    });
+  }
+  return stopped;
+}
