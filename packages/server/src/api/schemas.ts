@@ -24,6 +24,8 @@ export const RunStartShape = {
   on_failure: OnFailureSchema.optional(),
   /** Compact the model's context once it passes this many UTF-8 bytes (see README). */
   context_limit_bytes: z.number().int().min(256).max(1_000_000_000).optional(),
+  /** Compact once the context passes this many estimated tokens (UTF-8 bytes / 4). */
+  context_limit_tokens: z.number().int().min(64).max(250_000_000).optional(),
 };
 
 /** The error body every failure answers with. */

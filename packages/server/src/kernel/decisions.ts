@@ -253,11 +253,7 @@ export function retryTask(
     verb: 'retry',
     principal: who,
     guard: (row) => {
-      if (
-        row.on_failure !== 'hold' ||
-        row.error_code === 'approval_denied' ||
-        row.kind === 'summary'
-      ) {
+      if (row.on_failure !== 'hold' || row.error_code === 'approval_denied') {
         throw new AirlockError(
           'task_not_waiting',
           `task ${row.key} does not hold its run (on_failure ${row.on_failure}, ${row.error_code})`,

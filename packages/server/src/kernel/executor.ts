@@ -54,7 +54,12 @@ export async function listInbox(
             eb('tasks.addressee', '=', app),
           ])
         : eb.val(false);
-      return eb.or([eb.and([eb('tasks.state', '=', sql.lit('runnable')), mine]), decisions]);
+      const work = eb.and([
+        eb('tasks.state', '=', sql.lit('runnable')),
+        eb('tasks.kind', '!=', sql.lit('summary')),
+        mine,
+      ]);
+      return eb.or([work, decisions]);
     })
     .orderBy('tasks.created_at')
     .limit(options.limit)
@@ -91,6 +96,12 @@ async function visibleTask(tx: Tx, principal: Principal, address: TaskAddress): 
 }
 
 function refuseDecisionRows(row: TaskTable): void {
+  if (row.kind === 'summary') {
+    throw new AirlockError(
+      'not_claimable_kind',
+      `task ${row.key} is a summarizer row: the kernel asks the model provider itself`,
+    );
+  }
   if (row.state === 'needs_approval' || row.state === 'awaiting_input' || row.kind === 'ask') {
     throw new AirlockError(
       'not_claimable_kind',
@@ -183,6 +194,7 @@ export async function claimNext(
       .selectAll('tasks')
       .where('tasks.workspace_id', '=', principal.workspace_id)
       .where('tasks.state', '=', sql.lit('runnable'))
+      .where('tasks.kind', '!=', sql.lit('summary'))
       .$if(Boolean(options.tool_names?.length), (qb) =>
         qb.where('tasks.tool_name', 'in', options.tool_names!),
       )

@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import {
   type FedResult,
   type ModelProvider,
@@ -6,95 +5,19 @@ import {
   ProviderError,
   type ProviderRound,
 } from '../providers/types.js';
-import type { Database, RunTable, TaskTable } from '../store/schema.js';
+import type { RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
+import { completeSummary, pendingSummary, summarize } from './compaction.js';
 import type { KernelContext } from './context.js';
+import { readHistory } from './history.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
 import { finishRun, lockRun, settleRun, touchRun } from './run-state.js';
-import { APPROVAL_EXPIRED_TEXT } from './task-states.js';
 
 /** How long one process may hold a run's model turn before another may take it over. */
 const MODEL_LEASE_MS = 120_000;
 /** Most rounds one inline advance takes before it lets other work in. */
 const INLINE_ROUNDS = 300;
-
-/** The text the model reads for one of its earlier calls. */
-export function fedContent(task: TaskTable): string {
-  switch (task.state) {
-    case 'succeeded': {
-      const result = task.result === null ? null : JSON.parse(task.result);
-      return typeof result === 'string' ? result : JSON.stringify(result);
-    }
-    case 'timed_out':
-      return APPROVAL_EXPIRED_TEXT;
-    case 'canceled':
-      return JSON.stringify({ error: { code: 'canceled', detail: 'the call was canceled' } });
-    default:
-      return JSON.stringify({
-        error: { code: task.error_code ?? 'failed', detail: task.error_detail ?? '' },
-      });
-  }
-}
-
-/** What the model reads for one row: a call's result, or a stop hook's feedback. */
-function fedResult(task: TaskTable, run: RunTable): FedResult | null {
-  if (task.kind !== 'hook') {
-    return {
-      task_key: task.key,
-      tool_call_id: task.tool_call_id,
-      tool_name: task.tool_name,
-      tool_input: JSON.parse(task.tool_input),
-      content: fedContent(task),
-    };
-  }
-  if (task.round > run.round) return null;
-  const result = task.result ? (JSON.parse(task.result) as { structured_content?: unknown }) : null;
-  const decision = result?.structured_content as { continue?: boolean; feedback?: string } | null;
-  if (!decision?.continue || typeof decision.feedback !== 'string') return null;
-  return {
-    task_key: task.key,
-    tool_call_id: null,
-    tool_name: task.tool_name,
-    tool_input: {},
-    content: decision.feedback,
-    kind: 'feedback',
-  };
-}
-
-function keyNumber(key: string): number {
-  return Number.parseInt(key.slice(1), 10);
-}
-
-async function readHistory(
-  db: Kysely<Database>,
-  run: RunTable,
-): Promise<{ history: PastRound[]; fed: FedResult[] }> {
-  if (run.round === 0) return { history: [], fed: [] };
-  const tasks = await db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', run.id)
-    .where((eb) =>
-      eb.or([
-        eb('origin', '=', 'model'),
-        // A stop hook's continuation feedback is read in the round it opened.
-        eb.and([eb('kind', '=', 'hook'), eb('state', '=', 'succeeded')]),
-      ]),
-    )
-    .execute();
-  tasks.sort((a, b) => a.round - b.round || keyNumber(a.key) - keyNumber(b.key));
-  const byRound = new Map<number, FedResult[]>();
-  for (const task of tasks) {
-    const fed = fedResult(task, run);
-    if (!fed) continue;
-    const list = byRound.get(task.round) ?? [];
-    list.push(fed);
-    byRound.set(task.round, list);
-  }
-  const history = [...byRound.entries()].map(([round, results]) => ({ round, results }));
-  return { history, fed: byRound.get(run.round) ?? [] };
-}
 
 function providerOf(
   ctx: KernelContext,
@@ -205,6 +128,50 @@ export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): 
   return true;
 }
 
+/** Leases the model turn of a run and asks its provider for a pending compaction summary. */
+async function leaseModelTurn(ctx: KernelContext, runId: string, owner: string) {
+  return ctx.store.transaction(async (tx) =>
+    tx.db
+      .updateTable('runs')
+      .set({ model_lease_owner: owner, model_lease_until: tx.now + MODEL_LEASE_MS })
+      .where('id', '=', runId)
+      .where('state', '=', 'running')
+      .where('phase', '=', 'model')
+      .where((eb) =>
+        eb.or([eb('model_lease_until', 'is', null), eb('model_lease_until', '<', tx.now)]),
+      )
+      .returningAll()
+      .executeTakeFirst(),
+  );
+}
+
+/**
+ * A summarizer row of a provider that does I/O is asked outside any
+ * transaction, under the run's model lease, and recorded only while the
+ * lease still holds.
+ */
+async function summarizeOutside(ctx: KernelContext, runId: string, owner: string): Promise<void> {
+  const peek = await ctx.store.db
+    .selectFrom('runs')
+    .selectAll()
+    .where('id', '=', runId)
+    .executeTakeFirst();
+  if (!peek || !due(peek, ctx.store.now()) || !(await pendingSummary(ctx.store.db, peek))) return;
+  const leased = await leaseModelTurn(ctx, runId, owner);
+  const row = leased && (await pendingSummary(ctx.store.db, leased));
+  if (!leased || !row) return;
+  const text = await summarize(ctx, ctx.store.db, leased, row);
+  await ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, leased.workspace_id, runId);
+    if (run.state !== 'running' || run.model_lease_owner !== owner) return;
+    run.model_lease_owner = null;
+    run.model_lease_until = null;
+    touchRun(tx, run);
+    await completeSummary(ctx, tx, run, row, text);
+    if (due(run, tx.now)) tx.afterCommit(() => ctx.scheduleDrive(runId));
+  });
+}
+
 /**
  * Takes the next step of a run whose next round is due. An inline provider's
  * step is taken in one transaction; any other leases the model turn, asks the
@@ -229,21 +196,12 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
     const run = await lockRun(tx, peek.workspace_id, runId);
     return due(run, tx.now) && (await beforeModel(ctx, tx, run));
   });
-  if (!ready) return;
   const owner = `${ctx.instanceId}:${Math.random().toString(36).slice(2)}`;
-  const leased = await ctx.store.transaction(async (tx) =>
-    tx.db
-      .updateTable('runs')
-      .set({ model_lease_owner: owner, model_lease_until: tx.now + MODEL_LEASE_MS })
-      .where('id', '=', runId)
-      .where('state', '=', 'running')
-      .where('phase', '=', 'model')
-      .where((eb) =>
-        eb.or([eb('model_lease_until', 'is', null), eb('model_lease_until', '<', tx.now)]),
-      )
-      .returningAll()
-      .executeTakeFirst(),
-  );
+  if (!ready) {
+    await summarizeOutside(ctx, runId, owner);
+    return;
+  }
+  const leased = await leaseModelTurn(ctx, runId, owner);
   if (!leased) return;
   const { config, model } = providerOf(ctx, leased);
   const reading = await readHistory(ctx.store.db, leased);

@@ -27,6 +27,8 @@ export interface RunStart {
   on_failure?: 'continue' | 'hold' | undefined;
   /** Compact the model's context past this many UTF-8 bytes; absent never compacts. */
   context_limit_bytes?: number | undefined;
+  /** Compact past this many estimated tokens (UTF-8 bytes / 4); absent never compacts. */
+  context_limit_tokens?: number | undefined;
 }
 
 /** The mode a profile that declares none runs under. */
@@ -73,6 +75,7 @@ async function insertRun(
       continuations: 0,
       pending_answer: null,
       context_limit_bytes: start.context_limit_bytes ?? null,
+      context_limit_tokens: start.context_limit_tokens ?? null,
       compactions: 0,
       summary: null,
       summary_through_round: 0,
@@ -238,6 +241,9 @@ export async function regenerateRun(
   };
   if (original.context_limit_bytes !== null)
     start.context_limit_bytes = original.context_limit_bytes;
+  if (original.context_limit_tokens !== null) {
+    start.context_limit_tokens = original.context_limit_tokens;
+  }
   return insertRun(ctx, {
     principal,
     agentApplicationId: original.agent_application_id,

@@ -31,6 +31,13 @@ export const RunViewSchema = z.object({
   config_version: z.number().int().nullable(),
   provider: z.string(),
   round: z.number().int(),
+  /** Stop-hook continuations taken so far. */
+  continuations: z.number().int(),
+  /** Compaction thresholds frozen on the run (null: none). */
+  context_limit_bytes: z.number().int().nullable(),
+  context_limit_tokens: z.number().int().nullable(),
+  /** Compactions performed so far. */
+  compactions: z.number().int(),
   attention: z.array(AttentionSchema),
   final_answer: z.string().nullable(),
   error: FailureSchema.nullable(),
@@ -108,6 +115,10 @@ export function runView(row: RunTable): RunView {
     config_version: row.config_version,
     provider: (JSON.parse(row.provider) as { kind: string }).kind,
     round: row.round,
+    continuations: row.continuations,
+    context_limit_bytes: row.context_limit_bytes,
+    context_limit_tokens: row.context_limit_tokens,
+    compactions: row.compactions,
     attention: (parse(row.attention) as Attention[] | null) ?? [],
     final_answer: row.final_answer,
     error: row.error_code ? { code: row.error_code, detail: row.error_detail ?? '' } : null,

@@ -1,4 +1,10 @@
-import type { ModelProvider, ProviderRound, RoundRequest, ScriptedRound } from './types.js';
+import type {
+  ModelProvider,
+  ProviderRound,
+  RoundRequest,
+  ScriptedRound,
+  SummaryRequest,
+} from './types.js';
 import { ProviderError } from './types.js';
 
 /**
@@ -36,5 +42,15 @@ export class ScriptedProvider implements ModelProvider {
         onFailure: call.on_failure,
       })),
     };
+  }
+
+  /** The script's `summary`, or a digest of the rounds it replaces. */
+  async summarize(config: unknown, request: SummaryRequest): Promise<string> {
+    const scripted = (config as { summary?: string }).summary;
+    if (scripted !== undefined) return scripted;
+    const calls = request.rounds.flatMap((round) => round.results.map((r) => r.tool_name));
+    const first = request.rounds[0]?.round ?? 0;
+    const last = request.rounds.at(-1)?.round ?? first;
+    return `Summary of rounds ${first}-${last}: ${calls.length} call(s) (${calls.join(', ')}).`;
   }
 }

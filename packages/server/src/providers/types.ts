@@ -60,6 +60,21 @@ export class ProviderError extends Error {
   }
 }
 
+/** What a provider is asked to summarize when the kernel compacts a run's context. */
+export interface SummaryRequest {
+  runId: string;
+  input: string;
+  /** The summary an earlier compaction made, if any. */
+  previousSummary: string | null;
+  /** The rounds the summary replaces. */
+  rounds: PastRound[];
+  signal: AbortSignal;
+}
+
+/** The instruction a provider without its own summarizer is given as a last message. */
+export const SUMMARY_INSTRUCTION =
+  'Summarize the conversation so far (the task, what was done, what was learned and what is left) for your own later use. Answer with the summary only; call no tools.';
+
 /** A model provider: asked for one round at a time. */
 export interface ModelProvider {
   /**
@@ -72,6 +87,12 @@ export interface ModelProvider {
    * @throws ProviderError when the model cannot answer (the run fails).
    */
   nextRound(config: unknown, request: RoundRequest): Promise<ProviderRound>;
+  /**
+   * Summarizes older rounds for a compaction. A provider without it is asked
+   * for an ordinary round ending in {@link SUMMARY_INSTRUCTION}, with no tools.
+   * @throws ProviderError when the model cannot answer.
+   */
+  summarize?(config: unknown, request: SummaryRequest): Promise<string>;
 }
 
 /** One scripted tool call. */
@@ -100,6 +121,8 @@ export type ScriptedRound = z.infer<typeof ScriptedRoundSchema>;
 export const ScriptedProviderSchema = z.strictObject({
   kind: z.literal('scripted'),
   rounds: z.array(ScriptedRoundSchema).min(1).max(256),
+  /** What the scripted model answers when the kernel asks it for a compaction summary. */
+  summary: z.string().optional(),
 });
 
 /** A tool offered to an OpenAI-compatible model. */

@@ -237,12 +237,23 @@ function questionsAndHooks(dialect: Dialect): Migration {
   };
 }
 
+/** A token limit on the model's context, beside the byte limit. */
+function contextTokenLimit(dialect: Dialect): Migration {
+  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('runs').addColumn('context_limit_tokens', big).execute();
+    },
+  };
+}
+
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     return {
       '0001_initial': initial(this.dialect),
       '0002_questions_and_hooks': questionsAndHooks(this.dialect),
+      '0003_context_token_limit': contextTokenLimit(this.dialect),
     };
   }
 }

@@ -85,6 +85,8 @@ export interface RunTable {
   pending_answer: string | null;
   /** Compaction threshold on the model's context, in UTF-8 bytes; null never compacts. */
   context_limit_bytes: number | null;
+  /** Compaction threshold in estimated tokens (UTF-8 bytes / 4, rounded up); null never compacts. */
+  context_limit_tokens: number | null;
   /** Compactions performed so far (each one is a hook source). */
   compactions: number;
   /** The summary that replaced the rounds up to `summary_through_round`. */
