@@ -11,6 +11,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,16 +91,46 @@ interface Answer {
   attention: { blocked_task_keys: string[] }[];
 }
 
-async function post(server: Server, token: string, path: string, body: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+/**
+ * One keep-alive connection per client: raw `http.request` is much lighter on
+ * the shared CPUs than fetch (undici), and it is still real HTTP over loopback.
+ */
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 1024 });
+
+function post(server: Server, token: string, path: string, body: unknown): Promise<Answer> {
+  const payload = JSON.stringify(body);
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent: keepAlive,
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if ((response.statusCode ?? 500) >= 300) {
+            reject(new Error(`${path}: ${response.statusCode} ${text}`));
+            return;
+          }
+          resolve(JSON.parse(text) as Answer);
+        });
+        response.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
   });
-  const json = (await response.json()) as Answer;
-  if (response.status >= 300)
-    throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
 }
 
 type Shape = 'model' | 'author';
@@ -126,15 +157,14 @@ async function roundTrip(server: Server, shape: Shape, authorRun: string): Promi
   await post(server, server.member, `${server.ws}/runs/${authorRun}/tasks/${task.key}/approve`, {});
 }
 
-/** CPU time (user + system) the server process has used, from /proc; NaN where there is none. */
-function serverCpuMs(server: Server): number {
+/** CPU time (user, system) the server process has used in ms, from /proc; NaN where there is none. */
+function serverCpuMs(server: Server): { user: number; system: number } {
   try {
     const stat = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return (ticks * 1000) / 100;
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
   } catch {
-    return Number.NaN;
+    return { user: Number.NaN, system: Number.NaN };
   }
 }
 
@@ -166,17 +196,22 @@ async function measure(server: Server, shape: Shape) {
   };
   await runFor(1000, false);
   const cpuStart = serverCpuMs(server);
+  const ownStart = process.cpuUsage();
   const started = performance.now();
   await runFor(seconds * 1000, true);
   const elapsed = (performance.now() - started) / 1000;
-  const cpuUsed = serverCpuMs(server) - cpuStart;
+  const cpuEnd = serverCpuMs(server);
+  const own = process.cpuUsage(ownStart);
+  const perTrip = (ms: number) => (ms * 1000) / Math.max(1, latencies.length);
   latencies.sort((a, b) => a - b);
   return {
     roundTrips: latencies.length,
     perSecond: latencies.length / elapsed,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    serverCpuUs: (cpuUsed * 1000) / Math.max(1, latencies.length),
+    serverCpuUs: perTrip(cpuEnd.user + cpuEnd.system - cpuStart.user - cpuStart.system),
+    serverSystemUs: perTrip(cpuEnd.system - cpuStart.system),
+    clientCpuUs: perTrip((own.user + own.system) / 1000),
   };
 }
 
@@ -199,9 +234,9 @@ async function main() {
       '(PostgreSQL skipped: set AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL)',
     );
   console.log(
-    '| store | round trip | round trips/s | p50 ms | p99 ms | server CPU per round trip |',
+    '| store | round trip | round trips/s | p50 ms | p99 ms | server CPU per round trip (of it system) | load generator CPU |',
   );
-  console.log('| --- | --- | ---: | ---: | ---: | ---: |');
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
   for (const backend of backends) {
     for (const shape of ['model', 'author'] as const) {
       const server = await startServer(backend === 'postgres' ? await freshDatabase(pgUrl!) : null);
@@ -213,7 +248,7 @@ async function main() {
             : 'author row parks + approve';
         console.log(
           `| ${backend} | ${label} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ` +
-            `${r.serverCpuUs.toFixed(0)} µs |`,
+            `${r.serverCpuUs.toFixed(0)} µs (${r.serverSystemUs.toFixed(0)}) | ${r.clientCpuUs.toFixed(0)} µs |`,
         );
       } finally {
         await server.cleanup();
