@@ -74,7 +74,8 @@ export const retry = defineOperation({
 /** GET /api/v1/workspaces/{ws}/decisions: every row resting on a person. */
 export const listDecisions = defineOperation({
   name: 'decisions.list',
-  summary: 'List every row waiting for a person in the workspace (parks and questions)',
+  summary:
+    'List every row waiting for a person in the workspace (parks and questions; not questions authored with a resolution token)',
   method: 'GET',
   path: '/api/v1/workspaces/{workspace_id}/decisions',
   planes: ['member'],
@@ -86,6 +87,8 @@ export const listDecisions = defineOperation({
       .selectAll()
       .where('workspace_id', '=', principal.workspace_id)
       .where('state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')])
+      // A question authored through the tasks door is its token holder's alone.
+      .where('resolution_token_hash', 'is', null)
       .orderBy('created_at')
       .limit(input.limit)
       .execute();

@@ -3,7 +3,7 @@ import type { EventView } from '../kernel/views.js';
 /** A `work_available` nudge on the executor cable: a hint to look, never a claim. */
 export interface WorkAvailable {
   type: 'work_available';
-  kind: 'tool' | 'approval' | 'ask';
+  kind: 'tool' | 'hook' | 'approval' | 'ask';
   run_id: string;
   task_key: string;
   seq: number;
@@ -32,7 +32,11 @@ export function nudgeFor(
     seq: event.seq,
   };
   const state = event.data.state;
-  if (RUNNABLE_EVENTS.has(event.type) && state === 'runnable') return { ...base, kind: 'tool' };
+  if (RUNNABLE_EVENTS.has(event.type) && state === 'runnable') {
+    // A summarizer row is the kernel's own work: no executor is nudged for it.
+    if (event.data.kind === 'summary') return null;
+    return { ...base, kind: event.data.kind === 'hook' ? 'hook' : 'tool' };
+  }
   const addressed = agentApplicationId !== null && event.data.addressee === agentApplicationId;
   if (
     (event.type === 'task.parked' || event.type === 'task.retried') &&

@@ -216,7 +216,12 @@ export async function plantToolRow(
     tx.emit({
       ...base,
       type: 'task.granted',
-      data: { granted_by: decision.granted_by, matched: decision.matched, state: 'runnable' },
+      data: {
+        granted_by: decision.granted_by,
+        matched: decision.matched,
+        state: 'runnable',
+        ...(row.kind === 'tool' ? {} : { kind: row.kind }),
+      },
     });
   } else if (decision.outcome === 'parked') {
     row.state = 'needs_approval';
