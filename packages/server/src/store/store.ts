@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import { Checkpointer } from './checkpointer.js';
+import { GroupCommit } from './group-commit.js';
 import { type Dialect, migrateToLatest } from './migrations.js';
 import type { Database, RunEventTable } from './schema.js';
 
@@ -76,6 +77,8 @@ export class Store {
   private readonly committedListeners = new Set<(events: StoredEvent[]) => void>();
   private beforeClose: (() => Promise<void>) | undefined;
   private closed = false;
+  /** SQLite only: concurrent units of work share one COMMIT (see GroupCommit). */
+  private groupCommit: GroupCommit | undefined;
 
   private constructor(
     readonly db: Kysely<Database>,
@@ -116,10 +119,12 @@ export class Store {
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
     const store = new Store(db, 'sqlite', `sqlite ${file}`, clock);
     await migrateToLatest(db as Kysely<unknown>, 'sqlite');
+    store.groupCommit = new GroupCommit(db, database);
     const checkpointer = new Checkpointer(file, () => {
       database.pragma('wal_autocheckpoint = 1000');
     });
     store.beforeClose = async () => {
+      await store.groupCommit?.drain();
       await checkpointer.stop();
       database.pragma('wal_checkpoint(TRUNCATE)');
     };
@@ -143,38 +148,46 @@ export class Store {
    * @throws whatever the unit of work throws (the transaction is rolled back).
    */
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const grouped = this.groupCommit;
     for (let attempt = 0; ; attempt += 1) {
-      const events: PendingEvent[] = [];
-      const callbacks: (() => void)[] = [];
-      const finalWrites: (() => Promise<void>)[] = [];
-      let written: StoredEvent[] = [];
       try {
-        const value = await this.db.transaction().execute(async (trx) => {
-          const now = this.clock();
-          const tx: Tx = {
-            db: trx,
-            dialect: this.dialect,
-            now,
-            emit: (event) => events.push(event),
-            afterCommit: (callback) => callbacks.push(callback),
-            beforeCommit: (write) => finalWrites.push(write),
-          };
-          const result = await work(tx);
-          for (const write of finalWrites) await write();
-          written = await this.writeEvents(trx, events, now);
-          return result;
-        });
-        if (written.length > 0) {
-          for (const listener of this.committedListeners) listener(written);
+        const done = grouped
+          ? await grouped.run((trx) => this.unitOfWork(trx, work))
+          : await this.db.transaction().execute((trx) => this.unitOfWork(trx, work));
+        if (done.written.length > 0) {
+          for (const listener of this.committedListeners) listener(done.written);
         }
-        for (const callback of callbacks) callback();
-        return value;
+        for (const callback of done.callbacks) callback();
+        return done.value;
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (attempt < 5 && typeof code === 'string' && RETRYABLE_PG_CODES.has(code)) continue;
         throw error;
       }
     }
+  }
+
+  /** Runs a unit of work in an open transaction: its writes, then its events. */
+  private async unitOfWork<T>(
+    trx: Transaction<Database>,
+    work: (tx: Tx) => Promise<T>,
+  ): Promise<{ value: T; written: StoredEvent[]; callbacks: (() => void)[] }> {
+    const events: PendingEvent[] = [];
+    const callbacks: (() => void)[] = [];
+    const finalWrites: (() => Promise<void>)[] = [];
+    const now = this.clock();
+    const tx: Tx = {
+      db: trx,
+      dialect: this.dialect,
+      now,
+      emit: (event) => events.push(event),
+      afterCommit: (callback) => callbacks.push(callback),
+      beforeCommit: (write) => finalWrites.push(write),
+    };
+    const value = await work(tx);
+    for (const write of finalWrites) await write();
+    const written = await this.writeEvents(trx, events, now);
+    return { value, written, callbacks };
   }
 
   private async writeEvents(

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { backends } from '../testing/stores.js';
+import { createAgentApplication, createWorkspace } from './accounts.js';
+import type { Store } from './store.js';
+
+const all = await backends();
+
+// Units of work started together share a SQLite COMMIT (PostgreSQL: one transaction each);
+// either way each unit is atomic on its own and answers only once it is durable.
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`concurrent units of work (${backend.name})`, () => {
+    let dispose: (() => Promise<void>) | undefined;
+    afterEach(async () => {
+      await dispose?.();
+      dispose = undefined;
+    });
+    async function open(): Promise<Store> {
+      const opened = await backend.open();
+      dispose = opened.dispose;
+      return opened.store;
+    }
+
+    it('a unit that throws rolls back alone; the others commit with their events', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const app = await createAgentApplication(store, { workspaceId: ws.id, name: 'a' });
+      const committed: string[] = [];
+      store.onCommitted((events) => committed.push(...events.map((e) => e.run_id)));
+      const unit = (name: string, fail: boolean) =>
+        store.transaction(async (tx) => {
+          await tx.db
+            .insertInto('conversations')
+            .values({
+              id: name,
+              workspace_id: ws.id,
+              agent_application_id: app.id,
+              created_at: tx.now,
+            })
+            .execute();
+          tx.emit({ workspace_id: ws.id, run_id: name, type: 'bench.unit' });
+          if (fail) throw new Error(`${name} failed`);
+          return name;
+        });
+      const outcomes = await Promise.allSettled([
+        unit('a', false),
+        unit('b', true),
+        unit('c', false),
+        unit('a', false), // a duplicate key: the database refuses it, the unit alone fails
+        unit('d', false),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
+      const rows = await store.db.selectFrom('conversations').select('id').orderBy('id').execute();
+      expect(rows.map((r) => r.id)).toEqual(['a', 'c', 'd']);
+      const events = await store.db
+        .selectFrom('run_events')
+        .select(['run_id', 'seq'])
+        .orderBy('seq')
+        .execute();
+      expect(events.map((e) => e.run_id)).toEqual(['a', 'c', 'd']);
+      expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect(committed).toEqual(['a', 'c', 'd']);
+    });
+
+    it('answers a unit only after its commit: a read outside sees what it wrote', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const seen = await Promise.all(
+        Array.from({ length: 8 }, async (_, i) => {
+          await store.transaction(async (tx) => {
+            tx.emit({ workspace_id: ws.id, run_id: `r${i}`, type: 'bench.unit' });
+          });
+          const row = await store.db
+            .selectFrom('run_events')
+            .select('seq')
+            .where('run_id', '=', `r${i}`)
+            .executeTakeFirst();
+          return row !== undefined;
+        }),
+      );
+      expect(seen).toEqual(Array(8).fill(true));
+    });
+  });
+}

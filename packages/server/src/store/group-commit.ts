@@ -1,0 +1,134 @@
+import type SqliteDatabase from 'better-sqlite3';
+import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
+import type { Database } from './schema.js';
+
+/** Most units of work one SQLite transaction carries before the next ones start another. */
+const MAX_UNITS_PER_BATCH = 64;
+
+interface Batch {
+  /** Serialises the batch's units on the one connection (and starts with BEGIN). */
+  tail: Promise<void>;
+  trx: ControlledTransaction<Database> | null;
+  /** Delivers each unit's outcome once the batch's COMMIT returned (or failed). */
+  outcomes: ((commitError: unknown) => void)[];
+  units: number;
+  /** Set when SQLite ended the transaction on its own: every unit of the batch fails. */
+  broken: unknown;
+}
+
+/**
+ * Group commit for SQLite. The units of work that start in the same turn of
+ * the event loop run one after another inside one SQLite transaction, each in
+ * its own savepoint (a unit that throws rolls back to it and changes nothing),
+ * and share one COMMIT. No unit's outcome is delivered before that COMMIT
+ * returned: an answer never reports a change that is not in the WAL, and if
+ * the COMMIT fails every unit of the batch fails. Durability is exactly that
+ * of one transaction per unit; what is saved is the per-commit cost (the WAL
+ * frames of shared pages, locks, BEGIN/COMMIT) when requests arrive together.
+ */
+export class GroupCommit {
+  private open: Batch | null = null;
+  private readonly idle = new Set<Promise<void>>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly raw: SqliteDatabase.Database,
+  ) {}
+
+  /**
+   * Runs a unit of work in the current batch and resolves (or rejects) with
+   * its outcome after the batch committed.
+   */
+  run<T>(unit: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    let batch = this.open;
+    if (!batch || batch.units >= MAX_UNITS_PER_BATCH) batch = this.begin();
+    batch.units += 1;
+    const owner = batch;
+    return new Promise<T>((resolve, reject) => {
+      owner.tail = owner.tail.then(async () => {
+        const trx = owner.trx;
+        if (!trx || owner.broken !== undefined) {
+          owner.outcomes.push(() => reject(owner.broken));
+          return;
+        }
+        this.raw.exec('savepoint unit');
+        try {
+          const value = await unit(trx);
+          this.raw.exec('release unit');
+          owner.outcomes.push((commitError) =>
+            commitError === undefined ? resolve(value) : reject(commitError),
+          );
+        } catch (error) {
+          this.undo(owner, error);
+          owner.outcomes.push((commitError) => reject(commitError ?? error));
+        }
+      });
+    });
+  }
+
+  /** Waits until every batch begun so far has committed. */
+  async drain(): Promise<void> {
+    while (this.idle.size > 0) await Promise.allSettled([...this.idle]);
+  }
+
+  private undo(batch: Batch, error: unknown): void {
+    try {
+      if (!this.raw.inTransaction) throw error;
+      this.raw.exec('rollback to unit');
+      this.raw.exec('release unit');
+    } catch (failure) {
+      batch.broken = failure;
+    }
+  }
+
+  private begin(): Batch {
+    const batch: Batch = {
+      tail: Promise.resolve(),
+      trx: null,
+      outcomes: [],
+      units: 0,
+      broken: undefined,
+    };
+    batch.tail = this.db
+      .startTransaction()
+      .execute()
+      .then(
+        (trx) => {
+          batch.trx = trx;
+        },
+        (error: unknown) => {
+          batch.broken = error;
+        },
+      );
+    this.open = batch;
+    const done = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.finish(batch))
+      .finally(() => this.idle.delete(done));
+    this.idle.add(done);
+    return batch;
+  }
+
+  /** Waits for the batch's units, then commits once and delivers every outcome. */
+  private async finish(batch: Batch): Promise<void> {
+    let tail: Promise<void>;
+    do {
+      tail = batch.tail;
+      await tail;
+    } while (tail !== batch.tail);
+    if (this.open === batch) this.open = null;
+    let commitError: unknown;
+    if (batch.trx) {
+      try {
+        if (batch.broken !== undefined) throw batch.broken;
+        await batch.trx.commit().execute();
+      } catch (error) {
+        commitError = error ?? new Error('the transaction failed');
+        await batch.trx
+          .rollback()
+          .execute()
+          .catch(() => {});
+      }
+    }
+    for (const deliver of batch.outcomes) deliver(commitError);
+  }
+}
