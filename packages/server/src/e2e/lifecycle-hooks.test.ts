@@ -204,6 +204,39 @@ for (const backend of all) {
       expect(run).toMatchObject({ state: 'completed', final_answer: 'late' });
     });
 
+    it('hooks cross the approval stage: a kernel-origin ask rule parks one, a deny rule fails it closed', async () => {
+      d = await deploy(backend);
+      const parked = await d.member.post(`${d.ws}/runs`, {
+        ...hooked(stopHook(), [{ final: 'reviewed' }]),
+        approval_rules: [{ tool: 'check_stop', verdict: 'ask', origin: 'kernel' }],
+      });
+      const [row] = await hookRows(d, parked.body.id);
+      expect(row).toMatchObject({ state: 'needs_approval', origin: 'kernel' });
+      const approved = await d.member.post(
+        `${d.ws}/runs/${parked.body.id}/tasks/${row.key}/approve`,
+      );
+      expect(approved.body.state).toBe('runnable');
+      expect(approved.body.deadline_at).toBeGreaterThan(Date.now());
+      const run = await serveHooks(
+        d,
+        parked.body.id,
+        () => decide({ continue: false }),
+        async () => {
+          const r = (await d.member.get(`${d.ws}/runs/${parked.body.id}`)).body;
+          return r.state !== 'running' && r;
+        },
+      );
+      expect(run.final_answer).toBe('reviewed');
+      const denied = await d.member.post(`${d.ws}/runs`, {
+        ...hooked(stopHook(), [{ final: 'unchecked' }]),
+        approval_rules: [{ tool: 'check_stop', verdict: 'deny', origin: 'kernel', reason: 'no' }],
+      });
+      expect(denied.body).toMatchObject({ state: 'running', final_answer: null });
+      expect(denied.body.attention).toEqual([
+        { reason: 'failure_hold', blocked_task_keys: ['t1'] },
+      ]);
+    });
+
     it('force stop bypasses stop and cancels claimed hook work', async () => {
       d = await deploy(backend);
       const created = await d.member.post(`${d.ws}/runs`, hooked(stopHook(), [{ final: 'x' }]));

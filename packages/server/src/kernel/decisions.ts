@@ -46,6 +46,8 @@ interface TransitionOptions {
   event: (row: TaskTable) => { type: string; data: Record<string, unknown> };
   principal: string | null;
   guard?: (row: TaskTable) => void;
+  /** A follow-up write on the moved row, in the same transaction. */
+  after?: (row: TaskTable, tx: Tx, run: RunTable) => Promise<void>;
 }
 
 /**
@@ -63,6 +65,7 @@ async function transition(
     const row = options.guard
       ? await guardedUpdate(tx, run, address.taskKey, options)
       : await directUpdate(tx, run, address.taskKey, options);
+    await options.after?.(row, tx, run);
     const event = options.event(row);
     tx.emit({
       workspace_id: run.workspace_id,
@@ -143,7 +146,21 @@ export function approveTask(
     verb: 'approve',
     principal: who,
     change: () => ({ state: 'runnable', deadline_at: null, decided_by: who }),
-    event: () => ({ type: 'task.approved', data: { decided_by: who } }),
+    // An approved hook's timeout starts now, as if it had been granted.
+    after: async (row, tx, run) => {
+      if (row.kind !== 'hook') return;
+      row.deadline_at = tx.now + hookTimeoutMs(run, row);
+      await tx.db
+        .updateTable('tasks')
+        .set({ deadline_at: row.deadline_at })
+        .where('run_id', '=', row.run_id)
+        .where('key', '=', row.key)
+        .execute();
+    },
+    event: (row) => ({
+      type: 'task.approved',
+      data: { decided_by: who, ...(row.kind === 'tool' ? {} : { kind: row.kind }) },
+    }),
   });
 }
 
