@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Principal, principalName } from '../store/accounts.js';
 import { hashToken, newToken } from '../store/ids.js';
+import { runPrepared } from '../store/prepared.js';
 import type { Database, RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
@@ -95,14 +96,32 @@ async function directUpdate(
   options: TransitionOptions,
 ): Promise<TaskTable> {
   const runId = run.id;
-  const updated = await tx.db
-    .updateTable('tasks')
-    .set({ ...options.change(null, tx, run), updated_at: tx.now })
-    .where('run_id', '=', runId)
-    .where('key', '=', key)
-    .where('state', 'in', options.from)
-    .returningAll()
-    .executeTakeFirst();
+  const change: Record<string, unknown> = { ...options.change(null, tx, run), updated_at: tx.now };
+  const columns = Object.keys(change).filter((column) => change[column] !== undefined);
+  const values: Record<string, unknown> = { run_id: runId, key };
+  for (const column of columns) values[`set:${column}`] = change[column];
+  options.from.forEach((state, i) => {
+    values[`from:${i}`] = state;
+  });
+  const { rows } = await runPrepared(
+    tx.db,
+    tx.dialect,
+    `tasks.transition:${columns.join(',')}:${options.from.length}`,
+    (p) =>
+      tx.db
+        .updateTable('tasks')
+        .set(Object.fromEntries(columns.map((column) => [column, p(`set:${column}`)])))
+        .where('run_id', '=', p('run_id'))
+        .where('key', '=', p('key'))
+        .where(
+          'state',
+          'in',
+          options.from.map((_, i) => p(`from:${i}`)),
+        )
+        .returningAll(),
+    values,
+  );
+  const updated = rows[0];
   if (updated) return updated;
   throw notWaiting(await readTask(tx, runId, key), options);
 }

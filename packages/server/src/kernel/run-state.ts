@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { runPrepared } from '../store/prepared.js';
 import type { RunTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
@@ -7,6 +8,27 @@ import { UNSTARTED_STATES } from './task-states.js';
 import type { Attention } from './views.js';
 
 const pending = new WeakMap<Tx, Set<RunTable>>();
+
+/** The run columns a unit of work may change (written once, at its end). */
+const TOUCHED_COLUMNS = [
+  'state',
+  'phase',
+  'round',
+  'task_counter',
+  'attention',
+  'final_answer',
+  'error_code',
+  'error_detail',
+  'model_lease_owner',
+  'model_lease_until',
+  'continuations',
+  'pending_answer',
+  'compactions',
+  'summary',
+  'summary_through_round',
+  'updated_at',
+  'ended_at',
+] as const satisfies readonly (keyof RunTable)[];
 
 /**
  * Marks a run row changed in memory; it is written once, at the end of the
@@ -21,29 +43,17 @@ export function touchRun(tx: Tx, run: RunTable): void {
     pending.set(tx, set);
     tx.beforeCommit(async () => {
       for (const changed of set) {
-        await tx.db
-          .updateTable('runs')
-          .set({
-            state: changed.state,
-            phase: changed.phase,
-            round: changed.round,
-            task_counter: changed.task_counter,
-            attention: changed.attention,
-            final_answer: changed.final_answer,
-            error_code: changed.error_code,
-            error_detail: changed.error_detail,
-            model_lease_owner: changed.model_lease_owner,
-            model_lease_until: changed.model_lease_until,
-            continuations: changed.continuations,
-            pending_answer: changed.pending_answer,
-            compactions: changed.compactions,
-            summary: changed.summary,
-            summary_through_round: changed.summary_through_round,
-            updated_at: changed.updated_at,
-            ended_at: changed.ended_at,
-          })
-          .where('id', '=', changed.id)
-          .execute();
+        await runPrepared(
+          tx.db,
+          tx.dialect,
+          'runs.touch',
+          (p) =>
+            tx.db
+              .updateTable('runs')
+              .set(Object.fromEntries(TOUCHED_COLUMNS.map((c) => [c, p(c)])))
+              .where('id', '=', p('id')),
+          changed as unknown as Record<string, unknown>,
+        );
       }
     });
   }
@@ -55,13 +65,20 @@ export function touchRun(tx: Tx, run: RunTable): void {
  * @throws AirlockError run_not_found when no such run is in the workspace.
  */
 export async function lockRun(tx: Tx, workspaceId: string, runId: string): Promise<RunTable> {
-  const run = await tx.db
-    .selectFrom('runs')
-    .selectAll()
-    .where('id', '=', runId)
-    .where('workspace_id', '=', workspaceId)
-    .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate())
-    .executeTakeFirst();
+  const { rows } = await runPrepared(
+    tx.db,
+    tx.dialect,
+    'runs.lock',
+    (p) =>
+      tx.db
+        .selectFrom('runs')
+        .selectAll()
+        .where('id', '=', p('id'))
+        .where('workspace_id', '=', p('workspace_id'))
+        .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate()),
+    { id: runId, workspace_id: workspaceId },
+  );
+  const run = rows[0];
   if (!run) throw new AirlockError('run_not_found', `no run ${runId} in this workspace`);
   return run;
 }
@@ -138,26 +155,33 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
 export async function refreshAttention(tx: Tx, run: RunTable) {
   // Three index seeks (parks and questions, holds, this round's model rows), never a scan of the run.
   const columns = ['key', 'state', 'on_failure', 'error_code', 'origin', 'round', 'kind'] as const;
-  const waiting = tx.db
-    .selectFrom('tasks')
-    .select(columns)
-    .where('run_id', '=', run.id)
-    .where('state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')]);
-  const holding = tx.db
-    .selectFrom('tasks')
-    .select(columns)
-    .where('run_id', '=', run.id)
-    .where('on_failure', '=', sql.lit('hold'))
-    .where('state', 'in', [sql.lit('failed'), sql.lit('timed_out')]);
-  const thisRound = tx.db
-    .selectFrom('tasks')
-    .select(columns)
-    .where('run_id', '=', run.id)
-    .where('round', '=', run.round)
-    .where('origin', '=', sql.lit('model'));
-  const byKey = new Map(
-    (await waiting.unionAll(holding).unionAll(thisRound).execute()).map((r) => [r.key, r]),
+  const { rows: read } = await runPrepared(
+    tx.db,
+    tx.dialect,
+    'tasks.attention',
+    (p) => {
+      const waiting = tx.db
+        .selectFrom('tasks')
+        .select(columns)
+        .where('run_id', '=', p('run_id'))
+        .where('state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')]);
+      const holding = tx.db
+        .selectFrom('tasks')
+        .select(columns)
+        .where('run_id', '=', p('run_id'))
+        .where('on_failure', '=', sql.lit('hold'))
+        .where('state', 'in', [sql.lit('failed'), sql.lit('timed_out')]);
+      const thisRound = tx.db
+        .selectFrom('tasks')
+        .select(columns)
+        .where('run_id', '=', p('run_id'))
+        .where('round', '=', p('round'))
+        .where('origin', '=', sql.lit('model'));
+      return waiting.unionAll(holding).unionAll(thisRound);
+    },
+    { run_id: run.id, round: run.round },
   );
+  const byKey = new Map(read.map((r) => [r.key, r]));
   const order = (key: string) => Number.parseInt(key.slice(1), 10);
   const rows = [...byKey.values()].sort((a, b) => order(a.key) - order(b.key));
   const parked = rows.filter((r) => r.state === 'needs_approval').map((r) => r.key);

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
 import { type Dialect, migrateToLatest } from './migrations.js';
+import { runPrepared } from './prepared.js';
 import type { Database, RunEventTable } from './schema.js';
 
 // PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
@@ -66,6 +67,17 @@ function cacheStatements(database: SqliteDatabase.Database): void {
     return statement;
   }) as typeof database.prepare;
 }
+
+const EVENT_COLUMNS = [
+  'workspace_id',
+  'seq',
+  'run_id',
+  'task_key',
+  'type',
+  'data',
+  'principal',
+  'created_at',
+] as const satisfies readonly (keyof StoredEvent)[];
 
 const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
 
@@ -206,13 +218,20 @@ export class Store {
     // Sorted so two transactions always take workspace row locks in the same order.
     for (const workspaceId of [...byWorkspace.keys()].sort()) {
       const list = byWorkspace.get(workspaceId)!;
-      const bumped = await trx
-        .updateTable('workspaces')
-        .set((eb) => ({ event_seq: eb('event_seq', '+', list.length) }))
-        .where('id', '=', workspaceId)
-        .returning('event_seq')
-        .executeTakeFirstOrThrow();
-      let seq = bumped.event_seq - list.length;
+      const { rows: bumped } = await runPrepared(
+        trx,
+        this.dialect,
+        'workspaces.bump_seq',
+        (p) =>
+          trx
+            .updateTable('workspaces')
+            .set((eb) => ({ event_seq: eb('event_seq', '+', p('count')) }))
+            .where('id', '=', p('id'))
+            .returning('event_seq'),
+        { id: workspaceId, count: list.length },
+      );
+      if (!bumped[0]) throw new Error(`no workspace ${workspaceId}`);
+      let seq = bumped[0].event_seq - list.length;
       for (const event of list) {
         seq += 1;
         rows.push({
@@ -231,10 +250,25 @@ export class Store {
       }
     }
     for (let i = 0; i < rows.length; i += 200) {
-      await trx
-        .insertInto('run_events')
-        .values(rows.slice(i, i + 200))
-        .execute();
+      const chunk = rows.slice(i, i + 200);
+      const values: Record<string, unknown> = {};
+      chunk.forEach((row, n) => {
+        for (const column of EVENT_COLUMNS) values[`${n}:${column}`] = row[column];
+      });
+      await runPrepared(
+        trx,
+        this.dialect,
+        `run_events.insert:${chunk.length}`,
+        (p) =>
+          trx
+            .insertInto('run_events')
+            .values(
+              chunk.map((_, n) =>
+                Object.fromEntries(EVENT_COLUMNS.map((column) => [column, p(`${n}:${column}`)])),
+              ) as unknown as StoredEvent[],
+            ),
+        values,
+      );
     }
     return rows;
   }
