@@ -1,7 +1,8 @@
 import { tighten, validateProfileConfiguration } from '@airlock/core';
 import type { ProviderConfig } from '../providers/types.js';
 import { type Principal, principalName } from '../store/accounts.js';
-import { newId } from '../store/ids.js';
+import { newSortableId } from '../store/ids.js';
+import { rowParams, runPrepared } from '../store/prepared.js';
 import { currentProfileConfiguration } from '../store/profiles.js';
 import type { RunTable } from '../store/schema.js';
 import type { KernelContext } from './context.js';
@@ -48,7 +49,7 @@ async function insertRun(
   const { frozen, start } = options;
   return ctx.store.transaction(async (tx) => {
     const run: RunTable = {
-      id: newId('run'),
+      id: newSortableId('run'),
       workspace_id: options.principal.workspace_id,
       agent_application_id: options.agentApplicationId,
       conversation_id: options.conversationId,
@@ -84,7 +85,13 @@ async function insertRun(
       updated_at: tx.now,
       ended_at: null,
     };
-    await tx.db.insertInto('runs').values(run).execute();
+    await runPrepared(
+      tx.db,
+      tx.dialect,
+      `runs.insert:${Object.keys(run).join(',')}`,
+      (p) => tx.db.insertInto('runs').values(rowParams(run, p)),
+      run as unknown as Record<string, unknown>,
+    );
     tx.emit({
       workspace_id: run.workspace_id,
       run_id: run.id,

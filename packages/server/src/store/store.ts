@@ -124,6 +124,8 @@ export class Store {
     database.pragma('synchronous = NORMAL');
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
+    // Savepoints (one per unit of work, see GroupCommit) journal in memory, never in a temp file.
+    database.pragma('temp_store = MEMORY');
     // Checkpoints run on a worker thread (see Checkpointer), never in a commit.
     database.pragma('wal_autocheckpoint = 0');
     database.pragma('journal_size_limit = 67108864');
