@@ -5,7 +5,7 @@ import {
   type Policy,
   validateRuleList,
 } from '@airlock/core';
-import { rowParams, runPrepared } from '../store/prepared.js';
+import { insertRow } from '../store/prepared.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
@@ -254,12 +254,6 @@ export async function plantToolRow(
       },
     });
   }
-  await runPrepared(
-    tx.db,
-    tx.dialect,
-    `tasks.insert:${Object.keys(row).join(',')}`,
-    (p) => tx.db.insertInto('tasks').values(rowParams(row, p)),
-    row as unknown as Record<string, unknown>,
-  );
+  await insertRow(tx.db, tx.dialect, 'tasks', row);
   return row;
 }

@@ -43,16 +43,21 @@ export function touchRun(tx: Tx, run: RunTable): void {
     pending.set(tx, set);
     tx.beforeCommit(async () => {
       for (const changed of set) {
+        const values = changed as unknown as Record<string, unknown>;
+        // Kysely leaves undefined columns out of a SET; so does the prepared shape.
+        const columns = TOUCHED_COLUMNS.filter((column) => values[column] !== undefined);
         await runPrepared(
           tx.db,
           tx.dialect,
-          'runs.touch',
+          columns.length === TOUCHED_COLUMNS.length
+            ? 'runs.touch'
+            : `runs.touch:${columns.join(',')}`,
           (p) =>
             tx.db
               .updateTable('runs')
-              .set(Object.fromEntries(TOUCHED_COLUMNS.map((c) => [c, p(c)])))
+              .set(Object.fromEntries(columns.map((c) => [c, p(c)])))
               .where('id', '=', p('id')),
-          changed as unknown as Record<string, unknown>,
+          values,
         );
       }
     });

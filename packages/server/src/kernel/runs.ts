@@ -2,7 +2,7 @@ import { tighten, validateProfileConfiguration } from '@airlock/core';
 import type { ProviderConfig } from '../providers/types.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { newSortableId } from '../store/ids.js';
-import { rowParams, runPrepared } from '../store/prepared.js';
+import { insertRow } from '../store/prepared.js';
 import { currentProfileConfiguration } from '../store/profiles.js';
 import type { RunTable } from '../store/schema.js';
 import type { KernelContext } from './context.js';
@@ -85,13 +85,7 @@ async function insertRun(
       updated_at: tx.now,
       ended_at: null,
     };
-    await runPrepared(
-      tx.db,
-      tx.dialect,
-      `runs.insert:${Object.keys(run).join(',')}`,
-      (p) => tx.db.insertInto('runs').values(rowParams(run, p)),
-      run as unknown as Record<string, unknown>,
-    );
+    await insertRow(tx.db, tx.dialect, 'runs', run);
     tx.emit({
       workspace_id: run.workspace_id,
       run_id: run.id,

@@ -56,9 +56,27 @@ export async function runPrepared<R>(
   return db.executeQuery<R>({ ...compiled, parameters });
 }
 
-/** Binds every column of a row as a named parameter (for INSERT ... VALUES of whole rows). */
-export function rowParams<T extends object>(row: T, param: Param): T {
-  const bound: Record<string, unknown> = {};
-  for (const column of Object.keys(row)) bound[column] = param(column);
-  return bound as T;
+/**
+ * Inserts one whole row with a prepared INSERT (columns whose value is
+ * undefined are left out, as Kysely's own `values` does).
+ */
+export async function insertRow(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  table: 'runs' | 'tasks',
+  row: object,
+): Promise<void> {
+  const values = row as Record<string, unknown>;
+  const columns = Object.keys(values).filter((column) => values[column] !== undefined);
+  await runPrepared(
+    db,
+    dialect,
+    `${table}.insert:${columns.join(',')}`,
+    (param) =>
+      db
+        .insertInto(table)
+        // biome-ignore lint/suspicious/noExplicitAny: every column is bound to a named parameter.
+        .values(Object.fromEntries(columns.map((column) => [column, param(column)])) as any),
+    values,
+  );
 }
