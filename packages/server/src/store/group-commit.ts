@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
+import { holdConnection } from './prepared.js';
 import type { Database } from './schema.js';
 
 /** Most units of work one SQLite transaction carries before the next ones start another. */
@@ -9,6 +10,8 @@ interface Batch {
   /** Serialises the batch's units on the one connection (and starts with BEGIN). */
   tail: Promise<void>;
   trx: ControlledTransaction<Database> | null;
+  /** Ends the direct use of the connection by prepared queries (before COMMIT). */
+  release: () => void;
   /** Delivers each unit's outcome once the batch's COMMIT returned (or failed). */
   outcomes: ((commitError: unknown) => void)[];
   units: number;
@@ -85,6 +88,7 @@ export class GroupCommit {
     const batch: Batch = {
       tail: Promise.resolve(),
       trx: null,
+      release: () => {},
       outcomes: [],
       units: 0,
       broken: undefined,
@@ -95,6 +99,7 @@ export class GroupCommit {
       .then(
         (trx) => {
           batch.trx = trx;
+          batch.release = holdConnection(trx, this.raw);
         },
         (error: unknown) => {
           batch.broken = error;
@@ -116,6 +121,7 @@ export class GroupCommit {
       await tail;
     } while (tail !== batch.tail);
     if (this.open === batch) this.open = null;
+    batch.release();
     let commitError: unknown;
     if (batch.trx) {
       try {

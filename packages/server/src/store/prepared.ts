@@ -1,3 +1,4 @@
+import type SqliteDatabase from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import type { Dialect } from './migrations.js';
 import type { Database } from './schema.js';
@@ -12,6 +13,21 @@ interface Template {
   compiled: CompiledQuery;
   /** Per SQL parameter: the name of a named parameter, or a constant (`{ value }`). */
   slots: (string | { value: unknown })[];
+  /** The better-sqlite3 statement of this SQL, per connection. */
+  statements: WeakMap<SqliteDatabase.Database, SqliteDatabase.Statement>;
+}
+
+/** SQLite transactions whose connection this process holds (see GroupCommit), by handle. */
+const heldConnections = new WeakMap<object, SqliteDatabase.Database>();
+
+/**
+ * Marks a Kysely transaction as holding a better-sqlite3 connection until
+ * `release`: prepared queries on it run their statement directly, without
+ * Kysely's per-query connection plumbing (same SQL, same connection, same transaction).
+ */
+export function holdConnection(trx: object, database: SqliteDatabase.Database): () => void {
+  heldConnections.set(trx, database);
+  return () => heldConnections.delete(trx);
 }
 
 const templates = new Map<string, Template>();
@@ -22,7 +38,7 @@ function compileTemplate(compilable: Compilable): Template {
   const slots = compiled.parameters.map((value) =>
     typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : { value },
   );
-  return { compiled, slots };
+  return { compiled, slots, statements: new WeakMap() };
 }
 
 /**
@@ -53,6 +69,17 @@ export async function runPrepared<R>(
     if (value === undefined) throw new Error(`prepared query ${key}: no value for ${slot}`);
     return value;
   });
+  const held = heldConnections.get(db);
+  if (held) {
+    let statement = template.statements.get(held);
+    if (!statement) {
+      statement = held.prepare(compiled.sql);
+      template.statements.set(held, statement);
+    }
+    if (statement.reader) return { rows: statement.all(parameters) as R[] };
+    statement.run(parameters);
+    return { rows: [] };
+  }
   return db.executeQuery<R>({ ...compiled, parameters });
 }
 
