@@ -229,7 +229,11 @@ export class Store {
             .updateTable('workspaces')
             .set((eb) => ({ event_seq: eb('event_seq', '+', p('count')) }))
             .where('id', '=', p('id'))
-            .returning('event_seq'),
+            .returning('event_seq')
+            // PostgreSQL: other kernels are told at commit, in the same round trip.
+            .$if(this.dialect === 'postgres', (qb) =>
+              qb.returning(sql<string>`pg_notify('airlock_events', ${p('id')})`.as('notified')),
+            ),
         { id: workspaceId, count: list.length },
       );
       if (!bumped[0]) throw new Error(`no workspace ${workspaceId}`);
@@ -246,9 +250,6 @@ export class Store {
           principal: event.principal ?? null,
           created_at: now,
         });
-      }
-      if (this.dialect === 'postgres') {
-        await sql`select pg_notify('airlock_events', ${workspaceId})`.execute(trx);
       }
     }
     for (let i = 0; i < rows.length; i += 200) {
