@@ -103,7 +103,7 @@ for (const backend of all) {
         );
         expect(hold.event.data.blocked_task_keys).toEqual([nudge.task_key]);
         const failed = events(feed, 'task.failed').find((m) => m.event.task_key === nudge.task_key);
-        expect(failed.event.data.error.code).toBe('max_continuations_exceeded');
+        expect(failed?.event.data.error.code).toBe('max_continuations_exceeded');
         expect(events(feed, 'run.completed')).toEqual([]);
       });
 
