@@ -16,6 +16,8 @@ import { finishRun, lockRun, settleRun, touchRun } from './run-state.js';
 
 /** How long one process may hold a run's model turn before another may take it over. */
 const MODEL_LEASE_MS = 120_000;
+/** The signal of an inline provider's request: it never aborts. */
+const NEVER_ABORTED = new AbortController().signal;
 /** Most rounds one inline advance takes before it lets other work in. */
 const INLINE_ROUNDS = 300;
 
@@ -42,7 +44,8 @@ async function askModel(
       toolNames: run.tool_names ? (JSON.parse(run.tool_names) as string[]) : null,
       history: reading.history,
       fed: reading.fed,
-      signal: AbortSignal.timeout(MODEL_LEASE_MS),
+      // An inline provider answers inside the unit of work: it gets no timer to arm and disarm.
+      signal: model.inline ? NEVER_ABORTED : AbortSignal.timeout(MODEL_LEASE_MS),
     });
   } catch (error) {
     return error instanceof ProviderError
