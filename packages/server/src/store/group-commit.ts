@@ -54,7 +54,14 @@ export class GroupCommit {
           owner.outcomes.push(() => reject(owner.broken));
           return;
         }
-        this.raw.exec('savepoint unit');
+        try {
+          this.raw.exec('savepoint unit');
+        } catch (error) {
+          // Without its savepoint no unit of this batch can be undone alone: all of them fail.
+          owner.broken = error;
+          owner.outcomes.push(() => reject(error));
+          return;
+        }
         try {
           const value = await unit(trx);
           this.raw.exec('release unit');
