@@ -166,6 +166,14 @@ export async function removeAgentApplication(
  * so a removal survives a restart; returns how many runs it stopped.
  */
 export async function stopRunsOfRemovedApplications(ctx: KernelContext): Promise<number> {
+  // The join below reads every running run: skip it while no application is removed.
+  const anyRemoved = await ctx.store.db
+    .selectFrom('agent_applications')
+    .select('id')
+    .where('removed_at', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (!anyRemoved) return 0;
   const due = await ctx.store.db
     .selectFrom('runs')
     .innerJoin('agent_applications', 'agent_applications.id', 'runs.agent_application_id')
