@@ -247,6 +247,31 @@ function contextTokenLimit(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * Indexes that keep sweeps and inserts cheap as the store grows: the removal
+ * sweep probes runs by application, and the hook-source uniqueness index
+ * holds only hook rows (NULLs never collide, so the constraint is unchanged).
+ */
+function sweepIndexes(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('runs_by_application')
+        .on('runs')
+        .columns(['agent_application_id', 'state'])
+        .execute();
+      await db.schema.dropIndex('tasks_hook_source').execute();
+      await db.schema
+        .createIndex('tasks_hook_source')
+        .on('tasks')
+        .columns(['run_id', 'hook_source'])
+        .unique()
+        .where(sql.ref('hook_source'), 'is not', null)
+        .execute();
+    },
+  };
+}
+
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
@@ -254,6 +279,7 @@ class StaticMigrations implements MigrationProvider {
       '0001_initial': initial(this.dialect),
       '0002_questions_and_hooks': questionsAndHooks(this.dialect),
       '0003_context_token_limit': contextTokenLimit(this.dialect),
+      '0004_sweep_indexes': sweepIndexes(),
     };
   }
 }
