@@ -2,6 +2,7 @@
 import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
 import { runs } from './cli/operator/runs.js';
+import { tokens } from './cli/operator/tokens.js';
 import { serve } from './cli/serve.js';
 import { token } from './cli/token.js';
 
@@ -9,15 +10,17 @@ const HELP = `Usage: airlock <command> [options]
 
 Commands:
   serve      Start the approval kernel (airlock serve --help)
-  token      Create, revoke or list credentials; also "tokens" (airlock token --help)
   decisions  List, approve, deny and answer decisions on a running kernel
   runs       List, show and stop runs on a running kernel
+  tokens     Create and revoke credentials through a running kernel
+  token      Create, revoke or list credentials straight in a local store
 `;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
-  if (command === 'token' || command === 'tokens') return token(rest);
+  if (command === 'token') return token(rest);
+  if (command === 'tokens') return tokens(rest);
   if (command === 'decisions') return decisions(rest);
   if (command === 'runs') return runs(rest);
   process.stdout.write(HELP);

@@ -1,4 +1,8 @@
-import { removeAgentApplicationOperation, revokeCredentialOperation } from './accounts.js';
+import {
+  createCredentialOperation,
+  removeAgentApplicationOperation,
+  revokeCredentialOperation,
+} from './accounts.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
@@ -41,6 +45,7 @@ export const OPERATIONS: readonly Operation[] = [
   claimNextOperation,
   heartbeatOperation,
   commit,
+  createCredentialOperation,
   revokeCredentialOperation,
   removeAgentApplicationOperation,
 ] as unknown as readonly Operation[];

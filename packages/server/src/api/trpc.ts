@@ -6,7 +6,11 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { CredentialKind, Principal } from '../store/accounts.js';
 import { checkAccess } from './access.js';
-import { removeAgentApplicationOperation, revokeCredentialOperation } from './accounts.js';
+import {
+  createCredentialOperation,
+  removeAgentApplicationOperation,
+  revokeCredentialOperation,
+} from './accounts.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
@@ -209,7 +213,10 @@ export const appRouter = t.router({
     heartbeat: mutation(heartbeatOperation),
     commit: mutation(commit),
   }),
-  credentials: t.router({ revoke: mutation(revokeCredentialOperation) }),
+  credentials: t.router({
+    create: mutation(createCredentialOperation),
+    revoke: mutation(revokeCredentialOperation),
+  }),
   agentApplications: t.router({ remove: mutation(removeAgentApplicationOperation) }),
 });
 

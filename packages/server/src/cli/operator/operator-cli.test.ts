@@ -109,6 +109,50 @@ describe('operator CLI against a running kernel', () => {
     expect(after.body.state).not.toBe('running');
   });
 
+  it('creates a token through the kernel that works, and revokes it so it stops working', async () => {
+    const created = await airlock(d, [
+      'tokens',
+      'create',
+      '--kind',
+      'member',
+      '--label',
+      'ops',
+      '--json',
+    ]);
+    expect(created.code).toBe(0);
+    const made = JSON.parse(created.stdout) as {
+      token: string;
+      credential_id: string;
+      kind: string;
+    };
+    expect(made.kind).toBe('member');
+    const listed = await airlock(d, ['runs', 'list'], made.token);
+    expect(listed.code).toBe(0);
+    const executor = await airlock(d, ['tokens', 'create', '--kind', 'executor']);
+    expect(executor.stdout.split('\n')[0]).toMatch(/^alk_executor_/);
+    const revoked = await airlock(d, ['tokens', 'revoke', made.credential_id]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain(`revoked member credential ${made.credential_id}`);
+    const after = await airlock(d, ['runs', 'list'], made.token);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toMatch(/unauthenticated/);
+  });
+
+  it('refuses to create a token of an application outside the workspace', async () => {
+    const refused = await airlock(d, [
+      'tokens',
+      'create',
+      '--kind',
+      'agent',
+      '--application',
+      'app_nope',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('agent_application_not_found');
+    const badKind = await airlock(d, ['tokens', 'create', '--kind', 'root']);
+    expect(badKind.code).toBe(2);
+  });
+
   it('refuses a wrong-plane token with the server code and no stack', async () => {
     const refused = await airlock(d, ['decisions', 'list'], d.tokens.executor);
     expect(refused.code).toBe(1);

@@ -1,0 +1,95 @@
+import {
+  CONNECTION_HELP,
+  callKernel,
+  connectionFrom,
+  OperatorError,
+  parseOperatorArgs,
+  print,
+  workspacePath,
+} from './connection.js';
+
+/** `airlock tokens --help` */
+export const TOKENS_HELP = `Usage:
+  airlock tokens create --kind agent|executor|member [--application <id>] [--label <text>]
+  airlock tokens revoke <credential-id or token>
+
+Creates and revokes credentials through a running kernel, with a member
+credential. A new token is printed once. Agent and executor credentials
+belong to an agent application (default: the one your member credential
+belongs to). Revoking an application's last executor leaves its held rows
+addressed to nobody; a member still answers them. (To manage credentials
+straight in a local store without a running kernel, use \`airlock token\`.)
+
+${CONNECTION_HELP}`;
+
+interface CreatedCredential {
+  credential_id: string;
+  kind: string;
+  agent_application_id: string | null;
+  label: string;
+  token: string;
+}
+
+interface RevokedCredential {
+  credential_id: string;
+  kind: string;
+  readdressed: { run_id: string; task_key: string }[];
+}
+
+/** Runs `airlock tokens ...`; returns the exit code. */
+export async function tokens(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOperatorArgs(argv, {
+    kind: { type: 'string' },
+    application: { type: 'string' },
+    label: { type: 'string' },
+  });
+  const [verb, target] = positionals;
+  if (values.help || !verb) {
+    process.stdout.write(TOKENS_HELP);
+    return values.help ? 0 : 2;
+  }
+  const connection = connectionFrom(values);
+  switch (verb) {
+    case 'create': {
+      if (!['agent', 'executor', 'member'].includes(String(values.kind))) {
+        throw new OperatorError(
+          'airlock tokens create: --kind must be agent, executor or member',
+          2,
+        );
+      }
+      const request = {
+        kind: values.kind,
+        ...(typeof values.application === 'string'
+          ? { agent_application_id: values.application }
+          : {}),
+        ...(typeof values.label === 'string' ? { label: values.label } : {}),
+      };
+      const made = await callKernel<CreatedCredential>(
+        connection,
+        'POST',
+        `${workspacePath(connection)}/credentials`,
+        request,
+      );
+      print(connection, made, () => [
+        made.token,
+        `(${made.kind} credential ${made.credential_id}${made.agent_application_id ? ` of ${made.agent_application_id}` : ''}; shown once)`,
+      ]);
+      return 0;
+    }
+    case 'revoke': {
+      if (!target)
+        throw new OperatorError('airlock tokens revoke: give <credential-id or token>', 2);
+      const path = `${workspacePath(connection)}/credentials/${encodeURIComponent(target)}/revoke`;
+      const revoked = await callKernel<RevokedCredential>(connection, 'POST', path, {});
+      print(connection, revoked, () => [
+        `revoked ${revoked.kind} credential ${revoked.credential_id}`,
+        ...revoked.readdressed.map(
+          (row) => `  readdressed ${row.run_id} ${row.task_key} to nobody`,
+        ),
+      ]);
+      return 0;
+    }
+    default:
+      throw new OperatorError(`airlock tokens: unknown verb "${verb}" (create, revoke)`, 2);
+  }
+}
