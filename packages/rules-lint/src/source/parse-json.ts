@@ -12,6 +12,11 @@ const OPEN_BRACE = 1;
 const CLOSE_BRACE = 2;
 const OPEN_BRACKET = 3;
 const CLOSE_BRACKET = 4;
+const COMMA = 5;
+const LINE_COMMENT = 12;
+const BLOCK_COMMENT = 13;
+const LINE_BREAK = 14;
+const WHITESPACE = 15;
 const END_OF_FILE = 17;
 
 /**
@@ -27,7 +32,7 @@ export type ParsedJson =
   | { ok: false; message: string; offset: number; length: number };
 
 /**
- * Parses JSON (comments allowed when `allowComments`, as in `.jsonc`)
+ * Parses JSON (comments and trailing commas allowed when `allowComments`, as in `.jsonc`)
  * keeping every node's offset. Checks the nesting depth with the scanner
  * before building the tree. Never throws.
  */
@@ -44,7 +49,7 @@ export function parseJson(text: string, options: { allowComments: boolean }): Pa
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, {
     disallowComments: !options.allowComments,
-    allowTrailingComma: false,
+    allowTrailingComma: options.allowComments,
     allowEmptyContent: false,
   });
   const first = errors[0];
@@ -61,7 +66,8 @@ export function parseJson(text: string, options: { allowComments: boolean }): Pa
   // JSON.parse, as the kernel's HTTP layer does: a "__proto__" key stays an own key (the tree's
   // own value builder would assign it as the prototype and hide it from the validator).
   try {
-    const value: unknown = JSON.parse(options.allowComments ? stripComments(text) : text);
+    const plain = options.allowComments ? stripComments(blankTrailingCommas(text)) : text;
+    const value: unknown = JSON.parse(plain);
     return { ok: true, root, value };
   } catch (error) {
     return {
@@ -71,6 +77,30 @@ export function parseJson(text: string, options: { allowComments: boolean }): Pa
       length: 0,
     };
   }
+}
+
+/** Replaces each comma that only comments and white space separate from a closing bracket with a space. */
+function blankTrailingCommas(text: string): string {
+  const scanner = createScanner(text, false);
+  const commas: number[] = [];
+  let pendingComma = -1;
+  for (let kind = scanner.scan(); kind !== END_OF_FILE; kind = scanner.scan()) {
+    if (
+      kind === LINE_COMMENT ||
+      kind === BLOCK_COMMENT ||
+      kind === LINE_BREAK ||
+      kind === WHITESPACE
+    ) {
+      continue;
+    }
+    if ((kind === CLOSE_BRACE || kind === CLOSE_BRACKET) && pendingComma >= 0)
+      commas.push(pendingComma);
+    pendingComma = kind === COMMA ? scanner.getTokenOffset() : -1;
+  }
+  if (commas.length === 0) return text;
+  const chars = text.split('');
+  for (const offset of commas) chars[offset] = ' ';
+  return chars.join('');
 }
 
 function describeParseError(error: ParseError, options: { allowComments: boolean }): string {

@@ -55,6 +55,15 @@ describe('parseJson', () => {
     expect(refused.ok ? '' : refused.message).toContain('*.jsonc');
   });
 
+  it('allows trailing commas only in JSONC, keeping commas inside strings', () => {
+    const text =
+      '[\n  {"tool": "bash", "reason": "a, ]",}, // last rule\n  {"tool": "x", /* c */ },\n]';
+    const parsed = parseJson(text, { allowComments: true });
+    expect(parsed.ok && parsed.value).toEqual([{ tool: 'bash', reason: 'a, ]' }, { tool: 'x' }]);
+    const refused = parseJson('[{"tool": "bash"},]', { allowComments: false });
+    expect(refused.ok).toBe(false);
+  });
+
   it('refuses nesting past the bound before building the tree, and accepts it at the bound', () => {
     const deep = parseJson(
       `${'['.repeat(MAX_NESTING_DEPTH + 1)}${']'.repeat(MAX_NESTING_DEPTH + 1)}`,
