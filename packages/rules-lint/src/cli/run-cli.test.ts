@@ -120,6 +120,19 @@ describe('rules-lint check', () => {
     });
   });
 
+  it('lints a bare list under --mode, where a profile would declare approval_mode', async () => {
+    writeFileSync(join(dir, 'bare.json'), '[{"tool": "bash", "verdict": "allow"}]');
+    const plain = await runCaptured(['check', '--format', 'json', 'bare.json'], dir);
+    expect(JSON.stringify(JSON.parse(plain.stdout))).not.toContain('unreachable-unmatched');
+    const bypass = await runCaptured(
+      ['check', '--format', 'json', '--mode', 'bypass', 'bare.json'],
+      dir,
+    );
+    expect(JSON.stringify(JSON.parse(bypass.stdout))).toContain('unreachable-unmatched');
+    const bad = await runCaptured(['check', '--mode', 'sometimes', 'bare.json'], dir);
+    expect(bad.code).toBe(2);
+  });
+
   it('refuses a catalog that is not one', async () => {
     const run = await runCaptured(['check', '--tools', 'rules.json', 'rules.json'], dir);
     expect(run.code).toBe(2);

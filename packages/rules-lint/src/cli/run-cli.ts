@@ -9,7 +9,7 @@ import { type CliIo, EXIT, UsageError } from './cli-io.js';
 export const USAGE = `rules-lint: lint Airlock approval rule files
 
 Usage:
-  rules-lint check FILE... [--format pretty|json|sarif] [--tools CATALOG.json]
+  rules-lint check FILE... [--format pretty|json|sarif] [--tools CATALOG.json] [--mode bypass|ask|rules]
   rules-lint eval --rules FILE --mode bypass|ask|rules [--origin model|author|kernel] --tool NAME [--input JSON]
   rules-lint test FILE [--format pretty|json|sarif]
   rules-lint schema

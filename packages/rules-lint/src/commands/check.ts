@@ -1,4 +1,5 @@
-import { formatOption, parseCommand } from '../cli/arguments.js';
+import { ApprovalModeSchema } from '@airlock/core';
+import { choiceOption, formatOption, parseCommand } from '../cli/arguments.js';
 import { type CliIo, EXIT } from '../cli/cli-io.js';
 import { loadDocument, loadToolCatalog } from '../cli/load.js';
 import { lintDocument } from '../lint.js';
@@ -7,7 +8,8 @@ import { renderReports } from '../reporters/render.js';
 import { readRuleFile } from '../rule-file.js';
 
 /**
- * `rules-lint check FILE... [--format pretty|json|sarif] [--tools CATALOG.json]`.
+ * `rules-lint check FILE... [--format pretty|json|sarif] [--tools CATALOG.json] [--mode M]`.
+ * `--mode` is the mode a bare rule list runs under; a profile's own approval_mode wins.
  * Exit 2 when a file cannot be read or parsed (one line each on stderr),
  * else 1 when any finding is an error, else 0. Throws UsageError.
  */
@@ -15,10 +17,11 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
   const { values, positionals } = parseCommand(
     'check',
     args,
-    { format: { type: 'string' }, tools: { type: 'string' } },
+    { format: { type: 'string' }, tools: { type: 'string' }, mode: { type: 'string' } },
     { min: 1, max: Number.POSITIVE_INFINITY, name: 'FILE (a rule list or profile configuration)' },
   );
   const format = formatOption(values.format);
+  const mode = choiceOption(values.mode, 'mode', ApprovalModeSchema.options);
   const tools = await loadToolCatalog(values.tools as string | undefined, io.cwd);
   const reports: PrettyFileReport[] = [];
   for (const file of positionals) {
@@ -35,7 +38,10 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
       continue;
     }
     const { document } = loaded;
-    const findings = lintDocument(document, readRuleFile(document.value), tools ? { tools } : {});
+    const ruleFile = readRuleFile(document.value);
+    const withMode =
+      ruleFile.mode === undefined && mode !== undefined ? { ...ruleFile, mode } : ruleFile;
+    const findings = lintDocument(document, withMode, tools ? { tools } : {});
     reports.push({ file, findings, lines: document.lines });
   }
   io.stdout(renderReports(format, reports));
