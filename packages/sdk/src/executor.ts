@@ -210,6 +210,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     onMessage: (message) => {
       if (typeof message.seq === 'number') lastSeq = Math.max(lastSeq, message.seq);
       if (message.type === 'ready') {
+        if (typeof message.after === 'number') lastSeq = Math.max(lastSeq, message.after);
         markReady();
         void drain();
       } else if (
@@ -264,10 +265,11 @@ function hookOutcome(task: TaskView, value: unknown) {
   return { outcome: 'succeeded' as const, result: { structured_content: validated.value } };
 }
 
+/** The cable URL; a first connection starts at the head, since the executor drains its inbox on `ready` anyway. */
 function cableUrl(options: ConnectionOptions, after: number): string {
   const url = new URL(`${baseUrl(options.url)}/executor_api/v1/cable`);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  url.searchParams.set('after', String(after));
+  url.searchParams.set('after', after === 0 ? 'latest' : String(after));
   url.searchParams.set('access_token', options.token);
   return url.toString();
 }

@@ -84,6 +84,26 @@ for (const backend of all) {
         expect(approved.principal).toMatch(/^member:/);
       });
 
+      it('after=latest starts at the head the ready message names, skipping history', async () => {
+        d = await deploy(backend);
+        const first = (await d.agent.post(`${d.ws}/runs`, parkTwo)).body;
+        await waitFor(
+          async () => (await d.member.get(`${d.ws}/decisions`)).body.decisions.length === 2,
+        );
+        const feed = await connect(`${d.url}${d.ws}/feed?after=latest`, d.tokens.member);
+        sockets.push(feed);
+        const ready = await waitFor(async () => feed.messages.find((m) => m.type === 'ready'));
+        expect(ready.after).toBeGreaterThan(0);
+        await d.member.post(`${d.ws}/runs/${first.id}/tasks/t1/approve`);
+        await waitFor(async () => feed.messages.some((m) => m.event?.type === 'task.approved'));
+        const events = feed.messages.filter((m) => m.type === 'event').map((m) => m.event);
+        expect(events[0].seq).toBe(ready.after + 1);
+        expect(events.map((e) => e.type)).not.toContain('task.parked');
+        await expect(connect(`${d.url}${d.ws}/feed?after=soon`, d.tokens.member)).rejects.toThrow(
+          'status 400',
+        );
+      });
+
       it('nudges executors with work_available for approvals and for runnable rows', async () => {
         d = await deploy(backend);
         const cable = await connect(`${d.url}/executor_api/v1/cable`, d.tokens.executor);

@@ -21,11 +21,30 @@ function refuse(socket: Duplex, error: AirlockError): void {
   );
 }
 
-function parseAfter(value: string | null): number {
+/**
+ * The sequence number to resume after: a number, or `latest` for the
+ * workspace's head, so a fresh client skips the history it does not need.
+ */
+async function resolveAfter(
+  kernel: Kernel,
+  workspaceId: string,
+  value: string | null,
+): Promise<number> {
   if (value === null || value === '') return 0;
+  if (value === 'latest') {
+    const workspace = await kernel.context.store.db
+      .selectFrom('workspaces')
+      .select('event_seq')
+      .where('id', '=', workspaceId)
+      .executeTakeFirst();
+    return Number(workspace?.event_seq ?? 0);
+  }
   const after = Number(value);
   if (!Number.isSafeInteger(after) || after < 0) {
-    throw new AirlockError('invalid_input', 'after must be a nonnegative integer sequence number');
+    throw new AirlockError(
+      'invalid_input',
+      'after must be a nonnegative integer sequence number or latest',
+    );
   }
   return after;
 }
@@ -39,7 +58,8 @@ function requirePlane(principal: Principal, planes: CredentialKind[]): void {
 /**
  * The lifecycle feed (`/api/v1/workspaces/{ws}/feed?run_id=&after=`) and the
  * executor cable (`/executor_api/v1/cable?after=`) over WebSocket; both resume
- * from a sequence number. Returns the HTTP upgrade handler.
+ * from a sequence number (or start at `after=latest`, the head, which the
+ * `ready` message names). Returns the HTTP upgrade handler.
  */
 export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -54,7 +74,6 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
         options.kernel,
         bearerToken(req.headers.authorization, url.searchParams.get('access_token')),
       );
-      const after = parseAfter(url.searchParams.get('after'));
       if (feed) {
         requirePlane(principal, ['agent', 'member']);
         if (decodeURIComponent(feed[1]!) !== principal.workspace_id) {
@@ -63,6 +82,11 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
       } else {
         requirePlane(principal, ['executor']);
       }
+      const after = await resolveAfter(
+        options.kernel,
+        principal.workspace_id,
+        url.searchParams.get('after'),
+      );
       wss.handleUpgrade(req, socket, head, (ws) => {
         const send = (message: unknown) => {
           if (ws.readyState !== WebSocket.OPEN) return;
