@@ -188,36 +188,11 @@ export function errorFromBody(body: unknown, status: number | null, cause?: unkn
   if ((code === null || code === 'internal') && status !== null && BY_STATUS[status]) {
     code = BY_STATUS[status]!;
   }
-  let detail =
+  const detail =
     typeof error?.detail === 'string' ? error.detail : `the server answered ${status ?? 'nothing'}`;
-  let problems = Array.isArray(error?.problems) ? (error.problems as Problem[]) : undefined;
-  if (!problems && code === 'invalid_input') {
-    problems = problemsFromIssues(detail);
-    if (problems) detail = problems.map((p) => `${p.pointer || '/'}: ${p.message}`).join('; ');
-  }
+  const problems = Array.isArray(error?.problems) ? (error.problems as Problem[]) : undefined;
   const Class = (code && BY_CODE[code]) || ServerError;
   return new Class({ code: code ?? 'internal', detail, status, problems, cause });
-}
-
-/**
- * tRPC's own input check reports zod issues as JSON text in the detail; read
- * them as problems so a caller gets the same data as over REST.
- */
-function problemsFromIssues(detail: string): Problem[] | undefined {
-  if (!detail.startsWith('[')) return undefined;
-  try {
-    const issues = JSON.parse(detail) as { code?: unknown; path?: unknown; message?: unknown }[];
-    if (!Array.isArray(issues)) return undefined;
-    return issues.map((issue) => ({
-      code: String(issue.code ?? 'invalid'),
-      pointer: (Array.isArray(issue.path) ? issue.path : [])
-        .map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`)
-        .join(''),
-      message: String(issue.message ?? ''),
-    }));
-  } catch {
-    return undefined;
-  }
 }
 
 function guard<T extends AirlockError>(name: string, Class: abstract new (...args: never[]) => T) {

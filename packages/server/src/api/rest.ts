@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import type { z } from 'zod';
-import { AirlockError, type ProblemDetail } from '../kernel/errors.js';
+import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { authenticateToken, bearerToken, checkAccess } from './access.js';
+import { invalidInput } from './input-problems.js';
 import { type Operation, pathParams } from './operation.js';
 
 interface Route {
@@ -29,17 +29,6 @@ function compile(operation: Operation): Route {
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('([^/]+)');
   return { operation, pattern: new RegExp(`^${source}$`), params };
-}
-
-/** Turns zod issues into problems with JSON pointers. */
-export function zodProblems(error: z.ZodError): ProblemDetail[] {
-  return error.issues.map((issue) => ({
-    code: issue.code,
-    pointer: issue.path
-      .map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`)
-      .join(''),
-    message: issue.message,
-  }));
 }
 
 /** Sends a JSON answer. */
@@ -160,14 +149,7 @@ export function createRestHandler(
       checkAccess(route.operation, principal, fromPath);
       const raw = await readInput(req, url, route, match, options.bodyLimit);
       const parsed = route.operation.input.safeParse(raw);
-      if (!parsed.success) {
-        const problems = zodProblems(parsed.error);
-        throw new AirlockError(
-          'invalid_input',
-          problems.map((p) => `${p.pointer || '/'}: ${p.message}`).join('; '),
-          problems,
-        );
-      }
+      if (!parsed.success) throw invalidInput(parsed.error.issues);
       const output = await route.operation.handle(
         { kernel: options.kernel, principal },
         parsed.data,

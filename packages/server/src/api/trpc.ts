@@ -14,6 +14,7 @@ import {
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
+import { invalidInput, issuesOf } from './input-problems.js';
 import type { Operation } from './operation.js';
 import { getConfiguration, putConfiguration } from './profile.js';
 import {
@@ -62,16 +63,12 @@ function toTrpcError(error: unknown): TRPCError {
 
 const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error }) {
-    const cause = error.cause instanceof AirlockError ? error.cause : null;
-    const body: { code: ErrorCode; detail: string } = cause
-      ? {
-          code: cause.code,
-          detail: cause.detail,
-          ...(cause.problems ? { problems: cause.problems } : {}),
-        }
-      : error.code === 'BAD_REQUEST'
-        ? { code: 'invalid_input', detail: error.message }
-        : { code: 'internal', detail: 'internal error' };
+    const cause = airlockCause(error);
+    const body: { code: ErrorCode; detail: string } = {
+      code: cause.code,
+      detail: cause.detail,
+      ...(cause.problems ? { problems: cause.problems } : {}),
+    };
     return {
       ...shape,
       message: body.detail,
@@ -79,6 +76,27 @@ const t = initTRPC.context<TrpcContext>().create({
     };
   },
 });
+
+/** tRPC's own failures (before a procedure runs), in the kernel's error table. */
+const TRPC_FAILURES: Partial<Record<TRPCError['code'], ErrorCode>> = {
+  PARSE_ERROR: 'invalid_json',
+  NOT_FOUND: 'not_found',
+  METHOD_NOT_SUPPORTED: 'method_not_allowed',
+  PAYLOAD_TOO_LARGE: 'payload_too_large',
+  UNSUPPORTED_MEDIA_TYPE: 'unsupported_media_type',
+};
+
+/** The kernel error behind a tRPC failure: the thrown one, input issues as `invalid_input`, or tRPC's own. */
+function airlockCause(error: TRPCError): AirlockError {
+  if (error.cause instanceof AirlockError) return error.cause;
+  const issues = error.code === 'BAD_REQUEST' ? issuesOf(error.cause) : null;
+  if (issues) return invalidInput(issues);
+  if (error.code === 'BAD_REQUEST') return new AirlockError('invalid_input', error.message);
+  const code = TRPC_FAILURES[error.code];
+  return code
+    ? new AirlockError(code, error.message)
+    : new AirlockError('internal', 'internal error');
+}
 
 function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
   return t.procedure.use(({ ctx, next }) => {

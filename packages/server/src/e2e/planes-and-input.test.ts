@@ -166,5 +166,24 @@ describe('planes, credentials and bad input', () => {
     });
     expect(again.status).toBe(409);
     expect(again.body.error.data.error.code).toBe('task_not_waiting');
+    const invalid = await call(d.tokens.member, 'decisions.deny', {
+      workspace_id: d.workspaceId,
+      run_id: fresh,
+      task_key: 't1',
+      reason: 42,
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error.data.error).toMatchObject({
+      code: 'invalid_input',
+      problems: [expect.objectContaining({ pointer: '/reason' })],
+    });
+    const oversized = await call(d.tokens.member, 'decisions.deny', {
+      workspace_id: d.workspaceId,
+      run_id: fresh,
+      task_key: 't1',
+      reason: 'x'.repeat(2 * 1024 * 1024),
+    });
+    expect(oversized.status).toBe(413);
+    expect(oversized.body.error.data.error.code).toBe('payload_too_large');
   });
 });

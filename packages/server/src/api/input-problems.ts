@@ -1,0 +1,42 @@
+import { AirlockError, type ProblemDetail } from '../kernel/errors.js';
+
+/** A validation issue as zod and Standard Schema report it. */
+interface Issue {
+  readonly code?: string;
+  readonly message: string;
+  readonly path?: readonly (PropertyKey | { readonly key: PropertyKey })[] | undefined;
+}
+
+function pointerOf(path: Issue['path']): string {
+  return (path ?? [])
+    .map((segment) => {
+      const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
+      return `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    })
+    .join('');
+}
+
+/** Turns validation issues into problems with JSON pointers. */
+export function issueProblems(issues: readonly Issue[]): ProblemDetail[] {
+  return issues.map((issue) => ({
+    code: issue.code ?? 'invalid',
+    pointer: pointerOf(issue.path),
+    message: issue.message,
+  }));
+}
+
+/** The `invalid_input` error for a request whose input failed validation, listing every problem. */
+export function invalidInput(issues: readonly Issue[]): AirlockError {
+  const problems = issueProblems(issues);
+  return new AirlockError(
+    'invalid_input',
+    problems.map((p) => `${p.pointer || '/'}: ${p.message}`).join('; '),
+    problems,
+  );
+}
+
+/** The issues carried by a validator's error (zod's or Standard Schema's), if any. */
+export function issuesOf(error: unknown): readonly Issue[] | null {
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  return Array.isArray(issues) ? (issues as Issue[]) : null;
+}
