@@ -30,18 +30,6 @@ describe('errorFromBody', () => {
     );
   });
 
-  it('reads zod issues that tRPC put in the detail as problems', () => {
-    const issues = [{ code: 'invalid_value', path: ['approval_mode'], message: 'Invalid option' }];
-    const error = errorFromBody(
-      { error: { code: 'invalid_input', detail: JSON.stringify(issues) } },
-      400,
-    ) as ValidationError;
-    expect(error.problems).toEqual([
-      { code: 'invalid_value', pointer: '/approval_mode', message: 'Invalid option' },
-    ]);
-    expect(error.detail).toBe('/approval_mode: Invalid option');
-  });
-
   it('falls back on the HTTP status when the code says nothing more', () => {
     expect(errorFromBody({ error: { code: 'internal', detail: 'x' } }, 413)).toBeInstanceOf(
       RequestRefusedError,
