@@ -4,8 +4,11 @@ import type { FeedEvent } from './views.js';
 
 /** Options of a lifecycle feed subscription. */
 export interface FeedOptions {
-  /** Resume after this sequence number (default 0: from the first event). */
-  after?: number | undefined;
+  /**
+   * Resume after this sequence number (default 0: from the first event), or
+   * `'latest'` to start at the workspace's head and skip its history.
+   */
+  after?: number | 'latest' | undefined;
   /** Ends the subscription when aborted. */
   signal?: AbortSignal | undefined;
   /** Told when the socket connects, drops, reconnects, or pauses for a slow reader. */
@@ -36,6 +39,7 @@ const HIGH_WATER = 2000;
  * event is missed or repeated. Break out of the loop (or call `close()`) to end it.
  */
 export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
+  /** The last sequence number received; -1 until the head is known for `after: 'latest'`. */
   private cursor: number;
   private readonly highWater: number;
   private readonly lowWater: number;
@@ -54,7 +58,7 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
     target: FeedTarget,
     private readonly options: FeedOptions = {},
   ) {
-    this.cursor = options.after ?? 0;
+    this.cursor = options.after === 'latest' ? -1 : (options.after ?? 0);
     this.highWater = Math.max(1, options.highWaterMark ?? HIGH_WATER);
     this.lowWater = Math.floor(this.highWater / 10);
     this.socket = new LiveSocket({
@@ -75,10 +79,14 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
 
   /** The sequence number of the last event received (a feed resumes after it). */
   get lastSeq(): number {
-    return this.cursor;
+    return Math.max(this.cursor, 0);
   }
 
   private receive(message: Record<string, unknown>): void {
+    if (message.type === 'ready' && this.cursor < 0 && typeof message.after === 'number') {
+      this.cursor = message.after;
+      return;
+    }
     if (message.type !== 'event' || this.done) return;
     const event = message.event as FeedEvent;
     if (event.seq <= this.cursor) return;
@@ -164,7 +172,7 @@ function feedUrl(target: FeedTarget, after: number): string {
   );
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   if (target.runId) url.searchParams.set('run_id', target.runId);
-  url.searchParams.set('after', String(after));
+  url.searchParams.set('after', after < 0 ? 'latest' : String(after));
   // Browsers cannot set headers on a WebSocket; the kernel reads the token from the query.
   url.searchParams.set('access_token', target.token);
   return url.toString();

@@ -78,9 +78,15 @@ export class InboxView {
 
   private async follow(): Promise<void> {
     try {
+      // Start at the head (no history replay); every (re)connection refreshes the list, which
+      // covers anything that changed before the feed was open.
       const feed = this.workspace.feed({
+        after: 'latest',
         signal: this.controller.signal,
-        onStatus: (status) => this.setStatus(status),
+        onStatus: (status) => {
+          this.setStatus(status);
+          if (status === 'open') this.scheduleRefresh();
+        },
       });
       for await (const event of feed) {
         if (QUIET.has(event.type)) continue;

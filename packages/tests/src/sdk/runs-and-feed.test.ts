@@ -148,6 +148,24 @@ describe('runs and the lifecycle feed through the SDK', () => {
     await run.stop();
   });
 
+  it("starts a feed at the head with after: 'latest', skipping the history", async () => {
+    const client = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
+    const runs = client.workspace(kernel.workspace.id).runs;
+    const created = await runs.create(parkTwo);
+    const run = runs.run(created.id);
+    const history = await run.events();
+    const opened: string[] = [];
+    const feed = run.feed({ after: 'latest', onStatus: (status) => opened.push(status) });
+    await eventually(async () => opened.includes('open'));
+    await run.stop();
+    const first = await feed.next();
+    feed.close();
+    const event = first.value as FeedEvent;
+    expect(event.seq).toBeGreaterThan(history.at(-1)!.seq);
+    expect(event.type).not.toBe('task.parked');
+    expect(feed.lastSeq).toBeGreaterThanOrEqual(event.seq);
+  });
+
   it('pauses the socket for a slow reader and resumes after the last queued event', async () => {
     const client = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
     const runs = client.workspace(kernel.workspace.id).runs;
