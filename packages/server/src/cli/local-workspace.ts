@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import {
   type CredentialKind,
   createAgentApplication,
@@ -8,6 +9,9 @@ import {
 } from '../store/accounts.js';
 import type { Store } from '../store/store.js';
 
+/** Advisory lock key that serialises first starts of several processes on one PostgreSQL database. */
+const LOCAL_WORKSPACE_LOCK = 4_820_001;
+
 /** The local workspace, and its tokens when this call created it. */
 export interface LocalWorkspace {
   workspaceId: string;
@@ -16,8 +20,24 @@ export interface LocalWorkspace {
   tokens: Record<CredentialKind, string> | null;
 }
 
-/** Finds the first workspace, or creates `local` with an agent application and one token per kind. */
+/**
+ * Finds the first workspace, or creates `local` with an agent application and
+ * one token per kind. On PostgreSQL, processes starting together take turns
+ * (an advisory lock), so exactly one of them creates it and prints its tokens.
+ */
 export async function ensureLocalWorkspace(store: Store): Promise<LocalWorkspace> {
+  if (store.dialect !== 'postgres') return findOrCreateLocalWorkspace(store);
+  return store.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${LOCAL_WORKSPACE_LOCK})`.execute(connection);
+    try {
+      return await findOrCreateLocalWorkspace(store);
+    } finally {
+      await sql`select pg_advisory_unlock(${LOCAL_WORKSPACE_LOCK})`.execute(connection);
+    }
+  });
+}
+
+async function findOrCreateLocalWorkspace(store: Store): Promise<LocalWorkspace> {
   const [existing] = await listWorkspaces(store);
   if (existing) {
     const [app] = await listAgentApplications(store, existing.id);

@@ -103,6 +103,7 @@ describe('operator CLI against a running kernel', () => {
     const shown = await airlock(d, ['runs', 'show', runId]);
     expect(shown.stdout).toContain(runId);
     expect(shown.stdout).toContain('bash');
+    expect(shown.stdout).toContain('approval_denied: keep dist');
     const stopped = await airlock(d, ['runs', 'stop', runId, '--json']);
     expect(stopped.code).toBe(0);
     const after = await d.member.get(`${d.ws}/runs/${runId}`);

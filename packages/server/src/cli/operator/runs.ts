@@ -34,7 +34,7 @@ interface TaskRow {
   state: string;
   origin: string;
   tool_name: string;
-  error_code?: string | null;
+  error?: { code: string; detail: string } | null;
 }
 
 function runLine(run: RunRow): string {
@@ -79,7 +79,7 @@ export async function runs(argv: string[]): Promise<number> {
         ...(run.final_answer === null ? [] : [`  answer: ${run.final_answer}`]),
         ...tasks.tasks.map(
           (task) =>
-            `  ${task.key.padEnd(5)} ${task.state.padEnd(15)} ${task.origin.padEnd(6)} ${task.tool_name}${task.error_code ? ` (${task.error_code})` : ''}`,
+            `  ${task.key.padEnd(5)} ${task.state.padEnd(15)} ${task.origin.padEnd(6)} ${task.tool_name}${task.error ? ` (${task.error.code}: ${task.error.detail})` : ''}`,
         ),
       ]);
       return 0;
