@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import { type Principal, principalName } from '../store/accounts.js';
 import { newId } from '../store/ids.js';
 import type { TaskTable } from '../store/schema.js';
@@ -107,6 +107,29 @@ function refuseDecisionRows(row: TaskTable): void {
       'not_claimable_kind',
       `task ${row.key} is an ${inboxKind(row)} row: a person decides it on the member plane`,
     );
+  }
+}
+
+/**
+ * Updates a claimed row only while the claim still holds it.
+ * @throws AirlockError lease_lost when the lease lapsed or another claim took the row.
+ */
+async function updateHeldRow(
+  tx: Tx,
+  row: Pick<TaskTable, 'run_id' | 'key'>,
+  claimId: string,
+  change: Updateable<TaskTable>,
+): Promise<void> {
+  const updated = await tx.db
+    .updateTable('tasks')
+    .set(change)
+    .where('run_id', '=', row.run_id)
+    .where('key', '=', row.key)
+    .where('state', '=', 'claimed')
+    .where('claim_id', '=', claimId)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) {
+    throw new AirlockError('lease_lost', `claim ${claimId} no longer holds task ${row.key}`);
   }
 }
 
@@ -238,20 +261,7 @@ export async function heartbeat(
   return ctx.store.transaction(async (tx) => {
     const row = await visibleTask(tx, principal, address);
     const leaseUntil = tx.now + leaseFor(ctx, address.leaseMs);
-    const updated = await tx.db
-      .updateTable('tasks')
-      .set({ lease_until: leaseUntil, updated_at: tx.now })
-      .where('run_id', '=', row.run_id)
-      .where('key', '=', row.key)
-      .where('state', '=', 'claimed')
-      .where('claim_id', '=', address.claimId)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) {
-      throw new AirlockError(
-        'lease_lost',
-        `claim ${address.claimId} no longer holds task ${row.key}`,
-      );
-    }
+    await updateHeldRow(tx, row, address.claimId, { lease_until: leaseUntil, updated_at: tx.now });
     return { lease_until: leaseUntil };
   });
 }
@@ -292,20 +302,7 @@ export async function commitTask(
       deadline_at: null,
       updated_at: tx.now,
     };
-    const updated = await tx.db
-      .updateTable('tasks')
-      .set(change)
-      .where('run_id', '=', row.run_id)
-      .where('key', '=', row.key)
-      .where('state', '=', 'claimed')
-      .where('claim_id', '=', address.claimId)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) {
-      throw new AirlockError(
-        'lease_lost',
-        `claim ${address.claimId} no longer holds task ${row.key}`,
-      );
-    }
+    await updateHeldRow(tx, row, address.claimId, change);
     tx.emit({
       workspace_id: row.workspace_id,
       run_id: row.run_id,
