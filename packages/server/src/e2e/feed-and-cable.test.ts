@@ -1,30 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { connect, type Socket } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
-
-// biome-ignore lint/suspicious/noExplicitAny: feed messages are read loosely and asserted on.
-type Message = Record<string, any>;
-
-interface Socket {
-  messages: Message[];
-  close(): void;
-}
-
-function connect(url: string, token: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url.replace(/^http/, 'ws'), {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const messages: Message[] = [];
-    ws.on('message', (data) => messages.push(JSON.parse(data.toString())));
-    ws.on('open', () => resolve({ messages, close: () => ws.close() }));
-    ws.on('unexpected-response', (_req, res) => reject(new Error(`status ${res.statusCode}`)));
-    ws.on('error', reject);
-  });
-}
 
 const parkTwo = {
   approval_mode: 'ask',

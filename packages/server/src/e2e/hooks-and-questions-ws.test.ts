@@ -1,31 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { listCredentials } from '../store/accounts.js';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { connect, type Message, type Socket } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
-
-// biome-ignore lint/suspicious/noExplicitAny: feed messages are read loosely and asserted on.
-type Message = Record<string, any>;
-
-interface Socket {
-  messages: Message[];
-  close(): void;
-}
-
-function connect(url: string, token: string): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url.replace(/^http/, 'ws'), {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const messages: Message[] = [];
-    ws.on('message', (data) => messages.push(JSON.parse(data.toString())));
-    ws.on('open', () => resolve({ messages, close: () => ws.close() }));
-    ws.on('unexpected-response', (_req, res) => reject(new Error(`status ${res.statusCode}`)));
-    ws.on('error', reject);
-  });
-}
 
 function events(socket: Socket, type: string): Message[] {
   return socket.messages.filter((m) => m.type === 'event' && m.event.type === type);
