@@ -18,7 +18,14 @@ export { compileGlob, type Glob, isLiteralGlob, matchGlob } from './glob/byte-gl
 export { truncateUtf8, utf8Bytes, utf8Length } from './glob/utf8.js';
 export { validateHookResult } from './hooks/validate-hook-result.js';
 export { validateLifecycleHooks } from './hooks/validate-hooks.js';
-export { PROBLEM_CODES, type Problem, type ProblemCode, type Validated } from './issues/problem.js';
+export {
+  PROBLEM_CODES,
+  type Problem,
+  type ProblemCode,
+  pointerFrom,
+  pointerTokens,
+  type Validated,
+} from './issues/problem.js';
 export { parsePath, textAtPath, textOf, walkPath } from './path/tool-input-path.js';
 export type { CompiledRule } from './rules/compiled-rule.js';
 export type { Policy } from './rules/policy.js';

@@ -65,10 +65,27 @@ export function invalid<T>(problems: readonly Problem[]): Validated<T> {
   return { ok: false, problems };
 }
 
+function escapeToken(token: string | number): string {
+  return String(token).replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
 /** Appends one escaped reference token to a JSON pointer (RFC 6901). */
 export function pointerTo(base: string, token: string | number): string {
-  const text = String(token).replaceAll('~', '~0').replaceAll('/', '~1');
-  return `${base}/${text}`;
+  return `${base}/${escapeToken(token)}`;
+}
+
+/** Builds a JSON pointer (RFC 6901) from tokens, escaping `~` and `/`; no tokens is the root ''. */
+export function pointerFrom(tokens: readonly (string | number)[]): string {
+  return tokens.map((token) => `/${escapeToken(token)}`).join('');
+}
+
+/** Splits a JSON pointer (RFC 6901) into its unescaped tokens ('' is the root). */
+export function pointerTokens(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
 /** Collects problems while a validator walks a declaration. */

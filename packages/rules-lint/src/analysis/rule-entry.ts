@@ -2,10 +2,11 @@ import {
   type ApprovalRule,
   type Origin,
   parsePath,
+  pointerFrom,
+  pointerTokens,
   type Verdict,
   validateRuleList,
 } from '@airlock/core';
-import { pointerFrom, pointerTokens } from '../source/json-pointer.js';
 
 /** One rule of the list that validates on its own, unpacked for analysis. */
 export interface RuleEntry {

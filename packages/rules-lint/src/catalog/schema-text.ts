@@ -5,6 +5,7 @@
  * text out for certain, and `unknown` wherever it cannot tell ($ref it cannot
  * follow, combinators, open additional properties).
  */
+import { pointerTokens } from '@airlock/core';
 export type TextVerdict = 'maybe' | 'never' | 'unknown';
 
 /** What the schema says is at the end of the path, for messages. */
@@ -114,10 +115,8 @@ function resolve(root: unknown, node: unknown): Schema | undefined {
 }
 
 function followPointer(root: unknown, pointer: string): unknown {
-  if (pointer === '') return root;
   let current = root;
-  for (const raw of pointer.slice(1).split('/')) {
-    const token = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+  for (const token of pointerTokens(pointer)) {
     if (!isObject(current) || !Object.hasOwn(current, token)) return undefined;
     current = current[token];
   }

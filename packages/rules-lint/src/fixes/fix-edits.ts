@@ -1,6 +1,6 @@
+import { pointerTokens } from '@airlock/core';
 import { applyEdits, type Edit, type JSONPath, modify, type Node } from 'jsonc-parser';
 import type { Fix, FixOperation } from '../findings.js';
-import { pointerTokens } from '../source/json-pointer.js';
 
 /** A text edit: replace `length` characters at `offset` with `content`. */
 export type TextEdit = Edit;

@@ -1,20 +1,5 @@
+import { pointerTokens } from '@airlock/core';
 import type { Node } from 'jsonc-parser';
-
-/** Splits an RFC 6901 pointer into unescaped tokens ('' is the root). */
-export function pointerTokens(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((token) => token.replaceAll('~1', '/').replaceAll('~0', '~'));
-}
-
-/** Builds a pointer from tokens, escaping `~` and `/`. */
-export function pointerFrom(tokens: readonly (string | number)[]): string {
-  return tokens
-    .map((token) => `/${String(token).replaceAll('~', '~0').replaceAll('/', '~1')}`)
-    .join('');
-}
 
 /** Where a pointer lands in a tree: the deepest node reached, and the key if it names a property. */
 export interface PointerTarget {

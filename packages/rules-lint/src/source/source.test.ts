@@ -1,6 +1,7 @@
+import { pointerFrom, pointerTokens } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
 import { locatePointer, parseDocument } from './document.js';
-import { pointerFrom, pointerTokens, resolvePointer } from './json-pointer.js';
+import { resolvePointer } from './json-pointer.js';
 import { LineIndex } from './line-index.js';
 import { MAX_NESTING_DEPTH, parseJson } from './parse-json.js';
 import { decodeSource, MAX_SOURCE_BYTES } from './read-source.js';

@@ -1,3 +1,4 @@
+import { pointerFrom } from '@airlock/core';
 import { AirlockError, type ProblemDetail } from '../kernel/errors.js';
 
 /** A validation issue as zod and Standard Schema report it. */
@@ -8,12 +9,10 @@ interface Issue {
 }
 
 function pointerOf(path: Issue['path']): string {
-  return (path ?? [])
-    .map((segment) => {
-      const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
-      return `/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    })
-    .join('');
+  const keys = (path ?? []).map((segment) =>
+    String(typeof segment === 'object' && segment !== null ? segment.key : segment),
+  );
+  return pointerFrom(keys);
 }
 
 /** Turns validation issues into problems with JSON pointers. */
