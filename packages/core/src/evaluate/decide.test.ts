@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { validateProfileConfiguration } from '../rules/validate-profile.js';
 import { validateRuleList } from '../rules/validate-rules.js';
 import type { ApprovalMode, Decision, Origin, Verdict } from '../schemas/approval.js';
 import { decide, explainMatches } from './decide.js';
@@ -326,5 +327,47 @@ describe('paths and matches', () => {
         decide(policy, { mode: 'rules', origin: 'model', toolName: 'bash', toolInput }),
       ).not.toThrow();
     }
+  });
+});
+
+describe('declared tool_names', () => {
+  const rules = [
+    { tool: '*', verdict: 'allow' },
+    { tool: 'deploy', verdict: 'deny', reason: 'never deploy' },
+    { tool: 'deploy', verdict: 'ask', origin: 'author' },
+  ];
+  const listed = validateRuleList(rules, { toolNames: ['bash', 'read', 'edit__0123456789ab'] });
+  if (!listed.ok) throw new Error('test policy is invalid');
+  const call = (toolName: string, origin: Origin = 'model', mode: ApprovalMode = 'bypass') =>
+    decide(listed.value, { mode, origin, toolName, toolInput: {} });
+
+  it('refuses a model call to a tool outside them, under every mode', () => {
+    for (const mode of ['bypass', 'ask', 'rules'] as ApprovalMode[]) {
+      check(call('write', 'model', mode), refused("write is not among this run's tool_names"));
+    }
+    expect(call('write').matched).toEqual([0]);
+  });
+  it('grants listed tools, by resolved or by wire name', () => {
+    check(call('bash__0123456789ab'), granted('mode'));
+    check(call('edit__0123456789ab'), granted('mode'));
+  });
+  it("lets a deny rule's reason win over the tool_names refusal", () => {
+    check(call('deploy'), refused('never deploy'));
+  });
+  it('leaves author and kernel rows to their origin rules', () => {
+    check(call('write', 'author'), granted('origin'));
+    check(call('deploy', 'author'), parks);
+    check(call('write', 'kernel'), granted('origin'));
+  });
+  it("comes from a profile's tool_names", () => {
+    const profile = validateProfileConfiguration({ approval_mode: 'bypass', tool_names: ['bash'] });
+    if (!profile.ok) throw new Error('test profile is invalid');
+    const decision = decide(profile.value.policy, {
+      mode: 'bypass',
+      origin: 'model',
+      toolName: 'rm',
+      toolInput: {},
+    });
+    check(decision, refused("rm is not among this run's tool_names"));
   });
 });

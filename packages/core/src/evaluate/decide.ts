@@ -67,7 +67,8 @@ export function explainMatches(policy: Policy, call: ToolCall): RuleMatch[] {
 
 /**
  * The approval stage for one call. Collects every rule of the call's origin
- * that matches; deny wins over ask, ask over allow; unmatched model calls
+ * that matches; deny wins over ask, ask over allow; a model call to a tool
+ * outside the declared tool_names is refused next; unmatched model calls
  * take the mode's word; author and kernel rows are granted by their origin
  * unless a rule naming that origin says otherwise. Never throws.
  */
@@ -86,6 +87,15 @@ export function decide(policy: Policy, call: ToolCall): Decision {
     else anyAllow = true;
   }
   if (firstDeny) return denied(toolName, matched, denialDetail(firstDeny));
+  const declared = policy.toolNames;
+  if (
+    call.origin === 'model' &&
+    declared &&
+    !declared.has(toolName) &&
+    !declared.has(call.toolName)
+  ) {
+    return denied(toolName, matched, `${toolName} is not among this run's tool_names`);
+  }
   if (call.origin !== 'model') {
     return anyAsk ? parked(toolName, matched) : granted(toolName, matched, 'origin');
   }

@@ -18,10 +18,17 @@ export class CompiledPolicy {
   readonly #wildcards = new Map<Origin, CompiledRule[]>();
   readonly #candidateCache = new Map<Origin, Map<string, readonly CompiledRule[]>>();
   readonly toolAliases: Readonly<Record<string, string>>;
+  /** The declared tool names a model may call, or null when none were declared (any name). */
+  readonly toolNames: ReadonlySet<string> | null;
 
-  constructor(compiled: readonly CompiledRule[], toolAliases: Readonly<Record<string, string>>) {
+  constructor(
+    compiled: readonly CompiledRule[],
+    toolAliases: Readonly<Record<string, string>>,
+    toolNames: readonly string[] | null = null,
+  ) {
     this.#compiled = compiled;
     this.toolAliases = Object.freeze({ ...toolAliases });
+    this.toolNames = toolNames ? new Set(toolNames) : null;
     for (const rule of compiled) this.#index(rule);
   }
 

@@ -76,7 +76,11 @@ export function validateProfileConfiguration(input: unknown): Validated<ValidPro
     ok: true,
     value: {
       configuration: fields as ProfileConfiguration,
-      policy: new CompiledPolicy(rules, aliases),
+      policy: new CompiledPolicy(
+        rules,
+        aliases,
+        (fields.tool_names as string[] | undefined) ?? null,
+      ),
     },
   };
 }

@@ -14,6 +14,8 @@ const RULE_KEYS = new Set(['tool', 'verdict', 'path', 'match', 'reason', 'origin
 export interface RuleListOptions {
   /** Tool aliases applied after runner-route resolution (`tool_aliases`). */
   readonly toolAliases?: Readonly<Record<string, string>>;
+  /** The tools a model may call (`tool_names`); a model call to any other is refused. */
+  readonly toolNames?: readonly string[] | null;
 }
 
 /**
@@ -25,7 +27,10 @@ export function validateRuleList(input: unknown, options: RuleListOptions = {}):
   checkEnvelope(input, '', problems);
   const rules = checkRuleList(input, '', problems);
   if (!problems.empty || rules === null) return invalid(problems.items);
-  return { ok: true, value: new CompiledPolicy(rules, options.toolAliases ?? {}) };
+  return {
+    ok: true,
+    value: new CompiledPolicy(rules, options.toolAliases ?? {}, options.toolNames ?? null),
+  };
 }
 
 /**

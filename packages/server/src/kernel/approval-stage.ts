@@ -21,12 +21,13 @@ const POLICY_CACHE_LIMIT = 2000;
  * @throws AirlockError invalid_configuration when the frozen rules no longer validate.
  */
 export function policyForRun(
-  run: Pick<RunTable, 'id' | 'approval_rules' | 'tool_aliases'>,
+  run: Pick<RunTable, 'id' | 'approval_rules' | 'tool_aliases' | 'tool_names'>,
 ): Policy {
   const cached = policies.get(run.id);
   if (cached) return cached;
   const validated = validateRuleList(JSON.parse(run.approval_rules), {
     toolAliases: JSON.parse(run.tool_aliases) as Record<string, string>,
+    toolNames: run.tool_names ? (JSON.parse(run.tool_names) as string[]) : null,
   });
   if (!validated.ok) {
     throw new AirlockError(
@@ -113,21 +114,6 @@ export async function plantToolRow(
     toolName: call.toolName,
     toolInput: call.toolInput,
   });
-  const toolNames = run.tool_names ? (JSON.parse(run.tool_names) as string[]) : null;
-  if (
-    call.origin === 'model' &&
-    toolNames &&
-    decision.outcome !== 'denied' &&
-    !toolNames.includes(decision.tool_name) &&
-    !toolNames.includes(call.toolName)
-  ) {
-    decision.outcome = 'denied';
-    decision.granted_by = null;
-    decision.error = {
-      code: 'approval_denied',
-      detail: `${decision.tool_name} is not among this run's tool_names`,
-    };
-  }
   const row: TaskTable = {
     workspace_id: run.workspace_id,
     run_id: run.id,
