@@ -28,6 +28,57 @@ export {
 } from './issues/problem.js';
 export { combineLayers } from './layers/combine-layers.js';
 export { parsePath, textAtPath, textOf, walkPath } from './path/tool-input-path.js';
+export { BASELINE_VERSION, type BaselineFinding, baselineFinding } from './permissions/baseline.js';
+export {
+  BUILT_IN_RULE_SET_IDS,
+  BUILT_IN_RULE_SETS,
+  type BuiltInRuleSet,
+  CAPABILITY_TRAITS,
+  isBuiltInRuleSetId,
+} from './permissions/built-in-rule-sets.js';
+export {
+  type ActiveOverlays,
+  evaluatePermissions,
+  type PermissionOutcome,
+  type PermissionRequest,
+  type PermissionScope,
+} from './permissions/evaluate-permissions.js';
+export {
+  jsonEqual,
+  type PermissionCallFacts,
+  ruleCoversTarget,
+  ruleMatches,
+  valueAtPointer,
+} from './permissions/match-rule.js';
+export {
+  canonicalJson,
+  exactCallRule,
+  withRememberedRule,
+} from './permissions/overlay-document.js';
+export {
+  compileRootedPattern,
+  type RootedPattern,
+  rootedPatternProblem,
+} from './permissions/rooted-pattern.js';
+export {
+  type FallbackReason,
+  type RuleSetSelection,
+  type SelectedRuleSet,
+  selectRuleSet,
+} from './permissions/select-rule-set.js';
+export {
+  type CanonicalTarget,
+  callTargets,
+  canonicalPath,
+  canonicalUrl,
+  valuesAtPointer,
+} from './permissions/targets.js';
+export {
+  permissionConfigurationProblems,
+  validateCustomRuleSet,
+  validateOverlayDocument,
+  validateToolManifest,
+} from './permissions/validate-permissions.js';
 export type { CompiledRule } from './rules/compiled-rule.js';
 export type { Policy } from './rules/policy.js';
 export { compileToolPattern, resolveToolName, type ToolPattern } from './rules/tool-pattern.js';
@@ -79,6 +130,35 @@ export {
   type LayerRuleRef,
   LayerRuleRefSchema,
 } from './schemas/layers.js';
+export {
+  type CustomRuleSet,
+  CustomRuleSetSchema,
+  MUTATION_TRAITS,
+  type OverlayDocument,
+  OverlayDocumentSchema,
+  type OverlayGroup,
+  OverlayGroupSchema,
+  type OverlayScope,
+  OverlayScopeSchema,
+  PermissionConfigurationShape,
+  type PermissionRule,
+  PermissionRuleSchema,
+  type PermissionVerdict,
+  PermissionVerdictSchema,
+  type Remember,
+  type RememberRule,
+  RememberRuleSchema,
+  RememberSchema,
+  RISK_TRAITS,
+  type RiskTrait,
+  RiskTraitSchema,
+  type ToolManifest,
+  type ToolManifestEntry,
+  ToolManifestEntrySchema,
+  ToolManifestSchema,
+  type ToolTarget,
+  ToolTargetSchema,
+} from './schemas/permissions.js';
 export {
   DECLARATION_ENVELOPE_MAX_BYTES,
   type ProfileConfiguration,

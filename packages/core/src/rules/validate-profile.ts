@@ -1,5 +1,6 @@
 import { checkLifecycleHooks } from '../hooks/validate-hooks.js';
 import { ProblemList, pointerTo, type Validated } from '../issues/problem.js';
+import { permissionConfigurationProblems } from '../permissions/validate-permissions.js';
 import { ApprovalModeSchema } from '../schemas/approval.js';
 import type { ProfileConfiguration } from '../schemas/profile.js';
 import { CompiledPolicy, type Policy } from './policy.js';
@@ -11,6 +12,10 @@ const PROFILE_KEYS = [
   'tool_names',
   'tool_aliases',
   'lifecycle_hooks',
+  'tool_manifest',
+  'permission_rule_set',
+  'custom_rule_sets',
+  'project_root',
 ];
 
 /** A validated profile configuration and the policy compiled from its rules and aliases. */
@@ -71,6 +76,7 @@ export function validateProfileConfiguration(input: unknown): Validated<ValidPro
       );
     }
   }
+  problems.items.push(...permissionConfigurationProblems(fields));
   if (!problems.empty || rules === null) return { ok: false, problems: problems.items };
   return {
     ok: true,

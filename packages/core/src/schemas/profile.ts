@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalModeSchema, ApprovalRuleListSchema } from './approval.js';
 import { LifecycleHooksSchema } from './hooks.js';
+import { PermissionConfigurationShape } from './permissions.js';
 
 /** Bound on a whole declaration: the UTF-8 bytes of its JSON. */
 export const DECLARATION_ENVELOPE_MAX_BYTES = 64 * 1024;
@@ -13,6 +14,7 @@ export const ProfileConfigurationSchema = z
     tool_names: z.array(z.string().min(1)).optional(),
     tool_aliases: z.record(z.string(), z.string().min(1)).optional(),
     lifecycle_hooks: LifecycleHooksSchema.nullable().optional(),
+    ...PermissionConfigurationShape,
   })
   .describe('An Airlock profile configuration');
 export type ProfileConfiguration = z.infer<typeof ProfileConfigurationSchema>;
