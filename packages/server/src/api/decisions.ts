@@ -1,3 +1,4 @@
+import { RememberSchema } from '@airlock/core';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { approveTask, denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
@@ -12,14 +13,15 @@ function address(input: { workspace_id: string; run_id: string; task_key: string
 /** POST .../tasks/{key}/approve */
 export const approve = defineOperation({
   name: 'decisions.approve',
-  summary: 'Approve a parked call: it becomes runnable for executors (409 if not waiting)',
+  summary:
+    'Approve a parked call: it becomes runnable for executors (409 if not waiting); remember keeps an allow rule for the rule set captured on the row',
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/approve',
   planes: ['member'],
-  input: z.strictObject(TaskParams),
+  input: z.strictObject({ ...TaskParams, remember: RememberSchema.optional() }),
   output: TaskViewSchema,
   handle({ kernel, principal }, input) {
-    return approveTask(kernel.context, principal, address(input));
+    return approveTask(kernel.context, principal, address(input), input.remember);
   },
 });
 

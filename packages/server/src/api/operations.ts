@@ -7,6 +7,7 @@ import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
 import type { Operation } from './operation.js';
+import { getOverlay, replaceOverlayOperation, trustOverlayOperation } from './overlays.js';
 import { getConfiguration, putConfiguration } from './profile.js';
 import {
   abandonRun,
@@ -40,6 +41,9 @@ export const OPERATIONS: readonly Operation[] = [
   resolution,
   retry,
   listDecisions,
+  getOverlay,
+  replaceOverlayOperation,
+  trustOverlayOperation,
   inbox,
   claim,
   claimNextOperation,

@@ -1,3 +1,4 @@
+import { PermissionConfigurationShape } from '@airlock/core';
 import { z } from 'zod';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
@@ -42,6 +43,7 @@ export const createRun = defineOperation({
     tool_names: z.array(z.string()).optional(),
     tool_aliases: z.record(z.string(), z.string()).optional(),
     lifecycle_hooks: z.unknown().optional(),
+    ...PermissionConfigurationShape,
   }),
   output: RunViewSchema,
   async handle({ kernel, principal }, input) {

@@ -16,6 +16,7 @@ import { approve, deny, listDecisions, resolution, retry } from './decisions.js'
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
 import { invalidInput, issuesOf } from './input-problems.js';
 import type { Operation } from './operation.js';
+import { getOverlay, replaceOverlayOperation, trustOverlayOperation } from './overlays.js';
 import { getConfiguration, putConfiguration } from './profile.js';
 import {
   abandonRun,
@@ -215,6 +216,11 @@ export const appRouter = t.router({
     events: query(listEvents),
     regenerate: mutation(regenerateTurn),
     feed,
+  }),
+  overlays: t.router({
+    get: query(getOverlay),
+    replace: mutation(replaceOverlayOperation),
+    trust: mutation(trustOverlayOperation),
   }),
   tasks: t.router({ list: query(listTasks), get: query(getTask), append: mutation(appendTask) }),
   decisions: t.router({

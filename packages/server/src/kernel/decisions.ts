@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { Remember } from '@airlock/core';
 import type { Kysely } from 'kysely';
 import { type Principal, principalName } from '../store/accounts.js';
 import { hashToken, newToken } from '../store/ids.js';
@@ -10,6 +11,7 @@ import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
 import { hookEventOf, hooksOf } from './hooks.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';
+import { rememberApproval } from './remember.js';
 import { lockRun, settleRun } from './run-state.js';
 import { type TaskView, taskView } from './views.js';
 
@@ -151,13 +153,15 @@ async function guardedUpdate(
 }
 
 /**
- * Approves a parked row: it becomes runnable for executors.
+ * Approves a parked row: it becomes runnable for executors. With `remember`,
+ * an allow rule is kept in an overlay for the row's captured rule set (remember.ts).
  * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval.
  */
 export function approveTask(
   ctx: KernelContext,
   principal: Principal,
   address: TaskAddress,
+  remember?: Remember,
 ): Promise<TaskView> {
   const who = principalName(principal);
   return transition(ctx, address, {
@@ -167,6 +171,7 @@ export function approveTask(
     change: () => ({ state: 'runnable', deadline_at: null, decided_by: who }),
     // An approved hook's timeout starts now, as if it had been granted.
     after: async (row, tx, run) => {
+      if (remember) await rememberApproval(tx, { run, row, principal, remember });
       if (row.kind !== 'hook') return;
       row.deadline_at = tx.now + hookTimeoutMs(run, row);
       await tx.db

@@ -3,6 +3,7 @@ import { type Principal, principalName } from '../store/accounts.js';
 import { newId } from '../store/ids.js';
 import type { TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { takeClaimLocks } from './claim-serialization.js';
 import type { KernelContext } from './context.js';
 import type { TaskAddress } from './decisions.js';
 import { AirlockError } from './errors.js';
@@ -150,6 +151,8 @@ async function takeRow(
   principal: Principal,
   leaseMs: number,
 ): Promise<Claim | null> {
+  // Sequential tools and file mutations wait while another claim holds their tool or path.
+  if ((await takeClaimLocks(tx, row)) !== null) return null;
   const claimId = newId('claim');
   const change = {
     state: 'claimed',
@@ -195,7 +198,13 @@ export async function claimTask(
       row.state === 'runnable'
         ? await takeRow(tx, row, principal, leaseFor(ctx, options.lease_ms))
         : null;
-    if (!claim) throw new AirlockError('not_claimable', `task ${row.key} is ${row.state}`);
+    if (!claim) {
+      const why =
+        row.state === 'runnable'
+          ? 'runnable, but another claimed call holds its sequential tool or one of its paths'
+          : row.state;
+      throw new AirlockError('not_claimable', `task ${row.key} is ${why}`);
+    }
     return claim;
   });
 }

@@ -3,6 +3,7 @@ import type { RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { IncomingCall } from './approval-stage.js';
 import type { KernelContext } from './context.js';
+import { permissionsLayer } from './permissions-layer.js';
 
 /**
  * The policy layers beside the declared approval rules (DESIGN.md, "Policy
@@ -35,7 +36,7 @@ export interface PolicyLayer {
 }
 
 /** Every layer, in tie-break order after the declared rules. */
-export const POLICY_LAYERS: readonly PolicyLayer[] = [];
+export const POLICY_LAYERS: readonly PolicyLayer[] = [permissionsLayer];
 
 /**
  * Picks the layers' keys out of a configuration (a profile or a create call)
