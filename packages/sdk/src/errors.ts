@@ -44,7 +44,8 @@ export class ValidationError extends AirlockError {
     | 'invalid_input'
     | 'invalid_json'
     | 'invalid_configuration'
-    | 'tightening_widens';
+    | 'tightening_widens'
+    | 'remember_unavailable';
   /** Every problem the server found, each with a JSON pointer into what was sent. */
   readonly problems: readonly Problem[];
 
@@ -97,7 +98,8 @@ export class ConflictError extends AirlockError {
     | 'not_claimable'
     | 'lease_lost'
     | 'run_not_running'
-    | 'no_profile_configuration';
+    | 'no_profile_configuration'
+    | 'stale_digest';
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'ConflictError';
@@ -157,6 +159,8 @@ const BY_CODE: Record<string, ErrorClass> = {
   not_claimable: ConflictError,
   run_not_running: ConflictError,
   no_profile_configuration: ConflictError,
+  stale_digest: ConflictError,
+  remember_unavailable: ValidationError,
   lease_lost: LeaseLostError,
   payload_too_large: RequestRefusedError,
   unsupported_media_type: RequestRefusedError,
