@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
+import { overlays } from './cli/operator/overlays.js';
 import { runs } from './cli/operator/runs.js';
 import { tokens } from './cli/operator/tokens.js';
 import { serve } from './cli/serve.js';
@@ -12,6 +13,7 @@ Commands:
   serve      Start the approval kernel (airlock serve --help)
   decisions  List, approve, deny and answer decisions on a running kernel
   runs       List, show and stop runs on a running kernel
+  overlays   Read, replace, trust and load permission overlays on a running kernel
   tokens     Create and revoke credentials through a running kernel
   token      Create, revoke or list credentials straight in a local store
 `;
@@ -23,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'tokens') return tokens(rest);
   if (command === 'decisions') return decisions(rest);
   if (command === 'runs') return runs(rest);
+  if (command === 'overlays') return overlays(rest);
   process.stdout.write(HELP);
   return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
 }

@@ -13,6 +13,7 @@ export const DOC_PAGES = [
   'docs/getting-started.md',
   'docs/concepts.md',
   'docs/rules.md',
+  'docs/permissions.md',
   'docs/executors.md',
   'docs/operations.md',
   'docs/api-reference.md',
