@@ -1,6 +1,7 @@
 import { validateProfileConfiguration } from '@airlock/core';
 import { z } from 'zod';
 import { AirlockError } from '../kernel/errors.js';
+import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
 import { principalName } from '../store/accounts.js';
 import { currentProfileConfiguration, putProfileConfiguration } from '../store/profiles.js';
 import { defineOperation } from './operation.js';
@@ -40,11 +41,15 @@ export const putConfiguration = defineOperation({
   async handle({ kernel, principal }, input) {
     const app = agentApplication(principal);
     const validated = validateProfileConfiguration(input);
-    if (!validated.ok) {
+    const problems = [
+      ...(validated.ok ? [] : validated.problems),
+      ...manifestSchemaProblems(input.tool_manifest),
+    ];
+    if (problems.length > 0) {
       throw new AirlockError(
         'invalid_configuration',
-        `the configuration has ${validated.problems.length} problem(s); nothing was changed`,
-        validated.problems,
+        `the configuration has ${problems.length} problem(s); nothing was changed`,
+        problems,
       );
     }
     const version = await kernel.context.store.transaction((tx) =>

@@ -4,6 +4,7 @@ import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { readRun } from '../kernel/run-state.js';
 import { createStandaloneRun, regenerateRun, stopRun } from '../kernel/runs.js';
+import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
 import { EventViewSchema, eventView, RunViewSchema, runView } from '../kernel/views.js';
 import type { RunTable } from '../store/schema.js';
 import { defineOperation } from './operation.js';
@@ -47,6 +48,14 @@ export const createRun = defineOperation({
   }),
   output: RunViewSchema,
   async handle({ kernel, principal }, input) {
+    const schemaProblems = manifestSchemaProblems(input.tool_manifest);
+    if (schemaProblems.length > 0) {
+      throw new AirlockError(
+        'invalid_configuration',
+        `the tool manifest has ${schemaProblems.length} schema problem(s); nothing was created`,
+        schemaProblems,
+      );
+    }
     const run = await createStandaloneRun(kernel.context, principal, input);
     return settleFirstSteps(kernel, run);
   },

@@ -110,6 +110,32 @@ for (const backend of all) {
       expect(denied[1].data.error.detail).toMatch(/must have required property 'content'/);
     });
 
+    it('refuses a declaration whose manifest is malformed or whose schema does not compile', async () => {
+      d = await deploy(backend);
+      const bad = await d.agent.put('/agent_api/v1/profile/configuration', {
+        approval_mode: 'bypass',
+        permission_rule_set: 'read_only',
+        tool_manifest: [
+          { ...MANIFEST[0], input_schema: { type: 'nonsense' } },
+          { ...MANIFEST[1], risk_traits: ['fly'] },
+        ],
+      });
+      expect(bad.status).toBe(422);
+      expect(bad.body.error.problems.map((p: { pointer: string }) => p.pointer)).toEqual([
+        '/tool_manifest/1/risk_traits/0',
+        '/tool_manifest/0/input_schema',
+      ]);
+      const run = await d.agent.post(`${d.ws}/runs`, {
+        approval_mode: 'bypass',
+        input: 'x',
+        provider: script([{ final: 'x' }]),
+        tool_manifest: [{ ...MANIFEST[0], input_schema: { type: 'nonsense' } }],
+      });
+      expect(run.status).toBe(422);
+      expect(run.body.error.problems[0].pointer).toBe('/tool_manifest/0/input_schema');
+      expect((await d.member.get(`${d.ws}/runs`)).body.runs).toEqual([]);
+    });
+
     it('a conversation overlay allowing src/** writes grants src/a.ts and refuses ../etc/passwd', async () => {
       d = await deploy(backend);
       const conversation = await conversationUnder(d, 'read_only');

@@ -1,5 +1,6 @@
 import type { ToolManifestEntry } from '@airlock/core';
 import { Ajv, type ValidateFunction } from 'ajv';
+import type { ProblemDetail } from './errors.js';
 
 /**
  * Checks a call's input against its manifest entry's JSON Schema (draft-07,
@@ -41,4 +42,27 @@ export function inputSchemaProblems(entry: ToolManifestEntry, input: unknown): s
   );
   const text = `the input does not match the schema of ${entry.name}: ${problems.join('; ')}`;
   return text.length > DETAIL_MAX ? `${text.slice(0, DETAIL_MAX)}...` : text;
+}
+
+/**
+ * The manifest entries whose `input_schema` does not compile, as problems
+ * with pointers (`/tool_manifest/N/input_schema`), so a declaration is
+ * refused before any call meets the broken schema.
+ */
+export function manifestSchemaProblems(manifest: unknown): ProblemDetail[] {
+  if (!Array.isArray(manifest)) return [];
+  const problems: ProblemDetail[] = [];
+  manifest.forEach((entry, index) => {
+    const schema = (entry as { input_schema?: unknown } | null)?.input_schema;
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
+    const validate = validatorFor(schema as Record<string, unknown>);
+    if (typeof validate === 'string') {
+      problems.push({
+        code: 'tool_manifest_invalid',
+        pointer: `/tool_manifest/${index}/input_schema`,
+        message: `the input_schema does not compile as a JSON Schema (draft-07): ${validate}`,
+      });
+    }
+  });
+  return problems;
 }
