@@ -43,6 +43,7 @@ export {
   type PermissionRequest,
   type PermissionScope,
 } from './permissions/evaluate-permissions.js';
+export { permissionLayerDecision } from './permissions/layer-decision.js';
 export {
   jsonEqual,
   type PermissionCallFacts,

@@ -11,6 +11,7 @@ export const USAGE = `rules-lint: lint Airlock approval rule files
 Usage:
   rules-lint check FILE... [--format pretty|json|sarif] [--tools CATALOG.json] [--mode bypass|ask|rules]
   rules-lint eval --rules FILE --mode bypass|ask|rules [--origin model|author|kernel] --tool NAME [--input JSON]
+  rules-lint eval --rule-set ID --tool NAME [--input JSON] [--rules FILE] [--mode M] [--user|--project|--conversation FILE]
   rules-lint test FILE [--format pretty|json|sarif]
   rules-lint schema
   rules-lint lsp [--stdio] [--tools CATALOG.json]

@@ -2,7 +2,13 @@ import { ApprovalModeSchema } from '@airlock/core';
 import { choiceOption, formatOption, parseCommand } from '../cli/arguments.js';
 import { type CliIo, EXIT } from '../cli/cli-io.js';
 import { loadDocument, loadToolCatalog } from '../cli/load.js';
+import { compareFindings } from '../findings.js';
 import { lintDocument } from '../lint.js';
+import {
+  customRuleSetFindings,
+  permissionFileKind,
+  permissionFindings,
+} from '../permissions/permission-file.js';
 import type { PrettyFileReport } from '../reporters/pretty.js';
 import { renderReports } from '../reporters/render.js';
 import { readRuleFile } from '../rule-file.js';
@@ -38,10 +44,19 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
       continue;
     }
     const { document } = loaded;
+    const permissionKind = permissionFileKind(document.value);
+    if (permissionKind) {
+      const findings = permissionFindings(document, permissionKind);
+      reports.push({ file, findings, lines: document.lines });
+      continue;
+    }
     const ruleFile = readRuleFile(document.value);
     const withMode =
       ruleFile.mode === undefined && mode !== undefined ? { ...ruleFile, mode } : ruleFile;
-    const findings = lintDocument(document, withMode, tools ? { tools } : {});
+    const findings = [
+      ...lintDocument(document, withMode, tools ? { tools } : {}),
+      ...customRuleSetFindings(document),
+    ].sort(compareFindings);
     reports.push({ file, findings, lines: document.lines });
   }
   io.stdout(renderReports(format, reports));

@@ -5,6 +5,7 @@ import {
   type OverlayDocument,
   type OverlayScope,
   type PermissionOutcome,
+  permissionLayerDecision,
   type ToolManifest,
   type ToolManifestEntry,
 } from '@airlock/core';
@@ -118,23 +119,6 @@ function schemaRefusal(entry: ToolManifestEntry, problems: string, ruleSetId: st
   } satisfies LayerDecision;
 }
 
-function layerDecision(outcome: PermissionOutcome): LayerDecision {
-  const text = outcome.rule ? JSON.stringify(outcome.rule) : undefined;
-  return {
-    layer: 'rule_set',
-    verdict: outcome.verdict,
-    rule: {
-      index: outcome.index,
-      rule_set: outcome.ruleSet,
-      scope: outcome.scope,
-      ...(outcome.group === undefined ? {} : { group: outcome.group }),
-      ...(text === undefined ? {} : { text }),
-    },
-    detail: outcome.detail,
-    reminders: [],
-  };
-}
-
 /**
  * The spec 003 layer: a call whose input fails its tool's schema is refused
  * as data; then, when a rule set is selected, Baseline, the set and the
@@ -165,6 +149,6 @@ export const permissionsLayer: PolicyLayer = {
       overlays: await activeOverlays(call.tx, call.run),
     });
     await noteFallback(call, outcome);
-    return layerDecision(outcome);
+    return permissionLayerDecision(outcome);
   },
 };
