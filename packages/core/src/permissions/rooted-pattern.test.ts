@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileRootedPattern, rootedPatternProblem } from './rooted-pattern.js';
 
@@ -38,5 +39,41 @@ describe('rooted POSIX patterns', () => {
   it('stays fast on a pathological pattern (bounded dynamic program)', () => {
     const pattern = compileRootedPattern(`${'**a'.repeat(30)}b`);
     expect(pattern.matches('a'.repeat(2000))).toBe(false);
+  });
+});
+
+/** A reference matcher by RegExp, for the property test only (inputs are tiny). */
+function referenceMatches(pattern: string, path: string): boolean {
+  let source = '';
+  for (let i = 0; i < pattern.length; i += 1) {
+    const char = pattern[i]!;
+    if (char === '*' && pattern[i + 1] === '*') {
+      i += 1;
+      if (pattern[i + 1] === '/') {
+        i += 1;
+        source += '(?:.*/)?';
+      } else source += '.*';
+    } else if (char === '*') source += '[^/]*';
+    else if (char === '?') source += '[^/]';
+    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`, 's').test(path);
+}
+
+describe('rooted patterns agree with a reference RegExp', () => {
+  it('for every small pattern and rooted path', () => {
+    const pattern = fc
+      .array(fc.constantFrom('a', 'b', '/', '*', '**', '**/', '?', '.'), { maxLength: 7 })
+      .map((parts) => parts.join(''));
+    const path = fc
+      .array(fc.constantFrom('a', 'b', '/', '.'), { maxLength: 8 })
+      .map((parts) => parts.join(''))
+      .filter((text) => !text.startsWith('/') && !text.startsWith('..'));
+    fc.assert(
+      fc.property(pattern, path, (p, t) => {
+        expect(compileRootedPattern(p).matches(t)).toBe(referenceMatches(p, t));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

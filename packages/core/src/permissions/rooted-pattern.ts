@@ -67,30 +67,38 @@ export function compileRootedPattern(source: string): RootedPattern {
 }
 
 function matchTokens(tokens: readonly Token[], text: readonly string[]): boolean {
-  // reach[j]: the tokens consumed so far can end at text position j.
+  // reach[j]: the tokens consumed so far can end at text position j. Each
+  // token is one linear pass, so a match costs O(tokens x text).
   let reach: boolean[] = new Array(text.length + 1).fill(false);
   reach[0] = true;
   for (const token of tokens) {
     const next: boolean[] = new Array(text.length + 1).fill(false);
+    let open = false;
     for (let j = 0; j <= text.length; j += 1) {
-      if (!reach[j]) continue;
+      const here = reach[j] === true;
+      const char = text[j];
       switch (token.kind) {
         case 'literal':
-          if (text[j] === token.char) next[j + 1] = true;
+          if (here && char === token.char) next[j + 1] = true;
           break;
         case 'question':
-          if (j < text.length && text[j] !== '/') next[j + 1] = true;
+          if (here && char !== undefined && char !== '/') next[j + 1] = true;
           break;
         case 'star':
-          next[j] = true;
-          for (let k = j; k < text.length && text[k] !== '/'; k += 1) next[k + 1] = true;
+          // Reachable from an earlier position with no `/` in between.
+          open = open || here;
+          next[j] = open;
+          if (char === '/') open = false;
           break;
         case 'globstar':
-          for (let k = j; k <= text.length; k += 1) next[k] = true;
+          open = open || here;
+          next[j] = open;
           break;
         case 'globstar_slash':
-          next[j] = true;
-          for (let k = j; k < text.length; k += 1) if (text[k] === '/') next[k + 1] = true;
+          // Nothing at all, or anything that ends with a `/`.
+          open = open || here;
+          if (here) next[j] = true;
+          if (open && char === '/') next[j + 1] = true;
           break;
       }
     }

@@ -5,9 +5,10 @@ import type { ProblemDetail } from './errors.js';
 /**
  * Checks a call's input against its manifest entry's JSON Schema (draft-07,
  * with ajv). A schema that does not compile refuses every call of its tool:
- * the manifest is wrong, and the model reads why.
+ * the manifest is wrong, and the model reads why. `format` is not checked
+ * (ajv knows no formats without a plugin), and ajv logs nothing.
  */
-const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true });
+const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true, logger: false });
 const compiled = new Map<string, ValidateFunction | string>();
 const CACHE_LIMIT = 1000;
 const DETAIL_MAX = 2000;
