@@ -49,6 +49,21 @@ async function resolveAfter(
   return after;
 }
 
+/**
+ * Sends a batch of frames as one write: the socket is corked for the batch
+ * (ws writes each frame as it is sent otherwise).
+ */
+function corked(ws: WebSocket, sendAll: () => void): void {
+  // `_socket` is ws's underlying net.Socket; it has no public accessor.
+  const socket = (ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+  socket?.cork();
+  try {
+    sendAll();
+  } finally {
+    socket?.uncork();
+  }
+}
+
 function requirePlane(principal: Principal, planes: CredentialKind[]): void {
   if (!planes.includes(principal.kind)) {
     throw new AirlockError('forbidden', `this socket needs a ${planes.join(' or ')} credential`);
@@ -88,25 +103,31 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
         url.searchParams.get('after'),
       );
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const send = (message: unknown) => {
-          if (ws.readyState !== WebSocket.OPEN) return;
+        const sendFrame = (frame: string) => {
+          if (ws.readyState !== WebSocket.OPEN) return false;
           if (ws.bufferedAmount > MAX_BUFFERED) {
             ws.close(1013, 'too far behind; reconnect with after=');
-            return;
+            return false;
           }
-          ws.send(JSON.stringify(message));
+          ws.send(frame);
+          return true;
         };
+        const send = (message: unknown) => sendFrame(JSON.stringify(message));
         send({ type: 'ready', after });
+        const applicationId = principal.agent_application_id;
         const subscription = options.hub.subscribe({
           workspaceId: principal.workspace_id,
           runId: feed ? url.searchParams.get('run_id') : null,
           after,
-          send: feed
-            ? (event) => send({ type: 'event', event })
-            : (event) => {
-                const nudge = nudgeFor(event, principal.agent_application_id);
-                if (nudge) send(nudge);
-              },
+          deliver: (items) =>
+            corked(ws, () => {
+              for (const item of items) {
+                const frame = feed
+                  ? item.frame
+                  : item.frameFor(applicationId, (view) => nudgeFor(view, applicationId));
+                if (frame !== null && !sendFrame(frame)) return;
+              }
+            }),
         });
         ws.on('message', (data) => {
           if (data.toString() === 'ping') send({ type: 'pong' });
