@@ -1,4 +1,5 @@
 import type { EventView } from '../kernel/views.js';
+import { textFrame } from './websocket-frame.js';
 
 /**
  * One event on its way to feed subscribers: its view, and its wire frames
@@ -6,6 +7,7 @@ import type { EventView } from '../kernel/views.js';
  */
 export class FeedItem {
   #frame: string | undefined;
+  #wire: Buffer | undefined;
   readonly #nudges = new Map<string | null, string | null>();
 
   constructor(readonly view: EventView) {}
@@ -14,6 +16,12 @@ export class FeedItem {
   get frame(): string {
     this.#frame ??= JSON.stringify({ type: 'event', event: this.view });
     return this.#frame;
+  }
+
+  /** The lifecycle feed's frame as WebSocket wire bytes, built once for every socket. */
+  get wireFrame(): Buffer {
+    this.#wire ??= textFrame(this.frame);
+    return this.#wire;
   }
 
   /**

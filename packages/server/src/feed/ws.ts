@@ -5,6 +5,7 @@ import { authenticateToken, bearerToken } from '../api/access.js';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CredentialKind, Principal } from '../store/accounts.js';
+import type { FeedItem } from './feed-item.js';
 import type { FeedHub } from './hub.js';
 import { nudgeFor } from './nudges.js';
 
@@ -50,18 +51,25 @@ async function resolveAfter(
 }
 
 /**
- * Sends a batch of frames as one write: the socket is corked for the batch
- * (ws writes each frame as it is sent otherwise).
+ * Writes a batch of feed events to a socket as one write of their prebuilt
+ * wire frames (the same bytes for every subscriber). A client too far behind
+ * is dropped; it resumes from its last sequence number.
  */
-function corked(ws: WebSocket, sendAll: () => void): void {
-  // `_socket` is ws's underlying net.Socket; it has no public accessor.
-  const socket = (ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
-  socket?.cork();
-  try {
-    sendAll();
-  } finally {
-    socket?.uncork();
+function writeFrames(ws: WebSocket, items: readonly FeedItem[]): void {
+  if (ws.readyState !== WebSocket.OPEN) return;
+  if (ws.bufferedAmount > MAX_BUFFERED) {
+    ws.close(1013, 'too far behind; reconnect with after=');
+    return;
   }
+  // `_socket` is ws's net.Socket (no public accessor). Without permessage-deflate, ws writes
+  // each frame to it synchronously too, so a whole frame written here never interleaves.
+  const socket = (ws as unknown as { _socket?: Duplex })._socket;
+  if (!socket) {
+    for (const item of items) ws.send(item.frame);
+    return;
+  }
+  if (items.length === 1) socket.write(items[0]!.wireFrame);
+  else socket.write(Buffer.concat(items.map((item) => item.wireFrame)));
 }
 
 function requirePlane(principal: Principal, planes: CredentialKind[]): void {
@@ -77,7 +85,12 @@ function requirePlane(principal: Principal, planes: CredentialKind[]): void {
  * `ready` message names). Returns the HTTP upgrade handler.
  */
 export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  // No permessage-deflate: feed frames are written prebuilt to the socket (writeFrames).
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 64 * 1024,
+    perMessageDeflate: false,
+  });
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -119,15 +132,15 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
           workspaceId: principal.workspace_id,
           runId: feed ? url.searchParams.get('run_id') : null,
           after,
-          deliver: (items) =>
-            corked(ws, () => {
+          deliver: (items) => {
+            if (feed) writeFrames(ws, items);
+            else {
               for (const item of items) {
-                const frame = feed
-                  ? item.frame
-                  : item.frameFor(applicationId, (view) => nudgeFor(view, applicationId));
+                const frame = item.frameFor(applicationId, (view) => nudgeFor(view, applicationId));
                 if (frame !== null && !sendFrame(frame)) return;
               }
-            }),
+            }
+          },
         });
         ws.on('message', (data) => {
           if (data.toString() === 'ping') send({ type: 'pong' });
