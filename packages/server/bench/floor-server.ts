@@ -17,7 +17,8 @@ function httpFloor(): void {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as unknown;
-      const id = `run_${(next += 1)}`;
+      next += 1;
+      const id = `run_${next}`;
       const answer = req.url?.endsWith('/approve')
         ? { key: 't1', state: 'runnable', body }
         : { id, state: 'running', attention: [{ blocked_task_keys: ['t1'] }], body };
