@@ -47,14 +47,14 @@ export const putConfiguration = defineOperation({
         validated.problems,
       );
     }
-    const version = await kernel.context.store.transaction((tx) =>
+    const stored = await kernel.context.store.transaction((tx) =>
       putProfileConfiguration(tx, {
         agentApplicationId: app,
         configuration: input,
         createdBy: principalName(principal),
       }),
     );
-    return { version, configuration: input, created_at: kernel.context.store.now() };
+    return { version: stored.version, configuration: input, created_at: stored.created_at };
   },
 });
 
