@@ -1,4 +1,5 @@
 import { byteFailureTable, findBytes, findUnits, unitFailureTable } from './literal-search.js';
+import { findByPieces, type PieceSearch, pieceCount, pieceSearch } from './piece-search.js';
 import { utf8Bytes } from './utf8.js';
 import { findWildcard, shiftAndMasks } from './wildcard-search.js';
 
@@ -39,6 +40,8 @@ export class SegmentMatcher implements GlobSegment {
   #unitTable: Int32Array | undefined;
   #byteTable: Int32Array | undefined;
   #masks: Int32Array | undefined;
+  #pieces: PieceSearch | undefined;
+  #usePieces: boolean | undefined;
 
   constructor(text: string) {
     this.text = text;
@@ -82,6 +85,12 @@ export class SegmentMatcher implements GlobSegment {
     if (!this.hasQuestion) {
       this.#byteTable ??= byteFailureTable(this.bytes);
       return findBytes(bytes, this.bytes, this.#byteTable, range);
+    }
+    // Few pieces: cost text x pieces; many short pieces: Shift-And's text x words is less.
+    this.#usePieces ??= pieceCount(this.bytes) <= Math.max(4, (length + 31) >>> 5);
+    if (this.#usePieces) {
+      this.#pieces ??= pieceSearch(this.bytes);
+      return findByPieces(bytes, this.#pieces, range);
     }
     this.#masks ??= shiftAndMasks(this.bytes);
     return findWildcard(bytes, length, this.#masks, range);

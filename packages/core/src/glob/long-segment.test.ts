@@ -64,6 +64,32 @@ describe('segments longer than one machine word or the native search limit', () 
     );
   });
 
+  it('agree with the reference on segments of many short pieces (the Shift-And path)', () => {
+    const manyPieces = fc
+      .array(fc.constantFrom('a', 'b', '?', '?', 'é'), { minLength: 8, maxLength: 120 })
+      .map((units) => units.join(''));
+    fc.assert(
+      fc.property(
+        manyPieces,
+        fc.array(fc.constantFrom('a', 'b', 'é', 'ab'), { maxLength: 80 }),
+        (segment, units) => {
+          const text = units.join('');
+          for (const pattern of [
+            `*${segment}*`,
+            `*${segment}`,
+            `${segment}*b`,
+            `a*${segment}*b*`,
+          ]) {
+            expect(matchGlob(pattern, text)).toBe(referenceMatch(pattern, text));
+            const made = pattern.replace(/\*/g, 'ab').replace(/\?/g, 'b');
+            expect(matchGlob(pattern, made)).toBe(referenceMatch(pattern, made));
+          }
+        },
+      ),
+      { numRuns: 800 },
+    );
+  });
+
   it('finds a 300-unit middle literal that native search would scan slowly', () => {
     const middle = `${'a'.repeat(150)}b${'a'.repeat(149)}`;
     const text = `${'a'.repeat(5000)}${middle}x`;
