@@ -1,6 +1,8 @@
+import { CoverIndex } from '../../../analysis/cover-index.js';
 import { ruleImplies } from '../../../analysis/rule-containment.js';
 import type { RuleEntry } from '../../../analysis/rule-entry.js';
-import { ToolIndex } from '../../../analysis/tool-index.js';
+import { callsMayIntersect } from '../../../analysis/sample-calls.js';
+import { RULE_WORK_UNITS, WorkBudget, withWorkBudget } from '../../../analysis/work-budget.js';
 import type { LintReport, LintRule } from '../../lint-rule.js';
 
 /**
@@ -18,8 +20,16 @@ function denialUnchanged(
   if (!subject.reason || subject.reason !== cover.reason) return false;
   return !denies.some(
     (other) =>
-      other.index > subject.index && other.index < cover.index && other.reason !== subject.reason,
+      other.index > subject.index &&
+      other.index < cover.index &&
+      other.reason !== subject.reason &&
+      sharesTool(subject, other),
   );
+}
+
+/** Whether two rules' tool patterns may match one name (their texts ignored). */
+function sharesTool(a: RuleEntry, b: RuleEntry): boolean {
+  return callsMayIntersect({ ...a, path: null }, b);
 }
 
 /** A rule implied by another rule of the same verdict and origin. */
@@ -42,32 +52,43 @@ export const redundantRule: LintRule = {
     good: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "*git push*--force*", "verdict": "deny", "reason": "no force push"}\n]',
   },
   check({ rules }) {
-    const index = new ToolIndex(rules);
-    const reports: LintReport[] = [];
-    for (const subject of rules) {
-      const candidates = index.candidates(
-        subject,
-        (other) => other.verdict === subject.verdict && other.origin === subject.origin,
-      );
-      const cover = candidates.find(
-        (other) =>
-          ruleImplies(subject, other) === true &&
-          !(other.index > subject.index && ruleImplies(other, subject) === true) &&
-          (subject.verdict !== 'deny' || denialUnchanged(subject, other, candidates)),
-      );
-      if (!cover) continue;
-      reports.push({
-        pointer: subject.pointer,
-        message:
-          `rule ${subject.index} is implied by rule ${cover.index} (same verdict and origin): every call it matches, rule ${cover.index} matches too, ` +
-          'so removing it changes no outcome. Remove it.',
-        fix: {
-          title: `Remove rule ${subject.index}`,
-          kind: 'unsafe',
-          operations: [{ op: 'remove', pointer: subject.pointer }],
-        },
-      });
-    }
-    return reports;
+    return withWorkBudget(new WorkBudget(RULE_WORK_UNITS), () => {
+      const groups = new Map<string, CoverIndex>();
+      const reports: LintReport[] = [];
+      for (const subject of rules) {
+        const key = `${subject.verdict} ${subject.origin}`;
+        let index = groups.get(key);
+        if (!index) {
+          index = new CoverIndex(
+            rules.filter(
+              (other) => other.verdict === subject.verdict && other.origin === subject.origin,
+            ),
+          );
+          groups.set(key, index);
+        }
+        const group = index.entries;
+        const cover = index
+          .impliers(subject)
+          .find(
+            (other) =>
+              ruleImplies(subject, other) === true &&
+              !(other.index > subject.index && ruleImplies(other, subject) === true) &&
+              (subject.verdict !== 'deny' || denialUnchanged(subject, other, group)),
+          );
+        if (!cover) continue;
+        reports.push({
+          pointer: subject.pointer,
+          message:
+            `rule ${subject.index} is implied by rule ${cover.index} (same verdict and origin): every call it matches, rule ${cover.index} matches too, ` +
+            'so removing it changes no outcome. Remove it.',
+          fix: {
+            title: `Remove rule ${subject.index}`,
+            kind: 'unsafe',
+            operations: [{ op: 'remove', pointer: subject.pointer }],
+          },
+        });
+      }
+      return reports;
+    });
   },
 };
