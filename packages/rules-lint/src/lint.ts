@@ -3,6 +3,7 @@ import { mergeCatalogs, type ToolCatalog } from './catalog/tool-catalog.js';
 import type { RuleSetting } from './config/lint-config.js';
 import { runExamples } from './examples/run-examples.js';
 import { compareFindings, type Finding, type SourceLocation } from './findings.js';
+import { withFingerprints } from './fingerprint.js';
 import { type RuleFile, readRuleFile } from './rule-file.js';
 import { LINT_RULES } from './rules/catalog.js';
 import type { LintRule } from './rules/lint-rule.js';
@@ -89,5 +90,5 @@ export function lintDocument(
       });
     }
   }
-  return findings.sort(compareFindings);
+  return withFingerprints(document.text, findings.sort(compareFindings));
 }

@@ -97,7 +97,7 @@ describe('rules-lint check', () => {
     );
     expect(result.level).toBe('warning');
     expect(result.locations[0].physicalLocation).toEqual({
-      artifactLocation: { uri: 'rules.json' },
+      artifactLocation: { uri: 'rules.json', uriBaseId: '%SRCROOT%' },
       region: { startLine: 2, startColumn: 46, endLine: 2, endColumn: 52 },
     });
     expect(sarifRun.tool.driver.rules[result.ruleIndex].id).toBe('fragment-without-star');

@@ -78,7 +78,11 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
       findings = findings.filter((finding) => finding.severity === 'error');
     reports.push({ file: shown, findings, lines: document.lines });
   }
-  await writeOutput(io, values.output as string | undefined, renderReports(format, reports));
+  await writeOutput(
+    io,
+    values.output as string | undefined,
+    renderReports(format, reports, { root: io.cwd }),
+  );
   const all = reports.flatMap((report) => report.findings);
   const note = warningPolicyNote(all, policy);
   if (note) io.stderr(note);

@@ -4,6 +4,7 @@ import { expandInputs } from '../cli/inputs.js';
 import { loadInput } from '../cli/load.js';
 import { writeOutput } from '../cli/write-output.js';
 import { runExamples } from '../examples/run-examples.js';
+import { withFingerprints } from '../fingerprint.js';
 import { lintDocument } from '../lint.js';
 import type { PrettyFileReport } from '../reporters/pretty.js';
 import { renderReports } from '../reporters/render.js';
@@ -58,7 +59,11 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
       policy: file.policy,
       mode: file.mode,
     });
-    reports.push({ file: shown, findings: run.findings, lines: document.lines });
+    reports.push({
+      file: shown,
+      findings: withFingerprints(document.text, run.findings),
+      lines: document.lines,
+    });
     if (run.findings.length > 0) failed = true;
     if (run.total === 0) {
       const allowed = values['allow-empty'] === true;
@@ -72,7 +77,11 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
       );
     }
   }
-  await writeOutput(io, values.output as string | undefined, renderReports(format, reports));
+  await writeOutput(
+    io,
+    values.output as string | undefined,
+    renderReports(format, reports, { root: io.cwd }),
+  );
   if (unreadable) return EXIT.usage;
   return failed ? EXIT.findings : EXIT.clean;
 }
