@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROBLEM_CODES } from '@airlock/core';
-import Ajv from 'ajv-draft-04';
+import AjvDraft04 from 'ajv-draft-04';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DECLARATION_CODE_DESCRIPTIONS } from '../docs/declaration-codes.js';
 import { LINT_RULES } from '../rules/catalog.js';
@@ -14,6 +14,8 @@ const require = createRequire(import.meta.url);
 const sarifSchema = JSON.parse(
   readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
 );
+// A CommonJS module: its `default` property is the class.
+const Ajv = AjvDraft04.default;
 const validateSarif = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false }).compile(
   sarifSchema,
 );
