@@ -1,4 +1,4 @@
-export { ACTION_TAGS, type ActionTag, classifyShellCommand } from './classify/action-tags.js';
+export { classifyShellCommand } from './classify/action-tags.js';
 export {
   buildEffectProfile,
   canonicalTarget,
@@ -6,7 +6,9 @@ export {
   type EffectProfileOptions,
   EffectProfileSchema,
 } from './classify/effect-profile.js';
+export { type ClassifiedSegment, classifyShellSegments } from './classify/segment-walker.js';
 export { type ShellSegment, splitShellSegments } from './classify/shell-segments.js';
+export { ACTION_TAGS, type ActionTag } from './classify/tags.js';
 export {
   decide,
   explainMatches,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ApprovalMode } from '../schemas/approval.js';
-import { ACTION_TAGS, classifyShellCommand } from './action-tags.js';
+import { classifyShellCommand } from './action-tags.js';
 import { redirectionTargets, splitShellSegments } from './shell-segments.js';
+import { ACTION_TAGS } from './tags.js';
 
 /** What a person reads before approving a parked call. */
 export const EffectProfileSchema = z.object({
