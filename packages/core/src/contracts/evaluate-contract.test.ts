@@ -24,7 +24,7 @@ describe('evaluateActionContract', () => {
       rule: { list: 'forbidden', index: 0, text: 'action:destructive' },
       reminders: [],
     });
-    expect(decision?.detail).toContain('authorization.forbidden[0] "action:destructive"');
+    expect(decision?.detail).toContain('authorization.forbidden[0] `action:destructive`');
     expect(decision?.detail).toContain('read, delete, destructive');
   });
 

@@ -28,7 +28,7 @@ export interface ContractCall {
 /** Where a rule sits in the declaration, for a person and the model to read. */
 export function ruleLocation(rule: ContractRule): string {
   const [group, key] = LIST_PATHS[rule.list];
-  return `${group}.${key}[${rule.index}] "${rule.text}"`;
+  return `${group}.${key}[${rule.index}] \`${rule.text}\``;
 }
 
 function describeSubject(subject: ContractSubject): string {

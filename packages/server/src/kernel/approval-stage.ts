@@ -256,6 +256,14 @@ export async function plantToolRow(
       },
     });
   }
+  if (decision.reminders && decision.reminders.length > 0) {
+    // Shadow contracts and natural-language constraints: non-blocking, on the feed and in what the model reads.
+    tx.emit({
+      ...address,
+      type: 'task.reminded',
+      data: { layer: decision.layer ?? null, reminders: decision.reminders },
+    });
+  }
   await insertRow(tx.db, tx.dialect, 'tasks', row);
   return row;
 }
