@@ -49,20 +49,20 @@ export const putConfiguration = defineOperation({
         validated.problems,
       );
     }
-    const version = await kernel.context.store.transaction(async (tx) => {
-      const stored = await putProfileConfiguration(tx, {
+    const stored = await kernel.context.store.transaction(async (tx) => {
+      const put = await putProfileConfiguration(tx, {
         agentApplicationId: app,
         configuration: input,
         createdBy: principalName(principal),
       });
       await assertContractVersionRises(tx, {
         agentApplicationId: app,
-        previousVersion: stored - 1,
+        previousVersion: put.version - 1,
         contract: input.action_contract,
       });
-      return stored;
+      return put;
     });
-    return { version, configuration: input, created_at: kernel.context.store.now() };
+    return { version: stored.version, configuration: input, created_at: stored.created_at };
   },
 });
 

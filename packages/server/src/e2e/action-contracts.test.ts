@@ -195,9 +195,9 @@ for (const backend of all) {
         final_answer: 'cleaned',
       });
       const events = (await d.member.get(`${d.ws}/runs/${runId}/events`)).body.events;
-      const reminded = events.find((e: { type: string }) => e.type === 'task.reminded');
-      expect(reminded).toMatchObject({ task_key: 't1', data: { layer: 'approval_rules' } });
-      expect(reminded.data.reminders).toEqual([
+      const granted = events.find((e: { type: string }) => e.type === 'task.granted');
+      expect(granted).toMatchObject({ task_key: 't1', data: { state: 'runnable' } });
+      expect(granted.data.reminders).toEqual([
         expect.stringContaining('authorization.forbidden[0] `action:destructive`'),
         expect.stringContaining('"keep the build directory"'),
       ]);

@@ -9,7 +9,8 @@ import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
 import { freezePolicyLayers } from './policy-layers.js';
 import { advanceInline } from './run-loop.js';
-import { cancelUnstarted, finishRun, lockRun, readRun, settleRun } from './run-state.js';
+import { endRun } from './run-machine.js';
+import { lockRun, readRun, settleRun } from './run-state.js';
 import { type RunView, runView } from './views.js';
 
 /** The approval configuration a run freezes. */
@@ -287,15 +288,14 @@ export async function stopRun(
       throw new AirlockError('run_not_running', `run ${runId} is ${run.state}`);
     }
     const who = principalName(principal);
-    await cancelUnstarted(tx, run, who);
     if (options.end === 'abandoned') {
-      await finishRun(tx, run, {
+      await endRun(tx, run, {
         state: 'failed',
         error: { code: 'abandoned', detail: `abandoned by ${who}` },
         principal: who,
       });
     } else {
-      await finishRun(tx, run, { state: 'canceled', principal: who });
+      await endRun(tx, run, { state: 'canceled', principal: who });
     }
     return runView(run);
   });
