@@ -1,4 +1,5 @@
 import { checkCommand } from '../commands/check.js';
+import { classifyCommand } from '../commands/classify.js';
 import { evalCommand } from '../commands/eval.js';
 import { schemaCommand } from '../commands/schema.js';
 import { testCommand } from '../commands/test.js';
@@ -15,6 +16,7 @@ Usage:
   rules-lint eval --rules FILE --mode bypass|ask|rules [--origin model|author|kernel] --tool NAME [--input JSON]
   rules-lint test FILE... [--format F] [--allow-empty] [--output FILE] [--stdin-filename NAME]
   rules-lint schema
+  rules-lint classify 'COMMAND' [--format pretty|json]
   rules-lint lsp [--stdio] [--tools CATALOG.json]
 
 Exit codes: 0 clean, 1 errors found (or an example failed), 2 bad usage or an unreadable file.
@@ -37,6 +39,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await testCommand(args, io);
       case 'schema':
         return schemaCommand(args, io);
+      case 'classify':
+        return classifyCommand(args, io);
       case 'lsp': {
         // Loaded on demand: the language server library is most of start-up for the other commands.
         const { lspCommand } = await import('../commands/lsp.js');
