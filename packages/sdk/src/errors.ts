@@ -99,7 +99,8 @@ export class ConflictError extends AirlockError {
     | 'lease_lost'
     | 'run_not_running'
     | 'no_profile_configuration'
-    | 'stale_digest';
+    | 'stale_digest'
+    | 'contract_version_not_higher';
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'ConflictError';
@@ -161,6 +162,7 @@ const BY_CODE: Record<string, ErrorClass> = {
   no_profile_configuration: ConflictError,
   stale_digest: ConflictError,
   remember_unavailable: ValidationError,
+  contract_version_not_higher: ConflictError,
   lease_lost: LeaseLostError,
   payload_too_large: RequestRefusedError,
   unsupported_media_type: RequestRefusedError,

@@ -43,6 +43,15 @@ export const PROBLEM_CODES = [
   'rule_set_invalid',
   'overlay_document_invalid',
   'project_root_invalid',
+  // Action contracts (spec 004).
+  'contract_not_object',
+  'contract_key_unknown',
+  'contract_version_invalid',
+  'contract_enforcement_invalid',
+  'contract_list_invalid',
+  'contract_rule_invalid',
+  'contract_action_tag_unknown',
+  'contract_constraints_invalid',
 ] as const;
 
 /** A stable, machine-readable name for one kind of validation problem. */

@@ -7,7 +7,7 @@ import type {
   ToolManifest,
 } from '../schemas/permissions.js';
 import { BASELINE_VERSION, baselineFinding } from './baseline.js';
-import { type PermissionCallFacts, ruleMatches } from './match-rule.js';
+import { type PermissionCallFacts, permissionRuleMatches } from './match-rule.js';
 import { type FallbackReason, selectRuleSet } from './select-rule-set.js';
 import { type CanonicalTarget, callTargets } from './targets.js';
 
@@ -70,7 +70,7 @@ function firstMatch(
   keep: (rule: PermissionRule) => boolean = () => true,
 ): Candidate | null {
   for (const [index, rule] of rules.entries()) {
-    if (!keep(rule) || !ruleMatches(rule, call)) continue;
+    if (!keep(rule) || !permissionRuleMatches(rule, call)) continue;
     return {
       verdict: rule.verdict,
       scope: where.scope,

@@ -108,7 +108,7 @@ export function ruleCoversTarget(rule: PermissionRule, target: CanonicalTarget):
  * target; an allow applies only when it covers every target of the call, so
  * a partly covered call falls through to the next rule.
  */
-export function ruleMatches(rule: PermissionRule, call: PermissionCallFacts): boolean {
+export function permissionRuleMatches(rule: PermissionRule, call: PermissionCallFacts): boolean {
   if (!selectsTool(rule, call) || !argumentsMatch(rule, call.input)) return false;
   if (rule.targets === undefined && rule.urls === undefined) return true;
   if (call.targets.length === 0) return false;

@@ -1,3 +1,4 @@
+import { checkActionContract } from '../contracts/validate-contract.js';
 import { checkLifecycleHooks } from '../hooks/validate-hooks.js';
 import { ProblemList, pointerTo, type Validated } from '../issues/problem.js';
 import { permissionConfigurationProblems } from '../permissions/validate-permissions.js';
@@ -16,6 +17,7 @@ const PROFILE_KEYS = [
   'permission_rule_set',
   'custom_rule_sets',
   'project_root',
+  'action_contract',
 ];
 
 /** A validated profile configuration and the policy compiled from its rules and aliases. */
@@ -77,6 +79,9 @@ export function validateProfileConfiguration(input: unknown): Validated<ValidPro
     }
   }
   problems.items.push(...permissionConfigurationProblems(fields));
+  if (fields.action_contract !== undefined) {
+    checkActionContract(fields.action_contract, '/action_contract', problems);
+  }
   if (!problems.empty || rules === null) return { ok: false, problems: problems.items };
   return {
     ok: true,

@@ -211,6 +211,15 @@ for (const backend of all) {
           ],
         },
       ]);
+      const approvedEvent = (
+        await d.member.get(`${d.ws}/runs/${first}/events?limit=100`)
+      ).body.events.find((e: { type: string }) => e.type === 'task.approved');
+      expect(approvedEvent.data.remembered).toMatchObject({
+        scope: 'conversation',
+        owner_id: conversation,
+        rule_set: 'supervised',
+        digest: overlay.body.digest,
+      });
       await conversationUnder(d, 'supervised');
       const second = await turn(d, conversation, [
         { tool_calls: [write('src/a.ts'), write('src/b.ts')] },
@@ -287,7 +296,7 @@ for (const backend of all) {
       });
       expect(rows[0]!.state).toBe('needs_approval');
       const events = (await d.member.get(`${d.ws}/runs/${runId}/events?limit=100`)).body.events;
-      const fallback = events.filter((e: { type: string }) => e.type === 'rule_set.fallback');
+      const fallback = events.filter((e: { type: string }) => e.type === 'run.rule_set_fallback');
       expect(fallback).toHaveLength(1);
       expect(fallback[0].data).toMatchObject({ rule_set: 'house_rules', reason: 'missing' });
     });

@@ -84,7 +84,7 @@ async function noteFallback(call: LayerCall, outcome: PermissionOutcome): Promis
     .select('seq')
     .where('workspace_id', '=', run.workspace_id)
     .where('run_id', '=', run.id)
-    .where('type', '=', 'rule_set.fallback')
+    .where('type', '=', 'run.rule_set_fallback')
     .executeTakeFirst();
   if (fallbackNoted.size >= 2000) fallbackNoted.clear();
   fallbackNoted.add(run.id);
@@ -93,7 +93,7 @@ async function noteFallback(call: LayerCall, outcome: PermissionOutcome): Promis
     workspace_id: run.workspace_id,
     run_id: run.id,
     task_key: null,
-    type: 'rule_set.fallback',
+    type: 'run.rule_set_fallback',
     data: {
       rule_set: outcome.ruleSet.id,
       reason: outcome.fallback.reason,

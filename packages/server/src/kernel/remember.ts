@@ -11,6 +11,16 @@ import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { AirlockError } from './errors.js';
 
+/** What an approval remembered: told on its `task.approved` event. */
+export interface Remembered {
+  scope: Remember['scope'];
+  owner_id: string;
+  rule_set: string;
+  rule: Record<string, unknown>;
+  /** The overlay document's digest after the write. */
+  digest: string;
+}
+
 /** The rule set captured on a row when its call was evaluated, or null when none was. */
 export function capturedRuleSet(row: Pick<TaskTable, 'decision'>): string | null {
   if (row.decision === null) return null;
@@ -34,7 +44,8 @@ function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal):
 /**
  * Approve and remember: appends an allow rule to the scope's overlay group
  * for the rule set captured on the row (frozen when the call was evaluated,
- * never the one selected now), in the approval's transaction. A trusted
+ * never the one selected now), in the approval's transaction; returns what
+ * it kept, for the approval's event. A trusted
  * project document stays trusted: the approving member wrote the change.
  * @throws AirlockError remember_unavailable when the row was not evaluated by
  * a rule set or the run has no owner of that scope; invalid_configuration for
@@ -43,7 +54,7 @@ function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal):
 export async function rememberApproval(
   tx: Tx,
   options: { run: RunTable; row: TaskTable; principal: Principal; remember: Remember },
-): Promise<void> {
+): Promise<Remembered> {
   const { run, row, principal, remember } = options;
   const ruleSetId = capturedRuleSet(row);
   if (ruleSetId === null) {
@@ -78,18 +89,11 @@ export async function rememberApproval(
     by: principalName(principal),
     keepTrust: true,
   });
-  tx.emit({
-    workspace_id: run.workspace_id,
-    run_id: run.id,
-    task_key: row.key,
-    type: 'overlay.remembered',
-    data: {
-      scope: remember.scope,
-      owner_id: key.ownerId,
-      rule_set: ruleSetId,
-      rule: { verdict: 'allow', ...rule },
-      digest: written.digest,
-    },
-    principal: principalName(principal),
-  });
+  return {
+    scope: remember.scope,
+    owner_id: key.ownerId,
+    rule_set: ruleSetId,
+    rule: { verdict: 'allow', ...rule },
+    digest: written.digest,
+  };
 }
