@@ -102,6 +102,8 @@ function matchTokens(tokens: readonly Token[], text: readonly string[]): boolean
           break;
       }
     }
+    // Nothing reachable: no later token can bring a match back.
+    if (!next.includes(true)) return false;
     reach = next;
   }
   return reach[text.length] === true;
