@@ -46,7 +46,13 @@ export {
   type ToolHandler,
 } from './executor.js';
 export { type FeedOptions, FeedSubscription } from './feed.js';
-export type { AppRouter } from './internal/router.js';
 export type { SocketStatus, WebSocketConstructor, WebSocketLike } from './internal/socket.js';
 export { RunHandle, Runs } from './runs.js';
-export type { ClaimView, CreateRunInput, FeedEvent, RunView, TaskView } from './views.js';
+export type {
+  ClaimView,
+  CreateRunInput,
+  FeedEvent,
+  InboxItem,
+  RunView,
+  TaskView,
+} from './views.js';

@@ -4,7 +4,7 @@ import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { authenticateToken, bearerToken, checkAccess } from './access.js';
 import { invalidInput } from './input-problems.js';
-import { type Operation, pathParams } from './operation.js';
+import { declaresCode, type Operation, pathParams } from './operation.js';
 
 interface Route {
   operation: Operation;
@@ -157,6 +157,20 @@ export function createRestHandler(
       if (options.validateOutputs) route.operation.output.parse(output);
       sendJson(res, route.operation.status ?? 200, output);
     } catch (error) {
+      if (error instanceof AirlockError && options.validateOutputs && hit) {
+        // Tests turn this on: a code the operation does not declare is a contract bug.
+        if (!declaresCode(hit.route.operation, error.code) && error.code !== 'method_not_allowed') {
+          options.logger.error({ code: error.code }, 'undeclared error code');
+          sendError(
+            res,
+            new AirlockError(
+              'internal',
+              `${hit.route.operation.name} answered ${error.code}, which its contract does not declare`,
+            ),
+          );
+          return true;
+        }
+      }
       if (error instanceof AirlockError) {
         sendError(res, error);
       } else {

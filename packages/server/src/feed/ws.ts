@@ -1,10 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { authenticateToken, bearerToken } from '../api/access.js';
+import {
+  authenticateToken,
+  bearerToken,
+  CABLE_ACCESS,
+  checkAccess,
+  FEED_ACCESS,
+} from '../api/access.js';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
-import type { CredentialKind, Principal } from '../store/accounts.js';
 import type { FeedHub } from './hub.js';
 import { nudgeFor } from './nudges.js';
 
@@ -49,12 +54,6 @@ async function resolveAfter(
   return after;
 }
 
-function requirePlane(principal: Principal, planes: CredentialKind[]): void {
-  if (!planes.includes(principal.kind)) {
-    throw new AirlockError('forbidden', `this socket needs a ${planes.join(' or ')} credential`);
-  }
-}
-
 /**
  * The lifecycle feed (`/api/v1/workspaces/{ws}/feed?run_id=&after=`) and the
  * executor cable (`/executor_api/v1/cable?after=`) over WebSocket; both resume
@@ -75,12 +74,9 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
         bearerToken(req.headers.authorization, url.searchParams.get('access_token')),
       );
       if (feed) {
-        requirePlane(principal, ['agent', 'member']);
-        if (decodeURIComponent(feed[1]!) !== principal.workspace_id) {
-          throw new AirlockError('forbidden', 'this credential belongs to another workspace');
-        }
+        checkAccess(FEED_ACCESS, principal, { workspace_id: decodeURIComponent(feed[1]!) });
       } else {
-        requirePlane(principal, ['executor']);
+        checkAccess(CABLE_ACCESS, principal, null);
       }
       const after = await resolveAfter(
         options.kernel,
