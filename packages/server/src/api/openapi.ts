@@ -3,6 +3,7 @@ import {
   ERROR_STATUS,
   ErrorBodySchema,
   type ErrorCode,
+  JsonValueSchema,
   PROTOCOL_SCHEMAS,
   pathParams,
 } from '@airlock/core';
@@ -30,6 +31,23 @@ class SchemaCollector {
       io,
       unrepresentable: 'any',
       metadata: PROTOCOL_SCHEMAS,
+      override: ({ zodSchema, jsonSchema }) => {
+        // Any JSON value, stated without recursion: generated clients (openapi-typescript)
+        // cannot type a union that contains an array of itself.
+        if ((zodSchema as unknown) !== JsonValueSchema) return;
+        for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+        Object.assign(jsonSchema, {
+          description: 'Any JSON value; the kernel reads it only through rule paths.',
+          anyOf: [
+            { type: 'string' },
+            { type: 'number' },
+            { type: 'boolean' },
+            { type: 'null' },
+            { type: 'array', items: true },
+            { type: 'object', additionalProperties: true },
+          ],
+        });
+      },
     }) as JsonSchema;
     const { $schema: _dialect, $defs, ...rest } = converted;
     const renames = new Map<string, string>();
