@@ -58,7 +58,9 @@ export interface ExecutorOptions extends ConnectionOptions {
 export interface Executor {
   /**
    * Resolves once the cable is connected for the first time; rejects with the
-   * typed error when the kernel refuses the token (or the executor closes first).
+   * typed error when the kernel refuses the token, with a ConnectionError when
+   * the kernel cannot be reached (the cable keeps retrying until closed), or
+   * when the executor closes first.
    */
   readonly ready: Promise<void>;
   /** How many tasks are running now. */
@@ -204,7 +206,13 @@ export function createExecutor(options: ExecutorOptions): Executor {
     url: () => cableUrl(options, lastSeq),
     WebSocket: options.WebSocket,
     check: async () => {
-      await trpc.executor.inbox.query({ limit: 1 });
+      try {
+        await trpc.executor.inbox.query({ limit: 1 });
+      } catch (error) {
+        // The first connection never got through: say so now; the cable keeps retrying.
+        if (error instanceof ConnectionError) refuseReady(error);
+        throw error;
+      }
     },
     onMessage: (message) => {
       if (typeof message.seq === 'number') lastSeq = Math.max(lastSeq, message.seq);

@@ -23,8 +23,12 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'tokens') return tokens(rest);
   if (command === 'decisions') return decisions(rest);
   if (command === 'runs') return runs(rest);
-  process.stdout.write(HELP);
-  return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
+  if (command === undefined || command === '--help' || command === '-h') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  process.stderr.write(`airlock: unknown command ${command}\n\n${HELP}`);
+  return 2;
 }
 
 main(process.argv.slice(2)).then(

@@ -60,7 +60,7 @@ describe('docs code samples', () => {
   const env = () => ({
     AIRLOCK_URL: kernel.url,
     AIRLOCK_WORKSPACE: kernel.workspace.id,
-    AIRLOCK_MEMBER_TOKEN: kernel.workspace.tokens.member,
+    AIRLOCK_TOKEN: kernel.workspace.tokens.member,
     AIRLOCK_AGENT_TOKEN: kernel.workspace.tokens.agent,
     AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
   });
