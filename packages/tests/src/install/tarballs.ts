@@ -108,3 +108,15 @@ export function undeclaredTypeImports(installedPackageDir: string): string[] {
   }
   return missing;
 }
+
+/** The workspace's own compiled better-sqlite3 package directory, when the build left one. */
+export function compiledBetterSqlite(): string | null {
+  const store = join(REPO_ROOT, 'node_modules', '.pnpm');
+  if (!existsSync(store)) return null;
+  for (const entry of readdirSync(store)) {
+    if (!entry.startsWith('better-sqlite3@')) continue;
+    const dir = join(store, entry, 'node_modules', 'better-sqlite3');
+    if (existsSync(join(dir, 'build', 'Release', 'better_sqlite3.node'))) return dir;
+  }
+  return null;
+}
