@@ -43,6 +43,7 @@ export const ERROR_MODES = {
   not_claimable: 'conflict',
   run_not_running: 'conflict',
   no_profile_configuration: 'conflict',
+  contract_version_not_higher: 'conflict',
   lease_lost: 'lease_lost',
   payload_too_large: 'refused',
   unsupported_media_type: 'refused',

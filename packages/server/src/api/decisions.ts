@@ -1,6 +1,6 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
-import { sql } from 'kysely';
 import { approveTask, denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
+import { stateLiteral } from '../kernel/task-states.js';
 import { taskView } from '../kernel/views.js';
 import { implement } from './operation.js';
 
@@ -48,7 +48,7 @@ export const listDecisions = implement(
       .selectFrom('tasks')
       .selectAll()
       .where('workspace_id', '=', principal.workspace_id)
-      .where('state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')])
+      .where('state', 'in', [stateLiteral('needs_approval'), stateLiteral('awaiting_input')])
       // A question authored through the tasks door is its token holder's alone.
       .where('resolution_token_hash', 'is', null)
       .orderBy('created_at')

@@ -1,4 +1,5 @@
 import { OPERATION_CONTRACTS, validateProfileConfiguration } from '@airlock/core';
+import { assertContractVersionRises } from '../kernel/contract-versions.js';
 import { AirlockError } from '../kernel/errors.js';
 import { principalName } from '../store/accounts.js';
 import { currentProfileConfiguration, putProfileConfiguration } from '../store/profiles.js';
@@ -24,14 +25,20 @@ export const putConfiguration = implement(
         validated.problems,
       );
     }
-    const version = await kernel.context.store.transaction((tx) =>
-      putProfileConfiguration(tx, {
+    const stored = await kernel.context.store.transaction(async (tx) => {
+      const put = await putProfileConfiguration(tx, {
         agentApplicationId: app,
         configuration: input,
         createdBy: principalName(principal),
-      }),
-    );
-    return { version, configuration: input, created_at: kernel.context.store.now() };
+      });
+      await assertContractVersionRises(tx, {
+        agentApplicationId: app,
+        previousVersion: put.version - 1,
+        contract: input.action_contract,
+      });
+      return put;
+    });
+    return { version: stored.version, configuration: input, created_at: stored.created_at };
   },
 );
 

@@ -6,12 +6,15 @@ import {
   FailureSchema,
   type RunView,
   RunViewSchema,
+  type TaskKindSchema,
   type TaskView,
   TaskViewSchema,
+  type RUN_STATES as WIRE_RUN_STATES,
   type TASK_STATES as WIRE_TASK_STATES,
 } from '@airlock/core';
 import type { RunTable, TaskTable } from '../store/schema.js';
-import type { TASK_STATES } from './task-states.js';
+import type { RUN_STATES, RunEventType } from './run-machine.js';
+import type { TASK_KINDS, TASK_STATES, TaskEventType } from './task-states.js';
 
 // The wire schemas live in @airlock/core; this file maps stored rows onto them.
 export {
@@ -26,16 +29,20 @@ export {
   TaskViewSchema,
 };
 
-type SameStates<A extends readonly string[], B extends readonly string[]> = [A[number]] extends [
+type SameMembers<A extends readonly string[], B extends readonly string[]> = [A[number]] extends [
   B[number],
 ]
   ? [B[number]] extends [A[number]]
     ? true
     : false
   : false;
-// The kernel's state list and the wire's must name the same states: a drift is a compile error.
-const statesAgree: SameStates<typeof TASK_STATES, typeof WIRE_TASK_STATES> = true;
-void statesAgree;
+// The kernel's tables and the wire must name the same states and kinds: a drift is a compile error.
+const statesAgree: SameMembers<typeof TASK_STATES, typeof WIRE_TASK_STATES> = true;
+const runStatesAgree: SameMembers<typeof RUN_STATES, typeof WIRE_RUN_STATES> = true;
+const kindsAgree: SameMembers<typeof TASK_KINDS, (typeof TaskKindSchema)['options']> = true;
+type SameUnion<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const eventsAgree: SameUnion<TaskEventType | RunEventType, EventView['type']> = true;
+void [statesAgree, runStatesAgree, kindsAgree, eventsAgree];
 
 function parse(text: string | null): unknown {
   return text === null ? null : JSON.parse(text);
@@ -79,7 +86,7 @@ export function taskView(row: TaskTable): TaskView {
     round: row.round,
     origin: row.origin,
     kind: row.kind,
-    state: row.state as TaskView['state'],
+    state: row.state,
     tool_call_id: row.tool_call_id,
     tool_name: row.tool_name,
     tool_input: JSON.parse(row.tool_input) as TaskView['tool_input'],

@@ -18,11 +18,12 @@ export const putConfigurationContract = defineContract({
       tool_names: z.unknown().optional(),
       tool_aliases: z.unknown().optional(),
       lifecycle_hooks: z.unknown().optional(),
+      action_contract: z.unknown().optional(),
     })
     .catchall(z.unknown()),
   documented: ProfileConfigurationSchema,
   output: ProfileConfigurationViewSchema,
-  errors: ['invalid_configuration'],
+  errors: ['invalid_configuration', 'contract_version_not_higher'],
 });
 
 /** GET /agent_api/v1/profile/configuration */

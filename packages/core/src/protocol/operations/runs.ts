@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActionContractSchema } from '../../contracts/contract-schema.js';
 import { ApprovalRuleListSchema } from '../../schemas/approval.js';
 import { LifecycleHooksSchema } from '../../schemas/hooks.js';
 import { EventViewSchema } from '../events.js';
@@ -23,6 +24,8 @@ const createRunInput = z.strictObject({
   tool_names: z.array(z.string()).optional(),
   tool_aliases: z.record(z.string(), z.string()).optional(),
   lifecycle_hooks: z.unknown().optional(),
+  /** Structured action rules (spec 004); validated like the profile's. */
+  action_contract: z.unknown().optional(),
 });
 
 /** POST /api/v1/workspaces/{ws}/runs: a standalone run with its own mode and rules. */
@@ -37,6 +40,7 @@ export const createRunContract = defineContract({
   documented: createRunInput.extend({
     approval_rules: ApprovalRuleListSchema.default([]),
     lifecycle_hooks: LifecycleHooksSchema.nullable().optional(),
+    action_contract: ActionContractSchema.optional(),
   }),
   output: RunViewSchema,
   errors: ['invalid_configuration'],
