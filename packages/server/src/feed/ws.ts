@@ -77,6 +77,14 @@ function writeFrames(ws: WebSocket, items: readonly FeedItem[]): void {
   else socket.write(Buffer.concat(items.map((item) => item.wireFrame)));
 }
 
+function decodeSegment(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new AirlockError('invalid_input', 'a path segment is not valid percent-encoding');
+  }
+}
+
 /**
  * The lifecycle feed (`/api/v1/workspaces/{ws}/feed?run_id=&after=`) and the
  * executor cable (`/executor_api/v1/cable?after=`) over WebSocket; both resume
@@ -102,7 +110,7 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
         bearerToken(req.headers.authorization, url.searchParams.get('access_token')),
       );
       if (feed) {
-        checkAccess(FEED_ACCESS, principal, { workspace_id: decodeURIComponent(feed[1]!) });
+        checkAccess(FEED_ACCESS, principal, { workspace_id: decodeSegment(feed[1]!) });
       } else {
         checkAccess(CABLE_ACCESS, principal, null);
       }
