@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { apps } from './cli/operator/apps.js';
 import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
 import { runs } from './cli/operator/runs.js';
@@ -12,7 +13,8 @@ Commands:
   serve      Start the approval kernel (airlock serve --help)
   decisions  List, approve, deny and answer decisions on a running kernel
   runs       List, show and stop runs on a running kernel
-  tokens     Create and revoke credentials through a running kernel
+  tokens     Create, list and revoke credentials through a running kernel
+  apps       Create, list and remove agent applications through a running kernel
   token      Create, revoke or list credentials straight in a local store
 `;
 
@@ -23,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'tokens') return tokens(rest);
   if (command === 'decisions') return decisions(rest);
   if (command === 'runs') return runs(rest);
+  if (command === 'apps') return apps(rest);
   if (command === undefined || command === '--help' || command === '-h') {
     process.stdout.write(HELP);
     return 0;
