@@ -80,7 +80,7 @@ describe('the airlock command as a new user meets it', () => {
         let text = '';
         child.stderr.on('data', (chunk: Buffer) => {
           text += chunk.toString();
-          if (text.includes('a new member token')) resolveBanner(text);
+          if (text.includes('a new token for a person')) resolveBanner(text);
         });
         child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${text}`)));
       });

@@ -132,7 +132,7 @@ export async function serve(argv: string[]): Promise<number> {
         '',
         `Airlock is ready at ${airlock.url}  (API document: ${airlock.url}/openapi.json)`,
         `  workspace       ${local.workspaceId}  (tokens were shown when this store was created)`,
-        `  a new member token:  ${selfCommand()} token create --kind member${storeFlag}`,
+        `  a new token for a person:  ${selfCommand()} token create --kind member${storeFlag}`,
         '',
         '',
       ].join('\n'),

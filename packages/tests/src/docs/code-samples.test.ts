@@ -29,7 +29,7 @@ const run = promisify(execFile);
 
 const KNOWN_COMMANDS = [
   /^\.\/run (start|test|bench)\b/,
-  /^node packages\/server\/dist\/cli\.js (serve|token)\b/,
+  /^node packages\/server\/dist\/cli\.js (serve|token|tokens|apps|runs|decisions)\b/,
   /^pnpm (--filter @airlock\/[a-z-]+ )?[a-z:-]+\b/,
   /^export [A-Z_]+=/,
   /^curl /,
