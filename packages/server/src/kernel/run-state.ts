@@ -56,20 +56,49 @@ export type SettlementRow = Awaited<ReturnType<typeof refreshAttention>>[number]
 
 /**
  * True when the rows a run waits on let it take its next step: nothing holds,
- * and no model row of the current round is outstanding; with an answer
- * pending, no row of any origin is outstanding either (a stop hook of that
- * answer, named by `except`, aside).
+ * and no model row of the current round is open; with an answer pending, no
+ * row of any origin is open either: neither waiting on a person (`rows`) nor
+ * in flight (`inFlight`, see {@link workInFlight}). `except` names the stop
+ * hook of that answer, which is not an obligation of its own.
  */
 export function obligationsSettled(
   run: Pick<RunTable, 'round' | 'pending_answer'>,
   rows: readonly SettlementRow[],
+  inFlight: boolean,
   except?: string,
 ): boolean {
   const counted = except === undefined ? rows : rows.filter((r) => r.hook_source !== except);
   if (counted.some(holds)) return false;
   const open = counted.filter((r) => !isTerminal(r.state));
-  if (run.pending_answer !== null) return open.length === 0;
+  if (run.pending_answer !== null) return open.length === 0 && !inFlight;
   return !open.some((r) => r.origin === 'model' && r.round === run.round);
+}
+
+/**
+ * True when a row of any origin or round is granted, claimed or being
+ * planted (a stop hook named by `except` aside). Read only when an answer is
+ * pending: a run may hold many such rows, and this stops at the first.
+ */
+export async function workInFlight(tx: Tx, run: RunTable, except?: string): Promise<boolean> {
+  const { rows } = await runPrepared(
+    tx.db,
+    tx.dialect,
+    'tasks.in_flight',
+    (p) =>
+      tx.db
+        .selectFrom('tasks')
+        .select('key')
+        .where('run_id', '=', p('run_id'))
+        .where('state', 'in', [
+          stateLiteral('ready'),
+          stateLiteral('runnable'),
+          stateLiteral('claimed'),
+        ])
+        .where((eb) => eb.or([eb('hook_source', 'is', null), eb('hook_source', '!=', p('except'))]))
+        .limit(1),
+    { run_id: run.id, except: except ?? '' },
+  );
+  return rows.length > 0;
 }
 
 /**
@@ -83,7 +112,11 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
   if (run.phase === 'hook') {
     // A kernel row (hook or summarizer) may have settled: the next step reads it again.
     setRunPhase(tx, run, 'kernel_row_settled');
-  } else if (run.phase !== 'tools' || !obligationsSettled(run, rows)) {
+  } else if (run.phase !== 'tools') {
+    return;
+  } else if (
+    !obligationsSettled(run, rows, run.pending_answer !== null && (await workInFlight(tx, run)))
+  ) {
     return;
   } else {
     setRunPhase(tx, run, 'round_settled');
@@ -95,10 +128,10 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
 /**
  * Recomputes what the run needs a person for, announcing `attention_required`
  * when a reason gains rows and `attention_cleared` when nothing is left.
- * Returns every row the run may wait on: outstanding (of any origin) and holding.
+ * Returns the rows it read: waiting on a person, holding, and this round's model rows.
  */
 export async function refreshAttention(tx: Tx, run: RunTable) {
-  // Index seeks (parks and questions, holds) and the run's key range for work in flight, never a scan of the store.
+  // Three index seeks (parks and questions, holds, this round's model rows), never a scan of the run.
   const columns = [
     'key',
     'state',
@@ -112,7 +145,7 @@ export async function refreshAttention(tx: Tx, run: RunTable) {
   const { rows: read } = await runPrepared(
     tx.db,
     tx.dialect,
-    'tasks.obligations',
+    'tasks.attention',
     (p) => {
       const waiting = tx.db
         .selectFrom('tasks')
@@ -125,21 +158,19 @@ export async function refreshAttention(tx: Tx, run: RunTable) {
         .where('run_id', '=', p('run_id'))
         .where('on_failure', '=', sql.lit('hold'))
         .where('state', 'in', [stateLiteral('failed'), stateLiteral('timed_out')]);
-      const working = tx.db
+      const thisRound = tx.db
         .selectFrom('tasks')
         .select(columns)
         .where('run_id', '=', p('run_id'))
-        .where('state', 'in', [
-          stateLiteral('ready'),
-          stateLiteral('runnable'),
-          stateLiteral('claimed'),
-        ]);
-      return waiting.unionAll(holding).unionAll(working);
+        .where('round', '=', p('round'))
+        .where('origin', '=', sql.lit('model'));
+      return waiting.unionAll(holding).unionAll(thisRound);
     },
-    { run_id: run.id },
+    { run_id: run.id, round: run.round },
   );
+  const byKey = new Map(read.map((r) => [r.key, r]));
   const order = (key: string) => Number.parseInt(key.slice(1), 10);
-  const rows = [...read].sort((a, b) => order(a.key) - order(b.key));
+  const rows = [...byKey.values()].sort((a, b) => order(a.key) - order(b.key));
   const parked = rows.filter((r) => r.state === 'needs_approval').map((r) => r.key);
   // A question authored through the tasks door is its author's to answer: nobody else is nagged.
   const asked = rows
