@@ -240,6 +240,10 @@ export async function plantToolRow(
       },
     };
   }
+  if (decision.reminders && decision.reminders.length > 0) {
+    // Shadow contracts and natural-language constraints: non-blocking, on the feed and in what the model reads.
+    outcome.data.reminders = decision.reminders;
+  }
   await plantRow(tx, run, row, { created, outcome });
   return row;
 }

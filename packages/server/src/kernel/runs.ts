@@ -133,6 +133,7 @@ export async function createStandaloneRun(
     tool_names?: string[] | undefined;
     tool_aliases?: Record<string, string> | undefined;
     lifecycle_hooks?: unknown;
+    action_contract?: unknown;
   },
 ): Promise<RunTable> {
   const declared: Record<string, unknown> = {
@@ -142,6 +143,7 @@ export async function createStandaloneRun(
   if (request.tool_names !== undefined) declared.tool_names = request.tool_names;
   if (request.tool_aliases !== undefined) declared.tool_aliases = request.tool_aliases;
   if (request.lifecycle_hooks !== undefined) declared.lifecycle_hooks = request.lifecycle_hooks;
+  if (request.action_contract !== undefined) declared.action_contract = request.action_contract;
   validateFrozen(declared);
   return insertRun(ctx, {
     principal,
