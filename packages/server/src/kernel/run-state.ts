@@ -55,50 +55,64 @@ export async function readRun(
 export type SettlementRow = Awaited<ReturnType<typeof refreshAttention>>[number];
 
 /**
- * True when the rows a run waits on let it take its next step: nothing holds,
- * and no model row of the current round is open; with an answer pending, no
- * row of any origin is open either: neither waiting on a person (`rows`) nor
- * in flight (`inFlight`, see {@link workInFlight}). `except` names the stop
- * hook of that answer, which is not an obligation of its own.
+ * True when the rows a run waits on let its next round start: nothing holds,
+ * and no model row of the current round is open. (With an answer pending,
+ * see {@link openObligation} instead: every row of every origin counts.)
  */
-export function obligationsSettled(
-  run: Pick<RunTable, 'round' | 'pending_answer'>,
+export function roundSettled(
+  run: Pick<RunTable, 'round'>,
   rows: readonly SettlementRow[],
-  inFlight: boolean,
-  except?: string,
 ): boolean {
-  const counted = except === undefined ? rows : rows.filter((r) => r.hook_source !== except);
-  if (counted.some(holds)) return false;
-  const open = counted.filter((r) => !isTerminal(r.state));
-  if (run.pending_answer !== null) return open.length === 0 && !inFlight;
-  return !open.some((r) => r.origin === 'model' && r.round === run.round);
+  if (rows.some(holds)) return false;
+  return !rows.some((r) => !isTerminal(r.state) && r.origin === 'model' && r.round === run.round);
 }
 
+const OPEN_STATES = (
+  ['ready', 'runnable', 'claimed', 'needs_approval', 'awaiting_input'] as const
+).map((state) => stateLiteral(state));
+
 /**
- * True when a row of any origin or round is granted, claimed or being
- * planted (a stop hook named by `except` aside). Read only when an answer is
- * pending: a run may hold many such rows, and this stops at the first.
+ * True when a row of any origin or round keeps an answer from being
+ * delivered: it is open (granted, claimed, parked, asking) or it holds the
+ * run. `except` names the stop hook of that answer, which is no obligation
+ * of its own. One query that stops at the first such row, since a run may
+ * hold many open rows.
  */
-export async function workInFlight(tx: Tx, run: RunTable, except?: string): Promise<boolean> {
+export async function openObligation(tx: Tx, run: RunTable, except: string): Promise<boolean> {
   const { rows } = await runPrepared(
     tx.db,
     tx.dialect,
-    'tasks.in_flight',
+    'tasks.open_obligation',
     (p) =>
       tx.db
         .selectFrom('tasks')
         .select('key')
         .where('run_id', '=', p('run_id'))
-        .where('state', 'in', [
-          stateLiteral('ready'),
-          stateLiteral('runnable'),
-          stateLiteral('claimed'),
-        ])
+        .where((eb) =>
+          eb.or([
+            eb('state', 'in', OPEN_STATES),
+            // The SQL form of holds() (task-machine.ts); a test checks that both agree.
+            eb.and([
+              eb('on_failure', '=', sql.lit('hold')),
+              eb('state', 'in', [stateLiteral('failed'), stateLiteral('timed_out')]),
+              eb.or([
+                eb('error_code', 'is', null),
+                eb('error_code', '!=', sql.lit('approval_denied')),
+                eb('kind', '!=', sql.lit('tool')),
+              ]),
+            ]),
+          ]),
+        )
         .where((eb) => eb.or([eb('hook_source', 'is', null), eb('hook_source', '!=', p('except'))]))
         .limit(1),
-    { run_id: run.id, except: except ?? '' },
+    { run_id: run.id, except },
   );
   return rows.length > 0;
+}
+
+/** The hook source of the stop hook that passes a run's pending answer. */
+export function stopSourceOf(run: Pick<RunTable, 'continuations'>): string {
+  return `stop:${run.continuations}`;
 }
 
 /**
@@ -115,7 +129,9 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
   } else if (run.phase !== 'tools') {
     return;
   } else if (
-    !obligationsSettled(run, rows, run.pending_answer !== null && (await workInFlight(tx, run)))
+    run.pending_answer === null
+      ? !roundSettled(run, rows)
+      : await openObligation(tx, run, stopSourceOf(run))
   ) {
     return;
   } else {
