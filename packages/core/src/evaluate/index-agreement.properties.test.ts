@@ -230,3 +230,34 @@ describe('the indexed evaluator agrees with a plain scan of every rule', () => {
     );
   });
 });
+
+describe('indexes shared between policies with the same globs', () => {
+  it('keep each policy its own verdicts, reasons and tools', () => {
+    const make = (verdict: Verdict, tool: string, reason: string) => {
+      const validated = validateRuleList([
+        { tool, path: 'command', match: 'ls*', verdict, reason },
+        { tool: 'bash', path: 'command', match: '*rm*', verdict: 'ask' },
+      ]);
+      if (!validated.ok) throw new Error(JSON.stringify(validated.problems));
+      return validated.value;
+    };
+    const allow = make('allow', 'bash', 'a');
+    const deny = make('deny', 'bash', 'no ls here');
+    const elsewhere = make('deny', 'sh', 'other tool');
+    const call = {
+      mode: 'rules' as const,
+      origin: 'model' as const,
+      toolName: 'bash',
+      toolInput: { command: 'ls -la' },
+    };
+    expect(decide(allow, call)).toMatchObject({ outcome: 'granted', matched: [0] });
+    expect(decide(deny, call)).toMatchObject({
+      outcome: 'denied',
+      matched: [0],
+      error: { detail: 'no ls here' },
+    });
+    expect(decide(elsewhere, call)).toMatchObject({ outcome: 'denied', matched: [] });
+    expect(deny.candidates('model', 'bash').map((rule) => rule.verdict)).toEqual(['deny', 'ask']);
+    expect(allow.candidates('model', 'bash').map((rule) => rule.verdict)).toEqual(['allow', 'ask']);
+  });
+});
