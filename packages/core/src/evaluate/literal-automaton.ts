@@ -191,6 +191,8 @@ export class LiteralAutomaton {
     const next = this.#next;
     const ascii = this.#ascii;
     const wide = this.#wide;
+    // Patterns of ASCII only (the usual case) read every other unit as "other" without a lookup.
+    const hasWide = wide.size > 0;
     if (this.#epoch === 0x7fffffff) {
       this.#seen.fill(0);
       this.#visitedEpoch.fill(0);
@@ -207,7 +209,7 @@ export class LiteralAutomaton {
     if ((step & 1) === 1) this.#visit(step >> 1, 0, epoch, trackLast);
     for (let i = 0; i < text.length; i++) {
       const unit = text.charCodeAt(i);
-      const symbol = unit < 128 ? ascii[unit]! : (wide.get(unit) ?? OTHER);
+      const symbol = unit < 128 ? ascii[unit]! : hasWide ? (wide.get(unit) ?? OTHER) : OTHER;
       step = next[(step >> 1) + symbol]!;
       if ((step & 1) === 0) continue;
       const state = (step >> 1) / classes;

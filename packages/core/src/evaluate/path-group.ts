@@ -3,6 +3,9 @@ import type { CompiledRule } from '../rules/compiled-rule.js';
 import { type AnchoredLiteral, LiteralAutomaton, literalKey } from './literal-automaton.js';
 import { requiredLiterals, type Verdict } from './rule-literals.js';
 
+/** Up to this many globs in a group run directly, without an automaton. */
+const SMALL_GROUP = 2;
+
 const RUN = 0;
 const DECISIVE = 1;
 const ORDERED = 2;
@@ -92,7 +95,8 @@ export class PathGroup {
         seconds[slot] = verdict.suffixUnits;
       } else kinds[slot] = RUN;
     });
-    this.#automaton = literals.length > 0 ? LiteralAutomaton.build(literals) : null;
+    // A group of one or two globs runs them directly: cheaper than a scan for so few.
+    this.#automaton = slotRules.length > SMALL_GROUP ? LiteralAutomaton.build(literals) : null;
     if (this.#automaton === null) alwaysRun.push(...slotRules);
     const bySlot: number[][] = literals.map(() => []);
     slotLiterals.forEach((ids, slot) => {

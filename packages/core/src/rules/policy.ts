@@ -50,7 +50,12 @@ export class CompiledPolicy {
   readonly #compiled: readonly CompiledRule[];
   readonly #literalIndex = new Map<Origin, Map<string, CompiledRule[]>>();
   readonly #wildcards = new Map<Origin, CompiledRule[]>();
-  readonly #candidateCache = new Map<Origin, Map<string, Candidates>>();
+  /** Per origin, the candidates of each tool name seen (plain fields: this runs on every call). */
+  readonly #candidateCache: Record<Origin, Map<string, Candidates>> = {
+    model: new Map(),
+    author: new Map(),
+    kernel: new Map(),
+  };
   /** One index per distinct candidate list (by rule indices), shared across tool names. */
   readonly #indexBySignature = new Map<string, ToolIndex>();
   readonly toolAliases: Readonly<Record<string, string>>;
@@ -102,11 +107,16 @@ export class CompiledPolicy {
   }
 
   #candidatesFor(origin: Origin, toolName: string): Candidates {
-    let cache = this.#candidateCache.get(origin);
-    if (!cache) {
-      cache = new Map();
-      this.#candidateCache.set(origin, cache);
-    }
+    const caches = this.#candidateCache;
+    // An origin outside the three (a caller's bad value) gets a throwaway cache, never a prototype field.
+    const cache =
+      origin === 'model'
+        ? caches.model
+        : origin === 'author'
+          ? caches.author
+          : origin === 'kernel'
+            ? caches.kernel
+            : new Map<string, Candidates>();
     const cached = cache.get(toolName);
     if (cached) return cached;
     const literal = this.#literalIndex.get(origin)?.get(toolName) ?? [];
