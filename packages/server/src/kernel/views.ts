@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { RunTable, TaskTable } from '../store/schema.js';
-import { TASK_STATES } from './task-states.js';
+import { RUN_STATES } from './run-machine.js';
+import { TASK_KINDS, TASK_STATES } from './task-states.js';
 
 const json = z.unknown();
 
@@ -22,7 +23,7 @@ export const RunViewSchema = z.object({
   agent_application_id: z.string().nullable(),
   conversation_id: z.string().nullable(),
   regenerated_from: z.string().nullable(),
-  state: z.enum(['running', 'completed', 'canceled', 'failed']),
+  state: z.enum(RUN_STATES),
   approval_mode: z.enum(['bypass', 'ask', 'rules']),
   approval_rules: z.array(json),
   tool_names: z.array(z.string()).nullable(),
@@ -54,7 +55,7 @@ export const TaskViewSchema = z.object({
   run_id: z.string(),
   round: z.number().int(),
   origin: z.enum(['model', 'author', 'kernel']),
-  kind: z.enum(['tool', 'ask', 'hook', 'summary']),
+  kind: z.enum(TASK_KINDS),
   state: z.enum(TASK_STATES),
   tool_call_id: z.string().nullable(),
   tool_name: z.string(),
@@ -136,7 +137,7 @@ export function taskView(row: TaskTable): TaskView {
     round: row.round,
     origin: row.origin,
     kind: row.kind,
-    state: row.state as TaskView['state'],
+    state: row.state,
     tool_call_id: row.tool_call_id,
     tool_name: row.tool_name,
     tool_input: JSON.parse(row.tool_input),
