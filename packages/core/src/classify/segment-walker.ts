@@ -97,6 +97,7 @@ function walkWords(
   let words = all;
   let at = 0;
   const via = [...outer.via];
+  let modules = 0;
   const walk = (): Walk => ({ out: outer.out, depth: outer.depth, via: [...via] });
   for (;;) {
     while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
@@ -123,6 +124,11 @@ function walkWords(
     }
     const args = words.slice(at + 1);
     const interpreted = unwrapped === null ? interpret(program, args, segment) : null;
+    if (interpreted?.kind === 'words' && ++modules > MAX_DEPTH) {
+      tags.add('unknown');
+      push(walk(), words.slice(at), tags, 'nested too deeply');
+      return;
+    }
     if (interpreted?.kind === 'words') {
       via.push(interpreted.via);
       words = interpreted.words;
