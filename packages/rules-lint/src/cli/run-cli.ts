@@ -10,9 +10,11 @@ import { type CliIo, EXIT, UsageError } from './cli-io.js';
 export const USAGE = `rules-lint: lint Airlock approval rule files
 
 Usage:
-  rules-lint check FILE... [--format pretty|json|sarif] [--tools CATALOG.json] [--mode bypass|ask|rules]
+  rules-lint check FILE|FOLDER|GLOB|-... [--format pretty|json|sarif|github|junit|checkstyle]
+      [--config FILE] [--tools CATALOG.json] [--mode bypass|ask|rules] [--quiet] [--output FILE]
+      [--max-warnings N] [--error-on-warnings] [--stdin-filename NAME]
   rules-lint eval --rules FILE --mode bypass|ask|rules [--origin model|author|kernel] --tool NAME [--input JSON]
-  rules-lint test FILE [--format pretty|json|sarif]
+  rules-lint test FILE... [--format F] [--allow-empty] [--output FILE] [--stdin-filename NAME]
   rules-lint schema
   rules-lint classify 'COMMAND' [--format pretty|json]
   rules-lint lsp [--stdio] [--tools CATALOG.json]
