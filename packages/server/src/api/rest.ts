@@ -3,8 +3,10 @@ import type { Logger } from 'pino';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { authenticateToken, bearerToken, checkAccess } from './access.js';
+import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
 import { type Operation, pathParams } from './operation.js';
+import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 
 interface Route {
   operation: Operation;
@@ -20,6 +22,8 @@ export interface RestOptions {
   bodyLimit: number;
   /** Checks every answer against its output schema (tests turn this on). */
   validateOutputs: boolean;
+  /** Per-credential request limit; none when absent. */
+  rateLimiter?: RateLimiter | null | undefined;
 }
 
 function compile(operation: Operation): Route {
@@ -44,6 +48,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 /** Sends `{error: {code, detail}}` with the code's status. */
 export function sendError(res: ServerResponse, error: AirlockError): void {
   if (error.code === 'payload_too_large') res.setHeader('connection', 'close');
+  if (error instanceof RateLimitedError) res.setHeader('retry-after', error.retryAfterSeconds);
   sendJson(res, error.status, error.toBody());
 }
 
@@ -91,7 +96,8 @@ async function readInput(
   match: RegExpExecArray,
   limit: number,
 ): Promise<Record<string, unknown>> {
-  const input: Record<string, unknown> = {};
+  // No prototype: a `__proto__` key lands as data, where the guard below sees and refuses it.
+  const input: Record<string, unknown> = Object.create(null);
   if (route.operation.method === 'GET') {
     for (const [key, value] of url.searchParams) input[key] = value;
   } else {
@@ -101,18 +107,21 @@ async function readInput(
       if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
         throw new AirlockError('unsupported_media_type', 'send the body as application/json');
       }
+      const text = body.toString('utf8');
+      checkJsonTextDepth(text);
       let parsed: unknown;
       try {
-        parsed = JSON.parse(body.toString('utf8'));
+        parsed = JSON.parse(text);
       } catch (error) {
         throw new AirlockError('invalid_json', `the body is not JSON: ${(error as Error).message}`);
       }
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
         throw new AirlockError('invalid_input', 'the body must be a JSON object');
       }
-      Object.assign(input, parsed);
+      for (const [key, value] of Object.entries(parsed)) input[key] = value;
     }
   }
+  checkParsedInput(input);
   route.params.forEach((name, i) => {
     input[name] = decodeParam(match[i + 1]!);
   });
@@ -141,6 +150,7 @@ export function createRestHandler(
         options.kernel,
         bearerToken(req.headers.authorization),
       );
+      options.rateLimiter?.take(principal);
       const fromPath: Record<string, string> = {};
       route.params.forEach((name, i) => {
         fromPath[name] = decodeParam(match[i + 1]!);
@@ -157,6 +167,8 @@ export function createRestHandler(
       if (options.validateOutputs) route.operation.output.parse(output);
       sendJson(res, route.operation.status ?? 200, output);
     } catch (error) {
+      // A request refused before its body was read is not drained: the connection closes.
+      if (!req.complete && !res.headersSent) res.setHeader('connection', 'close');
       if (error instanceof AirlockError) {
         sendError(res, error);
       } else {

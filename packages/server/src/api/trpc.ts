@@ -14,9 +14,11 @@ import {
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
+import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
 import type { Operation } from './operation.js';
 import { getConfiguration, putConfiguration } from './profile.js';
+import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 import {
   abandonRun,
   createRun,
@@ -35,6 +37,22 @@ export interface TrpcContext {
   hub: FeedHub;
   principal: Principal | null;
   authError: AirlockError | null;
+  /** Per-credential request limit; none when null. */
+  rateLimiter: RateLimiter | null;
+  /** Sets a header of the answer (Retry-After on a refused request). */
+  setHeader(name: string, value: string): void;
+}
+
+/** Counts the request against the caller's limit. */
+function takeRequest(ctx: TrpcContext, principal: Principal): void {
+  try {
+    ctx.rateLimiter?.take(principal);
+  } catch (error) {
+    if (error instanceof RateLimitedError) {
+      ctx.setHeader('retry-after', String(error.retryAfterSeconds));
+    }
+    throw toTrpcError(error);
+  }
 }
 
 const TRPC_CODES: Record<number, TRPCError['code']> = {
@@ -43,10 +61,12 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
+  408: 'TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
   503: 'SERVICE_UNAVAILABLE',
 };
 
@@ -108,9 +128,20 @@ function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
     } catch (error) {
       throw toTrpcError(error);
     }
+    takeRequest(ctx, ctx.principal);
     return next({ ctx: { kernel: ctx.kernel, hub: ctx.hub, principal: ctx.principal } });
   });
 }
+
+/** Refuses too deep input and `__proto__` keys before the schema reads the input (as REST does). */
+const guarded = t.middleware(async ({ getRawInput, next }) => {
+  try {
+    checkParsedInput(await getRawInput());
+  } catch (error) {
+    throw toTrpcError(error);
+  }
+  return next();
+});
 
 function base<I extends z.ZodObject, O extends z.ZodType>(operation: Operation<I, O>) {
   return t.procedure
@@ -122,8 +153,10 @@ function base<I extends z.ZodObject, O extends z.ZodType>(operation: Operation<I
       } catch (error) {
         throw toTrpcError(error);
       }
+      takeRequest(ctx, ctx.principal);
       return next({ ctx: { kernel: ctx.kernel, principal: ctx.principal } });
     })
+    .use(guarded)
     .input(operation.input)
     .output(operation.output);
 }
@@ -161,6 +194,7 @@ const FEED = { name: 'runs.feed', planes: ['agent', 'member'] as CredentialKind[
  * reconnects with `lastEventId` misses nothing.
  */
 const feed = authorized(FEED)
+  .use(guarded)
   .input(
     z.strictObject({
       workspace_id: IdSchema,
