@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
-import { authenticateToken, bearerToken, checkAccess } from './access.js';
+import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
 import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
 import { type Operation, pathParams } from './operation.js';
@@ -40,6 +40,16 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** Sends an array as JSON lines: one JSON text per element, each ended by a newline. */
+export function sendJsonLines(res: ServerResponse, items: readonly unknown[]): void {
+  const text = items.map((item) => `${JSON.stringify(item)}\n`).join('');
+  res.writeHead(200, {
+    'content-type': 'application/x-ndjson; charset=utf-8',
     'content-length': Buffer.byteLength(text),
   });
   res.end(text);
@@ -89,6 +99,34 @@ function decodeParam(value: string): string {
   }
 }
 
+/**
+ * Carries an `If-Match` ETag into the input's `version` on the operations that
+ * take one (an approve bound to the row the person saw).
+ * @throws AirlockError invalid_input when the header and the body name different versions.
+ */
+function versionFromIfMatch(
+  req: IncomingMessage,
+  operation: Operation,
+  input: Record<string, unknown>,
+): void {
+  const header = req.headers['if-match'];
+  if (header === undefined || !('version' in operation.input.shape)) return;
+  const version = header
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
+  if (input.version !== undefined && input.version !== version) {
+    throw new AirlockError('invalid_input', 'If-Match and the body name different versions');
+  }
+  input.version = version;
+}
+
+/** An ETag for an answer that carries a row version. */
+function etagOf(output: unknown): string | null {
+  const version = (output as { version?: unknown } | null)?.version;
+  return typeof version === 'string' ? `"${version}"` : null;
+}
+
 async function readInput(
   req: IncomingMessage,
   url: URL,
@@ -125,6 +163,7 @@ async function readInput(
   route.params.forEach((name, i) => {
     input[name] = decodeParam(match[i + 1]!);
   });
+  versionFromIfMatch(req, route.operation, input);
   return input;
 }
 
@@ -160,12 +199,20 @@ export function createRestHandler(
       const raw = await readInput(req, url, route, match, options.bodyLimit);
       const parsed = route.operation.input.safeParse(raw);
       if (!parsed.success) throw invalidInput(parsed.error.issues);
+      await checkRunFence(options.kernel, principal, parsed.data);
       const output = await route.operation.handle(
         { kernel: options.kernel, principal },
         parsed.data,
       );
       if (options.validateOutputs) route.operation.output.parse(output);
-      sendJson(res, route.operation.status ?? 200, output);
+      const lines = route.operation.jsonLines;
+      if (lines) {
+        sendJsonLines(res, (output as Record<string, unknown[]>)[lines] ?? []);
+      } else {
+        const etag = route.operation.method === 'GET' ? etagOf(output) : null;
+        if (etag) res.setHeader('etag', etag);
+        sendJson(res, route.operation.status ?? 200, output);
+      }
     } catch (error) {
       // A request refused before its body was read is not drained: the connection closes.
       if (!req.complete && !res.headersSent) res.setHeader('connection', 'close');

@@ -5,12 +5,13 @@ import { AirlockError, type ErrorCode } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { CredentialKind, Principal } from '../store/accounts.js';
-import { checkAccess } from './access.js';
+import { checkAccess, checkRunFence, fenceOf } from './access.js';
 import {
   createCredentialOperation,
   removeAgentApplicationOperation,
   revokeCredentialOperation,
 } from './accounts.js';
+import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
@@ -168,6 +169,7 @@ async function run<I extends z.ZodObject, O extends z.ZodType>(
 ): Promise<z.input<O>> {
   try {
     checkAccess(operation, ctx.principal, input);
+    await checkRunFence(ctx.kernel, ctx.principal, input);
     return await operation.handle(ctx, input);
   } catch (error) {
     throw toTrpcError(error);
@@ -214,6 +216,7 @@ const feed = authorized(FEED)
     const subscription = ctx.hub.subscribe({
       workspaceId: ctx.principal.workspace_id,
       runId: input.run_id ?? null,
+      fence: fenceOf(ctx.principal),
       after: input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0),
       send: (event) => {
         pending.push(event);
@@ -250,6 +253,7 @@ export const appRouter = t.router({
     regenerate: mutation(regenerateTurn),
     feed,
   }),
+  audit: t.router({ run: query(runAudit), export: query(exportAudit) }),
   tasks: t.router({ list: query(listTasks), get: query(getTask), append: mutation(appendTask) }),
   decisions: t.router({
     approve: mutation(approve),

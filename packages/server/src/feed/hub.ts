@@ -7,9 +7,20 @@ export interface FeedSubscription {
   close(): void;
 }
 
+/**
+ * Whose runs a subscriber sees: every run of the workspace (`null`), or one
+ * agent application's runs, plus the runs of no application when `unowned`
+ * (an executor may claim those, an agent credential may not read them).
+ */
+export interface ApplicationFence {
+  applicationId: string;
+  unowned: boolean;
+}
+
 interface Subscriber {
   workspaceId: string;
   runId: string | null;
+  fence: ApplicationFence | null;
   cursor: number;
   send(event: EventView): void;
   busy: boolean;
@@ -18,6 +29,11 @@ interface Subscriber {
 }
 
 const PAGE = 500;
+
+/** True when a run of this application is inside the fence. */
+export function fencedIn(fence: ApplicationFence, runApplication: string | null): boolean {
+  return runApplication === null ? fence.unowned : runApplication === fence.applicationId;
+}
 
 /**
  * Fans committed events out to feed subscribers. Each subscriber reads the
@@ -54,12 +70,15 @@ export class FeedHub {
   subscribe(options: {
     workspaceId: string;
     runId?: string | null;
+    /** Only these runs' events; every run of the workspace when absent. */
+    fence?: ApplicationFence | null;
     after: number;
     send(event: EventView): void;
   }): FeedSubscription {
     const subscriber: Subscriber = {
       workspaceId: options.workspaceId,
       runId: options.runId ?? null,
+      fence: options.fence ?? null,
       cursor: options.after,
       send: options.send,
       busy: false,
@@ -91,18 +110,25 @@ export class FeedHub {
     try {
       do {
         subscriber.again = false;
+        const fence = subscriber.fence;
         const rows = await this.store.db
           .selectFrom('run_events')
-          .selectAll()
-          .where('workspace_id', '=', subscriber.workspaceId)
-          .where('seq', '>', subscriber.cursor)
-          .$if(subscriber.runId !== null, (qb) => qb.where('run_id', '=', subscriber.runId!))
-          .orderBy('seq')
+          .leftJoin('runs', 'runs.id', 'run_events.run_id')
+          .selectAll('run_events')
+          .select('runs.agent_application_id as run_application')
+          .where('run_events.workspace_id', '=', subscriber.workspaceId)
+          .where('run_events.seq', '>', subscriber.cursor)
+          .$if(subscriber.runId !== null, (qb) =>
+            qb.where('run_events.run_id', '=', subscriber.runId!),
+          )
+          .orderBy('run_events.seq')
           .limit(PAGE)
           .execute();
-        for (const row of rows) {
+        for (const { run_application, ...row } of rows) {
           if (subscriber.closed) return;
+          // The cursor passes fenced-off events too, so the next page starts after them.
           subscriber.cursor = row.seq;
+          if (fence && !fencedIn(fence, run_application ?? null)) continue;
           subscriber.send(eventView(row));
         }
         if (rows.length === PAGE) subscriber.again = true;

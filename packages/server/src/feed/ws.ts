@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { authenticateToken, bearerToken } from '../api/access.js';
+import { authenticateToken, bearerToken, fenceOf } from '../api/access.js';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CredentialKind, Principal } from '../store/accounts.js';
@@ -100,6 +100,7 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
         const subscription = options.hub.subscribe({
           workspaceId: principal.workspace_id,
           runId: feed ? url.searchParams.get('run_id') : null,
+          fence: fenceOf(principal),
           after,
           send: feed
             ? (event) => send({ type: 'event', event })

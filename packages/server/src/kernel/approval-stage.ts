@@ -18,6 +18,9 @@ import { touchRun } from './run-state.js';
 const policies = new Map<string, Policy>();
 const POLICY_CACHE_LIMIT = 2000;
 
+/** The principal recorded on a decision the approval rules and policy layers made. */
+export const RULE_PRINCIPAL = 'policy';
+
 /**
  * The compiled policy frozen on a run (cached per run; the frozen JSON never changes).
  * @throws AirlockError invalid_configuration when the frozen rules no longer validate.
@@ -224,6 +227,7 @@ export async function plantToolRow(
         state: 'runnable',
         ...(row.kind === 'tool' ? {} : { kind: row.kind }),
       },
+      principal: RULE_PRINCIPAL,
     });
   } else if (decision.outcome === 'parked') {
     row.state = 'needs_approval';
@@ -240,6 +244,7 @@ export async function plantToolRow(
         deadline_at: row.deadline_at,
         effect_profile: effectProfile,
       },
+      principal: RULE_PRINCIPAL,
     });
   } else {
     row.state = 'failed';
@@ -254,6 +259,7 @@ export async function plantToolRow(
         ...(decision.layer === undefined ? {} : { layer: decision.layer, layers: decision.layers }),
         error: { code: row.error_code, detail: row.error_detail },
       },
+      principal: RULE_PRINCIPAL,
     });
   }
   await insertRow(tx.db, tx.dialect, 'tasks', row);
