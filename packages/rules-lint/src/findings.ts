@@ -40,6 +40,8 @@ export interface Finding {
   readonly pointer: string;
   readonly location: SourceLocation;
   readonly fix?: Fix;
+  /** Stable identity across edits elsewhere in the file (see `withFingerprints`). */
+  readonly fingerprint?: string;
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

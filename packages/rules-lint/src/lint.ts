@@ -1,6 +1,9 @@
 import { ruleEntries } from './analysis/rule-entry.js';
 import { mergeCatalogs, type ToolCatalog } from './catalog/tool-catalog.js';
+import type { RuleSetting } from './config/lint-config.js';
+import { runExamples } from './examples/run-examples.js';
 import { compareFindings, type Finding, type SourceLocation } from './findings.js';
+import { withFingerprints } from './fingerprint.js';
 import { type RuleFile, readRuleFile } from './rule-file.js';
 import { LINT_RULES } from './rules/catalog.js';
 import type { LintRule } from './rules/lint-rule.js';
@@ -12,6 +15,8 @@ export interface LintOptions {
   readonly tools?: ToolCatalog;
   /** The lint rules to run (default: the whole catalog). */
   readonly rules?: readonly LintRule[];
+  /** Severity or `off` per lint rule id (from the config file); others keep their defaults. */
+  readonly settings?: Readonly<Record<string, RuleSetting>>;
 }
 
 /** A linted file, or the one-line reason it is not JSON (with where). */
@@ -20,7 +25,12 @@ export type LintOutcome =
   | { ok: false; message: string; location: SourceLocation };
 
 /** Problem codes whose pointer names a key that should not be there: point at the key. */
-const KEY_PROBLEMS = new Set(['unknown_key', 'hook_event_unknown', 'hook_key_unknown']);
+const KEY_PROBLEMS = new Set([
+  'unknown_key',
+  'hook_event_unknown',
+  'hook_key_unknown',
+  'contract_key_unknown',
+]);
 
 /**
  * Lints one rule file's text: the kernel's declaration problems (errors),
@@ -53,6 +63,16 @@ export function lintDocument(
       KEY_PROBLEMS.has(problem.code) ? 'key' : 'value',
     ),
   }));
+  if (file.examples !== undefined) {
+    // A malformed examples block is reported here as `test` would, without running any example.
+    const shape = runExamples({
+      document,
+      examples: file.examples,
+      policy: undefined,
+      mode: file.mode,
+    });
+    findings.push(...shape.findings);
+  }
   const context = {
     rules: ruleEntries(file.rules, file.rulesPointer),
     listLength: Array.isArray(file.rules) ? file.rules.length : 0,
@@ -61,11 +81,13 @@ export function lintDocument(
     tools: mergeCatalogs(options.tools, file.declaredTools),
   };
   for (const rule of options.rules ?? LINT_RULES) {
+    const setting = options.settings?.[rule.id];
+    if (setting === 'off') continue;
     for (const report of rule.check(context)) {
       findings.push({
         code: rule.id,
         source: 'lint',
-        severity: rule.severity,
+        severity: setting ?? report.severity ?? rule.severity,
         message: report.message,
         pointer: report.pointer,
         location: locatePointer(document, report.pointer, report.part),
@@ -73,5 +95,5 @@ export function lintDocument(
       });
     }
   }
-  return findings.sort(compareFindings);
+  return withFingerprints(document.text, findings.sort(compareFindings));
 }

@@ -97,7 +97,8 @@ export class ConflictError extends AirlockError {
     | 'not_claimable'
     | 'lease_lost'
     | 'run_not_running'
-    | 'no_profile_configuration';
+    | 'no_profile_configuration'
+    | 'contract_version_not_higher';
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'ConflictError';
@@ -157,6 +158,7 @@ const BY_CODE: Record<string, ErrorClass> = {
   not_claimable: ConflictError,
   run_not_running: ConflictError,
   no_profile_configuration: ConflictError,
+  contract_version_not_higher: ConflictError,
   lease_lost: LeaseLostError,
   payload_too_large: RequestRefusedError,
   unsupported_media_type: RequestRefusedError,

@@ -1,3 +1,4 @@
+import { ToolIndex } from '../evaluate/tool-index.js';
 import type { ApprovalRule, Origin } from '../schemas/approval.js';
 import type { CompiledRule } from './compiled-rule.js';
 
@@ -10,13 +11,19 @@ const CANDIDATE_CACHE_LIMIT = 4096;
  * tool is a wildcard are kept aside and tested once per distinct tool name,
  * so a call never re-walks rules that cannot match its tool.
  *
+ * Each distinct candidate list gets one `ToolIndex` (built on first use and
+ * shared by every tool name with the same candidates), which groups the
+ * rules by path and finds their literals in one pass over the text.
+ *
  * Only the validators construct it: `decide` cannot receive an unchecked list.
  */
 export class CompiledPolicy {
   readonly #compiled: readonly CompiledRule[];
   readonly #literalIndex = new Map<Origin, Map<string, CompiledRule[]>>();
   readonly #wildcards = new Map<Origin, CompiledRule[]>();
-  readonly #candidateCache = new Map<Origin, Map<string, readonly CompiledRule[]>>();
+  readonly #candidateCache = new Map<Origin, Map<string, ToolIndex>>();
+  /** One index per distinct candidate list (by rule indices), shared across tool names. */
+  readonly #indexBySignature = new Map<string, ToolIndex>();
   readonly toolAliases: Readonly<Record<string, string>>;
   /** The declared tool names a model may call, or null when none were declared (any name). */
   readonly toolNames: ReadonlySet<string> | null;
@@ -57,6 +64,11 @@ export class CompiledPolicy {
 
   /** Every rule of this origin whose tool pattern names the resolved tool, in declaration order. */
   candidates(origin: Origin, toolName: string): readonly CompiledRule[] {
+    return this.toolIndex(origin, toolName).rules;
+  }
+
+  /** The evaluation index of the rules of this origin that name the resolved tool. */
+  toolIndex(origin: Origin, toolName: string): ToolIndex {
     let cache = this.#candidateCache.get(origin);
     if (!cache) {
       cache = new Map();
@@ -67,9 +79,16 @@ export class CompiledPolicy {
     const literal = this.#literalIndex.get(origin)?.get(toolName) ?? [];
     const wild = (this.#wildcards.get(origin) ?? []).filter((rule) => rule.tool.matches(toolName));
     const merged = mergeByIndex(literal, wild);
+    const signature = merged.map((rule) => rule.index).join(',');
+    let index = this.#indexBySignature.get(signature);
+    if (!index) {
+      if (this.#indexBySignature.size >= CANDIDATE_CACHE_LIMIT) this.#indexBySignature.clear();
+      index = new ToolIndex(merged);
+      this.#indexBySignature.set(signature, index);
+    }
     if (cache.size >= CANDIDATE_CACHE_LIMIT) cache.clear();
-    cache.set(toolName, merged);
-    return merged;
+    cache.set(toolName, index);
+    return index;
   }
 }
 

@@ -1,11 +1,14 @@
+import { utf8Bytes } from '@airlock/core';
 import { compileByteGlob } from '../glob/byte-nfa.js';
+import { globShape, shapeMatches } from '../glob/glob-shape.js';
 import {
   exploreProduct,
   findUncoveredText,
   globIncluded,
   toolPatternIncluded,
 } from '../glob/inclusion.js';
-import { type RuleEntry, samePath } from './rule-entry.js';
+import { type RuleEntry, readsCompatibleText } from './rule-entry.js';
+import { callsMayIntersect, sampleCalls, toolMatches } from './sample-calls.js';
 
 /**
  * Most covers a union question takes. Past it only single covers are tried
@@ -13,17 +16,6 @@ import { type RuleEntry, samePath } from './rule-entry.js';
  * hundreds of globs would cost more than the question is worth in an editor.
  */
 export const MAX_UNION_COVERS = 64;
-
-/**
- * True when `cover` reads the text `subject` reads, or no text at all: a
- * rule without path matches every input of its tools; a rule with a path
- * can only cover a rule with the same path, since for any other path there
- * is an input with text at the subject's path and none at the cover's.
- */
-export function readsCompatibleText(subject: RuleEntry, cover: RuleEntry): boolean {
-  if (cover.path === null) return true;
-  return subject.path !== null && samePath(subject, cover);
-}
 
 /**
  * Decides whether every call (tool name, input) that `subject` matches is
@@ -75,7 +67,26 @@ export function findUncoveredCall(
   subject: RuleEntry,
   covers: readonly RuleEntry[],
 ): UncoveredCall | null | undefined {
-  const relevant = distinctLanguages(covers.filter((cover) => readsCompatibleText(subject, cover)));
+  const relevant = distinctLanguages(
+    covers.filter(
+      (cover) => readsCompatibleText(subject, cover) && callsMayIntersect(subject, cover),
+    ),
+  );
+  // A call of the subject that no cover matches settles it without any automaton.
+  for (const call of sampleCalls(subject)) {
+    const matched = relevant.some(
+      (cover) =>
+        toolMatches(cover, call.name) &&
+        (cover.path === null ||
+          call.text === null ||
+          shapeMatches(globShape(cover.match ?? '*'), call.text)),
+    );
+    if (!matched)
+      return {
+        toolName: utf8Bytes(call.name),
+        text: call.text === null ? null : utf8Bytes(call.text),
+      };
+  }
   if (relevant.some((cover) => ruleImplies(subject, cover) === true)) return null;
   if (relevant.length > MAX_UNION_COVERS) return undefined;
 

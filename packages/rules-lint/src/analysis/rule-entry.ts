@@ -61,6 +61,17 @@ export function samePath(a: RuleEntry, b: RuleEntry): boolean {
   );
 }
 
+/**
+ * True when `cover` reads the text `subject` reads, or no text at all: a
+ * rule without path matches every input of its tools; a rule with a path
+ * can only cover a rule with the same path, since for any other path there
+ * is an input with text at the subject's path and none at the cover's.
+ */
+export function readsCompatibleText(subject: RuleEntry, cover: RuleEntry): boolean {
+  if (cover.path === null) return true;
+  return subject.path !== null && samePath(subject, cover);
+}
+
 /** Short human name of a rule for messages: `rule 3 ({"tool":"bash","verdict":"deny"})`. */
 export function describeRule(entry: RuleEntry): string {
   const text = JSON.stringify(entry.rule);

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './cli-io.js';
 
 /** Output formats of `check` and `test`. */
-export const FORMATS = ['pretty', 'json', 'sarif'] as const;
+export const FORMATS = ['pretty', 'json', 'sarif', 'github', 'junit', 'checkstyle'] as const;
 /** One of FORMATS. */
 export type Format = (typeof FORMATS)[number];
 
@@ -42,7 +42,7 @@ export function formatOption(value: string | boolean | undefined): Format {
   if (value === undefined) return 'pretty';
   if (typeof value === 'string' && (FORMATS as readonly string[]).includes(value))
     return value as Format;
-  throw new UsageError(`--format must be pretty, json or sarif, not "${String(value)}"`);
+  throw new UsageError(`--format must be ${FORMATS.join(', ')}, not "${String(value)}"`);
 }
 
 /** Reads a required string option. Throws UsageError when it is absent. */

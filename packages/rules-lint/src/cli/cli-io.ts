@@ -3,6 +3,8 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   readonly cwd: string;
+  /** Reads all of standard input as UTF-8 bytes (for the FILE `-`). */
+  readStdin?(): Promise<Uint8Array>;
 }
 
 /** Exit codes: 0 clean, 1 errors found (or an example failed), 2 bad usage or an unreadable file. */
@@ -19,5 +21,10 @@ export function processIo(): CliIo {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
   };
 }

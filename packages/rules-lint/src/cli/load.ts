@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { parseToolCatalog, type ToolCatalog } from '../catalog/tool-catalog.js';
 import type { SourceLocation } from '../findings.js';
 import { parseDocument, type SourceDocument } from '../source/document.js';
-import { readSource } from '../source/read-source.js';
-import { UsageError } from './cli-io.js';
+import { decodeSource, readSource } from '../source/read-source.js';
+import { type CliIo, UsageError } from './cli-io.js';
 
 /** A file parsed with positions, or the one-line reason it cannot be used. */
 export type LoadedDocument =
@@ -42,4 +42,29 @@ export async function loadToolCatalog(
   const catalog = parseToolCatalog(document.value);
   if (!catalog.ok) throw new UsageError(`${path}: ${catalog.message}`);
   return catalog.catalog;
+}
+
+/**
+ * Loads a FILE argument: a path, or `-` for standard input shown (and
+ * treated, for `.jsonc` comments and config lookup) as `stdinName`. Never
+ * throws except UsageError when standard input cannot be read here.
+ */
+export async function loadInput(
+  file: string,
+  io: CliIo,
+  stdinName: string,
+): Promise<LoadedDocument> {
+  if (file !== '-') return loadDocument(file, io.cwd);
+  if (!io.readStdin) throw new UsageError('standard input is not available here');
+  const source = decodeSource(stdinName, await io.readStdin());
+  if (!source.ok) return { ok: false, message: source.message };
+  const parsed = parseDocument(stdinName, source.text);
+  if (!parsed.ok) {
+    return {
+      ok: false,
+      message: `${stdinName}:${parsed.location.line}:${parsed.location.column}: ${parsed.message}`,
+      location: parsed.location,
+    };
+  }
+  return parsed;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,7 @@ beforeAll(() => {
   writeFileSync(join(dir, 'deep.json'), `${'['.repeat(10_000)}${']'.repeat(10_000)}`);
   writeFileSync(join(dir, 'deep-objects.json'), `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`);
   writeFileSync(join(dir, 'empty.json'), '');
+  mkdirSync(join(dir, 'empty-folder'));
   writeFileSync(join(dir, 'comment.json'), '// hi\n[]');
   writeFileSync(
     join(dir, 'clean.jsonc'),
@@ -48,7 +49,7 @@ describe('the built CLI on bad input', () => {
     ['deep-objects.json', 'nesting deeper than 256 levels'],
     ['empty.json', 'empty'],
     ['comment.json', 'name the file *.jsonc'],
-    ['.', 'not a file'],
+    ['empty-folder', 'no rule file under empty-folder'],
   ])('%s: one line on stderr, exit 2, no stack trace', (file, words) => {
     const result = run('check', file);
     expect(result.code).toBe(2);

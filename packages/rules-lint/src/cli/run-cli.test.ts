@@ -97,7 +97,7 @@ describe('rules-lint check', () => {
     );
     expect(result.level).toBe('warning');
     expect(result.locations[0].physicalLocation).toEqual({
-      artifactLocation: { uri: 'rules.json' },
+      artifactLocation: { uri: 'rules.json', uriBaseId: '%SRCROOT%' },
       region: { startLine: 2, startColumn: 46, endLine: 2, endColumn: 52 },
     });
     expect(sarifRun.tool.driver.rules[result.ruleIndex].id).toBe('fragment-without-star');
@@ -155,7 +155,7 @@ describe('rules-lint test', () => {
       'example 1: expected granted, but bash is denied (no); rules 0, 1 matched',
     );
     expect(findings[0].line).toBeGreaterThan(1);
-    expect(run.stderr).toBe('5 examples: 3 passed, 2 failed\n');
+    expect(run.stderr).toBe('examples.json: 5 examples: 3 passed, 2 failed\n');
   });
 
   it('passes a file whose examples all hold', async () => {
@@ -165,7 +165,7 @@ describe('rules-lint test', () => {
     );
     const run = await runCaptured(['test', 'passing.json'], dir);
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe('1 example: 1 passed, 0 failed\n');
+    expect(run.stderr).toBe('passing.json: 1 example: 1 passed, 0 failed\n');
   });
 });
 
@@ -179,6 +179,6 @@ describe('rules-lint schema and help', () => {
   it('prints usage on --help', async () => {
     const run = await runCaptured(['--help'], dir);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('rules-lint check FILE...');
+    expect(run.stdout).toContain('rules-lint check FILE|FOLDER|GLOB|-...');
   });
 });

@@ -1,4 +1,5 @@
 import { checkCommand } from '../commands/check.js';
+import { classifyCommand } from '../commands/classify.js';
 import { evalCommand } from '../commands/eval.js';
 import { schemaCommand } from '../commands/schema.js';
 import { testCommand } from '../commands/test.js';
@@ -9,10 +10,13 @@ import { type CliIo, EXIT, UsageError } from './cli-io.js';
 export const USAGE = `rules-lint: lint Airlock approval rule files
 
 Usage:
-  rules-lint check FILE... [--format pretty|json|sarif] [--tools CATALOG.json] [--mode bypass|ask|rules]
+  rules-lint check FILE|FOLDER|GLOB|-... [--format pretty|json|sarif|github|junit|checkstyle]
+      [--config FILE] [--tools CATALOG.json] [--mode bypass|ask|rules] [--quiet] [--output FILE]
+      [--max-warnings N] [--error-on-warnings] [--stdin-filename NAME]
   rules-lint eval --rules FILE --mode bypass|ask|rules [--origin model|author|kernel] --tool NAME [--input JSON]
-  rules-lint test FILE [--format pretty|json|sarif]
+  rules-lint test FILE... [--format F] [--allow-empty] [--output FILE] [--stdin-filename NAME]
   rules-lint schema
+  rules-lint classify 'COMMAND' [--format pretty|json]
   rules-lint lsp [--stdio] [--tools CATALOG.json]
 
 Exit codes: 0 clean, 1 errors found (or an example failed), 2 bad usage or an unreadable file.
@@ -35,6 +39,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return await testCommand(args, io);
       case 'schema':
         return schemaCommand(args, io);
+      case 'classify':
+        return classifyCommand(args, io);
       case 'lsp': {
         // Loaded on demand: the language server library is most of start-up for the other commands.
         const { lspCommand } = await import('../commands/lsp.js');

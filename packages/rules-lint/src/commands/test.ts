@@ -1,46 +1,87 @@
 import { formatOption, parseCommand } from '../cli/arguments.js';
 import { type CliIo, EXIT } from '../cli/cli-io.js';
-import { requireDocument } from '../cli/load.js';
+import { expandInputs } from '../cli/inputs.js';
+import { loadInput } from '../cli/load.js';
+import { writeOutput } from '../cli/write-output.js';
 import { runExamples } from '../examples/run-examples.js';
+import { withFingerprints } from '../fingerprint.js';
 import { lintDocument } from '../lint.js';
+import type { PrettyFileReport } from '../reporters/pretty.js';
 import { renderReports } from '../reporters/render.js';
 import { readRuleFile } from '../rule-file.js';
 
 /**
- * `rules-lint test FILE [--format pretty|json|sarif]`: runs the file's
- * `examples` with core's evaluator. Exit 1 when the declaration is invalid
- * or an example fails, 0 otherwise. Throws UsageError.
+ * `rules-lint test FILE... [--format F] [--allow-empty] [--output FILE]`:
+ * runs each file's `examples` with core's evaluator. Exit 2 when a file
+ * cannot be read, 1 when a declaration is refused, an example fails, or a
+ * file has no examples (unless `--allow-empty`), else 0. Throws UsageError.
  */
 export async function testCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand(
     'test',
     args,
-    { format: { type: 'string' } },
-    { min: 1, max: 1, name: 'FILE' },
+    {
+      format: { type: 'string' },
+      'allow-empty': { type: 'boolean' },
+      output: { type: 'string' },
+      'stdin-filename': { type: 'string' },
+    },
+    { min: 1, max: Number.POSITIVE_INFINITY, name: 'FILE' },
   );
   const format = formatOption(values.format);
-  const path = positionals[0]!;
-  const document = await requireDocument(path, io.cwd);
-  const file = readRuleFile(document.value);
-  if (!file.policy) {
-    const findings = lintDocument(document, file, { rules: [] });
-    io.stdout(renderReports(format, [{ file: path, findings, lines: document.lines }]));
-    io.stderr(
-      `rules-lint: ${path}: the kernel would refuse this declaration, so its examples cannot run\n`,
-    );
-    return EXIT.findings;
+  const stdinName = (values['stdin-filename'] as string | undefined) ?? 'stdin.json';
+  const reports: PrettyFileReport[] = [];
+  let failed = false;
+  let unreadable = false;
+  for (const path of expandInputs(positionals, io.cwd)) {
+    const shown = path === '-' ? stdinName : path;
+    const loaded = await loadInput(path, io, stdinName);
+    if (!loaded.ok) {
+      io.stderr(`rules-lint: ${loaded.message}\n`);
+      reports.push({ file: shown, findings: [], failure: { message: loaded.message } });
+      unreadable = true;
+      continue;
+    }
+    const { document } = loaded;
+    const file = readRuleFile(document.value);
+    if (!file.policy) {
+      const findings = lintDocument(document, file, { rules: [] });
+      reports.push({ file: shown, findings, lines: document.lines });
+      io.stderr(
+        `rules-lint: ${shown}: the kernel would refuse this declaration, so its examples cannot run\n`,
+      );
+      failed = true;
+      continue;
+    }
+    const run = runExamples({
+      document,
+      examples: file.examples,
+      policy: file.policy,
+      mode: file.mode,
+    });
+    reports.push({
+      file: shown,
+      findings: withFingerprints(document.text, run.findings),
+      lines: document.lines,
+    });
+    if (run.findings.length > 0) failed = true;
+    if (run.total === 0) {
+      const allowed = values['allow-empty'] === true;
+      io.stderr(
+        `rules-lint: ${shown} has no examples${allowed ? '' : ' (pass --allow-empty to accept that)'}\n`,
+      );
+      if (!allowed) failed = true;
+    } else {
+      io.stderr(
+        `${shown}: ${run.total} example${run.total === 1 ? '' : 's'}: ${run.passed} passed, ${run.total - run.passed} failed\n`,
+      );
+    }
   }
-  const run = runExamples({
-    document,
-    examples: file.examples,
-    policy: file.policy,
-    mode: file.mode,
-  });
-  io.stdout(renderReports(format, [{ file: path, findings: run.findings, lines: document.lines }]));
-  if (run.total === 0) io.stderr(`rules-lint: ${path} has no examples\n`);
-  else
-    io.stderr(
-      `${run.total} example${run.total === 1 ? '' : 's'}: ${run.passed} passed, ${run.total - run.passed} failed\n`,
-    );
-  return run.findings.length > 0 ? EXIT.findings : EXIT.clean;
+  await writeOutput(
+    io,
+    values.output as string | undefined,
+    renderReports(format, reports, { root: io.cwd }),
+  );
+  if (unreadable) return EXIT.usage;
+  return failed ? EXIT.findings : EXIT.clean;
 }

@@ -1,6 +1,7 @@
 import { PROBLEM_CODES } from '@airlock/core';
 import { LINT_RULES } from '../rules/catalog.js';
 import { type LintRule, RULE_CATEGORIES } from '../rules/lint-rule.js';
+import { describeDeclarationCode, EXAMPLE_CODES } from './declaration-codes.js';
 
 const FIX_WORDS: Record<LintRule['fixKind'], string> = {
   safe: 'safe (every decision stays the same)',
@@ -69,14 +70,14 @@ export function renderLintRulesPage(rules: readonly LintRule[] = LINT_RULES): st
     '## Declaration errors',
     '',
     "These come from `@airlock/core`'s validator, exactly as the kernel reports them when the declaration is sent; each is an",
-    'error with a JSON pointer to the culprit:',
+    'error with a JSON pointer to the culprit. The example codes come from `rules-lint` itself: `check` reports a malformed',
+    '`examples` block, and `test` also reports an example whose decision differs from `expect`.',
     '',
-    PROBLEM_CODES.filter((code) => !code.startsWith('hook_result_'))
-      .map((code) => `\`${code}\``)
-      .join(', '),
-    '',
-    '`rules-lint test` adds `examples_not_array`, `example_invalid` (a malformed example) and `example_failed` (the decision',
-    'differs from `expect`).',
+    '| code | what the kernel refuses |',
+    '| --- | --- |',
+    ...[...PROBLEM_CODES.filter((code) => !code.startsWith('hook_result_')), ...EXAMPLE_CODES].map(
+      (code) => `| \`${code}\` | ${describeDeclarationCode(code).replaceAll('|', '\\|')} |`,
+    ),
   );
   return `${lines.join('\n')}\n`;
 }

@@ -21,12 +21,14 @@ export interface ExampleRun {
 /**
  * Runs `examples: [{tool, input, origin?, mode?, expect}]` against the
  * file's policy with core's evaluator. A malformed example or one whose
- * outcome differs from `expect` is an error finding at the example.
+ * outcome differs from `expect` is an error finding at the example. With
+ * no policy (the declaration is refused, or `check` only looks at the
+ * shape) the examples are checked but not run.
  */
 export function runExamples(options: {
   document: SourceDocument;
   examples: unknown;
-  policy: Policy;
+  policy: Policy | undefined;
   mode: ApprovalMode | undefined;
 }): ExampleRun {
   const { document, examples, policy, mode } = options;
@@ -98,7 +100,7 @@ export function runExamples(options: {
         fields.expect === undefined ? at : `${at}/expect`,
         'expect must be granted, parked or denied',
       );
-    if (findings.length > before || !origin || !exampleMode || !expected) return;
+    if (findings.length > before || !origin || !exampleMode || !expected || !policy) return;
     const result = evaluateCall(policy, {
       mode: exampleMode,
       origin,

@@ -1,14 +1,16 @@
 /**
- * A glob compiled to a tiny NFA over bytes, for deciding language questions
+ * A glob as a tiny NFA over bytes, for deciding language questions
  * (inclusion, which other globs accept alongside) rather than for matching.
+ * Whether a pattern is a glob at all, and its bytes, come from core.
  */
+import { compileGlob, utf8Bytes } from '@airlock/core';
 
 /** Token of a compiled glob: a literal byte 0..255, or one of the two wildcards. */
 export const STAR_TOKEN = -1;
 /** `?`: exactly one byte. */
 export const ANY_TOKEN = -2;
-
-const encoder = new TextEncoder();
+/** Matches no byte: the whole token list of a pattern core refuses, so its language is empty. */
+const NEVER_TOKEN = -4;
 
 /** A glob as a token array; position `tokens.length` is the accepting position. */
 export interface ByteGlob {
@@ -18,8 +20,8 @@ export interface ByteGlob {
 
 /**
  * Compiles a glob's source (`*` any run of bytes, `?` one byte, every other
- * UTF-8 byte literal) into tokens. Never throws; a lone surrogate is encoded
- * as U+FFFD, which only matters for globs the kernel refuses anyway.
+ * UTF-8 byte literal) into tokens. Never throws; a pattern core's
+ * `compileGlob` refuses (a lone surrogate) matches nothing, as in the kernel.
  */
 export function compileByteGlob(source: string): ByteGlob {
   let glob = compiled.get(source);
@@ -34,7 +36,9 @@ export function compileByteGlob(source: string): ByteGlob {
 const compiled = new Map<string, ByteGlob>();
 
 function tokenize(source: string): ByteGlob {
-  const bytes = encoder.encode(source);
+  const glob = compileGlob(source);
+  if (!glob.ok) return { source, tokens: Int16Array.of(NEVER_TOKEN) };
+  const bytes = utf8Bytes(glob.value.source);
   const tokens: number[] = [];
   for (const byte of bytes) {
     if (byte === 0x2a) {

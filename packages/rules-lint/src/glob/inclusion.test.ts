@@ -126,6 +126,19 @@ describe('glob inclusion, worked examples', () => {
   });
 
   it('answers undefined, never a guess, when the state budget runs out', () => {
-    expect(findUncoveredText('*a*b*a*b*', ['*b*a*b*a*', '*ab*ba*'], 3)).toBeUndefined();
+    // The samples of the subject are covered, so only the product can answer (included).
+    expect(findUncoveredText('*a*b*a*b*', ['*ab*', '*a?*b*'])).toBeNull();
+    expect(findUncoveredText('*a*b*a*b*', ['*ab*', '*a?*b*'], 3)).toBeUndefined();
+  });
+
+  it('answers a sample text as the witness when no other glob matches it', () => {
+    expect(findUncoveredText('*a*b*a*b*', ['*b*a*b*a*', '*ab*ba*'])).toEqual(
+      new TextEncoder().encode('abab'),
+    );
+  });
+
+  it('follows core on a pattern core refuses: a lone surrogate matches nothing, so it is inside anything', () => {
+    expect(findUncoveredText('a\uD800*', ['b'])).toBeNull();
+    expect(globIncluded('*', ['a\uD800*'])).toBe(false);
   });
 });

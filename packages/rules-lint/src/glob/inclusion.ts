@@ -1,4 +1,7 @@
+import { utf8Bytes } from '@airlock/core';
+import { currentWorkBudget } from '../analysis/work-budget.js';
 import { type ByteGlob, compileByteGlob, GlobSet, literalBytes } from './byte-nfa.js';
+import { globShape, mayIntersect, shapeMatches } from './glob-shape.js';
 
 /**
  * How many product states one question may visit before it answers
@@ -7,11 +10,20 @@ import { type ByteGlob, compileByteGlob, GlobSet, literalBytes } from './byte-nf
  */
 export const DEFAULT_STATE_BUDGET = 20_000;
 
+/**
+ * Automaton positions one question may step through (a state of many globs
+ * costs more than a state of one), whatever its state count.
+ */
+export const QUESTION_WORK_UNITS = 2_000_000;
+
 /** What a product exploration reports at each reachable state where the subject accepts. */
 export type AcceptVisitor = (accepting: readonly number[], witness: () => Uint8Array) => boolean;
 
-/** How an exploration ended: every state seen, stopped by the visitor, or out of budget. */
-export type ExploreEnd = 'complete' | 'stopped' | 'budget';
+/**
+ * How an exploration ended: every state seen, stopped by the visitor, out of
+ * this question's budget, or out of the running lint rule's budget.
+ */
+export type ExploreEnd = 'complete' | 'stopped' | 'budget' | 'exhausted';
 
 interface Node {
   readonly subject: number[];
@@ -52,8 +64,14 @@ export function exploreProduct(
   };
   const seen = new Set<string>([keyOf(start)]);
   const queue: Node[] = [start];
+  const run = currentWorkBudget();
+  let work = 0;
   for (let head = 0; head < queue.length; head++) {
     const node = queue[head]!;
+    const cost = alphabet.length * (node.subject.length + node.others.length);
+    work += cost;
+    if (work > QUESTION_WORK_UNITS) return 'budget';
+    if (run && !run.spend(cost)) return 'exhausted';
     if (subjectSet.accepting(node.subject).length > 0) {
       const witness = () => witnessOf(node, otherByte ?? 0);
       if (!visit(otherSet.accepting(node.others), witness)) return 'stopped';
@@ -79,22 +97,35 @@ export function exploreProduct(
 
 /**
  * A text in L(a) and in none of L(b...), as bytes, or null when L(a) is a
- * subset of their union; undefined when the state budget ran out. The
- * witness found is a shortest one (breadth-first). Answers for the default
- * budget are remembered: rule lists repeat the same globs.
+ * subset of their union; undefined when a budget ran out. Cheap tests come
+ * first: a sample text of `a` (its wildcards filled in) that no b matches is
+ * a witness, and globs that share no text with `a` are left out of the
+ * union. Otherwise the product automaton decides, and its witness is a
+ * shortest one (breadth-first). Answers for the default budget are
+ * remembered: rule lists repeat the same globs.
  */
 export function findUncoveredText(
   a: string,
   bs: readonly string[],
   budget = DEFAULT_STATE_BUDGET,
 ): Uint8Array | null | undefined {
+  const subject = globShape(a);
+  if (subject.glob === null) return null;
+  const shapes = bs.map(globShape);
+  for (const sample of subject.samples) {
+    if (!shapes.some((shape) => shapeMatches(shape, sample))) return utf8Bytes(sample);
+  }
+  const relevant = [
+    ...new Set(shapes.filter((shape) => mayIntersect(subject, shape)).map((shape) => shape.source)),
+  ];
+  if (relevant.includes('*') || relevant.includes(a)) return null;
   // JSON keeps the key unambiguous: no join of globs can collide with another list.
-  const key = budget === DEFAULT_STATE_BUDGET ? JSON.stringify([a, bs]) : undefined;
+  const key = budget === DEFAULT_STATE_BUDGET ? JSON.stringify([a, relevant]) : undefined;
   if (key !== undefined && answers.has(key)) return answers.get(key);
   let found: Uint8Array | null = null;
   const end = exploreProduct(
     compileByteGlob(a),
-    bs.map(compileByteGlob),
+    relevant.map(compileByteGlob),
     (accepting, witness) => {
       if (accepting.length > 0) return true;
       found = witness();
@@ -102,8 +133,9 @@ export function findUncoveredText(
     },
     budget,
   );
-  const answer = end === 'budget' ? undefined : found;
-  if (key !== undefined) {
+  const answer = end === 'budget' || end === 'exhausted' ? undefined : found;
+  // An answer cut short by the lint rule's budget says nothing about the globs: never remember it.
+  if (key !== undefined && end !== 'exhausted') {
     if (answers.size >= ANSWER_CACHE_LIMIT) answers.clear();
     answers.set(key, answer);
   }

@@ -1,21 +1,29 @@
 import { pathNeverText } from './correctness/path-never-text/rule.js';
 import { shadowedAllow } from './correctness/shadowed-allow/rule.js';
+import { shadowedAsk } from './correctness/shadowed-ask/rule.js';
 import { unknownTool } from './correctness/unknown-tool/rule.js';
 import type { LintRule } from './lint-rule.js';
 import { denyWithoutReason } from './style/deny-without-reason/rule.js';
 import { reasonTooLong } from './style/reason-too-long/rule.js';
 import { redundantRule } from './style/redundant-rule/rule.js';
+import { askNoopInAskMode } from './suspicious/ask-noop-in-ask-mode/rule.js';
 import { fragmentWithoutStar } from './suspicious/fragment-without-star/rule.js';
+import { literalPathMatch } from './suspicious/literal-path-match/rule.js';
 import { originAllowNoop } from './suspicious/origin-allow-noop/rule.js';
+import { suffixAnchoredFragment } from './suspicious/suffix-anchored-fragment/rule.js';
 import { unreachableUnmatched } from './suspicious/unreachable-unmatched/rule.js';
 
 /** Every lint rule, in catalog order (category, then id). */
 export const LINT_RULES: readonly LintRule[] = [
   pathNeverText,
   shadowedAllow,
+  shadowedAsk,
   unknownTool,
+  askNoopInAskMode,
   fragmentWithoutStar,
+  literalPathMatch,
   originAllowNoop,
+  suffixAnchoredFragment,
   unreachableUnmatched,
   denyWithoutReason,
   reasonTooLong,

@@ -30,6 +30,8 @@ export interface LintReport {
   readonly part?: PointerPart;
   readonly message: string;
   readonly fix?: Fix;
+  /** This finding's severity when it differs from the rule's default (a config setting still wins). */
+  readonly severity?: Severity;
 }
 
 /** A lint rule's documentation; `bad` and `good` are whole rule files, run by a test. */

@@ -1,10 +1,11 @@
 /**
- * Benchmark (a script, not a test): times `rules-lint check` on a generated
- * 1000-rule file as a spawned process (Node start-up included), and the
- * shadowed-allow and redundant-rule checks in process. Prints figures:
+ * Benchmark (a script, not a test): times `rules-lint check` as a spawned
+ * process (Node start-up included) on a realistic mixed list, shell-heavy
+ * policies of 1000 and 10,000 rules and the adversarial lists of issue 10,
+ * and the two analyses that compare rules in process. Prints figures:
  * "first" is a cold run (in process, later runs reuse remembered glob
  * answers; a spawned process is always cold).
- * Run after building: `node packages/rules-lint/dist/scripts/bench.js`.
+ * Run after building: `pnpm bench:lint`.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -16,47 +17,15 @@ import { lintText } from '../lint.js';
 import { shadowedAllow } from '../rules/correctness/shadowed-allow/rule.js';
 import type { LintContext } from '../rules/lint-rule.js';
 import { redundantRule } from '../rules/style/redundant-rule/rule.js';
+import {
+  mixedRules,
+  overlappingDeniesAndAllows,
+  shellRules,
+  starDeniesAndAllows,
+  tokenDenies,
+} from './bench-lists.js';
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
-const TOOLS = Array.from({ length: 60 }, (_, index) => `tool_${index}`);
-const MATCHES = [
-  '*rm -rf*',
-  'ls*',
-  '*git push*',
-  '*.env',
-  'cat *',
-  '*sudo*',
-  '/tmp/*',
-  '*--force*',
-];
-
-/** A deterministic mix: mostly literal tools, some globs and alternatives, paths, all verdicts and origins. */
-function generateRules(count: number, wildcardShare: number): object[] {
-  let seed = 42;
-  const random = () => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
-  return Array.from({ length: count }, (_, index) => {
-    const roll = random();
-    const tool =
-      roll < wildcardShare
-        ? `${pick(TOOLS).slice(0, 6)}*`
-        : roll < wildcardShare + 0.1
-          ? `${pick(TOOLS)}|${pick(TOOLS)}`
-          : pick(TOOLS);
-    const verdict = pick(['allow', 'allow', 'ask', 'deny'] as const);
-    const rule: Record<string, string> = { tool, verdict };
-    if (random() < 0.6) {
-      rule.path = pick(['command', 'path', 'args']);
-      rule.match = pick(MATCHES);
-    }
-    if (verdict === 'deny') rule.reason = `rule ${index} says no`;
-    if (random() < 0.1) rule.origin = pick(['author', 'kernel']);
-    return rule;
-  });
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -92,59 +61,69 @@ function contextOf(rules: object[]): LintContext {
 function line(label: string, times: number[]): void {
   const fixed = (value: number) => value.toFixed(1).padStart(8);
   process.stdout.write(
-    `${label.padEnd(58)} first ${fixed(times[0]!)} ms   median ${fixed(median(times))} ms   max ${fixed(Math.max(...times))} ms\n`,
+    `${label.padEnd(66)} first ${fixed(times[0]!)} ms   median ${fixed(median(times))} ms   max ${fixed(Math.max(...times))} ms\n`,
   );
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'rules-lint-bench-'));
-const rules = generateRules(1000, 0.1);
-const file = join(dir, 'rules-1000.json');
-const text = JSON.stringify(rules, null, 2);
-writeFileSync(file, text);
-process.stdout.write(`node ${process.version}, ${rules.length} rules, ${text.length} bytes\n`);
+
+function writeList(name: string, rules: object[]): { file: string; text: string } {
+  const file = join(dir, `${name}.json`);
+  const text = JSON.stringify(rules, null, 2);
+  writeFileSync(file, text);
+  return { file, text };
+}
+
+process.stdout.write(`node ${process.version}\n`);
+const lists: { name: string; label: string; rules: object[] }[] = [
+  {
+    name: 'mixed-1000',
+    label: '1000 mixed rules (10% wildcard tools)',
+    rules: mixedRules(1000, 0.1),
+  },
+  {
+    name: 'mixed-wild-1000',
+    label: '1000 mixed rules (90% wildcard tools)',
+    rules: mixedRules(1000, 0.9),
+  },
+  {
+    name: 'shell-860',
+    label: '860 shell-heavy rules (about the envelope)',
+    rules: shellRules(860),
+  },
+  { name: 'shell-1000', label: '1000 shell-heavy rules', rules: shellRules(1000) },
+  { name: 'shell-10000', label: '10,000 shell-heavy rules', rules: shellRules(10_000) },
+  { name: 'tokens-500', label: '500 distinct "*tokN*" denies', rules: tokenDenies(500) },
+  {
+    name: 'overlap-64-100',
+    label: '64 overlapping denies, 100 allows',
+    rules: overlappingDeniesAndAllows(),
+  },
+  { name: 'star-500-500', label: '500 "*" denies vs 500 allows', rules: starDeniesAndAllows() },
+];
+
 // In-process figures first, while no glob answer is remembered yet ("first" is then cold).
-const mixed = contextOf(rules);
+for (const list of lists) {
+  const context = contextOf(list.rules);
+  line(
+    `shadowed-allow, ${list.label}, 3 runs`,
+    timeInProcess(() => shadowedAllow.check(context), 3),
+  );
+  line(
+    `redundant-rule, ${list.label}, 3 runs`,
+    timeInProcess(() => redundantRule.check(context), 3),
+  );
+}
+const mixed = writeList('mixed-in-process', lists[0]!.rules);
 line(
-  'shadowed-allow, 1000 rules (10% wildcard tools), 10 runs',
-  timeInProcess(() => shadowedAllow.check(mixed), 10),
+  'lintText, whole catalog, 1000 mixed rules, 5 runs',
+  timeInProcess(() => lintText(mixed.file, mixed.text), 5),
 );
-line(
-  'redundant-rule, 1000 rules (10% wildcard tools), 10 runs',
-  timeInProcess(() => redundantRule.check(mixed), 10),
-);
-line(
-  'lintText, whole catalog, in process, 10 runs',
-  timeInProcess(() => lintText(file, text), 10),
-);
-line('node -e "" (start-up alone), 10 runs', timeSpawn(['-e', ''], 10));
-line(
-  'rules-lint check rules-1000.json (spawned), 10 runs',
-  timeSpawn([CLI, 'check', '--format', 'json', file], 10),
-);
-const wild = contextOf(generateRules(1000, 0.9));
-line(
-  'shadowed-allow, 1000 rules (90% wildcard tools), 5 runs',
-  timeInProcess(() => shadowedAllow.check(wild), 5),
-);
-const star = contextOf(
-  Array.from({ length: 1000 }, (_, index) =>
-    index % 2 === 0
-      ? {
-          tool: '*',
-          path: 'command',
-          match: `*${MATCHES[index % MATCHES.length]}`,
-          verdict: 'deny',
-          reason: 'x',
-        }
-      : {
-          tool: `tool_${index % 60}`,
-          path: 'command',
-          match: `${MATCHES[index % MATCHES.length]}`,
-          verdict: 'allow',
-        },
-  ),
-);
-line(
-  'shadowed-allow, 1000 rules, 500 "*" denies vs 500 allows, 3 runs',
-  timeInProcess(() => shadowedAllow.check(star), 3),
-);
+line('node -e "" (start-up alone), 5 runs', timeSpawn(['-e', ''], 5));
+for (const list of lists) {
+  const { file, text } = writeList(list.name, list.rules);
+  line(
+    `rules-lint check, ${list.label} (${Math.round(text.length / 1024)} KiB), spawned, 3 runs`,
+    timeSpawn([CLI, 'check', '--format', 'json', file], 3),
+  );
+}

@@ -8,8 +8,12 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs the CLI in-process with captured output, relative to `cwd`. */
-export async function runCaptured(argv: readonly string[], cwd: string): Promise<CliRun> {
+/** Runs the CLI in-process with captured output, relative to `cwd`, with `stdin` as standard input. */
+export async function runCaptured(
+  argv: readonly string[],
+  cwd: string,
+  stdin?: string,
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
@@ -20,6 +24,7 @@ export async function runCaptured(argv: readonly string[], cwd: string): Promise
       stderr += text;
     },
     cwd,
+    ...(stdin === undefined ? {} : { readStdin: async () => new TextEncoder().encode(stdin) }),
   };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };

@@ -1,4 +1,4 @@
-import { type ApplicationFence, fencedIn } from '../feed/hub.js';
+import { type ApplicationFence, fencedIn } from '../feed/fence.js';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { authenticate, type Principal } from '../store/accounts.js';

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { z } from 'zod';
 import { approveTask, denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
+import { stateLiteral } from '../kernel/task-states.js';
 import { TaskViewSchema, taskView } from '../kernel/views.js';
 import { defineOperation } from './operation.js';
 import { LimitSchema, TaskParams, WorkspaceParams } from './schemas.js';
@@ -91,7 +91,7 @@ export const listDecisions = defineOperation({
       .selectFrom('tasks')
       .selectAll()
       .where('workspace_id', '=', principal.workspace_id)
-      .where('state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')])
+      .where('state', 'in', [stateLiteral('needs_approval'), stateLiteral('awaiting_input')])
       // A question authored through the tasks door is its token holder's alone.
       .where('resolution_token_hash', 'is', null)
       .orderBy('created_at')

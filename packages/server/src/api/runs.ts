@@ -42,6 +42,8 @@ export const createRun = defineOperation({
     tool_names: z.array(z.string()).optional(),
     tool_aliases: z.record(z.string(), z.string()).optional(),
     lifecycle_hooks: z.unknown().optional(),
+    /** Structured action rules (spec 004); validated like the profile's. */
+    action_contract: z.unknown().optional(),
   }),
   output: RunViewSchema,
   async handle({ kernel, principal }, input) {

@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError, tracked } from '@trpc/server';
 import { z } from 'zod';
+import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
 import { AirlockError, type ErrorCode } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
@@ -216,12 +217,12 @@ const feed = authorized(FEED)
     const subscription = ctx.hub.subscribe({
       workspaceId: ctx.principal.workspace_id,
       runId: input.run_id ?? null,
-      fence: fenceOf(ctx.principal),
       after: input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0),
-      send: (event) => {
-        pending.push(event);
+      // An agent credential follows only its own application's runs.
+      deliver: fencedDelivery(ctx.kernel.context.store, fenceOf(ctx.principal), (items) => {
+        for (const item of items) pending.push(item.view);
         wake?.();
-      },
+      }),
     });
     try {
       while (!signal?.aborted) {

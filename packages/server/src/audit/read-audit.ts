@@ -1,5 +1,4 @@
-import type { ApplicationFence } from '../feed/hub.js';
-import { fencedIn } from '../feed/hub.js';
+import { type ApplicationFence, fencedIn } from '../feed/fence.js';
 import type { Store } from '../store/store.js';
 import { AUDIT_EVENT_TYPES, type AuditRecord, auditRecord } from './audit-records.js';
 

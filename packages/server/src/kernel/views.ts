@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { RunTable, TaskTable } from '../store/schema.js';
-import { TASK_STATES } from './task-states.js';
+import { RUN_STATES } from './run-machine.js';
+import { TASK_KINDS, TASK_STATES } from './task-states.js';
 
 const json = z.unknown();
 
@@ -23,7 +24,7 @@ export const RunViewSchema = z.object({
   agent_application_id: z.string().nullable(),
   conversation_id: z.string().nullable(),
   regenerated_from: z.string().nullable(),
-  state: z.enum(['running', 'completed', 'canceled', 'failed']),
+  state: z.enum(RUN_STATES),
   approval_mode: z.enum(['bypass', 'ask', 'rules']),
   approval_rules: z.array(json),
   tool_names: z.array(z.string()).nullable(),
@@ -55,7 +56,7 @@ export const TaskViewSchema = z.object({
   run_id: z.string(),
   round: z.number().int(),
   origin: z.enum(['model', 'author', 'kernel']),
-  kind: z.enum(['tool', 'ask', 'hook', 'summary']),
+  kind: z.enum(TASK_KINDS),
   state: z.enum(TASK_STATES),
   tool_call_id: z.string().nullable(),
   tool_name: z.string(),
@@ -139,7 +140,7 @@ export function taskView(row: TaskTable): TaskView {
     round: row.round,
     origin: row.origin,
     kind: row.kind,
-    state: row.state as TaskView['state'],
+    state: row.state,
     tool_call_id: row.tool_call_id,
     tool_name: row.tool_name,
     tool_input: JSON.parse(row.tool_input),

@@ -1,9 +1,7 @@
-import {
-  readsCompatibleText,
-  ruleCoveredByUnion,
-  ruleImplies,
-} from '../../../analysis/rule-containment.js';
-import { ToolIndex } from '../../../analysis/tool-index.js';
+import { CoverIndex } from '../../../analysis/cover-index.js';
+import { ruleCoveredByUnion, ruleImplies } from '../../../analysis/rule-containment.js';
+import type { RuleEntry } from '../../../analysis/rule-entry.js';
+import { RULE_WORK_UNITS, WorkBudget, withWorkBudget } from '../../../analysis/work-budget.js';
 import type { LintReport, LintRule } from '../../lint-rule.js';
 
 /** An allow rule every one of whose matches is also matched by a deny or ask rule of its origin. */
@@ -28,31 +26,50 @@ export const shadowedAllow: LintRule = {
       'over the bytes the globs name plus one symbol for every other byte; each reachable state where A accepts gives the exact set S of B rules matching some name there, ' +
       "and A's text language must then be inside the union of the text languages of S (a rule of S without path or without match covers every text). " +
       'Languages are over byte strings; two globs that differ only on texts that are not UTF-8 are treated as different, which can only hide a finding, never invent one. ' +
-      'Cost bound: candidates are found through an index by literal tool name; a union of more than 64 candidate rules, or a product of more than 20,000 states, is left undecided and not reported.',
+      'Cost bound: rules that could cover are found through an index (tool globs, and match globs per path, filed by literal prefix, suffix or inner piece) from concrete sample calls of A, so a list costs near-linear time; a union of more than 64 candidate rules, a product of more than 20,000 states, or a question once the rule has spent its work budget on the list is left undecided and not reported (never guessed).',
     bad: '[\n  {"tool": "bash", "verdict": "deny", "reason": "no shell in this agent"},\n  {"tool": "bash", "path": "command", "match": "ls*", "verdict": "allow"}\n]',
     good: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "ls*", "verdict": "allow"}\n]',
   },
   check({ rules }) {
-    const index = new ToolIndex(rules);
-    const reports: LintReport[] = [];
-    for (const allow of rules) {
-      if (allow.verdict !== 'allow') continue;
-      const covers = index
-        .candidates(allow, (other) => other.origin === allow.origin && other.verdict !== 'allow')
-        .filter((other) => readsCompatibleText(allow, other));
-      if (covers.length === 0 || ruleCoveredByUnion(allow, covers) !== true) continue;
-      // Name the one rule that covers alone when there is one; otherwise the union.
-      const single = covers.find((cover) => ruleImplies(allow, cover) === true);
-      const named = single ? [single] : covers;
-      const names = named.slice(0, 5).map((cover) => `${cover.index} (${cover.verdict})`);
-      const more = named.length > 5 ? ` and ${named.length - 5} more` : '';
-      reports.push({
-        pointer: allow.pointer,
-        message:
-          `allow rule ${allow.index} can never grant: every ${allow.origin} call it matches is also matched by rule${named.length > 1 ? 's' : ''} ${names.join(', ')}${more}, ` +
-          'and deny and ask win over allow. Narrow those rules or remove this one.',
-      });
-    }
-    return reports;
+    return withWorkBudget(new WorkBudget(RULE_WORK_UNITS), () => {
+      const indexes = new Map<string, CoverIndex>();
+      const reports: LintReport[] = [];
+      for (const allow of rules) {
+        if (allow.verdict !== 'allow') continue;
+        let index = indexes.get(allow.origin);
+        if (!index) {
+          index = new CoverIndex(
+            rules.filter((other) => other.origin === allow.origin && other.verdict !== 'allow'),
+          );
+          indexes.set(allow.origin, index);
+        }
+        const named = shadowingRules(allow, index);
+        if (!named) continue;
+        const names = named.slice(0, 5).map((cover) => `${cover.index} (${cover.verdict})`);
+        const more = named.length > 5 ? ` and ${named.length - 5} more` : '';
+        reports.push({
+          pointer: allow.pointer,
+          message:
+            `allow rule ${allow.index} can never grant: every ${allow.origin} call it matches is also matched by rule${named.length > 1 ? 's' : ''} ${names.join(', ')}${more}, ` +
+            'and deny and ask win over allow. Narrow those rules or remove this one.',
+        });
+      }
+      return reports;
+    });
   },
 };
+
+/**
+ * The rules that cover every call of `subject` (the one that does it alone
+ * when there is one), or undefined when some call escapes them or the
+ * question ran out of budget. Cheap steps first: a sample call no rule
+ * matches, then single rules matching a sample call, then the union of the
+ * rules that may share a call with it.
+ */
+export function shadowingRules(subject: RuleEntry, index: CoverIndex): RuleEntry[] | undefined {
+  if (index.uncoveredSample(subject)) return undefined;
+  const single = index.impliers(subject).find((cover) => ruleImplies(subject, cover) === true);
+  if (single) return [single];
+  const covers = index.overlapping(subject);
+  return ruleCoveredByUnion(subject, covers) === true ? covers : undefined;
+}

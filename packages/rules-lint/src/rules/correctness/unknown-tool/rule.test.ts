@@ -23,6 +23,23 @@ describe('unknown-tool', () => {
     expect(lintFixture(unknownTool, folder, 'good.json')).toEqual([]);
   });
 
+  it('warns (not errors) on a deny for a namespace glob the catalog does not know yet', () => {
+    const profile = {
+      tool_names: ['bash'],
+      approval_rules: [
+        { tool: 'mcp__gitlab__*', verdict: 'deny', reason: 'not yet' },
+        { tool: 'mcp__gitlab__*', verdict: 'allow' },
+        { tool: 'bsah', verdict: 'deny', reason: 'a typo in a deny is still an error' },
+      ],
+    };
+    const findings = lintWith(unknownTool, JSON.stringify(profile));
+    expect(findings.map((finding) => [finding.pointer, finding.severity])).toEqual([
+      ['/approval_rules/0/tool', 'warning'],
+      ['/approval_rules/1/tool', 'error'],
+      ['/approval_rules/2/tool', 'error'],
+    ]);
+  });
+
   it('is silent when no tool is known', () => {
     expect(lintWith(unknownTool, '[{"tool": "anything", "verdict": "allow"}]')).toEqual([]);
   });

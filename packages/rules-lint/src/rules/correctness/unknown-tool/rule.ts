@@ -12,7 +12,8 @@ export const unknownTool: LintRule = {
     description:
       'Rules see the resolved tool name (after the runner suffix and `tool_aliases`). An alternative of `tool` that matches none of the known tools is almost always a typo, ' +
       "and under `rules` mode a typo in an allow rule turns into refusals the model reads. Known tools are those of `--tools CATALOG.json`, the profile's `tool_names` " +
-      '(resolved through its aliases) and its lifecycle hook tools; with none known, the rule is silent. Fix the spelling or add the tool to the catalog.',
+      '(resolved through its aliases) and its lifecycle hook tools; with none known, the rule is silent. Fix the spelling or add the tool to the catalog. ' +
+      'A deny whose tool glob (with `*` or `?`) matches no known tool is only a warning: guarding a namespace before its tools exist (`mcp__gitlab__*`) is sound practice.',
     bad: '{\n  "tool_names": ["bash", "write"],\n  "approval_rules": [{"tool": "bsah", "verdict": "allow"}]\n}',
     good: '{\n  "tool_names": ["bash", "write"],\n  "approval_rules": [{"tool": "bash", "verdict": "allow"}]\n}',
   },
@@ -29,6 +30,16 @@ export const unknownTool: LintRule = {
             message:
               `tool "${alternative}" is an alias of "${target}" in tool_aliases, and rules see the resolved name, so this part of rule ${entry.index} never applies. ` +
               `Write "${target}" instead.`,
+          });
+          continue;
+        }
+        if (entry.verdict === 'deny' && /[*?]/.test(alternative)) {
+          reports.push({
+            pointer: `${entry.pointer}/tool`,
+            severity: 'warning',
+            message:
+              `tool "${alternative}" matches none of the ${tools.names.length} known tools. A deny for a namespace the catalog does not know yet (such as "mcp__gitlab__*") is a sound guard, ` +
+              `so this is only a warning: check the spelling, or add the tools to the catalog.`,
           });
           continue;
         }

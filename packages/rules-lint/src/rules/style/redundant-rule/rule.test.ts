@@ -25,4 +25,28 @@ describe('redundant-rule', () => {
       lintWith(redundantRule, JSON.stringify(rules)).map((finding) => finding.pointer),
     ).toEqual(['/0']);
   });
+
+  it('with a final catch-all allow, reports once at info on the catch-all instead of on every allow', () => {
+    const findings = lintFixture(redundantRule, folder, 'catch-all.json');
+    expect(findings.map((finding) => [finding.pointer, finding.severity])).toEqual([
+      ['/3', 'warning'],
+      ['/4', 'info'],
+    ]);
+    expect(findings[0]?.message).toContain('implied by rule 2');
+    expect(findings[1]?.message).toContain('the 2 allow rules of that origin it implies (1, 2)');
+  });
+
+  it('treats a catch-all that is not last as any other rule', () => {
+    const rules = [
+      { tool: '*', verdict: 'allow' },
+      { tool: 'read', verdict: 'allow' },
+      { tool: 'bash', verdict: 'deny', reason: 'no' },
+    ];
+    expect(
+      lintWith(redundantRule, JSON.stringify(rules)).map((finding) => [
+        finding.pointer,
+        finding.severity,
+      ]),
+    ).toEqual([['/1', 'warning']]);
+  });
 });

@@ -1,0 +1,68 @@
+import { GlobIndex } from '../glob/glob-index.js';
+import { type RuleEntry, readsCompatibleText } from './rule-entry.js';
+import { callsMayIntersect, type SampleCall, sampleCalls, toolMatches } from './sample-calls.js';
+
+/**
+ * The rules that may cover others, indexed so a question about one rule
+ * looks at the few rules that match a concrete call of it rather than at
+ * every rule: rules without path by tool glob, rules with a path by the
+ * glob of their match (per path). Lookups are exact (core's matcher
+ * confirms each hit); only `overlapping` scans.
+ */
+export class CoverIndex {
+  private readonly byTool = new GlobIndex<RuleEntry>();
+  private readonly byPath = new Map<string, GlobIndex<RuleEntry>>();
+
+  constructor(readonly entries: readonly RuleEntry[]) {
+    for (const entry of entries) {
+      if (entry.path === null) {
+        for (const alternative of new Set(entry.alternatives)) this.byTool.add(alternative, entry);
+        continue;
+      }
+      const key = JSON.stringify(entry.path);
+      let index = this.byPath.get(key);
+      if (!index) {
+        index = new GlobIndex<RuleEntry>();
+        this.byPath.set(key, index);
+      }
+      index.add(entry.match ?? '*', entry);
+    }
+  }
+
+  /** Rules (other than `subject`) that match this call of `subject`, ascending by index. */
+  matching(subject: RuleEntry, call: SampleCall): RuleEntry[] {
+    const found = new Map<number, RuleEntry>();
+    for (const entry of this.byTool.matching(call.name)) found.set(entry.index, entry);
+    if (subject.path !== null && call.text !== null) {
+      const index = this.byPath.get(JSON.stringify(subject.path));
+      for (const entry of index?.matching(call.text) ?? [])
+        if (toolMatches(entry, call.name)) found.set(entry.index, entry);
+    }
+    found.delete(subject.index);
+    return [...found.values()].sort((a, b) => a.index - b.index);
+  }
+
+  /**
+   * Rules that could imply `subject` on their own: those matching its first
+   * sample call (a rule that misses one of its calls cannot cover it).
+   */
+  impliers(subject: RuleEntry): RuleEntry[] {
+    const first = sampleCalls(subject)[0];
+    return first ? this.matching(subject, first) : [];
+  }
+
+  /** A sample call of `subject` that no rule here matches, if there is one: proof it is not covered. */
+  uncoveredSample(subject: RuleEntry): SampleCall | undefined {
+    return sampleCalls(subject).find((call) => this.matching(subject, call).length === 0);
+  }
+
+  /** Every rule (other than `subject`) that may share a call with it and reads compatible text: a scan. */
+  overlapping(subject: RuleEntry): RuleEntry[] {
+    return this.entries.filter(
+      (entry) =>
+        entry.index !== subject.index &&
+        readsCompatibleText(subject, entry) &&
+        callsMayIntersect(subject, entry),
+    );
+  }
+}

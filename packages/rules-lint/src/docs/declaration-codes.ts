@@ -1,0 +1,70 @@
+import type { ProblemCode } from '@airlock/core';
+
+/** Codes `rules-lint` adds for a file's `examples` (checked by `check`, run by `test`). */
+export const EXAMPLE_CODES = ['examples_not_array', 'example_invalid', 'example_failed'] as const;
+
+/**
+ * One sentence per declaration code (core's validator) and example code:
+ * what the kernel refuses, for SARIF descriptions, hovers and the docs page.
+ * A test checks every code of core has one.
+ */
+export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
+  Record<ProblemCode | (typeof EXAMPLE_CODES)[number], string>
+> = {
+  not_serializable:
+    'The declaration is not plain JSON data (a function, a cycle, a non-finite number).',
+  envelope_too_large: 'The declaration is larger than the 64 KiB envelope the kernel accepts.',
+  configuration_not_object: 'A profile configuration must be a JSON object.',
+  unknown_key:
+    'A key the declaration does not define, such as a seventh key on a rule; the kernel refuses it rather than ignore it.',
+  mode_invalid: '`approval_mode` must be bypass, ask or rules.',
+  rules_not_array: '`approval_rules` must be a JSON array of rules.',
+  rule_not_object: 'Each rule must be a JSON object.',
+  tool_missing: 'A rule needs `tool`: the `|`-separated globs of the tool names it addresses.',
+  tool_not_string: '`tool` must be text.',
+  tool_alternative_empty:
+    '`tool` has an empty alternative (`bash|` or `||`), which would match the empty tool name.',
+  verdict_missing: 'A rule needs `verdict`: allow, ask or deny.',
+  verdict_invalid: '`verdict` must be allow, ask or deny.',
+  origin_invalid: '`origin` must be model, author or kernel.',
+  path_not_string: '`path` must be text: a dotted key path into the tool input.',
+  path_segment_empty: '`path` has an empty segment (`a..b`, a leading or trailing dot).',
+  match_not_string: '`match` must be text: an anchored glob.',
+  match_without_path: '`match` needs `path`: the glob applies to the text found at that path.',
+  reason_not_string: '`reason` must be text.',
+  glob_invalid:
+    'A glob has no UTF-8 form (it holds a lone UTF-16 surrogate), so it cannot match anything.',
+  tool_names_invalid: '`tool_names` must be an array of non-empty tool names.',
+  tool_aliases_invalid:
+    '`tool_aliases` must map non-empty wire names to non-empty execution names.',
+  hooks_not_object: '`lifecycle_hooks` must be an object keyed by event.',
+  hooks_require_mode: 'A profile that declares `lifecycle_hooks` must declare `approval_mode` too.',
+  hook_event_unknown:
+    'A lifecycle hook event other than turn_start, pre_compact, post_compact and stop.',
+  hook_not_object: 'A lifecycle hook must be an object.',
+  hook_key_unknown: 'A key a lifecycle hook does not define.',
+  hook_tool_missing: 'A lifecycle hook needs `tool`: the executor tool it runs.',
+  hook_timeout_missing: 'A lifecycle hook needs `timeout_ms`.',
+  hook_timeout_invalid: '`timeout_ms` must be a positive whole number within the bound.',
+  hook_max_continuations_missing: 'A stop hook needs `max_continuations`.',
+  hook_max_continuations_invalid: '`max_continuations` must be a whole number within the bound.',
+  hook_result_not_object: 'A hook result must be an object.',
+  hook_result_key_unknown: 'A key a hook result does not define.',
+  hook_result_continue_invalid: '`continue` of a hook result must be true or false.',
+  hook_result_continue_not_allowed: 'Only a stop hook may ask to continue.',
+  hook_result_feedback_missing: 'A hook result that continues needs `feedback`.',
+  hook_result_feedback_invalid: '`feedback` must be text.',
+  hook_result_feedback_not_allowed: '`feedback` is only read when the hook continues.',
+  examples_not_array: '`examples` must be an array of {tool, input?, origin?, mode?, expect}.',
+  example_invalid:
+    'An example is malformed: a missing tool or expect, an unknown key, or a bad origin or mode.',
+  example_failed: "An example's decision differs from its `expect`.",
+};
+
+/** The description of a declaration or example code, or a generic sentence for a code not in the table. */
+export function describeDeclarationCode(code: string): string {
+  return (
+    (DECLARATION_CODE_DESCRIPTIONS as Readonly<Record<string, string>>)[code] ??
+    `The kernel refuses the declaration: ${code}.`
+  );
+}
