@@ -13,6 +13,34 @@ const parkOne = {
 };
 const grantOne = { ...parkOne, approval_mode: 'bypass' };
 
+/** Reads a tRPC subscription's server-sent events until `enough` holds; answers their data. */
+async function readSubscription(
+  url: string,
+  token: string,
+  enough: (events: { run_id: string }[]) => boolean,
+): Promise<{ run_id: string }[]> {
+  const controller = new AbortController();
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  const events: { run_id: string }[] = [];
+  let buffer = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = /^id: .*$/m.test(block) ? /^data: (.*)$/m.exec(block)?.[1] : undefined;
+      if (data) events.push(JSON.parse(data));
+    }
+    if (enough(events)) break;
+  }
+  controller.abort();
+  return events;
+}
+
 describe('agent applications are fenced from each other', () => {
   let d: Deployment;
   let otherAgent: Client;
@@ -121,5 +149,19 @@ describe('agent applications are fenced from each other', () => {
       (m) => m.type === 'event' && (m.event.run_id === parked || m.event.run_id === granted),
     );
     expect(foreign).toEqual([]);
+  });
+
+  it("shows an agent's tRPC subscription only its own application's runs", async () => {
+    const ownRun = (await otherAgent.post(`${d.ws}/runs`, grantOne)).body.id;
+    const input = encodeURIComponent(JSON.stringify({ workspace_id: d.workspaceId, after: 0 }));
+    const events = await readSubscription(
+      `${d.url}/trpc/runs.feed?input=${input}`,
+      tokensB.agent,
+      (seen) => seen.some((event) => event.run_id === ownRun),
+    );
+    expect(events.some((event) => event.run_id === ownRun)).toBe(true);
+    expect(events.filter((event) => event.run_id === parked || event.run_id === granted)).toEqual(
+      [],
+    );
   });
 });
