@@ -71,7 +71,7 @@ async function authenticateRequest(kernel: Kernel, req: IncomingMessage): Promis
 }
 
 /** True while a request still has body bytes the server has not read. */
-export function hasUnreadBody(req: IncomingMessage): boolean {
+function hasUnreadBody(req: IncomingMessage): boolean {
   return (
     !req.complete &&
     (Number(req.headers['content-length'] ?? 0) > 0 || 'transfer-encoding' in req.headers)
