@@ -149,6 +149,12 @@ for (const backend of all) {
         expect((await d.member.get(`${d.ws}/runs/${parked}`)).body.state).toBe('running');
       });
 
+      it("refuses an agent's feed of another application's run as not found", async () => {
+        await expect(
+          connect(`${d.url}${d.ws}/feed?run_id=${parked}`, tokensB.agent),
+        ).rejects.toThrow('status 404');
+      });
+
       it("shows an agent's feed only its own application's runs", async () => {
         const ownRun = (await otherAgent.post(`${d.ws}/runs`, parkOne)).body.id;
         await waitFor(async () =>

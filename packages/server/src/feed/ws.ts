@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { authenticateToken, bearerToken, fenceOf } from '../api/access.js';
+import { authenticateToken, bearerToken, checkRunFence, fenceOf } from '../api/access.js';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CredentialKind, Principal } from '../store/accounts.js';
@@ -108,6 +108,8 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
         if (decodeURIComponent(feed[1]!) !== principal.workspace_id) {
           throw new AirlockError('forbidden', 'this credential belongs to another workspace');
         }
+        // Another application's run is not there for an agent credential, as on REST.
+        await checkRunFence(options.kernel, principal, { run_id: url.searchParams.get('run_id') });
       } else {
         requirePlane(principal, ['executor']);
       }
