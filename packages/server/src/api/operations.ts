@@ -6,6 +6,7 @@ import {
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
+import { submitCalls } from './gateway.js';
 import type { Operation } from './operation.js';
 import { getConfiguration, putConfiguration } from './profile.js';
 import {
@@ -31,6 +32,7 @@ export const OPERATIONS: readonly Operation[] = [
   getRun,
   stopRunOperation,
   abandonRun,
+  submitCalls,
   listEvents,
   listTasks,
   getTask,

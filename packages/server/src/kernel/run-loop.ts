@@ -55,7 +55,7 @@ async function askModel(
 }
 
 /** Records what the model read and what it answered: a final answer, a failure, or a round of calls. */
-async function applyRound(
+export async function applyRound(
   ctx: KernelContext,
   tx: Tx,
   run: RunTable,
@@ -188,7 +188,10 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
     .where('id', '=', runId)
     .executeTakeFirst();
   if (!peek || !due(peek, ctx.store.now())) return;
-  if (providerOf(ctx, peek).model?.inline) {
+  const { model: peekModel } = providerOf(ctx, peek);
+  // An external provider's rounds arrive through runs.calls: there is nobody to ask.
+  if (peekModel?.external) return;
+  if (peekModel?.inline) {
     await ctx.store.transaction(async (tx) => {
       const run = await lockRun(tx, peek.workspace_id, runId);
       await advanceInline(ctx, tx, run);

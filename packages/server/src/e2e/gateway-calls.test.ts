@@ -1,0 +1,108 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { backends } from '../testing/stores.js';
+
+const [sqlite] = await backends();
+
+describe('gateway runs: rounds planted by a client through runs.calls', () => {
+  let d: Deployment;
+  afterEach(async () => {
+    await d?.close();
+  });
+
+  async function gatewayTurn() {
+    await d.agent.put('/agent_api/v1/profile/configuration', {
+      approval_mode: 'rules',
+      approval_rules: [
+        { tool: 'fs__read_*', verdict: 'allow' },
+        { tool: 'fs__write_file', verdict: 'ask' },
+        { tool: 'fs__delete', verdict: 'deny', reason: 'no deletes here' },
+      ],
+    });
+    const conversation = (await d.agent.post('/agent_api/v1/conversations')).body.id;
+    const turn = await d.agent.post(`/agent_api/v1/conversations/${conversation}/inputs`, {
+      input: 'mcp session',
+      provider: { kind: 'gateway', client: 'test-client 1.0' },
+    });
+    expect(turn.status).toBe(201);
+    return turn.body.id as string;
+  }
+
+  it('crosses the approval stage with the profile rules; parks join the open round', async () => {
+    d = await deploy(sqlite!);
+    const runId = await gatewayTurn();
+    // Nobody asks an external provider: the run waits for its client.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const idle = await d.agent.get(`${d.ws}/runs/${runId}`);
+    expect(idle.body).toMatchObject({ state: 'running', round: 0 });
+
+    const write = await d.agent.post(`${d.ws}/runs/${runId}/calls`, {
+      calls: [{ name: 'fs__write_file', input: { path: 'src/a.txt' }, id: '7' }],
+    });
+    expect(write.status).toBe(201);
+    expect(write.body.tasks).toMatchObject([
+      { key: 't1', state: 'needs_approval', origin: 'model', round: 1, tool_call_id: '7' },
+    ]);
+    // A second call while the first is parked joins round 1 instead of waiting behind it.
+    const more = await d.agent.post(`${d.ws}/runs/${runId}/calls`, {
+      calls: [{ name: 'fs__read_file', input: { path: 'src/a.txt' } }, { name: 'fs__delete' }],
+    });
+    expect(more.body.tasks).toMatchObject([
+      { key: 't2', state: 'runnable', round: 1 },
+      { key: 't3', state: 'failed', error: { code: 'approval_denied', detail: 'no deletes here' } },
+    ]);
+
+    await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/deny`, { reason: 'not now' });
+    const claim = await d.executor.post('/executor_api/v1/claim', {
+      tool_names: ['fs__read_file'],
+    });
+    await d.executor.post(`/executor_api/v1/runs/${runId}/tasks/t2/commit`, {
+      claim_id: claim.body.claim.claim_id,
+      outcome: 'succeeded',
+      result: { content: [{ type: 'text', text: 'hello' }] },
+    });
+    await waitFor(async () => {
+      const run = await d.agent.get(`${d.ws}/runs/${runId}`);
+      return run.body.state === 'running' && run.body.attention.length === 0;
+    });
+    const next = await d.agent.post(`${d.ws}/runs/${runId}/calls`, {
+      calls: [{ name: 'fs__read_text_file' }],
+    });
+    expect(next.body.tasks).toMatchObject([{ key: 't4', round: 2, state: 'runnable' }]);
+    const events = await d.agent.get(`${d.ws}/runs/${runId}/events`);
+    const read = events.body.events.find((e: { type: string }) => e.type === 'run.model_read');
+    expect(read).toBeDefined();
+  });
+
+  it('ends with the final answer, and refuses what is not a gateway round', async () => {
+    d = await deploy(sqlite!);
+    const runId = await gatewayTurn();
+    const neither = await d.agent.post(`${d.ws}/runs/${runId}/calls`, {});
+    expect(neither.status).toBe(400);
+    expect(neither.body.error.code).toBe('invalid_input');
+    const both = await d.agent.post(`${d.ws}/runs/${runId}/calls`, {
+      final: 'x',
+      calls: [{ name: 'a' }],
+    });
+    expect(both.body.error.code).toBe('invalid_input');
+    const byExecutor = await d.executor.post(`${d.ws}/runs/${runId}/calls`, { final: 'x' });
+    expect(byExecutor.status).toBe(403);
+
+    const done = await d.agent.post(`${d.ws}/runs/${runId}/calls`, { final: 'session closed' });
+    expect(done.status).toBe(201);
+    expect(done.body.run).toMatchObject({ state: 'completed', final_answer: 'session closed' });
+    const after = await d.agent.post(`${d.ws}/runs/${runId}/calls`, { calls: [{ name: 'a' }] });
+    expect(after.status).toBe(409);
+    expect(after.body.error.code).toBe('run_not_running');
+
+    const scripted = await d.member.post(`${d.ws}/runs`, {
+      approval_mode: 'ask',
+      provider: { kind: 'scripted', rounds: [{ tool_calls: [{ name: 'x' }] }] },
+    });
+    const refused = await d.member.post(`${d.ws}/runs/${scripted.body.id}/calls`, {
+      calls: [{ name: 'a' }],
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('run_not_gateway');
+  });
+});
