@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { AirlockError } from '../kernel/errors.js';
-import { submitGatewayRound } from '../kernel/gateway-calls.js';
+import { cancelGatewayCall, submitGatewayRound } from '../kernel/gateway-calls.js';
 import { RunViewSchema, runView, TaskViewSchema, taskView } from '../kernel/views.js';
 import { defineOperation } from './operation.js';
-import { OnFailureSchema, RunParams } from './schemas.js';
+import { OnFailureSchema, RunParams, TaskParams } from './schemas.js';
 
 /** One call a gateway client asks for. */
 const GatewayCallSchema = z.strictObject({
@@ -51,5 +51,19 @@ export const submitCalls = defineOperation({
       submission,
     );
     return { run: runView(run), tasks: tasks.map(taskView) };
+  },
+});
+
+/** POST /api/v1/workspaces/{ws}/runs/{run}/calls/{task_key}/cancel */
+export const cancelCall = defineOperation({
+  name: 'runs.cancelCall',
+  summary: "Cancel a gateway client's call that has not started (parked ones included)",
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/calls/{task_key}/cancel',
+  planes: ['agent', 'member'],
+  input: z.strictObject(TaskParams),
+  output: TaskViewSchema,
+  handle({ kernel, principal }, input) {
+    return cancelGatewayCall(kernel.context, principal, input.run_id, input.task_key);
   },
 });

@@ -6,7 +6,7 @@ import {
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
-import { submitCalls } from './gateway.js';
+import { cancelCall, submitCalls } from './gateway.js';
 import type { Operation } from './operation.js';
 import { getConfiguration, putConfiguration } from './profile.js';
 import {
@@ -33,6 +33,7 @@ export const OPERATIONS: readonly Operation[] = [
   stopRunOperation,
   abandonRun,
   submitCalls,
+  cancelCall,
   listEvents,
   listTasks,
   getTask,

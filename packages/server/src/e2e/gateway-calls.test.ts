@@ -74,6 +74,26 @@ describe('gateway runs: rounds planted by a client through runs.calls', () => {
     expect(read).toBeDefined();
   });
 
+  it('cancels a parked call at its client request; the model reads it was canceled', async () => {
+    d = await deploy(sqlite!);
+    const runId = await gatewayTurn();
+    await d.agent.post(`${d.ws}/runs/${runId}/calls`, { calls: [{ name: 'fs__write_file' }] });
+    const canceled = await d.agent.post(`${d.ws}/runs/${runId}/calls/t1/cancel`);
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ key: 't1', state: 'canceled' });
+    const again = await d.agent.post(`${d.ws}/runs/${runId}/calls/t1/cancel`);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('task_not_waiting');
+    const approve = await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/approve`);
+    expect(approve.body.error.code).toBe('task_not_waiting');
+    const next = await d.agent.post(`${d.ws}/runs/${runId}/calls`, { calls: [{ name: 'x' }] });
+    expect(next.body.tasks[0].round).toBe(2);
+    const events = await d.agent.get(`${d.ws}/runs/${runId}/events`);
+    const reads = events.body.events.filter((e: { type: string }) => e.type === 'run.model_read');
+    expect(reads.at(-1).data).toMatchObject({ round: 1, fed: [{ task_key: 't1' }] });
+    expect(reads.at(-1).data.fed[0].content).toContain('canceled');
+  });
+
   it('ends with the final answer, and refuses what is not a gateway round', async () => {
     d = await deploy(sqlite!);
     const runId = await gatewayTurn();

@@ -369,3 +369,29 @@ export async function appendAuthorRow(
     return token && row.state === 'awaiting_input' ? { ...view, resolution_token: token } : view;
   });
 }
+
+/**
+ * Cancels an unstarted model row (ready, runnable or parked) at its caller's
+ * request: the model reads that it was canceled. A row an executor holds is
+ * past canceling.
+ * @throws AirlockError task_not_waiting (409) when the row has started or settled.
+ */
+export function cancelTask(
+  ctx: KernelContext,
+  principal: Principal,
+  address: TaskAddress,
+): Promise<TaskView> {
+  const who = principalName(principal);
+  return transition(ctx, address, {
+    from: ['ready', 'runnable', 'needs_approval'],
+    verb: 'cancel',
+    principal: who,
+    guard: (row) => {
+      if (row.origin !== 'model' || row.kind !== 'tool') {
+        throw new AirlockError('task_not_waiting', `task ${row.key} is not a model call`);
+      }
+    },
+    change: () => ({ state: 'canceled', deadline_at: null, decided_by: who }),
+    event: () => ({ type: 'task.canceled', data: { decided_by: who } }),
+  });
+}

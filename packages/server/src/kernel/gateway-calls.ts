@@ -4,10 +4,12 @@ import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
+import { cancelTask } from './decisions.js';
 import { AirlockError } from './errors.js';
 import { readHistory } from './history.js';
 import { applyRound } from './run-loop.js';
-import { lockRun, settleRun } from './run-state.js';
+import { lockRun, readRun, settleRun } from './run-state.js';
+import type { TaskView } from './views.js';
 
 /** What a gateway client sends: a round of calls, or its final answer. */
 export type GatewaySubmission =
@@ -105,5 +107,25 @@ export async function submitGatewayRound(
             .orderBy('created_at')
             .execute();
     return { run, tasks: tasks.filter((t) => Number(t.key.slice(1)) > before) };
+  });
+}
+
+/**
+ * Cancels a gateway client's call that has not started (the client sent
+ * `notifications/cancelled`): a parked row stops waiting for a person.
+ * @throws AirlockError run_not_found, run_not_gateway, run_not_running,
+ *   task_not_found, task_not_waiting (the call already runs or has settled).
+ */
+export async function cancelGatewayCall(
+  ctx: KernelContext,
+  principal: Principal,
+  runId: string,
+  taskKey: string,
+): Promise<TaskView> {
+  checkGatewayRun(ctx, principal, await readRun(ctx.store, principal.workspace_id, runId));
+  return cancelTask(ctx, principal, {
+    workspaceId: principal.workspace_id,
+    runId,
+    taskKey,
   });
 }
