@@ -5,6 +5,22 @@ export {
   resultText,
   startExecutorBridge,
 } from './executor-bridge.js';
+export { type Gateway, type GatewayOptions, startGateway } from './gateway/gateway.js';
+export { createGatewayServer, GATEWAY_INFO, listedTools } from './gateway/gateway-server.js';
+export {
+  credentialKind,
+  GatewaySession,
+  type GatewaySessionOptions,
+  type MemberRunPolicy,
+  type WaitingListener,
+} from './gateway/gateway-session.js';
+export {
+  type HttpGateway,
+  type HttpGatewayOptions,
+  listenHttp,
+  MCP_PATH,
+} from './gateway/http-transport.js';
+export { SETTLED_STATES, toolResultOf } from './gateway/tool-results.js';
 export { isKernelError, type KernelAddress, KernelApi, KernelError } from './kernel-api.js';
 export {
   type ManifestTarget,

@@ -65,6 +65,15 @@ export class KernelApi {
     return parsed as T;
   }
 
+  /**
+   * Checks that the credential is one the kernel knows, on the agent or member plane.
+   * @throws KernelError unauthenticated or forbidden.
+   */
+  async verify(kind: 'agent' | 'member'): Promise<void> {
+    if (kind === 'agent') await this.profile();
+    else await this.send('GET', `${this.ws}/runs?limit=1`);
+  }
+
   /** The agent's current profile configuration, or null before its first declaration. */
   async profile(): Promise<Record<string, unknown> | null> {
     const body = await this.send<{ configuration: Record<string, unknown> } | null>(
