@@ -3,9 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 
 /** A server name: it prefixes its tools' names (`fs__read_file`), so no `__` inside. */
-const ServerNameSchema = z
-  .string()
-  .regex(/^[A-Za-z][A-Za-z0-9-]*(_[A-Za-z0-9-]+)*$/, 'letters, digits, - and single _ only');
+const SERVER_NAME = /^[A-Za-z][A-Za-z0-9-]*(_[A-Za-z0-9-]+)*$/;
 
 /** How to start one MCP server over stdio. */
 export const ServerSpecSchema = z.strictObject({
@@ -23,7 +21,7 @@ export type ServerSpec = z.infer<typeof ServerSpecSchema>;
  * clients use, so their configuration can be reused as is.
  */
 export const ServersFileSchema = z.object({
-  mcpServers: z.record(ServerNameSchema, ServerSpecSchema),
+  mcpServers: z.record(z.string(), ServerSpecSchema),
 });
 
 /** A server's name and how to start it. */
@@ -51,6 +49,12 @@ export function parseServersFile(value: unknown, baseDir: string): NamedServer[]
       (issue) => `/${issue.path.join('/')}: ${issue.message}`,
     );
     throw new ServersConfigError(`invalid servers file: ${problems.join('; ')}`);
+  }
+  const badNames = Object.keys(parsed.data.mcpServers).filter((name) => !SERVER_NAME.test(name));
+  if (badNames.length > 0) {
+    throw new ServersConfigError(
+      `invalid server name ${badNames.map((n) => JSON.stringify(n)).join(', ')}: start with a letter; letters, digits, - and single _ only (the name prefixes its tools as NAME__tool)`,
+    );
   }
   const servers = Object.entries(parsed.data.mcpServers).map(([name, spec]) => ({
     name,
