@@ -32,6 +32,11 @@ export type WaitingListener = (task: TaskView, elapsedMs: number) => void | Prom
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A call that waits long (a park) is read less often: a tenth of its age, at most every 2 s. */
+function pollDelay(pollMs: number, waitedMs: number): number {
+  return Math.max(pollMs, Math.min(2000, Math.floor(waitedMs / 10)));
+}
+
 /**
  * One MCP client session: a gateway run, made on its first call, whose model
  * rows are the client's `tools/call`s. Each call crosses the approval stage;
@@ -119,7 +124,7 @@ export class GatewaySession {
           return toolResultOf({ ...task, state: 'canceled' });
         }
         if (task.state === 'needs_approval') await request.onWaiting?.(task, Date.now() - started);
-        await sleep(this.options.pollMs ?? 250);
+        await sleep(pollDelay(this.options.pollMs ?? 250, Date.now() - started));
         task = await this.options.api.task(task.run_id, task.key);
       }
       return toolResultOf(task);
