@@ -1,4 +1,4 @@
-import type { TaskView } from '@airlock/sdk';
+import { createClient, type FeedSubscription, type TaskView } from '@airlock/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isKernelError, type KernelApi } from '../kernel-api.js';
 import { SETTLED_STATES, toolResultOf } from './tool-results.js';
@@ -46,6 +46,9 @@ export class GatewaySession {
   private runId: string | null = null;
   private creating: Promise<string> | null = null;
   private readonly inFlight = new Set<string>();
+  private feed: FeedSubscription | null = null;
+  /** Waiting calls by task key, woken by the run's feed. */
+  private readonly wakers = new Map<string, () => void>();
 
   constructor(private readonly options: GatewaySessionOptions) {}
 
@@ -74,11 +77,42 @@ export class GatewaySession {
         run = await api.createRun({ input, provider, ...policy });
       }
       this.runId = run.id;
+      this.follow(run.id);
       return run.id;
     })().finally(() => {
       this.creating = null;
     });
     return this.creating;
+  }
+
+  /** Follows the run's feed: an event on a waiting call's row wakes it before its next poll. */
+  private follow(runId: string): void {
+    this.feed?.close();
+    const { url, token, workspaceId = '' } = this.options.api.address;
+    const feed = createClient({ url, token }).workspace(workspaceId).runs.run(runId).feed();
+    this.feed = feed;
+    void (async () => {
+      try {
+        for await (const event of feed) if (event.task_key) this.wakers.get(event.task_key)?.();
+      } catch {
+        // The feed only hastens the polls; without it the calls are still read.
+      }
+    })();
+  }
+
+  /** Sleeps until the row's next poll, an event on it, or the caller's abort. */
+  private async pause(key: string, ms: number, signal: AbortSignal): Promise<void> {
+    let wake: () => void = () => {};
+    const woken = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    const timer = setTimeout(wake, ms);
+    this.wakers.set(key, wake);
+    signal.addEventListener('abort', wake, { once: true });
+    await woken;
+    clearTimeout(timer);
+    this.wakers.delete(key);
+    signal.removeEventListener('abort', wake);
   }
 
   private async plant(name: string, input: unknown, callId: string): Promise<TaskView> {
@@ -124,7 +158,11 @@ export class GatewaySession {
           return toolResultOf({ ...task, state: 'canceled' });
         }
         if (task.state === 'needs_approval') await request.onWaiting?.(task, Date.now() - started);
-        await sleep(pollDelay(this.options.pollMs ?? 250, Date.now() - started));
+        await this.pause(
+          task.key,
+          pollDelay(this.options.pollMs ?? 250, Date.now() - started),
+          request.signal,
+        );
         task = await this.options.api.task(task.run_id, task.key);
       }
       return toolResultOf(task);
@@ -148,6 +186,7 @@ export class GatewaySession {
    * and its parked rows to their clock.
    */
   async close(): Promise<void> {
+    this.feed?.close();
     const runId = this.runId;
     if (!runId || this.inFlight.size > 0) return;
     try {
