@@ -26,6 +26,7 @@ export {
   pointerTokens,
   type Validated,
 } from './issues/problem.js';
+export { combineLayers } from './layers/combine-layers.js';
 export { parsePath, textAtPath, textOf, walkPath } from './path/tool-input-path.js';
 export type { CompiledRule } from './rules/compiled-rule.js';
 export type { Policy } from './rules/policy.js';
@@ -69,6 +70,15 @@ export {
   type StopHook,
   StopHookSchema,
 } from './schemas/hooks.js';
+export {
+  LAYER_VERDICT_STRICTNESS,
+  type LayerDecision,
+  LayerDecisionSchema,
+  type LayerName,
+  LayerNameSchema,
+  type LayerRuleRef,
+  LayerRuleRefSchema,
+} from './schemas/layers.js';
 export {
   DECLARATION_ENVELOPE_MAX_BYTES,
   type ProfileConfiguration,

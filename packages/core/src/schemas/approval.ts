@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LayerDecisionSchema, LayerNameSchema } from './layers.js';
 
 /** How unmatched model calls are treated: granted, parked for a person, or refused. */
 export const ApprovalModeSchema = z.enum(['bypass', 'ask', 'rules']);
@@ -51,5 +52,11 @@ export const DecisionSchema = z.object({
   error: ApprovalDeniedSchema.nullable(),
   matched: z.array(z.number().int().nonnegative()),
   tool_name: z.string(),
+  /** The deciding policy layer; absent when only the declared rules applied. */
+  layer: LayerNameSchema.optional(),
+  /** Every layer that applied, the declared rules first (see layers/layer-decision.ts). */
+  layers: z.array(LayerDecisionSchema).optional(),
+  /** Non-blocking reminders for the model, from every layer. */
+  reminders: z.array(z.string()).optional(),
 });
 export type Decision = z.infer<typeof DecisionSchema>;

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
-describe.each(await backends())(
+const available = (await backends()).filter((backend) => backend.skip === null);
+
+describe.each(available)(
   'gateway runs on $name: rounds planted by a client through runs.calls',
   (backend) => {
     let d: Deployment;

@@ -1,5 +1,6 @@
 import {
   buildEffectProfile,
+  type Decision,
   decide,
   explainMatches,
   type Policy,
@@ -10,6 +11,7 @@ import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
+import { applyPolicyLayers } from './policy-layers.js';
 import { ASK_TOOL, parseQuestion } from './questions.js';
 import { touchRun } from './run-state.js';
 
@@ -70,7 +72,8 @@ export function nextTaskKey(run: Pick<RunTable, 'task_counter'>): string {
  * tags, targets, the rules that matched with the text they read), plus the
  * origin, the mode under its older name and each matched rule itself.
  */
-function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, toolName: string) {
+function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, decision: Decision) {
+  const toolName = decision.tool_name;
   const toolCall = {
     mode: run.approval_mode,
     origin: call.origin,
@@ -89,6 +92,9 @@ function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, tool
     approval_mode: run.approval_mode,
     origin: call.origin,
     matched_rules: profile.matched_rules.map((m) => ({ ...m, rule: policy.rules[m.index] })),
+    ...(decision.layer === undefined
+      ? {}
+      : { decided_by_layer: decision.layer, layers: decision.layers ?? [] }),
   };
 }
 
@@ -108,11 +114,19 @@ export async function plantToolRow(
   touchRun(tx, run);
   const key = `t${run.task_counter}`;
   const policy = policyForRun(run);
-  const decision = decide(policy, {
+  const base = decide(policy, {
     mode: run.approval_mode,
     origin: call.origin,
     toolName: call.toolName,
     toolInput: call.toolInput,
+  });
+  const decision = await applyPolicyLayers({
+    ctx,
+    tx,
+    run,
+    call,
+    toolName: base.tool_name,
+    base,
   });
   const row: TaskTable = {
     workspace_id: run.workspace_id,
@@ -146,9 +160,9 @@ export async function plantToolRow(
     created_at: tx.now,
     updated_at: tx.now,
   };
-  const base = { workspace_id: run.workspace_id, run_id: run.id, task_key: key };
+  const address = { workspace_id: run.workspace_id, run_id: run.id, task_key: key };
   tx.emit({
-    ...base,
+    ...address,
     type: 'task.created',
     data: {
       origin: call.origin,
@@ -171,7 +185,7 @@ export async function plantToolRow(
       row.error_code = 'invalid_question';
       row.error_detail = question;
       tx.emit({
-        ...base,
+        ...address,
         type: 'task.failed',
         data: { state: 'failed', error: { code: row.error_code, detail: question } },
       });
@@ -185,7 +199,7 @@ export async function plantToolRow(
       row.addressee = call.origin === 'author' ? null : run.agent_application_id;
       row.deadline_at = tx.now + ctx.parkTtlMs;
       tx.emit({
-        ...base,
+        ...address,
         type: 'task.asked',
         data: {
           state: 'awaiting_input',
@@ -201,11 +215,12 @@ export async function plantToolRow(
     row.state = 'runnable';
     if (call.runnableDeadlineMs !== undefined) row.deadline_at = tx.now + call.runnableDeadlineMs;
     tx.emit({
-      ...base,
+      ...address,
       type: 'task.granted',
       data: {
         granted_by: decision.granted_by,
         matched: decision.matched,
+        ...(decision.layer === undefined ? {} : { layers: decision.layers }),
         state: 'runnable',
         ...(row.kind === 'tool' ? {} : { kind: row.kind }),
       },
@@ -214,10 +229,10 @@ export async function plantToolRow(
     row.state = 'needs_approval';
     row.addressee = run.agent_application_id;
     row.deadline_at = tx.now + ctx.parkTtlMs;
-    const effectProfile = effectProfileOf(policy, run, call, decision.tool_name);
+    const effectProfile = effectProfileOf(policy, run, call, decision);
     row.effect_profile = JSON.stringify(effectProfile);
     tx.emit({
-      ...base,
+      ...address,
       type: 'task.parked',
       data: {
         state: 'needs_approval',
@@ -231,11 +246,12 @@ export async function plantToolRow(
     row.error_code = 'approval_denied';
     row.error_detail = decision.error?.detail ?? 'denied';
     tx.emit({
-      ...base,
+      ...address,
       type: 'task.denied',
       data: {
         state: 'failed',
         matched: decision.matched,
+        ...(decision.layer === undefined ? {} : { layer: decision.layer, layers: decision.layers }),
         error: { code: row.error_code, detail: row.error_detail },
       },
     });

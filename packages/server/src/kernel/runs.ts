@@ -7,6 +7,7 @@ import { currentProfileConfiguration } from '../store/profiles.js';
 import type { RunTable } from '../store/schema.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
+import { freezePolicyLayers } from './policy-layers.js';
 import { advanceInline } from './run-loop.js';
 import { cancelUnstarted, finishRun, lockRun, readRun, settleRun } from './run-state.js';
 import { type RunView, runView } from './views.js';
@@ -18,6 +19,8 @@ export interface FrozenConfiguration {
   tool_names: string[] | null;
   tool_aliases: Record<string, string>;
   lifecycle_hooks: unknown;
+  /** The policy layers' keys of the configuration (see policy-layers.ts); null when none. */
+  policy_layers: Record<string, unknown> | null;
   config_version: number | null;
 }
 
@@ -61,6 +64,7 @@ async function insertRun(
       tool_names: frozen.tool_names ? JSON.stringify(frozen.tool_names) : null,
       tool_aliases: JSON.stringify(frozen.tool_aliases),
       lifecycle_hooks: frozen.lifecycle_hooks ? JSON.stringify(frozen.lifecycle_hooks) : null,
+      policy_layers: frozen.policy_layers ? JSON.stringify(frozen.policy_layers) : null,
       config_version: frozen.config_version,
       provider: JSON.stringify(start.provider),
       input: JSON.stringify({ content: start.input }),
@@ -149,6 +153,7 @@ export async function createStandaloneRun(
       tool_names: request.tool_names ?? null,
       tool_aliases: request.tool_aliases ?? {},
       lifecycle_hooks: request.lifecycle_hooks ?? null,
+      policy_layers: freezePolicyLayers(request as unknown as Record<string, unknown>),
       config_version: null,
     },
     start: request,
@@ -212,6 +217,7 @@ export async function startTurn(
       tool_names: narrowed.value.tool_names ?? null,
       tool_aliases: configuration.tool_aliases ?? {},
       lifecycle_hooks: configuration.lifecycle_hooks ?? null,
+      policy_layers: freezePolicyLayers(configuration),
       config_version: profile.version,
     },
     start: request,
@@ -256,6 +262,7 @@ export async function regenerateRun(
       tool_names: original.tool_names ? (JSON.parse(original.tool_names) as string[]) : null,
       tool_aliases: JSON.parse(original.tool_aliases) as Record<string, string>,
       lifecycle_hooks: original.lifecycle_hooks ? JSON.parse(original.lifecycle_hooks) : null,
+      policy_layers: original.policy_layers ? JSON.parse(original.policy_layers) : null,
       config_version: original.config_version,
     },
     start,

@@ -272,6 +272,15 @@ function sweepIndexes(): Migration {
   };
 }
 
+/** Runs freeze the configuration of their policy layers (specs 003/004) beside their rules. */
+function policyLayers(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('runs').addColumn('policy_layers', 'text').execute();
+    },
+  };
+}
+
 class StaticMigrations implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
@@ -280,6 +289,7 @@ class StaticMigrations implements MigrationProvider {
       '0002_questions_and_hooks': questionsAndHooks(this.dialect),
       '0003_context_token_limit': contextTokenLimit(this.dialect),
       '0004_sweep_indexes': sweepIndexes(),
+      '0004b_policy_layers': policyLayers(),
     };
   }
 }

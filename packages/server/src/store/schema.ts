@@ -67,6 +67,8 @@ export interface RunTable {
   tool_names: string | null;
   tool_aliases: string;
   lifecycle_hooks: string | null;
+  /** The policy layers' frozen configuration (specs 003/004) as JSON, null when none applies. */
+  policy_layers: string | null;
   config_version: number | null;
   provider: string;
   input: string;

@@ -1,0 +1,86 @@
+import { combineLayers, type Decision, type LayerDecision, type LayerName } from '@airlock/core';
+import type { RunTable } from '../store/schema.js';
+import type { Tx } from '../store/store.js';
+import type { IncomingCall } from './approval-stage.js';
+import type { KernelContext } from './context.js';
+
+/**
+ * The policy layers beside the declared approval rules (DESIGN.md, "Policy
+ * layers"): each one that applies to a call says allow, ask or deny, and the
+ * strictest wins. A layer registers here with the configuration keys it
+ * reads; those keys are frozen on the run at its start, like the rules.
+ */
+
+/** What a layer sees of one call at the approval stage. */
+export interface LayerCall {
+  readonly ctx: KernelContext;
+  readonly tx: Tx;
+  readonly run: RunTable;
+  /** The run's frozen policy-layer configuration: only the keys the layers declared. */
+  readonly frozen: Readonly<Record<string, unknown>>;
+  readonly call: IncomingCall;
+  /** The resolved tool name (runner qualification and aliases applied). */
+  readonly toolName: string;
+  /** What the declared approval rules decided. */
+  readonly base: Decision;
+}
+
+/** One policy layer of the approval stage. */
+export interface PolicyLayer {
+  readonly name: LayerName;
+  /** The configuration keys (profile or create call) this layer reads and the run freezes. */
+  readonly configurationKeys: readonly string[];
+  /** What the layer says about the call, or null when it does not apply. */
+  evaluate(call: LayerCall): LayerDecision | null | Promise<LayerDecision | null>;
+}
+
+/** Every layer, in tie-break order after the declared rules. */
+export const POLICY_LAYERS: readonly PolicyLayer[] = [];
+
+/**
+ * Picks the layers' keys out of a configuration (a profile or a create call)
+ * for the run to freeze; null when it sets none of them.
+ */
+export function freezePolicyLayers(
+  configuration: Readonly<Record<string, unknown>>,
+): Record<string, unknown> | null {
+  let frozen: Record<string, unknown> | null = null;
+  for (const layer of POLICY_LAYERS) {
+    for (const key of layer.configurationKeys) {
+      const value = configuration[key];
+      if (value === undefined || value === null) continue;
+      frozen ??= {};
+      frozen[key] = value;
+    }
+  }
+  return frozen;
+}
+
+const frozenByRun = new Map<string, Record<string, unknown>>();
+const FROZEN_CACHE_LIMIT = 2000;
+
+function frozenOf(run: RunTable): Record<string, unknown> | null {
+  if (run.policy_layers === null) return null;
+  const cached = frozenByRun.get(run.id);
+  if (cached) return cached;
+  const parsed = JSON.parse(run.policy_layers) as Record<string, unknown>;
+  if (frozenByRun.size >= FROZEN_CACHE_LIMIT) frozenByRun.clear();
+  frozenByRun.set(run.id, parsed);
+  return parsed;
+}
+
+/**
+ * Runs every policy layer that applies to a model call and composes the
+ * result with the declared rules' decision. Author and kernel rows are
+ * decided by the declared rules alone: the layers govern what a model asks for.
+ */
+export async function applyPolicyLayers(options: Omit<LayerCall, 'frozen'>): Promise<Decision> {
+  const frozen = frozenOf(options.run);
+  if (frozen === null || options.call.origin !== 'model') return options.base;
+  const said: LayerDecision[] = [];
+  for (const layer of POLICY_LAYERS) {
+    const decision = await layer.evaluate({ ...options, frozen });
+    if (decision !== null) said.push(decision);
+  }
+  return combineLayers(options.base, said);
+}
