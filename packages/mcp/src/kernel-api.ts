@@ -124,11 +124,22 @@ export class KernelApi {
     );
   }
 
+  /** Approves a parked row (member plane): the decision is this credential's. */
+  async approve(runId: string, taskKey: string): Promise<TaskView> {
+    return this.send('POST', `${this.taskPath(runId, taskKey)}/approve`, {});
+  }
+
+  /** Denies a parked row (member plane) with a reason the model reads. */
+  async deny(runId: string, taskKey: string, reason: string): Promise<TaskView> {
+    return this.send('POST', `${this.taskPath(runId, taskKey)}/deny`, { reason });
+  }
+
+  private taskPath(runId: string, taskKey: string): string {
+    return `${this.ws}/runs/${encodeURIComponent(runId)}/tasks/${encodeURIComponent(taskKey)}`;
+  }
+
   /** Reads one task row. */
   async task(runId: string, taskKey: string): Promise<TaskView> {
-    return this.send(
-      'GET',
-      `${this.ws}/runs/${encodeURIComponent(runId)}/tasks/${encodeURIComponent(taskKey)}`,
-    );
+    return this.send('GET', this.taskPath(runId, taskKey));
   }
 }

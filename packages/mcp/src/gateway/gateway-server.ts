@@ -7,7 +7,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { BridgedTool } from '../executor-bridge.js';
-import type { GatewaySession } from './gateway-session.js';
+import type { GatewaySession, WaitingListener } from './gateway-session.js';
+import { askInline, canAskInline } from './inline-approval.js';
 
 /** What this package tells MCP clients it is. */
 export const GATEWAY_INFO = { name: 'airlock-gateway', version: '0.0.0' };
@@ -31,7 +32,9 @@ export function listedTools(tools: ReadonlyMap<string, BridgedTool>): Tool[] {
  * An MCP server for one client session: `tools/list` lists the bridged
  * tools; `tools/call` goes through the session's gateway run. While a call is
  * parked, a client that asked for progress gets a `notifications/progress`
- * every second naming the row a person must decide.
+ * every second naming the row a person must decide; a client with a
+ * member's credential that supports elicitation is also asked to decide it
+ * inline (see `inline-approval.ts`).
  */
 export function createGatewayServer(options: {
   tools: ReadonlyMap<string, BridgedTool>;
@@ -61,32 +64,41 @@ export function createGatewayServer(options: {
       throw new McpError(ErrorCode.InvalidParams, `no tool ${name} behind this gateway`);
     }
     const progressToken = request.params._meta?.progressToken;
+    const current = sessionOf();
+    const withdraw = new AbortController();
+    let asked = false;
     let progress = 0;
     let lastSent = Number.NEGATIVE_INFINITY;
     const every = options.progressEveryMs ?? PROGRESS_EVERY_MS;
-    return sessionOf().call({
-      name,
-      input: request.params.arguments ?? {},
-      callId: String(extra.requestId),
-      signal: extra.signal,
-      cancelRequested: () => !closed,
-      onWaiting:
-        progressToken === undefined
-          ? undefined
-          : async (task, elapsedMs) => {
-              if (elapsedMs - lastSent < every) return;
-              lastSent = elapsedMs;
-              progress += 1;
-              await extra.sendNotification({
-                method: 'notifications/progress',
-                params: {
-                  progressToken,
-                  progress,
-                  message: `waiting for a person to approve ${name} (run ${task.run_id}, task ${task.key})`,
-                },
-              });
-            },
-    });
+    const onWaiting: WaitingListener = async (task, elapsedMs) => {
+      if (!asked && canAskInline(server, current)) {
+        asked = true;
+        void askInline({ server, session: current, task, signal: withdraw.signal }).catch(() => {});
+      }
+      if (progressToken === undefined || elapsedMs - lastSent < every) return;
+      lastSent = elapsedMs;
+      progress += 1;
+      await extra.sendNotification({
+        method: 'notifications/progress',
+        params: {
+          progressToken,
+          progress,
+          message: `waiting for a person to approve ${name} (run ${task.run_id}, task ${task.key})`,
+        },
+      });
+    };
+    try {
+      return await current.call({
+        name,
+        input: request.params.arguments ?? {},
+        callId: String(extra.requestId),
+        signal: extra.signal,
+        cancelRequested: () => !closed,
+        onWaiting,
+      });
+    } finally {
+      withdraw.abort();
+    }
   });
   server.onclose = () => {
     closed = true;

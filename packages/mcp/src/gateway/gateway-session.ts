@@ -57,6 +57,25 @@ export class GatewaySession {
     return this.runId;
   }
 
+  /** The plane of the client's credential: only a member's decision can be recorded inline. */
+  get kind(): 'agent' | 'member' {
+    return this.options.kind;
+  }
+
+  /**
+   * Records the client's own user's decision on a parked row, as the
+   * member whose credential the client holds. A row someone else decided
+   * first is left as they decided it.
+   */
+  async decide(task: TaskView, decision: { approve: true } | { approve: false; reason: string }) {
+    try {
+      if (decision.approve) await this.options.api.approve(task.run_id, task.key);
+      else await this.options.api.deny(task.run_id, task.key, decision.reason);
+    } catch (error) {
+      if (!isKernelError(error, 'task_not_waiting')) throw error;
+    }
+  }
+
   /** How many calls wait or run now. */
   get pending(): number {
     return this.inFlight.size;

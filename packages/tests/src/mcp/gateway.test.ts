@@ -5,7 +5,12 @@ import { createClient } from '@airlock/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  ElicitRequestSchema,
+  type ElicitResult,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
 import { filesystemServer, workFolder } from './servers.js';
@@ -37,7 +42,10 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
       workspaceId: kernel.workspace.id,
       executorToken: kernel.workspace.tokens.executor,
       servers: [filesystemServer(dir)],
-      memberPolicy: { approval_mode: 'rules', approval_rules: [] },
+      memberPolicy: {
+        approval_mode: 'rules',
+        approval_rules: [{ tool: 'fs__write_file', verdict: 'ask' }],
+      },
       pollMs: 50,
       progressEveryMs: 100,
     });
@@ -50,8 +58,12 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function connect(token: string): Promise<Client> {
-    const client = new Client({ name: 'test-client', version: '1.0.0' });
+  async function connect(token: string, elicit?: () => ElicitResult): Promise<Client> {
+    const client = new Client(
+      { name: 'test-client', version: '1.0.0' },
+      elicit ? { capabilities: { elicitation: { form: {} } } } : {},
+    );
+    if (elicit) client.setRequestHandler(ElicitRequestSchema, async () => elicit());
     await client.connect(
       new StreamableHTTPClientTransport(new URL(front.url), {
         requestInit: { headers: { authorization: `Bearer ${token}` } },
@@ -151,6 +163,52 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
     expect(text(result)).toBe(
       'Airlock refused this call: no approval rule allows fs__read_text_file',
     );
+  });
+
+  it("a member's client that supports elicitation lets its own user approve inline", async () => {
+    const asked: string[] = [];
+    const client = await connect(kernel.workspace.tokens.member, () => {
+      asked.push('approve');
+      return { action: 'accept', content: { decision: 'approve' } };
+    });
+    const result = (await client.callTool({
+      name: 'fs__write_file',
+      arguments: { path: 'src/inline.txt', content: 'inline' },
+    })) as CallToolResult;
+    expect(text(result)).toBe('Successfully wrote to src/inline.txt');
+    expect(asked).toEqual(['approve']);
+    expect(readFileSync(join(dir, 'src/inline.txt'), 'utf8')).toBe('inline');
+    const runs = await workspace().runs.list();
+    const run = runs.find((r) => r.provider === 'gateway' && r.conversation_id === null);
+    const [task] = await workspace()
+      .runs.run(run?.id ?? '')
+      .tasks();
+    expect(task?.decided_by).toMatch(/^member:/);
+  });
+
+  it('a declined elicitation denies the call; an agent credential is never asked inline', async () => {
+    const member = await connect(kernel.workspace.tokens.member, () => ({ action: 'decline' }));
+    const declined = (await member.callTool({
+      name: 'fs__write_file',
+      arguments: { path: 'src/declined.txt', content: 'x' },
+    })) as CallToolResult;
+    expect(declined.isError).toBe(true);
+    expect(text(declined)).toBe("Airlock refused this call: the client's user denied this call");
+    expect(existsSync(join(dir, 'src/declined.txt'))).toBe(false);
+
+    let askedAgent = false;
+    const agent = await connect(kernel.workspace.tokens.agent, () => {
+      askedAgent = true;
+      return { action: 'accept', content: { decision: 'approve' } };
+    });
+    const pending = agent.callTool({
+      name: 'fs__write_file',
+      arguments: { path: 'src/agent.txt', content: 'y' },
+    });
+    const decision = await parked('fs__write_file');
+    await decision.deny({ reason: 'checked by a person' });
+    expect(text((await pending) as CallToolResult)).toContain('checked by a person');
+    expect(askedAgent).toBe(false);
   });
 
   it('a cancellation from the client cancels the parked row', async () => {
