@@ -133,7 +133,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       return error.status;
     }
     if (isKernelError(error)) {
-      log(`the kernel refused: ${error.code}: ${error.detail}`);
+      log(
+        error.code === 'unavailable'
+          ? error.detail
+          : `the kernel refused: ${error.code}: ${error.detail}`,
+      );
       return 1;
     }
     log((error as Error).message);

@@ -44,16 +44,32 @@ export class KernelApi {
   }
 
   private async send<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${this.address.token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    let response: Response;
+    try {
+      response = await fetch(`${this.base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.address.token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      const cause =
+        (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      throw new KernelError(0, 'unavailable', `cannot reach the kernel at ${this.base} (${cause})`);
+    }
     const text = await response.text();
-    const parsed = text ? (JSON.parse(text) as unknown) : null;
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      throw new KernelError(
+        response.status,
+        'internal',
+        `the kernel answered ${response.status} with a body that is not JSON`,
+      );
+    }
     if (!response.ok) {
       const error = (parsed as { error?: { code?: string; detail?: string } } | null)?.error;
       throw new KernelError(
