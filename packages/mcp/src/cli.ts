@@ -54,6 +54,8 @@ export async function executorCommand(argv: readonly string[]): Promise<number> 
     return 0;
   }
   const servers = await serversFrom(values, command);
+  // Listening from the start: a stop asked for during startup is honored once it is done.
+  const stopped = untilSignal();
   const bridge = await startExecutorBridge({
     url: kernelUrl(values.url),
     executorToken: required(values['executor-token'], 'AIRLOCK_EXECUTOR_TOKEN', '--executor-token'),
@@ -65,7 +67,7 @@ export async function executorCommand(argv: readonly string[]): Promise<number> 
   if (bridge.registeredVersion !== null) {
     log(`registered them in the profile (version ${bridge.registeredVersion})`);
   }
-  await untilSignal();
+  await stopped;
   await bridge.close();
   return 0;
 }
@@ -93,6 +95,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
   }
   const servers = await serversFrom(values, command);
   const clientToken = values.http ? null : required(values.token, 'AIRLOCK_TOKEN', '--token');
+  const stopped = untilSignal();
   const gateway = await startGateway({
     url: kernelUrl(values.url),
     workspaceId: required(values.workspace, 'AIRLOCK_WORKSPACE', '--workspace'),
@@ -107,11 +110,11 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
       const closed = new Promise<void>((resolve) => process.stdin.once('close', () => resolve()));
       await gateway.serveStdio(clientToken);
       log(`serving ${gateway.bridge.tools.size} tools on stdio`);
-      await Promise.race([closed, untilSignal()]);
+      await Promise.race([closed, stopped]);
     } else {
       const front = await gateway.listenHttp({ host: values.host as string | undefined, port });
       log(`serving ${gateway.bridge.tools.size} tools at ${front.url}`);
-      await untilSignal();
+      await stopped;
     }
   } finally {
     await gateway.close();

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KernelApi } from '@airlock/mcp';
 import { createClient } from '@airlock/sdk';
@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../docs/samples.js';
 import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
-import { filesystemServer, workFolder } from './servers.js';
+import { filesystemServer, memoryServer, workFolder } from './servers.js';
 
 const CLI = join(REPO_ROOT, 'packages/server/dist/cli.js');
 
@@ -127,6 +127,29 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('the executor command reads several servers from a desktop-style config file', async () => {
+    const config = join(dir, 'mcp-servers.json');
+    const memory = memoryServer(join(dir, 'memory.jsonl'));
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { fs: filesystemServer(dir).spec, memory: memory.spec } }),
+    );
+    const child = spawn(process.execPath, [CLI, 'executor', 'mcp', '--config', config], {
+      env: env(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    await eventually(() => stderr.includes('serving'), { timeoutMs: 20_000 });
+    expect(stderr).toMatch(/fs__read_text_file.*memory__read_graph/);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 
   it('refuses a bad command line with a one-line message and exit code 2', async () => {

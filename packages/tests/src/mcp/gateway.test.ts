@@ -246,6 +246,13 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
     await eventually(() => existsSync(join(dir, 'src/d.txt')));
   });
 
+  it('answers a call to a tool it does not serve with an MCP error, planting nothing', async () => {
+    const client = await connect(kernel.workspace.tokens.agent);
+    await expect(client.callTool({ name: 'fs__nope', arguments: {} })).rejects.toThrow(
+      'no tool fs__nope behind this gateway',
+    );
+  });
+
   it('refuses a request without a member or agent credential', async () => {
     const initialize = {
       jsonrpc: '2.0',
