@@ -277,6 +277,29 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
     expect((await post(null)).status).toBe(401);
     expect((await post(kernel.workspace.tokens.executor)).status).toBe(403);
     expect((await post('alk_agent_not-a-real-token')).status).toBe(401);
-    expect((await post(kernel.workspace.tokens.agent)).status).toBe(200);
+    const opened = await post(kernel.workspace.tokens.agent);
+    expect(opened.status).toBe(200);
+    const sessionId = opened.headers.get('mcp-session-id') ?? '';
+    const other = await fetch(front.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${kernel.workspace.tokens.member}`,
+        'mcp-session-id': sessionId,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(other.status).toBe(403);
+    const garbled = await fetch(front.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${kernel.workspace.tokens.agent}`,
+      },
+      body: '{not json',
+    });
+    expect(garbled.status).toBe(400);
+    expect(await garbled.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
   });
 });
