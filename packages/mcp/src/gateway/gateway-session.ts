@@ -153,7 +153,8 @@ export class GatewaySession {
    * Sends one call through the approval stage and waits for its row to
    * settle: granted calls run on the bridged server, parked ones wait for a
    * person (telling `onWaiting` as they do), refused ones answer `isError`.
-   * An abort with `cancel` cancels the row; an abort without it (the client
+   * An abort for which `cancelRequested()` is true (the client sent
+   * `notifications/cancelled`) cancels the row; any other abort (the client
    * went away) leaves a parked row to its clock.
    */
   async call(request: {
