@@ -37,6 +37,16 @@ describe.each(available)(
       await new Promise((resolve) => setTimeout(resolve, 100));
       const idle = await d.agent.get(`${d.ws}/runs/${runId}`);
       expect(idle.body).toMatchObject({ state: 'running', round: 0 });
+      // Its model turn is held for the client, so the resume sweep passes it by.
+      const held = await waitFor(() =>
+        d.airlock.store.db
+          .selectFrom('runs')
+          .select(['model_lease_owner', 'model_lease_until'])
+          .where('id', '=', runId)
+          .where('model_lease_owner', '=', 'client')
+          .executeTakeFirst(),
+      );
+      expect(held.model_lease_until).toBeGreaterThan(Date.now() + 365 * 24 * 3600 * 1000);
 
       const write = await d.agent.post(`${d.ws}/runs/${runId}/calls`, {
         calls: [{ name: 'fs__write_file', input: { path: 'src/a.txt' }, id: '7' }],
