@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { KernelApi } from '@airlock/mcp';
 import { createClient } from '@airlock/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,6 +13,7 @@ import { eventually, startTestKernel, type TestKernel } from '../support/kernel.
 import { filesystemServer, memoryServer, workFolder } from './servers.js';
 
 const CLI = join(REPO_ROOT, 'packages/server/dist/cli.js');
+const execFileAsync = promisify(execFile);
 
 /*
  * The two commands as a person (or a desktop MCP client) starts them: the
@@ -119,7 +121,13 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
       await eventually(() => progressed > 0, { timeoutMs: 5000 });
       if (!decision.isApproval()) throw new Error('expected a parked call');
       expect(existsSync(join(dir, 'src/f.txt'))).toBe(false);
-      await decision.approve();
+      // The operator CLI decides this one, as a person at a terminal would.
+      const approved = await execFileAsync(
+        process.execPath,
+        [CLI, 'decisions', 'approve', decision.task.run_id, decision.task.key],
+        { env: { ...env(), AIRLOCK_TOKEN: kernel.workspace.tokens.member } },
+      );
+      expect(approved.stdout).toContain('approved');
       const written = (await pending) as CallToolResult;
       expect(written.content).toEqual([{ type: 'text', text: 'Successfully wrote to src/f.txt' }]);
       expect(readFileSync(join(dir, 'src/f.txt'), 'utf8')).toBe('stdio');
