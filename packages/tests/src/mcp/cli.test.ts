@@ -6,6 +6,7 @@ import { KernelApi } from '@airlock/mcp';
 import { createClient } from '@airlock/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../docs/samples.js';
@@ -157,6 +158,46 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     expect(stderr).toMatch(/fs__read_text_file.*memory__read_graph/);
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('the gateway command serves Streamable HTTP with each client credential', async () => {
+    const child = spawn(
+      process.execPath,
+      [CLI, 'gateway', 'mcp', '--http', '--port', '0', '--name', 'fs', '--', ...fsCommand()],
+      { env: env(), stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    children.push(child);
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    const url = await eventually(() => /tools at (http:\S+)/.exec(stderr)?.[1], {
+      timeoutMs: 20_000,
+    });
+    const client = new Client({ name: 'http-client', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${kernel.workspace.tokens.agent}` } },
+      }),
+    );
+    const listed = (await client.callTool({
+      name: 'fs__list_allowed_directories',
+      arguments: {},
+    })) as CallToolResult;
+    // The profile's rules allow reads only: under `rules`, anything unmatched is refused.
+    expect(listed).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: 'Airlock refused this call: no approval rule allows fs__list_allowed_directories',
+        },
+      ],
+    });
+    await client.close();
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
     expect(await exited).toBe(0);
   });
 
