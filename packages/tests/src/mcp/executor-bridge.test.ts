@@ -4,7 +4,7 @@ import { type ExecutorBridge, KernelApi, startExecutorBridge } from '@airlock/mc
 import { createClient, type TaskView } from '@airlock/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
-import { filesystemServer, memoryServer, workFolder } from './servers.js';
+import { filesystemServer, memoryServer, slowServer, workFolder } from './servers.js';
 
 /*
  * The executor bridge against the real published MCP servers, started over
@@ -165,6 +165,45 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
     ]);
     expect((await settled(run.id)).state).toBe('completed');
     expect(fs?.starts).toBe(before + 1);
+  });
+
+  it('a call cut off by the server exiting is sent again to a fresh process', async () => {
+    const slow = await startExecutorBridge({
+      url: kernel.url,
+      executorToken: kernel.workspace.tokens.executor,
+      servers: [slowServer()],
+      leaseMs: 2000,
+    });
+    try {
+      const member = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
+      const run = await member.workspace(kernel.workspace.id).runs.create({
+        approval_mode: 'bypass',
+        provider: {
+          kind: 'scripted',
+          rounds: [
+            { tool_calls: [{ name: 'slow__wait', input: { ms: 1500 } }] },
+            { final: 'waited', expect: 'done by' },
+          ],
+        },
+      });
+      const connection = slow.connections.get('slow');
+      const first = connection?.pid;
+      await eventually(async () => {
+        const [task] = await workspace().runs.run(run.id).tasks();
+        return task?.state === 'claimed';
+      });
+      // Give the call time to reach the server, then stop the server under it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      process.kill(first as number, 'SIGKILL');
+      expect((await settled(run.id)).state).toBe('completed');
+      const [task] = await workspace().runs.run(run.id).tasks();
+      expect(task).toMatchObject({ state: 'succeeded', attempts: 1 });
+      expect(JSON.stringify(task?.result)).toContain(`done by ${connection?.pid}`);
+      expect(connection?.pid).not.toBe(first);
+      expect(connection?.starts).toBe(2);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('claims a row again once the lease of an executor that died lapses', async () => {

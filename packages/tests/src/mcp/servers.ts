@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { NamedServer } from '@airlock/mcp';
 
 const require = createRequire(import.meta.url);
@@ -19,6 +20,12 @@ export function memoryServer(file: string, name = 'memory'): NamedServer {
     name,
     spec: { command: process.execPath, args: [entry], env: { MEMORY_FILE_PATH: file } },
   };
+}
+
+/** A small MCP server built on the official SDK whose `wait` tool takes `ms` milliseconds. */
+export function slowServer(name = 'slow'): NamedServer {
+  const entry = fileURLToPath(new URL('./fixtures/slow-server.mjs', import.meta.url));
+  return { name, spec: { command: process.execPath, args: [entry] } };
 }
 
 /** A fresh work folder with an empty `src/`. */
