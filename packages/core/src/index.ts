@@ -43,6 +43,8 @@ export {
   type ToolCall,
 } from './evaluate/decide.js';
 export { compileGlob, type Glob, isLiteralGlob, matchGlob } from './glob/byte-glob.js';
+export type { GlobSegment } from './glob/glob-segment.js';
+export { PreparedText } from './glob/prepared-text.js';
 export { truncateUtf8, utf8Bytes, utf8Length } from './glob/utf8.js';
 export { validateHookResult } from './hooks/validate-hook-result.js';
 export { validateLifecycleHooks } from './hooks/validate-hooks.js';
@@ -57,6 +59,13 @@ export {
 export { combineLayers } from './layers/combine-layers.js';
 export { parsePath, textAtPath, textOf, walkPath } from './path/tool-input-path.js';
 export {
+  AuditLayerSchema,
+  type AuditRecord,
+  AuditRecordSchema,
+  DeciderSchema,
+} from './protocol/audit.js';
+export {
+  BODY_ERROR_CODES,
   COMMON_ERROR_CODES,
   ERROR_CODES,
   ERROR_STATUS,
@@ -113,6 +122,7 @@ export {
   type OperationName,
 } from './protocol/operations/registry.js';
 export {
+  GatewayProviderSchema,
   OpenAIProviderSchema,
   OpenAIToolSchema,
   type ProviderConfig,

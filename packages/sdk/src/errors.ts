@@ -30,6 +30,7 @@ export const ERROR_MODES = {
   tightening_widens: 'validation',
   invalid_question: 'validation',
   invalid_resolution: 'validation',
+  input_too_deep: 'validation',
   unauthenticated: 'unauthorized',
   forbidden: 'forbidden',
   not_found: 'not_found',
@@ -44,10 +45,15 @@ export const ERROR_MODES = {
   run_not_running: 'conflict',
   no_profile_configuration: 'conflict',
   contract_version_not_higher: 'conflict',
+  version_mismatch: 'conflict',
+  run_not_gateway: 'conflict',
+  run_busy: 'conflict',
   lease_lost: 'lease_lost',
   payload_too_large: 'refused',
   unsupported_media_type: 'refused',
   method_not_allowed: 'refused',
+  request_timeout: 'refused',
+  rate_limited: 'refused',
   internal: 'server',
   unavailable: 'server',
 } as const satisfies Record<ErrorCode, FailureMode>;
@@ -155,7 +161,7 @@ export class LeaseLostError extends ConflictError {
   }
 }
 
-/** The request itself was refused: body too large, wrong media type or method. */
+/** The request itself was refused: too large, wrong media type or method, too slow, or too many. */
 export class RequestRefusedError extends AirlockError {
   declare readonly code: CodesOf<'refused'>;
   constructor(init: AirlockErrorInit) {

@@ -24,12 +24,19 @@ export const ERROR_STATUS = {
   run_not_running: 409,
   no_profile_configuration: 409,
   contract_version_not_higher: 409,
+  run_not_gateway: 409,
+  run_busy: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_configuration: 422,
   tightening_widens: 422,
   invalid_question: 422,
   invalid_resolution: 422,
+  // Hardening (issue 11): refused input, stale decisions, rate limits.
+  input_too_deep: 400,
+  request_timeout: 408,
+  version_mismatch: 409,
+  rate_limited: 429,
   internal: 500,
   unavailable: 503,
 } as const;
@@ -50,13 +57,24 @@ export const ErrorCodeSchema = z.enum(ERROR_CODES);
 export const COMMON_ERROR_CODES = [
   'invalid_json',
   'invalid_input',
+  'input_too_deep',
   'unauthenticated',
   'forbidden',
+  'request_timeout',
   'payload_too_large',
   'unsupported_media_type',
+  'rate_limited',
   'internal',
   'unavailable',
 ] as const satisfies readonly ErrorCode[];
+
+/** The common codes only a request with a body can answer (never a GET). */
+export const BODY_ERROR_CODES = [
+  'invalid_json',
+  'input_too_deep',
+  'payload_too_large',
+  'unsupported_media_type',
+] as const satisfies readonly (typeof COMMON_ERROR_CODES)[number][];
 
 /** One validation problem: a stable code, a JSON pointer to the culprit and a message. */
 export const ProblemDetailSchema = z.object({

@@ -21,6 +21,11 @@ export interface OperationContract<
   readonly planes: readonly CredentialKind[];
   /** HTTP status of a success; default 200. */
   readonly status?: number;
+  /**
+   * The output's array field that REST answers as JSON lines
+   * (`application/x-ndjson`, one element a line); tRPC answers the object.
+   */
+  readonly jsonLines?: string;
   /** What the server parses. */
   readonly input: I;
   /**

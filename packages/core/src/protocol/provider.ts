@@ -47,10 +47,22 @@ export const OpenAIProviderSchema = z.strictObject({
   tools: z.array(OpenAIToolSchema).max(128).optional(),
 });
 
+/**
+ * The `gateway` provider's configuration: the model is a client outside the
+ * kernel (an MCP client behind `airlock gateway mcp`) that plants its calls
+ * through `runs.calls`.
+ */
+export const GatewayProviderSchema = z.strictObject({
+  kind: z.literal('gateway'),
+  /** Who the client is, for the operator (such as the MCP client's name and version). */
+  client: z.string().max(200).optional(),
+});
+
 /** A run's provider configuration. */
 export const ProviderConfigSchema = z.discriminatedUnion('kind', [
   ScriptedProviderSchema,
   OpenAIProviderSchema,
+  GatewayProviderSchema,
 ]);
 /** A run's provider configuration. */
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;

@@ -172,6 +172,8 @@ export const TaskViewSchema = named(
     multi: z.boolean(),
     created_at: z.number().int(),
     updated_at: z.number().int(),
+    /** The row's version: an approve may send it (or `If-Match`) and is refused if the row changed since. */
+    version: z.string(),
   }),
   { id: 'Task', description: 'A task row: the call, its state, decision and result.' },
 );

@@ -12,7 +12,7 @@ function address(input: { workspace_id: string; run_id: string; task_key: string
 export const approve = implement(
   OPERATION_CONTRACTS['decisions.approve'],
   ({ kernel, principal }, input) => {
-    return approveTask(kernel.context, principal, address(input));
+    return approveTask(kernel.context, principal, address(input), { version: input.version });
   },
 );
 

@@ -1,4 +1,5 @@
 import {
+  BODY_ERROR_CODES,
   COMMON_ERROR_CODES,
   ERROR_STATUS,
   ErrorBodySchema,
@@ -101,9 +102,7 @@ function errorCodes(operation: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>([...COMMON_ERROR_CODES, ...operation.errors]);
   // A GET has no body to be malformed or oversized.
   if (operation.method === 'GET') {
-    for (const code of ['invalid_json', 'payload_too_large', 'unsupported_media_type'] as const) {
-      codes.delete(code);
-    }
+    for (const code of BODY_ERROR_CODES) codes.delete(code);
   }
   return [...codes];
 }
@@ -155,9 +154,18 @@ function describeOperation(operation: Operation, schemas: SchemaCollector): Oper
     responses: {
       [String(operation.status ?? 200)]: {
         description: 'Success',
-        content: {
-          'application/json': { schema: schemas.convert(operation.output, 'output') },
-        },
+        content: operation.jsonLines
+          ? {
+              'application/x-ndjson': {
+                // Each line is one element of the output's array field.
+                schema: schemas.convert(
+                  ((operation.output as z.ZodObject).shape[operation.jsonLines] as z.ZodArray)
+                    .element as z.ZodType,
+                  'output',
+                ),
+              },
+            }
+          : { 'application/json': { schema: schemas.convert(operation.output, 'output') } },
       },
       ...errorResponses(operation),
     },

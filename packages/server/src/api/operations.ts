@@ -7,9 +7,11 @@ import {
   removeAgentApplicationOperation,
   revokeCredentialOperation,
 } from './accounts.js';
+import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
+import { cancelCall, submitCalls } from './gateway.js';
 import type { Operation } from './operation.js';
 import { getConfiguration, putConfiguration } from './profile.js';
 import {
@@ -39,7 +41,11 @@ const IMPLEMENTATIONS: Implementations = {
   'runs.get': getRun,
   'runs.stop': stopRunOperation,
   'runs.abandon': abandonRun,
+  'runs.calls': submitCalls,
+  'runs.cancelCall': cancelCall,
   'runs.events': listEvents,
+  'audit.run': runAudit,
+  'audit.export': exportAudit,
   'tasks.list': listTasks,
   'tasks.get': getTask,
   'tasks.append': appendTask,

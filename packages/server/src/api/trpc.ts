@@ -1,15 +1,18 @@
 import { IdSchema } from '@airlock/core';
 import { initTRPC, TRPCError, tracked } from '@trpc/server';
 import { z } from 'zod';
+import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
 import { AirlockError, type ErrorCode } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { Principal } from '../store/accounts.js';
-import { checkAccess, FEED_ACCESS } from './access.js';
+import { checkAccess, checkRunFence, FEED_ACCESS, fenceOf } from './access.js';
+import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
 import type { Operation } from './operation.js';
 import { OPERATIONS } from './operations.js';
+import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 
 /** What every tRPC call runs with. */
 export interface TrpcContext {
@@ -17,6 +20,22 @@ export interface TrpcContext {
   hub: FeedHub;
   principal: Principal | null;
   authError: AirlockError | null;
+  /** Per-credential request limit; none when null. */
+  rateLimiter: RateLimiter | null;
+  /** Sets a header of the answer (Retry-After on a refused request). */
+  setHeader(name: string, value: string): void;
+}
+
+/** Counts the request against the caller's limit. */
+function takeRequest(ctx: TrpcContext, principal: Principal): void {
+  try {
+    ctx.rateLimiter?.take(principal);
+  } catch (error) {
+    if (error instanceof RateLimitedError) {
+      ctx.setHeader('retry-after', String(error.retryAfterSeconds));
+    }
+    throw toTrpcError(error);
+  }
 }
 
 const TRPC_CODES: Record<number, TRPCError['code']> = {
@@ -25,10 +44,12 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
+  408: 'TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
   503: 'SERVICE_UNAVAILABLE',
 };
 
@@ -90,9 +111,20 @@ function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
     } catch (error) {
       throw toTrpcError(error);
     }
+    takeRequest(ctx, ctx.principal);
     return next({ ctx: { kernel: ctx.kernel, hub: ctx.hub, principal: ctx.principal } });
   });
 }
+
+/** Refuses too deep input and `__proto__` keys before the schema reads the input (as REST does). */
+const guarded = t.middleware(async ({ getRawInput, next }) => {
+  try {
+    checkParsedInput(await getRawInput());
+  } catch (error) {
+    throw toTrpcError(error);
+  }
+  return next();
+});
 
 async function run(
   operation: Operation,
@@ -101,6 +133,7 @@ async function run(
 ): Promise<unknown> {
   try {
     checkAccess(operation, ctx.principal, input);
+    await checkRunFence(ctx.kernel, ctx.principal, input);
     return await operation.handle(ctx, input as never);
   } catch (error) {
     throw toTrpcError(error);
@@ -109,7 +142,7 @@ async function run(
 
 /** One operation as a tRPC procedure: a query for a GET, else a mutation. */
 function procedure(operation: Operation) {
-  const base = authorized(operation).input(operation.input).output(operation.output);
+  const base = authorized(operation).use(guarded).input(operation.input).output(operation.output);
   return operation.method === 'GET'
     ? base.query(({ ctx, input }) => run(operation, ctx, input))
     : base.mutation(({ ctx, input }) => run(operation, ctx, input));
@@ -121,6 +154,7 @@ function procedure(operation: Operation) {
  * reconnects with `lastEventId` misses nothing.
  */
 const feed = authorized(FEED_ACCESS)
+  .use(guarded)
   .input(
     z.strictObject({
       workspace_id: IdSchema,
@@ -141,10 +175,11 @@ const feed = authorized(FEED_ACCESS)
       workspaceId: ctx.principal.workspace_id,
       runId: input.run_id ?? null,
       after: input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0),
-      send: (event) => {
-        pending.push(event);
+      // An agent credential follows only its own application's runs.
+      deliver: fencedDelivery(ctx.kernel.context.store, fenceOf(ctx.principal), (items) => {
+        for (const item of items) pending.push(item.view);
         wake?.();
-      },
+      }),
     });
     try {
       while (!signal?.aborted) {

@@ -6,11 +6,14 @@ import {
   bearerToken,
   CABLE_ACCESS,
   checkAccess,
+  checkRunFence,
   FEED_ACCESS,
+  fenceOf,
 } from '../api/access.js';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { FeedItem } from './feed-item.js';
+import { fencedDelivery } from './fence.js';
 import type { FeedHub } from './hub.js';
 import { nudgeFor } from './nudges.js';
 
@@ -111,6 +114,8 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
       );
       if (feed) {
         checkAccess(FEED_ACCESS, principal, { workspace_id: decodeSegment(feed[1]!) });
+        // Another application's run is not there for an agent credential, as on REST.
+        await checkRunFence(options.kernel, principal, { run_id: url.searchParams.get('run_id') });
       } else {
         checkAccess(CABLE_ACCESS, principal, null);
       }
@@ -136,7 +141,8 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
           workspaceId: principal.workspace_id,
           runId: feed ? url.searchParams.get('run_id') : null,
           after,
-          deliver: (items) => {
+          // An agent's feed and an executor's cable see only their own application's runs.
+          deliver: fencedDelivery(options.kernel.context.store, fenceOf(principal), (items) => {
             if (feed) writeFrames(ws, items);
             else {
               for (const item of items) {
@@ -144,7 +150,7 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
                 if (frame !== null && !sendFrame(frame)) return;
               }
             }
-          },
+          }),
         });
         ws.on('message', (data) => {
           if (data.toString() === 'ping') send({ type: 'pong' });

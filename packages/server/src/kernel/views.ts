@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   type Attention,
   AttentionSchema,
@@ -105,7 +106,27 @@ export function taskView(row: TaskTable): TaskView {
     multi: row.multi === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    version: taskVersion(row),
   };
+}
+
+/**
+ * A task row's version: a digest of every column a transition, clock or
+ * claim changes, so any change since a person read the row gives another one.
+ */
+export function taskVersion(row: TaskTable): string {
+  const moving = [
+    row.state,
+    row.updated_at,
+    row.deadline_at,
+    row.addressee,
+    row.attempts,
+    row.claim_id,
+    row.decided_by,
+    row.decision,
+    row.effect_profile,
+  ];
+  return createHash('sha256').update(JSON.stringify(moving)).digest('hex').slice(0, 20);
 }
 
 /** Maps a stored event to its view. */

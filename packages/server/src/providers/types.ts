@@ -81,6 +81,12 @@ export interface ModelProvider {
    */
   readonly inline?: boolean;
   /**
+   * True when the rounds come from outside the kernel (the MCP gateway): the
+   * loop never asks such a provider; a client plants each round through the
+   * `runs.calls` verb instead.
+   */
+  readonly external?: boolean;
+  /**
    * Produces the next round.
    * @throws ProviderError when the model cannot answer (the run fails).
    */
@@ -95,6 +101,7 @@ export interface ModelProvider {
 
 // The provider configurations cross the wire (a run's create call), so their schemas live in core.
 export {
+  GatewayProviderSchema,
   OpenAIProviderSchema,
   OpenAIToolSchema,
   type ProviderConfig,

@@ -59,6 +59,7 @@ describe('packages a stranger can install', () => {
     expect([...tarballs.keys()].sort()).toEqual([
       '@airlock/core',
       '@airlock/inbox',
+      '@airlock/mcp',
       '@airlock/rules-lint',
       '@airlock/sdk',
       '@airlock/server',

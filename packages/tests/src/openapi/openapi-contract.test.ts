@@ -3,7 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { COMMON_ERROR_CODES, ERROR_STATUS, OPERATION_CONTRACTS } from '@airlock/core';
+import {
+  BODY_ERROR_CODES,
+  COMMON_ERROR_CODES,
+  ERROR_STATUS,
+  OPERATION_CONTRACTS,
+} from '@airlock/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestKernel, type TestKernel } from '../support/kernel.js';
 import { fetchDocument, operationsOf, type ServedDocument } from './openapi-document.js';
@@ -32,8 +37,7 @@ describe('the OpenAPI document', () => {
     for (const contract of Object.values(OPERATION_CONTRACTS)) {
       const codes = new Set<keyof typeof ERROR_STATUS>([...COMMON_ERROR_CODES, ...contract.errors]);
       if (contract.method === 'GET') {
-        for (const code of ['invalid_json', 'payload_too_large', 'unsupported_media_type'] as const)
-          codes.delete(code);
+        for (const code of BODY_ERROR_CODES) codes.delete(code);
       }
       const expected = [...new Set([...codes].map((code) => String(ERROR_STATUS[code])))].sort();
       const responses = operations.get(contract.name)!.responses;

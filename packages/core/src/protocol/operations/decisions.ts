@@ -7,13 +7,24 @@ import { TaskViewSchema } from '../views.js';
 /** POST .../tasks/{key}/approve */
 export const approveContract = defineContract({
   name: 'decisions.approve',
-  summary: 'Approve a parked call: it becomes runnable for executors (409 if not waiting)',
+  summary:
+    'Approve a parked call: it becomes runnable for executors (409 if not waiting, or if it changed since the version sent)',
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/approve',
   planes: ['member'],
-  input: z.strictObject(TaskParams),
+  input: z.strictObject({
+    ...TaskParams,
+    /** The row version the person saw (or send it as `If-Match`); 409 if the row changed since. */
+    version: z.string().min(1).max(64).optional(),
+  }),
   output: TaskViewSchema,
-  errors: ['run_not_found', 'task_not_found', 'task_not_waiting', 'run_not_running'],
+  errors: [
+    'run_not_found',
+    'task_not_found',
+    'task_not_waiting',
+    'run_not_running',
+    'version_mismatch',
+  ],
 });
 
 /** POST .../tasks/{key}/deny */

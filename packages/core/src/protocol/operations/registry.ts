@@ -6,6 +6,7 @@ import {
   removeAgentApplicationContract,
   revokeCredentialContract,
 } from './accounts.js';
+import { exportAuditContract, runAuditContract } from './audit.js';
 import { createConversationContract, postInputContract } from './conversations.js';
 import {
   approveContract,
@@ -21,6 +22,7 @@ import {
   heartbeatContract,
   inboxContract,
 } from './executor.js';
+import { cancelCallContract, submitCallsContract } from './gateway.js';
 import { getConfigurationContract, putConfigurationContract } from './profile.js';
 import {
   abandonRunContract,
@@ -48,7 +50,11 @@ export const OPERATION_CONTRACTS = {
   'runs.get': getRunContract,
   'runs.stop': stopRunContract,
   'runs.abandon': abandonRunContract,
+  'runs.calls': submitCallsContract,
+  'runs.cancelCall': cancelCallContract,
   'runs.events': listEventsContract,
+  'audit.run': runAuditContract,
+  'audit.export': exportAuditContract,
   'tasks.list': listTasksContract,
   'tasks.get': getTaskContract,
   'tasks.append': appendTaskContract,
