@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { mcp } from './cli/mcp.js';
 import { audit } from './cli/operator/audit.js';
 import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
@@ -16,6 +17,8 @@ Commands:
   tokens     Create and revoke credentials through a running kernel
   audit      Export the decisions of a running kernel as JSON lines (airlock audit --help)
   token      Create, revoke or list credentials straight in a local store
+  executor mcp  Serve MCP servers' tools as an executor (needs @airlock/mcp)
+  gateway mcp   Serve MCP clients; every call crosses the approval stage (needs @airlock/mcp)
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -26,6 +29,9 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'decisions') return decisions(rest);
   if (command === 'runs') return runs(rest);
   if (command === 'audit') return audit(rest);
+  if ((command === 'executor' || command === 'gateway') && rest[0] === 'mcp') {
+    return mcp(command, rest.slice(1));
+  }
   process.stdout.write(HELP);
   return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
 }

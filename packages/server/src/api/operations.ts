@@ -7,6 +7,7 @@ import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
+import { cancelCall, submitCalls } from './gateway.js';
 import type { Operation } from './operation.js';
 import { getConfiguration, putConfiguration } from './profile.js';
 import {
@@ -32,6 +33,8 @@ export const OPERATIONS: readonly Operation[] = [
   getRun,
   stopRunOperation,
   abandonRun,
+  submitCalls,
+  cancelCall,
   listEvents,
   runAudit,
   exportAudit,

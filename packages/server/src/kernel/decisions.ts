@@ -333,3 +333,42 @@ export async function appendAuthorRow(
     return token && row.state === 'awaiting_input' ? { ...view, resolution_token: token } : view;
   });
 }
+
+/**
+ * Cancels an unstarted model row (ready, runnable or parked) at its caller's
+ * request: the model reads that it was canceled. A row an executor holds is
+ * past canceling.
+ * @throws AirlockError task_not_waiting (409) when the row has started or settled.
+ */
+export function cancelTask(
+  ctx: KernelContext,
+  principal: Principal,
+  address: TaskAddress,
+): Promise<TaskView> {
+  const who = principalName(principal);
+  return ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, address.workspaceId, address.runId);
+    const current = await readTask(tx, run.id, address.taskKey);
+    if (current.origin !== 'model' || current.kind !== 'tool') {
+      throw new AirlockError('task_not_waiting', `task ${current.key} is not a model call`);
+    }
+    if (!['ready', 'runnable', 'needs_approval'].includes(current.state)) {
+      throw new AirlockError(
+        'task_not_waiting',
+        `task ${current.key} is ${current.state}; cancel needs ready, runnable or needs_approval`,
+      );
+    }
+    const row = await moveTask(tx, {
+      verb: 'cancel',
+      run,
+      key: current.key,
+      to: 'canceled',
+      from: current.state,
+      set: { deadline_at: null, decided_by: who },
+      event: { type: 'task.canceled', data: { decided_by: who } },
+      principal: who,
+    });
+    await settleRun(ctx, tx, run);
+    return taskView(row);
+  });
+}

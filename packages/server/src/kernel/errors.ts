@@ -18,6 +18,8 @@ export const ERROR_STATUS = {
   run_not_running: 409,
   no_profile_configuration: 409,
   contract_version_not_higher: 409,
+  run_not_gateway: 409,
+  run_busy: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_configuration: 422,
