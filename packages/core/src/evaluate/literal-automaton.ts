@@ -26,6 +26,12 @@ export function literalKey(literal: AnchoredLiteral): string {
   return `${literal.atStart ? '^' : '-'}${literal.atEnd ? '$' : '-'}${literal.text}`;
 }
 
+/**
+ * The automaton itself: build it once from distinct literals, then `scan`
+ * texts; after each scan `found`, `firstEnd` and `lastEnd` describe what
+ * occurred. Its scratch state makes it single-use at a time (evaluation is
+ * synchronous, so one policy may share it across calls).
+ */
 export class LiteralAutomaton {
   readonly literalCount: number;
   /**
