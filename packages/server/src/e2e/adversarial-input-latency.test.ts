@@ -43,19 +43,23 @@ function shellRules(): unknown[] {
 }
 
 /**
- * About 900 KB the model composed: every rule's literals, the two halves of
- * each multi-literal rule in the wrong order (so those rules must be run, not
- * just looked up), long runs of one byte, and a lone surrogate at the end.
+ * About 900 KB the model composed: the later literals of every multi-literal
+ * rule first, then every rule's first literal over and over between long runs
+ * of one byte, so each literal occurs but no multi-literal rule matches (a
+ * matcher that ran those globs would read the whole text for each), and a
+ * lone surrogate at the end.
  */
 function hostileCommand(rules: unknown[]): string {
-  const literals = rules.flatMap((rule) =>
+  const parts = rules.map((rule) =>
     String((rule as { match: string }).match)
       .split('*')
-      .filter((part) => part !== '')
-      .reverse(),
+      .filter((part) => part !== ''),
   );
-  const block = `${literals.join(' ; ')} ${'a'.repeat(4000)} `;
-  return `${block.repeat(Math.ceil(900_000 / block.length)).slice(0, 900_000)}\uD800`;
+  const head = parts.flatMap((literals) => literals.slice(1)).join(' ; ');
+  const block = `${parts.map((literals) => literals[0]).join(' ; ')} ${'a'.repeat(4000)} `;
+  const body = block.repeat(Math.ceil(900_000 / block.length));
+  const text = `${head} ; ${body}`.slice(0, 900_000);
+  return `${text}\uD800`;
 }
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
@@ -144,7 +148,7 @@ for (const backend of sqlite) {
         toolName: 'bash',
         toolInput: { command },
       });
-      expect(expected.matched.length).toBeGreaterThan(100);
+      expect(expected.matched.length).toBeGreaterThan(50);
       // The control posts the same body under one rule: what the kernel spends on a 900 KB
       // call anyway (reading, parsing and storing it), which the evaluator must not add to.
       const control = [{ tool: 'bash', verdict: 'deny' }];
