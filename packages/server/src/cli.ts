@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+import { mcp } from './cli/mcp.js';
+import { audit } from './cli/operator/audit.js';
 import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
 import { runs } from './cli/operator/runs.js';
@@ -13,7 +15,10 @@ Commands:
   decisions  List, approve, deny and answer decisions on a running kernel
   runs       List, show and stop runs on a running kernel
   tokens     Create and revoke credentials through a running kernel
+  audit      Export the decisions of a running kernel as JSON lines (airlock audit --help)
   token      Create, revoke or list credentials straight in a local store
+  executor mcp  Serve MCP servers' tools as an executor (needs @airlock/mcp)
+  gateway mcp   Serve MCP clients; every call crosses the approval stage (needs @airlock/mcp)
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -23,6 +28,10 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'tokens') return tokens(rest);
   if (command === 'decisions') return decisions(rest);
   if (command === 'runs') return runs(rest);
+  if (command === 'audit') return audit(rest);
+  if ((command === 'executor' || command === 'gateway') && rest[0] === 'mcp') {
+    return mcp(command, rest.slice(1));
+  }
   process.stdout.write(HELP);
   return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
 }

@@ -3,9 +3,11 @@ import {
   removeAgentApplicationOperation,
   revokeCredentialOperation,
 } from './accounts.js';
+import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
+import { cancelCall, submitCalls } from './gateway.js';
 import type { Operation } from './operation.js';
 import { getConfiguration, putConfiguration } from './profile.js';
 import {
@@ -31,7 +33,11 @@ export const OPERATIONS: readonly Operation[] = [
   getRun,
   stopRunOperation,
   abandonRun,
+  submitCalls,
+  cancelCall,
   listEvents,
+  runAudit,
+  exportAudit,
   listTasks,
   getTask,
   appendTask,

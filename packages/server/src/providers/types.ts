@@ -83,6 +83,12 @@ export interface ModelProvider {
    */
   readonly inline?: boolean;
   /**
+   * True when the rounds come from outside the kernel (the MCP gateway): the
+   * loop never asks such a provider; a client plants each round through the
+   * `runs.calls` verb instead.
+   */
+  readonly external?: boolean;
+  /**
    * Produces the next round.
    * @throws ProviderError when the model cannot answer (the run fails).
    */
@@ -141,10 +147,22 @@ export const OpenAIProviderSchema = z.strictObject({
   tools: z.array(OpenAIToolSchema).max(128).optional(),
 });
 
+/**
+ * The `gateway` provider's configuration: the model is a client outside the
+ * kernel (an MCP client behind `airlock gateway mcp`) that plants its calls
+ * through `runs.calls`.
+ */
+export const GatewayProviderSchema = z.strictObject({
+  kind: z.literal('gateway'),
+  /** Who the client is, for the operator (such as the MCP client's name and version). */
+  client: z.string().max(200).optional(),
+});
+
 /** A run's provider configuration. */
 export const ProviderConfigSchema = z.discriminatedUnion('kind', [
   ScriptedProviderSchema,
   OpenAIProviderSchema,
+  GatewayProviderSchema,
 ]);
 /** A run's provider configuration. */
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;

@@ -14,6 +14,7 @@ export const DOC_PAGES = [
   'docs/concepts.md',
   'docs/rules.md',
   'docs/executors.md',
+  'docs/mcp.md',
   'docs/operations.md',
   'docs/api-reference.md',
   'packages/sdk/README.md',
