@@ -1,12 +1,40 @@
-export { ACTION_TAGS, type ActionTag, classifyShellCommand } from './classify/action-tags.js';
+export { classifyShellCommand } from './classify/action-tags.js';
 export {
   buildEffectProfile,
   canonicalTarget,
   type EffectProfile,
   type EffectProfileOptions,
   EffectProfileSchema,
+  shellCommandOf,
 } from './classify/effect-profile.js';
+export { type ClassifiedSegment, classifyShellSegments } from './classify/segment-walker.js';
 export { type ShellSegment, splitShellSegments } from './classify/shell-segments.js';
+export { ACTION_TAGS, type ActionTag } from './classify/tags.js';
+export {
+  ACCEPTED_TAGS,
+  CONTRACT_LISTS,
+  type ContractList,
+  type ContractRule,
+  type ContractSubject,
+  parseContractRule,
+  ruleMatches,
+} from './contracts/contract-rules.js';
+export {
+  type ActionContractDeclaration,
+  ActionContractSchema,
+} from './contracts/contract-schema.js';
+export {
+  type ContractCall,
+  contractSubject,
+  evaluateActionContract,
+  firstMatchingRule,
+  HIGH_RISK_TAGS,
+  ruleLocation,
+} from './contracts/evaluate-contract.js';
+export {
+  type ActionContract,
+  validateActionContract,
+} from './contracts/validate-contract.js';
 export {
   decide,
   explainMatches,
@@ -15,6 +43,8 @@ export {
   type ToolCall,
 } from './evaluate/decide.js';
 export { compileGlob, type Glob, isLiteralGlob, matchGlob } from './glob/byte-glob.js';
+export type { GlobSegment } from './glob/glob-segment.js';
+export { PreparedText } from './glob/prepared-text.js';
 export { truncateUtf8, utf8Bytes, utf8Length } from './glob/utf8.js';
 export { validateHookResult } from './hooks/validate-hook-result.js';
 export { validateLifecycleHooks } from './hooks/validate-hooks.js';

@@ -45,7 +45,7 @@ describe('createInboxHandler', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('cache-control')).toBe('no-cache');
-    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(await page.text()).toContain('<title>inbox</title>');
     const script = await fetch(`${url}/assets/index-abc.js`);
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');

@@ -26,7 +26,12 @@ export type LintOutcome =
   | { ok: false; message: string; location: SourceLocation };
 
 /** Problem codes whose pointer names a key that should not be there: point at the key. */
-const KEY_PROBLEMS = new Set(['unknown_key', 'hook_event_unknown', 'hook_key_unknown']);
+const KEY_PROBLEMS = new Set([
+  'unknown_key',
+  'hook_event_unknown',
+  'hook_key_unknown',
+  'contract_key_unknown',
+]);
 
 /**
  * Lints one rule file's text: the kernel's declaration problems (errors),

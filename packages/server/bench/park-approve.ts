@@ -1,28 +1,36 @@
 /**
- * Benchmark: park-then-approve round trips through REST, against a real
- * `airlock serve` process (SQLite, and PostgreSQL when a URL is given).
+ * Benchmark: park-then-approve round trips through REST against real
+ * `airlock serve` processes, beside the floors its ingredients allow.
  *
- *   pnpm --filter @airlock/server bench [-- --seconds 10 --concurrency 16]
+ *   pnpm bench:server [-- --seconds 5 --concurrency 16 --backend sqlite|postgres]
  *
  * PostgreSQL runs when AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL is set.
- * Two round-trip shapes are measured:
+ * Round-trip shapes:
  *   model   POST /runs (a scripted run whose one call parks) then POST .../approve
  *   author  POST .../tasks (an author row an `ask` rule parks) then POST .../approve
+ * Floors, measured in the same run: a bare node:http server answering the same two
+ * POSTs (no store), and a bare ws server writing pre-serialized frames to the same
+ * number of sockets. Feed subscribers: `quiet` follow a run that never changes,
+ * `all` follow the whole workspace.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
-import { cpus, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { percentile, post } from './http-client.js';
+import {
+  freshDatabase,
+  packageDir,
+  processCpuMs,
+  type Server,
+  startServer,
+} from './server-process.js';
+import { openSubscribers, type Subscribers } from './subscribers.js';
 
-const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
   options: {
-    seconds: { type: 'string', default: '8' },
+    seconds: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '16' },
     backend: { type: 'string' },
   },
@@ -30,114 +38,19 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
 
-interface Server {
-  child: ChildProcess;
+type Shape = 'model' | 'author';
+
+/** Where a client sends its round trips (several targets: one client each in turn). */
+interface Target {
   url: string;
   ws: string;
   agent: string;
   member: string;
-  cleanup(): Promise<void>;
 }
 
-async function freshDatabase(base: string): Promise<string> {
-  const url = new URL(base);
-  const name = `airlock_bench_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function startServer(databaseUrl: string | null): Promise<Server> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
-  const args = [join(packageDir, 'dist/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir];
-  args.push('--no-demo', '--log-level', 'warn');
-  if (databaseUrl) args.push('--database-url', databaseUrl);
-  const nodeArgs = (process.env.AIRLOCK_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, ...args], {
-    stdio: ['ignore', 'inherit', 'pipe'],
-    env: { ...process.env, DATABASE_URL: '' },
-  });
-  let banner = '';
-  await new Promise<void>((done, fail) => {
-    child.stderr!.on('data', (chunk) => {
-      banner += chunk;
-      if (banner.includes('member token')) done();
-    });
-    child.once('exit', (code) => fail(new Error(`serve exited ${code}: ${banner}`)));
-  });
-  const pick = (re: RegExp) => re.exec(banner)![1]!;
-  return {
-    child,
-    url: pick(/ready at (http:\/\/\S+)/),
-    ws: `/api/v1/workspaces/${pick(/workspace\s+(\S+)/)}`,
-    agent: pick(/agent token\s+(\S+)/),
-    member: pick(/member token\s+(\S+)/),
-    async cleanup() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** The fields the benchmark reads from answers. */
-interface Answer {
-  id: string;
-  key: string;
-  state: string;
-  attention: { blocked_task_keys: string[] }[];
-}
-
-/**
- * One keep-alive connection per client: raw `http.request` is much lighter on
- * the shared CPUs than fetch (undici), and it is still real HTTP over loopback.
- */
-const keepAlive = new Agent({ keepAlive: true, maxSockets: 1024 });
-
-function post(server: Server, token: string, path: string, body: unknown): Promise<Answer> {
-  const payload = JSON.stringify(body);
-  const url = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        agent: keepAlive,
-        host: url.hostname,
-        port: url.port,
-        method: 'POST',
-        path,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if ((response.statusCode ?? 500) >= 300) {
-            reject(new Error(`${path}: ${response.statusCode} ${text}`));
-            return;
-          }
-          resolve(JSON.parse(text) as Answer);
-        });
-        response.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-type Shape = 'model' | 'author';
-
-async function roundTrip(server: Server, shape: Shape, authorRun: string): Promise<void> {
+async function roundTrip(target: Target, shape: Shape, authorRun: string): Promise<void> {
   if (shape === 'model') {
-    const run = await post(server, server.agent, `${server.ws}/runs`, {
+    const run = await post(target.url, target.agent, `${target.ws}/runs`, {
       approval_mode: 'ask',
       input: 'bench',
       provider: {
@@ -146,73 +59,261 @@ async function roundTrip(server: Server, shape: Shape, authorRun: string): Promi
       },
     });
     const key = run.attention[0]?.blocked_task_keys[0];
-    await post(server, server.member, `${server.ws}/runs/${run.id}/tasks/${key}/approve`, {});
+    await post(target.url, target.member, `${target.ws}/runs/${run.id}/tasks/${key}/approve`, {});
     return;
   }
-  const task = await post(server, server.member, `${server.ws}/runs/${authorRun}/tasks`, {
+  const task = await post(target.url, target.member, `${target.ws}/runs/${authorRun}/tasks`, {
     tool_name: 'deploy',
     tool_input: { env: 'prod' },
   });
   if (task.state !== 'needs_approval') throw new Error(`expected a park, got ${task.state}`);
-  await post(server, server.member, `${server.ws}/runs/${authorRun}/tasks/${task.key}/approve`, {});
+  await post(
+    target.url,
+    target.member,
+    `${target.ws}/runs/${authorRun}/tasks/${task.key}/approve`,
+    {},
+  );
 }
 
-/** CPU time (user, system) the server process has used in ms, from /proc; NaN where there is none. */
-function serverCpuMs(server: Server): { user: number; system: number } {
-  try {
-    const stat = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
-  } catch {
-    return { user: Number.NaN, system: Number.NaN };
-  }
+interface Result {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  /** Server CPU per round trip, per process, in µs. */
+  cpuUs: number[];
+  /** Feed frames received per second by the subscribers, if any. */
+  deliveredPerSecond: number | null;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-async function measure(server: Server, shape: Shape) {
-  const authorRun = (
-    await post(server, server.agent, `${server.ws}/runs`, {
-      approval_mode: 'bypass',
-      approval_rules: [{ tool: 'deploy', verdict: 'ask', origin: 'author' }],
-      input: 'bench',
-      provider: { kind: 'scripted', rounds: [{ tool_calls: [{ name: 'hold' }] }, { final: 'x' }] },
-    })
-  ).id as string;
+async function measure(options: {
+  targets: Target[];
+  pids: (number | undefined)[];
+  shape: Shape;
+  subscribers?: Subscribers;
+}): Promise<Result> {
+  const { targets, shape } = options;
+  const authorRun =
+    shape === 'author'
+      ? (
+          await post(targets[0]!.url, targets[0]!.agent, `${targets[0]!.ws}/runs`, {
+            approval_mode: 'bypass',
+            approval_rules: [{ tool: 'deploy', verdict: 'ask', origin: 'author' }],
+            input: 'bench',
+            provider: {
+              kind: 'scripted',
+              rounds: [{ tool_calls: [{ name: 'hold' }] }, { final: 'x' }],
+            },
+          })
+        ).id
+      : '';
   const latencies: number[] = [];
   const runFor = async (ms: number, record: boolean) => {
     const end = performance.now() + ms;
     await Promise.all(
-      Array.from({ length: concurrency }, async () => {
+      Array.from({ length: concurrency }, async (_, client) => {
+        const target = targets[client % targets.length]!;
         while (performance.now() < end) {
           const start = performance.now();
-          await roundTrip(server, shape, authorRun);
+          await roundTrip(target, shape, authorRun);
           if (record) latencies.push(performance.now() - start);
         }
       }),
     );
   };
   await runFor(1000, false);
-  const cpuStart = serverCpuMs(server);
-  const ownStart = process.cpuUsage();
+  const cpuStart = options.pids.map(processCpuMs);
+  const receivedStart = options.subscribers?.received() ?? 0;
   const started = performance.now();
   await runFor(seconds * 1000, true);
   const elapsed = (performance.now() - started) / 1000;
-  const cpuEnd = serverCpuMs(server);
-  const own = process.cpuUsage(ownStart);
-  const perTrip = (ms: number) => (ms * 1000) / Math.max(1, latencies.length);
+  const received = (options.subscribers?.received() ?? 0) - receivedStart;
+  const cpuEnd = options.pids.map(processCpuMs);
   latencies.sort((a, b) => a - b);
+  const trips = Math.max(1, latencies.length);
   return {
-    roundTrips: latencies.length,
     perSecond: latencies.length / elapsed,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    serverCpuUs: perTrip(cpuEnd.user + cpuEnd.system - cpuStart.user - cpuStart.system),
-    serverSystemUs: perTrip(cpuEnd.system - cpuStart.system),
-    clientCpuUs: perTrip((own.user + own.system) / 1000),
+    cpuUs: cpuEnd.map((end, i) => ((end - cpuStart[i]!) * 1000) / trips),
+    deliveredPerSecond: options.subscribers ? received / elapsed : null,
   };
+}
+
+/** Starts a floor server (bench/floor-server.ts) and returns its URL. */
+async function startFloor(mode: 'http' | 'frames'): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, join(packageDir, 'bench/floor-server.ts'), mode],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (chunk) => {
+      text += chunk;
+      const found = /listening (\d+)/.exec(text);
+      if (found) resolve(found[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`floor ${mode} exited ${code}`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+/** Frames per second the bare ws floor delivers to `count` sockets. */
+async function framesFloor(count: number): Promise<number> {
+  const floor = await startFloor('frames');
+  try {
+    const subscribers = await openSubscribers({
+      url: floor.url,
+      workspaceId: 'floor',
+      token: 'floor',
+      count,
+      kind: 'all',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const start = subscribers.received();
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    const rate = (subscribers.received() - start) / ((performance.now() - started) / 1000);
+    await subscribers.close();
+    return rate;
+  } finally {
+    await stop(floor.child);
+  }
+}
+
+function row(cells: (string | number)[]): void {
+  console.log(`| ${cells.join(' | ')} |`);
+}
+
+const fmt = (n: number) => n.toFixed(0);
+const ms = (n: number) => n.toFixed(2);
+const cpu = (r: Result) => r.cpuUs.map((us) => `${fmt(us)} µs`).join(' + ');
+
+async function sqliteCases(): Promise<void> {
+  const http = await startFloor('http');
+  let floor: Result;
+  try {
+    const target = { url: http.url, ws: '/api/v1/workspaces/floor', agent: 'x', member: 'x' };
+    floor = await measure({ targets: [target], pids: [http.child.pid], shape: 'model' });
+  } finally {
+    await stop(http.child);
+  }
+  row([
+    'sqlite',
+    'floor: bare node:http, same two POSTs',
+    '—',
+    fmt(floor.perSecond),
+    '1.00',
+    ms(floor.p50),
+    ms(floor.p99),
+    cpu(floor),
+    '—',
+  ]);
+  let baseline = 0;
+  const cases: { shape: Shape; kind?: 'all' | 'quiet'; count: number }[] = [
+    { shape: 'model', count: 0 },
+    { shape: 'author', count: 0 },
+    { shape: 'model', kind: 'quiet', count: 100 },
+    { shape: 'model', kind: 'quiet', count: 1000 },
+    { shape: 'model', kind: 'all', count: 100 },
+    { shape: 'model', kind: 'all', count: 1000 },
+  ];
+  for (const c of cases) {
+    const server = await startServer(null);
+    try {
+      const subscribers = c.kind
+        ? await openSubscribers({
+            url: server.url,
+            workspaceId: server.workspaceId,
+            token: server.member,
+            count: c.count,
+            kind: c.kind,
+          })
+        : undefined;
+      const r = await measure({
+        targets: [server],
+        pids: [server.child.pid],
+        shape: c.shape,
+        subscribers,
+      });
+      await subscribers?.close();
+      if (c.shape === 'model' && c.count === 0) baseline = r.perSecond;
+      const subs = c.kind ? `${c.count} ${c.kind}` : '0';
+      const versus =
+        c.shape === 'model' && c.count > 0
+          ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of 0 subscribers)`
+          : (r.perSecond / floor.perSecond).toFixed(2);
+      const label =
+        c.shape === 'model'
+          ? 'run create (model row parks) + approve'
+          : 'author row parks + approve';
+      const delivered = r.deliveredPerSecond === null ? '—' : `${fmt(r.deliveredPerSecond)}/s`;
+      row([
+        'sqlite',
+        label,
+        subs,
+        fmt(r.perSecond),
+        versus,
+        ms(r.p50),
+        ms(r.p99),
+        cpu(r),
+        delivered,
+      ]);
+      if (c.kind === 'all' && r.deliveredPerSecond !== null) {
+        const frames = await framesFloor(c.count);
+        row([
+          '—',
+          `floor: bare ws, pre-serialized frames to ${c.count} sockets`,
+          `${c.count} all`,
+          '—',
+          '—',
+          '—',
+          '—',
+          '—',
+          `${fmt(frames)}/s (kernel ${(r.deliveredPerSecond / frames).toFixed(2)} of it)`,
+        ]);
+      }
+    } finally {
+      await server.cleanup();
+    }
+  }
+}
+
+async function postgresCases(pgUrl: string): Promise<void> {
+  let one = 0;
+  for (const processes of [1, 2]) {
+    const databaseUrl = await freshDatabase(pgUrl);
+    const first = await startServer(databaseUrl);
+    const servers: Server[] = [first];
+    try {
+      if (processes === 2) servers.push(await startServer(databaseUrl, { joining: first }));
+      const r = await measure({
+        targets: servers,
+        pids: servers.map((server) => server.child.pid),
+        shape: 'model',
+      });
+      if (processes === 1) one = r.perSecond;
+      const versus = processes === 1 ? '1.00' : `${(r.perSecond / one).toFixed(2)} of one process`;
+      row([
+        'postgres',
+        `run create + approve, ${processes} process(es)`,
+        '0',
+        fmt(r.perSecond),
+        versus,
+        ms(r.p50),
+        ms(r.p99),
+        cpu(r),
+        '—',
+      ]);
+    } finally {
+      for (const server of servers.reverse()) await server.cleanup();
+    }
+  }
 }
 
 async function main() {
@@ -220,11 +321,6 @@ async function main() {
     stdio: 'inherit',
   });
   const pgUrl = process.env.AIRLOCK_BENCH_DATABASE_URL || process.env.AIRLOCK_TEST_DATABASE_URL;
-  const backends: ('sqlite' | 'postgres')[] = values.backend
-    ? [values.backend as 'sqlite' | 'postgres']
-    : pgUrl
-      ? ['sqlite', 'postgres']
-      : ['sqlite'];
   console.log(
     `park-then-approve round trips over REST: ${concurrency} concurrent clients, ${seconds}s per case, ` +
       `${cpus().length} CPUs, Node ${process.version}`,
@@ -234,27 +330,11 @@ async function main() {
       '(PostgreSQL skipped: set AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL)',
     );
   console.log(
-    '| store | round trip | round trips/s | p50 ms | p99 ms | server CPU per round trip (of it system) | load generator CPU |',
+    '| store | round trip | feed subscribers | round trips/s | vs HTTP floor | p50 ms | p99 ms | server CPU per round trip | feed frames delivered |',
   );
-  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
-  for (const backend of backends) {
-    for (const shape of ['model', 'author'] as const) {
-      const server = await startServer(backend === 'postgres' ? await freshDatabase(pgUrl!) : null);
-      try {
-        const r = await measure(server, shape);
-        const label =
-          shape === 'model'
-            ? 'run create (model row parks) + approve'
-            : 'author row parks + approve';
-        console.log(
-          `| ${backend} | ${label} | ${r.perSecond.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ` +
-            `${r.serverCpuUs.toFixed(0)} µs (${r.serverSystemUs.toFixed(0)}) | ${r.clientCpuUs.toFixed(0)} µs |`,
-        );
-      } finally {
-        await server.cleanup();
-      }
-    }
-  }
+  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  if (values.backend !== 'postgres') await sqliteCases();
+  if (pgUrl && values.backend !== 'sqlite') await postgresCases(pgUrl);
 }
 
 main().catch((error: unknown) => {

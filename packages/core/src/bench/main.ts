@@ -1,56 +1,26 @@
 /**
- * Benchmark of the approval stage: decisions per second and per-decision
- * latency for 50, 200 and 1000 rules over 10,000 mixed calls, beside a naive
- * RegExp scan and a Map-plus-startsWith floor measured in the same run; and
- * the pathological glob over 1 MiB. Prints figures; asserts nothing.
+ * Benchmark of the approval stage. Prints, in one run: today's mixed
+ * workload (50, 200, 1000 rules, `bash` kept small); a shell-heavy one (up to
+ * the most rules that fit in the 64 KiB envelope, most of them on `bash`)
+ * with growth from 50 rules to the maximum; ns per byte on long commands;
+ * and the glob worst cases over 1 MiB. Every table sets `decide` beside a
+ * naive RegExp scan and a Map-plus-startsWith floor. Asserts nothing.
  */
-import { compileGlob, type Decision, decide, type ToolCall, validateRuleList } from '../index.js';
+import { availableParallelism, loadavg } from 'node:os';
+import {
+  type ApprovalRule,
+  type Decision,
+  decide,
+  type ToolCall,
+  validateRuleList,
+} from '../index.js';
 import { floorEvaluator, naiveEvaluator } from './baselines.js';
-import { makeCalls, makeRules } from './workload.js';
+import { printGlobWorstCases } from './glob-worst-cases.js';
+import { format, latencies, plainLoopNsPerUnit, throughput, timerOverhead } from './measure.js';
+import { heredoc, makeShellCalls, makeShellRules } from './shell-workload.js';
+import { makeCalls, makeRules, seededRandom } from './workload.js';
 
 const CALLS = 10_000;
-const MIN_SECONDS = 0.6;
-
-function throughput(calls: readonly ToolCall[], run: (call: ToolCall) => unknown): number {
-  let sink = 0;
-  for (const call of calls) if (run(call)) sink++;
-  let rounds = 0;
-  const start = process.hrtime.bigint();
-  let elapsed = 0;
-  while (elapsed < MIN_SECONDS) {
-    for (const call of calls) if (run(call)) sink++;
-    rounds++;
-    elapsed = Number(process.hrtime.bigint() - start) / 1e9;
-  }
-  if (sink < 0) console.log(sink);
-  return (rounds * calls.length) / elapsed;
-}
-
-function timerOverhead(): number {
-  const samples: number[] = [];
-  for (let i = 0; i < 20_000; i++) {
-    const start = process.hrtime.bigint();
-    samples.push(Number(process.hrtime.bigint() - start));
-  }
-  return percentile(samples, 0.5);
-}
-
-function latencies(calls: readonly ToolCall[], run: (call: ToolCall) => unknown, overhead: number) {
-  const samples: number[] = [];
-  for (let round = 0; round < 3; round++) {
-    for (const call of calls) {
-      const start = process.hrtime.bigint();
-      run(call);
-      samples.push(Math.max(0, Number(process.hrtime.bigint() - start) - overhead));
-    }
-  }
-  return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99) };
-}
-
-function percentile(samples: number[], q: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
 
 function sameDecision(a: Decision, b: Decision): boolean {
   return (
@@ -62,27 +32,21 @@ function sameDecision(a: Decision, b: Decision): boolean {
   );
 }
 
-const format = (n: number) => Math.round(n).toLocaleString('en-US');
-
-console.log(
-  `Airlock core benchmark: node ${process.version}, ${CALLS.toLocaleString('en-US')} mixed calls per size\n`,
-);
-const overhead = timerOverhead();
-console.log(`(per-call latencies have the timer's own median cost, ${overhead} ns, subtracted)\n`);
-console.log(
-  'rules | airlock decisions/s | p50 ns | p99 ns | naive decisions/s | p50 ns | p99 ns | floor decisions/s | vs naive | vs floor',
-);
-console.log(
-  '----- | ------------------- | ------ | ------ | ----------------- | ------ | ------ | ----------------- | -------- | --------',
-);
-const perDecision: number[] = [];
-for (const size of [50, 200, 1000]) {
-  const rules = makeRules(size);
+function compile(rules: ApprovalRule[]) {
   const validated = validateRuleList(rules);
   if (!validated.ok)
     throw new Error(`benchmark rules are invalid: ${JSON.stringify(validated.problems[0])}`);
-  const policy = validated.value;
-  const calls = makeCalls(CALLS, size);
+  return validated.value;
+}
+
+const HEADER = [
+  'rules | airlock decisions/s | p50 ns | p99 ns | naive decisions/s | p50 ns | p99 ns | floor decisions/s | vs naive | vs floor',
+  '----- | ------------------- | ------ | ------ | ----------------- | ------ | ------ | ----------------- | -------- | --------',
+];
+
+/** Measures one policy size; returns the mean ns per decision. */
+function measureRow(rules: ApprovalRule[], calls: readonly ToolCall[], overhead: number): number {
+  const policy = compile(rules);
   const naive = naiveEvaluator(rules);
   const floor = floorEvaluator(rules);
   const disagreements = calls.filter(
@@ -95,10 +59,9 @@ for (const size of [50, 200, 1000]) {
   const floorRate = throughput(calls, floor);
   const ourLatency = latencies(calls, (call) => decide(policy, call), overhead);
   const naiveLatency = latencies(calls, naive, overhead);
-  perDecision.push(1e9 / ours);
   console.log(
     [
-      String(size).padStart(5),
+      String(rules.length).padStart(5),
       format(ours).padStart(19),
       String(ourLatency.p50).padStart(6),
       String(ourLatency.p99).padStart(6),
@@ -110,27 +73,76 @@ for (const size of [50, 200, 1000]) {
       `${(ours / floorRate).toFixed(2)}x`.padStart(8),
     ].join(' | '),
   );
+  return 1e9 / ours;
 }
+
+/** ns per UTF-8 byte of `decide` on long heredoc commands at the largest policy. */
+function printLongCommands(rules: ApprovalRule[]): void {
+  const policy = compile(rules);
+  const random = seededRandom(5);
+  for (const wide of [false, true]) {
+    const calls: ToolCall[] = Array.from({ length: 200 }, () => ({
+      mode: 'rules',
+      origin: 'model',
+      toolName: 'bash',
+      toolInput: { command: heredoc(1536 + Math.floor(random() * 2560), random, wide) },
+    }));
+    const bytes = calls.reduce(
+      (sum, call) => sum + Buffer.byteLength((call.toolInput as { command: string }).command),
+      0,
+    );
+    const rate = throughput(calls, (call) => decide(policy, call));
+    const nsPerByte = 1e9 / rate / (bytes / calls.length);
+    console.log(
+      `  ${wide ? 'heredocs, half the lines non-ASCII' : 'heredocs, ASCII'}: ${(bytes / calls.length).toFixed(0)} bytes mean, ${format(1e9 / rate)} ns per decision, ${nsPerByte.toFixed(2)} ns per byte`,
+    );
+  }
+}
+
 console.log(
-  `\nmean ns per decision at 50 / 200 / 1000 rules: ${perDecision.map((n) => n.toFixed(0)).join(' / ')}`,
+  `Airlock core benchmark: node ${process.version}, ${format(CALLS)} mixed calls per size\n`,
+);
+console.log(
+  `load average at start: ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(
+      ' / ',
+    )} on ${availableParallelism()} cores; a plain loop reading every UTF-16 unit of 1 MiB: ${plainLoopNsPerUnit().toFixed(2)} ns per unit (this machine's pace now)`,
+);
+const overhead = timerOverhead();
+console.log(
+  `(decisions/s are per CPU second of this process, so other load on the machine does not count; p50/p99 are wall-clock per call, the timer's own median cost, ${overhead} ns, subtracted)\n`,
 );
 
-const text = 'a'.repeat(1 << 20);
-for (const pattern of [
-  '*a*a*a*a*a*a*a*b',
-  '*a*a*a*a*a*a*a*b*',
-  '*a*a*a*a*a*a*a*b?',
-  '*a?a*a*a*a*a*a*b*',
-]) {
-  const times: number[] = [];
-  let matched = false;
-  for (let i = 0; i < 5; i++) {
-    const start = process.hrtime.bigint();
-    const glob = compileGlob(pattern);
-    matched = glob.ok && glob.value.matches(text);
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  console.log(
-    `${pattern.padEnd(18)} over 1 MiB of "a": ${Math.min(...times).toFixed(2)} ms best, ${Math.max(...times).toFixed(2)} ms worst of 5 (matched: ${matched})`,
-  );
-}
+console.log("Today's workload (bash at 10 rules, the rest spread over service tools):");
+for (const line of HEADER) console.log(line);
+const mixed = [50, 200, 1000].map((size) =>
+  measureRow(makeRules(size), makeCalls(CALLS, size), overhead),
+);
+console.log(
+  `mean ns per decision at 50 / 200 / 1000 rules: ${mixed.map((n) => n.toFixed(0)).join(' / ')}`,
+);
+
+const fullShell = makeShellRules();
+const bashCount = fullShell.filter((rule) => rule.tool === 'bash').length;
+const leadingStar = fullShell.filter((rule) => rule.match?.startsWith('*')).length;
+console.log(
+  `\nShell-heavy workload (max ${fullShell.length} rules in ${format(Buffer.byteLength(JSON.stringify(fullShell)))} bytes of JSON, ${bashCount} on bash, ${leadingStar} with a leading *; 1% heredocs of 1.5-4 KiB):`,
+);
+for (const line of HEADER) console.log(line);
+const shellCalls = makeShellCalls(CALLS);
+const shell = [50, 200, 500, fullShell.length].map((size) =>
+  measureRow(makeShellRules(size), shellCalls, overhead),
+);
+console.log(
+  `mean ns per decision at 50 / 200 / 500 / ${fullShell.length} rules: ${shell.map((n) => n.toFixed(0)).join(' / ')}; growth from 50 to ${fullShell.length}: ${(shell[shell.length - 1]! / shell[0]!).toFixed(2)}x`,
+);
+
+console.log(`\nLong commands at ${fullShell.length} rules:`);
+printLongCommands(fullShell);
+printGlobWorstCases();
+console.log(
+  `\nload average at end: ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' / ')}`,
+);

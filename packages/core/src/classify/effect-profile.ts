@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ApprovalMode } from '../schemas/approval.js';
-import { ACTION_TAGS, classifyShellCommand } from './action-tags.js';
+import { classifyShellCommand } from './action-tags.js';
 import { redirectionTargets, splitShellSegments } from './shell-segments.js';
+import { ACTION_TAGS } from './tags.js';
 
 /** What a person reads before approving a parked call. */
 export const EffectProfileSchema = z.object({
@@ -41,7 +42,11 @@ function stringAt(input: unknown, key: string): unknown {
     : undefined;
 }
 
-function commandOf(input: unknown): string | null {
+/**
+ * The shell command a tool input carries (`command`, `cmd`, `script`, or an
+ * `argv` array joined by spaces), or null when it carries none.
+ */
+export function shellCommandOf(input: unknown): string | null {
   for (const key of [...COMMAND_KEYS, 'argv']) {
     const value = stringAt(input, key);
     if (typeof value === 'string') return value;
@@ -94,7 +99,7 @@ export interface EffectProfileOptions {
  * URL targets found in the command or in the input's path-like fields.
  */
 export function buildEffectProfile(options: EffectProfileOptions): EffectProfile {
-  const command = commandOf(options.toolInput);
+  const command = shellCommandOf(options.toolInput);
   const targets = command === null ? [] : shellTargets(command);
   for (const key of TARGET_KEYS) {
     const value = stringAt(options.toolInput, key);

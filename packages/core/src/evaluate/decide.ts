@@ -24,45 +24,19 @@ export interface RuleMatch {
   readonly text: string | null;
 }
 
-/** Reads the text at each path once per call, however many rules share the path. */
-class TextReader {
-  readonly #input: unknown;
-  #cache: Map<readonly string[], string | undefined> | undefined;
-
-  constructor(input: unknown) {
-    this.#input = input;
-  }
-
-  read(path: readonly string[]): string | undefined {
-    this.#cache ??= new Map();
-    if (this.#cache.has(path)) return this.#cache.get(path);
-    const text = textAtPath(this.#input, path);
-    this.#cache.set(path, text);
-    return text;
-  }
-}
-
-function ruleMatches(rule: CompiledRule, reader: TextReader): string | null | false {
-  if (rule.path === null) return null;
-  const text = reader.read(rule.path);
-  if (text === undefined) return false;
-  if (rule.match !== null && !rule.match.matches(text)) return false;
-  return text;
-}
-
 /**
  * Every rule that addresses the call's origin and matches it, with the text
  * each one read. Use it to show a person why a decision came out as it did.
  */
 export function explainMatches(policy: Policy, call: ToolCall): RuleMatch[] {
   const toolName = resolveToolName(call.toolName, policy.toolAliases);
-  const reader = new TextReader(call.toolInput);
-  const matches: RuleMatch[] = [];
-  for (const rule of policy.candidates(call.origin, toolName)) {
-    const text = ruleMatches(rule, reader);
-    if (text !== false) matches.push({ index: rule.index, verdict: rule.verdict, text });
-  }
-  return matches;
+  const indices = policy.toolIndex(call.origin, toolName).matchIndices(call.toolInput);
+  const rules = policy.compiledRules;
+  return indices.map((index) => {
+    const rule = rules[index]!;
+    const text = rule.path === null ? null : (textAtPath(call.toolInput, rule.path) ?? null);
+    return { index, verdict: rule.verdict, text };
+  });
 }
 
 /**
@@ -74,14 +48,13 @@ export function explainMatches(policy: Policy, call: ToolCall): RuleMatch[] {
  */
 export function decide(policy: Policy, call: ToolCall): Decision {
   const toolName = resolveToolName(call.toolName, policy.toolAliases);
-  const reader = new TextReader(call.toolInput);
-  const matched: number[] = [];
+  const matched = policy.toolIndex(call.origin, toolName).matchIndices(call.toolInput);
+  const rules = policy.compiledRules;
   let firstDeny: CompiledRule | null = null;
   let anyAsk = false;
   let anyAllow = false;
-  for (const rule of policy.candidates(call.origin, toolName)) {
-    if (ruleMatches(rule, reader) === false) continue;
-    matched.push(rule.index);
+  for (const index of matched) {
+    const rule = rules[index]!;
     if (rule.verdict === 'deny') firstDeny ??= rule;
     else if (rule.verdict === 'ask') anyAsk = true;
     else anyAllow = true;

@@ -1,5 +1,7 @@
 import { invalid, type Validated, valid } from '../issues/problem.js';
-import { isWellFormed, utf8Bytes } from './utf8.js';
+import { type GlobSegment, SegmentMatcher } from './glob-segment.js';
+import { PreparedText } from './prepared-text.js';
+import { textIsWellFormed } from './well-formed.js';
 
 const STAR = 0x2a;
 const QUESTION = 0x3f;
@@ -8,41 +10,45 @@ const QUESTION = 0x3f;
  * A compiled anchored glob over UTF-8 bytes: `*` is any run of bytes
  * (newlines included, possibly empty), `?` exactly one byte, every other
  * byte literal.
+ *
+ * Its structure is public and stable, for tools that reason about globs
+ * (a linter's inclusion analysis): the pattern split at its stars into
+ * `segments`; without a star there is one segment that must equal the whole
+ * text; with stars the first segment is anchored at the start, the last at
+ * the end (either may be empty) and each middle one (never empty) floats.
  */
 export interface Glob {
   /** The pattern as it was declared. */
   readonly source: string;
+  /** The pattern split at its stars; empty middle runs (from `**`) are dropped. */
+  readonly segments: readonly GlobSegment[];
+  /** True when the pattern has at least one `*`. */
+  readonly hasStar: boolean;
+  /** True when the pattern has at least one `?`. */
+  readonly hasQuestion: boolean;
+  /** The fewest UTF-8 bytes a matching text has: the segments' bytes summed. */
+  readonly minBytes: number;
   /** True when the whole text matches the pattern. Never throws. */
   matches(text: string): boolean;
   /** The same test over raw bytes. */
   matchesBytes(bytes: Uint8Array): boolean;
-}
-
-/** A run of pattern bytes between two stars. */
-interface Segment {
-  readonly bytes: Uint8Array;
-  readonly text: string;
-  readonly hasQuestion: boolean;
-}
-
-const nativeWellFormed = (String.prototype as { isWellFormed?: () => boolean }).isWellFormed;
-
-function textIsWellFormed(text: string): boolean {
-  return nativeWellFormed ? nativeWellFormed.call(text) : isWellFormed(text);
+  /** The same test over a text prepared once for many globs (see `PreparedText`). */
+  matchesPrepared(text: PreparedText): boolean;
 }
 
 /**
  * Matches by splitting the pattern at its stars: the first segment must sit
  * at the start, the last at the end, and each middle segment at its leftmost
- * place after the previous one. Leftmost placement is always safe, so the
- * worst case is O(text x pattern) and nothing backtracks.
+ * place after the previous one. Leftmost placement is always safe, so nothing
+ * backtracks; each segment search is linear (KMP, or bit-parallel Shift-And
+ * for a segment with `?`), so the whole match reads the text about once.
  */
 class SegmentGlob implements Glob {
-  private readonly segments: readonly Segment[];
-  private readonly hasStar: boolean;
-  private readonly hasQuestion: boolean;
-  private readonly minBytes: number;
-  private readonly minUnits: number;
+  readonly segments: readonly SegmentMatcher[];
+  readonly hasStar: boolean;
+  readonly hasQuestion: boolean;
+  readonly minBytes: number;
+  readonly #minUnits: number;
 
   constructor(readonly source: string) {
     const parts = source.split('*');
@@ -50,36 +56,36 @@ class SegmentGlob implements Glob {
     const kept = parts.filter(
       (part, index) => part !== '' || index === 0 || index === parts.length - 1,
     );
-    this.segments = kept.map((text) => ({
-      text,
-      bytes: utf8Bytes(text),
-      hasQuestion: text.includes('?'),
-    }));
+    this.segments = kept.map((text) => new SegmentMatcher(text));
     this.hasQuestion = this.segments.some((segment) => segment.hasQuestion);
     this.minBytes = this.segments.reduce((sum, segment) => sum + segment.bytes.length, 0);
-    this.minUnits = this.segments.reduce((sum, segment) => sum + segment.text.length, 0);
+    this.#minUnits = this.segments.reduce((sum, segment) => sum + segment.text.length, 0);
   }
 
   matches(text: string): boolean {
-    if (this.hasQuestion || !textIsWellFormed(text)) return this.matchesBytes(utf8Bytes(text));
-    return this.matchesUnits(text);
+    if (!this.hasQuestion && textIsWellFormed(text)) return this.#matchesUnits(text);
+    return this.matchesPrepared(new PreparedText(text));
+  }
+
+  matchesPrepared(text: PreparedText): boolean {
+    return this.hasQuestion ? this.matchesBytes(text.bytes) : this.#matchesUnits(text.units);
   }
 
   /** Without `?`, matching UTF-16 units of well-formed text equals matching its UTF-8 bytes. */
-  private matchesUnits(text: string): boolean {
+  #matchesUnits(text: string): boolean {
     const segments = this.segments;
-    const first = segments[0]!.text;
-    if (!this.hasStar) return text === first;
-    if (text.length < this.minUnits) return false;
-    const last = segments[segments.length - 1]!.text;
-    if (!text.startsWith(first) || !text.endsWith(last)) return false;
-    let position = first.length;
-    const end = text.length - last.length;
+    const first = segments[0]!;
+    if (!this.hasStar) return text === first.text;
+    if (text.length < this.#minUnits) return false;
+    const last = segments[segments.length - 1]!;
+    const end = text.length - last.text.length;
+    if (!first.unitsAt(text, 0) || !last.unitsAt(text, end)) return false;
+    let from = first.text.length;
     for (let index = 1; index < segments.length - 1; index++) {
-      const middle = segments[index]!.text;
-      const found = text.indexOf(middle, position);
-      if (found < 0 || found + middle.length > end) return false;
-      position = found + middle.length;
+      const middle = segments[index]!;
+      const found = middle.findUnits(text, { from, end });
+      if (found < 0) return false;
+      from = found + middle.text.length;
     }
     return true;
   }
@@ -87,38 +93,20 @@ class SegmentGlob implements Glob {
   matchesBytes(bytes: Uint8Array): boolean {
     const segments = this.segments;
     const first = segments[0]!;
-    if (!this.hasStar) return bytes.length === first.bytes.length && segmentAt(first, bytes, 0);
+    if (!this.hasStar) return bytes.length === first.bytes.length && first.bytesAt(bytes, 0);
     if (bytes.length < this.minBytes) return false;
     const last = segments[segments.length - 1]!;
     const end = bytes.length - last.bytes.length;
-    if (!segmentAt(first, bytes, 0) || !segmentAt(last, bytes, end)) return false;
-    let position = first.bytes.length;
+    if (!first.bytesAt(bytes, 0) || !last.bytesAt(bytes, end)) return false;
+    let from = first.bytes.length;
     for (let index = 1; index < segments.length - 1; index++) {
       const middle = segments[index]!;
-      const found = findSegment(middle, bytes, position, end);
+      const found = middle.findBytes(bytes, { from, end });
       if (found < 0) return false;
-      position = found + middle.bytes.length;
+      from = found + middle.bytes.length;
     }
     return true;
   }
-}
-
-function segmentAt(segment: Segment, bytes: Uint8Array, offset: number): boolean {
-  const pattern = segment.bytes;
-  for (let index = 0; index < pattern.length; index++) {
-    const expected = pattern[index]!;
-    if (expected !== QUESTION && expected !== bytes[offset + index]) return false;
-  }
-  return true;
-}
-
-/** Leftmost offset in [from, end - length] where the segment fits, or -1. */
-function findSegment(segment: Segment, bytes: Uint8Array, from: number, end: number): number {
-  const last = end - segment.bytes.length;
-  for (let offset = from; offset <= last; offset++) {
-    if (segmentAt(segment, bytes, offset)) return offset;
-  }
-  return -1;
 }
 
 /**

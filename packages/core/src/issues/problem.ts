@@ -38,6 +38,15 @@ export const PROBLEM_CODES = [
   'hook_result_feedback_missing',
   'hook_result_feedback_invalid',
   'hook_result_feedback_not_allowed',
+  // Action contracts (spec 004).
+  'contract_not_object',
+  'contract_key_unknown',
+  'contract_version_invalid',
+  'contract_enforcement_invalid',
+  'contract_list_invalid',
+  'contract_rule_invalid',
+  'contract_action_tag_unknown',
+  'contract_constraints_invalid',
 ] as const;
 
 /** A stable, machine-readable name for one kind of validation problem. */

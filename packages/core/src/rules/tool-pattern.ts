@@ -46,14 +46,33 @@ export function compileToolPattern(tool: string): Validated<ToolPattern> {
   });
 }
 
-const QUALIFIED_CALLABLE = /^(.+)__[0-9a-f]{12}$/;
+/** `__` plus 12 lowercase hex digits: the runner qualification of a callable. */
+const QUALIFIER_UNITS = 14;
 
 /**
  * The name the rules see for a call: a runner-qualified callable
  * `NAME__0123456789ab` is checked as `NAME`, then the profile's aliases apply.
+ * NAME is at least one character and holds no line terminator (the reading
+ * of the grammar's `(.+)__[0-9a-f]{12}`).
  */
 export function resolveToolName(name: string, aliases?: Readonly<Record<string, string>>): string {
-  const served = QUALIFIED_CALLABLE.exec(name)?.[1] ?? name;
+  const served = servedName(name);
   if (aliases && Object.hasOwn(aliases, served)) return aliases[served]!;
   return served;
+}
+
+/** Strips a runner qualification without a RegExp: this runs on every call. */
+function servedName(name: string): string {
+  const cut = name.length - QUALIFIER_UNITS;
+  if (cut < 1 || name.charCodeAt(cut) !== 0x5f || name.charCodeAt(cut + 1) !== 0x5f) return name;
+  for (let i = cut + 2; i < name.length; i++) {
+    const unit = name.charCodeAt(i);
+    const hex = (unit >= 0x30 && unit <= 0x39) || (unit >= 0x61 && unit <= 0x66);
+    if (!hex) return name;
+  }
+  for (let i = 0; i < cut; i++) {
+    const unit = name.charCodeAt(i);
+    if (unit === 0x0a || unit === 0x0d || unit === 0x2028 || unit === 0x2029) return name;
+  }
+  return name.slice(0, cut);
 }

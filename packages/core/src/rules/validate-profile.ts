@@ -1,3 +1,4 @@
+import { checkActionContract } from '../contracts/validate-contract.js';
 import { checkLifecycleHooks } from '../hooks/validate-hooks.js';
 import { ProblemList, pointerTo, type Validated } from '../issues/problem.js';
 import { ApprovalModeSchema } from '../schemas/approval.js';
@@ -11,6 +12,7 @@ const PROFILE_KEYS = [
   'tool_names',
   'tool_aliases',
   'lifecycle_hooks',
+  'action_contract',
 ];
 
 /** A validated profile configuration and the policy compiled from its rules and aliases. */
@@ -70,6 +72,9 @@ export function validateProfileConfiguration(input: unknown): Validated<ValidPro
         'a profile that declares lifecycle_hooks must also declare approval_mode',
       );
     }
+  }
+  if (fields.action_contract !== undefined) {
+    checkActionContract(fields.action_contract, '/action_contract', problems);
   }
   if (!problems.empty || rules === null) return { ok: false, problems: problems.items };
   return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ActionContractSchema } from '../contracts/contract-schema.js';
 import { ApprovalModeSchema, ApprovalRuleListSchema } from './approval.js';
 import { LifecycleHooksSchema } from './hooks.js';
 
@@ -13,6 +14,8 @@ export const ProfileConfigurationSchema = z
     tool_names: z.array(z.string().min(1)).optional(),
     tool_aliases: z.record(z.string(), z.string().min(1)).optional(),
     lifecycle_hooks: LifecycleHooksSchema.nullable().optional(),
+    /** Structured action rules over shell action tags (spec 004). */
+    action_contract: ActionContractSchema.optional(),
   })
   .describe('An Airlock profile configuration');
 export type ProfileConfiguration = z.infer<typeof ProfileConfigurationSchema>;

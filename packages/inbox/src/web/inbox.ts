@@ -20,6 +20,9 @@ const SETTLING = new Set([
 /** Events that cannot change what waits. */
 const QUIET = new Set(['run.model_read', 'run.round_started', 'task.claimed', 'task.succeeded']);
 
+/** How many "approved by you" lines stay on the list. */
+const AFTER_LINES_KEPT = 10;
+
 /** What the inbox shows when its token stops working. */
 export interface InboxCallbacks {
   onSignedOut(reason: string): void;
@@ -145,10 +148,30 @@ export class InboxView {
     this.status.textContent = `error: ${(error as Error).message}`;
   }
 
-  /** After a verb: the card goes; a decision made elsewhere first goes too. */
-  private settle(decision: Decision, work: Promise<unknown>): Promise<void> {
+  /**
+   * After a verb: the card goes, leaving a short line that says what this
+   * person did and links to the run's story; a decision made elsewhere first
+   * takes the card without a line.
+   */
+  private settle(decision: Decision, work: Promise<unknown>, done: string): Promise<void> {
     return work.then(
-      () => this.remove(decisionKey(decision)),
+      () => {
+        const key = decisionKey(decision);
+        const card = this.cards.get(key)?.element;
+        const line = h(
+          'p',
+          { class: 'after', 'data-after': key },
+          `${done} `,
+          h('a', { href: `#/runs/${encodeURIComponent(decision.run_id)}` }, 'See the run'),
+          ` (${decision.run_id}, task ${decision.task_key}).`,
+        );
+        if (card) card.replaceWith(line);
+        else this.list.prepend(line);
+        this.cards.delete(key);
+        this.empty.hidden = this.cards.size > 0;
+        const lines = this.list.querySelectorAll('.after');
+        for (let i = AFTER_LINES_KEPT; i < lines.length; i += 1) lines[i]?.remove();
+      },
       (error: unknown) => {
         if (isConflictError(error)) {
           this.remove(decisionKey(decision));
@@ -160,10 +183,18 @@ export class InboxView {
   }
 
   private readonly actions: CardActions = {
-    approve: (decision) => this.settle(decision, decision.approve()),
+    approve: (decision) => this.settle(decision, decision.approve(), 'Approved by you; running.'),
     deny: (decision, reason) =>
-      this.settle(decision, decision.deny(reason.trim() ? { reason: reason.trim() } : {})),
+      this.settle(
+        decision,
+        decision.deny(reason.trim() ? { reason: reason.trim() } : {}),
+        'Denied by you; the model reads why.',
+      ),
     answer: (decision, content, outcome) =>
-      this.settle(decision, decision.answer({ content, ...(outcome ? { outcome } : {}) })),
+      this.settle(
+        decision,
+        decision.answer({ content, ...(outcome ? { outcome } : {}) }),
+        outcome === 'failed' ? 'Declined by you.' : 'Answered by you.',
+      ),
   };
 }

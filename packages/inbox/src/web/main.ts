@@ -1,6 +1,7 @@
 import { createClient, isForbiddenError, isUnauthorizedError } from '@airlock/sdk';
 import { h } from './dom.js';
 import { InboxView } from './inbox.js';
+import { RunStoryView } from './run-view.js';
 import './styles.css';
 
 const STORAGE_KEY = 'airlock.inbox.session';
@@ -13,7 +14,16 @@ interface Session {
 }
 
 const app = document.getElementById('app') as HTMLElement;
-let current: InboxView | null = null;
+
+/** A page of the signed-in inbox: it starts, renders, and stops when the route changes. */
+interface Page {
+  render(): HTMLElement;
+  start(): Promise<void>;
+  stop(): void;
+}
+
+let current: Page | null = null;
+let signedIn: { session: Session; content: HTMLElement } | null = null;
 
 function readSession(): Session | null {
   try {
@@ -27,6 +37,7 @@ function readSession(): Session | null {
 function signOut(reason = ''): void {
   current?.stop();
   current = null;
+  signedIn = null;
   sessionStorage.removeItem(STORAGE_KEY);
   showSignIn(reason);
 }
@@ -76,25 +87,55 @@ function showSignIn(message = ''): void {
   app.replaceChildren(form);
 }
 
-async function open(session: Session): Promise<void> {
+/** The page a route names: `#/runs/ID` is a run's story, anything else the inbox. */
+function pageFor(session: Session, hash: string): Page {
   const client = createClient({ url: session.url, token: session.token });
   const workspace = client.workspace(session.workspaceId);
-  const view = new InboxView(workspace, { onSignedOut: (reason) => signOut(reason) });
-  const root = view.render();
-  await view.start();
+  const run = /^#\/runs\/([^/]+)$/.exec(hash);
+  if (run?.[1]) {
+    const runId = decodeURIComponent(run[1]);
+    return new RunStoryView(workspace.runs.run(runId), runId);
+  }
+  return new InboxView(workspace, { onSignedOut: (reason) => signOut(reason) });
+}
+
+async function show(session: Session, content: HTMLElement): Promise<void> {
+  current?.stop();
+  const page = pageFor(session, location.hash);
+  current = page;
+  content.replaceChildren(page.render());
+  await page.start();
+}
+
+async function open(session: Session): Promise<void> {
+  const content = h('div', { class: 'content' });
+  await show(session, content);
   sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
-  current = view;
+  signedIn = { session, content };
   app.replaceChildren(
     h(
       'header',
       { class: 'top' },
       h('h1', {}, 'Airlock inbox'),
+      h('nav', { 'aria-label': 'pages' }, h('a', { href: '#/' }, 'Waiting')),
       h('span', { class: 'workspace' }, session.workspaceId),
       h('button', { class: 'sign-out', onclick: () => signOut() }, 'Sign out'),
     ),
-    root,
+    content,
   );
 }
+
+window.addEventListener('hashchange', () => {
+  if (!signedIn) return;
+  const { session, content } = signedIn;
+  void show(session, content).catch((error: unknown) => {
+    if (isUnauthorizedError(error) || isForbiddenError(error)) signOut(error.detail);
+    else
+      content.replaceChildren(
+        h('p', { role: 'alert' }, `Cannot open the page: ${(error as Error).message}`),
+      );
+  });
+});
 
 const saved = readSession();
 if (saved) void open(saved).catch(() => signOut('Your session ended; sign in again.'));

@@ -1,6 +1,7 @@
 import type { Approval, Decision, Question } from '@airlock/sdk';
 import { type Child, h } from './dom.js';
 import { ago, commandOf, inputFields, parkedByMode, ruleText, until } from './format.js';
+import { callLine } from './run-view.js';
 
 /** What the buttons of a card do; each resolves when the kernel answered. */
 export interface CardActions {
@@ -41,8 +42,35 @@ function header(decision: Decision, title: string, badge: string): HTMLElement {
       { class: 'meta' },
       `run ${decision.run_id} · task ${decision.task_key} · ${ago(created)}`,
       decision.deadline_at ? ` · expires ${until(decision.deadline_at)}` : '',
+      ' · ',
+      h(
+        'a',
+        {
+          href: `#/runs/${encodeURIComponent(decision.run_id)}`,
+          'aria-label': `Run story of run ${decision.run_id}`,
+        },
+        'Run story',
+      ),
     ),
   );
+}
+
+/** Submits with Enter from a one-line input, as a form would. */
+function onEnter(input: HTMLInputElement, submit: () => void): void {
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  });
+}
+
+/** What a screen reader hears for a card: the call, its run and its task. */
+export function cardName(decision: Decision): string {
+  const what = decision.isAsk()
+    ? `Question "${decision.prompt || 'without a prompt'}"`
+    : `Approval for ${callLine(decision.tool_name, decision.tool_input, 80)}`;
+  return `${what}, run ${decision.run_id}, task ${decision.task_key}`;
 }
 
 function inputView(input: unknown): HTMLElement {
@@ -99,15 +127,18 @@ function profileView(decision: Approval): HTMLElement {
 }
 
 function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
+  const call = `${callLine(decision.tool_name, decision.tool_input, 80)} (run ${decision.run_id}, task ${decision.task_key})`;
   const reason = h('input', {
     type: 'text',
     name: 'reason',
     placeholder: 'Reason the model reads (optional)',
-    'aria-label': 'deny reason',
+    'aria-label': `deny reason for ${call}`,
   });
+  const deny = () => act(card, () => actions.deny(decision, reason.value));
+  onEnter(reason, deny);
   const card: HTMLElement = h(
     'article',
-    { class: 'card', 'data-decision': decisionKey(decision) },
+    { class: 'card', 'data-decision': decisionKey(decision), 'aria-label': cardName(decision) },
     header(decision, decision.tool_name, 'needs approval'),
     inputView(decision.tool_input),
     profileView(decision),
@@ -119,6 +150,7 @@ function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
         {
           class: 'approve',
           'data-action': 'approve',
+          'aria-label': `Approve ${call}`,
           onclick: () => act(card, () => actions.approve(decision)),
         },
         'Approve',
@@ -126,11 +158,7 @@ function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
       reason,
       h(
         'button',
-        {
-          class: 'deny',
-          'data-action': 'deny',
-          onclick: () => act(card, () => actions.deny(decision, reason.value)),
-        },
+        { class: 'deny', 'data-action': 'deny', 'aria-label': `Deny ${call}`, onclick: deny },
         'Deny',
       ),
     ),
@@ -139,79 +167,84 @@ function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
   return card;
 }
 
-function questionCard(decision: Question, actions: CardActions): HTMLElement {
-  const text = h('input', {
-    type: 'text',
-    name: 'answer',
-    placeholder: 'Your answer',
-    'aria-label': 'answer',
-  });
-  const picks = decision.options.map((option) =>
-    h('input', { type: 'checkbox', value: option, 'aria-label': option }),
+/** The options of a question as its only input: radio buttons, or checkboxes for `multi`. */
+function optionsInput(decision: Question, name: string): { group: HTMLElement; chosen(): unknown } {
+  const inputs = decision.options.map((option) =>
+    h('input', { type: decision.multi ? 'checkbox' : 'radio', name, value: option }),
   );
-  const options: Child = decision.multi
-    ? h(
-        'div',
-        { class: 'options' },
-        ...decision.options.map((option, i) => h('label', {}, picks[i]!, option)),
-        h(
-          'button',
-          {
-            'data-action': 'answer-options',
-            onclick: () =>
-              act(card, () =>
-                actions.answer(
-                  decision,
-                  picks.filter((pick) => pick.checked).map((pick) => pick.value),
-                ),
-              ),
-          },
-          'Answer',
-        ),
-      )
-    : h(
-        'div',
-        { class: 'options' },
-        ...decision.options.map((option) =>
-          h(
-            'button',
-            {
-              class: 'option',
-              'data-action': 'answer-option',
-              onclick: () => act(card, () => actions.answer(decision, option)),
-            },
-            option,
-          ),
-        ),
-      );
+  const group = h(
+    'fieldset',
+    { class: 'options' },
+    h('legend', {}, decision.multi ? 'Choose one or more' : 'Choose one'),
+    ...decision.options.map((option, i) => h('label', {}, inputs[i]!, ` ${option}`)),
+  );
+  const chosen = () => {
+    const picked = inputs.filter((input) => input.checked).map((input) => input.value);
+    return decision.multi ? picked : (picked[0] ?? null);
+  };
+  return { group, chosen };
+}
+
+function questionCard(decision: Question, actions: CardActions): HTMLElement {
+  const about = `the question of run ${decision.run_id}, task ${decision.task_key}`;
+  const message = h('p', { class: 'message', role: 'status' });
+  let answerInput: Child;
+  let send: () => void;
+  if (decision.options.length > 0) {
+    const { group, chosen } = optionsInput(decision, `answer-${decisionKey(decision)}`);
+    answerInput = group;
+    send = () => {
+      const content = chosen();
+      if (content === null || (Array.isArray(content) && content.length === 0)) {
+        message.textContent = 'Choose an answer first.';
+        return;
+      }
+      act(card, () => actions.answer(decision, content));
+    };
+    for (const input of group.querySelectorAll('input')) {
+      input.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') {
+          event.preventDefault();
+          send();
+        }
+      });
+    }
+  } else {
+    const text = h('input', {
+      type: 'text',
+      name: 'answer',
+      placeholder: 'Your answer',
+      'aria-label': `answer to ${about}`,
+    });
+    answerInput = text;
+    send = () => act(card, () => actions.answer(decision, text.value));
+    onEnter(text, send);
+  }
   const card: HTMLElement = h(
     'article',
-    { class: 'card', 'data-decision': decisionKey(decision) },
+    { class: 'card', 'data-decision': decisionKey(decision), 'aria-label': cardName(decision) },
     header(decision, decision.prompt || 'A question', 'question'),
-    decision.options.length ? options : null,
     h(
       'div',
       { class: 'actions' },
-      text,
+      answerInput,
       h(
         'button',
-        {
-          'data-action': 'answer-text',
-          onclick: () => act(card, () => actions.answer(decision, text.value)),
-        },
-        'Send',
+        { 'data-action': 'answer', 'aria-label': `Answer ${about}`, onclick: () => send() },
+        'Answer',
       ),
       h(
         'button',
         {
           class: 'deny',
           'data-action': 'decline',
+          'aria-label': `Decline ${about}`,
           onclick: () => act(card, () => actions.answer(decision, null, 'failed')),
         },
         'Decline',
       ),
     ),
-    h('p', { class: 'message', role: 'status' }),
+    message,
   );
   return card;
 }

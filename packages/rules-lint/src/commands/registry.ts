@@ -1,4 +1,5 @@
 import { checkCommand } from './check.js';
+import { classifyCommand } from './classify.js';
 import type { Command } from './command.js';
 import { evalCommand } from './eval.js';
 import { schemaCommand } from './schema.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
     run: testCommand,
   },
   { name: 'schema', usage: ['schema'], run: schemaCommand },
+  { name: 'classify', usage: ["classify 'COMMAND' [--format pretty|json]"], run: classifyCommand },
   {
     name: 'lsp',
     usage: ['lsp [--stdio] [--tools CATALOG.json]'],

@@ -59,6 +59,16 @@ export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
   example_invalid:
     'An example is malformed: a missing tool or expect, an unknown key, or a bad origin or mode.',
   example_failed: "An example's decision differs from its `expect`.",
+  contract_not_object: 'An action contract must be an object.',
+  contract_key_unknown: 'A key an action contract (or one of its sections) does not define.',
+  contract_version_invalid: '`contract_version` must be a positive whole number.',
+  contract_enforcement_invalid: '`enforcement` must be shadow or balanced.',
+  contract_list_invalid: 'An action-contract list must be an array of rule strings.',
+  contract_rule_invalid:
+    'An action-contract rule must be `action:<tag>`, `tool:<name>` or `command-prefix:<text>`.',
+  contract_action_tag_unknown:
+    'An `action:` rule names a tag the classifier does not produce (e.g. `install-local` for `install_local`).',
+  contract_constraints_invalid: 'Natural-language constraints must be a list of non-empty strings.',
 };
 
 /** The description of a declaration or example code, or a generic sentence for a code not in the table. */

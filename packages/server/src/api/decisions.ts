@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import { z } from 'zod';
 import { approveTask, denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
+import { stateLiteral } from '../kernel/task-states.js';
 import { TaskViewSchema, taskView } from '../kernel/views.js';
 import { defineOperation } from './operation.js';
 import { LimitSchema, TaskParams, WorkspaceParams } from './schemas.js';
@@ -12,14 +12,19 @@ function address(input: { workspace_id: string; run_id: string; task_key: string
 /** POST .../tasks/{key}/approve */
 export const approve = defineOperation({
   name: 'decisions.approve',
-  summary: 'Approve a parked call: it becomes runnable for executors (409 if not waiting)',
+  summary:
+    'Approve a parked call: it becomes runnable for executors (409 if not waiting, or if it changed since the version sent)',
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/approve',
   planes: ['member'],
-  input: z.strictObject(TaskParams),
+  input: z.strictObject({
+    ...TaskParams,
+    /** The row version the person saw (or send it as `If-Match`); 409 if the row changed since. */
+    version: z.string().min(1).max(64).optional(),
+  }),
   output: TaskViewSchema,
   handle({ kernel, principal }, input) {
-    return approveTask(kernel.context, principal, address(input));
+    return approveTask(kernel.context, principal, address(input), { version: input.version });
   },
 });
 
@@ -86,7 +91,7 @@ export const listDecisions = defineOperation({
       .selectFrom('tasks')
       .selectAll()
       .where('workspace_id', '=', principal.workspace_id)
-      .where('state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')])
+      .where('state', 'in', [stateLiteral('needs_approval'), stateLiteral('awaiting_input')])
       // A question authored through the tasks door is its token holder's alone.
       .where('resolution_token_hash', 'is', null)
       .orderBy('created_at')

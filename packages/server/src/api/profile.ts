@@ -1,5 +1,6 @@
 import { validateProfileConfiguration } from '@airlock/core';
 import { z } from 'zod';
+import { assertContractVersionRises } from '../kernel/contract-versions.js';
 import { AirlockError } from '../kernel/errors.js';
 import { principalName } from '../store/accounts.js';
 import { currentProfileConfiguration, putProfileConfiguration } from '../store/profiles.js';
@@ -34,6 +35,7 @@ export const putConfiguration = defineOperation({
       tool_names: z.unknown().optional(),
       tool_aliases: z.unknown().optional(),
       lifecycle_hooks: z.unknown().optional(),
+      action_contract: z.unknown().optional(),
     })
     .catchall(z.unknown()),
   output: ProfileConfigurationViewSchema,
@@ -47,14 +49,20 @@ export const putConfiguration = defineOperation({
         validated.problems,
       );
     }
-    const version = await kernel.context.store.transaction((tx) =>
-      putProfileConfiguration(tx, {
+    const stored = await kernel.context.store.transaction(async (tx) => {
+      const put = await putProfileConfiguration(tx, {
         agentApplicationId: app,
         configuration: input,
         createdBy: principalName(principal),
-      }),
-    );
-    return { version, configuration: input, created_at: kernel.context.store.now() };
+      });
+      await assertContractVersionRises(tx, {
+        agentApplicationId: app,
+        previousVersion: put.version - 1,
+        contract: input.action_contract,
+      });
+      return put;
+    });
+    return { version: stored.version, configuration: input, created_at: stored.created_at };
   },
 });
 

@@ -42,6 +42,8 @@ export const createRun = defineOperation({
     tool_names: z.array(z.string()).optional(),
     tool_aliases: z.record(z.string(), z.string()).optional(),
     lifecycle_hooks: z.unknown().optional(),
+    /** Structured action rules (spec 004); validated like the profile's. */
+    action_contract: z.unknown().optional(),
   }),
   output: RunViewSchema,
   async handle({ kernel, principal }, input) {
@@ -68,6 +70,10 @@ export const listRuns = defineOperation({
       .selectFrom('runs')
       .selectAll()
       .where('workspace_id', '=', principal.workspace_id)
+      // An agent credential lists its own application's runs only (docs/concepts.md).
+      .$if(principal.kind === 'agent', (qb) =>
+        qb.where('agent_application_id', '=', principal.agent_application_id ?? ''),
+      )
       .$if(input.state !== undefined, (qb) => qb.where('state', '=', input.state!))
       .orderBy('created_at', 'desc')
       .limit(input.limit)

@@ -1,32 +1,64 @@
 import type { Logger } from 'pino';
 import { type EventView, eventView } from '../kernel/views.js';
+import type { RunEventTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
+import { FeedItem } from './feed-item.js';
 
-/** One feed subscriber: a cursor and where its events go. */
+/** One feed subscriber's handle. */
 export interface FeedSubscription {
   close(): void;
 }
 
-interface Subscriber {
+/** What a subscriber is and where its events go. */
+export interface SubscribeOptions {
   workspaceId: string;
-  runId: string | null;
+  /** Only this run's events; null or absent for the whole workspace. */
+  runId?: string | null;
+  /** Deliver the events after this sequence number. */
+  after: number;
+  /** Receives each batch of events in sequence order (one call per commit it matches). */
+  deliver?: (items: readonly FeedItem[]) => void;
+  /** Receives one event at a time; used when `deliver` is absent. */
+  send?: (event: EventView) => void;
+}
+
+interface Subscriber {
+  readonly workspaceId: string;
+  readonly runId: string | null;
+  /** The last sequence number this subscriber has seen (delivered or skipped as filtered out). */
   cursor: number;
-  send(event: EventView): void;
+  /** True while it follows the workspace's head from memory; false while it reads the store. */
+  live: boolean;
   busy: boolean;
-  again: boolean;
   closed: boolean;
+  deliver(items: readonly FeedItem[]): void;
+}
+
+/** Every subscriber of one workspace, and the head they follow. */
+interface WorkspaceFeed {
+  /** The highest sequence number dispatched from memory; null until read from the store. */
+  head: number | null;
+  readonly wholeWorkspace: Set<Subscriber>;
+  readonly byRun: Map<string, Set<Subscriber>>;
+  /** Subscribers reading the store until they reach the head. */
+  readonly lagging: Set<Subscriber>;
+  reading: boolean;
+  readAgain: boolean;
 }
 
 const PAGE = 500;
 
 /**
- * Fans committed events out to feed subscribers. Each subscriber reads the
- * durable log from its own cursor, so a client resuming from a sequence
- * number misses nothing; wakes come from this process's commits, from
- * PostgreSQL NOTIFY for other kernels, and from a slow poll as a safety net.
+ * Fans committed events out to feed subscribers. A workspace's events are
+ * matched against its subscribers in memory and serialized once however many
+ * receive them: this process's commits arrive from the store as they commit;
+ * other processes' commits (PostgreSQL NOTIFY on one LISTEN connection) and a
+ * slow safety poll read the log once per workspace, never once per subscriber.
+ * Only a subscriber that is behind the head (resuming from a sequence number)
+ * reads the durable log on its own, until it catches up and joins the others.
  */
 export class FeedHub {
-  private readonly subscribers = new Set<Subscriber>();
+  private readonly feeds = new Map<string, WorkspaceFeed>();
   private stopListening: (() => Promise<void>) | undefined;
   private unsubscribe: (() => void) | undefined;
   private poll: NodeJS.Timeout | undefined;
@@ -38,75 +70,220 @@ export class FeedHub {
 
   /** Starts listening for commits. */
   async start(): Promise<void> {
-    this.unsubscribe = this.store.onCommitted((events) => {
-      for (const workspaceId of new Set(events.map((e) => e.workspace_id))) this.wake(workspaceId);
-    });
-    this.stopListening = await this.store.listen((workspaceId) => this.wake(workspaceId));
+    this.unsubscribe = this.store.onCommitted((events) => this.onCommitted(events));
+    this.stopListening = await this.store.listen((workspaceId) => this.readForward(workspaceId));
     this.poll = setInterval(() => {
-      for (const workspaceId of new Set([...this.subscribers].map((s) => s.workspaceId))) {
-        this.wake(workspaceId);
-      }
+      for (const workspaceId of this.feeds.keys()) this.readForward(workspaceId);
     }, 1000);
     this.poll.unref();
   }
 
   /** Subscribes to a workspace's events (optionally one run's) after a sequence number. */
-  subscribe(options: {
-    workspaceId: string;
-    runId?: string | null;
-    after: number;
-    send(event: EventView): void;
-  }): FeedSubscription {
+  subscribe(options: SubscribeOptions): FeedSubscription {
+    const send = options.send;
+    const deliver =
+      options.deliver ??
+      ((items: readonly FeedItem[]) => {
+        for (const item of items) send?.(item.view);
+      });
     const subscriber: Subscriber = {
       workspaceId: options.workspaceId,
       runId: options.runId ?? null,
       cursor: options.after,
-      send: options.send,
+      live: false,
       busy: false,
-      again: false,
       closed: false,
+      deliver,
     };
-    this.subscribers.add(subscriber);
-    void this.pump(subscriber);
-    return {
-      close: () => {
-        subscriber.closed = true;
-        this.subscribers.delete(subscriber);
-      },
-    };
+    const feed = this.feedOf(subscriber.workspaceId);
+    if (subscriber.runId === null) feed.wholeWorkspace.add(subscriber);
+    else {
+      let runSubscribers = feed.byRun.get(subscriber.runId);
+      if (!runSubscribers) {
+        runSubscribers = new Set();
+        feed.byRun.set(subscriber.runId, runSubscribers);
+      }
+      runSubscribers.add(subscriber);
+    }
+    feed.lagging.add(subscriber);
+    if (feed.head === null) this.readForward(subscriber.workspaceId);
+    else void this.catchUp(feed, subscriber);
+    return { close: () => this.remove(feed, subscriber) };
   }
 
-  private wake(workspaceId: string): void {
-    for (const subscriber of this.subscribers) {
-      if (subscriber.workspaceId === workspaceId) void this.pump(subscriber);
+  private feedOf(workspaceId: string): WorkspaceFeed {
+    let feed = this.feeds.get(workspaceId);
+    if (!feed) {
+      feed = {
+        head: null,
+        wholeWorkspace: new Set(),
+        byRun: new Map(),
+        lagging: new Set(),
+        reading: false,
+        readAgain: false,
+      };
+      this.feeds.set(workspaceId, feed);
+    }
+    return feed;
+  }
+
+  private remove(feed: WorkspaceFeed, subscriber: Subscriber): void {
+    subscriber.closed = true;
+    feed.lagging.delete(subscriber);
+    if (subscriber.runId === null) feed.wholeWorkspace.delete(subscriber);
+    else {
+      const runSubscribers = feed.byRun.get(subscriber.runId);
+      runSubscribers?.delete(subscriber);
+      if (runSubscribers?.size === 0) feed.byRun.delete(subscriber.runId);
+    }
+    if (feed.wholeWorkspace.size === 0 && feed.byRun.size === 0) {
+      this.feeds.delete(subscriber.workspaceId);
     }
   }
 
-  private async pump(subscriber: Subscriber): Promise<void> {
-    if (subscriber.busy) {
-      subscriber.again = true;
+  /** This process's commits: contiguous with the head, they are dispatched from memory. */
+  private onCommitted(events: readonly RunEventTable[]): void {
+    let start = 0;
+    while (start < events.length) {
+      const workspaceId = events[start]!.workspace_id;
+      let end = start + 1;
+      while (end < events.length && events[end]!.workspace_id === workspaceId) end += 1;
+      const feed = this.feeds.get(workspaceId);
+      if (feed) this.offer(feed, workspaceId, events.slice(start, end));
+      start = end;
+    }
+  }
+
+  private offer(feed: WorkspaceFeed, workspaceId: string, rows: readonly RunEventTable[]): void {
+    if (feed.head === null) {
+      this.readForward(workspaceId);
       return;
     }
+    const fresh = rows.filter((row) => row.seq > feed.head!);
+    if (fresh.length === 0) return;
+    if (fresh[0]!.seq !== feed.head + 1) {
+      // Another commit sits between the head and these (another process, or one not yet
+      // reported): read forward from the log, which holds both in order.
+      this.readForward(workspaceId);
+      return;
+    }
+    this.dispatch(feed, fresh);
+  }
+
+  /** Hands events (contiguous after the head) to every live subscriber they match, once each. */
+  private dispatch(feed: WorkspaceFeed, rows: readonly RunEventTable[]): void {
+    const batches = new Map<Subscriber, FeedItem[]>();
+    const add = (subscriber: Subscriber, item: FeedItem) => {
+      if (!subscriber.live) return;
+      const batch = batches.get(subscriber);
+      if (batch) batch.push(item);
+      else batches.set(subscriber, [item]);
+    };
+    for (const row of rows) {
+      const item = new FeedItem(eventView(row));
+      for (const subscriber of feed.wholeWorkspace) add(subscriber, item);
+      const runSubscribers = feed.byRun.get(row.run_id);
+      if (runSubscribers) for (const subscriber of runSubscribers) add(subscriber, item);
+    }
+    feed.head = rows[rows.length - 1]!.seq;
+    for (const [subscriber, batch] of batches) this.deliver(subscriber, batch);
+    for (const subscriber of feed.lagging) void this.catchUp(feed, subscriber);
+  }
+
+  private deliver(subscriber: Subscriber, items: readonly FeedItem[]): void {
+    if (subscriber.closed) return;
+    try {
+      subscriber.deliver(items);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'feed delivery failed');
+    }
+  }
+
+  /**
+   * Reads a workspace's log forward from its head once for all its live
+   * subscribers (or, the first time, learns the head).
+   */
+  private readForward(workspaceId: string): void {
+    const feed = this.feeds.get(workspaceId);
+    if (!feed) return;
+    if (feed.reading) {
+      feed.readAgain = true;
+      return;
+    }
+    feed.reading = true;
+    void (async () => {
+      try {
+        do {
+          feed.readAgain = false;
+          if (feed.head === null) {
+            // Every sequence number up to the committed counter is committed: allocation
+            // holds the workspace row until its transaction ends.
+            const workspace = await this.store.db
+              .selectFrom('workspaces')
+              .select('event_seq')
+              .where('id', '=', workspaceId)
+              .executeTakeFirst();
+            feed.head = Number(workspace?.event_seq ?? 0);
+            for (const subscriber of feed.lagging) void this.catchUp(feed, subscriber);
+            continue;
+          }
+          const rows = await this.store.db
+            .selectFrom('run_events')
+            .selectAll()
+            .where('workspace_id', '=', workspaceId)
+            .where('seq', '>', feed.head)
+            .orderBy('seq')
+            .limit(PAGE)
+            .execute();
+          const fresh = rows.filter((row) => row.seq > feed.head!);
+          if (fresh.length > 0) this.dispatch(feed, fresh);
+          if (rows.length === PAGE) feed.readAgain = true;
+        } while (feed.readAgain && this.feeds.get(workspaceId) === feed);
+      } catch (error) {
+        this.logger.warn({ err: error }, 'feed read failed');
+      } finally {
+        feed.reading = false;
+      }
+    })();
+  }
+
+  /** A subscriber behind the head reads the log on its own, then joins the live ones. */
+  private async catchUp(feed: WorkspaceFeed, subscriber: Subscriber): Promise<void> {
+    if (subscriber.busy || subscriber.closed || subscriber.live) return;
     subscriber.busy = true;
     try {
-      do {
-        subscriber.again = false;
+      for (;;) {
+        const head = feed.head;
+        if (head === null || subscriber.closed) return;
+        if (subscriber.cursor >= head) {
+          if (subscriber.cursor === head) {
+            subscriber.live = true;
+            feed.lagging.delete(subscriber);
+          }
+          // Ahead of the head (a client resuming past what this process has dispatched):
+          // it waits, and the next dispatch brings the head to it.
+          return;
+        }
         const rows = await this.store.db
           .selectFrom('run_events')
           .selectAll()
           .where('workspace_id', '=', subscriber.workspaceId)
           .where('seq', '>', subscriber.cursor)
+          .where('seq', '<=', head)
           .$if(subscriber.runId !== null, (qb) => qb.where('run_id', '=', subscriber.runId!))
           .orderBy('seq')
           .limit(PAGE)
           .execute();
-        for (const row of rows) {
-          if (subscriber.closed) return;
-          subscriber.cursor = row.seq;
-          subscriber.send(eventView(row));
+        if (subscriber.closed) return;
+        if (rows.length > 0) {
+          this.deliver(
+            subscriber,
+            rows.map((row) => new FeedItem(eventView(row))),
+          );
         }
-        if (rows.length === PAGE) subscriber.again = true;
-      } while (subscriber.again && !subscriber.closed);
+        // A short page read everything up to the head it was bounded by.
+        subscriber.cursor = rows.length === PAGE ? rows[rows.length - 1]!.seq : head;
+      }
     } catch (error) {
       if (!subscriber.closed) this.logger.warn({ err: error }, 'feed read failed');
     } finally {
@@ -118,8 +295,13 @@ export class FeedHub {
   async stop(): Promise<void> {
     if (this.poll) clearInterval(this.poll);
     this.unsubscribe?.();
-    for (const subscriber of this.subscribers) subscriber.closed = true;
-    this.subscribers.clear();
+    for (const feed of this.feeds.values()) {
+      for (const subscriber of feed.wholeWorkspace) subscriber.closed = true;
+      for (const runSubscribers of feed.byRun.values()) {
+        for (const subscriber of runSubscribers) subscriber.closed = true;
+      }
+    }
+    this.feeds.clear();
     await this.stopListening?.();
   }
 }

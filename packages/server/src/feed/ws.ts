@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { authenticateToken, bearerToken } from '../api/access.js';
+import { authenticateToken, bearerToken, checkRunFence, fenceOf } from '../api/access.js';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CredentialKind, Principal } from '../store/accounts.js';
+import type { FeedItem } from './feed-item.js';
+import { fencedDelivery } from './fence.js';
 import type { FeedHub } from './hub.js';
 import { nudgeFor } from './nudges.js';
 
@@ -49,6 +51,28 @@ async function resolveAfter(
   return after;
 }
 
+/**
+ * Writes a batch of feed events to a socket as one write of their prebuilt
+ * wire frames (the same bytes for every subscriber). A client too far behind
+ * is dropped; it resumes from its last sequence number.
+ */
+function writeFrames(ws: WebSocket, items: readonly FeedItem[]): void {
+  if (ws.readyState !== WebSocket.OPEN) return;
+  if (ws.bufferedAmount > MAX_BUFFERED) {
+    ws.close(1013, 'too far behind; reconnect with after=');
+    return;
+  }
+  // `_socket` is ws's net.Socket (no public accessor). Without permessage-deflate, ws writes
+  // each frame to it synchronously too, so a whole frame written here never interleaves.
+  const socket = (ws as unknown as { _socket?: Duplex })._socket;
+  if (!socket) {
+    for (const item of items) ws.send(item.frame);
+    return;
+  }
+  if (items.length === 1) socket.write(items[0]!.wireFrame);
+  else socket.write(Buffer.concat(items.map((item) => item.wireFrame)));
+}
+
 function requirePlane(principal: Principal, planes: CredentialKind[]): void {
   if (!planes.includes(principal.kind)) {
     throw new AirlockError('forbidden', `this socket needs a ${planes.join(' or ')} credential`);
@@ -62,7 +86,12 @@ function requirePlane(principal: Principal, planes: CredentialKind[]): void {
  * `ready` message names). Returns the HTTP upgrade handler.
  */
 export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  // No permessage-deflate: feed frames are written prebuilt to the socket (writeFrames).
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 64 * 1024,
+    perMessageDeflate: false,
+  });
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
@@ -79,6 +108,8 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
         if (decodeURIComponent(feed[1]!) !== principal.workspace_id) {
           throw new AirlockError('forbidden', 'this credential belongs to another workspace');
         }
+        // Another application's run is not there for an agent credential, as on REST.
+        await checkRunFence(options.kernel, principal, { run_id: url.searchParams.get('run_id') });
       } else {
         requirePlane(principal, ['executor']);
       }
@@ -88,25 +119,32 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
         url.searchParams.get('after'),
       );
       wss.handleUpgrade(req, socket, head, (ws) => {
-        const send = (message: unknown) => {
-          if (ws.readyState !== WebSocket.OPEN) return;
+        const sendFrame = (frame: string) => {
+          if (ws.readyState !== WebSocket.OPEN) return false;
           if (ws.bufferedAmount > MAX_BUFFERED) {
             ws.close(1013, 'too far behind; reconnect with after=');
-            return;
+            return false;
           }
-          ws.send(JSON.stringify(message));
+          ws.send(frame);
+          return true;
         };
+        const send = (message: unknown) => sendFrame(JSON.stringify(message));
         send({ type: 'ready', after });
+        const applicationId = principal.agent_application_id;
         const subscription = options.hub.subscribe({
           workspaceId: principal.workspace_id,
           runId: feed ? url.searchParams.get('run_id') : null,
           after,
-          send: feed
-            ? (event) => send({ type: 'event', event })
-            : (event) => {
-                const nudge = nudgeFor(event, principal.agent_application_id);
-                if (nudge) send(nudge);
-              },
+          // An agent's feed and an executor's cable see only their own application's runs.
+          deliver: fencedDelivery(options.kernel.context.store, fenceOf(principal), (items) => {
+            if (feed) writeFrames(ws, items);
+            else {
+              for (const item of items) {
+                const frame = item.frameFor(applicationId, (view) => nudgeFor(view, applicationId));
+                if (frame !== null && !sendFrame(frame)) return;
+              }
+            }
+          }),
         });
         ws.on('message', (data) => {
           if (data.toString() === 'ping') send({ type: 'pong' });

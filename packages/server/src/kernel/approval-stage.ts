@@ -6,17 +6,21 @@ import {
   type Policy,
   validateRuleList,
 } from '@airlock/core';
-import { insertRow } from '../store/prepared.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
+import { plantRow } from './move-task.js';
 import { applyPolicyLayers } from './policy-layers.js';
 import { ASK_TOOL, parseQuestion } from './questions.js';
-import { touchRun } from './run-state.js';
+import { touchRun } from './run-machine.js';
+import type { EmittedBy } from './task-machine.js';
 
 const policies = new Map<string, Policy>();
 const POLICY_CACHE_LIMIT = 2000;
+
+/** The principal recorded on a decision the approval rules and policy layers made. */
+export const RULE_PRINCIPAL = 'policy';
 
 /**
  * The compiled policy frozen on a run (cached per run; the frozen JSON never changes).
@@ -160,19 +164,11 @@ export async function plantToolRow(
     created_at: tx.now,
     updated_at: tx.now,
   };
-  const address = { workspace_id: run.workspace_id, run_id: run.id, task_key: key };
-  tx.emit({
-    ...address,
-    type: 'task.created',
-    data: {
-      origin: call.origin,
-      kind: row.kind,
-      tool_name: call.toolName,
-      round: call.round,
-      state: 'ready',
-    },
+  const created = {
+    data: { origin: call.origin, kind: row.kind, tool_name: call.toolName, round: call.round },
     principal: call.principal,
-  });
+  };
+  let outcome: { type: EmittedBy<'plant'>; data: Record<string, unknown>; principal?: string };
   const question =
     call.origin !== 'kernel' && row.kind === 'tool' && decision.tool_name === ASK_TOOL
       ? parseQuestion(call.toolInput)
@@ -184,11 +180,10 @@ export async function plantToolRow(
       row.state = 'failed';
       row.error_code = 'invalid_question';
       row.error_detail = question;
-      tx.emit({
-        ...address,
+      outcome = {
         type: 'task.failed',
-        data: { state: 'failed', error: { code: row.error_code, detail: question } },
-      });
+        data: { error: { code: row.error_code, detail: question } },
+      };
     } else {
       row.state = 'awaiting_input';
       row.prompt = question.prompt;
@@ -198,64 +193,63 @@ export async function plantToolRow(
       // An authored question is answered by its token holder; nobody else is nudged.
       row.addressee = call.origin === 'author' ? null : run.agent_application_id;
       row.deadline_at = tx.now + ctx.parkTtlMs;
-      tx.emit({
-        ...address,
+      outcome = {
         type: 'task.asked',
         data: {
-          state: 'awaiting_input',
           addressee: row.addressee,
           deadline_at: row.deadline_at,
           prompt: question.prompt,
           options: question.options,
           multi: question.multi,
         },
-      });
+      };
     }
   } else if (decision.outcome === 'granted') {
     row.state = 'runnable';
     if (call.runnableDeadlineMs !== undefined) row.deadline_at = tx.now + call.runnableDeadlineMs;
-    tx.emit({
-      ...address,
+    outcome = {
       type: 'task.granted',
       data: {
         granted_by: decision.granted_by,
         matched: decision.matched,
         ...(decision.layer === undefined ? {} : { layers: decision.layers }),
-        state: 'runnable',
         ...(row.kind === 'tool' ? {} : { kind: row.kind }),
       },
-    });
+      principal: RULE_PRINCIPAL,
+    };
   } else if (decision.outcome === 'parked') {
     row.state = 'needs_approval';
     row.addressee = run.agent_application_id;
     row.deadline_at = tx.now + ctx.parkTtlMs;
     const effectProfile = effectProfileOf(policy, run, call, decision);
     row.effect_profile = JSON.stringify(effectProfile);
-    tx.emit({
-      ...address,
+    outcome = {
       type: 'task.parked',
       data: {
-        state: 'needs_approval',
         addressee: row.addressee,
         deadline_at: row.deadline_at,
         effect_profile: effectProfile,
       },
-    });
+      principal: RULE_PRINCIPAL,
+    };
   } else {
     row.state = 'failed';
     row.error_code = 'approval_denied';
     row.error_detail = decision.error?.detail ?? 'denied';
-    tx.emit({
-      ...address,
+    outcome = {
       type: 'task.denied',
       data: {
-        state: 'failed',
         matched: decision.matched,
         ...(decision.layer === undefined ? {} : { layer: decision.layer, layers: decision.layers }),
         error: { code: row.error_code, detail: row.error_detail },
       },
-    });
+      principal: RULE_PRINCIPAL,
+    };
   }
-  await insertRow(tx.db, tx.dialect, 'tasks', row);
+  if (decision.reminders && decision.reminders.length > 0) {
+    // Shadow contracts and natural-language constraints: non-blocking, on the feed and in what the model reads.
+    outcome.data.reminders = decision.reminders;
+  }
+  await plantRow(tx, run, row, { created, outcome });
   return row;
 }

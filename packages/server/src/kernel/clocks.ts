@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import type { KernelContext } from './context.js';
 import { expireHooks } from './hook-clock.js';
+import { moveTask } from './move-task.js';
 import { QUESTION_EXPIRED_TEXT } from './questions.js';
 import { stopRunsOfRemovedApplications } from './revocation.js';
-import { lockRun, settleRun } from './run-state.js';
-import { APPROVAL_EXPIRED_TEXT } from './task-states.js';
+import { lockRun } from './run-state.js';
+import { APPROVAL_EXPIRED_TEXT, stateLiteral } from './task-states.js';
 
 const BATCH = 200;
 
@@ -17,28 +18,28 @@ export interface SweepReport {
 
 /** One kind of waiting row a clock ends. */
 interface WaitingClock {
+  verb: 'park_expiry' | 'question_expiry';
   state: 'needs_approval' | 'awaiting_input';
   code: string;
   detail: string;
-  event: string;
   /** True when expiry always holds the run for a person, whatever the row's on_failure. */
   hold: boolean;
 }
 
 const PARK_CLOCK: WaitingClock = {
+  verb: 'park_expiry',
   state: 'needs_approval',
   code: 'approval_expired',
   detail: APPROVAL_EXPIRED_TEXT,
-  event: 'task.expired',
   hold: false,
 };
 
 // An unanswered question is never a success: it rests on a hold until retry or abandon.
 const QUESTION_CLOCK: WaitingClock = {
+  verb: 'question_expiry',
   state: 'awaiting_input',
   code: 'question_expired',
   detail: QUESTION_EXPIRED_TEXT,
-  event: 'task.expired',
   hold: true,
 };
 
@@ -61,33 +62,31 @@ async function expireWaiting(ctx: KernelContext, clock: WaitingClock): Promise<n
   for (const task of due) {
     fired += await ctx.store.transaction(async (tx) => {
       const run = await lockRun(tx, task.workspace_id, task.run_id);
-      const updated = await tx.db
-        .updateTable('tasks')
-        .set({
-          state: 'timed_out',
-          error_code: clock.code,
-          error_detail: clock.detail,
-          deadline_at: null,
-          decided_by: 'kernel',
-          updated_at: tx.now,
-          ...(clock.hold ? { on_failure: 'hold' as const } : {}),
-        })
-        .where('run_id', '=', task.run_id)
-        .where('key', '=', task.key)
-        .where('state', '=', clock.state)
-        .where('deadline_at', '<=', tx.now)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) return 0;
-      tx.emit({
-        workspace_id: task.workspace_id,
-        run_id: task.run_id,
-        task_key: task.key,
-        type: clock.event,
-        data: { state: 'timed_out', error: { code: clock.code, detail: clock.detail } },
-        principal: 'kernel',
-      });
-      await settleRun(ctx, tx, run);
-      return 1;
+      const moved = await moveTask(
+        tx,
+        {
+          verb: clock.verb,
+          run,
+          key: task.key,
+          to: 'timed_out',
+          due: 'deadline_at',
+          set: {
+            error_code: clock.code,
+            error_detail: clock.detail,
+            deadline_at: null,
+            decided_by: 'kernel',
+            ...(clock.hold ? { on_failure: 'hold' as const } : {}),
+          },
+          event: {
+            type: 'task.expired',
+            data: { error: { code: clock.code, detail: clock.detail } },
+          },
+          principal: 'kernel',
+          settle: { ctx, run },
+        },
+        { quiet: true },
+      );
+      return moved ? 1 : 0;
     });
   }
   return fired;
@@ -99,32 +98,50 @@ async function lapseLeases(ctx: KernelContext): Promise<number> {
   const due = await ctx.store.db
     .selectFrom('tasks')
     .select(['run_id', 'workspace_id', 'key', 'claim_id'])
-    .where('state', '=', sql.lit('claimed'))
+    .where('state', '=', stateLiteral('claimed'))
     .where('lease_until', '<=', now)
     .limit(BATCH)
     .execute();
   let lapsed = 0;
   for (const task of due) {
     lapsed += await ctx.store.transaction(async (tx) => {
-      const updated = await tx.db
-        .updateTable('tasks')
-        .set({ state: 'runnable', claim_id: null, lease_until: null, updated_at: tx.now })
-        .where('run_id', '=', task.run_id)
-        .where('key', '=', task.key)
-        .where('state', '=', 'claimed')
-        .where('claim_id', '=', task.claim_id)
-        .where('lease_until', '<=', tx.now)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) return 0;
-      tx.emit({
-        workspace_id: task.workspace_id,
-        run_id: task.run_id,
-        task_key: task.key,
-        type: 'task.lease_expired',
-        data: { state: 'runnable' },
-        principal: 'kernel',
-      });
-      return 1;
+      const run = await lockRun(tx, task.workspace_id, task.run_id);
+      if (run.state !== 'running') {
+        // A lapsed claim on an ended run is never handed out again: its row is canceled.
+        const canceled = await moveTask(
+          tx,
+          {
+            verb: 'cancel',
+            run,
+            key: task.key,
+            to: 'canceled',
+            from: 'claimed',
+            match: { claim_id: task.claim_id ?? '' },
+            due: 'lease_until',
+            set: { claim_id: null, lease_until: null, decided_by: 'kernel' },
+            event: { type: 'task.canceled' },
+            principal: 'kernel',
+          },
+          { quiet: true },
+        );
+        return canceled ? 1 : 0;
+      }
+      const moved = await moveTask(
+        tx,
+        {
+          verb: 'lease_lapse',
+          run,
+          key: task.key,
+          to: 'runnable',
+          match: { claim_id: task.claim_id ?? '' },
+          due: 'lease_until',
+          set: { claim_id: null, lease_until: null },
+          event: { type: 'task.lease_expired' },
+          principal: 'kernel',
+        },
+        { quiet: true },
+      );
+      return moved ? 1 : 0;
     });
   }
   return lapsed;

@@ -6,7 +6,8 @@ import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { readRounds } from './history.js';
 import { type HookExtras, hookOutcome, hookRow, waitForHook } from './hooks.js';
-import { touchRun } from './run-state.js';
+import { moveTask } from './move-task.js';
+import { touchRun } from './run-machine.js';
 
 /** Estimated tokens of a text: its UTF-8 bytes / 4, rounded up. */
 export function estimateTokens(bytes: number): number {
@@ -204,20 +205,26 @@ export async function completeSummary(
   text: string | { error: { code: string; detail: string } },
 ): Promise<void> {
   const failed = typeof text !== 'string';
-  const change = failed
-    ? { state: 'failed', error_code: text.error.code, error_detail: text.error.detail }
-    : { state: 'succeeded', result: JSON.stringify({ summary: text }) };
-  const updated = await tx.db
-    .updateTable('tasks')
-    .set({ ...change, decided_by: 'kernel', updated_at: tx.now })
-    .where('run_id', '=', row.run_id)
-    .where('key', '=', row.key)
-    .where('state', '=', 'runnable')
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) return;
+  const moved = await moveTask(
+    tx,
+    {
+      verb: 'summarize',
+      run,
+      key: row.key,
+      to: failed ? 'failed' : 'succeeded',
+      set: failed
+        ? { error_code: text.error.code, error_detail: text.error.detail, decided_by: 'kernel' }
+        : { result: JSON.stringify({ summary: text }), decided_by: 'kernel' },
+      event: failed
+        ? { type: 'task.failed', data: { error: text.error } }
+        : { type: 'task.succeeded' },
+      principal: failed ? null : 'kernel',
+    },
+    { quiet: true },
+  );
+  if (!moved) return;
   const base = { workspace_id: run.workspace_id, run_id: run.id, task_key: row.key };
   if (failed) {
-    tx.emit({ ...base, type: 'task.failed', data: { state: 'failed', error: text.error } });
     await waitForHook(tx, run);
     return;
   }
@@ -226,7 +233,6 @@ export async function completeSummary(
   run.summary_through_round = through;
   run.compactions += 1;
   touchRun(tx, run);
-  tx.emit({ ...base, type: 'task.succeeded', data: { state: 'succeeded' }, principal: 'kernel' });
   tx.emit({
     ...base,
     type: 'run.compacted',

@@ -2,16 +2,17 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Principal, principalName } from '../store/accounts.js';
 import { hashToken, newToken } from '../store/ids.js';
-import { runPrepared } from '../store/prepared.js';
 import type { Database, RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
 import { hookEventOf, hooksOf } from './hooks.js';
+import { moveTask, type TaskChange } from './move-task.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';
 import { lockRun, settleRun } from './run-state.js';
-import { type TaskView, taskView } from './views.js';
+import { checkMove, type EmittedBy, type ToState } from './task-machine.js';
+import { type TaskView, taskVersion, taskView } from './views.js';
 
 /** Names a row: its workspace, run and key. */
 export interface TaskAddress {
@@ -39,33 +40,50 @@ export async function readTask(
   return row;
 }
 
-interface TransitionOptions {
-  from: string[];
-  verb: string;
-  /** The columns to set; `row` is null on the direct path (verbs that need no read). */
-  change: (row: TaskTable | null, tx: Tx, run: RunTable) => Partial<TaskTable>;
-  event: (row: TaskTable) => { type: string; data: Record<string, unknown> };
-  principal: string | null;
+/** A member's move of one row: the verb, where it ends, and what it sets. */
+interface MemberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'> {
+  verb: V;
+  principal: string;
+  /** A check of the row beyond its state (a guarded move reads the row first). */
   guard?: (row: TaskTable) => void;
-  /** A follow-up write on the moved row, in the same transaction. */
+  /** Where the row ends and what else it sets, given the row when the move read it. */
+  change: (row: TaskTable | null, tx: Tx, run: RunTable) => { to: ToState<V>; set: TaskChange };
+  event: (row: TaskTable) => { type: EmittedBy<V>; data: Record<string, unknown> };
+  /** A follow-up write on the moved row (never its state), in the same transaction. */
   after?: (row: TaskTable, tx: Tx, run: RunTable) => Promise<void>;
 }
 
 /**
- * Moves one row from an expected state to a new one, or answers 409 and
- * changes nothing: the conditional UPDATE is what makes exactly one of two
- * racing decisions win. The run row is locked first (the kernel's lock order).
+ * Moves one row for a person, or answers 409 and changes nothing: the run
+ * row is locked first (the kernel's lock order), then the state machine's
+ * conditional UPDATE makes exactly one of two racing decisions win, and the
+ * run settles.
  */
-async function transition(
+async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
   ctx: KernelContext,
   address: TaskAddress,
-  options: TransitionOptions,
+  options: MemberMove<V>,
 ): Promise<TaskView> {
   return ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, address.workspaceId, address.runId);
-    const row = options.guard
-      ? await guardedUpdate(tx, run, address.taskKey, options)
-      : await directUpdate(tx, run, address.taskKey, options);
+    let current: TaskTable | null = null;
+    if (options.guard) {
+      current = await readTask(tx, run.id, address.taskKey);
+      checkMove(options.verb, current, run);
+      options.guard(current);
+    }
+    const { to, set } = options.change(current, tx, run);
+    const row = await moveTask(tx, {
+      verb: options.verb,
+      run,
+      key: address.taskKey,
+      to,
+      ...(current ? { from: current.state } : {}),
+      set,
+      // The event is emitted below, once the follow-up write has run.
+      event: null,
+      principal: options.principal,
+    });
     await options.after?.(row, tx, run);
     const event = options.event(row);
     tx.emit({
@@ -81,90 +99,35 @@ async function transition(
   });
 }
 
-function notWaiting(row: TaskTable, options: { from: string[]; verb: string }): AirlockError {
-  return new AirlockError(
-    'task_not_waiting',
-    `task ${row.key} is ${row.state}; ${options.verb} needs ${options.from.join(' or ')}`,
-  );
-}
-
-/** The common case: one conditional UPDATE ... RETURNING; a read only explains a refusal. */
-async function directUpdate(
-  tx: Tx,
-  run: RunTable,
-  key: string,
-  options: TransitionOptions,
-): Promise<TaskTable> {
-  const runId = run.id;
-  const change: Record<string, unknown> = { ...options.change(null, tx, run), updated_at: tx.now };
-  const columns = Object.keys(change).filter((column) => change[column] !== undefined);
-  const values: Record<string, unknown> = { run_id: runId, key };
-  for (const column of columns) values[`set:${column}`] = change[column];
-  options.from.forEach((state, i) => {
-    values[`from:${i}`] = state;
-  });
-  const { rows } = await runPrepared(
-    tx.db,
-    tx.dialect,
-    `tasks.transition:${columns.join(',')}:${options.from.length}`,
-    (p) =>
-      tx.db
-        .updateTable('tasks')
-        .set(Object.fromEntries(columns.map((column) => [column, p(`set:${column}`)])))
-        .where('run_id', '=', p('run_id'))
-        .where('key', '=', p('key'))
-        .where(
-          'state',
-          'in',
-          options.from.map((_, i) => p(`from:${i}`)),
-        )
-        .returningAll(),
-    values,
-  );
-  const updated = rows[0];
-  if (updated) return updated;
-  throw notWaiting(await readTask(tx, runId, key), options);
-}
-
-/** A transition that depends on the row: read, check, then a conditional UPDATE. */
-async function guardedUpdate(
-  tx: Tx,
-  run: RunTable,
-  key: string,
-  options: TransitionOptions,
-): Promise<TaskTable> {
-  const current = await readTask(tx, run.id, key);
-  if (!options.from.includes(current.state)) throw notWaiting(current, options);
-  options.guard?.(current);
-  const change = { ...options.change(current, tx, run), updated_at: tx.now };
-  const updated = await tx.db
-    .updateTable('tasks')
-    .set(change)
-    .where('run_id', '=', current.run_id)
-    .where('key', '=', current.key)
-    .where('state', '=', current.state)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) {
-    throw new AirlockError('task_not_waiting', `task ${current.key} was decided meanwhile`);
+function checkVersion(row: TaskTable, version: string): void {
+  if (taskVersion(row) !== version) {
+    throw new AirlockError(
+      'version_mismatch',
+      `task ${row.key} changed since version ${version}; read it again before deciding`,
+    );
   }
-  return { ...current, ...change };
 }
 
 /**
- * Approves a parked row: it becomes runnable for executors.
- * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval.
+ * Approves a parked row: it becomes runnable for executors. With `seen.version`
+ * (the row version the person read) it approves only that version.
+ * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
+ *   version_mismatch (409) when the row changed since `seen.version`.
  */
 export function approveTask(
   ctx: KernelContext,
   principal: Principal,
   address: TaskAddress,
+  seen: { version?: string | undefined } = {},
 ): Promise<TaskView> {
   const who = principalName(principal);
-  return transition(ctx, address, {
-    from: ['needs_approval'],
+  const version = seen.version;
+  return memberMove(ctx, address, {
     verb: 'approve',
     principal: who,
-    change: () => ({ state: 'runnable', deadline_at: null, decided_by: who }),
+    // Bound to what the person saw: a row that changed since is refused whole.
+    ...(version === undefined ? {} : { guard: (row: TaskTable) => checkVersion(row, version) }),
+    change: () => ({ to: 'runnable', set: { deadline_at: null, decided_by: who } }),
     // An approved hook's timeout starts now, as if it had been granted.
     after: async (row, tx, run) => {
       if (row.kind !== 'hook') return;
@@ -195,16 +158,17 @@ export function denyTask(
 ): Promise<TaskView> {
   const who = principalName(principal);
   const detail = reason?.trim() ? reason : 'a person denied this tool call';
-  return transition(ctx, address, {
-    from: ['needs_approval'],
+  return memberMove(ctx, address, {
     verb: 'deny',
     principal: who,
     change: () => ({
-      state: 'failed',
-      deadline_at: null,
-      decided_by: who,
-      error_code: 'approval_denied',
-      error_detail: detail,
+      to: 'failed',
+      set: {
+        deadline_at: null,
+        decided_by: who,
+        error_code: 'approval_denied',
+        error_detail: detail,
+      },
     }),
     event: () => ({
       type: 'task.denied',
@@ -243,9 +207,8 @@ export function resolveTask(
 ): Promise<TaskView> {
   const who = principalName(principal);
   const failed = resolution.outcome === 'failed';
-  return transition(ctx, address, {
-    from: ['awaiting_input'],
-    verb: 'resolution',
+  return memberMove(ctx, address, {
+    verb: 'resolve',
     principal: who,
     guard: (row) => {
       if (row.resolution_token_hash !== null) {
@@ -260,11 +223,15 @@ export function resolveTask(
       if (!failed) checkAnswer(row, resolution.content);
     },
     change: () => ({
-      state: failed ? 'failed' : 'succeeded',
-      deadline_at: null,
-      decided_by: who,
-      result: JSON.stringify(resolution.content ?? null),
-      ...(failed ? { error_code: 'declined', error_detail: 'a person declined the question' } : {}),
+      to: failed ? 'failed' : 'succeeded',
+      set: {
+        deadline_at: null,
+        decided_by: who,
+        result: JSON.stringify(resolution.content ?? null),
+        ...(failed
+          ? { error_code: 'declined', error_detail: 'a person declined the question' }
+          : {}),
+      },
     }),
     event: () => ({
       type: 'task.resolved',
@@ -284,37 +251,34 @@ export function retryTask(
   address: TaskAddress,
 ): Promise<TaskView> {
   const who = principalName(principal);
-  return transition(ctx, address, {
-    from: ['failed', 'timed_out'],
+  return memberMove(ctx, address, {
     verb: 'retry',
     principal: who,
-    guard: (row) => {
-      if (row.on_failure !== 'hold' || row.error_code === 'approval_denied') {
-        throw new AirlockError(
-          'task_not_waiting',
-          `task ${row.key} does not hold its run (on_failure ${row.on_failure}, ${row.error_code})`,
-        );
-      }
-    },
+    // The state machine's own check (the row must hold its run) runs on the read row.
+    guard: () => {},
     change: (row, tx, run) => {
-      // An expired decision waits again with a fresh clock; anything else runs again.
-      const again = { deadline_at: tx.now + ctx.parkTtlMs, error_code: null, error_detail: null };
-      if (row?.error_code === 'approval_expired') {
-        return { ...again, state: 'needs_approval', decided_by: who };
-      }
-      if (row?.error_code === 'question_expired') {
-        return { ...again, state: 'awaiting_input', decided_by: who };
-      }
-      return {
-        state: 'runnable',
-        claim_id: null,
-        lease_until: null,
-        // A retried hook gets its timeout afresh.
-        deadline_at: row?.kind === 'hook' ? tx.now + hookTimeoutMs(run, row) : null,
+      // An expired decision waits again with a fresh clock, decided by nobody yet.
+      const again = {
+        deadline_at: tx.now + ctx.parkTtlMs,
         error_code: null,
         error_detail: null,
-        result: null,
-        decided_by: who,
+        decided_by: null,
+      };
+      if (row?.error_code === 'approval_expired') return { to: 'needs_approval', set: again };
+      if (row?.error_code === 'question_expired') return { to: 'awaiting_input', set: again };
+      // Anything else runs again; the retrier is who decided that.
+      return {
+        to: 'runnable',
+        set: {
+          claim_id: null,
+          lease_until: null,
+          // A retried hook gets its timeout afresh.
+          deadline_at: row?.kind === 'hook' ? tx.now + hookTimeoutMs(run, row) : null,
+          error_code: null,
+          error_detail: null,
+          result: null,
+          decided_by: who,
+        },
       };
     },
     event: (row) => ({

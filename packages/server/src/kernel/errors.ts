@@ -17,12 +17,18 @@ export const ERROR_STATUS = {
   lease_lost: 409,
   run_not_running: 409,
   no_profile_configuration: 409,
+  contract_version_not_higher: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_configuration: 422,
   tightening_widens: 422,
   invalid_question: 422,
   invalid_resolution: 422,
+  // Hardening (issue 11): refused input, stale decisions, rate limits.
+  input_too_deep: 400,
+  request_timeout: 408,
+  version_mismatch: 409,
+  rate_limited: 429,
   internal: 500,
   unavailable: 503,
 } as const;

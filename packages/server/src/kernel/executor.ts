@@ -1,4 +1,4 @@
-import { sql, type Updateable } from 'kysely';
+import { sql } from 'kysely';
 import { type Principal, principalName } from '../store/accounts.js';
 import { newId } from '../store/ids.js';
 import type { TaskTable } from '../store/schema.js';
@@ -7,7 +7,12 @@ import type { KernelContext } from './context.js';
 import type { TaskAddress } from './decisions.js';
 import { AirlockError } from './errors.js';
 import { checkHookCommit } from './hooks.js';
-import { lockRun, settleRun } from './run-state.js';
+import { stopDecisionError } from './lifecycle.js';
+import { moveTask } from './move-task.js';
+import type { RunState } from './run-machine.js';
+import { lockRun } from './run-state.js';
+import { checkMove } from './task-machine.js';
+import { stateLiteral } from './task-states.js';
 import { type TaskView, taskView } from './views.js';
 
 /** One row on an executor's inbox: work to claim (`tool`) or a decision to watch (`approval`, `ask`). */
@@ -50,12 +55,15 @@ export async function listInbox(
         : eb.val(true);
       const decisions = app
         ? eb.and([
-            eb('tasks.state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')]),
+            eb('tasks.state', 'in', [
+              stateLiteral('needs_approval'),
+              stateLiteral('awaiting_input'),
+            ]),
             eb('tasks.addressee', '=', app),
           ])
         : eb.val(false);
       const work = eb.and([
-        eb('tasks.state', '=', sql.lit('runnable')),
+        eb('tasks.state', '=', stateLiteral('runnable')),
         eb('tasks.kind', '!=', sql.lit('summary')),
         mine,
       ]);
@@ -77,12 +85,19 @@ export async function listInbox(
   }));
 }
 
-async function visibleTask(tx: Tx, principal: Principal, address: TaskAddress): Promise<TaskTable> {
+/** A row an executor may see, with the state of its run (for the state machine's run guard). */
+type VisibleTask = TaskTable & { run_state: RunState };
+
+async function visibleTask(
+  tx: Tx,
+  principal: Principal,
+  address: TaskAddress,
+): Promise<VisibleTask> {
   const row = await tx.db
     .selectFrom('tasks')
     .innerJoin('runs', 'runs.id', 'tasks.run_id')
     .selectAll('tasks')
-    .select('runs.agent_application_id as run_app')
+    .select(['runs.agent_application_id as run_app', 'runs.state as run_state'])
     .where('tasks.run_id', '=', address.runId)
     .where('tasks.key', '=', address.taskKey)
     .where('tasks.workspace_id', '=', principal.workspace_id)
@@ -110,29 +125,6 @@ function refuseDecisionRows(row: TaskTable): void {
   }
 }
 
-/**
- * Updates a claimed row only while the claim still holds it.
- * @throws AirlockError lease_lost when the lease lapsed or another claim took the row.
- */
-async function updateHeldRow(
-  tx: Tx,
-  row: Pick<TaskTable, 'run_id' | 'key'>,
-  claimId: string,
-  change: Updateable<TaskTable>,
-): Promise<void> {
-  const updated = await tx.db
-    .updateTable('tasks')
-    .set(change)
-    .where('run_id', '=', row.run_id)
-    .where('key', '=', row.key)
-    .where('state', '=', 'claimed')
-    .where('claim_id', '=', claimId)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) {
-    throw new AirlockError('lease_lost', `claim ${claimId} no longer holds task ${row.key}`);
-  }
-}
-
 function leaseFor(ctx: KernelContext, requested: number | undefined): number {
   return Math.min(requested ?? ctx.defaultLeaseMs, ctx.maxLeaseMs);
 }
@@ -144,38 +136,34 @@ export interface Claim {
   task: TaskView;
 }
 
+function runOf(row: { run_id: string; workspace_id: string; run_state: RunState }) {
+  return { id: row.run_id, workspace_id: row.workspace_id, state: row.run_state };
+}
+
 async function takeRow(
   tx: Tx,
-  row: TaskTable,
+  row: VisibleTask,
   principal: Principal,
   leaseMs: number,
 ): Promise<Claim | null> {
   const claimId = newId('claim');
-  const change = {
-    state: 'claimed',
-    claim_id: claimId,
-    lease_until: tx.now + leaseMs,
-    attempts: row.attempts + 1,
-    updated_at: tx.now,
-  };
-  const updated = await tx.db
-    .updateTable('tasks')
-    .set(change)
-    .where('run_id', '=', row.run_id)
-    .where('key', '=', row.key)
-    .where('state', '=', 'runnable')
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) return null;
-  tx.emit({
-    workspace_id: row.workspace_id,
-    run_id: row.run_id,
-    task_key: row.key,
-    type: 'task.claimed',
-    data: { state: 'claimed', lease_until: change.lease_until, attempt: change.attempts },
-    principal: principalName(principal),
-  });
-  const claimed = { ...row, ...change };
-  return { claim_id: claimId, lease_until: change.lease_until, task: taskView(claimed) };
+  const leaseUntil = tx.now + leaseMs;
+  const attempt = row.attempts + 1;
+  const claimed = await moveTask(
+    tx,
+    {
+      verb: 'claim',
+      run: runOf(row),
+      key: row.key,
+      to: 'claimed',
+      set: { claim_id: claimId, lease_until: leaseUntil, attempts: attempt },
+      event: { type: 'task.claimed', data: { lease_until: leaseUntil, attempt } },
+      principal: principalName(principal),
+    },
+    { quiet: true },
+  );
+  if (!claimed) return null;
+  return { claim_id: claimId, lease_until: leaseUntil, task: taskView(claimed) };
 }
 
 /**
@@ -191,10 +179,8 @@ export async function claimTask(
   return ctx.store.transaction(async (tx) => {
     const row = await visibleTask(tx, principal, address);
     refuseDecisionRows(row);
-    const claim =
-      row.state === 'runnable'
-        ? await takeRow(tx, row, principal, leaseFor(ctx, options.lease_ms))
-        : null;
+    checkMove('claim', row, runOf(row));
+    const claim = await takeRow(tx, row, principal, leaseFor(ctx, options.lease_ms));
     if (!claim) throw new AirlockError('not_claimable', `task ${row.key} is ${row.state}`);
     return claim;
   });
@@ -215,8 +201,12 @@ export async function claimNext(
     const candidates = await tx.db
       .selectFrom('tasks')
       .selectAll('tasks')
+      // Rows of ended runs are canceled at the end; the state machine checks the run anyway.
+      .select(
+        sql<RunState>`(select runs.state from runs where runs.id = tasks.run_id)`.as('run_state'),
+      )
       .where('tasks.workspace_id', '=', principal.workspace_id)
-      .where('tasks.state', '=', sql.lit('runnable'))
+      .where('tasks.state', '=', stateLiteral('runnable'))
       .where('tasks.kind', '!=', sql.lit('summary'))
       .$if(Boolean(options.tool_names?.length), (qb) =>
         qb.where('tasks.tool_name', 'in', options.tool_names!),
@@ -241,8 +231,9 @@ export async function claimNext(
       .limit(8)
       .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
       .execute();
-    for (const row of candidates) {
-      const claim = await takeRow(tx, row, principal, leaseFor(ctx, options.lease_ms));
+    for (const candidate of candidates) {
+      if (candidate.run_state !== 'running') continue;
+      const claim = await takeRow(tx, candidate, principal, leaseFor(ctx, options.lease_ms));
       if (claim) return claim;
     }
     return null;
@@ -261,7 +252,16 @@ export async function heartbeat(
   return ctx.store.transaction(async (tx) => {
     const row = await visibleTask(tx, principal, address);
     const leaseUntil = tx.now + leaseFor(ctx, address.leaseMs);
-    await updateHeldRow(tx, row, address.claimId, { lease_until: leaseUntil, updated_at: tx.now });
+    await moveTask(tx, {
+      verb: 'heartbeat',
+      run: runOf(row),
+      key: row.key,
+      to: 'claimed',
+      match: { claim_id: address.claimId },
+      set: { lease_until: leaseUntil },
+      event: null,
+      principal: principalName(principal),
+    });
     return { lease_until: leaseUntil };
   });
 }
@@ -286,35 +286,35 @@ export async function commitTask(
     const run = await lockRun(tx, principal.workspace_id, address.runId);
     const row = await visibleTask(tx, principal, address);
     refuseDecisionRows(row);
-    // A hook's result is core-checked here: an invalid decision is a failure, never an ending.
+    // A hook's result is checked here: an invalid decision, or one the kernel
+    // cannot follow (a continuation past the allowance), fails now, never an ending.
     const invalid =
       row.kind === 'hook' && address.outcome === 'succeeded'
-        ? checkHookCommit(row, address.result)
+        ? (checkHookCommit(row, address.result) ?? stopDecisionError(ctx, run, row, address.result))
         : null;
     const failed = address.outcome === 'failed' || invalid !== null;
     const error = invalid ?? address.error;
-    const change = {
-      state: failed ? ('failed' as const) : ('succeeded' as const),
-      result: JSON.stringify(address.result ?? null),
-      error_code: failed ? (error?.code ?? 'tool_failed') : null,
-      error_detail: failed ? (error?.detail ?? 'the tool failed') : null,
-      lease_until: null,
-      deadline_at: null,
-      updated_at: tx.now,
-    };
-    await updateHeldRow(tx, row, address.claimId, change);
-    tx.emit({
-      workspace_id: row.workspace_id,
-      run_id: row.run_id,
-      task_key: row.key,
-      type: failed ? 'task.failed' : 'task.succeeded',
-      data: {
-        state: change.state,
-        ...(failed ? { error: { code: change.error_code, detail: change.error_detail } } : {}),
+    const errorCode = failed ? (error?.code ?? 'tool_failed') : null;
+    const errorDetail = failed ? (error?.detail ?? 'the tool failed') : null;
+    const moved = await moveTask(tx, {
+      verb: 'commit',
+      run,
+      key: row.key,
+      to: failed ? 'failed' : 'succeeded',
+      match: { claim_id: address.claimId },
+      set: {
+        result: JSON.stringify(address.result ?? null),
+        error_code: errorCode,
+        error_detail: errorDetail,
+        lease_until: null,
+        deadline_at: null,
       },
+      event: failed
+        ? { type: 'task.failed', data: { error: { code: errorCode, detail: errorDetail } } }
+        : { type: 'task.succeeded' },
       principal: principalName(principal),
+      settle: { ctx, run },
     });
-    await settleRun(ctx, tx, run);
-    return taskView({ ...row, ...change });
+    return taskView(moved);
   });
 }

@@ -21,7 +21,14 @@ export function fedContent(task: TaskTable): string {
   }
 }
 
-/** What the model reads for one row: a call's result, or a stop hook's feedback. */
+/** The policy layers' reminders on a row's decision (shadow contracts, constraints), one per line. */
+function reminderLines(task: TaskTable): string {
+  if (task.decision === null) return '';
+  const reminders = (JSON.parse(task.decision) as { reminders?: string[] }).reminders ?? [];
+  return reminders.map((reminder) => `\n${reminder}`).join('');
+}
+
+/** What the model reads for one row: a call's result (and its reminders), or a stop hook's feedback. */
 function fedResult(task: TaskTable, run: RunTable): FedResult | null {
   if (task.kind !== 'hook') {
     return {
@@ -29,7 +36,7 @@ function fedResult(task: TaskTable, run: RunTable): FedResult | null {
       tool_call_id: task.tool_call_id,
       tool_name: task.tool_name,
       tool_input: JSON.parse(task.tool_input),
-      content: fedContent(task),
+      content: fedContent(task) + reminderLines(task),
     };
   }
   if (task.round > run.round) return null;

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { KernelContext } from './context.js';
-import { lockRun, settleRun } from './run-state.js';
+import { moveTask } from './move-task.js';
+import { lockRun } from './run-state.js';
+import { stateLiteral } from './task-states.js';
 
 const BATCH = 200;
 
@@ -15,7 +17,7 @@ export async function expireHooks(ctx: KernelContext): Promise<number> {
     .selectFrom('tasks')
     .select(['run_id', 'workspace_id', 'key'])
     .where('kind', '=', sql.lit('hook'))
-    .where('state', 'in', [sql.lit('runnable'), sql.lit('claimed')])
+    .where('state', 'in', [stateLiteral('runnable'), stateLiteral('claimed')])
     .where('deadline_at', '<=', now)
     .limit(BATCH)
     .execute();
@@ -24,34 +26,29 @@ export async function expireHooks(ctx: KernelContext): Promise<number> {
     fired += await ctx.store.transaction(async (tx) => {
       const run = await lockRun(tx, task.workspace_id, task.run_id);
       const detail = 'the hook did not commit a result within its timeout_ms';
-      const updated = await tx.db
-        .updateTable('tasks')
-        .set({
-          state: 'timed_out',
-          error_code: 'hook_timed_out',
-          error_detail: detail,
-          deadline_at: null,
-          claim_id: null,
-          lease_until: null,
-          decided_by: 'kernel',
-          updated_at: tx.now,
-        })
-        .where('run_id', '=', task.run_id)
-        .where('key', '=', task.key)
-        .where('state', 'in', ['runnable', 'claimed'])
-        .where('deadline_at', '<=', tx.now)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) !== 1) return 0;
-      tx.emit({
-        workspace_id: task.workspace_id,
-        run_id: task.run_id,
-        task_key: task.key,
-        type: 'task.expired',
-        data: { state: 'timed_out', error: { code: 'hook_timed_out', detail } },
-        principal: 'kernel',
-      });
-      await settleRun(ctx, tx, run);
-      return 1;
+      const moved = await moveTask(
+        tx,
+        {
+          verb: 'hook_timeout',
+          run,
+          key: task.key,
+          to: 'timed_out',
+          due: 'deadline_at',
+          set: {
+            error_code: 'hook_timed_out',
+            error_detail: detail,
+            deadline_at: null,
+            claim_id: null,
+            lease_until: null,
+            decided_by: 'kernel',
+          },
+          event: { type: 'task.expired', data: { error: { code: 'hook_timed_out', detail } } },
+          principal: 'kernel',
+          settle: { ctx, run },
+        },
+        { quiet: true },
+      );
+      return moved ? 1 : 0;
     });
   }
   return fired;

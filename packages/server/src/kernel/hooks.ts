@@ -13,7 +13,9 @@ import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { nextTaskKey, plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
-import { refreshAttention, touchRun } from './run-state.js';
+import { moveTask } from './move-task.js';
+import { setRunPhase } from './run-machine.js';
+import { refreshAttention } from './run-state.js';
 
 /** The lifecycle hooks frozen on a run (none when it declared none). */
 export function hooksOf(run: Pick<RunTable, 'lifecycle_hooks'>): LifecycleHooks {
@@ -147,24 +149,13 @@ export async function failHookRow(
   row: TaskTable,
   error: { code: string; detail: string },
 ): Promise<void> {
-  await tx.db
-    .updateTable('tasks')
-    .set({
-      state: 'failed',
-      error_code: error.code,
-      error_detail: error.detail,
-      updated_at: tx.now,
-    })
-    .where('run_id', '=', row.run_id)
-    .where('key', '=', row.key)
-    .where('state', '=', row.state)
-    .execute();
-  tx.emit({
-    workspace_id: run.workspace_id,
-    run_id: run.id,
-    task_key: row.key,
-    type: 'task.failed',
-    data: { state: 'failed', error },
+  await moveTask(tx, {
+    verb: 'fail_hook',
+    run,
+    key: row.key,
+    to: 'failed',
+    set: { error_code: error.code, error_detail: error.detail },
+    event: { type: 'task.failed', data: { error } },
     principal: 'kernel',
   });
   await waitForHook(tx, run);
@@ -172,11 +163,6 @@ export async function failHookRow(
 
 /** Rests the run on its hook row: the row's settle moves it on again. */
 export async function waitForHook(tx: Tx, run: RunTable): Promise<void> {
-  if (run.phase !== 'hook') {
-    run.phase = 'hook';
-    run.model_lease_owner = null;
-    run.model_lease_until = null;
-    touchRun(tx, run);
-  }
+  setRunPhase(tx, run, 'wait_for_kernel_row');
   await refreshAttention(tx, run);
 }

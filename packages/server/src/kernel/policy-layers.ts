@@ -1,6 +1,7 @@
 import { combineLayers, type Decision, type LayerDecision, type LayerName } from '@airlock/core';
 import type { RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { actionContractLayer } from './action-contract-layer.js';
 import type { IncomingCall } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 
@@ -35,7 +36,7 @@ export interface PolicyLayer {
 }
 
 /** Every layer, in tie-break order after the declared rules. */
-export const POLICY_LAYERS: readonly PolicyLayer[] = [];
+export const POLICY_LAYERS: readonly PolicyLayer[] = [actionContractLayer];
 
 /**
  * Picks the layers' keys out of a configuration (a profile or a create call)

@@ -1,10 +1,12 @@
-import { sql } from 'kysely';
 import { forgetCredentials } from '../store/accounts.js';
 import { hashToken } from '../store/ids.js';
 import type { Store, Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
-import { cancelUnstarted, finishRun, lockRun } from './run-state.js';
+import { endRun } from './run-machine.js';
+import { lockRun } from './run-state.js';
+import { TASK_VERBS } from './task-machine.js';
+import { stateLiteral } from './task-states.js';
 
 /** A held row whose addressee was cleared. */
 export interface Readdressed {
@@ -32,7 +34,11 @@ async function readdressHeldRows(
     .updateTable('tasks')
     .set({ addressee: null, updated_at: tx.now })
     .where('addressee', '=', options.agentApplicationId)
-    .where('state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')])
+    .where(
+      'state',
+      'in',
+      TASK_VERBS.readdress.from.map((state) => stateLiteral(state)),
+    )
     .returning(['workspace_id', 'run_id', 'key', 'state'])
     .execute();
   for (const row of rows) {
@@ -187,8 +193,7 @@ export async function stopRunsOfRemovedApplications(ctx: KernelContext): Promise
     stopped += await ctx.store.transaction(async (tx) => {
       const run = await lockRun(tx, row.workspace_id, row.id);
       if (run.state !== 'running') return 0;
-      await cancelUnstarted(tx, run, 'kernel');
-      await finishRun(tx, run, {
+      await endRun(tx, run, {
         state: 'canceled',
         error: {
           code: 'agent_application_removed',

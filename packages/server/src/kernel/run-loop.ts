@@ -12,7 +12,8 @@ import { completeSummary, pendingSummary, summarize } from './compaction.js';
 import type { KernelContext } from './context.js';
 import { readHistory } from './history.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
-import { finishRun, lockRun, settleRun, touchRun } from './run-state.js';
+import { endRun, setRunPhase, touchRun } from './run-machine.js';
+import { lockRun, settleRun } from './run-state.js';
 
 /** How long one process may hold a run's model turn before another may take it over. */
 const MODEL_LEASE_MS = 120_000;
@@ -73,9 +74,10 @@ async function applyRound(
       { runId: run.id, code: outcome.code, detail: outcome.detail },
       'provider failed',
     );
-    await finishRun(tx, run, {
+    await endRun(tx, run, {
       state: 'failed',
       error: { code: outcome.code, detail: outcome.detail },
+      principal: 'kernel',
     });
     return;
   }
@@ -84,10 +86,7 @@ async function applyRound(
     return;
   }
   run.round += 1;
-  run.phase = 'tools';
-  run.model_lease_owner = null;
-  run.model_lease_until = null;
-  touchRun(tx, run);
+  setRunPhase(tx, run, 'round_planted');
   tx.emit({
     ...base,
     type: 'run.round_started',

@@ -4,66 +4,10 @@ import type { RunTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
-import { UNSTARTED_STATES } from './task-states.js';
+import { setRunPhase, touchRun } from './run-machine.js';
+import { holds } from './task-machine.js';
+import { isTerminal, stateLiteral } from './task-states.js';
 import type { Attention } from './views.js';
-
-const pending = new WeakMap<Tx, Set<RunTable>>();
-
-/** The run columns a unit of work may change (written once, at its end). */
-const TOUCHED_COLUMNS = [
-  'state',
-  'phase',
-  'round',
-  'task_counter',
-  'attention',
-  'final_answer',
-  'error_code',
-  'error_detail',
-  'model_lease_owner',
-  'model_lease_until',
-  'continuations',
-  'pending_answer',
-  'compactions',
-  'summary',
-  'summary_through_round',
-  'updated_at',
-  'ended_at',
-] as const satisfies readonly (keyof RunTable)[];
-
-/**
- * Marks a run row changed in memory; it is written once, at the end of the
- * unit of work, however many steps changed it. The caller holds the run row.
- */
-export function touchRun(tx: Tx, run: RunTable): void {
-  run.updated_at = tx.now;
-  let runs = pending.get(tx);
-  if (!runs) {
-    const set = new Set<RunTable>();
-    runs = set;
-    pending.set(tx, set);
-    tx.beforeCommit(async () => {
-      for (const changed of set) {
-        const values = changed as unknown as Record<string, unknown>;
-        // Kysely leaves undefined columns out of a SET; so does the prepared shape.
-        const columns = TOUCHED_COLUMNS.filter((column) => values[column] !== undefined);
-        await runPrepared(
-          tx.db,
-          tx.dialect,
-          columns.length === TOUCHED_COLUMNS.length
-            ? 'runs.touch'
-            : `runs.touch:${columns.join(',')}`,
-          (p) =>
-            tx.db
-              .updateTable('runs')
-              .set(Object.fromEntries(columns.map((c) => [c, p(c)])))
-              .where('id', '=', p('id')),
-          values,
-        );
-      }
-    });
-  }
-  runs.add(run);
-}
 
 /**
  * Reads a run of a workspace, locking its row on PostgreSQL until the transaction ends.
@@ -107,47 +51,92 @@ export async function readRun(
   return run;
 }
 
-/** True when a failed row holds its run for a person (its `on_failure` is hold). */
-export function holds(row: {
-  state: string;
-  on_failure: string;
-  error_code: string | null;
-  kind: string;
-}): boolean {
-  return (
-    (row.state === 'failed' || row.state === 'timed_out') &&
-    row.on_failure === 'hold' &&
-    // A refused call is data the model reads; a refused hook still fails closed.
-    (row.error_code !== 'approval_denied' || row.kind !== 'tool')
+/** A row as settlement reads it. */
+export type SettlementRow = Awaited<ReturnType<typeof refreshAttention>>[number];
+
+/**
+ * True when the rows a run waits on let its next round start: nothing holds,
+ * and no model row of the current round is open. (With an answer pending,
+ * see {@link openObligation} instead: every row of every origin counts.)
+ */
+export function roundSettled(
+  run: Pick<RunTable, 'round'>,
+  rows: readonly SettlementRow[],
+): boolean {
+  if (rows.some(holds)) return false;
+  return !rows.some((r) => !isTerminal(r.state) && r.origin === 'model' && r.round === run.round);
+}
+
+const OPEN_STATES = (
+  ['ready', 'runnable', 'claimed', 'needs_approval', 'awaiting_input'] as const
+).map((state) => stateLiteral(state));
+
+/**
+ * True when a row of any origin or round keeps an answer from being
+ * delivered: it is open (granted, claimed, parked, asking) or it holds the
+ * run. `except` names the stop hook of that answer, which is no obligation
+ * of its own. One query that stops at the first such row, since a run may
+ * hold many open rows.
+ */
+export async function openObligation(tx: Tx, run: RunTable, except: string): Promise<boolean> {
+  const { rows } = await runPrepared(
+    tx.db,
+    tx.dialect,
+    'tasks.open_obligation',
+    (p) =>
+      tx.db
+        .selectFrom('tasks')
+        .select('key')
+        .where('run_id', '=', p('run_id'))
+        .where((eb) =>
+          eb.or([
+            eb('state', 'in', OPEN_STATES),
+            // The SQL form of holds() (task-machine.ts); a test checks that both agree.
+            eb.and([
+              eb('on_failure', '=', sql.lit('hold')),
+              eb('state', 'in', [stateLiteral('failed'), stateLiteral('timed_out')]),
+              eb.or([
+                eb('error_code', 'is', null),
+                eb('error_code', '!=', sql.lit('approval_denied')),
+                eb('kind', '!=', sql.lit('tool')),
+              ]),
+            ]),
+          ]),
+        )
+        .where((eb) => eb.or([eb('hook_source', 'is', null), eb('hook_source', '!=', p('except'))]))
+        .limit(1),
+    { run_id: run.id, except },
   );
+  return rows.length > 0;
+}
+
+/** The hook source of the stop hook that passes a run's pending answer. */
+export function stopSourceOf(run: Pick<RunTable, 'continuations'>): string {
+  return `stop:${run.continuations}`;
 }
 
 /**
  * Recomputes what the run needs a person for, announcing `attention_required`
  * when a reason gains rows and `attention_cleared` when nothing is left; then
- * moves the run to its next round when every model row of this one has settled.
+ * moves the run to its next step when the rows it waits on have settled.
  */
 export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Promise<void> {
   if (run.state !== 'running') return;
   const rows = await refreshAttention(tx, run);
   if (run.phase === 'hook') {
     // A kernel row (hook or summarizer) may have settled: the next step reads it again.
-    run.phase = 'model';
-    touchRun(tx, run);
-    const runId = run.id;
-    tx.afterCommit(() => ctx.scheduleDrive(runId));
+    setRunPhase(tx, run, 'kernel_row_settled');
+  } else if (run.phase !== 'tools') {
     return;
+  } else if (
+    run.pending_answer === null
+      ? !roundSettled(run, rows)
+      : await openObligation(tx, run, stopSourceOf(run))
+  ) {
+    return;
+  } else {
+    setRunPhase(tx, run, 'round_settled');
   }
-  if (run.phase !== 'tools') return;
-  const roundRows = rows.filter((r) => r.origin === 'model' && r.round === run.round);
-  const settled = roundRows.every(
-    (r) => ['succeeded', 'failed', 'timed_out', 'canceled'].includes(r.state) && !holds(r),
-  );
-  if (!settled) return;
-  run.phase = 'model';
-  run.model_lease_owner = null;
-  run.model_lease_until = null;
-  touchRun(tx, run);
   const runId = run.id;
   tx.afterCommit(() => ctx.scheduleDrive(runId));
 }
@@ -155,11 +144,20 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
 /**
  * Recomputes what the run needs a person for, announcing `attention_required`
  * when a reason gains rows and `attention_cleared` when nothing is left.
- * Returns the rows it read (waiting, holding, and this round's model rows).
+ * Returns the rows it read: waiting on a person, holding, and this round's model rows.
  */
 export async function refreshAttention(tx: Tx, run: RunTable) {
   // Three index seeks (parks and questions, holds, this round's model rows), never a scan of the run.
-  const columns = ['key', 'state', 'on_failure', 'error_code', 'origin', 'round', 'kind'] as const;
+  const columns = [
+    'key',
+    'state',
+    'on_failure',
+    'error_code',
+    'origin',
+    'round',
+    'kind',
+    'hook_source',
+  ] as const;
   const { rows: read } = await runPrepared(
     tx.db,
     tx.dialect,
@@ -169,13 +167,13 @@ export async function refreshAttention(tx: Tx, run: RunTable) {
         .selectFrom('tasks')
         .select(columns)
         .where('run_id', '=', p('run_id'))
-        .where('state', 'in', [sql.lit('needs_approval'), sql.lit('awaiting_input')]);
+        .where('state', 'in', [stateLiteral('needs_approval'), stateLiteral('awaiting_input')]);
       const holding = tx.db
         .selectFrom('tasks')
         .select(columns)
         .where('run_id', '=', p('run_id'))
         .where('on_failure', '=', sql.lit('hold'))
-        .where('state', 'in', [sql.lit('failed'), sql.lit('timed_out')]);
+        .where('state', 'in', [stateLiteral('failed'), stateLiteral('timed_out')]);
       const thisRound = tx.db
         .selectFrom('tasks')
         .select(columns)
@@ -220,78 +218,4 @@ export async function refreshAttention(tx: Tx, run: RunTable) {
     touchRun(tx, run);
   }
   return rows;
-}
-
-/** Cancels a run's unstarted rows (a stop, an abandon, or the end of the run). */
-export async function cancelUnstarted(
-  tx: Tx,
-  run: RunTable,
-  principal: string | null,
-): Promise<string[]> {
-  const canceled = await tx.db
-    .updateTable('tasks')
-    .set({ state: 'canceled', deadline_at: null, updated_at: tx.now, decided_by: principal })
-    .where('run_id', '=', run.id)
-    .where((eb) =>
-      eb.or([
-        eb('state', 'in', [...UNSTARTED_STATES]),
-        // Hook work is canceled even mid-claim: a hook cannot keep a stopped run alive.
-        eb.and([eb('state', '=', 'claimed'), eb('kind', 'in', ['hook', 'summary'])]),
-      ]),
-    )
-    .returning('key')
-    .execute();
-  for (const { key } of canceled) {
-    tx.emit({
-      workspace_id: run.workspace_id,
-      run_id: run.id,
-      task_key: key,
-      type: 'task.canceled',
-      data: { state: 'canceled' },
-      principal,
-    });
-  }
-  return canceled.map((c) => c.key);
-}
-
-/** Ends a run: its final state, answer or error, and the lifecycle event. */
-export async function finishRun(
-  tx: Tx,
-  run: RunTable,
-  end: {
-    state: 'completed' | 'canceled' | 'failed';
-    finalAnswer?: string;
-    error?: { code: string; detail: string };
-    principal?: string | null;
-  },
-): Promise<void> {
-  const hadAttention = run.attention !== null;
-  Object.assign(run, {
-    state: end.state,
-    phase: 'done',
-    final_answer: end.finalAnswer ?? null,
-    error_code: end.error?.code ?? null,
-    error_detail: end.error?.detail ?? null,
-    attention: null,
-    pending_answer: null,
-    model_lease_owner: null,
-    model_lease_until: null,
-    updated_at: tx.now,
-    ended_at: tx.now,
-  });
-  touchRun(tx, run);
-  if (hadAttention) {
-    tx.emit({ workspace_id: run.workspace_id, run_id: run.id, type: 'run.attention_cleared' });
-  }
-  tx.emit({
-    workspace_id: run.workspace_id,
-    run_id: run.id,
-    type: `run.${end.state}`,
-    data: {
-      state: end.state,
-      ...(end.finalAnswer !== undefined ? { final_answer: end.finalAnswer } : {}),
-      ...(end.error ? { error: end.error } : {}),
-    },
-    principal: end.principal ?? null,
-  });
 }

@@ -9,7 +9,8 @@ import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
 import { freezePolicyLayers } from './policy-layers.js';
 import { advanceInline } from './run-loop.js';
-import { cancelUnstarted, finishRun, lockRun, readRun, settleRun } from './run-state.js';
+import { endRun } from './run-machine.js';
+import { lockRun, readRun, settleRun } from './run-state.js';
 import { type RunView, runView } from './views.js';
 
 /** The approval configuration a run freezes. */
@@ -132,6 +133,7 @@ export async function createStandaloneRun(
     tool_names?: string[] | undefined;
     tool_aliases?: Record<string, string> | undefined;
     lifecycle_hooks?: unknown;
+    action_contract?: unknown;
   },
 ): Promise<RunTable> {
   const declared: Record<string, unknown> = {
@@ -141,6 +143,7 @@ export async function createStandaloneRun(
   if (request.tool_names !== undefined) declared.tool_names = request.tool_names;
   if (request.tool_aliases !== undefined) declared.tool_aliases = request.tool_aliases;
   if (request.lifecycle_hooks !== undefined) declared.lifecycle_hooks = request.lifecycle_hooks;
+  if (request.action_contract !== undefined) declared.action_contract = request.action_contract;
   validateFrozen(declared);
   return insertRun(ctx, {
     principal,
@@ -285,15 +288,14 @@ export async function stopRun(
       throw new AirlockError('run_not_running', `run ${runId} is ${run.state}`);
     }
     const who = principalName(principal);
-    await cancelUnstarted(tx, run, who);
     if (options.end === 'abandoned') {
-      await finishRun(tx, run, {
+      await endRun(tx, run, {
         state: 'failed',
         error: { code: 'abandoned', detail: `abandoned by ${who}` },
         principal: who,
       });
     } else {
-      await finishRun(tx, run, { state: 'canceled', principal: who });
+      await endRun(tx, run, { state: 'canceled', principal: who });
     }
     return runView(run);
   });

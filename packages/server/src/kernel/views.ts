@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { RunTable, TaskTable } from '../store/schema.js';
-import { TASK_STATES } from './task-states.js';
+import { RUN_STATES } from './run-machine.js';
+import { TASK_KINDS, TASK_STATES } from './task-states.js';
 
 const json = z.unknown();
 
@@ -22,7 +24,7 @@ export const RunViewSchema = z.object({
   agent_application_id: z.string().nullable(),
   conversation_id: z.string().nullable(),
   regenerated_from: z.string().nullable(),
-  state: z.enum(['running', 'completed', 'canceled', 'failed']),
+  state: z.enum(RUN_STATES),
   approval_mode: z.enum(['bypass', 'ask', 'rules']),
   approval_rules: z.array(json),
   tool_names: z.array(z.string()).nullable(),
@@ -54,7 +56,7 @@ export const TaskViewSchema = z.object({
   run_id: z.string(),
   round: z.number().int(),
   origin: z.enum(['model', 'author', 'kernel']),
-  kind: z.enum(['tool', 'ask', 'hook', 'summary']),
+  kind: z.enum(TASK_KINDS),
   state: z.enum(TASK_STATES),
   tool_call_id: z.string().nullable(),
   tool_name: z.string(),
@@ -77,6 +79,8 @@ export const TaskViewSchema = z.object({
   multi: z.boolean(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
+  /** The row's version: an approve may send it (or `If-Match`) and is refused if the row changed since. */
+  version: z.string(),
 });
 /** A task row as the API shows it. */
 export type TaskView = z.infer<typeof TaskViewSchema>;
@@ -136,7 +140,7 @@ export function taskView(row: TaskTable): TaskView {
     round: row.round,
     origin: row.origin,
     kind: row.kind,
-    state: row.state as TaskView['state'],
+    state: row.state,
     tool_call_id: row.tool_call_id,
     tool_name: row.tool_name,
     tool_input: JSON.parse(row.tool_input),
@@ -155,7 +159,27 @@ export function taskView(row: TaskTable): TaskView {
     multi: row.multi === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    version: taskVersion(row),
   };
+}
+
+/**
+ * A task row's version: a digest of every column a transition, clock or
+ * claim changes, so any change since a person read the row gives another one.
+ */
+export function taskVersion(row: TaskTable): string {
+  const moving = [
+    row.state,
+    row.updated_at,
+    row.deadline_at,
+    row.addressee,
+    row.attempts,
+    row.claim_id,
+    row.decided_by,
+    row.decision,
+    row.effect_profile,
+  ];
+  return createHash('sha256').update(JSON.stringify(moving)).digest('hex').slice(0, 20);
 }
 
 /** Maps a stored event to its view. */

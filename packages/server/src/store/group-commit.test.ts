@@ -37,7 +37,7 @@ for (const backend of all) {
               created_at: tx.now,
             })
             .execute();
-          tx.emit({ workspace_id: ws.id, run_id: name, type: 'bench.unit' });
+          tx.emit({ workspace_id: ws.id, run_id: name, type: 'run.model_read' });
           if (fail) throw new Error(`${name} failed`);
           return name;
         });
@@ -74,7 +74,7 @@ for (const backend of all) {
       const seen = await Promise.all(
         Array.from({ length: 8 }, async (_, i) => {
           await store.transaction(async (tx) => {
-            tx.emit({ workspace_id: ws.id, run_id: `r${i}`, type: 'bench.unit' });
+            tx.emit({ workspace_id: ws.id, run_id: `r${i}`, type: 'run.model_read' });
           });
           const row = await store.db
             .selectFrom('run_events')

@@ -9,13 +9,14 @@ export interface StoredProfileConfiguration {
 }
 
 /**
- * Stores a new configuration version and makes it current; returns its version.
+ * Stores a new configuration version and makes it current; returns its
+ * version and the time it was stored at (what a later read shows).
  * Concurrent declarations get distinct versions (the application row is the counter).
  */
 export async function putProfileConfiguration(
   tx: Tx,
   options: { agentApplicationId: string; configuration: unknown; createdBy: string },
-): Promise<number> {
+): Promise<{ version: number; created_at: number }> {
   const bumped = await tx.db
     .updateTable('agent_applications')
     .set((eb) => ({ config_version: eb('config_version', '+', 1) }))
@@ -32,7 +33,7 @@ export async function putProfileConfiguration(
       created_at: tx.now,
     })
     .execute();
-  return bumped.config_version;
+  return { version: bumped.config_version, created_at: tx.now };
 }
 
 /** The current configuration of an agent application, or null when none was declared. */

@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { RunPhase, RunState } from '../kernel/run-machine.js';
+import type { TaskKind, TaskOrigin, TaskState } from '../kernel/task-states.js';
 
 /** A workspace: the tenant boundary every credential and run belongs to. */
 export interface WorkspaceTable {
@@ -56,12 +58,10 @@ export interface RunTable {
   agent_application_id: string | null;
   conversation_id: string | null;
   regenerated_from: string | null;
-  state: 'running' | 'completed' | 'canceled' | 'failed';
-  /**
-   * `model` when the next step is due, `tools` while the round's rows settle,
-   * `hook` while a lifecycle hook or summarizer row settles, `done` at the end.
-   */
-  phase: 'model' | 'tools' | 'hook' | 'done';
+  /** Written only by run-machine.ts. */
+  state: RunState;
+  /** Where the loop is (see RUN_PHASES); written only by run-machine.ts. */
+  phase: RunPhase;
   approval_mode: 'bypass' | 'ask' | 'rules';
   approval_rules: string;
   tool_names: string | null;
@@ -106,9 +106,10 @@ export interface TaskTable {
   run_id: string;
   key: string;
   round: number;
-  origin: 'model' | 'author' | 'kernel';
-  kind: 'tool' | 'ask' | 'hook' | 'summary';
-  state: string;
+  origin: TaskOrigin;
+  kind: TaskKind;
+  /** Written only by the task state machine (move-task.ts). */
+  state: TaskState;
   tool_call_id: string | null;
   tool_name: string;
   resolved_tool_name: string | null;

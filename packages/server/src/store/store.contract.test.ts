@@ -64,7 +64,7 @@ for (const backend of all) {
           ),
         ),
       );
-      expect([...versions].sort()).toEqual([1, 2, 3]);
+      expect(versions.map((v) => v.version).sort()).toEqual([1, 2, 3]);
       const current = await currentProfileConfiguration(store, app.id);
       expect(current?.version).toBe(3);
     });
@@ -77,8 +77,8 @@ for (const backend of all) {
       await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           store.transaction(async (tx) => {
-            tx.emit({ workspace_id: ws.id, run_id: `run_${i}`, type: 'a', data: { i } });
-            tx.emit({ workspace_id: ws.id, run_id: `run_${i}`, type: 'b' });
+            tx.emit({ workspace_id: ws.id, run_id: `run_${i}`, type: 'run.created', data: { i } });
+            tx.emit({ workspace_id: ws.id, run_id: `run_${i}`, type: 'run.model_read' });
           }),
         ),
       );
@@ -99,7 +99,7 @@ for (const backend of all) {
       const ws = await createWorkspace(store, 'w');
       await expect(
         store.transaction(async (tx) => {
-          tx.emit({ workspace_id: ws.id, run_id: 'r', type: 'a' });
+          tx.emit({ workspace_id: ws.id, run_id: 'r', type: 'run.created' });
           throw new Error('boom');
         }),
       ).rejects.toThrow('boom');

@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
+import type { RunEventType } from '../kernel/run-machine.js';
+import type { TaskEventType } from '../kernel/task-states.js';
 import { Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
 import { type Dialect, migrateToLatest } from './migrations.js';
@@ -27,10 +29,13 @@ export interface PendingEvent {
   workspace_id: string;
   run_id: string;
   task_key?: string | null;
-  type: string;
+  type: EventType;
   data?: Record<string, unknown>;
   principal?: string | null;
 }
+
+/** Every event type the kernel writes to a run's log. */
+export type EventType = TaskEventType | RunEventType;
 
 /** A committed event as stored. */
 export type StoredEvent = RunEventTable;

@@ -1,63 +1,40 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInboxHandler, inboxDistDir } from '@airlock/inbox';
-import { createClient, createExecutor, type Executor } from '@airlock/sdk';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { inboxDistDir } from '@airlock/inbox';
+import { createClient, createExecutor, type Executor, type Workspace } from '@airlock/sdk';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  axeViolations,
+  browserSkipReason,
+  CHROMIUM,
+  collectConsoleErrors,
+  LAUNCH_ARGS,
+  mountInbox,
+  repoRoot,
+  saveScreenshot,
+} from '../support/browser.js';
 import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
-import { askUnsupportedReason } from '../support/probes.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-const screenshotPath = join(repoRoot, 'docs', 'img', 'inbox.png');
-const skip = existsSync(CHROMIUM) ? null : `${CHROMIUM} is absent (apt-get install -y chromium)`;
-if (skip) console.warn(`[airlock tests] skipping the browser test: ${skip}`);
+if (browserSkipReason)
+  console.warn(`[airlock tests] skipping the browser test: ${browserSkipReason}`);
 
-/**
- * Keeps the docs' screenshot: written when missing or when
- * AIRLOCK_UPDATE_SCREENSHOTS=1, so a test run leaves the tree clean.
- */
-async function saveScreenshot(page: Page): Promise<void> {
-  const image = await page.screenshot({ fullPage: true });
-  expect(image.length).toBeGreaterThan(1000);
-  if (existsSync(screenshotPath) && process.env.AIRLOCK_UPDATE_SCREENSHOTS !== '1') return;
-  mkdirSync(dirname(screenshotPath), { recursive: true });
-  writeFileSync(screenshotPath, image);
-}
-
-/** Puts the inbox's static handler in front of the kernel's own request handler. */
-function mountInbox(kernel: TestKernel): void {
-  const server = kernel.airlock.http.server;
-  const [kernelHandler] = server.listeners('request') as ((
-    req: IncomingMessage,
-    res: ServerResponse,
-  ) => void)[];
-  const inbox = createInboxHandler();
-  server.removeAllListeners('request');
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!inbox(req, res)) kernelHandler?.(req, res);
-  });
-}
-
-describe.skipIf(skip !== null)('the web inbox in headless Chromium', () => {
+describe.skipIf(browserSkipReason !== null)('the web inbox in headless Chromium', () => {
   let kernel: TestKernel;
   let browser: Browser;
   let page: Page;
   let executor: Executor;
-  let askSkip: string | null = null;
+  let ws: Workspace;
+  let consoleErrors: string[];
   const executed: string[] = [];
+
+  async function ended(runId: string) {
+    return eventually(async () => {
+      const run = await ws.runs.run(runId).get();
+      return run.state !== 'running' && run;
+    });
+  }
 
   beforeAll(async () => {
     await build({
@@ -67,8 +44,9 @@ describe.skipIf(skip !== null)('the web inbox in headless Chromium', () => {
     expect(existsSync(join(inboxDistDir(), 'index.html'))).toBe(true);
     kernel = await startTestKernel();
     mountInbox(kernel);
-    askSkip = await askUnsupportedReason(kernel);
-    if (askSkip) console.warn(`[airlock tests] skipping the inbox question test: ${askSkip}`);
+    ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
+      kernel.workspace.id,
+    );
     executor = createExecutor({
       url: kernel.url,
       token: kernel.workspace.tokens.executor,
@@ -81,6 +59,11 @@ describe.skipIf(skip !== null)('the web inbox in headless Chromium', () => {
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
     page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    consoleErrors = collectConsoleErrors(page);
+  });
+  afterEach(() => {
+    // Any console error (a CSP refusal, an uncaught exception) fails the test that caused it.
+    expect(consoleErrors.splice(0)).toEqual([]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -99,19 +82,25 @@ describe.skipIf(skip !== null)('the web inbox in headless Chromium', () => {
     }
   });
 
-  it('shows a parked run live, approves it with a click, and the run continues', async () => {
-    const ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
-      kernel.workspace.id,
-    );
+  it('serves a complete CSP, and the sign-in page has no axe-core violations', async () => {
     const answer = await page.goto(kernel.url);
     expect(answer?.headers()['content-type']).toBe('text/html; charset=utf-8');
+    const csp = answer?.headers()['content-security-policy'] ?? '';
+    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'"]) {
+      expect(csp).toContain(directive);
+    }
+    await page.getByLabel('Workspace id').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, 'inbox-sign-in.png');
     await page.getByLabel('Workspace id').fill(kernel.workspace.id);
     await page.getByLabel('Member token').fill(kernel.workspace.tokens.member);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('.status[data-status="live"]').waitFor();
     await expect(page.locator('.empty').isVisible()).resolves.toBe(true);
+  });
 
-    // Parked after the page signed in: the card must arrive over the feed.
+  it('names every card and button by its call, shows options as the only input, and passes axe', async () => {
+    // Parked after the page signed in: the cards must arrive over the feed.
     const cleanup = await ws.runs.create(
       scriptedRun(
         'rules',
@@ -132,81 +121,7 @@ describe.skipIf(skip !== null)('the web inbox in headless Chromium', () => {
         ],
       ),
     );
-    const other = await ws.runs.create(
-      scriptedRun('ask', [
-        {
-          tool_calls: [
-            { name: 'write', input: { path: 'config/deploy.yaml', content: 'replicas: 3\n' } },
-          ],
-        },
-        { final: 'not written' },
-      ]),
-    );
-    const card = page.locator(`[data-decision="${cleanup.id}/t1"]`);
-    const otherCard = page.locator(`[data-decision="${other.id}/t1"]`);
-    await card.waitFor();
-    await otherCard.waitFor();
-    const text = (await card.textContent()) ?? '';
-    expect(text).toContain('bash');
-    expect(text).toContain('$ rm -rf ./build && curl -sO https://example.com/x.tgz');
-    expect(text).toContain('delete');
-    expect(text).toContain('network');
-    expect(text).toContain('#1 ask bash when command matches "*rm -rf*"');
-    expect(await otherCard.textContent()).toContain('Parked by mode ask');
-    await saveScreenshot(page);
-
-    // Decided elsewhere: the card disappears live.
-    const [elsewhere] = (await ws.decisions.list()).filter((d) => d.run_id === other.id);
-    if (!elsewhere?.isApproval()) throw new Error('expected a parked call');
-    await elsewhere.deny({ reason: 'not today' });
-    await otherCard.waitFor({ state: 'detached' });
-
-    await card.getByRole('button', { name: 'Approve' }).click();
-    await card.waitFor({ state: 'detached' });
-    const ended = await eventually(async () => {
-      const run = await ws.runs.run(cleanup.id).get();
-      return run.state !== 'running' && run;
-    });
-    expect(ended).toMatchObject({
-      state: 'completed',
-      final_answer: 'The build directory is clean.',
-    });
-    expect(executed).toEqual(['rm -rf ./build && curl -sO https://example.com/x.tgz']);
-    expect((await ws.runs.run(cleanup.id).task('t1')).decided_by).toMatch(/^member:/);
-    await page.locator('.empty').waitFor();
-  });
-
-  it('denies from the page with a reason the model reads', async () => {
-    const ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
-      kernel.workspace.id,
-    );
-    const created = await ws.runs.create(
-      scriptedRun('ask', [
-        { tool_calls: [{ name: 'publish', input: { package: '@acme/app', tag: 'latest' } }] },
-        { final: 'held back', expect: 'wait for the release review' },
-      ]),
-    );
-    const card = page.locator(`[data-decision="${created.id}/t1"]`);
-    await card.waitFor();
-    await card.getByLabel('deny reason').fill('wait for the release review');
-    await card.getByRole('button', { name: 'Deny' }).click();
-    await card.waitFor({ state: 'detached' });
-    const ended = await eventually(async () => {
-      const run = await ws.runs.run(created.id).get();
-      return run.state !== 'running' && run;
-    });
-    expect(ended).toMatchObject({ state: 'completed', final_answer: 'held back' });
-  });
-
-  it('answers a question by one of its options', async (context) => {
-    if (askSkip) {
-      context.skip(askSkip);
-      return;
-    }
-    const ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
-      kernel.workspace.id,
-    );
-    const created = await ws.runs.create(
+    const single = await ws.runs.create(
       scriptedRun('ask', [
         {
           tool_calls: [
@@ -216,15 +131,162 @@ describe.skipIf(skip !== null)('the web inbox in headless Chromium', () => {
         { final: 'deploying', expect: 'Now' },
       ]),
     );
-    const card = page.locator(`[data-decision="${created.id}/t1"]`);
-    await card.waitFor();
-    expect(await card.textContent()).toContain('Deploy when?');
-    await card.getByRole('button', { name: 'Now' }).click();
-    await card.waitFor({ state: 'detached' });
-    const ended = await eventually(async () => {
-      const run = await ws.runs.run(created.id).get();
-      return run.state !== 'running' && run;
+    const multi = await ws.runs.create(
+      scriptedRun('ask', [
+        {
+          tool_calls: [
+            {
+              name: 'ask',
+              input: { prompt: 'Which regions?', options: ['eu', 'us', 'ap'], multi: true },
+            },
+          ],
+        },
+        { final: 'two regions', expect: ['eu', 'us'] },
+      ]),
+    );
+    const cleanupCard = page.getByRole('article', {
+      name: `Approval for bash rm -rf ./build && curl -sO https://example.com/x.tgz, run ${cleanup.id}, task t1`,
     });
-    expect(ended).toMatchObject({ state: 'completed', final_answer: 'deploying' });
+    const singleCard = page.getByRole('article', {
+      name: `Question "Deploy when?", run ${single.id}, task t1`,
+    });
+    const multiCard = page.getByRole('article', {
+      name: `Question "Which regions?", run ${multi.id}, task t1`,
+    });
+    await cleanupCard.waitFor();
+    await singleCard.waitFor();
+    await multiCard.waitFor();
+
+    const text = (await cleanupCard.textContent()) ?? '';
+    expect(text).toContain('$ rm -rf ./build && curl -sO https://example.com/x.tgz');
+    expect(text).toContain('delete');
+    expect(text).toContain('network');
+    expect(text).toContain('#1 ask bash when command matches "*rm -rf*"');
+    await cleanupCard
+      .getByRole('button', {
+        name: `Approve bash rm -rf ./build && curl -sO https://example.com/x.tgz (run ${cleanup.id}, task t1)`,
+        exact: true,
+      })
+      .waitFor();
+    await cleanupCard.getByRole('button', { name: `Deny bash rm -rf`, exact: false }).waitFor();
+
+    // A question with options takes one of them, never free text.
+    await expect(singleCard.getByRole('textbox').count()).resolves.toBe(0);
+    await expect(singleCard.getByRole('radio').count()).resolves.toBe(2);
+    await expect(multiCard.getByRole('textbox').count()).resolves.toBe(0);
+    await expect(multiCard.getByRole('checkbox').count()).resolves.toBe(3);
+
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, 'inbox.png');
+
+    await singleCard.getByRole('radio', { name: 'Now' }).check();
+    await singleCard.getByRole('button', { name: /^Answer/ }).click();
+    await singleCard.waitFor({ state: 'detached' });
+    expect(await ended(single.id)).toMatchObject({ state: 'completed', final_answer: 'deploying' });
+
+    await multiCard.getByRole('checkbox', { name: 'eu' }).check();
+    await multiCard.getByRole('checkbox', { name: 'us' }).check();
+    await multiCard.getByRole('button', { name: /^Answer/ }).click();
+    await multiCard.waitFor({ state: 'detached' });
+    expect(await ended(multi.id)).toMatchObject({
+      state: 'completed',
+      final_answer: 'two regions',
+    });
+
+    // Approving leaves a line that links to the run's story.
+    await cleanupCard.getByRole('button', { name: /^Approve/ }).click();
+    await cleanupCard.waitFor({ state: 'detached' });
+    const line = page.locator(`.after[data-after="${cleanup.id}/t1"]`);
+    await line.waitFor();
+    expect(await line.textContent()).toContain('Approved by you; running.');
+    expect(await ended(cleanup.id)).toMatchObject({
+      state: 'completed',
+      final_answer: 'The build directory is clean.',
+    });
+    expect(executed).toEqual(['rm -rf ./build && curl -sO https://example.com/x.tgz']);
+    await line.getByRole('link', { name: 'See the run' }).click();
+    const story = page.locator('.run-view');
+    await story.locator('.run-summary[data-state="completed"]').waitFor();
+    const row = story.locator('.row[data-task="t1"]');
+    await row.locator('.decision[data-outcome="approved"]').waitFor();
+    expect(await row.textContent()).toMatch(/approved by member:/);
+    expect(await row.textContent()).toContain('The model read: removed');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Waiting', exact: true }).click();
+    await page.locator('.status[data-status="live"]').waitFor();
+  });
+
+  it('removes a card decided elsewhere, live', async () => {
+    const other = await ws.runs.create(
+      scriptedRun('ask', [
+        { tool_calls: [{ name: 'write', input: { path: 'config/deploy.yaml', content: 'x' } }] },
+        { final: 'not written' },
+      ]),
+    );
+    const card = page.locator(`[data-decision="${other.id}/t1"]`);
+    await card.waitFor();
+    expect(await card.textContent()).toContain('Parked by mode ask');
+    const [elsewhere] = (await ws.decisions.list()).filter((d) => d.run_id === other.id);
+    if (!elsewhere?.isApproval()) throw new Error('expected a parked call');
+    await elsewhere.deny({ reason: 'not today' });
+    await card.waitFor({ state: 'detached' });
+  });
+
+  it('sends a deny reason and a free-text answer with Enter', async () => {
+    const publish = await ws.runs.create(
+      scriptedRun('ask', [
+        { tool_calls: [{ name: 'publish', input: { package: '@acme/app', tag: 'latest' } }] },
+        { final: 'held back', expect: 'wait for the release review' },
+      ]),
+    );
+    const card = page.locator(`[data-decision="${publish.id}/t1"]`);
+    await card.waitFor();
+    await card.getByRole('textbox', { name: /^deny reason/ }).fill('wait for the release review');
+    await card.getByRole('textbox', { name: /^deny reason/ }).press('Enter');
+    await card.waitFor({ state: 'detached' });
+    expect(await ended(publish.id)).toMatchObject({
+      state: 'completed',
+      final_answer: 'held back',
+    });
+
+    const named = await ws.runs.create(
+      scriptedRun('ask', [
+        { tool_calls: [{ name: 'ask', input: { prompt: 'Name the release' } }] },
+        { final: 'named', expect: 'spring-26' },
+      ]),
+    );
+    const question = page.locator(`[data-decision="${named.id}/t1"]`);
+    await question.waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await question.getByRole('textbox', { name: /^answer to/ }).fill('spring-26');
+    await question.getByRole('textbox', { name: /^answer to/ }).press('Enter');
+    await question.waitFor({ state: 'detached' });
+    expect(await ended(named.id)).toMatchObject({ state: 'completed', final_answer: 'named' });
+  });
+
+  it('shows a run story that updates live while an executor commits', async () => {
+    const run = await ws.runs.create(
+      scriptedRun('ask', [
+        { tool_calls: [{ name: 'bash', input: { command: 'make clean' } }] },
+        { final: 'clean', expect: 'removed' },
+      ]),
+    );
+    await eventually(async () => (await ws.runs.run(run.id).task('t1')).state === 'needs_approval');
+    await page.goto(`${kernel.url}/#/runs/${run.id}`);
+    const story = page.locator('.run-view');
+    const row = story.locator('.row[data-task="t1"]');
+    await row.locator('.decision[data-outcome="parked"]').waitFor();
+    expect(await row.getAttribute('data-state')).toBe('needs_approval');
+    expect(await row.textContent()).toContain('parked by mode ask');
+
+    const [parked] = (await ws.decisions.list()).filter((d) => d.run_id === run.id);
+    if (!parked?.isApproval()) throw new Error('expected a parked call');
+    await parked.approve();
+    // No reload: the feed brings the approval, the executor's commit and the run's end.
+    await story.locator('.row[data-task="t1"][data-state="succeeded"]').waitFor();
+    await story.locator('.run-summary[data-state="completed"]').waitFor();
+    expect(await row.textContent()).toContain('The model read: removed');
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, 'inbox-run.png');
   });
 });

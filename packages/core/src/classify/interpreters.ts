@@ -1,0 +1,146 @@
+import type { LexedSegment, ShellWord } from './shell-lexer.js';
+
+/** What an interpreter invocation runs, as far as the classifier can read it. */
+export type Interpreted =
+  | { readonly kind: 'lines'; readonly lines: readonly string[]; readonly via: string }
+  | { readonly kind: 'words'; readonly words: readonly ShellWord[]; readonly via: string }
+  | { readonly kind: 'unreadable'; readonly note: string; readonly lines?: readonly string[] };
+
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'busybox']);
+const SHELL_VALUED = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
+const POWERSHELLS = new Set(['powershell', 'pwsh', 'powershell.exe', 'pwsh.exe']);
+const SCRIPT_RUNTIMES = new Set(
+  ['node', 'deno', 'ruby', 'perl', 'php', 'lua', 'osascript', 'nodejs', 'tclsh', 'Rscript'].map(
+    (name) => name.toLowerCase(),
+  ),
+);
+
+/** `bash -lc '...'`, `sh -c`, `bash <<EOF`, `bash script.sh`. */
+function shell(program: string, args: readonly ShellWord[], segment: LexedSegment): Interpreted {
+  let rest = args;
+  if (program === 'busybox') {
+    if (!SHELLS.has(args[0]?.text ?? '')) return { kind: 'unreadable', note: 'busybox applet' };
+    rest = args.slice(1);
+  }
+  let commandMode = false;
+  let index = 0;
+  while (index < rest.length) {
+    const text = rest[index]!.text;
+    if (text === '--' || text === '-') {
+      index++;
+      break;
+    }
+    if (!/^[-+]/.test(text)) break;
+    if (SHELL_VALUED.has(text)) index++;
+    else if (/^-[a-zA-Z]+$/.test(text) && text.includes('c')) commandMode = true;
+    else if (text === '--command') commandMode = true;
+    index++;
+  }
+  const name = `${program} -c`;
+  if (commandMode) {
+    const script = rest[index];
+    if (!script) return { kind: 'unreadable', note: `${name} without a command` };
+    if (script.dynamic) {
+      return { kind: 'unreadable', note: `${name} runs an expansion`, lines: [script.text] };
+    }
+    return { kind: 'lines', lines: [script.text], via: name };
+  }
+  if (index < rest.length) return { kind: 'unreadable', note: `${program} runs a script file` };
+  if (segment.inputs.length === 0) {
+    return { kind: 'unreadable', note: `${program} runs commands from its input` };
+  }
+  const lines = segment.inputs.map((input) => input.text);
+  const dynamic = segment.inputs.find((input) => input.dynamic && /[$`]/.test(input.text));
+  if (dynamic)
+    return { kind: 'unreadable', note: `${program} reads an expanded here-document`, lines };
+  return { kind: 'lines', lines, via: `${program} <<` };
+}
+
+/** `python -m pip ...` runs a module as a program; `python -c` or a script is unreadable. */
+function python(args: readonly ShellWord[]): Interpreted {
+  for (let index = 0; index < args.length; index++) {
+    const text = args[index]!.text;
+    if (text === '-m') {
+      const module = args.slice(index + 1);
+      if (module.length === 0) return { kind: 'unreadable', note: 'python -m without a module' };
+      return { kind: 'words', words: module, via: 'python -m' };
+    }
+    if (text === '-c') return { kind: 'unreadable', note: 'python runs inline code' };
+    if (!text.startsWith('-')) break;
+  }
+  return { kind: 'unreadable', note: 'python runs a script' };
+}
+
+/** `powershell -Command "..."` is read; `-EncodedCommand` and `-File` are not. */
+function powershell(args: readonly ShellWord[]): Interpreted {
+  for (let index = 0; index < args.length; index++) {
+    const option = args[index]!.text.toLowerCase();
+    if (/^[-/](e|ec|enc|encodedcommand|encodedarguments)$/.test(option)) {
+      return { kind: 'unreadable', note: 'powershell runs an encoded payload' };
+    }
+    if (/^[-/](f|file)$/.test(option))
+      return { kind: 'unreadable', note: 'powershell runs a file' };
+    if (/^[-/](c|command)$/.test(option)) {
+      const line = args
+        .slice(index + 1)
+        .map((word) => word.text)
+        .join(' ');
+      return { kind: 'lines', lines: [line], via: 'powershell -Command' };
+    }
+    if (
+      /^[-/](executionpolicy|ep|windowstyle|w|configurationname|workingdirectory|wd)$/.test(option)
+    ) {
+      index++;
+    } else if (!option.startsWith('-') && !option.startsWith('/')) {
+      const line = args
+        .slice(index)
+        .map((word) => word.text)
+        .join(' ');
+      return { kind: 'lines', lines: [line], via: 'powershell' };
+    }
+  }
+  return { kind: 'unreadable', note: 'powershell runs commands from its input' };
+}
+
+/** `cmd /c "..."`. */
+function cmd(args: readonly ShellWord[]): Interpreted {
+  const index = args.findIndex((word) => /^\/[ck]$/i.test(word.text));
+  if (index < 0) return { kind: 'unreadable', note: 'cmd runs commands from its input' };
+  const line = args
+    .slice(index + 1)
+    .map((word) => word.text)
+    .join(' ');
+  return { kind: 'lines', lines: [line], via: 'cmd /c' };
+}
+
+/**
+ * For a program that interprets code (a shell, python, PowerShell, `eval`,
+ * `source`), what it runs: command lines to classify, a module to classify
+ * as a program, or a note saying why it cannot be read. Null for any other
+ * program.
+ */
+export function interpret(
+  program: string,
+  args: readonly ShellWord[],
+  segment: LexedSegment,
+): Interpreted | null {
+  if (SHELLS.has(program)) return shell(program, args, segment);
+  if (/^(python|python[0-9][0-9.]*|py|pypy3?)$/.test(program)) return python(args);
+  if (POWERSHELLS.has(program)) return powershell(args);
+  if (program === 'cmd' || program === 'cmd.exe') return cmd(args);
+  if (program === 'eval') {
+    return {
+      kind: 'unreadable',
+      note: 'eval runs text built at run time',
+      lines: [args.map((word) => word.text).join(' ')],
+    };
+  }
+  if (program === 'source' || program === '.') {
+    return { kind: 'unreadable', note: `${program} runs a script file` };
+  }
+  if (SCRIPT_RUNTIMES.has(program)) {
+    const inline = args.some((word) => /^-[a-zA-Z]*[eE]$|^--eval$|^-p$|^--print$/.test(word.text));
+    return { kind: 'unreadable', note: `${program} runs ${inline ? 'inline code' : 'a script'}` };
+  }
+  return null;
+}

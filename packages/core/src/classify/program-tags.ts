@@ -1,0 +1,199 @@
+import { installsPackages, publishesPackages } from './package-managers.js';
+import type { ActionTag } from './tags.js';
+
+const READ = new Set(
+  [
+    ...['ls', 'cat', 'head', 'tail', 'less', 'more', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack'],
+    ...['wc', 'stat', 'file', 'du', 'df', 'pwd', 'echo', 'printf', 'which', 'whereis', 'tree'],
+    ...['diff', 'awk', 'gawk', 'sort', 'uniq', 'jq', 'yq', 'cut', 'tr', 'basename', 'dirname'],
+    ...['realpath', 'readlink', 'whoami', 'date', 'true', 'false', 'test', '[', '[[', 'cd'],
+    ...['pushd', 'popd', 'id', 'uname', 'ps', 'printenv', 'type', 'sha256sum', 'sha1sum'],
+    ...['md5sum', 'cmp', 'column', 'nl', 'xxd', 'od', 'hexdump', 'strings', 'fd', 'fzf', 'bat'],
+    ...['hostname', 'uptime', 'free', 'top', 'htop', 'lsof', 'locate', 'man', 'help', 'tac'],
+    ...['base64', 'export', 'set', 'unset', 'shopt', 'read', 'sleep', 'wait', 'exit', 'return'],
+    ...['local', 'declare', 'typeset', 'alias', 'history', 'jobs', 'seq', 'yes', 'paste', 'join'],
+    ...['comm', 'expr', 'bc', 'tput', 'stty', 'clear', 'getconf', 'nproc', 'lscpu', 'env'],
+    ...['trap', 'shift', 'break', 'continue', 'hash', 'umask', 'ulimit', 'getopts', ':', 'fold'],
+    ...['rev', 'look', 'zcat', 'zgrep', 'bzcat', 'xzcat', 'tsc', 'eslint', 'tokei', 'cloc'],
+  ].map((name) => name.toLowerCase()),
+);
+const WRITE = new Set([
+  ...['touch', 'mkdir', 'cp', 'mv', 'tee', 'chmod', 'chown', 'chgrp', 'ln', 'install', 'patch'],
+  ...['tar', 'unzip', 'zip', 'gzip', 'gunzip', 'bzip2', 'xz', 'unxz', '7z', 'split', 'mkfifo'],
+  ...['mktemp', 'sponge', 'prettier', 'black', 'gofmt', 'rustfmt', 'biome'],
+]);
+const DELETE = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'trash', 'trash-put']);
+const DESTRUCTIVE = new Set(['dd', 'shred', 'wipefs', 'fdisk', 'sfdisk', 'parted', 'mkswap']);
+const NETWORK = new Set([
+  ...['curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'socat', 'telnet'],
+  ...['ftp', 'http', 'https', 'xh', 'ping', 'dig', 'nslookup', 'host', 'aria2c', 'mosh'],
+  ...['git-lfs', 'gsutil', 'rclone', 'openssl', 'nmap', 'traceroute'],
+]);
+const EXTERNAL = new Set([
+  ...['kubectl', 'terraform', 'tofu', 'helm', 'aws', 'gcloud', 'az', 'docker', 'podman', 'gh'],
+  ...['glab', 'heroku', 'fly', 'flyctl', 'vercel', 'netlify', 'ansible', 'ansible-playbook'],
+  ...['pulumi', 'psql', 'mysql', 'mongosh', 'redis-cli', 'sqlcmd', 'wrangler', 'firebase'],
+  ...['doctl', 'oc', 'eksctl', 'serverless', 'sls', 'stripe', 'sendmail', 'mail', 'mutt'],
+  ...['systemctl', 'launchctl', 'service', 'crontab', 'gsutil', 'rclone'],
+]);
+/** Verbs of external CLIs that remove or destroy what they address. */
+const EXTERNAL_DELETE = new Set(['delete', 'destroy', 'rm', 'remove', 'prune', 'purge', 'drop']);
+
+const SQL_CLIENTS = new Set(['psql', 'mysql', 'sqlite3', 'sqlcmd', 'mongosh', 'redis-cli']);
+const DESTRUCTIVE_SQL = /\b(drop|truncate|delete\s+from|flushall|flushdb|dropdatabase)\b/i;
+
+const GIT_READ = new Set(
+  ['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse'].concat([
+    'describe',
+    'shortlog',
+    'reflog',
+    'cat-file',
+    'rev-list',
+    'whatchanged',
+    'config',
+  ]),
+);
+
+/** True when a short flag cluster or a long option among `args` is one of `flags`. */
+export function hasFlag(args: readonly string[], ...flags: string[]): boolean {
+  return args.some(
+    (arg) =>
+      flags.includes(arg) ||
+      (/^-[a-zA-Z]+$/.test(arg) &&
+        flags.some((flag) => flag.length === 2 && flag[0] === '-' && arg.includes(flag[1]!))),
+  );
+}
+
+/** The first word that is not an option; for git, past `-C dir` and `-c key=value`. */
+function gitVerb(args: readonly string[]): { verb: string; rest: string[] } {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === '-C' || arg === '-c' || arg === '--git-dir' || arg === '--work-tree') index++;
+    else if (!arg.startsWith('-')) return { verb: arg, rest: args.slice(index + 1) };
+  }
+  return { verb: '', rest: [] };
+}
+
+function gitTags(args: readonly string[], tags: Set<ActionTag>): void {
+  const { verb, rest } = gitVerb(args);
+  if (GIT_READ.has(verb)) tags.add('read');
+  else if (verb === 'tag' && !hasFlag(rest, '-d', '--delete', '-l', '--list')) {
+    tags.add(rest.some((arg) => !arg.startsWith('-')) ? 'write' : 'read');
+  } else if (verb === 'branch' || verb === 'tag') {
+    tags.add(hasFlag(rest, '-D', '-d', '--delete') ? 'delete' : 'read');
+    if (hasFlag(rest, '-D') || (hasFlag(rest, '-d') && hasFlag(rest, '-f'))) {
+      tags.add('destructive');
+    }
+  } else if (['clone', 'fetch', 'pull', 'submodule', 'ls-remote'].includes(verb)) {
+    tags.add('network');
+    if (verb !== 'ls-remote') tags.add('write');
+  } else if (verb === 'push') {
+    tags.add('network');
+    tags.add('publish');
+    if (
+      hasFlag(rest, '-f', '--force', '--force-with-lease', '--delete', '--mirror', '-d') ||
+      rest.some((arg) => arg.startsWith('+') || arg.startsWith(':') || arg.startsWith('--force'))
+    ) {
+      tags.add('destructive');
+    }
+  } else if (verb === 'rm') tags.add('delete');
+  else if (verb === 'clean') {
+    tags.add('delete');
+    if (hasFlag(rest, '-f', '--force')) tags.add('destructive');
+  } else if (verb === 'reset' && rest.includes('--hard')) tags.add('destructive');
+  else if (
+    verb === 'checkout' &&
+    (rest.includes('.') || rest.includes('--') || hasFlag(rest, '-f'))
+  ) {
+    tags.add('write');
+    tags.add('destructive');
+  } else if (
+    verb === 'restore' ||
+    (verb === 'stash' && ['drop', 'clear'].includes(rest[0] ?? ''))
+  ) {
+    tags.add('write');
+    tags.add('destructive');
+  } else if (verb === 'filter-branch' || verb === 'filter-repo') tags.add('destructive');
+  else if (verb !== '') tags.add('write');
+}
+
+function curlSends(program: string, args: readonly string[]): boolean {
+  if (program === 'wget') return args.some((arg) => /^--(post|body|method)/.test(arg));
+  if (program !== 'curl' && program !== 'http' && program !== 'https' && program !== 'xh') {
+    return false;
+  }
+  const method = args.findIndex((arg) => arg === '-X' || arg === '--request');
+  const verb =
+    method >= 0 ? args[method + 1]?.toUpperCase() : args.find((a) => /^-X[A-Z]/.test(a))?.slice(2);
+  if (verb && verb !== 'GET' && verb !== 'HEAD') return true;
+  if (program !== 'curl') return args.some((arg) => /^(POST|PUT|PATCH|DELETE)$/i.test(arg));
+  return args.some((arg) => /^(-d|-F|-T|--data.*|--form.*|--upload-file|--json)$/.test(arg));
+}
+
+function deleteTags(program: string, args: readonly string[], tags: Set<ActionTag>): void {
+  tags.add('delete');
+  if (DESTRUCTIVE.has(program) || hasFlag(args, '-r', '-R', '-f', '--recursive', '--force')) {
+    tags.add('destructive');
+  }
+  if (program === 'rmdir') tags.delete('destructive');
+}
+
+/**
+ * The tags of one simple command from its program (basename, lowercase) and
+ * literal arguments, with no nesting: wrappers, interpreters and `-exec`
+ * are read by the segment walker first. Empty when the program is unknown.
+ */
+export function programTags(program: string, args: readonly string[]): Set<ActionTag> {
+  const tags = new Set<ActionTag>();
+  if (installsPackages(program, args)) {
+    tags.add('install_local');
+    tags.add('network');
+  }
+  if (publishesPackages(program, args)) {
+    tags.add('publish');
+    tags.add('network');
+  }
+  if (program === 'git') gitTags(args, tags);
+  else if (DELETE.has(program)) deleteTags(program, args, tags);
+  else if (DESTRUCTIVE.has(program) || program.startsWith('mkfs')) tags.add('destructive');
+  else if (READ.has(program)) tags.add('read');
+  else if (WRITE.has(program)) tags.add('write');
+  else if (program === 'sed' || program === 'perl' || program === 'ruby') {
+    if (args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith('--in-place'))) {
+      tags.add('write');
+    } else if (program === 'sed') tags.add('read');
+  } else if (program === 'truncate') {
+    tags.add('write');
+    tags.add('destructive');
+  } else if (NETWORK.has(program)) tags.add('network');
+  if (EXTERNAL.has(program)) {
+    tags.add('external');
+    if (args.some((arg) => EXTERNAL_DELETE.has(arg.toLowerCase()))) {
+      tags.add('delete');
+      tags.add('destructive');
+    }
+    if (['gh', 'glab', 'aws', 'gcloud', 'az', 'heroku', 'vercel', 'netlify'].includes(program)) {
+      tags.add('network');
+    }
+    if (program === 'gh' && args[0] === 'release' && args[1] === 'create') tags.add('publish');
+  }
+  if (curlSends(program, args)) tags.add('external');
+  if (SQL_CLIENTS.has(program) && args.some((arg) => DESTRUCTIVE_SQL.test(arg))) {
+    tags.add('delete');
+    tags.add('destructive');
+  }
+  // awk and netcat can start other programs: what they run is not read.
+  if (program.endsWith('awk') && args.some((arg) => /\bsystem\s*\(|\|\s*"|"\s*\|/.test(arg))) {
+    tags.add('unknown');
+  }
+  if (/^(nc|ncat|netcat)$/.test(program) && hasFlag(args, '-e', '-c', '--exec', '--sh-exec')) {
+    tags.add('unknown');
+  }
+  if (program === 'chmod' && hasFlag(args, '-R')) tags.add('destructive');
+  if (program === 'rsync' && args.some((arg) => arg.startsWith('--delete'))) {
+    tags.add('delete');
+    tags.add('destructive');
+  }
+  if (program === 'mv' && args.at(-1) === '/dev/null') tags.add('delete');
+  return tags;
+}

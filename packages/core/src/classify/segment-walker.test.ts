@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { classifyShellCommand } from './action-tags.js';
+import { classifyShellSegments } from './segment-walker.js';
+import { lexShellLine } from './shell-lexer.js';
+
+describe('classifyShellSegments', () => {
+  it('names the wrappers and nestings each command was found through', () => {
+    expect(classifyShellSegments(`sudo bash -lc 'echo $(npm i left-pad)'`)).toEqual([
+      {
+        command: 'npm i left-pad',
+        via: ['sudo', 'bash -c', '$(...)'],
+        tags: ['install_local', 'network'],
+      },
+      { command: 'echo $(npm i left-pad)', via: ['sudo', 'bash -c'], tags: ['read'] },
+    ]);
+  });
+
+  it('follows find -exec and xargs to the command they run', () => {
+    expect(classifyShellSegments('find . -exec rm {} \\; | xargs -0 rm -f')).toEqual([
+      { command: 'rm {}', via: ['find -exec'], tags: ['delete'] },
+      { command: 'find . -exec rm {} ;', via: [], tags: ['read'] },
+      { command: 'rm -f', via: ['xargs'], tags: ['delete', 'destructive'] },
+    ]);
+  });
+
+  it('says why a command is unknown', () => {
+    expect(classifyShellSegments('eval "$X"')).toEqual([
+      { command: 'eval $X', via: [], tags: ['unknown'], note: 'eval runs text built at run time' },
+      { command: '$X', via: ['eval'], tags: ['unknown'], note: 'the program name is an expansion' },
+    ]);
+    expect(classifyShellSegments("echo 'open")[0]).toMatchObject({
+      tags: ['unknown'],
+      note: 'unbalanced single quote',
+    });
+  });
+});
+
+describe('lexShellLine', () => {
+  it('reads here-documents as input of the command that opened them', () => {
+    const lexed = lexShellLine('cat <<-EOF > out\n\thello\n\tEOF\nls');
+    expect(lexed.problems).toEqual([]);
+    expect(lexed.segments.map((segment) => segment.words.map((word) => word.text))).toEqual([
+      ['cat'],
+      ['ls'],
+    ]);
+    expect(lexed.segments[0]!.inputs).toEqual([{ text: 'hello', dynamic: true }]);
+    expect(lexed.segments[0]!.redirections).toEqual([{ operator: '>', target: 'out' }]);
+  });
+
+  it('tells arithmetic from a subshell inside $( )', () => {
+    expect(lexShellLine('echo $((1 + 2))').segments[0]!.substitutions).toEqual([]);
+    expect(lexShellLine('echo $((cd x && ls) )').segments[0]!.substitutions).toEqual([
+      '(cd x && ls) ',
+    ]);
+  });
+
+  it('decodes $-quoted escapes so an obfuscated name reads as itself', () => {
+    expect(lexShellLine("$'\\x72\\155' -rf /").segments[0]!.words[0]).toEqual({
+      text: 'rm',
+      dynamic: false,
+    });
+  });
+});
+
+describe('hostile input', () => {
+  it('reads deep nesting as unknown instead of exhausting the stack', () => {
+    expect(classifyShellCommand(`${'$('.repeat(20000)}ls${')'.repeat(20000)}`)).toEqual([
+      'unknown',
+    ]);
+    expect(classifyShellCommand("bash -c '".repeat(3000))).toContain('unknown');
+    expect(classifyShellCommand('$(('.repeat(20000))).toEqual(['unknown']);
+  });
+
+  it('keeps the tags behind a long chain of wrappers', () => {
+    expect(classifyShellCommand(`${'sudo nice timeout 5 env A=1 '.repeat(5000)}rm -rf /`)).toEqual([
+      'delete',
+      'destructive',
+    ]);
+  });
+});

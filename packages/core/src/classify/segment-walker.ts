@@ -1,0 +1,248 @@
+import { type Interpreted, interpret } from './interpreters.js';
+import { programTags } from './program-tags.js';
+import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
+import { type ActionTag, orderedTags } from './tags.js';
+import { type Unwrapped, unwrap } from './wrappers.js';
+
+/** One simple command found in a shell line, with its action tags. */
+export interface ClassifiedSegment {
+  /** The command's words as read (quotes removed, expansions as written). */
+  readonly command: string;
+  /** What it was found inside, outermost first: `sudo`, `bash -c`, `$(...)`, `find -exec`. */
+  readonly via: readonly string[];
+  readonly tags: readonly ActionTag[];
+  /** Why it is `unknown`, when the classifier could not read it. */
+  readonly note?: string;
+}
+
+/** Nesting deeper than this is not followed: the rest is unknown. */
+const MAX_DEPTH = 16;
+
+const KEYWORDS = new Set(['!', '{', '}', 'do', 'then', 'else', 'elif', 'if', 'while', 'until']);
+const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
+const CONTROL = new Set(['for', 'select', 'case', 'function', 'in']);
+const QUIET_TARGETS = /^(\/dev\/(null|stdout|stderr|tty|fd\/[0-9]+)|[0-9]+|-)$/;
+const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+const SSH_VALUED = new Set('pilofFJLRDbcEeIimOQSWwB'.split('').map((letter) => `-${letter}`));
+
+interface Walk {
+  readonly out: ClassifiedSegment[];
+  readonly depth: number;
+  readonly via: readonly string[];
+}
+
+function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTag>, note?: string) {
+  walk.out.push({
+    command: words.map((word) => word.text).join(' '),
+    via: walk.via,
+    tags: orderedTags(tags),
+    ...(note === undefined ? {} : { note }),
+  });
+}
+
+function nested(walk: Walk, via: string): Walk {
+  return { out: walk.out, depth: walk.depth + 1, via: [...walk.via, via] };
+}
+
+/** Classifies every simple command of a line into `walk.out`. */
+function walkLine(line: string, walk: Walk): void {
+  if (walk.depth > MAX_DEPTH) {
+    push(walk, [{ text: line, dynamic: false }], new Set(['unknown']), 'nested too deeply');
+    return;
+  }
+  const lexed = lexShellLine(line);
+  for (const problem of lexed.problems) {
+    push(walk, [{ text: line.trim(), dynamic: false }], new Set(['unknown']), problem);
+  }
+  const from = walk.out.length;
+  for (const segment of lexed.segments) walkSegment(segment, walk);
+  if (lexed.problems.length === 0) return;
+  // A line the lexer could not read is never read-only: its best-effort segments lose `read`.
+  for (let index = from; index < walk.out.length; index++) {
+    const segment = walk.out[index]!;
+    const tags = segment.tags.filter((tag) => tag !== 'read');
+    walk.out[index] = { ...segment, tags: tags.length > 0 ? tags : ['unknown'] };
+  }
+}
+
+function walkSegment(segment: LexedSegment, walk: Walk): void {
+  for (const source of segment.substitutions) walkLine(source, nested(walk, '$(...)'));
+  const redirectionTags = new Set<ActionTag>();
+  for (const { operator, target } of segment.redirections) {
+    if (WRITE_OPERATORS.has(operator) && !QUIET_TARGETS.test(target)) redirectionTags.add('write');
+    else if (operator === '<') redirectionTags.add('read');
+  }
+  walkWords(segment.words, segment, walk, redirectionTags);
+}
+
+/** The program name a rule reads: basename, lowercase, without a Windows extension. */
+function programName(text: string): string {
+  const base = text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1);
+  return base.toLowerCase().replace(/\.(exe|cmd|bat|ps1)$/, '');
+}
+
+function walkWords(
+  all: readonly ShellWord[],
+  segment: LexedSegment,
+  outer: Walk,
+  tags: Set<ActionTag>,
+): void {
+  if (outer.depth > MAX_DEPTH) {
+    tags.add('unknown');
+    push(outer, all, tags, 'nested too deeply');
+    return;
+  }
+  // Wrappers are stripped in a loop over one array (no copies), so a long chain costs linear time.
+  let words = all;
+  let at = 0;
+  const via = [...outer.via];
+  let modules = 0;
+  const walk = (): Walk => ({ out: outer.out, depth: outer.depth, via: [...via] });
+  for (;;) {
+    while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
+    if (at < words.length && CONTROL.has(words[at]!.text)) at = words.length;
+    while (at < words.length && ASSIGNMENT.test(words[at]!.text)) at++;
+    const remaining = words.length - at;
+    if (remaining === 0 || (remaining === 1 && CLOSERS.has(words[at]!.text))) {
+      if (tags.size > 0) push(walk(), all, tags);
+      return;
+    }
+    const first = words[at]!;
+    if (first.dynamic) {
+      tags.add('unknown');
+      push(walk(), words.slice(at), tags, 'the program name is an expansion');
+      return;
+    }
+    const program = programName(first.text);
+    const unwrapped = unwrap(program, words, at + 1);
+    if (unwrapped?.kind === 'words') {
+      if (unwrapped.write) tags.add('write');
+      via.push(program);
+      at = unwrapped.from;
+      continue;
+    }
+    const args = words.slice(at + 1);
+    const interpreted = unwrapped === null ? interpret(program, args, segment) : null;
+    if (interpreted?.kind === 'words' && ++modules > MAX_DEPTH) {
+      tags.add('unknown');
+      push(walk(), words.slice(at), tags, 'nested too deeply');
+      return;
+    }
+    if (interpreted?.kind === 'words') {
+      via.push(interpreted.via);
+      words = interpreted.words;
+      at = 0;
+      continue;
+    }
+    finishCommand({
+      walk: walk(),
+      program,
+      words: words.slice(at),
+      args,
+      segment,
+      tags,
+      unwrapped,
+      interpreted,
+    });
+    return;
+  }
+}
+
+interface Command {
+  readonly walk: Walk;
+  readonly program: string;
+  readonly words: readonly ShellWord[];
+  readonly args: readonly ShellWord[];
+  readonly segment: LexedSegment;
+  readonly tags: Set<ActionTag>;
+  readonly unwrapped: Unwrapped | null;
+  readonly interpreted: Interpreted | null;
+}
+
+/** Tags a command once its wrappers are stripped: nested lines, unreadable code or a program. */
+function finishCommand(command: Command): void {
+  const { walk, program, words, args, segment, tags, unwrapped, interpreted } = command;
+  if (unwrapped?.kind === 'line') {
+    if (unwrapped.dynamic) tags.add('unknown');
+    if (tags.size > 0) push(walk, words, tags, unwrapped.dynamic ? 'runs an expansion' : undefined);
+    walkLine(unwrapped.line, nested(walk, program));
+    return;
+  }
+  if (unwrapped?.kind === 'no_command') {
+    tags.add(unwrapped.tag);
+    push(walk, words, tags);
+    return;
+  }
+  if (interpreted?.kind === 'lines') {
+    if (tags.size > 0) push(walk, words, tags);
+    for (const line of interpreted.lines) walkLine(line, nested(walk, interpreted.via));
+    return;
+  }
+  if (interpreted?.kind === 'unreadable') {
+    for (const tag of programTags(program, textsOf(args))) tags.add(tag);
+    tags.add('unknown');
+    push(walk, words, tags, interpreted.note);
+    for (const line of interpreted.lines ?? []) walkLine(line, nested(walk, program));
+    return;
+  }
+  if (program === 'find') walkFind(args, segment, walk, tags);
+  else if (program === 'ssh') walkSsh(args, walk, tags);
+  for (const tag of programTags(program, textsOf(args))) tags.add(tag);
+  if (program === 'sudoedit') tags.add('write');
+  if (tags.size === 0) {
+    tags.add('unknown');
+    push(walk, words, tags, `no rule reads ${program}`);
+    return;
+  }
+  push(walk, words, tags);
+}
+
+function textsOf(words: readonly ShellWord[]): string[] {
+  return words.map((word) => word.text);
+}
+
+/** `find ... -delete` deletes; `-exec CMD {} ;` runs CMD. */
+function walkFind(
+  args: readonly ShellWord[],
+  segment: LexedSegment,
+  walk: Walk,
+  tags: Set<ActionTag>,
+): void {
+  tags.add('read');
+  for (let index = 0; index < args.length; index++) {
+    const text = args[index]!.text;
+    if (text === '-delete') tags.add('delete');
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(text)) continue;
+    const end = args.findIndex(
+      (word, at) => at > index && (word.text === ';' || word.text === '+'),
+    );
+    const stop = end < 0 ? args.length : end;
+    walkWords(args.slice(index + 1, stop), segment, nested(walk, `find ${text}`), new Set());
+    index = stop;
+  }
+}
+
+/** `ssh host command...` runs the command on another machine. */
+function walkSsh(args: readonly ShellWord[], walk: Walk, tags: Set<ActionTag>): void {
+  tags.add('network');
+  let index = 0;
+  while (index < args.length && args[index]!.text.startsWith('-')) {
+    index += SSH_VALUED.has(args[index]!.text) ? 2 : 1;
+  }
+  const remote = args.slice(index + 1);
+  if (remote.length === 0) return;
+  tags.add('external');
+  walkLine(textsOf(remote).join(' '), nested(walk, 'ssh'));
+}
+
+/**
+ * Classifies a shell command line segment by segment: each simple command
+ * with its action tags and the wrappers or nestings it was found through.
+ * Fails closed: what it cannot read is an `unknown` segment with a note.
+ */
+export function classifyShellSegments(command: string): ClassifiedSegment[] {
+  const out: ClassifiedSegment[] = [];
+  walkLine(command, { out, depth: 0, via: [] });
+  return out;
+}

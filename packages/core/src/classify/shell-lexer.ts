@@ -1,0 +1,374 @@
+import { decodeEscape, isArithmetic } from './shell-syntax.js';
+
+/** One word of a simple command, quotes removed. */
+export interface ShellWord {
+  /** The word's text; expansions (`$X`, `$(...)`, backticks) are kept as written. */
+  readonly text: string;
+  /** True when the word holds an expansion whose value the classifier cannot know. */
+  readonly dynamic: boolean;
+}
+
+/** A redirection of a simple command. */
+export interface ShellRedirection {
+  readonly operator: string;
+  readonly target: string;
+}
+
+/** One simple command of a shell line, as the lexer read it. */
+export interface LexedSegment {
+  readonly words: ShellWord[];
+  readonly redirections: ShellRedirection[];
+  /** Command sources run by `$(...)`, backticks and `<(...)` inside this command's words. */
+  readonly substitutions: string[];
+  /** Bodies of `<<<` here-strings and `<<` here-documents fed to this command's input. */
+  readonly inputs: { readonly text: string; readonly dynamic: boolean }[];
+}
+
+/** A shell line split into simple commands, with what the lexer could not read. */
+export interface LexedLine {
+  readonly segments: LexedSegment[];
+  /** Why the line cannot be read with confidence (unbalanced quotes, unclosed `$(`...). */
+  readonly problems: string[];
+}
+
+/** Substitutions nested deeper than this are not read: the line is unknown. */
+const MAX_NESTING = 8;
+const SEPARATORS = ['&&', '||', ';;', '|&', ';', '|', '&', '\n'];
+const BLANK = new Set([' ', '\t', '\r']);
+
+interface PendingHeredoc {
+  readonly delimiter: string;
+  readonly stripTabs: boolean;
+  readonly segment: LexedSegment;
+  readonly dynamic: boolean;
+}
+
+/**
+ * A tokenizer for classification, not a shell: it splits a command line at
+ * unquoted separators and parentheses, removes quotes, keeps expansions
+ * visible, collects the sources of command substitutions, here-strings and
+ * here-documents, and reports what it cannot read instead of guessing.
+ */
+class Lexer {
+  private index: number;
+  private segment: LexedSegment = emptySegment();
+  private word = '';
+  private inWord = false;
+  private dynamic = false;
+  private readonly heredocs: PendingHeredoc[] = [];
+  readonly segments: LexedSegment[] = [];
+  readonly problems: string[] = [];
+  /** For a nested lexer: whether its closing parenthesis was found. */
+  closed = false;
+
+  /** Reads `source` from `start`; a nested lexer stops at its closing parenthesis. */
+  constructor(
+    private readonly source: string,
+    start = 0,
+    private readonly closer: ')' | null = null,
+    private readonly depth = 0,
+  ) {
+    this.index = start;
+  }
+
+  /** Reads until the end (or the closing parenthesis); returns the index after it. */
+  run(): number {
+    let depth = 0;
+    const source = this.source;
+    while (this.index < source.length) {
+      const char = source[this.index]!;
+      if (char === "'") this.singleQuoted();
+      else if (char === '"') this.doubleQuoted();
+      else if (char === '\\') this.escaped();
+      else if (char === '$' || char === '`') this.expansion(false);
+      else if ((char === '<' || char === '>') && source[this.index + 1] === '(' && !this.inWord) {
+        this.substitution(this.index + 2, '(');
+      } else if (char === '<' || char === '>' || (char === '&' && source[this.index + 1] === '>')) {
+        this.redirection();
+      } else if (char === '(' && this.inWord && this.word.endsWith('=')) {
+        // An array assignment `name=(a b)`: its elements are words, not a subshell.
+        const end = source.indexOf(')', this.index);
+        const stop = end < 0 ? source.length : end + 1;
+        this.append(source.slice(this.index, stop));
+        this.index = stop;
+      } else if (char === '(') {
+        this.endSegment();
+        depth++;
+        this.index++;
+      } else if (char === ')') {
+        if (depth === 0 && this.closer === ')') {
+          this.endSegment();
+          if (this.heredocs.length > 0) this.readHeredocBodies();
+          this.closed = true;
+          return this.index + 1;
+        }
+        if (depth === 0) this.problems.push('unbalanced parenthesis');
+        depth = Math.max(0, depth - 1);
+        this.endSegment();
+        this.index++;
+      } else if (char === '#' && !this.inWord) {
+        while (this.index < source.length && source[this.index] !== '\n') this.index++;
+      } else if (BLANK.has(char)) {
+        this.endWord();
+        this.index++;
+      } else {
+        const separator = SEPARATORS.find((op) => source.startsWith(op, this.index));
+        if (separator) {
+          this.endSegment();
+          this.index += separator.length;
+          if (separator === '\n') this.readHeredocBodies();
+        } else {
+          this.append(char);
+          this.index++;
+        }
+      }
+    }
+    this.endSegment();
+    if (this.heredocs.length > 0) this.readHeredocBodies();
+    if (this.closer !== null) this.problems.push('unclosed $( or ( substitution');
+    else if (depth > 0) this.problems.push('unbalanced parenthesis');
+    return this.index;
+  }
+
+  private append(text: string, dynamic = false): void {
+    this.word += text;
+    this.inWord = true;
+    if (dynamic) this.dynamic = true;
+  }
+
+  private endWord(): void {
+    if (this.inWord) this.segment.words.push({ text: this.word, dynamic: this.dynamic });
+    this.word = '';
+    this.inWord = false;
+    this.dynamic = false;
+  }
+
+  private endSegment(): void {
+    this.endWord();
+    const segment = this.segment;
+    if (
+      segment.words.length > 0 ||
+      segment.substitutions.length > 0 ||
+      segment.redirections.length > 0
+    ) {
+      this.segments.push(segment);
+    }
+    this.segment = emptySegment();
+  }
+
+  private singleQuoted(): void {
+    const end = this.source.indexOf("'", this.index + 1);
+    if (end < 0) {
+      this.problems.push('unbalanced single quote');
+      this.append(this.source.slice(this.index + 1));
+      this.index = this.source.length;
+      return;
+    }
+    this.append(this.source.slice(this.index + 1, end));
+    this.index = end + 1;
+  }
+
+  private doubleQuoted(): void {
+    const source = this.source;
+    this.index++;
+    this.inWord = true;
+    while (this.index < source.length) {
+      const char = source[this.index]!;
+      if (char === '"') {
+        this.index++;
+        return;
+      }
+      if (char === '\\' && '"\\$`\n'.includes(source[this.index + 1] ?? '')) {
+        if (source[this.index + 1] !== '\n') this.append(source[this.index + 1]!);
+        this.index += 2;
+      } else if (char === '$' || char === '`') this.expansion(true);
+      else {
+        this.append(char);
+        this.index++;
+      }
+    }
+    this.problems.push('unbalanced double quote');
+  }
+
+  private escaped(): void {
+    const next = this.source[this.index + 1];
+    this.index += 2;
+    if (next === undefined) this.index = this.source.length;
+    else if (next !== '\n') this.append(next);
+  }
+
+  /** `$NAME`, `${...}`, `$((...))`, `$(...)`, `$'...'` and backticks. */
+  private expansion(quoted: boolean): void {
+    const source = this.source;
+    const start = this.index;
+    if (source[start] === '`') {
+      let end = start + 1;
+      let inner = '';
+      while (end < source.length && source[end] !== '`') {
+        if (source[end] === '\\' && end + 1 < source.length) {
+          inner += source[end + 1];
+          end += 2;
+        } else inner += source[end++];
+      }
+      if (end >= source.length) this.problems.push('unclosed backtick');
+      this.segment.substitutions.push(inner);
+      this.append(source.slice(start, end + 1), true);
+      this.index = end + 1;
+      return;
+    }
+    const next = source[start + 1];
+    if (next === '(' && source[start + 2] === '(' && isArithmetic(source, start + 3)) {
+      const end = source.indexOf('))', start + 3);
+      const stop = end < 0 ? source.length : end + 2;
+      if (end < 0) this.problems.push('unclosed $(( arithmetic');
+      const inner = source.slice(start + 3, stop - 2);
+      if (inner.includes('$(') || inner.includes('`')) this.problems.push('command inside $((');
+      this.append(source.slice(start, stop), true);
+      this.index = stop;
+    } else if (next === '(') {
+      this.substitution(start + 2, '$(');
+    } else if (next === '{') {
+      const end = source.indexOf('}', start + 2);
+      const stop = end < 0 ? source.length : end + 1;
+      if (end < 0) this.problems.push('unclosed ${');
+      const inner = source.slice(start + 2, stop - 1);
+      if (inner.includes('$(') || inner.includes('`')) this.problems.push('command inside ${');
+      this.append(source.slice(start, stop), true);
+      this.index = stop;
+    } else if (next === "'" && !quoted) {
+      this.ansiQuoted();
+    } else if (next !== undefined && /[A-Za-z0-9_@*#?$!-]/.test(next)) {
+      let end = start + 2;
+      if (/[A-Za-z_]/.test(next)) while (end < source.length && /\w/.test(source[end]!)) end++;
+      this.append(source.slice(start, end), true);
+      this.index = end;
+    } else {
+      this.append('$');
+      this.index++;
+    }
+  }
+
+  /** `$(...)`, `<(...)`, `>(...)`: a nested command line read to its closing parenthesis. */
+  private substitution(from: number, opener: string): void {
+    if (this.depth >= MAX_NESTING) {
+      // Deeper nesting is not read (and would exhaust the stack): the rest of the line is unknown.
+      this.problems.push('command substitutions nested too deeply');
+      this.append(this.source.slice(from - opener.length), true);
+      this.index = this.source.length;
+      return;
+    }
+    const nested = new Lexer(this.source, from, ')', this.depth + 1);
+    const end = nested.run();
+    const inner = this.source.slice(from, end - (nested.closed ? 1 : 0));
+    this.problems.push(...nested.problems);
+    this.segment.substitutions.push(inner);
+    this.append(this.source.slice(from - opener.length, end), true);
+    this.index = end;
+  }
+
+  /** `$'...'`: decodes the escapes so an obfuscated name (`$'\x72m'`) reads as what it is. */
+  private ansiQuoted(): void {
+    const source = this.source;
+    let end = this.index + 2;
+    let text = '';
+    while (end < source.length && source[end] !== "'") {
+      if (source[end] === '\\' && end + 1 < source.length) {
+        const [decoded, length] = decodeEscape(source, end + 1);
+        text += decoded;
+        end += 1 + length;
+      } else text += source[end++];
+    }
+    if (end >= source.length) this.problems.push("unbalanced $' quote");
+    this.append(text);
+    this.index = end + 1;
+  }
+
+  private redirection(): void {
+    const source = this.source;
+    // A word of digits right before `>` is the file descriptor, not an argument.
+    if (this.inWord && /^[0-9]+$/.test(this.word) && !this.dynamic) {
+      this.word = '';
+      this.inWord = false;
+    } else this.endWord();
+    const operator = /^(<<<|<<-|<<|&>>|&>|>>|>&|<&|>\||<>|>|<)/.exec(source.slice(this.index))![0];
+    this.index += operator.length;
+    while (BLANK.has(source[this.index] ?? '')) this.index++;
+    const target = this.readWord();
+    if (operator === '<<<')
+      this.segment.inputs.push({ text: target.text, dynamic: target.dynamic });
+    else if (operator === '<<' || operator === '<<-') {
+      this.heredocs.push({
+        delimiter: target.text,
+        stripTabs: operator === '<<-',
+        segment: this.segment,
+        dynamic: !/['"\\]/.test(target.raw),
+      });
+    } else this.segment.redirections.push({ operator, target: target.text });
+  }
+
+  /** Reads one word (for a redirection target) with the same quoting rules. */
+  private readWord(): { text: string; dynamic: boolean; raw: string } {
+    const saved = { word: this.word, inWord: this.inWord, dynamic: this.dynamic };
+    this.word = '';
+    this.inWord = false;
+    this.dynamic = false;
+    const start = this.index;
+    const source = this.source;
+    while (this.index < source.length) {
+      const char = source[this.index]!;
+      if (char === "'") this.singleQuoted();
+      else if (char === '"') this.doubleQuoted();
+      else if (char === '\\') this.escaped();
+      else if (char === '$' || char === '`') this.expansion(false);
+      else if (BLANK.has(char) || ';&|<>()\n'.includes(char)) break;
+      else {
+        this.append(char);
+        this.index++;
+      }
+    }
+    const result = { text: this.word, dynamic: this.dynamic, raw: source.slice(start, this.index) };
+    this.word = saved.word;
+    this.inWord = saved.inWord;
+    this.dynamic = saved.dynamic;
+    return result;
+  }
+
+  /** After a newline: the bodies of the here-documents opened on the line just read. */
+  private readHeredocBodies(): void {
+    const source = this.source;
+    while (this.heredocs.length > 0) {
+      const heredoc = this.heredocs.shift()!;
+      const lines: string[] = [];
+      let closed = false;
+      while (this.index < source.length) {
+        const newline = source.indexOf('\n', this.index);
+        const stop = newline < 0 ? source.length : newline;
+        let line = source.slice(this.index, stop);
+        this.index = newline < 0 ? source.length : newline + 1;
+        if (heredoc.stripTabs) line = line.replace(/^\t+/, '');
+        if (line === heredoc.delimiter) {
+          closed = true;
+          break;
+        }
+        lines.push(line);
+      }
+      if (!closed) this.problems.push(`here-document without its ${heredoc.delimiter} line`);
+      heredoc.segment.inputs.push({ text: lines.join('\n'), dynamic: heredoc.dynamic });
+    }
+  }
+}
+
+function emptySegment(): LexedSegment {
+  return { words: [], redirections: [], substitutions: [], inputs: [] };
+}
+
+/**
+ * Reads a shell command line into simple commands for classification. Never
+ * throws: what it cannot read is listed in `problems`, and the caller treats
+ * the line as unknown.
+ */
+export function lexShellLine(source: string): LexedLine {
+  const lexer = new Lexer(source);
+  lexer.run();
+  return { segments: lexer.segments, problems: lexer.problems };
+}

@@ -1,0 +1,53 @@
+/** Small pieces of shell syntax the lexer needs: `$'...'` escapes and `$((` arithmetic. */
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+};
+
+/** Decodes one `$'...'` escape at `at` (after the backslash): its text and length. */
+export function decodeEscape(source: string, at: number): [string, number] {
+  const char = source[at]!;
+  const simple = SIMPLE_ESCAPES[char];
+  if (simple !== undefined) return [simple, 1];
+  const hex = /^x([0-9A-Fa-f]{1,2})/.exec(source.slice(at));
+  if (hex) return [String.fromCharCode(Number.parseInt(hex[1]!, 16)), hex[0].length];
+  const unicode = /^[uU]([0-9A-Fa-f]{1,8})/.exec(source.slice(at));
+  if (unicode) {
+    const code = Number.parseInt(unicode[1]!, 16);
+    return [code <= 0x10ffff ? String.fromCodePoint(code) : '', unicode[0].length];
+  }
+  const octal = /^[0-7]{1,3}/.exec(source.slice(at));
+  if (octal) return [String.fromCharCode(Number.parseInt(octal[0], 8) & 0xff), octal[0].length];
+  return [`\\${char}`, 1];
+}
+
+/**
+ * Whether `$((` at `from` opens arithmetic: like bash, only when the
+ * parentheses close with an adjacent `))`; otherwise it is `$(` around a
+ * subshell (`$((cd x && rm -rf y) )`), read as commands.
+ */
+export function isArithmetic(source: string, from: number): boolean {
+  let depth = 2;
+  let lastAtOne = -1;
+  for (let index = from; index < source.length; index++) {
+    const char = source[index];
+    if (char === '(') depth++;
+    else if (char === ')') {
+      depth--;
+      if (depth === 1) lastAtOne = index;
+      if (depth === 0) return lastAtOne === index - 1;
+    }
+  }
+  return false;
+}

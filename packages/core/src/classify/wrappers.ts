@@ -1,0 +1,145 @@
+import type { ShellWord } from './shell-lexer.js';
+
+/**
+ * What a wrapper runs: the words from index `from` on (indices into the same
+ * array, so stripping many wrappers copies nothing), a command line to read,
+ * or no command at all.
+ */
+export type Unwrapped =
+  | { readonly kind: 'words'; readonly from: number; readonly write?: boolean }
+  | { readonly kind: 'line'; readonly line: string; readonly dynamic: boolean }
+  | { readonly kind: 'no_command'; readonly tag: 'read' | 'unknown' };
+
+/** The options of a wrapper: those that take a value, and where its command starts. */
+interface WrapperGrammar {
+  /** Options taking a value (short letters or long names). */
+  readonly valued: readonly string[];
+  /** Operands before the command (timeout's duration). */
+  readonly leadingOperands?: number;
+  /** What the wrapper does when given no command. */
+  readonly alone: 'read' | 'unknown';
+  /** Options that make it run no command at all (`sudo -l`, `command -v`). */
+  readonly lookupOnly?: readonly string[];
+}
+
+const GRAMMARS: Record<string, WrapperGrammar> = {
+  sudo: {
+    valued: ['C', 'D', 'g', 'h', 'p', 'R', 'r', 'T', 't', 'U', 'u', 'chdir', 'user', 'group'],
+    alone: 'unknown',
+    lookupOnly: ['l', 'v', 'k', 'K', 'V', 'list', 'validate', 'version'],
+  },
+  doas: { valued: ['u', 'C'], alone: 'unknown' },
+  timeout: { valued: ['s', 'k', 'signal', 'kill-after'], leadingOperands: 1, alone: 'unknown' },
+  nice: { valued: ['n', 'adjustment'], alone: 'read' },
+  nohup: { valued: [], alone: 'unknown' },
+  time: { valued: ['f', 'o', 'format', 'output'], alone: 'read' },
+  command: { valued: [], alone: 'read', lookupOnly: ['v', 'V'] },
+  builtin: { valued: [], alone: 'unknown' },
+  exec: { valued: ['a'], alone: 'read' },
+  stdbuf: { valued: ['i', 'o', 'e', 'input', 'output', 'error'], alone: 'unknown' },
+  ionice: { valued: ['c', 'n', 'p', 'class', 'classdata'], alone: 'read' },
+  setsid: { valued: [], alone: 'unknown' },
+  chronic: { valued: [], alone: 'unknown' },
+  unbuffer: { valued: [], alone: 'unknown' },
+  xargs: {
+    valued: ['a', 'd', 'E', 'I', 'L', 'n', 'P', 's', 'max-args', 'max-procs', 'delimiter'],
+    alone: 'read',
+  },
+};
+
+/** Programs that run the rest of their words as another command. */
+export const WRAPPER_NAMES: ReadonlySet<string> = new Set([...Object.keys(GRAMMARS), 'env']);
+
+/** Options a numeric short form stands for (`nice -5`). */
+function isNumericOption(text: string): boolean {
+  return /^-[0-9]+$/.test(text);
+}
+
+/** Index of the first word after the options; `lookup` when an option runs no command. */
+function skipOptions(
+  words: readonly ShellWord[],
+  from: number,
+  grammar: WrapperGrammar,
+): { index: number; lookup: boolean } {
+  let index = from;
+  let lookup = false;
+  while (index < words.length) {
+    const text = words[index]!.text;
+    if (text === '--') return { index: index + 1, lookup };
+    if (!text.startsWith('-') || text === '-' || isNumericOption(text)) {
+      if (isNumericOption(text)) {
+        index++;
+        continue;
+      }
+      break;
+    }
+    if (text.startsWith('--')) {
+      const name = text.slice(2).split('=')[0]!;
+      if (grammar.lookupOnly?.includes(name)) lookup = true;
+      index += grammar.valued.includes(name) && !text.includes('=') ? 2 : 1;
+      continue;
+    }
+    index++;
+    for (let at = 1; at < text.length; at++) {
+      const letter = text[at]!;
+      if (grammar.lookupOnly?.includes(letter)) lookup = true;
+      if (grammar.valued.includes(letter)) {
+        if (at === text.length - 1) index++;
+        break;
+      }
+    }
+  }
+  return { index, lookup };
+}
+
+/** `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=value]... [command]`. */
+function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
+  let index = from;
+  while (index < args.length) {
+    const text = args[index]!.text;
+    if (text === '--') {
+      index++;
+      break;
+    }
+    if (text === '-S' || text === '--split-string' || text.startsWith('--split-string=')) {
+      const value = text.includes('=') ? text.slice(text.indexOf('=') + 1) : args[index + 1]?.text;
+      const rest = args.slice(index + (text.includes('=') ? 1 : 2)).map((word) => word.text);
+      const dynamic = args.slice(index).some((word) => word.dynamic);
+      return { kind: 'line', line: [value ?? '', ...rest].join(' '), dynamic };
+    }
+    if (/^-[uC]$/.test(text) || text === '--unset' || text === '--chdir') index += 2;
+    else if (text.startsWith('-') && text !== '-') index++;
+    else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) index++;
+    else break;
+  }
+  return index >= args.length
+    ? { kind: 'no_command', tag: 'read' }
+    : { kind: 'words', from: index };
+}
+
+/**
+ * Strips one wrapper (`sudo`, `env`, `timeout`, `nice`, `xargs`, ...) whose
+ * arguments start at `words[from]`, and says what it runs; null when
+ * `program` is no wrapper.
+ */
+export function unwrap(
+  program: string,
+  words: readonly ShellWord[],
+  from: number,
+): Unwrapped | null {
+  if (program === 'env') return unwrapEnv(words, from);
+  const grammar = GRAMMARS[program];
+  if (!grammar) return null;
+  const { index, lookup } = skipOptions(words, from, grammar);
+  if (lookup) return { kind: 'no_command', tag: 'read' };
+  const start = index + (grammar.leadingOperands ?? 0);
+  if (start >= words.length) {
+    // xargs with no command runs echo.
+    return { kind: 'no_command', tag: grammar.alone };
+  }
+  let edits = false;
+  for (let at = from; at < index && program === 'sudo'; at++) {
+    if (/^-\w*e/.test(words[at]!.text)) edits = true;
+  }
+  return { kind: 'words', from: start, ...(edits ? { write: true } : {}) };
+}

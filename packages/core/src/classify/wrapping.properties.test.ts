@@ -1,0 +1,50 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { classifyShellCommand } from './action-tags.js';
+import { readCorpus } from './corpus/read-corpus.js';
+
+const commands = readCorpus().map((entry) => entry.command);
+
+/** The wrappings an agent (or an attacker) puts around a command. */
+const WRAPPINGS: Record<string, (command: string) => string> = {
+  sudo: (command) => `sudo ${command}`,
+  env: (command) => `env A=1 ${command}`,
+  timeout: (command) => `timeout 5 ${command}`,
+  'bash -c': (command) => `bash -c '${command.replaceAll("'", `'\\''`)}'`,
+  // The newline closes a here-document or a comment inside before the parenthesis.
+  '$( )': (command) => `$(${command}\n)`,
+};
+
+const commandArbitrary = fc
+  .tuple(
+    fc.array(fc.constantFrom(...commands), { minLength: 1, maxLength: 3 }),
+    fc.constantFrom(' && ', '; ', ' | ', ' || ', '\n'),
+  )
+  .map(([parts, separator]) => parts.join(separator));
+
+describe('wrapping a command never loses a tag', () => {
+  it.each(Object.keys(WRAPPINGS))('%s around every corpus command', (name) => {
+    const wrap = WRAPPINGS[name]!;
+    const lost = commands.flatMap((command) => {
+      const wrapped = classifyShellCommand(wrap(command));
+      const missing = classifyShellCommand(command).filter((tag) => !wrapped.includes(tag));
+      return missing.length === 0 ? [] : [`${JSON.stringify(command)} lost ${missing.join(',')}`];
+    });
+    expect(lost).toEqual([]);
+  });
+
+  it('holds for compound commands under nested wrappings', () => {
+    fc.assert(
+      fc.property(
+        commandArbitrary,
+        fc.array(fc.constantFrom(...Object.keys(WRAPPINGS)), { minLength: 1, maxLength: 3 }),
+        (command, names) => {
+          const wrapped = names.reduce((text, name) => WRAPPINGS[name]!(text), command);
+          const tags = classifyShellCommand(wrapped);
+          for (const tag of classifyShellCommand(command)) expect(tags).toContain(tag);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,267 @@
+/**
+ * An Aho–Corasick automaton over UTF-16 units, compiled to a dense table, that
+ * reports in one pass which of its literals occur in a text. A literal may be
+ * anchored at the start or the end of the text: the scan reads a virtual
+ * start symbol before the text and an end symbol after it, so `^git status`
+ * and `.env$` are ordinary literals of the same automaton.
+ */
+
+/** A literal to look for, optionally anchored at the start and/or the end of the text. */
+export interface AnchoredLiteral {
+  readonly text: string;
+  readonly atStart: boolean;
+  readonly atEnd: boolean;
+}
+
+const OTHER = 0;
+const START = 1;
+const END = 2;
+const FIRST_UNIT_CLASS = 3;
+
+/** Past this many table cells the automaton is not built and the caller scans rules instead. */
+const MAX_TABLE_CELLS = 4_000_000;
+
+/** Identity key of an anchored literal, for deduplication. */
+export function literalKey(literal: AnchoredLiteral): string {
+  return `${literal.atStart ? '^' : '-'}${literal.atEnd ? '$' : '-'}${literal.text}`;
+}
+
+export class LiteralAutomaton {
+  readonly literalCount: number;
+  /**
+   * True when a literal holds U+FFFD, which a lone surrogate of the text
+   * reads as; only then must the scan read the well-formed text. Otherwise
+   * a lone surrogate matches no literal either way, and the raw text will do.
+   */
+  readonly needsWellFormedText: boolean;
+  readonly #classes: number;
+  readonly #ascii: Uint16Array;
+  readonly #wide: Map<number, number>;
+  /**
+   * The transitions: next[state * classes + class] is the next state times
+   * classes, shifted left once, its low bit set when that state or its
+   * failure chain spells a literal.
+   */
+  readonly #next: Int32Array;
+  /** The literal a state spells, or -1, by state number. */
+  readonly #literalAt: Int32Array;
+  /** The nearest shorter state on the failure chain that spells a literal (times classes), or -1. */
+  readonly #outputLink: Int32Array;
+  readonly #seen: Int32Array;
+  readonly #visitedEpoch: Int32Array;
+  readonly #lastVisit: Int32Array;
+  readonly #visited: Int32Array;
+  #visitedCount = 0;
+  #count = 0;
+  #epoch = 0;
+  /** After a scan: the literals found, in the order first met. */
+  readonly found: Int32Array;
+  /** After a scan: where each found literal first ends. */
+  readonly firstEnd: Int32Array;
+  /** After a scan that tracked it: where each found literal last ends. */
+  readonly lastEnd: Int32Array;
+
+  private constructor(parts: {
+    classes: number;
+    ascii: Uint16Array;
+    wide: Map<number, number>;
+    next: Int32Array;
+    literalAt: Int32Array;
+    outputLink: Int32Array;
+    literalCount: number;
+  }) {
+    this.#classes = parts.classes;
+    this.#ascii = parts.ascii;
+    this.#wide = parts.wide;
+    this.#next = parts.next;
+    this.#literalAt = parts.literalAt;
+    this.#outputLink = parts.outputLink;
+    this.literalCount = parts.literalCount;
+    this.needsWellFormedText = parts.wide.has(0xfffd);
+    const states = parts.literalAt.length;
+    this.#seen = new Int32Array(states);
+    this.#visitedEpoch = new Int32Array(states);
+    this.#lastVisit = new Int32Array(states);
+    this.#visited = new Int32Array(states);
+    this.found = new Int32Array(parts.literalCount);
+    this.firstEnd = new Int32Array(parts.literalCount);
+    this.lastEnd = new Int32Array(parts.literalCount);
+  }
+
+  /**
+   * Builds the automaton for distinct literals (literal i reports as i), or
+   * returns null when its table would pass the size bound.
+   */
+  static build(literals: readonly AnchoredLiteral[]): LiteralAutomaton | null {
+    const ascii = new Uint16Array(128);
+    const wide = new Map<number, number>();
+    let classes = FIRST_UNIT_CLASS;
+    const classOf = (unit: number): number => {
+      if (unit < 128) {
+        if (ascii[unit] === 0) ascii[unit] = classes++;
+        return ascii[unit]!;
+      }
+      let known = wide.get(unit);
+      if (known === undefined) {
+        known = classes++;
+        wide.set(unit, known);
+      }
+      return known;
+    };
+    const sequences = literals.map((literal) => {
+      const sequence: number[] = [];
+      if (literal.atStart) sequence.push(START);
+      for (let i = 0; i < literal.text.length; i++)
+        sequence.push(classOf(literal.text.charCodeAt(i)));
+      if (literal.atEnd) sequence.push(END);
+      return sequence;
+    });
+    const children: Map<number, number>[] = [new Map()];
+    const literalAt: number[] = [-1];
+    sequences.forEach((sequence, literal) => {
+      if (sequence.length === 0)
+        throw new RangeError('an empty literal occurs everywhere; leave it out');
+      let state = 0;
+      for (const symbol of sequence) {
+        let child = children[state]!.get(symbol);
+        if (child === undefined) {
+          child = children.length;
+          children.push(new Map());
+          literalAt.push(-1);
+          children[state]!.set(symbol, child);
+        }
+        state = child;
+      }
+      literalAt[state] = literal;
+    });
+    const states = children.length;
+    if (states * classes > MAX_TABLE_CELLS) return null;
+    const next = new Int32Array(states * classes);
+    const fail = new Int32Array(states);
+    const outputLink = new Int32Array(states).fill(-1);
+    const hasOutput = new Uint8Array(states);
+    const order: number[] = [];
+    for (const [symbol, child] of children[0]!) {
+      next[symbol] = child * classes;
+      order.push(child);
+    }
+    for (let head = 0; head < order.length; head++) {
+      const state = order[head]!;
+      const failure = fail[state]!;
+      // A state goes where its failure state goes, except along its own children.
+      next.copyWithin(state * classes, failure * classes, failure * classes + classes);
+      for (const [symbol, child] of children[state]!) {
+        next[state * classes + symbol] = child * classes;
+        fail[child] = next[failure * classes + symbol]! / classes;
+        order.push(child);
+      }
+    }
+    for (const state of order) {
+      const failure = fail[state]!;
+      outputLink[state] = literalAt[failure]! >= 0 ? failure : outputLink[failure]!;
+      hasOutput[state] = literalAt[state]! >= 0 || outputLink[state]! >= 0 ? 1 : 0;
+    }
+    const links = new Int32Array(states).fill(-1);
+    for (let state = 0; state < states; state++) {
+      links[state] = outputLink[state]! >= 0 ? outputLink[state]! * classes : -1;
+    }
+    for (let cell = 0; cell < next.length; cell++) {
+      const target = next[cell]!;
+      next[cell] = (target << 1) | hasOutput[target / classes]!;
+    }
+    return new LiteralAutomaton({
+      classes,
+      ascii,
+      wide,
+      next,
+      literalAt: Int32Array.from(literalAt),
+      outputLink: links,
+      literalCount: literals.length,
+    });
+  }
+
+  /**
+   * Scans `text` once and lists in `found` the index of every literal that
+   * occurs in it (each once), returning how many; `firstEnd` then holds, for
+   * each found literal, where its first occurrence ends (in UTF-16 units of
+   * the text, the anchors taking no room) and, with `trackLast`, `lastEnd`
+   * where its last one ends. Linear in the text plus the literals reported.
+   */
+  scan(text: string, trackLast: boolean): number {
+    const next = this.#next;
+    const ascii = this.#ascii;
+    const wide = this.#wide;
+    // Patterns of ASCII only (the usual case) read every other unit as "other" without a lookup.
+    const hasWide = wide.size > 0;
+    if (this.#epoch === 0x7fffffff) {
+      this.#seen.fill(0);
+      this.#visitedEpoch.fill(0);
+      this.#epoch = 0;
+    }
+    const epoch = ++this.#epoch;
+    const classes = this.#classes;
+    const seen = this.#seen;
+    const visitedEpoch = this.#visitedEpoch;
+    const lastVisit = this.#lastVisit;
+    this.#count = 0;
+    this.#visitedCount = 0;
+    let step = next[START]!;
+    if ((step & 1) === 1) this.#visit(step >> 1, 0, epoch, trackLast);
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      const symbol = unit < 128 ? ascii[unit]! : hasWide ? (wide.get(unit) ?? OTHER) : OTHER;
+      step = next[(step >> 1) + symbol]!;
+      if ((step & 1) === 0) continue;
+      const state = (step >> 1) / classes;
+      if (trackLast) {
+        if (visitedEpoch[state] === epoch) lastVisit[state] = i + 1;
+        else this.#visit(step >> 1, i + 1, epoch, true);
+      } else if (seen[state] !== epoch) this.#visit(step >> 1, i + 1, epoch, false);
+    }
+    step = next[(step >> 1) + END]!;
+    if ((step & 1) === 1) this.#visit(step >> 1, text.length, epoch, trackLast);
+    if (trackLast) this.#spreadLastEnds();
+    return this.#count;
+  }
+
+  /** A state with output met at `position`: reports the literals of its chain not yet seen. */
+  #visit(premultiplied: number, position: number, epoch: number, trackLast: boolean): void {
+    const classes = this.#classes;
+    const seen = this.#seen;
+    const state = premultiplied / classes;
+    if (trackLast) {
+      this.#visitedEpoch[state] = epoch;
+      this.#lastVisit[state] = position;
+      this.#visited[this.#visitedCount++] = state;
+    }
+    let at = premultiplied;
+    while (at >= 0) {
+      const index = at / classes;
+      if (seen[index] === epoch) break;
+      seen[index] = epoch;
+      const literal = this.#literalAt[index]!;
+      if (literal >= 0) {
+        this.found[this.#count++] = literal;
+        this.firstEnd[literal] = position;
+        this.lastEnd[literal] = position;
+      }
+      at = this.#outputLink[index]!;
+    }
+  }
+
+  /** Gives each found literal the last position of any visited state whose chain spells it. */
+  #spreadLastEnds(): void {
+    const classes = this.#classes;
+    for (let v = 0; v < this.#visitedCount; v++) {
+      const state = this.#visited[v]!;
+      const position = this.#lastVisit[state]!;
+      let at = state * classes;
+      while (at >= 0) {
+        const index = at / classes;
+        const literal = this.#literalAt[index]!;
+        if (literal >= 0 && this.lastEnd[literal]! < position) this.lastEnd[literal] = position;
+        at = this.#outputLink[index]!;
+      }
+    }
+  }
+}

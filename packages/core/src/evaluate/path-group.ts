@@ -1,0 +1,177 @@
+import { PreparedText } from '../glob/prepared-text.js';
+import type { CompiledRule } from '../rules/compiled-rule.js';
+import { type AnchoredLiteral, LiteralAutomaton, literalKey } from './literal-automaton.js';
+import { requiredLiterals, type Verdict } from './rule-literals.js';
+
+/** Up to this many globs in a group run directly, without an automaton. */
+const SMALL_GROUP = 2;
+
+const RUN = 0;
+const DECISIVE = 1;
+const ORDERED = 2;
+const AFTER_PREFIX = 3;
+const BEFORE_SUFFIX = 4;
+
+/**
+ * The rules of one tool that read the same path, indexed so that a call
+ * reads its text once: one automaton pass finds which required literals
+ * occur, and only the rules whose literals all occur are looked at; of
+ * those, a glob runs only when its literals do not already decide it.
+ */
+export class PathGroup {
+  readonly path: readonly string[];
+  /** Rules that match whenever there is text: no glob, or a bare `*`. */
+  readonly #anyText: readonly number[];
+  /** Rules that must always run their glob: no literal to look for, or no automaton. */
+  readonly #alwaysRun: readonly CompiledRule[];
+  readonly #automaton: LiteralAutomaton | null;
+  /** For each literal, the slots of the rules that need it. */
+  readonly #slotsByLiteral: readonly Int32Array[];
+  readonly #slotRules: readonly CompiledRule[];
+  readonly #slotNeeds: Int32Array;
+  /** How each slot is decided once its literals occur (RUN, DECISIVE, ORDERED, ...). */
+  readonly #slotKinds: Uint8Array;
+  /** The literal (or first literal) a positional slot reads, and the second one or a length. */
+  readonly #slotFirst: Int32Array;
+  readonly #slotSecond: Int32Array;
+  readonly #literalUnits: Int32Array;
+  readonly #trackLast: boolean;
+  readonly #slotCounts: Int32Array;
+  readonly #slotEpochs: Int32Array;
+  #epoch = 0;
+
+  constructor(path: readonly string[], rules: readonly CompiledRule[]) {
+    this.path = path;
+    const anyText: number[] = [];
+    const alwaysRun: CompiledRule[] = [];
+    const literals: AnchoredLiteral[] = [];
+    const literalIds = new Map<string, number>();
+    const slotLiterals: number[][] = [];
+    const slotRules: CompiledRule[] = [];
+    const slotVerdicts: Verdict[] = [];
+    for (const rule of rules) {
+      if (rule.match === null) {
+        anyText.push(rule.index);
+        continue;
+      }
+      const required = requiredLiterals(rule.match);
+      if (required.literals.length === 0) {
+        if (required.verdict.kind === 'decisive') anyText.push(rule.index);
+        else alwaysRun.push(rule);
+        continue;
+      }
+      const ids = new Set<number>();
+      for (const literal of required.literals) ids.add(idOf(literal));
+      slotLiterals.push([...ids]);
+      slotRules.push(rule);
+      slotVerdicts.push(required.verdict);
+    }
+    function idOf(literal: AnchoredLiteral): number {
+      const key = literalKey(literal);
+      let id = literalIds.get(key);
+      if (id === undefined) {
+        id = literals.length;
+        literals.push(literal);
+        literalIds.set(key, id);
+      }
+      return id;
+    }
+    const kinds = new Uint8Array(slotVerdicts.length);
+    const firsts = new Int32Array(slotVerdicts.length);
+    const seconds = new Int32Array(slotVerdicts.length);
+    slotVerdicts.forEach((verdict, slot) => {
+      if (verdict.kind === 'decisive') kinds[slot] = DECISIVE;
+      else if (verdict.kind === 'ordered') {
+        kinds[slot] = ORDERED;
+        firsts[slot] = idOf(verdict.first);
+        seconds[slot] = idOf(verdict.second);
+      } else if (verdict.kind === 'after-prefix') {
+        kinds[slot] = AFTER_PREFIX;
+        firsts[slot] = idOf(verdict.literal);
+        seconds[slot] = verdict.prefixUnits;
+      } else if (verdict.kind === 'before-suffix') {
+        kinds[slot] = BEFORE_SUFFIX;
+        firsts[slot] = idOf(verdict.literal);
+        seconds[slot] = verdict.suffixUnits;
+      } else kinds[slot] = RUN;
+    });
+    // A group of one or two globs runs them directly: cheaper than a scan for so few.
+    this.#automaton = slotRules.length > SMALL_GROUP ? LiteralAutomaton.build(literals) : null;
+    if (this.#automaton === null) alwaysRun.push(...slotRules);
+    const bySlot: number[][] = literals.map(() => []);
+    slotLiterals.forEach((ids, slot) => {
+      for (const id of ids) bySlot[id]!.push(slot);
+    });
+    this.#anyText = anyText;
+    this.#alwaysRun = alwaysRun;
+    this.#slotsByLiteral = bySlot.map((slots) => Int32Array.from(slots));
+    this.#slotRules = slotRules;
+    this.#slotNeeds = Int32Array.from(slotLiterals, (ids) => ids.length);
+    this.#slotKinds = kinds;
+    this.#slotFirst = firsts;
+    this.#slotSecond = seconds;
+    this.#literalUnits = Int32Array.from(literals, (literal) => literal.text.length);
+    this.#trackLast = kinds.some((kind) => kind === ORDERED || kind === AFTER_PREFIX);
+    this.#slotCounts = new Int32Array(slotRules.length);
+    this.#slotEpochs = new Int32Array(slotRules.length);
+  }
+
+  /** Appends to `matched` the index of every rule of the group that matches `raw`. */
+  collect(raw: string, matched: number[]): void {
+    for (const index of this.#anyText) matched.push(index);
+    if (this.#automaton === null && this.#alwaysRun.length === 0) return;
+    const text = new PreparedText(raw);
+    for (const rule of this.#alwaysRun) {
+      if (rule.match!.matchesPrepared(text)) matched.push(rule.index);
+    }
+    const automaton = this.#automaton;
+    if (automaton === null) return;
+    const scanned = automaton.needsWellFormedText ? text.units : text.raw;
+    const count = automaton.scan(scanned, this.#trackLast);
+    if (count === 0) return;
+    const found = automaton.found;
+    if (this.#epoch === 0x7fffffff) {
+      this.#slotEpochs.fill(0);
+      this.#epoch = 0;
+    }
+    const epoch = ++this.#epoch;
+    const counts = this.#slotCounts;
+    const epochs = this.#slotEpochs;
+    const needs = this.#slotNeeds;
+    for (let f = 0; f < count; f++) {
+      const slots = this.#slotsByLiteral[found[f]!]!;
+      for (let s = 0; s < slots.length; s++) {
+        const slot = slots[s]!;
+        if (epochs[slot] !== epoch) {
+          epochs[slot] = epoch;
+          counts[slot] = 0;
+        }
+        if (++counts[slot]! !== needs[slot]) continue;
+        if (this.#decide(slot, automaton, scanned.length, text)) {
+          matched.push(this.#slotRules[slot]!.index);
+        }
+      }
+    }
+  }
+
+  /** Whether a slot whose literals all occur matches, from their positions when its shape allows. */
+  #decide(slot: number, automaton: LiteralAutomaton, length: number, text: PreparedText): boolean {
+    const kind = this.#slotKinds[slot]!;
+    const first = this.#slotFirst[slot]!;
+    const second = this.#slotSecond[slot]!;
+    switch (kind) {
+      case DECISIVE:
+        return true;
+      case ORDERED:
+        return (
+          automaton.firstEnd[first]! <= automaton.lastEnd[second]! - this.#literalUnits[second]!
+        );
+      case AFTER_PREFIX:
+        return automaton.lastEnd[first]! - this.#literalUnits[first]! >= second;
+      case BEFORE_SUFFIX:
+        return automaton.firstEnd[first]! <= length - second;
+      default:
+        return this.#slotRules[slot]!.match!.matchesPrepared(text);
+    }
+  }
+}

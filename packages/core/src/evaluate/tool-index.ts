@@ -1,0 +1,49 @@
+import { textAtPath } from '../path/tool-input-path.js';
+import type { CompiledRule } from '../rules/compiled-rule.js';
+import { PathGroup } from './path-group.js';
+
+/**
+ * The rules that can apply to one resolved tool name and origin, arranged
+ * for evaluation: tool-only rules always match; the others are grouped by
+ * path, so each path's text is read once per call and searched once.
+ */
+export class ToolIndex {
+  readonly #toolOnly: readonly number[];
+  readonly #groups: readonly PathGroup[];
+
+  constructor(rules: readonly CompiledRule[]) {
+    const toolOnly: number[] = [];
+    const byPath = new Map<readonly string[], CompiledRule[]>();
+    for (const rule of rules) {
+      if (rule.path === null) {
+        toolOnly.push(rule.index);
+        continue;
+      }
+      let list = byPath.get(rule.path);
+      if (!list) {
+        list = [];
+        byPath.set(rule.path, list);
+      }
+      list.push(rule);
+    }
+    this.#toolOnly = toolOnly;
+    this.#groups = [...byPath].map(([path, group]) => new PathGroup(path, group));
+  }
+
+  /** The indices of the rules that match this tool input, ascending. */
+  matchIndices(toolInput: unknown): number[] {
+    const matched = this.#toolOnly.slice();
+    for (const group of this.#groups) {
+      const text = textAtPath(toolInput, group.path);
+      if (text !== undefined) group.collect(text, matched);
+    }
+    return sortAscending(matched);
+  }
+}
+
+function sortAscending(values: number[]): number[] {
+  for (let i = 1; i < values.length; i++) {
+    if (values[i - 1]! > values[i]!) return values.sort((a, b) => a - b);
+  }
+  return values;
+}

@@ -1,0 +1,157 @@
+import type { FeedEvent, RunHandle, RunView, TaskView } from '@airlock/sdk';
+import { h } from './dom.js';
+import { commandOf, valueText } from './format.js';
+import { decisionOf, modelReadText, type StoryDecision, stateWords } from './story.js';
+
+/** A short line for a row's call: the command of a shell call, or its input as JSON. */
+export function callLine(toolName: string, input: unknown, max = 120): string {
+  const text = commandOf(input) ?? valueText(input).replace(/\s+/g, ' ');
+  const line = `${toolName} ${text}`;
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+function time(at: number): string {
+  return new Date(at).toLocaleTimeString([], {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+}
+
+function decisionItem(decision: StoryDecision): HTMLElement {
+  return h(
+    'li',
+    { class: `decision decider-${decision.decider}`, 'data-outcome': decision.outcome },
+    h('time', { datetime: new Date(decision.at).toISOString() }, time(decision.at)),
+    ` ${decision.outcome} by `,
+    h('strong', {}, decision.by),
+    decision.detail ? `: ${decision.detail}` : '',
+  );
+}
+
+/**
+ * One run's story, live: its rows in order with their states, what the model
+ * read after each, and every decision on each row with who or what made it.
+ * It follows the run's feed from the beginning, so history and live events
+ * arrive the same way.
+ */
+export class RunStoryView {
+  private readonly controller = new AbortController();
+  private readonly decisions = new Map<string, StoryDecision[]>();
+  private tasks: TaskView[] = [];
+  private run: RunView | null = null;
+  private readonly summary = h('p', { class: 'run-summary', role: 'status' }, 'Loading the run…');
+  private readonly rows = h('ol', { class: 'rows', 'aria-label': 'the run’s rows in order' });
+  private refreshing = false;
+  private again = false;
+
+  constructor(
+    private readonly handle: RunHandle,
+    private readonly runId: string,
+  ) {}
+
+  /** The view's root element. */
+  render(): HTMLElement {
+    return h(
+      'section',
+      { class: 'run-view', 'aria-labelledby': 'run-title' },
+      h('p', {}, h('a', { href: '#/' }, '← Back to the inbox')),
+      h('h2', { id: 'run-title' }, `Run ${this.runId}`),
+      this.summary,
+      this.rows,
+    );
+  }
+
+  /** Reads the run and follows its feed until {@link stop}. */
+  async start(): Promise<void> {
+    await this.refresh();
+    void this.follow();
+  }
+
+  /** Stops following the feed. */
+  stop(): void {
+    this.controller.abort();
+  }
+
+  private async follow(): Promise<void> {
+    try {
+      const feed = this.handle.feed({ after: 0, signal: this.controller.signal });
+      for await (const event of feed) this.onEvent(event);
+    } catch (error) {
+      if (!this.controller.signal.aborted) {
+        this.summary.textContent = `The run's feed failed: ${(error as Error).message}`;
+      }
+    }
+  }
+
+  private onEvent(event: FeedEvent): void {
+    const decision = decisionOf(event);
+    if (decision) {
+      const list = this.decisions.get(decision.taskKey) ?? [];
+      if (!list.some((known) => known.seq === decision.seq)) list.push(decision);
+      this.decisions.set(decision.taskKey, list);
+    }
+    if (event.type === 'run.model_read' || event.type === 'run.round_started') return;
+    void this.scheduleRefresh();
+  }
+
+  private async scheduleRefresh(): Promise<void> {
+    if (this.refreshing) {
+      this.again = true;
+      return;
+    }
+    this.refreshing = true;
+    try {
+      do {
+        this.again = false;
+        await this.refresh();
+      } while (this.again);
+    } catch (error) {
+      this.summary.textContent = `Cannot read the run: ${(error as Error).message}`;
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  private async refresh(): Promise<void> {
+    const [run, tasks] = await Promise.all([this.handle.get(), this.handle.tasks()]);
+    this.run = run;
+    this.tasks = tasks;
+    this.draw();
+  }
+
+  private draw(): void {
+    const run = this.run;
+    if (!run) return;
+    const ended = run.final_answer ? ` · final answer: ${run.final_answer}` : '';
+    this.summary.textContent = `State ${run.state} · mode ${run.approval_mode} · ${this.tasks.length} row(s)${ended}`;
+    this.summary.dataset.state = run.state;
+    this.rows.replaceChildren(...this.tasks.map((task) => this.rowItem(task)));
+  }
+
+  private rowItem(task: TaskView): HTMLElement {
+    const decisions = this.decisions.get(task.key) ?? [];
+    const read = modelReadText(task);
+    return h(
+      'li',
+      { class: 'row', 'data-task': task.key, 'data-state': task.state },
+      h('h3', {}, `${task.key} · `, h('code', {}, callLine(task.tool_name, task.tool_input))),
+      h(
+        'p',
+        { class: 'row-meta' },
+        `${task.origin} ${task.kind} row, round ${task.round} · `,
+        h('span', { class: 'row-state' }, stateWords(task.state)),
+      ),
+      decisions.length
+        ? h(
+            'ul',
+            { class: 'decisions', 'aria-label': `decisions on ${task.key}` },
+            ...decisions.map(decisionItem),
+          )
+        : null,
+      read === null
+        ? null
+        : h('p', { class: 'model-read' }, 'The model read: ', h('code', {}, read)),
+    );
+  }
+}

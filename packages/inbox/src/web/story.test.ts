@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { decisionOf, modelReadText, type StoryEvent, stateWords } from './story.js';
+
+function event(type: string, data: unknown, principal: string | null = null): StoryEvent {
+  return { seq: 7, type, task_key: 't1', principal, created_at: 1000, data };
+}
+
+describe('decisionOf', () => {
+  it('says which rule and layer granted, parked or refused a call', () => {
+    expect(
+      decisionOf(event('task.granted', { granted_by: 'rule', matched: [0, 2] })),
+    ).toMatchObject({
+      outcome: 'granted',
+      decider: 'rule',
+      by: 'rule #0, #2 (approval rules)',
+    });
+    expect(decisionOf(event('task.granted', { granted_by: 'mode' }))).toMatchObject({
+      decider: 'mode',
+    });
+    expect(
+      decisionOf(
+        event('task.denied', {
+          matched: [1],
+          layer: 'action_contract',
+          error: { code: 'approval_denied', detail: 'no deletes' },
+        }),
+      ),
+    ).toMatchObject({
+      outcome: 'denied',
+      decider: 'rule',
+      by: 'rule #1 (action contract)',
+      detail: 'no deletes',
+    });
+    expect(
+      decisionOf(
+        event('task.parked', {
+          effect_profile: { mode: 'rules', matched_rules: [{ index: 3, verdict: 'ask' }] },
+        }),
+      ),
+    ).toMatchObject({ outcome: 'parked', by: 'rule #3 (approval rules)' });
+    expect(
+      decisionOf(event('task.parked', { effect_profile: { mode: 'ask', matched_rules: [] } })),
+    ).toMatchObject({ decider: 'mode', by: 'mode ask' });
+    expect(
+      decisionOf(
+        event('task.parked', { effect_profile: { mode: 'bypass', decided_by_layer: 'rule_set' } }),
+      ),
+    ).toMatchObject({ decider: 'rule', by: 'the permission rule set' });
+  });
+
+  it('names the person who approved, denied or answered', () => {
+    expect(decisionOf(event('task.approved', { decided_by: 'member:cred_a' }))).toMatchObject({
+      outcome: 'approved',
+      decider: 'person',
+      by: 'member:cred_a',
+    });
+    expect(
+      decisionOf(
+        event('task.denied', {
+          decided_by: 'member:cred_b',
+          error: { code: 'approval_denied', detail: 'later' },
+        }),
+      ),
+    ).toMatchObject({ decider: 'person', by: 'member:cred_b', detail: 'later' });
+    expect(
+      decisionOf(event('task.resolved', { decided_by: 'member:cred_c', outcome: 'failed' })),
+    ).toMatchObject({ outcome: 'declined', by: 'member:cred_c' });
+  });
+
+  it('tells the park clock from a hook clock, and the kernel from a person', () => {
+    expect(
+      decisionOf(event('task.expired', { error: { code: 'approval_expired', detail: 'x' } })),
+    ).toMatchObject({ decider: 'clock', by: 'the park clock' });
+    expect(
+      decisionOf(event('task.expired', { error: { code: 'hook_timed_out', detail: 'x' } })),
+    ).toMatchObject({ decider: 'hook' });
+    expect(decisionOf(event('task.canceled', {}, 'kernel'))).toMatchObject({ decider: 'kernel' });
+    expect(decisionOf(event('task.canceled', {}, 'member:cred_d'))).toMatchObject({
+      decider: 'person',
+      by: 'member:cred_d',
+    });
+  });
+
+  it('ignores events that decide nothing', () => {
+    expect(decisionOf(event('task.claimed', {}))).toBeNull();
+    expect(decisionOf({ ...event('task.granted', {}), task_key: null })).toBeNull();
+  });
+});
+
+describe('what a person reads of a row', () => {
+  it('words states and cuts what the model read', () => {
+    expect(stateWords('needs_approval')).toBe('waiting for approval');
+    expect(modelReadText({ result: 'done', error: null })).toBe('done');
+    expect(modelReadText({ result: { content: 'ok' }, error: null })).toBe('ok');
+    expect(modelReadText({ result: null, error: { code: 'approval_denied', detail: 'no' } })).toBe(
+      'approval_denied: no',
+    );
+    expect(modelReadText({ result: 'x'.repeat(500), error: null }, 10)).toBe(`${'x'.repeat(10)}…`);
+    expect(modelReadText({ result: null, error: null })).toBeNull();
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * A run's story in words: which events are decisions, who or what made each
+ * (a person, a rule of a policy layer, a clock, a hook, the kernel), and what
+ * a row's state means to a person. Pure: no DOM, so it is unit-tested in Node.
+ */
+
+/** The parts of a lifecycle event the story reads. */
+export interface StoryEvent {
+  seq: number;
+  type: string;
+  task_key: string | null;
+  principal: string | null;
+  created_at: number;
+  data: unknown;
+}
+
+/** Who or what made a decision. */
+export type DeciderKind = 'person' | 'rule' | 'mode' | 'origin' | 'clock' | 'hook' | 'kernel';
+
+/** One decision on a row, as a person reads it. */
+export interface StoryDecision {
+  seq: number;
+  taskKey: string;
+  at: number;
+  /** granted, parked, approved, denied, answered, expired, canceled, retried. */
+  outcome: string;
+  decider: DeciderKind;
+  /** The principal, rule or clock in words, e.g. `member:cred_x` or `rule #2 (approval rules)`. */
+  by: string;
+  detail: string | null;
+}
+
+type Data = Record<string, unknown>;
+
+function dataOf(event: StoryEvent): Data {
+  return event.data !== null && typeof event.data === 'object' ? (event.data as Data) : {};
+}
+
+function errorDetail(data: Data): string | null {
+  const error = data.error as { detail?: unknown } | undefined;
+  return typeof error?.detail === 'string' ? error.detail : null;
+}
+
+const LAYER_WORDS: Record<string, string> = {
+  approval_rules: 'approval rules',
+  rule_set: 'permission rule set',
+  action_contract: 'action contract',
+};
+
+function layerWords(layer: unknown): string {
+  return typeof layer === 'string' ? (LAYER_WORDS[layer] ?? layer) : 'approval rules';
+}
+
+/** `rule #1, #3 (approval rules)` from an event's matched rule indices and layer. */
+function rulesWords(data: Data): string {
+  const matched = Array.isArray(data.matched) ? (data.matched as number[]) : [];
+  const which = matched.length ? `rule ${matched.map((index) => `#${index}`).join(', ')}` : 'rule';
+  return `${which} (${layerWords(data.layer)})`;
+}
+
+function personOr(principal: string | null, fallback: DeciderKind): [DeciderKind, string] {
+  if (principal === null || principal === 'kernel') return [fallback, fallback];
+  return ['person', principal];
+}
+
+/**
+ * The decision an event records, or null for events that decide nothing
+ * (a row created, claimed, a round started).
+ */
+export function decisionOf(event: StoryEvent): StoryDecision | null {
+  if (event.task_key === null) return null;
+  const data = dataOf(event);
+  const base = { seq: event.seq, taskKey: event.task_key, at: event.created_at };
+  const decided = (typeof data.decided_by === 'string' ? data.decided_by : null) ?? event.principal;
+  switch (event.type) {
+    case 'task.granted': {
+      const by = data.granted_by;
+      if (by === 'rule')
+        return { ...base, outcome: 'granted', decider: 'rule', by: rulesWords(data), detail: null };
+      if (by === 'origin')
+        return { ...base, outcome: 'granted', decider: 'origin', by: 'its origin', detail: null };
+      return { ...base, outcome: 'granted', decider: 'mode', by: 'the mode', detail: null };
+    }
+    case 'task.parked': {
+      const profile = (data.effect_profile ?? {}) as Data;
+      const rules = Array.isArray(profile.matched_rules) ? (profile.matched_rules as Data[]) : [];
+      const asks = rules
+        .filter((rule) => rule.verdict === 'ask')
+        .map((rule) => rule.index as number);
+      const layer = profile.decided_by_layer;
+      if (layer !== undefined && layer !== 'approval_rules') {
+        return {
+          ...base,
+          outcome: 'parked',
+          decider: 'rule',
+          by: `the ${layerWords(layer)}`,
+          detail: null,
+        };
+      }
+      return asks.length
+        ? {
+            ...base,
+            outcome: 'parked',
+            decider: 'rule',
+            by: rulesWords({ matched: asks }),
+            detail: null,
+          }
+        : {
+            ...base,
+            outcome: 'parked',
+            decider: 'mode',
+            by: `mode ${String(profile.mode ?? '?')}`,
+            detail: null,
+          };
+    }
+    case 'task.approved': {
+      const [decider, by] = personOr(decided, 'kernel');
+      return { ...base, outcome: 'approved', decider, by, detail: null };
+    }
+    case 'task.denied': {
+      if (typeof data.decided_by === 'string') {
+        return {
+          ...base,
+          outcome: 'denied',
+          decider: 'person',
+          by: data.decided_by,
+          detail: errorDetail(data),
+        };
+      }
+      return {
+        ...base,
+        outcome: 'denied',
+        decider: 'rule',
+        by: rulesWords(data),
+        detail: errorDetail(data),
+      };
+    }
+    case 'task.resolved': {
+      const [decider, by] = personOr(decided, 'kernel');
+      const outcome = data.outcome === 'failed' ? 'declined' : 'answered';
+      return { ...base, outcome, decider, by, detail: null };
+    }
+    case 'task.expired': {
+      const code = (data.error as { code?: string } | undefined)?.code ?? '';
+      const decider: DeciderKind = code.startsWith('hook') ? 'hook' : 'clock';
+      return {
+        ...base,
+        outcome: 'expired',
+        decider,
+        by: decider === 'hook' ? 'the hook clock' : 'the park clock',
+        detail: errorDetail(data),
+      };
+    }
+    case 'task.canceled': {
+      const [decider, by] = personOr(event.principal, 'kernel');
+      return { ...base, outcome: 'canceled', decider, by, detail: errorDetail(data) };
+    }
+    case 'task.retried': {
+      const [decider, by] = personOr(decided, 'kernel');
+      return { ...base, outcome: 'retried', decider, by, detail: null };
+    }
+    default:
+      return null;
+  }
+}
+
+/** A row state in a person's words. */
+export function stateWords(state: string): string {
+  const words: Record<string, string> = {
+    ready: 'at the approval stage',
+    needs_approval: 'waiting for approval',
+    awaiting_input: 'waiting for an answer',
+    runnable: 'granted, waiting for an executor',
+    claimed: 'running',
+    succeeded: 'succeeded',
+    failed: 'failed',
+    timed_out: 'timed out',
+    canceled: 'canceled',
+  };
+  return words[state] ?? state;
+}
+
+/** What the model read after a row ended: its result text or its error, cut for display. */
+export function modelReadText(
+  task: { result?: unknown; error?: unknown },
+  max = 400,
+): string | null {
+  const error = task.error as { code?: string; detail?: string } | null;
+  let text: string | null = null;
+  if (error && typeof error === 'object') text = `${error.code ?? 'error'}: ${error.detail ?? ''}`;
+  else if (task.result !== null && task.result !== undefined) {
+    const result = task.result as { content?: unknown } | string;
+    if (typeof result === 'string') text = result;
+    else text = typeof result.content === 'string' ? result.content : JSON.stringify(result);
+  }
+  if (text === null) return null;
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,169 @@
+/**
+ * Counts the SQL statements (and transactions) each hot verb costs, on SQLite
+ * and, when a URL is set, PostgreSQL: park (a run whose one call parks),
+ * approve, claim and commit, through REST against an in-process kernel.
+ *
+ *   pnpm --filter @airlock/server bench:statements
+ *
+ * PostgreSQL runs when AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL is set.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { startAirlock } from '../src/airlock.js';
+import {
+  createAgentApplication,
+  createCredential,
+  createWorkspace,
+} from '../src/store/accounts.js';
+import { freshDatabase } from './server-process.js';
+
+const counter = { statements: 0, transactions: 0 };
+const TRANSACTION_END = /^\s*(commit|rollback)\b/i;
+
+function count(sql: string): void {
+  counter.statements += 1;
+  if (TRANSACTION_END.test(sql)) counter.transactions += 1;
+}
+
+/** Counts every statement better-sqlite3 runs and every query the pg driver sends. */
+function instrument(): void {
+  const probe = new SqliteDatabase(':memory:');
+  const statementPrototype = Object.getPrototypeOf(probe.prepare('select 1')) as Record<
+    string,
+    (...args: unknown[]) => unknown
+  >;
+  probe.close();
+  for (const method of ['run', 'get', 'all', 'iterate'] as const) {
+    const original = statementPrototype[method]!;
+    statementPrototype[method] = function (this: { source: string }, ...args: unknown[]) {
+      count(this.source);
+      return original.apply(this, args);
+    };
+  }
+  const databasePrototype = SqliteDatabase.prototype as unknown as {
+    exec(sql: string): unknown;
+  };
+  const exec = databasePrototype.exec;
+  databasePrototype.exec = function (this: unknown, sql: string) {
+    count(sql);
+    return exec.call(this, sql);
+  };
+  const clientPrototype = pg.Client.prototype as unknown as {
+    query(...args: unknown[]): unknown;
+  };
+  const query = clientPrototype.query;
+  clientPrototype.query = function (this: unknown, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string };
+    count(typeof first === 'string' ? first : (first?.text ?? ''));
+    return query.apply(this, args);
+  };
+}
+
+async function call(url: string, token: string, path: string, body: unknown) {
+  const answer = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const json = (await answer.json()) as { id: string; claim?: { claim_id: string } | null };
+  if (!answer.ok) throw new Error(`${path}: ${answer.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function measure(location: { dataDir?: string; databaseUrl?: string }) {
+  const airlock = await startAirlock({ ...location, sweepIntervalMs: 3_600_000, rateLimit: null });
+  try {
+    const ws = await createWorkspace(airlock.store, 'bench');
+    const app = await createAgentApplication(airlock.store, { workspaceId: ws.id, name: 'a' });
+    const token = async (kind: 'agent' | 'executor' | 'member') =>
+      (
+        await createCredential(airlock.store, {
+          workspaceId: ws.id,
+          kind,
+          agentApplicationId: app.id,
+        })
+      ).token;
+    const agent = await token('agent');
+    const executor = await token('executor');
+    const member = await token('member');
+    const prefix = `/api/v1/workspaces/${ws.id}`;
+    const totals = new Map<string, { statements: number[]; transactions: number[] }>();
+    const verb = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+      counter.statements = 0;
+      counter.transactions = 0;
+      const value = await work();
+      const entry = totals.get(name) ?? { statements: [], transactions: [] };
+      entry.statements.push(counter.statements);
+      entry.transactions.push(counter.transactions);
+      totals.set(name, entry);
+      return value;
+    };
+    for (let i = 0; i < 12; i += 1) {
+      const run = await verb('park (run create, its one call parks)', () =>
+        call(airlock.url, agent, `${prefix}/runs`, {
+          approval_mode: 'ask',
+          input: 'bench',
+          provider: {
+            kind: 'scripted',
+            rounds: [{ tool_calls: [{ name: 'deploy', input: { env: 'prod' } }] }, { final: 'ok' }],
+          },
+        }),
+      );
+      await verb('approve', () =>
+        call(airlock.url, member, `${prefix}/runs/${run.id}/tasks/t1/approve`, {}),
+      );
+      const claimed = await verb('claim (next)', () =>
+        call(airlock.url, executor, '/executor_api/v1/claim', {}),
+      );
+      const claim = claimed.claim;
+      if (!claim) throw new Error('nothing to claim');
+      await verb('commit (ends the run)', () =>
+        call(airlock.url, executor, `/executor_api/v1/runs/${run.id}/tasks/t1/commit`, {
+          claim_id: claim.claim_id,
+          outcome: 'succeeded',
+          result: 'done',
+        }),
+      );
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+    return [...totals].map(([name, entry]) => ({
+      name,
+      statements: median(entry.statements.slice(2)),
+      transactions: median(entry.transactions.slice(2)),
+    }));
+  } finally {
+    await airlock.close();
+  }
+}
+
+async function main() {
+  instrument();
+  const pgUrl = process.env.AIRLOCK_BENCH_DATABASE_URL || process.env.AIRLOCK_TEST_DATABASE_URL;
+  console.log('SQL statements per verb, authentication included (median of 10, after 2 warm-ups)');
+  console.log('| store | verb | statements | transactions |');
+  console.log('| --- | --- | ---: | ---: |');
+  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-statements-'));
+  try {
+    for (const r of await measure({ dataDir })) {
+      console.log(`| sqlite | ${r.name} | ${r.statements} | ${r.transactions} |`);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (pgUrl) {
+    for (const r of await measure({ databaseUrl: await freshDatabase(pgUrl) })) {
+      console.log(`| postgres | ${r.name} | ${r.statements} | ${r.transactions} |`);
+    }
+  } else
+    console.log(
+      '(PostgreSQL skipped: set AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL)',
+    );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,170 @@
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorkspace } from '../store/accounts.js';
+import type { Store } from '../store/store.js';
+import { waitFor } from '../testing/harness.js';
+import { backends } from '../testing/stores.js';
+import type { FeedItem } from './feed-item.js';
+import { FeedHub } from './hub.js';
+
+const all = await backends();
+const logger = pino({ level: 'silent' });
+
+/** Commits `count` events on `runId`, one transaction each (a kernel verb's shape). */
+async function commit(store: Store, workspaceId: string, runId: string, count: number) {
+  for (let i = 0; i < count; i += 1) {
+    await store.transaction(async (tx) => {
+      tx.emit({ workspace_id: workspaceId, run_id: runId, type: 'task.granted', data: { i } });
+    });
+  }
+}
+
+/** Counts the hub's reads of the event log (the real store still answers them). */
+function countLogReads(store: Store): { reads: number } {
+  const counter = { reads: 0 };
+  const selectFrom = store.db.selectFrom.bind(store.db);
+  store.db.selectFrom = ((table: string) => {
+    if (table === 'run_events') counter.reads += 1;
+    return selectFrom(table as never);
+  }) as typeof store.db.selectFrom;
+  return counter;
+}
+
+function collector() {
+  const seqs: number[] = [];
+  const runs: string[] = [];
+  const frames: string[] = [];
+  return {
+    seqs,
+    runs,
+    frames,
+    deliver: (items: readonly FeedItem[]) => {
+      for (const item of items) {
+        seqs.push(item.view.seq);
+        runs.push(item.view.run_id);
+        frames.push(item.frame);
+      }
+    },
+  };
+}
+
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`the feed hub (${backend.name})`, () => {
+    let disposers: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const dispose of disposers.reverse()) await dispose();
+      disposers = [];
+    });
+    async function open() {
+      const opened = await backend.open();
+      disposers.push(opened.dispose);
+      const hub = new FeedHub(opened.store, logger);
+      await hub.start();
+      disposers.push(() => hub.stop());
+      const workspace = await createWorkspace(opened.store, 'feed');
+      return { ...opened, hub, workspaceId: workspace.id };
+    }
+
+    it('serves live subscribers from memory: quiet ones cost no read, each frame is built once', async () => {
+      const { store, hub, workspaceId } = await open();
+      const everything = collector();
+      hub.subscribe({ workspaceId, after: 0, deliver: everything.deliver });
+      const quiet = Array.from({ length: 300 }, (_, i) => {
+        const c = collector();
+        hub.subscribe({ workspaceId, runId: `quiet-${i}`, after: 0, deliver: c.deliver });
+        return c;
+      });
+      const busyRun = collector();
+      hub.subscribe({ workspaceId, runId: 'busy', after: 0, deliver: busyRun.deliver });
+      await commit(store, workspaceId, 'other', 1);
+      await waitFor(async () => everything.seqs.length === 1);
+      // Every subscriber is live now: what follows must come from memory.
+      const log = countLogReads(store);
+      await commit(store, workspaceId, 'busy', 20);
+      await commit(store, workspaceId, 'other', 20);
+      await waitFor(async () => everything.seqs.length === 41);
+      expect(everything.seqs).toEqual(range(1, 41));
+      expect(busyRun.seqs).toEqual(range(2, 21));
+      expect(quiet.every((c) => c.seqs.length === 0)).toBe(true);
+      if (backend.name === 'sqlite') expect(log.reads).toBe(0);
+      // PostgreSQL's NOTIFY (one per commit, this process's own included) reads forward once per
+      // commit for the whole workspace, never once per subscriber.
+      else expect(log.reads).toBeLessThanOrEqual(40 + 2);
+      // One serialization per event, shared by every subscriber that received it.
+      const shared = everything.frames.slice(1, 21);
+      expect(busyRun.frames.every((frame, i) => frame === shared[i])).toBe(true);
+      expect(JSON.parse(shared[0]!)).toMatchObject({
+        type: 'event',
+        event: { seq: 2, run_id: 'busy' },
+      });
+    });
+
+    it('lets a client resume from a sequence number while commits continue: no gap, no repeat', async () => {
+      const { store, hub, workspaceId } = await open();
+      await commit(store, workspaceId, 'r', 30);
+      const resumer = collector();
+      const runOnly = collector();
+      const writing = commit(store, workspaceId, 'r', 30);
+      hub.subscribe({ workspaceId, after: 10, deliver: resumer.deliver });
+      hub.subscribe({ workspaceId, runId: 'r', after: 25, deliver: runOnly.deliver });
+      await writing;
+      await commit(store, workspaceId, 'r', 5);
+      await waitFor(async () => resumer.seqs.length === 55 && runOnly.seqs.length === 40);
+      expect(resumer.seqs).toEqual(range(11, 65));
+      expect(runOnly.seqs).toEqual(range(26, 65));
+    });
+
+    it('holds a subscriber that resumes past the head until the head reaches it', async () => {
+      const { store, hub, workspaceId } = await open();
+      await commit(store, workspaceId, 'r', 3);
+      const ahead = collector();
+      hub.subscribe({ workspaceId, after: 5, deliver: ahead.deliver });
+      await commit(store, workspaceId, 'r', 4);
+      await waitFor(async () => ahead.seqs.length === 2);
+      expect(ahead.seqs).toEqual([6, 7]);
+    });
+
+    it('stops delivering to a closed subscription, and forgets a workspace nobody follows', async () => {
+      const { store, hub, workspaceId } = await open();
+      const first = collector();
+      const subscription = hub.subscribe({ workspaceId, after: 0, deliver: first.deliver });
+      await commit(store, workspaceId, 'r', 2);
+      await waitFor(async () => first.seqs.length === 2);
+      subscription.close();
+      await commit(store, workspaceId, 'r', 2);
+      const second = collector();
+      hub.subscribe({ workspaceId, after: 0, deliver: second.deliver });
+      await waitFor(async () => second.seqs.length === 4);
+      expect(first.seqs).toEqual([1, 2]);
+    });
+  });
+}
+
+const postgres = all.find((backend) => backend.name === 'postgres')!;
+describe.skipIf(postgres.skip !== null)('the feed hub across processes (postgres)', () => {
+  it('delivers another process’s commits in order, read once for every subscriber', async () => {
+    const writer = await postgres.open();
+    const { Store: StoreClass } = await import('../store/store.js');
+    const reader = await StoreClass.open({ databaseUrl: writer.location.databaseUrl! });
+    const hub = new FeedHub(reader, logger);
+    await hub.start();
+    try {
+      const workspace = await createWorkspace(writer.store, 'feed');
+      const subscribers = Array.from({ length: 50 }, () => {
+        const c = collector();
+        hub.subscribe({ workspaceId: workspace.id, after: 0, deliver: c.deliver });
+        return c;
+      });
+      await commit(writer.store, workspace.id, 'r', 25);
+      await waitFor(async () => subscribers.every((c) => c.seqs.length === 25));
+      for (const c of subscribers) expect(c.seqs).toEqual(range(1, 25));
+    } finally {
+      await hub.stop();
+      await reader.close();
+      await writer.dispose();
+    }
+  });
+});

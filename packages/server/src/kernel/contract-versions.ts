@@ -1,0 +1,54 @@
+import type { Tx } from '../store/store.js';
+import { AirlockError } from './errors.js';
+
+/** JSON text with object keys sorted, so two equal declarations compare equal. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function versionOf(contract: unknown): number | null {
+  const version = (contract as { contract_version?: unknown } | null)?.contract_version;
+  return typeof version === 'number' ? version : null;
+}
+
+/**
+ * Refuses a profile whose action contract changes without a higher
+ * `contract_version` than the one it replaces (spec 004: a team stops a
+ * requires_user rule from asking by publishing a higher version that moves
+ * it to allowed; a lower or equal version is refused). Republishing the same
+ * contract, or none, is accepted. Call it inside the transaction that stores
+ * the new version, after the application row was bumped (which serializes
+ * concurrent declarations).
+ * @throws AirlockError contract_version_not_higher (409).
+ */
+export async function assertContractVersionRises(
+  tx: Tx,
+  options: { agentApplicationId: string; previousVersion: number; contract: unknown },
+): Promise<void> {
+  if (options.contract === undefined || options.previousVersion < 1) return;
+  const previous = await tx.db
+    .selectFrom('profile_configurations')
+    .select('configuration')
+    .where('agent_application_id', '=', options.agentApplicationId)
+    .where('version', '=', options.previousVersion)
+    .executeTakeFirst();
+  if (!previous) return;
+  const before = (JSON.parse(previous.configuration) as { action_contract?: unknown })
+    .action_contract;
+  if (before === undefined || canonicalJson(before) === canonicalJson(options.contract)) return;
+  const was = versionOf(before);
+  const now = versionOf(options.contract);
+  if (was !== null && now !== null && now <= was) {
+    throw new AirlockError(
+      'contract_version_not_higher',
+      `the action contract changed but its contract_version ${now} is not higher than the current ${was}; publish ${was + 1} or higher`,
+    );
+  }
+}

@@ -1,0 +1,266 @@
+import { insertRow, runPrepared } from '../store/prepared.js';
+import type { RunTable, TaskTable } from '../store/schema.js';
+import type { Tx } from '../store/store.js';
+import type { KernelContext } from './context.js';
+import { AirlockError } from './errors.js';
+import { settleRun } from './run-state.js';
+import {
+  checkMove,
+  type EmittedBy,
+  mayReach,
+  type TaskVerb,
+  type ToState,
+  verbRule,
+} from './task-machine.js';
+import type { TaskState } from './task-states.js';
+
+/** The columns a move may set beside `state` (never `state` itself, never the row's identity). */
+export type TaskChange = Partial<
+  Omit<TaskTable, 'state' | 'workspace_id' | 'run_id' | 'key' | 'created_at' | 'updated_at'>
+>;
+
+/** What a move needs to know of the run: enough to apply the run guard. */
+export type RunOfMove = Pick<RunTable, 'id' | 'workspace_id' | 'state'>;
+
+/** One move of one row, as `moveTask` performs it. */
+export interface TaskMove<V extends TaskVerb> {
+  verb: V;
+  run: RunOfMove;
+  key: string;
+  /** The state the row ends in (one of the verb's `to`; the row's own for a `same` verb). */
+  to: ToState<V>;
+  /** Narrows the verb's from-states to the row's current one (a guarded move read it first). */
+  from?: TaskState;
+  /** Other columns the move sets. */
+  set?: TaskChange;
+  /** Further equality conditions the row must meet (a claim's id). */
+  match?: { claim_id?: string };
+  /** A clock's move: the row's deadline (or its claim's lease) must have passed. */
+  due?: 'deadline_at' | 'lease_until';
+  /** The event; its data gains `state`. Null for a silent verb. */
+  event: { type: EmittedBy<V>; data?: Record<string, unknown> } | null;
+  principal: string | null;
+  /** Settles the run after the move (the run must be the locked full row). */
+  settle?: { ctx: KernelContext; run: RunTable };
+}
+
+function guardRun(verb: TaskVerb, run: RunOfMove): void {
+  if (verbRule(verb).run === 'running' && run.state !== 'running') {
+    throw new AirlockError(
+      'run_not_running',
+      `run ${run.id} is ${run.state}: ${verb} moves no row of a run that is no longer running`,
+    );
+  }
+}
+
+async function readRow(tx: Tx, runId: string, key: string): Promise<TaskTable | undefined> {
+  const { rows } = await runPrepared(
+    tx.db,
+    tx.dialect,
+    'tasks.read',
+    (p) =>
+      tx.db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('run_id', '=', p('run_id'))
+        .where('key', '=', p('key')),
+    { run_id: runId, key },
+  );
+  return rows[0];
+}
+
+/** Why a conditional UPDATE matched nothing, as the verb's own refusal. */
+async function refusal<V extends TaskVerb>(tx: Tx, move: TaskMove<V>): Promise<AirlockError> {
+  const row = await readRow(tx, move.run.id, move.key);
+  if (!row) return new AirlockError('task_not_found', `no task ${move.key} in run ${move.run.id}`);
+  const rule = verbRule(move.verb);
+  try {
+    checkMove(move.verb, row, move.run);
+  } catch (error) {
+    return error as AirlockError;
+  }
+  if (move.match?.claim_id !== undefined) {
+    return new AirlockError(
+      rule.refusal,
+      `claim ${move.match.claim_id} no longer holds task ${row.key}`,
+    );
+  }
+  return new AirlockError(rule.refusal, `task ${row.key} was moved meanwhile (it is ${row.state})`);
+}
+
+/**
+ * Performs one move of the task state machine: checks the run guard, runs a
+ * conditional UPDATE (the row must still be in one of the verb's from-states,
+ * so exactly one of two racing moves wins), emits the verb's event and, when
+ * asked, settles the run. The only code that writes `tasks.state` besides
+ * {@link plantRow} and {@link cancelOutstanding}.
+ * Returns the moved row, or null when `quiet` and the row was not movable.
+ * @throws AirlockError run_not_running, task_not_found, or the verb's refusal (409).
+ */
+export async function moveTask<V extends TaskVerb>(tx: Tx, move: TaskMove<V>): Promise<TaskTable>;
+export async function moveTask<V extends TaskVerb>(
+  tx: Tx,
+  move: TaskMove<V>,
+  options: { quiet: true },
+): Promise<TaskTable | null>;
+export async function moveTask<V extends TaskVerb>(
+  tx: Tx,
+  move: TaskMove<V>,
+  options?: { quiet: true },
+): Promise<TaskTable | null> {
+  const rule = verbRule(move.verb);
+  try {
+    guardRun(move.verb, move.run);
+  } catch (error) {
+    if (options?.quiet) return null;
+    throw error;
+  }
+  const from = move.from !== undefined ? [move.from] : rule.from;
+  if (move.from !== undefined && !rule.from.includes(move.from)) {
+    throw new Error(`${move.verb} never starts at ${move.from}`);
+  }
+  const keepsState = rule.to === 'same';
+  if (!keepsState && !from.every((state) => mayReach(move.verb, state, move.to))) {
+    throw new Error(`${move.verb} never ends at ${move.to}`);
+  }
+  const change: Record<string, unknown> = {
+    ...move.set,
+    ...(keepsState ? {} : { state: move.to }),
+    updated_at: tx.now,
+  };
+  const columns = Object.keys(change).filter((column) => change[column] !== undefined);
+  const values: Record<string, unknown> = { run_id: move.run.id, key: move.key, now: tx.now };
+  for (const column of columns) values[`set:${column}`] = change[column];
+  from.forEach((state, i) => {
+    values[`from:${i}`] = state;
+  });
+  const kinds = rule.kinds ?? [];
+  kinds.forEach((kind, i) => {
+    values[`kind:${i}`] = kind;
+  });
+  if (move.match?.claim_id !== undefined) values.claim_id = move.match.claim_id;
+  const shape = [
+    move.verb,
+    columns.join(','),
+    from.length,
+    move.match?.claim_id !== undefined ? 'claim' : '',
+    move.due ?? '',
+  ].join(':');
+  const { rows } = await runPrepared(
+    tx.db,
+    tx.dialect,
+    `tasks.move:${shape}`,
+    (p) =>
+      tx.db
+        .updateTable('tasks')
+        .set(Object.fromEntries(columns.map((column) => [column, p(`set:${column}`)])))
+        .where('run_id', '=', p('run_id'))
+        .where('key', '=', p('key'))
+        .where(
+          'state',
+          'in',
+          from.map((_, i) => p(`from:${i}`)),
+        )
+        .$if(kinds.length > 0, (qb) =>
+          qb.where(
+            'kind',
+            'in',
+            kinds.map((_, i) => p(`kind:${i}`)),
+          ),
+        )
+        .$if(move.match?.claim_id !== undefined, (qb) => qb.where('claim_id', '=', p('claim_id')))
+        .$if(move.due !== undefined, (qb) => qb.where(move.due!, '<=', p('now')))
+        .returningAll(),
+    values,
+  );
+  const moved = rows[0];
+  if (!moved) {
+    if (options?.quiet) return null;
+    throw await refusal(tx, move);
+  }
+  if (move.event) {
+    tx.emit({
+      workspace_id: move.run.workspace_id,
+      run_id: move.run.id,
+      task_key: move.key,
+      type: move.event.type,
+      data: { state: moved.state, ...move.event.data },
+      principal: move.principal,
+    });
+  }
+  if (move.settle) await settleRun(move.settle.ctx, tx, move.settle.run);
+  return moved;
+}
+
+/**
+ * Writes a freshly planted row: it starts at `ready` and the approval stage
+ * has already chosen where it rests (one of plant's to-states). Emits
+ * `task.created` and then the stage's event, in that order.
+ * @throws AirlockError run_not_running when the run ended.
+ */
+export async function plantRow(
+  tx: Tx,
+  run: RunOfMove,
+  row: TaskTable,
+  events: {
+    created: { data: Record<string, unknown>; principal: string | null };
+    /** `principal`: who decided the outcome (`policy` for the approval stage's verdict). */
+    outcome: { type: EmittedBy<'plant'>; data: Record<string, unknown>; principal?: string | null };
+  },
+): Promise<void> {
+  guardRun('plant', run);
+  if (!mayReach('plant', 'ready', row.state)) {
+    throw new Error(`plant never ends at ${row.state}`);
+  }
+  const address = { workspace_id: run.workspace_id, run_id: run.id, task_key: row.key };
+  tx.emit({
+    ...address,
+    type: 'task.created',
+    data: { ...events.created.data, state: 'ready' },
+    principal: events.created.principal,
+  });
+  tx.emit({
+    ...address,
+    type: events.outcome.type,
+    data: { ...events.outcome.data, state: row.state },
+    principal: events.outcome.principal ?? null,
+  });
+  await insertRow(tx.db, tx.dialect, 'tasks', row);
+}
+
+/**
+ * Cancels a run's outstanding rows (a stop, an abandon, the end of the run):
+ * every unstarted row, and hook or summarizer work even mid-claim, since a
+ * hook cannot keep a stopped run alive. Returns the canceled keys.
+ */
+export async function cancelOutstanding(
+  tx: Tx,
+  run: RunOfMove,
+  principal: string | null,
+): Promise<string[]> {
+  const cancel = verbRule('cancel');
+  const unstarted = cancel.from.filter((state) => state !== 'claimed');
+  const canceled = await tx.db
+    .updateTable('tasks')
+    .set({ state: 'canceled', deadline_at: null, updated_at: tx.now, decided_by: principal })
+    .where('run_id', '=', run.id)
+    .where((eb) =>
+      eb.or([
+        eb('state', 'in', unstarted),
+        eb.and([eb('state', '=', 'claimed'), eb('kind', 'in', ['hook', 'summary'])]),
+      ]),
+    )
+    .returning('key')
+    .execute();
+  for (const { key } of canceled) {
+    tx.emit({
+      workspace_id: run.workspace_id,
+      run_id: run.id,
+      task_key: key,
+      type: 'task.canceled',
+      data: { state: 'canceled' },
+      principal,
+    });
+  }
+  return canceled.map((c) => c.key);
+}

@@ -1,0 +1,200 @@
+import { runPrepared } from '../store/prepared.js';
+import type { RunTable } from '../store/schema.js';
+import type { Tx } from '../store/store.js';
+import { AirlockError } from './errors.js';
+import { cancelOutstanding } from './move-task.js';
+
+/** Every state a run can be in; only `running` is not an end. */
+export const RUN_STATES = ['running', 'completed', 'canceled', 'failed'] as const;
+
+/** A run's state. */
+export type RunState = (typeof RUN_STATES)[number];
+
+/** The ends of a run. */
+export type RunEnd = Exclude<RunState, 'running'>;
+
+/**
+ * Where a running run is in its loop: `model` when its next step is due,
+ * `tools` while rows it waits on settle (a round's calls, or every outstanding
+ * row before an answer is delivered), `hook` while a lifecycle hook or
+ * summarizer row settles, `done` once it ended.
+ */
+export const RUN_PHASES = ['model', 'tools', 'hook', 'done'] as const;
+
+/** A run's phase. */
+export type RunPhase = (typeof RUN_PHASES)[number];
+
+/** Why a running run's phase moves, and between which phases (`done` is reached only by an end). */
+export const RUN_PHASE_MOVES = {
+  round_planted: { from: ['model'], to: 'tools', summary: "the model's round of calls is planted" },
+  wait_for_obligations: {
+    from: ['model'],
+    to: 'tools',
+    summary: 'a final answer waits until every row of every origin has settled',
+  },
+  wait_for_kernel_row: {
+    from: ['model', 'hook'],
+    to: 'hook',
+    summary: 'a hook or summarizer row must settle first',
+  },
+  round_settled: {
+    from: ['tools'],
+    to: 'model',
+    summary: "the round's model rows settled and nothing holds (with an answer pending: every row)",
+  },
+  kernel_row_settled: { from: ['hook'], to: 'model', summary: 'the kernel row settled' },
+  continued: {
+    from: ['model'],
+    to: 'model',
+    summary: 'the stop hook asked for another round',
+  },
+} as const satisfies Record<string, { from: readonly RunPhase[]; to: RunPhase; summary: string }>;
+
+/** A reason a running run's phase moves. */
+export type RunPhaseMove = keyof typeof RUN_PHASE_MOVES;
+
+/** Every event about a run as a whole (the feed's `run.*` types). */
+export const RUN_EVENT_TYPES = [
+  'run.created',
+  'run.model_read',
+  'run.round_started',
+  'run.continued',
+  'run.compacted',
+  'run.attention_required',
+  'run.attention_cleared',
+  'run.completed',
+  'run.canceled',
+  'run.failed',
+] as const;
+
+/** A `run.*` event type. */
+export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
+
+const pending = new WeakMap<Tx, Set<RunTable>>();
+
+/** The run columns a unit of work may change (written once, at its end). */
+const TOUCHED_COLUMNS = [
+  'state',
+  'phase',
+  'round',
+  'task_counter',
+  'attention',
+  'final_answer',
+  'error_code',
+  'error_detail',
+  'model_lease_owner',
+  'model_lease_until',
+  'continuations',
+  'pending_answer',
+  'compactions',
+  'summary',
+  'summary_through_round',
+  'updated_at',
+  'ended_at',
+] as const satisfies readonly (keyof RunTable)[];
+
+/**
+ * Marks a run row changed in memory; it is written once, at the end of the
+ * unit of work, however many steps changed it. The caller holds the run row.
+ * The only writer of a run row after its insert.
+ */
+export function touchRun(tx: Tx, run: RunTable): void {
+  run.updated_at = tx.now;
+  let runs = pending.get(tx);
+  if (!runs) {
+    const set = new Set<RunTable>();
+    runs = set;
+    pending.set(tx, set);
+    tx.beforeCommit(async () => {
+      for (const changed of set) {
+        const values = changed as unknown as Record<string, unknown>;
+        // Kysely leaves undefined columns out of a SET; so does the prepared shape.
+        const columns = TOUCHED_COLUMNS.filter((column) => values[column] !== undefined);
+        await runPrepared(
+          tx.db,
+          tx.dialect,
+          columns.length === TOUCHED_COLUMNS.length
+            ? 'runs.touch'
+            : `runs.touch:${columns.join(',')}`,
+          (p) =>
+            tx.db
+              .updateTable('runs')
+              .set(Object.fromEntries(columns.map((c) => [c, p(c)])))
+              .where('id', '=', p('id')),
+          values,
+        );
+      }
+    });
+  }
+  runs.add(run);
+}
+
+/**
+ * Moves a running run's phase for a reason of {@link RUN_PHASE_MOVES}; a move
+ * to the phase it is already in changes nothing. Leaving `model` releases the
+ * model lease (the next step is someone else's to take).
+ * @throws Error when the table does not allow the move (a kernel bug, never a caller's).
+ */
+export function setRunPhase(tx: Tx, run: RunTable, reason: RunPhaseMove): void {
+  const rule: { from: readonly RunPhase[]; to: RunPhase } = RUN_PHASE_MOVES[reason];
+  if (run.state !== 'running' || !rule.from.includes(run.phase)) {
+    throw new Error(`run ${run.id} (${run.state}, ${run.phase}): ${reason} needs ${rule.from}`);
+  }
+  if (run.phase === rule.to && reason !== 'continued') return;
+  run.phase = rule.to;
+  run.model_lease_owner = null;
+  run.model_lease_until = null;
+  touchRun(tx, run);
+}
+
+/**
+ * Ends a running run: its final state, answer or error, and the lifecycle
+ * event. Any end but `completed` first cancels the run's outstanding rows
+ * (a completed run has none: it settles only when every row has).
+ * @throws AirlockError run_not_running when the run already ended.
+ */
+export async function endRun(
+  tx: Tx,
+  run: RunTable,
+  end: {
+    state: RunEnd;
+    finalAnswer?: string;
+    error?: { code: string; detail: string };
+    principal?: string | null;
+  },
+): Promise<void> {
+  if (run.state !== 'running') {
+    throw new AirlockError('run_not_running', `run ${run.id} is ${run.state}`);
+  }
+  const principal = end.principal ?? null;
+  if (end.state !== 'completed') await cancelOutstanding(tx, run, principal ?? 'kernel');
+  const hadAttention = run.attention !== null;
+  Object.assign(run, {
+    state: end.state,
+    phase: 'done',
+    final_answer: end.finalAnswer ?? null,
+    error_code: end.error?.code ?? null,
+    error_detail: end.error?.detail ?? null,
+    attention: null,
+    pending_answer: null,
+    model_lease_owner: null,
+    model_lease_until: null,
+    updated_at: tx.now,
+    ended_at: tx.now,
+  } satisfies Partial<RunTable>);
+  touchRun(tx, run);
+  if (hadAttention) {
+    tx.emit({ workspace_id: run.workspace_id, run_id: run.id, type: 'run.attention_cleared' });
+  }
+  tx.emit({
+    workspace_id: run.workspace_id,
+    run_id: run.id,
+    type: `run.${end.state}`,
+    data: {
+      state: end.state,
+      ...(end.finalAnswer !== undefined ? { final_answer: end.finalAnswer } : {}),
+      ...(end.error ? { error: end.error } : {}),
+    },
+    principal,
+  });
+}
