@@ -43,6 +43,8 @@ export {
   type ToolCall,
 } from './evaluate/decide.js';
 export { compileGlob, type Glob, isLiteralGlob, matchGlob } from './glob/byte-glob.js';
+export type { GlobSegment } from './glob/glob-segment.js';
+export { PreparedText } from './glob/prepared-text.js';
 export { truncateUtf8, utf8Bytes, utf8Length } from './glob/utf8.js';
 export { validateHookResult } from './hooks/validate-hook-result.js';
 export { validateLifecycleHooks } from './hooks/validate-hooks.js';

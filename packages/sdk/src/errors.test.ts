@@ -30,6 +30,15 @@ describe('errorFromBody', () => {
     );
   });
 
+  it("maps the kernel's hardening codes to their classes", () => {
+    const typed = (code: string, status: number) =>
+      errorFromBody({ error: { code, detail: 'x' } }, status);
+    expect(typed('input_too_deep', 400)).toBeInstanceOf(ValidationError);
+    expect(typed('version_mismatch', 409)).toBeInstanceOf(ConflictError);
+    expect(typed('rate_limited', 429)).toBeInstanceOf(RequestRefusedError);
+    expect(typed('request_timeout', 408)).toBeInstanceOf(RequestRefusedError);
+  });
+
   it('falls back on the HTTP status when the code says nothing more', () => {
     expect(errorFromBody({ error: { code: 'internal', detail: 'x' } }, 413)).toBeInstanceOf(
       RequestRefusedError,

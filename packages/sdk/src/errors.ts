@@ -44,7 +44,8 @@ export class ValidationError extends AirlockError {
     | 'invalid_input'
     | 'invalid_json'
     | 'invalid_configuration'
-    | 'tightening_widens';
+    | 'tightening_widens'
+    | 'input_too_deep';
   /** Every problem the server found, each with a JSON pointer into what was sent. */
   readonly problems: readonly Problem[];
 
@@ -98,7 +99,8 @@ export class ConflictError extends AirlockError {
     | 'lease_lost'
     | 'run_not_running'
     | 'no_profile_configuration'
-    | 'contract_version_not_higher';
+    | 'contract_version_not_higher'
+    | 'version_mismatch';
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'ConflictError';
@@ -114,9 +116,14 @@ export class LeaseLostError extends ConflictError {
   }
 }
 
-/** The request itself was refused: body too large, wrong media type or method. */
+/** The request itself was refused: too large, wrong media type or method, too slow, or too many. */
 export class RequestRefusedError extends AirlockError {
-  declare readonly code: 'payload_too_large' | 'unsupported_media_type' | 'method_not_allowed';
+  declare readonly code:
+    | 'payload_too_large'
+    | 'unsupported_media_type'
+    | 'method_not_allowed'
+    | 'request_timeout'
+    | 'rate_limited';
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'RequestRefusedError';
@@ -159,7 +166,11 @@ const BY_CODE: Record<string, ErrorClass> = {
   run_not_running: ConflictError,
   no_profile_configuration: ConflictError,
   contract_version_not_higher: ConflictError,
+  version_mismatch: ConflictError,
   lease_lost: LeaseLostError,
+  input_too_deep: ValidationError,
+  request_timeout: RequestRefusedError,
+  rate_limited: RequestRefusedError,
   payload_too_large: RequestRefusedError,
   unsupported_media_type: RequestRefusedError,
   method_not_allowed: RequestRefusedError,

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { audit } from './cli/operator/audit.js';
 import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
 import { runs } from './cli/operator/runs.js';
@@ -13,6 +14,7 @@ Commands:
   decisions  List, approve, deny and answer decisions on a running kernel
   runs       List, show and stop runs on a running kernel
   tokens     Create and revoke credentials through a running kernel
+  audit      Export the decisions of a running kernel as JSON lines (airlock audit --help)
   token      Create, revoke or list credentials straight in a local store
 `;
 
@@ -23,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'tokens') return tokens(rest);
   if (command === 'decisions') return decisions(rest);
   if (command === 'runs') return runs(rest);
+  if (command === 'audit') return audit(rest);
   process.stdout.write(HELP);
   return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
 }

@@ -12,14 +12,19 @@ function address(input: { workspace_id: string; run_id: string; task_key: string
 /** POST .../tasks/{key}/approve */
 export const approve = defineOperation({
   name: 'decisions.approve',
-  summary: 'Approve a parked call: it becomes runnable for executors (409 if not waiting)',
+  summary:
+    'Approve a parked call: it becomes runnable for executors (409 if not waiting, or if it changed since the version sent)',
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/approve',
   planes: ['member'],
-  input: z.strictObject(TaskParams),
+  input: z.strictObject({
+    ...TaskParams,
+    /** The row version the person saw (or send it as `If-Match`); 409 if the row changed since. */
+    version: z.string().min(1).max(64).optional(),
+  }),
   output: TaskViewSchema,
   handle({ kernel, principal }, input) {
-    return approveTask(kernel.context, principal, address(input));
+    return approveTask(kernel.context, principal, address(input), { version: input.version });
   },
 });
 

@@ -45,7 +45,18 @@ function describeOperation(operation: Operation): OperationObject {
     responses: {
       [String(operation.status ?? 200)]: {
         description: 'Success',
-        content: { 'application/json': { schema: jsonSchema(operation.output, 'output') } },
+        content: operation.jsonLines
+          ? {
+              'application/x-ndjson': {
+                // Each line is one element of the output's array field.
+                schema: jsonSchema(
+                  ((operation.output as z.ZodObject).shape[operation.jsonLines] as z.ZodArray)
+                    .element as z.ZodType,
+                  'output',
+                ),
+              },
+            }
+          : { 'application/json': { schema: jsonSchema(operation.output, 'output') } },
       },
     },
   };

@@ -20,6 +20,11 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   planes: readonly CredentialKind[];
   /** HTTP status of a success; default 200. */
   status?: number;
+  /**
+   * The output's array field that REST answers as JSON lines
+   * (`application/x-ndjson`, one element a line); tRPC answers the object.
+   */
+  jsonLines?: string;
   input: I;
   output: O;
   handle(context: OperationContext, input: z.output<I>): Promise<z.input<O>>;

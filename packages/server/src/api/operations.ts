@@ -3,6 +3,7 @@ import {
   removeAgentApplicationOperation,
   revokeCredentialOperation,
 } from './accounts.js';
+import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
@@ -32,6 +33,8 @@ export const OPERATIONS: readonly Operation[] = [
   stopRunOperation,
   abandonRun,
   listEvents,
+  runAudit,
+  exportAudit,
   listTasks,
   getTask,
   appendTask,

@@ -70,6 +70,10 @@ export const listRuns = defineOperation({
       .selectFrom('runs')
       .selectAll()
       .where('workspace_id', '=', principal.workspace_id)
+      // An agent credential lists its own application's runs only (docs/concepts.md).
+      .$if(principal.kind === 'agent', (qb) =>
+        qb.where('agent_application_id', '=', principal.agent_application_id ?? ''),
+      )
       .$if(input.state !== undefined, (qb) => qb.where('state', '=', input.state!))
       .orderBy('created_at', 'desc')
       .limit(input.limit)

@@ -1,22 +1,26 @@
 import { initTRPC, TRPCError, tracked } from '@trpc/server';
 import { z } from 'zod';
+import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
 import { AirlockError, type ErrorCode } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { CredentialKind, Principal } from '../store/accounts.js';
-import { checkAccess } from './access.js';
+import { checkAccess, checkRunFence, fenceOf } from './access.js';
 import {
   createCredentialOperation,
   removeAgentApplicationOperation,
   revokeCredentialOperation,
 } from './accounts.js';
+import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
+import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
 import type { Operation } from './operation.js';
 import { getConfiguration, putConfiguration } from './profile.js';
+import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 import {
   abandonRun,
   createRun,
@@ -35,6 +39,22 @@ export interface TrpcContext {
   hub: FeedHub;
   principal: Principal | null;
   authError: AirlockError | null;
+  /** Per-credential request limit; none when null. */
+  rateLimiter: RateLimiter | null;
+  /** Sets a header of the answer (Retry-After on a refused request). */
+  setHeader(name: string, value: string): void;
+}
+
+/** Counts the request against the caller's limit. */
+function takeRequest(ctx: TrpcContext, principal: Principal): void {
+  try {
+    ctx.rateLimiter?.take(principal);
+  } catch (error) {
+    if (error instanceof RateLimitedError) {
+      ctx.setHeader('retry-after', String(error.retryAfterSeconds));
+    }
+    throw toTrpcError(error);
+  }
 }
 
 const TRPC_CODES: Record<number, TRPCError['code']> = {
@@ -43,10 +63,12 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
+  408: 'TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
   503: 'SERVICE_UNAVAILABLE',
 };
 
@@ -108,9 +130,20 @@ function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
     } catch (error) {
       throw toTrpcError(error);
     }
+    takeRequest(ctx, ctx.principal);
     return next({ ctx: { kernel: ctx.kernel, hub: ctx.hub, principal: ctx.principal } });
   });
 }
+
+/** Refuses too deep input and `__proto__` keys before the schema reads the input (as REST does). */
+const guarded = t.middleware(async ({ getRawInput, next }) => {
+  try {
+    checkParsedInput(await getRawInput());
+  } catch (error) {
+    throw toTrpcError(error);
+  }
+  return next();
+});
 
 function base<I extends z.ZodObject, O extends z.ZodType>(operation: Operation<I, O>) {
   return t.procedure
@@ -122,8 +155,10 @@ function base<I extends z.ZodObject, O extends z.ZodType>(operation: Operation<I
       } catch (error) {
         throw toTrpcError(error);
       }
+      takeRequest(ctx, ctx.principal);
       return next({ ctx: { kernel: ctx.kernel, principal: ctx.principal } });
     })
+    .use(guarded)
     .input(operation.input)
     .output(operation.output);
 }
@@ -135,6 +170,7 @@ async function run<I extends z.ZodObject, O extends z.ZodType>(
 ): Promise<z.input<O>> {
   try {
     checkAccess(operation, ctx.principal, input);
+    await checkRunFence(ctx.kernel, ctx.principal, input);
     return await operation.handle(ctx, input);
   } catch (error) {
     throw toTrpcError(error);
@@ -161,6 +197,7 @@ const FEED = { name: 'runs.feed', planes: ['agent', 'member'] as CredentialKind[
  * reconnects with `lastEventId` misses nothing.
  */
 const feed = authorized(FEED)
+  .use(guarded)
   .input(
     z.strictObject({
       workspace_id: IdSchema,
@@ -181,10 +218,11 @@ const feed = authorized(FEED)
       workspaceId: ctx.principal.workspace_id,
       runId: input.run_id ?? null,
       after: input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0),
-      send: (event) => {
-        pending.push(event);
+      // An agent credential follows only its own application's runs.
+      deliver: fencedDelivery(ctx.kernel.context.store, fenceOf(ctx.principal), (items) => {
+        for (const item of items) pending.push(item.view);
         wake?.();
-      },
+      }),
     });
     try {
       while (!signal?.aborted) {
@@ -216,6 +254,7 @@ export const appRouter = t.router({
     regenerate: mutation(regenerateTurn),
     feed,
   }),
+  audit: t.router({ run: query(runAudit), export: query(exportAudit) }),
   tasks: t.router({ list: query(listTasks), get: query(getTask), append: mutation(appendTask) }),
   decisions: t.router({
     approve: mutation(approve),

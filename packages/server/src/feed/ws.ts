@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { authenticateToken, bearerToken } from '../api/access.js';
+import { authenticateToken, bearerToken, checkRunFence, fenceOf } from '../api/access.js';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { CredentialKind, Principal } from '../store/accounts.js';
 import type { FeedItem } from './feed-item.js';
+import { fencedDelivery } from './fence.js';
 import type { FeedHub } from './hub.js';
 import { nudgeFor } from './nudges.js';
 
@@ -107,6 +108,8 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
         if (decodeURIComponent(feed[1]!) !== principal.workspace_id) {
           throw new AirlockError('forbidden', 'this credential belongs to another workspace');
         }
+        // Another application's run is not there for an agent credential, as on REST.
+        await checkRunFence(options.kernel, principal, { run_id: url.searchParams.get('run_id') });
       } else {
         requirePlane(principal, ['executor']);
       }
@@ -132,7 +135,8 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
           workspaceId: principal.workspace_id,
           runId: feed ? url.searchParams.get('run_id') : null,
           after,
-          deliver: (items) => {
+          // An agent's feed and an executor's cable see only their own application's runs.
+          deliver: fencedDelivery(options.kernel.context.store, fenceOf(principal), (items) => {
             if (feed) writeFrames(ws, items);
             else {
               for (const item of items) {
@@ -140,7 +144,7 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
                 if (frame !== null && !sendFrame(frame)) return;
               }
             }
-          },
+          }),
         });
         ws.on('message', (data) => {
           if (data.toString() === 'ping') send({ type: 'pong' });

@@ -12,7 +12,7 @@ import { moveTask, type TaskChange } from './move-task.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';
 import { lockRun, settleRun } from './run-state.js';
 import { checkMove, type EmittedBy, type ToState } from './task-machine.js';
-import { type TaskView, taskView } from './views.js';
+import { type TaskView, taskVersion, taskView } from './views.js';
 
 /** Names a row: its workspace, run and key. */
 export interface TaskAddress {
@@ -99,19 +99,34 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
   });
 }
 
+function checkVersion(row: TaskTable, version: string): void {
+  if (taskVersion(row) !== version) {
+    throw new AirlockError(
+      'version_mismatch',
+      `task ${row.key} changed since version ${version}; read it again before deciding`,
+    );
+  }
+}
+
 /**
- * Approves a parked row: it becomes runnable for executors.
- * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval.
+ * Approves a parked row: it becomes runnable for executors. With `seen.version`
+ * (the row version the person read) it approves only that version.
+ * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
+ *   version_mismatch (409) when the row changed since `seen.version`.
  */
 export function approveTask(
   ctx: KernelContext,
   principal: Principal,
   address: TaskAddress,
+  seen: { version?: string | undefined } = {},
 ): Promise<TaskView> {
   const who = principalName(principal);
+  const version = seen.version;
   return memberMove(ctx, address, {
     verb: 'approve',
     principal: who,
+    // Bound to what the person saw: a row that changed since is refused whole.
+    ...(version === undefined ? {} : { guard: (row: TaskTable) => checkVersion(row, version) }),
     change: () => ({ to: 'runnable', set: { deadline_at: null, decided_by: who } }),
     // An approved hook's timeout starts now, as if it had been granted.
     after: async (row, tx, run) => {

@@ -24,6 +24,11 @@ export const ERROR_STATUS = {
   tightening_widens: 422,
   invalid_question: 422,
   invalid_resolution: 422,
+  // Hardening (issue 11): refused input, stale decisions, rate limits.
+  input_too_deep: 400,
+  request_timeout: 408,
+  version_mismatch: 409,
+  rate_limited: 429,
   internal: 500,
   unavailable: 503,
 } as const;

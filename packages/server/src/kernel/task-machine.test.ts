@@ -7,16 +7,17 @@ import { backends } from '../testing/stores.js';
 import { isAirlockError } from './errors.js';
 import { moveTask, plantRow } from './move-task.js';
 import { RUN_STATES } from './run-machine.js';
-import { obligationsSettled, type SettlementRow } from './run-state.js';
+import { openObligation, roundSettled, type SettlementRow } from './run-state.js';
 import {
   checkMove,
+  holds,
   mayReach,
   TASK_VERB_NAMES,
   TASK_VERBS,
   type TaskVerb,
   verbRule,
 } from './task-machine.js';
-import { TASK_EVENT_TYPES, TASK_STATES, type TaskState } from './task-states.js';
+import { isTerminal, TASK_EVENT_TYPES, TASK_STATES, type TaskState } from './task-states.js';
 
 const sqlite = (await backends()).find((backend) => backend.name === 'sqlite')!;
 const NOW = 1_000_000;
@@ -304,37 +305,45 @@ describe('run settlement', () => {
     hook_source: null,
     ...over,
   });
-  const idle = { round: 1, pending_answer: null };
-  const answering = { round: 1, pending_answer: 'done' };
+  const run = { round: 1 };
 
-  it("moves on when the round's model rows settled and nothing holds", () => {
-    expect(obligationsSettled(idle, [])).toBe(true);
-    expect(obligationsSettled(idle, [row({ state: 'claimed' })])).toBe(false);
-    expect(obligationsSettled(idle, [row({ state: 'runnable', round: 0 })])).toBe(true);
-    expect(obligationsSettled(idle, [row({ state: 'runnable', origin: 'author' })])).toBe(true);
+  it('a round settles when its model rows settled and nothing holds', () => {
+    expect(roundSettled(run, [])).toBe(true);
+    expect(roundSettled(run, [row({ state: 'claimed' })])).toBe(false);
+    expect(roundSettled(run, [row({ state: 'runnable', round: 0 })])).toBe(true);
+    expect(roundSettled(run, [row({ state: 'needs_approval', origin: 'author' })])).toBe(true);
   });
 
   it('a hold of any origin holds the run', () => {
     for (const origin of ['model', 'author', 'kernel'] as const) {
       const held = row({ origin, state: 'timed_out', on_failure: 'hold', error_code: 'x' });
-      expect(obligationsSettled(idle, [held])).toBe(false);
-      expect(obligationsSettled(answering, [held])).toBe(false);
+      expect(roundSettled(run, [held])).toBe(false);
     }
   });
 
-  it('an answer is delivered only when every row of every origin has settled', () => {
-    for (const origin of ['model', 'author', 'kernel'] as const) {
-      for (const state of ['runnable', 'claimed', 'needs_approval', 'awaiting_input'] as const) {
-        expect(obligationsSettled(answering, [row({ origin, state, round: 0 })])).toBe(false);
+  it('an answer waits for every open or holding row of every origin (SQL agrees with holds())', async () => {
+    const cases: Partial<TaskTable>[] = [];
+    for (const state of TASK_STATES) {
+      for (const on_failure of ['continue', 'hold'] as const) {
+        for (const error_code of [null, 'approval_denied', 'tool_failed']) {
+          for (const kind of ['tool', 'hook'] as const) {
+            for (const origin of ['model', 'author', 'kernel'] as const) {
+              for (const hook_source of [null, 'stop:0']) {
+                cases.push({ state, on_failure, error_code, kind, origin, hook_source });
+              }
+            }
+          }
+        }
       }
     }
-    const stopHook = row({
-      origin: 'kernel',
-      kind: 'hook',
-      state: 'claimed',
-      hook_source: 'stop:0',
-    });
-    expect(obligationsSettled(answering, [stopHook], 'stop:0')).toBe(true);
-    expect(obligationsSettled(answering, [stopHook], 'stop:1')).toBe(false);
+    for (const fields of cases) {
+      const { run } = await seed('running', 'succeeded', 'cancel');
+      const seeded = { ...taskRow(run, 'succeeded', 'cancel'), ...fields, round: 0 };
+      await store.db.updateTable('tasks').set(seeded).where('run_id', '=', run.id).execute();
+      const open = await store.transaction((tx) => openObligation(tx, run, 'stop:0'));
+      const expected =
+        seeded.hook_source !== 'stop:0' && (holds(seeded) || !isTerminal(seeded.state));
+      expect([fields, open]).toEqual([fields, expected]);
+    }
   });
 });

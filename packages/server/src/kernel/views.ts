@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import { RUN_STATES } from './run-machine.js';
@@ -78,6 +79,8 @@ export const TaskViewSchema = z.object({
   multi: z.boolean(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
+  /** The row's version: an approve may send it (or `If-Match`) and is refused if the row changed since. */
+  version: z.string(),
 });
 /** A task row as the API shows it. */
 export type TaskView = z.infer<typeof TaskViewSchema>;
@@ -156,7 +159,27 @@ export function taskView(row: TaskTable): TaskView {
     multi: row.multi === 1,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    version: taskVersion(row),
   };
+}
+
+/**
+ * A task row's version: a digest of every column a transition, clock or
+ * claim changes, so any change since a person read the row gives another one.
+ */
+export function taskVersion(row: TaskTable): string {
+  const moving = [
+    row.state,
+    row.updated_at,
+    row.deadline_at,
+    row.addressee,
+    row.attempts,
+    row.claim_id,
+    row.decided_by,
+    row.decision,
+    row.effect_profile,
+  ];
+  return createHash('sha256').update(JSON.stringify(moving)).digest('hex').slice(0, 20);
 }
 
 /** Maps a stored event to its view. */
