@@ -100,6 +100,7 @@ describe('packages a stranger can install', () => {
         approvedTwice: 'task_not_waiting',
         refused: 'invalid_configuration',
         plain: { runs: 1, missing: 'run_not_found' },
+        inbox: expect.stringMatching(/^200 text\/html/),
       });
 
       // The kernel's own command is installed and answers.
