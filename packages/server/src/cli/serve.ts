@@ -116,6 +116,9 @@ export async function serve(argv: string[]): Promise<number> {
   });
   logger.info({ url: airlock.url, store: airlock.store.description }, 'airlock kernel listening');
   const local = await ensureLocalWorkspace(airlock.store);
+  // The token commands read the same store: name it when it is not the default.
+  const storeFlag =
+    values['data-dir'] && !values['database-url'] ? ` --data-dir ${values['data-dir']}` : '';
   if (local.created && local.tokens) {
     const ws = `${airlock.url}/api/v1/workspaces/${local.workspaceId}`;
     const lines = [
@@ -125,7 +128,7 @@ export async function serve(argv: string[]): Promise<number> {
       `  agent token     ${local.tokens.agent}`,
       `  executor token  ${local.tokens.executor}`,
       `  member token    ${local.tokens.member}`,
-      `These tokens are shown once; make more with \`${selfCommand()} token create --kind member\`.`,
+      `These tokens are shown once; make more with \`${selfCommand()} token create --kind member${storeFlag}\`.`,
     ];
     if (!values['no-demo']) {
       const run = await createStandaloneRun(
@@ -163,11 +166,6 @@ export async function serve(argv: string[]): Promise<number> {
     }
     process.stderr.write(`${lines.join('\n')}\n\n`);
   } else {
-    const storeFlag = values['database-url']
-      ? ''
-      : values['data-dir']
-        ? ` --data-dir ${values['data-dir']}`
-        : '';
     process.stderr.write(
       [
         '',
