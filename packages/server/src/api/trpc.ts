@@ -10,7 +10,7 @@ import type { Principal } from '../store/accounts.js';
 import { checkAccess, checkRunFence, FEED_ACCESS, fenceOf } from './access.js';
 import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
-import type { Operation } from './operation.js';
+import { declaresCode, type Operation } from './operation.js';
 import { OPERATIONS } from './operations.js';
 import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 
@@ -22,6 +22,8 @@ export interface TrpcContext {
   authError: AirlockError | null;
   /** Per-credential request limit; none when null. */
   rateLimiter: RateLimiter | null;
+  /** Refuses, as `internal`, a code the operation's contract does not declare (tests turn this on). */
+  checkDeclaredCodes?: boolean | undefined;
   /** Sets a header of the answer (Retry-After on a refused request). */
   setHeader(name: string, value: string): void;
 }
@@ -112,7 +114,14 @@ function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
       throw toTrpcError(error);
     }
     takeRequest(ctx, ctx.principal);
-    return next({ ctx: { kernel: ctx.kernel, hub: ctx.hub, principal: ctx.principal } });
+    return next({
+      ctx: {
+        kernel: ctx.kernel,
+        hub: ctx.hub,
+        principal: ctx.principal,
+        checkDeclaredCodes: ctx.checkDeclaredCodes === true,
+      },
+    });
   });
 }
 
@@ -128,7 +137,7 @@ const guarded = t.middleware(async ({ getRawInput, next }) => {
 
 async function run(
   operation: Operation,
-  ctx: { kernel: Kernel; principal: Principal },
+  ctx: { kernel: Kernel; principal: Principal; checkDeclaredCodes: boolean },
   input: unknown,
 ): Promise<unknown> {
   try {
@@ -136,6 +145,16 @@ async function run(
     await checkRunFence(ctx.kernel, ctx.principal, input);
     return await operation.handle(ctx, input as never);
   } catch (error) {
+    if (ctx.checkDeclaredCodes && error instanceof AirlockError) {
+      if (!declaresCode(operation, error.code)) {
+        throw toTrpcError(
+          new AirlockError(
+            'internal',
+            `${operation.name} answered ${error.code}, which its contract does not declare`,
+          ),
+        );
+      }
+    }
     throw toTrpcError(error);
   }
 }
