@@ -49,4 +49,11 @@ export { type FeedOptions, FeedSubscription } from './feed.js';
 export type { AppRouter } from './internal/router.js';
 export type { SocketStatus, WebSocketConstructor, WebSocketLike } from './internal/socket.js';
 export { RunHandle, Runs } from './runs.js';
-export type { ClaimView, CreateRunInput, FeedEvent, RunView, TaskView } from './views.js';
+export type {
+  AuditRecord,
+  ClaimView,
+  CreateRunInput,
+  FeedEvent,
+  RunView,
+  TaskView,
+} from './views.js';

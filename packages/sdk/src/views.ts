@@ -20,3 +20,6 @@ export const RUN_END_STATES: readonly RunView['state'][] = ['completed', 'cancel
 
 /** Task states that rest on a person. */
 export const WAITING_STATES: readonly TaskView['state'][] = ['needs_approval', 'awaiting_input'];
+
+/** One decision of a workspace's audit trail: who or what decided, when, and by which rule. */
+export type AuditRecord = RouterOutputs['audit']['export']['records'][number];
