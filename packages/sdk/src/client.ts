@@ -1,7 +1,7 @@
 import { type Decision, toDecision } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
 import type { WebSocketConstructor } from './internal/socket.js';
-import { type ConnectionOptions, call, createTrpc, type Trpc } from './internal/transport.js';
+import { type ConnectionOptions, createTrpc, type Trpc } from './internal/transport.js';
 import { watchDecisions } from './internal/watch-decisions.js';
 import { Runs, type WorkspaceContext } from './runs.js';
 import type { AuditRecord } from './views.js';
@@ -24,12 +24,10 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
    * @throws ForbiddenError for a non-member token; UnauthorizedError.
    */
   async list(options: { limit?: number } = {}): Promise<Decision[]> {
-    const { decisions } = await call(() =>
-      this.context.trpc.decisions.list.query({
-        workspace_id: this.context.workspaceId,
-        ...options,
-      }),
-    );
+    const { decisions } = await this.context.trpc.decisions.list.query({
+      workspace_id: this.context.workspaceId,
+      ...options,
+    });
     return decisions.map((task) => toDecision(this.context, task));
   }
 
@@ -69,8 +67,8 @@ export class Workspace {
         runId,
         WebSocket: options.WebSocket,
         check: async () => {
-          if (runId) await call(() => trpc.runs.get.query({ workspace_id: id, run_id: runId }));
-          else await call(() => trpc.runs.list.query({ workspace_id: id, limit: 1 }));
+          if (runId) await trpc.runs.get.query({ workspace_id: id, run_id: runId });
+          else await trpc.runs.list.query({ workspace_id: id, limit: 1 });
         },
       }),
     };
@@ -87,9 +85,10 @@ export class Workspace {
   async audit(
     options: { since?: number; after?: number; limit?: number } = {},
   ): Promise<AuditRecord[]> {
-    const { records } = await call(() =>
-      this.context.trpc.audit.export.query({ workspace_id: this.id, ...options }),
-    );
+    const { records } = await this.context.trpc.audit.export.query({
+      workspace_id: this.id,
+      ...options,
+    });
     return records;
   }
 

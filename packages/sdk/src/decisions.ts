@@ -6,7 +6,7 @@ import {
   type Origin,
   type Verdict,
 } from '@airlock/core';
-import { call, type Trpc } from './internal/transport.js';
+import type { Trpc } from './internal/transport.js';
 import type { TaskView } from './views.js';
 
 /** A rule that matched a parked call: its index in the run's rule list, and what it says. */
@@ -103,13 +103,11 @@ export class Question extends BaseDecision {
    * @throws ConflictError when it was already answered (or expired); NotFoundError, ForbiddenError.
    */
   answer(resolution: { content: unknown; outcome?: 'succeeded' | 'failed' }): Promise<TaskView> {
-    return call(() =>
-      this.context.trpc.decisions.resolve.mutate({
-        ...address(this.context, this.task),
-        content: resolution.content,
-        ...(resolution.outcome ? { outcome: resolution.outcome } : {}),
-      }),
-    );
+    return this.context.trpc.decisions.resolve.mutate({
+      ...address(this.context, this.task),
+      content: resolution.content,
+      ...(resolution.outcome ? { outcome: resolution.outcome } : {}),
+    });
   }
 }
 
@@ -135,7 +133,7 @@ export class Approval extends BaseDecision {
    * @throws ConflictError when it was already decided; NotFoundError, ForbiddenError.
    */
   approve(): Promise<TaskView> {
-    return call(() => this.context.trpc.decisions.approve.mutate(address(this.context, this.task)));
+    return this.context.trpc.decisions.approve.mutate(address(this.context, this.task));
   }
 
   /**
@@ -143,12 +141,10 @@ export class Approval extends BaseDecision {
    * @throws ConflictError when it was already decided; NotFoundError, ForbiddenError.
    */
   deny(options: { reason?: string } = {}): Promise<TaskView> {
-    return call(() =>
-      this.context.trpc.decisions.deny.mutate({
-        ...address(this.context, this.task),
-        ...(options.reason !== undefined ? { reason: options.reason } : {}),
-      }),
-    );
+    return this.context.trpc.decisions.deny.mutate({
+      ...address(this.context, this.task),
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+    });
   }
 }
 

@@ -46,7 +46,6 @@ export {
   type ToolHandler,
 } from './executor.js';
 export { type FeedOptions, FeedSubscription } from './feed.js';
-export type { AppRouter } from './internal/router.js';
 export type { SocketStatus, WebSocketConstructor, WebSocketLike } from './internal/socket.js';
 export { RunHandle, Runs } from './runs.js';
 export type {
@@ -54,6 +53,7 @@ export type {
   ClaimView,
   CreateRunInput,
   FeedEvent,
+  InboxItem,
   RunView,
   TaskView,
 } from './views.js';

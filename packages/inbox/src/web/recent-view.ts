@@ -7,7 +7,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_RECORDS = 2000;
 
 /** The decision words a person filters by. */
-const OUTCOMES = ['approved', 'denied', 'answered', 'retried', 'granted', 'parked', 'expired', 'canceled'];
+const OUTCOMES = [
+  'approved',
+  'denied',
+  'answered',
+  'retried',
+  'granted',
+  'parked',
+  'expired',
+  'canceled',
+];
 
 /** What a person may filter the list by; empty means any. */
 export interface RecentFilter {

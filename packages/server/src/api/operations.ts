@@ -1,5 +1,9 @@
+import { OPERATION_CONTRACTS, type OperationContracts, type OperationName } from '@airlock/core';
 import {
+  createAgentApplicationOperation,
   createCredentialOperation,
+  listAgentApplicationsOperation,
+  listCredentialsOperation,
   removeAgentApplicationOperation,
   revokeCredentialOperation,
 } from './accounts.js';
@@ -21,37 +25,56 @@ import {
 } from './runs.js';
 import { appendTask, getTask, listTasks } from './tasks.js';
 
-/** Every operation the server serves, in the order the OpenAPI document lists them. */
-export const OPERATIONS: readonly Operation[] = [
-  putConfiguration,
-  getConfiguration,
-  createConversation,
-  postInput,
-  regenerateTurn,
-  createRun,
-  listRuns,
-  getRun,
-  stopRunOperation,
-  abandonRun,
-  submitCalls,
-  cancelCall,
-  listEvents,
-  runAudit,
-  exportAudit,
-  listTasks,
-  getTask,
-  appendTask,
-  approve,
-  deny,
-  resolution,
-  retry,
-  listDecisions,
-  inbox,
-  claim,
-  claimNextOperation,
-  heartbeatOperation,
-  commit,
-  createCredentialOperation,
-  revokeCredentialOperation,
-  removeAgentApplicationOperation,
-] as unknown as readonly Operation[];
+type Implementations = {
+  [K in OperationName]: Operation<OperationContracts[K]['input'], OperationContracts[K]['output']>;
+};
+
+// Keyed by the contract names: a contract without a handler is a compile error.
+const IMPLEMENTATIONS: Implementations = {
+  'profile.put': putConfiguration,
+  'profile.get': getConfiguration,
+  'conversations.create': createConversation,
+  'conversations.input': postInput,
+  'runs.regenerate': regenerateTurn,
+  'runs.create': createRun,
+  'runs.list': listRuns,
+  'runs.get': getRun,
+  'runs.stop': stopRunOperation,
+  'runs.abandon': abandonRun,
+  'runs.calls': submitCalls,
+  'runs.cancelCall': cancelCall,
+  'runs.events': listEvents,
+  'audit.run': runAudit,
+  'audit.export': exportAudit,
+  'tasks.list': listTasks,
+  'tasks.get': getTask,
+  'tasks.append': appendTask,
+  'decisions.approve': approve,
+  'decisions.deny': deny,
+  'decisions.resolve': resolution,
+  'decisions.retry': retry,
+  'decisions.list': listDecisions,
+  'executor.inbox': inbox,
+  'executor.claim': claim,
+  'executor.claimNext': claimNextOperation,
+  'executor.heartbeat': heartbeatOperation,
+  'executor.commit': commit,
+  'credentials.create': createCredentialOperation,
+  'credentials.list': listCredentialsOperation,
+  'credentials.revoke': revokeCredentialOperation,
+  'agentApplications.create': createAgentApplicationOperation,
+  'agentApplications.list': listAgentApplicationsOperation,
+  'agentApplications.remove': removeAgentApplicationOperation,
+};
+
+/**
+ * Every operation the server serves, in the contracts' order: the one registry
+ * REST, tRPC and the OpenAPI document are built from.
+ */
+export const OPERATIONS: readonly Operation[] = (
+  Object.keys(OPERATION_CONTRACTS) as OperationName[]
+).map((name) => {
+  const operation = IMPLEMENTATIONS[name] as unknown as Operation;
+  if (operation.name !== name) throw new Error(`operation ${name} is bound to ${operation.name}`);
+  return operation;
+});

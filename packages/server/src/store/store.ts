@@ -50,6 +50,9 @@ export interface Tx {
 
 const STATEMENT_CACHE_LIMIT = 500;
 
+/** The SQLite file inside a data directory. */
+export const SQLITE_FILE_NAME = 'airlock.sqlite';
+
 /**
  * Reuses prepared statements by SQL text: Kysely prepares on every query, and
  * preparing costs more than running most of ours.
@@ -118,7 +121,7 @@ export class Store {
     }
     const dir = resolve(location.dataDir ?? '.airlock');
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'airlock.sqlite');
+    const file = join(dir, SQLITE_FILE_NAME);
     const database = new SqliteDatabase(file);
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');

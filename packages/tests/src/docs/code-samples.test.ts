@@ -28,7 +28,7 @@ const run = promisify(execFile);
 
 const KNOWN_COMMANDS = [
   /^\.\/run (start|test|bench)\b/,
-  /^node packages\/server\/dist\/cli\.js (serve|token)\b/,
+  /^node packages\/server\/dist\/cli\.js (serve|token|tokens|apps|runs|decisions)\b/,
   /^node packages\/server\/dist\/cli\.js (executor|gateway) mcp\b/,
   /^pnpm (--filter @airlock\/[a-z-]+ )?[a-z:-]+\b/,
   /^export [A-Z_]+=/,
@@ -60,7 +60,7 @@ describe('docs code samples', () => {
   const env = () => ({
     AIRLOCK_URL: kernel.url,
     AIRLOCK_WORKSPACE: kernel.workspace.id,
-    AIRLOCK_MEMBER_TOKEN: kernel.workspace.tokens.member,
+    AIRLOCK_TOKEN: kernel.workspace.tokens.member,
     AIRLOCK_AGENT_TOKEN: kernel.workspace.tokens.agent,
     AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
   });
