@@ -4,6 +4,7 @@ import type { WebSocketConstructor } from './internal/socket.js';
 import { type ConnectionOptions, createTrpc, type Trpc } from './internal/transport.js';
 import { watchDecisions } from './internal/watch-decisions.js';
 import { Runs, type WorkspaceContext } from './runs.js';
+import type { AuditRecord } from './views.js';
 
 /** Options of {@link createClient}. */
 export interface ClientOptions extends ConnectionOptions {
@@ -73,6 +74,22 @@ export class Workspace {
     };
     this.runs = new Runs(this.context);
     this.decisions = new WorkspaceDecisions(this.context);
+  }
+
+  /**
+   * The workspace's decisions (rules, people, clocks, hooks, the kernel) from
+   * its audit trail, oldest first: those since `since` (epoch ms) and after
+   * the sequence number `after`, at most `limit` (1000 by default).
+   * @throws ForbiddenError for a non-member token; UnauthorizedError.
+   */
+  async audit(
+    options: { since?: number; after?: number; limit?: number } = {},
+  ): Promise<AuditRecord[]> {
+    const { records } = await this.context.trpc.audit.export.query({
+      workspace_id: this.id,
+      ...options,
+    });
+    return records;
   }
 
   /**

@@ -49,6 +49,7 @@ export { type FeedOptions, FeedSubscription } from './feed.js';
 export type { SocketStatus, WebSocketConstructor, WebSocketLike } from './internal/socket.js';
 export { RunHandle, Runs } from './runs.js';
 export type {
+  AuditRecord,
   ClaimView,
   CreateRunInput,
   FeedEvent,

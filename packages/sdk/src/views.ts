@@ -1,6 +1,7 @@
 import type { OperationContracts, OperationInput, RunView, TaskView } from '@airlock/core';
 
 export type {
+  AuditRecord,
   ClaimView,
   EventView as FeedEvent,
   InboxItem,
