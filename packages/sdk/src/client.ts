@@ -77,6 +77,20 @@ export class Workspace {
   }
 
   /**
+   * Who this client's token is: its credential, kind, application, and the
+   * principal (`member:cred_…`) its decisions are recorded under.
+   * @throws UnauthorizedError; ForbiddenError for an executor token.
+   */
+  self(): Promise<{
+    credential_id: string;
+    kind: 'agent' | 'executor' | 'member';
+    agent_application_id: string | null;
+    principal: string;
+  }> {
+    return this.context.trpc.credentials.self.query({ workspace_id: this.id });
+  }
+
+  /**
    * The workspace's decisions (rules, people, clocks, hooks, the kernel) from
    * its audit trail, oldest first: those since `since` (epoch ms) and after
    * the sequence number `after`, at most `limit` (1000 by default).

@@ -51,7 +51,9 @@ export function deciderWords(record: AuditRecord): string {
     const layer = (record.layer ?? 'approval_rules').replace('_', ' ');
     if (record.granted_by === 'mode') return 'the mode';
     if (record.granted_by === 'origin') return 'its origin';
-    return rules ? `rule ${rules} (${layer})` : `the ${layer}`;
+    if (rules) return `rule ${rules} (${layer})`;
+    // No declared rule matched: the mode decided, unless another layer did.
+    return record.layer && record.layer !== 'approval_rules' ? `the ${layer}` : 'the mode';
   }
   return record.decider === 'clock' ? 'the park clock' : `the ${record.decider}`;
 }
@@ -62,18 +64,12 @@ export function deciderWords(record: AuditRecord): string {
  */
 export class RecentDecisionsView {
   private records: AuditRecord[] = [];
-  private me: string | null;
+  private me: string | null = null;
   private readonly filter: RecentFilter = { run: '', tool: '', outcome: '', mine: false };
   private readonly status = h('p', { class: 'recent-status', role: 'status' }, 'Loading…');
   private readonly table = h('tbody');
 
-  constructor(
-    private readonly workspace: Workspace,
-    /** The signed-in person's principal (`member:cred_…`) when known. */
-    me: string | null,
-  ) {
-    this.me = me;
-  }
+  constructor(private readonly workspace: Workspace) {}
 
   /** The view's root element. */
   render(): HTMLElement {
@@ -145,17 +141,12 @@ export class RecentDecisionsView {
       after = page[page.length - 1]!.seq;
     }
     this.records = records;
+    this.me = (await this.workspace.self()).principal;
     this.draw();
   }
 
   /** Nothing to stop: the list is read once per visit. */
   stop(): void {}
-
-  /** Tells the view who the signed-in person is, once known. */
-  setMe(me: string | null): void {
-    this.me = me;
-    this.draw();
-  }
 
   private draw(): void {
     const shown = filterRecords(this.records, this.filter, this.me);
@@ -168,7 +159,7 @@ export class RecentDecisionsView {
           h('td', {}, new Date(record.at).toLocaleTimeString()),
           h(
             'td',
-            {},
+            { class: 'run-id' },
             h('a', { href: `#/runs/${encodeURIComponent(record.run_id)}` }, record.run_id),
           ),
           h('td', {}, record.task_key ?? ''),

@@ -79,6 +79,17 @@ export const removeAgentApplicationOperation = implement(
   },
 );
 
+/** GET /api/v1/workspaces/{ws}/credentials/self */
+export const selfCredentialOperation = implement(
+  OPERATION_CONTRACTS['credentials.self'],
+  async ({ principal }) => ({
+    credential_id: principal.credential_id,
+    kind: principal.kind,
+    agent_application_id: principal.agent_application_id,
+    principal: principalName(principal),
+  }),
+);
+
 /** GET /api/v1/workspaces/{ws}/credentials */
 export const listCredentialsOperation = implement(
   OPERATION_CONTRACTS['credentials.list'],

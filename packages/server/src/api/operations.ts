@@ -6,6 +6,7 @@ import {
   listCredentialsOperation,
   removeAgentApplicationOperation,
   revokeCredentialOperation,
+  selfCredentialOperation,
 } from './accounts.js';
 import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
@@ -61,6 +62,7 @@ const IMPLEMENTATIONS: Implementations = {
   'executor.commit': commit,
   'credentials.create': createCredentialOperation,
   'credentials.list': listCredentialsOperation,
+  'credentials.self': selfCredentialOperation,
   'credentials.revoke': revokeCredentialOperation,
   'agentApplications.create': createAgentApplicationOperation,
   'agentApplications.list': listAgentApplicationsOperation,

@@ -289,4 +289,31 @@ describe.skipIf(browserSkipReason !== null)('the web inbox in headless Chromium'
     expect(await axeViolations(page)).toEqual([]);
     await saveScreenshot(page, 'inbox-run.png');
   });
+
+  it('lists what was decided in the last day, filterable by run, tool, outcome and person', async () => {
+    await page.goto(`${kernel.url}/#/recent`);
+    const view = page.locator('.recent-view');
+    await view
+      .locator('.recent-status')
+      .filter({ hasText: 'decision(s) in the last day' })
+      .waitFor();
+    // Earlier tests approved, denied, answered and parked; rules and people both decided.
+    const rows = view.locator('tbody tr');
+    expect(await rows.count()).toBeGreaterThan(5);
+    await view.getByLabel('Outcome').selectOption('approved');
+    await view.getByLabel('Only mine').check();
+    const approved = await rows.count();
+    expect(approved).toBeGreaterThanOrEqual(2);
+    for (let i = 0; i < approved; i += 1) {
+      expect(await rows.nth(i).getAttribute('data-outcome')).toBe('approved');
+      expect(await rows.nth(i).textContent()).toMatch(/member:cred_/);
+    }
+    await view.getByLabel('Only mine').uncheck();
+    await view.getByLabel('Outcome').selectOption('');
+    await view.getByRole('searchbox', { name: 'Tool' }).fill('publish');
+    expect(await rows.count()).toBeGreaterThan(0);
+    for (const text of await rows.allTextContents()) expect(text).toContain('publish');
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, 'inbox-recent.png');
+  });
 });

@@ -69,6 +69,25 @@ export const listCredentialsContract = defineContract({
   errors: [],
 });
 
+/** GET /api/v1/workspaces/{ws}/credentials/self */
+export const selfCredentialContract = defineContract({
+  name: 'credentials.self',
+  summary:
+    'Who the calling credential is: its id, kind, application and the principal its decisions are recorded under',
+  method: 'GET',
+  path: '/api/v1/workspaces/{workspace_id}/credentials/self',
+  planes: ['agent', 'member'],
+  input: z.strictObject({ ...WorkspaceParams }),
+  output: z.object({
+    credential_id: z.string(),
+    kind: CredentialKindSchema,
+    agent_application_id: z.string().nullable(),
+    /** `kind:credential_id`, as decisions and events name their principal. */
+    principal: z.string(),
+  }),
+  errors: [],
+});
+
 /** POST /api/v1/workspaces/{ws}/credentials/{credential_id}/revoke */
 export const revokeCredentialContract = defineContract({
   name: 'credentials.revoke',

@@ -5,6 +5,7 @@ import {
   listCredentialsContract,
   removeAgentApplicationContract,
   revokeCredentialContract,
+  selfCredentialContract,
 } from './accounts.js';
 import { exportAuditContract, runAuditContract } from './audit.js';
 import { createConversationContract, postInputContract } from './conversations.js';
@@ -70,6 +71,7 @@ export const OPERATION_CONTRACTS = {
   'executor.commit': commitContract,
   'credentials.create': createCredentialContract,
   'credentials.list': listCredentialsContract,
+  'credentials.self': selfCredentialContract,
   'credentials.revoke': revokeCredentialContract,
   'agentApplications.create': createAgentApplicationContract,
   'agentApplications.list': listAgentApplicationsContract,
