@@ -79,7 +79,7 @@ export class RecentDecisionsView {
         (this.filter as unknown as Record<string, string>)[name] = input.value;
         this.draw();
       });
-      return h('label', {}, label, input);
+      return h('label', { class: 'filter' }, label, input);
     };
     const outcome = h(
       'select',
@@ -105,8 +105,8 @@ export class RecentDecisionsView {
         { class: 'filters', role: 'group', 'aria-label': 'filters' },
         text('run', 'Run'),
         text('tool', 'Tool'),
-        h('label', {}, 'Outcome', outcome),
-        h('label', {}, mine, ' Only mine'),
+        h('label', { class: 'filter' }, 'Outcome', outcome),
+        h('label', { class: 'filter' }, mine, ' Only mine'),
       ),
       this.status,
       h(
