@@ -110,7 +110,10 @@ function versionFromIfMatch(
   input: Record<string, unknown>,
 ): void {
   const header = req.headers['if-match'];
-  if (header === undefined || !('version' in operation.input.shape)) return;
+  // `If-Match: *` matches any version (HTTP's meaning): the approve is not bound.
+  if (header === undefined || header.trim() === '*' || !('version' in operation.input.shape)) {
+    return;
+  }
   const version = header
     .trim()
     .replace(/^W\//, '')

@@ -3,13 +3,11 @@ import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
-import type { RunEventType } from '../kernel/run-machine.js';
-import type { TaskEventType } from '../kernel/task-states.js';
 import { Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
 import { type Dialect, migrateToLatest } from './migrations.js';
 import { runPrepared } from './prepared.js';
-import type { Database, RunEventTable } from './schema.js';
+import type { Database, EventType, RunEventTable } from './schema.js';
 
 // PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -33,9 +31,6 @@ export interface PendingEvent {
   data?: Record<string, unknown>;
   principal?: string | null;
 }
-
-/** Every event type the kernel writes to a run's log. */
-export type EventType = TaskEventType | RunEventType;
 
 /** A committed event as stored. */
 export type StoredEvent = RunEventTable;
