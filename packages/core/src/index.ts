@@ -58,6 +58,58 @@ export {
 } from './issues/problem.js';
 export { combineLayers } from './layers/combine-layers.js';
 export { parsePath, textAtPath, textOf, walkPath } from './path/tool-input-path.js';
+export { BASELINE_VERSION, type BaselineFinding, baselineFinding } from './permissions/baseline.js';
+export {
+  BUILT_IN_RULE_SET_IDS,
+  BUILT_IN_RULE_SETS,
+  type BuiltInRuleSet,
+  CAPABILITY_TRAITS,
+  isBuiltInRuleSetId,
+} from './permissions/built-in-rule-sets.js';
+export {
+  type ActiveOverlays,
+  evaluatePermissions,
+  type PermissionOutcome,
+  type PermissionRequest,
+  type PermissionScope,
+} from './permissions/evaluate-permissions.js';
+export { permissionLayerDecision } from './permissions/layer-decision.js';
+export {
+  jsonEqual,
+  type PermissionCallFacts,
+  permissionRuleMatches,
+  ruleCoversTarget,
+  valueAtPointer,
+} from './permissions/match-rule.js';
+export {
+  canonicalJson,
+  exactCallRule,
+  withRememberedRule,
+} from './permissions/overlay-document.js';
+export {
+  compileRootedPattern,
+  type RootedPattern,
+  rootedPatternProblem,
+} from './permissions/rooted-pattern.js';
+export {
+  type FallbackReason,
+  type RuleSetSelection,
+  type SelectedRuleSet,
+  selectRuleSet,
+} from './permissions/select-rule-set.js';
+export {
+  type CanonicalTarget,
+  callTargets,
+  canonicalPath,
+  canonicalUrl,
+  valuesAtPointer,
+} from './permissions/targets.js';
+export {
+  permissionConfigurationProblems,
+  validateCustomRuleSet,
+  validateOverlayDocument,
+  validateToolManifest,
+} from './permissions/validate-permissions.js';
 export {
   AuditLayerSchema,
   type AuditRecord,
@@ -116,6 +168,7 @@ export {
   type CredentialView,
   CredentialViewSchema,
 } from './protocol/operations/accounts.js';
+export { type OverlayView, OverlayViewSchema } from './protocol/operations/overlays.js';
 export {
   OPERATION_CONTRACTS,
   type OperationContracts,
@@ -222,6 +275,35 @@ export {
   type LayerRuleRef,
   LayerRuleRefSchema,
 } from './schemas/layers.js';
+export {
+  type CustomRuleSet,
+  CustomRuleSetSchema,
+  MUTATION_TRAITS,
+  type OverlayDocument,
+  OverlayDocumentSchema,
+  type OverlayGroup,
+  OverlayGroupSchema,
+  type OverlayScope,
+  OverlayScopeSchema,
+  PermissionConfigurationShape,
+  type PermissionRule,
+  PermissionRuleSchema,
+  type PermissionVerdict,
+  PermissionVerdictSchema,
+  type Remember,
+  type RememberRule,
+  RememberRuleSchema,
+  RememberSchema,
+  RISK_TRAITS,
+  type RiskTrait,
+  RiskTraitSchema,
+  type ToolManifest,
+  type ToolManifestEntry,
+  ToolManifestEntrySchema,
+  ToolManifestSchema,
+  type ToolTarget,
+  ToolTargetSchema,
+} from './schemas/permissions.js';
 export {
   DECLARATION_ENVELOPE_MAX_BYTES,
   type ProfileConfiguration,

@@ -4,6 +4,7 @@ import {
   type ApprovalRule,
   buildEffectProfile,
   type Origin,
+  type Remember,
   type Verdict,
 } from '@airlock/core';
 import type { Trpc } from './internal/transport.js';
@@ -129,11 +130,21 @@ export class Approval extends BaseDecision {
   }
 
   /**
-   * Approves the call: it becomes runnable for executors.
-   * @throws ConflictError when it was already decided; NotFoundError, ForbiddenError.
+   * Approves the call: it becomes runnable for executors. With `remember`, the
+   * kernel also keeps an allow rule in the overlay of that scope, for the
+   * permission rule set captured when the call was evaluated; without a
+   * `rule` it remembers exactly this call.
+   * @example
+   * await d.approve({ remember: { scope: 'conversation', rule: { tools: ['bash'], argument_patterns: { '/command': 'git push origin *' } } } });
+   * @throws ConflictError when it was already decided (or the overlay changed meanwhile:
+   * `stale_digest`); ValidationError `remember_unavailable` when no rule set evaluated
+   * the call; NotFoundError, ForbiddenError. Nothing changes when it throws.
    */
-  approve(): Promise<TaskView> {
-    return this.context.trpc.decisions.approve.mutate(address(this.context, this.task));
+  approve(options: { remember?: Remember } = {}): Promise<TaskView> {
+    return this.context.trpc.decisions.approve.mutate({
+      ...address(this.context, this.task),
+      ...(options.remember ? { remember: options.remember } : {}),
+    });
   }
 
   /**

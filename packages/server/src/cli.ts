@@ -4,6 +4,7 @@ import { apps } from './cli/operator/apps.js';
 import { audit } from './cli/operator/audit.js';
 import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
+import { overlays } from './cli/operator/overlays.js';
 import { runs } from './cli/operator/runs.js';
 import { tokens } from './cli/operator/tokens.js';
 import { serve } from './cli/serve.js';
@@ -15,6 +16,7 @@ Commands:
   serve      Start the approval kernel (airlock serve --help)
   decisions  List, approve, deny and answer decisions on a running kernel
   runs       List, show and stop runs on a running kernel
+  overlays   Read, replace, trust and load permission overlays on a running kernel
   tokens     Create, list and revoke credentials through a running kernel
   apps       Create, list and remove agent applications through a running kernel
   audit      Export the decisions of a running kernel as JSON lines (airlock audit --help)
@@ -30,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'tokens') return tokens(rest);
   if (command === 'decisions') return decisions(rest);
   if (command === 'runs') return runs(rest);
+  if (command === 'overlays') return overlays(rest);
   if (command === 'apps') return apps(rest);
   if (command === 'audit') return audit(rest);
   if ((command === 'executor' || command === 'gateway') && rest[0] === 'mcp') {

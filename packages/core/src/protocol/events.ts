@@ -71,6 +71,15 @@ export const EVENT_SCHEMAS = [
   event('run.canceled', z.looseObject({ state: RunStateSchema, error: FailureSchema.optional() })),
   event('run.failed', z.looseObject({ state: RunStateSchema, error: FailureSchema.optional() })),
   event(
+    'run.rule_set_fallback',
+    z.looseObject({
+      rule_set: z.string(),
+      reason: z.string(),
+      detail: z.string(),
+      applies: z.string(),
+    }),
+  ),
+  event(
     'task.created',
     taskData({
       origin: OriginSchema,

@@ -12,7 +12,10 @@ function address(input: { workspace_id: string; run_id: string; task_key: string
 export const approve = implement(
   OPERATION_CONTRACTS['decisions.approve'],
   ({ kernel, principal }, input) => {
-    return approveTask(kernel.context, principal, address(input), { version: input.version });
+    return approveTask(kernel.context, principal, address(input), {
+      version: input.version,
+      remember: input.remember,
+    });
   },
 );
 

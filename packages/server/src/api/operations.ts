@@ -14,6 +14,7 @@ import { approve, deny, listDecisions, resolution, retry } from './decisions.js'
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
 import { cancelCall, submitCalls } from './gateway.js';
 import type { Operation } from './operation.js';
+import { getOverlay, replaceOverlayOperation, trustOverlayOperation } from './overlays.js';
 import { getConfiguration, putConfiguration } from './profile.js';
 import {
   abandonRun,
@@ -55,6 +56,9 @@ const IMPLEMENTATIONS: Implementations = {
   'decisions.resolve': resolution,
   'decisions.retry': retry,
   'decisions.list': listDecisions,
+  'overlays.get': getOverlay,
+  'overlays.replace': replaceOverlayOperation,
+  'overlays.trust': trustOverlayOperation,
   'executor.inbox': inbox,
   'executor.claim': claim,
   'executor.claimNext': claimNextOperation,

@@ -1,6 +1,7 @@
 import { OPERATION_CONTRACTS, validateProfileConfiguration } from '@airlock/core';
 import { assertContractVersionRises } from '../kernel/contract-versions.js';
 import { AirlockError } from '../kernel/errors.js';
+import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
 import { principalName } from '../store/accounts.js';
 import { currentProfileConfiguration, putProfileConfiguration } from '../store/profiles.js';
 import { implement } from './operation.js';
@@ -18,11 +19,15 @@ export const putConfiguration = implement(
   async ({ kernel, principal }, input) => {
     const app = agentApplication(principal);
     const validated = validateProfileConfiguration(input);
-    if (!validated.ok) {
+    const problems = [
+      ...(validated.ok ? [] : validated.problems),
+      ...manifestSchemaProblems(input.tool_manifest),
+    ];
+    if (problems.length > 0) {
       throw new AirlockError(
         'invalid_configuration',
-        `the configuration has ${validated.problems.length} problem(s); nothing was changed`,
-        validated.problems,
+        `the configuration has ${problems.length} problem(s); nothing was changed`,
+        problems,
       );
     }
     const stored = await kernel.context.store.transaction(async (tx) => {

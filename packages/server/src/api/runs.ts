@@ -3,6 +3,7 @@ import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { readRun } from '../kernel/run-state.js';
 import { createStandaloneRun, regenerateRun, stopRun } from '../kernel/runs.js';
+import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
 import { eventView, runView } from '../kernel/views.js';
 import type { RunTable } from '../store/schema.js';
 import { implement } from './operation.js';
@@ -21,6 +22,14 @@ export function settleFirstSteps(kernel: Kernel, run: RunTable) {
 export const createRun = implement(
   OPERATION_CONTRACTS['runs.create'],
   async ({ kernel, principal }, input) => {
+    const schemaProblems = manifestSchemaProblems(input.tool_manifest);
+    if (schemaProblems.length > 0) {
+      throw new AirlockError(
+        'invalid_configuration',
+        `the tool manifest has ${schemaProblems.length} schema problem(s); nothing was created`,
+        schemaProblems,
+      );
+    }
     const run = await createStandaloneRun(kernel.context, principal, input);
     return settleFirstSteps(kernel, run);
   },

@@ -71,6 +71,8 @@ export const RUN_EVENT_TYPES = [
   'run.completed',
   'run.canceled',
   'run.failed',
+  /** The selected custom permission rule set could not be used: Baseline decides alone (spec 003). */
+  'run.rule_set_fallback',
 ] as const;
 
 /** A `run.*` event type. */

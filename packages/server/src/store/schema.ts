@@ -155,6 +155,29 @@ export interface RunEventTable {
   created_at: number;
 }
 
+/** One overlay document (spec 003): a scope's groups, its digest and, for a project, the trusted digest. */
+export interface OverlayDocumentTable {
+  workspace_id: string;
+  scope: 'user' | 'project' | 'conversation';
+  /** The member principal (user), agent application (project) or conversation. */
+  owner_id: string;
+  document: string;
+  digest: string;
+  trusted_digest: string | null;
+  trusted_by: string | null;
+  updated_by: string;
+  updated_at: number;
+}
+
+/** A claim lock: the row holding a sequential tool or a mutated path while it is claimed. */
+export interface ClaimLockTable {
+  workspace_id: string;
+  lock_key: string;
+  run_id: string;
+  task_key: string;
+  taken_at: number;
+}
+
 /** The Kysely database type. */
 export interface Database {
   workspaces: WorkspaceTable;
@@ -165,4 +188,6 @@ export interface Database {
   runs: RunTable;
   tasks: TaskTable;
   run_events: RunEventTable;
+  overlay_documents: OverlayDocumentTable;
+  claim_locks: ClaimLockTable;
 }

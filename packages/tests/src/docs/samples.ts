@@ -13,6 +13,7 @@ export const DOC_PAGES = [
   'docs/getting-started.md',
   'docs/concepts.md',
   'docs/rules.md',
+  'docs/permissions.md',
   'docs/executors.md',
   'docs/mcp.md',
   'docs/operations.md',

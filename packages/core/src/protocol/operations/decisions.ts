@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RememberSchema } from '../../schemas/permissions.js';
 import { LimitSchema, TaskParams, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
@@ -8,7 +9,7 @@ import { TaskViewSchema } from '../views.js';
 export const approveContract = defineContract({
   name: 'decisions.approve',
   summary:
-    'Approve a parked call: it becomes runnable for executors (409 if not waiting, or if it changed since the version sent)',
+    'Approve a parked call: it becomes runnable for executors (409 if not waiting, or if it changed since the version sent); remember keeps an allow rule for the rule set captured on the row',
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/approve',
   planes: ['member'],
@@ -16,6 +17,8 @@ export const approveContract = defineContract({
     ...TaskParams,
     /** The row version the person saw (or send it as `If-Match`); 409 if the row changed since. */
     version: z.string().min(1).max(64).optional(),
+    /** Also keep an allow rule in an overlay of the rule set captured on the row (spec 003). */
+    remember: RememberSchema.optional(),
   }),
   output: TaskViewSchema,
   errors: [
@@ -24,6 +27,7 @@ export const approveContract = defineContract({
     'task_not_waiting',
     'run_not_running',
     'version_mismatch',
+    'remember_unavailable',
   ],
 });
 

@@ -24,6 +24,7 @@ import {
   inboxContract,
 } from './executor.js';
 import { cancelCallContract, submitCallsContract } from './gateway.js';
+import { getOverlayContract, replaceOverlayContract, trustOverlayContract } from './overlays.js';
 import { getConfigurationContract, putConfigurationContract } from './profile.js';
 import {
   abandonRunContract,
@@ -64,6 +65,9 @@ export const OPERATION_CONTRACTS = {
   'decisions.resolve': resolveContract,
   'decisions.retry': retryContract,
   'decisions.list': listDecisionsContract,
+  'overlays.get': getOverlayContract,
+  'overlays.replace': replaceOverlayContract,
+  'overlays.trust': trustOverlayContract,
   'executor.inbox': inboxContract,
   'executor.claim': claimContract,
   'executor.claimNext': claimNextContract,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ActionContractSchema } from '../../contracts/contract-schema.js';
 import { ApprovalRuleListSchema } from '../../schemas/approval.js';
 import { LifecycleHooksSchema } from '../../schemas/hooks.js';
+import { PermissionConfigurationShape } from '../../schemas/permissions.js';
 import { EventViewSchema } from '../events.js';
 import {
   AfterSchema,
@@ -26,6 +27,8 @@ const createRunInput = z.strictObject({
   lifecycle_hooks: z.unknown().optional(),
   /** Structured action rules (spec 004); validated like the profile's. */
   action_contract: z.unknown().optional(),
+  /** The tool manifest, the selected permission rule set and its options (spec 003). */
+  ...PermissionConfigurationShape,
 });
 
 /** POST /api/v1/workspaces/{ws}/runs: a standalone run with its own mode and rules. */
