@@ -1,3 +1,4 @@
+export type { Remember } from '@airlock/core';
 export {
   type Client,
   type ClientOptions,
