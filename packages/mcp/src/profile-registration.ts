@@ -1,11 +1,11 @@
 import { NAME_SEPARATOR, type ToolManifestEntry } from './manifest.js';
 
 /**
- * Whether registration also writes the profile's `tool_manifest`. Off until
- * the kernel accepts that key (issue 12); switching it on is the one change
- * needed here once it does.
+ * Whether registration also writes the profile's `tool_manifest` (spec 003):
+ * the kernel then checks each call's input against the tool's schema and the
+ * selected permission rule set reads its risk traits.
  */
-export const REGISTER_TOOL_MANIFEST = false;
+export const REGISTER_TOOL_MANIFEST = true;
 
 /** A profile configuration as `GET/PUT /agent_api/v1/profile/configuration` carries it. */
 export type ProfileConfiguration = Record<string, unknown>;
@@ -18,7 +18,7 @@ function ownedBy(serverName: string, name: string): boolean {
  * The profile configuration with one MCP server's tools registered: its
  * earlier `<server>__*` names replaced by the current ones in `tool_names`
  * (a profile that declares no `tool_names` already allows every tool and is
- * left so), and, once {@link REGISTER_TOOL_MANIFEST} is on, the same for the
+ * left so), and, while {@link REGISTER_TOOL_MANIFEST} is on, the same for the
  * `tool_manifest` entries. Returns null when nothing changes. Pure.
  */
 export function registerServerTools(

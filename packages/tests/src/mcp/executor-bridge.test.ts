@@ -245,4 +245,36 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
     expect(task).toMatchObject({ state: 'succeeded', attempts: 2 });
     expect(readFileSync(join(dir, 'src/c.txt'), 'utf8')).toBe('again');
   });
+
+  it('under a read_only rule set (spec 003) the registered manifest grants reads and refuses writes as data', async () => {
+    const agent = new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent });
+    const before = (await agent.profile()) as Record<string, unknown>;
+    expect(Array.isArray(before.tool_manifest)).toBe(true);
+    const { approval_rules: _rules, ...withoutRules } = before;
+    await agent.putProfile({
+      ...withoutRules,
+      approval_mode: 'bypass',
+      permission_rule_set: 'read_only',
+      project_root: dir,
+    });
+    try {
+      const run = await turn([
+        {
+          tool_calls: [
+            { name: 'fs__read_text_file', input: { path: 'src/a.txt' } },
+            { name: 'fs__write_file', input: { path: 'src/d.txt', content: 'no' } },
+          ],
+        },
+        { final: 'done', expect: 'hello' },
+      ]);
+      expect((await settled(run.id)).state).toBe('completed');
+      const [read, write] = await workspace().runs.run(run.id).tasks();
+      expect(read).toMatchObject({ state: 'succeeded' });
+      expect(write).toMatchObject({ state: 'failed', error: { code: 'approval_denied' } });
+      expect((write?.decision as { layer?: string }).layer).toBe('rule_set');
+      expect(existsSync(join(dir, 'src/d.txt'))).toBe(false);
+    } finally {
+      await agent.putProfile(before);
+    }
+  });
 });
