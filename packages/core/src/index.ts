@@ -58,6 +58,172 @@ export {
 } from './issues/problem.js';
 export { combineLayers } from './layers/combine-layers.js';
 export { parsePath, textAtPath, textOf, walkPath } from './path/tool-input-path.js';
+export { BASELINE_VERSION, type BaselineFinding, baselineFinding } from './permissions/baseline.js';
+export {
+  BUILT_IN_RULE_SET_IDS,
+  BUILT_IN_RULE_SETS,
+  type BuiltInRuleSet,
+  CAPABILITY_TRAITS,
+  isBuiltInRuleSetId,
+} from './permissions/built-in-rule-sets.js';
+export {
+  type ActiveOverlays,
+  evaluatePermissions,
+  type PermissionOutcome,
+  type PermissionRequest,
+  type PermissionScope,
+} from './permissions/evaluate-permissions.js';
+export { permissionLayerDecision } from './permissions/layer-decision.js';
+export {
+  jsonEqual,
+  type PermissionCallFacts,
+  permissionRuleMatches,
+  ruleCoversTarget,
+  valueAtPointer,
+} from './permissions/match-rule.js';
+export {
+  canonicalJson,
+  exactCallRule,
+  withRememberedRule,
+} from './permissions/overlay-document.js';
+export {
+  compileRootedPattern,
+  type RootedPattern,
+  rootedPatternProblem,
+} from './permissions/rooted-pattern.js';
+export {
+  type FallbackReason,
+  type RuleSetSelection,
+  type SelectedRuleSet,
+  selectRuleSet,
+} from './permissions/select-rule-set.js';
+export {
+  type CanonicalTarget,
+  callTargets,
+  canonicalPath,
+  canonicalUrl,
+  valuesAtPointer,
+} from './permissions/targets.js';
+export {
+  permissionConfigurationProblems,
+  validateCustomRuleSet,
+  validateOverlayDocument,
+  validateToolManifest,
+} from './permissions/validate-permissions.js';
+export {
+  AuditLayerSchema,
+  type AuditRecord,
+  AuditRecordSchema,
+  DeciderSchema,
+} from './protocol/audit.js';
+export {
+  BODY_ERROR_CODES,
+  COMMON_ERROR_CODES,
+  ERROR_CODES,
+  ERROR_STATUS,
+  type ErrorBody,
+  ErrorBodySchema,
+  type ErrorCode,
+  ErrorCodeSchema,
+  errorStatus,
+  type ProblemDetail,
+  ProblemDetailSchema,
+} from './protocol/error-codes.js';
+export {
+  EVENT_TYPES,
+  type EventType,
+  type EventView,
+  EventViewSchema,
+  type WorkAvailable,
+  WorkAvailableSchema,
+} from './protocol/events.js';
+export {
+  type Failure,
+  FailureSchema,
+  ROW_FAILURE_CODES,
+  type RowFailureCode,
+} from './protocol/failure-codes.js';
+export {
+  AfterSchema,
+  ExecutorTaskParams,
+  IdSchema,
+  LeaseSchema,
+  LimitSchema,
+  ModeSchema,
+  RunParams,
+  RunStartShape,
+  TaskParams,
+  WorkspaceParams,
+} from './protocol/inputs.js';
+export {
+  defineContract,
+  type OperationContract,
+  type OperationInput,
+  type OperationOutput,
+  pathParams,
+} from './protocol/operation.js';
+export {
+  type AgentApplicationView,
+  AgentApplicationViewSchema,
+  type CredentialView,
+  CredentialViewSchema,
+} from './protocol/operations/accounts.js';
+export { type OverlayView, OverlayViewSchema } from './protocol/operations/overlays.js';
+export {
+  OPERATION_CONTRACTS,
+  type OperationContracts,
+  type OperationName,
+} from './protocol/operations/registry.js';
+export {
+  GatewayProviderSchema,
+  OpenAIProviderSchema,
+  OpenAIToolSchema,
+  type ProviderConfig,
+  ProviderConfigSchema,
+  ScriptedCallSchema,
+  ScriptedProviderSchema,
+  type ScriptedRound,
+  ScriptedRoundSchema,
+} from './protocol/provider.js';
+export {
+  type JsonValue,
+  JsonValueSchema,
+  PROTOCOL_SCHEMAS,
+  type ProtocolSchemaMeta,
+} from './protocol/registry.js';
+export {
+  AppendedTaskViewSchema,
+  ApprovalRuleViewSchema,
+  type Attention,
+  AttentionSchema,
+  ClaimSchema,
+  type ClaimView,
+  type CredentialKind,
+  CredentialKindSchema,
+  DecisionViewSchema,
+  type EffectProfileView,
+  EffectProfileViewSchema,
+  FailureViewSchema,
+  type InboxItem,
+  InboxItemSchema,
+  LifecycleHooksViewSchema,
+  type OnFailure,
+  OnFailureSchema,
+  type ProfileConfigurationView,
+  ProfileConfigurationViewSchema,
+  RUN_STATES,
+  type RunState,
+  RunStateSchema,
+  type RunView,
+  RunViewSchema,
+  TASK_STATES,
+  type TaskKind,
+  TaskKindSchema,
+  type TaskState,
+  TaskStateSchema,
+  type TaskView,
+  TaskViewSchema,
+} from './protocol/views.js';
 export type { CompiledRule } from './rules/compiled-rule.js';
 export type { Policy } from './rules/policy.js';
 export { compileToolPattern, resolveToolName, type ToolPattern } from './rules/tool-pattern.js';
@@ -109,6 +275,35 @@ export {
   type LayerRuleRef,
   LayerRuleRefSchema,
 } from './schemas/layers.js';
+export {
+  type CustomRuleSet,
+  CustomRuleSetSchema,
+  MUTATION_TRAITS,
+  type OverlayDocument,
+  OverlayDocumentSchema,
+  type OverlayGroup,
+  OverlayGroupSchema,
+  type OverlayScope,
+  OverlayScopeSchema,
+  PermissionConfigurationShape,
+  type PermissionRule,
+  PermissionRuleSchema,
+  type PermissionVerdict,
+  PermissionVerdictSchema,
+  type Remember,
+  type RememberRule,
+  RememberRuleSchema,
+  RememberSchema,
+  RISK_TRAITS,
+  type RiskTrait,
+  RiskTraitSchema,
+  type ToolManifest,
+  type ToolManifestEntry,
+  ToolManifestEntrySchema,
+  ToolManifestSchema,
+  type ToolTarget,
+  ToolTargetSchema,
+} from './schemas/permissions.js';
 export {
   DECLARATION_ENVELOPE_MAX_BYTES,
   type ProfileConfiguration,

@@ -4,9 +4,10 @@ import {
   type ApprovalRule,
   buildEffectProfile,
   type Origin,
+  type Remember,
   type Verdict,
 } from '@airlock/core';
-import { call, type Trpc } from './internal/transport.js';
+import type { Trpc } from './internal/transport.js';
 import type { TaskView } from './views.js';
 
 /** A rule that matched a parked call: its index in the run's rule list, and what it says. */
@@ -103,13 +104,11 @@ export class Question extends BaseDecision {
    * @throws ConflictError when it was already answered (or expired); NotFoundError, ForbiddenError.
    */
   answer(resolution: { content: unknown; outcome?: 'succeeded' | 'failed' }): Promise<TaskView> {
-    return call(() =>
-      this.context.trpc.decisions.resolve.mutate({
-        ...address(this.context, this.task),
-        content: resolution.content,
-        ...(resolution.outcome ? { outcome: resolution.outcome } : {}),
-      }),
-    );
+    return this.context.trpc.decisions.resolve.mutate({
+      ...address(this.context, this.task),
+      content: resolution.content,
+      ...(resolution.outcome ? { outcome: resolution.outcome } : {}),
+    });
   }
 }
 
@@ -131,11 +130,21 @@ export class Approval extends BaseDecision {
   }
 
   /**
-   * Approves the call: it becomes runnable for executors.
-   * @throws ConflictError when it was already decided; NotFoundError, ForbiddenError.
+   * Approves the call: it becomes runnable for executors. With `remember`, the
+   * kernel also keeps an allow rule in the overlay of that scope, for the
+   * permission rule set captured when the call was evaluated; without a
+   * `rule` it remembers exactly this call.
+   * @example
+   * await d.approve({ remember: { scope: 'conversation', rule: { tools: ['bash'], argument_patterns: { '/command': 'git push origin *' } } } });
+   * @throws ConflictError when it was already decided (or the overlay changed meanwhile:
+   * `stale_digest`); ValidationError `remember_unavailable` when no rule set evaluated
+   * the call; NotFoundError, ForbiddenError. Nothing changes when it throws.
    */
-  approve(): Promise<TaskView> {
-    return call(() => this.context.trpc.decisions.approve.mutate(address(this.context, this.task)));
+  approve(options: { remember?: Remember } = {}): Promise<TaskView> {
+    return this.context.trpc.decisions.approve.mutate({
+      ...address(this.context, this.task),
+      ...(options.remember ? { remember: options.remember } : {}),
+    });
   }
 
   /**
@@ -143,12 +152,10 @@ export class Approval extends BaseDecision {
    * @throws ConflictError when it was already decided; NotFoundError, ForbiddenError.
    */
   deny(options: { reason?: string } = {}): Promise<TaskView> {
-    return call(() =>
-      this.context.trpc.decisions.deny.mutate({
-        ...address(this.context, this.task),
-        ...(options.reason !== undefined ? { reason: options.reason } : {}),
-      }),
-    );
+    return this.context.trpc.decisions.deny.mutate({
+      ...address(this.context, this.task),
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+    });
   }
 }
 

@@ -105,6 +105,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         principal: auth.principal,
         authError: auth.error,
         rateLimiter,
+        checkDeclaredCodes: options.validateOutputs,
         setHeader: (name, value) => {
           if (!res.headersSent) res.setHeader(name, value);
         },

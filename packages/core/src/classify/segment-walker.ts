@@ -97,7 +97,8 @@ function walkWords(
   let words = all;
   let at = 0;
   const via = [...outer.via];
-  let modules = 0;
+  // Rewrites copy the words (python -m, an expanded name): bounded so hostile chains stay linear.
+  let rewrites = 0;
   const walk = (): Walk => ({ out: outer.out, depth: outer.depth, via: [...via] });
   for (;;) {
     while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
@@ -111,8 +112,23 @@ function walkWords(
     const first = words[at]!;
     if (first.dynamic) {
       tags.add('unknown');
-      push(walk(), words.slice(at), tags, 'the program name is an expansion');
-      return;
+      const literal = literalPart(first.text);
+      if (
+        (literal === '' && at + 1 >= words.length) ||
+        (literal !== '' && ++rewrites > MAX_DEPTH)
+      ) {
+        push(walk(), words.slice(at), tags, 'the program name is an expansion');
+        return;
+      }
+      // An expansion may be empty (`$() npm i x` runs npm): the words after it are read as well.
+      if (literal === '') {
+        at++;
+        continue;
+      }
+      // `$(true)rm -rf x` still runs rm: the literal part of the name is read as well.
+      words = [{ text: literal, dynamic: false }, ...words.slice(at + 1)];
+      at = 0;
+      continue;
     }
     const program = programName(first.text);
     const unwrapped = unwrap(program, words, at + 1);
@@ -124,7 +140,7 @@ function walkWords(
     }
     const args = words.slice(at + 1);
     const interpreted = unwrapped === null ? interpret(program, args, segment) : null;
-    if (interpreted?.kind === 'words' && ++modules > MAX_DEPTH) {
+    if (interpreted?.kind === 'words' && ++rewrites > MAX_DEPTH) {
       tags.add('unknown');
       push(walk(), words.slice(at), tags, 'nested too deeply');
       return;
@@ -196,6 +212,31 @@ function finishCommand(command: Command): void {
     return;
   }
   push(walk, words, tags);
+}
+
+/** A word's text without its expansions (`$(...)`, backticks, `${...}`, `$NAME`). */
+function literalPart(text: string): string {
+  let literal = '';
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === '`') {
+      const end = text.indexOf('`', index + 1);
+      index = end < 0 ? text.length : end;
+    } else if (char === '$' && (text[index + 1] === '(' || text[index + 1] === '{')) {
+      const [open, close] = text[index + 1] === '(' ? ['(', ')'] : ['{', '}'];
+      let depth = 0;
+      let at = index + 1;
+      for (; at < text.length; at++) {
+        if (text[at] === open) depth++;
+        else if (text[at] === close && --depth === 0) break;
+      }
+      index = at;
+    } else if (char === '$' && /[A-Za-z0-9_@*#?$!-]/.test(text[index + 1] ?? '')) {
+      index++;
+      if (/[A-Za-z_]/.test(text[index]!)) while (/\w/.test(text[index + 1] ?? '')) index++;
+    } else literal += char;
+  }
+  return literal;
 }
 
 function textsOf(words: readonly ShellWord[]): string[] {

@@ -261,3 +261,34 @@ describe('indexes shared between policies with the same globs', () => {
     expect(allow.candidates('model', 'bash').map((rule) => rule.verdict)).toEqual(['allow', 'ask']);
   });
 });
+
+describe('a policy whose literal automaton would be too large', () => {
+  it('still decides exactly, by running every glob', () => {
+    // 450 distinct fragments over 1,024 CJK characters: the dense table would pass its size bound.
+    const alphabet = Array.from({ length: 1024 }, (_, i) => String.fromCharCode(0x4e00 + i));
+    const rules: ApprovalRule[] = Array.from({ length: 450 }, (_, r) => ({
+      tool: 'bash',
+      path: 'command',
+      match: `*${Array.from({ length: 25 }, (_, i) => alphabet[Math.imul(r * 31 + i, 2654435761) >>> 22]).join('')}*`,
+      verdict: r % 3 === 0 ? 'deny' : 'allow',
+    }));
+    const validated = validateRuleList(rules);
+    if (!validated.ok) throw new Error(JSON.stringify(validated.problems[0]));
+    for (const command of [
+      `ls ${rules[7]!.match!.slice(1, -1)} x`,
+      `${rules[9]!.match!.slice(1, 20)}\uD800`,
+      alphabet.slice(100, 160).join(''),
+      'plain ascii',
+    ]) {
+      const call = {
+        mode: 'rules' as const,
+        origin: 'model' as const,
+        toolName: 'bash',
+        toolInput: { command },
+      };
+      expect(decide(validated.value, call).matched).toEqual(
+        scanMatches(rules, 'model', 'bash', { command }),
+      );
+    }
+  });
+});

@@ -18,14 +18,25 @@ const START = 1;
 const END = 2;
 const FIRST_UNIT_CLASS = 3;
 
-/** Past this many table cells the automaton is not built and the caller scans rules instead. */
-const MAX_TABLE_CELLS = 4_000_000;
+/**
+ * Past this many table cells (4 bytes each) the automaton is not built and the
+ * caller runs every glob instead. 6.5 million covers a whole 64 KiB envelope of
+ * literal text over printable ASCII; only patterns with hundreds of distinct
+ * non-ASCII characters go past it.
+ */
+const MAX_TABLE_CELLS = 6_500_000;
 
 /** Identity key of an anchored literal, for deduplication. */
 export function literalKey(literal: AnchoredLiteral): string {
   return `${literal.atStart ? '^' : '-'}${literal.atEnd ? '$' : '-'}${literal.text}`;
 }
 
+/**
+ * The automaton itself: build it once from distinct literals, then `scan`
+ * texts; after each scan `found`, `firstEnd` and `lastEnd` describe what
+ * occurred. Its scratch state makes it single-use at a time (evaluation is
+ * synchronous, so one policy may share it across calls).
+ */
 export class LiteralAutomaton {
   readonly literalCount: number;
   /**

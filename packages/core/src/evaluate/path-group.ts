@@ -1,7 +1,7 @@
 import { PreparedText } from '../glob/prepared-text.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import { type AnchoredLiteral, LiteralAutomaton, literalKey } from './literal-automaton.js';
-import { requiredLiterals, type Verdict } from './rule-literals.js';
+import { type MatchShape, requiredLiterals } from './rule-literals.js';
 
 /** Up to this many globs in a group run directly, without an automaton. */
 const SMALL_GROUP = 2;
@@ -48,7 +48,7 @@ export class PathGroup {
     const literalIds = new Map<string, number>();
     const slotLiterals: number[][] = [];
     const slotRules: CompiledRule[] = [];
-    const slotVerdicts: Verdict[] = [];
+    const slotShapes: MatchShape[] = [];
     for (const rule of rules) {
       if (rule.match === null) {
         anyText.push(rule.index);
@@ -56,7 +56,7 @@ export class PathGroup {
       }
       const required = requiredLiterals(rule.match);
       if (required.literals.length === 0) {
-        if (required.verdict.kind === 'decisive') anyText.push(rule.index);
+        if (required.shape.kind === 'decisive') anyText.push(rule.index);
         else alwaysRun.push(rule);
         continue;
       }
@@ -64,7 +64,7 @@ export class PathGroup {
       for (const literal of required.literals) ids.add(idOf(literal));
       slotLiterals.push([...ids]);
       slotRules.push(rule);
-      slotVerdicts.push(required.verdict);
+      slotShapes.push(required.shape);
     }
     function idOf(literal: AnchoredLiteral): number {
       const key = literalKey(literal);
@@ -76,23 +76,23 @@ export class PathGroup {
       }
       return id;
     }
-    const kinds = new Uint8Array(slotVerdicts.length);
-    const firsts = new Int32Array(slotVerdicts.length);
-    const seconds = new Int32Array(slotVerdicts.length);
-    slotVerdicts.forEach((verdict, slot) => {
-      if (verdict.kind === 'decisive') kinds[slot] = DECISIVE;
-      else if (verdict.kind === 'ordered') {
+    const kinds = new Uint8Array(slotShapes.length);
+    const firsts = new Int32Array(slotShapes.length);
+    const seconds = new Int32Array(slotShapes.length);
+    slotShapes.forEach((shape, slot) => {
+      if (shape.kind === 'decisive') kinds[slot] = DECISIVE;
+      else if (shape.kind === 'ordered') {
         kinds[slot] = ORDERED;
-        firsts[slot] = idOf(verdict.first);
-        seconds[slot] = idOf(verdict.second);
-      } else if (verdict.kind === 'after-prefix') {
+        firsts[slot] = idOf(shape.first);
+        seconds[slot] = idOf(shape.second);
+      } else if (shape.kind === 'after-prefix') {
         kinds[slot] = AFTER_PREFIX;
-        firsts[slot] = idOf(verdict.literal);
-        seconds[slot] = verdict.prefixUnits;
-      } else if (verdict.kind === 'before-suffix') {
+        firsts[slot] = idOf(shape.literal);
+        seconds[slot] = shape.prefixUnits;
+      } else if (shape.kind === 'before-suffix') {
         kinds[slot] = BEFORE_SUFFIX;
-        firsts[slot] = idOf(verdict.literal);
-        seconds[slot] = verdict.suffixUnits;
+        firsts[slot] = idOf(shape.literal);
+        seconds[slot] = shape.suffixUnits;
       } else kinds[slot] = RUN;
     });
     // A group of one or two globs runs them directly: cheaper than a scan for so few.

@@ -9,7 +9,7 @@ import type { AnchoredLiteral } from './literal-automaton.js';
  * - `before-suffix`: `*A*S`, a match when the first A ends before S starts;
  * - `run`: any other shape, or one with `?`: the glob itself runs.
  */
-export type Verdict =
+export type MatchShape =
   | { readonly kind: 'decisive' }
   | { readonly kind: 'ordered'; readonly first: AnchoredLiteral; readonly second: AnchoredLiteral }
   | {
@@ -28,7 +28,7 @@ export type Verdict =
 export interface RequiredLiterals {
   /** Literals that all occur in every text the glob matches (none for `*`, `??`, ...). */
   readonly literals: readonly AnchoredLiteral[];
-  readonly verdict: Verdict;
+  readonly shape: MatchShape;
 }
 
 /**
@@ -50,12 +50,12 @@ export function requiredLiterals(glob: Glob): RequiredLiterals {
       literals.push({ text, atStart, atEnd });
     });
   });
-  return { literals, verdict: glob.hasQuestion ? { kind: 'run' } : verdictOf(glob) };
+  return { literals, shape: glob.hasQuestion ? { kind: 'run' } : shapeOf(glob) };
 }
 
 const floating = (text: string): AnchoredLiteral => ({ text, atStart: false, atEnd: false });
 
-function verdictOf(glob: Glob): Verdict {
+function shapeOf(glob: Glob): MatchShape {
   const texts = glob.segments.map((segment) => segment.text);
   if (!glob.hasStar) return { kind: 'decisive' };
   const first = texts[0]!;

@@ -38,6 +38,11 @@ export const PROBLEM_CODES = [
   'hook_result_feedback_missing',
   'hook_result_feedback_invalid',
   'hook_result_feedback_not_allowed',
+  'tool_manifest_invalid',
+  'permission_rule_invalid',
+  'rule_set_invalid',
+  'overlay_document_invalid',
+  'project_root_invalid',
   // Action contracts (spec 004).
   'contract_not_object',
   'contract_key_unknown',

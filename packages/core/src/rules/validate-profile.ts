@@ -1,6 +1,7 @@
 import { checkActionContract } from '../contracts/validate-contract.js';
 import { checkLifecycleHooks } from '../hooks/validate-hooks.js';
 import { ProblemList, pointerTo, type Validated } from '../issues/problem.js';
+import { permissionConfigurationProblems } from '../permissions/validate-permissions.js';
 import { ApprovalModeSchema } from '../schemas/approval.js';
 import type { ProfileConfiguration } from '../schemas/profile.js';
 import { CompiledPolicy, type Policy } from './policy.js';
@@ -12,6 +13,10 @@ const PROFILE_KEYS = [
   'tool_names',
   'tool_aliases',
   'lifecycle_hooks',
+  'tool_manifest',
+  'permission_rule_set',
+  'custom_rule_sets',
+  'project_root',
   'action_contract',
 ];
 
@@ -73,6 +78,7 @@ export function validateProfileConfiguration(input: unknown): Validated<ValidPro
       );
     }
   }
+  problems.items.push(...permissionConfigurationProblems(fields));
   if (fields.action_contract !== undefined) {
     checkActionContract(fields.action_contract, '/action_contract', problems);
   }

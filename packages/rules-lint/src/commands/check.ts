@@ -9,9 +9,14 @@ import { expandInputs } from '../cli/inputs.js';
 import { loadInput, loadToolCatalog } from '../cli/load.js';
 import { countOption, writeOutput } from '../cli/write-output.js';
 import { ConfigFinder } from '../config/find-config.js';
-import type { Finding } from '../findings.js';
+import { compareFindings, type Finding } from '../findings.js';
 import { type FixLevel, fixDocument } from '../fixes/fix-document.js';
 import { lintDocument } from '../lint.js';
+import {
+  customRuleSetFindings,
+  permissionFileKind,
+  permissionFindings,
+} from '../permissions/permission-file.js';
 import type { PrettyFileReport } from '../reporters/pretty.js';
 import { renderReports } from '../reporters/render.js';
 import { readRuleFile } from '../rule-file.js';
@@ -77,6 +82,14 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
       continue;
     }
     const { document } = loaded;
+    const permissionKind = permissionFileKind(document.value);
+    if (permissionKind) {
+      let findings = permissionFindings(document, permissionKind);
+      if (values.quiet === true)
+        findings = findings.filter((finding) => finding.severity === 'error');
+      reports.push({ file: shown, findings, lines: document.lines });
+      continue;
+    }
     const ruleFile = readRuleFile(document.value);
     const mode = ruleFile.mode ?? cliMode ?? config.mode;
     const tools = cliTools ?? config.tools;
@@ -99,6 +112,8 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
       findings = fixed.findings;
       lines = fixed.document.lines;
     } else findings = lint(document);
+    // Custom rule sets declared beside the rules are validated with positions too.
+    findings = [...findings, ...customRuleSetFindings(document)].sort(compareFindings);
     reports.push({ file: shown, findings, lines });
   }
   reports = await applyBaseline(

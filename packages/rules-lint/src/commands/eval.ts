@@ -6,6 +6,7 @@ import { evaluateCall } from '../evaluate/evaluate-call.js';
 import { lintDocument } from '../lint.js';
 import { renderPretty } from '../reporters/pretty.js';
 import { readRuleFile } from '../rule-file.js';
+import { evalRuleSetCommand, selectsRuleSet } from './eval-rule-set.js';
 
 /**
  * `rules-lint eval --rules FILE --mode bypass|ask|rules [--origin O] --tool NAME --input JSON`:
@@ -14,6 +15,7 @@ import { readRuleFile } from '../rule-file.js';
  * declaration (its problems on stderr). Throws UsageError.
  */
 export async function evalCommand(args: readonly string[], io: CliIo): Promise<number> {
+  if (selectsRuleSet(args)) return evalRuleSetCommand(args, io);
   const { values } = parseCommand(
     'eval',
     args,

@@ -21,6 +21,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'eval',
     usage: [
       'eval --rules FILE --mode bypass|ask|rules [--origin model|author|kernel] --tool NAME [--input JSON]',
+      'eval --rule-set ID --tool NAME [--input JSON] [--rules FILE] [--mode M] [--user|--project|--conversation FILE]',
     ],
     run: evalCommand,
   },

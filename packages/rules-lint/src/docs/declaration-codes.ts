@@ -11,6 +11,15 @@ export const EXAMPLE_CODES = ['examples_not_array', 'example_invalid', 'example_
 export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
   Record<ProblemCode | (typeof EXAMPLE_CODES)[number], string>
 > = {
+  tool_manifest_invalid:
+    '`tool_manifest` is not a list of tools with a name, an input_schema object, known risk traits and JSON-pointer targets (or it declares a name twice).',
+  permission_rule_invalid:
+    'A permission rule has a pattern that cannot match: an absolute or non-canonical rooted target pattern, a glob that does not compile, an argument key that is no JSON pointer, or a guardrail outside a user overlay or one that allows.',
+  rule_set_invalid:
+    'A custom rule set (or `permission_rule_set`) is malformed; the kernel would fall back to Baseline when it is selected.',
+  overlay_document_invalid:
+    'An overlay document must be an array of groups `{ruleSetId, rules}` and nothing else.',
+  project_root_invalid: '`project_root` must be an absolute POSIX path.',
   not_serializable:
     'The declaration is not plain JSON data (a function, a cycle, a non-finite number).',
   envelope_too_large: 'The declaration is larger than the 64 KiB envelope the kernel accepts.',

@@ -5,7 +5,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
 import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
-import { type Operation, pathParams } from './operation.js';
+import { declaresCode, type Operation, pathParams } from './operation.js';
 import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 
 interface Route {
@@ -110,7 +110,10 @@ function versionFromIfMatch(
   input: Record<string, unknown>,
 ): void {
   const header = req.headers['if-match'];
-  if (header === undefined || !('version' in operation.input.shape)) return;
+  // `If-Match: *` matches any version (HTTP's meaning): the approve is not bound.
+  if (header === undefined || header.trim() === '*' || !('version' in operation.input.shape)) {
+    return;
+  }
   const version = header
     .trim()
     .replace(/^W\//, '')
@@ -216,6 +219,20 @@ export function createRestHandler(
     } catch (error) {
       // A request refused before its body was read is not drained: the connection closes.
       if (!req.complete && !res.headersSent) res.setHeader('connection', 'close');
+      if (error instanceof AirlockError && options.validateOutputs && hit) {
+        // Tests turn this on: a code the operation does not declare is a contract bug.
+        if (!declaresCode(hit.route.operation, error.code) && error.code !== 'method_not_allowed') {
+          options.logger.error({ code: error.code }, 'undeclared error code');
+          sendError(
+            res,
+            new AirlockError(
+              'internal',
+              `${hit.route.operation.name} answered ${error.code}, which its contract does not declare`,
+            ),
+          );
+          return true;
+        }
+      }
       if (error instanceof AirlockError) {
         sendError(res, error);
       } else {

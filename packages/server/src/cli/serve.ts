@@ -7,6 +7,7 @@ import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { createStandaloneRun } from '../kernel/runs.js';
 import { LOG_REDACTION } from '../logging/redact.js';
 import { parseDuration } from './durations.js';
+import { selfCommand } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 
 /** `airlock serve --help` */
@@ -115,6 +116,9 @@ export async function serve(argv: string[]): Promise<number> {
   });
   logger.info({ url: airlock.url, store: airlock.store.description }, 'airlock kernel listening');
   const local = await ensureLocalWorkspace(airlock.store);
+  // The token commands read the same store: name it when it is not the default.
+  const storeFlag =
+    values['data-dir'] && !values['database-url'] ? ` --data-dir ${values['data-dir']}` : '';
   if (local.created && local.tokens) {
     const ws = `${airlock.url}/api/v1/workspaces/${local.workspaceId}`;
     const lines = [
@@ -124,7 +128,7 @@ export async function serve(argv: string[]): Promise<number> {
       `  agent token     ${local.tokens.agent}`,
       `  executor token  ${local.tokens.executor}`,
       `  member token    ${local.tokens.member}`,
-      'These tokens are shown once; make more with `airlock token create --kind member`.',
+      `These tokens are shown once; make more with \`${selfCommand()} token create --kind member${storeFlag}\`.`,
     ];
     if (!values['no-demo']) {
       const run = await createStandaloneRun(
@@ -154,13 +158,24 @@ export async function serve(argv: string[]): Promise<number> {
         `A demo run is waiting for your decision: run ${run.id}, task t1 wants \`bash rm -rf ./build\`.`,
         `  in the web inbox: open ${airlock.url}/ and sign in with the workspace and the member token`,
         `  from a terminal:  export AIRLOCK_URL=${airlock.url} AIRLOCK_WORKSPACE=${local.workspaceId} AIRLOCK_TOKEN=${local.tokens.member}`,
-        '                    airlock decisions list; airlock decisions approve <run> <task>',
+        `                    ${selfCommand()} decisions list; ${selfCommand()} decisions approve <run> <task>`,
         `  see it:   curl -H "authorization: Bearer ${local.tokens.member}" ${ws}/runs/${run.id}/tasks/t1`,
         `  approve:  curl -X POST -H "authorization: Bearer ${local.tokens.member}" ${ws}/runs/${run.id}/tasks/t1/approve`,
         `  deny:     curl -X POST -H "authorization: Bearer ${local.tokens.member}" -H "content-type: application/json" -d '{"reason":"not today"}' ${ws}/runs/${run.id}/tasks/t1/deny`,
       );
     }
     process.stderr.write(`${lines.join('\n')}\n\n`);
+  } else {
+    process.stderr.write(
+      [
+        '',
+        `Airlock is ready at ${airlock.url}  (API document: ${airlock.url}/openapi.json)`,
+        `  workspace       ${local.workspaceId}  (tokens were shown when this store was created)`,
+        `  a new token for a person:  ${selfCommand()} token create --kind member${storeFlag}`,
+        '',
+        '',
+      ].join('\n'),
+    );
   }
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

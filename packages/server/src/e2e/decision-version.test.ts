@@ -92,4 +92,18 @@ describe('an approve bound to the row version the person saw', () => {
     expect(approved.status).toBe(200);
     expect(((await approved.json()) as { state: string }).state).toBe('runnable');
   });
+
+  it('treats If-Match: * as no binding', async () => {
+    const other = (
+      await d.agent.post(`${d.ws}/runs`, {
+        approval_mode: 'ask',
+        provider: { kind: 'scripted', rounds: [{ tool_calls: [{ name: 'x' }] }, { final: 'f' }] },
+      })
+    ).body.id;
+    const approved = await fetch(`${d.url}${d.ws}/runs/${other}/tasks/t1/approve`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${d.tokens.member}`, 'if-match': '*' },
+    });
+    expect(approved.status).toBe(200);
+  });
 });

@@ -3,6 +3,7 @@ import { type Principal, principalName } from '../store/accounts.js';
 import { newId } from '../store/ids.js';
 import type { TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { takeClaimLocks } from './claim-serialization.js';
 import type { KernelContext } from './context.js';
 import type { TaskAddress } from './decisions.js';
 import { AirlockError } from './errors.js';
@@ -146,6 +147,8 @@ async function takeRow(
   principal: Principal,
   leaseMs: number,
 ): Promise<Claim | null> {
+  // Sequential tools and file mutations wait while another claim holds their tool or path.
+  if ((await takeClaimLocks(tx, row)) !== null) return null;
   const claimId = newId('claim');
   const leaseUntil = tx.now + leaseMs;
   const attempt = row.attempts + 1;
@@ -181,7 +184,13 @@ export async function claimTask(
     refuseDecisionRows(row);
     checkMove('claim', row, runOf(row));
     const claim = await takeRow(tx, row, principal, leaseFor(ctx, options.lease_ms));
-    if (!claim) throw new AirlockError('not_claimable', `task ${row.key} is ${row.state}`);
+    if (!claim) {
+      const why =
+        row.state === 'runnable'
+          ? 'runnable, but another claimed call holds its sequential tool or one of its paths'
+          : row.state;
+      throw new AirlockError('not_claimable', `task ${row.key} is ${why}`);
+    }
     return claim;
   });
 }

@@ -4,6 +4,7 @@ import type { Tx } from '../store/store.js';
 import { actionContractLayer } from './action-contract-layer.js';
 import type { IncomingCall } from './approval-stage.js';
 import type { KernelContext } from './context.js';
+import { permissionsLayer } from './permissions-layer.js';
 
 /**
  * The policy layers beside the declared approval rules (DESIGN.md, "Policy
@@ -36,7 +37,7 @@ export interface PolicyLayer {
 }
 
 /** Every layer, in tie-break order after the declared rules. */
-export const POLICY_LAYERS: readonly PolicyLayer[] = [actionContractLayer];
+export const POLICY_LAYERS: readonly PolicyLayer[] = [permissionsLayer, actionContractLayer];
 
 /**
  * Picks the layers' keys out of a configuration (a profile or a create call)

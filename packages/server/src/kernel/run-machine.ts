@@ -24,6 +24,12 @@ export const RUN_PHASES = ['model', 'tools', 'hook', 'done'] as const;
 /** A run's phase. */
 export type RunPhase = (typeof RUN_PHASES)[number];
 
+/** Where every run starts: running, its next step (the first model request) due. */
+export const RUN_START = { state: 'running', phase: 'model' } as const satisfies {
+  state: RunState;
+  phase: RunPhase;
+};
+
 /** Why a running run's phase moves, and between which phases (`done` is reached only by an end). */
 export const RUN_PHASE_MOVES = {
   round_planted: { from: ['model'], to: 'tools', summary: "the model's round of calls is planted" },
@@ -65,6 +71,8 @@ export const RUN_EVENT_TYPES = [
   'run.completed',
   'run.canceled',
   'run.failed',
+  /** The selected custom permission rule set could not be used: Baseline decides alone (spec 003). */
+  'run.rule_set_fallback',
 ] as const;
 
 /** A `run.*` event type. */

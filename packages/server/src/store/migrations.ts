@@ -1,5 +1,6 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
+import { permissionsMigration } from './permissions-migration.js';
 
 /** Which SQL engine a store speaks. */
 export type Dialect = 'sqlite' | 'postgres';
@@ -290,6 +291,7 @@ class StaticMigrations implements MigrationProvider {
       '0003_context_token_limit': contextTokenLimit(this.dialect),
       '0004_sweep_indexes': sweepIndexes(),
       '0004b_policy_layers': policyLayers(),
+      '0008_permissions': permissionsMigration(this.dialect),
     };
   }
 }

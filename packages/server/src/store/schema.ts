@@ -1,6 +1,9 @@
 import type { Generated } from 'kysely';
-import type { RunPhase, RunState } from '../kernel/run-machine.js';
-import type { TaskKind, TaskOrigin, TaskState } from '../kernel/task-states.js';
+import type { RunEventType, RunPhase, RunState } from '../kernel/run-machine.js';
+import type { TaskEventType, TaskKind, TaskOrigin, TaskState } from '../kernel/task-states.js';
+
+/** Every event type the kernel writes to a run's log. */
+export type EventType = TaskEventType | RunEventType;
 
 /** A workspace: the tenant boundary every credential and run belongs to. */
 export interface WorkspaceTable {
@@ -145,10 +148,34 @@ export interface RunEventTable {
   seq: number;
   run_id: string;
   task_key: string | null;
-  type: string;
+  /** One of the kernel's event types (written only through a transaction's emit). */
+  type: EventType;
   data: string;
   principal: string | null;
   created_at: number;
+}
+
+/** One overlay document (spec 003): a scope's groups, its digest and, for a project, the trusted digest. */
+export interface OverlayDocumentTable {
+  workspace_id: string;
+  scope: 'user' | 'project' | 'conversation';
+  /** The member principal (user), agent application (project) or conversation. */
+  owner_id: string;
+  document: string;
+  digest: string;
+  trusted_digest: string | null;
+  trusted_by: string | null;
+  updated_by: string;
+  updated_at: number;
+}
+
+/** A claim lock: the row holding a sequential tool or a mutated path while it is claimed. */
+export interface ClaimLockTable {
+  workspace_id: string;
+  lock_key: string;
+  run_id: string;
+  task_key: string;
+  taken_at: number;
 }
 
 /** The Kysely database type. */
@@ -161,4 +188,6 @@ export interface Database {
   runs: RunTable;
   tasks: TaskTable;
   run_events: RunEventTable;
+  overlay_documents: OverlayDocumentTable;
+  claim_locks: ClaimLockTable;
 }

@@ -84,7 +84,7 @@ export function connectionFrom(values: {
 /** Calls the kernel's REST API; returns the parsed body or throws an OperatorError with the server's code. */
 export async function callKernel<T>(
   connection: Connection,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT',
   path: string,
   body?: unknown,
 ): Promise<T> {

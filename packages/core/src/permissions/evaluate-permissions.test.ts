@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import type { OverlayDocument, PermissionRule } from '../schemas/permissions.js';
+import { type ActiveOverlays, evaluatePermissions } from './evaluate-permissions.js';
+import { FIXTURE_MANIFEST } from './fixtures/manifest.js';
+import { withRememberedRule } from './overlay-document.js';
+
+function decide(options: {
+  ruleSetId?: string;
+  toolName?: string;
+  input?: unknown;
+  overlays?: ActiveOverlays;
+  customRuleSets?: unknown[];
+  approvalMode?: 'bypass' | 'ask' | 'rules';
+}) {
+  return evaluatePermissions({
+    toolName: options.toolName ?? 't_write',
+    input: options.input ?? { path: 'src/a.ts' },
+    manifest: FIXTURE_MANIFEST,
+    projectRoot: '/repo',
+    ruleSetId: options.ruleSetId ?? 'read_only',
+    customRuleSets: options.customRuleSets,
+    approvalMode: options.approvalMode ?? 'bypass',
+    overlays: options.overlays ?? {},
+  });
+}
+
+const group = (ruleSetId: string, ...rules: PermissionRule[]): OverlayDocument => [
+  { ruleSetId, rules },
+];
+const allowSrcWrites: PermissionRule = { verdict: 'allow', risks: ['write'], targets: ['src/**'] };
+
+describe('overlays', () => {
+  it('a conversation overlay allowing src/** writes grants inside and not outside', () => {
+    const overlays = { conversation: group('read_only', allowSrcWrites) };
+    expect(decide({ overlays })).toMatchObject({
+      verdict: 'allow',
+      scope: 'conversation',
+      group: 0,
+      index: 0,
+    });
+    const outside = decide({ overlays, input: { path: '../etc/passwd' } });
+    expect(outside.verdict).toBe('deny');
+    expect(decide({ overlays, input: { path: 'lib/a.ts' } }).verdict).toBe('deny');
+  });
+
+  it('a group binds to one rule set: a planning grant does not reach supervised', () => {
+    const overlays = { conversation: group('planning', allowSrcWrites) };
+    expect(decide({ ruleSetId: 'supervised', overlays }).verdict).toBe('ask');
+    expect(decide({ ruleSetId: 'planning', overlays }).verdict).toBe('allow');
+  });
+
+  it('conversation replaces project, which replaces ordinary user rules', () => {
+    const user = group('supervised', { verdict: 'deny', risks: ['write'], reason: 'user says no' });
+    const project = group('supervised', { verdict: 'allow', risks: ['write'] });
+    const conversation = group('supervised', {
+      verdict: 'ask',
+      risks: ['write'],
+      reason: 'conversation asks',
+    });
+    expect(decide({ ruleSetId: 'supervised', overlays: { user } })).toMatchObject({
+      verdict: 'deny',
+      scope: 'user',
+      detail: 'user says no',
+    });
+    expect(decide({ ruleSetId: 'supervised', overlays: { user, project } })).toMatchObject({
+      verdict: 'allow',
+      scope: 'project',
+    });
+    expect(
+      decide({ ruleSetId: 'supervised', overlays: { user, project, conversation } }),
+    ).toMatchObject({ verdict: 'ask', scope: 'conversation', detail: 'conversation asks' });
+  });
+
+  it('a user guardrail is never overridden, not even by a conversation allow', () => {
+    const user = group('autonomous', {
+      verdict: 'deny',
+      guardrail: true,
+      tools: ['t_delete'],
+      reason: 'never delete',
+    });
+    const conversation = group('autonomous', { verdict: 'allow', tools: ['t_delete'] });
+    expect(
+      decide({ ruleSetId: 'autonomous', toolName: 't_delete', overlays: { user, conversation } }),
+    ).toMatchObject({ verdict: 'deny', scope: 'user', detail: 'never delete' });
+    // A guardrail that asks still loses to a stricter rule-set deny.
+    const asks = group('read_only', { verdict: 'ask', guardrail: true, tools: ['t_delete'] });
+    expect(decide({ toolName: 't_delete', overlays: { user: asks } })).toMatchObject({
+      verdict: 'deny',
+      scope: 'rule_set',
+    });
+  });
+
+  it('overlays cannot lift Baseline: an unavailable tool stays refused', () => {
+    const conversation = group('autonomous', { verdict: 'allow', tools: ['retired'] });
+    expect(
+      decide({ ruleSetId: 'autonomous', toolName: 'retired', overlays: { conversation } }),
+    ).toMatchObject({ verdict: 'deny', scope: 'baseline' });
+  });
+
+  it('rules match groups, exact arguments, argument globs and URL globs', () => {
+    const rules: PermissionRule[] = [
+      { verdict: 'allow', groups: ['editors'] },
+      { verdict: 'allow', tools: ['t_execute'], arguments: { '/command': 'make test' } },
+      { verdict: 'allow', tools: ['t_execute'], argument_patterns: { '/command': 'git status*' } },
+      { verdict: 'allow', urls: ['https://docs.example.com/*'] },
+    ];
+    const overlays = { conversation: group('supervised', ...rules) };
+    const run = (toolName: string, input: unknown) =>
+      decide({ ruleSetId: 'supervised', toolName, input, overlays }).verdict;
+    expect(run('multi_edit', { edits: [{ path: 'a' }] })).toBe('allow');
+    expect(run('t_execute', { command: 'make test' })).toBe('allow');
+    expect(run('t_execute', { command: 'make deploy' })).toBe('ask');
+    expect(run('t_execute', { command: 'git status --short' })).toBe('allow');
+    expect(run('fetch', { url: 'HTTPS://DOCS.example.com:443/a/../guide' })).toBe('allow');
+    expect(run('fetch', { url: 'https://evil.example.com/' })).toBe('ask');
+  });
+});
+
+describe('multi-target calls', () => {
+  const overlays = { conversation: group('supervised', allowSrcWrites) };
+  const edits = (...paths: string[]) => ({ edits: paths.map((path) => ({ path })) });
+
+  it('are allowed only when the winning allow rule covers every target', () => {
+    const all = decide({
+      ruleSetId: 'supervised',
+      toolName: 'multi_edit',
+      input: edits('src/a.ts', './src/b/../c.ts'),
+      overlays,
+    });
+    expect(all).toMatchObject({ verdict: 'allow', scope: 'conversation' });
+    expect(all.targets.map((t) => t.text)).toEqual(['src/a.ts', 'src/c.ts']);
+    const partly = decide({
+      ruleSetId: 'supervised',
+      toolName: 'multi_edit',
+      input: edits('src/a.ts', 'package.json'),
+      overlays,
+    });
+    // The partly covering allow does not win: the next verdict (the set's ask) applies.
+    expect(partly).toMatchObject({ verdict: 'ask', scope: 'rule_set' });
+  });
+
+  it('a deny with targets applies when it names any one target', () => {
+    const deny = group('autonomous', { verdict: 'deny', targets: ['secrets/**'] });
+    expect(
+      decide({
+        ruleSetId: 'autonomous',
+        toolName: 'multi_edit',
+        input: edits('src/a.ts', 'secrets/key'),
+        overlays: { conversation: deny },
+      }),
+    ).toMatchObject({ verdict: 'deny', scope: 'conversation' });
+  });
+});
+
+describe('custom rule sets and fallback', () => {
+  const custom = {
+    id: 'coding',
+    version: '7',
+    modes: ['bypass'],
+    rules: [
+      { verdict: 'allow', risks: ['read', 'write'], targets: ['src/**'] },
+      { verdict: 'deny', reason: 'coding: only src' },
+    ],
+  };
+
+  it('a custom set decides in order and reports its version', () => {
+    expect(decide({ ruleSetId: 'coding', customRuleSets: [custom] })).toMatchObject({
+      verdict: 'allow',
+      ruleSet: { id: 'coding', version: '7' },
+      scope: 'rule_set',
+      index: 0,
+      fallback: null,
+    });
+    expect(
+      decide({ ruleSetId: 'coding', customRuleSets: [custom], input: { path: 'x' } }),
+    ).toMatchObject({ verdict: 'deny', detail: 'coding: only src' });
+  });
+
+  it.each([
+    ['missing', [], 'bypass'],
+    ['malformed', [{ id: 'coding', rules: [{ verdict: 'maybe' }] }], 'bypass'],
+    ['malformed', [{ id: 'coding', rules: [{ verdict: 'allow', targets: ['/abs'] }] }], 'bypass'],
+    ['disabled', [{ ...custom, disabled: true }], 'bypass'],
+    ['incompatible', [custom], 'rules'],
+  ] as const)('falls back to Baseline without overlays when %s', (reason, sets, mode) => {
+    const overlays = { conversation: group('coding', { verdict: 'allow' as const }) };
+    const outcome = decide({
+      ruleSetId: 'coding',
+      customRuleSets: [...sets],
+      approvalMode: mode,
+      overlays,
+    });
+    expect(outcome.fallback?.reason).toBe(reason);
+    // The conversation overlay would allow; Baseline alone asks a person.
+    expect(outcome).toMatchObject({ verdict: 'ask', scope: 'baseline' });
+    expect(outcome.ruleSet.id).toBe('coding');
+  });
+
+  it('Baseline still refuses an unavailable tool after a fallback', () => {
+    expect(decide({ ruleSetId: 'gone', toolName: 'retired' })).toMatchObject({
+      verdict: 'deny',
+      scope: 'baseline',
+      fallback: { reason: 'missing' },
+    });
+  });
+});
+
+describe('remembered rules', () => {
+  it('append to the group of the captured set, or open one', () => {
+    const document = group('planning', allowSrcWrites);
+    const rule = { tools: ['t_execute'], arguments: { '/command': 'ls' } };
+    expect(withRememberedRule(document, 'planning', rule)).toEqual([
+      { ruleSetId: 'planning', rules: [allowSrcWrites, { verdict: 'allow', ...rule }] },
+    ]);
+    const opened = withRememberedRule(document, 'supervised', rule);
+    expect(opened).toHaveLength(2);
+    expect(opened[1]).toEqual({ ruleSetId: 'supervised', rules: [{ verdict: 'allow', ...rule }] });
+    expect(document).toHaveLength(1);
+  });
+});

@@ -1,0 +1,204 @@
+import type { ApprovalMode } from '../schemas/approval.js';
+import { LAYER_VERDICT_STRICTNESS } from '../schemas/layers.js';
+import type {
+  OverlayDocument,
+  PermissionRule,
+  PermissionVerdict,
+  ToolManifest,
+} from '../schemas/permissions.js';
+import { BASELINE_VERSION, baselineFinding } from './baseline.js';
+import { type PermissionCallFacts, permissionRuleMatches } from './match-rule.js';
+import { type FallbackReason, selectRuleSet } from './select-rule-set.js';
+import { type CanonicalTarget, callTargets } from './targets.js';
+
+/** Where a deciding permission rule came from. */
+export type PermissionScope = 'baseline' | 'rule_set' | 'user' | 'project' | 'conversation';
+
+/** The overlay documents that apply to a call; a project document only once trusted. */
+export interface ActiveOverlays {
+  readonly user?: OverlayDocument | null | undefined;
+  readonly project?: OverlayDocument | null | undefined;
+  readonly conversation?: OverlayDocument | null | undefined;
+}
+
+/** What the permission engine is asked. */
+export interface PermissionRequest {
+  /** The resolved tool name. */
+  readonly toolName: string;
+  /** The call's input, already valid against its tool's schema. */
+  readonly input: unknown;
+  readonly manifest: ToolManifest | undefined;
+  readonly projectRoot: string | undefined;
+  /** The selected rule set's id. */
+  readonly ruleSetId: string;
+  readonly customRuleSets: readonly unknown[] | undefined;
+  readonly approvalMode: ApprovalMode;
+  readonly overlays: ActiveOverlays;
+}
+
+/** What the permission engine decided and which rule decided it. */
+export interface PermissionOutcome {
+  readonly verdict: PermissionVerdict;
+  /** The rule set evaluated (the selected one, even when it fell back): captured for `remember`. */
+  readonly ruleSet: { readonly id: string; readonly version: string };
+  readonly scope: PermissionScope;
+  /** The deciding rule's index in its list; null when a default or a Baseline check decided. */
+  readonly index: number | null;
+  /** The overlay group's index in its scope document. */
+  readonly group: number | undefined;
+  /** The deciding rule, for a person to read. */
+  readonly rule: PermissionRule | undefined;
+  readonly detail: string | null;
+  /** Set when a selected custom set could not be used and Baseline decided alone. */
+  readonly fallback: { readonly reason: FallbackReason; readonly detail: string } | null;
+  readonly targets: readonly CanonicalTarget[];
+}
+
+interface Candidate {
+  verdict: PermissionVerdict;
+  scope: PermissionScope;
+  index: number | null;
+  group?: number;
+  rule?: PermissionRule;
+  detail: string | null;
+}
+
+function firstMatch(
+  rules: readonly PermissionRule[],
+  call: PermissionCallFacts,
+  where: { scope: PermissionScope; group?: number },
+  keep: (rule: PermissionRule) => boolean = () => true,
+): Candidate | null {
+  for (const [index, rule] of rules.entries()) {
+    if (!keep(rule) || !permissionRuleMatches(rule, call)) continue;
+    return {
+      verdict: rule.verdict,
+      scope: where.scope,
+      index,
+      ...(where.group === undefined ? {} : { group: where.group }),
+      rule,
+      detail: rule.reason ?? null,
+    };
+  }
+  return null;
+}
+
+function firstInDocument(
+  document: OverlayDocument | null | undefined,
+  ruleSetId: string,
+  call: PermissionCallFacts,
+  options: { scope: PermissionScope; guardrails: boolean },
+): Candidate | null {
+  for (const [group, entry] of (document ?? []).entries()) {
+    // A group binds to exactly one rule set: another set's grants never apply.
+    if (entry.ruleSetId !== ruleSetId) continue;
+    const found = firstMatch(
+      entry.rules,
+      call,
+      { scope: options.scope, group },
+      (rule) => (rule.guardrail === true) === options.guardrails,
+    );
+    if (found) return found;
+  }
+  return null;
+}
+
+function stricter(current: Candidate, next: Candidate | null): Candidate {
+  if (next === null) return current;
+  return LAYER_VERDICT_STRICTNESS[next.verdict] > LAYER_VERDICT_STRICTNESS[current.verdict]
+    ? next
+    : current;
+}
+
+function describe(candidate: Candidate, ruleSetId: string): string | null {
+  if (candidate.verdict === 'allow') return null;
+  if (candidate.detail) return candidate.detail;
+  const where =
+    candidate.scope === 'rule_set'
+      ? `rule ${candidate.index} of rule set ${ruleSetId}`
+      : `${candidate.scope} overlay rule ${candidate.index} (group ${candidate.group}) for rule set ${ruleSetId}`;
+  return candidate.verdict === 'deny' ? `denied by ${where}` : `${where} asks a person`;
+}
+
+/**
+ * Decides a call under spec 003: Baseline composed with the selected rule set
+ * and the overlays bound to it. The first matching rule decides, in this
+ * order: conversation overlay, trusted project overlay, ordinary user rules,
+ * the set's own rules (a call no rule matches asks a person). User guardrails
+ * and Baseline then bind over that: the strictest of the three wins, so
+ * nothing overrides them. A selected custom set that is missing, malformed,
+ * disabled or incompatible falls back to Baseline alone, without overlays.
+ */
+export function evaluatePermissions(request: PermissionRequest): PermissionOutcome {
+  const entry = request.manifest?.find((tool) => tool.name === request.toolName);
+  const targets = callTargets(entry, request.input, request.projectRoot);
+  const call: PermissionCallFacts = {
+    toolName: request.toolName,
+    entry,
+    input: request.input,
+    targets,
+  };
+  const finding = baselineFinding(call, { hasManifest: request.manifest !== undefined });
+  const baseline: Candidate | null = finding
+    ? { verdict: finding.verdict, scope: 'baseline', index: null, detail: finding.detail }
+    : null;
+  const selection = selectRuleSet({
+    id: request.ruleSetId,
+    customRuleSets: request.customRuleSets,
+    approvalMode: request.approvalMode,
+  });
+  if (!selection.ok) {
+    const decided = baseline ?? {
+      verdict: 'ask' as const,
+      scope: 'baseline' as const,
+      index: null,
+      detail: `Baseline asks a person: ${selection.detail}`,
+    };
+    return outcome(decided, { id: request.ruleSetId, version: BASELINE_VERSION }, targets, {
+      reason: selection.reason,
+      detail: selection.detail,
+    });
+  }
+  const set = selection.set;
+  const { overlays } = request;
+  const chain = firstInDocument(overlays.conversation, set.id, call, {
+    scope: 'conversation',
+    guardrails: false,
+  }) ??
+    firstInDocument(overlays.project, set.id, call, { scope: 'project', guardrails: false }) ??
+    firstInDocument(overlays.user, set.id, call, { scope: 'user', guardrails: false }) ??
+    firstMatch(set.rules, call, { scope: 'rule_set' }) ?? {
+      verdict: 'ask' as const,
+      scope: 'baseline' as const,
+      index: null,
+      detail: `no rule of rule set ${set.id} decides ${request.toolName}`,
+    };
+  const guardrail = firstInDocument(overlays.user, set.id, call, {
+    scope: 'user',
+    guardrails: true,
+  });
+  // Baseline and guardrails come first so that they keep a tie.
+  let decided = baseline ?? guardrail ?? chain;
+  decided = stricter(decided, guardrail);
+  decided = stricter(decided, chain);
+  return outcome(decided, { id: set.id, version: set.version }, targets, null);
+}
+
+function outcome(
+  decided: Candidate,
+  ruleSet: { id: string; version: string },
+  targets: readonly CanonicalTarget[],
+  fallback: PermissionOutcome['fallback'],
+): PermissionOutcome {
+  return {
+    verdict: decided.verdict,
+    ruleSet,
+    scope: decided.scope,
+    index: decided.index,
+    group: decided.group,
+    rule: decided.rule,
+    detail: describe(decided, ruleSet.id),
+    fallback,
+    targets,
+  };
+}

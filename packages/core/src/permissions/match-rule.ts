@@ -1,0 +1,118 @@
+import { compileGlob, type Glob } from '../glob/byte-glob.js';
+import { pointerTokens } from '../issues/problem.js';
+import type { PermissionRule, ToolManifestEntry } from '../schemas/permissions.js';
+import { compileRootedPattern, type RootedPattern } from './rooted-pattern.js';
+import type { CanonicalTarget } from './targets.js';
+
+/** A call as the permission rules read it. */
+export interface PermissionCallFacts {
+  readonly toolName: string;
+  /** The tool's manifest entry; undefined for a tool the manifest does not declare. */
+  readonly entry: ToolManifestEntry | undefined;
+  /** The input, already validated against the tool's schema. */
+  readonly input: unknown;
+  readonly targets: readonly CanonicalTarget[];
+}
+
+const globs = new Map<string, Glob | null>();
+const patterns = new Map<string, RootedPattern>();
+const CACHE_LIMIT = 5000;
+
+function glob(source: string): Glob | null {
+  let compiled = globs.get(source);
+  if (compiled === undefined) {
+    const result = compileGlob(source);
+    compiled = result.ok ? result.value : null;
+    if (globs.size >= CACHE_LIMIT) globs.clear();
+    globs.set(source, compiled);
+  }
+  return compiled;
+}
+
+function rooted(source: string): RootedPattern {
+  let compiled = patterns.get(source);
+  if (compiled === undefined) {
+    compiled = compileRootedPattern(source);
+    if (patterns.size >= CACHE_LIMIT) patterns.clear();
+    patterns.set(source, compiled);
+  }
+  return compiled;
+}
+
+/** The value a JSON pointer names in an input, or undefined when it names nothing. */
+export function valueAtPointer(input: unknown, pointer: string): unknown {
+  let value: unknown = input;
+  for (const token of pointerTokens(pointer)) {
+    if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(token)) value = value[Number(token)];
+    else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      value = Object.hasOwn(value, token) ? (value as Record<string, unknown>)[token] : undefined;
+    } else return undefined;
+    if (value === undefined) return undefined;
+  }
+  return value;
+}
+
+/** Structural equality of JSON values (object key order does not matter). */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((item, index) => jsonEqual(item, b[index]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  return (
+    keys.length === Object.keys(right).length &&
+    keys.every((key) => Object.hasOwn(right, key) && jsonEqual(left[key], right[key]))
+  );
+}
+
+function selectsTool(rule: PermissionRule, call: PermissionCallFacts): boolean {
+  if (rule.tools && !rule.tools.some((source) => glob(source)?.matches(call.toolName))) {
+    return false;
+  }
+  if (rule.groups && !(call.entry?.group && rule.groups.includes(call.entry.group))) return false;
+  if (rule.risks) {
+    const traits = call.entry?.risk_traits ?? [];
+    if (!rule.risks.some((trait) => traits.includes(trait))) return false;
+  }
+  return true;
+}
+
+function argumentsMatch(rule: PermissionRule, input: unknown): boolean {
+  for (const [pointer, expected] of Object.entries(rule.arguments ?? {})) {
+    if (!jsonEqual(valueAtPointer(input, pointer), expected)) return false;
+  }
+  for (const [pointer, source] of Object.entries(rule.argument_patterns ?? {})) {
+    const value = valueAtPointer(input, pointer);
+    if (typeof value !== 'string' || !glob(source)?.matches(value)) return false;
+  }
+  return true;
+}
+
+/** True when one of the rule's target patterns names this target. */
+export function ruleCoversTarget(rule: PermissionRule, target: CanonicalTarget): boolean {
+  if (target.kind === 'path') {
+    return (
+      target.rooted && (rule.targets ?? []).some((source) => rooted(source).matches(target.text))
+    );
+  }
+  return (rule.urls ?? []).some((source) => glob(source)?.matches(target.text));
+}
+
+/**
+ * Whether a rule applies to a call. Every condition it states must hold. A
+ * rule with target patterns applies to a deny or ask when it names any one
+ * target; an allow applies only when it covers every target of the call, so
+ * a partly covered call falls through to the next rule.
+ */
+export function permissionRuleMatches(rule: PermissionRule, call: PermissionCallFacts): boolean {
+  if (!selectsTool(rule, call) || !argumentsMatch(rule, call.input)) return false;
+  if (rule.targets === undefined && rule.urls === undefined) return true;
+  if (call.targets.length === 0) return false;
+  return rule.verdict === 'allow'
+    ? call.targets.every((target) => ruleCoversTarget(rule, target))
+    : call.targets.some((target) => ruleCoversTarget(rule, target));
+}

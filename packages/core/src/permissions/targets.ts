@@ -1,0 +1,105 @@
+import { pointerTokens } from '../issues/problem.js';
+import type { ToolManifestEntry } from '../schemas/permissions.js';
+
+/** A path or URL a call names, in canonical form. */
+export interface CanonicalTarget {
+  readonly kind: 'path' | 'url';
+  /** Rooted POSIX form for a path inside the project (`src/a.ts`), absolute for one outside. */
+  readonly text: string;
+  /** For a path: true when it lies inside the project root and rooted patterns may match it. */
+  readonly rooted: boolean;
+  /** The input text it came from. */
+  readonly raw: string;
+}
+
+function normalizeSegments(path: string): string[] {
+  const out: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
+      else out.push('..');
+    } else out.push(segment);
+  }
+  return out;
+}
+
+/**
+ * Canonicalizes a path against the project root: inside the root it becomes
+ * rooted POSIX form (`./src/../src/a.ts` -> `src/a.ts`, the root itself `.`);
+ * a path that escapes the root stays absolute (`/etc/passwd`) and is not rooted.
+ * Without a project root, relative paths are normalized and an escape keeps its
+ * leading `..`.
+ */
+export function canonicalPath(raw: string, projectRoot: string | undefined): CanonicalTarget {
+  const root = projectRoot === undefined ? null : normalizeSegments(projectRoot);
+  if (root === null) {
+    const segments = normalizeSegments(raw);
+    const absolute = raw.startsWith('/');
+    const escaped = absolute || segments[0] === '..';
+    const text = absolute ? `/${segments.join('/')}` : segments.join('/') || '.';
+    return { kind: 'path', text, rooted: !escaped, raw };
+  }
+  const absolute = normalizeSegments(raw.startsWith('/') ? raw : `/${root.join('/')}/${raw}`);
+  // Above the filesystem root there is nothing: `/..` is `/`.
+  const clean = absolute.filter((segment) => segment !== '..');
+  const inside = root.every((segment, index) => clean[index] === segment);
+  if (inside) {
+    const relative = clean.slice(root.length).join('/');
+    return { kind: 'path', text: relative || '.', rooted: true, raw };
+  }
+  return { kind: 'path', text: `/${clean.join('/')}`, rooted: false, raw };
+}
+
+/**
+ * Normalizes a URL: scheme and host lower-case, the default port dropped,
+ * dot segments of the path removed. Text that is no absolute URL is kept as given.
+ */
+export function canonicalUrl(raw: string): CanonicalTarget {
+  try {
+    return { kind: 'url', text: new URL(raw).href, rooted: false, raw };
+  } catch {
+    return { kind: 'url', text: raw, rooted: false, raw };
+  }
+}
+
+function collect(value: unknown, tokens: readonly string[], out: string[]): void {
+  if (tokens.length === 0) {
+    if (typeof value === 'string' && value !== '') out.push(value);
+    return;
+  }
+  const [token, ...rest] = tokens as [string, ...string[]];
+  if (Array.isArray(value)) {
+    if (token === '*') {
+      for (const element of value) collect(element, rest, out);
+      return;
+    }
+    if (/^(0|[1-9][0-9]*)$/.test(token)) collect(value[Number(token)], rest, out);
+    return;
+  }
+  if (value !== null && typeof value === 'object' && Object.hasOwn(value, token)) {
+    collect((value as Record<string, unknown>)[token], rest, out);
+  }
+}
+
+/** Every string a JSON pointer reaches in an input; a `*` token walks every element of an array. */
+export function valuesAtPointer(input: unknown, pointer: string): string[] {
+  const out: string[] = [];
+  collect(input, pointerTokens(pointer), out);
+  return out;
+}
+
+/** The canonical targets of a call, in the order the manifest lists its target fields. */
+export function callTargets(
+  entry: Pick<ToolManifestEntry, 'targets'> | undefined,
+  input: unknown,
+  projectRoot: string | undefined,
+): CanonicalTarget[] {
+  const targets: CanonicalTarget[] = [];
+  for (const target of entry?.targets ?? []) {
+    for (const raw of valuesAtPointer(input, target.pointer)) {
+      targets.push(target.kind === 'path' ? canonicalPath(raw, projectRoot) : canonicalUrl(raw));
+    }
+  }
+  return targets;
+}

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+
+/**
+ * What a tool may do, as its manifest declares it (spec 003). The built-in
+ * rule sets are written over these traits; docs/permissions.md has the table.
+ */
+export const RISK_TRAITS = [
+  'read',
+  'write',
+  'delete',
+  'destructive',
+  'execute',
+  'network',
+  'interaction',
+  'delegate',
+  'plan_write',
+] as const;
+export const RiskTraitSchema = z.enum(RISK_TRAITS);
+export type RiskTrait = z.infer<typeof RiskTraitSchema>;
+
+/** The traits that change files: a call with one of them mutates its path targets. */
+export const MUTATION_TRAITS: readonly RiskTrait[] = ['write', 'delete', 'destructive'];
+
+/** One input field of a tool that names a path or URL, by JSON pointer; a `*` token walks every array element. */
+export const ToolTargetSchema = z.strictObject({
+  pointer: z
+    .string()
+    .regex(/^(\/[^/]*)*$/, 'a JSON pointer starts with "/" (e.g. /path or /edits/*/path)'),
+  kind: z.enum(['path', 'url']),
+});
+export type ToolTarget = z.infer<typeof ToolTargetSchema>;
+
+/** One tool of a profile's manifest. */
+export const ToolManifestEntrySchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  description: z.string().max(4096).optional(),
+  /** A JSON Schema object the call's input must satisfy before any rule is read. */
+  input_schema: z.record(z.string(), z.unknown()),
+  risk_traits: z.array(RiskTraitSchema),
+  targets: z.array(ToolTargetSchema).optional(),
+  availability: z.enum(['available', 'unavailable']).optional(),
+  execution: z.enum(['parallel', 'sequential']).optional(),
+  group: z.string().min(1).max(200).optional(),
+});
+export type ToolManifestEntry = z.infer<typeof ToolManifestEntrySchema>;
+
+/** The tools a profile declares; names are unique. */
+export const ToolManifestSchema = z
+  .array(ToolManifestEntrySchema)
+  .superRefine((entries, context) => {
+    const seen = new Set<string>();
+    entries.forEach((entry, index) => {
+      if (seen.has(entry.name)) {
+        context.addIssue({
+          code: 'custom',
+          path: [index, 'name'],
+          message: `the manifest declares "${entry.name}" twice`,
+        });
+      }
+      seen.add(entry.name);
+    });
+  });
+export type ToolManifest = z.infer<typeof ToolManifestSchema>;
+
+/** The verdict of a permission rule. */
+export const PermissionVerdictSchema = z.enum(['allow', 'ask', 'deny']);
+export type PermissionVerdict = z.infer<typeof PermissionVerdictSchema>;
+
+const ruleFields = {
+  /** Tool-name globs (`*` any run of bytes); any one matching selects the tool. */
+  tools: z.array(z.string().min(1)).optional(),
+  /** Manifest groups; any one equal to the tool's group selects it. */
+  groups: z.array(z.string().min(1)).optional(),
+  /** Risk traits; the rule applies when the tool has any one of them. */
+  risks: z.array(RiskTraitSchema).optional(),
+  /** Rooted POSIX patterns over canonical path targets (`src/**`; `**` crosses `/`, `*` and `?` do not). */
+  targets: z.array(z.string().min(1)).optional(),
+  /** Globs over canonical URL targets. */
+  urls: z.array(z.string().min(1)).optional(),
+  /** Exact argument values by JSON pointer into the validated input ('' is the whole input). */
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  /** Globs over string arguments by JSON pointer. */
+  argument_patterns: z.record(z.string(), z.string()).optional(),
+  /** What the model (deny) or the person (ask) reads. */
+  reason: z.string().max(1024).optional(),
+};
+
+/** One rule of a rule set or overlay group: every condition it states must hold. */
+export const PermissionRuleSchema = z.strictObject({
+  verdict: PermissionVerdictSchema,
+  ...ruleFields,
+  /** User scope only: a restriction no overlay and no rule set can lift. */
+  guardrail: z.boolean().optional(),
+});
+export type PermissionRule = z.infer<typeof PermissionRuleSchema>;
+
+/** A rule to remember on approval: the conditions only (it is stored as an allow rule). */
+export const RememberRuleSchema = z.strictObject(ruleFields);
+export type RememberRule = z.infer<typeof RememberRuleSchema>;
+
+/** A custom ordered rule set an application declares. */
+export const CustomRuleSetSchema = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_.-]{0,99}$/, 'a rule set id is lowercase letters, digits, _ . -'),
+  version: z.string().min(1).max(100).optional(),
+  description: z.string().max(4096).optional(),
+  disabled: z.boolean().optional(),
+  /** The approval modes this set is written for; absent means every mode. */
+  modes: z.array(z.enum(['bypass', 'ask', 'rules'])).optional(),
+  rules: z.array(PermissionRuleSchema),
+});
+export type CustomRuleSet = z.infer<typeof CustomRuleSetSchema>;
+
+/** The scopes of an overlay document. */
+export const OverlayScopeSchema = z.enum(['user', 'project', 'conversation']);
+export type OverlayScope = z.infer<typeof OverlayScopeSchema>;
+
+/** One group of an overlay document: rules bound to exactly one rule set. */
+export const OverlayGroupSchema = z.strictObject({
+  ruleSetId: z.string().min(1).max(100),
+  rules: z.array(PermissionRuleSchema),
+});
+export type OverlayGroup = z.infer<typeof OverlayGroupSchema>;
+
+/** A whole overlay document of one scope: its groups, replaced atomically. */
+export const OverlayDocumentSchema = z.array(OverlayGroupSchema).max(200);
+export type OverlayDocument = z.infer<typeof OverlayDocumentSchema>;
+
+/** `remember` on an approval: where to keep an allow rule for the captured rule set. */
+export const RememberSchema = z.strictObject({
+  scope: OverlayScopeSchema,
+  /** The conditions; absent remembers exactly this call (its tool and whole input). */
+  rule: RememberRuleSchema.optional(),
+});
+export type Remember = z.infer<typeof RememberSchema>;
+
+/** The permission keys of a profile configuration (and of a standalone run's create call). */
+export const PermissionConfigurationShape = {
+  tool_manifest: ToolManifestSchema.optional(),
+  /** `read_only`, `supervised`, `autonomous`, `planning` or a custom set's id. */
+  permission_rule_set: z.string().min(1).max(100).optional(),
+  /** Custom sets, checked when selected: a malformed one falls back to Baseline. */
+  custom_rule_sets: z.array(z.unknown()).optional(),
+  /** The absolute POSIX directory path targets are canonicalized against. */
+  project_root: z.string().startsWith('/').max(4096).optional(),
+};

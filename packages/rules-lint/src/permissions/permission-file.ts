@@ -1,0 +1,81 @@
+import {
+  type OverlayScope,
+  type Problem,
+  validateCustomRuleSet,
+  validateOverlayDocument,
+} from '@airlock/core';
+import { compareFindings, type Finding } from '../findings.js';
+import { locatePointer, type SourceDocument } from '../source/document.js';
+
+/** A spec 003 file `check` reads: an overlay document or one custom rule set. */
+export type PermissionFileKind = 'overlay' | 'custom-rule-set';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * What kind of permission file a value is, or null for an approval rule file:
+ * a non-empty array of objects with `ruleSetId` is an overlay document; an
+ * object with `id` and `rules` (and no `approval_rules`) is a custom rule set.
+ */
+export function permissionFileKind(value: unknown): PermissionFileKind | null {
+  if (Array.isArray(value)) {
+    const groups = value.length > 0 && value.every((item) => isObject(item) && 'ruleSetId' in item);
+    return groups ? 'overlay' : null;
+  }
+  if (isObject(value) && 'id' in value && 'rules' in value && !('approval_rules' in value)) {
+    return 'custom-rule-set';
+  }
+  return null;
+}
+
+/**
+ * The overlay scope a file is checked as: a repository's
+ * `.airlock/permissions.json` is a project document (no guardrails);
+ * anything else is checked as a user document, the most permissive.
+ */
+export function overlayScopeOf(fileName: string): OverlayScope {
+  return fileName.replaceAll('\\', '/').endsWith('.airlock/permissions.json') ? 'project' : 'user';
+}
+
+function findingsOf(document: SourceDocument, problems: readonly Problem[]): Finding[] {
+  return problems
+    .map((problem) => ({
+      code: problem.code,
+      source: 'declaration' as const,
+      severity: 'error' as const,
+      message: problem.message,
+      pointer: problem.pointer,
+      location: locatePointer(document, problem.pointer),
+    }))
+    .sort(compareFindings);
+}
+
+/** Declaration findings of an overlay document or a custom rule set, with positions. */
+export function permissionFindings(
+  document: SourceDocument,
+  kind: PermissionFileKind,
+  scope: OverlayScope = overlayScopeOf(document.fileName),
+): Finding[] {
+  const validated =
+    kind === 'overlay'
+      ? validateOverlayDocument(document.value, scope)
+      : validateCustomRuleSet(document.value);
+  return validated.ok ? [] : findingsOf(document, validated.problems);
+}
+
+/**
+ * Findings for a profile's `custom_rule_sets`: the kernel accepts any object
+ * with an id there and falls back to Baseline when a malformed one is
+ * selected, so the linter is where such a set is caught early.
+ */
+export function customRuleSetFindings(document: SourceDocument): Finding[] {
+  const sets = isObject(document.value) ? document.value.custom_rule_sets : undefined;
+  if (!Array.isArray(sets)) return [];
+  const problems = sets.flatMap((set, index) => {
+    const validated = validateCustomRuleSet(set, `/custom_rule_sets/${index}`);
+    return validated.ok ? [] : validated.problems;
+  });
+  return findingsOf(document, problems);
+}

@@ -1,0 +1,99 @@
+import { OPERATION_CONTRACTS, type OverlayScope, validateOverlayDocument } from '@airlock/core';
+import { AirlockError } from '../kernel/errors.js';
+import type { Kernel } from '../kernel/kernel.js';
+import { type Principal, principalName } from '../store/accounts.js';
+import { type OverlayKey, readOverlay, replaceOverlay, trustOverlay } from '../store/overlays.js';
+import { implement } from './operation.js';
+
+/**
+ * Resolves who owns a document and checks the caller may manage it: a
+ * member's own user document (`me`), an agent application or a conversation
+ * of the workspace.
+ * @throws AirlockError forbidden, agent_application_not_found, conversation_not_found.
+ */
+async function overlayKey(
+  kernel: Kernel,
+  principal: Principal,
+  input: { scope: OverlayScope; owner_id: string },
+): Promise<OverlayKey> {
+  const workspaceId = principal.workspace_id;
+  const db = kernel.context.store.db;
+  if (input.scope === 'user') {
+    const self = principalName(principal);
+    if (input.owner_id !== 'me' && input.owner_id !== self) {
+      throw new AirlockError(
+        'forbidden',
+        'a member manages only its own user overlay (owner "me")',
+      );
+    }
+    return { workspaceId, scope: 'user', ownerId: self };
+  }
+  if (input.scope === 'project') {
+    const app = await db
+      .selectFrom('agent_applications')
+      .select('id')
+      .where('id', '=', input.owner_id)
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
+    if (!app) {
+      throw new AirlockError(
+        'agent_application_not_found',
+        `no agent application ${input.owner_id}`,
+      );
+    }
+    return { workspaceId, scope: 'project', ownerId: app.id };
+  }
+  const conversation = await db
+    .selectFrom('conversations')
+    .select('id')
+    .where('id', '=', input.owner_id)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  if (!conversation) {
+    throw new AirlockError('conversation_not_found', `no conversation ${input.owner_id}`);
+  }
+  return { workspaceId, scope: 'conversation', ownerId: conversation.id };
+}
+
+/** GET .../overlays/{scope}/{owner_id} */
+export const getOverlay = implement(
+  OPERATION_CONTRACTS['overlays.get'],
+  async ({ kernel, principal }, input) => {
+    const key = await overlayKey(kernel, principal, input);
+    return readOverlay(kernel.context.store.db, key);
+  },
+);
+
+/** PUT .../overlays/{scope}/{owner_id} */
+export const replaceOverlayOperation = implement(
+  OPERATION_CONTRACTS['overlays.replace'],
+  async ({ kernel, principal }, input) => {
+    const key = await overlayKey(kernel, principal, input);
+    const validated = validateOverlayDocument(input.groups, key.scope);
+    if (!validated.ok) {
+      throw new AirlockError(
+        'invalid_configuration',
+        `the overlay document has ${validated.problems.length} problem(s); nothing was changed`,
+        validated.problems.map((p) => ({ ...p, pointer: `/groups${p.pointer}` })),
+      );
+    }
+    return kernel.context.store.transaction((tx) =>
+      replaceOverlay(tx, key, {
+        expectedDigest: input.expected_digest,
+        document: validated.value,
+        by: principalName(principal),
+      }),
+    );
+  },
+);
+
+/** POST .../overlays/project/{owner_id}/trust */
+export const trustOverlayOperation = implement(
+  OPERATION_CONTRACTS['overlays.trust'],
+  async ({ kernel, principal }, input) => {
+    const key = await overlayKey(kernel, principal, { scope: 'project', owner_id: input.owner_id });
+    return kernel.context.store.transaction((tx) =>
+      trustOverlay(tx, key, { digest: input.digest, by: principalName(principal) }),
+    );
+  },
+);

@@ -1,0 +1,110 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from '../../testing/harness.js';
+import { backends } from '../../testing/stores.js';
+
+const run = promisify(execFile);
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../../cli.ts');
+const sqlite = (await backends()).find((backend) => backend.name === 'sqlite')!;
+
+/** Runs the real `airlock` CLI in a child process; returns its exit code and output. */
+async function airlock(d: Deployment, args: string[]) {
+  const env = {
+    ...process.env,
+    AIRLOCK_URL: d.url,
+    AIRLOCK_TOKEN: d.tokens.member,
+    AIRLOCK_WORKSPACE: d.workspaceId,
+  };
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', cli, ...args],
+      { env },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const GROUPS = [{ ruleSetId: 'supervised', rules: [{ verdict: 'allow', targets: ['src/**'] }] }];
+
+describe('airlock overlays against a running kernel', () => {
+  let d: Deployment;
+  let repo: string;
+
+  beforeAll(async () => {
+    d = await deploy(sqlite);
+    repo = mkdtempSync(join(tmpdir(), 'airlock-overlays-'));
+    mkdirSync(join(repo, '.airlock'));
+    writeFileSync(join(repo, '.airlock/permissions.json'), JSON.stringify(GROUPS));
+  });
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  it('loads the project document from .airlock/permissions.json, untrusted, then trusts it', async () => {
+    const loaded = await airlock(d, ['overlays', 'load', d.appId, '--repo', repo, '--json']);
+    expect(loaded.stderr).toBe('');
+    expect(loaded.code).toBe(0);
+    const view = JSON.parse(loaded.stdout);
+    expect(view).toMatchObject({ scope: 'project', groups: GROUPS, active: false });
+    const shown = await airlock(d, ['overlays', 'show', 'project', d.appId]);
+    expect(shown.stdout).toContain('not trusted (inactive)');
+    const trusted = await airlock(d, ['overlays', 'trust', d.appId, '--digest', view.digest]);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain('trusted (active)');
+    // With --trust, a load trusts exactly the digest it wrote.
+    const again = await airlock(d, ['overlays', 'load', d.appId, '--repo', repo, '--trust']);
+    expect(again.stdout).toContain('trusted (active)');
+  });
+
+  it('replace names the digest it read; a stale one is refused and changes nothing', async () => {
+    const file = join(repo, 'mine.json');
+    writeFileSync(file, JSON.stringify({ groups: [{ ruleSetId: 'planning', rules: [] }] }));
+    const current = JSON.parse(
+      (await airlock(d, ['overlays', 'show', 'user', 'me', '--json'])).stdout,
+    );
+    const ok = await airlock(d, [
+      'overlays',
+      'replace',
+      'user',
+      'me',
+      '--file',
+      file,
+      '--digest',
+      current.digest,
+    ]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('planning: 0 rule(s)');
+    const stale = await airlock(d, [
+      'overlays',
+      'replace',
+      'user',
+      'me',
+      '--file',
+      file,
+      '--digest',
+      current.digest,
+    ]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('stale_digest');
+  });
+
+  it('refuses an invalid file with its pointers before calling the kernel', async () => {
+    const file = join(repo, 'bad.json');
+    writeFileSync(
+      file,
+      JSON.stringify([{ ruleSetId: 'x', rules: [{ verdict: 'allow', targets: ['/etc'] }] }]),
+    );
+    const bad = await airlock(d, ['overlays', 'load', d.appId, '--file', file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('/0/rules/0/targets/0');
+  });
+});

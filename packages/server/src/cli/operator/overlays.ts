@@ -1,0 +1,177 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type OverlayScope, OverlayScopeSchema, validateOverlayDocument } from '@airlock/core';
+import {
+  CONNECTION_HELP,
+  type Connection,
+  callKernel,
+  connectionFrom,
+  OperatorError,
+  parseOperatorArgs,
+  print,
+  workspacePath,
+} from './connection.js';
+
+/** The repository file a project overlay document is kept in, under review. */
+export const PROJECT_OVERLAY_FILE = '.airlock/permissions.json';
+
+/** `airlock overlays --help` */
+export const OVERLAYS_HELP = `Usage:
+  airlock overlays show <scope> <owner>
+  airlock overlays replace <scope> <owner> --file <path> --digest <digest-you-read>
+  airlock overlays trust <agent-application-id> --digest <digest>
+  airlock overlays load <agent-application-id> [--repo <dir> | --file <path>] [--trust]
+
+Reads, replaces and trusts permission overlay documents (groups of
+[{ruleSetId, rules}]). <scope> is user, project or conversation; <owner> is
+"me" for your own user document, an agent application id for a project, a
+conversation id for a conversation. A replace names the digest it read and
+is refused (stale_digest) if the document changed since. A project document
+applies only once a member trusts its exact digest. "load" replaces a
+project document with the repository's ${PROJECT_OVERLAY_FILE} (in --repo,
+default the current directory; or --file) and, with --trust, trusts what it
+wrote. Needs a member credential.
+
+${CONNECTION_HELP}`;
+
+interface OverlayView {
+  scope: string;
+  owner_id: string;
+  groups: { ruleSetId: string; rules: unknown[] }[];
+  digest: string;
+  trusted_digest: string | null;
+  active: boolean;
+}
+
+function describeOverlay(view: OverlayView): string[] {
+  const trust =
+    view.scope === 'project'
+      ? view.active
+        ? 'trusted (active)'
+        : view.trusted_digest
+          ? 'changed since trusted (inactive)'
+          : 'not trusted (inactive)'
+      : 'active';
+  return [
+    `${view.scope} overlay of ${view.owner_id}: ${trust}`,
+    `digest ${view.digest}`,
+    ...(view.groups.length === 0
+      ? ['no groups']
+      : view.groups.map((group) => `  ${group.ruleSetId}: ${group.rules.length} rule(s)`)),
+  ];
+}
+
+function scopeOf(value: string | undefined): OverlayScope {
+  const parsed = OverlayScopeSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new OperatorError('airlock overlays: <scope> is user, project or conversation', 2);
+  }
+  return parsed.data;
+}
+
+/**
+ * Reads and checks an overlay document file: an array of groups, or an
+ * object with a `groups` array. Every problem is reported with its pointer.
+ */
+export function readOverlayFile(path: string, scope: OverlayScope): unknown[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new OperatorError(`cannot read ${path}: ${(error as Error).message}`, 2);
+  }
+  const groups =
+    parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as { groups?: unknown }).groups
+      : parsed;
+  const validated = validateOverlayDocument(groups, scope);
+  if (!validated.ok) {
+    const lines = validated.problems.map((p) => `  ${p.pointer || '/'}: ${p.message}`);
+    throw new OperatorError(`${path} is not a valid overlay document:\n${lines.join('\n')}`, 2);
+  }
+  return validated.value;
+}
+
+function overlayPath(connection: Connection, scope: OverlayScope, owner: string): string {
+  return `${workspacePath(connection)}/overlays/${scope}/${encodeURIComponent(owner)}`;
+}
+
+function need(value: string | boolean | undefined, what: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new OperatorError(`airlock overlays: give ${what}`, 2);
+  }
+  return value;
+}
+
+/** Runs `airlock overlays ...`; returns the exit code. */
+export async function overlays(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOperatorArgs(argv, {
+    file: { type: 'string' },
+    digest: { type: 'string' },
+    trust: { type: 'boolean' },
+    repo: { type: 'string' },
+  });
+  const [verb, first, second] = positionals;
+  if (values.help || !verb) {
+    process.stdout.write(OVERLAYS_HELP);
+    return values.help ? 0 : 2;
+  }
+  const connection = connectionFrom(values);
+  const show = (view: OverlayView) => print(connection, view, () => describeOverlay(view));
+  switch (verb) {
+    case 'show': {
+      const scope = scopeOf(first);
+      show(
+        await callKernel(
+          connection,
+          'GET',
+          overlayPath(connection, scope, need(second, '<owner>')),
+        ),
+      );
+      return 0;
+    }
+    case 'replace': {
+      const scope = scopeOf(first);
+      const groups = readOverlayFile(need(values.file, '--file <path>'), scope);
+      const path = overlayPath(connection, scope, need(second, '<owner>'));
+      const body = { expected_digest: need(values.digest, '--digest <digest-you-read>'), groups };
+      show(await callKernel(connection, 'PUT', path, body));
+      return 0;
+    }
+    case 'trust': {
+      const path = `${overlayPath(connection, 'project', need(first, '<agent-application-id>'))}/trust`;
+      show(
+        await callKernel(connection, 'POST', path, {
+          digest: need(values.digest, '--digest <digest>'),
+        }),
+      );
+      return 0;
+    }
+    case 'load': {
+      const groups = readOverlayFile(
+        typeof values.file === 'string'
+          ? values.file
+          : join(typeof values.repo === 'string' ? values.repo : '.', PROJECT_OVERLAY_FILE),
+        'project',
+      );
+      const path = overlayPath(connection, 'project', need(first, '<agent-application-id>'));
+      const current = await callKernel<OverlayView>(connection, 'GET', path);
+      let view = await callKernel<OverlayView>(connection, 'PUT', path, {
+        expected_digest: current.digest,
+        groups,
+      });
+      if (values.trust) {
+        view = await callKernel<OverlayView>(connection, 'POST', `${path}/trust`, {
+          digest: view.digest,
+        });
+      }
+      show(view);
+      return 0;
+    }
+    default:
+      throw new OperatorError(
+        `airlock overlays: unknown verb "${verb}" (show, replace, trust, load)`,
+        2,
+      );
+  }
+}

@@ -1,0 +1,154 @@
+import {
+  type ActiveOverlays,
+  evaluatePermissions,
+  type LayerDecision,
+  type OverlayDocument,
+  type OverlayScope,
+  type PermissionOutcome,
+  permissionLayerDecision,
+  type ToolManifest,
+  type ToolManifestEntry,
+} from '@airlock/core';
+import type { RunTable } from '../store/schema.js';
+import type { Tx } from '../store/store.js';
+import type { LayerCall, PolicyLayer } from './policy-layers.js';
+import { inputSchemaProblems } from './tool-input-schema.js';
+
+/** The configuration keys of spec 003 that a run freezes. */
+export const PERMISSION_KEYS = [
+  'tool_manifest',
+  'permission_rule_set',
+  'custom_rule_sets',
+  'project_root',
+] as const;
+
+/** A run's frozen permission configuration. */
+export interface FrozenPermissions {
+  manifest: ToolManifest | undefined;
+  ruleSetId: string | undefined;
+  customRuleSets: unknown[] | undefined;
+  projectRoot: string | undefined;
+}
+
+/** Reads the permission keys out of a run's frozen layer configuration. */
+export function frozenPermissions(frozen: Readonly<Record<string, unknown>>): FrozenPermissions {
+  return {
+    manifest: frozen.tool_manifest as ToolManifest | undefined,
+    ruleSetId: frozen.permission_rule_set as string | undefined,
+    customRuleSets: frozen.custom_rule_sets as unknown[] | undefined,
+    projectRoot: frozen.project_root as string | undefined,
+  };
+}
+
+/** The member principal whose user overlay applies to a run: the member who created it. */
+export function runUser(run: Pick<RunTable, 'created_by'>): string | null {
+  return run.created_by.startsWith('member:') ? run.created_by : null;
+}
+
+/** Loads the overlay documents that apply to a run (a project document only when trusted). */
+export async function activeOverlays(tx: Tx, run: RunTable): Promise<ActiveOverlays> {
+  const wanted: [OverlayScope, string][] = [];
+  const user = runUser(run);
+  if (user) wanted.push(['user', user]);
+  if (run.agent_application_id) wanted.push(['project', run.agent_application_id]);
+  if (run.conversation_id) wanted.push(['conversation', run.conversation_id]);
+  if (wanted.length === 0) return {};
+  const rows = await tx.db
+    .selectFrom('overlay_documents')
+    .select(['scope', 'document', 'digest', 'trusted_digest'])
+    .where('workspace_id', '=', run.workspace_id)
+    .where((eb) =>
+      eb.or(
+        wanted.map(([scope, owner]) =>
+          eb.and([eb('scope', '=', scope), eb('owner_id', '=', owner)]),
+        ),
+      ),
+    )
+    .execute();
+  const overlays: { -readonly [K in keyof ActiveOverlays]: OverlayDocument } = {};
+  for (const row of rows) {
+    if (row.scope === 'project' && row.trusted_digest !== row.digest) continue;
+    overlays[row.scope] = JSON.parse(row.document) as OverlayDocument;
+  }
+  return overlays;
+}
+
+const fallbackNoted = new Set<string>();
+
+/** Says once on the run's event log that its selected custom set fell back to Baseline. */
+async function noteFallback(call: LayerCall, outcome: PermissionOutcome): Promise<void> {
+  const { run, tx } = call;
+  if (!outcome.fallback || fallbackNoted.has(run.id)) return;
+  const earlier = await tx.db
+    .selectFrom('run_events')
+    .select('seq')
+    .where('workspace_id', '=', run.workspace_id)
+    .where('run_id', '=', run.id)
+    .where('type', '=', 'run.rule_set_fallback')
+    .executeTakeFirst();
+  if (fallbackNoted.size >= 2000) fallbackNoted.clear();
+  fallbackNoted.add(run.id);
+  if (earlier) return;
+  tx.emit({
+    workspace_id: run.workspace_id,
+    run_id: run.id,
+    task_key: null,
+    type: 'run.rule_set_fallback',
+    data: {
+      rule_set: outcome.ruleSet.id,
+      reason: outcome.fallback.reason,
+      detail: outcome.fallback.detail,
+      applies: 'Baseline alone, without overlays',
+    },
+    principal: null,
+  });
+}
+
+function schemaRefusal(entry: ToolManifestEntry, problems: string, ruleSetId: string | undefined) {
+  return {
+    layer: 'rule_set',
+    verdict: 'deny',
+    rule: {
+      index: null,
+      scope: 'baseline',
+      text: `input_schema of ${entry.name}`,
+      ...(ruleSetId ? { rule_set: { id: ruleSetId, version: 'n/a' } } : {}),
+    },
+    detail: problems,
+    reminders: [],
+  } satisfies LayerDecision;
+}
+
+/**
+ * The spec 003 layer: a call whose input fails its tool's schema is refused
+ * as data; then, when a rule set is selected, Baseline, the set and the
+ * run's overlays decide (core's evaluatePermissions). Without a manifest or
+ * a selected set the layer does not apply.
+ */
+export const permissionsLayer: PolicyLayer = {
+  name: 'rule_set',
+  configurationKeys: PERMISSION_KEYS,
+  async evaluate(call) {
+    const config = frozenPermissions(call.frozen);
+    if (config.manifest === undefined && config.ruleSetId === undefined) return null;
+    const input = call.call.toolInput ?? null;
+    const entry = config.manifest?.find((tool) => tool.name === call.toolName);
+    if (entry) {
+      const problems = inputSchemaProblems(entry, input);
+      if (problems !== null) return schemaRefusal(entry, problems, config.ruleSetId);
+    }
+    if (config.ruleSetId === undefined) return null;
+    const outcome = evaluatePermissions({
+      toolName: call.toolName,
+      input,
+      manifest: config.manifest,
+      projectRoot: config.projectRoot,
+      ruleSetId: config.ruleSetId,
+      customRuleSets: config.customRuleSets,
+      approvalMode: call.run.approval_mode,
+      overlays: await activeOverlays(call.tx, call.run),
+    });
+    await noteFallback(call, outcome);
+    return permissionLayerDecision(outcome);
+  },
+};

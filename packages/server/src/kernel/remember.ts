@@ -1,0 +1,99 @@
+import {
+  type Decision,
+  exactCallRule,
+  type Remember,
+  validateOverlayDocument,
+  withRememberedRule,
+} from '@airlock/core';
+import { type Principal, principalName } from '../store/accounts.js';
+import { type OverlayKey, readOverlay, replaceOverlay } from '../store/overlays.js';
+import type { RunTable, TaskTable } from '../store/schema.js';
+import type { Tx } from '../store/store.js';
+import { AirlockError } from './errors.js';
+
+/** What an approval remembered: told on its `task.approved` event. */
+export interface Remembered {
+  scope: Remember['scope'];
+  owner_id: string;
+  rule_set: string;
+  rule: Record<string, unknown>;
+  /** The overlay document's digest after the write. */
+  digest: string;
+}
+
+/** The rule set captured on a row when its call was evaluated, or null when none was. */
+export function capturedRuleSet(row: Pick<TaskTable, 'decision'>): string | null {
+  if (row.decision === null) return null;
+  const decision = JSON.parse(row.decision) as Decision;
+  const said = decision.layers?.find((layer) => layer.layer === 'rule_set');
+  return said?.rule?.rule_set?.id ?? null;
+}
+
+function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal): string {
+  if (scope === 'user') return principalName(principal);
+  const owner = scope === 'project' ? run.agent_application_id : run.conversation_id;
+  if (owner === null) {
+    throw new AirlockError(
+      'remember_unavailable',
+      `run ${run.id} has no ${scope === 'project' ? 'agent application' : 'conversation'} to remember into`,
+    );
+  }
+  return owner;
+}
+
+/**
+ * Approve and remember: appends an allow rule to the scope's overlay group
+ * for the rule set captured on the row (frozen when the call was evaluated,
+ * never the one selected now), in the approval's transaction; returns what
+ * it kept, for the approval's event. A trusted
+ * project document stays trusted: the approving member wrote the change.
+ * @throws AirlockError remember_unavailable when the row was not evaluated by
+ * a rule set or the run has no owner of that scope; invalid_configuration for
+ * a rule the overlay would refuse.
+ */
+export async function rememberApproval(
+  tx: Tx,
+  options: { run: RunTable; row: TaskTable; principal: Principal; remember: Remember },
+): Promise<Remembered> {
+  const { run, row, principal, remember } = options;
+  const ruleSetId = capturedRuleSet(row);
+  if (ruleSetId === null) {
+    throw new AirlockError(
+      'remember_unavailable',
+      `task ${row.key} was not evaluated by a permission rule set; there is nothing to remember into`,
+    );
+  }
+  const key: OverlayKey = {
+    workspaceId: run.workspace_id,
+    scope: remember.scope,
+    ownerId: ownerOf(remember.scope, run, principal),
+  };
+  const rule =
+    remember.rule ??
+    exactCallRule(row.resolved_tool_name ?? row.tool_name, JSON.parse(row.tool_input));
+  const current = await readOverlay(tx.db, key);
+  const next = validateOverlayDocument(
+    withRememberedRule(current.groups, ruleSetId, rule),
+    remember.scope,
+  );
+  if (!next.ok) {
+    throw new AirlockError(
+      'invalid_configuration',
+      'the rule to remember is not a valid overlay rule; nothing was changed',
+      next.problems,
+    );
+  }
+  const written = await replaceOverlay(tx, key, {
+    expectedDigest: current.digest,
+    document: next.value,
+    by: principalName(principal),
+    keepTrust: true,
+  });
+  return {
+    scope: remember.scope,
+    owner_id: key.ownerId,
+    rule_set: ruleSetId,
+    rule: { verdict: 'allow', ...rule },
+    digest: written.digest,
+  };
+}
