@@ -4,8 +4,11 @@ export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/tests/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'packages/tests/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // eventsource-parser (under the MCP SDK) also exports a `source` condition, pointing at .ts files:
+    // vite transforms both instead of handing Node a .ts file it cannot load.
+    server: { deps: { inline: [/@modelcontextprotocol\/sdk/, /eventsource-parser/] } },
   },
 });

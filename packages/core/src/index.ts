@@ -43,6 +43,8 @@ export {
   type ToolCall,
 } from './evaluate/decide.js';
 export { compileGlob, type Glob, isLiteralGlob, matchGlob } from './glob/byte-glob.js';
+export type { GlobSegment } from './glob/glob-segment.js';
+export { PreparedText } from './glob/prepared-text.js';
 export { truncateUtf8, utf8Bytes, utf8Length } from './glob/utf8.js';
 export { validateHookResult } from './hooks/validate-hook-result.js';
 export { validateLifecycleHooks } from './hooks/validate-hooks.js';
@@ -108,6 +110,120 @@ export {
   validateOverlayDocument,
   validateToolManifest,
 } from './permissions/validate-permissions.js';
+export {
+  AuditLayerSchema,
+  type AuditRecord,
+  AuditRecordSchema,
+  DeciderSchema,
+} from './protocol/audit.js';
+export {
+  BODY_ERROR_CODES,
+  COMMON_ERROR_CODES,
+  ERROR_CODES,
+  ERROR_STATUS,
+  type ErrorBody,
+  ErrorBodySchema,
+  type ErrorCode,
+  ErrorCodeSchema,
+  errorStatus,
+  type ProblemDetail,
+  ProblemDetailSchema,
+} from './protocol/error-codes.js';
+export {
+  EVENT_TYPES,
+  type EventType,
+  type EventView,
+  EventViewSchema,
+  type WorkAvailable,
+  WorkAvailableSchema,
+} from './protocol/events.js';
+export {
+  type Failure,
+  FailureSchema,
+  ROW_FAILURE_CODES,
+  type RowFailureCode,
+} from './protocol/failure-codes.js';
+export {
+  AfterSchema,
+  ExecutorTaskParams,
+  IdSchema,
+  LeaseSchema,
+  LimitSchema,
+  ModeSchema,
+  RunParams,
+  RunStartShape,
+  TaskParams,
+  WorkspaceParams,
+} from './protocol/inputs.js';
+export {
+  defineContract,
+  type OperationContract,
+  type OperationInput,
+  type OperationOutput,
+  pathParams,
+} from './protocol/operation.js';
+export {
+  type AgentApplicationView,
+  AgentApplicationViewSchema,
+  type CredentialView,
+  CredentialViewSchema,
+} from './protocol/operations/accounts.js';
+export { type OverlayView, OverlayViewSchema } from './protocol/operations/overlays.js';
+export {
+  OPERATION_CONTRACTS,
+  type OperationContracts,
+  type OperationName,
+} from './protocol/operations/registry.js';
+export {
+  GatewayProviderSchema,
+  OpenAIProviderSchema,
+  OpenAIToolSchema,
+  type ProviderConfig,
+  ProviderConfigSchema,
+  ScriptedCallSchema,
+  ScriptedProviderSchema,
+  type ScriptedRound,
+  ScriptedRoundSchema,
+} from './protocol/provider.js';
+export {
+  type JsonValue,
+  JsonValueSchema,
+  PROTOCOL_SCHEMAS,
+  type ProtocolSchemaMeta,
+} from './protocol/registry.js';
+export {
+  AppendedTaskViewSchema,
+  ApprovalRuleViewSchema,
+  type Attention,
+  AttentionSchema,
+  ClaimSchema,
+  type ClaimView,
+  type CredentialKind,
+  CredentialKindSchema,
+  DecisionViewSchema,
+  type EffectProfileView,
+  EffectProfileViewSchema,
+  FailureViewSchema,
+  type InboxItem,
+  InboxItemSchema,
+  LifecycleHooksViewSchema,
+  type OnFailure,
+  OnFailureSchema,
+  type ProfileConfigurationView,
+  ProfileConfigurationViewSchema,
+  RUN_STATES,
+  type RunState,
+  RunStateSchema,
+  type RunView,
+  RunViewSchema,
+  TASK_STATES,
+  type TaskKind,
+  TaskKindSchema,
+  type TaskState,
+  TaskStateSchema,
+  type TaskView,
+  TaskViewSchema,
+} from './protocol/views.js';
 export type { CompiledRule } from './rules/compiled-rule.js';
 export type { Policy } from './rules/policy.js';
 export { compileToolPattern, resolveToolName, type ToolPattern } from './rules/tool-pattern.js';

@@ -1,8 +1,8 @@
 /** How much a finding matters: only `error` makes `check` exit 1. */
 export type Severity = 'error' | 'warning' | 'info';
 
-/** Where a finding comes from: the kernel's validator, a lint rule, or a failing example. */
-export type FindingSource = 'declaration' | 'lint' | 'example';
+/** Where a finding comes from: the kernel's validator, a lint rule, an example, or a suppression comment. */
+export type FindingSource = 'declaration' | 'lint' | 'example' | 'suppression';
 
 /** A span of the source: offsets for editors, 1-based lines and UTF-16 columns for people. */
 export interface SourceLocation {

@@ -8,6 +8,7 @@ import { type RuleFile, readRuleFile } from './rule-file.js';
 import { LINT_RULES } from './rules/catalog.js';
 import type { LintRule } from './rules/lint-rule.js';
 import { locatePointer, parseDocument, type SourceDocument } from './source/document.js';
+import { applySuppressions } from './suppress/suppressions.js';
 
 /** Options of one lint run. */
 export interface LintOptions {
@@ -95,5 +96,10 @@ export function lintDocument(
       });
     }
   }
-  return withFingerprints(document.text, findings.sort(compareFindings));
+  return withFingerprints(
+    document.text,
+    applySuppressions(document, findings, { reportUnused: options.rules === undefined }).sort(
+      compareFindings,
+    ),
+  );
 }

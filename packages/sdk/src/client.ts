@@ -1,9 +1,10 @@
 import { type Decision, toDecision } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
 import type { WebSocketConstructor } from './internal/socket.js';
-import { type ConnectionOptions, call, createTrpc, type Trpc } from './internal/transport.js';
+import { type ConnectionOptions, createTrpc, type Trpc } from './internal/transport.js';
 import { watchDecisions } from './internal/watch-decisions.js';
 import { Runs, type WorkspaceContext } from './runs.js';
+import type { AuditRecord } from './views.js';
 
 /** Options of {@link createClient}. */
 export interface ClientOptions extends ConnectionOptions {
@@ -23,12 +24,10 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
    * @throws ForbiddenError for a non-member token; UnauthorizedError.
    */
   async list(options: { limit?: number } = {}): Promise<Decision[]> {
-    const { decisions } = await call(() =>
-      this.context.trpc.decisions.list.query({
-        workspace_id: this.context.workspaceId,
-        ...options,
-      }),
-    );
+    const { decisions } = await this.context.trpc.decisions.list.query({
+      workspace_id: this.context.workspaceId,
+      ...options,
+    });
     return decisions.map((task) => toDecision(this.context, task));
   }
 
@@ -68,13 +67,43 @@ export class Workspace {
         runId,
         WebSocket: options.WebSocket,
         check: async () => {
-          if (runId) await call(() => trpc.runs.get.query({ workspace_id: id, run_id: runId }));
-          else await call(() => trpc.runs.list.query({ workspace_id: id, limit: 1 }));
+          if (runId) await trpc.runs.get.query({ workspace_id: id, run_id: runId });
+          else await trpc.runs.list.query({ workspace_id: id, limit: 1 });
         },
       }),
     };
     this.runs = new Runs(this.context);
     this.decisions = new WorkspaceDecisions(this.context);
+  }
+
+  /**
+   * Who this client's token is: its credential, kind, application, and the
+   * principal (`member:cred_…`) its decisions are recorded under.
+   * @throws UnauthorizedError; ForbiddenError for an executor token.
+   */
+  self(): Promise<{
+    credential_id: string;
+    kind: 'agent' | 'executor' | 'member';
+    agent_application_id: string | null;
+    principal: string;
+  }> {
+    return this.context.trpc.credentials.self.query({ workspace_id: this.id });
+  }
+
+  /**
+   * The workspace's decisions (rules, people, clocks, hooks, the kernel) from
+   * its audit trail, oldest first: those since `since` (epoch ms) and after
+   * the sequence number `after`, at most `limit` (1000 by default).
+   * @throws ForbiddenError for a non-member token; UnauthorizedError.
+   */
+  async audit(
+    options: { since?: number; after?: number; limit?: number } = {},
+  ): Promise<AuditRecord[]> {
+    const { records } = await this.context.trpc.audit.export.query({
+      workspace_id: this.id,
+      ...options,
+    });
+    return records;
   }
 
   /**

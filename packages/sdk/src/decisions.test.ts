@@ -42,7 +42,8 @@ describe('readEffectProfile', () => {
           approval_mode: 'rules',
           origin: 'model',
           matched_rules: [{ index: 1, rule }],
-        },
+          // An older kernel's profile shape: the reader must still make sense of it.
+        } as unknown as TaskView['effect_profile'],
       }),
     );
     expect(profile).toEqual({

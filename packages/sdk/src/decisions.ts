@@ -7,7 +7,7 @@ import {
   type Remember,
   type Verdict,
 } from '@airlock/core';
-import { call, type Trpc } from './internal/transport.js';
+import type { Trpc } from './internal/transport.js';
 import type { TaskView } from './views.js';
 
 /** A rule that matched a parked call: its index in the run's rule list, and what it says. */
@@ -104,13 +104,11 @@ export class Question extends BaseDecision {
    * @throws ConflictError when it was already answered (or expired); NotFoundError, ForbiddenError.
    */
   answer(resolution: { content: unknown; outcome?: 'succeeded' | 'failed' }): Promise<TaskView> {
-    return call(() =>
-      this.context.trpc.decisions.resolve.mutate({
-        ...address(this.context, this.task),
-        content: resolution.content,
-        ...(resolution.outcome ? { outcome: resolution.outcome } : {}),
-      }),
-    );
+    return this.context.trpc.decisions.resolve.mutate({
+      ...address(this.context, this.task),
+      content: resolution.content,
+      ...(resolution.outcome ? { outcome: resolution.outcome } : {}),
+    });
   }
 }
 
@@ -143,12 +141,10 @@ export class Approval extends BaseDecision {
    * the call; NotFoundError, ForbiddenError. Nothing changes when it throws.
    */
   approve(options: { remember?: Remember } = {}): Promise<TaskView> {
-    return call(() =>
-      this.context.trpc.decisions.approve.mutate({
-        ...address(this.context, this.task),
-        ...(options.remember ? { remember: options.remember } : {}),
-      }),
-    );
+    return this.context.trpc.decisions.approve.mutate({
+      ...address(this.context, this.task),
+      ...(options.remember ? { remember: options.remember } : {}),
+    });
   }
 
   /**
@@ -156,12 +152,10 @@ export class Approval extends BaseDecision {
    * @throws ConflictError when it was already decided; NotFoundError, ForbiddenError.
    */
   deny(options: { reason?: string } = {}): Promise<TaskView> {
-    return call(() =>
-      this.context.trpc.decisions.deny.mutate({
-        ...address(this.context, this.task),
-        ...(options.reason !== undefined ? { reason: options.reason } : {}),
-      }),
-    );
+    return this.context.trpc.decisions.deny.mutate({
+      ...address(this.context, this.task),
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+    });
   }
 }
 

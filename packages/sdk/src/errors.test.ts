@@ -1,3 +1,4 @@
+import { ERROR_CODES, ERROR_STATUS } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
 import {
   ConflictError,
@@ -30,6 +31,15 @@ describe('errorFromBody', () => {
     );
   });
 
+  it("maps the kernel's hardening codes to their classes", () => {
+    const typed = (code: string, status: number) =>
+      errorFromBody({ error: { code, detail: 'x' } }, status);
+    expect(typed('input_too_deep', 400)).toBeInstanceOf(ValidationError);
+    expect(typed('version_mismatch', 409)).toBeInstanceOf(ConflictError);
+    expect(typed('rate_limited', 429)).toBeInstanceOf(RequestRefusedError);
+    expect(typed('request_timeout', 408)).toBeInstanceOf(RequestRefusedError);
+  });
+
   it('falls back on the HTTP status when the code says nothing more', () => {
     expect(errorFromBody({ error: { code: 'internal', detail: 'x' } }, 413)).toBeInstanceOf(
       RequestRefusedError,
@@ -48,5 +58,27 @@ describe('errorFromBody', () => {
     expect(isLeaseLostError(copy)).toBe(true);
     expect(isConflictError(copy)).toBe(true);
     expect(isConflictError({ name: 'ConflictError' })).toBe(false);
+  });
+});
+
+describe('every code of the kernel table', () => {
+  it('gets the class of its failure mode; only internal and unavailable are server errors', () => {
+    for (const code of ERROR_CODES) {
+      const error = errorFromBody({ error: { code, detail: 'x' } }, ERROR_STATUS[code]);
+      expect({ code, server: error instanceof ServerError }).toEqual({
+        code,
+        server: code === 'internal' || code === 'unavailable',
+      });
+      expect(error.code).toBe(code);
+    }
+  });
+
+  it('reads a person’s invalid answer as a validation error, a missing credential as not found', () => {
+    for (const code of ['invalid_resolution', 'invalid_question'] as const) {
+      expect(errorFromBody({ error: { code, detail: 'x' } }, 422)).toBeInstanceOf(ValidationError);
+    }
+    for (const code of ['credential_not_found', 'agent_application_not_found'] as const) {
+      expect(errorFromBody({ error: { code, detail: 'x' } }, 404)).toBeInstanceOf(NotFoundError);
+    }
   });
 });

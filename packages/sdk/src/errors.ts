@@ -1,9 +1,69 @@
+import type { ErrorCode } from '@airlock/core';
+
 /** One validation problem the server reported: where (a JSON pointer) and what. */
 export interface Problem {
   readonly code: string;
   readonly pointer: string;
   readonly message: string;
 }
+
+/** The failure modes the SDK tells apart, one error class each. */
+type FailureMode =
+  | 'validation'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'lease_lost'
+  | 'refused'
+  | 'server';
+
+/**
+ * Every error code of the kernel's closed table and the failure mode it
+ * means. Keyed by core's ErrorCode union: a code added there and not here is
+ * a compile error, so no code silently falls through to ServerError.
+ */
+export const ERROR_MODES = {
+  invalid_json: 'validation',
+  invalid_input: 'validation',
+  invalid_configuration: 'validation',
+  tightening_widens: 'validation',
+  invalid_question: 'validation',
+  invalid_resolution: 'validation',
+  input_too_deep: 'validation',
+  remember_unavailable: 'validation',
+  unauthenticated: 'unauthorized',
+  forbidden: 'forbidden',
+  not_found: 'not_found',
+  run_not_found: 'not_found',
+  task_not_found: 'not_found',
+  conversation_not_found: 'not_found',
+  credential_not_found: 'not_found',
+  agent_application_not_found: 'not_found',
+  task_not_waiting: 'conflict',
+  not_claimable_kind: 'conflict',
+  not_claimable: 'conflict',
+  run_not_running: 'conflict',
+  no_profile_configuration: 'conflict',
+  contract_version_not_higher: 'conflict',
+  version_mismatch: 'conflict',
+  run_not_gateway: 'conflict',
+  run_busy: 'conflict',
+  stale_digest: 'conflict',
+  lease_lost: 'lease_lost',
+  payload_too_large: 'refused',
+  unsupported_media_type: 'refused',
+  method_not_allowed: 'refused',
+  request_timeout: 'refused',
+  rate_limited: 'refused',
+  internal: 'server',
+  unavailable: 'server',
+} as const satisfies Record<ErrorCode, FailureMode>;
+
+/** The error codes of one failure mode. */
+type CodesOf<M extends FailureMode> = {
+  [C in ErrorCode]: (typeof ERROR_MODES)[C] extends M ? C : never;
+}[ErrorCode];
 
 const BRAND: unique symbol = Symbol.for('@airlock/sdk.error');
 
@@ -38,14 +98,13 @@ export class AirlockError extends Error {
   }
 }
 
-/** The request was malformed or refused as invalid; `problems` lists every issue found. */
+/**
+ * The request was malformed or refused as invalid (a bad declaration, a
+ * widening tightening, an invalid question or answer); `problems` lists every
+ * issue found. Retrying the same request gets the same answer.
+ */
 export class ValidationError extends AirlockError {
-  declare readonly code:
-    | 'invalid_input'
-    | 'invalid_json'
-    | 'invalid_configuration'
-    | 'tightening_widens'
-    | 'remember_unavailable';
+  declare readonly code: CodesOf<'validation'>;
   /** Every problem the server found, each with a JSON pointer into what was sent. */
   readonly problems: readonly Problem[];
 
@@ -58,7 +117,7 @@ export class ValidationError extends AirlockError {
 
 /** The token is missing, unknown or revoked (`unauthenticated`). */
 export class UnauthorizedError extends AirlockError {
-  declare readonly code: 'unauthenticated';
+  declare readonly code: CodesOf<'unauthorized'>;
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'UnauthorizedError';
@@ -67,20 +126,16 @@ export class UnauthorizedError extends AirlockError {
 
 /** The token is of the wrong plane or of another workspace (`forbidden`); nothing changed. */
 export class ForbiddenError extends AirlockError {
-  declare readonly code: 'forbidden';
+  declare readonly code: CodesOf<'forbidden'>;
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'ForbiddenError';
   }
 }
 
-/** No such run, task, conversation or route. */
+/** No such run, task, conversation, credential, agent application or route. */
 export class NotFoundError extends AirlockError {
-  declare readonly code:
-    | 'not_found'
-    | 'run_not_found'
-    | 'task_not_found'
-    | 'conversation_not_found';
+  declare readonly code: CodesOf<'not_found'>;
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'NotFoundError';
@@ -92,15 +147,7 @@ export class NotFoundError extends AirlockError {
  * already made elsewhere (`task_not_waiting`). Nothing changed.
  */
 export class ConflictError extends AirlockError {
-  declare readonly code:
-    | 'task_not_waiting'
-    | 'not_claimable_kind'
-    | 'not_claimable'
-    | 'lease_lost'
-    | 'run_not_running'
-    | 'no_profile_configuration'
-    | 'stale_digest'
-    | 'contract_version_not_higher';
+  declare readonly code: CodesOf<'conflict'> | CodesOf<'lease_lost'>;
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'ConflictError';
@@ -109,16 +156,16 @@ export class ConflictError extends AirlockError {
 
 /** An executor's claim no longer holds its row (`lease_lost`): its result cannot be committed. */
 export class LeaseLostError extends ConflictError {
-  declare readonly code: 'lease_lost';
+  declare readonly code: CodesOf<'lease_lost'>;
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'LeaseLostError';
   }
 }
 
-/** The request itself was refused: body too large, wrong media type or method. */
+/** The request itself was refused: too large, wrong media type or method, too slow, or too many. */
 export class RequestRefusedError extends AirlockError {
-  declare readonly code: 'payload_too_large' | 'unsupported_media_type' | 'method_not_allowed';
+  declare readonly code: CodesOf<'refused'>;
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'RequestRefusedError';
@@ -144,30 +191,20 @@ export class ConnectionError extends AirlockError {
 
 type ErrorClass = new (init: AirlockErrorInit) => AirlockError;
 
-const BY_CODE: Record<string, ErrorClass> = {
-  invalid_input: ValidationError,
-  invalid_json: ValidationError,
-  invalid_configuration: ValidationError,
-  tightening_widens: ValidationError,
-  unauthenticated: UnauthorizedError,
+const BY_MODE: Record<FailureMode, ErrorClass> = {
+  validation: ValidationError,
+  unauthorized: UnauthorizedError,
   forbidden: ForbiddenError,
   not_found: NotFoundError,
-  run_not_found: NotFoundError,
-  task_not_found: NotFoundError,
-  conversation_not_found: NotFoundError,
-  task_not_waiting: ConflictError,
-  not_claimable_kind: ConflictError,
-  not_claimable: ConflictError,
-  run_not_running: ConflictError,
-  no_profile_configuration: ConflictError,
-  stale_digest: ConflictError,
-  remember_unavailable: ValidationError,
-  contract_version_not_higher: ConflictError,
+  conflict: ConflictError,
   lease_lost: LeaseLostError,
-  payload_too_large: RequestRefusedError,
-  unsupported_media_type: RequestRefusedError,
-  method_not_allowed: RequestRefusedError,
+  refused: RequestRefusedError,
+  server: ServerError,
 };
+
+function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_MODES, code);
+}
 
 const BY_STATUS: Record<number, string> = {
   400: 'invalid_input',
@@ -197,7 +234,7 @@ export function errorFromBody(body: unknown, status: number | null, cause?: unkn
   const detail =
     typeof error?.detail === 'string' ? error.detail : `the server answered ${status ?? 'nothing'}`;
   const problems = Array.isArray(error?.problems) ? (error.problems as Problem[]) : undefined;
-  const Class = (code && BY_CODE[code]) || ServerError;
+  const Class = code && isErrorCode(code) ? BY_MODE[ERROR_MODES[code]] : ServerError;
   return new Class({ code: code ?? 'internal', detail, status, problems, cause });
 }
 

@@ -1,7 +1,7 @@
 import { HookEventSchema, validateHookResult } from '@airlock/core';
 import { ConnectionError, isLeaseLostError } from './errors.js';
 import { LiveSocket, type WebSocketConstructor } from './internal/socket.js';
-import { baseUrl, type ConnectionOptions, call, createTrpc } from './internal/transport.js';
+import { baseUrl, type ConnectionOptions, createTrpc } from './internal/transport.js';
 import type { ClaimView, TaskView } from './views.js';
 
 /** What a tool handler is given besides the task's input. */
@@ -58,7 +58,9 @@ export interface ExecutorOptions extends ConnectionOptions {
 export interface Executor {
   /**
    * Resolves once the cable is connected for the first time; rejects with the
-   * typed error when the kernel refuses the token (or the executor closes first).
+   * typed error when the kernel refuses the token, with a ConnectionError when
+   * the kernel cannot be reached (the cable keeps retrying until closed), or
+   * when the executor closes first.
    */
   readonly ready: Promise<void>;
   /** How many tasks are running now. */
@@ -113,9 +115,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
       do {
         again = false;
         while (!closing && inFlight.size < concurrency) {
-          const { claim } = await call(() =>
-            trpc.executor.claimNext.mutate({ tool_names: toolNames, lease_ms: leaseMs }),
-          );
+          const { claim } = await trpc.executor.claimNext.mutate({
+            tool_names: toolNames,
+            lease_ms: leaseMs,
+          });
           if (!claim) break;
           const running = runClaim(claim).finally(() => {
             inFlight.delete(running);
@@ -140,14 +143,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
     let lost = false;
     const beat = setInterval(
       () => {
-        call(() => trpc.executor.heartbeat.mutate({ ...address, lease_ms: leaseMs })).catch(
-          (error: Error) => {
-            if (!isLeaseLostError(error) || lost) return;
-            lost = true;
-            report(error, task);
-            controller.abort(error);
-          },
-        );
+        trpc.executor.heartbeat.mutate({ ...address, lease_ms: leaseMs }).catch((error: Error) => {
+          if (!isLeaseLostError(error) || lost) return;
+          lost = true;
+          report(error, task);
+          controller.abort(error);
+        });
       },
       Math.max(250, Math.floor(leaseMs / 3)),
     );
@@ -161,7 +162,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     try {
       const outcome = await execute(task, controller.signal, claim);
       if (lost || closed.signal.aborted) return;
-      await call(() => trpc.executor.commit.mutate({ ...address, ...outcome }));
+      await trpc.executor.commit.mutate({ ...address, ...outcome });
     } catch (error) {
       report(error as Error, task);
     } finally {
@@ -205,7 +206,13 @@ export function createExecutor(options: ExecutorOptions): Executor {
     url: () => cableUrl(options, lastSeq),
     WebSocket: options.WebSocket,
     check: async () => {
-      await call(() => trpc.executor.inbox.query({ limit: 1 }));
+      try {
+        await trpc.executor.inbox.query({ limit: 1 });
+      } catch (error) {
+        // The first connection never got through: say so now; the cable keeps retrying.
+        if (error instanceof ConnectionError) refuseReady(error);
+        throw error;
+      }
     },
     onMessage: (message) => {
       if (typeof message.seq === 'number') lastSeq = Math.max(lastSeq, message.seq);

@@ -1,3 +1,4 @@
+export type { Remember } from '@airlock/core';
 export {
   type Client,
   type ClientOptions,
@@ -46,7 +47,14 @@ export {
   type ToolHandler,
 } from './executor.js';
 export { type FeedOptions, FeedSubscription } from './feed.js';
-export type { AppRouter } from './internal/router.js';
 export type { SocketStatus, WebSocketConstructor, WebSocketLike } from './internal/socket.js';
 export { RunHandle, Runs } from './runs.js';
-export type { ClaimView, CreateRunInput, FeedEvent, RunView, TaskView } from './views.js';
+export type {
+  AuditRecord,
+  ClaimView,
+  CreateRunInput,
+  FeedEvent,
+  InboxItem,
+  RunView,
+  TaskView,
+} from './views.js';

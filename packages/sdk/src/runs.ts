@@ -1,6 +1,6 @@
 import type { Decision, DecisionContext } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
-import { call, type Trpc } from './internal/transport.js';
+import type { Trpc } from './internal/transport.js';
 import { watchDecisions } from './internal/watch-decisions.js';
 import {
   type CreateRunInput,
@@ -55,7 +55,7 @@ export class RunHandle {
    * @throws NotFoundError, ForbiddenError, UnauthorizedError.
    */
   get(): Promise<RunView> {
-    return call(() => this.context.trpc.runs.get.query(this.address));
+    return this.context.trpc.runs.get.query(this.address);
   }
 
   /**
@@ -63,7 +63,7 @@ export class RunHandle {
    * @throws NotFoundError, ForbiddenError, UnauthorizedError.
    */
   async tasks(): Promise<TaskView[]> {
-    return (await call(() => this.context.trpc.tasks.list.query(this.address))).tasks;
+    return (await this.context.trpc.tasks.list.query(this.address)).tasks;
   }
 
   /**
@@ -71,7 +71,7 @@ export class RunHandle {
    * @throws NotFoundError when the run has no such task.
    */
   task(key: string): Promise<TaskView> {
-    return call(() => this.context.trpc.tasks.get.query({ ...this.address, task_key: key }));
+    return this.context.trpc.tasks.get.query({ ...this.address, task_key: key });
   }
 
   /**
@@ -79,8 +79,7 @@ export class RunHandle {
    * @throws NotFoundError, ForbiddenError, UnauthorizedError.
    */
   async events(options: { after?: number; limit?: number } = {}): Promise<FeedEvent[]> {
-    return (await call(() => this.context.trpc.runs.events.query({ ...this.address, ...options })))
-      .events;
+    return (await this.context.trpc.runs.events.query({ ...this.address, ...options })).events;
   }
 
   /**
@@ -96,7 +95,7 @@ export class RunHandle {
    * @throws ConflictError run_not_running when it already ended; NotFoundError.
    */
   stop(): Promise<RunView> {
-    return call(() => this.context.trpc.runs.stop.mutate(this.address));
+    return this.context.trpc.runs.stop.mutate(this.address);
   }
 
   /**
@@ -104,7 +103,7 @@ export class RunHandle {
    * @throws ConflictError when it already ended; ForbiddenError for a non-member token.
    */
   abandon(): Promise<RunView> {
-    return call(() => this.context.trpc.runs.abandon.mutate(this.address));
+    return this.context.trpc.runs.abandon.mutate(this.address);
   }
 
   /**
@@ -116,7 +115,7 @@ export class RunHandle {
     tool_input?: unknown;
     on_failure?: 'continue' | 'hold';
   }): Promise<TaskView> {
-    return call(() => this.context.trpc.tasks.append.mutate({ ...this.address, ...input }));
+    return this.context.trpc.tasks.append.mutate({ ...this.address, ...input });
   }
 
   /**
@@ -124,7 +123,7 @@ export class RunHandle {
    * @throws ConflictError task_not_waiting when the row does not hold the run.
    */
   retryTask(key: string): Promise<TaskView> {
-    return call(() => this.context.trpc.decisions.retry.mutate({ ...this.address, task_key: key }));
+    return this.context.trpc.decisions.retry.mutate({ ...this.address, task_key: key });
   }
 }
 
@@ -137,9 +136,10 @@ export class Runs {
    * @throws ValidationError with every problem in the rules or the input; ForbiddenError.
    */
   create(input: CreateRunInput): Promise<RunView> {
-    return call(() =>
-      this.context.trpc.runs.create.mutate({ ...input, workspace_id: this.context.workspaceId }),
-    );
+    return this.context.trpc.runs.create.mutate({
+      ...input,
+      workspace_id: this.context.workspaceId,
+    });
   }
 
   /**
@@ -148,9 +148,10 @@ export class Runs {
    */
   async list(options: { state?: RunView['state']; limit?: number } = {}): Promise<RunView[]> {
     return (
-      await call(() =>
-        this.context.trpc.runs.list.query({ workspace_id: this.context.workspaceId, ...options }),
-      )
+      await this.context.trpc.runs.list.query({
+        workspace_id: this.context.workspaceId,
+        ...options,
+      })
     ).runs;
   }
 

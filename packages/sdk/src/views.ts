@@ -1,19 +1,19 @@
-import type { RouterInputs, RouterOutputs } from './internal/router.js';
+import type { OperationContracts, OperationInput, RunView, TaskView } from '@airlock/core';
 
-/** A run as the kernel shows it: state, frozen configuration, attention. */
-export type RunView = RouterOutputs['runs']['get'];
-
-/** A task row as the kernel shows it: the call, its state, decision and result. */
-export type TaskView = RouterOutputs['tasks']['get'];
-
-/** One lifecycle event: a sequence number, the run, the task and what happened. */
-export type FeedEvent = RouterOutputs['runs']['events']['events'][number];
+export type {
+  AuditRecord,
+  ClaimView,
+  EventView as FeedEvent,
+  InboxItem,
+  RunView,
+  TaskView,
+} from '@airlock/core';
 
 /** What `runs.create` takes: a standalone run with its own mode, rules and provider. */
-export type CreateRunInput = Omit<RouterInputs['runs']['create'], 'workspace_id'>;
-
-/** A successful executor claim: the claim id, the lease and the row. */
-export type ClaimView = NonNullable<RouterOutputs['executor']['claimNext']['claim']>;
+export type CreateRunInput = Omit<
+  OperationInput<OperationContracts['runs.create']>,
+  'workspace_id'
+>;
 
 /** A run's end states. */
 export const RUN_END_STATES: readonly RunView['state'][] = ['completed', 'canceled', 'failed'];

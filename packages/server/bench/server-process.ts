@@ -45,7 +45,8 @@ export async function startServer(
   const args = [join(packageDir, 'dist/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir];
   // A process joining a shared database prints no tokens: its address comes from its log.
   args.push('--no-demo', '--log-level', joining ? 'info' : 'warn');
-  if (databaseUrl) args.push('--database-url', databaseUrl);
+  // Benchmarks measure the kernel, not the per-credential rate limit PostgreSQL turns on by default.
+  if (databaseUrl) args.push('--database-url', databaseUrl, '--rate-limit', 'off');
   const nodeArgs = (process.env.AIRLOCK_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -74,7 +74,7 @@ async function call(url: string, token: string, path: string, body: unknown) {
 }
 
 async function measure(location: { dataDir?: string; databaseUrl?: string }) {
-  const airlock = await startAirlock({ ...location, sweepIntervalMs: 3_600_000 });
+  const airlock = await startAirlock({ ...location, sweepIntervalMs: 3_600_000, rateLimit: null });
   try {
     const ws = await createWorkspace(airlock.store, 'bench');
     const app = await createAgentApplication(airlock.store, { workspaceId: ws.id, name: 'a' });

@@ -1,7 +1,9 @@
 import pino, { type Logger } from 'pino';
+import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './api/rate-limit.js';
 import { FeedHub } from './feed/hub.js';
-import { type HttpHandle, startHttpServer } from './http-server.js';
+import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-server.js';
 import { Kernel } from './kernel/kernel.js';
+import { LOG_REDACTION } from './logging/redact.js';
 import { defaultProviders } from './providers/registry.js';
 import { Store, type StoreLocation } from './store/store.js';
 
@@ -20,6 +22,14 @@ export interface AirlockOptions extends StoreLocation {
   logger?: Logger | undefined;
   /** Checks every REST answer against its schema; default on under vitest. */
   validateOutputs?: boolean | undefined;
+  /**
+   * Per-credential request limit on the agent and member planes. Absent: off
+   * on the embedded SQLite store, {@link DEFAULT_RATE_LIMIT} on PostgreSQL;
+   * null: off everywhere.
+   */
+  rateLimit?: RateLimitOptions | null | undefined;
+  /** Limits on slow clients; see {@link DEFAULT_TIMEOUTS}. */
+  timeouts?: Partial<ServerTimeouts> | undefined;
   /** Injectable clock (epoch ms). */
   clock?: (() => number) | undefined;
   openai?: { baseUrl?: string; apiKey?: string; model?: string } | undefined;
@@ -42,7 +52,7 @@ export interface Airlock {
  * @throws Error when the store cannot be opened or the port is taken.
  */
 export async function startAirlock(options: AirlockOptions = {}): Promise<Airlock> {
-  const logger = options.logger ?? pino({ level: 'silent' });
+  const logger = options.logger ?? pino({ level: 'silent', redact: LOG_REDACTION });
   const store = await Store.open(options, options.clock);
   const kernel = new Kernel({
     store,
@@ -64,6 +74,13 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     validateOutputs: options.validateOutputs ?? process.env.VITEST !== undefined,
     version: SERVER_VERSION,
+    rateLimit:
+      options.rateLimit === undefined
+        ? store.dialect === 'postgres'
+          ? DEFAULT_RATE_LIMIT
+          : null
+        : options.rateLimit,
+    timeouts: options.timeouts,
   });
   let closing: Promise<void> | undefined;
   return {

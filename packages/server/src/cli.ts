@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+import { mcp } from './cli/mcp.js';
+import { apps } from './cli/operator/apps.js';
+import { audit } from './cli/operator/audit.js';
 import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
 import { overlays } from './cli/operator/overlays.js';
@@ -14,8 +17,12 @@ Commands:
   decisions  List, approve, deny and answer decisions on a running kernel
   runs       List, show and stop runs on a running kernel
   overlays   Read, replace, trust and load permission overlays on a running kernel
-  tokens     Create and revoke credentials through a running kernel
+  tokens     Create, list and revoke credentials through a running kernel
+  apps       Create, list and remove agent applications through a running kernel
+  audit      Export the decisions of a running kernel as JSON lines (airlock audit --help)
   token      Create, revoke or list credentials straight in a local store
+  executor mcp  Serve MCP servers' tools as an executor (needs @airlock/mcp)
+  gateway mcp   Serve MCP clients; every call crosses the approval stage (needs @airlock/mcp)
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -26,8 +33,17 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'decisions') return decisions(rest);
   if (command === 'runs') return runs(rest);
   if (command === 'overlays') return overlays(rest);
-  process.stdout.write(HELP);
-  return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
+  if (command === 'apps') return apps(rest);
+  if (command === 'audit') return audit(rest);
+  if ((command === 'executor' || command === 'gateway') && rest[0] === 'mcp') {
+    return mcp(command, rest.slice(1));
+  }
+  if (command === undefined || command === '--help' || command === '-h') {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  process.stderr.write(`airlock: unknown command ${command}\n\n${HELP}`);
+  return 2;
 }
 
 main(process.argv.slice(2)).then(

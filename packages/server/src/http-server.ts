@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createInboxHandler } from '@airlock/inbox';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
@@ -6,12 +6,15 @@ import type { Logger } from 'pino';
 import { authenticateToken, bearerToken } from './api/access.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { OPERATIONS } from './api/operations.js';
+import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
 import { createRestHandler, sendError, sendJson } from './api/rest.js';
 import { appRouter, type TrpcContext } from './api/trpc.js';
 import type { FeedHub } from './feed/hub.js';
 import { createSocketHandler } from './feed/ws.js';
 import { AirlockError } from './kernel/errors.js';
 import type { Kernel } from './kernel/kernel.js';
+import { redactUrl } from './logging/redact.js';
+import type { Principal } from './store/accounts.js';
 
 /** How the HTTP surface is served. */
 export interface HttpOptions {
@@ -24,6 +27,55 @@ export interface HttpOptions {
   bodyLimit: number;
   validateOutputs: boolean;
   version: string;
+  /** Per-credential request limit on the agent and member planes; none when null or absent. */
+  rateLimit?: RateLimitOptions | null | undefined;
+  /** How long a slow client may take; see {@link DEFAULT_TIMEOUTS}. */
+  timeouts?: Partial<ServerTimeouts> | undefined;
+}
+
+/** Limits on slow clients, in milliseconds (Node's `createServer` options). */
+export interface ServerTimeouts {
+  /** The whole request, headers and body, must arrive within this (Node's `requestTimeout`). */
+  requestMs: number;
+  /** The headers must arrive within this (`headersTimeout`; at most `requestMs`). */
+  headersMs: number;
+  /** An idle keep-alive connection is closed after this (`keepAliveTimeout`). */
+  idleMs: number;
+  /** How often the two deadlines above are checked (`connectionsCheckingInterval`). */
+  checkIntervalMs: number;
+}
+
+/** The default limits: a request has 30 s, its headers 10 s, an idle connection 65 s. */
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  requestMs: 30_000,
+  headersMs: 10_000,
+  idleMs: 65_000,
+  checkIntervalMs: 1_000,
+};
+
+/** The outcome of authenticating a tRPC request, taken before its body is read. */
+type Authentication =
+  | { principal: Principal; error: null }
+  | { principal: null; error: AirlockError };
+
+async function authenticateRequest(kernel: Kernel, req: IncomingMessage): Promise<Authentication> {
+  try {
+    const principal = await authenticateToken(kernel, bearerToken(req.headers.authorization));
+    return { principal, error: null };
+  } catch (error) {
+    return {
+      principal: null,
+      error: error instanceof AirlockError ? error : new AirlockError('internal', 'internal error'),
+    };
+  }
+}
+
+/** True while a request still has body bytes the server has not read. */
+function hasUnreadBody(req: IncomingMessage): boolean {
+  return (
+    !req.complete &&
+    (Number(req.headers['content-length'] ?? 0) > 0 || 'transfer-encoding' in req.headers)
+  );
 }
 
 /** A listening HTTP server. */
@@ -36,28 +88,28 @@ export interface HttpHandle {
 
 /** Serves REST, tRPC (/trpc), the OpenAPI document, and the WebSocket feed and cable. */
 export async function startHttpServer(options: HttpOptions): Promise<HttpHandle> {
-  const rest = createRestHandler(OPERATIONS, options);
+  const rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit) : null;
+  const rest = createRestHandler(OPERATIONS, { ...options, rateLimiter });
   const openapi = JSON.stringify(buildOpenApiDocument(OPERATIONS, { version: options.version }));
+  // Each tRPC request is authenticated before tRPC reads its body (see the request handler).
+  const authentications = new WeakMap<IncomingMessage, Authentication>();
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: options.bodyLimit,
-    async createContext({ req }): Promise<TrpcContext> {
-      try {
-        const principal = await authenticateToken(
-          options.kernel,
-          bearerToken(req.headers.authorization),
-        );
-        return { kernel: options.kernel, hub: options.hub, principal, authError: null };
-      } catch (error) {
-        return {
-          kernel: options.kernel,
-          hub: options.hub,
-          principal: null,
-          authError:
-            error instanceof AirlockError ? error : new AirlockError('internal', 'internal error'),
-        };
-      }
+    async createContext({ req, res }): Promise<TrpcContext> {
+      const auth = authentications.get(req) ?? (await authenticateRequest(options.kernel, req));
+      return {
+        kernel: options.kernel,
+        hub: options.hub,
+        principal: auth.principal,
+        authError: auth.error,
+        rateLimiter,
+        checkDeclaredCodes: options.validateOutputs,
+        setHeader: (name, value) => {
+          if (!res.headersSent) res.setHeader(name, value);
+        },
+      };
     },
   });
   const sockets = createSocketHandler({ kernel: options.kernel, hub: options.hub });
@@ -68,50 +120,66 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   const streams = new Set<Socket>();
   // One line per request at debug level (`--log-level debug`); nothing is built otherwise.
   const accessLog = options.logger.isLevelEnabled('debug');
-  const server = createServer((req, res) => {
-    const socket = req.socket;
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
-    res.once('close', () => busy.set(socket, (busy.get(socket) ?? 1) - 1));
-    if (accessLog) {
-      const started = performance.now();
-      res.once('finish', () =>
-        options.logger.debug(
-          {
-            method: req.method,
-            path: req.url,
-            status: res.statusCode,
-            ms: performance.now() - started,
-          },
-          'request',
-        ),
-      );
-    }
-    if (inbox(req, res)) return;
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname.startsWith('/trpc/')) {
-      if (req.headers.accept?.includes('text/event-stream')) streams.add(socket);
-      trpc(req, res);
-      return;
-    }
-    if (req.method === 'GET' && url.pathname === '/openapi.json') {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(openapi);
-      return;
-    }
-    if (req.method === 'GET' && url.pathname === '/healthz') {
-      sendJson(res, 200, { ok: true });
-      return;
-    }
-    rest(req, res, url)
-      .then((served) => {
-        if (!served) sendError(res, new AirlockError('not_found', `no route ${url.pathname}`));
-      })
-      .catch((error: unknown) => {
-        options.logger.error({ err: error }, 'request failed');
-        if (!res.headersSent) sendError(res, new AirlockError('internal', 'internal error'));
-      });
-  });
-  server.keepAliveTimeout = 65_000;
+  const timeouts: ServerTimeouts = { ...DEFAULT_TIMEOUTS };
+  for (const [key, value] of Object.entries(options.timeouts ?? {})) {
+    if (value !== undefined) timeouts[key as keyof ServerTimeouts] = value;
+  }
+  const server = createServer(
+    {
+      requestTimeout: timeouts.requestMs,
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      keepAliveTimeout: timeouts.idleMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    (req, res) => {
+      const socket = req.socket;
+      busy.set(socket, (busy.get(socket) ?? 0) + 1);
+      res.once('close', () => busy.set(socket, (busy.get(socket) ?? 1) - 1));
+      if (accessLog) {
+        const started = performance.now();
+        res.once('finish', () =>
+          options.logger.debug(
+            {
+              method: req.method,
+              path: redactUrl(req.url),
+              status: res.statusCode,
+              ms: performance.now() - started,
+            },
+            'request',
+          ),
+        );
+      }
+      if (inbox(req, res)) return;
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname.startsWith('/trpc/')) {
+        if (req.headers.accept?.includes('text/event-stream')) streams.add(socket);
+        void authenticateRequest(options.kernel, req).then((auth) => {
+          authentications.set(req, auth);
+          // A refused caller's body is never read: the connection closes after the answer.
+          if (auth.error && hasUnreadBody(req)) res.setHeader('connection', 'close');
+          trpc(req, res);
+        });
+        return;
+      }
+      if (req.method === 'GET' && url.pathname === '/openapi.json') {
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(openapi);
+        return;
+      }
+      if (req.method === 'GET' && url.pathname === '/healthz') {
+        sendJson(res, 200, { ok: true });
+        return;
+      }
+      rest(req, res, url)
+        .then((served) => {
+          if (!served) sendError(res, new AirlockError('not_found', `no route ${url.pathname}`));
+        })
+        .catch((error: unknown) => {
+          options.logger.error({ err: error }, 'request failed');
+          if (!res.headersSent) sendError(res, new AirlockError('internal', 'internal error'));
+        });
+    },
+  );
   server.on('connection', (socket: Socket) => {
     busy.set(socket, 0);
     socket.once('close', () => {
@@ -120,8 +188,21 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     });
   });
   server.on('upgrade', sockets.upgrade);
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+    const body = JSON.stringify(
+      new AirlockError(
+        timedOut ? 'request_timeout' : 'invalid_input',
+        timedOut
+          ? `the request did not arrive within ${timeouts.requestMs} ms`
+          : 'the request is not valid HTTP',
+      ).toBody(),
+    );
+    socket.end(
+      `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nconnection: close\r\n` +
+        `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

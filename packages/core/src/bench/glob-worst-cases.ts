@@ -31,7 +31,7 @@ export function globWorstCases(): { label: string; pattern: string; text: string
 
 /** Prints the best of five matches of each worst case. */
 export function printGlobWorstCases(): void {
-  console.log('\nGlob worst cases over 1 MiB (best of 5, glob compiled once):');
+  console.log('\nGlob worst cases over 1 MiB (best CPU time of 5, glob compiled once):');
   for (const { label, pattern, text } of globWorstCases()) {
     const compiled = compileGlob(pattern);
     if (!compiled.ok) throw new Error(`worst-case glob does not compile: ${label}`);

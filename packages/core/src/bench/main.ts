@@ -6,6 +6,7 @@
  * and the glob worst cases over 1 MiB. Every table sets `decide` beside a
  * naive RegExp scan and a Map-plus-startsWith floor. Asserts nothing.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import {
   type ApprovalRule,
   type Decision,
@@ -15,7 +16,7 @@ import {
 } from '../index.js';
 import { floorEvaluator, naiveEvaluator } from './baselines.js';
 import { printGlobWorstCases } from './glob-worst-cases.js';
-import { format, latencies, throughput, timerOverhead } from './measure.js';
+import { format, latencies, plainLoopNsPerUnit, throughput, timerOverhead } from './measure.js';
 import { heredoc, makeShellCalls, makeShellRules } from './shell-workload.js';
 import { makeCalls, makeRules, seededRandom } from './workload.js';
 
@@ -101,8 +102,17 @@ function printLongCommands(rules: ApprovalRule[]): void {
 console.log(
   `Airlock core benchmark: node ${process.version}, ${format(CALLS)} mixed calls per size\n`,
 );
+console.log(
+  `load average at start: ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(
+      ' / ',
+    )} on ${availableParallelism()} cores; a plain loop reading every UTF-16 unit of 1 MiB: ${plainLoopNsPerUnit().toFixed(2)} ns per unit (this machine's pace now)`,
+);
 const overhead = timerOverhead();
-console.log(`(per-call latencies have the timer's own median cost, ${overhead} ns, subtracted)\n`);
+console.log(
+  `(decisions/s are per CPU second of this process, so other load on the machine does not count; p50/p99 are wall-clock per call, the timer's own median cost, ${overhead} ns, subtracted)\n`,
+);
 
 console.log("Today's workload (bash at 10 rules, the rest spread over service tools):");
 for (const line of HEADER) console.log(line);
@@ -131,3 +141,8 @@ console.log(
 console.log(`\nLong commands at ${fullShell.length} rules:`);
 printLongCommands(fullShell);
 printGlobWorstCases();
+console.log(
+  `\nload average at end: ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' / ')}`,
+);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { classifyShellCommand } from './action-tags.js';
 import { classifyShellSegments } from './segment-walker.js';
 import { lexShellLine } from './shell-lexer.js';
 
@@ -58,5 +59,22 @@ describe('lexShellLine', () => {
       text: 'rm',
       dynamic: false,
     });
+  });
+});
+
+describe('hostile input', () => {
+  it('reads deep nesting as unknown instead of exhausting the stack', () => {
+    expect(classifyShellCommand(`${'$('.repeat(20000)}ls${')'.repeat(20000)}`)).toEqual([
+      'unknown',
+    ]);
+    expect(classifyShellCommand("bash -c '".repeat(3000))).toContain('unknown');
+    expect(classifyShellCommand('$(('.repeat(20000))).toEqual(['unknown']);
+  });
+
+  it('keeps the tags behind a long chain of wrappers', () => {
+    expect(classifyShellCommand(`${'sudo nice timeout 5 env A=1 '.repeat(5000)}rm -rf /`)).toEqual([
+      'delete',
+      'destructive',
+    ]);
   });
 });

@@ -1,8 +1,8 @@
-import { interpret } from './interpreters.js';
+import { type Interpreted, interpret } from './interpreters.js';
 import { programTags } from './program-tags.js';
 import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
 import { type ActionTag, orderedTags } from './tags.js';
-import { unwrap } from './wrappers.js';
+import { type Unwrapped, unwrap } from './wrappers.js';
 
 /** One simple command found in a shell line, with its action tags. */
 export interface ClassifiedSegment {
@@ -85,32 +85,100 @@ function programName(text: string): string {
 function walkWords(
   all: readonly ShellWord[],
   segment: LexedSegment,
-  walk: Walk,
+  outer: Walk,
   tags: Set<ActionTag>,
 ): void {
-  let words = all;
-  while (words.length > 0 && !words[0]!.dynamic && KEYWORDS.has(words[0]!.text)) {
-    words = words.slice(1);
-  }
-  if (words.length > 0 && CONTROL.has(words[0]!.text)) words = [];
-  while (words.length > 0 && ASSIGNMENT.test(words[0]!.text)) words = words.slice(1);
-  if (words.length === 0 || (words.length === 1 && CLOSERS.has(words[0]!.text))) {
-    if (tags.size > 0) push(walk, all, tags);
-    return;
-  }
-  const [first, ...args] = words as [ShellWord, ...ShellWord[]];
-  if (first.dynamic) {
+  if (outer.depth > MAX_DEPTH) {
     tags.add('unknown');
-    push(walk, words, tags, 'the program name is an expansion');
+    push(outer, all, tags, 'nested too deeply');
     return;
   }
-  const program = programName(first.text);
-  const unwrapped = unwrap(program, args);
-  if (unwrapped?.kind === 'words') {
-    if (unwrapped.write) tags.add('write');
-    walkWords(unwrapped.words, segment, nested(walk, program), tags);
+  // Wrappers are stripped in a loop over one array (no copies), so a long chain costs linear time.
+  let words = all;
+  let at = 0;
+  const via = [...outer.via];
+  // Rewrites copy the words (python -m, an expanded name): bounded so hostile chains stay linear.
+  let rewrites = 0;
+  const walk = (): Walk => ({ out: outer.out, depth: outer.depth, via: [...via] });
+  for (;;) {
+    while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
+    if (at < words.length && CONTROL.has(words[at]!.text)) at = words.length;
+    while (at < words.length && ASSIGNMENT.test(words[at]!.text)) at++;
+    const remaining = words.length - at;
+    if (remaining === 0 || (remaining === 1 && CLOSERS.has(words[at]!.text))) {
+      if (tags.size > 0) push(walk(), all, tags);
+      return;
+    }
+    const first = words[at]!;
+    if (first.dynamic) {
+      tags.add('unknown');
+      const literal = literalPart(first.text);
+      if (
+        (literal === '' && at + 1 >= words.length) ||
+        (literal !== '' && ++rewrites > MAX_DEPTH)
+      ) {
+        push(walk(), words.slice(at), tags, 'the program name is an expansion');
+        return;
+      }
+      // An expansion may be empty (`$() npm i x` runs npm): the words after it are read as well.
+      if (literal === '') {
+        at++;
+        continue;
+      }
+      // `$(true)rm -rf x` still runs rm: the literal part of the name is read as well.
+      words = [{ text: literal, dynamic: false }, ...words.slice(at + 1)];
+      at = 0;
+      continue;
+    }
+    const program = programName(first.text);
+    const unwrapped = unwrap(program, words, at + 1);
+    if (unwrapped?.kind === 'words') {
+      if (unwrapped.write) tags.add('write');
+      via.push(program);
+      at = unwrapped.from;
+      continue;
+    }
+    const args = words.slice(at + 1);
+    const interpreted = unwrapped === null ? interpret(program, args, segment) : null;
+    if (interpreted?.kind === 'words' && ++rewrites > MAX_DEPTH) {
+      tags.add('unknown');
+      push(walk(), words.slice(at), tags, 'nested too deeply');
+      return;
+    }
+    if (interpreted?.kind === 'words') {
+      via.push(interpreted.via);
+      words = interpreted.words;
+      at = 0;
+      continue;
+    }
+    finishCommand({
+      walk: walk(),
+      program,
+      words: words.slice(at),
+      args,
+      segment,
+      tags,
+      unwrapped,
+      interpreted,
+    });
     return;
   }
+}
+
+interface Command {
+  readonly walk: Walk;
+  readonly program: string;
+  readonly words: readonly ShellWord[];
+  readonly args: readonly ShellWord[];
+  readonly segment: LexedSegment;
+  readonly tags: Set<ActionTag>;
+  readonly unwrapped: Unwrapped | null;
+  readonly interpreted: Interpreted | null;
+}
+
+/** Tags a command once its wrappers are stripped: nested lines, unreadable code or a program. */
+function finishCommand(command: Command): void {
+  const { walk, program, words, args, segment, tags, unwrapped, interpreted } = command;
   if (unwrapped?.kind === 'line') {
     if (unwrapped.dynamic) tags.add('unknown');
     if (tags.size > 0) push(walk, words, tags, unwrapped.dynamic ? 'runs an expansion' : undefined);
@@ -120,11 +188,6 @@ function walkWords(
   if (unwrapped?.kind === 'no_command') {
     tags.add(unwrapped.tag);
     push(walk, words, tags);
-    return;
-  }
-  const interpreted = interpret(program, args, segment);
-  if (interpreted?.kind === 'words') {
-    walkWords(interpreted.words, segment, nested(walk, interpreted.via), tags);
     return;
   }
   if (interpreted?.kind === 'lines') {
@@ -149,6 +212,31 @@ function walkWords(
     return;
   }
   push(walk, words, tags);
+}
+
+/** A word's text without its expansions (`$(...)`, backticks, `${...}`, `$NAME`). */
+function literalPart(text: string): string {
+  let literal = '';
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === '`') {
+      const end = text.indexOf('`', index + 1);
+      index = end < 0 ? text.length : end;
+    } else if (char === '$' && (text[index + 1] === '(' || text[index + 1] === '{')) {
+      const [open, close] = text[index + 1] === '(' ? ['(', ')'] : ['{', '}'];
+      let depth = 0;
+      let at = index + 1;
+      for (; at < text.length; at++) {
+        if (text[at] === open) depth++;
+        else if (text[at] === close && --depth === 0) break;
+      }
+      index = at;
+    } else if (char === '$' && /[A-Za-z0-9_@*#?$!-]/.test(text[index + 1] ?? '')) {
+      index++;
+      if (/[A-Za-z_]/.test(text[index]!)) while (/\w/.test(text[index + 1] ?? '')) index++;
+    } else literal += char;
+  }
+  return literal;
 }
 
 function textsOf(words: readonly ShellWord[]): string[] {

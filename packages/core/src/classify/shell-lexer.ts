@@ -31,6 +31,8 @@ export interface LexedLine {
   readonly problems: string[];
 }
 
+/** Substitutions nested deeper than this are not read: the line is unknown. */
+const MAX_NESTING = 8;
 const SEPARATORS = ['&&', '||', ';;', '|&', ';', '|', '&', '\n'];
 const BLANK = new Set([' ', '\t', '\r']);
 
@@ -48,7 +50,7 @@ interface PendingHeredoc {
  * here-documents, and reports what it cannot read instead of guessing.
  */
 class Lexer {
-  private index = 0;
+  private index: number;
   private segment: LexedSegment = emptySegment();
   private word = '';
   private inWord = false;
@@ -59,10 +61,15 @@ class Lexer {
   /** For a nested lexer: whether its closing parenthesis was found. */
   closed = false;
 
+  /** Reads `source` from `start`; a nested lexer stops at its closing parenthesis. */
   constructor(
     private readonly source: string,
+    start = 0,
     private readonly closer: ')' | null = null,
-  ) {}
+    private readonly depth = 0,
+  ) {
+    this.index = start;
+  }
 
   /** Reads until the end (or the closing parenthesis); returns the index after it. */
   run(): number {
@@ -243,14 +250,20 @@ class Lexer {
 
   /** `$(...)`, `<(...)`, `>(...)`: a nested command line read to its closing parenthesis. */
   private substitution(from: number, opener: string): void {
-    const nested = new Lexer(this.source.slice(from), ')');
-    const consumed = nested.run();
-    const inner = this.source.slice(from, from + consumed - (nested.closed ? 1 : 0));
+    if (this.depth >= MAX_NESTING) {
+      // Deeper nesting is not read (and would exhaust the stack): the rest of the line is unknown.
+      this.problems.push('command substitutions nested too deeply');
+      this.append(this.source.slice(from - opener.length), true);
+      this.index = this.source.length;
+      return;
+    }
+    const nested = new Lexer(this.source, from, ')', this.depth + 1);
+    const end = nested.run();
+    const inner = this.source.slice(from, end - (nested.closed ? 1 : 0));
     this.problems.push(...nested.problems);
     this.segment.substitutions.push(inner);
-    const start = from - opener.length;
-    this.append(this.source.slice(start, from + consumed), true);
-    this.index = from + consumed;
+    this.append(this.source.slice(from - opener.length, end), true);
+    this.index = end;
   }
 
   /** `$'...'`: decodes the escapes so an obfuscated name (`$'\x72m'`) reads as what it is. */

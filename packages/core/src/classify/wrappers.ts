@@ -1,8 +1,12 @@
 import type { ShellWord } from './shell-lexer.js';
 
-/** What a wrapper runs: more words, a command line to read, or no command at all. */
+/**
+ * What a wrapper runs: the words from index `from` on (indices into the same
+ * array, so stripping many wrappers copies nothing), a command line to read,
+ * or no command at all.
+ */
 export type Unwrapped =
-  | { readonly kind: 'words'; readonly words: readonly ShellWord[]; readonly write?: boolean }
+  | { readonly kind: 'words'; readonly from: number; readonly write?: boolean }
   | { readonly kind: 'line'; readonly line: string; readonly dynamic: boolean }
   | { readonly kind: 'no_command'; readonly tag: 'read' | 'unknown' };
 
@@ -54,9 +58,10 @@ function isNumericOption(text: string): boolean {
 /** Index of the first word after the options; `lookup` when an option runs no command. */
 function skipOptions(
   words: readonly ShellWord[],
+  from: number,
   grammar: WrapperGrammar,
 ): { index: number; lookup: boolean } {
-  let index = 0;
+  let index = from;
   let lookup = false;
   while (index < words.length) {
     const text = words[index]!.text;
@@ -88,8 +93,8 @@ function skipOptions(
 }
 
 /** `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=value]... [command]`. */
-function unwrapEnv(args: readonly ShellWord[]): Unwrapped {
-  let index = 0;
+function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
+  let index = from;
   while (index < args.length) {
     const text = args[index]!.text;
     if (text === '--') {
@@ -107,25 +112,34 @@ function unwrapEnv(args: readonly ShellWord[]): Unwrapped {
     else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) index++;
     else break;
   }
-  const words = args.slice(index);
-  return words.length === 0 ? { kind: 'no_command', tag: 'read' } : { kind: 'words', words };
+  return index >= args.length
+    ? { kind: 'no_command', tag: 'read' }
+    : { kind: 'words', from: index };
 }
 
 /**
- * Strips one wrapper (`sudo`, `env`, `timeout`, `nice`, `xargs`, ...) from a
- * command and says what it runs; null when `program` is no wrapper.
+ * Strips one wrapper (`sudo`, `env`, `timeout`, `nice`, `xargs`, ...) whose
+ * arguments start at `words[from]`, and says what it runs; null when
+ * `program` is no wrapper.
  */
-export function unwrap(program: string, args: readonly ShellWord[]): Unwrapped | null {
-  if (program === 'env') return unwrapEnv(args);
+export function unwrap(
+  program: string,
+  words: readonly ShellWord[],
+  from: number,
+): Unwrapped | null {
+  if (program === 'env') return unwrapEnv(words, from);
   const grammar = GRAMMARS[program];
   if (!grammar) return null;
-  const { index, lookup } = skipOptions(args, grammar);
+  const { index, lookup } = skipOptions(words, from, grammar);
   if (lookup) return { kind: 'no_command', tag: 'read' };
-  const words = args.slice(index + (grammar.leadingOperands ?? 0));
-  if (words.length === 0) {
+  const start = index + (grammar.leadingOperands ?? 0);
+  if (start >= words.length) {
     // xargs with no command runs echo.
     return { kind: 'no_command', tag: grammar.alone };
   }
-  const edits = program === 'sudo' && args.slice(0, index).some((word) => /^-\w*e/.test(word.text));
-  return { kind: 'words', words, ...(edits ? { write: true } : {}) };
+  let edits = false;
+  for (let at = from; at < index && program === 'sudo'; at++) {
+    if (/^-\w*e/.test(words[at]!.text)) edits = true;
+  }
+  return { kind: 'words', from: start, ...(edits ? { write: true } : {}) };
 }

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyShellCommand } from './action-tags.js';
 import { readCorpus } from './corpus/read-corpus.js';
+import { classifyShellSegments } from './segment-walker.js';
+import { ACTION_TAGS } from './tags.js';
 
 const commands = readCorpus().map((entry) => entry.command);
 
@@ -45,6 +47,64 @@ describe('wrapping a command never loses a tag', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('any text at all', () => {
+  const fragments = fc
+    .array(
+      fc.constantFrom(
+        ...['$(', ')', '(', '`', "'", '"', '\\', '${', '}', '<<', 'EOF', '\n', ';', '&&', '|'],
+        ...['>', ' ', 'sudo ', 'rm -rf x', 'npm i y', '#', 'curl z', 'ls', 'xargs ', 'eval '],
+      ),
+      { maxLength: 20 },
+    )
+    .map((parts) => parts.join(''))
+    .filter((command) => classifyShellSegments(command).length > 0);
+
+  it('wrapping even malformed text never loses a tag', () => {
+    fc.assert(
+      fc.property(fragments, fc.constantFrom(...Object.keys(WRAPPINGS)), (command, name) => {
+        const wrapped = classifyShellCommand(WRAPPINGS[name]!(command));
+        for (const tag of classifyShellCommand(command)) expect(wrapped).toContain(tag);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  const shellish = fc
+    .array(
+      fc.constantFrom(
+        ...['$(', ')', '(', '`', "'", '"', '\\', '$((', '${', '}', '<<', '<<<', 'EOF', '\n', ';'],
+        ...[
+          '&&',
+          '|',
+          '&',
+          '>',
+          '2>&1',
+          ' ',
+          'sudo ',
+          'bash -c ',
+          'rm -rf x',
+          'npm i y',
+          '#',
+          "$'",
+        ],
+        ...['\\x72', 'find . -exec ', '{}', '\\;', 'xargs ', 'env A=1 ', 'eval ', 'python -m '],
+      ),
+      { maxLength: 40 },
+    )
+    .map((parts) => parts.join(''));
+
+  it('classifies without throwing into at least one known tag, in canonical order', () => {
+    fc.assert(
+      fc.property(fc.oneof(shellish, fc.string({ maxLength: 200 })), (command) => {
+        const tags = classifyShellCommand(command);
+        expect(tags.length).toBeGreaterThan(0);
+        expect(tags).toEqual(ACTION_TAGS.filter((tag) => tags.includes(tag)));
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -98,8 +98,6 @@ export function ruleMatches(rule: ContractRule, subject: ContractSubject): boole
     case 'tool':
       return subject.toolName.toLowerCase() === rule.value;
     case 'command-prefix':
-      return (
-        subject.command !== null && subject.command.trim().toLowerCase().startsWith(rule.value)
-      );
+      return subject.command?.trim().toLowerCase().startsWith(rule.value) === true;
   }
 }

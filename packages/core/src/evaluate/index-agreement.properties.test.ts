@@ -81,6 +81,11 @@ const matchArb: fc.Arbitrary<string> = fc.oneof(
   wordArb.map((w) => `*${w}*`),
   fc.tuple(wordArb, wordArb).map(([a, b]) => `${a}*${b}`),
   fc.tuple(wordArb, wordArb, wordArb).map(([a, b, c]) => `*${a}*${b}*${c}`),
+  fc.tuple(wordArb, wordArb).map(([a, b]) => `*${a}*${b}*`),
+  fc.tuple(wordArb, wordArb).map(([p, a]) => `${p}*${a}*`),
+  fc.tuple(wordArb, wordArb).map(([a, s]) => `*${a}*${s}`),
+  fc.tuple(wordArb, wordArb, wordArb).map(([p, a, s]) => `${p}*${a}*${s}`),
+  fc.tuple(wordArb, wordArb, wordArb).map(([a, b, c]) => `*${a}*${b}*${c}*`),
   fc.constantFrom('*', '**', '?', '??', '*?*', '', '*?'),
 );
 
@@ -187,5 +192,103 @@ describe('the indexed evaluator agrees with a plain scan of every rule', () => {
       ),
       { numRuns: 1500 },
     );
+  });
+
+  it('on a two-letter alphabet, where literals overlap and repeat', () => {
+    const word = fc.constantFrom('a', 'b', 'ab', 'ba', 'aa', 'aba');
+    const shapes = fc.oneof(
+      fc.tuple(word, word).map(([a, b]) => `*${a}*${b}*`),
+      fc.tuple(word, word).map(([p, a]) => `${p}*${a}*`),
+      fc.tuple(word, word).map(([a, s]) => `*${a}*${s}`),
+      fc.tuple(word, word).map(([p, s]) => `${p}*${s}`),
+      word.map((w) => `*${w}*`),
+    );
+    const rules = fc.array(
+      shapes.map(
+        (match): ApprovalRule => ({ tool: 'bash', path: 'command', match, verdict: 'allow' }),
+      ),
+      { minLength: 1, maxLength: 8 },
+    );
+    const text = fc
+      .array(fc.constantFrom('a', 'b'), { maxLength: 9 })
+      .map((units) => units.join(''));
+    fc.assert(
+      fc.property(rules, text, (list, command) => {
+        const validated = validateRuleList(list);
+        if (!validated.ok) throw new Error(JSON.stringify(validated.problems));
+        const call = {
+          mode: 'rules' as const,
+          origin: 'model' as const,
+          toolName: 'bash',
+          toolInput: { command },
+        };
+        expect(decide(validated.value, call).matched).toEqual(
+          scanMatches(list, 'model', 'bash', { command }),
+        );
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('indexes shared between policies with the same globs', () => {
+  it('keep each policy its own verdicts, reasons and tools', () => {
+    const make = (verdict: Verdict, tool: string, reason: string) => {
+      const validated = validateRuleList([
+        { tool, path: 'command', match: 'ls*', verdict, reason },
+        { tool: 'bash', path: 'command', match: '*rm*', verdict: 'ask' },
+      ]);
+      if (!validated.ok) throw new Error(JSON.stringify(validated.problems));
+      return validated.value;
+    };
+    const allow = make('allow', 'bash', 'a');
+    const deny = make('deny', 'bash', 'no ls here');
+    const elsewhere = make('deny', 'sh', 'other tool');
+    const call = {
+      mode: 'rules' as const,
+      origin: 'model' as const,
+      toolName: 'bash',
+      toolInput: { command: 'ls -la' },
+    };
+    expect(decide(allow, call)).toMatchObject({ outcome: 'granted', matched: [0] });
+    expect(decide(deny, call)).toMatchObject({
+      outcome: 'denied',
+      matched: [0],
+      error: { detail: 'no ls here' },
+    });
+    expect(decide(elsewhere, call)).toMatchObject({ outcome: 'denied', matched: [] });
+    expect(deny.candidates('model', 'bash').map((rule) => rule.verdict)).toEqual(['deny', 'ask']);
+    expect(allow.candidates('model', 'bash').map((rule) => rule.verdict)).toEqual(['allow', 'ask']);
+  });
+});
+
+describe('a policy whose literal automaton would be too large', () => {
+  it('still decides exactly, by running every glob', () => {
+    // 450 distinct fragments over 1,024 CJK characters: the dense table would pass its size bound.
+    const alphabet = Array.from({ length: 1024 }, (_, i) => String.fromCharCode(0x4e00 + i));
+    const rules: ApprovalRule[] = Array.from({ length: 450 }, (_, r) => ({
+      tool: 'bash',
+      path: 'command',
+      match: `*${Array.from({ length: 25 }, (_, i) => alphabet[Math.imul(r * 31 + i, 2654435761) >>> 22]).join('')}*`,
+      verdict: r % 3 === 0 ? 'deny' : 'allow',
+    }));
+    const validated = validateRuleList(rules);
+    if (!validated.ok) throw new Error(JSON.stringify(validated.problems[0]));
+    for (const command of [
+      `ls ${rules[7]!.match!.slice(1, -1)} x`,
+      `${rules[9]!.match!.slice(1, 20)}\uD800`,
+      alphabet.slice(100, 160).join(''),
+      'plain ascii',
+    ]) {
+      const call = {
+        mode: 'rules' as const,
+        origin: 'model' as const,
+        toolName: 'bash',
+        toolInput: { command },
+      };
+      expect(decide(validated.value, call).matched).toEqual(
+        scanMatches(rules, 'model', 'bash', { command }),
+      );
+    }
   });
 });

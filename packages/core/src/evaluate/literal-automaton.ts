@@ -18,16 +18,33 @@ const START = 1;
 const END = 2;
 const FIRST_UNIT_CLASS = 3;
 
-/** Past this many table cells the automaton is not built and the caller scans rules instead. */
-const MAX_TABLE_CELLS = 4_000_000;
+/**
+ * Past this many table cells (4 bytes each) the automaton is not built and the
+ * caller runs every glob instead. 6.5 million covers a whole 64 KiB envelope of
+ * literal text over printable ASCII; only patterns with hundreds of distinct
+ * non-ASCII characters go past it.
+ */
+const MAX_TABLE_CELLS = 6_500_000;
 
 /** Identity key of an anchored literal, for deduplication. */
 export function literalKey(literal: AnchoredLiteral): string {
   return `${literal.atStart ? '^' : '-'}${literal.atEnd ? '$' : '-'}${literal.text}`;
 }
 
+/**
+ * The automaton itself: build it once from distinct literals, then `scan`
+ * texts; after each scan `found`, `firstEnd` and `lastEnd` describe what
+ * occurred. Its scratch state makes it single-use at a time (evaluation is
+ * synchronous, so one policy may share it across calls).
+ */
 export class LiteralAutomaton {
   readonly literalCount: number;
+  /**
+   * True when a literal holds U+FFFD, which a lone surrogate of the text
+   * reads as; only then must the scan read the well-formed text. Otherwise
+   * a lone surrogate matches no literal either way, and the raw text will do.
+   */
+  readonly needsWellFormedText: boolean;
   readonly #classes: number;
   readonly #ascii: Uint16Array;
   readonly #wide: Map<number, number>;
@@ -42,7 +59,18 @@ export class LiteralAutomaton {
   /** The nearest shorter state on the failure chain that spells a literal (times classes), or -1. */
   readonly #outputLink: Int32Array;
   readonly #seen: Int32Array;
+  readonly #visitedEpoch: Int32Array;
+  readonly #lastVisit: Int32Array;
+  readonly #visited: Int32Array;
+  #visitedCount = 0;
+  #count = 0;
   #epoch = 0;
+  /** After a scan: the literals found, in the order first met. */
+  readonly found: Int32Array;
+  /** After a scan: where each found literal first ends. */
+  readonly firstEnd: Int32Array;
+  /** After a scan that tracked it: where each found literal last ends. */
+  readonly lastEnd: Int32Array;
 
   private constructor(parts: {
     classes: number;
@@ -60,7 +88,15 @@ export class LiteralAutomaton {
     this.#literalAt = parts.literalAt;
     this.#outputLink = parts.outputLink;
     this.literalCount = parts.literalCount;
-    this.#seen = new Int32Array(parts.literalAt.length);
+    this.needsWellFormedText = parts.wide.has(0xfffd);
+    const states = parts.literalAt.length;
+    this.#seen = new Int32Array(states);
+    this.#visitedEpoch = new Int32Array(states);
+    this.#lastVisit = new Int32Array(states);
+    this.#visited = new Int32Array(states);
+    this.found = new Int32Array(parts.literalCount);
+    this.firstEnd = new Int32Array(parts.literalCount);
+    this.lastEnd = new Int32Array(parts.literalCount);
   }
 
   /**
@@ -123,12 +159,9 @@ export class LiteralAutomaton {
     for (let head = 0; head < order.length; head++) {
       const state = order[head]!;
       const failure = fail[state]!;
-      for (let symbol = 0; symbol < classes; symbol++) {
-        const child = children[state]!.get(symbol);
-        if (child === undefined) {
-          next[state * classes + symbol] = next[failure * classes + symbol]!;
-          continue;
-        }
+      // A state goes where its failure state goes, except along its own children.
+      next.copyWithin(state * classes, failure * classes, failure * classes + classes);
+      for (const [symbol, child] of children[state]!) {
         next[state * classes + symbol] = child * classes;
         fail[child] = next[failure * classes + symbol]! / classes;
         order.push(child);
@@ -159,46 +192,87 @@ export class LiteralAutomaton {
   }
 
   /**
-   * Scans `text` once and writes the index of every literal that occurs in it
-   * into `found` (each once), returning how many. `found` must hold
-   * `literalCount` entries. Linear in the text plus the literals reported.
+   * Scans `text` once and lists in `found` the index of every literal that
+   * occurs in it (each once), returning how many; `firstEnd` then holds, for
+   * each found literal, where its first occurrence ends (in UTF-16 units of
+   * the text, the anchors taking no room) and, with `trackLast`, `lastEnd`
+   * where its last one ends. Linear in the text plus the literals reported.
    */
-  scan(text: string, found: Int32Array): number {
+  scan(text: string, trackLast: boolean): number {
     const next = this.#next;
     const ascii = this.#ascii;
     const wide = this.#wide;
+    // Patterns of ASCII only (the usual case) read every other unit as "other" without a lookup.
+    const hasWide = wide.size > 0;
     if (this.#epoch === 0x7fffffff) {
       this.#seen.fill(0);
+      this.#visitedEpoch.fill(0);
       this.#epoch = 0;
     }
     const epoch = ++this.#epoch;
-    let count = 0;
-    let step = next[START]!;
-    if ((step & 1) === 1) count = this.#report(step >> 1, epoch, found, count);
-    for (let i = 0; i < text.length; i++) {
-      const unit = text.charCodeAt(i);
-      const symbol = unit < 128 ? ascii[unit]! : (wide.get(unit) ?? OTHER);
-      step = next[(step >> 1) + symbol]!;
-      if ((step & 1) === 1) count = this.#report(step >> 1, epoch, found, count);
-    }
-    step = next[(step >> 1) + END]!;
-    if ((step & 1) === 1) count = this.#report(step >> 1, epoch, found, count);
-    return count;
-  }
-
-  /** Reports the literals spelled along the output chain of a state not yet seen in this scan. */
-  #report(state: number, epoch: number, found: Int32Array, count: number): number {
     const classes = this.#classes;
     const seen = this.#seen;
-    let at = state;
+    const visitedEpoch = this.#visitedEpoch;
+    const lastVisit = this.#lastVisit;
+    this.#count = 0;
+    this.#visitedCount = 0;
+    let step = next[START]!;
+    if ((step & 1) === 1) this.#visit(step >> 1, 0, epoch, trackLast);
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      const symbol = unit < 128 ? ascii[unit]! : hasWide ? (wide.get(unit) ?? OTHER) : OTHER;
+      step = next[(step >> 1) + symbol]!;
+      if ((step & 1) === 0) continue;
+      const state = (step >> 1) / classes;
+      if (trackLast) {
+        if (visitedEpoch[state] === epoch) lastVisit[state] = i + 1;
+        else this.#visit(step >> 1, i + 1, epoch, true);
+      } else if (seen[state] !== epoch) this.#visit(step >> 1, i + 1, epoch, false);
+    }
+    step = next[(step >> 1) + END]!;
+    if ((step & 1) === 1) this.#visit(step >> 1, text.length, epoch, trackLast);
+    if (trackLast) this.#spreadLastEnds();
+    return this.#count;
+  }
+
+  /** A state with output met at `position`: reports the literals of its chain not yet seen. */
+  #visit(premultiplied: number, position: number, epoch: number, trackLast: boolean): void {
+    const classes = this.#classes;
+    const seen = this.#seen;
+    const state = premultiplied / classes;
+    if (trackLast) {
+      this.#visitedEpoch[state] = epoch;
+      this.#lastVisit[state] = position;
+      this.#visited[this.#visitedCount++] = state;
+    }
+    let at = premultiplied;
     while (at >= 0) {
       const index = at / classes;
       if (seen[index] === epoch) break;
       seen[index] = epoch;
       const literal = this.#literalAt[index]!;
-      if (literal >= 0) found[count++] = literal;
+      if (literal >= 0) {
+        this.found[this.#count++] = literal;
+        this.firstEnd[literal] = position;
+        this.lastEnd[literal] = position;
+      }
       at = this.#outputLink[index]!;
     }
-    return count;
+  }
+
+  /** Gives each found literal the last position of any visited state whose chain spells it. */
+  #spreadLastEnds(): void {
+    const classes = this.#classes;
+    for (let v = 0; v < this.#visitedCount; v++) {
+      const state = this.#visited[v]!;
+      const position = this.#lastVisit[state]!;
+      let at = state * classes;
+      while (at >= 0) {
+        const index = at / classes;
+        const literal = this.#literalAt[index]!;
+        if (literal >= 0 && this.lastEnd[literal]! < position) this.lastEnd[literal] = position;
+        at = this.#outputLink[index]!;
+      }
+    }
   }
 }

@@ -1,7 +1,16 @@
 import { PreparedText } from '../glob/prepared-text.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import { type AnchoredLiteral, LiteralAutomaton, literalKey } from './literal-automaton.js';
-import { requiredLiterals } from './rule-literals.js';
+import { type MatchShape, requiredLiterals } from './rule-literals.js';
+
+/** Up to this many globs in a group run directly, without an automaton. */
+const SMALL_GROUP = 2;
+
+const RUN = 0;
+const DECISIVE = 1;
+const ORDERED = 2;
+const AFTER_PREFIX = 3;
+const BEFORE_SUFFIX = 4;
 
 /**
  * The rules of one tool that read the same path, indexed so that a call
@@ -20,10 +29,15 @@ export class PathGroup {
   readonly #slotsByLiteral: readonly Int32Array[];
   readonly #slotRules: readonly CompiledRule[];
   readonly #slotNeeds: Int32Array;
-  readonly #slotDecisive: Uint8Array;
+  /** How each slot is decided once its literals occur (RUN, DECISIVE, ORDERED, ...). */
+  readonly #slotKinds: Uint8Array;
+  /** The literal (or first literal) a positional slot reads, and the second one or a length. */
+  readonly #slotFirst: Int32Array;
+  readonly #slotSecond: Int32Array;
+  readonly #literalUnits: Int32Array;
+  readonly #trackLast: boolean;
   readonly #slotCounts: Int32Array;
   readonly #slotEpochs: Int32Array;
-  readonly #found: Int32Array;
   #epoch = 0;
 
   constructor(path: readonly string[], rules: readonly CompiledRule[]) {
@@ -34,7 +48,7 @@ export class PathGroup {
     const literalIds = new Map<string, number>();
     const slotLiterals: number[][] = [];
     const slotRules: CompiledRule[] = [];
-    const slotDecisive: number[] = [];
+    const slotShapes: MatchShape[] = [];
     for (const rule of rules) {
       if (rule.match === null) {
         anyText.push(rule.index);
@@ -42,26 +56,47 @@ export class PathGroup {
       }
       const required = requiredLiterals(rule.match);
       if (required.literals.length === 0) {
-        if (required.decisive) anyText.push(rule.index);
+        if (required.shape.kind === 'decisive') anyText.push(rule.index);
         else alwaysRun.push(rule);
         continue;
       }
       const ids = new Set<number>();
-      for (const literal of required.literals) {
-        const key = literalKey(literal);
-        let id = literalIds.get(key);
-        if (id === undefined) {
-          id = literals.length;
-          literals.push(literal);
-          literalIds.set(key, id);
-        }
-        ids.add(id);
-      }
+      for (const literal of required.literals) ids.add(idOf(literal));
       slotLiterals.push([...ids]);
       slotRules.push(rule);
-      slotDecisive.push(required.decisive ? 1 : 0);
+      slotShapes.push(required.shape);
     }
-    this.#automaton = literals.length > 0 ? LiteralAutomaton.build(literals) : null;
+    function idOf(literal: AnchoredLiteral): number {
+      const key = literalKey(literal);
+      let id = literalIds.get(key);
+      if (id === undefined) {
+        id = literals.length;
+        literals.push(literal);
+        literalIds.set(key, id);
+      }
+      return id;
+    }
+    const kinds = new Uint8Array(slotShapes.length);
+    const firsts = new Int32Array(slotShapes.length);
+    const seconds = new Int32Array(slotShapes.length);
+    slotShapes.forEach((shape, slot) => {
+      if (shape.kind === 'decisive') kinds[slot] = DECISIVE;
+      else if (shape.kind === 'ordered') {
+        kinds[slot] = ORDERED;
+        firsts[slot] = idOf(shape.first);
+        seconds[slot] = idOf(shape.second);
+      } else if (shape.kind === 'after-prefix') {
+        kinds[slot] = AFTER_PREFIX;
+        firsts[slot] = idOf(shape.literal);
+        seconds[slot] = shape.prefixUnits;
+      } else if (shape.kind === 'before-suffix') {
+        kinds[slot] = BEFORE_SUFFIX;
+        firsts[slot] = idOf(shape.literal);
+        seconds[slot] = shape.suffixUnits;
+      } else kinds[slot] = RUN;
+    });
+    // A group of one or two globs runs them directly: cheaper than a scan for so few.
+    this.#automaton = slotRules.length > SMALL_GROUP ? LiteralAutomaton.build(literals) : null;
     if (this.#automaton === null) alwaysRun.push(...slotRules);
     const bySlot: number[][] = literals.map(() => []);
     slotLiterals.forEach((ids, slot) => {
@@ -72,10 +107,13 @@ export class PathGroup {
     this.#slotsByLiteral = bySlot.map((slots) => Int32Array.from(slots));
     this.#slotRules = slotRules;
     this.#slotNeeds = Int32Array.from(slotLiterals, (ids) => ids.length);
-    this.#slotDecisive = Uint8Array.from(slotDecisive);
+    this.#slotKinds = kinds;
+    this.#slotFirst = firsts;
+    this.#slotSecond = seconds;
+    this.#literalUnits = Int32Array.from(literals, (literal) => literal.text.length);
+    this.#trackLast = kinds.some((kind) => kind === ORDERED || kind === AFTER_PREFIX);
     this.#slotCounts = new Int32Array(slotRules.length);
     this.#slotEpochs = new Int32Array(slotRules.length);
-    this.#found = new Int32Array(literals.length);
   }
 
   /** Appends to `matched` the index of every rule of the group that matches `raw`. */
@@ -88,9 +126,10 @@ export class PathGroup {
     }
     const automaton = this.#automaton;
     if (automaton === null) return;
-    const found = this.#found;
-    const count = automaton.scan(text.units, found);
+    const scanned = automaton.needsWellFormedText ? text.units : text.raw;
+    const count = automaton.scan(scanned, this.#trackLast);
     if (count === 0) return;
+    const found = automaton.found;
     if (this.#epoch === 0x7fffffff) {
       this.#slotEpochs.fill(0);
       this.#epoch = 0;
@@ -108,11 +147,31 @@ export class PathGroup {
           counts[slot] = 0;
         }
         if (++counts[slot]! !== needs[slot]) continue;
-        const rule = this.#slotRules[slot]!;
-        if (this.#slotDecisive[slot] === 1 || rule.match!.matchesPrepared(text)) {
-          matched.push(rule.index);
+        if (this.#decide(slot, automaton, scanned.length, text)) {
+          matched.push(this.#slotRules[slot]!.index);
         }
       }
+    }
+  }
+
+  /** Whether a slot whose literals all occur matches, from their positions when its shape allows. */
+  #decide(slot: number, automaton: LiteralAutomaton, length: number, text: PreparedText): boolean {
+    const kind = this.#slotKinds[slot]!;
+    const first = this.#slotFirst[slot]!;
+    const second = this.#slotSecond[slot]!;
+    switch (kind) {
+      case DECISIVE:
+        return true;
+      case ORDERED:
+        return (
+          automaton.firstEnd[first]! <= automaton.lastEnd[second]! - this.#literalUnits[second]!
+        );
+      case AFTER_PREFIX:
+        return automaton.lastEnd[first]! - this.#literalUnits[first]! >= second;
+      case BEFORE_SUFFIX:
+        return automaton.firstEnd[first]! <= length - second;
+      default:
+        return this.#slotRules[slot]!.match!.matchesPrepared(text);
     }
   }
 }

@@ -1,15 +1,34 @@
 import type { Glob } from '../glob/byte-glob.js';
 import type { AnchoredLiteral } from './literal-automaton.js';
 
-/** What a glob needs to find in a text before it can match. */
+/**
+ * How a glob is decided once its literals are known to occur:
+ * - `decisive`: their occurring is the match (an exact text, `P*`, `*S`, `*F*`, `*`);
+ * - `ordered`: `*A*B*`, a match when the first A ends before the last B starts;
+ * - `after-prefix`: `P*A*`, a match when the last A starts after P;
+ * - `before-suffix`: `*A*S`, a match when the first A ends before S starts;
+ * - `run`: any other shape, or one with `?`: the glob itself runs.
+ */
+export type MatchShape =
+  | { readonly kind: 'decisive' }
+  | { readonly kind: 'ordered'; readonly first: AnchoredLiteral; readonly second: AnchoredLiteral }
+  | {
+      readonly kind: 'after-prefix';
+      readonly literal: AnchoredLiteral;
+      readonly prefixUnits: number;
+    }
+  | {
+      readonly kind: 'before-suffix';
+      readonly literal: AnchoredLiteral;
+      readonly suffixUnits: number;
+    }
+  | { readonly kind: 'run' };
+
+/** What a glob needs to find in a text before it can match, and how that decides it. */
 export interface RequiredLiterals {
   /** Literals that all occur in every text the glob matches (none for `*`, `??`, ...). */
   readonly literals: readonly AnchoredLiteral[];
-  /**
-   * True when the literals occurring is also enough for a match, so the glob
-   * need not run: an exact text, `P*`, `*S`, `*F*` or `*`, none holding `?`.
-   */
-  readonly decisive: boolean;
+  readonly shape: MatchShape;
 }
 
 /**
@@ -31,14 +50,29 @@ export function requiredLiterals(glob: Glob): RequiredLiterals {
       literals.push({ text, atStart, atEnd });
     });
   });
-  return { literals, decisive: !glob.hasQuestion && isDecisiveShape(glob) };
+  return { literals, shape: glob.hasQuestion ? { kind: 'run' } : shapeOf(glob) };
 }
 
-function isDecisiveShape(glob: Glob): boolean {
-  const segments = glob.segments;
-  if (!glob.hasStar) return true;
-  const first = segments[0]!.text;
-  const last = segments[segments.length - 1]!.text;
-  if (segments.length === 2) return first === '' || last === '';
-  return segments.length === 3 && first === '' && last === '';
+const floating = (text: string): AnchoredLiteral => ({ text, atStart: false, atEnd: false });
+
+function shapeOf(glob: Glob): MatchShape {
+  const texts = glob.segments.map((segment) => segment.text);
+  if (!glob.hasStar) return { kind: 'decisive' };
+  const first = texts[0]!;
+  const last = texts[texts.length - 1]!;
+  if (texts.length === 2)
+    return first === '' || last === '' ? { kind: 'decisive' } : { kind: 'run' };
+  if (texts.length === 3) {
+    const middle = texts[1]!;
+    if (first === '' && last === '') return { kind: 'decisive' };
+    if (last === '')
+      return { kind: 'after-prefix', literal: floating(middle), prefixUnits: first.length };
+    if (first === '')
+      return { kind: 'before-suffix', literal: floating(middle), suffixUnits: last.length };
+    return { kind: 'run' };
+  }
+  if (texts.length === 4 && first === '' && last === '') {
+    return { kind: 'ordered', first: floating(texts[1]!), second: floating(texts[2]!) };
+  }
+  return { kind: 'run' };
 }

@@ -8,13 +8,10 @@ import { PathGroup } from './path-group.js';
  * path, so each path's text is read once per call and searched once.
  */
 export class ToolIndex {
-  /** The candidate rules, in declaration order. */
-  readonly rules: readonly CompiledRule[];
   readonly #toolOnly: readonly number[];
   readonly #groups: readonly PathGroup[];
 
   constructor(rules: readonly CompiledRule[]) {
-    this.rules = rules;
     const toolOnly: number[] = [];
     const byPath = new Map<readonly string[], CompiledRule[]>();
     for (const rule of rules) {

@@ -109,11 +109,25 @@ class SegmentGlob implements Glob {
   }
 }
 
+/** How many compiled globs are kept for reuse before the cache starts over. */
+const GLOB_CACHE_LIMIT = 20_000;
+
+/**
+ * Compiled globs by source. A compiled glob is immutable (its search tables
+ * are built once, on first need), and a kernel compiles the same rule lists
+ * again for every run that freezes them, so each pattern is compiled once.
+ */
+const compiled = new Map<string, SegmentGlob>();
+
 /**
  * Compiles a glob once for reuse. The only way a glob fails to compile is a
  * text with no UTF-8 form (a lone surrogate); the problem's pointer is ''.
  */
 export function compileGlob(pattern: string): Validated<Glob> {
+  if (typeof pattern === 'string') {
+    const known = compiled.get(pattern);
+    if (known) return valid(known);
+  }
   if (typeof pattern !== 'string') {
     return invalid([{ code: 'glob_invalid', pointer: '', message: 'a glob must be a string' }]);
   }
@@ -126,7 +140,10 @@ export function compileGlob(pattern: string): Validated<Glob> {
       },
     ]);
   }
-  return valid(new SegmentGlob(pattern));
+  const glob = new SegmentGlob(pattern);
+  if (compiled.size >= GLOB_CACHE_LIMIT) compiled.clear();
+  compiled.set(pattern, glob);
+  return valid(glob);
 }
 
 /** One-shot convenience: compiles the pattern and matches the text (false when it does not compile). */

@@ -9,13 +9,17 @@ import { toWellFormedText } from './well-formed.js';
 export class PreparedText {
   /** The text as it was given. */
   readonly raw: string;
-  /** The text with every lone surrogate replaced by U+FFFD; `raw` itself when well formed. */
-  readonly units: string;
+  #units: string | undefined;
   #bytes: Uint8Array | undefined;
 
   constructor(raw: string) {
     this.raw = raw;
-    this.units = toWellFormedText(raw);
+  }
+
+  /** The text with every lone surrogate replaced by U+FFFD (`raw` itself when well formed), made on first use. */
+  get units(): string {
+    this.#units ??= toWellFormedText(this.raw);
+    return this.#units;
   }
 
   /** The UTF-8 bytes of the text, encoded on first use and kept. */

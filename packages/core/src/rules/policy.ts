@@ -5,6 +5,35 @@ import type { CompiledRule } from './compiled-rule.js';
 /** How many distinct tool names a policy remembers candidates for before starting over. */
 const CANDIDATE_CACHE_LIMIT = 4096;
 
+/** How many indexes are shared across policies (runs that freeze the same rules). */
+const SHARED_INDEX_LIMIT = 32;
+
+/**
+ * Indexes by what they read (each rule's index, path and glob), shared by
+ * every policy with the same rules: each run compiles its frozen rules anew,
+ * and this spares it rebuilding the automaton for the same list. Safe to
+ * share because an index only reports rule indices and is used synchronously.
+ */
+const sharedIndexes = new Map<string, ToolIndex>();
+
+function sharedIndex(rules: readonly CompiledRule[]): ToolIndex {
+  const key = JSON.stringify(
+    rules.map((rule) => [rule.index, rule.path, rule.match?.source ?? null]),
+  );
+  const known = sharedIndexes.get(key);
+  if (known) {
+    // Refresh its place, so the least recently used index leaves first.
+    sharedIndexes.delete(key);
+    sharedIndexes.set(key, known);
+    return known;
+  }
+  const index = new ToolIndex(rules);
+  if (sharedIndexes.size >= SHARED_INDEX_LIMIT)
+    sharedIndexes.delete(sharedIndexes.keys().next().value!);
+  sharedIndexes.set(key, index);
+  return index;
+}
+
 /**
  * A validated rule list, compiled once and reused for every call. Rules are
  * indexed by origin and by the literal tool names they name; rules whose
@@ -21,7 +50,12 @@ export class CompiledPolicy {
   readonly #compiled: readonly CompiledRule[];
   readonly #literalIndex = new Map<Origin, Map<string, CompiledRule[]>>();
   readonly #wildcards = new Map<Origin, CompiledRule[]>();
-  readonly #candidateCache = new Map<Origin, Map<string, ToolIndex>>();
+  /** Per origin, the candidates of each tool name seen (plain fields: this runs on every call). */
+  readonly #candidateCache: Record<Origin, Map<string, Candidates>> = {
+    model: new Map(),
+    author: new Map(),
+    kernel: new Map(),
+  };
   /** One index per distinct candidate list (by rule indices), shared across tool names. */
   readonly #indexBySignature = new Map<string, ToolIndex>();
   readonly toolAliases: Readonly<Record<string, string>>;
@@ -64,16 +98,25 @@ export class CompiledPolicy {
 
   /** Every rule of this origin whose tool pattern names the resolved tool, in declaration order. */
   candidates(origin: Origin, toolName: string): readonly CompiledRule[] {
-    return this.toolIndex(origin, toolName).rules;
+    return this.#candidatesFor(origin, toolName).rules;
   }
 
   /** The evaluation index of the rules of this origin that name the resolved tool. */
   toolIndex(origin: Origin, toolName: string): ToolIndex {
-    let cache = this.#candidateCache.get(origin);
-    if (!cache) {
-      cache = new Map();
-      this.#candidateCache.set(origin, cache);
-    }
+    return this.#candidatesFor(origin, toolName).index;
+  }
+
+  #candidatesFor(origin: Origin, toolName: string): Candidates {
+    const caches = this.#candidateCache;
+    // An origin outside the three (a caller's bad value) gets a throwaway cache, never a prototype field.
+    const cache =
+      origin === 'model'
+        ? caches.model
+        : origin === 'author'
+          ? caches.author
+          : origin === 'kernel'
+            ? caches.kernel
+            : new Map<string, Candidates>();
     const cached = cache.get(toolName);
     if (cached) return cached;
     const literal = this.#literalIndex.get(origin)?.get(toolName) ?? [];
@@ -83,13 +126,20 @@ export class CompiledPolicy {
     let index = this.#indexBySignature.get(signature);
     if (!index) {
       if (this.#indexBySignature.size >= CANDIDATE_CACHE_LIMIT) this.#indexBySignature.clear();
-      index = new ToolIndex(merged);
+      index = sharedIndex(merged);
       this.#indexBySignature.set(signature, index);
     }
+    const candidates = { rules: merged, index };
     if (cache.size >= CANDIDATE_CACHE_LIMIT) cache.clear();
-    cache.set(toolName, index);
-    return index;
+    cache.set(toolName, candidates);
+    return candidates;
   }
+}
+
+/** The rules that can apply to one tool name, and their evaluation index. */
+interface Candidates {
+  readonly rules: readonly CompiledRule[];
+  readonly index: ToolIndex;
 }
 
 /** A compiled, validated approval policy; made only by `validateRuleList` or `validateProfileConfiguration`. */

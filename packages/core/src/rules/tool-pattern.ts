@@ -63,6 +63,7 @@ export function resolveToolName(name: string, aliases?: Readonly<Record<string, 
 
 /** Strips a runner qualification without a RegExp: this runs on every call. */
 function servedName(name: string): string {
+  if (typeof name !== 'string') return name;
   const cut = name.length - QUALIFIER_UNITS;
   if (cut < 1 || name.charCodeAt(cut) !== 0x5f || name.charCodeAt(cut + 1) !== 0x5f) return name;
   for (let i = cut + 2; i < name.length; i++) {

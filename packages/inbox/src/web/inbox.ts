@@ -183,7 +183,14 @@ export class InboxView {
   }
 
   private readonly actions: CardActions = {
-    approve: (decision) => this.settle(decision, decision.approve(), 'Approved by you; running.'),
+    approve: (decision, remember) =>
+      this.settle(
+        decision,
+        decision.approve(remember ? { remember } : {}),
+        remember
+          ? `Approved by you and remembered (${remember.scope}); running.`
+          : 'Approved by you; running.',
+      ),
     deny: (decision, reason) =>
       this.settle(
         decision,

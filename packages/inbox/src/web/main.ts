@@ -1,6 +1,7 @@
 import { createClient, isForbiddenError, isUnauthorizedError } from '@airlock/sdk';
 import { h } from './dom.js';
 import { InboxView } from './inbox.js';
+import { RecentDecisionsView } from './recent-view.js';
 import { RunStoryView } from './run-view.js';
 import './styles.css';
 
@@ -91,6 +92,7 @@ function showSignIn(message = ''): void {
 function pageFor(session: Session, hash: string): Page {
   const client = createClient({ url: session.url, token: session.token });
   const workspace = client.workspace(session.workspaceId);
+  if (hash === '#/recent') return new RecentDecisionsView(workspace);
   const run = /^#\/runs\/([^/]+)$/.exec(hash);
   if (run?.[1]) {
     const runId = decodeURIComponent(run[1]);
@@ -117,7 +119,13 @@ async function open(session: Session): Promise<void> {
       'header',
       { class: 'top' },
       h('h1', {}, 'Airlock inbox'),
-      h('nav', { 'aria-label': 'pages' }, h('a', { href: '#/' }, 'Waiting')),
+      h(
+        'nav',
+        { 'aria-label': 'pages' },
+        h('a', { href: '#/' }, 'Waiting'),
+        ' ',
+        h('a', { href: '#/recent' }, 'Decided'),
+      ),
       h('span', { class: 'workspace' }, session.workspaceId),
       h('button', { class: 'sign-out', onclick: () => signOut() }, 'Sign out'),
     ),

@@ -1,11 +1,12 @@
-import type { Approval, Decision, Question } from '@airlock/sdk';
+import type { Approval, Decision, Question, Remember } from '@airlock/sdk';
 import { type Child, h } from './dom.js';
 import { ago, commandOf, inputFields, parkedByMode, ruleText, until } from './format.js';
+import { rememberControls } from './remember.js';
 import { callLine } from './run-view.js';
 
 /** What the buttons of a card do; each resolves when the kernel answered. */
 export interface CardActions {
-  approve(decision: Approval): Promise<void>;
+  approve(decision: Approval, remember?: Remember): Promise<void>;
   deny(decision: Approval, reason: string): Promise<void>;
   answer(decision: Question, content: unknown, outcome?: 'failed'): Promise<void>;
 }
@@ -162,6 +163,7 @@ function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
         'Deny',
       ),
     ),
+    rememberControls(decision, (remember) => act(card, () => actions.approve(decision, remember))),
     h('p', { class: 'message', role: 'status' }),
   );
   return card;

@@ -42,6 +42,19 @@ export class CoverIndex {
     return [...found.values()].sort((a, b) => a.index - b.index);
   }
 
+  /** True when some rule (other than `subject`) matches this call of `subject`. */
+  private anyMatching(subject: RuleEntry, call: SampleCall): boolean {
+    if (this.byTool.some(call.name, (entry) => entry.index !== subject.index)) return true;
+    if (subject.path === null || call.text === null) return false;
+    const name = call.name;
+    return (
+      this.byPath
+        .get(JSON.stringify(subject.path))
+        ?.some(call.text, (entry) => entry.index !== subject.index && toolMatches(entry, name)) ??
+      false
+    );
+  }
+
   /**
    * Rules that could imply `subject` on their own: those matching its first
    * sample call (a rule that misses one of its calls cannot cover it).
@@ -53,7 +66,7 @@ export class CoverIndex {
 
   /** A sample call of `subject` that no rule here matches, if there is one: proof it is not covered. */
   uncoveredSample(subject: RuleEntry): SampleCall | undefined {
-    return sampleCalls(subject).find((call) => this.matching(subject, call).length === 0);
+    return sampleCalls(subject).find((call) => !this.anyMatching(subject, call));
   }
 
   /** Every rule (other than `subject`) that may share a call with it and reads compatible text: a scan. */

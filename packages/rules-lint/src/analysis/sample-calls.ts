@@ -11,7 +11,18 @@ export interface SampleCall {
  * Calls a rule surely matches: each tool alternative's sample names, with
  * the sample texts of its match (default `*`) when it reads a path.
  */
-export function sampleCalls(entry: RuleEntry): SampleCall[] {
+export function sampleCalls(entry: RuleEntry): readonly SampleCall[] {
+  let calls = remembered.get(entry);
+  if (!calls) {
+    calls = computeSampleCalls(entry);
+    remembered.set(entry, calls);
+  }
+  return calls;
+}
+
+const remembered = new WeakMap<RuleEntry, readonly SampleCall[]>();
+
+function computeSampleCalls(entry: RuleEntry): SampleCall[] {
   const texts = entry.path === null ? [null] : globShape(entry.match ?? '*').samples;
   const calls: SampleCall[] = [];
   for (const alternative of entry.alternatives)

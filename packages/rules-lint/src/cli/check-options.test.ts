@@ -81,6 +81,35 @@ describe('check: the config file', () => {
     ]);
   });
 
+  it("sets the mode a bare list runs under; --mode wins over it, a profile's approval_mode over both", async () => {
+    writeFileSync(join(dir, 'other/ask-mode.json'), '{"mode": "ask"}');
+    writeFileSync(
+      join(dir, 'other/bare.json'),
+      '[{"tool": "read", "verdict": "allow"}, {"tool": "bash", "verdict": "ask"}]',
+    );
+    const underAsk = await runCaptured(
+      ['check', '--format', 'json', '--config', 'other/ask-mode.json', 'other/bare.json'],
+      dir,
+    );
+    expect(codes(underAsk.stdout)).toEqual([
+      ['other/bare.json', 'ask-noop-in-ask-mode', 'warning'],
+    ]);
+    const underRules = await runCaptured(
+      [
+        'check',
+        '--format',
+        'json',
+        '--config',
+        'other/ask-mode.json',
+        '--mode',
+        'rules',
+        'other/bare.json',
+      ],
+      dir,
+    );
+    expect(codes(underRules.stdout)).toEqual([]);
+  });
+
   it('refuses a broken config with every problem on one line, exit 2', async () => {
     const run = await runCaptured(
       ['check', '--config', 'other/broken-config.json', 'other/a.json'],
@@ -129,6 +158,40 @@ describe('check: inputs', () => {
     const broken = await runCaptured(['check', '-'], dir, '[');
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^rules-lint: stdin\.json:1:2: /);
+  });
+});
+
+describe('check: examples', () => {
+  it('reports a malformed examples block as test does, without running the examples', async () => {
+    writeFileSync(
+      join(dir, 'other/bad-examples.json'),
+      JSON.stringify({
+        approval_mode: 'rules',
+        approval_rules: [{ tool: 'bash', verdict: 'allow' }],
+        examples: [{ tool: 'bash', expect: 'denied' }, { tool: 'bash', expect: 'sometimes' }, 'x'],
+      }),
+    );
+    const run = await runCaptured(['check', '--format', 'json', 'other/bad-examples.json'], dir);
+    expect(run.code).toBe(1);
+    const findings = JSON.parse(run.stdout).files[0].findings;
+    // Example 0 would fail if run; check only looks at the shape.
+    expect(
+      findings.map((finding: { code: string; pointer: string }) => [finding.code, finding.pointer]),
+    ).toEqual([
+      ['example_invalid', '/examples/1/expect'],
+      ['example_invalid', '/examples/2'],
+    ]);
+    writeFileSync(
+      join(dir, 'other/examples-object.json'),
+      '{"approval_mode": "ask", "examples": {}}',
+    );
+    const notArray = await runCaptured(
+      ['check', '--format', 'json', 'other/examples-object.json'],
+      dir,
+    );
+    expect(codes(notArray.stdout)).toEqual([
+      ['other/examples-object.json', 'examples_not_array', 'error'],
+    ]);
   });
 });
 

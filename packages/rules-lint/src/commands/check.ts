@@ -1,12 +1,16 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { ApprovalModeSchema } from '@airlock/core';
 import { choiceOption, formatOption, parseCommand } from '../cli/arguments.js';
-import type { CliIo } from '../cli/cli-io.js';
+import { readBaseline, subtractBaseline, writeBaseline } from '../cli/baseline.js';
+import { type CliIo, UsageError } from '../cli/cli-io.js';
 import { lintExitCode, type WarningPolicy, warningPolicyNote } from '../cli/exit-code.js';
 import { expandInputs } from '../cli/inputs.js';
 import { loadInput, loadToolCatalog } from '../cli/load.js';
 import { countOption, writeOutput } from '../cli/write-output.js';
 import { ConfigFinder } from '../config/find-config.js';
 import { compareFindings, type Finding } from '../findings.js';
+import { type FixLevel, fixDocument } from '../fixes/fix-document.js';
 import { lintDocument } from '../lint.js';
 import {
   customRuleSetFindings,
@@ -16,6 +20,7 @@ import {
 import type { PrettyFileReport } from '../reporters/pretty.js';
 import { renderReports } from '../reporters/render.js';
 import { readRuleFile } from '../rule-file.js';
+import type { SourceDocument } from '../source/document.js';
 
 const OPTIONS = {
   format: { type: 'string' },
@@ -27,11 +32,16 @@ const OPTIONS = {
   'max-warnings': { type: 'string' },
   'error-on-warnings': { type: 'boolean' },
   'stdin-filename': { type: 'string' },
+  baseline: { type: 'string' },
+  'write-baseline': { type: 'boolean' },
+  fix: { type: 'boolean' },
+  'fix-unsafe': { type: 'boolean' },
 } as const;
 
 /**
  * `rules-lint check FILE...`: lints rule files (folders, globs and `-` for
- * stdin included) under the nearest config file, prints one report, and
+ * stdin included) under the nearest config file, applies `--fix` or
+ * `--fix-unsafe` in place, subtracts (or writes) a `--baseline`, prints one report, and
  * exits 2 when a file cannot be read or parsed (one line each on stderr),
  * else 1 on an error finding or warnings past `--max-warnings` /
  * `--error-on-warnings`, else 0. Throws UsageError.
@@ -48,10 +58,14 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
     maxWarnings: countOption(values['max-warnings'], 'max-warnings'),
     errorOnWarnings: values['error-on-warnings'] === true,
   };
+  const fixLevel: FixLevel | undefined =
+    values['fix-unsafe'] === true ? 'unsafe' : values.fix === true ? 'safe' : undefined;
+  if (fixLevel && positionals.includes('-'))
+    throw new UsageError('--fix cannot write to standard input; fix a file instead');
   const stdinName = (values['stdin-filename'] as string | undefined) ?? 'stdin.json';
   const cliTools = await loadToolCatalog(values.tools as string | undefined, io.cwd);
   const configs = new ConfigFinder(io.cwd, values.config as string | undefined);
-  const reports: PrettyFileReport[] = [];
+  let reports: PrettyFileReport[] = [];
   for (const file of expandInputs(positionals, io.cwd)) {
     const shown = file === '-' ? stdinName : file;
     const config = await configs.forFile(shown);
@@ -79,19 +93,40 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
     const ruleFile = readRuleFile(document.value);
     const mode = ruleFile.mode ?? cliMode ?? config.mode;
     const tools = cliTools ?? config.tools;
-    let findings: Finding[] = lintDocument(
-      document,
-      { ...ruleFile, mode },
-      {
-        settings: config.rules,
-        ...(tools ? { tools } : {}),
-      },
-    );
+    const lint = (current: SourceDocument) =>
+      lintDocument(
+        current,
+        { ...readRuleFile(current.value), ...(mode === undefined ? {} : { mode }) },
+        { settings: config.rules, ...(tools ? { tools } : {}) },
+      );
+    let findings: readonly Finding[];
+    let lines = document.lines;
+    if (fixLevel) {
+      const fixed = fixDocument(document, lint, fixLevel);
+      if (fixed.applied > 0) {
+        await writeFile(resolve(io.cwd, file), fixed.document.text);
+        io.stderr(
+          `rules-lint: ${shown}: applied ${fixed.applied} fix${fixed.applied === 1 ? '' : 'es'}\n`,
+        );
+      }
+      findings = fixed.findings;
+      lines = fixed.document.lines;
+    } else findings = lint(document);
+    // Custom rule sets declared beside the rules are validated with positions too.
     findings = [...findings, ...customRuleSetFindings(document)].sort(compareFindings);
-    if (values.quiet === true)
-      findings = findings.filter((finding) => finding.severity === 'error');
-    reports.push({ file: shown, findings, lines: document.lines });
+    reports.push({ file: shown, findings, lines });
   }
+  reports = await applyBaseline(
+    reports,
+    values.baseline as string | undefined,
+    values['write-baseline'] === true,
+    io,
+  );
+  if (values.quiet === true)
+    reports = reports.map((report) => ({
+      ...report,
+      findings: report.findings.filter((finding) => finding.severity === 'error'),
+    }));
   await writeOutput(
     io,
     values.output as string | undefined,
@@ -105,4 +140,28 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
     reports.some((report) => report.failure),
     policy,
   );
+}
+
+/**
+ * `--baseline FILE`: drops the findings the file accepts; with
+ * `--write-baseline`, writes the current findings to it instead (and drops
+ * nothing). Throws UsageError.
+ */
+async function applyBaseline(
+  reports: PrettyFileReport[],
+  path: string | undefined,
+  write: boolean,
+  io: CliIo,
+): Promise<PrettyFileReport[]> {
+  if (write) {
+    if (path === undefined) throw new UsageError('--write-baseline needs --baseline FILE');
+    const written = await writeBaseline(path, io, reports);
+    io.stderr(`rules-lint: wrote ${written} finding(s) to ${path}\n`);
+    return reports;
+  }
+  if (path === undefined) return reports;
+  const subtracted = subtractBaseline(reports, await readBaseline(path, io.cwd));
+  if (subtracted.accepted > 0)
+    io.stderr(`rules-lint: ${subtracted.accepted} finding(s) accepted by ${path}\n`);
+  return subtracted.reports;
 }

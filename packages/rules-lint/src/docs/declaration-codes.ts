@@ -82,6 +82,8 @@ export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
 
 /** The description of a declaration or example code, or a generic sentence for a code not in the table. */
 export function describeDeclarationCode(code: string): string {
+  if (code === 'unused-suppression')
+    return 'A rules-lint-disable-next-line comment that silences nothing, or names something that is not a lint rule.';
   return (
     (DECLARATION_CODE_DESCRIPTIONS as Readonly<Record<string, string>>)[code] ??
     `The kernel refuses the declaration: ${code}.`

@@ -36,3 +36,58 @@ describe('fixes as edits', () => {
     ).toEqual([]);
   });
 });
+
+describe('removal edits are minimal', () => {
+  const remove = (text: string, pointer: string) => {
+    const outcome = lintText('rules.jsonc', text);
+    if (!outcome.ok) throw new Error(outcome.message);
+    return applyFix(text, outcome.document.root, {
+      title: 'remove',
+      kind: 'unsafe',
+      operations: [{ op: 'remove', pointer }],
+    });
+  };
+  const list = [
+    '[',
+    '  // first: reads',
+    '  {"tool": "read", "verdict": "allow"}, // why read',
+    '  // second: bash',
+    '  {"tool":"bash",   "verdict":"allow"},',
+    '  // third: grep',
+    '  {"tool": "grep", "verdict": "allow"}',
+    ']',
+    '',
+  ].join('\n');
+
+  it('removes a middle rule with its own lines, keeping every other comment and layout byte for byte', () => {
+    expect(remove(list, '/1')).toBe(list.replace('  {"tool":"bash",   "verdict":"allow"},\n', ''));
+  });
+
+  it('removes the last rule and only the comma before it, keeping the previous comment', () => {
+    const fixed = remove(list, '/2');
+    expect(fixed).toBe(
+      list
+        .replace('"verdict":"allow"},\n  // third', '"verdict":"allow"}\n  // third')
+        .replace('  {"tool": "grep", "verdict": "allow"}\n', ''),
+    );
+    expect(remove(fixed, '/0')).toContain(
+      '// first: reads\n  // second: bash\n  {"tool":"bash",   "verdict":"allow"}\n',
+    );
+  });
+
+  it('removes inline members with one comma', () => {
+    expect(
+      remove('[{"tool": "a", "verdict": "allow"}, {"tool": "b", "verdict": "allow"}]', '/0'),
+    ).toBe('[{"tool": "b", "verdict": "allow"}]');
+    expect(
+      remove('[{"tool": "a", "verdict": "allow"}, {"tool": "b", "verdict": "allow"}]', '/1'),
+    ).toBe('[{"tool": "a", "verdict": "allow"}]');
+    expect(remove('[{"tool": "a", "verdict": "allow"}]', '/0')).toBe('[]');
+    expect(
+      remove(
+        '{"approval_rules": [{"tool": "a", "verdict": "allow"}], "approval_mode": "ask"}',
+        '/approval_rules',
+      ),
+    ).toBe('{"approval_mode": "ask"}');
+  });
+});

@@ -1,17 +1,31 @@
 import { pointerTokens } from '@airlock/core';
-import { applyEdits, type Edit, type JSONPath, modify, type Node } from 'jsonc-parser';
+import type { Node } from 'jsonc-parser';
 import type { Fix, FixOperation } from '../findings.js';
 
 /** A text edit: replace `length` characters at `offset` with `content`. */
-export type TextEdit = Edit;
+export interface TextEdit {
+  readonly offset: number;
+  readonly length: number;
+  readonly content: string;
+}
 
 /**
- * The text edits that apply a fix to the source it was found in, keeping
- * the rest of the file (comments, layout) as written. Operations of one fix
- * never overlap, so every edit is relative to the original text.
+ * The text edits that apply a fix to the source it was found in, touching
+ * only what the fix changes: a value is replaced in place, and a removed
+ * rule takes its own lines (or, inline, its own span) and one comma with
+ * it, so comments and layout of every other rule stay as written. Every
+ * edit is relative to the original text.
  */
 export function fixEdits(text: string, root: Node, fix: Fix): TextEdit[] {
   return fix.operations.flatMap((operation) => operationEdits(text, root, operation));
+}
+
+/** Applies edits to a text, last first; overlapping edits are a caller's mistake. */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  let result = text;
+  for (const edit of [...edits].sort((a, b) => b.offset - a.offset))
+    result = result.slice(0, edit.offset) + edit.content + result.slice(edit.offset + edit.length);
+  return result;
 }
 
 /** Applies a fix to a text and returns the new text. */
@@ -20,27 +34,79 @@ export function applyFix(text: string, root: Node, fix: Fix): string {
 }
 
 function operationEdits(text: string, root: Node, operation: FixOperation): TextEdit[] {
-  const path = jsonPath(root, operation.pointer);
-  if (!path) return [];
-  const value = operation.op === 'set' ? operation.value : undefined;
-  return modify(text, path, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
+  const found = locate(root, operation.pointer);
+  if (!found) return [];
+  if (operation.op === 'set')
+    return [
+      {
+        offset: found.node.offset,
+        length: found.node.length,
+        content: JSON.stringify(operation.value),
+      },
+    ];
+  if (!found.parent?.children) return [];
+  // In an object the member to remove is the property (key and value), in an array the element.
+  const member = found.parent.type === 'object' ? found.node.parent! : found.node;
+  return removal(text, found.parent.children, found.parent.children.indexOf(member));
 }
 
-/** Converts a JSON pointer into jsonc-parser's path (numbers for array indices), or undefined if it runs past the tree. */
-function jsonPath(root: Node, pointer: string): JSONPath | undefined {
-  const path: JSONPath = [];
+/** The node at a JSON pointer with the container holding it, or undefined past the tree. */
+function locate(root: Node, pointer: string): { node: Node; parent: Node | undefined } | undefined {
   let node: Node | undefined = root;
+  let parent: Node | undefined;
   for (const token of pointerTokens(pointer)) {
     if (!node) return undefined;
-    if (node.type === 'array') {
-      const index = Number(token);
-      path.push(index);
-      node = node.children?.[index];
-    } else {
-      path.push(token);
+    parent = node;
+    if (node.type === 'array') node = node.children?.[Number(token)];
+    else if (node.type === 'object')
       node = node.children?.find((property) => property.children?.[0]?.value === token)
         ?.children?.[1];
-    }
+    else return undefined;
   }
-  return node ? path : undefined;
+  return node ? { node, parent } : undefined;
+}
+
+/**
+ * The edits removing member `index` of a container and exactly one
+ * separating comma: the comma after it, or for the last member the comma
+ * before it (only that character, so a comment after the previous member
+ * stays). A member on its own lines takes those lines (its own trailing
+ * comment included); an inline member takes its span.
+ */
+function removal(text: string, members: readonly Node[], index: number): TextEdit[] {
+  const member = members[index]!;
+  const start = member.offset;
+  const end = member.offset + member.length;
+  const previous = members[index - 1];
+  const after = commaAfter(text, end);
+  const before =
+    after === undefined && previous
+      ? commaAfter(text, previous.offset + previous.length)
+      : undefined;
+  const to = after === undefined ? end : after + 1;
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const rest = /^[ \t]*(\/\/[^\n]*)?\r?\n/.exec(text.slice(to));
+  if (/^[ \t]*$/.test(text.slice(lineStart, start)) && rest) {
+    const lines = { offset: lineStart, length: to + rest[0].length - lineStart, content: '' };
+    return before === undefined ? [lines] : [{ offset: before, length: 1, content: '' }, lines];
+  }
+  if (before !== undefined) return [{ offset: before, length: end - before, content: '' }];
+  // Inline: take the spaces after the comma too, so the next member moves up to where this one was.
+  const spaces = members[index + 1] ? /^[ \t]*/.exec(text.slice(to))![0].length : 0;
+  return [{ offset: start, length: to + spaces - start, content: '' }];
+}
+
+/** Offset of the comma that follows `offset` past white space and comments, if any. */
+function commaAfter(text: string, offset: number): number | undefined {
+  let position = offset;
+  while (position < text.length) {
+    const rest = text.slice(position);
+    const skip = /^(\s+|\/\/[^\n]*|\/\*[\s\S]*?\*\/)/.exec(rest);
+    if (skip) {
+      position += skip[0].length;
+      continue;
+    }
+    return text[position] === ',' ? position : undefined;
+  }
+  return undefined;
 }

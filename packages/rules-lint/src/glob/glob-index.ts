@@ -1,68 +1,132 @@
 import { type GlobShape, globShape, shapeMatches } from './glob-shape.js';
 
-/** How many characters of a literal run key the substring index. */
+/** How many UTF-16 units of a literal run key the substring index. */
 const GRAM = 3;
+
+interface Filed<T> {
+  readonly shape: GlobShape;
+  readonly item: T;
+}
+
+/** A node of a character trie: the globs whose literal end is the path to it. */
+interface TrieNode<T> {
+  readonly children: Map<number, TrieNode<T>>;
+  readonly filed: Filed<T>[];
+}
+
+function trieNode<T>(): TrieNode<T> {
+  return { children: new Map(), filed: [] };
+}
+
+/** Three UTF-16 units as one number (48 bits), so looking up a piece allocates nothing. */
+function gramKey(text: string, start: number): number {
+  return (
+    text.charCodeAt(start) * 0x100000000 +
+    text.charCodeAt(start + 1) * 0x10000 +
+    text.charCodeAt(start + 2)
+  );
+}
 
 /**
  * Finds, among many globs, the ones that match a given text, without trying
- * each: a glob is filed under its literal prefix, else its literal suffix,
- * else a three-character piece of its longest literal run; a text then
- * looks up only its own prefixes, suffixes and pieces. Globs with none of
- * those (`*`, `?*`, `*a*`) are tried on every text. Every hit is confirmed
- * with core's matcher, so the answer is exact.
+ * each: a glob is filed under its literal prefix (in a trie walked along
+ * the text), else its literal suffix (in a trie walked backwards), else the
+ * least used three-unit piece of its longest literal run (looked up for
+ * each piece of the text). Globs with none of those (`*`, `?*`, `*a*`) are tried on every
+ * text. Every hit is confirmed with core's matcher, so the answer is exact,
+ * and a lookup costs the text's length plus the hits, not the glob count.
  */
 export class GlobIndex<T> {
-  private readonly byPrefix = new Map<string, { shape: GlobShape; item: T }[]>();
-  private readonly bySuffix = new Map<string, { shape: GlobShape; item: T }[]>();
-  private readonly byGram = new Map<string, { shape: GlobShape; item: T }[]>();
-  private readonly scanned: { shape: GlobShape; item: T }[] = [];
-  private readonly prefixLengths = new Set<number>();
-  private readonly suffixLengths = new Set<number>();
+  private readonly prefixes = trieNode<T>();
+  private readonly suffixes = trieNode<T>();
+  private readonly byGram = new Map<number, Filed<T>[]>();
+  private readonly scanned: Filed<T>[] = [];
 
   /** Files `item` under the glob `source`. */
   add(source: string, item: T): void {
     const shape = globShape(source);
     if (shape.glob === null) return;
     const filed = { shape, item };
-    if (shape.prefix.length > 0) {
-      push(this.byPrefix, shape.prefix, filed);
-      this.prefixLengths.add(shape.prefix.length);
-    } else if (shape.suffix.length > 0) {
-      push(this.bySuffix, shape.suffix, filed);
-      this.suffixLengths.add(shape.suffix.length);
-    } else if (shape.longestLiteral.length >= GRAM) {
-      push(this.byGram, shape.longestLiteral.slice(0, GRAM), filed);
-    } else {
-      this.scanned.push(filed);
-    }
+    if (shape.prefix.length > 0) insert(this.prefixes, shape.prefix, false).filed.push(filed);
+    else if (shape.suffix.length > 0) insert(this.suffixes, shape.suffix, true).filed.push(filed);
+    else if (shape.longestLiteral.length >= GRAM) {
+      // Any piece of the run must occur in a matching text; file under the least used one so far,
+      // so globs sharing a common start (`*git push*`, `*git log*`) spread over buckets.
+      const literal = shape.longestLiteral;
+      let best = gramKey(literal, 0);
+      for (let start = 1; start + GRAM <= literal.length; start++) {
+        const key = gramKey(literal, start);
+        if ((this.byGram.get(key)?.length ?? 0) < (this.byGram.get(best)?.length ?? 0)) best = key;
+      }
+      const list = this.byGram.get(best);
+      if (list) list.push(filed);
+      else this.byGram.set(best, [filed]);
+    } else this.scanned.push(filed);
   }
 
   /** Items whose glob matches `text` (an item filed under several globs may repeat). */
   matching(text: string): T[] {
     const found: T[] = [];
-    const keep = (list: readonly { shape: GlobShape; item: T }[] | undefined) => {
-      if (list) for (const { shape, item } of list) if (shapeMatches(shape, text)) found.push(item);
-    };
-    for (const length of this.prefixLengths)
-      if (length <= text.length) keep(this.byPrefix.get(text.slice(0, length)));
-    for (const length of this.suffixLengths)
-      if (length <= text.length) keep(this.bySuffix.get(text.slice(text.length - length)));
+    this.visit(text, (item) => {
+      found.push(item);
+      return false;
+    });
+    return found;
+  }
+
+  /** True when some item whose glob matches `text` passes `accept`; stops at the first. */
+  some(text: string, accept: (item: T) => boolean): boolean {
+    return this.visit(text, accept);
+  }
+
+  /** Calls `visit` for each item whose glob matches `text` until it returns true; returns whether it did. */
+  private visit(text: string, visit: (item: T) => boolean): boolean {
+    if (walk(this.prefixes, text, false, visit) || walk(this.suffixes, text, true, visit))
+      return true;
     if (this.byGram.size > 0) {
-      const seen = new Set<string>();
+      const seen = new Set<number>();
       for (let start = 0; start + GRAM <= text.length; start++) {
-        const gram = text.slice(start, start + GRAM);
-        if (seen.has(gram)) continue;
-        seen.add(gram);
-        keep(this.byGram.get(gram));
+        const key = gramKey(text, start);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const list = this.byGram.get(key);
+        if (list && confirm(list, text, visit)) return true;
       }
     }
-    keep(this.scanned);
-    return found;
+    return confirm(this.scanned, text, visit);
   }
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+function insert<T>(root: TrieNode<T>, literal: string, backwards: boolean): TrieNode<T> {
+  let node = root;
+  for (let step = 0; step < literal.length; step++) {
+    const unit = literal.charCodeAt(backwards ? literal.length - 1 - step : step);
+    let child = node.children.get(unit);
+    if (!child) {
+      child = trieNode<T>();
+      node.children.set(unit, child);
+    }
+    node = child;
+  }
+  return node;
+}
+
+/** Confirms the globs filed along the text's path through the trie (its prefixes, or suffixes). */
+function walk<T>(
+  root: TrieNode<T>,
+  text: string,
+  backwards: boolean,
+  visit: (item: T) => boolean,
+): boolean {
+  let node: TrieNode<T> | undefined = root;
+  for (let step = 0; node && step < text.length; step++) {
+    node = node.children.get(text.charCodeAt(backwards ? text.length - 1 - step : step));
+    if (node && node.filed.length > 0 && confirm(node.filed, text, visit)) return true;
+  }
+  return false;
+}
+
+function confirm<T>(list: readonly Filed<T>[], text: string, visit: (item: T) => boolean): boolean {
+  for (const { shape, item } of list) if (shapeMatches(shape, text) && visit(item)) return true;
+  return false;
 }

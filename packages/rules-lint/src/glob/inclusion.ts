@@ -1,7 +1,7 @@
 import { utf8Bytes } from '@airlock/core';
 import { currentWorkBudget } from '../analysis/work-budget.js';
 import { type ByteGlob, compileByteGlob, GlobSet, literalBytes } from './byte-nfa.js';
-import { globShape, mayIntersect, shapeMatches } from './glob-shape.js';
+import { FILLER, type GlobShape, globShape, mayIntersect, shapeMatches } from './glob-shape.js';
 
 /**
  * How many product states one question may visit before it answers
@@ -115,6 +115,7 @@ export function findUncoveredText(
   for (const sample of subject.samples) {
     if (!shapes.some((shape) => shapeMatches(shape, sample))) return utf8Bytes(sample);
   }
+  if (coveredByOneWithoutQuestion(subject, shapes)) return null;
   const relevant = [
     ...new Set(shapes.filter((shape) => mayIntersect(subject, shape)).map((shape) => shape.source)),
   ];
@@ -140,6 +141,23 @@ export function findUncoveredText(
     answers.set(key, answer);
   }
   return answer;
+}
+
+/**
+ * A glob b with no `?` that matches the subject's filler sample (each
+ * wildcard read as one filler byte) matches every text of the subject:
+ * b's literal pieces then sit inside the subject's literal runs, in order,
+ * anchored where they must be, and every text of the subject has those
+ * runs. Exact for such b (the filler byte in no glob), so no automaton is
+ * needed for the most common questions (`git status x*` inside `git *`).
+ */
+function coveredByOneWithoutQuestion(subject: GlobShape, shapes: readonly GlobShape[]): boolean {
+  const sample = subject.samples[subject.samples.length - 1];
+  if (sample === undefined || subject.source.includes(FILLER)) return false;
+  return shapes.some(
+    (shape) =>
+      !shape.source.includes('?') && !shape.source.includes(FILLER) && shapeMatches(shape, sample),
+  );
 }
 
 const ANSWER_CACHE_LIMIT = 50_000;

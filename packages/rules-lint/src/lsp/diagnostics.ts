@@ -1,5 +1,6 @@
 import { type Diagnostic, DiagnosticSeverity, type Range } from 'vscode-languageserver/node.js';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { docsUrlFor } from '../docs/links.js';
 import type { Finding, Severity } from '../findings.js';
 import { type LintOptions, type LintOutcome, lintText } from '../lint.js';
 
@@ -30,6 +31,7 @@ export function findingDiagnostic(document: TextDocument, finding: Finding): Dia
     range: rangeOf(document, finding.location.offset, finding.location.length),
     severity: SEVERITY[finding.severity],
     code: finding.code,
+    codeDescription: { href: docsUrlFor(finding.code, finding.source === 'lint') },
     source: 'rules-lint',
     message: finding.message,
     data: { pointer: finding.pointer },

@@ -16,6 +16,7 @@ interface Diagnostic {
   code: string;
   source: string;
   message: string;
+  codeDescription?: { href: string };
 }
 interface PublishDiagnostics {
   uri: string;
@@ -58,7 +59,11 @@ beforeAll(async () => {
     capabilities: {},
   });
   expect(initialized).toMatchObject({
-    capabilities: { codeActionProvider: { codeActionKinds: ['quickfix'] } },
+    capabilities: {
+      codeActionProvider: { codeActionKinds: ['quickfix'] },
+      hoverProvider: true,
+      completionProvider: { triggerCharacters: ['"'] },
+    },
   });
   await connection.sendNotification('initialized', {});
 });
@@ -95,6 +100,22 @@ describe('the language server over stdio', () => {
     });
     expect(fragment?.severity).toBe(2);
     expect(fragment?.source).toBe('rules-lint');
+    expect(fragment?.codeDescription?.href).toMatch(/docs\/lint-rules\.md#fragment-without-star$/);
+  });
+
+  it('hovers a rule and completes a verdict', async () => {
+    const hover = (await connection.sendRequest('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 3, character: 5 },
+    })) as { contents: { kind: string; value: string } };
+    expect(hover.contents.kind).toBe('markdown');
+    expect(hover.contents.value).toContain('**rule 1**: deny');
+    expect(hover.contents.value).toContain('every call of `bash`, whatever its input');
+    const items = (await connection.sendRequest('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 3, character: original.split('\n')[3]!.indexOf('"verdict": "') + 12 },
+    })) as { label: string }[];
+    expect(items.map((item) => item.label)).toEqual(['allow', 'ask', 'deny']);
   });
 
   it('answers a code action request with a quick fix whose edit applies', async () => {

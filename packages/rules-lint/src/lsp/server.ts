@@ -1,6 +1,7 @@
 import {
   CodeActionKind,
   createConnection,
+  MarkupKind,
   StreamMessageReader,
   StreamMessageWriter,
   TextDocumentSyncKind,
@@ -10,7 +11,9 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import type { LintOptions } from '../lint.js';
 import { quickFixes } from './code-actions.js';
+import { completions } from './completion.js';
 import { lintTextDocument, outcomeDiagnostics } from './diagnostics.js';
+import { ruleHover } from './hover.js';
 
 /** Options of the language server. */
 export interface LanguageServerOptions {
@@ -22,8 +25,11 @@ export interface LanguageServerOptions {
 
 /**
  * Serves the Language Server Protocol over the given streams: on open and
- * on every change it publishes the diagnostics `check` would print, and it
- * answers code action requests with the lint rules' quick fixes. Resolves
+ * on every change it publishes the diagnostics `check` would print (each
+ * with a link to its docs), answers code action requests with the lint
+ * rules' quick fixes, hovers a rule with what it matches, its outcome under
+ * each mode and what shadows it, and completes keys, verdicts, origins,
+ * modes and known tool names. Resolves
  * when the client sends `exit`.
  */
 export function startLanguageServer(options: LanguageServerOptions): Promise<number> {
@@ -39,6 +45,8 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
       codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+      hoverProvider: true,
+      completionProvider: { triggerCharacters: ['"'] },
     },
     serverInfo: { name: 'rules-lint' },
   }));
@@ -55,6 +63,19 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     const document = documents.get(params.textDocument.uri);
     if (!document) return [];
     return quickFixes(document, lintTextDocument(document, lintOptions), params.range);
+  });
+
+  connection.onHover((params) => {
+    const document = documents.get(params.textDocument.uri);
+    if (!document) return null;
+    const value = ruleHover(document.getText(), document.offsetAt(params.position));
+    return value === undefined ? null : { contents: { kind: MarkupKind.Markdown, value } };
+  });
+
+  connection.onCompletion((params) => {
+    const document = documents.get(params.textDocument.uri);
+    if (!document) return [];
+    return completions(document.getText(), document.offsetAt(params.position), options.tools);
   });
 
   connection.onShutdown(() => {

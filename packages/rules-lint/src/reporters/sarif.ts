@@ -121,7 +121,13 @@ function declarationDescriptor(code: string) {
       markdown: `${description}\n\n[Documentation](${url})`,
     },
     defaultConfiguration: { level: 'error' },
-    properties: { category: code.startsWith('example') ? 'examples' : 'declaration' },
+    properties: {
+      category: code.startsWith('example')
+        ? 'examples'
+        : code === 'unused-suppression'
+          ? 'suppression'
+          : 'declaration',
+    },
   };
 }
 

@@ -2,19 +2,22 @@
  * Benchmark (a script, not a test): times `rules-lint check` as a spawned
  * process (Node start-up included) on a realistic mixed list, shell-heavy
  * policies of 1000 and 10,000 rules and the adversarial lists of issue 10,
- * and the two analyses that compare rules in process. Prints figures:
+ * and the three analyses that compare rules in process. Prints figures:
  * "first" is a cold run (in process, later runs reuse remembered glob
- * answers; a spawned process is always cold).
+ * answers; a spawned process is always cold); wall times and the median
+ * CPU time (user + system) are printed, since a shared machine stretches
+ * wall time.
  * Run after building: `pnpm bench:lint`.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ruleEntries } from '../analysis/rule-entry.js';
 import { lintText } from '../lint.js';
 import { shadowedAllow } from '../rules/correctness/shadowed-allow/rule.js';
+import { shadowedAsk } from '../rules/correctness/shadowed-ask/rule.js';
 import type { LintContext } from '../rules/lint-rule.js';
 import { redundantRule } from '../rules/style/redundant-rule/rule.js';
 import {
@@ -32,19 +35,42 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-function timeSpawn(args: string[], runs: number): number[] {
+/** Wall time and CPU time (user + system) of one run, in ms. */
+interface Timing {
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+const TIME = '/usr/bin/time';
+const hasTime = existsSync(TIME);
+
+/** Spawns a process `runs` times; its CPU time comes from /usr/bin/time when there is one. */
+function timeSpawn(args: string[], runs: number): Timing[] {
   return Array.from({ length: runs }, () => {
     const started = performance.now();
-    spawnSync(process.execPath, args, { stdio: 'ignore' });
-    return performance.now() - started;
+    const result = hasTime
+      ? spawnSync(TIME, ['-f', '%U %S', process.execPath, ...args], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          encoding: 'utf8',
+        })
+      : spawnSync(process.execPath, args, { stdio: 'ignore' });
+    const wall = performance.now() - started;
+    const [user, system] = (
+      hasTime ? (result.stderr as string).trim().split('\n').at(-1)! : 'NaN NaN'
+    )
+      .split(' ')
+      .map(Number);
+    return { wall, cpu: (user! + system!) * 1000 };
   });
 }
 
-function timeInProcess(work: () => unknown, runs: number): number[] {
+function timeInProcess(work: () => unknown, runs: number): Timing[] {
   return Array.from({ length: runs }, () => {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     work();
-    return performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    return { wall: performance.now() - started, cpu: (used.user + used.system) / 1000 };
   });
 }
 
@@ -58,10 +84,13 @@ function contextOf(rules: object[]): LintContext {
   };
 }
 
-function line(label: string, times: number[]): void {
-  const fixed = (value: number) => value.toFixed(1).padStart(8);
+function line(label: string, times: Timing[]): void {
+  const fixed = (value: number) =>
+    Number.isNaN(value) ? '     n/a' : value.toFixed(1).padStart(8);
+  const walls = times.map((time) => time.wall);
+  const cpus = times.map((time) => time.cpu);
   process.stdout.write(
-    `${label.padEnd(66)} first ${fixed(times[0]!)} ms   median ${fixed(median(times))} ms   max ${fixed(Math.max(...times))} ms\n`,
+    `${label.padEnd(66)} first ${fixed(walls[0]!)} ms   median ${fixed(median(walls))} ms   max ${fixed(Math.max(...walls))} ms   CPU median ${fixed(median(cpus))} ms\n`,
   );
 }
 
@@ -74,7 +103,11 @@ function writeList(name: string, rules: object[]): { file: string; text: string 
   return { file, text };
 }
 
-process.stdout.write(`node ${process.version}\n`);
+process.stdout.write(
+  `node ${process.version}; load average ${loadavg()
+    .map((load) => load.toFixed(1))
+    .join(' ')} on ${cpus().length} CPUs (wall times stretch under load; CPU times do not)\n`,
+);
 const lists: { name: string; label: string; rules: object[] }[] = [
   {
     name: 'mixed-1000',
@@ -108,6 +141,10 @@ for (const list of lists) {
   line(
     `shadowed-allow, ${list.label}, 3 runs`,
     timeInProcess(() => shadowedAllow.check(context), 3),
+  );
+  line(
+    `shadowed-ask, ${list.label}, 3 runs`,
+    timeInProcess(() => shadowedAsk.check(context), 3),
   );
   line(
     `redundant-rule, ${list.label}, 3 runs`,

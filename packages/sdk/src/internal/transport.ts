@@ -1,9 +1,11 @@
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import {
+  OPERATION_CONTRACTS,
+  type OperationContracts,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+} from '@airlock/core';
 import { ConnectionError, errorFromBody } from '../errors.js';
-import type { AppRouter } from './router.js';
-
-/** The typed tRPC client over the kernel's `/trpc` endpoint. */
-export type Trpc = ReturnType<typeof createTRPCClient<AppRouter>>;
 
 /** How the SDK reaches a kernel: its base URL and a bearer token. */
 export interface ConnectionOptions {
@@ -19,6 +21,25 @@ export interface ConnectionOptions {
 export function baseUrl(url: string): string {
   return url.replace(/\/+$/, '');
 }
+
+/** One operation as the client calls it: `query` for a read, `mutate` for a write. */
+type Procedure<C extends OperationContracts[OperationName]> = C['method'] extends 'GET'
+  ? { query(input: OperationInput<C>): Promise<OperationOutput<C>> }
+  : { mutate(input: OperationInput<C>): Promise<OperationOutput<C>> };
+
+type Group<N extends string> = N extends `${infer G}.${string}` ? G : never;
+
+/**
+ * The typed client of every operation, nested by dotted name
+ * (`trpc.decisions.approve.mutate(...)`), typed from @airlock/core's contracts.
+ */
+export type Trpc = {
+  [G in Group<OperationName>]: {
+    [N in OperationName as N extends `${G}.${infer P}` ? P : never]: Procedure<
+      OperationContracts[N]
+    >;
+  };
+};
 
 /**
  * A fetch that sends a read (GET) once more when the first attempt never got
@@ -38,41 +59,66 @@ function retryingReads(custom: typeof fetch | undefined): typeof fetch {
   };
 }
 
-/** Makes the typed tRPC client for a kernel. */
-export function createTrpc(options: ConnectionOptions): Trpc {
-  return createTRPCClient<AppRouter>({
-    links: [
-      httpLink({
-        url: `${baseUrl(options.url)}/trpc`,
-        headers: { authorization: `Bearer ${options.token}` },
-        fetch: retryingReads(options.fetch),
-      }),
-    ],
-  });
-}
-
-/** Turns whatever a tRPC call threw into the SDK's typed error. */
-export function toAirlockError(error: unknown): Error {
-  if (!(error instanceof TRPCClientError)) return error as Error;
-  const data = error.data as { error?: unknown; httpStatus?: number } | null | undefined;
-  const status =
-    typeof data?.httpStatus === 'number'
-      ? data.httpStatus
-      : ((error.meta?.response as { status?: number } | undefined)?.status ?? null);
-  if (!data && status === null) {
-    return new ConnectionError(error.message || 'the kernel did not answer', error);
-  }
-  return errorFromBody(data ?? null, status, error);
+interface TrpcAnswer {
+  result?: { data?: unknown };
+  error?: { message?: string; data?: { error?: unknown; httpStatus?: number } };
 }
 
 /**
- * Runs one tRPC call, rethrowing a failure as the SDK's typed error.
- * @throws AirlockError (a subclass per failure mode).
+ * Sends one call in tRPC's HTTP form (a GET with `?input=` for a read, a POST
+ * with a JSON body for a write) and reads the answer.
+ * @throws AirlockError (a subclass per failure mode); ConnectionError when no answer arrived.
  */
-export async function call<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    throw toAirlockError(error);
+async function send(
+  options: ConnectionOptions,
+  fetcher: typeof fetch,
+  name: string,
+  method: 'GET' | 'POST',
+  input: unknown,
+): Promise<unknown> {
+  const url = new URL(`${baseUrl(options.url)}/trpc/${name}`);
+  const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
+  let body: string | undefined;
+  if (method === 'GET') {
+    if (input !== undefined) url.searchParams.set('input', JSON.stringify(input));
+  } else {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(input ?? {});
   }
+  let response: Response;
+  try {
+    response = await fetcher(url, { method, headers, ...(body === undefined ? {} : { body }) });
+  } catch (error) {
+    throw new ConnectionError(
+      `the kernel at ${options.url} did not answer: ${(error as Error).message}`,
+      error,
+    );
+  }
+  let answer: TrpcAnswer | null = null;
+  try {
+    answer = (await response.json()) as TrpcAnswer;
+  } catch (error) {
+    throw errorFromBody(null, response.status, error);
+  }
+  if (response.ok && answer?.result && 'data' in answer.result) return answer.result.data;
+  const data = answer?.error?.data;
+  return Promise.reject(errorFromBody(data ?? null, data?.httpStatus ?? response.status));
+}
+
+/** Makes the typed client of a kernel's operations. */
+export function createTrpc(options: ConnectionOptions): Trpc {
+  const fetcher = retryingReads(options.fetch);
+  const groups: Record<string, Record<string, unknown>> = {};
+  for (const contract of Object.values(OPERATION_CONTRACTS)) {
+    const [group, procedure] = contract.name.split('.') as [string, string];
+    const verb = contract.method === 'GET' ? 'query' : 'mutate';
+    const method = contract.method === 'GET' ? 'GET' : 'POST';
+    groups[group] = {
+      ...groups[group],
+      [procedure]: {
+        [verb]: (input: unknown) => send(options, fetcher, contract.name, method, input),
+      },
+    };
+  }
+  return groups as unknown as Trpc;
 }

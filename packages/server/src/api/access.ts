@@ -1,3 +1,4 @@
+import { type ApplicationFence, fencedIn } from '../feed/fence.js';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { authenticate, type Principal } from '../store/accounts.js';
@@ -24,6 +25,18 @@ export async function authenticateToken(kernel: Kernel, token: string | null): P
   return principal;
 }
 
+/** Who may open the lifecycle feed (WebSocket and the tRPC subscription). */
+export const FEED_ACCESS: Pick<Operation, 'name' | 'planes'> = {
+  name: 'runs.feed',
+  planes: ['agent', 'member'],
+};
+
+/** Who may open the executor cable. */
+export const CABLE_ACCESS: Pick<Operation, 'name' | 'planes'> = {
+  name: 'executor.cable',
+  planes: ['executor'],
+};
+
 const PLANE_NAMES = { agent: 'an agent', executor: 'an executor', member: 'a member' } as const;
 
 /**
@@ -45,5 +58,44 @@ export function checkAccess(
   const workspace = (input as { workspace_id?: unknown } | null)?.workspace_id;
   if (typeof workspace === 'string' && workspace !== principal.workspace_id) {
     throw new AirlockError('forbidden', 'this credential belongs to another workspace');
+  }
+}
+
+/**
+ * Whose runs a credential acts on: an agent credential its own application's
+ * runs only; an executor its application's and the runs of no application
+ * (which any executor of the workspace may claim); a member every run of the
+ * workspace (`null`: no fence).
+ */
+export function fenceOf(principal: Principal): ApplicationFence | null {
+  if (principal.kind === 'member' || principal.agent_application_id === null) return null;
+  return {
+    applicationId: principal.agent_application_id,
+    unowned: principal.kind === 'executor',
+  };
+}
+
+/**
+ * Refuses an agent credential an operation on another application's run, as
+ * if the run did not exist (so it learns nothing of it). Executor operations
+ * are fenced by the kernel's claim rules, members act on the whole workspace.
+ * @throws AirlockError run_not_found (404).
+ */
+export async function checkRunFence(
+  kernel: Kernel,
+  principal: Principal,
+  input: unknown,
+): Promise<void> {
+  if (principal.kind !== 'agent') return;
+  const runId = (input as { run_id?: unknown } | null)?.run_id;
+  if (typeof runId !== 'string') return;
+  const run = await kernel.context.store.db
+    .selectFrom('runs')
+    .select('agent_application_id')
+    .where('id', '=', runId)
+    .where('workspace_id', '=', principal.workspace_id)
+    .executeTakeFirst();
+  if (run && !fencedIn(fenceOf(principal)!, run.agent_application_id)) {
+    throw new AirlockError('run_not_found', `no run ${runId} of this agent application`);
   }
 }

@@ -1,35 +1,25 @@
-import { z } from 'zod';
+import { OPERATION_CONTRACTS } from '@airlock/core';
 import { AirlockError } from '../kernel/errors.js';
+import type { Kernel } from '../kernel/kernel.js';
 import { removeAgentApplication, revokeCredentialAndReaddress } from '../kernel/revocation.js';
-import { createCredential, principalName } from '../store/accounts.js';
-import { defineOperation } from './operation.js';
-import { IdSchema, WorkspaceParams } from './schemas.js';
+import {
+  createAgentApplication,
+  createCredential,
+  listCredentials,
+  principalName,
+} from '../store/accounts.js';
+import { implement } from './operation.js';
 
 /** POST /api/v1/workspaces/{ws}/credentials: a new bearer token, shown once. */
-export const createCredentialOperation = defineOperation({
-  name: 'credentials.create',
-  summary:
-    "Create a credential of the workspace; agent and executor credentials belong to an agent application (default: the caller's)",
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/credentials',
-  planes: ['member'],
-  status: 201,
-  input: z.strictObject({
-    ...WorkspaceParams,
-    kind: z.enum(['agent', 'executor', 'member']),
-    agent_application_id: IdSchema.optional(),
-    label: z.string().min(1).max(200).optional(),
-  }),
-  output: z.object({
-    credential_id: z.string(),
-    kind: z.enum(['agent', 'executor', 'member']),
-    agent_application_id: z.string().nullable(),
-    label: z.string(),
-    token: z.string(),
-  }),
-  async handle({ kernel, principal }, input) {
+export const createCredentialOperation = implement(
+  OPERATION_CONTRACTS['credentials.create'],
+  async ({ kernel, principal }, input) => {
     const store = kernel.context.store;
-    const applicationId = input.agent_application_id ?? principal.agent_application_id;
+    // Omitted: the caller's application; null: a member credential of the workspace itself.
+    const applicationId =
+      input.agent_application_id === undefined
+        ? principal.agent_application_id
+        : input.agent_application_id;
     if (applicationId) {
       const application = await store.db
         .selectFrom('agent_applications')
@@ -63,51 +53,96 @@ export const createCredentialOperation = defineOperation({
       token: made.token,
     };
   },
-});
+);
 
 /** POST /api/v1/workspaces/{ws}/credentials/{credential_id}/revoke */
-export const revokeCredentialOperation = defineOperation({
-  name: 'credentials.revoke',
-  summary:
-    "Revoke a credential of the workspace; an application's last executor leaves its held rows addressed to nobody (task.readdressed)",
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/credentials/{credential_id}/revoke',
-  planes: ['member'],
-  input: z.strictObject({ ...WorkspaceParams, credential_id: IdSchema }),
-  output: z.object({
-    credential_id: z.string(),
-    kind: z.enum(['agent', 'executor', 'member']),
-    readdressed: z.array(z.object({ run_id: z.string(), task_key: z.string() })),
-  }),
-  handle({ kernel, principal }, input) {
+export const revokeCredentialOperation = implement(
+  OPERATION_CONTRACTS['credentials.revoke'],
+  ({ kernel, principal }, input) => {
     return revokeCredentialAndReaddress(kernel.context.store, {
       idOrToken: input.credential_id,
       workspaceId: principal.workspace_id,
       principal: principalName(principal),
     });
   },
-});
+);
 
 /** POST /api/v1/workspaces/{ws}/agent_applications/{id}/remove */
-export const removeAgentApplicationOperation = defineOperation({
-  name: 'agentApplications.remove',
-  summary:
-    'Remove an agent application: its credentials are fenced at once, its running runs are force-stopped asynchronously',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/agent_applications/{agent_application_id}/remove',
-  planes: ['member'],
-  status: 202,
-  input: z.strictObject({ ...WorkspaceParams, agent_application_id: IdSchema }),
-  output: z.object({
-    agent_application_id: z.string(),
-    removed_at: z.number().int(),
-    stopping_run_ids: z.array(z.string()),
-  }),
-  async handle({ kernel, principal }, input) {
+export const removeAgentApplicationOperation = implement(
+  OPERATION_CONTRACTS['agentApplications.remove'],
+  async ({ kernel, principal }, input) => {
     const removal = await removeAgentApplication(kernel.context, {
       workspaceId: principal.workspace_id,
       agentApplicationId: input.agent_application_id,
     });
     return { agent_application_id: input.agent_application_id, ...removal };
   },
-});
+);
+
+/** GET /api/v1/workspaces/{ws}/credentials/self */
+export const selfCredentialOperation = implement(
+  OPERATION_CONTRACTS['credentials.self'],
+  async ({ principal }) => ({
+    credential_id: principal.credential_id,
+    kind: principal.kind,
+    agent_application_id: principal.agent_application_id,
+    principal: principalName(principal),
+  }),
+);
+
+/** GET /api/v1/workspaces/{ws}/credentials */
+export const listCredentialsOperation = implement(
+  OPERATION_CONTRACTS['credentials.list'],
+  async ({ kernel, principal }, input) => {
+    const all = await listCredentials(kernel.context.store, principal.workspace_id);
+    const shown = input.include_revoked ? all : all.filter((c) => c.revoked_at === null);
+    return {
+      credentials: shown.map((c) => ({
+        credential_id: c.credential_id,
+        kind: c.kind,
+        agent_application_id: c.agent_application_id,
+        label: c.label,
+        created_at: c.created_at,
+        revoked_at: c.revoked_at,
+      })),
+    };
+  },
+);
+
+/** POST /api/v1/workspaces/{ws}/agent_applications */
+export const createAgentApplicationOperation = implement(
+  OPERATION_CONTRACTS['agentApplications.create'],
+  async ({ kernel, principal }, input) => {
+    const store = kernel.context.store;
+    const { id } = await createAgentApplication(store, {
+      workspaceId: principal.workspace_id,
+      name: input.name,
+    });
+    return readApplication(kernel, principal.workspace_id, id);
+  },
+);
+
+/** GET /api/v1/workspaces/{ws}/agent_applications */
+export const listAgentApplicationsOperation = implement(
+  OPERATION_CONTRACTS['agentApplications.list'],
+  async ({ kernel, principal }) => {
+    const rows = await kernel.context.store.db
+      .selectFrom('agent_applications')
+      .select(['id', 'name', 'created_at', 'removed_at'])
+      .where('workspace_id', '=', principal.workspace_id)
+      .orderBy('created_at')
+      .execute();
+    return { agent_applications: rows };
+  },
+);
+
+async function readApplication(kernel: Kernel, workspaceId: string, id: string) {
+  const row = await kernel.context.store.db
+    .selectFrom('agent_applications')
+    .select(['id', 'name', 'created_at', 'removed_at'])
+    .where('id', '=', id)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  if (!row) throw new AirlockError('agent_application_not_found', `no agent application ${id}`);
+  return row;
+}

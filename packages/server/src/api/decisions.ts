@@ -1,89 +1,52 @@
-import { RememberSchema } from '@airlock/core';
-import { z } from 'zod';
+import { OPERATION_CONTRACTS } from '@airlock/core';
 import { approveTask, denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
 import { stateLiteral } from '../kernel/task-states.js';
-import { TaskViewSchema, taskView } from '../kernel/views.js';
-import { defineOperation } from './operation.js';
-import { LimitSchema, TaskParams, WorkspaceParams } from './schemas.js';
+import { taskView } from '../kernel/views.js';
+import { implement } from './operation.js';
 
 function address(input: { workspace_id: string; run_id: string; task_key: string }) {
   return { workspaceId: input.workspace_id, runId: input.run_id, taskKey: input.task_key };
 }
 
 /** POST .../tasks/{key}/approve */
-export const approve = defineOperation({
-  name: 'decisions.approve',
-  summary:
-    'Approve a parked call: it becomes runnable for executors (409 if not waiting); remember keeps an allow rule for the rule set captured on the row',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/approve',
-  planes: ['member'],
-  input: z.strictObject({ ...TaskParams, remember: RememberSchema.optional() }),
-  output: TaskViewSchema,
-  handle({ kernel, principal }, input) {
-    return approveTask(kernel.context, principal, address(input), input.remember);
+export const approve = implement(
+  OPERATION_CONTRACTS['decisions.approve'],
+  ({ kernel, principal }, input) => {
+    return approveTask(kernel.context, principal, address(input), {
+      version: input.version,
+      remember: input.remember,
+    });
   },
-});
+);
 
 /** POST .../tasks/{key}/deny */
-export const deny = defineOperation({
-  name: 'decisions.deny',
-  summary: 'Deny a parked call: it fails approval_denied with the reason the model reads',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/deny',
-  planes: ['member'],
-  input: z.strictObject({ ...TaskParams, reason: z.string().max(4096).optional() }),
-  output: TaskViewSchema,
-  handle({ kernel, principal }, input) {
+export const deny = implement(
+  OPERATION_CONTRACTS['decisions.deny'],
+  ({ kernel, principal }, input) => {
     return denyTask(kernel.context, principal, address(input), input.reason);
   },
-});
+);
 
 /** POST .../tasks/{key}/resolution */
-export const resolution = defineOperation({
-  name: 'decisions.resolve',
-  summary:
-    'Answer a question resting at awaiting_input (outcome failed declines it); an authored question needs its resolution_token',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/resolution',
-  planes: ['member'],
-  input: z.strictObject({
-    ...TaskParams,
-    content: z.unknown().optional(),
-    outcome: z.enum(['succeeded', 'failed']).optional(),
-    resolution_token: z.string().min(1).max(200).optional(),
-  }),
-  output: TaskViewSchema,
-  handle({ kernel, principal }, input) {
+export const resolution = implement(
+  OPERATION_CONTRACTS['decisions.resolve'],
+  ({ kernel, principal }, input) => {
     return resolveTask(kernel.context, principal, address(input), input);
   },
-});
+);
 
 /** POST .../tasks/{key}/retry */
-export const retry = defineOperation({
-  name: 'decisions.retry',
-  summary: 'Retry a row holding its run (on_failure hold): runnable again, or parked afresh',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/retry',
-  planes: ['member'],
-  input: z.strictObject(TaskParams),
-  output: TaskViewSchema,
-  handle({ kernel, principal }, input) {
+export const retry = implement(
+  OPERATION_CONTRACTS['decisions.retry'],
+  ({ kernel, principal }, input) => {
     return retryTask(kernel.context, principal, address(input));
   },
-});
+);
 
 /** GET /api/v1/workspaces/{ws}/decisions: every row resting on a person. */
-export const listDecisions = defineOperation({
-  name: 'decisions.list',
-  summary:
-    'List every row waiting for a person in the workspace (parks and questions; not questions authored with a resolution token)',
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/decisions',
-  planes: ['member'],
-  input: z.strictObject({ ...WorkspaceParams, limit: LimitSchema }),
-  output: z.object({ decisions: z.array(TaskViewSchema) }),
-  async handle({ kernel, principal }, input) {
+export const listDecisions = implement(
+  OPERATION_CONTRACTS['decisions.list'],
+  async ({ kernel, principal }, input) => {
     const rows = await kernel.context.store.db
       .selectFrom('tasks')
       .selectAll()
@@ -96,4 +59,4 @@ export const listDecisions = defineOperation({
       .execute();
     return { decisions: rows.map(taskView) };
   },
-});
+);

@@ -1,6 +1,9 @@
+import { COMMON_ERROR_CODES, type ErrorCode, type OperationContract } from '@airlock/core';
 import type { z } from 'zod';
 import type { Kernel } from '../kernel/kernel.js';
-import type { CredentialKind, Principal } from '../store/accounts.js';
+import type { Principal } from '../store/accounts.js';
+
+export { pathParams } from '@airlock/core';
 
 /** What a handler runs with: the kernel and the authenticated caller. */
 export interface OperationContext {
@@ -8,31 +11,23 @@ export interface OperationContext {
   principal: Principal;
 }
 
-/** One operation, defined once and served by REST, tRPC and the OpenAPI document alike. */
-export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
-  /** Dotted name: the tRPC path and the OpenAPI operationId. */
-  name: string;
-  summary: string;
-  method: 'GET' | 'POST' | 'PUT';
-  /** REST path with `{param}` segments named like input fields. */
-  path: string;
-  /** Which credential kinds may call it; any other gets 403. */
-  planes: readonly CredentialKind[];
-  /** HTTP status of a success; default 200. */
-  status?: number;
-  input: I;
-  output: O;
+/** One operation: its contract from @airlock/core and the server's handler. */
+export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType>
+  extends OperationContract<I, O> {
   handle(context: OperationContext, input: z.output<I>): Promise<z.input<O>>;
 }
 
-/** Defines an operation (a typed identity, so each definition keeps its own types). */
-export function defineOperation<I extends z.ZodObject, O extends z.ZodType>(
-  operation: Operation<I, O>,
+/** Binds a handler to an operation contract of @airlock/core. */
+export function implement<I extends z.ZodObject, O extends z.ZodType>(
+  contract: OperationContract<I, O>,
+  handle: Operation<I, O>['handle'],
 ): Operation<I, O> {
-  return operation;
+  return { ...contract, handle };
 }
 
-/** The `{param}` names in a REST path. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!);
+/** True when an operation declares it may answer this code (its own or a common one). */
+export function declaresCode(operation: OperationContract, code: ErrorCode): boolean {
+  return (
+    (COMMON_ERROR_CODES as readonly ErrorCode[]).includes(code) || operation.errors.includes(code)
+  );
 }

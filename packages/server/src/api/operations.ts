@@ -1,11 +1,18 @@
+import { OPERATION_CONTRACTS, type OperationContracts, type OperationName } from '@airlock/core';
 import {
+  createAgentApplicationOperation,
   createCredentialOperation,
+  listAgentApplicationsOperation,
+  listCredentialsOperation,
   removeAgentApplicationOperation,
   revokeCredentialOperation,
+  selfCredentialOperation,
 } from './accounts.js';
+import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
+import { cancelCall, submitCalls } from './gateway.js';
 import type { Operation } from './operation.js';
 import { getOverlay, replaceOverlayOperation, trustOverlayOperation } from './overlays.js';
 import { getConfiguration, putConfiguration } from './profile.js';
@@ -20,36 +27,60 @@ import {
 } from './runs.js';
 import { appendTask, getTask, listTasks } from './tasks.js';
 
-/** Every operation the server serves, in the order the OpenAPI document lists them. */
-export const OPERATIONS: readonly Operation[] = [
-  putConfiguration,
-  getConfiguration,
-  createConversation,
-  postInput,
-  regenerateTurn,
-  createRun,
-  listRuns,
-  getRun,
-  stopRunOperation,
-  abandonRun,
-  listEvents,
-  listTasks,
-  getTask,
-  appendTask,
-  approve,
-  deny,
-  resolution,
-  retry,
-  listDecisions,
-  getOverlay,
-  replaceOverlayOperation,
-  trustOverlayOperation,
-  inbox,
-  claim,
-  claimNextOperation,
-  heartbeatOperation,
-  commit,
-  createCredentialOperation,
-  revokeCredentialOperation,
-  removeAgentApplicationOperation,
-] as unknown as readonly Operation[];
+type Implementations = {
+  [K in OperationName]: Operation<OperationContracts[K]['input'], OperationContracts[K]['output']>;
+};
+
+// Keyed by the contract names: a contract without a handler is a compile error.
+const IMPLEMENTATIONS: Implementations = {
+  'profile.put': putConfiguration,
+  'profile.get': getConfiguration,
+  'conversations.create': createConversation,
+  'conversations.input': postInput,
+  'runs.regenerate': regenerateTurn,
+  'runs.create': createRun,
+  'runs.list': listRuns,
+  'runs.get': getRun,
+  'runs.stop': stopRunOperation,
+  'runs.abandon': abandonRun,
+  'runs.calls': submitCalls,
+  'runs.cancelCall': cancelCall,
+  'runs.events': listEvents,
+  'audit.run': runAudit,
+  'audit.export': exportAudit,
+  'tasks.list': listTasks,
+  'tasks.get': getTask,
+  'tasks.append': appendTask,
+  'decisions.approve': approve,
+  'decisions.deny': deny,
+  'decisions.resolve': resolution,
+  'decisions.retry': retry,
+  'decisions.list': listDecisions,
+  'overlays.get': getOverlay,
+  'overlays.replace': replaceOverlayOperation,
+  'overlays.trust': trustOverlayOperation,
+  'executor.inbox': inbox,
+  'executor.claim': claim,
+  'executor.claimNext': claimNextOperation,
+  'executor.heartbeat': heartbeatOperation,
+  'executor.commit': commit,
+  'credentials.create': createCredentialOperation,
+  'credentials.list': listCredentialsOperation,
+  'credentials.self': selfCredentialOperation,
+  'credentials.revoke': revokeCredentialOperation,
+  'agentApplications.create': createAgentApplicationOperation,
+  'agentApplications.list': listAgentApplicationsOperation,
+  'agentApplications.remove': removeAgentApplicationOperation,
+};
+
+/**
+ * Every operation the server serves, in the contracts' order: the one registry
+ * REST, tRPC and the OpenAPI document are built from.
+ */
+export const OPERATIONS: readonly Operation[] = (
+  Object.keys(OPERATION_CONTRACTS) as OperationName[]
+).map((name) => {
+  const operation = IMPLEMENTATIONS[name] as unknown as Operation;
+  if (operation.name !== name) throw new Error(`operation ${name} is bound to ${operation.name}`);
+  return operation;
+});

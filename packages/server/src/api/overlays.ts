@@ -1,26 +1,9 @@
-import { type OverlayScope, OverlayScopeSchema, validateOverlayDocument } from '@airlock/core';
-import { z } from 'zod';
+import { OPERATION_CONTRACTS, type OverlayScope, validateOverlayDocument } from '@airlock/core';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { type OverlayKey, readOverlay, replaceOverlay, trustOverlay } from '../store/overlays.js';
-import { defineOperation } from './operation.js';
-import { IdSchema, WorkspaceParams } from './schemas.js';
-
-/** An overlay document as the member plane shows it. */
-export const OverlayViewSchema = z.object({
-  scope: OverlayScopeSchema,
-  owner_id: z.string(),
-  groups: z.array(z.object({ ruleSetId: z.string(), rules: z.array(z.unknown()) })),
-  digest: z.string(),
-  trusted_digest: z.string().nullable(),
-  active: z.boolean(),
-  updated_by: z.string().nullable(),
-  updated_at: z.number().int().nullable(),
-});
-
-const OverlayParams = { ...WorkspaceParams, scope: OverlayScopeSchema, owner_id: IdSchema };
-const OVERLAY_PATH = '/api/v1/workspaces/{workspace_id}/overlays/{scope}/{owner_id}';
+import { implement } from './operation.js';
 
 /**
  * Resolves who owns a document and checks the caller may manage it: a
@@ -73,37 +56,18 @@ async function overlayKey(
 }
 
 /** GET .../overlays/{scope}/{owner_id} */
-export const getOverlay = defineOperation({
-  name: 'overlays.get',
-  summary:
-    'Read an overlay document (user: owner "me"; project: an agent application; conversation) with its digest',
-  method: 'GET',
-  path: OVERLAY_PATH,
-  planes: ['member'],
-  input: z.strictObject(OverlayParams),
-  output: OverlayViewSchema,
-  async handle({ kernel, principal }, input) {
+export const getOverlay = implement(
+  OPERATION_CONTRACTS['overlays.get'],
+  async ({ kernel, principal }, input) => {
     const key = await overlayKey(kernel, principal, input);
     return readOverlay(kernel.context.store.db, key);
   },
-});
+);
 
 /** PUT .../overlays/{scope}/{owner_id} */
-export const replaceOverlayOperation = defineOperation({
-  name: 'overlays.replace',
-  summary:
-    'Replace a whole overlay document if it still has expected_digest (409 stale_digest otherwise); a project document becomes untrusted',
-  method: 'PUT',
-  path: OVERLAY_PATH,
-  planes: ['member'],
-  input: z.strictObject({
-    ...OverlayParams,
-    expected_digest: z.string().min(1).max(200),
-    // Checked by core, which reports every problem with its pointer.
-    groups: z.unknown(),
-  }),
-  output: OverlayViewSchema,
-  async handle({ kernel, principal }, input) {
+export const replaceOverlayOperation = implement(
+  OPERATION_CONTRACTS['overlays.replace'],
+  async ({ kernel, principal }, input) => {
     const key = await overlayKey(kernel, principal, input);
     const validated = validateOverlayDocument(input.groups, key.scope);
     if (!validated.ok) {
@@ -121,26 +85,15 @@ export const replaceOverlayOperation = defineOperation({
       }),
     );
   },
-});
+);
 
 /** POST .../overlays/project/{owner_id}/trust */
-export const trustOverlayOperation = defineOperation({
-  name: 'overlays.trust',
-  summary:
-    "Trust a project overlay document's exact digest: its groups apply until it changes (409 stale_digest if it already did)",
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/overlays/project/{owner_id}/trust',
-  planes: ['member'],
-  input: z.strictObject({
-    ...WorkspaceParams,
-    owner_id: IdSchema,
-    digest: z.string().min(1).max(200),
-  }),
-  output: OverlayViewSchema,
-  async handle({ kernel, principal }, input) {
+export const trustOverlayOperation = implement(
+  OPERATION_CONTRACTS['overlays.trust'],
+  async ({ kernel, principal }, input) => {
     const key = await overlayKey(kernel, principal, { scope: 'project', owner_id: input.owner_id });
     return kernel.context.store.transaction((tx) =>
       trustOverlay(tx, key, { digest: input.digest, by: principalName(principal) }),
     );
   },
-});
+);

@@ -1,18 +1,10 @@
-import { validateProfileConfiguration } from '@airlock/core';
-import { z } from 'zod';
+import { OPERATION_CONTRACTS, validateProfileConfiguration } from '@airlock/core';
 import { assertContractVersionRises } from '../kernel/contract-versions.js';
 import { AirlockError } from '../kernel/errors.js';
 import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
 import { principalName } from '../store/accounts.js';
 import { currentProfileConfiguration, putProfileConfiguration } from '../store/profiles.js';
-import { defineOperation } from './operation.js';
-
-/** A stored profile configuration version. */
-export const ProfileConfigurationViewSchema = z.object({
-  version: z.number().int(),
-  configuration: z.record(z.string(), z.unknown()),
-  created_at: z.number().int(),
-});
+import { implement } from './operation.js';
 
 function agentApplication(principal: { agent_application_id: string | null }): string {
   if (!principal.agent_application_id) {
@@ -22,25 +14,9 @@ function agentApplication(principal: { agent_application_id: string | null }): s
 }
 
 /** PUT /agent_api/v1/profile/configuration */
-export const putConfiguration = defineOperation({
-  name: 'profile.put',
-  summary: 'Replace the whole profile configuration (validated; refused whole with every problem)',
-  method: 'PUT',
-  path: '/agent_api/v1/profile/configuration',
-  planes: ['agent'],
-  // The declaration is validated by core, which reports every problem; the shape here is open.
-  input: z
-    .object({
-      approval_mode: z.unknown().optional(),
-      approval_rules: z.unknown().optional(),
-      tool_names: z.unknown().optional(),
-      tool_aliases: z.unknown().optional(),
-      lifecycle_hooks: z.unknown().optional(),
-      action_contract: z.unknown().optional(),
-    })
-    .catchall(z.unknown()),
-  output: ProfileConfigurationViewSchema,
-  async handle({ kernel, principal }, input) {
+export const putConfiguration = implement(
+  OPERATION_CONTRACTS['profile.put'],
+  async ({ kernel, principal }, input) => {
     const app = agentApplication(principal);
     const validated = validateProfileConfiguration(input);
     const problems = [
@@ -69,18 +45,12 @@ export const putConfiguration = defineOperation({
     });
     return { version: stored.version, configuration: input, created_at: stored.created_at };
   },
-});
+);
 
 /** GET /agent_api/v1/profile/configuration */
-export const getConfiguration = defineOperation({
-  name: 'profile.get',
-  summary: 'Read the current profile configuration and its version',
-  method: 'GET',
-  path: '/agent_api/v1/profile/configuration',
-  planes: ['agent'],
-  input: z.strictObject({}),
-  output: ProfileConfigurationViewSchema.nullable(),
-  async handle({ kernel, principal }) {
+export const getConfiguration = implement(
+  OPERATION_CONTRACTS['profile.get'],
+  async ({ kernel, principal }) => {
     const current = await currentProfileConfiguration(
       kernel.context.store,
       agentApplication(principal),
@@ -93,4 +63,4 @@ export const getConfiguration = defineOperation({
         }
       : null;
   },
-});
+);

@@ -2,9 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
-import { authenticateToken, bearerToken, checkAccess } from './access.js';
+import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
+import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
-import { type Operation, pathParams } from './operation.js';
+import { declaresCode, type Operation, pathParams } from './operation.js';
+import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 
 interface Route {
   operation: Operation;
@@ -20,6 +22,8 @@ export interface RestOptions {
   bodyLimit: number;
   /** Checks every answer against its output schema (tests turn this on). */
   validateOutputs: boolean;
+  /** Per-credential request limit; none when absent. */
+  rateLimiter?: RateLimiter | null | undefined;
 }
 
 function compile(operation: Operation): Route {
@@ -41,9 +45,20 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.end(text);
 }
 
+/** Sends an array as JSON lines: one JSON text per element, each ended by a newline. */
+export function sendJsonLines(res: ServerResponse, items: readonly unknown[]): void {
+  const text = items.map((item) => `${JSON.stringify(item)}\n`).join('');
+  res.writeHead(200, {
+    'content-type': 'application/x-ndjson; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
 /** Sends `{error: {code, detail}}` with the code's status. */
 export function sendError(res: ServerResponse, error: AirlockError): void {
   if (error.code === 'payload_too_large') res.setHeader('connection', 'close');
+  if (error instanceof RateLimitedError) res.setHeader('retry-after', error.retryAfterSeconds);
   sendJson(res, error.status, error.toBody());
 }
 
@@ -84,6 +99,37 @@ function decodeParam(value: string): string {
   }
 }
 
+/**
+ * Carries an `If-Match` ETag into the input's `version` on the operations that
+ * take one (an approve bound to the row the person saw).
+ * @throws AirlockError invalid_input when the header and the body name different versions.
+ */
+function versionFromIfMatch(
+  req: IncomingMessage,
+  operation: Operation,
+  input: Record<string, unknown>,
+): void {
+  const header = req.headers['if-match'];
+  // `If-Match: *` matches any version (HTTP's meaning): the approve is not bound.
+  if (header === undefined || header.trim() === '*' || !('version' in operation.input.shape)) {
+    return;
+  }
+  const version = header
+    .trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
+  if (input.version !== undefined && input.version !== version) {
+    throw new AirlockError('invalid_input', 'If-Match and the body name different versions');
+  }
+  input.version = version;
+}
+
+/** An ETag for an answer that carries a row version. */
+function etagOf(output: unknown): string | null {
+  const version = (output as { version?: unknown } | null)?.version;
+  return typeof version === 'string' ? `"${version}"` : null;
+}
+
 async function readInput(
   req: IncomingMessage,
   url: URL,
@@ -91,7 +137,8 @@ async function readInput(
   match: RegExpExecArray,
   limit: number,
 ): Promise<Record<string, unknown>> {
-  const input: Record<string, unknown> = {};
+  // No prototype: a `__proto__` key lands as data, where the guard below sees and refuses it.
+  const input: Record<string, unknown> = Object.create(null);
   if (route.operation.method === 'GET') {
     for (const [key, value] of url.searchParams) input[key] = value;
   } else {
@@ -101,21 +148,25 @@ async function readInput(
       if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
         throw new AirlockError('unsupported_media_type', 'send the body as application/json');
       }
+      const text = body.toString('utf8');
+      checkJsonTextDepth(text);
       let parsed: unknown;
       try {
-        parsed = JSON.parse(body.toString('utf8'));
+        parsed = JSON.parse(text);
       } catch (error) {
         throw new AirlockError('invalid_json', `the body is not JSON: ${(error as Error).message}`);
       }
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
         throw new AirlockError('invalid_input', 'the body must be a JSON object');
       }
-      Object.assign(input, parsed);
+      for (const [key, value] of Object.entries(parsed)) input[key] = value;
     }
   }
+  checkParsedInput(input);
   route.params.forEach((name, i) => {
     input[name] = decodeParam(match[i + 1]!);
   });
+  versionFromIfMatch(req, route.operation, input);
   return input;
 }
 
@@ -141,6 +192,7 @@ export function createRestHandler(
         options.kernel,
         bearerToken(req.headers.authorization),
       );
+      options.rateLimiter?.take(principal);
       const fromPath: Record<string, string> = {};
       route.params.forEach((name, i) => {
         fromPath[name] = decodeParam(match[i + 1]!);
@@ -150,13 +202,37 @@ export function createRestHandler(
       const raw = await readInput(req, url, route, match, options.bodyLimit);
       const parsed = route.operation.input.safeParse(raw);
       if (!parsed.success) throw invalidInput(parsed.error.issues);
+      await checkRunFence(options.kernel, principal, parsed.data);
       const output = await route.operation.handle(
         { kernel: options.kernel, principal },
         parsed.data,
       );
       if (options.validateOutputs) route.operation.output.parse(output);
-      sendJson(res, route.operation.status ?? 200, output);
+      const lines = route.operation.jsonLines;
+      if (lines) {
+        sendJsonLines(res, (output as Record<string, unknown[]>)[lines] ?? []);
+      } else {
+        const etag = route.operation.method === 'GET' ? etagOf(output) : null;
+        if (etag) res.setHeader('etag', etag);
+        sendJson(res, route.operation.status ?? 200, output);
+      }
     } catch (error) {
+      // A request refused before its body was read is not drained: the connection closes.
+      if (!req.complete && !res.headersSent) res.setHeader('connection', 'close');
+      if (error instanceof AirlockError && options.validateOutputs && hit) {
+        // Tests turn this on: a code the operation does not declare is a contract bug.
+        if (!declaresCode(hit.route.operation, error.code) && error.code !== 'method_not_allowed') {
+          options.logger.error({ code: error.code }, 'undeclared error code');
+          sendError(
+            res,
+            new AirlockError(
+              'internal',
+              `${hit.route.operation.name} answered ${error.code}, which its contract does not declare`,
+            ),
+          );
+          return true;
+        }
+      }
       if (error instanceof AirlockError) {
         sendError(res, error);
       } else {

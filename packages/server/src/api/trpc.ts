@@ -1,34 +1,18 @@
+import { IdSchema } from '@airlock/core';
 import { initTRPC, TRPCError, tracked } from '@trpc/server';
 import { z } from 'zod';
+import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
 import { AirlockError, type ErrorCode } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
-import type { CredentialKind, Principal } from '../store/accounts.js';
-import { checkAccess } from './access.js';
-import {
-  createCredentialOperation,
-  removeAgentApplicationOperation,
-  revokeCredentialOperation,
-} from './accounts.js';
-import { createConversation, postInput } from './conversations.js';
-import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
-import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
+import type { Principal } from '../store/accounts.js';
+import { checkAccess, checkRunFence, FEED_ACCESS, fenceOf } from './access.js';
+import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
-import type { Operation } from './operation.js';
-import { getOverlay, replaceOverlayOperation, trustOverlayOperation } from './overlays.js';
-import { getConfiguration, putConfiguration } from './profile.js';
-import {
-  abandonRun,
-  createRun,
-  getRun,
-  listEvents,
-  listRuns,
-  regenerateTurn,
-  stopRunOperation,
-} from './runs.js';
-import { IdSchema } from './schemas.js';
-import { appendTask, getTask, listTasks } from './tasks.js';
+import { declaresCode, type Operation } from './operation.js';
+import { OPERATIONS } from './operations.js';
+import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 
 /** What every tRPC call runs with. */
 export interface TrpcContext {
@@ -36,6 +20,24 @@ export interface TrpcContext {
   hub: FeedHub;
   principal: Principal | null;
   authError: AirlockError | null;
+  /** Per-credential request limit; none when null. */
+  rateLimiter: RateLimiter | null;
+  /** Refuses, as `internal`, a code the operation's contract does not declare (tests turn this on). */
+  checkDeclaredCodes?: boolean | undefined;
+  /** Sets a header of the answer (Retry-After on a refused request). */
+  setHeader(name: string, value: string): void;
+}
+
+/** Counts the request against the caller's limit. */
+function takeRequest(ctx: TrpcContext, principal: Principal): void {
+  try {
+    ctx.rateLimiter?.take(principal);
+  } catch (error) {
+    if (error instanceof RateLimitedError) {
+      ctx.setHeader('retry-after', String(error.retryAfterSeconds));
+    }
+    throw toTrpcError(error);
+  }
 }
 
 const TRPC_CODES: Record<number, TRPCError['code']> = {
@@ -44,10 +46,12 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_SUPPORTED',
+  408: 'TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
   503: 'SERVICE_UNAVAILABLE',
 };
 
@@ -109,59 +113,67 @@ function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
     } catch (error) {
       throw toTrpcError(error);
     }
-    return next({ ctx: { kernel: ctx.kernel, hub: ctx.hub, principal: ctx.principal } });
+    takeRequest(ctx, ctx.principal);
+    return next({
+      ctx: {
+        kernel: ctx.kernel,
+        hub: ctx.hub,
+        principal: ctx.principal,
+        checkDeclaredCodes: ctx.checkDeclaredCodes === true,
+      },
+    });
   });
 }
 
-function base<I extends z.ZodObject, O extends z.ZodType>(operation: Operation<I, O>) {
-  return t.procedure
-    .use(({ ctx, next }) => {
-      if (!ctx.principal)
-        throw toTrpcError(ctx.authError ?? new AirlockError('unauthenticated', 'no token'));
-      try {
-        checkAccess(operation, ctx.principal, null);
-      } catch (error) {
-        throw toTrpcError(error);
-      }
-      return next({ ctx: { kernel: ctx.kernel, principal: ctx.principal } });
-    })
-    .input(operation.input)
-    .output(operation.output);
-}
+/** Refuses too deep input and `__proto__` keys before the schema reads the input (as REST does). */
+const guarded = t.middleware(async ({ getRawInput, next }) => {
+  try {
+    checkParsedInput(await getRawInput());
+  } catch (error) {
+    throw toTrpcError(error);
+  }
+  return next();
+});
 
-async function run<I extends z.ZodObject, O extends z.ZodType>(
-  operation: Operation<I, O>,
-  ctx: { kernel: Kernel; principal: Principal },
-  input: z.output<I>,
-): Promise<z.input<O>> {
+async function run(
+  operation: Operation,
+  ctx: { kernel: Kernel; principal: Principal; checkDeclaredCodes: boolean },
+  input: unknown,
+): Promise<unknown> {
   try {
     checkAccess(operation, ctx.principal, input);
-    return await operation.handle(ctx, input);
+    await checkRunFence(ctx.kernel, ctx.principal, input);
+    return await operation.handle(ctx, input as never);
   } catch (error) {
+    if (ctx.checkDeclaredCodes && error instanceof AirlockError) {
+      if (!declaresCode(operation, error.code)) {
+        throw toTrpcError(
+          new AirlockError(
+            'internal',
+            `${operation.name} answered ${error.code}, which its contract does not declare`,
+          ),
+        );
+      }
+    }
     throw toTrpcError(error);
   }
 }
 
-function query<I extends z.ZodObject, O extends z.ZodType>(operation: Operation<I, O>) {
-  return base(operation).query(
-    ({ ctx, input }) => run(operation, ctx, input as z.output<I>) as never,
-  );
+/** One operation as a tRPC procedure: a query for a GET, else a mutation. */
+function procedure(operation: Operation) {
+  const base = authorized(operation).use(guarded).input(operation.input).output(operation.output);
+  return operation.method === 'GET'
+    ? base.query(({ ctx, input }) => run(operation, ctx, input))
+    : base.mutation(({ ctx, input }) => run(operation, ctx, input));
 }
-
-function mutation<I extends z.ZodObject, O extends z.ZodType>(operation: Operation<I, O>) {
-  return base(operation).mutation(
-    ({ ctx, input }) => run(operation, ctx, input as z.output<I>) as never,
-  );
-}
-
-const FEED = { name: 'runs.feed', planes: ['agent', 'member'] as CredentialKind[] };
 
 /**
  * The lifecycle feed as a tRPC subscription: every event of the workspace (or
  * one run) after `after`, each tracked by its sequence number so a client that
  * reconnects with `lastEventId` misses nothing.
  */
-const feed = authorized(FEED)
+const feed = authorized(FEED_ACCESS)
+  .use(guarded)
   .input(
     z.strictObject({
       workspace_id: IdSchema,
@@ -172,7 +184,7 @@ const feed = authorized(FEED)
   )
   .subscription(async function* ({ ctx, input, signal }) {
     try {
-      checkAccess(FEED, ctx.principal, input);
+      checkAccess(FEED_ACCESS, ctx.principal, input);
     } catch (error) {
       throw toTrpcError(error);
     }
@@ -182,10 +194,11 @@ const feed = authorized(FEED)
       workspaceId: ctx.principal.workspace_id,
       runId: input.run_id ?? null,
       after: input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0),
-      send: (event) => {
-        pending.push(event);
+      // An agent credential follows only its own application's runs.
+      deliver: fencedDelivery(ctx.kernel.context.store, fenceOf(ctx.principal), (items) => {
+        for (const item of items) pending.push(item.view);
         wake?.();
-      },
+      }),
     });
     try {
       while (!signal?.aborted) {
@@ -203,46 +216,27 @@ const feed = authorized(FEED)
     }
   });
 
-/** The tRPC router: the same operations as REST, by their dotted names. */
-export const appRouter = t.router({
-  profile: t.router({ put: mutation(putConfiguration), get: query(getConfiguration) }),
-  conversations: t.router({ create: mutation(createConversation), input: mutation(postInput) }),
-  runs: t.router({
-    create: mutation(createRun),
-    list: query(listRuns),
-    get: query(getRun),
-    stop: mutation(stopRunOperation),
-    abandon: mutation(abandonRun),
-    events: query(listEvents),
-    regenerate: mutation(regenerateTurn),
-    feed,
-  }),
-  overlays: t.router({
-    get: query(getOverlay),
-    replace: mutation(replaceOverlayOperation),
-    trust: mutation(trustOverlayOperation),
-  }),
-  tasks: t.router({ list: query(listTasks), get: query(getTask), append: mutation(appendTask) }),
-  decisions: t.router({
-    approve: mutation(approve),
-    deny: mutation(deny),
-    resolve: mutation(resolution),
-    retry: mutation(retry),
-    list: query(listDecisions),
-  }),
-  executor: t.router({
-    inbox: query(inbox),
-    claim: mutation(claim),
-    claimNext: mutation(claimNextOperation),
-    heartbeat: mutation(heartbeatOperation),
-    commit: mutation(commit),
-  }),
-  credentials: t.router({
-    create: mutation(createCredentialOperation),
-    revoke: mutation(revokeCredentialOperation),
-  }),
-  agentApplications: t.router({ remove: mutation(removeAgentApplicationOperation) }),
-});
+type Procedure = ReturnType<typeof procedure> | typeof feed;
 
-/** The router's type, for the SDK's typed client. */
+/** The procedures grouped by the first part of their dotted names, as tRPC nests them. */
+function routes(operations: readonly Operation[]): Record<string, Record<string, Procedure>> {
+  const groups: Record<string, Record<string, Procedure>> = { runs: { feed } };
+  for (const operation of operations) {
+    const [group, name] = operation.name.split('.') as [string, string];
+    groups[group] = { ...groups[group], [name]: procedure(operation) };
+  }
+  return groups;
+}
+
+/**
+ * The tRPC router, generated from the same registry as REST and the OpenAPI
+ * document: each operation at its dotted name, plus the `runs.feed` subscription.
+ */
+export const appRouter = t.router(
+  Object.fromEntries(
+    Object.entries(routes(OPERATIONS)).map(([group, procedures]) => [group, t.router(procedures)]),
+  ),
+);
+
+/** The router's type. Clients take their types from @airlock/core's contracts instead. */
 export type AppRouter = typeof appRouter;

@@ -1,10 +1,13 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { startAirlock } from '../airlock.js';
+import type { RateLimitOptions } from '../api/rate-limit.js';
 import { settleFirstSteps } from '../api/runs.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { createStandaloneRun } from '../kernel/runs.js';
+import { LOG_REDACTION } from '../logging/redact.js';
 import { parseDuration } from './durations.js';
+import { selfCommand } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 
 /** `airlock serve --help` */
@@ -22,6 +25,13 @@ Options:
                         expires, e.g. 24h, 30m, 90s (env AIRLOCK_PARK_TTL; default 24h)
   --lease <dur>         Default executor lease (env AIRLOCK_LEASE; default 30s)
   --body-limit <bytes>  Largest request body (env AIRLOCK_BODY_LIMIT; default 1048576)
+  --request-timeout <dur>  A request's headers and body must arrive within this
+                        (env AIRLOCK_REQUEST_TIMEOUT; default 30s)
+  --headers-timeout <dur>  Its headers must arrive within this (env AIRLOCK_HEADERS_TIMEOUT; default 10s)
+  --idle-timeout <dur>  An idle keep-alive connection closes after this (env AIRLOCK_IDLE_TIMEOUT; default 65s)
+  --rate-limit <spec>   Requests per credential on the agent and member planes:
+                        N per second with a burst of B as N/B (e.g. 100/500), or off
+                        (env AIRLOCK_RATE_LIMIT; default off on SQLite, 100/500 on PostgreSQL)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
   --no-demo             Do not start the demo run on first start
   -h, --help            Show this help
@@ -36,6 +46,25 @@ const DEMO_RULES = [
   { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'ask' },
 ];
 
+function optionalDuration(text: string | undefined): number | undefined {
+  return text === undefined ? undefined : parseDuration(text);
+}
+
+/**
+ * Reads `--rate-limit`: `N/B` (N per second, burst B), `N` (burst 5N) or `off`.
+ * @throws Error on anything else.
+ */
+export function parseRateLimit(text: string | undefined): RateLimitOptions | null | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (text === 'off') return null;
+  const match = /^(\d+(?:\.\d+)?)(?:\/(\d+))?$/.exec(text);
+  const perSecond = Number(match?.[1]);
+  if (!match || !(perSecond > 0)) {
+    throw new Error(`--rate-limit wants N/B (requests per second / burst) or off, not ${text}`);
+  }
+  return { perSecond, burst: match[2] ? Math.max(1, Number(match[2])) : Math.ceil(perSecond * 5) };
+}
+
 /** Runs `airlock serve`; resolves when the server has stopped. */
 export async function serve(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -48,6 +77,10 @@ export async function serve(argv: string[]): Promise<number> {
       'park-ttl': { type: 'string' },
       lease: { type: 'string' },
       'body-limit': { type: 'string' },
+      'request-timeout': { type: 'string' },
+      'headers-timeout': { type: 'string' },
+      'idle-timeout': { type: 'string' },
+      'rate-limit': { type: 'string' },
       'log-level': { type: 'string' },
       'no-demo': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -58,7 +91,10 @@ export async function serve(argv: string[]): Promise<number> {
     return 0;
   }
   const env = process.env;
-  const logger = pino({ level: values['log-level'] ?? env.AIRLOCK_LOG_LEVEL ?? 'info' });
+  const logger = pino({
+    level: values['log-level'] ?? env.AIRLOCK_LOG_LEVEL ?? 'info',
+    redact: LOG_REDACTION,
+  });
   const parkTtl = values['park-ttl'] ?? env.AIRLOCK_PARK_TTL;
   const lease = values.lease ?? env.AIRLOCK_LEASE;
   const airlock = await startAirlock({
@@ -70,10 +106,19 @@ export async function serve(argv: string[]): Promise<number> {
     defaultLeaseMs: lease ? parseDuration(lease) : undefined,
     bodyLimit: Number(values['body-limit'] ?? env.AIRLOCK_BODY_LIMIT ?? 1024 * 1024),
     logger,
+    rateLimit: parseRateLimit(values['rate-limit'] ?? env.AIRLOCK_RATE_LIMIT),
+    timeouts: {
+      requestMs: optionalDuration(values['request-timeout'] ?? env.AIRLOCK_REQUEST_TIMEOUT),
+      headersMs: optionalDuration(values['headers-timeout'] ?? env.AIRLOCK_HEADERS_TIMEOUT),
+      idleMs: optionalDuration(values['idle-timeout'] ?? env.AIRLOCK_IDLE_TIMEOUT),
+    },
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
   });
   logger.info({ url: airlock.url, store: airlock.store.description }, 'airlock kernel listening');
   const local = await ensureLocalWorkspace(airlock.store);
+  // The token commands read the same store: name it when it is not the default.
+  const storeFlag =
+    values['data-dir'] && !values['database-url'] ? ` --data-dir ${values['data-dir']}` : '';
   if (local.created && local.tokens) {
     const ws = `${airlock.url}/api/v1/workspaces/${local.workspaceId}`;
     const lines = [
@@ -83,7 +128,7 @@ export async function serve(argv: string[]): Promise<number> {
       `  agent token     ${local.tokens.agent}`,
       `  executor token  ${local.tokens.executor}`,
       `  member token    ${local.tokens.member}`,
-      'These tokens are shown once; make more with `airlock token create --kind member`.',
+      `These tokens are shown once; make more with \`${selfCommand()} token create --kind member${storeFlag}\`.`,
     ];
     if (!values['no-demo']) {
       const run = await createStandaloneRun(
@@ -113,13 +158,24 @@ export async function serve(argv: string[]): Promise<number> {
         `A demo run is waiting for your decision: run ${run.id}, task t1 wants \`bash rm -rf ./build\`.`,
         `  in the web inbox: open ${airlock.url}/ and sign in with the workspace and the member token`,
         `  from a terminal:  export AIRLOCK_URL=${airlock.url} AIRLOCK_WORKSPACE=${local.workspaceId} AIRLOCK_TOKEN=${local.tokens.member}`,
-        '                    airlock decisions list; airlock decisions approve <run> <task>',
+        `                    ${selfCommand()} decisions list; ${selfCommand()} decisions approve <run> <task>`,
         `  see it:   curl -H "authorization: Bearer ${local.tokens.member}" ${ws}/runs/${run.id}/tasks/t1`,
         `  approve:  curl -X POST -H "authorization: Bearer ${local.tokens.member}" ${ws}/runs/${run.id}/tasks/t1/approve`,
         `  deny:     curl -X POST -H "authorization: Bearer ${local.tokens.member}" -H "content-type: application/json" -d '{"reason":"not today"}' ${ws}/runs/${run.id}/tasks/t1/deny`,
       );
     }
     process.stderr.write(`${lines.join('\n')}\n\n`);
+  } else {
+    process.stderr.write(
+      [
+        '',
+        `Airlock is ready at ${airlock.url}  (API document: ${airlock.url}/openapi.json)`,
+        `  workspace       ${local.workspaceId}  (tokens were shown when this store was created)`,
+        `  a new token for a person:  ${selfCommand()} token create --kind member${storeFlag}`,
+        '',
+        '',
+      ].join('\n'),
+    );
   }
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { AirlockError } from '../kernel/errors.js';
 import { revokeCredentialAndReaddress } from '../kernel/revocation.js';
 import { type CredentialKind, createCredential, listCredentials } from '../store/accounts.js';
-import { Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import { MissingStoreError, openExistingStore } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 
 /** `airlock token --help` */
@@ -41,10 +42,17 @@ export async function token(argv: string[]): Promise<number> {
     process.stdout.write(TOKEN_HELP);
     return values.help ? 0 : 2;
   }
-  const store = await Store.open({
-    dataDir: values['data-dir'] ?? process.env.AIRLOCK_DATA_DIR ?? '.airlock',
-    databaseUrl: values['database-url'] ?? process.env.DATABASE_URL,
-  });
+  let store: Store;
+  try {
+    store = await openExistingStore({
+      dataDir: values['data-dir'] ?? process.env.AIRLOCK_DATA_DIR ?? '.airlock',
+      databaseUrl: values['database-url'] ?? process.env.DATABASE_URL,
+    });
+  } catch (error) {
+    if (!(error instanceof MissingStoreError)) throw error;
+    process.stderr.write(`airlock token: ${error.message}\n`);
+    return 1;
+  }
   try {
     const local = await ensureLocalWorkspace(store);
     if (verb === 'create') {

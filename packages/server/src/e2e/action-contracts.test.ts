@@ -203,6 +203,37 @@ for (const backend of all) {
       ]);
     });
 
+    it('an allowed match grants nothing the declared rules refuse or park', async () => {
+      d = await deploy(backend);
+      const contract = {
+        contract_version: 1,
+        authorization: { allowed: ['tool:bash', 'tool:deploy'] },
+      };
+      const refused = await d.agent.post(`${d.ws}/runs`, {
+        approval_mode: 'rules',
+        action_contract: contract,
+        input: 'x',
+        provider: scripted([
+          { tool_calls: [bash('ls')] },
+          { final: 'no', expect: 'no approval rule allows bash' },
+        ]),
+      });
+      expect(refused.body).toMatchObject({ state: 'completed', final_answer: 'no' });
+      const [denied] = await tasksOf(d, refused.body.id);
+      expect(denied!.decision).toMatchObject({ outcome: 'denied', layer: 'approval_rules' });
+      const parked = await d.agent.post(`${d.ws}/runs`, {
+        approval_mode: 'ask',
+        action_contract: contract,
+        input: 'x',
+        provider: scripted([{ tool_calls: [{ name: 'deploy', input: {} }] }, { final: 'x' }]),
+      });
+      const [waiting] = await tasksOf(d, parked.body.id);
+      expect(waiting).toMatchObject({
+        state: 'needs_approval',
+        decision: { layer: 'approval_rules' },
+      });
+    });
+
     it('refuses a contract with an unsupported tag, naming the supported form, and creates nothing', async () => {
       d = await deploy(backend);
       const refused = await d.agent.post(`${d.ws}/runs`, {

@@ -15,7 +15,8 @@ describe.skipIf(skip !== null)('two kernels sharing one PostgreSQL database', ()
   let tokens: { agent: string; executor: string; member: string };
   beforeAll(async () => {
     const databaseUrl = await freshPostgresDatabase();
-    const options = { databaseUrl, parkTtlMs: 1500, sweepIntervalMs: 20 };
+    // The test polls many runs every 20 ms: the default PostgreSQL rate limit would refuse it.
+    const options = { databaseUrl, parkTtlMs: 1500, sweepIntervalMs: 20, rateLimit: null };
     a = await startAirlock(options);
     b = await startAirlock(options);
     const workspace = await createWorkspace(a.store, 'shared');

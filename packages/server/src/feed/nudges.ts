@@ -1,13 +1,8 @@
+import type { WorkAvailable } from '@airlock/core';
 import type { EventView } from '../kernel/views.js';
 
-/** A `work_available` nudge on the executor cable: a hint to look, never a claim. */
-export interface WorkAvailable {
-  type: 'work_available';
-  kind: 'tool' | 'hook' | 'approval' | 'ask';
-  run_id: string;
-  task_key: string;
-  seq: number;
-}
+// The nudge's shape is part of the wire protocol (core's WorkAvailableSchema).
+export type { WorkAvailable };
 
 const RUNNABLE_EVENTS = new Set([
   'task.granted',

@@ -1,11 +1,19 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { authenticateToken, bearerToken } from '../api/access.js';
+import {
+  authenticateToken,
+  bearerToken,
+  CABLE_ACCESS,
+  checkAccess,
+  checkRunFence,
+  FEED_ACCESS,
+  fenceOf,
+} from '../api/access.js';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
-import type { CredentialKind, Principal } from '../store/accounts.js';
 import type { FeedItem } from './feed-item.js';
+import { fencedDelivery } from './fence.js';
 import type { FeedHub } from './hub.js';
 import { nudgeFor } from './nudges.js';
 
@@ -72,9 +80,11 @@ function writeFrames(ws: WebSocket, items: readonly FeedItem[]): void {
   else socket.write(Buffer.concat(items.map((item) => item.wireFrame)));
 }
 
-function requirePlane(principal: Principal, planes: CredentialKind[]): void {
-  if (!planes.includes(principal.kind)) {
-    throw new AirlockError('forbidden', `this socket needs a ${planes.join(' or ')} credential`);
+function decodeSegment(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new AirlockError('invalid_input', 'a path segment is not valid percent-encoding');
   }
 }
 
@@ -103,12 +113,11 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
         bearerToken(req.headers.authorization, url.searchParams.get('access_token')),
       );
       if (feed) {
-        requirePlane(principal, ['agent', 'member']);
-        if (decodeURIComponent(feed[1]!) !== principal.workspace_id) {
-          throw new AirlockError('forbidden', 'this credential belongs to another workspace');
-        }
+        checkAccess(FEED_ACCESS, principal, { workspace_id: decodeSegment(feed[1]!) });
+        // Another application's run is not there for an agent credential, as on REST.
+        await checkRunFence(options.kernel, principal, { run_id: url.searchParams.get('run_id') });
       } else {
-        requirePlane(principal, ['executor']);
+        checkAccess(CABLE_ACCESS, principal, null);
       }
       const after = await resolveAfter(
         options.kernel,
@@ -132,7 +141,8 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
           workspaceId: principal.workspace_id,
           runId: feed ? url.searchParams.get('run_id') : null,
           after,
-          deliver: (items) => {
+          // An agent's feed and an executor's cable see only their own application's runs.
+          deliver: fencedDelivery(options.kernel.context.store, fenceOf(principal), (items) => {
             if (feed) writeFrames(ws, items);
             else {
               for (const item of items) {
@@ -140,7 +150,7 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
                 if (frame !== null && !sendFrame(frame)) return;
               }
             }
-          },
+          }),
         });
         ws.on('message', (data) => {
           if (data.toString() === 'ping') send({ type: 'pong' });

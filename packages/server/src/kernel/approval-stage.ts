@@ -19,6 +19,9 @@ import type { EmittedBy } from './task-machine.js';
 const policies = new Map<string, Policy>();
 const POLICY_CACHE_LIMIT = 2000;
 
+/** The principal recorded on a decision the approval rules and policy layers made. */
+export const RULE_PRINCIPAL = 'policy';
+
 /**
  * The compiled policy frozen on a run (cached per run; the frozen JSON never changes).
  * @throws AirlockError invalid_configuration when the frozen rules no longer validate.
@@ -165,7 +168,7 @@ export async function plantToolRow(
     data: { origin: call.origin, kind: row.kind, tool_name: call.toolName, round: call.round },
     principal: call.principal,
   };
-  let outcome: { type: EmittedBy<'plant'>; data: Record<string, unknown> };
+  let outcome: { type: EmittedBy<'plant'>; data: Record<string, unknown>; principal?: string };
   const question =
     call.origin !== 'kernel' && row.kind === 'tool' && decision.tool_name === ASK_TOOL
       ? parseQuestion(call.toolInput)
@@ -212,6 +215,7 @@ export async function plantToolRow(
         ...(decision.layer === undefined ? {} : { layers: decision.layers }),
         ...(row.kind === 'tool' ? {} : { kind: row.kind }),
       },
+      principal: RULE_PRINCIPAL,
     };
   } else if (decision.outcome === 'parked') {
     row.state = 'needs_approval';
@@ -226,6 +230,7 @@ export async function plantToolRow(
         deadline_at: row.deadline_at,
         effect_profile: effectProfile,
       },
+      principal: RULE_PRINCIPAL,
     };
   } else {
     row.state = 'failed';
@@ -238,6 +243,7 @@ export async function plantToolRow(
         ...(decision.layer === undefined ? {} : { layer: decision.layer, layers: decision.layers }),
         error: { code: row.error_code, detail: row.error_detail },
       },
+      principal: RULE_PRINCIPAL,
     };
   }
   if (decision.reminders && decision.reminders.length > 0) {

@@ -14,7 +14,7 @@ import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';
 import { type Remembered, rememberApproval } from './remember.js';
 import { lockRun, settleRun } from './run-state.js';
 import { checkMove, type EmittedBy, type ToState } from './task-machine.js';
-import { type TaskView, taskView } from './views.js';
+import { type TaskView, taskVersion, taskView } from './views.js';
 
 /** Names a row: its workspace, run and key. */
 export interface TaskAddress {
@@ -101,22 +101,38 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
   });
 }
 
+function checkVersion(row: TaskTable, version: string): void {
+  if (taskVersion(row) !== version) {
+    throw new AirlockError(
+      'version_mismatch',
+      `task ${row.key} changed since version ${version}; read it again before deciding`,
+    );
+  }
+}
+
 /**
- * Approves a parked row: it becomes runnable for executors. With `remember`,
- * an allow rule is kept in an overlay for the row's captured rule set (remember.ts).
- * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval.
+ * Approves a parked row: it becomes runnable for executors. With `seen.version`
+ * (the row version the person read) it approves only that version. With
+ * `remember`, an allow rule is kept in an overlay for the row's captured rule
+ * set (remember.ts).
+ * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
+ *   version_mismatch (409) when the row changed since `seen.version`.
  */
 export function approveTask(
   ctx: KernelContext,
   principal: Principal,
   address: TaskAddress,
-  remember?: Remember,
+  seen: { version?: string | undefined; remember?: Remember | undefined } = {},
 ): Promise<TaskView> {
   const who = principalName(principal);
+  const version = seen.version;
+  const remember = seen.remember;
   let remembered: Remembered | null = null;
   return memberMove(ctx, address, {
     verb: 'approve',
     principal: who,
+    // Bound to what the person saw: a row that changed since is refused whole.
+    ...(version === undefined ? {} : { guard: (row: TaskTable) => checkVersion(row, version) }),
     change: () => ({ to: 'runnable', set: { deadline_at: null, decided_by: who } }),
     // An approved hook's timeout starts now, as if it had been granted.
     after: async (row, tx, run) => {
@@ -326,5 +342,44 @@ export async function appendAuthorRow(
     await settleRun(ctx, tx, run);
     const view = taskView(row);
     return token && row.state === 'awaiting_input' ? { ...view, resolution_token: token } : view;
+  });
+}
+
+/**
+ * Cancels an unstarted model row (ready, runnable or parked) at its caller's
+ * request: the model reads that it was canceled. A row an executor holds is
+ * past canceling.
+ * @throws AirlockError task_not_waiting (409) when the row has started or settled.
+ */
+export function cancelTask(
+  ctx: KernelContext,
+  principal: Principal,
+  address: TaskAddress,
+): Promise<TaskView> {
+  const who = principalName(principal);
+  return ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, address.workspaceId, address.runId);
+    const current = await readTask(tx, run.id, address.taskKey);
+    if (current.origin !== 'model' || current.kind !== 'tool') {
+      throw new AirlockError('task_not_waiting', `task ${current.key} is not a model call`);
+    }
+    if (!['ready', 'runnable', 'needs_approval'].includes(current.state)) {
+      throw new AirlockError(
+        'task_not_waiting',
+        `task ${current.key} is ${current.state}; cancel needs ready, runnable or needs_approval`,
+      );
+    }
+    const row = await moveTask(tx, {
+      verb: 'cancel',
+      run,
+      key: current.key,
+      to: 'canceled',
+      from: current.state,
+      set: { deadline_at: null, decided_by: who },
+      event: { type: 'task.canceled', data: { decided_by: who } },
+      principal: who,
+    });
+    await settleRun(ctx, tx, run);
+    return taskView(row);
   });
 }

@@ -12,7 +12,7 @@ import {
   waitForHook,
 } from './hooks.js';
 import { endRun, setRunPhase, touchRun } from './run-machine.js';
-import { obligationsSettled, refreshAttention } from './run-state.js';
+import { openObligation, stopSourceOf } from './run-state.js';
 
 /**
  * Takes the lifecycle steps due before the run's next model request, in the
@@ -90,8 +90,7 @@ export function stopDecisionError(
 async function evaluateStop(ctx: KernelContext, tx: Tx, run: RunTable): Promise<boolean> {
   const answer = run.pending_answer ?? '';
   const stop = hooksOf(run).stop;
-  const stopSource = `stop:${run.continuations}`;
-  if (!obligationsSettled(run, await refreshAttention(tx, run), stopSource)) {
+  if (await openObligation(tx, run, stopSourceOf(run))) {
     // Rows of any origin still open, or a hold: the answer waits for them.
     setRunPhase(tx, run, 'wait_for_obligations');
     return false;

@@ -204,7 +204,8 @@ export async function plantRow(
   row: TaskTable,
   events: {
     created: { data: Record<string, unknown>; principal: string | null };
-    outcome: { type: EmittedBy<'plant'>; data: Record<string, unknown> };
+    /** `principal`: who decided the outcome (`policy` for the approval stage's verdict). */
+    outcome: { type: EmittedBy<'plant'>; data: Record<string, unknown>; principal?: string | null };
   },
 ): Promise<void> {
   guardRun('plant', run);
@@ -222,6 +223,7 @@ export async function plantRow(
     ...address,
     type: events.outcome.type,
     data: { ...events.outcome.data, state: row.state },
+    principal: events.outcome.principal ?? null,
   });
   await insertRow(tx.db, tx.dialect, 'tasks', row);
 }

@@ -56,7 +56,7 @@ async function askModel(
 }
 
 /** Records what the model read and what it answered: a final answer, a failure, or a round of calls. */
-async function applyRound(
+export async function applyRound(
   ctx: KernelContext,
   tx: Tx,
   run: RunTable,
@@ -174,6 +174,24 @@ async function summarizeOutside(ctx: KernelContext, runId: string, owner: string
   });
 }
 
+/** A model lease that never lapses: held by an external provider's client until it sends a round. */
+const CLIENT_HOLD_UNTIL = 253_402_300_799_999;
+
+/**
+ * An external provider's rounds arrive through runs.calls: there is nobody
+ * to ask. Its model turn is held for the client, so the resume sweep passes
+ * the idle run by instead of picking it up on every pass.
+ */
+async function holdForClient(ctx: KernelContext, peek: RunTable): Promise<void> {
+  await ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, peek.workspace_id, peek.id);
+    if (!due(run, tx.now)) return;
+    run.model_lease_owner = 'client';
+    run.model_lease_until = CLIENT_HOLD_UNTIL;
+    touchRun(tx, run);
+  });
+}
+
 /**
  * Takes the next step of a run whose next round is due. An inline provider's
  * step is taken in one transaction; any other leases the model turn, asks the
@@ -187,7 +205,12 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
     .where('id', '=', runId)
     .executeTakeFirst();
   if (!peek || !due(peek, ctx.store.now())) return;
-  if (providerOf(ctx, peek).model?.inline) {
+  const { model: peekModel } = providerOf(ctx, peek);
+  if (peekModel?.external) {
+    await holdForClient(ctx, peek);
+    return;
+  }
+  if (peekModel?.inline) {
     await ctx.store.transaction(async (tx) => {
       const run = await lockRun(tx, peek.workspace_id, runId);
       await advanceInline(ctx, tx, run);

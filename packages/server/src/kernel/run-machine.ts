@@ -24,6 +24,12 @@ export const RUN_PHASES = ['model', 'tools', 'hook', 'done'] as const;
 /** A run's phase. */
 export type RunPhase = (typeof RUN_PHASES)[number];
 
+/** Where every run starts: running, its next step (the first model request) due. */
+export const RUN_START = { state: 'running', phase: 'model' } as const satisfies {
+  state: RunState;
+  phase: RunPhase;
+};
+
 /** Why a running run's phase moves, and between which phases (`done` is reached only by an end). */
 export const RUN_PHASE_MOVES = {
   round_planted: { from: ['model'], to: 'tools', summary: "the model's round of calls is planted" },

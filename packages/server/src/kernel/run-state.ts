@@ -55,21 +55,64 @@ export async function readRun(
 export type SettlementRow = Awaited<ReturnType<typeof refreshAttention>>[number];
 
 /**
- * True when the rows a run waits on let it take its next step: nothing holds,
- * and no model row of the current round is outstanding; with an answer
- * pending, no row of any origin is outstanding either (a stop hook of that
- * answer, named by `except`, aside).
+ * True when the rows a run waits on let its next round start: nothing holds,
+ * and no model row of the current round is open. (With an answer pending,
+ * see {@link openObligation} instead: every row of every origin counts.)
  */
-export function obligationsSettled(
-  run: Pick<RunTable, 'round' | 'pending_answer'>,
+export function roundSettled(
+  run: Pick<RunTable, 'round'>,
   rows: readonly SettlementRow[],
-  except?: string,
 ): boolean {
-  const counted = except === undefined ? rows : rows.filter((r) => r.hook_source !== except);
-  if (counted.some(holds)) return false;
-  const open = counted.filter((r) => !isTerminal(r.state));
-  if (run.pending_answer !== null) return open.length === 0;
-  return !open.some((r) => r.origin === 'model' && r.round === run.round);
+  if (rows.some(holds)) return false;
+  return !rows.some((r) => !isTerminal(r.state) && r.origin === 'model' && r.round === run.round);
+}
+
+const OPEN_STATES = (
+  ['ready', 'runnable', 'claimed', 'needs_approval', 'awaiting_input'] as const
+).map((state) => stateLiteral(state));
+
+/**
+ * True when a row of any origin or round keeps an answer from being
+ * delivered: it is open (granted, claimed, parked, asking) or it holds the
+ * run. `except` names the stop hook of that answer, which is no obligation
+ * of its own. One query that stops at the first such row, since a run may
+ * hold many open rows.
+ */
+export async function openObligation(tx: Tx, run: RunTable, except: string): Promise<boolean> {
+  const { rows } = await runPrepared(
+    tx.db,
+    tx.dialect,
+    'tasks.open_obligation',
+    (p) =>
+      tx.db
+        .selectFrom('tasks')
+        .select('key')
+        .where('run_id', '=', p('run_id'))
+        .where((eb) =>
+          eb.or([
+            eb('state', 'in', OPEN_STATES),
+            // The SQL form of holds() (task-machine.ts); a test checks that both agree.
+            eb.and([
+              eb('on_failure', '=', sql.lit('hold')),
+              eb('state', 'in', [stateLiteral('failed'), stateLiteral('timed_out')]),
+              eb.or([
+                eb('error_code', 'is', null),
+                eb('error_code', '!=', sql.lit('approval_denied')),
+                eb('kind', '!=', sql.lit('tool')),
+              ]),
+            ]),
+          ]),
+        )
+        .where((eb) => eb.or([eb('hook_source', 'is', null), eb('hook_source', '!=', p('except'))]))
+        .limit(1),
+    { run_id: run.id, except },
+  );
+  return rows.length > 0;
+}
+
+/** The hook source of the stop hook that passes a run's pending answer. */
+export function stopSourceOf(run: Pick<RunTable, 'continuations'>): string {
+  return `stop:${run.continuations}`;
 }
 
 /**
@@ -83,7 +126,13 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
   if (run.phase === 'hook') {
     // A kernel row (hook or summarizer) may have settled: the next step reads it again.
     setRunPhase(tx, run, 'kernel_row_settled');
-  } else if (run.phase !== 'tools' || !obligationsSettled(run, rows)) {
+  } else if (run.phase !== 'tools') {
+    return;
+  } else if (
+    run.pending_answer === null
+      ? !roundSettled(run, rows)
+      : await openObligation(tx, run, stopSourceOf(run))
+  ) {
     return;
   } else {
     setRunPhase(tx, run, 'round_settled');
@@ -95,10 +144,10 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
 /**
  * Recomputes what the run needs a person for, announcing `attention_required`
  * when a reason gains rows and `attention_cleared` when nothing is left.
- * Returns every row the run may wait on: outstanding (of any origin) and holding.
+ * Returns the rows it read: waiting on a person, holding, and this round's model rows.
  */
 export async function refreshAttention(tx: Tx, run: RunTable) {
-  // Index seeks (parks and questions, holds) and the run's key range for work in flight, never a scan of the store.
+  // Three index seeks (parks and questions, holds, this round's model rows), never a scan of the run.
   const columns = [
     'key',
     'state',
@@ -112,7 +161,7 @@ export async function refreshAttention(tx: Tx, run: RunTable) {
   const { rows: read } = await runPrepared(
     tx.db,
     tx.dialect,
-    'tasks.obligations',
+    'tasks.attention',
     (p) => {
       const waiting = tx.db
         .selectFrom('tasks')
@@ -125,21 +174,19 @@ export async function refreshAttention(tx: Tx, run: RunTable) {
         .where('run_id', '=', p('run_id'))
         .where('on_failure', '=', sql.lit('hold'))
         .where('state', 'in', [stateLiteral('failed'), stateLiteral('timed_out')]);
-      const working = tx.db
+      const thisRound = tx.db
         .selectFrom('tasks')
         .select(columns)
         .where('run_id', '=', p('run_id'))
-        .where('state', 'in', [
-          stateLiteral('ready'),
-          stateLiteral('runnable'),
-          stateLiteral('claimed'),
-        ]);
-      return waiting.unionAll(holding).unionAll(working);
+        .where('round', '=', p('round'))
+        .where('origin', '=', sql.lit('model'));
+      return waiting.unionAll(holding).unionAll(thisRound);
     },
-    { run_id: run.id },
+    { run_id: run.id, round: run.round },
   );
+  const byKey = new Map(read.map((r) => [r.key, r]));
   const order = (key: string) => Number.parseInt(key.slice(1), 10);
-  const rows = [...read].sort((a, b) => order(a.key) - order(b.key));
+  const rows = [...byKey.values()].sort((a, b) => order(a.key) - order(b.key));
   const parked = rows.filter((r) => r.state === 'needs_approval').map((r) => r.key);
   // A question authored through the tasks door is its author's to answer: nobody else is nagged.
   const asked = rows

@@ -9,7 +9,7 @@ import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
 import { freezePolicyLayers } from './policy-layers.js';
 import { advanceInline } from './run-loop.js';
-import { endRun } from './run-machine.js';
+import { endRun, RUN_START } from './run-machine.js';
 import { lockRun, readRun, settleRun } from './run-state.js';
 import { type RunView, runView } from './views.js';
 
@@ -58,8 +58,7 @@ async function insertRun(
       agent_application_id: options.agentApplicationId,
       conversation_id: options.conversationId,
       regenerated_from: options.regeneratedFrom,
-      state: 'running',
-      phase: 'model',
+      ...RUN_START,
       approval_mode: frozen.approval_mode,
       approval_rules: JSON.stringify(frozen.approval_rules),
       tool_names: frozen.tool_names ? JSON.stringify(frozen.tool_names) : null,

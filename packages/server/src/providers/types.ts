@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** A tool call as a provider proposes it. */
 export interface ProposedCall {
   /** The provider's id for the call (the model reads results by it); null when it has none. */
@@ -83,6 +81,12 @@ export interface ModelProvider {
    */
   readonly inline?: boolean;
   /**
+   * True when the rounds come from outside the kernel (the MCP gateway): the
+   * loop never asks such a provider; a client plants each round through the
+   * `runs.calls` verb instead.
+   */
+  readonly external?: boolean;
+  /**
    * Produces the next round.
    * @throws ProviderError when the model cannot answer (the run fails).
    */
@@ -95,56 +99,15 @@ export interface ModelProvider {
   summarize?(config: unknown, request: SummaryRequest): Promise<string>;
 }
 
-/** One scripted tool call. */
-export const ScriptedCallSchema = z.strictObject({
-  name: z.string().min(1),
-  input: z.unknown().optional(),
-  id: z.string().optional(),
-  on_failure: z.enum(['continue', 'hold']).optional(),
-});
-
-/** One scripted round: tool calls or a final answer, optionally expecting text it was fed. */
-export const ScriptedRoundSchema = z.union([
-  z.strictObject({
-    tool_calls: z.array(ScriptedCallSchema).min(1).max(64),
-    expect: z.union([z.string(), z.array(z.string())]).optional(),
-  }),
-  z.strictObject({
-    final: z.string(),
-    expect: z.union([z.string(), z.array(z.string())]).optional(),
-  }),
-]);
-/** One scripted round. */
-export type ScriptedRound = z.infer<typeof ScriptedRoundSchema>;
-
-/** The `scripted` provider's configuration: the rounds, in order. */
-export const ScriptedProviderSchema = z.strictObject({
-  kind: z.literal('scripted'),
-  rounds: z.array(ScriptedRoundSchema).min(1).max(256),
-  /** What the scripted model answers when the kernel asks it for a compaction summary. */
-  summary: z.string().optional(),
-});
-
-/** A tool offered to an OpenAI-compatible model. */
-export const OpenAIToolSchema = z.strictObject({
-  name: z.string().min(1),
-  description: z.string().optional(),
-  parameters: z.record(z.string(), z.unknown()).optional(),
-});
-
-/** The `openai` provider's configuration (the API key comes from the deployment). */
-export const OpenAIProviderSchema = z.strictObject({
-  kind: z.literal('openai'),
-  base_url: z.string().url().optional(),
-  model: z.string().min(1).optional(),
-  system: z.string().optional(),
-  tools: z.array(OpenAIToolSchema).max(128).optional(),
-});
-
-/** A run's provider configuration. */
-export const ProviderConfigSchema = z.discriminatedUnion('kind', [
-  ScriptedProviderSchema,
+// The provider configurations cross the wire (a run's create call), so their schemas live in core.
+export {
+  GatewayProviderSchema,
   OpenAIProviderSchema,
-]);
-/** A run's provider configuration. */
-export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
+  OpenAIToolSchema,
+  type ProviderConfig,
+  ProviderConfigSchema,
+  ScriptedCallSchema,
+  ScriptedProviderSchema,
+  type ScriptedRound,
+  ScriptedRoundSchema,
+} from '@airlock/core';

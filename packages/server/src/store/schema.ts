@@ -1,6 +1,9 @@
 import type { Generated } from 'kysely';
-import type { RunPhase, RunState } from '../kernel/run-machine.js';
-import type { TaskKind, TaskOrigin, TaskState } from '../kernel/task-states.js';
+import type { RunEventType, RunPhase, RunState } from '../kernel/run-machine.js';
+import type { TaskEventType, TaskKind, TaskOrigin, TaskState } from '../kernel/task-states.js';
+
+/** Every event type the kernel writes to a run's log. */
+export type EventType = TaskEventType | RunEventType;
 
 /** A workspace: the tenant boundary every credential and run belongs to. */
 export interface WorkspaceTable {
@@ -145,7 +148,8 @@ export interface RunEventTable {
   seq: number;
   run_id: string;
   task_key: string | null;
-  type: string;
+  /** One of the kernel's event types (written only through a transaction's emit). */
+  type: EventType;
   data: string;
   principal: string | null;
   created_at: number;

@@ -3,13 +3,11 @@ import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
-import type { RunEventType } from '../kernel/run-machine.js';
-import type { TaskEventType } from '../kernel/task-states.js';
 import { Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
 import { type Dialect, migrateToLatest } from './migrations.js';
 import { runPrepared } from './prepared.js';
-import type { Database, RunEventTable } from './schema.js';
+import type { Database, EventType, RunEventTable } from './schema.js';
 
 // PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -34,9 +32,6 @@ export interface PendingEvent {
   principal?: string | null;
 }
 
-/** Every event type the kernel writes to a run's log. */
-export type EventType = TaskEventType | RunEventType;
-
 /** A committed event as stored. */
 export type StoredEvent = RunEventTable;
 
@@ -54,6 +49,9 @@ export interface Tx {
 }
 
 const STATEMENT_CACHE_LIMIT = 500;
+
+/** The SQLite file inside a data directory. */
+export const SQLITE_FILE_NAME = 'airlock.sqlite';
 
 /**
  * Reuses prepared statements by SQL text: Kysely prepares on every query, and
@@ -123,7 +121,7 @@ export class Store {
     }
     const dir = resolve(location.dataDir ?? '.airlock');
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'airlock.sqlite');
+    const file = join(dir, SQLITE_FILE_NAME);
     const database = new SqliteDatabase(file);
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');

@@ -67,6 +67,8 @@ export async function deploy(
   await opened.store.close();
   const airlock = await startAirlock({
     ...options,
+    // Rate limits are off in tests unless a test turns them on.
+    rateLimit: options.rateLimit ?? null,
     ...opened.location,
     sweepIntervalMs: options.sweepIntervalMs ?? 50,
   });
@@ -103,6 +105,7 @@ export async function deploy(
       await deployment.airlock.close();
       deployment.airlock = await startAirlock({
         ...options,
+        rateLimit: options.rateLimit ?? null,
         ...opened.location,
         sweepIntervalMs: options.sweepIntervalMs ?? 50,
         port,

@@ -289,4 +289,70 @@ describe.skipIf(browserSkipReason !== null)('the web inbox in headless Chromium'
     expect(await axeViolations(page)).toEqual([]);
     await saveScreenshot(page, 'inbox-run.png');
   });
+
+  it('lists what was decided in the last day, filterable by run, tool, outcome and person', async () => {
+    await page.goto(`${kernel.url}/#/recent`);
+    const view = page.locator('.recent-view');
+    await view
+      .locator('.recent-status')
+      .filter({ hasText: 'decision(s) in the last day' })
+      .waitFor();
+    // Earlier tests approved, denied, answered and parked; rules and people both decided.
+    const rows = view.locator('tbody tr');
+    expect(await rows.count()).toBeGreaterThan(5);
+    await view.getByLabel('Outcome').selectOption('approved');
+    await view.getByLabel('Only mine').check();
+    const approved = await rows.count();
+    expect(approved).toBeGreaterThanOrEqual(2);
+    for (let i = 0; i < approved; i += 1) {
+      expect(await rows.nth(i).getAttribute('data-outcome')).toBe('approved');
+      expect(await rows.nth(i).textContent()).toMatch(/member:cred_/);
+    }
+    await view.getByLabel('Only mine').uncheck();
+    await view.getByLabel('Outcome').selectOption('');
+    await view.getByRole('searchbox', { name: 'Tool' }).fill('publish');
+    expect(await rows.count()).toBeGreaterThan(0);
+    for (const text of await rows.allTextContents()) expect(text).toContain('publish');
+    expect(await axeViolations(page)).toEqual([]);
+    await saveScreenshot(page, 'inbox-recent.png');
+  });
+
+  it('offers approve-and-remember with the rule it saves; the next identical call is granted', async () => {
+    const supervised = () => ({
+      approval_mode: 'bypass' as const,
+      input: 'push it',
+      tool_manifest: [
+        { name: 'bash', input_schema: { type: 'object' }, risk_traits: ['execute' as const] },
+      ],
+      permission_rule_set: 'supervised',
+      provider: {
+        kind: 'scripted' as const,
+        rounds: [
+          { tool_calls: [{ name: 'bash', input: { command: 'git push origin main' } }] },
+          { final: 'pushed', expect: 'removed' },
+        ],
+      },
+    });
+    await page.goto(`${kernel.url}/#/`);
+    await page.locator('.status[data-status="live"]').waitFor();
+    const first = await ws.runs.create(supervised());
+    const card = page.locator(`[data-decision="${first.id}/t1"]`);
+    await card.waitFor();
+    const words = card.locator('.remember-rule');
+    expect(await words.textContent()).toContain('exactly this call (bash git push origin main)');
+    expect(await words.textContent()).toContain('rule set supervised');
+    await card.getByLabel('where to remember the approval').selectOption('user');
+    expect(await words.textContent()).toContain('for you, in every run you start');
+    expect(await axeViolations(page)).toEqual([]);
+    await card.getByRole('button', { name: /^Approve and remember/ }).click();
+    await card.waitFor({ state: 'detached' });
+    expect(await ended(first.id)).toMatchObject({ state: 'completed', final_answer: 'pushed' });
+
+    // The same call again: the user overlay now allows it, so nothing parks.
+    const second = await ws.runs.create(supervised());
+    expect(await ended(second.id)).toMatchObject({ state: 'completed', final_answer: 'pushed' });
+    const row = await ws.runs.run(second.id).task('t1');
+    expect(row.decided_by).toBeNull();
+    expect(row.state).toBe('succeeded');
+  });
 });

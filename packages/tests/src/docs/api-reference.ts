@@ -13,6 +13,7 @@ interface JsonSchema {
   maximum?: number;
   maxLength?: number;
   $ref?: string;
+  description?: string;
 }
 
 interface OperationObject {
@@ -33,6 +34,7 @@ export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, OperationObject>>;
+  components?: { schemas?: Record<string, JsonSchema & { description?: string }> };
 }
 
 /** A short type for a JSON schema: `string`, `"a" | "b"`, `string[]`, `object`. */
@@ -162,6 +164,25 @@ export function renderApiReference(document: OpenApiDocument): string {
     lines.push(`## ${tag}`, '');
     for (const { method, path, operation } of operations) {
       lines.push(...renderOperation(method, path, operation));
+    }
+  }
+  const schemas = Object.entries(document.components?.schemas ?? {});
+  if (schemas.length > 0) {
+    lines.push(
+      '## Shared schemas',
+      '',
+      'The views the operations answer with, as `components.schemas` of the document (defined once, in `@airlock/core`).',
+      '',
+    );
+    for (const [name, schema] of schemas) {
+      lines.push(`### ${name}`, '');
+      if (schema.description) lines.push(schema.description, '');
+      const variants = (schema.oneOf ?? []).map((variant) => variant.properties?.type?.const);
+      if (variants.length > 0 && variants.every((type) => typeof type === 'string')) {
+        lines.push(`One of the types: ${variants.map((type) => `\`${type}\``).join(', ')}.`, '');
+      } else {
+        lines.push(...(schema.properties ? fieldTable(schema) : [typeOf(schema)]), '');
+      }
     }
   }
   return `${lines

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -29,7 +28,8 @@ const run = promisify(execFile);
 
 const KNOWN_COMMANDS = [
   /^\.\/run (start|test|bench)\b/,
-  /^node packages\/server\/dist\/cli\.js (serve|token)\b/,
+  /^node packages\/server\/dist\/cli\.js (serve|token|tokens|apps|runs|decisions)\b/,
+  /^node packages\/server\/dist\/cli\.js (executor|gateway) mcp\b/,
   /^pnpm (--filter @airlock\/[a-z-]+ )?[a-z:-]+\b/,
   /^export [A-Z_]+=/,
   /^curl /,
@@ -60,7 +60,7 @@ describe('docs code samples', () => {
   const env = () => ({
     AIRLOCK_URL: kernel.url,
     AIRLOCK_WORKSPACE: kernel.workspace.id,
-    AIRLOCK_MEMBER_TOKEN: kernel.workspace.tokens.member,
+    AIRLOCK_TOKEN: kernel.workspace.tokens.member,
     AIRLOCK_AGENT_TOKEN: kernel.workspace.tokens.agent,
     AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
   });
@@ -106,7 +106,8 @@ describe('docs code samples', () => {
 
   for (const sample of samplesOf('ts', 'run')) {
     it(`runs ${where(sample)} against a kernel`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'airlock-doc-'));
+      // Inside packages/tests, so the packages a sample imports (the MCP SDK, servers) resolve.
+      const dir = mkdtempSync(join(REPO_ROOT, 'packages', 'tests', '.sample-'));
       // Outside the workspace the package name does not resolve; point it at the source.
       const sdk = pathToFileURL(join(REPO_ROOT, 'packages', 'sdk', 'src', 'index.ts')).href;
       const file = join(dir, 'sample.ts');

@@ -15,6 +15,7 @@ export const DOC_PAGES = [
   'docs/rules.md',
   'docs/permissions.md',
   'docs/executors.md',
+  'docs/mcp.md',
   'docs/operations.md',
   'docs/api-reference.md',
   'packages/sdk/README.md',

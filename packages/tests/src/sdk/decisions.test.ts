@@ -1,9 +1,10 @@
+import type { ApprovalRule } from '@airlock/core';
 import { type Approval, createClient, type Decision, isConflictError } from '@airlock/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
 import { askUnsupportedReason } from '../support/probes.js';
 
-const rules = [
+const rules: ApprovalRule[] = [
   { tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' },
   { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'ask' },
 ];

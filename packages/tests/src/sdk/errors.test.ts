@@ -68,7 +68,12 @@ describe('typed errors from a real kernel', () => {
     const ws = workspace(kernel.workspace.tokens.member);
     const error = await failure(
       ws.runs.create(
-        scriptedRun('rules', [{ final: 'x' }], [{ tool: 'bash', verdict: 'maybe', colour: 'red' }]),
+        // A bad declaration on purpose: the types refuse it, the kernel must too.
+        scriptedRun(
+          'rules',
+          [{ final: 'x' }],
+          [{ tool: 'bash', verdict: 'maybe', colour: 'red' } as never],
+        ),
       ),
     );
     expect(error).toBeInstanceOf(ValidationError);

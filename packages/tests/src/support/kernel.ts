@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ApprovalRule } from '@airlock/core';
 import {
   type Airlock,
   type AirlockOptions,
@@ -101,7 +102,7 @@ export async function eventually<T>(
 export function scriptedRun(
   mode: 'bypass' | 'ask' | 'rules',
   rounds: unknown[],
-  rules: unknown[] = [],
+  rules: ApprovalRule[] = [],
 ) {
   return {
     approval_mode: mode,

@@ -161,6 +161,38 @@ describe('operator CLI against a running kernel', () => {
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('creates and lists agent applications and a workspace-level member token', async () => {
+    const made = await airlock(d, ['apps', 'create', 'second', '--json']);
+    expect(made.code).toBe(0);
+    const app = JSON.parse(made.stdout) as { id: string; name: string };
+    expect(app.name).toBe('second');
+    const listed = await airlock(d, ['apps', 'list']);
+    expect(listed.stdout).toMatch(new RegExp(`${app.id}\tactive\tsecond`));
+    const operator = await airlock(d, [
+      'tokens',
+      'create',
+      '--kind',
+      'member',
+      '--workspace-level',
+      '--label',
+      'operator',
+      '--json',
+    ]);
+    expect(operator.code).toBe(0);
+    const credential = JSON.parse(operator.stdout) as {
+      credential_id: string;
+      agent_application_id: string | null;
+      token: string;
+    };
+    expect(credential.agent_application_id).toBeNull();
+    const tokens = await airlock(d, ['tokens', 'list'], credential.token);
+    expect(tokens.code).toBe(0);
+    expect(tokens.stdout).toContain(`${credential.credential_id}\tmember\tworkspace\tactive`);
+    expect(tokens.stdout).not.toContain(credential.token);
+    const wrong = await airlock(d, ['tokens', 'create', '--kind', 'agent', '--workspace-level']);
+    expect(wrong.code).toBe(2);
+  });
+
   it('explains missing connection settings and bad usage with exit 2', async () => {
     const noToken = await airlock(d, ['runs', 'list'], '');
     expect(noToken.code).toBe(2);

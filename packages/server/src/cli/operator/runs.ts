@@ -1,3 +1,4 @@
+import { RUN_STATES, type RunState } from '@airlock/core';
 import {
   CONNECTION_HELP,
   callKernel,
@@ -37,6 +38,10 @@ interface TaskRow {
   error?: { code: string; detail: string } | null;
 }
 
+function isRunState(value: string): value is RunState {
+  return (RUN_STATES as readonly string[]).includes(value);
+}
+
 function runLine(run: RunRow): string {
   const attention = run.attention
     .map((a) => `${a.reason}: ${a.blocked_task_keys.join(',')}`)
@@ -51,6 +56,12 @@ export async function runs(argv: string[]): Promise<number> {
   if (values.help || !verb) {
     process.stdout.write(RUNS_HELP);
     return values.help ? 0 : 2;
+  }
+  if (verb === 'list' && typeof values.state === 'string' && !isRunState(values.state)) {
+    throw new OperatorError(
+      `airlock runs list: --state must be one of ${RUN_STATES.join(', ')}, not ${values.state}`,
+      2,
+    );
   }
   const connection = connectionFrom(values);
   const runPath = () => {

@@ -11,12 +11,15 @@ import {
 /** `airlock tokens --help` */
 export const TOKENS_HELP = `Usage:
   airlock tokens create --kind agent|executor|member [--application <id>] [--label <text>]
+  airlock tokens create --kind member --workspace-level [--label <text>]
+  airlock tokens list [--all]
   airlock tokens revoke <credential-id or token>
 
 Creates and revokes credentials through a running kernel, with a member
 credential. A new token is printed once. Agent and executor credentials
 belong to an agent application (default: the one your member credential
-belongs to). Revoking an application's last executor leaves its held rows
+belongs to). A workspace-level member credential belongs to no application,
+so it outlives the removal of every one. Revoking an application's last executor leaves its held rows
 addressed to nobody; a member still answers them. (To manage credentials
 straight in a local store without a running kernel, use \`airlock token\`.)
 
@@ -28,6 +31,14 @@ interface CreatedCredential {
   agent_application_id: string | null;
   label: string;
   token: string;
+}
+
+interface ListedCredential {
+  credential_id: string;
+  kind: string;
+  agent_application_id: string | null;
+  label: string;
+  revoked_at: number | null;
 }
 
 interface RevokedCredential {
@@ -42,6 +53,8 @@ export async function tokens(argv: string[]): Promise<number> {
     kind: { type: 'string' },
     application: { type: 'string' },
     label: { type: 'string' },
+    'workspace-level': { type: 'boolean' },
+    all: { type: 'boolean' },
   });
   const [verb, target] = positionals;
   if (values.help || !verb) {
@@ -57,11 +70,18 @@ export async function tokens(argv: string[]): Promise<number> {
           2,
         );
       }
+      if (values['workspace-level'] && (values.kind !== 'member' || values.application)) {
+        throw new OperatorError(
+          'airlock tokens create: --workspace-level is for a member credential without --application',
+          2,
+        );
+      }
       const request = {
         kind: values.kind,
         ...(typeof values.application === 'string'
           ? { agent_application_id: values.application }
           : {}),
+        ...(values['workspace-level'] ? { agent_application_id: null } : {}),
         ...(typeof values.label === 'string' ? { label: values.label } : {}),
       };
       const made = await callKernel<CreatedCredential>(
@@ -74,6 +94,21 @@ export async function tokens(argv: string[]): Promise<number> {
         made.token,
         `(${made.kind} credential ${made.credential_id}${made.agent_application_id ? ` of ${made.agent_application_id}` : ''}; shown once)`,
       ]);
+      return 0;
+    }
+    case 'list': {
+      const query = values.all ? '?include_revoked=true' : '';
+      const listed = await callKernel<{ credentials: ListedCredential[] }>(
+        connection,
+        'GET',
+        `${workspacePath(connection)}/credentials${query}`,
+      );
+      print(connection, listed, () =>
+        listed.credentials.map(
+          (c) =>
+            `${c.credential_id}\t${c.kind}\t${c.agent_application_id ?? 'workspace'}\t${c.revoked_at ? 'revoked' : 'active'}\t${c.label}`,
+        ),
+      );
       return 0;
     }
     case 'revoke': {
@@ -90,6 +125,6 @@ export async function tokens(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new OperatorError(`airlock tokens: unknown verb "${verb}" (create, revoke)`, 2);
+      throw new OperatorError(`airlock tokens: unknown verb "${verb}" (create, list, revoke)`, 2);
   }
 }

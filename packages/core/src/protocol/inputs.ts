@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ERROR_CODES } from '../kernel/errors.js';
-import { ProviderConfigSchema } from '../providers/types.js';
+import { ApprovalModeSchema } from '../schemas/approval.js';
+import { ProviderConfigSchema } from './provider.js';
+import { OnFailureSchema } from './views.js';
 
 /** An id in a path: short printable text. */
 export const IdSchema = z.string().min(1).max(200);
@@ -11,36 +12,28 @@ export const WorkspaceParams = { workspace_id: IdSchema };
 export const RunParams = { workspace_id: IdSchema, run_id: IdSchema };
 /** `.../runs/{run_id}/tasks/{task_key}` in a path. */
 export const TaskParams = { ...RunParams, task_key: IdSchema };
-
-/** The approval mode. */
-export const ModeSchema = z.enum(['bypass', 'ask', 'rules']);
-/** A row's failure policy. */
-export const OnFailureSchema = z.enum(['continue', 'hold']);
+/** `/executor_api/v1/runs/{run_id}/tasks/{task_key}` in a path. */
+export const ExecutorTaskParams = { run_id: IdSchema, task_key: IdSchema };
 
 /** What starts a run: the input text and the model provider. */
 export const RunStartShape = {
   input: z.string().max(1_000_000).default(''),
   provider: ProviderConfigSchema,
   on_failure: OnFailureSchema.optional(),
-  /** Compact the model's context once it passes this many UTF-8 bytes (see README). */
+  /** Compact the model's context once it passes this many UTF-8 bytes. */
   context_limit_bytes: z.number().int().min(256).max(1_000_000_000).optional(),
   /** Compact once the context passes this many estimated tokens (UTF-8 bytes / 4). */
   context_limit_tokens: z.number().int().min(64).max(250_000_000).optional(),
 };
 
-/** The error body every failure answers with. */
-export const ErrorBodySchema = z.object({
-  error: z.object({
-    code: z.enum(ERROR_CODES),
-    detail: z.string(),
-    problems: z
-      .array(z.object({ code: z.string(), pointer: z.string(), message: z.string() }))
-      .optional(),
-  }),
-});
+/** The approval mode (re-exported under the name the routes use). */
+export const ModeSchema = ApprovalModeSchema;
 
 /** A page cursor of events: those after a sequence number. */
 export const AfterSchema = z.coerce.number().int().min(0).default(0);
 
 /** A page size. */
 export const LimitSchema = z.coerce.number().int().min(1).max(1000).default(100);
+
+/** A claim's lease in milliseconds. */
+export const LeaseSchema = z.number().int().min(1000).max(86_400_000).optional();

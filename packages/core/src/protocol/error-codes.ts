@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+/**
+ * Every error code the kernel answers with, beside its HTTP status: the one
+ * closed table of the wire. The server, the SDK and the OpenAPI document read
+ * it from here.
+ */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  invalid_input: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  run_not_found: 404,
+  task_not_found: 404,
+  conversation_not_found: 404,
+  credential_not_found: 404,
+  agent_application_not_found: 404,
+  method_not_allowed: 405,
+  task_not_waiting: 409,
+  not_claimable_kind: 409,
+  not_claimable: 409,
+  lease_lost: 409,
+  run_not_running: 409,
+  no_profile_configuration: 409,
+  contract_version_not_higher: 409,
+  run_not_gateway: 409,
+  run_busy: 409,
+  stale_digest: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  invalid_configuration: 422,
+  tightening_widens: 422,
+  invalid_question: 422,
+  invalid_resolution: 422,
+  remember_unavailable: 422,
+  // Hardening (issue 11): refused input, stale decisions, rate limits.
+  input_too_deep: 400,
+  request_timeout: 408,
+  version_mismatch: 409,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+
+/** A stable error code from {@link ERROR_STATUS}. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** Every error code, in table order. */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+/** The error code as a schema. */
+export const ErrorCodeSchema = z.enum(ERROR_CODES);
+
+/**
+ * Codes any operation can answer, whatever it does: the request could not be
+ * read, the token is wrong, or the kernel failed.
+ */
+export const COMMON_ERROR_CODES = [
+  'invalid_json',
+  'invalid_input',
+  'input_too_deep',
+  'unauthenticated',
+  'forbidden',
+  'request_timeout',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal',
+  'unavailable',
+] as const satisfies readonly ErrorCode[];
+
+/** The common codes only a request with a body can answer (never a GET). */
+export const BODY_ERROR_CODES = [
+  'invalid_json',
+  'input_too_deep',
+  'payload_too_large',
+  'unsupported_media_type',
+] as const satisfies readonly (typeof COMMON_ERROR_CODES)[number][];
+
+/** One validation problem: a stable code, a JSON pointer to the culprit and a message. */
+export const ProblemDetailSchema = z.object({
+  code: z.string(),
+  pointer: z.string(),
+  message: z.string(),
+});
+/** One validation problem. */
+export type ProblemDetail = z.infer<typeof ProblemDetailSchema>;
+
+/** The body of every failure: `{error: {code, detail, problems?}}`. */
+export const ErrorBodySchema = z.object({
+  error: z.object({
+    code: ErrorCodeSchema,
+    detail: z.string(),
+    problems: z.array(ProblemDetailSchema).optional(),
+  }),
+});
+/** The body of every failure. */
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** The HTTP status of an error code. */
+export function errorStatus(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}

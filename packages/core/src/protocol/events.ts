@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { ApprovalModeSchema, GrantedBySchema, OriginSchema } from '../schemas/approval.js';
+import { FailureSchema } from './failure-codes.js';
+import { named } from './registry.js';
+import {
+  AttentionSchema,
+  EffectProfileViewSchema,
+  RunStateSchema,
+  TaskKindSchema,
+  TaskStateSchema,
+} from './views.js';
+
+/** What every lifecycle event carries besides its type and data. */
+const EventBase = {
+  /** The workspace-wide sequence number: a feed resumes after it. */
+  seq: z.number().int(),
+  run_id: z.string(),
+  task_key: z.string().nullable(),
+  /** Who caused it, e.g. `member:cred_x`, `kernel`; null when nobody in particular. */
+  principal: z.string().nullable(),
+  created_at: z.number().int(),
+};
+
+// Data objects are open: a newer kernel may add a field without breaking an older reader.
+const taskData = <S extends z.ZodRawShape>(shape: S) =>
+  z.looseObject({ state: TaskStateSchema, ...shape });
+
+function event<T extends string, D extends z.ZodType>(type: T, data: D) {
+  return z.object({ ...EventBase, type: z.literal(type), data });
+}
+
+const decidedBy = z.string();
+
+/** Every lifecycle event, by type. */
+export const EVENT_SCHEMAS = [
+  event(
+    'run.created',
+    z.looseObject({
+      approval_mode: ApprovalModeSchema,
+      config_version: z.number().int().nullable(),
+      conversation_id: z.string().nullable(),
+      agent_application_id: z.string().nullable(),
+    }),
+  ),
+  event('run.round_started', z.looseObject({ round: z.number().int(), calls: z.number().int() })),
+  event(
+    'run.model_read',
+    z.looseObject({
+      round: z.number().int(),
+      fed: z.array(z.looseObject({ task_key: z.string(), content: z.string() })),
+    }),
+  ),
+  event('run.attention_required', AttentionSchema.loose()),
+  event('run.attention_cleared', z.looseObject({})),
+  event(
+    'run.compacted',
+    z.looseObject({
+      compaction: z.number().int(),
+      through_round: z.number().int(),
+      summary_bytes: z.number().int(),
+    }),
+  ),
+  event(
+    'run.continued',
+    z.looseObject({ continuation: z.number().int(), round: z.number().int() }),
+  ),
+  event(
+    'run.completed',
+    z.looseObject({ state: RunStateSchema, final_answer: z.string().optional() }),
+  ),
+  event('run.canceled', z.looseObject({ state: RunStateSchema, error: FailureSchema.optional() })),
+  event('run.failed', z.looseObject({ state: RunStateSchema, error: FailureSchema.optional() })),
+  event(
+    'run.rule_set_fallback',
+    z.looseObject({
+      rule_set: z.string(),
+      reason: z.string(),
+      detail: z.string(),
+      applies: z.string(),
+    }),
+  ),
+  event(
+    'task.created',
+    taskData({
+      origin: OriginSchema,
+      kind: TaskKindSchema,
+      tool_name: z.string(),
+      round: z.number().int(),
+    }),
+  ),
+  event(
+    'task.granted',
+    taskData({ granted_by: GrantedBySchema.nullable(), matched: z.array(z.number().int()) }),
+  ),
+  event(
+    'task.parked',
+    taskData({
+      addressee: z.string().nullable(),
+      deadline_at: z.number().int().nullable(),
+      effect_profile: EffectProfileViewSchema,
+    }),
+  ),
+  event(
+    'task.asked',
+    taskData({
+      addressee: z.string().nullable(),
+      deadline_at: z.number().int().nullable(),
+      prompt: z.string(),
+      options: z.array(z.string()).nullable(),
+      multi: z.boolean(),
+    }),
+  ),
+  event('task.approved', taskData({ decided_by: decidedBy.optional() })),
+  event(
+    'task.denied',
+    taskData({ decided_by: decidedBy.optional(), error: FailureSchema.optional() }),
+  ),
+  event(
+    'task.resolved',
+    taskData({ decided_by: decidedBy, outcome: z.enum(['succeeded', 'failed']) }),
+  ),
+  event('task.retried', taskData({ decided_by: decidedBy })),
+  event('task.claimed', taskData({ lease_until: z.number().int(), attempt: z.number().int() })),
+  event('task.succeeded', taskData({})),
+  event('task.failed', taskData({ error: FailureSchema.optional() })),
+  event('task.expired', taskData({ error: FailureSchema.optional() })),
+  event('task.lease_expired', taskData({})),
+  event('task.canceled', taskData({})),
+  event(
+    'task.readdressed',
+    taskData({
+      addressee: z.string().nullable(),
+      previous_addressee: z.string().nullable(),
+      reason: z.string(),
+      detail: z.string(),
+    }),
+  ),
+] as const;
+
+/** One lifecycle event as the feed and the events route show it: a union on `type`. */
+export const EventViewSchema = named(z.discriminatedUnion('type', EVENT_SCHEMAS), {
+  id: 'Event',
+  description: 'One lifecycle event; `data` depends on `type` and may grow new fields.',
+});
+/** One lifecycle event. */
+export type EventView = z.infer<typeof EventViewSchema>;
+
+/** Every lifecycle event type. */
+export type EventType = EventView['type'];
+
+/** Every lifecycle event type, in declaration order. */
+export const EVENT_TYPES = EVENT_SCHEMAS.map((schema) => schema.shape.type.value) as EventType[];
+
+/** A `work_available` nudge on the executor cable: a hint to look, never a claim. */
+export const WorkAvailableSchema = named(
+  z.object({
+    type: z.literal('work_available'),
+    kind: z.enum(['tool', 'hook', 'approval', 'ask']),
+    run_id: z.string(),
+    task_key: z.string(),
+    seq: z.number().int(),
+  }),
+  { id: 'WorkAvailable', description: 'A hint on the executor cable that a row is waiting.' },
+);
+/** A `work_available` nudge. */
+export type WorkAvailable = z.infer<typeof WorkAvailableSchema>;

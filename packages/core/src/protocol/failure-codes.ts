@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * The codes the kernel itself writes on a failed, expired or canceled row, or
+ * on an ended run. An executor's own failure codes are free text beside these.
+ */
+export const ROW_FAILURE_CODES = [
+  'approval_denied',
+  'approval_expired',
+  'question_expired',
+  'invalid_question',
+  'declined',
+  'hook_timed_out',
+  'invalid_hook_result',
+  'hook_requires_model',
+  'max_continuations_exceeded',
+  'summary_failed',
+  'canceled',
+  'abandoned',
+  'agent_application_removed',
+] as const;
+
+/** A failure code the kernel writes. */
+export type RowFailureCode = (typeof ROW_FAILURE_CODES)[number];
+
+/** `{code, detail}` of a failed row or run: a kernel code or an executor's own. */
+export const FailureSchema = z.object({
+  code: z.string().describe(`a kernel code (${ROW_FAILURE_CODES.join(', ')}) or an executor's own`),
+  detail: z.string(),
+});
+/** `{code, detail}` of a failed row or run. */
+export type Failure = z.infer<typeof FailureSchema>;

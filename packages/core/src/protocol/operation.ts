@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { ErrorCode } from './error-codes.js';
+import type { CredentialKind } from './views.js';
+
+/**
+ * One operation of the wire, declared once: the REST route, the tRPC path,
+ * the OpenAPI entry and the SDK's types all come from it. The server adds
+ * the handler; nothing restates the rest.
+ */
+export interface OperationContract<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodType = z.ZodType,
+> {
+  /** Dotted name: the tRPC path and the OpenAPI operationId. */
+  readonly name: string;
+  readonly summary: string;
+  readonly method: 'GET' | 'POST' | 'PUT';
+  /** REST path with `{param}` segments named like input fields. */
+  readonly path: string;
+  /** Which credential kinds may call it; any other gets 403. */
+  readonly planes: readonly CredentialKind[];
+  /** HTTP status of a success; default 200. */
+  readonly status?: number;
+  /**
+   * The output's array field that REST answers as JSON lines
+   * (`application/x-ndjson`, one element a line); tRPC answers the object.
+   */
+  readonly jsonLines?: string;
+  /** What the server parses. */
+  readonly input: I;
+  /**
+   * The input as documented, where the parse is left open on purpose so that
+   * core can report every problem of a declaration at once (invalid_configuration).
+   */
+  readonly documented?: z.ZodObject;
+  readonly output: O;
+  /** The codes this operation answers beyond the common ones (see COMMON_ERROR_CODES). */
+  readonly errors: readonly ErrorCode[];
+}
+
+/** Declares an operation contract (a typed identity, so each keeps its own types). */
+export function defineContract<const C extends OperationContract>(contract: C): C {
+  return contract;
+}
+
+/** The `{param}` names in a REST path. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!);
+}
+
+/** What a caller sends to an operation (its documented input where there is one). */
+export type OperationInput<C extends OperationContract> = C extends {
+  documented: infer D extends z.ZodType;
+}
+  ? z.input<D>
+  : z.input<C['input']>;
+
+/** What an operation answers. */
+export type OperationOutput<C extends OperationContract> = z.output<C['output']>;

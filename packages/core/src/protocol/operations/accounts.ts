@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { IdSchema, WorkspaceParams } from '../inputs.js';
+import { defineContract } from '../operation.js';
+import { named } from '../registry.js';
+import { CredentialKindSchema } from '../views.js';
+
+/** A credential as listed: never its token. */
+export const CredentialViewSchema = named(
+  z.object({
+    credential_id: z.string(),
+    kind: CredentialKindSchema,
+    agent_application_id: z.string().nullable(),
+    label: z.string(),
+    created_at: z.number().int(),
+    revoked_at: z.number().int().nullable(),
+  }),
+  { id: 'Credential', description: 'A credential as listed (its token is shown only once).' },
+);
+/** A credential as listed. */
+export type CredentialView = z.infer<typeof CredentialViewSchema>;
+
+/** An agent application of the workspace. */
+export const AgentApplicationViewSchema = named(
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    created_at: z.number().int(),
+    removed_at: z.number().int().nullable(),
+  }),
+  { id: 'AgentApplication', description: 'An agent application of the workspace.' },
+);
+/** An agent application. */
+export type AgentApplicationView = z.infer<typeof AgentApplicationViewSchema>;
+
+/** POST /api/v1/workspaces/{ws}/credentials: a new bearer token, shown once. */
+export const createCredentialContract = defineContract({
+  name: 'credentials.create',
+  summary:
+    "Create a credential of the workspace; agent and executor credentials belong to an agent application (default: the caller's); a member credential without one acts for the workspace",
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/credentials',
+  planes: ['member'],
+  status: 201,
+  input: z.strictObject({
+    ...WorkspaceParams,
+    kind: CredentialKindSchema,
+    agent_application_id: IdSchema.nullable().optional(),
+    label: z.string().min(1).max(200).optional(),
+  }),
+  output: z.object({
+    credential_id: z.string(),
+    kind: CredentialKindSchema,
+    agent_application_id: z.string().nullable(),
+    label: z.string(),
+    token: z.string(),
+  }),
+  errors: ['agent_application_not_found'],
+});
+
+/** GET /api/v1/workspaces/{ws}/credentials */
+export const listCredentialsContract = defineContract({
+  name: 'credentials.list',
+  summary: 'List the credentials of the workspace (never their tokens)',
+  method: 'GET',
+  path: '/api/v1/workspaces/{workspace_id}/credentials',
+  planes: ['member'],
+  input: z.strictObject({ ...WorkspaceParams, include_revoked: z.stringbool().default(false) }),
+  output: z.object({ credentials: z.array(CredentialViewSchema) }),
+  errors: [],
+});
+
+/** GET /api/v1/workspaces/{ws}/credentials/self */
+export const selfCredentialContract = defineContract({
+  name: 'credentials.self',
+  summary:
+    'Who the calling credential is: its id, kind, application and the principal its decisions are recorded under',
+  method: 'GET',
+  path: '/api/v1/workspaces/{workspace_id}/credentials/self',
+  planes: ['agent', 'member'],
+  input: z.strictObject({ ...WorkspaceParams }),
+  output: z.object({
+    credential_id: z.string(),
+    kind: CredentialKindSchema,
+    agent_application_id: z.string().nullable(),
+    /** `kind:credential_id`, as decisions and events name their principal. */
+    principal: z.string(),
+  }),
+  errors: [],
+});
+
+/** POST /api/v1/workspaces/{ws}/credentials/{credential_id}/revoke */
+export const revokeCredentialContract = defineContract({
+  name: 'credentials.revoke',
+  summary:
+    "Revoke a credential of the workspace; an application's last executor leaves its held rows addressed to nobody (task.readdressed)",
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/credentials/{credential_id}/revoke',
+  planes: ['member'],
+  input: z.strictObject({ ...WorkspaceParams, credential_id: IdSchema }),
+  output: z.object({
+    credential_id: z.string(),
+    kind: CredentialKindSchema,
+    readdressed: z.array(z.object({ run_id: z.string(), task_key: z.string() })),
+  }),
+  errors: ['credential_not_found'],
+});
+
+/** POST /api/v1/workspaces/{ws}/agent_applications */
+export const createAgentApplicationContract = defineContract({
+  name: 'agentApplications.create',
+  summary: 'Create an agent application of the workspace (then mint its credentials)',
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/agent_applications',
+  planes: ['member'],
+  status: 201,
+  input: z.strictObject({ ...WorkspaceParams, name: z.string().min(1).max(200) }),
+  output: AgentApplicationViewSchema,
+  errors: [],
+});
+
+/** GET /api/v1/workspaces/{ws}/agent_applications */
+export const listAgentApplicationsContract = defineContract({
+  name: 'agentApplications.list',
+  summary: 'List the agent applications of the workspace, removed ones included',
+  method: 'GET',
+  path: '/api/v1/workspaces/{workspace_id}/agent_applications',
+  planes: ['member'],
+  input: z.strictObject(WorkspaceParams),
+  output: z.object({ agent_applications: z.array(AgentApplicationViewSchema) }),
+  errors: [],
+});
+
+/** POST /api/v1/workspaces/{ws}/agent_applications/{id}/remove */
+export const removeAgentApplicationContract = defineContract({
+  name: 'agentApplications.remove',
+  summary:
+    'Remove an agent application: its credentials are fenced at once, its running runs are force-stopped asynchronously',
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/agent_applications/{agent_application_id}/remove',
+  planes: ['member'],
+  status: 202,
+  input: z.strictObject({ ...WorkspaceParams, agent_application_id: IdSchema }),
+  output: z.object({
+    agent_application_id: z.string(),
+    removed_at: z.number().int(),
+    stopping_run_ids: z.array(z.string()),
+  }),
+  errors: ['agent_application_not_found'],
+});

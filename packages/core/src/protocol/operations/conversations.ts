@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { IdSchema, ModeSchema, RunStartShape } from '../inputs.js';
+import { defineContract } from '../operation.js';
+import { RunViewSchema } from '../views.js';
+
+/** POST /agent_api/v1/conversations */
+export const createConversationContract = defineContract({
+  name: 'conversations.create',
+  summary: 'Open a conversation of the calling agent application',
+  method: 'POST',
+  path: '/agent_api/v1/conversations',
+  planes: ['agent'],
+  status: 201,
+  input: z.strictObject({}),
+  output: z.object({ id: z.string(), created_at: z.number().int() }),
+  errors: [],
+});
+
+/** POST /agent_api/v1/conversations/{conversation}/inputs: a run-backed turn. */
+export const postInputContract = defineContract({
+  name: 'conversations.input',
+  summary: "Start a turn: a run frozen on the profile's configuration, narrowed by tightening",
+  method: 'POST',
+  path: '/agent_api/v1/conversations/{conversation_id}/inputs',
+  planes: ['agent'],
+  status: 201,
+  input: z.strictObject({
+    conversation_id: IdSchema,
+    ...RunStartShape,
+    approval_mode: ModeSchema.optional(),
+    tool_names: z.array(z.string().min(1)).optional(),
+  }),
+  output: RunViewSchema,
+  errors: [
+    'conversation_not_found',
+    'no_profile_configuration',
+    'tightening_widens',
+    'invalid_configuration',
+  ],
+});

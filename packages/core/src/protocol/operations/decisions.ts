@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { RememberSchema } from '../../schemas/permissions.js';
+import { LimitSchema, TaskParams, WorkspaceParams } from '../inputs.js';
+import { defineContract } from '../operation.js';
+import { JsonValueSchema } from '../registry.js';
+import { TaskViewSchema } from '../views.js';
+
+/** POST .../tasks/{key}/approve */
+export const approveContract = defineContract({
+  name: 'decisions.approve',
+  summary:
+    'Approve a parked call: it becomes runnable for executors (409 if not waiting, or if it changed since the version sent); remember keeps an allow rule for the rule set captured on the row',
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/approve',
+  planes: ['member'],
+  input: z.strictObject({
+    ...TaskParams,
+    /** The row version the person saw (or send it as `If-Match`); 409 if the row changed since. */
+    version: z.string().min(1).max(64).optional(),
+    /** Also keep an allow rule in an overlay of the rule set captured on the row (spec 003). */
+    remember: RememberSchema.optional(),
+  }),
+  output: TaskViewSchema,
+  errors: [
+    'run_not_found',
+    'task_not_found',
+    'task_not_waiting',
+    'run_not_running',
+    'version_mismatch',
+    'remember_unavailable',
+  ],
+});
+
+/** POST .../tasks/{key}/deny */
+export const denyContract = defineContract({
+  name: 'decisions.deny',
+  summary: 'Deny a parked call: it fails approval_denied with the reason the model reads',
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/deny',
+  planes: ['member'],
+  input: z.strictObject({ ...TaskParams, reason: z.string().max(4096).optional() }),
+  output: TaskViewSchema,
+  errors: ['run_not_found', 'task_not_found', 'task_not_waiting', 'run_not_running'],
+});
+
+/** POST .../tasks/{key}/resolution */
+export const resolveContract = defineContract({
+  name: 'decisions.resolve',
+  summary:
+    'Answer a question resting at awaiting_input (outcome failed declines it); an authored question needs its resolution_token',
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/resolution',
+  planes: ['member'],
+  input: z.strictObject({
+    ...TaskParams,
+    content: JsonValueSchema.optional(),
+    outcome: z.enum(['succeeded', 'failed']).optional(),
+    resolution_token: z.string().min(1).max(200).optional(),
+  }),
+  output: TaskViewSchema,
+  errors: [
+    'run_not_found',
+    'task_not_found',
+    'task_not_waiting',
+    'run_not_running',
+    'invalid_resolution',
+  ],
+});
+
+/** POST .../tasks/{key}/retry */
+export const retryContract = defineContract({
+  name: 'decisions.retry',
+  summary: 'Retry a row holding its run (on_failure hold): runnable again, or parked afresh',
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/retry',
+  planes: ['member'],
+  input: z.strictObject(TaskParams),
+  output: TaskViewSchema,
+  errors: ['run_not_found', 'task_not_found', 'task_not_waiting', 'run_not_running'],
+});
+
+/** GET /api/v1/workspaces/{ws}/decisions: every row resting on a person. */
+export const listDecisionsContract = defineContract({
+  name: 'decisions.list',
+  summary:
+    'List every row waiting for a person in the workspace (parks and questions; not questions authored with a resolution token)',
+  method: 'GET',
+  path: '/api/v1/workspaces/{workspace_id}/decisions',
+  planes: ['member'],
+  input: z.strictObject({ ...WorkspaceParams, limit: LimitSchema }),
+  output: z.object({ decisions: z.array(TaskViewSchema) }),
+  errors: [],
+});

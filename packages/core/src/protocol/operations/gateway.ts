@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { RunParams, TaskParams } from '../inputs.js';
+import { defineContract } from '../operation.js';
+import { JsonValueSchema } from '../registry.js';
+import { OnFailureSchema, RunViewSchema, TaskViewSchema } from '../views.js';
+
+/** One call a gateway client asks for. */
+const GatewayCallSchema = z.strictObject({
+  name: z.string().min(1).max(512),
+  input: JsonValueSchema.optional(),
+  /** The client's id for the call (an MCP request id), kept on the row. */
+  id: z.string().max(200).optional(),
+  on_failure: OnFailureSchema.optional(),
+});
+
+/** POST /api/v1/workspaces/{ws}/runs/{run}/calls: a gateway client's round. */
+export const submitCallsContract = defineContract({
+  name: 'runs.calls',
+  summary:
+    "Plant a gateway client's calls as model rows (or end the run with its final answer); each crosses the approval stage",
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/calls',
+  planes: ['agent', 'member'],
+  status: 201,
+  input: z.strictObject({
+    ...RunParams,
+    calls: z.array(GatewayCallSchema).min(1).max(64).optional(),
+    final: z.string().max(1_000_000).optional(),
+  }),
+  output: z.object({ run: RunViewSchema, tasks: z.array(TaskViewSchema) }),
+  errors: ['run_not_found', 'run_not_running', 'run_not_gateway', 'run_busy'],
+});
+
+/** POST /api/v1/workspaces/{ws}/runs/{run}/calls/{task_key}/cancel */
+export const cancelCallContract = defineContract({
+  name: 'runs.cancelCall',
+  summary: "Cancel a gateway client's call that has not started (parked ones included)",
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/calls/{task_key}/cancel',
+  planes: ['agent', 'member'],
+  input: z.strictObject(TaskParams),
+  output: TaskViewSchema,
+  errors: [
+    'run_not_found',
+    'task_not_found',
+    'run_not_running',
+    'run_not_gateway',
+    'task_not_waiting',
+  ],
+});

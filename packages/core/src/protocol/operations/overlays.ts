@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { OverlayScopeSchema } from '../../schemas/permissions.js';
+import { IdSchema, WorkspaceParams } from '../inputs.js';
+import { defineContract } from '../operation.js';
+import { named } from '../registry.js';
+
+/** An overlay document as the member plane shows it (spec 003). */
+export const OverlayViewSchema = named(
+  z.object({
+    scope: OverlayScopeSchema,
+    owner_id: z.string(),
+    groups: z.array(z.object({ ruleSetId: z.string(), rules: z.array(z.unknown()) })),
+    digest: z.string(),
+    trusted_digest: z.string().nullable(),
+    active: z.boolean(),
+    updated_by: z.string().nullable(),
+    updated_at: z.number().int().nullable(),
+  }),
+  {
+    id: 'Overlay',
+    description: 'A permission overlay document of one scope, with its digest and trust.',
+  },
+);
+/** An overlay document as shown. */
+export type OverlayView = z.infer<typeof OverlayViewSchema>;
+
+const OverlayParams = { ...WorkspaceParams, scope: OverlayScopeSchema, owner_id: IdSchema };
+const OVERLAY_PATH = '/api/v1/workspaces/{workspace_id}/overlays/{scope}/{owner_id}';
+
+/** GET .../overlays/{scope}/{owner_id} */
+export const getOverlayContract = defineContract({
+  name: 'overlays.get',
+  summary:
+    'Read an overlay document (user: owner "me"; project: an agent application; conversation) with its digest',
+  method: 'GET',
+  path: OVERLAY_PATH,
+  planes: ['member'],
+  input: z.strictObject(OverlayParams),
+  output: OverlayViewSchema,
+  errors: ['agent_application_not_found', 'conversation_not_found'],
+});
+
+/** PUT .../overlays/{scope}/{owner_id} */
+export const replaceOverlayContract = defineContract({
+  name: 'overlays.replace',
+  summary:
+    'Replace a whole overlay document if it still has expected_digest (409 stale_digest otherwise); a project document becomes untrusted',
+  method: 'PUT',
+  path: OVERLAY_PATH,
+  planes: ['member'],
+  input: z.strictObject({
+    ...OverlayParams,
+    expected_digest: z.string().min(1).max(200),
+    // Checked by core, which reports every problem with its pointer.
+    groups: z.unknown(),
+  }),
+  output: OverlayViewSchema,
+  errors: [
+    'agent_application_not_found',
+    'conversation_not_found',
+    'stale_digest',
+    'invalid_configuration',
+  ],
+});
+
+/** POST .../overlays/project/{owner_id}/trust */
+export const trustOverlayContract = defineContract({
+  name: 'overlays.trust',
+  summary:
+    "Trust a project overlay document's exact digest: its groups apply until it changes (409 stale_digest if it already did)",
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/overlays/project/{owner_id}/trust',
+  planes: ['member'],
+  input: z.strictObject({
+    ...WorkspaceParams,
+    owner_id: IdSchema,
+    digest: z.string().min(1).max(200),
+  }),
+  output: OverlayViewSchema,
+  errors: ['agent_application_not_found', 'stale_digest'],
+});

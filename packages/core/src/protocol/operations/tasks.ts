@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { RunParams, TaskParams } from '../inputs.js';
+import { defineContract } from '../operation.js';
+import { JsonValueSchema } from '../registry.js';
+import { AppendedTaskViewSchema, OnFailureSchema, TaskViewSchema } from '../views.js';
+
+/** GET /api/v1/workspaces/{ws}/runs/{run}/tasks */
+export const listTasksContract = defineContract({
+  name: 'tasks.list',
+  summary: "List a run's task rows in order",
+  method: 'GET',
+  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks',
+  planes: ['agent', 'member'],
+  input: z.strictObject(RunParams),
+  output: z.object({ tasks: z.array(TaskViewSchema) }),
+  errors: ['run_not_found'],
+});
+
+/** GET /api/v1/workspaces/{ws}/runs/{run}/tasks/{key} */
+export const getTaskContract = defineContract({
+  name: 'tasks.get',
+  summary: 'Read one task row: its state, call, frozen effect profile and result',
+  method: 'GET',
+  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}',
+  planes: ['agent', 'member'],
+  input: z.strictObject(TaskParams),
+  output: TaskViewSchema,
+  errors: ['run_not_found', 'task_not_found'],
+});
+
+/** POST /api/v1/workspaces/{ws}/runs/{run}/tasks: the tasks door (author rows). */
+export const appendTaskContract = defineContract({
+  name: 'tasks.append',
+  summary:
+    'Append an author row (pre-approved by its origin unless a rule names author); an ask row returns its resolution_token',
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks',
+  planes: ['member'],
+  status: 201,
+  input: z.strictObject({
+    ...RunParams,
+    tool_name: z.string().min(1).max(512),
+    tool_input: JsonValueSchema.default({}),
+    on_failure: OnFailureSchema.optional(),
+  }),
+  output: AppendedTaskViewSchema,
+  errors: ['run_not_found', 'run_not_running', 'invalid_question', 'invalid_configuration'],
+});

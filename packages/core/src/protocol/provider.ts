@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { OnFailureSchema } from './views.js';
+
+/** One scripted tool call. */
+export const ScriptedCallSchema = z.strictObject({
+  name: z.string().min(1),
+  input: z.unknown().optional(),
+  id: z.string().optional(),
+  on_failure: OnFailureSchema.optional(),
+});
+
+/** One scripted round: tool calls or a final answer, optionally expecting text it was fed. */
+export const ScriptedRoundSchema = z.union([
+  z.strictObject({
+    tool_calls: z.array(ScriptedCallSchema).min(1).max(64),
+    expect: z.union([z.string(), z.array(z.string())]).optional(),
+  }),
+  z.strictObject({
+    final: z.string(),
+    expect: z.union([z.string(), z.array(z.string())]).optional(),
+  }),
+]);
+/** One scripted round. */
+export type ScriptedRound = z.infer<typeof ScriptedRoundSchema>;
+
+/** The `scripted` provider's configuration: the rounds, in order. */
+export const ScriptedProviderSchema = z.strictObject({
+  kind: z.literal('scripted'),
+  rounds: z.array(ScriptedRoundSchema).min(1).max(256),
+  /** What the scripted model answers when the kernel asks it for a compaction summary. */
+  summary: z.string().optional(),
+});
+
+/** A tool offered to an OpenAI-compatible model. */
+export const OpenAIToolSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** The `openai` provider's configuration (the API key comes from the deployment). */
+export const OpenAIProviderSchema = z.strictObject({
+  kind: z.literal('openai'),
+  base_url: z.string().url().optional(),
+  model: z.string().min(1).optional(),
+  system: z.string().optional(),
+  tools: z.array(OpenAIToolSchema).max(128).optional(),
+});
+
+/**
+ * The `gateway` provider's configuration: the model is a client outside the
+ * kernel (an MCP client behind `airlock gateway mcp`) that plants its calls
+ * through `runs.calls`.
+ */
+export const GatewayProviderSchema = z.strictObject({
+  kind: z.literal('gateway'),
+  /** Who the client is, for the operator (such as the MCP client's name and version). */
+  client: z.string().max(200).optional(),
+});
+
+/** A run's provider configuration. */
+export const ProviderConfigSchema = z.discriminatedUnion('kind', [
+  ScriptedProviderSchema,
+  OpenAIProviderSchema,
+  GatewayProviderSchema,
+]);
+/** A run's provider configuration. */
+export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;

@@ -1,0 +1,57 @@
+import type { AuditRecord } from '@airlock/sdk';
+import { describe, expect, it } from 'vitest';
+import { deciderWords, filterRecords } from './recent-view.js';
+
+function record(extra: Partial<AuditRecord>): AuditRecord {
+  return {
+    seq: 1,
+    at: 0,
+    run_id: 'run_a',
+    task_key: 't1',
+    event: 'task.approved',
+    decision: 'approved',
+    decider: 'person',
+    principal: 'member:cred_me',
+    tool_name: 'bash',
+    granted_by: null,
+    layer: null,
+    rule_indices: [],
+    layers: [],
+    detail: null,
+    ...extra,
+  } as AuditRecord;
+}
+
+describe('the recent decisions list', () => {
+  const records = [
+    record({ seq: 1 }),
+    record({ seq: 2, principal: 'member:cred_other', tool_name: 'deploy' }),
+    record({ seq: 3, decision: 'denied', decider: 'rule', principal: 'policy', run_id: 'run_b' }),
+  ];
+
+  it('filters by run, tool, outcome and person, newest first', () => {
+    const any = { run: '', tool: '', outcome: '', mine: false };
+    expect(filterRecords(records, any, null).map((r) => r.seq)).toEqual([3, 2, 1]);
+    expect(filterRecords(records, { ...any, run: 'run_b' }, null).map((r) => r.seq)).toEqual([3]);
+    expect(filterRecords(records, { ...any, tool: 'DEP' }, null).map((r) => r.seq)).toEqual([2]);
+    expect(filterRecords(records, { ...any, outcome: 'approved' }, null).map((r) => r.seq)).toEqual(
+      [2, 1],
+    );
+    expect(
+      filterRecords(records, { ...any, mine: true }, 'member:cred_me').map((r) => r.seq),
+    ).toEqual([1]);
+    expect(filterRecords(records, { ...any, mine: true }, null)).toEqual([]);
+  });
+
+  it('says who decided in words', () => {
+    expect(deciderWords(record({}))).toBe('member:cred_me');
+    expect(
+      deciderWords(record({ decider: 'rule', rule_indices: [0, 2], layer: 'approval_rules' })),
+    ).toBe('rule #0, #2 (approval rules)');
+    expect(deciderWords(record({ decider: 'rule', layer: 'approval_rules' }))).toBe('the mode');
+    expect(deciderWords(record({ decider: 'rule', layer: 'action_contract' }))).toBe(
+      'the action contract',
+    );
+    expect(deciderWords(record({ decider: 'clock' }))).toBe('the park clock');
+  });
+});

@@ -1,0 +1,174 @@
+import type { AuditRecord, Workspace } from '@airlock/sdk';
+import { h } from './dom.js';
+
+/** How far back the list reaches: one day. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Most records read for one day. */
+const MAX_RECORDS = 2000;
+
+/** The decision words a person filters by. */
+const OUTCOMES = [
+  'approved',
+  'denied',
+  'answered',
+  'retried',
+  'granted',
+  'parked',
+  'expired',
+  'canceled',
+];
+
+/** What a person may filter the list by; empty means any. */
+export interface RecentFilter {
+  run: string;
+  tool: string;
+  outcome: string;
+  /** Only decisions this person made (their principal), or everyone's. */
+  mine: boolean;
+}
+
+/** The records a filter keeps, newest first. */
+export function filterRecords(
+  records: readonly AuditRecord[],
+  filter: RecentFilter,
+  me: string | null,
+): AuditRecord[] {
+  const tool = filter.tool.trim().toLowerCase();
+  const run = filter.run.trim();
+  return records
+    .filter((record) => !run || record.run_id === run)
+    .filter((record) => !tool || (record.tool_name ?? '').toLowerCase().includes(tool))
+    .filter((record) => !filter.outcome || record.decision === filter.outcome)
+    .filter((record) => !filter.mine || (me !== null && record.principal === me))
+    .sort((a, b) => b.seq - a.seq);
+}
+
+/** Who decided, in words: a person's principal, or the rule, clock, hook or kernel. */
+export function deciderWords(record: AuditRecord): string {
+  if (record.decider === 'person') return record.principal;
+  if (record.decider === 'rule') {
+    const rules = record.rule_indices.map((index) => `#${index}`).join(', ');
+    const layer = (record.layer ?? 'approval_rules').replace('_', ' ');
+    if (record.granted_by === 'mode') return 'the mode';
+    if (record.granted_by === 'origin') return 'its origin';
+    if (rules) return `rule ${rules} (${layer})`;
+    // No declared rule matched: the mode decided, unless another layer did.
+    return record.layer && record.layer !== 'approval_rules' ? `the ${layer}` : 'the mode';
+  }
+  return record.decider === 'clock' ? 'the park clock' : `the ${record.decider}`;
+}
+
+/**
+ * What this person and the workspace decided in the last day, newest first,
+ * filterable by run, tool and outcome. Reads the workspace's audit trail.
+ */
+export class RecentDecisionsView {
+  private records: AuditRecord[] = [];
+  private me: string | null = null;
+  private readonly filter: RecentFilter = { run: '', tool: '', outcome: '', mine: false };
+  private readonly status = h('p', { class: 'recent-status', role: 'status' }, 'Loading…');
+  private readonly table = h('tbody');
+
+  constructor(private readonly workspace: Workspace) {}
+
+  /** The view's root element. */
+  render(): HTMLElement {
+    const text = (name: keyof RecentFilter & string, label: string) => {
+      const input = h('input', { type: 'search', name, 'aria-label': label, placeholder: label });
+      input.addEventListener('input', () => {
+        (this.filter as unknown as Record<string, string>)[name] = input.value;
+        this.draw();
+      });
+      return h('label', { class: 'filter' }, label, input);
+    };
+    const outcome = h(
+      'select',
+      { name: 'outcome' },
+      h('option', { value: '' }, 'any'),
+      ...OUTCOMES.map((word) => h('option', { value: word }, word)),
+    );
+    outcome.addEventListener('change', () => {
+      this.filter.outcome = outcome.value;
+      this.draw();
+    });
+    const mine = h('input', { type: 'checkbox', name: 'mine' });
+    mine.addEventListener('change', () => {
+      this.filter.mine = mine.checked;
+      this.draw();
+    });
+    return h(
+      'section',
+      { class: 'recent-view', 'aria-labelledby': 'recent-title' },
+      h('h2', { id: 'recent-title' }, 'Decided in the last day'),
+      h(
+        'div',
+        { class: 'filters', role: 'group', 'aria-label': 'filters' },
+        text('run', 'Run'),
+        text('tool', 'Tool'),
+        h('label', { class: 'filter' }, 'Outcome', outcome),
+        h('label', { class: 'filter' }, mine, ' Only mine'),
+      ),
+      this.status,
+      h(
+        'table',
+        { class: 'recent' },
+        h('caption', {}, 'Decisions, newest first'),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ...['When', 'Run', 'Task', 'Tool', 'Outcome', 'Decided by', 'Detail'].map((title) =>
+              h('th', { scope: 'col' }, title),
+            ),
+          ),
+        ),
+        this.table,
+      ),
+    );
+  }
+
+  /** Reads the last day of the audit trail. */
+  async start(): Promise<void> {
+    const since = Date.now() - DAY_MS;
+    const records: AuditRecord[] = [];
+    let after = 0;
+    while (records.length < MAX_RECORDS) {
+      const page = await this.workspace.audit({ since, after, limit: 1000 });
+      records.push(...page);
+      if (page.length < 1000) break;
+      after = page[page.length - 1]!.seq;
+    }
+    this.records = records;
+    this.me = (await this.workspace.self()).principal;
+    this.draw();
+  }
+
+  /** Nothing to stop: the list is read once per visit. */
+  stop(): void {}
+
+  private draw(): void {
+    const shown = filterRecords(this.records, this.filter, this.me);
+    this.status.textContent = `${shown.length} of ${this.records.length} decision(s) in the last day.`;
+    this.table.replaceChildren(
+      ...shown.map((record) =>
+        h(
+          'tr',
+          { 'data-outcome': record.decision },
+          h('td', {}, new Date(record.at).toLocaleTimeString()),
+          h(
+            'td',
+            { class: 'run-id' },
+            h('a', { href: `#/runs/${encodeURIComponent(record.run_id)}` }, record.run_id),
+          ),
+          h('td', {}, record.task_key ?? ''),
+          h('td', {}, record.tool_name ?? ''),
+          h('td', {}, record.decision),
+          h('td', {}, deciderWords(record)),
+          h('td', {}, record.detail ?? ''),
+        ),
+      ),
+    );
+  }
+}

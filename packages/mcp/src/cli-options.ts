@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { MemberRunPolicy } from './gateway/gateway-session.js';
+import {
+  commandLineServer,
+  type NamedServer,
+  readServersFile,
+  ServersConfigError,
+} from './servers-config.js';
+
+/** A command-line mistake: the message is one line for the user, the status the exit code. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly status = 2,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Flags both commands take. */
+export const COMMON_OPTIONS = {
+  url: { type: 'string' },
+  name: { type: 'string' },
+  config: { type: 'string' },
+  'executor-token': { type: 'string' },
+  'agent-token': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Parses flags up to `--`; what follows `--` is the server's command line. */
+export function parseCommand(argv: readonly string[], options: ParseArgsConfig['options']) {
+  const split = argv.indexOf('--');
+  const flags = split === -1 ? [...argv] : argv.slice(0, split);
+  const command = split === -1 ? [] : argv.slice(split + 1);
+  try {
+    const parsed = parseArgs({ args: flags, options, allowPositionals: false, strict: true });
+    return { values: parsed.values as Record<string, string | boolean | undefined>, command };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** The servers named by `--config FILE`, or by `--name NAME -- command...`. */
+export async function serversFrom(
+  values: Record<string, string | boolean | undefined>,
+  command: readonly string[],
+): Promise<NamedServer[]> {
+  try {
+    if (typeof values.config === 'string') {
+      if (command.length > 0) throw new UsageError('give --config or a command after --, not both');
+      return await readServersFile(values.config);
+    }
+    if (typeof values.name !== 'string' || command.length === 0) {
+      throw new UsageError('name the servers: --config FILE, or --name NAME -- command [args...]');
+    }
+    return [commandLineServer(values.name, command)];
+  } catch (error) {
+    if (error instanceof ServersConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** A flag's value, else an environment variable's, else a refusal naming both. */
+export function required(value: string | boolean | undefined, env: string, flag: string): string {
+  const found = typeof value === 'string' ? value : process.env[env];
+  if (!found) throw new UsageError(`missing ${flag} (or ${env})`);
+  return found;
+}
+
+/** The kernel URL from `--url` or AIRLOCK_URL; default the local kernel. */
+export function kernelUrl(value: string | boolean | undefined): string {
+  return typeof value === 'string' ? value : (process.env.AIRLOCK_URL ?? 'http://127.0.0.1:4820');
+}
+
+/**
+ * Reads a member run policy file: `{"approval_mode", "approval_rules"}`.
+ * @throws UsageError when it cannot be read or has the wrong shape.
+ */
+export async function readPolicy(path: string): Promise<MemberRunPolicy> {
+  let value: { approval_mode?: unknown; approval_rules?: unknown };
+  try {
+    value = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`cannot read the rules file ${path}: ${(error as Error).message}`);
+  }
+  const mode = value.approval_mode;
+  if (mode !== 'bypass' && mode !== 'ask' && mode !== 'rules') {
+    throw new UsageError(`${path}: approval_mode must be bypass, ask or rules`);
+  }
+  if (value.approval_rules !== undefined && !Array.isArray(value.approval_rules)) {
+    throw new UsageError(`${path}: approval_rules must be a list`);
+  }
+  return { approval_mode: mode, approval_rules: (value.approval_rules as unknown[]) ?? [] };
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  COMMON_OPTIONS,
+  kernelUrl,
+  parseCommand,
+  readPolicy,
+  required,
+  serversFrom,
+  UsageError,
+} from './cli-options.js';
+import { startExecutorBridge } from './executor-bridge.js';
+import { startGateway } from './gateway/gateway.js';
+import { isKernelError } from './kernel-api.js';
+
+const EXECUTOR_HELP = `Usage: airlock executor mcp (--name NAME -- command [args...] | --config FILE) [options]
+
+Starts MCP servers over stdio and serves their tools (NAME__tool) as an Airlock executor.
+  --config FILE          several servers: {"mcpServers": {"fs": {"command", "args", "env", "cwd"}}}
+  --url URL              the kernel (env AIRLOCK_URL; default http://127.0.0.1:4820)
+  --executor-token TOK   an executor credential (env AIRLOCK_EXECUTOR_TOKEN)
+  --agent-token TOK      register the tools in this agent's profile (env AIRLOCK_AGENT_TOKEN)
+`;
+
+const GATEWAY_HELP = `Usage: airlock gateway mcp (--name NAME -- command [args...] | --config FILE) [options]
+
+Serves the servers' tools to MCP clients; every call crosses Airlock's approval stage.
+  --stdio                serve one client on stdin/stdout with --token (the default)
+  --http                 serve Streamable HTTP at /mcp; clients send a member or agent bearer token
+  --host ADDR --port N   where --http listens (default 127.0.0.1:4821)
+  --token TOK            the client credential for --stdio, member or agent (env AIRLOCK_TOKEN)
+  --workspace ID         the workspace (env AIRLOCK_WORKSPACE)
+  --rules FILE           mode and rules of member runs: {"approval_mode", "approval_rules"}
+  --url, --executor-token, --agent-token, --config, --name as for \`airlock executor mcp\`
+`;
+
+function log(line: string): void {
+  process.stderr.write(`airlock mcp: ${line}\n`);
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+/** `airlock executor mcp`: runs the executor bridge until SIGINT/SIGTERM. */
+export async function executorCommand(argv: readonly string[]): Promise<number> {
+  const { values, command } = parseCommand(argv, COMMON_OPTIONS);
+  if (values.help) {
+    process.stdout.write(EXECUTOR_HELP);
+    return 0;
+  }
+  const servers = await serversFrom(values, command);
+  // Listening from the start: a stop asked for during startup is honored once it is done.
+  const stopped = untilSignal();
+  const bridge = await startExecutorBridge({
+    url: kernelUrl(values.url),
+    executorToken: required(values['executor-token'], 'AIRLOCK_EXECUTOR_TOKEN', '--executor-token'),
+    agentToken: (values['agent-token'] as string | undefined) ?? process.env.AIRLOCK_AGENT_TOKEN,
+    servers,
+    onError: (error) => log(error.message),
+  });
+  log(`serving ${bridge.tools.size} tools: ${[...bridge.tools.keys()].join(', ')}`);
+  if (bridge.registeredVersion !== null) {
+    log(`registered them in the profile (version ${bridge.registeredVersion})`);
+  }
+  await stopped;
+  await bridge.close();
+  return 0;
+}
+
+/** `airlock gateway mcp`: serves MCP clients over stdio or Streamable HTTP until stopped. */
+export async function gatewayCommand(argv: readonly string[]): Promise<number> {
+  const { values, command } = parseCommand(argv, {
+    ...COMMON_OPTIONS,
+    stdio: { type: 'boolean' },
+    http: { type: 'boolean' },
+    host: { type: 'string' },
+    port: { type: 'string' },
+    token: { type: 'string' },
+    workspace: { type: 'string' },
+    rules: { type: 'string' },
+  });
+  if (values.help) {
+    process.stdout.write(GATEWAY_HELP);
+    return 0;
+  }
+  if (values.stdio && values.http) throw new UsageError('choose --stdio or --http');
+  const port = Number(values.port ?? 4821);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new UsageError(`--port must be a port number, not ${values.port}`);
+  }
+  const servers = await serversFrom(values, command);
+  const clientToken = values.http ? null : required(values.token, 'AIRLOCK_TOKEN', '--token');
+  const stopped = untilSignal();
+  const gateway = await startGateway({
+    url: kernelUrl(values.url),
+    workspaceId: required(values.workspace, 'AIRLOCK_WORKSPACE', '--workspace'),
+    executorToken: required(values['executor-token'], 'AIRLOCK_EXECUTOR_TOKEN', '--executor-token'),
+    agentToken: (values['agent-token'] as string | undefined) ?? process.env.AIRLOCK_AGENT_TOKEN,
+    servers,
+    memberPolicy: typeof values.rules === 'string' ? await readPolicy(values.rules) : undefined,
+    onError: (error) => log(error.message),
+  });
+  try {
+    if (clientToken !== null) {
+      const closed = new Promise<void>((resolve) => process.stdin.once('close', () => resolve()));
+      await gateway.serveStdio(clientToken);
+      log(`serving ${gateway.bridge.tools.size} tools on stdio`);
+      await Promise.race([closed, stopped]);
+    } else {
+      const front = await gateway.listenHttp({ host: values.host as string | undefined, port });
+      log(`serving ${gateway.bridge.tools.size} tools at ${front.url}`);
+      await stopped;
+    }
+  } finally {
+    await gateway.close();
+  }
+  return 0;
+}
+
+/** Runs `executor` or `gateway` (the words after `airlock-mcp`, or after `airlock … mcp`). */
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === 'executor') return await executorCommand(rest);
+    if (command === 'gateway') return await gatewayCommand(rest);
+    process.stdout.write(`${EXECUTOR_HELP}\n${GATEWAY_HELP}`);
+    return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      log(error.message);
+      return error.status;
+    }
+    if (isKernelError(error)) {
+      log(
+        error.code === 'unavailable'
+          ? error.detail
+          : `the kernel refused: ${error.code}: ${error.detail}`,
+      );
+      return 1;
+    }
+    log((error as Error).message);
+    return 1;
+  }
+}
+
+const invoked = process.argv[1] ? realpathSync(process.argv[1]) : '';
+if (invoked === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -1,0 +1,134 @@
+import { createExecutor, type Executor, ToolError, type ToolHandler } from '@airlock/sdk';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { KernelApi } from './kernel-api.js';
+import { manifestEntries, prefixedName, type ToolManifestEntry } from './manifest.js';
+import { McpServerConnection } from './mcp-connection.js';
+import { registerServerTools } from './profile-registration.js';
+import type { NamedServer } from './servers-config.js';
+
+/** Options of {@link startExecutorBridge}. */
+export interface ExecutorBridgeOptions {
+  /** The kernel's base URL. */
+  url: string;
+  /** An executor credential: claims and commits the bridged tools' rows. */
+  executorToken: string;
+  /**
+   * An agent credential: when given, the servers' tools are registered in the
+   * agent's profile configuration (see `profile-registration.ts`).
+   */
+  agentToken?: string | undefined;
+  servers: readonly NamedServer[];
+  /** The lease asked for on each claim (heartbeated while the tool runs); default 30 s. */
+  leaseMs?: number | undefined;
+  /** Told about failures that have nobody else to tell. */
+  onError?: ((error: Error) => void) | undefined;
+}
+
+/** One bridged tool: the server serving it and its own (unprefixed) name. */
+export interface BridgedTool {
+  server: string;
+  tool: Tool;
+  entry: ToolManifestEntry;
+}
+
+/** A running bridge. */
+export interface ExecutorBridge {
+  /** Every bridged tool, by its prefixed name. */
+  readonly tools: ReadonlyMap<string, BridgedTool>;
+  /** The connection of each server, by name. */
+  readonly connections: ReadonlyMap<string, McpServerConnection>;
+  /** The profile version the registration made, or null when none was needed. */
+  readonly registeredVersion: number | null;
+  /** Stops claiming, lets running calls commit, and stops the servers. */
+  close(): Promise<void>;
+}
+
+/** The text of an MCP result's text blocks (what a failed row's detail carries). */
+export function resultText(result: CallToolResult): string {
+  const texts = result.content
+    .filter((block): block is { type: 'text'; text: string } => block.type === 'text')
+    .map((block) => block.text);
+  return texts.length > 0 ? texts.join('\n') : JSON.stringify(result.content);
+}
+
+/**
+ * Serves one bridged tool: calls it on its server and answers what the row
+ * commits. A result the server marks `isError` fails the row (`tool_error`,
+ * its text as the detail), which the model reads like any failure.
+ */
+function handlerFor(connection: McpServerConnection, tool: Tool): ToolHandler {
+  return async (input, context) => {
+    const result = await connection.callTool(tool.name, input, context.signal);
+    if (result.isError) throw new ToolError('tool_error', resultText(result));
+    return result.structuredContent === undefined
+      ? { content: result.content }
+      : { content: result.content, structuredContent: result.structuredContent };
+  };
+}
+
+async function register(
+  options: ExecutorBridgeOptions,
+  entriesByServer: Map<string, ToolManifestEntry[]>,
+): Promise<number | null> {
+  if (!options.agentToken) return null;
+  const api = new KernelApi({ url: options.url, token: options.agentToken });
+  let configuration = await api.profile();
+  if (configuration === null) return null;
+  let changed = false;
+  for (const [server, entries] of entriesByServer) {
+    const next = registerServerTools(configuration, server, entries);
+    if (next) {
+      configuration = next;
+      changed = true;
+    }
+  }
+  return changed ? (await api.putProfile(configuration)).version : null;
+}
+
+/**
+ * Starts the executor bridge: connects to each MCP server over stdio, lists
+ * its tools (prefixed `<server>__<tool>`), registers them in the profile when
+ * an agent credential is given, then claims the granted rows of those tools
+ * through the executor plane, calls `tools/call`, heartbeats while it runs,
+ * and commits the result (`content`, `structuredContent`).
+ * @throws when a server cannot be started or listed, or the kernel refuses a credential.
+ */
+export async function startExecutorBridge(options: ExecutorBridgeOptions): Promise<ExecutorBridge> {
+  const connections = new Map<string, McpServerConnection>();
+  const tools = new Map<string, BridgedTool>();
+  const entriesByServer = new Map<string, ToolManifestEntry[]>();
+  const handlers: Record<string, ToolHandler> = {};
+  let executor: Executor | null = null;
+  const closeAll = async () => {
+    await executor?.close();
+    await Promise.all([...connections.values()].map((c) => c.close()));
+  };
+  try {
+    for (const server of options.servers) {
+      if (connections.has(server.name)) throw new Error(`two servers are named ${server.name}`);
+      const connection = new McpServerConnection(server);
+      connections.set(server.name, connection);
+      const listed = await connection.listTools();
+      const entries = manifestEntries(server.name, listed);
+      entriesByServer.set(server.name, entries);
+      listed.forEach((tool, i) => {
+        const name = prefixedName(server.name, tool.name);
+        tools.set(name, { server: server.name, tool, entry: entries[i] as ToolManifestEntry });
+        handlers[name] = handlerFor(connection, tool);
+      });
+    }
+    const registeredVersion = await register(options, entriesByServer);
+    executor = createExecutor({
+      url: options.url,
+      token: options.executorToken,
+      tools: handlers,
+      leaseMs: options.leaseMs,
+      onError: (error) => options.onError?.(error),
+    });
+    await executor.ready;
+    return { tools, connections, registeredVersion, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

@@ -1,0 +1,108 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { BridgedTool } from '../executor-bridge.js';
+import type { GatewaySession, WaitingListener } from './gateway-session.js';
+import { askInline, canAskInline } from './inline-approval.js';
+
+/** What this package tells MCP clients it is. */
+export const GATEWAY_INFO = { name: 'airlock-gateway', version: '0.0.0' };
+
+/** How often a parked call tells its client it still waits; default 1 s. */
+const PROGRESS_EVERY_MS = 1000;
+
+/** The bridged tools as the gateway lists them: prefixed names, the servers' own schemas. */
+export function listedTools(tools: ReadonlyMap<string, BridgedTool>): Tool[] {
+  return [...tools].map(([name, { tool }]) => {
+    const listed: Tool = { name, inputSchema: tool.inputSchema };
+    if (tool.title !== undefined) listed.title = tool.title;
+    if (tool.description !== undefined) listed.description = tool.description;
+    if (tool.outputSchema !== undefined) listed.outputSchema = tool.outputSchema;
+    if (tool.annotations !== undefined) listed.annotations = tool.annotations;
+    return listed;
+  });
+}
+
+/**
+ * An MCP server for one client session: `tools/list` lists the bridged
+ * tools; `tools/call` goes through the session's gateway run. While a call is
+ * parked, a client that asked for progress gets a `notifications/progress`
+ * every second naming the row a person must decide; a client with a
+ * member's credential that supports elicitation is also asked to decide it
+ * inline (see `inline-approval.ts`).
+ */
+export function createGatewayServer(options: {
+  tools: ReadonlyMap<string, BridgedTool>;
+  session: (clientName: string) => GatewaySession;
+  progressEveryMs?: number | undefined;
+}): Server {
+  const server = new Server(GATEWAY_INFO, {
+    capabilities: { tools: {} },
+    instructions:
+      'Every tool call passes the Airlock approval stage: it may run at once, be refused, or wait until a person approves it.',
+  });
+  let closed = false;
+  let session: GatewaySession | null = null;
+  const sessionOf = () => {
+    if (!session) {
+      const client = server.getClientVersion();
+      session = options.session(client ? `${client.name} ${client.version}` : 'an MCP client');
+    }
+    return session;
+  };
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: listedTools(options.tools),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    if (!options.tools.has(name)) {
+      throw new McpError(ErrorCode.InvalidParams, `no tool ${name} behind this gateway`);
+    }
+    const progressToken = request.params._meta?.progressToken;
+    const current = sessionOf();
+    const withdraw = new AbortController();
+    let asked = false;
+    let progress = 0;
+    let lastSent = Number.NEGATIVE_INFINITY;
+    const every = options.progressEveryMs ?? PROGRESS_EVERY_MS;
+    const onWaiting: WaitingListener = async (task, elapsedMs) => {
+      if (!asked && canAskInline(server, current)) {
+        asked = true;
+        void askInline({ server, session: current, task, signal: withdraw.signal }).catch(() => {});
+      }
+      if (progressToken === undefined || elapsedMs - lastSent < every) return;
+      lastSent = elapsedMs;
+      progress += 1;
+      await extra.sendNotification({
+        method: 'notifications/progress',
+        params: {
+          progressToken,
+          progress,
+          message: `waiting for a person to approve ${name} (run ${task.run_id}, task ${task.key})`,
+        },
+      });
+    };
+    try {
+      return await current.call({
+        name,
+        input: request.params.arguments ?? {},
+        callId: String(extra.requestId),
+        signal: extra.signal,
+        cancelRequested: () => !closed,
+        onWaiting,
+      });
+    } finally {
+      withdraw.abort();
+    }
+  });
+  server.onclose = () => {
+    closed = true;
+    void session?.close().catch(() => {});
+  };
+  return server;
+}

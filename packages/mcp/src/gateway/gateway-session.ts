@@ -1,0 +1,218 @@
+import { createClient, type FeedSubscription, type TaskView } from '@airlock/sdk';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isKernelError, type KernelApi } from '../kernel-api.js';
+import { SETTLED_STATES, toolResultOf } from './tool-results.js';
+
+/** The plane of a client credential, read from its prefix (`alk_agent_…`, `alk_member_…`). */
+export function credentialKind(token: string): 'agent' | 'member' | null {
+  const match = /^alk_(agent|member)_/.exec(token);
+  return match ? (match[1] as 'agent' | 'member') : null;
+}
+
+/** The mode and rules of a member's gateway runs (an agent's runs take its profile's). */
+export interface MemberRunPolicy {
+  approval_mode: 'bypass' | 'ask' | 'rules';
+  approval_rules: unknown[];
+}
+
+/** Options of a {@link GatewaySession}. */
+export interface GatewaySessionOptions {
+  /** The kernel, as the client's credential (agent or member). */
+  api: KernelApi;
+  kind: 'agent' | 'member';
+  /** Who the client says it is (`name version`), kept on the run's provider. */
+  clientName: string;
+  memberPolicy?: MemberRunPolicy | undefined;
+  /** How often a waiting call re-reads its row; default 250 ms. */
+  pollMs?: number | undefined;
+}
+
+/** What a caller hears while its call waits for a person. */
+export type WaitingListener = (task: TaskView, elapsedMs: number) => void | Promise<void>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A call that waits long (a park) is read less often: a tenth of its age, at most every 2 s. */
+function pollDelay(pollMs: number, waitedMs: number): number {
+  return Math.max(pollMs, Math.min(2000, Math.floor(waitedMs / 10)));
+}
+
+/**
+ * One MCP client session: a gateway run, made on its first call, whose model
+ * rows are the client's `tools/call`s. Each call crosses the approval stage;
+ * the session waits for its row to settle and answers the MCP result.
+ */
+export class GatewaySession {
+  private runId: string | null = null;
+  private creating: Promise<string> | null = null;
+  private readonly inFlight = new Set<string>();
+  private feed: FeedSubscription | null = null;
+  /** Waiting calls by task key, woken by the run's feed. */
+  private readonly wakers = new Map<string, () => void>();
+
+  constructor(private readonly options: GatewaySessionOptions) {}
+
+  /** The session's run, once its first call made it. */
+  get run(): string | null {
+    return this.runId;
+  }
+
+  /** The plane of the client's credential: only a member's decision can be recorded inline. */
+  get kind(): 'agent' | 'member' {
+    return this.options.kind;
+  }
+
+  /**
+   * Records the client's own user's decision on a parked row, as the
+   * member whose credential the client holds. A row someone else decided
+   * first is left as they decided it.
+   */
+  async decide(task: TaskView, decision: { approve: true } | { approve: false; reason: string }) {
+    try {
+      if (decision.approve) await this.options.api.approve(task.run_id, task.key);
+      else await this.options.api.deny(task.run_id, task.key, decision.reason);
+    } catch (error) {
+      if (!isKernelError(error, 'task_not_waiting')) throw error;
+    }
+  }
+
+  /** How many calls wait or run now. */
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
+  private async ensureRun(): Promise<string> {
+    if (this.runId) return this.runId;
+    this.creating ??= (async () => {
+      const { api, kind, clientName } = this.options;
+      const provider = { kind: 'gateway', client: clientName.slice(0, 200) };
+      const input = `MCP session of ${clientName}`;
+      let run: { id: string };
+      if (kind === 'agent') {
+        const conversation = await api.createConversation();
+        run = await api.startTurn(conversation.id, { input, provider });
+      } else {
+        const policy = this.options.memberPolicy ?? { approval_mode: 'ask', approval_rules: [] };
+        run = await api.createRun({ input, provider, ...policy });
+      }
+      this.runId = run.id;
+      this.follow(run.id);
+      return run.id;
+    })().finally(() => {
+      this.creating = null;
+    });
+    return this.creating;
+  }
+
+  /** Follows the run's feed: an event on a waiting call's row wakes it before its next poll. */
+  private follow(runId: string): void {
+    this.feed?.close();
+    const { url, token, workspaceId = '' } = this.options.api.address;
+    const feed = createClient({ url, token }).workspace(workspaceId).runs.run(runId).feed();
+    this.feed = feed;
+    void (async () => {
+      try {
+        for await (const event of feed) if (event.task_key) this.wakers.get(event.task_key)?.();
+      } catch {
+        // The feed only hastens the polls; without it the calls are still read.
+      }
+    })();
+  }
+
+  /** Sleeps until the row's next poll, an event on it, or the caller's abort. */
+  private async pause(key: string, ms: number, signal: AbortSignal): Promise<void> {
+    let wake: () => void = () => {};
+    const woken = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+    const timer = setTimeout(wake, ms);
+    this.wakers.set(key, wake);
+    signal.addEventListener('abort', wake, { once: true });
+    await woken;
+    clearTimeout(timer);
+    this.wakers.delete(key);
+    signal.removeEventListener('abort', wake);
+  }
+
+  private async plant(name: string, input: unknown, callId: string): Promise<TaskView> {
+    const runId = await this.ensureRun();
+    try {
+      const { tasks } = await this.options.api.submit(runId, {
+        calls: [{ name, input, id: callId }],
+      });
+      return tasks[0] as TaskView;
+    } catch (error) {
+      // A run someone stopped or that ended: the session goes on in a new one.
+      if (!isKernelError(error, 'run_not_running') || this.runId !== runId) throw error;
+      this.runId = null;
+      return this.plant(name, input, callId);
+    }
+  }
+
+  /**
+   * Sends one call through the approval stage and waits for its row to
+   * settle: granted calls run on the bridged server, parked ones wait for a
+   * person (telling `onWaiting` as they do), refused ones answer `isError`.
+   * An abort for which `cancelRequested()` is true (the client sent
+   * `notifications/cancelled`) cancels the row; any other abort (the client
+   * went away) leaves a parked row to its clock.
+   */
+  async call(request: {
+    name: string;
+    input: unknown;
+    callId: string;
+    signal: AbortSignal;
+    cancelRequested: () => boolean;
+    onWaiting?: WaitingListener | undefined;
+  }): Promise<CallToolResult> {
+    let task = await this.plant(request.name, request.input, request.callId);
+    const key = `${task.run_id}/${task.key}`;
+    this.inFlight.add(key);
+    const started = Date.now();
+    try {
+      while (!SETTLED_STATES.includes(task.state)) {
+        if (request.signal.aborted) {
+          // The SDK aborts on a cancellation and on a disconnect alike; only the first cancels.
+          await sleep(0);
+          if (request.cancelRequested()) await this.cancel(task);
+          return toolResultOf({ ...task, state: 'canceled' });
+        }
+        if (task.state === 'needs_approval') await request.onWaiting?.(task, Date.now() - started);
+        await this.pause(
+          task.key,
+          pollDelay(this.options.pollMs ?? 250, Date.now() - started),
+          request.signal,
+        );
+        task = await this.options.api.task(task.run_id, task.key);
+      }
+      return toolResultOf(task);
+    } finally {
+      this.inFlight.delete(key);
+    }
+  }
+
+  private async cancel(task: TaskView): Promise<void> {
+    try {
+      await this.options.api.cancelCall(task.run_id, task.key);
+    } catch (error) {
+      // Already running or settled: nothing is left to cancel.
+      if (!isKernelError(error, 'task_not_waiting')) throw error;
+    }
+  }
+
+  /**
+   * Ends the session. With no call waiting, its run ends with a final
+   * answer; with calls still waiting (a disconnect), the run is left as is
+   * and its parked rows to their clock.
+   */
+  async close(): Promise<void> {
+    this.feed?.close();
+    const runId = this.runId;
+    if (!runId || this.inFlight.size > 0) return;
+    try {
+      await this.options.api.submit(runId, { final: 'The MCP session ended.' });
+    } catch (error) {
+      if (!isKernelError(error, 'run_not_running', 'run_busy')) throw error;
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type ExecutorBridge, startExecutorBridge } from '../executor-bridge.js';
+import { KernelApi } from '../kernel-api.js';
+import type { NamedServer } from '../servers-config.js';
+import { createGatewayServer } from './gateway-server.js';
+import { credentialKind, GatewaySession, type MemberRunPolicy } from './gateway-session.js';
+import { type HttpGateway, listenHttp } from './http-transport.js';
+
+/** Options of {@link startGateway}. */
+export interface GatewayOptions {
+  /** The kernel's base URL. */
+  url: string;
+  /** The workspace the clients' runs are made in. */
+  workspaceId: string;
+  /** An executor credential: the gateway serves the granted calls itself. */
+  executorToken: string;
+  /** An agent credential to register the tools in the profile with (optional). */
+  agentToken?: string | undefined;
+  servers: readonly NamedServer[];
+  /** The mode and rules of runs opened with a member credential; default `ask`, no rules. */
+  memberPolicy?: MemberRunPolicy | undefined;
+  /** How often a waiting call re-reads its row; default 250 ms. */
+  pollMs?: number | undefined;
+  /** How often a parked call sends progress; default 1 s. */
+  progressEveryMs?: number | undefined;
+  onError?: ((error: Error) => void) | undefined;
+}
+
+/** A running gateway. */
+export interface Gateway {
+  readonly bridge: ExecutorBridge;
+  /** Serves one client over a transport (stdio, or any other) with a client credential. */
+  connect(transport: Transport, token: string): Promise<void>;
+  /** Serves stdin/stdout as one MCP client with a client credential. */
+  serveStdio(token: string): Promise<void>;
+  /** Serves Streamable HTTP at `/mcp`; each request carries its client credential. */
+  listenHttp(options?: { host?: string; port?: number }): Promise<HttpGateway>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the gateway: bridges the MCP servers (the executor bridge, in this
+ * process) and exposes their tools as an MCP server of its own, where every
+ * `tools/call` is a model row of the client's gateway run.
+ * @throws when a server cannot be started or the kernel refuses a credential.
+ */
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const bridge = await startExecutorBridge({
+    url: options.url,
+    executorToken: options.executorToken,
+    agentToken: options.agentToken,
+    servers: options.servers,
+    onError: options.onError,
+  });
+  const fronts: HttpGateway[] = [];
+  const closers: (() => Promise<void>)[] = [];
+
+  const serverFor = (token: string, kind: 'agent' | 'member') => {
+    const api = new KernelApi({ url: options.url, token, workspaceId: options.workspaceId });
+    return createGatewayServer({
+      tools: bridge.tools,
+      progressEveryMs: options.progressEveryMs,
+      session: (clientName) =>
+        new GatewaySession({
+          api,
+          kind,
+          clientName,
+          memberPolicy: options.memberPolicy,
+          pollMs: options.pollMs,
+        }),
+    });
+  };
+
+  const kindOf = (token: string) => {
+    const kind = credentialKind(token);
+    if (!kind) throw new Error('the gateway takes a member or agent credential');
+    return kind;
+  };
+
+  const gateway: Gateway = {
+    bridge,
+    async connect(transport, token) {
+      const kind = kindOf(token);
+      await new KernelApi({ url: options.url, token, workspaceId: options.workspaceId }).verify(
+        kind,
+      );
+      const server = serverFor(token, kind);
+      closers.push(() => server.close());
+      await server.connect(transport);
+    },
+    serveStdio(token) {
+      return gateway.connect(new StdioServerTransport(), token);
+    },
+    async listenHttp(listen = {}) {
+      const front = await listenHttp({
+        ...listen,
+        open: async (token, kind, transport) => {
+          const api = new KernelApi({ url: options.url, token, workspaceId: options.workspaceId });
+          await api.verify(kind);
+          await serverFor(token, kind).connect(transport);
+        },
+      });
+      fronts.push(front);
+      return front;
+    },
+    async close() {
+      await Promise.all(fronts.map((front) => front.close()));
+      await Promise.all(closers.map((close) => close()));
+      await bridge.close();
+    },
+  };
+  return gateway;
+}

@@ -1,0 +1,66 @@
+import type { TaskView } from '@airlock/sdk';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { GatewaySession } from './gateway-session.js';
+
+/** The form the client's user answers: approve or deny, and an optional reason. */
+const DECISION_FORM = {
+  type: 'object',
+  properties: {
+    decision: {
+      type: 'string',
+      title: 'Decision',
+      enum: ['approve', 'deny'],
+      enumNames: ['Approve', 'Deny'],
+    },
+    reason: { type: 'string', title: 'Reason (read by the model when you deny)' },
+  },
+  required: ['decision'],
+} as const;
+
+/** True when the client can ask its user and the session's credential can decide (a member's). */
+export function canAskInline(server: Server, session: GatewaySession): boolean {
+  return session.kind === 'member' && server.getClientCapabilities()?.elicitation !== undefined;
+}
+
+/**
+ * Asks the client's own user to decide a parked call (MCP elicitation) and
+ * records the answer as the member's decision: accept with `approve`
+ * approves; accept with `deny`, or decline, denies; cancel leaves the park to
+ * the inbox and its clock. The question is withdrawn when `signal` aborts
+ * (the row was decided elsewhere, or the call ended).
+ */
+export async function askInline(options: {
+  server: Server;
+  session: GatewaySession;
+  task: TaskView;
+  signal: AbortSignal;
+}): Promise<void> {
+  const { task } = options;
+  const input = JSON.stringify(task.tool_input);
+  const shown = input.length > 500 ? `${input.slice(0, 500)}…` : input;
+  let answer: Awaited<ReturnType<Server['elicitInput']>>;
+  try {
+    answer = await options.server.elicitInput(
+      {
+        mode: 'form',
+        message: `Airlock holds this call for a person's approval: ${task.tool_name} ${shown}`,
+        requestedSchema: DECISION_FORM as never,
+      },
+      { signal: options.signal, timeout: 24 * 60 * 60_000 },
+    );
+  } catch {
+    // Withdrawn, refused or unanswered: the park waits for the inbox or its clock.
+    return;
+  }
+  if (answer.action === 'cancel') return;
+  const content = (answer.content ?? {}) as { decision?: unknown; reason?: unknown };
+  if (answer.action === 'accept' && content.decision === 'approve') {
+    await options.session.decide(task, { approve: true });
+    return;
+  }
+  const reason =
+    typeof content.reason === 'string' && content.reason.trim() !== ''
+      ? content.reason
+      : "the client's user denied this call";
+  await options.session.decide(task, { approve: false, reason });
+}

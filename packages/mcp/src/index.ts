@@ -1,0 +1,49 @@
+export {
+  type BridgedTool,
+  type ExecutorBridge,
+  type ExecutorBridgeOptions,
+  resultText,
+  startExecutorBridge,
+} from './executor-bridge.js';
+export { type Gateway, type GatewayOptions, startGateway } from './gateway/gateway.js';
+export { createGatewayServer, GATEWAY_INFO, listedTools } from './gateway/gateway-server.js';
+export {
+  credentialKind,
+  GatewaySession,
+  type GatewaySessionOptions,
+  type MemberRunPolicy,
+  type WaitingListener,
+} from './gateway/gateway-session.js';
+export {
+  type HttpGateway,
+  type HttpGatewayOptions,
+  listenHttp,
+  MCP_PATH,
+} from './gateway/http-transport.js';
+export { SETTLED_STATES, toolResultOf } from './gateway/tool-results.js';
+export { isKernelError, type KernelAddress, KernelApi, KernelError } from './kernel-api.js';
+export {
+  type ManifestTarget,
+  manifestEntries,
+  NAME_SEPARATOR,
+  prefixedName,
+  RISK_TRAITS,
+  type RiskTrait,
+  riskTraitsOf,
+  type ToolManifestEntry,
+  targetsOf,
+} from './manifest.js';
+export { CLIENT_INFO, McpServerConnection } from './mcp-connection.js';
+export {
+  type ProfileConfiguration,
+  REGISTER_TOOL_MANIFEST,
+  registerServerTools,
+} from './profile-registration.js';
+export {
+  commandLineServer,
+  type NamedServer,
+  parseServersFile,
+  readServersFile,
+  type ServerSpec,
+  ServersConfigError,
+} from './servers-config.js';

@@ -1,0 +1,121 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { manifestEntries, prefixedName, RISK_TRAITS, riskTraitsOf, targetsOf } from './manifest.js';
+
+const schema = (properties: Record<string, object> = {}): Tool['inputSchema'] => ({
+  type: 'object',
+  properties,
+});
+
+describe('risk traits from MCP annotations', () => {
+  it('maps each hint, reading a missing one the strictest way', () => {
+    expect(riskTraitsOf({ readOnlyHint: true, openWorldHint: false })).toEqual(['read']);
+    expect(riskTraitsOf({ readOnlyHint: true })).toEqual(['read', 'network']);
+    expect(
+      riskTraitsOf({ readOnlyHint: false, destructiveHint: false, openWorldHint: false }),
+    ).toEqual(['write']);
+    expect(
+      riskTraitsOf({ readOnlyHint: false, destructiveHint: true, openWorldHint: false }),
+    ).toEqual(['write', 'delete', 'destructive']);
+    expect(riskTraitsOf({ destructiveHint: false })).toEqual(['write', 'network']);
+    expect(riskTraitsOf({ openWorldHint: true, readOnlyHint: false })).toEqual([
+      'write',
+      'delete',
+      'destructive',
+      'network',
+    ]);
+  });
+
+  it('reads a tool without annotations as the strictest: it may write, delete, execute and reach out', () => {
+    expect(riskTraitsOf(undefined)).toEqual([
+      'write',
+      'delete',
+      'destructive',
+      'execute',
+      'network',
+    ]);
+    expect(riskTraitsOf({})).toEqual(['write', 'delete', 'destructive', 'network']);
+  });
+
+  it('only ever names declared traits', () => {
+    const hints = [undefined, true, false];
+    for (const readOnlyHint of hints)
+      for (const destructiveHint of hints)
+        for (const openWorldHint of hints) {
+          const traits = riskTraitsOf({ readOnlyHint, destructiveHint, openWorldHint });
+          expect(traits.every((t) => (RISK_TRAITS as readonly string[]).includes(t))).toBe(true);
+          expect(new Set(traits).size).toBe(traits.length);
+        }
+  });
+});
+
+describe('targets from input schemas', () => {
+  it('finds path and URL properties by name, as JSON pointers', () => {
+    expect(
+      targetsOf(
+        schema({
+          path: { type: 'string' },
+          content: { type: 'string' },
+          paths: { type: 'array', items: { type: 'string' } },
+          destination: { type: 'string' },
+          url: { type: 'string' },
+          callback_url: { type: 'string' },
+          'odd/name_path': { type: 'string' },
+          count_path: { type: 'number' },
+        }),
+      ),
+    ).toEqual([
+      { pointer: '/path', kind: 'path' },
+      { pointer: '/paths', kind: 'path' },
+      { pointer: '/destination', kind: 'path' },
+      { pointer: '/url', kind: 'url' },
+      { pointer: '/callback_url', kind: 'url' },
+      { pointer: '/odd~1name_path', kind: 'path' },
+    ]);
+    expect(targetsOf(schema())).toEqual([]);
+  });
+});
+
+describe('manifest entries', () => {
+  it('prefixes names, keeps schemas, maps traits and execution', () => {
+    const write: Tool = {
+      name: 'write_file',
+      description: 'Write a file',
+      inputSchema: schema({ path: { type: 'string' }, content: { type: 'string' } }),
+      annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    };
+    const read: Tool = {
+      name: 'read_graph',
+      inputSchema: schema(),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    };
+    const unknown: Tool = { name: 'mystery', inputSchema: schema({ url: { type: 'string' } }) };
+    expect(manifestEntries('fs', [write, read, unknown])).toEqual([
+      {
+        name: 'fs__write_file',
+        description: 'Write a file',
+        input_schema: write.inputSchema,
+        risk_traits: ['write', 'delete', 'destructive'],
+        targets: [{ pointer: '/path', kind: 'path' }],
+        availability: 'available',
+        execution: 'sequential',
+      },
+      {
+        name: 'fs__read_graph',
+        input_schema: { type: 'object', properties: {} },
+        risk_traits: ['read'],
+        availability: 'available',
+        execution: 'parallel',
+      },
+      {
+        name: 'fs__mystery',
+        input_schema: unknown.inputSchema,
+        risk_traits: ['write', 'delete', 'destructive', 'execute', 'network'],
+        targets: [{ pointer: '/url', kind: 'url' }],
+        availability: 'available',
+        execution: 'sequential',
+      },
+    ]);
+    expect(prefixedName('memory', 'create_entities')).toBe('memory__create_entities');
+  });
+});

@@ -1,0 +1,106 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+/** The risk traits a tool manifest entry may declare (the profile's `tool_manifest`). */
+export const RISK_TRAITS = [
+  'read',
+  'write',
+  'delete',
+  'destructive',
+  'execute',
+  'network',
+  'interaction',
+  'delegate',
+  'plan_write',
+] as const;
+
+/** One risk trait. */
+export type RiskTrait = (typeof RISK_TRAITS)[number];
+
+/** Where a call's input names what it acts on: a JSON pointer and its kind. */
+export interface ManifestTarget {
+  pointer: string;
+  kind: 'path' | 'url';
+}
+
+/** One entry of the profile's tool manifest, in the shape the kernel's `tool_manifest` takes. */
+export interface ToolManifestEntry {
+  name: string;
+  description?: string;
+  input_schema: Record<string, unknown>;
+  risk_traits: RiskTrait[];
+  targets?: ManifestTarget[];
+  availability: 'available' | 'unavailable';
+  execution: 'parallel' | 'sequential';
+}
+
+/** The separator between a server's name and its tool's name: `fs__write_file`. */
+export const NAME_SEPARATOR = '__';
+
+/** The name Airlock knows an MCP tool by: the server's name, `__`, the tool's own name. */
+export function prefixedName(serverName: string, toolName: string): string {
+  return `${serverName}${NAME_SEPARATOR}${toolName}`;
+}
+
+/**
+ * The risk traits of an MCP tool from its annotations. Each hint missing is
+ * read the strictest way the MCP specification allows: not read-only,
+ * destructive, open-world. A tool with no annotations at all is also read as
+ * one that may execute code, since nothing is known about it.
+ */
+export function riskTraitsOf(annotations: Tool['annotations']): RiskTrait[] {
+  if (annotations?.readOnlyHint === true) {
+    return annotations.openWorldHint === false ? ['read'] : ['read', 'network'];
+  }
+  const traits: RiskTrait[] = ['write'];
+  if (annotations?.destructiveHint !== false) traits.push('delete', 'destructive');
+  if (annotations === undefined) traits.push('execute');
+  if (annotations?.openWorldHint !== false) traits.push('network');
+  return traits;
+}
+
+const PATH_PROPERTY =
+  /^(path|file|filename|file_path|filepath|dir|directory|source|destination|target)$|(_path|Path)$/;
+const URL_PROPERTY = /^(url|uri|href)$|(_url|Url|_uri|Uri)$/;
+
+/**
+ * The targets of a tool: its top-level string (or string array) input
+ * properties whose names say they hold a path or a URL.
+ */
+export function targetsOf(inputSchema: Tool['inputSchema']): ManifestTarget[] {
+  const targets: ManifestTarget[] = [];
+  for (const [property, schema] of Object.entries(inputSchema.properties ?? {})) {
+    const type = (schema as { type?: unknown; items?: { type?: unknown } } | null) ?? {};
+    const holdsText =
+      type.type === 'string' || (type.type === 'array' && type.items?.type === 'string');
+    if (!holdsText) continue;
+    const pointer = `/${property.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+    if (PATH_PROPERTY.test(property) || property === 'paths')
+      targets.push({ pointer, kind: 'path' });
+    else if (URL_PROPERTY.test(property) || property === 'urls')
+      targets.push({ pointer, kind: 'url' });
+  }
+  return targets;
+}
+
+/**
+ * The manifest entries of one MCP server's tools: names prefixed with the
+ * server's name, input schemas as declared, annotations mapped to risk
+ * traits, path and URL targets, read-only tools run in parallel, the rest
+ * one at a time. Pure: the same tool list gives the same entries.
+ */
+export function manifestEntries(serverName: string, tools: readonly Tool[]): ToolManifestEntry[] {
+  return tools.map((tool) => {
+    const traits = riskTraitsOf(tool.annotations);
+    const targets = targetsOf(tool.inputSchema);
+    const entry: ToolManifestEntry = {
+      name: prefixedName(serverName, tool.name),
+      input_schema: tool.inputSchema as Record<string, unknown>,
+      risk_traits: traits,
+      availability: 'available',
+      execution: traits.includes('write') ? 'sequential' : 'parallel',
+    };
+    if (tool.description !== undefined) entry.description = tool.description;
+    if (targets.length > 0) entry.targets = targets;
+    return entry;
+  });
+}

@@ -1,0 +1,111 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { NamedServer } from './servers-config.js';
+
+/** What this package tells MCP servers it is. */
+export const CLIENT_INFO = { name: 'airlock-mcp-bridge', version: '0.0.0' };
+
+/** Longest a tools/call may run before it is failed (the lease is heartbeated meanwhile). */
+const CALL_TIMEOUT_MS = 10 * 60_000;
+
+function connectionLost(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+}
+
+/**
+ * A stdio connection to one MCP server that comes back by itself: when the
+ * server's process exits, the next use starts it again, and a call the exit
+ * interrupted is sent once more to the new process.
+ */
+export class McpServerConnection {
+  private client: Client | null = null;
+  private connecting: Promise<Client> | null = null;
+  private closed = false;
+  /** How many times the server's process was started. */
+  starts = 0;
+
+  constructor(readonly server: NamedServer) {}
+
+  /** The server's process id, while it runs. */
+  get pid(): number | null {
+    const transport = this.client?.transport as StdioClientTransport | undefined;
+    return transport?.pid ?? null;
+  }
+
+  private async open(): Promise<Client> {
+    if (this.closed) throw new Error(`the connection to ${this.server.name} is closed`);
+    if (this.client) return this.client;
+    this.connecting ??= (async () => {
+      const { spec } = this.server;
+      const transport = new StdioClientTransport({
+        command: spec.command,
+        args: spec.args,
+        ...(spec.env ? { env: { ...process.env, ...spec.env } as Record<string, string> } : {}),
+        ...(spec.cwd ? { cwd: spec.cwd } : {}),
+        stderr: 'inherit',
+      });
+      const client = new Client(CLIENT_INFO);
+      client.onclose = () => {
+        if (this.client === client) this.client = null;
+      };
+      try {
+        await client.connect(transport);
+      } finally {
+        this.connecting = null;
+      }
+      this.starts += 1;
+      this.client = client;
+      return client;
+    })();
+    return this.connecting;
+  }
+
+  /** Starts the server if it is not running and lists every tool it declares. */
+  async listTools(): Promise<Tool[]> {
+    const client = await this.open();
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  /**
+   * Calls a tool (by its own name, unprefixed). A call cut off by the
+   * server's exit is sent once more to a fresh process.
+   * @throws McpError when the server cannot be reached or refuses the request.
+   */
+  async callTool(name: string, input: unknown, signal: AbortSignal): Promise<CallToolResult> {
+    const send = async () => {
+      const client = await this.open();
+      return (await client.callTool(
+        { name, arguments: (input ?? {}) as Record<string, unknown> },
+        undefined,
+        { signal, timeout: CALL_TIMEOUT_MS },
+      )) as CallToolResult;
+    };
+    try {
+      return await send();
+    } catch (error) {
+      if (!connectionLost(error) || signal.aborted) throw error;
+      return send();
+    }
+  }
+
+  /** Stops the server's process. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client ?? (await this.connecting?.catch(() => null));
+    this.client = null;
+    await client?.close();
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { manifestEntries } from './manifest.js';
+import { REGISTER_TOOL_MANIFEST, registerServerTools } from './profile-registration.js';
+
+const entries = manifestEntries('fs', [
+  { name: 'read_file', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  { name: 'write_file', inputSchema: { type: 'object' } },
+]);
+
+describe('registering a server tools in the profile', () => {
+  it("replaces the server's earlier names and keeps everything else", () => {
+    const before = {
+      approval_mode: 'rules',
+      tool_names: ['bash', 'fs__old_tool', 'fsx__keep', 'memory__read_graph'],
+    };
+    expect(registerServerTools(before, 'fs', entries, { manifest: false })).toEqual({
+      approval_mode: 'rules',
+      tool_names: ['bash', 'fsx__keep', 'memory__read_graph', 'fs__read_file', 'fs__write_file'],
+    });
+    expect(registerServerTools(before, 'fs', entries)?.tool_manifest).toEqual(entries);
+  });
+
+  it('changes nothing when the names are already there, or the profile allows every tool', () => {
+    const registered = { tool_names: ['fs__read_file', 'fs__write_file'] };
+    expect(registerServerTools(registered, 'fs', entries, { manifest: false })).toBeNull();
+    expect(
+      registerServerTools({ approval_mode: 'ask' }, 'fs', entries, { manifest: false }),
+    ).toBeNull();
+    expect(
+      registerServerTools({ ...registered, tool_manifest: entries }, 'fs', entries),
+    ).toBeNull();
+  });
+
+  it('writes tool_manifest entries (on by default)', () => {
+    expect(REGISTER_TOOL_MANIFEST).toBe(true);
+    const next = registerServerTools(
+      { tool_manifest: [{ name: 'fs__gone' }, { name: 'bash' }] },
+      'fs',
+      entries,
+      { manifest: true },
+    );
+    expect(next?.tool_manifest).toEqual([{ name: 'bash' }, ...entries]);
+  });
+});

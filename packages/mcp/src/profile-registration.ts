@@ -1,0 +1,43 @@
+import { NAME_SEPARATOR, type ToolManifestEntry } from './manifest.js';
+
+/**
+ * Whether registration also writes the profile's `tool_manifest` (spec 003):
+ * the kernel then checks each call's input against the tool's schema and the
+ * selected permission rule set reads its risk traits.
+ */
+export const REGISTER_TOOL_MANIFEST = true;
+
+/** A profile configuration as `GET/PUT /agent_api/v1/profile/configuration` carries it. */
+export type ProfileConfiguration = Record<string, unknown>;
+
+function ownedBy(serverName: string, name: string): boolean {
+  return name.startsWith(`${serverName}${NAME_SEPARATOR}`);
+}
+
+/**
+ * The profile configuration with one MCP server's tools registered: its
+ * earlier `<server>__*` names replaced by the current ones in `tool_names`
+ * (a profile that declares no `tool_names` already allows every tool and is
+ * left so), and, while {@link REGISTER_TOOL_MANIFEST} is on, the same for the
+ * `tool_manifest` entries. Returns null when nothing changes. Pure.
+ */
+export function registerServerTools(
+  configuration: ProfileConfiguration,
+  serverName: string,
+  entries: readonly ToolManifestEntry[],
+  options: { manifest?: boolean } = {},
+): ProfileConfiguration | null {
+  const next: ProfileConfiguration = { ...configuration };
+  const names = entries.map((entry) => entry.name);
+  if (Array.isArray(configuration.tool_names)) {
+    const kept = (configuration.tool_names as string[]).filter((n) => !ownedBy(serverName, n));
+    next.tool_names = [...kept, ...names];
+  }
+  if (options.manifest ?? REGISTER_TOOL_MANIFEST) {
+    const current = Array.isArray(configuration.tool_manifest)
+      ? (configuration.tool_manifest as { name: string }[])
+      : [];
+    next.tool_manifest = [...current.filter((e) => !ownedBy(serverName, e.name)), ...entries];
+  }
+  return JSON.stringify(next) === JSON.stringify(configuration) ? null : next;
+}

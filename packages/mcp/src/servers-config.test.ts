@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { commandLineServer, parseServersFile, ServersConfigError } from './servers-config.js';
+
+describe('servers file', () => {
+  it('reads the mcpServers shape desktop clients use, resolving cwd from the file', () => {
+    expect(
+      parseServersFile(
+        {
+          mcpServers: {
+            fs: { command: 'npx', args: ['server-filesystem', '.'], cwd: 'work' },
+            'my-memory': { command: 'mcp-server-memory', env: { MEMORY_FILE_PATH: 'm.jsonl' } },
+          },
+        },
+        '/etc/airlock',
+      ),
+    ).toEqual([
+      {
+        name: 'fs',
+        spec: { command: 'npx', args: ['server-filesystem', '.'], cwd: '/etc/airlock/work' },
+      },
+      {
+        name: 'my-memory',
+        spec: { command: 'mcp-server-memory', args: [], env: { MEMORY_FILE_PATH: 'm.jsonl' } },
+      },
+    ]);
+  });
+
+  it('refuses a bad file with every problem and a JSON pointer', () => {
+    const refusal = () =>
+      parseServersFile({ mcpServers: { fs: { command: '', extra: 1 }, ok: {} } }, '/');
+    expect(refusal).toThrow(ServersConfigError);
+    expect(refusal).toThrow(
+      /\/mcpServers\/fs\/command.*\/mcpServers\/fs.*extra.*\/mcpServers\/ok\/command/,
+    );
+    expect(() => parseServersFile({ mcpServers: {} }, '/')).toThrow('names no server');
+    expect(() => parseServersFile([], '/')).toThrow('invalid servers file');
+  });
+
+  it('refuses a name that would make tool names ambiguous', () => {
+    for (const name of ['a__b', '_a', '1fs', 'f s', '']) {
+      expect(() => commandLineServer(name, ['node', 'x.js'])).toThrow(/invalid server name/);
+    }
+    expect(commandLineServer('fs_2', ['node', 'x.js'])).toEqual({
+      name: 'fs_2',
+      spec: { command: 'node', args: ['x.js'] },
+    });
+    expect(() => commandLineServer('fs', [])).toThrow(/command/);
+  });
+});

@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+
+/** A server name: it prefixes its tools' names (`fs__read_file`), so no `__` inside. */
+const SERVER_NAME = /^[A-Za-z][A-Za-z0-9-]*(_[A-Za-z0-9-]+)*$/;
+
+/** How to start one MCP server over stdio. */
+export const ServerSpecSchema = z.strictObject({
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+});
+
+/** How to start one MCP server over stdio. */
+export type ServerSpec = z.infer<typeof ServerSpecSchema>;
+
+/**
+ * A file naming several MCP servers. `mcpServers` is the key desktop MCP
+ * clients use, so their configuration can be reused as is.
+ */
+export const ServersFileSchema = z.object({
+  mcpServers: z.record(z.string(), ServerSpecSchema),
+});
+
+/** A server's name and how to start it. */
+export interface NamedServer {
+  name: string;
+  spec: ServerSpec;
+}
+
+/** A bad servers file: what is wrong, and where. */
+export class ServersConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServersConfigError';
+  }
+}
+
+/**
+ * Checks a parsed servers file; a relative `cwd` is resolved from the file's folder.
+ * @throws ServersConfigError listing every problem.
+ */
+export function parseServersFile(value: unknown, baseDir: string): NamedServer[] {
+  const parsed = ServersFileSchema.safeParse(value);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `/${issue.path.join('/')}: ${issue.message}`,
+    );
+    throw new ServersConfigError(`invalid servers file: ${problems.join('; ')}`);
+  }
+  const badNames = Object.keys(parsed.data.mcpServers).filter((name) => !SERVER_NAME.test(name));
+  if (badNames.length > 0) {
+    throw new ServersConfigError(
+      `invalid server name ${badNames.map((n) => JSON.stringify(n)).join(', ')}: start with a letter; letters, digits, - and single _ only (the name prefixes its tools as NAME__tool)`,
+    );
+  }
+  const servers = Object.entries(parsed.data.mcpServers).map(([name, spec]) => ({
+    name,
+    spec: spec.cwd === undefined ? spec : { ...spec, cwd: resolve(baseDir, spec.cwd) },
+  }));
+  if (servers.length === 0) throw new ServersConfigError('the servers file names no server');
+  return servers;
+}
+
+/**
+ * Reads a servers file (JSON).
+ * @throws ServersConfigError when it cannot be read, is not JSON, or is invalid.
+ */
+export async function readServersFile(path: string): Promise<NamedServer[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ServersConfigError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ServersConfigError(`${path} is not JSON: ${(error as Error).message}`);
+  }
+  return parseServersFile(value, dirname(resolve(path)));
+}
+
+/**
+ * One server from the command line (`--name fs -- command args...`).
+ * @throws ServersConfigError for a bad name or an empty command.
+ */
+export function commandLineServer(name: string, command: readonly string[]): NamedServer {
+  const [first, ...args] = command;
+  return parseServersFile(
+    { mcpServers: { [name]: { command: first ?? '', args } } },
+    process.cwd(),
+  )[0] as NamedServer;
+}

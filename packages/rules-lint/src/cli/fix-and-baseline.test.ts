@@ -1,0 +1,119 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCaptured } from '../testing/capture.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'rules-lint-fix-'));
+const LONG = 'x'.repeat(300);
+const POLICY = [
+  '// team policy: keep these comments',
+  '[',
+  '  // secrets',
+  '  {"tool": "write", "path": "path", "match": ".env", "verdict": "deny", "reason": "secrets"}, // why: .env files',
+  `  {"tool": "bash",   "verdict": "deny", "reason": "${LONG}"},`,
+  '  // reads are fine',
+  '  {"tool": "read", "verdict": "allow"},',
+  '  {"tool": "read", "verdict": "allow"}',
+  ']',
+  '',
+].join('\n');
+
+function file(name: string, text: string): string {
+  writeFileSync(join(dir, name), text);
+  return name;
+}
+
+describe('check --fix and --fix-unsafe', () => {
+  it('--fix applies safe fixes only, in place, keeping comments and the layout of untouched rules', async () => {
+    const name = file('safe.jsonc', POLICY);
+    const run = await runCaptured(['check', '--fix', name], dir);
+    expect(run.stderr).toContain('safe.jsonc: applied 1 fix');
+    const fixed = readFileSync(join(dir, name), 'utf8');
+    expect(fixed).toBe(POLICY.replace(LONG, 'x'.repeat(256)));
+    const again = await runCaptured(['check', '--fix', name], dir);
+    expect(again.stderr).not.toContain('applied');
+    expect(readFileSync(join(dir, name), 'utf8')).toBe(fixed);
+  });
+
+  it('--fix-unsafe also applies unsafe fixes, minimal and idempotent', async () => {
+    const name = file('unsafe.jsonc', POLICY);
+    const run = await runCaptured(['check', '--fix-unsafe', '--format', 'json', name], dir);
+    expect(run.stderr).toContain('unsafe.jsonc: applied 3 fixes');
+    const fixed = readFileSync(join(dir, name), 'utf8');
+    expect(fixed).toBe(
+      [
+        '// team policy: keep these comments',
+        '[',
+        '  // secrets',
+        '  {"tool": "write", "path": "path", "match": "*.env", "verdict": "deny", "reason": "secrets"}, // why: .env files',
+        `  {"tool": "bash",   "verdict": "deny", "reason": "${'x'.repeat(256)}"},`,
+        '  // reads are fine',
+        '  {"tool": "read", "verdict": "allow"}',
+        ']',
+        '',
+      ].join('\n'),
+    );
+    // The report describes the file as fixed.
+    expect(JSON.parse(run.stdout).summary).toEqual({ errors: 0, warnings: 0, infos: 0 });
+    const again = await runCaptured(['check', '--fix-unsafe', name], dir);
+    expect(again.stderr).toBe('');
+    expect(readFileSync(join(dir, name), 'utf8')).toBe(fixed);
+  });
+
+  it('refuses --fix on standard input', async () => {
+    const run = await runCaptured(['check', '--fix', '-'], dir, '[]');
+    expect(run.code).toBe(2);
+  });
+});
+
+describe('check --baseline', () => {
+  it('writes the current findings, then accepts exactly those, also after rules move', async () => {
+    const name = file(
+      'legacy.json',
+      '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf", "verdict": "deny", "reason": "r"},\n  {"tool": "bash", "verdict": "deny"}\n]\n',
+    );
+    const write = await runCaptured(
+      ['check', '--baseline', 'baseline.json', '--write-baseline', name],
+      dir,
+    );
+    expect(write.stderr).toContain('wrote 2 finding(s) to baseline.json');
+    const baseline = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8'));
+    expect(baseline.findings.map((entry: { code: string }) => entry.code)).toEqual([
+      'suffix-anchored-fragment',
+      'deny-without-reason',
+    ]);
+
+    const clean = await runCaptured(
+      ['check', '--format', 'json', '--error-on-warnings', '--baseline', 'baseline.json', name],
+      dir,
+    );
+    expect(clean.code).toBe(0);
+    expect(JSON.parse(clean.stdout).summary).toEqual({ errors: 0, warnings: 0, infos: 0 });
+    expect(clean.stderr).toContain('2 finding(s) accepted by baseline.json');
+
+    // A new rule above the old ones: the old findings stay accepted, the new one is reported.
+    file(
+      name,
+      '[\n  {"tool": "write", "path": "path", "match": ".env", "verdict": "deny", "reason": "s"},\n  {"tool": "bash", "path": "command", "match": "*rm -rf", "verdict": "deny", "reason": "r"},\n  {"tool": "bash", "verdict": "deny"}\n]\n',
+    );
+    const moved = await runCaptured(
+      ['check', '--format', 'json', '--baseline', 'baseline.json', name],
+      dir,
+    );
+    expect(
+      JSON.parse(moved.stdout).files[0].findings.map((finding: { code: string }) => finding.code),
+    ).toEqual(['fragment-without-star']);
+  });
+
+  it('refuses a missing or malformed baseline, exit 2', async () => {
+    expect((await runCaptured(['check', '--baseline', 'nope.json', 'legacy.json'], dir)).code).toBe(
+      2,
+    );
+    file('not-baseline.json', '{"findings": 3}');
+    const bad = await runCaptured(['check', '--baseline', 'not-baseline.json', 'legacy.json'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('not a rules-lint baseline');
+    expect((await runCaptured(['check', '--write-baseline', 'legacy.json'], dir)).code).toBe(2);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { catalogOfNames } from '../catalog/tool-catalog.js';
+import { completions } from './completion.js';
+import { ruleHover } from './hover.js';
+
+/** The offset just after the first occurrence of `marker` in `text`. */
+function after(text: string, marker: string): number {
+  const index = text.indexOf(marker);
+  if (index < 0) throw new Error(`no ${marker}`);
+  return index + marker.length;
+}
+
+const policy = `{
+  "approval_mode": "ask",
+  "tool_names": ["bash", "write"],
+  "approval_rules": [
+    {"tool": "bash", "verdict": "deny", "reason": "no shell"},
+    {"tool": "bash", "path": "command", "match": "ls*", "verdict": "allow"},
+    {"tool": "write", "verdict": "ask", "origin": "author"}
+  ]
+}`;
+
+describe('hover', () => {
+  it('says what a rule matches, its outcome under each mode, and what shadows it', () => {
+    const hover = ruleHover(policy, after(policy, '"match": "ls'));
+    expect(hover).toContain('**rule 1**: allow');
+    expect(hover).toContain('whose text at `command` is all of `ls*`');
+    expect(hover).toContain('| bypass | granted (by the mode) |');
+    expect(hover).toContain('| ask (this file) | granted (by this rule) |');
+    expect(hover).toContain('Shadowed by rule 0 (deny): it never decides a call.');
+  });
+
+  it('speaks of origin for author and kernel rules, and is silent outside rules', () => {
+    const hover = ruleHover(policy, after(policy, '"origin": "au'));
+    expect(hover).toContain('**rule 2**: ask for author rows');
+    expect(hover).toContain('| rules | parked for a person |');
+    expect(hover).not.toContain('Shadowed');
+    expect(ruleHover(policy, after(policy, '"approval_mo'))).toBeUndefined();
+  });
+});
+
+describe('completion', () => {
+  const labels = (text: string, offset: number, tools?: string[]) =>
+    completions(text, offset, tools ? catalogOfNames(tools) : undefined).map((item) => item.label);
+
+  it('offers the keys a rule does not have yet', () => {
+    const text = '[{"tool": "bash", "verdict": "allow", "" }]';
+    expect(labels(text, after(text, '"allow", "'))).toEqual(['path', 'match', 'reason', 'origin']);
+  });
+
+  it('offers verdicts, origins and modes as values', () => {
+    const verdict = '[{"tool": "bash", "verdict": "" }]';
+    expect(labels(verdict, after(verdict, '"verdict": "'))).toEqual(['allow', 'ask', 'deny']);
+    const origin = '[{"tool": "bash", "origin": "" }]';
+    expect(labels(origin, after(origin, '"origin": "'))).toEqual(['model', 'author', 'kernel']);
+    const mode = '{"approval_mode": ""}';
+    expect(labels(mode, after(mode, '"approval_mode": "'))).toEqual(['bypass', 'ask', 'rules']);
+  });
+
+  it('offers known tool names from the catalog and the profile, mid-edit', () => {
+    const text = '{"tool_names": ["grep"], "approval_rules": [{"tool": "", "verdict": "allow"}';
+    expect(labels(text, after(text, '"tool": "'), ['bash', 'write'])).toEqual([
+      'bash',
+      'grep',
+      'write',
+    ]);
+  });
+
+  it('offers profile keys at the top level, leaving out those present', () => {
+    const text = '{"approval_mode": "ask", "" }';
+    expect(labels(text, after(text, '"ask", "'))).toEqual([
+      'approval_rules',
+      'tool_names',
+      'tool_aliases',
+      'lifecycle_hooks',
+      'examples',
+      '$schema',
+    ]);
+  });
+});

@@ -1,0 +1,77 @@
+import type { ApprovalMode, Origin, Verdict } from '@airlock/core';
+import { CoverIndex } from '../analysis/cover-index.js';
+import { type RuleEntry, ruleEntries } from '../analysis/rule-entry.js';
+import { RULE_WORK_UNITS, WorkBudget, withWorkBudget } from '../analysis/work-budget.js';
+import { shadowingRules } from '../rules/correctness/shadowed-allow/rule.js';
+import { ruleAt, tolerantRuleFile } from './rule-at.js';
+
+const MODES: readonly ApprovalMode[] = ['bypass', 'ask', 'rules'];
+
+/** What a call gets when this rule is the strongest one that matches it (the spec's table). */
+function outcomeUnder(mode: ApprovalMode, verdict: Verdict, origin: Origin): string {
+  if (verdict === 'deny') return 'refused (`approval_denied`, with the reason)';
+  if (origin !== 'model')
+    return verdict === 'ask'
+      ? 'parked for a person'
+      : `granted by its origin (${origin} rows are granted anyway)`;
+  if (verdict === 'allow')
+    return mode === 'bypass' ? 'granted (by the mode)' : 'granted (by this rule)';
+  return mode === 'bypass' ? 'granted (by the mode: bypass never parks)' : 'parked for a person';
+}
+
+/** What a rule matches, in words. */
+function matchesText(entry: RuleEntry): string {
+  const tools = entry.alternatives.map((alternative) => `\`${alternative}\``).join(' or ');
+  if (entry.path === null) return `every call of ${tools}, whatever its input`;
+  const at = `\`${entry.path.join('.')}\``;
+  if (entry.match === undefined) return `calls of ${tools} with text at ${at}`;
+  return `calls of ${tools} whose text at ${at} is all of \`${entry.match}\` (anchored at both ends: \`*\` any run, \`?\` one byte)`;
+}
+
+/**
+ * The hover of a rule: what it matches, what a call gets under each mode
+ * when it is the strongest rule matching, and the rules that shadow it
+ * (deny and ask over an allow, deny over an ask). Undefined outside a rule.
+ */
+export function ruleHover(text: string, offset: number): string | undefined {
+  const { file } = tolerantRuleFile(text);
+  const position = ruleAt(text, offset, file);
+  if (position.ruleIndex === undefined) return undefined;
+  const entries = ruleEntries(file.rules, file.rulesPointer);
+  const entry = entries.find((candidate) => candidate.index === position.ruleIndex);
+  if (!entry)
+    return `**rule ${position.ruleIndex}**: the kernel refuses this rule (see the diagnostics).`;
+  const lines = [
+    `**rule ${entry.index}**: ${entry.verdict}${entry.origin === 'model' ? '' : ` for ${entry.origin} rows`}`,
+    '',
+    `Matches ${matchesText(entry)}.`,
+    '',
+    `When it is the strongest matching rule (deny > ask > allow), a ${entry.origin} call is:`,
+    '',
+    '| mode | outcome |',
+    '| --- | --- |',
+    ...MODES.map(
+      (mode) =>
+        `| ${mode}${file.mode === mode ? ' (this file)' : ''} | ${outcomeUnder(mode, entry.verdict, entry.origin)} |`,
+    ),
+  ];
+  const shadows = shadowsOf(entry, entries);
+  if (shadows && shadows.length > 0)
+    lines.push(
+      '',
+      `Shadowed by rule${shadows.length > 1 ? 's' : ''} ${shadows.map((cover) => `${cover.index} (${cover.verdict})`).join(', ')}: it never decides a call.`,
+    );
+  return lines.join('\n');
+}
+
+function shadowsOf(entry: RuleEntry, entries: readonly RuleEntry[]): RuleEntry[] | undefined {
+  if (entry.verdict === 'deny') return undefined;
+  const stronger = entries.filter(
+    (other) =>
+      other.origin === entry.origin &&
+      (other.verdict === 'deny' || (entry.verdict === 'allow' && other.verdict === 'ask')),
+  );
+  return withWorkBudget(new WorkBudget(RULE_WORK_UNITS), () =>
+    shadowingRules(entry, new CoverIndex(stronger)),
+  );
+}

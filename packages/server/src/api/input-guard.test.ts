@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AirlockError } from '../kernel/errors.js';
+import { checkJsonTextDepth, checkParsedInput, MAX_JSON_DEPTH } from './input-guard.js';
+
+function codeOf(check: () => void): string | null {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    return error instanceof AirlockError ? error.code : 'thrown';
+  }
+}
+
+/** The nesting depth of a JSON value, the value itself counting as 1 when it is an array or object. */
+function depthOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  return 1 + Math.max(0, ...children.map(depthOf));
+}
+
+describe('the input guard', () => {
+  it('counts brackets inside strings (escaped quotes included) as text, not nesting', () => {
+    const text = JSON.stringify({ a: '[[[[{{{{\\"[[[', b: ['"]]]]'] });
+    expect(codeOf(() => checkJsonTextDepth(text))).toBeNull();
+    expect(codeOf(() => checkJsonTextDepth(`${'['.repeat(MAX_JSON_DEPTH + 1)}`))).toBe(
+      'input_too_deep',
+    );
+  });
+
+  it('agrees with the parsed walk on every JSON value: refused exactly past the limit', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 6 }),
+        fc.integer({ min: 55, max: 70 }),
+        (value, wrap) => {
+          let nested: unknown = value;
+          for (let i = 0; i < wrap; i++) nested = i % 2 === 0 ? [nested] : { k: nested };
+          const deep = depthOf(nested) > MAX_JSON_DEPTH;
+          const text = JSON.stringify(nested);
+          expect(codeOf(() => checkJsonTextDepth(text))).toBe(deep ? 'input_too_deep' : null);
+          const parsed = codeOf(() => checkParsedInput(JSON.parse(text)));
+          expect(parsed === 'input_too_deep').toBe(deep);
+        },
+      ),
+    );
+  });
+
+  it('refuses a __proto__ key at any depth with its pointer, and keeps other keys', () => {
+    const refused = (() => {
+      try {
+        checkParsedInput(JSON.parse('{"a":[{"b":{"__proto__":{"x":1}}}]}'));
+      } catch (error) {
+        return error as AirlockError;
+      }
+      return null;
+    })();
+    expect(refused?.code).toBe('invalid_input');
+    expect(refused?.problems?.[0]?.pointer).toBe('/a/0/b/__proto__');
+    expect(codeOf(() => checkParsedInput({ proto: 1, constructor_name: 'x' }))).toBeNull();
+  });
+});

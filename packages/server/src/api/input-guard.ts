@@ -1,0 +1,79 @@
+import { pointerFrom } from '@airlock/core';
+import { AirlockError } from '../kernel/errors.js';
+
+/**
+ * The deepest nesting of arrays and objects a request may carry, counted
+ * from the body itself (the body object is level 1). Deeper input is refused
+ * at the door, before anything parses or stores it, because the kernel
+ * serializes every JSON field and recursion that deep overflows the stack.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Keys no request may carry at any depth: they reach an object's prototype, not its data. */
+const FORBIDDEN_KEYS = new Set(['__proto__']);
+
+function tooDeep(): AirlockError {
+  return new AirlockError(
+    'input_too_deep',
+    `the input nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+  );
+}
+
+/**
+ * Checks the nesting depth of JSON text without parsing it (brackets inside
+ * strings do not count), so a hostile body is refused before `JSON.parse`.
+ * @throws AirlockError input_too_deep past {@link MAX_JSON_DEPTH}.
+ */
+export function checkJsonTextDepth(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) throw tooDeep();
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+}
+
+/**
+ * Walks parsed input (iteratively: no recursion to overflow) and refuses it
+ * when it nests too deep or carries a `__proto__` key anywhere, which the
+ * strict schemas would otherwise miss or silently drop.
+ * @throws AirlockError input_too_deep, or invalid_input naming the key's pointer.
+ */
+export function checkParsedInput(value: unknown): void {
+  const stack: { value: unknown; depth: number; path: string[] }[] = [
+    { value, depth: 1, path: [] },
+  ];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth > MAX_JSON_DEPTH) throw tooDeep();
+    if (Array.isArray(item.value)) {
+      item.value.forEach((element, index) => {
+        stack.push({ value: element, depth: item.depth + 1, path: [...item.path, String(index)] });
+      });
+      continue;
+    }
+    for (const key of Object.keys(item.value)) {
+      const path = [...item.path, key];
+      if (FORBIDDEN_KEYS.has(key)) {
+        const pointer = pointerFrom(path);
+        throw new AirlockError('invalid_input', `${pointer}: unrecognized key "${key}"`, [
+          { code: 'unrecognized_keys', pointer, message: `unrecognized key "${key}"` },
+        ]);
+      }
+      stack.push({
+        value: (item.value as Record<string, unknown>)[key],
+        depth: item.depth + 1,
+        path,
+      });
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import type { AuditRecord, Decision } from '@airlock/core';
+import type { RunEventTable, TaskTable } from '../store/schema.js';
+
+// The audit record crosses the wire (GET .../audit), so its schema lives in core.
+export {
+  AuditLayerSchema,
+  type AuditRecord,
+  AuditRecordSchema,
+  DeciderSchema,
+} from '@airlock/core';
+
+/** The event types the audit trail reads; every other event is not a decision. */
+export const AUDIT_EVENT_TYPES = [
+  'task.granted',
+  'task.parked',
+  'task.denied',
+  'task.approved',
+  'task.resolved',
+  'task.retried',
+  'task.expired',
+  'task.canceled',
+  'task.readdressed',
+  'task.succeeded',
+  'task.failed',
+  'run.continued',
+  'run.completed',
+  'run.canceled',
+  'run.failed',
+] as const;
+
+/** The task columns an audit record reads beside its event. */
+export type AuditTask = Pick<TaskTable, 'kind' | 'tool_name' | 'decision'>;
+
+const RULE_DECISIONS: Record<string, string> = {
+  'task.granted': 'granted',
+  'task.parked': 'parked',
+};
+
+function isPerson(principal: string | null): boolean {
+  return principal !== null && /^(member|agent):/.test(principal);
+}
+
+function parseDecision(text: string | null): Decision | null {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as Decision;
+  } catch {
+    return null;
+  }
+}
+
+function errorDetail(data: Record<string, unknown>): string | null {
+  const error = data.error as { code?: string; detail?: string } | undefined;
+  return error ? `${error.code ?? ''}: ${error.detail ?? ''}` : null;
+}
+
+/**
+ * The audit record an event stands for, or null when it decides nothing
+ * (a tool row's own success or failure, a claim, a round starting).
+ */
+export function auditRecord(event: RunEventTable, task: AuditTask | null): AuditRecord | null {
+  const data = JSON.parse(event.data) as Record<string, unknown>;
+  const base = {
+    seq: event.seq,
+    at: event.created_at,
+    run_id: event.run_id,
+    task_key: event.task_key,
+    event: event.type,
+    tool_name: task?.tool_name ?? null,
+    granted_by: null,
+    layer: null,
+    rule_indices: [] as number[],
+    layers: [] as AuditRecord['layers'],
+    detail: null,
+  };
+  const byRule = (decision: string): AuditRecord => {
+    const decided = parseDecision(task?.decision ?? null);
+    return {
+      ...base,
+      decision,
+      decider: 'rule',
+      principal: event.principal ?? 'policy',
+      granted_by: decided?.granted_by ?? null,
+      layer: decided?.layer ?? 'approval_rules',
+      rule_indices: decided?.matched ?? [],
+      layers: (decided?.layers ?? []).map((layer) => ({
+        layer: layer.layer,
+        verdict: layer.verdict,
+        rule_index: layer.rule?.index ?? null,
+      })),
+      detail: decided?.error?.detail ?? null,
+    };
+  };
+  const by = (decision: string, decider: AuditRecord['decider'], detail: string | null = null) => ({
+    ...base,
+    decision,
+    decider,
+    principal: event.principal ?? 'kernel',
+    detail,
+  });
+  const type = event.type;
+  if (RULE_DECISIONS[type]) return byRule(RULE_DECISIONS[type]);
+  if (type === 'task.denied') {
+    return isPerson(event.principal) ? by('denied', 'person', errorDetail(data)) : byRule('denied');
+  }
+  if (type === 'task.approved') return by('approved', 'person');
+  if (type === 'task.retried') return by('retried', 'person');
+  if (type === 'task.resolved') {
+    return by('answered', 'person', typeof data.outcome === 'string' ? data.outcome : null);
+  }
+  if (type === 'task.expired') return by('expired', 'clock', errorDetail(data));
+  if (type === 'task.readdressed') return by('readdressed', 'kernel');
+  if (type === 'task.canceled') {
+    return by('canceled', isPerson(event.principal) ? 'person' : 'kernel');
+  }
+  if ((type === 'task.succeeded' || type === 'task.failed') && task?.kind === 'hook') {
+    return by(type === 'task.succeeded' ? 'hook_passed' : 'hook_failed', 'hook', errorDetail(data));
+  }
+  if (type === 'run.continued') return by('continued', 'hook');
+  if (type === 'run.completed' || type === 'run.canceled' || type === 'run.failed') {
+    const decider = isPerson(event.principal) ? 'person' : 'kernel';
+    return by(type.slice('run.'.length), decider, errorDetail(data));
+  }
+  return null;
+}

@@ -1,0 +1,94 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Store } from '../store/store.js';
+import { ensureLocalWorkspace } from './local-workspace.js';
+
+const run = promisify(execFile);
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
+const NODE_ARGS = ['--conditions=source', '--import', 'tsx', cli];
+
+/** Runs the real `airlock` CLI; returns its exit code and output. */
+async function airlock(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [...NODE_ARGS, ...args], {
+      env: { ...process.env, ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('the airlock command as a new user meets it', () => {
+  let root: string;
+  let existing: string;
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'airlock-cli-'));
+    existing = join(root, 'store');
+    const store = await Store.open({ dataDir: existing });
+    await ensureLocalWorkspace(store);
+    await store.close();
+  });
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('says unknown command and exits 2', async () => {
+    const result = await airlock(['frobnicate']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown command frobnicate');
+  });
+
+  it('refuses runs list --state bogus as a usage error (exit 2) before calling anything', async () => {
+    const result = await airlock(['runs', 'list', '--state', 'bogus'], {
+      AIRLOCK_URL: 'http://127.0.0.1:9',
+      AIRLOCK_TOKEN: 'x',
+      AIRLOCK_WORKSPACE: 'ws',
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--state must be one of running, completed, canceled, failed/);
+  });
+
+  it('token list --data-dir <typo> refuses the missing store and creates nothing', async () => {
+    const typo = join(root, 'stroe');
+    const result = await airlock(['token', 'list', '--data-dir', typo]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`no Airlock store in ${typo}`);
+    expect(existsSync(typo)).toBe(false);
+  });
+
+  it('token list reads a store that serve created', async () => {
+    const result = await airlock(['token', 'list', '--data-dir', existing]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(3);
+  });
+
+  it('serve on an existing store says how to mint a token', async () => {
+    const child = spawn(
+      process.execPath,
+      [...NODE_ARGS, 'serve', '--port', '0', '--data-dir', existing, '--log-level', 'error'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    try {
+      const banner = await new Promise<string>((resolveBanner, reject) => {
+        let text = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes('a new token for a person')) resolveBanner(text);
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${text}`)));
+      });
+      expect(banner).toMatch(/Airlock is ready at http:\/\/127\.0\.0\.1:\d+/);
+      expect(banner).toContain(`token create --kind member --data-dir ${existing}`);
+      expect(banner).toMatch(/node \S*cli\.ts token create/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});

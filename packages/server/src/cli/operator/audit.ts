@@ -1,0 +1,96 @@
+import { parseDuration } from '../durations.js';
+import {
+  CONNECTION_HELP,
+  type Connection,
+  connectionFrom,
+  OperatorError,
+  parseOperatorArgs,
+  workspacePath,
+} from './connection.js';
+
+/** `airlock audit --help` */
+export const AUDIT_HELP = `Usage:
+  airlock audit export [--since <time>] [--after <seq>] [--run <run-id>]
+
+Writes the workspace's decisions (rule, person, clock, hook, kernel), oldest
+first, as JSON lines on stdout: one object a line with its sequence number,
+time, run, task, decision, decider, principal, deciding layer and the indices
+of the rules that matched. Needs a member credential.
+
+  --since <time>   only decisions from this time on: an ISO date or time
+                   (2026-11-30T12:00:00Z) or an age such as 24h, 30m
+  --after <seq>    only decisions after this sequence number (resume an export)
+  --run <run-id>   only this run's decisions
+
+${CONNECTION_HELP}`;
+
+const PAGE = 1000;
+
+/**
+ * Reads `--since`: an ISO date or time, or an age counted back from now.
+ * @throws OperatorError (exit 2) on anything else.
+ */
+export function parseSince(text: string, now: number = Date.now()): number {
+  if (/^\d+(\.\d+)?(ms|s|m|h|d)$/.test(text)) return now - parseDuration(text);
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) {
+    throw new OperatorError(`--since wants an ISO time or an age such as 24h, not ${text}`, 2);
+  }
+  return at;
+}
+
+/** Runs `airlock audit ...`; returns the exit code. */
+export async function audit(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOperatorArgs(argv, {
+    since: { type: 'string' },
+    after: { type: 'string' },
+    run: { type: 'string' },
+  });
+  const [verb] = positionals;
+  if (values.help || verb !== 'export') {
+    process.stdout.write(AUDIT_HELP);
+    return values.help ? 0 : 2;
+  }
+  const connection = connectionFrom(values);
+  const since = typeof values.since === 'string' ? parseSince(values.since) : null;
+  let after = typeof values.after === 'string' ? Number(values.after) : 0;
+  if (!Number.isSafeInteger(after) || after < 0) {
+    throw new OperatorError('--after wants a nonnegative sequence number', 2);
+  }
+  const base =
+    typeof values.run === 'string'
+      ? `${workspacePath(connection)}/runs/${encodeURIComponent(values.run)}/audit`
+      : `${workspacePath(connection)}/audit`;
+  for (;;) {
+    const query = new URLSearchParams({ after: String(after), limit: String(PAGE) });
+    if (since !== null && typeof values.run !== 'string') query.set('since', String(since));
+    const lines = await fetchLines(connection, `${base}?${query}`);
+    for (const line of lines) process.stdout.write(`${line}\n`);
+    if (lines.length < PAGE) return 0;
+    after = (JSON.parse(lines.at(-1)!) as { seq: number }).seq;
+  }
+}
+
+/** GETs a JSON-lines answer; a failure is reported the way every operator command reports it. */
+async function fetchLines(connection: Connection, path: string): Promise<string[]> {
+  let response: Response;
+  try {
+    response = await fetch(`${connection.url}${path}`, {
+      headers: { authorization: `Bearer ${connection.token}` },
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    throw new OperatorError(`cannot reach the kernel at ${connection.url} (${cause})`, 1);
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as {
+      error?: { code?: string; detail?: string };
+    } | null;
+    throw new OperatorError(
+      `${body?.error?.code ?? response.status}: ${body?.error?.detail ?? response.statusText}`,
+      1,
+      body?.error?.code,
+    );
+  }
+  return (await response.text()).split('\n').filter((line) => line !== '');
+}

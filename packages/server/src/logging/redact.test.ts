@@ -1,0 +1,61 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from '../testing/harness.js';
+import { backends } from '../testing/stores.js';
+import { LOG_REDACTION, REDACTED, redactUrl } from './redact.js';
+
+const [sqlite] = await backends();
+
+/** A pino logger at debug level, with the kernel's redaction, writing into an array. */
+function capturingLogger() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { lines, logger: pino({ level: 'debug', redact: LOG_REDACTION }, stream) };
+}
+
+describe('credentials never reach a log line', () => {
+  it('redacts access_token (however it is spelled) and keeps the rest of the URL', () => {
+    expect(redactUrl('/feed?run_id=r1&access_token=secret&after=3')).toBe(
+      `/feed?run_id=r1&access_token=${REDACTED}&after=3`,
+    );
+    expect(redactUrl('/feed?Access_Token=secret')).toBe(`/feed?Access_Token=${REDACTED}`);
+    expect(redactUrl('/feed?access%5Ftoken=secret')).toBe(`/feed?access%5Ftoken=${REDACTED}`);
+    expect(redactUrl('/healthz')).toBe('/healthz');
+  });
+
+  it('redacts Authorization headers in any logged object, at every level', () => {
+    const { lines, logger } = capturingLogger();
+    logger.error({ headers: { authorization: 'Bearer secret-1' } }, 'a');
+    logger.warn({ req: { headers: { authorization: 'Bearer secret-2' } } }, 'b');
+    logger.debug({ authorization: 'Bearer secret-3', access_token: 'secret-4' }, 'c');
+    expect(lines).toHaveLength(3);
+    expect(lines.join('')).not.toMatch(/secret-\d/);
+  });
+
+  describe('the access log at debug level', () => {
+    let d: Deployment;
+    const captured = capturingLogger();
+    beforeAll(async () => {
+      d = await deploy(sqlite!, { logger: captured.logger });
+    });
+    afterAll(async () => {
+      await d.close();
+    });
+
+    it('records the request with the token in its query redacted', async () => {
+      const response = await fetch(`${d.url}${d.ws}/runs?access_token=${d.tokens.member}&limit=5`, {
+        headers: { authorization: `Bearer ${d.tokens.member}` },
+      });
+      expect(response.status).toBe(400);
+      const lines = captured.lines.filter((line) => line.includes('"msg":"request"'));
+      expect(lines.some((line) => line.includes(`access_token=${REDACTED}`))).toBe(true);
+      expect(captured.lines.join('')).not.toContain(d.tokens.member);
+    });
+  });
+});

@@ -1,0 +1,77 @@
+/*
+ * Prints what the approval stage costs an MCP call: the same granted
+ * `read_text_file` on the real filesystem server, called directly over stdio
+ * and through the gateway (Streamable HTTP, a kernel on SQLite, the bridge
+ * claiming and committing the row). Run: pnpm --filter @airlock/tests bench:mcp
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KernelApi, startGateway } from '@airlock/mcp';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startTestKernel } from '../src/support/kernel.js';
+
+const CALLS = Number(process.env.CALLS ?? 100);
+
+async function time(label: string, call: () => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < 5; i += 1) await call();
+  const samples: number[] = [];
+  for (let i = 0; i < CALLS; i += 1) {
+    const start = performance.now();
+    await call();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))];
+  console.log(
+    `${label.padEnd(28)} calls ${CALLS}  median ${at(0.5)?.toFixed(1)} ms  p95 ${at(0.95)?.toFixed(1)} ms`,
+  );
+}
+
+const kernel = await startTestKernel();
+const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-mcp-'));
+mkdirSync(join(dir, 'src'));
+writeFileSync(join(dir, 'src/a.txt'), 'hello');
+const entry = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-filesystem/dist/index.js',
+);
+const arguments_ = { path: 'src/a.txt' };
+try {
+  const direct = new Client({ name: 'bench', version: '1' });
+  await direct.connect(
+    new StdioClientTransport({ command: process.execPath, args: [entry, dir], stderr: 'ignore' }),
+  );
+  await time('direct (stdio)', () =>
+    direct.callTool({ name: 'read_text_file', arguments: arguments_ }),
+  );
+  await direct.close();
+
+  await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
+    approval_mode: 'rules',
+    approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
+  });
+  const gateway = await startGateway({
+    url: kernel.url,
+    workspaceId: kernel.workspace.id,
+    executorToken: kernel.workspace.tokens.executor,
+    servers: [{ name: 'fs', spec: { command: process.execPath, args: [entry, dir] } }],
+  });
+  const front = await gateway.listenHttp();
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(front.url), {
+      requestInit: { headers: { authorization: `Bearer ${kernel.workspace.tokens.agent}` } },
+    }),
+  );
+  await time('gateway (granted by rule)', () =>
+    client.callTool({ name: 'fs__read_text_file', arguments: arguments_ }),
+  );
+  await client.close();
+  await gateway.close();
+} finally {
+  await kernel.close();
+  rmSync(dir, { recursive: true, force: true });
+}

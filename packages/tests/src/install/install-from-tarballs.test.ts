@@ -1,0 +1,146 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  compiledBetterSqlite,
+  npm,
+  npmEnv,
+  type PublicPackage,
+  pack,
+  publicPackages,
+  undeclaredTypeImports,
+} from './tarballs.js';
+
+const run = promisify(execFile);
+const INSTALL_TIMEOUT_MS = 15 * 60_000;
+
+/** A package.json that installs the given tarballs, each Airlock package from its tarball only. */
+function manifest(
+  tarballs: Map<string, string>,
+  extra: { devDependencies?: Record<string, string>; overrides?: Record<string, string> } = {},
+): string {
+  const files = Object.fromEntries([...tarballs].map(([name, file]) => [name, `file:${file}`]));
+  return JSON.stringify(
+    {
+      name: 'stranger-app',
+      private: true,
+      type: 'module',
+      dependencies: files,
+      devDependencies: extra.devDependencies ?? {},
+      overrides: { ...files, ...extra.overrides },
+    },
+    null,
+    2,
+  );
+}
+
+describe('packages a stranger can install', () => {
+  let root: string;
+  let tarballs: Map<string, string>;
+  let packages: PublicPackage[];
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'airlock-install-'));
+    const destination = join(root, 'tarballs');
+    mkdirSync(destination);
+    packages = publicPackages();
+    tarballs = new Map();
+    for (const pkg of packages) tarballs.set(pkg.name, await pack(pkg, destination));
+  }, INSTALL_TIMEOUT_MS);
+
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('packs every public package, the inbox included (the server depends on it)', () => {
+    expect([...tarballs.keys()].sort()).toEqual([
+      '@airlock/core',
+      '@airlock/inbox',
+      '@airlock/mcp',
+      '@airlock/rules-lint',
+      '@airlock/sdk',
+      '@airlock/server',
+    ]);
+  });
+
+  it(
+    'installs with npm outside the workspace; a strict app type-checks without skipLibCheck and runs against a real kernel',
+    async () => {
+      const app = join(root, 'app');
+      cpSync(join(import.meta.dirname, 'fixtures', 'app'), app, { recursive: true });
+      // The workspace's compiled better-sqlite3 (the same version) spares a native compile of
+      // minutes; without one, npm compiles it as a stranger's install would.
+      const compiled = compiledBetterSqlite();
+      writeFileSync(
+        join(app, 'package.json'),
+        manifest(tarballs, {
+          devDependencies: { typescript: '5.9.3', '@types/node': '20.19.43' },
+          overrides: compiled ? { 'better-sqlite3': `file:${compiled}` } : {},
+        }),
+      );
+      await npm(app, compiled ? ['install', '--ignore-scripts'] : ['install']);
+
+      const undeclared = [...tarballs.keys()].flatMap((name) =>
+        undeclaredTypeImports(join(app, 'node_modules', name)).map((line) => `${name}/${line}`),
+      );
+      expect(undeclared).toEqual([]);
+
+      const tsc = await run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', app]).catch(
+        (error: { stdout?: string }) => ({ stdout: error.stdout ?? String(error), failed: true }),
+      );
+      expect(tsc.stdout).toBe('');
+
+      const { stdout } = await run(process.execPath, ['dist/app.js'], { cwd: app, env: npmEnv() });
+      expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toMatchObject({
+        state: 'completed',
+        final_answer: 'done',
+        approvedTwice: 'task_not_waiting',
+        refused: 'invalid_configuration',
+        plain: { runs: 1, missing: 'run_not_found' },
+        inbox: expect.stringMatching(/^200 text\/html/),
+      });
+
+      // The kernel's own command is installed and answers.
+      const help = await run(join(app, 'node_modules', '.bin', 'airlock'), ['--help']).catch(
+        (error: { stdout?: string; stderr?: string }) => error,
+      );
+      expect(`${help.stdout}${help.stderr}`).toMatch(/serve/);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  it(
+    'the SDK alone installs small, with no TypeScript compiler, and imports under --legacy-peer-deps',
+    async () => {
+      const only = join(root, 'sdk-only');
+      mkdirSync(only);
+      const sdk = new Map(
+        [...tarballs].filter(([name]) => name === '@airlock/sdk' || name === '@airlock/core'),
+      );
+      writeFileSync(join(only, 'package.json'), manifest(sdk));
+      await npm(only, ['install', '--omit=dev', '--legacy-peer-deps']);
+      const { stdout: du } = await run('du', ['-sk', join(only, 'node_modules')]);
+      const kilobytes = Number(du.split(/\s+/)[0]);
+      console.log(`[airlock tests] @airlock/sdk install size: ${(kilobytes / 1024).toFixed(1)} MB`);
+      const { stdout: tree } = await npm(only, ['ls', '--all', '--parseable']);
+      expect(tree).not.toMatch(/node_modules\/typescript$/m);
+      expect(tree).not.toMatch(/@trpc/);
+      // 44 MB before the SDK shed tRPC's packages; today zod (core's one dependency) is most of it.
+      expect(kilobytes).toBeLessThan(15 * 1024);
+      const imported = await run(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          "const sdk = await import('@airlock/sdk'); console.log(typeof sdk.createClient)",
+        ],
+        { cwd: only },
+      );
+      expect(imported.stdout.trim()).toBe('function');
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+});
