@@ -271,7 +271,7 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
       const [read, write] = await workspace().runs.run(run.id).tasks();
       expect(read).toMatchObject({ state: 'succeeded' });
       expect(write).toMatchObject({ state: 'failed', error: { code: 'approval_denied' } });
-      expect((write?.decision as { layer?: string }).layer).toBe('rule_set');
+      expect((write?.decision as { layer?: string } | undefined)?.layer).toBe('rule_set');
       expect(existsSync(join(dir, 'src/d.txt'))).toBe(false);
     } finally {
       await agent.putProfile(before);
