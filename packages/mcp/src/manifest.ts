@@ -1,20 +1,8 @@
+import { RISK_TRAITS, type RiskTrait } from '@airlock/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
-/** The risk traits a tool manifest entry may declare (the profile's `tool_manifest`). */
-export const RISK_TRAITS = [
-  'read',
-  'write',
-  'delete',
-  'destructive',
-  'execute',
-  'network',
-  'interaction',
-  'delegate',
-  'plan_write',
-] as const;
-
-/** One risk trait. */
-export type RiskTrait = (typeof RISK_TRAITS)[number];
+// The risk traits are core's (spec 003's tool manifest); re-exported for the bridge's users.
+export { RISK_TRAITS, type RiskTrait };
 
 /** Where a call's input names what it acts on: a JSON pointer and its kind. */
 export interface ManifestTarget {
