@@ -112,6 +112,7 @@ function profileView(decision: Approval): HTMLElement {
         )
       : null,
     h('p', { class: 'why' }, `Mode ${profile.mode ?? '?'} · origin ${profile.origin ?? '?'}`),
+    layerWhy(decision),
     profile.matched_rules.length
       ? h(
           'div',
@@ -124,6 +125,27 @@ function profileView(decision: Approval): HTMLElement {
           ),
         )
       : h('p', { class: 'rules' }, parkedByMode(profile.mode)),
+  );
+}
+
+/** The layer that parked the call, when another layer than the declared rules did (specs 003/004). */
+function layerWhy(decision: Approval): HTMLElement | null {
+  const profile = decision.task.effect_profile;
+  const layer = profile?.decided_by_layer;
+  if (layer === undefined || layer === 'approval_rules') return null;
+  const said = profile?.layers?.find((entry) => entry.layer === layer);
+  const rule = said?.rule;
+  const where = rule?.rule_set
+    ? ` rule set ${rule.rule_set.id}${rule.scope ? ` (${rule.scope})` : ''}`
+    : rule?.list
+      ? ` ${rule.list}`
+      : '';
+  const which = rule?.text ? `: ${rule.text}` : rule?.index != null ? `: rule #${rule.index}` : '';
+  const detail = said?.detail ? ` — ${said.detail}` : '';
+  return h(
+    'p',
+    { class: 'why-layer' },
+    `Parked by the ${layer.replace('_', ' ')} layer,${where}${which}${detail}`,
   );
 }
 

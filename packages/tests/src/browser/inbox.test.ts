@@ -338,6 +338,9 @@ describe.skipIf(browserSkipReason !== null)('the web inbox in headless Chromium'
     const first = await ws.runs.create(supervised());
     const card = page.locator(`[data-decision="${first.id}/t1"]`);
     await card.waitFor();
+    expect(await card.locator('.why-layer').textContent()).toContain(
+      'Parked by the rule set layer, rule set supervised',
+    );
     const words = card.locator('.remember-rule');
     expect(await words.textContent()).toContain('exactly this call (bash git push origin main)');
     expect(await words.textContent()).toContain('rule set supervised');
