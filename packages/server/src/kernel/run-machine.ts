@@ -1,14 +1,12 @@
+import type { RunState } from '@airlock/core';
 import { runPrepared } from '../store/prepared.js';
 import type { RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { AirlockError } from './errors.js';
 import { cancelOutstanding } from './move-task.js';
 
-/** Every state a run can be in; only `running` is not an end. */
-export const RUN_STATES = ['running', 'completed', 'canceled', 'failed'] as const;
-
-/** A run's state. */
-export type RunState = (typeof RUN_STATES)[number];
+// Every state a run can be in (only `running` is not an end): the wire's, from @airlock/core.
+export { RUN_STATES, type RunState } from '@airlock/core';
 
 /** The ends of a run. */
 export type RunEnd = Exclude<RunState, 'running'>;

@@ -1,26 +1,8 @@
+import type { TaskState } from '@airlock/core';
 import { type RawBuilder, sql } from 'kysely';
 
-/** Every state a task row can be in (DESIGN.md, "Task states"). */
-export const TASK_STATES = [
-  'ready',
-  'runnable',
-  'claimed',
-  'succeeded',
-  'failed',
-  'needs_approval',
-  'awaiting_input',
-  'timed_out',
-  'canceled',
-] as const;
-
-/** A task row's state. */
-export type TaskState = (typeof TASK_STATES)[number];
-
-/** What a task row stands for: a tool call, a question, a lifecycle hook or a summarizer step. */
-export const TASK_KINDS = ['tool', 'ask', 'hook', 'summary'] as const;
-
-/** A task row's kind. */
-export type TaskKind = (typeof TASK_KINDS)[number];
+// The states and kinds are the wire's (@airlock/core's protocol): one list for both.
+export { TASK_STATES, type TaskKind, type TaskState } from '@airlock/core';
 
 /** Who wrote a row: the model, a person through the tasks door, or the kernel itself. */
 export type TaskOrigin = 'model' | 'author' | 'kernel';
