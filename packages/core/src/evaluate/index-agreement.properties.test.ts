@@ -1,33 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { referenceGlobMatch as globMatches } from '../glob/fixtures/reference-glob.js';
 import { utf8Bytes } from '../glob/utf8.js';
 import { textAtPath } from '../path/tool-input-path.js';
 import { validateRuleList } from '../rules/validate-rules.js';
 import type { ApprovalMode, ApprovalRule, Origin, Verdict } from '../schemas/approval.js';
 import { decide, explainMatches } from './decide.js';
-
-/** Byte-level dynamic programming: slow, obviously right, shares no code with the matcher. */
-function globMatches(pattern: string, text: string): boolean {
-  const p = utf8Bytes(pattern);
-  const t = utf8Bytes(text);
-  let row = new Uint8Array(t.length + 1);
-  row[0] = 1;
-  for (const byte of p) {
-    const next = new Uint8Array(t.length + 1);
-    if (byte === 0x2a) {
-      let seen = 0;
-      for (let j = 0; j <= t.length; j++) {
-        seen |= row[j]!;
-        next[j] = seen;
-      }
-    } else {
-      for (let j = 1; j <= t.length; j++)
-        next[j] = row[j - 1]! && (byte === 0x3f || byte === t[j - 1]) ? 1 : 0;
-    }
-    row = next;
-  }
-  return row[t.length] === 1;
-}
 
 function served(name: string): string {
   return /^(.+)__[0-9a-f]{12}$/.exec(name)?.[1] ?? name;

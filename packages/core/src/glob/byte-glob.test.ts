@@ -4,30 +4,8 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileGlob, isLiteralGlob, matchGlob } from './byte-glob.js';
+import { referenceGlobMatch as referenceMatch } from './fixtures/reference-glob.js';
 import { utf8Bytes } from './utf8.js';
-
-/** A slow, obviously right reference: dynamic programming over bytes. */
-function referenceMatch(pattern: string, text: string): boolean {
-  const p = utf8Bytes(pattern);
-  const t = utf8Bytes(text);
-  let row = new Array<boolean>(t.length + 1).fill(false);
-  row[0] = true;
-  for (const byte of p) {
-    const next = new Array<boolean>(t.length + 1).fill(false);
-    if (byte === 0x2a) {
-      let seen = false;
-      for (let j = 0; j <= t.length; j++) {
-        seen ||= row[j]!;
-        next[j] = seen;
-      }
-    } else {
-      for (let j = 1; j <= t.length; j++)
-        next[j] = row[j - 1]! && (byte === 0x3f || byte === t[j - 1]);
-    }
-    row = next;
-  }
-  return row[t.length]!;
-}
 
 describe('byte glob semantics', () => {
   it.each([

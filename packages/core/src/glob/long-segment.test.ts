@@ -1,31 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileGlob, matchGlob } from './byte-glob.js';
+import { referenceGlobMatch as referenceMatch } from './fixtures/reference-glob.js';
 import { PreparedText } from './prepared-text.js';
 import { utf8Bytes } from './utf8.js';
-
-/** Byte-level dynamic programming, the slow reference. */
-function referenceMatch(pattern: string, text: string): boolean {
-  const p = utf8Bytes(pattern);
-  const t = utf8Bytes(text);
-  let row = new Uint8Array(t.length + 1);
-  row[0] = 1;
-  for (const byte of p) {
-    const next = new Uint8Array(t.length + 1);
-    if (byte === 0x2a) {
-      let seen = 0;
-      for (let j = 0; j <= t.length; j++) {
-        seen |= row[j]!;
-        next[j] = seen;
-      }
-    } else {
-      for (let j = 1; j <= t.length; j++)
-        next[j] = row[j - 1]! && (byte === 0x3f || byte === t[j - 1]) ? 1 : 0;
-    }
-    row = next;
-  }
-  return row[t.length] === 1;
-}
 
 /** Runs of one symbol, so segments grow past the native-search and one-word Shift-And limits. */
 const runArb = fc
