@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   buildEffectProfile,
   type Decision,
@@ -16,35 +17,55 @@ import { ASK_TOOL, parseQuestion } from './questions.js';
 import { touchRun } from './run-machine.js';
 import type { EmittedBy } from './task-machine.js';
 
-const policies = new Map<string, Policy>();
+const policiesByRun = new Map<string, Policy>();
+/** Runs that froze the same rules (every run of one profile version) share one compiled policy. */
+const policiesByRules = new Map<string, Policy>();
 const POLICY_CACHE_LIMIT = 2000;
 
 /** The principal recorded on a decision the approval rules and policy layers made. */
 export const RULE_PRINCIPAL = 'policy';
 
+function remember(cache: Map<string, Policy>, key: string, policy: Policy): void {
+  if (cache.size >= POLICY_CACHE_LIMIT) cache.clear();
+  cache.set(key, policy);
+}
+
 /**
- * The compiled policy frozen on a run (cached per run; the frozen JSON never changes).
+ * The compiled policy frozen on a run, cached per run and per frozen rule text
+ * (the frozen JSON never changes), so the rules are validated and compiled once
+ * however many runs freeze them.
  * @throws AirlockError invalid_configuration when the frozen rules no longer validate.
  */
 export function policyForRun(
   run: Pick<RunTable, 'id' | 'approval_rules' | 'tool_aliases' | 'tool_names'>,
 ): Policy {
-  const cached = policies.get(run.id);
+  const cached = policiesByRun.get(run.id);
   if (cached) return cached;
-  const validated = validateRuleList(JSON.parse(run.approval_rules), {
-    toolAliases: JSON.parse(run.tool_aliases) as Record<string, string>,
-    toolNames: run.tool_names ? (JSON.parse(run.tool_names) as string[]) : null,
-  });
-  if (!validated.ok) {
-    throw new AirlockError(
-      'invalid_configuration',
-      'the rules frozen on this run do not validate',
-      validated.problems,
-    );
+  const rulesKey = createHash('sha256')
+    .update(run.approval_rules)
+    .update('\0')
+    .update(run.tool_aliases)
+    .update('\0')
+    .update(run.tool_names ?? 'null')
+    .digest('base64');
+  let policy = policiesByRules.get(rulesKey);
+  if (!policy) {
+    const validated = validateRuleList(JSON.parse(run.approval_rules), {
+      toolAliases: JSON.parse(run.tool_aliases) as Record<string, string>,
+      toolNames: run.tool_names ? (JSON.parse(run.tool_names) as string[]) : null,
+    });
+    if (!validated.ok) {
+      throw new AirlockError(
+        'invalid_configuration',
+        'the rules frozen on this run do not validate',
+        validated.problems,
+      );
+    }
+    policy = validated.value;
+    remember(policiesByRules, rulesKey, policy);
   }
-  if (policies.size >= POLICY_CACHE_LIMIT) policies.clear();
-  policies.set(run.id, validated.value);
-  return validated.value;
+  remember(policiesByRun, run.id, policy);
+  return policy;
 }
 
 /** A tool call arriving at the approval stage. */
