@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyShellCommand } from './action-tags.js';
 import { readCorpus } from './corpus/read-corpus.js';
-import { classifyShellSegments } from './segment-walker.js';
 import { ACTION_TAGS } from './tags.js';
 
 const commands = readCorpus().map((entry) => entry.command);

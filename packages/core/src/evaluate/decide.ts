@@ -2,7 +2,6 @@ import { truncateUtf8 } from '../glob/utf8.js';
 import { textAtPath } from '../path/tool-input-path.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import type { Policy } from '../rules/policy.js';
-import { resolveToolName } from '../rules/tool-pattern.js';
 import type { ApprovalMode, Decision, Origin, Verdict } from '../schemas/approval.js';
 
 /** A denial reason rides at most this many UTF-8 bytes. */
@@ -29,8 +28,8 @@ export interface RuleMatch {
  * each one read. Use it to show a person why a decision came out as it did.
  */
 export function explainMatches(policy: Policy, call: ToolCall): RuleMatch[] {
-  const toolName = resolveToolName(call.toolName, policy.toolAliases);
-  const indices = policy.toolIndex(call.origin, toolName).matchIndices(call.toolInput);
+  const { index } = policy.route(call.origin, call.toolName);
+  const indices = index.matchIndices(call.toolInput);
   const rules = policy.compiledRules;
   return indices.map((index) => {
     const rule = rules[index]!;
@@ -47,8 +46,8 @@ export function explainMatches(policy: Policy, call: ToolCall): RuleMatch[] {
  * unless a rule naming that origin says otherwise. Never throws.
  */
 export function decide(policy: Policy, call: ToolCall): Decision {
-  const toolName = resolveToolName(call.toolName, policy.toolAliases);
-  const matched = policy.toolIndex(call.origin, toolName).matchIndices(call.toolInput);
+  const { toolName, index } = policy.route(call.origin, call.toolName);
+  const matched = index.matchIndices(call.toolInput);
   const rules = policy.compiledRules;
   let firstDeny: CompiledRule | null = null;
   let anyAsk = false;

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { referenceGlobMatch as globMatches } from '../glob/fixtures/reference-glob.js';
-import { utf8Bytes } from '../glob/utf8.js';
 import { textAtPath } from '../path/tool-input-path.js';
 import { validateRuleList } from '../rules/validate-rules.js';
 import type { ApprovalMode, ApprovalRule, Origin, Verdict } from '../schemas/approval.js';

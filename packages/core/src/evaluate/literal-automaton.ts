@@ -18,6 +18,12 @@ const START = 1;
 const END = 2;
 const FIRST_UNIT_CLASS = 3;
 
+/** Texts this long or longer are read by two walks at once (see `scan`). */
+const TWO_WALKS_MIN_UNITS = 256;
+/** How many of the second walk's occurrences are kept before the scan falls back to one walk. */
+const PENDING_LIMIT = 4096;
+const OVERFLOWED = -1;
+
 /**
  * Past this many table cells (4 bytes each) the automaton is not built and the
  * caller runs every glob instead. 6.5 million covers a whole 64 KiB envelope of
@@ -50,8 +56,8 @@ export class LiteralAutomaton {
   readonly #wide: Map<number, number>;
   /**
    * The transitions: next[state * classes + class] is the next state times
-   * classes, shifted left once, its low bit set when that state or its
-   * failure chain spells a literal.
+   * classes, bitwise negated when that state or its failure chain spells a
+   * literal (the root never does, so a negative cell always means output).
    */
   readonly #next: Int32Array;
   /** The literal a state spells, or -1, by state number. */
@@ -62,6 +68,11 @@ export class LiteralAutomaton {
   readonly #visitedEpoch: Int32Array;
   readonly #lastVisit: Int32Array;
   readonly #visited: Int32Array;
+  /** The second walk's occurrences, in order: their states and where they end. */
+  #pendingStates: Int32Array | null = null;
+  #pendingEnds: Int32Array | null = null;
+  /** The longest literal, in UTF-16 units (anchors take none). */
+  readonly #longestUnits: number;
   #visitedCount = 0;
   #count = 0;
   #epoch = 0;
@@ -80,7 +91,9 @@ export class LiteralAutomaton {
     literalAt: Int32Array;
     outputLink: Int32Array;
     literalCount: number;
+    longestUnits: number;
   }) {
+    this.#longestUnits = parts.longestUnits;
     this.#classes = parts.classes;
     this.#ascii = parts.ascii;
     this.#wide = parts.wide;
@@ -178,7 +191,7 @@ export class LiteralAutomaton {
     }
     for (let cell = 0; cell < next.length; cell++) {
       const target = next[cell]!;
-      next[cell] = (target << 1) | hasOutput[target / classes]!;
+      next[cell] = hasOutput[target / classes] === 1 ? ~target : target;
     }
     return new LiteralAutomaton({
       classes,
@@ -188,6 +201,10 @@ export class LiteralAutomaton {
       literalAt: Int32Array.from(literalAt),
       outputLink: links,
       literalCount: literals.length,
+      longestUnits: literals.reduce(
+        (longest, literal) => Math.max(longest, literal.text.length),
+        0,
+      ),
     });
   }
 
@@ -197,48 +214,133 @@ export class LiteralAutomaton {
    * each found literal, where its first occurrence ends (in UTF-16 units of
    * the text, the anchors taking no room) and, with `trackLast`, `lastEnd`
    * where its last one ends. Linear in the text plus the literals reported.
+   *
+   * A long text is read by two walks at once, one over each half (the second
+   * starting early by the longest literal, so no occurrence falls between):
+   * a table walk waits on each lookup before the next, and two independent
+   * walks let the processor overlap those waits.
    */
   scan(text: string, trackLast: boolean): number {
-    const next = this.#next;
-    const ascii = this.#ascii;
-    const wide = this.#wide;
-    // Patterns of ASCII only (the usual case) read every other unit as "other" without a lookup.
-    const hasWide = wide.size > 0;
+    this.#begin();
+    let step = this.#next[START]!;
+    if (step < 0) {
+      step = ~step;
+      this.#hit(step, 0, trackLast);
+    }
+    const length = text.length;
+    const overlap = this.#longestUnits - 1;
+    if (length >= TWO_WALKS_MIN_UNITS && overlap * 4 <= length) {
+      const last = this.#scanTwoWalks(text, step, overlap, trackLast);
+      if (last !== OVERFLOWED) return this.#finish(last, length, trackLast);
+      // So many occurrences that the second walk's list overflowed: read the text again, in one walk.
+      this.#begin();
+      step = this.#next[START]!;
+      if (step < 0) {
+        step = ~step;
+        this.#hit(step, 0, trackLast);
+      }
+    }
+    return this.#finish(this.#walk(text, step, 0, length, trackLast), length, trackLast);
+  }
+
+  #begin(): void {
     if (this.#epoch === 0x7fffffff) {
       this.#seen.fill(0);
       this.#visitedEpoch.fill(0);
       this.#epoch = 0;
     }
-    const epoch = ++this.#epoch;
-    const classes = this.#classes;
-    const seen = this.#seen;
-    const visitedEpoch = this.#visitedEpoch;
-    const lastVisit = this.#lastVisit;
+    this.#epoch++;
     this.#count = 0;
     this.#visitedCount = 0;
-    let step = next[START]!;
-    if ((step & 1) === 1) this.#visit(step >> 1, 0, epoch, trackLast);
-    for (let i = 0; i < text.length; i++) {
-      const unit = text.charCodeAt(i);
-      const symbol = unit < 128 ? ascii[unit]! : hasWide ? (wide.get(unit) ?? OTHER) : OTHER;
-      step = next[(step >> 1) + symbol]!;
-      if ((step & 1) === 0) continue;
-      const state = (step >> 1) / classes;
-      if (trackLast) {
-        if (visitedEpoch[state] === epoch) lastVisit[state] = i + 1;
-        else this.#visit(step >> 1, i + 1, epoch, true);
-      } else if (seen[state] !== epoch) this.#visit(step >> 1, i + 1, epoch, false);
-    }
-    step = next[(step >> 1) + END]!;
-    if ((step & 1) === 1) this.#visit(step >> 1, text.length, epoch, trackLast);
+  }
+
+  /** Reads the end symbol after the walk that read the text's last unit, and settles `lastEnd`. */
+  #finish(step: number, length: number, trackLast: boolean): number {
+    const end = this.#next[step + END]!;
+    if (end < 0) this.#hit(~end, length, trackLast);
     if (trackLast) this.#spreadLastEnds();
     return this.#count;
   }
 
-  /** A state with output met at `position`: reports the literals of its chain not yet seen. */
-  #visit(premultiplied: number, position: number, epoch: number, trackLast: boolean): void {
+  /** One walk over text[from, to) from `step`; returns where it ends. */
+  #walk(text: string, step: number, from: number, to: number, trackLast: boolean): number {
+    const next = this.#next;
+    const ascii = this.#ascii;
+    for (let i = from; i < to; i++) {
+      const unit = text.charCodeAt(i);
+      step = next[step + (unit < 128 ? ascii[unit]! : this.#wideClass(unit))]!;
+      if (step < 0) {
+        step = ~step;
+        this.#hit(step, i + 1, trackLast);
+      }
+    }
+    return step;
+  }
+
+  /**
+   * Two walks at once: the first over [0, middle) from `step`, the second
+   * from the root over [middle - overlap, length), which finds every
+   * occurrence ending after `middle` (each starts at or after its first
+   * unit). The second walk's occurrences are kept in order and reported
+   * after the first walk's, so positions reach `#hit` ascending. Returns the
+   * second walk's last state, or OVERFLOWED when it met too many to keep.
+   */
+  #scanTwoWalks(text: string, step: number, overlap: number, trackLast: boolean): number {
+    const next = this.#next;
+    const ascii = this.#ascii;
+    const length = text.length;
+    const middle = (length + overlap + 1) >> 1;
+    const secondFrom = middle - overlap;
+    const together = length - secondFrom;
+    this.#pendingStates ??= new Int32Array(PENDING_LIMIT);
+    this.#pendingEnds ??= new Int32Array(PENDING_LIMIT);
+    const pendingStates = this.#pendingStates;
+    const pendingEnds = this.#pendingEnds;
+    let pending = 0;
+    let first = step;
+    let second = 0;
+    for (let i = 0, j = secondFrom; i < together; i++, j++) {
+      const u = text.charCodeAt(i);
+      const v = text.charCodeAt(j);
+      first = next[first + (u < 128 ? ascii[u]! : this.#wideClass(u))]!;
+      second = next[second + (v < 128 ? ascii[v]! : this.#wideClass(v))]!;
+      if ((first | second) >= 0) continue;
+      if (first < 0) {
+        first = ~first;
+        this.#hit(first, i + 1, trackLast);
+      }
+      if (second < 0) {
+        second = ~second;
+        if (j + 1 > middle) {
+          if (pending === PENDING_LIMIT) return OVERFLOWED;
+          pendingStates[pending] = second;
+          pendingEnds[pending++] = j + 1;
+        }
+      }
+    }
+    this.#walk(text, first, together, middle, trackLast);
+    for (let p = 0; p < pending; p++) this.#hit(pendingStates[p]!, pendingEnds[p]!, trackLast);
+    return second;
+  }
+
+  #wideClass(unit: number): number {
+    return this.#wide.size === 0 ? OTHER : (this.#wide.get(unit) ?? OTHER);
+  }
+
+  /** A state with output met at `position` (premultiplied by the class count). */
+  #hit(premultiplied: number, position: number, trackLast: boolean): void {
+    const state = premultiplied / this.#classes;
+    if (trackLast) {
+      if (this.#visitedEpoch[state] === this.#epoch) this.#lastVisit[state] = position;
+      else this.#visit(premultiplied, position, true);
+    } else if (this.#seen[state] !== this.#epoch) this.#visit(premultiplied, position, false);
+  }
+
+  /** A state with output met for the first time in this scan: reports the literals of its chain not yet seen. */
+  #visit(premultiplied: number, position: number, trackLast: boolean): void {
     const classes = this.#classes;
     const seen = this.#seen;
+    const epoch = this.#epoch;
     const state = premultiplied / classes;
     if (trackLast) {
       this.#visitedEpoch[state] = epoch;

@@ -1,4 +1,5 @@
 import { PreparedText } from '../glob/prepared-text.js';
+import { textReader } from '../path/tool-input-path.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import { type AnchoredLiteral, LiteralAutomaton, literalKey } from './literal-automaton.js';
 import { type MatchShape, requiredLiterals } from './rule-literals.js';
@@ -20,6 +21,8 @@ const BEFORE_SUFFIX = 4;
  */
 export class PathGroup {
   readonly path: readonly string[];
+  /** The text at `path` of a tool input, or undefined when there is none. */
+  readonly readText: (input: unknown) => string | undefined;
   /** Rules that match whenever there is text: no glob, or a bare `*`. */
   readonly #anyText: readonly number[];
   /** Rules that must always run their glob: no literal to look for, or no automaton. */
@@ -42,6 +45,7 @@ export class PathGroup {
 
   constructor(path: readonly string[], rules: readonly CompiledRule[]) {
     this.path = path;
+    this.readText = textReader(path);
     const anyText: number[] = [];
     const alwaysRun: CompiledRule[] = [];
     const literals: AnchoredLiteral[] = [];
@@ -120,13 +124,22 @@ export class PathGroup {
   collect(raw: string, matched: number[]): void {
     for (const index of this.#anyText) matched.push(index);
     if (this.#automaton === null && this.#alwaysRun.length === 0) return;
-    const text = new PreparedText(raw);
-    for (const rule of this.#alwaysRun) {
-      if (rule.match!.matchesPrepared(text)) matched.push(rule.index);
+    // Made only when a glob must run (or the scan needs the well-formed text): most calls never need it.
+    let text: PreparedText | null = null;
+    const alwaysRun = this.#alwaysRun;
+    if (alwaysRun.length > 0) {
+      text = new PreparedText(raw);
+      for (const rule of alwaysRun) {
+        if (rule.match!.matchesPrepared(text)) matched.push(rule.index);
+      }
     }
     const automaton = this.#automaton;
     if (automaton === null) return;
-    const scanned = automaton.needsWellFormedText ? text.units : text.raw;
+    let scanned = raw;
+    if (automaton.needsWellFormedText) {
+      text ??= new PreparedText(raw);
+      scanned = text.units;
+    }
     const count = automaton.scan(scanned, this.#trackLast);
     if (count === 0) return;
     const found = automaton.found;
@@ -147,21 +160,23 @@ export class PathGroup {
           counts[slot] = 0;
         }
         if (++counts[slot]! !== needs[slot]) continue;
-        if (this.#decide(slot, automaton, scanned.length, text)) {
-          matched.push(this.#slotRules[slot]!.index);
+        const rule = this.#slotRules[slot]!;
+        if (this.#slotKinds[slot] === RUN) {
+          text ??= new PreparedText(raw);
+          if (rule.match!.matchesPrepared(text)) matched.push(rule.index);
+        } else if (this.#decidedByPositions(slot, automaton, scanned.length)) {
+          matched.push(rule.index);
         }
       }
     }
   }
 
-  /** Whether a slot whose literals all occur matches, from their positions when its shape allows. */
-  #decide(slot: number, automaton: LiteralAutomaton, length: number, text: PreparedText): boolean {
+  /** Whether a slot whose literals all occur, and whose shape needs no glob run, matches: from their positions. */
+  #decidedByPositions(slot: number, automaton: LiteralAutomaton, length: number): boolean {
     const kind = this.#slotKinds[slot]!;
     const first = this.#slotFirst[slot]!;
     const second = this.#slotSecond[slot]!;
     switch (kind) {
-      case DECISIVE:
-        return true;
       case ORDERED:
         return (
           automaton.firstEnd[first]! <= automaton.lastEnd[second]! - this.#literalUnits[second]!
@@ -171,7 +186,8 @@ export class PathGroup {
       case BEFORE_SUFFIX:
         return automaton.firstEnd[first]! <= length - second;
       default:
-        return this.#slotRules[slot]!.match!.matchesPrepared(text);
+        // DECISIVE: its literals occurring is the match.
+        return true;
     }
   }
 }

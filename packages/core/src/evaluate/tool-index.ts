@@ -1,4 +1,3 @@
-import { textAtPath } from '../path/tool-input-path.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import { PathGroup } from './path-group.js';
 
@@ -32,12 +31,14 @@ export class ToolIndex {
 
   /** The indices of the rules that match this tool input, ascending. */
   matchIndices(toolInput: unknown): number[] {
-    const matched = this.#toolOnly.slice();
-    for (const group of this.#groups) {
-      const text = textAtPath(toolInput, group.path);
+    const matched = this.#toolOnly.length === 0 ? [] : this.#toolOnly.slice();
+    const groups = this.#groups;
+    for (let g = 0; g < groups.length; g++) {
+      const group = groups[g]!;
+      const text = group.readText(toolInput);
       if (text !== undefined) group.collect(text, matched);
     }
-    return sortAscending(matched);
+    return matched.length < 2 ? matched : sortAscending(matched);
   }
 }
 

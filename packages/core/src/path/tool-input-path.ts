@@ -61,3 +61,19 @@ export function textOf(value: unknown): string | undefined {
 export function textAtPath(input: unknown, segments: readonly string[]): string | undefined {
   return textOf(walkPath(input, segments));
 }
+
+/**
+ * `textAtPath` for one path, read on every call: a one-key path (the usual
+ * `command`, `path`, `url`) on a plain object skips the general walk.
+ */
+export function textReader(segments: readonly string[]): (input: unknown) => string | undefined {
+  if (segments.length !== 1) return (input) => textAtPath(input, segments);
+  const key = segments[0]!;
+  return (input) => {
+    if (input === null || typeof input !== 'object' || Array.isArray(input))
+      return textAtPath(input, segments);
+    const value = (input as Record<string, unknown>)[key];
+    if (value === undefined || !Object.hasOwn(input, key)) return undefined;
+    return typeof value === 'string' ? value : textOf(value);
+  };
+}

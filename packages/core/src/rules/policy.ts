@@ -1,6 +1,7 @@
 import { ToolIndex } from '../evaluate/tool-index.js';
 import type { ApprovalRule, Origin } from '../schemas/approval.js';
 import type { CompiledRule } from './compiled-rule.js';
+import { resolveToolName } from './tool-pattern.js';
 
 /** How many distinct tool names a policy remembers candidates for before starting over. */
 const CANDIDATE_CACHE_LIMIT = 4096;
@@ -56,6 +57,12 @@ export class CompiledPolicy {
     author: new Map(),
     kernel: new Map(),
   };
+  /** Per origin, each wire tool name seen: its resolved name and index (the per-call lookup). */
+  readonly #routeCache: Record<Origin, Map<string, ToolRoute>> = {
+    model: new Map(),
+    author: new Map(),
+    kernel: new Map(),
+  };
   /** One index per distinct candidate list (by rule indices), shared across tool names. */
   readonly #indexBySignature = new Map<string, ToolIndex>();
   readonly toolAliases: Readonly<Record<string, string>>;
@@ -101,6 +108,33 @@ export class CompiledPolicy {
     return this.#candidatesFor(origin, toolName).rules;
   }
 
+  /**
+   * The resolved tool name of a wire name (runner qualification stripped,
+   * aliases applied) and the evaluation index for it, in one lookup: this
+   * runs on every call.
+   */
+  route(origin: Origin, wireName: string): ToolRoute {
+    const caches = this.#routeCache;
+    const cache =
+      origin === 'model'
+        ? caches.model
+        : origin === 'author'
+          ? caches.author
+          : origin === 'kernel'
+            ? caches.kernel
+            : null;
+    const cached = cache?.get(wireName);
+    if (cached) return cached;
+    const toolName = resolveToolName(wireName, this.toolAliases);
+    const route = { toolName, index: this.#candidatesFor(origin, toolName).index };
+    // A name that is not a string, or an origin outside the three, is answered but never kept.
+    if (cache && typeof wireName === 'string') {
+      if (cache.size >= CANDIDATE_CACHE_LIMIT) cache.clear();
+      cache.set(wireName, route);
+    }
+    return route;
+  }
+
   /** The evaluation index of the rules of this origin that name the resolved tool. */
   toolIndex(origin: Origin, toolName: string): ToolIndex {
     return this.#candidatesFor(origin, toolName).index;
@@ -134,6 +168,12 @@ export class CompiledPolicy {
     cache.set(toolName, candidates);
     return candidates;
   }
+}
+
+/** Where a wire tool name leads: the name it resolves to and the index of its rules. */
+export interface ToolRoute {
+  readonly toolName: string;
+  readonly index: ToolIndex;
 }
 
 /** The rules that can apply to one tool name, and their evaluation index. */
