@@ -3,7 +3,9 @@
  * and, when a URL is set, PostgreSQL: park (a run whose one call parks),
  * approve, claim and commit, through REST against an in-process kernel.
  *
- *   pnpm --filter @airlock/server bench:statements
+ *   pnpm --filter @airlock/server bench:statements [-- --sql]
+ *
+ * With --sql, the statements of each verb's last call are printed too.
  *
  * PostgreSQL runs when AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL is set.
  */
@@ -20,11 +22,13 @@ import {
 } from '../src/store/accounts.js';
 import { freshDatabase } from './server-process.js';
 
-const counter = { statements: 0, transactions: 0 };
+const showSql = process.argv.includes('--sql');
+const counter = { statements: 0, transactions: 0, sql: [] as string[] };
 const TRANSACTION_END = /^\s*(commit|rollback)\b/i;
 
 function count(sql: string): void {
   counter.statements += 1;
+  if (showSql) counter.sql.push(sql.replace(/\s+/g, ' ').trim());
   if (TRANSACTION_END.test(sql)) counter.transactions += 1;
 }
 
@@ -91,10 +95,16 @@ async function measure(location: { dataDir?: string; databaseUrl?: string }) {
     const member = await token('member');
     const prefix = `/api/v1/workspaces/${ws.id}`;
     const totals = new Map<string, { statements: number[]; transactions: number[] }>();
+    const lastSql = new Map<string, string[]>();
     const verb = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
       counter.statements = 0;
       counter.transactions = 0;
+      counter.sql = [];
       const value = await work();
+      // The loop may go on after the answer (a commit that ends a run settles it in a second
+      // unit of work): that work is this verb's, so it is counted before the next verb starts.
+      await airlock.kernel.idle();
+      lastSql.set(name, counter.sql);
       const entry = totals.get(name) ?? { statements: [], transactions: [] };
       entry.statements.push(counter.statements);
       entry.transactions.push(counter.transactions);
@@ -127,6 +137,12 @@ async function measure(location: { dataDir?: string; databaseUrl?: string }) {
           result: 'done',
         }),
       );
+    }
+    if (showSql) {
+      for (const [name, statements] of lastSql) {
+        console.error(`-- ${location.databaseUrl ? 'postgres' : 'sqlite'}: ${name}`);
+        for (const statement of statements) console.error(`   ${statement}`);
+      }
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
     return [...totals].map(([name, entry]) => ({

@@ -104,6 +104,11 @@ export class Kernel {
     return step;
   }
 
+  /** Resolves once no run step of this process is in flight (steps they make due included). */
+  async idle(): Promise<void> {
+    while (this.driving.size > 0) await Promise.allSettled([...this.driving.values()]);
+  }
+
   /** Stops the sweep and waits for in-flight steps to finish. */
   async stop(): Promise<void> {
     this.stopped = true;
