@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { Checkpointer } from './checkpointer.js';
+import { appendEvents, type PendingEvent, type StoredEvent } from './event-log.js';
 import { GroupCommit } from './group-commit.js';
 import { type Dialect, migrateToLatest } from './migrations.js';
-import { runPrepared } from './prepared.js';
-import type { Database, EventType, RunEventTable } from './schema.js';
+import type { Database } from './schema.js';
 
 // PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -22,18 +22,7 @@ export interface StoreLocation {
   poolSize?: number | undefined;
 }
 
-/** An event waiting in a transaction; it gets its sequence number when the transaction ends. */
-export interface PendingEvent {
-  workspace_id: string;
-  run_id: string;
-  task_key?: string | null;
-  type: EventType;
-  data?: Record<string, unknown>;
-  principal?: string | null;
-}
-
-/** A committed event as stored. */
-export type StoredEvent = RunEventTable;
+export type { PendingEvent, StoredEvent } from './event-log.js';
 
 /** The handle a unit of work receives: the transaction and its outgoing events. */
 export interface Tx {
@@ -70,17 +59,6 @@ function cacheStatements(database: SqliteDatabase.Database): void {
     return statement;
   }) as typeof database.prepare;
 }
-
-const EVENT_COLUMNS = [
-  'workspace_id',
-  'seq',
-  'run_id',
-  'task_key',
-  'type',
-  'data',
-  'principal',
-  'created_at',
-] as const satisfies readonly (keyof StoredEvent)[];
 
 const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
 
@@ -203,80 +181,8 @@ export class Store {
     };
     const value = await work(tx);
     for (const write of finalWrites) await write();
-    const written = await this.writeEvents(trx, events, now);
+    const written = await appendEvents({ trx, dialect: this.dialect, events, now });
     return { value, written, callbacks };
-  }
-
-  private async writeEvents(
-    trx: Transaction<Database>,
-    events: PendingEvent[],
-    now: number,
-  ): Promise<StoredEvent[]> {
-    if (events.length === 0) return [];
-    const byWorkspace = new Map<string, PendingEvent[]>();
-    for (const event of events) {
-      const list = byWorkspace.get(event.workspace_id) ?? [];
-      list.push(event);
-      byWorkspace.set(event.workspace_id, list);
-    }
-    const rows: StoredEvent[] = [];
-    // Sorted so two transactions always take workspace row locks in the same order.
-    for (const workspaceId of [...byWorkspace.keys()].sort()) {
-      const list = byWorkspace.get(workspaceId)!;
-      const { rows: bumped } = await runPrepared(
-        trx,
-        this.dialect,
-        'workspaces.bump_seq',
-        (p) =>
-          trx
-            .updateTable('workspaces')
-            .set((eb) => ({ event_seq: eb('event_seq', '+', p('count')) }))
-            .where('id', '=', p('id'))
-            .returning('event_seq')
-            // PostgreSQL: other kernels are told at commit, in the same round trip.
-            .$if(this.dialect === 'postgres', (qb) =>
-              qb.returning(sql<string>`pg_notify('airlock_events', ${p('id')})`.as('notified')),
-            ),
-        { id: workspaceId, count: list.length },
-      );
-      if (!bumped[0]) throw new Error(`no workspace ${workspaceId}`);
-      let seq = bumped[0].event_seq - list.length;
-      for (const event of list) {
-        seq += 1;
-        rows.push({
-          workspace_id: workspaceId,
-          seq,
-          run_id: event.run_id,
-          task_key: event.task_key ?? null,
-          type: event.type,
-          data: JSON.stringify(event.data ?? {}),
-          principal: event.principal ?? null,
-          created_at: now,
-        });
-      }
-    }
-    for (let i = 0; i < rows.length; i += 200) {
-      const chunk = rows.slice(i, i + 200);
-      const values: Record<string, unknown> = {};
-      chunk.forEach((row, n) => {
-        for (const column of EVENT_COLUMNS) values[`${n}:${column}`] = row[column];
-      });
-      await runPrepared(
-        trx,
-        this.dialect,
-        `run_events.insert:${chunk.length}`,
-        (p) =>
-          trx
-            .insertInto('run_events')
-            .values(
-              chunk.map((_, n) =>
-                Object.fromEntries(EVENT_COLUMNS.map((column) => [column, p(`${n}:${column}`)])),
-              ) as unknown as StoredEvent[],
-            ),
-        values,
-      );
-    }
-    return rows;
   }
 
   /**
