@@ -1,5 +1,5 @@
-import { CompiledQuery, type Transaction } from 'kysely';
-import type { Dialect } from './migrations.js';
+import type { Transaction } from 'kysely';
+import type { Statement } from './postgres-session.js';
 import { runPrepared } from './prepared.js';
 import type { Database, EventType, RunEventTable } from './schema.js';
 
@@ -15,6 +15,12 @@ export interface PendingEvent {
 
 /** A committed event as stored. */
 export type StoredEvent = RunEventTable;
+
+/** A transaction's events of one workspace, as rows waiting for their sequence numbers. */
+export interface EventGroup {
+  workspaceId: string;
+  rows: StoredEvent[];
+}
 
 const EVENT_COLUMNS = [
   'workspace_id',
@@ -32,10 +38,11 @@ const SQLITE_ROWS_PER_INSERT = 200;
 
 /**
  * PostgreSQL: the sequence bump, the NOTIFY and every event row of one
- * workspace in one statement (one network round trip). The workspace row is
- * locked by the UPDATE, so sequence numbers are handed out in commit order
- * and without gaps, which the feed relies on; being the transaction's last
- * statement, it holds that lock only until the COMMIT that follows.
+ * workspace in one statement. The workspace row is locked by the UPDATE, so
+ * sequence numbers are handed out in commit order and without gaps, which
+ * the feed relies on; sent in the same write as the COMMIT, it holds that
+ * lock for one round trip. Without the workspace row, `seq` is null and the
+ * insert fails, so the COMMIT after it rolls everything back.
  */
 const POSTGRES_APPEND = `with bumped as (
   update workspaces set event_seq = event_seq + $2::bigint where id = $1
@@ -43,71 +50,52 @@ const POSTGRES_APPEND = `with bumped as (
 )
 insert into run_events (workspace_id, seq, run_id, task_key, type, data, principal, created_at)
 select $1, bumped.event_seq - $2::bigint + e.ord, e.run_id, e.task_key, e.type, e.data, e.principal, $3::bigint
-from bumped, unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
   with ordinality as e(run_id, task_key, type, data, principal, ord)
+  left join bumped on true
 returning seq`;
 
 /**
- * Appends a transaction's events to the log, sequenced per workspace after
- * everything else the transaction wrote, and returns the rows as stored.
- * @throws Error when an event names a workspace that does not exist.
+ * Groups a transaction's events by workspace, in the order every transaction
+ * takes workspace row locks (sorted), each event as the row it will be.
  */
-export async function appendEvents(options: {
-  trx: Transaction<Database>;
-  dialect: Dialect;
-  events: readonly PendingEvent[];
-  now: number;
-}): Promise<StoredEvent[]> {
-  const { trx, dialect, events, now } = options;
-  if (events.length === 0) return [];
-  const byWorkspace = new Map<string, PendingEvent[]>();
+export function groupEvents(events: readonly PendingEvent[], now: number): EventGroup[] {
+  const byWorkspace = new Map<string, StoredEvent[]>();
   for (const event of events) {
-    const list = byWorkspace.get(event.workspace_id);
-    if (list) list.push(event);
-    else byWorkspace.set(event.workspace_id, [event]);
+    const row: StoredEvent = {
+      workspace_id: event.workspace_id,
+      seq: 0,
+      run_id: event.run_id,
+      task_key: event.task_key ?? null,
+      type: event.type,
+      data: JSON.stringify(event.data ?? {}),
+      principal: event.principal ?? null,
+      created_at: now,
+    };
+    const rows = byWorkspace.get(event.workspace_id);
+    if (rows) rows.push(row);
+    else byWorkspace.set(event.workspace_id, [row]);
   }
-  const rows: StoredEvent[] = [];
-  // Sorted so two transactions always take workspace row locks in the same order.
-  const workspaces =
-    byWorkspace.size === 1 ? [...byWorkspace.keys()] : [...byWorkspace.keys()].sort();
-  for (const workspaceId of workspaces) {
-    const list = byWorkspace.get(workspaceId)!;
-    const written = list.map(
-      (event): StoredEvent => ({
-        workspace_id: workspaceId,
-        seq: 0,
-        run_id: event.run_id,
-        task_key: event.task_key ?? null,
-        type: event.type,
-        data: JSON.stringify(event.data ?? {}),
-        principal: event.principal ?? null,
-        created_at: now,
-      }),
-    );
-    const last =
-      dialect === 'postgres'
-        ? await appendPostgres(trx, workspaceId, written, now)
-        : await appendSqlite(trx, workspaceId, written);
-    let seq = last - written.length;
-    for (const row of written) {
-      seq += 1;
-      row.seq = seq;
-    }
-    rows.push(...written);
-  }
-  return rows;
+  const order = byWorkspace.size === 1 ? [...byWorkspace.keys()] : [...byWorkspace.keys()].sort();
+  return order.map((workspaceId) => ({ workspaceId, rows: byWorkspace.get(workspaceId)! }));
 }
 
-/** Bumps the workspace's counter and inserts the rows; returns the last sequence number. */
-async function appendPostgres(
-  trx: Transaction<Database>,
-  workspaceId: string,
-  rows: readonly StoredEvent[],
-  now: number,
-): Promise<number> {
-  const result = await trx.executeQuery<{ seq: number }>(
-    CompiledQuery.raw(POSTGRES_APPEND, [
-      workspaceId,
+/** Numbers a group's rows so that the last one gets `last`. */
+function sequence(group: EventGroup, last: number): void {
+  let seq = last - group.rows.length;
+  for (const row of group.rows) {
+    seq += 1;
+    row.seq = seq;
+  }
+}
+
+/** PostgreSQL: the one statement that appends a group (see POSTGRES_APPEND). */
+export function postgresAppend(group: EventGroup, now: number): Statement {
+  const { rows } = group;
+  return {
+    sql: POSTGRES_APPEND,
+    parameters: [
+      group.workspaceId,
       rows.length,
       now,
       rows.map((row) => row.run_id),
@@ -115,23 +103,41 @@ async function appendPostgres(
       rows.map((row) => row.type),
       rows.map((row) => row.data),
       rows.map((row) => row.principal),
-    ]),
-  );
-  if (result.rows.length !== rows.length) throw new Error(`no workspace ${workspaceId}`);
-  let last = 0;
-  for (const row of result.rows) last = Math.max(last, Number(row.seq));
-  return last;
+    ],
+  };
 }
 
 /**
- * SQLite: the bump with RETURNING, then one multi-row INSERT per 200 rows.
- * SQLite has one writer at a time, so the order is that of the commits.
+ * PostgreSQL: numbers a group's rows from what its statement returned.
+ * @throws Error when the workspace does not exist (nothing was inserted).
  */
-async function appendSqlite(
+export function sequencePostgres(group: EventGroup, returned: readonly unknown[]): void {
+  if (returned.length !== group.rows.length) throw new Error(`no workspace ${group.workspaceId}`);
+  let last = 0;
+  for (const row of returned as { seq: number | string }[]) last = Math.max(last, Number(row.seq));
+  sequence(group, last);
+}
+
+/**
+ * SQLite: appends a transaction's events, sequenced per workspace after
+ * everything else it wrote, and returns the rows as stored. SQLite has one
+ * writer at a time, so the order is that of the commits.
+ * @throws Error when an event names a workspace that does not exist.
+ */
+export async function appendSqliteEvents(
   trx: Transaction<Database>,
-  workspaceId: string,
-  rows: readonly StoredEvent[],
-): Promise<number> {
+  events: readonly PendingEvent[],
+  now: number,
+): Promise<StoredEvent[]> {
+  if (events.length === 0) return [];
+  const groups = groupEvents(events, now);
+  for (const group of groups) sequence(group, await appendSqlite(trx, group));
+  return groups.length === 1 ? groups[0]!.rows : groups.flatMap((group) => group.rows);
+}
+
+/** The bump with RETURNING, then one multi-row INSERT per 200 rows; returns the last number. */
+async function appendSqlite(trx: Transaction<Database>, group: EventGroup): Promise<number> {
+  const { workspaceId, rows } = group;
   const { rows: bumped } = await runPrepared(
     trx,
     'sqlite',

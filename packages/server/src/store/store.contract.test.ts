@@ -107,6 +107,62 @@ for (const backend of all) {
       expect(count).toEqual([]);
     });
 
+    it('rolls back every write of a unit whose events name no workspace', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.db
+            .updateTable('workspaces')
+            .set({ name: 'renamed' })
+            .where('id', '=', ws.id)
+            .execute();
+          tx.emit({ workspace_id: 'ws_missing', run_id: 'r', type: 'run.created' });
+        }),
+      ).rejects.toThrow();
+      const row = await store.db
+        .selectFrom('workspaces')
+        .select('name')
+        .where('id', '=', ws.id)
+        .executeTakeFirst();
+      expect(row?.name).toBe('w');
+      expect(await store.db.selectFrom('run_events').select('seq').execute()).toEqual([]);
+    });
+
+    it('goes on after a unit whose statement failed, on the same connections', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      for (let i = 0; i < 12; i += 1) {
+        await expect(
+          store.transaction(async (tx) => {
+            await tx.db
+              .updateTable('workspaces')
+              .set({ name: `try-${i}` })
+              .where('id', '=', ws.id)
+              .execute();
+            // The primary key is taken: the statement fails and the unit rolls back.
+            await tx.db
+              .insertInto('workspaces')
+              .values({ id: ws.id, name: 'x', created_at: 0 })
+              .execute();
+          }),
+        ).rejects.toThrow();
+        const written = await store.transaction(async (tx) => {
+          tx.emit({ workspace_id: ws.id, run_id: 'r', type: 'run.created' });
+          return 'ok';
+        });
+        expect(written).toBe('ok');
+      }
+      const row = await store.db
+        .selectFrom('workspaces')
+        .select('name')
+        .where('id', '=', ws.id)
+        .executeTakeFirst();
+      expect(row?.name).toBe('w');
+      const seqs = await store.db.selectFrom('run_events').select('seq').orderBy('seq').execute();
+      expect(seqs.map((r) => Number(r.seq))).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    });
+
     it('lets exactly one of racing conditional updates win', async () => {
       const store = await open();
       const ws = await createWorkspace(store, 'w');

@@ -4,9 +4,17 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { Checkpointer } from './checkpointer.js';
-import { appendEvents, type PendingEvent, type StoredEvent } from './event-log.js';
+import {
+  appendSqliteEvents,
+  groupEvents,
+  type PendingEvent,
+  postgresAppend,
+  type StoredEvent,
+  sequencePostgres,
+} from './event-log.js';
 import { GroupCommit } from './group-commit.js';
 import { type Dialect, migrateToLatest } from './migrations.js';
+import { PostgresSession } from './postgres-session.js';
 import type { Database } from './schema.js';
 
 // PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
@@ -60,6 +68,13 @@ function cacheStatements(database: SqliteDatabase.Database): void {
   }) as typeof database.prepare;
 }
 
+/** What a committed unit of work hands back: its value, its events as stored, its callbacks. */
+interface Done<T> {
+  value: T;
+  written: StoredEvent[];
+  callbacks: (() => void)[];
+}
+
 const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
 
 /**
@@ -72,6 +87,8 @@ export class Store {
   private closed = false;
   /** SQLite only: concurrent units of work share one COMMIT (see GroupCommit). */
   private groupCommit: GroupCommit | undefined;
+  /** PostgreSQL only: the pool whose clients hold units of work (see PostgresSession). */
+  private pool: pg.Pool | undefined;
 
   private constructor(
     readonly db: Kysely<Database>,
@@ -90,10 +107,13 @@ export class Store {
       const pool = new pg.Pool({
         connectionString: location.databaseUrl,
         max: location.poolSize ?? 10,
-      });
+        // Lets a transaction send BEGIN with its first statement, and its last ones with COMMIT.
+        pipeline: true,
+      } as pg.PoolConfig);
       const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
       const safeUrl = location.databaseUrl.replace(/\/\/[^@/]*@/, '//***@');
       const store = new Store(db, 'postgres', `postgres ${safeUrl}`, clock, location.databaseUrl);
+      store.pool = pool;
       await migrateToLatest(db as Kysely<unknown>, 'postgres');
       return store;
     }
@@ -147,8 +167,12 @@ export class Store {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const done = grouped
-          ? await grouped.run((trx) => this.unitOfWork(trx, work))
-          : await this.db.transaction().execute((trx) => this.unitOfWork(trx, work));
+          ? await grouped.run(async (trx) => {
+              const unit = await this.unitOfWork(trx, work);
+              const written = await appendSqliteEvents(trx, unit.events, unit.now);
+              return { ...unit, written };
+            })
+          : await this.postgresTransaction(work);
         if (done.written.length > 0) {
           for (const listener of this.committedListeners) listener(done.written);
         }
@@ -162,11 +186,40 @@ export class Store {
     }
   }
 
-  /** Runs a unit of work in an open transaction: its writes, then its events. */
+  /**
+   * PostgreSQL: runs a unit of work on one pooled client. BEGIN goes out with
+   * the first statement, and the event rows with the COMMIT (see PostgresSession).
+   */
+  private async postgresTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<Done<T>> {
+    const client = await this.pool!.connect();
+    const session = PostgresSession.of(client);
+    let broken: Error | undefined;
+    try {
+      session.begin();
+      const unit = await this.unitOfWork(session.db, work);
+      const groups = groupEvents(unit.events, unit.now);
+      const returned = await session.commitWith(
+        groups.map((group) => postgresAppend(group, unit.now)),
+      );
+      for (const [i, group] of groups.entries()) sequencePostgres(group, returned[i]!);
+      const written = groups.length === 1 ? groups[0]!.rows : groups.flatMap((g) => g.rows);
+      return { value: unit.value, written, callbacks: unit.callbacks };
+    } catch (error) {
+      await session.rollback().catch((failure: unknown) => {
+        // A client that cannot roll back is not given to the next unit of work.
+        broken = failure instanceof Error ? failure : new Error(String(failure));
+      });
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Runs a unit of work in an open transaction: its writes; its events are returned, unwritten. */
   private async unitOfWork<T>(
     trx: Transaction<Database>,
     work: (tx: Tx) => Promise<T>,
-  ): Promise<{ value: T; written: StoredEvent[]; callbacks: (() => void)[] }> {
+  ): Promise<{ value: T; events: PendingEvent[]; now: number; callbacks: (() => void)[] }> {
     const events: PendingEvent[] = [];
     const callbacks: (() => void)[] = [];
     const finalWrites: (() => Promise<void>)[] = [];
@@ -181,8 +234,7 @@ export class Store {
     };
     const value = await work(tx);
     for (const write of finalWrites) await write();
-    const written = await appendEvents({ trx, dialect: this.dialect, events, now });
-    return { value, written, callbacks };
+    return { value, events, now, callbacks };
   }
 
   /**

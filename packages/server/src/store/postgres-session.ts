@@ -1,0 +1,163 @@
+import type { Socket } from 'node:net';
+import {
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryResult,
+  type Transaction,
+} from 'kysely';
+import type pg from 'pg';
+import type { Database } from './schema.js';
+
+/** A statement for {@link PostgresSession.sendTogether}. */
+export interface Statement {
+  sql: string;
+  parameters: readonly unknown[];
+}
+
+/**
+ * Sends statements in one write and waits for every answer; the pool's
+ * clients run in the `pg` driver's pipeline mode, so none waits for the one
+ * before it on the wire. PostgreSQL still runs them in order, each with its
+ * own sync point: after a failed one, the rest fail (inside a transaction) or
+ * a COMMIT answers ROLLBACK.
+ * @throws the first statement's error, in order.
+ */
+async function sendTogether(client: pg.PoolClient, statements: readonly Statement[]) {
+  const stream = (client as unknown as { connection: { stream: Socket } }).connection.stream;
+  stream.cork();
+  let sent: Promise<pg.QueryResult>[];
+  try {
+    sent = statements.map(({ sql, parameters }) => client.query(sql, parameters as unknown[]));
+  } finally {
+    stream.uncork();
+  }
+  const settled = await Promise.allSettled(sent);
+  for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<pg.QueryResult>).value);
+}
+
+const BEGIN: Statement = { sql: 'begin', parameters: [] };
+
+/**
+ * One pooled client holding a transaction. Its BEGIN is not sent alone: it
+ * goes out in the same write as the transaction's first statement (or its
+ * COMMIT), which saves a round trip and a wake-up of the server per transaction.
+ */
+export class PostgresSession implements DatabaseConnection {
+  /** True until BEGIN has gone out on the wire. */
+  private beginPending = false;
+  /** The Kysely handle whose every query runs on this client. */
+  readonly db: Transaction<Database>;
+
+  private constructor(readonly client: pg.PoolClient) {
+    const session = this;
+    const driver: Driver = {
+      async init() {},
+      async acquireConnection() {
+        return session;
+      },
+      async beginTransaction() {
+        throw new Error('a PostgreSQL session is already a transaction');
+      },
+      async commitTransaction() {
+        throw new Error('a PostgreSQL session commits through its store');
+      },
+      async rollbackTransaction() {
+        throw new Error('a PostgreSQL session rolls back through its store');
+      },
+      async releaseConnection() {},
+      async destroy() {},
+    };
+    // The unit of work reads this handle as a transaction: it is one, on one client.
+    this.db = new Kysely<Database>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => driver,
+        createIntrospector: (db) => new PostgresIntrospector(db),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+    }) as unknown as Transaction<Database>;
+  }
+
+  private static readonly sessions = new WeakMap<pg.PoolClient, PostgresSession>();
+
+  /** The session of a pooled client (one per client, reused across its transactions). */
+  static of(client: pg.PoolClient): PostgresSession {
+    let session = PostgresSession.sessions.get(client);
+    if (!session) {
+      session = new PostgresSession(client);
+      PostgresSession.sessions.set(client, session);
+    }
+    return session;
+  }
+
+  /** Starts a transaction; BEGIN is sent with the first statement. */
+  begin(): void {
+    this.beginPending = true;
+  }
+
+  /** True when BEGIN has gone out, so the transaction must be ended on the wire. */
+  get begun(): boolean {
+    return !this.beginPending;
+  }
+
+  /**
+   * Sends the last statements of the transaction and its COMMIT in one write
+   * (with BEGIN first when nothing was sent yet); returns each statement's rows.
+   * @throws the first failing statement's error (the transaction is then rolled back).
+   */
+  async commitWith(statements: readonly Statement[]): Promise<unknown[][]> {
+    if (this.beginPending && statements.length === 0) {
+      this.beginPending = false;
+      return [];
+    }
+    const lead = this.beginPending ? [BEGIN] : [];
+    this.beginPending = false;
+    const results = await sendTogether(this.client, [
+      ...lead,
+      ...statements,
+      { sql: 'commit', parameters: [] },
+    ]);
+    const commit = results[results.length - 1]!;
+    if (commit.command !== 'COMMIT') throw new Error(`the transaction ended in ${commit.command}`);
+    return results.slice(lead.length, -1).map((result) => result.rows);
+  }
+
+  /** Rolls the transaction back if it began on the wire. */
+  async rollback(): Promise<void> {
+    if (this.beginPending) {
+      this.beginPending = false;
+      return;
+    }
+    await this.client.query('rollback');
+  }
+
+  /** Runs one of the unit of work's statements (after BEGIN, in the same write, if it is the first). */
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const statement = { sql: compiled.sql, parameters: compiled.parameters };
+    let result: pg.QueryResult;
+    if (this.beginPending) {
+      this.beginPending = false;
+      result = (await sendTogether(this.client, [BEGIN, statement]))[1]!;
+    } else {
+      result = await this.client.query(statement.sql, statement.parameters as unknown[]);
+    }
+    const { command, rowCount, rows } = result;
+    const changed =
+      command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+    return {
+      rows: (rows ?? []) as R[],
+      ...(changed ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}),
+    };
+  }
+
+  // biome-ignore lint/correctness/useYield: no statement of a unit of work streams.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streaming is not used inside a unit of work');
+  }
+}
