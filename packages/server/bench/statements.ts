@@ -1,5 +1,6 @@
 /**
- * Counts the SQL statements (and transactions) each hot verb costs, on SQLite
+ * Counts the SQL statements (and transactions, and on PostgreSQL the writes
+ * to the server, i.e. round trips) each hot verb costs, on SQLite
  * and, when a URL is set, PostgreSQL: park (a run whose one call parks),
  * approve, claim and commit, through REST against an in-process kernel.
  *
@@ -10,6 +11,7 @@
  * PostgreSQL runs when AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL is set.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -23,13 +25,31 @@ import {
 import { freshDatabase } from './server-process.js';
 
 const showSql = process.argv.includes('--sql');
-const counter = { statements: 0, transactions: 0, sql: [] as string[] };
+const counter = { statements: 0, transactions: 0, writes: 0, sql: [] as string[] };
 const TRANSACTION_END = /^\s*(commit|rollback)\b/i;
 
 function count(sql: string): void {
   counter.statements += 1;
   if (showSql) counter.sql.push(sql.replace(/\s+/g, ' ').trim());
   if (TRANSACTION_END.test(sql)) counter.transactions += 1;
+}
+
+/**
+ * Counts the writes on sockets to a PostgreSQL port: statements sent together
+ * (BEGIN with the first, the last ones with COMMIT) are one write and one round trip.
+ */
+function countWrites(port: number): void {
+  const socket = Socket.prototype as unknown as Record<
+    '_write' | '_writev',
+    (...args: unknown[]) => unknown
+  >;
+  for (const method of ['_write', '_writev'] as const) {
+    const original = socket[method]!;
+    socket[method] = function (this: Socket, ...args: unknown[]) {
+      if (this.remotePort === port) counter.writes += 1;
+      return original.apply(this, args);
+    };
+  }
 }
 
 /** Counts every statement better-sqlite3 runs and every query the pg driver sends. */
@@ -94,20 +114,25 @@ async function measure(location: { dataDir?: string; databaseUrl?: string }) {
     const executor = await token('executor');
     const member = await token('member');
     const prefix = `/api/v1/workspaces/${ws.id}`;
-    const totals = new Map<string, { statements: number[]; transactions: number[] }>();
+    const totals = new Map<
+      string,
+      { statements: number[]; transactions: number[]; writes: number[] }
+    >();
     const lastSql = new Map<string, string[]>();
     const verb = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
       counter.statements = 0;
       counter.transactions = 0;
+      counter.writes = 0;
       counter.sql = [];
       const value = await work();
       // The loop may go on after the answer (a commit that ends a run settles it in a second
       // unit of work): that work is this verb's, so it is counted before the next verb starts.
       await airlock.kernel.idle();
       lastSql.set(name, counter.sql);
-      const entry = totals.get(name) ?? { statements: [], transactions: [] };
+      const entry = totals.get(name) ?? { statements: [], transactions: [], writes: [] };
       entry.statements.push(counter.statements);
       entry.transactions.push(counter.transactions);
+      entry.writes.push(counter.writes);
       totals.set(name, entry);
       return value;
     };
@@ -149,6 +174,7 @@ async function measure(location: { dataDir?: string; databaseUrl?: string }) {
       name,
       statements: median(entry.statements.slice(2)),
       transactions: median(entry.transactions.slice(2)),
+      writes: median(entry.writes.slice(2)),
     }));
   } finally {
     await airlock.close();
@@ -159,19 +185,20 @@ async function main() {
   instrument();
   const pgUrl = process.env.AIRLOCK_BENCH_DATABASE_URL || process.env.AIRLOCK_TEST_DATABASE_URL;
   console.log('SQL statements per verb, authentication included (median of 10, after 2 warm-ups)');
-  console.log('| store | verb | statements | transactions |');
-  console.log('| --- | --- | ---: | ---: |');
+  console.log('| store | verb | statements | transactions | writes to the server |');
+  console.log('| --- | --- | ---: | ---: | ---: |');
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-statements-'));
   try {
     for (const r of await measure({ dataDir })) {
-      console.log(`| sqlite | ${r.name} | ${r.statements} | ${r.transactions} |`);
+      console.log(`| sqlite | ${r.name} | ${r.statements} | ${r.transactions} | — |`);
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
   if (pgUrl) {
+    countWrites(Number(new URL(pgUrl).port || 5432));
     for (const r of await measure({ databaseUrl: await freshDatabase(pgUrl) })) {
-      console.log(`| postgres | ${r.name} | ${r.statements} | ${r.transactions} |`);
+      console.log(`| postgres | ${r.name} | ${r.statements} | ${r.transactions} | ${r.writes} |`);
     }
   } else
     console.log(

@@ -1,5 +1,5 @@
 import type { RunState } from '@airlock/core';
-import { runPrepared } from '../store/prepared.js';
+import type { Param } from '../store/prepared.js';
 import type { RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { AirlockError } from './errors.js';
@@ -111,26 +111,25 @@ export function touchRun(tx: Tx, run: RunTable): void {
     const set = new Set<RunTable>();
     runs = set;
     pending.set(tx, set);
-    tx.beforeCommit(async () => {
-      for (const changed of set) {
+    tx.beforeCommit(() =>
+      [...set].map((changed) => {
         const values = changed as unknown as Record<string, unknown>;
         // Kysely leaves undefined columns out of a SET; so does the prepared shape.
         const columns = TOUCHED_COLUMNS.filter((column) => values[column] !== undefined);
-        await runPrepared(
-          tx.db,
-          tx.dialect,
-          columns.length === TOUCHED_COLUMNS.length
-            ? 'runs.touch'
-            : `runs.touch:${columns.join(',')}`,
-          (p) =>
+        return {
+          key:
+            columns.length === TOUCHED_COLUMNS.length
+              ? 'runs.touch'
+              : `runs.touch:${columns.join(',')}`,
+          build: (p: Param) =>
             tx.db
               .updateTable('runs')
               .set(Object.fromEntries(columns.map((c) => [c, p(c)])))
               .where('id', '=', p('id')),
           values,
-        );
-      }
-    });
+        };
+      }),
+    );
   }
   runs.add(run);
 }

@@ -41,6 +41,47 @@ function compileTemplate(compilable: Compilable): Template {
   return { compiled, slots, statements: new WeakMap() };
 }
 
+/** A prepared query to run later: its cache key, its builder and its values (see {@link runPrepared}). */
+export interface PreparedQuery {
+  key: string;
+  build: (param: Param) => Compilable;
+  values: Record<string, unknown>;
+}
+
+/** The template of a prepared query's shape, built on first use, and its parameters bound. */
+function bind(
+  dialect: Dialect,
+  query: PreparedQuery,
+): { template: Template; parameters: unknown[] } {
+  const cacheKey = `${dialect}\u0000${query.key}`;
+  let template = templates.get(cacheKey);
+  if (!template) {
+    template = compileTemplate(query.build((name) => `${MARK}${name}`));
+    if (templates.size >= TEMPLATE_LIMIT) templates.clear();
+    templates.set(cacheKey, template);
+  }
+  const parameters = template.slots.map((slot) => {
+    if (typeof slot !== 'string') return slot.value;
+    const value = query.values[slot];
+    if (value === undefined) throw new Error(`prepared query ${query.key}: no value for ${slot}`);
+    return value;
+  });
+  return { template, parameters };
+}
+
+/**
+ * The SQL and parameters of a prepared query, for a caller that sends it
+ * itself (PostgreSQL sends a transaction's last writes with its COMMIT).
+ * @throws Error when a named parameter has no value.
+ */
+export function compilePrepared(
+  dialect: Dialect,
+  query: PreparedQuery,
+): { sql: string; parameters: unknown[] } {
+  const { template, parameters } = bind(dialect, query);
+  return { sql: template.compiled.sql, parameters };
+}
+
 /**
  * Runs a query through Kysely's builder only the first time per dialect and
  * shape: the compiled SQL is kept under `key` with its parameters named, and
@@ -55,32 +96,19 @@ export async function runPrepared<R>(
   build: (param: Param) => Compilable<R>,
   values: Record<string, unknown>,
 ): Promise<QueryResult<R>> {
-  const cacheKey = `${dialect}\u0000${key}`;
-  let template = templates.get(cacheKey);
-  if (!template) {
-    template = compileTemplate(build((name) => `${MARK}${name}`));
-    if (templates.size >= TEMPLATE_LIMIT) templates.clear();
-    templates.set(cacheKey, template);
-  }
-  const { compiled, slots } = template;
-  const parameters = slots.map((slot) => {
-    if (typeof slot !== 'string') return slot.value;
-    const value = values[slot];
-    if (value === undefined) throw new Error(`prepared query ${key}: no value for ${slot}`);
-    return value;
-  });
+  const { template, parameters } = bind(dialect, { key, build, values });
   const held = heldConnections.get(db);
   if (held) {
     let statement = template.statements.get(held);
     if (!statement) {
-      statement = held.prepare(compiled.sql);
+      statement = held.prepare(template.compiled.sql);
       template.statements.set(held, statement);
     }
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     statement.run(parameters);
     return { rows: [] };
   }
-  return db.executeQuery<R>({ ...compiled, parameters });
+  return db.executeQuery<R>({ ...template.compiled, parameters });
 }
 
 /**

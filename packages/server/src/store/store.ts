@@ -15,6 +15,7 @@ import {
 import { GroupCommit } from './group-commit.js';
 import { type Dialect, migrateToLatest } from './migrations.js';
 import { PostgresSession } from './postgres-session.js';
+import { compilePrepared, type PreparedQuery, runPrepared } from './prepared.js';
 import type { Database } from './schema.js';
 
 // PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
@@ -41,8 +42,12 @@ export interface Tx {
   emit(event: PendingEvent): void;
   /** Runs a callback after the transaction commits (never when it rolls back). */
   afterCommit(callback: () => void): void;
-  /** Runs a write at the end of the unit of work, before its events (once per call). */
-  beforeCommit(write: () => Promise<void>): void;
+  /**
+   * Queues writes that are made at the end of the unit of work, before its
+   * events: `write` is called then, once, and its queries run in order (on
+   * PostgreSQL, in the same write as the events and the COMMIT).
+   */
+  beforeCommit(write: () => PreparedQuery[]): void;
 }
 
 const STATEMENT_CACHE_LIMIT = 500;
@@ -66,6 +71,15 @@ function cacheStatements(database: SqliteDatabase.Database): void {
     }
     return statement;
   }) as typeof database.prepare;
+}
+
+/** A unit of work that ran: its value, and what is still to write before COMMIT. */
+interface UnitOfWork<T> {
+  value: T;
+  writes: PreparedQuery[];
+  events: PendingEvent[];
+  now: number;
+  callbacks: (() => void)[];
 }
 
 /** What a committed unit of work hands back: its value, its events as stored, its callbacks. */
@@ -169,6 +183,9 @@ export class Store {
         const done = grouped
           ? await grouped.run(async (trx) => {
               const unit = await this.unitOfWork(trx, work);
+              for (const { key, build, values } of unit.writes) {
+                await runPrepared(trx, 'sqlite', key, build, values);
+              }
               const written = await appendSqliteEvents(trx, unit.events, unit.now);
               return { ...unit, written };
             })
@@ -198,10 +215,14 @@ export class Store {
       session.begin();
       const unit = await this.unitOfWork(session.db, work);
       const groups = groupEvents(unit.events, unit.now);
-      const returned = await session.commitWith(
-        groups.map((group) => postgresAppend(group, unit.now)),
-      );
-      for (const [i, group] of groups.entries()) sequencePostgres(group, returned[i]!);
+      const writes = unit.writes.map((query) => compilePrepared('postgres', query));
+      const returned = await session.commitWith([
+        ...writes,
+        ...groups.map((group) => postgresAppend(group, unit.now)),
+      ]);
+      for (const [i, group] of groups.entries()) {
+        sequencePostgres(group, returned[writes.length + i]!);
+      }
       const written = groups.length === 1 ? groups[0]!.rows : groups.flatMap((g) => g.rows);
       return { value: unit.value, written, callbacks: unit.callbacks };
     } catch (error) {
@@ -219,10 +240,10 @@ export class Store {
   private async unitOfWork<T>(
     trx: Transaction<Database>,
     work: (tx: Tx) => Promise<T>,
-  ): Promise<{ value: T; events: PendingEvent[]; now: number; callbacks: (() => void)[] }> {
+  ): Promise<UnitOfWork<T>> {
     const events: PendingEvent[] = [];
     const callbacks: (() => void)[] = [];
-    const finalWrites: (() => Promise<void>)[] = [];
+    const finalWrites: (() => PreparedQuery[])[] = [];
     const now = this.clock();
     const tx: Tx = {
       db: trx,
@@ -233,8 +254,8 @@ export class Store {
       beforeCommit: (write) => finalWrites.push(write),
     };
     const value = await work(tx);
-    for (const write of finalWrites) await write();
-    return { value, events, now, callbacks };
+    const writes = finalWrites.flatMap((write) => write());
+    return { value, events, now, callbacks, writes };
   }
 
   /**
