@@ -21,6 +21,7 @@ import { percentile, post } from './http-client.js';
 import {
   freshDatabase,
   packageDir,
+  postgresCpuMs,
   processCpuMs,
   type Server,
   startServer,
@@ -81,6 +82,8 @@ interface Result {
   p99: number;
   /** Server CPU per round trip, per process, in µs. */
   cpuUs: number[];
+  /** CPU per round trip of every PostgreSQL process on this machine, in µs (0 without one). */
+  databaseCpuUs: number;
   /** Feed frames received per second by the subscribers, if any. */
   deliveredPerSecond: number | null;
 }
@@ -122,12 +125,14 @@ async function measure(options: {
   };
   await runFor(1000, false);
   const cpuStart = options.pids.map(processCpuMs);
+  const databaseStart = postgresCpuMs();
   const receivedStart = options.subscribers?.received() ?? 0;
   const started = performance.now();
   await runFor(seconds * 1000, true);
   const elapsed = (performance.now() - started) / 1000;
   const received = (options.subscribers?.received() ?? 0) - receivedStart;
   const cpuEnd = options.pids.map(processCpuMs);
+  const databaseEnd = postgresCpuMs();
   latencies.sort((a, b) => a - b);
   const trips = Math.max(1, latencies.length);
   return {
@@ -135,6 +140,7 @@ async function measure(options: {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     cpuUs: cpuEnd.map((end, i) => ((end - cpuStart[i]!) * 1000) / trips),
+    databaseCpuUs: ((databaseEnd - databaseStart) * 1000) / trips,
     deliveredPerSecond: options.subscribers ? received / elapsed : null,
   };
 }
@@ -193,6 +199,8 @@ function row(cells: (string | number)[]): void {
 const fmt = (n: number) => n.toFixed(0);
 const ms = (n: number) => n.toFixed(2);
 const cpu = (r: Result) => r.cpuUs.map((us) => `${fmt(us)} µs`).join(' + ');
+/** Kernel CPU per round trip, and PostgreSQL's beside it. */
+const cpuWithDatabase = (r: Result) => `${cpu(r)} (PostgreSQL: ${fmt(r.databaseCpuUs)} µs)`;
 
 async function sqliteCases(): Promise<void> {
   const http = await startFloor('http');
@@ -307,7 +315,7 @@ async function postgresCases(pgUrl: string): Promise<void> {
         versus,
         ms(r.p50),
         ms(r.p99),
-        cpu(r),
+        cpuWithDatabase(r),
         '—',
       ]);
     } finally {

@@ -13,6 +13,31 @@ import {
 import type pg from 'pg';
 import type { Database } from './schema.js';
 
+/** Most SQL texts that get a server-side prepared statement; past it, statements go unnamed. */
+const NAMED_STATEMENT_LIMIT = 1000;
+const statementNames = new Map<string, string>();
+
+/**
+ * The server-side statement name of a SQL text: PostgreSQL then parses and
+ * plans it once per connection instead of on every call. Names are per
+ * process and never reused for another text, as the pg driver requires.
+ */
+function statementName(sql: string): string | undefined {
+  let name = statementNames.get(sql);
+  if (name === undefined && statementNames.size < NAMED_STATEMENT_LIMIT) {
+    name = `airlock_${statementNames.size + 1}`;
+    statementNames.set(sql, name);
+  }
+  return name;
+}
+
+/** Sends one statement: named (prepared once per connection) when it has parameters. */
+function send(client: pg.PoolClient, { sql, parameters }: Statement): Promise<pg.QueryResult> {
+  if (parameters.length === 0) return client.query(sql);
+  const name = statementName(sql);
+  return client.query({ text: sql, values: parameters as unknown[], ...(name ? { name } : {}) });
+}
+
 /** A statement for {@link PostgresSession.sendTogether}. */
 export interface Statement {
   sql: string;
@@ -32,7 +57,7 @@ async function sendTogether(client: pg.PoolClient, statements: readonly Statemen
   stream.cork();
   let sent: Promise<pg.QueryResult>[];
   try {
-    sent = statements.map(({ sql, parameters }) => client.query(sql, parameters as unknown[]));
+    sent = statements.map((statement) => send(client, statement));
   } finally {
     stream.uncork();
   }
@@ -145,7 +170,7 @@ export class PostgresSession implements DatabaseConnection {
       this.beginPending = false;
       result = (await sendTogether(this.client, [BEGIN, statement]))[1]!;
     } else {
-      result = await this.client.query(statement.sql, statement.parameters as unknown[]);
+      result = await send(this.client, statement);
     }
     const { command, rowCount, rows } = result;
     const changed =
