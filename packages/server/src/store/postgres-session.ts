@@ -6,6 +6,8 @@ import {
   Kysely,
   PostgresAdapter,
   PostgresIntrospector,
+  type PostgresPool,
+  type PostgresPoolClient,
   PostgresQueryCompiler,
   type QueryResult,
   type Transaction,
@@ -36,6 +38,26 @@ function send(client: pg.PoolClient, { sql, parameters }: Statement): Promise<pg
   if (parameters.length === 0) return client.query(sql);
   const name = statementName(sql);
   return client.query({ text: sql, values: parameters as unknown[], ...(name ? { name } : {}) });
+}
+
+/**
+ * The pool as Kysely's PostgreSQL dialect sees it, its statements named like
+ * a unit of work's (reads outside a transaction: authentication, views, the feed).
+ */
+export function namedStatementPool(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      const client = await pool.connect();
+      return {
+        query: ((text: unknown, parameters?: readonly unknown[]) =>
+          typeof text === 'string'
+            ? send(client, { sql: text, parameters: parameters ?? [] })
+            : client.query(text as never)) as unknown as PostgresPoolClient['query'],
+        release: (destroy?: boolean | Error) => client.release(destroy),
+      };
+    },
+    end: () => pool.end(),
+  };
 }
 
 /** A statement for {@link PostgresSession.sendTogether}. */

@@ -14,7 +14,7 @@ import {
 } from './event-log.js';
 import { GroupCommit } from './group-commit.js';
 import { type Dialect, migrateToLatest } from './migrations.js';
-import { PostgresSession } from './postgres-session.js';
+import { namedStatementPool, PostgresSession } from './postgres-session.js';
 import { compilePrepared, type PreparedQuery, runPrepared } from './prepared.js';
 import type { Database } from './schema.js';
 
@@ -124,7 +124,9 @@ export class Store {
         // Lets a transaction send BEGIN with its first statement, and its last ones with COMMIT.
         pipeline: true,
       } as pg.PoolConfig);
-      const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+      const db = new Kysely<Database>({
+        dialect: new PostgresDialect({ pool: namedStatementPool(pool) }),
+      });
       const safeUrl = location.databaseUrl.replace(/\/\/[^@/]*@/, '//***@');
       const store = new Store(db, 'postgres', `postgres ${safeUrl}`, clock, location.databaseUrl);
       store.pool = pool;
