@@ -1,5 +1,5 @@
 import { PreparedText } from '../glob/prepared-text.js';
-import { textReader } from '../path/tool-input-path.js';
+import { textAtKey, textAtPath } from '../path/tool-input-path.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import { type AnchoredLiteral, LiteralAutomaton, literalKey } from './literal-automaton.js';
 import { type MatchShape, requiredLiterals } from './rule-literals.js';
@@ -21,8 +21,8 @@ const BEFORE_SUFFIX = 4;
  */
 export class PathGroup {
   readonly path: readonly string[];
-  /** The text at `path` of a tool input, or undefined when there is none. */
-  readonly readText: (input: unknown) => string | undefined;
+  /** The path's one key, when it has only one (read without the general walk). */
+  readonly #key: string | null;
   /** Rules that match whenever there is text: no glob, or a bare `*`. */
   readonly #anyText: readonly number[];
   /** Rules that must always run their glob: no literal to look for, or no automaton. */
@@ -45,7 +45,7 @@ export class PathGroup {
 
   constructor(path: readonly string[], rules: readonly CompiledRule[]) {
     this.path = path;
-    this.readText = textReader(path);
+    this.#key = path.length === 1 ? path[0]! : null;
     const anyText: number[] = [];
     const alwaysRun: CompiledRule[] = [];
     const literals: AnchoredLiteral[] = [];
@@ -118,6 +118,12 @@ export class PathGroup {
     this.#trackLast = kinds.some((kind) => kind === ORDERED || kind === AFTER_PREFIX);
     this.#slotCounts = new Int32Array(slotRules.length);
     this.#slotEpochs = new Int32Array(slotRules.length);
+  }
+
+  /** The text at the group's path of a tool input, or undefined when there is none. */
+  readText(input: unknown): string | undefined {
+    const key = this.#key;
+    return key === null ? textAtPath(input, this.path) : textAtKey(input, key, this.path);
   }
 
   /** Appends to `matched` the index of every rule of the group that matches `raw`. */

@@ -63,17 +63,17 @@ export function textAtPath(input: unknown, segments: readonly string[]): string 
 }
 
 /**
- * `textAtPath` for one path, read on every call: a one-key path (the usual
- * `command`, `path`, `url`) on a plain object skips the general walk.
+ * `textAtPath` for a one-key path (the usual `command`, `path`, `url`),
+ * which skips the general walk when the input is a plain object.
  */
-export function textReader(segments: readonly string[]): (input: unknown) => string | undefined {
-  if (segments.length !== 1) return (input) => textAtPath(input, segments);
-  const key = segments[0]!;
-  return (input) => {
-    if (input === null || typeof input !== 'object' || Array.isArray(input))
-      return textAtPath(input, segments);
-    const value = (input as Record<string, unknown>)[key];
-    if (value === undefined || !Object.hasOwn(input, key)) return undefined;
-    return typeof value === 'string' ? value : textOf(value);
-  };
+export function textAtKey(
+  input: unknown,
+  key: string,
+  segments: readonly string[],
+): string | undefined {
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    return textAtPath(input, segments);
+  const value = (input as Record<string, unknown>)[key];
+  if (value === undefined || !Object.hasOwn(input, key)) return undefined;
+  return typeof value === 'string' ? value : textOf(value);
 }
