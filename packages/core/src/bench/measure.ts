@@ -39,6 +39,45 @@ export function throughput<T>(
   return (rounds * calls.length) / elapsed;
 }
 
+/** How many timed slices each evaluator gets in `throughputSideBySide`. */
+const SLICES = 5;
+
+/**
+ * Calls per CPU second of several evaluators over the same calls, timed in
+ * alternating slices (each gets SLICES slices of about MIN_SECONDS / SLICES,
+ * after its warm-up) and reported as the median slice of each: a change in
+ * the machine's load during the run falls on all of them alike, so their
+ * ratios hold even when the absolute figures move.
+ */
+export function throughputSideBySide<T>(
+  calls: readonly T[],
+  runs: readonly ((call: T) => unknown)[],
+): number[] {
+  let sink = 0;
+  for (const run of runs) {
+    const warmUpStart = cpuSeconds();
+    do {
+      for (const call of calls) if (run(call)) sink++;
+    } while (cpuSeconds() - warmUpStart < WARM_UP_SECONDS);
+  }
+  const slices: number[][] = runs.map(() => []);
+  for (let slice = 0; slice < SLICES; slice++) {
+    runs.forEach((run, index) => {
+      let rounds = 0;
+      const start = cpuSeconds();
+      let elapsed = 0;
+      while (elapsed < MIN_SECONDS / SLICES) {
+        for (const call of calls) if (run(call)) sink++;
+        rounds++;
+        elapsed = cpuSeconds() - start;
+      }
+      slices[index]!.push((rounds * calls.length) / elapsed);
+    });
+  }
+  if (sink < 0) console.log(sink);
+  return slices.map((rates) => percentile(rates, 0.5));
+}
+
 /** The median cost of reading the clock twice, subtracted from per-call samples. */
 export function timerOverhead(): number {
   const samples: number[] = [];

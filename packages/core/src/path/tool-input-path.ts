@@ -49,6 +49,15 @@ function isScalar(value: unknown): value is string | number | boolean | null {
 export function textOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (!Array.isArray(value)) return undefined;
+  let allStrings = true;
+  for (let i = 0; i < value.length; i++) {
+    if (typeof value[i] !== 'string') {
+      allStrings = false;
+      break;
+    }
+  }
+  // The usual argv: every element a string, joined without a copy of the array.
+  if (allStrings) return value.join(' ');
   const parts: string[] = [];
   for (const element of value) {
     if (!isScalar(element)) return undefined;
