@@ -16,7 +16,14 @@ import {
 } from '../index.js';
 import { floorEvaluator, naiveEvaluator } from './baselines.js';
 import { printGlobWorstCases } from './glob-worst-cases.js';
-import { format, latencies, plainLoopNsPerUnit, throughput, timerOverhead } from './measure.js';
+import {
+  format,
+  latencies,
+  plainLoopNsPerUnit,
+  throughput,
+  throughputSideBySide,
+  timerOverhead,
+} from './measure.js';
 import { heredoc, makeShellCalls, makeShellRules } from './shell-workload.js';
 import { makeCalls, makeRules, seededRandom } from './workload.js';
 
@@ -44,8 +51,20 @@ const HEADER = [
   '----- | ------------------- | ------ | ------ | ----------------- | ------ | ------ | ----------------- | -------- | --------',
 ];
 
-/** Measures one policy size; returns the mean ns per decision. */
-function measureRow(rules: ApprovalRule[], calls: readonly ToolCall[], overhead: number): number {
+/** What one row measured, for the summary against the targets. */
+interface RowFigures {
+  readonly meanNs: number;
+  readonly rate: number;
+  readonly p50: number;
+  readonly vsNaive: number;
+}
+
+/** Measures one policy size and prints its row. */
+function measureRow(
+  rules: ApprovalRule[],
+  calls: readonly ToolCall[],
+  overhead: number,
+): RowFigures {
   const policy = compile(rules);
   const naive = naiveEvaluator(rules);
   const floor = floorEvaluator(rules);
@@ -54,9 +73,11 @@ function measureRow(rules: ApprovalRule[], calls: readonly ToolCall[], overhead:
   ).length;
   if (disagreements > 0)
     throw new Error(`the naive baseline disagrees with decide on ${disagreements} calls`);
-  const ours = throughput(calls, (call) => decide(policy, call));
-  const naiveRate = throughput(calls, naive);
-  const floorRate = throughput(calls, floor);
+  const [ours, naiveRate, floorRate] = throughputSideBySide(calls, [
+    (call) => decide(policy, call),
+    naive,
+    floor,
+  ]) as [number, number, number];
   const ourLatency = latencies(calls, (call) => decide(policy, call), overhead);
   const naiveLatency = latencies(calls, naive, overhead);
   console.log(
@@ -73,11 +94,12 @@ function measureRow(rules: ApprovalRule[], calls: readonly ToolCall[], overhead:
       `${(ours / floorRate).toFixed(2)}x`.padStart(8),
     ].join(' | '),
   );
-  return 1e9 / ours;
+  return { meanNs: 1e9 / ours, rate: ours, p50: ourLatency.p50, vsNaive: ours / naiveRate };
 }
 
-/** ns per UTF-8 byte of `decide` on long heredoc commands at the largest policy. */
-function printLongCommands(rules: ApprovalRule[]): void {
+/** ns per UTF-8 byte of `decide` on long heredoc commands at the largest policy; returns the worst. */
+function printLongCommands(rules: ApprovalRule[]): number {
+  let worst = 0;
   const policy = compile(rules);
   const random = seededRandom(5);
   for (const wide of [false, true]) {
@@ -93,10 +115,12 @@ function printLongCommands(rules: ApprovalRule[]): void {
     );
     const rate = throughput(calls, (call) => decide(policy, call));
     const nsPerByte = 1e9 / rate / (bytes / calls.length);
+    worst = Math.max(worst, nsPerByte);
     console.log(
       `  ${wide ? 'heredocs, half the lines non-ASCII' : 'heredocs, ASCII'}: ${(bytes / calls.length).toFixed(0)} bytes mean, ${format(1e9 / rate)} ns per decision, ${nsPerByte.toFixed(2)} ns per byte`,
     );
   }
+  return worst;
 }
 
 console.log(
@@ -120,7 +144,7 @@ const mixed = [50, 200, 1000].map((size) =>
   measureRow(makeRules(size), makeCalls(CALLS, size), overhead),
 );
 console.log(
-  `mean ns per decision at 50 / 200 / 1000 rules: ${mixed.map((n) => n.toFixed(0)).join(' / ')}`,
+  `mean ns per decision at 50 / 200 / 1000 rules: ${mixed.map((row) => row.meanNs.toFixed(0)).join(' / ')}`,
 );
 
 const fullShell = makeShellRules();
@@ -134,13 +158,40 @@ const shellCalls = makeShellCalls(CALLS);
 const shell = [50, 200, 500, fullShell.length].map((size) =>
   measureRow(makeShellRules(size), shellCalls, overhead),
 );
+const largest = shell[shell.length - 1]!;
+const growth = largest.meanNs / shell[0]!.meanNs;
 console.log(
-  `mean ns per decision at 50 / 200 / 500 / ${fullShell.length} rules: ${shell.map((n) => n.toFixed(0)).join(' / ')}; growth from 50 to ${fullShell.length}: ${(shell[shell.length - 1]! / shell[0]!).toFixed(2)}x`,
+  `mean ns per decision at 50 / 200 / 500 / ${fullShell.length} rules: ${shell.map((row) => row.meanNs.toFixed(0)).join(' / ')}; growth from 50 to ${fullShell.length}: ${growth.toFixed(2)}x`,
 );
 
 console.log(`\nLong commands at ${fullShell.length} rules:`);
-printLongCommands(fullShell);
-printGlobWorstCases();
+const nsPerByte = printLongCommands(fullShell);
+const worstGlobMs = printGlobWorstCases();
+
+const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+console.log(`\nAgainst issue 10's targets, shell-heavy workload at ${fullShell.length} rules:`);
+for (const [label, figure, target, met] of [
+  ['mean decisions/s', format(largest.rate), 'at least 5,000,000', largest.rate >= 5e6],
+  ['p50', `${largest.p50} ns`, 'at most 150 ns', largest.p50 <= 150],
+  [
+    'vs the naive RegExp scan',
+    `${largest.vsNaive.toFixed(0)}x`,
+    'at least 400x',
+    largest.vsNaive >= 400,
+  ],
+  ['growth from 50 rules', `${growth.toFixed(2)}x`, 'at most 1.25x', growth <= 1.25],
+  ['long commands', `${nsPerByte.toFixed(2)} ns per byte`, 'at most 2', nsPerByte <= 2],
+  [
+    'slowest glob worst case on 1 MiB',
+    `${worstGlobMs.toFixed(1)} ms`,
+    'at most 20 ms',
+    worstGlobMs <= 20,
+  ],
+] as const) {
+  console.log(
+    `  ${label.padEnd(34)} ${figure.padStart(18)}   target ${target.padEnd(20)} ${verdict(met)}`,
+  );
+}
 console.log(
   `\nload average at end: ${loadavg()
     .map((n) => n.toFixed(1))

@@ -1,6 +1,8 @@
 /** Timing helpers for the benchmark scripts: they print figures and assert nothing. */
 
 const MIN_SECONDS = 0.6;
+/** CPU seconds of warm-up before timing, so the optimizing compiler is done before the clock starts. */
+const WARM_UP_SECONDS = 0.3;
 
 /** CPU seconds this process has used: on a shared machine, time it was not scheduled does not count. */
 function cpuSeconds(): number {
@@ -9,9 +11,11 @@ function cpuSeconds(): number {
 }
 
 /**
- * Calls per CPU second over repeated passes of `calls`, after one warm-up
- * pass. CPU time rather than wall time, so that other processes on a shared
- * machine do not count against the figure (on an idle machine they agree).
+ * Calls per CPU second over repeated passes of `calls`, after warm-up
+ * passes (at least one, and at least WARM_UP_SECONDS), the same for every
+ * evaluator measured. CPU time rather than wall time, so that other
+ * processes on a shared machine do not count against the figure (on an
+ * idle machine they agree).
  */
 export function throughput<T>(
   calls: readonly T[],
@@ -19,7 +23,10 @@ export function throughput<T>(
   minSeconds = MIN_SECONDS,
 ): number {
   let sink = 0;
-  for (const call of calls) if (run(call)) sink++;
+  const warmUpStart = cpuSeconds();
+  do {
+    for (const call of calls) if (run(call)) sink++;
+  } while (cpuSeconds() - warmUpStart < WARM_UP_SECONDS);
   let rounds = 0;
   const start = cpuSeconds();
   let elapsed = 0;
@@ -30,6 +37,45 @@ export function throughput<T>(
   }
   if (sink < 0) console.log(sink);
   return (rounds * calls.length) / elapsed;
+}
+
+/** How many timed slices each evaluator gets in `throughputSideBySide`. */
+const SLICES = 5;
+
+/**
+ * Calls per CPU second of several evaluators over the same calls, timed in
+ * alternating slices (each gets SLICES slices of about MIN_SECONDS / SLICES,
+ * after its warm-up) and reported as the median slice of each: a change in
+ * the machine's load during the run falls on all of them alike, so their
+ * ratios hold even when the absolute figures move.
+ */
+export function throughputSideBySide<T>(
+  calls: readonly T[],
+  runs: readonly ((call: T) => unknown)[],
+): number[] {
+  let sink = 0;
+  for (const run of runs) {
+    const warmUpStart = cpuSeconds();
+    do {
+      for (const call of calls) if (run(call)) sink++;
+    } while (cpuSeconds() - warmUpStart < WARM_UP_SECONDS);
+  }
+  const slices: number[][] = runs.map(() => []);
+  for (let slice = 0; slice < SLICES; slice++) {
+    runs.forEach((run, index) => {
+      let rounds = 0;
+      const start = cpuSeconds();
+      let elapsed = 0;
+      while (elapsed < MIN_SECONDS / SLICES) {
+        for (const call of calls) if (run(call)) sink++;
+        rounds++;
+        elapsed = cpuSeconds() - start;
+      }
+      slices[index]!.push((rounds * calls.length) / elapsed);
+    });
+  }
+  if (sink < 0) console.log(sink);
+  return slices.map((rates) => percentile(rates, 0.5));
 }
 
 /** The median cost of reading the clock twice, subtracted from per-call samples. */

@@ -46,14 +46,15 @@ export function explainMatches(policy: Policy, call: ToolCall): RuleMatch[] {
  * unless a rule naming that origin says otherwise. Never throws.
  */
 export function decide(policy: Policy, call: ToolCall): Decision {
-  const { toolName, index } = policy.route(call.origin, call.toolName);
-  const matched = index.matchIndices(call.toolInput);
+  const route = policy.route(call.origin, call.toolName);
+  const toolName = route.toolName;
+  const matched = route.index.matchIndices(call.toolInput);
   const rules = policy.compiledRules;
   let firstDeny: CompiledRule | null = null;
   let anyAsk = false;
   let anyAllow = false;
-  for (const index of matched) {
-    const rule = rules[index]!;
+  for (let m = 0; m < matched.length; m++) {
+    const rule = rules[matched[m]!]!;
     if (rule.verdict === 'deny') firstDeny ??= rule;
     else if (rule.verdict === 'ask') anyAsk = true;
     else anyAllow = true;
@@ -66,7 +67,7 @@ export function decide(policy: Policy, call: ToolCall): Decision {
     !declared.has(toolName) &&
     !declared.has(call.toolName)
   ) {
-    return denied(toolName, matched, `${toolName} is not among this run's tool_names`);
+    return denied(toolName, matched, route.undeclaredDetail);
   }
   if (call.origin !== 'model') {
     return anyAsk ? parked(toolName, matched) : granted(toolName, matched, 'origin');
@@ -81,7 +82,7 @@ export function decide(policy: Policy, call: ToolCall): Decision {
       // 'rules', and the strictest reading for a mode that is not one of the three.
       if (anyAsk) return parked(toolName, matched);
       if (anyAllow) return granted(toolName, matched, 'rule');
-      return denied(toolName, matched, `no approval rule allows ${toolName}`);
+      return denied(toolName, matched, route.noRuleDetail);
   }
 }
 

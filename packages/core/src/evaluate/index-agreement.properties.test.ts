@@ -208,6 +208,73 @@ describe('the indexed evaluator agrees with a plain scan of every rule', () => {
   });
 });
 
+describe('the indexed evaluator on long texts (read by two walks at once)', () => {
+  it('agrees with a plain scan on texts of 256 to 3,000 units', () => {
+    const longText = fc
+      .array(fc.oneof(pieceArb, fc.constantFrom('\uD800', 'x', 'ab', 'ba')), {
+        minLength: 60,
+        maxLength: 400,
+        size: 'max',
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.array(ruleArb, { minLength: 3, maxLength: 30 }), longText, (rules, text) => {
+        const validated = validateRuleList(rules);
+        if (!validated.ok) throw new Error(JSON.stringify(validated.problems));
+        for (const toolInput of [{ command: text }, { argv: text.split(' ') }]) {
+          const call = {
+            mode: 'rules' as const,
+            origin: 'model' as const,
+            toolName: 'bash',
+            toolInput,
+          };
+          expect(decide(validated.value, call).matched).toEqual(
+            scanMatches(rules, 'model', 'bash', toolInput),
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('agrees when the text of a rule sits across the middle of a long command', () => {
+    fc.assert(
+      fc.property(
+        // All on one path, so the group is large enough for its automaton.
+        fc.array(
+          fc.record({
+            tool: fc.constant('bash'),
+            path: fc.constant('command'),
+            match: matchArb,
+            verdict: fc.constantFrom('allow', 'ask', 'deny') as fc.Arbitrary<Verdict>,
+          }),
+          { minLength: 3, maxLength: 20 },
+        ),
+        fc.nat(),
+        fc.integer({ min: 150, max: 400 }),
+        fc.integer({ min: -40, max: 40 }),
+        (rules, pick, around, skew) => {
+          const validated = validateRuleList(rules);
+          if (!validated.ok) throw new Error(JSON.stringify(validated.problems));
+          const globs = rules.map((rule) => rule.match ?? '').filter((m) => m !== '');
+          const instance = (globs[pick % Math.max(1, globs.length)] ?? 'git').replace(/[*?]/g, '');
+          const command = `${'.'.repeat(around + skew)}${instance}${'.'.repeat(around - skew)}`;
+          const call = {
+            mode: 'rules' as const,
+            origin: 'model' as const,
+            toolName: 'bash',
+            toolInput: { command },
+          };
+          expect(decide(validated.value, call).matched).toEqual(
+            scanMatches(rules, 'model', 'bash', { command }),
+          );
+        },
+      ),
+      { numRuns: 600 },
+    );
+  });
+});
+
 describe('indexes shared between policies with the same globs', () => {
   it('keep each policy its own verdicts, reasons and tools', () => {
     const make = (verdict: Verdict, tool: string, reason: string) => {

@@ -1,5 +1,5 @@
 import { PreparedText } from '../glob/prepared-text.js';
-import { textReader } from '../path/tool-input-path.js';
+import { textAtKey, textAtPath } from '../path/tool-input-path.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import { type AnchoredLiteral, LiteralAutomaton, literalKey } from './literal-automaton.js';
 import { type MatchShape, requiredLiterals } from './rule-literals.js';
@@ -18,20 +18,26 @@ const BEFORE_SUFFIX = 4;
  * reads its text once: one automaton pass finds which required literals
  * occur, and only the rules whose literals all occur are looked at; of
  * those, a glob runs only when its literals do not already decide it.
+ *
+ * Each rule waits on one trigger literal, its longest (the least likely to
+ * occur), and checks its other literals only when the trigger occurs: a
+ * fragment that many rules share (`curl `, `sudo `) costs nothing by itself.
  */
 export class PathGroup {
   readonly path: readonly string[];
-  /** The text at `path` of a tool input, or undefined when there is none. */
-  readonly readText: (input: unknown) => string | undefined;
+  /** The path's one key, when it has only one (read without the general walk). */
+  readonly #key: string | null;
   /** Rules that match whenever there is text: no glob, or a bare `*`. */
   readonly #anyText: readonly number[];
   /** Rules that must always run their glob: no literal to look for, or no automaton. */
   readonly #alwaysRun: readonly CompiledRule[];
   readonly #automaton: LiteralAutomaton | null;
-  /** For each literal, the slots of the rules that need it. */
-  readonly #slotsByLiteral: readonly Int32Array[];
+  /** For each literal, the slots of the rules it triggers. */
+  readonly #slotsByTrigger: readonly Int32Array[];
   readonly #slotRules: readonly CompiledRule[];
-  readonly #slotNeeds: Int32Array;
+  /** A slot's other literals: others[othersStart[slot] .. othersStart[slot + 1]). */
+  readonly #othersStart: Int32Array;
+  readonly #others: Int32Array;
   /** How each slot is decided once its literals occur (RUN, DECISIVE, ORDERED, ...). */
   readonly #slotKinds: Uint8Array;
   /** The literal (or first literal) a positional slot reads, and the second one or a length. */
@@ -39,13 +45,13 @@ export class PathGroup {
   readonly #slotSecond: Int32Array;
   readonly #literalUnits: Int32Array;
   readonly #trackLast: boolean;
-  readonly #slotCounts: Int32Array;
-  readonly #slotEpochs: Int32Array;
+  /** The scan (by epoch) in which each literal was last found. */
+  readonly #literalEpochs: Int32Array;
   #epoch = 0;
 
   constructor(path: readonly string[], rules: readonly CompiledRule[]) {
     this.path = path;
-    this.readText = textReader(path);
+    this.#key = path.length === 1 ? path[0]! : null;
     const anyText: number[] = [];
     const alwaysRun: CompiledRule[] = [];
     const literals: AnchoredLiteral[] = [];
@@ -102,22 +108,35 @@ export class PathGroup {
     // A group of one or two globs runs them directly: cheaper than a scan for so few.
     this.#automaton = slotRules.length > SMALL_GROUP ? LiteralAutomaton.build(literals) : null;
     if (this.#automaton === null) alwaysRun.push(...slotRules);
-    const bySlot: number[][] = literals.map(() => []);
+    const byTrigger: number[][] = literals.map(() => []);
+    const othersStart = new Int32Array(slotLiterals.length + 1);
+    const others: number[] = [];
     slotLiterals.forEach((ids, slot) => {
-      for (const id of ids) bySlot[id]!.push(slot);
+      const trigger = ids.reduce((best, id) =>
+        literals[id]!.text.length > literals[best]!.text.length ? id : best,
+      );
+      byTrigger[trigger]!.push(slot);
+      for (const id of ids) if (id !== trigger) others.push(id);
+      othersStart[slot + 1] = others.length;
     });
     this.#anyText = anyText;
     this.#alwaysRun = alwaysRun;
-    this.#slotsByLiteral = bySlot.map((slots) => Int32Array.from(slots));
+    this.#slotsByTrigger = byTrigger.map((slots) => Int32Array.from(slots));
     this.#slotRules = slotRules;
-    this.#slotNeeds = Int32Array.from(slotLiterals, (ids) => ids.length);
+    this.#othersStart = othersStart;
+    this.#others = Int32Array.from(others);
     this.#slotKinds = kinds;
     this.#slotFirst = firsts;
     this.#slotSecond = seconds;
     this.#literalUnits = Int32Array.from(literals, (literal) => literal.text.length);
     this.#trackLast = kinds.some((kind) => kind === ORDERED || kind === AFTER_PREFIX);
-    this.#slotCounts = new Int32Array(slotRules.length);
-    this.#slotEpochs = new Int32Array(slotRules.length);
+    this.#literalEpochs = new Int32Array(literals.length);
+  }
+
+  /** The text at the group's path of a tool input, or undefined when there is none. */
+  readText(input: unknown): string | undefined {
+    const key = this.#key;
+    return key === null ? textAtPath(input, this.path) : textAtKey(input, key, this.path);
   }
 
   /** Appends to `matched` the index of every rule of the group that matches `raw`. */
@@ -144,22 +163,21 @@ export class PathGroup {
     if (count === 0) return;
     const found = automaton.found;
     if (this.#epoch === 0x7fffffff) {
-      this.#slotEpochs.fill(0);
+      this.#literalEpochs.fill(0);
       this.#epoch = 0;
     }
     const epoch = ++this.#epoch;
-    const counts = this.#slotCounts;
-    const epochs = this.#slotEpochs;
-    const needs = this.#slotNeeds;
+    const literalEpochs = this.#literalEpochs;
+    for (let f = 0; f < count; f++) literalEpochs[found[f]!] = epoch;
+    const othersStart = this.#othersStart;
+    const others = this.#others;
     for (let f = 0; f < count; f++) {
-      const slots = this.#slotsByLiteral[found[f]!]!;
-      for (let s = 0; s < slots.length; s++) {
+      const slots = this.#slotsByTrigger[found[f]!]!;
+      next: for (let s = 0; s < slots.length; s++) {
         const slot = slots[s]!;
-        if (epochs[slot] !== epoch) {
-          epochs[slot] = epoch;
-          counts[slot] = 0;
+        for (let o = othersStart[slot]!; o < othersStart[slot + 1]!; o++) {
+          if (literalEpochs[others[o]!] !== epoch) continue next;
         }
-        if (++counts[slot]! !== needs[slot]) continue;
         const rule = this.#slotRules[slot]!;
         if (this.#slotKinds[slot] === RUN) {
           text ??= new PreparedText(raw);

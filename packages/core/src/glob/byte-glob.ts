@@ -1,5 +1,11 @@
 import { invalid, type Validated, valid } from '../issues/problem.js';
-import { type GlobSegment, SegmentMatcher } from './glob-segment.js';
+import {
+  type GlobSegment,
+  SegmentMatcher,
+  segmentSearchIsBounded,
+  WILDCARD_SEARCH_MAX_PIECES,
+  WILDCARD_SEARCH_MAX_WORDS,
+} from './glob-segment.js';
 import { PreparedText } from './prepared-text.js';
 import { textIsWellFormed } from './well-formed.js';
 
@@ -141,6 +147,15 @@ export function compileGlob(pattern: string): Validated<Glob> {
     ]);
   }
   const glob = new SegmentGlob(pattern);
+  if (!glob.segments.every((segment) => segmentSearchIsBounded(segment.bytes))) {
+    return invalid([
+      {
+        code: 'glob_too_complex',
+        pointer: '',
+        message: `a part of the glob between two stars that holds a ? may be at most ${WILDCARD_SEARCH_MAX_WORDS * 32} bytes long, or have at most ${WILDCARD_SEARCH_MAX_PIECES} literal runs between its ?s, so that matching stays fast on any text`,
+      },
+    ]);
+  }
   if (compiled.size >= GLOB_CACHE_LIMIT) compiled.clear();
   compiled.set(pattern, glob);
   return valid(glob);

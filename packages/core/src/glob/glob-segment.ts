@@ -12,6 +12,31 @@ const QUESTION = 0x3f;
  */
 const NATIVE_SEARCH_MAX_UNITS = 200;
 
+/**
+ * The most 32-bit words a bit-parallel (Shift-And) search of one segment
+ * may take: 8 words, a 256-byte segment, keep a search of 1 MiB within
+ * about 15 ms here.
+ */
+export const WILDCARD_SEARCH_MAX_WORDS = 8;
+
+/**
+ * The most literal pieces a longer segment with `?` may have: each piece
+ * runs its own linear search over the text, about 6 ns per byte each.
+ */
+export const WILDCARD_SEARCH_MAX_PIECES = 3;
+
+/**
+ * True when a segment's search stays within the bounds above: no `?`
+ * (a linear literal search), at most 256 bytes, or at most three pieces.
+ * A glob with a segment past them is refused when it compiles, so that no
+ * pattern a policy can hold takes long over a text the model composes.
+ */
+export function segmentSearchIsBounded(segment: Uint8Array): boolean {
+  if (!segment.includes(QUESTION)) return true;
+  if ((segment.length + 31) >>> 5 <= WILDCARD_SEARCH_MAX_WORDS) return true;
+  return pieceCount(segment) <= WILDCARD_SEARCH_MAX_PIECES;
+}
+
 /** One run of a glob's pattern between two stars, as a linter or an index reads it. */
 export interface GlobSegment {
   /** The segment as text; `?` stands for any one byte. */
@@ -41,7 +66,6 @@ export class SegmentMatcher implements GlobSegment {
   #byteTable: Int32Array | undefined;
   #masks: Int32Array | undefined;
   #pieces: PieceSearch | undefined;
-  #usePieces: boolean | undefined;
 
   constructor(text: string) {
     this.text = text;
@@ -86,9 +110,9 @@ export class SegmentMatcher implements GlobSegment {
       this.#byteTable ??= byteFailureTable(this.bytes);
       return findBytes(bytes, this.bytes, this.#byteTable, range);
     }
-    // Few pieces: cost text x pieces; many short pieces: Shift-And's text x words is less.
-    this.#usePieces ??= pieceCount(this.bytes) <= Math.max(4, (length + 31) >>> 5);
-    if (this.#usePieces) {
+    // Shift-And costs text x words, about a tenth of a piece search per word: it wins up to
+    // its bound; past it the segment has at most WILDCARD_SEARCH_MAX_PIECES pieces.
+    if ((length + 31) >>> 5 > WILDCARD_SEARCH_MAX_WORDS) {
       this.#pieces ??= pieceSearch(this.bytes);
       return findByPieces(bytes, this.#pieces, range);
     }

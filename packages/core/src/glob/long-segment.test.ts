@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileGlob, matchGlob } from './byte-glob.js';
 import { referenceGlobMatch as referenceMatch } from './fixtures/reference-glob.js';
+import { segmentSearchIsBounded } from './glob-segment.js';
 import { PreparedText } from './prepared-text.js';
 import { utf8Bytes } from './utf8.js';
 
@@ -9,6 +10,22 @@ import { utf8Bytes } from './utf8.js';
 const runArb = fc
   .tuple(fc.constantFrom('a', 'b', '?', 'é', '\uD800'), fc.integer({ min: 1, max: 90 }))
   .map(([symbol, count]) => symbol.repeat(count));
+
+/**
+ * Matching agrees with the reference for every glob that compiles; a glob
+ * that does not is refused as too complex, and only for a `?` segment past
+ * the search bounds.
+ */
+function expectAgrees(pattern: string, text: string): void {
+  const glob = compileGlob(pattern);
+  if (!glob.ok) {
+    expect(glob.problems[0]?.code).toBe('glob_too_complex');
+    const unbounded = pattern.split('*').some((part) => !segmentSearchIsBounded(utf8Bytes(part)));
+    expect(unbounded).toBe(true);
+    return;
+  }
+  expect(glob.value.matches(text)).toBe(referenceMatch(pattern, text));
+}
 
 describe('segments longer than one machine word or the native search limit', () => {
   const patternArb = fc
@@ -19,10 +36,10 @@ describe('segments longer than one machine word or the native search limit', () 
   it('agree with the reference on long runs, `?` and lone surrogates included', () => {
     fc.assert(
       fc.property(patternArb, textArb, (pattern, text) => {
-        const expected = referenceMatch(pattern, text);
-        expect(matchGlob(pattern, text)).toBe(expected);
+        expectAgrees(pattern, text);
         const glob = compileGlob(pattern);
-        if (!glob.ok) throw new Error('the pattern should compile');
+        if (!glob.ok) return;
+        const expected = referenceMatch(pattern, text);
         expect(glob.value.matchesPrepared(new PreparedText(text))).toBe(expected);
         expect(glob.value.matchesBytes(utf8Bytes(text))).toBe(expected);
       }),
@@ -34,9 +51,8 @@ describe('segments longer than one machine word or the native search limit', () 
     fc.assert(
       fc.property(patternArb, fc.constantFrom('', 'b', 'ab', '\uD800'), (pattern, fill) => {
         const text = pattern.replace(/\*/g, fill).replace(/\?/g, 'a');
-        expect(matchGlob(pattern, text)).toBe(referenceMatch(pattern, text));
-        const shifted = `b${text}`;
-        expect(matchGlob(`*${pattern}`, shifted)).toBe(referenceMatch(`*${pattern}`, shifted));
+        expectAgrees(pattern, text);
+        expectAgrees(`*${pattern}`, `b${text}`);
       }),
       { numRuns: 1500 },
     );
@@ -58,9 +74,8 @@ describe('segments longer than one machine word or the native search limit', () 
             `${segment}*b`,
             `a*${segment}*b*`,
           ]) {
-            expect(matchGlob(pattern, text)).toBe(referenceMatch(pattern, text));
-            const made = pattern.replace(/\*/g, 'ab').replace(/\?/g, 'b');
-            expect(matchGlob(pattern, made)).toBe(referenceMatch(pattern, made));
+            expectAgrees(pattern, text);
+            expectAgrees(pattern, pattern.replace(/\*/g, 'ab').replace(/\?/g, 'b'));
           }
         },
       ),
@@ -74,6 +89,23 @@ describe('segments longer than one machine word or the native search limit', () 
     expect(matchGlob(`*${middle}*`, text)).toBe(true);
     expect(matchGlob(`*${middle}x`, text)).toBe(true);
     expect(matchGlob(`*${middle}y*`, text)).toBe(false);
+  });
+
+  it('refuses a `?` segment past both search bounds, and only such a segment', () => {
+    const refused = [`*${'a?'.repeat(129)}b*`, `${'a?'.repeat(200)}*`, `*${'?ab'.repeat(100)}`];
+    for (const pattern of refused) {
+      const glob = compileGlob(pattern);
+      expect(glob.ok).toBe(false);
+      if (!glob.ok) expect(glob.problems[0]?.code).toBe('glob_too_complex');
+    }
+    const accepted = [
+      `*${'a?'.repeat(128)}*`,
+      `*${'a'.repeat(5000)}?${'b'.repeat(5000)}?c*`,
+      `*${'a'.repeat(5000)}*${'a?'.repeat(100)}*`,
+      `*${'?'.repeat(4000)}*`,
+      `*${'a'.repeat(30_000)}*`,
+    ];
+    for (const pattern of accepted) expect(compileGlob(pattern).ok).toBe(true);
   });
 
   it('finds a 100-byte `?` segment across word boundaries', () => {

@@ -19,6 +19,7 @@ export const PROBLEM_CODES = [
   'match_without_path',
   'reason_not_string',
   'glob_invalid',
+  'glob_too_complex',
   'tool_names_invalid',
   'tool_aliases_invalid',
   'hooks_not_object',

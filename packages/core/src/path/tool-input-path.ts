@@ -49,6 +49,15 @@ function isScalar(value: unknown): value is string | number | boolean | null {
 export function textOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (!Array.isArray(value)) return undefined;
+  let allStrings = true;
+  for (let i = 0; i < value.length; i++) {
+    if (typeof value[i] !== 'string') {
+      allStrings = false;
+      break;
+    }
+  }
+  // The usual argv: every element a string, joined without a copy of the array.
+  if (allStrings) return value.join(' ');
   const parts: string[] = [];
   for (const element of value) {
     if (!isScalar(element)) return undefined;
@@ -63,17 +72,17 @@ export function textAtPath(input: unknown, segments: readonly string[]): string 
 }
 
 /**
- * `textAtPath` for one path, read on every call: a one-key path (the usual
- * `command`, `path`, `url`) on a plain object skips the general walk.
+ * `textAtPath` for a one-key path (the usual `command`, `path`, `url`),
+ * which skips the general walk when the input is a plain object.
  */
-export function textReader(segments: readonly string[]): (input: unknown) => string | undefined {
-  if (segments.length !== 1) return (input) => textAtPath(input, segments);
-  const key = segments[0]!;
-  return (input) => {
-    if (input === null || typeof input !== 'object' || Array.isArray(input))
-      return textAtPath(input, segments);
-    const value = (input as Record<string, unknown>)[key];
-    if (value === undefined || !Object.hasOwn(input, key)) return undefined;
-    return typeof value === 'string' ? value : textOf(value);
-  };
+export function textAtKey(
+  input: unknown,
+  key: string,
+  segments: readonly string[],
+): string | undefined {
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    return textAtPath(input, segments);
+  const value = (input as Record<string, unknown>)[key];
+  if (value === undefined || !Object.hasOwn(input, key)) return undefined;
+  return typeof value === 'string' ? value : textOf(value);
 }

@@ -126,7 +126,12 @@ export class CompiledPolicy {
     const cached = cache?.get(wireName);
     if (cached) return cached;
     const toolName = resolveToolName(wireName, this.toolAliases);
-    const route = { toolName, index: this.#candidatesFor(origin, toolName).index };
+    const route: ToolRoute = {
+      toolName,
+      index: this.#candidatesFor(origin, toolName).index,
+      noRuleDetail: `no approval rule allows ${toolName}`,
+      undeclaredDetail: `${toolName} is not among this run's tool_names`,
+    };
     // A name that is not a string, or an origin outside the three, is answered but never kept.
     if (cache && typeof wireName === 'string') {
       if (cache.size >= CANDIDATE_CACHE_LIMIT) cache.clear();
@@ -174,6 +179,10 @@ export class CompiledPolicy {
 export interface ToolRoute {
   readonly toolName: string;
   readonly index: ToolIndex;
+  /** The denial detail when no rule allows the tool (made once, not per call). */
+  readonly noRuleDetail: string;
+  /** The denial detail when a model calls a tool outside the declared tool_names. */
+  readonly undeclaredDetail: string;
 }
 
 /** The rules that can apply to one tool name, and their evaluation index. */

@@ -111,6 +111,18 @@ describe('validateRuleList', () => {
       '/0/match',
     ],
     [
+      'a match glob with a ? part too complex to search fast',
+      [{ tool: 'bash', verdict: 'deny', path: 'a', match: `*${'a?'.repeat(200)}*` }],
+      'glob_too_complex',
+      '/0/match',
+    ],
+    [
+      'a tool glob with a ? part too complex to search fast',
+      [{ tool: `${'b?'.repeat(200)}`, verdict: 'deny' }],
+      'glob_too_complex',
+      '/0/tool',
+    ],
+    [
       'a reason that is not text',
       [{ tool: 'bash', verdict: 'deny', reason: false }],
       'reason_not_string',

@@ -43,6 +43,8 @@ export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
   reason_not_string: '`reason` must be text.',
   glob_invalid:
     'A glob has no UTF-8 form (it holds a lone UTF-16 surrogate), so it cannot match anything.',
+  glob_too_complex:
+    'A part of a glob between two stars holds a `?` and is longer than 256 bytes with more than three literal runs between its `?`s; matching it would be slow on long texts.',
   tool_names_invalid: '`tool_names` must be an array of non-empty tool names.',
   tool_aliases_invalid:
     '`tool_aliases` must map non-empty wire names to non-empty execution names.',
