@@ -1,5 +1,4 @@
 import type { Transaction } from 'kysely';
-import type { Statement } from './postgres-session.js';
 import { runPrepared } from './prepared.js';
 import type { Database, EventType, RunEventTable } from './schema.js';
 
@@ -11,6 +10,12 @@ export interface PendingEvent {
   type: EventType;
   data?: Record<string, unknown>;
   principal?: string | null;
+}
+
+/** One SQL statement with its parameters, as a PostgreSQL unit of work sends it. */
+export interface Statement {
+  sql: string;
+  parameters: readonly unknown[];
 }
 
 /** A committed event as stored. */

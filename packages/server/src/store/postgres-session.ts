@@ -13,6 +13,7 @@ import {
   type Transaction,
 } from 'kysely';
 import type pg from 'pg';
+import type { Statement } from './event-log.js';
 import type { Database } from './schema.js';
 
 /** Most SQL texts that get a server-side prepared statement; past it, statements go unnamed. */
@@ -58,12 +59,6 @@ export function namedStatementPool(pool: pg.Pool): PostgresPool {
     },
     end: () => pool.end(),
   };
-}
-
-/** A statement for {@link PostgresSession.sendTogether}. */
-export interface Statement {
-  sql: string;
-  parameters: readonly unknown[];
 }
 
 /**
