@@ -225,7 +225,7 @@ export {
   TaskViewSchema,
 } from './protocol/views.js';
 export type { CompiledRule } from './rules/compiled-rule.js';
-export type { Policy } from './rules/policy.js';
+export type { Policy, ToolRoute } from './rules/policy.js';
 export { compileToolPattern, resolveToolName, type ToolPattern } from './rules/tool-pattern.js';
 export { type ValidProfile, validateProfileConfiguration } from './rules/validate-profile.js';
 export { type RuleListOptions, validateRuleList } from './rules/validate-rules.js';
