@@ -80,7 +80,7 @@ interface Result {
   perSecond: number;
   p50: number;
   p99: number;
-  /** Server CPU per round trip, per process, in µs. */
+  /** Server CPU per round trip, per process (over the round trips that process served), in µs. */
   cpuUs: number[];
   /** CPU per round trip of every PostgreSQL process on this machine, in µs (0 without one). */
   databaseCpuUs: number;
@@ -110,15 +110,21 @@ async function measure(options: {
         ).id
       : '';
   const latencies: number[] = [];
+  // Round trips each target served: a process's CPU is divided by its own share.
+  const served = targets.map(() => 0);
   const runFor = async (ms: number, record: boolean) => {
     const end = performance.now() + ms;
     await Promise.all(
       Array.from({ length: concurrency }, async (_, client) => {
-        const target = targets[client % targets.length]!;
+        const index = client % targets.length;
+        const target = targets[index]!;
         while (performance.now() < end) {
           const start = performance.now();
           await roundTrip(target, shape, authorRun);
-          if (record) latencies.push(performance.now() - start);
+          if (record) {
+            latencies.push(performance.now() - start);
+            served[index]! += 1;
+          }
         }
       }),
     );
@@ -139,7 +145,7 @@ async function measure(options: {
     perSecond: latencies.length / elapsed,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    cpuUs: cpuEnd.map((end, i) => ((end - cpuStart[i]!) * 1000) / trips),
+    cpuUs: cpuEnd.map((end, i) => ((end - cpuStart[i]!) * 1000) / Math.max(1, served[i]!)),
     databaseCpuUs: ((databaseEnd - databaseStart) * 1000) / trips,
     deliveredPerSecond: options.subscribers ? received / elapsed : null,
   };
