@@ -20,8 +20,8 @@ interface Batch {
 }
 
 /**
- * Group commit for SQLite. The units of work that start in the same turn of
- * the event loop run one after another inside one SQLite transaction, each in
+ * Group commit for SQLite. The units of work that start in the same two turns
+ * of the event loop run one after another inside one SQLite transaction, each in
  * its own savepoint (a unit that throws rolls back to it and changes nothing),
  * and share one COMMIT. No unit's outcome is delivered before that COMMIT
  * returned: an answer never reports a change that is not in the WAL, and if
@@ -113,7 +113,9 @@ export class GroupCommit {
         },
       );
     this.open = batch;
-    const done = new Promise<void>((resolve) => setImmediate(resolve))
+    // The batch stays open for two turns of the event loop, so the requests read in the next
+    // poll phase join it too; pending immediates keep that poll from waiting for I/O.
+    const done = new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)))
       .then(() => this.finish(batch))
       .finally(() => this.idle.delete(done));
     this.idle.add(done);
