@@ -28,6 +28,23 @@ function scanMatches(
   });
 }
 
+/** The compiled policy of rules the test made valid. */
+function policyOf(rules: readonly ApprovalRule[]) {
+  const validated = validateRuleList(rules);
+  if (!validated.ok) throw new Error(JSON.stringify(validated.problems));
+  return validated.value;
+}
+
+/** A model call to `bash` with this input matches exactly the rules a plain scan finds. */
+function expectBashAgrees(
+  policy: ReturnType<typeof policyOf>,
+  rules: readonly ApprovalRule[],
+  toolInput: unknown,
+): void {
+  const call = { mode: 'rules' as const, origin: 'model' as const, toolName: 'bash', toolInput };
+  expect(decide(policy, call).matched).toEqual(scanMatches(rules, 'model', 'bash', toolInput));
+}
+
 const pieces = [
   'git',
   ' status',
@@ -144,8 +161,7 @@ describe('the indexed evaluator agrees with a plain scan of every rule', () => {
         fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
         fc.constantFrom('', 'x', '\uD800', 'é'),
         (rules, picks, filler) => {
-          const validated = validateRuleList(rules);
-          if (!validated.ok) throw new Error(JSON.stringify(validated.problems));
+          const policy = policyOf(rules);
           const globs = rules.map((rule) => rule.match ?? '').filter((m) => m !== '');
           const text = picks
             .map((pick) => (globs[pick % Math.max(1, globs.length)] ?? '').replace(/[*?]/g, filler))
@@ -155,15 +171,7 @@ describe('the indexed evaluator agrees with a plain scan of every rule', () => {
             { argv: text.split(' ') },
             { edits: [{ path: text }] },
           ]) {
-            const call = {
-              mode: 'rules' as const,
-              origin: 'model' as const,
-              toolName: 'bash',
-              toolInput,
-            };
-            expect(decide(validated.value, call).matched).toEqual(
-              scanMatches(rules, 'model', 'bash', toolInput),
-            );
+            expectBashAgrees(policy, rules, toolInput);
           }
         },
       ),
@@ -191,17 +199,7 @@ describe('the indexed evaluator agrees with a plain scan of every rule', () => {
       .map((units) => units.join(''));
     fc.assert(
       fc.property(rules, text, (list, command) => {
-        const validated = validateRuleList(list);
-        if (!validated.ok) throw new Error(JSON.stringify(validated.problems));
-        const call = {
-          mode: 'rules' as const,
-          origin: 'model' as const,
-          toolName: 'bash',
-          toolInput: { command },
-        };
-        expect(decide(validated.value, call).matched).toEqual(
-          scanMatches(list, 'model', 'bash', { command }),
-        );
+        expectBashAgrees(policyOf(list), list, { command });
       }),
       { numRuns: 3000 },
     );
@@ -219,18 +217,9 @@ describe('the indexed evaluator on long texts (read by two walks at once)', () =
       .map((parts) => parts.join(''));
     fc.assert(
       fc.property(fc.array(ruleArb, { minLength: 3, maxLength: 30 }), longText, (rules, text) => {
-        const validated = validateRuleList(rules);
-        if (!validated.ok) throw new Error(JSON.stringify(validated.problems));
+        const policy = policyOf(rules);
         for (const toolInput of [{ command: text }, { argv: text.split(' ') }]) {
-          const call = {
-            mode: 'rules' as const,
-            origin: 'model' as const,
-            toolName: 'bash',
-            toolInput,
-          };
-          expect(decide(validated.value, call).matched).toEqual(
-            scanMatches(rules, 'model', 'bash', toolInput),
-          );
+          expectBashAgrees(policy, rules, toolInput);
         }
       }),
       { numRuns: 300 },
@@ -254,20 +243,10 @@ describe('the indexed evaluator on long texts (read by two walks at once)', () =
         fc.integer({ min: 150, max: 400 }),
         fc.integer({ min: -40, max: 40 }),
         (rules, pick, around, skew) => {
-          const validated = validateRuleList(rules);
-          if (!validated.ok) throw new Error(JSON.stringify(validated.problems));
           const globs = rules.map((rule) => rule.match ?? '').filter((m) => m !== '');
           const instance = (globs[pick % Math.max(1, globs.length)] ?? 'git').replace(/[*?]/g, '');
           const command = `${'.'.repeat(around + skew)}${instance}${'.'.repeat(around - skew)}`;
-          const call = {
-            mode: 'rules' as const,
-            origin: 'model' as const,
-            toolName: 'bash',
-            toolInput: { command },
-          };
-          expect(decide(validated.value, call).matched).toEqual(
-            scanMatches(rules, 'model', 'bash', { command }),
-          );
+          expectBashAgrees(policyOf(rules), rules, { command });
         },
       ),
       { numRuns: 600 },
@@ -316,23 +295,14 @@ describe('a policy whose literal automaton would be too large', () => {
       match: `*${Array.from({ length: 25 }, (_, i) => alphabet[Math.imul(r * 31 + i, 2654435761) >>> 22]).join('')}*`,
       verdict: r % 3 === 0 ? 'deny' : 'allow',
     }));
-    const validated = validateRuleList(rules);
-    if (!validated.ok) throw new Error(JSON.stringify(validated.problems[0]));
+    const policy = policyOf(rules);
     for (const command of [
       `ls ${rules[7]!.match!.slice(1, -1)} x`,
       `${rules[9]!.match!.slice(1, 20)}\uD800`,
       alphabet.slice(100, 160).join(''),
       'plain ascii',
     ]) {
-      const call = {
-        mode: 'rules' as const,
-        origin: 'model' as const,
-        toolName: 'bash',
-        toolInput: { command },
-      };
-      expect(decide(validated.value, call).matched).toEqual(
-        scanMatches(rules, 'model', 'bash', { command }),
-      );
+      expectBashAgrees(policy, rules, { command });
     }
   });
 });
