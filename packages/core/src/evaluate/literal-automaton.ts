@@ -221,29 +221,19 @@ export class LiteralAutomaton {
    * walks let the processor overlap those waits.
    */
   scan(text: string, trackLast: boolean): number {
-    this.#begin();
-    let step = this.#next[START]!;
-    if (step < 0) {
-      step = ~step;
-      this.#hit(step, 0, trackLast);
-    }
     const length = text.length;
     const overlap = this.#longestUnits - 1;
     if (length >= TWO_WALKS_MIN_UNITS && overlap * 4 <= length) {
-      const last = this.#scanTwoWalks(text, step, overlap, trackLast);
+      const last = this.#scanTwoWalks(text, this.#begin(trackLast), overlap, trackLast);
       if (last !== OVERFLOWED) return this.#finish(last, length, trackLast);
       // So many occurrences that the second walk's list overflowed: read the text again, in one walk.
-      this.#begin();
-      step = this.#next[START]!;
-      if (step < 0) {
-        step = ~step;
-        this.#hit(step, 0, trackLast);
-      }
     }
-    return this.#finish(this.#walk(text, step, 0, length, trackLast), length, trackLast);
+    const last = this.#walk(text, this.#begin(trackLast), 0, length, trackLast);
+    return this.#finish(last, length, trackLast);
   }
 
-  #begin(): void {
+  /** Starts a scan (a new epoch, nothing found) and reads the start symbol; returns the state. */
+  #begin(trackLast: boolean): number {
     if (this.#epoch === 0x7fffffff) {
       this.#seen.fill(0);
       this.#visitedEpoch.fill(0);
@@ -252,6 +242,10 @@ export class LiteralAutomaton {
     this.#epoch++;
     this.#count = 0;
     this.#visitedCount = 0;
+    const step = this.#next[START]!;
+    if (step >= 0) return step;
+    this.#hit(~step, 0, trackLast);
+    return ~step;
   }
 
   /** Reads the end symbol after the walk that read the text's last unit, and settles `lastEnd`. */

@@ -84,5 +84,5 @@ export function textAtKey(
     return textAtPath(input, segments);
   const value = (input as Record<string, unknown>)[key];
   if (value === undefined || !Object.hasOwn(input, key)) return undefined;
-  return typeof value === 'string' ? value : textOf(value);
+  return textOf(value);
 }

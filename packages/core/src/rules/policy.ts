@@ -114,15 +114,7 @@ export class CompiledPolicy {
    * runs on every call.
    */
   route(origin: Origin, wireName: string): ToolRoute {
-    const caches = this.#routeCache;
-    const cache =
-      origin === 'model'
-        ? caches.model
-        : origin === 'author'
-          ? caches.author
-          : origin === 'kernel'
-            ? caches.kernel
-            : null;
+    const cache = cacheOf(this.#routeCache, origin);
     const cached = cache?.get(wireName);
     if (cached) return cached;
     const toolName = resolveToolName(wireName, this.toolAliases);
@@ -140,22 +132,9 @@ export class CompiledPolicy {
     return route;
   }
 
-  /** The evaluation index of the rules of this origin that name the resolved tool. */
-  toolIndex(origin: Origin, toolName: string): ToolIndex {
-    return this.#candidatesFor(origin, toolName).index;
-  }
-
   #candidatesFor(origin: Origin, toolName: string): Candidates {
-    const caches = this.#candidateCache;
-    // An origin outside the three (a caller's bad value) gets a throwaway cache, never a prototype field.
-    const cache =
-      origin === 'model'
-        ? caches.model
-        : origin === 'author'
-          ? caches.author
-          : origin === 'kernel'
-            ? caches.kernel
-            : new Map<string, Candidates>();
+    // An origin outside the three (a caller's bad value) gets a throwaway cache.
+    const cache = cacheOf(this.#candidateCache, origin) ?? new Map<string, Candidates>();
     const cached = cache.get(toolName);
     if (cached) return cached;
     const literal = this.#literalIndex.get(origin)?.get(toolName) ?? [];
@@ -193,6 +172,18 @@ interface Candidates {
 
 /** A compiled, validated approval policy; made only by `validateRuleList` or `validateProfileConfiguration`. */
 export type Policy = CompiledPolicy;
+
+/**
+ * An origin's own cache, or null for a value outside the three origins (a
+ * caller's bad value): plain field reads, never a prototype field, since
+ * this runs on every call.
+ */
+function cacheOf<T>(caches: Record<Origin, Map<string, T>>, origin: Origin): Map<string, T> | null {
+  if (origin === 'model') return caches.model;
+  if (origin === 'author') return caches.author;
+  if (origin === 'kernel') return caches.kernel;
+  return null;
+}
 
 function listFor<K, V>(map: Map<K, V[]>, key: K): V[] {
   let list = map.get(key);
