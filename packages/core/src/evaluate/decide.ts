@@ -1,11 +1,9 @@
-import { truncateUtf8 } from '../glob/utf8.js';
 import { textAtPath } from '../path/tool-input-path.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import type { Policy } from '../rules/policy.js';
 import type { ApprovalMode, Decision, Origin, Verdict } from '../schemas/approval.js';
 
-/** A denial reason rides at most this many UTF-8 bytes. */
-export const REASON_MAX_BYTES = 256;
+export { REASON_MAX_BYTES } from '../rules/compiled-rule.js';
 
 /** One tool call at the approval stage. */
 export interface ToolCall {
@@ -59,7 +57,7 @@ export function decide(policy: Policy, call: ToolCall): Decision {
     else if (rule.verdict === 'ask') anyAsk = true;
     else anyAllow = true;
   }
-  if (firstDeny) return denied(toolName, matched, denialDetail(firstDeny));
+  if (firstDeny) return denied(toolName, matched, firstDeny.denialDetail);
   const declared = policy.toolNames;
   if (
     call.origin === 'model' &&
@@ -84,12 +82,6 @@ export function decide(policy: Policy, call: ToolCall): Decision {
       if (anyAllow) return granted(toolName, matched, 'rule');
       return denied(toolName, matched, route.noRuleDetail);
   }
-}
-
-function denialDetail(rule: CompiledRule): string {
-  const reason = rule.rule.reason;
-  if (reason === undefined || reason === '') return `denied by approval rule ${rule.index}`;
-  return truncateUtf8(reason, REASON_MAX_BYTES);
 }
 
 function granted(tool_name: string, matched: number[], by: 'mode' | 'rule' | 'origin'): Decision {

@@ -4,7 +4,7 @@ import { invalid, ProblemList, pointerTo, type Validated } from '../issues/probl
 import { parsePath } from '../path/tool-input-path.js';
 import { type ApprovalRule, OriginSchema, VerdictSchema } from '../schemas/approval.js';
 import { DECLARATION_ENVELOPE_MAX_BYTES } from '../schemas/profile.js';
-import type { CompiledRule } from './compiled-rule.js';
+import { type CompiledRule, denialDetailOf } from './compiled-rule.js';
 import { CompiledPolicy, type Policy } from './policy.js';
 import { compileToolPattern, type ToolPattern } from './tool-pattern.js';
 
@@ -133,6 +133,7 @@ function checkRule(
     tool,
     path,
     match,
+    denialDetail: denialDetailOf(index, fields.reason as string | undefined),
   };
 }
 
