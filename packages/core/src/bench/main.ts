@@ -16,6 +16,7 @@ import {
 } from '../index.js';
 import { floorEvaluator, naiveEvaluator } from './baselines.js';
 import { printGlobWorstCases } from './glob-worst-cases.js';
+import { printWhereTheMeanGoes } from './mean-breakdown.js';
 import {
   format,
   latencies,
@@ -163,6 +164,11 @@ const growth = largest.meanNs / shell[0]!.meanNs;
 console.log(
   `mean ns per decision at 50 / 200 / 500 / ${fullShell.length} rules: ${shell.map((row) => row.meanNs.toFixed(0)).join(' / ')}; growth from 50 to ${fullShell.length}: ${growth.toFixed(2)}x`,
 );
+
+console.log(
+  `\nWhere the mean goes at ${fullShell.length} rules (${format(largest.meanNs)} ns, mixed), each kind of call timed alone:`,
+);
+printWhereTheMeanGoes(compile(fullShell), shellCalls);
 
 console.log(`\nLong commands at ${fullShell.length} rules:`);
 const nsPerByte = printLongCommands(fullShell);

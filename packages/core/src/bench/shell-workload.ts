@@ -227,3 +227,17 @@ export function makeShellCalls(count: number): ToolCall[] {
   }
   return calls;
 }
+
+/** What kind of call of `makeShellCalls` this is, for the breakdown of the mean. */
+export function shellCallKind(call: ToolCall): string {
+  const input = call.toolInput as { command?: string; argv?: string[] };
+  if (call.toolName.startsWith('bash')) {
+    if (input.argv) return 'bash argv';
+    if (input.command!.length > 1000) return 'bash heredoc';
+    if (input.command!.includes('&&')) return 'bash chained (a && b)';
+    return 'bash short command';
+  }
+  if (call.toolName === 'edit' || call.toolName === 'write') return 'edit/write path';
+  if (call.toolName === 'web_fetch') return 'web_fetch url';
+  return 'tool-only (read, grep, svc_*, deploy)';
+}
