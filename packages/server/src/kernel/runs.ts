@@ -7,6 +7,7 @@ import { currentProfileConfiguration } from '../store/profiles.js';
 import type { RunTable } from '../store/schema.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
+import { markFresh } from './fresh-runs.js';
 import { freezePolicyLayers } from './policy-layers.js';
 import { advanceInline } from './run-loop.js';
 import { endRun, RUN_START } from './run-machine.js';
@@ -90,6 +91,7 @@ async function insertRun(
       ended_at: null,
     };
     await insertRow(tx.db, tx.dialect, 'runs', run);
+    markFresh(tx, run.id);
     tx.emit({
       workspace_id: run.workspace_id,
       run_id: run.id,
