@@ -5,7 +5,7 @@ import type { Store, Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
 import { freshRows, SETTLEMENT_COLUMNS, type SettlementRow } from './fresh-runs.js';
-import { setRunPhase, touchRun } from './run-machine.js';
+import { rememberStored, setRunPhase, touchRun } from './run-machine.js';
 import { holds } from './task-machine.js';
 import { isTerminal, stateLiteral } from './task-states.js';
 import type { Attention } from './views.js';
@@ -30,6 +30,7 @@ export async function lockRun(tx: Tx, workspaceId: string, runId: string): Promi
   );
   const run = rows[0];
   if (!run) throw new AirlockError('run_not_found', `no run ${runId} in this workspace`);
+  rememberStored(run);
   return run;
 }
 

@@ -10,7 +10,7 @@ import { AirlockError } from './errors.js';
 import { markFresh } from './fresh-runs.js';
 import { freezePolicyLayers } from './policy-layers.js';
 import { advanceInline } from './run-loop.js';
-import { endRun, RUN_START } from './run-machine.js';
+import { endRun, RUN_START, rememberStored } from './run-machine.js';
 import { lockRun, readRun, settleRun } from './run-state.js';
 import { type RunView, runView } from './views.js';
 
@@ -91,6 +91,7 @@ async function insertRun(
       ended_at: null,
     };
     await insertRow(tx.db, tx.dialect, 'runs', run);
+    rememberStored(run);
     markFresh(tx, run.id);
     tx.emit({
       workspace_id: run.workspace_id,

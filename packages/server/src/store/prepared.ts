@@ -14,7 +14,35 @@ interface Template {
   /** Per SQL parameter: the name of a named parameter, or a constant (`{ value }`). */
   slots: (string | { value: unknown })[];
   /** The better-sqlite3 statement of this SQL, per connection. */
-  statements: WeakMap<SqliteDatabase.Database, SqliteDatabase.Statement>;
+  statements: WeakMap<SqliteDatabase.Database, OwnStatement>;
+}
+
+/** A statement of one template on one connection; a reader returns arrays, made rows by `row`. */
+interface OwnStatement {
+  statement: SqliteDatabase.Statement;
+  row: ((values: unknown[]) => unknown) | null;
+}
+
+/**
+ * Prepares a template's own statement. Readers run in raw mode (one array per
+ * row) and a function made for their columns builds each row as an object
+ * literal: for a row of 30 columns that is about a third of the time
+ * better-sqlite3 takes to set each property by name. The connection's own
+ * `prepare` is bypassed: the store caches statements there for Kysely, which
+ * expects objects (see `cacheStatements` in store.ts).
+ */
+function prepareOwn(database: SqliteDatabase.Database, sql: string): OwnStatement {
+  const prepare = (Object.getPrototypeOf(database) as SqliteDatabase.Database).prepare;
+  const statement = prepare.call(database, sql);
+  if (!statement.reader) return { statement, row: null };
+  const names = statement.columns().map((column) => column.name);
+  // An object literal would give `__proto__` another meaning: such a query keeps object rows.
+  if (names.includes('__proto__')) return { statement, row: null };
+  statement.raw(true);
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`);
+  // Built from the statement's column names only (never from values): a row is an object literal.
+  const row = new Function('values', `return {${fields.join(', ')}};`) as OwnStatement['row'];
+  return { statement, row };
 }
 
 /** SQLite transactions whose connection this process holds (see GroupCommit), by handle. */
@@ -99,11 +127,13 @@ export async function runPrepared<R>(
   const { template, parameters } = bind(dialect, { key, build, values });
   const held = heldConnections.get(db);
   if (held) {
-    let statement = template.statements.get(held);
-    if (!statement) {
-      statement = held.prepare(template.compiled.sql);
-      template.statements.set(held, statement);
+    let own = template.statements.get(held);
+    if (!own) {
+      own = prepareOwn(held, template.compiled.sql);
+      template.statements.set(held, own);
     }
+    const { statement, row } = own;
+    if (row) return { rows: (statement.all(parameters) as unknown[][]).map(row) as R[] };
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     statement.run(parameters);
     return { rows: [] };
