@@ -129,6 +129,74 @@ export function sequencePostgres(group: EventGroup, returned: readonly unknown[]
 }
 
 /**
+ * SQLite: the event counters of the workspaces one group-commit batch
+ * writes to. Every unit of the batch commits with the same COMMIT, in the
+ * order the units ran, so the counter is read once per batch and workspace,
+ * handed out in memory, and written once before the COMMIT (see
+ * {@link SqliteSequences.flush}); a unit that rolls back gives its numbers
+ * back (see {@link SqliteSequences.mark}), so no number is skipped.
+ */
+export class SqliteSequences {
+  /** Per workspace: the last number handed out, and the counter as stored. */
+  private readonly counters = new Map<string, { last: number; stored: number }>();
+
+  /** The counters before a unit of work, for {@link restore} if it rolls back. */
+  mark(): Map<string, number> {
+    return new Map([...this.counters].map(([id, counter]) => [id, counter.last]));
+  }
+
+  /** Gives back every number handed out since `mark`. */
+  restore(mark: Map<string, number>): void {
+    for (const [id, counter] of this.counters) {
+      const last = mark.get(id);
+      if (last === undefined) this.counters.delete(id);
+      else counter.last = last;
+    }
+  }
+
+  /**
+   * Hands out `count` numbers of a workspace and returns the last one.
+   * @throws Error when the workspace does not exist.
+   */
+  async take(trx: Transaction<Database>, workspaceId: string, count: number): Promise<number> {
+    let counter = this.counters.get(workspaceId);
+    if (!counter) {
+      const { rows } = await runPrepared(
+        trx,
+        'sqlite',
+        'workspaces.event_seq',
+        (p) => trx.selectFrom('workspaces').select('event_seq').where('id', '=', p('id')),
+        { id: workspaceId },
+      );
+      if (!rows[0]) throw new Error(`no workspace ${workspaceId}`);
+      counter = { last: rows[0].event_seq, stored: rows[0].event_seq };
+      this.counters.set(workspaceId, counter);
+    }
+    counter.last += count;
+    return counter.last;
+  }
+
+  /** Writes every counter that moved (the batch's last statements before its COMMIT). */
+  async flush(trx: Transaction<Database>): Promise<void> {
+    for (const [id, counter] of this.counters) {
+      if (counter.last === counter.stored) continue;
+      await runPrepared(
+        trx,
+        'sqlite',
+        'workspaces.set_seq',
+        (p) =>
+          trx
+            .updateTable('workspaces')
+            .set({ event_seq: p('seq') })
+            .where('id', '=', p('id')),
+        { id, seq: counter.last },
+      );
+      counter.stored = counter.last;
+    }
+  }
+}
+
+/**
  * SQLite: appends a transaction's events, sequenced per workspace after
  * everything else it wrote, and returns the rows as stored. SQLite has one
  * writer at a time, so the order is that of the commits.
@@ -136,41 +204,30 @@ export function sequencePostgres(group: EventGroup, returned: readonly unknown[]
  */
 export async function appendSqliteEvents(
   trx: Transaction<Database>,
+  sequences: SqliteSequences,
   events: readonly PendingEvent[],
   now: number,
 ): Promise<StoredEvent[]> {
   if (events.length === 0) return [];
   const groups = groupEvents(events, now);
-  for (const group of groups) sequence(group, await appendSqlite(trx, group));
+  for (const group of groups) {
+    const last = await sequences.take(trx, group.workspaceId, group.rows.length);
+    sequence(group, last);
+    await insertSqlite(trx, group);
+  }
   return groups.length === 1 ? groups[0]!.rows : groups.flatMap((group) => group.rows);
 }
 
-/** The bump with RETURNING, then one multi-row INSERT per 200 rows; returns the last number. */
-async function appendSqlite(trx: Transaction<Database>, group: EventGroup): Promise<number> {
-  const { workspaceId, rows } = group;
-  const { rows: bumped } = await runPrepared(
-    trx,
-    'sqlite',
-    'workspaces.bump_seq',
-    (p) =>
-      trx
-        .updateTable('workspaces')
-        .set((eb) => ({ event_seq: eb('event_seq', '+', p('count')) }))
-        .where('id', '=', p('id'))
-        .returning('event_seq'),
-    { id: workspaceId, count: rows.length },
-  );
-  if (!bumped[0]) throw new Error(`no workspace ${workspaceId}`);
-  const last = bumped[0].event_seq;
-  let seq = last - rows.length;
+/** One multi-row INSERT per 200 rows of a sequenced group. */
+async function insertSqlite(trx: Transaction<Database>, group: EventGroup): Promise<void> {
+  const { rows } = group;
   for (let i = 0; i < rows.length; i += SQLITE_ROWS_PER_INSERT) {
     const chunk = rows.slice(i, i + SQLITE_ROWS_PER_INSERT);
     const values: Record<string, unknown> = {};
     chunk.forEach((row, n) => {
-      seq += 1;
       const names = PARAMETER_NAMES[n]!;
       EVENT_COLUMNS.forEach((column, c) => {
-        values[names[c]!] = column === 'seq' ? seq : row[column];
+        values[names[c]!] = row[column];
       });
     });
     await runPrepared(
@@ -190,5 +247,4 @@ async function appendSqlite(trx: Transaction<Database>, group: EventGroup): Prom
       values,
     );
   }
-  return last;
 }
