@@ -5,6 +5,9 @@
  * build serves 16 concurrent clients for a few seconds in a fresh process.
  *
  *   pnpm --filter @airlock/server bench:compare -- --base /path/to/other/dist/cli.js [--rounds 4 --seconds 5]
+ *
+ * `--node-args="..."` gives this build's processes Node options (to try a V8 flag against
+ * the same build as `--base`).
  */
 import { parseArgs } from 'node:util';
 import { post } from './http-client.js';
@@ -16,6 +19,7 @@ const { values } = parseArgs({
     base: { type: 'string' },
     rounds: { type: 'string', default: '4' },
     seconds: { type: 'string', default: '5' },
+    'node-args': { type: 'string', default: '' },
   },
 });
 if (!values.base) throw new Error('--base <path to the other build’s dist/cli.js> is required');
@@ -26,6 +30,7 @@ interface Sample {
 }
 
 async function sample(cli: string | undefined): Promise<Sample> {
+  process.env.AIRLOCK_BENCH_NODE_ARGS = cli ? '' : values['node-args'];
   const server = await startServer(null, cli ? { cli } : {});
   try {
     let trips = 0;

@@ -118,6 +118,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 function decodeParam(value: string): string {
+  // Ids and keys are plain text: only a segment with an escape needs decoding.
+  if (!value.includes('%')) return value;
   try {
     return decodeURIComponent(value);
   } catch {

@@ -134,24 +134,26 @@ export function sequencePostgres(group: EventGroup, returned: readonly unknown[]
  * order the units ran, so the counter is read once per batch and workspace,
  * handed out in memory, and written once before the COMMIT (see
  * {@link SqliteSequences.flush}); a unit that rolls back gives its numbers
- * back (see {@link SqliteSequences.mark}), so no number is skipped.
+ * back (see {@link SqliteSequences.restore}), so no number is skipped.
  */
 export class SqliteSequences {
   /** Per workspace: the last number handed out, and the counter as stored. */
   private readonly counters = new Map<string, { last: number; stored: number }>();
+  /** Per workspace the current unit of work took numbers of: its last number before (null: unread). */
+  private undo: Map<string, number | null> | null = null;
 
-  /** The counters before a unit of work, for {@link restore} if it rolls back. */
-  mark(): Map<string, number> {
-    return new Map([...this.counters].map(([id, counter]) => [id, counter.last]));
+  /** Starts a unit of work: what it takes from here on, {@link restore} gives back. */
+  startUnit(): void {
+    this.undo = null;
   }
 
-  /** Gives back every number handed out since `mark`. */
-  restore(mark: Map<string, number>): void {
-    for (const [id, counter] of this.counters) {
-      const last = mark.get(id);
-      if (last === undefined) this.counters.delete(id);
-      else counter.last = last;
+  /** Gives back every number the current unit of work took. */
+  restore(): void {
+    for (const [id, last] of this.undo ?? []) {
+      if (last === null) this.counters.delete(id);
+      else this.counters.get(id)!.last = last;
     }
+    this.undo = null;
   }
 
   /**
@@ -160,6 +162,8 @@ export class SqliteSequences {
    */
   async take(trx: Transaction<Database>, workspaceId: string, count: number): Promise<number> {
     let counter = this.counters.get(workspaceId);
+    this.undo ??= new Map();
+    if (!this.undo.has(workspaceId)) this.undo.set(workspaceId, counter ? counter.last : null);
     if (!counter) {
       const { rows } = await runPrepared(
         trx,

@@ -65,7 +65,7 @@ export class GroupCommit {
           owner.outcomes.push(() => reject(error));
           return;
         }
-        const mark = owner.sequences.mark();
+        owner.sequences.startUnit();
         try {
           const value = await unit(trx, owner.sequences);
           this.raw.exec('release unit');
@@ -73,7 +73,7 @@ export class GroupCommit {
             commitError === undefined ? resolve(value) : reject(commitError),
           );
         } catch (error) {
-          owner.sequences.restore(mark);
+          owner.sequences.restore();
           this.undo(owner, error);
           owner.outcomes.push((commitError) => reject(commitError ?? error));
         }

@@ -58,7 +58,11 @@ export function holdConnection(trx: object, database: SqliteDatabase.Database): 
   return () => heldConnections.delete(trx);
 }
 
-const templates = new Map<string, Template>();
+/** Templates per dialect, by query key (a key reused as the same string is hashed once). */
+const templates: Record<Dialect, Map<string, Template>> = {
+  sqlite: new Map(),
+  postgres: new Map(),
+};
 const TEMPLATE_LIMIT = 500;
 
 function compileTemplate(compilable: Compilable): Template {
@@ -81,12 +85,12 @@ function bind(
   dialect: Dialect,
   query: PreparedQuery,
 ): { template: Template; parameters: unknown[] } {
-  const cacheKey = `${dialect}\u0000${query.key}`;
-  let template = templates.get(cacheKey);
+  const byKey = templates[dialect];
+  let template = byKey.get(query.key);
   if (!template) {
     template = compileTemplate(query.build((name) => `${MARK}${name}`));
-    if (templates.size >= TEMPLATE_LIMIT) templates.clear();
-    templates.set(cacheKey, template);
+    if (byKey.size >= TEMPLATE_LIMIT) byKey.clear();
+    byKey.set(query.key, template);
   }
   const parameters = template.slots.map((slot) => {
     if (typeof slot !== 'string') return slot.value;
@@ -141,6 +145,24 @@ export async function runPrepared<R>(
   return db.executeQuery<R>({ ...template.compiled, parameters });
 }
 
+/** Per table, the column list of the last insert and its cache key (most inserts repeat it). */
+const lastInsert = new Map<string, { columns: string[]; key: string }>();
+
+/** The cache key of an insert of these columns, without building it again for a repeat. */
+function insertKey(table: string, columns: string[]): string {
+  const last = lastInsert.get(table);
+  if (
+    last &&
+    last.columns.length === columns.length &&
+    last.columns.every((column, i) => column === columns[i])
+  ) {
+    return last.key;
+  }
+  const key = `${table}.insert:${columns.join(',')}`;
+  lastInsert.set(table, { columns, key });
+  return key;
+}
+
 /**
  * Inserts one whole row with a prepared INSERT (columns whose value is
  * undefined are left out, as Kysely's own `values` does).
@@ -156,7 +178,7 @@ export async function insertRow(
   await runPrepared(
     db,
     dialect,
-    `${table}.insert:${columns.join(',')}`,
+    insertKey(table, columns),
     (param) =>
       db
         .insertInto(table)
