@@ -1,8 +1,13 @@
 /**
- * Profiles `airlock serve` on SQLite under the park-then-approve load and
- * prints where its CPU goes: self time by function and by package.
+ * Profiles `airlock serve` on SQLite under the park-then-approve load (16
+ * concurrent clients, as `bench:server`) with V8's CPU profiler, and prints
+ * where its CPU goes per round trip: by kind of work, and the functions with
+ * the most self time. Idle time and the process's start and shutdown are left
+ * out. The profiler itself slows the process down by about a fifth, so read
+ * the shares, not the absolute figures. Native time (SQLite, syscalls) shows
+ * in the JavaScript function that called it.
  *
- *   pnpm --filter @airlock/server bench:profile [-- --seconds 8 --top 40]
+ *   pnpm --filter @airlock/server bench:profile [-- --seconds 8 --top 40 --cli other/dist/cli.js]
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +21,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '8' },
     top: { type: 'string', default: '40' },
+    cli: { type: 'string' },
   },
 });
 
@@ -41,10 +47,41 @@ function origin(url: string): string {
   return url.slice(-60);
 }
 
+/** A frame anywhere in a sample's stack that marks the process starting or stopping. */
+const START_OR_STOP =
+  /node:internal\/modules|startAirlock|beforeClose|migrateToLatest|buildOpenApiDocument|\bclose\b/;
+
+/** The kind of work of a sample, from the frame that used the time (first match wins). */
+const KINDS: [string, (frame: ProfileNode['callFrame']) => boolean][] = [
+  [
+    'SQLite: the prepared statements (run from `runPrepared`)',
+    (f) => f.functionName === 'runPrepared',
+  ],
+  [
+    "SQLite: BEGIN, COMMIT and other queries through Kysely's driver",
+    (f) => f.functionName === 'executeQuery' && f.url.includes('kysely'),
+  ],
+  [
+    'SQLite: SAVEPOINT and RELEASE',
+    (f) => f.functionName === 'exec' && f.url.includes('better-sqlite3'),
+  ],
+  ['garbage collection', (f) => f.functionName === '(garbage collector)'],
+  ['socket writes (writev)', (f) => /^(writev|writeUtf8String|writeBuffer)$/.test(f.functionName)],
+  ['zod (input validation)', (f) => f.url.includes('/zod/')],
+  ['Kysely (JavaScript)', (f) => f.url.includes('/kysely/')],
+  ['@airlock/core', (f) => f.url.includes('packages/core/')],
+  [
+    'the kernel and REST (JavaScript of @airlock/server)',
+    (f) => f.url.includes('packages/server/'),
+  ],
+  ['Node: HTTP, streams, crypto, timers', (f) => f.url.startsWith('node:')],
+  ['other (microtasks, JSON, native helpers)', () => true],
+];
+
 async function main() {
   const profileDir = mkdtempSync(join(tmpdir(), 'airlock-profile-'));
   process.env.AIRLOCK_BENCH_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
-  const server = await startServer(null);
+  const server = await startServer(null, values.cli ? { cli: values.cli } : {});
   let trips = 0;
   try {
     const end = performance.now() + Number(values.seconds) * 1000;
@@ -80,34 +117,47 @@ async function main() {
   if (!file) throw new Error(`no profile in ${profileDir}`);
   const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map<number, number>();
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  const startOrStop = new Map<number, boolean>();
+  const outsideLoad = (id: number): boolean => {
+    let known = startOrStop.get(id);
+    if (known === undefined) {
+      const frame = byId.get(id)!.callFrame;
+      const up = parent.get(id);
+      known =
+        START_OR_STOP.test(`${frame.functionName} ${frame.url}`) ||
+        (up !== undefined && outsideLoad(up));
+      startOrStop.set(id, known);
+    }
+    return known;
+  };
+  const byKind = new Map<string, number>();
+  const byFunction = new Map<string, number>();
   let total = 0;
   profile.samples.forEach((id, i) => {
-    const dt = profile.timeDeltas[i] ?? 0;
-    self.set(id, (self.get(id) ?? 0) + dt);
-    total += dt;
-  });
-  const byFunction = new Map<string, number>();
-  const byOrigin = new Map<string, number>();
-  for (const [id, us] of self) {
+    const us = profile.timeDeltas[i] ?? 0;
     const frame = byId.get(id)!.callFrame;
-    const where = origin(frame.url);
-    const name = `${frame.functionName || '(anonymous)'} ${where}:${frame.lineNumber + 1}`;
+    if (frame.functionName === '(idle)' || outsideLoad(id)) return;
+    total += us;
+    const kind = KINDS.find(([, test]) => test(frame))![0];
+    byKind.set(kind, (byKind.get(kind) ?? 0) + us);
+    const name = `${frame.functionName || '(anonymous)'} ${origin(frame.url)}:${frame.lineNumber + 1}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + us);
-    byOrigin.set(where, (byOrigin.get(where) ?? 0) + us);
-  }
+  });
   const perTrip = (us: number) => (us / trips).toFixed(1);
   console.log(
-    `${trips} round trips, ${(total / 1000).toFixed(0)} ms sampled, ${perTrip(total)} µs per round trip`,
+    `${trips} round trips; CPU under load, profiled: ${perTrip(total)} µs per round trip (idle, start and shutdown left out)`,
   );
-  const print = (title: string, map: Map<string, number>) => {
+  const print = (title: string, map: Map<string, number>, top: number) => {
     console.log(`\n| µs per round trip | share | ${title} |\n| ---: | ---: | --- |`);
-    for (const [name, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) {
+    for (const [name, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
       console.log(`| ${perTrip(us)} | ${((100 * us) / total).toFixed(1)} % | ${name} |`);
     }
   };
-  print('where (self time)', byOrigin);
-  print('function (self time)', byFunction);
+  print('kind of work', byKind, KINDS.length);
+  print('function (self time)', byFunction, Number(values.top));
   console.log(`\nprofile: ${join(profileDir, file)}`);
 }
 
