@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { runPrepared } from './prepared.js';
+import { runPrepared, ValuesInOrder } from './prepared.js';
 import type { Database, EventType, RunEventTable } from './schema.js';
 
 /** An event waiting in a transaction; it gets its sequence number when the transaction ends. */
@@ -45,6 +45,18 @@ const SQLITE_ROWS_PER_INSERT = 200;
 const PARAMETER_NAMES = Array.from({ length: SQLITE_ROWS_PER_INSERT }, (_, n) =>
   EVENT_COLUMNS.map((column) => `${n}:${column}`),
 );
+
+/** Per number of rows: every row's parameter names, row after row, as the INSERT uses them. */
+const parameterOrders = new Map<number, readonly string[]>();
+
+function parameterOrder(rows: number): readonly string[] {
+  let order = parameterOrders.get(rows);
+  if (!order) {
+    order = PARAMETER_NAMES.slice(0, rows).flat();
+    parameterOrders.set(rows, order);
+  }
+  return order;
+}
 
 /**
  * PostgreSQL: the sequence bump, the NOTIFY and every event row of one
@@ -227,13 +239,8 @@ async function insertSqlite(trx: Transaction<Database>, group: EventGroup): Prom
   const { rows } = group;
   for (let i = 0; i < rows.length; i += SQLITE_ROWS_PER_INSERT) {
     const chunk = rows.slice(i, i + SQLITE_ROWS_PER_INSERT);
-    const values: Record<string, unknown> = {};
-    chunk.forEach((row, n) => {
-      const names = PARAMETER_NAMES[n]!;
-      EVENT_COLUMNS.forEach((column, c) => {
-        values[names[c]!] = row[column];
-      });
-    });
+    const values: unknown[] = [];
+    for (const row of chunk) for (const column of EVENT_COLUMNS) values.push(row[column]);
     await runPrepared(
       trx,
       'sqlite',
@@ -248,7 +255,7 @@ async function insertSqlite(trx: Transaction<Database>, group: EventGroup): Prom
               ),
             ) as unknown as StoredEvent[],
           ),
-      values,
+      new ValuesInOrder(parameterOrder(chunk.length), values),
     );
   }
 }
