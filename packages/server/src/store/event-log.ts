@@ -172,24 +172,37 @@ export class SqliteSequences {
    * Hands out `count` numbers of a workspace and returns the last one.
    * @throws Error when the workspace does not exist.
    */
-  async take(trx: Transaction<Database>, workspaceId: string, count: number): Promise<number> {
-    let counter = this.counters.get(workspaceId);
+  take(trx: Transaction<Database>, workspaceId: string, count: number): number | Promise<number> {
+    const counter = this.counters.get(workspaceId);
     this.undo ??= new Map();
     if (!this.undo.has(workspaceId)) this.undo.set(workspaceId, counter ? counter.last : null);
-    if (!counter) {
-      const { rows } = await runPrepared(
-        trx,
-        'sqlite',
-        'workspaces.event_seq',
-        (p) => trx.selectFrom('workspaces').select('event_seq').where('id', '=', p('id')),
-        { id: workspaceId },
-      );
-      if (!rows[0]) throw new Error(`no workspace ${workspaceId}`);
-      counter = { last: rows[0].event_seq, stored: rows[0].event_seq };
-      this.counters.set(workspaceId, counter);
+    // Only a batch's first take of a workspace reads; the others answer at once, without a promise.
+    if (counter) {
+      counter.last += count;
+      return counter.last;
     }
-    counter.last += count;
-    return counter.last;
+    return this.read(trx, workspaceId).then((read) => {
+      read.last += count;
+      return read.last;
+    });
+  }
+
+  /** Reads a workspace's stored counter into the batch's. */
+  private async read(
+    trx: Transaction<Database>,
+    workspaceId: string,
+  ): Promise<{ last: number; stored: number }> {
+    const { rows } = await runPrepared(
+      trx,
+      'sqlite',
+      'workspaces.event_seq',
+      (p) => trx.selectFrom('workspaces').select('event_seq').where('id', '=', p('id')),
+      { id: workspaceId },
+    );
+    if (!rows[0]) throw new Error(`no workspace ${workspaceId}`);
+    const counter = { last: rows[0].event_seq, stored: rows[0].event_seq };
+    this.counters.set(workspaceId, counter);
+    return counter;
   }
 
   /** Writes every counter that moved (the batch's last statements before its COMMIT). */
