@@ -99,17 +99,23 @@ const TOUCHED_COLUMNS = [
   'ended_at',
 ] as const satisfies readonly (keyof RunTable)[];
 
-/** Per run row read from the store (or inserted): its touchable columns as stored then. */
-const stored = new WeakMap<RunTable, unknown[]>();
+/** Per unit of work, per run row it read (or inserted): its touchable columns as stored then. */
+const stored = new WeakMap<Tx, WeakMap<RunTable, unknown[]>>();
 
 /**
- * Records a run row's columns as the store holds them (a row just read with
- * its lock, or just inserted), so that the write at the end of the unit of
- * work sets only the columns that changed since. A row not recorded has
- * every column written.
+ * Records a run row's columns as the store holds them (a row this unit of
+ * work just read with its lock, or just inserted), so that the write at the
+ * end of the unit sets only the columns that changed since. A row not
+ * recorded in this unit (say, one kept from an earlier unit) has every
+ * column written.
  */
-export function rememberStored(run: RunTable): void {
-  stored.set(
+export function rememberStored(tx: Tx, run: RunTable): void {
+  let rows = stored.get(tx);
+  if (!rows) {
+    rows = new WeakMap();
+    stored.set(tx, rows);
+  }
+  rows.set(
     run,
     TOUCHED_COLUMNS.map((column) => run[column]),
   );
@@ -118,7 +124,7 @@ export function rememberStored(run: RunTable): void {
 /** The UPDATE of a touched run: the columns that changed since it was stored, or null for none. */
 function runWrite(tx: Tx, run: RunTable): PreparedQuery | null {
   const values = run as unknown as Record<string, unknown>;
-  const before = stored.get(run);
+  const before = stored.get(tx)?.get(run);
   // Kysely leaves undefined columns out of a SET; so does the prepared shape.
   const columns = TOUCHED_COLUMNS.filter(
     (column, i) => values[column] !== undefined && (!before || before[i] !== values[column]),

@@ -30,7 +30,7 @@ export async function lockRun(tx: Tx, workspaceId: string, runId: string): Promi
   );
   const run = rows[0];
   if (!run) throw new AirlockError('run_not_found', `no run ${runId} in this workspace`);
-  rememberStored(run);
+  rememberStored(tx, run);
   return run;
 }
 

@@ -91,7 +91,7 @@ async function insertRun(
       ended_at: null,
     };
     await insertRow(tx.db, tx.dialect, 'runs', run);
-    rememberStored(run);
+    rememberStored(tx, run);
     markFresh(tx, run.id);
     tx.emit({
       workspace_id: run.workspace_id,
