@@ -7,14 +7,18 @@
  * the shares, not the absolute figures. Native time (SQLite, syscalls) shows
  * in the JavaScript function that called it.
  *
- *   pnpm --filter @airlock/server bench:profile [-- --seconds 8 --top 40 --cli other/dist/cli.js]
+ *   pnpm --filter @airlock/server bench:profile [-- --seconds 8 --top 40 --cli other/dist/cli.js --postgres]
+ *
+ * `--postgres` profiles the kernel on a fresh PostgreSQL database beside the one
+ * AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL names (its SQL kinds then
+ * stay empty: the `pg` driver's time shows on its own line, its sockets under Node).
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { post } from './http-client.js';
-import { startServer } from './server-process.js';
+import { freshDatabase, startServer } from './server-process.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -22,6 +26,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '8' },
     top: { type: 'string', default: '40' },
     cli: { type: 'string' },
+    postgres: { type: 'boolean', default: false },
   },
 });
 
@@ -68,6 +73,7 @@ const KINDS: [string, (frame: ProfileNode['callFrame']) => boolean][] = [
   ['garbage collection', (f) => f.functionName === '(garbage collector)'],
   ['socket writes (writev)', (f) => /^(writev|writeUtf8String|writeBuffer)$/.test(f.functionName)],
   ['zod (input validation)', (f) => f.url.includes('/zod/')],
+  ['the pg driver (JavaScript)', (f) => /\/(pg|pg-protocol|pg-pool)\//.test(f.url)],
   ['Kysely (JavaScript)', (f) => f.url.includes('/kysely/')],
   ['@airlock/core', (f) => f.url.includes('packages/core/')],
   [
@@ -81,7 +87,10 @@ const KINDS: [string, (frame: ProfileNode['callFrame']) => boolean][] = [
 async function main() {
   const profileDir = mkdtempSync(join(tmpdir(), 'airlock-profile-'));
   process.env.AIRLOCK_BENCH_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
-  const server = await startServer(null, values.cli ? { cli: values.cli } : {});
+  const pgUrl = process.env.AIRLOCK_BENCH_DATABASE_URL || process.env.AIRLOCK_TEST_DATABASE_URL;
+  if (values.postgres && !pgUrl) throw new Error('--postgres needs AIRLOCK_TEST_DATABASE_URL');
+  const databaseUrl = values.postgres ? await freshDatabase(pgUrl!) : null;
+  const server = await startServer(databaseUrl, values.cli ? { cli: values.cli } : {});
   let trips = 0;
   try {
     const end = performance.now() + Number(values.seconds) * 1000;
