@@ -2,7 +2,9 @@
  * Benchmark: park-then-approve round trips through REST against real
  * `airlock serve` processes, beside the floors its ingredients allow.
  *
- *   pnpm bench:server [-- --seconds 5 --concurrency 16 --backend sqlite|postgres]
+ *   pnpm bench:server [-- --seconds 5 --concurrency 16 --backend sqlite|postgres --skip-feed]
+ *
+ * `--skip-feed` leaves out the cases with feed subscribers (the kernel and its floors only).
  *
  * PostgreSQL runs when AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL is set.
  * Round-trip shapes:
@@ -34,6 +36,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     concurrency: { type: 'string', default: '16' },
     backend: { type: 'string' },
+    'skip-feed': { type: 'boolean', default: false },
   },
 });
 const seconds = Number(values.seconds);
@@ -229,7 +232,7 @@ async function sqliteCases(): Promise<void> {
     '—',
   ]);
   let baseline = 0;
-  const cases: { shape: Shape; kind?: 'all' | 'quiet'; count: number }[] = [
+  const all: { shape: Shape; kind?: 'all' | 'quiet'; count: number }[] = [
     { shape: 'model', count: 0 },
     { shape: 'author', count: 0 },
     { shape: 'model', kind: 'quiet', count: 100 },
@@ -237,6 +240,7 @@ async function sqliteCases(): Promise<void> {
     { shape: 'model', kind: 'all', count: 100 },
     { shape: 'model', kind: 'all', count: 1000 },
   ];
+  const cases = all.filter((c) => !(values['skip-feed'] && c.kind));
   for (const c of cases) {
     const server = await startServer(null);
     try {

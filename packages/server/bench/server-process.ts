@@ -35,14 +35,16 @@ export async function freshDatabase(base: string): Promise<string> {
 /**
  * Starts `airlock serve` on a free port: SQLite in a temp dir, or the given
  * PostgreSQL URL. A second process on the same database shares its workspace.
+ * `cli` runs another build's `dist/cli.js` (default: this package's).
  */
 export async function startServer(
   databaseUrl: string | null,
-  options: { joining?: Server } = {},
+  options: { joining?: Server; cli?: string } = {},
 ): Promise<Server> {
   const joining = options.joining;
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
-  const args = [join(packageDir, 'dist/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir];
+  const cli = options.cli ?? join(packageDir, 'dist/cli.js');
+  const args = [cli, 'serve', '--port', '0', '--data-dir', dataDir];
   // A process joining a shared database prints no tokens: its address comes from its log.
   args.push('--no-demo', '--log-level', joining ? 'info' : 'warn');
   // Benchmarks measure the kernel, not the per-credential rate limit PostgreSQL turns on by default.

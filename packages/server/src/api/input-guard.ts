@@ -49,31 +49,48 @@ export function checkJsonTextDepth(text: string): void {
  * @throws AirlockError input_too_deep, or invalid_input naming the key's pointer.
  */
 export function checkParsedInput(value: unknown): void {
-  const stack: { value: unknown; depth: number; path: string[] }[] = [
-    { value, depth: 1, path: [] },
-  ];
+  // Each entry keeps its parent and key: a pointer is built only for a refused key.
+  interface Entry {
+    value: unknown;
+    depth: number;
+    parent: Entry | null;
+    key: string;
+  }
+  const pathOf = (entry: Entry): string[] => {
+    const path: string[] = [];
+    for (let at: Entry | null = entry; at?.parent; at = at.parent) path.push(at.key);
+    return path.reverse();
+  };
+  const stack: Entry[] = [{ value, depth: 1, parent: null, key: '' }];
   for (let item = stack.pop(); item; item = stack.pop()) {
-    if (item.value === null || typeof item.value !== 'object') continue;
+    const current = item.value;
+    if (current === null || typeof current !== 'object') continue;
     if (item.depth > MAX_JSON_DEPTH) throw tooDeep();
-    if (Array.isArray(item.value)) {
-      item.value.forEach((element, index) => {
-        stack.push({ value: element, depth: item.depth + 1, path: [...item.path, String(index)] });
-      });
+    if (Array.isArray(current)) {
+      for (let index = 0; index < current.length; index++) {
+        stack.push({
+          value: current[index],
+          depth: item.depth + 1,
+          parent: item,
+          key: String(index),
+        });
+      }
       continue;
     }
-    for (const key of Object.keys(item.value)) {
-      const path = [...item.path, key];
+    for (const key of Object.keys(current)) {
+      const entry = {
+        value: (current as Record<string, unknown>)[key],
+        depth: item.depth + 1,
+        parent: item,
+        key,
+      };
       if (FORBIDDEN_KEYS.has(key)) {
-        const pointer = pointerFrom(path);
+        const pointer = pointerFrom(pathOf(entry));
         throw new AirlockError('invalid_input', `${pointer}: unrecognized key "${key}"`, [
           { code: 'unrecognized_keys', pointer, message: `unrecognized key "${key}"` },
         ]);
       }
-      stack.push({
-        value: (item.value as Record<string, unknown>)[key],
-        depth: item.depth + 1,
-        path,
-      });
+      stack.push(entry);
     }
   }
 }

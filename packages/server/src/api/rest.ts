@@ -10,7 +10,8 @@ import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 
 interface Route {
   operation: Operation;
-  pattern: RegExp;
+  /** The path's segments: a literal, or null where a parameter stands. */
+  segments: (string | null)[];
   params: string[];
 }
 
@@ -26,13 +27,38 @@ export interface RestOptions {
   rateLimiter?: RateLimiter | null | undefined;
 }
 
+/**
+ * Splits an operation's path into segments.
+ * @throws Error when a parameter is not a whole segment (a contract bug, found at startup).
+ */
 function compile(operation: Operation): Route {
   const params = pathParams(operation.path);
-  const source = operation.path
-    .split(/\{[a-z_]+\}/)
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('([^/]+)');
-  return { operation, pattern: new RegExp(`^${source}$`), params };
+  const segments = operation.path.split('/').map((segment) => {
+    if (/^\{[a-z_]+\}$/.test(segment)) return null;
+    if (segment.includes('{')) throw new Error(`${operation.path}: a parameter is not a segment`);
+    return segment;
+  });
+  return { operation, segments, params };
+}
+
+/** The routes whose path matches, with the parameters' raw (still percent-encoded) values. */
+function matchRoutes(
+  bySegmentCount: ReadonlyMap<number, Route[]>,
+  pathname: string,
+): { route: Route; values: string[] }[] {
+  const parts = pathname.split('/');
+  const found: { route: Route; values: string[] }[] = [];
+  for (const route of bySegmentCount.get(parts.length) ?? []) {
+    const values: string[] = [];
+    const matches = route.segments.every((segment, i) => {
+      const part = parts[i]!;
+      if (segment !== null) return part === segment;
+      values.push(part);
+      return part.length > 0;
+    });
+    if (matches) found.push({ route, values });
+  }
+  return found;
 }
 
 /** Sends a JSON answer. */
@@ -92,6 +118,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 function decodeParam(value: string): string {
+  // Ids and keys are plain text: only a segment with an escape needs decoding.
+  if (!value.includes('%')) return value;
   try {
     return decodeURIComponent(value);
   } catch {
@@ -134,7 +162,7 @@ async function readInput(
   req: IncomingMessage,
   url: URL,
   route: Route,
-  match: RegExpExecArray,
+  fromPath: Readonly<Record<string, string>>,
   limit: number,
 ): Promise<Record<string, unknown>> {
   // No prototype: a `__proto__` key lands as data, where the guard below sees and refuses it.
@@ -163,9 +191,7 @@ async function readInput(
     }
   }
   checkParsedInput(input);
-  route.params.forEach((name, i) => {
-    input[name] = decodeParam(match[i + 1]!);
-  });
+  for (const name of route.params) input[name] = fromPath[name];
   versionFromIfMatch(req, route.operation, input);
   return input;
 }
@@ -175,11 +201,15 @@ export function createRestHandler(
   operations: readonly Operation[],
   options: RestOptions,
 ): (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean> {
-  const routes = operations.map(compile);
+  // Routes by their number of segments: a request compares its segments with a few routes, no RegExp.
+  const bySegmentCount = new Map<number, Route[]>();
+  for (const route of operations.map(compile)) {
+    const same = bySegmentCount.get(route.segments.length);
+    if (same) same.push(route);
+    else bySegmentCount.set(route.segments.length, [route]);
+  }
   return async (req, res, url) => {
-    const matching = routes
-      .map((route) => ({ route, match: route.pattern.exec(url.pathname) }))
-      .filter((m): m is { route: Route; match: RegExpExecArray } => m.match !== null);
+    const matching = matchRoutes(bySegmentCount, url.pathname);
     if (matching.length === 0) return false;
     const hit = matching.find((m) => m.route.operation.method === req.method);
     try {
@@ -187,7 +217,7 @@ export function createRestHandler(
         res.setHeader('allow', matching.map((m) => m.route.operation.method).join(', '));
         throw new AirlockError('method_not_allowed', `${req.method} is not served here`);
       }
-      const { route, match } = hit;
+      const { route, values } = hit;
       const principal = await authenticateToken(
         options.kernel,
         bearerToken(req.headers.authorization),
@@ -195,11 +225,11 @@ export function createRestHandler(
       options.rateLimiter?.take(principal);
       const fromPath: Record<string, string> = {};
       route.params.forEach((name, i) => {
-        fromPath[name] = decodeParam(match[i + 1]!);
+        fromPath[name] = decodeParam(values[i]!);
       });
       // Plane and workspace are checked before the body is read: a wrong credential learns nothing.
       checkAccess(route.operation, principal, fromPath);
-      const raw = await readInput(req, url, route, match, options.bodyLimit);
+      const raw = await readInput(req, url, route, fromPath, options.bodyLimit);
       const parsed = route.operation.input.safeParse(raw);
       if (!parsed.success) throw invalidInput(parsed.error.issues);
       await checkRunFence(options.kernel, principal, parsed.data);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   buildEffectProfile,
   type Decision,
@@ -41,13 +41,11 @@ export function policyForRun(
 ): Policy {
   const cached = policiesByRun.get(run.id);
   if (cached) return cached;
-  const rulesKey = createHash('sha256')
-    .update(run.approval_rules)
-    .update('\0')
-    .update(run.tool_aliases)
-    .update('\0')
-    .update(run.tool_names ?? 'null')
-    .digest('base64');
+  const rulesKey = hash(
+    'sha256',
+    `${run.approval_rules}\0${run.tool_aliases}\0${run.tool_names ?? 'null'}`,
+    'base64',
+  );
   let policy = policiesByRules.get(rulesKey);
   if (!policy) {
     const validated = validateRuleList(JSON.parse(run.approval_rules), {

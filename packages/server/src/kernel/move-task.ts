@@ -3,6 +3,7 @@ import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
+import { forgetRows, notePlanted } from './fresh-runs.js';
 import { settleRun } from './run-state.js';
 import {
   checkMove,
@@ -139,6 +140,7 @@ export async function moveTask<V extends TaskVerb>(
     values[`kind:${i}`] = kind;
   });
   if (move.match?.claim_id !== undefined) values.claim_id = move.match.claim_id;
+  forgetRows(tx, move.run.id);
   const shape = [
     move.verb,
     columns.join(','),
@@ -226,6 +228,7 @@ export async function plantRow(
     principal: events.outcome.principal ?? null,
   });
   await insertRow(tx.db, tx.dialect, 'tasks', row);
+  notePlanted(tx, row);
 }
 
 /**
@@ -240,6 +243,7 @@ export async function cancelOutstanding(
 ): Promise<string[]> {
   const cancel = verbRule('cancel');
   const unstarted = cancel.from.filter((state) => state !== 'claimed');
+  forgetRows(tx, run.id);
   const canceled = await tx.db
     .updateTable('tasks')
     .set({ state: 'canceled', deadline_at: null, updated_at: tx.now, decided_by: principal })

@@ -1,5 +1,5 @@
 import type { RunState } from '@airlock/core';
-import type { Param } from '../store/prepared.js';
+import type { Param, PreparedQuery } from '../store/prepared.js';
 import type { RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { AirlockError } from './errors.js';
@@ -99,6 +99,48 @@ const TOUCHED_COLUMNS = [
   'ended_at',
 ] as const satisfies readonly (keyof RunTable)[];
 
+/** Per unit of work, per run row it read (or inserted): its touchable columns as stored then. */
+const stored = new WeakMap<Tx, WeakMap<RunTable, unknown[]>>();
+
+/**
+ * Records a run row's columns as the store holds them (a row this unit of
+ * work just read with its lock, or just inserted), so that the write at the
+ * end of the unit sets only the columns that changed since. A row not
+ * recorded in this unit (say, one kept from an earlier unit) has every
+ * column written.
+ */
+export function rememberStored(tx: Tx, run: RunTable): void {
+  let rows = stored.get(tx);
+  if (!rows) {
+    rows = new WeakMap();
+    stored.set(tx, rows);
+  }
+  rows.set(
+    run,
+    TOUCHED_COLUMNS.map((column) => run[column]),
+  );
+}
+
+/** The UPDATE of a touched run: the columns that changed since it was stored, or null for none. */
+function runWrite(tx: Tx, run: RunTable): PreparedQuery | null {
+  const values = run as unknown as Record<string, unknown>;
+  const before = stored.get(tx)?.get(run);
+  // Kysely leaves undefined columns out of a SET; so does the prepared shape.
+  const columns = TOUCHED_COLUMNS.filter(
+    (column, i) => values[column] !== undefined && (!before || before[i] !== values[column]),
+  );
+  if (columns.length === 0) return null;
+  return {
+    key: `runs.touch:${columns.join(',')}`,
+    build: (p: Param) =>
+      tx.db
+        .updateTable('runs')
+        .set(Object.fromEntries(columns.map((c) => [c, p(c)])))
+        .where('id', '=', p('id')),
+    values,
+  };
+}
+
 /**
  * Marks a run row changed in memory; it is written once, at the end of the
  * unit of work, however many steps changed it. The caller holds the run row.
@@ -112,22 +154,9 @@ export function touchRun(tx: Tx, run: RunTable): void {
     runs = set;
     pending.set(tx, set);
     tx.beforeCommit(() =>
-      [...set].map((changed) => {
-        const values = changed as unknown as Record<string, unknown>;
-        // Kysely leaves undefined columns out of a SET; so does the prepared shape.
-        const columns = TOUCHED_COLUMNS.filter((column) => values[column] !== undefined);
-        return {
-          key:
-            columns.length === TOUCHED_COLUMNS.length
-              ? 'runs.touch'
-              : `runs.touch:${columns.join(',')}`,
-          build: (p: Param) =>
-            tx.db
-              .updateTable('runs')
-              .set(Object.fromEntries(columns.map((c) => [c, p(c)])))
-              .where('id', '=', p('id')),
-          values,
-        };
+      [...set].flatMap((changed) => {
+        const write = runWrite(tx, changed);
+        return write ? [write] : [];
       }),
     );
   }

@@ -4,7 +4,8 @@ import type { RunTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
-import { setRunPhase, touchRun } from './run-machine.js';
+import { freshRows, SETTLEMENT_COLUMNS, type SettlementRow } from './fresh-runs.js';
+import { rememberStored, setRunPhase, touchRun } from './run-machine.js';
 import { holds } from './task-machine.js';
 import { isTerminal, stateLiteral } from './task-states.js';
 import type { Attention } from './views.js';
@@ -29,6 +30,7 @@ export async function lockRun(tx: Tx, workspaceId: string, runId: string): Promi
   );
   const run = rows[0];
   if (!run) throw new AirlockError('run_not_found', `no run ${runId} in this workspace`);
+  rememberStored(tx, run);
   return run;
 }
 
@@ -51,8 +53,7 @@ export async function readRun(
   return run;
 }
 
-/** A row as settlement reads it. */
-export type SettlementRow = Awaited<ReturnType<typeof refreshAttention>>[number];
+export type { SettlementRow } from './fresh-runs.js';
 
 /**
  * True when the rows a run waits on let its next round start: nothing holds,
@@ -141,42 +142,30 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
   tx.afterCommit(() => ctx.scheduleDrive(runId));
 }
 
-/**
- * Recomputes what the run needs a person for, announcing `attention_required`
- * when a reason gains rows and `attention_cleared` when nothing is left.
- * Returns the rows it read: waiting on a person, holding, and this round's model rows.
- */
-export async function refreshAttention(tx: Tx, run: RunTable) {
-  // Three index seeks (parks and questions, holds, this round's model rows), never a scan of the run.
-  const columns = [
-    'key',
-    'state',
-    'on_failure',
-    'error_code',
-    'origin',
-    'round',
-    'kind',
-    'hook_source',
-  ] as const;
-  const { rows: read } = await runPrepared(
+/** Under the test runner, every answer from memory is checked against the store. */
+const CHECK_FRESH_ROWS = process.env.VITEST !== undefined;
+
+/** The SQL reading of {@link attentionRows}: three index seeks, never a scan of the run. */
+async function readAttentionRows(tx: Tx, run: RunTable): Promise<SettlementRow[]> {
+  const { rows } = await runPrepared(
     tx.db,
     tx.dialect,
     'tasks.attention',
     (p) => {
       const waiting = tx.db
         .selectFrom('tasks')
-        .select(columns)
+        .select(SETTLEMENT_COLUMNS)
         .where('run_id', '=', p('run_id'))
         .where('state', 'in', [stateLiteral('needs_approval'), stateLiteral('awaiting_input')]);
       const holding = tx.db
         .selectFrom('tasks')
-        .select(columns)
+        .select(SETTLEMENT_COLUMNS)
         .where('run_id', '=', p('run_id'))
         .where('on_failure', '=', sql.lit('hold'))
         .where('state', 'in', [stateLiteral('failed'), stateLiteral('timed_out')]);
       const thisRound = tx.db
         .selectFrom('tasks')
-        .select(columns)
+        .select(SETTLEMENT_COLUMNS)
         .where('run_id', '=', p('run_id'))
         .where('round', '=', p('round'))
         .where('origin', '=', sql.lit('model'));
@@ -184,9 +173,50 @@ export async function refreshAttention(tx: Tx, run: RunTable) {
     },
     { run_id: run.id, round: run.round },
   );
+  return rows;
+}
+
+/**
+ * The rows the settle step reads, in key order: waiting on a person, holding,
+ * and this round's model rows. A run created in this unit of work whose rows
+ * only were planted since is answered from memory (the same rows the store
+ * would return); any other run is read from the store.
+ */
+export async function attentionRows(tx: Tx, run: RunTable): Promise<SettlementRow[]> {
+  const fresh = freshRows(tx, run.id);
+  if (!fresh) return inKeyOrder(await readAttentionRows(tx, run));
+  const rows = inKeyOrder(
+    fresh.filter(
+      (r) =>
+        r.state === 'needs_approval' ||
+        r.state === 'awaiting_input' ||
+        (r.on_failure === 'hold' && (r.state === 'failed' || r.state === 'timed_out')) ||
+        (r.round === run.round && r.origin === 'model'),
+    ),
+  );
+  if (CHECK_FRESH_ROWS) {
+    const stored = JSON.stringify(inKeyOrder(await readAttentionRows(tx, run)));
+    if (JSON.stringify(rows) !== stored) {
+      throw new Error(`run ${run.id}: rows in memory ${JSON.stringify(rows)}, stored ${stored}`);
+    }
+  }
+  return rows;
+}
+
+/** Rows by key (a row read twice counts once), in key order. */
+function inKeyOrder(read: readonly SettlementRow[]): SettlementRow[] {
   const byKey = new Map(read.map((r) => [r.key, r]));
   const order = (key: string) => Number.parseInt(key.slice(1), 10);
-  const rows = [...byKey.values()].sort((a, b) => order(a.key) - order(b.key));
+  return [...byKey.values()].sort((a, b) => order(a.key) - order(b.key));
+}
+
+/**
+ * Recomputes what the run needs a person for, announcing `attention_required`
+ * when a reason gains rows and `attention_cleared` when nothing is left.
+ * Returns the rows it read: waiting on a person, holding, and this round's model rows.
+ */
+export async function refreshAttention(tx: Tx, run: RunTable): Promise<SettlementRow[]> {
+  const rows = await attentionRows(tx, run);
   const parked = rows.filter((r) => r.state === 'needs_approval').map((r) => r.key);
   // A question authored through the tasks door is its author's to answer: nobody else is nagged.
   const asked = rows

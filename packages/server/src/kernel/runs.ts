@@ -7,9 +7,10 @@ import { currentProfileConfiguration } from '../store/profiles.js';
 import type { RunTable } from '../store/schema.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
+import { markFresh } from './fresh-runs.js';
 import { freezePolicyLayers } from './policy-layers.js';
 import { advanceInline } from './run-loop.js';
-import { endRun, RUN_START } from './run-machine.js';
+import { endRun, RUN_START, rememberStored } from './run-machine.js';
 import { lockRun, readRun, settleRun } from './run-state.js';
 import { type RunView, runView } from './views.js';
 
@@ -90,6 +91,8 @@ async function insertRun(
       ended_at: null,
     };
     await insertRow(tx.db, tx.dialect, 'runs', run);
+    rememberStored(tx, run);
+    markFresh(tx, run.id);
     tx.emit({
       workspace_id: run.workspace_id,
       run_id: run.id,

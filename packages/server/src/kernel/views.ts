@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   type Attention,
   AttentionSchema,
@@ -113,7 +113,7 @@ export function taskVersion(row: TaskTable): string {
     row.decision,
     row.effect_profile,
   ];
-  return createHash('sha256').update(JSON.stringify(moving)).digest('hex').slice(0, 20);
+  return hash('sha256', JSON.stringify(moving), 'hex').slice(0, 20);
 }
 
 /** Maps a stored event to its view. */

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { runPrepared } from './prepared.js';
+import { runPrepared, ValuesInOrder } from './prepared.js';
 import type { Database, EventType, RunEventTable } from './schema.js';
 
 /** An event waiting in a transaction; it gets its sequence number when the transaction ends. */
@@ -45,6 +45,18 @@ const SQLITE_ROWS_PER_INSERT = 200;
 const PARAMETER_NAMES = Array.from({ length: SQLITE_ROWS_PER_INSERT }, (_, n) =>
   EVENT_COLUMNS.map((column) => `${n}:${column}`),
 );
+
+/** Per number of rows: every row's parameter names, row after row, as the INSERT uses them. */
+const parameterOrders = new Map<number, readonly string[]>();
+
+function parameterOrder(rows: number): readonly string[] {
+  let order = parameterOrders.get(rows);
+  if (!order) {
+    order = PARAMETER_NAMES.slice(0, rows).flat();
+    parameterOrders.set(rows, order);
+  }
+  return order;
+}
 
 /**
  * PostgreSQL: the sequence bump, the NOTIFY and every event row of one
@@ -129,6 +141,91 @@ export function sequencePostgres(group: EventGroup, returned: readonly unknown[]
 }
 
 /**
+ * SQLite: the event counters of the workspaces one group-commit batch
+ * writes to. Every unit of the batch commits with the same COMMIT, in the
+ * order the units ran, so the counter is read once per batch and workspace,
+ * handed out in memory, and written once before the COMMIT (see
+ * {@link SqliteSequences.flush}); a unit that rolls back gives its numbers
+ * back (see {@link SqliteSequences.restore}), so no number is skipped.
+ */
+export class SqliteSequences {
+  /** Per workspace: the last number handed out, and the counter as stored. */
+  private readonly counters = new Map<string, { last: number; stored: number }>();
+  /** Per workspace the current unit of work took numbers of: its last number before (null: unread). */
+  private undo: Map<string, number | null> | null = null;
+
+  /** Starts a unit of work: what it takes from here on, {@link restore} gives back. */
+  startUnit(): void {
+    this.undo = null;
+  }
+
+  /** Gives back every number the current unit of work took. */
+  restore(): void {
+    for (const [id, last] of this.undo ?? []) {
+      if (last === null) this.counters.delete(id);
+      else this.counters.get(id)!.last = last;
+    }
+    this.undo = null;
+  }
+
+  /**
+   * Hands out `count` numbers of a workspace and returns the last one.
+   * @throws Error when the workspace does not exist.
+   */
+  take(trx: Transaction<Database>, workspaceId: string, count: number): number | Promise<number> {
+    const counter = this.counters.get(workspaceId);
+    this.undo ??= new Map();
+    if (!this.undo.has(workspaceId)) this.undo.set(workspaceId, counter ? counter.last : null);
+    // Only a batch's first take of a workspace reads; the others answer at once, without a promise.
+    if (counter) {
+      counter.last += count;
+      return counter.last;
+    }
+    return this.read(trx, workspaceId).then((read) => {
+      read.last += count;
+      return read.last;
+    });
+  }
+
+  /** Reads a workspace's stored counter into the batch's. */
+  private async read(
+    trx: Transaction<Database>,
+    workspaceId: string,
+  ): Promise<{ last: number; stored: number }> {
+    const { rows } = await runPrepared(
+      trx,
+      'sqlite',
+      'workspaces.event_seq',
+      (p) => trx.selectFrom('workspaces').select('event_seq').where('id', '=', p('id')),
+      { id: workspaceId },
+    );
+    if (!rows[0]) throw new Error(`no workspace ${workspaceId}`);
+    const counter = { last: rows[0].event_seq, stored: rows[0].event_seq };
+    this.counters.set(workspaceId, counter);
+    return counter;
+  }
+
+  /** Writes every counter that moved (the batch's last statements before its COMMIT). */
+  async flush(trx: Transaction<Database>): Promise<void> {
+    for (const [id, counter] of this.counters) {
+      if (counter.last === counter.stored) continue;
+      await runPrepared(
+        trx,
+        'sqlite',
+        'workspaces.set_seq',
+        (p) =>
+          trx
+            .updateTable('workspaces')
+            .set({ event_seq: p('seq') })
+            .where('id', '=', p('id')),
+        { id, seq: counter.last },
+      );
+      counter.stored = counter.last;
+    }
+  }
+}
+
+/**
  * SQLite: appends a transaction's events, sequenced per workspace after
  * everything else it wrote, and returns the rows as stored. SQLite has one
  * writer at a time, so the order is that of the commits.
@@ -136,43 +233,27 @@ export function sequencePostgres(group: EventGroup, returned: readonly unknown[]
  */
 export async function appendSqliteEvents(
   trx: Transaction<Database>,
+  sequences: SqliteSequences,
   events: readonly PendingEvent[],
   now: number,
 ): Promise<StoredEvent[]> {
   if (events.length === 0) return [];
   const groups = groupEvents(events, now);
-  for (const group of groups) sequence(group, await appendSqlite(trx, group));
+  for (const group of groups) {
+    const last = await sequences.take(trx, group.workspaceId, group.rows.length);
+    sequence(group, last);
+    await insertSqlite(trx, group);
+  }
   return groups.length === 1 ? groups[0]!.rows : groups.flatMap((group) => group.rows);
 }
 
-/** The bump with RETURNING, then one multi-row INSERT per 200 rows; returns the last number. */
-async function appendSqlite(trx: Transaction<Database>, group: EventGroup): Promise<number> {
-  const { workspaceId, rows } = group;
-  const { rows: bumped } = await runPrepared(
-    trx,
-    'sqlite',
-    'workspaces.bump_seq',
-    (p) =>
-      trx
-        .updateTable('workspaces')
-        .set((eb) => ({ event_seq: eb('event_seq', '+', p('count')) }))
-        .where('id', '=', p('id'))
-        .returning('event_seq'),
-    { id: workspaceId, count: rows.length },
-  );
-  if (!bumped[0]) throw new Error(`no workspace ${workspaceId}`);
-  const last = bumped[0].event_seq;
-  let seq = last - rows.length;
+/** One multi-row INSERT per 200 rows of a sequenced group. */
+async function insertSqlite(trx: Transaction<Database>, group: EventGroup): Promise<void> {
+  const { rows } = group;
   for (let i = 0; i < rows.length; i += SQLITE_ROWS_PER_INSERT) {
     const chunk = rows.slice(i, i + SQLITE_ROWS_PER_INSERT);
-    const values: Record<string, unknown> = {};
-    chunk.forEach((row, n) => {
-      seq += 1;
-      const names = PARAMETER_NAMES[n]!;
-      EVENT_COLUMNS.forEach((column, c) => {
-        values[names[c]!] = column === 'seq' ? seq : row[column];
-      });
-    });
+    const values: unknown[] = [];
+    for (const row of chunk) for (const column of EVENT_COLUMNS) values.push(row[column]);
     await runPrepared(
       trx,
       'sqlite',
@@ -187,8 +268,7 @@ async function appendSqlite(trx: Transaction<Database>, group: EventGroup): Prom
               ),
             ) as unknown as StoredEvent[],
           ),
-      values,
+      new ValuesInOrder(parameterOrder(chunk.length), values),
     );
   }
-  return last;
 }

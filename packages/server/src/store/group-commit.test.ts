@@ -68,6 +68,45 @@ for (const backend of all) {
       expect(committed.sort()).toEqual(['a', 'c', 'd']);
     });
 
+    it('a unit whose events fail gives its sequence numbers back: no gap, the counter agrees', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const unit = (name: string, workspaces: string[]) =>
+        store.transaction(async (tx) => {
+          for (const id of workspaces)
+            tx.emit({ workspace_id: id, run_id: name, type: 'run.model_read' });
+        });
+      // Workspaces are sequenced in sorted order: the real one is numbered before the missing one fails.
+      const outcomes = await Promise.allSettled([
+        unit('a', [ws.id]),
+        unit('b', [ws.id, ws.id, 'zz-missing']),
+        unit('c', [ws.id]),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      const events = await store.db
+        .selectFrom('run_events')
+        .select(['run_id', 'seq'])
+        .where('workspace_id', '=', ws.id)
+        .orderBy('seq')
+        .execute();
+      expect(events.map((e) => e.run_id).sort()).toEqual(['a', 'c']);
+      expect(events.map((e) => e.seq)).toEqual([1, 2]);
+      const counter = await store.db
+        .selectFrom('workspaces')
+        .select('event_seq')
+        .where('id', '=', ws.id)
+        .executeTakeFirstOrThrow();
+      expect(Number(counter.event_seq)).toBe(2);
+      // The next batch continues from the stored counter.
+      await unit('d', [ws.id]);
+      const last = await store.db
+        .selectFrom('run_events')
+        .select('seq')
+        .where('run_id', '=', 'd')
+        .executeTakeFirstOrThrow();
+      expect(Number(last.seq)).toBe(3);
+    });
+
     it('answers a unit only after its commit: a read outside sees what it wrote', async () => {
       const store = await open();
       const ws = await createWorkspace(store, 'w');

@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
+import { SqliteSequences } from './event-log.js';
 import { holdConnection } from './prepared.js';
 import type { Database } from './schema.js';
 
@@ -17,6 +18,8 @@ interface Batch {
   units: number;
   /** Set when SQLite ended the transaction on its own: every unit of the batch fails. */
   broken: unknown;
+  /** The event counters the batch's units take their sequence numbers from. */
+  sequences: SqliteSequences;
 }
 
 /**
@@ -42,7 +45,7 @@ export class GroupCommit {
    * Runs a unit of work in the current batch and resolves (or rejects) with
    * its outcome after the batch committed.
    */
-  run<T>(unit: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  run<T>(unit: (trx: Transaction<Database>, sequences: SqliteSequences) => Promise<T>): Promise<T> {
     let batch = this.open;
     if (!batch || batch.units >= MAX_UNITS_PER_BATCH) batch = this.begin();
     batch.units += 1;
@@ -62,13 +65,15 @@ export class GroupCommit {
           owner.outcomes.push(() => reject(error));
           return;
         }
+        owner.sequences.startUnit();
         try {
-          const value = await unit(trx);
+          const value = await unit(trx, owner.sequences);
           this.raw.exec('release unit');
           owner.outcomes.push((commitError) =>
             commitError === undefined ? resolve(value) : reject(commitError),
           );
         } catch (error) {
+          owner.sequences.restore();
           this.undo(owner, error);
           owner.outcomes.push((commitError) => reject(commitError ?? error));
         }
@@ -99,6 +104,7 @@ export class GroupCommit {
       outcomes: [],
       units: 0,
       broken: undefined,
+      sequences: new SqliteSequences(),
     };
     batch.tail = this.db
       .startTransaction()
@@ -130,13 +136,16 @@ export class GroupCommit {
       await tail;
     } while (tail !== batch.tail);
     if (this.open === batch) this.open = null;
-    batch.release();
     let commitError: unknown;
     if (batch.trx) {
       try {
         if (batch.broken !== undefined) throw batch.broken;
+        // The counters are written by the batch's own connection, before its COMMIT.
+        await batch.sequences.flush(batch.trx);
+        batch.release();
         await batch.trx.commit().execute();
       } catch (error) {
+        batch.release();
         commitError = error ?? new Error('the transaction failed');
         await batch.trx
           .rollback()

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomFillSync } from 'node:crypto';
+import { hash, randomBytes, randomFillSync } from 'node:crypto';
 
 /** A fresh random public id such as `run_3kTq9...` (96 bits, URL-safe). */
 export function newId(prefix: string): string {
@@ -37,5 +37,6 @@ export function newToken(kind: string): string {
 
 /** The stored form of a bearer token: its SHA-256, hex. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  // The one-shot hash: a third of the time of a Hash object for a short text.
+  return hash('sha256', token, 'hex');
 }

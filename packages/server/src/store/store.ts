@@ -183,12 +183,12 @@ export class Store {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const done = grouped
-          ? await grouped.run(async (trx) => {
+          ? await grouped.run(async (trx, sequences) => {
               const unit = await this.unitOfWork(trx, work);
               for (const { key, build, values } of unit.writes) {
                 await runPrepared(trx, 'sqlite', key, build, values);
               }
-              const written = await appendSqliteEvents(trx, unit.events, unit.now);
+              const written = await appendSqliteEvents(trx, sequences, unit.events, unit.now);
               return { ...unit, written };
             })
           : await this.postgresTransaction(work);

@@ -1,0 +1,176 @@
+/**
+ * Profiles `airlock serve` on SQLite under the park-then-approve load (16
+ * concurrent clients, as `bench:server`) with V8's CPU profiler, and prints
+ * where its CPU goes per round trip: by kind of work, and the functions with
+ * the most self time. Idle time and the process's start and shutdown are left
+ * out. The profiler itself slows the process down by about a fifth, so read
+ * the shares, not the absolute figures. Native time (SQLite, syscalls) shows
+ * in the JavaScript function that called it.
+ *
+ *   pnpm --filter @airlock/server bench:profile [-- --seconds 8 --top 40 --cli other/dist/cli.js --postgres]
+ *
+ * `--postgres` profiles the kernel on a fresh PostgreSQL database beside the one
+ * AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL names (its SQL kinds then
+ * stay empty: the `pg` driver's time shows on its own line, its sockets under Node).
+ */
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { post } from './http-client.js';
+import { freshDatabase, startServer } from './server-process.js';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
+  options: {
+    seconds: { type: 'string', default: '8' },
+    top: { type: 'string', default: '40' },
+    cli: { type: 'string' },
+    postgres: { type: 'boolean', default: false },
+  },
+});
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Where a script lives, shortened: a package name or a path under packages/. */
+function origin(url: string): string {
+  if (!url) return '(native)';
+  const modules = /node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (modules) return modules[1]!;
+  const own = /packages\/([^/]+)\/(?:dist|src)\/(.*)$/.exec(url);
+  if (own) return `${own[1]}/${own[2]}`;
+  if (url.startsWith('node:')) return url;
+  return url.slice(-60);
+}
+
+/** A frame anywhere in a sample's stack that marks the process starting or stopping. */
+const START_OR_STOP =
+  /node:internal\/modules|startAirlock|beforeClose|migrateToLatest|buildOpenApiDocument|\bclose\b/;
+
+/** The kind of work of a sample, from the frame that used the time (first match wins). */
+const KINDS: [string, (frame: ProfileNode['callFrame']) => boolean][] = [
+  [
+    'SQLite: the prepared statements (run from `runPrepared`)',
+    (f) => f.functionName === 'runPrepared',
+  ],
+  [
+    "SQLite: BEGIN, COMMIT and other queries through Kysely's driver",
+    (f) => f.functionName === 'executeQuery' && f.url.includes('kysely'),
+  ],
+  [
+    'SQLite: SAVEPOINT and RELEASE',
+    (f) => f.functionName === 'exec' && f.url.includes('better-sqlite3'),
+  ],
+  ['garbage collection', (f) => f.functionName === '(garbage collector)'],
+  ['socket writes (writev)', (f) => /^(writev|writeUtf8String|writeBuffer)$/.test(f.functionName)],
+  ['zod (input validation)', (f) => f.url.includes('/zod/')],
+  ['the pg driver (JavaScript)', (f) => /\/(pg|pg-protocol|pg-pool)\//.test(f.url)],
+  ['Kysely (JavaScript)', (f) => f.url.includes('/kysely/')],
+  ['@airlock/core', (f) => f.url.includes('packages/core/')],
+  [
+    'the kernel and REST (JavaScript of @airlock/server)',
+    (f) => f.url.includes('packages/server/'),
+  ],
+  ['Node: HTTP, streams, crypto, timers', (f) => f.url.startsWith('node:')],
+  ['other (microtasks, JSON, native helpers)', () => true],
+];
+
+async function main() {
+  const profileDir = mkdtempSync(join(tmpdir(), 'airlock-profile-'));
+  process.env.AIRLOCK_BENCH_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${profileDir}`;
+  const pgUrl = process.env.AIRLOCK_BENCH_DATABASE_URL || process.env.AIRLOCK_TEST_DATABASE_URL;
+  if (values.postgres && !pgUrl) throw new Error('--postgres needs AIRLOCK_TEST_DATABASE_URL');
+  const databaseUrl = values.postgres ? await freshDatabase(pgUrl!) : null;
+  const server = await startServer(databaseUrl, values.cli ? { cli: values.cli } : {});
+  let trips = 0;
+  try {
+    const end = performance.now() + Number(values.seconds) * 1000;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (performance.now() < end) {
+          const run = await post(server.url, server.agent, `${server.ws}/runs`, {
+            approval_mode: 'ask',
+            input: 'bench',
+            provider: {
+              kind: 'scripted',
+              rounds: [
+                { tool_calls: [{ name: 'deploy', input: { env: 'prod' } }] },
+                { final: 'ok' },
+              ],
+            },
+          });
+          const key = run.attention[0]?.blocked_task_keys[0];
+          await post(
+            server.url,
+            server.member,
+            `${server.ws}/runs/${run.id}/tasks/${key}/approve`,
+            {},
+          );
+          trips += 1;
+        }
+      }),
+    );
+  } finally {
+    await server.cleanup();
+  }
+  const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+  if (!file) throw new Error(`no profile in ${profileDir}`);
+  const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as Profile;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  const startOrStop = new Map<number, boolean>();
+  const outsideLoad = (id: number): boolean => {
+    let known = startOrStop.get(id);
+    if (known === undefined) {
+      const frame = byId.get(id)!.callFrame;
+      const up = parent.get(id);
+      known =
+        START_OR_STOP.test(`${frame.functionName} ${frame.url}`) ||
+        (up !== undefined && outsideLoad(up));
+      startOrStop.set(id, known);
+    }
+    return known;
+  };
+  const byKind = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const us = profile.timeDeltas[i] ?? 0;
+    const frame = byId.get(id)!.callFrame;
+    if (frame.functionName === '(idle)' || outsideLoad(id)) return;
+    total += us;
+    const kind = KINDS.find(([, test]) => test(frame))![0];
+    byKind.set(kind, (byKind.get(kind) ?? 0) + us);
+    const name = `${frame.functionName || '(anonymous)'} ${origin(frame.url)}:${frame.lineNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + us);
+  });
+  const perTrip = (us: number) => (us / trips).toFixed(1);
+  console.log(
+    `${trips} round trips; CPU under load, profiled: ${perTrip(total)} µs per round trip (idle, start and shutdown left out)`,
+  );
+  const print = (title: string, map: Map<string, number>, top: number) => {
+    console.log(`\n| µs per round trip | share | ${title} |\n| ---: | ---: | --- |`);
+    for (const [name, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+      console.log(`| ${perTrip(us)} | ${((100 * us) / total).toFixed(1)} % | ${name} |`);
+    }
+  };
+  print('kind of work', byKind, KINDS.length);
+  print('function (self time)', byFunction, Number(values.top));
+  console.log(`\nprofile: ${join(profileDir, file)}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

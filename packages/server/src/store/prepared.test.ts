@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { backends } from '../testing/stores.js';
+import { createWorkspace } from './accounts.js';
+import { runPrepared, ValuesInOrder } from './prepared.js';
+import type { Store } from './store.js';
+
+const all = await backends();
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`prepared queries (${backend.name})`, () => {
+    let dispose: (() => Promise<void>) | undefined;
+    afterEach(async () => {
+      await dispose?.();
+      dispose = undefined;
+    });
+    async function open(): Promise<Store> {
+      const opened = await backend.open();
+      dispose = opened.dispose;
+      return opened.store;
+    }
+
+    const COLUMNS = [
+      'workspace_id',
+      'seq',
+      'run_id',
+      'task_key',
+      'type',
+      'data',
+      'principal',
+      'created_at',
+    ] as const;
+    const ORDER = [0, 1].flatMap((n) => COLUMNS.map((column) => `${n}:${column}`));
+
+    /** Inserts two event rows in one statement, every column a named parameter. */
+    function insertTwo(store: Store, key: string, values: Record<string, unknown> | ValuesInOrder) {
+      return store.transaction(async (tx) => {
+        await runPrepared(
+          tx.db,
+          tx.dialect,
+          key,
+          (p) =>
+            tx.db
+              .insertInto('run_events')
+              .values(
+                [0, 1].map((n) =>
+                  Object.fromEntries(COLUMNS.map((column) => [column, p(`${n}:${column}`)])),
+                ) as never,
+              ),
+          values,
+        );
+      });
+    }
+
+    /** Two rows' values, row after row in column order. */
+    const rowValues = (ws: string, seq: number, run: string) => [
+      ...[ws, seq, run, null, 'run.model_read', '{}', null, 0],
+      ...[ws, seq + 1, `${run}2`, null, 'run.model_read', '{}', null, 0],
+    ];
+
+    it('binds values given in order exactly as the same values by name', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const byName = rowValues(ws.id, 101, 'a');
+      await insertTwo(
+        store,
+        'test.by_name',
+        Object.fromEntries(ORDER.map((name, i) => [name, byName[i]])),
+      );
+      await insertTwo(store, 'test.in_order', new ValuesInOrder(ORDER, rowValues(ws.id, 103, 'c')));
+      const rows = await store.db
+        .selectFrom('run_events')
+        .select(['seq', 'run_id', 'type'])
+        .where('workspace_id', '=', ws.id)
+        .orderBy('seq')
+        .execute();
+      expect(rows.map((r) => [Number(r.seq), r.run_id, r.type])).toEqual([
+        [101, 'a', 'run.model_read'],
+        [102, 'a2', 'run.model_read'],
+        [103, 'c', 'run.model_read'],
+        [104, 'c2', 'run.model_read'],
+      ]);
+    });
+
+    it('refuses values whose order is not the SQL’s, and writes nothing', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const swapped = [ORDER[1]!, ORDER[0]!, ...ORDER.slice(2)];
+      const values = rowValues(ws.id, 105, 'e');
+      await expect(
+        insertTwo(
+          store,
+          'test.swapped',
+          new ValuesInOrder(swapped, [values[1], values[0], ...values.slice(2)]),
+        ),
+      ).rejects.toThrow(/not in the SQL's order/);
+      await expect(
+        insertTwo(store, 'test.short', new ValuesInOrder(ORDER, values.slice(0, 8))),
+      ).rejects.toThrow(/8 values for 16/);
+      const count = await store.db
+        .selectFrom('run_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('workspace_id', '=', ws.id)
+        .executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(0);
+    });
+  });
+}
