@@ -14,7 +14,7 @@
  * the same build as `--base`).
  */
 import { parseArgs } from 'node:util';
-import { post } from './http-client.js';
+import { keepBusy, parkThenApprove } from './round-trip.js';
 import { freshDatabase, postgresCpuMs, processCpuMs, startServer } from './server-process.js';
 
 const { values } = parseArgs({
@@ -43,41 +43,12 @@ async function sample(cli: string | undefined): Promise<Sample> {
   const databaseUrl = values.postgres ? await freshDatabase(pgUrl!) : null;
   const server = await startServer(databaseUrl, cli ? { cli } : {});
   try {
-    let trips = 0;
-    const drive = async (ms: number) => {
-      const end = performance.now() + ms;
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          while (performance.now() < end) {
-            const run = await post(server.url, server.agent, `${server.ws}/runs`, {
-              approval_mode: 'ask',
-              input: 'bench',
-              provider: {
-                kind: 'scripted',
-                rounds: [
-                  { tool_calls: [{ name: 'deploy', input: { env: 'prod' } }] },
-                  { final: 'ok' },
-                ],
-              },
-            });
-            const key = run.attention[0]?.blocked_task_keys[0];
-            await post(
-              server.url,
-              server.member,
-              `${server.ws}/runs/${run.id}/tasks/${key}/approve`,
-              {},
-            );
-            trips += 1;
-          }
-        }),
-      );
-    };
-    await drive(1000);
-    trips = 0;
+    const trip = () => parkThenApprove(server);
+    await keepBusy(16, 1000, trip);
     const cpuStart = processCpuMs(server.child.pid);
     const databaseStart = values.postgres ? postgresCpuMs() : 0;
     const started = performance.now();
-    await drive(Number(values.seconds) * 1000);
+    const trips = await keepBusy(16, Number(values.seconds) * 1000, trip);
     const elapsed = (performance.now() - started) / 1000;
     const cpu = processCpuMs(server.child.pid) - cpuStart;
     const database = values.postgres ? postgresCpuMs() - databaseStart : 0;

@@ -20,6 +20,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { percentile, post } from './http-client.js';
+import { parkThenApprove, type Target } from './round-trip.js';
 import {
   freshDatabase,
   packageDir,
@@ -44,28 +45,8 @@ const concurrency = Number(values.concurrency);
 
 type Shape = 'model' | 'author';
 
-/** Where a client sends its round trips (several targets: one client each in turn). */
-interface Target {
-  url: string;
-  ws: string;
-  agent: string;
-  member: string;
-}
-
 async function roundTrip(target: Target, shape: Shape, authorRun: string): Promise<void> {
-  if (shape === 'model') {
-    const run = await post(target.url, target.agent, `${target.ws}/runs`, {
-      approval_mode: 'ask',
-      input: 'bench',
-      provider: {
-        kind: 'scripted',
-        rounds: [{ tool_calls: [{ name: 'deploy', input: { env: 'prod' } }] }, { final: 'ok' }],
-      },
-    });
-    const key = run.attention[0]?.blocked_task_keys[0];
-    await post(target.url, target.member, `${target.ws}/runs/${run.id}/tasks/${key}/approve`, {});
-    return;
-  }
+  if (shape === 'model') return parkThenApprove(target);
   const task = await post(target.url, target.member, `${target.ws}/runs/${authorRun}/tasks`, {
     tool_name: 'deploy',
     tool_input: { env: 'prod' },

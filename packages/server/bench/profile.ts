@@ -17,7 +17,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { post } from './http-client.js';
+import { keepBusy, parkThenApprove } from './round-trip.js';
 import { freshDatabase, startServer } from './server-process.js';
 
 const { values } = parseArgs({
@@ -93,32 +93,7 @@ async function main() {
   const server = await startServer(databaseUrl, values.cli ? { cli: values.cli } : {});
   let trips = 0;
   try {
-    const end = performance.now() + Number(values.seconds) * 1000;
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (performance.now() < end) {
-          const run = await post(server.url, server.agent, `${server.ws}/runs`, {
-            approval_mode: 'ask',
-            input: 'bench',
-            provider: {
-              kind: 'scripted',
-              rounds: [
-                { tool_calls: [{ name: 'deploy', input: { env: 'prod' } }] },
-                { final: 'ok' },
-              ],
-            },
-          });
-          const key = run.attention[0]?.blocked_task_keys[0];
-          await post(
-            server.url,
-            server.member,
-            `${server.ws}/runs/${run.id}/tasks/${key}/approve`,
-            {},
-          );
-          trips += 1;
-        }
-      }),
-    );
+    trips = await keepBusy(16, Number(values.seconds) * 1000, () => parkThenApprove(server));
   } finally {
     await server.cleanup();
   }

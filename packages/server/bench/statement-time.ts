@@ -12,12 +12,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { startAirlock } from '../src/airlock.js';
-import {
-  createAgentApplication,
-  createCredential,
-  createWorkspace,
-} from '../src/store/accounts.js';
-import { post } from './http-client.js';
+import { benchWorkspace } from './bench-workspace.js';
+import { keepBusy, parkThenApprove } from './round-trip.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -69,47 +65,11 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-statement-time-'));
   const airlock = await startAirlock({ dataDir, sweepIntervalMs: 3_600_000, rateLimit: null });
   try {
-    const ws = await createWorkspace(airlock.store, 'bench');
-    const app = await createAgentApplication(airlock.store, { workspaceId: ws.id, name: 'a' });
-    const token = async (kind: 'agent' | 'member') =>
-      (
-        await createCredential(airlock.store, {
-          workspaceId: ws.id,
-          kind,
-          agentApplicationId: app.id,
-        })
-      ).token;
-    const agent = await token('agent');
-    const member = await token('member');
-    const prefix = `/api/v1/workspaces/${ws.id}`;
-    let trips = 0;
-    const load = async (ms: number) => {
-      const end = performance.now() + ms;
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          while (performance.now() < end) {
-            const run = await post(airlock.url, agent, `${prefix}/runs`, {
-              approval_mode: 'ask',
-              input: 'bench',
-              provider: {
-                kind: 'scripted',
-                rounds: [
-                  { tool_calls: [{ name: 'deploy', input: { env: 'prod' } }] },
-                  { final: 'ok' },
-                ],
-              },
-            });
-            const key = run.attention[0]?.blocked_task_keys[0];
-            await post(airlock.url, member, `${prefix}/runs/${run.id}/tasks/${key}/approve`, {});
-            trips += 1;
-          }
-        }),
-      );
-    };
-    await load(1000);
+    const target = await benchWorkspace(airlock);
+    const trip = () => parkThenApprove(target);
+    await keepBusy(16, 1000, trip);
     times.clear();
-    trips = 0;
-    await load(Number(values.seconds) * 1000);
+    const trips = await keepBusy(16, Number(values.seconds) * 1000, trip);
     let total = 0n;
     for (const entry of times.values()) total += entry.ns;
     const perTrip = (ns: bigint) => (Number(ns) / trips / 1000).toFixed(1);

@@ -17,11 +17,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { startAirlock } from '../src/airlock.js';
-import {
-  createAgentApplication,
-  createCredential,
-  createWorkspace,
-} from '../src/store/accounts.js';
+import { benchWorkspace } from './bench-workspace.js';
 import { freshDatabase } from './server-process.js';
 
 const showSql = process.argv.includes('--sql');
@@ -100,20 +96,7 @@ async function call(url: string, token: string, path: string, body: unknown) {
 async function measure(location: { dataDir?: string; databaseUrl?: string }) {
   const airlock = await startAirlock({ ...location, sweepIntervalMs: 3_600_000, rateLimit: null });
   try {
-    const ws = await createWorkspace(airlock.store, 'bench');
-    const app = await createAgentApplication(airlock.store, { workspaceId: ws.id, name: 'a' });
-    const token = async (kind: 'agent' | 'executor' | 'member') =>
-      (
-        await createCredential(airlock.store, {
-          workspaceId: ws.id,
-          kind,
-          agentApplicationId: app.id,
-        })
-      ).token;
-    const agent = await token('agent');
-    const executor = await token('executor');
-    const member = await token('member');
-    const prefix = `/api/v1/workspaces/${ws.id}`;
+    const { agent, executor, member, ws: prefix } = await benchWorkspace(airlock);
     const totals = new Map<
       string,
       { statements: number[]; transactions: number[]; writes: number[] }
