@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { backends } from '../testing/stores.js';
+import { describe, expect, it } from 'vitest';
+import { backends, freshStorePerTest } from '../testing/stores.js';
 import { createAgentApplication, createWorkspace } from './accounts.js';
-import type { Store } from './store.js';
 
 const all = await backends();
 
@@ -9,16 +8,7 @@ const all = await backends();
 // either way each unit is atomic on its own and answers only once it is durable.
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`concurrent units of work (${backend.name})`, () => {
-    let dispose: (() => Promise<void>) | undefined;
-    afterEach(async () => {
-      await dispose?.();
-      dispose = undefined;
-    });
-    async function open(): Promise<Store> {
-      const opened = await backend.open();
-      dispose = opened.dispose;
-      return opened.store;
-    }
+    const open = freshStorePerTest(backend);
 
     it('a unit that throws rolls back alone; the others commit with their events', async () => {
       const store = await open();

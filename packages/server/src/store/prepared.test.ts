@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { backends } from '../testing/stores.js';
+import { describe, expect, it } from 'vitest';
+import { backends, freshStorePerTest } from '../testing/stores.js';
 import { createWorkspace } from './accounts.js';
 import { runPrepared, ValuesInOrder } from './prepared.js';
 import type { Store } from './store.js';
@@ -8,16 +8,7 @@ const all = await backends();
 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`prepared queries (${backend.name})`, () => {
-    let dispose: (() => Promise<void>) | undefined;
-    afterEach(async () => {
-      await dispose?.();
-      dispose = undefined;
-    });
-    async function open(): Promise<Store> {
-      const opened = await backend.open();
-      dispose = opened.dispose;
-      return opened.store;
-    }
+    const open = freshStorePerTest(backend);
 
     const COLUMNS = [
       'workspace_id',

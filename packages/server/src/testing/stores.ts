@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { Store } from '../store/store.js';
 import { freshPostgresDatabase, postgresSkipReason } from './postgres.js';
 
@@ -53,4 +54,21 @@ export async function backends(): Promise<Backend[]> {
       },
     },
   ];
+}
+
+/**
+ * Called inside a `describe`: returns a function that opens a fresh store of
+ * `backend` for the current test, disposed of after that test.
+ */
+export function freshStorePerTest(backend: Backend): () => Promise<Store> {
+  let dispose: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await dispose?.();
+    dispose = undefined;
+  });
+  return async () => {
+    const opened = await backend.open();
+    dispose = opened.dispose;
+    return opened.store;
+  };
 }
