@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { backends } from '../testing/stores.js';
+import { describe, expect, it } from 'vitest';
+import { backends, freshStorePerTest } from '../testing/stores.js';
 import {
   authenticate,
   createAgentApplication,
@@ -14,15 +14,15 @@ const all = await backends();
 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`store contract (${backend.name})`, () => {
-    let disposers: (() => Promise<void>)[] = [];
-    afterEach(async () => {
-      for (const dispose of disposers) await dispose();
-      disposers = [];
-    });
-    async function open(): Promise<Store> {
-      const opened = await backend.open();
-      disposers.push(opened.dispose);
-      return opened.store;
+    const open = freshStorePerTest(backend);
+    /** The workspace's name as stored: what a rolled-back rename must leave as it was. */
+    async function workspaceName(store: Store, id: string): Promise<string | undefined> {
+      const row = await store.db
+        .selectFrom('workspaces')
+        .select('name')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row?.name;
     }
 
     it('creates credentials that authenticate until revoked, stored hashed', async () => {
@@ -120,12 +120,7 @@ for (const backend of all) {
           tx.emit({ workspace_id: 'ws_missing', run_id: 'r', type: 'run.created' });
         }),
       ).rejects.toThrow();
-      const row = await store.db
-        .selectFrom('workspaces')
-        .select('name')
-        .where('id', '=', ws.id)
-        .executeTakeFirst();
-      expect(row?.name).toBe('w');
+      expect(await workspaceName(store, ws.id)).toBe('w');
       expect(await store.db.selectFrom('run_events').select('seq').execute()).toEqual([]);
     });
 
@@ -153,12 +148,7 @@ for (const backend of all) {
         });
         expect(written).toBe('ok');
       }
-      const row = await store.db
-        .selectFrom('workspaces')
-        .select('name')
-        .where('id', '=', ws.id)
-        .executeTakeFirst();
-      expect(row?.name).toBe('w');
+      expect(await workspaceName(store, ws.id)).toBe('w');
       const seqs = await store.db.selectFrom('run_events').select('seq').orderBy('seq').execute();
       expect(seqs.map((r) => Number(r.seq))).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     });

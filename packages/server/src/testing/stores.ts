@@ -58,17 +58,18 @@ export async function backends(): Promise<Backend[]> {
 
 /**
  * Called inside a `describe`: returns a function that opens a fresh store of
- * `backend` for the current test, disposed of after that test.
+ * `backend` for the current test (as many as the test asks for), each
+ * disposed of after that test.
  */
 export function freshStorePerTest(backend: Backend): () => Promise<Store> {
-  let dispose: (() => Promise<void>) | undefined;
+  let disposers: (() => Promise<void>)[] = [];
   afterEach(async () => {
-    await dispose?.();
-    dispose = undefined;
+    for (const dispose of disposers) await dispose();
+    disposers = [];
   });
   return async () => {
     const opened = await backend.open();
-    dispose = opened.dispose;
+    disposers.push(opened.dispose);
     return opened.store;
   };
 }
