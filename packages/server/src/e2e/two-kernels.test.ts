@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type Airlock, startAirlock } from '../airlock.js';
-import { createAgentApplication, createCredential, createWorkspace } from '../store/accounts.js';
 import { client, waitFor } from '../testing/harness.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
+import { workspaceWithTokens } from '../testing/workspace-tokens.js';
 
 const skip = await postgresSkipReason();
 if (skip) console.warn(`[airlock tests] skipping two kernels on one PostgreSQL: ${skip}`);
@@ -19,22 +19,9 @@ describe.skipIf(skip !== null)('two kernels sharing one PostgreSQL database', ()
     const options = { databaseUrl, parkTtlMs: 1500, sweepIntervalMs: 20, rateLimit: null };
     a = await startAirlock(options);
     b = await startAirlock(options);
-    const workspace = await createWorkspace(a.store, 'shared');
-    const app = await createAgentApplication(a.store, { workspaceId: workspace.id, name: 'app' });
-    const make = async (kind: 'agent' | 'executor' | 'member') =>
-      (
-        await createCredential(a.store, {
-          workspaceId: workspace.id,
-          kind,
-          agentApplicationId: app.id,
-        })
-      ).token;
-    tokens = {
-      agent: await make('agent'),
-      executor: await make('executor'),
-      member: await make('member'),
-    };
-    ws = `/api/v1/workspaces/${workspace.id}`;
+    const shared = await workspaceWithTokens(a.store, 'shared');
+    tokens = shared.tokens;
+    ws = `/api/v1/workspaces/${shared.workspaceId}`;
   });
   afterAll(async () => {
     await a?.close();

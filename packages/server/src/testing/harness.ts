@@ -1,6 +1,6 @@
 import { type Airlock, type AirlockOptions, startAirlock } from '../airlock.js';
-import { createAgentApplication, createCredential, createWorkspace } from '../store/accounts.js';
 import type { Backend } from './stores.js';
+import { type WorkspaceTokens, workspaceWithTokens } from './workspace-tokens.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON answers loosely and assert on them.
 type Loose = any;
@@ -47,7 +47,7 @@ export interface Deployment {
   url: string;
   workspaceId: string;
   appId: string;
-  tokens: { agent: string; executor: string; member: string };
+  tokens: WorkspaceTokens;
   agent: Client;
   executor: Client;
   member: Client;
@@ -72,34 +72,17 @@ export async function deploy(
     ...opened.location,
     sweepIntervalMs: options.sweepIntervalMs ?? 50,
   });
-  const workspace = await createWorkspace(airlock.store, 'test');
-  const app = await createAgentApplication(airlock.store, {
-    workspaceId: workspace.id,
-    name: 'app',
-  });
-  const token = async (kind: 'agent' | 'executor' | 'member') =>
-    (
-      await createCredential(airlock.store, {
-        workspaceId: workspace.id,
-        kind,
-        agentApplicationId: app.id,
-      })
-    ).token;
-  const tokens = {
-    agent: await token('agent'),
-    executor: await token('executor'),
-    member: await token('member'),
-  };
+  const { workspaceId, appId, tokens } = await workspaceWithTokens(airlock.store, 'test');
   const deployment: Deployment = {
     airlock,
     url: airlock.url,
-    workspaceId: workspace.id,
-    appId: app.id,
+    workspaceId,
+    appId,
     tokens,
     agent: client(airlock.url, tokens.agent),
     executor: client(airlock.url, tokens.executor),
     member: client(airlock.url, tokens.member),
-    ws: `/api/v1/workspaces/${workspace.id}`,
+    ws: `/api/v1/workspaces/${workspaceId}`,
     async restart() {
       const port = deployment.airlock.http.port;
       await deployment.airlock.close();

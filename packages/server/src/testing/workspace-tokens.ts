@@ -1,0 +1,33 @@
+import { createAgentApplication, createCredential, createWorkspace } from '../store/accounts.js';
+import type { Store } from '../store/store.js';
+
+/** The tokens of one workspace, one of each kind, all of its one agent application. */
+export interface WorkspaceTokens {
+  agent: string;
+  executor: string;
+  member: string;
+}
+
+/**
+ * Creates a workspace named `name` with an agent application (`app`) and one
+ * agent, executor and member token of it: the setup of tests and benchmarks.
+ */
+export async function workspaceWithTokens(
+  store: Store,
+  name: string,
+): Promise<{ workspaceId: string; appId: string; tokens: WorkspaceTokens }> {
+  const workspace = await createWorkspace(store, name);
+  const app = await createAgentApplication(store, { workspaceId: workspace.id, name: 'app' });
+  const token = async (kind: keyof WorkspaceTokens) =>
+    (await createCredential(store, { workspaceId: workspace.id, kind, agentApplicationId: app.id }))
+      .token;
+  return {
+    workspaceId: workspace.id,
+    appId: app.id,
+    tokens: {
+      agent: await token('agent'),
+      executor: await token('executor'),
+      member: await token('member'),
+    },
+  };
+}
