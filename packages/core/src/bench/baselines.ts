@@ -4,8 +4,8 @@ import {
   resolveToolName,
   type ToolCall,
   textAtPath,
-  truncateUtf8,
 } from '../index.js';
+import { denialDetailOf } from '../rules/compiled-rule.js';
 
 function globToRegExp(glob: string): RegExp {
   const body = glob
@@ -50,9 +50,8 @@ export function naiveEvaluator(rules: readonly ApprovalRule[]): (call: ToolCall)
     }
     const base = { matched, tool_name: toolName };
     if (deny) {
-      const detail = deny.reason
-        ? truncateUtf8(deny.reason, 256)
-        : `denied by approval rule ${denyIndex}`;
+      // The same text a denying rule carries, made per call as a naive evaluator would.
+      const detail = denialDetailOf(denyIndex, deny.reason);
       return {
         ...base,
         outcome: 'denied',
