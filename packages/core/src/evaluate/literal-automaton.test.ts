@@ -7,16 +7,29 @@ interface Occurrences {
   lastEnd: number;
 }
 
-/** Every literal that occurs, with where it first and last ends, by trying every offset. */
+const encoder = new TextEncoder();
+
+/** Whether `needle` occurs in `bytes` at `start`. */
+function bytesAt(bytes: Uint8Array, needle: Uint8Array, start: number): boolean {
+  for (let i = 0; i < needle.length; i++) if (bytes[start + i] !== needle[i]) return false;
+  return true;
+}
+
+/**
+ * Every literal that occurs, with where it first and last ends, by trying
+ * every offset of the text's UTF-8 form (a lone surrogate as U+FFFD).
+ */
 function occurrencesByHand(literals: readonly AnchoredLiteral[], text: string) {
   const found = new Map<number, Occurrences>();
+  const bytes = encoder.encode(text);
   literals.forEach((literal, index) => {
+    const needle = encoder.encode(literal.text);
     const ends: number[] = [];
-    for (let start = 0; start + literal.text.length <= text.length; start++) {
+    for (let start = 0; start + needle.length <= bytes.length; start++) {
       if (literal.atStart && start !== 0) continue;
-      const end = start + literal.text.length;
-      if (literal.atEnd && end !== text.length) continue;
-      if (text.startsWith(literal.text, start)) ends.push(end);
+      const end = start + needle.length;
+      if (literal.atEnd && end !== bytes.length) continue;
+      if (bytesAt(bytes, needle, start)) ends.push(end);
     }
     if (ends.length > 0) found.set(index, { firstEnd: ends[0]!, lastEnd: ends[ends.length - 1]! });
   });
@@ -47,8 +60,13 @@ function distinct(literals: AnchoredLiteral[]): AnchoredLiteral[] {
   });
 }
 
+/** Units that make one, two, three and four UTF-8 bytes, and U+FFFD, which a lone surrogate reads as. */
+const LITERAL_UNITS = ['a', 'b', 'é', '€', '😀', '\uFFFD'];
+/** The same, plus units no literal holds and lone surrogates. */
+const TEXT_UNITS = [...LITERAL_UNITS, 'c', '\uD800', '\uDC00'];
+
 const literalArb = fc.record({
-  text: fc.string({ unit: fc.constantFrom('a', 'b', 'é'), minLength: 1, maxLength: 40 }),
+  text: fc.string({ unit: fc.constantFrom(...LITERAL_UNITS), minLength: 1, maxLength: 40 }),
   atStart: fc.boolean(),
   atEnd: fc.boolean(),
 });
@@ -61,12 +79,12 @@ describe('the literal automaton', () => {
       .chain((literals) =>
         fc.tuple(
           fc.constant(literals),
-          // Texts made of the literals and stray units, often past 256 units (the two-walk scan).
+          // Texts made of the literals and stray units, often past 256 units (four walks over bytes).
           fc
             .array(
               fc.oneof(
                 fc.constantFrom(...literals.map((literal) => literal.text)),
-                fc.constantFrom('a', 'b', 'c', 'é'),
+                fc.constantFrom(...TEXT_UNITS),
               ),
               { maxLength: 160, size: 'max' },
             )
@@ -85,9 +103,9 @@ describe('the literal automaton', () => {
 
   it('finds a lone occurrence wherever it sits in a long text', () => {
     const caseArb = fc.record({
-      marker: fc.string({ unit: fc.constantFrom('a', 'b', 'é'), maxLength: 60 }),
-      before: fc.string({ unit: fc.constantFrom('a', 'b', 'é'), minLength: 200, maxLength: 900 }),
-      after: fc.string({ unit: fc.constantFrom('a', 'b', 'é'), minLength: 0, maxLength: 900 }),
+      marker: fc.string({ unit: fc.constantFrom(...LITERAL_UNITS), maxLength: 60 }),
+      before: fc.string({ unit: fc.constantFrom(...TEXT_UNITS), minLength: 200, maxLength: 900 }),
+      after: fc.string({ unit: fc.constantFrom(...TEXT_UNITS), minLength: 0, maxLength: 900 }),
       others: fc.array(literalArb, { maxLength: 6 }),
     });
     fc.assert(
@@ -105,7 +123,7 @@ describe('the literal automaton', () => {
     );
   });
 
-  it('stays exact when the second walk meets more occurrences than it keeps', () => {
+  it('stays exact when a later walk meets more occurrences than it keeps', () => {
     const literals: AnchoredLiteral[] = [
       { text: 'a', atStart: false, atEnd: false },
       { text: 'ab', atStart: false, atEnd: true },
@@ -113,18 +131,30 @@ describe('the literal automaton', () => {
       { text: 'ba', atStart: false, atEnd: false },
     ];
     const automaton = LiteralAutomaton.build(literals)!;
-    for (const text of ['a'.repeat(20_000), `${'a'.repeat(20_000)}b`, `${'ab'.repeat(9_000)}`]) {
+    const texts = [
+      'a'.repeat(20_000),
+      `${'a'.repeat(20_000)}b`,
+      `${'ab'.repeat(9_000)}`,
+      // Full lists in the later walks only: 4,000 occurrences in each quarter, then none.
+      ...[1, 2, 3].map((quarter) =>
+        `${'c'.repeat(quarter * 4_500)}${'a'.repeat(4_000)}`.padEnd(18_000, 'c'),
+      ),
+    ];
+    for (const text of texts) {
       expect(occurrencesScanned(automaton, text)).toEqual(occurrencesByHand(literals, text));
     }
   });
 
-  it('finds an occurrence that straddles the middle of a long text', () => {
+  it('finds an occurrence that straddles where one walk hands over to the next', () => {
     const needle = `${'x'.repeat(30)}y`;
     const literals: AnchoredLiteral[] = [{ text: needle, atStart: false, atEnd: false }];
     const automaton = LiteralAutomaton.build(literals)!;
-    for (let at = 480; at < 520; at++) {
-      const text = `${'x'.repeat(at)}y${'z'.repeat(1000 - at)}`;
-      expect(occurrencesScanned(automaton, text)).toEqual(occurrencesByHand(literals, text));
+    // 1,000 bytes and a 30-byte overlap: the walks start at 0, 243, 486 and 729.
+    for (const handover of [243, 486, 729]) {
+      for (let at = handover - 40; at < handover + 40; at++) {
+        const text = `${'x'.repeat(at)}y${'z'.repeat(999 - at)}`;
+        expect(occurrencesScanned(automaton, text)).toEqual(occurrencesByHand(literals, text));
+      }
     }
   });
 });

@@ -1,115 +1,98 @@
 /**
- * An Aho–Corasick automaton over UTF-16 units, compiled to a dense table, that
- * reports in one pass which of its literals occur in a text. A literal may be
- * anchored at the start or the end of the text: the scan reads a virtual
- * start symbol before the text and an end symbol after it, so `^git status`
- * and `.env$` are ordinary literals of the same automaton.
+ * An Aho–Corasick automaton over UTF-8 bytes that reports, in one pass over
+ * a text, which of its literals occur in it and where. The text is read as
+ * its UTF-8 form, a lone surrogate as U+FFFD, which is how globs read it; so
+ * every position it reports is a byte offset into that form.
  */
 
-/** A literal to look for, optionally anchored at the start and/or the end of the text. */
-export interface AnchoredLiteral {
-  readonly text: string;
-  readonly atStart: boolean;
-  readonly atEnd: boolean;
-}
+import {
+  type AnchoredLiteral,
+  type AutomatonTable,
+  buildAutomatonTable,
+  END,
+  START,
+} from './automaton-table.js';
 
-const OTHER = 0;
-const START = 1;
-const END = 2;
-const FIRST_UNIT_CLASS = 3;
+export { type AnchoredLiteral, literalKey } from './automaton-table.js';
 
-/** Texts this long or longer are read by two walks at once (see `scan`). */
-const TWO_WALKS_MIN_UNITS = 256;
-/** How many of the second walk's occurrences are kept before the scan falls back to one walk. */
+/**
+ * Texts this long or longer are encoded to UTF-8 first (natively, a fraction
+ * of a nanosecond per unit) and read by four walks at once over those bytes;
+ * shorter ones are walked unit by unit, where the native call and the four
+ * walks' overlap would cost more than they save.
+ */
+const BYTE_SCAN_MIN_UNITS = 256;
+/** How many occurrences each of the later walks keeps before the scan falls back to one walk. */
 const PENDING_LIMIT = 4096;
 const OVERFLOWED = -1;
 
-/**
- * Past this many table cells (4 bytes each) the automaton is not built and the
- * caller runs every glob instead. 6.5 million covers a whole 64 KiB envelope of
- * literal text over printable ASCII; only patterns with hundreds of distinct
- * non-ASCII characters go past it.
- */
-const MAX_TABLE_CELLS = 6_500_000;
+const encoder = new TextEncoder();
+/** The UTF-8 form of the text being scanned (evaluation is synchronous, so all automata share it). */
+let scratch = new Uint8Array(4096);
+/** A scratch buffer grown past this is used once and let go, so one huge call does not hold memory. */
+const KEEP_SCRATCH_BYTES = 1 << 18;
+/** Occurrences of walks 1 to 3, kept in order until walk 0 is done: walk k uses [k * LIMIT, (k + 1) * LIMIT). */
+const pendingStates = new Int32Array(4 * PENDING_LIMIT);
+const pendingEnds = new Int32Array(4 * PENDING_LIMIT);
 
-/** Identity key of an anchored literal, for deduplication. */
-export function literalKey(literal: AnchoredLiteral): string {
-  return `${literal.atStart ? '^' : '-'}${literal.atEnd ? '$' : '-'}${literal.text}`;
+/** A buffer that holds the UTF-8 form of any text of `units` UTF-16 units. */
+function scratchFor(units: number): Uint8Array {
+  const needed = units * 3;
+  if (scratch.length >= needed) return scratch;
+  const buffer = new Uint8Array(Math.max(needed, scratch.length * 2));
+  if (buffer.length <= KEEP_SCRATCH_BYTES) scratch = buffer;
+  return buffer;
 }
 
 /**
  * The automaton itself: build it once from distinct literals, then `scan`
- * texts; after each scan `found`, `firstEnd` and `lastEnd` describe what
- * occurred. Its scratch state makes it single-use at a time (evaluation is
- * synchronous, so one policy may share it across calls).
+ * texts; after each scan `found`, `firstEnd`, `lastEnd` and `scannedBytes`
+ * describe what occurred. Its scratch state makes it single-use at a time
+ * (evaluation is synchronous, so one policy may share it across calls).
  */
 export class LiteralAutomaton {
   readonly literalCount: number;
-  /**
-   * True when a literal holds U+FFFD, which a lone surrogate of the text
-   * reads as; only then must the scan read the well-formed text. Otherwise
-   * a lone surrogate matches no literal either way, and the raw text will do.
-   */
-  readonly needsWellFormedText: boolean;
+  /** Each literal's length in UTF-8 bytes. */
+  readonly literalBytes: Int32Array;
   readonly #classes: number;
-  readonly #ascii: Uint16Array;
-  readonly #wide: Map<number, number>;
-  /**
-   * The transitions: next[state * classes + class] is the next state times
-   * classes, bitwise negated when that state or its failure chain spells a
-   * literal (the root never does, so a negative cell always means output).
-   */
+  readonly #byteClass: Uint16Array;
   readonly #next: Int32Array;
-  /** The literal a state spells, or -1, by state number. */
   readonly #literalAt: Int32Array;
-  /** The nearest shorter state on the failure chain that spells a literal (times classes), or -1. */
   readonly #outputLink: Int32Array;
+  readonly #longestBytes: number;
   readonly #seen: Int32Array;
   readonly #visitedEpoch: Int32Array;
   readonly #lastVisit: Int32Array;
   readonly #visited: Int32Array;
-  /** The second walk's occurrences, in order: their states and where they end. */
-  #pendingStates: Int32Array | null = null;
-  #pendingEnds: Int32Array | null = null;
-  /** The longest literal, in UTF-16 units (anchors take none). */
-  readonly #longestUnits: number;
   #visitedCount = 0;
   #count = 0;
   #epoch = 0;
   /** After a scan: the literals found, in the order first met. */
   readonly found: Int32Array;
-  /** After a scan: where each found literal first ends. */
+  /** After a scan: where each found literal first ends (a byte offset of the text's UTF-8 form). */
   readonly firstEnd: Int32Array;
   /** After a scan that tracked it: where each found literal last ends. */
   readonly lastEnd: Int32Array;
+  /** After a scan: the length of the text's UTF-8 form. */
+  scannedBytes = 0;
 
-  private constructor(parts: {
-    classes: number;
-    ascii: Uint16Array;
-    wide: Map<number, number>;
-    next: Int32Array;
-    literalAt: Int32Array;
-    outputLink: Int32Array;
-    literalCount: number;
-    longestUnits: number;
-  }) {
-    this.#longestUnits = parts.longestUnits;
-    this.#classes = parts.classes;
-    this.#ascii = parts.ascii;
-    this.#wide = parts.wide;
-    this.#next = parts.next;
-    this.#literalAt = parts.literalAt;
-    this.#outputLink = parts.outputLink;
-    this.literalCount = parts.literalCount;
-    this.needsWellFormedText = parts.wide.has(0xfffd);
-    const states = parts.literalAt.length;
+  private constructor(table: AutomatonTable, literalCount: number) {
+    this.#classes = table.classes;
+    this.#byteClass = table.byteClass;
+    this.#next = table.next;
+    this.#literalAt = table.literalAt;
+    this.#outputLink = table.outputLink;
+    this.#longestBytes = table.longestBytes;
+    this.literalBytes = table.literalBytes;
+    this.literalCount = literalCount;
+    const states = table.literalAt.length;
     this.#seen = new Int32Array(states);
     this.#visitedEpoch = new Int32Array(states);
     this.#lastVisit = new Int32Array(states);
     this.#visited = new Int32Array(states);
-    this.found = new Int32Array(parts.literalCount);
-    this.firstEnd = new Int32Array(parts.literalCount);
-    this.lastEnd = new Int32Array(parts.literalCount);
+    this.found = new Int32Array(literalCount);
+    this.firstEnd = new Int32Array(literalCount);
+    this.lastEnd = new Int32Array(literalCount);
   }
 
   /**
@@ -117,119 +100,38 @@ export class LiteralAutomaton {
    * returns null when its table would pass the size bound.
    */
   static build(literals: readonly AnchoredLiteral[]): LiteralAutomaton | null {
-    const ascii = new Uint16Array(128);
-    const wide = new Map<number, number>();
-    let classes = FIRST_UNIT_CLASS;
-    const classOf = (unit: number): number => {
-      if (unit < 128) {
-        if (ascii[unit] === 0) ascii[unit] = classes++;
-        return ascii[unit]!;
-      }
-      let known = wide.get(unit);
-      if (known === undefined) {
-        known = classes++;
-        wide.set(unit, known);
-      }
-      return known;
-    };
-    const sequences = literals.map((literal) => {
-      const sequence: number[] = [];
-      if (literal.atStart) sequence.push(START);
-      for (let i = 0; i < literal.text.length; i++)
-        sequence.push(classOf(literal.text.charCodeAt(i)));
-      if (literal.atEnd) sequence.push(END);
-      return sequence;
-    });
-    const children: Map<number, number>[] = [new Map()];
-    const literalAt: number[] = [-1];
-    sequences.forEach((sequence, literal) => {
-      if (sequence.length === 0)
-        throw new RangeError('an empty literal occurs everywhere; leave it out');
-      let state = 0;
-      for (const symbol of sequence) {
-        let child = children[state]!.get(symbol);
-        if (child === undefined) {
-          child = children.length;
-          children.push(new Map());
-          literalAt.push(-1);
-          children[state]!.set(symbol, child);
-        }
-        state = child;
-      }
-      literalAt[state] = literal;
-    });
-    const states = children.length;
-    if (states * classes > MAX_TABLE_CELLS) return null;
-    const next = new Int32Array(states * classes);
-    const fail = new Int32Array(states);
-    const outputLink = new Int32Array(states).fill(-1);
-    const hasOutput = new Uint8Array(states);
-    const order: number[] = [];
-    for (const [symbol, child] of children[0]!) {
-      next[symbol] = child * classes;
-      order.push(child);
-    }
-    for (let head = 0; head < order.length; head++) {
-      const state = order[head]!;
-      const failure = fail[state]!;
-      // A state goes where its failure state goes, except along its own children.
-      next.copyWithin(state * classes, failure * classes, failure * classes + classes);
-      for (const [symbol, child] of children[state]!) {
-        next[state * classes + symbol] = child * classes;
-        fail[child] = next[failure * classes + symbol]! / classes;
-        order.push(child);
-      }
-    }
-    for (const state of order) {
-      const failure = fail[state]!;
-      outputLink[state] = literalAt[failure]! >= 0 ? failure : outputLink[failure]!;
-      hasOutput[state] = literalAt[state]! >= 0 || outputLink[state]! >= 0 ? 1 : 0;
-    }
-    const links = new Int32Array(states).fill(-1);
-    for (let state = 0; state < states; state++) {
-      links[state] = outputLink[state]! >= 0 ? outputLink[state]! * classes : -1;
-    }
-    for (let cell = 0; cell < next.length; cell++) {
-      const target = next[cell]!;
-      next[cell] = hasOutput[target / classes] === 1 ? ~target : target;
-    }
-    return new LiteralAutomaton({
-      classes,
-      ascii,
-      wide,
-      next,
-      literalAt: Int32Array.from(literalAt),
-      outputLink: links,
-      literalCount: literals.length,
-      longestUnits: literals.reduce(
-        (longest, literal) => Math.max(longest, literal.text.length),
-        0,
-      ),
-    });
+    const table = buildAutomatonTable(literals);
+    return table === null ? null : new LiteralAutomaton(table, literals.length);
   }
 
   /**
    * Scans `text` once and lists in `found` the index of every literal that
    * occurs in it (each once), returning how many; `firstEnd` then holds, for
-   * each found literal, where its first occurrence ends (in UTF-16 units of
-   * the text, the anchors taking no room) and, with `trackLast`, `lastEnd`
-   * where its last one ends. Linear in the text plus the literals reported.
+   * each found literal, where its first occurrence ends and, with
+   * `trackLast`, `lastEnd` where its last one ends. Linear in the text plus
+   * the literals reported.
    *
-   * A long text is read by two walks at once, one over each half (the second
-   * starting early by the longest literal, so no occurrence falls between):
-   * a table walk waits on each lookup before the next, and two independent
-   * walks let the processor overlap those waits.
+   * A long text is read by four walks at once, one over each quarter of its
+   * bytes (each later walk starting early by the longest literal, so no
+   * occurrence falls between): a table walk waits on each lookup before the
+   * next, and independent walks let the processor overlap those waits.
    */
   scan(text: string, trackLast: boolean): number {
-    const length = text.length;
-    const overlap = this.#longestUnits - 1;
-    if (length >= TWO_WALKS_MIN_UNITS && overlap * 4 <= length) {
-      const last = this.#scanTwoWalks(text, this.#begin(trackLast), overlap, trackLast);
-      if (last !== OVERFLOWED) return this.#finish(last, length, trackLast);
-      // So many occurrences that the second walk's list overflowed: read the text again, in one walk.
+    if (text.length < BYTE_SCAN_MIN_UNITS) {
+      const last = this.#walkUnits(text, this.#begin(trackLast), trackLast);
+      return this.#finish(last, trackLast);
     }
-    const last = this.#walk(text, this.#begin(trackLast), 0, length, trackLast);
-    return this.#finish(last, length, trackLast);
+    const bytes = scratchFor(text.length);
+    const length = encoder.encodeInto(text, bytes).written;
+    this.scannedBytes = length;
+    const overlap = this.#longestBytes - 1;
+    if (overlap * 8 <= length) {
+      const last = this.#fourWalks(bytes, length, this.#begin(trackLast), overlap, trackLast);
+      if (last !== OVERFLOWED) return this.#finish(last, trackLast);
+      // So many occurrences that a later walk's list overflowed: read the bytes again, in one walk.
+    }
+    const last = this.#walkBytes(bytes, this.#begin(trackLast), 0, length, trackLast);
+    return this.#finish(last, trackLast);
   }
 
   /** Starts a scan (a new epoch, nothing found) and reads the start symbol; returns the state. */
@@ -248,21 +150,92 @@ export class LiteralAutomaton {
     return ~step;
   }
 
-  /** Reads the end symbol after the walk that read the text's last unit, and settles `lastEnd`. */
-  #finish(step: number, length: number, trackLast: boolean): number {
+  /** Reads the end symbol after the walk that read the text's last byte, and settles `lastEnd`. */
+  #finish(step: number, trackLast: boolean): number {
     const end = this.#next[step + END]!;
-    if (end < 0) this.#hit(~end, length, trackLast);
+    if (end < 0) this.#hit(~end, this.scannedBytes, trackLast);
     if (trackLast) this.#spreadLastEnds();
     return this.#count;
   }
 
-  /** One walk over text[from, to) from `step`; returns where it ends. */
-  #walk(text: string, step: number, from: number, to: number, trackLast: boolean): number {
+  /**
+   * One walk over a short text's UTF-16 units, feeding the automaton the
+   * UTF-8 bytes they encode: an ASCII unit is its own byte; any other
+   * character goes through `#stepCodePoint`. Sets `scannedBytes`.
+   */
+  #walkUnits(text: string, step: number, trackLast: boolean): number {
     const next = this.#next;
-    const ascii = this.#ascii;
+    const byteClass = this.#byteClass;
+    const length = text.length;
+    // UTF-8 bytes read so far minus UTF-16 units read so far.
+    let shift = 0;
+    for (let i = 0; i < length; i++) {
+      // The tight loop reads ASCII and meets no output; anything else drops to the code below it.
+      let unit = 0;
+      for (; i < length; i++) {
+        unit = text.charCodeAt(i);
+        if (unit >= 0x80) break;
+        step = next[step + byteClass[unit]!]!;
+        if (step < 0) break;
+      }
+      if (i === length) break;
+      if (unit < 0x80) {
+        step = ~step;
+        this.#hit(step, i + 1 + shift, trackLast);
+        continue;
+      }
+      let codePoint = unit;
+      let units = 1;
+      if (unit >= 0xd800 && unit <= 0xdfff) {
+        const low = text.charCodeAt(i + 1);
+        if (unit <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+          codePoint = ((unit - 0xd800) << 10) + (low - 0xdc00) + 0x10000;
+          units = 2;
+        } else codePoint = 0xfffd;
+      }
+      step = this.#stepCodePoint(step, codePoint, i + shift, trackLast);
+      shift += (codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4) - units;
+      i += units - 1;
+    }
+    this.scannedBytes = length + shift;
+    return step;
+  }
+
+  /** Feeds the UTF-8 bytes of one non-ASCII code point whose first byte is at offset `at`. */
+  #stepCodePoint(step: number, codePoint: number, at: number, trackLast: boolean): number {
+    if (codePoint < 0x800) {
+      step = this.#stepByte(step, 0xc0 | (codePoint >> 6), at + 1, trackLast);
+    } else {
+      if (codePoint < 0x10000) {
+        step = this.#stepByte(step, 0xe0 | (codePoint >> 12), at + 1, trackLast);
+      } else {
+        step = this.#stepByte(step, 0xf0 | (codePoint >> 18), at + 1, trackLast);
+        step = this.#stepByte(step, 0x80 | ((codePoint >> 12) & 0x3f), ++at + 1, trackLast);
+      }
+      step = this.#stepByte(step, 0x80 | ((codePoint >> 6) & 0x3f), ++at + 1, trackLast);
+    }
+    return this.#stepByte(step, 0x80 | (codePoint & 0x3f), ++at + 1, trackLast);
+  }
+
+  #stepByte(step: number, byte: number, end: number, trackLast: boolean): number {
+    const target = this.#next[step + this.#byteClass[byte]!]!;
+    if (target >= 0) return target;
+    this.#hit(~target, end, trackLast);
+    return ~target;
+  }
+
+  /** One walk over bytes[from, to) from `step`, reporting as it goes; returns where it ends. */
+  #walkBytes(
+    bytes: Uint8Array,
+    step: number,
+    from: number,
+    to: number,
+    trackLast: boolean,
+  ): number {
+    const next = this.#next;
+    const byteClass = this.#byteClass;
     for (let i = from; i < to; i++) {
-      const unit = text.charCodeAt(i);
-      step = next[step + (unit < 128 ? ascii[unit]! : this.#wideClass(unit))]!;
+      step = next[step + byteClass[bytes[i]!]!]!;
       if (step < 0) {
         step = ~step;
         this.#hit(step, i + 1, trackLast);
@@ -272,53 +245,116 @@ export class LiteralAutomaton {
   }
 
   /**
-   * Two walks at once: the first over [0, middle) from `step`, the second
-   * from the root over [middle - overlap, length), which finds every
-   * occurrence ending after `middle` (each starts at or after its first
-   * unit). The second walk's occurrences are kept in order and reported
-   * after the first walk's, so positions reach `#hit` ascending. Returns the
-   * second walk's last state, or OVERFLOWED when it met too many to keep.
+   * Four walks at once over bytes[0, length). Walk k starts from the root at
+   * k * stride (walk 0 from `step`, after the start symbol) and reads `width`
+   * bytes (the last stops at the end); it owns the occurrences that end
+   * after the first `overlap` bytes it reads (walk 0 owns all of its own),
+   * since each of those starts at or after its first byte. Walk 0 reports as
+   * it goes; walks 1 to 3 keep theirs in order and report after it, so
+   * positions reach `#hit` ascending. Returns the last walk's state, or
+   * OVERFLOWED when a walk met more occurrences than it keeps.
    */
-  #scanTwoWalks(text: string, step: number, overlap: number, trackLast: boolean): number {
+  #fourWalks(
+    bytes: Uint8Array,
+    length: number,
+    step: number,
+    overlap: number,
+    trackLast: boolean,
+  ): number {
     const next = this.#next;
-    const ascii = this.#ascii;
-    const length = text.length;
-    const middle = (length + overlap + 1) >> 1;
-    const secondFrom = middle - overlap;
-    const together = length - secondFrom;
-    this.#pendingStates ??= new Int32Array(PENDING_LIMIT);
-    this.#pendingEnds ??= new Int32Array(PENDING_LIMIT);
-    const pendingStates = this.#pendingStates;
-    const pendingEnds = this.#pendingEnds;
-    let pending = 0;
-    let first = step;
-    let second = 0;
-    for (let i = 0, j = secondFrom; i < together; i++, j++) {
-      const u = text.charCodeAt(i);
-      const v = text.charCodeAt(j);
-      first = next[first + (u < 128 ? ascii[u]! : this.#wideClass(u))]!;
-      second = next[second + (v < 128 ? ascii[v]! : this.#wideClass(v))]!;
-      if ((first | second) >= 0) continue;
-      if (first < 0) {
-        first = ~first;
-        this.#hit(first, i + 1, trackLast);
+    const byteClass = this.#byteClass;
+    const width = (length + 3 * overlap + 3) >> 2;
+    const stride = width - overlap;
+    const from1 = stride;
+    const from2 = 2 * stride;
+    const from3 = 3 * stride;
+    const together = length - from3;
+    const states = walkStates;
+    states[0] = step;
+    states[1] = 0;
+    states[2] = 0;
+    states[3] = 0;
+    let kept1 = PENDING_LIMIT;
+    let kept2 = 2 * PENDING_LIMIT;
+    let kept3 = 3 * PENDING_LIMIT;
+    for (let i = 0; i < together; i++) {
+      i = walkFourUntilOutput(next, byteClass, bytes, i, together, stride);
+      if (i === together) break;
+      let a: number = states[0]!;
+      let b: number = states[1]!;
+      let c: number = states[2]!;
+      let d: number = states[3]!;
+      const owned = i + 1 > overlap;
+      if (a < 0) {
+        a = ~a;
+        this.#hit(a, i + 1, trackLast);
       }
-      if (second < 0) {
-        second = ~second;
-        if (j + 1 > middle) {
-          if (pending === PENDING_LIMIT) return OVERFLOWED;
-          pendingStates[pending] = second;
-          pendingEnds[pending++] = j + 1;
+      if (b < 0) {
+        b = ~b;
+        if (owned) {
+          if (kept1 === 2 * PENDING_LIMIT) return OVERFLOWED;
+          pendingStates[kept1] = b;
+          pendingEnds[kept1++] = from1 + i + 1;
         }
       }
+      if (c < 0) {
+        c = ~c;
+        if (owned) {
+          if (kept2 === 3 * PENDING_LIMIT) return OVERFLOWED;
+          pendingStates[kept2] = c;
+          pendingEnds[kept2++] = from2 + i + 1;
+        }
+      }
+      if (d < 0) {
+        d = ~d;
+        if (owned) {
+          if (kept3 === 4 * PENDING_LIMIT) return OVERFLOWED;
+          pendingStates[kept3] = d;
+          pendingEnds[kept3++] = from3 + i + 1;
+        }
+      }
+      states[0] = a;
+      states[1] = b;
+      states[2] = c;
+      states[3] = d;
     }
-    this.#walk(text, first, together, middle, trackLast);
-    for (let p = 0; p < pending; p++) this.#hit(pendingStates[p]!, pendingEnds[p]!, trackLast);
-    return second;
-  }
-
-  #wideClass(unit: number): number {
-    return this.#wide.size === 0 ? OTHER : (this.#wide.get(unit) ?? OTHER);
+    const a = states[0]!;
+    const b = states[1]!;
+    const c = states[2]!;
+    const d = states[3]!;
+    // Walks 0 to 2 read a few bytes more than the last one (the division's remainder).
+    this.#walkBytes(bytes, a, together, width, trackLast);
+    // Past `together` every occurrence of walks 1 and 2 is their own (together > overlap,
+    // since the text holds at least 256 bytes and eight times the overlap).
+    kept1 = keepWalking(
+      next,
+      byteClass,
+      bytes,
+      b,
+      from1 + together,
+      from1 + width,
+      kept1,
+      2 * PENDING_LIMIT,
+    );
+    if (kept1 !== OVERFLOWED)
+      kept2 = keepWalking(
+        next,
+        byteClass,
+        bytes,
+        c,
+        from2 + together,
+        from2 + width,
+        kept2,
+        3 * PENDING_LIMIT,
+      );
+    if (kept1 === OVERFLOWED || kept2 === OVERFLOWED) return OVERFLOWED;
+    for (let p = PENDING_LIMIT; p < kept1; p++)
+      this.#hit(pendingStates[p]!, pendingEnds[p]!, trackLast);
+    for (let p = 2 * PENDING_LIMIT; p < kept2; p++)
+      this.#hit(pendingStates[p]!, pendingEnds[p]!, trackLast);
+    for (let p = 3 * PENDING_LIMIT; p < kept3; p++)
+      this.#hit(pendingStates[p]!, pendingEnds[p]!, trackLast);
+    return d;
   }
 
   /** A state with output met at `position` (premultiplied by the class count). */
@@ -371,4 +407,70 @@ export class LiteralAutomaton {
       }
     }
   }
+}
+
+/** The four walks' states between `walkFourUntilOutput` and the code that reports. */
+const walkStates = new Int32Array(4);
+
+/**
+ * The four walks' tight loop, kept apart so that it holds nothing else in
+ * registers: from byte `from` of walk 0 (walk k reads `k * stride` further
+ * on), it walks until one of them meets an output state or `to`; returns
+ * where it stopped, the states (output bits included) in `walkStates`.
+ */
+function walkFourUntilOutput(
+  next: Int32Array,
+  byteClass: Uint16Array,
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  stride: number,
+): number {
+  let a = walkStates[0]!;
+  let b = walkStates[1]!;
+  let c = walkStates[2]!;
+  let d = walkStates[3]!;
+  const from1 = stride;
+  const from2 = 2 * stride;
+  const from3 = 3 * stride;
+  let i = from;
+  for (; i < to; i++) {
+    a = next[a + byteClass[bytes[i]!]!]!;
+    b = next[b + byteClass[bytes[from1 + i]!]!]!;
+    c = next[c + byteClass[bytes[from2 + i]!]!]!;
+    d = next[d + byteClass[bytes[from3 + i]!]!]!;
+    if ((a | b | c | d) < 0) break;
+  }
+  walkStates[0] = a;
+  walkStates[1] = b;
+  walkStates[2] = c;
+  walkStates[3] = d;
+  return i;
+}
+
+/**
+ * The tail of one of walks 1 and 2 over bytes[from, to): keeps its
+ * occurrences after `kept`, up to `limit`; returns the new end of its
+ * list, or OVERFLOWED.
+ */
+function keepWalking(
+  next: Int32Array,
+  byteClass: Uint16Array,
+  bytes: Uint8Array,
+  step: number,
+  from: number,
+  to: number,
+  kept: number,
+  limit: number,
+): number {
+  for (let i = from; i < to; i++) {
+    step = next[step + byteClass[bytes[i]!]!]!;
+    if (step < 0) {
+      step = ~step;
+      if (kept === limit) return OVERFLOWED;
+      pendingStates[kept] = step;
+      pendingEnds[kept++] = i + 1;
+    }
+  }
+  return kept;
 }

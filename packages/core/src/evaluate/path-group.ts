@@ -1,7 +1,8 @@
 import { PreparedText } from '../glob/prepared-text.js';
 import { textAtKey, textAtPath } from '../path/tool-input-path.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
-import { type AnchoredLiteral, LiteralAutomaton, literalKey } from './literal-automaton.js';
+import { type AnchoredLiteral, literalKey } from './automaton-table.js';
+import { LiteralAutomaton } from './literal-automaton.js';
 import { type MatchShape, requiredLiterals } from './rule-literals.js';
 
 /** Up to this many globs in a group run directly, without an automaton. */
@@ -40,10 +41,9 @@ export class PathGroup {
   readonly #others: Int32Array;
   /** How each slot is decided once its literals occur (RUN, DECISIVE, ORDERED, ...). */
   readonly #slotKinds: Uint8Array;
-  /** The literal (or first literal) a positional slot reads, and the second one or a length. */
+  /** The literal (or first literal) a positional slot reads, and the second one or a length in bytes. */
   readonly #slotFirst: Int32Array;
   readonly #slotSecond: Int32Array;
-  readonly #literalUnits: Int32Array;
   readonly #trackLast: boolean;
   /** The scan (by epoch) in which each literal was last found. */
   readonly #literalEpochs: Int32Array;
@@ -98,11 +98,11 @@ export class PathGroup {
       } else if (shape.kind === 'after-prefix') {
         kinds[slot] = AFTER_PREFIX;
         firsts[slot] = idOf(shape.literal);
-        seconds[slot] = shape.prefixUnits;
+        seconds[slot] = shape.prefixBytes;
       } else if (shape.kind === 'before-suffix') {
         kinds[slot] = BEFORE_SUFFIX;
         firsts[slot] = idOf(shape.literal);
-        seconds[slot] = shape.suffixUnits;
+        seconds[slot] = shape.suffixBytes;
       } else kinds[slot] = RUN;
     });
     // A group of one or two globs runs them directly: cheaper than a scan for so few.
@@ -128,7 +128,6 @@ export class PathGroup {
     this.#slotKinds = kinds;
     this.#slotFirst = firsts;
     this.#slotSecond = seconds;
-    this.#literalUnits = Int32Array.from(literals, (literal) => literal.text.length);
     this.#trackLast = kinds.some((kind) => kind === ORDERED || kind === AFTER_PREFIX);
     this.#literalEpochs = new Int32Array(literals.length);
   }
@@ -143,7 +142,7 @@ export class PathGroup {
   collect(raw: string, matched: number[]): void {
     for (const index of this.#anyText) matched.push(index);
     if (this.#automaton === null && this.#alwaysRun.length === 0) return;
-    // Made only when a glob must run (or the scan needs the well-formed text): most calls never need it.
+    // Made only when a glob must run: most calls never need it.
     let text: PreparedText | null = null;
     const alwaysRun = this.#alwaysRun;
     if (alwaysRun.length > 0) {
@@ -154,12 +153,7 @@ export class PathGroup {
     }
     const automaton = this.#automaton;
     if (automaton === null) return;
-    let scanned = raw;
-    if (automaton.needsWellFormedText) {
-      text ??= new PreparedText(raw);
-      scanned = text.units;
-    }
-    const count = automaton.scan(scanned, this.#trackLast);
+    const count = automaton.scan(raw, this.#trackLast);
     if (count === 0) return;
     const found = automaton.found;
     if (this.#epoch === 0x7fffffff) {
@@ -182,27 +176,30 @@ export class PathGroup {
         if (this.#slotKinds[slot] === RUN) {
           text ??= new PreparedText(raw);
           if (rule.match!.matchesPrepared(text)) matched.push(rule.index);
-        } else if (this.#decidedByPositions(slot, automaton, scanned.length)) {
+        } else if (this.#decidedByPositions(slot, automaton)) {
           matched.push(rule.index);
         }
       }
     }
   }
 
-  /** Whether a slot whose literals all occur, and whose shape needs no glob run, matches: from their positions. */
-  #decidedByPositions(slot: number, automaton: LiteralAutomaton, length: number): boolean {
+  /**
+   * Whether a slot whose literals all occur, and whose shape needs no glob
+   * run, matches: from their positions (byte offsets of the text's UTF-8 form).
+   */
+  #decidedByPositions(slot: number, automaton: LiteralAutomaton): boolean {
     const kind = this.#slotKinds[slot]!;
     const first = this.#slotFirst[slot]!;
     const second = this.#slotSecond[slot]!;
     switch (kind) {
       case ORDERED:
         return (
-          automaton.firstEnd[first]! <= automaton.lastEnd[second]! - this.#literalUnits[second]!
+          automaton.firstEnd[first]! <= automaton.lastEnd[second]! - automaton.literalBytes[second]!
         );
       case AFTER_PREFIX:
-        return automaton.lastEnd[first]! - this.#literalUnits[first]! >= second;
+        return automaton.lastEnd[first]! - automaton.literalBytes[first]! >= second;
       case BEFORE_SUFFIX:
-        return automaton.firstEnd[first]! <= length - second;
+        return automaton.firstEnd[first]! <= automaton.scannedBytes - second;
       default:
         // DECISIVE: its literals occurring is the match.
         return true;

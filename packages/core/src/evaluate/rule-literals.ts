@@ -1,5 +1,6 @@
 import type { Glob } from '../glob/byte-glob.js';
-import type { AnchoredLiteral } from './literal-automaton.js';
+import { utf8Length } from '../glob/utf8.js';
+import type { AnchoredLiteral } from './automaton-table.js';
 
 /**
  * How a glob is decided once its literals are known to occur:
@@ -15,12 +16,14 @@ export type MatchShape =
   | {
       readonly kind: 'after-prefix';
       readonly literal: AnchoredLiteral;
-      readonly prefixUnits: number;
+      /** The prefix's length in UTF-8 bytes. */
+      readonly prefixBytes: number;
     }
   | {
       readonly kind: 'before-suffix';
       readonly literal: AnchoredLiteral;
-      readonly suffixUnits: number;
+      /** The suffix's length in UTF-8 bytes. */
+      readonly suffixBytes: number;
     }
   | { readonly kind: 'run' };
 
@@ -66,9 +69,9 @@ function shapeOf(glob: Glob): MatchShape {
     const middle = texts[1]!;
     if (first === '' && last === '') return { kind: 'decisive' };
     if (last === '')
-      return { kind: 'after-prefix', literal: floating(middle), prefixUnits: first.length };
+      return { kind: 'after-prefix', literal: floating(middle), prefixBytes: utf8Length(first) };
     if (first === '')
-      return { kind: 'before-suffix', literal: floating(middle), suffixUnits: last.length };
+      return { kind: 'before-suffix', literal: floating(middle), suffixBytes: utf8Length(last) };
     return { kind: 'run' };
   }
   if (texts.length === 4 && first === '' && last === '') {
