@@ -1,6 +1,5 @@
 import { textAtPath } from '../path/tool-input-path.js';
-import type { CompiledRule } from '../rules/compiled-rule.js';
-import type { Policy } from '../rules/policy.js';
+import { type Policy, VERDICT_ASK, VERDICT_DENY } from '../rules/policy.js';
 import type { ApprovalMode, Decision, Origin, Verdict } from '../schemas/approval.js';
 
 export { REASON_MAX_BYTES } from '../rules/compiled-rule.js';
@@ -47,17 +46,19 @@ export function decide(policy: Policy, call: ToolCall): Decision {
   const route = policy.route(call.origin, call.toolName);
   const toolName = route.toolName;
   const matched = route.index.matchIndices(call.toolInput);
-  const rules = policy.compiledRules;
-  let firstDeny: CompiledRule | null = null;
+  const verdicts = policy.verdictCodes;
+  let firstDeny = -1;
   let anyAsk = false;
   let anyAllow = false;
   for (let m = 0; m < matched.length; m++) {
-    const rule = rules[matched[m]!]!;
-    if (rule.verdict === 'deny') firstDeny ??= rule;
-    else if (rule.verdict === 'ask') anyAsk = true;
+    const verdict = verdicts[matched[m]!]!;
+    if (verdict === VERDICT_DENY) {
+      if (firstDeny < 0) firstDeny = matched[m]!;
+    } else if (verdict === VERDICT_ASK) anyAsk = true;
     else anyAllow = true;
   }
-  if (firstDeny) return denied(toolName, matched, firstDeny.denialDetail);
+  if (firstDeny >= 0)
+    return denied(toolName, matched, policy.compiledRules[firstDeny]!.denialDetail);
   const declared = policy.toolNames;
   if (
     call.origin === 'model' &&

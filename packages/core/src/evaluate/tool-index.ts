@@ -42,9 +42,28 @@ export class ToolIndex {
   }
 }
 
+/** Past this many matches, the built-in sort beats sorting by insertion. */
+const INSERTION_SORT_MAX = 32;
+
 function sortAscending(values: number[]): number[] {
+  let sorted = true;
   for (let i = 1; i < values.length; i++) {
-    if (values[i - 1]! > values[i]!) return values.sort((a, b) => a - b);
+    if (values[i - 1]! > values[i]!) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return values;
+  if (values.length > INSERTION_SORT_MAX) return values.sort((a, b) => a - b);
+  // A few matches, nearly in order: insertion sort, with no comparator call per step.
+  for (let i = 1; i < values.length; i++) {
+    const value = values[i]!;
+    let j = i - 1;
+    while (j >= 0 && values[j]! > value) {
+      values[j + 1] = values[j]!;
+      j--;
+    }
+    values[j + 1] = value;
   }
   return values;
 }

@@ -1,7 +1,16 @@
 import { ToolIndex } from '../evaluate/tool-index.js';
-import type { ApprovalRule, Origin } from '../schemas/approval.js';
+import type { ApprovalRule, Origin, Verdict } from '../schemas/approval.js';
 import type { CompiledRule } from './compiled-rule.js';
 import { resolveToolName } from './tool-pattern.js';
+
+export const VERDICT_ALLOW = 0;
+export const VERDICT_ASK = 1;
+export const VERDICT_DENY = 2;
+const VERDICT_CODES: Readonly<Record<Verdict, number>> = {
+  allow: VERDICT_ALLOW,
+  ask: VERDICT_ASK,
+  deny: VERDICT_DENY,
+};
 
 /** How many distinct tool names a policy remembers candidates for before starting over. */
 const CANDIDATE_CACHE_LIMIT = 4096;
@@ -49,6 +58,12 @@ function sharedIndex(rules: readonly CompiledRule[]): ToolIndex {
  */
 export class CompiledPolicy {
   readonly #compiled: readonly CompiledRule[];
+  /**
+   * Each rule's verdict as a number (VERDICT_ALLOW, VERDICT_ASK, VERDICT_DENY),
+   * by rule index: `decide` reads these for every matched rule, and a byte
+   * array is cheaper to read than the rule objects.
+   */
+  readonly verdictCodes: Uint8Array;
   readonly #literalIndex = new Map<Origin, Map<string, CompiledRule[]>>();
   readonly #wildcards = new Map<Origin, CompiledRule[]>();
   /** Per origin, the candidates of each tool name seen (plain fields: this runs on every call). */
@@ -75,6 +90,7 @@ export class CompiledPolicy {
     toolNames: readonly string[] | null = null,
   ) {
     this.#compiled = compiled;
+    this.verdictCodes = Uint8Array.from(compiled, (rule) => VERDICT_CODES[rule.verdict]);
     this.toolAliases = Object.freeze({ ...toolAliases });
     this.toolNames = toolNames ? new Set(toolNames) : null;
     for (const rule of compiled) this.#index(rule);
