@@ -12,6 +12,16 @@ import {
   END,
   START,
 } from './automaton-table.js';
+import {
+  encodeUtf8,
+  fitsFourWalks,
+  fourWalks,
+  KEEP_LIMIT,
+  keptEnds,
+  keptPositions,
+  keptStates,
+  OVERFLOWED,
+} from './four-walks.js';
 
 export { type AnchoredLiteral, literalKey } from './automaton-table.js';
 
@@ -22,27 +32,6 @@ export { type AnchoredLiteral, literalKey } from './automaton-table.js';
  * walks' overlap would cost more than they save.
  */
 const BYTE_SCAN_MIN_UNITS = 256;
-/** How many occurrences each of the later walks keeps before the scan falls back to one walk. */
-const PENDING_LIMIT = 4096;
-const OVERFLOWED = -1;
-
-const encoder = new TextEncoder();
-/** The UTF-8 form of the text being scanned (evaluation is synchronous, so all automata share it). */
-let scratch = new Uint8Array(4096);
-/** A scratch buffer grown past this is used once and let go, so one huge call does not hold memory. */
-const KEEP_SCRATCH_BYTES = 1 << 18;
-/** Occurrences of walks 1 to 3, kept in order until walk 0 is done: walk k uses [k * LIMIT, (k + 1) * LIMIT). */
-const pendingStates = new Int32Array(4 * PENDING_LIMIT);
-const pendingEnds = new Int32Array(4 * PENDING_LIMIT);
-
-/** A buffer that holds the UTF-8 form of any text of `units` UTF-16 units. */
-function scratchFor(units: number): Uint8Array {
-  const needed = units * 3;
-  if (scratch.length >= needed) return scratch;
-  const buffer = new Uint8Array(Math.max(needed, scratch.length * 2));
-  if (buffer.length <= KEEP_SCRATCH_BYTES) scratch = buffer;
-  return buffer;
-}
 
 /**
  * The automaton itself: build it once from distinct literals, then `scan`
@@ -111,26 +100,29 @@ export class LiteralAutomaton {
    * `trackLast`, `lastEnd` where its last one ends. Linear in the text plus
    * the literals reported.
    *
-   * A long text is read by four walks at once, one over each quarter of its
-   * bytes (each later walk starting early by the longest literal, so no
-   * occurrence falls between): a table walk waits on each lookup before the
-   * next, and independent walks let the processor overlap those waits.
+   * A long text is read as UTF-8 bytes by four walks at once (`four-walks.ts`);
+   * a short one unit by unit.
    */
   scan(text: string, trackLast: boolean): number {
     if (text.length < BYTE_SCAN_MIN_UNITS) {
       const last = this.#walkUnits(text, this.#begin(trackLast), trackLast);
       return this.#finish(last, trackLast);
     }
-    const bytes = scratchFor(text.length);
-    const length = encoder.encodeInto(text, bytes).written;
-    this.scannedBytes = length;
+    const bytes = encodeUtf8(text);
+    this.scannedBytes = bytes.length;
     const overlap = this.#longestBytes - 1;
-    if (overlap * 8 <= length) {
-      const last = this.#fourWalks(bytes, length, this.#begin(trackLast), overlap, trackLast);
-      if (last !== OVERFLOWED) return this.#finish(last, trackLast);
-      // So many occurrences that a later walk's list overflowed: read the bytes again, in one walk.
+    if (fitsFourWalks(bytes.length, overlap)) {
+      const last = fourWalks(this.#next, this.#byteClass, bytes, this.#begin(trackLast), overlap);
+      if (last !== OVERFLOWED) {
+        for (let walk = 0; walk < 4; walk++) {
+          for (let k = walk * KEEP_LIMIT; k < keptEnds[walk]!; k++)
+            this.#hit(keptStates[k]!, keptPositions[k]!, trackLast);
+        }
+        return this.#finish(last, trackLast);
+      }
+      // So many occurrences that a walk's list overflowed: read the bytes again, in one walk.
     }
-    const last = this.#walkBytes(bytes, this.#begin(trackLast), 0, length, trackLast);
+    const last = this.#walkBytes(bytes, this.#begin(trackLast), trackLast);
     return this.#finish(last, trackLast);
   }
 
@@ -224,17 +216,11 @@ export class LiteralAutomaton {
     return ~target;
   }
 
-  /** One walk over bytes[from, to) from `step`, reporting as it goes; returns where it ends. */
-  #walkBytes(
-    bytes: Uint8Array,
-    step: number,
-    from: number,
-    to: number,
-    trackLast: boolean,
-  ): number {
+  /** One walk over all of `bytes` from `step`, reporting as it goes; returns where it ends. */
+  #walkBytes(bytes: Uint8Array, step: number, trackLast: boolean): number {
     const next = this.#next;
     const byteClass = this.#byteClass;
-    for (let i = from; i < to; i++) {
+    for (let i = 0; i < bytes.length; i++) {
       step = next[step + byteClass[bytes[i]!]!]!;
       if (step < 0) {
         step = ~step;
@@ -242,119 +228,6 @@ export class LiteralAutomaton {
       }
     }
     return step;
-  }
-
-  /**
-   * Four walks at once over bytes[0, length). Walk k starts from the root at
-   * k * stride (walk 0 from `step`, after the start symbol) and reads `width`
-   * bytes (the last stops at the end); it owns the occurrences that end
-   * after the first `overlap` bytes it reads (walk 0 owns all of its own),
-   * since each of those starts at or after its first byte. Walk 0 reports as
-   * it goes; walks 1 to 3 keep theirs in order and report after it, so
-   * positions reach `#hit` ascending. Returns the last walk's state, or
-   * OVERFLOWED when a walk met more occurrences than it keeps.
-   */
-  #fourWalks(
-    bytes: Uint8Array,
-    length: number,
-    step: number,
-    overlap: number,
-    trackLast: boolean,
-  ): number {
-    const next = this.#next;
-    const byteClass = this.#byteClass;
-    const width = (length + 3 * overlap + 3) >> 2;
-    const stride = width - overlap;
-    const from1 = stride;
-    const from2 = 2 * stride;
-    const from3 = 3 * stride;
-    const together = length - from3;
-    const states = walkStates;
-    states[0] = step;
-    states[1] = 0;
-    states[2] = 0;
-    states[3] = 0;
-    let kept1 = PENDING_LIMIT;
-    let kept2 = 2 * PENDING_LIMIT;
-    let kept3 = 3 * PENDING_LIMIT;
-    for (let i = 0; i < together; i++) {
-      i = walkFourUntilOutput(next, byteClass, bytes, i, together, stride);
-      if (i === together) break;
-      let a: number = states[0]!;
-      let b: number = states[1]!;
-      let c: number = states[2]!;
-      let d: number = states[3]!;
-      const owned = i + 1 > overlap;
-      if (a < 0) {
-        a = ~a;
-        this.#hit(a, i + 1, trackLast);
-      }
-      if (b < 0) {
-        b = ~b;
-        if (owned) {
-          if (kept1 === 2 * PENDING_LIMIT) return OVERFLOWED;
-          pendingStates[kept1] = b;
-          pendingEnds[kept1++] = from1 + i + 1;
-        }
-      }
-      if (c < 0) {
-        c = ~c;
-        if (owned) {
-          if (kept2 === 3 * PENDING_LIMIT) return OVERFLOWED;
-          pendingStates[kept2] = c;
-          pendingEnds[kept2++] = from2 + i + 1;
-        }
-      }
-      if (d < 0) {
-        d = ~d;
-        if (owned) {
-          if (kept3 === 4 * PENDING_LIMIT) return OVERFLOWED;
-          pendingStates[kept3] = d;
-          pendingEnds[kept3++] = from3 + i + 1;
-        }
-      }
-      states[0] = a;
-      states[1] = b;
-      states[2] = c;
-      states[3] = d;
-    }
-    const a = states[0]!;
-    const b = states[1]!;
-    const c = states[2]!;
-    const d = states[3]!;
-    // Walks 0 to 2 read a few bytes more than the last one (the division's remainder).
-    this.#walkBytes(bytes, a, together, width, trackLast);
-    // Past `together` every occurrence of walks 1 and 2 is their own (together > overlap,
-    // since the text holds at least 256 bytes and eight times the overlap).
-    kept1 = keepWalking(
-      next,
-      byteClass,
-      bytes,
-      b,
-      from1 + together,
-      from1 + width,
-      kept1,
-      2 * PENDING_LIMIT,
-    );
-    if (kept1 !== OVERFLOWED)
-      kept2 = keepWalking(
-        next,
-        byteClass,
-        bytes,
-        c,
-        from2 + together,
-        from2 + width,
-        kept2,
-        3 * PENDING_LIMIT,
-      );
-    if (kept1 === OVERFLOWED || kept2 === OVERFLOWED) return OVERFLOWED;
-    for (let p = PENDING_LIMIT; p < kept1; p++)
-      this.#hit(pendingStates[p]!, pendingEnds[p]!, trackLast);
-    for (let p = 2 * PENDING_LIMIT; p < kept2; p++)
-      this.#hit(pendingStates[p]!, pendingEnds[p]!, trackLast);
-    for (let p = 3 * PENDING_LIMIT; p < kept3; p++)
-      this.#hit(pendingStates[p]!, pendingEnds[p]!, trackLast);
-    return d;
   }
 
   /** A state with output met at `position` (premultiplied by the class count). */
@@ -407,70 +280,4 @@ export class LiteralAutomaton {
       }
     }
   }
-}
-
-/** The four walks' states between `walkFourUntilOutput` and the code that reports. */
-const walkStates = new Int32Array(4);
-
-/**
- * The four walks' tight loop, kept apart so that it holds nothing else in
- * registers: from byte `from` of walk 0 (walk k reads `k * stride` further
- * on), it walks until one of them meets an output state or `to`; returns
- * where it stopped, the states (output bits included) in `walkStates`.
- */
-function walkFourUntilOutput(
-  next: Int32Array,
-  byteClass: Uint16Array,
-  bytes: Uint8Array,
-  from: number,
-  to: number,
-  stride: number,
-): number {
-  let a = walkStates[0]!;
-  let b = walkStates[1]!;
-  let c = walkStates[2]!;
-  let d = walkStates[3]!;
-  const from1 = stride;
-  const from2 = 2 * stride;
-  const from3 = 3 * stride;
-  let i = from;
-  for (; i < to; i++) {
-    a = next[a + byteClass[bytes[i]!]!]!;
-    b = next[b + byteClass[bytes[from1 + i]!]!]!;
-    c = next[c + byteClass[bytes[from2 + i]!]!]!;
-    d = next[d + byteClass[bytes[from3 + i]!]!]!;
-    if ((a | b | c | d) < 0) break;
-  }
-  walkStates[0] = a;
-  walkStates[1] = b;
-  walkStates[2] = c;
-  walkStates[3] = d;
-  return i;
-}
-
-/**
- * The tail of one of walks 1 and 2 over bytes[from, to): keeps its
- * occurrences after `kept`, up to `limit`; returns the new end of its
- * list, or OVERFLOWED.
- */
-function keepWalking(
-  next: Int32Array,
-  byteClass: Uint16Array,
-  bytes: Uint8Array,
-  step: number,
-  from: number,
-  to: number,
-  kept: number,
-  limit: number,
-): number {
-  for (let i = from; i < to; i++) {
-    step = next[step + byteClass[bytes[i]!]!]!;
-    if (step < 0) {
-      step = ~step;
-      if (kept === limit) return OVERFLOWED;
-      pendingStates[kept] = step;
-      pendingEnds[kept++] = i + 1;
-    }
-  }
-  return kept;
 }

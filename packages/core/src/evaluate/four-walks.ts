@@ -1,0 +1,165 @@
+/**
+ * How `LiteralAutomaton` reads a long text: its UTF-8 bytes, encoded
+ * natively, walked by four walks at once, one over each quarter. A table
+ * walk waits on each lookup before the next; four independent walks let the
+ * processor overlap those waits, and reading bytes from an array is cheaper
+ * than reading UTF-16 units from a string.
+ */
+
+/** How many occurrences each walk keeps before the scan gives up and the caller walks once. */
+export const KEEP_LIMIT = 4096;
+/** What `fourWalks` returns when a walk met more occurrences than it keeps. */
+export const OVERFLOWED = -1;
+
+/**
+ * Each walk's occurrences, in the order met: walk k keeps them in
+ * [k * KEEP_LIMIT, keptEnds[k]) of `keptStates` (the output state, times the
+ * class count) and `keptEnds` (where it ends). Shared by every automaton:
+ * evaluation is synchronous.
+ */
+export const keptStates = new Int32Array(4 * KEEP_LIMIT);
+export const keptPositions = new Int32Array(4 * KEEP_LIMIT);
+export const keptEnds = new Int32Array(4);
+
+/** The four walks' states between `walkUntilOutput` and the code that keeps occurrences. */
+const walkStates = new Int32Array(4);
+
+const encoder = new TextEncoder();
+/** Where texts are encoded; grown as needed. */
+let scratch = new Uint8Array(4096);
+/** A buffer grown past this is used once and let go, so one huge call does not hold memory. */
+const KEEP_SCRATCH_BYTES = 1 << 18;
+
+/**
+ * The UTF-8 form of a text (a lone surrogate as U+FFFD), in a shared buffer
+ * that the next call overwrites.
+ */
+export function encodeUtf8(text: string): Uint8Array {
+  const needed = text.length * 3;
+  let buffer = scratch;
+  if (buffer.length < needed) {
+    buffer = new Uint8Array(Math.max(needed, scratch.length * 2));
+    if (buffer.length <= KEEP_SCRATCH_BYTES) scratch = buffer;
+  }
+  return buffer.subarray(0, encoder.encodeInto(text, buffer).written);
+}
+
+/** Whether four walks can read `bytes` bytes with literals of up to `overlap + 1` bytes. */
+export function fitsFourWalks(bytes: number, overlap: number): boolean {
+  // Each walk then reads more than `overlap` bytes on its own, which `fourWalks` relies on.
+  return bytes >= 256 && overlap * 8 <= bytes;
+}
+
+/**
+ * Walks `bytes` with the table in four walks and keeps every occurrence
+ * (see `keptStates`); the caller reports walk 0's, then walk 1's, and so on,
+ * which is ascending order. Walk k starts at k * stride (walk 0 from `step`,
+ * the state after the start symbol; the others from the root) and reads
+ * `width` bytes, the last stopping at the end. A walk owns the occurrences
+ * that end after the first `overlap` bytes it reads (walk 0 owns all of its
+ * own): each of those starts at or after its first byte, and the walk
+ * before it saw every other one. Returns the last walk's state, or
+ * OVERFLOWED. Needs `fitsFourWalks`.
+ */
+export function fourWalks(
+  next: Int32Array,
+  byteClass: Uint16Array,
+  bytes: Uint8Array,
+  step: number,
+  overlap: number,
+): number {
+  const length = bytes.length;
+  const width = (length + 3 * overlap + 3) >> 2;
+  const stride = width - overlap;
+  const together = length - 3 * stride;
+  walkStates[0] = step;
+  walkStates[1] = 0;
+  walkStates[2] = 0;
+  walkStates[3] = 0;
+  for (let walk = 0; walk < 4; walk++) keptEnds[walk] = walk * KEEP_LIMIT;
+  for (let i = 0; i < together; i++) {
+    i = walkUntilOutput(next, byteClass, bytes, i, together, stride);
+    if (i === together) break;
+    for (let walk = 0; walk < 4; walk++) {
+      const state = walkStates[walk]!;
+      if (state >= 0) continue;
+      walkStates[walk] = ~state;
+      if ((walk > 0 && i < overlap) || keep(walk, ~state, walk * stride + i + 1)) continue;
+      return OVERFLOWED;
+    }
+  }
+  // Walks 0 to 2 read a few bytes more than the last one (the division's remainder).
+  for (let walk = 0; walk < 3; walk++) {
+    const from = walk * stride;
+    if (!walkKeeping(next, byteClass, bytes, walk, from + together, from + width))
+      return OVERFLOWED;
+  }
+  return walkStates[3]!;
+}
+
+/** Keeps an occurrence of a walk; false when its list is full. */
+function keep(walk: number, state: number, end: number): boolean {
+  const at = keptEnds[walk]!;
+  if (at === (walk + 1) * KEEP_LIMIT) return false;
+  keptStates[at] = state;
+  keptPositions[at] = end;
+  keptEnds[walk] = at + 1;
+  return true;
+}
+
+/**
+ * The tight loop, apart so that it holds nothing else in registers: from
+ * byte `from` of walk 0 (walk k reads `k * stride` further on) it walks
+ * until one of the four meets an output state or `to`, and returns where it
+ * stopped, with the states (output bits included) in `walkStates`.
+ */
+function walkUntilOutput(
+  next: Int32Array,
+  byteClass: Uint16Array,
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  stride: number,
+): number {
+  let a = walkStates[0]!;
+  let b = walkStates[1]!;
+  let c = walkStates[2]!;
+  let d = walkStates[3]!;
+  const from1 = stride;
+  const from2 = 2 * stride;
+  const from3 = 3 * stride;
+  let i = from;
+  for (; i < to; i++) {
+    a = next[a + byteClass[bytes[i]!]!]!;
+    b = next[b + byteClass[bytes[from1 + i]!]!]!;
+    c = next[c + byteClass[bytes[from2 + i]!]!]!;
+    d = next[d + byteClass[bytes[from3 + i]!]!]!;
+    if ((a | b | c | d) < 0) break;
+  }
+  walkStates[0] = a;
+  walkStates[1] = b;
+  walkStates[2] = c;
+  walkStates[3] = d;
+  return i;
+}
+
+/** One walk's tail over bytes[from, to), keeping its occurrences; false when its list fills. */
+function walkKeeping(
+  next: Int32Array,
+  byteClass: Uint16Array,
+  bytes: Uint8Array,
+  walk: number,
+  from: number,
+  to: number,
+): boolean {
+  let step = walkStates[walk]!;
+  for (let i = from; i < to; i++) {
+    step = next[step + byteClass[bytes[i]!]!]!;
+    if (step < 0) {
+      step = ~step;
+      if (!keep(walk, step, i + 1)) return false;
+    }
+  }
+  walkStates[walk] = step;
+  return true;
+}
