@@ -49,6 +49,8 @@ export interface AutomatonTable {
   readonly literalAt: Int32Array;
   /** The nearest shorter state on the failure chain that spells a literal (times classes), or -1. */
   readonly outputLink: Int32Array;
+  /** 1 for a state whose output chain spells a literal whose last end is wanted, by state number. */
+  readonly tracksLast: Uint8Array;
   /** Each literal's length in UTF-8 bytes (anchors take none). */
   readonly literalBytes: Int32Array;
   /** The longest literal, in UTF-8 bytes. */
@@ -60,7 +62,10 @@ export interface AutomatonTable {
  * would pass the size bound. Literals are read as UTF-8 (globs holding a
  * lone surrogate are refused when they compile, so every literal has one).
  */
-export function buildAutomatonTable(literals: readonly AnchoredLiteral[]): AutomatonTable | null {
+export function buildAutomatonTable(
+  literals: readonly AnchoredLiteral[],
+  lastWanted: (literal: number) => boolean,
+): AutomatonTable | null {
   const byteClass = new Uint16Array(256);
   let classes = FIRST_BYTE_CLASS;
   const literalBytes = new Int32Array(literals.length);
@@ -116,10 +121,17 @@ export function buildAutomatonTable(literals: readonly AnchoredLiteral[]): Autom
   }
   const outputState = new Int32Array(states).fill(-1);
   const hasOutput = new Uint8Array(states);
+  const tracksLast = new Uint8Array(states);
+  // Breadth first, so a state's failure state (shallower) is settled before it.
   for (const state of order) {
     const failure = fail[state]!;
-    outputState[state] = literalAt[failure]! >= 0 ? failure : outputState[failure]!;
-    hasOutput[state] = literalAt[state]! >= 0 || outputState[state]! >= 0 ? 1 : 0;
+    const chained = literalAt[failure]! >= 0 ? failure : outputState[failure]!;
+    outputState[state] = chained;
+    const literal = literalAt[state]!;
+    hasOutput[state] = literal >= 0 || chained >= 0 ? 1 : 0;
+    const wanted =
+      (literal >= 0 && lastWanted(literal)) || (chained >= 0 && tracksLast[chained] === 1);
+    tracksLast[state] = wanted ? 1 : 0;
   }
   const outputLink = Int32Array.from(outputState, (state) => (state >= 0 ? state * classes : -1));
   for (let cell = 0; cell < next.length; cell++) {
@@ -132,6 +144,7 @@ export function buildAutomatonTable(literals: readonly AnchoredLiteral[]): Autom
     next,
     literalAt: Int32Array.from(literalAt),
     outputLink,
+    tracksLast,
     literalBytes,
     longestBytes: literalBytes.reduce((longest, bytes) => Math.max(longest, bytes), 0),
   };

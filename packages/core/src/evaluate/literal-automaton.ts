@@ -44,10 +44,13 @@ export class LiteralAutomaton {
   /** Each literal's length in UTF-8 bytes. */
   readonly literalBytes: Int32Array;
   readonly #classes: number;
+  readonly #inverseClasses: number;
   readonly #byteClass: Uint16Array;
   readonly #next: Int32Array;
   readonly #literalAt: Int32Array;
   readonly #outputLink: Int32Array;
+  /** 1 for a state whose output chain spells a literal whose last end is wanted. */
+  readonly #tracksLast: Uint8Array;
   readonly #longestBytes: number;
   readonly #seen: Int32Array;
   readonly #visitedEpoch: Int32Array;
@@ -60,17 +63,19 @@ export class LiteralAutomaton {
   readonly found: Int32Array;
   /** After a scan: where each found literal first ends (a byte offset of the text's UTF-8 form). */
   readonly firstEnd: Int32Array;
-  /** After a scan that tracked it: where each found literal last ends. */
+  /** After a scan: where each found literal whose last end was wanted last ends. */
   readonly lastEnd: Int32Array;
   /** After a scan: the length of the text's UTF-8 form. */
   scannedBytes = 0;
 
   private constructor(table: AutomatonTable, literalCount: number) {
     this.#classes = table.classes;
+    this.#inverseClasses = 1 / table.classes;
     this.#byteClass = table.byteClass;
     this.#next = table.next;
     this.#literalAt = table.literalAt;
     this.#outputLink = table.outputLink;
+    this.#tracksLast = table.tracksLast;
     this.#longestBytes = table.longestBytes;
     this.literalBytes = table.literalBytes;
     this.literalCount = literalCount;
@@ -86,48 +91,53 @@ export class LiteralAutomaton {
 
   /**
    * Builds the automaton for distinct literals (literal i reports as i), or
-   * returns null when its table would pass the size bound.
+   * returns null when its table would pass the size bound. A scan tracks
+   * where a literal last ends only when `lastWanted` says so (every literal
+   * when omitted): that costs a little on every occurrence.
    */
-  static build(literals: readonly AnchoredLiteral[]): LiteralAutomaton | null {
-    const table = buildAutomatonTable(literals);
+  static build(
+    literals: readonly AnchoredLiteral[],
+    lastWanted: (literal: number) => boolean = () => true,
+  ): LiteralAutomaton | null {
+    const table = buildAutomatonTable(literals, lastWanted);
     return table === null ? null : new LiteralAutomaton(table, literals.length);
   }
 
   /**
    * Scans `text` once and lists in `found` the index of every literal that
    * occurs in it (each once), returning how many; `firstEnd` then holds, for
-   * each found literal, where its first occurrence ends and, with
-   * `trackLast`, `lastEnd` where its last one ends. Linear in the text plus
-   * the literals reported.
+   * each found literal, where its first occurrence ends and, for a literal
+   * built with its last end wanted, `lastEnd` where its last one ends.
+   * Linear in the text plus the literals reported.
    *
    * A long text is read as UTF-8 bytes by four walks at once (`four-walks.ts`);
    * a short one unit by unit.
    */
-  scan(text: string, trackLast: boolean): number {
+  scan(text: string): number {
     if (text.length < BYTE_SCAN_MIN_UNITS) {
-      const last = this.#walkUnits(text, this.#begin(trackLast), trackLast);
-      return this.#finish(last, trackLast);
+      const last = this.#walkUnits(text, this.#begin());
+      return this.#finish(last);
     }
     const bytes = encodeUtf8(text);
     this.scannedBytes = bytes.length;
     const overlap = this.#longestBytes - 1;
     if (fitsFourWalks(bytes.length, overlap)) {
-      const last = fourWalks(this.#next, this.#byteClass, bytes, this.#begin(trackLast), overlap);
+      const last = fourWalks(this.#next, this.#byteClass, bytes, this.#begin(), overlap);
       if (last !== OVERFLOWED) {
         for (let walk = 0; walk < 4; walk++) {
           for (let k = walk * KEEP_LIMIT; k < keptEnds[walk]!; k++)
-            this.#hit(keptStates[k]!, keptPositions[k]!, trackLast);
+            this.#hit(keptStates[k]!, keptPositions[k]!);
         }
-        return this.#finish(last, trackLast);
+        return this.#finish(last);
       }
       // So many occurrences that a walk's list overflowed: read the bytes again, in one walk.
     }
-    const last = this.#walkBytes(bytes, this.#begin(trackLast), trackLast);
-    return this.#finish(last, trackLast);
+    const last = this.#walkBytes(bytes, this.#begin());
+    return this.#finish(last);
   }
 
   /** Starts a scan (a new epoch, nothing found) and reads the start symbol; returns the state. */
-  #begin(trackLast: boolean): number {
+  #begin(): number {
     if (this.#epoch === 0x7fffffff) {
       this.#seen.fill(0);
       this.#visitedEpoch.fill(0);
@@ -138,15 +148,15 @@ export class LiteralAutomaton {
     this.#visitedCount = 0;
     const step = this.#next[START]!;
     if (step >= 0) return step;
-    this.#hit(~step, 0, trackLast);
+    this.#hit(~step, 0);
     return ~step;
   }
 
   /** Reads the end symbol after the walk that read the text's last byte, and settles `lastEnd`. */
-  #finish(step: number, trackLast: boolean): number {
+  #finish(step: number): number {
     const end = this.#next[step + END]!;
-    if (end < 0) this.#hit(~end, this.scannedBytes, trackLast);
-    if (trackLast) this.#spreadLastEnds();
+    if (end < 0) this.#hit(~end, this.scannedBytes);
+    if (this.#visitedCount > 0) this.#spreadLastEnds();
     return this.#count;
   }
 
@@ -155,7 +165,7 @@ export class LiteralAutomaton {
    * UTF-8 bytes they encode: an ASCII unit is its own byte; any other
    * character goes through `#stepCodePoint`. Sets `scannedBytes`.
    */
-  #walkUnits(text: string, step: number, trackLast: boolean): number {
+  #walkUnits(text: string, step: number): number {
     const next = this.#next;
     const byteClass = this.#byteClass;
     const length = text.length;
@@ -173,7 +183,7 @@ export class LiteralAutomaton {
       if (i === length) break;
       if (unit < 0x80) {
         step = ~step;
-        this.#hit(step, i + 1 + shift, trackLast);
+        this.#hit(step, i + 1 + shift);
         continue;
       }
       let codePoint = unit;
@@ -185,7 +195,7 @@ export class LiteralAutomaton {
           units = 2;
         } else codePoint = 0xfffd;
       }
-      step = this.#stepCodePoint(step, codePoint, i + shift, trackLast);
+      step = this.#stepCodePoint(step, codePoint, i + shift);
       shift += (codePoint < 0x800 ? 2 : codePoint < 0x10000 ? 3 : 4) - units;
       i += units - 1;
     }
@@ -194,46 +204,55 @@ export class LiteralAutomaton {
   }
 
   /** Feeds the UTF-8 bytes of one non-ASCII code point whose first byte is at offset `at`. */
-  #stepCodePoint(step: number, codePoint: number, at: number, trackLast: boolean): number {
+  #stepCodePoint(step: number, codePoint: number, at: number): number {
     if (codePoint < 0x800) {
-      step = this.#stepByte(step, 0xc0 | (codePoint >> 6), at + 1, trackLast);
+      step = this.#stepByte(step, 0xc0 | (codePoint >> 6), at + 1);
     } else {
       if (codePoint < 0x10000) {
-        step = this.#stepByte(step, 0xe0 | (codePoint >> 12), at + 1, trackLast);
+        step = this.#stepByte(step, 0xe0 | (codePoint >> 12), at + 1);
       } else {
-        step = this.#stepByte(step, 0xf0 | (codePoint >> 18), at + 1, trackLast);
-        step = this.#stepByte(step, 0x80 | ((codePoint >> 12) & 0x3f), ++at + 1, trackLast);
+        step = this.#stepByte(step, 0xf0 | (codePoint >> 18), at + 1);
+        step = this.#stepByte(step, 0x80 | ((codePoint >> 12) & 0x3f), ++at + 1);
       }
-      step = this.#stepByte(step, 0x80 | ((codePoint >> 6) & 0x3f), ++at + 1, trackLast);
+      step = this.#stepByte(step, 0x80 | ((codePoint >> 6) & 0x3f), ++at + 1);
     }
-    return this.#stepByte(step, 0x80 | (codePoint & 0x3f), ++at + 1, trackLast);
+    return this.#stepByte(step, 0x80 | (codePoint & 0x3f), ++at + 1);
   }
 
-  #stepByte(step: number, byte: number, end: number, trackLast: boolean): number {
+  #stepByte(step: number, byte: number, end: number): number {
     const target = this.#next[step + this.#byteClass[byte]!]!;
     if (target >= 0) return target;
-    this.#hit(~target, end, trackLast);
+    this.#hit(~target, end);
     return ~target;
   }
 
   /** One walk over all of `bytes` from `step`, reporting as it goes; returns where it ends. */
-  #walkBytes(bytes: Uint8Array, step: number, trackLast: boolean): number {
+  #walkBytes(bytes: Uint8Array, step: number): number {
     const next = this.#next;
     const byteClass = this.#byteClass;
     for (let i = 0; i < bytes.length; i++) {
       step = next[step + byteClass[bytes[i]!]!]!;
       if (step < 0) {
         step = ~step;
-        this.#hit(step, i + 1, trackLast);
+        this.#hit(step, i + 1);
       }
     }
     return step;
   }
 
+  /**
+   * The state number of a table offset (a multiple of the class count): by
+   * a multiplication, since a division by a variable is several times
+   * slower. Exact: the product is within 2^-31 of a whole number.
+   */
+  #stateOf(premultiplied: number): number {
+    return (premultiplied * this.#inverseClasses + 0.5) | 0;
+  }
+
   /** A state with output met at `position` (premultiplied by the class count). */
-  #hit(premultiplied: number, position: number, trackLast: boolean): void {
-    const state = premultiplied / this.#classes;
-    if (trackLast) {
+  #hit(premultiplied: number, position: number): void {
+    const state = this.#stateOf(premultiplied);
+    if (this.#tracksLast[state] === 1) {
       if (this.#visitedEpoch[state] === this.#epoch) this.#lastVisit[state] = position;
       else this.#visit(premultiplied, position, true);
     } else if (this.#seen[state] !== this.#epoch) this.#visit(premultiplied, position, false);
@@ -241,10 +260,9 @@ export class LiteralAutomaton {
 
   /** A state with output met for the first time in this scan: reports the literals of its chain not yet seen. */
   #visit(premultiplied: number, position: number, trackLast: boolean): void {
-    const classes = this.#classes;
     const seen = this.#seen;
     const epoch = this.#epoch;
-    const state = premultiplied / classes;
+    const state = this.#stateOf(premultiplied);
     if (trackLast) {
       this.#visitedEpoch[state] = epoch;
       this.#lastVisit[state] = position;
@@ -252,7 +270,7 @@ export class LiteralAutomaton {
     }
     let at = premultiplied;
     while (at >= 0) {
-      const index = at / classes;
+      const index = this.#stateOf(at);
       if (seen[index] === epoch) break;
       seen[index] = epoch;
       const literal = this.#literalAt[index]!;
@@ -273,7 +291,7 @@ export class LiteralAutomaton {
       const position = this.#lastVisit[state]!;
       let at = state * classes;
       while (at >= 0) {
-        const index = at / classes;
+        const index = this.#stateOf(at);
         const literal = this.#literalAt[index]!;
         if (literal >= 0 && this.lastEnd[literal]! < position) this.lastEnd[literal] = position;
         at = this.#outputLink[index]!;

@@ -44,7 +44,6 @@ export class PathGroup {
   /** The literal (or first literal) a positional slot reads, and the second one or a length in bytes. */
   readonly #slotFirst: Int32Array;
   readonly #slotSecond: Int32Array;
-  readonly #trackLast: boolean;
   /** The scan (by epoch) in which each literal was last found. */
   readonly #literalEpochs: Int32Array;
   #epoch = 0;
@@ -106,7 +105,16 @@ export class PathGroup {
       } else kinds[slot] = RUN;
     });
     // A group of one or two globs runs them directly: cheaper than a scan for so few.
-    this.#automaton = slotRules.length > SMALL_GROUP ? LiteralAutomaton.build(literals) : null;
+    // Where a literal last ends matters only to the literal that must come after another.
+    const lastWanted = new Set<number>();
+    for (let slot = 0; slot < kinds.length; slot++) {
+      if (kinds[slot] === ORDERED) lastWanted.add(seconds[slot]!);
+      else if (kinds[slot] === AFTER_PREFIX) lastWanted.add(firsts[slot]!);
+    }
+    this.#automaton =
+      slotRules.length > SMALL_GROUP
+        ? LiteralAutomaton.build(literals, (literal) => lastWanted.has(literal))
+        : null;
     if (this.#automaton === null) alwaysRun.push(...slotRules);
     const byTrigger: number[][] = literals.map(() => []);
     const othersStart = new Int32Array(slotLiterals.length + 1);
@@ -128,7 +136,6 @@ export class PathGroup {
     this.#slotKinds = kinds;
     this.#slotFirst = firsts;
     this.#slotSecond = seconds;
-    this.#trackLast = kinds.some((kind) => kind === ORDERED || kind === AFTER_PREFIX);
     this.#literalEpochs = new Int32Array(literals.length);
   }
 
@@ -153,7 +160,7 @@ export class PathGroup {
     }
     const automaton = this.#automaton;
     if (automaton === null) return;
-    const count = automaton.scan(raw, this.#trackLast);
+    const count = automaton.scan(raw);
     if (count === 0) return;
     const found = automaton.found;
     if (this.#epoch === 0x7fffffff) {
