@@ -370,4 +370,20 @@ describe('declared tool_names', () => {
     });
     check(decision, refused("rm is not among this run's tool_names"));
   });
+
+  it('reads only own properties of the input, however it is built', () => {
+    const policy = policyOf([
+      { tool: 'bash', path: 'command', match: '*rm -rf /*', verdict: 'deny' },
+      { tool: 'bash', path: 'command', match: '*', verdict: 'allow' },
+      { tool: 'bash', path: 'argv', match: 'rm *', verdict: 'deny' },
+    ]);
+    const inherited = Object.create({ command: 'rm -rf /', argv: ['rm', '-rf', '/'] });
+    const call = { mode: 'rules', origin: 'model', toolName: 'bash' } as const;
+    expect(decide(policy, { ...call, toolInput: inherited }).outcome).toBe('denied');
+    expect(decide(policy, { ...call, toolInput: inherited }).matched).toEqual([]);
+    expect(decide(policy, { ...call, toolInput: { command: 'rm -rf /' } }).matched).toEqual([0, 1]);
+    expect(decide(policy, { ...call, toolInput: { argv: ['rm', '-rf', '/'] } }).matched).toEqual([
+      2,
+    ]);
+  });
 });

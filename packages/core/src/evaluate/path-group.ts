@@ -1,5 +1,5 @@
 import { PreparedText } from '../glob/prepared-text.js';
-import { textAtKey, textAtPath } from '../path/tool-input-path.js';
+import { textAtKey, textAtOwnKey, textAtPath } from '../path/tool-input-path.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import { type AnchoredLiteral, literalKey } from './automaton-table.js';
 import { LiteralAutomaton } from './literal-automaton.js';
@@ -143,6 +143,12 @@ export class PathGroup {
   readText(input: unknown): string | undefined {
     const key = this.#key;
     return key === null ? textAtPath(input, this.path) : textAtKey(input, key, this.path);
+  }
+
+  /** `readText` for an input already known to be an object and not an array (the usual case). */
+  readObjectText(input: Record<string, unknown>): string | undefined {
+    const key = this.#key;
+    return key === null ? textAtPath(input, this.path) : textAtOwnKey(input, key);
   }
 
   /** Appends to `matched` the index of every rule of the group that matches `raw`. */

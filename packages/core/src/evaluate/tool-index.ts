@@ -33,9 +33,14 @@ export class ToolIndex {
   matchIndices(toolInput: unknown): number[] {
     const matched = this.#toolOnly.length === 0 ? [] : this.#toolOnly.slice();
     const groups = this.#groups;
+    // The input's kind is checked once here, not once per group.
+    const isObject =
+      toolInput !== null && typeof toolInput === 'object' && !Array.isArray(toolInput);
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g]!;
-      const text = group.readText(toolInput);
+      const text = isObject
+        ? group.readObjectText(toolInput as Record<string, unknown>)
+        : group.readText(toolInput);
       if (text !== undefined) group.collect(text, matched);
     }
     return matched.length < 2 ? matched : sortAscending(matched);

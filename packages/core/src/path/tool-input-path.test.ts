@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parsePath, textAtPath, textOf, walkPath } from './tool-input-path.js';
+import {
+  parsePath,
+  textAtKey,
+  textAtOwnKey,
+  textAtPath,
+  textOf,
+  walkPath,
+} from './tool-input-path.js';
 
 describe('parsePath', () => {
   it.each([
@@ -62,6 +69,16 @@ describe('walking tool input', () => {
     expect(walkPath('text', ['length'])).toBeUndefined();
     expect(walkPath({}, ['toString'])).toBeUndefined();
     expect(walkPath({}, ['__proto__'])).toBeUndefined();
+  });
+
+  it('reads a one-key text from own properties only', () => {
+    const inherited = Object.create({ command: 'rm -rf /', argv: ['rm', '-rf', '/'] });
+    expect(textAtKey(inherited, 'command', ['command'])).toBeUndefined();
+    expect(textAtOwnKey(inherited, 'argv')).toBeUndefined();
+    expect(textAtOwnKey({ command: 'ls' }, 'command')).toBe('ls');
+    expect(textAtOwnKey({ argv: ['ls', '-la'] }, 'argv')).toBe('ls -la');
+    expect(textAtOwnKey({ command: 7 }, 'command')).toBeUndefined();
+    expect(textAtKey(['ls'], '0', ['0'])).toBe('ls');
   });
 
   it('reads an empty array as the empty text', () => {

@@ -82,7 +82,14 @@ export function textAtKey(
 ): string | undefined {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
     return textAtPath(input, segments);
-  const value = (input as Record<string, unknown>)[key];
-  if (value === undefined || !Object.hasOwn(input, key)) return undefined;
+  return textAtOwnKey(input as Record<string, unknown>, key);
+}
+
+/** The text at a key of an object that is known not to be an array: its own property only. */
+export function textAtOwnKey(input: Record<string, unknown>, key: string): string | undefined {
+  const value = input[key];
+  // Only a string or an array has a text; anything else is answered before the own-property check.
+  if (typeof value === 'string') return Object.hasOwn(input, key) ? value : undefined;
+  if (!Array.isArray(value) || !Object.hasOwn(input, key)) return undefined;
   return textOf(value);
 }
