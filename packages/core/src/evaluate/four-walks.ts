@@ -24,9 +24,14 @@ export const keptEnds = new Int32Array(4);
 /** The four walks' states between `walkUntilOutput` and the code that keeps occurrences. */
 const walkStates = new Int32Array(4);
 
+/** Whether this machine stores a word's low byte first; then each walk reads four bytes per load. */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+
 const encoder = new TextEncoder();
 /** Where texts are encoded; grown as needed. */
 let scratch = new Uint8Array(4096);
+/** The same memory as 32-bit words. */
+let scratchWords = new Uint32Array(scratch.buffer);
 /** A buffer grown past this is used once and let go, so one huge call does not hold memory. */
 const KEEP_SCRATCH_BYTES = 1 << 18;
 
@@ -38,8 +43,12 @@ export function encodeUtf8(text: string): Uint8Array {
   const needed = text.length * 3;
   let buffer = scratch;
   if (buffer.length < needed) {
-    buffer = new Uint8Array(Math.max(needed, scratch.length * 2));
-    if (buffer.length <= KEEP_SCRATCH_BYTES) scratch = buffer;
+    // A multiple of 4 bytes, so that the whole buffer can be read as words.
+    buffer = new Uint8Array((Math.max(needed, scratch.length * 2) + 3) & ~3);
+    if (buffer.length <= KEEP_SCRATCH_BYTES) {
+      scratch = buffer;
+      scratchWords = new Uint32Array(buffer.buffer);
+    }
   }
   return buffer.subarray(0, encoder.encodeInto(text, buffer).written);
 }
@@ -59,7 +68,8 @@ export function fitsFourWalks(bytes: number, overlap: number): boolean {
  * that end after the first `overlap` bytes it reads (walk 0 owns all of its
  * own): each of those starts at or after its first byte, and the walk
  * before it saw every other one. Returns the last walk's state, or
- * OVERFLOWED. Needs `fitsFourWalks`.
+ * OVERFLOWED. Needs `fitsFourWalks`. `readWords` is for tests: on a
+ * big-endian machine the walks read byte by byte.
  */
 export function fourWalks(
   next: Int32Array,
@@ -67,18 +77,25 @@ export function fourWalks(
   bytes: Uint8Array,
   step: number,
   overlap: number,
+  readWords = LITTLE_ENDIAN,
 ): number {
   const length = bytes.length;
-  const width = (length + 3 * overlap + 3) >> 2;
-  const stride = width - overlap;
+  // A multiple of 4, so that every walk starts on a word.
+  const stride = (((length - overlap + 3) >> 2) + 3) & ~3;
+  const width = stride + overlap;
+  // What the last walk reads; the other three read up to `width`.
   const together = length - 3 * stride;
+  const words = readWords ? wordsOf(bytes) : null;
   walkStates[0] = step;
   walkStates[1] = 0;
   walkStates[2] = 0;
   walkStates[3] = 0;
   for (let walk = 0; walk < 4; walk++) keptEnds[walk] = walk * KEEP_LIMIT;
   for (let i = 0; i < together; i++) {
-    i = walkUntilOutput(next, byteClass, bytes, i, together, stride);
+    i =
+      words === null
+        ? walkUntilOutput(next, byteClass, bytes, i, together, stride)
+        : walkWordsUntilOutput(next, byteClass, bytes, words, i, together, stride);
     if (i === together) break;
     for (let walk = 0; walk < 4; walk++) {
       const state = walkStates[walk]!;
@@ -95,6 +112,12 @@ export function fourWalks(
       return OVERFLOWED;
   }
   return walkStates[3]!;
+}
+
+/** The words of an encoded text (which starts a buffer whose length is a multiple of 4). */
+function wordsOf(bytes: Uint8Array): Uint32Array {
+  if (bytes.buffer === scratch.buffer) return scratchWords;
+  return new Uint32Array(bytes.buffer, 0, bytes.buffer.byteLength >> 2);
 }
 
 /** Keeps an occurrence of a walk; false when its list is full. */
@@ -141,6 +164,82 @@ function walkUntilOutput(
   walkStates[2] = c;
   walkStates[3] = d;
   return i;
+}
+
+/**
+ * `walkUntilOutput`, reading each walk's bytes four at a time from `words`
+ * (little-endian: the low byte first) once it is on a word boundary.
+ */
+function walkWordsUntilOutput(
+  next: Int32Array,
+  byteClass: Uint16Array,
+  bytes: Uint8Array,
+  words: Uint32Array,
+  from: number,
+  to: number,
+  stride: number,
+): number {
+  let i = from;
+  // Up to the next word boundary (after an output state the walks resume mid-word).
+  const aligned = Math.min(to, (from + 3) & ~3);
+  if (i < aligned) {
+    i = walkUntilOutput(next, byteClass, bytes, i, aligned, stride);
+    if (i < aligned) return i;
+  }
+  let a = walkStates[0]!;
+  let b = walkStates[1]!;
+  let c = walkStates[2]!;
+  let d = walkStates[3]!;
+  const words1 = stride >> 2;
+  const words2 = 2 * words1;
+  const words3 = 3 * words1;
+  let stop = -1;
+  for (; i + 4 <= to; i += 4) {
+    const k = i >> 2;
+    const w = words[k]!;
+    const x = words[words1 + k]!;
+    const y = words[words2 + k]!;
+    const z = words[words3 + k]!;
+    a = next[a + byteClass[w & 0xff]!]!;
+    b = next[b + byteClass[x & 0xff]!]!;
+    c = next[c + byteClass[y & 0xff]!]!;
+    d = next[d + byteClass[z & 0xff]!]!;
+    if ((a | b | c | d) < 0) {
+      stop = i;
+      break;
+    }
+    a = next[a + byteClass[(w >>> 8) & 0xff]!]!;
+    b = next[b + byteClass[(x >>> 8) & 0xff]!]!;
+    c = next[c + byteClass[(y >>> 8) & 0xff]!]!;
+    d = next[d + byteClass[(z >>> 8) & 0xff]!]!;
+    if ((a | b | c | d) < 0) {
+      stop = i + 1;
+      break;
+    }
+    a = next[a + byteClass[(w >>> 16) & 0xff]!]!;
+    b = next[b + byteClass[(x >>> 16) & 0xff]!]!;
+    c = next[c + byteClass[(y >>> 16) & 0xff]!]!;
+    d = next[d + byteClass[(z >>> 16) & 0xff]!]!;
+    if ((a | b | c | d) < 0) {
+      stop = i + 2;
+      break;
+    }
+    a = next[a + byteClass[w >>> 24]!]!;
+    b = next[b + byteClass[x >>> 24]!]!;
+    c = next[c + byteClass[y >>> 24]!]!;
+    d = next[d + byteClass[z >>> 24]!]!;
+    if ((a | b | c | d) < 0) {
+      stop = i + 3;
+      break;
+    }
+  }
+  walkStates[0] = a;
+  walkStates[1] = b;
+  walkStates[2] = c;
+  walkStates[3] = d;
+  if (stop >= 0) return stop;
+  // The last few bytes, fewer than a word.
+  return i < to ? walkUntilOutput(next, byteClass, bytes, i, to, stride) : i;
 }
 
 /** One walk's tail over bytes[from, to), keeping its occurrences; false when its list fills. */
