@@ -37,7 +37,11 @@ function occurrencesByHand(literals: readonly AnchoredLiteral[], text: string) {
   return found;
 }
 
-function occurrencesScanned(automaton: LiteralAutomaton, text: string, lastWanted = always) {
+function occurrencesScanned(
+  automaton: LiteralAutomaton,
+  text: string | readonly string[],
+  lastWanted = always,
+) {
   const count = automaton.scan(text);
   const found = new Map<number, Occurrences>();
   for (let f = 0; f < count; f++) {
@@ -172,5 +176,39 @@ describe('the literal automaton', () => {
         expect(occurrencesScanned(automaton, text)).toEqual(occurrencesByHand(literals, text));
       }
     }
+  });
+
+  it('reads an argv in parts as it reads the same words joined by spaces', () => {
+    const caseArb = fc.record({
+      literals: fc.array(literalArb, { minLength: 1, maxLength: 8 }).map(distinct),
+      parts: fc.array(fc.string({ unit: fc.constantFrom(...TEXT_UNITS, ' '), maxLength: 30 }), {
+        maxLength: 12,
+      }),
+    });
+    fc.assert(
+      fc.property(caseArb, ({ literals, parts }) => {
+        // Literals that span a space between parts, too.
+        const spanning =
+          parts.length > 1
+            ? [
+                {
+                  text: `${parts[0]!.slice(-2)} ${parts[1]!.slice(0, 2)}`,
+                  atStart: false,
+                  atEnd: false,
+                },
+              ]
+            : [];
+        const all = distinct([
+          ...literals,
+          ...spanning.filter((literal) => literal.text.trim() !== ''),
+        ]);
+        const automaton = LiteralAutomaton.build(all)!;
+        const joined = parts.join(' ');
+        const inParts = occurrencesScanned(automaton, parts);
+        expect(automaton.scannedBytes).toBe(encoder.encode(joined).length);
+        expect(inParts).toEqual(occurrencesByHand(all, joined));
+      }),
+      { numRuns: 400 },
+    );
   });
 });

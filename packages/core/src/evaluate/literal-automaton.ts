@@ -12,6 +12,7 @@ import {
   END,
   START,
 } from './automaton-table.js';
+import type { TextSource } from '../path/tool-input-path.js';
 import {
   encodeUtf8,
   fitsFourWalks,
@@ -113,9 +114,11 @@ export class LiteralAutomaton {
    * A long text is read as UTF-8 bytes by four walks at once (`four-walks.ts`);
    * a short one unit by unit.
    */
-  scan(text: string): number {
+  scan(source: TextSource): number {
+    if (typeof source !== 'string') return this.#scanParts(source);
+    const text = source;
     if (text.length < BYTE_SCAN_MIN_UNITS) {
-      const last = this.#walkUnits(text, this.#begin());
+      const last = this.#walkUnits(text, this.#begin(), 0);
       return this.#finish(last);
     }
     const bytes = encodeUtf8(text);
@@ -134,6 +137,26 @@ export class LiteralAutomaton {
     }
     const last = this.#walkBytes(bytes, this.#begin());
     return this.#finish(last);
+  }
+
+  /**
+   * `scan` for strings that stand for their join by single spaces (an
+   * argv): each is walked in turn, with a space between, so that the joined
+   * string is built only when it is long.
+   */
+  #scanParts(parts: readonly string[]): number {
+    let units = parts.length - 1;
+    for (let p = 0; p < parts.length; p++) units += parts[p]!.length;
+    if (units >= BYTE_SCAN_MIN_UNITS) return this.scan(parts.join(' '));
+    let step = this.#begin();
+    let offset = 0;
+    for (let p = 0; p < parts.length; p++) {
+      if (p > 0) step = this.#stepByte(step, 0x20, ++offset);
+      step = this.#walkUnits(parts[p]!, step, offset);
+      offset = this.scannedBytes;
+    }
+    this.scannedBytes = offset;
+    return this.#finish(step);
   }
 
   /** Starts a scan (a new epoch, nothing found) and reads the start symbol; returns the state. */
@@ -163,14 +186,15 @@ export class LiteralAutomaton {
   /**
    * One walk over a short text's UTF-16 units, feeding the automaton the
    * UTF-8 bytes they encode: an ASCII unit is its own byte; any other
-   * character goes through `#stepCodePoint`. Sets `scannedBytes`.
+   * character goes through `#stepCodePoint`. The text starts `offset` bytes
+   * into what is scanned; sets `scannedBytes` to where it ends.
    */
-  #walkUnits(text: string, step: number): number {
+  #walkUnits(text: string, step: number, offset: number): number {
     const next = this.#next;
     const byteClass = this.#byteClass;
     const length = text.length;
-    // UTF-8 bytes read so far minus UTF-16 units read so far.
-    let shift = 0;
+    // Bytes before the text, plus UTF-8 bytes read so far minus UTF-16 units read so far.
+    let shift = offset;
     for (let i = 0; i < length; i++) {
       // The tight loop reads ASCII and meets no output; anything else drops to the code below it.
       let unit = 0;

@@ -1,5 +1,11 @@
 import { PreparedText } from '../glob/prepared-text.js';
-import { textAtKey, textAtOwnKey, textAtPath } from '../path/tool-input-path.js';
+import {
+  sourceAtOwnKey,
+  sourceText,
+  type TextSource,
+  textAtKey,
+  textAtPath,
+} from '../path/tool-input-path.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import { type AnchoredLiteral, literalKey } from './automaton-table.js';
 import { LiteralAutomaton } from './literal-automaton.js';
@@ -145,28 +151,31 @@ export class PathGroup {
     return key === null ? textAtPath(input, this.path) : textAtKey(input, key, this.path);
   }
 
-  /** `readText` for an input already known to be an object and not an array (the usual case). */
-  readObjectText(input: Record<string, unknown>): string | undefined {
+  /**
+   * `readText` for an input already known to be an object and not an array
+   * (the usual case), with an argv of strings left unjoined.
+   */
+  readObjectSource(input: Record<string, unknown>): TextSource | undefined {
     const key = this.#key;
-    return key === null ? textAtPath(input, this.path) : textAtOwnKey(input, key);
+    return key === null ? textAtPath(input, this.path) : sourceAtOwnKey(input, key);
   }
 
-  /** Appends to `matched` the index of every rule of the group that matches `raw`. */
-  collect(raw: string, matched: number[]): void {
+  /** Appends to `matched` the index of every rule of the group that matches the text. */
+  collect(source: TextSource, matched: number[]): void {
     for (const index of this.#anyText) matched.push(index);
     if (this.#automaton === null && this.#alwaysRun.length === 0) return;
     // Made only when a glob must run: most calls never need it.
     let text: PreparedText | null = null;
     const alwaysRun = this.#alwaysRun;
     if (alwaysRun.length > 0) {
-      text = new PreparedText(raw);
+      text = new PreparedText(sourceText(source));
       for (const rule of alwaysRun) {
         if (rule.match!.matchesPrepared(text)) matched.push(rule.index);
       }
     }
     const automaton = this.#automaton;
     if (automaton === null) return;
-    const count = automaton.scan(raw);
+    const count = automaton.scan(source);
     if (count === 0) return;
     const found = automaton.found;
     if (this.#epoch === 0x7fffffff) {
@@ -187,7 +196,7 @@ export class PathGroup {
         }
         const rule = this.#slotRules[slot]!;
         if (this.#slotKinds[slot] === RUN) {
-          text ??= new PreparedText(raw);
+          text ??= new PreparedText(sourceText(source));
           if (rule.match!.matchesPrepared(text)) matched.push(rule.index);
         } else if (this.#decidedByPositions(slot, automaton)) {
           matched.push(rule.index);

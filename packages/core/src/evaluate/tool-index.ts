@@ -39,7 +39,7 @@ export class ToolIndex {
     for (let g = 0; g < groups.length; g++) {
       const group = groups[g]!;
       const text = isObject
-        ? group.readObjectText(toolInput as Record<string, unknown>)
+        ? group.readObjectSource(toolInput as Record<string, unknown>)
         : group.readText(toolInput);
       if (text !== undefined) group.collect(text, matched);
     }

@@ -85,11 +85,35 @@ export function textAtKey(
   return textAtOwnKey(input as Record<string, unknown>, key);
 }
 
+/**
+ * A text as `textOf` gives it, or an array of strings that stands for its
+ * elements joined by one space (the usual argv), so that a caller that can
+ * read the elements in turn skips building the joined string.
+ */
+export type TextSource = string | readonly string[];
+
+/** The joined text a source stands for. */
+export function sourceText(source: TextSource): string {
+  return typeof source === 'string' ? source : source.join(' ');
+}
+
 /** The text at a key of an object that is known not to be an array: its own property only. */
 export function textAtOwnKey(input: Record<string, unknown>, key: string): string | undefined {
+  const source = sourceAtOwnKey(input, key);
+  return source === undefined ? undefined : sourceText(source);
+}
+
+/** `textAtOwnKey`, with an array of strings left unjoined. */
+export function sourceAtOwnKey(
+  input: Record<string, unknown>,
+  key: string,
+): TextSource | undefined {
   const value = input[key];
   // Only a string or an array has a text; anything else is answered before the own-property check.
   if (typeof value === 'string') return Object.hasOwn(input, key) ? value : undefined;
   if (!Array.isArray(value) || !Object.hasOwn(input, key)) return undefined;
-  return textOf(value);
+  for (let i = 0; i < value.length; i++) {
+    if (typeof value[i] !== 'string') return textOf(value);
+  }
+  return value as string[];
 }
