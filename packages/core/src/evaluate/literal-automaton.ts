@@ -5,6 +5,7 @@
  * every position it reports is a byte offset into that form.
  */
 
+import type { TextSource } from '../path/tool-input-path.js';
 import {
   type AnchoredLiteral,
   type AutomatonTable,
@@ -12,7 +13,6 @@ import {
   END,
   START,
 } from './automaton-table.js';
-import type { TextSource } from '../path/tool-input-path.js';
 import {
   encodeUtf8,
   fitsFourWalks,
