@@ -1,4 +1,5 @@
 import { PreparedText } from '../glob/prepared-text.js';
+import { fieldCodeOf, OTHER_FIELD } from '../path/field-read.js';
 import {
   sourceAtOwnKey,
   sourceText,
@@ -34,6 +35,8 @@ export class PathGroup {
   readonly path: readonly string[];
   /** The path's one key, when it has only one (read without the general walk). */
   readonly #key: string | null;
+  /** How the one key is read (see `fieldCodeOf`). */
+  readonly #fieldCode: number;
   /** Rules that match whenever there is text: no glob, or a bare `*`. */
   readonly #anyText: readonly number[];
   /** Rules that must always run their glob: no literal to look for, or no automaton. */
@@ -57,6 +60,7 @@ export class PathGroup {
   constructor(path: readonly string[], rules: readonly CompiledRule[]) {
     this.path = path;
     this.#key = path.length === 1 ? path[0]! : null;
+    this.#fieldCode = this.#key === null ? OTHER_FIELD : fieldCodeOf(this.#key);
     const anyText: number[] = [];
     const alwaysRun: CompiledRule[] = [];
     const literals: AnchoredLiteral[] = [];
@@ -157,7 +161,9 @@ export class PathGroup {
    */
   readObjectSource(input: Record<string, unknown>): TextSource | undefined {
     const key = this.#key;
-    return key === null ? textAtPath(input, this.path) : sourceAtOwnKey(input, key);
+    return key === null
+      ? textAtPath(input, this.path)
+      : sourceAtOwnKey(input, key, this.#fieldCode);
   }
 
   /** Appends to `matched` the index of every rule of the group that matches the text. */

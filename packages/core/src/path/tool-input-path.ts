@@ -1,3 +1,4 @@
+import { fieldCodeOf, readField } from './field-read.js';
 /**
  * Splits a dotted path (`command`, `edits.0.path`) into its segments, or
  * returns null when a segment is empty (`a..b`, `.a`, `a.`, ``).
@@ -103,12 +104,16 @@ export function textAtOwnKey(input: Record<string, unknown>, key: string): strin
   return source === undefined ? undefined : sourceText(source);
 }
 
-/** `textAtOwnKey`, with an array of strings left unjoined. */
+/**
+ * `textAtOwnKey`, with an array of strings left unjoined; `fieldCode` is
+ * `fieldCodeOf(key)`, worked out once by the caller.
+ */
 export function sourceAtOwnKey(
   input: Record<string, unknown>,
   key: string,
+  fieldCode = fieldCodeOf(key),
 ): TextSource | undefined {
-  const value = input[key];
+  const value = readField(input, fieldCode, key);
   // Only a string or an array has a text; anything else is answered before the own-property check.
   if (typeof value === 'string') return Object.hasOwn(input, key) ? value : undefined;
   if (!Array.isArray(value) || !Object.hasOwn(input, key)) return undefined;
