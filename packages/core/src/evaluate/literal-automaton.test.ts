@@ -56,7 +56,7 @@ function occurrencesScanned(
   return found;
 }
 
-const always = () => true;
+const always = (_literal: number): boolean => true;
 
 /** The by-hand occurrences, without the last ends that were not wanted. */
 function wantedOnly(found: Map<number, Occurrences>, lastWanted: (literal: number) => boolean) {
