@@ -283,12 +283,22 @@ async function sqliteCases(): Promise<void> {
   }
 }
 
+/**
+ * PostgreSQL with one kernel process and with two on the same database, and
+ * then one process again beside processes that only burn CPU, one per core.
+ * On a machine whose cores are all busy, a second kernel process halves each
+ * process's rate, and a process's CPU per round trip grows as its rate falls
+ * (fewer requests share each wake-up of its event loop). The last row holds
+ * one process to about that rate without a second kernel, so the two rows
+ * can be compared at the same rate per process.
+ */
 async function postgresCases(pgUrl: string): Promise<void> {
   let one = 0;
-  for (const processes of [1, 2]) {
+  for (const processes of [1, 2, 'neighbour'] as const) {
     const databaseUrl = await freshDatabase(pgUrl);
     const first = await startServer(databaseUrl);
     const servers: Server[] = [first];
+    const neighbours = processes === 'neighbour' ? cpus().map(() => burnCpu()) : [];
     try {
       if (processes === 2) servers.push(await startServer(databaseUrl, { joining: first }));
       const r = await measure({
@@ -300,7 +310,9 @@ async function postgresCases(pgUrl: string): Promise<void> {
       const versus = processes === 1 ? '1.00' : `${(r.perSecond / one).toFixed(2)} of one process`;
       row([
         'postgres',
-        `run create + approve, ${processes} process(es)`,
+        processes === 'neighbour'
+          ? `run create + approve, 1 process beside ${cpus().length} CPU-bound processes`
+          : `run create + approve, ${processes} process(es)`,
         '0',
         fmt(r.perSecond),
         versus,
@@ -310,9 +322,21 @@ async function postgresCases(pgUrl: string): Promise<void> {
         '—',
       ]);
     } finally {
+      for (const neighbour of neighbours) neighbour.kill();
       for (const server of servers.reverse()) await server.cleanup();
     }
   }
+}
+
+/** A process that keeps one core busy until killed (or for five minutes at most). */
+function burnCpu(): ChildProcess {
+  return spawn(
+    process.execPath,
+    ['-e', 'const end = Date.now() + 300000; while (Date.now() < end);'],
+    {
+      stdio: 'ignore',
+    },
+  );
 }
 
 async function main() {
