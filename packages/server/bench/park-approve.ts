@@ -284,42 +284,75 @@ async function sqliteCases(): Promise<void> {
 }
 
 /**
- * PostgreSQL with one kernel process and with two on the same database, and
- * then one process again beside processes that only burn CPU, one per core.
- * On a machine whose cores are all busy, a second kernel process halves each
- * process's rate, and a process's CPU per round trip grows as its rate falls
- * (fewer requests share each wake-up of its event loop). The last row holds
- * one process to about that rate without a second kernel, so the two rows
- * can be compared at the same rate per process.
+ * PostgreSQL with one kernel process and with two on the same database,
+ * each with no feed subscribers and then with subscribers of both kinds (on
+ * the first process: with two, half the events reach them from the other
+ * process, through LISTEN/NOTIFY); and then one process again beside
+ * processes that only burn CPU, one per core. On a machine whose cores are
+ * all busy, a second kernel process halves each process's rate, and a
+ * process's CPU per round trip grows as its rate falls (fewer requests share
+ * each wake-up of its event loop). The last row holds one process to about
+ * that rate without a second kernel, so the two can be compared at the same
+ * rate per process.
  */
 async function postgresCases(pgUrl: string): Promise<void> {
+  const feedCases: { kind?: 'all' | 'quiet'; count: number }[] = [
+    { count: 0 },
+    { kind: 'quiet', count: 100 },
+    { kind: 'quiet', count: 1000 },
+    { kind: 'all', count: 100 },
+  ];
+  type PostgresCase = { processes: 1 | 2 | 'neighbour'; kind?: 'all' | 'quiet'; count: number };
+  const all: PostgresCase[] = [
+    ...feedCases.map((c): PostgresCase => ({ processes: 1, ...c })),
+    ...feedCases.map((c): PostgresCase => ({ processes: 2, ...c })),
+    { processes: 'neighbour', count: 0 },
+  ];
+  const cases = all.filter((c) => !(values['skip-feed'] && c.kind));
   let one = 0;
-  for (const processes of [1, 2, 'neighbour'] as const) {
+  const withoutSubscribers = new Map<number | string, number>();
+  for (const c of cases) {
     const databaseUrl = await freshDatabase(pgUrl);
     const first = await startServer(databaseUrl);
     const servers: Server[] = [first];
-    const neighbours = processes === 'neighbour' ? cpus().map(() => burnCpu()) : [];
+    const neighbours = c.processes === 'neighbour' ? cpus().map(() => burnCpu()) : [];
     try {
-      if (processes === 2) servers.push(await startServer(databaseUrl, { joining: first }));
+      if (c.processes === 2) servers.push(await startServer(databaseUrl, { joining: first }));
+      const subscribers = c.kind
+        ? await openSubscribers({
+            url: first.url,
+            workspaceId: first.workspaceId,
+            token: first.member,
+            count: c.count,
+            kind: c.kind,
+          })
+        : undefined;
       const r = await measure({
         targets: servers,
         pids: servers.map((server) => server.child.pid),
         shape: 'model',
+        subscribers,
       });
-      if (processes === 1) one = r.perSecond;
-      const versus = processes === 1 ? '1.00' : `${(r.perSecond / one).toFixed(2)} of one process`;
+      await subscribers?.close();
+      if (c.processes === 1 && c.count === 0) one = r.perSecond;
+      if (c.count === 0) withoutSubscribers.set(c.processes, r.perSecond);
+      let versus = c.processes === 1 ? '1.00' : `${(r.perSecond / one).toFixed(2)} of one process`;
+      if (c.kind) {
+        const base = withoutSubscribers.get(c.processes) ?? r.perSecond;
+        versus = `${(r.perSecond / base).toFixed(2)} of 0 subscribers`;
+      }
       row([
         'postgres',
-        processes === 'neighbour'
+        c.processes === 'neighbour'
           ? `run create + approve, 1 process beside ${cpus().length} CPU-bound processes`
-          : `run create + approve, ${processes} process(es)`,
-        '0',
+          : `run create + approve, ${c.processes} process(es)`,
+        c.kind ? `${c.count} ${c.kind}` : '0',
         fmt(r.perSecond),
         versus,
         ms(r.p50),
         ms(r.p99),
         cpuWithDatabase(r),
-        '—',
+        r.deliveredPerSecond === null ? '—' : `${fmt(r.deliveredPerSecond)}/s`,
       ]);
     } finally {
       for (const neighbour of neighbours) neighbour.kill();

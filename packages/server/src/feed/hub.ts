@@ -71,7 +71,9 @@ export class FeedHub {
   /** Starts listening for commits. */
   async start(): Promise<void> {
     this.unsubscribe = this.store.onCommitted((events) => this.onCommitted(events));
-    this.stopListening = await this.store.listen((workspaceId) => this.readForward(workspaceId));
+    this.stopListening = await this.store.listen((workspaceId, lastSeq) =>
+      this.onNotified(workspaceId, lastSeq),
+    );
     this.poll = setInterval(() => {
       for (const workspaceId of this.feeds.keys()) this.readForward(workspaceId);
     }, 1000);
@@ -139,6 +141,16 @@ export class FeedHub {
     if (feed.wholeWorkspace.size === 0 && feed.byRun.size === 0) {
       this.feeds.delete(subscriber.workspaceId);
     }
+  }
+
+  /**
+   * A commit somewhere (PostgreSQL's NOTIFY, this process's own commits
+   * included): read the log forward unless the head is already past it.
+   */
+  private onNotified(workspaceId: string, lastSeq: number | null): void {
+    const head = this.feeds.get(workspaceId)?.head ?? null;
+    if (lastSeq !== null && head !== null && lastSeq <= head) return;
+    this.readForward(workspaceId);
   }
 
   /** This process's commits: contiguous with the head, they are dispatched from memory. */

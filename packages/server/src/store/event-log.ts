@@ -60,7 +60,9 @@ function parameterOrder(rows: number): readonly string[] {
 
 /**
  * PostgreSQL: the sequence bump, the NOTIFY and every event row of one
- * workspace in one statement. The workspace row is locked by the UPDATE, so
+ * workspace in one statement. The NOTIFY names the workspace and the last
+ * sequence number the transaction takes (`ws_… 42`), so that a listener
+ * already past it (the process that committed) does not read the log again. The workspace row is locked by the UPDATE, so
  * sequence numbers are handed out in commit order and without gaps, which
  * the feed relies on; sent in the same write as the COMMIT, it holds that
  * lock for one round trip. Without the workspace row, `seq` is null and the
@@ -68,7 +70,7 @@ function parameterOrder(rows: number): readonly string[] {
  */
 const POSTGRES_APPEND = `with bumped as (
   update workspaces set event_seq = event_seq + $2::bigint where id = $1
-  returning event_seq, pg_notify('airlock_events', $1)
+  returning event_seq, pg_notify('airlock_events', $1::text || ' ' || event_seq::text)
 )
 insert into run_events (workspace_id, seq, run_id, task_key, type, data, principal, created_at)
 select $1, bumped.event_seq - $2::bigint + e.ord, e.run_id, e.task_key, e.type, e.data, e.principal, $3::bigint

@@ -262,15 +262,22 @@ export class Store {
 
   /**
    * Listens for other processes' commits (PostgreSQL LISTEN/NOTIFY); a no-op on
-   * SQLite, where one process owns the file. Returns a function that stops listening.
+   * SQLite, where one process owns the file. Each commit reports its workspace
+   * and the last sequence number it took (null from a kernel that sends the
+   * workspace alone). Returns a function that stops listening.
    */
-  async listen(onWorkspace: (workspaceId: string) => void): Promise<() => Promise<void>> {
+  async listen(
+    onWorkspace: (workspaceId: string, lastSeq: number | null) => void,
+  ): Promise<() => Promise<void>> {
     if (!this.databaseUrl) return async () => {};
     const client = new pg.Client({ connectionString: this.databaseUrl });
     client.on('error', () => {});
     await client.connect();
     client.on('notification', (message) => {
-      if (message.payload) onWorkspace(message.payload);
+      if (!message.payload) return;
+      const [workspaceId, lastSeq] = message.payload.split(' ');
+      const seq = Number(lastSeq);
+      onWorkspace(workspaceId!, lastSeq !== undefined && Number.isSafeInteger(seq) ? seq : null);
     });
     await client.query('listen airlock_events');
     return async () => {
