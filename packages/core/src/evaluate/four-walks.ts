@@ -14,8 +14,8 @@ export const OVERFLOWED = -1;
 /**
  * Each walk's occurrences, in the order met: walk k keeps them in
  * [k * KEEP_LIMIT, keptEnds[k]) of `keptStates` (the output state, times the
- * class count) and `keptEnds` (where it ends). Shared by every automaton:
- * evaluation is synchronous.
+ * class count) and `keptPositions` (where the occurrence ends). Shared by
+ * every automaton: evaluation is synchronous.
  */
 export const keptStates = new Int32Array(4 * KEEP_LIMIT);
 export const keptPositions = new Int32Array(4 * KEEP_LIMIT);
@@ -105,7 +105,8 @@ export function fourWalks(
       return OVERFLOWED;
     }
   }
-  // Walks 0 to 2 read a few bytes more than the last one (the division's remainder).
+  // Walks 0 to 2 read up to 16 bytes more than the last one (the stride is rounded up);
+  // past `together` (more than `overlap` bytes into each walk) all they meet is their own.
   for (let walk = 0; walk < 3; walk++) {
     const from = walk * stride;
     if (!walkKeeping(next, byteClass, bytes, walk, from + together, from + width))
