@@ -7,7 +7,7 @@
  * the shares, not the absolute figures. Native time (SQLite, syscalls) shows
  * in the JavaScript function that called it.
  *
- *   pnpm --filter @airlock/server bench:profile [-- --seconds 8 --top 40 --cli other/dist/cli.js --postgres]
+ *   pnpm --filter @airlock/server bench:profile [-- --seconds 8 --top 40 --cli other/dist/cli.js --postgres --concurrency 16]
  *
  * `--postgres` profiles the kernel on a fresh PostgreSQL database beside the one
  * AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL names (its SQL kinds then
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     top: { type: 'string', default: '40' },
     cli: { type: 'string' },
     postgres: { type: 'boolean', default: false },
+    concurrency: { type: 'string', default: '16' },
   },
 });
 
@@ -93,7 +94,9 @@ async function main() {
   const server = await startServer(databaseUrl, values.cli ? { cli: values.cli } : {});
   let trips = 0;
   try {
-    trips = await keepBusy(16, Number(values.seconds) * 1000, () => parkThenApprove(server));
+    trips = await keepBusy(Number(values.concurrency), Number(values.seconds) * 1000, () =>
+      parkThenApprove(server),
+    );
   } finally {
     await server.cleanup();
   }
