@@ -225,15 +225,7 @@ async function sqliteCases(): Promise<void> {
   for (const c of cases) {
     const server = await startServer(null);
     try {
-      const subscribers = c.kind
-        ? await openSubscribers({
-            url: server.url,
-            workspaceId: server.workspaceId,
-            token: server.member,
-            count: c.count,
-            kind: c.kind,
-          })
-        : undefined;
+      const subscribers = await subscribersOf(server, c);
       const r = await measure({
         targets: [server],
         pids: [server.child.pid],
@@ -318,15 +310,7 @@ async function postgresCases(pgUrl: string): Promise<void> {
     const neighbours = c.processes === 'neighbour' ? cpus().map(() => burnCpu()) : [];
     try {
       if (c.processes === 2) servers.push(await startServer(databaseUrl, { joining: first }));
-      const subscribers = c.kind
-        ? await openSubscribers({
-            url: first.url,
-            workspaceId: first.workspaceId,
-            token: first.member,
-            count: c.count,
-            kind: c.kind,
-          })
-        : undefined;
+      const subscribers = await subscribersOf(first, c);
       const r = await measure({
         targets: servers,
         pids: servers.map((server) => server.child.pid),
@@ -359,6 +343,21 @@ async function postgresCases(pgUrl: string): Promise<void> {
       for (const server of servers.reverse()) await server.cleanup();
     }
   }
+}
+
+/** A case's feed subscribers on a server's workspace, or none. */
+function subscribersOf(
+  server: Server,
+  c: { kind?: 'all' | 'quiet'; count: number },
+): Promise<Subscribers | undefined> {
+  if (!c.kind) return Promise.resolve(undefined);
+  return openSubscribers({
+    url: server.url,
+    workspaceId: server.workspaceId,
+    token: server.member,
+    count: c.count,
+    kind: c.kind,
+  });
 }
 
 /** A process that keeps one core busy until killed (or for five minutes at most). */
