@@ -206,7 +206,7 @@ describe('the indexed evaluator agrees with a plain scan of every rule', () => {
   });
 });
 
-describe('the indexed evaluator on long texts (read by two walks at once)', () => {
+describe('the indexed evaluator on long texts (read by four walks at once)', () => {
   it('agrees with a plain scan on texts of 256 to 3,000 units', () => {
     const longText = fc
       .array(fc.oneof(pieceArb, fc.constantFrom('\uD800', 'x', 'ab', 'ba')), {
@@ -226,7 +226,7 @@ describe('the indexed evaluator on long texts (read by two walks at once)', () =
     );
   });
 
-  it('agrees when the text of a rule sits across the middle of a long command', () => {
+  it('agrees when the text of a rule sits where one walk hands over to the next', () => {
     fc.assert(
       fc.property(
         // All on one path, so the group is large enough for its automaton.
@@ -240,12 +240,15 @@ describe('the indexed evaluator on long texts (read by two walks at once)', () =
           { minLength: 3, maxLength: 20 },
         ),
         fc.nat(),
-        fc.integer({ min: 150, max: 400 }),
+        fc.integer({ min: 300, max: 1600 }),
+        // Near a quarter, the middle or three quarters: the four walks hand over about there.
+        fc.constantFrom(1, 2, 3),
         fc.integer({ min: -40, max: 40 }),
-        (rules, pick, around, skew) => {
+        (rules, pick, length, quarter, skew) => {
           const globs = rules.map((rule) => rule.match ?? '').filter((m) => m !== '');
           const instance = (globs[pick % Math.max(1, globs.length)] ?? 'git').replace(/[*?]/g, '');
-          const command = `${'.'.repeat(around + skew)}${instance}${'.'.repeat(around - skew)}`;
+          const before = Math.max(0, Math.floor((quarter * length) / 4) + skew);
+          const command = `${'.'.repeat(before)}${instance}${'.'.repeat(length - before)}`;
           expectBashAgrees(policyOf(rules), rules, { command });
         },
       ),
