@@ -4,7 +4,6 @@ import {
   sourceAtOwnKey,
   sourceText,
   type TextSource,
-  textAtKey,
   textAtPath,
 } from '../path/tool-input-path.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
@@ -149,15 +148,11 @@ export class PathGroup {
     this.#literalEpochs = new Int32Array(literals.length);
   }
 
-  /** The text at the group's path of a tool input, or undefined when there is none. */
-  readText(input: unknown): string | undefined {
-    const key = this.#key;
-    return key === null ? textAtPath(input, this.path) : textAtKey(input, key, this.path);
-  }
-
   /**
-   * `readText` for an input already known to be an object and not an array
-   * (the usual case), with an argv of strings left unjoined.
+   * The text at the group's path of an input known to be an object and not
+   * an array (the usual case), with an argv of strings left unjoined, or
+   * undefined when there is none. Any other input has its text read by
+   * `textAtPath`.
    */
   readObjectSource(input: Record<string, unknown>): TextSource | undefined {
     const key = this.#key;

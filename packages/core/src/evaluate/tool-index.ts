@@ -1,3 +1,4 @@
+import { textAtPath } from '../path/tool-input-path.js';
 import type { CompiledRule } from '../rules/compiled-rule.js';
 import { PathGroup } from './path-group.js';
 
@@ -40,7 +41,7 @@ export class ToolIndex {
       const group = groups[g]!;
       const text = isObject
         ? group.readObjectSource(toolInput as Record<string, unknown>)
-        : group.readText(toolInput);
+        : textAtPath(toolInput, group.path);
       if (text !== undefined) group.collect(text, matched);
     }
     return matched.length < 2 ? matched : sortAscending(matched);

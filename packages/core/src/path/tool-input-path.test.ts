@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { fieldCodeOf } from './field-read.js';
 import {
   parsePath,
-  textAtKey,
-  textAtOwnKey,
+  sourceAtOwnKey,
+  sourceText,
   textAtPath,
   textOf,
   walkPath,
@@ -72,13 +73,17 @@ describe('walking tool input', () => {
   });
 
   it('reads a one-key text from own properties only', () => {
+    const textAtOwnKey = (input: Record<string, unknown>, key: string) => {
+      const source = sourceAtOwnKey(input, key, fieldCodeOf(key));
+      return source === undefined ? undefined : sourceText(source);
+    };
     const inherited = Object.create({ command: 'rm -rf /', argv: ['rm', '-rf', '/'] });
-    expect(textAtKey(inherited, 'command', ['command'])).toBeUndefined();
+    expect(textAtOwnKey(inherited, 'command')).toBeUndefined();
     expect(textAtOwnKey(inherited, 'argv')).toBeUndefined();
     expect(textAtOwnKey({ command: 'ls' }, 'command')).toBe('ls');
     expect(textAtOwnKey({ argv: ['ls', '-la'] }, 'argv')).toBe('ls -la');
     expect(textAtOwnKey({ command: 7 }, 'command')).toBeUndefined();
-    expect(textAtKey(['ls'], '0', ['0'])).toBe('ls');
+    expect(textAtPath(['ls'], ['0'])).toBe('ls');
   });
 
   it('reads an empty array as the empty text', () => {

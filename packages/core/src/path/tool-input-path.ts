@@ -1,4 +1,5 @@
-import { fieldCodeOf, readField } from './field-read.js';
+import { readField } from './field-read.js';
+
 /**
  * Splits a dotted path (`command`, `edits.0.path`) into its segments, or
  * returns null when a segment is empty (`a..b`, `.a`, `a.`, ``).
@@ -73,20 +74,6 @@ export function textAtPath(input: unknown, segments: readonly string[]): string 
 }
 
 /**
- * `textAtPath` for a one-key path (the usual `command`, `path`, `url`),
- * which skips the general walk when the input is a plain object.
- */
-export function textAtKey(
-  input: unknown,
-  key: string,
-  segments: readonly string[],
-): string | undefined {
-  if (input === null || typeof input !== 'object' || Array.isArray(input))
-    return textAtPath(input, segments);
-  return textAtOwnKey(input as Record<string, unknown>, key);
-}
-
-/**
  * A text as `textOf` gives it, or an array of strings that stands for its
  * elements joined by one space (the usual argv), so that a caller that can
  * read the elements in turn skips building the joined string.
@@ -98,20 +85,15 @@ export function sourceText(source: TextSource): string {
   return typeof source === 'string' ? source : source.join(' ');
 }
 
-/** The text at a key of an object that is known not to be an array: its own property only. */
-export function textAtOwnKey(input: Record<string, unknown>, key: string): string | undefined {
-  const source = sourceAtOwnKey(input, key);
-  return source === undefined ? undefined : sourceText(source);
-}
-
 /**
- * `textAtOwnKey`, with an array of strings left unjoined; `fieldCode` is
+ * The text at a key of an object that is known not to be an array, from its
+ * own property only, with an array of strings left unjoined; `fieldCode` is
  * `fieldCodeOf(key)`, worked out once by the caller.
  */
 export function sourceAtOwnKey(
   input: Record<string, unknown>,
   key: string,
-  fieldCode = fieldCodeOf(key),
+  fieldCode: number,
 ): TextSource | undefined {
   const value = readField(input, fieldCode, key);
   // Only a string or an array has a text; anything else is answered before the own-property check.
