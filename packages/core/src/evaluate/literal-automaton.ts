@@ -69,7 +69,8 @@ export class LiteralAutomaton {
   /** After a scan: the length of the text's UTF-8 form. */
   scannedBytes = 0;
 
-  private constructor(table: AutomatonTable, literalCount: number) {
+  private constructor(table: AutomatonTable) {
+    const literalCount = table.literalBytes.length;
     this.#classes = table.classes;
     this.#inverseClasses = 1 / table.classes;
     this.#byteClass = table.byteClass;
@@ -101,7 +102,7 @@ export class LiteralAutomaton {
     lastWanted: (literal: number) => boolean = () => true,
   ): LiteralAutomaton | null {
     const table = buildAutomatonTable(literals, lastWanted);
-    return table === null ? null : new LiteralAutomaton(table, literals.length);
+    return table === null ? null : new LiteralAutomaton(table);
   }
 
   /**
