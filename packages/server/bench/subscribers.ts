@@ -61,3 +61,18 @@ export async function openSubscribers(options: {
     },
   };
 }
+
+/** A feed case's subscribers on a server's workspace (none when the case has no `kind`). */
+export function subscribersOf(
+  server: { url: string; workspaceId: string; member: string },
+  c: { kind?: 'all' | 'quiet'; count: number },
+): Promise<Subscribers | undefined> {
+  if (!c.kind) return Promise.resolve(undefined);
+  return openSubscribers({
+    url: server.url,
+    workspaceId: server.workspaceId,
+    token: server.member,
+    count: c.count,
+    kind: c.kind,
+  });
+}

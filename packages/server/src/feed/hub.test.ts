@@ -200,4 +200,57 @@ describe.skipIf(postgres.skip !== null)('the feed hub across processes (postgres
       await writer.dispose();
     }
   });
+
+  it('listens only while it has subscribers, so it hears nothing of commits before', async () => {
+    const writer = await postgres.open();
+    const { Store: StoreClass } = await import('../store/store.js');
+    const reader = await StoreClass.open({ databaseUrl: writer.location.databaseUrl! });
+    // Every notice the reader's listener passes on, recorded before the hub sees it.
+    const heard: string[] = [];
+    const listen = reader.listen.bind(reader);
+    reader.listen = (onWorkspace) =>
+      listen((workspaceId, lastSeq) => {
+        heard.push(`${lastSeq}`);
+        onWorkspace(workspaceId, lastSeq);
+      });
+    const hub = new FeedHub(reader, logger, 0);
+    await hub.start();
+    const unlistened = async () => {
+      const found = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and query = 'unlisten airlock_events' and state = 'idle'`.execute(
+        writer.store.db,
+      );
+      return found.rows[0]!.n === 1;
+    };
+    try {
+      const workspace = await createWorkspace(writer.store, 'feed');
+      await commit(writer.store, workspace.id, 'r', 2);
+      const first = collector();
+      const subscription = hub.subscribe({
+        workspaceId: workspace.id,
+        after: 0,
+        deliver: first.deliver,
+      });
+      await waitFor(async () => first.seqs.length === 2);
+      await commit(writer.store, workspace.id, 'r', 1);
+      await waitFor(async () => heard.includes('3'));
+      // PostgreSQL delivers notices in order: had the first two commits been heard, they would be first.
+      expect(heard).toEqual(['3']);
+      subscription.close();
+      await waitFor(unlistened);
+      await commit(writer.store, workspace.id, 'r', 1);
+      const second = collector();
+      hub.subscribe({ workspaceId: workspace.id, after: 3, deliver: second.deliver });
+      await waitFor(async () => second.seqs.length === 1);
+      await commit(writer.store, workspace.id, 'r', 1);
+      await waitFor(async () => second.seqs.length === 2);
+      await waitFor(async () => heard.includes('5'));
+      expect(heard).toEqual(['3', '5']);
+      expect(second.seqs).toEqual([4, 5]);
+    } finally {
+      await hub.stop();
+      await reader.close();
+      await writer.dispose();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { type EventView, eventView } from '../kernel/views.js';
 import type { RunEventTable } from '../store/schema.js';
-import type { Store } from '../store/store.js';
+import type { CommitListener, Store } from '../store/store.js';
 import { FeedItem } from './feed-item.js';
 
 /** One feed subscriber's handle. */
@@ -54,24 +54,32 @@ const PAGE = 500;
  * receive them: this process's commits arrive from the store as they commit;
  * other processes' commits (PostgreSQL NOTIFY on one LISTEN connection) and a
  * slow safety poll read the log once per workspace, never once per subscriber.
+ * The process listens only while it has subscribers (and for a short grace
+ * after the last one leaves), so kernel processes that serve no feed are not
+ * woken by every commit of every other process.
  * Only a subscriber that is behind the head (resuming from a sequence number)
  * reads the durable log on its own, until it catches up and joins the others.
  */
 export class FeedHub {
   private readonly feeds = new Map<string, WorkspaceFeed>();
-  private stopListening: (() => Promise<void>) | undefined;
+  private listener: CommitListener | undefined;
+  /** Settles once the listener is on (or has failed to switch on, which the safety poll covers). */
+  private listening: Promise<void> = Promise.resolve();
+  private quietTimer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private poll: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: Store,
     private readonly logger: Logger,
+    /** How long the listener stays on after the last subscriber leaves (churn guard). */
+    private readonly quietAfterMs = 5000,
   ) {}
 
-  /** Starts listening for commits. */
+  /** Starts following this process's commits, and opens the listener (off until a subscriber comes). */
   async start(): Promise<void> {
     this.unsubscribe = this.store.onCommitted((events) => this.onCommitted(events));
-    this.stopListening = await this.store.listen((workspaceId, lastSeq) =>
+    this.listener = await this.store.listen((workspaceId, lastSeq) =>
       this.onNotified(workspaceId, lastSeq),
     );
     this.poll = setInterval(() => {
@@ -125,8 +133,32 @@ export class FeedHub {
         readAgain: false,
       };
       this.feeds.set(workspaceId, feed);
+      if (this.feeds.size === 1) this.listenFor(true);
     }
     return feed;
+  }
+
+  /** Switches the listener on now, or off once nobody has subscribed for `quietAfterMs`. */
+  private listenFor(subscribers: boolean): void {
+    clearTimeout(this.quietTimer);
+    this.quietTimer = undefined;
+    if (subscribers) {
+      this.listening = this.switchListener(true);
+      return;
+    }
+    this.quietTimer = setTimeout(() => {
+      this.quietTimer = undefined;
+      if (this.feeds.size === 0) void this.switchListener(false);
+    }, this.quietAfterMs);
+    this.quietTimer.unref();
+  }
+
+  private async switchListener(on: boolean): Promise<void> {
+    try {
+      await this.listener?.want(on);
+    } catch (error) {
+      this.logger.warn({ err: error }, on ? 'feed listen failed' : 'feed unlisten failed');
+    }
   }
 
   private remove(feed: WorkspaceFeed, subscriber: Subscriber): void {
@@ -140,6 +172,7 @@ export class FeedHub {
     }
     if (feed.wholeWorkspace.size === 0 && feed.byRun.size === 0) {
       this.feeds.delete(subscriber.workspaceId);
+      if (this.feeds.size === 0) this.listenFor(false);
     }
   }
 
@@ -228,6 +261,8 @@ export class FeedHub {
         do {
           feed.readAgain = false;
           if (feed.head === null) {
+            // A commit after the listener is on is heard; one before it is under the head read here.
+            await this.listening;
             // Every sequence number up to the committed counter is committed: allocation
             // holds the workspace row until its transaction ends.
             const workspace = await this.store.db
@@ -314,6 +349,7 @@ export class FeedHub {
       }
     }
     this.feeds.clear();
-    await this.stopListening?.();
+    clearTimeout(this.quietTimer);
+    await this.listener?.close();
   }
 }

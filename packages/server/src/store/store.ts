@@ -22,6 +22,13 @@ import type { Database } from './schema.js';
 pg.types.setTypeParser(20, (value) => Number(value));
 
 /** Where a store keeps its data: a SQLite data directory or a PostgreSQL URL. */
+/** The connection that hears other processes' commits; see `Store.listen`. */
+export interface CommitListener {
+  /** Switches listening on or off; resolves once the database has done it. */
+  want(on: boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface StoreLocation {
   /** PostgreSQL connection URL; when set, `dataDir` is ignored. */
   databaseUrl?: string | undefined;
@@ -261,15 +268,18 @@ export class Store {
   }
 
   /**
-   * Listens for other processes' commits (PostgreSQL LISTEN/NOTIFY); a no-op on
-   * SQLite, where one process owns the file. Each commit reports its workspace
-   * and the last sequence number it took (null from a kernel that sends the
-   * workspace alone). Returns a function that stops listening.
+   * Opens the connection that hears every process's commits (PostgreSQL
+   * LISTEN/NOTIFY); on SQLite, where one process owns the file, a listener
+   * that never hears anything. It starts switched off: `want(true)` issues
+   * LISTEN, `want(false)` UNLISTEN, so a process with nobody to tell is not
+   * woken for each commit, nor is the database backend that would forward it.
+   * Each commit reports its workspace and the last sequence number it took
+   * (null from a kernel that sends the workspace alone).
    */
   async listen(
     onWorkspace: (workspaceId: string, lastSeq: number | null) => void,
-  ): Promise<() => Promise<void>> {
-    if (!this.databaseUrl) return async () => {};
+  ): Promise<CommitListener> {
+    if (!this.databaseUrl) return { want: async () => {}, close: async () => {} };
     const client = new pg.Client({ connectionString: this.databaseUrl });
     client.on('error', () => {});
     await client.connect();
@@ -279,9 +289,22 @@ export class Store {
       const seq = Number(lastSeq);
       onWorkspace(workspaceId!, lastSeq !== undefined && Number.isSafeInteger(seq) ? seq : null);
     });
-    await client.query('listen airlock_events');
-    return async () => {
-      await client.end().catch(() => {});
+    let listening = false;
+    // The client runs its queries in order, so the last switch asked for is the one that holds.
+    let switched: Promise<void> = Promise.resolve();
+    return {
+      want(on) {
+        if (on !== listening) {
+          listening = on;
+          switched = client
+            .query(on ? 'listen airlock_events' : 'unlisten airlock_events')
+            .then(() => {});
+        }
+        return switched;
+      },
+      async close() {
+        await client.end().catch(() => {});
+      },
     };
   }
 
