@@ -14,6 +14,7 @@ import {
 } from 'kysely';
 import type pg from 'pg';
 import type { Statement } from './event-log.js';
+import { sendsLater } from './prepared.js';
 import type { Database } from './schema.js';
 
 /** Most SQL texts that get a server-side prepared statement; past it, statements go unnamed. */
@@ -88,11 +89,15 @@ const BEGIN: Statement = { sql: 'begin', parameters: [] };
 /**
  * One pooled client holding a transaction. Its BEGIN is not sent alone: it
  * goes out in the same write as the transaction's first statement (or its
- * COMMIT), which saves a round trip and a wake-up of the server per transaction.
+ * COMMIT), which saves a round trip and a wake-up of the server per
+ * transaction. Writes whose answer nobody reads (a row's INSERT) wait the
+ * same way for the next statement.
  */
 export class PostgresSession implements DatabaseConnection {
   /** True until BEGIN has gone out on the wire. */
   private beginPending = false;
+  /** Writes held back until the next statement, in order. */
+  private held: Statement[] = [];
   /** The Kysely handle whose every query runs on this client. */
   readonly db: Transaction<Database>;
 
@@ -124,6 +129,9 @@ export class PostgresSession implements DatabaseConnection {
         createQueryCompiler: () => new PostgresQueryCompiler(),
       },
     }) as unknown as Transaction<Database>;
+    sendsLater(this.db, (statement) => {
+      this.held.push(statement);
+    });
   }
 
   private static readonly sessions = new WeakMap<pg.PoolClient, PostgresSession>();
@@ -141,6 +149,15 @@ export class PostgresSession implements DatabaseConnection {
   /** Starts a transaction; BEGIN is sent with the first statement. */
   begin(): void {
     this.beginPending = true;
+    this.held = [];
+  }
+
+  /** What must go out before the next statement: BEGIN if it has not, then the held writes. */
+  private lead(): Statement[] {
+    const lead = this.beginPending ? [BEGIN, ...this.held] : this.held;
+    this.beginPending = false;
+    this.held = [];
+    return lead;
   }
 
   /** True when BEGIN has gone out, so the transaction must be ended on the wire. */
@@ -154,12 +171,11 @@ export class PostgresSession implements DatabaseConnection {
    * @throws the first failing statement's error (the transaction is then rolled back).
    */
   async commitWith(statements: readonly Statement[]): Promise<unknown[][]> {
-    if (this.beginPending && statements.length === 0) {
+    if (this.beginPending && this.held.length === 0 && statements.length === 0) {
       this.beginPending = false;
       return [];
     }
-    const lead = this.beginPending ? [BEGIN] : [];
-    this.beginPending = false;
+    const lead = this.lead();
     const results = await sendTogether(this.client, [
       ...lead,
       ...statements,
@@ -172,6 +188,7 @@ export class PostgresSession implements DatabaseConnection {
 
   /** Rolls the transaction back if it began on the wire. */
   async rollback(): Promise<void> {
+    this.held = [];
     if (this.beginPending) {
       this.beginPending = false;
       return;
@@ -183,9 +200,9 @@ export class PostgresSession implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const statement = { sql: compiled.sql, parameters: compiled.parameters };
     let result: pg.QueryResult;
-    if (this.beginPending) {
-      this.beginPending = false;
-      result = (await sendTogether(this.client, [BEGIN, statement]))[1]!;
+    if (this.beginPending || this.held.length > 0) {
+      const lead = this.lead();
+      result = (await sendTogether(this.client, [...lead, statement]))[lead.length]!;
     } else {
       result = await send(this.client, statement);
     }

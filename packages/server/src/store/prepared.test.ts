@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backends, freshStorePerTest } from '../testing/stores.js';
 import { createWorkspace } from './accounts.js';
-import { runPrepared, ValuesInOrder } from './prepared.js';
+import { insertRow, runPrepared, ValuesInOrder } from './prepared.js';
 import type { Store } from './store.js';
 
 const all = await backends();
@@ -93,6 +93,93 @@ for (const backend of all) {
         .where('workspace_id', '=', ws.id)
         .executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(0);
+    });
+
+    /** A run row with every required column (no kernel involved). */
+    const runRow = (id: string, workspaceId: string) => ({
+      id,
+      workspace_id: workspaceId,
+      state: 'running',
+      phase: 'model',
+      approval_mode: 'ask',
+      approval_rules: '[]',
+      tool_aliases: '{}',
+      provider: '{}',
+      input: '{}',
+      on_failure: 'continue',
+      round: 0,
+      task_counter: 0,
+      created_by: 'test',
+      created_at: 1,
+      updated_at: 1,
+    });
+    const runIds = (store: Store, workspaceId: string) =>
+      store.db
+        .selectFrom('runs')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('id')
+        .execute()
+        .then((rows) => rows.map((row) => row.id));
+
+    // On PostgreSQL a row's INSERT goes out with the unit's next statement: these hold on both stores.
+    it('shows an inserted row to the next read of its unit', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const seen = await store.transaction(async (tx) => {
+        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_b', ws.id));
+        const rows = await tx.db
+          .selectFrom('runs')
+          .select('id')
+          .where('workspace_id', '=', ws.id)
+          .execute();
+        return rows.map((row) => row.id).sort();
+      });
+      expect(seen).toEqual(['run_a', 'run_b']);
+      expect(await runIds(store, ws.id)).toEqual(['run_a', 'run_b']);
+    });
+
+    it('fails the unit with a failed INSERT’s own error, and writes nothing of it', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      let ranOn = false;
+      const unit = store.transaction(async (tx) => {
+        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+        // The same primary key again: a unique violation.
+        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+        tx.emit({ workspace_id: ws.id, run_id: 'run_a', type: 'run.created', data: {} });
+        ranOn = true;
+        await tx.db.selectFrom('runs').select('id').where('id', '=', 'run_a').execute();
+      });
+      const code = backend.name === 'postgres' ? '23505' : 'SQLITE_CONSTRAINT_PRIMARYKEY';
+      await expect(unit).rejects.toMatchObject({ code });
+      // On PostgreSQL the unit ran on to its next statement before the error came back.
+      expect(ranOn).toBe(backend.name === 'postgres');
+      expect(await runIds(store, ws.id)).toEqual([]);
+      const events = await store.db
+        .selectFrom('run_events')
+        .select('seq')
+        .where('workspace_id', '=', ws.id)
+        .execute();
+      expect(events).toEqual([]);
+      // The pooled connection is whole again: the next unit commits.
+      await store.transaction(async (tx) => {
+        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_c', ws.id));
+      });
+      expect(await runIds(store, ws.id)).toEqual(['run_c']);
+    });
+
+    it('fails the unit when a held INSERT fails at the COMMIT, with no statement after it', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const unit = store.transaction(async (tx) => {
+        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+      });
+      const code = backend.name === 'postgres' ? '23505' : 'SQLITE_CONSTRAINT_PRIMARYKEY';
+      await expect(unit).rejects.toMatchObject({ code });
+      expect(await runIds(store, ws.id)).toEqual([]);
     });
   });
 }

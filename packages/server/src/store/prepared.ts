@@ -60,6 +60,22 @@ export function holdConnection(trx: object, database: SqliteDatabase.Database): 
   return () => heldConnections.delete(trx);
 }
 
+/** A statement sent without waiting for its answer (see `sendsLater`). */
+export type LaterStatement = { sql: string; parameters: unknown[] };
+
+/** PostgreSQL transactions that send a write whose answer nobody reads with their next statement. */
+const laterSenders = new WeakMap<object, (statement: LaterStatement) => void>();
+
+/**
+ * Marks a Kysely transaction (a PostgreSQL session's) as able to hold back a
+ * write until its next statement, so both go out in one write on the wire.
+ * PostgreSQL still runs them in order; the held write's error, if any, is
+ * thrown by that next statement (or the COMMIT), and fails the unit of work.
+ */
+export function sendsLater(trx: object, send: (statement: LaterStatement) => void): void {
+  laterSenders.set(trx, send);
+}
+
 /** Templates per dialect, by query key (a key reused as the same string is hashed once). */
 const templates: Record<Dialect, Map<string, Template>> = {
   sqlite: new Map(),
@@ -208,7 +224,9 @@ function insertKey(table: string, columns: string[]): string {
 
 /**
  * Inserts one whole row with a prepared INSERT (columns whose value is
- * undefined are left out, as Kysely's own `values` does).
+ * undefined are left out, as Kysely's own `values` does). Nothing is read
+ * back, so on PostgreSQL the INSERT goes out with the unit's next statement
+ * instead of taking a network round trip of its own (see `sendsLater`).
  */
 export async function insertRow(
   db: Kysely<Database>,
@@ -218,15 +236,19 @@ export async function insertRow(
 ): Promise<void> {
   const values = row as Record<string, unknown>;
   const columns = Object.keys(values).filter((column) => values[column] !== undefined);
-  await runPrepared(
-    db,
-    dialect,
-    insertKey(table, columns),
-    (param) =>
+  const query: PreparedQuery = {
+    key: insertKey(table, columns),
+    build: (param) =>
       db
         .insertInto(table)
         // biome-ignore lint/suspicious/noExplicitAny: every column is bound to a named parameter.
         .values(Object.fromEntries(columns.map((column) => [column, param(column)])) as any),
     values,
-  );
+  };
+  const later = laterSenders.get(db);
+  if (later) {
+    later(compilePrepared(dialect, query));
+    return;
+  }
+  await runPrepared(db, dialect, query.key, query.build, values);
 }
