@@ -86,8 +86,15 @@ export async function listInbox(
   }));
 }
 
-/** A row an executor may see, with the state of its run (for the state machine's run guard). */
-type VisibleTask = TaskTable & { run_state: RunState };
+/**
+ * A row an executor may see, with the state of its run (for the state
+ * machine's run guard) and whether the run froze policy layers (without
+ * them a claim takes no serialization locks and reads nothing more).
+ */
+type VisibleTask = TaskTable & { run_state: RunState; run_has_layers: boolean | number };
+
+/** Whether a task's run froze policy layers (PostgreSQL answers a boolean, SQLite 0 or 1). */
+const runHasLayers = sql<boolean | number>`(runs.policy_layers is not null)`;
 
 async function visibleTask(
   tx: Tx,
@@ -99,6 +106,7 @@ async function visibleTask(
     .innerJoin('runs', 'runs.id', 'tasks.run_id')
     .selectAll('tasks')
     .select(['runs.agent_application_id as run_app', 'runs.state as run_state'])
+    .select(runHasLayers.as('run_has_layers'))
     .where('tasks.run_id', '=', address.runId)
     .where('tasks.key', '=', address.taskKey)
     .where('tasks.workspace_id', '=', principal.workspace_id)
@@ -148,7 +156,7 @@ async function takeRow(
   leaseMs: number,
 ): Promise<Claim | null> {
   // Sequential tools and file mutations wait while another claim holds their tool or path.
-  if ((await takeClaimLocks(tx, row)) !== null) return null;
+  if (row.run_has_layers && (await takeClaimLocks(tx, row)) !== null) return null;
   const claimId = newId('claim');
   const leaseUntil = tx.now + leaseMs;
   const attempt = row.attempts + 1;
@@ -213,6 +221,13 @@ export async function claimNext(
       // Rows of ended runs are canceled at the end; the state machine checks the run anyway.
       .select(
         sql<RunState>`(select runs.state from runs where runs.id = tasks.run_id)`.as('run_state'),
+      )
+      .select(
+        sql<
+          boolean | number
+        >`(select runs.policy_layers is not null from runs where runs.id = tasks.run_id)`.as(
+          'run_has_layers',
+        ),
       )
       .where('tasks.workspace_id', '=', principal.workspace_id)
       .where('tasks.state', '=', stateLiteral('runnable'))
