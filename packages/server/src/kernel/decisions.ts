@@ -12,7 +12,7 @@ import { hookEventOf, hooksOf } from './hooks.js';
 import { moveTask, type TaskChange } from './move-task.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';
 import { type Remembered, rememberApproval } from './remember.js';
-import { lockRun, settleRun } from './run-state.js';
+import { lockRun, readAttentionAhead, settleRun } from './run-state.js';
 import { checkMove, type EmittedBy, type ToState } from './task-machine.js';
 import { type TaskView, taskVersion, taskView } from './views.js';
 
@@ -51,7 +51,12 @@ interface MemberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'> {
   /** Where the row ends and what else it sets, given the row when the move read it. */
   change: (row: TaskTable | null, tx: Tx, run: RunTable) => { to: ToState<V>; set: TaskChange };
   event: (row: TaskTable) => { type: EmittedBy<V>; data: Record<string, unknown> };
-  /** A follow-up write on the moved row (never its state), in the same transaction. */
+  /**
+   * A follow-up write in the same transaction: on the moved row (never its
+   * state, nor any other column the settle step reads, SETTLEMENT_COLUMNS),
+   * or outside the run's rows (a remembered rule). The settle rows are read
+   * before it runs, with the move.
+   */
   after?: (row: TaskTable, tx: Tx, run: RunTable) => Promise<void>;
 }
 
@@ -75,6 +80,9 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
       options.guard(current);
     }
     const { to, set } = options.change(current, tx, run);
+    // The settle below reads the run's rows: on PostgreSQL that read goes out right after the
+    // move's UPDATE, in the same write (`after` leaves what it reads alone).
+    const ahead = readAttentionAhead(tx, run);
     const row = await moveTask(tx, {
       verb: options.verb,
       run,
@@ -96,7 +104,7 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
       data: { state: row.state, ...event.data },
       principal: options.principal,
     });
-    await settleRun(ctx, tx, run);
+    await settleRun(ctx, tx, run, ahead);
     return taskView(row);
   });
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { runPrepared } from '../store/prepared.js';
+import { type PreparedQuery, readAhead, runPrepared } from '../store/prepared.js';
 import type { RunTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
@@ -121,9 +121,14 @@ export function stopSourceOf(run: Pick<RunTable, 'continuations'>): string {
  * when a reason gains rows and `attention_cleared` when nothing is left; then
  * moves the run to its next step when the rows it waits on have settled.
  */
-export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Promise<void> {
+export async function settleRun(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  ahead?: Promise<SettlementRow[]>,
+): Promise<void> {
   if (run.state !== 'running') return;
-  const rows = await refreshAttention(tx, run);
+  const rows = await refreshAttention(tx, run, ahead);
   if (run.phase === 'hook') {
     // A kernel row (hook or summarizer) may have settled: the next step reads it again.
     setRunPhase(tx, run, 'kernel_row_settled');
@@ -146,12 +151,10 @@ export async function settleRun(ctx: KernelContext, tx: Tx, run: RunTable): Prom
 const CHECK_FRESH_ROWS = process.env.VITEST !== undefined;
 
 /** The SQL reading of {@link attentionRows}: three index seeks, never a scan of the run. */
-async function readAttentionRows(tx: Tx, run: RunTable): Promise<SettlementRow[]> {
-  const { rows } = await runPrepared(
-    tx.db,
-    tx.dialect,
-    'tasks.attention',
-    (p) => {
+function attentionQuery(tx: Tx, run: RunTable): PreparedQuery {
+  return {
+    key: 'tasks.attention',
+    build: (p) => {
       const waiting = tx.db
         .selectFrom('tasks')
         .select(SETTLEMENT_COLUMNS)
@@ -171,9 +174,24 @@ async function readAttentionRows(tx: Tx, run: RunTable): Promise<SettlementRow[]
         .where('origin', '=', sql.lit('model'));
       return waiting.unionAll(holding).unionAll(thisRound);
     },
-    { run_id: run.id, round: run.round },
-  );
+    values: { run_id: run.id, round: run.round },
+  };
+}
+
+async function readAttentionRows(tx: Tx, run: RunTable): Promise<SettlementRow[]> {
+  const { key, build, values } = attentionQuery(tx, run);
+  const { rows } = await runPrepared<SettlementRow>(tx.db, tx.dialect, key, build, values);
   return rows;
+}
+
+/**
+ * On PostgreSQL, asks for a run's settle rows in the same write as the
+ * unit's next statement, right after it (see `readAhead`); undefined on
+ * SQLite. For a caller whose next statement is the one move a settle then
+ * follows, with no write between.
+ */
+export function readAttentionAhead(tx: Tx, run: RunTable): Promise<SettlementRow[]> | undefined {
+  return readAhead<SettlementRow>(tx.db, tx.dialect, attentionQuery(tx, run));
 }
 
 /**
@@ -182,8 +200,17 @@ async function readAttentionRows(tx: Tx, run: RunTable): Promise<SettlementRow[]
  * only were planted since is answered from memory (the same rows the store
  * would return); any other run is read from the store.
  */
-export async function attentionRows(tx: Tx, run: RunTable): Promise<SettlementRow[]> {
+export async function attentionRows(
+  tx: Tx,
+  run: RunTable,
+  ahead?: Promise<SettlementRow[]>,
+): Promise<SettlementRow[]> {
   const fresh = freshRows(tx, run.id);
+  if (!fresh && ahead) {
+    const rows = inKeyOrder(await ahead);
+    if (CHECK_FRESH_ROWS) await checkAgainstStore(tx, run, rows, 'read ahead');
+    return rows;
+  }
   if (!fresh) return inKeyOrder(await readAttentionRows(tx, run));
   const rows = inKeyOrder(
     fresh.filter(
@@ -194,13 +221,16 @@ export async function attentionRows(tx: Tx, run: RunTable): Promise<SettlementRo
         (r.round === run.round && r.origin === 'model'),
     ),
   );
-  if (CHECK_FRESH_ROWS) {
-    const stored = JSON.stringify(inKeyOrder(await readAttentionRows(tx, run)));
-    if (JSON.stringify(rows) !== stored) {
-      throw new Error(`run ${run.id}: rows in memory ${JSON.stringify(rows)}, stored ${stored}`);
-    }
-  }
+  if (CHECK_FRESH_ROWS) await checkAgainstStore(tx, run, rows, 'in memory');
   return rows;
+}
+
+/** Under the test runner: the settle rows a shortcut gave must be the store's. */
+async function checkAgainstStore(tx: Tx, run: RunTable, rows: SettlementRow[], how: string) {
+  const stored = JSON.stringify(inKeyOrder(await readAttentionRows(tx, run)));
+  if (JSON.stringify(rows) !== stored) {
+    throw new Error(`run ${run.id}: rows ${how} ${JSON.stringify(rows)}, stored ${stored}`);
+  }
 }
 
 /** Rows by key (a row read twice counts once), in key order. */
@@ -215,8 +245,12 @@ function inKeyOrder(read: readonly SettlementRow[]): SettlementRow[] {
  * when a reason gains rows and `attention_cleared` when nothing is left.
  * Returns the rows it read: waiting on a person, holding, and this round's model rows.
  */
-export async function refreshAttention(tx: Tx, run: RunTable): Promise<SettlementRow[]> {
-  const rows = await attentionRows(tx, run);
+export async function refreshAttention(
+  tx: Tx,
+  run: RunTable,
+  ahead?: Promise<SettlementRow[]>,
+): Promise<SettlementRow[]> {
+  const rows = await attentionRows(tx, run, ahead);
   const parked = rows.filter((r) => r.state === 'needs_approval').map((r) => r.key);
   // A question authored through the tasks door is its author's to answer: nobody else is nagged.
   const asked = rows

@@ -14,7 +14,7 @@ import {
 } from 'kysely';
 import type pg from 'pg';
 import type { Statement } from './event-log.js';
-import { sendsLater } from './prepared.js';
+import { readsAhead, sendsLater } from './prepared.js';
 import type { Database } from './schema.js';
 
 /** Most SQL texts that get a server-side prepared statement; past it, statements go unnamed. */
@@ -98,6 +98,8 @@ export class PostgresSession implements DatabaseConnection {
   private beginPending = false;
   /** Writes held back until the next statement, in order. */
   private held: Statement[] = [];
+  /** Reads that go out right after the next statement, and who waits for their rows. */
+  private ahead: { statement: Statement; settle: (rows: unknown[] | Error) => void }[] = [];
   /** The Kysely handle whose every query runs on this client. */
   readonly db: Transaction<Database>;
 
@@ -132,6 +134,17 @@ export class PostgresSession implements DatabaseConnection {
     sendsLater(this.db, (statement) => {
       this.held.push(statement);
     });
+    readsAhead(this.db, (statement) => {
+      const rows = new Promise<unknown[]>((resolve, reject) => {
+        this.ahead.push({
+          statement,
+          settle: (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)),
+        });
+      });
+      // A unit that fails before it reads them leaves the rows unread: not an unhandled rejection.
+      rows.catch(() => {});
+      return rows;
+    });
   }
 
   private static readonly sessions = new WeakMap<pg.PoolClient, PostgresSession>();
@@ -150,6 +163,15 @@ export class PostgresSession implements DatabaseConnection {
   begin(): void {
     this.beginPending = true;
     this.held = [];
+    this.dropReadsAhead();
+  }
+
+  /** Fails the reads still waiting to go out (their unit ends without them). */
+  private dropReadsAhead(): void {
+    const ahead = this.ahead;
+    this.ahead = [];
+    for (const read of ahead)
+      read.settle(new Error('the unit of work ended before this read went out'));
   }
 
   /** What must go out before the next statement: BEGIN if it has not, then the held writes. */
@@ -171,6 +193,8 @@ export class PostgresSession implements DatabaseConnection {
    * @throws the first failing statement's error (the transaction is then rolled back).
    */
   async commitWith(statements: readonly Statement[]): Promise<unknown[][]> {
+    // The unit's work is done: nobody is left to read rows asked for ahead.
+    this.dropReadsAhead();
     if (this.beginPending && this.held.length === 0 && statements.length === 0) {
       this.beginPending = false;
       return [];
@@ -189,6 +213,7 @@ export class PostgresSession implements DatabaseConnection {
   /** Rolls the transaction back if it began on the wire. */
   async rollback(): Promise<void> {
     this.held = [];
+    this.dropReadsAhead();
     if (this.beginPending) {
       this.beginPending = false;
       return;
@@ -200,7 +225,9 @@ export class PostgresSession implements DatabaseConnection {
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const statement = { sql: compiled.sql, parameters: compiled.parameters };
     let result: pg.QueryResult;
-    if (this.beginPending || this.held.length > 0) {
+    if (this.ahead.length > 0) {
+      result = await this.sendWithReadsAhead(statement);
+    } else if (this.beginPending || this.held.length > 0) {
       const lead = this.lead();
       result = (await sendTogether(this.client, [...lead, statement]))[lead.length]!;
     } else {
@@ -213,6 +240,24 @@ export class PostgresSession implements DatabaseConnection {
       rows: (rows ?? []) as R[],
       ...(changed ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}),
     };
+  }
+
+  /** Sends a statement with the reads ahead after it, in one write; settles each read with its rows. */
+  private async sendWithReadsAhead(statement: Statement): Promise<pg.QueryResult> {
+    const lead = this.lead();
+    const ahead = this.ahead;
+    this.ahead = [];
+    const sent = [...lead, statement, ...ahead.map((read) => read.statement)];
+    let results: pg.QueryResult[];
+    try {
+      results = await sendTogether(this.client, sent);
+    } catch (error) {
+      for (const read of ahead)
+        read.settle(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+    for (const [i, read] of ahead.entries()) read.settle(results[lead.length + 1 + i]!.rows);
+    return results[lead.length]!;
   }
 
   // biome-ignore lint/correctness/useYield: no statement of a unit of work streams.

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { backends, freshStorePerTest } from '../testing/stores.js';
 import { createWorkspace } from './accounts.js';
-import { insertRow, runPrepared, ValuesInOrder } from './prepared.js';
+import {
+  insertRow,
+  type PreparedQuery,
+  readAhead,
+  runPrepared,
+  ValuesInOrder,
+} from './prepared.js';
 import type { Store } from './store.js';
 
 const all = await backends();
@@ -169,6 +175,65 @@ for (const backend of all) {
       });
       expect(await runIds(store, ws.id)).toEqual(['run_c']);
     });
+
+    /** A prepared read of a workspace's run ids. */
+    const runIdsQuery = (store: Store, workspaceId: string): PreparedQuery => ({
+      key: 'test.run_ids',
+      build: (p) =>
+        store.db.selectFrom('runs').select('id').where('workspace_id', '=', p('ws')).orderBy('id'),
+      values: { ws: workspaceId },
+    });
+
+    it('reads ahead on PostgreSQL only: the rows come with the next statement and see it', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      await store.transaction(async (tx) => {
+        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+      });
+      const seen = await store.transaction(async (tx) => {
+        const ahead = readAhead<{ id: string }>(tx.db, tx.dialect, runIdsQuery(store, ws.id));
+        if (backend.name === 'sqlite') {
+          expect(ahead).toBeUndefined();
+          return null;
+        }
+        expect(ahead).toBeInstanceOf(Promise);
+        await tx.db.deleteFrom('runs').where('id', '=', 'run_a').execute();
+        return (await ahead!).map((row) => row.id);
+      });
+      if (backend.name === 'postgres') expect(seen).toEqual([]);
+    });
+
+    // Nothing is read ahead on SQLite (above).
+    it.skipIf(backend.name === 'sqlite')(
+      'fails a read ahead with its statement, and drops one nothing followed',
+      async () => {
+        const store = await open();
+        const ws = await createWorkspace(store, 'w');
+        let failedRead: unknown;
+        const unit = store.transaction(async (tx) => {
+          await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+          const ahead = readAhead(tx.db, tx.dialect, runIdsQuery(store, ws.id))!;
+          ahead.catch((error: unknown) => {
+            failedRead = error;
+          });
+          await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+          // The duplicate goes out with this read, which PostgreSQL refuses after it.
+          await tx.db.selectFrom('runs').select('id').execute();
+        });
+        await expect(unit).rejects.toMatchObject({ code: '23505' });
+        expect(failedRead).toMatchObject({ code: '23505' });
+        // Asked for and never followed by a statement: the unit still commits, the read is refused.
+        let dropped: unknown;
+        await store.transaction(async (tx) => {
+          await insertRow(tx.db, tx.dialect, 'runs', runRow('run_b', ws.id));
+          readAhead(tx.db, tx.dialect, runIdsQuery(store, ws.id))!.catch((error: unknown) => {
+            dropped = error;
+          });
+        });
+        expect(String(dropped)).toMatch(/ended before this read went out/);
+        expect(await runIds(store, ws.id)).toEqual(['run_b']);
+      },
+    );
 
     it('fails the unit when a held INSERT fails at the COMMIT, with no statement after it', async () => {
       const store = await open();

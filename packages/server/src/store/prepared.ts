@@ -76,6 +76,34 @@ export function sendsLater(trx: object, send: (statement: LaterStatement) => voi
   laterSenders.set(trx, send);
 }
 
+/** PostgreSQL transactions that can send a read right after their next statement (see `readAhead`). */
+const readersAhead = new WeakMap<object, (statement: LaterStatement) => Promise<unknown[]>>();
+
+/** Marks a Kysely transaction (a PostgreSQL session's) as able to read ahead. */
+export function readsAhead(
+  trx: object,
+  read: (statement: LaterStatement) => Promise<unknown[]>,
+): void {
+  readersAhead.set(trx, read);
+}
+
+/**
+ * On PostgreSQL, sends a read in the same write as the unit's next
+ * statement, right after it, so it sees that statement's effect without a
+ * network round trip of its own; resolves to its rows. On SQLite, where a
+ * statement costs no round trip, returns undefined and the caller reads
+ * when it needs to. The caller must know which statement goes out next and
+ * that nothing it does before it uses the rows writes what they read.
+ */
+export function readAhead<R>(
+  db: object,
+  dialect: Dialect,
+  query: PreparedQuery,
+): Promise<R[]> | undefined {
+  const read = readersAhead.get(db);
+  return read ? (read(compilePrepared(dialect, query)) as Promise<R[]>) : undefined;
+}
+
 /** Templates per dialect, by query key (a key reused as the same string is hashed once). */
 const templates: Record<Dialect, Map<string, Template>> = {
   sqlite: new Map(),
