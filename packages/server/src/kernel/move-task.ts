@@ -4,7 +4,7 @@ import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
 import { forgetRows, notePlanted } from './fresh-runs.js';
-import { settleRun } from './run-state.js';
+import { readAttentionAhead, settleRun } from './run-state.js';
 import {
   checkMove,
   type EmittedBy,
@@ -148,6 +148,8 @@ export async function moveTask<V extends TaskVerb>(
     move.match?.claim_id !== undefined ? 'claim' : '',
     move.due ?? '',
   ].join(':');
+  // A settle after the move reads the run's rows: on PostgreSQL, in the same write as the UPDATE.
+  const ahead = move.settle ? readAttentionAhead(tx, move.settle.run) : undefined;
   const { rows } = await runPrepared(
     tx.db,
     tx.dialect,
@@ -190,7 +192,7 @@ export async function moveTask<V extends TaskVerb>(
       principal: move.principal,
     });
   }
-  if (move.settle) await settleRun(move.settle.ctx, tx, move.settle.run);
+  if (move.settle) await settleRun(move.settle.ctx, tx, move.settle.run, ahead);
   return moved;
 }
 

@@ -225,10 +225,27 @@ export async function attentionRows(
   return rows;
 }
 
-/** Under the test runner: the settle rows a shortcut gave must be the store's. */
-async function checkAgainstStore(tx: Tx, run: RunTable, rows: SettlementRow[], how: string) {
-  const stored = JSON.stringify(inKeyOrder(await readAttentionRows(tx, run)));
-  if (JSON.stringify(rows) !== stored) {
+/**
+ * Under the test runner: the settle rows a shortcut gave must be the store's.
+ * Rows read ahead were read a moment before this check, and a claim moves a
+ * row between `runnable` and `claimed` without the run's lock (another
+ * executor, another process): the settle step treats the two alike, and so
+ * does this comparison for them. A run created in this unit is nobody else's.
+ */
+async function checkAgainstStore(
+  tx: Tx,
+  run: RunTable,
+  rows: SettlementRow[],
+  how: 'in memory' | 'read ahead',
+) {
+  const comparable = (list: SettlementRow[]) =>
+    JSON.stringify(
+      how === 'in memory'
+        ? list
+        : list.map((r) => (r.state === 'claimed' ? { ...r, state: 'runnable' } : r)),
+    );
+  const stored = comparable(inKeyOrder(await readAttentionRows(tx, run)));
+  if (comparable(rows) !== stored) {
     throw new Error(`run ${run.id}: rows ${how} ${JSON.stringify(rows)}, stored ${stored}`);
   }
 }
