@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { type Principal, principalName } from '../store/accounts.js';
 import { newId } from '../store/ids.js';
+import { type PreparedQuery, readAhead, runPrepared } from '../store/prepared.js';
 import type { TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { takeClaimLocks } from './claim-serialization.js';
@@ -96,21 +97,41 @@ type VisibleTask = TaskTable & { run_state: RunState; run_has_layers: boolean | 
 /** Whether a task's run froze policy layers (PostgreSQL answers a boolean, SQLite 0 or 1). */
 const runHasLayers = sql<boolean | number>`(runs.policy_layers is not null)`;
 
+type VisibleRow = VisibleTask & { run_app: string | null };
+
+/** The read of a row an executor may see, with its run's application. */
+function visibleTaskQuery(tx: Tx, principal: Principal, address: TaskAddress): PreparedQuery {
+  return {
+    key: 'tasks.visible',
+    build: (p) =>
+      tx.db
+        .selectFrom('tasks')
+        .innerJoin('runs', 'runs.id', 'tasks.run_id')
+        .selectAll('tasks')
+        .select(['runs.agent_application_id as run_app', 'runs.state as run_state'])
+        .select(runHasLayers.as('run_has_layers'))
+        .where('tasks.run_id', '=', p('run_id'))
+        .where('tasks.key', '=', p('key'))
+        .where('tasks.workspace_id', '=', p('workspace_id')),
+    values: { run_id: address.runId, key: address.taskKey, workspace_id: principal.workspace_id },
+  };
+}
+
+/**
+ * A row an executor may see: read now, or taken from a read sent ahead (see `readAhead`).
+ * @throws AirlockError task_not_found when there is no such row, or its run is another application's.
+ */
 async function visibleTask(
   tx: Tx,
   principal: Principal,
   address: TaskAddress,
+  ahead?: Promise<VisibleRow[]>,
 ): Promise<VisibleTask> {
-  const row = await tx.db
-    .selectFrom('tasks')
-    .innerJoin('runs', 'runs.id', 'tasks.run_id')
-    .selectAll('tasks')
-    .select(['runs.agent_application_id as run_app', 'runs.state as run_state'])
-    .select(runHasLayers.as('run_has_layers'))
-    .where('tasks.run_id', '=', address.runId)
-    .where('tasks.key', '=', address.taskKey)
-    .where('tasks.workspace_id', '=', principal.workspace_id)
-    .executeTakeFirst();
+  const { key, build, values } = visibleTaskQuery(tx, principal, address);
+  const rows = ahead
+    ? await ahead
+    : (await runPrepared<VisibleRow>(tx.db, tx.dialect, key, build, values)).rows;
+  const row = rows[0];
   const app = principal.agent_application_id;
   if (!row || (app && row.run_app !== null && row.run_app !== app)) {
     throw new AirlockError('task_not_found', `no task ${address.taskKey} in run ${address.runId}`);
@@ -307,8 +328,14 @@ export async function commitTask(
   },
 ): Promise<TaskView> {
   return ctx.store.transaction(async (tx) => {
+    // On PostgreSQL the row's read goes out right after the run's lock, in the same write.
+    const ahead = readAhead<VisibleRow>(
+      tx.db,
+      tx.dialect,
+      visibleTaskQuery(tx, principal, address),
+    );
     const run = await lockRun(tx, principal.workspace_id, address.runId);
-    const row = await visibleTask(tx, principal, address);
+    const row = await visibleTask(tx, principal, address, ahead);
     refuseDecisionRows(row);
     // A hook's result is checked here: an invalid decision, or one the kernel
     // cannot follow (a continuation past the allowance), fails now, never an ending.
