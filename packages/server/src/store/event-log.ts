@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { runPrepared, ValuesInOrder } from './prepared.js';
+import { runPrepared, type Statement, ValuesInOrder } from './prepared.js';
 import type { Database, EventType, RunEventTable } from './schema.js';
 
 /** An event waiting in a transaction; it gets its sequence number when the transaction ends. */
@@ -10,12 +10,6 @@ export interface PendingEvent {
   type: EventType;
   data?: Record<string, unknown>;
   principal?: string | null;
-}
-
-/** One SQL statement with its parameters, as a PostgreSQL unit of work sends it. */
-export interface Statement {
-  sql: string;
-  parameters: readonly unknown[];
 }
 
 /** A committed event as stored. */

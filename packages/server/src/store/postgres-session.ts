@@ -13,8 +13,7 @@ import {
   type Transaction,
 } from 'kysely';
 import type pg from 'pg';
-import type { Statement } from './event-log.js';
-import { readsAhead, sendsLater } from './prepared.js';
+import { type Pipelining, pipelines, type Statement } from './prepared.js';
 import type { Database } from './schema.js';
 
 /** Most SQL texts that get a server-side prepared statement; past it, statements go unnamed. */
@@ -93,7 +92,7 @@ const BEGIN: Statement = { sql: 'begin', parameters: [] };
  * transaction. Writes whose answer nobody reads (a row's INSERT) wait the
  * same way for the next statement.
  */
-export class PostgresSession implements DatabaseConnection {
+export class PostgresSession implements DatabaseConnection, Pipelining {
   /** True until BEGIN has gone out on the wire. */
   private beginPending = false;
   /** Writes held back until the next statement, in order. */
@@ -131,20 +130,23 @@ export class PostgresSession implements DatabaseConnection {
         createQueryCompiler: () => new PostgresQueryCompiler(),
       },
     }) as unknown as Transaction<Database>;
-    sendsLater(this.db, (statement) => {
-      this.held.push(statement);
-    });
-    readsAhead(this.db, (statement) => {
-      const rows = new Promise<unknown[]>((resolve, reject) => {
-        this.ahead.push({
-          statement,
-          settle: (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)),
-        });
+    pipelines(this.db, this);
+  }
+
+  sendLater(statement: Statement): void {
+    this.held.push(statement);
+  }
+
+  readAhead(statement: Statement): Promise<unknown[]> {
+    const rows = new Promise<unknown[]>((resolve, reject) => {
+      this.ahead.push({
+        statement,
+        settle: (outcome) => (outcome instanceof Error ? reject(outcome) : resolve(outcome)),
       });
-      // A unit that fails before it reads them leaves the rows unread: not an unhandled rejection.
-      rows.catch(() => {});
-      return rows;
     });
+    // A unit that fails before it reads them leaves the rows unread: not an unhandled rejection.
+    rows.catch(() => {});
+    return rows;
   }
 
   private static readonly sessions = new WeakMap<pg.PoolClient, PostgresSession>();

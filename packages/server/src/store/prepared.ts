@@ -60,31 +60,33 @@ export function holdConnection(trx: object, database: SqliteDatabase.Database): 
   return () => heldConnections.delete(trx);
 }
 
-/** A statement sent without waiting for its answer (see `sendsLater`). */
-export type LaterStatement = { sql: string; parameters: unknown[] };
-
-/** PostgreSQL transactions that send a write whose answer nobody reads with their next statement. */
-const laterSenders = new WeakMap<object, (statement: LaterStatement) => void>();
-
-/**
- * Marks a Kysely transaction (a PostgreSQL session's) as able to hold back a
- * write until its next statement, so both go out in one write on the wire.
- * PostgreSQL still runs them in order; the held write's error, if any, is
- * thrown by that next statement (or the COMMIT), and fails the unit of work.
- */
-export function sendsLater(trx: object, send: (statement: LaterStatement) => void): void {
-  laterSenders.set(trx, send);
+/** One SQL statement with its parameters, as a PostgreSQL unit of work sends it. */
+export interface Statement {
+  sql: string;
+  parameters: readonly unknown[];
 }
 
-/** PostgreSQL transactions that can send a read right after their next statement (see `readAhead`). */
-const readersAhead = new WeakMap<object, (statement: LaterStatement) => Promise<unknown[]>>();
+/**
+ * A transaction that puts several statements in one write on the wire (a
+ * PostgreSQL session). PostgreSQL still runs them in order.
+ */
+export interface Pipelining {
+  /**
+   * Holds back a write whose answer nobody reads until the next statement,
+   * and sends it first; its error, if any, is thrown by that next statement
+   * (or the COMMIT), and fails the unit of work.
+   */
+  sendLater(statement: Statement): void;
+  /** Sends a read right after the next statement; resolves to its rows (see `readAhead`). */
+  readAhead(statement: Statement): Promise<unknown[]>;
+}
 
-/** Marks a Kysely transaction (a PostgreSQL session's) as able to read ahead. */
-export function readsAhead(
-  trx: object,
-  read: (statement: LaterStatement) => Promise<unknown[]>,
-): void {
-  readersAhead.set(trx, read);
+/** Pipelining transactions, by their Kysely handle. */
+const pipelining = new WeakMap<object, Pipelining>();
+
+/** Marks a Kysely transaction as pipelining its statements through `session`. */
+export function pipelines(trx: object, session: Pipelining): void {
+  pipelining.set(trx, session);
 }
 
 /**
@@ -100,8 +102,8 @@ export function readAhead<R>(
   dialect: Dialect,
   query: PreparedQuery,
 ): Promise<R[]> | undefined {
-  const read = readersAhead.get(db);
-  return read ? (read(compilePrepared(dialect, query)) as Promise<R[]>) : undefined;
+  const session = pipelining.get(db);
+  return session ? (session.readAhead(compilePrepared(dialect, query)) as Promise<R[]>) : undefined;
 }
 
 /** Templates per dialect, by query key (a key reused as the same string is hashed once). */
@@ -254,7 +256,7 @@ function insertKey(table: string, columns: string[]): string {
  * Inserts one whole row with a prepared INSERT (columns whose value is
  * undefined are left out, as Kysely's own `values` does). Nothing is read
  * back, so on PostgreSQL the INSERT goes out with the unit's next statement
- * instead of taking a network round trip of its own (see `sendsLater`).
+ * instead of taking a network round trip of its own (see `Pipelining`).
  */
 export async function insertRow(
   db: Kysely<Database>,
@@ -273,9 +275,9 @@ export async function insertRow(
         .values(Object.fromEntries(columns.map((column) => [column, param(column)])) as any),
     values,
   };
-  const later = laterSenders.get(db);
-  if (later) {
-    later(compilePrepared(dialect, query));
+  const session = pipelining.get(db);
+  if (session) {
+    session.sendLater(compilePrepared(dialect, query));
     return;
   }
   await runPrepared(db, dialect, query.key, query.build, values);
