@@ -131,6 +131,8 @@ export interface RunAgentOptions {
   extraArgs?: string[];
   env?: Record<string, string>;
   timeoutMs?: number;
+  /** Codex only: pass --dangerously-bypass-hook-trust (default true; false shows what an untrusted hook does). */
+  trustHooks?: boolean;
   /** Called once the process is started (a test can kill a kernel mid-session from here). */
   onSpawn?: (child: ChildProcess) => void;
 }

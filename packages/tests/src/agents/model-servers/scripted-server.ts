@@ -19,8 +19,10 @@ export interface RecordedRequest {
   main: boolean;
   /** Which script step answered it (main turns only). */
   step?: number;
-  /** When it arrived (Date.now()). */
+  /** When it arrived (performance.now()). */
   at: number;
+  /** When its answer was fully written (performance.now()); undefined until then. */
+  answeredAt?: number;
 }
 
 /** A scripted model server on loopback, recording what the agent sends. */
@@ -77,8 +79,11 @@ export async function startScriptedServer(
         body,
         raw,
         main: false,
-        at: Date.now(),
+        at: performance.now(),
       };
+      response.on('finish', () => {
+        record.answeredAt = performance.now();
+      });
       requests.push(record);
       for (const { id, output } of readToolResults(body))
         if (!outputs.has(id)) outputs.set(id, output);
