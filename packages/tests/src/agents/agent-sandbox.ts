@@ -170,11 +170,12 @@ function argsFor(sandbox: AgentSandbox, options: RunAgentOptions): string[] {
   if (sandbox.agent === 'codex') {
     const mode = codexModeFlags[options.permissionMode ?? 'bypass'];
     if (!mode) throw new Error(`unknown Codex mode ${options.permissionMode}`);
+    const trust = options.trustHooks === false ? [] : ['--dangerously-bypass-hook-trust'];
     return [
       'exec',
       '--skip-git-repo-check',
       '--json',
-      '--dangerously-bypass-hook-trust',
+      ...trust,
       ...mode,
       ...extra,
       prompt,
