@@ -171,15 +171,7 @@ function argsFor(sandbox: AgentSandbox, options: RunAgentOptions): string[] {
     const mode = codexModeFlags[options.permissionMode ?? 'bypass'];
     if (!mode) throw new Error(`unknown Codex mode ${options.permissionMode}`);
     const trust = options.trustHooks === false ? [] : ['--dangerously-bypass-hook-trust'];
-    return [
-      'exec',
-      '--skip-git-repo-check',
-      '--json',
-      ...trust,
-      ...mode,
-      ...extra,
-      prompt,
-    ];
+    return ['exec', '--skip-git-repo-check', '--json', ...trust, ...mode, ...extra, prompt];
   }
   return [
     '-p',
