@@ -46,7 +46,7 @@ describe('classifyShellCommand', () => {
     ['./scripts/deploy.sh', ['unknown']],
     ['eval "$PAYLOAD"', ['unknown']],
     ['FOO=1 make build', ['unknown']],
-    ['dd if=/dev/zero of=/dev/sda', ['destructive']],
+    ['dd if=/dev/zero of=/dev/sda', ['write', 'destructive']],
   ])('%s -> %j', (command, tags) => {
     expect(classifyShellCommand(command)).toEqual(tags);
   });

@@ -1,4 +1,8 @@
+import { assignmentCommands } from './command-variables.js';
+import { type EmbeddedCommands, noEmbedded } from './embedded.js';
 import { type Interpreted, interpret } from './interpreters.js';
+import { laterCommands } from './later-commands.js';
+import { probeTags } from './probes.js';
 import { programTags } from './program-tags.js';
 import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
 import { type ActionTag, orderedTags } from './tags.js';
@@ -23,6 +27,7 @@ const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
 const CONTROL = new Set(['for', 'select', 'case', 'function', 'in']);
 const QUIET_TARGETS = /^(\/dev\/(null|stdout|stderr|tty|fd\/[0-9]+)|[0-9]+|-)$/;
 const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
+const TRUNCATING = new Set(['>', '>|', '&>', '>&']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const SSH_VALUED = new Set('pilofFJLRDbcEeIimOQSWwB'.split('').map((letter) => `-${letter}`));
 
@@ -70,10 +75,41 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   for (const source of segment.substitutions) walkLine(source, nested(walk, '$(...)'));
   const redirectionTags = new Set<ActionTag>();
   for (const { operator, target } of segment.redirections) {
-    if (WRITE_OPERATORS.has(operator) && !QUIET_TARGETS.test(target)) redirectionTags.add('write');
-    else if (operator === '<') redirectionTags.add('read');
+    if (WRITE_OPERATORS.has(operator) && !QUIET_TARGETS.test(target)) {
+      redirectionTags.add('write');
+      // `> f`, `: > f`, `cat /dev/null > f`: the file is emptied.
+      if (TRUNCATING.has(operator) && writesNothing(segment.words)) {
+        redirectionTags.add('delete');
+        redirectionTags.add('destructive');
+      }
+    } else if (operator === '<') redirectionTags.add('read');
   }
   walkWords(segment.words, segment, walk, redirectionTags);
+}
+
+/** Whether a simple command prints nothing, so redirecting it with `>` empties the file. */
+function writesNothing(all: readonly ShellWord[]): boolean {
+  const words = all.filter((word, index) => index > 0 || !ASSIGNMENT.test(word.text));
+  const [first, ...rest] = words.map((word) => word.text);
+  if (words.some((word) => word.dynamic)) return false;
+  if (first === undefined || first === ':' || first === 'true' || first === 'false') return true;
+  if (first === 'cat') return rest.length > 0 && rest.every((arg) => arg === '/dev/null');
+  if (first === 'echo') return rest.length === 1 && rest[0] === '-n';
+  if (first === 'printf') return rest.length > 0 && rest.every((arg) => arg === '');
+  return false;
+}
+
+/** Walks the commands an assignment's value makes a later program run (`GIT_SSH_COMMAND=...`). */
+function walkAssignment(text: string, walk: Walk, tags: Set<ActionTag>): void {
+  const embedded = noEmbedded();
+  assignmentCommands(text, embedded);
+  walkEmbedded(embedded, walk, tags);
+}
+
+/** Classifies the command lines another command runs; an unreadable part adds `unknown`. */
+function walkEmbedded(embedded: EmbeddedCommands, walk: Walk, tags: Set<ActionTag>): void {
+  if (embedded.unknown !== undefined) tags.add('unknown');
+  for (const { line, via } of embedded.lines) walkLine(line, nested(walk, via));
 }
 
 /** The program name a rule reads: basename, lowercase, without a Windows extension. */
@@ -103,7 +139,10 @@ function walkWords(
   for (;;) {
     while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
     if (at < words.length && CONTROL.has(words[at]!.text)) at = words.length;
-    while (at < words.length && ASSIGNMENT.test(words[at]!.text)) at++;
+    while (at < words.length && ASSIGNMENT.test(words[at]!.text)) {
+      walkAssignment(words[at]!.text, walk(), tags);
+      at++;
+    }
     const remaining = words.length - at;
     if (remaining === 0 || (remaining === 1 && CLOSERS.has(words[at]!.text))) {
       if (tags.size > 0) push(walk(), all, tags);
@@ -134,11 +173,21 @@ function walkWords(
     const unwrapped = unwrap(program, words, at + 1);
     if (unwrapped?.kind === 'words') {
       if (unwrapped.write) tags.add('write');
+      for (let index = at + 1; index < unwrapped.from && program === 'env'; index++) {
+        if (ASSIGNMENT.test(words[index]!.text)) walkAssignment(words[index]!.text, walk(), tags);
+      }
+      if (unwrapped.tags) for (const tag of unwrapped.tags) tags.add(tag);
       via.push(program);
       at = unwrapped.from;
       continue;
     }
     const args = words.slice(at + 1);
+    const probe = unwrapped === null ? probeTags(program, textsOf(args)) : null;
+    if (probe !== null) {
+      for (const tag of probe) tags.add(tag);
+      push(walk(), words.slice(at), tags);
+      return;
+    }
     const interpreted = unwrapped === null ? interpret(program, args, segment) : null;
     if (interpreted?.kind === 'words' && ++rewrites > MAX_DEPTH) {
       tags.add('unknown');
@@ -181,7 +230,8 @@ function finishCommand(command: Command): void {
   const { walk, program, words, args, segment, tags, unwrapped, interpreted } = command;
   if (unwrapped?.kind === 'line') {
     if (unwrapped.dynamic) tags.add('unknown');
-    if (tags.size > 0) push(walk, words, tags, unwrapped.dynamic ? 'runs an expansion' : undefined);
+    const note = unwrapped.note ?? (unwrapped.dynamic ? 'runs an expansion' : undefined);
+    if (tags.size > 0) push(walk, words, tags, note);
     walkLine(unwrapped.line, nested(walk, program));
     return;
   }
@@ -204,14 +254,19 @@ function finishCommand(command: Command): void {
   }
   if (program === 'find') walkFind(args, segment, walk, tags);
   else if (program === 'ssh') walkSsh(args, walk, tags);
-  for (const tag of programTags(program, textsOf(args))) tags.add(tag);
+  const texts = textsOf(args);
+  for (const tag of programTags(program, texts)) tags.add(tag);
   if (program === 'sudoedit') tags.add('write');
-  if (tags.size === 0) {
+  const inputs = segment.inputs.map((input) => input.text);
+  const later = laterCommands(program, texts, inputs, tags);
+  if (later.unknown !== undefined) tags.add('unknown');
+  if (tags.size === 0 && later.lines.length === 0) {
     tags.add('unknown');
     push(walk, words, tags, `no rule reads ${program}`);
     return;
   }
-  push(walk, words, tags);
+  if (tags.size > 0) push(walk, words, tags, later.unknown);
+  walkEmbedded({ lines: later.lines }, walk, tags);
 }
 
 /** A word's text without its expansions (`$(...)`, backticks, `${...}`, `$NAME`). */
@@ -254,6 +309,12 @@ function walkFind(
   for (let index = 0; index < args.length; index++) {
     const text = args[index]!.text;
     if (text === '-delete') tags.add('delete');
+    if (/^-f(print0?|printf|ls)$/.test(text)) {
+      // find truncates the file before writing its list, even when nothing matches.
+      tags.add('write');
+      tags.add('delete');
+      tags.add('destructive');
+    }
     if (!['-exec', '-execdir', '-ok', '-okdir'].includes(text)) continue;
     const end = args.findIndex(
       (word, at) => at > index && (word.text === ';' || word.text === '+'),
