@@ -24,6 +24,7 @@ const WRITE = new Set([
   ...['touch', 'mkdir', 'cp', 'mv', 'tee', 'chmod', 'chown', 'chgrp', 'ln', 'install', 'patch'],
   ...['tar', 'unzip', 'zip', 'gzip', 'gunzip', 'bzip2', 'xz', 'unxz', '7z', 'split', 'mkfifo'],
   ...['mktemp', 'sponge', 'prettier', 'black', 'gofmt', 'rustfmt', 'biome'],
+  ...['zstd', 'pigz', 'lz4', 'brotli'],
   ...['vi', 'vim', 'nvim', 'gvim', 'vimdiff', 'nvi', 'evim', 'ex', 'emacs', 'emacsclient', 'nano'],
   ...['pico', 'micro', 'hx', 'helix', 'joe', 'mcedit', 'kak'],
 ]);

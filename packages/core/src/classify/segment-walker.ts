@@ -77,26 +77,34 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   for (const { operator, target } of segment.redirections) {
     if (WRITE_OPERATORS.has(operator) && !QUIET_TARGETS.test(target)) {
       redirectionTags.add('write');
-      // `> f`, `: > f`, `cat /dev/null > f`: the file is emptied.
-      if (TRUNCATING.has(operator) && writesNothing(segment.words)) {
-        redirectionTags.add('delete');
-        redirectionTags.add('destructive');
-      }
     } else if (operator === '<') redirectionTags.add('read');
   }
   walkWords(segment.words, segment, walk, redirectionTags);
 }
 
-/** Whether a simple command prints nothing, so redirecting it with `>` empties the file. */
-function writesNothing(all: readonly ShellWord[]): boolean {
-  const words = all.filter((word, index) => index > 0 || !ASSIGNMENT.test(word.text));
-  const [first, ...rest] = words.map((word) => word.text);
-  if (words.some((word) => word.dynamic)) return false;
-  if (first === undefined || first === ':' || first === 'true' || first === 'false') return true;
-  if (first === 'cat') return rest.length > 0 && rest.every((arg) => arg === '/dev/null');
-  if (first === 'echo') return rest.length === 1 && rest[0] === '-n';
-  if (first === 'printf') return rest.length > 0 && rest.every((arg) => arg === '');
+/** Whether a segment redirects with `>` (not `>>`) to a file, emptying it before the command runs. */
+function truncatesFile(segment: LexedSegment): boolean {
+  return segment.redirections.some(
+    ({ operator, target }) => TRUNCATING.has(operator) && !QUIET_TARGETS.test(target),
+  );
+}
+
+/**
+ * `> f`, `: > f`, `cat /dev/null > f`: a command (or none) that prints
+ * nothing, redirected with `>`, empties the file: its content is deleted.
+ */
+function emptiesFile(segment: LexedSegment, program: string | null, args: readonly string[]) {
+  if (!truncatesFile(segment)) return false;
+  if (program === null || program === ':' || program === 'true' || program === 'false') return true;
+  if (program === 'cat') return args.length > 0 && args.every((arg) => arg === '/dev/null');
+  if (program === 'echo') return args.length === 1 && args[0] === '-n';
+  if (program === 'printf') return args.length > 0 && args.every((arg) => arg === '');
   return false;
+}
+
+function addEmptied(tags: Set<ActionTag>): void {
+  tags.add('delete');
+  tags.add('destructive');
 }
 
 /** Walks the commands an assignment's value makes a later program run (`GIT_SSH_COMMAND=...`). */
@@ -145,6 +153,7 @@ function walkWords(
     }
     const remaining = words.length - at;
     if (remaining === 0 || (remaining === 1 && CLOSERS.has(words[at]!.text))) {
+      if (remaining === 0 && emptiesFile(segment, null, [])) addEmptied(tags);
       if (tags.size > 0) push(walk(), all, tags);
       return;
     }
@@ -237,6 +246,7 @@ function finishCommand(command: Command): void {
   }
   if (unwrapped?.kind === 'no_command') {
     tags.add(unwrapped.tag);
+    if (emptiesFile(segment, null, [])) addEmptied(tags);
     push(walk, words, tags);
     return;
   }
@@ -256,6 +266,7 @@ function finishCommand(command: Command): void {
   else if (program === 'ssh') walkSsh(args, walk, tags);
   const texts = textsOf(args);
   for (const tag of programTags(program, texts)) tags.add(tag);
+  if (emptiesFile(segment, program, texts)) addEmptied(tags);
   if (program === 'sudoedit') tags.add('write');
   const inputs = segment.inputs.map((input) => input.text);
   const later = laterCommands(program, texts, inputs, tags);
