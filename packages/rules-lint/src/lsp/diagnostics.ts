@@ -2,7 +2,7 @@ import { type Diagnostic, DiagnosticSeverity, type Range } from 'vscode-language
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { docsUrlFor } from '../docs/links.js';
 import type { Finding, Severity } from '../findings.js';
-import { type LintOptions, type LintOutcome, lintText } from '../lint.js';
+import type { LintOutcome } from '../lint.js';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -15,9 +15,15 @@ export function documentFileName(uri: string): string {
   return decodeURIComponent(uri.split('/').pop() ?? uri);
 }
 
-/** Lints an editor document exactly as `check` lints a file. */
-export function lintTextDocument(document: TextDocument, options: LintOptions): LintOutcome {
-  return lintText(documentFileName(document.uri), document.getText(), options);
+/** The one diagnostic shown when the file's config cannot be used (`check` exits 2 on it). */
+export function configProblemDiagnostic(message: string): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Error,
+    code: 'config_invalid',
+    source: 'rules-lint',
+    message: `rules-lint config: ${message}`,
+  };
 }
 
 /** The editor range of an offset span. */
