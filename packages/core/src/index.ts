@@ -1,11 +1,13 @@
 export { classifyShellCommand } from './classify/action-tags.js';
 export {
+  argvLine,
   buildEffectProfile,
   canonicalTarget,
+  classifyCommands,
   type EffectProfile,
   type EffectProfileOptions,
   EffectProfileSchema,
-  shellCommandOf,
+  shellCommandsOf,
 } from './classify/effect-profile.js';
 export { type ClassifiedSegment, classifyShellSegments } from './classify/segment-walker.js';
 export { type ShellSegment, splitShellSegments } from './classify/shell-segments.js';
