@@ -14,12 +14,19 @@ export interface AirlockKernel {
   member: Workspace;
   /** Sets the agent application's profile configuration (mode, rules, contracts, stop hooks …). */
   setProfile(configuration: Record<string, unknown>): Promise<void>;
+  /** Stops the kernel (as a crash would, mid-session); close() after it is harmless. */
+  stop(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Starts a kernel (SQLite in a temp dir) for hooked sessions. */
 export async function startAirlockKernel(): Promise<AirlockKernel> {
   const kernel = await startTestKernel();
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= kernel.close();
+    return closing;
+  };
   const member = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
     kernel.workspace.id,
   );
@@ -38,7 +45,8 @@ export async function startAirlockKernel(): Promise<AirlockKernel> {
       if (!response.ok)
         throw new Error(`profile refused: ${response.status} ${await response.text()}`);
     },
-    close: () => kernel.close(),
+    stop: close,
+    close,
   };
 }
 
