@@ -36,3 +36,5 @@ export {
   uninstallHooks,
 } from './install/install.js';
 export { backupPath, type InstallScope, settingsPath } from './install/targets.js';
+export { defaultProfile } from './manifests/default-profiles.js';
+export { SHELL_TOOL, TOOL_MANIFESTS } from './manifests/tool-manifests.js';
