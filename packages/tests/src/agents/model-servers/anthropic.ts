@@ -144,7 +144,7 @@ function readToolResults(body: unknown): Array<{ id: string; output: string }> {
 export function startAnthropicServer(script: ScriptStep[]): Promise<ModelServer> {
   return startScriptedServer(
     script,
-    ({ request, response, body, nextStep }) => {
+    async ({ request, response, body, nextStep }) => {
       const path = request.url ?? '';
       if (path.includes('count_tokens')) {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -164,7 +164,7 @@ export function startAnthropicServer(script: ScriptStep[]): Promise<ModelServer>
       let block: ContentBlock = { type: 'text', text: 'ok' };
       let stepIndex: number | undefined;
       if (main) {
-        const { step, index } = nextStep();
+        const { step, index } = await nextStep();
         block = blockFor(step, index);
         stepIndex = index;
       }

@@ -85,7 +85,7 @@ function readToolResults(body: unknown): Array<{ id: string; output: string }> {
 export function startGeminiServer(script: ScriptStep[]): Promise<ModelServer> {
   return startScriptedServer(
     script,
-    ({ request, response, body, nextStep }) => {
+    async ({ request, response, body, nextStep }) => {
       const path = request.url ?? '';
       const stream = path.includes(':streamGenerateContent');
       if (path.includes(':countTokens')) {
@@ -113,7 +113,7 @@ export function startGeminiServer(script: ScriptStep[]): Promise<ModelServer> {
         send(response, stream, wantsJson ? jsonAnswer() : { text: 'ok' });
         return { main: false };
       }
-      const { step, index } = nextStep();
+      const { step, index } = await nextStep();
       send(response, stream, partFor(step, index));
       return { main, step: index };
     },

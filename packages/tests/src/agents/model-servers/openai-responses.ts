@@ -134,7 +134,7 @@ function readToolResults(body: unknown): Array<{ id: string; output: string }> {
 export function startResponsesServer(script: ScriptStep[]): Promise<ModelServer> {
   return startScriptedServer(
     script,
-    ({ request, response, body, nextStep }) => {
+    async ({ request, response, body, nextStep }) => {
       const path = request.url ?? '';
       if (request.method === 'GET' && path.includes('/models')) {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -150,7 +150,7 @@ export function startResponsesServer(script: ScriptStep[]): Promise<ModelServer>
       const tools = responses.tools ?? [];
       const main = tools.length > 0;
       const { step, index } = main
-        ? nextStep()
+        ? await nextStep()
         : { step: { kind: 'text', text: 'ok' } as ScriptStep, index: -1 };
       streamResponse(response, responses.model ?? 'gpt-scripted', itemFor(step, index, tools));
       return main ? { main, step: index } : { main };

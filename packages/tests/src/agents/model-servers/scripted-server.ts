@@ -2,10 +2,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /** One turn of a scripted model: call the agent's shell tool, call a named tool, or answer text. */
-export type ScriptStep =
+export type ScriptStep = (
   | { kind: 'shell'; command: string }
   | { kind: 'tool'; name: string; input: Record<string, unknown> }
-  | { kind: 'text'; text: string };
+  | { kind: 'text'; text: string }
+) & {
+  /** Awaited before the turn is answered: a test acts here (approves a park, stops the kernel). */
+  before?: () => Promise<void>;
+};
 
 /** A request the agent sent, kept for the test to read back. */
 export interface RecordedRequest {
@@ -42,8 +46,8 @@ export type WireHandler = (context: {
   response: ServerResponse;
   body: unknown;
   raw: string;
-  /** The step for the next main turn (a text "done" once the script is exhausted), and its index. */
-  nextStep: () => { step: ScriptStep; index: number };
+  /** The step for the next main turn (a text "done" once the script is exhausted), and its index, once its `before` is done. */
+  nextStep: () => Promise<{ step: ScriptStep; index: number }>;
 }) => { main: boolean; step?: number } | Promise<{ main: boolean; step?: number }>;
 
 /** Reads the tool results a request carries (the whole history is resent each turn), keyed by call id. */
@@ -58,9 +62,11 @@ export async function startScriptedServer(
   const requests: RecordedRequest[] = [];
   const outputs = new Map<string, string>();
   let turn = 0;
-  const nextStep = () => {
+  const nextStep = async () => {
     const index = turn++;
-    return { step: script[index] ?? { kind: 'text' as const, text: 'done' }, index };
+    const step: ScriptStep = script[index] ?? { kind: 'text', text: 'done' };
+    await step.before?.();
+    return { step, index };
   };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
