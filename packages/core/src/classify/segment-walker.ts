@@ -84,6 +84,7 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
 
 /** Whether a segment redirects with `>` (not `>>`) to a file, emptying it before the command runs. */
 function truncatesFile(segment: LexedSegment): boolean {
+  if (segment.redirections.length === 0) return false;
   return segment.redirections.some(
     ({ operator, target }) => TRUNCATING.has(operator) && !QUIET_TARGETS.test(target),
   );
@@ -268,8 +269,7 @@ function finishCommand(command: Command): void {
   for (const tag of programTags(program, texts)) tags.add(tag);
   if (emptiesFile(segment, program, texts)) addEmptied(tags);
   if (program === 'sudoedit') tags.add('write');
-  const inputs = segment.inputs.map((input) => input.text);
-  const later = laterCommands(program, texts, inputs, tags);
+  const later = laterCommands(program, texts, segment.inputs, tags);
   if (later.unknown !== undefined) tags.add('unknown');
   if (tags.size === 0 && later.lines.length === 0) {
     tags.add('unknown');
