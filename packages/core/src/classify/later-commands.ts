@@ -37,7 +37,10 @@ function sshOptions(program: string, args: readonly string[], out: EmbeddedComma
     const match = /^([A-Za-z_]+)\s*[= ]\s*(.*)$/s.exec(option);
     if (!match) continue;
     const key = match[1]!;
-    if (SSH_COMMAND_OPTIONS.test(key) || /^ssh_command$/i.test(key)) {
+    if (
+      (SSH_COMMAND_OPTIONS.test(key) || /^ssh_command$/i.test(key)) &&
+      !/^none$/i.test(match[2]!)
+    ) {
       out.lines.push({ line: match[2]!, via: `${program} -o ${key}` });
     }
   }
@@ -103,7 +106,7 @@ export function laterCommands(
         out.lines.push({ line: action.slice(5), via: 'tar --checkpoint-action' });
     }
   } else if (program === 'man') {
-    for (const line of optionValues(args, ['-P', '--pager', '-H', '--html'])) {
+    for (const line of optionValues(args, ['-P', '--pager', '--html'])) {
       out.lines.push({ line, via: 'man pager' });
     }
   } else if (program === 'alias') {

@@ -27,6 +27,8 @@ const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
 const CONTROL = new Set(['for', 'select', 'case', 'function', 'in']);
 const QUIET_TARGETS = /^(\/dev\/(null|stdout|stderr|tty|fd\/[0-9]+)|[0-9]+|-)$/;
 const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
+/** Disks and partitions: writing to one overwrites whatever it held. */
+const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|md|dm-|mapper\/|loop)/;
 const TRUNCATING = new Set(['>', '>|', '&>', '>&']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const SSH_VALUED = new Set('pilofFJLRDbcEeIimOQSWwB'.split('').map((letter) => `-${letter}`));
@@ -77,6 +79,7 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   for (const { operator, target } of segment.redirections) {
     if (WRITE_OPERATORS.has(operator) && !QUIET_TARGETS.test(target)) {
       redirectionTags.add('write');
+      if (BLOCK_DEVICE.test(target)) redirectionTags.add('destructive');
     } else if (operator === '<') redirectionTags.add('read');
   }
   walkWords(segment.words, segment, walk, redirectionTags);
