@@ -170,6 +170,15 @@ export {
   type CredentialView,
   CredentialViewSchema,
 } from './protocol/operations/accounts.js';
+export {
+  HOOKED_AGENTS,
+  HOOKED_EVENTS,
+  HOOKED_OUTPUT_MAX_BYTES,
+  HOOKED_VERDICTS,
+  type HookedAgent,
+  type HookedEvent,
+  type HookedVerdict,
+} from './protocol/operations/hooks.js';
 export { type OverlayView, OverlayViewSchema } from './protocol/operations/overlays.js';
 export {
   OPERATION_CONTRACTS,

@@ -82,7 +82,12 @@ export function evaluateActionContract(
   const reminders: string[] = [];
   const constraint = constraintReminder(contract, subject);
   if (rule === null && constraint === null) return null;
-  const ref = rule && { index: rule.index, list: rule.list, text: rule.text };
+  const ref = rule && {
+    index: rule.index,
+    list: rule.list,
+    text: rule.text,
+    contract_version: contract.contract_version,
+  };
   const version = `action contract v${contract.contract_version}`;
   let verdict: LayerDecision['verdict'] = 'allow';
   let detail: string | null = null;
