@@ -25,7 +25,7 @@ function laterTurns(sandbox: AgentSandbox): string {
     .join('\n');
 }
 
-describe.each(agentNames)('%s: policies through Airlock', { timeout: 180_000 }, (agent) => {
+describe.each(agentNames)('%s: policies through Airlock', { timeout: 300_000 }, (agent) => {
   const missing = missingAgentReason(agent);
   if (missing) console.warn(`skipping ${agent}: ${missing}`);
   let sandbox: AgentSandbox | undefined;
