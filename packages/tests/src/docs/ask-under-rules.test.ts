@@ -75,7 +75,7 @@ describe('how a model asks a question, as docs/concepts.md says', () => {
   it('the docs state the input shape and the rule rules mode needs', () => {
     const page = readFileSync(join(REPO_ROOT, 'docs', 'concepts.md'), 'utf8');
     expect(page).toContain('`{prompt, options?, multi?}`');
-    expect(page).toMatch(/Under `rules`\s+mode[^]*?a rule allows the `ask` tool/);
+    expect(page).toMatch(/Under `rules`\s+mode[\s\S]*?a rule allows the `ask` tool/);
     expect(page).toContain('{"tool": "ask", "verdict": "allow"}');
   });
 });

@@ -12,7 +12,7 @@ const run = promisify(execFile);
 /** The one Lua block of docs/editors.md: the Neovim configuration a user copies. */
 function docsNeovimConfig(): string {
   const page = readFileSync(join(import.meta.dirname, '../../../../../docs/editors.md'), 'utf8');
-  const blocks = [...page.matchAll(/```lua\n([^]*?)```/g)].map((match) => match[1]!);
+  const blocks = [...page.matchAll(/```lua\n([\s\S]*?)```/g)].map((match) => match[1]!);
   if (blocks.length !== 1)
     throw new Error(`docs/editors.md has ${blocks.length} lua blocks, not 1`);
   return blocks[0]!;
