@@ -115,6 +115,9 @@ export {
   type AuditRecord,
   AuditRecordSchema,
   DeciderSchema,
+  type PolicyChange,
+  PolicyChangeKindSchema,
+  PolicyChangeSchema,
 } from './protocol/audit.js';
 export {
   BODY_ERROR_CODES,
