@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { RunEventType, RunPhase, RunState } from '../kernel/run-machine.js';
 import type { TaskEventType, TaskKind, TaskOrigin, TaskState } from '../kernel/task-states.js';
+import type { HookSessionTable } from './hook-sessions.js';
 
 /** A change of policy (kernel/policy-changes.ts), written to the workspace's log. */
 export type PolicyEventType = 'policy.changed';
@@ -193,4 +194,5 @@ export interface Database {
   run_events: RunEventTable;
   overlay_documents: OverlayDocumentTable;
   claim_locks: ClaimLockTable;
+  hook_sessions: HookSessionTable;
 }
