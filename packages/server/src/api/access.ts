@@ -1,5 +1,5 @@
+import { AirlockError } from '../errors.js';
 import { type ApplicationFence, fencedIn } from '../feed/fence.js';
-import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { authenticate, type Principal } from '../store/accounts.js';
 import type { Operation } from './operation.js';

@@ -1,5 +1,5 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { removeAgentApplication, revokeCredentialAndReaddress } from '../kernel/revocation.js';
 import {

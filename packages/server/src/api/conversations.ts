@@ -1,5 +1,5 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import { startTurn } from '../kernel/runs.js';
 import { newId } from '../store/ids.js';
 import { implement } from './operation.js';

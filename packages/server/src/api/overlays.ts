@@ -1,5 +1,5 @@
 import { OPERATION_CONTRACTS, type OverlayScope, validateOverlayDocument } from '@airlock/core';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { type OverlayKey, readOverlay, replaceOverlay, trustOverlay } from '../store/overlays.js';

@@ -10,7 +10,7 @@ import {
   FEED_ACCESS,
   fenceOf,
 } from '../api/access.js';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { FeedItem } from './feed-item.js';
 import { fencedDelivery } from './fence.js';

@@ -1,5 +1,5 @@
+import { AirlockError } from '../errors.js';
 import type { Tx } from '../store/store.js';
-import { AirlockError } from './errors.js';
 
 /** JSON text with object keys sorted, so two equal declarations compare equal. */
 function canonicalJson(value: unknown): string {

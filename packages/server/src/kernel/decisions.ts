@@ -1,13 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Remember } from '@airlock/core';
 import type { Kysely } from 'kysely';
+import { AirlockError } from '../errors.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { hashToken, newToken } from '../store/ids.js';
 import type { Database, RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
-import { AirlockError } from './errors.js';
 import { hookEventOf, hooksOf } from './hooks.js';
 import { moveTask, type TaskChange } from './move-task.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { AirlockError } from '../errors.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { newId } from '../store/ids.js';
 import { type PreparedQuery, readAhead, runPrepared } from '../store/prepared.js';
@@ -7,7 +8,6 @@ import type { Tx } from '../store/store.js';
 import { takeClaimLocks } from './claim-serialization.js';
 import type { KernelContext } from './context.js';
 import type { TaskAddress } from './decisions.js';
-import { AirlockError } from './errors.js';
 import { checkHookCommit } from './hooks.js';
 import { stopDecisionError } from './lifecycle.js';
 import { moveTask } from './move-task.js';

@@ -1,3 +1,4 @@
+import { AirlockError } from '../errors.js';
 import type { ProposedCall } from '../providers/types.js';
 import type { Principal } from '../store/accounts.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
@@ -5,7 +6,6 @@ import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { cancelTask } from './decisions.js';
-import { AirlockError } from './errors.js';
 import { readHistory } from './history.js';
 import { applyRound } from './run-loop.js';
 import { lockRun, readRun, settleRun } from './run-state.js';

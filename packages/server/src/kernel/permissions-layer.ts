@@ -11,7 +11,7 @@ import {
 } from '@airlock/core';
 import type { RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import type { LayerCall, PolicyLayer } from './policy-layers.js';
+import type { LayerCall, PolicyLayer } from './policy-layer.js';
 import { inputSchemaProblems } from './tool-input-schema.js';
 
 /** The configuration keys of spec 003 that a run freezes. */

@@ -5,11 +5,11 @@ import {
   validateOverlayDocument,
   withRememberedRule,
 } from '@airlock/core';
+import { AirlockError } from '../errors.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { type OverlayKey, readOverlay, replaceOverlay } from '../store/overlays.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { AirlockError } from './errors.js';
 
 /** What an approval remembered: told on its `task.approved` event. */
 export interface Remembered {

@@ -1,8 +1,8 @@
+import { AirlockError } from '../errors.js';
 import { forgetCredentials } from '../store/accounts.js';
 import { hashToken } from '../store/ids.js';
 import type { Store, Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
-import { AirlockError } from './errors.js';
 import { endRun } from './run-machine.js';
 import { lockRun } from './run-state.js';
 import { TASK_VERBS } from './task-machine.js';

@@ -1,4 +1,5 @@
 import { tighten, validateProfileConfiguration } from '@airlock/core';
+import { AirlockError } from '../errors.js';
 import type { ProviderConfig } from '../providers/types.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { newSortableId } from '../store/ids.js';
@@ -6,7 +7,6 @@ import { insertRow } from '../store/prepared.js';
 import { currentProfileConfiguration } from '../store/profiles.js';
 import type { RunTable } from '../store/schema.js';
 import type { KernelContext } from './context.js';
-import { AirlockError } from './errors.js';
 import { markFresh } from './fresh-runs.js';
 import { freezePolicyLayers } from './policy-layers.js';
 import { advanceInline } from './run-loop.js';

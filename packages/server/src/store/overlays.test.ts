@@ -1,6 +1,6 @@
 import type { OverlayDocument } from '@airlock/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAirlockError } from '../kernel/errors.js';
+import { isAirlockError } from '../errors.js';
 import { backends } from '../testing/stores.js';
 import { createWorkspace } from './accounts.js';
 import {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, type OverlayDocument, type OverlayScope } from '@airlock/core';
 import type { Kysely } from 'kysely';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import type { Database } from './schema.js';
 
 /** Names one overlay document: its scope and owner in a workspace. */

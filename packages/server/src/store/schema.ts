@@ -1,9 +1,20 @@
+import type { EventType, Origin, RunState, TaskKind, TaskState } from '@airlock/core';
 import type { Generated } from 'kysely';
-import type { RunEventType, RunPhase, RunState } from '../kernel/run-machine.js';
-import type { TaskEventType, TaskKind, TaskOrigin, TaskState } from '../kernel/task-states.js';
 
-/** Every event type the kernel writes to a run's log. */
-export type EventType = TaskEventType | RunEventType;
+/** Every event type the kernel writes to a run's log: the wire's, from @airlock/core. */
+export type { EventType } from '@airlock/core';
+
+/**
+ * Where a running run is in its loop: `model` when its next step is due,
+ * `tools` while rows it waits on settle (a round's calls, or every outstanding
+ * row before an answer is delivered), `hook` while a lifecycle hook or
+ * summarizer row settles, `done` once it ended. The kernel's run machine
+ * (kernel/run-machine.ts) says which moves between them are allowed.
+ */
+export const RUN_PHASES = ['model', 'tools', 'hook', 'done'] as const;
+
+/** A run's phase. */
+export type RunPhase = (typeof RUN_PHASES)[number];
 
 /** A workspace: the tenant boundary every credential and run belongs to. */
 export interface WorkspaceTable {
@@ -109,7 +120,7 @@ export interface TaskTable {
   run_id: string;
   key: string;
   round: number;
-  origin: TaskOrigin;
+  origin: Origin;
   kind: TaskKind;
   /** Written only by the task state machine (move-task.ts). */
   state: TaskState;
