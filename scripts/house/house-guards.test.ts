@@ -25,7 +25,6 @@ const DRIVER_IMPORTERS_LEFT = [
   'packages/server/src/kernel/history.ts',
   'packages/server/src/kernel/hook-clock.ts',
   'packages/server/src/kernel/run-state.ts',
-  'packages/server/src/kernel/task-states.ts',
 ];
 
 /** Package source files bound by the driver rule: not tests, not test support. */

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
+import { stateLiteral } from '../store/tasks.js';
 import type { KernelContext } from './context.js';
 import { expireHooks } from './hook-clock.js';
 import { moveTask } from './move-task.js';
 import { QUESTION_EXPIRED_TEXT } from './questions.js';
 import { stopRunsOfRemovedApplications } from './revocation.js';
 import { lockRun } from './run-state.js';
-import { APPROVAL_EXPIRED_TEXT, stateLiteral } from './task-states.js';
+import { APPROVAL_EXPIRED_TEXT } from './task-states.js';
 
 const BATCH = 200;
 

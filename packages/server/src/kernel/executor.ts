@@ -5,6 +5,7 @@ import { newId } from '../store/ids.js';
 import { type PreparedQuery, readAhead, runPrepared } from '../store/prepared.js';
 import type { TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { stateLiteral } from '../store/tasks.js';
 import { takeClaimLocks } from './claim-serialization.js';
 import type { KernelContext } from './context.js';
 import type { TaskAddress } from './decisions.js';
@@ -14,7 +15,6 @@ import { moveTask } from './move-task.js';
 import type { RunState } from './run-machine.js';
 import { lockRun } from './run-state.js';
 import { checkMove } from './task-machine.js';
-import { stateLiteral } from './task-states.js';
 import { type TaskView, taskView } from './views.js';
 
 /** One row on an executor's inbox: work to claim (`tool`) or a decision to watch (`approval`, `ask`). */

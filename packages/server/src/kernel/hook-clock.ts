@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
+import { stateLiteral } from '../store/tasks.js';
 import type { KernelContext } from './context.js';
 import { moveTask } from './move-task.js';
 import { lockRun } from './run-state.js';
-import { stateLiteral } from './task-states.js';
 
 const BATCH = 200;
 

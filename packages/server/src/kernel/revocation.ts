@@ -2,11 +2,11 @@ import { AirlockError } from '../errors.js';
 import { forgetCredentials } from '../store/accounts.js';
 import { hashToken } from '../store/ids.js';
 import type { Store, Tx } from '../store/store.js';
+import { stateLiteral } from '../store/tasks.js';
 import type { KernelContext } from './context.js';
 import { endRun } from './run-machine.js';
 import { lockRun } from './run-state.js';
 import { TASK_VERBS } from './task-machine.js';
-import { stateLiteral } from './task-states.js';
 
 /** A held row whose addressee was cleared. */
 export interface Readdressed {

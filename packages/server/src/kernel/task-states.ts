@@ -1,13 +1,7 @@
 import type { EventType, TaskState } from '@airlock/core';
-import { type RawBuilder, sql } from 'kysely';
 
 // The states and kinds are the wire's (@airlock/core's protocol): one list for both.
 export { TASK_STATES, type TaskKind, type TaskState } from '@airlock/core';
-
-/** A state as an SQL literal (the partial indexes name their states literally). */
-export function stateLiteral<S extends TaskState>(state: S): RawBuilder<S> {
-  return sql.lit(state);
-}
 
 /** States no transition leaves except a member's retry (or a kernel's fail-hook). */
 export const TERMINAL_STATES: readonly TaskState[] = [

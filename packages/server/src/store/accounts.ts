@@ -49,6 +49,41 @@ export async function listWorkspaces(store: Store): Promise<{ id: string; name: 
   return store.db.selectFrom('workspaces').select(['id', 'name']).orderBy('created_at').execute();
 }
 
+/** An agent application as the accounts routes show it. */
+export interface ApplicationRecord {
+  id: string;
+  name: string;
+  created_at: number;
+  removed_at: number | null;
+}
+
+/** One agent application of a workspace (removed ones included); undefined when it has none by that id. */
+export async function findAgentApplication(
+  store: Store,
+  workspaceId: string,
+  id: string,
+): Promise<ApplicationRecord | undefined> {
+  return store.db
+    .selectFrom('agent_applications')
+    .select(['id', 'name', 'created_at', 'removed_at'])
+    .where('id', '=', id)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+}
+
+/** Every agent application of a workspace, removed ones included, oldest first. */
+export async function listApplicationRecords(
+  store: Store,
+  workspaceId: string,
+): Promise<ApplicationRecord[]> {
+  return store.db
+    .selectFrom('agent_applications')
+    .select(['id', 'name', 'created_at', 'removed_at'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .execute();
+}
+
 /** Lists a workspace's agent applications, oldest first. */
 export async function listAgentApplications(
   store: Store,
