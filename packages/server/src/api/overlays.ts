@@ -50,7 +50,7 @@ export const getOverlay = implement(
   OPERATION_CONTRACTS['overlays.get'],
   async ({ kernel, principal }, input) => {
     const key = await overlayKey(kernel, principal, input);
-    return readOverlay(kernel.context.store.db, key);
+    return readOverlay(kernel.context.store, key);
   },
 );
 

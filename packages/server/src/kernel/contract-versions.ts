@@ -1,4 +1,5 @@
 import { AirlockError } from '../errors.js';
+import { profileConfigurationText } from '../store/profiles.js';
 import type { Tx } from '../store/store.js';
 
 /** JSON text with object keys sorted, so two equal declarations compare equal. */
@@ -33,15 +34,13 @@ export async function assertContractVersionRises(
   options: { agentApplicationId: string; previousVersion: number; contract: unknown },
 ): Promise<void> {
   if (options.contract === undefined || options.previousVersion < 1) return;
-  const previous = await tx.db
-    .selectFrom('profile_configurations')
-    .select('configuration')
-    .where('agent_application_id', '=', options.agentApplicationId)
-    .where('version', '=', options.previousVersion)
-    .executeTakeFirst();
-  if (!previous) return;
-  const before = (JSON.parse(previous.configuration) as { action_contract?: unknown })
-    .action_contract;
+  const previous = await profileConfigurationText(
+    tx,
+    options.agentApplicationId,
+    options.previousVersion,
+  );
+  if (previous === undefined) return;
+  const before = (JSON.parse(previous) as { action_contract?: unknown }).action_contract;
   if (before === undefined || canonicalJson(before) === canonicalJson(options.contract)) return;
   const was = versionOf(before);
   const now = versionOf(options.contract);

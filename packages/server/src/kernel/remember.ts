@@ -71,7 +71,7 @@ export async function rememberApproval(
   const rule =
     remember.rule ??
     exactCallRule(row.resolved_tool_name ?? row.tool_name, JSON.parse(row.tool_input));
-  const current = await readOverlay(tx.db, key);
+  const current = await readOverlay(tx, key);
   const next = validateOverlayDocument(
     withRememberedRule(current.groups, ruleSetId, rule),
     remember.scope,

@@ -123,7 +123,7 @@ export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): 
   if (!model?.inline) return false;
   for (let i = 0; i < INLINE_ROUNDS && due(run, tx.now); i += 1) {
     if (!(await beforeModel(ctx, tx, run))) continue;
-    const reading = await readHistory(tx.db, run);
+    const reading = await readHistory(tx, run);
     const outcome = await askModel(model, config, run, reading);
     await applyRound(ctx, tx, run, reading.fed, outcome);
   }
@@ -158,11 +158,11 @@ async function summarizeOutside(ctx: KernelContext, runId: string, owner: string
     .selectAll()
     .where('id', '=', runId)
     .executeTakeFirst();
-  if (!peek || !due(peek, ctx.store.now()) || !(await pendingSummary(ctx.store.db, peek))) return;
+  if (!peek || !due(peek, ctx.store.now()) || !(await pendingSummary(ctx.store, peek))) return;
   const leased = await leaseModelTurn(ctx, runId, owner);
-  const row = leased && (await pendingSummary(ctx.store.db, leased));
+  const row = leased && (await pendingSummary(ctx.store, leased));
   if (!leased || !row) return;
-  const text = await summarize(ctx, ctx.store.db, leased, row);
+  const text = await summarize(ctx, ctx.store, leased, row);
   await ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, leased.workspace_id, runId);
     if (run.state !== 'running' || run.model_lease_owner !== owner) return;
@@ -229,7 +229,7 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
   const leased = await leaseModelTurn(ctx, runId, owner);
   if (!leased) return;
   const { config, model } = providerOf(ctx, leased);
-  const reading = await readHistory(ctx.store.db, leased);
+  const reading = await readHistory(ctx.store, leased);
   const outcome = await askModel(model, config, leased, reading);
   await ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, leased.workspace_id, runId);

@@ -23,3 +23,17 @@ export async function conversationExists(
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** A conversation of one agent application in a workspace; undefined when it has none by that id. */
+export async function findOwnConversation(
+  store: Store,
+  owner: { workspaceId: string; agentApplicationId: string; id: string },
+): Promise<ConversationTable | undefined> {
+  return store.db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('id', '=', owner.id)
+    .where('workspace_id', '=', owner.workspaceId)
+    .where('agent_application_id', '=', owner.agentApplicationId)
+    .executeTakeFirst();
+}

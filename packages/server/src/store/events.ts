@@ -1,4 +1,5 @@
-import type { RunEventTable } from './schema.js';
+import type { Reader } from './reader.js';
+import type { EventType, RunEventTable } from './schema.js';
 import type { Store } from './store.js';
 
 /**
@@ -41,4 +42,19 @@ export async function readEvents(store: Store, page: EventPage): Promise<RunEven
     .orderBy('seq')
     .limit(page.limit)
     .execute();
+}
+
+/** True when a run's log already holds an event of this type. */
+export async function runHasEvent(
+  reader: Reader,
+  run: { workspaceId: string; runId: string; type: EventType },
+): Promise<boolean> {
+  const earlier = await reader.db
+    .selectFrom('run_events')
+    .select('seq')
+    .where('workspace_id', '=', run.workspaceId)
+    .where('run_id', '=', run.runId)
+    .where('type', '=', run.type)
+    .executeTakeFirst();
+  return earlier !== undefined;
 }

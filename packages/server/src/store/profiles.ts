@@ -60,3 +60,18 @@ export async function currentProfileConfiguration(
     created_at: row.created_at,
   };
 }
+
+/** The stored text of one configuration version of an agent application; undefined when absent. */
+export async function profileConfigurationText(
+  reader: Store | Tx,
+  agentApplicationId: string,
+  version: number,
+): Promise<string | undefined> {
+  const row = await reader.db
+    .selectFrom('profile_configurations')
+    .select('configuration')
+    .where('agent_application_id', '=', agentApplicationId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return row?.configuration;
+}

@@ -1,5 +1,6 @@
 import type { TaskState } from '@airlock/core';
 import { type RawBuilder, sql } from 'kysely';
+import type { Reader } from './reader.js';
 import type { TaskTable } from './schema.js';
 import type { Store } from './store.js';
 
@@ -38,5 +39,83 @@ export async function listOpenDecisions(
     .where('resolution_token_hash', 'is', null)
     .orderBy('created_at')
     .limit(limit)
+    .execute();
+}
+
+/** One row of a run by key; undefined when the run has none. */
+export async function findTask(
+  reader: Reader,
+  runId: string,
+  key: string,
+): Promise<TaskTable | undefined> {
+  return reader.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+}
+
+/** The row a hook or summarizer step planted (its `event:source`), when any; `runnable` only if asked. */
+export async function findTaskBySource(
+  reader: Reader,
+  runId: string,
+  source: string,
+  options: { runnableOnly?: boolean } = {},
+): Promise<TaskTable | undefined> {
+  return reader.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('hook_source', '=', source)
+    .$if(options.runnableOnly === true, (qb) => qb.where('state', '=', 'runnable'))
+    .executeTakeFirst();
+}
+
+/**
+ * The rows a run's model has read or will read: its own calls, and the stop
+ * hook rows that succeeded (their continuation feedback opens a round).
+ * Unordered.
+ */
+export async function listFedTasks(reader: Reader, runId: string): Promise<TaskTable[]> {
+  return reader.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where((eb) =>
+      eb.or([
+        eb('origin', '=', 'model'),
+        eb.and([eb('kind', '=', 'hook'), eb('state', '=', 'succeeded')]),
+      ]),
+    )
+    .execute();
+}
+
+/** A run's model rows of one round, oldest first. */
+export async function listRoundModelTasks(
+  reader: Reader,
+  runId: string,
+  round: number,
+): Promise<TaskTable[]> {
+  return reader.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('origin', '=', 'model')
+    .where('round', '=', round)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Arms a row's deadline (a hook row's timeout, once it is approved). */
+export async function setTaskDeadline(
+  reader: Reader,
+  row: Pick<TaskTable, 'run_id' | 'key' | 'deadline_at'>,
+): Promise<void> {
+  await reader.db
+    .updateTable('tasks')
+    .set({ deadline_at: row.deadline_at })
+    .where('run_id', '=', row.run_id)
+    .where('key', '=', row.key)
     .execute();
 }
