@@ -49,7 +49,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`airlock: ${(error as Error).message}\n`);
+    const message = (error as Error).message;
+    // Command errors already name themselves ("airlock runs list: ..."): one prefix, not two.
+    process.stderr.write(`${message.startsWith('airlock ') ? message : `airlock: ${message}`}\n`);
     process.exit(error instanceof OperatorError ? error.status : 1);
   },
 );

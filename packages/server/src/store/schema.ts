@@ -16,6 +16,17 @@ export const RUN_PHASES = ['model', 'tools', 'hook', 'done'] as const;
 /** A run's phase. */
 export type RunPhase = (typeof RUN_PHASES)[number];
 
+/** A coding agent's session: its conversation and the run of its current turn. */
+export interface HookSessionTable {
+  agent_application_id: string;
+  agent: string;
+  session_id: string;
+  workspace_id: string;
+  conversation_id: string;
+  run_id: string | null;
+  created_at: number;
+}
+
 /** A workspace: the tenant boundary every credential and run belongs to. */
 export interface WorkspaceTable {
   id: string;
@@ -201,4 +212,5 @@ export interface Database {
   run_events: RunEventTable;
   overlay_documents: OverlayDocumentTable;
   claim_locks: ClaimLockTable;
+  hook_sessions: HookSessionTable;
 }
