@@ -18,9 +18,7 @@ const DATABASE_DRIVERS = /^(kysely|pg|better-sqlite3)(\/|$)/;
  */
 const DRIVER_IMPORTERS_LEFT = [
   'packages/server/src/cli/local-workspace.ts',
-  'packages/server/src/kernel/clocks.ts',
   'packages/server/src/kernel/executor.ts',
-  'packages/server/src/kernel/hook-clock.ts',
   'packages/server/src/kernel/run-state.ts',
 ];
 

@@ -5,6 +5,7 @@ import {
   ProviderError,
   type ProviderRound,
 } from '../providers/types.js';
+import { peekRun } from '../store/runs.js';
 import type { RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
@@ -12,7 +13,7 @@ import { completeSummary, pendingSummary, summarize } from './compaction.js';
 import type { KernelContext } from './context.js';
 import { readHistory } from './history.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
-import { endRun, setRunPhase, touchRun } from './run-machine.js';
+import { endRun, leaseModel, setRunPhase, touchRun } from './run-machine.js';
 import { lockRun, settleRun } from './run-state.js';
 
 /** How long one process may hold a run's model turn before another may take it over. */
@@ -132,19 +133,7 @@ export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): 
 
 /** Leases the model turn of a run and asks its provider for a pending compaction summary. */
 async function leaseModelTurn(ctx: KernelContext, runId: string, owner: string) {
-  return ctx.store.transaction(async (tx) =>
-    tx.db
-      .updateTable('runs')
-      .set({ model_lease_owner: owner, model_lease_until: tx.now + MODEL_LEASE_MS })
-      .where('id', '=', runId)
-      .where('state', '=', 'running')
-      .where('phase', '=', 'model')
-      .where((eb) =>
-        eb.or([eb('model_lease_until', 'is', null), eb('model_lease_until', '<', tx.now)]),
-      )
-      .returningAll()
-      .executeTakeFirst(),
-  );
+  return ctx.store.transaction((tx) => leaseModel(tx, { runId, owner, forMs: MODEL_LEASE_MS }));
 }
 
 /**
@@ -153,11 +142,7 @@ async function leaseModelTurn(ctx: KernelContext, runId: string, owner: string) 
  * lease still holds.
  */
 async function summarizeOutside(ctx: KernelContext, runId: string, owner: string): Promise<void> {
-  const peek = await ctx.store.db
-    .selectFrom('runs')
-    .selectAll()
-    .where('id', '=', runId)
-    .executeTakeFirst();
+  const peek = await peekRun(ctx.store, runId);
   if (!peek || !due(peek, ctx.store.now()) || !(await pendingSummary(ctx.store, peek))) return;
   const leased = await leaseModelTurn(ctx, runId, owner);
   const row = leased && (await pendingSummary(ctx.store, leased));
@@ -199,11 +184,7 @@ async function holdForClient(ctx: KernelContext, peek: RunTable): Promise<void> 
  * lease. Safe to call from several processes.
  */
 export async function driveRun(ctx: KernelContext, runId: string): Promise<void> {
-  const peek = await ctx.store.db
-    .selectFrom('runs')
-    .selectAll()
-    .where('id', '=', runId)
-    .executeTakeFirst();
+  const peek = await peekRun(ctx.store, runId);
   if (!peek || !due(peek, ctx.store.now())) return;
   const { model: peekModel } = providerOf(ctx, peek);
   if (peekModel?.external) {

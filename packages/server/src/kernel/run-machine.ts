@@ -1,6 +1,7 @@
 import type { EventType, RunState } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import type { Param, PreparedQuery } from '../store/prepared.js';
+import { writeModelLease } from '../store/runs.js';
 import type { RunPhase, RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { cancelOutstanding } from './cancel-outstanding.js';
@@ -203,5 +204,23 @@ export async function endRun(
       ...(end.error ? { error: end.error } : {}),
     },
     principal,
+  });
+}
+
+/**
+ * Takes a running run's model lease for `forMs` when its next step is the
+ * model's and nobody holds the lease (written at once, not at the end of the
+ * unit of work: the lease is what keeps a second kernel off the run while its
+ * provider is asked outside any transaction). Returns the run as leased,
+ * undefined when the lease is not free.
+ */
+export async function leaseModel(
+  tx: Tx,
+  lease: { runId: string; owner: string; forMs: number },
+): Promise<RunTable | undefined> {
+  return writeModelLease(tx, {
+    runId: lease.runId,
+    owner: lease.owner,
+    until: tx.now + lease.forMs,
   });
 }

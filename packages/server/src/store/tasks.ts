@@ -2,7 +2,7 @@ import type { TaskState } from '@airlock/core';
 import { type RawBuilder, sql } from 'kysely';
 import type { Reader } from './reader.js';
 import type { TaskTable } from './schema.js';
-import type { Store } from './store.js';
+import type { Store, Tx } from './store.js';
 
 /**
  * The tasks repository: reads of task rows outside a unit of work. The moves
@@ -117,5 +117,73 @@ export async function setTaskDeadline(
     .set({ deadline_at: row.deadline_at })
     .where('run_id', '=', row.run_id)
     .where('key', '=', row.key)
+    .execute();
+}
+
+/**
+ * Clears the addressee of an application's rows resting in these states (the
+ * task machine's `readdress`, which keeps each row's state); returns the rows.
+ */
+export async function clearAddressee(
+  tx: Tx,
+  options: { addressee: string; states: readonly TaskState[] },
+): Promise<Pick<TaskTable, 'workspace_id' | 'run_id' | 'key' | 'state'>[]> {
+  return tx.db
+    .updateTable('tasks')
+    .set({ addressee: null, updated_at: tx.now })
+    .where('addressee', '=', options.addressee)
+    .where(
+      'state',
+      'in',
+      options.states.map((state) => stateLiteral(state)),
+    )
+    .returning(['workspace_id', 'run_id', 'key', 'state'])
+    .execute();
+}
+
+/** A row the clocks sweep: where it is, and its claim when it holds one. */
+export type DueRow = Pick<TaskTable, 'run_id' | 'workspace_id' | 'key'>;
+
+/** Rows resting in a waiting state whose deadline passed, earliest first (at most `limit`). */
+export async function waitingRowsDue(
+  store: Store,
+  due: { state: 'needs_approval' | 'awaiting_input'; now: number; limit: number },
+): Promise<DueRow[]> {
+  return store.db
+    .selectFrom('tasks')
+    .select(['run_id', 'workspace_id', 'key'])
+    .where('state', '=', sql.lit(due.state))
+    .where('deadline_at', '<=', due.now)
+    .orderBy('deadline_at')
+    .limit(due.limit)
+    .execute();
+}
+
+/** Claimed rows whose lease lapsed (at most `limit`). */
+export async function lapsedClaims(
+  store: Store,
+  due: { now: number; limit: number },
+): Promise<(DueRow & Pick<TaskTable, 'claim_id'>)[]> {
+  return store.db
+    .selectFrom('tasks')
+    .select(['run_id', 'workspace_id', 'key', 'claim_id'])
+    .where('state', '=', stateLiteral('claimed'))
+    .where('lease_until', '<=', due.now)
+    .limit(due.limit)
+    .execute();
+}
+
+/** Hook rows, runnable or claimed, whose timeout passed (at most `limit`). */
+export async function hookRowsDue(
+  store: Store,
+  due: { now: number; limit: number },
+): Promise<DueRow[]> {
+  return store.db
+    .selectFrom('tasks')
+    .select(['run_id', 'workspace_id', 'key'])
+    .where('kind', '=', sql.lit('hook'))
+    .where('state', 'in', [stateLiteral('runnable'), stateLiteral('claimed')])
+    .where('deadline_at', '<=', due.now)
+    .limit(due.limit)
     .execute();
 }
