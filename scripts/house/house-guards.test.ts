@@ -18,7 +18,6 @@ const DATABASE_DRIVERS = /^(kysely|pg|better-sqlite3)(\/|$)/;
  */
 const DRIVER_IMPORTERS_LEFT = [
   'packages/server/src/cli/local-workspace.ts',
-  'packages/server/src/kernel/executor.ts',
   'packages/server/src/kernel/run-state.ts',
 ];
 
