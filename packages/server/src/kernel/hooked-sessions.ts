@@ -1,4 +1,4 @@
-import type { HookedAgent, HookedEvent } from '@airlock/core';
+import type { HookedEvent, HookedLoop } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import type { Principal } from '../store/accounts.js';
 import {
@@ -20,7 +20,7 @@ import { startTurn } from './runs.js';
 
 /** One event of a hooked session, as `hooks.event` takes it. */
 export interface HookedEventInput {
-  agent: HookedAgent;
+  agent: HookedLoop;
   session_id: string;
   event: HookedEvent;
   task_key?: string | undefined;

@@ -61,6 +61,25 @@ export async function currentProfileConfiguration(
   };
 }
 
+/**
+ * The stored texts of an agent application's configuration versions up to
+ * and including `version`, newest first.
+ */
+export async function profileConfigurationsThrough(
+  reader: Store | Tx,
+  agentApplicationId: string,
+  version: number,
+): Promise<string[]> {
+  const rows = await reader.db
+    .selectFrom('profile_configurations')
+    .select('configuration')
+    .where('agent_application_id', '=', agentApplicationId)
+    .where('version', '<=', version)
+    .orderBy('version', 'desc')
+    .execute();
+  return rows.map((row) => row.configuration);
+}
+
 /** The stored text of one configuration version of an agent application; undefined when absent. */
 export async function profileConfigurationText(
   reader: Store | Tx,
