@@ -61,7 +61,10 @@ export function createGatewayServer(options: {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     if (!options.tools.has(name)) {
-      throw new McpError(ErrorCode.InvalidParams, `no tool ${name} behind this gateway`);
+      // Not an McpError: its message already carries "MCP error -32602:", which the client adds again.
+      throw Object.assign(new Error(`no tool ${name} behind this gateway`), {
+        code: ErrorCode.InvalidParams,
+      });
     }
     const progressToken = request.params._meta?.progressToken;
     const current = sessionOf();
