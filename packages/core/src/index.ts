@@ -1,11 +1,13 @@
 export { classifyShellCommand } from './classify/action-tags.js';
 export {
+  argvLine,
   buildEffectProfile,
   canonicalTarget,
+  classifyCommands,
   type EffectProfile,
   type EffectProfileOptions,
   EffectProfileSchema,
-  shellCommandOf,
+  shellCommandsOf,
 } from './classify/effect-profile.js';
 export { type ClassifiedSegment, classifyShellSegments } from './classify/segment-walker.js';
 export { type ShellSegment, splitShellSegments } from './classify/shell-segments.js';
@@ -115,6 +117,9 @@ export {
   type AuditRecord,
   AuditRecordSchema,
   DeciderSchema,
+  type PolicyChange,
+  PolicyChangeKindSchema,
+  PolicyChangeSchema,
 } from './protocol/audit.js';
 export {
   BODY_ERROR_CODES,
@@ -168,6 +173,18 @@ export {
   type CredentialView,
   CredentialViewSchema,
 } from './protocol/operations/accounts.js';
+export {
+  HOOKED_AGENTS,
+  HOOKED_EVENTS,
+  HOOKED_FRAMEWORKS,
+  HOOKED_OUTPUT_MAX_BYTES,
+  HOOKED_VERDICTS,
+  type HookedAgent,
+  type HookedEvent,
+  type HookedFramework,
+  type HookedLoop,
+  type HookedVerdict,
+} from './protocol/operations/hooks.js';
 export { type OverlayView, OverlayViewSchema } from './protocol/operations/overlays.js';
 export {
   OPERATION_CONTRACTS,

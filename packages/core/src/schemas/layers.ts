@@ -21,6 +21,21 @@ export const LayerRuleRefSchema = z.object({
   scope: z.enum(['baseline', 'rule_set', 'user', 'project', 'conversation']).optional(),
   /** An overlay group's index within its scope document (spec 003). */
   group: z.number().int().nonnegative().optional(),
+  /**
+   * Set when Baseline itself decided (spec 003): its check, or
+   * `rule_set_unavailable` when the selected set could not be used. No
+   * overlay lifts these, so a remembered rule cannot either.
+   */
+  baseline_check: z
+    .enum([
+      'unavailable_tool',
+      'undeclared_tool',
+      'mutation_outside_project',
+      'rule_set_unavailable',
+    ])
+    .optional(),
+  /** The action contract's version (spec 004). */
+  contract_version: z.number().int().nonnegative().optional(),
   /** An action contract's list (spec 004). */
   list: z.enum(['forbidden', 'must_not', 'requires_user', 'allowed']).optional(),
   /** The rule as its author wrote it, for a person to read (e.g. `action:destructive`). */

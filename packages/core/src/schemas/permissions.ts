@@ -38,6 +38,19 @@ export const ToolManifestEntrySchema = z.strictObject({
   input_schema: z.record(z.string(), z.unknown()),
   risk_traits: z.array(RiskTraitSchema),
   targets: z.array(ToolTargetSchema).optional(),
+  /**
+   * Input fields that carry a shell command (a string, or an argv array), by
+   * JSON pointer; a `*` token walks every element of an array. The action
+   * classifier reads them beside `command`, `cmd`, `script` and `argv`.
+   */
+  commands: z
+    .array(
+      z
+        .string()
+        .regex(/^(\/[^/]*)*$/, 'a JSON pointer starts with "/" (e.g. /run or /steps/*/run)'),
+    )
+    .max(32)
+    .optional(),
   availability: z.enum(['available', 'unavailable']).optional(),
   execution: z.enum(['parallel', 'sequential']).optional(),
   group: z.string().min(1).max(200).optional(),
@@ -69,6 +82,8 @@ export type PermissionVerdict = z.infer<typeof PermissionVerdictSchema>;
 const ruleFields = {
   /** Tool-name globs (`*` any run of bytes); any one matching selects the tool. */
   tools: z.array(z.string().min(1)).optional(),
+  /** Exact tool names (no glob: `*` and `?` are themselves); any one equal selects the tool. */
+  tool_names: z.array(z.string().min(1)).optional(),
   /** Manifest groups; any one equal to the tool's group selects it. */
   groups: z.array(z.string().min(1)).optional(),
   /** Risk traits; the rule applies when the tool has any one of them. */

@@ -22,7 +22,13 @@ export function settleFirstSteps(kernel: Kernel, run: RunTable) {
 export const createRun = implement(
   OPERATION_CONTRACTS['runs.create'],
   async ({ kernel, principal }, input) => {
-    const schemaProblems = manifestSchemaProblems(input.tool_manifest);
+    const schemaProblems = manifestSchemaProblems(
+      {
+        workspaceId: principal.workspace_id,
+        applicationId: principal.kind === 'agent' ? principal.agent_application_id : null,
+      },
+      input.tool_manifest,
+    );
     if (schemaProblems.length > 0) {
       throw new AirlockError(
         'invalid_configuration',
