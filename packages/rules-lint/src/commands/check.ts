@@ -7,8 +7,8 @@ import { readBaseline, subtractBaseline, writeBaseline } from '../cli/baseline.j
 import { type CliIo, UsageError } from '../cli/cli-io.js';
 import { lintExitCode, type WarningPolicy, warningPolicyNote } from '../cli/exit-code.js';
 import { expandInputs } from '../cli/inputs.js';
-import { fileProgress } from '../cli/progress.js';
 import { loadInput, loadToolCatalog } from '../cli/load.js';
+import { fileProgress } from '../cli/progress.js';
 import { countOption, writeOutput } from '../cli/write-output.js';
 import { ConfigFinder } from '../config/find-config.js';
 import type { Finding } from '../findings.js';
