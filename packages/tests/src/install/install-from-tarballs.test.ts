@@ -59,6 +59,7 @@ describe('packages a stranger can install', () => {
   it('packs every public package, the inbox included (the server depends on it)', () => {
     expect([...tarballs.keys()].sort()).toEqual([
       '@airlock/core',
+      '@airlock/hooks',
       '@airlock/inbox',
       '@airlock/mcp',
       '@airlock/rules-lint',
