@@ -26,7 +26,7 @@ import {
   setTracingDisabled,
   Usage,
 } from '@openai/agents';
-import { tool as aiTool, generateText, jsonSchema, stepCountIs } from 'ai';
+import { tool as aiTool, generateText, jsonSchema, stepCountIs, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 import { startFrameworkKernel } from '../src/frameworks/support.js';
@@ -46,7 +46,7 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
 
-function aiSdk(wrap: (tools: Record<string, ReturnType<typeof aiTool>>) => typeof tools): Invoke {
+function aiSdk(wrap: (tools: ToolSet) => ToolSet): Invoke {
   return async (i) => {
     let step = 0;
     const model = new MockLanguageModelV3({
