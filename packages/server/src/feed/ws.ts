@@ -10,8 +10,9 @@ import {
   FEED_ACCESS,
   fenceOf,
 } from '../api/access.js';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { workspaceHead } from '../store/events.js';
 import type { FeedItem } from './feed-item.js';
 import { fencedDelivery } from './fence.js';
 import type { FeedHub } from './hub.js';
@@ -41,12 +42,7 @@ async function resolveAfter(
 ): Promise<number> {
   if (value === null || value === '') return 0;
   if (value === 'latest') {
-    const workspace = await kernel.context.store.db
-      .selectFrom('workspaces')
-      .select('event_seq')
-      .where('id', '=', workspaceId)
-      .executeTakeFirst();
-    return Number(workspace?.event_seq ?? 0);
+    return workspaceHead(kernel.context.store, workspaceId);
   }
   const after = Number(value);
   if (!Number.isSafeInteger(after) || after < 0) {
