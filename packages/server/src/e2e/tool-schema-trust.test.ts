@@ -69,7 +69,7 @@ for (const backend of sqlite) {
             grep({ type: 'object', properties: { q: { type: 'string', pattern: '^(a+)+$' } } }),
           ],
           provider: script([
-            { tool_calls: [{ name: 'grep', input: { q: `${'a'.repeat(27)}!` } }] },
+            { tool_calls: [{ name: 'grep', input: { q: `${'a'.repeat(28)}!` } }] },
             { final: 'done' },
           ]),
         });
@@ -85,10 +85,11 @@ for (const backend of sqlite) {
         );
         const latencies = await poller.stop();
         expect(task.error.detail).toMatch(/must match pattern "\^\(a\+\)\+\$"/);
-        // A backtracking engine holds the event loop for seconds on this input (2^27 paths).
-        expect(Math.max(...latencies)).toBeLessThan(1000);
+        // A backtracking engine holds the event loop for seconds on this input (2^28 paths; tens of seconds).
+        // Generous for a loaded machine: the backtracking engine misses it by an order of magnitude.
+        expect(Math.max(...latencies)).toBeLessThan(3000);
         expect(latencies.length).toBeGreaterThan(0);
-      }, 20_000);
+      }, 60_000);
 
       it('refuses a pattern the linear engine cannot compile, with a pointer to it', async () => {
         d = await deploy(backend);
