@@ -14,8 +14,9 @@ if [ "${1:-}" = "--fresh" ]; then
   work=$(mktemp -d /tmp/airlock-fresh-XXXXXX)
   git clone -q "$dir" "$work/clone"
   dir="$work/clone"
-  export npm_config_store_dir="$work/store"
-  echo "bench-start: fresh clone in $dir, empty store $npm_config_store_dir"
+  # pnpm 12 reads its settings from pnpm_config_* (npm_config_store_dir is ignored).
+  export pnpm_config_store_dir="$work/store"
+  echo "bench-start: fresh clone in $dir, empty store $pnpm_config_store_dir"
 fi
 
 ms_now() { date +%s%3N; }

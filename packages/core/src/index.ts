@@ -117,6 +117,9 @@ export {
   type AuditRecord,
   AuditRecordSchema,
   DeciderSchema,
+  type PolicyChange,
+  PolicyChangeKindSchema,
+  PolicyChangeSchema,
 } from './protocol/audit.js';
 export {
   BODY_ERROR_CODES,
@@ -173,10 +176,13 @@ export {
 export {
   HOOKED_AGENTS,
   HOOKED_EVENTS,
+  HOOKED_FRAMEWORKS,
   HOOKED_OUTPUT_MAX_BYTES,
   HOOKED_VERDICTS,
   type HookedAgent,
   type HookedEvent,
+  type HookedFramework,
+  type HookedLoop,
   type HookedVerdict,
 } from './protocol/operations/hooks.js';
 export { type OverlayView, OverlayViewSchema } from './protocol/operations/overlays.js';

@@ -1,5 +1,7 @@
 import type { EmbeddedCommands } from './embedded.js';
 
+const PLAIN_EDITORS = new Set(['nano', 'pico', 'micro', 'hx', 'helix', 'joe', 'mcedit']);
+const EMACSES = new Set(['emacs', 'emacsclient', 'kak']);
 const VIMS = new Set(['vi', 'vim', 'nvim', 'ex', 'view', 'gvim', 'vimdiff', 'nvi', 'evim']);
 const EMACS_CODE = new Set([
   ...['--eval', '-eval', '--execute', '-l', '--load', '-f', '--funcall', '--script', '-x'],
@@ -33,6 +35,11 @@ function exCommand(text: string, out: EmbeddedCommands, via: string): void {
   }
 }
 
+/** Whether a program is an editor {@link editorCommands} reads. */
+export function isEditor(program: string): boolean {
+  return VIMS.has(program) || EMACSES.has(program) || PLAIN_EDITORS.has(program);
+}
+
 /**
  * Editors told to run commands at start-up: `vim -c '!cmd'`, `vim +'r !cmd'`,
  * `nvim --cmd`, `vim -S script`, `emacs --eval`. Returns false for a program
@@ -59,7 +66,7 @@ export function editorCommands(
     }
     return true;
   }
-  if (program === 'emacs' || program === 'emacsclient' || program === 'kak') {
+  if (EMACSES.has(program)) {
     if (
       args.some((arg) => EMACS_CODE.has(arg.split('=')[0]!) || (program === 'kak' && arg === '-e'))
     ) {
@@ -67,5 +74,5 @@ export function editorCommands(
     }
     return true;
   }
-  return ['nano', 'pico', 'micro', 'hx', 'helix', 'joe', 'mcedit'].includes(program);
+  return PLAIN_EDITORS.has(program);
 }

@@ -124,6 +124,20 @@ function worktreeTags(rest: readonly string[], tags: Set<ActionTag>): void {
   } else tags.add('write');
 }
 
+/** Options of git verbs whose value is a command git runs. */
+const VERB_OPTIONS = new Map<string, readonly string[]>(
+  Object.entries({
+    rebase: ['-x', '--exec'],
+    difftool: ['-x', '--extcmd'],
+    mergetool: ['--tool-cmd'],
+    grep: ['-O', '--open-files-in-pager'],
+    'filter-branch': [
+      ...['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter'],
+      ...['--commit-filter', '--tag-name-filter'],
+    ],
+  }),
+);
+
 /** Verbs that take a command to run: `submodule foreach`, `bisect run`, `rebase --exec`... */
 function verbCommands(verb: string, rest: readonly string[], out: EmbeddedCommands): void {
   const via = `git ${verb}`;
@@ -134,17 +148,8 @@ function verbCommands(verb: string, rest: readonly string[], out: EmbeddedComman
   if (verb === 'bisect' && rest[0] === 'run' && rest.length > 1) {
     out.lines.push({ line: rest.slice(1).join(' '), via: 'git bisect run' });
   }
-  const valued: Record<string, readonly string[]> = {
-    rebase: ['-x', '--exec'],
-    difftool: ['-x', '--extcmd'],
-    mergetool: ['--tool-cmd'],
-    grep: ['-O', '--open-files-in-pager'],
-    'filter-branch': [
-      ...['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter'],
-      ...['--commit-filter', '--tag-name-filter'],
-    ],
-  };
-  const options = valued[verb] ?? [];
+  const options = VERB_OPTIONS.get(verb);
+  if (options === undefined) return;
   for (let index = 0; index < rest.length; index++) {
     const arg = rest[index]!;
     let value: string | undefined;

@@ -1,5 +1,5 @@
 import { assignmentCommands } from './command-variables.js';
-import { editorCommands } from './editor-commands.js';
+import { editorCommands, isEditor } from './editor-commands.js';
 import { type EmbeddedCommands, noEmbedded } from './embedded.js';
 import { gitTags } from './git-tags.js';
 import type { ActionTag } from './tags.js';
@@ -7,18 +7,33 @@ import type { ActionTag } from './tags.js';
 /** `ssh -o` options whose value runs a command (here, or on the remote host). */
 const SSH_COMMAND_OPTIONS = /^(proxycommand|localcommand|knownhostscommand|remotecommand)$/i;
 const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+const SHELL_STARTERS = new Set(['su', 'runuser', 'script', 'sg']);
+/** Every program {@link laterCommands} reads beyond the editors. */
+const LATER_PROGRAMS = new Set([
+  ...['git', 'trap', 'ssh', 'scp', 'sftp', 'sshfs', 'rsync', 'tar', 'gtar', 'bsdtar', 'man'],
+  ...['alias', 'at', 'batch', 'crontab', ...DECLARERS, ...SHELL_STARTERS],
+]);
+const NOTHING: EmbeddedCommands = Object.freeze({ lines: [] });
 
-/** The value of `--name=value` or `--name value` (and `-x value`, `-xvalue` for a short name). */
+/**
+ * The values of `--name=value`, `--name value`, and of a short option `-x`
+ * given as `-x value`, `-xvalue` or inside a cluster (`-avze value`,
+ * `-vvoValue`): letters before it are read as flags.
+ */
 function optionValues(args: readonly string[], names: readonly string[]): string[] {
   const values: string[] = [];
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
+    if (arg === '--') break;
     if (names.includes(arg)) values.push(args[++index] ?? '');
-    else if (arg.startsWith('--') && names.includes(arg.split('=')[0]!)) {
-      values.push(arg.slice(arg.indexOf('=') + 1));
-    } else {
-      const short = names.find((n) => n.length === 2 && !arg.startsWith('--') && arg.startsWith(n));
-      if (short !== undefined && arg.length > 2) values.push(arg.slice(2));
+    else if (arg.startsWith('--')) {
+      if (names.includes(arg.split('=')[0]!)) values.push(arg.slice(arg.indexOf('=') + 1));
+    } else if (/^-[a-zA-Z]/.test(arg)) {
+      for (let at = 1; at < arg.length; at++) {
+        if (!names.includes(`-${arg[at]}`)) continue;
+        values.push(at + 1 < arg.length ? arg.slice(at + 1) : (args[++index] ?? ''));
+        break;
+      }
     }
   }
   return values.filter((value) => value !== '');
@@ -30,7 +45,10 @@ function sshOptions(program: string, args: readonly string[], out: EmbeddedComma
     const match = /^([A-Za-z_]+)\s*[= ]\s*(.*)$/s.exec(option);
     if (!match) continue;
     const key = match[1]!;
-    if (SSH_COMMAND_OPTIONS.test(key) || /^ssh_command$/i.test(key)) {
+    if (
+      (SSH_COMMAND_OPTIONS.test(key) || /^ssh_command$/i.test(key)) &&
+      !/^none$/i.test(match[2]!)
+    ) {
       out.lines.push({ line: match[2]!, via: `${program} -o ${key}` });
     }
   }
@@ -68,9 +86,10 @@ function commandOption(program: string, args: readonly string[], out: EmbeddedCo
 export function laterCommands(
   program: string,
   args: readonly string[],
-  inputs: readonly string[],
+  inputs: readonly { readonly text: string }[],
   tags: Set<ActionTag>,
 ): EmbeddedCommands {
+  if (!LATER_PROGRAMS.has(program) && !isEditor(program)) return NOTHING;
   const out = noEmbedded();
   if (program === 'git') gitTags(args, tags, out);
   else if (program === 'trap') trapAction(args, out);
@@ -95,7 +114,7 @@ export function laterCommands(
         out.lines.push({ line: action.slice(5), via: 'tar --checkpoint-action' });
     }
   } else if (program === 'man') {
-    for (const line of optionValues(args, ['-P', '--pager', '-H', '--html'])) {
+    for (const line of optionValues(args, ['-P', '--pager', '--html'])) {
       out.lines.push({ line, via: 'man pager' });
     }
   } else if (program === 'alias') {
@@ -109,12 +128,12 @@ export function laterCommands(
   } else if (program === 'at' || program === 'batch') {
     if (args.some((arg) => /^-[lrdc]$/.test(arg))) return out;
     if (inputs.length === 0) out.unknown = `${program} runs commands from its input or a file`;
-    for (const line of inputs) out.lines.push({ line, via: program });
+    for (const input of inputs) out.lines.push({ line: input.text, via: program });
   } else if (program === 'crontab') {
     if (!args.some((arg) => /^-[lrei]+$/.test(arg))) {
       out.unknown = 'crontab installs a table of commands the classifier does not read';
     }
-  } else if (['su', 'runuser', 'script', 'sg'].includes(program)) commandOption(program, args, out);
+  } else if (SHELL_STARTERS.has(program)) commandOption(program, args, out);
   else editorCommands(program, args, out);
   return out;
 }

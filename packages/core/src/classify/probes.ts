@@ -5,7 +5,7 @@
  * program's first operands, so `npm ls --depth 0` is a probe and `npm ls x;
  * npm i y` is two commands. Any other form is left to the other tables.
  */
-const PROBES: Record<string, readonly string[]> = {
+const PROBE_TABLE: Record<string, readonly string[]> = {
   node: ['-v', '--version', '-h', '--help'],
   nodejs: ['-v', '--version'],
   deno: ['-V', '--version'],
@@ -56,6 +56,25 @@ const PROBES: Record<string, readonly string[]> = {
   rpm: ['-q', '-qa', '-qi', '-ql', '-qf', '--query'],
 };
 
+interface Probe {
+  readonly parts: readonly string[];
+  /** Whether the probe starts with an option (`--version`), matched on the raw words. */
+  readonly option: boolean;
+  readonly tags: readonly ('read' | 'network')[];
+}
+
+const PROBES = new Map<string, readonly Probe[]>(
+  Object.entries(PROBE_TABLE).map(([program, probes]) => [
+    program,
+    probes.map((probe) => {
+      const network = probe.endsWith('*');
+      const parts = (network ? probe.slice(0, -1) : probe).split(' ');
+      const tags: Probe['tags'] = network ? ['read', 'network'] : ['read'];
+      return { parts, option: parts[0]!.startsWith('-'), tags };
+    }),
+  ]),
+);
+
 const SAME_AS: Record<string, string> = {
   python3: 'python',
   py: 'python',
@@ -67,6 +86,8 @@ const SAME_AS: Record<string, string> = {
   'clang++': 'clang',
 };
 
+const SAME_AS_NAMES = new Map(Object.entries(SAME_AS));
+
 /** Options that change what a probe does: `go env -w` writes, `npm ls --json` does not. */
 const WRITING_OPTIONS = /^(-w|-u|--set|--unset|--add|--remove|--edit)$/;
 
@@ -76,18 +97,19 @@ const WRITING_OPTIONS = /^(-w|-u|--set|--unset|--add|--remove|--edit)$/;
  * a registry. Null when the command is no probe this table knows.
  */
 export function probeTags(program: string, args: readonly string[]): ('read' | 'network')[] | null {
-  const probes = PROBES[SAME_AS[program] ?? program.replace(/^python[0-9.]+$/, 'python')];
-  if (probes === undefined || args.length === 0) return null;
+  if (args.length === 0) return null;
+  const probes =
+    PROBES.get(program) ??
+    PROBES.get(SAME_AS_NAMES.get(program) ?? (/^python[0-9.]+$/.test(program) ? 'python' : ''));
+  if (probes === undefined) return null;
   if (args.some((arg) => WRITING_OPTIONS.test(arg))) return null;
   const operands = args.filter((arg) => !arg.startsWith('-'));
-  for (const probe of probes) {
-    const network = probe.endsWith('*');
-    const parts = (network ? probe.slice(0, -1) : probe).split(' ');
-    const matches = parts[0]!.startsWith('-')
+  for (const { parts, option, tags } of probes) {
+    const matches = option
       ? parts.every((part, index) => args[index] === part) &&
         args.slice(parts.length).every((arg) => !arg.startsWith('-'))
       : parts.every((part, index) => operands[index]?.toLowerCase() === part);
-    if (matches) return network ? ['read', 'network'] : ['read'];
+    if (matches) return [...tags];
   }
   return null;
 }

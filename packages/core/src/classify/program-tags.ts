@@ -72,6 +72,9 @@ function deleteTags(program: string, args: readonly string[], tags: Set<ActionTa
   if (program === 'rmdir') tags.delete('destructive');
 }
 
+const NETWORKED_EXTERNAL = new Set([
+  ...['gh', 'glab', 'aws', 'gcloud', 'az', 'heroku', 'vercel', 'netlify'],
+]);
 const CONTAINERS = new Set(['docker', 'podman', 'nerdctl']);
 
 /** Container engines: pulling fetches an image into the shared store, logging in stores a credential. */
@@ -110,7 +113,7 @@ function externalTags(program: string, args: readonly string[], tags: Set<Action
     tags.add('delete');
     tags.add('destructive');
   }
-  if (['gh', 'glab', 'aws', 'gcloud', 'az', 'heroku', 'vercel', 'netlify'].includes(program)) {
+  if (NETWORKED_EXTERNAL.has(program)) {
     tags.add('network');
   }
   if (program === 'gh' && args[0] === 'release' && args[1] === 'create') tags.add('publish');

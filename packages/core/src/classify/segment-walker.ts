@@ -27,6 +27,8 @@ const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
 const CONTROL = new Set(['for', 'select', 'case', 'function', 'in']);
 const QUIET_TARGETS = /^(\/dev\/(null|stdout|stderr|tty|fd\/[0-9]+)|[0-9]+|-)$/;
 const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
+/** Disks and partitions: writing to one overwrites whatever it held. */
+const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|md|dm-|mapper\/|loop)/;
 const TRUNCATING = new Set(['>', '>|', '&>', '>&']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const SSH_VALUED = new Set('pilofFJLRDbcEeIimOQSWwB'.split('').map((letter) => `-${letter}`));
@@ -77,6 +79,7 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   for (const { operator, target } of segment.redirections) {
     if (WRITE_OPERATORS.has(operator) && !QUIET_TARGETS.test(target)) {
       redirectionTags.add('write');
+      if (BLOCK_DEVICE.test(target)) redirectionTags.add('destructive');
     } else if (operator === '<') redirectionTags.add('read');
   }
   walkWords(segment.words, segment, walk, redirectionTags);
@@ -84,6 +87,7 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
 
 /** Whether a segment redirects with `>` (not `>>`) to a file, emptying it before the command runs. */
 function truncatesFile(segment: LexedSegment): boolean {
+  if (segment.redirections.length === 0) return false;
   return segment.redirections.some(
     ({ operator, target }) => TRUNCATING.has(operator) && !QUIET_TARGETS.test(target),
   );
@@ -268,8 +272,7 @@ function finishCommand(command: Command): void {
   for (const tag of programTags(program, texts)) tags.add(tag);
   if (emptiesFile(segment, program, texts)) addEmptied(tags);
   if (program === 'sudoedit') tags.add('write');
-  const inputs = segment.inputs.map((input) => input.text);
-  const later = laterCommands(program, texts, inputs, tags);
+  const later = laterCommands(program, texts, segment.inputs, tags);
   if (later.unknown !== undefined) tags.add('unknown');
   if (tags.size === 0 && later.lines.length === 0) {
     tags.add('unknown');
@@ -341,7 +344,14 @@ function walkSsh(args: readonly ShellWord[], walk: Walk, tags: Set<ActionTag>): 
   tags.add('network');
   let index = 0;
   while (index < args.length && args[index]!.text.startsWith('-')) {
-    index += SSH_VALUED.has(args[index]!.text) ? 2 : 1;
+    const text = args[index]!.text;
+    index++;
+    // In a cluster (`-vvo Value`, `-p22`), a valued letter takes the rest, or the next word.
+    for (let at = 1; at < text.length; at++) {
+      if (!SSH_VALUED.has(`-${text[at]}`)) continue;
+      if (at === text.length - 1) index++;
+      break;
+    }
   }
   const remote = args.slice(index + 1);
   if (remote.length === 0) return;

@@ -30,28 +30,41 @@ function readJson(path: string): Record<string, unknown> {
  * `~/.claude/settings.json`, `$CODEX_HOME/config.toml`, `~/.gemini/settings.json`.
  */
 export function installNativeHook(sandbox: AgentSandbox, hook: NativeHook): void {
-  const { event } = preToolEvent[sandbox.agent];
+  installNativeHooks(sandbox, { [preToolEvent[sandbox.agent].event]: hook });
+}
+
+/** Installs command hooks on several events (the agent's own event names), replacing any there. */
+export function installNativeHooks(sandbox: AgentSandbox, hooks: Record<string, NativeHook>): void {
   if (sandbox.agent === 'codex') {
-    const lines = [
-      `\n[[hooks.${event}]]`,
-      `[[hooks.${event}.hooks]]`,
-      'type = "command"',
-      `command = ${JSON.stringify(hook.command)}`,
-    ];
-    if (hook.timeoutSeconds !== undefined) lines.push(`timeout = ${hook.timeoutSeconds}`);
-    writeCodexConfig(sandbox, `${lines.join('\n')}\n`);
+    const toml = Object.entries(hooks).map(([event, hook]) => {
+      const lines = [
+        `\n[[hooks.${event}]]`,
+        `[[hooks.${event}.hooks]]`,
+        'type = "command"',
+        `command = ${JSON.stringify(hook.command)}`,
+      ];
+      if (hook.timeoutSeconds !== undefined) lines.push(`timeout = ${hook.timeoutSeconds}`);
+      return lines.join('\n');
+    });
+    writeCodexConfig(sandbox, `${toml.join('\n')}\n`);
     return;
   }
   const folder = join(sandbox.home, sandbox.agent === 'gemini' ? '.gemini' : '.claude');
   mkdirSync(folder, { recursive: true });
   const path = join(folder, 'settings.json');
   const settings = readJson(path);
-  const timeout =
-    hook.timeoutSeconds === undefined
-      ? {}
-      : { timeout: sandbox.agent === 'gemini' ? hook.timeoutSeconds * 1000 : hook.timeoutSeconds };
-  const entry = { type: 'command', command: hook.command, ...timeout, ...hook.extra };
-  settings.hooks = { [event]: [{ matcher: '.*', hooks: [entry] }] };
+  const entries: Record<string, unknown> = {};
+  for (const [event, hook] of Object.entries(hooks)) {
+    const timeout =
+      hook.timeoutSeconds === undefined
+        ? {}
+        : {
+            timeout: sandbox.agent === 'gemini' ? hook.timeoutSeconds * 1000 : hook.timeoutSeconds,
+          };
+    const entry = { type: 'command', command: hook.command, ...timeout, ...hook.extra };
+    entries[event] = [{ matcher: '.*', hooks: [entry] }];
+  }
+  settings.hooks = entries;
   writeFileSync(path, JSON.stringify(settings, null, 2));
 }
 
