@@ -234,6 +234,32 @@ for (const backend of all) {
       expect(run.attention.map((a: { reason: string }) => a.reason)).toContain('failure_hold');
     });
 
+    it('a failed turn_start hook holds the run: the prompt is refused, and a stop leaves the answer waiting', async () => {
+      d = await deploy(backend);
+      await d.agent.put(PROFILE, {
+        approval_mode: 'rules',
+        approval_rules: [{ tool: 'check_turn', verdict: 'allow', origin: 'kernel' }],
+        lifecycle_hooks: { turn_start: { tool: 'check_turn', timeout_ms: 5000 } },
+      });
+      const turn = await event({ event: 'turn_start', text: 'hi' });
+      expect(turn.body).toMatchObject({ verdict: 'wait', task_state: 'runnable' });
+      const runId = turn.body.run_id;
+      const base = `/executor_api/v1/runs/${runId}/tasks/${turn.body.task_key}`;
+      const claim = await d.executor.post(`${base}/claim`);
+      await d.executor.post(`${base}/commit`, {
+        claim_id: claim.body.claim_id,
+        outcome: 'failed',
+        error: { code: 'check_failed', detail: 'no' },
+      });
+      const refused = await event({ event: 'turn_start', task_key: turn.body.task_key });
+      expect(refused.body.verdict).toBe('deny');
+      const stopped = await event({ event: 'stop', text: 'bye' });
+      expect(stopped.status).toBe(200);
+      expect(stopped.body.verdict).toBe('ack');
+      const run = (await d.member.get(`${d.ws}/runs/${runId}`)).body;
+      expect(run.state).toBe('running');
+    });
+
     it('requires_user and shadow reminders come back as such', async () => {
       d = await deploy(backend);
       await d.agent.put(PROFILE, {

@@ -13,7 +13,7 @@ import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
 import { closeUnreported, postToolRow, preToolRow } from './hooked-calls.js';
 import { answerOf, type HookedAnswer, hookAnswer } from './hooked-verdicts.js';
-import { hookOutcome, hookRow, waitForHook } from './hooks.js';
+import { hookOutcome, hookRow } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
 import { lockRun } from './run-state.js';
 import { startTurn } from './runs.js';
@@ -212,7 +212,13 @@ async function stop(
     if (locked.state !== 'running') return { verdict: 'ack', reason: null, row, run: locked };
     if (locked.continuations > continuations) return { ...hookRowAnswer(row), row, run: locked };
     if (row === null && locked.pending_answer !== null) {
-      await waitForHook(tx, locked);
+      // No stop hook row yet: the answer waits for the run's open rows or a hold.
+      return {
+        verdict: 'ack',
+        reason: "the turn's answer waits for the run's open calls or a person's hold",
+        row,
+        run: locked,
+      };
     }
     const answer = hookRowAnswer(row);
     return {
