@@ -68,7 +68,9 @@ export {
 } from './permissions/built-in-rule-sets.js';
 export {
   type ActiveOverlays,
+  evaluateGuardrails,
   evaluatePermissions,
+  type OwnedOverlay,
   type PermissionOutcome,
   type PermissionRequest,
   type PermissionScope,

@@ -21,6 +21,8 @@ export const LayerRuleRefSchema = z.object({
   scope: z.enum(['baseline', 'rule_set', 'user', 'project', 'conversation']).optional(),
   /** An overlay group's index within its scope document (spec 003). */
   group: z.number().int().nonnegative().optional(),
+  /** For a guardrail: the member whose user overlay holds it (it binds every run of the workspace). */
+  owner: z.string().optional(),
   /** An action contract's list (spec 004). */
   list: z.enum(['forbidden', 'must_not', 'requires_user', 'allowed']).optional(),
   /** The rule as its author wrote it, for a person to read (e.g. `action:destructive`). */

@@ -32,6 +32,11 @@ export interface PolicyLayer {
   readonly name: LayerName;
   /** The configuration keys (profile or create call) this layer reads and the run freezes. */
   readonly configurationKeys: readonly string[];
+  /**
+   * True when the layer reads a call even of a run that froze none of its
+   * keys (the workspace's guardrails bind every run).
+   */
+  readonly appliesWithoutConfiguration?: boolean;
   /** What the layer says about the call, or null when it does not apply. */
   evaluate(call: LayerCall): LayerDecision | null | Promise<LayerDecision | null>;
 }
@@ -74,14 +79,16 @@ function frozenOf(run: RunTable): Record<string, unknown> | null {
 /**
  * Runs every policy layer that applies to a model call and composes the
  * result with the declared rules' decision. Author and kernel rows are
- * decided by the declared rules alone: the layers govern what a model asks for.
+ * decided by the declared rules alone: the layers govern what a model asks
+ * for. A run that froze no layer key still meets the workspace's guardrails.
  */
 export async function applyPolicyLayers(options: Omit<LayerCall, 'frozen'>): Promise<Decision> {
+  if (options.call.origin !== 'model') return options.base;
   const frozen = frozenOf(options.run);
-  if (frozen === null || options.call.origin !== 'model') return options.base;
   const said: LayerDecision[] = [];
   for (const layer of POLICY_LAYERS) {
-    const decision = await layer.evaluate({ ...options, frozen });
+    if (frozen === null && !layer.appliesWithoutConfiguration) continue;
+    const decision = await layer.evaluate({ ...options, frozen: frozen ?? {} });
     if (decision !== null) said.push(decision);
   }
   return combineLayers(options.base, said);
