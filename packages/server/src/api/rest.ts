@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
+import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
 import { declaresCode, type Operation, pathParams } from './operation.js';
@@ -25,6 +26,8 @@ export interface RestOptions {
   validateOutputs: boolean;
   /** Per-credential request limit; none when absent. */
   rateLimiter?: RateLimiter | null | undefined;
+  /** Per-peer limit on failed authentications; none when absent. */
+  authThrottle?: AuthFailureThrottle | null | undefined;
 }
 
 /**
@@ -221,6 +224,7 @@ export function createRestHandler(
       const principal = await authenticateToken(
         options.kernel,
         bearerToken(req.headers.authorization),
+        options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
       options.rateLimiter?.take(principal);
       const fromPath: Record<string, string> = {};
