@@ -161,6 +161,29 @@ function etagOf(output: unknown): string | null {
   return typeof version === 'string' ? `"${version}"` : null;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Decodes a body as UTF-8, refusing bytes that are not: decoded leniently
+ * they would turn into U+FFFD and be stored as text nobody sent.
+ * @throws AirlockError invalid_configuration (422) on an operation that
+ *   declares policy, invalid_json (400) on any other.
+ */
+function decodeUtf8(body: Buffer, operation: Operation): string {
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    const detail =
+      'the body is not UTF-8 text (it holds an invalid byte sequence); nothing was changed';
+    if (declaresCode(operation, 'invalid_configuration')) {
+      throw new AirlockError('invalid_configuration', detail, [
+        { code: 'not_unicode', pointer: '', message: detail },
+      ]);
+    }
+    throw new AirlockError('invalid_json', detail);
+  }
+}
+
 async function readInput(
   req: IncomingMessage,
   url: URL,
@@ -179,7 +202,7 @@ async function readInput(
       if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
         throw new AirlockError('unsupported_media_type', 'send the body as application/json');
       }
-      const text = body.toString('utf8');
+      const text = decodeUtf8(body, route.operation);
       checkJsonTextDepth(text);
       let parsed: unknown;
       try {

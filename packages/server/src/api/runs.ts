@@ -7,6 +7,7 @@ import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
 import { eventView, runView } from '../kernel/views.js';
 import type { RunTable } from '../store/schema.js';
 import { implement } from './operation.js';
+import { assertPolicyTextIsUnicode } from './policy-text.js';
 
 /**
  * Answers a freshly created run. An inline (scripted) run has already taken
@@ -22,6 +23,8 @@ export function settleFirstSteps(kernel: Kernel, run: RunTable) {
 export const createRun = implement(
   OPERATION_CONTRACTS['runs.create'],
   async ({ kernel, principal }, input) => {
+    // What the model reads and says (`input`, the provider's rounds) may be any text.
+    assertPolicyTextIsUnicode(input, ['input', 'provider']);
     const schemaProblems = manifestSchemaProblems(input.tool_manifest);
     if (schemaProblems.length > 0) {
       throw new AirlockError(
