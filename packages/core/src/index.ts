@@ -1,4 +1,8 @@
-export { classifyShellCommand } from './classify/action-tags.js';
+export {
+  classifyShellCommand,
+  MAX_CLASSIFIED_COMMAND_LENGTH,
+  UNREAD_COMMAND_TAGS,
+} from './classify/action-tags.js';
 export {
   buildEffectProfile,
   canonicalTarget,

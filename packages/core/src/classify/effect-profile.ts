@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApprovalMode } from '../schemas/approval.js';
-import { classifyShellCommand } from './action-tags.js';
+import { classifyShellCommand, MAX_CLASSIFIED_COMMAND_LENGTH } from './action-tags.js';
 import { redirectionTargets, splitShellSegments } from './shell-segments.js';
 import { ACTION_TAGS } from './tags.js';
 
@@ -60,6 +60,8 @@ const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\/\S+$/i;
 const PATH_LIKE = /^(~|\.{1,2})?\/|^[\w.-]+\/[\w./-]*|^[\w-]+\.[\w]+$/;
 
 function shellTargets(command: string): string[] {
+  // A command too long to classify is not split for targets either (same bound, same reason).
+  if (command.length > MAX_CLASSIFIED_COMMAND_LENGTH) return [];
   const targets: string[] = [];
   for (const segment of splitShellSegments(command)) {
     for (const word of segment.slice(1)) {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AirlockError } from '../kernel/errors.js';
@@ -161,8 +162,6 @@ function etagOf(output: unknown): string | null {
   return typeof version === 'string' ? `"${version}"` : null;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
  * Decodes a body as UTF-8, refusing bytes that are not: decoded leniently
  * they would turn into U+FFFD and be stored as text nobody sent.
@@ -170,18 +169,15 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  *   declares policy, invalid_json (400) on any other.
  */
 function decodeUtf8(body: Buffer, operation: Operation): string {
-  try {
-    return strictUtf8.decode(body);
-  } catch {
-    const detail =
-      'the body is not UTF-8 text (it holds an invalid byte sequence); nothing was changed';
-    if (declaresCode(operation, 'invalid_configuration')) {
-      throw new AirlockError('invalid_configuration', detail, [
-        { code: 'not_unicode', pointer: '', message: detail },
-      ]);
-    }
-    throw new AirlockError('invalid_json', detail);
+  if (isUtf8(body)) return body.toString('utf8');
+  const detail =
+    'the body is not UTF-8 text (it holds an invalid byte sequence); nothing was changed';
+  if (declaresCode(operation, 'invalid_configuration')) {
+    throw new AirlockError('invalid_configuration', detail, [
+      { code: 'not_unicode', pointer: '', message: detail },
+    ]);
   }
+  throw new AirlockError('invalid_json', detail);
 }
 
 async function readInput(

@@ -1,10 +1,12 @@
 /**
- * Shell text of about `bytes` UTF-8 bytes in the shapes a model writes when
- * it pastes a large script: many `&&`/`;`/`|` segments, quoted arguments,
- * redirections, a heredoc and command substitutions, so that every part of
- * the classifier reads it.
+ * Shell text of `bytes` UTF-8 bytes. `script`: the shapes a model writes when
+ * it pastes a large script (many `&&`/`;`/`|` segments, quoted arguments,
+ * redirections, a heredoc and command substitutions), so that every part of
+ * the classifier reads it. `dense`: `ls;` over and over, the most segments
+ * per byte.
  */
-export function largeCommand(bytes: number): string {
+export function largeCommand(bytes: number, shape: 'script' | 'dense' = 'script'): string {
+  if (shape === 'dense') return 'ls;'.repeat(Math.ceil(bytes / 3)).slice(0, bytes);
   const lines = [
     'cd /srv/app && git status --short | grep -v "^??" > /tmp/changed.txt',
     'sed -n \'1,20p\' src/main.ts; echo "done $(date +%s)" >> build.log',
