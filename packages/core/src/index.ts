@@ -4,12 +4,14 @@ export {
   UNREAD_COMMAND_TAGS,
 } from './classify/action-tags.js';
 export {
+  argvLine,
   buildEffectProfile,
   canonicalTarget,
+  classifyCommands,
   type EffectProfile,
   type EffectProfileOptions,
   EffectProfileSchema,
-  shellCommandOf,
+  shellCommandsOf,
 } from './classify/effect-profile.js';
 export { type ClassifiedSegment, classifyShellSegments } from './classify/segment-walker.js';
 export { type ShellSegment, splitShellSegments } from './classify/shell-segments.js';
@@ -174,6 +176,15 @@ export {
   type CredentialView,
   CredentialViewSchema,
 } from './protocol/operations/accounts.js';
+export {
+  HOOKED_AGENTS,
+  HOOKED_EVENTS,
+  HOOKED_OUTPUT_MAX_BYTES,
+  HOOKED_VERDICTS,
+  type HookedAgent,
+  type HookedEvent,
+  type HookedVerdict,
+} from './protocol/operations/hooks.js';
 export { type OverlayView, OverlayViewSchema } from './protocol/operations/overlays.js';
 export {
   OPERATION_CONTRACTS,

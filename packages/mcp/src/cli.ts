@@ -28,7 +28,9 @@ const GATEWAY_HELP = `Usage: airlock gateway mcp (--name NAME -- command [args..
 Serves the servers' tools to MCP clients; every call crosses Airlock's approval stage.
   --stdio                serve one client on stdin/stdout with --token (the default)
   --http                 serve Streamable HTTP at /mcp; clients send a member or agent bearer token
-  --host ADDR --port N   where --http listens (default 127.0.0.1:4821)
+  --host ADDR --port N   where --http listens (default 127.0.0.1:4821: loopback only)
+  --allow-origin ORIGIN  serve browser requests from this Origin (repeatable; others get 403)
+  --session-idle SECONDS end an HTTP session (and its gateway run) after this long without a request (default 1800)
   --token TOK            the client credential for --stdio, member or agent (env AIRLOCK_TOKEN)
   --workspace ID         the workspace (env AIRLOCK_WORKSPACE)
   --rules FILE           mode and rules of member runs: {"approval_mode", "approval_rules"}
@@ -83,6 +85,8 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
     token: { type: 'string' },
     workspace: { type: 'string' },
     rules: { type: 'string' },
+    'allow-origin': { type: 'string', multiple: true },
+    'session-idle': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(GATEWAY_HELP);
@@ -93,6 +97,13 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new UsageError(`--port must be a port number, not ${values.port}`);
   }
+  const idleSeconds = Number(values['session-idle'] ?? 1800);
+  if (!Number.isFinite(idleSeconds) || idleSeconds <= 0) {
+    throw new UsageError(
+      `--session-idle must be a positive number of seconds, not ${values['session-idle']}`,
+    );
+  }
+  const allowOrigins = values['allow-origin'] as unknown as string[] | undefined;
   const servers = await serversFrom(values, command);
   const clientToken = values.http ? null : required(values.token, 'AIRLOCK_TOKEN', '--token');
   const stopped = untilSignal();
@@ -112,7 +123,12 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
       log(`serving ${gateway.bridge.tools.size} tools on stdio`);
       await Promise.race([closed, stopped]);
     } else {
-      const front = await gateway.listenHttp({ host: values.host as string | undefined, port });
+      const front = await gateway.listenHttp({
+        host: values.host as string | undefined,
+        port,
+        allowOrigins,
+        sessionIdleMs: idleSeconds * 1000,
+      });
       log(`serving ${gateway.bridge.tools.size} tools at ${front.url}`);
       await stopped;
     }

@@ -5,7 +5,12 @@ export {
   resultText,
   startExecutorBridge,
 } from './executor-bridge.js';
-export { type Gateway, type GatewayOptions, startGateway } from './gateway/gateway.js';
+export {
+  type Gateway,
+  type GatewayOptions,
+  type HttpListenOptions,
+  startGateway,
+} from './gateway/gateway.js';
 export { createGatewayServer, GATEWAY_INFO, listedTools } from './gateway/gateway-server.js';
 export {
   credentialKind,
@@ -15,6 +20,7 @@ export {
   type WaitingListener,
 } from './gateway/gateway-session.js';
 export {
+  DEFAULT_SESSION_IDLE_MS,
   type HttpGateway,
   type HttpGatewayOptions,
   listenHttp,

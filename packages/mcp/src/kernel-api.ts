@@ -81,13 +81,29 @@ export class KernelApi {
     return parsed as T;
   }
 
+  /** Who the credential is: its kind and application (any plane of the workspace). */
+  async self(): Promise<{ kind: string; agent_application_id: string | null }> {
+    return this.send('GET', `${this.ws}/credentials/self`);
+  }
+
   /**
-   * Checks that the credential is one the kernel knows, on the agent or member plane.
+   * Checks that the credential is one the kernel knows, of this workspace and
+   * of the expected plane; an agent credential must also be of the expected
+   * application (whose executor serves the calls).
    * @throws KernelError unauthenticated or forbidden.
    */
-  async verify(kind: 'agent' | 'member'): Promise<void> {
-    if (kind === 'agent') await this.profile();
-    else await this.send('GET', `${this.ws}/runs?limit=1`);
+  async verify(kind: 'agent' | 'member', applicationId: string | null): Promise<void> {
+    const self = await this.self();
+    if (self.kind !== kind) {
+      throw new KernelError(403, 'forbidden', `the credential is ${self.kind}, not ${kind}`);
+    }
+    if (kind === 'agent' && self.agent_application_id !== applicationId) {
+      throw new KernelError(
+        403,
+        'forbidden',
+        `this gateway serves the tools of application ${applicationId ?? '(none)'}; the agent credential is of another application`,
+      );
+    }
   }
 
   /** The agent's current profile configuration, or null before its first declaration. */

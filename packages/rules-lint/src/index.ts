@@ -4,7 +4,7 @@
  */
 
 export { type ParsedCatalog, parseToolCatalog, type ToolCatalog } from './catalog/tool-catalog.js';
-export { type CliIo, EXIT, UsageError } from './cli/cli-io.js';
+export { type CliIo, EXIT, processIo, UsageError } from './cli/cli-io.js';
 export { runCli, USAGE } from './cli/run-cli.js';
 export { type EvalCall, type EvalOutput, evaluateCall } from './evaluate/evaluate-call.js';
 export { type ExampleRun, runExamples } from './examples/run-examples.js';

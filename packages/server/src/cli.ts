@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { hooks } from './cli/hooks.js';
 import { mcp } from './cli/mcp.js';
 import { apps } from './cli/operator/apps.js';
 import { audit } from './cli/operator/audit.js';
@@ -23,6 +24,7 @@ Commands:
   token      Create, revoke or list credentials straight in a local store
   executor mcp  Serve MCP servers' tools as an executor (needs @airlock/mcp)
   gateway mcp   Serve MCP clients; every call crosses the approval stage (needs @airlock/mcp)
+  hooks      Put Airlock in front of Claude Code, Codex, Gemini CLI: install, uninstall, doctor (needs @airlock/hooks)
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -35,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'overlays') return overlays(rest);
   if (command === 'apps') return apps(rest);
   if (command === 'audit') return audit(rest);
+  if (command === 'hooks') return hooks(rest);
   if ((command === 'executor' || command === 'gateway') && rest[0] === 'mcp') {
     return mcp(command, rest.slice(1));
   }
@@ -49,7 +52,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`airlock: ${(error as Error).message}\n`);
+    const message = (error as Error).message;
+    // Command errors already name themselves ("airlock runs list: ..."): one prefix, not two.
+    process.stderr.write(`${message.startsWith('airlock ') ? message : `airlock: ${message}`}\n`);
     process.exit(error instanceof OperatorError ? error.status : 1);
   },
 );

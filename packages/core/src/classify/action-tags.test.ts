@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { classifyShellCommand } from './action-tags.js';
-import { buildEffectProfile, canonicalTarget } from './effect-profile.js';
+import {
+  argvLine,
+  buildEffectProfile,
+  canonicalTarget,
+  shellCommandsOf,
+} from './effect-profile.js';
 import { splitShellSegments } from './shell-segments.js';
 
 describe('splitShellSegments', () => {
@@ -46,7 +51,7 @@ describe('classifyShellCommand', () => {
     ['./scripts/deploy.sh', ['unknown']],
     ['eval "$PAYLOAD"', ['unknown']],
     ['FOO=1 make build', ['unknown']],
-    ['dd if=/dev/zero of=/dev/sda', ['destructive']],
+    ['dd if=/dev/zero of=/dev/sda', ['write', 'destructive']],
   ])('%s -> %j', (command, tags) => {
     expect(classifyShellCommand(command)).toEqual(tags);
   });
@@ -82,6 +87,41 @@ describe('effect profile', () => {
     });
     expect(profile.action_tags).toEqual([]);
     expect(profile.targets).toEqual(['config/.env']);
+  });
+  it('classifies every command field, not only the first present', () => {
+    const profile = buildEffectProfile({
+      toolName: 'bash',
+      toolInput: { command: 'ls', cmd: 'rm -rf /' },
+      mode: 'rules',
+      matchedRules: [],
+    });
+    expect(profile.action_tags).toEqual(['read', 'delete', 'destructive']);
+    expect(shellCommandsOf({ command: 'ls', script: 'git push', argv: ['npm', 'i', 'x'] })).toEqual(
+      ['ls', 'git push', 'npm i x'],
+    );
+  });
+  it('reads the fields a manifest marks as commands', () => {
+    const input = { steps: [{ run: 'ls' }, { run: 'rm -rf build' }] };
+    expect(shellCommandsOf(input)).toEqual([]);
+    expect(shellCommandsOf(input, ['/steps/*/run'])).toEqual(['ls', 'rm -rf build']);
+    const profile = buildEffectProfile({
+      toolName: 'ci',
+      toolInput: input,
+      mode: 'rules',
+      matchedRules: [],
+      commandPointers: ['/steps/*/run'],
+    });
+    expect(profile.action_tags).toEqual(['read', 'delete', 'destructive']);
+  });
+  it('quotes argv words back into one line, so an argument stays one word', () => {
+    expect(argvLine(['bash', '-c', "rm -rf '/srv/my app'"])).toBe(
+      `bash -c 'rm -rf '\\''/srv/my app'\\'''`,
+    );
+    expect(classifyShellCommand(argvLine(['bash', '-c', 'rm -rf /']))).toEqual([
+      'delete',
+      'destructive',
+    ]);
+    expect(classifyShellCommand(argvLine(['echo', 'a; rm -rf /']))).toEqual(['read']);
   });
   it('canonicalises paths lexically', () => {
     expect(canonicalTarget('a/./b/../c')).toBe('a/c');

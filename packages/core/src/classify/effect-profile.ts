@@ -1,8 +1,13 @@
 import { z } from 'zod';
+import { pointerTokens } from '../issues/problem.js';
 import type { ApprovalMode } from '../schemas/approval.js';
-import { classifyShellCommand, MAX_CLASSIFIED_COMMAND_LENGTH } from './action-tags.js';
+import {
+  classifyShellCommand,
+  MAX_CLASSIFIED_COMMAND_LENGTH,
+  UNREAD_COMMAND_TAGS,
+} from './action-tags.js';
 import { redirectionTargets, splitShellSegments } from './shell-segments.js';
-import { ACTION_TAGS } from './tags.js';
+import { ACTION_TAGS, type ActionTag, orderedTags } from './tags.js';
 
 /** What a person reads before approving a parked call. */
 export const EffectProfileSchema = z.object({
@@ -21,8 +26,8 @@ export const EffectProfileSchema = z.object({
 });
 export type EffectProfile = z.infer<typeof EffectProfileSchema>;
 
-/** Input keys read as a shell command line, and as file or URL targets. */
-const COMMAND_KEYS = ['command', 'cmd', 'script'];
+/** Input keys read as a shell command line (a string, or an argv array), and as file or URL targets. */
+const COMMAND_KEYS = ['command', 'cmd', 'script', 'argv'];
 const TARGET_KEYS = [
   'path',
   'file_path',
@@ -42,18 +47,72 @@ function stringAt(input: unknown, key: string): unknown {
     : undefined;
 }
 
-/**
- * The shell command a tool input carries (`command`, `cmd`, `script`, or an
- * `argv` array joined by spaces), or null when it carries none.
- */
-export function shellCommandOf(input: unknown): string | null {
-  for (const key of [...COMMAND_KEYS, 'argv']) {
-    const value = stringAt(input, key);
-    if (typeof value === 'string') return value;
-    if (Array.isArray(value) && value.every((part) => typeof part === 'string'))
-      return value.join(' ');
+const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** An argv array as one shell line, each element quoted so `["sh","-c","rm -rf /"]` stays three words. */
+export function argvLine(argv: readonly string[]): string {
+  return argv
+    .map((part) => (PLAIN_WORD.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`))
+    .join(' ');
+}
+
+/** Every value a JSON pointer reaches (`*` walks each element of an array). */
+function valuesAt(value: unknown, tokens: readonly string[], out: unknown[]): void {
+  if (tokens.length === 0) {
+    out.push(value);
+    return;
+  }
+  const [token, ...rest] = tokens as [string, ...string[]];
+  if (Array.isArray(value)) {
+    if (token === '*') for (const element of value) valuesAt(element, rest, out);
+    else if (/^(0|[1-9][0-9]*)$/.test(token)) valuesAt(value[Number(token)], rest, out);
+  } else if (value !== null && typeof value === 'object' && Object.hasOwn(value, token)) {
+    valuesAt((value as Record<string, unknown>)[token], rest, out);
+  }
+}
+
+function commandText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.length > 0 && value.every((part) => typeof part === 'string')) {
+    return argvLine(value);
   }
   return null;
+}
+
+/**
+ * Every shell command a tool input carries: its `command`, `cmd`, `script`
+ * and `argv` fields (a string, or an array of words quoted back into one
+ * line), then each field the tool's manifest marks as a command (JSON
+ * pointers). All of them, not only the first present: an input may carry a
+ * harmless `command` beside a destructive `cmd`. Empty when there is none.
+ */
+export function shellCommandsOf(input: unknown, commandPointers: readonly string[] = []): string[] {
+  const commands: string[] = [];
+  for (const key of COMMAND_KEYS) {
+    const text = commandText(stringAt(input, key));
+    if (text !== null) commands.push(text);
+  }
+  for (const pointer of commandPointers) {
+    const values: unknown[] = [];
+    valuesAt(input, pointerTokens(pointer), values);
+    for (const value of values) {
+      const text = commandText(value);
+      if (text !== null && !commands.includes(text)) commands.push(text);
+    }
+  }
+  return commands;
+}
+
+/** The tags of every command a tool input carries, as one set in canonical order. */
+export function classifyCommands(commands: readonly string[]): ActionTag[] {
+  if (commands.length === 1) return classifyShellCommand(commands[0]!);
+  // The classifier's bound holds for a call, not only for each of its commands.
+  if (totalLength(commands) > MAX_CLASSIFIED_COMMAND_LENGTH) return [...UNREAD_COMMAND_TAGS];
+  return orderedTags(commands.flatMap((command) => classifyShellCommand(command)));
+}
+
+function totalLength(commands: readonly string[]): number {
+  return commands.reduce((sum, command) => sum + command.length, 0);
 }
 
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\/\S+$/i;
@@ -92,17 +151,22 @@ export interface EffectProfileOptions {
   readonly toolInput: unknown;
   readonly mode: ApprovalMode;
   readonly matchedRules: EffectProfile['matched_rules'];
+  /** Input fields the tool's manifest marks as shell commands (JSON pointers), beside the usual keys. */
+  readonly commandPointers?: readonly string[];
 }
 
 /**
  * Builds the effect profile frozen on a parked call: the resolved tool name,
  * its input, the mode and the rules that matched, and for a call carrying a
- * shell command the action tags of its commands; plus the canonical path and
+ * shell command (in any command field) the action tags of all its commands; plus the canonical path and
  * URL targets found in the command or in the input's path-like fields.
  */
 export function buildEffectProfile(options: EffectProfileOptions): EffectProfile {
-  const command = shellCommandOf(options.toolInput);
-  const targets = command === null ? [] : shellTargets(command);
+  const commands = shellCommandsOf(options.toolInput, options.commandPointers);
+  const targets =
+    totalLength(commands) > MAX_CLASSIFIED_COMMAND_LENGTH
+      ? []
+      : commands.flatMap((command) => shellTargets(command));
   for (const key of TARGET_KEYS) {
     const value = stringAt(options.toolInput, key);
     const values = Array.isArray(value) ? value : [value];
@@ -113,7 +177,7 @@ export function buildEffectProfile(options: EffectProfileOptions): EffectProfile
     tool_input: options.toolInput,
     mode: options.mode,
     matched_rules: [...options.matchedRules],
-    action_tags: command === null ? [] : classifyShellCommand(command),
+    action_tags: commands.length === 0 ? [] : classifyCommands(commands),
     targets: [...new Set(targets.map(canonicalTarget))],
   };
 }

@@ -90,7 +90,9 @@ const PUBLISH_VERBS: Record<string, readonly string[]> = {
   hatch: ['publish'],
   vsce: ['publish'],
   docker: ['push'],
+  'docker image': ['push'],
   podman: ['push'],
+  'podman image': ['push'],
   'dotnet nuget': ['push'],
   helm: ['push'],
 };

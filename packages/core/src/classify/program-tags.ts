@@ -1,3 +1,5 @@
+import { contentWriteTags } from './content-writes.js';
+import { hasFlag } from './flags.js';
 import { installsPackages, publishesPackages } from './package-managers.js';
 import type { ActionTag } from './tags.js';
 
@@ -15,15 +17,19 @@ const READ = new Set(
     ...['comm', 'expr', 'bc', 'tput', 'stty', 'clear', 'getconf', 'nproc', 'lscpu', 'env'],
     ...['trap', 'shift', 'break', 'continue', 'hash', 'umask', 'ulimit', 'getopts', ':', 'fold'],
     ...['rev', 'look', 'zcat', 'zgrep', 'bzcat', 'xzcat', 'tsc', 'eslint', 'tokei', 'cloc'],
+    ...['view', 'atq', 'disown'],
   ].map((name) => name.toLowerCase()),
 );
 const WRITE = new Set([
   ...['touch', 'mkdir', 'cp', 'mv', 'tee', 'chmod', 'chown', 'chgrp', 'ln', 'install', 'patch'],
   ...['tar', 'unzip', 'zip', 'gzip', 'gunzip', 'bzip2', 'xz', 'unxz', '7z', 'split', 'mkfifo'],
   ...['mktemp', 'sponge', 'prettier', 'black', 'gofmt', 'rustfmt', 'biome'],
+  ...['zstd', 'pigz', 'lz4', 'brotli'],
+  ...['vi', 'vim', 'nvim', 'gvim', 'vimdiff', 'nvi', 'evim', 'ex', 'emacs', 'emacsclient', 'nano'],
+  ...['pico', 'micro', 'hx', 'helix', 'joe', 'mcedit', 'kak'],
 ]);
 const DELETE = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'trash', 'trash-put']);
-const DESTRUCTIVE = new Set(['dd', 'shred', 'wipefs', 'fdisk', 'sfdisk', 'parted', 'mkswap']);
+const DESTRUCTIVE = new Set(['shred', 'wipefs', 'fdisk', 'sfdisk', 'parted', 'mkswap']);
 const NETWORK = new Set([
   ...['curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'socat', 'telnet'],
   ...['ftp', 'http', 'https', 'xh', 'ping', 'dig', 'nslookup', 'host', 'aria2c', 'mosh'],
@@ -34,88 +40,16 @@ const EXTERNAL = new Set([
   ...['glab', 'heroku', 'fly', 'flyctl', 'vercel', 'netlify', 'ansible', 'ansible-playbook'],
   ...['pulumi', 'psql', 'mysql', 'mongosh', 'redis-cli', 'sqlcmd', 'wrangler', 'firebase'],
   ...['doctl', 'oc', 'eksctl', 'serverless', 'sls', 'stripe', 'sendmail', 'mail', 'mutt'],
-  ...['systemctl', 'launchctl', 'service', 'crontab', 'gsutil', 'rclone'],
+  ...['systemctl', 'launchctl', 'service', 'crontab', 'gsutil', 'rclone', 'nerdctl', 'at'],
+  ...['batch', 'atrm', 'systemd-run'],
 ]);
 /** Verbs of external CLIs that remove or destroy what they address. */
-const EXTERNAL_DELETE = new Set(['delete', 'destroy', 'rm', 'remove', 'prune', 'purge', 'drop']);
+const EXTERNAL_DELETE = new Set([
+  ...['delete', 'destroy', 'rm', 'rmi', 'remove', 'prune', 'purge', 'drop', 'uninstall'],
+]);
 
 const SQL_CLIENTS = new Set(['psql', 'mysql', 'sqlite3', 'sqlcmd', 'mongosh', 'redis-cli']);
 const DESTRUCTIVE_SQL = /\b(drop|truncate|delete\s+from|flushall|flushdb|dropdatabase)\b/i;
-
-const GIT_READ = new Set(
-  ['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse'].concat([
-    'describe',
-    'shortlog',
-    'reflog',
-    'cat-file',
-    'rev-list',
-    'whatchanged',
-    'config',
-  ]),
-);
-
-/** True when a short flag cluster or a long option among `args` is one of `flags`. */
-export function hasFlag(args: readonly string[], ...flags: string[]): boolean {
-  return args.some(
-    (arg) =>
-      flags.includes(arg) ||
-      (/^-[a-zA-Z]+$/.test(arg) &&
-        flags.some((flag) => flag.length === 2 && flag[0] === '-' && arg.includes(flag[1]!))),
-  );
-}
-
-/** The first word that is not an option; for git, past `-C dir` and `-c key=value`. */
-function gitVerb(args: readonly string[]): { verb: string; rest: string[] } {
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index]!;
-    if (arg === '-C' || arg === '-c' || arg === '--git-dir' || arg === '--work-tree') index++;
-    else if (!arg.startsWith('-')) return { verb: arg, rest: args.slice(index + 1) };
-  }
-  return { verb: '', rest: [] };
-}
-
-function gitTags(args: readonly string[], tags: Set<ActionTag>): void {
-  const { verb, rest } = gitVerb(args);
-  if (GIT_READ.has(verb)) tags.add('read');
-  else if (verb === 'tag' && !hasFlag(rest, '-d', '--delete', '-l', '--list')) {
-    tags.add(rest.some((arg) => !arg.startsWith('-')) ? 'write' : 'read');
-  } else if (verb === 'branch' || verb === 'tag') {
-    tags.add(hasFlag(rest, '-D', '-d', '--delete') ? 'delete' : 'read');
-    if (hasFlag(rest, '-D') || (hasFlag(rest, '-d') && hasFlag(rest, '-f'))) {
-      tags.add('destructive');
-    }
-  } else if (['clone', 'fetch', 'pull', 'submodule', 'ls-remote'].includes(verb)) {
-    tags.add('network');
-    if (verb !== 'ls-remote') tags.add('write');
-  } else if (verb === 'push') {
-    tags.add('network');
-    tags.add('publish');
-    if (
-      hasFlag(rest, '-f', '--force', '--force-with-lease', '--delete', '--mirror', '-d') ||
-      rest.some((arg) => arg.startsWith('+') || arg.startsWith(':') || arg.startsWith('--force'))
-    ) {
-      tags.add('destructive');
-    }
-  } else if (verb === 'rm') tags.add('delete');
-  else if (verb === 'clean') {
-    tags.add('delete');
-    if (hasFlag(rest, '-f', '--force')) tags.add('destructive');
-  } else if (verb === 'reset' && rest.includes('--hard')) tags.add('destructive');
-  else if (
-    verb === 'checkout' &&
-    (rest.includes('.') || rest.includes('--') || hasFlag(rest, '-f'))
-  ) {
-    tags.add('write');
-    tags.add('destructive');
-  } else if (
-    verb === 'restore' ||
-    (verb === 'stash' && ['drop', 'clear'].includes(rest[0] ?? ''))
-  ) {
-    tags.add('write');
-    tags.add('destructive');
-  } else if (verb === 'filter-branch' || verb === 'filter-repo') tags.add('destructive');
-  else if (verb !== '') tags.add('write');
-}
 
 function curlSends(program: string, args: readonly string[]): boolean {
   if (program === 'wget') return args.some((arg) => /^--(post|body|method)/.test(arg));
@@ -138,6 +72,56 @@ function deleteTags(program: string, args: readonly string[], tags: Set<ActionTa
   if (program === 'rmdir') tags.delete('destructive');
 }
 
+const NETWORKED_EXTERNAL = new Set([
+  ...['gh', 'glab', 'aws', 'gcloud', 'az', 'heroku', 'vercel', 'netlify'],
+]);
+const CONTAINERS = new Set(['docker', 'podman', 'nerdctl']);
+
+/** Container engines: pulling fetches an image into the shared store, logging in stores a credential. */
+function containerTags(args: readonly string[], tags: Set<ActionTag>): void {
+  const verbs = args.filter((arg) => !arg.startsWith('-')).map((arg) => arg.toLowerCase());
+  const verb = verbs[0] === 'image' || verbs[0] === 'compose' ? verbs[1] : verbs[0];
+  if (verb === 'pull') {
+    tags.add('network');
+    tags.add('install_local');
+  } else if (verb === 'login' || verb === 'logout') {
+    tags.add('network');
+    tags.add('write');
+  } else if (verb === 'down' && hasFlag(args, '-v', '--volumes', '--rmi')) {
+    tags.add('delete');
+    tags.add('destructive');
+  }
+}
+
+/** `crontab`: `-l` reads; `-r` removes every entry; a table (a file or `-`) replaces them all. */
+function crontabTags(args: readonly string[], tags: Set<ActionTag>): void {
+  if (hasFlag(args, '-r')) {
+    tags.add('delete');
+    tags.add('destructive');
+  } else if (hasFlag(args, '-e')) tags.add('write');
+  else if (hasFlag(args, '-l')) tags.add('read');
+  else {
+    tags.add('write');
+    tags.add('destructive');
+  }
+}
+
+/** Tags of a CLI that acts on a system beyond the workspace (clouds, clusters, services). */
+function externalTags(program: string, args: readonly string[], tags: Set<ActionTag>): void {
+  tags.add('external');
+  if (args.some((arg) => EXTERNAL_DELETE.has(arg.toLowerCase()))) {
+    tags.add('delete');
+    tags.add('destructive');
+  }
+  if (NETWORKED_EXTERNAL.has(program)) {
+    tags.add('network');
+  }
+  if (program === 'gh' && args[0] === 'release' && args[1] === 'create') tags.add('publish');
+  if (CONTAINERS.has(program)) containerTags(args, tags);
+  if (program === 'crontab') crontabTags(args, tags);
+  if (program === 'atrm') tags.add('delete');
+}
+
 /**
  * The tags of one simple command from its program (basename, lowercase) and
  * literal arguments, with no nesting: wrappers, interpreters and `-exec`
@@ -153,30 +137,19 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
     tags.add('publish');
     tags.add('network');
   }
-  if (program === 'git') gitTags(args, tags);
-  else if (DELETE.has(program)) deleteTags(program, args, tags);
+  if (program === 'git') return tags;
+  if (contentWriteTags(program, args, tags)) {
+    // dd, truncate, sed, cp: tagged by what they do to a file's content.
+  } else if (DELETE.has(program)) deleteTags(program, args, tags);
   else if (DESTRUCTIVE.has(program) || program.startsWith('mkfs')) tags.add('destructive');
   else if (READ.has(program)) tags.add('read');
   else if (WRITE.has(program)) tags.add('write');
-  else if (program === 'sed' || program === 'perl' || program === 'ruby') {
+  else if (program === 'perl' || program === 'ruby') {
     if (args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith('--in-place'))) {
       tags.add('write');
-    } else if (program === 'sed') tags.add('read');
-  } else if (program === 'truncate') {
-    tags.add('write');
-    tags.add('destructive');
+    }
   } else if (NETWORK.has(program)) tags.add('network');
-  if (EXTERNAL.has(program)) {
-    tags.add('external');
-    if (args.some((arg) => EXTERNAL_DELETE.has(arg.toLowerCase()))) {
-      tags.add('delete');
-      tags.add('destructive');
-    }
-    if (['gh', 'glab', 'aws', 'gcloud', 'az', 'heroku', 'vercel', 'netlify'].includes(program)) {
-      tags.add('network');
-    }
-    if (program === 'gh' && args[0] === 'release' && args[1] === 'create') tags.add('publish');
-  }
+  if (EXTERNAL.has(program)) externalTags(program, args, tags);
   if (curlSends(program, args)) tags.add('external');
   if (SQL_CLIENTS.has(program) && args.some((arg) => DESTRUCTIVE_SQL.test(arg))) {
     tags.add('delete');

@@ -30,6 +30,22 @@ describe('classifyShellSegments', () => {
     ]);
   });
 
+  it('names what runs a command later or elsewhere', () => {
+    const via = (command: string) =>
+      classifyShellSegments(command)
+        .filter((segment) => segment.command.startsWith('rm'))
+        .map((segment) => segment.via.join(' > '));
+    expect(via("trap 'rm -rf ~' EXIT")).toEqual(['trap']);
+    expect(via("git -c alias.x='!rm -rf ~' x")).toEqual(['git config alias.x']);
+    expect(via("git -c core.sshCommand='rm -rf ~' fetch")).toEqual(['git config core.sshcommand']);
+    expect(via("ssh -o ProxyCommand='rm -rf ~' host")).toEqual(['ssh -o ProxyCommand']);
+    expect(via("tar --to-command='rm -rf ~' -xf a.tar")).toEqual(['tar option']);
+    expect(via("rsync -e 'rm -rf ~' a b:")).toEqual(['rsync -e']);
+    expect(via("vim -c '!rm -rf x' f")).toEqual(['vim -c']);
+    expect(via("watch 'rm -rf x'")).toEqual(['watch']);
+    expect(via("GIT_SSH_COMMAND='rm -rf ~' git fetch")).toEqual(['GIT_SSH_COMMAND=']);
+  });
+
   it('says why a command is unknown', () => {
     expect(classifyShellSegments('eval "$X"')).toEqual([
       { command: 'eval $X', via: [], tags: ['unknown'], note: 'eval runs text built at run time' },
@@ -52,6 +68,23 @@ describe('lexShellLine', () => {
     ]);
     expect(lexed.segments[0]!.inputs).toEqual([{ text: 'hello', dynamic: true }]);
     expect(lexed.segments[0]!.redirections).toEqual([{ operator: '>', target: 'out' }]);
+  });
+
+  it('collects the command substitutions of an unquoted here-document body', () => {
+    const open = lexShellLine('cat <<EOF\nhi $(rm -rf x) `id` \\$(no)\nEOF');
+    expect(open.problems).toEqual([]);
+    expect(open.segments[0]!.substitutions).toEqual(['rm -rf x', 'id']);
+    const tabbed = lexShellLine('cat <<-EOF\n\t$(rm -rf y)\n\tEOF');
+    expect(tabbed.segments[0]!.substitutions).toEqual(['rm -rf y']);
+    for (const quoted of ["'EOF'", '"EOF"', '\\EOF']) {
+      expect(lexShellLine(`cat <<${quoted}\n$(rm -rf z)\nEOF`).segments[0]!.substitutions).toEqual(
+        [],
+      );
+    }
+    // A here-document on no command at all still expands its body.
+    expect(lexShellLine('<<EOF\n$(rm -rf w)\nEOF').segments[0]!.substitutions).toEqual([
+      'rm -rf w',
+    ]);
   });
 
   it('tells arithmetic from a subshell inside $( )', () => {

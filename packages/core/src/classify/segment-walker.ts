@@ -1,4 +1,8 @@
+import { assignmentCommands } from './command-variables.js';
+import { type EmbeddedCommands, noEmbedded } from './embedded.js';
 import { type Interpreted, interpret } from './interpreters.js';
+import { laterCommands } from './later-commands.js';
+import { probeTags } from './probes.js';
 import { programTags } from './program-tags.js';
 import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
 import { type ActionTag, orderedTags } from './tags.js';
@@ -23,6 +27,9 @@ const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
 const CONTROL = new Set(['for', 'select', 'case', 'function', 'in']);
 const QUIET_TARGETS = /^(\/dev\/(null|stdout|stderr|tty|fd\/[0-9]+)|[0-9]+|-)$/;
 const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
+/** Disks and partitions: writing to one overwrites whatever it held. */
+const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|md|dm-|mapper\/|loop)/;
+const TRUNCATING = new Set(['>', '>|', '&>', '>&']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 const SSH_VALUED = new Set('pilofFJLRDbcEeIimOQSWwB'.split('').map((letter) => `-${letter}`));
 
@@ -70,10 +77,51 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   for (const source of segment.substitutions) walkLine(source, nested(walk, '$(...)'));
   const redirectionTags = new Set<ActionTag>();
   for (const { operator, target } of segment.redirections) {
-    if (WRITE_OPERATORS.has(operator) && !QUIET_TARGETS.test(target)) redirectionTags.add('write');
-    else if (operator === '<') redirectionTags.add('read');
+    if (WRITE_OPERATORS.has(operator) && !QUIET_TARGETS.test(target)) {
+      redirectionTags.add('write');
+      if (BLOCK_DEVICE.test(target)) redirectionTags.add('destructive');
+    } else if (operator === '<') redirectionTags.add('read');
   }
   walkWords(segment.words, segment, walk, redirectionTags);
+}
+
+/** Whether a segment redirects with `>` (not `>>`) to a file, emptying it before the command runs. */
+function truncatesFile(segment: LexedSegment): boolean {
+  if (segment.redirections.length === 0) return false;
+  return segment.redirections.some(
+    ({ operator, target }) => TRUNCATING.has(operator) && !QUIET_TARGETS.test(target),
+  );
+}
+
+/**
+ * `> f`, `: > f`, `cat /dev/null > f`: a command (or none) that prints
+ * nothing, redirected with `>`, empties the file: its content is deleted.
+ */
+function emptiesFile(segment: LexedSegment, program: string | null, args: readonly string[]) {
+  if (!truncatesFile(segment)) return false;
+  if (program === null || program === ':' || program === 'true' || program === 'false') return true;
+  if (program === 'cat') return args.length > 0 && args.every((arg) => arg === '/dev/null');
+  if (program === 'echo') return args.length === 1 && args[0] === '-n';
+  if (program === 'printf') return args.length > 0 && args.every((arg) => arg === '');
+  return false;
+}
+
+function addEmptied(tags: Set<ActionTag>): void {
+  tags.add('delete');
+  tags.add('destructive');
+}
+
+/** Walks the commands an assignment's value makes a later program run (`GIT_SSH_COMMAND=...`). */
+function walkAssignment(text: string, walk: Walk, tags: Set<ActionTag>): void {
+  const embedded = noEmbedded();
+  assignmentCommands(text, embedded);
+  walkEmbedded(embedded, walk, tags);
+}
+
+/** Classifies the command lines another command runs; an unreadable part adds `unknown`. */
+function walkEmbedded(embedded: EmbeddedCommands, walk: Walk, tags: Set<ActionTag>): void {
+  if (embedded.unknown !== undefined) tags.add('unknown');
+  for (const { line, via } of embedded.lines) walkLine(line, nested(walk, via));
 }
 
 /** The program name a rule reads: basename, lowercase, without a Windows extension. */
@@ -103,9 +151,13 @@ function walkWords(
   for (;;) {
     while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
     if (at < words.length && CONTROL.has(words[at]!.text)) at = words.length;
-    while (at < words.length && ASSIGNMENT.test(words[at]!.text)) at++;
+    while (at < words.length && ASSIGNMENT.test(words[at]!.text)) {
+      walkAssignment(words[at]!.text, walk(), tags);
+      at++;
+    }
     const remaining = words.length - at;
     if (remaining === 0 || (remaining === 1 && CLOSERS.has(words[at]!.text))) {
+      if (remaining === 0 && emptiesFile(segment, null, [])) addEmptied(tags);
       if (tags.size > 0) push(walk(), all, tags);
       return;
     }
@@ -134,11 +186,21 @@ function walkWords(
     const unwrapped = unwrap(program, words, at + 1);
     if (unwrapped?.kind === 'words') {
       if (unwrapped.write) tags.add('write');
+      for (let index = at + 1; index < unwrapped.from && program === 'env'; index++) {
+        if (ASSIGNMENT.test(words[index]!.text)) walkAssignment(words[index]!.text, walk(), tags);
+      }
+      if (unwrapped.tags) for (const tag of unwrapped.tags) tags.add(tag);
       via.push(program);
       at = unwrapped.from;
       continue;
     }
     const args = words.slice(at + 1);
+    const probe = unwrapped === null ? probeTags(program, textsOf(args)) : null;
+    if (probe !== null) {
+      for (const tag of probe) tags.add(tag);
+      push(walk(), words.slice(at), tags);
+      return;
+    }
     const interpreted = unwrapped === null ? interpret(program, args, segment) : null;
     if (interpreted?.kind === 'words' && ++rewrites > MAX_DEPTH) {
       tags.add('unknown');
@@ -181,12 +243,14 @@ function finishCommand(command: Command): void {
   const { walk, program, words, args, segment, tags, unwrapped, interpreted } = command;
   if (unwrapped?.kind === 'line') {
     if (unwrapped.dynamic) tags.add('unknown');
-    if (tags.size > 0) push(walk, words, tags, unwrapped.dynamic ? 'runs an expansion' : undefined);
+    const note = unwrapped.note ?? (unwrapped.dynamic ? 'runs an expansion' : undefined);
+    if (tags.size > 0) push(walk, words, tags, note);
     walkLine(unwrapped.line, nested(walk, program));
     return;
   }
   if (unwrapped?.kind === 'no_command') {
     tags.add(unwrapped.tag);
+    if (emptiesFile(segment, null, [])) addEmptied(tags);
     push(walk, words, tags);
     return;
   }
@@ -204,14 +268,19 @@ function finishCommand(command: Command): void {
   }
   if (program === 'find') walkFind(args, segment, walk, tags);
   else if (program === 'ssh') walkSsh(args, walk, tags);
-  for (const tag of programTags(program, textsOf(args))) tags.add(tag);
+  const texts = textsOf(args);
+  for (const tag of programTags(program, texts)) tags.add(tag);
+  if (emptiesFile(segment, program, texts)) addEmptied(tags);
   if (program === 'sudoedit') tags.add('write');
-  if (tags.size === 0) {
+  const later = laterCommands(program, texts, segment.inputs, tags);
+  if (later.unknown !== undefined) tags.add('unknown');
+  if (tags.size === 0 && later.lines.length === 0) {
     tags.add('unknown');
     push(walk, words, tags, `no rule reads ${program}`);
     return;
   }
-  push(walk, words, tags);
+  if (tags.size > 0) push(walk, words, tags, later.unknown);
+  walkEmbedded({ lines: later.lines }, walk, tags);
 }
 
 /** A word's text without its expansions (`$(...)`, backticks, `${...}`, `$NAME`). */
@@ -254,6 +323,12 @@ function walkFind(
   for (let index = 0; index < args.length; index++) {
     const text = args[index]!.text;
     if (text === '-delete') tags.add('delete');
+    if (/^-f(print0?|printf|ls)$/.test(text)) {
+      // find truncates the file before writing its list, even when nothing matches.
+      tags.add('write');
+      tags.add('delete');
+      tags.add('destructive');
+    }
     if (!['-exec', '-execdir', '-ok', '-okdir'].includes(text)) continue;
     const end = args.findIndex(
       (word, at) => at > index && (word.text === ';' || word.text === '+'),

@@ -149,7 +149,8 @@ class Lexer {
     if (
       segment.words.length > 0 ||
       segment.substitutions.length > 0 ||
-      segment.redirections.length > 0
+      segment.redirections.length > 0 ||
+      this.heredocs.some((heredoc) => heredoc.segment === segment)
     ) {
       this.segments.push(segment);
     }
@@ -353,8 +354,35 @@ class Lexer {
         lines.push(line);
       }
       if (!closed) this.problems.push(`here-document without its ${heredoc.delimiter} line`);
-      heredoc.segment.inputs.push({ text: lines.join('\n'), dynamic: heredoc.dynamic });
+      const text = lines.join('\n');
+      heredoc.segment.inputs.push({ text, dynamic: heredoc.dynamic });
+      // An unquoted delimiter expands the body: its `$(...)` and backticks run (POSIX 2.7.4).
+      if (heredoc.dynamic && /[$`]/.test(text)) this.readExpandedBody(text, heredoc.segment);
     }
+  }
+
+  /** The command substitutions of an expanded here-document body, as the shell runs them. */
+  private readExpandedBody(text: string, segment: LexedSegment): void {
+    const body = new Lexer(text, 0, null, this.depth);
+    body.expandOnly(segment);
+    this.problems.push(...body.problems);
+  }
+
+  /**
+   * Reads text where only expansions are special (a here-document body): a
+   * backslash quotes `$`, backticks and itself; every `$(...)` and backtick
+   * found is added to `segment`'s substitutions.
+   */
+  expandOnly(segment: LexedSegment): void {
+    const source = this.source;
+    this.segment = segment;
+    while (this.index < source.length) {
+      const char = source[this.index]!;
+      if (char === '\\' && '$`\\\n'.includes(source[this.index + 1] ?? '')) this.index += 2;
+      else if (char === '$' || char === '`') this.expansion(true);
+      else this.index++;
+    }
+    this.word = '';
   }
 }
 

@@ -27,6 +27,17 @@ describe('a command too long to read', () => {
     expect(profile.targets).toEqual([]);
   });
 
+  it('holds for a whole call: several command fields together past the bound are not read', () => {
+    const half = `ls ${'a'.repeat(MAX_CLASSIFIED_COMMAND_LENGTH / 2)}`;
+    const profile = buildEffectProfile({
+      toolName: 'bash',
+      toolInput: { command: half, cmd: `rm -rf / ${half}` },
+      mode: 'ask',
+      matchedRules: [],
+    });
+    expect(profile.action_tags).toEqual([...UNREAD_COMMAND_TAGS]);
+  });
+
   it('cannot slip past a contract by padding: forbidden lists still refuse it', () => {
     const contract = validateActionContract({
       contract_version: 1,

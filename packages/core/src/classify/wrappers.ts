@@ -1,4 +1,6 @@
+import { laterWrapper } from './later-wrappers.js';
 import type { ShellWord } from './shell-lexer.js';
+import type { ActionTag } from './tags.js';
 
 /**
  * What a wrapper runs: the words from index `from` on (indices into the same
@@ -6,8 +8,20 @@ import type { ShellWord } from './shell-lexer.js';
  * or no command at all.
  */
 export type Unwrapped =
-  | { readonly kind: 'words'; readonly from: number; readonly write?: boolean }
-  | { readonly kind: 'line'; readonly line: string; readonly dynamic: boolean }
+  | {
+      readonly kind: 'words';
+      readonly from: number;
+      readonly write?: boolean;
+      /** Tags of the wrapper itself (`systemd-run` acts on the service manager). */
+      readonly tags?: readonly ActionTag[];
+    }
+  | {
+      readonly kind: 'line';
+      readonly line: string;
+      readonly dynamic: boolean;
+      /** Why the line is not all there (`parallel ::::` reads commands from a file). */
+      readonly note?: string;
+    }
   | { readonly kind: 'no_command'; readonly tag: 'read' | 'unknown' };
 
 /** The options of a wrapper: those that take a value, and where its command starts. */
@@ -41,6 +55,38 @@ const GRAMMARS: Record<string, WrapperGrammar> = {
   setsid: { valued: [], alone: 'unknown' },
   chronic: { valued: [], alone: 'unknown' },
   unbuffer: { valued: [], alone: 'unknown' },
+  strace: {
+    valued: ['e', 'o', 'p', 's', 'u', 'E', 'I', 'P', 'a', 'b', 'X', 'O', 'S', 'output', 'trace'],
+    alone: 'unknown',
+  },
+  ltrace: {
+    valued: ['e', 'o', 'p', 's', 'u', 'n', 'a', 'A', 'D', 'F', 'l', 'L', 'x'],
+    alone: 'unknown',
+  },
+  fakeroot: { valued: ['l', 's', 'i', 'lib', 'faked'], alone: 'unknown' },
+  chroot: { valued: ['userspec', 'groups'], leadingOperands: 1, alone: 'unknown' },
+  taskset: { valued: [], leadingOperands: 1, alone: 'read', lookupOnly: ['p', 'pid'] },
+  unshare: { valued: ['S', 'G', 'setuid', 'setgid', 'root', 'wd'], alone: 'unknown' },
+  nsenter: {
+    valued: ['t', 'target', 'S', 'G', 'setuid', 'setgid', 'root', 'wd'],
+    alone: 'unknown',
+  },
+  firejail: { valued: [], alone: 'unknown' },
+  'xvfb-run': {
+    valued: ['n', 's', 'f', 'e', 'p', 'w', 'server-num', 'server-args', 'auth-file', 'error-file'],
+    alone: 'unknown',
+  },
+  'dbus-run-session': { valued: ['config-file', 'dbus-daemon'], alone: 'unknown' },
+  caffeinate: { valued: ['t', 'w'], alone: 'read' },
+  valgrind: { valued: [], alone: 'unknown' },
+  catchsegv: { valued: [], alone: 'unknown' },
+  'systemd-run': {
+    valued: [
+      ...['u', 'unit', 'p', 'property', 'E', 'setenv', 'M', 'machine', 'H', 'host', 'description'],
+      ...['slice', 'uid', 'gid', 'working-directory', 'on-calendar', 'on-active', 'on-boot'],
+    ],
+    alone: 'unknown',
+  },
   xargs: {
     valued: ['a', 'd', 'E', 'I', 'L', 'n', 'P', 's', 'max-args', 'max-procs', 'delimiter'],
     alone: 'read',
@@ -48,7 +94,10 @@ const GRAMMARS: Record<string, WrapperGrammar> = {
 };
 
 /** Programs that run the rest of their words as another command. */
-export const WRAPPER_NAMES: ReadonlySet<string> = new Set([...Object.keys(GRAMMARS), 'env']);
+export const WRAPPER_NAMES: ReadonlySet<string> = new Set([
+  ...Object.keys(GRAMMARS),
+  ...['env', 'watch', 'parallel', 'flock'],
+]);
 
 /** Options a numeric short form stands for (`nice -5`). */
 function isNumericOption(text: string): boolean {
@@ -128,6 +177,8 @@ export function unwrap(
   from: number,
 ): Unwrapped | null {
   if (program === 'env') return unwrapEnv(words, from);
+  const later = laterWrapper(program, words, from);
+  if (later !== null) return later;
   const grammar = GRAMMARS[program];
   if (!grammar) return null;
   const { index, lookup } = skipOptions(words, from, grammar);
@@ -141,5 +192,11 @@ export function unwrap(
   for (let at = from; at < index && program === 'sudo'; at++) {
     if (/^-\w*e/.test(words[at]!.text)) edits = true;
   }
-  return { kind: 'words', from: start, ...(edits ? { write: true } : {}) };
+  const tags: ActionTag[] = program === 'systemd-run' ? ['external'] : [];
+  return {
+    kind: 'words',
+    from: start,
+    ...(edits ? { write: true } : {}),
+    ...(tags.length > 0 ? { tags } : {}),
+  };
 }

@@ -85,8 +85,8 @@ export function parseContractRule(
 /** What a rule is matched against: the resolved tool name, the shell command and its tags. */
 export interface ContractSubject {
   readonly toolName: string;
-  /** The shell command the call carries, or null for a call without one. */
-  readonly command: string | null;
+  /** Every shell command the call carries (`command`, `cmd`, `script`, `argv`...); empty for none. */
+  readonly commands: readonly string[];
   readonly tags: readonly ActionTag[];
 }
 
@@ -98,6 +98,8 @@ export function ruleMatches(rule: ContractRule, subject: ContractSubject): boole
     case 'tool':
       return subject.toolName.toLowerCase() === rule.value;
     case 'command-prefix':
-      return subject.command?.trim().toLowerCase().startsWith(rule.value) === true;
+      return subject.commands.some((command) =>
+        command.trim().toLowerCase().startsWith(rule.value),
+      );
   }
 }

@@ -1,5 +1,4 @@
-import { classifyShellCommand } from '../classify/action-tags.js';
-import { shellCommandOf } from '../classify/effect-profile.js';
+import { classifyCommands, shellCommandsOf } from '../classify/effect-profile.js';
 import type { ActionTag } from '../classify/tags.js';
 import type { LayerDecision } from '../schemas/layers.js';
 import {
@@ -23,6 +22,8 @@ export interface ContractCall {
   /** The resolved tool name (runner qualification and aliases applied). */
   readonly toolName: string;
   readonly toolInput: unknown;
+  /** Input fields the tool's manifest marks as shell commands (JSON pointers). */
+  readonly commandPointers?: readonly string[];
 }
 
 /** Where a rule sits in the declaration, for a person and the model to read. */
@@ -32,7 +33,7 @@ export function ruleLocation(rule: ContractRule): string {
 }
 
 function describeSubject(subject: ContractSubject): string {
-  return subject.command === null
+  return subject.commands.length === 0
     ? `tool ${subject.toolName}`
     : `tags: ${subject.tags.join(', ') || 'none'}`;
 }
@@ -47,11 +48,11 @@ export function firstMatchingRule(
 
 /** The tool name, shell command and action tags a contract matches a call on. */
 export function contractSubject(call: ContractCall): ContractSubject {
-  const command = shellCommandOf(call.toolInput);
+  const commands = shellCommandsOf(call.toolInput, call.commandPointers);
   return {
     toolName: call.toolName,
-    command,
-    tags: command === null ? [] : classifyShellCommand(command),
+    commands,
+    tags: commands.length === 0 ? [] : classifyCommands(commands),
   };
 }
 
@@ -81,7 +82,12 @@ export function evaluateActionContract(
   const reminders: string[] = [];
   const constraint = constraintReminder(contract, subject);
   if (rule === null && constraint === null) return null;
-  const ref = rule && { index: rule.index, list: rule.list, text: rule.text };
+  const ref = rule && {
+    index: rule.index,
+    list: rule.list,
+    text: rule.text,
+    contract_version: contract.contract_version,
+  };
   const version = `action contract v${contract.contract_version}`;
   let verdict: LayerDecision['verdict'] = 'allow';
   let detail: string | null = null;

@@ -1,5 +1,5 @@
 import type { ApprovalMode } from '../schemas/approval.js';
-import { LAYER_VERDICT_STRICTNESS } from '../schemas/layers.js';
+import { LAYER_VERDICT_STRICTNESS, type LayerRuleRef } from '../schemas/layers.js';
 import type {
   OverlayDocument,
   PermissionRule,
@@ -65,6 +65,8 @@ export interface PermissionOutcome {
   /** The deciding rule, for a person to read. */
   readonly rule: PermissionRule | undefined;
   readonly detail: string | null;
+  /** Set when Baseline itself decided (a check, or a set that could not be used). */
+  readonly baselineCheck: LayerRuleRef['baseline_check'];
   /** Set when a selected custom set could not be used and Baseline decided alone. */
   readonly fallback: { readonly reason: FallbackReason; readonly detail: string } | null;
   readonly targets: readonly CanonicalTarget[];
@@ -72,6 +74,7 @@ export interface PermissionOutcome {
 
 interface Candidate {
   verdict: PermissionVerdict;
+  baselineCheck?: NonNullable<LayerRuleRef['baseline_check']>;
   scope: PermissionScope;
   index: number | null;
   group?: number;
@@ -206,7 +209,13 @@ export function evaluatePermissions(request: PermissionRequest): PermissionOutco
   };
   const finding = baselineFinding(call, { hasManifest: request.manifest !== undefined });
   const baseline: Candidate | null = finding
-    ? { verdict: finding.verdict, scope: 'baseline', index: null, detail: finding.detail }
+    ? {
+        verdict: finding.verdict,
+        scope: 'baseline',
+        index: null,
+        detail: finding.detail,
+        baselineCheck: finding.check,
+      }
     : null;
   const selection = selectRuleSet({
     id: request.ruleSetId,
@@ -222,6 +231,7 @@ export function evaluatePermissions(request: PermissionRequest): PermissionOutco
         scope: 'baseline' as const,
         index: null,
         detail: `Baseline asks a person: ${selection.detail}`,
+        baselineCheck: 'rule_set_unavailable' as const,
       };
     decided = stricter(decided, guardrail);
     return outcome(decided, { id: request.ruleSetId, version: BASELINE_VERSION }, targets, {
@@ -266,6 +276,7 @@ function outcome(
     ...(decided.owner === undefined ? {} : { owner: decided.owner }),
     rule: decided.rule,
     detail: describe(decided, ruleSet.id),
+    baselineCheck: decided.baselineCheck,
     fallback,
     targets,
   };

@@ -15,6 +15,7 @@ export function permissionLayerDecision(outcome: PermissionOutcome): LayerDecisi
       scope: outcome.scope,
       ...(outcome.group === undefined ? {} : { group: outcome.group }),
       ...(outcome.owner === undefined ? {} : { owner: outcome.owner }),
+      ...(outcome.baselineCheck === undefined ? {} : { baseline_check: outcome.baselineCheck }),
       ...(outcome.rule === undefined ? {} : { text: JSON.stringify(outcome.rule) }),
     },
     detail: outcome.detail,

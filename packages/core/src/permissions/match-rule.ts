@@ -73,6 +73,7 @@ function selectsTool(rule: PermissionRule, call: PermissionCallFacts): boolean {
   if (rule.tools && !rule.tools.some((source) => glob(source)?.matches(call.toolName))) {
     return false;
   }
+  if (rule.tool_names && !rule.tool_names.includes(call.toolName)) return false;
   if (rule.groups && !(call.entry?.group && rule.groups.includes(call.entry.group))) return false;
   if (rule.risks) {
     const traits = call.entry?.risk_traits ?? [];

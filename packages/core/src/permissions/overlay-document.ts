@@ -20,9 +20,13 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(canonical(value));
 }
 
-/** The rule that remembers exactly one call: its tool and its whole input. */
+/**
+ * The rule that remembers exactly one call: its tool by exact name (never a
+ * glob, so a tool named `b*` does not grant `bash`) and its whole input by
+ * exact value.
+ */
 export function exactCallRule(toolName: string, input: unknown): RememberRule {
-  return { tools: [toolName], arguments: { '': input ?? null } };
+  return { tool_names: [toolName], arguments: { '': input ?? null } };
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   type ToolManifest,
   ToolManifestSchema,
 } from '../schemas/permissions.js';
+import { isBuiltInRuleSetId } from './built-in-rule-sets.js';
 import { rootedPatternProblem } from './rooted-pattern.js';
 
 function zodProblems(error: z.ZodError, base: string, code: ProblemCode): Problem[] {
@@ -116,6 +117,39 @@ export function validateToolManifest(input: unknown, base = ''): Validated<ToolM
 }
 
 /**
+ * A custom set may not take a built-in set's id (the built-in would silently
+ * win) nor an id another custom set already took (only the first would count).
+ */
+function customRuleSetIdProblems(sets: readonly unknown[]): Problem[] {
+  const problems: Problem[] = [];
+  const first = new Map<string, number>();
+  sets.forEach((set, index) => {
+    const id = (set as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string') return;
+    const pointer = `/custom_rule_sets/${index}/id`;
+    if (isBuiltInRuleSetId(id)) {
+      problems.push({
+        code: 'rule_set_invalid',
+        pointer,
+        message: `"${id}" is a built-in rule set's id; give the custom set another id`,
+      });
+      return;
+    }
+    const earlier = first.get(id);
+    if (earlier !== undefined) {
+      problems.push({
+        code: 'rule_set_invalid',
+        pointer,
+        message: `"${id}" is already the id of /custom_rule_sets/${earlier}; ids must be unique`,
+      });
+      return;
+    }
+    first.set(id, index);
+  });
+  return problems;
+}
+
+/**
  * The problems of a configuration's permission keys (`tool_manifest`,
  * `permission_rule_set`, `custom_rule_sets`, `project_root`). Custom sets are
  * checked for their id only: a malformed set is reported when selected, by
@@ -136,6 +170,8 @@ export function permissionConfigurationProblems(fields: Record<string, unknown>)
   const custom = PermissionConfigurationShape.custom_rule_sets.safeParse(fields.custom_rule_sets);
   if (!custom.success) {
     problems.push(...zodProblems(custom.error, '/custom_rule_sets', 'rule_set_invalid'));
+  } else {
+    problems.push(...customRuleSetIdProblems(custom.data ?? []));
   }
   const root = PermissionConfigurationShape.project_root.safeParse(fields.project_root);
   if (!root.success) {

@@ -23,6 +23,21 @@ export const LayerRuleRefSchema = z.object({
   group: z.number().int().nonnegative().optional(),
   /** For a guardrail: the member whose user overlay holds it (it binds every run of the workspace). */
   owner: z.string().optional(),
+  /**
+   * Set when Baseline itself decided (spec 003): its check, or
+   * `rule_set_unavailable` when the selected set could not be used. No
+   * overlay lifts these, so a remembered rule cannot either.
+   */
+  baseline_check: z
+    .enum([
+      'unavailable_tool',
+      'undeclared_tool',
+      'mutation_outside_project',
+      'rule_set_unavailable',
+    ])
+    .optional(),
+  /** The action contract's version (spec 004). */
+  contract_version: z.number().int().nonnegative().optional(),
   /** An action contract's list (spec 004). */
   list: z.enum(['forbidden', 'must_not', 'requires_user', 'allowed']).optional(),
   /** The rule as its author wrote it, for a person to read (e.g. `action:destructive`). */

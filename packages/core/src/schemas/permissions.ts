@@ -69,6 +69,8 @@ export type PermissionVerdict = z.infer<typeof PermissionVerdictSchema>;
 const ruleFields = {
   /** Tool-name globs (`*` any run of bytes); any one matching selects the tool. */
   tools: z.array(z.string().min(1)).optional(),
+  /** Exact tool names (no glob: `*` and `?` are themselves); any one equal selects the tool. */
+  tool_names: z.array(z.string().min(1)).optional(),
   /** Manifest groups; any one equal to the tool's group selects it. */
   groups: z.array(z.string().min(1)).optional(),
   /** Risk traits; the rule applies when the tool has any one of them. */

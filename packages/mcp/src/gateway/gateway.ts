@@ -5,7 +5,7 @@ import { KernelApi } from '../kernel-api.js';
 import type { NamedServer } from '../servers-config.js';
 import { createGatewayServer } from './gateway-server.js';
 import { credentialKind, GatewaySession, type MemberRunPolicy } from './gateway-session.js';
-import { type HttpGateway, listenHttp } from './http-transport.js';
+import { type HttpGateway, type HttpGatewayOptions, listenHttp } from './http-transport.js';
 
 /** Options of {@link startGateway}. */
 export interface GatewayOptions {
@@ -27,6 +27,12 @@ export interface GatewayOptions {
   onError?: ((error: Error) => void) | undefined;
 }
 
+/** Where and how the HTTP front listens (see {@link listenHttp}). */
+export type HttpListenOptions = Pick<
+  HttpGatewayOptions,
+  'host' | 'port' | 'allowOrigins' | 'sessionIdleMs'
+>;
+
 /** A running gateway. */
 export interface Gateway {
   readonly bridge: ExecutorBridge;
@@ -35,7 +41,7 @@ export interface Gateway {
   /** Serves stdin/stdout as one MCP client with a client credential. */
   serveStdio(token: string): Promise<void>;
   /** Serves Streamable HTTP at `/mcp`; each request carries its client credential. */
-  listenHttp(options?: { host?: string; port?: number }): Promise<HttpGateway>;
+  listenHttp(options?: HttpListenOptions): Promise<HttpGateway>;
   close(): Promise<void>;
 }
 
@@ -43,9 +49,21 @@ export interface Gateway {
  * Starts the gateway: bridges the MCP servers (the executor bridge, in this
  * process) and exposes their tools as an MCP server of its own, where every
  * `tools/call` is a model row of the client's gateway run.
- * @throws when a server cannot be started or the kernel refuses a credential.
+ * @throws when a server cannot be started or the kernel refuses a credential
+ *   (KernelError `forbidden` for a client of another workspace or application).
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  // The application whose executor serves the calls: an agent of another one would wait forever.
+  const own = await new KernelApi({
+    url: options.url,
+    token: options.executorToken,
+    workspaceId: options.workspaceId,
+  }).self();
+  const verify = (token: string, kind: 'agent' | 'member') =>
+    new KernelApi({ url: options.url, token, workspaceId: options.workspaceId }).verify(
+      kind,
+      own.agent_application_id,
+    );
   const bridge = await startExecutorBridge({
     url: options.url,
     executorToken: options.executorToken,
@@ -82,9 +100,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     bridge,
     async connect(transport, token) {
       const kind = kindOf(token);
-      await new KernelApi({ url: options.url, token, workspaceId: options.workspaceId }).verify(
-        kind,
-      );
+      await verify(token, kind);
       const server = serverFor(token, kind);
       closers.push(() => server.close());
       await server.connect(transport);
@@ -95,11 +111,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     async listenHttp(listen = {}) {
       const front = await listenHttp({
         ...listen,
-        open: async (token, kind, transport) => {
-          const api = new KernelApi({ url: options.url, token, workspaceId: options.workspaceId });
-          await api.verify(kind);
-          await serverFor(token, kind).connect(transport);
-        },
+        verify,
+        open: (token, kind, transport) => serverFor(token, kind).connect(transport),
       });
       fronts.push(front);
       return front;

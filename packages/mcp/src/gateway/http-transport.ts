@@ -5,20 +5,29 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { isKernelError } from '../kernel-api.js';
 import { credentialKind } from './gateway-session.js';
+import { foreignRequest } from './request-origin.js';
 
 /** The path the gateway serves MCP at. */
 export const MCP_PATH = '/mcp';
 const BODY_LIMIT = 4 * 1024 * 1024;
+/** A session with no request for this long ends (and so does its gateway run); default 30 min. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
 /** What the HTTP front needs from the gateway: a session per client credential. */
 export interface HttpGatewayOptions {
+  /** Where to listen; default 127.0.0.1 (loopback only). */
   host?: string | undefined;
   port?: number | undefined;
+  /** Origins (`scheme://host[:port]`) whose browser requests are served; others get 403. */
+  allowOrigins?: readonly string[] | undefined;
+  /** How long a session may go without a request before it ends; default 30 min. */
+  sessionIdleMs?: number | undefined;
   /**
-   * Checks a client credential with the kernel and connects a new MCP
-   * server for it to the transport.
+   * Checks a client credential with the kernel before anything is read or made.
    * @throws KernelError when the kernel refuses the credential.
    */
+  verify(token: string, kind: 'agent' | 'member'): Promise<void>;
+  /** Connects a new MCP server for a verified credential to the transport. */
   open(
     token: string,
     kind: 'agent' | 'member',
@@ -36,9 +45,15 @@ export interface HttpGateway {
 interface Session {
   transport: StreamableHTTPServerTransport;
   tokenHash: Buffer;
+  /** When its last request arrived or its last POST answered. */
+  lastActive: number;
+  /** POSTs still being answered (a parked call keeps its POST open). */
+  open: number;
 }
 
-function refuse(res: ServerResponse, status: number, message: string): void {
+function refuse(res: ServerResponse, status: number, message: string, req?: IncomingMessage): void {
+  // A refused request's body is never read: the connection closes after the answer.
+  if (req && !req.complete) res.setHeader('connection', 'close');
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
@@ -57,60 +72,102 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 const hash = (token: string) => createHash('sha256').update(token).digest();
 
 /**
- * Serves MCP over Streamable HTTP at `/mcp`. Every request carries a member or
- * agent credential (`Authorization: Bearer`); a session belongs to the
- * credential that opened it, and another one gets 403.
+ * Serves MCP over Streamable HTTP at `/mcp`. A request from a foreign
+ * browser origin (or, on loopback, for a foreign host name) is refused
+ * first; then every request carries a member or agent credential
+ * (`Authorization: Bearer`) that is checked before its body is read. A
+ * session belongs to the credential that opened it (another one gets 403)
+ * and ends after `sessionIdleMs` without a request.
  */
 export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGateway> {
   const sessions = new Map<string, Session>();
+  const host = options.host ?? '127.0.0.1';
+  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+
+  const serve = async (
+    session: Session,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+  ) => {
+    session.lastActive = Date.now();
+    if (req.method !== 'POST') return session.transport.handleRequest(req, res, body);
+    session.open += 1;
+    res.once('close', () => {
+      session.open -= 1;
+      session.lastActive = Date.now();
+    });
+    return session.transport.handleRequest(req, res, body);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://gateway');
-    if (url.pathname !== MCP_PATH) return refuse(res, 404, `MCP is served at ${MCP_PATH}`);
+    if (url.pathname !== MCP_PATH) return refuse(res, 404, `MCP is served at ${MCP_PATH}`, req);
+    const foreign = foreignRequest(req, {
+      bindHost: host,
+      allowOrigins: options.allowOrigins ?? [],
+    });
+    if (foreign) return refuse(res, 403, foreign, req);
     const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (!token) return refuse(res, 401, 'send a member or agent credential as a bearer token');
+    if (!token) return refuse(res, 401, 'send a member or agent credential as a bearer token', req);
     const kind = credentialKind(token);
-    if (!kind) return refuse(res, 403, 'the gateway takes a member or agent credential');
+    if (!kind) return refuse(res, 403, 'the gateway takes a member or agent credential', req);
+    const sessionId = req.headers['mcp-session-id'];
+    const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (typeof sessionId === 'string') {
+      if (!session) return refuse(res, 404, 'no such MCP session; initialize a new one', req);
+      if (!timingSafeEqual(session.tokenHash, hash(token))) {
+        return refuse(res, 403, 'this session belongs to another credential', req);
+      }
+    } else {
+      try {
+        await options.verify(token, kind);
+      } catch (error) {
+        if (isKernelError(error, 'unauthenticated')) return refuse(res, 401, error.detail, req);
+        if (isKernelError(error, 'forbidden')) return refuse(res, 403, error.detail, req);
+        // The kernel throttles failed authentications per address: the gateway's, here.
+        if (isKernelError(error, 'rate_limited')) return refuse(res, 429, error.detail, req);
+        throw error;
+      }
+    }
     let body: unknown;
     if (req.method === 'POST') {
       try {
         body = await readJson(req);
       } catch (error) {
-        return refuse(res, error instanceof RangeError ? 413 : 400, (error as Error).message);
+        return refuse(res, error instanceof RangeError ? 413 : 400, (error as Error).message, req);
       }
     }
-    const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      const session = sessions.get(sessionId);
-      if (!session) return refuse(res, 404, 'no such MCP session; initialize a new one');
-      if (!timingSafeEqual(session.tokenHash, hash(token))) {
-        return refuse(res, 403, 'this session belongs to another credential');
-      }
-      return session.transport.handleRequest(req, res, body);
-    }
+    if (session) return serve(session, req, res, body);
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return refuse(res, 400, 'start with an initialize request (no mcp-session-id yet)');
     }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, tokenHash: hash(token) });
+        sessions.set(id, { transport, tokenHash: hash(token), lastActive: Date.now(), open: 0 });
       },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    try {
-      await options.open(token, kind, transport);
-    } catch (error) {
-      if (isKernelError(error, 'unauthenticated')) return refuse(res, 401, error.detail);
-      if (isKernelError(error, 'forbidden')) return refuse(res, 403, error.detail);
-      // The kernel throttles failed authentications per address: the gateway's, here.
-      if (isKernelError(error, 'rate_limited')) return refuse(res, 429, error.detail);
-      throw error;
-    }
+    await options.open(token, kind, transport);
     return transport.handleRequest(req, res, body);
   };
+
+  // Idle sessions end as if their client had sent DELETE: the gateway run gets its final answer.
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const session of sessions.values()) {
+        if (session.open === 0 && now - session.lastActive >= idleMs) {
+          void session.transport.close().catch(() => {});
+        }
+      }
+    },
+    Math.max(10, Math.min(idleMs / 4, 60_000)),
+  );
+  sweep.unref();
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -121,16 +178,17 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, host, () => resolve());
   });
   const { port, address } = server.address() as AddressInfo;
-  const host = address.includes(':') ? `[${address}]` : address;
+  const shown = address.includes(':') ? `[${address}]` : address;
   return {
-    url: `http://${host}:${port}${MCP_PATH}`,
+    url: `http://${shown}:${port}${MCP_PATH}`,
     get sessions() {
       return sessions.size;
     },
     async close() {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((s) => s.transport.close()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,7 +77,7 @@ describe('check --baseline', () => {
       ['check', '--baseline', 'baseline.json', '--write-baseline', name],
       dir,
     );
-    expect(write.stderr).toContain('wrote 2 finding(s) to baseline.json');
+    expect(write.stderr).toContain('recorded 2 findings in baseline.json');
     const baseline = JSON.parse(readFileSync(join(dir, 'baseline.json'), 'utf8'));
     expect(baseline.findings.map((entry: { code: string }) => entry.code)).toEqual([
       'suffix-anchored-fragment',
@@ -104,6 +104,27 @@ describe('check --baseline', () => {
     expect(
       JSON.parse(moved.stdout).files[0].findings.map((finding: { code: string }) => finding.code),
     ).toEqual(['fragment-without-star']);
+  });
+
+  it('writing a baseline for a folder with error findings succeeds: exit 0, a count, no findings printed', async () => {
+    mkdirSync(join(dir, 'policies'), { recursive: true });
+    file('policies/rules-lint.config.json', '{"rules": {"deny-without-reason": "error"}}');
+    file(
+      'policies/a.json',
+      '[{"tool": "bash", "verdict": "deny"}, {"tool": "rm", "verdict": "deny"}]',
+    );
+    file('policies/b.json', '[{"tool": "curl", "verdict": "deny"}]');
+    const write = await runCaptured(
+      ['check', '--baseline', 'b.json', '--write-baseline', 'policies/'],
+      dir,
+    );
+    expect(write.code).toBe(0);
+    expect(write.stderr).toContain('recorded 3 findings in b.json');
+    expect(write.stdout).not.toContain('deny-without-reason');
+    const again = await runCaptured(['check', '--baseline', 'b.json', 'policies/'], dir);
+    expect(again.code).toBe(0);
+    // Without the baseline the same folder still fails.
+    expect((await runCaptured(['check', 'policies/'], dir)).code).toBe(1);
   });
 
   it('refuses a missing or malformed baseline, exit 2', async () => {

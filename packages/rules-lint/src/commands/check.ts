@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ApprovalModeSchema } from '@airlock/core';
+import { fileLinter, withCustomRuleSets } from '../check-file.js';
 import { choiceOption, formatOption, parseCommand } from '../cli/arguments.js';
 import { readBaseline, subtractBaseline, writeBaseline } from '../cli/baseline.js';
 import { type CliIo, UsageError } from '../cli/cli-io.js';
@@ -9,18 +10,11 @@ import { expandInputs } from '../cli/inputs.js';
 import { loadInput, loadToolCatalog } from '../cli/load.js';
 import { countOption, writeOutput } from '../cli/write-output.js';
 import { ConfigFinder } from '../config/find-config.js';
-import { compareFindings, type Finding } from '../findings.js';
+import type { Finding } from '../findings.js';
 import { type FixLevel, fixDocument } from '../fixes/fix-document.js';
-import { lintDocument } from '../lint.js';
-import {
-  customRuleSetFindings,
-  permissionFileKind,
-  permissionFindings,
-} from '../permissions/permission-file.js';
+import { permissionFileKind } from '../permissions/permission-file.js';
 import type { PrettyFileReport } from '../reporters/pretty.js';
 import { renderReports } from '../reporters/render.js';
-import { readRuleFile } from '../rule-file.js';
-import type { SourceDocument } from '../source/document.js';
 
 const OPTIONS = {
   format: { type: 'string' },
@@ -82,26 +76,10 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
       continue;
     }
     const { document } = loaded;
-    const permissionKind = permissionFileKind(document.value);
-    if (permissionKind) {
-      let findings = permissionFindings(document, permissionKind);
-      if (values.quiet === true)
-        findings = findings.filter((finding) => finding.severity === 'error');
-      reports.push({ file: shown, findings, lines: document.lines });
-      continue;
-    }
-    const ruleFile = readRuleFile(document.value);
-    const mode = ruleFile.mode ?? cliMode ?? config.mode;
-    const tools = cliTools ?? config.tools;
-    const lint = (current: SourceDocument) =>
-      lintDocument(
-        current,
-        { ...readRuleFile(current.value), ...(mode === undefined ? {} : { mode }) },
-        { settings: config.rules, ...(tools ? { tools } : {}) },
-      );
+    const lint = fileLinter(document, { config, tools: cliTools, mode: cliMode });
     let findings: readonly Finding[];
     let lines = document.lines;
-    if (fixLevel) {
+    if (fixLevel && !permissionFileKind(document.value)) {
       const fixed = fixDocument(document, lint, fixLevel);
       if (fixed.applied > 0) {
         await writeFile(resolve(io.cwd, file), fixed.document.text);
@@ -113,7 +91,7 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
       lines = fixed.document.lines;
     } else findings = lint(document);
     // Custom rule sets declared beside the rules are validated with positions too.
-    findings = [...findings, ...customRuleSetFindings(document)].sort(compareFindings);
+    findings = withCustomRuleSets(document, findings);
     reports.push({ file: shown, findings, lines });
   }
   reports = await applyBaseline(
@@ -144,8 +122,9 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
 
 /**
  * `--baseline FILE`: drops the findings the file accepts; with
- * `--write-baseline`, writes the current findings to it instead (and drops
- * nothing). Throws UsageError.
+ * `--write-baseline`, records the current findings in it first, so that
+ * what was just recorded is accepted too (only declaration errors, which
+ * never enter a baseline, remain). Throws UsageError.
  */
 async function applyBaseline(
   reports: PrettyFileReport[],
@@ -156,8 +135,10 @@ async function applyBaseline(
   if (write) {
     if (path === undefined) throw new UsageError('--write-baseline needs --baseline FILE');
     const written = await writeBaseline(path, io, reports);
-    io.stderr(`rules-lint: wrote ${written} finding(s) to ${path}\n`);
-    return reports;
+    io.stderr(
+      `rules-lint: recorded ${written} finding${written === 1 ? '' : 's'} in ${path}; later checks with --baseline ${path} report only new ones\n`,
+    );
+    return subtractBaseline(reports, await readBaseline(path, io.cwd)).reports;
   }
   if (path === undefined) return reports;
   const subtracted = subtractBaseline(reports, await readBaseline(path, io.cwd));

@@ -67,17 +67,33 @@ export function renderLintRulesPage(rules: readonly LintRule[] = LINT_RULES): st
   }
   lines.push(
     '',
+    '## unused-suppression',
+    '',
+    'Category: suppression. Severity: warning. Fix: none.',
+    '',
+    describeDeclarationCode('unused-suppression'),
+    '',
+    'A `.jsonc` file may silence lint findings on the next line with `// rules-lint-disable-next-line ID[, ID] -- reason`.',
+    'A comment that silences nothing, or names something that is not a lint rule, is reported so that stale suppressions',
+    'do not pile up. Delete the comment, or correct the rule id it names. Declaration errors are never silenced.',
+    '',
+    '## invalid_json',
+    '',
+    'The file is not JSON (or not JSONC, for a `.jsonc` file): `check` prints where it stops reading and exits 2, and the',
+    'editor shows one error there. Nothing else is reported until the file parses.',
+    '',
+    '## config_invalid',
+    '',
+    'The nearest `rules-lint.config.json(c)` (or `--config FILE`) has an unknown key, an unknown rule id or a bad severity:',
+    '`check` prints every problem on one line and exits 2, and the editor shows them as one error at the top of the file.',
+    '',
     '## Declaration errors',
     '',
     "These come from `@airlock/core`'s validator, exactly as the kernel reports them when the declaration is sent; each is an",
     'error with a JSON pointer to the culprit. The example codes come from `rules-lint` itself: `check` reports a malformed',
     '`examples` block, and `test` also reports an example whose decision differs from `expect`.',
-    '',
-    '| code | what the kernel refuses |',
-    '| --- | --- |',
-    ...[...PROBLEM_CODES.filter((code) => !code.startsWith('hook_result_')), ...EXAMPLE_CODES].map(
-      (code) => `| \`${code}\` | ${describeDeclarationCode(code).replaceAll('|', '\\|')} |`,
-    ),
   );
+  for (const code of [...PROBLEM_CODES, ...EXAMPLE_CODES])
+    lines.push('', `### ${code}`, '', describeDeclarationCode(code));
   return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,7 @@ import { type Diagnostic, DiagnosticSeverity, type Range } from 'vscode-language
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { docsUrlFor } from '../docs/links.js';
 import type { Finding, Severity } from '../findings.js';
-import { type LintOptions, type LintOutcome, lintText } from '../lint.js';
+import type { LintOutcome } from '../lint.js';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -15,9 +15,16 @@ export function documentFileName(uri: string): string {
   return decodeURIComponent(uri.split('/').pop() ?? uri);
 }
 
-/** Lints an editor document exactly as `check` lints a file. */
-export function lintTextDocument(document: TextDocument, options: LintOptions): LintOutcome {
-  return lintText(documentFileName(document.uri), document.getText(), options);
+/** The one diagnostic shown when the file's config cannot be used (`check` exits 2 on it). */
+export function configProblemDiagnostic(message: string): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Error,
+    code: 'config_invalid',
+    codeDescription: { href: docsUrlFor('config_invalid') },
+    source: 'rules-lint',
+    message: `rules-lint config: ${message}`,
+  };
 }
 
 /** The editor range of an offset span. */
@@ -31,7 +38,7 @@ export function findingDiagnostic(document: TextDocument, finding: Finding): Dia
     range: rangeOf(document, finding.location.offset, finding.location.length),
     severity: SEVERITY[finding.severity],
     code: finding.code,
-    codeDescription: { href: docsUrlFor(finding.code, finding.source === 'lint') },
+    codeDescription: { href: docsUrlFor(finding.code) },
     source: 'rules-lint',
     message: finding.message,
     data: { pointer: finding.pointer },
@@ -46,6 +53,7 @@ export function outcomeDiagnostics(document: TextDocument, outcome: LintOutcome)
         range: rangeOf(document, outcome.location.offset, outcome.location.length),
         severity: DiagnosticSeverity.Error,
         code: 'invalid_json',
+        codeDescription: { href: docsUrlFor('invalid_json') },
         source: 'rules-lint',
         message: outcome.message,
       },

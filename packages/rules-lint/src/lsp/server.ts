@@ -9,10 +9,10 @@ import {
 } from 'vscode-languageserver/node.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
-import type { LintOptions } from '../lint.js';
 import { quickFixes } from './code-actions.js';
 import { completions } from './completion.js';
-import { lintTextDocument, outcomeDiagnostics } from './diagnostics.js';
+import { configProblemDiagnostic, outcomeDiagnostics } from './diagnostics.js';
+import { lintEditorDocument } from './document-lint.js';
 import { ruleHover } from './hover.js';
 
 /** Options of the language server. */
@@ -25,8 +25,9 @@ export interface LanguageServerOptions {
 
 /**
  * Serves the Language Server Protocol over the given streams: on open and
- * on every change it publishes the diagnostics `check` would print (each
- * with a link to its docs), answers code action requests with the lint
+ * on every change it publishes the diagnostics `check` would print for the
+ * file, under its nearest `rules-lint.config.json(c)` (each with a link to
+ * its docs), answers code action requests with the lint
  * rules' quick fixes, hovers a rule with what it matches, its outcome under
  * each mode and what shadows it, and completes keys, verdicts, origins,
  * modes and known tool names. Resolves
@@ -38,7 +39,6 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     new StreamMessageWriter(options.output),
   );
   const documents = new TextDocuments(TextDocument);
-  const lintOptions: LintOptions = options.tools ? { tools: options.tools } : {};
   let shutdownRequested = false;
 
   connection.onInitialize(() => ({
@@ -51,18 +51,26 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     serverInfo: { name: 'rules-lint' },
   }));
 
-  documents.onDidChangeContent(({ document }) => {
-    const diagnostics = outcomeDiagnostics(document, lintTextDocument(document, lintOptions));
+  documents.onDidChangeContent(async ({ document }) => {
+    const linted = await lintEditorDocument(document, options.tools);
+    const diagnostics =
+      linted.configProblem === undefined
+        ? outcomeDiagnostics(document, linted.outcome)
+        : [configProblemDiagnostic(linted.configProblem)];
     void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
   });
   documents.onDidClose(({ document }) => {
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
 
-  connection.onCodeAction((params) => {
+  connection.onCodeAction(async (params) => {
     const document = documents.get(params.textDocument.uri);
     if (!document) return [];
-    return quickFixes(document, lintTextDocument(document, lintOptions), params.range);
+    return quickFixes(
+      document,
+      (await lintEditorDocument(document, options.tools)).outcome,
+      params.range,
+    );
   });
 
   connection.onHover((params) => {
@@ -72,10 +80,11 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     return value === undefined ? null : { contents: { kind: MarkupKind.Markdown, value } };
   });
 
-  connection.onCompletion((params) => {
+  connection.onCompletion(async (params) => {
     const document = documents.get(params.textDocument.uri);
     if (!document) return [];
-    return completions(document.getText(), document.offsetAt(params.position), options.tools);
+    const { tools } = await lintEditorDocument(document, options.tools);
+    return completions(document.getText(), document.offsetAt(params.position), tools);
   });
 
   connection.onShutdown(() => {

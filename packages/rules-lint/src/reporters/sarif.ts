@@ -91,7 +91,7 @@ export function renderSarif(reports: readonly FileReport[], options: SarifOption
 
 function lintRuleDescriptor(rule: LintRule) {
   const help = [rule.docs.description, rule.docs.semantics].filter(Boolean).join('\n\n');
-  const url = docsUrlFor(rule.id, true);
+  const url = docsUrlFor(rule.id);
   return {
     id: rule.id,
     name: rule.id,
@@ -109,7 +109,7 @@ function lintRuleDescriptor(rule: LintRule) {
 
 function declarationDescriptor(code: string) {
   const description = describeDeclarationCode(code);
-  const url = docsUrlFor(code, false);
+  const url = docsUrlFor(code);
   return {
     id: code,
     name: code,

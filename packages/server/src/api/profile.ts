@@ -23,7 +23,10 @@ export const putConfiguration = implement(
     const validated = validateProfileConfiguration(input);
     const problems = [
       ...(validated.ok ? [] : validated.problems),
-      ...manifestSchemaProblems(input.tool_manifest),
+      ...manifestSchemaProblems(
+        { workspaceId: principal.workspace_id, applicationId: app },
+        input.tool_manifest,
+      ),
     ];
     if (problems.length > 0) {
       throw new AirlockError(

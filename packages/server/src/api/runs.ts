@@ -25,7 +25,13 @@ export const createRun = implement(
   async ({ kernel, principal }, input) => {
     // What the model reads and says (`input`, the provider's rounds) may be any text.
     assertPolicyTextIsUnicode(input, ['input', 'provider']);
-    const schemaProblems = manifestSchemaProblems(input.tool_manifest);
+    const schemaProblems = manifestSchemaProblems(
+      {
+        workspaceId: principal.workspace_id,
+        applicationId: principal.kind === 'agent' ? principal.agent_application_id : null,
+      },
+      input.tool_manifest,
+    );
     if (schemaProblems.length > 0) {
       throw new AirlockError(
         'invalid_configuration',

@@ -11,9 +11,17 @@ export class MissingStoreError extends Error {
   }
 }
 
-/** How to run this CLI again, as the person typed it (`npx airlock`, or `node path/cli.js`). */
+/**
+ * How to run this CLI again: `pnpm exec airlock` in a checkout (the root
+ * links the bin), `npx airlock` where it is installed, else `node path/cli.js`.
+ */
 export function selfCommand(): string {
   const script = process.argv[1] ?? 'airlock';
+  if (existsSync(join(process.cwd(), 'node_modules', '.bin', 'airlock'))) {
+    return existsSync(join(process.cwd(), 'pnpm-workspace.yaml'))
+      ? 'pnpm exec airlock'
+      : 'npx airlock';
+  }
   if (/(^|\/)airlock$/.test(script)) return 'npx airlock';
   return `node ${relative(process.cwd(), script) || script}`;
 }

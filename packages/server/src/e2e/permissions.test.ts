@@ -205,7 +205,7 @@ for (const backend of all) {
           rules: [
             {
               verdict: 'allow',
-              tools: ['write_file'],
+              tool_names: ['write_file'],
               arguments: { '': { path: 'src/a.ts', content: 'x' } },
             },
           ],

@@ -19,13 +19,14 @@ function versionOf(contract: unknown): number | null {
 }
 
 /**
- * Refuses a profile whose action contract changes without a higher
- * `contract_version` than the one it replaces (spec 004: a team stops a
- * requires_user rule from asking by publishing a higher version that moves
- * it to allowed; a lower or equal version is refused). Republishing the same
- * contract, or none, is accepted. Call it inside the transaction that stores
- * the new version, after the application row was bumped (which serializes
- * concurrent declarations).
+ * Refuses a profile whose action contract changes without a `contract_version`
+ * higher than every one the application published before (spec 004: a team
+ * stops a requires_user rule from asking by publishing a higher version that
+ * moves it to allowed; a lower or equal version is refused). The floor is the
+ * application's: a version without a contract in between does not lower it.
+ * Republishing the latest contract, or none, is accepted. Call it inside the
+ * transaction that stores the new version, after the application row was
+ * bumped (which serializes concurrent declarations).
  * @throws AirlockError contract_version_not_higher (409).
  */
 export async function assertContractVersionRises(
@@ -37,18 +38,25 @@ export async function assertContractVersionRises(
     .selectFrom('profile_configurations')
     .select('configuration')
     .where('agent_application_id', '=', options.agentApplicationId)
-    .where('version', '=', options.previousVersion)
-    .executeTakeFirst();
-  if (!previous) return;
-  const before = (JSON.parse(previous.configuration) as { action_contract?: unknown })
-    .action_contract;
-  if (before === undefined || canonicalJson(before) === canonicalJson(options.contract)) return;
-  const was = versionOf(before);
+    .where('version', '<=', options.previousVersion)
+    .orderBy('version', 'desc')
+    .execute();
+  let latest: unknown;
+  let floor: number | null = null;
+  for (const row of previous) {
+    const contract = (JSON.parse(row.configuration) as { action_contract?: unknown })
+      .action_contract;
+    if (contract === undefined || contract === null) continue;
+    latest ??= contract;
+    const version = versionOf(contract);
+    if (version !== null && (floor === null || version > floor)) floor = version;
+  }
+  if (latest === undefined || canonicalJson(latest) === canonicalJson(options.contract)) return;
   const now = versionOf(options.contract);
-  if (was !== null && now !== null && now <= was) {
+  if (floor !== null && now !== null && now <= floor) {
     throw new AirlockError(
       'contract_version_not_higher',
-      `the action contract changed but its contract_version ${now} is not higher than the current ${was}; publish ${was + 1} or higher`,
+      `the action contract changed but its contract_version ${now} is not higher than ${floor}, the highest this application published; publish ${floor + 1} or higher`,
     );
   }
 }

@@ -315,7 +315,7 @@ export async function heartbeat(
  * Commits a claimed row's result or failure; a failure then follows the row's on_failure.
  * A hook row's result is `{structured_content}` holding a decision core
  * accepts for its event; anything else commits as failed `invalid_hook_result`.
- * @throws AirlockError not_claimable_kind, lease_lost.
+ * @throws AirlockError task_not_found (also for an unknown run), not_claimable_kind, lease_lost.
  */
 export async function commitTask(
   ctx: KernelContext,
@@ -334,7 +334,16 @@ export async function commitTask(
       tx.dialect,
       visibleTaskQuery(tx, principal, address),
     );
-    const run = await lockRun(tx, principal.workspace_id, address.runId);
+    const run = await lockRun(tx, principal.workspace_id, address.runId).catch((error) => {
+      // To an executor an unknown run holds no such task: answer the operation's own code.
+      if (error instanceof AirlockError && error.code === 'run_not_found') {
+        throw new AirlockError(
+          'task_not_found',
+          `no task ${address.taskKey} in run ${address.runId}`,
+        );
+      }
+      throw error;
+    });
     const row = await visibleTask(tx, principal, address, ahead);
     refuseDecisionRows(row);
     // A hook's result is checked here: an invalid decision, or one the kernel

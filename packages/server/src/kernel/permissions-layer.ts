@@ -151,7 +151,11 @@ export const permissionsLayer: PolicyLayer = {
     const input = call.call.toolInput ?? null;
     const entry = config.manifest?.find((tool) => tool.name === call.toolName);
     if (entry) {
-      const problems = inputSchemaProblems(entry, input);
+      const owner = {
+        workspaceId: call.run.workspace_id,
+        applicationId: call.run.agent_application_id,
+      };
+      const problems = inputSchemaProblems(owner, entry, input);
       if (problems !== null) return schemaRefusal(entry, problems, config.ruleSetId);
     }
     const overlays = await activeOverlays(call.tx, call.run);

@@ -21,12 +21,34 @@ export interface Remembered {
   digest: string;
 }
 
+function ruleSetLayer(row: Pick<TaskTable, 'decision'>) {
+  if (row.decision === null) return undefined;
+  const decision = JSON.parse(row.decision) as Decision;
+  return decision.layers?.find((layer) => layer.layer === 'rule_set');
+}
+
 /** The rule set captured on a row when its call was evaluated, or null when none was. */
 export function capturedRuleSet(row: Pick<TaskTable, 'decision'>): string | null {
-  if (row.decision === null) return null;
-  const decision = JSON.parse(row.decision) as Decision;
-  const said = decision.layers?.find((layer) => layer.layer === 'rule_set');
-  return said?.rule?.rule_set?.id ?? null;
+  return ruleSetLayer(row)?.rule?.rule_set?.id ?? null;
+}
+
+/**
+ * Why a remembered overlay rule could not change the next identical call's
+ * outcome: Baseline or a user guardrail parked it, and no overlay lifts
+ * those. Null when remembering can take effect.
+ */
+function rememberWouldNotApply(row: Pick<TaskTable, 'decision' | 'key'>): string | null {
+  const rule = ruleSetLayer(row)?.rule;
+  if (rule?.baseline_check !== undefined) {
+    return `task ${row.key} was parked by Baseline (${rule.baseline_check}), which no overlay rule lifts; approve it without remember`;
+  }
+  if (rule?.scope === 'user' && rule.text !== undefined) {
+    const decided = JSON.parse(rule.text) as { guardrail?: boolean };
+    if (decided.guardrail === true) {
+      return `task ${row.key} was parked by a user guardrail, which no overlay rule lifts; approve it without remember`;
+    }
+  }
+  return null;
 }
 
 function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal): string {
@@ -48,7 +70,8 @@ function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal):
  * it kept, for the approval's event. A trusted
  * project document stays trusted: the approving member wrote the change.
  * @throws AirlockError remember_unavailable when the row was not evaluated by
- * a rule set or the run has no owner of that scope; invalid_configuration for
+ * a rule set, Baseline or a guardrail parked it (a remembered rule would
+ * change nothing), or the run has no owner of that scope; invalid_configuration for
  * a rule the overlay would refuse.
  */
 export async function rememberApproval(
@@ -63,6 +86,8 @@ export async function rememberApproval(
       `task ${row.key} was not evaluated by a permission rule set; there is nothing to remember into`,
     );
   }
+  const inert = rememberWouldNotApply(row);
+  if (inert !== null) throw new AirlockError('remember_unavailable', inert);
   const key: OverlayKey = {
     workspaceId: run.workspace_id,
     scope: remember.scope,

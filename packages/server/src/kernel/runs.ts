@@ -8,6 +8,7 @@ import type { RunTable } from '../store/schema.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
 import { markFresh } from './fresh-runs.js';
+import { PERMISSION_KEYS } from './permissions-layer.js';
 import { freezePolicyLayers } from './policy-layers.js';
 import { advanceInline } from './run-loop.js';
 import { endRun, RUN_START, rememberStored } from './run-machine.js';
@@ -146,6 +147,11 @@ export async function createStandaloneRun(
   if (request.tool_aliases !== undefined) declared.tool_aliases = request.tool_aliases;
   if (request.lifecycle_hooks !== undefined) declared.lifecycle_hooks = request.lifecycle_hooks;
   if (request.action_contract !== undefined) declared.action_contract = request.action_contract;
+  // The spec 003 keys are checked as a profile's are (a custom set may not shadow a built-in).
+  for (const key of PERMISSION_KEYS) {
+    const value = (request as unknown as Record<string, unknown>)[key];
+    if (value !== undefined) declared[key] = value;
+  }
   validateFrozen(declared);
   return insertRun(ctx, {
     principal,

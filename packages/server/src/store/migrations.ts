@@ -1,5 +1,6 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
+import { hookSessionsMigration } from './hook-sessions-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
 
 /** Which SQL engine a store speaks. */
@@ -292,6 +293,7 @@ class StaticMigrations implements MigrationProvider {
       '0004_sweep_indexes': sweepIndexes(),
       '0004b_policy_layers': policyLayers(),
       '0008_permissions': permissionsMigration(this.dialect),
+      '0009_hook_sessions': hookSessionsMigration(this.dialect),
     };
   }
 }

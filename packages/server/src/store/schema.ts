@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { RunEventType, RunPhase, RunState } from '../kernel/run-machine.js';
 import type { TaskEventType, TaskKind, TaskOrigin, TaskState } from '../kernel/task-states.js';
+import type { HookSessionTable } from './hook-sessions.js';
 
 /** Every event type the kernel writes to a run's log. */
 export type EventType = TaskEventType | RunEventType;
@@ -190,4 +191,5 @@ export interface Database {
   run_events: RunEventTable;
   overlay_documents: OverlayDocumentTable;
   claim_locks: ClaimLockTable;
+  hook_sessions: HookSessionTable;
 }

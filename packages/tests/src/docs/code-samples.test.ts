@@ -28,12 +28,13 @@ const run = promisify(execFile);
 
 const KNOWN_COMMANDS = [
   /^\.\/run (start|test|bench)\b/,
-  /^node packages\/server\/dist\/cli\.js (serve|token|tokens|apps|runs|decisions)\b/,
-  /^node packages\/server\/dist\/cli\.js (executor|gateway) mcp\b/,
+  /^pnpm exec airlock (serve|token|tokens|apps|runs|decisions|overlays|audit)\b/,
+  /^pnpm exec airlock (executor|gateway) mcp\b/,
+  /^pnpm exec rules-lint (check|test|eval|lsp|schema|classify)\b/,
   /^pnpm (--filter @airlock\/[a-z-]+ )?[a-z:-]+\b/,
   /^export [A-Z_]+=/,
   /^curl /,
-  /^DATABASE_URL=\S+ node packages\/server\/dist\/cli\.js serve\b/,
+  /^DATABASE_URL=\S+ pnpm exec airlock serve\b/,
   /^createdb /,
 ];
 

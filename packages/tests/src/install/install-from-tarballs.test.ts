@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportTargets, specifierOf } from './exports-map.js';
 import {
   compiledBetterSqlite,
   npm,
@@ -58,6 +59,7 @@ describe('packages a stranger can install', () => {
   it('packs every public package, the inbox included (the server depends on it)', () => {
     expect([...tarballs.keys()].sort()).toEqual([
       '@airlock/core',
+      '@airlock/hooks',
       '@airlock/inbox',
       '@airlock/mcp',
       '@airlock/rules-lint',
@@ -108,6 +110,46 @@ describe('packages a stranger can install', () => {
         (error: { stdout?: string; stderr?: string }) => error,
       );
       expect(`${help.stdout}${help.stderr}`).toMatch(/serve/);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
+
+  it(
+    'every export of every installed package resolves under every condition it names, and loads under source too',
+    async () => {
+      const app = join(root, 'app');
+      const failures: string[] = [];
+      const byCondition = new Map<string, Set<string>>();
+      for (const name of tarballs.keys()) {
+        const installed = JSON.parse(
+          readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8'),
+        );
+        for (const leaf of exportTargets(installed.exports)) {
+          const condition = leaf.conditions.at(-1) ?? 'default';
+          const specs = byCondition.get(condition) ?? new Set<string>();
+          specs.add(specifierOf(name, leaf.subpath));
+          byCondition.set(condition, specs);
+        }
+      }
+      // `source` is what a workspace resolves; a stranger who passes it must still get working files.
+      byCondition.set('source', new Set([...byCondition.values()].flatMap((specs) => [...specs])));
+      for (const [condition, specs] of byCondition) {
+        // Type declarations are resolved and must exist (Node's resolve does not look); the rest must load.
+        const load =
+          condition === 'types'
+            ? "const u = new URL(import.meta.resolve(s)); if (!existsSync(u)) throw { code: 'missing ' + u.pathname }"
+            : 'await import(s)';
+        const script = `import { existsSync } from 'node:fs'; const out = []; for (const s of ${JSON.stringify([...specs])}) { try { ${load}; } catch (e) { out.push(s + ': ' + e.code); } } console.log(JSON.stringify(out));`;
+        const args = condition === 'default' ? [] : [`--conditions=${condition}`];
+        const { stdout } = await run(
+          process.execPath,
+          [...args, '--input-type=module', '-e', script],
+          { cwd: app, env: npmEnv() },
+        );
+        for (const line of JSON.parse(stdout.trim().split('\n').at(-1)!) as string[])
+          failures.push(`[${condition}] ${line}`);
+      }
+      expect(failures).toEqual([]);
     },
     INSTALL_TIMEOUT_MS,
   );

@@ -76,7 +76,7 @@ export const selfCredentialContract = defineContract({
     'Who the calling credential is: its id, kind, application and the principal its decisions are recorded under',
   method: 'GET',
   path: '/api/v1/workspaces/{workspace_id}/credentials/self',
-  planes: ['agent', 'member'],
+  planes: ['agent', 'executor', 'member'],
   input: z.strictObject({ ...WorkspaceParams }),
   output: z.object({
     credential_id: z.string(),

@@ -24,6 +24,7 @@ import {
   inboxContract,
 } from './executor.js';
 import { cancelCallContract, submitCallsContract } from './gateway.js';
+import { hookEventContract } from './hooks.js';
 import { getOverlayContract, replaceOverlayContract, trustOverlayContract } from './overlays.js';
 import { getConfigurationContract, putConfigurationContract } from './profile.js';
 import {
@@ -54,6 +55,7 @@ export const OPERATION_CONTRACTS = {
   'runs.abandon': abandonRunContract,
   'runs.calls': submitCallsContract,
   'runs.cancelCall': cancelCallContract,
+  'hooks.event': hookEventContract,
   'runs.events': listEventsContract,
   'audit.run': runAuditContract,
   'audit.export': exportAuditContract,

@@ -1,0 +1,87 @@
+import { hasFlag } from './flags.js';
+import type { ActionTag } from './tags.js';
+
+/** A sed `d` or `D` command: after an address (or nothing) and before `;`, `}` or the end. */
+const SED_DELETE = /(^|[;\n{}0-9$/!\s])[dD]\s*(;|}|$|\n)/;
+const SED_VALUED = new Set(['-e', '--expression', '-f', '--file', '-l', '--line-length']);
+const QUIET = /^\/dev\/(null|stdout|stderr|fd\/[0-9]+)$/;
+
+/** `sed -i`: an in-place edit writes; a script that deletes lines deletes content for good. */
+function sedTags(args: readonly string[], tags: Set<ActionTag>): void {
+  const inPlace = args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith('--in-place'));
+  if (!inPlace) {
+    tags.add('read');
+    return;
+  }
+  tags.add('write');
+  const scripts: string[] = [];
+  const operands: string[] = [];
+  let scriptFile = false;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    const name = arg.split('=')[0]!;
+    if (SED_VALUED.has(name)) {
+      const value =
+        arg.includes('=') && arg.startsWith('--') ? arg.slice(name.length + 1) : args[++index];
+      if (name === '-e' || name === '--expression') scripts.push(value ?? '');
+      if (name === '-f' || name === '--file') scriptFile = true;
+    } else if (/^-[a-zA-Z]*e./.test(arg) && !arg.startsWith('--')) {
+      scripts.push(arg.slice(arg.indexOf('e') + 1));
+    } else if (!arg.startsWith('-') || arg === '') operands.push(arg);
+  }
+  // Without -e or -f the first operand is the script (`sed -i '' 'd' f` on macOS: the second).
+  if (scripts.length === 0 && !scriptFile) {
+    scripts.push(operands[0] === '' ? (operands[1] ?? '') : (operands[0] ?? ''));
+  }
+  if (scripts.some((script) => SED_DELETE.test(script))) {
+    tags.add('delete');
+    tags.add('destructive');
+  }
+  if (scriptFile) tags.add('unknown');
+}
+
+/**
+ * Programs that overwrite or empty a file's content in place: `dd of=`,
+ * `truncate`, `sed -i` with a `d` command, `cp /dev/null FILE`. Adds their
+ * tags and returns true; false for any other program.
+ */
+export function contentWriteTags(
+  program: string,
+  args: readonly string[],
+  tags: Set<ActionTag>,
+): boolean {
+  if (program === 'dd') {
+    const target = args.find((arg) => arg.startsWith('of='))?.slice(3);
+    if (target === undefined || QUIET.test(target)) tags.add('read');
+    else {
+      tags.add('write');
+      tags.add('destructive');
+    }
+    return true;
+  }
+  if (program === 'truncate') {
+    tags.add('write');
+    tags.add('destructive');
+    const size = args.findIndex((arg) => arg === '-s' || arg === '--size');
+    const value =
+      size >= 0
+        ? args[size + 1]
+        : args.find((a) => /^(-s|--size=)/.test(a))?.replace(/^(-s|--size=)/, '');
+    if (value === undefined || /^0+[KMGTPEZYkmgtpezy]?(i?B)?$/.test(value)) tags.add('delete');
+    return true;
+  }
+  if (program === 'sed') {
+    sedTags(args, tags);
+    return true;
+  }
+  if (program === 'cp' || program === 'install') {
+    tags.add('write');
+    const operands = args.filter((arg) => !arg.startsWith('-'));
+    if (operands.slice(0, -1).includes('/dev/null') || hasFlag(args, '--remove-destination')) {
+      tags.add('delete');
+      tags.add('destructive');
+    }
+    return true;
+  }
+  return false;
+}

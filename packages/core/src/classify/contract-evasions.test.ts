@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { evaluateActionContract } from '../contracts/evaluate-contract.js';
+import { validateActionContract } from '../contracts/validate-contract.js';
+
+/** The contract issue 24 was evaded with, without and with `requires_user: [action:unknown]`. */
+function contract(asksUnknown: boolean) {
+  const validated = validateActionContract({
+    contract_version: 1,
+    authorization: {
+      forbidden: ['action:destructive', 'action:delete', 'action:publish'],
+      ...(asksUnknown ? { requires_user: ['action:unknown'] } : {}),
+    },
+    must_and_must_not: { must_not: ['command-prefix:git push'] },
+  });
+  if (!validated.ok) throw new Error('the contract does not validate');
+  return validated.value;
+}
+
+const verdict = (asksUnknown: boolean, toolInput: unknown) =>
+  evaluateActionContract(contract(asksUnknown), { toolName: 'bash', toolInput })?.verdict ?? 'none';
+
+/** Evasions the forbidden list alone must refuse: the classifier reads a forbidden tag in each. */
+const REFUSED = [
+  'cat <<EOF\n$(rm -rf ~/x)\nEOF',
+  'cat <<-EOF\n\t`rm -rf ~/x`\n\tEOF',
+  "trap 'rm -rf ~' EXIT",
+  "git -c alias.x='!rm -rf ~' x",
+  "git -c alias.up='push --force' up",
+  "git -c core.sshCommand='rm -rf ~' fetch",
+  "git config --global alias.st '!rm -rf ~'",
+  'git config --global user.email x@example.com',
+  "ssh -o ProxyCommand='rm -rf ~' host",
+  "tar --to-command='rm -rf ~' -xf a.tar",
+  'rsync -e \'sh -c "rm -rf ~"\' src/ host:/srv/',
+  'find . -okdir rm -rf {} \\;',
+  'ls | xargs rm -rf',
+  "watch -n 5 'rm -rf build'",
+  'parallel rm ::: -rf build',
+  "vim -c '!rm -rf build' file.txt",
+  "GIT_SSH_COMMAND='rm -rf ~' git fetch",
+  ': > app.log',
+  '> app.log',
+  'cp /dev/null app.log',
+  'truncate -s 0 app.log',
+  "sed -i '/secret/d' config.env",
+  'find . -fprint important.txt',
+  'dd if=/dev/zero of=important.txt bs=1 count=0',
+  'git worktree remove --force ../wt',
+  'docker rmi -f $(docker images -q)',
+  'docker push registry.example.com/app:1',
+  'crontab -r',
+];
+
+/** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */
+const PARKED = [
+  'cat <<EOF | sh\n$(ls)\nEOF',
+  'vim -c \'call system("rm -rf x")\' file.txt',
+  'git -c core.hooksPath=/tmp/hooks status',
+  'parallel :::: jobs.txt',
+  'LD_PRELOAD=./evil.so ls',
+  'at -f job.sh now',
+];
+
+describe('the issue 24 contract against the evasions', () => {
+  it.each(REFUSED)('refuses %j', (command) => {
+    expect(verdict(false, { command })).toBe('deny');
+    expect(verdict(true, { command })).toBe('deny');
+  });
+
+  it.each(PARKED)('parks %j when unknown requires a person', (command) => {
+    expect(verdict(true, { command })).toBe('ask');
+  });
+
+  it('refuses a forbidden command in any command field, not only the first', () => {
+    expect(verdict(false, { command: 'ls', cmd: 'rm -rf /' })).toBe('deny');
+    expect(verdict(false, { command: 'ls', script: 'git push origin main' })).toBe('deny');
+    expect(verdict(false, { cmd: 'ls', argv: ['bash', '-c', 'rm -rf /'] })).toBe('deny');
+  });
+
+  it('matches command-prefix against every command field', () => {
+    const mustNot = validateActionContract({
+      contract_version: 1,
+      must_and_must_not: { must_not: ['command-prefix:git push'] },
+    });
+    if (!mustNot.ok) throw new Error('the contract does not validate');
+    const decision = evaluateActionContract(mustNot.value, {
+      toolName: 'bash',
+      toolInput: { command: 'git status', cmd: 'git push --tags' },
+    });
+    expect(decision?.verdict).toBe('deny');
+  });
+
+  it.each([
+    'node --version',
+    'npm ls',
+    'pip list',
+    'pip show requests',
+    'cargo tree',
+    'go env',
+    'brew list',
+  ])('lets the read-only probe %j through', (command) => {
+    expect(verdict(true, { command })).toBe('none');
+  });
+});

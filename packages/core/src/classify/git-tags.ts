@@ -1,0 +1,226 @@
+import type { EmbeddedCommands } from './embedded.js';
+import { hasFlag } from './flags.js';
+import type { ActionTag } from './tags.js';
+
+const GIT_READ = new Set(
+  ['status', 'log', 'diff', 'show', 'blame', 'grep', 'ls-files', 'ls-tree', 'rev-parse'].concat([
+    'describe',
+    'shortlog',
+    'reflog',
+    'cat-file',
+    'rev-list',
+    'whatchanged',
+    'version',
+    'help',
+  ]),
+);
+
+/**
+ * Configuration keys whose value git runs as a command (or from which it
+ * loads code), lowercase. `alias.*` and `credential.helper` are read apart:
+ * only some of their values are commands.
+ */
+const COMMAND_KEY =
+  /^(core\.(sshcommand|pager|editor|askpass|fsmonitor|gitproxy)|sequence\.editor|diff\.external|gpg\.([a-z0-9]+\.)?program|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|web\.browser|(browser|man|difftool|mergetool)\..+\.(cmd|path)|pager\..+|filter\..+\.(clean|smudge|process)|merge\..+\.driver|diff\..+\.(textconv|command))$/;
+/** Keys that make git load hooks or configuration from files the classifier cannot read. */
+const FILE_KEY = /^(core\.hookspath|include\.path|includeif\..+\.path)$/;
+const BOOLEAN = /^(true|false|yes|no|on|off|0|1)$/i;
+
+/** The command a `key=value` configuration entry makes git run, if any. */
+function configCommand(key: string, value: string, out: EmbeddedCommands): void {
+  const name = key.toLowerCase();
+  const via = `git config ${name}`;
+  if (name.startsWith('alias.')) {
+    // `!cmd` runs a shell command; any other value runs git with those words.
+    out.lines.push({ line: value.startsWith('!') ? value.slice(1) : `git ${value}`, via });
+  } else if (/^credential\.(.+\.)?helper$/.test(name)) {
+    if (value.startsWith('!')) out.lines.push({ line: value.slice(1), via });
+    else if (/[/\s$`]/.test(value)) out.lines.push({ line: value, via });
+  } else if (FILE_KEY.test(name)) {
+    out.unknown ??= `${via} loads hooks or configuration from files`;
+  } else if (COMMAND_KEY.test(name) && value !== '' && !BOOLEAN.test(value)) {
+    out.lines.push({ line: value, via });
+  }
+}
+
+/** The global options before git's verb: `-c key=value` entries run commands later. */
+function gitVerb(args: readonly string[], out: EmbeddedCommands): { verb: string; rest: string[] } {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === '-c' || arg.startsWith('-c')) {
+      const entry = arg === '-c' ? (args[++index] ?? '') : arg.slice(2);
+      const equals = entry.indexOf('=');
+      configCommand(equals < 0 ? entry : entry.slice(0, equals), entry.slice(equals + 1), out);
+    } else if (arg.startsWith('--config-env') || arg.startsWith('--exec-path=')) {
+      out.unknown ??= `git ${arg.split('=')[0]} takes commands from the environment`;
+      if (arg === '--config-env') index++;
+    } else if (
+      arg === '-C' ||
+      arg === '--git-dir' ||
+      arg === '--work-tree' ||
+      arg === '--namespace'
+    )
+      index++;
+    else if (!arg.startsWith('-')) return { verb: arg, rest: args.slice(index + 1) };
+    else if (arg === '--version' || arg === '--help') return { verb: 'version', rest: [] };
+  }
+  return { verb: '', rest: [] };
+}
+
+const CONFIG_SCOPES = new Set(['--global', '--system']);
+const CONFIG_VALUED = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment']);
+const CONFIG_READS =
+  /^--(get|get-all|get-regexp|get-urlmatch|get-color|get-colorbool|list|show-origin|show-scope|name-only|null|includes|no-includes)$|^-[lz]$/;
+
+/** `git config`: reading is `read`; setting writes, and a user-wide or system-wide change is shared state. */
+function configTags(rest: readonly string[], tags: Set<ActionTag>, out: EmbeddedCommands): void {
+  let verb = '';
+  const operands: string[] = [];
+  let reads = false;
+  let unsets = false;
+  let edits = false;
+  let shared = false;
+  for (let index = 0; index < rest.length; index++) {
+    const arg = rest[index]!;
+    if (CONFIG_SCOPES.has(arg)) shared = true;
+    else if (CONFIG_VALUED.has(arg)) index++;
+    else if (/^--(unset|unset-all|remove-section|rename-section)$/.test(arg)) unsets = true;
+    else if (arg === '-e' || arg === '--edit') edits = true;
+    else if (CONFIG_READS.test(arg)) reads = true;
+    else if (!arg.startsWith('-')) operands.push(arg);
+  }
+  // git 2.46 verbs: `git config get|list|set|unset|edit|rename-section|remove-section`.
+  if (
+    ['get', 'list', 'set', 'unset', 'edit', 'rename-section', 'remove-section'].includes(
+      operands[0] ?? '',
+    )
+  ) {
+    verb = operands.shift()!;
+    if (verb === 'get' || verb === 'list') reads = true;
+    if (verb === 'unset' || verb.endsWith('-section')) unsets = true;
+    if (verb === 'edit') edits = true;
+  }
+  const [key, value] = operands;
+  if (!unsets && !edits && (reads || value === undefined)) {
+    tags.add('read');
+    return;
+  }
+  tags.add(unsets ? 'delete' : 'write');
+  if (shared) {
+    tags.add('external');
+    tags.add('destructive');
+  }
+  if (key !== undefined && value !== undefined) configCommand(key, value, out);
+  if (edits) out.unknown ??= 'git config --edit writes what a person types';
+}
+
+/** `git worktree`: removing one deletes its files; `--force` discards its uncommitted changes. */
+function worktreeTags(rest: readonly string[], tags: Set<ActionTag>): void {
+  const verb = rest.find((arg) => !arg.startsWith('-')) ?? 'list';
+  if (verb === 'list') tags.add('read');
+  else if (verb === 'remove' || verb === 'prune') {
+    tags.add('delete');
+    if (hasFlag(rest, '-f', '--force')) tags.add('destructive');
+  } else tags.add('write');
+}
+
+/** Options of git verbs whose value is a command git runs. */
+const VERB_OPTIONS = new Map<string, readonly string[]>(
+  Object.entries({
+    rebase: ['-x', '--exec'],
+    difftool: ['-x', '--extcmd'],
+    mergetool: ['--tool-cmd'],
+    grep: ['-O', '--open-files-in-pager'],
+    'filter-branch': [
+      ...['--env-filter', '--tree-filter', '--index-filter', '--parent-filter', '--msg-filter'],
+      ...['--commit-filter', '--tag-name-filter'],
+    ],
+  }),
+);
+
+/** Verbs that take a command to run: `submodule foreach`, `bisect run`, `rebase --exec`... */
+function verbCommands(verb: string, rest: readonly string[], out: EmbeddedCommands): void {
+  const via = `git ${verb}`;
+  if (verb === 'submodule' && rest.includes('foreach')) {
+    const words = rest.slice(rest.indexOf('foreach') + 1).filter((arg) => arg !== '--recursive');
+    if (words.length > 0) out.lines.push({ line: words.join(' '), via: 'git submodule foreach' });
+  }
+  if (verb === 'bisect' && rest[0] === 'run' && rest.length > 1) {
+    out.lines.push({ line: rest.slice(1).join(' '), via: 'git bisect run' });
+  }
+  const options = VERB_OPTIONS.get(verb);
+  if (options === undefined) return;
+  for (let index = 0; index < rest.length; index++) {
+    const arg = rest[index]!;
+    let value: string | undefined;
+    let name = arg;
+    if (options.includes(arg)) value = rest[++index];
+    else if (arg.startsWith('--') && options.includes(arg.split('=')[0]!)) {
+      name = arg.split('=')[0]!;
+      value = arg.slice(name.length + 1);
+    } else {
+      const short = options.find(
+        (o) => o.length === 2 && arg.startsWith(o) && !arg.startsWith('--'),
+      );
+      if (short === undefined) continue;
+      name = short;
+      value = arg.slice(2);
+    }
+    if (value) out.lines.push({ line: value, via: `${via} ${name}` });
+  }
+}
+
+/**
+ * The tags of a git command, and in `out` the commands it makes git run
+ * (now or later): `-c alias.x='!cmd'`, `-c core.sshCommand=...`,
+ * `git config alias.* ...`, `submodule foreach`, `rebase --exec`...
+ */
+export function gitTags(
+  args: readonly string[],
+  tags: Set<ActionTag>,
+  out: EmbeddedCommands,
+): void {
+  const { verb, rest } = gitVerb(args, out);
+  verbCommands(verb, rest, out);
+  if (verb === 'config') configTags(rest, tags, out);
+  else if (verb === 'worktree') worktreeTags(rest, tags);
+  else if (GIT_READ.has(verb)) tags.add('read');
+  else if (verb === 'tag' && !hasFlag(rest, '-d', '--delete', '-l', '--list')) {
+    tags.add(rest.some((arg) => !arg.startsWith('-')) ? 'write' : 'read');
+  } else if (verb === 'branch' || verb === 'tag') {
+    tags.add(hasFlag(rest, '-D', '-d', '--delete') ? 'delete' : 'read');
+    if (hasFlag(rest, '-D') || (hasFlag(rest, '-d') && hasFlag(rest, '-f'))) {
+      tags.add('destructive');
+    }
+  } else if (['clone', 'fetch', 'pull', 'submodule', 'ls-remote'].includes(verb)) {
+    tags.add('network');
+    if (verb !== 'ls-remote') tags.add('write');
+  } else if (verb === 'push') {
+    tags.add('network');
+    tags.add('publish');
+    if (
+      hasFlag(rest, '-f', '--force', '--force-with-lease', '--delete', '--mirror', '-d') ||
+      rest.some((arg) => arg.startsWith('+') || arg.startsWith(':') || arg.startsWith('--force'))
+    ) {
+      tags.add('destructive');
+    }
+  } else if (verb === 'rm') tags.add('delete');
+  else if (verb === 'clean') {
+    tags.add('delete');
+    if (hasFlag(rest, '-f', '--force')) tags.add('destructive');
+  } else if (verb === 'reset' && rest.includes('--hard')) tags.add('destructive');
+  else if (
+    verb === 'checkout' &&
+    (rest.includes('.') || rest.includes('--') || hasFlag(rest, '-f'))
+  ) {
+    tags.add('write');
+    tags.add('destructive');
+  } else if (
+    verb === 'restore' ||
+    (verb === 'stash' && ['drop', 'clear'].includes(rest[0] ?? ''))
+  ) {
+    tags.add('write');
+    tags.add('destructive');
+  } else if (verb === 'filter-branch' || verb === 'filter-repo') tags.add('destructive');
+  else if (verb !== '') tags.add('write');
+}

@@ -1,0 +1,131 @@
+import { assignmentCommands } from './command-variables.js';
+import { editorCommands, isEditor } from './editor-commands.js';
+import { type EmbeddedCommands, noEmbedded } from './embedded.js';
+import { gitTags } from './git-tags.js';
+import type { ActionTag } from './tags.js';
+
+/** `ssh -o` options whose value runs a command (here, or on the remote host). */
+const SSH_COMMAND_OPTIONS = /^(proxycommand|localcommand|knownhostscommand|remotecommand)$/i;
+const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+const SHELL_STARTERS = new Set(['su', 'runuser', 'script', 'sg']);
+/** Every program {@link laterCommands} reads beyond the editors. */
+const LATER_PROGRAMS = new Set([
+  ...['git', 'trap', 'ssh', 'scp', 'sftp', 'sshfs', 'rsync', 'tar', 'gtar', 'bsdtar', 'man'],
+  ...['alias', 'at', 'batch', 'crontab', ...DECLARERS, ...SHELL_STARTERS],
+]);
+const NOTHING: EmbeddedCommands = Object.freeze({ lines: [] });
+
+/** The value of `--name=value` or `--name value` (and `-x value`, `-xvalue` for a short name). */
+function optionValues(args: readonly string[], names: readonly string[]): string[] {
+  const values: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (names.includes(arg)) values.push(args[++index] ?? '');
+    else if (arg.startsWith('--') && names.includes(arg.split('=')[0]!)) {
+      values.push(arg.slice(arg.indexOf('=') + 1));
+    } else {
+      const short = names.find((n) => n.length === 2 && !arg.startsWith('--') && arg.startsWith(n));
+      if (short !== undefined && arg.length > 2) values.push(arg.slice(2));
+    }
+  }
+  return values.filter((value) => value !== '');
+}
+
+/** `ssh -o ProxyCommand=...`, `scp -S program`, `sshfs -o ssh_command=...`. */
+function sshOptions(program: string, args: readonly string[], out: EmbeddedCommands): void {
+  for (const option of optionValues(args, ['-o'])) {
+    const match = /^([A-Za-z_]+)\s*[= ]\s*(.*)$/s.exec(option);
+    if (!match) continue;
+    const key = match[1]!;
+    if (
+      (SSH_COMMAND_OPTIONS.test(key) || /^ssh_command$/i.test(key)) &&
+      !/^none$/i.test(match[2]!)
+    ) {
+      out.lines.push({ line: match[2]!, via: `${program} -o ${key}` });
+    }
+  }
+  if (program === 'scp' || program === 'sftp') {
+    for (const line of optionValues(args, ['-S'])) out.lines.push({ line, via: `${program} -S` });
+  }
+}
+
+/** `trap 'cmd' SIGNAL...` runs cmd later; `trap`, `trap -p`, `trap - SIG` and `trap '' SIG` run nothing. */
+function trapAction(args: readonly string[], out: EmbeddedCommands): void {
+  const rest = args[0] === '--' ? args.slice(1) : args;
+  if (rest.length < 2 || rest[0] === '-' || /^-[lp]$/.test(rest[0]!)) return;
+  if (rest[0]!.trim() !== '') out.lines.push({ line: rest[0]!, via: 'trap' });
+}
+
+/** `su -c`, `runuser -c`, `script -c`, `sg group -c`: the command string runs in a shell. */
+function commandOption(program: string, args: readonly string[], out: EmbeddedCommands): void {
+  const lines = optionValues(args, ['-c', '--command', '--session-command']);
+  for (const line of lines) out.lines.push({ line, via: `${program} -c` });
+  if (lines.length > 0) return;
+  if (program === 'sg' && args.length >= 2 && !args[0]!.startsWith('-')) {
+    out.lines.push({ line: args.slice(1).join(' '), via: 'sg' });
+  } else if (program !== 'script' || !args.some((arg) => /^-[a-z]*V$|^--version$/.test(arg))) {
+    out.unknown ??= `${program} starts a shell that reads commands from its input`;
+  }
+}
+
+/**
+ * Commands a program runs later or elsewhere, named in its arguments (and,
+ * for `at`, in its here-document): `trap`, git's command-valued settings,
+ * `ssh -o ProxyCommand`, `rsync -e`, `tar --to-command`, editors' `-c`,
+ * `man -P`, `alias`, command-valued variables given to `export`, `crontab`
+ * tables. Git's own tags are added to `tags`.
+ */
+export function laterCommands(
+  program: string,
+  args: readonly string[],
+  inputs: readonly { readonly text: string }[],
+  tags: Set<ActionTag>,
+): EmbeddedCommands {
+  if (!LATER_PROGRAMS.has(program) && !isEditor(program)) return NOTHING;
+  const out = noEmbedded();
+  if (program === 'git') gitTags(args, tags, out);
+  else if (program === 'trap') trapAction(args, out);
+  else if (program === 'ssh' || program === 'scp' || program === 'sftp' || program === 'sshfs') {
+    sshOptions(program, args, out);
+  } else if (program === 'rsync') {
+    for (const line of optionValues(args, ['-e', '--rsh']))
+      out.lines.push({ line, via: 'rsync -e' });
+    for (const line of optionValues(args, ['--rsync-path'])) {
+      tags.add('external');
+      out.lines.push({ line, via: 'rsync --rsync-path' });
+    }
+  } else if (program === 'tar' || program === 'gtar' || program === 'bsdtar') {
+    const names = ['--to-command', '-I', '--use-compress-program', '--rsh-command'];
+    for (const line of optionValues(args, names))
+      out.lines.push({ line, via: `${program} option` });
+    for (const line of optionValues(args, ['-F', '--info-script', '--new-volume-script'])) {
+      out.lines.push({ line, via: `${program} volume script` });
+    }
+    for (const action of optionValues(args, ['--checkpoint-action'])) {
+      if (action.startsWith('exec='))
+        out.lines.push({ line: action.slice(5), via: 'tar --checkpoint-action' });
+    }
+  } else if (program === 'man') {
+    for (const line of optionValues(args, ['-P', '--pager', '--html'])) {
+      out.lines.push({ line, via: 'man pager' });
+    }
+  } else if (program === 'alias') {
+    for (const arg of args) {
+      const equals = arg.indexOf('=');
+      if (equals > 0)
+        out.lines.push({ line: arg.slice(equals + 1), via: `alias ${arg.slice(0, equals)}` });
+    }
+  } else if (DECLARERS.has(program)) {
+    for (const arg of args) if (!arg.startsWith('-')) assignmentCommands(arg, out);
+  } else if (program === 'at' || program === 'batch') {
+    if (args.some((arg) => /^-[lrdc]$/.test(arg))) return out;
+    if (inputs.length === 0) out.unknown = `${program} runs commands from its input or a file`;
+    for (const input of inputs) out.lines.push({ line: input.text, via: program });
+  } else if (program === 'crontab') {
+    if (!args.some((arg) => /^-[lrei]+$/.test(arg))) {
+      out.unknown = 'crontab installs a table of commands the classifier does not read';
+    }
+  } else if (SHELL_STARTERS.has(program)) commandOption(program, args, out);
+  else editorCommands(program, args, out);
+  return out;
+}

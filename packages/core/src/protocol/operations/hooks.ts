@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { defineContract } from '../operation.js';
+import { JsonValueSchema } from '../registry.js';
+import { TaskStateSchema } from '../views.js';
+
+/** The coding agents whose hooks Airlock answers. */
+export const HOOKED_AGENTS = ['claude-code', 'codex', 'gemini'] as const;
+
+/** A coding agent whose hooks Airlock answers. */
+export type HookedAgent = (typeof HOOKED_AGENTS)[number];
+
+/**
+ * What happened in a hooked session, in the agent-neutral words of the
+ * kernel: a turn started, a call is about to run or ran, the agent wants to
+ * stop, or it is about to compact its context.
+ */
+export const HOOKED_EVENTS = [
+  'session_start',
+  'turn_start',
+  'pre_tool',
+  'post_tool',
+  'stop',
+  'pre_compact',
+] as const;
+
+/** One event of a hooked session. */
+export type HookedEvent = (typeof HOOKED_EVENTS)[number];
+
+/**
+ * What the kernel says about an event: `allow` or `deny` a call, `wait` (a
+ * person or a lifecycle hook has not decided yet: ask again with the
+ * `task_key`), `continue` (a stop hook asks for another round, with the
+ * feedback as `reason`), or `ack` (nothing to decide).
+ */
+export const HOOKED_VERDICTS = ['allow', 'deny', 'wait', 'continue', 'ack'] as const;
+
+/** The kernel's answer to one event. */
+export type HookedVerdict = (typeof HOOKED_VERDICTS)[number];
+
+/** The largest output of a call a `post_tool` event records (bytes of UTF-8). */
+export const HOOKED_OUTPUT_MAX_BYTES = 16_384;
+
+/** POST /agent_api/v1/hooks/events: one event of a coding agent's session. */
+export const hookEventContract = defineContract({
+  name: 'hooks.event',
+  summary:
+    "Record one event of a coding agent's hooked session (Claude Code, Codex, Gemini CLI); a pre_tool call crosses the approval stage as a model row",
+  method: 'POST',
+  path: '/agent_api/v1/hooks/events',
+  planes: ['agent'],
+  input: z.strictObject({
+    agent: z.enum(HOOKED_AGENTS),
+    /** The agent's own session id: one conversation per session. */
+    session_id: z.string().min(1).max(200),
+    event: z.enum(HOOKED_EVENTS),
+    /** Set when asking again about a row the kernel named (a wait, a retry after a deadline). */
+    task_key: z.string().min(1).max(40).optional(),
+    tool_name: z.string().min(1).max(512).optional(),
+    tool_input: JsonValueSchema.optional(),
+    /** The agent's id for the call, where it has one (Claude Code, Codex). */
+    tool_use_id: z.string().min(1).max(200).optional(),
+    /** For post_tool: whether the call succeeded, and what it printed (cut to 16 KiB). */
+    outcome: z.enum(['succeeded', 'failed']).optional(),
+    output: z.string().max(1_000_000).optional(),
+    /** For turn_start: the user's prompt. For stop: the agent's last message. */
+    text: z.string().max(1_000_000).optional(),
+    /** For pre_compact: what triggered it (`auto`, `manual`). */
+    trigger: z.string().max(40).optional(),
+    /** For post_tool: the agent's user answered the agent's own prompt for this call. */
+    answered_by_user: z.boolean().optional(),
+  }),
+  output: z.object({
+    verdict: z.enum(HOOKED_VERDICTS),
+    /** Why (a refusal's detail, a stop hook's feedback, a wait's reason); null when none. */
+    reason: z.string().nullable(),
+    run_id: z.string().nullable(),
+    conversation_id: z.string(),
+    /** The row the verdict is about (a call's, or a lifecycle hook's), null when none. */
+    task_key: z.string().nullable(),
+    task_state: TaskStateSchema.nullable(),
+    /** A parked call waits for a person because an action contract's requires_user matched. */
+    requires_user: z.boolean(),
+    /** Non-blocking reminders for the model (shadow mode, constraints). */
+    reminders: z.array(z.string()),
+  }),
+  errors: ['no_profile_configuration', 'run_busy', 'task_not_found', 'invalid_configuration'],
+});

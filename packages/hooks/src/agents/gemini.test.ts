@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { gemini } from './gemini.js';
+import type { NeutralEvent, Reply } from './types.js';
+
+const before = gemini.parse({
+  session_id: 'g1',
+  hook_event_name: 'BeforeTool',
+  timestamp: '2026-12-01T00:00:00Z',
+  cwd: '/w',
+  tool_name: 'run_shell_command',
+  tool_input: { command: 'rm -r ./build' },
+}) as NeutralEvent;
+
+const out = (event: NeutralEvent, reply: Reply) => {
+  const written = gemini.format(event, reply);
+  expect(written.exitCode).toBe(0);
+  return JSON.parse(written.stdout);
+};
+
+describe('gemini hook protocol', () => {
+  it('reads each hook event into the kernel event', () => {
+    expect(before).toEqual({
+      agent: 'gemini',
+      session_id: 'g1',
+      event: 'pre_tool',
+      tool_name: 'run_shell_command',
+      tool_input: { command: 'rm -r ./build' },
+    });
+    expect(
+      gemini.parse({
+        session_id: 'g1',
+        hook_event_name: 'AfterTool',
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'ls' },
+        tool_response: { llmContent: 'a b', returnDisplay: 'a b' },
+      }),
+    ).toMatchObject({ event: 'post_tool', outcome: 'succeeded', output: 'a b' });
+    expect(
+      gemini.parse({
+        session_id: 'g1',
+        hook_event_name: 'AfterTool',
+        tool_name: 'run_shell_command',
+        tool_input: {},
+        tool_response: { llmContent: '', error: 'exit 1' },
+      }),
+    ).toMatchObject({ outcome: 'failed' });
+    expect(
+      gemini.parse({ session_id: 'g1', hook_event_name: 'BeforeAgent', prompt: 'p' }),
+    ).toMatchObject({ event: 'turn_start', text: 'p' });
+    expect(
+      gemini.parse({ session_id: 'g1', hook_event_name: 'AfterAgent', prompt_response: 'done' }),
+    ).toMatchObject({ event: 'stop', text: 'done' });
+    expect(
+      gemini.parse({ session_id: 'g1', hook_event_name: 'PreCompress', trigger: 'auto' }),
+    ).toMatchObject({ event: 'pre_compact' });
+    expect(gemini.parse({ session_id: 'g1', hook_event_name: 'BeforeModel' })).toBeNull();
+  });
+
+  it('answers in its own shape: allow, and deny with a reason (never a Claude-shaped deny)', () => {
+    expect(out(before, { kind: 'allow', context: null })).toEqual({ decision: 'allow' });
+    expect(out(before, { kind: 'deny', reason: 'no deletes here' })).toEqual({
+      decision: 'deny',
+      reason: 'no deletes here',
+    });
+    // No ask that works headless, no defer: both refuse with their reason.
+    expect(out(before, { kind: 'ask', reason: 'needs you' })).toEqual({
+      decision: 'deny',
+      reason: 'needs you',
+    });
+    expect(out(before, { kind: 'pass', context: null, note: null }).decision).toBe('deny');
+  });
+
+  it('carries reminders on AfterTool and a stop continuation on AfterAgent', () => {
+    const after = gemini.parse({
+      session_id: 'g1',
+      hook_event_name: 'AfterTool',
+      tool_name: 'x',
+      tool_input: {},
+      tool_response: { llmContent: 'ok' },
+    }) as NeutralEvent;
+    expect(out(after, { kind: 'pass', context: 'Reminder: shadow', note: null })).toEqual({
+      hookSpecificOutput: { hookEventName: 'AfterTool', additionalContext: 'Reminder: shadow' },
+    });
+    const stop = gemini.parse({ session_id: 'g1', hook_event_name: 'AfterAgent' }) as NeutralEvent;
+    expect(out(stop, { kind: 'continue', feedback: 'Run the tests.' })).toEqual({
+      decision: 'deny',
+      reason: 'Run the tests.',
+    });
+    expect(gemini.nativeAsk).toBe(false);
+    expect(gemini.canDefer).toBe(false);
+  });
+});

@@ -1,0 +1,107 @@
+import { header, json, objectOf, outputText, text } from './payload.js';
+import type { AgentOutput, AgentProtocol, NeutralEvent, Reply } from './types.js';
+
+const EVENTS: Record<string, NeutralEvent['event']> = {
+  SessionStart: 'session_start',
+  BeforeAgent: 'turn_start',
+  BeforeTool: 'pre_tool',
+  AfterTool: 'post_tool',
+  AfterAgent: 'stop',
+  PreCompress: 'pre_compact',
+};
+
+function failed(response: unknown): boolean {
+  return (
+    typeof response === 'object' &&
+    response !== null &&
+    (response as { error?: unknown }).error !== undefined &&
+    (response as { error?: unknown }).error !== null
+  );
+}
+
+function format(event: NeutralEvent, reply: Reply): AgentOutput {
+  if (event.event === 'pre_tool') {
+    if (reply.kind === 'allow') return json({ decision: 'allow' });
+    const reason =
+      reply.kind === 'deny' || reply.kind === 'ask' || reply.kind === 'defer'
+        ? reply.reason
+        : 'Airlock could not decide this call';
+    return json({ decision: 'deny', reason });
+  }
+  if (reply.kind === 'continue') return json({ decision: 'deny', reason: reply.feedback });
+  if (reply.kind === 'deny' && event.event === 'turn_start') {
+    return json({ decision: 'deny', reason: reply.reason });
+  }
+  const context = reply.kind === 'pass' || reply.kind === 'allow' ? reply.context : null;
+  const note = reply.kind === 'pass' ? reply.note : reply.kind === 'deny' ? reply.reason : null;
+  const names: Partial<Record<NeutralEvent['event'], string>> = {
+    post_tool: 'AfterTool',
+    turn_start: 'BeforeAgent',
+    session_start: 'SessionStart',
+  };
+  const hookEventName = names[event.event];
+  return json({
+    ...(context && hookEventName
+      ? { hookSpecificOutput: { hookEventName, additionalContext: context } }
+      : {}),
+    ...(note ? { systemMessage: note } : {}),
+  });
+}
+
+/**
+ * Gemini CLI 0.61: command hooks in `.gemini/settings.json` (timeouts in
+ * milliseconds). `BeforeTool` refuses with `{"decision":"deny","reason"}`
+ * (a Claude-shaped answer is ignored); it has no ask that works headless, so
+ * a call that needs a person waits for one in Airlock. Context for the model
+ * rides on `AfterTool`'s `additionalContext`.
+ */
+export const gemini: AgentProtocol = {
+  agent: 'gemini',
+  hookEvents: [
+    'SessionStart',
+    'BeforeAgent',
+    'BeforeTool',
+    'AfterTool',
+    'AfterAgent',
+    'PreCompress',
+  ],
+  nativeAsk: false,
+  canDefer: false,
+  parse(payload) {
+    const body = objectOf(payload);
+    const { sessionId, eventName } = header(body);
+    const event = EVENTS[eventName];
+    if (!event) return null;
+    const base: NeutralEvent = { agent: 'gemini', session_id: sessionId, event };
+    switch (event) {
+      case 'pre_tool':
+      case 'post_tool': {
+        const toolName = text(body, 'tool_name');
+        if (!toolName) throw new Error(`the ${eventName} payload has no tool_name`);
+        const call: NeutralEvent = {
+          ...base,
+          tool_name: toolName,
+          tool_input: body.tool_input ?? {},
+        };
+        if (event === 'pre_tool') return call;
+        const response = body.tool_response as
+          | { llmContent?: unknown; error?: unknown }
+          | undefined;
+        return {
+          ...call,
+          outcome: failed(response) ? 'failed' : 'succeeded',
+          output: outputText(response?.llmContent ?? response?.error ?? response),
+        };
+      }
+      case 'turn_start':
+        return { ...base, text: text(body, 'prompt') ?? '' };
+      case 'stop':
+        return { ...base, text: text(body, 'prompt_response') ?? '' };
+      case 'pre_compact':
+        return { ...base, trigger: text(body, 'trigger') ?? 'auto' };
+      default:
+        return base;
+    }
+  },
+  format,
+};

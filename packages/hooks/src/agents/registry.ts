@@ -1,0 +1,17 @@
+import type { HookedAgent } from '@airlock/core';
+import { claudeCode } from './claude-code.js';
+import { codex } from './codex.js';
+import { gemini } from './gemini.js';
+import type { AgentProtocol } from './types.js';
+
+/** Every agent's protocol, by the name the CLI takes. */
+export const AGENT_PROTOCOLS: Readonly<Record<HookedAgent, AgentProtocol>> = {
+  'claude-code': claudeCode,
+  codex,
+  gemini,
+};
+
+/** The protocol of an agent named on the command line, or null for a name Airlock does not know. */
+export function protocolOf(name: string): AgentProtocol | null {
+  return (AGENT_PROTOCOLS as Record<string, AgentProtocol>)[name] ?? null;
+}

@@ -1,0 +1,69 @@
+import type { HookedAgent, HookedEvent, HookedVerdict, TaskState } from '@airlock/core';
+
+/** An agent's hook event in the kernel's words (the body of `hooks.event`). */
+export interface NeutralEvent {
+  agent: HookedAgent;
+  session_id: string;
+  event: HookedEvent;
+  tool_name?: string;
+  tool_input?: unknown;
+  tool_use_id?: string;
+  outcome?: 'succeeded' | 'failed';
+  output?: string;
+  text?: string;
+  trigger?: string;
+  answered_by_user?: boolean;
+  task_key?: string;
+}
+
+/** The kernel's answer to one event (the output of `hooks.event`). */
+export interface KernelAnswer {
+  verdict: HookedVerdict;
+  reason: string | null;
+  run_id: string | null;
+  conversation_id: string;
+  task_key: string | null;
+  task_state: TaskState | null;
+  requires_user: boolean;
+  reminders: string[];
+}
+
+/**
+ * What the hook client decided to tell the agent, before it is written in
+ * the agent's own format: a call is allowed (with reminders), denied (with
+ * the reason the model reads), handed to the agent's own prompt (`ask`) or
+ * deferred (Claude Code headless); a stop continues with feedback; or
+ * nothing to say (`pass`), with a note for the user.
+ */
+export type Reply =
+  | { kind: 'allow'; context: string | null }
+  | { kind: 'deny'; reason: string }
+  | { kind: 'ask'; reason: string }
+  | { kind: 'defer'; reason: string }
+  | { kind: 'continue'; feedback: string }
+  | { kind: 'pass'; context: string | null; note: string | null };
+
+/** What the hook process writes and how it exits. */
+export interface AgentOutput {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** One agent's protocol: its hook payloads in, its answers out. */
+export interface AgentProtocol {
+  readonly agent: HookedAgent;
+  /** The hook events the installer registers, by the agent's own names. */
+  readonly hookEvents: readonly string[];
+  /** Whether the agent has a native ask (a prompt to its own user) that fails closed. */
+  readonly nativeAsk: boolean;
+  /** Whether a park can be deferred (the agent's run pauses durably). */
+  readonly canDefer: boolean;
+  /**
+   * Reads a hook payload; null for an event Airlock does not handle.
+   * @throws Error when the payload is not the agent's (no session id, no event name).
+   */
+  parse(payload: unknown): NeutralEvent | null;
+  /** Writes a reply for the event in the agent's own format. */
+  format(event: NeutralEvent, reply: Reply): AgentOutput;
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+/**
+ * The hook entry an agent runs for each hook event: `airlock-hook AGENT
+ * [--config FILE] [--wait-ms N] [--defer] [--no-ask]`, the payload on stdin,
+ * the agent's answer on stdout. It imports nothing but node builtins and this
+ * package's mapping, so it starts fast.
+ */
+import { protocolOf } from '../agents/registry.js';
+import { runHook } from '../client/run-hook.js';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function flag(argv: string[], name: string): string | undefined {
+  const index = argv.indexOf(name);
+  return index >= 0 ? argv[index + 1] : undefined;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const protocol = protocolOf(argv[0] ?? '');
+  if (!protocol) {
+    process.stderr.write(
+      'usage: airlock-hook claude-code|codex|gemini [--config FILE] [--wait-ms N] [--defer] [--no-ask]\n',
+    );
+    return 2;
+  }
+  const wait = flag(argv, '--wait-ms');
+  const output = await runHook({
+    protocol,
+    input: await readStdin(),
+    configPath: flag(argv, '--config'),
+    waitMs: wait === undefined ? undefined : Number(wait),
+    defer: argv.includes('--defer'),
+    nativeAsk: !argv.includes('--no-ask'),
+  });
+  if (output.stdout) process.stdout.write(output.stdout);
+  if (output.stderr) process.stderr.write(output.stderr);
+  return output.exitCode;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`airlock-hook: ${String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** What the hook client reads: where the kernel is, its credential, how long to wait. */
+export interface HookConfig {
+  url: string;
+  token: string;
+  waitMs: number;
+}
+
+/** The default file `airlock hooks install` writes (mode 0600). */
+export function defaultConfigPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.AIRLOCK_HOOKS_CONFIG ?? join(env.HOME ?? homedir(), '.airlock', 'hooks.json');
+}
+
+/** The default time a call waits for a person inside one hook (under every agent's installed timeout). */
+export const DEFAULT_WAIT_MS = 100_000;
+
+/**
+ * Reads the configuration: `AIRLOCK_URL` and `AIRLOCK_TOKEN` (or
+ * `AIRLOCK_TOKEN_FILE`) when set, else the JSON file (`url`, `token` or
+ * `token_file`, `wait_ms`).
+ * @throws Error naming what is missing.
+ */
+export function readHookConfig(
+  path: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): HookConfig {
+  const file = path ?? defaultConfigPath(env);
+  let stored: { url?: string; token?: string; token_file?: string; wait_ms?: number } = {};
+  try {
+    stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') {
+      throw new Error(`cannot read the hooks configuration ${file}: ${(error as Error).message}`);
+    }
+  }
+  const url = env.AIRLOCK_URL ?? stored.url;
+  const tokenFile = env.AIRLOCK_TOKEN_FILE ?? stored.token_file;
+  const token =
+    env.AIRLOCK_TOKEN ??
+    stored.token ??
+    (tokenFile ? readFileSync(tokenFile, 'utf8').trim() : undefined);
+  if (!url) throw new Error(`no kernel URL: set AIRLOCK_URL or "url" in ${file}`);
+  if (!token) throw new Error(`no agent credential: set AIRLOCK_TOKEN or "token" in ${file}`);
+  return { url, token, waitMs: stored.wait_ms ?? DEFAULT_WAIT_MS };
+}

@@ -1,0 +1,121 @@
+import type { AgentProtocol, KernelAnswer, NeutralEvent, Reply } from '../agents/types.js';
+import { type KernelTarget, KernelUnavailable, sendEvent } from './kernel-call.js';
+
+/** How the hook client waits and what it hands over. */
+export interface DecideOptions {
+  kernel: KernelTarget;
+  /** How long a call may wait for a person before the hook answers; keep it under the agent's own timeout. */
+  waitMs: number;
+  /** Claude Code headless (`-p`): a park ends the agent's run with `defer`; `--resume` asks again. */
+  defer?: boolean;
+  /** Hand a requires_user call to the agent's own prompt where it has one (default true). */
+  nativeAsk?: boolean;
+  /** Where people decide, named in the waiting reason (default: the kernel's inbox). */
+  inboxUrl?: string;
+  /** How often a waiting call asks again; default 250 ms, growing to 2 s. */
+  pollMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The reason a call that outlived the hook's wait is refused with: where it waits, and what to do. */
+export function waitingReason(answer: KernelAnswer, inboxUrl: string): string {
+  return (
+    `Airlock: this call waits for a person's approval (run ${answer.run_id}, task ${answer.task_key}); ` +
+    `it was not run. A member can approve or deny it in the Airlock inbox (${inboxUrl}), the SDK or the CLI. ` +
+    'Once it is approved, retry the identical call: it will be granted once.'
+  );
+}
+
+function reminders(answer: KernelAnswer): string | null {
+  return answer.reminders.length > 0 ? answer.reminders.join('\n') : null;
+}
+
+/** The reply to a settled answer. */
+function replyOf(event: NeutralEvent, answer: KernelAnswer): Reply {
+  switch (answer.verdict) {
+    case 'allow':
+      return { kind: 'allow', context: reminders(answer) };
+    case 'deny':
+      if (event.event === 'pre_tool' || event.event === 'turn_start') {
+        return { kind: 'deny', reason: `Airlock refused this call: ${answer.reason ?? 'denied'}` };
+      }
+      return { kind: 'pass', context: null, note: `Airlock: ${answer.reason ?? 'refused'}` };
+    case 'continue':
+      return { kind: 'continue', feedback: answer.reason ?? 'Continue.' };
+    default:
+      return {
+        kind: 'pass',
+        context: reminders(answer),
+        note: answer.reason ? `Airlock: ${answer.reason}` : null,
+      };
+  }
+}
+
+/** What the hook answers when it cannot reach a decision: a tool call is refused, anything else passes with a note. */
+export function failClosed(event: NeutralEvent, why: string): Reply {
+  if (event.event === 'pre_tool') {
+    return {
+      kind: 'deny',
+      reason: `Airlock could not decide this call, so it was not run: ${why}`,
+    };
+  }
+  return { kind: 'pass', context: null, note: `Airlock could not record this event: ${why}` };
+}
+
+/**
+ * Asks the kernel about one event and waits (bounded) while it says wait:
+ * a park for a person, a lifecycle hook's decision. Never throws and never
+ * answers later than `waitMs` plus one request: past the wait a call is
+ * refused with the waiting reason, and any failure to reach a decision
+ * refuses a call (fail closed).
+ */
+export async function decide(
+  protocol: AgentProtocol,
+  event: NeutralEvent,
+  options: DecideOptions,
+): Promise<Reply> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const deadline = started + options.waitMs;
+  const inboxUrl = options.inboxUrl ?? `${options.kernel.url.replace(/\/+$/, '')}/inbox`;
+  const budget = () => Math.max(1, Math.min(10_000, deadline - now()));
+  try {
+    let answer = await sendEvent(options.kernel, event, budget());
+    let delay = options.pollMs ?? 250;
+    while (answer.verdict === 'wait') {
+      if (event.event === 'pre_tool') {
+        if (answer.requires_user && protocol.nativeAsk && options.nativeAsk !== false) {
+          return {
+            kind: 'ask',
+            reason: `Airlock: ${answer.reason ?? 'this call needs your answer'}`,
+          };
+        }
+        if (options.defer && protocol.canDefer) {
+          return { kind: 'defer', reason: waitingReason(answer, inboxUrl) };
+        }
+      }
+      if (now() + delay >= deadline) {
+        return event.event === 'pre_tool'
+          ? { kind: 'deny', reason: waitingReason(answer, inboxUrl) }
+          : failClosed(
+              event,
+              `no decision within ${options.waitMs} ms (${answer.reason ?? 'waiting'})`,
+            );
+      }
+      await sleep(delay);
+      delay = Math.min(2000, Math.round(delay * 1.5));
+      answer = await sendEvent(
+        options.kernel,
+        { ...event, ...(answer.task_key ? { task_key: answer.task_key } : {}) },
+        budget(),
+      );
+    }
+    return replyOf(event, answer);
+  } catch (error) {
+    const why = error instanceof KernelUnavailable ? error.message : String(error);
+    return failClosed(event, why);
+  }
+}

@@ -1,0 +1,50 @@
+import type { AgentOutput, AgentProtocol } from '../agents/types.js';
+import { readHookConfig } from './config.js';
+import { decide, failClosed } from './decide.js';
+
+/** Options of one hook invocation (the hook entry's flags). */
+export interface RunHookOptions {
+  protocol: AgentProtocol;
+  /** The payload the agent wrote on stdin. */
+  input: string;
+  configPath?: string | undefined;
+  waitMs?: number | undefined;
+  defer?: boolean | undefined;
+  nativeAsk?: boolean | undefined;
+  env?: NodeJS.ProcessEnv | undefined;
+}
+
+const TOOL_EVENT = /"(PreToolUse|BeforeTool)"/;
+
+/**
+ * Answers one hook invocation in the agent's own format: reads the
+ * payload, asks the kernel, writes the reply. A payload it cannot read
+ * blocks a tool call (exit 2, the reason on stderr, which every one of the
+ * three agents treats as a refusal) and passes any other event.
+ */
+export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
+  const { protocol } = options;
+  let event: ReturnType<AgentProtocol['parse']>;
+  try {
+    event = protocol.parse(JSON.parse(options.input) as unknown);
+  } catch (error) {
+    const reason = `Airlock could not read the ${protocol.agent} hook payload: ${(error as Error).message}`;
+    return TOOL_EVENT.test(options.input)
+      ? { stdout: '', stderr: `${reason}\n`, exitCode: 2 }
+      : { stdout: '', stderr: `${reason}\n`, exitCode: 0 };
+  }
+  if (event === null) return { stdout: '', stderr: '', exitCode: 0 };
+  let config: ReturnType<typeof readHookConfig>;
+  try {
+    config = readHookConfig(options.configPath, options.env);
+  } catch (error) {
+    return protocol.format(event, failClosed(event, (error as Error).message));
+  }
+  const reply = await decide(protocol, event, {
+    kernel: { url: config.url, token: config.token },
+    waitMs: options.waitMs ?? config.waitMs,
+    defer: options.defer,
+    nativeAsk: options.nativeAsk,
+  });
+  return protocol.format(event, reply);
+}

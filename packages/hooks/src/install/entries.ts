@@ -1,0 +1,93 @@
+import type { HookedAgent } from '@airlock/core';
+
+/** Seconds each agent gives one hook before it gives up on it (it must exceed the client's wait). */
+export const HOOK_TIMEOUT_SECONDS = 120;
+
+/** What one agent event runs. */
+export interface HookEntry {
+  /** The agent's event name. */
+  event: string;
+  /** Whether it takes a tool matcher (tool events). */
+  tools: boolean;
+  /** Whether a failure of the hook must block (the pre-tool event, where the agent has the setting). */
+  blockOnFailure: boolean;
+  timeoutSeconds: number;
+}
+
+const short = 30;
+
+/** The entries `install` writes for each agent, one per event it answers. */
+export const HOOK_ENTRIES: Readonly<Record<HookedAgent, readonly HookEntry[]>> = {
+  'claude-code': [
+    { event: 'SessionStart', tools: false, blockOnFailure: false, timeoutSeconds: short },
+    {
+      event: 'UserPromptSubmit',
+      tools: false,
+      blockOnFailure: false,
+      timeoutSeconds: HOOK_TIMEOUT_SECONDS,
+    },
+    {
+      event: 'PreToolUse',
+      tools: true,
+      blockOnFailure: true,
+      timeoutSeconds: HOOK_TIMEOUT_SECONDS,
+    },
+    { event: 'PostToolUse', tools: true, blockOnFailure: false, timeoutSeconds: short },
+    { event: 'PostToolUseFailure', tools: true, blockOnFailure: false, timeoutSeconds: short },
+    { event: 'Stop', tools: false, blockOnFailure: false, timeoutSeconds: HOOK_TIMEOUT_SECONDS },
+    {
+      event: 'PreCompact',
+      tools: false,
+      blockOnFailure: false,
+      timeoutSeconds: HOOK_TIMEOUT_SECONDS,
+    },
+  ],
+  codex: [
+    { event: 'SessionStart', tools: false, blockOnFailure: false, timeoutSeconds: short },
+    {
+      event: 'UserPromptSubmit',
+      tools: false,
+      blockOnFailure: false,
+      timeoutSeconds: HOOK_TIMEOUT_SECONDS,
+    },
+    {
+      event: 'PreToolUse',
+      tools: true,
+      blockOnFailure: false,
+      timeoutSeconds: HOOK_TIMEOUT_SECONDS,
+    },
+    { event: 'PostToolUse', tools: true, blockOnFailure: false, timeoutSeconds: short },
+    { event: 'Stop', tools: false, blockOnFailure: false, timeoutSeconds: HOOK_TIMEOUT_SECONDS },
+  ],
+  gemini: [
+    { event: 'SessionStart', tools: false, blockOnFailure: false, timeoutSeconds: short },
+    {
+      event: 'BeforeAgent',
+      tools: false,
+      blockOnFailure: false,
+      timeoutSeconds: HOOK_TIMEOUT_SECONDS,
+    },
+    {
+      event: 'BeforeTool',
+      tools: true,
+      blockOnFailure: false,
+      timeoutSeconds: HOOK_TIMEOUT_SECONDS,
+    },
+    { event: 'AfterTool', tools: true, blockOnFailure: false, timeoutSeconds: short },
+    {
+      event: 'AfterAgent',
+      tools: false,
+      blockOnFailure: false,
+      timeoutSeconds: HOOK_TIMEOUT_SECONDS,
+    },
+    { event: 'PreCompress', tools: false, blockOnFailure: false, timeoutSeconds: short },
+  ],
+};
+
+/** The mark every Airlock hook command carries: how install, uninstall and doctor find their own entries. */
+export const HOOK_MARK = 'airlock-hook';
+
+/** True when a hook command is one Airlock wrote. */
+export function isAirlockCommand(command: unknown): boolean {
+  return typeof command === 'string' && command.includes(HOOK_MARK);
+}

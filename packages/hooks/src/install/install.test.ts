@@ -1,0 +1,155 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BLOCK_BEGIN } from './codex-toml.js';
+import { installHooks, uninstallHooks } from './install.js';
+
+function sandbox() {
+  const home = mkdtempSync(join(tmpdir(), 'airlock-hooks-install-'));
+  return { home, env: { HOME: home, CODEX_HOME: join(home, '.codex') } };
+}
+
+const common = (env: { HOME: string }) => ({
+  scope: { kind: 'user' } as const,
+  env,
+  url: 'http://127.0.0.1:4100',
+  token: 'alk_agent_x',
+  node: '/usr/bin/node',
+  hookEntry: '/opt/airlock/airlock-hook.js',
+});
+
+describe('airlock hooks install / uninstall', () => {
+  it('Claude Code: merges after existing hooks, blocks on failure, is idempotent, keeps a backup, uninstalls only its own', () => {
+    const { home, env } = sandbox();
+    const path = join(home, '.claude', 'settings.json');
+    mkdirSync(join(home, '.claude'));
+    const theirs = {
+      model: 'x',
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './lint.sh' }] }],
+      },
+    };
+    writeFileSync(path, JSON.stringify(theirs));
+    const first = installHooks({ agent: 'claude-code', ...common(env) });
+    expect(first).toMatchObject({
+      changed: true,
+      settingsPath: path,
+      backupPath: `${path}.airlock-backup`,
+    });
+    expect(JSON.parse(readFileSync(`${path}.airlock-backup`, 'utf8'))).toEqual(theirs);
+    const settings = JSON.parse(readFileSync(path, 'utf8'));
+    expect(settings.model).toBe('x');
+    expect(settings.hooks.PreToolUse).toEqual([
+      theirs.hooks.PreToolUse[0],
+      {
+        matcher: '*',
+        hooks: [
+          {
+            type: 'command',
+            command:
+              '/usr/bin/node /opt/airlock/airlock-hook.js claude-code --config ' +
+              join(home, '.airlock', 'hooks.json'),
+            timeout: 120,
+            onFailure: 'block',
+          },
+        ],
+      },
+    ]);
+    expect(Object.keys(settings.hooks).sort()).toEqual([
+      'PostToolUse',
+      'PostToolUseFailure',
+      'PreCompact',
+      'PreToolUse',
+      'SessionStart',
+      'Stop',
+      'UserPromptSubmit',
+    ]);
+    expect(settings.hooks.Stop[0].matcher).toBeUndefined();
+    const config = join(home, '.airlock', 'hooks.json');
+    expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({
+      url: 'http://127.0.0.1:4100',
+      token: 'alk_agent_x',
+    });
+    expect(statSync(config).mode & 0o777).toBe(0o600);
+
+    const text = readFileSync(path, 'utf8');
+    expect(installHooks({ agent: 'claude-code', ...common(env) }).changed).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+
+    expect(uninstallHooks({ agent: 'claude-code', scope: { kind: 'user' }, env })).toEqual({
+      settingsPath: path,
+      removed: 7,
+    });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(theirs);
+  });
+
+  it('Gemini CLI: timeouts in milliseconds, into a project folder', () => {
+    const { home, env } = sandbox();
+    const project = join(home, 'repo');
+    const result = installHooks({
+      agent: 'gemini',
+      ...common(env),
+      scope: { kind: 'project', dir: project },
+    });
+    expect(result.settingsPath).toBe(join(project, '.gemini', 'settings.json'));
+    expect(result.backupPath).toBeNull();
+    const settings = JSON.parse(readFileSync(result.settingsPath, 'utf8'));
+    expect(settings.hooks.BeforeTool).toEqual([
+      {
+        matcher: '.*',
+        hooks: [
+          {
+            name: 'airlock',
+            type: 'command',
+            command: expect.stringContaining('airlock-hook.js gemini --config'),
+            timeout: 120_000,
+          },
+        ],
+      },
+    ]);
+    expect(Object.keys(settings.hooks)).toEqual([
+      'SessionStart',
+      'BeforeAgent',
+      'BeforeTool',
+      'AfterTool',
+      'AfterAgent',
+      'PreCompress',
+    ]);
+    uninstallHooks({ agent: 'gemini', scope: { kind: 'project', dir: project }, env });
+    expect(JSON.parse(readFileSync(result.settingsPath, 'utf8'))).toEqual({});
+  });
+
+  it('Codex: one managed block at the end of config.toml, replaced in place, removed whole', () => {
+    const { home, env } = sandbox();
+    mkdirSync(join(home, '.codex'));
+    const path = join(home, '.codex', 'config.toml');
+    const theirs = 'model = "gpt"\n\n[model_providers.local]\nbase_url = "http://127.0.0.1:9"\n';
+    writeFileSync(path, theirs);
+    installHooks({ agent: 'codex', ...common(env), waitMs: 5000 });
+    const text = readFileSync(path, 'utf8');
+    expect(text.startsWith(theirs)).toBe(true);
+    expect(text).toContain(BLOCK_BEGIN);
+    expect(text).toContain('[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = "command"\n');
+    expect(text).toContain('--wait-ms 5000');
+    expect(text).toContain('timeout = 120');
+    expect(installHooks({ agent: 'codex', ...common(env), waitMs: 5000 }).changed).toBe(false);
+    expect(text.split(BLOCK_BEGIN).length).toBe(2);
+    expect(uninstallHooks({ agent: 'codex', scope: { kind: 'user' }, env }).removed).toBe(1);
+    expect(readFileSync(path, 'utf8')).toBe(theirs);
+  });
+
+  it('refuses a settings file it cannot read, and changes nothing', () => {
+    const { home, env } = sandbox();
+    mkdirSync(join(home, '.claude'));
+    const path = join(home, '.claude', 'settings.json');
+    writeFileSync(path, '{ not json');
+    expect(() => installHooks({ agent: 'claude-code', ...common(env) })).toThrow(/not valid JSON/);
+    expect(readFileSync(path, 'utf8')).toBe('{ not json');
+    expect(existsSync(`${path}.airlock-backup`)).toBe(false);
+    writeFileSync(path, '[]');
+    expect(() => uninstallHooks({ agent: 'claude-code', scope: { kind: 'user' }, env })).toThrow(
+      /JSON object/,
+    );
+  });
+});

@@ -1,0 +1,36 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { HookedAgent } from '@airlock/core';
+
+/** Where hooks are installed: the user's own settings, or a project's. */
+export type InstallScope = { kind: 'user' } | { kind: 'project'; dir: string };
+
+/** The environment the settings paths are read from (tests pass their own). */
+export interface InstallEnv {
+  HOME?: string | undefined;
+  CODEX_HOME?: string | undefined;
+}
+
+/**
+ * The file an agent reads its hooks from: Claude Code's and Gemini CLI's
+ * `settings.json`, Codex's `config.toml`.
+ */
+export function settingsPath(
+  agent: HookedAgent,
+  scope: InstallScope,
+  env: InstallEnv = process.env,
+): string {
+  const home = env.HOME ?? homedir();
+  if (scope.kind === 'project') {
+    const dir = resolve(scope.dir);
+    if (agent === 'codex') return join(dir, '.codex', 'config.toml');
+    return join(dir, agent === 'gemini' ? '.gemini' : '.claude', 'settings.json');
+  }
+  if (agent === 'codex') return join(env.CODEX_HOME ?? join(home, '.codex'), 'config.toml');
+  return join(home, agent === 'gemini' ? '.gemini' : '.claude', 'settings.json');
+}
+
+/** The backup of a settings file, written before Airlock first changes it. */
+export function backupPath(settings: string): string {
+  return `${settings}.airlock-backup`;
+}

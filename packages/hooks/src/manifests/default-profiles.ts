@@ -1,0 +1,65 @@
+import type { ApprovalRule, HookedAgent } from '@airlock/core';
+import { SHELL_TOOL, TOOL_MANIFESTS } from './tool-manifests.js';
+
+const READ_ONLY: Readonly<Record<HookedAgent, string>> = {
+  'claude-code': 'Read|Glob|Grep|TodoWrite',
+  codex: '',
+  gemini: 'read_file|read_many_files|list_directory|glob|search_file_content',
+};
+
+/** Shell commands that only read, granted by default. */
+const SAFE_COMMANDS = [
+  'ls',
+  'ls *',
+  'pwd',
+  'cat *',
+  'git status*',
+  'git diff*',
+  'git log*',
+  'echo *',
+];
+
+/** Shell commands refused outright, with the reason the model reads. */
+const REFUSED: readonly { match: string; reason: string }[] = [
+  { match: 'rm -rf /*', reason: 'removing from the filesystem root is never allowed' },
+  { match: 'rm -rf ~*', reason: 'removing the home folder is never allowed' },
+  { match: '*| sh*', reason: 'piping downloaded text into a shell is never allowed' },
+  { match: '*| bash*', reason: 'piping downloaded text into a shell is never allowed' },
+  { match: 'git push --force*', reason: 'force pushes are refused; push without --force' },
+];
+
+/** Shell commands that always wait for a person, whatever else the rules say. */
+const ASKED = ['rm *', 'git push*', 'npm publish*', 'pnpm publish*', 'curl *', 'wget *'];
+
+/**
+ * A profile configuration a team starts from for one agent (PUT
+ * /agent_api/v1/profile/configuration): mode `ask` (what no rule grants
+ * waits for a person), reads and read-only shell commands granted,
+ * destructive shell patterns refused with a reason, deletes, pushes,
+ * publishes and downloads asked, and the agent's tool manifest.
+ */
+export function defaultProfile(agent: HookedAgent): {
+  approval_mode: 'ask';
+  approval_rules: ApprovalRule[];
+  tool_manifest: (typeof TOOL_MANIFESTS)[HookedAgent];
+} {
+  const shell = SHELL_TOOL[agent];
+  const rules: ApprovalRule[] = [
+    ...REFUSED.map(({ match, reason }) => ({
+      tool: shell,
+      path: 'command',
+      match,
+      verdict: 'deny' as const,
+      reason,
+    })),
+    ...ASKED.map((match) => ({ tool: shell, path: 'command', match, verdict: 'ask' as const })),
+    ...SAFE_COMMANDS.map((match) => ({
+      tool: shell,
+      path: 'command',
+      match,
+      verdict: 'allow' as const,
+    })),
+  ];
+  if (READ_ONLY[agent]) rules.push({ tool: READ_ONLY[agent], verdict: 'allow' });
+  return { approval_mode: 'ask', approval_rules: rules, tool_manifest: TOOL_MANIFESTS[agent] };
+}

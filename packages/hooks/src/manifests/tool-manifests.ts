@@ -1,0 +1,80 @@
+import type { HookedAgent, ToolManifest } from '@airlock/core';
+
+const object = { type: 'object' };
+const path = (pointer: string) => [{ pointer, kind: 'path' as const }];
+const url = (pointer: string) => [{ pointer, kind: 'url' as const }];
+
+/**
+ * Claude Code's built-in tools by their canonical hook names, with the risk
+ * traits and targets an approver reads. MCP tools arrive as
+ * `mcp__SERVER__TOOL` and are declared by their servers' manifests.
+ */
+const CLAUDE_CODE: ToolManifest = [
+  { name: 'Bash', input_schema: object, risk_traits: ['execute'], execution: 'sequential' },
+  { name: 'Read', input_schema: object, risk_traits: ['read'], targets: path('/file_path') },
+  { name: 'Write', input_schema: object, risk_traits: ['write'], targets: path('/file_path') },
+  { name: 'Edit', input_schema: object, risk_traits: ['write'], targets: path('/file_path') },
+  { name: 'MultiEdit', input_schema: object, risk_traits: ['write'], targets: path('/file_path') },
+  {
+    name: 'NotebookEdit',
+    input_schema: object,
+    risk_traits: ['write'],
+    targets: path('/notebook_path'),
+  },
+  { name: 'Glob', input_schema: object, risk_traits: ['read'], targets: path('/path') },
+  { name: 'Grep', input_schema: object, risk_traits: ['read'], targets: path('/path') },
+  {
+    name: 'WebFetch',
+    input_schema: object,
+    risk_traits: ['read', 'network'],
+    targets: url('/url'),
+  },
+  { name: 'WebSearch', input_schema: object, risk_traits: ['network'] },
+  { name: 'Task', input_schema: object, risk_traits: ['delegate'] },
+  { name: 'TodoWrite', input_schema: object, risk_traits: ['plan_write'] },
+];
+
+/** Codex reports its shell tool (`exec_command`) as `Bash` and file patches as `apply_patch`. */
+const CODEX: ToolManifest = [
+  { name: 'Bash', input_schema: object, risk_traits: ['execute'], execution: 'sequential' },
+  { name: 'apply_patch', input_schema: object, risk_traits: ['write'] },
+];
+
+/** Gemini CLI's built-in tools. */
+const GEMINI: ToolManifest = [
+  {
+    name: 'run_shell_command',
+    input_schema: object,
+    risk_traits: ['execute'],
+    execution: 'sequential',
+  },
+  { name: 'read_file', input_schema: object, risk_traits: ['read'], targets: path('/file_path') },
+  { name: 'read_many_files', input_schema: object, risk_traits: ['read'] },
+  { name: 'write_file', input_schema: object, risk_traits: ['write'], targets: path('/file_path') },
+  { name: 'replace', input_schema: object, risk_traits: ['write'], targets: path('/file_path') },
+  {
+    name: 'list_directory',
+    input_schema: object,
+    risk_traits: ['read'],
+    targets: path('/dir_path'),
+  },
+  { name: 'glob', input_schema: object, risk_traits: ['read'] },
+  { name: 'search_file_content', input_schema: object, risk_traits: ['read'] },
+  { name: 'web_fetch', input_schema: object, risk_traits: ['read', 'network'] },
+  { name: 'google_web_search', input_schema: object, risk_traits: ['network'] },
+  { name: 'save_memory', input_schema: object, risk_traits: ['write'] },
+];
+
+/** The tool manifest shipped for each agent (its canonical hook tool names). */
+export const TOOL_MANIFESTS: Readonly<Record<HookedAgent, ToolManifest>> = {
+  'claude-code': CLAUDE_CODE,
+  codex: CODEX,
+  gemini: GEMINI,
+};
+
+/** The agent's shell tool, as its hooks name it. */
+export const SHELL_TOOL: Readonly<Record<HookedAgent, string>> = {
+  'claude-code': 'Bash',
+  codex: 'Bash',
+  gemini: 'run_shell_command',
+};

@@ -1,0 +1,55 @@
+import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+
+/** Where the gateway listens and which browser origins it serves. */
+export interface OriginPolicy {
+  /** The address the HTTP front is bound to. */
+  readonly bindHost: string;
+  /** Origins allowed besides none (`--allow-origin`), as `scheme://host[:port]`. */
+  readonly allowOrigins: readonly string[];
+}
+
+/** True for a loopback address or the name `localhost`. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  return bare === '::1' || bare === '0:0:0:0:0:0:0:1';
+}
+
+/** An origin as browsers send it: lower case, no trailing slash. */
+export function normalOrigin(origin: string): string {
+  return origin.trim().toLowerCase().replace(/\/+$/, '');
+}
+
+function hostName(hostHeader: string): string {
+  try {
+    return new URL(`http://${hostHeader}`).hostname;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Why a request comes from where the gateway must not serve it (the MCP
+ * specification's DNS-rebinding defence), or null when it may be served:
+ * a browser `Origin` not in the allowed list is refused; on a loopback bind
+ * a `Host` that is not a loopback name is refused too (a rebound DNS name).
+ * Clients that send no `Origin` (every non-browser MCP client) are served.
+ */
+export function foreignRequest(req: IncomingMessage, policy: OriginPolicy): string | null {
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    const allowed = policy.allowOrigins.map(normalOrigin);
+    if (!allowed.includes(normalOrigin(origin))) {
+      return `requests from the origin ${origin.slice(0, 200)} are refused; start the gateway with --allow-origin ${origin.slice(0, 200)} to serve it`;
+    }
+  }
+  if (isLoopback(policy.bindHost)) {
+    const host = req.headers.host ?? '';
+    if (!isLoopback(hostName(host))) {
+      return `the gateway listens on loopback; the host name ${host.slice(0, 200)} is not one of its names`;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,60 @@
+import type { ApprovalMode } from '@airlock/core';
+import type { ToolCatalog } from './catalog/tool-catalog.js';
+import type { LoadedConfig } from './config/find-config.js';
+import { compareFindings, type Finding } from './findings.js';
+import { lintDocument } from './lint.js';
+import {
+  customRuleSetFindings,
+  permissionFileKind,
+  permissionFindings,
+} from './permissions/permission-file.js';
+import { readRuleFile } from './rule-file.js';
+import type { SourceDocument } from './source/document.js';
+
+/** What decides how one file is linted: its config, plus what the command line overrides. */
+export interface FileLintSettings {
+  /** The nearest config (or `--config`), with its tool catalog loaded. */
+  readonly config: LoadedConfig;
+  /** `--tools CATALOG.json`: replaces the config's catalog when given. */
+  readonly tools?: ToolCatalog | undefined;
+  /** `--mode`: used for a bare list before the config's mode. */
+  readonly mode?: ApprovalMode | undefined;
+}
+
+/**
+ * The one way a file is linted, shared by `check` and the language server
+ * so that an editor shows exactly what CI reports: a permission file gets
+ * its own findings; a rule file gets the declaration problems and every
+ * lint rule under the config's severities, tool catalog and mode, plus its
+ * custom rule sets. Never throws.
+ */
+export function fileLinter(
+  document: SourceDocument,
+  settings: FileLintSettings,
+): (current: SourceDocument) => Finding[] {
+  if (permissionFileKind(document.value))
+    return (current) => {
+      const kind = permissionFileKind(current.value);
+      return kind ? permissionFindings(current, kind) : [];
+    };
+  const { config } = settings;
+  const tools = settings.tools ?? config.tools;
+  return (current) => {
+    const ruleFile = readRuleFile(current.value);
+    const mode = ruleFile.mode ?? settings.mode ?? config.mode;
+    return lintDocument(
+      current,
+      { ...ruleFile, ...(mode === undefined ? {} : { mode }) },
+      { settings: config.rules, ...(tools ? { tools } : {}) },
+    );
+  };
+}
+
+/** Adds the custom rule set findings `check` reports beside a rule file's own, sorted. */
+export function withCustomRuleSets(
+  document: SourceDocument,
+  findings: readonly Finding[],
+): Finding[] {
+  if (permissionFileKind(document.value)) return [...findings];
+  return [...findings, ...customRuleSetFindings(document)].sort(compareFindings);
+}

@@ -1,0 +1,109 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDist } from '../testing/build-dist.js';
+import { runCaptured } from '../testing/capture.js';
+import { type LspSession, startLspSession, type WireDiagnostic } from '../testing/lsp-client.js';
+
+const SEVERITY = { error: 1, warning: 2, info: 3 } as const;
+const root = mkdtempSync(join(tmpdir(), 'rules-lint-lsp-config-'));
+const team = join(root, 'team');
+mkdirSync(team);
+writeFileSync(
+  join(team, 'rules-lint.config.jsonc'),
+  '// the team turns a warning into an error and names its tools\n{"rules": {"deny-without-reason": "error", "redundant-rule": "off"}, "tools": ["bash", "read"]}\n',
+);
+const RULES =
+  '[\n  {"tool": "bash", "verdict": "deny"},\n  {"tool": "bsh", "verdict": "allow"},\n  {"tool": "read", "verdict": "allow"},\n  {"tool": "read", "verdict": "allow"}\n]\n';
+writeFileSync(join(team, 'agent.json'), RULES);
+
+let lsp: LspSession;
+beforeAll(async () => {
+  lsp = await startLspSession(buildDist(), root);
+});
+afterAll(async () => {
+  await lsp?.close();
+});
+
+interface JsonFinding {
+  code: string;
+  severity: keyof typeof SEVERITY;
+  message: string;
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+}
+
+function asCheckSees(diagnostic: WireDiagnostic) {
+  return {
+    code: diagnostic.code,
+    severity: diagnostic.severity,
+    message: diagnostic.message,
+    range: diagnostic.range,
+  };
+}
+
+describe('the language server honours rules-lint.config.jsonc', () => {
+  it('publishes exactly the findings check reports for the same file: severities, tools catalog, rules turned off', async () => {
+    const check = await runCaptured(['check', '--format', 'json', 'team/agent.json'], root);
+    expect(check.code).toBe(1);
+    const findings: JsonFinding[] = JSON.parse(check.stdout).files[0].findings;
+    // The config is what makes these two errors: without it the editor showed neither as one.
+    expect(findings.map((finding) => [finding.code, finding.severity])).toEqual([
+      ['deny-without-reason', 'error'],
+      ['unknown-tool', 'error'],
+    ]);
+
+    const uri = pathToFileURL(join(team, 'agent.json')).href;
+    const received = lsp.nextDiagnostics(uri);
+    await lsp.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'json', version: 1, text: RULES },
+    });
+    const diagnostics = await received;
+    expect(diagnostics.map(asCheckSees)).toEqual(
+      findings.map((finding) => ({
+        code: finding.code,
+        severity: SEVERITY[finding.severity],
+        message: finding.message,
+        range: {
+          start: { line: finding.line - 1, character: finding.column - 1 },
+          end: { line: finding.end_line - 1, character: finding.end_column - 1 },
+        },
+      })),
+    );
+  });
+
+  it('completes tool names from the config catalog', async () => {
+    const uri = pathToFileURL(join(team, 'new.json')).href;
+    const text = '[{"tool": "';
+    const received = lsp.nextDiagnostics(uri);
+    await lsp.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'json', version: 1, text },
+    });
+    await received;
+    const items = (await lsp.connection.sendRequest('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 0, character: text.length },
+    })) as { label: string }[];
+    expect(items.map((item) => item.label)).toEqual(expect.arrayContaining(['bash', 'read']));
+  });
+
+  it('shows a broken config as one error, as check refuses it', async () => {
+    const broken = join(root, 'broken');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'rules-lint.config.json'), '{"rules": {"no-such-rule": "error"}}');
+    writeFileSync(join(broken, 'agent.json'), RULES);
+    expect((await runCaptured(['check', 'broken/agent.json'], root)).code).toBe(2);
+    const uri = pathToFileURL(join(broken, 'agent.json')).href;
+    const received = lsp.nextDiagnostics(uri);
+    await lsp.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'json', version: 1, text: RULES },
+    });
+    const diagnostics = await received;
+    expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['config_invalid']);
+    expect(diagnostics[0]?.message).toContain('no lint rule "no-such-rule"');
+  });
+});

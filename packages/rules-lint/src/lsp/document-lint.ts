@@ -1,0 +1,65 @@
+import { fileURLToPath } from 'node:url';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { ToolCatalog } from '../catalog/tool-catalog.js';
+import { fileLinter, withCustomRuleSets } from '../check-file.js';
+import { ConfigFinder, type LoadedConfig } from '../config/find-config.js';
+import { DEFAULT_CONFIG } from '../config/lint-config.js';
+import type { LintOutcome } from '../lint.js';
+import { readRuleFile } from '../rule-file.js';
+import { parseDocument } from '../source/document.js';
+import { documentFileName } from './diagnostics.js';
+
+/** A document linted as `check` would lint its file, with the config it was linted under. */
+export interface DocumentLint {
+  readonly outcome: LintOutcome;
+  /** The tools the file was linted against (for completion). */
+  readonly tools: ToolCatalog | undefined;
+  /** Why the nearest config could not be used, when it could not (then nothing else is reported). */
+  readonly configProblem?: string;
+}
+
+/** The file path of a `file:` URI, or undefined for an unsaved or remote document. */
+function filePath(uri: string): string | undefined {
+  if (!uri.startsWith('file:')) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Lints an editor document under the nearest `rules-lint.config.json(c)`
+ * of its file (read again on every call, so edits to the config show at
+ * once) and the server's `--tools`, exactly as `check FILE` does. Never throws.
+ */
+export async function lintEditorDocument(
+  document: TextDocument,
+  cliTools: ToolCatalog | undefined,
+): Promise<DocumentLint> {
+  const path = filePath(document.uri);
+  let config: LoadedConfig = { ...DEFAULT_CONFIG, tools: undefined };
+  try {
+    if (path !== undefined) config = await new ConfigFinder(process.cwd(), undefined).forFile(path);
+  } catch (error) {
+    const parsed = parseDocument(documentFileName(document.uri), document.getText());
+    const outcome: LintOutcome = parsed.ok
+      ? {
+          ok: true,
+          document: parsed.document,
+          file: readRuleFile(parsed.document.value),
+          findings: [],
+        }
+      : parsed;
+    return { outcome, tools: cliTools, configProblem: (error as Error).message };
+  }
+  const tools = cliTools ?? config.tools;
+  const parsed = parseDocument(documentFileName(document.uri), document.getText());
+  if (!parsed.ok) return { outcome: parsed, tools };
+  const source = parsed.document;
+  const findings = withCustomRuleSets(source, fileLinter(source, { config, tools })(source));
+  return {
+    outcome: { ok: true, document: source, file: readRuleFile(source.value), findings },
+    tools,
+  };
+}

@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import {
+  createMessageConnection,
+  type MessageConnection,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-jsonrpc/node.js';
+
+/** An LSP diagnostic as the tests read it. */
+export interface WireDiagnostic {
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  severity: number;
+  code: string;
+  source: string;
+  message: string;
+  codeDescription?: { href: string };
+}
+
+/** A running `rules-lint lsp --stdio` with a JSON-RPC connection to it. */
+export interface LspSession {
+  readonly connection: MessageConnection;
+  /** Resolves with the next diagnostics published for `uri`. */
+  nextDiagnostics(uri: string): Promise<WireDiagnostic[]>;
+  /** Shuts the server down and resolves with its exit code. */
+  close(): Promise<number | null>;
+}
+
+/** Spawns the built CLI's language server in `cwd` and initializes it. */
+export async function startLspSession(
+  cli: string,
+  cwd: string,
+  args: readonly string[] = [],
+): Promise<LspSession> {
+  const server: ChildProcess = spawn(process.execPath, [cli, 'lsp', '--stdio', ...args], {
+    cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const connection = createMessageConnection(
+    new StreamMessageReader(server.stdout!),
+    new StreamMessageWriter(server.stdin!),
+  );
+  const waiters = new Map<string, ((diagnostics: WireDiagnostic[]) => void)[]>();
+  connection.onNotification(
+    'textDocument/publishDiagnostics',
+    (message: { uri: string; diagnostics: WireDiagnostic[] }) => {
+      waiters.get(message.uri)?.shift()?.(message.diagnostics);
+    },
+  );
+  connection.listen();
+  await connection.sendRequest('initialize', {
+    processId: process.pid,
+    rootUri: null,
+    capabilities: {},
+  });
+  await connection.sendNotification('initialized', {});
+  const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
+  return {
+    connection,
+    nextDiagnostics: (uri) =>
+      new Promise((resolve) => {
+        const list = waiters.get(uri) ?? [];
+        list.push(resolve);
+        waiters.set(uri, list);
+      }),
+    async close() {
+      await connection.sendRequest('shutdown');
+      await connection.sendNotification('exit');
+      const code = await exited;
+      connection.dispose();
+      return code;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { execFile } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
+
+/** The real CLI's exit code and standard error for some arguments (no kernel needed). */
+async function failing(args: string[]) {
+  const env = {
+    ...process.env,
+    AIRLOCK_URL: 'http://127.0.0.1:9',
+    AIRLOCK_TOKEN: 'x',
+    AIRLOCK_WORKSPACE: 'ws',
+  };
+  const outcome = await run(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', cli, ...args],
+    {
+      env,
+    },
+  ).then(
+    () => ({ code: 0, stderr: '' }),
+    (error: { code: number; stderr: string }) => error,
+  );
+  return { code: outcome.code, stderr: outcome.stderr };
+}
+
+describe('the CLI names itself once in an error', () => {
+  it('a command error that names its command is printed as it is', async () => {
+    const { code, stderr } = await failing(['runs', 'list', '--state', 'sleeping']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^airlock runs list: --state must be one of /);
+    expect(stderr).not.toContain('airlock: airlock');
+  });
+
+  it('an error without a command name gets the airlock: prefix once', async () => {
+    const { code, stderr } = await failing(['audit', 'export', '--since', 'yesterday-ish']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^airlock: --since wants an ISO time/);
+  });
+});

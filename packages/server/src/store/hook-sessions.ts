@@ -1,0 +1,85 @@
+import type { Store, Tx } from './store.js';
+
+/** A coding agent's session: its conversation and the run of its current turn. */
+export interface HookSessionTable {
+  agent_application_id: string;
+  agent: string;
+  session_id: string;
+  workspace_id: string;
+  conversation_id: string;
+  run_id: string | null;
+  created_at: number;
+}
+
+/** The key of a hooked session: the agent's session id within an application. */
+export interface HookSessionKey {
+  workspaceId: string;
+  agentApplicationId: string;
+  agent: string;
+  sessionId: string;
+}
+
+/** Reads a hooked session, or null before its first event. */
+export async function readHookSession(
+  store: Store,
+  key: HookSessionKey,
+): Promise<HookSessionTable | null> {
+  const row = await store.db
+    .selectFrom('hook_sessions')
+    .selectAll()
+    .where('agent_application_id', '=', key.agentApplicationId)
+    .where('agent', '=', key.agent)
+    .where('session_id', '=', key.sessionId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * Opens a hooked session: its conversation and its row, in one transaction.
+ * Two first events racing make one session: the loser reads the winner's.
+ */
+export async function openHookSession(
+  store: Store,
+  key: HookSessionKey,
+  conversationId: string,
+): Promise<HookSessionTable> {
+  const now = store.now();
+  await store.transaction(async (tx) => {
+    await tx.db
+      .insertInto('conversations')
+      .values({
+        id: conversationId,
+        workspace_id: key.workspaceId,
+        agent_application_id: key.agentApplicationId,
+        created_at: now,
+      })
+      .execute();
+    await tx.db
+      .insertInto('hook_sessions')
+      .values({
+        agent_application_id: key.agentApplicationId,
+        agent: key.agent,
+        session_id: key.sessionId,
+        workspace_id: key.workspaceId,
+        conversation_id: conversationId,
+        run_id: null,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  });
+  const row = await readHookSession(store, key);
+  if (!row) throw new Error('a hooked session vanished right after it was opened');
+  return row;
+}
+
+/** Points a hooked session at the run of its current turn. */
+export async function setHookSessionRun(tx: Tx, key: HookSessionKey, runId: string): Promise<void> {
+  await tx.db
+    .updateTable('hook_sessions')
+    .set({ run_id: runId })
+    .where('agent_application_id', '=', key.agentApplicationId)
+    .where('agent', '=', key.agent)
+    .where('session_id', '=', key.sessionId)
+    .execute();
+}

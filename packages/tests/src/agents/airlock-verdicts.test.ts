@@ -1,0 +1,144 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TaskView } from '@airlock/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { agentNames, missingAgentReason } from './agent-binaries.js';
+import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
+import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
+import type { ScriptStep } from './model-servers/scripted-server.js';
+
+// The real agents with Airlock's hook client in front of them: what the kernel decides is what runs.
+const SHELL = 'Bash|run_shell_command';
+const RULES = [
+  {
+    tool: SHELL,
+    path: 'command',
+    match: 'rm *',
+    verdict: 'deny',
+    reason: 'build output stays until release',
+  },
+  { tool: SHELL, path: 'command', match: 'echo granted*', verdict: 'allow' },
+  { tool: SHELL, path: 'command', match: 'echo parked*', verdict: 'ask' },
+];
+
+/** Lines the scripted commands appended to ran.log: each line is one real execution. */
+function ranLines(sandbox: AgentSandbox): string[] {
+  const path = join(sandbox.project, 'ran.log');
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/** The first decision waiting in the workspace, read through the member's SDK. */
+async function nextDecision(airlock: AirlockKernel) {
+  for await (const decision of airlock.member.decisions) {
+    if (decision.isApproval()) return decision;
+  }
+  throw new Error('the decisions feed ended');
+}
+
+async function runTasks(airlock: AirlockKernel): Promise<TaskView[]> {
+  const [run] = await airlock.member.runs.list({ limit: 1 });
+  if (!run) throw new Error('no run');
+  return airlock.member.runs.run(run.id).tasks();
+}
+
+describe.each(agentNames)('%s through Airlock', { timeout: 180_000 }, (agent) => {
+  const missing = missingAgentReason(agent);
+  if (missing) console.warn(`skipping ${agent}: ${missing}`);
+  let sandbox: AgentSandbox | undefined;
+  let airlock: AirlockKernel | undefined;
+  afterEach(async () => {
+    await sandbox?.close();
+    await airlock?.close();
+    sandbox = undefined;
+    airlock = undefined;
+  });
+
+  async function setUp(script: ScriptStep[], waitMs?: number) {
+    airlock = await startAirlockKernel();
+    await airlock.setProfile({ approval_mode: 'rules', approval_rules: RULES });
+    sandbox = await createAgentSandbox(agent, script);
+    installAirlockHooks(sandbox, airlock, waitMs === undefined ? {} : { waitMs });
+    return { airlock, sandbox };
+  }
+
+  it.skipIf(missing)(
+    'a denied rm -r leaves build/ intact and the model reads the reason',
+    async () => {
+      const { sandbox } = await setUp([{ kind: 'shell', command: 'rm -r ./build' }]);
+      const run = await runAgent(sandbox);
+      expect(run.timedOut, run.stderr).toBe(false);
+      expect(existsSync(join(sandbox.project, 'build', 'artifact.txt'))).toBe(true);
+      expect(sandbox.server.toolOutputs()[0]).toContain('build output stays until release');
+    },
+  );
+
+  it.skipIf(missing)('a granted command runs once, and the run story shows what ran', async () => {
+    const { sandbox, airlock } = await setUp([
+      { kind: 'shell', command: 'echo granted >> ran.log && echo story-output' },
+    ]);
+    const run = await runAgent(sandbox);
+    expect(run.timedOut, run.stderr).toBe(false);
+    expect(ranLines(sandbox)).toEqual(['granted']);
+    expect(sandbox.server.toolOutputs()[0]).toContain('story-output');
+    const tasks = await runTasks(airlock);
+    expect(tasks.map((task) => task.state)).toEqual(['succeeded']);
+    expect(JSON.stringify(tasks[0]?.result)).toContain('story-output');
+  });
+
+  it.skipIf(missing)(
+    'a parked command runs exactly once after a member approves through the SDK',
+    async () => {
+      const { sandbox, airlock } = await setUp([
+        { kind: 'shell', command: 'echo parked >> ran.log' },
+      ]);
+      const running = runAgent(sandbox);
+      const decision = await nextDecision(airlock);
+      expect(ranLines(sandbox)).toEqual([]);
+      await decision.approve();
+      const run = await running;
+      expect(run.timedOut, run.stderr).toBe(false);
+      expect(ranLines(sandbox)).toEqual(['parked']);
+    },
+  );
+
+  it.skipIf(missing)(
+    'a parked command denied by a member never runs; the model reads why',
+    async () => {
+      const { sandbox, airlock } = await setUp([
+        { kind: 'shell', command: 'echo parked >> ran.log' },
+      ]);
+      const running = runAgent(sandbox);
+      const decision = await nextDecision(airlock);
+      await decision.deny({ reason: 'not on a Friday' });
+      const run = await running;
+      expect(run.timedOut, run.stderr).toBe(false);
+      expect(ranLines(sandbox)).toEqual([]);
+      expect(sandbox.server.toolOutputs()[0]).toContain('not on a Friday');
+    },
+  );
+
+  it.skipIf(missing)(
+    'a park outliving the hook is refused with the waiting reason; the identical retry after approval runs once',
+    async () => {
+      let approve: () => Promise<void> = async () => {};
+      const command = 'echo parked >> ran.log';
+      const { sandbox, airlock } = await setUp(
+        [
+          { kind: 'shell', command },
+          { kind: 'shell', command, before: () => approve() },
+        ],
+        1500,
+      );
+      approve = async () => {
+        const decision = await nextDecision(airlock);
+        await decision.approve();
+      };
+      const run = await runAgent(sandbox);
+      expect(run.timedOut, run.stderr).toBe(false);
+      const [refused, retried] = sandbox.server.toolOutputs();
+      expect(refused).toContain("waits for a person's approval");
+      expect(retried).not.toContain('Airlock');
+      expect(ranLines(sandbox)).toEqual(['parked']);
+    },
+  );
+});

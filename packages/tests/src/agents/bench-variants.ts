@@ -1,0 +1,80 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AgentName } from './agent-binaries.js';
+import type { AgentSandbox } from './agent-sandbox.js';
+import { allowOutput, installNativeHook, writeHookScript } from './native-hooks.js';
+
+/** One way of hooking an agent's tool calls, measured by `pnpm bench:hooks`. */
+export interface HookVariant {
+  name: string;
+  kind: 'none' | 'trivial' | 'airlock';
+  /** How the agent reaches the hook: a process per call, or an HTTP request (Claude Code). */
+  transport: 'none' | 'command' | 'http';
+  /** The trivial always-allow hook other hooks of the same transport are compared with. */
+  floor?: boolean;
+  /** Installs the hook into the sandbox; may return a teardown. */
+  setup(sandbox: AgentSandbox): Promise<(() => Promise<void>) | undefined> | undefined;
+}
+
+/** No hook at all. */
+export const noHook: HookVariant = {
+  name: 'no hook',
+  kind: 'none',
+  transport: 'none',
+  setup: () => undefined,
+};
+
+/** A command hook that reads its input and always allows: the cheapest hook an agent can have. */
+function trivialCommandHook(agent: AgentName): HookVariant {
+  return {
+    name: 'trivial allow (sh)',
+    kind: 'trivial',
+    transport: 'command',
+    floor: true,
+    setup(sandbox) {
+      const script = writeHookScript(
+        sandbox,
+        'allow',
+        `cat >/dev/null\nprintf '%s' '${allowOutput(agent)}'`,
+      );
+      installNativeHook(sandbox, { command: script, timeoutSeconds: 30 });
+      return undefined;
+    },
+  };
+}
+
+/** Claude Code's HTTP hook answered by a loopback server that always allows. */
+const trivialHttpHook: HookVariant = {
+  name: 'trivial allow (http)',
+  kind: 'trivial',
+  transport: 'http',
+  floor: true,
+  async setup(sandbox) {
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(allowOutput('claude-code'));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    installNativeHook(sandbox, {
+      command: '',
+      timeoutSeconds: 30,
+      extra: { type: 'http', url: `http://127.0.0.1:${port}/hook`, command: undefined },
+    });
+    return () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+  },
+};
+
+/** The floors measured for an agent: a trivial command hook, and an HTTP one where the agent has HTTP hooks. */
+export function floorVariants(agent: AgentName): HookVariant[] {
+  return agent === 'claude-code'
+    ? [trivialCommandHook(agent), trivialHttpHook]
+    : [trivialCommandHook(agent)];
+}

@@ -1,0 +1,71 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { doctor, installHooks, main } from '@airlock/hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestKernel, type TestKernel } from '../support/kernel.js';
+
+describe('airlock hooks doctor against a real kernel', () => {
+  let kernel: TestKernel | undefined;
+  afterEach(async () => {
+    await kernel?.close();
+    kernel = undefined;
+  });
+
+  it('checks the whole path and names what to fix', async () => {
+    kernel = await startTestKernel();
+    const home = mkdtempSync(join(tmpdir(), 'airlock-doctor-'));
+    const env = { HOME: home, PATH: '/nonexistent' };
+    const scope = { kind: 'user' } as const;
+    const status = async () =>
+      Object.fromEntries(
+        (await doctor({ agents: ['claude-code'], scope, env })).map((c) => [c.check, c.status]),
+      );
+
+    expect((await status()).configuration).toBe('fail');
+
+    installHooks({
+      agent: 'claude-code',
+      scope,
+      env,
+      url: kernel.url,
+      token: kernel.workspace.tokens.member,
+    });
+    expect(await status()).toMatchObject({
+      configuration: 'ok',
+      'kernel reachable': 'ok',
+      credential: 'fail',
+    });
+
+    installHooks({
+      agent: 'claude-code',
+      scope,
+      env,
+      url: kernel.url,
+      token: kernel.workspace.tokens.agent,
+    });
+    expect(await status()).toMatchObject({ credential: 'ok', profile: 'fail' });
+    await fetch(`${kernel.url}/agent_api/v1/profile/configuration`, {
+      method: 'PUT',
+      headers: {
+        authorization: `Bearer ${kernel.workspace.tokens.agent}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ approval_mode: 'ask' }),
+    });
+    const checks = await doctor({ agents: ['claude-code'], scope, env });
+    const byName = Object.fromEntries(checks.map((c) => [c.check, c]));
+    expect(byName.profile?.status).toBe('ok');
+    expect(byName['claude-code hooks PreToolUse']?.status).toBe('ok');
+    expect(byName['round trip']?.detail).toMatch(/median \d+\.\d ms/);
+    expect(byName['claude-code version']?.status).toBe('warn');
+
+    await kernel.airlock.close();
+    expect((await status())['kernel reachable']).toBe('fail');
+    await kernel.restart();
+
+    // The CLI: exit 2 on a usage mistake, 1 when doctor finds a failure.
+    expect(await main(['install', 'vim'])).toBe(2);
+    expect(await main(['doctor', 'gemini', '--config', join(home, 'none.json')])).toBe(1);
+  });
+});
