@@ -123,6 +123,9 @@ export {
   type AuditRecord,
   AuditRecordSchema,
   DeciderSchema,
+  type PolicyChange,
+  PolicyChangeKindSchema,
+  PolicyChangeSchema,
 } from './protocol/audit.js';
 export {
   BODY_ERROR_CODES,

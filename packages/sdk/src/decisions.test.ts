@@ -54,7 +54,42 @@ describe('readEffectProfile', () => {
       matched_rules: [{ index: 1, verdict: 'ask', rule, text: null }],
       action_tags: ['delete', 'destructive'],
       targets: ['build'],
+      decided_by_layer: null,
+      layers: [],
     });
+  });
+
+  it('carries the deciding layer and every layer, as core froze them', () => {
+    const layers = [
+      {
+        layer: 'action_contract' as const,
+        verdict: 'ask' as const,
+        rule: {
+          index: 0,
+          list: 'requires_user' as const,
+          text: 'action:delete',
+          contract_version: 3,
+        },
+        detail: 'action contract v3 requires a person',
+        reminders: [],
+      },
+    ];
+    const profile = readEffectProfile(
+      task({
+        effect_profile: {
+          tool_name: 'bash',
+          tool_input: { command: 'rm x' },
+          mode: 'bypass',
+          matched_rules: [],
+          action_tags: ['delete'],
+          targets: ['x'],
+          decided_by_layer: 'action_contract',
+          layers,
+        },
+      }),
+    );
+    expect(profile.decided_by_layer).toBe('action_contract');
+    expect(profile.layers).toEqual(layers);
   });
 
   it("keeps core's frozen profile as it is (tags, targets, the text each rule read)", () => {

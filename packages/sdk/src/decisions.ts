@@ -3,6 +3,7 @@ import {
   type ApprovalMode,
   type ApprovalRule,
   buildEffectProfile,
+  type EffectProfileView as KernelEffectProfile,
   type Origin,
   type Remember,
   type Verdict,
@@ -32,6 +33,10 @@ export interface EffectProfileView {
   action_tags: ActionTag[];
   /** The canonical paths and URLs the call touches. */
   targets: string[];
+  /** The policy layer whose verdict parked it; null when the kernel recorded none. */
+  decided_by_layer: NonNullable<KernelEffectProfile['decided_by_layer']> | null;
+  /** What every policy layer said (rule set, action contract with its list and version, ...). */
+  layers: NonNullable<KernelEffectProfile['layers']>;
 }
 
 /** How a decision reaches the kernel's member plane. */
@@ -214,5 +219,7 @@ export function readEffectProfile(task: TaskView): EffectProfileView {
     matched_rules: matched,
     action_tags: derived.action_tags,
     targets: derived.targets,
+    decided_by_layer: (frozen.decided_by_layer as EffectProfileView['decided_by_layer']) ?? null,
+    layers: Array.isArray(frozen.layers) ? (frozen.layers as EffectProfileView['layers']) : [],
   };
 }

@@ -1,15 +1,59 @@
 import { z } from 'zod';
+import { LayerRuleRefSchema } from '../schemas/layers.js';
 import { named } from './registry.js';
 
 /** Who (or what) made a decision. */
 export const DeciderSchema = z.enum(['rule', 'person', 'clock', 'hook', 'kernel']);
 
-/** What one policy layer said about a decided call, with the rule's index in that layer. */
+/**
+ * What one policy layer said about a decided call, with the rule's index in
+ * that layer and, where the layer has them, the contract list and version or
+ * the rule set, scope and Baseline check that decided (core's LayerRuleRef).
+ */
 export const AuditLayerSchema = z.object({
   layer: z.string(),
   verdict: z.string(),
   rule_index: z.number().int().nullable(),
+  list: LayerRuleRefSchema.shape.list,
+  contract_version: LayerRuleRefSchema.shape.contract_version,
+  rule_set: LayerRuleRefSchema.shape.rule_set,
+  scope: LayerRuleRefSchema.shape.scope,
+  baseline_check: LayerRuleRefSchema.shape.baseline_check,
+  /** What the layer said: the refusal the model reads or what the person reads. */
+  detail: z.string().nullable().optional(),
 });
+
+/** The kinds of policy change the audit trail records. */
+export const PolicyChangeKindSchema = z.enum([
+  'profile_declared',
+  'contract_published',
+  'overlay_replaced',
+  'overlay_trusted',
+  'rule_remembered',
+]);
+
+/**
+ * A change of policy: which document (scope and owner), its digest before and
+ * after, and the rule saved (remember) or the contract version published.
+ */
+export const PolicyChangeSchema = named(
+  z.object({
+    change: PolicyChangeKindSchema,
+    /** `profile` (an application's configuration), or an overlay scope: `user`, `project`, `conversation`. */
+    scope: z.string(),
+    /** The agent application, conversation or member principal whose document changed. */
+    owner_id: z.string(),
+    before_digest: z.string().nullable(),
+    after_digest: z.string().nullable(),
+    /** The rule saved by approve-and-remember (stored as an allow rule). */
+    rule: z.record(z.string(), z.unknown()).optional(),
+    /** The action contract version published. */
+    contract_version: z.number().int().optional(),
+  }),
+  { id: 'PolicyChange', description: 'One change of policy, as the audit trail records it.' },
+);
+/** A change of policy. */
+export type PolicyChange = z.infer<typeof PolicyChangeSchema>;
 
 /** One decision of the audit trail: a line of `GET .../audit` and of `airlock audit export`. */
 export const AuditRecordSchema = named(
@@ -38,6 +82,8 @@ export const AuditRecordSchema = named(
     layers: z.array(AuditLayerSchema),
     /** A refusal's reason, a failure's detail, or a resolution's outcome. */
     detail: z.string().nullable(),
+    /** For a change of policy (`policy.changed`): what changed; null for every other record. */
+    policy: PolicyChangeSchema.nullable(),
   }),
   { id: 'AuditRecord', description: 'One decision of the audit trail.' },
 );

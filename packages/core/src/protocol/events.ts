@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApprovalModeSchema, GrantedBySchema, OriginSchema } from '../schemas/approval.js';
+import { PolicyChangeSchema } from './audit.js';
 import { FailureSchema } from './failure-codes.js';
 import { named } from './registry.js';
 import {
@@ -126,6 +127,8 @@ export const EVENT_SCHEMAS = [
   event('task.expired', taskData({ error: FailureSchema.optional() })),
   event('task.lease_expired', taskData({})),
   event('task.canceled', taskData({})),
+  // A change of policy: `run_id` is the approved row's run for a remember, else empty.
+  event('policy.changed', PolicyChangeSchema.extend({ detail: z.string() }).loose()),
   event(
     'task.readdressed',
     taskData({

@@ -1,6 +1,6 @@
 import type { AuditRecord } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
-import { deciderWords, filterRecords } from './recent-view.js';
+import { deciderWords, detailWords, filterRecords, subjectWords } from './recent-view.js';
 
 function record(extra: Partial<AuditRecord>): AuditRecord {
   return {
@@ -18,6 +18,7 @@ function record(extra: Partial<AuditRecord>): AuditRecord {
     rule_indices: [],
     layers: [],
     detail: null,
+    policy: null,
     ...extra,
   } as AuditRecord;
 }
@@ -53,5 +54,34 @@ describe('the recent decisions list', () => {
       'the action contract',
     );
     expect(deciderWords(record({ decider: 'clock' }))).toBe('the park clock');
+  });
+});
+
+describe('changes of policy in the list', () => {
+  const remembered = record({
+    seq: 4,
+    event: 'policy.changed',
+    decision: 'rule_remembered',
+    tool_name: null,
+    detail: 'remembered an allow rule',
+    policy: {
+      change: 'rule_remembered',
+      scope: 'conversation',
+      owner_id: 'conv_1',
+      before_digest: 'sha256:aaaaaaaaaaaaaaaaaaaaaaaa',
+      after_digest: 'sha256:bbbbbbbbbbbbbbbbbbbbbbbb',
+      rule: { verdict: 'allow', tool_names: ['bash'] },
+    },
+  });
+
+  it('names the document, the digests and the rule saved, and filters by outcome', () => {
+    expect(subjectWords(remembered)).toBe('conversation conv_1');
+    expect(detailWords(remembered)).toContain('sha256:aaaaaaaaaaaa… → sha256:bbbbbbbbbbbb…');
+    expect(detailWords(remembered)).toContain('"tool_names":["bash"]');
+    const any = { run: '', tool: '', outcome: 'rule_remembered', mine: false };
+    expect(filterRecords([record({}), remembered], any, null)).toEqual([remembered]);
+    expect(filterRecords([remembered], { ...any, outcome: '', tool: 'conv_1' }, null)).toEqual([
+      remembered,
+    ]);
   });
 });

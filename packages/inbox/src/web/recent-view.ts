@@ -16,7 +16,31 @@ const OUTCOMES = [
   'parked',
   'expired',
   'canceled',
+  'profile_declared',
+  'contract_published',
+  'overlay_replaced',
+  'overlay_trusted',
+  'rule_remembered',
 ];
+
+/** What a record is about: the tool of a call, or the document a change of policy touched. */
+export function subjectWords(record: AuditRecord): string {
+  if (record.policy) return `${record.policy.scope} ${record.policy.owner_id}`;
+  return record.tool_name ?? '';
+}
+
+/** A record's detail; for a change of policy also its digests and the rule it saved. */
+export function detailWords(record: AuditRecord): string {
+  const policy = record.policy;
+  if (!policy) return record.detail ?? '';
+  const short = (digest: string | null) => (digest ? `${digest.slice(0, 19)}…` : 'none');
+  const parts = [
+    record.detail ?? '',
+    `${short(policy.before_digest)} → ${short(policy.after_digest)}`,
+  ];
+  if (policy.rule) parts.push(`rule ${JSON.stringify(policy.rule)}`);
+  return parts.filter(Boolean).join('; ');
+}
 
 /** What a person may filter the list by; empty means any. */
 export interface RecentFilter {
@@ -37,7 +61,7 @@ export function filterRecords(
   const run = filter.run.trim();
   return records
     .filter((record) => !run || record.run_id === run)
-    .filter((record) => !tool || (record.tool_name ?? '').toLowerCase().includes(tool))
+    .filter((record) => !tool || subjectWords(record).toLowerCase().includes(tool))
     .filter((record) => !filter.outcome || record.decision === filter.outcome)
     .filter((record) => !filter.mine || (me !== null && record.principal === me))
     .sort((a, b) => b.seq - a.seq);
@@ -99,7 +123,7 @@ export class RecentDecisionsView {
     return h(
       'section',
       { class: 'recent-view', 'aria-labelledby': 'recent-title' },
-      h('h2', { id: 'recent-title' }, 'Decided in the last day'),
+      h('h2', { id: 'recent-title' }, 'Decided in the last day (calls and changes of policy)'),
       h(
         'div',
         { class: 'filters', role: 'group', 'aria-label': 'filters' },
@@ -119,8 +143,8 @@ export class RecentDecisionsView {
           h(
             'tr',
             {},
-            ...['When', 'Run', 'Task', 'Tool', 'Outcome', 'Decided by', 'Detail'].map((title) =>
-              h('th', { scope: 'col' }, title),
+            ...['When', 'Run', 'Task', 'Tool or policy', 'Outcome', 'Decided by', 'Detail'].map(
+              (title) => h('th', { scope: 'col' }, title),
             ),
           ),
         ),
@@ -160,13 +184,15 @@ export class RecentDecisionsView {
           h(
             'td',
             { class: 'run-id' },
-            h('a', { href: `#/runs/${encodeURIComponent(record.run_id)}` }, record.run_id),
+            record.run_id
+              ? h('a', { href: `#/runs/${encodeURIComponent(record.run_id)}` }, record.run_id)
+              : '—',
           ),
           h('td', {}, record.task_key ?? ''),
-          h('td', {}, record.tool_name ?? ''),
+          h('td', {}, subjectWords(record)),
           h('td', {}, record.decision),
           h('td', {}, deciderWords(record)),
-          h('td', {}, record.detail ?? ''),
+          h('td', {}, detailWords(record)),
         ),
       ),
     );

@@ -1,6 +1,7 @@
 import { OPERATION_CONTRACTS, type OverlayScope, validateOverlayDocument } from '@airlock/core';
 import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { recordPolicyChange } from '../kernel/policy-changes.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { type OverlayKey, readOverlay, replaceOverlay, trustOverlay } from '../store/overlays.js';
 import { implement } from './operation.js';
@@ -79,13 +80,26 @@ export const replaceOverlayOperation = implement(
         validated.problems.map((p) => ({ ...p, pointer: `/groups${p.pointer}` })),
       );
     }
-    return kernel.context.store.transaction((tx) =>
-      replaceOverlay(tx, key, {
+    return kernel.context.store.transaction(async (tx) => {
+      const written = await replaceOverlay(tx, key, {
         expectedDigest: input.expected_digest,
         document: validated.value,
         by: principalName(principal),
-      }),
-    );
+      });
+      recordPolicyChange(tx, {
+        workspaceId: key.workspaceId,
+        principal: principalName(principal),
+        change: {
+          change: 'overlay_replaced',
+          scope: key.scope,
+          owner_id: key.ownerId,
+          before_digest: input.expected_digest,
+          after_digest: written.digest,
+        },
+        detail: `replaced the ${key.scope} overlay of ${key.ownerId}`,
+      });
+      return written;
+    });
   },
 );
 
@@ -94,8 +108,25 @@ export const trustOverlayOperation = implement(
   OPERATION_CONTRACTS['overlays.trust'],
   async ({ kernel, principal }, input) => {
     const key = await overlayKey(kernel, principal, { scope: 'project', owner_id: input.owner_id });
-    return kernel.context.store.transaction((tx) =>
-      trustOverlay(tx, key, { digest: input.digest, by: principalName(principal) }),
-    );
+    return kernel.context.store.transaction(async (tx) => {
+      const before = await readOverlay(tx.db, key);
+      const trusted = await trustOverlay(tx, key, {
+        digest: input.digest,
+        by: principalName(principal),
+      });
+      recordPolicyChange(tx, {
+        workspaceId: key.workspaceId,
+        principal: principalName(principal),
+        change: {
+          change: 'overlay_trusted',
+          scope: key.scope,
+          owner_id: key.ownerId,
+          before_digest: before.trusted_digest,
+          after_digest: trusted.trusted_digest,
+        },
+        detail: `trusted the project overlay of ${key.ownerId} at ${input.digest}`,
+      });
+      return trusted;
+    });
   },
 );

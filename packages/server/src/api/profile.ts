@@ -1,6 +1,7 @@
 import { OPERATION_CONTRACTS, validateProfileConfiguration } from '@airlock/core';
 import { assertContractVersionRises } from '../kernel/contract-versions.js';
 import { AirlockError } from '../kernel/errors.js';
+import { recordProfileChange } from '../kernel/profile-changes.js';
 import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
 import { principalName } from '../store/accounts.js';
 import { currentProfileConfiguration, putProfileConfiguration } from '../store/profiles.js';
@@ -45,6 +46,13 @@ export const putConfiguration = implement(
         agentApplicationId: app,
         previousVersion: put.version - 1,
         contract: input.action_contract,
+      });
+      await recordProfileChange(tx, {
+        workspaceId: principal.workspace_id,
+        principal: principalName(principal),
+        agentApplicationId: app,
+        version: put.version,
+        configuration: input,
       });
       return put;
     });

@@ -1,4 +1,9 @@
-import type { AuditRecord, Decision } from '@airlock/core';
+import {
+  type AuditRecord,
+  type Decision,
+  type PolicyChange,
+  PolicyChangeSchema,
+} from '@airlock/core';
 import type { RunEventTable, TaskTable } from '../store/schema.js';
 
 // The audit record crosses the wire (GET .../audit), so its schema lives in core.
@@ -26,6 +31,7 @@ export const AUDIT_EVENT_TYPES = [
   'run.completed',
   'run.canceled',
   'run.failed',
+  'policy.changed',
 ] as const;
 
 /** The task columns an audit record reads beside its event. */
@@ -35,6 +41,13 @@ const RULE_DECISIONS: Record<string, string> = {
   'task.granted': 'granted',
   'task.parked': 'parked',
 };
+
+/** The fields of a layer's rule reference that are set, for its audit line. */
+function pick<T extends object, K extends keyof T>(value: T | null | undefined, keys: K[]) {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (value?.[key] !== undefined) out[key] = value[key];
+  return out;
+}
 
 function isPerson(principal: string | null): boolean {
   return principal !== null && /^(member|agent):/.test(principal);
@@ -72,6 +85,7 @@ export function auditRecord(event: RunEventTable, task: AuditTask | null): Audit
     rule_indices: [] as number[],
     layers: [] as AuditRecord['layers'],
     detail: null,
+    policy: null,
   };
   const byRule = (decision: string): AuditRecord => {
     const decided = parseDecision(task?.decision ?? null);
@@ -87,8 +101,14 @@ export function auditRecord(event: RunEventTable, task: AuditTask | null): Audit
         layer: layer.layer,
         verdict: layer.verdict,
         rule_index: layer.rule?.index ?? null,
+        ...pick(layer.rule, ['list', 'contract_version', 'rule_set', 'scope', 'baseline_check']),
+        detail: layer.detail,
       })),
-      detail: decided?.error?.detail ?? null,
+      // A park has no error: what the person read is the deciding layer's text.
+      detail:
+        decided?.error?.detail ??
+        decided?.layers?.find((layer) => layer.layer === decided.layer)?.detail ??
+        null,
     };
   };
   const by = (decision: string, decider: AuditRecord['decider'], detail: string | null = null) => ({
@@ -99,6 +119,14 @@ export function auditRecord(event: RunEventTable, task: AuditTask | null): Audit
     detail,
   });
   const type = event.type;
+  if (type === 'policy.changed') {
+    const { detail, ...change } = data as PolicyChange & { detail: string };
+    const parsed = PolicyChangeSchema.safeParse(change);
+    return {
+      ...by(change.change, isPerson(event.principal) ? 'person' : 'kernel', detail ?? null),
+      policy: parsed.success ? parsed.data : null,
+    };
+  }
   if (RULE_DECISIONS[type]) return byRule(RULE_DECISIONS[type]);
   if (type === 'task.denied') {
     return isPerson(event.principal) ? by('denied', 'person', errorDetail(data)) : byRule('denied');

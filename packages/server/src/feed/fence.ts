@@ -62,7 +62,10 @@ export function fencedDelivery(
     queue = queue
       .then(async () => {
         const known = await lookup.of(items.map((item) => item.view.run_id));
-        const inside = items.filter((item) => fencedIn(fence, known.get(item.view.run_id) ?? null));
+        // An event of no run (a change of policy) is the workspace's: no fenced subscriber reads it.
+        const inside = items.filter(
+          (item) => item.view.run_id !== '' && fencedIn(fence, known.get(item.view.run_id) ?? null),
+        );
         if (inside.length > 0) deliver(inside);
       })
       .catch(() => {

@@ -10,6 +10,7 @@ import { type OverlayKey, readOverlay, replaceOverlay } from '../store/overlays.
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { AirlockError } from './errors.js';
+import { recordPolicyChange } from './policy-changes.js';
 
 /** What an approval remembered: told on its `task.approved` event. */
 export interface Remembered {
@@ -114,11 +115,27 @@ export async function rememberApproval(
     by: principalName(principal),
     keepTrust: true,
   });
+  const saved = { verdict: 'allow', ...rule };
+  recordPolicyChange(tx, {
+    workspaceId: run.workspace_id,
+    principal: principalName(principal),
+    runId: run.id,
+    taskKey: row.key,
+    change: {
+      change: 'rule_remembered',
+      scope: remember.scope,
+      owner_id: key.ownerId,
+      before_digest: current.digest,
+      after_digest: written.digest,
+      rule: { rule_set: ruleSetId, ...saved },
+    },
+    detail: `remembered an allow rule for rule set ${ruleSetId} in the ${remember.scope} overlay of ${key.ownerId}`,
+  });
   return {
     scope: remember.scope,
     owner_id: key.ownerId,
     rule_set: ruleSetId,
-    rule: { verdict: 'allow', ...rule },
+    rule: saved,
     digest: written.digest,
   };
 }

@@ -10,9 +10,7 @@ import {
   type TaskView,
   TaskViewSchema,
 } from '@airlock/core';
-import type { RunTable, TaskTable } from '../store/schema.js';
-import type { RunEventType } from './run-machine.js';
-import type { TaskEventType } from './task-states.js';
+import type { EventType, RunTable, TaskTable } from '../store/schema.js';
 
 // The wire schemas live in @airlock/core; this file maps stored rows onto them.
 export {
@@ -29,7 +27,7 @@ export {
 
 type SameUnion<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // The kernel's event tables and the wire must name the same events: a drift is a compile error.
-const eventsAgree: SameUnion<TaskEventType | RunEventType, EventView['type']> = true;
+const eventsAgree: SameUnion<EventType, EventView['type']> = true;
 void eventsAgree;
 
 function parse(text: string | null): unknown {

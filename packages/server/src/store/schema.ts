@@ -3,8 +3,11 @@ import type { RunEventType, RunPhase, RunState } from '../kernel/run-machine.js'
 import type { TaskEventType, TaskKind, TaskOrigin, TaskState } from '../kernel/task-states.js';
 import type { HookSessionTable } from './hook-sessions.js';
 
+/** A change of policy (kernel/policy-changes.ts), written to the workspace's log. */
+export type PolicyEventType = 'policy.changed';
+
 /** Every event type the kernel writes to a run's log. */
-export type EventType = TaskEventType | RunEventType;
+export type EventType = TaskEventType | RunEventType | PolicyEventType;
 
 /** A workspace: the tenant boundary every credential and run belongs to. */
 export interface WorkspaceTable {
