@@ -7,8 +7,17 @@ export default defineConfig({
     include: ['packages/*/src/**/*.test.ts', 'packages/tests/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // eventsource-parser (under the MCP SDK) also exports a `source` condition, pointing at .ts files:
-    // vite transforms both instead of handing Node a .ts file it cannot load.
-    server: { deps: { inline: [/@modelcontextprotocol\/sdk/, /eventsource-parser/] } },
+    // eventsource-parser (under the MCP SDK and the AI SDK) also exports a `source` condition,
+    // pointing at .ts files: vite transforms them instead of handing Node a .ts file it cannot load.
+    server: {
+      deps: {
+        inline: [
+          /@modelcontextprotocol\/sdk/,
+          /eventsource-parser/,
+          /@ai-sdk\//,
+          /\/node_modules\/ai\//,
+        ],
+      },
+    },
   },
 });

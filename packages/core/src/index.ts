@@ -182,10 +182,13 @@ export {
 export {
   HOOKED_AGENTS,
   HOOKED_EVENTS,
+  HOOKED_FRAMEWORKS,
   HOOKED_OUTPUT_MAX_BYTES,
   HOOKED_VERDICTS,
   type HookedAgent,
   type HookedEvent,
+  type HookedFramework,
+  type HookedLoop,
   type HookedVerdict,
 } from './protocol/operations/hooks.js';
 export { type OverlayView, OverlayViewSchema } from './protocol/operations/overlays.js';

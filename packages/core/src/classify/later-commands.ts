@@ -15,17 +15,25 @@ const LATER_PROGRAMS = new Set([
 ]);
 const NOTHING: EmbeddedCommands = Object.freeze({ lines: [] });
 
-/** The value of `--name=value` or `--name value` (and `-x value`, `-xvalue` for a short name). */
+/**
+ * The values of `--name=value`, `--name value`, and of a short option `-x`
+ * given as `-x value`, `-xvalue` or inside a cluster (`-avze value`,
+ * `-vvoValue`): letters before it are read as flags.
+ */
 function optionValues(args: readonly string[], names: readonly string[]): string[] {
   const values: string[] = [];
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
+    if (arg === '--') break;
     if (names.includes(arg)) values.push(args[++index] ?? '');
-    else if (arg.startsWith('--') && names.includes(arg.split('=')[0]!)) {
-      values.push(arg.slice(arg.indexOf('=') + 1));
-    } else {
-      const short = names.find((n) => n.length === 2 && !arg.startsWith('--') && arg.startsWith(n));
-      if (short !== undefined && arg.length > 2) values.push(arg.slice(2));
+    else if (arg.startsWith('--')) {
+      if (names.includes(arg.split('=')[0]!)) values.push(arg.slice(arg.indexOf('=') + 1));
+    } else if (/^-[a-zA-Z]/.test(arg)) {
+      for (let at = 1; at < arg.length; at++) {
+        if (!names.includes(`-${arg[at]}`)) continue;
+        values.push(at + 1 < arg.length ? arg.slice(at + 1) : (args[++index] ?? ''));
+        break;
+      }
     }
   }
   return values.filter((value) => value !== '');

@@ -344,7 +344,14 @@ function walkSsh(args: readonly ShellWord[], walk: Walk, tags: Set<ActionTag>): 
   tags.add('network');
   let index = 0;
   while (index < args.length && args[index]!.text.startsWith('-')) {
-    index += SSH_VALUED.has(args[index]!.text) ? 2 : 1;
+    const text = args[index]!.text;
+    index++;
+    // In a cluster (`-vvo Value`, `-p22`), a valued letter takes the rest, or the next word.
+    for (let at = 1; at < text.length; at++) {
+      if (!SSH_VALUED.has(`-${text[at]}`)) continue;
+      if (at === text.length - 1) index++;
+      break;
+    }
   }
   const remote = args.slice(index + 1);
   if (remote.length === 0) return;

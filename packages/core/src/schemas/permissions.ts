@@ -38,6 +38,19 @@ export const ToolManifestEntrySchema = z.strictObject({
   input_schema: z.record(z.string(), z.unknown()),
   risk_traits: z.array(RiskTraitSchema),
   targets: z.array(ToolTargetSchema).optional(),
+  /**
+   * Input fields that carry a shell command (a string, or an argv array), by
+   * JSON pointer; a `*` token walks every element of an array. The action
+   * classifier reads them beside `command`, `cmd`, `script` and `argv`.
+   */
+  commands: z
+    .array(
+      z
+        .string()
+        .regex(/^(\/[^/]*)*$/, 'a JSON pointer starts with "/" (e.g. /run or /steps/*/run)'),
+    )
+    .max(32)
+    .optional(),
   availability: z.enum(['available', 'unavailable']).optional(),
   execution: z.enum(['parallel', 'sequential']).optional(),
   group: z.string().min(1).max(200).optional(),

@@ -1,4 +1,9 @@
-import { type ActionContract, evaluateActionContract, validateActionContract } from '@airlock/core';
+import {
+  type ActionContract,
+  evaluateActionContract,
+  type ToolManifest,
+  validateActionContract,
+} from '@airlock/core';
 import { AirlockError } from './errors.js';
 import type { PolicyLayer } from './policy-layers.js';
 
@@ -25,6 +30,15 @@ function contractForRun(runId: string, declared: unknown): ActionContract {
   return validated.value;
 }
 
+/** The input fields the run's frozen tool manifest marks as shell commands for a tool. */
+export function manifestCommandPointers(
+  frozen: Readonly<Record<string, unknown>> | null,
+  toolName: string,
+): readonly string[] {
+  const manifest = frozen?.tool_manifest as ToolManifest | undefined;
+  return manifest?.find((tool) => tool.name === toolName)?.commands ?? [];
+}
+
 /**
  * The `action_contract` policy layer (spec 004): the contract declared on the
  * profile or the run's create call decides a model call on its tool name,
@@ -38,6 +52,11 @@ export const actionContractLayer: PolicyLayer = {
   evaluate({ run, frozen, call, toolName }) {
     if (frozen.action_contract === undefined) return null;
     const contract = contractForRun(run.id, frozen.action_contract);
-    return evaluateActionContract(contract, { toolName, toolInput: call.toolInput });
+    const commandPointers = manifestCommandPointers(frozen, toolName);
+    return evaluateActionContract(contract, {
+      toolName,
+      toolInput: call.toolInput,
+      commandPointers,
+    });
   },
 };

@@ -9,10 +9,11 @@ import {
 } from '@airlock/core';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { manifestCommandPointers } from './action-contract-layer.js';
 import type { KernelContext } from './context.js';
 import { AirlockError } from './errors.js';
 import { plantRow } from './move-task.js';
-import { applyPolicyLayers } from './policy-layers.js';
+import { applyPolicyLayers, frozenOf } from './policy-layers.js';
 import { ASK_TOOL, parseQuestion } from './questions.js';
 import { touchRun } from './run-machine.js';
 import type { EmittedBy } from './task-machine.js';
@@ -109,6 +110,7 @@ function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, deci
     toolInput: call.toolInput ?? null,
     mode: run.approval_mode,
     matchedRules,
+    commandPointers: manifestCommandPointers(frozenOf(run), toolName),
   });
   return {
     ...profile,

@@ -1,4 +1,4 @@
-import type { HookedAgent, HookedEvent, HookedVerdict, TaskState } from '@airlock/core';
+import type { HookedEvent, HookedLoop, HookedVerdict, TaskState } from '@airlock/core';
 import type { Principal } from '../store/accounts.js';
 import {
   type HookSessionKey,
@@ -21,7 +21,7 @@ import { startTurn } from './runs.js';
 
 /** One event of a hooked session, as `hooks.event` takes it. */
 export interface HookedEventInput {
-  agent: HookedAgent;
+  agent: HookedLoop;
   session_id: string;
   event: HookedEvent;
   task_key?: string | undefined;

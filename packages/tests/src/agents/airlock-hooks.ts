@@ -1,11 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createClient, type Workspace } from '@airlock/sdk';
 import { startTestKernel, type TestKernel } from '../support/kernel.js';
-import type { AgentName } from './agent-binaries.js';
 import type { AgentSandbox } from './agent-sandbox.js';
-import { installNativeHooks, type NativeHook } from './native-hooks.js';
 
 /** A kernel on loopback for one agent test, with the member's SDK handle on its workspace. */
 export interface AirlockKernel {
@@ -50,19 +49,12 @@ export async function startAirlockKernel(): Promise<AirlockKernel> {
   };
 }
 
-/** The hook client's entry (packages/hooks' built `airlock-hook`). */
-export function hookClientPath(): string {
-  // The package's main file is src/index.ts or dist/index.js by export condition; the built bin is in dist.
-  const entry = createRequire(import.meta.url).resolve('@airlock/hooks');
-  return join(dirname(dirname(entry)), 'dist', 'bin', 'airlock-hook.js');
+/** The `airlock` command line (packages/server's built cli.js). */
+export function airlockCliPath(): string {
+  // The package's main file is src/index.ts or dist/index.js by export condition; the CLI is built into dist.
+  const entry = createRequire(import.meta.url).resolve('@airlock/server');
+  return join(dirname(dirname(entry)), 'dist', 'cli.js');
 }
-
-/** The events Airlock's hook client answers, in each agent's own names. */
-const hookedEvents: Record<AgentName, string[]> = {
-  'claude-code': ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
-  codex: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
-  gemini: ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent'],
-};
 
 /** Options of {@link installAirlockHooks}. */
 export interface AirlockHookOptions {
@@ -71,28 +63,28 @@ export interface AirlockHookOptions {
 }
 
 /**
- * Puts Airlock's hook client in front of the sandbox's agent: the kernel's URL and agent
- * credential in `~/.airlock/hooks.json`, and a command hook per event in the agent's settings.
+ * Puts Airlock in front of the sandbox's agent the way a person does: `airlock hooks install
+ * <agent> --user` into the sandbox's HOME (and CODEX_HOME), with the kernel's URL and a file
+ * holding the agent credential.
+ * @throws Error with the command's output when it fails.
  */
 export function installAirlockHooks(
   sandbox: AgentSandbox,
   airlock: AirlockKernel,
   options: AirlockHookOptions = {},
 ): void {
-  mkdirSync(join(sandbox.home, '.airlock'), { recursive: true });
-  writeFileSync(
-    join(sandbox.home, '.airlock', 'hooks.json'),
-    JSON.stringify({ url: airlock.kernel.url, token: airlock.kernel.workspace.tokens.agent }),
-    { mode: 0o600 },
-  );
-  const wait = options.waitMs === undefined ? '' : ` --wait-ms ${options.waitMs}`;
-  const hook: NativeHook = {
-    command: `${process.execPath} ${hookClientPath()} ${sandbox.agent}${wait}`,
-    timeoutSeconds: 120,
-    ...(sandbox.agent === 'claude-code' ? { extra: { onFailure: 'block' } } : {}),
-  };
-  installNativeHooks(
-    sandbox,
-    Object.fromEntries(hookedEvents[sandbox.agent].map((event) => [event, hook])),
-  );
+  const tokenFile = join(sandbox.home, '.airlock-agent-token');
+  writeFileSync(tokenFile, `${airlock.kernel.workspace.tokens.agent}\n`, { mode: 0o600 });
+  const args = [airlockCliPath(), 'hooks', 'install', sandbox.agent, '--user'];
+  args.push('--url', airlock.kernel.url, '--token-file', tokenFile);
+  if (options.waitMs !== undefined) args.push('--wait-ms', String(options.waitMs));
+  const installed = spawnSync(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', HOME: sandbox.home, CODEX_HOME: sandbox.codexHome },
+    encoding: 'utf8',
+  });
+  if (installed.status !== 0) {
+    throw new Error(
+      `airlock hooks install failed (${installed.status}): ${installed.stdout}${installed.stderr}`,
+    );
+  }
 }

@@ -85,4 +85,45 @@ describe('the classifier under an action contract, in a real kernel', () => {
     }
     await run.stop();
   });
+
+  it('reads the fields a tool manifest marks as commands', async () => {
+    const runs = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
+      kernel.workspace.id,
+    ).runs;
+    const ci = (steps: string[]) => ({
+      name: 'ci',
+      input: { steps: steps.map((run) => ({ run })) },
+    });
+    const created = await runs.create({
+      ...scriptedRun(
+        'bypass',
+        [{ tool_calls: [ci(['ls', 'rm -rf build']), ci(['ls']), ci(['vim -S x.vim'])] }],
+        [{ tool: 'ci', verdict: 'allow' }],
+      ),
+      tool_manifest: [
+        {
+          name: 'ci',
+          input_schema: { type: 'object' },
+          risk_traits: ['execute'],
+          commands: ['/steps/*/run'],
+        },
+      ],
+      action_contract: {
+        contract_version: 1,
+        authorization: { forbidden: ['action:delete'], requires_user: ['action:unknown'] },
+      },
+    });
+    const run = runs.run(created.id);
+    const tasks = await eventually(
+      async () => {
+        const listed = await run.tasks();
+        return listed.length === 3 && listed;
+      },
+      { what: 'the three calls to be planted' },
+    );
+    expect(tasks.map((task) => task.state)).toEqual(['failed', 'runnable', 'needs_approval']);
+    expect(tasks[0]!.decision).toMatchObject({ outcome: 'denied', layer: 'action_contract' });
+    expect(tasks[2]!.effect_profile).toMatchObject({ action_tags: ['write', 'unknown'] });
+    await run.stop();
+  });
 });

@@ -12,19 +12,26 @@ import { readCorpus } from './read-corpus.js';
 
 const MIN_SECONDS = 1;
 
-function perSecond(items: readonly string[], run: (item: string) => unknown): number {
+/** Items per wall-clock second, and per second of this process's CPU time (steadier on a busy machine). */
+function perSecond(items: readonly string[], run: (item: string) => unknown): [number, number] {
   let sink = 0;
   let rounds = 0;
   const start = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
   let elapsed = 0;
   while (elapsed < MIN_SECONDS) {
     for (const item of items) if (run(item)) sink++;
     rounds++;
     elapsed = Number(process.hrtime.bigint() - start) / 1e9;
   }
+  const cpu = process.cpuUsage(cpuStart);
   if (sink < 0) console.log(sink);
-  return (rounds * items.length) / elapsed;
+  const done = rounds * items.length;
+  return [done / elapsed, done / ((cpu.user + cpu.system) / 1e6)];
 }
+
+const rate = ([wall, cpu]: [number, number], unit: string) =>
+  `${Math.round(wall).toLocaleString('en-US')} ${unit}/s (${(1e6 / wall).toFixed(1)} us mean; ${Math.round(cpu).toLocaleString('en-US')} per CPU second)`;
 
 function once(text: string): number {
   const start = process.hrtime.bigint();
@@ -51,20 +58,19 @@ perSecond(commands, (command) =>
 );
 const classify = perSecond(commands, (command) => classifyShellCommand(command).length);
 console.log(
-  `classifyShellCommand: ${commands.length} corpus commands, ${Math.round(classify).toLocaleString('en-US')} commands/s (${(1e6 / classify).toFixed(1)} us mean)`,
+  `classifyShellCommand: ${commands.length} corpus commands, ${rate(classify, 'commands')}`,
 );
 const decide = perSecond(commands, (command) =>
   evaluateActionContract(contract.value, { toolName: 'bash', toolInput: { command } }),
 );
-console.log(
-  `evaluateActionContract (5 rules + constraints): ${Math.round(decide).toLocaleString('en-US')} calls/s (${(1e6 / decide).toFixed(1)} us mean)`,
-);
+console.log(`evaluateActionContract (5 rules + constraints): ${rate(decide, 'calls')}`);
 const hostile: Record<string, string> = {
   '20k nested $(': `${'$('.repeat(20000)}ls${')'.repeat(20000)}`,
   '20k sudo wrappers': `${'sudo '.repeat(12000)}rm -rf x`,
   '30k nested parentheses': `${'('.repeat(30000)}ls${')'.repeat(30000)}`,
   '20k words': 'ls '.repeat(20000),
   '5k here-documents': `${'cat <<EOF '.repeat(5000)}\n`,
+  '8k substitutions in a here-document body': `cat <<EOF\n${'$(ls) '.repeat(8000)}\nEOF`,
 };
 for (const [name, text] of Object.entries(hostile)) {
   console.log(

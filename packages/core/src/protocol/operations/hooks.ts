@@ -10,6 +10,19 @@ export const HOOKED_AGENTS = ['claude-code', 'codex', 'gemini'] as const;
 export type HookedAgent = (typeof HOOKED_AGENTS)[number];
 
 /**
+ * The agent frameworks whose per-call approval hook Airlock answers through
+ * `@airlock/sdk`'s adapters: their loop runs in the application, like a
+ * coding agent's, so their calls cross the stage as a hooked session's.
+ */
+export const HOOKED_FRAMEWORKS = ['ai-sdk', 'openai-agents', 'langgraph'] as const;
+
+/** An agent framework whose approval hook Airlock answers. */
+export type HookedFramework = (typeof HOOKED_FRAMEWORKS)[number];
+
+/** Whose loop a hooked session runs: a coding agent's or a framework's. */
+export type HookedLoop = HookedAgent | HookedFramework;
+
+/**
  * What happened in a hooked session, in the agent-neutral words of the
  * kernel: a turn started, a call is about to run or ran, the agent wants to
  * stop, or it is about to compact its context.
@@ -44,12 +57,12 @@ export const HOOKED_OUTPUT_MAX_BYTES = 16_384;
 export const hookEventContract = defineContract({
   name: 'hooks.event',
   summary:
-    "Record one event of a coding agent's hooked session (Claude Code, Codex, Gemini CLI); a pre_tool call crosses the approval stage as a model row",
+    "Record one event of a hooked session (Claude Code, Codex, Gemini CLI, or an agent framework through the SDK's adapters); a pre_tool call crosses the approval stage as a model row",
   method: 'POST',
   path: '/agent_api/v1/hooks/events',
   planes: ['agent'],
   input: z.strictObject({
-    agent: z.enum(HOOKED_AGENTS),
+    agent: z.enum([...HOOKED_AGENTS, ...HOOKED_FRAMEWORKS]),
     /** The agent's own session id: one conversation per session. */
     session_id: z.string().min(1).max(200),
     event: z.enum(HOOKED_EVENTS),

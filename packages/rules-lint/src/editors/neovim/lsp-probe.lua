@@ -1,10 +1,10 @@
 -- Headless Neovim probe for the rules-lint language server, run by neovim.test.ts as
---   nvim --headless --clean FILE -c "luafile lsp-probe.lua"
--- Environment: RULES_LINT_CLI (dist/cli.js), PROBE_OUT (where the JSON result goes),
--- PROBE_HOVER and PROBE_COMPLETE ("line,character", 0-based).
--- It starts the server with Neovim's built-in client, as a user's config would,
--- waits for the diagnostics of the opened file, asks for a hover and a completion,
--- writes what Neovim holds as JSON and quits.
+--   nvim --headless -u init.lua FILE -c "luafile lsp-probe.lua"
+-- where init.lua is the Neovim configuration of docs/editors.md.
+-- Environment: PROBE_OUT (where the JSON result goes), PROBE_HOVER and
+-- PROBE_COMPLETE ("line,character", 0-based).
+-- It waits for the rules-lint client and the diagnostics of the opened file, asks
+-- for a hover and a completion, writes what Neovim holds as JSON and quits.
 local out = os.getenv('PROBE_OUT')
 local function finish(result)
   local file = assert(io.open(out, 'w'))
@@ -19,22 +19,29 @@ end
 
 local bufnr = vim.api.nvim_get_current_buf()
 local uri = vim.uri_from_bufnr(bufnr)
-local client_id = vim.lsp.start_client({
-  name = 'rules-lint',
-  cmd = { 'node', os.getenv('RULES_LINT_CLI'), 'lsp', '--stdio' },
-  root_dir = vim.fn.getcwd(),
-})
-if not client_id then
-  finish({ error = 'the language server did not start' })
+
+-- The configuration under test (docs/editors.md, loaded as init.lua) attaches the client.
+local client
+vim.wait(90000, function()
+  for _, candidate in pairs(vim.lsp.buf_get_clients(bufnr)) do
+    if candidate.name == 'rules-lint' then client = candidate end
+  end
+  return client ~= nil
+end, 50)
+if not client then
+  finish({
+    error = 'no rules-lint client attached to the buffer',
+    file = vim.api.nvim_buf_get_name(bufnr),
+    server = vim.fn.exepath('rules-lint'),
+  })
   return
 end
-vim.lsp.buf_attach_client(bufnr, client_id)
 
-local ok = vim.wait(20000, function()
+local ok = vim.wait(90000, function()
   return #vim.diagnostic.get(bufnr) > 0
 end, 50)
 if not ok then
-  finish({ error = 'no diagnostics within 20 s' })
+  finish({ error = 'no diagnostics within 90 s' })
   return
 end
 
@@ -52,15 +59,14 @@ for _, d in ipairs(vim.diagnostic.get(bufnr)) do
   })
 end
 
-local client = vim.lsp.get_client_by_id(client_id)
 local hover = client.request_sync('textDocument/hover', {
   textDocument = { uri = uri },
   position = position('PROBE_HOVER'),
-}, 10000, bufnr)
+}, 30000, bufnr)
 local completion = client.request_sync('textDocument/completion', {
   textDocument = { uri = uri },
   position = position('PROBE_COMPLETE'),
-}, 10000, bufnr)
+}, 30000, bufnr)
 
 local labels = {}
 local items = completion and completion.result or {}

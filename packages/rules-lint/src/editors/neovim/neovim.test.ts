@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,6 +8,16 @@ import { buildDist } from '../../testing/build-dist.js';
 import { runCaptured } from '../../testing/capture.js';
 
 const run = promisify(execFile);
+
+/** The one Lua block of docs/editors.md: the Neovim configuration a user copies. */
+function docsNeovimConfig(): string {
+  const page = readFileSync(join(import.meta.dirname, '../../../../../docs/editors.md'), 'utf8');
+  const blocks = [...page.matchAll(/```lua\n([\s\S]*?)```/g)].map((match) => match[1]!);
+  if (blocks.length !== 1)
+    throw new Error(`docs/editors.md has ${blocks.length} lua blocks, not 1`);
+  return blocks[0]!;
+}
+
 const probe = join(import.meta.dirname, 'lsp-probe.lua');
 
 function neovimVersion(): string | undefined {
@@ -66,20 +76,40 @@ describe.skipIf(!version)(
       const lines = RULES.split('\n');
       const hoverAt = `3,${lines[3]!.indexOf('"verdict"')}`;
       const completeAt = `3,${lines[3]!.indexOf('"bsh"') + 1}`;
+      // The configuration the docs give, as the user's init.lua, with `rules-lint` on PATH.
+      writeFileSync(join(dir, 'init.lua'), docsNeovimConfig());
+      const bin = join(dir, 'bin');
+      mkdirSync(bin);
+      writeFileSync(
+        join(bin, 'rules-lint'),
+        `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`,
+        {
+          mode: 0o755,
+        },
+      );
       const out = join(dir, 'probe.json');
-      await run('nvim', ['--headless', '--clean', 'agent.rules.jsonc', '-c', `luafile ${probe}`], {
+      const args = [
+        '--headless',
+        '-u',
+        'init.lua',
+        '-i',
+        'NONE',
+        '--noplugin',
+        'agent.rules.jsonc',
+      ];
+      await run('nvim', [...args, '-c', `luafile ${probe}`], {
         cwd: dir,
-        timeout: 90_000,
+        timeout: 240_000,
         env: {
           ...process.env,
-          RULES_LINT_CLI: cli,
+          PATH: `${bin}:${process.env.PATH ?? ''}`,
           PROBE_OUT: out,
           PROBE_HOVER: hoverAt,
           PROBE_COMPLETE: completeAt,
         },
       });
       const result = JSON.parse(readFileSync(out, 'utf8')) as ProbeResult;
-      expect(result.error).toBeUndefined();
+      expect(result.error, JSON.stringify(result)).toBeUndefined();
       expect(result.client).toBe('rules-lint');
 
       const check = await runCaptured(['check', '--format', 'json', 'agent.rules.jsonc'], dir);

@@ -1,0 +1,239 @@
+import {
+  type CallVerdict,
+  type FrameworkCall,
+  FrameworkSession,
+  type FrameworkSessionOptions,
+  refusalText,
+} from './session.js';
+
+// The AI SDK's shapes this adapter reads, written structurally: the SDK builds without `ai`.
+
+/** The part of an AI SDK `Tool` the adapter wraps. */
+export interface AiSdkTool {
+  execute?: ((input: never, options: never) => unknown) | undefined;
+  needsApproval?: unknown;
+}
+
+/** What the AI SDK passes to a tool's `execute`. */
+interface ExecutionOptions {
+  toolCallId: string;
+}
+
+/** A model message as the AI SDK keeps it (`ModelMessage`). */
+export interface AiSdkMessage {
+  role: string;
+  content: unknown;
+}
+
+/** The AI SDK's `ToolApprovalResponse` part. */
+export interface AiSdkApprovalResponse {
+  type: 'tool-approval-response';
+  approvalId: string;
+  approved: boolean;
+  reason?: string;
+}
+
+interface MessagePart {
+  type: string;
+  toolCallId?: string;
+  toolName?: string;
+  input?: unknown;
+  approvalId?: string;
+}
+
+/** Thrown inside a wrapped tool Airlock refused: the AI SDK hands its message to the model. */
+export class AirlockRefusal extends Error {
+  readonly verdict: CallVerdict;
+  constructor(verdict: CallVerdict) {
+    super(refusalText(verdict));
+    this.name = 'AirlockRefusal';
+    this.verdict = verdict;
+  }
+}
+
+/** A parked call still waiting for a person, as {@link AiSdkAirlock.resume} reports it. */
+export interface PendingApproval {
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  taskKey: string | null;
+  runId: string | null;
+  /** It waits because an action contract's `requires_user` matched. */
+  requiresUser: boolean;
+}
+
+/** What {@link AiSdkAirlock.resume} gives back. */
+export interface ResumeResult<MESSAGE extends AiSdkMessage> {
+  /** The messages to hand back to `generateText` / `streamText` (with the decided approvals). */
+  messages: MESSAGE[];
+  /** The approval responses added (one per decided park). */
+  responses: AiSdkApprovalResponse[];
+  /** The parks nobody has decided yet. */
+  pending: PendingApproval[];
+}
+
+interface ApprovalRequestSeen {
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+}
+
+/** The approval requests of the last assistant message not answered yet. */
+function openApprovalRequests(messages: readonly AiSdkMessage[]): ApprovalRequestSeen[] {
+  const calls = new Map<string, { toolName: string; input: unknown }>();
+  const requests: ApprovalRequestSeen[] = [];
+  const answered = new Set<string>();
+  for (const message of messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content as MessagePart[]) {
+      const callId = part.toolCallId ?? '';
+      if (part.type === 'tool-call') {
+        calls.set(callId, { toolName: part.toolName ?? '', input: part.input });
+      }
+      if (part.type === 'tool-approval-request') {
+        const call = calls.get(callId);
+        requests.push({
+          approvalId: part.approvalId ?? '',
+          toolCallId: callId,
+          toolName: call?.toolName ?? '',
+          input: call?.input,
+        });
+      }
+      if (part.type === 'tool-approval-response') answered.add(part.approvalId ?? '');
+    }
+  }
+  return requests.filter((request) => !answered.has(request.approvalId));
+}
+
+/** True when the messages hold an approval request for the call: it was parked. */
+function wasParked(messages: readonly AiSdkMessage[], callId: string): boolean {
+  return messages.some(
+    (message) =>
+      Array.isArray(message.content) &&
+      (message.content as MessagePart[]).some(
+        (part) => part.type === 'tool-approval-request' && part.toolCallId === callId,
+      ),
+  );
+}
+
+/**
+ * Airlock for the Vercel AI SDK (`ai` 6): wrap the tools once, and every call
+ * the SDK's loop is about to run crosses Airlock's approval stage.
+ *
+ * - grant: the tool runs, and what it returned is committed to the row;
+ * - refuse: the tool does not run; the model reads `Airlock refused this call: REASON`;
+ * - park: the SDK's own pause, a `tool-approval-request`; after a person
+ *   decides (inbox, CLI, Slack, SDK), {@link AiSdkAirlock.resume} adds the
+ *   tool approval responses and the next `generateText` runs the call once.
+ */
+export class AiSdkAirlock {
+  readonly session: FrameworkSession;
+  /** Verdicts of `needsApproval`, read once by the matching `execute`. */
+  readonly #verdicts = new Map<string, CallVerdict>();
+
+  constructor(options: FrameworkSessionOptions) {
+    this.session = new FrameworkSession('ai-sdk', options);
+  }
+
+  /** The same tools, each asking Airlock before it runs. Tools without `execute` pass through. */
+  tools<TOOLS extends Record<string, AiSdkTool>>(tools: TOOLS): TOOLS {
+    const wrapped: Record<string, AiSdkTool> = {};
+    for (const [name, original] of Object.entries(tools)) {
+      wrapped[name] = this.#wrap(name, original);
+    }
+    return wrapped as TOOLS;
+  }
+
+  #wrap(name: string, original: AiSdkTool): AiSdkTool {
+    const execute = original.execute as
+      | ((input: unknown, options: ExecutionOptions) => unknown)
+      | undefined;
+    if (!execute) return original;
+    return {
+      ...original,
+      needsApproval: async (
+        input: unknown,
+        options: { toolCallId: string; messages?: readonly AiSdkMessage[] },
+      ) => {
+        const callId = options.toolCallId;
+        // The SDK asks again before running an approved call: a parked call stays one that
+        // needs approval, and execute (which reads Airlock's decision) does the rest.
+        if (this.#verdicts.has(callId) || wasParked(options.messages ?? [], callId)) return true;
+        const verdict = await this.session.check({ name, input, callId });
+        this.#verdicts.set(callId, verdict);
+        return verdict.verdict === 'wait';
+      },
+      execute: async (input: unknown, options: ExecutionOptions) => {
+        const call: FrameworkCall = { name, input, callId: options.toolCallId };
+        let verdict = this.#verdicts.get(call.callId);
+        this.#verdicts.delete(call.callId);
+        // Resumed after a park (maybe in another process): Airlock, not the response, decides.
+        if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
+        if (verdict.verdict !== 'allow') throw new AirlockRefusal(verdict);
+        let output: unknown;
+        try {
+          output = await execute(input, options);
+        } catch (error) {
+          await this.session.report(call, { ok: false, output: (error as Error).message });
+          throw error;
+        }
+        await this.session.report(call, { ok: true, output });
+        return output;
+      },
+    };
+  }
+
+  /**
+   * Answers the parks of a paused generation from Airlock's decisions: for
+   * each open `tool-approval-request`, a `tool-approval-response` (approved,
+   * or denied with the person's reason) once a person decided; undecided ones
+   * are listed as `pending`. Works in a fresh process from saved messages.
+   */
+  async resume<MESSAGE extends AiSdkMessage>(messages: MESSAGE[]): Promise<ResumeResult<MESSAGE>> {
+    const responses: AiSdkApprovalResponse[] = [];
+    const pending: PendingApproval[] = [];
+    for (const request of openApprovalRequests(messages)) {
+      const call = { name: request.toolName, input: request.input, callId: request.toolCallId };
+      const verdict = await this.session.check(call);
+      if (verdict.verdict === 'wait') {
+        pending.push({
+          approvalId: request.approvalId,
+          toolCallId: request.toolCallId,
+          toolName: request.toolName,
+          taskKey: verdict.taskKey,
+          runId: verdict.runId,
+          requiresUser: verdict.requiresUser,
+        });
+        continue;
+      }
+      // Kept for execute, so it does not ask twice.
+      this.#verdicts.set(request.toolCallId, verdict);
+      responses.push({
+        type: 'tool-approval-response',
+        approvalId: request.approvalId,
+        approved: verdict.verdict === 'allow',
+        ...(verdict.verdict === 'allow' ? {} : { reason: refusalText(verdict) }),
+      });
+    }
+    const answer = { role: 'tool', content: responses } as unknown as MESSAGE;
+    return {
+      messages: responses.length > 0 ? [...messages, answer] : messages,
+      responses,
+      pending,
+    };
+  }
+
+  /**
+   * Ends the turn with the model's final text (through the profile's stop hook).
+   * @throws AirlockError when the kernel refuses it.
+   */
+  finish(text: string): Promise<void> {
+    return this.session.finish(text);
+  }
+}
+
+/** Airlock for the Vercel AI SDK: see {@link AiSdkAirlock}. */
+export function createAiSdkAirlock(options: FrameworkSessionOptions): AiSdkAirlock {
+  return new AiSdkAirlock(options);
+}

@@ -1,0 +1,163 @@
+import type { HookedFramework, JsonValue } from '@airlock/core';
+import { createTrpc, type Trpc } from '../internal/transport.js';
+
+/** How an adapter reaches Airlock: the kernel, an agent credential, and the conversation. */
+export interface FrameworkSessionOptions {
+  /** The kernel's base URL, such as `http://127.0.0.1:4820`. */
+  url: string;
+  /** An **agent** credential of the application whose profile (rules, rule set, contract) applies. */
+  token: string;
+  /**
+   * The application's id for this conversation (a chat id, a thread id): one
+   * Airlock conversation per session, a run per turn. Keep it with the
+   * framework's saved state so a restarted process resumes the same session.
+   */
+  sessionId: string;
+  /** A `fetch` to use instead of the global one. */
+  fetch?: typeof fetch | undefined;
+}
+
+/** One call the framework is about to run. */
+export interface FrameworkCall {
+  /** The tool's name as the model called it. */
+  name: string;
+  input: unknown;
+  /** The framework's id for the call (the model's tool call id). */
+  callId: string;
+}
+
+/**
+ * What Airlock says about a call: `allow` (run it, now, once), `deny` (do
+ * not; `reason` is what the model should read) or `wait` (it is parked for a
+ * person; pause the framework and ask again after a decision).
+ */
+export interface CallVerdict {
+  verdict: 'allow' | 'deny' | 'wait';
+  reason: string | null;
+  /** The Airlock row of the call (`t3`), null when the kernel named none. */
+  taskKey: string | null;
+  runId: string | null;
+  /** The park waits for a person because an action contract's `requires_user` matched. */
+  requiresUser: boolean;
+}
+
+/** Largest output sent back to the row: the kernel keeps 16 KiB anyway. */
+const OUTPUT_LIMIT_CHARS = 65_536;
+
+/** What a tool returned, as the text committed to its Airlock row. */
+export function outputText(value: unknown): string {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return text.length > OUTPUT_LIMIT_CHARS ? text.slice(0, OUTPUT_LIMIT_CHARS) : text;
+}
+
+/**
+ * A hooked session of an agent framework: every call the framework is about
+ * to run crosses Airlock's approval stage as a model row, and what ran is
+ * committed back to that row. A failure to reach Airlock is a deny, never
+ * an allow.
+ */
+export class FrameworkSession {
+  readonly sessionId: string;
+  readonly framework: HookedFramework;
+  /** The Airlock run of the session's latest turn (null before its first call). */
+  runId: string | null = null;
+  readonly #trpc: Trpc;
+
+  constructor(framework: HookedFramework, options: FrameworkSessionOptions) {
+    this.framework = framework;
+    this.sessionId = options.sessionId;
+    this.#trpc = createTrpc({ url: options.url, token: options.token, fetch: options.fetch });
+  }
+
+  /**
+   * Asks Airlock about a call (again, after a park: the call id finds its
+   * row). A row that already ran answers `deny`: a call runs at most once.
+   * Never throws: an unreachable or failing kernel answers `deny`.
+   */
+  async check(call: FrameworkCall): Promise<CallVerdict> {
+    try {
+      const answer = await this.#trpc.hooks.event.mutate({
+        agent: this.framework,
+        session_id: this.sessionId,
+        event: 'pre_tool',
+        tool_name: call.name,
+        tool_input: (call.input ?? {}) as JsonValue,
+        tool_use_id: call.callId,
+      });
+      this.runId = answer.run_id ?? this.runId;
+      const base = {
+        reason: answer.reason,
+        taskKey: answer.task_key,
+        runId: answer.run_id,
+        requiresUser: answer.requires_user,
+      };
+      if (answer.verdict === 'allow' && answer.task_state !== 'claimed') {
+        return {
+          ...base,
+          verdict: 'deny',
+          reason: `this call already ran (Airlock run ${answer.run_id}, task ${answer.task_key})`,
+        };
+      }
+      if (answer.verdict === 'allow' || answer.verdict === 'wait') {
+        return { ...base, verdict: answer.verdict };
+      }
+      return { ...base, verdict: 'deny', reason: answer.reason ?? 'Airlock refused this call' };
+    } catch (error) {
+      return {
+        verdict: 'deny',
+        reason: `Airlock could not decide this call: ${(error as Error).message}`,
+        taskKey: null,
+        runId: null,
+        requiresUser: false,
+      };
+    }
+  }
+
+  /**
+   * Commits what a granted call returned (or how it failed) to its row, so
+   * the run story shows the whole run.
+   * @throws AirlockError when the kernel refuses the report.
+   */
+  async report(call: FrameworkCall, ran: { ok: boolean; output: unknown }): Promise<void> {
+    await this.#trpc.hooks.event.mutate({
+      agent: this.framework,
+      session_id: this.sessionId,
+      event: 'post_tool',
+      tool_name: call.name,
+      tool_input: (call.input ?? {}) as JsonValue,
+      tool_use_id: call.callId,
+      outcome: ran.ok ? 'succeeded' : 'failed',
+      output: outputText(ran.output),
+    });
+  }
+
+  /**
+   * Ends the current turn with the model's final answer (through the
+   * profile's `stop` hook); calls still parked keep the run open.
+   * @throws AirlockError when the kernel refuses the event.
+   */
+  async finish(text: string): Promise<void> {
+    await this.#trpc.hooks.event.mutate({
+      agent: this.framework,
+      session_id: this.sessionId,
+      event: 'stop',
+      text,
+    });
+  }
+}
+
+/** The text a model reads when Airlock refuses a call. */
+export function refusalText(verdict: CallVerdict): string {
+  if (verdict.verdict === 'wait') {
+    return `Airlock: this call waits for a person's approval (run ${verdict.runId}, task ${verdict.taskKey})`;
+  }
+  return `Airlock refused this call: ${verdict.reason ?? 'no reason given'}`;
+}
