@@ -5,7 +5,7 @@ import type { InstallScope } from './install/targets.js';
 
 const USAGE = `Usage:
   airlock hooks install claude-code|codex|gemini [--project [DIR] | --user] [--url URL]
-                [--token TOKEN | --token-file FILE] [--wait-ms N] [--defer] [--config FILE]
+                [--token TOKEN | --token-file FILE] [--wait-ms N] [--defer] [--http] [--config FILE]
   airlock hooks uninstall claude-code|codex|gemini [--project [DIR] | --user]
   airlock hooks doctor [claude-code|codex|gemini] [--project [DIR] | --user] [--config FILE] [--json]
 `;
@@ -62,6 +62,7 @@ export async function main(argv: readonly string[]): Promise<number> {
         tokenFile: value(rest, '--token-file'),
         waitMs: waitMs === undefined ? undefined : Number(waitMs),
         defer: rest.includes('--defer'),
+        http: rest.includes('--http'),
         configPath: value(rest, '--config'),
       });
       process.stdout.write(

@@ -8,6 +8,7 @@
  */
 import { type AgentName, installedAgents } from '../src/agents/agent-binaries.js';
 import { type AgentSandbox, createAgentSandbox, runAgent } from '../src/agents/agent-sandbox.js';
+import { airlockVariant } from '../src/agents/airlock-variant.js';
 import { floorVariants, type HookVariant, noHook } from '../src/agents/bench-variants.js';
 import type { ModelServer } from '../src/agents/model-servers/scripted-server.js';
 
@@ -69,7 +70,7 @@ const lines: string[] = [
   `${'agent'.padEnd(12)} ${'hook'.padEnd(26)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}  ${'+p50 vs none'.padStart(12)}  ${'+p50 vs floor'.padStart(13)}  ${'x floor'.padStart(7)}  ran`,
 ];
 for (const agent of installedAgents()) {
-  const variants = [noHook, ...floorVariants(agent)];
+  const variants = [noHook, ...floorVariants(agent), airlockVariant];
   const rows: Row[] = [];
   for (const variant of variants) {
     const row = await measure(agent, variant);

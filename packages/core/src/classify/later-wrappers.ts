@@ -1,5 +1,5 @@
 import type { ShellWord } from './shell-lexer.js';
-import type { Unwrapped } from './wrappers.js';
+import type { Unwrapped } from './unwrapped.js';
 
 const WATCH_VALUED = new Set(['-n', '--interval', '-q', '--equexit']);
 const FLOCK_VALUED = new Set(['-E', '-w', '--timeout', '--conflict-exit-code']);

@@ -6,7 +6,8 @@ import { probeTags } from './probes.js';
 import { programTags } from './program-tags.js';
 import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
 import { type ActionTag, orderedTags } from './tags.js';
-import { type Unwrapped, unwrap } from './wrappers.js';
+import type { Unwrapped } from './unwrapped.js';
+import { unwrap } from './wrappers.js';
 
 /** One simple command found in a shell line, with its action tags. */
 export interface ClassifiedSegment {

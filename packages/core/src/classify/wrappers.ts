@@ -1,28 +1,7 @@
 import { laterWrapper } from './later-wrappers.js';
 import type { ShellWord } from './shell-lexer.js';
 import type { ActionTag } from './tags.js';
-
-/**
- * What a wrapper runs: the words from index `from` on (indices into the same
- * array, so stripping many wrappers copies nothing), a command line to read,
- * or no command at all.
- */
-export type Unwrapped =
-  | {
-      readonly kind: 'words';
-      readonly from: number;
-      readonly write?: boolean;
-      /** Tags of the wrapper itself (`systemd-run` acts on the service manager). */
-      readonly tags?: readonly ActionTag[];
-    }
-  | {
-      readonly kind: 'line';
-      readonly line: string;
-      readonly dynamic: boolean;
-      /** Why the line is not all there (`parallel ::::` reads commands from a file). */
-      readonly note?: string;
-    }
-  | { readonly kind: 'no_command'; readonly tag: 'read' | 'unknown' };
+import type { Unwrapped } from './unwrapped.js';
 
 /** The options of a wrapper: those that take a value, and where its command starts. */
 interface WrapperGrammar {

@@ -119,6 +119,12 @@ export const RunViewSchema = named(
     tool_aliases: z.record(z.string(), z.string()),
     lifecycle_hooks: LifecycleHooksViewSchema.nullable(),
     config_version: z.number().int().nullable(),
+    /** The permission rule set frozen at the run's start (spec 003), null when none was selected. */
+    permission_rule_set: z.string().nullable(),
+    /** The tool manifest frozen at the run's start (spec 003), null when none was declared. */
+    tool_manifest: z.array(JsonValueSchema).nullable(),
+    /** The action contract's `contract_version` frozen at the run's start (spec 004), null without one. */
+    contract_version: z.number().int().nullable(),
     /** The provider's kind (`scripted`, `openai`). */
     provider: z.string(),
     round: z.number().int(),

@@ -16,6 +16,11 @@ export interface DecideOptions {
   pollMs?: number;
   /** The clock (tests). */
   now?: () => number;
+  /**
+   * How an event reaches the kernel; default `POST /agent_api/v1/hooks/events`
+   * over HTTP. The kernel's own HTTP hook endpoint records it in process.
+   */
+  send?: (event: NeutralEvent, timeoutMs: number) => Promise<KernelAnswer>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -82,8 +87,9 @@ export async function decide(
   const deadline = started + options.waitMs;
   const inboxUrl = options.inboxUrl ?? `${options.kernel.url.replace(/\/+$/, '')}/inbox`;
   const budget = () => Math.max(1, Math.min(10_000, deadline - now()));
+  const send = options.send ?? ((body, timeoutMs) => sendEvent(options.kernel, body, timeoutMs));
   try {
-    let answer = await sendEvent(options.kernel, event, budget());
+    let answer = await send(event, budget());
     let delay = options.pollMs ?? 250;
     while (answer.verdict === 'wait') {
       if (event.event === 'pre_tool') {
@@ -107,15 +113,15 @@ export async function decide(
       }
       await sleep(delay);
       delay = Math.min(2000, Math.round(delay * 1.5));
-      answer = await sendEvent(
-        options.kernel,
+      answer = await send(
         { ...event, ...(answer.task_key ? { task_key: answer.task_key } : {}) },
         budget(),
       );
     }
     return replyOf(event, answer);
   } catch (error) {
-    const why = error instanceof KernelUnavailable ? error.message : String(error);
+    const why =
+      error instanceof KernelUnavailable || error instanceof Error ? error.message : String(error);
     return failClosed(event, why);
   }
 }

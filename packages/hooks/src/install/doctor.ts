@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath, readHookConfig } from '../client/config.js';
 import { BLOCK_BEGIN } from './codex-toml.js';
-import { HOOK_ENTRIES, isAirlockCommand } from './entries.js';
+import { HOOK_ENTRIES, isAirlockEntry } from './entries.js';
 import { type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
 /** One finding of `doctor`: what it checked, how it went, and what to do. */
@@ -167,7 +167,7 @@ function settingsChecks(agent: HookedAgent, scope: InstallScope, env: InstallEnv
   let settings: {
     hooks?: Record<
       string,
-      { hooks?: { command?: string; onFailure?: string; timeout?: number }[] }[]
+      { hooks?: { command?: string; url?: string; onFailure?: string; timeout?: number }[] }[]
     >;
   };
   try {
@@ -186,7 +186,7 @@ function settingsChecks(agent: HookedAgent, scope: InstallScope, env: InstallEnv
   for (const entry of HOOK_ENTRIES[agent]) {
     const ours = (settings.hooks?.[entry.event] ?? [])
       .flatMap((group) => group.hooks ?? [])
-      .filter((hook) => isAirlockCommand(hook.command));
+      .filter((hook) => isAirlockEntry(hook));
     if (ours.length === 0) {
       checks.push({
         check: `${name} ${entry.event}`,

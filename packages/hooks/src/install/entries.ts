@@ -91,3 +91,16 @@ export const HOOK_MARK = 'airlock-hook';
 export function isAirlockCommand(command: unknown): boolean {
   return typeof command === 'string' && command.includes(HOOK_MARK);
 }
+
+/** The kernel path of Claude Code's HTTP hook. */
+export const CLAUDE_HTTP_HOOK_PATH = '/agent_api/v1/hooks/claude-code';
+
+/** True when a hook entry (command or HTTP) is one Airlock wrote. */
+export function isAirlockEntry(
+  hook: { command?: unknown; url?: unknown } | null | undefined,
+): boolean {
+  return (
+    isAirlockCommand(hook?.command) ||
+    (typeof hook?.url === 'string' && hook.url.includes(CLAUDE_HTTP_HOOK_PATH))
+  );
+}

@@ -33,6 +33,11 @@ export interface InstallOptions {
   waitMs?: number | undefined;
   /** Claude Code headless: parks answer `defer`. */
   defer?: boolean | undefined;
+  /**
+   * Claude Code only: HTTP hooks to the kernel itself (no process per call);
+   * the agent's environment must carry the agent credential as `AIRLOCK_TOKEN`.
+   */
+  http?: boolean | undefined;
   /** The hooks' configuration file (default `~/.airlock/hooks.json`). */
   configPath?: string | undefined;
   /** The Node.js binary and the hook entry the command runs (default: this process's, this package's). */
@@ -116,6 +121,17 @@ function writeConfig(options: InstallOptions, path: string): void {
   chmodSync(path, 0o600);
 }
 
+function httpOf(
+  options: InstallOptions,
+): { url: string; waitMs?: number | undefined; defer?: boolean | undefined } | undefined {
+  if (!options.http) return undefined;
+  if (options.agent !== 'claude-code') {
+    throw new Error(`${options.agent} has no HTTP hooks; install without --http`);
+  }
+  if (!options.url) throw new Error('--http needs the kernel URL (--url)');
+  return { url: options.url, waitMs: options.waitMs, defer: options.defer };
+}
+
 /**
  * Writes Airlock's hooks into the agent's own settings, merged with the
  * hooks already there: idempotent (a second run changes nothing), with a
@@ -132,7 +148,7 @@ export function installHooks(options: InstallOptions): InstallResult {
   const after =
     options.agent === 'codex'
       ? withCodexBlock(before ?? '', command)
-      : `${JSON.stringify(withAirlock(options.agent, parseSettings(target, before), command), null, 2)}\n`;
+      : `${JSON.stringify(withAirlock(options.agent, parseSettings(target, before), command, httpOf(options)), null, 2)}\n`;
   writeConfig(options, configPath);
   const backup = backupPath(target);
   if (after === before) {

@@ -1,5 +1,6 @@
 import type { HookedAgent } from '@airlock/core';
-import { HOOK_ENTRIES, isAirlockCommand } from './entries.js';
+import { DEFAULT_WAIT_MS } from '../client/config.js';
+import { CLAUDE_HTTP_HOOK_PATH, HOOK_ENTRIES, isAirlockEntry } from './entries.js';
 
 type Json = Record<string, unknown>;
 interface Group {
@@ -27,7 +28,7 @@ export function withoutAirlock(settings: Json): { settings: Json; removed: numbe
         left.push(group);
         continue;
       }
-      const others = group.hooks.filter((hook) => !isAirlockCommand(hook?.command));
+      const others = group.hooks.filter((hook) => !isAirlockEntry(hook));
       removed += group.hooks.length - others.length;
       if (others.length > 0) left.push({ ...group, hooks: others });
     }
@@ -37,6 +38,12 @@ export function withoutAirlock(settings: Json): { settings: Json; removed: numbe
   if (Object.keys(kept).length > 0) next.hooks = kept;
   else delete next.hooks;
   return { settings: next, removed };
+}
+
+/** The options segment of the kernel's Claude Code hook URL. */
+function httpOptions(http: { waitMs?: number | undefined; defer?: boolean | undefined }): string {
+  if (http.waitMs === undefined && !http.defer) return 'default';
+  return `wait-${http.waitMs ?? DEFAULT_WAIT_MS}${http.defer ? '-defer' : ''}`;
 }
 
 /**
@@ -50,6 +57,7 @@ export function withAirlock(
   agent: Exclude<HookedAgent, 'codex'>,
   settings: Json,
   command: string,
+  http?: { url: string; waitMs?: number | undefined; defer?: boolean | undefined } | undefined,
 ): Json {
   const base = withoutAirlock(settings).settings;
   const hooks = { ...((base.hooks as Json | undefined) ?? {}) };
@@ -57,12 +65,21 @@ export function withAirlock(
     const hook: Json =
       agent === 'gemini'
         ? { name: 'airlock', type: 'command', command, timeout: entry.timeoutSeconds * 1000 }
-        : {
-            type: 'command',
-            command,
-            timeout: entry.timeoutSeconds,
-            ...(entry.blockOnFailure ? { onFailure: 'block' } : {}),
-          };
+        : http
+          ? {
+              type: 'http',
+              url: `${http.url.replace(/\/+$/, '')}${CLAUDE_HTTP_HOOK_PATH}/${httpOptions(http)}`,
+              headers: { Authorization: 'Bearer $AIRLOCK_TOKEN' },
+              allowedEnvVars: ['AIRLOCK_TOKEN'],
+              timeout: entry.timeoutSeconds,
+              ...(entry.blockOnFailure ? { onFailure: 'block' } : {}),
+            }
+          : {
+              type: 'command',
+              command,
+              timeout: entry.timeoutSeconds,
+              ...(entry.blockOnFailure ? { onFailure: 'block' } : {}),
+            };
     const group: Group = entry.tools
       ? { matcher: agent === 'gemini' ? '.*' : '*', hooks: [hook] }
       : { hooks: [hook] };

@@ -3,7 +3,6 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { BridgedTool } from '../executor-bridge.js';
@@ -61,7 +60,10 @@ export function createGatewayServer(options: {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     if (!options.tools.has(name)) {
-      throw new McpError(ErrorCode.InvalidParams, `no tool ${name} behind this gateway`);
+      // Not an McpError: its message already carries "MCP error -32602:", which the client adds again.
+      throw Object.assign(new Error(`no tool ${name} behind this gateway`), {
+        code: ErrorCode.InvalidParams,
+      });
     }
     const progressToken = request.params._meta?.progressToken;
     const current = sessionOf();

@@ -1,8 +1,12 @@
+import { progressAllowed } from './progress.js';
+
 /** Where a command writes and what it reads relative to: the process, or a test's capture. */
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   readonly cwd: string;
+  /** Draws a progress line on a terminal; absent when stderr is piped or in CI. */
+  progress?(text: string): void;
   /** Reads all of standard input as UTF-8 bytes (for the FILE `-`). */
   readStdin?(): Promise<Uint8Array>;
 }
@@ -20,6 +24,9 @@ export function processIo(): CliIo {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    ...(progressAllowed(process.stderr, process.env)
+      ? { progress: (text: string) => process.stderr.write(text) }
+      : {}),
     cwd: process.cwd(),
     readStdin: async () => {
       const chunks: Buffer[] = [];

@@ -8,6 +8,7 @@ import { type CliIo, UsageError } from '../cli/cli-io.js';
 import { lintExitCode, type WarningPolicy, warningPolicyNote } from '../cli/exit-code.js';
 import { expandInputs } from '../cli/inputs.js';
 import { loadInput, loadToolCatalog } from '../cli/load.js';
+import { fileProgress } from '../cli/progress.js';
 import { countOption, writeOutput } from '../cli/write-output.js';
 import { ConfigFinder } from '../config/find-config.js';
 import type { Finding } from '../findings.js';
@@ -60,7 +61,10 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
   const cliTools = await loadToolCatalog(values.tools as string | undefined, io.cwd);
   const configs = new ConfigFinder(io.cwd, values.config as string | undefined);
   let reports: PrettyFileReport[] = [];
-  for (const file of expandInputs(positionals, io.cwd)) {
+  const files = expandInputs(positionals, io.cwd);
+  const progress = fileProgress(io, files.length);
+  for (const file of files) {
+    progress.tick();
     const shown = file === '-' ? stdinName : file;
     const config = await configs.forFile(shown);
     const loaded = await loadInput(file, io, stdinName);
@@ -94,6 +98,7 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
     findings = withCustomRuleSets(document, findings);
     reports.push({ file: shown, findings, lines });
   }
+  progress.done();
   reports = await applyBaseline(
     reports,
     values.baseline as string | undefined,

@@ -1,7 +1,8 @@
+import { AirlockError } from '../errors.js';
 import { type ApplicationFence, fencedIn } from '../feed/fence.js';
-import { AirlockError } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { authenticate, type Principal } from '../store/accounts.js';
+import { applicationOfRun } from '../store/runs.js';
 import type { AuthFailureThrottle } from './auth-throttle.js';
 import type { Operation } from './operation.js';
 
@@ -104,13 +105,8 @@ export async function checkRunFence(
   if (principal.kind !== 'agent') return;
   const runId = (input as { run_id?: unknown } | null)?.run_id;
   if (typeof runId !== 'string') return;
-  const run = await kernel.context.store.db
-    .selectFrom('runs')
-    .select('agent_application_id')
-    .where('id', '=', runId)
-    .where('workspace_id', '=', principal.workspace_id)
-    .executeTakeFirst();
-  if (run && !fencedIn(fenceOf(principal)!, run.agent_application_id)) {
+  const application = await applicationOfRun(kernel.context.store, principal.workspace_id, runId);
+  if (application !== undefined && !fencedIn(fenceOf(principal)!, application)) {
     throw new AirlockError('run_not_found', `no run ${runId} of this agent application`);
   }
 }

@@ -1,10 +1,12 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { removeAgentApplication, revokeCredentialAndReaddress } from '../kernel/revocation.js';
 import {
   createAgentApplication,
   createCredential,
+  findAgentApplication,
+  listApplicationRecords,
   listCredentials,
   principalName,
 } from '../store/accounts.js';
@@ -21,12 +23,7 @@ export const createCredentialOperation = implement(
         ? principal.agent_application_id
         : input.agent_application_id;
     if (applicationId) {
-      const application = await store.db
-        .selectFrom('agent_applications')
-        .select(['id', 'removed_at'])
-        .where('id', '=', applicationId)
-        .where('workspace_id', '=', principal.workspace_id)
-        .executeTakeFirst();
+      const application = await findAgentApplication(store, principal.workspace_id, applicationId);
       if (!application || application.removed_at !== null) {
         throw new AirlockError(
           'agent_application_not_found',
@@ -126,23 +123,13 @@ export const createAgentApplicationOperation = implement(
 export const listAgentApplicationsOperation = implement(
   OPERATION_CONTRACTS['agentApplications.list'],
   async ({ kernel, principal }) => {
-    const rows = await kernel.context.store.db
-      .selectFrom('agent_applications')
-      .select(['id', 'name', 'created_at', 'removed_at'])
-      .where('workspace_id', '=', principal.workspace_id)
-      .orderBy('created_at')
-      .execute();
+    const rows = await listApplicationRecords(kernel.context.store, principal.workspace_id);
     return { agent_applications: rows };
   },
 );
 
 async function readApplication(kernel: Kernel, workspaceId: string, id: string) {
-  const row = await kernel.context.store.db
-    .selectFrom('agent_applications')
-    .select(['id', 'name', 'created_at', 'removed_at'])
-    .where('id', '=', id)
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirst();
+  const row = await findAgentApplication(kernel.context.store, workspaceId, id);
   if (!row) throw new AirlockError('agent_application_not_found', `no agent application ${id}`);
   return row;
 }

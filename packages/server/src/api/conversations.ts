@@ -1,6 +1,7 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import { startTurn } from '../kernel/runs.js';
+import { insertConversation } from '../store/conversations.js';
 import { newId } from '../store/ids.js';
 import { implement } from './operation.js';
 import { settleFirstSteps } from './runs.js';
@@ -18,7 +19,7 @@ export const createConversation = implement(
       agent_application_id: principal.agent_application_id,
       created_at: kernel.context.store.now(),
     };
-    await kernel.context.store.db.insertInto('conversations').values(conversation).execute();
+    await insertConversation(kernel.context.store, conversation);
     return { id: conversation.id, created_at: conversation.created_at };
   },
 );

@@ -1,7 +1,7 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { approveTask, denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
-import { stateLiteral } from '../kernel/task-states.js';
 import { taskView } from '../kernel/views.js';
+import { listOpenDecisions } from '../store/tasks.js';
 import { implement } from './operation.js';
 
 function address(input: { workspace_id: string; run_id: string; task_key: string }) {
@@ -47,16 +47,7 @@ export const retry = implement(
 export const listDecisions = implement(
   OPERATION_CONTRACTS['decisions.list'],
   async ({ kernel, principal }, input) => {
-    const rows = await kernel.context.store.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('workspace_id', '=', principal.workspace_id)
-      .where('state', 'in', [stateLiteral('needs_approval'), stateLiteral('awaiting_input')])
-      // A question authored through the tasks door is its token holder's alone.
-      .where('resolution_token_hash', 'is', null)
-      .orderBy('created_at')
-      .limit(input.limit)
-      .execute();
+    const rows = await listOpenDecisions(kernel.context.store, principal.workspace_id, input.limit);
     return { decisions: rows.map(taskView) };
   },
 );

@@ -1,5 +1,5 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import { cancelGatewayCall, submitGatewayRound } from '../kernel/gateway-calls.js';
 import { runView, taskView } from '../kernel/views.js';
 import { implement } from './operation.js';

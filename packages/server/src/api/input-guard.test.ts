@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import { checkJsonTextDepth, checkParsedInput, MAX_JSON_DEPTH } from './input-guard.js';
 
 function codeOf(check: () => void): string | null {

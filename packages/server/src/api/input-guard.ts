@@ -1,5 +1,5 @@
 import { pointerFrom } from '@airlock/core';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 
 /**
  * The deepest nesting of arrays and objects a request may carry, counted

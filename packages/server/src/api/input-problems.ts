@@ -1,5 +1,5 @@
 import { pointerFrom } from '@airlock/core';
-import { AirlockError, type ProblemDetail } from '../kernel/errors.js';
+import { AirlockError, type ProblemDetail } from '../errors.js';
 
 /** A validation issue as zod and Standard Schema report it. */
 interface Issue {

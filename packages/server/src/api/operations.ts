@@ -13,7 +13,7 @@ import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
 import { cancelCall, submitCalls } from './gateway.js';
-import { hookEvent } from './hooks.js';
+import { claudeCodeHook, hookEvent } from './hooks.js';
 import type { Operation } from './operation.js';
 import { getOverlay, replaceOverlayOperation, trustOverlayOperation } from './overlays.js';
 import { getConfiguration, putConfiguration } from './profile.js';
@@ -46,6 +46,7 @@ const IMPLEMENTATIONS: Implementations = {
   'runs.abandon': abandonRun,
   'runs.calls': submitCalls,
   'hooks.event': hookEvent,
+  'hooks.claudeCode': claudeCodeHook,
   'runs.cancelCall': cancelCall,
   'runs.events': listEvents,
   'audit.run': runAudit,

@@ -1,8 +1,9 @@
 import { OPERATION_CONTRACTS, type OverlayScope, validateOverlayDocument } from '@airlock/core';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { recordPolicyChange } from '../kernel/policy-changes.js';
-import { type Principal, principalName } from '../store/accounts.js';
+import { findAgentApplication, type Principal, principalName } from '../store/accounts.js';
+import { conversationExists } from '../store/conversations.js';
 import { type OverlayKey, readOverlay, replaceOverlay, trustOverlay } from '../store/overlays.js';
 import { implement } from './operation.js';
 import { assertPolicyTextIsUnicode } from './policy-text.js';
@@ -19,7 +20,7 @@ async function overlayKey(
   input: { scope: OverlayScope; owner_id: string },
 ): Promise<OverlayKey> {
   const workspaceId = principal.workspace_id;
-  const db = kernel.context.store.db;
+  const store = kernel.context.store;
   if (input.scope === 'user') {
     const self = principalName(principal);
     if (input.owner_id !== 'me' && input.owner_id !== self) {
@@ -31,12 +32,7 @@ async function overlayKey(
     return { workspaceId, scope: 'user', ownerId: self };
   }
   if (input.scope === 'project') {
-    const app = await db
-      .selectFrom('agent_applications')
-      .select('id')
-      .where('id', '=', input.owner_id)
-      .where('workspace_id', '=', workspaceId)
-      .executeTakeFirst();
+    const app = await findAgentApplication(store, workspaceId, input.owner_id);
     if (!app) {
       throw new AirlockError(
         'agent_application_not_found',
@@ -45,16 +41,10 @@ async function overlayKey(
     }
     return { workspaceId, scope: 'project', ownerId: app.id };
   }
-  const conversation = await db
-    .selectFrom('conversations')
-    .select('id')
-    .where('id', '=', input.owner_id)
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirst();
-  if (!conversation) {
+  if (!(await conversationExists(store, workspaceId, input.owner_id))) {
     throw new AirlockError('conversation_not_found', `no conversation ${input.owner_id}`);
   }
-  return { workspaceId, scope: 'conversation', ownerId: conversation.id };
+  return { workspaceId, scope: 'conversation', ownerId: input.owner_id };
 }
 
 /** GET .../overlays/{scope}/{owner_id} */
@@ -62,7 +52,7 @@ export const getOverlay = implement(
   OPERATION_CONTRACTS['overlays.get'],
   async ({ kernel, principal }, input) => {
     const key = await overlayKey(kernel, principal, input);
-    return readOverlay(kernel.context.store.db, key);
+    return readOverlay(kernel.context.store, key);
   },
 );
 
@@ -109,7 +99,7 @@ export const trustOverlayOperation = implement(
   async ({ kernel, principal }, input) => {
     const key = await overlayKey(kernel, principal, { scope: 'project', owner_id: input.owner_id });
     return kernel.context.store.transaction(async (tx) => {
-      const before = await readOverlay(tx.db, key);
+      const before = await readOverlay(tx, key);
       const trusted = await trustOverlay(tx, key, {
         digest: input.digest,
         by: principalName(principal),

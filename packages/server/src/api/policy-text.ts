@@ -1,5 +1,5 @@
 import type { ProblemDetail } from '@airlock/core';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 
 /** A UTF-16 surrogate with no partner: text that has no UTF-8 form. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -1,6 +1,6 @@
 import { OPERATION_CONTRACTS, validateProfileConfiguration } from '@airlock/core';
+import { AirlockError } from '../errors.js';
 import { assertContractVersionRises } from '../kernel/contract-versions.js';
-import { AirlockError } from '../kernel/errors.js';
 import { recordProfileChange } from '../kernel/profile-changes.js';
 import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
 import { principalName } from '../store/accounts.js';

@@ -1,4 +1,4 @@
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import type { Principal } from '../store/accounts.js';
 
 /** A token bucket per credential: `burst` requests at once, refilled at `perSecond`. */

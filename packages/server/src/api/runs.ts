@@ -1,10 +1,12 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { readRun } from '../kernel/run-state.js';
 import { createStandaloneRun, regenerateRun, stopRun } from '../kernel/runs.js';
 import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
 import { eventView, runView } from '../kernel/views.js';
+import { readEvents } from '../store/events.js';
+import { listRuns as listStoredRuns } from '../store/runs.js';
 import type { RunTable } from '../store/schema.js';
 import { implement } from './operation.js';
 import { assertPolicyTextIsUnicode } from './policy-text.js';
@@ -48,18 +50,14 @@ export const createRun = implement(
 export const listRuns = implement(
   OPERATION_CONTRACTS['runs.list'],
   async ({ kernel, principal }, input) => {
-    const rows = await kernel.context.store.db
-      .selectFrom('runs')
-      .selectAll()
-      .where('workspace_id', '=', principal.workspace_id)
+    const rows = await listStoredRuns(kernel.context.store, {
+      workspaceId: principal.workspace_id,
       // An agent credential lists its own application's runs only (docs/concepts.md).
-      .$if(principal.kind === 'agent', (qb) =>
-        qb.where('agent_application_id', '=', principal.agent_application_id ?? ''),
-      )
-      .$if(input.state !== undefined, (qb) => qb.where('state', '=', input.state!))
-      .orderBy('created_at', 'desc')
-      .limit(input.limit)
-      .execute();
+      agentApplicationId:
+        principal.kind === 'agent' ? (principal.agent_application_id ?? '') : undefined,
+      state: input.state,
+      limit: input.limit,
+    });
     return { runs: rows.map(runView) };
   },
 );
@@ -93,15 +91,12 @@ export const listEvents = implement(
   OPERATION_CONTRACTS['runs.events'],
   async ({ kernel, principal }, input) => {
     await readRun(kernel.context.store, principal.workspace_id, input.run_id);
-    const rows = await kernel.context.store.db
-      .selectFrom('run_events')
-      .selectAll()
-      .where('workspace_id', '=', principal.workspace_id)
-      .where('run_id', '=', input.run_id)
-      .where('seq', '>', input.after)
-      .orderBy('seq')
-      .limit(input.limit)
-      .execute();
+    const rows = await readEvents(kernel.context.store, {
+      workspaceId: principal.workspace_id,
+      runId: input.run_id,
+      after: input.after,
+      limit: input.limit,
+    });
     return { events: rows.map(eventView) };
   },
 );

@@ -2,6 +2,7 @@ import { OPERATION_CONTRACTS } from '@airlock/core';
 import { appendAuthorRow, readTask } from '../kernel/decisions.js';
 import { readRun } from '../kernel/run-state.js';
 import { taskView } from '../kernel/views.js';
+import { listTasksOfRun } from '../store/tasks.js';
 import { implement } from './operation.js';
 
 /** GET /api/v1/workspaces/{ws}/runs/{run}/tasks */
@@ -9,13 +10,7 @@ export const listTasks = implement(
   OPERATION_CONTRACTS['tasks.list'],
   async ({ kernel, principal }, input) => {
     await readRun(kernel.context.store, principal.workspace_id, input.run_id);
-    const rows = await kernel.context.store.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('run_id', '=', input.run_id)
-      .execute();
-    const order = (key: string) => Number.parseInt(key.slice(1), 10);
-    rows.sort((a, b) => order(a.key) - order(b.key));
+    const rows = await listTasksOfRun(kernel.context.store, input.run_id);
     return { tasks: rows.map(taskView) };
   },
 );

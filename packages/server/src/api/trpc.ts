@@ -1,9 +1,9 @@
 import { IdSchema } from '@airlock/core';
 import { initTRPC, TRPCError, tracked } from '@trpc/server';
 import { z } from 'zod';
+import { AirlockError, type ErrorCode } from '../errors.js';
 import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
-import { AirlockError, type ErrorCode } from '../kernel/errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { Principal } from '../store/accounts.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import { revokeCredentialAndReaddress } from '../kernel/revocation.js';
 import { type CredentialKind, createCredential, listCredentials } from '../store/accounts.js';
 import type { Store } from '../store/store.js';

@@ -1,3 +1,4 @@
+import { applicationsOfRuns } from '../store/runs.js';
 import type { Store } from '../store/store.js';
 import type { FeedItem } from './feed-item.js';
 
@@ -25,11 +26,7 @@ class RunApplications {
   async of(runIds: readonly string[]): Promise<Map<string, string | null>> {
     const missing = [...new Set(runIds)].filter((id) => !this.known.has(id));
     if (missing.length > 0) {
-      const rows = await this.store.db
-        .selectFrom('runs')
-        .select(['id', 'agent_application_id'])
-        .where('id', 'in', missing)
-        .execute();
+      const rows = await applicationsOfRuns(this.store, missing);
       // A bounded cache: past its size it starts over rather than grow without end.
       if (this.known.size > 100_000) this.known.clear();
       for (const row of rows) this.known.set(row.id, row.agent_application_id);

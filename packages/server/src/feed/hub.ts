@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { type EventView, eventView } from '../kernel/views.js';
+import { readEvents, workspaceHead } from '../store/events.js';
 import type { RunEventTable } from '../store/schema.js';
 import type { CommitListener, Store } from '../store/store.js';
 import { FeedItem } from './feed-item.js';
@@ -265,23 +266,15 @@ export class FeedHub {
             await this.listening;
             // Every sequence number up to the committed counter is committed: allocation
             // holds the workspace row until its transaction ends.
-            const workspace = await this.store.db
-              .selectFrom('workspaces')
-              .select('event_seq')
-              .where('id', '=', workspaceId)
-              .executeTakeFirst();
-            feed.head = Number(workspace?.event_seq ?? 0);
+            feed.head = await workspaceHead(this.store, workspaceId);
             for (const subscriber of feed.lagging) void this.catchUp(feed, subscriber);
             continue;
           }
-          const rows = await this.store.db
-            .selectFrom('run_events')
-            .selectAll()
-            .where('workspace_id', '=', workspaceId)
-            .where('seq', '>', feed.head)
-            .orderBy('seq')
-            .limit(PAGE)
-            .execute();
+          const rows = await readEvents(this.store, {
+            workspaceId,
+            after: feed.head,
+            limit: PAGE,
+          });
           const fresh = rows.filter((row) => row.seq > feed.head!);
           if (fresh.length > 0) this.dispatch(feed, fresh);
           if (rows.length === PAGE) feed.readAgain = true;
@@ -311,16 +304,13 @@ export class FeedHub {
           // it waits, and the next dispatch brings the head to it.
           return;
         }
-        const rows = await this.store.db
-          .selectFrom('run_events')
-          .selectAll()
-          .where('workspace_id', '=', subscriber.workspaceId)
-          .where('seq', '>', subscriber.cursor)
-          .where('seq', '<=', head)
-          .$if(subscriber.runId !== null, (qb) => qb.where('run_id', '=', subscriber.runId!))
-          .orderBy('seq')
-          .limit(PAGE)
-          .execute();
+        const rows = await readEvents(this.store, {
+          workspaceId: subscriber.workspaceId,
+          runId: subscriber.runId,
+          after: subscriber.cursor,
+          through: head,
+          limit: PAGE,
+        });
         if (subscriber.closed) return;
         if (rows.length > 0) {
           this.deliver(

@@ -12,8 +12,9 @@ import {
 } from '../api/access.js';
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
 import { RateLimitedError } from '../api/rate-limit.js';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { workspaceHead } from '../store/events.js';
 import type { FeedItem } from './feed-item.js';
 import { fencedDelivery } from './fence.js';
 import type { FeedHub } from './hub.js';
@@ -45,12 +46,7 @@ async function resolveAfter(
 ): Promise<number> {
   if (value === null || value === '') return 0;
   if (value === 'latest') {
-    const workspace = await kernel.context.store.db
-      .selectFrom('workspaces')
-      .select('event_seq')
-      .where('id', '=', workspaceId)
-      .executeTakeFirst();
-    return Number(workspace?.event_seq ?? 0);
+    return workspaceHead(kernel.context.store, workspaceId);
   }
   const after = Number(value);
   if (!Number.isSafeInteger(after) || after < 0) {

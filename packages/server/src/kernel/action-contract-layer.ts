@@ -4,8 +4,8 @@ import {
   type ToolManifest,
   validateActionContract,
 } from '@airlock/core';
-import { AirlockError } from './errors.js';
-import type { PolicyLayer } from './policy-layers.js';
+import { AirlockError } from '../errors.js';
+import type { PolicyLayer } from './policy-layer.js';
 
 const contracts = new Map<string, ActionContract>();
 const CONTRACT_CACHE_LIMIT = 2000;

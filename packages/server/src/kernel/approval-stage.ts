@@ -7,11 +7,12 @@ import {
   type Policy,
   validateRuleList,
 } from '@airlock/core';
+import { AirlockError } from '../errors.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { manifestCommandPointers } from './action-contract-layer.js';
 import type { KernelContext } from './context.js';
-import { AirlockError } from './errors.js';
+import type { IncomingCall } from './incoming-call.js';
 import { plantRow } from './move-task.js';
 import { applyPolicyLayers, frozenOf } from './policy-layers.js';
 import { ASK_TOOL, parseQuestion } from './questions.js';
@@ -65,25 +66,6 @@ export function policyForRun(
   }
   remember(policiesByRun, run.id, policy);
   return policy;
-}
-
-/** A tool call arriving at the approval stage. */
-export interface IncomingCall {
-  origin: 'model' | 'author' | 'kernel';
-  toolName: string;
-  toolInput: unknown;
-  toolCallId: string | null;
-  onFailure: 'continue' | 'hold';
-  round: number;
-  principal: string | null;
-  /** `hook` or `summary` for rows the kernel plants for its own steps; default `tool`. */
-  kind?: 'tool' | 'hook' | 'summary' | undefined;
-  /** The `event:source` of a hook row (unique in its run). */
-  hookSource?: string | undefined;
-  /** For a question authored through the tasks door: the hash of its resolution token. */
-  resolutionTokenHash?: string | undefined;
-  /** A deadline armed when the row becomes runnable (a hook's `timeout_ms`). */
-  runnableDeadlineMs?: number | undefined;
 }
 
 /** The key the next row planted on a run will get. */

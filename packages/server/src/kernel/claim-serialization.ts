@@ -1,4 +1,6 @@
 import { callTargets, MUTATION_TRAITS, type ToolManifest } from '@airlock/core';
+import { takeClaimLocks as takeLocks } from '../store/claim-locks.js';
+import { policyLayersOfRun } from '../store/runs.js';
 import type { TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 
@@ -34,10 +36,8 @@ export function serializationKeys(
 
 /**
  * Takes the row's serialization locks before a claim, or says which one is
- * held: a lock is held while the row that took it is still `claimed`, so a
- * committed, failed or expired claim frees it without any cleanup. Keys are
- * taken in sorted order; on PostgreSQL the lock row is read FOR UPDATE.
- * Returns null when the row may be claimed, else the key that blocks it.
+ * held (see store/claim-locks.ts). Keys are taken in sorted order. Returns
+ * null when the row may be claimed, else the key that blocks it.
  */
 export async function takeClaimLocks(
   tx: Tx,
@@ -46,46 +46,8 @@ export async function takeClaimLocks(
     'workspace_id' | 'run_id' | 'key' | 'tool_name' | 'resolved_tool_name' | 'tool_input'
   >,
 ): Promise<string | null> {
-  const run = await tx.db
-    .selectFrom('runs')
-    .select('policy_layers')
-    .where('id', '=', row.run_id)
-    .executeTakeFirst();
-  if (!run?.policy_layers) return null;
-  const keys = serializationKeys(row, JSON.parse(run.policy_layers) as Record<string, unknown>);
-  for (const key of keys) {
-    await tx.db
-      .insertInto('claim_locks')
-      .values({
-        workspace_id: row.workspace_id,
-        lock_key: key,
-        run_id: row.run_id,
-        task_key: row.key,
-        taken_at: tx.now,
-      })
-      .onConflict((oc) => oc.columns(['workspace_id', 'lock_key']).doNothing())
-      .execute();
-    const lock = await tx.db
-      .selectFrom('claim_locks')
-      .select(['run_id', 'task_key'])
-      .where('workspace_id', '=', row.workspace_id)
-      .where('lock_key', '=', key)
-      .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate())
-      .executeTakeFirstOrThrow();
-    if (lock.run_id === row.run_id && lock.task_key === row.key) continue;
-    const holder = await tx.db
-      .selectFrom('tasks')
-      .select('state')
-      .where('run_id', '=', lock.run_id)
-      .where('key', '=', lock.task_key)
-      .executeTakeFirst();
-    if (holder?.state === 'claimed') return key;
-    await tx.db
-      .updateTable('claim_locks')
-      .set({ run_id: row.run_id, task_key: row.key, taken_at: tx.now })
-      .where('workspace_id', '=', row.workspace_id)
-      .where('lock_key', '=', key)
-      .execute();
-  }
-  return null;
+  const frozen = await policyLayersOfRun(tx, row.run_id);
+  if (!frozen) return null;
+  const keys = serializationKeys(row, JSON.parse(frozen) as Record<string, unknown>);
+  return takeLocks(tx, row, keys);
 }

@@ -1,11 +1,12 @@
-import { sql } from 'kysely';
+import { runsDueForModel } from '../store/runs.js';
+import { lapsedClaims, waitingRowsDue } from '../store/tasks.js';
 import type { KernelContext } from './context.js';
 import { expireHooks } from './hook-clock.js';
 import { moveTask } from './move-task.js';
 import { QUESTION_EXPIRED_TEXT } from './questions.js';
 import { stopRunsOfRemovedApplications } from './revocation.js';
 import { lockRun } from './run-state.js';
-import { APPROVAL_EXPIRED_TEXT, stateLiteral } from './task-states.js';
+import { APPROVAL_EXPIRED_TEXT } from './task-states.js';
 
 const BATCH = 200;
 
@@ -50,14 +51,7 @@ const QUESTION_CLOCK: WaitingClock = {
  */
 async function expireWaiting(ctx: KernelContext, clock: WaitingClock): Promise<number> {
   const now = ctx.store.now();
-  const due = await ctx.store.db
-    .selectFrom('tasks')
-    .select(['run_id', 'workspace_id', 'key'])
-    .where('state', '=', sql.lit(clock.state))
-    .where('deadline_at', '<=', now)
-    .orderBy('deadline_at')
-    .limit(BATCH)
-    .execute();
+  const due = await waitingRowsDue(ctx.store, { state: clock.state, now, limit: BATCH });
   let fired = 0;
   for (const task of due) {
     fired += await ctx.store.transaction(async (tx) => {
@@ -95,13 +89,7 @@ async function expireWaiting(ctx: KernelContext, clock: WaitingClock): Promise<n
 /** Returns every claimed row whose lease lapsed to runnable, so another executor can claim it. */
 async function lapseLeases(ctx: KernelContext): Promise<number> {
   const now = ctx.store.now();
-  const due = await ctx.store.db
-    .selectFrom('tasks')
-    .select(['run_id', 'workspace_id', 'key', 'claim_id'])
-    .where('state', '=', stateLiteral('claimed'))
-    .where('lease_until', '<=', now)
-    .limit(BATCH)
-    .execute();
+  const due = await lapsedClaims(ctx.store, { now, limit: BATCH });
   let lapsed = 0;
   for (const task of due) {
     lapsed += await ctx.store.transaction(async (tx) => {
@@ -150,15 +138,8 @@ async function lapseLeases(ctx: KernelContext): Promise<number> {
 /** Finds runs whose next round is due and unowned (after a restart, or another kernel's crash). */
 async function resumeRuns(ctx: KernelContext): Promise<number> {
   const now = ctx.store.now();
-  const due = await ctx.store.db
-    .selectFrom('runs')
-    .select('id')
-    .where('phase', '=', sql.lit('model'))
-    .where('state', '=', 'running')
-    .where((eb) => eb.or([eb('model_lease_until', 'is', null), eb('model_lease_until', '<', now)]))
-    .limit(BATCH)
-    .execute();
-  for (const run of due) ctx.scheduleDrive(run.id);
+  const due = await runsDueForModel(ctx.store, { now, limit: BATCH });
+  for (const runId of due) ctx.scheduleDrive(runId);
   return due.length;
 }
 

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
 import { type PastRound, SUMMARY_INSTRUCTION, type SummaryRequest } from '../providers/types.js';
-import type { Database, RunTable, TaskTable } from '../store/schema.js';
+import type { Reader } from '../store/reader.js';
+import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { findTaskBySource } from '../store/tasks.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { readRounds } from './history.js';
@@ -17,8 +18,8 @@ export function estimateTokens(bytes: number): number {
 const bytesOf = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /** The rounds a compaction would replace (all but the latest), and the size of the whole context. */
-async function measure(db: Kysely<Database>, run: RunTable) {
-  const byRound = await readRounds(db, run);
+async function measure(reader: Reader, run: RunTable) {
+  const byRound = await readRounds(reader, run);
   let bytes = bytesOf((JSON.parse(run.input) as { content?: string }).content ?? '');
   bytes += run.summary === null ? 0 : bytesOf(run.summary);
   const older: PastRound[] = [];
@@ -46,12 +47,7 @@ function overshoot(run: RunTable, bytes: number): HookExtras | null {
 }
 
 async function rowBySource(tx: Tx, run: RunTable, source: string): Promise<TaskTable | undefined> {
-  return tx.db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', run.id)
-    .where('hook_source', '=', source)
-    .executeTakeFirst();
+  return findTaskBySource(tx, run.id, source);
 }
 
 /**
@@ -77,7 +73,7 @@ export async function compactIfDue(ctx: KernelContext, tx: Tx, run: RunTable): P
   const next = run.compactions + 1;
   let summarizer = await rowBySource(tx, run, `summary:${next}`);
   if (!summarizer) {
-    const { bytes, older } = await measure(tx.db, run);
+    const { bytes, older } = await measure(tx, run);
     const extras = overshoot(run, bytes);
     if (!extras || older.length === 0) return true;
     const pre = await hookRow(ctx, tx, run, {
@@ -107,7 +103,7 @@ export async function compactIfDue(ctx: KernelContext, tx: Tx, run: RunTable): P
     return false;
   }
   if (!ctx.providers.get(providerKind(run))?.inline) return false;
-  const text = await summarize(ctx, tx.db, run, summarizer);
+  const text = await summarize(ctx, tx, run, summarizer);
   await completeSummary(ctx, tx, run, summarizer, text);
   return compactIfDue(ctx, tx, run);
 }
@@ -118,16 +114,12 @@ function providerKind(run: RunTable): string {
 
 /** The summarizer row a non-inline provider must be asked for outside a transaction, if any. */
 export async function pendingSummary(
-  db: Kysely<Database>,
+  reader: Reader,
   run: RunTable,
 ): Promise<TaskTable | undefined> {
-  return db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', run.id)
-    .where('hook_source', '=', `summary:${run.compactions + 1}`)
-    .where('state', '=', 'runnable')
-    .executeTakeFirst();
+  return findTaskBySource(reader, run.id, `summary:${run.compactions + 1}`, {
+    runnableOnly: true,
+  });
 }
 
 /**
@@ -137,12 +129,12 @@ export async function pendingSummary(
  */
 export async function summarize(
   ctx: KernelContext,
-  db: Kysely<Database>,
+  reader: Reader,
   run: RunTable,
   row: TaskTable,
 ): Promise<string | { error: { code: string; detail: string } }> {
   const through = (JSON.parse(row.tool_input) as { through_round: number }).through_round;
-  const byRound = await readRounds(db, run);
+  const byRound = await readRounds(reader, run);
   const rounds = [...byRound.entries()]
     .filter(([round]) => round > run.summary_through_round && round <= through)
     .map(([round, results]) => ({ round, results }));

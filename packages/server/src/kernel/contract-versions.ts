@@ -1,5 +1,6 @@
+import { AirlockError } from '../errors.js';
+import { profileConfigurationsThrough } from '../store/profiles.js';
 import type { Tx } from '../store/store.js';
-import { AirlockError } from './errors.js';
 
 /** JSON text with object keys sorted, so two equal declarations compare equal. */
 function canonicalJson(value: unknown): string {
@@ -34,18 +35,15 @@ export async function assertContractVersionRises(
   options: { agentApplicationId: string; previousVersion: number; contract: unknown },
 ): Promise<void> {
   if (options.contract === undefined || options.previousVersion < 1) return;
-  const previous = await tx.db
-    .selectFrom('profile_configurations')
-    .select('configuration')
-    .where('agent_application_id', '=', options.agentApplicationId)
-    .where('version', '<=', options.previousVersion)
-    .orderBy('version', 'desc')
-    .execute();
+  const previous = await profileConfigurationsThrough(
+    tx,
+    options.agentApplicationId,
+    options.previousVersion,
+  );
   let latest: unknown;
   let floor: number | null = null;
-  for (const row of previous) {
-    const contract = (JSON.parse(row.configuration) as { action_contract?: unknown })
-      .action_contract;
+  for (const configuration of previous) {
+    const contract = (JSON.parse(configuration) as { action_contract?: unknown }).action_contract;
     if (contract === undefined || contract === null) continue;
     latest ??= contract;
     const version = versionOf(contract);

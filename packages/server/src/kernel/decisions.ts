@@ -1,13 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Remember } from '@airlock/core';
-import type { Kysely } from 'kysely';
+import { AirlockError } from '../errors.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { hashToken, newToken } from '../store/ids.js';
-import type { Database, RunTable, TaskTable } from '../store/schema.js';
+import type { Reader } from '../store/reader.js';
+import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { findTask, setTaskDeadline } from '../store/tasks.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
-import { AirlockError } from './errors.js';
 import { hookEventOf, hooksOf } from './hooks.js';
 import { moveTask, type TaskChange } from './move-task.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';
@@ -27,17 +28,8 @@ export interface TaskAddress {
  * Reads a task row of a run.
  * @throws AirlockError task_not_found.
  */
-export async function readTask(
-  tx: { db: Kysely<Database> },
-  runId: string,
-  key: string,
-): Promise<TaskTable> {
-  const row = await tx.db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', runId)
-    .where('key', '=', key)
-    .executeTakeFirst();
+export async function readTask(tx: Reader, runId: string, key: string): Promise<TaskTable> {
+  const row = await findTask(tx, runId, key);
   if (!row) throw new AirlockError('task_not_found', `no task ${key} in run ${runId}`);
   return row;
 }
@@ -147,12 +139,7 @@ export function approveTask(
       if (remember) remembered = await rememberApproval(tx, { run, row, principal, remember });
       if (row.kind !== 'hook') return;
       row.deadline_at = tx.now + hookTimeoutMs(run, row);
-      await tx.db
-        .updateTable('tasks')
-        .set({ deadline_at: row.deadline_at })
-        .where('run_id', '=', row.run_id)
-        .where('key', '=', row.key)
-        .execute();
+      await setTaskDeadline(tx, row);
     },
     event: (row) => ({
       type: 'task.approved',

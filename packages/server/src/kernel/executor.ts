@@ -1,20 +1,26 @@
-import { sql } from 'kysely';
+import { AirlockError } from '../errors.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { newId } from '../store/ids.js';
-import { type PreparedQuery, readAhead, runPrepared } from '../store/prepared.js';
 import type { TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import {
+  claimCandidates,
+  listInboxRows,
+  type RowAddress,
+  readVisibleTask,
+  readVisibleTaskAhead,
+  type TaskWithRun,
+  type VisibleRow,
+} from '../store/task-inbox.js';
 import { takeClaimLocks } from './claim-serialization.js';
 import type { KernelContext } from './context.js';
 import type { TaskAddress } from './decisions.js';
-import { AirlockError } from './errors.js';
 import { checkHookCommit } from './hooks.js';
 import { stopDecisionError } from './lifecycle.js';
 import { moveTask } from './move-task.js';
 import type { RunState } from './run-machine.js';
 import { lockRun } from './run-state.js';
 import { checkMove } from './task-machine.js';
-import { stateLiteral } from './task-states.js';
 import { type TaskView, taskView } from './views.js';
 
 /** One row on an executor's inbox: work to claim (`tool`) or a decision to watch (`approval`, `ask`). */
@@ -42,38 +48,11 @@ export async function listInbox(
   principal: Principal,
   options: { limit: number },
 ): Promise<InboxItem[]> {
-  const app = principal.agent_application_id;
-  const rows = await ctx.store.db
-    .selectFrom('tasks')
-    .innerJoin('runs', 'runs.id', 'tasks.run_id')
-    .selectAll('tasks')
-    .where('tasks.workspace_id', '=', principal.workspace_id)
-    .where((eb) => {
-      const mine = app
-        ? eb.or([
-            eb('runs.agent_application_id', 'is', null),
-            eb('runs.agent_application_id', '=', app),
-          ])
-        : eb.val(true);
-      const decisions = app
-        ? eb.and([
-            eb('tasks.state', 'in', [
-              stateLiteral('needs_approval'),
-              stateLiteral('awaiting_input'),
-            ]),
-            eb('tasks.addressee', '=', app),
-          ])
-        : eb.val(false);
-      const work = eb.and([
-        eb('tasks.state', '=', stateLiteral('runnable')),
-        eb('tasks.kind', '!=', sql.lit('summary')),
-        mine,
-      ]);
-      return eb.or([work, decisions]);
-    })
-    .orderBy('tasks.created_at')
-    .limit(options.limit)
-    .execute();
+  const rows = await listInboxRows(ctx.store, {
+    workspaceId: principal.workspace_id,
+    applicationId: principal.agent_application_id,
+    limit: options.limit,
+  });
   return rows.map((row) => ({
     kind: inboxKind(row),
     run_id: row.run_id,
@@ -87,34 +66,11 @@ export async function listInbox(
   }));
 }
 
-/**
- * A row an executor may see, with the state of its run (for the state
- * machine's run guard) and whether the run froze policy layers (without
- * them a claim takes no serialization locks and reads nothing more).
- */
-type VisibleTask = TaskTable & { run_state: RunState; run_has_layers: boolean | number };
+/** A row an executor may see, with its run's state and whether the run froze policy layers. */
+type VisibleTask = TaskWithRun;
 
-/** Whether a task's run froze policy layers (PostgreSQL answers a boolean, SQLite 0 or 1). */
-const runHasLayers = sql<boolean | number>`(runs.policy_layers is not null)`;
-
-type VisibleRow = VisibleTask & { run_app: string | null };
-
-/** The read of a row an executor may see, with its run's application. */
-function visibleTaskQuery(tx: Tx, principal: Principal, address: TaskAddress): PreparedQuery {
-  return {
-    key: 'tasks.visible',
-    build: (p) =>
-      tx.db
-        .selectFrom('tasks')
-        .innerJoin('runs', 'runs.id', 'tasks.run_id')
-        .selectAll('tasks')
-        .select(['runs.agent_application_id as run_app', 'runs.state as run_state'])
-        .select(runHasLayers.as('run_has_layers'))
-        .where('tasks.run_id', '=', p('run_id'))
-        .where('tasks.key', '=', p('key'))
-        .where('tasks.workspace_id', '=', p('workspace_id')),
-    values: { run_id: address.runId, key: address.taskKey, workspace_id: principal.workspace_id },
-  };
+function rowAddress(principal: Principal, address: TaskAddress): RowAddress {
+  return { workspaceId: principal.workspace_id, runId: address.runId, key: address.taskKey };
 }
 
 /**
@@ -127,10 +83,7 @@ async function visibleTask(
   address: TaskAddress,
   ahead?: Promise<VisibleRow[]>,
 ): Promise<VisibleTask> {
-  const { key, build, values } = visibleTaskQuery(tx, principal, address);
-  const rows = ahead
-    ? await ahead
-    : (await runPrepared<VisibleRow>(tx.db, tx.dialect, key, build, values)).rows;
+  const rows = ahead ? await ahead : await readVisibleTask(tx, rowAddress(principal, address));
   const row = rows[0];
   const app = principal.agent_application_id;
   if (!row || (app && row.run_app !== null && row.run_app !== app)) {
@@ -236,46 +189,11 @@ export async function claimNext(
 ): Promise<Claim | null> {
   const app = principal.agent_application_id;
   return ctx.store.transaction(async (tx) => {
-    const candidates = await tx.db
-      .selectFrom('tasks')
-      .selectAll('tasks')
-      // Rows of ended runs are canceled at the end; the state machine checks the run anyway.
-      .select(
-        sql<RunState>`(select runs.state from runs where runs.id = tasks.run_id)`.as('run_state'),
-      )
-      .select(
-        sql<
-          boolean | number
-        >`(select runs.policy_layers is not null from runs where runs.id = tasks.run_id)`.as(
-          'run_has_layers',
-        ),
-      )
-      .where('tasks.workspace_id', '=', principal.workspace_id)
-      .where('tasks.state', '=', stateLiteral('runnable'))
-      .where('tasks.kind', '!=', sql.lit('summary'))
-      .$if(Boolean(options.tool_names?.length), (qb) =>
-        qb.where('tasks.tool_name', 'in', options.tool_names!),
-      )
-      .$if(app !== null, (qb) =>
-        qb.where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('runs')
-              .select('runs.id')
-              .whereRef('runs.id', '=', 'tasks.run_id')
-              .where((e) =>
-                e.or([
-                  e('runs.agent_application_id', 'is', null),
-                  e('runs.agent_application_id', '=', app),
-                ]),
-              ),
-          ),
-        ),
-      )
-      .orderBy('tasks.created_at')
-      .limit(8)
-      .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
-      .execute();
+    const candidates = await claimCandidates(tx, {
+      workspaceId: principal.workspace_id,
+      applicationId: app,
+      toolNames: options.tool_names,
+    });
     for (const candidate of candidates) {
       if (candidate.run_state !== 'running') continue;
       const claim = await takeRow(tx, candidate, principal, leaseFor(ctx, options.lease_ms));
@@ -329,11 +247,7 @@ export async function commitTask(
 ): Promise<TaskView> {
   return ctx.store.transaction(async (tx) => {
     // On PostgreSQL the row's read goes out right after the run's lock, in the same write.
-    const ahead = readAhead<VisibleRow>(
-      tx.db,
-      tx.dialect,
-      visibleTaskQuery(tx, principal, address),
-    );
+    const ahead = readVisibleTaskAhead(tx, rowAddress(principal, address));
     const run = await lockRun(tx, principal.workspace_id, address.runId).catch((error) => {
       // To an executor an unknown run holds no such task: answer the operation's own code.
       if (error instanceof AirlockError && error.code === 'run_not_found') {

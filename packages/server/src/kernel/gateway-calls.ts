@@ -1,11 +1,12 @@
+import { AirlockError } from '../errors.js';
 import type { ProposedCall } from '../providers/types.js';
 import type { Principal } from '../store/accounts.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { listRoundModelTasks } from '../store/tasks.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { cancelTask } from './decisions.js';
-import { AirlockError } from './errors.js';
 import { readHistory } from './history.js';
 import { applyRound } from './run-loop.js';
 import { lockRun, readRun, settleRun } from './run-state.js';
@@ -84,7 +85,7 @@ export async function submitGatewayRound(
       }
       return { run, tasks: await joinOpenRound(ctx, tx, run, submission.calls) };
     }
-    const reading = await readHistory(tx.db, run);
+    const reading = await readHistory(tx, run);
     const before = run.task_counter;
     await applyRound(
       ctx,
@@ -96,16 +97,7 @@ export async function submitGatewayRound(
         : { type: 'tool_calls', calls: submission.calls },
     );
     const tasks =
-      run.task_counter === before
-        ? []
-        : await tx.db
-            .selectFrom('tasks')
-            .selectAll()
-            .where('run_id', '=', run.id)
-            .where('origin', '=', 'model')
-            .where('round', '=', run.round)
-            .orderBy('created_at')
-            .execute();
+      run.task_counter === before ? [] : await listRoundModelTasks(tx, run.id, run.round);
     return { run, tasks: tasks.filter((t) => Number(t.key.slice(1)) > before) };
   });
 }

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
 import type { FedResult, PastRound } from '../providers/types.js';
-import type { Database, RunTable, TaskTable } from '../store/schema.js';
+import type { Reader } from '../store/reader.js';
+import type { RunTable, TaskTable } from '../store/schema.js';
+import { listFedTasks } from '../store/tasks.js';
 import { APPROVAL_EXPIRED_TEXT } from './task-states.js';
 
 /** The text the model reads for one of its earlier calls. */
@@ -58,24 +59,11 @@ function keyNumber(key: string): number {
 }
 
 /** Every round the model has read, by round number (results and stop-hook feedback). */
-export async function readRounds(
-  db: Kysely<Database>,
-  run: RunTable,
-): Promise<Map<number, FedResult[]>> {
+export async function readRounds(reader: Reader, run: RunTable): Promise<Map<number, FedResult[]>> {
   const byRound = new Map<number, FedResult[]>();
   if (run.round === 0) return byRound;
-  const tasks = await db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', run.id)
-    .where((eb) =>
-      eb.or([
-        eb('origin', '=', 'model'),
-        // A stop hook's continuation feedback is read in the round it opened.
-        eb.and([eb('kind', '=', 'hook'), eb('state', '=', 'succeeded')]),
-      ]),
-    )
-    .execute();
+  // A stop hook's continuation feedback is read in the round it opened.
+  const tasks = await listFedTasks(reader, run.id);
   tasks.sort((a, b) => a.round - b.round || keyNumber(a.key) - keyNumber(b.key));
   for (const task of tasks) {
     const fed = fedResult(task, run);
@@ -110,10 +98,10 @@ export function summaryRound(run: RunTable): PastRound | null {
  * summary that replaced the older ones comes first), and this round's results.
  */
 export async function readHistory(
-  db: Kysely<Database>,
+  reader: Reader,
   run: RunTable,
 ): Promise<{ history: PastRound[]; fed: FedResult[] }> {
-  const byRound = await readRounds(db, run);
+  const byRound = await readRounds(reader, run);
   const history = [...byRound.entries()]
     .filter(([round]) => round > run.summary_through_round)
     .map(([round, results]) => ({ round, results }));

@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
+import { hookRowsDue } from '../store/tasks.js';
 import type { KernelContext } from './context.js';
 import { moveTask } from './move-task.js';
 import { lockRun } from './run-state.js';
-import { stateLiteral } from './task-states.js';
 
 const BATCH = 200;
 
@@ -13,14 +12,7 @@ const BATCH = 200;
  */
 export async function expireHooks(ctx: KernelContext): Promise<number> {
   const now = ctx.store.now();
-  const due = await ctx.store.db
-    .selectFrom('tasks')
-    .select(['run_id', 'workspace_id', 'key'])
-    .where('kind', '=', sql.lit('hook'))
-    .where('state', 'in', [stateLiteral('runnable'), stateLiteral('claimed')])
-    .where('deadline_at', '<=', now)
-    .limit(BATCH)
-    .execute();
+  const due = await hookRowsDue(ctx.store, { now, limit: BATCH });
   let fired = 0;
   for (const task of due) {
     fired += await ctx.store.transaction(async (tx) => {

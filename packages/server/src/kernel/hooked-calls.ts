@@ -1,15 +1,15 @@
 import { HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
+import { AirlockError } from '../errors.js';
 import { newId } from '../store/ids.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { stateLiteral } from '../store/tasks.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
-import { AirlockError } from './errors.js';
 import { readHistory } from './history.js';
 import { moveTask } from './move-task.js';
 import { applyRound } from './run-loop.js';
 import { settleRun } from './run-state.js';
-import { stateLiteral } from './task-states.js';
 
 /** A call of a hooked session, as its agent reported it. */
 export interface HookedCall {
@@ -107,7 +107,7 @@ async function plantCall(
     await settleRun(ctx, tx, run);
     return row;
   }
-  const reading = await readHistory(tx.db, run);
+  const reading = await readHistory(tx, run);
   const key = `t${run.task_counter + 1}`;
   await applyRound(ctx, tx, run, reading.fed, {
     type: 'tool_calls',

@@ -1,19 +1,18 @@
-import type { HookedEvent, HookedLoop, HookedVerdict, TaskState } from '@airlock/core';
+import type { HookedEvent, HookedLoop } from '@airlock/core';
+import { AirlockError } from '../errors.js';
 import type { Principal } from '../store/accounts.js';
 import {
   type HookSessionKey,
-  type HookSessionTable,
   openHookSession,
   readHookSession,
   setHookSessionRun,
 } from '../store/hook-sessions.js';
 import { newId } from '../store/ids.js';
-import type { RunTable, TaskTable } from '../store/schema.js';
+import type { HookSessionTable, RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
-import { AirlockError } from './errors.js';
 import { closeUnreported, postToolRow, preToolRow } from './hooked-calls.js';
-import { answerOf, hookAnswer } from './hooked-verdicts.js';
+import { answerOf, type HookedAnswer, hookAnswer } from './hooked-verdicts.js';
 import { hookOutcome, hookRow, waitForHook } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
 import { lockRun } from './run-state.js';
@@ -33,18 +32,6 @@ export interface HookedEventInput {
   text?: string | undefined;
   trigger?: string | undefined;
   answered_by_user?: boolean | undefined;
-}
-
-/** The kernel's answer to one event. */
-export interface HookedAnswer {
-  verdict: HookedVerdict;
-  reason: string | null;
-  run_id: string | null;
-  conversation_id: string;
-  task_key: string | null;
-  task_state: TaskState | null;
-  requires_user: boolean;
-  reminders: string[];
 }
 
 function keyOf(principal: Principal, input: HookedEventInput): HookSessionKey {

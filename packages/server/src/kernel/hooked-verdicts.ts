@@ -1,5 +1,17 @@
+import type { HookedVerdict, TaskState } from '@airlock/core';
 import type { TaskTable } from '../store/schema.js';
-import type { HookedAnswer } from './hooked-sessions.js';
+
+/** The kernel's answer to one event. */
+export interface HookedAnswer {
+  verdict: HookedVerdict;
+  reason: string | null;
+  run_id: string | null;
+  conversation_id: string;
+  task_key: string | null;
+  task_state: TaskState | null;
+  requires_user: boolean;
+  reminders: string[];
+}
 
 /** Fills an answer's optional parts. */
 export function hookAnswer(

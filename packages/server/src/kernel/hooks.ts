@@ -11,6 +11,7 @@ import {
 } from '@airlock/core';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { findTaskBySource } from '../store/tasks.js';
 import { nextTaskKey, plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { moveTask } from './move-task.js';
@@ -61,12 +62,7 @@ export async function hookRow(
   const hook = hooksOf(run)[options.event];
   if (!hook) return null;
   const hookSource = `${options.event}:${options.source}`;
-  const existing = await tx.db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', run.id)
-    .where('hook_source', '=', hookSource)
-    .executeTakeFirst();
+  const existing = await findTaskBySource(tx, run.id, hookSource);
   if (existing) return existing;
   const input: HookInput = HookInputSchema.parse({
     event: options.event,

@@ -1,8 +1,8 @@
+import { AirlockError } from '../errors.js';
 import { insertRow, runPrepared } from '../store/prepared.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
-import { AirlockError } from './errors.js';
 import { forgetRows, notePlanted } from './fresh-runs.js';
 import { readAttentionAhead, settleRun } from './run-state.js';
 import {
@@ -94,7 +94,7 @@ async function refusal<V extends TaskVerb>(tx: Tx, move: TaskMove<V>): Promise<A
  * conditional UPDATE (the row must still be in one of the verb's from-states,
  * so exactly one of two racing moves wins), emits the verb's event and, when
  * asked, settles the run. The only code that writes `tasks.state` besides
- * {@link plantRow} and {@link cancelOutstanding}.
+ * {@link plantRow} and `cancelOutstanding` (cancel-outstanding.ts).
  * Returns the moved row, or null when `quiet` and the row was not movable.
  * @throws AirlockError run_not_running, task_not_found, or the verb's refusal (409).
  */
@@ -231,42 +231,4 @@ export async function plantRow(
   });
   await insertRow(tx.db, tx.dialect, 'tasks', row);
   notePlanted(tx, row);
-}
-
-/**
- * Cancels a run's outstanding rows (a stop, an abandon, the end of the run):
- * every unstarted row, and hook or summarizer work even mid-claim, since a
- * hook cannot keep a stopped run alive. Returns the canceled keys.
- */
-export async function cancelOutstanding(
-  tx: Tx,
-  run: RunOfMove,
-  principal: string | null,
-): Promise<string[]> {
-  const cancel = verbRule('cancel');
-  const unstarted = cancel.from.filter((state) => state !== 'claimed');
-  forgetRows(tx, run.id);
-  const canceled = await tx.db
-    .updateTable('tasks')
-    .set({ state: 'canceled', deadline_at: null, updated_at: tx.now, decided_by: principal })
-    .where('run_id', '=', run.id)
-    .where((eb) =>
-      eb.or([
-        eb('state', 'in', unstarted),
-        eb.and([eb('state', '=', 'claimed'), eb('kind', 'in', ['hook', 'summary'])]),
-      ]),
-    )
-    .returning('key')
-    .execute();
-  for (const { key } of canceled) {
-    tx.emit({
-      workspace_id: run.workspace_id,
-      run_id: run.id,
-      task_key: key,
-      type: 'task.canceled',
-      data: { state: 'canceled' },
-      principal,
-    });
-  }
-  return canceled.map((c) => c.key);
 }

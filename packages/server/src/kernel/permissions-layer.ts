@@ -11,9 +11,11 @@ import {
   type ToolManifest,
   type ToolManifestEntry,
 } from '@airlock/core';
+import { runHasEvent } from '../store/events.js';
+import { readOverlayDocuments } from '../store/overlays.js';
 import type { RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import type { LayerCall, PolicyLayer } from './policy-layers.js';
+import type { LayerCall, PolicyLayer } from './policy-layer.js';
 import { inputSchemaProblems } from './tool-input-schema.js';
 
 /** The configuration keys of spec 003 that a run freezes. */
@@ -57,19 +59,9 @@ export async function activeOverlays(tx: Tx, run: RunTable): Promise<ActiveOverl
   const wanted: [OverlayScope, string][] = [];
   if (run.agent_application_id) wanted.push(['project', run.agent_application_id]);
   if (run.conversation_id) wanted.push(['conversation', run.conversation_id]);
-  const rows = await tx.db
-    .selectFrom('overlay_documents')
-    .select(['scope', 'owner_id', 'document', 'digest', 'trusted_digest'])
-    .where('workspace_id', '=', run.workspace_id)
-    .where((eb) =>
-      eb.or([
-        eb('scope', '=', 'user'),
-        ...wanted.map(([scope, owner]) =>
-          eb.and([eb('scope', '=', scope), eb('owner_id', '=', owner)]),
-        ),
-      ]),
-    )
-    .execute();
+  const rows = await readOverlayDocuments(tx, run.workspace_id, wanted, {
+    everyUserDocument: true,
+  });
   const user = runUser(run);
   const overlays: {
     -readonly [K in Exclude<keyof ActiveOverlays, 'guardrails'>]?: OverlayDocument;
@@ -94,13 +86,11 @@ const fallbackNoted = new Set<string>();
 async function noteFallback(call: LayerCall, outcome: PermissionOutcome): Promise<void> {
   const { run, tx } = call;
   if (!outcome.fallback || fallbackNoted.has(run.id)) return;
-  const earlier = await tx.db
-    .selectFrom('run_events')
-    .select('seq')
-    .where('workspace_id', '=', run.workspace_id)
-    .where('run_id', '=', run.id)
-    .where('type', '=', 'run.rule_set_fallback')
-    .executeTakeFirst();
+  const earlier = await runHasEvent(tx, {
+    workspaceId: run.workspace_id,
+    runId: run.id,
+    type: 'run.rule_set_fallback',
+  });
   if (fallbackNoted.size >= 2000) fallbackNoted.clear();
   fallbackNoted.add(run.id);
   if (earlier) return;

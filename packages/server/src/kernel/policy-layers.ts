@@ -1,10 +1,8 @@
-import { combineLayers, type Decision, type LayerDecision, type LayerName } from '@airlock/core';
+import { combineLayers, type Decision, type LayerDecision } from '@airlock/core';
 import type { RunTable } from '../store/schema.js';
-import type { Tx } from '../store/store.js';
 import { actionContractLayer } from './action-contract-layer.js';
-import type { IncomingCall } from './approval-stage.js';
-import type { KernelContext } from './context.js';
 import { permissionsLayer } from './permissions-layer.js';
+import type { LayerCall, PolicyLayer } from './policy-layer.js';
 
 /**
  * The policy layers beside the declared approval rules (DESIGN.md, "Policy
@@ -12,34 +10,6 @@ import { permissionsLayer } from './permissions-layer.js';
  * strictest wins. A layer registers here with the configuration keys it
  * reads; those keys are frozen on the run at its start, like the rules.
  */
-
-/** What a layer sees of one call at the approval stage. */
-export interface LayerCall {
-  readonly ctx: KernelContext;
-  readonly tx: Tx;
-  readonly run: RunTable;
-  /** The run's frozen policy-layer configuration: only the keys the layers declared. */
-  readonly frozen: Readonly<Record<string, unknown>>;
-  readonly call: IncomingCall;
-  /** The resolved tool name (runner qualification and aliases applied). */
-  readonly toolName: string;
-  /** What the declared approval rules decided. */
-  readonly base: Decision;
-}
-
-/** One policy layer of the approval stage. */
-export interface PolicyLayer {
-  readonly name: LayerName;
-  /** The configuration keys (profile or create call) this layer reads and the run freezes. */
-  readonly configurationKeys: readonly string[];
-  /**
-   * True when the layer reads a call even of a run that froze none of its
-   * keys (the workspace's guardrails bind every run).
-   */
-  readonly appliesWithoutConfiguration?: boolean;
-  /** What the layer says about the call, or null when it does not apply. */
-  evaluate(call: LayerCall): LayerDecision | null | Promise<LayerDecision | null>;
-}
 
 /** Every layer, in tie-break order after the declared rules. */
 export const POLICY_LAYERS: readonly PolicyLayer[] = [permissionsLayer, actionContractLayer];

@@ -1,4 +1,5 @@
 import { canonicalJson } from '@airlock/core';
+import { profileConfigurationText } from '../store/profiles.js';
 import type { Tx } from '../store/store.js';
 import { configurationDigest, recordPolicyChange } from './policy-changes.js';
 
@@ -19,14 +20,9 @@ export async function recordProfileChange(
 ): Promise<void> {
   const previous =
     options.version > 1
-      ? await tx.db
-          .selectFrom('profile_configurations')
-          .select('configuration')
-          .where('agent_application_id', '=', options.agentApplicationId)
-          .where('version', '=', options.version - 1)
-          .executeTakeFirst()
+      ? await profileConfigurationText(tx, options.agentApplicationId, options.version - 1)
       : undefined;
-  const before = previous ? (JSON.parse(previous.configuration) as Record<string, unknown>) : null;
+  const before = previous ? (JSON.parse(previous) as Record<string, unknown>) : null;
   const base = {
     workspaceId: options.workspaceId,
     principal: options.principal,

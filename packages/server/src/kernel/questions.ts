@@ -1,5 +1,5 @@
+import { AirlockError } from '../errors.js';
 import type { TaskTable } from '../store/schema.js';
-import { AirlockError } from './errors.js';
 
 /** The name of the kernel tool that asks a person a question. */
 export const ASK_TOOL = 'ask';

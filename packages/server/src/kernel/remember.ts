@@ -5,11 +5,11 @@ import {
   validateOverlayDocument,
   withRememberedRule,
 } from '@airlock/core';
+import { AirlockError } from '../errors.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { type OverlayKey, readOverlay, replaceOverlay } from '../store/overlays.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { AirlockError } from './errors.js';
 import { recordPolicyChange } from './policy-changes.js';
 
 /** What an approval remembered: told on its `task.approved` event. */
@@ -97,7 +97,7 @@ export async function rememberApproval(
   const rule =
     remember.rule ??
     exactCallRule(row.resolved_tool_name ?? row.tool_name, JSON.parse(row.tool_input));
-  const current = await readOverlay(tx.db, key);
+  const current = await readOverlay(tx, key);
   const next = validateOverlayDocument(
     withRememberedRule(current.groups, ruleSetId, rule),
     remember.scope,

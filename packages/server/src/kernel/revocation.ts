@@ -1,12 +1,18 @@
-import { forgetCredentials } from '../store/accounts.js';
-import { hashToken } from '../store/ids.js';
+import { AirlockError } from '../errors.js';
+import {
+  anyApplicationRemoved,
+  forgetCredentials,
+  hasActiveExecutor,
+  markApplicationRemoved,
+  revokeActiveCredential,
+} from '../store/accounts.js';
+import { runningRunIdsOf, runningRunsOfRemovedApplications } from '../store/runs.js';
 import type { Store, Tx } from '../store/store.js';
+import { clearAddressee } from '../store/tasks.js';
 import type { KernelContext } from './context.js';
-import { AirlockError } from './errors.js';
 import { endRun } from './run-machine.js';
 import { lockRun } from './run-state.js';
 import { TASK_VERBS } from './task-machine.js';
-import { stateLiteral } from './task-states.js';
 
 /** A held row whose addressee was cleared. */
 export interface Readdressed {
@@ -30,17 +36,10 @@ async function readdressHeldRows(
   tx: Tx,
   options: { agentApplicationId: string; detail: string; principal: string },
 ): Promise<Readdressed[]> {
-  const rows = await tx.db
-    .updateTable('tasks')
-    .set({ addressee: null, updated_at: tx.now })
-    .where('addressee', '=', options.agentApplicationId)
-    .where(
-      'state',
-      'in',
-      TASK_VERBS.readdress.from.map((state) => stateLiteral(state)),
-    )
-    .returning(['workspace_id', 'run_id', 'key', 'state'])
-    .execute();
+  const rows = await clearAddressee(tx, {
+    addressee: options.agentApplicationId,
+    states: TASK_VERBS.readdress.from,
+  });
   for (const row of rows) {
     tx.emit({
       workspace_id: row.workspace_id,
@@ -72,21 +71,7 @@ export async function revokeCredentialAndReaddress(
   options: { idOrToken: string; workspaceId?: string | undefined; principal: string },
 ): Promise<Revocation> {
   const revocation = await store.transaction(async (tx) => {
-    const credential = await tx.db
-      .updateTable('credentials')
-      .set({ revoked_at: tx.now })
-      .where((eb) =>
-        eb.or([
-          eb('id', '=', options.idOrToken),
-          eb('token_hash', '=', hashToken(options.idOrToken)),
-        ]),
-      )
-      .where('revoked_at', 'is', null)
-      .$if(options.workspaceId !== undefined, (qb) =>
-        qb.where('workspace_id', '=', options.workspaceId!),
-      )
-      .returning(['id', 'kind', 'agent_application_id'])
-      .executeTakeFirst();
+    const credential = await revokeActiveCredential(tx, options);
     if (!credential) {
       throw new AirlockError('credential_not_found', 'no such active credential in this workspace');
     }
@@ -98,14 +83,7 @@ export async function revokeCredentialAndReaddress(
     const app = credential.agent_application_id;
     if (credential.kind !== 'executor' || !app) return result;
     // Another live executor of the application still watches its rows.
-    const remaining = await tx.db
-      .selectFrom('credentials')
-      .select('id')
-      .where('agent_application_id', '=', app)
-      .where('kind', '=', 'executor')
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (remaining) return result;
+    if (await hasActiveExecutor(tx, app)) return result;
     result.readdressed = await readdressHeldRows(tx, {
       agentApplicationId: app,
       principal: options.principal,
@@ -129,33 +107,15 @@ export async function removeAgentApplication(
   options: { workspaceId: string; agentApplicationId: string },
 ): Promise<{ removed_at: number; stopping_run_ids: string[] }> {
   const removal = await ctx.store.transaction(async (tx) => {
-    const app = await tx.db
-      .selectFrom('agent_applications')
-      .select(['id', 'removed_at'])
-      .where('id', '=', options.agentApplicationId)
-      .where('workspace_id', '=', options.workspaceId)
-      .executeTakeFirst();
-    if (!app) {
+    const removedAt = await markApplicationRemoved(tx, options);
+    if (removedAt === undefined) {
       throw new AirlockError(
         'agent_application_not_found',
         `no agent application ${options.agentApplicationId} in this workspace`,
       );
     }
-    const removedAt = app.removed_at ?? tx.now;
-    if (app.removed_at === null) {
-      await tx.db
-        .updateTable('agent_applications')
-        .set({ removed_at: removedAt })
-        .where('id', '=', app.id)
-        .execute();
-    }
-    const running = await tx.db
-      .selectFrom('runs')
-      .select('id')
-      .where('agent_application_id', '=', app.id)
-      .where('state', '=', 'running')
-      .execute();
-    return { removed_at: removedAt, stopping_run_ids: running.map((r) => r.id) };
+    const running = await runningRunIdsOf(tx, options.agentApplicationId);
+    return { removed_at: removedAt, stopping_run_ids: running };
   });
   forgetCredentials(ctx.store);
   setImmediate(() => {
@@ -173,21 +133,8 @@ export async function removeAgentApplication(
  */
 export async function stopRunsOfRemovedApplications(ctx: KernelContext): Promise<number> {
   // The join below reads every running run: skip it while no application is removed.
-  const anyRemoved = await ctx.store.db
-    .selectFrom('agent_applications')
-    .select('id')
-    .where('removed_at', 'is not', null)
-    .limit(1)
-    .executeTakeFirst();
-  if (!anyRemoved) return 0;
-  const due = await ctx.store.db
-    .selectFrom('runs')
-    .innerJoin('agent_applications', 'agent_applications.id', 'runs.agent_application_id')
-    .select(['runs.id', 'runs.workspace_id', 'runs.agent_application_id'])
-    .where('runs.state', '=', 'running')
-    .where('agent_applications.removed_at', 'is not', null)
-    .limit(200)
-    .execute();
+  if (!(await anyApplicationRemoved(ctx.store))) return 0;
+  const due = await runningRunsOfRemovedApplications(ctx.store, 200);
   let stopped = 0;
   for (const row of due) {
     stopped += await ctx.store.transaction(async (tx) => {

@@ -5,6 +5,7 @@ import {
   ProviderError,
   type ProviderRound,
 } from '../providers/types.js';
+import { peekRun } from '../store/runs.js';
 import type { RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { plantToolRow } from './approval-stage.js';
@@ -12,7 +13,7 @@ import { completeSummary, pendingSummary, summarize } from './compaction.js';
 import type { KernelContext } from './context.js';
 import { readHistory } from './history.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
-import { endRun, setRunPhase, touchRun } from './run-machine.js';
+import { endRun, leaseModel, setRunPhase, touchRun } from './run-machine.js';
 import { lockRun, settleRun } from './run-state.js';
 
 /** How long one process may hold a run's model turn before another may take it over. */
@@ -123,7 +124,7 @@ export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): 
   if (!model?.inline) return false;
   for (let i = 0; i < INLINE_ROUNDS && due(run, tx.now); i += 1) {
     if (!(await beforeModel(ctx, tx, run))) continue;
-    const reading = await readHistory(tx.db, run);
+    const reading = await readHistory(tx, run);
     const outcome = await askModel(model, config, run, reading);
     await applyRound(ctx, tx, run, reading.fed, outcome);
   }
@@ -132,19 +133,7 @@ export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): 
 
 /** Leases the model turn of a run and asks its provider for a pending compaction summary. */
 async function leaseModelTurn(ctx: KernelContext, runId: string, owner: string) {
-  return ctx.store.transaction(async (tx) =>
-    tx.db
-      .updateTable('runs')
-      .set({ model_lease_owner: owner, model_lease_until: tx.now + MODEL_LEASE_MS })
-      .where('id', '=', runId)
-      .where('state', '=', 'running')
-      .where('phase', '=', 'model')
-      .where((eb) =>
-        eb.or([eb('model_lease_until', 'is', null), eb('model_lease_until', '<', tx.now)]),
-      )
-      .returningAll()
-      .executeTakeFirst(),
-  );
+  return ctx.store.transaction((tx) => leaseModel(tx, { runId, owner, forMs: MODEL_LEASE_MS }));
 }
 
 /**
@@ -153,16 +142,12 @@ async function leaseModelTurn(ctx: KernelContext, runId: string, owner: string) 
  * lease still holds.
  */
 async function summarizeOutside(ctx: KernelContext, runId: string, owner: string): Promise<void> {
-  const peek = await ctx.store.db
-    .selectFrom('runs')
-    .selectAll()
-    .where('id', '=', runId)
-    .executeTakeFirst();
-  if (!peek || !due(peek, ctx.store.now()) || !(await pendingSummary(ctx.store.db, peek))) return;
+  const peek = await peekRun(ctx.store, runId);
+  if (!peek || !due(peek, ctx.store.now()) || !(await pendingSummary(ctx.store, peek))) return;
   const leased = await leaseModelTurn(ctx, runId, owner);
-  const row = leased && (await pendingSummary(ctx.store.db, leased));
+  const row = leased && (await pendingSummary(ctx.store, leased));
   if (!leased || !row) return;
-  const text = await summarize(ctx, ctx.store.db, leased, row);
+  const text = await summarize(ctx, ctx.store, leased, row);
   await ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, leased.workspace_id, runId);
     if (run.state !== 'running' || run.model_lease_owner !== owner) return;
@@ -199,11 +184,7 @@ async function holdForClient(ctx: KernelContext, peek: RunTable): Promise<void> 
  * lease. Safe to call from several processes.
  */
 export async function driveRun(ctx: KernelContext, runId: string): Promise<void> {
-  const peek = await ctx.store.db
-    .selectFrom('runs')
-    .selectAll()
-    .where('id', '=', runId)
-    .executeTakeFirst();
+  const peek = await peekRun(ctx.store, runId);
   if (!peek || !due(peek, ctx.store.now())) return;
   const { model: peekModel } = providerOf(ctx, peek);
   if (peekModel?.external) {
@@ -229,7 +210,7 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
   const leased = await leaseModelTurn(ctx, runId, owner);
   if (!leased) return;
   const { config, model } = providerOf(ctx, leased);
-  const reading = await readHistory(ctx.store.db, leased);
+  const reading = await readHistory(ctx.store, leased);
   const outcome = await askModel(model, config, leased, reading);
   await ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, leased.workspace_id, runId);

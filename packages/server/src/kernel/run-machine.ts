@@ -1,26 +1,16 @@
-import type { RunState } from '@airlock/core';
+import type { EventType, RunState } from '@airlock/core';
+import { AirlockError } from '../errors.js';
 import type { Param, PreparedQuery } from '../store/prepared.js';
-import type { RunTable } from '../store/schema.js';
+import { writeModelLease } from '../store/runs.js';
+import type { RunPhase, RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { AirlockError } from './errors.js';
-import { cancelOutstanding } from './move-task.js';
+import { cancelOutstanding } from './cancel-outstanding.js';
 
 // Every state a run can be in (only `running` is not an end): the wire's, from @airlock/core.
 export { RUN_STATES, type RunState } from '@airlock/core';
 
 /** The ends of a run. */
 export type RunEnd = Exclude<RunState, 'running'>;
-
-/**
- * Where a running run is in its loop: `model` when its next step is due,
- * `tools` while rows it waits on settle (a round's calls, or every outstanding
- * row before an answer is delivered), `hook` while a lifecycle hook or
- * summarizer row settles, `done` once it ended.
- */
-export const RUN_PHASES = ['model', 'tools', 'hook', 'done'] as const;
-
-/** A run's phase. */
-export type RunPhase = (typeof RUN_PHASES)[number];
 
 /** Where every run starts: running, its next step (the first model request) due. */
 export const RUN_START = { state: 'running', phase: 'model' } as const satisfies {
@@ -57,24 +47,8 @@ export const RUN_PHASE_MOVES = {
 /** A reason a running run's phase moves. */
 export type RunPhaseMove = keyof typeof RUN_PHASE_MOVES;
 
-/** Every event about a run as a whole (the feed's `run.*` types). */
-export const RUN_EVENT_TYPES = [
-  'run.created',
-  'run.model_read',
-  'run.round_started',
-  'run.continued',
-  'run.compacted',
-  'run.attention_required',
-  'run.attention_cleared',
-  'run.completed',
-  'run.canceled',
-  'run.failed',
-  /** The selected custom permission rule set could not be used: Baseline decides alone (spec 003). */
-  'run.rule_set_fallback',
-] as const;
-
-/** A `run.*` event type. */
-export type RunEventType = (typeof RUN_EVENT_TYPES)[number];
+/** Every event about a run as a whole (the feed's `run.*` types), from core's event union. */
+export type RunEventType = Extract<EventType, `run.${string}`>;
 
 const pending = new WeakMap<Tx, Set<RunTable>>();
 
@@ -230,5 +204,23 @@ export async function endRun(
       ...(end.error ? { error: end.error } : {}),
     },
     principal,
+  });
+}
+
+/**
+ * Takes a running run's model lease for `forMs` when its next step is the
+ * model's and nobody holds the lease (written at once, not at the end of the
+ * unit of work: the lease is what keeps a second kernel off the run while its
+ * provider is asked outside any transaction). Returns the run as leased,
+ * undefined when the lease is not free.
+ */
+export async function leaseModel(
+  tx: Tx,
+  lease: { runId: string; owner: string; forMs: number },
+): Promise<RunTable | undefined> {
+  return writeModelLease(tx, {
+    runId: lease.runId,
+    owner: lease.owner,
+    until: tx.now + lease.forMs,
   });
 }

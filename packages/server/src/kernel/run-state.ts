@@ -1,13 +1,14 @@
 import { sql } from 'kysely';
+import { AirlockError } from '../errors.js';
 import { type PreparedQuery, readAhead, runPrepared } from '../store/prepared.js';
 import type { RunTable } from '../store/schema.js';
 import type { Store, Tx } from '../store/store.js';
+import { stateLiteral } from '../store/tasks.js';
 import type { KernelContext } from './context.js';
-import { AirlockError } from './errors.js';
 import { freshRows, SETTLEMENT_COLUMNS, type SettlementRow } from './fresh-runs.js';
 import { rememberStored, setRunPhase, touchRun } from './run-machine.js';
 import { holds } from './task-machine.js';
-import { isTerminal, stateLiteral } from './task-states.js';
+import { isTerminal } from './task-states.js';
 import type { Attention } from './views.js';
 
 /**

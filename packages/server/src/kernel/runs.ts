@@ -1,12 +1,13 @@
 import { tighten, validateProfileConfiguration } from '@airlock/core';
+import { AirlockError } from '../errors.js';
 import type { ProviderConfig } from '../providers/types.js';
 import { type Principal, principalName } from '../store/accounts.js';
+import { findOwnConversation } from '../store/conversations.js';
 import { newSortableId } from '../store/ids.js';
 import { insertRow } from '../store/prepared.js';
 import { currentProfileConfiguration } from '../store/profiles.js';
 import type { RunTable } from '../store/schema.js';
 import type { KernelContext } from './context.js';
-import { AirlockError } from './errors.js';
 import { markFresh } from './fresh-runs.js';
 import { PERMISSION_KEYS } from './permissions-layer.js';
 import { freezePolicyLayers } from './policy-layers.js';
@@ -185,13 +186,11 @@ export async function startTurn(
     tool_names?: string[] | undefined;
   },
 ): Promise<RunTable> {
-  const conversation = await ctx.store.db
-    .selectFrom('conversations')
-    .selectAll()
-    .where('id', '=', request.conversation_id)
-    .where('workspace_id', '=', principal.workspace_id)
-    .where('agent_application_id', '=', principal.agent_application_id ?? '')
-    .executeTakeFirst();
+  const conversation = await findOwnConversation(ctx.store, {
+    workspaceId: principal.workspace_id,
+    agentApplicationId: principal.agent_application_id ?? '',
+    id: request.conversation_id,
+  });
   if (!conversation) {
     throw new AirlockError('conversation_not_found', `no conversation ${request.conversation_id}`);
   }

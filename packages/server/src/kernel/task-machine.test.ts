@@ -1,10 +1,11 @@
+import { EVENT_TYPES } from '@airlock/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAirlockError } from '../errors.js';
 import { createWorkspace } from '../store/accounts.js';
 import { insertRow } from '../store/prepared.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
 import { backends } from '../testing/stores.js';
-import { isAirlockError } from './errors.js';
 import { moveTask, plantRow } from './move-task.js';
 import { RUN_STATES } from './run-machine.js';
 import { openObligation, roundSettled, type SettlementRow } from './run-state.js';
@@ -17,7 +18,7 @@ import {
   type TaskVerb,
   verbRule,
 } from './task-machine.js';
-import { isTerminal, TASK_EVENT_TYPES, TASK_STATES, type TaskState } from './task-states.js';
+import { isTerminal, TASK_STATES, type TaskState } from './task-states.js';
 
 const all = await backends();
 const NOW = 1_000_000;
@@ -208,7 +209,7 @@ for (const backend of all) {
           const rule = verbRule(verb);
           for (const state of rule.from) expect(TASK_STATES).toContain(state);
           if (rule.to !== 'same') for (const state of rule.to) expect(TASK_STATES).toContain(state);
-          for (const type of rule.emits) expect(TASK_EVENT_TYPES).toContain(type);
+          for (const type of rule.emits) expect(EVENT_TYPES).toContain(type);
         }
       });
 

@@ -1,5 +1,5 @@
+import { AirlockError, type ErrorCode } from '../errors.js';
 import type { TaskTable } from '../store/schema.js';
-import { AirlockError, type ErrorCode } from './errors.js';
 import type { TaskEventType, TaskKind, TaskState } from './task-states.js';
 
 /** What a verb needs of the run its row belongs to. */

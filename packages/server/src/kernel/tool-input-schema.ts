@@ -1,6 +1,6 @@
 import type { ToolManifestEntry } from '@airlock/core';
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { ProblemDetail } from './errors.js';
+import type { ProblemDetail } from '../errors.js';
 import { linearRegExp, linearRegExpProblem } from './schema-regexp.js';
 
 /**

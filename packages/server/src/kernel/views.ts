@@ -10,7 +10,7 @@ import {
   type TaskView,
   TaskViewSchema,
 } from '@airlock/core';
-import type { EventType, RunTable, TaskTable } from '../store/schema.js';
+import type { RunTable, TaskTable } from '../store/schema.js';
 
 // The wire schemas live in @airlock/core; this file maps stored rows onto them.
 export {
@@ -25,13 +25,25 @@ export {
   TaskViewSchema,
 };
 
-type SameUnion<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-// The kernel's event tables and the wire must name the same events: a drift is a compile error.
-const eventsAgree: SameUnion<EventType, EventView['type']> = true;
-void eventsAgree;
-
 function parse(text: string | null): unknown {
   return text === null ? null : JSON.parse(text);
+}
+
+/** What a run froze of its policy layers (specs 003/004), as the run view shows it. */
+function frozenPolicyView(
+  text: string | null,
+): Pick<RunView, 'permission_rule_set' | 'tool_manifest' | 'contract_version'> {
+  const frozen = (parse(text) ?? {}) as Record<string, unknown>;
+  const contract = frozen.action_contract as { contract_version?: unknown } | undefined;
+  return {
+    permission_rule_set:
+      typeof frozen.permission_rule_set === 'string' ? frozen.permission_rule_set : null,
+    tool_manifest: Array.isArray(frozen.tool_manifest)
+      ? (frozen.tool_manifest as RunView['tool_manifest'])
+      : null,
+    contract_version:
+      typeof contract?.contract_version === 'number' ? contract.contract_version : null,
+  };
 }
 
 /** Maps a stored run to its view. */
@@ -49,6 +61,7 @@ export function runView(row: RunTable): RunView {
     tool_aliases: JSON.parse(row.tool_aliases) as Record<string, string>,
     lifecycle_hooks: parse(row.lifecycle_hooks) as RunView['lifecycle_hooks'],
     config_version: row.config_version,
+    ...frozenPolicyView(row.policy_layers),
     provider: (JSON.parse(row.provider) as { kind: string }).kind,
     round: row.round,
     continuations: row.continuations,

@@ -1,5 +1,7 @@
 import { hashToken, newId, newToken } from './ids.js';
-import type { Store } from './store.js';
+import type { Reader } from './reader.js';
+import type { CredentialTable } from './schema.js';
+import type { Store, Tx } from './store.js';
 
 /** The three credential kinds, one per plane. */
 export type CredentialKind = 'agent' | 'executor' | 'member';
@@ -47,6 +49,41 @@ export async function createAgentApplication(
 /** Lists workspaces, oldest first. */
 export async function listWorkspaces(store: Store): Promise<{ id: string; name: string }[]> {
   return store.db.selectFrom('workspaces').select(['id', 'name']).orderBy('created_at').execute();
+}
+
+/** An agent application as the accounts routes show it. */
+export interface ApplicationRecord {
+  id: string;
+  name: string;
+  created_at: number;
+  removed_at: number | null;
+}
+
+/** One agent application of a workspace (removed ones included); undefined when it has none by that id. */
+export async function findAgentApplication(
+  store: Store,
+  workspaceId: string,
+  id: string,
+): Promise<ApplicationRecord | undefined> {
+  return store.db
+    .selectFrom('agent_applications')
+    .select(['id', 'name', 'created_at', 'removed_at'])
+    .where('id', '=', id)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+}
+
+/** Every agent application of a workspace, removed ones included, oldest first. */
+export async function listApplicationRecords(
+  store: Store,
+  workspaceId: string,
+): Promise<ApplicationRecord[]> {
+  return store.db
+    .selectFrom('agent_applications')
+    .select(['id', 'name', 'created_at', 'removed_at'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .execute();
 }
 
 /** Lists a workspace's agent applications, oldest first. */
@@ -201,4 +238,81 @@ export async function listCredentials(
     created_at: row.created_at,
     revoked_at: row.revoked_at,
   }));
+}
+
+/**
+ * Revokes the active credential named by its id or its token (within a
+ * workspace when one is given), in a unit of work; undefined when no active
+ * credential matches. Callers forget the credential cache after the commit.
+ */
+export async function revokeActiveCredential(
+  tx: Tx,
+  options: { idOrToken: string; workspaceId?: string | undefined },
+): Promise<Pick<CredentialTable, 'id' | 'kind' | 'agent_application_id'> | undefined> {
+  return tx.db
+    .updateTable('credentials')
+    .set({ revoked_at: tx.now })
+    .where((eb) =>
+      eb.or([
+        eb('id', '=', options.idOrToken),
+        eb('token_hash', '=', hashToken(options.idOrToken)),
+      ]),
+    )
+    .where('revoked_at', 'is', null)
+    .$if(options.workspaceId !== undefined, (qb) =>
+      qb.where('workspace_id', '=', options.workspaceId!),
+    )
+    .returning(['id', 'kind', 'agent_application_id'])
+    .executeTakeFirst();
+}
+
+/** True when an agent application still has an active executor credential. */
+export async function hasActiveExecutor(
+  reader: Reader,
+  agentApplicationId: string,
+): Promise<boolean> {
+  const remaining = await reader.db
+    .selectFrom('credentials')
+    .select('id')
+    .where('agent_application_id', '=', agentApplicationId)
+    .where('kind', '=', 'executor')
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return remaining !== undefined;
+}
+
+/**
+ * Marks an agent application removed (once: a second removal keeps the first
+ * time); returns when it was removed, or undefined when the workspace has no
+ * such application.
+ */
+export async function markApplicationRemoved(
+  tx: Tx,
+  options: { workspaceId: string; agentApplicationId: string },
+): Promise<number | undefined> {
+  const app = await tx.db
+    .selectFrom('agent_applications')
+    .select(['id', 'removed_at'])
+    .where('id', '=', options.agentApplicationId)
+    .where('workspace_id', '=', options.workspaceId)
+    .executeTakeFirst();
+  if (!app) return undefined;
+  if (app.removed_at !== null) return app.removed_at;
+  await tx.db
+    .updateTable('agent_applications')
+    .set({ removed_at: tx.now })
+    .where('id', '=', app.id)
+    .execute();
+  return tx.now;
+}
+
+/** True when any agent application of any workspace was removed. */
+export async function anyApplicationRemoved(store: Store): Promise<boolean> {
+  const removed = await store.db
+    .selectFrom('agent_applications')
+    .select('id')
+    .where('removed_at', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  return removed !== undefined;
 }

@@ -1,15 +1,5 @@
+import type { HookSessionTable } from './schema.js';
 import type { Store, Tx } from './store.js';
-
-/** A coding agent's session: its conversation and the run of its current turn. */
-export interface HookSessionTable {
-  agent_application_id: string;
-  agent: string;
-  session_id: string;
-  workspace_id: string;
-  conversation_id: string;
-  run_id: string | null;
-  created_at: number;
-}
 
 /** The key of a hooked session: the agent's session id within an application. */
 export interface HookSessionKey {

@@ -1,10 +1,10 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
+import type { Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
 
 /** Which SQL engine a store speaks. */
-export type Dialect = 'sqlite' | 'postgres';
 
 function initial(dialect: Dialect): Migration {
   // Millisecond timestamps and counters need 64 bits on PostgreSQL; SQLite's INTEGER already is.

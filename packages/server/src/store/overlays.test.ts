@@ -1,6 +1,6 @@
 import type { OverlayDocument } from '@airlock/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAirlockError } from '../kernel/errors.js';
+import { isAirlockError } from '../errors.js';
 import { backends } from '../testing/stores.js';
 import { createWorkspace } from './accounts.js';
 import {
@@ -51,7 +51,7 @@ for (const backend of all) {
     it('of two racing writers that read the same digest, exactly one wins', async () => {
       const { store, key } = await setup();
       for (const expected of [EMPTY_OVERLAY_DIGEST, null]) {
-        const from = expected ?? (await readOverlay(store.db, key)).digest;
+        const from = expected ?? (await readOverlay(store, key)).digest;
         const results = await Promise.allSettled([
           write(store, key, from, doc(`a-${from}`)),
           write(store, key, from, doc(`b-${from}`)),
@@ -62,7 +62,7 @@ for (const backend of all) {
         expect(lost).toHaveLength(1);
         const reason = (lost[0] as PromiseRejectedResult).reason;
         expect(isAirlockError(reason) && reason.code).toBe('stale_digest');
-        const current = await readOverlay(store.db, key);
+        const current = await readOverlay(store, key);
         expect(current.digest).toBe(
           (won[0] as PromiseFulfilledResult<{ digest: string }>).value.digest,
         );

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, type OverlayDocument, type OverlayScope } from '@airlock/core';
 import type { Kysely } from 'kysely';
-import { AirlockError } from '../kernel/errors.js';
+import { AirlockError } from '../errors.js';
+import type { Reader } from './reader.js';
 import type { Database } from './schema.js';
 
 /** Names one overlay document: its scope and owner in a workspace. */
@@ -39,8 +40,8 @@ function isActive(scope: OverlayScope, digest: string, trusted: string | null): 
 }
 
 /** Reads one overlay document; an absent one is empty, with the empty digest. */
-export async function readOverlay(db: Kysely<Database>, key: OverlayKey): Promise<OverlayRecord> {
-  const row = await db
+export async function readOverlay(reader: Reader, key: OverlayKey): Promise<OverlayRecord> {
+  const row = await reader.db
     .selectFrom('overlay_documents')
     .selectAll()
     .where('workspace_id', '=', key.workspaceId)
@@ -117,7 +118,7 @@ export async function replaceOverlay(
       .executeTakeFirst();
     if (Number(inserted.numInsertedOrUpdatedRows ?? 0) !== 1)
       throw stale(key, change.expectedDigest);
-    return readOverlay(tx.db, key);
+    return readOverlay(tx, key);
   }
   const wasTrusted = current.trusted_digest !== null && current.trusted_digest === current.digest;
   const keep = change.keepTrust === true && wasTrusted;
@@ -136,7 +137,7 @@ export async function replaceOverlay(
     .where('digest', '=', change.expectedDigest)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) !== 1) throw stale(key, change.expectedDigest);
-  return readOverlay(tx.db, key);
+  return readOverlay(tx, key);
 }
 
 /**
@@ -162,5 +163,36 @@ export async function trustOverlay(
       `the project overlay of ${key.ownerId} does not have digest ${trust.digest}; read it, review it and trust what you read`,
     );
   }
-  return readOverlay(tx.db, key);
+  return readOverlay(tx, key);
+}
+
+/** The stored documents of these (scope, owner) pairs in a workspace; absent ones are left out. */
+export async function readOverlayDocuments(
+  reader: Reader,
+  workspaceId: string,
+  wanted: readonly (readonly [OverlayScope, string])[],
+  options: { everyUserDocument?: boolean } = {},
+): Promise<
+  {
+    scope: OverlayScope;
+    owner_id: string;
+    document: string;
+    digest: string;
+    trusted_digest: string | null;
+  }[]
+> {
+  return reader.db
+    .selectFrom('overlay_documents')
+    .select(['scope', 'owner_id', 'document', 'digest', 'trusted_digest'])
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) =>
+      eb.or([
+        // Every member's user document, for the guardrails that bind the whole workspace.
+        ...(options.everyUserDocument ? [eb('scope', '=', 'user')] : []),
+        ...wanted.map(([scope, owner]) =>
+          eb.and([eb('scope', '=', scope), eb('owner_id', '=', owner)]),
+        ),
+      ]),
+    )
+    .execute();
 }

@@ -1,6 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import type { Dialect } from './migrations.js';
+import type { Dialect } from './dialect.js';
 import type { Database } from './schema.js';
 
 /** Stands for a named parameter while a prepared query is built; its value is given per call. */

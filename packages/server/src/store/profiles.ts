@@ -60,3 +60,37 @@ export async function currentProfileConfiguration(
     created_at: row.created_at,
   };
 }
+
+/**
+ * The stored texts of an agent application's configuration versions up to
+ * and including `version`, newest first.
+ */
+export async function profileConfigurationsThrough(
+  reader: Store | Tx,
+  agentApplicationId: string,
+  version: number,
+): Promise<string[]> {
+  const rows = await reader.db
+    .selectFrom('profile_configurations')
+    .select('configuration')
+    .where('agent_application_id', '=', agentApplicationId)
+    .where('version', '<=', version)
+    .orderBy('version', 'desc')
+    .execute();
+  return rows.map((row) => row.configuration);
+}
+
+/** The stored text of one configuration version of an agent application; undefined when absent. */
+export async function profileConfigurationText(
+  reader: Store | Tx,
+  agentApplicationId: string,
+  version: number,
+): Promise<string | undefined> {
+  const row = await reader.db
+    .selectFrom('profile_configurations')
+    .select('configuration')
+    .where('agent_application_id', '=', agentApplicationId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return row?.configuration;
+}

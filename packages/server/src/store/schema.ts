@@ -1,13 +1,31 @@
+import type { EventType, Origin, RunState, TaskKind, TaskState } from '@airlock/core';
 import type { Generated } from 'kysely';
-import type { RunEventType, RunPhase, RunState } from '../kernel/run-machine.js';
-import type { TaskEventType, TaskKind, TaskOrigin, TaskState } from '../kernel/task-states.js';
-import type { HookSessionTable } from './hook-sessions.js';
 
-/** A change of policy (kernel/policy-changes.ts), written to the workspace's log. */
-export type PolicyEventType = 'policy.changed';
+/** Every event type the kernel writes to a run's log: the wire's, from @airlock/core. */
+export type { EventType } from '@airlock/core';
 
-/** Every event type the kernel writes to a run's log. */
-export type EventType = TaskEventType | RunEventType | PolicyEventType;
+/**
+ * Where a running run is in its loop: `model` when its next step is due,
+ * `tools` while rows it waits on settle (a round's calls, or every outstanding
+ * row before an answer is delivered), `hook` while a lifecycle hook or
+ * summarizer row settles, `done` once it ended. The kernel's run machine
+ * (kernel/run-machine.ts) says which moves between them are allowed.
+ */
+export const RUN_PHASES = ['model', 'tools', 'hook', 'done'] as const;
+
+/** A run's phase. */
+export type RunPhase = (typeof RUN_PHASES)[number];
+
+/** A coding agent's session: its conversation and the run of its current turn. */
+export interface HookSessionTable {
+  agent_application_id: string;
+  agent: string;
+  session_id: string;
+  workspace_id: string;
+  conversation_id: string;
+  run_id: string | null;
+  created_at: number;
+}
 
 /** A workspace: the tenant boundary every credential and run belongs to. */
 export interface WorkspaceTable {
@@ -113,7 +131,7 @@ export interface TaskTable {
   run_id: string;
   key: string;
   round: number;
-  origin: TaskOrigin;
+  origin: Origin;
   kind: TaskKind;
   /** Written only by the task state machine (move-task.ts). */
   state: TaskState;

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { Checkpointer } from './checkpointer.js';
+import type { Dialect } from './dialect.js';
 import {
   appendSqliteEvents,
   groupEvents,
@@ -13,7 +14,7 @@ import {
   sequencePostgres,
 } from './event-log.js';
 import { GroupCommit } from './group-commit.js';
-import { type Dialect, migrateToLatest } from './migrations.js';
+import { migrateToLatest } from './migrations.js';
 import { namedStatementPool, PostgresSession } from './postgres-session.js';
 import { compilePrepared, type PreparedQuery, runPrepared } from './prepared.js';
 import type { Database } from './schema.js';

@@ -21,7 +21,7 @@ function ranLines(sandbox: AgentSandbox): string[] {
 
 describe.each(agentNames)(
   '%s with the kernel killed mid-session',
-  { timeout: 180_000 },
+  { timeout: 300_000 },
   (agent) => {
     const missing = missingAgentReason(agent);
     if (missing) console.warn(`skipping ${agent}: ${missing}`);

@@ -25,7 +25,7 @@ function laterTurns(sandbox: AgentSandbox): string {
     .join('\n');
 }
 
-describe.each(agentNames)('%s: policies through Airlock', { timeout: 180_000 }, (agent) => {
+describe.each(agentNames)('%s: policies through Airlock', { timeout: 300_000 }, (agent) => {
   const missing = missingAgentReason(agent);
   if (missing) console.warn(`skipping ${agent}: ${missing}`);
   let sandbox: AgentSandbox | undefined;
@@ -48,25 +48,34 @@ describe.each(agentNames)('%s: policies through Airlock', { timeout: 180_000 }, 
     return { airlock, sandbox };
   }
 
-  it.skipIf(missing)('a deny rule refuses even under bypass; an unmatched call runs', async () => {
-    const { sandbox } = await setUp(
-      {
-        approval_mode: 'bypass',
-        approval_rules: [
-          { tool: SHELL, path: 'command', match: 'rm *', verdict: 'deny', reason: 'keep build/' },
+  it.skipIf(missing)(
+    'a deny rule refuses even under bypass; an unmatched call runs; the run story shows both',
+    async () => {
+      const { sandbox, airlock } = await setUp(
+        {
+          approval_mode: 'bypass',
+          approval_rules: [
+            { tool: SHELL, path: 'command', match: 'rm *', verdict: 'deny', reason: 'keep build/' },
+          ],
+        },
+        [
+          { kind: 'shell', command: 'rm -r ./build' },
+          { kind: 'shell', command: 'echo unmatched >> ran.log' },
         ],
-      },
-      [
-        { kind: 'shell', command: 'rm -r ./build' },
-        { kind: 'shell', command: 'echo unmatched >> ran.log' },
-      ],
-    );
-    const run = await runAgent(sandbox);
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(existsSync(join(sandbox.project, 'build', 'artifact.txt'))).toBe(true);
-    expect(sandbox.server.toolOutputs()[0]).toContain('keep build/');
-    expect(ranLines(sandbox)).toEqual(['unmatched']);
-  });
+      );
+      const run = await runAgent(sandbox);
+      expect(run.timedOut, run.stderr).toBe(false);
+      expect(existsSync(join(sandbox.project, 'build', 'artifact.txt'))).toBe(true);
+      expect(sandbox.server.toolOutputs()[0]).toContain('keep build/');
+      expect(ranLines(sandbox)).toEqual(['unmatched']);
+      // The run story: both calls, the refused one with its reason, the one that ran with its output.
+      const [story] = await airlock.member.runs.list({ limit: 1 });
+      const tasks = await airlock.member.runs.run(story?.id ?? '').tasks();
+      expect(tasks.map((task) => task.state)).toEqual(['failed', 'succeeded']);
+      expect(tasks[0]?.error?.detail).toContain('keep build/');
+      expect(JSON.stringify(tasks[1]?.result ?? null)).not.toBe('null');
+    },
+  );
 
   it.skipIf(missing)('shadow mode lets a forbidden action run and reminds the model', async () => {
     const { sandbox } = await setUp(

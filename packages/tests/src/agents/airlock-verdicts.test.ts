@@ -41,7 +41,7 @@ async function runTasks(airlock: AirlockKernel): Promise<TaskView[]> {
   return airlock.member.runs.run(run.id).tasks();
 }
 
-describe.each(agentNames)('%s through Airlock', { timeout: 180_000 }, (agent) => {
+describe.each(agentNames)('%s through Airlock', { timeout: 300_000 }, (agent) => {
   const missing = missingAgentReason(agent);
   if (missing) console.warn(`skipping ${agent}: ${missing}`);
   let sandbox: AgentSandbox | undefined;

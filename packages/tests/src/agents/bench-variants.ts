@@ -43,6 +43,25 @@ function trivialCommandHook(agent: AgentName): HookVariant {
   };
 }
 
+/** The same trivial hook as a Node.js script: what any hook written in JavaScript starts from. */
+function trivialNodeHook(agent: AgentName): HookVariant {
+  return {
+    name: 'trivial allow (node)',
+    kind: 'trivial',
+    transport: 'command',
+    setup(sandbox) {
+      const answer = JSON.stringify(allowOutput(agent));
+      const script = writeHookScript(
+        sandbox,
+        'allow-node',
+        `exec ${process.execPath} -e 'process.stdin.resume();process.stdin.on("end",()=>process.stdout.write(${answer.replace(/'/g, "'\\''")}))'`,
+      );
+      installNativeHook(sandbox, { command: script, timeoutSeconds: 30 });
+      return undefined;
+    },
+  };
+}
+
 /** Claude Code's HTTP hook answered by a loopback server that always allows. */
 const trivialHttpHook: HookVariant = {
   name: 'trivial allow (http)',
@@ -74,7 +93,6 @@ const trivialHttpHook: HookVariant = {
 
 /** The floors measured for an agent: a trivial command hook, and an HTTP one where the agent has HTTP hooks. */
 export function floorVariants(agent: AgentName): HookVariant[] {
-  return agent === 'claude-code'
-    ? [trivialCommandHook(agent), trivialHttpHook]
-    : [trivialCommandHook(agent)];
+  const command = [trivialCommandHook(agent), trivialNodeHook(agent)];
+  return agent === 'claude-code' ? [...command, trivialHttpHook] : command;
 }

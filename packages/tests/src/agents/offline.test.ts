@@ -9,46 +9,50 @@ import { denyOutput, installNativeHook, writeHookScript } from './native-hooks.j
 // scripted model server, runs the scripted tool call, and obeys a plain command hook that denies.
 const script = [{ kind: 'shell' as const, command: 'rm -r ./build' }];
 
-describe.each(agentNames)('%s offline through its scripted model server', (agent) => {
-  const missing = missingAgentReason(agent);
-  if (missing) console.warn(`skipping ${agent}: ${missing}`);
-  let sandbox: AgentSandbox | undefined;
-  afterEach(async () => {
-    await sandbox?.close();
-    sandbox = undefined;
-  });
+describe.each(agentNames)(
+  '%s offline through its scripted model server',
+  { timeout: 300_000 },
+  (agent) => {
+    const missing = missingAgentReason(agent);
+    if (missing) console.warn(`skipping ${agent}: ${missing}`);
+    let sandbox: AgentSandbox | undefined;
+    afterEach(async () => {
+      await sandbox?.close();
+      sandbox = undefined;
+    });
 
-  it.skipIf(missing)(
-    'runs the scripted rm -r with no hook, and the model reads its result',
-    async () => {
-      sandbox = await createAgentSandbox(agent, script);
-      const run = await runAgent(sandbox);
-      expect(run.timedOut, run.stderr).toBe(false);
-      expect(existsSync(join(sandbox.project, 'build')), run.stdout + run.stderr).toBe(false);
-      expect(sandbox.server.turns().length).toBeGreaterThanOrEqual(2);
-      expect(sandbox.server.toolOutputs()).toHaveLength(1);
-    },
-  );
+    it.skipIf(missing)(
+      'runs the scripted rm -r with no hook, and the model reads its result',
+      async () => {
+        sandbox = await createAgentSandbox(agent, script);
+        const run = await runAgent(sandbox);
+        expect(run.timedOut, run.stderr).toBe(false);
+        expect(existsSync(join(sandbox.project, 'build')), run.stdout + run.stderr).toBe(false);
+        expect(sandbox.server.turns().length).toBeGreaterThanOrEqual(2);
+        expect(sandbox.server.toolOutputs()).toHaveLength(1);
+      },
+    );
 
-  it.skipIf(missing)(
-    'keeps build/ when a command hook denies, and the model reads the reason',
-    async () => {
-      sandbox = await createAgentSandbox(agent, script);
-      const reason = `scripted-deny-${agent}: removing build output needs a person`;
-      const hook = writeHookScript(
-        sandbox,
-        'deny',
-        `cat >/dev/null\nprintf '%s' '${denyOutput(agent, reason)}'`,
-      );
-      installNativeHook(sandbox, { command: hook, timeoutSeconds: 10 });
-      const run = await runAgent(sandbox);
-      expect(run.timedOut, run.stderr).toBe(false);
-      expect(
-        existsSync(join(sandbox.project, 'build', 'artifact.txt')),
-        run.stdout + run.stderr,
-      ).toBe(true);
-      const [output] = sandbox.server.toolOutputs();
-      expect(output, JSON.stringify(sandbox.server.toolOutputs())).toContain(reason);
-    },
-  );
-});
+    it.skipIf(missing)(
+      'keeps build/ when a command hook denies, and the model reads the reason',
+      async () => {
+        sandbox = await createAgentSandbox(agent, script);
+        const reason = `scripted-deny-${agent}: removing build output needs a person`;
+        const hook = writeHookScript(
+          sandbox,
+          'deny',
+          `cat >/dev/null\nprintf '%s' '${denyOutput(agent, reason)}'`,
+        );
+        installNativeHook(sandbox, { command: hook, timeoutSeconds: 10 });
+        const run = await runAgent(sandbox);
+        expect(run.timedOut, run.stderr).toBe(false);
+        expect(
+          existsSync(join(sandbox.project, 'build', 'artifact.txt')),
+          run.stdout + run.stderr,
+        ).toBe(true);
+        const [output] = sandbox.server.toolOutputs();
+        expect(output, JSON.stringify(sandbox.server.toolOutputs())).toContain(reason);
+      },
+    );
+  },
+);

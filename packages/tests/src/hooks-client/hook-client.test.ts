@@ -228,4 +228,47 @@ describe('the hook client against a real kernel', () => {
     });
     expect(garbage.exitCode).toBe(2);
   });
+
+  it("answers Claude Code's HTTP hook in the kernel itself, in Claude Code's shape", async () => {
+    const { kernel: k, env } = await start();
+    const post = (body: string, options = 'default') =>
+      fetch(`${k.url}/agent_api/v1/hooks/claude-code/${options}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${env.AIRLOCK_TOKEN}`,
+          'content-type': 'application/json',
+        },
+        body,
+      });
+    const denied = await post(claudePre('rm -r ./build', 'h1'));
+    expect(denied.status).toBe(200);
+    expect((await denied.json()).hookSpecificOutput).toMatchObject({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'Airlock refused this call: no deletes here',
+    });
+    const granted = await post(claudePre('ls', 'h2'));
+    expect((await granted.json()).hookSpecificOutput.permissionDecision).toBe('allow');
+    const waited = await post(claudePre('git push origin main', 'h3'), 'wait-300');
+    const reason = (await waited.json()).hookSpecificOutput;
+    expect(reason.permissionDecision).toBe('deny');
+    expect(reason.permissionDecisionReason).toContain("waits for a person's approval");
+    const deferred = await post(claudePre('git push origin main', 'h3'), 'wait-300-defer');
+    expect((await deferred.json()).hookSpecificOutput.permissionDecision).toBe('defer');
+    const other = await post(
+      JSON.stringify({ session_id: 'cc-1', hook_event_name: 'Notification' }),
+    );
+    expect(await other.json()).toEqual({});
+    const badOptions = await post(claudePre('ls', 'h5'), 'wait-forever');
+    expect(badOptions.status).toBe(400);
+    const wrongPlane = await fetch(`${k.url}/agent_api/v1/hooks/claude-code/default`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${k.workspace.tokens.member}`,
+        'content-type': 'application/json',
+      },
+      body: claudePre('ls', 'h4'),
+    });
+    expect(wrongPlane.status).toBe(403);
+  });
 });

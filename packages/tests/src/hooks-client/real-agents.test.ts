@@ -65,3 +65,78 @@ describe.each(agentNames)('%s through airlock hooks install', (agent) => {
     180_000,
   );
 });
+
+describe('claude-code through its HTTP hook to the kernel', () => {
+  const missing = missingAgentReason('claude-code');
+  it.skipIf(missing)(
+    'refuses rm -r ./build with no hook process, and fails closed when the kernel is gone',
+    async () => {
+      const kernel = await startTestKernel();
+      const sandbox = await createAgentSandbox('claude-code', [
+        { kind: 'shell', command: 'rm -r ./build' },
+      ]);
+      try {
+        const token = kernel.workspace.tokens.agent;
+        await fetch(`${kernel.url}/agent_api/v1/profile/configuration`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            approval_mode: 'bypass',
+            approval_rules: [
+              {
+                tool: 'Bash',
+                path: 'command',
+                match: 'rm *',
+                verdict: 'deny',
+                reason: 'http: build/ stays',
+              },
+            ],
+          }),
+        });
+        const result = installHooks({
+          agent: 'claude-code',
+          scope: { kind: 'user' },
+          env: { HOME: sandbox.home },
+          url: kernel.url,
+          http: true,
+          waitMs: 5000,
+          configPath: join(sandbox.home, '.airlock', 'hooks.json'),
+        });
+        const settings = readFileSync(result.settingsPath, 'utf8');
+        expect(settings).toContain('"type": "http"');
+        const run = await runAgent(sandbox, { timeoutMs: 120_000, env: { AIRLOCK_TOKEN: token } });
+        const log = `${run.stdout}\n${run.stderr}\n${settings}`;
+        expect(existsSync(join(sandbox.project, 'build', 'artifact.txt')), log).toBe(true);
+        expect(JSON.stringify(sandbox.server.turns().slice(1)), log).toContain(
+          'http: build/ stays',
+        );
+
+        await kernel.airlock.close();
+        const down = await createAgentSandbox('claude-code', [
+          { kind: 'shell', command: 'rm -r ./build' },
+        ]);
+        try {
+          installHooks({
+            agent: 'claude-code',
+            scope: { kind: 'user' },
+            env: { HOME: down.home },
+            url: kernel.url,
+            http: true,
+            configPath: join(down.home, '.airlock', 'hooks.json'),
+          });
+          const gone = await runAgent(down, { timeoutMs: 120_000, env: { AIRLOCK_TOKEN: token } });
+          expect(
+            existsSync(join(down.project, 'build', 'artifact.txt')),
+            gone.stdout + gone.stderr,
+          ).toBe(true);
+        } finally {
+          await down.close();
+        }
+      } finally {
+        await sandbox.close();
+        await kernel.close().catch(() => undefined);
+      }
+    },
+    240_000,
+  );
+});

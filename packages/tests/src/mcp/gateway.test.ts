@@ -248,9 +248,11 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
 
   it('answers a call to a tool it does not serve with an MCP error, planting nothing', async () => {
     const client = await connect(kernel.workspace.tokens.agent);
-    await expect(client.callTool({ name: 'fs__nope', arguments: {} })).rejects.toThrow(
-      'no tool fs__nope behind this gateway',
-    );
+    // The code's prefix appears once: the client adds it, so the gateway's message must not.
+    await expect(client.callTool({ name: 'fs__nope', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: 'MCP error -32602: no tool fs__nope behind this gateway',
+    });
   });
 
   it('refuses a request without a member or agent credential', async () => {

@@ -98,3 +98,26 @@ export const hookEventContract = defineContract({
   }),
   errors: ['no_profile_configuration', 'run_busy', 'task_not_found', 'invalid_configuration'],
 });
+
+/**
+ * POST /agent_api/v1/hooks/claude-code/{hook_options}: Claude Code's HTTP
+ * hook, answered in its own shape by the kernel (no process starts per
+ * call). The body is Claude Code's hook payload as it sends it;
+ * `hook_options` is `default`, `wait-N` (how long a park is waited for, in
+ * ms) or `wait-N-defer` (a park answers `defer`: headless runs).
+ */
+export const claudeCodeHookContract = defineContract({
+  name: 'hooks.claudeCode',
+  summary:
+    "Answer Claude Code's HTTP hook in its own format (PreToolUse permissionDecision, Stop decision), waiting bounded for a person",
+  method: 'POST',
+  path: '/agent_api/v1/hooks/claude-code/{hook_options}',
+  planes: ['agent'],
+  input: z.looseObject({
+    hook_options: z.string().regex(/^(default|wait-\d{1,6}(-defer)?)$/),
+    session_id: z.string().min(1).max(200),
+    hook_event_name: z.string().min(1).max(100),
+  }),
+  output: z.record(z.string(), JsonValueSchema),
+  errors: [],
+});

@@ -24,7 +24,7 @@ import {
   inboxContract,
 } from './executor.js';
 import { cancelCallContract, submitCallsContract } from './gateway.js';
-import { hookEventContract } from './hooks.js';
+import { claudeCodeHookContract, hookEventContract } from './hooks.js';
 import { getOverlayContract, replaceOverlayContract, trustOverlayContract } from './overlays.js';
 import { getConfigurationContract, putConfigurationContract } from './profile.js';
 import {
@@ -56,6 +56,7 @@ export const OPERATION_CONTRACTS = {
   'runs.calls': submitCallsContract,
   'runs.cancelCall': cancelCallContract,
   'hooks.event': hookEventContract,
+  'hooks.claudeCode': claudeCodeHookContract,
   'runs.events': listEventsContract,
   'audit.run': runAuditContract,
   'audit.export': exportAuditContract,

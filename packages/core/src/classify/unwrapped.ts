@@ -1,0 +1,23 @@
+import type { ActionTag } from './tags.js';
+
+/**
+ * What a wrapper runs: the words from index `from` on (indices into the same
+ * array, so stripping many wrappers copies nothing), a command line to read,
+ * or no command at all.
+ */
+export type Unwrapped =
+  | {
+      readonly kind: 'words';
+      readonly from: number;
+      readonly write?: boolean;
+      /** Tags of the wrapper itself (`systemd-run` acts on the service manager). */
+      readonly tags?: readonly ActionTag[];
+    }
+  | {
+      readonly kind: 'line';
+      readonly line: string;
+      readonly dynamic: boolean;
+      /** Why the line is not all there (`parallel ::::` reads commands from a file). */
+      readonly note?: string;
+    }
+  | { readonly kind: 'no_command'; readonly tag: 'read' | 'unknown' };

@@ -1,0 +1,163 @@
+import {
+  type CallVerdict,
+  type FrameworkCall,
+  FrameworkSession,
+  type FrameworkSessionOptions,
+  refusalText,
+} from './session.js';
+
+// The Agents SDK's shapes this adapter reads, written structurally: the SDK builds without it.
+
+/** The part of an Agents SDK `FunctionTool` the adapter wraps. */
+export interface AgentsFunctionTool {
+  type: string;
+  name: string;
+  invoke?: (runContext: never, input: string, details?: never) => Promise<unknown>;
+  needsApproval?: unknown;
+}
+
+interface CallDetails {
+  toolCall?: { callId?: string; arguments?: string };
+}
+
+/** The part of a `RunToolApprovalItem` the adapter reads. */
+export interface AgentsApprovalItem {
+  rawItem: { type?: string; callId?: string; name?: string; arguments?: string };
+  toolName?: string | undefined;
+}
+
+/** The part of a `RunState` the adapter drives: its interruptions and their verbs. */
+export interface AgentsRunState<ITEM extends AgentsApprovalItem> {
+  getInterruptions(): ITEM[];
+  approve(item: ITEM): void;
+  reject(item: ITEM, options?: { message?: string }): void;
+}
+
+/** An interruption nobody has decided yet in Airlock. */
+export interface PendingInterruption<ITEM> {
+  item: ITEM;
+  taskKey: string | null;
+  runId: string | null;
+  requiresUser: boolean;
+}
+
+function parseArguments(text: string | undefined): unknown {
+  if (text === undefined || text === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Airlock for the OpenAI Agents SDK for JavaScript (`@openai/agents`): wrap
+ * the function tools, and every call the runner is about to make crosses
+ * Airlock's approval stage.
+ *
+ * - grant: the tool runs, and what it returned is committed to the row;
+ * - refuse: the tool does not run; its output is `Airlock refused this call: REASON`;
+ * - park: the SDK's own interruption in the `RunState`; after a person
+ *   decides, {@link OpenAIAgentsAirlock.resume} approves or rejects it in the
+ *   state (a fresh process can do it from `RunState.fromString`), and the
+ *   next `run(agent, state)` runs the call once.
+ */
+export class OpenAIAgentsAirlock {
+  readonly session: FrameworkSession;
+  readonly #verdicts = new Map<string, CallVerdict>();
+
+  constructor(options: FrameworkSessionOptions) {
+    this.session = new FrameworkSession('openai-agents', options);
+  }
+
+  /** The same tools, each function tool asking Airlock before it runs; others pass through. */
+  tools<TOOL extends AgentsFunctionTool>(tools: TOOL[]): TOOL[] {
+    return tools.map((tool) => this.#wrap(tool));
+  }
+
+  #wrap<TOOL extends AgentsFunctionTool>(tool: TOOL): TOOL {
+    const invoke = tool.invoke as
+      | ((runContext: unknown, input: string, details?: CallDetails) => Promise<unknown>)
+      | undefined;
+    if (tool.type !== 'function' || !invoke) return tool;
+    const name = tool.name;
+    return {
+      ...tool,
+      needsApproval: async (_runContext: unknown, input: unknown, callId?: string) => {
+        const verdict = await this.session.check({ name, input, callId: callId ?? '' });
+        if (callId) this.#verdicts.set(callId, verdict);
+        return verdict.verdict === 'wait';
+      },
+      invoke: async (runContext: unknown, input: string, details?: CallDetails) => {
+        const callId = details?.toolCall?.callId ?? '';
+        const call: FrameworkCall = { name, input: parseArguments(input), callId };
+        let verdict = this.#verdicts.get(callId);
+        this.#verdicts.delete(callId);
+        // Approved in the RunState (maybe in another process): Airlock, not the state, decides.
+        if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
+        if (verdict.verdict !== 'allow') return refusalText(verdict);
+        let output: unknown;
+        try {
+          output = await invoke(runContext, input, details);
+        } catch (error) {
+          await this.session.report(call, { ok: false, output: (error as Error).message });
+          throw error;
+        }
+        await this.session.report(call, { ok: true, output });
+        return output;
+      },
+    } as TOOL;
+  }
+
+  /**
+   * Answers a paused run's interruptions from Airlock's decisions: approves
+   * in the state the calls a person approved, rejects (with the reason the
+   * model reads) those refused, and lists those still waiting.
+   */
+  async resume<ITEM extends AgentsApprovalItem>(
+    state: AgentsRunState<ITEM>,
+  ): Promise<{ approved: number; rejected: number; pending: PendingInterruption<ITEM>[] }> {
+    const pending: PendingInterruption<ITEM>[] = [];
+    let approved = 0;
+    let rejected = 0;
+    for (const item of state.getInterruptions()) {
+      const callId = item.rawItem.callId;
+      const name = item.toolName ?? item.rawItem.name;
+      if (!callId || !name) continue;
+      const verdict = await this.session.check({
+        name,
+        input: parseArguments(item.rawItem.arguments),
+        callId,
+      });
+      if (verdict.verdict === 'wait') {
+        pending.push({
+          item,
+          taskKey: verdict.taskKey,
+          runId: verdict.runId,
+          requiresUser: verdict.requiresUser,
+        });
+      } else if (verdict.verdict === 'allow') {
+        this.#verdicts.set(callId, verdict);
+        state.approve(item);
+        approved += 1;
+      } else {
+        state.reject(item, { message: refusalText(verdict) });
+        rejected += 1;
+      }
+    }
+    return { approved, rejected, pending };
+  }
+
+  /**
+   * Ends the turn with the agent's final output (through the profile's stop hook).
+   * @throws AirlockError when the kernel refuses it.
+   */
+  finish(text: string): Promise<void> {
+    return this.session.finish(text);
+  }
+}
+
+/** Airlock for the OpenAI Agents SDK: see {@link OpenAIAgentsAirlock}. */
+export function createOpenAIAgentsAirlock(options: FrameworkSessionOptions): OpenAIAgentsAirlock {
+  return new OpenAIAgentsAirlock(options);
+}

@@ -1,0 +1,52 @@
+import type { TaskTable } from './schema.js';
+import type { Tx } from './store.js';
+
+/**
+ * The claim locks of spec 003 (see kernel/claim-serialization.ts for which
+ * keys a row needs): a lock is held while the row that took it is still
+ * `claimed`, so a committed, failed or expired claim frees it without any
+ * cleanup. Keys are taken in the order given; on PostgreSQL the lock row is
+ * read FOR UPDATE. Returns null when every key is the row's, else the key a
+ * claimed row holds.
+ */
+export async function takeClaimLocks(
+  tx: Tx,
+  row: Pick<TaskTable, 'workspace_id' | 'run_id' | 'key'>,
+  keys: readonly string[],
+): Promise<string | null> {
+  for (const key of keys) {
+    await tx.db
+      .insertInto('claim_locks')
+      .values({
+        workspace_id: row.workspace_id,
+        lock_key: key,
+        run_id: row.run_id,
+        task_key: row.key,
+        taken_at: tx.now,
+      })
+      .onConflict((oc) => oc.columns(['workspace_id', 'lock_key']).doNothing())
+      .execute();
+    const lock = await tx.db
+      .selectFrom('claim_locks')
+      .select(['run_id', 'task_key'])
+      .where('workspace_id', '=', row.workspace_id)
+      .where('lock_key', '=', key)
+      .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirstOrThrow();
+    if (lock.run_id === row.run_id && lock.task_key === row.key) continue;
+    const holder = await tx.db
+      .selectFrom('tasks')
+      .select('state')
+      .where('run_id', '=', lock.run_id)
+      .where('key', '=', lock.task_key)
+      .executeTakeFirst();
+    if (holder?.state === 'claimed') return key;
+    await tx.db
+      .updateTable('claim_locks')
+      .set({ run_id: row.run_id, task_key: row.key, taken_at: tx.now })
+      .where('workspace_id', '=', row.workspace_id)
+      .where('lock_key', '=', key)
+      .execute();
+  }
+  return null;
+}

@@ -1,0 +1,148 @@
+import type { RunState } from '@airlock/core';
+import { sql } from 'kysely';
+import type { Reader } from './reader.js';
+import type { RunTable } from './schema.js';
+import type { Store, Tx } from './store.js';
+
+/**
+ * The runs repository: reads of runs outside a unit of work. A run's state
+ * moves only through the kernel's run machine.
+ */
+
+/** Which runs of a workspace to list, newest first. */
+export interface RunListing {
+  workspaceId: string;
+  /** Only this agent application's runs (an agent credential's own); undefined for all. */
+  agentApplicationId?: string | undefined;
+  state?: RunState | undefined;
+  limit: number;
+}
+
+/** A workspace's runs, newest first. */
+export async function listRuns(store: Store, listing: RunListing): Promise<RunTable[]> {
+  return store.db
+    .selectFrom('runs')
+    .selectAll()
+    .where('workspace_id', '=', listing.workspaceId)
+    .$if(listing.agentApplicationId !== undefined, (qb) =>
+      qb.where('agent_application_id', '=', listing.agentApplicationId!),
+    )
+    .$if(listing.state !== undefined, (qb) => qb.where('state', '=', listing.state!))
+    .orderBy('created_at', 'desc')
+    .limit(listing.limit)
+    .execute();
+}
+
+/**
+ * The agent application of a run of a workspace: its id, null for a run of no
+ * application, undefined when the workspace has no such run.
+ */
+export async function applicationOfRun(
+  store: Store,
+  workspaceId: string,
+  runId: string,
+): Promise<string | null | undefined> {
+  const run = await store.db
+    .selectFrom('runs')
+    .select('agent_application_id')
+    .where('id', '=', runId)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  return run?.agent_application_id;
+}
+
+/** The agent application of each of these runs (a run never changes application). */
+export async function applicationsOfRuns(
+  store: Store,
+  runIds: readonly string[],
+): Promise<{ id: string; agent_application_id: string | null }[]> {
+  return store.db
+    .selectFrom('runs')
+    .select(['id', 'agent_application_id'])
+    .where('id', 'in', runIds)
+    .execute();
+}
+
+/** The ids of an agent application's running runs. */
+export async function runningRunIdsOf(
+  reader: Reader,
+  agentApplicationId: string,
+): Promise<string[]> {
+  const running = await reader.db
+    .selectFrom('runs')
+    .select('id')
+    .where('agent_application_id', '=', agentApplicationId)
+    .where('state', '=', 'running')
+    .execute();
+  return running.map((run) => run.id);
+}
+
+/** Up to `limit` running runs whose agent application was removed. */
+export async function runningRunsOfRemovedApplications(
+  store: Store,
+  limit: number,
+): Promise<{ id: string; workspace_id: string; agent_application_id: string | null }[]> {
+  return store.db
+    .selectFrom('runs')
+    .innerJoin('agent_applications', 'agent_applications.id', 'runs.agent_application_id')
+    .select(['runs.id', 'runs.workspace_id', 'runs.agent_application_id'])
+    .where('runs.state', '=', 'running')
+    .where('agent_applications.removed_at', 'is not', null)
+    .limit(limit)
+    .execute();
+}
+
+/** A run's frozen policy-layer configuration (JSON text), null when it froze none or has no such run. */
+export async function policyLayersOfRun(reader: Reader, runId: string): Promise<string | null> {
+  const run = await reader.db
+    .selectFrom('runs')
+    .select('policy_layers')
+    .where('id', '=', runId)
+    .executeTakeFirst();
+  return run?.policy_layers ?? null;
+}
+
+/** One run by id, read outside any lock; undefined when there is none. */
+export async function peekRun(reader: Reader, runId: string): Promise<RunTable | undefined> {
+  return reader.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+}
+
+/** Running runs whose next model step is due and whose model lease is free (at most `limit`). */
+export async function runsDueForModel(
+  store: Store,
+  due: { now: number; limit: number },
+): Promise<string[]> {
+  const rows = await store.db
+    .selectFrom('runs')
+    .select('id')
+    .where('phase', '=', sql.lit('model'))
+    .where('state', '=', 'running')
+    .where((eb) =>
+      eb.or([eb('model_lease_until', 'is', null), eb('model_lease_until', '<', due.now)]),
+    )
+    .limit(due.limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Takes a running run's model lease when its next step is the model's and
+ * nobody holds the lease; returns the run as leased, undefined otherwise.
+ * Called by the run machine only (kernel/run-machine.ts, `leaseModel`).
+ */
+export async function writeModelLease(
+  tx: Tx,
+  lease: { runId: string; owner: string; until: number },
+): Promise<RunTable | undefined> {
+  return tx.db
+    .updateTable('runs')
+    .set({ model_lease_owner: lease.owner, model_lease_until: lease.until })
+    .where('id', '=', lease.runId)
+    .where('state', '=', 'running')
+    .where('phase', '=', 'model')
+    .where((eb) =>
+      eb.or([eb('model_lease_until', 'is', null), eb('model_lease_until', '<', tx.now)]),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}

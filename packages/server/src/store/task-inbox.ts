@@ -1,0 +1,166 @@
+import type { RunState } from '@airlock/core';
+import { sql } from 'kysely';
+import { type PreparedQuery, readAhead, runPrepared } from './prepared.js';
+import type { TaskTable } from './schema.js';
+import type { Store, Tx } from './store.js';
+import { stateLiteral } from './tasks.js';
+
+/**
+ * The executor plane's reads of task rows: its inbox, one row it addresses,
+ * and the candidates of a claim. Their moves go through the task machine.
+ */
+
+/** An executor's application: its own runs and the runs of no application are its work. */
+export interface InboxOwner {
+  workspaceId: string;
+  /** The executor's agent application; null for an executor of the whole workspace. */
+  applicationId: string | null;
+}
+
+/**
+ * An executor's inbox rows, oldest first: runnable work of its runs (no
+ * summarizer rows), and parks and questions addressed to its application.
+ */
+export async function listInboxRows(
+  store: Store,
+  owner: InboxOwner & { limit: number },
+): Promise<TaskTable[]> {
+  const app = owner.applicationId;
+  return store.db
+    .selectFrom('tasks')
+    .innerJoin('runs', 'runs.id', 'tasks.run_id')
+    .selectAll('tasks')
+    .where('tasks.workspace_id', '=', owner.workspaceId)
+    .where((eb) => {
+      const mine = app
+        ? eb.or([
+            eb('runs.agent_application_id', 'is', null),
+            eb('runs.agent_application_id', '=', app),
+          ])
+        : eb.val(true);
+      const decisions = app
+        ? eb.and([
+            eb('tasks.state', 'in', [
+              stateLiteral('needs_approval'),
+              stateLiteral('awaiting_input'),
+            ]),
+            eb('tasks.addressee', '=', app),
+          ])
+        : eb.val(false);
+      const work = eb.and([
+        eb('tasks.state', '=', stateLiteral('runnable')),
+        eb('tasks.kind', '!=', sql.lit('summary')),
+        mine,
+      ]);
+      return eb.or([work, decisions]);
+    })
+    .orderBy('tasks.created_at')
+    .limit(owner.limit)
+    .execute();
+}
+
+/**
+ * A row with the state of its run (for the task machine's run guard) and
+ * whether the run froze policy layers (PostgreSQL answers a boolean, SQLite 0 or 1).
+ */
+export type TaskWithRun = TaskTable & { run_state: RunState; run_has_layers: boolean | number };
+
+/** A row an executor addresses, with its run's application. */
+export type VisibleRow = TaskWithRun & { run_app: string | null };
+
+/** Where a row is: its workspace, run and key. */
+export interface RowAddress {
+  workspaceId: string;
+  runId: string;
+  key: string;
+}
+
+const runHasLayers = sql<boolean | number>`(runs.policy_layers is not null)`;
+
+function visibleTaskQuery(tx: Tx, address: RowAddress): PreparedQuery {
+  return {
+    key: 'tasks.visible',
+    build: (p) =>
+      tx.db
+        .selectFrom('tasks')
+        .innerJoin('runs', 'runs.id', 'tasks.run_id')
+        .selectAll('tasks')
+        .select(['runs.agent_application_id as run_app', 'runs.state as run_state'])
+        .select(runHasLayers.as('run_has_layers'))
+        .where('tasks.run_id', '=', p('run_id'))
+        .where('tasks.key', '=', p('key'))
+        .where('tasks.workspace_id', '=', p('workspace_id')),
+    values: { run_id: address.runId, key: address.key, workspace_id: address.workspaceId },
+  };
+}
+
+/** Reads a row an executor addresses (none, or one). */
+export async function readVisibleTask(tx: Tx, address: RowAddress): Promise<VisibleRow[]> {
+  const { key, build, values } = visibleTaskQuery(tx, address);
+  return (await runPrepared<VisibleRow>(tx.db, tx.dialect, key, build, values)).rows;
+}
+
+/**
+ * On PostgreSQL, sends the read of a row an executor addresses with the
+ * unit's next statement (see `readAhead`); undefined on SQLite.
+ */
+export function readVisibleTaskAhead(
+  tx: Tx,
+  address: RowAddress,
+): Promise<VisibleRow[]> | undefined {
+  return readAhead<VisibleRow>(tx.db, tx.dialect, visibleTaskQuery(tx, address));
+}
+
+/**
+ * Up to eight runnable rows an executor may claim, oldest first (no
+ * summarizer rows; only these tool names when given). On PostgreSQL they are
+ * read FOR UPDATE SKIP LOCKED, so several kernels hand out different rows.
+ */
+export async function claimCandidates(
+  tx: Tx,
+  owner: InboxOwner & { toolNames?: readonly string[] | undefined },
+): Promise<TaskWithRun[]> {
+  const app = owner.applicationId;
+  return (
+    tx.db
+      .selectFrom('tasks')
+      .selectAll('tasks')
+      // Rows of ended runs are canceled at the end; the state machine checks the run anyway.
+      .select(
+        sql<RunState>`(select runs.state from runs where runs.id = tasks.run_id)`.as('run_state'),
+      )
+      .select(
+        sql<
+          boolean | number
+        >`(select runs.policy_layers is not null from runs where runs.id = tasks.run_id)`.as(
+          'run_has_layers',
+        ),
+      )
+      .where('tasks.workspace_id', '=', owner.workspaceId)
+      .where('tasks.state', '=', stateLiteral('runnable'))
+      .where('tasks.kind', '!=', sql.lit('summary'))
+      .$if(Boolean(owner.toolNames?.length), (qb) =>
+        qb.where('tasks.tool_name', 'in', owner.toolNames!),
+      )
+      .$if(app !== null, (qb) =>
+        qb.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('runs')
+              .select('runs.id')
+              .whereRef('runs.id', '=', 'tasks.run_id')
+              .where((e) =>
+                e.or([
+                  e('runs.agent_application_id', 'is', null),
+                  e('runs.agent_application_id', '=', app),
+                ]),
+              ),
+          ),
+        ),
+      )
+      .orderBy('tasks.created_at')
+      .limit(8)
+      .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
+      .execute()
+  );
+}

@@ -1,0 +1,189 @@
+import type { TaskState } from '@airlock/core';
+import { type RawBuilder, sql } from 'kysely';
+import type { Reader } from './reader.js';
+import type { TaskTable } from './schema.js';
+import type { Store, Tx } from './store.js';
+
+/**
+ * The tasks repository: reads of task rows outside a unit of work. The moves
+ * of a row (and the reads they need) go through the kernel's task machine.
+ */
+
+/** A state as an SQL literal (the partial indexes name their states literally). */
+export function stateLiteral<S extends TaskState>(state: S): RawBuilder<S> {
+  return sql.lit(state);
+}
+
+/** Every row of a run, in planting order (`t1`, `t2`, … `t10`). */
+export async function listTasksOfRun(store: Store, runId: string): Promise<TaskTable[]> {
+  const rows = await store.db.selectFrom('tasks').selectAll().where('run_id', '=', runId).execute();
+  const order = (key: string) => Number.parseInt(key.slice(1), 10);
+  return rows.sort((a, b) => order(a.key) - order(b.key));
+}
+
+/**
+ * The rows of a workspace resting on a person (parked or asking), oldest
+ * first; a question authored through the tasks door is left out, since it is
+ * its token holder's alone.
+ */
+export async function listOpenDecisions(
+  store: Store,
+  workspaceId: string,
+  limit: number,
+): Promise<TaskTable[]> {
+  return store.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('state', 'in', [stateLiteral('needs_approval'), stateLiteral('awaiting_input')])
+    .where('resolution_token_hash', 'is', null)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** One row of a run by key; undefined when the run has none. */
+export async function findTask(
+  reader: Reader,
+  runId: string,
+  key: string,
+): Promise<TaskTable | undefined> {
+  return reader.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+}
+
+/** The row a hook or summarizer step planted (its `event:source`), when any; `runnable` only if asked. */
+export async function findTaskBySource(
+  reader: Reader,
+  runId: string,
+  source: string,
+  options: { runnableOnly?: boolean } = {},
+): Promise<TaskTable | undefined> {
+  return reader.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('hook_source', '=', source)
+    .$if(options.runnableOnly === true, (qb) => qb.where('state', '=', 'runnable'))
+    .executeTakeFirst();
+}
+
+/**
+ * The rows a run's model has read or will read: its own calls, and the stop
+ * hook rows that succeeded (their continuation feedback opens a round).
+ * Unordered.
+ */
+export async function listFedTasks(reader: Reader, runId: string): Promise<TaskTable[]> {
+  return reader.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where((eb) =>
+      eb.or([
+        eb('origin', '=', 'model'),
+        eb.and([eb('kind', '=', 'hook'), eb('state', '=', 'succeeded')]),
+      ]),
+    )
+    .execute();
+}
+
+/** A run's model rows of one round, oldest first. */
+export async function listRoundModelTasks(
+  reader: Reader,
+  runId: string,
+  round: number,
+): Promise<TaskTable[]> {
+  return reader.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('origin', '=', 'model')
+    .where('round', '=', round)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Arms a row's deadline (a hook row's timeout, once it is approved). */
+export async function setTaskDeadline(
+  reader: Reader,
+  row: Pick<TaskTable, 'run_id' | 'key' | 'deadline_at'>,
+): Promise<void> {
+  await reader.db
+    .updateTable('tasks')
+    .set({ deadline_at: row.deadline_at })
+    .where('run_id', '=', row.run_id)
+    .where('key', '=', row.key)
+    .execute();
+}
+
+/**
+ * Clears the addressee of an application's rows resting in these states (the
+ * task machine's `readdress`, which keeps each row's state); returns the rows.
+ */
+export async function clearAddressee(
+  tx: Tx,
+  options: { addressee: string; states: readonly TaskState[] },
+): Promise<Pick<TaskTable, 'workspace_id' | 'run_id' | 'key' | 'state'>[]> {
+  return tx.db
+    .updateTable('tasks')
+    .set({ addressee: null, updated_at: tx.now })
+    .where('addressee', '=', options.addressee)
+    .where(
+      'state',
+      'in',
+      options.states.map((state) => stateLiteral(state)),
+    )
+    .returning(['workspace_id', 'run_id', 'key', 'state'])
+    .execute();
+}
+
+/** A row the clocks sweep: where it is, and its claim when it holds one. */
+export type DueRow = Pick<TaskTable, 'run_id' | 'workspace_id' | 'key'>;
+
+/** Rows resting in a waiting state whose deadline passed, earliest first (at most `limit`). */
+export async function waitingRowsDue(
+  store: Store,
+  due: { state: 'needs_approval' | 'awaiting_input'; now: number; limit: number },
+): Promise<DueRow[]> {
+  return store.db
+    .selectFrom('tasks')
+    .select(['run_id', 'workspace_id', 'key'])
+    .where('state', '=', sql.lit(due.state))
+    .where('deadline_at', '<=', due.now)
+    .orderBy('deadline_at')
+    .limit(due.limit)
+    .execute();
+}
+
+/** Claimed rows whose lease lapsed (at most `limit`). */
+export async function lapsedClaims(
+  store: Store,
+  due: { now: number; limit: number },
+): Promise<(DueRow & Pick<TaskTable, 'claim_id'>)[]> {
+  return store.db
+    .selectFrom('tasks')
+    .select(['run_id', 'workspace_id', 'key', 'claim_id'])
+    .where('state', '=', stateLiteral('claimed'))
+    .where('lease_until', '<=', due.now)
+    .limit(due.limit)
+    .execute();
+}
+
+/** Hook rows, runnable or claimed, whose timeout passed (at most `limit`). */
+export async function hookRowsDue(
+  store: Store,
+  due: { now: number; limit: number },
+): Promise<DueRow[]> {
+  return store.db
+    .selectFrom('tasks')
+    .select(['run_id', 'workspace_id', 'key'])
+    .where('kind', '=', sql.lit('hook'))
+    .where('state', 'in', [stateLiteral('runnable'), stateLiteral('claimed')])
+    .where('deadline_at', '<=', due.now)
+    .limit(due.limit)
+    .execute();
+}

@@ -1,0 +1,240 @@
+/*
+ * Prints what Airlock adds to a granted tool call inside each framework's real loop: one model
+ * step proposing a call, the tool, one final step (the model is each framework's own test model,
+ * answering at once). Baseline: the framework's own approval function answering "approved"
+ * (AI SDK and Agents SDK `needsApproval: async () => false`; LangGraph has none, so the plain
+ * tool). Airlock: the tool wrapped by @airlock/sdk's adapter against a kernel on loopback
+ * (SQLite, in this process). Variants are interleaved; the figure is the p50 difference. Beside
+ * it, the floor of this kernel on this machine: one authenticated GET round trip on loopback (a
+ * granted call costs two kernel round trips: the check before, the report after).
+ * Run: pnpm bench:frameworks   (CALLS=200 by default)
+ */
+import { createAiSdkAirlock } from '@airlock/sdk/ai';
+import { createLangGraphAirlock } from '@airlock/sdk/langgraph';
+import { createOpenAIAgentsAirlock } from '@airlock/sdk/openai-agents';
+import { AIMessage, AIMessageChunk, HumanMessage } from '@langchain/core/messages';
+import { tool as lcTool, type StructuredToolInterface } from '@langchain/core/tools';
+import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
+import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
+import {
+  Agent,
+  tool as agentsTool,
+  type Model,
+  type ModelResponse,
+  run,
+  setTracingDisabled,
+  Usage,
+} from '@openai/agents';
+import { tool as aiTool, generateText, jsonSchema, stepCountIs, type ToolSet } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+import { startFrameworkKernel } from '../src/frameworks/support.js';
+
+const CALLS = Number(process.env.CALLS ?? 200);
+const WARMUP = 20;
+
+function percentile(samples: number[], q: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+}
+
+type Invoke = (i: number) => Promise<void>;
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+function aiSdk(wrap: (tools: ToolSet) => ToolSet): Invoke {
+  return async (i) => {
+    let step = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async () => {
+        step += 1;
+        return step === 1
+          ? {
+              content: [
+                { type: 'tool-call', toolCallId: `a${i}`, toolName: 'lookup', input: `{"q":${i}}` },
+              ],
+              finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+              usage,
+              warnings: [],
+            }
+          : {
+              content: [{ type: 'text', text: 'done' }],
+              finishReason: { unified: 'stop', raw: 'stop' },
+              usage,
+              warnings: [],
+            };
+      },
+    });
+    const lookup = aiTool({
+      inputSchema: jsonSchema<{ q: number }>({ type: 'object' }),
+      needsApproval: async () => false,
+      execute: async ({ q }) => ({ q }),
+    });
+    await generateText({
+      model,
+      tools: wrap({ lookup }),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    });
+  };
+}
+
+class OneCallModel implements Model {
+  step = 0;
+  constructor(private readonly id: string) {}
+  async getResponse(): Promise<ModelResponse> {
+    this.step += 1;
+    return {
+      usage: new Usage(),
+      output:
+        this.step === 1
+          ? [
+              {
+                type: 'function_call',
+                callId: this.id,
+                name: 'lookup',
+                arguments: '{"q":1}',
+                status: 'completed',
+              },
+            ]
+          : [
+              {
+                type: 'message',
+                role: 'assistant',
+                status: 'completed',
+                content: [{ type: 'output_text', text: 'done' }],
+              },
+            ],
+    };
+  }
+  // biome-ignore lint/correctness/useYield: never streamed here
+  async *getStreamedResponse(): AsyncIterable<never> {
+    throw new Error('not streamed');
+  }
+}
+
+function openaiAgents<T>(wrap: (tools: T[]) => T[]): Invoke {
+  return async (i) => {
+    const lookup = agentsTool({
+      name: 'lookup',
+      description: 'lookup',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+      strict: false,
+      needsApproval: async () => false,
+      execute: async () => 'ok',
+    });
+    const agent = new Agent({
+      name: 'bench',
+      model: new OneCallModel(`o${i}`),
+      tools: wrap([lookup as T]) as never,
+    });
+    await run(agent, 'go');
+  };
+}
+
+function langGraph(wrap: (tools: StructuredToolInterface[]) => StructuredToolInterface[]): Invoke {
+  const lookup = lcTool(async () => 'ok', {
+    name: 'lookup',
+    description: 'lookup',
+    schema: z.object({}).passthrough(),
+  });
+  const tools = wrap([lookup]);
+  let i = 0;
+  const graph = new StateGraph(MessagesAnnotation)
+    .addNode('agent', async (state) => {
+      const last = state.messages.at(-1);
+      const fields =
+        last?.getType() === 'tool'
+          ? { content: 'done' }
+          : { content: '', tool_calls: [{ id: `l${i}`, name: 'lookup', args: { q: i } }] };
+      const model = new FakeStreamingChatModel({
+        sleep: 0,
+        responses: [new AIMessage(fields)],
+        chunks: [new AIMessageChunk(fields)],
+      }).bindTools(tools);
+      return { messages: [await model.invoke(state.messages)] };
+    })
+    .addNode('tools', new ToolNode(tools))
+    .addEdge(START, 'agent')
+    .addConditionalEdges('agent', toolsCondition, ['tools', END])
+    .addEdge('tools', 'agent')
+    .compile();
+  return async (n) => {
+    i = n;
+    await graph.invoke({ messages: [new HumanMessage('go')] });
+  };
+}
+
+async function timed(invoke: Invoke, i: number): Promise<number> {
+  const started = performance.now();
+  await invoke(i);
+  return performance.now() - started;
+}
+
+async function compare(name: string, baseline: Invoke, airlock: Invoke): Promise<void> {
+  const base: number[] = [];
+  const through: number[] = [];
+  for (let i = 0; i < WARMUP + CALLS; i += 1) {
+    const a = await timed(baseline, i);
+    const b = await timed(airlock, i);
+    if (i >= WARMUP) {
+      base.push(a);
+      through.push(b);
+    }
+  }
+  const p50Base = percentile(base, 0.5);
+  const p50Airlock = percentile(through, 0.5);
+  console.log(
+    [
+      name.padEnd(16),
+      `own approval p50 ${p50Base.toFixed(2)} ms`.padEnd(28),
+      `through Airlock p50 ${p50Airlock.toFixed(2)} ms`.padEnd(32),
+      `added p50 ${(p50Airlock - p50Base).toFixed(2)} ms`.padEnd(20),
+      `(p99 ${percentile(through, 0.99).toFixed(2)} ms)`,
+    ].join(' '),
+  );
+}
+
+setTracingDisabled(true);
+const k = await startFrameworkKernel();
+try {
+  console.log(
+    `granted call, ${CALLS} runs per variant (after ${WARMUP} warm-up), node ${process.version}`,
+  );
+  const floor: number[] = [];
+  for (let i = 0; i < WARMUP + CALLS; i += 1) {
+    const started = performance.now();
+    const response = await fetch(`${k.connection.url}/agent_api/v1/profile/configuration`, {
+      headers: { authorization: `Bearer ${k.connection.token}` },
+    });
+    await response.text();
+    if (i >= WARMUP) floor.push(performance.now() - started);
+  }
+  console.log(
+    `kernel floor: one GET round trip on loopback p50 ${percentile(floor, 0.5).toFixed(2)} ms`,
+  );
+  const ai = createAiSdkAirlock({ ...k.connection, sessionId: 'bench-ai' });
+  await compare(
+    'ai 6',
+    aiSdk((tools) => tools),
+    aiSdk((tools) => ai.tools(tools)),
+  );
+  const agents = createOpenAIAgentsAirlock({ ...k.connection, sessionId: 'bench-agents' });
+  await compare(
+    '@openai/agents',
+    openaiAgents((tools) => tools),
+    openaiAgents((tools) => agents.tools(tools as never)),
+  );
+  const lg = createLangGraphAirlock({ ...k.connection, sessionId: 'bench-langgraph' });
+  await compare(
+    'langgraph',
+    langGraph((tools) => tools),
+    langGraph((tools) => lg.tools(tools)),
+  );
+} finally {
+  await k.close();
+}
