@@ -1,4 +1,8 @@
-export { classifyShellCommand } from './classify/action-tags.js';
+export {
+  classifyShellCommand,
+  MAX_CLASSIFIED_COMMAND_LENGTH,
+  UNREAD_COMMAND_TAGS,
+} from './classify/action-tags.js';
 export {
   argvLine,
   buildEffectProfile,
@@ -70,7 +74,9 @@ export {
 } from './permissions/built-in-rule-sets.js';
 export {
   type ActiveOverlays,
+  evaluateGuardrails,
   evaluatePermissions,
+  type OwnedOverlay,
   type PermissionOutcome,
   type PermissionRequest,
   type PermissionScope,

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { type AuthFailureLimit, DEFAULT_AUTH_FAILURE_LIMIT } from './api/auth-throttle.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './api/rate-limit.js';
 import { FeedHub } from './feed/hub.js';
 import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-server.js';
@@ -28,6 +29,11 @@ export interface AirlockOptions extends StoreLocation {
    * null: off everywhere.
    */
   rateLimit?: RateLimitOptions | null | undefined;
+  /**
+   * Per-peer limit on failed authentications, on every store and surface.
+   * Absent: {@link DEFAULT_AUTH_FAILURE_LIMIT}; null: off.
+   */
+  authFailureLimit?: AuthFailureLimit | null | undefined;
   /** Limits on slow clients; see {@link DEFAULT_TIMEOUTS}. */
   timeouts?: Partial<ServerTimeouts> | undefined;
   /** Injectable clock (epoch ms). */
@@ -80,6 +86,10 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
           ? DEFAULT_RATE_LIMIT
           : null
         : options.rateLimit,
+    authFailureLimit:
+      options.authFailureLimit === undefined
+        ? DEFAULT_AUTH_FAILURE_LIMIT
+        : options.authFailureLimit,
     timeouts: options.timeouts,
   });
   let closing: Promise<void> | undefined;

@@ -4,6 +4,7 @@ import { createInboxHandler } from '@airlock/inbox';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from 'pino';
 import { authenticateToken, bearerToken } from './api/access.js';
+import { type AuthFailureLimit, AuthFailureThrottle, peerOf } from './api/auth-throttle.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { OPERATIONS } from './api/operations.js';
 import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
@@ -29,6 +30,8 @@ export interface HttpOptions {
   version: string;
   /** Per-credential request limit on the agent and member planes; none when null or absent. */
   rateLimit?: RateLimitOptions | null | undefined;
+  /** Per-peer limit on failed authentications (every surface); none when null or absent. */
+  authFailureLimit?: AuthFailureLimit | null | undefined;
   /** How long a slow client may take; see {@link DEFAULT_TIMEOUTS}. */
   timeouts?: Partial<ServerTimeouts> | undefined;
 }
@@ -58,9 +61,17 @@ type Authentication =
   | { principal: Principal; error: null }
   | { principal: null; error: AirlockError };
 
-async function authenticateRequest(kernel: Kernel, req: IncomingMessage): Promise<Authentication> {
+async function authenticateRequest(
+  kernel: Kernel,
+  req: IncomingMessage,
+  throttle: AuthFailureThrottle | null,
+): Promise<Authentication> {
   try {
-    const principal = await authenticateToken(kernel, bearerToken(req.headers.authorization));
+    const principal = await authenticateToken(
+      kernel,
+      bearerToken(req.headers.authorization),
+      throttle ? { throttle, peer: peerOf(req) } : null,
+    );
     return { principal, error: null };
   } catch (error) {
     return {
@@ -89,7 +100,10 @@ export interface HttpHandle {
 /** Serves REST, tRPC (/trpc), the OpenAPI document, and the WebSocket feed and cable. */
 export async function startHttpServer(options: HttpOptions): Promise<HttpHandle> {
   const rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit) : null;
-  const rest = createRestHandler(OPERATIONS, { ...options, rateLimiter });
+  const authThrottle = options.authFailureLimit
+    ? new AuthFailureThrottle(options.authFailureLimit)
+    : null;
+  const rest = createRestHandler(OPERATIONS, { ...options, rateLimiter, authThrottle });
   const openapi = JSON.stringify(buildOpenApiDocument(OPERATIONS, { version: options.version }));
   // Each tRPC request is authenticated before tRPC reads its body (see the request handler).
   const authentications = new WeakMap<IncomingMessage, Authentication>();
@@ -98,7 +112,8 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     basePath: '/trpc/',
     maxBodySize: options.bodyLimit,
     async createContext({ req, res }): Promise<TrpcContext> {
-      const auth = authentications.get(req) ?? (await authenticateRequest(options.kernel, req));
+      const auth =
+        authentications.get(req) ?? (await authenticateRequest(options.kernel, req, authThrottle));
       return {
         kernel: options.kernel,
         hub: options.hub,
@@ -112,7 +127,11 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       };
     },
   });
-  const sockets = createSocketHandler({ kernel: options.kernel, hub: options.hub });
+  const sockets = createSocketHandler({
+    kernel: options.kernel,
+    hub: options.hub,
+    authThrottle,
+  });
   const inbox = createInboxHandler();
   // Shutdown ends idle connections (even ones that never sent a request) and
   // event streams at once, and gives requests in flight a grace period.
@@ -153,7 +172,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname.startsWith('/trpc/')) {
         if (req.headers.accept?.includes('text/event-stream')) streams.add(socket);
-        void authenticateRequest(options.kernel, req).then((auth) => {
+        void authenticateRequest(options.kernel, req, authThrottle).then((auth) => {
           authentications.set(req, auth);
           // A refused caller's body is never read: the connection closes after the answer.
           if (auth.error && hasUnreadBody(req)) res.setHeader('connection', 'close');

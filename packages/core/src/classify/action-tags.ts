@@ -1,5 +1,22 @@
 import { classifyShellSegments } from './segment-walker.js';
-import { type ActionTag, orderedTags } from './tags.js';
+import { ACTION_TAGS, type ActionTag, orderedTags } from './tags.js';
+
+/**
+ * The longest command the classifier reads, in UTF-16 code units. Reading
+ * costs time in proportion to the text (more for many short segments), and
+ * the kernel classifies on its event loop: past this bound a command is not
+ * read at all (see {@link UNREAD_COMMAND_TAGS}).
+ */
+export const MAX_CLASSIFIED_COMMAND_LENGTH = 8192;
+
+/**
+ * The tags of a command too long to read: every action it could take but a
+ * plain read, so a contract's forbidden and requires_user lists meet it
+ * (padding a command cannot slip it past them) and nothing allows it as a read.
+ */
+export const UNREAD_COMMAND_TAGS: readonly ActionTag[] = ACTION_TAGS.filter(
+  (tag) => tag !== 'read',
+);
 
 /**
  * Classifies a shell command line into action tags (spec 004): the union of
@@ -8,9 +25,12 @@ import { type ActionTag, orderedTags } from './tags.js';
  * and wrappers such as `sudo`, `env`, `timeout` and `xargs`. What it cannot
  * read (unbalanced quotes, `eval`, encoded payloads, scripts, unknown
  * programs) adds `unknown`; it never reads as `read` alone. Not a shell
- * interpreter: behaviour hidden in scripts or aliases is not seen.
+ * interpreter: behaviour hidden in scripts or aliases is not seen. A command
+ * longer than {@link MAX_CLASSIFIED_COMMAND_LENGTH} is not read: it carries
+ * {@link UNREAD_COMMAND_TAGS}.
  */
 export function classifyShellCommand(command: string): ActionTag[] {
+  if (command.length > MAX_CLASSIFIED_COMMAND_LENGTH) return [...UNREAD_COMMAND_TAGS];
   const tags = new Set<ActionTag>();
   for (const segment of classifyShellSegments(command)) {
     for (const tag of segment.tags) tags.add(tag);

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { pointerTokens } from '../issues/problem.js';
 import type { ApprovalMode } from '../schemas/approval.js';
-import { classifyShellCommand } from './action-tags.js';
+import {
+  classifyShellCommand,
+  MAX_CLASSIFIED_COMMAND_LENGTH,
+  UNREAD_COMMAND_TAGS,
+} from './action-tags.js';
 import { redirectionTargets, splitShellSegments } from './shell-segments.js';
 import { ACTION_TAGS, type ActionTag, orderedTags } from './tags.js';
 
@@ -102,13 +106,21 @@ export function shellCommandsOf(input: unknown, commandPointers: readonly string
 /** The tags of every command a tool input carries, as one set in canonical order. */
 export function classifyCommands(commands: readonly string[]): ActionTag[] {
   if (commands.length === 1) return classifyShellCommand(commands[0]!);
+  // The classifier's bound holds for a call, not only for each of its commands.
+  if (totalLength(commands) > MAX_CLASSIFIED_COMMAND_LENGTH) return [...UNREAD_COMMAND_TAGS];
   return orderedTags(commands.flatMap((command) => classifyShellCommand(command)));
+}
+
+function totalLength(commands: readonly string[]): number {
+  return commands.reduce((sum, command) => sum + command.length, 0);
 }
 
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\/\S+$/i;
 const PATH_LIKE = /^(~|\.{1,2})?\/|^[\w.-]+\/[\w./-]*|^[\w-]+\.[\w]+$/;
 
 function shellTargets(command: string): string[] {
+  // A command too long to classify is not split for targets either (same bound, same reason).
+  if (command.length > MAX_CLASSIFIED_COMMAND_LENGTH) return [];
   const targets: string[] = [];
   for (const segment of splitShellSegments(command)) {
     for (const word of segment.slice(1)) {
@@ -151,7 +163,10 @@ export interface EffectProfileOptions {
  */
 export function buildEffectProfile(options: EffectProfileOptions): EffectProfile {
   const commands = shellCommandsOf(options.toolInput, options.commandPointers);
-  const targets = commands.flatMap((command) => shellTargets(command));
+  const targets =
+    totalLength(commands) > MAX_CLASSIFIED_COMMAND_LENGTH
+      ? []
+      : commands.flatMap((command) => shellTargets(command));
   for (const key of TARGET_KEYS) {
     const value = stringAt(options.toolInput, key);
     const values = Array.isArray(value) ? value : [value];

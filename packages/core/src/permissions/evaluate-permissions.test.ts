@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OverlayDocument, PermissionRule } from '../schemas/permissions.js';
-import { type ActiveOverlays, evaluatePermissions } from './evaluate-permissions.js';
+import {
+  type ActiveOverlays,
+  evaluateGuardrails,
+  evaluatePermissions,
+} from './evaluate-permissions.js';
 import { FIXTURE_MANIFEST } from './fixtures/manifest.js';
 import { withRememberedRule } from './overlay-document.js';
 
@@ -88,6 +92,51 @@ describe('overlays', () => {
       verdict: 'deny',
       scope: 'rule_set',
     });
+  });
+
+  it("every member's guardrail binds whatever set the run selected, and on a fallback", () => {
+    const filed = group('planning', {
+      verdict: 'deny',
+      guardrail: true,
+      targets: ['src/prod/**'],
+      reason: 'not production',
+    });
+    const guardrails = [{ owner: 'member:m2', document: filed }];
+    const call = { input: { path: 'src/prod/db.ts' }, overlays: { guardrails } };
+    for (const ruleSetId of ['autonomous', 'supervised', 'missing-set']) {
+      expect(decide({ ...call, ruleSetId })).toMatchObject({
+        verdict: 'deny',
+        scope: 'user',
+        owner: 'member:m2',
+        detail: 'not production',
+      });
+    }
+    // An ask guardrail and a deny guardrail of two members: the deny binds.
+    const asks = group('autonomous', { verdict: 'ask', guardrail: true, risks: ['write'] });
+    expect(
+      decide({
+        ruleSetId: 'autonomous',
+        input: { path: 'src/prod/db.ts' },
+        overlays: { guardrails: [{ owner: 'member:m1', document: asks }, ...guardrails] },
+      }),
+    ).toMatchObject({ verdict: 'deny', owner: 'member:m2' });
+    // Ordinary rules of a member's document do not travel with its guardrails.
+    const grant = group('autonomous', { verdict: 'deny', tools: ['t_write'] });
+    expect(
+      decide({
+        ruleSetId: 'autonomous',
+        overlays: { guardrails: [{ owner: 'member:m1', document: grant }] },
+      }),
+    ).toMatchObject({ verdict: 'allow', scope: 'rule_set' });
+    expect(
+      evaluateGuardrails({
+        toolName: 't_write',
+        input: { path: 'src/prod/x.ts' },
+        manifest: FIXTURE_MANIFEST,
+        projectRoot: '/repo',
+        guardrails,
+      }),
+    ).toMatchObject({ verdict: 'deny', ruleSet: { id: 'none' } });
   });
 
   it('overlays cannot lift Baseline: an unavailable tool stays refused', () => {

@@ -14,11 +14,25 @@ import { type CanonicalTarget, callTargets } from './targets.js';
 /** Where a deciding permission rule came from. */
 export type PermissionScope = 'baseline' | 'rule_set' | 'user' | 'project' | 'conversation';
 
+/** A member's user overlay document, named by its owner. */
+export interface OwnedOverlay {
+  /** The member principal that keeps the document (`member:<credential id>`). */
+  readonly owner: string;
+  readonly document: OverlayDocument;
+}
+
 /** The overlay documents that apply to a call; a project document only once trusted. */
 export interface ActiveOverlays {
+  /** The user document whose ordinary rules apply: the one of the member who started the run. */
   readonly user?: OverlayDocument | null | undefined;
   readonly project?: OverlayDocument | null | undefined;
   readonly conversation?: OverlayDocument | null | undefined;
+  /**
+   * Every user document of the workspace: their guardrails bind every call,
+   * whoever started the run and whichever rule set it selected. Absent: the
+   * guardrails of `user` alone.
+   */
+  readonly guardrails?: readonly OwnedOverlay[] | undefined;
 }
 
 /** What the permission engine is asked. */
@@ -46,6 +60,8 @@ export interface PermissionOutcome {
   readonly index: number | null;
   /** The overlay group's index in its scope document. */
   readonly group: number | undefined;
+  /** For a guardrail: the member whose user document holds it. */
+  readonly owner?: string | undefined;
   /** The deciding rule, for a person to read. */
   readonly rule: PermissionRule | undefined;
   readonly detail: string | null;
@@ -62,6 +78,7 @@ interface Candidate {
   scope: PermissionScope;
   index: number | null;
   group?: number;
+  owner?: string;
   rule?: PermissionRule;
   detail: string | null;
 }
@@ -106,6 +123,53 @@ function firstInDocument(
   return null;
 }
 
+/**
+ * The strictest guardrail of the workspace that matches the call (a deny
+ * before an ask; the first in document order on a tie). A guardrail binds
+ * whatever rule set the run selected: the group holding it only files it.
+ */
+function bindingGuardrail(overlays: ActiveOverlays, call: PermissionCallFacts): Candidate | null {
+  const documents =
+    overlays.guardrails ?? (overlays.user ? [{ owner: '', document: overlays.user }] : []);
+  let found: Candidate | null = null;
+  for (const { owner, document } of documents) {
+    for (const [group, entry] of document.entries()) {
+      const match = firstMatch(
+        entry.rules,
+        call,
+        { scope: 'user', group },
+        (rule) => rule.guardrail === true,
+      );
+      if (match === null) continue;
+      if (owner !== '') match.owner = owner;
+      found = found === null ? match : stricter(found, match);
+      if (found.verdict === 'deny') return found;
+    }
+  }
+  return found;
+}
+
+/**
+ * Decides a call by the workspace's guardrails alone: for a run that selected
+ * no rule set, whose calls the guardrails bind all the same. Null when none matches.
+ */
+export function evaluateGuardrails(request: {
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly manifest: ToolManifest | undefined;
+  readonly projectRoot: string | undefined;
+  readonly guardrails: readonly OwnedOverlay[];
+}): PermissionOutcome | null {
+  const entry = request.manifest?.find((tool) => tool.name === request.toolName);
+  const targets = callTargets(entry, request.input, request.projectRoot);
+  const found = bindingGuardrail(
+    { guardrails: request.guardrails },
+    { toolName: request.toolName, entry, input: request.input, targets },
+  );
+  if (found === null) return null;
+  return outcome(found, { id: 'none', version: 'n/a' }, targets, null);
+}
+
 function stricter(current: Candidate, next: Candidate | null): Candidate {
   if (next === null) return current;
   return LAYER_VERDICT_STRICTNESS[next.verdict] > LAYER_VERDICT_STRICTNESS[current.verdict]
@@ -119,7 +183,9 @@ function describe(candidate: Candidate, ruleSetId: string): string | null {
   const where =
     candidate.scope === 'rule_set'
       ? `rule ${candidate.index} of rule set ${ruleSetId}`
-      : `${candidate.scope} overlay rule ${candidate.index} (group ${candidate.group}) for rule set ${ruleSetId}`;
+      : candidate.owner !== undefined
+        ? `guardrail ${candidate.index} (group ${candidate.group}) of ${candidate.owner}'s user overlay`
+        : `${candidate.scope} overlay rule ${candidate.index} (group ${candidate.group}) for rule set ${ruleSetId}`;
   return candidate.verdict === 'deny' ? `denied by ${where}` : `${where} asks a person`;
 }
 
@@ -157,13 +223,17 @@ export function evaluatePermissions(request: PermissionRequest): PermissionOutco
     approvalMode: request.approvalMode,
   });
   if (!selection.ok) {
-    const decided = baseline ?? {
-      verdict: 'ask' as const,
-      scope: 'baseline' as const,
-      index: null,
-      detail: `Baseline asks a person: ${selection.detail}`,
-      baselineCheck: 'rule_set_unavailable' as const,
-    };
+    // Baseline alone, without overlays; a guardrail still binds (nothing escapes one).
+    const guardrail = bindingGuardrail(request.overlays, call);
+    let decided: Candidate = baseline ??
+      guardrail ?? {
+        verdict: 'ask' as const,
+        scope: 'baseline' as const,
+        index: null,
+        detail: `Baseline asks a person: ${selection.detail}`,
+        baselineCheck: 'rule_set_unavailable' as const,
+      };
+    decided = stricter(decided, guardrail);
     return outcome(decided, { id: request.ruleSetId, version: BASELINE_VERSION }, targets, {
       reason: selection.reason,
       detail: selection.detail,
@@ -183,10 +253,7 @@ export function evaluatePermissions(request: PermissionRequest): PermissionOutco
       index: null,
       detail: `no rule of rule set ${set.id} decides ${request.toolName}`,
     };
-  const guardrail = firstInDocument(overlays.user, set.id, call, {
-    scope: 'user',
-    guardrails: true,
-  });
+  const guardrail = bindingGuardrail(overlays, call);
   // Baseline and guardrails come first so that they keep a tie.
   let decided = baseline ?? guardrail ?? chain;
   decided = stricter(decided, guardrail);
@@ -206,6 +273,7 @@ function outcome(
     scope: decided.scope,
     index: decided.index,
     group: decided.group,
+    ...(decided.owner === undefined ? {} : { owner: decided.owner }),
     rule: decided.rule,
     detail: describe(decided, ruleSet.id),
     baselineCheck: decided.baselineCheck,

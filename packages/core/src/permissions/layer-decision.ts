@@ -14,6 +14,7 @@ export function permissionLayerDecision(outcome: PermissionOutcome): LayerDecisi
       rule_set: outcome.ruleSet,
       scope: outcome.scope,
       ...(outcome.group === undefined ? {} : { group: outcome.group }),
+      ...(outcome.owner === undefined ? {} : { owner: outcome.owner }),
       ...(outcome.baselineCheck === undefined ? {} : { baseline_check: outcome.baselineCheck }),
       ...(outcome.rule === undefined ? {} : { text: JSON.stringify(outcome.rule) }),
     },

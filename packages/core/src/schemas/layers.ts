@@ -21,6 +21,8 @@ export const LayerRuleRefSchema = z.object({
   scope: z.enum(['baseline', 'rule_set', 'user', 'project', 'conversation']).optional(),
   /** An overlay group's index within its scope document (spec 003). */
   group: z.number().int().nonnegative().optional(),
+  /** For a guardrail: the member whose user overlay holds it (it binds every run of the workspace). */
+  owner: z.string().optional(),
   /**
    * Set when Baseline itself decided (spec 003): its check, or
    * `rule_set_unavailable` when the selected set could not be used. No

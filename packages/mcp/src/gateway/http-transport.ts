@@ -125,6 +125,8 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       } catch (error) {
         if (isKernelError(error, 'unauthenticated')) return refuse(res, 401, error.detail, req);
         if (isKernelError(error, 'forbidden')) return refuse(res, 403, error.detail, req);
+        // The kernel throttles failed authentications per address: the gateway's, here.
+        if (isKernelError(error, 'rate_limited')) return refuse(res, 429, error.detail, req);
         throw error;
       }
     }

@@ -3,6 +3,7 @@ import { type ApplicationFence, fencedIn } from '../feed/fence.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { authenticate, type Principal } from '../store/accounts.js';
 import { applicationOfRun } from '../store/runs.js';
+import type { AuthFailureThrottle } from './auth-throttle.js';
 import type { Operation } from './operation.js';
 
 /** Reads the bearer token of an Authorization header (or a `access_token` fallback). */
@@ -14,16 +15,30 @@ export function bearerToken(header: string | undefined, fallback?: string | null
   return fallback ?? null;
 }
 
+/** Where a request came from and the throttle its failed authentications count against. */
+export interface AuthPeer {
+  throttle: AuthFailureThrottle;
+  /** The peer's address, as {@link peerOf} names it. */
+  peer: string;
+}
+
 /**
- * Authenticates a token.
- * @throws AirlockError unauthenticated (401) when missing, unknown or revoked.
+ * Authenticates a token. A failure counts against the peer's throttle, when
+ * one is given; a valid token is never refused by it.
+ * @throws AirlockError unauthenticated (401) when missing, unknown or revoked;
+ *   RateLimitedError (429) instead when the peer failed too often.
  */
-export async function authenticateToken(kernel: Kernel, token: string | null): Promise<Principal> {
+export async function authenticateToken(
+  kernel: Kernel,
+  token: string | null,
+  from?: AuthPeer | null,
+): Promise<Principal> {
+  const principal = token ? await authenticate(kernel.context.store, token) : null;
+  if (principal) return principal;
+  from?.throttle.failed(from.peer);
   if (!token)
     throw new AirlockError('unauthenticated', 'send a bearer token: Authorization: Bearer <token>');
-  const principal = await authenticate(kernel.context.store, token);
-  if (!principal) throw new AirlockError('unauthenticated', 'the token is unknown or revoked');
-  return principal;
+  throw new AirlockError('unauthenticated', 'the token is unknown or revoked');
 }
 
 /** Who may open the lifecycle feed (WebSocket and the tRPC subscription). */

@@ -6,6 +6,7 @@ import { findAgentApplication, type Principal, principalName } from '../store/ac
 import { conversationExists } from '../store/conversations.js';
 import { type OverlayKey, readOverlay, replaceOverlay, trustOverlay } from '../store/overlays.js';
 import { implement } from './operation.js';
+import { assertPolicyTextIsUnicode } from './policy-text.js';
 
 /**
  * Resolves who owns a document and checks the caller may manage it: a
@@ -60,6 +61,7 @@ export const replaceOverlayOperation = implement(
   OPERATION_CONTRACTS['overlays.replace'],
   async ({ kernel, principal }, input) => {
     const key = await overlayKey(kernel, principal, input);
+    assertPolicyTextIsUnicode({ groups: input.groups });
     const validated = validateOverlayDocument(input.groups, key.scope);
     if (!validated.ok) {
       throw new AirlockError(

@@ -6,6 +6,7 @@ import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
 import { principalName } from '../store/accounts.js';
 import { currentProfileConfiguration, putProfileConfiguration } from '../store/profiles.js';
 import { implement } from './operation.js';
+import { assertPolicyTextIsUnicode } from './policy-text.js';
 
 function agentApplication(principal: { agent_application_id: string | null }): string {
   if (!principal.agent_application_id) {
@@ -19,6 +20,7 @@ export const putConfiguration = implement(
   OPERATION_CONTRACTS['profile.put'],
   async ({ kernel, principal }, input) => {
     const app = agentApplication(principal);
+    assertPolicyTextIsUnicode(input);
     const validated = validateProfileConfiguration(input);
     const problems = [
       ...(validated.ok ? [] : validated.problems),

@@ -17,10 +17,10 @@ const LIMITED_PLANES = new Set(['agent', 'member']);
 export class RateLimitedError extends AirlockError {
   readonly retryAfterSeconds: number;
 
-  constructor(retryAfterSeconds: number) {
+  constructor(retryAfterSeconds: number, detail?: string) {
     super(
       'rate_limited',
-      `this credential sent too many requests; retry after ${retryAfterSeconds} s`,
+      detail ?? `this credential sent too many requests; retry after ${retryAfterSeconds} s`,
     );
     this.retryAfterSeconds = retryAfterSeconds;
   }

@@ -1,8 +1,10 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
+import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
 import { declaresCode, type Operation, pathParams } from './operation.js';
@@ -25,6 +27,8 @@ export interface RestOptions {
   validateOutputs: boolean;
   /** Per-credential request limit; none when absent. */
   rateLimiter?: RateLimiter | null | undefined;
+  /** Per-peer limit on failed authentications; none when absent. */
+  authThrottle?: AuthFailureThrottle | null | undefined;
 }
 
 /**
@@ -158,6 +162,24 @@ function etagOf(output: unknown): string | null {
   return typeof version === 'string' ? `"${version}"` : null;
 }
 
+/**
+ * Decodes a body as UTF-8, refusing bytes that are not: decoded leniently
+ * they would turn into U+FFFD and be stored as text nobody sent.
+ * @throws AirlockError invalid_configuration (422) on an operation that
+ *   declares policy, invalid_json (400) on any other.
+ */
+function decodeUtf8(body: Buffer, operation: Operation): string {
+  if (isUtf8(body)) return body.toString('utf8');
+  const detail =
+    'the body is not UTF-8 text (it holds an invalid byte sequence); nothing was changed';
+  if (declaresCode(operation, 'invalid_configuration')) {
+    throw new AirlockError('invalid_configuration', detail, [
+      { code: 'not_unicode', pointer: '', message: detail },
+    ]);
+  }
+  throw new AirlockError('invalid_json', detail);
+}
+
 async function readInput(
   req: IncomingMessage,
   url: URL,
@@ -176,7 +198,7 @@ async function readInput(
       if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
         throw new AirlockError('unsupported_media_type', 'send the body as application/json');
       }
-      const text = body.toString('utf8');
+      const text = decodeUtf8(body, route.operation);
       checkJsonTextDepth(text);
       let parsed: unknown;
       try {
@@ -221,6 +243,7 @@ export function createRestHandler(
       const principal = await authenticateToken(
         options.kernel,
         bearerToken(req.headers.authorization),
+        options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
       options.rateLimiter?.take(principal);
       const fromPath: Record<string, string> = {};

@@ -9,6 +9,7 @@ import { readEvents } from '../store/events.js';
 import { listRuns as listStoredRuns } from '../store/runs.js';
 import type { RunTable } from '../store/schema.js';
 import { implement } from './operation.js';
+import { assertPolicyTextIsUnicode } from './policy-text.js';
 
 /**
  * Answers a freshly created run. An inline (scripted) run has already taken
@@ -24,6 +25,8 @@ export function settleFirstSteps(kernel: Kernel, run: RunTable) {
 export const createRun = implement(
   OPERATION_CONTRACTS['runs.create'],
   async ({ kernel, principal }, input) => {
+    // What the model reads and says (`input`, the provider's rounds) may be any text.
+    assertPolicyTextIsUnicode(input, ['input', 'provider']);
     const schemaProblems = manifestSchemaProblems(
       {
         workspaceId: principal.workspace_id,

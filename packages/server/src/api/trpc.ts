@@ -106,6 +106,9 @@ function airlockCause(error: TRPCError): AirlockError {
 function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
   return t.procedure.use(({ ctx, next }) => {
     if (!ctx.principal) {
+      if (ctx.authError instanceof RateLimitedError) {
+        ctx.setHeader('retry-after', String(ctx.authError.retryAfterSeconds));
+      }
       throw toTrpcError(ctx.authError ?? new AirlockError('unauthenticated', 'no token'));
     }
     try {

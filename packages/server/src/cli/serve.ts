@@ -32,6 +32,9 @@ Options:
   --rate-limit <spec>   Requests per credential on the agent and member planes:
                         N per second with a burst of B as N/B (e.g. 100/500), or off
                         (env AIRLOCK_RATE_LIMIT; default off on SQLite, 100/500 on PostgreSQL)
+  --auth-failure-limit <spec>  Failed authentications per peer address on every
+                        surface, as N/B (N per second after a burst of B), or off
+                        (env AIRLOCK_AUTH_FAILURE_LIMIT; default 1/20 on every store)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
   --no-demo             Do not start the demo run on first start
   -h, --help            Show this help
@@ -51,16 +54,20 @@ function optionalDuration(text: string | undefined): number | undefined {
 }
 
 /**
- * Reads `--rate-limit`: `N/B` (N per second, burst B), `N` (burst 5N) or `off`.
+ * Reads `--rate-limit` (or `flag`, of the same form): `N/B` (N per second,
+ * burst B), `N` (burst 5N) or `off`.
  * @throws Error on anything else.
  */
-export function parseRateLimit(text: string | undefined): RateLimitOptions | null | undefined {
+export function parseRateLimit(
+  text: string | undefined,
+  flag = '--rate-limit',
+): RateLimitOptions | null | undefined {
   if (text === undefined || text === '') return undefined;
   if (text === 'off') return null;
   const match = /^(\d+(?:\.\d+)?)(?:\/(\d+))?$/.exec(text);
   const perSecond = Number(match?.[1]);
   if (!match || !(perSecond > 0)) {
-    throw new Error(`--rate-limit wants N/B (requests per second / burst) or off, not ${text}`);
+    throw new Error(`${flag} wants N/B (per second / burst) or off, not ${text}`);
   }
   return { perSecond, burst: match[2] ? Math.max(1, Number(match[2])) : Math.ceil(perSecond * 5) };
 }
@@ -81,6 +88,7 @@ export async function serve(argv: string[]): Promise<number> {
       'headers-timeout': { type: 'string' },
       'idle-timeout': { type: 'string' },
       'rate-limit': { type: 'string' },
+      'auth-failure-limit': { type: 'string' },
       'log-level': { type: 'string' },
       'no-demo': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -107,6 +115,10 @@ export async function serve(argv: string[]): Promise<number> {
     bodyLimit: Number(values['body-limit'] ?? env.AIRLOCK_BODY_LIMIT ?? 1024 * 1024),
     logger,
     rateLimit: parseRateLimit(values['rate-limit'] ?? env.AIRLOCK_RATE_LIMIT),
+    authFailureLimit: parseRateLimit(
+      values['auth-failure-limit'] ?? env.AIRLOCK_AUTH_FAILURE_LIMIT,
+      '--auth-failure-limit',
+    ),
     timeouts: {
       requestMs: optionalDuration(values['request-timeout'] ?? env.AIRLOCK_REQUEST_TIMEOUT),
       headersMs: optionalDuration(values['headers-timeout'] ?? env.AIRLOCK_HEADERS_TIMEOUT),

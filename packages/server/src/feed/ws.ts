@@ -10,6 +10,8 @@ import {
   FEED_ACCESS,
   fenceOf,
 } from '../api/access.js';
+import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
+import { RateLimitedError } from '../api/rate-limit.js';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { workspaceHead } from '../store/events.js';
@@ -25,8 +27,10 @@ const MAX_BUFFERED = 8 * 1024 * 1024;
 
 function refuse(socket: Duplex, error: AirlockError): void {
   const body = JSON.stringify(error.toBody());
+  const retry =
+    error instanceof RateLimitedError ? `retry-after: ${error.retryAfterSeconds}\r\n` : '';
   socket.end(
-    `HTTP/1.1 ${error.status} ${error.code}\r\ncontent-type: application/json\r\n` +
+    `HTTP/1.1 ${error.status} ${error.code}\r\ncontent-type: application/json\r\n${retry}` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
@@ -90,7 +94,11 @@ function decodeSegment(value: string): string {
  * from a sequence number (or start at `after=latest`, the head, which the
  * `ready` message names). Returns the HTTP upgrade handler.
  */
-export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
+export function createSocketHandler(options: {
+  kernel: Kernel;
+  hub: FeedHub;
+  authThrottle?: AuthFailureThrottle | null | undefined;
+}) {
   // No permessage-deflate: feed frames are written prebuilt to the socket (writeFrames).
   const wss = new WebSocketServer({
     noServer: true,
@@ -107,6 +115,7 @@ export function createSocketHandler(options: { kernel: Kernel; hub: FeedHub }) {
       const principal = await authenticateToken(
         options.kernel,
         bearerToken(req.headers.authorization, url.searchParams.get('access_token')),
+        options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
       if (feed) {
         checkAccess(FEED_ACCESS, principal, { workspace_id: decodeSegment(feed[1]!) });

@@ -1,9 +1,11 @@
 import {
   type ActiveOverlays,
+  evaluateGuardrails,
   evaluatePermissions,
   type LayerDecision,
   type OverlayDocument,
   type OverlayScope,
+  type OwnedOverlay,
   type PermissionOutcome,
   permissionLayerDecision,
   type ToolManifest,
@@ -47,19 +49,33 @@ export function runUser(run: Pick<RunTable, 'created_by'>): string | null {
   return run.created_by.startsWith('member:') ? run.created_by : null;
 }
 
-/** Loads the overlay documents that apply to a run (a project document only when trusted). */
+/**
+ * Loads the overlay documents that apply to a run: the ordinary rules of the
+ * member who created it, its application's project document (only when
+ * trusted), its conversation's, and every member's user document of the
+ * workspace for their guardrails, which bind every run whoever started it.
+ */
 export async function activeOverlays(tx: Tx, run: RunTable): Promise<ActiveOverlays> {
   const wanted: [OverlayScope, string][] = [];
-  const user = runUser(run);
-  if (user) wanted.push(['user', user]);
   if (run.agent_application_id) wanted.push(['project', run.agent_application_id]);
   if (run.conversation_id) wanted.push(['conversation', run.conversation_id]);
-  if (wanted.length === 0) return {};
-  const rows = await readOverlayDocuments(tx, run.workspace_id, wanted);
-  const overlays: { -readonly [K in keyof ActiveOverlays]: OverlayDocument } = {};
+  const rows = await readOverlayDocuments(tx, run.workspace_id, wanted, {
+    everyUserDocument: true,
+  });
+  const user = runUser(run);
+  const overlays: {
+    -readonly [K in Exclude<keyof ActiveOverlays, 'guardrails'>]?: OverlayDocument;
+  } & { guardrails: OwnedOverlay[] } = { guardrails: [] };
   for (const row of rows) {
     if (row.scope === 'project' && row.trusted_digest !== row.digest) continue;
-    overlays[row.scope] = JSON.parse(row.document) as OverlayDocument;
+    const document = JSON.parse(row.document) as OverlayDocument;
+    if (row.scope !== 'user') overlays[row.scope] = document;
+    else {
+      if (row.owner_id === user) overlays.user = document;
+      if (document.some((group) => group.rules.some((rule) => rule.guardrail === true))) {
+        overlays.guardrails.push({ owner: row.owner_id, document });
+      }
+    }
   }
   return overlays;
 }
@@ -111,15 +127,17 @@ function schemaRefusal(entry: ToolManifestEntry, problems: string, ruleSetId: st
 /**
  * The spec 003 layer: a call whose input fails its tool's schema is refused
  * as data; then, when a rule set is selected, Baseline, the set and the
- * run's overlays decide (core's evaluatePermissions). Without a manifest or
- * a selected set the layer does not apply.
+ * run's overlays decide (core's evaluatePermissions). The workspace's
+ * guardrails bind every model call, even of a run that selected no rule set
+ * or declared no manifest; without either and without a matching guardrail
+ * the layer does not apply.
  */
 export const permissionsLayer: PolicyLayer = {
   name: 'rule_set',
   configurationKeys: PERMISSION_KEYS,
+  appliesWithoutConfiguration: true,
   async evaluate(call) {
     const config = frozenPermissions(call.frozen);
-    if (config.manifest === undefined && config.ruleSetId === undefined) return null;
     const input = call.call.toolInput ?? null;
     const entry = config.manifest?.find((tool) => tool.name === call.toolName);
     if (entry) {
@@ -130,7 +148,17 @@ export const permissionsLayer: PolicyLayer = {
       const problems = inputSchemaProblems(owner, entry, input);
       if (problems !== null) return schemaRefusal(entry, problems, config.ruleSetId);
     }
-    if (config.ruleSetId === undefined) return null;
+    const overlays = await activeOverlays(call.tx, call.run);
+    if (config.ruleSetId === undefined) {
+      const bound = evaluateGuardrails({
+        toolName: call.toolName,
+        input,
+        manifest: config.manifest,
+        projectRoot: config.projectRoot,
+        guardrails: overlays.guardrails ?? [],
+      });
+      return bound === null ? null : permissionLayerDecision(bound);
+    }
     const outcome = evaluatePermissions({
       toolName: call.toolName,
       input,
@@ -139,7 +167,7 @@ export const permissionsLayer: PolicyLayer = {
       ruleSetId: config.ruleSetId,
       customRuleSets: config.customRuleSets,
       approvalMode: call.run.approval_mode,
-      overlays: await activeOverlays(call.tx, call.run),
+      overlays,
     });
     await noteFallback(call, outcome);
     return permissionLayerDecision(outcome);

@@ -30,6 +30,11 @@ export interface PolicyLayer {
   readonly name: LayerName;
   /** The configuration keys (profile or create call) this layer reads and the run freezes. */
   readonly configurationKeys: readonly string[];
+  /**
+   * True when the layer reads a call even of a run that froze none of its
+   * keys (the workspace's guardrails bind every run).
+   */
+  readonly appliesWithoutConfiguration?: boolean;
   /** What the layer says about the call, or null when it does not apply. */
   evaluate(call: LayerCall): LayerDecision | null | Promise<LayerDecision | null>;
 }

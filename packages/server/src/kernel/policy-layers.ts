@@ -50,14 +50,16 @@ export function frozenOf(run: RunTable): Record<string, unknown> | null {
 /**
  * Runs every policy layer that applies to a model call and composes the
  * result with the declared rules' decision. Author and kernel rows are
- * decided by the declared rules alone: the layers govern what a model asks for.
+ * decided by the declared rules alone: the layers govern what a model asks
+ * for. A run that froze no layer key still meets the workspace's guardrails.
  */
 export async function applyPolicyLayers(options: Omit<LayerCall, 'frozen'>): Promise<Decision> {
+  if (options.call.origin !== 'model') return options.base;
   const frozen = frozenOf(options.run);
-  if (frozen === null || options.call.origin !== 'model') return options.base;
   const said: LayerDecision[] = [];
   for (const layer of POLICY_LAYERS) {
-    const decision = await layer.evaluate({ ...options, frozen });
+    if (frozen === null && !layer.appliesWithoutConfiguration) continue;
+    const decision = await layer.evaluate({ ...options, frozen: frozen ?? {} });
     if (decision !== null) said.push(decision);
   }
   return combineLayers(options.base, said);

@@ -171,19 +171,28 @@ export async function readOverlayDocuments(
   reader: Reader,
   workspaceId: string,
   wanted: readonly (readonly [OverlayScope, string])[],
+  options: { everyUserDocument?: boolean } = {},
 ): Promise<
-  { scope: OverlayScope; document: string; digest: string; trusted_digest: string | null }[]
+  {
+    scope: OverlayScope;
+    owner_id: string;
+    document: string;
+    digest: string;
+    trusted_digest: string | null;
+  }[]
 > {
   return reader.db
     .selectFrom('overlay_documents')
-    .select(['scope', 'document', 'digest', 'trusted_digest'])
+    .select(['scope', 'owner_id', 'document', 'digest', 'trusted_digest'])
     .where('workspace_id', '=', workspaceId)
     .where((eb) =>
-      eb.or(
-        wanted.map(([scope, owner]) =>
+      eb.or([
+        // Every member's user document, for the guardrails that bind the whole workspace.
+        ...(options.everyUserDocument ? [eb('scope', '=', 'user')] : []),
+        ...wanted.map(([scope, owner]) =>
           eb.and([eb('scope', '=', scope), eb('owner_id', '=', owner)]),
         ),
-      ),
+      ]),
     )
     .execute();
 }

@@ -69,6 +69,7 @@ export async function deploy(
     ...options,
     // Rate limits are off in tests unless a test turns them on.
     rateLimit: options.rateLimit ?? null,
+    authFailureLimit: options.authFailureLimit ?? null,
     ...opened.location,
     sweepIntervalMs: options.sweepIntervalMs ?? 50,
   });
@@ -89,6 +90,7 @@ export async function deploy(
       deployment.airlock = await startAirlock({
         ...options,
         rateLimit: options.rateLimit ?? null,
+        authFailureLimit: options.authFailureLimit ?? null,
         ...opened.location,
         sweepIntervalMs: options.sweepIntervalMs ?? 50,
         port,

@@ -1,0 +1,73 @@
+/**
+ * How long one request holding an 800 KB shell command blocks the kernel's
+ * event loop while it parks (issue 24, "Abuse"): an in-process SQLite kernel,
+ * a run in `ask` mode under an action contract, a manifest and a rule set (so
+ * every layer reads the call), one `bash` call whose command is 800 KB of
+ * shell text. Prints the request's wall time and the event loop's longest
+ * stall (perf_hooks monitorEventLoopDelay, 1 ms resolution) per repetition.
+ *
+ *   pnpm --filter @airlock/server bench:large-command [--kb 800] [--repeat 5] [--shape script|dense]
+ *
+ * `script` is a pasted script of varied lines; `dense` is `ls;` over and over,
+ * the shape that costs the classifier most per byte.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { startAirlock } from '../src/airlock.js';
+import { largeCommand, largeCommandRun } from '../src/testing/large-command.js';
+import { benchWorkspace } from './bench-workspace.js';
+
+const { values } = parseArgs({
+  options: {
+    kb: { type: 'string', default: '800' },
+    repeat: { type: 'string', default: '5' },
+    shape: { type: 'string', default: 'script' },
+  },
+});
+const bytes = Number(values.kb) * 1000;
+const command = largeCommand(bytes, values.shape as 'script' | 'dense');
+const body = JSON.stringify(largeCommandRun(command));
+
+const dataDir = mkdtempSync(join(tmpdir(), 'airlock-large-command-'));
+const airlock = await startAirlock({ dataDir, rateLimit: null, validateOutputs: false });
+try {
+  const target = await benchWorkspace(airlock);
+  console.log(
+    `large-command: one ${(Buffer.byteLength(command) / 1000).toFixed(0)} KB bash command (${values.shape}), ask mode, contract + manifest + rule set, SQLite`,
+  );
+  for (let i = 0; i < Number(values.repeat); i++) {
+    const monitor = monitorEventLoopDelay({ resolution: 1 });
+    monitor.enable();
+    const started = performance.now();
+    const response = await fetch(`${target.url}${target.ws}/runs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${target.agent}`, 'content-type': 'application/json' },
+      body,
+    });
+    const answer = (await response.json()) as { id?: string };
+    // The first round parks after the create answers: watch the row in the store itself, so
+    // that no polling request (which would carry the 800 KB back) loads the loop being measured.
+    for (;;) {
+      const row = await airlock.store.db
+        .selectFrom('tasks')
+        .select('state')
+        .where('run_id', '=', String(answer.id))
+        .executeTakeFirst();
+      if (row?.state === 'needs_approval') break;
+      if (row && row.state !== 'ready') throw new Error(`the call did not park: ${row.state}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const wall = performance.now() - started;
+    monitor.disable();
+    console.log(
+      `  #${i + 1}: ${response.status}, parked after ${wall.toFixed(0)} ms; ` +
+        `longest event-loop stall ${(monitor.max / 1e6).toFixed(1)} ms (p99 ${(monitor.percentile(99) / 1e6).toFixed(1)} ms)`,
+    );
+  }
+} finally {
+  await airlock.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}

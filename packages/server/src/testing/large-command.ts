@@ -1,0 +1,59 @@
+/**
+ * Shell text of `bytes` UTF-8 bytes. `script`: the shapes a model writes when
+ * it pastes a large script (many `&&`/`;`/`|` segments, quoted arguments,
+ * redirections, a heredoc and command substitutions), so that every part of
+ * the classifier reads it. `dense`: `ls;` over and over, the most segments
+ * per byte.
+ */
+export function largeCommand(bytes: number, shape: 'script' | 'dense' = 'script'): string {
+  if (shape === 'dense') return 'ls;'.repeat(Math.ceil(bytes / 3)).slice(0, bytes);
+  const lines = [
+    'cd /srv/app && git status --short | grep -v "^??" > /tmp/changed.txt',
+    'sed -n \'1,20p\' src/main.ts; echo "done $(date +%s)" >> build.log',
+    'npm run build -- --mode=production || { echo failed; exit 1; }',
+    'for f in $(ls src/*.ts); do wc -l "$f"; done | sort -n | tail -5',
+    "cat <<'EOF' > notes.md\nline one with `backticks` and $dollars\nEOF",
+    'curl -sS https://example.com/api/v1/items?page=2 | jq ".items[] | .id"',
+    'rm -f ./tmp/cache-*.json && mkdir -p ./tmp && touch ./tmp/.keep',
+  ];
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = `${lines[i % lines.length]} # step ${i}\n`;
+    parts.push(line);
+    size += line.length;
+  }
+  return parts.join('').slice(0, bytes);
+}
+
+/**
+ * A standalone run create body whose one call carries `command` as `bash` in
+ * `ask` mode, under a manifest, the supervised rule set and an action
+ * contract: every policy layer reads the call, and the row parks.
+ */
+export function largeCommandRun(command: string): Record<string, unknown> {
+  return {
+    approval_mode: 'ask',
+    input: 'run the pasted script',
+    tool_manifest: [
+      {
+        name: 'bash',
+        input_schema: {
+          type: 'object',
+          required: ['command'],
+          properties: { command: { type: 'string' } },
+        },
+        risk_traits: ['execute'],
+      },
+    ],
+    permission_rule_set: 'supervised',
+    action_contract: {
+      contract_version: 1,
+      authorization: { requires_user: ['action:network'], forbidden: ['command-prefix:git push'] },
+    },
+    provider: {
+      kind: 'scripted',
+      rounds: [{ tool_calls: [{ name: 'bash', input: { command } }] }, { final: 'done' }],
+    },
+  };
+}
