@@ -1,5 +1,3 @@
-import type { CliIo } from './cli-io.js';
-
 /** Fewer files than this finish too fast for a progress line to help. */
 const PROGRESS_MIN_FILES = 20;
 /** At most this often the line is redrawn, in milliseconds. */
@@ -26,7 +24,7 @@ export function progressAllowed(stream: { isTTY?: boolean }, env: NodeJS.Process
  * while a long list of files is linted, erased when done. Silent when the
  * io draws no progress or the list is short.
  */
-export function fileProgress(io: CliIo, total: number): Progress {
+export function fileProgress(io: { progress?(text: string): void }, total: number): Progress {
   const draw = io.progress;
   if (!draw || total < PROGRESS_MIN_FILES) return SILENT;
   let checked = 0;
