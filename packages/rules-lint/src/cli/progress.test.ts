@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildDist } from '../testing/build-dist.js';
-import { progressAllowed } from './progress.js';
+import { progressAllowed } from './progress-allowed.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'rules-lint-progress-'));

@@ -12,14 +12,6 @@ export interface Progress {
 const SILENT: Progress = { tick() {}, done() {} };
 
 /**
- * Whether a command may draw progress: only when standard error is a
- * terminal and not in CI, so logs and pipes stay exactly the report.
- */
-export function progressAllowed(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
-  return stream.isTTY === true && env.CI !== 'true' && env.CI !== '1';
-}
-
-/**
  * A `rules-lint: linting file N of M` line redrawn in place on the terminal
  * while a long list of files is linted, erased when done. Silent when the
  * io draws no progress or the list is short.
