@@ -120,10 +120,15 @@ describe('packages a stranger can install', () => {
       const app = join(root, 'app');
       const failures: string[] = [];
       const byCondition = new Map<string, Set<string>>();
+      // A framework adapter (for example @airlock/sdk/langgraph) needs its framework, an optional
+      // peer a stranger installs only with it: without the peer it must resolve to a file that exists.
+      const optionalPeers = new Set<string>();
       for (const name of tarballs.keys()) {
         const installed = JSON.parse(
           readFileSync(join(app, 'node_modules', name, 'package.json'), 'utf8'),
         );
+        for (const [peer, meta] of Object.entries(installed.peerDependenciesMeta ?? {}))
+          if ((meta as { optional?: boolean }).optional) optionalPeers.add(peer);
         for (const leaf of exportTargets(installed.exports)) {
           const condition = leaf.conditions.at(-1) ?? 'default';
           const specs = byCondition.get(condition) ?? new Set<string>();
@@ -138,7 +143,7 @@ describe('packages a stranger can install', () => {
         const load =
           condition === 'types'
             ? "const u = new URL(import.meta.resolve(s)); if (!existsSync(u)) throw { code: 'missing ' + u.pathname }"
-            : 'await import(s)';
+            : `try { await import(s); } catch (e) { const peer = ${JSON.stringify([...optionalPeers])}.find((p) => e.code === 'ERR_MODULE_NOT_FOUND' && String(e.message).includes("'" + p)); if (peer === undefined || !existsSync(new URL(import.meta.resolve(s)))) throw e; }`;
         const script = `import { existsSync } from 'node:fs'; const out = []; for (const s of ${JSON.stringify([...specs])}) { try { ${load}; } catch (e) { out.push(s + ': ' + e.code); } } console.log(JSON.stringify(out));`;
         const args = condition === 'default' ? [] : [`--conditions=${condition}`];
         const { stdout } = await run(
