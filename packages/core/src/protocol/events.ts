@@ -71,6 +71,17 @@ export const EVENT_SCHEMAS = [
   ),
   event('run.canceled', z.looseObject({ state: RunStateSchema, error: FailureSchema.optional() })),
   event('run.failed', z.looseObject({ state: RunStateSchema, error: FailureSchema.optional() })),
+  // A hooked agent reported a call that ran without crossing the approval stage (no hook for it).
+  event(
+    'run.unstaged_call',
+    z.looseObject({
+      agent: z.string(),
+      tool_name: z.string(),
+      tool_use_id: z.string().nullable(),
+      outcome: z.enum(['succeeded', 'failed']),
+      output: z.string(),
+    }),
+  ),
   event(
     'run.rule_set_fallback',
     z.looseObject({
