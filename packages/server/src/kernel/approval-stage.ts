@@ -10,7 +10,7 @@ import {
 import { AirlockError } from '../errors.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { manifestCommandPointers } from './action-contract-layer.js';
+import { manifestCommandPointers, manifestEntry } from './action-contract-layer.js';
 import type { KernelContext } from './context.js';
 import type { IncomingCall } from './incoming-call.js';
 import { plantRow } from './move-task.js';
@@ -94,8 +94,11 @@ function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, deci
     matchedRules,
     commandPointers: manifestCommandPointers(frozenOf(run), toolName),
   });
+  const declared = manifestEntry(frozenOf(run), toolName);
   return {
     ...profile,
+    // The tool's declared risk traits, when the run's manifest declares the tool.
+    ...(declared ? { risk_traits: declared.risk_traits } : {}),
     approval_mode: run.approval_mode,
     origin: call.origin,
     matched_rules: profile.matched_rules.map((m) => ({ ...m, rule: policy.rules[m.index] })),
