@@ -237,7 +237,7 @@ export async function postToolRow(
       lease_until: null,
       deadline_at: null,
     },
-    event: failed
+    event: error
       ? { type: 'task.failed', data: { error } }
       : { type: 'task.succeeded', data: { ran_by: agent } },
     principal,
