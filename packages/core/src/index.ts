@@ -216,6 +216,11 @@ export {
   type ProtocolSchemaMeta,
 } from './protocol/registry.js';
 export {
+  EXECUTOR_CABLE_PATH,
+  feedPathWorkspaceSegment,
+  workspaceFeedPath,
+} from './protocol/sockets.js';
+export {
   AppendedTaskViewSchema,
   ApprovalRuleViewSchema,
   type Attention,
