@@ -149,7 +149,11 @@ export class Store {
       // Every session the pool opens says how long a COMMIT waits, whatever the server's default;
       // the client runs this before any query a unit of work sends on it.
       const synchronousCommit = postgresSynchronousCommit(durability);
+      // A client the server dropped (a restart, a terminated backend) fails its query, and the
+      // pool discards it; unheard, its 'error' event would end the process.
+      pool.on('error', () => {});
       pool.on('connect', (client) => {
+        client.on('error', () => {});
         client.query(`set synchronous_commit = ${synchronousCommit}`).catch(() => {});
       });
       const db = new Kysely<Database>({
