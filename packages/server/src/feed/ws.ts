@@ -12,7 +12,6 @@ import {
   fenceOf,
 } from '../api/access.js';
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
-import { RateLimitedError } from '../api/rate-limit.js';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { workspaceHead } from '../store/events.js';
@@ -27,7 +26,7 @@ const MAX_BUFFERED = 8 * 1024 * 1024;
 function refuse(socket: Duplex, error: AirlockError): void {
   const body = JSON.stringify(error.toBody());
   const retry =
-    error instanceof RateLimitedError ? `retry-after: ${error.retryAfterSeconds}\r\n` : '';
+    error.retryAfterSeconds !== undefined ? `retry-after: ${error.retryAfterSeconds}\r\n` : '';
   socket.end(
     `HTTP/1.1 ${error.status} ${error.code}\r\ncontent-type: application/json\r\n${retry}` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
