@@ -6,6 +6,7 @@ import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-se
 import { Kernel } from './kernel/kernel.js';
 import { LOG_REDACTION } from './logging/redact.js';
 import { defaultProviders } from './providers/registry.js';
+import { holdDataDir } from './store/kernel-lock.js';
 import { Store, type StoreLocation } from './store/store.js';
 
 /** The package version reported by the OpenAPI document. */
@@ -60,6 +61,9 @@ export interface Airlock {
 export async function startAirlock(options: AirlockOptions = {}): Promise<Airlock> {
   const logger = options.logger ?? pino({ level: 'silent', redact: LOG_REDACTION });
   const store = await Store.open(options, options.clock);
+  // `airlock restore` refuses while a kernel serves the SQLite directory.
+  const releaseDataDir =
+    store.dialect === 'sqlite' ? holdDataDir(options.dataDir ?? '.airlock') : () => {};
   const kernel = new Kernel({
     store,
     logger,
@@ -105,6 +109,7 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
         await kernel.stop();
         await hub.stop();
         await store.close();
+        releaseDataDir();
       })();
       return closing;
     },

@@ -283,7 +283,8 @@ function policyLayers(): Migration {
   };
 }
 
-class StaticMigrations implements MigrationProvider {
+/** Every migration this build knows, by name; the names sort in the order they apply. */
+export class StaticMigrations implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     return {
