@@ -11,7 +11,10 @@ import { SQLITE_FILE_NAME, Store } from './store.js';
 const root = mkdtempSync(join(tmpdir(), 'airlock-sqlite-backup-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
-const fresh = () => join(root, `case-${(n += 1)}`);
+function fresh(): string {
+  n += 1;
+  return join(root, `case-${n}`);
+}
 
 /** A data directory with a store holding one workspace, left open (as a serving kernel would). */
 async function openStore(): Promise<{ dir: string; store: Store }> {
