@@ -3,6 +3,7 @@ import { Migrator, sql } from 'kysely';
 import type { Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
+import { retentionMigration } from './retention-migration.js';
 
 /** Which SQL engine a store speaks. */
 
@@ -295,6 +296,7 @@ export class StaticMigrations implements MigrationProvider {
       '0004b_policy_layers': policyLayers(),
       '0008_permissions': permissionsMigration(this.dialect),
       '0009_hook_sessions': hookSessionsMigration(this.dialect),
+      '0010_retention': retentionMigration(this.dialect),
     };
   }
 }
