@@ -199,6 +199,11 @@ export {
   type OperationName,
 } from './protocol/operations/registry.js';
 export {
+  RETENTION_MAX_DAYS,
+  type RetentionPolicyView,
+  RetentionPolicyViewSchema,
+} from './protocol/operations/retention.js';
+export {
   GatewayProviderSchema,
   OpenAIProviderSchema,
   OpenAIToolSchema,

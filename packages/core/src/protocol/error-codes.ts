@@ -27,6 +27,8 @@ export const ERROR_STATUS = {
   run_not_gateway: 409,
   run_busy: 409,
   stale_digest: 409,
+  // Retention (issue 29): a feed resumed from a position whose events were pruned.
+  feed_position_pruned: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_configuration: 422,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
+import { prunedResume } from '../feed/pruned-position.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { Principal } from '../store/accounts.js';
@@ -49,6 +50,7 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
   405: 'METHOD_NOT_SUPPORTED',
   408: 'TIMEOUT',
   409: 'CONFLICT',
+  410: 'PRECONDITION_FAILED',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
@@ -198,8 +200,15 @@ const feed = authorized(FEED_ACCESS)
     }),
   )
   .subscription(async function* ({ ctx, input, signal }) {
+    const after = input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0);
     try {
       checkAccess(FEED_ACCESS, ctx.principal, input);
+      const pruned = await prunedResume(ctx.kernel.context.store, {
+        workspaceId: ctx.principal.workspace_id,
+        runId: input.run_id ?? null,
+        after,
+      });
+      if (pruned) throw pruned;
     } catch (error) {
       throw toTrpcError(error);
     }
@@ -208,7 +217,7 @@ const feed = authorized(FEED_ACCESS)
     const subscription = ctx.hub.subscribe({
       workspaceId: ctx.principal.workspace_id,
       runId: input.run_id ?? null,
-      after: input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0),
+      after,
       // An agent credential follows only its own application's runs.
       deliver: fencedDelivery(ctx.kernel.context.store, fenceOf(ctx.principal), (items) => {
         for (const item of items) pending.push(item.view);

@@ -39,6 +39,9 @@ Options:
   --auth-failure-limit <spec>  Failed authentications per peer address on every
                         surface, as N/B (N per second after a burst of B), or off
                         (env AIRLOCK_AUTH_FAILURE_LIMIT; default 1/20 on every store)
+  --retention-export-dir <dir>  Where retention writes what it prunes, as JSON lines
+                        (env AIRLOCK_RETENTION_EXPORT_DIR; default <data-dir>/exports,
+                        ./airlock-exports on PostgreSQL)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
   --no-demo             Do not start the demo run on first start
   -h, --help            Show this help
@@ -95,6 +98,7 @@ export async function serve(argv: string[]): Promise<number> {
       'rate-limit': { type: 'string' },
       'auth-failure-limit': { type: 'string' },
       'log-level': { type: 'string' },
+      'retention-export-dir': { type: 'string' },
       'no-demo': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -140,6 +144,9 @@ export async function serve(argv: string[]): Promise<number> {
       requestMs: optionalDuration(values['request-timeout'] ?? env.AIRLOCK_REQUEST_TIMEOUT),
       headersMs: optionalDuration(values['headers-timeout'] ?? env.AIRLOCK_HEADERS_TIMEOUT),
       idleMs: optionalDuration(values['idle-timeout'] ?? env.AIRLOCK_IDLE_TIMEOUT),
+    },
+    retention: {
+      exportDir: values['retention-export-dir'] ?? env.AIRLOCK_RETENTION_EXPORT_DIR,
     },
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
   });
