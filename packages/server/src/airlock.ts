@@ -5,8 +5,13 @@ import { FeedHub } from './feed/hub.js';
 import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-server.js';
 import { Kernel } from './kernel/kernel.js';
 import { LOG_REDACTION } from './logging/redact.js';
+import { type MetricsListener, startMetricsListener } from './metrics/endpoint.js';
+import { connectMetrics } from './metrics/kernel-sources.js';
+import { createMetrics, type KernelMetrics } from './metrics/registry.js';
 import { defaultProviders } from './providers/registry.js';
 import { Store, type StoreLocation } from './store/store.js';
+import type { CallTracing } from './tracing/call-tracing.js';
+import { startTracing } from './tracing/start-tracing.js';
 
 /** The package version reported by the OpenAPI document. */
 export const SERVER_VERSION = '0.0.0';
@@ -36,6 +41,15 @@ export interface AirlockOptions extends StoreLocation {
   authFailureLimit?: AuthFailureLimit | null | undefined;
   /** Limits on slow clients; see {@link DEFAULT_TIMEOUTS}. */
   timeouts?: Partial<ServerTimeouts> | undefined;
+  /**
+   * Prometheus metrics: recorded, and served at `GET /metrics` to a member
+   * credential. Default true; false records nothing.
+   */
+  metrics?: boolean | undefined;
+  /** Also serves `GET /metrics` without credentials on this address (`--metrics-listen`). */
+  metricsListen?: { host: string; port: number } | undefined;
+  /** Exports the spans of calls over OTLP/HTTP to this base URL; off when absent. */
+  otlpEndpoint?: string | undefined;
   /** Injectable clock (epoch ms). */
   clock?: (() => number) | undefined;
   openai?: { baseUrl?: string; apiKey?: string; model?: string } | undefined;
@@ -48,6 +62,10 @@ export interface Airlock {
   hub: FeedHub;
   http: HttpHandle;
   url: string;
+  /** The kernel's metrics; null when off. */
+  metrics: KernelMetrics | null;
+  /** The unauthenticated metrics address, when `metricsListen` was given. */
+  metricsListener: MetricsListener | null;
   /** Stops serving, finishes in-flight steps, closes the store. */
   close(): Promise<void>;
 }
@@ -60,7 +78,13 @@ export interface Airlock {
 export async function startAirlock(options: AirlockOptions = {}): Promise<Airlock> {
   const logger = options.logger ?? pino({ level: 'silent', redact: LOG_REDACTION });
   const store = await Store.open(options, options.clock);
+  const metrics = options.metrics === false ? null : createMetrics();
+  const tracing: CallTracing | null = options.otlpEndpoint
+    ? await startTracing({ endpoint: options.otlpEndpoint })
+    : null;
   const kernel = new Kernel({
+    metrics,
+    tracing,
     store,
     logger,
     parkTtlMs: options.parkTtlMs,
@@ -70,6 +94,7 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
   });
   const hub = new FeedHub(store, logger);
   await hub.start();
+  if (metrics) connectMetrics(metrics, { store, hub });
   kernel.start();
   const http = await startHttpServer({
     kernel,
@@ -91,7 +116,13 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
         ? DEFAULT_AUTH_FAILURE_LIMIT
         : options.authFailureLimit,
     timeouts: options.timeouts,
+    metrics,
+    tracing,
   });
+  const metricsListener =
+    metrics && options.metricsListen
+      ? await startMetricsListener({ ...options.metricsListen, metrics, logger })
+      : null;
   let closing: Promise<void> | undefined;
   return {
     store,
@@ -99,12 +130,16 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     hub,
     http,
     url: http.url,
+    metrics,
+    metricsListener,
     close() {
       closing ??= (async () => {
+        await metricsListener?.close();
         await http.close();
         await kernel.stop();
         await hub.stop();
         await store.close();
+        await tracing?.shutdown();
       })();
       return closing;
     },

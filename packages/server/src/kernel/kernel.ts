@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
+import type { KernelMetrics } from '../metrics/registry.js';
 import { defaultProviders, type ProviderRegistry } from '../providers/registry.js';
 import type { Store } from '../store/store.js';
+import type { CallTracing } from '../tracing/call-tracing.js';
 import { sweepOnce } from './clocks.js';
 import type { KernelContext } from './context.js';
 import { driveRun } from './run-loop.js';
@@ -19,6 +21,10 @@ export interface KernelOptions {
   /** How often the clocks are swept; default 250 ms. */
   sweepIntervalMs?: number | undefined;
   providers?: ProviderRegistry | undefined;
+  /** Where metrics are recorded; none when absent. */
+  metrics?: KernelMetrics | null | undefined;
+  /** Where a call's spans go; none when absent. */
+  tracing?: CallTracing | null | undefined;
 }
 
 /** The default park clock: 24 hours. */
@@ -48,6 +54,8 @@ export class Kernel {
       maxLeaseMs: options.maxLeaseMs ?? 3_600_000,
       instanceId: randomBytes(6).toString('hex'),
       providers: options.providers ?? defaultProviders(),
+      metrics: options.metrics ?? null,
+      tracing: options.tracing ?? null,
       scheduleDrive: (runId) => {
         void this.drive(runId);
       },
