@@ -340,3 +340,4 @@ export {
   type TighteningWidens,
   tighten,
 } from './tighten/tighten.js';
+export { inheritedTraceparent, traceparentOf } from './tracing/traceparent.js';

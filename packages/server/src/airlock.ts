@@ -77,11 +77,15 @@ export interface Airlock {
  */
 export async function startAirlock(options: AirlockOptions = {}): Promise<Airlock> {
   const logger = options.logger ?? pino({ level: 'silent', redact: LOG_REDACTION });
-  const store = await Store.open(options, options.clock);
-  const metrics = options.metrics === false ? null : createMetrics();
+  // A wrong endpoint is refused before the store is opened or created.
   const tracing: CallTracing | null = options.otlpEndpoint
     ? await startTracing({ endpoint: options.otlpEndpoint })
     : null;
+  const store = await Store.open(options, options.clock).catch(async (error: unknown) => {
+    await tracing?.shutdown();
+    throw error;
+  });
+  const metrics = options.metrics === false ? null : createMetrics();
   const kernel = new Kernel({
     metrics,
     tracing,
