@@ -39,7 +39,7 @@ interface OtlpExport {
   }[];
 }
 
-function valueOf(value: OtlpValue): unknown {
+function attributeValue(value: OtlpValue): unknown {
   if (value.stringValue !== undefined) return value.stringValue;
   if (value.intValue !== undefined) return Number(value.intValue);
   if (value.boolValue !== undefined) return value.boolValue;
@@ -47,7 +47,7 @@ function valueOf(value: OtlpValue): unknown {
 }
 
 function attributesOf(list: OtlpAttribute[] | undefined): Record<string, unknown> {
-  return Object.fromEntries((list ?? []).map((a) => [a.key, valueOf(a.value)]));
+  return Object.fromEntries((list ?? []).map((a) => [a.key, attributeValue(a.value)]));
 }
 
 /** An in-process OTLP/HTTP receiver: it decodes JSON exports posted to /v1/traces. */
