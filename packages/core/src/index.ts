@@ -351,3 +351,4 @@ export {
   type TighteningWidens,
   tighten,
 } from './tighten/tighten.js';
+export { inheritedTraceparent, traceparentOf } from './tracing/traceparent.js';
