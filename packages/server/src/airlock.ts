@@ -5,6 +5,12 @@ import { FeedHub } from './feed/hub.js';
 import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-server.js';
 import { Kernel } from './kernel/kernel.js';
 import { LOG_REDACTION } from './logging/redact.js';
+import type { NotificationsConfig } from './notifications/config.js';
+import {
+  type DeliveryTuning,
+  type Notifications,
+  startNotifications,
+} from './notifications/notifications.js';
 import { defaultProviders } from './providers/registry.js';
 import { Store, type StoreLocation } from './store/store.js';
 
@@ -39,6 +45,10 @@ export interface AirlockOptions extends StoreLocation {
   /** Injectable clock (epoch ms). */
   clock?: (() => number) | undefined;
   openai?: { baseUrl?: string; apiKey?: string; model?: string } | undefined;
+  /** Notification channels and routing (`--notifications FILE`); none when absent. */
+  notifications?: NotificationsConfig | undefined;
+  /** The delivery worker's tuning (tests shorten its backoff). */
+  notificationTuning?: DeliveryTuning | undefined;
 }
 
 /** A running kernel with its HTTP surface. */
@@ -48,6 +58,8 @@ export interface Airlock {
   hub: FeedHub;
   http: HttpHandle;
   url: string;
+  /** The notification outbox's worker and routes; null without channels. */
+  notifications: Notifications | null;
   /** Stops serving, finishes in-flight steps, closes the store. */
   close(): Promise<void>;
 }
@@ -70,6 +82,16 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
   });
   const hub = new FeedHub(store, logger);
   await hub.start();
+  // A copy: the kernel's own URL becomes the public URL once it listens, when none was given.
+  const notifyConfig = options.notifications && { ...options.notifications };
+  const notifications = notifyConfig
+    ? startNotifications({
+        kernel,
+        config: notifyConfig,
+        logger,
+        tuning: options.notificationTuning,
+      })
+    : null;
   kernel.start();
   const http = await startHttpServer({
     kernel,
@@ -91,7 +113,9 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
         ? DEFAULT_AUTH_FAILURE_LIMIT
         : options.authFailureLimit,
     timeouts: options.timeouts,
+    routes: notifications?.routes,
   });
+  if (notifyConfig && !notifyConfig.publicUrl) notifyConfig.publicUrl = http.url;
   let closing: Promise<void> | undefined;
   return {
     store,
@@ -99,9 +123,11 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     hub,
     http,
     url: http.url,
+    notifications,
     close() {
       closing ??= (async () => {
         await http.close();
+        await notifications?.close();
         await kernel.stop();
         await hub.stop();
         await store.close();

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createInboxHandler } from '@airlock/inbox';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
@@ -34,6 +34,8 @@ export interface HttpOptions {
   authFailureLimit?: AuthFailureLimit | null | undefined;
   /** How long a slow client may take; see {@link DEFAULT_TIMEOUTS}. */
   timeouts?: Partial<ServerTimeouts> | undefined;
+  /** Routes served before REST (the notification channels'); true when one served the request. */
+  routes?: ((req: IncomingMessage, res: ServerResponse, url: URL) => boolean) | undefined;
 }
 
 /** Limits on slow clients, in milliseconds (Node's `createServer` options). */
@@ -185,6 +187,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         res.end(openapi);
         return;
       }
+      if (options.routes?.(req, res, url)) return;
       if (req.method === 'GET' && url.pathname === '/healthz') {
         sendJson(res, 200, { ok: true });
         return;

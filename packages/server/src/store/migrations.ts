@@ -2,6 +2,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
 import type { Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
+import { notificationsMigration } from './notifications-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
 
 /** Which SQL engine a store speaks. */
@@ -294,6 +295,7 @@ class StaticMigrations implements MigrationProvider {
       '0004b_policy_layers': policyLayers(),
       '0008_permissions': permissionsMigration(this.dialect),
       '0009_hook_sessions': hookSessionsMigration(this.dialect),
+      '0011_notifications': notificationsMigration(this.dialect),
     };
   }
 }

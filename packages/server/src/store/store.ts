@@ -58,6 +58,9 @@ export interface Tx {
   beforeCommit(write: () => PreparedQuery[]): void;
 }
 
+/** Work added to the end of every unit of work that emitted events, in its transaction. */
+export type UnitEventsHook = (tx: Tx, events: readonly PendingEvent[]) => Promise<void>;
+
 const STATEMENT_CACHE_LIMIT = 500;
 
 /** The SQLite file inside a data directory. */
@@ -105,6 +108,7 @@ const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
  */
 export class Store {
   private readonly committedListeners = new Set<(events: StoredEvent[]) => void>();
+  private readonly unitEventsHooks = new Set<UnitEventsHook>();
   private beforeClose: (() => Promise<void>) | undefined;
   private closed = false;
   /** SQLite only: concurrent units of work share one COMMIT (see GroupCommit). */
@@ -179,6 +183,16 @@ export class Store {
   onCommitted(listener: (events: StoredEvent[]) => void): () => void {
     this.committedListeners.add(listener);
     return () => this.committedListeners.delete(listener);
+  }
+
+  /**
+   * Adds work that runs at the end of each unit of work that emitted events,
+   * in the same transaction (the notification outbox enqueues there, so a
+   * notice commits or rolls back with its event). Answers its removal.
+   */
+  onUnitEvents(hook: UnitEventsHook): () => void {
+    this.unitEventsHooks.add(hook);
+    return () => this.unitEventsHooks.delete(hook);
   }
 
   /**
@@ -264,6 +278,7 @@ export class Store {
       beforeCommit: (write) => finalWrites.push(write),
     };
     const value = await work(tx);
+    if (events.length > 0) for (const hook of this.unitEventsHooks) await hook(tx, events);
     const writes = finalWrites.flatMap((write) => write());
     return { value, events, now, callbacks, writes };
   }
