@@ -5,6 +5,7 @@ import { apps } from './cli/operator/apps.js';
 import { audit } from './cli/operator/audit.js';
 import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
+import { notifications } from './cli/operator/notifications.js';
 import { overlays } from './cli/operator/overlays.js';
 import { runs } from './cli/operator/runs.js';
 import { tokens } from './cli/operator/tokens.js';
@@ -20,6 +21,7 @@ Commands:
   overlays   Read, replace, trust and load permission overlays on a running kernel
   tokens     Create, list and revoke credentials through a running kernel
   apps       Create, list and remove agent applications through a running kernel
+  notifications  List the notification outbox and redeliver a notice (airlock notifications --help)
   audit      Export the decisions of a running kernel as JSON lines (airlock audit --help)
   token      Create, revoke or list credentials straight in a local store
   executor mcp  Serve MCP servers' tools as an executor (needs @airlock/mcp)
@@ -37,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'overlays') return overlays(rest);
   if (command === 'apps') return apps(rest);
   if (command === 'audit') return audit(rest);
+  if (command === 'notifications') return notifications(rest);
   if (command === 'hooks') return hooks(rest);
   if ((command === 'executor' || command === 'gateway') && rest[0] === 'mcp') {
     return mcp(command, rest.slice(1));
