@@ -86,6 +86,19 @@ const ConfigFile = z.strictObject({
   /** Where people reach this kernel (links in messages); default the kernel's own URL. */
   public_url: HttpUrl.optional(),
   channels: z.array(z.discriminatedUnion('kind', [WebhookChannel, SlackChannel, EmailChannel])),
+  /** The delivery worker's tuning; the defaults suit most deployments. */
+  delivery: z
+    .strictObject({
+      /** How often due deliveries are looked for, besides the nudge after each enqueue; default 1000. */
+      poll_ms: z.number().int().min(10).max(60_000).optional(),
+      /** How long a claimed delivery is one kernel's before another may send it; default 60000. */
+      lease_ms: z.number().int().min(1000).max(3_600_000).optional(),
+      /** The first retry's wait, doubled each attempt; default 1000. */
+      backoff_base_ms: z.number().int().min(10).max(3_600_000).optional(),
+      /** The longest wait between attempts; default 900000. */
+      backoff_cap_ms: z.number().int().min(10).max(86_400_000).optional(),
+    })
+    .optional(),
 });
 
 type RawConfig = z.infer<typeof ConfigFile>;
@@ -124,6 +137,8 @@ export type ChannelConfig = WebhookChannelConfig | SlackChannelConfig | EmailCha
 export interface NotificationsConfig {
   publicUrl: string | undefined;
   channels: ChannelConfig[];
+  /** The delivery worker's tuning from the file (see `delivery`). */
+  delivery?: RawConfig['delivery'];
 }
 
 /** One problem of a configuration: a stable code, a JSON pointer and a message. */
@@ -270,7 +285,7 @@ export function parseNotificationsConfig(
     return resolveChannel(channel, `/channels/${i}`, env, problems);
   });
   if (problems.length > 0) throw new NotificationsConfigError(problems);
-  return { publicUrl: parsed.data.public_url, channels };
+  return { publicUrl: parsed.data.public_url, channels, delivery: parsed.data.delivery };
 }
 
 /**

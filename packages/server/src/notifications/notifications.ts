@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Kernel } from '../kernel/kernel.js';
-import type { Backoff } from './backoff.js';
+import { type Backoff, DEFAULT_BACKOFF } from './backoff.js';
 import { ChannelSenders } from './channel-senders.js';
 import type { NotificationsConfig } from './config.js';
 import { notificationRoutes } from './http-routes.js';
@@ -36,7 +36,22 @@ export function startNotifications(options: {
   const { kernel, config, logger } = options;
   const store = kernel.context.store;
   const senders = new ChannelSenders(config, logger);
-  const worker = new DeliveryWorker({ store, senders, logger, ...options.tuning });
+  const fromFile = config.delivery ?? {};
+  const worker = new DeliveryWorker({
+    store,
+    senders,
+    logger,
+    pollMs: fromFile.poll_ms,
+    leaseMs: fromFile.lease_ms,
+    backoff:
+      fromFile.backoff_base_ms === undefined && fromFile.backoff_cap_ms === undefined
+        ? undefined
+        : {
+            baseMs: fromFile.backoff_base_ms ?? DEFAULT_BACKOFF.baseMs,
+            capMs: fromFile.backoff_cap_ms ?? DEFAULT_BACKOFF.capMs,
+          },
+    ...options.tuning,
+  });
   const removeHook = store.onUnitEvents(outboxEnqueue(config, () => worker.kick()));
   worker.start();
   return {

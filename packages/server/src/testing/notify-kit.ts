@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { type Airlock, type AirlockOptions, startAirlock } from '../airlock.js';
 import { parseNotificationsConfig } from '../notifications/config.js';
 import { listCredentials } from '../store/accounts.js';
@@ -135,4 +136,14 @@ export async function startReceiver(
     server,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** True when a received request carries a valid Standard Webhooks signature under the secret. */
+export function verifiesWithStandardWebhooks(secret: string, request: Received): boolean {
+  try {
+    new Webhook(secret).verify(request.body, request.headers);
+    return true;
+  } catch {
+    return false;
+  }
 }
