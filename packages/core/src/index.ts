@@ -142,6 +142,7 @@ export {
 } from './protocol/error-codes.js';
 export {
   EVENT_TYPES,
+  type EventData,
   type EventType,
   type EventView,
   EventViewSchema,
