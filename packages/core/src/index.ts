@@ -192,6 +192,10 @@ export {
   type HookedLoop,
   type HookedVerdict,
 } from './protocol/operations/hooks.js';
+export {
+  type DeliveryView,
+  DeliveryViewSchema,
+} from './protocol/operations/notifications.js';
 export { type OverlayView, OverlayViewSchema } from './protocol/operations/overlays.js';
 export {
   OPERATION_CONTRACTS,

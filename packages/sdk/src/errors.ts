@@ -41,6 +41,7 @@ export const ERROR_MODES = {
   conversation_not_found: 'not_found',
   credential_not_found: 'not_found',
   agent_application_not_found: 'not_found',
+  delivery_not_found: 'not_found',
   task_not_waiting: 'conflict',
   not_claimable_kind: 'conflict',
   not_claimable: 'conflict',

@@ -6,6 +6,7 @@ import { apps } from './cli/operator/apps.js';
 import { audit } from './cli/operator/audit.js';
 import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
+import { notifications } from './cli/operator/notifications.js';
 import { overlays } from './cli/operator/overlays.js';
 import { retention } from './cli/operator/retention.js';
 import { runs } from './cli/operator/runs.js';
@@ -22,6 +23,7 @@ Commands:
   overlays   Read, replace, trust and load permission overlays on a running kernel
   tokens     Create, list and revoke credentials through a running kernel
   apps       Create, list and remove agent applications through a running kernel
+  notifications  List the notification outbox and redeliver a notice (airlock notifications --help)
   audit      Export the decisions of a running kernel as JSON lines (airlock audit --help)
   retention  Read or set how long a running kernel keeps events, ended runs and audit records
   token      Create, revoke or list credentials straight in a local store
@@ -43,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'apps') return apps(rest);
   if (command === 'audit') return audit(rest);
   if (command === 'retention') return retention(rest);
+  if (command === 'notifications') return notifications(rest);
   if (command === 'hooks') return hooks(rest);
   if (command === 'backup') return backup(rest);
   if (command === 'restore') return restore(rest);

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   conversation_not_found: 404,
   credential_not_found: 404,
   agent_application_not_found: 404,
+  delivery_not_found: 404,
   method_not_allowed: 405,
   task_not_waiting: 409,
   not_claimable_kind: 409,

@@ -14,6 +14,7 @@ import { approve, deny, listDecisions, resolution, retry } from './decisions.js'
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
 import { cancelCall, submitCalls } from './gateway.js';
 import { claudeCodeHook, hookEvent } from './hooks.js';
+import { listNotifications, redeliverNotification } from './notifications.js';
 import type { Operation } from './operation.js';
 import { getOverlay, replaceOverlayOperation, trustOverlayOperation } from './overlays.js';
 import { getConfiguration, putConfiguration } from './profile.js';
@@ -62,6 +63,8 @@ const IMPLEMENTATIONS: Implementations = {
   'decisions.resolve': resolution,
   'decisions.retry': retry,
   'decisions.list': listDecisions,
+  'notifications.list': listNotifications,
+  'notifications.redeliver': redeliverNotification,
   'overlays.get': getOverlay,
   'overlays.replace': replaceOverlayOperation,
   'overlays.trust': trustOverlayOperation,

@@ -214,6 +214,32 @@ export interface RetentionPolicyTable {
   events_pruned_before: Generated<number>;
 }
 
+/** One notice for one channel in the outbox (issue 27); `id` is its idempotency id. */
+export interface NotificationDeliveryTable {
+  id: string;
+  workspace_id: string;
+  run_id: string;
+  task_key: string | null;
+  /** The event that needed a person (`task.parked`, `task.asked`, ...). */
+  event_type: string;
+  /** The configured channel's name. */
+  channel: string;
+  channel_kind: 'webhook' | 'slack' | 'email';
+  /** The notice as JSON, frozen when it was enqueued. */
+  payload: string;
+  state: 'pending' | 'delivered' | 'dead';
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+  /** Where the channel keeps the notice (a Slack `channel:ts`), for updating it later. */
+  external_ref: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
 /** The Kysely database type. */
 export interface Database {
   workspaces: WorkspaceTable;
@@ -228,4 +254,5 @@ export interface Database {
   claim_locks: ClaimLockTable;
   hook_sessions: HookSessionTable;
   retention_policies: RetentionPolicyTable;
+  notification_deliveries: NotificationDeliveryTable;
 }

@@ -25,6 +25,7 @@ import {
 } from './executor.js';
 import { cancelCallContract, submitCallsContract } from './gateway.js';
 import { claudeCodeHookContract, hookEventContract } from './hooks.js';
+import { listDeliveriesContract, redeliverContract } from './notifications.js';
 import { getOverlayContract, replaceOverlayContract, trustOverlayContract } from './overlays.js';
 import { getConfigurationContract, putConfigurationContract } from './profile.js';
 import { getRetentionContract, putRetentionContract } from './retention.js';
@@ -71,6 +72,8 @@ export const OPERATION_CONTRACTS = {
   'decisions.resolve': resolveContract,
   'decisions.retry': retryContract,
   'decisions.list': listDecisionsContract,
+  'notifications.list': listDeliveriesContract,
+  'notifications.redeliver': redeliverContract,
   'overlays.get': getOverlayContract,
   'overlays.replace': replaceOverlayContract,
   'overlays.trust': trustOverlayContract,
