@@ -1,4 +1,15 @@
 export {
+  type ApprovalPolicy,
+  type ApprovalPolicyRule,
+  type ApprovalRequirement,
+  type ApprovalSubject,
+  approvalRequirement,
+  credentialIdOf,
+  MAX_REQUIRED_APPROVALS,
+  policyCredentialIds,
+  validateApprovalPolicy,
+} from './approvals/approval-policy.js';
+export {
   classifyShellCommand,
   MAX_CLASSIFIED_COMMAND_LENGTH,
   UNREAD_COMMAND_TAGS,
@@ -180,6 +191,10 @@ export {
   CredentialViewSchema,
 } from './protocol/operations/accounts.js';
 export {
+  type ApprovalPolicyView,
+  ApprovalPolicyViewSchema,
+} from './protocol/operations/approval-policy.js';
+export {
   HOOKED_AGENTS,
   HOOKED_EVENTS,
   HOOKED_FRAMEWORKS,
@@ -216,6 +231,8 @@ export {
 } from './protocol/registry.js';
 export {
   AppendedTaskViewSchema,
+  type ApprovalProgress,
+  ApprovalProgressSchema,
   ApprovalRuleViewSchema,
   type Attention,
   AttentionSchema,

@@ -2,12 +2,14 @@ import { OPERATION_CONTRACTS, type OperationContracts, type OperationName } from
 import {
   createAgentApplicationOperation,
   createCredentialOperation,
+  labelCredentialOperation,
   listAgentApplicationsOperation,
   listCredentialsOperation,
   removeAgentApplicationOperation,
   revokeCredentialOperation,
   selfCredentialOperation,
 } from './accounts.js';
+import { getApprovalPolicy, replaceApprovalPolicy } from './approval-policy.js';
 import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
@@ -59,6 +61,8 @@ const IMPLEMENTATIONS: Implementations = {
   'decisions.resolve': resolution,
   'decisions.retry': retry,
   'decisions.list': listDecisions,
+  'approvalPolicy.get': getApprovalPolicy,
+  'approvalPolicy.replace': replaceApprovalPolicy,
   'overlays.get': getOverlay,
   'overlays.replace': replaceOverlayOperation,
   'overlays.trust': trustOverlayOperation,
@@ -71,6 +75,7 @@ const IMPLEMENTATIONS: Implementations = {
   'credentials.list': listCredentialsOperation,
   'credentials.self': selfCredentialOperation,
   'credentials.revoke': revokeCredentialOperation,
+  'credentials.label': labelCredentialOperation,
   'agentApplications.create': createAgentApplicationOperation,
   'agentApplications.list': listAgentApplicationsOperation,
   'agentApplications.remove': removeAgentApplicationOperation,

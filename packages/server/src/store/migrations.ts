@@ -1,5 +1,6 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
+import { approvalPoliciesMigration } from './approval-policies-migration.js';
 import type { Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
@@ -294,6 +295,7 @@ class StaticMigrations implements MigrationProvider {
       '0004b_policy_layers': policyLayers(),
       '0008_permissions': permissionsMigration(this.dialect),
       '0009_hook_sessions': hookSessionsMigration(this.dialect),
+      '0012_approval_policies': approvalPoliciesMigration(this.dialect),
     };
   }
 }

@@ -1,12 +1,14 @@
 import {
   createAgentApplicationContract,
   createCredentialContract,
+  labelCredentialContract,
   listAgentApplicationsContract,
   listCredentialsContract,
   removeAgentApplicationContract,
   revokeCredentialContract,
   selfCredentialContract,
 } from './accounts.js';
+import { getApprovalPolicyContract, replaceApprovalPolicyContract } from './approval-policy.js';
 import { exportAuditContract, runAuditContract } from './audit.js';
 import { createConversationContract, postInputContract } from './conversations.js';
 import {
@@ -68,6 +70,8 @@ export const OPERATION_CONTRACTS = {
   'decisions.resolve': resolveContract,
   'decisions.retry': retryContract,
   'decisions.list': listDecisionsContract,
+  'approvalPolicy.get': getApprovalPolicyContract,
+  'approvalPolicy.replace': replaceApprovalPolicyContract,
   'overlays.get': getOverlayContract,
   'overlays.replace': replaceOverlayContract,
   'overlays.trust': trustOverlayContract,
@@ -80,6 +84,7 @@ export const OPERATION_CONTRACTS = {
   'credentials.list': listCredentialsContract,
   'credentials.self': selfCredentialContract,
   'credentials.revoke': revokeCredentialContract,
+  'credentials.label': labelCredentialContract,
   'agentApplications.create': createAgentApplicationContract,
   'agentApplications.list': listAgentApplicationsContract,
   'agentApplications.remove': removeAgentApplicationContract,
