@@ -153,6 +153,7 @@ export {
 } from './protocol/error-codes.js';
 export {
   EVENT_TYPES,
+  type EventData,
   type EventType,
   type EventView,
   EventViewSchema,
@@ -229,6 +230,11 @@ export {
   PROTOCOL_SCHEMAS,
   type ProtocolSchemaMeta,
 } from './protocol/registry.js';
+export {
+  EXECUTOR_CABLE_PATH,
+  feedPathWorkspaceSegment,
+  workspaceFeedPath,
+} from './protocol/sockets.js';
 export {
   AppendedTaskViewSchema,
   type ApprovalProgress,

@@ -7,6 +7,7 @@ import type { FeedHub } from '../feed/hub.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { Principal } from '../store/accounts.js';
+import { asStoreUnavailable } from '../store/store-unavailable.js';
 import { checkAccess, checkRunFence, FEED_ACCESS, fenceOf } from './access.js';
 import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
@@ -55,8 +56,9 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-function toTrpcError(error: unknown): TRPCError {
-  if (error instanceof TRPCError) return error;
+function toTrpcError(thrown: unknown): TRPCError {
+  if (thrown instanceof TRPCError) return thrown;
+  const error = asStoreUnavailable(thrown);
   const airlock =
     error instanceof AirlockError ? error : new AirlockError('internal', 'internal error');
   return new TRPCError({
@@ -123,6 +125,7 @@ function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
         hub: ctx.hub,
         principal: ctx.principal,
         checkDeclaredCodes: ctx.checkDeclaredCodes === true,
+        setHeader: ctx.setHeader,
       },
     });
   });
@@ -140,14 +143,23 @@ const guarded = t.middleware(async ({ getRawInput, next }) => {
 
 async function run(
   operation: Operation,
-  ctx: { kernel: Kernel; principal: Principal; checkDeclaredCodes: boolean },
+  ctx: {
+    kernel: Kernel;
+    principal: Principal;
+    checkDeclaredCodes: boolean;
+    setHeader: TrpcContext['setHeader'];
+  },
   input: unknown,
 ): Promise<unknown> {
   try {
     checkAccess(operation, ctx.principal, input);
     await checkRunFence(ctx.kernel, ctx.principal, input);
     return await operation.handle(ctx, input as never);
-  } catch (error) {
+  } catch (thrown) {
+    const error = asStoreUnavailable(thrown);
+    if (error instanceof AirlockError && error.retryAfterSeconds !== undefined) {
+      ctx.setHeader('retry-after', String(error.retryAfterSeconds));
+    }
     if (ctx.checkDeclaredCodes && error instanceof AirlockError) {
       if (!declaresCode(operation, error.code)) {
         throw toTrpcError(
