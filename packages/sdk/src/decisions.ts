@@ -138,28 +138,33 @@ export class Approval extends BaseDecision {
    * Approves the call: it becomes runnable for executors. With `remember`, the
    * kernel also keeps an allow rule in the overlay of that scope, for the
    * permission rule set captured when the call was evaluated; without a
-   * `rule` it remembers exactly this call.
+   * `rule` it remembers exactly this call. With `version` (`task.version`) only
+   * the version the person saw is approved (409 version_mismatch otherwise).
    * @example
    * await d.approve({ remember: { scope: 'conversation', rule: { tools: ['bash'], argument_patterns: { '/command': 'git push origin *' } } } });
    * @throws ConflictError when it was already decided (or the overlay changed meanwhile:
    * `stale_digest`); ValidationError `remember_unavailable` when no rule set evaluated
    * the call; NotFoundError, ForbiddenError. Nothing changes when it throws.
    */
-  approve(options: { remember?: Remember } = {}): Promise<TaskView> {
+  approve(options: { remember?: Remember; version?: string } = {}): Promise<TaskView> {
     return this.context.trpc.decisions.approve.mutate({
       ...address(this.context, this.task),
       ...(options.remember ? { remember: options.remember } : {}),
+      ...(options.version !== undefined ? { version: options.version } : {}),
     });
   }
 
   /**
-   * Denies the call; the model reads the reason.
-   * @throws ConflictError when it was already decided; NotFoundError, ForbiddenError.
+   * Denies the call; the model reads the reason. With `version` (`task.version`)
+   * only the version the person saw is denied.
+   * @throws ConflictError when it was already decided or changed since `version`;
+   * NotFoundError, ForbiddenError.
    */
-  deny(options: { reason?: string } = {}): Promise<TaskView> {
+  deny(options: { reason?: string; version?: string } = {}): Promise<TaskView> {
     return this.context.trpc.decisions.deny.mutate({
       ...address(this.context, this.task),
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      ...(options.version !== undefined ? { version: options.version } : {}),
     });
   }
 }

@@ -1,7 +1,8 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { approveTask, denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
 import { taskView } from '../kernel/views.js';
-import { listOpenDecisions } from '../store/tasks.js';
+import { pageOpenDecisions } from '../store/tasks.js';
+import { decodeDecisionCursor, encodeDecisionCursor } from './decision-cursor.js';
 import { implement } from './operation.js';
 
 function address(input: { workspace_id: string; run_id: string; task_key: string }) {
@@ -23,7 +24,7 @@ export const approve = implement(
 export const deny = implement(
   OPERATION_CONTRACTS['decisions.deny'],
   ({ kernel, principal }, input) => {
-    return denyTask(kernel.context, principal, address(input), input.reason);
+    return denyTask(kernel.context, principal, address(input), input.reason, input.version);
   },
 );
 
@@ -43,11 +44,21 @@ export const retry = implement(
   },
 );
 
-/** GET /api/v1/workspaces/{ws}/decisions: every row resting on a person. */
+/** GET /api/v1/workspaces/{ws}/decisions: every row resting on a person, a page at a time. */
 export const listDecisions = implement(
   OPERATION_CONTRACTS['decisions.list'],
   async ({ kernel, principal }, input) => {
-    const rows = await listOpenDecisions(kernel.context.store, principal.workspace_id, input.limit);
-    return { decisions: rows.map(taskView) };
+    const after = input.cursor === undefined ? undefined : decodeDecisionCursor(input.cursor);
+    const { rows, total } = await pageOpenDecisions(kernel.context.store, principal.workspace_id, {
+      limit: input.limit,
+      order: input.order,
+      after,
+    });
+    const last = rows[rows.length - 1];
+    return {
+      decisions: rows.map(taskView),
+      total,
+      next_cursor: rows.length === input.limit && last ? encodeDecisionCursor(last) : null,
+    };
   },
 );

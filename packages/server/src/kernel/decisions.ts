@@ -154,19 +154,23 @@ export function approveTask(
 
 /**
  * Denies a parked row: it fails approval_denied with the person's reason, which the model reads.
- * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval.
+ * With `version` it denies only that version of the row.
+ * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
+ *   version_mismatch (409) when the row changed since `version`.
  */
 export function denyTask(
   ctx: KernelContext,
   principal: Principal,
   address: TaskAddress,
   reason: string | undefined,
+  version?: string,
 ): Promise<TaskView> {
   const who = principalName(principal);
   const detail = reason?.trim() ? reason : 'a person denied this tool call';
   return memberMove(ctx, address, {
     verb: 'deny',
     principal: who,
+    ...(version === undefined ? {} : { guard: (row: TaskTable) => checkVersion(row, version) }),
     change: () => ({
       to: 'failed',
       set: {
