@@ -10,9 +10,10 @@ import { Attention } from './attention.js';
 import { BulkBar } from './bulk.js';
 import { h } from './dom.js';
 import { bindKeys, keyHelp } from './inbox-keys.js';
-import { listRow, summaryOf } from './list-row.js';
-import { comparePlaces, groupKey, insertionIndex, type Order, type Place } from './order.js';
+import { summaryOf } from './list-row.js';
+import type { Order } from './order.js';
 import { type CardActions, decisionCard, decisionKey } from './render.js';
+import { type Entry, WaitingList } from './waiting-list.js';
 
 /** Events after which a row may have stopped waiting: its row goes at once. */
 const SETTLING = new Set([
@@ -34,27 +35,6 @@ export interface InboxCallbacks {
   onSignedOut(reason: string): void;
 }
 
-interface Group {
-  key: string;
-  place: Place;
-  element: HTMLLIElement;
-  rows: HTMLOListElement;
-  size: number;
-}
-
-interface Entry {
-  decision: Decision;
-  place: Place;
-  row: HTMLLIElement;
-  group: Group;
-}
-
-const placeOf = (decision: Decision): Place => ({
-  createdAt: decision.task.created_at,
-  runId: decision.run_id,
-  key: decision.task_key,
-});
-
 /**
  * The live list of decisions waiting in a workspace: a page at a time (more
  * as the person scrolls), the total in the toolbar and the tab's title, kept
@@ -63,10 +43,11 @@ const placeOf = (decision: Decision): Place => ({
  * A dense list on the left, the open decision in a detail pane.
  */
 export class InboxView {
-  private readonly entries = new Map<string, Entry>();
-  private groups: Group[] = [];
-  private readonly groupsByKey = new Map<string, Group>();
   private order: Order = 'newest';
+  private readonly list = new WaitingList(this.order, {
+    open: (opened) => this.select(opened),
+    tick: (ticked, on) => this.bulk.set(ticked, on),
+  });
   private total = 0;
   private nextCursor: string | null = null;
   private loading: Promise<void> | null = null;
@@ -81,7 +62,6 @@ export class InboxView {
   private unbindKeys: (() => void) | null = null;
   private observer: IntersectionObserver | null = null;
 
-  private readonly list = h('ol', { class: 'list', 'aria-label': 'waiting decisions' });
   private readonly empty = h('p', { class: 'empty' }, 'Nothing is waiting for you.');
   private readonly count = h('span', { class: 'count', role: 'status' }, '');
   private readonly status = h(
@@ -116,7 +96,7 @@ export class InboxView {
   private readonly bulk = new BulkBar({
     decisions: (keys) =>
       keys.flatMap((key) => {
-        const entry = this.entries.get(key);
+        const entry = this.list.get(key);
         return entry ? [entry.decision] : [];
       }),
     settled: (decision, done) => this.settled(decision, done),
@@ -144,7 +124,7 @@ export class InboxView {
       this.order = sort.value as Order;
       void this.reload().catch((error: unknown) => this.fail(error));
     });
-    this.filter.addEventListener('input', () => this.applyFilter());
+    this.filter.addEventListener('input', () => this.list.filter(this.filter.value));
     this.notifyButton.hidden = !this.attention.canAsk();
     return h(
       'div',
@@ -169,7 +149,7 @@ export class InboxView {
       h(
         'div',
         { class: 'panes' },
-        h('div', { class: 'list-pane' }, this.marker, this.empty, this.list, this.more),
+        h('div', { class: 'list-pane' }, this.marker, this.empty, this.list.element, this.more),
         this.detail,
       ),
     );
@@ -196,15 +176,19 @@ export class InboxView {
     this.observer.observe(this.more);
     let first = true;
     await new Promise<void>((ready, failed) => {
-      void this.follow((status) => {
-        if (status !== 'open') return;
-        // The first page is read once the feed is live, so no park falls between them; a
-        // reconnection reads it again, which covers whatever changed while it was down.
-        const reading = this.reload();
-        if (first) reading.then(ready, failed);
-        else reading.catch((error: unknown) => this.fail(error));
-        first = false;
-      }).catch(failed);
+      void this.follow(
+        (status) => {
+          if (status !== 'open') return;
+          // The first page is read once the feed is live, so no park falls between them; a
+          // reconnection reads it again, which covers whatever changed while it was down.
+          const reading = this.reload();
+          if (first) reading.then(ready, failed);
+          else reading.catch((error: unknown) => this.fail(error));
+          first = false;
+        },
+        // Before the first page, a failure (a refused token) is the start's own.
+        (error) => (first ? failed(error) : this.fail(error)),
+      );
     });
   }
 
@@ -223,7 +207,10 @@ export class InboxView {
     this.status.dataset.status = text;
   }
 
-  private async follow(onStatus: (status: SocketStatus) => void): Promise<void> {
+  private async follow(
+    onStatus: (status: SocketStatus) => void,
+    onFailure: (error: unknown) => void,
+  ): Promise<void> {
     try {
       const feed = this.workspace.feed({
         after: 'latest',
@@ -240,12 +227,12 @@ export class InboxView {
         else if (ARRIVING.has(event.type)) void this.onArrival(event.run_id, event.task_key);
       }
     } catch (error) {
-      this.fail(error);
+      onFailure(error);
     }
   }
 
   private onSettled(key: string, at: number): void {
-    const entry = this.entries.get(key);
+    const entry = this.list.get(key);
     // An event older than the row's waiting spell (it parked again since) leaves it.
     if (entry && at >= entry.decision.task.updated_at) this.remove(key);
     else if (!entry && !this.gone.delete(key)) this.recount();
@@ -262,7 +249,7 @@ export class InboxView {
     }
     if (generation !== this.generation) return;
     const key = `${runId}/${taskKey}`;
-    const known = this.entries.get(key);
+    const known = this.list.get(key);
     if (decision === null) {
       if (known) this.remove(key);
       return;
@@ -274,10 +261,8 @@ export class InboxView {
     } else {
       this.total += 1;
     }
-    const place = placeOf(decision);
-    const last = this.lastPlace();
     // Past the loaded part of the list: it comes with a later page.
-    const inside = this.nextCursor === null || !last || comparePlaces(place, last, this.order) < 0;
+    const inside = this.nextCursor === null || this.list.before(decision);
     const entry = inside ? this.add(decision) : null;
     if (wasOpen && entry) this.select(key, false);
     this.showCount();
@@ -308,9 +293,7 @@ export class InboxView {
       void this.reload().catch((error: unknown) => this.fail(error));
       return;
     }
-    const first =
-      this.order === 'newest' ? this.list.firstElementChild : this.list.lastElementChild;
-    first?.scrollIntoView({ block: 'start' });
+    this.list.edge(this.order === 'newest')?.scrollIntoView({ block: 'start' });
   }
 
   private readonly onScroll = () => {
@@ -323,14 +306,11 @@ export class InboxView {
   /** Reads the first page afresh (a new order, or the feed reconnected). */
   private async reload(): Promise<void> {
     this.generation += 1;
-    this.entries.clear();
-    this.groups = [];
-    this.groupsByKey.clear();
-    this.list.replaceChildren();
+    this.list.clear(this.order);
     this.nextCursor = null;
     this.loading = null;
     await this.loadPage(undefined);
-    if (this.selected && !this.entries.has(this.selected)) this.select(null);
+    if (this.selected && !this.list.get(this.selected)) this.select(null);
   }
 
   private async loadMore(): Promise<void> {
@@ -348,12 +328,12 @@ export class InboxView {
       });
       if (generation !== this.generation) return;
       for (const decision of page.decisions) {
-        if (!this.entries.has(decisionKey(decision))) this.add(decision);
+        if (!this.list.get(decisionKey(decision))) this.add(decision);
       }
       this.total = page.total;
       this.nextCursor = page.next_cursor;
       this.showCount();
-      this.applyFilter();
+      this.list.filter(this.filter.value);
     })();
     this.loading = work;
     return work.finally(() => {
@@ -374,15 +354,8 @@ export class InboxView {
     }, 250);
   }
 
-  private lastPlace(): Place | null {
-    const group = this.groups[this.groups.length - 1];
-    const row = group?.rows.lastElementChild as HTMLElement | null | undefined;
-    const key = row?.dataset.decision;
-    return (key && this.entries.get(key)?.place) || null;
-  }
-
   private showCount(): void {
-    const shown = this.entries.size;
+    const shown = this.list.size;
     this.count.textContent =
       shown < this.total ? `${this.total} waiting (${shown} shown)` : `${this.total} waiting`;
     this.empty.hidden = this.total > 0 || shown > 0;
@@ -391,91 +364,30 @@ export class InboxView {
     this.attention.count(this.total);
   }
 
+  /** Puts a decision's row on the list, ticked and current as before. */
   private add(decision: Decision): Entry {
+    const entry = this.list.add(decision);
     const key = decisionKey(decision);
-    const place = placeOf(decision);
-    const group = this.groupFor(decision, place);
-    const row = listRow(decision, key, {
-      open: (opened) => this.select(opened),
-      tick: (ticked, on) => this.bulk.set(ticked, on),
-    });
-    if (this.bulk.has(key)) (row.querySelector('.tick') as HTMLInputElement).checked = true;
-    const entry: Entry = { decision, place, row, group };
-    // Within a group, rows keep list order.
-    let before: Element | null = null;
-    for (const sibling of group.rows.children) {
-      const other = this.entries.get((sibling as HTMLElement).dataset.decision ?? '');
-      if (other && comparePlaces(place, other.place, this.order) < 0) {
-        before = sibling;
-        break;
-      }
-    }
-    group.rows.insertBefore(row, before);
-    group.size += 1;
-    group.element.classList.toggle('many', group.size > 1);
-    this.entries.set(key, entry);
-    if (key === this.selected) row.setAttribute('aria-current', 'true');
+    if (this.bulk.has(key)) (entry.row.querySelector('.tick') as HTMLInputElement).checked = true;
+    if (key === this.selected) entry.row.setAttribute('aria-current', 'true');
     return entry;
   }
 
-  private groupFor(decision: Decision, place: Place): Group {
-    const key = groupKey(decision);
-    const known = this.groupsByKey.get(key);
-    if (known) return known;
-    const rows = h('ol', { class: 'group-rows' });
-    const element = h(
-      'li',
-      { class: 'group', 'data-group': key },
-      h('p', { class: 'group-head' }, `Run ${decision.run_id}, round ${decision.task.round}`),
-      rows,
-    );
-    const group: Group = { key, place, element, rows, size: 0 };
-    const index = insertionIndex(this.groups, group, (a, b) =>
-      comparePlaces(a.place, b.place, this.order),
-    );
-    this.list.insertBefore(element, this.groups[index]?.element ?? null);
-    this.groups.splice(index, 0, group);
-    this.groupsByKey.set(key, group);
-    return group;
-  }
-
   private remove(key: string, count = true): void {
-    const entry = this.entries.get(key);
-    if (!entry) return;
-    const next = key === this.selected ? this.neighbour(key) : null;
-    entry.row.remove();
-    this.entries.delete(key);
+    const next = key === this.selected ? this.list.neighbour(key) : null;
+    if (!this.list.remove(key)) return;
     this.bulk.set(key, false);
-    const group = entry.group;
-    group.size -= 1;
-    group.element.classList.toggle('many', group.size > 1);
-    if (group.size === 0) {
-      group.element.remove();
-      this.groupsByKey.delete(group.key);
-      this.groups.splice(this.groups.indexOf(group), 1);
-    }
     if (count) this.total = Math.max(0, this.total - 1);
     if (key === this.selected) this.select(next, false);
     this.showCount();
   }
 
-  private rows(): HTMLElement[] {
-    return [...this.list.querySelectorAll<HTMLElement>('li.row:not([hidden])')];
-  }
-
   private rowOf(key: string): HTMLLIElement | null {
-    return this.entries.get(key)?.row ?? null;
-  }
-
-  private neighbour(key: string): string | null {
-    const rows = this.rows();
-    const at = rows.findIndex((row) => row.dataset.decision === key);
-    const next = rows[at + 1] ?? rows[at - 1];
-    return next?.dataset.decision ?? null;
+    return this.list.get(key)?.row ?? null;
   }
 
   private move(step: 1 | -1): void {
-    const rows = this.rows();
+    const rows = this.list.visibleRows();
     if (rows.length === 0) return;
     const at = rows.findIndex((row) => row.dataset.decision === this.selected);
     const next = rows[at === -1 ? 0 : Math.min(rows.length - 1, Math.max(0, at + step))];
@@ -486,7 +398,7 @@ export class InboxView {
   private select(key: string | null, focus = true): void {
     if (this.selected) this.rowOf(this.selected)?.removeAttribute('aria-current');
     this.selected = key;
-    const entry = key ? this.entries.get(key) : undefined;
+    const entry = key ? this.list.get(key) : undefined;
     if (!entry) {
       this.detail.replaceChildren(h('p', { class: 'detail-empty' }, 'Nothing is open.'));
       return;
@@ -514,17 +426,6 @@ export class InboxView {
     this.notifyButton.hidden = true;
   }
 
-  private applyFilter(): void {
-    const words = this.filter.value.trim().toLowerCase();
-    for (const entry of this.entries.values()) {
-      const text = `${summaryOf(entry.decision)} ${entry.decision.run_id}`.toLowerCase();
-      entry.row.hidden = words !== '' && !text.includes(words);
-    }
-    for (const group of this.groups) {
-      group.element.hidden = words !== '' && !group.rows.querySelector('li.row:not([hidden])');
-    }
-  }
-
   private readonly fail = (error: unknown): void => {
     if (isUnauthorizedError(error) || isForbiddenError(error)) {
       this.stop();
@@ -540,7 +441,7 @@ export class InboxView {
    */
   private settled(decision: Decision, done: string | null): void {
     const key = decisionKey(decision);
-    if (this.entries.has(key)) {
+    if (this.list.get(key)) {
       this.gone.add(key);
       this.remove(key);
     }

@@ -137,6 +137,21 @@ describe.skipIf(browserSkipReason !== null)(
       expect(await page.locator('.count').textContent()).toBe('1001 waiting');
     });
 
+    it('applies feed events in place: a park reads its own row, never the list', async () => {
+      const reads: string[] = [];
+      const onRequest = (request: { url(): string }) => {
+        const url = request.url();
+        if (url.includes('/trpc/')) reads.push(url);
+      };
+      page.on('request', onRequest);
+      const runs = [];
+      for (let i = 0; i < 5; i += 1) runs.push(await writes(`live-${i}`, 1));
+      for (const run of runs) await row(`${run.id}/t1`).waitFor();
+      page.off('request', onRequest);
+      expect(reads.filter((url) => url.includes('decisions.list'))).toEqual([]);
+      expect(reads.filter((url) => url.includes('tasks.get')).length).toBeGreaterThanOrEqual(5);
+    });
+
     it('approves several selected calls at once, each bound to the version shown', async () => {
       const run = await writes('bulk', 3);
       for (const key of ['t1', 't2', 't3']) await row(`${run.id}/${key}`).waitFor();
@@ -266,6 +281,68 @@ describe.skipIf(browserSkipReason !== null)(
         await signIn.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
       ).toBe(true);
       await signIn.close();
+    });
+
+    it('asks once for desktop notifications on a click, then notifies of an arrival while the tab is away', async () => {
+      await page.close();
+      page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      consoleErrors = collectConsoleErrors(page);
+      await page.addInitScript(
+        (session) => {
+          sessionStorage.setItem('airlock.inbox.session', JSON.stringify(session));
+          // The browser's Notification, recorded: what was asked and what was shown.
+          const shown: string[] = [];
+          let permission = 'default';
+          let asked = 0;
+          class Recorded {
+            static get permission() {
+              return permission;
+            }
+            static async requestPermission() {
+              asked += 1;
+              permission = 'granted';
+              return permission;
+            }
+            constructor(title: string, options: { body?: string }) {
+              shown.push(`${title}: ${options.body ?? ''}`);
+            }
+          }
+          Object.assign(globalThis, {
+            Notification: Recorded,
+            __shown: shown,
+            __asked: () => asked,
+          });
+          // The tab is in the background.
+          document.hasFocus = () => false;
+        },
+        {
+          url: kernel.url,
+          workspaceId: kernel.workspace.id,
+          token: kernel.workspace.tokens.member,
+        },
+      );
+      await page.goto(kernel.url);
+      await page.locator('.status[data-status="live"]').waitFor();
+      await page.getByRole('button', { name: 'Desktop notifications' }).click();
+      await page
+        .getByRole('button', { name: 'Desktop notifications' })
+        .waitFor({ state: 'hidden' });
+      const run = await writes('notify', 1);
+      await row(`${run.id}/t1`).waitFor();
+      const shown = await page.evaluate(
+        () => (globalThis as unknown as { __shown: string[] }).__shown,
+      );
+      expect(shown).toHaveLength(1);
+      expect(shown[0]).toMatch(/^A call waits for you: write .*notify\/file-0\.txt/);
+      expect(
+        await page.evaluate(() => (globalThis as unknown as { __asked(): number }).__asked()),
+      ).toBe(1);
+      // Asked once: a reload does not offer to ask again.
+      await page.reload();
+      await page.locator('.status[data-status="live"]').waitFor();
+      expect(await page.getByRole('button', { name: 'Desktop notifications' }).isHidden()).toBe(
+        true,
+      );
     });
 
     it('approves from the run story, which shows the goal and who decided', async () => {
