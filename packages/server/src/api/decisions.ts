@@ -1,6 +1,7 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
-import { approveTask, denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
-import { taskView } from '../kernel/views.js';
+import { decisionViews } from '../kernel/approval-quorum.js';
+import { approveTask } from '../kernel/approvals.js';
+import { denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
 import { pageOpenDecisions } from '../store/tasks.js';
 import { decodeDecisionCursor, encodeDecisionCursor } from './decision-cursor.js';
 import { implement } from './operation.js';
@@ -16,6 +17,7 @@ export const approve = implement(
     return approveTask(kernel.context, principal, address(input), {
       version: input.version,
       remember: input.remember,
+      toolInput: input.tool_input,
     });
   },
 );
@@ -48,15 +50,16 @@ export const retry = implement(
 export const listDecisions = implement(
   OPERATION_CONTRACTS['decisions.list'],
   async ({ kernel, principal }, input) => {
+    const store = kernel.context.store;
     const after = input.cursor === undefined ? undefined : decodeDecisionCursor(input.cursor);
-    const { rows, total } = await pageOpenDecisions(kernel.context.store, principal.workspace_id, {
+    const { rows, total } = await pageOpenDecisions(store, principal.workspace_id, {
       limit: input.limit,
       order: input.order,
       after,
     });
     const last = rows[rows.length - 1];
     return {
-      decisions: rows.map(taskView),
+      decisions: await decisionViews(store, principal.workspace_id, rows),
       total,
       next_cursor: rows.length === input.limit && last ? encodeDecisionCursor(last) : null,
     };
