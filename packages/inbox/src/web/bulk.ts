@@ -99,7 +99,8 @@ export class BulkBar {
             refused.push(`${keyOf(decision)}: a question takes an answer`);
             return;
           }
-          if (verb === 'approve') await decision.approve({ version });
+          // An approve is bound to the version read by the SDK itself; a deny sends it.
+          if (verb === 'approve') await decision.approve();
           else await decision.deny({ version, ...(reason ? { reason } : {}) });
           done += 1;
           this.host.settled(

@@ -476,7 +476,8 @@ export class InboxView {
     approve: (decision, remember) =>
       this.settle(
         decision,
-        decision.approve({ version: decision.task.version, ...(remember ? { remember } : {}) }),
+        // The SDK binds an approve to the row version this decision read.
+        decision.approve(remember ? { remember } : {}),
         remember
           ? `Approved by you and remembered (${remember.scope}); running.`
           : 'Approved by you; running.',

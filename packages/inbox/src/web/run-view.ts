@@ -171,7 +171,10 @@ export class RunStoryView {
             decide: async (verb, reason) => {
               const decision = await this.workspace.decisions.get(this.runId, task.key);
               if (!decision?.isApproval()) throw new Error('this call no longer waits');
-              if (verb === 'approve') await decision.approve({ version: task.version });
+              if (decision.task.version !== task.version) {
+                throw new Error('this call changed since the story showed it; read it again');
+              }
+              if (verb === 'approve') await decision.approve();
               else await decision.deny({ version: task.version, ...(reason ? { reason } : {}) });
               await this.scheduleRefresh();
             },
