@@ -136,19 +136,6 @@ export function observeDecision(
 }
 
 /**
- * Refuses a decision on a row that changed since the version the person read.
- * @throws AirlockError version_mismatch (409).
- */
-export function checkVersion(row: TaskTable, version: string): void {
-  if (taskVersion(row) !== version) {
-    throw new AirlockError(
-      'version_mismatch',
-      `task ${row.key} changed since version ${version}; read it again before deciding`,
-    );
-  }
-}
-
-/**
  * Denies a parked row: it fails approval_denied with the person's reason, which the model reads.
  * A deny by any member the approval policy lets decide the row ends it, whatever approvals it had.
  * With `version` it denies only that version of the row.
