@@ -1,4 +1,5 @@
 import type { Approval, Decision, Question, Remember } from '@airlock/sdk';
+import { approvalsView } from './approvals-view.js';
 import { type Child, h } from './dom.js';
 import { ago, commandOf, inputFields, parkedByMode, ruleText, until } from './format.js';
 import { rememberControls } from './remember.js';
@@ -165,6 +166,7 @@ function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
     header(decision, decision.tool_name, 'needs approval'),
     inputView(decision.tool_input),
     profileView(decision),
+    approvalsView(decision),
     h(
       'div',
       { class: 'actions' },
