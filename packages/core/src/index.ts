@@ -207,12 +207,21 @@ export {
   type HookedLoop,
   type HookedVerdict,
 } from './protocol/operations/hooks.js';
+export {
+  type DeliveryView,
+  DeliveryViewSchema,
+} from './protocol/operations/notifications.js';
 export { type OverlayView, OverlayViewSchema } from './protocol/operations/overlays.js';
 export {
   OPERATION_CONTRACTS,
   type OperationContracts,
   type OperationName,
 } from './protocol/operations/registry.js';
+export {
+  RETENTION_MAX_DAYS,
+  type RetentionPolicyView,
+  RetentionPolicyViewSchema,
+} from './protocol/operations/retention.js';
 export {
   GatewayProviderSchema,
   OpenAIProviderSchema,
@@ -363,3 +372,4 @@ export {
   type TighteningWidens,
   tighten,
 } from './tighten/tighten.js';
+export { inheritedTraceparent, traceparentOf } from './tracing/traceparent.js';

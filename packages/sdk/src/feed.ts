@@ -1,4 +1,5 @@
 import { workspaceFeedPath } from '@airlock/core';
+import { errorFromBody } from './errors.js';
 import { LiveSocket, type SocketStatus, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl } from './internal/transport.js';
 import type { FeedEvent } from './views.js';
@@ -84,6 +85,12 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
   }
 
   private receive(message: Record<string, unknown>): void {
+    if (message.type === 'resync') {
+      // The kernel pruned events after this position: stop here, loudly, rather than skip them.
+      this.socket.close();
+      this.fail(errorFromBody({ error: message }, 410));
+      return;
+    }
     if (message.type === 'ready' && this.cursor < 0 && typeof message.after === 'number') {
       this.cursor = message.after;
       return;

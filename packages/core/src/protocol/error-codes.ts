@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   conversation_not_found: 404,
   credential_not_found: 404,
   agent_application_not_found: 404,
+  delivery_not_found: 404,
   method_not_allowed: 405,
   task_not_waiting: 409,
   not_claimable_kind: 409,
@@ -29,6 +30,8 @@ export const ERROR_STATUS = {
   run_not_gateway: 409,
   run_busy: 409,
   stale_digest: 409,
+  // Retention (issue 29): a feed resumed from a position whose events were pruned.
+  feed_position_pruned: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_configuration: 422,

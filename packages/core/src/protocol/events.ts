@@ -208,6 +208,28 @@ export const EVENT_SCHEMAS = [
       detail: z.string(),
     }),
   ),
+  // A notice about this run or row reached a channel (webhook, Slack, email), or was given up.
+  event(
+    'notification.delivered',
+    z.looseObject({
+      delivery_id: z.string(),
+      channel: z.string(),
+      channel_kind: z.enum(['webhook', 'slack', 'email']),
+      notified: z.string(),
+      attempts: z.number().int(),
+    }),
+  ),
+  event(
+    'notification.dead_lettered',
+    z.looseObject({
+      delivery_id: z.string(),
+      channel: z.string(),
+      channel_kind: z.enum(['webhook', 'slack', 'email']),
+      notified: z.string(),
+      attempts: z.number().int(),
+      error: z.string(),
+    }),
+  ),
 ] as const;
 
 /** One lifecycle event as the feed and the events route show it: a union on `type`. */

@@ -16,9 +16,11 @@ import { approve, deny, listDecisions, resolution, retry } from './decisions.js'
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
 import { cancelCall, submitCalls } from './gateway.js';
 import { claudeCodeHook, hookEvent } from './hooks.js';
+import { listNotifications, redeliverNotification } from './notifications.js';
 import type { Operation } from './operation.js';
 import { getOverlay, replaceOverlayOperation, trustOverlayOperation } from './overlays.js';
 import { getConfiguration, putConfiguration } from './profile.js';
+import { getRetention, putRetention } from './retention.js';
 import {
   abandonRun,
   createRun,
@@ -53,6 +55,8 @@ const IMPLEMENTATIONS: Implementations = {
   'runs.events': listEvents,
   'audit.run': runAudit,
   'audit.export': exportAudit,
+  'retention.get': getRetention,
+  'retention.put': putRetention,
   'tasks.list': listTasks,
   'tasks.get': getTask,
   'tasks.append': appendTask,
@@ -61,6 +65,8 @@ const IMPLEMENTATIONS: Implementations = {
   'decisions.resolve': resolution,
   'decisions.retry': retry,
   'decisions.list': listDecisions,
+  'notifications.list': listNotifications,
+  'notifications.redeliver': redeliverNotification,
   'approvalPolicy.get': getApprovalPolicy,
   'approvalPolicy.replace': replaceApprovalPolicy,
   'overlays.get': getOverlay,

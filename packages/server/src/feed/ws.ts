@@ -19,6 +19,7 @@ import type { FeedItem } from './feed-item.js';
 import { fencedDelivery } from './fence.js';
 import type { FeedHub } from './hub.js';
 import { nudgeFor } from './nudges.js';
+import { prunedResume } from './pruned-position.js';
 
 /** Past this much unsent data a slow client is dropped; it resumes from its last sequence number. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
@@ -127,7 +128,19 @@ export function createSocketHandler(options: {
         principal.workspace_id,
         url.searchParams.get('after'),
       );
+      const runId = feed !== null ? url.searchParams.get('run_id') : null;
+      const pruned = await prunedResume(options.kernel.context.store, {
+        workspaceId: principal.workspace_id,
+        runId,
+        after,
+      });
       wss.handleUpgrade(req, socket, head, (ws) => {
+        if (pruned) {
+          // A message a client reads (not a refused upgrade, which a browser cannot see), then a close.
+          ws.send(JSON.stringify({ type: 'resync', ...pruned.toBody().error, after }));
+          ws.close(4410, 'feed_position_pruned');
+          return;
+        }
         const sendFrame = (frame: string) => {
           if (ws.readyState !== WebSocket.OPEN) return false;
           if (ws.bufferedAmount > MAX_BUFFERED) {
@@ -142,7 +155,7 @@ export function createSocketHandler(options: {
         const applicationId = principal.agent_application_id;
         const subscription = options.hub.subscribe({
           workspaceId: principal.workspace_id,
-          runId: feed !== null ? url.searchParams.get('run_id') : null,
+          runId,
           after,
           // An agent's feed and an executor's cable see only their own application's runs.
           deliver: fencedDelivery(options.kernel.context.store, fenceOf(principal), (items) => {

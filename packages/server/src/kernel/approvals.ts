@@ -6,10 +6,11 @@ import { listApprovals, recordApproval } from '../store/approvals.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { rewriteParkedCall, setTaskDeadline } from '../store/tasks.js';
+import { preciseNow } from '../tracing/call-tracing.js';
 import { checkDecider, policyOfWorkspace, progressOf, requirementOf } from './approval-quorum.js';
 import { evaluateEditedCall } from './approval-stage.js';
 import type { KernelContext } from './context.js';
-import { hookTimeoutMs, readTask, type TaskAddress } from './decisions.js';
+import { hookTimeoutMs, observeDecision, readTask, type TaskAddress } from './decisions.js';
 import { moveTask } from './move-task.js';
 import { type Remembered, rememberApproval } from './remember.js';
 import { lockRun, readAttentionAhead, settleRun } from './run-state.js';
@@ -114,6 +115,7 @@ export function approveTask(
   request: ApprovalRequest = {},
 ): Promise<TaskView> {
   const who = principalName(principal);
+  const startedAt = ctx.tracing ? preciseNow() : 0;
   return ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, address.workspaceId, address.runId);
     let row = await readTask(tx, run.id, address.taskKey);
@@ -207,6 +209,7 @@ export function approveTask(
       principal: who,
     });
     await settleRun(ctx, tx, run, ahead);
+    observeDecision(ctx, tx, { row: moved, verb: 'approve', startedAt });
     return {
       ...taskView(moved),
       decided_by_name: names.get(who) ?? null,

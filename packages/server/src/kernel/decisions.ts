@@ -6,6 +6,7 @@ import type { Reader } from '../store/reader.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { findTask } from '../store/tasks.js';
+import { preciseNow } from '../tracing/call-tracing.js';
 import { checkDecider, policyOfWorkspace, requirementOf } from './approval-quorum.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
@@ -62,6 +63,7 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
   address: TaskAddress,
   options: MemberMove<V>,
 ): Promise<TaskView> {
+  const startedAt = ctx.tracing ? preciseNow() : 0;
   return ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, address.workspaceId, address.runId);
     let current: TaskTable | null = null;
@@ -96,8 +98,28 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
       ),
     );
     await settleRun(ctx, tx, run, ahead);
+    if (options.verb !== 'retry') observeDecision(ctx, tx, { row, verb: options.verb, startedAt });
     return taskView(row);
   });
+}
+
+/** Records a person's decision on a waiting row: the wait, once committed, and its spans. */
+export function observeDecision(
+  ctx: KernelContext,
+  tx: Tx,
+  decided: { row: TaskTable; verb: string; startedAt: number },
+): void {
+  const { row, verb } = decided;
+  // A waiting row rests where it was planted: its creation is when it started to wait.
+  const waitedSeconds = Math.max(0, (tx.now - row.created_at) / 1000);
+  const metrics = ctx.metrics;
+  if (metrics) {
+    tx.afterCommit(() => metrics.personDecisionSeconds.observe({ decision: verb }, waitedSeconds));
+  }
+  ctx.tracing?.personDecided(
+    { workspaceId: row.workspace_id, runId: row.run_id, key: row.key },
+    { parkedAt: row.created_at, startedAt: decided.startedAt, verb, parked: row.kind !== 'ask' },
+  );
 }
 
 /**

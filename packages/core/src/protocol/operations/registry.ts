@@ -27,8 +27,10 @@ import {
 } from './executor.js';
 import { cancelCallContract, submitCallsContract } from './gateway.js';
 import { claudeCodeHookContract, hookEventContract } from './hooks.js';
+import { listDeliveriesContract, redeliverContract } from './notifications.js';
 import { getOverlayContract, replaceOverlayContract, trustOverlayContract } from './overlays.js';
 import { getConfigurationContract, putConfigurationContract } from './profile.js';
+import { getRetentionContract, putRetentionContract } from './retention.js';
 import {
   abandonRunContract,
   createRunContract,
@@ -62,6 +64,8 @@ export const OPERATION_CONTRACTS = {
   'runs.events': listEventsContract,
   'audit.run': runAuditContract,
   'audit.export': exportAuditContract,
+  'retention.get': getRetentionContract,
+  'retention.put': putRetentionContract,
   'tasks.list': listTasksContract,
   'tasks.get': getTaskContract,
   'tasks.append': appendTaskContract,
@@ -70,6 +74,8 @@ export const OPERATION_CONTRACTS = {
   'decisions.resolve': resolveContract,
   'decisions.retry': retryContract,
   'decisions.list': listDecisionsContract,
+  'notifications.list': listDeliveriesContract,
+  'notifications.redeliver': redeliverContract,
   'approvalPolicy.get': getApprovalPolicyContract,
   'approvalPolicy.replace': replaceApprovalPolicyContract,
   'overlays.get': getOverlayContract,
