@@ -1,4 +1,4 @@
-import { type Decision, toDecision } from './decisions.js';
+import { type Decision, isWaiting, toDecision } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
 import type { WebSocketConstructor } from './internal/socket.js';
 import { type ConnectionOptions, createTrpc, type Trpc } from './internal/transport.js';
@@ -15,6 +15,15 @@ export interface ClientOptions extends ConnectionOptions {
   WebSocket?: WebSocketConstructor | undefined;
 }
 
+/** A page of waiting decisions (see {@link WorkspaceDecisions.page}). */
+export interface DecisionPage {
+  decisions: Decision[];
+  /** How many wait in the workspace in all. */
+  total: number;
+  /** The cursor of the next page; null on the last one. */
+  next_cursor: string | null;
+}
+
 /** Every decision of a workspace: list them now, or iterate them live across runs. */
 export class WorkspaceDecisions implements AsyncIterable<Decision> {
   constructor(private readonly context: WorkspaceContext) {}
@@ -24,11 +33,43 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
    * @throws ForbiddenError for a non-member token; UnauthorizedError.
    */
   async list(options: { limit?: number } = {}): Promise<Decision[]> {
-    const { decisions } = await this.context.trpc.decisions.list.query({
+    return (await this.page(options)).decisions;
+  }
+
+  /**
+   * One page of the decisions waiting in the workspace, oldest or newest
+   * first, with how many wait in all; pass `next_cursor` back as `cursor`
+   * for the next page (null on the last one).
+   * @throws ForbiddenError for a non-member token; ValidationError for a foreign cursor.
+   */
+  async page(
+    options: { limit?: number; order?: 'oldest' | 'newest'; cursor?: string } = {},
+  ): Promise<DecisionPage> {
+    const page = await this.context.trpc.decisions.list.query({
       workspace_id: this.context.workspaceId,
       ...options,
     });
-    return decisions.map((task) => toDecision(this.context, task));
+    return {
+      decisions: page.decisions.map((task) => toDecision(this.context, task)),
+      total: page.total,
+      next_cursor: page.next_cursor,
+    };
+  }
+
+  /**
+   * One row as a decision when it rests on a person, else null (decided,
+   * running, or authored with a resolution token).
+   * @throws NotFoundError when the run has no such row; ForbiddenError.
+   */
+  async get(runId: string, taskKey: string): Promise<Decision | null> {
+    const task = await this.context.trpc.tasks.get.query({
+      workspace_id: this.context.workspaceId,
+      run_id: runId,
+      task_key: taskKey,
+    });
+    // A question authored through the tasks door is its token holder's alone.
+    const authoredQuestion = task.origin === 'author' && task.kind === 'ask';
+    return isWaiting(task) && !authoredQuestion ? toDecision(this.context, task) : null;
   }
 
   /** Yields each decision once as it starts waiting, across all runs; never ends by itself. */

@@ -142,14 +142,15 @@ export class Approval extends BaseDecision {
   }
 
   /**
-   * Approves the call, bound to the version of the row this decision read.
-   * It becomes runnable for executors once the workspace's approval policy
-   * has its quorum (the answer's `approvals` says how far it is). With
-   * `tool_input` the person approves an edited call: the kernel evaluates it
-   * again through every layer and the executor runs the edit. With
-   * `remember`, the kernel also keeps an allow rule in the overlay of that
-   * scope, for the permission rule set captured when the call was evaluated;
-   * without a `rule` it remembers exactly this call.
+   * Approves the call, bound to the version of the row this decision read
+   * (or `version`, a `task.version` the person saw; 409 version_mismatch if it
+   * changed since). It becomes runnable for executors once the workspace's
+   * approval policy has its quorum (the answer's `approvals` says how far it
+   * is). With `tool_input` the person approves an edited call: the kernel
+   * evaluates it again through every layer and the executor runs the edit.
+   * With `remember`, the kernel also keeps an allow rule in the overlay of
+   * that scope, for the permission rule set captured when the call was
+   * evaluated; without a `rule` it remembers exactly this call.
    * @example
    * await d.approve({ remember: { scope: 'conversation', rule: { tools: ['bash'], argument_patterns: { '/command': 'git push origin *' } } } });
    * await d.approve({ tool_input: { command: 'rm -rf build/cache' } });
@@ -160,8 +161,10 @@ export class Approval extends BaseDecision {
    * `remember_unavailable` when no rule set evaluated the call; NotFoundError.
    * Nothing changes when it throws.
    */
-  approve(options: { remember?: Remember; tool_input?: unknown } = {}): Promise<TaskView> {
-    const version = (this.task as { version?: string }).version;
+  approve(
+    options: { remember?: Remember; tool_input?: unknown; version?: string } = {},
+  ): Promise<TaskView> {
+    const version = options.version ?? (this.task as { version?: string }).version;
     return this.context.trpc.decisions.approve.mutate({
       ...address(this.context, this.task),
       ...(version ? { version } : {}),
@@ -175,13 +178,15 @@ export class Approval extends BaseDecision {
   /**
    * Denies the call; the model reads the reason. A deny by any member the
    * approval policy lets decide the call ends it, whatever approvals it had.
-   * @throws ConflictError when it was already decided; ForbiddenError
-   * (`approver_not_allowed` too); NotFoundError.
+   * With `version` (`task.version`) only the version the person saw is denied.
+   * @throws ConflictError when it was already decided or changed since `version`;
+   * ForbiddenError (`approver_not_allowed` too); NotFoundError.
    */
-  deny(options: { reason?: string } = {}): Promise<TaskView> {
+  deny(options: { reason?: string; version?: string } = {}): Promise<TaskView> {
     return this.context.trpc.decisions.deny.mutate({
       ...address(this.context, this.task),
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      ...(options.version !== undefined ? { version: options.version } : {}),
     });
   }
 }

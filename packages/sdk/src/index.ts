@@ -3,6 +3,7 @@ export {
   type Client,
   type ClientOptions,
   createClient,
+  type DecisionPage,
   Workspace,
   WorkspaceDecisions,
 } from './client.js';

@@ -115,6 +115,8 @@ export const RunViewSchema = named(
     agent_application_id: z.string().nullable(),
     conversation_id: z.string().nullable(),
     regenerated_from: z.string().nullable(),
+    /** What the run was started to do: its input text (the goal). */
+    input: z.string(),
     state: RunStateSchema,
     approval_mode: ApprovalModeSchema,
     approval_rules: z.array(ApprovalRuleViewSchema),

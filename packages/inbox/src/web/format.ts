@@ -38,15 +38,43 @@ export function valueText(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? String(value);
 }
 
+/**
+ * A value as a person reads it: strings as they are, nested values as
+ * indented `key: value` lines, and a string of several lines as a block with
+ * its real line breaks (never `\n` escapes).
+ */
+export function readableText(value: unknown, indent = ''): string {
+  if (typeof value === 'string') {
+    if (indent === '') return value;
+    if (!value.includes('\n')) return JSON.stringify(value);
+    return `|\n${value
+      .split('\n')
+      .map((line) => `${indent}${line}`)
+      .join('\n')}`;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return value.map((item) => `\n${indent}- ${readableText(item, `${indent}  `)}`).join('');
+  }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) return '{}';
+    return entries
+      .map(([key, item]) => `\n${indent}${key}: ${readableText(item, `${indent}  `)}`)
+      .join('');
+  }
+  return JSON.stringify(value) ?? String(value);
+}
+
 /** The fields of a call's input, in order: `[key, text]`, or one `['input', text]` for a non-object. */
 export function inputFields(input: unknown): [string, string][] {
   if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
     return Object.entries(input as Record<string, unknown>).map(([key, value]) => [
       key,
-      valueText(value),
+      readableText(value).replace(/^\n/, ''),
     ]);
   }
-  return [['input', valueText(input)]];
+  return [['input', readableText(input).replace(/^\n/, '')]];
 }
 
 /** One matched rule as a sentence: `#1 ask bash when command matches "*rm -rf*"`. */

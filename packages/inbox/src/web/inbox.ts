@@ -6,10 +6,16 @@ import {
   type SocketStatus,
   type Workspace,
 } from '@airlock/sdk';
+import { Attention } from './attention.js';
+import { BulkBar } from './bulk.js';
 import { h } from './dom.js';
+import { bindKeys, keyHelp } from './inbox-keys.js';
+import { summaryOf } from './list-row.js';
+import type { Order } from './order.js';
 import { type CardActions, decisionCard, decisionKey } from './render.js';
+import { type Entry, WaitingList } from './waiting-list.js';
 
-/** Events after which a row may have stopped waiting: its card goes at once. */
+/** Events after which a row may have stopped waiting: its row goes at once. */
 const SETTLING = new Set([
   'task.approved',
   'task.denied',
@@ -17,10 +23,11 @@ const SETTLING = new Set([
   'task.expired',
   'task.canceled',
 ]);
-/** Events that cannot change what waits. */
-const QUIET = new Set(['run.model_read', 'run.round_started', 'task.claimed', 'task.succeeded']);
-
-/** How many "approved by you" lines stay on the list. */
+/** Events after which a row may wait (again): that one row is read. */
+const ARRIVING = new Set(['task.parked', 'task.asked', 'task.retried', 'task.readdressed']);
+/** Rows read per page. */
+const PAGE = 100;
+/** How many "approved by you" lines stay on the page. */
 const AFTER_LINES_KEPT = 10;
 
 /** What the inbox shows when its token stops working. */
@@ -29,48 +36,169 @@ export interface InboxCallbacks {
 }
 
 /**
- * The live list of decisions waiting in a workspace: read once, then kept
- * current from the workspace feed. A decision made anywhere (this page,
- * another tab, the SDK) disappears from the list as its event arrives.
+ * The live list of decisions waiting in a workspace: a page at a time (more
+ * as the person scrolls), the total in the toolbar and the tab's title, kept
+ * current from the workspace feed one row at a time: an arrival is read
+ * alone, a decision made anywhere takes its row away as its event arrives.
+ * A dense list on the left, the open decision in a detail pane.
  */
 export class InboxView {
-  private readonly cards = new Map<string, { element: HTMLElement; since: number }>();
-  private readonly list = h('section', { class: 'list', 'aria-label': 'waiting decisions' });
+  private order: Order = 'newest';
+  private readonly list = new WaitingList(this.order, {
+    open: (opened) => this.select(opened),
+    tick: (ticked, on) => this.bulk.set(ticked, on),
+  });
+  private total = 0;
+  private nextCursor: string | null = null;
+  private loading: Promise<void> | null = null;
+  private selected: string | null = null;
+  private unseen = 0;
+  /** Rows this page took away itself: their settling event changes no count. */
+  private readonly gone = new Set<string>();
+  private counting: ReturnType<typeof setTimeout> | null = null;
+  private generation = 0;
+  private readonly attention = new Attention();
+  private readonly controller = new AbortController();
+  private unbindKeys: (() => void) | null = null;
+  private observer: IntersectionObserver | null = null;
+
   private readonly empty = h('p', { class: 'empty' }, 'Nothing is waiting for you.');
+  private readonly count = h('span', { class: 'count', role: 'status' }, '');
   private readonly status = h(
     'span',
     { class: 'status', 'data-status': 'connecting' },
     'connecting',
   );
-  private readonly controller = new AbortController();
-  private refreshing: Promise<void> | null = null;
-  private again = false;
+  private readonly more = h(
+    'button',
+    { type: 'button', class: 'more', hidden: true, onclick: () => void this.loadMore() },
+    'Show more',
+  );
+  private readonly marker = h('button', {
+    type: 'button',
+    class: 'new-marker',
+    hidden: true,
+    onclick: () => this.showNew(),
+  });
+  private readonly afters = h('div', { class: 'afters' });
+  private readonly detail = h(
+    'aside',
+    { class: 'detail', 'aria-label': 'open decision' },
+    h('p', { class: 'detail-empty' }, 'Pick a decision to read it here (j/k, ? for keys).'),
+  );
+  private readonly filter = h('input', {
+    type: 'search',
+    name: 'filter',
+    'aria-label': 'Filter the list',
+    placeholder: 'Filter (/)',
+  });
+  private readonly help = keyHelp();
+  private readonly bulk = new BulkBar({
+    decisions: (keys) =>
+      keys.flatMap((key) => {
+        const entry = this.list.get(key);
+        return entry ? [entry.decision] : [];
+      }),
+    settled: (decision, done) => this.settled(decision, done),
+  });
+  private readonly notifyButton = h(
+    'button',
+    { type: 'button', class: 'notify', hidden: true, onclick: () => void this.askNotify() },
+    'Desktop notifications',
+  );
 
   constructor(
     private readonly workspace: Workspace,
     private readonly callbacks: InboxCallbacks,
   ) {}
 
-  /** The view's root: the status line and the list. */
+  /** The view's root: toolbar, list and detail pane. */
   render(): HTMLElement {
+    const sort = h(
+      'select',
+      { name: 'order', 'aria-label': 'Sort' },
+      h('option', { value: 'newest' }, 'Newest first'),
+      h('option', { value: 'oldest' }, 'Oldest first'),
+    );
+    sort.addEventListener('change', () => {
+      this.order = sort.value as Order;
+      void this.reload().catch((error: unknown) => this.fail(error));
+    });
+    this.filter.addEventListener('input', () => this.list.filter(this.filter.value));
+    this.notifyButton.hidden = !this.attention.canAsk();
     return h(
       'div',
       { class: 'inbox' },
-      h('p', { class: 'toolbar' }, 'Feed: ', this.status),
-      this.empty,
-      this.list,
+      h(
+        'div',
+        { class: 'toolbar' },
+        this.count,
+        h('span', {}, 'Feed: ', this.status),
+        sort,
+        this.filter,
+        this.notifyButton,
+        h(
+          'button',
+          { type: 'button', class: 'keys', onclick: () => this.toggleHelp() },
+          'Keys (?)',
+        ),
+      ),
+      this.help,
+      this.bulk.element,
+      this.afters,
+      h(
+        'div',
+        { class: 'panes' },
+        h('div', { class: 'list-pane' }, this.marker, this.empty, this.list.element, this.more),
+        this.detail,
+      ),
     );
   }
 
-  /** Reads what waits and follows the feed until {@link stop}. */
+  /** Opens the feed, reads the first page once it is live, and follows the feed until {@link stop}. */
   async start(): Promise<void> {
-    await this.refresh();
-    void this.follow();
+    this.unbindKeys = bindKeys({
+      next: () => this.move(1),
+      previous: () => this.move(-1),
+      approve: () => this.detailAction('approve'),
+      deny: () => this.detailAction('deny'),
+      tick: () => this.selected && this.bulk.toggle(this.selected, this.rowOf(this.selected)),
+      filter: () => this.filter.focus(),
+      help: () => this.toggleHelp(),
+    });
+    window.addEventListener('scroll', this.onScroll, { passive: true });
+    this.observer = new IntersectionObserver(
+      (seen) => {
+        if (seen.some((entry) => entry.isIntersecting)) void this.loadMore();
+      },
+      { rootMargin: '600px' },
+    );
+    this.observer.observe(this.more);
+    let first = true;
+    await new Promise<void>((ready, failed) => {
+      void this.follow(
+        (status) => {
+          if (status !== 'open') return;
+          // The first page is read once the feed is live, so no park falls between them; a
+          // reconnection reads it again, which covers whatever changed while it was down.
+          const reading = this.reload();
+          if (first) reading.then(ready, failed);
+          else reading.catch((error: unknown) => this.fail(error));
+          first = false;
+        },
+        // Before the first page, a failure (a refused token) is the start's own.
+        (error) => (first ? failed(error) : this.fail(error)),
+      );
+    });
   }
 
-  /** Stops following the feed. */
+  /** Stops following the feed and lets go of the page's keys and title. */
   stop(): void {
     this.controller.abort();
+    this.unbindKeys?.();
+    this.observer?.disconnect();
+    window.removeEventListener('scroll', this.onScroll);
+    this.attention.reset();
   }
 
   private setStatus(status: SocketStatus): void {
@@ -79,102 +207,264 @@ export class InboxView {
     this.status.dataset.status = text;
   }
 
-  private async follow(): Promise<void> {
+  private async follow(
+    onStatus: (status: SocketStatus) => void,
+    onFailure: (error: unknown) => void,
+  ): Promise<void> {
     try {
-      // Start at the head (no history replay); every (re)connection refreshes the list, which
-      // covers anything that changed before the feed was open.
       const feed = this.workspace.feed({
         after: 'latest',
         signal: this.controller.signal,
         onStatus: (status) => {
           this.setStatus(status);
-          if (status === 'open') this.scheduleRefresh();
+          onStatus(status);
         },
       });
       for await (const event of feed) {
-        if (QUIET.has(event.type)) continue;
+        if (event.task_key === null) continue;
         const key = `${event.run_id}/${event.task_key}`;
-        // An event older than the card's waiting spell (a replayed approval of a row that
-        // parked again since) must not take the card away.
-        const card = this.cards.get(key);
-        if (SETTLING.has(event.type) && card && event.created_at >= card.since) this.remove(key);
-        this.scheduleRefresh();
+        if (SETTLING.has(event.type)) this.onSettled(key, event.created_at);
+        else if (ARRIVING.has(event.type)) void this.onArrival(event.run_id, event.task_key);
       }
     } catch (error) {
-      this.fail(error);
+      onFailure(error);
     }
   }
 
-  private scheduleRefresh(): void {
-    if (this.refreshing) {
-      this.again = true;
+  private onSettled(key: string, at: number): void {
+    const entry = this.list.get(key);
+    // An event older than the row's waiting spell (it parked again since) leaves it.
+    if (entry && at >= entry.decision.task.updated_at) this.remove(key);
+    else if (!entry && !this.gone.delete(key)) this.recount();
+  }
+
+  private async onArrival(runId: string, taskKey: string): Promise<void> {
+    const generation = this.generation;
+    let decision: Decision | null;
+    try {
+      decision = await this.workspace.decisions.get(runId, taskKey);
+    } catch (error) {
+      this.fail(error);
       return;
     }
-    this.refreshing = (async () => {
-      do {
-        this.again = false;
-        await this.refresh().catch((error: unknown) => this.fail(error));
-      } while (this.again);
-      this.refreshing = null;
-    })();
-  }
-
-  private async refresh(): Promise<void> {
-    const decisions = await this.workspace.decisions.list({ limit: 500 });
-    const keys = new Set(decisions.map(decisionKey));
-    for (const key of [...this.cards.keys()]) if (!keys.has(key)) this.remove(key);
-    for (const decision of decisions) {
-      const key = decisionKey(decision);
-      if (this.cards.has(key)) continue;
-      const element = decisionCard(decision, this.actions);
-      this.cards.set(key, { element, since: decision.task.updated_at });
-      this.list.append(element);
+    if (generation !== this.generation) return;
+    const key = `${runId}/${taskKey}`;
+    const known = this.list.get(key);
+    if (decision === null) {
+      if (known) this.remove(key);
+      return;
     }
-    this.empty.hidden = this.cards.size > 0;
+    const wasOpen = this.selected === key;
+    if (known) {
+      if (known.decision.task.version === decision.task.version) return;
+      this.remove(key, false);
+    } else {
+      this.total += 1;
+    }
+    // Past the loaded part of the list: it comes with a later page.
+    const inside = this.nextCursor === null || this.list.before(decision);
+    const entry = inside ? this.add(decision) : null;
+    if (wasOpen && entry) this.select(key, false);
+    this.showCount();
+    if (!known) this.arrived(entry, decision);
   }
 
-  private remove(key: string): void {
-    this.cards.get(key)?.element.remove();
-    this.cards.delete(key);
-    this.empty.hidden = this.cards.size > 0;
+  private arrived(entry: Entry | null, decision: Decision): void {
+    this.attention.notify(1, summaryOf(decision));
+    if (entry) {
+      const box = entry.row.getBoundingClientRect();
+      if (!entry.row.hidden && box.bottom > 0 && box.top < window.innerHeight) return;
+    }
+    this.unseen += 1;
+    this.marker.textContent =
+      entry || this.order === 'newest'
+        ? `${this.unseen} new ↑`
+        : `${this.unseen} new at the end: sort newest first`;
+    this.marker.hidden = false;
   }
 
-  private fail(error: unknown): void {
+  private showNew(): void {
+    this.unseen = 0;
+    this.marker.hidden = true;
+    if (this.order === 'oldest' && this.nextCursor !== null) {
+      this.order = 'newest';
+      const sort = document.querySelector('select[name="order"]') as HTMLSelectElement | null;
+      if (sort) sort.value = 'newest';
+      void this.reload().catch((error: unknown) => this.fail(error));
+      return;
+    }
+    this.list.edge(this.order === 'newest')?.scrollIntoView({ block: 'start' });
+  }
+
+  private readonly onScroll = () => {
+    if (this.unseen > 0 && this.order === 'newest' && window.scrollY < 40) {
+      this.unseen = 0;
+      this.marker.hidden = true;
+    }
+  };
+
+  /** Reads the first page afresh (a new order, or the feed reconnected). */
+  private async reload(): Promise<void> {
+    this.generation += 1;
+    this.list.clear(this.order);
+    this.nextCursor = null;
+    this.loading = null;
+    await this.loadPage(undefined);
+    if (this.selected && !this.list.get(this.selected)) this.select(null);
+  }
+
+  private async loadMore(): Promise<void> {
+    if (this.nextCursor === null || this.loading) return this.loading ?? undefined;
+    await this.loadPage(this.nextCursor).catch((error: unknown) => this.fail(error));
+  }
+
+  private loadPage(cursor: string | undefined): Promise<void> {
+    const generation = this.generation;
+    const work = (async () => {
+      const page = await this.workspace.decisions.page({
+        limit: PAGE,
+        order: this.order,
+        ...(cursor ? { cursor } : {}),
+      });
+      if (generation !== this.generation) return;
+      for (const decision of page.decisions) {
+        if (!this.list.get(decisionKey(decision))) this.add(decision);
+      }
+      this.total = page.total;
+      this.nextCursor = page.next_cursor;
+      this.showCount();
+      this.list.filter(this.filter.value);
+    })();
+    this.loading = work;
+    return work.finally(() => {
+      if (this.loading === work) this.loading = null;
+    });
+  }
+
+  private recount(): void {
+    if (this.counting) return;
+    this.counting = setTimeout(() => {
+      this.counting = null;
+      const generation = this.generation;
+      this.workspace.decisions.page({ limit: 1 }).then((page) => {
+        if (generation !== this.generation) return;
+        this.total = page.total;
+        this.showCount();
+      }, this.fail);
+    }, 250);
+  }
+
+  private showCount(): void {
+    const shown = this.list.size;
+    this.count.textContent =
+      shown < this.total ? `${this.total} waiting (${shown} shown)` : `${this.total} waiting`;
+    this.empty.hidden = this.total > 0 || shown > 0;
+    this.more.hidden = this.nextCursor === null;
+    this.more.textContent = `Show ${Math.min(PAGE, this.total - shown)} more of ${this.total}`;
+    this.attention.count(this.total);
+  }
+
+  /** Puts a decision's row on the list, ticked and current as before. */
+  private add(decision: Decision): Entry {
+    const entry = this.list.add(decision);
+    const key = decisionKey(decision);
+    if (this.bulk.has(key)) (entry.row.querySelector('.tick') as HTMLInputElement).checked = true;
+    if (key === this.selected) entry.row.setAttribute('aria-current', 'true');
+    return entry;
+  }
+
+  private remove(key: string, count = true): void {
+    const next = key === this.selected ? this.list.neighbour(key) : null;
+    if (!this.list.remove(key)) return;
+    this.bulk.set(key, false);
+    if (count) this.total = Math.max(0, this.total - 1);
+    if (key === this.selected) this.select(next, false);
+    this.showCount();
+  }
+
+  private rowOf(key: string): HTMLLIElement | null {
+    return this.list.get(key)?.row ?? null;
+  }
+
+  private move(step: 1 | -1): void {
+    const rows = this.list.visibleRows();
+    if (rows.length === 0) return;
+    const at = rows.findIndex((row) => row.dataset.decision === this.selected);
+    const next = rows[at === -1 ? 0 : Math.min(rows.length - 1, Math.max(0, at + step))];
+    this.select(next?.dataset.decision ?? null);
+  }
+
+  /** Opens a decision in the detail pane (null empties it). */
+  private select(key: string | null, focus = true): void {
+    if (this.selected) this.rowOf(this.selected)?.removeAttribute('aria-current');
+    this.selected = key;
+    const entry = key ? this.list.get(key) : undefined;
+    if (!entry) {
+      this.detail.replaceChildren(h('p', { class: 'detail-empty' }, 'Nothing is open.'));
+      return;
+    }
+    entry.row.setAttribute('aria-current', 'true');
+    entry.row.scrollIntoView({ block: 'nearest' });
+    if (focus) (entry.row.querySelector('.open') as HTMLElement).focus({ preventScroll: true });
+    this.detail.replaceChildren(decisionCard(entry.decision, this.actions));
+  }
+
+  private detailAction(action: 'approve' | 'deny'): void {
+    const card = this.detail.querySelector('article');
+    if (!card) return;
+    if (action === 'approve')
+      (card.querySelector('[data-action="approve"]') as HTMLElement)?.click();
+    else (card.querySelector('input[name="reason"]') as HTMLInputElement | null)?.focus();
+  }
+
+  private toggleHelp(): void {
+    this.help.hidden = !this.help.hidden;
+  }
+
+  private async askNotify(): Promise<void> {
+    await this.attention.ask();
+    this.notifyButton.hidden = true;
+  }
+
+  private readonly fail = (error: unknown): void => {
     if (isUnauthorizedError(error) || isForbiddenError(error)) {
       this.stop();
       this.callbacks.onSignedOut(error.detail);
       return;
     }
     this.status.textContent = `error: ${(error as Error).message}`;
-  }
+  };
 
   /**
-   * After a verb: the card goes, leaving a short line that says what this
-   * person did and links to the run's story; a decision made elsewhere first
-   * takes the card without a line.
+   * A decision this page made: its row goes (unless its event took it first),
+   * and a line says what was done; null `done` when it was decided elsewhere first.
    */
+  private settled(decision: Decision, done: string | null): void {
+    const key = decisionKey(decision);
+    if (this.list.get(key)) {
+      this.gone.add(key);
+      this.remove(key);
+    }
+    if (done === null) return;
+    const line = h(
+      'p',
+      { class: 'after', 'data-after': key },
+      `${done} `,
+      h('a', { href: `#/runs/${encodeURIComponent(decision.run_id)}` }, 'See the run'),
+      ` (${decision.run_id}, task ${decision.task_key}).`,
+    );
+    this.afters.prepend(line);
+    const lines = this.afters.querySelectorAll('.after');
+    for (let i = AFTER_LINES_KEPT; i < lines.length; i += 1) lines[i]?.remove();
+  }
+
+  /** After a verb: the row goes with a line; a decision made elsewhere first takes it without one. */
   private settle(decision: Decision, work: Promise<unknown>, done: string): Promise<void> {
     return work.then(
-      () => {
-        const key = decisionKey(decision);
-        const card = this.cards.get(key)?.element;
-        const line = h(
-          'p',
-          { class: 'after', 'data-after': key },
-          `${done} `,
-          h('a', { href: `#/runs/${encodeURIComponent(decision.run_id)}` }, 'See the run'),
-          ` (${decision.run_id}, task ${decision.task_key}).`,
-        );
-        if (card) card.replaceWith(line);
-        else this.list.prepend(line);
-        this.cards.delete(key);
-        this.empty.hidden = this.cards.size > 0;
-        const lines = this.list.querySelectorAll('.after');
-        for (let i = AFTER_LINES_KEPT; i < lines.length; i += 1) lines[i]?.remove();
-      },
+      () => this.settled(decision, done),
       (error: unknown) => {
-        if (isConflictError(error)) {
-          this.remove(decisionKey(decision));
+        if (isConflictError(error) && error.code !== 'version_mismatch') {
+          this.settled(decision, null);
           return;
         }
         throw error;
@@ -186,7 +476,7 @@ export class InboxView {
     approve: (decision, remember) =>
       this.settle(
         decision,
-        decision.approve(remember ? { remember } : {}),
+        decision.approve({ version: decision.task.version, ...(remember ? { remember } : {}) }),
         remember
           ? `Approved by you and remembered (${remember.scope}); running.`
           : 'Approved by you; running.',
@@ -194,7 +484,10 @@ export class InboxView {
     deny: (decision, reason) =>
       this.settle(
         decision,
-        decision.deny(reason.trim() ? { reason: reason.trim() } : {}),
+        decision.deny({
+          version: decision.task.version,
+          ...(reason.trim() ? { reason: reason.trim() } : {}),
+        }),
         'Denied by you; the model reads why.',
       ),
     answer: (decision, content, outcome) =>

@@ -96,7 +96,7 @@ function pageFor(session: Session, hash: string): Page {
   const run = /^#\/runs\/([^/]+)$/.exec(hash);
   if (run?.[1]) {
     const runId = decodeURIComponent(run[1]);
-    return new RunStoryView(workspace.runs.run(runId), runId);
+    return new RunStoryView(workspace, runId);
   }
   return new InboxView(workspace, { onSignedOut: (reason) => signOut(reason) });
 }

@@ -91,7 +91,11 @@ export class RecentDecisionsView {
   private me: string | null = null;
   private readonly filter: RecentFilter = { run: '', tool: '', outcome: '', mine: false };
   private readonly status = h('p', { class: 'recent-status', role: 'status' }, 'Loading…');
-  private readonly table = h('tbody');
+  private readonly people = decisionTable('Decided by people, newest first', 'people');
+  private readonly others = decisionTable(
+    'Decided by rules, the mode, clocks, hooks and the kernel, newest first',
+    'rules',
+  );
 
   constructor(private readonly workspace: Workspace) {}
 
@@ -133,23 +137,8 @@ export class RecentDecisionsView {
         h('label', { class: 'filter' }, mine, ' Only mine'),
       ),
       this.status,
-      h(
-        'table',
-        { class: 'recent' },
-        h('caption', {}, 'Decisions, newest first'),
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            ...['When', 'Run', 'Task', 'Tool or policy', 'Outcome', 'Decided by', 'Detail'].map(
-              (title) => h('th', { scope: 'col' }, title),
-            ),
-          ),
-        ),
-        this.table,
-      ),
+      this.people.table,
+      this.others.table,
     );
   }
 
@@ -174,27 +163,47 @@ export class RecentDecisionsView {
 
   private draw(): void {
     const shown = filterRecords(this.records, this.filter, this.me);
-    this.status.textContent = `${shown.length} of ${this.records.length} decision(s) in the last day.`;
-    this.table.replaceChildren(
-      ...shown.map((record) =>
-        h(
-          'tr',
-          { 'data-outcome': record.decision },
-          h('td', {}, new Date(record.at).toLocaleTimeString()),
-          h(
-            'td',
-            { class: 'run-id' },
-            record.run_id
-              ? h('a', { href: `#/runs/${encodeURIComponent(record.run_id)}` }, record.run_id)
-              : '—',
-          ),
-          h('td', {}, record.task_key ?? ''),
-          h('td', {}, subjectWords(record)),
-          h('td', {}, record.decision),
-          h('td', {}, deciderWords(record)),
-          h('td', {}, detailWords(record)),
-        ),
-      ),
+    const people = shown.filter((record) => record.decider === 'person');
+    this.status.textContent = `${shown.length} of ${this.records.length} decision(s) in the last day: ${people.length} by people, ${shown.length - people.length} by rules and the kernel.`;
+    this.people.body.replaceChildren(...people.map(recordRow));
+    this.others.body.replaceChildren(
+      ...shown.filter((record) => record.decider !== 'person').map(recordRow),
     );
   }
+}
+
+const COLUMNS = ['When', 'Run', 'Task', 'Tool or policy', 'Outcome', 'Decided by', 'Detail'];
+
+/** One table of decisions with its caption; its body is filled by the view. */
+function decisionTable(caption: string, kind: string) {
+  const body = h('tbody');
+  const table = h(
+    'table',
+    { class: 'recent', 'data-deciders': kind },
+    h('caption', {}, caption),
+    h('thead', {}, h('tr', {}, ...COLUMNS.map((title) => h('th', { scope: 'col' }, title)))),
+    body,
+  );
+  return { table, body };
+}
+
+/** One decision as a table row; each cell names its column for narrow screens. */
+function recordRow(record: AuditRecord): HTMLTableRowElement {
+  const cells = [
+    h('td', {}, new Date(record.at).toLocaleTimeString()),
+    h(
+      'td',
+      { class: 'run-id' },
+      record.run_id
+        ? h('a', { href: `#/runs/${encodeURIComponent(record.run_id)}` }, record.run_id)
+        : '—',
+    ),
+    h('td', {}, record.task_key ?? ''),
+    h('td', {}, subjectWords(record)),
+    h('td', {}, record.decision),
+    h('td', {}, deciderWords(record)),
+    h('td', {}, detailWords(record)),
+  ];
+  for (const [i, cell] of cells.entries()) cell.setAttribute('data-label', COLUMNS[i] ?? '');
+  return h('tr', { 'data-outcome': record.decision, 'data-decider': record.decider }, ...cells);
 }

@@ -1,5 +1,6 @@
 import type { Approval, Decision, Question, Remember } from '@airlock/sdk';
 import { approvalsView } from './approvals-view.js';
+import { diffLinesOf, fileChangeOf } from './diff-source.js';
 import { type Child, h } from './dom.js';
 import { ago, commandOf, inputFields, parkedByMode, ruleText, until } from './format.js';
 import { rememberControls } from './remember.js';
@@ -94,6 +95,30 @@ function inputView(input: unknown): HTMLElement {
   );
 }
 
+/** The change a write or edit call proposes, line by line, when its input says enough. */
+function diffView(decision: Approval): HTMLElement | null {
+  const change = fileChangeOf(decision.tool_name, decision.tool_input);
+  if (change === null) return null;
+  const mark = { added: '+', removed: '-', kept: ' ' } as const;
+  const words = { added: 'added', removed: 'removed', kept: 'kept' } as const;
+  return h(
+    'section',
+    { class: 'diff', 'aria-label': `change to ${change.path}` },
+    h('h3', {}, 'Change to ', h('code', {}, change.path)),
+    h(
+      'pre',
+      { class: 'diff-lines' },
+      ...diffLinesOf(change).map((line) =>
+        h(
+          'span',
+          { class: `diff-${line.kind}`, title: words[line.kind] },
+          `${mark[line.kind]} ${line.text}\n`,
+        ),
+      ),
+    ),
+  );
+}
+
 function profileView(decision: Approval): HTMLElement {
   const profile = decision.effect_profile;
   const tags: Child[] = profile.action_tags.length
@@ -164,6 +189,7 @@ function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
     'article',
     { class: 'card', 'data-decision': decisionKey(decision), 'aria-label': cardName(decision) },
     header(decision, decision.tool_name, 'needs approval'),
+    diffView(decision),
     inputView(decision.tool_input),
     profileView(decision),
     approvalsView(decision),

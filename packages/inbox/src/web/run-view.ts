@@ -1,6 +1,7 @@
-import type { FeedEvent, RunHandle, RunView, TaskView } from '@airlock/sdk';
+import type { FeedEvent, RunHandle, RunView, TaskView, Workspace } from '@airlock/sdk';
 import { h } from './dom.js';
 import { commandOf, valueText } from './format.js';
+import { rowActions } from './row-actions.js';
 import { decisionOf, modelReadText, type StoryDecision, stateWords } from './story.js';
 
 /** A short line for a row's call: the command of a shell call, or its input as JSON. */
@@ -41,14 +42,19 @@ export class RunStoryView {
   private tasks: TaskView[] = [];
   private run: RunView | null = null;
   private readonly summary = h('p', { class: 'run-summary', role: 'status' }, 'Loading the run…');
+  private readonly goal = h('p', { class: 'goal', 'aria-label': 'the run’s goal' });
+  private readonly answer = h('p', { class: 'final-answer', hidden: true });
+  private readonly handle: RunHandle;
   private readonly rows = h('ol', { class: 'rows', 'aria-label': 'the run’s rows in order' });
   private refreshing = false;
   private again = false;
 
   constructor(
-    private readonly handle: RunHandle,
+    private readonly workspace: Workspace,
     private readonly runId: string,
-  ) {}
+  ) {
+    this.handle = workspace.runs.run(runId);
+  }
 
   /** The view's root element. */
   render(): HTMLElement {
@@ -57,7 +63,10 @@ export class RunStoryView {
       { class: 'run-view', 'aria-labelledby': 'run-title' },
       h('p', {}, h('a', { href: '#/' }, '← Back to the inbox')),
       h('h2', { id: 'run-title' }, `Run ${this.runId}`),
+      h('h3', {}, 'Goal'),
+      this.goal,
       this.summary,
+      this.answer,
       this.rows,
     );
   }
@@ -123,9 +132,14 @@ export class RunStoryView {
   private draw(): void {
     const run = this.run;
     if (!run) return;
-    const ended = run.final_answer ? ` · final answer: ${run.final_answer}` : '';
-    this.summary.textContent = `State ${run.state} · mode ${run.approval_mode} · ${this.tasks.length} row(s)${ended}`;
+    this.goal.textContent = run.input || '(started without an input text)';
+    this.summary.textContent = `State ${run.state} · mode ${run.approval_mode} · ${this.tasks.length} row(s)`;
     this.summary.dataset.state = run.state;
+    this.answer.hidden = run.final_answer === null;
+    this.answer.replaceChildren(
+      h('strong', {}, 'Final answer: '),
+      h('span', { class: 'answer-text' }, run.final_answer ?? ''),
+    );
     this.rows.replaceChildren(...this.tasks.map((task) => this.rowItem(task)));
   }
 
@@ -152,6 +166,17 @@ export class RunStoryView {
       read === null
         ? null
         : h('p', { class: 'model-read' }, 'The model read: ', h('code', {}, read)),
+      task.state === 'needs_approval'
+        ? rowActions(task, {
+            decide: async (verb, reason) => {
+              const decision = await this.workspace.decisions.get(this.runId, task.key);
+              if (!decision?.isApproval()) throw new Error('this call no longer waits');
+              if (verb === 'approve') await decision.approve({ version: task.version });
+              else await decision.deny({ version: task.version, ...(reason ? { reason } : {}) });
+              await this.scheduleRefresh();
+            },
+          })
+        : null,
     );
   }
 }

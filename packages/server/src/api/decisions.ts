@@ -2,7 +2,8 @@ import { OPERATION_CONTRACTS } from '@airlock/core';
 import { decisionViews } from '../kernel/approval-quorum.js';
 import { approveTask } from '../kernel/approvals.js';
 import { denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
-import { listOpenDecisions } from '../store/tasks.js';
+import { pageOpenDecisions } from '../store/tasks.js';
+import { decodeDecisionCursor, encodeDecisionCursor } from './decision-cursor.js';
 import { implement } from './operation.js';
 
 function address(input: { workspace_id: string; run_id: string; task_key: string }) {
@@ -25,7 +26,7 @@ export const approve = implement(
 export const deny = implement(
   OPERATION_CONTRACTS['decisions.deny'],
   ({ kernel, principal }, input) => {
-    return denyTask(kernel.context, principal, address(input), input.reason);
+    return denyTask(kernel.context, principal, address(input), input.reason, input.version);
   },
 );
 
@@ -45,12 +46,23 @@ export const retry = implement(
   },
 );
 
-/** GET /api/v1/workspaces/{ws}/decisions: every row resting on a person. */
+/** GET /api/v1/workspaces/{ws}/decisions: every row resting on a person, a page at a time. */
 export const listDecisions = implement(
   OPERATION_CONTRACTS['decisions.list'],
   async ({ kernel, principal }, input) => {
     const store = kernel.context.store;
-    const rows = await listOpenDecisions(store, principal.workspace_id, input.limit);
-    return { decisions: await decisionViews(store, principal.workspace_id, rows) };
+    const after = input.cursor === undefined ? undefined : decodeDecisionCursor(input.cursor);
+    const { rows, total } = await pageOpenDecisions(store, principal.workspace_id, {
+      limit: input.limit,
+      order: input.order,
+      after,
+    });
+    const last = rows[rows.length - 1];
+    return {
+      // Views with each call's approval progress and the names of who approved it so far.
+      decisions: await decisionViews(store, principal.workspace_id, rows),
+      total,
+      next_cursor: rows.length === input.limit && last ? encodeDecisionCursor(last) : null,
+    };
   },
 );

@@ -74,6 +74,15 @@ describe('an approve bound to the row version the person saw', () => {
     expect(events.filter((e: { type: string }) => e.type === 'task.approved')).toEqual([]);
   });
 
+  it('refuses a deny of a stale version the same way, and nothing changes', async () => {
+    const stale = await d.member.post(`${task()}/deny`, { version: seen, reason: 'no' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error.code).toBe('version_mismatch');
+    const after = (await d.member.get(task())).body;
+    expect(after.state).toBe('needs_approval');
+    expect(after.version).toBe(current);
+  });
+
   it('approves with the current version (If-Match) and refuses a conflicting body', async () => {
     const conflicting = await fetch(`${d.url}${task()}/approve`, {
       method: 'POST',

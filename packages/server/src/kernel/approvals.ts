@@ -10,7 +10,13 @@ import { preciseNow } from '../tracing/call-tracing.js';
 import { checkDecider, policyOfWorkspace, progressOf, requirementOf } from './approval-quorum.js';
 import { evaluateEditedCall } from './approval-stage.js';
 import type { KernelContext } from './context.js';
-import { hookTimeoutMs, observeDecision, readTask, type TaskAddress } from './decisions.js';
+import {
+  checkVersion,
+  hookTimeoutMs,
+  observeDecision,
+  readTask,
+  type TaskAddress,
+} from './decisions.js';
 import { moveTask } from './move-task.js';
 import { type Remembered, rememberApproval } from './remember.js';
 import { lockRun, readAttentionAhead, settleRun } from './run-state.js';
@@ -25,15 +31,6 @@ export interface ApprovalRequest {
   remember?: Remember | undefined;
   /** Approve with changes: the input the call runs with, if every layer still lets it. */
   toolInput?: unknown;
-}
-
-function checkVersion(row: TaskTable, version: string): void {
-  if (taskVersion(row) !== version) {
-    throw new AirlockError(
-      'version_mismatch',
-      `task ${row.key} changed since version ${version}; read it again before deciding`,
-    );
-  }
 }
 
 /**

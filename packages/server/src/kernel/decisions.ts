@@ -15,7 +15,7 @@ import { moveTask, type TaskChange, taskEvent } from './move-task.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';
 import { lockRun, readAttentionAhead, settleRun } from './run-state.js';
 import { checkMove, type TaskEventOf, type ToState } from './task-machine.js';
-import { type TaskView, taskView } from './views.js';
+import { type TaskView, taskVersion, taskView } from './views.js';
 
 /** Names a row: its workspace, run and key. */
 export interface TaskAddress {
@@ -103,6 +103,19 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
   });
 }
 
+/**
+ * Refuses a decision on a row that changed since the version the person read.
+ * @throws AirlockError version_mismatch (409).
+ */
+export function checkVersion(row: TaskTable, version: string): void {
+  if (taskVersion(row) !== version) {
+    throw new AirlockError(
+      'version_mismatch',
+      `task ${row.key} changed since version ${version}; read it again before deciding`,
+    );
+  }
+}
+
 /** Records a person's decision on a waiting row: the wait, once committed, and its spans. */
 export function observeDecision(
   ctx: KernelContext,
@@ -125,22 +138,26 @@ export function observeDecision(
 /**
  * Denies a parked row: it fails approval_denied with the person's reason, which the model reads.
  * A deny by any member the approval policy lets decide the row ends it, whatever approvals it had.
+ * With `version` it denies only that version of the row.
  * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
- *   approver_not_allowed (403) when the policy does not let this member decide it.
+ *   approver_not_allowed (403) when the policy does not let this member decide it,
+ *   version_mismatch (409) when the row changed since `version`.
  */
 export function denyTask(
   ctx: KernelContext,
   principal: Principal,
   address: TaskAddress,
   reason: string | undefined,
+  version?: string,
 ): Promise<TaskView> {
   const who = principalName(principal);
   const detail = reason?.trim() ? reason : 'a person denied this tool call';
   return memberMove(ctx, address, {
     verb: 'deny',
     principal: who,
-    // Only a member the approval policy lets decide the row may end it.
+    // Only a member the approval policy lets decide the row may end it, and only the version seen.
     guard: async (row, tx, run) => {
+      if (version !== undefined) checkVersion(row, version);
       const policy = await policyOfWorkspace(tx, run.workspace_id);
       checkDecider(requirementOf(policy, run, row), { who, verb: 'deny', run, taskKey: row.key });
     },

@@ -46,6 +46,16 @@ function frozenPolicyView(
   };
 }
 
+/** The text a run was started with (stored as the model's first message, `{ content }`). */
+function goalOf(stored: string): string {
+  try {
+    const message = JSON.parse(stored) as { content?: unknown };
+    return typeof message.content === 'string' ? message.content : stored;
+  } catch {
+    return stored;
+  }
+}
+
 /** Maps a stored run to its view. */
 export function runView(row: RunTable): RunView {
   return {
@@ -54,6 +64,7 @@ export function runView(row: RunTable): RunView {
     agent_application_id: row.agent_application_id,
     conversation_id: row.conversation_id,
     regenerated_from: row.regenerated_from,
+    input: goalOf(row.input),
     state: row.state,
     approval_mode: row.approval_mode,
     approval_rules: JSON.parse(row.approval_rules) as RunView['approval_rules'],

@@ -31,15 +31,66 @@ export async function listOpenDecisions(
   workspaceId: string,
   limit: number,
 ): Promise<TaskTable[]> {
-  return store.db
+  return (await pageOpenDecisions(store, workspaceId, { limit, order: 'oldest' })).rows;
+}
+
+/** Where a page of waiting rows starts: after this row in the page's order. */
+export interface DecisionCursor {
+  createdAt: number;
+  runId: string;
+  key: string;
+}
+
+/** A page of waiting rows and how many wait in all. */
+export interface DecisionPage {
+  rows: TaskTable[];
+  total: number;
+}
+
+/**
+ * A page of the rows resting on a person (as {@link listOpenDecisions}),
+ * oldest or newest first by (created_at, run_id, key), after a cursor row,
+ * with the count of every waiting row of the workspace.
+ */
+export async function pageOpenDecisions(
+  store: Store,
+  workspaceId: string,
+  page: { limit: number; order: 'oldest' | 'newest'; after?: DecisionCursor | undefined },
+): Promise<DecisionPage> {
+  const waiting = store.db
     .selectFrom('tasks')
-    .selectAll()
     .where('workspace_id', '=', workspaceId)
     .where('state', 'in', [stateLiteral('needs_approval'), stateLiteral('awaiting_input')])
-    .where('resolution_token_hash', 'is', null)
-    .orderBy('created_at')
-    .limit(limit)
-    .execute();
+    .where('resolution_token_hash', 'is', null);
+  const direction = page.order === 'newest' ? 'desc' : 'asc';
+  const after = page.after;
+  const [rows, count] = await Promise.all([
+    waiting
+      .selectAll()
+      .$if(after !== undefined, (qb) =>
+        qb.where((eb) => {
+          const cursor = after as DecisionCursor;
+          const beyond = page.order === 'newest' ? '<' : '>';
+          return eb.or([
+            eb('created_at', beyond, cursor.createdAt),
+            eb.and([
+              eb('created_at', '=', cursor.createdAt),
+              eb.or([
+                eb('run_id', beyond, cursor.runId),
+                eb.and([eb('run_id', '=', cursor.runId), eb('key', beyond, cursor.key)]),
+              ]),
+            ]),
+          ]);
+        }),
+      )
+      .orderBy('created_at', direction)
+      .orderBy('run_id', direction)
+      .orderBy('key', direction)
+      .limit(page.limit)
+      .execute(),
+    waiting.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirst(),
+  ]);
+  return { rows, total: Number(count?.total ?? 0) };
 }
 
 /** One row of a run by key; undefined when the run has none. */

@@ -20,342 +20,393 @@ import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../su
 if (browserSkipReason)
   console.warn(`[airlock tests] skipping the browser test: ${browserSkipReason}`);
 
-describe.skipIf(browserSkipReason !== null)('the web inbox in headless Chromium', () => {
-  let kernel: TestKernel;
-  let browser: Browser;
-  let page: Page;
-  let executor: Executor;
-  let ws: Workspace;
-  let consoleErrors: string[];
-  const executed: string[] = [];
+describe.skipIf(browserSkipReason !== null)(
+  'the web inbox in headless Chromium',
+  { timeout: 90_000 },
+  () => {
+    let kernel: TestKernel;
+    let browser: Browser;
+    let page: Page;
+    let executor: Executor;
+    let ws: Workspace;
+    let consoleErrors: string[];
+    const executed: string[] = [];
 
-  async function ended(runId: string) {
-    return eventually(async () => {
-      const run = await ws.runs.run(runId).get();
-      return run.state !== 'running' && run;
-    });
-  }
+    async function ended(runId: string) {
+      return eventually(async () => {
+        const run = await ws.runs.run(runId).get();
+        return run.state !== 'running' && run;
+      });
+    }
 
-  beforeAll(async () => {
-    await build({
-      configFile: join(repoRoot, 'packages', 'inbox', 'vite.config.ts'),
-      logLevel: 'warn',
-    });
-    expect(existsSync(join(inboxDistDir(), 'index.html'))).toBe(true);
-    kernel = await startTestKernel();
-    mountInbox(kernel);
-    ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
-      kernel.workspace.id,
-    );
-    executor = createExecutor({
-      url: kernel.url,
-      token: kernel.workspace.tokens.executor,
-      tools: {
-        bash: (input: { command: string }) => {
-          executed.push(input.command);
-          return 'removed';
+    beforeAll(async () => {
+      await build({
+        configFile: join(repoRoot, 'packages', 'inbox', 'vite.config.ts'),
+        logLevel: 'warn',
+      });
+      expect(existsSync(join(inboxDistDir(), 'index.html'))).toBe(true);
+      kernel = await startTestKernel();
+      mountInbox(kernel);
+      ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
+        kernel.workspace.id,
+      );
+      executor = createExecutor({
+        url: kernel.url,
+        token: kernel.workspace.tokens.executor,
+        tools: {
+          bash: (input: { command: string }) => {
+            executed.push(input.command);
+            return 'removed';
+          },
         },
-      },
+      });
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+      page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+      consoleErrors = collectConsoleErrors(page);
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-    page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-    consoleErrors = collectConsoleErrors(page);
-  });
-  afterEach(() => {
-    // Any console error (a CSP refusal, an uncaught exception) fails the test that caused it.
-    expect(consoleErrors.splice(0)).toEqual([]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await executor?.close({ abort: true });
-    await kernel?.close();
-  });
+    afterEach(() => {
+      // Any console error (a CSP refusal, an uncaught exception) fails the test that caused it.
+      expect(consoleErrors.splice(0)).toEqual([]);
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await executor?.close({ abort: true });
+      await kernel?.close();
+    });
 
-  it('bundles the SDK for the browser without Node built-ins or the ws fallback', () => {
-    const assets = join(inboxDistDir(), 'assets');
-    const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
-    expect(scripts.length).toBeGreaterThan(0);
-    for (const name of scripts) {
-      const code = readFileSync(join(assets, name), 'utf8');
-      expect(code).not.toMatch(/["']node:[a-z]/);
-      expect(code).not.toMatch(/from\s*["']ws["']|require\(["']ws["']\)/);
-    }
-  });
+    it('bundles the SDK for the browser without Node built-ins or the ws fallback', () => {
+      const assets = join(inboxDistDir(), 'assets');
+      const scripts = readdirSync(assets).filter((name) => name.endsWith('.js'));
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const name of scripts) {
+        const code = readFileSync(join(assets, name), 'utf8');
+        expect(code).not.toMatch(/["']node:[a-z]/);
+        expect(code).not.toMatch(/from\s*["']ws["']|require\(["']ws["']\)/);
+      }
+    });
 
-  it('serves a complete CSP, and the sign-in page has no axe-core violations', async () => {
-    const answer = await page.goto(kernel.url);
-    expect(answer?.headers()['content-type']).toBe('text/html; charset=utf-8');
-    const csp = answer?.headers()['content-security-policy'] ?? '';
-    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'"]) {
-      expect(csp).toContain(directive);
-    }
-    await page.getByLabel('Workspace id').waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await saveScreenshot(page, 'inbox-sign-in.png');
-    await page.getByLabel('Workspace id').fill(kernel.workspace.id);
-    await page.getByLabel('Member token').fill(kernel.workspace.tokens.member);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.status[data-status="live"]').waitFor();
-    await expect(page.locator('.empty').isVisible()).resolves.toBe(true);
-  });
+    it('serves a complete CSP, and the sign-in page has no axe-core violations', async () => {
+      const answer = await page.goto(kernel.url);
+      expect(answer?.headers()['content-type']).toBe('text/html; charset=utf-8');
+      const csp = answer?.headers()['content-security-policy'] ?? '';
+      for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'"]) {
+        expect(csp).toContain(directive);
+      }
+      await page.getByLabel('Workspace id').waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await saveScreenshot(page, 'inbox-sign-in.png');
+      await page.getByLabel('Workspace id').fill(kernel.workspace.id);
+      await page.getByLabel('Member token').fill(kernel.workspace.tokens.member);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.locator('.status[data-status="live"]').waitFor();
+      await expect(page.locator('.empty').isVisible()).resolves.toBe(true);
+    });
 
-  it('names every card and button by its call, shows options as the only input, and passes axe', async () => {
-    // Parked after the page signed in: the cards must arrive over the feed.
-    const cleanup = await ws.runs.create(
-      scriptedRun(
-        'rules',
-        [
+    it('names every card and button by its call, shows options as the only input, and passes axe', async () => {
+      // Parked after the page signed in: the cards must arrive over the feed.
+      const cleanup = await ws.runs.create(
+        scriptedRun(
+          'rules',
+          [
+            {
+              tool_calls: [
+                {
+                  name: 'bash',
+                  input: { command: 'rm -rf ./build && curl -sO https://example.com/x.tgz' },
+                },
+              ],
+            },
+            { final: 'The build directory is clean.', expect: 'removed' },
+          ],
+          [
+            { tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' },
+            { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'ask' },
+          ],
+        ),
+      );
+      const single = await ws.runs.create(
+        scriptedRun('ask', [
+          {
+            tool_calls: [
+              { name: 'ask', input: { prompt: 'Deploy when?', options: ['Now', 'Later'] } },
+            ],
+          },
+          { final: 'deploying', expect: 'Now' },
+        ]),
+      );
+      const multi = await ws.runs.create(
+        scriptedRun('ask', [
           {
             tool_calls: [
               {
-                name: 'bash',
-                input: { command: 'rm -rf ./build && curl -sO https://example.com/x.tgz' },
+                name: 'ask',
+                input: { prompt: 'Which regions?', options: ['eu', 'us', 'ap'], multi: true },
               },
             ],
           },
-          { final: 'The build directory is clean.', expect: 'removed' },
+          { final: 'two regions', expect: ['eu', 'us'] },
+        ]),
+      );
+      const cleanupCard = page.getByRole('article', {
+        name: `Approval for bash rm -rf ./build && curl -sO https://example.com/x.tgz, run ${cleanup.id}, task t1`,
+      });
+      const singleCard = page.getByRole('article', {
+        name: `Question "Deploy when?", run ${single.id}, task t1`,
+      });
+      const multiCard = page.getByRole('article', {
+        name: `Question "Which regions?", run ${multi.id}, task t1`,
+      });
+      // The list shows a dense row for each; a row opens its card in the detail pane.
+      const open = (runId: string) =>
+        page.locator(`.list [data-decision="${runId}/t1"] .open`).click();
+      for (const id of [cleanup.id, single.id, multi.id]) {
+        await page.locator(`.list [data-decision="${id}/t1"]`).waitFor();
+      }
+      await open(single.id);
+      await singleCard.waitFor();
+      // A question with options takes one of them, never free text.
+      await expect(singleCard.getByRole('textbox').count()).resolves.toBe(0);
+      await expect(singleCard.getByRole('radio').count()).resolves.toBe(2);
+      await open(multi.id);
+      await multiCard.waitFor();
+      await expect(multiCard.getByRole('textbox').count()).resolves.toBe(0);
+      await expect(multiCard.getByRole('checkbox').count()).resolves.toBe(3);
+      await open(cleanup.id);
+      await cleanupCard.waitFor();
+
+      const text = (await cleanupCard.textContent()) ?? '';
+      expect(text).toContain('$ rm -rf ./build && curl -sO https://example.com/x.tgz');
+      expect(text).toContain('delete');
+      expect(text).toContain('network');
+      expect(text).toContain('#1 ask bash when command matches "*rm -rf*"');
+      await cleanupCard
+        .getByRole('button', {
+          name: `Approve bash rm -rf ./build && curl -sO https://example.com/x.tgz (run ${cleanup.id}, task t1)`,
+          exact: true,
+        })
+        .waitFor();
+      await cleanupCard.getByRole('button', { name: `Deny bash rm -rf`, exact: false }).waitFor();
+
+      expect(await axeViolations(page)).toEqual([]);
+      await saveScreenshot(page, 'inbox.png');
+
+      await open(single.id);
+      await singleCard.getByRole('radio', { name: 'Now' }).check();
+      await singleCard.getByRole('button', { name: /^Answer/ }).click();
+      await singleCard.waitFor({ state: 'detached' });
+      expect(await ended(single.id)).toMatchObject({
+        state: 'completed',
+        final_answer: 'deploying',
+      });
+
+      await open(multi.id);
+      await multiCard.getByRole('checkbox', { name: 'eu' }).check();
+      await multiCard.getByRole('checkbox', { name: 'us' }).check();
+      await multiCard.getByRole('button', { name: /^Answer/ }).click();
+      await multiCard.waitFor({ state: 'detached' });
+      expect(await ended(multi.id)).toMatchObject({
+        state: 'completed',
+        final_answer: 'two regions',
+      });
+
+      // Approving leaves a line that links to the run's story.
+      await open(cleanup.id);
+      await cleanupCard.getByRole('button', { name: /^Approve/ }).click();
+      await cleanupCard.waitFor({ state: 'detached' });
+      const line = page.locator(`.after[data-after="${cleanup.id}/t1"]`);
+      await line.waitFor();
+      expect(await line.textContent()).toContain('Approved by you; running.');
+      expect(await ended(cleanup.id)).toMatchObject({
+        state: 'completed',
+        final_answer: 'The build directory is clean.',
+      });
+      expect(executed).toEqual(['rm -rf ./build && curl -sO https://example.com/x.tgz']);
+      await line.getByRole('link', { name: 'See the run' }).click();
+      const story = page.locator('.run-view');
+      await story.locator('.run-summary[data-state="completed"]').waitFor();
+      const row = story.locator('.row[data-task="t1"]');
+      await row.locator('.decision[data-outcome="approved"]').waitFor();
+      expect(await row.textContent()).toMatch(/approved by member:/);
+      expect(await row.textContent()).toContain('The model read: removed');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('link', { name: 'Waiting', exact: true }).click();
+      await page.locator('.status[data-status="live"]').waitFor();
+    });
+
+    it('removes a card decided elsewhere, live', async () => {
+      const other = await ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'write', input: { path: 'config/deploy.yaml', content: 'x' } }] },
+          { final: 'not written' },
+        ]),
+      );
+      const card = page.locator(`.list [data-decision="${other.id}/t1"]`);
+      await card.waitFor();
+      await card.locator('.open').click();
+      expect(await page.locator('.detail article').textContent()).toContain('Parked by mode ask');
+      const [elsewhere] = (await ws.decisions.list()).filter((d) => d.run_id === other.id);
+      if (!elsewhere?.isApproval()) throw new Error('expected a parked call');
+      await elsewhere.deny({ reason: 'not today' });
+      await card.waitFor({ state: 'detached' });
+    });
+
+    it('sends a deny reason and a free-text answer with Enter', async () => {
+      const publish = await ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'publish', input: { package: '@acme/app', tag: 'latest' } }] },
+          { final: 'held back', expect: 'wait for the release review' },
+        ]),
+      );
+      const row = page.locator(`.list [data-decision="${publish.id}/t1"]`);
+      await row.locator('.open').click();
+      const card = page.locator('.detail article');
+      await card.getByRole('textbox', { name: /^deny reason/ }).fill('wait for the release review');
+      await card.getByRole('textbox', { name: /^deny reason/ }).press('Enter');
+      await row.waitFor({ state: 'detached' });
+      expect(await ended(publish.id)).toMatchObject({
+        state: 'completed',
+        final_answer: 'held back',
+      });
+
+      const named = await ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'ask', input: { prompt: 'Name the release' } }] },
+          { final: 'named', expect: 'spring-26' },
+        ]),
+      );
+      const questionRow = page.locator(`.list [data-decision="${named.id}/t1"]`);
+      await questionRow.locator('.open').click();
+      const question = page.getByRole('article', {
+        name: `Question "Name the release", run ${named.id}, task t1`,
+      });
+      await question.waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await question.getByRole('textbox', { name: /^answer to/ }).fill('spring-26');
+      await question.getByRole('textbox', { name: /^answer to/ }).press('Enter');
+      await questionRow.waitFor({ state: 'detached' });
+      expect(await ended(named.id)).toMatchObject({ state: 'completed', final_answer: 'named' });
+    });
+
+    it('shows a run story that updates live while an executor commits', async () => {
+      const run = await ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'bash', input: { command: 'make clean' } }] },
+          { final: 'clean', expect: 'removed' },
+        ]),
+      );
+      await eventually(
+        async () => (await ws.runs.run(run.id).task('t1')).state === 'needs_approval',
+      );
+      await page.goto(`${kernel.url}/#/runs/${run.id}`);
+      const story = page.locator('.run-view');
+      const row = story.locator('.row[data-task="t1"]');
+      await row.locator('.decision[data-outcome="parked"]').waitFor();
+      expect(await row.getAttribute('data-state')).toBe('needs_approval');
+      expect(await row.textContent()).toContain('parked by mode ask');
+
+      const [parked] = (await ws.decisions.list()).filter((d) => d.run_id === run.id);
+      if (!parked?.isApproval()) throw new Error('expected a parked call');
+      await parked.approve();
+      // No reload: the feed brings the approval, the executor's commit and the run's end.
+      await story.locator('.row[data-task="t1"][data-state="succeeded"]').waitFor();
+      await story.locator('.run-summary[data-state="completed"]').waitFor();
+      expect(await row.textContent()).toContain('The model read: removed');
+      expect(await story.locator('.goal').textContent()).toBe('do the thing');
+      expect(await story.locator('.final-answer').textContent()).toBe('Final answer: clean');
+      expect(await axeViolations(page)).toEqual([]);
+      await saveScreenshot(page, 'inbox-run.png');
+    });
+
+    it('lists what was decided in the last day, filterable by run, tool, outcome and person', async () => {
+      await page.goto(`${kernel.url}/#/recent`);
+      const view = page.locator('.recent-view');
+      await view
+        .locator('.recent-status')
+        .filter({ hasText: 'decision(s) in the last day' })
+        .waitFor();
+      // Earlier tests approved, denied, answered and parked; rules and people both decided, and
+      // each sits in its own table.
+      const rows = view.locator('tbody tr');
+      expect(await rows.count()).toBeGreaterThan(5);
+      const people = view.locator('table[data-deciders="people"] tbody tr');
+      const others = view.locator('table[data-deciders="rules"] tbody tr');
+      expect(await people.count()).toBeGreaterThan(0);
+      expect(await others.count()).toBeGreaterThan(0);
+      for (const decider of await people.evaluateAll((trs) =>
+        trs.map((tr) => tr.getAttribute('data-decider')),
+      )) {
+        expect(decider).toBe('person');
+      }
+      for (const decider of await others.evaluateAll((trs) =>
+        trs.map((tr) => tr.getAttribute('data-decider')),
+      )) {
+        expect(decider).not.toBe('person');
+      }
+      // The run id stays on one line.
+      const cell = view.locator('td.run-id a').first();
+      const box = await cell.boundingBox();
+      const lineHeight = await cell.evaluate(
+        (a) => Number.parseFloat(getComputedStyle(a).lineHeight) || 20,
+      );
+      expect(box?.height ?? 0).toBeLessThan(lineHeight * 1.5);
+      await view.getByLabel('Outcome').selectOption('approved');
+      await view.getByLabel('Only mine').check();
+      const approved = await rows.count();
+      expect(approved).toBeGreaterThanOrEqual(2);
+      for (let i = 0; i < approved; i += 1) {
+        expect(await rows.nth(i).getAttribute('data-outcome')).toBe('approved');
+        expect(await rows.nth(i).textContent()).toMatch(/member:cred_/);
+      }
+      await view.getByLabel('Only mine').uncheck();
+      await view.getByLabel('Outcome').selectOption('');
+      await view.getByRole('searchbox', { name: 'Tool' }).fill('publish');
+      expect(await rows.count()).toBeGreaterThan(0);
+      for (const text of await rows.allTextContents()) expect(text).toContain('publish');
+      expect(await axeViolations(page)).toEqual([]);
+      await saveScreenshot(page, 'inbox-recent.png');
+    });
+
+    it('offers approve-and-remember with the rule it saves; the next identical call is granted', async () => {
+      const supervised = () => ({
+        approval_mode: 'bypass' as const,
+        input: 'push it',
+        tool_manifest: [
+          { name: 'bash', input_schema: { type: 'object' }, risk_traits: ['execute' as const] },
         ],
-        [
-          { tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' },
-          { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'ask' },
-        ],
-      ),
-    );
-    const single = await ws.runs.create(
-      scriptedRun('ask', [
-        {
-          tool_calls: [
-            { name: 'ask', input: { prompt: 'Deploy when?', options: ['Now', 'Later'] } },
+        permission_rule_set: 'supervised',
+        provider: {
+          kind: 'scripted' as const,
+          rounds: [
+            { tool_calls: [{ name: 'bash', input: { command: 'git push origin main' } }] },
+            { final: 'pushed', expect: 'removed' },
           ],
         },
-        { final: 'deploying', expect: 'Now' },
-      ]),
-    );
-    const multi = await ws.runs.create(
-      scriptedRun('ask', [
-        {
-          tool_calls: [
-            {
-              name: 'ask',
-              input: { prompt: 'Which regions?', options: ['eu', 'us', 'ap'], multi: true },
-            },
-          ],
-        },
-        { final: 'two regions', expect: ['eu', 'us'] },
-      ]),
-    );
-    const cleanupCard = page.getByRole('article', {
-      name: `Approval for bash rm -rf ./build && curl -sO https://example.com/x.tgz, run ${cleanup.id}, task t1`,
+      });
+      await page.goto(`${kernel.url}/#/`);
+      await page.locator('.status[data-status="live"]').waitFor();
+      const first = await ws.runs.create(supervised());
+      const firstRow = page.locator(`.list [data-decision="${first.id}/t1"]`);
+      await firstRow.locator('.open').click();
+      const card = page.locator('.detail article');
+      expect(await card.locator('.why-layer').textContent()).toContain(
+        'Parked by the rule set layer, rule set supervised',
+      );
+      const words = card.locator('.remember-rule');
+      expect(await words.textContent()).toContain('exactly this call (bash git push origin main)');
+      expect(await words.textContent()).toContain('rule set supervised');
+      await card.getByLabel('where to remember the approval').selectOption('user');
+      expect(await words.textContent()).toContain('for you, in every run you start');
+      expect(await axeViolations(page)).toEqual([]);
+      await card.getByRole('button', { name: /^Approve and remember/ }).click();
+      await firstRow.waitFor({ state: 'detached' });
+      expect(await ended(first.id)).toMatchObject({ state: 'completed', final_answer: 'pushed' });
+
+      // The same call again: the user overlay now allows it, so nothing parks.
+      const second = await ws.runs.create(supervised());
+      expect(await ended(second.id)).toMatchObject({ state: 'completed', final_answer: 'pushed' });
+      const row = await ws.runs.run(second.id).task('t1');
+      expect(row.decided_by).toBeNull();
+      expect(row.state).toBe('succeeded');
     });
-    const singleCard = page.getByRole('article', {
-      name: `Question "Deploy when?", run ${single.id}, task t1`,
-    });
-    const multiCard = page.getByRole('article', {
-      name: `Question "Which regions?", run ${multi.id}, task t1`,
-    });
-    await cleanupCard.waitFor();
-    await singleCard.waitFor();
-    await multiCard.waitFor();
-
-    const text = (await cleanupCard.textContent()) ?? '';
-    expect(text).toContain('$ rm -rf ./build && curl -sO https://example.com/x.tgz');
-    expect(text).toContain('delete');
-    expect(text).toContain('network');
-    expect(text).toContain('#1 ask bash when command matches "*rm -rf*"');
-    await cleanupCard
-      .getByRole('button', {
-        name: `Approve bash rm -rf ./build && curl -sO https://example.com/x.tgz (run ${cleanup.id}, task t1)`,
-        exact: true,
-      })
-      .waitFor();
-    await cleanupCard.getByRole('button', { name: `Deny bash rm -rf`, exact: false }).waitFor();
-
-    // A question with options takes one of them, never free text.
-    await expect(singleCard.getByRole('textbox').count()).resolves.toBe(0);
-    await expect(singleCard.getByRole('radio').count()).resolves.toBe(2);
-    await expect(multiCard.getByRole('textbox').count()).resolves.toBe(0);
-    await expect(multiCard.getByRole('checkbox').count()).resolves.toBe(3);
-
-    expect(await axeViolations(page)).toEqual([]);
-    await saveScreenshot(page, 'inbox.png');
-
-    await singleCard.getByRole('radio', { name: 'Now' }).check();
-    await singleCard.getByRole('button', { name: /^Answer/ }).click();
-    await singleCard.waitFor({ state: 'detached' });
-    expect(await ended(single.id)).toMatchObject({ state: 'completed', final_answer: 'deploying' });
-
-    await multiCard.getByRole('checkbox', { name: 'eu' }).check();
-    await multiCard.getByRole('checkbox', { name: 'us' }).check();
-    await multiCard.getByRole('button', { name: /^Answer/ }).click();
-    await multiCard.waitFor({ state: 'detached' });
-    expect(await ended(multi.id)).toMatchObject({
-      state: 'completed',
-      final_answer: 'two regions',
-    });
-
-    // Approving leaves a line that links to the run's story.
-    await cleanupCard.getByRole('button', { name: /^Approve/ }).click();
-    await cleanupCard.waitFor({ state: 'detached' });
-    const line = page.locator(`.after[data-after="${cleanup.id}/t1"]`);
-    await line.waitFor();
-    expect(await line.textContent()).toContain('Approved by you; running.');
-    expect(await ended(cleanup.id)).toMatchObject({
-      state: 'completed',
-      final_answer: 'The build directory is clean.',
-    });
-    expect(executed).toEqual(['rm -rf ./build && curl -sO https://example.com/x.tgz']);
-    await line.getByRole('link', { name: 'See the run' }).click();
-    const story = page.locator('.run-view');
-    await story.locator('.run-summary[data-state="completed"]').waitFor();
-    const row = story.locator('.row[data-task="t1"]');
-    await row.locator('.decision[data-outcome="approved"]').waitFor();
-    expect(await row.textContent()).toMatch(/approved by member:/);
-    expect(await row.textContent()).toContain('The model read: removed');
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole('link', { name: 'Waiting', exact: true }).click();
-    await page.locator('.status[data-status="live"]').waitFor();
-  });
-
-  it('removes a card decided elsewhere, live', async () => {
-    const other = await ws.runs.create(
-      scriptedRun('ask', [
-        { tool_calls: [{ name: 'write', input: { path: 'config/deploy.yaml', content: 'x' } }] },
-        { final: 'not written' },
-      ]),
-    );
-    const card = page.locator(`[data-decision="${other.id}/t1"]`);
-    await card.waitFor();
-    expect(await card.textContent()).toContain('Parked by mode ask');
-    const [elsewhere] = (await ws.decisions.list()).filter((d) => d.run_id === other.id);
-    if (!elsewhere?.isApproval()) throw new Error('expected a parked call');
-    await elsewhere.deny({ reason: 'not today' });
-    await card.waitFor({ state: 'detached' });
-  });
-
-  it('sends a deny reason and a free-text answer with Enter', async () => {
-    const publish = await ws.runs.create(
-      scriptedRun('ask', [
-        { tool_calls: [{ name: 'publish', input: { package: '@acme/app', tag: 'latest' } }] },
-        { final: 'held back', expect: 'wait for the release review' },
-      ]),
-    );
-    const card = page.locator(`[data-decision="${publish.id}/t1"]`);
-    await card.waitFor();
-    await card.getByRole('textbox', { name: /^deny reason/ }).fill('wait for the release review');
-    await card.getByRole('textbox', { name: /^deny reason/ }).press('Enter');
-    await card.waitFor({ state: 'detached' });
-    expect(await ended(publish.id)).toMatchObject({
-      state: 'completed',
-      final_answer: 'held back',
-    });
-
-    const named = await ws.runs.create(
-      scriptedRun('ask', [
-        { tool_calls: [{ name: 'ask', input: { prompt: 'Name the release' } }] },
-        { final: 'named', expect: 'spring-26' },
-      ]),
-    );
-    const question = page.locator(`[data-decision="${named.id}/t1"]`);
-    await question.waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await question.getByRole('textbox', { name: /^answer to/ }).fill('spring-26');
-    await question.getByRole('textbox', { name: /^answer to/ }).press('Enter');
-    await question.waitFor({ state: 'detached' });
-    expect(await ended(named.id)).toMatchObject({ state: 'completed', final_answer: 'named' });
-  });
-
-  it('shows a run story that updates live while an executor commits', async () => {
-    const run = await ws.runs.create(
-      scriptedRun('ask', [
-        { tool_calls: [{ name: 'bash', input: { command: 'make clean' } }] },
-        { final: 'clean', expect: 'removed' },
-      ]),
-    );
-    await eventually(async () => (await ws.runs.run(run.id).task('t1')).state === 'needs_approval');
-    await page.goto(`${kernel.url}/#/runs/${run.id}`);
-    const story = page.locator('.run-view');
-    const row = story.locator('.row[data-task="t1"]');
-    await row.locator('.decision[data-outcome="parked"]').waitFor();
-    expect(await row.getAttribute('data-state')).toBe('needs_approval');
-    expect(await row.textContent()).toContain('parked by mode ask');
-
-    const [parked] = (await ws.decisions.list()).filter((d) => d.run_id === run.id);
-    if (!parked?.isApproval()) throw new Error('expected a parked call');
-    await parked.approve();
-    // No reload: the feed brings the approval, the executor's commit and the run's end.
-    await story.locator('.row[data-task="t1"][data-state="succeeded"]').waitFor();
-    await story.locator('.run-summary[data-state="completed"]').waitFor();
-    expect(await row.textContent()).toContain('The model read: removed');
-    expect(await axeViolations(page)).toEqual([]);
-    await saveScreenshot(page, 'inbox-run.png');
-  });
-
-  it('lists what was decided in the last day, filterable by run, tool, outcome and person', async () => {
-    await page.goto(`${kernel.url}/#/recent`);
-    const view = page.locator('.recent-view');
-    await view
-      .locator('.recent-status')
-      .filter({ hasText: 'decision(s) in the last day' })
-      .waitFor();
-    // Earlier tests approved, denied, answered and parked; rules and people both decided.
-    const rows = view.locator('tbody tr');
-    expect(await rows.count()).toBeGreaterThan(5);
-    await view.getByLabel('Outcome').selectOption('approved');
-    await view.getByLabel('Only mine').check();
-    const approved = await rows.count();
-    expect(approved).toBeGreaterThanOrEqual(2);
-    for (let i = 0; i < approved; i += 1) {
-      expect(await rows.nth(i).getAttribute('data-outcome')).toBe('approved');
-      expect(await rows.nth(i).textContent()).toMatch(/member:cred_/);
-    }
-    await view.getByLabel('Only mine').uncheck();
-    await view.getByLabel('Outcome').selectOption('');
-    await view.getByRole('searchbox', { name: 'Tool' }).fill('publish');
-    expect(await rows.count()).toBeGreaterThan(0);
-    for (const text of await rows.allTextContents()) expect(text).toContain('publish');
-    expect(await axeViolations(page)).toEqual([]);
-    await saveScreenshot(page, 'inbox-recent.png');
-  });
-
-  it('offers approve-and-remember with the rule it saves; the next identical call is granted', async () => {
-    const supervised = () => ({
-      approval_mode: 'bypass' as const,
-      input: 'push it',
-      tool_manifest: [
-        { name: 'bash', input_schema: { type: 'object' }, risk_traits: ['execute' as const] },
-      ],
-      permission_rule_set: 'supervised',
-      provider: {
-        kind: 'scripted' as const,
-        rounds: [
-          { tool_calls: [{ name: 'bash', input: { command: 'git push origin main' } }] },
-          { final: 'pushed', expect: 'removed' },
-        ],
-      },
-    });
-    await page.goto(`${kernel.url}/#/`);
-    await page.locator('.status[data-status="live"]').waitFor();
-    const first = await ws.runs.create(supervised());
-    const card = page.locator(`[data-decision="${first.id}/t1"]`);
-    await card.waitFor();
-    expect(await card.locator('.why-layer').textContent()).toContain(
-      'Parked by the rule set layer, rule set supervised',
-    );
-    const words = card.locator('.remember-rule');
-    expect(await words.textContent()).toContain('exactly this call (bash git push origin main)');
-    expect(await words.textContent()).toContain('rule set supervised');
-    await card.getByLabel('where to remember the approval').selectOption('user');
-    expect(await words.textContent()).toContain('for you, in every run you start');
-    expect(await axeViolations(page)).toEqual([]);
-    await card.getByRole('button', { name: /^Approve and remember/ }).click();
-    await card.waitFor({ state: 'detached' });
-    expect(await ended(first.id)).toMatchObject({ state: 'completed', final_answer: 'pushed' });
-
-    // The same call again: the user overlay now allows it, so nothing parks.
-    const second = await ws.runs.create(supervised());
-    expect(await ended(second.id)).toMatchObject({ state: 'completed', final_answer: 'pushed' });
-    const row = await ws.runs.run(second.id).task('t1');
-    expect(row.decided_by).toBeNull();
-    expect(row.state).toBe('succeeded');
-  });
-});
+  },
+);

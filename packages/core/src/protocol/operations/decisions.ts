@@ -43,7 +43,12 @@ export const denyContract = defineContract({
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/deny',
   planes: ['member'],
-  input: z.strictObject({ ...TaskParams, reason: z.string().max(4096).optional() }),
+  input: z.strictObject({
+    ...TaskParams,
+    reason: z.string().max(4096).optional(),
+    /** The row version the person saw; 409 version_mismatch if the row changed since. */
+    version: z.string().min(1).max(64).optional(),
+  }),
   output: TaskViewSchema,
   errors: [
     'run_not_found',
@@ -51,6 +56,7 @@ export const denyContract = defineContract({
     'task_not_waiting',
     'run_not_running',
     'approver_not_allowed',
+    'version_mismatch',
   ],
 });
 
@@ -98,7 +104,24 @@ export const listDecisionsContract = defineContract({
   method: 'GET',
   path: '/api/v1/workspaces/{workspace_id}/decisions',
   planes: ['member'],
-  input: z.strictObject({ ...WorkspaceParams, limit: LimitSchema }),
-  output: z.object({ decisions: z.array(TaskViewSchema) }),
+  input: z.strictObject({
+    ...WorkspaceParams,
+    limit: LimitSchema,
+    /** Oldest first (the default) or newest first. */
+    order: z.enum(['oldest', 'newest']).default('oldest'),
+    /** The `next_cursor` of the previous page: this page starts after its last row. */
+    cursor: z
+      .string()
+      .max(600)
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .optional(),
+  }),
+  output: z.object({
+    decisions: z.array(TaskViewSchema),
+    /** How many rows wait in the workspace in all, every page together. */
+    total: z.number().int(),
+    /** Pass as `cursor` for the next page; null on the last page. */
+    next_cursor: z.string().nullable(),
+  }),
   errors: [],
 });

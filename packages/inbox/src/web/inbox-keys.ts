@@ -1,0 +1,64 @@
+import { h } from './dom.js';
+
+/** What each key of the inbox does. */
+export interface KeyHandlers {
+  next(): void;
+  previous(): void;
+  approve(): void;
+  deny(): void;
+  tick(): void;
+  filter(): void;
+  help(): void;
+}
+
+/** The keys, as the help lists them. */
+export const KEYS: [string, string][] = [
+  ['j', 'next decision'],
+  ['k', 'previous decision'],
+  ['a', 'approve the open call'],
+  ['d', 'deny the open call: type the reason, Enter sends it'],
+  ['x', 'select or unselect the open decision for a bulk action'],
+  ['/', 'filter the list'],
+  ['?', 'show or hide this help'],
+];
+
+function typing(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+/** Listens for the inbox's keys on the document (not while typing); returns the unbinding. */
+export function bindKeys(handlers: KeyHandlers): () => void {
+  const listener = (event: KeyboardEvent) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    const action: Record<string, (() => void) | undefined> = {
+      j: handlers.next,
+      k: handlers.previous,
+      a: handlers.approve,
+      d: handlers.deny,
+      x: handlers.tick,
+      '/': handlers.filter,
+      '?': handlers.help,
+    };
+    const run = action[event.key];
+    if (!run) return;
+    event.preventDefault();
+    run();
+  };
+  document.addEventListener('keydown', listener);
+  return () => document.removeEventListener('keydown', listener);
+}
+
+/** The keyboard help, hidden until `?`. */
+export function keyHelp(): HTMLElement {
+  return h(
+    'section',
+    { class: 'key-help', 'aria-label': 'keyboard shortcuts', hidden: true },
+    h('h2', {}, 'Keyboard'),
+    h(
+      'dl',
+      {},
+      ...KEYS.flatMap(([key, words]) => [h('dt', {}, h('kbd', {}, key)), h('dd', {}, words)]),
+    ),
+  );
+}

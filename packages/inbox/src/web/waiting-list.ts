@@ -1,0 +1,168 @@
+import type { Decision } from '@airlock/sdk';
+import { h } from './dom.js';
+import { listRow, type RowEvents, summaryOf } from './list-row.js';
+import { comparePlaces, groupKey, insertionIndex, type Order, type Place } from './order.js';
+import { decisionKey } from './render.js';
+
+/** The rows one model round of one run proposed, under one heading. */
+interface Group {
+  key: string;
+  place: Place;
+  element: HTMLLIElement;
+  rows: HTMLOListElement;
+  size: number;
+}
+
+/** One waiting decision on the list. */
+export interface Entry {
+  decision: Decision;
+  place: Place;
+  row: HTMLLIElement;
+  group: Group;
+}
+
+const placeOf = (decision: Decision): Place => ({
+  createdAt: decision.task.created_at,
+  runId: decision.run_id,
+  key: decision.task_key,
+});
+
+/**
+ * The rows of the waiting list in the page, in order (newest or oldest
+ * first), grouped by run and round: a row is put in place or taken away
+ * without touching the others.
+ */
+export class WaitingList {
+  private readonly entries = new Map<string, Entry>();
+  private groups: Group[] = [];
+  private readonly groupsByKey = new Map<string, Group>();
+  /** The list element. */
+  readonly element = h('ol', { class: 'list', 'aria-label': 'waiting decisions' });
+
+  constructor(
+    private order: Order,
+    private readonly events: RowEvents,
+  ) {}
+
+  /** How many rows are on the list. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The entry of a key, if it is on the list. */
+  get(key: string): Entry | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Empties the list, in a new order. */
+  clear(order: Order): void {
+    this.order = order;
+    this.entries.clear();
+    this.groups = [];
+    this.groupsByKey.clear();
+    this.element.replaceChildren();
+  }
+
+  /** True when a row with this place would come before the last row on the list. */
+  before(decision: Decision, last = this.lastPlace()): boolean {
+    return !last || comparePlaces(placeOf(decision), last, this.order) < 0;
+  }
+
+  private lastPlace(): Place | null {
+    const group = this.groups[this.groups.length - 1];
+    const row = group?.rows.lastElementChild as HTMLElement | null | undefined;
+    const key = row?.dataset.decision;
+    return (key && this.entries.get(key)?.place) || null;
+  }
+
+  /** Puts a decision's row in its place. */
+  add(decision: Decision): Entry {
+    const key = decisionKey(decision);
+    const place = placeOf(decision);
+    const group = this.groupFor(decision, place);
+    const row = listRow(decision, key, this.events);
+    const entry: Entry = { decision, place, row, group };
+    // Within a group, rows keep list order.
+    let next: Element | null = null;
+    for (const sibling of group.rows.children) {
+      const other = this.entries.get((sibling as HTMLElement).dataset.decision ?? '');
+      if (other && comparePlaces(place, other.place, this.order) < 0) {
+        next = sibling;
+        break;
+      }
+    }
+    group.rows.insertBefore(row, next);
+    group.size += 1;
+    group.element.classList.toggle('many', group.size > 1);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  private groupFor(decision: Decision, place: Place): Group {
+    const key = groupKey(decision);
+    const known = this.groupsByKey.get(key);
+    if (known) return known;
+    const rows = h('ol', { class: 'group-rows' });
+    const element = h(
+      'li',
+      { class: 'group', 'data-group': key },
+      h('p', { class: 'group-head' }, `Run ${decision.run_id}, round ${decision.task.round}`),
+      rows,
+    );
+    const group: Group = { key, place, element, rows, size: 0 };
+    const index = insertionIndex(this.groups, group, (a, b) =>
+      comparePlaces(a.place, b.place, this.order),
+    );
+    this.element.insertBefore(element, this.groups[index]?.element ?? null);
+    this.groups.splice(index, 0, group);
+    this.groupsByKey.set(key, group);
+    return group;
+  }
+
+  /** Takes a row away; false when it was not on the list. */
+  remove(key: string): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    entry.row.remove();
+    this.entries.delete(key);
+    const group = entry.group;
+    group.size -= 1;
+    group.element.classList.toggle('many', group.size > 1);
+    if (group.size === 0) {
+      group.element.remove();
+      this.groupsByKey.delete(group.key);
+      this.groups.splice(this.groups.indexOf(group), 1);
+    }
+    return true;
+  }
+
+  /** The rows a person sees now (the filter hides the others), in order. */
+  visibleRows(): HTMLElement[] {
+    return [...this.element.querySelectorAll<HTMLElement>('li.row:not([hidden])')];
+  }
+
+  /** The key after (or else before) this one among the visible rows. */
+  neighbour(key: string): string | null {
+    const rows = this.visibleRows();
+    const at = rows.findIndex((row) => row.dataset.decision === key);
+    const next = rows[at + 1] ?? rows[at - 1];
+    return next?.dataset.decision ?? null;
+  }
+
+  /** Hides the rows whose call, prompt or run does not contain the words. */
+  filter(text: string): void {
+    const words = text.trim().toLowerCase();
+    for (const entry of this.entries.values()) {
+      const haystack = `${summaryOf(entry.decision)} ${entry.decision.run_id}`.toLowerCase();
+      entry.row.hidden = words !== '' && !haystack.includes(words);
+    }
+    for (const group of this.groups) {
+      group.element.hidden = words !== '' && !group.rows.querySelector('li.row:not([hidden])');
+    }
+  }
+
+  /** The first or the last row, for the "N new" marker. */
+  edge(first: boolean): Element | null {
+    return first ? this.element.firstElementChild : this.element.lastElementChild;
+  }
+}

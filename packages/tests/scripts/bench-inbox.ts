@@ -1,0 +1,227 @@
+/*
+ * What an open inbox costs and how fast it shows a park, in headless Chromium against a kernel on
+ * loopback (SQLite, in this process), beside a no-inbox baseline measured in the same run.
+ *
+ * 1. Fills the workspace with WAITING parked calls (default 1000; runs of 50 calls), no page open.
+ * 2. Baseline: PARKS parks (default 200) one after another with no page open: parks/s.
+ * 3. Opens the inbox (signed in through sessionStorage) and times its load: navigation to the
+ *    first card painted, and how many waiting calls it says it holds.
+ * 4. Park-to-pixel: LATENCY parks (default 100), paced 50 ms apart; for each, the kernel's
+ *    `task.parked` time to the animation frame after its card entered the page (a card that never
+ *    appears is counted as missing).
+ * 5. The same PARKS parks with the inbox open: parks/s, and the ratio to the baseline.
+ * 6. Scrolling: the list is scrolled for two seconds; the longest frame is reported.
+ *
+ * Run: pnpm bench:inbox   (WAITING=10000 pnpm bench:inbox for the large backlog)
+ * Figures on a shared machine are under load: read the ratio, not the absolute times.
+ */
+import { join } from 'node:path';
+import { inboxDistDir } from '@airlock/inbox';
+import { createClient, type FeedEvent } from '@airlock/sdk';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import { CHROMIUM, LAUNCH_ARGS, mountInbox, repoRoot } from '../src/support/browser.js';
+import { scriptedRun, startTestKernel } from '../src/support/kernel.js';
+
+const WAITING = Number(process.env.WAITING ?? 1000);
+const PARKS = Number(process.env.PARKS ?? 200);
+const LATENCY = Number(process.env.LATENCY ?? 100);
+
+function percentile(samples: number[], q: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+}
+
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+
+await build({
+  configFile: join(repoRoot, 'packages', 'inbox', 'vite.config.ts'),
+  logLevel: 'warn',
+});
+console.log(`inbox page: ${inboxDistDir()}`);
+const kernel = await startTestKernel();
+mountInbox(kernel);
+const ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
+  kernel.workspace.id,
+);
+let serial = 0;
+/** One run whose only call parks (mode ask), so it waits for a person. */
+const park = () => {
+  serial += 1;
+  return ws.runs.create(
+    scriptedRun('ask', [
+      {
+        tool_calls: [
+          {
+            name: 'write',
+            input: { path: `src/file-${serial}.ts`, content: 'export const x = 1;\n' },
+          },
+        ],
+      },
+      { final: 'written' },
+    ]),
+  );
+};
+
+// The kernel's park times, by `run/task`, from the workspace feed.
+const parkedAt = new Map<string, number>();
+const watcher = new AbortController();
+let feedOpen: () => void = () => {};
+const opened0 = new Promise<void>((resolve) => {
+  feedOpen = resolve;
+});
+const feed = ws.feed({
+  after: 'latest',
+  signal: watcher.signal,
+  onStatus: (status) => {
+    if (status === 'open') feedOpen();
+  },
+});
+void (async () => {
+  try {
+    for await (const event of feed as AsyncIterable<FeedEvent>) {
+      if (event.type === 'task.parked')
+        parkedAt.set(`${event.run_id}/${event.task_key}`, event.created_at);
+    }
+  } catch {
+    // aborted at the end
+  }
+})();
+
+async function parksPerSecond(count: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < count; i += 1) await park();
+  // Wait until each of them parked, so the figure covers the whole park.
+  await waitParked();
+  return count / ((performance.now() - started) / 1000);
+}
+
+async function waitParked(): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (parkedAt.size < serial) {
+    if (Date.now() > deadline) throw new Error(`only ${parkedAt.size} of ${serial} calls parked`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+await opened0;
+console.log(`filling ${WAITING} waiting calls (runs of up to 50 calls each)…`);
+for (let left = WAITING; left > 0; left -= 50) {
+  const calls = Math.min(50, left);
+  await ws.runs.create(
+    scriptedRun('ask', [
+      {
+        tool_calls: Array.from({ length: calls }, (_, i) => ({
+          name: 'write',
+          input: { path: `fill/${left}-${i}.ts`, content: 'export const x = 1;\n' },
+        })),
+      },
+      { final: 'written' },
+    ]),
+  );
+}
+serial += WAITING;
+await waitParked();
+
+const baseline = await parksPerSecond(PARKS);
+console.log(`parks/s without an inbox: ${fixed(baseline)}`);
+
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+await page.addInitScript(
+  (session) => {
+    sessionStorage.setItem('airlock.inbox.session', JSON.stringify(session));
+    // Each card that enters the page: the time of the next animation frame (its first pixel).
+    const seen = new Map<string, number>();
+    (globalThis as unknown as { __pixels: Map<string, number> }).__pixels = seen;
+    new MutationObserver((records) => {
+      const fresh: string[] = [];
+      for (const record of records) {
+        for (const node of record.addedNodes) {
+          if (!(node instanceof HTMLElement)) continue;
+          const cards = node.matches('[data-decision]')
+            ? [node]
+            : [...node.querySelectorAll('[data-decision]')];
+          for (const card of cards) {
+            const key = card.getAttribute('data-decision');
+            if (key && !seen.has(key)) fresh.push(key);
+          }
+        }
+      }
+      if (fresh.length === 0) return;
+      requestAnimationFrame(() => {
+        const now = Date.now();
+        for (const key of fresh) if (!seen.has(key)) seen.set(key, now);
+      });
+    }).observe(document, { childList: true, subtree: true });
+  },
+  {
+    url: kernel.url,
+    workspaceId: kernel.workspace.id,
+    token: kernel.workspace.tokens.member,
+  },
+);
+const opened = performance.now();
+await page.goto(kernel.url);
+await page.locator('[data-decision]').first().waitFor({ timeout: 60_000 });
+const loadMs = performance.now() - opened;
+await page.locator('.status[data-status="live"]').waitFor();
+const cardsInPage = await page.locator('[data-decision]').count();
+const title = await page.title();
+console.log(`load ${fixed(loadMs, 0)} ms, ${cardsInPage} cards, title ${title}`);
+
+// Park-to-pixel, paced.
+const latencyKeys: string[] = [];
+for (let i = 0; i < LATENCY; i += 1) {
+  const run = await park();
+  latencyKeys.push(`${run.id}/t1`);
+  await new Promise((r) => setTimeout(r, 50));
+}
+await waitParked();
+await new Promise((r) => setTimeout(r, 1000));
+const pixels = new Map(
+  await page.evaluate(() => [
+    ...(globalThis as unknown as { __pixels: Map<string, number> }).__pixels,
+  ]),
+);
+const latencies: number[] = [];
+let missing = 0;
+for (const key of latencyKeys) {
+  const shown = pixels.get(key);
+  const parked = parkedAt.get(key);
+  if (shown === undefined || parked === undefined) missing += 1;
+  else latencies.push(shown - parked);
+}
+
+const withInbox = await parksPerSecond(PARKS);
+console.log(`parks/s with the inbox open: ${fixed(withInbox)}`);
+
+// Scrolling: the longest frame while the list scrolls for two seconds.
+// (A string, not a function: the bundler's helpers do not exist in the page.)
+const frames = (await page.evaluate(`new Promise((done) => {
+  const gaps = [];
+  const started = performance.now();
+  let last = started;
+  function step(now) {
+    gaps.push(now - last);
+    last = now;
+    window.scrollBy(0, 400);
+    if (now - started < 2000) requestAnimationFrame(step);
+    else done(gaps.slice(1));
+  }
+  requestAnimationFrame(step);
+})`)) as number[];
+
+watcher.abort();
+await browser.close();
+await kernel.close();
+
+console.log(`
+inbox bench (headless Chromium, SQLite kernel in this process; a shared machine: under load)
+  waiting before the page opened : ${WAITING + PARKS}
+  page load to first card        : ${fixed(loadMs, 0)} ms; cards in the page: ${cardsInPage}; title "${title}"
+  park-to-pixel (${LATENCY} parks, 50 ms apart): p50 ${fixed(percentile(latencies, 0.5))} ms, p95 ${fixed(percentile(latencies, 0.95))} ms, never shown ${missing}
+  parks/s without an inbox       : ${fixed(baseline)}
+  parks/s with the inbox open    : ${fixed(withInbox)} (${fixed((1 - withInbox / baseline) * 100)} % slower)
+  scrolling 2 s                  : longest frame ${fixed(Math.max(...frames))} ms, p95 ${fixed(percentile(frames, 0.95))} ms over ${frames.length} frames
+`);
