@@ -1,4 +1,5 @@
 import type { Approval, Decision, Question, Remember } from '@airlock/sdk';
+import { approvalsView } from './approvals-view.js';
 import { diffLinesOf, fileChangeOf } from './diff-source.js';
 import { type Child, h } from './dom.js';
 import { ago, commandOf, inputFields, parkedByMode, ruleText, until } from './format.js';
@@ -191,6 +192,7 @@ function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
     diffView(decision),
     inputView(decision.tool_input),
     profileView(decision),
+    approvalsView(decision),
     h(
       'div',
       { class: 'actions' },

@@ -48,6 +48,14 @@ describe('decisionOf', () => {
     ).toMatchObject({ decider: 'rule', by: 'the permission rule set' });
   });
 
+  it("shows a member's name instead of the credential id when the kernel resolved one", () => {
+    const named = {
+      ...event('task.approved', { decided_by: 'member:cred_a' }, 'member:cred_a'),
+      principal_name: 'Ana Lima',
+    };
+    expect(decisionOf(named)).toMatchObject({ decider: 'person', by: 'Ana Lima' });
+  });
+
   it('names the person who approved, denied or answered', () => {
     expect(decisionOf(event('task.approved', { decided_by: 'member:cred_a' }))).toMatchObject({
       outcome: 'approved',

@@ -10,6 +10,8 @@ export interface StoryEvent {
   type: string;
   task_key: string | null;
   principal: string | null;
+  /** The principal's name, where the kernel resolved one (`runs.events`). */
+  principal_name?: string | null | undefined;
   created_at: number;
   data: unknown;
 }
@@ -71,7 +73,10 @@ export function decisionOf(event: StoryEvent): StoryDecision | null {
   if (event.task_key === null) return null;
   const data = dataOf(event);
   const base = { seq: event.seq, taskKey: event.task_key, at: event.created_at };
-  const decided = (typeof data.decided_by === 'string' ? data.decided_by : null) ?? event.principal;
+  const decided =
+    event.principal_name ??
+    (typeof data.decided_by === 'string' ? data.decided_by : null) ??
+    event.principal;
   switch (event.type) {
     case 'task.granted': {
       const by = data.granted_by;

@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { backends } from '../../testing/stores.js';
+
+const run = promisify(execFile);
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../../cli.ts');
+const sqlite = (await backends()).find((backend) => backend.name === 'sqlite')!;
+
+/** Runs the real `airlock` CLI in a child process; returns its exit code and output. */
+async function airlock(d: Deployment, args: string[], token: string) {
+  const env = {
+    ...process.env,
+    AIRLOCK_URL: d.url,
+    AIRLOCK_TOKEN: token,
+    AIRLOCK_WORKSPACE: d.workspaceId,
+  };
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', cli, ...args],
+      { env },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+// Each step starts the CLI in a child process (tsx): slow on a loaded machine, so a wide bound.
+describe('airlock approvals, tokens label and decisions progress', { timeout: 180_000 }, () => {
+  let d: Deployment;
+  let dir: string;
+  const members: { id: string; token: string }[] = [];
+
+  beforeAll(async () => {
+    d = await deploy(sqlite);
+    dir = mkdtempSync(join(tmpdir(), 'airlock-approvals-cli-'));
+    for (const label of ['member', 'member']) {
+      const made = await d.member.post(`${d.ws}/credentials`, {
+        kind: 'member',
+        agent_application_id: null,
+        label,
+      });
+      members.push({ id: made.body.credential_id, token: made.body.token });
+    }
+  });
+  afterAll(async () => {
+    await d.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses an invalid file before sending it, then sets and shows a policy', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ rules: [{ required: 0 }] }));
+    const refused = await airlock(d, ['approvals', 'set', '--file', bad], d.tokens.member);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('/rules/0/required');
+    const good = join(dir, 'policy.json');
+    writeFileSync(
+      good,
+      JSON.stringify({
+        rules: [{ actions: ['destructive'], required: 2 }],
+        no_self_approval: true,
+      }),
+    );
+    const set = await airlock(
+      d,
+      ['approvals', 'set', '--file', good, '--version', '0'],
+      d.tokens.member,
+    );
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('approval policy version 1');
+    const shown = await airlock(d, ['approvals', 'show'], d.tokens.member);
+    expect(shown.stdout).toContain('1 rule(s), no_self_approval true');
+  });
+
+  it('names a member, and decisions list shows "1 of 2 approvals" by name', async () => {
+    const [ana, bo] = members as [{ id: string; token: string }, { id: string; token: string }];
+    const labeled = await airlock(d, ['tokens', 'label', ana.id, 'Ana Lima'], d.tokens.member);
+    expect(labeled.code).toBe(0);
+    expect(labeled.stdout).toContain('"Ana Lima"');
+    const created = await d.agent.post(`${d.ws}/runs`, {
+      approval_mode: 'ask',
+      provider: {
+        kind: 'scripted',
+        rounds: [
+          { tool_calls: [{ name: 'bash', input: { command: 'rm -rf build' } }] },
+          { final: 'f' },
+        ],
+      },
+    });
+    const runId = created.body.id as string;
+    await waitFor(
+      async () =>
+        (await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`)).body.state === 'needs_approval',
+    );
+    const first = await airlock(d, ['decisions', 'approve', runId, 't1'], ana.token);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('approval recorded');
+    expect(first.stdout).toContain('1 of 2 approvals (Ana Lima)');
+    const listed = await airlock(d, ['decisions', 'list'], bo.token);
+    expect(listed.stdout).toContain('1 of 2 approvals (Ana Lima)');
+    const refused = await airlock(
+      d,
+      ['decisions', 'approve', runId, 't1', '--input', '{"command":'],
+      bo.token,
+    );
+    expect(refused.code).toBe(2);
+    const second = await airlock(
+      d,
+      ['decisions', 'approve', runId, 't1', '--input', '{"command":"rm -rf build/cache"}'],
+      bo.token,
+    );
+    expect(second.code).toBe(0);
+    // The edit starts the count again: Bo's approval is the first of the edited call.
+    expect(second.stdout).toContain('1 of 2 approvals');
+  });
+});
