@@ -5,6 +5,8 @@
  *   pnpm bench:server [-- --seconds 5 --concurrency 16 --backend sqlite|postgres --skip-feed]
  *
  * `--skip-feed` leaves out the cases with feed subscribers (the kernel and its floors only).
+ * Metrics are on in every case (the default of `airlock serve`) but one: the model round
+ * trip again with `--no-metrics`, whose row shows its rate beside the metrics-on one.
  * `--paced 150,300` sets the rates each PostgreSQL process is offered in the paced cases
  * (one process, then two, at the same rate per process); `--paced none` leaves them out.
  *
@@ -74,8 +76,10 @@ async function sqliteCases(): Promise<void> {
     '—',
   ]);
   let baseline = 0;
-  const all: { shape: Shape; kind?: 'all' | 'quiet'; count: number }[] = [
+  const all: { shape: Shape; kind?: 'all' | 'quiet'; count: number; metricsOff?: boolean }[] = [
     { shape: 'model', count: 0 },
+    // The same round trip without recording metrics: what recording them costs, in the same run.
+    { shape: 'model', count: 0, metricsOff: true },
     { shape: 'author', count: 0 },
     { shape: 'model', kind: 'quiet', count: 100 },
     { shape: 'model', kind: 'quiet', count: 1000 },
@@ -84,7 +88,7 @@ async function sqliteCases(): Promise<void> {
   ];
   const cases = all.filter((c) => !(values['skip-feed'] && c.kind));
   for (const c of cases) {
-    const server = await startServer(null);
+    const server = await startServer(null, { args: c.metricsOff ? ['--no-metrics'] : [] });
     try {
       const subscribers = await subscribersOf(server, c);
       const r = await measure({
@@ -96,15 +100,16 @@ async function sqliteCases(): Promise<void> {
         concurrency,
       });
       await subscribers?.close();
-      if (c.shape === 'model' && c.count === 0) baseline = r.perSecond;
+      if (c.shape === 'model' && c.count === 0 && !c.metricsOff) baseline = r.perSecond;
       const subs = c.kind ? `${c.count} ${c.kind}` : '0';
-      const versus =
-        c.shape === 'model' && c.count > 0
+      const versus = c.metricsOff
+        ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of metrics on)`
+        : c.shape === 'model' && c.count > 0
           ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of 0 subscribers)`
           : (r.perSecond / floor.perSecond).toFixed(2);
       const label =
         c.shape === 'model'
-          ? 'run create (model row parks) + approve'
+          ? `run create (model row parks) + approve${c.metricsOff ? ', metrics off (--no-metrics)' : ''}`
           : 'author row parks + approve';
       const delivered = r.deliveredPerSecond === null ? '—' : `${fmt(r.deliveredPerSecond)}/s`;
       row([

@@ -35,18 +35,18 @@ export async function freshDatabase(base: string): Promise<string> {
 /**
  * Starts `airlock serve` on a free port: SQLite in a temp dir, or the given
  * PostgreSQL URL. A second process on the same database shares its workspace.
- * `cli` runs another build's `dist/cli.js` (default: this package's).
+ * `cli` runs another build's `dist/cli.js` (default: this package's); `args` are added to `serve`'s.
  */
 export async function startServer(
   databaseUrl: string | null,
-  options: { joining?: Server; cli?: string } = {},
+  options: { joining?: Server; cli?: string; args?: readonly string[] } = {},
 ): Promise<Server> {
   const joining = options.joining;
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
   const cli = options.cli ?? join(packageDir, 'dist/cli.js');
   const args = [cli, 'serve', '--port', '0', '--data-dir', dataDir];
   // A process joining a shared database prints no tokens: its address comes from its log.
-  args.push('--no-demo', '--log-level', joining ? 'info' : 'warn');
+  args.push('--no-demo', '--log-level', joining ? 'info' : 'warn', ...(options.args ?? []));
   // Benchmarks measure the kernel, not the per-credential rate limit PostgreSQL turns on by default.
   if (databaseUrl) args.push('--database-url', databaseUrl, '--rate-limit', 'off');
   const nodeArgs = (process.env.AIRLOCK_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
