@@ -142,6 +142,7 @@ export {
 } from './protocol/error-codes.js';
 export {
   EVENT_TYPES,
+  type EventData,
   type EventType,
   type EventView,
   EventViewSchema,
@@ -198,6 +199,11 @@ export {
   type OperationName,
 } from './protocol/operations/registry.js';
 export {
+  RETENTION_MAX_DAYS,
+  type RetentionPolicyView,
+  RetentionPolicyViewSchema,
+} from './protocol/operations/retention.js';
+export {
   GatewayProviderSchema,
   OpenAIProviderSchema,
   OpenAIToolSchema,
@@ -214,6 +220,11 @@ export {
   PROTOCOL_SCHEMAS,
   type ProtocolSchemaMeta,
 } from './protocol/registry.js';
+export {
+  EXECUTOR_CABLE_PATH,
+  feedPathWorkspaceSegment,
+  workspaceFeedPath,
+} from './protocol/sockets.js';
 export {
   AppendedTaskViewSchema,
   ApprovalRuleViewSchema,

@@ -5,7 +5,9 @@
  *   pnpm bench:server [-- --seconds 5 --concurrency 16 --backend sqlite|postgres --skip-feed]
  *
  * `--skip-feed` leaves out the cases with feed subscribers (the kernel and its floors only).
- * Metrics are on in every case (the default of `airlock serve`) but one: the model round
+ * Every case runs the default `--durability full` (an fsync per group commit) except the one
+ * beside the first, which runs `--durability relaxed`: the cost of power-loss safety, same run.
+ * Metrics are on in every case (the default of `airlock serve`) but the third: the model round
  * trip again with `--no-metrics`, whose row shows its rate beside the metrics-on one.
  * `--paced 150,300` sets the rates each PostgreSQL process is offered in the paced cases
  * (one process, then two, at the same rate per process); `--paced none` leaves them out.
@@ -76,9 +78,17 @@ async function sqliteCases(): Promise<void> {
     '—',
   ]);
   let baseline = 0;
-  const all: { shape: Shape; kind?: 'all' | 'quiet'; count: number; metricsOff?: boolean }[] = [
+  const all: {
+    shape: Shape;
+    kind?: 'all' | 'quiet';
+    count: number;
+    durability?: 'relaxed';
+    metricsOff?: boolean;
+  }[] = [
     { shape: 'model', count: 0 },
-    // The same round trip without recording metrics: what recording them costs, in the same run.
+    // Side by side with the case above: the same round trips without an fsync per group commit.
+    { shape: 'model', count: 0, durability: 'relaxed' },
+    // And without recording metrics: what recording them costs, in the same run.
     { shape: 'model', count: 0, metricsOff: true },
     { shape: 'author', count: 0 },
     { shape: 'model', kind: 'quiet', count: 100 },
@@ -88,7 +98,12 @@ async function sqliteCases(): Promise<void> {
   ];
   const cases = all.filter((c) => !(values['skip-feed'] && c.kind));
   for (const c of cases) {
-    const server = await startServer(null, { args: c.metricsOff ? ['--no-metrics'] : [] });
+    const server = await startServer(null, {
+      args: [
+        ...(c.durability ? ['--durability', c.durability] : []),
+        ...(c.metricsOff ? ['--no-metrics'] : []),
+      ],
+    });
     try {
       const subscribers = await subscribersOf(server, c);
       const r = await measure({
@@ -100,17 +115,23 @@ async function sqliteCases(): Promise<void> {
         concurrency,
       });
       await subscribers?.close();
-      if (c.shape === 'model' && c.count === 0 && !c.metricsOff) baseline = r.perSecond;
+      if (c.shape === 'model' && c.count === 0 && !c.durability && !c.metricsOff) {
+        baseline = r.perSecond;
+      }
       const subs = c.kind ? `${c.count} ${c.kind}` : '0';
-      const versus = c.metricsOff
-        ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of metrics on)`
-        : c.shape === 'model' && c.count > 0
-          ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of 0 subscribers)`
-          : (r.perSecond / floor.perSecond).toFixed(2);
-      const label =
+      const versus = c.durability
+        ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of full)`
+        : c.metricsOff
+          ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of metrics on)`
+          : c.shape === 'model' && c.count > 0
+            ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of 0 subscribers)`
+            : (r.perSecond / floor.perSecond).toFixed(2);
+      const durability = c.durability ? 'relaxed' : 'full';
+      const label = `${
         c.shape === 'model'
-          ? `run create (model row parks) + approve${c.metricsOff ? ', metrics off (--no-metrics)' : ''}`
-          : 'author row parks + approve';
+          ? 'run create (model row parks) + approve'
+          : 'author row parks + approve'
+      }, durability ${durability}${c.metricsOff ? ', metrics off (--no-metrics)' : ''}`;
       const delivered = r.deliveredPerSecond === null ? '—' : `${fmt(r.deliveredPerSecond)}/s`;
       row([
         'sqlite',

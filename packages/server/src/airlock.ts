@@ -1,14 +1,17 @@
+import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { type AuthFailureLimit, DEFAULT_AUTH_FAILURE_LIMIT } from './api/auth-throttle.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './api/rate-limit.js';
 import { FeedHub } from './feed/hub.js';
 import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-server.js';
 import { Kernel } from './kernel/kernel.js';
+import type { RetentionOptions } from './kernel/retention.js';
 import { LOG_REDACTION } from './logging/redact.js';
 import { type MetricsListener, startMetricsListener } from './metrics/endpoint.js';
 import { connectMetrics } from './metrics/kernel-sources.js';
 import { createMetrics, type KernelMetrics } from './metrics/registry.js';
 import { defaultProviders } from './providers/registry.js';
+import { holdDataDir } from './store/kernel-lock.js';
 import { Store, type StoreLocation } from './store/store.js';
 import type { CallTracing } from './tracing/call-tracing.js';
 import { startTracing } from './tracing/start-tracing.js';
@@ -50,6 +53,11 @@ export interface AirlockOptions extends StoreLocation {
   metricsListen?: { host: string; port: number } | undefined;
   /** Exports the spans of calls over OTLP/HTTP to this base URL; off when absent. */
   otlpEndpoint?: string | undefined;
+  /**
+   * Retention pruning; its export directory defaults to `<data-dir>/exports`
+   * on SQLite, `./airlock-exports` on PostgreSQL.
+   */
+  retention?: Partial<RetentionOptions> | undefined;
   /** Injectable clock (epoch ms). */
   clock?: (() => number) | undefined;
   openai?: { baseUrl?: string; apiKey?: string; model?: string } | undefined;
@@ -86,6 +94,9 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     throw error;
   });
   const metrics = options.metrics === false ? null : createMetrics();
+  // `airlock restore` refuses while a kernel serves the SQLite directory.
+  const releaseDataDir =
+    store.dialect === 'sqlite' ? holdDataDir(options.dataDir ?? '.airlock') : () => {};
   const kernel = new Kernel({
     metrics,
     tracing,
@@ -95,6 +106,14 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     defaultLeaseMs: options.defaultLeaseMs,
     sweepIntervalMs: options.sweepIntervalMs,
     providers: defaultProviders(options.openai),
+    retention: {
+      ...options.retention,
+      exportDir:
+        options.retention?.exportDir ??
+        (store.dialect === 'sqlite'
+          ? join(resolve(options.dataDir ?? '.airlock'), 'exports')
+          : resolve('airlock-exports')),
+    },
   });
   const hub = new FeedHub(store, logger);
   await hub.start();
@@ -143,6 +162,7 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
         await kernel.stop();
         await hub.stop();
         await store.close();
+        releaseDataDir();
         await tracing?.shutdown();
       })();
       return closing;

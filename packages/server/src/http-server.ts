@@ -19,6 +19,7 @@ import { redactUrl } from './logging/redact.js';
 import { serveProtectedMetrics } from './metrics/endpoint.js';
 import type { KernelMetrics } from './metrics/registry.js';
 import type { Principal } from './store/accounts.js';
+import { checkReadiness } from './store/readiness.js';
 import type { CallTracing } from './tracing/call-tracing.js';
 
 /** How the HTTP surface is served. */
@@ -223,6 +224,13 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     }
     if (req.method === 'GET' && url.pathname === '/healthz') {
       sendJson(res, 200, { ok: true });
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/readyz') {
+      void checkReadiness(options.kernel.context.store).then((readiness) => {
+        if (readiness.ready) sendJson(res, 200, { ok: true, ...readiness });
+        else sendError(res, new AirlockError(readiness.code, readiness.detail));
+      });
       return;
     }
     if (req.method === 'GET' && url.pathname === '/metrics' && metrics) {

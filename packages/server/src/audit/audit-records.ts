@@ -28,6 +28,7 @@ export const AUDIT_EVENT_TYPES = [
   'task.succeeded',
   'task.failed',
   'run.continued',
+  'run.unstaged_call',
   'run.completed',
   'run.canceled',
   'run.failed',
@@ -71,8 +72,10 @@ function errorDetail(data: Record<string, unknown>): string | null {
  * The audit record an event stands for, or null when it decides nothing
  * (a tool row's own success or failure, a claim, a round starting).
  */
-export function auditRecord(event: RunEventTable, task: AuditTask | null): AuditRecord | null {
-  const data = JSON.parse(event.data) as Record<string, unknown>;
+export function auditRecord(event: RunEventTable, found: AuditTask | null): AuditRecord | null {
+  const { pruned_task: prunedTask, ...data } = JSON.parse(event.data) as Record<string, unknown>;
+  // A pruned run's task row is gone; retention stamped what it said on the event (kernel/retention.ts).
+  const task = found ?? ((prunedTask as AuditTask | undefined) || null);
   const base = {
     seq: event.seq,
     at: event.created_at,
@@ -145,6 +148,14 @@ export function auditRecord(event: RunEventTable, task: AuditTask | null): Audit
     return by(type === 'task.succeeded' ? 'hook_passed' : 'hook_failed', 'hook', errorDetail(data));
   }
   if (type === 'run.continued') return by('continued', 'hook');
+  if (type === 'run.unstaged_call') {
+    // No layer decided it: the agent's hook reported a call it had run without asking.
+    const outcome = typeof data.outcome === 'string' ? data.outcome : 'succeeded';
+    return {
+      ...by('ran_unstaged', 'hook', `${String(data.agent)} ran it with no hook asking: ${outcome}`),
+      tool_name: typeof data.tool_name === 'string' ? data.tool_name : null,
+    };
+  }
   if (type === 'run.completed' || type === 'run.canceled' || type === 'run.failed') {
     const decider = isPerson(event.principal) ? 'person' : 'kernel';
     return by(type.slice('run.'.length), decider, errorDetail(data));

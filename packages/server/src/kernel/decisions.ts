@@ -11,11 +11,11 @@ import { preciseNow } from '../tracing/call-tracing.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { hookEventOf, hooksOf } from './hooks.js';
-import { moveTask, type TaskChange } from './move-task.js';
+import { moveTask, type TaskChange, taskEvent } from './move-task.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';
 import { type Remembered, rememberApproval } from './remember.js';
 import { lockRun, readAttentionAhead, settleRun } from './run-state.js';
-import { checkMove, type EmittedBy, type ToState } from './task-machine.js';
+import { checkMove, type TaskEventOf, type ToState } from './task-machine.js';
 import { type TaskView, taskVersion, taskView } from './views.js';
 
 /** Names a row: its workspace, run and key. */
@@ -43,7 +43,7 @@ interface MemberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'> {
   guard?: (row: TaskTable) => void;
   /** Where the row ends and what else it sets, given the row when the move read it. */
   change: (row: TaskTable | null, tx: Tx, run: RunTable) => { to: ToState<V>; set: TaskChange };
-  event: (row: TaskTable) => { type: EmittedBy<V>; data: Record<string, unknown> };
+  event: (row: TaskTable) => TaskEventOf<V>;
   /**
    * A follow-up write in the same transaction: on the moved row (never its
    * state, nor any other column the settle step reads, SETTLEMENT_COLUMNS),
@@ -90,14 +90,14 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
     });
     await options.after?.(row, tx, run);
     const event = options.event(row);
-    tx.emit({
-      workspace_id: run.workspace_id,
-      run_id: run.id,
-      task_key: row.key,
-      type: event.type,
-      data: { state: row.state, ...event.data },
-      principal: options.principal,
-    });
+    tx.emit(
+      taskEvent(
+        { workspace_id: run.workspace_id, run_id: run.id, task_key: row.key },
+        row.state,
+        event,
+        options.principal,
+      ),
+    );
     await settleRun(ctx, tx, run, ahead);
     if (options.verb !== 'retry') observeDecision(ctx, tx, { row, verb: options.verb, startedAt });
     return taskView(row);
@@ -263,7 +263,7 @@ export function resolveTask(
     }),
     event: () => ({
       type: 'task.resolved',
-      data: { decided_by: who, outcome: failed ? 'failed' : 'succeeded' },
+      data: { decided_by: who, outcome: failed ? ('failed' as const) : ('succeeded' as const) },
     }),
   });
 }

@@ -306,9 +306,10 @@ export async function commitTask(
         lease_until: null,
         deadline_at: null,
       },
-      event: failed
-        ? { type: 'task.failed', data: { error: { code: errorCode, detail: errorDetail } } }
-        : { type: 'task.succeeded' },
+      event:
+        errorCode !== null && errorDetail !== null
+          ? { type: 'task.failed', data: { error: { code: errorCode, detail: errorDetail } } }
+          : { type: 'task.succeeded' },
       principal: principalName(principal),
       settle: { ctx, run },
     });

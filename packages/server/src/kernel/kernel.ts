@@ -6,6 +6,7 @@ import type { Store } from '../store/store.js';
 import type { CallTracing } from '../tracing/call-tracing.js';
 import { sweepOnce } from './clocks.js';
 import type { KernelContext } from './context.js';
+import { type RetentionOptions, RetentionPruner } from './retention.js';
 import { driveRun } from './run-loop.js';
 
 /** How a kernel is configured. */
@@ -25,6 +26,8 @@ export interface KernelOptions {
   metrics?: KernelMetrics | null | undefined;
   /** Where a call's spans go; none when absent. */
   tracing?: CallTracing | null | undefined;
+  /** Retention pruning (workspace policies); absent: no pruning. */
+  retention?: RetentionOptions | undefined;
 }
 
 /** The default park clock: 24 hours. */
@@ -42,6 +45,8 @@ export class Kernel {
   private readonly driving = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
   private stopped = false;
+  /** Applies workspaces' retention policies, started from the clock sweep. */
+  readonly pruner: RetentionPruner | undefined;
 
   constructor(options: KernelOptions) {
     const logger = options.logger ?? pino({ level: 'silent' });
@@ -60,6 +65,9 @@ export class Kernel {
         void this.drive(runId);
       },
     };
+    this.pruner = options.retention
+      ? new RetentionPruner(this.context, options.retention)
+      : undefined;
   }
 
   /** Starts the clocks sweep (and resumes runs left mid-step by a previous process). */
@@ -80,6 +88,7 @@ export class Kernel {
   async sweep(): Promise<void> {
     try {
       await sweepOnce(this.context);
+      this.pruner?.tick();
     } catch (error) {
       if (!this.stopped) this.context.logger.error({ err: error }, 'clock sweep failed');
     }
@@ -122,6 +131,7 @@ export class Kernel {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.sweeping;
+    await this.pruner?.stop();
     await Promise.allSettled([...this.driving.values()]);
   }
 }

@@ -200,6 +200,20 @@ export interface ClaimLockTable {
   taken_at: number;
 }
 
+/** A workspace's retention policy (days; null keeps forever) and how far its log was pruned. */
+export interface RetentionPolicyTable {
+  workspace_id: string;
+  events_days: number | null;
+  runs_days: number | null;
+  audit_days: number | null;
+  updated_by: string;
+  updated_at: number;
+  /** The highest sequence number of any pruned event (0: none). */
+  pruned_through: Generated<number>;
+  /** Every non-audit event created before this time (epoch ms) has been pruned. */
+  events_pruned_before: Generated<number>;
+}
+
 /** The Kysely database type. */
 export interface Database {
   workspaces: WorkspaceTable;
@@ -213,4 +227,5 @@ export interface Database {
   overlay_documents: OverlayDocumentTable;
   claim_locks: ClaimLockTable;
   hook_sessions: HookSessionTable;
+  retention_policies: RetentionPolicyTable;
 }
