@@ -45,6 +45,11 @@ export interface AirlockOptions extends StoreLocation {
   /** Limits on slow clients; see {@link DEFAULT_TIMEOUTS}. */
   timeouts?: Partial<ServerTimeouts> | undefined;
   /**
+   * Retention pruning; its export directory defaults to `<data-dir>/exports`
+   * on SQLite, `./airlock-exports` on PostgreSQL.
+   */
+  retention?: Partial<RetentionOptions> | undefined;
+  /**
    * Prometheus metrics: recorded, and served at `GET /metrics` to a member
    * credential. Default true; false records nothing.
    */
@@ -53,11 +58,6 @@ export interface AirlockOptions extends StoreLocation {
   metricsListen?: { host: string; port: number } | undefined;
   /** Exports the spans of calls over OTLP/HTTP to this base URL; off when absent. */
   otlpEndpoint?: string | undefined;
-  /**
-   * Retention pruning; its export directory defaults to `<data-dir>/exports`
-   * on SQLite, `./airlock-exports` on PostgreSQL.
-   */
-  retention?: Partial<RetentionOptions> | undefined;
   /** Injectable clock (epoch ms). */
   clock?: (() => number) | undefined;
   openai?: { baseUrl?: string; apiKey?: string; model?: string } | undefined;
@@ -93,10 +93,10 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     await tracing?.shutdown();
     throw error;
   });
-  const metrics = options.metrics === false ? null : createMetrics();
   // `airlock restore` refuses while a kernel serves the SQLite directory.
   const releaseDataDir =
     store.dialect === 'sqlite' ? holdDataDir(options.dataDir ?? '.airlock') : () => {};
+  const metrics = options.metrics === false ? null : createMetrics();
   const kernel = new Kernel({
     metrics,
     tracing,

@@ -40,15 +40,15 @@ Options:
   --auth-failure-limit <spec>  Failed authentications per peer address on every
                         surface, as N/B (N per second after a burst of B), or off
                         (env AIRLOCK_AUTH_FAILURE_LIMIT; default 1/20 on every store)
+  --retention-export-dir <dir>  Where retention writes what it prunes, as JSON lines
+                        (env AIRLOCK_RETENTION_EXPORT_DIR; default <data-dir>/exports,
+                        ./airlock-exports on PostgreSQL)
   --metrics-listen <host:port>  Also serve GET /metrics (Prometheus) without
                         credentials on this address; keep it private (env AIRLOCK_METRICS_LISTEN).
                         On the main port, /metrics needs a member credential.
   --no-metrics          Record no metrics (GET /metrics answers 404)
   --otlp-endpoint <url> Export the spans of calls over OTLP/HTTP to this base URL
                         (env OTEL_EXPORTER_OTLP_ENDPOINT; default off)
-  --retention-export-dir <dir>  Where retention writes what it prunes, as JSON lines
-                        (env AIRLOCK_RETENTION_EXPORT_DIR; default <data-dir>/exports,
-                        ./airlock-exports on PostgreSQL)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
   --no-demo             Do not start the demo run on first start
   -h, --help            Show this help
@@ -105,10 +105,10 @@ export async function serve(argv: string[]): Promise<number> {
       'rate-limit': { type: 'string' },
       'auth-failure-limit': { type: 'string' },
       'log-level': { type: 'string' },
+      'retention-export-dir': { type: 'string' },
       'metrics-listen': { type: 'string' },
       'no-metrics': { type: 'boolean' },
       'otlp-endpoint': { type: 'string' },
-      'retention-export-dir': { type: 'string' },
       'no-demo': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -156,14 +156,14 @@ export async function serve(argv: string[]): Promise<number> {
       headersMs: optionalDuration(values['headers-timeout'] ?? env.AIRLOCK_HEADERS_TIMEOUT),
       idleMs: optionalDuration(values['idle-timeout'] ?? env.AIRLOCK_IDLE_TIMEOUT),
     },
+    retention: {
+      exportDir: values['retention-export-dir'] ?? env.AIRLOCK_RETENTION_EXPORT_DIR,
+    },
     metrics: !values['no-metrics'],
     metricsListen: metricsListen
       ? parseListenAddress(metricsListen, '--metrics-listen')
       : undefined,
     otlpEndpoint: values['otlp-endpoint'] ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined),
-    retention: {
-      exportDir: values['retention-export-dir'] ?? env.AIRLOCK_RETENTION_EXPORT_DIR,
-    },
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
   });
   logger.info(

@@ -22,12 +22,12 @@ export interface KernelOptions {
   /** How often the clocks are swept; default 250 ms. */
   sweepIntervalMs?: number | undefined;
   providers?: ProviderRegistry | undefined;
+  /** Retention pruning (workspace policies); absent: no pruning. */
+  retention?: RetentionOptions | undefined;
   /** Where metrics are recorded; none when absent. */
   metrics?: KernelMetrics | null | undefined;
   /** Where a call's spans go; none when absent. */
   tracing?: CallTracing | null | undefined;
-  /** Retention pruning (workspace policies); absent: no pruning. */
-  retention?: RetentionOptions | undefined;
 }
 
 /** The default park clock: 24 hours. */
