@@ -7,6 +7,8 @@
  * `--skip-feed` leaves out the cases with feed subscribers (the kernel and its floors only).
  * Every case runs the default `--durability full` (an fsync per group commit) except the one
  * beside the first, which runs `--durability relaxed`: the cost of power-loss safety, same run.
+ * Metrics are on in every case (the default of `airlock serve`) but the third: the model round
+ * trip again with `--no-metrics`, whose row shows its rate beside the metrics-on one.
  * `--paced 150,300` sets the rates each PostgreSQL process is offered in the paced cases
  * (one process, then two, at the same rate per process); `--paced none` leaves them out.
  *
@@ -81,10 +83,13 @@ async function sqliteCases(): Promise<void> {
     kind?: 'all' | 'quiet';
     count: number;
     durability?: 'relaxed';
+    metricsOff?: boolean;
   }[] = [
     { shape: 'model', count: 0 },
     // Side by side with the case above: the same round trips without an fsync per group commit.
     { shape: 'model', count: 0, durability: 'relaxed' },
+    // And without recording metrics: what recording them costs, in the same run.
+    { shape: 'model', count: 0, metricsOff: true },
     { shape: 'author', count: 0 },
     { shape: 'model', kind: 'quiet', count: 100 },
     { shape: 'model', kind: 'quiet', count: 1000 },
@@ -94,7 +99,10 @@ async function sqliteCases(): Promise<void> {
   const cases = all.filter((c) => !(values['skip-feed'] && c.kind));
   for (const c of cases) {
     const server = await startServer(null, {
-      args: c.durability ? ['--durability', c.durability] : [],
+      args: [
+        ...(c.durability ? ['--durability', c.durability] : []),
+        ...(c.metricsOff ? ['--no-metrics'] : []),
+      ],
     });
     try {
       const subscribers = await subscribersOf(server, c);
@@ -107,19 +115,23 @@ async function sqliteCases(): Promise<void> {
         concurrency,
       });
       await subscribers?.close();
-      if (c.shape === 'model' && c.count === 0 && !c.durability) baseline = r.perSecond;
+      if (c.shape === 'model' && c.count === 0 && !c.durability && !c.metricsOff) {
+        baseline = r.perSecond;
+      }
       const subs = c.kind ? `${c.count} ${c.kind}` : '0';
       const versus = c.durability
         ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of full)`
-        : c.shape === 'model' && c.count > 0
-          ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of 0 subscribers)`
-          : (r.perSecond / floor.perSecond).toFixed(2);
+        : c.metricsOff
+          ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of metrics on)`
+          : c.shape === 'model' && c.count > 0
+            ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of 0 subscribers)`
+            : (r.perSecond / floor.perSecond).toFixed(2);
       const durability = c.durability ? 'relaxed' : 'full';
       const label = `${
         c.shape === 'model'
           ? 'run create (model row parks) + approve'
           : 'author row parks + approve'
-      }, durability ${durability}`;
+      }, durability ${durability}${c.metricsOff ? ', metrics off (--no-metrics)' : ''}`;
       const delivered = r.deliveredPerSecond === null ? '—' : `${fmt(r.deliveredPerSecond)}/s`;
       row([
         'sqlite',

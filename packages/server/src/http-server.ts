@@ -48,18 +48,21 @@ export interface HttpOptions {
 }
 
 /** The tRPC procedures by name, so a request's operation label stays within the known ones. */
-const TRPC_NAMES = new Set([...OPERATIONS.map((operation) => operation.name), 'runs.feed']);
+const FEED_OPERATION = 'runs.feed';
+const TRPC_NAMES = new Set([...OPERATIONS.map((operation) => operation.name), FEED_OPERATION]);
 
 /** Times each request by operation and counts error answers by code, once it is answered. */
 function measureRequest(metrics: KernelMetrics, res: ServerResponse): void {
   const started = performance.now();
   res.once('finish', () => {
     const note = readNote(res);
+    if (note?.errorCode) metrics.errors.inc({ code: note.errorCode });
+    // A feed stream lasts as long as its subscriber: it is no round trip.
+    if (note?.operation === FEED_OPERATION) return;
     metrics.requestSeconds.observe(
       { operation: note?.operation ?? 'other' },
       (performance.now() - started) / 1000,
     );
-    if (note?.errorCode) metrics.errors.inc({ code: note.errorCode });
   });
 }
 

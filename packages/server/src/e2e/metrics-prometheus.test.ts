@@ -5,6 +5,7 @@ import {
   type RunningPrometheus,
   startPrometheus,
 } from '../testing/prometheus.js';
+import { connect } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -70,6 +71,11 @@ describe.each(available)('GET /metrics on $name', (backend) => {
       'failed',
     ]);
     await d.member.post(`${d.ws}/runs/${runId}/tasks/t9/approve`);
+    // A feed subscriber that has read everything so far.
+    const feed = await connect(`${d.url}${d.ws}/feed?after=0`, d.tokens.member);
+    await waitFor(async () =>
+      feed.messages.some((m) => m.type === 'event' && m.event.type === 'task.denied'),
+    );
     // Eleven minutes later the park is still waiting.
     offsetMs = 11 * 60_000;
 
@@ -91,6 +97,13 @@ describe.each(available)('GET /metrics on $name', (backend) => {
     expect(sample(text, 'airlock_errors_total', { code: 'task_not_found' })).toBe(1);
     expect(sample(text, 'airlock_errors_total', { code: 'forbidden' })).toBe(1);
     expect(sample(text, 'airlock_store_commit_seconds_count')).toBeGreaterThan(0);
+    if (backend.name === 'sqlite') {
+      expect(sample(text, 'airlock_store_commit_batch_units_count')).toBeGreaterThan(0);
+    }
+    expect(sample(text, 'airlock_feed_subscribers', { state: 'live' })).toBe(1);
+    expect(sample(text, 'airlock_feed_subscribers', { state: 'catching_up' })).toBe(0);
+    expect(sample(text, 'airlock_feed_lag_events')).toBe(0);
+    feed.close();
 
     // A person's decision empties the gauge and records the wait since the park.
     const approved = await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/approve`);
