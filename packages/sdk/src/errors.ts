@@ -16,6 +16,7 @@ type FailureMode =
   | 'conflict'
   | 'lease_lost'
   | 'refused'
+  | 'resync'
   | 'server';
 
 /**
@@ -32,14 +33,18 @@ export const ERROR_MODES = {
   invalid_resolution: 'validation',
   input_too_deep: 'validation',
   remember_unavailable: 'validation',
+  edit_refused: 'validation',
   unauthenticated: 'unauthorized',
   forbidden: 'forbidden',
+  approver_not_allowed: 'forbidden',
+  self_approval_refused: 'forbidden',
   not_found: 'not_found',
   run_not_found: 'not_found',
   task_not_found: 'not_found',
   conversation_not_found: 'not_found',
   credential_not_found: 'not_found',
   agent_application_not_found: 'not_found',
+  delivery_not_found: 'not_found',
   task_not_waiting: 'conflict',
   not_claimable_kind: 'conflict',
   not_claimable: 'conflict',
@@ -50,6 +55,7 @@ export const ERROR_MODES = {
   run_not_gateway: 'conflict',
   run_busy: 'conflict',
   stale_digest: 'conflict',
+  feed_position_pruned: 'resync',
   lease_lost: 'lease_lost',
   payload_too_large: 'refused',
   unsupported_media_type: 'refused',
@@ -175,6 +181,19 @@ export class RequestRefusedError extends AirlockError {
 }
 
 /**
+ * A feed was resumed from a position whose events retention has pruned
+ * (`feed_position_pruned`): read the current state again (runs, tasks), then
+ * follow the feed from `after: 'latest'`. Nothing was skipped silently.
+ */
+export class FeedResyncError extends AirlockError {
+  declare readonly code: CodesOf<'resync'>;
+  constructor(init: AirlockErrorInit) {
+    super(init);
+    this.name = 'FeedResyncError';
+  }
+}
+
+/**
  * The kernel failed or is unavailable (`internal`, `unavailable`,
  * `store_unavailable`, `migrations_pending`, or an unknown code).
  */
@@ -204,6 +223,7 @@ const BY_MODE: Record<FailureMode, ErrorClass> = {
   conflict: ConflictError,
   lease_lost: LeaseLostError,
   refused: RequestRefusedError,
+  resync: FeedResyncError,
   server: ServerError,
 };
 
@@ -272,5 +292,7 @@ export const isLeaseLostError = guard('LeaseLostError', LeaseLostError);
 export const isRequestRefusedError = guard('RequestRefusedError', RequestRefusedError);
 /** True for a {@link ServerError}. */
 export const isServerError = guard('ServerError', ServerError);
+/** True for a {@link FeedResyncError}. */
+export const isFeedResyncError = guard('FeedResyncError', FeedResyncError);
 /** True for a {@link ConnectionError}. */
 export const isConnectionError = guard('ConnectionError', ConnectionError);

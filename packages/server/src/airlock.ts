@@ -1,12 +1,26 @@
+import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { type AuthFailureLimit, DEFAULT_AUTH_FAILURE_LIMIT } from './api/auth-throttle.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './api/rate-limit.js';
 import { FeedHub } from './feed/hub.js';
 import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-server.js';
 import { Kernel } from './kernel/kernel.js';
+import type { RetentionOptions } from './kernel/retention.js';
 import { LOG_REDACTION } from './logging/redact.js';
+import { type MetricsListener, startMetricsListener } from './metrics/endpoint.js';
+import { connectMetrics } from './metrics/kernel-sources.js';
+import { createMetrics, type KernelMetrics } from './metrics/registry.js';
+import type { NotificationsConfig } from './notifications/config.js';
+import {
+  type DeliveryTuning,
+  type Notifications,
+  startNotifications,
+} from './notifications/notifications.js';
 import { defaultProviders } from './providers/registry.js';
+import { holdDataDir } from './store/kernel-lock.js';
 import { Store, type StoreLocation } from './store/store.js';
+import type { CallTracing } from './tracing/call-tracing.js';
+import { startTracing } from './tracing/start-tracing.js';
 
 /** The package version reported by the OpenAPI document. */
 export const SERVER_VERSION = '0.0.0';
@@ -36,9 +50,27 @@ export interface AirlockOptions extends StoreLocation {
   authFailureLimit?: AuthFailureLimit | null | undefined;
   /** Limits on slow clients; see {@link DEFAULT_TIMEOUTS}. */
   timeouts?: Partial<ServerTimeouts> | undefined;
+  /**
+   * Retention pruning; its export directory defaults to `<data-dir>/exports`
+   * on SQLite, `./airlock-exports` on PostgreSQL.
+   */
+  retention?: Partial<RetentionOptions> | undefined;
+  /**
+   * Prometheus metrics: recorded, and served at `GET /metrics` to a member
+   * credential. Default true; false records nothing.
+   */
+  metrics?: boolean | undefined;
+  /** Also serves `GET /metrics` without credentials on this address (`--metrics-listen`). */
+  metricsListen?: { host: string; port: number } | undefined;
+  /** Exports the spans of calls over OTLP/HTTP to this base URL; off when absent. */
+  otlpEndpoint?: string | undefined;
   /** Injectable clock (epoch ms). */
   clock?: (() => number) | undefined;
   openai?: { baseUrl?: string; apiKey?: string; model?: string } | undefined;
+  /** Notification channels and routing (`--notifications FILE`); none when absent. */
+  notifications?: NotificationsConfig | undefined;
+  /** The delivery worker's tuning (tests shorten its backoff). */
+  notificationTuning?: DeliveryTuning | undefined;
 }
 
 /** A running kernel with its HTTP surface. */
@@ -48,6 +80,12 @@ export interface Airlock {
   hub: FeedHub;
   http: HttpHandle;
   url: string;
+  /** The kernel's metrics; null when off. */
+  metrics: KernelMetrics | null;
+  /** The unauthenticated metrics address, when `metricsListen` was given. */
+  metricsListener: MetricsListener | null;
+  /** The notification outbox's worker and routes; null without channels. */
+  notifications: Notifications | null;
   /** Stops serving, finishes in-flight steps, closes the store. */
   close(): Promise<void>;
 }
@@ -59,17 +97,49 @@ export interface Airlock {
  */
 export async function startAirlock(options: AirlockOptions = {}): Promise<Airlock> {
   const logger = options.logger ?? pino({ level: 'silent', redact: LOG_REDACTION });
-  const store = await Store.open(options, options.clock);
+  // A wrong endpoint is refused before the store is opened or created.
+  const tracing: CallTracing | null = options.otlpEndpoint
+    ? await startTracing({ endpoint: options.otlpEndpoint })
+    : null;
+  const store = await Store.open(options, options.clock).catch(async (error: unknown) => {
+    await tracing?.shutdown();
+    throw error;
+  });
+  // `airlock restore` refuses while a kernel serves the SQLite directory.
+  const releaseDataDir =
+    store.dialect === 'sqlite' ? holdDataDir(options.dataDir ?? '.airlock') : () => {};
+  const metrics = options.metrics === false ? null : createMetrics();
   const kernel = new Kernel({
+    metrics,
+    tracing,
     store,
     logger,
     parkTtlMs: options.parkTtlMs,
     defaultLeaseMs: options.defaultLeaseMs,
     sweepIntervalMs: options.sweepIntervalMs,
     providers: defaultProviders(options.openai),
+    retention: {
+      ...options.retention,
+      exportDir:
+        options.retention?.exportDir ??
+        (store.dialect === 'sqlite'
+          ? join(resolve(options.dataDir ?? '.airlock'), 'exports')
+          : resolve('airlock-exports')),
+    },
   });
   const hub = new FeedHub(store, logger);
   await hub.start();
+  if (metrics) connectMetrics(metrics, { store, hub });
+  // A copy: the kernel's own URL becomes the public URL once it listens, when none was given.
+  const notifyConfig = options.notifications && { ...options.notifications };
+  const notifications = notifyConfig
+    ? startNotifications({
+        kernel,
+        config: notifyConfig,
+        logger,
+        tuning: options.notificationTuning,
+      })
+    : null;
   kernel.start();
   const http = await startHttpServer({
     kernel,
@@ -91,7 +161,15 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
         ? DEFAULT_AUTH_FAILURE_LIMIT
         : options.authFailureLimit,
     timeouts: options.timeouts,
+    metrics,
+    tracing,
+    routes: notifications?.routes,
   });
+  if (notifyConfig && !notifyConfig.publicUrl) notifyConfig.publicUrl = http.url;
+  const metricsListener =
+    metrics && options.metricsListen
+      ? await startMetricsListener({ ...options.metricsListen, metrics, logger })
+      : null;
   let closing: Promise<void> | undefined;
   return {
     store,
@@ -99,12 +177,19 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     hub,
     http,
     url: http.url,
+    metrics,
+    metricsListener,
+    notifications,
     close() {
       closing ??= (async () => {
+        await metricsListener?.close();
         await http.close();
+        await notifications?.close();
         await kernel.stop();
         await hub.stop();
         await store.close();
+        releaseDataDir();
+        await tracing?.shutdown();
       })();
       return closing;
     },

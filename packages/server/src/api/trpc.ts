@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
+import { prunedResume } from '../feed/pruned-position.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { Principal } from '../store/accounts.js';
@@ -27,6 +28,8 @@ export interface TrpcContext {
   checkDeclaredCodes?: boolean | undefined;
   /** Sets a header of the answer (Retry-After on a refused request). */
   setHeader(name: string, value: string): void;
+  /** Records the error code the request is answered with (metrics, traces). */
+  noteError?: ((code: string) => void) | undefined;
 }
 
 /** Counts the request against the caller's limit. */
@@ -49,6 +52,7 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
   405: 'METHOD_NOT_SUPPORTED',
   408: 'TIMEOUT',
   409: 'CONFLICT',
+  410: 'PRECONDITION_FAILED',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
@@ -69,8 +73,9 @@ function toTrpcError(thrown: unknown): TRPCError {
 }
 
 const t = initTRPC.context<TrpcContext>().create({
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const cause = airlockCause(error);
+    ctx?.noteError?.(cause.code);
     const body: { code: ErrorCode; detail: string } = {
       code: cause.code,
       detail: cause.detail,
@@ -198,8 +203,15 @@ const feed = authorized(FEED_ACCESS)
     }),
   )
   .subscription(async function* ({ ctx, input, signal }) {
+    const after = input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0);
     try {
       checkAccess(FEED_ACCESS, ctx.principal, input);
+      const pruned = await prunedResume(ctx.kernel.context.store, {
+        workspaceId: ctx.principal.workspace_id,
+        runId: input.run_id ?? null,
+        after,
+      });
+      if (pruned) throw pruned;
     } catch (error) {
       throw toTrpcError(error);
     }
@@ -208,7 +220,7 @@ const feed = authorized(FEED_ACCESS)
     const subscription = ctx.hub.subscribe({
       workspaceId: ctx.principal.workspace_id,
       runId: input.run_id ?? null,
-      after: input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0),
+      after,
       // An agent credential follows only its own application's runs.
       deliver: fencedDelivery(ctx.kernel.context.store, fenceOf(ctx.principal), (items) => {
         for (const item of items) pending.push(item.view);

@@ -20,6 +20,8 @@ export const AUDIT_EVENT_TYPES = [
   'task.parked',
   'task.denied',
   'task.approved',
+  'task.approval_added',
+  'task.edited',
   'task.resolved',
   'task.retried',
   'task.expired',
@@ -72,8 +74,10 @@ function errorDetail(data: Record<string, unknown>): string | null {
  * The audit record an event stands for, or null when it decides nothing
  * (a tool row's own success or failure, a claim, a round starting).
  */
-export function auditRecord(event: RunEventTable, task: AuditTask | null): AuditRecord | null {
-  const data = JSON.parse(event.data) as Record<string, unknown>;
+export function auditRecord(event: RunEventTable, found: AuditTask | null): AuditRecord | null {
+  const { pruned_task: prunedTask, ...data } = JSON.parse(event.data) as Record<string, unknown>;
+  // A pruned run's task row is gone; retention stamped what it said on the event (kernel/retention.ts).
+  const task = found ?? ((prunedTask as AuditTask | undefined) || null);
   const base = {
     seq: event.seq,
     at: event.created_at,
@@ -133,6 +137,11 @@ export function auditRecord(event: RunEventTable, task: AuditTask | null): Audit
     return isPerson(event.principal) ? by('denied', 'person', errorDetail(data)) : byRule('denied');
   }
   if (type === 'task.approved') return by('approved', 'person');
+  if (type === 'task.approval_added') {
+    return by('approval_added', 'person', `${data.received} of ${data.required} approvals`);
+  }
+  if (type === 'task.edited')
+    return by('edited', 'person', JSON.stringify(data.tool_input ?? null));
   if (type === 'task.retried') return by('retried', 'person');
   if (type === 'task.resolved') {
     return by('answered', 'person', typeof data.outcome === 'string' ? data.outcome : null);

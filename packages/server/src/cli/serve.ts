@@ -6,9 +6,11 @@ import { settleFirstSteps } from '../api/runs.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { createStandaloneRun } from '../kernel/runs.js';
 import { LOG_REDACTION } from '../logging/redact.js';
+import { loadNotificationsConfig } from '../notifications/config.js';
 import { type Durability, InvalidDurabilityError, parseDurability } from '../store/durability.js';
 import { parseDuration } from './durations.js';
 import { selfCommand } from './existing-store.js';
+import { parseListenAddress } from './listen-address.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 
 /** `airlock serve --help` */
@@ -39,7 +41,19 @@ Options:
   --auth-failure-limit <spec>  Failed authentications per peer address on every
                         surface, as N/B (N per second after a burst of B), or off
                         (env AIRLOCK_AUTH_FAILURE_LIMIT; default 1/20 on every store)
+  --retention-export-dir <dir>  Where retention writes what it prunes, as JSON lines
+                        (env AIRLOCK_RETENTION_EXPORT_DIR; default <data-dir>/exports,
+                        ./airlock-exports on PostgreSQL)
+  --metrics-listen <host:port>  Also serve GET /metrics (Prometheus) without
+                        credentials on this address; keep it private (env AIRLOCK_METRICS_LISTEN).
+                        On the main port, /metrics needs a member credential.
+  --no-metrics          Record no metrics (GET /metrics answers 404)
+  --otlp-endpoint <url> Export the spans of calls over OTLP/HTTP to this base URL
+                        (env OTEL_EXPORTER_OTLP_ENDPOINT; default off)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
+  --notifications <file>  Notification channels and routing (webhooks, Slack,
+                        email) as JSON (env AIRLOCK_NOTIFICATIONS; default none);
+                        see docs/notifications.md
   --no-demo             Do not start the demo run on first start
   -h, --help            Show this help
 
@@ -95,7 +109,12 @@ export async function serve(argv: string[]): Promise<number> {
       'rate-limit': { type: 'string' },
       'auth-failure-limit': { type: 'string' },
       'log-level': { type: 'string' },
+      'retention-export-dir': { type: 'string' },
+      'metrics-listen': { type: 'string' },
+      'no-metrics': { type: 'boolean' },
+      'otlp-endpoint': { type: 'string' },
       'no-demo': { type: 'boolean' },
+      notifications: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -121,7 +140,10 @@ export async function serve(argv: string[]): Promise<number> {
   });
   const parkTtl = values['park-ttl'] ?? env.AIRLOCK_PARK_TTL;
   const lease = values.lease ?? env.AIRLOCK_LEASE;
+  const metricsListen = values['metrics-listen'] ?? env.AIRLOCK_METRICS_LISTEN;
+  const notificationsFile = values.notifications ?? env.AIRLOCK_NOTIFICATIONS;
   const airlock = await startAirlock({
+    notifications: notificationsFile ? loadNotificationsConfig(notificationsFile) : undefined,
     port: Number(values.port ?? env.AIRLOCK_PORT ?? 4820),
     host: values.host ?? env.AIRLOCK_HOST ?? '127.0.0.1',
     dataDir: values['data-dir'] ?? env.AIRLOCK_DATA_DIR ?? '.airlock',
@@ -141,12 +163,23 @@ export async function serve(argv: string[]): Promise<number> {
       headersMs: optionalDuration(values['headers-timeout'] ?? env.AIRLOCK_HEADERS_TIMEOUT),
       idleMs: optionalDuration(values['idle-timeout'] ?? env.AIRLOCK_IDLE_TIMEOUT),
     },
+    retention: {
+      exportDir: values['retention-export-dir'] ?? env.AIRLOCK_RETENTION_EXPORT_DIR,
+    },
+    metrics: !values['no-metrics'],
+    metricsListen: metricsListen
+      ? parseListenAddress(metricsListen, '--metrics-listen')
+      : undefined,
+    otlpEndpoint: values['otlp-endpoint'] ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined),
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
   });
   logger.info(
     { url: airlock.url, store: airlock.store.description, durability },
     'airlock kernel listening',
   );
+  if (airlock.metricsListener) {
+    logger.info({ url: airlock.metricsListener.url }, 'metrics listening (no credentials)');
+  }
   const local = await ensureLocalWorkspace(airlock.store);
   // The token commands read the same store: name it when it is not the default.
   const storeFlag =

@@ -1,8 +1,11 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
+import { approvalPoliciesMigration } from './approval-policies-migration.js';
 import type { Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
+import { notificationsMigration } from './notifications-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
+import { retentionMigration } from './retention-migration.js';
 
 /** Which SQL engine a store speaks. */
 
@@ -283,7 +286,8 @@ function policyLayers(): Migration {
   };
 }
 
-class StaticMigrations implements MigrationProvider {
+/** Every migration this build knows, by name; the names sort in the order they apply. */
+export class StaticMigrations implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     return {
@@ -294,6 +298,9 @@ class StaticMigrations implements MigrationProvider {
       '0004b_policy_layers': policyLayers(),
       '0008_permissions': permissionsMigration(this.dialect),
       '0009_hook_sessions': hookSessionsMigration(this.dialect),
+      '0010_retention': retentionMigration(this.dialect),
+      '0011_notifications': notificationsMigration(this.dialect),
+      '0012_approval_policies': approvalPoliciesMigration(this.dialect),
     };
   }
 }

@@ -200,7 +200,66 @@ export interface ClaimLockTable {
   taken_at: number;
 }
 
+/** A workspace's retention policy (days; null keeps forever) and how far its log was pruned. */
+export interface RetentionPolicyTable {
+  workspace_id: string;
+  events_days: number | null;
+  runs_days: number | null;
+  audit_days: number | null;
+  updated_by: string;
+  updated_at: number;
+  /** The highest sequence number of any pruned event (0: none). */
+  pruned_through: Generated<number>;
+  /** Every non-audit event created before this time (epoch ms) has been pruned. */
+  events_pruned_before: Generated<number>;
+}
+
+/** One notice for one channel in the outbox (issue 27); `id` is its idempotency id. */
+export interface NotificationDeliveryTable {
+  id: string;
+  workspace_id: string;
+  run_id: string;
+  task_key: string | null;
+  /** The event that needed a person (`task.parked`, `task.asked`, ...). */
+  event_type: string;
+  /** The configured channel's name. */
+  channel: string;
+  channel_kind: 'webhook' | 'slack' | 'email';
+  /** The notice as JSON, frozen when it was enqueued. */
+  payload: string;
+  state: 'pending' | 'delivered' | 'dead';
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+  /** Where the channel keeps the notice (a Slack `channel:ts`), for updating it later. */
+  external_ref: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
 /** The Kysely database type. */
+/** A workspace's approval policy document (issue 27). */
+export interface ApprovalPolicyTable {
+  workspace_id: string;
+  document: string;
+  version: number;
+  updated_by: string;
+  updated_at: number;
+}
+
+/** One member's approval of one version of a parked row. */
+export interface TaskApprovalTable {
+  workspace_id: string;
+  run_id: string;
+  task_key: string;
+  row_version: string;
+  principal: string;
+  created_at: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   agent_applications: AgentApplicationTable;
@@ -213,4 +272,8 @@ export interface Database {
   overlay_documents: OverlayDocumentTable;
   claim_locks: ClaimLockTable;
   hook_sessions: HookSessionTable;
+  retention_policies: RetentionPolicyTable;
+  notification_deliveries: NotificationDeliveryTable;
+  approval_policies: ApprovalPolicyTable;
+  task_approvals: TaskApprovalTable;
 }

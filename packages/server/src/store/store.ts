@@ -20,7 +20,7 @@ import {
   type StoredEvent,
   sequencePostgres,
 } from './event-log.js';
-import { GroupCommit } from './group-commit.js';
+import { type CommitObserver, GroupCommit } from './group-commit.js';
 import { migrateToLatest } from './migrations.js';
 import { namedStatementPool, PostgresSession } from './postgres-session.js';
 import { compilePrepared, type PreparedQuery, runPrepared } from './prepared.js';
@@ -50,6 +50,7 @@ export interface StoreLocation {
 }
 
 export type { PendingEvent, StoredEvent } from './event-log.js';
+export type { CommitObserver } from './group-commit.js';
 
 /** The handle a unit of work receives: the transaction and its outgoing events. */
 export interface Tx {
@@ -67,6 +68,9 @@ export interface Tx {
    */
   beforeCommit(write: () => PreparedQuery[]): void;
 }
+
+/** Work added to the end of every unit of work that emitted events, in its transaction. */
+export type UnitEventsHook = (tx: Tx, events: readonly PendingEvent[]) => Promise<void>;
 
 const STATEMENT_CACHE_LIMIT = 500;
 
@@ -115,6 +119,7 @@ const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
  */
 export class Store {
   private readonly committedListeners = new Set<(events: StoredEvent[]) => void>();
+  private readonly unitEventsHooks = new Set<UnitEventsHook>();
   private beforeClose: (() => Promise<void>) | undefined;
   private closed = false;
   /** When this store's answers may report a change (see {@link Durability}). */
@@ -123,6 +128,7 @@ export class Store {
   private groupCommit: GroupCommit | undefined;
   /** PostgreSQL only: the pool whose clients hold units of work (see PostgresSession). */
   private pool: pg.Pool | undefined;
+  private commitObserver: CommitObserver | null = null;
 
   private constructor(
     readonly db: Kysely<Database>,
@@ -202,10 +208,26 @@ export class Store {
     return this.clock();
   }
 
+  /** Reports each COMMIT's duration and units of work (metrics); null stops reporting. */
+  observeCommits(observer: CommitObserver | null): void {
+    this.commitObserver = observer;
+    if (this.groupCommit) this.groupCommit.observer = observer;
+  }
+
   /** Subscribes to committed events (this process's transactions only). */
   onCommitted(listener: (events: StoredEvent[]) => void): () => void {
     this.committedListeners.add(listener);
     return () => this.committedListeners.delete(listener);
+  }
+
+  /**
+   * Adds work that runs at the end of each unit of work that emitted events,
+   * in the same transaction (the notification outbox enqueues there, so a
+   * notice commits or rolls back with its event). Answers its removal.
+   */
+  onUnitEvents(hook: UnitEventsHook): () => void {
+    this.unitEventsHooks.add(hook);
+    return () => this.unitEventsHooks.delete(hook);
   }
 
   /**
@@ -254,10 +276,12 @@ export class Store {
       const unit = await this.unitOfWork(session.db, work);
       const groups = groupEvents(unit.events, unit.now);
       const writes = unit.writes.map((query) => compilePrepared('postgres', query));
+      const started = this.commitObserver ? performance.now() : 0;
       const returned = await session.commitWith([
         ...writes,
         ...groups.map((group) => postgresAppend(group, unit.now)),
       ]);
+      this.commitObserver?.((performance.now() - started) / 1000, 1);
       for (const [i, group] of groups.entries()) {
         sequencePostgres(group, returned[writes.length + i]!);
       }
@@ -292,6 +316,7 @@ export class Store {
       beforeCommit: (write) => finalWrites.push(write),
     };
     const value = await work(tx);
+    if (events.length > 0) for (const hook of this.unitEventsHooks) await hook(tx, events);
     const writes = finalWrites.flatMap((write) => write());
     return { value, events, now, callbacks, writes };
   }
