@@ -9,7 +9,7 @@ import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
 import { declaresCode, type Operation, pathParams } from './operation.js';
-import { RateLimitedError, type RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from './rate-limit.js';
 import { noteErrorCode, noteOperation } from './request-notes.js';
 
 interface Route {
