@@ -1,6 +1,6 @@
 import { AirlockError } from '../errors.js';
-import type { KernelContext } from '../kernel/context.js';
 import { approveTask } from '../kernel/approvals.js';
+import type { KernelContext } from '../kernel/context.js';
 import { denyTask, readTask } from '../kernel/decisions.js';
 import { taskVersion } from '../kernel/views.js';
 import { listCredentials, type Principal } from '../store/accounts.js';
