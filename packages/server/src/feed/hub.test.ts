@@ -90,13 +90,17 @@ for (const backend of all) {
       await waitFor(async () => everything.seqs.length === 1);
       // Every subscriber is live now: what follows must come from memory.
       const log = countLogReads(store);
+      const started = performance.now();
       await commit(store, workspaceId, 'busy', 20);
       await commit(store, workspaceId, 'other', 20);
       await waitFor(async () => everything.seqs.length === 41);
       expect(everything.seqs).toEqual(range(1, 41));
       expect(busyRun.seqs).toEqual(range(2, 21));
       expect(quiet.every((c) => c.seqs.length === 0)).toBe(true);
-      if (backend.name === 'sqlite') expect(log.reads).toBe(0);
+      // On SQLite the only read is the safety poll's, once a second for the whole workspace
+      // (commits that sync to disk can make this take more than a second on a busy machine).
+      const seconds = Math.ceil((performance.now() - started) / 1000);
+      if (backend.name === 'sqlite') expect(log.reads).toBeLessThanOrEqual(seconds);
       // PostgreSQL's NOTIFY (one per commit, this process's own included) reads forward at most
       // once per commit for the whole workspace, never once per subscriber.
       else expect(log.reads).toBeLessThanOrEqual(40 + 2);

@@ -4,9 +4,10 @@ import { AirlockError } from '../errors.js';
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
 /**
- * The store cannot take a write now (disk full, read-only, I/O error, the
- * database unreachable): nothing was changed, and the same request may
- * succeed later. Answered as 503 `store_unavailable` with `retry-after`.
+ * The store cannot serve a request now, typically a write (disk full,
+ * read-only, I/O error, the database unreachable): nothing was changed, and
+ * the same request may succeed later. Answered as 503 `store_unavailable`
+ * with `retry-after`.
  */
 export class StoreUnavailableError extends AirlockError {
   override readonly retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
@@ -14,7 +15,7 @@ export class StoreUnavailableError extends AirlockError {
   constructor(reason: string) {
     super(
       'store_unavailable',
-      `the store cannot take writes now (${reason}); nothing was changed, retry later`,
+      `the store is unavailable (${reason}); nothing was changed, retry later`,
     );
     this.name = 'StoreUnavailableError';
   }

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { AirlockError } from '../errors.js';
+import { asStoreUnavailable, StoreUnavailableError } from './store-unavailable.js';
+
+/** An error as a driver throws it: a message and a code. */
+function failure(code: string, message = 'failed'): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+describe('asStoreUnavailable', () => {
+  it('reads a full disk, a read-only store, I/O errors and a lost database as store_unavailable', () => {
+    for (const [code, reason] of [
+      ['SQLITE_FULL', 'disk full'],
+      ['SQLITE_IOERR_WRITE', 'SQLITE_IOERR_WRITE'],
+      ['SQLITE_READONLY', 'SQLITE_READONLY'],
+      ['SQLITE_BUSY', 'SQLITE_BUSY'],
+      ['53100', 'disk full'],
+      ['25006', 'read-only'],
+      ['57P01', 'PostgreSQL 57P01'],
+      ['08006', 'PostgreSQL 08006'],
+      ['ECONNREFUSED', 'database unreachable: ECONNREFUSED'],
+    ]) {
+      const mapped = asStoreUnavailable(failure(code!));
+      expect(mapped).toBeInstanceOf(StoreUnavailableError);
+      expect((mapped as StoreUnavailableError).code).toBe('store_unavailable');
+      expect((mapped as StoreUnavailableError).status).toBe(503);
+      expect((mapped as StoreUnavailableError).retryAfterSeconds).toBe(5);
+      expect((mapped as StoreUnavailableError).detail).toContain(`(${reason})`);
+    }
+    expect(asStoreUnavailable(new Error('Connection terminated unexpectedly'))).toBeInstanceOf(
+      StoreUnavailableError,
+    );
+  });
+
+  it('leaves every other failure as it was: a constraint, a syntax error, a kernel error', () => {
+    const others = [
+      failure('SQLITE_CONSTRAINT_UNIQUE'),
+      failure('SQLITE_ERROR'),
+      failure('23505'),
+      failure('42601'),
+      new AirlockError('task_not_waiting', 'x'),
+      'not an error',
+    ];
+    for (const error of others) expect(asStoreUnavailable(error)).toBe(error);
+  });
+});
