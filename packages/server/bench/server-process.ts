@@ -39,16 +39,17 @@ export async function freshDatabase(base: string): Promise<string> {
  */
 export async function startServer(
   databaseUrl: string | null,
-  options: { joining?: Server; cli?: string } = {},
+  options: { joining?: Server; cli?: string; dataDir?: string; extraArgs?: string[] } = {},
 ): Promise<Server> {
   const joining = options.joining;
-  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'airlock-bench-'));
   const cli = options.cli ?? join(packageDir, 'dist/cli.js');
   const args = [cli, 'serve', '--port', '0', '--data-dir', dataDir];
   // A process joining a shared database prints no tokens: its address comes from its log.
   args.push('--no-demo', '--log-level', joining ? 'info' : 'warn');
   // Benchmarks measure the kernel, not the per-credential rate limit PostgreSQL turns on by default.
   if (databaseUrl) args.push('--database-url', databaseUrl, '--rate-limit', 'off');
+  args.push(...(options.extraArgs ?? []));
   const nodeArgs = (process.env.AIRLOCK_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],

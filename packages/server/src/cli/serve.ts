@@ -38,6 +38,8 @@ Options:
   --retention-export-dir <dir>  Where retention writes what it prunes, as JSON lines
                         (env AIRLOCK_RETENTION_EXPORT_DIR; default <data-dir>/exports,
                         ./airlock-exports on PostgreSQL)
+  --retention-interval <dur>  How often the kernel applies retention policies
+                        (env AIRLOCK_RETENTION_INTERVAL; default 1m)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
   --no-demo             Do not start the demo run on first start
   -h, --help            Show this help
@@ -94,6 +96,7 @@ export async function serve(argv: string[]): Promise<number> {
       'auth-failure-limit': { type: 'string' },
       'log-level': { type: 'string' },
       'retention-export-dir': { type: 'string' },
+      'retention-interval': { type: 'string' },
       'no-demo': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -130,6 +133,7 @@ export async function serve(argv: string[]): Promise<number> {
     },
     retention: {
       exportDir: values['retention-export-dir'] ?? env.AIRLOCK_RETENTION_EXPORT_DIR,
+      intervalMs: optionalDuration(values['retention-interval'] ?? env.AIRLOCK_RETENTION_INTERVAL),
     },
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
   });
