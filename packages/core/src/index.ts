@@ -142,6 +142,7 @@ export {
 } from './protocol/error-codes.js';
 export {
   EVENT_TYPES,
+  type EventData,
   type EventType,
   type EventView,
   EventViewSchema,
@@ -219,6 +220,11 @@ export {
   PROTOCOL_SCHEMAS,
   type ProtocolSchemaMeta,
 } from './protocol/registry.js';
+export {
+  EXECUTOR_CABLE_PATH,
+  feedPathWorkspaceSegment,
+  workspaceFeedPath,
+} from './protocol/sockets.js';
 export {
   AppendedTaskViewSchema,
   ApprovalRuleViewSchema,
@@ -345,3 +351,4 @@ export {
   type TighteningWidens,
   tighten,
 } from './tighten/tighten.js';
+export { inheritedTraceparent, traceparentOf } from './tracing/traceparent.js';

@@ -60,6 +60,8 @@ export const ERROR_MODES = {
   rate_limited: 'refused',
   internal: 'server',
   unavailable: 'server',
+  store_unavailable: 'server',
+  migrations_pending: 'server',
 } as const satisfies Record<ErrorCode, FailureMode>;
 
 /** The error codes of one failure mode. */
@@ -187,7 +189,10 @@ export class FeedResyncError extends AirlockError {
   }
 }
 
-/** The kernel failed or is unavailable (`internal`, `unavailable`, or an unknown code). */
+/**
+ * The kernel failed or is unavailable (`internal`, `unavailable`,
+ * `store_unavailable`, `migrations_pending`, or an unknown code).
+ */
 export class ServerError extends AirlockError {
   constructor(init: AirlockErrorInit) {
     super(init);

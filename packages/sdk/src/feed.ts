@@ -1,3 +1,4 @@
+import { workspaceFeedPath } from '@airlock/core';
 import { errorFromBody } from './errors.js';
 import { LiveSocket, type SocketStatus, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl } from './internal/transport.js';
@@ -174,9 +175,7 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
 }
 
 function feedUrl(target: FeedTarget, after: number): string {
-  const url = new URL(
-    `${baseUrl(target.url)}/api/v1/workspaces/${encodeURIComponent(target.workspaceId)}/feed`,
-  );
+  const url = new URL(`${baseUrl(target.url)}${workspaceFeedPath(target.workspaceId)}`);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   if (target.runId) url.searchParams.set('run_id', target.runId);
   url.searchParams.set('after', after < 0 ? 'latest' : String(after));

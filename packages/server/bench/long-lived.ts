@@ -86,7 +86,7 @@ export async function longLivedCase(options: LongLivedOptions): Promise<void> {
     const server = await startServer(null, {
       dataDir,
       joining: first,
-      extraArgs: ['--retention-interval', '1s'],
+      args: ['--retention-interval', '1s'],
     });
     try {
       const full = await parkAndApprove(server, options);

@@ -9,6 +9,8 @@
  * (default 2,000,000 of 200,000; the issue's 10,000,000 of 1,000,000 with the flags) and
  * measures park-and-approve against it, while it is pruned, and after, beside an empty store.
  * `--skip-feed` leaves out the cases with feed subscribers (the kernel and its floors only).
+ * Every case runs the default `--durability full` (an fsync per group commit) except the one
+ * beside the first, which runs `--durability relaxed`: the cost of power-loss safety, same run.
  * `--paced 150,300` sets the rates each PostgreSQL process is offered in the paced cases
  * (one process, then two, at the same rate per process); `--paced none` leaves them out.
  *
@@ -82,8 +84,15 @@ async function sqliteCases(): Promise<void> {
     '—',
   ]);
   let baseline = 0;
-  const all: { shape: Shape; kind?: 'all' | 'quiet'; count: number }[] = [
+  const all: {
+    shape: Shape;
+    kind?: 'all' | 'quiet';
+    count: number;
+    durability?: 'relaxed';
+  }[] = [
     { shape: 'model', count: 0 },
+    // Side by side with the case above: the same round trips without an fsync per group commit.
+    { shape: 'model', count: 0, durability: 'relaxed' },
     { shape: 'author', count: 0 },
     { shape: 'model', kind: 'quiet', count: 100 },
     { shape: 'model', kind: 'quiet', count: 1000 },
@@ -92,7 +101,9 @@ async function sqliteCases(): Promise<void> {
   ];
   const cases = all.filter((c) => !(values['skip-feed'] && c.kind));
   for (const c of cases) {
-    const server = await startServer(null);
+    const server = await startServer(null, {
+      args: c.durability ? ['--durability', c.durability] : [],
+    });
     try {
       const subscribers = await subscribersOf(server, c);
       const r = await measure({
@@ -104,16 +115,19 @@ async function sqliteCases(): Promise<void> {
         concurrency,
       });
       await subscribers?.close();
-      if (c.shape === 'model' && c.count === 0) baseline = r.perSecond;
+      if (c.shape === 'model' && c.count === 0 && !c.durability) baseline = r.perSecond;
       const subs = c.kind ? `${c.count} ${c.kind}` : '0';
-      const versus =
-        c.shape === 'model' && c.count > 0
+      const versus = c.durability
+        ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of full)`
+        : c.shape === 'model' && c.count > 0
           ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of 0 subscribers)`
           : (r.perSecond / floor.perSecond).toFixed(2);
-      const label =
+      const durability = c.durability ? 'relaxed' : 'full';
+      const label = `${
         c.shape === 'model'
           ? 'run create (model row parks) + approve'
-          : 'author row parks + approve';
+          : 'author row parks + approve'
+      }, durability ${durability}`;
       const delivered = r.deliveredPerSecond === null ? '—' : `${fmt(r.deliveredPerSecond)}/s`;
       row([
         'sqlite',

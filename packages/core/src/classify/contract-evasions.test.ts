@@ -48,6 +48,9 @@ const REFUSED = [
   'git worktree remove --force ../wt',
   'docker rmi -f $(docker images -q)',
   'docker push registry.example.com/app:1',
+  'docker pull ubuntu:latest',
+  'echo "$TOKEN" | docker login --password-stdin ghcr.io',
+  'podman logout quay.io',
   'crontab -r',
 ];
 

@@ -77,16 +77,23 @@ const NETWORKED_EXTERNAL = new Set([
 ]);
 const CONTAINERS = new Set(['docker', 'podman', 'nerdctl']);
 
-/** Container engines: pulling fetches an image into the shared store, logging in stores a credential. */
+/**
+ * Container engines. Pulling replaces a tag in the daemon's image store, which
+ * every user and container of the host resolves; logging in or out replaces the
+ * registry credential every later command uses. Both replace shared state, so
+ * both are `destructive` as docs/action-contracts.md defines it.
+ */
 function containerTags(args: readonly string[], tags: Set<ActionTag>): void {
   const verbs = args.filter((arg) => !arg.startsWith('-')).map((arg) => arg.toLowerCase());
   const verb = verbs[0] === 'image' || verbs[0] === 'compose' ? verbs[1] : verbs[0];
   if (verb === 'pull') {
     tags.add('network');
     tags.add('install_local');
+    tags.add('destructive');
   } else if (verb === 'login' || verb === 'logout') {
     tags.add('network');
     tags.add('write');
+    tags.add('destructive');
   } else if (verb === 'down' && hasFlag(args, '-v', '--volumes', '--rmi')) {
     tags.add('delete');
     tags.add('destructive');

@@ -43,6 +43,10 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  // Durability (issue 29): the store cannot take a write now (disk full, read-only), and
+  // GET /readyz on a store that lacks a migration.
+  store_unavailable: 503,
+  migrations_pending: 503,
 } as const;
 
 /** A stable error code from {@link ERROR_STATUS}. */
@@ -70,6 +74,7 @@ export const COMMON_ERROR_CODES = [
   'rate_limited',
   'internal',
   'unavailable',
+  'store_unavailable',
 ] as const satisfies readonly ErrorCode[];
 
 /** The common codes only a request with a body can answer (never a GET). */

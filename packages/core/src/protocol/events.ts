@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApprovalModeSchema, GrantedBySchema, OriginSchema } from '../schemas/approval.js';
+import { LayerDecisionSchema, LayerNameSchema } from '../schemas/layers.js';
 import { PolicyChangeSchema } from './audit.js';
 import { FailureSchema } from './failure-codes.js';
 import { named } from './registry.js';
@@ -31,6 +32,8 @@ function event<T extends string, D extends z.ZodType>(type: T, data: D) {
 }
 
 const decidedBy = z.string();
+/** Non-blocking reminders (shadow contracts, natural-language constraints) a decision carried. */
+const reminders = z.array(z.string()).optional();
 
 /** Every lifecycle event, by type. */
 export const EVENT_SCHEMAS = [
@@ -71,6 +74,17 @@ export const EVENT_SCHEMAS = [
   ),
   event('run.canceled', z.looseObject({ state: RunStateSchema, error: FailureSchema.optional() })),
   event('run.failed', z.looseObject({ state: RunStateSchema, error: FailureSchema.optional() })),
+  // A hooked agent reported a call that ran without crossing the approval stage (no hook for it).
+  event(
+    'run.unstaged_call',
+    z.looseObject({
+      agent: z.string(),
+      tool_name: z.string(),
+      tool_use_id: z.string().nullable(),
+      outcome: z.enum(['succeeded', 'failed']),
+      output: z.string(),
+    }),
+  ),
   event(
     'run.rule_set_fallback',
     z.looseObject({
@@ -91,7 +105,14 @@ export const EVENT_SCHEMAS = [
   ),
   event(
     'task.granted',
-    taskData({ granted_by: GrantedBySchema.nullable(), matched: z.array(z.number().int()) }),
+    taskData({
+      granted_by: GrantedBySchema.nullable(),
+      matched: z.array(z.number().int()),
+      layers: z.array(LayerDecisionSchema).optional(),
+      /** Present for a row that is not a tool call (a hook, a question). */
+      kind: TaskKindSchema.optional(),
+      reminders,
+    }),
   ),
   event(
     'task.parked',
@@ -99,6 +120,7 @@ export const EVENT_SCHEMAS = [
       addressee: z.string().nullable(),
       deadline_at: z.number().int().nullable(),
       effect_profile: EffectProfileViewSchema,
+      reminders,
     }),
   ),
   event(
@@ -109,21 +131,45 @@ export const EVENT_SCHEMAS = [
       prompt: z.string(),
       options: z.array(z.string()).nullable(),
       multi: z.boolean(),
+      reminders,
     }),
   ),
-  event('task.approved', taskData({ decided_by: decidedBy.optional() })),
+  event(
+    'task.approved',
+    taskData({
+      decided_by: decidedBy.optional(),
+      /** A hooked agent's own user approved it in the agent's prompt. */
+      in_agent_prompt: z.boolean().optional(),
+    }),
+  ),
   event(
     'task.denied',
-    taskData({ decided_by: decidedBy.optional(), error: FailureSchema.optional() }),
+    taskData({
+      decided_by: decidedBy.optional(),
+      error: FailureSchema.optional(),
+      /** For a refusal by policy: the rules that matched and the layers' verdicts. */
+      matched: z.array(z.number().int()).optional(),
+      layer: LayerNameSchema.optional(),
+      layers: z.array(LayerDecisionSchema).optional(),
+      reminders,
+    }),
   ),
   event(
     'task.resolved',
     taskData({ decided_by: decidedBy, outcome: z.enum(['succeeded', 'failed']) }),
   ),
   event('task.retried', taskData({ decided_by: decidedBy })),
-  event('task.claimed', taskData({ lease_until: z.number().int(), attempt: z.number().int() })),
-  event('task.succeeded', taskData({})),
-  event('task.failed', taskData({ error: FailureSchema.optional() })),
+  event(
+    'task.claimed',
+    taskData({
+      lease_until: z.number().int(),
+      attempt: z.number().int(),
+      /** A hooked agent runs the call itself. */
+      by_agent: z.boolean().optional(),
+    }),
+  ),
+  event('task.succeeded', taskData({ ran_by: z.string().optional() })),
+  event('task.failed', taskData({ error: FailureSchema.optional(), reminders })),
   event('task.expired', taskData({ error: FailureSchema.optional() })),
   event('task.lease_expired', taskData({})),
   event('task.canceled', taskData({})),
@@ -150,6 +196,18 @@ export type EventView = z.infer<typeof EventViewSchema>;
 
 /** Every lifecycle event type. */
 export type EventType = EventView['type'];
+
+/** The keys a type declares, without the open index signature (`[k: string]: unknown`). */
+type DeclaredKeys<T> = {
+  [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K];
+};
+
+/**
+ * The data an emitter writes for an event type: exactly the fields core
+ * declares for it (a reader accepts more, an emitter writes what is declared,
+ * so a wrong or unknown field is a compile error where the event is built).
+ */
+export type EventData<T extends EventType> = DeclaredKeys<Extract<EventView, { type: T }>['data']>;
 
 /** Every lifecycle event type, in declaration order. */
 export const EVENT_TYPES = EVENT_SCHEMAS.map((schema) => schema.shape.type.value) as EventType[];

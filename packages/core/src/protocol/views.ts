@@ -8,6 +8,7 @@ import {
 } from '../schemas/approval.js';
 import { LifecycleHooksSchema } from '../schemas/hooks.js';
 import { LayerDecisionSchema, LayerNameSchema } from '../schemas/layers.js';
+import { RiskTraitSchema } from '../schemas/permissions.js';
 import { FailureSchema } from './failure-codes.js';
 import { JsonValueSchema, named } from './registry.js';
 
@@ -66,6 +67,8 @@ export const EffectProfileViewSchema = named(
     ),
     decided_by_layer: LayerNameSchema.optional(),
     layers: z.array(LayerDecisionSchema).optional(),
+    /** The tool's declared risk traits, when the run's tool manifest declares the tool. */
+    risk_traits: z.array(RiskTraitSchema).optional(),
   }).loose(),
   { id: 'EffectProfile', description: 'What an approver reads, frozen on a parked row.' },
 );

@@ -1,5 +1,6 @@
 import type { HookedAgent } from '@airlock/core';
-import { header, json, objectOf, outputText, text } from './payload.js';
+import { type PayloadShape, parseHookPayload } from './parse-event.js';
+import { json, outputText } from './payload.js';
 import type { AgentOutput, AgentProtocol, NeutralEvent, Reply } from './types.js';
 
 /** The hook events Claude Code and Codex share, mapped to the kernel's. */
@@ -30,48 +31,26 @@ export function claudeShaped(
   agent: HookedAgent,
   options: { nativeAsk: boolean; canDefer: boolean; hookEvents: readonly string[] },
 ): AgentProtocol {
+  const shape: PayloadShape = {
+    events: EVENTS,
+    stopTextField: 'last_assistant_message',
+    postTool(body, eventName) {
+      const failed = eventName === 'PostToolUseFailure' || toolResponseFailed(body.tool_response);
+      return {
+        outcome: failed ? 'failed' : 'succeeded',
+        output: outputText(body.tool_response ?? body.error),
+        // A parked call the agent ran anyway was answered in the agent's own prompt.
+        answered_by_user: options.nativeAsk,
+      };
+    },
+  };
   return {
     agent,
     hookEvents: options.hookEvents,
     nativeAsk: options.nativeAsk,
     canDefer: options.canDefer,
     parse(payload) {
-      const body = objectOf(payload);
-      const { sessionId, eventName } = header(body);
-      const event = EVENTS[eventName];
-      if (!event) return null;
-      const base: NeutralEvent = { agent, session_id: sessionId, event };
-      switch (event) {
-        case 'pre_tool':
-        case 'post_tool': {
-          const toolName = text(body, 'tool_name');
-          if (!toolName) throw new Error(`the ${eventName} payload has no tool_name`);
-          const call: NeutralEvent = {
-            ...base,
-            tool_name: toolName,
-            tool_input: body.tool_input ?? {},
-            ...(text(body, 'tool_use_id') ? { tool_use_id: text(body, 'tool_use_id') } : {}),
-          };
-          if (event === 'pre_tool') return call;
-          const failed =
-            eventName === 'PostToolUseFailure' || toolResponseFailed(body.tool_response);
-          return {
-            ...call,
-            outcome: failed ? 'failed' : 'succeeded',
-            output: outputText(body.tool_response ?? body.error),
-            // A parked call the agent ran anyway was answered in the agent's own prompt.
-            answered_by_user: options.nativeAsk,
-          };
-        }
-        case 'turn_start':
-          return { ...base, text: text(body, 'prompt') ?? '' };
-        case 'stop':
-          return { ...base, text: text(body, 'last_assistant_message') ?? '' };
-        case 'pre_compact':
-          return { ...base, trigger: text(body, 'trigger') ?? 'auto' };
-        default:
-          return base;
-      }
+      return parseHookPayload(agent, shape, payload);
     },
     format(event, reply) {
       return formatClaude(event, reply);

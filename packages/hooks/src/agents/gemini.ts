@@ -1,4 +1,5 @@
-import { header, json, objectOf, outputText, text } from './payload.js';
+import { type PayloadShape, parseHookPayload } from './parse-event.js';
+import { json, outputText } from './payload.js';
 import type { AgentOutput, AgentProtocol, NeutralEvent, Reply } from './types.js';
 
 const EVENTS: Record<string, NeutralEvent['event']> = {
@@ -18,6 +19,18 @@ function failed(response: unknown): boolean {
     (response as { error?: unknown }).error !== null
   );
 }
+
+const SHAPE: PayloadShape = {
+  events: EVENTS,
+  stopTextField: 'prompt_response',
+  postTool(body) {
+    const response = body.tool_response as { llmContent?: unknown; error?: unknown } | undefined;
+    return {
+      outcome: failed(response) ? 'failed' : 'succeeded',
+      output: outputText(response?.llmContent ?? response?.error ?? response),
+    };
+  },
+};
 
 function format(event: NeutralEvent, reply: Reply): AgentOutput {
   if (event.event === 'pre_tool') {
@@ -68,40 +81,7 @@ export const gemini: AgentProtocol = {
   nativeAsk: false,
   canDefer: false,
   parse(payload) {
-    const body = objectOf(payload);
-    const { sessionId, eventName } = header(body);
-    const event = EVENTS[eventName];
-    if (!event) return null;
-    const base: NeutralEvent = { agent: 'gemini', session_id: sessionId, event };
-    switch (event) {
-      case 'pre_tool':
-      case 'post_tool': {
-        const toolName = text(body, 'tool_name');
-        if (!toolName) throw new Error(`the ${eventName} payload has no tool_name`);
-        const call: NeutralEvent = {
-          ...base,
-          tool_name: toolName,
-          tool_input: body.tool_input ?? {},
-        };
-        if (event === 'pre_tool') return call;
-        const response = body.tool_response as
-          | { llmContent?: unknown; error?: unknown }
-          | undefined;
-        return {
-          ...call,
-          outcome: failed(response) ? 'failed' : 'succeeded',
-          output: outputText(response?.llmContent ?? response?.error ?? response),
-        };
-      }
-      case 'turn_start':
-        return { ...base, text: text(body, 'prompt') ?? '' };
-      case 'stop':
-        return { ...base, text: text(body, 'prompt_response') ?? '' };
-      case 'pre_compact':
-        return { ...base, trigger: text(body, 'trigger') ?? 'auto' };
-      default:
-        return base;
-    }
+    return parseHookPayload('gemini', SHAPE, payload);
   },
   format,
 };

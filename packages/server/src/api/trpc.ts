@@ -8,6 +8,7 @@ import { prunedResume } from '../feed/pruned-position.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { Principal } from '../store/accounts.js';
+import { asStoreUnavailable } from '../store/store-unavailable.js';
 import { checkAccess, checkRunFence, FEED_ACCESS, fenceOf } from './access.js';
 import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
@@ -27,6 +28,8 @@ export interface TrpcContext {
   checkDeclaredCodes?: boolean | undefined;
   /** Sets a header of the answer (Retry-After on a refused request). */
   setHeader(name: string, value: string): void;
+  /** Records the error code the request is answered with (metrics, traces). */
+  noteError?: ((code: string) => void) | undefined;
 }
 
 /** Counts the request against the caller's limit. */
@@ -57,8 +60,9 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-function toTrpcError(error: unknown): TRPCError {
-  if (error instanceof TRPCError) return error;
+function toTrpcError(thrown: unknown): TRPCError {
+  if (thrown instanceof TRPCError) return thrown;
+  const error = asStoreUnavailable(thrown);
   const airlock =
     error instanceof AirlockError ? error : new AirlockError('internal', 'internal error');
   return new TRPCError({
@@ -69,8 +73,9 @@ function toTrpcError(error: unknown): TRPCError {
 }
 
 const t = initTRPC.context<TrpcContext>().create({
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const cause = airlockCause(error);
+    ctx?.noteError?.(cause.code);
     const body: { code: ErrorCode; detail: string } = {
       code: cause.code,
       detail: cause.detail,
@@ -125,6 +130,7 @@ function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
         hub: ctx.hub,
         principal: ctx.principal,
         checkDeclaredCodes: ctx.checkDeclaredCodes === true,
+        setHeader: ctx.setHeader,
       },
     });
   });
@@ -142,14 +148,23 @@ const guarded = t.middleware(async ({ getRawInput, next }) => {
 
 async function run(
   operation: Operation,
-  ctx: { kernel: Kernel; principal: Principal; checkDeclaredCodes: boolean },
+  ctx: {
+    kernel: Kernel;
+    principal: Principal;
+    checkDeclaredCodes: boolean;
+    setHeader: TrpcContext['setHeader'];
+  },
   input: unknown,
 ): Promise<unknown> {
   try {
     checkAccess(operation, ctx.principal, input);
     await checkRunFence(ctx.kernel, ctx.principal, input);
     return await operation.handle(ctx, input as never);
-  } catch (error) {
+  } catch (thrown) {
+    const error = asStoreUnavailable(thrown);
+    if (error instanceof AirlockError && error.retryAfterSeconds !== undefined) {
+      ctx.setHeader('retry-after', String(error.retryAfterSeconds));
+    }
     if (ctx.checkDeclaredCodes && error instanceof AirlockError) {
       if (!declaresCode(operation, error.code)) {
         throw toTrpcError(

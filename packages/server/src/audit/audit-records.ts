@@ -28,6 +28,7 @@ export const AUDIT_EVENT_TYPES = [
   'task.succeeded',
   'task.failed',
   'run.continued',
+  'run.unstaged_call',
   'run.completed',
   'run.canceled',
   'run.failed',
@@ -147,6 +148,14 @@ export function auditRecord(event: RunEventTable, found: AuditTask | null): Audi
     return by(type === 'task.succeeded' ? 'hook_passed' : 'hook_failed', 'hook', errorDetail(data));
   }
   if (type === 'run.continued') return by('continued', 'hook');
+  if (type === 'run.unstaged_call') {
+    // No layer decided it: the agent's hook reported a call it had run without asking.
+    const outcome = typeof data.outcome === 'string' ? data.outcome : 'succeeded';
+    return {
+      ...by('ran_unstaged', 'hook', `${String(data.agent)} ran it with no hook asking: ${outcome}`),
+      tool_name: typeof data.tool_name === 'string' ? data.tool_name : null,
+    };
+  }
   if (type === 'run.completed' || type === 'run.canceled' || type === 'run.failed') {
     const decider = isPerson(event.principal) ? 'person' : 'kernel';
     return by(type.slice('run.'.length), decider, errorDetail(data));

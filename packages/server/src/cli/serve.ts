@@ -6,8 +6,10 @@ import { settleFirstSteps } from '../api/runs.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { createStandaloneRun } from '../kernel/runs.js';
 import { LOG_REDACTION } from '../logging/redact.js';
+import { type Durability, InvalidDurabilityError, parseDurability } from '../store/durability.js';
 import { parseDuration } from './durations.js';
 import { selfCommand } from './existing-store.js';
+import { parseListenAddress } from './listen-address.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 
 /** `airlock serve --help` */
@@ -21,6 +23,9 @@ Options:
   --host <addr>         Address to listen on (env AIRLOCK_HOST; default 127.0.0.1)
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
   --database-url <url>  PostgreSQL URL; overrides --data-dir (env DATABASE_URL)
+  --durability <mode>   full: an answer that reports a change waits until it is on
+                        disk (survives power loss); relaxed: it may not (faster)
+                        (env AIRLOCK_DURABILITY; default full; see docs/operations.md)
   --park-ttl <dur>      How long a parked call waits for a person before it
                         expires, e.g. 24h, 30m, 90s (env AIRLOCK_PARK_TTL; default 24h)
   --lease <dur>         Default executor lease (env AIRLOCK_LEASE; default 30s)
@@ -40,6 +45,12 @@ Options:
                         ./airlock-exports on PostgreSQL)
   --retention-interval <dur>  How often the kernel applies retention policies
                         (env AIRLOCK_RETENTION_INTERVAL; default 1m)
+  --metrics-listen <host:port>  Also serve GET /metrics (Prometheus) without
+                        credentials on this address; keep it private (env AIRLOCK_METRICS_LISTEN).
+                        On the main port, /metrics needs a member credential.
+  --no-metrics          Record no metrics (GET /metrics answers 404)
+  --otlp-endpoint <url> Export the spans of calls over OTLP/HTTP to this base URL
+                        (env OTEL_EXPORTER_OTLP_ENDPOINT; default off)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
   --no-demo             Do not start the demo run on first start
   -h, --help            Show this help
@@ -86,6 +97,7 @@ export async function serve(argv: string[]): Promise<number> {
       host: { type: 'string' },
       'data-dir': { type: 'string' },
       'database-url': { type: 'string' },
+      durability: { type: 'string' },
       'park-ttl': { type: 'string' },
       lease: { type: 'string' },
       'body-limit': { type: 'string' },
@@ -97,6 +109,9 @@ export async function serve(argv: string[]): Promise<number> {
       'log-level': { type: 'string' },
       'retention-export-dir': { type: 'string' },
       'retention-interval': { type: 'string' },
+      'metrics-listen': { type: 'string' },
+      'no-metrics': { type: 'boolean' },
+      'otlp-endpoint': { type: 'string' },
       'no-demo': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -106,17 +121,30 @@ export async function serve(argv: string[]): Promise<number> {
     return 0;
   }
   const env = process.env;
+  let durability: Durability;
+  try {
+    durability = parseDurability(
+      values.durability ?? env.AIRLOCK_DURABILITY,
+      values.durability === undefined ? 'AIRLOCK_DURABILITY' : '--durability',
+    );
+  } catch (error) {
+    if (!(error instanceof InvalidDurabilityError)) throw error;
+    process.stderr.write(`airlock serve: ${error.message}\n`);
+    return 2;
+  }
   const logger = pino({
     level: values['log-level'] ?? env.AIRLOCK_LOG_LEVEL ?? 'info',
     redact: LOG_REDACTION,
   });
   const parkTtl = values['park-ttl'] ?? env.AIRLOCK_PARK_TTL;
   const lease = values.lease ?? env.AIRLOCK_LEASE;
+  const metricsListen = values['metrics-listen'] ?? env.AIRLOCK_METRICS_LISTEN;
   const airlock = await startAirlock({
     port: Number(values.port ?? env.AIRLOCK_PORT ?? 4820),
     host: values.host ?? env.AIRLOCK_HOST ?? '127.0.0.1',
     dataDir: values['data-dir'] ?? env.AIRLOCK_DATA_DIR ?? '.airlock',
     databaseUrl: values['database-url'] ?? env.DATABASE_URL,
+    durability,
     parkTtlMs: parkTtl ? parseDuration(parkTtl) : DEFAULT_PARK_TTL_MS,
     defaultLeaseMs: lease ? parseDuration(lease) : undefined,
     bodyLimit: Number(values['body-limit'] ?? env.AIRLOCK_BODY_LIMIT ?? 1024 * 1024),
@@ -135,9 +163,20 @@ export async function serve(argv: string[]): Promise<number> {
       exportDir: values['retention-export-dir'] ?? env.AIRLOCK_RETENTION_EXPORT_DIR,
       intervalMs: optionalDuration(values['retention-interval'] ?? env.AIRLOCK_RETENTION_INTERVAL),
     },
+    metrics: !values['no-metrics'],
+    metricsListen: metricsListen
+      ? parseListenAddress(metricsListen, '--metrics-listen')
+      : undefined,
+    otlpEndpoint: values['otlp-endpoint'] ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined),
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
   });
-  logger.info({ url: airlock.url, store: airlock.store.description }, 'airlock kernel listening');
+  logger.info(
+    { url: airlock.url, store: airlock.store.description, durability },
+    'airlock kernel listening',
+  );
+  if (airlock.metricsListener) {
+    logger.info({ url: airlock.metricsListener.url }, 'metrics listening (no credentials)');
+  }
   const local = await ensureLocalWorkspace(airlock.store);
   // The token commands read the same store: name it when it is not the default.
   const storeFlag =

@@ -94,6 +94,41 @@ for (const backend of all) {
       }[];
       expect(events.find((e) => e.type === 'task.succeeded')?.principal).toBe('hooks:claude-code');
 
+      // A call the agent ran with no hook asking (its tool had no matcher) is recorded as such.
+      const unstaged = await event({
+        event: 'post_tool',
+        tool_name: 'WebFetch',
+        tool_input: { url: 'https://example.com' },
+        tool_use_id: 'tu-9',
+        outcome: 'succeeded',
+        output: 'fetched',
+      });
+      expect(unstaged.body).toMatchObject({ verdict: 'ack', run_id: runId, task_key: null });
+      expect((await tasksOf(runId)).length).toBe(2);
+      const story = (await d.member.get(`${d.ws}/runs/${runId}/events`)).body.events as {
+        type: string;
+        data: Record<string, unknown>;
+      }[];
+      expect(story.find((e) => e.type === 'run.unstaged_call')?.data).toMatchObject({
+        agent: 'claude-code',
+        tool_name: 'WebFetch',
+        tool_use_id: 'tu-9',
+        outcome: 'succeeded',
+        output: 'fetched',
+      });
+      const audit = await fetch(`${d.url}${d.ws}/runs/${runId}/audit`, {
+        headers: { authorization: `Bearer ${d.tokens.member}` },
+      });
+      const records = (await audit.text())
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      expect(records.find((r) => r.decision === 'ran_unstaged')).toMatchObject({
+        decider: 'hook',
+        principal: 'hooks:claude-code',
+        tool_name: 'WebFetch',
+      });
+
       // The other agents' sessions of the same id are other conversations.
       const codex = await d.agent.post(EVENTS, {
         agent: 'codex',

@@ -191,6 +191,12 @@ for (const backend of all) {
         const rows = await tasksOf(d, first);
         return rows[0]?.state === 'needs_approval' ? rows : null;
       });
+      // The approver reads the tool's declared risk traits beside the action tags.
+      const card = await d.member.get(`${d.ws}/runs/${first}/tasks/${parked!.key}`);
+      expect(card.body.effect_profile).toMatchObject({
+        tool_name: 'write_file',
+        risk_traits: ['write'],
+      });
       // The profile now selects another set: the saved grant still goes to supervised.
       await conversationUnder(d, 'planning');
       const approved = await d.member.post(`${d.ws}/runs/${first}/tasks/${parked!.key}/approve`, {

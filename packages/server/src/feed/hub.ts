@@ -75,6 +75,8 @@ export class FeedHub {
     private readonly logger: Logger,
     /** How long the listener stays on after the last subscriber leaves (churn guard). */
     private readonly quietAfterMs = 5000,
+    /** How often the hub reads forward on its own, in case a commit notice was missed. */
+    private readonly safetyPollMs = 1000,
   ) {}
 
   /** Starts following this process's commits, and opens the listener (off until a subscriber comes). */
@@ -85,7 +87,7 @@ export class FeedHub {
     );
     this.poll = setInterval(() => {
       for (const workspaceId of this.feeds.keys()) this.readForward(workspaceId);
-    }, 1000);
+    }, this.safetyPollMs);
     this.poll.unref();
   }
 
@@ -326,6 +328,27 @@ export class FeedHub {
     } finally {
       subscriber.busy = false;
     }
+  }
+
+  /**
+   * Counts the subscribers, those still reading the log to catch up, and how
+   * many events the furthest-behind one has yet to receive (for the metrics).
+   */
+  stats(): { live: number; catchingUp: number; maxLagEvents: number } {
+    let live = 0;
+    let catchingUp = 0;
+    let maxLagEvents = 0;
+    for (const feed of this.feeds.values()) {
+      const measure = (subscriber: Subscriber) => {
+        if (subscriber.live) live += 1;
+        else catchingUp += 1;
+        if (feed.head !== null)
+          maxLagEvents = Math.max(maxLagEvents, feed.head - subscriber.cursor);
+      };
+      feed.wholeWorkspace.forEach(measure);
+      for (const runSubscribers of feed.byRun.values()) runSubscribers.forEach(measure);
+    }
+    return { live, catchingUp, maxLagEvents };
   }
 
   /** Stops listening and drops every subscriber. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { EXECUTOR_CABLE_PATH, feedPathWorkspaceSegment } from '@airlock/core';
 import { WebSocket, WebSocketServer } from 'ws';
 import {
   authenticateToken,
@@ -11,7 +12,6 @@ import {
   fenceOf,
 } from '../api/access.js';
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
-import { RateLimitedError } from '../api/rate-limit.js';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { workspaceHead } from '../store/events.js';
@@ -21,15 +21,13 @@ import type { FeedHub } from './hub.js';
 import { nudgeFor } from './nudges.js';
 import { prunedResume } from './pruned-position.js';
 
-const FEED_PATH = /^\/api\/v1\/workspaces\/([^/]+)\/feed$/;
-const CABLE_PATH = '/executor_api/v1/cable';
 /** Past this much unsent data a slow client is dropped; it resumes from its last sequence number. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
 
 function refuse(socket: Duplex, error: AirlockError): void {
   const body = JSON.stringify(error.toBody());
   const retry =
-    error instanceof RateLimitedError ? `retry-after: ${error.retryAfterSeconds}\r\n` : '';
+    error.retryAfterSeconds !== undefined ? `retry-after: ${error.retryAfterSeconds}\r\n` : '';
   socket.end(
     `HTTP/1.1 ${error.status} ${error.code}\r\ncontent-type: application/json\r\n${retry}` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
@@ -109,8 +107,8 @@ export function createSocketHandler(options: {
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const feed = FEED_PATH.exec(url.pathname);
-      if (!feed && url.pathname !== CABLE_PATH) {
+      const feed = feedPathWorkspaceSegment(url.pathname);
+      if (feed === null && url.pathname !== EXECUTOR_CABLE_PATH) {
         throw new AirlockError('not_found', `no socket at ${url.pathname}`);
       }
       const principal = await authenticateToken(
@@ -118,8 +116,8 @@ export function createSocketHandler(options: {
         bearerToken(req.headers.authorization, url.searchParams.get('access_token')),
         options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
-      if (feed) {
-        checkAccess(FEED_ACCESS, principal, { workspace_id: decodeSegment(feed[1]!) });
+      if (feed !== null) {
+        checkAccess(FEED_ACCESS, principal, { workspace_id: decodeSegment(feed) });
         // Another application's run is not there for an agent credential, as on REST.
         await checkRunFence(options.kernel, principal, { run_id: url.searchParams.get('run_id') });
       } else {
@@ -130,7 +128,7 @@ export function createSocketHandler(options: {
         principal.workspace_id,
         url.searchParams.get('after'),
       );
-      const runId = feed ? url.searchParams.get('run_id') : null;
+      const runId = feed !== null ? url.searchParams.get('run_id') : null;
       const pruned = await prunedResume(options.kernel.context.store, {
         workspaceId: principal.workspace_id,
         runId,
@@ -161,7 +159,7 @@ export function createSocketHandler(options: {
           after,
           // An agent's feed and an executor's cable see only their own application's runs.
           deliver: fencedDelivery(options.kernel.context.store, fenceOf(principal), (items) => {
-            if (feed) writeFrames(ws, items);
+            if (feed !== null) writeFrames(ws, items);
             else {
               for (const item of items) {
                 const frame = item.frameFor(applicationId, (view) => nudgeFor(view, applicationId));

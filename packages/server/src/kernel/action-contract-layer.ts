@@ -35,8 +35,16 @@ export function manifestCommandPointers(
   frozen: Readonly<Record<string, unknown>> | null,
   toolName: string,
 ): readonly string[] {
+  return manifestEntry(frozen, toolName)?.commands ?? [];
+}
+
+/** The run's frozen tool manifest entry for a tool, when the run froze a manifest that declares it. */
+export function manifestEntry(
+  frozen: Readonly<Record<string, unknown>> | null,
+  toolName: string,
+): ToolManifest[number] | undefined {
   const manifest = frozen?.tool_manifest as ToolManifest | undefined;
-  return manifest?.find((tool) => tool.name === toolName)?.commands ?? [];
+  return manifest?.find((tool) => tool.name === toolName);
 }
 
 /**

@@ -10,14 +10,15 @@ import {
 import { AirlockError } from '../errors.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { manifestCommandPointers } from './action-contract-layer.js';
+import { preciseNow } from '../tracing/call-tracing.js';
+import { manifestCommandPointers, manifestEntry } from './action-contract-layer.js';
 import type { KernelContext } from './context.js';
 import type { IncomingCall } from './incoming-call.js';
 import { plantRow } from './move-task.js';
 import { applyPolicyLayers, frozenOf } from './policy-layers.js';
 import { ASK_TOOL, parseQuestion } from './questions.js';
 import { touchRun } from './run-machine.js';
-import type { EmittedBy } from './task-machine.js';
+import type { TaskEventOf } from './task-machine.js';
 
 const policiesByRun = new Map<string, Policy>();
 /** Runs that froze the same rules (every run of one profile version) share one compiled policy. */
@@ -94,8 +95,11 @@ function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, deci
     matchedRules,
     commandPointers: manifestCommandPointers(frozenOf(run), toolName),
   });
+  const declared = manifestEntry(frozenOf(run), toolName);
   return {
     ...profile,
+    // The tool's declared risk traits, when the run's manifest declares the tool.
+    ...(declared ? { risk_traits: declared.risk_traits } : {}),
     approval_mode: run.approval_mode,
     origin: call.origin,
     matched_rules: profile.matched_rules.map((m) => ({ ...m, rule: policy.rules[m.index] })),
@@ -120,6 +124,8 @@ export async function plantToolRow(
   run.task_counter += 1;
   touchRun(tx, run);
   const key = `t${run.task_counter}`;
+  const observed = ctx.metrics !== null || ctx.tracing !== null;
+  const startedAt = observed ? performance.now() : 0;
   const policy = policyForRun(run);
   const base = decide(policy, {
     mode: run.approval_mode,
@@ -171,7 +177,10 @@ export async function plantToolRow(
     data: { origin: call.origin, kind: row.kind, tool_name: call.toolName, round: call.round },
     principal: call.principal,
   };
-  let outcome: { type: EmittedBy<'plant'>; data: Record<string, unknown>; principal?: string };
+  let outcome: TaskEventOf<'plant'> & { principal?: string };
+  // Shadow contracts and natural-language constraints: non-blocking, on the feed and in what the model reads.
+  const reminders =
+    decision.reminders && decision.reminders.length > 0 ? { reminders: decision.reminders } : {};
   const question =
     call.origin !== 'kernel' && row.kind === 'tool' && decision.tool_name === ASK_TOOL
       ? parseQuestion(call.toolInput)
@@ -185,7 +194,7 @@ export async function plantToolRow(
       row.error_detail = question;
       outcome = {
         type: 'task.failed',
-        data: { error: { code: row.error_code, detail: question } },
+        data: { error: { code: row.error_code, detail: question }, ...reminders },
       };
     } else {
       row.state = 'awaiting_input';
@@ -204,6 +213,7 @@ export async function plantToolRow(
           prompt: question.prompt,
           options: question.options,
           multi: question.multi,
+          ...reminders,
         },
       };
     }
@@ -217,6 +227,7 @@ export async function plantToolRow(
         matched: decision.matched,
         ...(decision.layer === undefined ? {} : { layers: decision.layers }),
         ...(row.kind === 'tool' ? {} : { kind: row.kind }),
+        ...reminders,
       },
       principal: RULE_PRINCIPAL,
     };
@@ -232,6 +243,7 @@ export async function plantToolRow(
         addressee: row.addressee,
         deadline_at: row.deadline_at,
         effect_profile: effectProfile,
+        ...reminders,
       },
       principal: RULE_PRINCIPAL,
     };
@@ -245,14 +257,47 @@ export async function plantToolRow(
         matched: decision.matched,
         ...(decision.layer === undefined ? {} : { layer: decision.layer, layers: decision.layers }),
         error: { code: row.error_code, detail: row.error_detail },
+        ...reminders,
       },
       principal: RULE_PRINCIPAL,
     };
   }
-  if (decision.reminders && decision.reminders.length > 0) {
-    // Shadow contracts and natural-language constraints: non-blocking, on the feed and in what the model reads.
-    outcome.data.reminders = decision.reminders;
-  }
+  if (observed) observeStage(ctx, tx, { row, startedAt, layer: decision.layer });
   await plantRow(tx, run, row, { created, outcome });
   return row;
+}
+
+const STAGE_OUTCOMES: Record<string, string> = {
+  runnable: 'granted',
+  needs_approval: 'parked',
+  awaiting_input: 'asked',
+};
+
+/** Records the stage's decision of one call: its metrics once committed, and its span. */
+function observeStage(
+  ctx: KernelContext,
+  tx: Tx,
+  decided: { row: TaskTable; startedAt: number; layer: string | undefined },
+): void {
+  const { row } = decided;
+  const seconds = (performance.now() - decided.startedAt) / 1000;
+  const outcome =
+    STAGE_OUTCOMES[row.state] ?? (row.error_code === 'approval_denied' ? 'denied' : 'failed');
+  const layer = decided.layer ?? 'approval_rules';
+  const metrics = ctx.metrics;
+  if (metrics) {
+    tx.afterCommit(() => {
+      metrics.stageSeconds.observe(seconds);
+      metrics.callsDecided.inc({ outcome, layer });
+    });
+  }
+  ctx.tracing?.stageDecided(
+    { workspaceId: row.workspace_id, runId: row.run_id, key: row.key },
+    {
+      startedAt: preciseNow() - seconds * 1000,
+      outcome,
+      layer,
+      toolName: row.resolved_tool_name ?? row.tool_name ?? '',
+    },
+  );
 }

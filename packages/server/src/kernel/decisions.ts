@@ -7,14 +7,15 @@ import type { Reader } from '../store/reader.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { findTask, setTaskDeadline } from '../store/tasks.js';
+import { preciseNow } from '../tracing/call-tracing.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { hookEventOf, hooksOf } from './hooks.js';
-import { moveTask, type TaskChange } from './move-task.js';
+import { moveTask, type TaskChange, taskEvent } from './move-task.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';
 import { type Remembered, rememberApproval } from './remember.js';
 import { lockRun, readAttentionAhead, settleRun } from './run-state.js';
-import { checkMove, type EmittedBy, type ToState } from './task-machine.js';
+import { checkMove, type TaskEventOf, type ToState } from './task-machine.js';
 import { type TaskView, taskVersion, taskView } from './views.js';
 
 /** Names a row: its workspace, run and key. */
@@ -42,7 +43,7 @@ interface MemberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'> {
   guard?: (row: TaskTable) => void;
   /** Where the row ends and what else it sets, given the row when the move read it. */
   change: (row: TaskTable | null, tx: Tx, run: RunTable) => { to: ToState<V>; set: TaskChange };
-  event: (row: TaskTable) => { type: EmittedBy<V>; data: Record<string, unknown> };
+  event: (row: TaskTable) => TaskEventOf<V>;
   /**
    * A follow-up write in the same transaction: on the moved row (never its
    * state, nor any other column the settle step reads, SETTLEMENT_COLUMNS),
@@ -63,6 +64,7 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
   address: TaskAddress,
   options: MemberMove<V>,
 ): Promise<TaskView> {
+  const startedAt = ctx.tracing ? preciseNow() : 0;
   return ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, address.workspaceId, address.runId);
     let current: TaskTable | null = null;
@@ -88,17 +90,37 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
     });
     await options.after?.(row, tx, run);
     const event = options.event(row);
-    tx.emit({
-      workspace_id: run.workspace_id,
-      run_id: run.id,
-      task_key: row.key,
-      type: event.type,
-      data: { state: row.state, ...event.data },
-      principal: options.principal,
-    });
+    tx.emit(
+      taskEvent(
+        { workspace_id: run.workspace_id, run_id: run.id, task_key: row.key },
+        row.state,
+        event,
+        options.principal,
+      ),
+    );
     await settleRun(ctx, tx, run, ahead);
+    if (options.verb !== 'retry') observeDecision(ctx, tx, { row, verb: options.verb, startedAt });
     return taskView(row);
   });
+}
+
+/** Records a person's decision on a waiting row: the wait, once committed, and its spans. */
+function observeDecision(
+  ctx: KernelContext,
+  tx: Tx,
+  decided: { row: TaskTable; verb: string; startedAt: number },
+): void {
+  const { row, verb } = decided;
+  // A waiting row rests where it was planted: its creation is when it started to wait.
+  const waitedSeconds = Math.max(0, (tx.now - row.created_at) / 1000);
+  const metrics = ctx.metrics;
+  if (metrics) {
+    tx.afterCommit(() => metrics.personDecisionSeconds.observe({ decision: verb }, waitedSeconds));
+  }
+  ctx.tracing?.personDecided(
+    { workspaceId: row.workspace_id, runId: row.run_id, key: row.key },
+    { parkedAt: row.created_at, startedAt: decided.startedAt, verb, parked: row.kind !== 'ask' },
+  );
 }
 
 function checkVersion(row: TaskTable, version: string): void {
@@ -241,7 +263,7 @@ export function resolveTask(
     }),
     event: () => ({
       type: 'task.resolved',
-      data: { decided_by: who, outcome: failed ? 'failed' : 'succeeded' },
+      data: { decided_by: who, outcome: failed ? ('failed' as const) : ('succeeded' as const) },
     }),
   });
 }

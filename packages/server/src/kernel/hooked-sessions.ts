@@ -11,7 +11,7 @@ import { newId } from '../store/ids.js';
 import type { HookSessionTable, RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import type { KernelContext } from './context.js';
-import { closeUnreported, postToolRow, preToolRow } from './hooked-calls.js';
+import { closeUnreported, postToolRow, preToolRow, recordUnstagedCall } from './hooked-calls.js';
 import { answerOf, type HookedAnswer, hookAnswer } from './hooked-verdicts.js';
 import { hookOutcome, hookRow } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
@@ -287,27 +287,25 @@ export async function recordHookedEvent(
           verdict: 'ack',
           reason: 'no call of this session crossed the stage',
         });
+      const ran = {
+        toolName: input.tool_name as string,
+        toolInput: input.tool_input ?? {},
+        toolUseId: input.tool_use_id ?? null,
+        outcome: input.outcome ?? 'succeeded',
+        output: input.output ?? '',
+        answeredByUser: input.answered_by_user ?? false,
+      };
       const row = await ctx.store.transaction(async (tx) => {
         const locked = await lockRun(tx, run.workspace_id, run.id);
-        return postToolRow(ctx, tx, locked, {
-          agent: input.agent,
-          taskKey: input.task_key,
-          ran: {
-            toolName: input.tool_name as string,
-            toolInput: input.tool_input ?? {},
-            toolUseId: input.tool_use_id ?? null,
-            outcome: input.outcome ?? 'succeeded',
-            output: input.output ?? '',
-            answeredByUser: input.answered_by_user ?? false,
-          },
-        });
+        return postToolRow(ctx, tx, locked, { agent: input.agent, taskKey: input.task_key, ran });
       });
       if (!row) {
+        await recordUnstagedCall(ctx, run, input.agent, ran);
         return hookAnswer({
           ...base,
           run_id: run.id,
           verdict: 'ack',
-          reason: 'this call never crossed the approval stage',
+          reason: 'this call never crossed the approval stage; recorded as such',
         });
       }
       return hookAnswer({

@@ -1,4 +1,6 @@
+import type { EventData, EventType } from '@airlock/core';
 import { AirlockError } from '../errors.js';
+import type { PendingEvent } from '../store/event-log.js';
 import { insertRow, runPrepared } from '../store/prepared.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
@@ -9,6 +11,7 @@ import {
   checkMove,
   type EmittedBy,
   mayReach,
+  type TaskEventOf,
   type TaskVerb,
   type ToState,
   verbRule,
@@ -39,7 +42,7 @@ export interface TaskMove<V extends TaskVerb> {
   /** A clock's move: the row's deadline (or its claim's lease) must have passed. */
   due?: 'deadline_at' | 'lease_until';
   /** The event; its data gains `state`. Null for a silent verb. */
-  event: { type: EmittedBy<V>; data?: Record<string, unknown> } | null;
+  event: TaskEventOf<V> | null;
   principal: string | null;
   /** Settles the run after the move (the run must be the locked full row). */
   settle?: { ctx: KernelContext; run: RunTable };
@@ -183,17 +186,36 @@ export async function moveTask<V extends TaskVerb>(
     throw await refusal(tx, move);
   }
   if (move.event) {
-    tx.emit({
-      workspace_id: move.run.workspace_id,
-      run_id: move.run.id,
-      task_key: move.key,
-      type: move.event.type,
-      data: { state: moved.state, ...move.event.data },
-      principal: move.principal,
-    });
+    tx.emit(
+      taskEvent(
+        { workspace_id: move.run.workspace_id, run_id: move.run.id, task_key: move.key },
+        moved.state,
+        move.event,
+        move.principal,
+      ),
+    );
   }
   if (move.settle) await settleRun(move.settle.ctx, tx, move.settle.run, ahead);
   return moved;
+}
+
+/**
+ * The event of a task move: the caller's typed event with the state the row
+ * reached. The one cast is sound: `TaskEventOf` tied the type and its data
+ * together where the caller built them, and every task event declares `state`.
+ */
+export function taskEvent(
+  address: { workspace_id: string; run_id: string; task_key: string },
+  state: TaskState,
+  event: { type: EventType; data?: object | undefined },
+  principal: string | null,
+): PendingEvent {
+  return {
+    ...address,
+    type: event.type,
+    data: { ...event.data, state },
+    principal,
+  } as PendingEvent;
 }
 
 /**
@@ -207,9 +229,9 @@ export async function plantRow(
   run: RunOfMove,
   row: TaskTable,
   events: {
-    created: { data: Record<string, unknown>; principal: string | null };
+    created: { data: Omit<EventData<'task.created'>, 'state'>; principal: string | null };
     /** `principal`: who decided the outcome (`policy` for the approval stage's verdict). */
-    outcome: { type: EmittedBy<'plant'>; data: Record<string, unknown>; principal?: string | null };
+    outcome: TaskEventOf<'plant'> & { principal?: string | null };
   },
 ): Promise<void> {
   guardRun('plant', run);
@@ -223,12 +245,7 @@ export async function plantRow(
     data: { ...events.created.data, state: 'ready' },
     principal: events.created.principal,
   });
-  tx.emit({
-    ...address,
-    type: events.outcome.type,
-    data: { ...events.outcome.data, state: row.state },
-    principal: events.outcome.principal ?? null,
-  });
+  tx.emit(taskEvent(address, row.state, events.outcome, events.outcome.principal ?? null));
   await insertRow(tx.db, tx.dialect, 'tasks', row);
   notePlanted(tx, row);
 }

@@ -1,3 +1,4 @@
+import type { EventData } from '@airlock/core';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import type { TaskTable } from '../store/schema.js';
 import type { TaskEventType, TaskKind, TaskState } from './task-states.js';
@@ -220,6 +221,15 @@ export type ToState<V extends TaskVerb> = (typeof TASK_VERBS)[V]['to'] extends r
 
 /** The events a verb may emit. */
 export type EmittedBy<V extends TaskVerb> = (typeof TASK_VERBS)[V]['emits'][number];
+
+/**
+ * A task event as the caller of a verb states it: a type the verb may emit
+ * and that type's declared data from core, without `state` (the move adds
+ * the state the row reached). A field core does not declare is a compile error.
+ */
+export type TaskEventOf<V extends TaskVerb> = {
+  [T in EmittedBy<V>]: { type: T; data?: Omit<EventData<T>, 'state'> };
+}[EmittedBy<V>];
 
 /** The rule of a verb, widened for reading. */
 export function verbRule(verb: TaskVerb): TaskVerbRule {

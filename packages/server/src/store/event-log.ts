@@ -1,16 +1,25 @@
+import type { EventData } from '@airlock/core';
 import type { Transaction } from 'kysely';
 import { runPrepared, type Statement, ValuesInOrder } from './prepared.js';
 import type { Database, EventType, RunEventTable } from './schema.js';
 
-/** An event waiting in a transaction; it gets its sequence number when the transaction ends. */
-export interface PendingEvent {
-  workspace_id: string;
-  run_id: string;
-  task_key?: string | null;
-  type: EventType;
-  data?: Record<string, unknown>;
-  principal?: string | null;
-}
+/** The data of an event: required when its type declares a required field. */
+type DataOf<T extends EventType> =
+  {} extends EventData<T> ? { data?: EventData<T> } : { data: EventData<T> };
+
+/**
+ * An event waiting in a transaction; it gets its sequence number when the
+ * transaction ends. Its data is typed by its type from core's event union.
+ */
+export type PendingEvent = {
+  [T in EventType]: {
+    workspace_id: string;
+    run_id: string;
+    task_key?: string | null;
+    type: T;
+    principal?: string | null;
+  } & DataOf<T>;
+}[EventType];
 
 /** A committed event as stored. */
 export type StoredEvent = RunEventTable;

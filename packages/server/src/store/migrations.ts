@@ -301,17 +301,32 @@ export class StaticMigrations implements MigrationProvider {
   }
 }
 
-/**
- * Applies every pending migration (one set for both engines).
- * @throws Error when a migration fails; the store is left at the last good one.
- */
-export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({
+/** The migrator of the one set of migrations, on a dialect. */
+function migratorOf(db: Kysely<unknown>, dialect: Dialect): Migrator {
+  return new Migrator({
     db,
     provider: new StaticMigrations(dialect),
     migrationTableName: 'airlock_migrations',
     migrationLockTableName: 'airlock_migrations_lock',
   });
+}
+
+/**
+ * The names of the migrations this kernel knows that the database has not
+ * applied (empty when it is up to date); reads only, creates nothing.
+ * @throws Error when the database cannot be read.
+ */
+export async function pendingMigrations(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+  const migrations = await migratorOf(db, dialect).getMigrations();
+  return migrations.filter((migration) => migration.executedAt === undefined).map((m) => m.name);
+}
+
+/**
+ * Applies every pending migration (one set for both engines).
+ * @throws Error when a migration fails; the store is left at the last good one.
+ */
+export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  const migrator = migratorOf(db, dialect);
   const { error } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }

@@ -6,6 +6,13 @@ import pg from 'pg';
 import { Checkpointer } from './checkpointer.js';
 import type { Dialect } from './dialect.js';
 import {
+  DEFAULT_DURABILITY,
+  type Durability,
+  parseDurability,
+  postgresSynchronousCommit,
+  sqliteSynchronous,
+} from './durability.js';
+import {
   appendSqliteEvents,
   groupEvents,
   type PendingEvent,
@@ -13,16 +20,16 @@ import {
   type StoredEvent,
   sequencePostgres,
 } from './event-log.js';
-import { GroupCommit } from './group-commit.js';
+import { type CommitObserver, GroupCommit } from './group-commit.js';
 import { migrateToLatest } from './migrations.js';
 import { namedStatementPool, PostgresSession } from './postgres-session.js';
 import { compilePrepared, type PreparedQuery, runPrepared } from './prepared.js';
 import type { Database } from './schema.js';
+import { asStoreUnavailable } from './store-unavailable.js';
 
 // PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
 pg.types.setTypeParser(20, (value) => Number(value));
 
-/** Where a store keeps its data: a SQLite data directory or a PostgreSQL URL. */
 /** The connection that hears other processes' commits; see `Store.listen`. */
 export interface CommitListener {
   /** Switches listening on or off; resolves once the database has done it. */
@@ -30,6 +37,7 @@ export interface CommitListener {
   close(): Promise<void>;
 }
 
+/** Where a store keeps its data (a SQLite data directory or a PostgreSQL URL), and how durably. */
 export interface StoreLocation {
   /** PostgreSQL connection URL; when set, `dataDir` is ignored. */
   databaseUrl?: string | undefined;
@@ -37,9 +45,12 @@ export interface StoreLocation {
   dataDir?: string | undefined;
   /** Largest PostgreSQL pool; default 10. */
   poolSize?: number | undefined;
+  /** When an answer may report a change: `full` (default, power-loss safe) or `relaxed`. */
+  durability?: Durability | undefined;
 }
 
 export type { PendingEvent, StoredEvent } from './event-log.js';
+export type { CommitObserver } from './group-commit.js';
 
 /** The handle a unit of work receives: the transaction and its outgoing events. */
 export interface Tx {
@@ -107,10 +118,13 @@ export class Store {
   private readonly committedListeners = new Set<(events: StoredEvent[]) => void>();
   private beforeClose: (() => Promise<void>) | undefined;
   private closed = false;
+  /** When this store's answers may report a change (see {@link Durability}). */
+  durability: Durability = DEFAULT_DURABILITY;
   /** SQLite only: concurrent units of work share one COMMIT (see GroupCommit). */
   private groupCommit: GroupCommit | undefined;
   /** PostgreSQL only: the pool whose clients hold units of work (see PostgresSession). */
   private pool: pg.Pool | undefined;
+  private commitObserver: CommitObserver | null = null;
 
   private constructor(
     readonly db: Kysely<Database>,
@@ -122,9 +136,11 @@ export class Store {
 
   /**
    * Opens (and migrates) the store at a location.
+   * @throws InvalidDurabilityError when `durability` is not a mode.
    * @throws Error when the database cannot be reached or migrated.
    */
   static async open(location: StoreLocation, clock: () => number = Date.now): Promise<Store> {
+    const durability = parseDurability(location.durability, 'the durability option');
     if (location.databaseUrl) {
       const pool = new pg.Pool({
         connectionString: location.databaseUrl,
@@ -132,11 +148,22 @@ export class Store {
         // Lets a transaction send BEGIN with its first statement, and its last ones with COMMIT.
         pipeline: true,
       } as pg.PoolConfig);
+      // Every session the pool opens says how long a COMMIT waits, whatever the server's default;
+      // the client runs this before any query a unit of work sends on it.
+      const synchronousCommit = postgresSynchronousCommit(durability);
+      // A client the server dropped (a restart, a terminated backend) fails its query, and the
+      // pool discards it; unheard, its 'error' event would end the process.
+      pool.on('error', () => {});
+      pool.on('connect', (client) => {
+        client.on('error', () => {});
+        client.query(`set synchronous_commit = ${synchronousCommit}`).catch(() => {});
+      });
       const db = new Kysely<Database>({
         dialect: new PostgresDialect({ pool: namedStatementPool(pool) }),
       });
       const safeUrl = location.databaseUrl.replace(/\/\/[^@/]*@/, '//***@');
       const store = new Store(db, 'postgres', `postgres ${safeUrl}`, clock, location.databaseUrl);
+      store.durability = durability;
       store.pool = pool;
       await migrateToLatest(db as Kysely<unknown>, 'postgres');
       return store;
@@ -146,7 +173,8 @@ export class Store {
     const file = join(dir, SQLITE_FILE_NAME);
     const database = new SqliteDatabase(file);
     database.pragma('journal_mode = WAL');
-    database.pragma('synchronous = NORMAL');
+    // FULL syncs the WAL in every COMMIT, which GroupCommit shares among a batch's answers.
+    database.pragma(`synchronous = ${sqliteSynchronous(durability)}`);
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
     // Savepoints (one per unit of work, see GroupCommit) journal in memory, never in a temp file.
@@ -157,6 +185,7 @@ export class Store {
     cacheStatements(database);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
     const store = new Store(db, 'sqlite', `sqlite ${file}`, clock);
+    store.durability = durability;
     await migrateToLatest(db as Kysely<unknown>, 'sqlite');
     store.groupCommit = new GroupCommit(db, database);
     const checkpointer = new Checkpointer(file, () => {
@@ -175,6 +204,12 @@ export class Store {
     return this.clock();
   }
 
+  /** Reports each COMMIT's duration and units of work (metrics); null stops reporting. */
+  observeCommits(observer: CommitObserver | null): void {
+    this.commitObserver = observer;
+    if (this.groupCommit) this.groupCommit.observer = observer;
+  }
+
   /** Subscribes to committed events (this process's transactions only). */
   onCommitted(listener: (events: StoredEvent[]) => void): () => void {
     this.committedListeners.add(listener);
@@ -184,6 +219,7 @@ export class Store {
   /**
    * Runs a unit of work in one transaction, retrying PostgreSQL serialization
    * failures and deadlocks; events emitted inside are sequenced and written last.
+   * @throws StoreUnavailableError when the store cannot take the write (disk full, read-only).
    * @throws whatever the unit of work throws (the transaction is rolled back).
    */
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -208,7 +244,7 @@ export class Store {
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (attempt < 5 && typeof code === 'string' && RETRYABLE_PG_CODES.has(code)) continue;
-        throw error;
+        throw asStoreUnavailable(error);
       }
     }
   }
@@ -226,10 +262,12 @@ export class Store {
       const unit = await this.unitOfWork(session.db, work);
       const groups = groupEvents(unit.events, unit.now);
       const writes = unit.writes.map((query) => compilePrepared('postgres', query));
+      const started = this.commitObserver ? performance.now() : 0;
       const returned = await session.commitWith([
         ...writes,
         ...groups.map((group) => postgresAppend(group, unit.now)),
       ]);
+      this.commitObserver?.((performance.now() - started) / 1000, 1);
       for (const [i, group] of groups.entries()) {
         sequencePostgres(group, returned[writes.length + i]!);
       }

@@ -60,6 +60,8 @@ export function airlockCliPath(): string {
 export interface AirlockHookOptions {
   /** How long a parked call waits inside one hook before it is refused with the waiting reason. */
   waitMs?: number;
+  /** Claude Code headless: a park ends the agent's run with `defer`, and `--resume` asks again. */
+  defer?: boolean;
 }
 
 /**
@@ -78,6 +80,7 @@ export function installAirlockHooks(
   const args = [airlockCliPath(), 'hooks', 'install', sandbox.agent, '--user'];
   args.push('--url', airlock.kernel.url, '--token-file', tokenFile);
   if (options.waitMs !== undefined) args.push('--wait-ms', String(options.waitMs));
+  if (options.defer) args.push('--defer');
   const installed = spawnSync(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', HOME: sandbox.home, CODEX_HOME: sandbox.codexHome },
     encoding: 'utf8',

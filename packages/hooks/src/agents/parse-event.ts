@@ -1,0 +1,56 @@
+import type { HookedAgent } from '@airlock/core';
+import { header, objectOf, text } from './payload.js';
+import type { NeutralEvent } from './types.js';
+
+/** Where one agent's hook payload differs from the skeleton every agent shares. */
+export interface PayloadShape {
+  /** The agent's hook event names, mapped to the kernel's. */
+  events: Record<string, NeutralEvent['event']>;
+  /** The field that holds the model's last message on the stop event. */
+  stopTextField: string;
+  /** The outcome fields of a post-tool event, read from its payload. */
+  postTool(
+    body: Record<string, unknown>,
+    eventName: string,
+  ): Pick<NeutralEvent, 'outcome' | 'output' | 'answered_by_user'>;
+}
+
+/**
+ * Reads one hook payload into the neutral event the kernel takes: the
+ * session, the event, and for tool events the call (and its outcome after).
+ * Null for an event Airlock does not handle; an error naming what is missing.
+ */
+export function parseHookPayload(
+  agent: HookedAgent,
+  shape: PayloadShape,
+  payload: unknown,
+): NeutralEvent | null {
+  const body = objectOf(payload);
+  const { sessionId, eventName } = header(body);
+  const event = shape.events[eventName];
+  if (!event) return null;
+  const base: NeutralEvent = { agent, session_id: sessionId, event };
+  switch (event) {
+    case 'pre_tool':
+    case 'post_tool': {
+      const toolName = text(body, 'tool_name');
+      if (!toolName) throw new Error(`the ${eventName} payload has no tool_name`);
+      const toolUseId = text(body, 'tool_use_id');
+      const call: NeutralEvent = {
+        ...base,
+        tool_name: toolName,
+        tool_input: body.tool_input ?? {},
+        ...(toolUseId ? { tool_use_id: toolUseId } : {}),
+      };
+      return event === 'pre_tool' ? call : { ...call, ...shape.postTool(body, eventName) };
+    }
+    case 'turn_start':
+      return { ...base, text: text(body, 'prompt') ?? '' };
+    case 'stop':
+      return { ...base, text: text(body, shape.stopTextField) ?? '' };
+    case 'pre_compact':
+      return { ...base, trigger: text(body, 'trigger') ?? 'auto' };
+    default:
+      return base;
+  }
+}
