@@ -7,7 +7,10 @@
  * feed is gap-free. Loopback only; bounded (about a minute per store).
  *
  *   ./run test:faults            (starts a throwaway PostgreSQL when one is installed)
- *   node --import tsx scripts/fault-test.ts [--seconds 20] [--runs 40] [--seed N]
+ *   node --import tsx scripts/fault-test.ts [--seconds 20] [--runs 40] [--only store|notify]
+ *
+ * The notify phases (scripts/faults/notify-phase.ts) kill kernels that send
+ * webhook notices, and check each park reached each channel under one id.
  *
  * Exits 1 on any violation, printing each; prints its figures either way.
  */
@@ -22,6 +25,7 @@ import {
 import { callUntilAnswered, sleep } from './faults/http.js';
 import { snapshot, violations } from './faults/invariants.js';
 import { type KernelProcess, type StoreArgs, startKernel } from './faults/kernel-process.js';
+import { notifyPhase } from './faults/notify-phase.js';
 import {
   type Actors,
   createRuns,
@@ -35,6 +39,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '20' },
     runs: { type: 'string', default: '40' },
+    only: { type: 'string' },
   },
 });
 const WINDOW_MS = Number(values.seconds) * 1000;
@@ -133,18 +138,42 @@ process.on('uncaughtException', (error) => {
   process.exit(2);
 });
 const found: string[] = [];
-const dataDir = mkdtempSync(join(tmpdir(), 'airlock-faults-'));
-try {
-  found.push(...(await phase('sqlite', [{ dataDir }])));
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
 const pgSkip = await postgresSkipReason();
-if (pgSkip) {
-  console.log(`fault-test postgres: SKIPPED (${pgSkip})`);
-} else {
-  const databaseUrl = await freshPostgresDatabase();
-  found.push(...(await phase('postgres', [{ databaseUrl }, { databaseUrl }])));
+if (values.only !== 'notify') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-faults-'));
+  try {
+    found.push(...(await phase('sqlite', [{ dataDir }])));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (pgSkip) {
+    console.log(`fault-test postgres: SKIPPED (${pgSkip})`);
+  } else {
+    const databaseUrl = await freshPostgresDatabase();
+    found.push(...(await phase('postgres', [{ databaseUrl }, { databaseUrl }])));
+  }
+}
+if (values.only !== 'store') {
+  const notifyWindow = { windowMs: Math.min(WINDOW_MS, 15_000), runs: Math.min(RUNS, 30) };
+  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-faults-notify-'));
+  try {
+    found.push(...(await notifyPhase('notify-sqlite', [{ dataDir }], killer, notifyWindow)));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (pgSkip) {
+    console.log(`fault-test notify-postgres: SKIPPED (${pgSkip})`);
+  } else {
+    const databaseUrl = await freshPostgresDatabase();
+    found.push(
+      ...(await notifyPhase(
+        'notify-postgres',
+        [{ databaseUrl }, { databaseUrl }],
+        killer,
+        notifyWindow,
+      )),
+    );
+  }
 }
 for (const violation of found) console.log(`VIOLATION ${violation}`);
 process.exit(found.length === 0 ? 0 : 1);

@@ -49,7 +49,11 @@ function exited(child: ChildProcess): Promise<void> {
  * Starts `airlock serve` on a loopback port (short leases, rate limits off,
  * no demo run) and resolves once it listens.
  */
-export async function startKernel(name: string, store: StoreArgs): Promise<KernelProcess> {
+export async function startKernel(
+  name: string,
+  store: StoreArgs,
+  extraArgs: readonly string[] = [],
+): Promise<KernelProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | null = null;
@@ -72,6 +76,7 @@ export async function startKernel(name: string, store: StoreArgs): Promise<Kerne
         '--rate-limit',
         'off',
         '--no-demo',
+        ...extraArgs,
       ],
       { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' } },
     );

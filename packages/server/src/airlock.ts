@@ -10,6 +10,12 @@ import { LOG_REDACTION } from './logging/redact.js';
 import { type MetricsListener, startMetricsListener } from './metrics/endpoint.js';
 import { connectMetrics } from './metrics/kernel-sources.js';
 import { createMetrics, type KernelMetrics } from './metrics/registry.js';
+import type { NotificationsConfig } from './notifications/config.js';
+import {
+  type DeliveryTuning,
+  type Notifications,
+  startNotifications,
+} from './notifications/notifications.js';
 import { defaultProviders } from './providers/registry.js';
 import { holdDataDir } from './store/kernel-lock.js';
 import { Store, type StoreLocation } from './store/store.js';
@@ -61,6 +67,10 @@ export interface AirlockOptions extends StoreLocation {
   /** Injectable clock (epoch ms). */
   clock?: (() => number) | undefined;
   openai?: { baseUrl?: string; apiKey?: string; model?: string } | undefined;
+  /** Notification channels and routing (`--notifications FILE`); none when absent. */
+  notifications?: NotificationsConfig | undefined;
+  /** The delivery worker's tuning (tests shorten its backoff). */
+  notificationTuning?: DeliveryTuning | undefined;
 }
 
 /** A running kernel with its HTTP surface. */
@@ -74,6 +84,8 @@ export interface Airlock {
   metrics: KernelMetrics | null;
   /** The unauthenticated metrics address, when `metricsListen` was given. */
   metricsListener: MetricsListener | null;
+  /** The notification outbox's worker and routes; null without channels. */
+  notifications: Notifications | null;
   /** Stops serving, finishes in-flight steps, closes the store. */
   close(): Promise<void>;
 }
@@ -118,6 +130,16 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
   const hub = new FeedHub(store, logger);
   await hub.start();
   if (metrics) connectMetrics(metrics, { store, hub });
+  // A copy: the kernel's own URL becomes the public URL once it listens, when none was given.
+  const notifyConfig = options.notifications && { ...options.notifications };
+  const notifications = notifyConfig
+    ? startNotifications({
+        kernel,
+        config: notifyConfig,
+        logger,
+        tuning: options.notificationTuning,
+      })
+    : null;
   kernel.start();
   const http = await startHttpServer({
     kernel,
@@ -141,7 +163,9 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     timeouts: options.timeouts,
     metrics,
     tracing,
+    routes: notifications?.routes,
   });
+  if (notifyConfig && !notifyConfig.publicUrl) notifyConfig.publicUrl = http.url;
   const metricsListener =
     metrics && options.metricsListen
       ? await startMetricsListener({ ...options.metricsListen, metrics, logger })
@@ -155,10 +179,12 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     url: http.url,
     metrics,
     metricsListener,
+    notifications,
     close() {
       closing ??= (async () => {
         await metricsListener?.close();
         await http.close();
+        await notifications?.close();
         await kernel.stop();
         await hub.stop();
         await store.close();

@@ -2,10 +2,12 @@
 import { backup, restore } from './cli/backup.js';
 import { hooks } from './cli/hooks.js';
 import { mcp } from './cli/mcp.js';
+import { approvals } from './cli/operator/approvals.js';
 import { apps } from './cli/operator/apps.js';
 import { audit } from './cli/operator/audit.js';
 import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
+import { notifications } from './cli/operator/notifications.js';
 import { overlays } from './cli/operator/overlays.js';
 import { retention } from './cli/operator/retention.js';
 import { runs } from './cli/operator/runs.js';
@@ -18,10 +20,12 @@ const HELP = `Usage: airlock <command> [options]
 Commands:
   serve      Start the approval kernel (airlock serve --help)
   decisions  List, approve, deny and answer decisions on a running kernel
+  approvals  Show and set the workspace's approval policy (quorum, approvers, self-approval)
   runs       List, show and stop runs on a running kernel
   overlays   Read, replace, trust and load permission overlays on a running kernel
   tokens     Create, list and revoke credentials through a running kernel
   apps       Create, list and remove agent applications through a running kernel
+  notifications  List the notification outbox and redeliver a notice (airlock notifications --help)
   audit      Export the decisions of a running kernel as JSON lines (airlock audit --help)
   retention  Read or set how long a running kernel keeps events, ended runs and audit records
   token      Create, revoke or list credentials straight in a local store
@@ -38,11 +42,13 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'token') return token(rest);
   if (command === 'tokens') return tokens(rest);
   if (command === 'decisions') return decisions(rest);
+  if (command === 'approvals') return approvals(rest);
   if (command === 'runs') return runs(rest);
   if (command === 'overlays') return overlays(rest);
   if (command === 'apps') return apps(rest);
   if (command === 'audit') return audit(rest);
   if (command === 'retention') return retention(rest);
+  if (command === 'notifications') return notifications(rest);
   if (command === 'hooks') return hooks(rest);
   if (command === 'backup') return backup(rest);
   if (command === 'restore') return restore(rest);

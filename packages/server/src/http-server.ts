@@ -43,6 +43,8 @@ export interface HttpOptions {
   metrics?: KernelMetrics | null | undefined;
   /** A server span per request continuing its `traceparent`; none when null or absent. */
   tracing?: CallTracing | null | undefined;
+  /** Routes served before REST (the notification channels'); true when one served the request. */
+  routes?: ((req: IncomingMessage, res: ServerResponse, url: URL) => boolean) | undefined;
 }
 
 /** The tRPC procedures by name, so a request's operation label stays within the known ones. */
@@ -219,6 +221,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       res.end(openapi);
       return;
     }
+    if (options.routes?.(req, res, url)) return;
     if (req.method === 'GET' && url.pathname === '/healthz') {
       sendJson(res, 200, { ok: true });
       return;

@@ -2,18 +2,21 @@ import { OPERATION_CONTRACTS, type OperationContracts, type OperationName } from
 import {
   createAgentApplicationOperation,
   createCredentialOperation,
+  labelCredentialOperation,
   listAgentApplicationsOperation,
   listCredentialsOperation,
   removeAgentApplicationOperation,
   revokeCredentialOperation,
   selfCredentialOperation,
 } from './accounts.js';
+import { getApprovalPolicy, replaceApprovalPolicy } from './approval-policy.js';
 import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
 import { cancelCall, submitCalls } from './gateway.js';
 import { claudeCodeHook, hookEvent } from './hooks.js';
+import { listNotifications, redeliverNotification } from './notifications.js';
 import type { Operation } from './operation.js';
 import { getOverlay, replaceOverlayOperation, trustOverlayOperation } from './overlays.js';
 import { getConfiguration, putConfiguration } from './profile.js';
@@ -62,6 +65,10 @@ const IMPLEMENTATIONS: Implementations = {
   'decisions.resolve': resolution,
   'decisions.retry': retry,
   'decisions.list': listDecisions,
+  'notifications.list': listNotifications,
+  'notifications.redeliver': redeliverNotification,
+  'approvalPolicy.get': getApprovalPolicy,
+  'approvalPolicy.replace': replaceApprovalPolicy,
   'overlays.get': getOverlay,
   'overlays.replace': replaceOverlayOperation,
   'overlays.trust': trustOverlayOperation,
@@ -74,6 +81,7 @@ const IMPLEMENTATIONS: Implementations = {
   'credentials.list': listCredentialsOperation,
   'credentials.self': selfCredentialOperation,
   'credentials.revoke': revokeCredentialOperation,
+  'credentials.label': labelCredentialOperation,
   'agentApplications.create': createAgentApplicationOperation,
   'agentApplications.list': listAgentApplicationsOperation,
   'agentApplications.remove': removeAgentApplicationOperation,

@@ -6,6 +6,7 @@ import { settleFirstSteps } from '../api/runs.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { createStandaloneRun } from '../kernel/runs.js';
 import { LOG_REDACTION } from '../logging/redact.js';
+import { loadNotificationsConfig } from '../notifications/config.js';
 import { type Durability, InvalidDurabilityError, parseDurability } from '../store/durability.js';
 import { parseDuration } from './durations.js';
 import { selfCommand } from './existing-store.js';
@@ -52,6 +53,9 @@ Options:
   --otlp-endpoint <url> Export the spans of calls over OTLP/HTTP to this base URL
                         (env OTEL_EXPORTER_OTLP_ENDPOINT; default off)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
+  --notifications <file>  Notification channels and routing (webhooks, Slack,
+                        email) as JSON (env AIRLOCK_NOTIFICATIONS; default none);
+                        see docs/notifications.md
   --no-demo             Do not start the demo run on first start
   -h, --help            Show this help
 
@@ -113,6 +117,7 @@ export async function serve(argv: string[]): Promise<number> {
       'no-metrics': { type: 'boolean' },
       'otlp-endpoint': { type: 'string' },
       'no-demo': { type: 'boolean' },
+      notifications: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -139,7 +144,9 @@ export async function serve(argv: string[]): Promise<number> {
   const parkTtl = values['park-ttl'] ?? env.AIRLOCK_PARK_TTL;
   const lease = values.lease ?? env.AIRLOCK_LEASE;
   const metricsListen = values['metrics-listen'] ?? env.AIRLOCK_METRICS_LISTEN;
+  const notificationsFile = values.notifications ?? env.AIRLOCK_NOTIFICATIONS;
   const airlock = await startAirlock({
+    notifications: notificationsFile ? loadNotificationsConfig(notificationsFile) : undefined,
     port: Number(values.port ?? env.AIRLOCK_PORT ?? 4820),
     host: values.host ?? env.AIRLOCK_HOST ?? '127.0.0.1',
     dataDir: values['data-dir'] ?? env.AIRLOCK_DATA_DIR ?? '.airlock',

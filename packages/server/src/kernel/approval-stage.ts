@@ -110,6 +110,39 @@ function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, deci
 }
 
 /**
+ * Sends a parked call's edited input through the approval stage again
+ * (declared rules, rule set, contract, schema, classifier), as if the model
+ * had composed it: what the stage decides and the effect profile a person
+ * reads. Nothing is written.
+ */
+export async function evaluateEditedCall(
+  ctx: KernelContext,
+  tx: Tx,
+  options: { run: RunTable; row: TaskTable; toolInput: unknown },
+): Promise<{ decision: Decision; effectProfile: ReturnType<typeof effectProfileOf> }> {
+  const { run, row } = options;
+  const call: IncomingCall = {
+    origin: row.origin,
+    toolName: row.tool_name,
+    toolInput: options.toolInput,
+    toolCallId: row.tool_call_id,
+    onFailure: row.on_failure,
+    round: row.round,
+    principal: null,
+    kind: row.kind === 'tool' || row.kind === 'hook' ? row.kind : undefined,
+  };
+  const policy = policyForRun(run);
+  const base = decide(policy, {
+    mode: run.approval_mode,
+    origin: call.origin,
+    toolName: call.toolName,
+    toolInput: call.toolInput,
+  });
+  const decision = await applyPolicyLayers({ ctx, tx, run, call, toolName: base.tool_name, base });
+  return { decision, effectProfile: effectProfileOf(policy, run, call, decision) };
+}
+
+/**
  * Plants a task row for a call and sends it through the approval stage in the
  * same transaction: granted rows become runnable, parked rows rest at
  * needs_approval with the clock armed, refused rows fail approval_denied.

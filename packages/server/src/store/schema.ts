@@ -214,7 +214,52 @@ export interface RetentionPolicyTable {
   events_pruned_before: Generated<number>;
 }
 
+/** One notice for one channel in the outbox (issue 27); `id` is its idempotency id. */
+export interface NotificationDeliveryTable {
+  id: string;
+  workspace_id: string;
+  run_id: string;
+  task_key: string | null;
+  /** The event that needed a person (`task.parked`, `task.asked`, ...). */
+  event_type: string;
+  /** The configured channel's name. */
+  channel: string;
+  channel_kind: 'webhook' | 'slack' | 'email';
+  /** The notice as JSON, frozen when it was enqueued. */
+  payload: string;
+  state: 'pending' | 'delivered' | 'dead';
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+  /** Where the channel keeps the notice (a Slack `channel:ts`), for updating it later. */
+  external_ref: string | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
 /** The Kysely database type. */
+/** A workspace's approval policy document (issue 27). */
+export interface ApprovalPolicyTable {
+  workspace_id: string;
+  document: string;
+  version: number;
+  updated_by: string;
+  updated_at: number;
+}
+
+/** One member's approval of one version of a parked row. */
+export interface TaskApprovalTable {
+  workspace_id: string;
+  run_id: string;
+  task_key: string;
+  row_version: string;
+  principal: string;
+  created_at: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   agent_applications: AgentApplicationTable;
@@ -228,4 +273,7 @@ export interface Database {
   claim_locks: ClaimLockTable;
   hook_sessions: HookSessionTable;
   retention_policies: RetentionPolicyTable;
+  notification_deliveries: NotificationDeliveryTable;
+  approval_policies: ApprovalPolicyTable;
+  task_approvals: TaskApprovalTable;
 }

@@ -69,6 +69,9 @@ export interface Tx {
   beforeCommit(write: () => PreparedQuery[]): void;
 }
 
+/** Work added to the end of every unit of work that emitted events, in its transaction. */
+export type UnitEventsHook = (tx: Tx, events: readonly PendingEvent[]) => Promise<void>;
+
 const STATEMENT_CACHE_LIMIT = 500;
 
 /** The SQLite file inside a data directory. */
@@ -116,6 +119,7 @@ const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
  */
 export class Store {
   private readonly committedListeners = new Set<(events: StoredEvent[]) => void>();
+  private readonly unitEventsHooks = new Set<UnitEventsHook>();
   private beforeClose: (() => Promise<void>) | undefined;
   private closed = false;
   /** When this store's answers may report a change (see {@link Durability}). */
@@ -217,6 +221,16 @@ export class Store {
   }
 
   /**
+   * Adds work that runs at the end of each unit of work that emitted events,
+   * in the same transaction (the notification outbox enqueues there, so a
+   * notice commits or rolls back with its event). Answers its removal.
+   */
+  onUnitEvents(hook: UnitEventsHook): () => void {
+    this.unitEventsHooks.add(hook);
+    return () => this.unitEventsHooks.delete(hook);
+  }
+
+  /**
    * Runs a unit of work in one transaction, retrying PostgreSQL serialization
    * failures and deadlocks; events emitted inside are sequenced and written last.
    * @throws StoreUnavailableError when the store cannot take the write (disk full, read-only).
@@ -302,6 +316,7 @@ export class Store {
       beforeCommit: (write) => finalWrites.push(write),
     };
     const value = await work(tx);
+    if (events.length > 0) for (const hook of this.unitEventsHooks) await hook(tx, events);
     const writes = finalWrites.flatMap((write) => write());
     return { value, events, now, callbacks, writes };
   }

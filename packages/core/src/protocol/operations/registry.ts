@@ -1,12 +1,14 @@
 import {
   createAgentApplicationContract,
   createCredentialContract,
+  labelCredentialContract,
   listAgentApplicationsContract,
   listCredentialsContract,
   removeAgentApplicationContract,
   revokeCredentialContract,
   selfCredentialContract,
 } from './accounts.js';
+import { getApprovalPolicyContract, replaceApprovalPolicyContract } from './approval-policy.js';
 import { exportAuditContract, runAuditContract } from './audit.js';
 import { createConversationContract, postInputContract } from './conversations.js';
 import {
@@ -25,6 +27,7 @@ import {
 } from './executor.js';
 import { cancelCallContract, submitCallsContract } from './gateway.js';
 import { claudeCodeHookContract, hookEventContract } from './hooks.js';
+import { listDeliveriesContract, redeliverContract } from './notifications.js';
 import { getOverlayContract, replaceOverlayContract, trustOverlayContract } from './overlays.js';
 import { getConfigurationContract, putConfigurationContract } from './profile.js';
 import { getRetentionContract, putRetentionContract } from './retention.js';
@@ -71,6 +74,10 @@ export const OPERATION_CONTRACTS = {
   'decisions.resolve': resolveContract,
   'decisions.retry': retryContract,
   'decisions.list': listDecisionsContract,
+  'notifications.list': listDeliveriesContract,
+  'notifications.redeliver': redeliverContract,
+  'approvalPolicy.get': getApprovalPolicyContract,
+  'approvalPolicy.replace': replaceApprovalPolicyContract,
   'overlays.get': getOverlayContract,
   'overlays.replace': replaceOverlayContract,
   'overlays.trust': trustOverlayContract,
@@ -83,6 +90,7 @@ export const OPERATION_CONTRACTS = {
   'credentials.list': listCredentialsContract,
   'credentials.self': selfCredentialContract,
   'credentials.revoke': revokeCredentialContract,
+  'credentials.label': labelCredentialContract,
   'agentApplications.create': createAgentApplicationContract,
   'agentApplications.list': listAgentApplicationsContract,
   'agentApplications.remove': removeAgentApplicationContract,

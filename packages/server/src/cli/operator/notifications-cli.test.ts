@@ -1,0 +1,106 @@
+import { execFile } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../testing/harness.js';
+import {
+  deployWithChannels,
+  freePort,
+  type NotifyDeployment,
+  startReceiver,
+} from '../../testing/notify-kit.js';
+import { backends } from '../../testing/stores.js';
+
+const run = promisify(execFile);
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../../cli.ts');
+const sqlite = (await backends()).find((backend) => backend.name === 'sqlite')!;
+const SECRET = `whsec_${Buffer.alloc(32, 4).toString('base64')}`;
+
+async function airlock(d: NotifyDeployment, args: string[]) {
+  const env = {
+    ...process.env,
+    AIRLOCK_URL: d.url,
+    AIRLOCK_TOKEN: d.tokens.member,
+    AIRLOCK_WORKSPACE: d.workspaceId,
+  };
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', cli, ...args],
+      { env },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('airlock notifications list|redeliver against a running kernel', () => {
+  let d: NotifyDeployment;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let healthy = false;
+  let runId: string;
+
+  beforeAll(async () => {
+    receiver = await startReceiver(() => ({ status: healthy ? 204 : 500 }));
+    d = await deployWithChannels(
+      sqlite,
+      ({ workspaceId }) => ({
+        channels: [
+          {
+            name: 'ops',
+            kind: 'webhook',
+            workspace: workspaceId,
+            url: receiver.url,
+            secrets: [SECRET],
+            max_attempts: 1,
+          },
+        ],
+      }),
+      { port: await freePort(), notificationTuning: { pollMs: 50 } },
+    );
+    runId = await d.park();
+    await waitFor(async () => (await d.events(runId, 'notification.dead_lettered'))[0]);
+  });
+  afterAll(async () => {
+    await d?.close();
+    await receiver?.close();
+  });
+
+  let id: string;
+
+  it('lists the dead letter with its error, never a secret', async () => {
+    const listed = await airlock(d, ['notifications', 'list', '--state', 'dead']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/ntf_\S+ {2}dead {2}ops \(webhook\) {2}task\.parked/);
+    expect(listed.stdout).toContain('last error: the receiver answered 500');
+    expect(listed.stdout).not.toContain(SECRET);
+    id = /(ntf_\S+)/.exec(listed.stdout)![1]!;
+  }, 60_000);
+
+  it('redelivers it with the same id once the receiver is back', async () => {
+    healthy = true;
+    const again = await airlock(d, ['notifications', 'redeliver', id]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`${id} is due again now (ops)`);
+    await waitFor(async () => (await d.events(runId, 'notification.delivered'))[0]);
+    expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(id);
+    const json = await airlock(d, ['notifications', 'list', '--run', runId, '--json']);
+    expect(JSON.parse(json.stdout).deliveries[0]).toMatchObject({
+      id,
+      state: 'delivered',
+      attempts: 1,
+    });
+  }, 60_000);
+
+  it('refuses a bad state and an unknown delivery with their codes', async () => {
+    const bad = await airlock(d, ['notifications', 'list', '--state', 'lost']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('invalid_input');
+    const missing = await airlock(d, ['notifications', 'redeliver', 'ntf_missing']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('delivery_not_found');
+  }, 60_000);
+});

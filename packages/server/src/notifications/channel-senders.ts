@@ -1,0 +1,72 @@
+import type { Logger } from 'pino';
+import type { DeliveryRow } from '../store/notifications.js';
+import type { ChannelConfig, NotificationsConfig } from './config.js';
+import { EmailSender } from './email.js';
+import type { NotificationPayload } from './payload.js';
+import { SlackSender } from './slack.js';
+import { sendWebhook } from './webhook.js';
+
+/** What a channel kept of a delivered notice (a Slack message's `channel:ts`), or null. */
+export type SentRef = string | null;
+
+/**
+ * Sends one delivery over its channel; one sender per channel, built once
+ * (a Slack client, an SMTP transport).
+ */
+export class ChannelSenders {
+  private readonly slack = new Map<string, SlackSender>();
+  private readonly email = new Map<string, EmailSender>();
+
+  constructor(
+    private readonly config: NotificationsConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The configured channel a delivery names; undefined when the configuration dropped it. */
+  channelOf(delivery: Pick<DeliveryRow, 'workspace_id' | 'channel'>): ChannelConfig | undefined {
+    return this.config.channels.find(
+      (channel) => channel.workspace === delivery.workspace_id && channel.name === delivery.channel,
+    );
+  }
+
+  /** The Slack sender of a channel (for updating its messages after a decision). */
+  slackSender(channel: Extract<ChannelConfig, { kind: 'slack' }>): SlackSender {
+    let sender = this.slack.get(channel.workspace + channel.name);
+    if (!sender) {
+      sender = new SlackSender(channel, this.logger);
+      this.slack.set(channel.workspace + channel.name, sender);
+    }
+    return sender;
+  }
+
+  /**
+   * Sends a delivery.
+   * @throws Error when the channel refuses it or cannot be reached (the attempt failed).
+   */
+  async send(delivery: DeliveryRow, now: number): Promise<SentRef> {
+    const channel = this.channelOf(delivery);
+    if (!channel) throw new Error(`no channel ${delivery.channel} is configured any more`);
+    const payload = JSON.parse(delivery.payload) as NotificationPayload;
+    switch (channel.kind) {
+      case 'webhook':
+        await sendWebhook(channel, delivery, now);
+        return null;
+      case 'slack':
+        return this.slackSender(channel).post(delivery.id, payload);
+      case 'email': {
+        let sender = this.email.get(channel.workspace + channel.name);
+        if (!sender) {
+          sender = new EmailSender(channel);
+          this.email.set(channel.workspace + channel.name, sender);
+        }
+        await sender.send(delivery.id, payload, this.config.publicUrl);
+        return null;
+      }
+    }
+  }
+
+  /** Closes every transport. */
+  close(): void {
+    for (const sender of this.email.values()) sender.close();
+  }
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  describeChannel,
+  fingerprint,
+  loadNotificationsConfig,
+  NotificationsConfigError,
+  parseNotificationsConfig,
+} from './config.js';
+
+const SECRET = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
+
+function problemsOf(input: unknown, env: NodeJS.ProcessEnv = {}) {
+  try {
+    parseNotificationsConfig(input, env);
+  } catch (error) {
+    if (error instanceof NotificationsConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('the configuration was accepted');
+}
+
+describe('notification configuration', () => {
+  it('reads secrets inline or from the environment, and shows only their fingerprints', () => {
+    const config = parseNotificationsConfig(
+      {
+        public_url: 'https://airlock.example.com',
+        channels: [
+          {
+            name: 'hook',
+            kind: 'webhook',
+            workspace: 'ws_1',
+            url: 'https://example.com/h',
+            secrets: [{ env: 'HOOK_SECRET' }],
+          },
+          {
+            name: 'slack',
+            kind: 'slack',
+            workspace: 'ws_1',
+            token: 'xoxb-1',
+            signing_secret: 'sign',
+            channel: 'C1',
+            members: {},
+          },
+        ],
+      },
+      { HOOK_SECRET: SECRET },
+    );
+    const shown = JSON.stringify(config.channels.map(describeChannel));
+    expect(shown).not.toContain(SECRET);
+    expect(shown).not.toContain('xoxb-1');
+    expect(shown).not.toContain('"sign"');
+    expect(shown).toContain(fingerprint(SECRET));
+    expect(fingerprint(SECRET)).toMatch(/^sha256:[0-9a-f]{12}$/);
+  });
+
+  it('reports every problem with a stable code and a JSON pointer, never the secret', () => {
+    const problems = problemsOf({
+      channels: [
+        {
+          name: 'a',
+          kind: 'webhook',
+          workspace: 'ws',
+          url: 'ftp://x',
+          secrets: ['whsec_short'],
+          colour: 1,
+        },
+        { name: 'b', kind: 'pager', workspace: 'ws' },
+      ],
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'unknown_key', pointer: '/channels/0/colour' }),
+        expect.objectContaining({ code: 'invalid_value', pointer: '/channels/0/url' }),
+        expect.objectContaining({ code: 'invalid_value', pointer: '/channels/1/kind' }),
+      ]),
+    );
+    const secretProblems = problemsOf(
+      {
+        channels: [
+          {
+            name: 'a',
+            kind: 'webhook',
+            workspace: 'ws',
+            url: 'https://x',
+            secrets: ['whsec_short', { env: 'NOPE' }],
+          },
+          { name: 'a', kind: 'webhook', workspace: 'ws', url: 'https://y', secrets: [SECRET] },
+        ],
+      },
+      {},
+    );
+    expect(secretProblems.map((p) => [p.code, p.pointer])).toEqual([
+      ['invalid_webhook_secret', '/channels/0/secrets/0'],
+      ['missing_environment_variable', '/channels/0/secrets/1'],
+      ['duplicate_channel', '/channels/1/name'],
+    ]);
+    expect(JSON.stringify(secretProblems)).not.toContain('whsec_short');
+  });
+
+  it('names an unreadable or non-JSON file in its error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-notify-'));
+    const file = join(dir, 'n.json');
+    writeFileSync(file, '{ nope');
+    expect(() => loadNotificationsConfig(file)).toThrow(/is not JSON/);
+    expect(() => loadNotificationsConfig(join(dir, 'missing.json'))).toThrow(/ENOENT/);
+  });
+});

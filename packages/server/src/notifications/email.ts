@@ -1,0 +1,118 @@
+import type { TaskView } from '@airlock/core';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { signActionLink } from './action-links.js';
+import type { EmailChannelConfig } from './config.js';
+import { headline, type NotificationPayload } from './payload.js';
+
+/** The path action links point to, under the kernel's public URL. */
+export const ACTION_LINK_PATH = '/notifications/email/actions/';
+
+function describeTask(task: TaskView): string[] {
+  const lines = [`Tool: ${task.tool_name}`];
+  if (task.prompt) lines.push(`Question: ${task.prompt}`);
+  if (task.options) lines.push(`Options: ${task.options.join(' | ')}`);
+  lines.push('Input:', JSON.stringify(task.tool_input, null, 2) ?? 'null');
+  const profile = task.effect_profile;
+  if (profile) {
+    lines.push(
+      `Action tags: ${profile.action_tags.join(', ') || 'none'}`,
+      `Targets: ${profile.targets.join(', ') || 'none'}`,
+      `Mode: ${profile.mode}`,
+    );
+  }
+  if (task.deadline_at !== null) {
+    lines.push(`Waits until: ${new Date(task.deadline_at).toISOString()}`);
+  }
+  return lines;
+}
+
+/** The plain-text body of a notice's email, with its action links when the channel has them. */
+export function emailText(
+  payload: NotificationPayload,
+  links: { approve: string; deny: string } | null,
+): string {
+  const lines = [headline(payload), ''];
+  const task = payload.data.task;
+  if (task) lines.push(...describeTask(task), '');
+  lines.push(`Run: ${payload.data.run.id}`);
+  if (payload.data.card_url) lines.push(`Open it in the inbox: ${payload.data.card_url}`);
+  if (links) {
+    lines.push(
+      '',
+      'Or decide from here (each link works once, for this version of the call):',
+      `Approve: ${links.approve}`,
+      `Deny: ${links.deny}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Sends notices over SMTP with nodemailer, one transport per channel. */
+export class EmailSender {
+  private readonly transport: Transporter;
+
+  constructor(private readonly channel: EmailChannelConfig) {
+    const { smtp } = channel;
+    this.transport = nodemailer.createTransport({
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.secure ?? smtp.port === 465,
+      ...(smtp.user && smtp.password
+        ? { auth: { user: smtp.user, pass: smtp.password.value } }
+        : {}),
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
+  }
+
+  private linksFor(recipient: string, payload: NotificationPayload, publicUrl: string | undefined) {
+    const links = this.channel.action_links;
+    const task = payload.data.task;
+    const member = links?.members[recipient];
+    if (!links || !member || !publicUrl || !task || payload.type !== 'airlock.task.parked') {
+      return null;
+    }
+    const base = `${publicUrl.replace(/\/+$/, '')}${ACTION_LINK_PATH}`;
+    const claim = {
+      workspace_id: payload.data.workspace_id,
+      channel: this.channel.name,
+      run_id: task.run_id,
+      task_key: task.key,
+      version: task.version,
+      member,
+      expires_at: task.deadline_at ?? 0,
+    };
+    return {
+      approve: base + signActionLink(links.secret.value, { ...claim, action: 'approve' }),
+      deny: base + signActionLink(links.secret.value, { ...claim, action: 'deny' }),
+    };
+  }
+
+  /**
+   * Sends the notice to every recipient (one message each: action links are personal).
+   * @throws Error when the SMTP server refuses it or cannot be reached.
+   */
+  async send(
+    deliveryId: string,
+    payload: NotificationPayload,
+    publicUrl: string | undefined,
+  ): Promise<void> {
+    for (const recipient of this.channel.to) {
+      await this.transport.sendMail({
+        from: this.channel.from,
+        to: recipient,
+        subject: `[Airlock] ${headline(payload)}`.slice(0, 200),
+        text: emailText(payload, this.linksFor(recipient, payload, publicUrl)),
+        // Lets a receiving system dedupe a notice sent again after a crash.
+        messageId: `<${deliveryId}.${Buffer.from(recipient).toString('hex').slice(0, 16)}@airlock>`,
+        headers: { 'X-Airlock-Delivery': deliveryId },
+      });
+    }
+  }
+
+  /** Closes the SMTP transport. */
+  close(): void {
+    this.transport.close();
+  }
+}

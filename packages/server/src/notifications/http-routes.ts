@@ -1,0 +1,155 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { readBody } from '../api/rest.js';
+import { AirlockError } from '../errors.js';
+import type { KernelContext } from '../kernel/context.js';
+import { checkActionLink, peekActionLink } from './action-links.js';
+import type { ChannelSenders } from './channel-senders.js';
+import type { NotificationsConfig } from './config.js';
+import { ACTION_LINK_PATH } from './email.js';
+import { decideForMember } from './member-decision.js';
+import { handleSlackInteraction } from './slack-interactions.js';
+
+/** Slack's interaction requests: `/notifications/slack/{workspace}/{channel}/interactions`. */
+const SLACK_PATH = /^\/notifications\/slack\/([^/]+)\/([^/]+)\/interactions$/;
+/** Interaction payloads and action-link forms are small. */
+const BODY_LIMIT = 64 * 1024;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function page(res: ServerResponse, status: number, title: string, body: string): void {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+  });
+  res.end(html);
+}
+
+/**
+ * The HTTP routes of the notification channels: Slack's interaction
+ * endpoint, and the email action links (a GET shows a confirmation form, so
+ * a mail scanner that follows links decides nothing; its POST decides).
+ * Answers true when it served the request.
+ */
+export function notificationRoutes(options: {
+  ctx: KernelContext;
+  config: NotificationsConfig;
+  senders: ChannelSenders;
+  logger: Logger;
+}): (req: IncomingMessage, res: ServerResponse, url: URL) => boolean {
+  const { ctx, config, senders, logger } = options;
+  const slack = async (req: IncomingMessage, res: ServerResponse, match: RegExpExecArray) => {
+    const [workspace, name] = [decodeURIComponent(match[1]!), decodeURIComponent(match[2]!)];
+    const channel = config.channels.find(
+      (c) => c.kind === 'slack' && c.workspace === workspace && c.name === name,
+    );
+    if (channel?.kind !== 'slack') {
+      throw new AirlockError('not_found', 'no such Slack channel');
+    }
+    const body = (await readBody(req, BODY_LIMIT)).toString('utf8');
+    const header = (name: string) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const answer = await handleSlackInteraction({
+      ctx,
+      channel,
+      sender: senders.slackSender(channel),
+      logger,
+      headers: {
+        timestamp: header('x-slack-request-timestamp'),
+        signature: header('x-slack-signature'),
+      },
+      body,
+    });
+    res.writeHead(answer.status, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(answer.body);
+  };
+  const action = async (req: IncomingMessage, res: ServerResponse, token: string) => {
+    const claim = peekActionLink(token);
+    const channel = claim
+      ? config.channels.find(
+          (c) =>
+            c.kind === 'email' && c.workspace === claim.workspace_id && c.name === claim.channel,
+        )
+      : undefined;
+    const secret = channel?.kind === 'email' ? channel.action_links?.secret.value : undefined;
+    const refused = secret ? checkActionLink(secret, token, ctx.store.now()) : 'bad_signature';
+    if (!claim || refused === 'bad_signature') {
+      page(
+        res,
+        403,
+        'This link is not valid',
+        '<p>Open the call in the Airlock inbox instead.</p>',
+      );
+      return;
+    }
+    if (refused === 'expired') {
+      page(res, 410, 'This link has expired', '<p>The call stopped waiting for a decision.</p>');
+      return;
+    }
+    const verb = claim.action === 'approve' ? 'Approve' : 'Deny';
+    if (req.method === 'GET') {
+      page(
+        res,
+        200,
+        `${verb} this call?`,
+        `<p>Run ${escapeHtml(claim.run_id)}, row ${escapeHtml(claim.task_key)}.</p><form method="post"><button type="submit">${verb}</button></form>`,
+      );
+      return;
+    }
+    await readBody(req, BODY_LIMIT);
+    try {
+      const { decidedBy } = await decideForMember(ctx, {
+        workspaceId: claim.workspace_id,
+        memberCredentialId: claim.member,
+        runId: claim.run_id,
+        taskKey: claim.task_key,
+        version: claim.version,
+        action: claim.action,
+        via: 'email',
+      });
+      page(
+        res,
+        200,
+        claim.action === 'approve' ? 'Approved' : 'Denied',
+        `<p>Recorded as ${escapeHtml(decidedBy)}.</p>`,
+      );
+    } catch (error) {
+      if (!(error instanceof AirlockError)) throw error;
+      page(
+        res,
+        error.status,
+        'Nothing was decided',
+        `<p>${escapeHtml(error.detail)} (${error.code})</p>`,
+      );
+    }
+  };
+  return (req, res, url) => {
+    const slackMatch = SLACK_PATH.exec(url.pathname);
+    const isAction = url.pathname.startsWith(ACTION_LINK_PATH);
+    if (!slackMatch && !isAction) return false;
+    const allowed = slackMatch
+      ? req.method === 'POST'
+      : req.method === 'GET' || req.method === 'POST';
+    const served = !allowed
+      ? Promise.reject(new AirlockError('method_not_allowed', `${req.method} is not served here`))
+      : slackMatch
+        ? slack(req, res, slackMatch)
+        : action(req, res, url.pathname.slice(ACTION_LINK_PATH.length));
+    served.catch((error: unknown) => {
+      if (!(error instanceof AirlockError))
+        logger.error({ err: error }, 'notification route failed');
+      if (res.headersSent) return;
+      const known =
+        error instanceof AirlockError ? error : new AirlockError('internal', 'internal error');
+      res.writeHead(known.status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(known.toBody()));
+    });
+    return true;
+  };
+}

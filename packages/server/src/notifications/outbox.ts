@@ -1,0 +1,67 @@
+import { runView, taskView } from '../kernel/views.js';
+import { enqueueDeliveries, type NewDelivery } from '../store/notifications.js';
+import { peekRun } from '../store/runs.js';
+import type { PendingEvent, Tx } from '../store/store.js';
+import { findTask } from '../store/tasks.js';
+import type { NotificationsConfig } from './config.js';
+import { cardUrl, type NotificationPayload } from './payload.js';
+import { channelWants, notifyingEventOf } from './routing.js';
+
+/**
+ * The outbox's enqueue, run at the end of every unit of work that emitted
+ * events (Store.onUnitEvents), inside its transaction: one delivery per
+ * subscribed channel for each event that needs a person. The notice commits
+ * with its event or not at all.
+ */
+export function outboxEnqueue(
+  config: NotificationsConfig,
+  onEnqueued: () => void,
+): (tx: Tx, events: readonly PendingEvent[]) => Promise<void> {
+  const workspaces = new Set(config.channels.map((channel) => channel.workspace));
+  return async (tx, events) => {
+    const deliveries: NewDelivery[] = [];
+    for (const event of events) {
+      if (!workspaces.has(event.workspace_id)) continue;
+      const kind = notifyingEventOf(event);
+      if (kind === null) continue;
+      const run = await peekRun(tx, event.run_id);
+      if (!run) continue;
+      const row = event.task_key ? await findTask(tx, event.run_id, event.task_key) : undefined;
+      const task = row ? taskView(row) : null;
+      const view = runView(run);
+      const subject = {
+        event: kind,
+        application: run.agent_application_id,
+        tool: task?.tool_name ?? null,
+        actionTags: task?.effect_profile?.action_tags ?? [],
+        ruleSet: view.permission_rule_set,
+      };
+      const payload: NotificationPayload = {
+        type: `airlock.${kind}`,
+        timestamp: new Date(tx.now).toISOString(),
+        data: {
+          workspace_id: event.workspace_id,
+          event: { type: event.type, data: event.data ?? {}, principal: event.principal ?? null },
+          run: view,
+          task,
+          card_url: cardUrl(config.publicUrl, run.id),
+        },
+      };
+      for (const channel of config.channels) {
+        if (channel.workspace !== event.workspace_id || !channelWants(channel, subject)) continue;
+        deliveries.push({
+          workspace_id: event.workspace_id,
+          run_id: event.run_id,
+          task_key: event.task_key ?? null,
+          event_type: kind,
+          channel: channel.name,
+          channel_kind: channel.kind,
+          payload,
+        });
+      }
+    }
+    if (deliveries.length === 0) return;
+    await enqueueDeliveries(tx, deliveries);
+    tx.afterCommit(onEnqueued);
+  };
+}

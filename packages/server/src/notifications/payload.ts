@@ -1,0 +1,48 @@
+import type { RunView, TaskView } from '@airlock/core';
+import type { NotifyingEvent } from './config.js';
+
+/**
+ * The notice every channel is built from, and the body a webhook receives
+ * (Standard Webhooks' `{type, timestamp, data}` envelope). `run` and `task`
+ * are the protocol's view types from @airlock/core, as the API shows them.
+ */
+export interface NotificationPayload {
+  /** `airlock.` and the notifying event, e.g. `airlock.task.parked`. */
+  type: `airlock.${NotifyingEvent}`;
+  /** When the event happened (ISO 8601). */
+  timestamp: string;
+  data: {
+    workspace_id: string;
+    /** The event as the log records it: what happened, its data and who caused it. */
+    event: { type: string; data: Record<string, unknown>; principal: string | null };
+    run: RunView;
+    /** The row that needs a person; null for a run-level event. */
+    task: TaskView | null;
+    /** The run's story in the web inbox, where the row's card is. */
+    card_url: string | null;
+  };
+}
+
+/** The inbox link of a run's story (the card of its waiting row is there). */
+export function cardUrl(publicUrl: string | undefined, runId: string): string | null {
+  if (!publicUrl) return null;
+  return `${publicUrl.replace(/\/+$/, '')}/#/runs/${encodeURIComponent(runId)}`;
+}
+
+/** One line saying what a notice asks of a person. */
+export function headline(payload: NotificationPayload): string {
+  const task = payload.data.task;
+  const tool = task?.tool_name ?? 'a call';
+  switch (payload.type) {
+    case 'airlock.task.parked':
+      return `Approval needed: ${tool}`;
+    case 'airlock.task.asked':
+      return `Question waiting: ${task?.prompt ?? ''}`.trim();
+    case 'airlock.task.expired':
+      return `Expired without a decision: ${tool}`;
+    case 'airlock.run.held':
+      return `Run ${payload.data.run.id} holds on a failed row: retry or abandon it`;
+    case 'airlock.run.failed':
+      return `Run ${payload.data.run.id} failed`;
+  }
+}

@@ -1,0 +1,56 @@
+import type { PendingEvent } from '../store/store.js';
+import type { ChannelConfig, NotifyingEvent } from './config.js';
+
+/**
+ * Which event needs a person, and which channels hear of it: the routing of
+ * issue 27, pure so that every rule of it is tested without a kernel.
+ */
+
+/** The notifying event an event of the log is, or null when nobody need hear of it. */
+export function notifyingEventOf(event: PendingEvent): NotifyingEvent | null {
+  switch (event.type) {
+    case 'task.parked':
+    case 'task.asked':
+    case 'task.expired':
+    case 'run.failed':
+      return event.type;
+    case 'run.attention_required':
+      // A row holding its run (on_failure hold, a hook included) waits for a person to retry it.
+      return event.data?.reason === 'failure_hold' ? 'run.held' : null;
+    default:
+      return null;
+  }
+}
+
+/** What a channel's `when` is matched against. */
+export interface RoutedSubject {
+  event: NotifyingEvent;
+  application: string | null;
+  tool: string | null;
+  actionTags: readonly string[];
+  ruleSet: string | null;
+}
+
+function anyOf(
+  wanted: readonly string[] | undefined,
+  present: readonly (string | null)[],
+): boolean {
+  if (wanted === undefined) return true;
+  return present.some((value) => value !== null && wanted.includes(value));
+}
+
+/**
+ * True when a channel subscribes to the subject: every key of its `when`
+ * must match (one listed value is enough within a key); no `when`, every event.
+ */
+export function channelWants(channel: ChannelConfig, subject: RoutedSubject): boolean {
+  const when = channel.when;
+  if (!when) return true;
+  return (
+    anyOf(when.events, [subject.event]) &&
+    anyOf(when.applications, [subject.application]) &&
+    anyOf(when.tools, [subject.tool]) &&
+    anyOf(when.action_tags, subject.actionTags) &&
+    anyOf(when.rule_sets, [subject.ruleSet])
+  );
+}

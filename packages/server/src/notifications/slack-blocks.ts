@@ -1,0 +1,123 @@
+import type { TaskView } from '@airlock/core';
+import { headline, type NotificationPayload } from './payload.js';
+
+/**
+ * Slack Block Kit messages for a notice: the call, its effect profile and,
+ * for a parked call, Approve / Deny buttons whose value binds the press to
+ * the row version that was shown.
+ */
+
+/** What a button carries back in the interaction: the row, its version and the delivery. */
+export interface ButtonValue {
+  workspace_id: string;
+  run_id: string;
+  task_key: string;
+  version: string;
+  delivery_id: string;
+}
+
+/** The action ids of the two buttons. */
+export const APPROVE_ACTION = 'airlock_approve';
+/** The action id of the Deny button. */
+export const DENY_ACTION = 'airlock_deny';
+
+type Block = Record<string, unknown>;
+
+/** Keeps Slack's 3000-character limit of a text object, with room for the fence. */
+function clip(text: string, max = 2800): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** Escapes the three characters Slack's mrkdwn treats as control characters. */
+export function escapeMrkdwn(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function callText(task: TaskView): string {
+  const input = JSON.stringify(task.tool_input, null, 2) ?? 'null';
+  return `*${escapeMrkdwn(task.tool_name)}*\n\`\`\`${escapeMrkdwn(clip(input))}\`\`\``;
+}
+
+function profileFields(task: TaskView): Block[] {
+  const profile = task.effect_profile;
+  if (!profile) return [];
+  const tags = profile.action_tags.length > 0 ? profile.action_tags.join(', ') : 'none';
+  const targets = profile.targets.length > 0 ? profile.targets.join(', ') : 'none';
+  const rules = profile.matched_rules.map((rule) => `${rule.verdict} #${rule.index}`).join(', ');
+  return [
+    {
+      type: 'section',
+      fields: [
+        { type: 'mrkdwn', text: `*Action tags*\n${escapeMrkdwn(clip(tags, 1900))}` },
+        { type: 'mrkdwn', text: `*Targets*\n${escapeMrkdwn(clip(targets, 1900))}` },
+        { type: 'mrkdwn', text: `*Mode*\n${profile.mode}` },
+        { type: 'mrkdwn', text: `*Matched rules*\n${rules || 'none'}` },
+      ],
+    },
+  ];
+}
+
+/** The message posted for a notice (blocks, and the plain text Slack shows in notifications). */
+export function noticeMessage(
+  deliveryId: string,
+  payload: NotificationPayload,
+): { text: string; blocks: Block[] } {
+  const text = headline(payload);
+  const blocks: Block[] = [{ type: 'header', text: { type: 'plain_text', text: clip(text, 150) } }];
+  const task = payload.data.task;
+  if (task) {
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: callText(task) } });
+    blocks.push(...profileFields(task));
+  }
+  const context = [`run ${payload.data.run.id}`, task ? `row ${task.key}` : null]
+    .filter(Boolean)
+    .join(' · ');
+  blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeMrkdwn(context) }] });
+  const elements: Block[] = [];
+  if (payload.type === 'airlock.task.parked' && task) {
+    const value: ButtonValue = {
+      workspace_id: payload.data.workspace_id,
+      run_id: task.run_id,
+      task_key: task.key,
+      version: task.version,
+      delivery_id: deliveryId,
+    };
+    const encoded = JSON.stringify(value);
+    elements.push(
+      {
+        type: 'button',
+        action_id: APPROVE_ACTION,
+        style: 'primary',
+        text: { type: 'plain_text', text: 'Approve' },
+        value: encoded,
+      },
+      {
+        type: 'button',
+        action_id: DENY_ACTION,
+        style: 'danger',
+        text: { type: 'plain_text', text: 'Deny' },
+        value: encoded,
+      },
+    );
+  }
+  if (payload.data.card_url) {
+    elements.push({
+      type: 'button',
+      action_id: 'airlock_open',
+      text: { type: 'plain_text', text: 'Open in the inbox' },
+      url: payload.data.card_url,
+    });
+  }
+  if (elements.length > 0) blocks.push({ type: 'actions', elements });
+  return { text, blocks };
+}
+
+/** The message once decided: the call as it was, and who decided instead of the buttons. */
+export function decidedMessage(
+  original: { text: string; blocks: Block[] },
+  outcome: string,
+): { text: string; blocks: Block[] } {
+  const blocks = original.blocks.filter((block) => block.type !== 'actions');
+  blocks.push({ type: 'section', text: { type: 'mrkdwn', text: escapeMrkdwn(outcome) } });
+  return { text: `${original.text}: ${outcome}`, blocks };
+}

@@ -1,0 +1,137 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Logger } from 'pino';
+import { AirlockError } from '../errors.js';
+import type { KernelContext } from '../kernel/context.js';
+import type { SlackChannelConfig } from './config.js';
+import { decideForMember } from './member-decision.js';
+import type { SlackSender } from './slack.js';
+import { APPROVE_ACTION, type ButtonValue, DENY_ACTION } from './slack-blocks.js';
+
+/** How far a Slack request's timestamp may be from the kernel's clock: five minutes. */
+export const SLACK_REPLAY_WINDOW_S = 300;
+
+/**
+ * True when a request carries Slack's signature over its raw body: `v0=` and
+ * the hex HMAC-SHA256 of `v0:timestamp:body` under the signing secret, with
+ * a timestamp within the replay window.
+ */
+export function verifySlackSignature(
+  signingSecret: string,
+  request: { timestamp: string | undefined; signature: string | undefined; body: string },
+  nowMs: number,
+): boolean {
+  const { timestamp, signature, body } = request;
+  if (!timestamp || !signature || !/^\d{1,12}$/.test(timestamp)) return false;
+  if (Math.abs(Math.floor(nowMs / 1000) - Number(timestamp)) > SLACK_REPLAY_WINDOW_S) return false;
+  const expected = Buffer.from(
+    `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`,
+  );
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** The part of a `block_actions` interaction payload the kernel reads. */
+interface BlockActions {
+  type: string;
+  user?: { id?: string; username?: string; name?: string };
+  actions?: { action_id?: string; value?: string }[];
+  channel?: { id?: string };
+  container?: { channel_id?: string; message_ts?: string };
+  message?: { ts?: string; text?: string; blocks?: Record<string, unknown>[] };
+}
+
+function parseButton(value: string | undefined): ButtonValue | null {
+  if (!value) return null;
+  try {
+    const parsed = JSON.parse(value) as ButtonValue;
+    const fields = ['workspace_id', 'run_id', 'task_key', 'version', 'delivery_id'] as const;
+    return fields.every((field) => typeof parsed[field] === 'string') ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What the interaction endpoint answers Slack: a status and a short text. */
+export interface InteractionAnswer {
+  status: number;
+  body: string;
+}
+
+/**
+ * Handles one Slack interaction request for a channel: verifies its
+ * signature, turns an Approve or Deny press into the mapped member's decision
+ * through the kernel's decision path (bound to the row version on the button,
+ * so a second press changes nothing), then updates the message with who
+ * decided, or tells the person alone why their press was refused.
+ */
+export async function handleSlackInteraction(options: {
+  ctx: KernelContext;
+  channel: SlackChannelConfig;
+  sender: SlackSender;
+  logger: Logger;
+  headers: { timestamp: string | undefined; signature: string | undefined };
+  body: string;
+}): Promise<InteractionAnswer> {
+  const { ctx, channel, sender, body } = options;
+  if (
+    !verifySlackSignature(
+      channel.signing_secret.value,
+      { ...options.headers, body },
+      ctx.store.now(),
+    )
+  ) {
+    return { status: 401, body: 'invalid signature' };
+  }
+  let payload: BlockActions;
+  try {
+    payload = JSON.parse(new URLSearchParams(body).get('payload') ?? '') as BlockActions;
+  } catch {
+    return { status: 400, body: 'no interaction payload' };
+  }
+  const action = payload.actions?.[0];
+  if (payload.type !== 'block_actions' || !action) return { status: 200, body: '' };
+  if (action.action_id !== APPROVE_ACTION && action.action_id !== DENY_ACTION) {
+    return { status: 200, body: '' };
+  }
+  const button = parseButton(action.value);
+  const slackChannel = payload.container?.channel_id ?? payload.channel?.id;
+  const ts = payload.container?.message_ts ?? payload.message?.ts;
+  const user = payload.user?.id;
+  if (!button || !slackChannel || !ts || !user || button.workspace_id !== channel.workspace) {
+    return { status: 400, body: 'not an Airlock button' };
+  }
+  const member = channel.members[user];
+  const who = payload.user?.username ?? payload.user?.name ?? user;
+  try {
+    if (!member) {
+      throw new AirlockError('forbidden', 'your Slack user is not mapped to an Airlock member');
+    }
+    const verb = action.action_id === APPROVE_ACTION ? 'approve' : 'deny';
+    const { decidedBy } = await decideForMember(ctx, {
+      workspaceId: channel.workspace,
+      memberCredentialId: member,
+      runId: button.run_id,
+      taskKey: button.task_key,
+      version: button.version,
+      action: verb,
+      via: `Slack, ${who}`,
+    });
+    const original = { text: payload.message?.text ?? '', blocks: payload.message?.blocks ?? [] };
+    const outcome = `${verb === 'approve' ? 'Approved' : 'Denied'} by ${who} (${decidedBy})`;
+    await sender
+      .markDecided({ channel: slackChannel, ts }, original, outcome)
+      .catch((error: unknown) =>
+        options.logger.warn({ err: error }, 'slack message update failed'),
+      );
+    return { status: 200, body: '' };
+  } catch (error) {
+    if (!(error instanceof AirlockError)) throw error;
+    await sender
+      .tellOnly(
+        { channel: slackChannel, user },
+        `Airlock did not record your press: ${error.detail} (${error.code})`,
+      )
+      .catch((failure: unknown) => options.logger.warn({ err: failure }, 'slack ephemeral failed'));
+    return { status: 200, body: '' };
+  }
+}

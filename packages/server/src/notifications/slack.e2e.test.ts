@@ -1,0 +1,187 @@
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../testing/harness.js';
+import {
+  deployWithChannels,
+  freePort,
+  type NotifyDeployment,
+  type Received,
+  startReceiver,
+} from '../testing/notify-kit.js';
+import { backends } from '../testing/stores.js';
+
+const all = await backends();
+const SIGNING_SECRET = 'slack-signing-secret-for-tests';
+const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
+
+/** Slack's Web API as a local server: chat.* answers like Slack, and every call is kept. */
+async function startSlack() {
+  let ts = 1000;
+  return startReceiver((request) => {
+    if (request.path === '/api/chat.postMessage') {
+      ts += 1;
+      return {
+        status: 200,
+        body: JSON.stringify({ ok: true, channel: 'C123', ts: `${ts}.000100` }),
+      };
+    }
+    return { status: 200, body: JSON.stringify({ ok: true }) };
+  });
+}
+
+/** The fields of a Web API call, whichever encoding the client chose. */
+function fieldsOf(request: Received): Record<string, unknown> {
+  if (request.headers['content-type']?.includes('application/json'))
+    return JSON.parse(request.body);
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(request.body)) {
+    fields[key] = key === 'blocks' ? JSON.parse(value) : value;
+  }
+  return fields;
+}
+
+/** Signs an interaction body the way Slack does (v0, HMAC-SHA256 over v0:timestamp:body). */
+function signed(body: string, secret = SIGNING_SECRET, at = Math.floor(Date.now() / 1000)) {
+  const signature = `v0=${createHmac('sha256', secret).update(`v0:${at}:${body}`).digest('hex')}`;
+  return {
+    'content-type': 'application/x-www-form-urlencoded',
+    'x-slack-request-timestamp': String(at),
+    'x-slack-signature': signature,
+  };
+}
+
+/** A block_actions payload for a press of a button of a posted message. */
+function press(message: Record<string, unknown>, actionId: string, user: string): string {
+  const blocks = message.blocks as {
+    type: string;
+    elements?: { action_id: string; value?: string }[];
+  }[];
+  const button = blocks
+    .find((b) => b.type === 'actions')!
+    .elements!.find((e) => e.action_id === actionId)!;
+  const payload = {
+    type: 'block_actions',
+    user: { id: user, username: user.toLowerCase() },
+    team: { id: 'T1' },
+    container: { type: 'message', channel_id: 'C123', message_ts: '1001.000100' },
+    channel: { id: 'C123' },
+    message: { ts: '1001.000100', text: message.text, blocks },
+    actions: [{ action_id: actionId, value: button.value, type: 'button' }],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`Slack notifications (${backend.name})`, () => {
+    let d: NotifyDeployment | undefined;
+    const closers: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      await d?.close();
+      d = undefined;
+      for (const close of closers.splice(0)) await close();
+    });
+
+    async function deploySlack() {
+      const slack = await startSlack();
+      closers.push(slack.close);
+      d = await deployWithChannels(
+        backend,
+        ({ workspaceId, memberCredentialId }) => ({
+          channels: [
+            {
+              name: 'approvals',
+              kind: 'slack',
+              workspace: workspaceId,
+              token: 'xoxb-test-token',
+              signing_secret: SIGNING_SECRET,
+              channel: 'C123',
+              api_url: `${slack.url}/api/`,
+              members: { U_ALICE: memberCredentialId, U_REVOKED: 'cred_unknown' },
+            },
+          ],
+        }),
+        { port: await freePort(), notificationTuning: FAST },
+      );
+      const endpoint = `${d.url}/notifications/slack/${d.workspaceId}/approvals/interactions`;
+      return { slack, endpoint };
+    }
+
+    it('posts Block Kit with the call, its effect profile and buttons; a signed press approves as the mapped member and updates the message', async () => {
+      const { slack, endpoint } = await deploySlack();
+      const runId = await d!.park();
+      const post = await waitFor(async () =>
+        slack.received.find((r) => r.path === '/api/chat.postMessage'),
+      );
+      expect(post.headers.authorization).toBe('Bearer xoxb-test-token');
+      const message = fieldsOf(post);
+      expect(message.channel).toBe('C123');
+      const text = JSON.stringify(message.blocks);
+      expect(text).toContain('rm -rf /tmp/x');
+      expect(text).toContain('destructive');
+      expect(text).toContain('airlock_approve');
+      expect(text).toContain('airlock_deny');
+      // A press with a wrong signature, or an old one, changes nothing.
+      const body = press(message, 'airlock_approve', 'U_ALICE');
+      const forged = await fetch(endpoint, {
+        method: 'POST',
+        headers: signed(body, 'wrong'),
+        body,
+      });
+      expect(forged.status).toBe(401);
+      const stale = await fetch(endpoint, {
+        method: 'POST',
+        headers: signed(body, SIGNING_SECRET, Math.floor(Date.now() / 1000) - 301),
+        body,
+      });
+      expect(stale.status).toBe(401);
+      expect((await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body.state).toBe(
+        'needs_approval',
+      );
+      const pressed = await fetch(endpoint, { method: 'POST', headers: signed(body), body });
+      expect(pressed.status).toBe(200);
+      const task = (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body;
+      expect(task.decided_by).toBe(`member:${d!.memberCredentialId}`);
+      expect(task.state).not.toBe('needs_approval');
+      const update = slack.received.find((r) => r.path === '/api/chat.update')!;
+      expect(fieldsOf(update)).toMatchObject({ channel: 'C123', ts: '1001.000100' });
+      expect(JSON.stringify(fieldsOf(update).blocks)).toContain(
+        `Approved by u_alice (member:${d!.memberCredentialId})`,
+      );
+      expect(JSON.stringify(fieldsOf(update).blocks)).not.toContain('airlock_approve');
+      // Single use: the same press again is refused (the row version moved), told to the presser alone.
+      const again = await fetch(endpoint, { method: 'POST', headers: signed(body), body });
+      expect(again.status).toBe(200);
+      const told = await waitFor(async () =>
+        slack.received.find((r) => r.path === '/api/chat.postEphemeral'),
+      );
+      expect(fieldsOf(told)).toMatchObject({ user: 'U_ALICE' });
+      expect(String(fieldsOf(told).text)).toMatch(/task_not_waiting|version_mismatch/);
+      expect(slack.received.filter((r) => r.path === '/api/chat.update')).toHaveLength(1);
+    });
+
+    it('refuses a press by a person who is not mapped, or mapped to no member credential', async () => {
+      const { slack, endpoint } = await deploySlack();
+      const runId = await d!.park();
+      const post = await waitFor(async () =>
+        slack.received.find((r) => r.path === '/api/chat.postMessage'),
+      );
+      for (const user of ['U_STRANGER', 'U_REVOKED']) {
+        const body = press(fieldsOf(post), 'airlock_deny', user);
+        const answer = await fetch(endpoint, { method: 'POST', headers: signed(body), body });
+        expect(answer.status).toBe(200);
+      }
+      const told = slack.received.filter((r) => r.path === '/api/chat.postEphemeral');
+      expect(told.map((r) => fieldsOf(r).user)).toEqual(['U_STRANGER', 'U_REVOKED']);
+      expect(String(fieldsOf(told[0]!).text)).toContain('forbidden');
+      expect((await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body.state).toBe(
+        'needs_approval',
+      );
+      // A deny by the mapped member ends it, with the reason the model reads.
+      const body = press(fieldsOf(post), 'airlock_deny', 'U_ALICE');
+      await fetch(endpoint, { method: 'POST', headers: signed(body), body });
+      const task = (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body;
+      expect(task.state).toBe('failed');
+      expect(task.error.detail).toContain('Slack');
+    });
+  });
+}

@@ -1,0 +1,63 @@
+import { createHmac } from 'node:crypto';
+import type { WebhookChannelConfig } from './config.js';
+
+/**
+ * Webhooks per the Standard Webhooks specification: the body is signed with
+ * HMAC-SHA256 over `id.timestamp.body` under each of the channel's `whsec_`
+ * secrets (several during a rotation, one `v1,` signature each), sent in the
+ * `webhook-id`, `webhook-timestamp` and `webhook-signature` headers.
+ */
+
+/** The three Standard Webhooks headers of one message. */
+export interface WebhookHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+/** Signs a body: `id` is the delivery's idempotency id, `timestampSeconds` the send time. */
+export function signWebhook(
+  secrets: readonly string[],
+  message: { id: string; timestampSeconds: number; body: string },
+): WebhookHeaders {
+  const signed = `${message.id}.${message.timestampSeconds}.${message.body}`;
+  const signatures = secrets.map((secret) => {
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    return `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
+  });
+  return {
+    'webhook-id': message.id,
+    'webhook-timestamp': String(message.timestampSeconds),
+    'webhook-signature': signatures.join(' '),
+  };
+}
+
+/** How long a receiver has to answer before the attempt counts as failed. */
+const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/**
+ * POSTs one notice to a webhook channel.
+ * @throws Error when the receiver cannot be reached or answers other than 2xx.
+ */
+export async function sendWebhook(
+  channel: WebhookChannelConfig,
+  delivery: { id: string; payload: string },
+  now: number,
+): Promise<void> {
+  const headers = signWebhook(
+    channel.secrets.map((secret) => secret.value),
+    { id: delivery.id, timestampSeconds: Math.floor(now / 1000), body: delivery.payload },
+  );
+  const response = await fetch(channel.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': 'airlock-webhooks', ...headers },
+    body: delivery.payload,
+    signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    redirect: 'manual',
+  });
+  // The body is drained so the connection can be reused; its content is not kept.
+  await response.arrayBuffer().catch(() => undefined);
+  if (response.status < 200 || response.status > 299) {
+    throw new Error(`the receiver answered ${response.status}`);
+  }
+}

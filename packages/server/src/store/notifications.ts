@@ -1,0 +1,223 @@
+import { newId } from './ids.js';
+import type { Reader } from './reader.js';
+import type { NotificationDeliveryTable } from './schema.js';
+import type { Store, Tx } from './store.js';
+
+/**
+ * The notification outbox's repository (issue 27): deliveries are enqueued
+ * inside the unit of work of the event that needs a person, claimed by the
+ * delivery worker with a lease, and end delivered or dead (dead-lettered).
+ */
+
+/** A delivery as stored. */
+export type DeliveryRow = NotificationDeliveryTable & { attempts: number };
+
+/** What the outbox needs to enqueue one notice for one channel. */
+export interface NewDelivery {
+  workspace_id: string;
+  run_id: string;
+  task_key: string | null;
+  event_type: string;
+  channel: string;
+  channel_kind: DeliveryRow['channel_kind'];
+  payload: unknown;
+}
+
+/** A fresh idempotency id: the receiver dedupes on it (a webhook's `webhook-id`). */
+export function newDeliveryId(): string {
+  return newId('ntf');
+}
+
+/** Writes deliveries in the caller's transaction; answers their ids, in order. */
+export async function enqueueDeliveries(tx: Tx, deliveries: NewDelivery[]): Promise<string[]> {
+  if (deliveries.length === 0) return [];
+  const rows = deliveries.map((delivery) => ({
+    id: newDeliveryId(),
+    workspace_id: delivery.workspace_id,
+    run_id: delivery.run_id,
+    task_key: delivery.task_key,
+    event_type: delivery.event_type,
+    channel: delivery.channel,
+    channel_kind: delivery.channel_kind,
+    payload: JSON.stringify(delivery.payload),
+    state: 'pending' as const,
+    attempts: 0,
+    next_attempt_at: tx.now,
+    lease_owner: null,
+    lease_until: null,
+    last_error: null,
+    external_ref: null,
+    created_at: tx.now,
+    updated_at: tx.now,
+    delivered_at: null,
+  }));
+  await tx.db.insertInto('notification_deliveries').values(rows).execute();
+  return rows.map((row) => row.id);
+}
+
+/** Who claims due deliveries, when, for how long and how many. */
+export interface DeliveryClaim {
+  owner: string;
+  now: number;
+  leaseMs: number;
+  limit: number;
+}
+
+/**
+ * Claims pending deliveries that are due and not leased by a live worker: each
+ * comes back leased to `owner` until `now + leaseMs`. Two workers never hold
+ * the same delivery (the UPDATE re-checks the lease it takes).
+ */
+export async function claimDueDeliveries(
+  store: Store,
+  claim: DeliveryClaim,
+): Promise<DeliveryRow[]> {
+  return store.transaction(async (tx) => {
+    let due = tx.db
+      .selectFrom('notification_deliveries')
+      .select('id')
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', claim.now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', claim.now)]))
+      .orderBy('next_attempt_at')
+      .limit(claim.limit);
+    if (tx.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const ids = (await due.execute()).map((row) => row.id);
+    if (ids.length === 0) return [];
+    const rows = await tx.db
+      .updateTable('notification_deliveries')
+      .set({ lease_owner: claim.owner, lease_until: claim.now + claim.leaseMs })
+      .where('id', 'in', ids)
+      .where('state', '=', 'pending')
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', claim.now)]))
+      .returningAll()
+      .execute();
+    return rows as DeliveryRow[];
+  });
+}
+
+/** Records a delivery the channel accepted (only while `owner` still holds its lease). */
+export async function markDelivered(
+  tx: Tx,
+  delivery: { id: string; owner: string; attempts: number; externalRef: string | null },
+): Promise<boolean> {
+  const result = await tx.db
+    .updateTable('notification_deliveries')
+    .set({
+      state: 'delivered',
+      attempts: delivery.attempts,
+      delivered_at: tx.now,
+      updated_at: tx.now,
+      lease_owner: null,
+      lease_until: null,
+      last_error: null,
+      external_ref: delivery.externalRef,
+    })
+    .where('id', '=', delivery.id)
+    .where('state', '=', 'pending')
+    .where('lease_owner', '=', delivery.owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Records a failed attempt: due again at `retryAt`, or dead (dead-lettered)
+ * when `retryAt` is null. Only while `owner` still holds the lease.
+ */
+export async function markAttemptFailed(
+  tx: Tx,
+  failure: { id: string; owner: string; attempts: number; error: string; retryAt: number | null },
+): Promise<boolean> {
+  const result = await tx.db
+    .updateTable('notification_deliveries')
+    .set({
+      state: failure.retryAt === null ? 'dead' : 'pending',
+      attempts: failure.attempts,
+      next_attempt_at: failure.retryAt ?? tx.now,
+      updated_at: tx.now,
+      lease_owner: null,
+      lease_until: null,
+      last_error: failure.error.slice(0, 1000),
+    })
+    .where('id', '=', failure.id)
+    .where('state', '=', 'pending')
+    .where('lease_owner', '=', failure.owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Which deliveries a listing shows. */
+export interface DeliveryListing {
+  workspaceId: string;
+  state?: DeliveryRow['state'] | undefined;
+  runId?: string | undefined;
+  limit: number;
+}
+
+/** A workspace's deliveries, newest first. */
+export async function listDeliveries(
+  reader: Reader,
+  listing: DeliveryListing,
+): Promise<DeliveryRow[]> {
+  const rows = await reader.db
+    .selectFrom('notification_deliveries')
+    .selectAll()
+    .where('workspace_id', '=', listing.workspaceId)
+    .$if(listing.state !== undefined, (qb) => qb.where('state', '=', listing.state!))
+    .$if(listing.runId !== undefined, (qb) => qb.where('run_id', '=', listing.runId!))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(listing.limit)
+    .execute();
+  return rows as DeliveryRow[];
+}
+
+/** One delivery of a workspace; undefined when it has none by that id. */
+export async function findDelivery(
+  reader: Reader,
+  workspaceId: string,
+  id: string,
+): Promise<DeliveryRow | undefined> {
+  const row = await reader.db
+    .selectFrom('notification_deliveries')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row as DeliveryRow | undefined;
+}
+
+/**
+ * Makes a delivery due again now, with its attempts counted afresh (a person
+ * redelivers a dead or delivered notice); its id, hence its idempotency id, is kept.
+ */
+export async function scheduleRedelivery(
+  tx: Tx,
+  workspaceId: string,
+  id: string,
+): Promise<boolean> {
+  const result = await tx.db
+    .updateTable('notification_deliveries')
+    .set({
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: tx.now,
+      lease_owner: null,
+      lease_until: null,
+      updated_at: tx.now,
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Deliveries still to be made (pending), for the backlog gauge. */
+export async function countPendingDeliveries(reader: Reader): Promise<number> {
+  const row = await reader.db
+    .selectFrom('notification_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

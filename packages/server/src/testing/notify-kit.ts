@@ -1,0 +1,149 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { type Airlock, type AirlockOptions, startAirlock } from '../airlock.js';
+import { parseNotificationsConfig } from '../notifications/config.js';
+import { listCredentials } from '../store/accounts.js';
+import { type Client, client } from './harness.js';
+import type { Backend } from './stores.js';
+import { type WorkspaceTokens, workspaceWithTokens } from './workspace-tokens.js';
+
+/** A kernel started with notification channels that name its own workspace (tests only). */
+export interface NotifyDeployment {
+  airlock: Airlock;
+  url: string;
+  workspaceId: string;
+  memberCredentialId: string;
+  tokens: WorkspaceTokens;
+  agent: Client;
+  member: Client;
+  ws: string;
+  /** Starts a scripted run whose one call parks (mode ask); answers its id. */
+  park(call?: { name: string; input: unknown }): Promise<string>;
+  /** The run's events of one type. */
+  events(runId: string, type: string): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a workspace on a fresh store of the backend, then starts a kernel
+ * whose notification configuration `configFor` builds from the workspace.
+ */
+export async function deployWithChannels(
+  backend: Backend,
+  configFor: (ids: { workspaceId: string; memberCredentialId: string; url: string }) => unknown,
+  options: Omit<AirlockOptions, 'dataDir' | 'databaseUrl' | 'notifications'> & { port: number },
+): Promise<NotifyDeployment> {
+  const opened = await backend.open();
+  const { workspaceId, tokens } = await workspaceWithTokens(opened.store, 'notify');
+  const member = (await listCredentials(opened.store, workspaceId)).find(
+    (c) => c.kind === 'member',
+  )!;
+  await opened.store.close();
+  const url = `http://127.0.0.1:${options.port}`;
+  const airlock = await startAirlock({
+    rateLimit: null,
+    authFailureLimit: null,
+    sweepIntervalMs: 50,
+    ...options,
+    ...opened.location,
+    notifications: parseNotificationsConfig(
+      configFor({ workspaceId, memberCredentialId: member.credential_id, url }),
+    ),
+  });
+  const ws = `/api/v1/workspaces/${workspaceId}`;
+  const memberClient = client(airlock.url, tokens.member);
+  return {
+    airlock,
+    url: airlock.url,
+    workspaceId,
+    memberCredentialId: member.credential_id,
+    tokens,
+    agent: client(airlock.url, tokens.agent),
+    member: memberClient,
+    ws,
+    async park(call = { name: 'bash', input: { command: 'rm -rf /tmp/x' } }) {
+      const answer = await client(airlock.url, tokens.agent).post(`${ws}/runs`, {
+        approval_mode: 'ask',
+        input: 'notify',
+        provider: { kind: 'scripted', rounds: [{ tool_calls: [call] }, { final: 'done' }] },
+      });
+      if (answer.status !== 201) throw new Error(`run not created: ${JSON.stringify(answer.body)}`);
+      return answer.body.id as string;
+    },
+    async events(runId, type) {
+      const answer = await memberClient.get(`${ws}/runs/${runId}/events?after=0`);
+      const all = (answer.body.events ?? answer.body) as Record<string, unknown>[];
+      return all.filter((event) => event.type === type);
+    },
+    async close() {
+      await airlock.close();
+      await opened.dispose();
+    },
+  };
+}
+
+/** A free loopback port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** One request a local receiver got: headers and raw body. */
+export interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A real HTTP server on loopback that records requests and answers with `respond`. */
+export async function startReceiver(
+  respond: (request: Received, index: number) => { status: number; body?: string } = () => ({
+    status: 200,
+  }),
+): Promise<{ url: string; received: Received[]; server: Server; close(): Promise<void> }> {
+  const received: Received[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const headers: Record<string, string> = {};
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string') headers[key] = value;
+      }
+      const request = {
+        path: req.url ?? '/',
+        headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      received.push(request);
+      const answer = respond(request, received.length - 1);
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(answer.body ?? '{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    server,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** True when a received request carries a valid Standard Webhooks signature under the secret. */
+export function verifiesWithStandardWebhooks(secret: string, request: Received): boolean {
+  try {
+    new Webhook(secret).verify(request.body, request.headers);
+    return true;
+  } catch {
+    return false;
+  }
+}
