@@ -3,7 +3,11 @@
  * `airlock serve` processes, beside the floors its ingredients allow.
  *
  *   pnpm bench:server [-- --seconds 5 --concurrency 16 --backend sqlite|postgres --skip-feed]
+ *                     [--long-lived-events N --long-lived-runs M | --long-lived none]
  *
+ * The long-lived case (SQLite) seeds a store with N events of M ended runs by bulk insert
+ * (default 2,000,000 of 200,000; the issue's 10,000,000 of 1,000,000 with the flags) and
+ * measures park-and-approve against it, while it is pruned, and after, beside an empty store.
  * `--skip-feed` leaves out the cases with feed subscribers (the kernel and its floors only).
  * Every case runs the default `--durability full` (an fsync per group commit) except the one
  * beside the first, which runs `--durability relaxed`: the cost of power-loss safety, same run.
@@ -26,6 +30,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { framesFloor, startFloor, stop } from './floors.js';
+import { longLivedCase } from './long-lived.js';
 import { cpu, fmt, measure, ms, type Result, row, type Shape } from './measure.js';
 import { postgresCases } from './postgres-cases.js';
 import { packageDir, startServer } from './server-process.js';
@@ -39,6 +44,9 @@ const { values } = parseArgs({
     backend: { type: 'string' },
     'skip-feed': { type: 'boolean', default: false },
     paced: { type: 'string', default: '150,300' },
+    'long-lived': { type: 'string' },
+    'long-lived-events': { type: 'string', default: '2000000' },
+    'long-lived-runs': { type: 'string', default: '200000' },
   },
 });
 const seconds = Number(values.seconds);
@@ -182,6 +190,14 @@ async function main() {
   );
   console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   if (values.backend !== 'postgres') await sqliteCases();
+  if (values.backend !== 'postgres' && values['long-lived'] !== 'none') {
+    await longLivedCase({
+      events: Number(values['long-lived-events']),
+      runs: Number(values['long-lived-runs']),
+      seconds,
+      concurrency,
+    });
+  }
   if (pgUrl && values.backend !== 'sqlite')
     await postgresCases(pgUrl, {
       seconds,

@@ -40,10 +40,10 @@ export async function freshDatabase(base: string): Promise<string> {
  */
 export async function startServer(
   databaseUrl: string | null,
-  options: { joining?: Server; cli?: string; args?: string[] } = {},
+  options: { joining?: Server; cli?: string; args?: string[]; dataDir?: string } = {},
 ): Promise<Server> {
   const joining = options.joining;
-  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'airlock-bench-'));
   const cli = options.cli ?? join(packageDir, 'dist/cli.js');
   const args = [cli, 'serve', '--port', '0', '--data-dir', dataDir];
   // A process joining a shared database prints no tokens: its address comes from its log.

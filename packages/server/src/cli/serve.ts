@@ -44,6 +44,8 @@ Options:
   --retention-export-dir <dir>  Where retention writes what it prunes, as JSON lines
                         (env AIRLOCK_RETENTION_EXPORT_DIR; default <data-dir>/exports,
                         ./airlock-exports on PostgreSQL)
+  --retention-interval <dur>  How often the kernel applies retention policies
+                        (env AIRLOCK_RETENTION_INTERVAL; default 1m)
   --metrics-listen <host:port>  Also serve GET /metrics (Prometheus) without
                         credentials on this address; keep it private (env AIRLOCK_METRICS_LISTEN).
                         On the main port, /metrics needs a member credential.
@@ -110,6 +112,7 @@ export async function serve(argv: string[]): Promise<number> {
       'auth-failure-limit': { type: 'string' },
       'log-level': { type: 'string' },
       'retention-export-dir': { type: 'string' },
+      'retention-interval': { type: 'string' },
       'metrics-listen': { type: 'string' },
       'no-metrics': { type: 'boolean' },
       'otlp-endpoint': { type: 'string' },
@@ -165,6 +168,7 @@ export async function serve(argv: string[]): Promise<number> {
     },
     retention: {
       exportDir: values['retention-export-dir'] ?? env.AIRLOCK_RETENTION_EXPORT_DIR,
+      intervalMs: optionalDuration(values['retention-interval'] ?? env.AIRLOCK_RETENTION_INTERVAL),
     },
     metrics: !values['no-metrics'],
     metricsListen: metricsListen

@@ -1,0 +1,138 @@
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { seedLongLived, storeCounts, vacuumStore } from './long-lived-seed.js';
+import { cpu, fmt, measure, ms, type Result, row } from './measure.js';
+import { type Server, startServer } from './server-process.js';
+
+/** How big a long-lived store the case seeds, and how long it measures. */
+export interface LongLivedOptions {
+  events: number;
+  runs: number;
+  seconds: number;
+  concurrency: number;
+}
+
+function directoryBytes(dir: string): number {
+  let total = 0;
+  for (const name of readdirSync(dir)) {
+    const stat = statSync(join(dir, name));
+    total += stat.isDirectory() ? directoryBytes(join(dir, name)) : stat.size;
+  }
+  return total;
+}
+
+const mb = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(0)} MB`;
+
+async function stopKeeping(server: Server): Promise<void> {
+  server.child.kill('SIGTERM');
+  await new Promise((resolve) => server.child.once('exit', resolve));
+}
+
+async function parkAndApprove(server: Server, options: LongLivedOptions): Promise<Result> {
+  return measure({
+    targets: [server],
+    pids: [server.child.pid],
+    shape: 'model',
+    seconds: options.seconds,
+    concurrency: options.concurrency,
+  });
+}
+
+function resultRow(label: string, r: Result, empty: Result | null, note = '—'): void {
+  const versus = empty
+    ? `${(r.perSecond / empty.perSecond).toFixed(2)} / ${(r.p99 / empty.p99).toFixed(2)}`
+    : '1.00 / 1.00';
+  row(['sqlite', label, fmt(r.perSecond), ms(r.p50), ms(r.p99), versus, cpu(r), note]);
+}
+
+/**
+ * The long-lived case: park-and-approve against an empty store, then against
+ * one seeded with `events` events of `runs` ended runs (100 to 200 days old),
+ * then while the kernel prunes them under a policy of events and runs 90
+ * days, audit 365; and the data directory's size before, after pruning, and
+ * after an offline VACUUM.
+ */
+export async function longLivedCase(options: LongLivedOptions): Promise<void> {
+  console.log(
+    `\nlong-lived store: ${options.events.toLocaleString('en')} events of ${options.runs.toLocaleString('en')} ended runs ` +
+      `(--long-lived-events, --long-lived-runs), policy events 90 d, runs 90 d, audit 365 d`,
+  );
+  console.log(
+    '| store | park-and-approve | round trips/s | p50 ms | p99 ms | vs empty (rate / p99) | server CPU per round trip | note |',
+  );
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
+  const fresh = await startServer(null);
+  let empty: Result;
+  try {
+    empty = await parkAndApprove(fresh, options);
+  } finally {
+    await fresh.cleanup();
+  }
+  resultRow('empty store', empty, null);
+
+  const first = await startServer(null);
+  const dataDir = join(first.child.spawnargs[first.child.spawnargs.indexOf('--data-dir') + 1]!);
+  await stopKeeping(first);
+  try {
+    const seeded = seedLongLived({
+      dataDir,
+      workspaceId: first.workspaceId,
+      events: options.events,
+      runs: options.runs,
+      oldestDays: 200,
+      newestDays: 100,
+    });
+    const seededBytes = directoryBytes(dataDir);
+    const server = await startServer(null, {
+      dataDir,
+      joining: first,
+      args: ['--retention-interval', '1s'],
+    });
+    try {
+      const full = await parkAndApprove(server, options);
+      resultRow(
+        'seeded store',
+        full,
+        empty,
+        `seeded in ${seeded.seconds.toFixed(0)} s; data dir ${mb(seededBytes)}`,
+      );
+      const put = await fetch(`${server.url}${server.ws}/retention`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${server.member}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ events_days: 90, runs_days: 90, audit_days: 365 }),
+      });
+      if (!put.ok) throw new Error(`PUT retention answered ${put.status}`);
+      const pruneStarted = Date.now();
+      const during = await parkAndApprove(server, options);
+      resultRow('seeded store, while pruning', during, empty, 'pruning in batches of 500 rows');
+      for (;;) {
+        const left = storeCounts(dataDir);
+        if (left.seededRuns === 0 || Date.now() - pruneStarted > 3_600_000) break;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      const pruneSeconds = (Date.now() - pruneStarted) / 1000;
+      const after = await parkAndApprove(server, options);
+      const counts = storeCounts(dataDir);
+      resultRow(
+        'after pruning',
+        after,
+        empty,
+        `pruned in ${pruneSeconds.toFixed(0)} s; ${counts.events.toLocaleString('en')} events left (audit kept 365 d)`,
+      );
+      await stopKeeping(server);
+      const prunedBytes = directoryBytes(dataDir);
+      rmSync(join(dataDir, 'exports'), { recursive: true, force: true });
+      const withoutExports = directoryBytes(dataDir);
+      vacuumStore(dataDir);
+      console.log(
+        `data dir: ${mb(seededBytes)} seeded; ${mb(prunedBytes)} after pruning ` +
+          `(${mb(prunedBytes - withoutExports)} of it the exports; ${mb(counts.freePages * counts.pageSize)} free pages ` +
+          `the store reuses); ${mb(directoryBytes(dataDir))} after an offline VACUUM`,
+      );
+    } finally {
+      if (server.child.exitCode === null) await stopKeeping(server);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
