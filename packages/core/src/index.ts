@@ -203,6 +203,11 @@ export {
   type OperationName,
 } from './protocol/operations/registry.js';
 export {
+  RETENTION_MAX_DAYS,
+  type RetentionPolicyView,
+  RetentionPolicyViewSchema,
+} from './protocol/operations/retention.js';
+export {
   GatewayProviderSchema,
   OpenAIProviderSchema,
   OpenAIToolSchema,
@@ -219,6 +224,11 @@ export {
   PROTOCOL_SCHEMAS,
   type ProtocolSchemaMeta,
 } from './protocol/registry.js';
+export {
+  EXECUTOR_CABLE_PATH,
+  feedPathWorkspaceSegment,
+  workspaceFeedPath,
+} from './protocol/sockets.js';
 export {
   AppendedTaskViewSchema,
   ApprovalRuleViewSchema,

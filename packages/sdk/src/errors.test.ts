@@ -62,12 +62,14 @@ describe('errorFromBody', () => {
 });
 
 describe('every code of the kernel table', () => {
-  it('gets the class of its failure mode; only internal and unavailable are server errors', () => {
+  it('gets the class of its failure mode; only internal and the unavailable ones are server errors', () => {
     for (const code of ERROR_CODES) {
       const error = errorFromBody({ error: { code, detail: 'x' } }, ERROR_STATUS[code]);
       expect({ code, server: error instanceof ServerError }).toEqual({
         code,
-        server: code === 'internal' || code === 'unavailable',
+        server: ['internal', 'unavailable', 'store_unavailable', 'migrations_pending'].includes(
+          code,
+        ),
       });
       expect(error.code).toBe(code);
     }

@@ -16,6 +16,7 @@ type FailureMode =
   | 'conflict'
   | 'lease_lost'
   | 'refused'
+  | 'resync'
   | 'server';
 
 /**
@@ -51,6 +52,7 @@ export const ERROR_MODES = {
   run_not_gateway: 'conflict',
   run_busy: 'conflict',
   stale_digest: 'conflict',
+  feed_position_pruned: 'resync',
   lease_lost: 'lease_lost',
   payload_too_large: 'refused',
   unsupported_media_type: 'refused',
@@ -59,6 +61,8 @@ export const ERROR_MODES = {
   rate_limited: 'refused',
   internal: 'server',
   unavailable: 'server',
+  store_unavailable: 'server',
+  migrations_pending: 'server',
 } as const satisfies Record<ErrorCode, FailureMode>;
 
 /** The error codes of one failure mode. */
@@ -173,7 +177,23 @@ export class RequestRefusedError extends AirlockError {
   }
 }
 
-/** The kernel failed or is unavailable (`internal`, `unavailable`, or an unknown code). */
+/**
+ * A feed was resumed from a position whose events retention has pruned
+ * (`feed_position_pruned`): read the current state again (runs, tasks), then
+ * follow the feed from `after: 'latest'`. Nothing was skipped silently.
+ */
+export class FeedResyncError extends AirlockError {
+  declare readonly code: CodesOf<'resync'>;
+  constructor(init: AirlockErrorInit) {
+    super(init);
+    this.name = 'FeedResyncError';
+  }
+}
+
+/**
+ * The kernel failed or is unavailable (`internal`, `unavailable`,
+ * `store_unavailable`, `migrations_pending`, or an unknown code).
+ */
 export class ServerError extends AirlockError {
   constructor(init: AirlockErrorInit) {
     super(init);
@@ -200,6 +220,7 @@ const BY_MODE: Record<FailureMode, ErrorClass> = {
   conflict: ConflictError,
   lease_lost: LeaseLostError,
   refused: RequestRefusedError,
+  resync: FeedResyncError,
   server: ServerError,
 };
 
@@ -268,5 +289,7 @@ export const isLeaseLostError = guard('LeaseLostError', LeaseLostError);
 export const isRequestRefusedError = guard('RequestRefusedError', RequestRefusedError);
 /** True for a {@link ServerError}. */
 export const isServerError = guard('ServerError', ServerError);
+/** True for a {@link FeedResyncError}. */
+export const isFeedResyncError = guard('FeedResyncError', FeedResyncError);
 /** True for a {@link ConnectionError}. */
 export const isConnectionError = guard('ConnectionError', ConnectionError);

@@ -1,4 +1,4 @@
-import { HookEventSchema, validateHookResult } from '@airlock/core';
+import { EXECUTOR_CABLE_PATH, HookEventSchema, validateHookResult } from '@airlock/core';
 import { ConnectionError, isLeaseLostError } from './errors.js';
 import { LiveSocket, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl, type ConnectionOptions, createTrpc } from './internal/transport.js';
@@ -274,7 +274,7 @@ function hookOutcome(task: TaskView, value: unknown) {
 
 /** The cable URL; a first connection starts at the head, since the executor drains its inbox on `ready` anyway. */
 function cableUrl(options: ConnectionOptions, after: number): string {
-  const url = new URL(`${baseUrl(options.url)}/executor_api/v1/cable`);
+  const url = new URL(`${baseUrl(options.url)}${EXECUTOR_CABLE_PATH}`);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   url.searchParams.set('after', after === 0 ? 'latest' : String(after));
   url.searchParams.set('access_token', options.token);

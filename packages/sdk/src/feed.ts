@@ -1,3 +1,5 @@
+import { workspaceFeedPath } from '@airlock/core';
+import { errorFromBody } from './errors.js';
 import { LiveSocket, type SocketStatus, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl } from './internal/transport.js';
 import type { FeedEvent } from './views.js';
@@ -83,6 +85,12 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
   }
 
   private receive(message: Record<string, unknown>): void {
+    if (message.type === 'resync') {
+      // The kernel pruned events after this position: stop here, loudly, rather than skip them.
+      this.socket.close();
+      this.fail(errorFromBody({ error: message }, 410));
+      return;
+    }
     if (message.type === 'ready' && this.cursor < 0 && typeof message.after === 'number') {
       this.cursor = message.after;
       return;
@@ -167,9 +175,7 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
 }
 
 function feedUrl(target: FeedTarget, after: number): string {
-  const url = new URL(
-    `${baseUrl(target.url)}/api/v1/workspaces/${encodeURIComponent(target.workspaceId)}/feed`,
-  );
+  const url = new URL(`${baseUrl(target.url)}${workspaceFeedPath(target.workspaceId)}`);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   if (target.runId) url.searchParams.set('run_id', target.runId);
   url.searchParams.set('after', after < 0 ? 'latest' : String(after));

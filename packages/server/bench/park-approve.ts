@@ -5,6 +5,8 @@
  *   pnpm bench:server [-- --seconds 5 --concurrency 16 --backend sqlite|postgres --skip-feed]
  *
  * `--skip-feed` leaves out the cases with feed subscribers (the kernel and its floors only).
+ * Every case runs the default `--durability full` (an fsync per group commit) except the one
+ * beside the first, which runs `--durability relaxed`: the cost of power-loss safety, same run.
  * `--paced 150,300` sets the rates each PostgreSQL process is offered in the paced cases
  * (one process, then two, at the same rate per process); `--paced none` leaves them out.
  *
@@ -74,8 +76,15 @@ async function sqliteCases(): Promise<void> {
     '—',
   ]);
   let baseline = 0;
-  const all: { shape: Shape; kind?: 'all' | 'quiet'; count: number }[] = [
+  const all: {
+    shape: Shape;
+    kind?: 'all' | 'quiet';
+    count: number;
+    durability?: 'relaxed';
+  }[] = [
     { shape: 'model', count: 0 },
+    // Side by side with the case above: the same round trips without an fsync per group commit.
+    { shape: 'model', count: 0, durability: 'relaxed' },
     { shape: 'author', count: 0 },
     { shape: 'model', kind: 'quiet', count: 100 },
     { shape: 'model', kind: 'quiet', count: 1000 },
@@ -84,7 +93,9 @@ async function sqliteCases(): Promise<void> {
   ];
   const cases = all.filter((c) => !(values['skip-feed'] && c.kind));
   for (const c of cases) {
-    const server = await startServer(null);
+    const server = await startServer(null, {
+      args: c.durability ? ['--durability', c.durability] : [],
+    });
     try {
       const subscribers = await subscribersOf(server, c);
       const r = await measure({
@@ -96,16 +107,19 @@ async function sqliteCases(): Promise<void> {
         concurrency,
       });
       await subscribers?.close();
-      if (c.shape === 'model' && c.count === 0) baseline = r.perSecond;
+      if (c.shape === 'model' && c.count === 0 && !c.durability) baseline = r.perSecond;
       const subs = c.kind ? `${c.count} ${c.kind}` : '0';
-      const versus =
-        c.shape === 'model' && c.count > 0
+      const versus = c.durability
+        ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of full)`
+        : c.shape === 'model' && c.count > 0
           ? `${(r.perSecond / floor.perSecond).toFixed(2)} (${(r.perSecond / baseline).toFixed(2)} of 0 subscribers)`
           : (r.perSecond / floor.perSecond).toFixed(2);
-      const label =
+      const durability = c.durability ? 'relaxed' : 'full';
+      const label = `${
         c.shape === 'model'
           ? 'run create (model row parks) + approve'
-          : 'author row parks + approve';
+          : 'author row parks + approve'
+      }, durability ${durability}`;
       const delivered = r.deliveredPerSecond === null ? '—' : `${fmt(r.deliveredPerSecond)}/s`;
       row([
         'sqlite',

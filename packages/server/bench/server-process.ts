@@ -35,11 +35,12 @@ export async function freshDatabase(base: string): Promise<string> {
 /**
  * Starts `airlock serve` on a free port: SQLite in a temp dir, or the given
  * PostgreSQL URL. A second process on the same database shares its workspace.
- * `cli` runs another build's `dist/cli.js` (default: this package's).
+ * `cli` runs another build's `dist/cli.js` (default: this package's); `args`
+ * are more `airlock serve` options (e.g. `--durability relaxed`).
  */
 export async function startServer(
   databaseUrl: string | null,
-  options: { joining?: Server; cli?: string } = {},
+  options: { joining?: Server; cli?: string; args?: string[] } = {},
 ): Promise<Server> {
   const joining = options.joining;
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-'));
@@ -49,6 +50,7 @@ export async function startServer(
   args.push('--no-demo', '--log-level', joining ? 'info' : 'warn');
   // Benchmarks measure the kernel, not the per-credential rate limit PostgreSQL turns on by default.
   if (databaseUrl) args.push('--database-url', databaseUrl, '--rate-limit', 'off');
+  args.push(...(options.args ?? []));
   const nodeArgs = (process.env.AIRLOCK_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],

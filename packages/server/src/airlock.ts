@@ -1,9 +1,11 @@
+import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { type AuthFailureLimit, DEFAULT_AUTH_FAILURE_LIMIT } from './api/auth-throttle.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './api/rate-limit.js';
 import { FeedHub } from './feed/hub.js';
 import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-server.js';
 import { Kernel } from './kernel/kernel.js';
+import type { RetentionOptions } from './kernel/retention.js';
 import { LOG_REDACTION } from './logging/redact.js';
 import type { NotificationsConfig } from './notifications/config.js';
 import {
@@ -12,6 +14,7 @@ import {
   startNotifications,
 } from './notifications/notifications.js';
 import { defaultProviders } from './providers/registry.js';
+import { holdDataDir } from './store/kernel-lock.js';
 import { Store, type StoreLocation } from './store/store.js';
 
 /** The package version reported by the OpenAPI document. */
@@ -42,6 +45,11 @@ export interface AirlockOptions extends StoreLocation {
   authFailureLimit?: AuthFailureLimit | null | undefined;
   /** Limits on slow clients; see {@link DEFAULT_TIMEOUTS}. */
   timeouts?: Partial<ServerTimeouts> | undefined;
+  /**
+   * Retention pruning; its export directory defaults to `<data-dir>/exports`
+   * on SQLite, `./airlock-exports` on PostgreSQL.
+   */
+  retention?: Partial<RetentionOptions> | undefined;
   /** Injectable clock (epoch ms). */
   clock?: (() => number) | undefined;
   openai?: { baseUrl?: string; apiKey?: string; model?: string } | undefined;
@@ -72,6 +80,9 @@ export interface Airlock {
 export async function startAirlock(options: AirlockOptions = {}): Promise<Airlock> {
   const logger = options.logger ?? pino({ level: 'silent', redact: LOG_REDACTION });
   const store = await Store.open(options, options.clock);
+  // `airlock restore` refuses while a kernel serves the SQLite directory.
+  const releaseDataDir =
+    store.dialect === 'sqlite' ? holdDataDir(options.dataDir ?? '.airlock') : () => {};
   const kernel = new Kernel({
     store,
     logger,
@@ -79,6 +90,14 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     defaultLeaseMs: options.defaultLeaseMs,
     sweepIntervalMs: options.sweepIntervalMs,
     providers: defaultProviders(options.openai),
+    retention: {
+      ...options.retention,
+      exportDir:
+        options.retention?.exportDir ??
+        (store.dialect === 'sqlite'
+          ? join(resolve(options.dataDir ?? '.airlock'), 'exports')
+          : resolve('airlock-exports')),
+    },
   });
   const hub = new FeedHub(store, logger);
   await hub.start();
@@ -131,6 +150,7 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
         await kernel.stop();
         await hub.stop();
         await store.close();
+        releaseDataDir();
       })();
       return closing;
     },

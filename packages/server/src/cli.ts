@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { backup, restore } from './cli/backup.js';
 import { hooks } from './cli/hooks.js';
 import { mcp } from './cli/mcp.js';
 import { apps } from './cli/operator/apps.js';
@@ -7,6 +8,7 @@ import { OperatorError } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
 import { notifications } from './cli/operator/notifications.js';
 import { overlays } from './cli/operator/overlays.js';
+import { retention } from './cli/operator/retention.js';
 import { runs } from './cli/operator/runs.js';
 import { tokens } from './cli/operator/tokens.js';
 import { serve } from './cli/serve.js';
@@ -23,7 +25,10 @@ Commands:
   apps       Create, list and remove agent applications through a running kernel
   notifications  List the notification outbox and redeliver a notice (airlock notifications --help)
   audit      Export the decisions of a running kernel as JSON lines (airlock audit --help)
+  retention  Read or set how long a running kernel keeps events, ended runs and audit records
   token      Create, revoke or list credentials straight in a local store
+  backup     Copy the SQLite store to a file while the kernel serves (airlock backup --help)
+  restore    Put a backup in place, the kernel stopped (airlock restore --help)
   executor mcp  Serve MCP servers' tools as an executor (needs @airlock/mcp)
   gateway mcp   Serve MCP clients; every call crosses the approval stage (needs @airlock/mcp)
   hooks      Put Airlock in front of Claude Code, Codex, Gemini CLI: install, uninstall, doctor (needs @airlock/hooks)
@@ -39,8 +44,11 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'overlays') return overlays(rest);
   if (command === 'apps') return apps(rest);
   if (command === 'audit') return audit(rest);
+  if (command === 'retention') return retention(rest);
   if (command === 'notifications') return notifications(rest);
   if (command === 'hooks') return hooks(rest);
+  if (command === 'backup') return backup(rest);
+  if (command === 'restore') return restore(rest);
   if ((command === 'executor' || command === 'gateway') && rest[0] === 'mcp') {
     return mcp(command, rest.slice(1));
   }

@@ -7,6 +7,8 @@ export class AirlockError extends Error {
   readonly code: ErrorCode;
   readonly detail: string;
   readonly problems: readonly ProblemDetail[] | undefined;
+  /** Seconds the client should wait before retrying (sent as `retry-after`), when it should. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, detail: string, problems?: readonly ProblemDetail[]) {
     super(`${code}: ${detail}`);

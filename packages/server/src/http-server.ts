@@ -16,6 +16,7 @@ import { createSocketHandler } from './feed/ws.js';
 import type { Kernel } from './kernel/kernel.js';
 import { redactUrl } from './logging/redact.js';
 import type { Principal } from './store/accounts.js';
+import { checkReadiness } from './store/readiness.js';
 
 /** How the HTTP surface is served. */
 export interface HttpOptions {
@@ -190,6 +191,13 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       if (options.routes?.(req, res, url)) return;
       if (req.method === 'GET' && url.pathname === '/healthz') {
         sendJson(res, 200, { ok: true });
+        return;
+      }
+      if (req.method === 'GET' && url.pathname === '/readyz') {
+        void checkReadiness(options.kernel.context.store).then((readiness) => {
+          if (readiness.ready) sendJson(res, 200, { ok: true, ...readiness });
+          else sendError(res, new AirlockError(readiness.code, readiness.detail));
+        });
         return;
       }
       rest(req, res, url)

@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   run_not_gateway: 409,
   run_busy: 409,
   stale_digest: 409,
+  // Retention (issue 29): a feed resumed from a position whose events were pruned.
+  feed_position_pruned: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_configuration: 422,
@@ -42,6 +44,10 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
+  // Durability (issue 29): the store cannot take a write now (disk full, read-only), and
+  // GET /readyz on a store that lacks a migration.
+  store_unavailable: 503,
+  migrations_pending: 503,
 } as const;
 
 /** A stable error code from {@link ERROR_STATUS}. */
@@ -69,6 +75,7 @@ export const COMMON_ERROR_CODES = [
   'rate_limited',
   'internal',
   'unavailable',
+  'store_unavailable',
 ] as const satisfies readonly ErrorCode[];
 
 /** The common codes only a request with a body can answer (never a GET). */

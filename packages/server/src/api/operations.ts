@@ -18,6 +18,7 @@ import { listNotifications, redeliverNotification } from './notifications.js';
 import type { Operation } from './operation.js';
 import { getOverlay, replaceOverlayOperation, trustOverlayOperation } from './overlays.js';
 import { getConfiguration, putConfiguration } from './profile.js';
+import { getRetention, putRetention } from './retention.js';
 import {
   abandonRun,
   createRun,
@@ -52,6 +53,8 @@ const IMPLEMENTATIONS: Implementations = {
   'runs.events': listEvents,
   'audit.run': runAudit,
   'audit.export': exportAudit,
+  'retention.get': getRetention,
+  'retention.put': putRetention,
   'tasks.list': listTasks,
   'tasks.get': getTask,
   'tasks.append': appendTask,

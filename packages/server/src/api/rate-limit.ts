@@ -15,7 +15,7 @@ const LIMITED_PLANES = new Set(['agent', 'member']);
 
 /** A refused request: 429 with the seconds to wait (the `Retry-After` header). */
 export class RateLimitedError extends AirlockError {
-  readonly retryAfterSeconds: number;
+  override readonly retryAfterSeconds: number;
 
   constructor(retryAfterSeconds: number, detail?: string) {
     super(

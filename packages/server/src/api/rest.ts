@@ -3,12 +3,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { asStoreUnavailable } from '../store/store-unavailable.js';
 import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
 import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
 import { declaresCode, type Operation, pathParams } from './operation.js';
-import { RateLimitedError, type RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from './rate-limit.js';
 
 interface Route {
   operation: Operation;
@@ -88,7 +89,7 @@ export function sendJsonLines(res: ServerResponse, items: readonly unknown[]): v
 /** Sends `{error: {code, detail}}` with the code's status. */
 export function sendError(res: ServerResponse, error: AirlockError): void {
   if (error.code === 'payload_too_large') res.setHeader('connection', 'close');
-  if (error instanceof RateLimitedError) res.setHeader('retry-after', error.retryAfterSeconds);
+  if (error.retryAfterSeconds !== undefined) res.setHeader('retry-after', error.retryAfterSeconds);
   sendJson(res, error.status, error.toBody());
 }
 
@@ -269,7 +270,9 @@ export function createRestHandler(
         if (etag) res.setHeader('etag', etag);
         sendJson(res, route.operation.status ?? 200, output);
       }
-    } catch (error) {
+    } catch (thrown) {
+      // A write the store refused (disk full, read-only) is a 503 the client may retry, not a 500.
+      const error = asStoreUnavailable(thrown);
       // A request refused before its body was read is not drained: the connection closes.
       if (!req.complete && !res.headersSent) res.setHeader('connection', 'close');
       if (error instanceof AirlockError && options.validateOutputs && hit) {

@@ -4,9 +4,11 @@ import { z } from 'zod';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
+import { prunedResume } from '../feed/pruned-position.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { Principal } from '../store/accounts.js';
+import { asStoreUnavailable } from '../store/store-unavailable.js';
 import { checkAccess, checkRunFence, FEED_ACCESS, fenceOf } from './access.js';
 import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
@@ -48,6 +50,7 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
   405: 'METHOD_NOT_SUPPORTED',
   408: 'TIMEOUT',
   409: 'CONFLICT',
+  410: 'PRECONDITION_FAILED',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'UNPROCESSABLE_CONTENT',
@@ -55,8 +58,9 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-function toTrpcError(error: unknown): TRPCError {
-  if (error instanceof TRPCError) return error;
+function toTrpcError(thrown: unknown): TRPCError {
+  if (thrown instanceof TRPCError) return thrown;
+  const error = asStoreUnavailable(thrown);
   const airlock =
     error instanceof AirlockError ? error : new AirlockError('internal', 'internal error');
   return new TRPCError({
@@ -123,6 +127,7 @@ function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
         hub: ctx.hub,
         principal: ctx.principal,
         checkDeclaredCodes: ctx.checkDeclaredCodes === true,
+        setHeader: ctx.setHeader,
       },
     });
   });
@@ -140,14 +145,23 @@ const guarded = t.middleware(async ({ getRawInput, next }) => {
 
 async function run(
   operation: Operation,
-  ctx: { kernel: Kernel; principal: Principal; checkDeclaredCodes: boolean },
+  ctx: {
+    kernel: Kernel;
+    principal: Principal;
+    checkDeclaredCodes: boolean;
+    setHeader: TrpcContext['setHeader'];
+  },
   input: unknown,
 ): Promise<unknown> {
   try {
     checkAccess(operation, ctx.principal, input);
     await checkRunFence(ctx.kernel, ctx.principal, input);
     return await operation.handle(ctx, input as never);
-  } catch (error) {
+  } catch (thrown) {
+    const error = asStoreUnavailable(thrown);
+    if (error instanceof AirlockError && error.retryAfterSeconds !== undefined) {
+      ctx.setHeader('retry-after', String(error.retryAfterSeconds));
+    }
     if (ctx.checkDeclaredCodes && error instanceof AirlockError) {
       if (!declaresCode(operation, error.code)) {
         throw toTrpcError(
@@ -186,8 +200,15 @@ const feed = authorized(FEED_ACCESS)
     }),
   )
   .subscription(async function* ({ ctx, input, signal }) {
+    const after = input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0);
     try {
       checkAccess(FEED_ACCESS, ctx.principal, input);
+      const pruned = await prunedResume(ctx.kernel.context.store, {
+        workspaceId: ctx.principal.workspace_id,
+        runId: input.run_id ?? null,
+        after,
+      });
+      if (pruned) throw pruned;
     } catch (error) {
       throw toTrpcError(error);
     }
@@ -196,7 +217,7 @@ const feed = authorized(FEED_ACCESS)
     const subscription = ctx.hub.subscribe({
       workspaceId: ctx.principal.workspace_id,
       runId: input.run_id ?? null,
-      after: input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0),
+      after,
       // An agent credential follows only its own application's runs.
       deliver: fencedDelivery(ctx.kernel.context.store, fenceOf(ctx.principal), (items) => {
         for (const item of items) pending.push(item.view);

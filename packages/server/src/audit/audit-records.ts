@@ -72,8 +72,10 @@ function errorDetail(data: Record<string, unknown>): string | null {
  * The audit record an event stands for, or null when it decides nothing
  * (a tool row's own success or failure, a claim, a round starting).
  */
-export function auditRecord(event: RunEventTable, task: AuditTask | null): AuditRecord | null {
-  const data = JSON.parse(event.data) as Record<string, unknown>;
+export function auditRecord(event: RunEventTable, found: AuditTask | null): AuditRecord | null {
+  const { pruned_task: prunedTask, ...data } = JSON.parse(event.data) as Record<string, unknown>;
+  // A pruned run's task row is gone; retention stamped what it said on the event (kernel/retention.ts).
+  const task = found ?? ((prunedTask as AuditTask | undefined) || null);
   const base = {
     seq: event.seq,
     at: event.created_at,

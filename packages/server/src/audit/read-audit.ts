@@ -43,6 +43,8 @@ export async function readAudit(store: Store, query: AuditQuery): Promise<AuditR
       eb.or([
         eb('run_events.type', 'not in', ['task.succeeded', 'task.failed']),
         eb('tasks.kind', '=', 'hook'),
+        // A pruned run's hook row, as retention stamped it on the event.
+        eb('run_events.data', 'like', '%"pruned_task":{"kind":"hook"%'),
       ]),
     )
     .$if(Boolean(query.runId), (qb) => qb.where('run_events.run_id', '=', query.runId!))

@@ -7,6 +7,7 @@ import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { createStandaloneRun } from '../kernel/runs.js';
 import { LOG_REDACTION } from '../logging/redact.js';
 import { loadNotificationsConfig } from '../notifications/config.js';
+import { type Durability, InvalidDurabilityError, parseDurability } from '../store/durability.js';
 import { parseDuration } from './durations.js';
 import { selfCommand } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
@@ -22,6 +23,9 @@ Options:
   --host <addr>         Address to listen on (env AIRLOCK_HOST; default 127.0.0.1)
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
   --database-url <url>  PostgreSQL URL; overrides --data-dir (env DATABASE_URL)
+  --durability <mode>   full: an answer that reports a change waits until it is on
+                        disk (survives power loss); relaxed: it may not (faster)
+                        (env AIRLOCK_DURABILITY; default full; see docs/operations.md)
   --park-ttl <dur>      How long a parked call waits for a person before it
                         expires, e.g. 24h, 30m, 90s (env AIRLOCK_PARK_TTL; default 24h)
   --lease <dur>         Default executor lease (env AIRLOCK_LEASE; default 30s)
@@ -36,6 +40,9 @@ Options:
   --auth-failure-limit <spec>  Failed authentications per peer address on every
                         surface, as N/B (N per second after a burst of B), or off
                         (env AIRLOCK_AUTH_FAILURE_LIMIT; default 1/20 on every store)
+  --retention-export-dir <dir>  Where retention writes what it prunes, as JSON lines
+                        (env AIRLOCK_RETENTION_EXPORT_DIR; default <data-dir>/exports,
+                        ./airlock-exports on PostgreSQL)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
   --notifications <file>  Notification channels and routing (webhooks, Slack,
                         email) as JSON (env AIRLOCK_NOTIFICATIONS; default none);
@@ -85,6 +92,7 @@ export async function serve(argv: string[]): Promise<number> {
       host: { type: 'string' },
       'data-dir': { type: 'string' },
       'database-url': { type: 'string' },
+      durability: { type: 'string' },
       'park-ttl': { type: 'string' },
       lease: { type: 'string' },
       'body-limit': { type: 'string' },
@@ -94,6 +102,7 @@ export async function serve(argv: string[]): Promise<number> {
       'rate-limit': { type: 'string' },
       'auth-failure-limit': { type: 'string' },
       'log-level': { type: 'string' },
+      'retention-export-dir': { type: 'string' },
       'no-demo': { type: 'boolean' },
       notifications: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -104,6 +113,17 @@ export async function serve(argv: string[]): Promise<number> {
     return 0;
   }
   const env = process.env;
+  let durability: Durability;
+  try {
+    durability = parseDurability(
+      values.durability ?? env.AIRLOCK_DURABILITY,
+      values.durability === undefined ? 'AIRLOCK_DURABILITY' : '--durability',
+    );
+  } catch (error) {
+    if (!(error instanceof InvalidDurabilityError)) throw error;
+    process.stderr.write(`airlock serve: ${error.message}\n`);
+    return 2;
+  }
   const logger = pino({
     level: values['log-level'] ?? env.AIRLOCK_LOG_LEVEL ?? 'info',
     redact: LOG_REDACTION,
@@ -117,6 +137,7 @@ export async function serve(argv: string[]): Promise<number> {
     host: values.host ?? env.AIRLOCK_HOST ?? '127.0.0.1',
     dataDir: values['data-dir'] ?? env.AIRLOCK_DATA_DIR ?? '.airlock',
     databaseUrl: values['database-url'] ?? env.DATABASE_URL,
+    durability,
     parkTtlMs: parkTtl ? parseDuration(parkTtl) : DEFAULT_PARK_TTL_MS,
     defaultLeaseMs: lease ? parseDuration(lease) : undefined,
     bodyLimit: Number(values['body-limit'] ?? env.AIRLOCK_BODY_LIMIT ?? 1024 * 1024),
@@ -131,9 +152,15 @@ export async function serve(argv: string[]): Promise<number> {
       headersMs: optionalDuration(values['headers-timeout'] ?? env.AIRLOCK_HEADERS_TIMEOUT),
       idleMs: optionalDuration(values['idle-timeout'] ?? env.AIRLOCK_IDLE_TIMEOUT),
     },
+    retention: {
+      exportDir: values['retention-export-dir'] ?? env.AIRLOCK_RETENTION_EXPORT_DIR,
+    },
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
   });
-  logger.info({ url: airlock.url, store: airlock.store.description }, 'airlock kernel listening');
+  logger.info(
+    { url: airlock.url, store: airlock.store.description, durability },
+    'airlock kernel listening',
+  );
   const local = await ensureLocalWorkspace(airlock.store);
   // The token commands read the same store: name it when it is not the default.
   const storeFlag =

@@ -15,7 +15,12 @@ const logger = pino({ level: 'silent' });
 async function commit(store: Store, workspaceId: string, runId: string, count: number) {
   for (let i = 0; i < count; i += 1) {
     await store.transaction(async (tx) => {
-      tx.emit({ workspace_id: workspaceId, run_id: runId, type: 'task.granted', data: { i } });
+      tx.emit({
+        workspace_id: workspaceId,
+        run_id: runId,
+        type: 'run.round_started',
+        data: { round: i, calls: 1 },
+      });
     });
   }
 }
@@ -62,7 +67,8 @@ for (const backend of all) {
     async function open() {
       const opened = await backend.open();
       disposers.push(opened.dispose);
-      const hub = new FeedHub(opened.store, logger);
+      // The safety poll is off here (an hour): the reads counted below are the hub's own.
+      const hub = new FeedHub(opened.store, logger, 5000, 3_600_000);
       await hub.start();
       disposers.push(() => hub.stop());
       const workspace = await createWorkspace(opened.store, 'feed');

@@ -75,6 +75,8 @@ export class FeedHub {
     private readonly logger: Logger,
     /** How long the listener stays on after the last subscriber leaves (churn guard). */
     private readonly quietAfterMs = 5000,
+    /** How often the hub reads forward on its own, in case a commit notice was missed. */
+    private readonly safetyPollMs = 1000,
   ) {}
 
   /** Starts following this process's commits, and opens the listener (off until a subscriber comes). */
@@ -85,7 +87,7 @@ export class FeedHub {
     );
     this.poll = setInterval(() => {
       for (const workspaceId of this.feeds.keys()) this.readForward(workspaceId);
-    }, 1000);
+    }, this.safetyPollMs);
     this.poll.unref();
   }
 

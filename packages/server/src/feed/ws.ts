@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { EXECUTOR_CABLE_PATH, feedPathWorkspaceSegment } from '@airlock/core';
 import { WebSocket, WebSocketServer } from 'ws';
 import {
   authenticateToken,
@@ -11,7 +12,6 @@ import {
   fenceOf,
 } from '../api/access.js';
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
-import { RateLimitedError } from '../api/rate-limit.js';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { workspaceHead } from '../store/events.js';
@@ -19,16 +19,15 @@ import type { FeedItem } from './feed-item.js';
 import { fencedDelivery } from './fence.js';
 import type { FeedHub } from './hub.js';
 import { nudgeFor } from './nudges.js';
+import { prunedResume } from './pruned-position.js';
 
-const FEED_PATH = /^\/api\/v1\/workspaces\/([^/]+)\/feed$/;
-const CABLE_PATH = '/executor_api/v1/cable';
 /** Past this much unsent data a slow client is dropped; it resumes from its last sequence number. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
 
 function refuse(socket: Duplex, error: AirlockError): void {
   const body = JSON.stringify(error.toBody());
   const retry =
-    error instanceof RateLimitedError ? `retry-after: ${error.retryAfterSeconds}\r\n` : '';
+    error.retryAfterSeconds !== undefined ? `retry-after: ${error.retryAfterSeconds}\r\n` : '';
   socket.end(
     `HTTP/1.1 ${error.status} ${error.code}\r\ncontent-type: application/json\r\n${retry}` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
@@ -108,8 +107,8 @@ export function createSocketHandler(options: {
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      const feed = FEED_PATH.exec(url.pathname);
-      if (!feed && url.pathname !== CABLE_PATH) {
+      const feed = feedPathWorkspaceSegment(url.pathname);
+      if (feed === null && url.pathname !== EXECUTOR_CABLE_PATH) {
         throw new AirlockError('not_found', `no socket at ${url.pathname}`);
       }
       const principal = await authenticateToken(
@@ -117,8 +116,8 @@ export function createSocketHandler(options: {
         bearerToken(req.headers.authorization, url.searchParams.get('access_token')),
         options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
-      if (feed) {
-        checkAccess(FEED_ACCESS, principal, { workspace_id: decodeSegment(feed[1]!) });
+      if (feed !== null) {
+        checkAccess(FEED_ACCESS, principal, { workspace_id: decodeSegment(feed) });
         // Another application's run is not there for an agent credential, as on REST.
         await checkRunFence(options.kernel, principal, { run_id: url.searchParams.get('run_id') });
       } else {
@@ -129,7 +128,19 @@ export function createSocketHandler(options: {
         principal.workspace_id,
         url.searchParams.get('after'),
       );
+      const runId = feed !== null ? url.searchParams.get('run_id') : null;
+      const pruned = await prunedResume(options.kernel.context.store, {
+        workspaceId: principal.workspace_id,
+        runId,
+        after,
+      });
       wss.handleUpgrade(req, socket, head, (ws) => {
+        if (pruned) {
+          // A message a client reads (not a refused upgrade, which a browser cannot see), then a close.
+          ws.send(JSON.stringify({ type: 'resync', ...pruned.toBody().error, after }));
+          ws.close(4410, 'feed_position_pruned');
+          return;
+        }
         const sendFrame = (frame: string) => {
           if (ws.readyState !== WebSocket.OPEN) return false;
           if (ws.bufferedAmount > MAX_BUFFERED) {
@@ -144,11 +155,11 @@ export function createSocketHandler(options: {
         const applicationId = principal.agent_application_id;
         const subscription = options.hub.subscribe({
           workspaceId: principal.workspace_id,
-          runId: feed ? url.searchParams.get('run_id') : null,
+          runId,
           after,
           // An agent's feed and an executor's cable see only their own application's runs.
           deliver: fencedDelivery(options.kernel.context.store, fenceOf(principal), (items) => {
-            if (feed) writeFrames(ws, items);
+            if (feed !== null) writeFrames(ws, items);
             else {
               for (const item of items) {
                 const frame = item.frameFor(applicationId, (view) => nudgeFor(view, applicationId));

@@ -4,6 +4,7 @@ import { defaultProviders, type ProviderRegistry } from '../providers/registry.j
 import type { Store } from '../store/store.js';
 import { sweepOnce } from './clocks.js';
 import type { KernelContext } from './context.js';
+import { type RetentionOptions, RetentionPruner } from './retention.js';
 import { driveRun } from './run-loop.js';
 
 /** How a kernel is configured. */
@@ -19,6 +20,8 @@ export interface KernelOptions {
   /** How often the clocks are swept; default 250 ms. */
   sweepIntervalMs?: number | undefined;
   providers?: ProviderRegistry | undefined;
+  /** Retention pruning (workspace policies); absent: no pruning. */
+  retention?: RetentionOptions | undefined;
 }
 
 /** The default park clock: 24 hours. */
@@ -36,6 +39,8 @@ export class Kernel {
   private readonly driving = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
   private stopped = false;
+  /** Applies workspaces' retention policies, started from the clock sweep. */
+  readonly pruner: RetentionPruner | undefined;
 
   constructor(options: KernelOptions) {
     const logger = options.logger ?? pino({ level: 'silent' });
@@ -52,6 +57,9 @@ export class Kernel {
         void this.drive(runId);
       },
     };
+    this.pruner = options.retention
+      ? new RetentionPruner(this.context, options.retention)
+      : undefined;
   }
 
   /** Starts the clocks sweep (and resumes runs left mid-step by a previous process). */
@@ -72,6 +80,7 @@ export class Kernel {
   async sweep(): Promise<void> {
     try {
       await sweepOnce(this.context);
+      this.pruner?.tick();
     } catch (error) {
       if (!this.stopped) this.context.logger.error({ err: error }, 'clock sweep failed');
     }
@@ -114,6 +123,7 @@ export class Kernel {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.sweeping;
+    await this.pruner?.stop();
     await Promise.allSettled([...this.driving.values()]);
   }
 }

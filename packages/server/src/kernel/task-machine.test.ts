@@ -18,6 +18,14 @@ import {
   type TaskVerb,
   verbRule,
 } from './task-machine.js';
+
+/** The data of a planted row's two events, as the approval stage writes them. */
+const CREATED = { origin: 'model', kind: 'tool', tool_name: 'shell', round: 1 } as const;
+const GRANTED = {
+  type: 'task.granted' as const,
+  data: { granted_by: 'rule' as const, matched: [0] },
+};
+
 import { isTerminal, TASK_STATES, type TaskState } from './task-states.js';
 
 const all = await backends();
@@ -260,8 +268,8 @@ for (const backend of all) {
               const fresh = { ...taskRow(run, 'runnable', verb), key: 't2' };
               const planted = store.transaction((tx) =>
                 plantRow(tx, run, fresh, {
-                  created: { data: {}, principal: null },
-                  outcome: { type: 'task.granted', data: {} },
+                  created: { data: CREATED, principal: null },
+                  outcome: GRANTED,
                 }),
               );
               await expect(planted).rejects.toMatchObject({ code: 'run_not_running' });
@@ -281,8 +289,8 @@ for (const backend of all) {
           const planted = store
             .transaction((tx) =>
               plantRow(tx, run, fresh, {
-                created: { data: {}, principal: null },
-                outcome: { type: 'task.granted', data: {} },
+                created: { data: CREATED, principal: null },
+                outcome: GRANTED,
               }),
             )
             .then(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { PendingEvent } from '../store/store.js';
 import { retryDelayMs } from './backoff.js';
 import { parseNotificationsConfig } from './config.js';
 import { channelWants, notifyingEventOf } from './routing.js';
@@ -31,24 +32,26 @@ const parked = {
 
 describe('notification routing', () => {
   it('maps the events that need a person, and no other', () => {
+    // Only the type (and a hold's reason) matter here: the rest of each event's data is left out.
     const base = { workspace_id: 'ws', run_id: 'r' };
-    expect(notifyingEventOf({ ...base, type: 'task.parked' })).toBe('task.parked');
-    expect(notifyingEventOf({ ...base, type: 'run.failed' })).toBe('run.failed');
+    const of = (event: object) => notifyingEventOf(event as PendingEvent);
+    expect(of({ ...base, type: 'task.parked' })).toBe('task.parked');
+    expect(of({ ...base, type: 'run.failed' })).toBe('run.failed');
     expect(
-      notifyingEventOf({
+      of({
         ...base,
         type: 'run.attention_required',
         data: { reason: 'failure_hold' },
       }),
     ).toBe('run.held');
     expect(
-      notifyingEventOf({
+      of({
         ...base,
         type: 'run.attention_required',
         data: { reason: 'approval_required' },
       }),
     ).toBeNull();
-    expect(notifyingEventOf({ ...base, type: 'task.granted' })).toBeNull();
+    expect(of({ ...base, type: 'task.granted' })).toBeNull();
   });
 
   it('needs every key of `when` to match, any one value within a key', () => {

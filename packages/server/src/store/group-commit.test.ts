@@ -27,7 +27,7 @@ for (const backend of all) {
               created_at: tx.now,
             })
             .execute();
-          tx.emit({ workspace_id: ws.id, run_id: name, type: 'run.model_read' });
+          tx.emit({ workspace_id: ws.id, run_id: name, type: 'run.attention_cleared' });
           if (fail) throw new Error(`${name} failed`);
           return name;
         });
@@ -64,7 +64,7 @@ for (const backend of all) {
       const unit = (name: string, workspaces: string[]) =>
         store.transaction(async (tx) => {
           for (const id of workspaces)
-            tx.emit({ workspace_id: id, run_id: name, type: 'run.model_read' });
+            tx.emit({ workspace_id: id, run_id: name, type: 'run.attention_cleared' });
         });
       // Workspaces are sequenced in sorted order: the real one is numbered before the missing one fails.
       const outcomes = await Promise.allSettled([
@@ -103,7 +103,7 @@ for (const backend of all) {
       const seen = await Promise.all(
         Array.from({ length: 8 }, async (_, i) => {
           await store.transaction(async (tx) => {
-            tx.emit({ workspace_id: ws.id, run_id: `r${i}`, type: 'run.model_read' });
+            tx.emit({ workspace_id: ws.id, run_id: `r${i}`, type: 'run.attention_cleared' });
           });
           const row = await store.db
             .selectFrom('run_events')

@@ -4,6 +4,7 @@ import type { Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
 import { notificationsMigration } from './notifications-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
+import { retentionMigration } from './retention-migration.js';
 
 /** Which SQL engine a store speaks. */
 
@@ -284,7 +285,8 @@ function policyLayers(): Migration {
   };
 }
 
-class StaticMigrations implements MigrationProvider {
+/** Every migration this build knows, by name; the names sort in the order they apply. */
+export class StaticMigrations implements MigrationProvider {
   constructor(private readonly dialect: Dialect) {}
   async getMigrations(): Promise<Record<string, Migration>> {
     return {
@@ -295,9 +297,30 @@ class StaticMigrations implements MigrationProvider {
       '0004b_policy_layers': policyLayers(),
       '0008_permissions': permissionsMigration(this.dialect),
       '0009_hook_sessions': hookSessionsMigration(this.dialect),
+      '0010_retention': retentionMigration(this.dialect),
       '0011_notifications': notificationsMigration(this.dialect),
     };
   }
+}
+
+/** The migrator of the one set of migrations, on a dialect. */
+function migratorOf(db: Kysely<unknown>, dialect: Dialect): Migrator {
+  return new Migrator({
+    db,
+    provider: new StaticMigrations(dialect),
+    migrationTableName: 'airlock_migrations',
+    migrationLockTableName: 'airlock_migrations_lock',
+  });
+}
+
+/**
+ * The names of the migrations this kernel knows that the database has not
+ * applied (empty when it is up to date); reads only, creates nothing.
+ * @throws Error when the database cannot be read.
+ */
+export async function pendingMigrations(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+  const migrations = await migratorOf(db, dialect).getMigrations();
+  return migrations.filter((migration) => migration.executedAt === undefined).map((m) => m.name);
 }
 
 /**
@@ -305,12 +328,7 @@ class StaticMigrations implements MigrationProvider {
  * @throws Error when a migration fails; the store is left at the last good one.
  */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: new StaticMigrations(dialect),
-    migrationTableName: 'airlock_migrations',
-    migrationLockTableName: 'airlock_migrations_lock',
-  });
+  const migrator = migratorOf(db, dialect);
   const { error } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }

@@ -154,7 +154,7 @@ for (const backend of all) {
         await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
         // The same primary key again: a unique violation.
         await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
-        tx.emit({ workspace_id: ws.id, run_id: 'run_a', type: 'run.created', data: {} });
+        tx.emit({ workspace_id: ws.id, run_id: 'run_a', type: 'run.attention_cleared', data: {} });
         ranOn = true;
         await tx.db.selectFrom('runs').select('id').where('id', '=', 'run_a').execute();
       });

@@ -200,6 +200,20 @@ export interface ClaimLockTable {
   taken_at: number;
 }
 
+/** A workspace's retention policy (days; null keeps forever) and how far its log was pruned. */
+export interface RetentionPolicyTable {
+  workspace_id: string;
+  events_days: number | null;
+  runs_days: number | null;
+  audit_days: number | null;
+  updated_by: string;
+  updated_at: number;
+  /** The highest sequence number of any pruned event (0: none). */
+  pruned_through: Generated<number>;
+  /** Every non-audit event created before this time (epoch ms) has been pruned. */
+  events_pruned_before: Generated<number>;
+}
+
 /** One notice for one channel in the outbox (issue 27); `id` is its idempotency id. */
 export interface NotificationDeliveryTable {
   id: string;
@@ -239,5 +253,6 @@ export interface Database {
   overlay_documents: OverlayDocumentTable;
   claim_locks: ClaimLockTable;
   hook_sessions: HookSessionTable;
+  retention_policies: RetentionPolicyTable;
   notification_deliveries: NotificationDeliveryTable;
 }

@@ -77,8 +77,13 @@ for (const backend of all) {
       await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           store.transaction(async (tx) => {
-            tx.emit({ workspace_id: ws.id, run_id: `run_${i}`, type: 'run.created', data: { i } });
-            tx.emit({ workspace_id: ws.id, run_id: `run_${i}`, type: 'run.model_read' });
+            tx.emit({
+              workspace_id: ws.id,
+              run_id: `run_${i}`,
+              type: 'run.round_started',
+              data: { round: i, calls: 1 },
+            });
+            tx.emit({ workspace_id: ws.id, run_id: `run_${i}`, type: 'run.attention_cleared' });
           }),
         ),
       );
@@ -99,7 +104,7 @@ for (const backend of all) {
       const ws = await createWorkspace(store, 'w');
       await expect(
         store.transaction(async (tx) => {
-          tx.emit({ workspace_id: ws.id, run_id: 'r', type: 'run.created' });
+          tx.emit({ workspace_id: ws.id, run_id: 'r', type: 'run.attention_cleared' });
           throw new Error('boom');
         }),
       ).rejects.toThrow('boom');
@@ -117,7 +122,7 @@ for (const backend of all) {
             .set({ name: 'renamed' })
             .where('id', '=', ws.id)
             .execute();
-          tx.emit({ workspace_id: 'ws_missing', run_id: 'r', type: 'run.created' });
+          tx.emit({ workspace_id: 'ws_missing', run_id: 'r', type: 'run.attention_cleared' });
         }),
       ).rejects.toThrow();
       expect(await workspaceName(store, ws.id)).toBe('w');
@@ -143,7 +148,7 @@ for (const backend of all) {
           }),
         ).rejects.toThrow();
         const written = await store.transaction(async (tx) => {
-          tx.emit({ workspace_id: ws.id, run_id: 'r', type: 'run.created' });
+          tx.emit({ workspace_id: ws.id, run_id: 'r', type: 'run.attention_cleared' });
           return 'ok';
         });
         expect(written).toBe('ok');

@@ -6,6 +6,13 @@ import pg from 'pg';
 import { Checkpointer } from './checkpointer.js';
 import type { Dialect } from './dialect.js';
 import {
+  DEFAULT_DURABILITY,
+  type Durability,
+  parseDurability,
+  postgresSynchronousCommit,
+  sqliteSynchronous,
+} from './durability.js';
+import {
   appendSqliteEvents,
   groupEvents,
   type PendingEvent,
@@ -18,11 +25,11 @@ import { migrateToLatest } from './migrations.js';
 import { namedStatementPool, PostgresSession } from './postgres-session.js';
 import { compilePrepared, type PreparedQuery, runPrepared } from './prepared.js';
 import type { Database } from './schema.js';
+import { asStoreUnavailable } from './store-unavailable.js';
 
 // PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
 pg.types.setTypeParser(20, (value) => Number(value));
 
-/** Where a store keeps its data: a SQLite data directory or a PostgreSQL URL. */
 /** The connection that hears other processes' commits; see `Store.listen`. */
 export interface CommitListener {
   /** Switches listening on or off; resolves once the database has done it. */
@@ -30,6 +37,7 @@ export interface CommitListener {
   close(): Promise<void>;
 }
 
+/** Where a store keeps its data (a SQLite data directory or a PostgreSQL URL), and how durably. */
 export interface StoreLocation {
   /** PostgreSQL connection URL; when set, `dataDir` is ignored. */
   databaseUrl?: string | undefined;
@@ -37,6 +45,8 @@ export interface StoreLocation {
   dataDir?: string | undefined;
   /** Largest PostgreSQL pool; default 10. */
   poolSize?: number | undefined;
+  /** When an answer may report a change: `full` (default, power-loss safe) or `relaxed`. */
+  durability?: Durability | undefined;
 }
 
 export type { PendingEvent, StoredEvent } from './event-log.js';
@@ -111,6 +121,8 @@ export class Store {
   private readonly unitEventsHooks = new Set<UnitEventsHook>();
   private beforeClose: (() => Promise<void>) | undefined;
   private closed = false;
+  /** When this store's answers may report a change (see {@link Durability}). */
+  durability: Durability = DEFAULT_DURABILITY;
   /** SQLite only: concurrent units of work share one COMMIT (see GroupCommit). */
   private groupCommit: GroupCommit | undefined;
   /** PostgreSQL only: the pool whose clients hold units of work (see PostgresSession). */
@@ -126,9 +138,11 @@ export class Store {
 
   /**
    * Opens (and migrates) the store at a location.
+   * @throws InvalidDurabilityError when `durability` is not a mode.
    * @throws Error when the database cannot be reached or migrated.
    */
   static async open(location: StoreLocation, clock: () => number = Date.now): Promise<Store> {
+    const durability = parseDurability(location.durability, 'the durability option');
     if (location.databaseUrl) {
       const pool = new pg.Pool({
         connectionString: location.databaseUrl,
@@ -136,11 +150,22 @@ export class Store {
         // Lets a transaction send BEGIN with its first statement, and its last ones with COMMIT.
         pipeline: true,
       } as pg.PoolConfig);
+      // Every session the pool opens says how long a COMMIT waits, whatever the server's default;
+      // the client runs this before any query a unit of work sends on it.
+      const synchronousCommit = postgresSynchronousCommit(durability);
+      // A client the server dropped (a restart, a terminated backend) fails its query, and the
+      // pool discards it; unheard, its 'error' event would end the process.
+      pool.on('error', () => {});
+      pool.on('connect', (client) => {
+        client.on('error', () => {});
+        client.query(`set synchronous_commit = ${synchronousCommit}`).catch(() => {});
+      });
       const db = new Kysely<Database>({
         dialect: new PostgresDialect({ pool: namedStatementPool(pool) }),
       });
       const safeUrl = location.databaseUrl.replace(/\/\/[^@/]*@/, '//***@');
       const store = new Store(db, 'postgres', `postgres ${safeUrl}`, clock, location.databaseUrl);
+      store.durability = durability;
       store.pool = pool;
       await migrateToLatest(db as Kysely<unknown>, 'postgres');
       return store;
@@ -150,7 +175,8 @@ export class Store {
     const file = join(dir, SQLITE_FILE_NAME);
     const database = new SqliteDatabase(file);
     database.pragma('journal_mode = WAL');
-    database.pragma('synchronous = NORMAL');
+    // FULL syncs the WAL in every COMMIT, which GroupCommit shares among a batch's answers.
+    database.pragma(`synchronous = ${sqliteSynchronous(durability)}`);
     database.pragma('busy_timeout = 5000');
     database.pragma('foreign_keys = ON');
     // Savepoints (one per unit of work, see GroupCommit) journal in memory, never in a temp file.
@@ -161,6 +187,7 @@ export class Store {
     cacheStatements(database);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
     const store = new Store(db, 'sqlite', `sqlite ${file}`, clock);
+    store.durability = durability;
     await migrateToLatest(db as Kysely<unknown>, 'sqlite');
     store.groupCommit = new GroupCommit(db, database);
     const checkpointer = new Checkpointer(file, () => {
@@ -198,6 +225,7 @@ export class Store {
   /**
    * Runs a unit of work in one transaction, retrying PostgreSQL serialization
    * failures and deadlocks; events emitted inside are sequenced and written last.
+   * @throws StoreUnavailableError when the store cannot take the write (disk full, read-only).
    * @throws whatever the unit of work throws (the transaction is rolled back).
    */
   async transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -222,7 +250,7 @@ export class Store {
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (attempt < 5 && typeof code === 'string' && RETRYABLE_PG_CODES.has(code)) continue;
-        throw error;
+        throw asStoreUnavailable(error);
       }
     }
   }

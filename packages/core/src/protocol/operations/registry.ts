@@ -28,6 +28,7 @@ import { claudeCodeHookContract, hookEventContract } from './hooks.js';
 import { listDeliveriesContract, redeliverContract } from './notifications.js';
 import { getOverlayContract, replaceOverlayContract, trustOverlayContract } from './overlays.js';
 import { getConfigurationContract, putConfigurationContract } from './profile.js';
+import { getRetentionContract, putRetentionContract } from './retention.js';
 import {
   abandonRunContract,
   createRunContract,
@@ -61,6 +62,8 @@ export const OPERATION_CONTRACTS = {
   'runs.events': listEventsContract,
   'audit.run': runAuditContract,
   'audit.export': exportAuditContract,
+  'retention.get': getRetentionContract,
+  'retention.put': putRetentionContract,
   'tasks.list': listTasksContract,
   'tasks.get': getTaskContract,
   'tasks.append': appendTaskContract,

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { WorkspaceParams } from '../inputs.js';
+import { defineContract } from '../operation.js';
+import { named } from '../registry.js';
+
+/** The longest window a policy may set: 100 years, in days. */
+export const RETENTION_MAX_DAYS = 36_500;
+
+const Days = z
+  .number()
+  .int('a whole number of days')
+  .min(1, 'at least 1 day')
+  .max(RETENTION_MAX_DAYS, `at most ${RETENTION_MAX_DAYS} days`)
+  .nullable();
+
+/** A workspace's retention policy as the member plane shows it. */
+export const RetentionPolicyViewSchema = named(
+  z.object({
+    events_days: z.number().int().nullable(),
+    runs_days: z.number().int().nullable(),
+    audit_days: z.number().int().nullable(),
+    updated_by: z.string().nullable(),
+    updated_at: z.number().int().nullable(),
+    pruned_through: z.number().int(),
+  }),
+  {
+    id: 'RetentionPolicy',
+    description:
+      'How many days lifecycle events, ended runs and audit records are kept (null: forever), and the highest sequence number pruned so far.',
+  },
+);
+/** A retention policy as shown. */
+export type RetentionPolicyView = z.infer<typeof RetentionPolicyViewSchema>;
+
+const RETENTION_PATH = '/api/v1/workspaces/{workspace_id}/retention';
+
+/** GET /api/v1/workspaces/{ws}/retention */
+export const getRetentionContract = defineContract({
+  name: 'retention.get',
+  summary: "Read the workspace's retention policy (every window null until one is set)",
+  method: 'GET',
+  path: RETENTION_PATH,
+  planes: ['member'],
+  input: z.strictObject(WorkspaceParams),
+  output: RetentionPolicyViewSchema,
+  errors: [],
+});
+
+/** PUT /api/v1/workspaces/{ws}/retention */
+export const putRetentionContract = defineContract({
+  name: 'retention.put',
+  summary:
+    "Set the workspace's retention policy: days to keep lifecycle events, ended runs and audit records (1..36500, null keeps forever); the kernel prunes older data in small batches, exporting it first",
+  method: 'PUT',
+  path: RETENTION_PATH,
+  planes: ['member'],
+  input: z.strictObject({
+    ...WorkspaceParams,
+    events_days: Days,
+    runs_days: Days,
+    audit_days: Days,
+  }),
+  output: RetentionPolicyViewSchema,
+  errors: [],
+});

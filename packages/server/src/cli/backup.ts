@@ -1,0 +1,149 @@
+import { parseArgs } from 'node:util';
+import { kernelHoldingDataDir } from '../store/kernel-lock.js';
+import {
+  BackupError,
+  type BackupProgress,
+  backupSqliteStore,
+  restoreSqliteStore,
+} from '../store/sqlite-backup.js';
+import { Store } from '../store/store.js';
+
+const STORE_OPTIONS = `Store options:
+  --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
+  --database-url <url>  PostgreSQL URL (env DATABASE_URL): refused, use pg_dump / pg_restore
+                        (docs/operations.md, "Backup and restore")
+`;
+
+/** `airlock backup --help` */
+export const BACKUP_HELP = `Usage: airlock backup <file> [store options]
+
+Copies the SQLite store to <file> while the kernel keeps serving (SQLite's
+online backup API, from a connection of its own): the copy holds everything
+committed when it finished, as one consistent snapshot. Prints its progress
+on stderr and, at the end, the file, its size and schema. Never overwrites a file.
+
+${STORE_OPTIONS}`;
+
+/** `airlock restore --help` */
+export const RESTORE_HELP = `Usage: airlock restore <file> [store options]
+
+Puts a backup made by \`airlock backup\` in place as the data directory's
+store. Stop the kernel first: a restore refuses while one serves the
+directory. The file is checked before anything moves (an Airlock store,
+intact, not from a newer Airlock); the store that was there is moved aside
+into <data-dir>/before-restore-<time>/. The next \`airlock serve\` migrates
+an older backup to this version.
+
+${STORE_OPTIONS}`;
+
+interface Parsed {
+  file: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  help: boolean;
+}
+
+function parse(argv: string[]): Parsed {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  return {
+    file: positionals[0],
+    dataDir: values['data-dir'] ?? process.env.AIRLOCK_DATA_DIR ?? '.airlock',
+    databaseUrl: values['database-url'] ?? (process.env.DATABASE_URL || undefined),
+    help: values.help === true,
+  };
+}
+
+function refusePostgres(command: string): never {
+  throw new BackupError(
+    'postgres_use_pg_dump',
+    `${command} copies a SQLite store; on PostgreSQL use pg_dump -Fc and pg_restore ` +
+      '(docs/operations.md, "Backup and restore")',
+  );
+}
+
+/** Writes a refusal as `airlock <command>: <code>: <message>` and returns exit code 1. */
+function refused(command: string, error: unknown): number {
+  if (!(error instanceof BackupError)) throw error;
+  process.stderr.write(`airlock ${command}: ${error.code}: ${error.message}\n`);
+  return 1;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Runs `airlock backup <file>`; returns the exit code. */
+export async function backup(argv: string[]): Promise<number> {
+  const options = parse(argv);
+  if (options.help || !options.file) {
+    process.stdout.write(BACKUP_HELP);
+    return options.help ? 0 : 2;
+  }
+  const started = Date.now();
+  let shown = -1;
+  const show = (progress: BackupProgress) => {
+    const copied = progress.totalPages - progress.remainingPages;
+    const percent =
+      progress.totalPages === 0 ? 100 : Math.floor((copied * 100) / progress.totalPages);
+    if (percent === shown) return;
+    shown = percent;
+    const note = progress.oneStep
+      ? ' (the store changed meanwhile: copying the rest in one step)'
+      : '';
+    process.stderr.write(
+      `backup: ${percent}% (${copied} of ${progress.totalPages} pages)${note}\n`,
+    );
+  };
+  try {
+    if (options.databaseUrl) refusePostgres('airlock backup');
+    const summary = await backupSqliteStore({
+      dataDir: options.dataDir,
+      target: options.file,
+      onProgress: show,
+    });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    process.stderr.write(
+      `backed up ${summary.workspaces} workspace(s), schema ${summary.schema}, ` +
+        `${megabytes(summary.bytes)} (${summary.pages} pages) in ${seconds} s\n`,
+    );
+    process.stdout.write(`${summary.file}\n`);
+    return 0;
+  } catch (error) {
+    return refused('backup', error);
+  }
+}
+
+/** Runs `airlock restore <file>`; returns the exit code. */
+export async function restore(argv: string[]): Promise<number> {
+  const options = parse(argv);
+  if (options.help || !options.file) {
+    process.stdout.write(RESTORE_HELP);
+    return options.help ? 0 : 2;
+  }
+  try {
+    if (options.databaseUrl) refusePostgres('airlock restore');
+    const summary = await restoreSqliteStore({
+      dataDir: options.dataDir,
+      file: options.file,
+      runningKernel: kernelHoldingDataDir(options.dataDir),
+    });
+    // Opening migrates an older backup to this build's schema now, not at the kernel's start.
+    const store = await Store.open({ dataDir: options.dataDir });
+    await store.close();
+    process.stderr.write(
+      `restored ${summary.workspaces} workspace(s) from schema ${summary.schema} into ${summary.file}\n` +
+        (summary.previous ? `the store that was there is now in ${summary.previous}\n` : ''),
+    );
+    return 0;
+  } catch (error) {
+    return refused('restore', error);
+  }
+}

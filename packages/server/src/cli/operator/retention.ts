@@ -1,0 +1,95 @@
+import { RETENTION_MAX_DAYS, type RetentionPolicyView } from '@airlock/core';
+import {
+  CONNECTION_HELP,
+  callKernel,
+  connectionFrom,
+  OperatorError,
+  parseOperatorArgs,
+  print,
+  workspacePath,
+} from './connection.js';
+
+/** `airlock retention --help` */
+export const RETENTION_HELP = `Usage:
+  airlock retention get
+  airlock retention set [--events <age>] [--runs <age>] [--audit <age>]
+
+Reads or sets how long the workspace keeps its data, through a running kernel
+with a member credential. The kernel prunes what is older in small batches
+(a few hundred rows per transaction), writing it first as JSON lines to its
+export directory (audit records in the format of \`airlock audit export\`).
+
+  --events <age>   lifecycle events that are not decisions (claims, rounds, model reads)
+  --runs <age>     ended runs, with their task rows and remaining events
+  --audit <age>    the audit trail (every decision)
+
+An age is a number of days (90, 90d), weeks (12w) or years (1y = 365 days),
+from 1 day to ${RETENTION_MAX_DAYS} days, or \`forever\`. A flag left out keeps its current value.
+
+${CONNECTION_HELP}`;
+
+const UNIT_DAYS: Record<string, number> = { d: 1, w: 7, y: 365 };
+
+/**
+ * Reads an age flag: days, weeks or years, or `forever` (null).
+ * @throws OperatorError (exit 2) naming the flag and what it accepts.
+ */
+export function parseRetentionAge(flag: string, text: string): number | null {
+  if (text === 'forever') return null;
+  const match = /^(\d+)([dwy]?)$/.exec(text);
+  const days = match ? Number(match[1]) * UNIT_DAYS[match[2] || 'd']! : Number.NaN;
+  if (!Number.isSafeInteger(days) || days < 1 || days > RETENTION_MAX_DAYS) {
+    throw new OperatorError(
+      `airlock retention set: --${flag} wants an age from 1d to ${RETENTION_MAX_DAYS}d (90, 90d, 12w, 1y) or forever, not ${text}`,
+      2,
+    );
+  }
+  return days;
+}
+
+function describe(policy: RetentionPolicyView): string[] {
+  const age = (days: number | null) => (days === null ? 'forever' : `${days} days`);
+  return [
+    `events  ${age(policy.events_days)}`,
+    `runs    ${age(policy.runs_days)} (after they end)`,
+    `audit   ${age(policy.audit_days)}`,
+    `pruned through sequence number ${policy.pruned_through}`,
+  ];
+}
+
+/** Runs `airlock retention ...`; returns the exit code. */
+export async function retention(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOperatorArgs(argv, {
+    events: { type: 'string' },
+    runs: { type: 'string' },
+    audit: { type: 'string' },
+  });
+  const [verb] = positionals;
+  if (values.help || (verb !== 'get' && verb !== 'set')) {
+    process.stdout.write(RETENTION_HELP);
+    return values.help ? 0 : 2;
+  }
+  const changes: Partial<Record<'events_days' | 'runs_days' | 'audit_days', number | null>> = {};
+  for (const flag of ['events', 'runs', 'audit'] as const) {
+    const text = values[flag];
+    if (typeof text === 'string') changes[`${flag}_days`] = parseRetentionAge(flag, text);
+  }
+  if (verb === 'set' && Object.keys(changes).length === 0) {
+    throw new OperatorError('airlock retention set: give --events, --runs or --audit', 2);
+  }
+  const connection = connectionFrom(values);
+  const path = `${workspacePath(connection)}/retention`;
+  const current = await callKernel<RetentionPolicyView>(connection, 'GET', path);
+  if (verb === 'get') {
+    print(connection, current, () => describe(current));
+    return 0;
+  }
+  const updated = await callKernel<RetentionPolicyView>(connection, 'PUT', path, {
+    events_days: current.events_days,
+    runs_days: current.runs_days,
+    audit_days: current.audit_days,
+    ...changes,
+  });
+  print(connection, updated, () => describe(updated));
+  return 0;
+}

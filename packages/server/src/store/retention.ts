@@ -1,0 +1,329 @@
+import type { Selectable } from 'kysely';
+import type { Reader } from './reader.js';
+import type {
+  EventType,
+  RetentionPolicyTable,
+  RunEventTable,
+  RunTable,
+  TaskTable,
+} from './schema.js';
+import type { Store } from './store.js';
+
+/**
+ * The retention repository: a workspace's policy, the batches the kernel's
+ * pruner reads (oldest first, bounded), and the bounded deletes it makes.
+ * Every delete is its own short unit of work of at most one batch of rows.
+ */
+
+/** A workspace's policy as read. */
+export type RetentionPolicyRow = Selectable<RetentionPolicyTable>;
+
+/** A policy's three windows in days; null keeps that kind of data forever. */
+export interface RetentionWindows {
+  events_days: number | null;
+  runs_days: number | null;
+  audit_days: number | null;
+}
+
+/** A workspace's policy as stored, or undefined when none was ever set. */
+export async function readRetentionPolicy(
+  reader: Reader,
+  workspaceId: string,
+): Promise<RetentionPolicyRow | undefined> {
+  return reader.db
+    .selectFrom('retention_policies')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+}
+
+/** Sets a workspace's policy (its pruning position is kept). */
+export async function writeRetentionPolicy(
+  store: Store,
+  policy: RetentionWindows & { workspaceId: string; principal: string },
+): Promise<RetentionPolicyRow> {
+  return store.transaction(async (tx) => {
+    const windows = {
+      events_days: policy.events_days,
+      runs_days: policy.runs_days,
+      audit_days: policy.audit_days,
+      updated_by: policy.principal,
+      updated_at: tx.now,
+    };
+    await tx.db
+      .insertInto('retention_policies')
+      .values({ workspace_id: policy.workspaceId, ...windows })
+      .onConflict((oc) => oc.column('workspace_id').doUpdateSet(windows))
+      .execute();
+    return (await readRetentionPolicy(tx, policy.workspaceId))!;
+  });
+}
+
+/** Every policy that prunes something. */
+export async function activeRetentionPolicies(store: Store): Promise<RetentionPolicyRow[]> {
+  return store.db
+    .selectFrom('retention_policies')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb('events_days', 'is not', null),
+        eb('runs_days', 'is not', null),
+        eb('audit_days', 'is not', null),
+      ]),
+    )
+    .orderBy('workspace_id')
+    .execute();
+}
+
+/** How far a workspace's log has been pruned (zeros when never). */
+export async function prunedPosition(
+  store: Store,
+  workspaceId: string,
+): Promise<{ prunedThrough: number; eventsPrunedBefore: number }> {
+  const row = await store.db
+    .selectFrom('retention_policies')
+    .select(['pruned_through', 'events_pruned_before'])
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  return {
+    prunedThrough: Number(row?.pruned_through ?? 0),
+    eventsPrunedBefore: Number(row?.events_pruned_before ?? 0),
+  };
+}
+
+/** When a run was created, or undefined when the workspace has no such run. */
+export async function runCreatedAt(
+  store: Store,
+  workspaceId: string,
+  runId: string,
+): Promise<number | undefined> {
+  const run = await store.db
+    .selectFrom('runs')
+    .select('created_at')
+    .where('id', '=', runId)
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  return run === undefined ? undefined : Number(run.created_at);
+}
+
+/**
+ * The last sequence number of a workspace's log whose event was written
+ * before `cutoff` (0 when none), by a binary search over the primary key: a
+ * workspace's events are numbered in commit order, so their times rise with
+ * their numbers, and no index on time is needed (nor paid for on each insert).
+ */
+export async function lastSeqBefore(
+  store: Store,
+  workspaceId: string,
+  cutoff: number,
+): Promise<number> {
+  const probe = (from: number) =>
+    store.db
+      .selectFrom('run_events')
+      .select(['seq', 'created_at'])
+      .where('workspace_id', '=', workspaceId)
+      .where('seq', '>=', from)
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+  const head = await store.db
+    .selectFrom('workspaces')
+    .select('event_seq')
+    .where('id', '=', workspaceId)
+    .executeTakeFirst();
+  let low = 0;
+  let high = Number(head?.event_seq ?? 0);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    const found = await probe(middle);
+    if (found && Number(found.created_at) < cutoff && Number(found.seq) <= high) {
+      low = Number(found.seq);
+    } else high = middle - 1;
+  }
+  return low;
+}
+
+/** The event types a batch holds (`only`) or leaves out (`except`). */
+export type EventTypes = { only: readonly EventType[] } | { except: readonly EventType[] };
+
+/** A bounded page of a workspace's events between two sequence numbers, of some types or all others. */
+export interface EventBatch {
+  workspaceId: string;
+  after: number;
+  through: number;
+  types: EventTypes;
+  limit: number;
+}
+
+/** Reads one batch of events to prune, oldest first. */
+export async function eventsToPrune(store: Store, batch: EventBatch): Promise<RunEventTable[]> {
+  return store.db
+    .selectFrom('run_events')
+    .selectAll()
+    .where('workspace_id', '=', batch.workspaceId)
+    .where('seq', '>', batch.after)
+    .where('seq', '<=', batch.through)
+    .where('type', 'only' in batch.types ? 'in' : 'not in', [
+      ...('only' in batch.types ? batch.types.only : batch.types.except),
+    ])
+    .orderBy('seq')
+    .limit(batch.limit)
+    .execute();
+}
+
+/** Deletes events by sequence number and moves the workspace's pruned position past them. */
+export async function deleteEvents(
+  store: Store,
+  workspaceId: string,
+  seqs: readonly number[],
+): Promise<void> {
+  if (seqs.length === 0) return;
+  const highest = Math.max(...seqs);
+  await store.transaction(async (tx) => {
+    await tx.db
+      .deleteFrom('run_events')
+      .where('workspace_id', '=', workspaceId)
+      .where('seq', 'in', [...seqs])
+      .execute();
+    await tx.db
+      .updateTable('retention_policies')
+      .set((eb) => ({
+        pruned_through: eb
+          .case()
+          .when('pruned_through', '<', highest)
+          .then(highest)
+          .else(eb.ref('pruned_through'))
+          .end(),
+      }))
+      .where('workspace_id', '=', workspaceId)
+      .execute();
+  });
+}
+
+/** Records that every non-audit event written before `before` is gone. */
+export async function markEventsPrunedBefore(
+  store: Store,
+  workspaceId: string,
+  before: number,
+): Promise<void> {
+  await store.db
+    .updateTable('retention_policies')
+    .set({ events_pruned_before: before })
+    .where('workspace_id', '=', workspaceId)
+    .where('events_pruned_before', '<', before)
+    .execute();
+}
+
+/** A bounded batch of a workspace's runs that ended before `cutoff`, oldest first. */
+export async function endedRunsBefore(
+  store: Store,
+  options: { workspaceId: string; cutoff: number; limit: number },
+): Promise<RunTable[]> {
+  return store.db
+    .selectFrom('runs')
+    .selectAll()
+    .where('workspace_id', '=', options.workspaceId)
+    .where('ended_at', 'is not', null)
+    .where('ended_at', '<', options.cutoff)
+    .orderBy('ended_at')
+    .limit(options.limit)
+    .execute();
+}
+
+/** Every task row of these runs. */
+export async function tasksOfRuns(store: Store, runIds: readonly string[]): Promise<TaskTable[]> {
+  if (runIds.length === 0) return [];
+  return store.db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', 'in', [...runIds])
+    .orderBy('run_id')
+    .orderBy('created_at')
+    .execute();
+}
+
+/** A bounded batch of these runs' events, of some types or all others. */
+export async function eventsOfRuns(
+  store: Store,
+  options: {
+    workspaceId: string;
+    runIds: readonly string[];
+    types: EventTypes;
+    limit: number;
+  },
+): Promise<RunEventTable[]> {
+  const only = 'only' in options.types;
+  return store.db
+    .selectFrom('run_events')
+    .selectAll()
+    .where('workspace_id', '=', options.workspaceId)
+    .where('run_id', 'in', [...options.runIds])
+    .where('type', only ? 'in' : 'not in', [
+      ...('only' in options.types ? options.types.only : options.types.except),
+    ])
+    .orderBy('seq')
+    .limit(options.limit)
+    .execute();
+}
+
+/** A kept audit event's new data, carrying what its pruned task row said. */
+export interface EventDataUpdate {
+  seq: number;
+  data: string;
+}
+
+/**
+ * Deletes runs whose events are already pruned (or kept on their own): first
+ * the given audit events' new data, then the runs' task rows, in bounded
+ * deletes, then the runs. A hooked session that pointed at one forgets it.
+ */
+export async function deleteRuns(
+  store: Store,
+  options: {
+    workspaceId: string;
+    runIds: readonly string[];
+    auditUpdates: readonly EventDataUpdate[];
+    tasks: readonly Pick<TaskTable, 'run_id' | 'key'>[];
+    batch: number;
+  },
+): Promise<void> {
+  for (let i = 0; i < options.auditUpdates.length; i += options.batch) {
+    const chunk = options.auditUpdates.slice(i, i + options.batch);
+    await store.transaction(async (tx) => {
+      for (const update of chunk) {
+        await tx.db
+          .updateTable('run_events')
+          .set({ data: update.data })
+          .where('workspace_id', '=', options.workspaceId)
+          .where('seq', '=', update.seq)
+          .execute();
+      }
+    });
+  }
+  for (let i = 0; i < options.tasks.length; i += options.batch) {
+    const chunk = options.tasks.slice(i, i + options.batch);
+    await store.transaction(async (tx) => {
+      await tx.db
+        .deleteFrom('tasks')
+        .where((eb) =>
+          eb.or(
+            chunk.map((task) => eb.and([eb('run_id', '=', task.run_id), eb('key', '=', task.key)])),
+          ),
+        )
+        .execute();
+    });
+  }
+  if (options.runIds.length === 0) return;
+  await store.transaction(async (tx) => {
+    await tx.db
+      .updateTable('hook_sessions')
+      .set({ run_id: null })
+      .where('run_id', 'in', [...options.runIds])
+      .execute();
+    await tx.db
+      .deleteFrom('runs')
+      .where('workspace_id', '=', options.workspaceId)
+      .where('id', 'in', [...options.runIds])
+      .execute();
+  });
+}

@@ -1,0 +1,134 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { listWorkspaces } from './accounts.js';
+import { holdDataDir, kernelHoldingDataDir } from './kernel-lock.js';
+import { BackupError, backupSqliteStore, restoreSqliteStore } from './sqlite-backup.js';
+import { SQLITE_FILE_NAME, Store } from './store.js';
+
+const root = mkdtempSync(join(tmpdir(), 'airlock-sqlite-backup-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+function fresh(): string {
+  n += 1;
+  return join(root, `case-${n}`);
+}
+
+/** A data directory with a store holding one workspace, left open (as a serving kernel would). */
+async function openStore(): Promise<{ dir: string; store: Store }> {
+  const dir = fresh();
+  const store = await Store.open({ dataDir: dir });
+  await store.db
+    .insertInto('workspaces')
+    .values({ id: 'ws_backup', name: 'backup', created_at: 1 })
+    .execute();
+  return { dir, store };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<BackupError> {
+  const error = await promise.then(
+    () => null,
+    (failure: unknown) => failure,
+  );
+  expect(error).toBeInstanceOf(BackupError);
+  return error as BackupError;
+}
+
+describe('backupSqliteStore and restoreSqliteStore', () => {
+  it('copies an open store, and a restore brings it back beside the store it replaces', async () => {
+    const { dir, store } = await openStore();
+    const file = join(root, 'one.sqlite');
+    const seen: number[] = [];
+    const summary = await backupSqliteStore({
+      dataDir: dir,
+      target: file,
+      onProgress: (p) => seen.push(p.remainingPages),
+    });
+    await store.close();
+    expect(summary).toMatchObject({ file, workspaces: 1, schema: expect.stringMatching(/^00/) });
+    expect(seen.at(-1)).toBe(0);
+    // A second backup to the same file is refused: a backup never overwrites.
+    expect((await refusal(backupSqliteStore({ dataDir: dir, target: file }))).code).toBe(
+      'backup_target_exists',
+    );
+
+    const target = fresh();
+    const before = await Store.open({ dataDir: target });
+    await before.close();
+    const restored = await restoreSqliteStore({ dataDir: target, file, runningKernel: null });
+    expect(restored.previous).toMatch(/before-restore-/);
+    expect(readdirSync(restored.previous!)).toContain(SQLITE_FILE_NAME);
+    const reopened = await Store.open({ dataDir: target });
+    expect((await listWorkspaces(reopened)).map((w) => w.id)).toEqual(['ws_backup']);
+    await reopened.close();
+  });
+
+  it('refuses a file that is not an Airlock store, and moves nothing', async () => {
+    const target = fresh();
+    const text = join(root, 'notes.txt');
+    writeFileSync(text, 'not a database at all, only words to fill a page '.repeat(200));
+    expect(
+      (await refusal(restoreSqliteStore({ dataDir: target, file: text, runningKernel: null })))
+        .code,
+    ).toBe('not_an_airlock_store');
+    const other = join(root, 'other.sqlite');
+    const database = new SqliteDatabase(other);
+    database.exec('create table notes (body text)');
+    database.close();
+    const error = await refusal(
+      restoreSqliteStore({ dataDir: target, file: other, runningKernel: null }),
+    );
+    expect(error.code).toBe('not_an_airlock_store');
+    expect(existsSync(join(target, SQLITE_FILE_NAME))).toBe(false);
+    expect(
+      (
+        await refusal(
+          restoreSqliteStore({ dataDir: target, file: join(root, 'nope'), runningKernel: null }),
+        )
+      ).code,
+    ).toBe('backup_not_found');
+  });
+
+  it('refuses a backup from a newer schema, naming the migrations it does not know', async () => {
+    const { dir, store } = await openStore();
+    const file = join(root, 'future.sqlite');
+    await backupSqliteStore({ dataDir: dir, target: file });
+    await store.close();
+    const database = new SqliteDatabase(file);
+    database
+      .prepare('insert into airlock_migrations (name, timestamp) values (?, ?)')
+      .run('9999_from_the_future', new Date().toISOString());
+    database.close();
+    const target = fresh();
+    const error = await refusal(restoreSqliteStore({ dataDir: target, file, runningKernel: null }));
+    expect(error.code).toBe('backup_newer_schema');
+    expect(error.message).toContain('9999_from_the_future');
+    expect(existsSync(join(target, SQLITE_FILE_NAME))).toBe(false);
+  });
+
+  it('refuses while a kernel holds the data directory, and not after it let go', async () => {
+    const { dir, store } = await openStore();
+    const file = join(root, 'held.sqlite');
+    await backupSqliteStore({ dataDir: dir, target: file });
+    const release = holdDataDir(dir);
+    const holder = kernelHoldingDataDir(dir);
+    expect(holder?.pid).toBe(process.pid);
+    const error = await refusal(restoreSqliteStore({ dataDir: dir, file, runningKernel: holder }));
+    expect(error.code).toBe('kernel_running');
+    release();
+    await store.close();
+    expect(kernelHoldingDataDir(dir)).toBeNull();
+    // A lock left by a process that is gone (kill -9) does not hold the directory.
+    writeFileSync(
+      join(dir, 'kernel.lock'),
+      JSON.stringify({
+        pid: 2 ** 22 + 17,
+        host: (await import('node:os')).hostname(),
+        started_at: '',
+      }),
+    );
+    expect(kernelHoldingDataDir(dir)).toBeNull();
+  });
+});

@@ -1,0 +1,275 @@
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { StaticMigrations } from './migrations.js';
+import { SQLITE_FILE_NAME } from './store.js';
+
+/** Why a backup or a restore was refused; `code` is stable, `message` says what to do. */
+export class BackupError extends Error {
+  constructor(
+    readonly code:
+      | 'store_not_found'
+      | 'backup_target_exists'
+      | 'backup_not_found'
+      | 'not_an_airlock_store'
+      | 'backup_newer_schema'
+      | 'backup_corrupt'
+      | 'kernel_running'
+      | 'postgres_use_pg_dump',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BackupError';
+  }
+}
+
+/** How far a backup has gone, in database pages. */
+export interface BackupProgress {
+  totalPages: number;
+  remainingPages: number;
+  /** True once the source changed under a stepwise copy and the rest is copied in one step. */
+  oneStep: boolean;
+}
+
+/** What a finished backup holds. */
+export interface BackupSummary {
+  file: string;
+  bytes: number;
+  pages: number;
+  /** The last migration the backup's schema has. */
+  schema: string;
+  workspaces: number;
+}
+
+/** Pages copied per step (4 MiB at SQLite's default page size), so progress can be shown. */
+const PAGES_PER_STEP = 1024;
+
+/** The names of the migrations this build knows, in order. */
+export async function knownMigrations(): Promise<string[]> {
+  return Object.keys(await new StaticMigrations('sqlite').getMigrations()).sort();
+}
+
+/** A SQLite file's Airlock schema: the migrations it had applied, and its workspace count. */
+interface StoreFileFacts {
+  migrations: string[];
+  workspaces: number;
+}
+
+/**
+ * Reads what a SQLite file holds as an Airlock store.
+ * @throws BackupError `not_an_airlock_store` (not SQLite, or no Airlock tables),
+ *   `backup_corrupt` (SQLite's quick check fails).
+ */
+function storeFileFacts(database: SqliteDatabase.Database, file: string): StoreFileFacts {
+  try {
+    const tables = new Set(
+      (
+        database.prepare("select name from sqlite_master where type = 'table'").all() as {
+          name: string;
+        }[]
+      ).map((row) => row.name),
+    );
+    if (!tables.has('airlock_migrations') || !tables.has('workspaces')) {
+      throw new BackupError(
+        'not_an_airlock_store',
+        `${file} is a SQLite file but not an Airlock store (no airlock_migrations or workspaces table)`,
+      );
+    }
+    const check = database.pragma('quick_check', { simple: true });
+    if (check !== 'ok') {
+      throw new BackupError('backup_corrupt', `${file} fails SQLite's quick check: ${check}`);
+    }
+    const migrations = (
+      database.prepare('select name from airlock_migrations order by name').all() as {
+        name: string;
+      }[]
+    ).map((row) => row.name);
+    const { count } = database.prepare('select count(*) as count from workspaces').get() as {
+      count: number;
+    };
+    return { migrations, workspaces: count };
+  } catch (error) {
+    if (error instanceof BackupError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new BackupError('not_an_airlock_store', `${file} is not a SQLite database`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Copies the SQLite store of a data directory to `target` with SQLite's
+ * online backup API, from a connection of its own: a kernel (this process or
+ * another) keeps serving meanwhile. The copy is consistent as of one moment:
+ * when another connection writes between two steps, SQLite restarts the copy,
+ * and the rest is then copied in a single step (one read transaction, which
+ * in WAL mode never blocks the kernel's writes). The result is one
+ * self-contained file (rollback journal mode), written beside the target and
+ * renamed into place only once complete and checked.
+ * @throws BackupError `store_not_found`, `backup_target_exists`.
+ */
+export async function backupSqliteStore(options: {
+  dataDir: string;
+  target: string;
+  onProgress?: ((progress: BackupProgress) => void) | undefined;
+}): Promise<BackupSummary> {
+  const source = join(resolve(options.dataDir), SQLITE_FILE_NAME);
+  if (!existsSync(source)) {
+    throw new BackupError('store_not_found', `no Airlock store at ${source}; check --data-dir`);
+  }
+  const target = resolve(options.target);
+  if (existsSync(target)) {
+    throw new BackupError(
+      'backup_target_exists',
+      `${target} exists; name a new file (a backup never overwrites one)`,
+    );
+  }
+  mkdirSync(dirname(target), { recursive: true });
+  const partial = join(dirname(target), `.${basename(target)}.partial`);
+  rmSync(partial, { force: true });
+  const database = new SqliteDatabase(source, { readonly: true, fileMustExist: true });
+  let oneStep = false;
+  let lastRemaining = Number.POSITIVE_INFINITY;
+  try {
+    database.pragma('busy_timeout = 5000');
+    const result = await database.backup(partial, {
+      progress: ({ totalPages, remainingPages }) => {
+        // The copy started over: another connection wrote between two steps.
+        if (remainingPages > lastRemaining) oneStep = true;
+        lastRemaining = remainingPages;
+        options.onProgress?.({ totalPages, remainingPages, oneStep });
+        return oneStep ? 0x7fffffff : PAGES_PER_STEP;
+      },
+    });
+    options.onProgress?.({ totalPages: result.totalPages, remainingPages: 0, oneStep });
+  } catch (error) {
+    rmSync(partial, { force: true });
+    throw error;
+  } finally {
+    database.close();
+  }
+  const copy = new SqliteDatabase(partial, { fileMustExist: true });
+  let facts: StoreFileFacts;
+  let pages: number;
+  try {
+    // One file, no -wal beside it: a backup is copied and moved as a single file.
+    copy.pragma('journal_mode = DELETE');
+    facts = storeFileFacts(copy, target);
+    pages = copy.pragma('page_count', { simple: true }) as number;
+  } finally {
+    copy.close();
+  }
+  renameSync(partial, target);
+  return {
+    file: target,
+    bytes: statSync(target).size,
+    pages,
+    schema: facts.migrations.at(-1) ?? '',
+    workspaces: facts.workspaces,
+  };
+}
+
+/** What a restore did. */
+export interface RestoreSummary {
+  file: string;
+  /** The migration the restored store had; the kernel's next start migrates it to this build's. */
+  schema: string;
+  workspaces: number;
+  /** Where the store that was there before now lies, or null when there was none. */
+  previous: string | null;
+}
+
+/**
+ * Puts a backup file in place as a data directory's SQLite store, with the
+ * kernel stopped. The file is copied and checked first (an Airlock store,
+ * intact, no migration this build does not know); only then is the current
+ * store (with its -wal and -shm) moved aside into `before-restore-<time>/`
+ * and the copy renamed into place.
+ * @throws BackupError `kernel_running`, `backup_not_found`,
+ *   `not_an_airlock_store`, `backup_corrupt`, `backup_newer_schema`.
+ */
+export async function restoreSqliteStore(options: {
+  dataDir: string;
+  file: string;
+  /** The kernel serving the directory, if any (see kernel-lock.ts). */
+  runningKernel: { pid: number } | null;
+  now?: Date | undefined;
+}): Promise<RestoreSummary> {
+  const dir = resolve(options.dataDir);
+  if (options.runningKernel) {
+    throw new BackupError(
+      'kernel_running',
+      `a kernel (pid ${options.runningKernel.pid}) is serving ${dir}; stop it, then restore`,
+    );
+  }
+  const file = resolve(options.file);
+  if (!existsSync(file) || !statSync(file).isFile()) {
+    throw new BackupError('backup_not_found', `no backup file at ${file}`);
+  }
+  mkdirSync(dir, { recursive: true });
+  const incoming = join(dir, `${SQLITE_FILE_NAME}.restoring`);
+  for (const suffix of ['', '-wal', '-shm', '-journal'])
+    rmSync(`${incoming}${suffix}`, { force: true });
+  copyFileSync(file, incoming);
+  let facts: StoreFileFacts;
+  try {
+    const database = openChecked(incoming, file);
+    try {
+      facts = storeFileFacts(database, file);
+      const known = new Set(await knownMigrations());
+      const unknown = facts.migrations.filter((name) => !known.has(name));
+      if (unknown.length > 0) {
+        throw new BackupError(
+          'backup_newer_schema',
+          `${file} comes from a newer Airlock (migrations ${unknown.join(', ')} are unknown to this build); restore it with that version or later`,
+        );
+      }
+      database.pragma('journal_mode = WAL');
+    } finally {
+      database.close();
+    }
+  } catch (error) {
+    for (const suffix of ['', '-wal', '-shm', '-journal'])
+      rmSync(`${incoming}${suffix}`, { force: true });
+    throw error;
+  }
+  const current = join(dir, SQLITE_FILE_NAME);
+  let previous: string | null = null;
+  if (existsSync(current)) {
+    const stamp = (options.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
+    previous = join(dir, `before-restore-${stamp}`);
+    mkdirSync(previous);
+    for (const suffix of ['', '-wal', '-shm']) {
+      if (existsSync(`${current}${suffix}`)) {
+        renameSync(`${current}${suffix}`, join(previous, `${SQLITE_FILE_NAME}${suffix}`));
+      }
+    }
+  }
+  for (const suffix of ['-wal', '-shm']) rmSync(`${incoming}${suffix}`, { force: true });
+  renameSync(incoming, current);
+  return {
+    file: current,
+    schema: facts.migrations.at(-1) ?? '',
+    workspaces: facts.workspaces,
+    previous,
+  };
+}
+
+/**
+ * Opens a copied backup file for checking.
+ * @throws BackupError `not_an_airlock_store` when SQLite does not read it.
+ */
+function openChecked(copy: string, file: string): SqliteDatabase.Database {
+  try {
+    const database = new SqliteDatabase(copy, { fileMustExist: true });
+    database.pragma('schema_version');
+    return database;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new BackupError('not_an_airlock_store', `${file} is not a SQLite database`);
+    }
+    throw error;
+  }
+}
