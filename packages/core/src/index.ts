@@ -1,4 +1,15 @@
 export {
+  type ApprovalPolicy,
+  type ApprovalPolicyRule,
+  type ApprovalRequirement,
+  type ApprovalSubject,
+  approvalRequirement,
+  credentialIdOf,
+  MAX_REQUIRED_APPROVALS,
+  policyCredentialIds,
+  validateApprovalPolicy,
+} from './approvals/approval-policy.js';
+export {
   classifyShellCommand,
   MAX_CLASSIFIED_COMMAND_LENGTH,
   UNREAD_COMMAND_TAGS,
@@ -181,6 +192,10 @@ export {
   CredentialViewSchema,
 } from './protocol/operations/accounts.js';
 export {
+  type ApprovalPolicyView,
+  ApprovalPolicyViewSchema,
+} from './protocol/operations/approval-policy.js';
+export {
   HOOKED_AGENTS,
   HOOKED_EVENTS,
   HOOKED_FRAMEWORKS,
@@ -231,6 +246,8 @@ export {
 } from './protocol/sockets.js';
 export {
   AppendedTaskViewSchema,
+  type ApprovalProgress,
+  ApprovalProgressSchema,
   ApprovalRuleViewSchema,
   type Attention,
   AttentionSchema,
@@ -355,3 +372,4 @@ export {
   type TighteningWidens,
   tighten,
 } from './tighten/tighten.js';
+export { inheritedTraceparent, traceparentOf } from './tracing/traceparent.js';

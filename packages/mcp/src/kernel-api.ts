@@ -1,3 +1,4 @@
+import { inheritedTraceparent, traceparentOf } from '@airlock/core';
 import type { RunView, TaskView } from '@airlock/sdk';
 
 /** A refusal from the kernel: its stable code and detail, and the HTTP status. */
@@ -43,14 +44,22 @@ export class KernelApi {
     return `/api/v1/workspaces/${encodeURIComponent(this.address.workspaceId)}`;
   }
 
-  private async send<T>(method: string, path: string, body?: unknown): Promise<T> {
+  private async send<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    traceparent?: string | null,
+  ): Promise<T> {
     let response: Response;
+    // The caller's trace context, else the one this process inherited (TRACEPARENT).
+    const trace = traceparentOf(traceparent) ?? inheritedTraceparent(process.env);
     try {
       response = await fetch(`${this.base}${path}`, {
         method,
         headers: {
           authorization: `Bearer ${this.address.token}`,
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(trace ? { traceparent: trace } : {}),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
@@ -139,12 +148,21 @@ export class KernelApi {
     return this.send('POST', `${this.ws}/runs`, body);
   }
 
-  /** Plants a gateway run's calls, or ends it with a final answer. */
+  /**
+   * Plants a gateway run's calls, or ends it with a final answer; `traceparent`
+   * (the MCP client's, from the request's `_meta`) continues the client's trace.
+   */
   async submit(
     runId: string,
     body: { calls: { name: string; input?: unknown; id?: string }[] } | { final: string },
+    traceparent?: string | null,
   ): Promise<{ run: RunView; tasks: TaskView[] }> {
-    return this.send('POST', `${this.ws}/runs/${encodeURIComponent(runId)}/calls`, body);
+    return this.send(
+      'POST',
+      `${this.ws}/runs/${encodeURIComponent(runId)}/calls`,
+      body,
+      traceparent,
+    );
   }
 
   /** Cancels a gateway run's call that has not started. */

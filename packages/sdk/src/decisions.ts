@@ -1,6 +1,7 @@
 import {
   type ActionTag,
   type ApprovalMode,
+  type ApprovalProgress,
   type ApprovalRule,
   buildEffectProfile,
   type EffectProfileView as KernelEffectProfile,
@@ -126,35 +127,56 @@ export class Approval extends BaseDecision {
   readonly tool_input: unknown;
   /** What an approver reads: the rules that parked it, action tags, targets. */
   readonly effect_profile: EffectProfileView;
+  /**
+   * Approvals given and needed under the workspace's approval policy ("1 of
+   * 2"); null when the kernel did not report them.
+   */
+  readonly approvals: ApprovalProgress | null;
 
   constructor(context: DecisionContext, task: TaskView) {
     super(context, task);
     this.tool_name = task.tool_name;
     this.tool_input = task.tool_input;
     this.effect_profile = readEffectProfile(task);
+    this.approvals = task.approvals ?? null;
   }
 
   /**
-   * Approves the call: it becomes runnable for executors. With `remember`, the
-   * kernel also keeps an allow rule in the overlay of that scope, for the
-   * permission rule set captured when the call was evaluated; without a
-   * `rule` it remembers exactly this call.
+   * Approves the call, bound to the version of the row this decision read.
+   * It becomes runnable for executors once the workspace's approval policy
+   * has its quorum (the answer's `approvals` says how far it is). With
+   * `tool_input` the person approves an edited call: the kernel evaluates it
+   * again through every layer and the executor runs the edit. With
+   * `remember`, the kernel also keeps an allow rule in the overlay of that
+   * scope, for the permission rule set captured when the call was evaluated;
+   * without a `rule` it remembers exactly this call.
    * @example
    * await d.approve({ remember: { scope: 'conversation', rule: { tools: ['bash'], argument_patterns: { '/command': 'git push origin *' } } } });
-   * @throws ConflictError when it was already decided (or the overlay changed meanwhile:
-   * `stale_digest`); ValidationError `remember_unavailable` when no rule set evaluated
-   * the call; NotFoundError, ForbiddenError. Nothing changes when it throws.
+   * await d.approve({ tool_input: { command: 'rm -rf build/cache' } });
+   * @throws ConflictError when it was already decided or changed since it was read
+   * (`version_mismatch`; or the overlay changed meanwhile: `stale_digest`);
+   * ForbiddenError `approver_not_allowed` / `self_approval_refused` under the approval
+   * policy; ValidationError `edit_refused` when a layer refuses the edit,
+   * `remember_unavailable` when no rule set evaluated the call; NotFoundError.
+   * Nothing changes when it throws.
    */
-  approve(options: { remember?: Remember } = {}): Promise<TaskView> {
+  approve(options: { remember?: Remember; tool_input?: unknown } = {}): Promise<TaskView> {
+    const version = (this.task as { version?: string }).version;
     return this.context.trpc.decisions.approve.mutate({
       ...address(this.context, this.task),
+      ...(version ? { version } : {}),
       ...(options.remember ? { remember: options.remember } : {}),
+      ...(options.tool_input !== undefined
+        ? { tool_input: options.tool_input as TaskView['tool_input'] }
+        : {}),
     });
   }
 
   /**
-   * Denies the call; the model reads the reason.
-   * @throws ConflictError when it was already decided; NotFoundError, ForbiddenError.
+   * Denies the call; the model reads the reason. A deny by any member the
+   * approval policy lets decide the call ends it, whatever approvals it had.
+   * @throws ConflictError when it was already decided; ForbiddenError
+   * (`approver_not_allowed` too); NotFoundError.
    */
   deny(options: { reason?: string } = {}): Promise<TaskView> {
     return this.context.trpc.decisions.deny.mutate({

@@ -52,6 +52,7 @@ export { type FeedOptions, FeedSubscription } from './feed.js';
 export type { SocketStatus, WebSocketConstructor, WebSocketLike } from './internal/socket.js';
 export { RunHandle, Runs } from './runs.js';
 export type {
+  ApprovalProgress,
   AuditRecord,
   ClaimView,
   CreateRunInput,

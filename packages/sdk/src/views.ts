@@ -1,6 +1,7 @@
 import type { OperationContracts, OperationInput, RunView, TaskView } from '@airlock/core';
 
 export type {
+  ApprovalProgress,
   AuditRecord,
   ClaimView,
   EventView as FeedEvent,

@@ -7,6 +7,9 @@ import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-se
 import { Kernel } from './kernel/kernel.js';
 import type { RetentionOptions } from './kernel/retention.js';
 import { LOG_REDACTION } from './logging/redact.js';
+import { type MetricsListener, startMetricsListener } from './metrics/endpoint.js';
+import { connectMetrics } from './metrics/kernel-sources.js';
+import { createMetrics, type KernelMetrics } from './metrics/registry.js';
 import type { NotificationsConfig } from './notifications/config.js';
 import {
   type DeliveryTuning,
@@ -16,6 +19,8 @@ import {
 import { defaultProviders } from './providers/registry.js';
 import { holdDataDir } from './store/kernel-lock.js';
 import { Store, type StoreLocation } from './store/store.js';
+import type { CallTracing } from './tracing/call-tracing.js';
+import { startTracing } from './tracing/start-tracing.js';
 
 /** The package version reported by the OpenAPI document. */
 export const SERVER_VERSION = '0.0.0';
@@ -50,6 +55,15 @@ export interface AirlockOptions extends StoreLocation {
    * on SQLite, `./airlock-exports` on PostgreSQL.
    */
   retention?: Partial<RetentionOptions> | undefined;
+  /**
+   * Prometheus metrics: recorded, and served at `GET /metrics` to a member
+   * credential. Default true; false records nothing.
+   */
+  metrics?: boolean | undefined;
+  /** Also serves `GET /metrics` without credentials on this address (`--metrics-listen`). */
+  metricsListen?: { host: string; port: number } | undefined;
+  /** Exports the spans of calls over OTLP/HTTP to this base URL; off when absent. */
+  otlpEndpoint?: string | undefined;
   /** Injectable clock (epoch ms). */
   clock?: (() => number) | undefined;
   openai?: { baseUrl?: string; apiKey?: string; model?: string } | undefined;
@@ -66,6 +80,10 @@ export interface Airlock {
   hub: FeedHub;
   http: HttpHandle;
   url: string;
+  /** The kernel's metrics; null when off. */
+  metrics: KernelMetrics | null;
+  /** The unauthenticated metrics address, when `metricsListen` was given. */
+  metricsListener: MetricsListener | null;
   /** The notification outbox's worker and routes; null without channels. */
   notifications: Notifications | null;
   /** Stops serving, finishes in-flight steps, closes the store. */
@@ -79,11 +97,21 @@ export interface Airlock {
  */
 export async function startAirlock(options: AirlockOptions = {}): Promise<Airlock> {
   const logger = options.logger ?? pino({ level: 'silent', redact: LOG_REDACTION });
-  const store = await Store.open(options, options.clock);
+  // A wrong endpoint is refused before the store is opened or created.
+  const tracing: CallTracing | null = options.otlpEndpoint
+    ? await startTracing({ endpoint: options.otlpEndpoint })
+    : null;
+  const store = await Store.open(options, options.clock).catch(async (error: unknown) => {
+    await tracing?.shutdown();
+    throw error;
+  });
   // `airlock restore` refuses while a kernel serves the SQLite directory.
   const releaseDataDir =
     store.dialect === 'sqlite' ? holdDataDir(options.dataDir ?? '.airlock') : () => {};
+  const metrics = options.metrics === false ? null : createMetrics();
   const kernel = new Kernel({
+    metrics,
+    tracing,
     store,
     logger,
     parkTtlMs: options.parkTtlMs,
@@ -101,6 +129,7 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
   });
   const hub = new FeedHub(store, logger);
   await hub.start();
+  if (metrics) connectMetrics(metrics, { store, hub });
   // A copy: the kernel's own URL becomes the public URL once it listens, when none was given.
   const notifyConfig = options.notifications && { ...options.notifications };
   const notifications = notifyConfig
@@ -132,9 +161,15 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
         ? DEFAULT_AUTH_FAILURE_LIMIT
         : options.authFailureLimit,
     timeouts: options.timeouts,
+    metrics,
+    tracing,
     routes: notifications?.routes,
   });
   if (notifyConfig && !notifyConfig.publicUrl) notifyConfig.publicUrl = http.url;
+  const metricsListener =
+    metrics && options.metricsListen
+      ? await startMetricsListener({ ...options.metricsListen, metrics, logger })
+      : null;
   let closing: Promise<void> | undefined;
   return {
     store,
@@ -142,15 +177,19 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     hub,
     http,
     url: http.url,
+    metrics,
+    metricsListener,
     notifications,
     close() {
       closing ??= (async () => {
+        await metricsListener?.close();
         await http.close();
         await notifications?.close();
         await kernel.stop();
         await hub.stop();
         await store.close();
         releaseDataDir();
+        await tracing?.shutdown();
       })();
       return closing;
     },

@@ -2,6 +2,7 @@
 import { backup, restore } from './cli/backup.js';
 import { hooks } from './cli/hooks.js';
 import { mcp } from './cli/mcp.js';
+import { approvals } from './cli/operator/approvals.js';
 import { apps } from './cli/operator/apps.js';
 import { audit } from './cli/operator/audit.js';
 import { OperatorError } from './cli/operator/connection.js';
@@ -19,6 +20,7 @@ const HELP = `Usage: airlock <command> [options]
 Commands:
   serve      Start the approval kernel (airlock serve --help)
   decisions  List, approve, deny and answer decisions on a running kernel
+  approvals  Show and set the workspace's approval policy (quorum, approvers, self-approval)
   runs       List, show and stop runs on a running kernel
   overlays   Read, replace, trust and load permission overlays on a running kernel
   tokens     Create, list and revoke credentials through a running kernel
@@ -40,6 +42,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'token') return token(rest);
   if (command === 'tokens') return tokens(rest);
   if (command === 'decisions') return decisions(rest);
+  if (command === 'approvals') return approvals(rest);
   if (command === 'runs') return runs(rest);
   if (command === 'overlays') return overlays(rest);
   if (command === 'apps') return apps(rest);

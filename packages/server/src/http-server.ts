@@ -8,6 +8,7 @@ import { type AuthFailureLimit, AuthFailureThrottle, peerOf } from './api/auth-t
 import { buildOpenApiDocument } from './api/openapi.js';
 import { OPERATIONS } from './api/operations.js';
 import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
+import { noteErrorCode, noteOperation, readNote } from './api/request-notes.js';
 import { createRestHandler, sendError, sendJson } from './api/rest.js';
 import { appRouter, type TrpcContext } from './api/trpc.js';
 import { AirlockError } from './errors.js';
@@ -15,8 +16,11 @@ import type { FeedHub } from './feed/hub.js';
 import { createSocketHandler } from './feed/ws.js';
 import type { Kernel } from './kernel/kernel.js';
 import { redactUrl } from './logging/redact.js';
+import { serveProtectedMetrics } from './metrics/endpoint.js';
+import type { KernelMetrics } from './metrics/registry.js';
 import type { Principal } from './store/accounts.js';
 import { checkReadiness } from './store/readiness.js';
+import type { CallTracing } from './tracing/call-tracing.js';
 
 /** How the HTTP surface is served. */
 export interface HttpOptions {
@@ -35,8 +39,28 @@ export interface HttpOptions {
   authFailureLimit?: AuthFailureLimit | null | undefined;
   /** How long a slow client may take; see {@link DEFAULT_TIMEOUTS}. */
   timeouts?: Partial<ServerTimeouts> | undefined;
+  /** Request metrics, and `GET /metrics` for a member credential; none when null or absent. */
+  metrics?: KernelMetrics | null | undefined;
+  /** A server span per request continuing its `traceparent`; none when null or absent. */
+  tracing?: CallTracing | null | undefined;
   /** Routes served before REST (the notification channels'); true when one served the request. */
   routes?: ((req: IncomingMessage, res: ServerResponse, url: URL) => boolean) | undefined;
+}
+
+/** The tRPC procedures by name, so a request's operation label stays within the known ones. */
+const TRPC_NAMES = new Set([...OPERATIONS.map((operation) => operation.name), 'runs.feed']);
+
+/** Times each request by operation and counts error answers by code, once it is answered. */
+function measureRequest(metrics: KernelMetrics, res: ServerResponse): void {
+  const started = performance.now();
+  res.once('finish', () => {
+    const note = readNote(res);
+    metrics.requestSeconds.observe(
+      { operation: note?.operation ?? 'other' },
+      (performance.now() - started) / 1000,
+    );
+    if (note?.errorCode) metrics.errors.inc({ code: note.errorCode });
+  });
 }
 
 /** Limits on slow clients, in milliseconds (Node's `createServer` options). */
@@ -124,6 +148,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         authError: auth.error,
         rateLimiter,
         checkDeclaredCodes: options.validateOutputs,
+        noteError: (code) => noteErrorCode(res, code),
         setHeader: (name, value) => {
           if (!res.headersSent) res.setHeader(name, value);
         },
@@ -146,70 +171,92 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   for (const [key, value] of Object.entries(options.timeouts ?? {})) {
     if (value !== undefined) timeouts[key as keyof ServerTimeouts] = value;
   }
-  const server = createServer(
-    {
-      requestTimeout: timeouts.requestMs,
-      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
-      keepAliveTimeout: timeouts.idleMs,
-      connectionsCheckingInterval: timeouts.checkIntervalMs,
-    },
-    (req, res) => {
-      const socket = req.socket;
-      busy.set(socket, (busy.get(socket) ?? 0) + 1);
-      res.once('close', () => busy.set(socket, (busy.get(socket) ?? 1) - 1));
-      if (accessLog) {
-        const started = performance.now();
-        res.once('finish', () =>
-          options.logger.debug(
-            {
-              method: req.method,
-              path: redactUrl(req.url),
-              status: res.statusCode,
-              ms: performance.now() - started,
-            },
-            'request',
-          ),
+  const metrics = options.metrics ?? null;
+  const tracing = options.tracing ?? null;
+  const serverOptions = {
+    requestTimeout: timeouts.requestMs,
+    headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+    keepAliveTimeout: timeouts.idleMs,
+    connectionsCheckingInterval: timeouts.checkIntervalMs,
+  };
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    if (metrics) measureRequest(metrics, res);
+    if (tracing) tracing.serve(req, res, () => handle(req, res));
+    else handle(req, res);
+  };
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket;
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    res.once('close', () => busy.set(socket, (busy.get(socket) ?? 1) - 1));
+    if (accessLog) {
+      const started = performance.now();
+      res.once('finish', () =>
+        options.logger.debug(
+          {
+            method: req.method,
+            path: redactUrl(req.url),
+            status: res.statusCode,
+            ms: performance.now() - started,
+          },
+          'request',
+        ),
+      );
+    }
+    if (inbox(req, res)) return;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname.startsWith('/trpc/')) {
+      const name = url.pathname.slice('/trpc/'.length);
+      if (TRPC_NAMES.has(name)) noteOperation(res, name);
+      if (req.headers.accept?.includes('text/event-stream')) streams.add(socket);
+      void authenticateRequest(options.kernel, req, authThrottle).then((auth) => {
+        authentications.set(req, auth);
+        // A refused caller's body is never read: the connection closes after the answer.
+        if (auth.error && hasUnreadBody(req)) res.setHeader('connection', 'close');
+        trpc(req, res);
+      });
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/openapi.json') {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(openapi);
+      return;
+    }
+    if (options.routes?.(req, res, url)) return;
+    if (req.method === 'GET' && url.pathname === '/healthz') {
+      sendJson(res, 200, { ok: true });
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/readyz') {
+      void checkReadiness(options.kernel.context.store).then((readiness) => {
+        if (readiness.ready) sendJson(res, 200, { ok: true, ...readiness });
+        else sendError(res, new AirlockError(readiness.code, readiness.detail));
+      });
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/metrics' && metrics) {
+      serveProtectedMetrics(req, res, {
+        kernel: options.kernel,
+        metrics,
+        logger: options.logger,
+        authThrottle,
+      }).catch((error: unknown) => {
+        sendError(
+          res,
+          error instanceof AirlockError ? error : new AirlockError('internal', 'internal error'),
         );
-      }
-      if (inbox(req, res)) return;
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (url.pathname.startsWith('/trpc/')) {
-        if (req.headers.accept?.includes('text/event-stream')) streams.add(socket);
-        void authenticateRequest(options.kernel, req, authThrottle).then((auth) => {
-          authentications.set(req, auth);
-          // A refused caller's body is never read: the connection closes after the answer.
-          if (auth.error && hasUnreadBody(req)) res.setHeader('connection', 'close');
-          trpc(req, res);
-        });
-        return;
-      }
-      if (req.method === 'GET' && url.pathname === '/openapi.json') {
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(openapi);
-        return;
-      }
-      if (options.routes?.(req, res, url)) return;
-      if (req.method === 'GET' && url.pathname === '/healthz') {
-        sendJson(res, 200, { ok: true });
-        return;
-      }
-      if (req.method === 'GET' && url.pathname === '/readyz') {
-        void checkReadiness(options.kernel.context.store).then((readiness) => {
-          if (readiness.ready) sendJson(res, 200, { ok: true, ...readiness });
-          else sendError(res, new AirlockError(readiness.code, readiness.detail));
-        });
-        return;
-      }
-      rest(req, res, url)
-        .then((served) => {
-          if (!served) sendError(res, new AirlockError('not_found', `no route ${url.pathname}`));
-        })
-        .catch((error: unknown) => {
-          options.logger.error({ err: error }, 'request failed');
-          if (!res.headersSent) sendError(res, new AirlockError('internal', 'internal error'));
-        });
-    },
-  );
+      });
+      return;
+    }
+    rest(req, res, url)
+      .then((served) => {
+        if (!served) sendError(res, new AirlockError('not_found', `no route ${url.pathname}`));
+      })
+      .catch((error: unknown) => {
+        options.logger.error({ err: error }, 'request failed');
+        if (!res.headersSent) sendError(res, new AirlockError('internal', 'internal error'));
+      });
+  }
+  const server = createServer(serverOptions, onRequest);
   server.on('connection', (socket: Socket) => {
     busy.set(socket, 0);
     socket.once('close', () => {

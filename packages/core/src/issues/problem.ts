@@ -53,6 +53,12 @@ export const PROBLEM_CODES = [
   'contract_rule_invalid',
   'contract_action_tag_unknown',
   'contract_constraints_invalid',
+  // Approval policies (issue 27).
+  'approval_policy_not_object',
+  'approval_policy_key_unknown',
+  'approval_group_invalid',
+  'approval_rule_invalid',
+  'approval_approver_unknown',
 ] as const;
 
 /** A stable, machine-readable name for one kind of validation problem. */

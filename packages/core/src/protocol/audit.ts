@@ -30,6 +30,7 @@ export const PolicyChangeKindSchema = z.enum([
   'overlay_replaced',
   'overlay_trusted',
   'rule_remembered',
+  'approval_policy_replaced',
 ]);
 
 /**
@@ -39,7 +40,7 @@ export const PolicyChangeKindSchema = z.enum([
 export const PolicyChangeSchema = named(
   z.object({
     change: PolicyChangeKindSchema,
-    /** `profile` (an application's configuration), or an overlay scope: `user`, `project`, `conversation`. */
+    /** `profile` (an application's configuration), `approval_policy`, or an overlay scope: `user`, `project`, `conversation`. */
     scope: z.string(),
     /** The agent application, conversation or member principal whose document changed. */
     owner_id: z.string(),

@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   invalid_input: 400,
   unauthenticated: 401,
   forbidden: 403,
+  approver_not_allowed: 403,
+  self_approval_refused: 403,
   not_found: 404,
   run_not_found: 404,
   task_not_found: 404,
@@ -37,6 +39,7 @@ export const ERROR_STATUS = {
   invalid_question: 422,
   invalid_resolution: 422,
   remember_unavailable: 422,
+  edit_refused: 422,
   // Hardening (issue 11): refused input, stale decisions, rate limits.
   input_too_deep: 400,
   request_timeout: 408,

@@ -20,6 +20,8 @@ const EventBase = {
   task_key: z.string().nullable(),
   /** Who caused it, e.g. `member:cred_x`, `kernel`; null when nobody in particular. */
   principal: z.string().nullable(),
+  /** The principal's name (a member credential's label), where the view resolves names. */
+  principal_name: z.string().nullable().optional(),
   created_at: z.number().int(),
 };
 
@@ -140,6 +142,28 @@ export const EVENT_SCHEMAS = [
       decided_by: decidedBy.optional(),
       /** A hooked agent's own user approved it in the agent's prompt. */
       in_agent_prompt: z.boolean().optional(),
+      /** Every approval counted toward the quorum, the deciding one last. */
+      approved_by: z.array(z.string()).optional(),
+    }),
+  ),
+  // One member's approval of a call that needs more than one: the row waits on.
+  event(
+    'task.approval_added',
+    taskData({
+      decided_by: decidedBy,
+      received: z.number().int(),
+      required: z.number().int(),
+    }),
+  ),
+  // A person changed a parked call's input before approving: both versions are kept.
+  event(
+    'task.edited',
+    taskData({
+      decided_by: decidedBy,
+      previous_input: z.unknown(),
+      tool_input: z.unknown(),
+      /** What the approval stage said of the edited call: granted outright, or parked. */
+      outcome: z.enum(['granted', 'parked']),
     }),
   ),
   event(

@@ -151,6 +151,37 @@ export const RunViewSchema = named(
 export type RunView = z.infer<typeof RunViewSchema>;
 
 /** A task row as the API shows it. */
+/** One member's approval of a parked call, counted toward its quorum. */
+export const ApprovalReceiptSchema = z.object({
+  /** The approving principal, e.g. `member:cred_x`. */
+  principal: z.string(),
+  /** The member's name (its credential label); null when it has none. */
+  name: z.string().nullable(),
+  at: z.number().int(),
+});
+
+/** How far a parked call is toward the approvals its workspace's policy asks for. */
+export const ApprovalProgressSchema = named(
+  z.object({
+    /** Distinct approvals the call needs before it runs. */
+    required: z.number().int(),
+    /** The approvals already given to this version of the row (each member once). */
+    received: z.array(ApprovalReceiptSchema),
+    /** Index of the approval policy rule that applies; null: the default (one approval by any member). */
+    rule_index: z.number().int().nullable(),
+    /** Who may decide (`member:cred_…`); null: any member of the workspace. */
+    approvers: z.array(z.string()).nullable(),
+    /** True when the member who started the run may not approve its calls. */
+    no_self_approval: z.boolean(),
+  }),
+  {
+    id: 'ApprovalProgress',
+    description: 'Approvals a parked call has and needs under the approval policy ("1 of 2").',
+  },
+);
+/** Approval progress of a parked call. */
+export type ApprovalProgress = z.infer<typeof ApprovalProgressSchema>;
+
 export const TaskViewSchema = named(
   z.object({
     key: z.string(),
@@ -173,6 +204,10 @@ export const TaskViewSchema = named(
     result: JsonValueSchema,
     error: FailureViewSchema.nullable(),
     decided_by: z.string().nullable(),
+    /** The decider's name (a member credential's label), where the view resolves names. */
+    decided_by_name: z.string().nullable().optional(),
+    /** On a parked call in a decision view: approvals given and needed. */
+    approvals: ApprovalProgressSchema.optional(),
     /** A question's prompt (kind `ask`). */
     prompt: z.string().nullable(),
     /** A question's offered answers; null for free text. */

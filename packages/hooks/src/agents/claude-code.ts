@@ -6,6 +6,7 @@ import { claudeShaped } from './claude-shaped.js';
  * `-p` run with `stop_reason: "tool_deferred"`, resumed by `--resume`).
  */
 export const claudeCode = claudeShaped('claude-code', {
+  updatesInput: true,
   nativeAsk: true,
   canDefer: true,
   hookEvents: [

@@ -29,7 +29,12 @@ function toolResponseFailed(response: unknown): boolean {
  */
 export function claudeShaped(
   agent: HookedAgent,
-  options: { nativeAsk: boolean; canDefer: boolean; hookEvents: readonly string[] },
+  options: {
+    nativeAsk: boolean;
+    canDefer: boolean;
+    updatesInput: boolean;
+    hookEvents: readonly string[];
+  },
 ): AgentProtocol {
   const shape: PayloadShape = {
     events: EVENTS,
@@ -49,6 +54,7 @@ export function claudeShaped(
     hookEvents: options.hookEvents,
     nativeAsk: options.nativeAsk,
     canDefer: options.canDefer,
+    updatesInput: options.updatesInput,
     parse(payload) {
       return parseHookPayload(agent, shape, payload);
     },
@@ -70,18 +76,32 @@ const EVENT_NAMES: Record<NeutralEvent['event'], string> = {
 function formatClaude(event: NeutralEvent, reply: Reply): AgentOutput {
   const hookEventName = EVENT_NAMES[event.event];
   if (event.event === 'pre_tool') {
-    const decision = (permissionDecision: string, reason: string, context?: string | null) =>
+    const decision = (
+      permissionDecision: string,
+      reason: string,
+      context?: string | null,
+      updatedInput?: unknown,
+    ) =>
       json({
         hookSpecificOutput: {
           hookEventName,
           permissionDecision,
           permissionDecisionReason: reason,
           ...(context ? { additionalContext: context } : {}),
+          // Claude Code runs the tool with this input instead of the model's (approve with changes).
+          ...(updatedInput === undefined ? {} : { updatedInput }),
         },
       });
     switch (reply.kind) {
       case 'allow':
-        return decision('allow', 'Airlock granted this call', reply.context);
+        return reply.updatedInput === undefined
+          ? decision('allow', 'Airlock granted this call', reply.context)
+          : decision(
+              'allow',
+              'Airlock granted this call as a person edited it',
+              reply.context,
+              reply.updatedInput,
+            );
       case 'ask':
         return decision('ask', reply.reason);
       case 'defer':

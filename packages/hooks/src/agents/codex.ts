@@ -7,6 +7,7 @@ import { claudeShaped } from './claude-shaped.js';
  * that needs a person waits for one in Airlock.
  */
 export const codex = claudeShaped('codex', {
+  updatesInput: false,
   nativeAsk: false,
   canDefer: false,
   hookEvents: [

@@ -78,6 +78,7 @@ export const gemini: AgentProtocol = {
     'AfterAgent',
     'PreCompress',
   ],
+  updatesInput: false,
   nativeAsk: false,
   canDefer: false,
   parse(payload) {

@@ -26,6 +26,8 @@ export interface KernelAnswer {
   task_state: TaskState | null;
   requires_user: boolean;
   reminders: string[];
+  /** On an allow of a call a person edited before approving it: the input to run instead. */
+  updated_input?: unknown;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface KernelAnswer {
  * nothing to say (`pass`), with a note for the user.
  */
 export type Reply =
-  | { kind: 'allow'; context: string | null }
+  | { kind: 'allow'; context: string | null; updatedInput?: unknown }
   | { kind: 'deny'; reason: string }
   | { kind: 'ask'; reason: string }
   | { kind: 'defer'; reason: string }
@@ -59,6 +61,12 @@ export interface AgentProtocol {
   readonly nativeAsk: boolean;
   /** Whether a park can be deferred (the agent's run pauses durably). */
   readonly canDefer: boolean;
+  /**
+   * Whether an allow can replace the call's input (Claude Code's
+   * `updatedInput`); an agent that cannot is refused an edited call instead,
+   * with the edit in the reason, so the original never runs.
+   */
+  readonly updatesInput: boolean;
   /**
    * Reads a hook payload; null for an event Airlock does not handle.
    * @throws Error when the payload is not the agent's (no session id, no event name).

@@ -39,10 +39,21 @@ function reminders(answer: KernelAnswer): string | null {
 }
 
 /** The reply to a settled answer. */
-function replyOf(event: NeutralEvent, answer: KernelAnswer): Reply {
+function replyOf(protocol: AgentProtocol, event: NeutralEvent, answer: KernelAnswer): Reply {
   switch (answer.verdict) {
     case 'allow':
-      return { kind: 'allow', context: reminders(answer) };
+      if (answer.updated_input !== undefined && !protocol.updatesInput) {
+        // This agent would run its own input: refuse it, and tell the model what was approved.
+        return {
+          kind: 'deny',
+          reason: `Airlock: a person approved this call only with changes, so it was not run as composed. Make the call again with this input: ${JSON.stringify(answer.updated_input)}`,
+        };
+      }
+      return {
+        kind: 'allow',
+        context: reminders(answer),
+        ...(answer.updated_input === undefined ? {} : { updatedInput: answer.updated_input }),
+      };
     case 'deny':
       if (event.event === 'pre_tool' || event.event === 'turn_start') {
         return { kind: 'deny', reason: `Airlock refused this call: ${answer.reason ?? 'denied'}` };
@@ -118,7 +129,7 @@ export async function decide(
         budget(),
       );
     }
-    return replyOf(event, answer);
+    return replyOf(protocol, event, answer);
   } catch (error) {
     const why =
       error instanceof KernelUnavailable || error instanceof Error ? error.message : String(error);

@@ -4,6 +4,8 @@ import type { KernelAnswer, NeutralEvent } from '../agents/types.js';
 export interface KernelTarget {
   url: string;
   token: string;
+  /** The W3C trace context each event carries (the hook's inherited `TRACEPARENT`); none when absent. */
+  traceparent?: string | null | undefined;
 }
 
 /** The kernel could not answer: unreachable, too slow, or it refused the event. */
@@ -31,7 +33,11 @@ export async function sendEvent(
   try {
     response = await fetch(`${target.url.replace(/\/+$/, '')}/agent_api/v1/hooks/events`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${target.token}`,
+        'content-type': 'application/json',
+        ...(target.traceparent ? { traceparent: target.traceparent } : {}),
+      },
       body: JSON.stringify(event),
       signal: AbortSignal.timeout(Math.max(1, timeoutMs)),
     });

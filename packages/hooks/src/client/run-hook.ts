@@ -1,3 +1,4 @@
+import { inheritedTraceparent } from '@airlock/core';
 import type { AgentOutput, AgentProtocol } from '../agents/types.js';
 import { readHookConfig } from './config.js';
 import { decide, failClosed } from './decide.js';
@@ -41,7 +42,12 @@ export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
     return protocol.format(event, failClosed(event, (error as Error).message));
   }
   const reply = await decide(protocol, event, {
-    kernel: { url: config.url, token: config.token },
+    kernel: {
+      url: config.url,
+      token: config.token,
+      // An agent that traces hands its trace context to the hook process (OpenTelemetry's carrier).
+      traceparent: inheritedTraceparent(options.env ?? process.env),
+    },
     waitMs: options.waitMs ?? config.waitMs,
     defer: options.defer,
     nativeAsk: options.nativeAsk,

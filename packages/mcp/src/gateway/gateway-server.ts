@@ -1,3 +1,4 @@
+import { traceparentOf } from '@airlock/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -97,6 +98,8 @@ export function createGatewayServer(options: {
         signal: extra.signal,
         cancelRequested: () => !closed,
         onWaiting,
+        // OpenTelemetry's MCP convention carries the client's trace context in `_meta`.
+        traceparent: traceparentOf(request.params._meta?.traceparent),
       });
     } finally {
       withdraw.abort();

@@ -134,18 +134,25 @@ export class GatewaySession {
     signal.removeEventListener('abort', wake);
   }
 
-  private async plant(name: string, input: unknown, callId: string): Promise<TaskView> {
+  private async plant(
+    name: string,
+    input: unknown,
+    callId: string,
+    traceparent: string | null,
+  ): Promise<TaskView> {
     const runId = await this.ensureRun();
     try {
-      const { tasks } = await this.options.api.submit(runId, {
-        calls: [{ name, input, id: callId }],
-      });
+      const { tasks } = await this.options.api.submit(
+        runId,
+        { calls: [{ name, input, id: callId }] },
+        traceparent,
+      );
       return tasks[0] as TaskView;
     } catch (error) {
       // A run someone stopped or that ended: the session goes on in a new one.
       if (!isKernelError(error, 'run_not_running') || this.runId !== runId) throw error;
       this.runId = null;
-      return this.plant(name, input, callId);
+      return this.plant(name, input, callId, traceparent);
     }
   }
 
@@ -164,8 +171,15 @@ export class GatewaySession {
     signal: AbortSignal;
     cancelRequested: () => boolean;
     onWaiting?: WaitingListener | undefined;
+    /** The MCP client's W3C trace context (`_meta.traceparent`), when it sent one. */
+    traceparent?: string | null | undefined;
   }): Promise<CallToolResult> {
-    let task = await this.plant(request.name, request.input, request.callId);
+    let task = await this.plant(
+      request.name,
+      request.input,
+      request.callId,
+      request.traceparent ?? null,
+    );
     const key = `${task.run_id}/${task.key}`;
     this.inFlight.add(key);
     const started = Date.now();

@@ -80,6 +80,16 @@ export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
   contract_action_tag_unknown:
     'An `action:` rule names a tag the classifier does not produce (e.g. `install-local` for `install_local`).',
   contract_constraints_invalid: 'Natural-language constraints must be a list of non-empty strings.',
+  approval_policy_not_object:
+    'An approval policy must be a JSON object with `groups`, `rules` and `no_self_approval`.',
+  approval_policy_key_unknown:
+    'A key an approval policy or one of its rules does not define; the kernel refuses it rather than ignore it.',
+  approval_group_invalid:
+    'An approval group needs a name of a-z, 0-9, _ and - and a non-empty list of member credential ids.',
+  approval_rule_invalid:
+    'An approval rule has a tool glob, action tags, rule set, application or `required` count the kernel cannot use.',
+  approval_approver_unknown:
+    'An approver is neither a member credential of the workspace nor a `group:NAME` the policy defines.',
 };
 
 /** The description of a declaration or example code, or a generic sentence for a code not in the table. */

@@ -4,7 +4,9 @@ import {
   type OperationInput,
   type OperationName,
   type OperationOutput,
+  traceparentOf,
 } from '@airlock/core';
+import { context, propagation } from '@opentelemetry/api';
 import { ConnectionError, errorFromBody } from '../errors.js';
 
 /** How the SDK reaches a kernel: its base URL and a bearer token. */
@@ -15,6 +17,25 @@ export interface ConnectionOptions {
   token: string;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch | undefined;
+  /**
+   * The W3C `traceparent` each request carries, or a function giving it per
+   * request. Absent: the application's active OpenTelemetry context is
+   * propagated when it registered a propagator (nothing is sent otherwise).
+   */
+  traceparent?: string | (() => string | undefined) | undefined;
+}
+
+/** Adds the trace context of a request: the one the application passed, else its active one. */
+function addTraceContext(options: ConnectionOptions, headers: Record<string, string>): void {
+  const given =
+    typeof options.traceparent === 'function' ? options.traceparent() : options.traceparent;
+  if (given !== undefined) {
+    const traceparent = traceparentOf(given);
+    if (traceparent) headers.traceparent = traceparent;
+    return;
+  }
+  // A no-op unless the application registered a propagator (its OpenTelemetry SDK does).
+  propagation.inject(context.active(), headers);
 }
 
 /** The kernel's base URL without a trailing slash. */
@@ -78,6 +99,7 @@ async function send(
 ): Promise<unknown> {
   const url = new URL(`${baseUrl(options.url)}/trpc/${name}`);
   const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
+  addTraceContext(options, headers);
   let body: string | undefined;
   if (method === 'GET') {
     if (input !== undefined) url.searchParams.set('input', JSON.stringify(input));

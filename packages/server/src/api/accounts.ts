@@ -9,6 +9,7 @@ import {
   listApplicationRecords,
   listCredentials,
   principalName,
+  setCredentialLabel,
 } from '../store/accounts.js';
 import { implement } from './operation.js';
 
@@ -61,6 +62,29 @@ export const revokeCredentialOperation = implement(
       workspaceId: principal.workspace_id,
       principal: principalName(principal),
     });
+  },
+);
+
+/** POST /api/v1/workspaces/{ws}/credentials/{credential_id}/label */
+export const labelCredentialOperation = implement(
+  OPERATION_CONTRACTS['credentials.label'],
+  async ({ kernel, principal }, input) => {
+    const credential = await setCredentialLabel(kernel.context.store, {
+      workspaceId: principal.workspace_id,
+      credentialId: input.credential_id,
+      label: input.label,
+    });
+    if (!credential) {
+      throw new AirlockError('credential_not_found', `no credential ${input.credential_id}`);
+    }
+    return {
+      credential_id: credential.credential_id,
+      kind: credential.kind,
+      agent_application_id: credential.agent_application_id,
+      label: credential.label,
+      created_at: credential.created_at,
+      revoked_at: credential.revoked_at,
+    };
   },
 );
 

@@ -1,6 +1,7 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
-import { approveTask, denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
-import { taskView } from '../kernel/views.js';
+import { decisionViews } from '../kernel/approval-quorum.js';
+import { approveTask } from '../kernel/approvals.js';
+import { denyTask, resolveTask, retryTask } from '../kernel/decisions.js';
 import { listOpenDecisions } from '../store/tasks.js';
 import { implement } from './operation.js';
 
@@ -15,6 +16,7 @@ export const approve = implement(
     return approveTask(kernel.context, principal, address(input), {
       version: input.version,
       remember: input.remember,
+      toolInput: input.tool_input,
     });
   },
 );
@@ -47,7 +49,8 @@ export const retry = implement(
 export const listDecisions = implement(
   OPERATION_CONTRACTS['decisions.list'],
   async ({ kernel, principal }, input) => {
-    const rows = await listOpenDecisions(kernel.context.store, principal.workspace_id, input.limit);
-    return { decisions: rows.map(taskView) };
+    const store = kernel.context.store;
+    const rows = await listOpenDecisions(store, principal.workspace_id, input.limit);
+    return { decisions: await decisionViews(store, principal.workspace_id, rows) };
   },
 );

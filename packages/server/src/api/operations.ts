@@ -2,12 +2,14 @@ import { OPERATION_CONTRACTS, type OperationContracts, type OperationName } from
 import {
   createAgentApplicationOperation,
   createCredentialOperation,
+  labelCredentialOperation,
   listAgentApplicationsOperation,
   listCredentialsOperation,
   removeAgentApplicationOperation,
   revokeCredentialOperation,
   selfCredentialOperation,
 } from './accounts.js';
+import { getApprovalPolicy, replaceApprovalPolicy } from './approval-policy.js';
 import { exportAudit, runAudit } from './audit.js';
 import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
@@ -65,6 +67,8 @@ const IMPLEMENTATIONS: Implementations = {
   'decisions.list': listDecisions,
   'notifications.list': listNotifications,
   'notifications.redeliver': redeliverNotification,
+  'approvalPolicy.get': getApprovalPolicy,
+  'approvalPolicy.replace': replaceApprovalPolicy,
   'overlays.get': getOverlay,
   'overlays.replace': replaceOverlayOperation,
   'overlays.trust': trustOverlayOperation,
@@ -77,6 +81,7 @@ const IMPLEMENTATIONS: Implementations = {
   'credentials.list': listCredentialsOperation,
   'credentials.self': selfCredentialOperation,
   'credentials.revoke': revokeCredentialOperation,
+  'credentials.label': labelCredentialOperation,
   'agentApplications.create': createAgentApplicationOperation,
   'agentApplications.list': listAgentApplicationsOperation,
   'agentApplications.remove': removeAgentApplicationOperation,

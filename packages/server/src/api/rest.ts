@@ -9,7 +9,8 @@ import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
 import { declaresCode, type Operation, pathParams } from './operation.js';
-import type { RateLimiter } from './rate-limit.js';
+import { RateLimitedError, type RateLimiter } from './rate-limit.js';
+import { noteErrorCode, noteOperation } from './request-notes.js';
 
 interface Route {
   operation: Operation;
@@ -88,6 +89,7 @@ export function sendJsonLines(res: ServerResponse, items: readonly unknown[]): v
 
 /** Sends `{error: {code, detail}}` with the code's status. */
 export function sendError(res: ServerResponse, error: AirlockError): void {
+  noteErrorCode(res, error.code);
   if (error.code === 'payload_too_large') res.setHeader('connection', 'close');
   if (error.retryAfterSeconds !== undefined) res.setHeader('retry-after', error.retryAfterSeconds);
   sendJson(res, error.status, error.toBody());
@@ -241,6 +243,7 @@ export function createRestHandler(
         throw new AirlockError('method_not_allowed', `${req.method} is not served here`);
       }
       const { route, values } = hit;
+      noteOperation(res, route.operation.name);
       const principal = await authenticateToken(
         options.kernel,
         bearerToken(req.headers.authorization),

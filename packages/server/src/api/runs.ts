@@ -5,6 +5,7 @@ import { readRun } from '../kernel/run-state.js';
 import { createStandaloneRun, regenerateRun, stopRun } from '../kernel/runs.js';
 import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
 import { eventView, runView } from '../kernel/views.js';
+import { principalNames } from '../store/accounts.js';
 import { readEvents } from '../store/events.js';
 import { listRuns as listStoredRuns } from '../store/runs.js';
 import type { RunTable } from '../store/schema.js';
@@ -97,7 +98,13 @@ export const listEvents = implement(
       after: input.after,
       limit: input.limit,
     });
-    return { events: rows.map(eventView) };
+    const names = await principalNames(kernel.context.store, principal.workspace_id);
+    return {
+      events: rows.map((row) => ({
+        ...eventView(row),
+        principal_name: row.principal ? (names.get(row.principal) ?? null) : null,
+      })),
+    };
   },
 );
 

@@ -1,7 +1,7 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
+import { decisionViews } from '../kernel/approval-quorum.js';
 import { appendAuthorRow, readTask } from '../kernel/decisions.js';
 import { readRun } from '../kernel/run-state.js';
-import { taskView } from '../kernel/views.js';
 import { listTasksOfRun } from '../store/tasks.js';
 import { implement } from './operation.js';
 
@@ -11,7 +11,7 @@ export const listTasks = implement(
   async ({ kernel, principal }, input) => {
     await readRun(kernel.context.store, principal.workspace_id, input.run_id);
     const rows = await listTasksOfRun(kernel.context.store, input.run_id);
-    return { tasks: rows.map(taskView) };
+    return { tasks: await decisionViews(kernel.context.store, principal.workspace_id, rows) };
   },
 );
 
@@ -20,7 +20,9 @@ export const getTask = implement(
   OPERATION_CONTRACTS['tasks.get'],
   async ({ kernel, principal }, input) => {
     await readRun(kernel.context.store, principal.workspace_id, input.run_id);
-    return taskView(await readTask(kernel.context.store, input.run_id, input.task_key));
+    const row = await readTask(kernel.context.store, input.run_id, input.task_key);
+    const [view] = await decisionViews(kernel.context.store, principal.workspace_id, [row]);
+    return view!;
   },
 );
 

@@ -28,6 +28,8 @@ export interface TrpcContext {
   checkDeclaredCodes?: boolean | undefined;
   /** Sets a header of the answer (Retry-After on a refused request). */
   setHeader(name: string, value: string): void;
+  /** Records the error code the request is answered with (metrics, traces). */
+  noteError?: ((code: string) => void) | undefined;
 }
 
 /** Counts the request against the caller's limit. */
@@ -71,8 +73,9 @@ function toTrpcError(thrown: unknown): TRPCError {
 }
 
 const t = initTRPC.context<TrpcContext>().create({
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const cause = airlockCause(error);
+    ctx?.noteError?.(cause.code);
     const body: { code: ErrorCode; detail: string } = {
       code: cause.code,
       detail: cause.detail,

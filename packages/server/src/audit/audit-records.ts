@@ -20,6 +20,8 @@ export const AUDIT_EVENT_TYPES = [
   'task.parked',
   'task.denied',
   'task.approved',
+  'task.approval_added',
+  'task.edited',
   'task.resolved',
   'task.retried',
   'task.expired',
@@ -135,6 +137,11 @@ export function auditRecord(event: RunEventTable, found: AuditTask | null): Audi
     return isPerson(event.principal) ? by('denied', 'person', errorDetail(data)) : byRule('denied');
   }
   if (type === 'task.approved') return by('approved', 'person');
+  if (type === 'task.approval_added') {
+    return by('approval_added', 'person', `${data.received} of ${data.required} approvals`);
+  }
+  if (type === 'task.edited')
+    return by('edited', 'person', JSON.stringify(data.tool_input ?? null));
   if (type === 'task.retried') return by('retried', 'person');
   if (type === 'task.resolved') {
     return by('answered', 'person', typeof data.outcome === 'string' ? data.outcome : null);

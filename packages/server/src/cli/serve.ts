@@ -10,6 +10,7 @@ import { loadNotificationsConfig } from '../notifications/config.js';
 import { type Durability, InvalidDurabilityError, parseDurability } from '../store/durability.js';
 import { parseDuration } from './durations.js';
 import { selfCommand } from './existing-store.js';
+import { parseListenAddress } from './listen-address.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 
 /** `airlock serve --help` */
@@ -43,6 +44,12 @@ Options:
   --retention-export-dir <dir>  Where retention writes what it prunes, as JSON lines
                         (env AIRLOCK_RETENTION_EXPORT_DIR; default <data-dir>/exports,
                         ./airlock-exports on PostgreSQL)
+  --metrics-listen <host:port>  Also serve GET /metrics (Prometheus) without
+                        credentials on this address; keep it private (env AIRLOCK_METRICS_LISTEN).
+                        On the main port, /metrics needs a member credential.
+  --no-metrics          Record no metrics (GET /metrics answers 404)
+  --otlp-endpoint <url> Export the spans of calls over OTLP/HTTP to this base URL
+                        (env OTEL_EXPORTER_OTLP_ENDPOINT; default off)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
   --notifications <file>  Notification channels and routing (webhooks, Slack,
                         email) as JSON (env AIRLOCK_NOTIFICATIONS; default none);
@@ -103,6 +110,9 @@ export async function serve(argv: string[]): Promise<number> {
       'auth-failure-limit': { type: 'string' },
       'log-level': { type: 'string' },
       'retention-export-dir': { type: 'string' },
+      'metrics-listen': { type: 'string' },
+      'no-metrics': { type: 'boolean' },
+      'otlp-endpoint': { type: 'string' },
       'no-demo': { type: 'boolean' },
       notifications: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -130,6 +140,7 @@ export async function serve(argv: string[]): Promise<number> {
   });
   const parkTtl = values['park-ttl'] ?? env.AIRLOCK_PARK_TTL;
   const lease = values.lease ?? env.AIRLOCK_LEASE;
+  const metricsListen = values['metrics-listen'] ?? env.AIRLOCK_METRICS_LISTEN;
   const notificationsFile = values.notifications ?? env.AIRLOCK_NOTIFICATIONS;
   const airlock = await startAirlock({
     notifications: notificationsFile ? loadNotificationsConfig(notificationsFile) : undefined,
@@ -155,12 +166,20 @@ export async function serve(argv: string[]): Promise<number> {
     retention: {
       exportDir: values['retention-export-dir'] ?? env.AIRLOCK_RETENTION_EXPORT_DIR,
     },
+    metrics: !values['no-metrics'],
+    metricsListen: metricsListen
+      ? parseListenAddress(metricsListen, '--metrics-listen')
+      : undefined,
+    otlpEndpoint: values['otlp-endpoint'] ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined),
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
   });
   logger.info(
     { url: airlock.url, store: airlock.store.description, durability },
     'airlock kernel listening',
   );
+  if (airlock.metricsListener) {
+    logger.info({ url: airlock.metricsListener.url }, 'metrics listening (no credentials)');
+  }
   const local = await ensureLocalWorkspace(airlock.store);
   // The token commands read the same store: name it when it is not the default.
   const storeFlag =

@@ -330,6 +330,27 @@ export class FeedHub {
     }
   }
 
+  /**
+   * Counts the subscribers, those still reading the log to catch up, and how
+   * many events the furthest-behind one has yet to receive (for the metrics).
+   */
+  stats(): { live: number; catchingUp: number; maxLagEvents: number } {
+    let live = 0;
+    let catchingUp = 0;
+    let maxLagEvents = 0;
+    for (const feed of this.feeds.values()) {
+      const measure = (subscriber: Subscriber) => {
+        if (subscriber.live) live += 1;
+        else catchingUp += 1;
+        if (feed.head !== null)
+          maxLagEvents = Math.max(maxLagEvents, feed.head - subscriber.cursor);
+      };
+      feed.wholeWorkspace.forEach(measure);
+      for (const runSubscribers of feed.byRun.values()) runSubscribers.forEach(measure);
+    }
+    return { live, catchingUp, maxLagEvents };
+  }
+
   /** Stops listening and drops every subscriber. */
   async stop(): Promise<void> {
     if (this.poll) clearInterval(this.poll);

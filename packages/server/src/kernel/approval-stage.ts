@@ -10,6 +10,7 @@ import {
 import { AirlockError } from '../errors.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { preciseNow } from '../tracing/call-tracing.js';
 import { manifestCommandPointers, manifestEntry } from './action-contract-layer.js';
 import type { KernelContext } from './context.js';
 import type { IncomingCall } from './incoming-call.js';
@@ -109,6 +110,39 @@ function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, deci
 }
 
 /**
+ * Sends a parked call's edited input through the approval stage again
+ * (declared rules, rule set, contract, schema, classifier), as if the model
+ * had composed it: what the stage decides and the effect profile a person
+ * reads. Nothing is written.
+ */
+export async function evaluateEditedCall(
+  ctx: KernelContext,
+  tx: Tx,
+  options: { run: RunTable; row: TaskTable; toolInput: unknown },
+): Promise<{ decision: Decision; effectProfile: ReturnType<typeof effectProfileOf> }> {
+  const { run, row } = options;
+  const call: IncomingCall = {
+    origin: row.origin,
+    toolName: row.tool_name,
+    toolInput: options.toolInput,
+    toolCallId: row.tool_call_id,
+    onFailure: row.on_failure,
+    round: row.round,
+    principal: null,
+    kind: row.kind === 'tool' || row.kind === 'hook' ? row.kind : undefined,
+  };
+  const policy = policyForRun(run);
+  const base = decide(policy, {
+    mode: run.approval_mode,
+    origin: call.origin,
+    toolName: call.toolName,
+    toolInput: call.toolInput,
+  });
+  const decision = await applyPolicyLayers({ ctx, tx, run, call, toolName: base.tool_name, base });
+  return { decision, effectProfile: effectProfileOf(policy, run, call, decision) };
+}
+
+/**
  * Plants a task row for a call and sends it through the approval stage in the
  * same transaction: granted rows become runnable, parked rows rest at
  * needs_approval with the clock armed, refused rows fail approval_denied.
@@ -123,6 +157,8 @@ export async function plantToolRow(
   run.task_counter += 1;
   touchRun(tx, run);
   const key = `t${run.task_counter}`;
+  const observed = ctx.metrics !== null || ctx.tracing !== null;
+  const startedAt = observed ? performance.now() : 0;
   const policy = policyForRun(run);
   const base = decide(policy, {
     mode: run.approval_mode,
@@ -259,6 +295,42 @@ export async function plantToolRow(
       principal: RULE_PRINCIPAL,
     };
   }
+  if (observed) observeStage(ctx, tx, { row, startedAt, layer: decision.layer });
   await plantRow(tx, run, row, { created, outcome });
   return row;
+}
+
+const STAGE_OUTCOMES: Record<string, string> = {
+  runnable: 'granted',
+  needs_approval: 'parked',
+  awaiting_input: 'asked',
+};
+
+/** Records the stage's decision of one call: its metrics once committed, and its span. */
+function observeStage(
+  ctx: KernelContext,
+  tx: Tx,
+  decided: { row: TaskTable; startedAt: number; layer: string | undefined },
+): void {
+  const { row } = decided;
+  const seconds = (performance.now() - decided.startedAt) / 1000;
+  const outcome =
+    STAGE_OUTCOMES[row.state] ?? (row.error_code === 'approval_denied' ? 'denied' : 'failed');
+  const layer = decided.layer ?? 'approval_rules';
+  const metrics = ctx.metrics;
+  if (metrics) {
+    tx.afterCommit(() => {
+      metrics.stageSeconds.observe(seconds);
+      metrics.callsDecided.inc({ outcome, layer });
+    });
+  }
+  ctx.tracing?.stageDecided(
+    { workspaceId: row.workspace_id, runId: row.run_id, key: row.key },
+    {
+      startedAt: preciseNow() - seconds * 1000,
+      outcome,
+      layer,
+      toolName: row.resolved_tool_name ?? row.tool_name ?? '',
+    },
+  );
 }

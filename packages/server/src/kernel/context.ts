@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
+import type { KernelMetrics } from '../metrics/registry.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { Store } from '../store/store.js';
+import type { CallTracing } from '../tracing/call-tracing.js';
 
 /** What every kernel operation needs: the store, the deployment's clocks, and the loop. */
 export interface KernelContext {
@@ -15,6 +17,10 @@ export interface KernelContext {
   /** Identifies this process as a lease owner. */
   instanceId: string;
   providers: ProviderRegistry;
+  /** Where the kernel records its metrics; null when metrics are off. */
+  metrics: KernelMetrics | null;
+  /** Where the spans of a call's path go; null when tracing is off. */
+  tracing: CallTracing | null;
   /** Asks the run loop to take the run's next step soon. */
   scheduleDrive(runId: string): void;
 }

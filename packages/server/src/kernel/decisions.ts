@@ -1,21 +1,21 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { Remember } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { hashToken, newToken } from '../store/ids.js';
 import type { Reader } from '../store/reader.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { findTask, setTaskDeadline } from '../store/tasks.js';
+import { findTask } from '../store/tasks.js';
+import { preciseNow } from '../tracing/call-tracing.js';
+import { checkDecider, policyOfWorkspace, requirementOf } from './approval-quorum.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { hookEventOf, hooksOf } from './hooks.js';
 import { moveTask, type TaskChange, taskEvent } from './move-task.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from './questions.js';
-import { type Remembered, rememberApproval } from './remember.js';
 import { lockRun, readAttentionAhead, settleRun } from './run-state.js';
 import { checkMove, type TaskEventOf, type ToState } from './task-machine.js';
-import { type TaskView, taskVersion, taskView } from './views.js';
+import { type TaskView, taskView } from './views.js';
 
 /** Names a row: its workspace, run and key. */
 export interface TaskAddress {
@@ -39,7 +39,7 @@ interface MemberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'> {
   verb: V;
   principal: string;
   /** A check of the row beyond its state (a guarded move reads the row first). */
-  guard?: (row: TaskTable) => void;
+  guard?: (row: TaskTable, tx: Tx, run: RunTable) => void | Promise<void>;
   /** Where the row ends and what else it sets, given the row when the move read it. */
   change: (row: TaskTable | null, tx: Tx, run: RunTable) => { to: ToState<V>; set: TaskChange };
   event: (row: TaskTable) => TaskEventOf<V>;
@@ -63,13 +63,14 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
   address: TaskAddress,
   options: MemberMove<V>,
 ): Promise<TaskView> {
+  const startedAt = ctx.tracing ? preciseNow() : 0;
   return ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, address.workspaceId, address.runId);
     let current: TaskTable | null = null;
     if (options.guard) {
       current = await readTask(tx, run.id, address.taskKey);
       checkMove(options.verb, current, run);
-      options.guard(current);
+      await options.guard(current, tx, run);
     }
     const { to, set } = options.change(current, tx, run);
     // The settle below reads the run's rows: on PostgreSQL that read goes out right after the
@@ -97,64 +98,35 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
       ),
     );
     await settleRun(ctx, tx, run, ahead);
+    if (options.verb !== 'retry') observeDecision(ctx, tx, { row, verb: options.verb, startedAt });
     return taskView(row);
   });
 }
 
-function checkVersion(row: TaskTable, version: string): void {
-  if (taskVersion(row) !== version) {
-    throw new AirlockError(
-      'version_mismatch',
-      `task ${row.key} changed since version ${version}; read it again before deciding`,
-    );
-  }
-}
-
-/**
- * Approves a parked row: it becomes runnable for executors. With `seen.version`
- * (the row version the person read) it approves only that version. With
- * `remember`, an allow rule is kept in an overlay for the row's captured rule
- * set (remember.ts).
- * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
- *   version_mismatch (409) when the row changed since `seen.version`.
- */
-export function approveTask(
+/** Records a person's decision on a waiting row: the wait, once committed, and its spans. */
+export function observeDecision(
   ctx: KernelContext,
-  principal: Principal,
-  address: TaskAddress,
-  seen: { version?: string | undefined; remember?: Remember | undefined } = {},
-): Promise<TaskView> {
-  const who = principalName(principal);
-  const version = seen.version;
-  const remember = seen.remember;
-  let remembered: Remembered | null = null;
-  return memberMove(ctx, address, {
-    verb: 'approve',
-    principal: who,
-    // Bound to what the person saw: a row that changed since is refused whole.
-    ...(version === undefined ? {} : { guard: (row: TaskTable) => checkVersion(row, version) }),
-    change: () => ({ to: 'runnable', set: { deadline_at: null, decided_by: who } }),
-    // An approved hook's timeout starts now, as if it had been granted.
-    after: async (row, tx, run) => {
-      if (remember) remembered = await rememberApproval(tx, { run, row, principal, remember });
-      if (row.kind !== 'hook') return;
-      row.deadline_at = tx.now + hookTimeoutMs(run, row);
-      await setTaskDeadline(tx, row);
-    },
-    event: (row) => ({
-      type: 'task.approved',
-      data: {
-        decided_by: who,
-        ...(row.kind === 'tool' ? {} : { kind: row.kind }),
-        ...(remembered ? { remembered } : {}),
-      },
-    }),
-  });
+  tx: Tx,
+  decided: { row: TaskTable; verb: string; startedAt: number },
+): void {
+  const { row, verb } = decided;
+  // A waiting row rests where it was planted: its creation is when it started to wait.
+  const waitedSeconds = Math.max(0, (tx.now - row.created_at) / 1000);
+  const metrics = ctx.metrics;
+  if (metrics) {
+    tx.afterCommit(() => metrics.personDecisionSeconds.observe({ decision: verb }, waitedSeconds));
+  }
+  ctx.tracing?.personDecided(
+    { workspaceId: row.workspace_id, runId: row.run_id, key: row.key },
+    { parkedAt: row.created_at, startedAt: decided.startedAt, verb, parked: row.kind !== 'ask' },
+  );
 }
 
 /**
  * Denies a parked row: it fails approval_denied with the person's reason, which the model reads.
- * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval.
+ * A deny by any member the approval policy lets decide the row ends it, whatever approvals it had.
+ * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
+ *   approver_not_allowed (403) when the policy does not let this member decide it.
  */
 export function denyTask(
   ctx: KernelContext,
@@ -167,6 +139,11 @@ export function denyTask(
   return memberMove(ctx, address, {
     verb: 'deny',
     principal: who,
+    // Only a member the approval policy lets decide the row may end it.
+    guard: async (row, tx, run) => {
+      const policy = await policyOfWorkspace(tx, run.workspace_id);
+      checkDecider(requirementOf(policy, run, row), { who, verb: 'deny', run, taskKey: row.key });
+    },
     change: () => ({
       to: 'failed',
       set: {
@@ -183,7 +160,8 @@ export function denyTask(
   });
 }
 
-function hookTimeoutMs(run: RunTable, row: TaskTable): number {
+/** How long an approved or retried hook row may run: its event's declared timeout. */
+export function hookTimeoutMs(run: RunTable, row: TaskTable): number {
   const event = hookEventOf(row);
   return (event && hooksOf(run)[event]?.timeout_ms) || 30_000;
 }

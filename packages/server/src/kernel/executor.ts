@@ -12,6 +12,7 @@ import {
   type TaskWithRun,
   type VisibleRow,
 } from '../store/task-inbox.js';
+import { preciseNow } from '../tracing/call-tracing.js';
 import { takeClaimLocks } from './claim-serialization.js';
 import type { KernelContext } from './context.js';
 import type { TaskAddress } from './decisions.js';
@@ -161,7 +162,8 @@ export async function claimTask(
   address: TaskAddress,
   options: { lease_ms?: number | undefined },
 ): Promise<Claim> {
-  return ctx.store.transaction(async (tx) => {
+  const startedAt = ctx.tracing ? preciseNow() : 0;
+  const claim = await ctx.store.transaction(async (tx) => {
     const row = await visibleTask(tx, principal, address);
     refuseDecisionRows(row);
     checkMove('claim', row, runOf(row));
@@ -175,6 +177,23 @@ export async function claimTask(
     }
     return claim;
   });
+  traceClaim(ctx, principal, claim, startedAt);
+  return claim;
+}
+
+/** Records a claim's span in its call's trace. */
+function traceClaim(
+  ctx: KernelContext,
+  principal: Principal,
+  claim: Claim | null,
+  startedAt: number,
+): void {
+  if (!claim) return;
+  ctx.tracing?.callStep(
+    { workspaceId: principal.workspace_id, runId: claim.task.run_id, key: claim.task.key },
+    'claim',
+    { startedAt, attributes: { 'airlock.claim_id': claim.claim_id } },
+  );
 }
 
 /**
@@ -188,7 +207,8 @@ export async function claimNext(
   options: { lease_ms?: number | undefined; tool_names?: string[] | undefined },
 ): Promise<Claim | null> {
   const app = principal.agent_application_id;
-  return ctx.store.transaction(async (tx) => {
+  const startedAt = ctx.tracing ? preciseNow() : 0;
+  const claim = await ctx.store.transaction(async (tx) => {
     const candidates = await claimCandidates(tx, {
       workspaceId: principal.workspace_id,
       applicationId: app,
@@ -201,6 +221,8 @@ export async function claimNext(
     }
     return null;
   });
+  traceClaim(ctx, principal, claim, startedAt);
+  return claim;
 }
 
 /**
@@ -245,7 +267,8 @@ export async function commitTask(
     error?: { code: string; detail: string } | undefined;
   },
 ): Promise<TaskView> {
-  return ctx.store.transaction(async (tx) => {
+  const startedAt = ctx.tracing ? preciseNow() : 0;
+  const committed = await ctx.store.transaction(async (tx) => {
     // On PostgreSQL the row's read goes out right after the run's lock, in the same write.
     const ahead = readVisibleTaskAhead(tx, rowAddress(principal, address));
     const run = await lockRun(tx, principal.workspace_id, address.runId).catch((error) => {
@@ -292,4 +315,10 @@ export async function commitTask(
     });
     return taskView(moved);
   });
+  ctx.tracing?.callStep(
+    { workspaceId: principal.workspace_id, runId: address.runId, key: address.taskKey },
+    'commit',
+    { startedAt, attributes: { 'airlock.outcome': committed.state } },
+  );
+  return committed;
 }

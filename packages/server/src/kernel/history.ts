@@ -29,6 +29,14 @@ function reminderLines(task: TaskTable): string {
   return reminders.map((reminder) => `\n${reminder}`).join('');
 }
 
+/** For a call a person edited before approving it: the input it actually ran with. */
+function editedLine(task: TaskTable): string {
+  if (task.decision === null) return '';
+  const { edited_by } = JSON.parse(task.decision) as { edited_by?: string };
+  if (edited_by === undefined) return '';
+  return `\nA person edited this call before approving it; it ran with this input instead: ${task.tool_input}`;
+}
+
 /** What the model reads for one row: a call's result (and its reminders), or a stop hook's feedback. */
 function fedResult(task: TaskTable, run: RunTable): FedResult | null {
   if (task.kind !== 'hook') {
@@ -37,7 +45,7 @@ function fedResult(task: TaskTable, run: RunTable): FedResult | null {
       tool_call_id: task.tool_call_id,
       tool_name: task.tool_name,
       tool_input: JSON.parse(task.tool_input),
-      content: fedContent(task) + reminderLines(task),
+      content: fedContent(task) + editedLine(task) + reminderLines(task),
     };
   }
   if (task.round > run.round) return null;

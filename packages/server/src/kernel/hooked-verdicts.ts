@@ -11,6 +11,8 @@ export interface HookedAnswer {
   task_state: TaskState | null;
   requires_user: boolean;
   reminders: string[];
+  /** On an allow of a call a person edited before approving it: the input to run instead. */
+  updated_input?: unknown;
 }
 
 /** Fills an answer's optional parts. */
@@ -29,6 +31,8 @@ export function hookAnswer(
 
 interface StoredDecision {
   reminders?: string[];
+  /** Set when a person approved the call with changes (kernel/approvals.ts). */
+  edited_by?: string;
   layers?: { layer: string; verdict: string; rule?: { list?: string } | null }[];
 }
 
@@ -66,7 +70,14 @@ export function answerOf(
   switch (row.state) {
     case 'claimed':
     case 'succeeded':
-      return hookAnswer({ ...about, verdict: 'allow' });
+      return hookAnswer({
+        ...about,
+        verdict: 'allow',
+        // The agent runs what the person approved, not what its model composed.
+        ...(decisionOf(row).edited_by === undefined
+          ? {}
+          : { updated_input: JSON.parse(row.tool_input) as unknown }),
+      });
     case 'ready':
     case 'needs_approval':
     case 'awaiting_input':

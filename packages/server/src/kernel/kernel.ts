@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
+import type { KernelMetrics } from '../metrics/registry.js';
 import { defaultProviders, type ProviderRegistry } from '../providers/registry.js';
 import type { Store } from '../store/store.js';
+import type { CallTracing } from '../tracing/call-tracing.js';
 import { sweepOnce } from './clocks.js';
 import type { KernelContext } from './context.js';
 import { type RetentionOptions, RetentionPruner } from './retention.js';
@@ -22,6 +24,10 @@ export interface KernelOptions {
   providers?: ProviderRegistry | undefined;
   /** Retention pruning (workspace policies); absent: no pruning. */
   retention?: RetentionOptions | undefined;
+  /** Where metrics are recorded; none when absent. */
+  metrics?: KernelMetrics | null | undefined;
+  /** Where a call's spans go; none when absent. */
+  tracing?: CallTracing | null | undefined;
 }
 
 /** The default park clock: 24 hours. */
@@ -53,6 +59,8 @@ export class Kernel {
       maxLeaseMs: options.maxLeaseMs ?? 3_600_000,
       instanceId: randomBytes(6).toString('hex'),
       providers: options.providers ?? defaultProviders(),
+      metrics: options.metrics ?? null,
+      tracing: options.tracing ?? null,
       scheduleDrive: (runId) => {
         void this.drive(runId);
       },

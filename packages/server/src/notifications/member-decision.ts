@@ -1,6 +1,7 @@
 import { AirlockError } from '../errors.js';
+import { approveTask } from '../kernel/approvals.js';
 import type { KernelContext } from '../kernel/context.js';
-import { approveTask, denyTask, readTask } from '../kernel/decisions.js';
+import { denyTask, readTask } from '../kernel/decisions.js';
 import { taskVersion } from '../kernel/views.js';
 import { listCredentials, type Principal } from '../store/accounts.js';
 

@@ -26,6 +26,64 @@ export function principalName(principal: Principal): string {
   return `${principal.kind}:${principal.credential_id}`;
 }
 
+/**
+ * The name a credential's label gives its principal: the label, unless it is
+ * still the default (its kind), which names nobody.
+ */
+export function labelName(label: string, kind: CredentialKind): string | null {
+  return label === kind ? null : label;
+}
+
+/** The names of a workspace's credentials by principal (`member:cred_x` -> label), revoked ones included. */
+export async function principalNames(
+  reader: Reader,
+  workspaceId: string,
+): Promise<Map<string, string>> {
+  const rows = await reader.db
+    .selectFrom('credentials')
+    .select(['id', 'kind', 'label'])
+    .where('workspace_id', '=', workspaceId)
+    .execute();
+  const names = new Map<string, string>();
+  for (const row of rows) {
+    const name = labelName(row.label, row.kind);
+    if (name !== null) names.set(`${row.kind}:${row.id}`, name);
+  }
+  return names;
+}
+
+/** Member credential ids of a workspace among these (active or revoked). */
+export async function existingMemberIds(
+  reader: Reader,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await reader.db
+    .selectFrom('credentials')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', 'member')
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Sets a credential's label; the credential as listed, or undefined when the workspace has none by that id. */
+export async function setCredentialLabel(
+  store: Store,
+  options: { workspaceId: string; credentialId: string; label: string },
+): Promise<CredentialInfo | undefined> {
+  await store.db
+    .updateTable('credentials')
+    .set({ label: options.label })
+    .where('id', '=', options.credentialId)
+    .where('workspace_id', '=', options.workspaceId)
+    .execute();
+  const all = await listCredentials(store, options.workspaceId);
+  return all.find((credential) => credential.credential_id === options.credentialId);
+}
+
 /** Creates a workspace. */
 export async function createWorkspace(store: Store, name: string): Promise<{ id: string }> {
   const id = newId('ws');

@@ -4,6 +4,9 @@ import { SqliteSequences } from './event-log.js';
 import { holdConnection } from './prepared.js';
 import type { Database } from './schema.js';
 
+/** Receives a COMMIT's duration in seconds and the number of units of work it carried. */
+export type CommitObserver = (seconds: number, units: number) => void;
+
 /** Most units of work one SQLite transaction carries before the next ones start another. */
 const MAX_UNITS_PER_BATCH = 64;
 
@@ -33,6 +36,8 @@ interface Batch {
  * frames of shared pages, locks, BEGIN/COMMIT) when requests arrive together.
  */
 export class GroupCommit {
+  /** Told of each COMMIT that succeeded: its duration and the units it carried. */
+  observer: CommitObserver | null = null;
   private open: Batch | null = null;
   private readonly idle = new Set<Promise<void>>();
 
@@ -143,7 +148,9 @@ export class GroupCommit {
         // The counters are written by the batch's own connection, before its COMMIT.
         await batch.sequences.flush(batch.trx);
         batch.release();
+        const started = this.observer ? performance.now() : 0;
         await batch.trx.commit().execute();
+        this.observer?.((performance.now() - started) / 1000, batch.units);
       } catch (error) {
         batch.release();
         commitError = error ?? new Error('the transaction failed');

@@ -1,5 +1,6 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
+import { approvalPoliciesMigration } from './approval-policies-migration.js';
 import type { Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
 import { notificationsMigration } from './notifications-migration.js';
@@ -299,6 +300,7 @@ export class StaticMigrations implements MigrationProvider {
       '0009_hook_sessions': hookSessionsMigration(this.dialect),
       '0010_retention': retentionMigration(this.dialect),
       '0011_notifications': notificationsMigration(this.dialect),
+      '0012_approval_policies': approvalPoliciesMigration(this.dialect),
     };
   }
 }

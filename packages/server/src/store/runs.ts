@@ -63,6 +63,19 @@ export async function applicationsOfRuns(
     .execute();
 }
 
+/** What an approval policy reads of each of these runs: application, starter and frozen layers. */
+export async function approvalFactsOfRuns(
+  reader: Reader,
+  runIds: readonly string[],
+): Promise<Pick<RunTable, 'id' | 'agent_application_id' | 'created_by' | 'policy_layers'>[]> {
+  if (runIds.length === 0) return [];
+  return reader.db
+    .selectFrom('runs')
+    .select(['id', 'agent_application_id', 'created_by', 'policy_layers'])
+    .where('id', 'in', [...new Set(runIds)])
+    .execute();
+}
+
 /** The ids of an agent application's running runs. */
 export async function runningRunIdsOf(
   reader: Reader,

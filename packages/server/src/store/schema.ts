@@ -241,6 +241,25 @@ export interface NotificationDeliveryTable {
 }
 
 /** The Kysely database type. */
+/** A workspace's approval policy document (issue 27). */
+export interface ApprovalPolicyTable {
+  workspace_id: string;
+  document: string;
+  version: number;
+  updated_by: string;
+  updated_at: number;
+}
+
+/** One member's approval of one version of a parked row. */
+export interface TaskApprovalTable {
+  workspace_id: string;
+  run_id: string;
+  task_key: string;
+  row_version: string;
+  principal: string;
+  created_at: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   agent_applications: AgentApplicationTable;
@@ -255,4 +274,6 @@ export interface Database {
   hook_sessions: HookSessionTable;
   retention_policies: RetentionPolicyTable;
   notification_deliveries: NotificationDeliveryTable;
+  approval_policies: ApprovalPolicyTable;
+  task_approvals: TaskApprovalTable;
 }

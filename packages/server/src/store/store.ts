@@ -20,7 +20,7 @@ import {
   type StoredEvent,
   sequencePostgres,
 } from './event-log.js';
-import { GroupCommit } from './group-commit.js';
+import { type CommitObserver, GroupCommit } from './group-commit.js';
 import { migrateToLatest } from './migrations.js';
 import { namedStatementPool, PostgresSession } from './postgres-session.js';
 import { compilePrepared, type PreparedQuery, runPrepared } from './prepared.js';
@@ -50,6 +50,7 @@ export interface StoreLocation {
 }
 
 export type { PendingEvent, StoredEvent } from './event-log.js';
+export type { CommitObserver } from './group-commit.js';
 
 /** The handle a unit of work receives: the transaction and its outgoing events. */
 export interface Tx {
@@ -127,6 +128,7 @@ export class Store {
   private groupCommit: GroupCommit | undefined;
   /** PostgreSQL only: the pool whose clients hold units of work (see PostgresSession). */
   private pool: pg.Pool | undefined;
+  private commitObserver: CommitObserver | null = null;
 
   private constructor(
     readonly db: Kysely<Database>,
@@ -206,6 +208,12 @@ export class Store {
     return this.clock();
   }
 
+  /** Reports each COMMIT's duration and units of work (metrics); null stops reporting. */
+  observeCommits(observer: CommitObserver | null): void {
+    this.commitObserver = observer;
+    if (this.groupCommit) this.groupCommit.observer = observer;
+  }
+
   /** Subscribes to committed events (this process's transactions only). */
   onCommitted(listener: (events: StoredEvent[]) => void): () => void {
     this.committedListeners.add(listener);
@@ -268,10 +276,12 @@ export class Store {
       const unit = await this.unitOfWork(session.db, work);
       const groups = groupEvents(unit.events, unit.now);
       const writes = unit.writes.map((query) => compilePrepared('postgres', query));
+      const started = this.commitObserver ? performance.now() : 0;
       const returned = await session.commitWith([
         ...writes,
         ...groups.map((group) => postgresAppend(group, unit.now)),
       ]);
+      this.commitObserver?.((performance.now() - started) / 1000, 1);
       for (const [i, group] of groups.entries()) {
         sequencePostgres(group, returned[writes.length + i]!);
       }

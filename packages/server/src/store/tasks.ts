@@ -121,6 +121,34 @@ export async function setTaskDeadline(
 }
 
 /**
+ * Rewrites a parked row's call after a person edited it (approve with
+ * changes): its input, what the approval stage said of it, and its
+ * effect profile; the row keeps its state. True when the row was still parked.
+ */
+export async function rewriteParkedCall(
+  tx: Tx,
+  row: Pick<
+    TaskTable,
+    'run_id' | 'key' | 'tool_input' | 'resolved_tool_name' | 'decision' | 'effect_profile'
+  >,
+): Promise<boolean> {
+  const result = await tx.db
+    .updateTable('tasks')
+    .set({
+      tool_input: row.tool_input,
+      resolved_tool_name: row.resolved_tool_name,
+      decision: row.decision,
+      effect_profile: row.effect_profile,
+      updated_at: tx.now,
+    })
+    .where('run_id', '=', row.run_id)
+    .where('key', '=', row.key)
+    .where('state', '=', stateLiteral('needs_approval'))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
  * Clears the addressee of an application's rows resting in these states (the
  * task machine's `readdress`, which keeps each row's state); returns the rows.
  */

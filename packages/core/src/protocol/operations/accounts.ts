@@ -147,3 +147,20 @@ export const removeAgentApplicationContract = defineContract({
   }),
   errors: ['agent_application_not_found'],
 });
+
+/** POST /api/v1/workspaces/{ws}/credentials/{credential_id}/label */
+export const labelCredentialContract = defineContract({
+  name: 'credentials.label',
+  summary:
+    "Rename a credential: its label is the member's name shown on decisions, the run story and the inbox instead of the credential id",
+  method: 'POST',
+  path: '/api/v1/workspaces/{workspace_id}/credentials/{credential_id}/label',
+  planes: ['member'],
+  input: z.strictObject({
+    ...WorkspaceParams,
+    credential_id: IdSchema,
+    label: z.string().trim().min(1).max(200),
+  }),
+  output: CredentialViewSchema,
+  errors: ['credential_not_found'],
+});

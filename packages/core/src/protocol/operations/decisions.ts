@@ -9,7 +9,7 @@ import { TaskViewSchema } from '../views.js';
 export const approveContract = defineContract({
   name: 'decisions.approve',
   summary:
-    'Approve a parked call: it becomes runnable for executors (409 if not waiting, or if it changed since the version sent); remember keeps an allow rule for the rule set captured on the row',
+    "Approve a parked call: it becomes runnable once the workspace's approval policy has its quorum of distinct members (409 if not waiting, or if it changed since the version sent; 403 approver_not_allowed / self_approval_refused); tool_input approves an edited call, evaluated again by every layer (422 edit_refused when refused); remember keeps an allow rule for the rule set captured on the row",
   method: 'POST',
   path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/approve',
   planes: ['member'],
@@ -19,6 +19,8 @@ export const approveContract = defineContract({
     version: z.string().min(1).max(64).optional(),
     /** Also keep an allow rule in an overlay of the rule set captured on the row (spec 003). */
     remember: RememberSchema.optional(),
+    /** Approve with changes: the call runs with this input, if every layer still lets it. */
+    tool_input: JsonValueSchema.optional(),
   }),
   output: TaskViewSchema,
   errors: [
@@ -28,6 +30,9 @@ export const approveContract = defineContract({
     'run_not_running',
     'version_mismatch',
     'remember_unavailable',
+    'approver_not_allowed',
+    'self_approval_refused',
+    'edit_refused',
   ],
 });
 
@@ -40,7 +45,13 @@ export const denyContract = defineContract({
   planes: ['member'],
   input: z.strictObject({ ...TaskParams, reason: z.string().max(4096).optional() }),
   output: TaskViewSchema,
-  errors: ['run_not_found', 'task_not_found', 'task_not_waiting', 'run_not_running'],
+  errors: [
+    'run_not_found',
+    'task_not_found',
+    'task_not_waiting',
+    'run_not_running',
+    'approver_not_allowed',
+  ],
 });
 
 /** POST .../tasks/{key}/resolution */

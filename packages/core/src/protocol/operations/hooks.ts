@@ -95,6 +95,8 @@ export const hookEventContract = defineContract({
     requires_user: z.boolean(),
     /** Non-blocking reminders for the model (shadow mode, constraints). */
     reminders: z.array(z.string()),
+    /** On an allow of a call a person edited before approving it: the input the agent runs instead. */
+    updated_input: JsonValueSchema.optional(),
   }),
   errors: ['no_profile_configuration', 'run_busy', 'task_not_found', 'invalid_configuration'],
 });

@@ -1,12 +1,14 @@
 import {
   createAgentApplicationContract,
   createCredentialContract,
+  labelCredentialContract,
   listAgentApplicationsContract,
   listCredentialsContract,
   removeAgentApplicationContract,
   revokeCredentialContract,
   selfCredentialContract,
 } from './accounts.js';
+import { getApprovalPolicyContract, replaceApprovalPolicyContract } from './approval-policy.js';
 import { exportAuditContract, runAuditContract } from './audit.js';
 import { createConversationContract, postInputContract } from './conversations.js';
 import {
@@ -74,6 +76,8 @@ export const OPERATION_CONTRACTS = {
   'decisions.list': listDecisionsContract,
   'notifications.list': listDeliveriesContract,
   'notifications.redeliver': redeliverContract,
+  'approvalPolicy.get': getApprovalPolicyContract,
+  'approvalPolicy.replace': replaceApprovalPolicyContract,
   'overlays.get': getOverlayContract,
   'overlays.replace': replaceOverlayContract,
   'overlays.trust': trustOverlayContract,
@@ -86,6 +90,7 @@ export const OPERATION_CONTRACTS = {
   'credentials.list': listCredentialsContract,
   'credentials.self': selfCredentialContract,
   'credentials.revoke': revokeCredentialContract,
+  'credentials.label': labelCredentialContract,
   'agentApplications.create': createAgentApplicationContract,
   'agentApplications.list': listAgentApplicationsContract,
   'agentApplications.remove': removeAgentApplicationContract,

@@ -12,12 +12,16 @@ import {
 /** `airlock decisions --help` */
 export const DECISIONS_HELP = `Usage:
   airlock decisions list
-  airlock decisions approve <run-id> <task-key>
+  airlock decisions approve <run-id> <task-key> [--input <json>]
   airlock decisions deny <run-id> <task-key> [--reason <text>]
   airlock decisions answer <run-id> <task-key> (--content <text> | --decline) [--resolution-token <t>]
 
 Lists and ends the decisions resting on a person: parked tool calls
-(approve, deny) and questions (answer). Needs a member credential.
+(approve, deny) and questions (answer). A call the workspace's approval
+policy wants several approvals for shows "1 of 2 approvals" and runs once
+enough distinct members approved. "approve --input" approves an edited call:
+the kernel evaluates the new input again through every rule and layer, and
+refuses it (edit_refused) if a rule would. Needs a member credential.
 
 ${CONNECTION_HELP}`;
 
@@ -31,6 +35,16 @@ interface DecisionRow {
   prompt?: string | null;
   options?: string[] | null;
   deadline_at: number | null;
+  approvals?: { required: number; received: { principal: string; name: string | null }[] };
+}
+
+function progressLine(row: DecisionRow): string[] {
+  const progress = row.approvals;
+  if (!progress || row.state !== 'needs_approval') return [];
+  const who = progress.received.map((r) => r.name ?? r.principal);
+  return [
+    `  ${progress.received.length} of ${progress.required} approvals${who.length ? ` (${who.join(', ')})` : ''}`,
+  ];
 }
 
 function describeRow(row: DecisionRow): string[] {
@@ -39,7 +53,11 @@ function describeRow(row: DecisionRow): string[] {
     row.state === 'awaiting_input'
       ? `question: ${row.prompt ?? ''}${row.options?.length ? ` [${row.options.join(' | ')}]` : ''}`
       : `call ${row.tool_name} ${JSON.stringify(row.tool_input ?? null)}`;
-  return [`${row.run_id} ${row.key}  ${row.state}  expires ${deadline}`, `  ${what}`];
+  return [
+    `${row.run_id} ${row.key}  ${row.state}  expires ${deadline}`,
+    `  ${what}`,
+    ...progressLine(row),
+  ];
 }
 
 function taskPath(
@@ -53,6 +71,14 @@ function taskPath(
   return `${workspacePath(connection)}/runs/${encodeURIComponent(runId)}/tasks/${encodeURIComponent(taskKey)}/${verb}`;
 }
 
+function parseInput(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new OperatorError('airlock decisions approve: --input is the edited input as JSON', 2);
+  }
+}
+
 /** Runs `airlock decisions ...`; returns the exit code. */
 export async function decisions(argv: string[]): Promise<number> {
   const { values, positionals } = parseOperatorArgs(argv, {
@@ -60,6 +86,7 @@ export async function decisions(argv: string[]): Promise<number> {
     content: { type: 'string' },
     decline: { type: 'boolean' },
     'resolution-token': { type: 'string' },
+    input: { type: 'string' },
   });
   const [verb, runId, taskKey] = positionals;
   if (values.help || !verb) {
@@ -82,13 +109,17 @@ export async function decisions(argv: string[]): Promise<number> {
       return 0;
     }
     case 'approve': {
-      const body = await callKernel(
+      const body = await callKernel<DecisionRow>(
         connection,
         'POST',
         taskPath(connection, runId, taskKey, 'approve'),
-        {},
+        typeof values.input === 'string' ? { tool_input: parseInput(values.input) } : {},
       );
-      print(connection, body, () => [`approved ${runId} ${taskKey}`]);
+      print(connection, body, () =>
+        body.state === 'needs_approval'
+          ? [`approval recorded for ${runId} ${taskKey}`, ...progressLine(body)]
+          : [`approved ${runId} ${taskKey}`],
+      );
       return 0;
     }
     case 'deny': {

@@ -14,6 +14,7 @@ export const TOKENS_HELP = `Usage:
   airlock tokens create --kind member --workspace-level [--label <text>]
   airlock tokens list [--all]
   airlock tokens revoke <credential-id or token>
+  airlock tokens label <credential-id> <name>
 
 Creates and revokes credentials through a running kernel, with a member
 credential. A new token is printed once. Agent and executor credentials
@@ -22,6 +23,8 @@ belongs to). A workspace-level member credential belongs to no application,
 so it outlives the removal of every one. Revoking an application's last executor leaves its held rows
 addressed to nobody; a member still answers them. (To manage credentials
 straight in a local store without a running kernel, use \`airlock token\`.)
+A label is the member's name: decisions, the run story and the inbox show it
+instead of the credential id; "label" renames a credential.
 
 ${CONNECTION_HELP}`;
 
@@ -124,7 +127,20 @@ export async function tokens(argv: string[]): Promise<number> {
       ]);
       return 0;
     }
+    case 'label': {
+      const name = positionals[2];
+      if (!target || !name) {
+        throw new OperatorError('airlock tokens label: give <credential-id> <name>', 2);
+      }
+      const path = `${workspacePath(connection)}/credentials/${encodeURIComponent(target)}/label`;
+      const labeled = await callKernel<ListedCredential>(connection, 'POST', path, { label: name });
+      print(connection, labeled, () => [`${labeled.credential_id} is now "${labeled.label}"`]);
+      return 0;
+    }
     default:
-      throw new OperatorError(`airlock tokens: unknown verb "${verb}" (create, list, revoke)`, 2);
+      throw new OperatorError(
+        `airlock tokens: unknown verb "${verb}" (create, list, revoke, label)`,
+        2,
+      );
   }
 }

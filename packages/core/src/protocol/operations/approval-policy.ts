@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { WorkspaceParams } from '../inputs.js';
+import { defineContract } from '../operation.js';
+import { named } from '../registry.js';
+
+/** A workspace's approval policy as the member plane shows it. */
+export const ApprovalPolicyViewSchema = named(
+  z.object({
+    /** The policy document (groups, rules, no_self_approval); `{}` when none was set. */
+    policy: z.record(z.string(), z.unknown()),
+    /** Counts replacements; 0 before the first. */
+    version: z.number().int(),
+    updated_by: z.string().nullable(),
+    updated_at: z.number().int().nullable(),
+  }),
+  {
+    id: 'ApprovalPolicy',
+    description:
+      'Who may approve which calls of the workspace, how many distinct approvals each needs, and the self-approval rule.',
+  },
+);
+/** An approval policy as shown. */
+export type ApprovalPolicyView = z.infer<typeof ApprovalPolicyViewSchema>;
+
+const POLICY_PATH = '/api/v1/workspaces/{workspace_id}/approval_policy';
+
+/** GET /api/v1/workspaces/{ws}/approval_policy */
+export const getApprovalPolicyContract = defineContract({
+  name: 'approvalPolicy.get',
+  summary: "Read the workspace's approval policy",
+  method: 'GET',
+  path: POLICY_PATH,
+  planes: ['member'],
+  input: z.strictObject(WorkspaceParams),
+  output: ApprovalPolicyViewSchema,
+  errors: [],
+});
+
+/** PUT /api/v1/workspaces/{ws}/approval_policy */
+export const replaceApprovalPolicyContract = defineContract({
+  name: 'approvalPolicy.replace',
+  summary:
+    "Replace the workspace's approval policy whole (422 invalid_configuration with every problem; 409 stale_digest when expected_version is not the current version)",
+  method: 'PUT',
+  path: POLICY_PATH,
+  planes: ['member'],
+  input: z.strictObject({
+    ...WorkspaceParams,
+    // Checked by core, which reports every problem with its pointer.
+    policy: z.unknown(),
+    /** The version the caller read; refused when the policy changed since. */
+    expected_version: z.number().int().min(0).optional(),
+  }),
+  output: ApprovalPolicyViewSchema,
+  errors: ['invalid_configuration', 'stale_digest'],
+});

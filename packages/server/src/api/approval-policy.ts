@@ -1,0 +1,102 @@
+import {
+  credentialIdOf,
+  OPERATION_CONTRACTS,
+  type Problem,
+  policyCredentialIds,
+  validateApprovalPolicy,
+} from '@airlock/core';
+import { AirlockError } from '../errors.js';
+import { configurationDigest, recordPolicyChange } from '../kernel/policy-changes.js';
+import { existingMemberIds, principalName } from '../store/accounts.js';
+import { readApprovalPolicy, writeApprovalPolicy } from '../store/approvals.js';
+import { implement } from './operation.js';
+import { assertPolicyTextIsUnicode } from './policy-text.js';
+
+/** Pointers of every entry naming a credential that is no member credential of the workspace. */
+function unknownMembers(policy: Record<string, unknown>, known: Set<string>): Problem[] {
+  const problems: Problem[] = [];
+  const check = (list: unknown, pointer: string) => {
+    if (!Array.isArray(list)) return;
+    list.forEach((entry, index) => {
+      const id = typeof entry === 'string' ? credentialIdOf(entry) : null;
+      if (id !== null && !known.has(id)) {
+        problems.push({
+          code: 'approval_approver_unknown',
+          pointer: `${pointer}/${index}`,
+          message: `${entry} is no member credential of this workspace`,
+        });
+      }
+    });
+  };
+  const groups = (policy.groups ?? {}) as Record<string, unknown>;
+  for (const [name, members] of Object.entries(groups)) check(members, `/policy/groups/${name}`);
+  const rules = (policy.rules ?? []) as { approvers?: unknown }[];
+  rules.forEach((rule, index) => {
+    check(rule.approvers, `/policy/rules/${index}/approvers`);
+  });
+  return problems;
+}
+
+/** GET /api/v1/workspaces/{ws}/approval_policy */
+export const getApprovalPolicy = implement(
+  OPERATION_CONTRACTS['approvalPolicy.get'],
+  ({ kernel, principal }) => readApprovalPolicy(kernel.context.store, principal.workspace_id),
+);
+
+/** PUT /api/v1/workspaces/{ws}/approval_policy */
+export const replaceApprovalPolicy = implement(
+  OPERATION_CONTRACTS['approvalPolicy.replace'],
+  async ({ kernel, principal }, input) => {
+    assertPolicyTextIsUnicode({ policy: input.policy });
+    const validated = validateApprovalPolicy(input.policy);
+    if (!validated.ok) {
+      throw new AirlockError(
+        'invalid_configuration',
+        `the approval policy has ${validated.problems.length} problem(s); nothing was changed`,
+        validated.problems.map((p) => ({ ...p, pointer: `/policy${p.pointer}` })),
+      );
+    }
+    const policy = validated.value as Record<string, unknown>;
+    const store = kernel.context.store;
+    const named = policyCredentialIds(validated.value);
+    const unknown = unknownMembers(
+      policy,
+      await existingMemberIds(store, principal.workspace_id, named),
+    );
+    if (unknown.length > 0) {
+      throw new AirlockError(
+        'invalid_configuration',
+        `the approval policy names ${unknown.length} credential(s) that are no member of this workspace; nothing was changed`,
+        unknown,
+      );
+    }
+    return store.transaction(async (tx) => {
+      const before = await readApprovalPolicy(tx, principal.workspace_id);
+      if (input.expected_version !== undefined && input.expected_version !== before.version) {
+        throw new AirlockError(
+          'stale_digest',
+          `the approval policy is at version ${before.version}, not ${input.expected_version}; read it again`,
+        );
+      }
+      const who = principalName(principal);
+      const written = await writeApprovalPolicy(tx, {
+        workspaceId: principal.workspace_id,
+        policy,
+        principal: who,
+      });
+      recordPolicyChange(tx, {
+        workspaceId: principal.workspace_id,
+        principal: who,
+        change: {
+          change: 'approval_policy_replaced',
+          scope: 'approval_policy',
+          owner_id: principal.workspace_id,
+          before_digest: before.version === 0 ? null : configurationDigest(before.policy),
+          after_digest: configurationDigest(policy),
+        },
+        detail: `replaced the approval policy (version ${written.version})`,
+      });
+      return written;
+    });
+  },
+);

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { validateApprovalPolicy } from '@airlock/core';
+import {
+  CONNECTION_HELP,
+  callKernel,
+  connectionFrom,
+  OperatorError,
+  parseOperatorArgs,
+  print,
+  workspacePath,
+} from './connection.js';
+
+/** `airlock approvals --help` */
+export const APPROVALS_HELP = `Usage:
+  airlock approvals show
+  airlock approvals set --file <policy.json> [--version <version-you-read>]
+
+Reads and replaces the workspace's approval policy: which members (credential
+ids, or group:NAME of the policy's groups) may approve which calls (by tool
+glob, action tag, rule set, application), how many distinct approvals each
+call needs, and no_self_approval. The file is checked here first, then by the
+kernel, which reports every problem with its JSON pointer and changes nothing.
+With --version the replace is refused (stale_digest) if the policy changed
+since you read that version. See docs/approval-policies.md. Needs a member
+credential.
+
+${CONNECTION_HELP}`;
+
+interface PolicyView {
+  policy: { rules?: unknown[]; groups?: Record<string, unknown[]>; no_self_approval?: boolean };
+  version: number;
+  updated_by: string | null;
+}
+
+function describePolicy(view: PolicyView): string[] {
+  if (view.version === 0) return ['no approval policy: one approval by any member decides a call'];
+  const groups = Object.entries(view.policy.groups ?? {});
+  return [
+    `approval policy version ${view.version} (by ${view.updated_by ?? 'nobody'})`,
+    `  ${groups.length} group(s), ${(view.policy.rules ?? []).length} rule(s), no_self_approval ${view.policy.no_self_approval === true}`,
+  ];
+}
+
+function readPolicyFile(path: unknown): unknown {
+  if (typeof path !== 'string') {
+    throw new OperatorError('airlock approvals set: give --file <policy.json>', 2);
+  }
+  let document: unknown;
+  try {
+    document = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new OperatorError(
+      `airlock approvals set: cannot read ${path}: ${(error as Error).message}`,
+      2,
+    );
+  }
+  const checked = validateApprovalPolicy(document);
+  if (!checked.ok) {
+    const lines = checked.problems.map((p) => `  ${p.pointer || '/'}: ${p.message} (${p.code})`);
+    throw new OperatorError(
+      `airlock approvals set: ${path} is not a valid policy:\n${lines.join('\n')}`,
+      1,
+    );
+  }
+  return document;
+}
+
+/** Runs `airlock approvals ...`; returns the exit code. */
+export async function approvals(argv: string[]): Promise<number> {
+  const { values, positionals } = parseOperatorArgs(argv, {
+    file: { type: 'string' },
+    version: { type: 'string' },
+  });
+  const [verb] = positionals;
+  if (values.help || !verb) {
+    process.stdout.write(APPROVALS_HELP);
+    return values.help ? 0 : 2;
+  }
+  const connection = connectionFrom(values);
+  const path = `${workspacePath(connection)}/approval_policy`;
+  switch (verb) {
+    case 'show': {
+      const body = await callKernel<PolicyView>(connection, 'GET', path);
+      print(connection, body, () => [
+        ...describePolicy(body),
+        JSON.stringify(body.policy, null, 2),
+      ]);
+      return 0;
+    }
+    case 'set': {
+      const policy = readPolicyFile(values.file);
+      const version = typeof values.version === 'string' ? Number(values.version) : undefined;
+      if (version !== undefined && !Number.isInteger(version)) {
+        throw new OperatorError('airlock approvals set: --version is a whole number', 2);
+      }
+      const body = await callKernel<PolicyView>(connection, 'PUT', path, {
+        policy,
+        ...(version === undefined ? {} : { expected_version: version }),
+      });
+      print(connection, body, () => describePolicy(body));
+      return 0;
+    }
+    default:
+      throw new OperatorError(`airlock approvals: unknown verb "${verb}" (show, set)`, 2);
+  }
+}

@@ -1,0 +1,104 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { authenticateToken, bearerToken, checkAccess } from '../api/access.js';
+import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
+import { sendError } from '../api/rest.js';
+import { AirlockError } from '../errors.js';
+import type { Kernel } from '../kernel/kernel.js';
+import type { KernelMetrics } from './registry.js';
+
+/** Who may read `GET /metrics` on the main port: a member credential, like the decisions. */
+export const METRICS_ACCESS = { name: 'metrics.scrape', planes: ['member'] } as const;
+
+/** Answers a scrape with the metrics in the Prometheus text format. */
+export async function sendMetrics(
+  res: ServerResponse,
+  metrics: KernelMetrics,
+  logger: Logger,
+): Promise<void> {
+  try {
+    const text = await metrics.render();
+    res.writeHead(200, {
+      'content-type': metrics.contentType,
+      'content-length': Buffer.byteLength(text),
+    });
+    res.end(text);
+  } catch (error) {
+    logger.error({ err: error }, 'metrics scrape failed');
+    sendError(res, new AirlockError('internal', 'the metrics could not be read'));
+  }
+}
+
+/**
+ * `GET /metrics` on the kernel's own port: a member credential of any
+ * workspace may read it (the figures span workspaces, as an operator's do).
+ * @throws AirlockError unauthenticated (401) or forbidden (403), answered by the caller.
+ */
+export async function serveProtectedMetrics(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: {
+    kernel: Kernel;
+    metrics: KernelMetrics;
+    logger: Logger;
+    authThrottle: AuthFailureThrottle | null;
+  },
+): Promise<void> {
+  const principal = await authenticateToken(
+    options.kernel,
+    bearerToken(req.headers.authorization),
+    options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
+  );
+  checkAccess(METRICS_ACCESS, principal, null);
+  await sendMetrics(res, options.metrics, options.logger);
+}
+
+/** A listener that serves only `GET /metrics`, without credentials (`--metrics-listen`). */
+export interface MetricsListener {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the metrics, unauthenticated, on an address of their own (keep it
+ * on a private interface): everything but `GET /metrics` answers 404.
+ * @throws Error when the address is taken.
+ */
+export async function startMetricsListener(options: {
+  host: string;
+  port: number;
+  metrics: KernelMetrics;
+  logger: Logger;
+}): Promise<MetricsListener> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path !== '/metrics') {
+      sendError(
+        res,
+        new AirlockError('not_found', `no route ${path}; this address serves /metrics`),
+      );
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      sendError(res, new AirlockError('method_not_allowed', `${req.method} is not served here`));
+      return;
+    }
+    void sendMetrics(res, options.metrics, options.logger);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shownHost}:${port}/metrics`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,49 @@
+import type { FeedHub } from '../feed/hub.js';
+import { parksWaitingByWorkspace } from '../store/parks-waiting.js';
+import type { Store } from '../store/store.js';
+import { type KernelMetrics, PARK_AGE_THRESHOLDS_SECONDS } from './registry.js';
+
+/**
+ * Connects the metrics to what they read outside the hot path: the store's
+ * COMMITs as they happen, and at each scrape the parked rows (one grouped
+ * query on the parked-rows index) and the feed's subscribers.
+ */
+export function connectMetrics(
+  metrics: KernelMetrics,
+  sources: { store: Store; hub: FeedHub },
+): void {
+  const { store, hub } = sources;
+  const commitSeconds = metrics.commitSeconds;
+  const batchUnits = metrics.commitBatchUnits;
+  const grouped = store.dialect === 'sqlite';
+  store.observeCommits((seconds, units) => {
+    commitSeconds.observe(seconds);
+    if (grouped) batchUnits.observe(units);
+  });
+  metrics.onScrape(async () => {
+    const now = store.now();
+    const parks = await parksWaitingByWorkspace(store, {
+      now,
+      agesMs: PARK_AGE_THRESHOLDS_SECONDS.map((seconds) => seconds * 1000),
+    });
+    // A workspace whose parks were all decided drops its series instead of keeping a stale one.
+    metrics.parksWaiting.reset();
+    metrics.parksOldestSeconds.reset();
+    metrics.parksWaitingOver.reset();
+    for (const workspace of parks) {
+      const labels = { workspace: workspace.workspaceId };
+      metrics.parksWaiting.set(labels, workspace.waiting);
+      metrics.parksOldestSeconds.set(labels, Math.max(0, (now - workspace.oldestAt) / 1000));
+      PARK_AGE_THRESHOLDS_SECONDS.forEach((seconds, i) => {
+        metrics.parksWaitingOver.set(
+          { ...labels, over_seconds: String(seconds) },
+          workspace.olderThan[i] ?? 0,
+        );
+      });
+    }
+    const feed = hub.stats();
+    metrics.feedSubscribers.set({ state: 'live' }, feed.live);
+    metrics.feedSubscribers.set({ state: 'catching_up' }, feed.catchingUp);
+    metrics.feedLagEvents.set(feed.maxLagEvents);
+  });
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { backends, freshStorePerTest } from '../testing/stores.js';
+import {
+  createCredential,
+  createWorkspace,
+  existingMemberIds,
+  principalNames,
+  setCredentialLabel,
+} from './accounts.js';
+import {
+  listApprovals,
+  listApprovalsOfRuns,
+  readApprovalPolicy,
+  recordApproval,
+  writeApprovalPolicy,
+} from './approvals.js';
+
+const all = await backends();
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`approval store (${backend.name})`, () => {
+    const open = freshStorePerTest(backend);
+
+    it('keeps one policy per workspace, counting its versions', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      expect(await readApprovalPolicy(store, ws.id)).toEqual({
+        policy: {},
+        version: 0,
+        updated_by: null,
+        updated_at: null,
+      });
+      for (const required of [2, 3]) {
+        await store.transaction((tx) =>
+          writeApprovalPolicy(tx, {
+            workspaceId: ws.id,
+            policy: { rules: [{ required }] },
+            principal: 'member:cred_a',
+          }),
+        );
+      }
+      expect(await readApprovalPolicy(store, ws.id)).toMatchObject({
+        policy: { rules: [{ required: 3 }] },
+        version: 2,
+        updated_by: 'member:cred_a',
+      });
+    });
+
+    it('records each member once per row version', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const key = { workspaceId: ws.id, runId: 'run_1', taskKey: 't1', rowVersion: 'v1' };
+      await store.transaction(async (tx) => {
+        await recordApproval(tx, { ...key, principal: 'member:cred_a' });
+        await recordApproval(tx, { ...key, principal: 'member:cred_a' });
+        await recordApproval(tx, { ...key, principal: 'member:cred_b' });
+        await recordApproval(tx, { ...key, rowVersion: 'v2', principal: 'member:cred_a' });
+      });
+      expect((await listApprovals(store, key)).map((a) => a.principal).sort()).toEqual([
+        'member:cred_a',
+        'member:cred_b',
+      ]);
+      expect(await listApprovals(store, { ...key, rowVersion: 'v2' })).toHaveLength(1);
+      expect(await listApprovalsOfRuns(store, ws.id, ['run_1', 'run_1'])).toHaveLength(3);
+      expect(await listApprovalsOfRuns(store, ws.id, [])).toEqual([]);
+    });
+
+    it('names members by label, renames them, and finds member ids', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const other = await createWorkspace(store, 'o');
+      const named = await createCredential(store, {
+        workspaceId: ws.id,
+        kind: 'member',
+        label: 'Ana',
+      });
+      const plain = await createCredential(store, { workspaceId: ws.id, kind: 'member' });
+      const ana = named.credential.credential_id;
+      const plainId = plain.credential.credential_id;
+      expect(await principalNames(store, ws.id)).toEqual(new Map([[`member:${ana}`, 'Ana']]));
+      const renamed = await setCredentialLabel(store, {
+        workspaceId: ws.id,
+        credentialId: plainId,
+        label: 'Bo',
+      });
+      expect(renamed?.label).toBe('Bo');
+      expect((await principalNames(store, ws.id)).get(`member:${plainId}`)).toBe('Bo');
+      expect(
+        await setCredentialLabel(store, { workspaceId: other.id, credentialId: ana, label: 'x' }),
+      ).toBeUndefined();
+      expect(await existingMemberIds(store, ws.id, [ana, 'cred_none'])).toEqual(new Set([ana]));
+      expect(await existingMemberIds(store, other.id, [ana])).toEqual(new Set());
+    });
+  });
+}

@@ -1,0 +1,126 @@
+import type { Reader } from './reader.js';
+import type { Tx } from './store.js';
+
+/** A workspace's approval policy as stored; an absent one reads as `{}` at version 0. */
+export interface ApprovalPolicyRecord {
+  policy: Record<string, unknown>;
+  version: number;
+  updated_by: string | null;
+  updated_at: number | null;
+}
+
+/** One member's approval of a parked row version. */
+export interface ApprovalRecord {
+  principal: string;
+  created_at: number;
+}
+
+/** Reads a workspace's approval policy. */
+export async function readApprovalPolicy(
+  reader: Reader,
+  workspaceId: string,
+): Promise<ApprovalPolicyRecord> {
+  const row = await reader.db
+    .selectFrom('approval_policies')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  if (!row) return { policy: {}, version: 0, updated_by: null, updated_at: null };
+  return {
+    policy: JSON.parse(row.document) as Record<string, unknown>,
+    version: row.version,
+    updated_by: row.updated_by,
+    updated_at: row.updated_at,
+  };
+}
+
+/**
+ * Replaces a workspace's approval policy (the caller checked it) and returns
+ * the stored record; the version counts replacements.
+ */
+export async function writeApprovalPolicy(
+  tx: Tx,
+  options: { workspaceId: string; policy: Record<string, unknown>; principal: string },
+): Promise<ApprovalPolicyRecord> {
+  const current = await readApprovalPolicy(tx, options.workspaceId);
+  const version = current.version + 1;
+  const document = JSON.stringify(options.policy);
+  if (current.version === 0) {
+    await tx.db
+      .insertInto('approval_policies')
+      .values({
+        workspace_id: options.workspaceId,
+        document,
+        version,
+        updated_by: options.principal,
+        updated_at: tx.now,
+      })
+      .execute();
+  } else {
+    await tx.db
+      .updateTable('approval_policies')
+      .set({ document, version, updated_by: options.principal, updated_at: tx.now })
+      .where('workspace_id', '=', options.workspaceId)
+      .execute();
+  }
+  return { policy: options.policy, version, updated_by: options.principal, updated_at: tx.now };
+}
+
+/** Names one version of one parked row. */
+export interface RowVersionKey {
+  workspaceId: string;
+  runId: string;
+  taskKey: string;
+  rowVersion: string;
+}
+
+/** Records a member's approval of a row version; a second one by the same member changes nothing. */
+export async function recordApproval(
+  tx: Tx,
+  key: RowVersionKey & { principal: string },
+): Promise<void> {
+  await tx.db
+    .insertInto('task_approvals')
+    .values({
+      workspace_id: key.workspaceId,
+      run_id: key.runId,
+      task_key: key.taskKey,
+      row_version: key.rowVersion,
+      principal: key.principal,
+      created_at: tx.now,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['run_id', 'task_key', 'row_version', 'principal']).doNothing(),
+    )
+    .execute();
+}
+
+/** The approvals of one row version, oldest first. */
+export async function listApprovals(reader: Reader, key: RowVersionKey): Promise<ApprovalRecord[]> {
+  return reader.db
+    .selectFrom('task_approvals')
+    .select(['principal', 'created_at'])
+    .where('run_id', '=', key.runId)
+    .where('task_key', '=', key.taskKey)
+    .where('row_version', '=', key.rowVersion)
+    .orderBy('created_at')
+    .orderBy('principal')
+    .execute();
+}
+
+/** The approvals of many rows of a workspace (every version), for the views that show progress. */
+export async function listApprovalsOfRuns(
+  reader: Reader,
+  workspaceId: string,
+  runIds: readonly string[],
+): Promise<(ApprovalRecord & { run_id: string; task_key: string; row_version: string })[]> {
+  if (runIds.length === 0) return [];
+  return reader.db
+    .selectFrom('task_approvals')
+    .select(['run_id', 'task_key', 'row_version', 'principal', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('run_id', 'in', [...new Set(runIds)])
+    .orderBy('created_at')
+    .orderBy('principal')
+    .execute();
+}

@@ -1,0 +1,143 @@
+import {
+  type Context,
+  context,
+  defaultTextMapGetter,
+  type Link,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { readNote } from '../api/request-notes.js';
+import type { CallAddress, CallTracing } from './call-tracing.js';
+
+/** Most calls whose trace context is kept between their requests (oldest dropped first). */
+const KEPT_CALLS = 10_000;
+
+/**
+ * The OpenTelemetry implementation of {@link CallTracing}, loaded only when an
+ * endpoint is configured. A call's spans after its first request (park,
+ * decision, claim, commit) join the trace of the request that brought the
+ * call: its context is kept in memory, per call, until the commit.
+ */
+export function createCallTracing(options: {
+  tracesUrl: string;
+  serviceName: string;
+}): CallTracing {
+  // Several kernels in one process share the one context manager; the first registers it.
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const provider = new BasicTracerProvider({
+    resource: resourceFromAttributes({ 'service.name': options.serviceName }),
+    spanProcessors: [
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: options.tracesUrl }), {
+        scheduledDelayMillis: 500,
+      }),
+    ],
+  });
+  const tracer = provider.getTracer('@airlock/server');
+  const propagator = new W3CTraceContextPropagator();
+  const calls = new Map<string, Context>();
+  const keyOf = (call: CallAddress) => `${call.runId}/${call.key}`;
+  const attributesOf = (call: CallAddress) => ({
+    'airlock.workspace_id': call.workspaceId,
+    'airlock.run_id': call.runId,
+    'airlock.task_key': call.key,
+  });
+  /** The context a call's later spans hang from: the first request's, else the current one. */
+  const callContext = (call: CallAddress) => calls.get(keyOf(call)) ?? context.active();
+  /** The current request's span, linked from a call span that hangs elsewhere. */
+  const requestLinks = (parent: Context): Link[] => {
+    const current = trace.getSpanContext(context.active());
+    const own = trace.getSpanContext(parent);
+    return current && current.spanId !== own?.spanId ? [{ context: current }] : [];
+  };
+
+  return {
+    serve(req, res, handle) {
+      const parent = propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+      const span = tracer.startSpan(
+        `HTTP ${req.method ?? ''}`,
+        { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method ?? '' } },
+        parent,
+      );
+      res.once('close', () => {
+        const note = readNote(res);
+        if (note?.operation) {
+          span.updateName(note.operation);
+          span.setAttribute('airlock.operation', note.operation);
+        }
+        if (note?.errorCode) span.setAttribute('airlock.error_code', note.errorCode);
+        span.setAttribute('http.response.status_code', res.statusCode);
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      });
+      context.with(trace.setSpan(parent, span), handle);
+    },
+    stageDecided(call, decided) {
+      const parent = context.active();
+      if (calls.size >= KEPT_CALLS) calls.delete(calls.keys().next().value as string);
+      calls.set(keyOf(call), parent);
+      tracer
+        .startSpan(
+          'airlock.stage',
+          {
+            startTime: decided.startedAt,
+            attributes: {
+              ...attributesOf(call),
+              'airlock.outcome': decided.outcome,
+              'airlock.layer': decided.layer,
+              'airlock.tool_name': decided.toolName,
+            },
+          },
+          parent,
+        )
+        .end();
+    },
+    personDecided(call, decided) {
+      const parent = callContext(call);
+      if (decided.parked) {
+        tracer
+          .startSpan(
+            'airlock.park',
+            { startTime: decided.parkedAt, attributes: attributesOf(call) },
+            parent,
+          )
+          .end();
+      }
+      tracer
+        .startSpan(
+          'airlock.decision',
+          {
+            startTime: decided.startedAt,
+            attributes: { ...attributesOf(call), 'airlock.decision': decided.verb },
+            links: requestLinks(parent),
+          },
+          parent,
+        )
+        .end();
+    },
+    callStep(call, step, taken) {
+      const parent = callContext(call);
+      tracer
+        .startSpan(
+          `airlock.${step}`,
+          {
+            startTime: taken.startedAt,
+            attributes: { ...attributesOf(call), ...taken.attributes },
+            links: requestLinks(parent),
+          },
+          parent,
+        )
+        .end();
+      if (step === 'commit') calls.delete(keyOf(call));
+    },
+    async shutdown() {
+      await provider.shutdown();
+    },
+  };
+}
