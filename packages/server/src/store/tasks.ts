@@ -21,19 +21,6 @@ export async function listTasksOfRun(store: Store, runId: string): Promise<TaskT
   return rows.sort((a, b) => order(a.key) - order(b.key));
 }
 
-/**
- * The rows of a workspace resting on a person (parked or asking), oldest
- * first; a question authored through the tasks door is left out, since it is
- * its token holder's alone.
- */
-export async function listOpenDecisions(
-  store: Store,
-  workspaceId: string,
-  limit: number,
-): Promise<TaskTable[]> {
-  return (await pageOpenDecisions(store, workspaceId, { limit, order: 'oldest' })).rows;
-}
-
 /** Where a page of waiting rows starts: after this row in the page's order. */
 export interface DecisionCursor {
   createdAt: number;
@@ -48,9 +35,10 @@ export interface DecisionPage {
 }
 
 /**
- * A page of the rows resting on a person (as {@link listOpenDecisions}),
- * oldest or newest first by (created_at, run_id, key), after a cursor row,
- * with the count of every waiting row of the workspace.
+ * A page of the rows of a workspace resting on a person (parked or asking;
+ * a question authored through the tasks door is left out, since it is its
+ * token holder's alone), oldest or newest first by (created_at, run_id, key),
+ * after a cursor row, with the count of every waiting row of the workspace.
  */
 export async function pageOpenDecisions(
   store: Store,
