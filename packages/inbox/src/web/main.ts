@@ -1,6 +1,7 @@
 import { createClient, isForbiddenError, isUnauthorizedError } from '@airlock/sdk';
 import { h } from './dom.js';
 import { InboxView } from './inbox.js';
+import { PrincipalNames } from './principal-names.js';
 import { RecentDecisionsView } from './recent-view.js';
 import { RunStoryView } from './run-view.js';
 import './styles.css';
@@ -92,11 +93,13 @@ function showSignIn(message = ''): void {
 function pageFor(session: Session, hash: string): Page {
   const client = createClient({ url: session.url, token: session.token });
   const workspace = client.workspace(session.workspaceId);
-  if (hash === '#/recent') return new RecentDecisionsView(workspace);
+  // Read once when the page starts: a label given since shows on the next visit.
+  const names = new PrincipalNames(session);
+  if (hash === '#/recent') return new RecentDecisionsView(workspace, names);
   const run = /^#\/runs\/([^/]+)$/.exec(hash);
   if (run?.[1]) {
     const runId = decodeURIComponent(run[1]);
-    return new RunStoryView(workspace, runId);
+    return new RunStoryView(workspace, runId, names);
   }
   return new InboxView(workspace, { onSignedOut: (reason) => signOut(reason) });
 }

@@ -47,6 +47,9 @@ describe('the recent decisions list', () => {
   it('says who decided in words', () => {
     expect(deciderWords(record({}))).toBe('member:cred_me');
     expect(
+      deciderWords(record({}), (principal) => (principal === 'member:cred_me' ? 'Ana Lima' : null)),
+    ).toBe('Ana Lima');
+    expect(
       deciderWords(record({ decider: 'rule', rule_indices: [0, 2], layer: 'approval_rules' })),
     ).toBe('rule #0, #2 (approval rules)');
     expect(deciderWords(record({ decider: 'rule', layer: 'approval_rules' }))).toBe('the mode');

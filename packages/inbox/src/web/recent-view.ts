@@ -1,5 +1,7 @@
 import type { AuditRecord, Workspace } from '@airlock/sdk';
 import { h } from './dom.js';
+import type { PrincipalNames } from './principal-names.js';
+import type { NameOf } from './story.js';
 
 /** How far back the list reaches: one day. */
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -67,9 +69,9 @@ export function filterRecords(
     .sort((a, b) => b.seq - a.seq);
 }
 
-/** Who decided, in words: a person's principal, or the rule, clock, hook or kernel. */
-export function deciderWords(record: AuditRecord): string {
-  if (record.decider === 'person') return record.principal;
+/** Who decided, in words: a person's name (or principal), or the rule, clock, hook or kernel. */
+export function deciderWords(record: AuditRecord, nameOf: NameOf = () => null): string {
+  if (record.decider === 'person') return nameOf(record.principal) ?? record.principal;
   if (record.decider === 'rule') {
     const rules = record.rule_indices.map((index) => `#${index}`).join(', ');
     const layer = (record.layer ?? 'approval_rules').replace('_', ' ');
@@ -97,7 +99,10 @@ export class RecentDecisionsView {
     'rules',
   );
 
-  constructor(private readonly workspace: Workspace) {}
+  constructor(
+    private readonly workspace: Workspace,
+    private readonly names: PrincipalNames,
+  ) {}
 
   /** The view's root element. */
   render(): HTMLElement {
@@ -144,6 +149,7 @@ export class RecentDecisionsView {
 
   /** Reads the last day of the audit trail. */
   async start(): Promise<void> {
+    const naming = this.names.load();
     const since = Date.now() - DAY_MS;
     const records: AuditRecord[] = [];
     let after = 0;
@@ -155,6 +161,7 @@ export class RecentDecisionsView {
     }
     this.records = records;
     this.me = (await this.workspace.self()).principal;
+    await naming;
     this.draw();
   }
 
@@ -165,9 +172,10 @@ export class RecentDecisionsView {
     const shown = filterRecords(this.records, this.filter, this.me);
     const people = shown.filter((record) => record.decider === 'person');
     this.status.textContent = `${shown.length} of ${this.records.length} decision(s) in the last day: ${people.length} by people, ${shown.length - people.length} by rules and the kernel.`;
-    this.people.body.replaceChildren(...people.map(recordRow));
+    const row = (record: AuditRecord) => recordRow(record, this.names.of);
+    this.people.body.replaceChildren(...people.map(row));
     this.others.body.replaceChildren(
-      ...shown.filter((record) => record.decider !== 'person').map(recordRow),
+      ...shown.filter((record) => record.decider !== 'person').map(row),
     );
   }
 }
@@ -188,7 +196,7 @@ function decisionTable(caption: string, kind: string) {
 }
 
 /** One decision as a table row; each cell names its column for narrow screens. */
-function recordRow(record: AuditRecord): HTMLTableRowElement {
+function recordRow(record: AuditRecord, nameOf: NameOf): HTMLTableRowElement {
   const cells = [
     h('td', {}, new Date(record.at).toLocaleTimeString()),
     h(
@@ -201,7 +209,7 @@ function recordRow(record: AuditRecord): HTMLTableRowElement {
     h('td', {}, record.task_key ?? ''),
     h('td', {}, subjectWords(record)),
     h('td', {}, record.decision),
-    h('td', {}, deciderWords(record)),
+    h('td', {}, deciderWords(record, nameOf)),
     h('td', {}, detailWords(record)),
   ];
   for (const [i, cell] of cells.entries()) cell.setAttribute('data-label', COLUMNS[i] ?? '');

@@ -1,6 +1,7 @@
 import type { FeedEvent, RunHandle, RunView, TaskView, Workspace } from '@airlock/sdk';
 import { h } from './dom.js';
 import { commandOf, valueText } from './format.js';
+import type { PrincipalNames } from './principal-names.js';
 import { rowActions } from './row-actions.js';
 import { decisionOf, modelReadText, type StoryDecision, stateWords } from './story.js';
 
@@ -19,12 +20,15 @@ function time(at: number): string {
   });
 }
 
+/** An outcome as the story's line says it: one approval of several is still "approved". */
+const OUTCOME_WORDS: Record<string, string> = { approval_added: 'approved' };
+
 function decisionItem(decision: StoryDecision): HTMLElement {
   return h(
     'li',
     { class: `decision decider-${decision.decider}`, 'data-outcome': decision.outcome },
     h('time', { datetime: new Date(decision.at).toISOString() }, time(decision.at)),
-    ` ${decision.outcome} by `,
+    ` ${OUTCOME_WORDS[decision.outcome] ?? decision.outcome} by `,
     h('strong', {}, decision.by),
     decision.detail ? `: ${decision.detail}` : '',
   );
@@ -52,6 +56,7 @@ export class RunStoryView {
   constructor(
     private readonly workspace: Workspace,
     private readonly runId: string,
+    private readonly names: PrincipalNames,
   ) {
     this.handle = workspace.runs.run(runId);
   }
@@ -71,9 +76,9 @@ export class RunStoryView {
     );
   }
 
-  /** Reads the run and follows its feed until {@link stop}. */
+  /** Reads the run and people's names, then follows the run's feed until {@link stop}. */
   async start(): Promise<void> {
-    await this.refresh();
+    await Promise.all([this.refresh(), this.names.load()]);
     void this.follow();
   }
 
@@ -94,7 +99,7 @@ export class RunStoryView {
   }
 
   private onEvent(event: FeedEvent): void {
-    const decision = decisionOf(event);
+    const decision = decisionOf(event, this.names.of);
     if (decision) {
       const list = this.decisions.get(decision.taskKey) ?? [];
       if (!list.some((known) => known.seq === decision.seq)) list.push(decision);

@@ -56,6 +56,90 @@ describe('decisionOf', () => {
     expect(decisionOf(named)).toMatchObject({ decider: 'person', by: 'Ana Lima' });
   });
 
+  it('tells each approval toward a quorum, and who made up the quorum, by name', () => {
+    const names = new Map([
+      ['member:cred_a', 'Ana Lima'],
+      ['member:cred_b', 'Bo Chen'],
+    ]);
+    const nameOf = (principal: string) => names.get(principal) ?? null;
+    expect(
+      decisionOf(
+        event(
+          'task.approval_added',
+          { decided_by: 'member:cred_a', received: 1, required: 2 },
+          'member:cred_a',
+        ),
+        nameOf,
+      ),
+    ).toMatchObject({
+      outcome: 'approval_added',
+      decider: 'person',
+      by: 'Ana Lima',
+      detail: '1 of 2 approvals; it waits for more',
+    });
+    expect(
+      decisionOf(
+        event(
+          'task.approved',
+          { decided_by: 'member:cred_b', approved_by: ['member:cred_a', 'member:cred_b'] },
+          'member:cred_b',
+        ),
+        nameOf,
+      ),
+    ).toMatchObject({
+      outcome: 'approved',
+      by: 'Bo Chen',
+      detail: '2 of 2 approvals (Ana Lima, Bo Chen)',
+    });
+    // One approval is the whole quorum: nothing more to say.
+    expect(
+      decisionOf(
+        event('task.approved', { decided_by: 'member:cred_x', approved_by: ['member:cred_x'] }),
+      ),
+    ).toMatchObject({ by: 'member:cred_x', detail: null });
+  });
+
+  it('tells what an edit changed, and when the approval stage grants the edit outright', () => {
+    const edited = decisionOf(
+      event(
+        'task.edited',
+        {
+          decided_by: 'member:cred_a',
+          previous_input: { command: 'rm -rf ./build' },
+          tool_input: { command: 'rm -rf ./build/cache' },
+          outcome: 'parked',
+        },
+        'member:cred_a',
+      ),
+      (principal) => (principal === 'member:cred_a' ? 'Ana Lima' : null),
+    );
+    expect(edited).toMatchObject({
+      outcome: 'edited',
+      decider: 'person',
+      by: 'Ana Lima',
+      detail: 'command "rm -rf ./build" → "rm -rf ./build/cache"',
+    });
+    expect(
+      decisionOf(
+        event('task.edited', {
+          decided_by: 'member:cred_a',
+          previous_input: { command: 'ls' },
+          tool_input: { command: 'ls -la' },
+          outcome: 'granted',
+        }),
+      )?.detail,
+    ).toBe('command "ls" → "ls -la"; the approval stage grants the edited call');
+  });
+
+  it('names a person who denied by the name the view knows', () => {
+    expect(
+      decisionOf(
+        event('task.denied', { decided_by: 'member:cred_b', error: { detail: 'no' } }),
+        () => 'Bo Chen',
+      ),
+    ).toMatchObject({ decider: 'person', by: 'Bo Chen', detail: 'no' });
+  });
+
   it('names the person who approved, denied or answered', () => {
     expect(decisionOf(event('task.approved', { decided_by: 'member:cred_a' }))).toMatchObject({
       outcome: 'approved',

@@ -3,6 +3,7 @@
  * (a person, a rule of a policy layer, a clock, a hook, the kernel), and what
  * a row's state means to a person. Pure: no DOM, so it is unit-tested in Node.
  */
+import { changeWords, inputChanges } from './input-changes.js';
 
 /** The parts of a lifecycle event the story reads. */
 export interface StoryEvent {
@@ -24,7 +25,10 @@ export interface StoryDecision {
   seq: number;
   taskKey: string;
   at: number;
-  /** granted, parked, approved, denied, answered, expired, canceled, retried. */
+  /**
+   * granted, parked, approved, approval_added (one approval of several
+   * needed), edited, denied, answered, declined, expired, canceled, retried.
+   */
   outcome: string;
   decider: DeciderKind;
   /** The principal, rule or clock in words, e.g. `member:cred_x` or `rule #2 (approval rules)`. */
@@ -65,18 +69,30 @@ function personOr(principal: string | null, fallback: DeciderKind): [DeciderKind
   return ['person', principal];
 }
 
+/** The name of a principal (`member:cred_x` -> `Ana Lima`), or null when it has none. */
+export type NameOf = (principal: string) => string | null;
+
+/** `2 of 2 approvals (Ana Lima, Bo Chen)` when several approvals made a quorum, else null. */
+function quorumWords(approvedBy: unknown, named: (principal: string) => string): string | null {
+  if (!Array.isArray(approvedBy) || approvedBy.length < 2) return null;
+  const who = approvedBy.filter((entry): entry is string => typeof entry === 'string').map(named);
+  return `${who.length} of ${who.length} approvals (${who.join(', ')})`;
+}
+
 /**
  * The decision an event records, or null for events that decide nothing
- * (a row created, claimed, a round started).
+ * (a row created, claimed, a round started). A person is shown by name:
+ * the event's own `principal_name`, else `nameOf`, else the principal.
  */
-export function decisionOf(event: StoryEvent): StoryDecision | null {
+export function decisionOf(event: StoryEvent, nameOf: NameOf = () => null): StoryDecision | null {
   if (event.task_key === null) return null;
   const data = dataOf(event);
   const base = { seq: event.seq, taskKey: event.task_key, at: event.created_at };
-  const decided =
-    event.principal_name ??
-    (typeof data.decided_by === 'string' ? data.decided_by : null) ??
-    event.principal;
+  const named = (principal: string) =>
+    (principal === event.principal ? event.principal_name : null) ?? nameOf(principal) ?? principal;
+  const principal =
+    (typeof data.decided_by === 'string' ? data.decided_by : null) ?? event.principal;
+  const decided = principal === null ? null : named(principal);
   switch (event.type) {
     case 'task.granted': {
       const by = data.granted_by;
@@ -120,7 +136,25 @@ export function decisionOf(event: StoryEvent): StoryDecision | null {
     }
     case 'task.approved': {
       const [decider, by] = personOr(decided, 'kernel');
-      return { ...base, outcome: 'approved', decider, by, detail: null };
+      return {
+        ...base,
+        outcome: 'approved',
+        decider,
+        by,
+        detail: quorumWords(data.approved_by, named),
+      };
+    }
+    case 'task.approval_added': {
+      const [decider, by] = personOr(decided, 'kernel');
+      const detail = `${String(data.received ?? '?')} of ${String(data.required ?? '?')} approvals; it waits for more`;
+      return { ...base, outcome: 'approval_added', decider, by, detail };
+    }
+    case 'task.edited': {
+      const [decider, by] = personOr(decided, 'kernel');
+      const changed = changeWords(inputChanges(data.previous_input, data.tool_input));
+      // A parked edit needs its approvals as any call would (the editor's own is one of them).
+      const after = data.outcome === 'granted' ? '; the approval stage grants the edited call' : '';
+      return { ...base, outcome: 'edited', decider, by, detail: `${changed}${after}` };
     }
     case 'task.denied': {
       if (typeof data.decided_by === 'string') {
@@ -128,7 +162,7 @@ export function decisionOf(event: StoryEvent): StoryDecision | null {
           ...base,
           outcome: 'denied',
           decider: 'person',
-          by: data.decided_by,
+          by: named(data.decided_by),
           detail: errorDetail(data),
         };
       }
@@ -157,7 +191,7 @@ export function decisionOf(event: StoryEvent): StoryDecision | null {
       };
     }
     case 'task.canceled': {
-      const [decider, by] = personOr(event.principal, 'kernel');
+      const [decider, by] = personOr(event.principal && named(event.principal), 'kernel');
       return { ...base, outcome: 'canceled', decider, by, detail: errorDetail(data) };
     }
     case 'task.retried': {

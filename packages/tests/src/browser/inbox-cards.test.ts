@@ -179,7 +179,7 @@ describe.skipIf(browserSkipReason !== null)(
       await story.locator('.run-summary[data-state="completed"]').waitFor();
       const row = story.locator('.row[data-task="t1"]');
       await row.locator('.decision[data-outcome="approved"]').waitFor();
-      expect(await row.textContent()).toMatch(/approved by member:/);
+      expect(await row.textContent()).toMatch(/approved by test member/);
       expect(await row.textContent()).toContain('The model read: removed');
       expect(await axeViolations(f.page)).toEqual([]);
       await f.page.getByRole('link', { name: 'Waiting', exact: true }).click();

@@ -114,6 +114,19 @@ describe.skipIf(browserSkipReason !== null)(
       expect(await line.textContent()).toContain('Approved by you with your changes; running.');
       expect(await f.ended(run.id)).toMatchObject({ state: 'completed', final_answer: 'cleaned' });
       expect(f.executed).toEqual(['rm -rf ./build/cache']);
+
+      // The run's story tells what the person changed, by name.
+      await line.getByRole('link', { name: 'See the run' }).click();
+      const story = page.locator('.run-view .row[data-task="t1"]');
+      const edited = story.locator('.decision[data-outcome="edited"]');
+      await edited.waitFor();
+      expect(await edited.textContent()).toMatch(
+        /edited by test member: command "rm -rf \.\/build" → "rm -rf \.\/build\/cache"$/,
+      );
+      expect(await story.locator('.decision[data-outcome="approved"]').textContent()).toMatch(
+        /approved by test member$/,
+      );
+      expect(await axeViolations(page)).toEqual([]);
     });
 
     it('closes the editor with Escape, back on its button, and sends nothing for an unchanged input', async () => {

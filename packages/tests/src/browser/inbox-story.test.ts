@@ -1,3 +1,5 @@
+import { createClient } from '@airlock/sdk';
+import { createCredential } from '@airlock/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
@@ -48,6 +50,78 @@ describe.skipIf(browserSkipReason !== null)(
       expect(await story.locator('.final-answer').textContent()).toBe('Final answer: clean');
       expect(await axeViolations(f.page)).toEqual([]);
       await saveScreenshot(f.page, 'inbox-run.png');
+    });
+
+    it('shows each approval toward a quorum by name, in the inbox and live in the story', async () => {
+      const me = await f.ws.self();
+      const ana = await createCredential(f.kernel.airlock.store, {
+        workspaceId: f.kernel.workspace.id,
+        kind: 'member',
+        label: 'Ana Lima',
+      });
+      const put = await fetch(
+        `${f.kernel.url}/api/v1/workspaces/${f.kernel.workspace.id}/approval_policy`,
+        {
+          method: 'PUT',
+          headers: {
+            authorization: `Bearer ${ana.token}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({
+            policy: {
+              groups: { leads: [me.credential_id, ana.credential.credential_id] },
+              rules: [{ tool: 'release', approvers: ['group:leads'], required: 2 }],
+            },
+          }),
+        },
+      );
+      expect(put.status).toBe(200);
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'release', input: { version: '2.4.0' } }] },
+          { final: 'released' },
+        ]),
+      );
+      const page = await f.openSignedIn('#/');
+      const row = page.locator(`.list [data-decision="${run.id}/t1"]`);
+      await row.locator('.open').click();
+      const card = page.locator('.detail article');
+      await card.getByRole('button', { name: /^Approve release/ }).click();
+      // One approval of two: the row stays, and its card counts the approval once the feed says so.
+      const line = page.locator(`.after[data-after="${run.id}/t1"]`);
+      await line.waitFor();
+      expect(await line.textContent()).toContain(
+        'Approved by you (1 of 2 approvals); it waits for more approvals.',
+      );
+      await card
+        .locator('.approvals')
+        .filter({ hasText: '1 of 2 approvals (test member)' })
+        .waitFor();
+      expect(await row.count()).toBe(1);
+
+      await page.goto(`${f.kernel.url}/#/runs/${run.id}`);
+      const story = page.locator('.run-view .row[data-task="t1"]');
+      const added = story.locator('.decision[data-outcome="approval_added"]');
+      await added.waitFor();
+      expect(await added.textContent()).toMatch(
+        /approved by test member: 1 of 2 approvals; it waits for more$/,
+      );
+      expect(await story.getAttribute('data-state')).toBe('needs_approval');
+      const [waiting] = (
+        await createClient({ url: f.kernel.url, token: ana.token })
+          .workspace(f.kernel.workspace.id)
+          .decisions.list()
+      ).filter((decision) => decision.run_id === run.id);
+      if (!waiting?.isApproval()) throw new Error('expected the release to wait');
+      await waiting.approve();
+      // Live: the quorum, with both names.
+      const approved = story.locator('.decision[data-outcome="approved"]');
+      await approved.waitFor();
+      expect(await approved.textContent()).toMatch(
+        /approved by Ana Lima: 2 of 2 approvals \(test member, Ana Lima\)$/,
+      );
+      await page.locator('.run-view .row[data-task="t1"][data-state="runnable"]').waitFor();
+      expect(await axeViolations(page)).toEqual([]);
     });
 
     it('lists what was decided in the last day, filterable by run, tool, outcome and person', async () => {
@@ -123,7 +197,8 @@ describe.skipIf(browserSkipReason !== null)(
       expect(approved).toBeGreaterThanOrEqual(2);
       for (let i = 0; i < approved; i += 1) {
         expect(await rows.nth(i).getAttribute('data-outcome')).toBe('approved');
-        expect(await rows.nth(i).textContent()).toMatch(/member:cred_/);
+        // People by name: the member's credential label, not its id.
+        expect(await rows.nth(i).textContent()).toContain('test member');
       }
       await view.getByLabel('Only mine').uncheck();
       await view.getByLabel('Outcome').selectOption('');
