@@ -365,6 +365,15 @@ export {
   ProfileConfigurationSchema,
 } from './schemas/profile.js';
 export {
+  elapsedSince,
+  type ProgressLine,
+  type ProgressStream,
+  progressAllowed,
+  progressLine,
+  type StageTicker,
+  stageTicker,
+} from './terminal/progress.js';
+export {
   MODE_STRICTNESS,
   type TighteningBase,
   type TighteningRequest,
