@@ -157,6 +157,8 @@ export {
   type EventType,
   type EventView,
   EventViewSchema,
+  type Remembered,
+  RememberedSchema,
   type WorkAvailable,
   WorkAvailableSchema,
 } from './protocol/events.js';

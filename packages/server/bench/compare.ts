@@ -14,7 +14,7 @@
  * the same build as `--base`).
  */
 import { parseArgs } from 'node:util';
-import { finished, say, stage } from './progress.js';
+import { runBench, say, stage } from './progress.js';
 import { keepBusy, parkThenApprove } from './round-trip.js';
 import { freshDatabase, postgresCpuMs, processCpuMs, startServer } from './server-process.js';
 
@@ -90,10 +90,4 @@ async function main() {
   );
 }
 
-main()
-  .then(finished)
-  .catch((error: unknown) => {
-    finished();
-    console.error(error);
-    process.exit(1);
-  });
+runBench(main);

@@ -33,7 +33,7 @@ import { framesFloor, startFloor, stop } from './floors.js';
 import { longLivedCase } from './long-lived.js';
 import { cpu, fmt, measure, ms, type Result, row, type Shape } from './measure.js';
 import { postgresCases } from './postgres-cases.js';
-import { finished, say } from './progress.js';
+import { runBench, say } from './progress.js';
 import { packageDir, startServer } from './server-process.js';
 import { subscribersOf } from './subscribers.js';
 
@@ -206,10 +206,4 @@ async function main() {
     });
 }
 
-main()
-  .then(finished)
-  .catch((error: unknown) => {
-    finished();
-    console.error(error);
-    process.exit(1);
-  });
+runBench(main);

@@ -18,7 +18,14 @@ export function say(line: string): void {
   console.log(line);
 }
 
-/** Erases the progress line for good: the benchmark is over. */
-export function finished(): void {
-  ticker.done();
+/** Runs a benchmark's main to its end: the progress line erased, a failure printed with exit 1. */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => ticker.done(),
+    (error: unknown) => {
+      ticker.done();
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }
