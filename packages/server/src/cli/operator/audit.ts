@@ -1,3 +1,4 @@
+import { elapsedSince, progressLine } from '@airlock/core';
 import { parseDuration } from '../durations.js';
 import {
   CONNECTION_HELP,
@@ -61,13 +62,30 @@ export async function audit(argv: string[]): Promise<number> {
     typeof values.run === 'string'
       ? `${workspacePath(connection)}/runs/${encodeURIComponent(values.run)}/audit`
       : `${workspacePath(connection)}/audit`;
-  for (;;) {
-    const query = new URLSearchParams({ after: String(after), limit: String(PAGE) });
-    if (since !== null && typeof values.run !== 'string') query.set('since', String(since));
-    const lines = await fetchLines(connection, `${base}?${query}`);
-    for (const line of lines) process.stdout.write(`${line}\n`);
-    if (lines.length < PAGE) return 0;
-    after = (JSON.parse(lines.at(-1)!) as { seq: number }).seq;
+  // A count on the terminal while the lines go to a file or a pipe; never over the lines themselves.
+  const startedAt = Date.now();
+  const progress = progressLine(
+    {
+      isTTY: process.stderr.isTTY === true && process.stdout.isTTY !== true,
+      write: (text) => process.stderr.write(text),
+    },
+    process.env,
+    'airlock audit export',
+  );
+  let written = 0;
+  try {
+    for (;;) {
+      const query = new URLSearchParams({ after: String(after), limit: String(PAGE) });
+      if (since !== null && typeof values.run !== 'string') query.set('since', String(since));
+      const lines = await fetchLines(connection, `${base}?${query}`);
+      for (const line of lines) process.stdout.write(`${line}\n`);
+      written += lines.length;
+      progress.update(`${written} decisions written, ${elapsedSince(startedAt)}`, true);
+      if (lines.length < PAGE) return 0;
+      after = (JSON.parse(lines.at(-1)!) as { seq: number }).seq;
+    }
+  } finally {
+    progress.done();
   }
 }
 
