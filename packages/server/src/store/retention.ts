@@ -7,6 +7,7 @@ import type {
   RunTable,
   TaskTable,
 } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';
 
 /**
@@ -30,7 +31,7 @@ export async function readRetentionPolicy(
   reader: Reader,
   workspaceId: string,
 ): Promise<RetentionPolicyRow | undefined> {
-  return reader.db
+  return reader[SQL].db
     .selectFrom('retention_policies')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
@@ -50,7 +51,7 @@ export async function writeRetentionPolicy(
       updated_by: policy.principal,
       updated_at: tx.now,
     };
-    await tx.db
+    await tx[SQL].db
       .insertInto('retention_policies')
       .values({ workspace_id: policy.workspaceId, ...windows })
       .onConflict((oc) => oc.column('workspace_id').doUpdateSet(windows))
@@ -180,12 +181,12 @@ export async function deleteEvents(
   if (seqs.length === 0) return;
   const highest = Math.max(...seqs);
   await store.transaction(async (tx) => {
-    await tx.db
+    await tx[SQL].db
       .deleteFrom('run_events')
       .where('workspace_id', '=', workspaceId)
       .where('seq', 'in', [...seqs])
       .execute();
-    await tx.db
+    await tx[SQL].db
       .updateTable('retention_policies')
       .set((eb) => ({
         pruned_through: eb
@@ -291,7 +292,7 @@ export async function deleteRuns(
     const chunk = options.auditUpdates.slice(i, i + options.batch);
     await store.transaction(async (tx) => {
       for (const update of chunk) {
-        await tx.db
+        await tx[SQL].db
           .updateTable('run_events')
           .set({ data: update.data })
           .where('workspace_id', '=', options.workspaceId)
@@ -303,7 +304,7 @@ export async function deleteRuns(
   for (let i = 0; i < options.tasks.length; i += options.batch) {
     const chunk = options.tasks.slice(i, i + options.batch);
     await store.transaction(async (tx) => {
-      await tx.db
+      await tx[SQL].db
         .deleteFrom('tasks')
         .where((eb) =>
           eb.or(
@@ -315,12 +316,12 @@ export async function deleteRuns(
   }
   if (options.runIds.length === 0) return;
   await store.transaction(async (tx) => {
-    await tx.db
+    await tx[SQL].db
       .updateTable('hook_sessions')
       .set({ run_id: null })
       .where('run_id', 'in', [...options.runIds])
       .execute();
-    await tx.db
+    await tx[SQL].db
       .deleteFrom('runs')
       .where('workspace_id', '=', options.workspaceId)
       .where('id', 'in', [...options.runIds])
