@@ -37,6 +37,8 @@ import {
 } from './faults/workload.js';
 
 const { values } = parseArgs({
+  // `pnpm x -- --flag` hands the `--` on: the flags after it are still ours.
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
   options: {
     seconds: { type: 'string', default: '20' },
     runs: { type: 'string', default: '40' },
