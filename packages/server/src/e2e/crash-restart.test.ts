@@ -22,7 +22,18 @@ async function serve(dataDir: string, extra: string[] = []): Promise<Served> {
     process.execPath,
     // The parks must outlive a kill -9 and a restart even on a loaded machine (a restart took
     // over 4 s at load 15), so the check after the restart still finds them waiting.
-    [cli, 'serve', '--port', '0', '--data-dir', dataDir, '--park-ttl', '10s', '--no-demo', ...extra],
+    [
+      cli,
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--park-ttl',
+      '10s',
+      '--no-demo',
+      ...extra,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' } },
   );
   let stdout = '';
