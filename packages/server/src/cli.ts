@@ -5,7 +5,7 @@ import { mcp } from './cli/mcp.js';
 import { approvals } from './cli/operator/approvals.js';
 import { apps } from './cli/operator/apps.js';
 import { audit } from './cli/operator/audit.js';
-import { OperatorError } from './cli/operator/connection.js';
+import { describeFailure } from './cli/operator/connection.js';
 import { decisions } from './cli/operator/decisions.js';
 import { notifications } from './cli/operator/notifications.js';
 import { overlays } from './cli/operator/overlays.js';
@@ -66,9 +66,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const message = (error as Error).message;
+    const { message, exitCode } = describeFailure(error);
     // Command errors already name themselves ("airlock runs list: ..."): one prefix, not two.
     process.stderr.write(`${message.startsWith('airlock ') ? message : `airlock: ${message}`}\n`);
-    process.exit(error instanceof OperatorError ? error.status : 1);
+    process.exit(exitCode);
   },
 );
