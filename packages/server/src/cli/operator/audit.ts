@@ -1,3 +1,4 @@
+import { elapsedSince, progressLine } from '@airlock/core';
 import { parseDuration } from '../durations.js';
 import { CONNECTION_HELP, connectionFrom, OperatorError, parseOperatorArgs } from './connection.js';
 
@@ -52,19 +53,38 @@ export async function audit(argv: string[]): Promise<number> {
   }
   const workspace_id = connection.workspace;
   const run = typeof values.run === 'string' ? values.run : null;
-  for (;;) {
-    const page = { workspace_id, after, limit: PAGE };
-    const { records } =
-      run === null
-        ? await connection.call('audit.export', {
-            ...page,
-            ...(since === null ? {} : { since }),
-          })
-        : await connection.call('audit.run', { ...page, run_id: run });
-    // One record a line; stringifying what the kernel's JSON lines parsed to gives back its text.
-    for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
-    const last = records.at(-1);
-    if (records.length < PAGE || last === undefined) return 0;
-    after = last.seq;
+  // A count on the terminal while the lines go to a file or a pipe; never over the lines themselves.
+  const startedAt = Date.now();
+  const progress = progressLine(
+    {
+      isTTY: process.stderr.isTTY === true && process.stdout.isTTY !== true,
+      write: (text) => process.stderr.write(text),
+    },
+    process.env,
+    'airlock audit export',
+  );
+  let written = 0;
+  try {
+    for (;;) {
+      const page = { workspace_id, after, limit: PAGE };
+      const { records } =
+        run === null
+          ? await connection.call('audit.export', {
+              ...page,
+              ...(since === null ? {} : { since }),
+            })
+          : await connection.call('audit.run', { ...page, run_id: run });
+      // One record a line; stringifying what the kernel's JSON lines parsed to gives back its text.
+      for (const record of records)
+        process.stdout.write(`${JSON.stringify(record)}
+`);
+      written += records.length;
+      progress.update(`${written} decisions written, ${elapsedSince(startedAt)}`, true);
+      const last = records.at(-1);
+      if (records.length < PAGE || last === undefined) return 0;
+      after = last.seq;
+    }
+  } finally {
+    progress.done();
   }
 }
