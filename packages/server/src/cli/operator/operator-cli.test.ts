@@ -86,6 +86,37 @@ describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
     expect(after.body.state).not.toBe('running');
   });
 
+  it("exports one run's decisions as the very JSON lines the REST route answers", async () => {
+    const exported = await airlock(d, ['audit', 'export', '--run', runId]);
+    expect(exported.code).toBe(0);
+    const raw = await fetch(`${d.url}${d.ws}/runs/${runId}/audit`, {
+      headers: { authorization: `Bearer ${d.tokens.member}` },
+    });
+    expect(exported.stdout).toBe(await raw.text());
+    const lines = exported.stdout.split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ run_id: runId });
+  });
+
+  it('reads and sets retention, keeping the windows a set leaves out', async () => {
+    const before = await airlock(d, ['retention', 'get']);
+    expect(before.code).toBe(0);
+    expect(before.stdout).toContain('events  forever');
+    const set = await airlock(d, ['retention', 'set', '--events', '12w', '--json']);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      events_days: 84,
+      runs_days: null,
+      audit_days: null,
+    });
+    const again = await airlock(d, ['retention', 'set', '--audit', '1y']);
+    expect(again.stdout).toContain('events  84 days');
+    expect(again.stdout).toContain('audit   365 days');
+    const bad = await airlock(d, ['retention', 'set', '--runs', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^airlock retention set: --runs wants an age/);
+  });
+
   it('creates a token through the kernel that works, and revokes it so it stops working', async () => {
     const created = await airlock(d, [
       'tokens',
