@@ -1,30 +1,8 @@
-import { type DeliveryView, OPERATION_CONTRACTS } from '@airlock/core';
+import { OPERATION_CONTRACTS } from '@airlock/core';
 import { AirlockError } from '../errors.js';
-import {
-  type DeliveryRow,
-  findDelivery,
-  listDeliveries,
-  scheduleRedelivery,
-} from '../store/notifications.js';
+import { deliveryView } from '../kernel/views.js';
+import { findDelivery, listDeliveries, scheduleRedelivery } from '../store/notifications.js';
 import { implement } from './operation.js';
-
-/** A delivery as the API shows it: never its payload's secrets, never a channel's. */
-function deliveryView(row: DeliveryRow): DeliveryView {
-  return {
-    id: row.id,
-    run_id: row.run_id,
-    task_key: row.task_key,
-    event_type: row.event_type,
-    channel: row.channel,
-    channel_kind: row.channel_kind,
-    state: row.state,
-    attempts: row.attempts,
-    next_attempt_at: row.next_attempt_at,
-    last_error: row.last_error,
-    created_at: row.created_at,
-    delivered_at: row.delivered_at,
-  };
-}
 
 /** GET /api/v1/workspaces/{ws}/notifications */
 export const listNotifications = implement(

@@ -2,20 +2,24 @@ import { AUDIT_EVENT_TYPES, type AuditTask, auditRecord } from '../audit/audit-r
 import {
   activeRetentionPolicies,
   deleteEvents,
-  deleteRuns,
-  type EventDataUpdate,
-  endedRunsBefore,
-  eventsOfRuns,
   eventsToPrune,
   lastSeqBefore,
   markEventsPrunedBefore,
   type RetentionPolicyRow,
-  tasksOfRuns,
 } from '../store/retention.js';
+import {
+  approvalsOfRuns,
+  deleteRuns,
+  deliveriesOfRuns,
+  type EventDataUpdate,
+  endedRunsBefore,
+  eventsOfRuns,
+  tasksOfRuns,
+} from '../store/retention-runs.js';
 import type { RunEventTable } from '../store/schema.js';
 import type { KernelContext } from './context.js';
 import { appendExport } from './retention-export.js';
-import { eventView, runView, taskView } from './views.js';
+import { deliveryView, eventView, runView, taskView } from './views.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -181,9 +185,10 @@ export class RetentionPruner {
 
   /**
    * Prunes runs that ended before `cutoff`: exports each with its tasks,
-   * prunes their non-audit events, stamps their kept audit events with what
-   * their task row said (so the audit trail still names the tool and the
-   * rule), then deletes task rows and runs.
+   * member approvals and notification deliveries, prunes their non-audit
+   * events, stamps their kept audit events with what their task row said (so
+   * the audit trail still names the tool and the rule), then deletes every
+   * row keyed by them and the runs.
    */
   private async pruneRuns(ws: string, cutoff: number): Promise<number> {
     let pruned = 0;
@@ -196,6 +201,8 @@ export class RetentionPruner {
       if (runs.length === 0) break;
       const runIds = runs.map((run) => run.id);
       const tasks = await tasksOfRuns(this.ctx.store, runIds);
+      const approvals = await approvalsOfRuns(this.ctx.store, runIds);
+      const deliveries = await deliveriesOfRuns(this.ctx.store, runIds);
       appendExport({
         directory: this.options.exportDir,
         workspaceId: ws,
@@ -204,6 +211,18 @@ export class RetentionPruner {
         lines: runs.map((run) => ({
           run: runView(run),
           tasks: tasks.filter((task) => task.run_id === run.id).map(taskView),
+          // Who approved which row version: the record of a quorum, kept with its run.
+          approvals: approvals
+            .filter((approval) => approval.run_id === run.id)
+            .map(({ task_key, row_version, principal, created_at }) => ({
+              task_key,
+              row_version,
+              principal,
+              created_at: Number(created_at),
+            })),
+          notifications: deliveries
+            .filter((delivery) => delivery.run_id === run.id)
+            .map(deliveryView),
         })),
       });
       for (;;) {
@@ -213,7 +232,9 @@ export class RetentionPruner {
           types: { except: AUDIT_TYPES },
           limit: this.batchRows,
         });
-        if (rows.length === 0 || this.stopped) break;
+        // A batch whose runs were exported is finished even when the kernel stops meanwhile,
+        // so that no run is exported twice.
+        if (rows.length === 0) break;
         await this.exportEvents(ws, rows);
         await deleteEvents(
           this.ctx.store,
@@ -221,7 +242,6 @@ export class RetentionPruner {
           rows.map((row) => row.seq),
         );
       }
-      if (this.stopped) break;
       const byKey = new Map(tasks.map((task) => [`${task.run_id} ${task.key}`, task]));
       const kept = await eventsOfRuns(this.ctx.store, {
         workspaceId: ws,
@@ -250,6 +270,8 @@ export class RetentionPruner {
         runIds,
         auditUpdates,
         tasks,
+        approvals,
+        deliveryIds: deliveries.map((delivery) => delivery.id),
         batch: this.batchRows,
       });
       pruned += runs.length;

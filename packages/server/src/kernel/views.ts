@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import {
   type Attention,
   AttentionSchema,
+  type DeliveryView,
   type EventView,
   EventViewSchema,
   FailureSchema,
@@ -10,6 +11,7 @@ import {
   type TaskView,
   TaskViewSchema,
 } from '@airlock/core';
+import type { DeliveryRow } from '../store/notifications.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 
 // The wire schemas live in @airlock/core; this file maps stored rows onto them.
@@ -157,4 +159,22 @@ export function eventView(row: {
     principal: row.principal,
     created_at: row.created_at,
   } as EventView;
+}
+
+/** A notification delivery as the API (and the retention export) shows it: never its payload. */
+export function deliveryView(row: DeliveryRow): DeliveryView {
+  return {
+    id: row.id,
+    run_id: row.run_id,
+    task_key: row.task_key,
+    event_type: row.event_type,
+    channel: row.channel,
+    channel_kind: row.channel_kind,
+    state: row.state,
+    attempts: row.attempts,
+    next_attempt_at: row.next_attempt_at,
+    last_error: row.last_error,
+    created_at: row.created_at,
+    delivered_at: row.delivered_at,
+  };
 }

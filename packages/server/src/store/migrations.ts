@@ -6,6 +6,7 @@ import { hookSessionsMigration } from './hook-sessions-migration.js';
 import { notificationsMigration } from './notifications-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
 import { retentionMigration } from './retention-migration.js';
+import { retentionOrphansMigration } from './retention-orphans-migration.js';
 
 /** Which SQL engine a store speaks. */
 
@@ -301,6 +302,7 @@ export class StaticMigrations implements MigrationProvider {
       '0010_retention': retentionMigration(this.dialect),
       '0011_notifications': notificationsMigration(this.dialect),
       '0012_approval_policies': approvalPoliciesMigration(this.dialect),
+      '0013_retention_orphans': retentionOrphansMigration(),
     };
   }
 }

@@ -1,12 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Reader } from './reader.js';
-import type {
-  EventType,
-  RetentionPolicyTable,
-  RunEventTable,
-  RunTable,
-  TaskTable,
-} from './schema.js';
+import type { EventType, RetentionPolicyTable, RunEventTable } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';
 
 /**
@@ -30,7 +25,7 @@ export async function readRetentionPolicy(
   reader: Reader,
   workspaceId: string,
 ): Promise<RetentionPolicyRow | undefined> {
-  return reader.db
+  return reader[SQL].db
     .selectFrom('retention_policies')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
@@ -50,7 +45,7 @@ export async function writeRetentionPolicy(
       updated_by: policy.principal,
       updated_at: tx.now,
     };
-    await tx.db
+    await tx[SQL].db
       .insertInto('retention_policies')
       .values({ workspace_id: policy.workspaceId, ...windows })
       .onConflict((oc) => oc.column('workspace_id').doUpdateSet(windows))
@@ -180,12 +175,12 @@ export async function deleteEvents(
   if (seqs.length === 0) return;
   const highest = Math.max(...seqs);
   await store.transaction(async (tx) => {
-    await tx.db
+    await tx[SQL].db
       .deleteFrom('run_events')
       .where('workspace_id', '=', workspaceId)
       .where('seq', 'in', [...seqs])
       .execute();
-    await tx.db
+    await tx[SQL].db
       .updateTable('retention_policies')
       .set((eb) => ({
         pruned_through: eb
@@ -212,118 +207,4 @@ export async function markEventsPrunedBefore(
     .where('workspace_id', '=', workspaceId)
     .where('events_pruned_before', '<', before)
     .execute();
-}
-
-/** A bounded batch of a workspace's runs that ended before `cutoff`, oldest first. */
-export async function endedRunsBefore(
-  store: Store,
-  options: { workspaceId: string; cutoff: number; limit: number },
-): Promise<RunTable[]> {
-  return store.db
-    .selectFrom('runs')
-    .selectAll()
-    .where('workspace_id', '=', options.workspaceId)
-    .where('ended_at', 'is not', null)
-    .where('ended_at', '<', options.cutoff)
-    .orderBy('ended_at')
-    .limit(options.limit)
-    .execute();
-}
-
-/** Every task row of these runs. */
-export async function tasksOfRuns(store: Store, runIds: readonly string[]): Promise<TaskTable[]> {
-  if (runIds.length === 0) return [];
-  return store.db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', 'in', [...runIds])
-    .orderBy('run_id')
-    .orderBy('created_at')
-    .execute();
-}
-
-/** A bounded batch of these runs' events, of some types or all others. */
-export async function eventsOfRuns(
-  store: Store,
-  options: {
-    workspaceId: string;
-    runIds: readonly string[];
-    types: EventTypes;
-    limit: number;
-  },
-): Promise<RunEventTable[]> {
-  const only = 'only' in options.types;
-  return store.db
-    .selectFrom('run_events')
-    .selectAll()
-    .where('workspace_id', '=', options.workspaceId)
-    .where('run_id', 'in', [...options.runIds])
-    .where('type', only ? 'in' : 'not in', [
-      ...('only' in options.types ? options.types.only : options.types.except),
-    ])
-    .orderBy('seq')
-    .limit(options.limit)
-    .execute();
-}
-
-/** A kept audit event's new data, carrying what its pruned task row said. */
-export interface EventDataUpdate {
-  seq: number;
-  data: string;
-}
-
-/**
- * Deletes runs whose events are already pruned (or kept on their own): first
- * the given audit events' new data, then the runs' task rows, in bounded
- * deletes, then the runs. A hooked session that pointed at one forgets it.
- */
-export async function deleteRuns(
-  store: Store,
-  options: {
-    workspaceId: string;
-    runIds: readonly string[];
-    auditUpdates: readonly EventDataUpdate[];
-    tasks: readonly Pick<TaskTable, 'run_id' | 'key'>[];
-    batch: number;
-  },
-): Promise<void> {
-  for (let i = 0; i < options.auditUpdates.length; i += options.batch) {
-    const chunk = options.auditUpdates.slice(i, i + options.batch);
-    await store.transaction(async (tx) => {
-      for (const update of chunk) {
-        await tx.db
-          .updateTable('run_events')
-          .set({ data: update.data })
-          .where('workspace_id', '=', options.workspaceId)
-          .where('seq', '=', update.seq)
-          .execute();
-      }
-    });
-  }
-  for (let i = 0; i < options.tasks.length; i += options.batch) {
-    const chunk = options.tasks.slice(i, i + options.batch);
-    await store.transaction(async (tx) => {
-      await tx.db
-        .deleteFrom('tasks')
-        .where((eb) =>
-          eb.or(
-            chunk.map((task) => eb.and([eb('run_id', '=', task.run_id), eb('key', '=', task.key)])),
-          ),
-        )
-        .execute();
-    });
-  }
-  if (options.runIds.length === 0) return;
-  await store.transaction(async (tx) => {
-    await tx.db
-      .updateTable('hook_sessions')
-      .set({ run_id: null })
-      .where('run_id', 'in', [...options.runIds])
-      .execute();
-    await tx.db
-      .deleteFrom('runs')
-      .where('workspace_id', '=', options.workspaceId)
-      .where('id', 'in', [...options.runIds])
-      .execute();
-  });
 }
