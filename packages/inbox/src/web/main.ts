@@ -94,7 +94,13 @@ function pageFor(session: Session, hash: string): Page {
   const client = createClient({ url: session.url, token: session.token });
   const workspace = client.workspace(session.workspaceId);
   // Read once when the page starts: a label given since shows on the next visit.
-  const names = new PrincipalNames(session);
+  const names = new PrincipalNames(async () => {
+    const listed = await client.call('credentials.list', {
+      workspace_id: session.workspaceId,
+      include_revoked: 'true',
+    });
+    return listed.credentials;
+  });
   if (hash === '#/recent') return new RecentDecisionsView(workspace, names);
   const run = /^#\/runs\/([^/]+)$/.exec(hash);
   if (run?.[1]) {

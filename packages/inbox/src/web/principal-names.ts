@@ -20,13 +20,6 @@ export function namesOf(credentials: readonly ListedCredential[]): Map<string, s
   return names;
 }
 
-/** Where the page reads the credentials: the kernel, the workspace and the member's token. */
-export interface NamesSource {
-  url: string;
-  workspaceId: string;
-  token: string;
-}
-
 /**
  * People's names for the views that show principals (the run story, the
  * Decided page): the workspace's credentials are read once, when the view
@@ -36,21 +29,15 @@ export interface NamesSource {
 export class PrincipalNames {
   private names = new Map<string, string>();
 
-  constructor(private readonly source: NamesSource) {}
+  /** `read` lists the workspace's credentials, revoked ones too: they decided older rows. */
+  constructor(private readonly read: () => Promise<readonly ListedCredential[]>) {}
 
-  /** Reads the credentials (revoked ones too: they decided older rows). Never throws. */
+  /** Reads the credentials once. Never throws: without names, principals show as they are. */
   async load(): Promise<void> {
-    const { url, workspaceId, token } = this.source;
     try {
-      const answer = await fetch(
-        `${url.replace(/\/+$/, '')}/api/v1/workspaces/${encodeURIComponent(workspaceId)}/credentials?include_revoked=true`,
-        { headers: { authorization: `Bearer ${token}` } },
-      );
-      if (!answer.ok) return;
-      const body = (await answer.json()) as { credentials?: ListedCredential[] };
-      this.names = namesOf(body.credentials ?? []);
+      this.names = namesOf(await this.read());
     } catch {
-      // Without names the views show principals as they are: nothing else depends on them.
+      // Nothing else depends on names: a view keeps working with principals.
     }
   }
 
