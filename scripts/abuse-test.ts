@@ -28,6 +28,8 @@ import { type Loose, sleep } from './faults/http.js';
 import { freePort, startKernel } from './faults/kernel-process.js';
 
 const { values } = parseArgs({
+  // `pnpm x -- --flag` hands the `--` on: the flags after it are still ours.
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
   options: {
     'healthz-ms': { type: 'string', default: '50' },
     tokens: { type: 'string', default: '2000' },

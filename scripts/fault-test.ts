@@ -26,6 +26,7 @@ import { callUntilAnswered, sleep } from './faults/http.js';
 import { snapshot, violations } from './faults/invariants.js';
 import { type KernelProcess, type StoreArgs, startKernel } from './faults/kernel-process.js';
 import { notifyPhase } from './faults/notify-phase.js';
+import { type PhaseProgress, withPhaseProgress } from './faults/phase-progress.js';
 import {
   type Actors,
   createRuns,
@@ -36,6 +37,8 @@ import {
 } from './faults/workload.js';
 
 const { values } = parseArgs({
+  // `pnpm x -- --flag` hands the `--` on: the flags after it are still ours.
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
   options: {
     seconds: { type: 'string', default: '20' },
     runs: { type: 'string', default: '40' },
@@ -91,8 +94,13 @@ async function allSettled(kernels: KernelProcess[], actors: Actors, ledger: Ledg
   return runs.length >= ledger.created.size && runs.every((r) => r.state !== 'running');
 }
 
-async function phase(name: string, stores: StoreArgs[]): Promise<string[]> {
+async function phase(
+  name: string,
+  stores: StoreArgs[],
+  progress: PhaseProgress,
+): Promise<string[]> {
   const started = Date.now();
+  progress.stage('starting kernels');
   const kernels: KernelProcess[] = [];
   kernels.push(await startKernel(`${name}-1`, stores[0]!));
   // The first start prints the local workspace and its tokens just after it listens.
@@ -109,20 +117,23 @@ async function phase(name: string, stores: StoreArgs[]): Promise<string[]> {
     executeRows(kernels, actors, ledger, until),
     executeRows(kernels, actors, ledger, until),
   ];
+  progress.stage(`workload under kill -9 for ${WINDOW_MS / 1000} s`);
   const killing = killer(kernels, Date.now() + WINDOW_MS);
   await createRuns(kernels, actors, ledger, { count: RUNS, gapMs: WINDOW_MS / RUNS });
   const kills = await killing;
+  progress.stage('draining: waiting for every run to settle');
   const drainEnds = Date.now() + DRAIN_MS;
   while (!(await allSettled(kernels, actors, ledger)) && Date.now() < drainEnds) await sleep(250);
   done = true;
   await Promise.all(workers);
+  progress.stage('checking invariants');
   const state = await snapshot(kernels, actors);
   const found = violations(state, ledger);
   for (const kernel of kernels) await kernel.stop();
   const rows = state.runs.reduce((n, r) => n + r.tasks.length, 0);
   const reclaims = [...ledger.claims.values()].filter((n) => n > 1).length;
   const sum = (map: Map<string, number>) => [...map.values()].reduce((a, b) => a + b, 0);
-  console.log(
+  progress.say(
     `fault-test ${name}: ${kernels.length} kernel(s), ${kills} kill -9, ${state.runs.length} runs ` +
       `(${ledger.created.size} answered 201), ${rows} rows, ${sum(ledger.approved)} approves and ` +
       `${sum(ledger.denied)} denies answered, ${sum(ledger.commits)} commits accepted, ` +
@@ -142,7 +153,11 @@ const pgSkip = await postgresSkipReason();
 if (values.only !== 'notify') {
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-faults-'));
   try {
-    found.push(...(await phase('sqlite', [{ dataDir }])));
+    found.push(
+      ...(await withPhaseProgress('sqlite', (progress) =>
+        phase('sqlite', [{ dataDir }], progress),
+      )),
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -150,14 +165,22 @@ if (values.only !== 'notify') {
     console.log(`fault-test postgres: SKIPPED (${pgSkip})`);
   } else {
     const databaseUrl = await freshPostgresDatabase();
-    found.push(...(await phase('postgres', [{ databaseUrl }, { databaseUrl }])));
+    found.push(
+      ...(await withPhaseProgress('postgres', (progress) =>
+        phase('postgres', [{ databaseUrl }, { databaseUrl }], progress),
+      )),
+    );
   }
 }
 if (values.only !== 'store') {
   const notifyWindow = { windowMs: Math.min(WINDOW_MS, 15_000), runs: Math.min(RUNS, 30) };
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-faults-notify-'));
   try {
-    found.push(...(await notifyPhase('notify-sqlite', [{ dataDir }], killer, notifyWindow)));
+    found.push(
+      ...(await withPhaseProgress('notify-sqlite', (progress) =>
+        notifyPhase('notify-sqlite', [{ dataDir }], killer, notifyWindow, progress),
+      )),
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -166,11 +189,14 @@ if (values.only !== 'store') {
   } else {
     const databaseUrl = await freshPostgresDatabase();
     found.push(
-      ...(await notifyPhase(
-        'notify-postgres',
-        [{ databaseUrl }, { databaseUrl }],
-        killer,
-        notifyWindow,
+      ...(await withPhaseProgress('notify-postgres', (progress) =>
+        notifyPhase(
+          'notify-postgres',
+          [{ databaseUrl }, { databaseUrl }],
+          killer,
+          notifyWindow,
+          progress,
+        ),
       )),
     );
   }

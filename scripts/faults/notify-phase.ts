@@ -8,6 +8,7 @@ import {
 } from '../../packages/server/src/testing/notify-kit.js';
 import { callUntilAnswered, type Loose, sleep } from './http.js';
 import { type KernelProcess, type StoreArgs, startKernel } from './kernel-process.js';
+import type { PhaseProgress } from './phase-progress.js';
 
 /**
  * The notification outbox under kill -9 (issue 27): kernels with two webhook
@@ -32,6 +33,7 @@ export async function notifyPhase(
   stores: StoreArgs[],
   killer: (kernels: KernelProcess[], until: number) => Promise<number>,
   options: { windowMs: number; runs: number },
+  progress: PhaseProgress,
 ): Promise<string[]> {
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'airlock-notify-faults-'));
@@ -62,6 +64,7 @@ export async function notifyPhase(
   });
   const kernels: KernelProcess[] = [];
   try {
+    progress.stage('starting kernels');
     // The first start prints the workspace; the channels name it.
     const first = await startKernel(`${name}-banner`, stores[0]!);
     const bannerBy = Date.now() + 10_000;
@@ -90,6 +93,7 @@ export async function notifyPhase(
       kernels.push(await startKernel(`${name}-${i + 1}`, store, ['--notifications', file]));
     }
     const ws = `/api/v1/workspaces/${workspace}`;
+    progress.stage(`parks under kill -9 for ${options.windowMs / 1000} s`);
     const killing = killer(kernels, Date.now() + options.windowMs);
     let answered = 0;
     for (let i = 0; i < options.runs; i++) {
@@ -110,6 +114,7 @@ export async function notifyPhase(
     }
     const kills = await killing;
     for (const kernel of kernels) if (!kernel.alive()) await kernel.start();
+    progress.stage('draining: waiting for every notice to be delivered');
     // Drain: every park announced on each channel, and nothing left pending.
     const drainEnds = Date.now() + 60_000;
     let parked: { run: string; key: string }[] = [];
@@ -165,7 +170,7 @@ export async function notifyPhase(
         `${left.length} deliveries ended ${[...new Set(left.map((d) => d.state))].join(', ')}`,
       );
     const resent = receiver.received.length - [...ids.values()].reduce((n, s) => n + s.size, 0);
-    console.log(
+    progress.say(
       `fault-test ${name}: ${kernels.length} kernel(s), ${kills} kill -9, ${answered} runs answered 201, ` +
         `${parked.length} parks, ${receiver.received.length} webhook messages (${resent} sent again ` +
         `under the same id after a kill), ${((Date.now() - started) / 1000).toFixed(1)} s, ${found.length} violation(s)`,

@@ -85,6 +85,48 @@ export function transactionWeakMapsOutsideStore(): HouseCount {
   };
 }
 
+/** A reach for the store's query layer: a member named `db`, or the store-internal key `SQL`. */
+export const QUERY_LAYER_REACH = /\.db\b|\[SQL\]/g;
+
+/** A backend branch: a member named `dialect` (which SQL the store speaks). */
+export const DIALECT_BRANCH = /\.dialect\b/g;
+
+/** Rooms of the server that speak to the store only through its repositories. */
+const STORE_CLIENT_ROOMS = /^packages\/server\/src\/(kernel|api|feed|audit|notifications)\//;
+
+/**
+ * Reaches for the query layer in server source files outside `store/` (target
+ * 0): `.db` on the store or a unit of work (`Tx` no longer has one; only the
+ * store keeps its handle, for tests), the store-internal `SQL` key, and, in
+ * the rooms that talk to repositories only (kernel, api, feed, audit,
+ * notifications), any branch on the backend's `dialect`.
+ */
+export function queryLayerReachesOutsideStore(): HouseCount {
+  const files = packageSources().filter(
+    (path) =>
+      path.startsWith('packages/server/src/') &&
+      !path.startsWith(STORE_FOLDER) &&
+      !path.startsWith('packages/server/src/testing/'),
+  );
+  let total = 0;
+  const detail: string[] = [];
+  for (const path of files) {
+    const text = read(path);
+    const found =
+      (text.match(QUERY_LAYER_REACH)?.length ?? 0) +
+      (STORE_CLIENT_ROOMS.test(path) ? (text.match(DIALECT_BRANCH)?.length ?? 0) : 0);
+    if (found === 0) continue;
+    total += found;
+    detail.push(`${path}: ${found}`);
+  }
+  return {
+    key: 'query_layer_reaches_outside_store',
+    label: 'reaches for the query layer (.db, SQL, a dialect branch) outside store/',
+    value: total,
+    detail,
+  };
+}
+
 /** File-level import circles anywhere in `packages/` (target 0). */
 export function importCircles(): HouseCount {
   const circles = findCircles(readImportGraph());
@@ -219,6 +261,7 @@ export function measureHouse(): HouseCount[] {
   return [
     queryBuildersOutsideStore(),
     transactionWeakMapsOutsideStore(),
+    queryLayerReachesOutsideStore(),
     importCircles(),
     handWrittenRestCalls(),
     untypedEmitSites(),

@@ -1,25 +1,28 @@
 import { describe, expect, it } from 'vitest';
+import {
+  DIALECT_BRANCH,
+  QUERY_BUILDER_CALL,
+  QUERY_LAYER_REACH,
+  queryBuildersOutsideStore,
+  queryLayerReachesOutsideStore,
+  TRANSACTION_WEAKMAP,
+  transactionWeakMapsOutsideStore,
+} from './counts.js';
 import { circlePath, findCircles, readImportGraph, type SourceFile } from './import-graph.js';
 
 /**
  * The house rules of DESIGN.md ("The store is a boundary"), checked on every
  * `./run test`: no import circle anywhere in `packages/`, `store/` never
- * reaches into the kernel, and only `store/` speaks to a database driver.
+ * reaches into the kernel, only `store/` speaks to a database driver, and
+ * only `store/` writes SQL or holds its query layer.
  */
 
 const graph = readImportGraph();
 const STORE = 'packages/server/src/store/';
 const DATABASE_DRIVERS = /^(kysely|pg|better-sqlite3)(\/|$)/;
 
-/**
- * Files outside `store/` that still import a database driver, while the
- * kernel's SQL moves into the store's repositories (issue 26). The list only
- * shrinks: a new importer fails, and so does a listed file that stopped.
- */
-const DRIVER_IMPORTERS_LEFT = [
-  'packages/server/src/cli/local-workspace.ts',
-  'packages/server/src/kernel/run-state.ts',
-];
+/** The store-internal module holding the key to the query layer (see store/sql-handle.ts). */
+const SQL_HANDLE = 'packages/server/src/store/sql-handle.ts';
 
 /** Package source files bound by the driver rule: not tests, not test support. */
 function boundByDriverRule(file: SourceFile): boolean {
@@ -79,9 +82,47 @@ describe('house rules of the import graph', () => {
       .filter((file) => file.specifiers.some((specifier) => DATABASE_DRIVERS.test(specifier)))
       .map((file) => file.path)
       .sort();
-    const newcomers = importers.filter((path) => !DRIVER_IMPORTERS_LEFT.includes(path));
-    expect(newcomers, 'SQL belongs to a repository in packages/server/src/store').toEqual([]);
-    const moved = DRIVER_IMPORTERS_LEFT.filter((path) => !importers.includes(path));
-    expect(moved, 'these files no longer import a driver: drop them from the list').toEqual([]);
+    expect(importers, 'SQL belongs to a repository in packages/server/src/store').toEqual([]);
+  });
+
+  it("keeps the query layer's key inside store/ (no file outside imports sql-handle.ts)", () => {
+    const importers = [...graph.values()]
+      .filter((file) => !file.path.startsWith(STORE) && file.imports.includes(SQL_HANDLE))
+      .map((file) => file.path);
+    expect(importers, 'call a repository of store/ instead of reaching for its SQL').toEqual([]);
+  });
+});
+
+describe('house rules of the store boundary (issue 26)', () => {
+  it('has no query-builder call outside store/', () => {
+    const count = queryBuildersOutsideStore();
+    expect(count.detail, 'move the statement into a repository of store/').toEqual([]);
+    expect(count.value).toBe(0);
+  });
+
+  it('has no WeakMap keyed by a transaction outside store/', () => {
+    const count = transactionWeakMapsOutsideStore();
+    expect(count.detail, "a unit of work's cache belongs to the repository it serves").toEqual([]);
+    expect(count.value).toBe(0);
+  });
+
+  it('has no reach for the query layer (.db, SQL, a dialect branch) outside store/', () => {
+    const count = queryLayerReachesOutsideStore();
+    expect(count.detail, 'ask a repository of store/; the backends differ only there').toEqual([]);
+    expect(count.value).toBe(0);
+  });
+
+  it('recognises what it forbids (the checks above can fail)', () => {
+    const kernelCode = [
+      "await tx.db.selectFrom('tasks').selectAll().execute();",
+      "await store.db.updateTable('runs').set({ phase: 'model' }).execute();",
+      "tx[SQL].db.deleteFrom('tasks');",
+      "if (tx.dialect === 'postgres') qb.forUpdate();",
+      'const cache = new WeakMap<Tx, Set<string>>();',
+    ].join('\n');
+    expect(kernelCode.match(QUERY_BUILDER_CALL)).toHaveLength(3);
+    expect(kernelCode.match(QUERY_LAYER_REACH)).toHaveLength(4);
+    expect(kernelCode.match(DIALECT_BRANCH)).toHaveLength(1);
+    expect(kernelCode.match(TRANSACTION_WEAKMAP)).toHaveLength(1);
   });
 });

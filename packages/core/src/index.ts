@@ -157,6 +157,8 @@ export {
   type EventType,
   type EventView,
   EventViewSchema,
+  type Remembered,
+  RememberedSchema,
   type WorkAvailable,
   WorkAvailableSchema,
 } from './protocol/events.js';
@@ -364,6 +366,15 @@ export {
   type ProfileConfiguration,
   ProfileConfigurationSchema,
 } from './schemas/profile.js';
+export {
+  elapsedSince,
+  type ProgressLine,
+  type ProgressStream,
+  progressAllowed,
+  progressLine,
+  type StageTicker,
+  stageTicker,
+} from './terminal/progress.js';
 export {
   MODE_STRICTNESS,
   type TighteningBase,

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { ApprovalRule } from '@airlock/core';
 import type { MemberRunPolicy } from './gateway/gateway-session.js';
 import {
   commandLineServer,
@@ -92,5 +93,6 @@ export async function readPolicy(path: string): Promise<MemberRunPolicy> {
   if (value.approval_rules !== undefined && !Array.isArray(value.approval_rules)) {
     throw new UsageError(`${path}: approval_rules must be a list`);
   }
-  return { approval_mode: mode, approval_rules: (value.approval_rules as unknown[]) ?? [] };
+  // The kernel checks every rule when the run starts and names each problem (invalid_configuration).
+  return { approval_mode: mode, approval_rules: (value.approval_rules as ApprovalRule[]) ?? [] };
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { isConnectionError } from '@airlock/sdk';
 import {
   COMMON_OPTIONS,
   kernelUrl,
@@ -12,7 +13,7 @@ import {
 } from './cli-options.js';
 import { startExecutorBridge } from './executor-bridge.js';
 import { startGateway } from './gateway/gateway.js';
-import { isKernelError } from './kernel-api.js';
+import { hasErrorCode } from './kernel-api.js';
 
 const EXECUTOR_HELP = `Usage: airlock executor mcp (--name NAME -- command [args...] | --config FILE) [options]
 
@@ -151,12 +152,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       log(error.message);
       return error.status;
     }
-    if (isKernelError(error)) {
-      log(
-        error.code === 'unavailable'
-          ? error.detail
-          : `the kernel refused: ${error.code}: ${error.detail}`,
-      );
+    if (isConnectionError(error)) {
+      log(error.detail);
+      return 1;
+    }
+    if (hasErrorCode(error)) {
+      log(`the kernel refused: ${error.code}: ${error.detail}`);
       return 1;
     }
     log((error as Error).message);

@@ -3,7 +3,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { KernelApi } from './kernel-api.js';
 import { manifestEntries, prefixedName, type ToolManifestEntry } from './manifest.js';
 import { McpServerConnection } from './mcp-connection.js';
-import { registerServerTools } from './profile-registration.js';
+import { type ProfileConfiguration, registerServerTools } from './profile-registration.js';
 import type { NamedServer } from './servers-config.js';
 
 /** Options of {@link startExecutorBridge}. */
@@ -72,8 +72,9 @@ async function register(
 ): Promise<number | null> {
   if (!options.agentToken) return null;
   const api = new KernelApi({ url: options.url, token: options.agentToken });
-  let configuration = await api.profile();
-  if (configuration === null) return null;
+  const stored = await api.profile();
+  if (stored === null) return null;
+  let configuration: ProfileConfiguration = stored;
   let changed = false;
   for (const [server, entries] of entriesByServer) {
     const next = registerServerTools(configuration, server, entries);
@@ -82,7 +83,8 @@ async function register(
       changed = true;
     }
   }
-  return changed ? (await api.putProfile(configuration)).version : null;
+  // The stored configuration with only tool_names and tool_manifest rewritten; the kernel checks it whole.
+  return changed ? (await api.putProfile(configuration as typeof stored)).version : null;
 }
 
 /**

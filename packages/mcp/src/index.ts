@@ -27,7 +27,7 @@ export {
   MCP_PATH,
 } from './gateway/http-transport.js';
 export { SETTLED_STATES, toolResultOf } from './gateway/tool-results.js';
-export { isKernelError, type KernelAddress, KernelApi, KernelError } from './kernel-api.js';
+export { hasErrorCode, type KernelAddress, KernelApi } from './kernel-api.js';
 export {
   type ManifestTarget,
   manifestEntries,

@@ -1,3 +1,4 @@
+import { type Call, createCall } from './call.js';
 import { type Decision, isWaiting, toDecision } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
 import type { WebSocketConstructor } from './internal/socket.js';
@@ -160,6 +161,12 @@ export class Workspace {
 export interface Client {
   /** A workspace by id (no request is made until you use it). */
   workspace(id: string): Workspace;
+  /**
+   * Calls any operation of the kernel by its dotted name, typed from its
+   * contract: `client.call('runs.stop', { workspace_id, run_id })`.
+   * @throws AirlockError (a subclass per failure mode); ConnectionError.
+   */
+  call: Call;
 }
 
 /**
@@ -172,5 +179,5 @@ export interface Client {
  */
 export function createClient(options: ClientOptions): Client {
   const trpc = createTrpc(options);
-  return { workspace: (id) => new Workspace(trpc, options, id) };
+  return { workspace: (id) => new Workspace(trpc, options, id), call: createCall(options) };
 }

@@ -1,4 +1,5 @@
-export type { Remember } from '@airlock/core';
+export type { OperationName, Remember } from '@airlock/core';
+export type { Call, CallInput, CallOptions, CallOutput } from './call.js';
 export {
   type Client,
   type ClientOptions,

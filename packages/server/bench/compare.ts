@@ -14,6 +14,7 @@
  * the same build as `--base`).
  */
 import { parseArgs } from 'node:util';
+import { runBench, say, stage } from './progress.js';
 import { keepBusy, parkThenApprove } from './round-trip.js';
 import { freshDatabase, postgresCpuMs, processCpuMs, startServer } from './server-process.js';
 
@@ -64,31 +65,29 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main() {
   const base: Sample[] = [];
   const current: Sample[] = [];
-  console.log(
+  say(
     `${values.postgres ? 'PostgreSQL' : 'SQLite'}\n| round | build | round trips/s | server CPU per round trip |`,
   );
-  console.log('| ---: | --- | ---: | ---: |');
+  say('| ---: | --- | ---: | ---: |');
   for (let round = 1; round <= Number(values.rounds); round += 1) {
     // Alternate which build goes first, so neither always follows the other.
     const order = round % 2 === 1 ? (['base', 'current'] as const) : (['current', 'base'] as const);
     for (const build of order) {
+      stage(`round ${round} of ${values.rounds}: the ${build} build`);
       const s = await sample(build === 'base' ? values.base : undefined);
       (build === 'base' ? base : current).push(s);
       const database = values.postgres ? ` (PostgreSQL: ${s.databaseUs.toFixed(0)} µs)` : '';
-      console.log(
+      say(
         `| ${round} | ${build} | ${s.perSecond.toFixed(0)} | ${s.cpuUs.toFixed(0)} µs${database} |`,
       );
     }
   }
   const b = median(base.map((s) => s.cpuUs));
   const c = median(current.map((s) => s.cpuUs));
-  console.log(
+  say(
     `median CPU per round trip: base ${b.toFixed(0)} µs, current ${c.toFixed(0)} µs (${((c / b) * 100).toFixed(0)} % of base); ` +
       `median round trips/s: base ${median(base.map((s) => s.perSecond)).toFixed(0)}, current ${median(current.map((s) => s.perSecond)).toFixed(0)}`,
   );
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -21,6 +21,8 @@ import { largeCommand, largeCommandRun } from '../src/testing/large-command.js';
 import { benchWorkspace } from './bench-workspace.js';
 
 const { values } = parseArgs({
+  // `pnpm x -- --flag` hands the `--` on: the flags after it are still ours.
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
   options: {
     kb: { type: 'string', default: '800' },
     repeat: { type: 'string', default: '5' },

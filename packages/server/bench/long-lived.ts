@@ -2,6 +2,7 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { seedLongLived, storeCounts, vacuumStore } from './long-lived-seed.js';
 import { cpu, fmt, measure, ms, type Result, row } from './measure.js';
+import { say, stage } from './progress.js';
 import { type Server, startServer } from './server-process.js';
 
 /** How big a long-lived store the case seeds, and how long it measures. */
@@ -53,14 +54,14 @@ function resultRow(label: string, r: Result, empty: Result | null, note = '—')
  * after an offline VACUUM.
  */
 export async function longLivedCase(options: LongLivedOptions): Promise<void> {
-  console.log(
+  say(
     `\nlong-lived store: ${options.events.toLocaleString('en')} events of ${options.runs.toLocaleString('en')} ended runs ` +
       `(--long-lived-events, --long-lived-runs), policy events 90 d, runs 90 d, audit 365 d`,
   );
-  console.log(
+  say(
     '| store | park-and-approve | round trips/s | p50 ms | p99 ms | vs empty (rate / p99) | server CPU per round trip | note |',
   );
-  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
+  say('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
   const fresh = await startServer(null);
   let empty: Result;
   try {
@@ -74,6 +75,9 @@ export async function longLivedCase(options: LongLivedOptions): Promise<void> {
   const dataDir = join(first.child.spawnargs[first.child.spawnargs.indexOf('--data-dir') + 1]!);
   await stopKeeping(first);
   try {
+    stage(
+      `seeding ${options.events.toLocaleString('en')} events and ${options.runs.toLocaleString('en')} runs`,
+    );
     const seeded = seedLongLived({
       dataDir,
       workspaceId: first.workspaceId,
@@ -107,6 +111,9 @@ export async function longLivedCase(options: LongLivedOptions): Promise<void> {
       resultRow('seeded store, while pruning', during, empty, 'pruning in batches of 500 rows');
       for (;;) {
         const left = storeCounts(dataDir);
+        stage(
+          `waiting for the kernel to prune: ${left.seededRuns.toLocaleString('en')} seeded runs left`,
+        );
         if (left.seededRuns === 0 || Date.now() - pruneStarted > 3_600_000) break;
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
@@ -124,7 +131,7 @@ export async function longLivedCase(options: LongLivedOptions): Promise<void> {
       rmSync(join(dataDir, 'exports'), { recursive: true, force: true });
       const withoutExports = directoryBytes(dataDir);
       vacuumStore(dataDir);
-      console.log(
+      say(
         `data dir: ${mb(seededBytes)} seeded; ${mb(prunedBytes)} after pruning ` +
           `(${mb(prunedBytes - withoutExports)} of it the exports; ${mb(counts.freePages * counts.pageSize)} free pages ` +
           `the store reuses); ${mb(directoryBytes(dataDir))} after an offline VACUUM`,

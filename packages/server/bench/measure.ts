@@ -1,4 +1,5 @@
 import { percentile, post } from './http-client.js';
+import { say, stage } from './progress.js';
 import { parkThenApprove, type Target } from './round-trip.js';
 import { postgresCpuMs, processCpuMs } from './server-process.js';
 import type { Subscribers } from './subscribers.js';
@@ -69,6 +70,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function measure(options: MeasureOptions): Promise<Result> {
   const { targets, shape, ratePerTarget } = options;
+  stage(`${shape} round trips for ${options.seconds} s`);
   const authorRun = shape === 'author' ? await authorRunOn(targets[0]!) : '';
   const latencies: number[] = [];
   // Round trips each target served: a process's CPU is divided by its own share.
@@ -124,7 +126,7 @@ export async function measure(options: MeasureOptions): Promise<Result> {
 
 /** Prints one Markdown table row. */
 export function row(cells: (string | number)[]): void {
-  console.log(`| ${cells.join(' | ')} |`);
+  say(`| ${cells.join(' | ')} |`);
 }
 
 export const fmt = (n: number) => n.toFixed(0);

@@ -33,6 +33,7 @@ import { framesFloor, startFloor, stop } from './floors.js';
 import { longLivedCase } from './long-lived.js';
 import { cpu, fmt, measure, ms, type Result, row, type Shape } from './measure.js';
 import { postgresCases } from './postgres-cases.js';
+import { runBench, say } from './progress.js';
 import { packageDir, startServer } from './server-process.js';
 import { subscribersOf } from './subscribers.js';
 
@@ -177,18 +178,16 @@ async function main() {
     stdio: 'inherit',
   });
   const pgUrl = process.env.AIRLOCK_BENCH_DATABASE_URL || process.env.AIRLOCK_TEST_DATABASE_URL;
-  console.log(
+  say(
     `park-then-approve round trips over REST: ${concurrency} concurrent clients, ${seconds}s per case, ` +
       `${cpus().length} CPUs, Node ${process.version}`,
   );
   if (!pgUrl)
-    console.log(
-      '(PostgreSQL skipped: set AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL)',
-    );
-  console.log(
+    say('(PostgreSQL skipped: set AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL)');
+  say(
     '| store | round trip | feed subscribers | round trips/s | vs HTTP floor | p50 ms | p99 ms | server CPU per round trip | feed frames delivered |',
   );
-  console.log('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  say('| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   if (values.backend !== 'postgres') await sqliteCases();
   if (values.backend !== 'postgres' && values['long-lived'] !== 'none') {
     await longLivedCase({
@@ -207,7 +206,4 @@ async function main() {
     });
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

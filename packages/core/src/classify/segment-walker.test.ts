@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { classifyShellCommand } from './action-tags.js';
 import { classifyShellSegments } from './segment-walker.js';
 import { lexShellLine } from './shell-lexer.js';
 import { orderedTags } from './tags.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalModeSchema, GrantedBySchema, OriginSchema } from '../schemas/approval.js';
 import { LayerDecisionSchema, LayerNameSchema } from '../schemas/layers.js';
+import { OverlayScopeSchema } from '../schemas/permissions.js';
 import { PolicyChangeSchema } from './audit.js';
 import { FailureSchema } from './failure-codes.js';
 import { named } from './registry.js';
@@ -34,6 +35,19 @@ function event<T extends string, D extends z.ZodType>(type: T, data: D) {
 }
 
 const decidedBy = z.string();
+
+/** What an approval remembered: the allow rule it wrote into an overlay, told on `task.approved`. */
+export const RememberedSchema = z.object({
+  scope: OverlayScopeSchema,
+  /** Whose overlay: the user, project or conversation id of the scope. */
+  owner_id: z.string(),
+  /** The rule set the overlay rule lifts (the one that parked the call). */
+  rule_set: z.string(),
+  rule: z.record(z.string(), z.unknown()),
+  /** The overlay document's digest after the write. */
+  digest: z.string(),
+});
+export type Remembered = z.infer<typeof RememberedSchema>;
 /** Non-blocking reminders (shadow contracts, natural-language constraints) a decision carried. */
 const reminders = z.array(z.string()).optional();
 
@@ -144,6 +158,10 @@ export const EVENT_SCHEMAS = [
       in_agent_prompt: z.boolean().optional(),
       /** Every approval counted toward the quorum, the deciding one last. */
       approved_by: z.array(z.string()).optional(),
+      /** Present for a row that is not a tool call (a hook, a question). */
+      kind: TaskKindSchema.optional(),
+      /** The allow rule the approval remembered, when it asked to. */
+      remembered: RememberedSchema.optional(),
     }),
   ),
   // One member's approval of a call that needs more than one: the row waits on.

@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { KernelAnswer, NeutralEvent } from '../agents/types.js';
 
 /** Where the kernel is and the agent credential the hooks present. */
@@ -19,6 +21,63 @@ export class KernelUnavailable extends Error {
   }
 }
 
+/** A status and body read off the kernel's answer. */
+interface RawAnswer {
+  status: number;
+  text: string;
+}
+
+/**
+ * One POST with node:http(s), not fetch: fetch's HTTP parser is WebAssembly,
+ * and compiling it adds tens of milliseconds to a fresh process and holds its
+ * exit for a few hundred more, on every hook event the agent starts.
+ */
+function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<RawAnswer> {
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method: 'POST',
+        // One request per process: no connection is kept to hold the process open.
+        agent: false,
+        headers: {
+          ...headers,
+          'content-length': String(Buffer.byteLength(body)),
+          connection: 'close',
+        },
+        timeout: Math.max(1, timeoutMs),
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () =>
+          resolve({
+            status: incoming.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        incoming.on('error', reject);
+      },
+    );
+    const deadline = setTimeout(
+      () => outgoing.destroy(new TimeoutReached()),
+      Math.max(1, timeoutMs),
+    );
+    outgoing.on('close', () => clearTimeout(deadline));
+    outgoing.on('timeout', () => outgoing.destroy(new TimeoutReached()));
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+class TimeoutReached extends Error {}
+
 /**
  * Sends one event to `POST /agent_api/v1/hooks/events` and returns the
  * kernel's answer, within `timeoutMs`.
@@ -29,35 +88,38 @@ export async function sendEvent(
   event: NeutralEvent,
   timeoutMs: number,
 ): Promise<KernelAnswer> {
-  let response: Response;
+  let answer: RawAnswer;
   try {
-    response = await fetch(`${target.url.replace(/\/+$/, '')}/agent_api/v1/hooks/events`, {
-      method: 'POST',
-      headers: {
+    answer = await post(
+      new URL(`${target.url.replace(/\/+$/, '')}/agent_api/v1/hooks/events`),
+      {
         authorization: `Bearer ${target.token}`,
         'content-type': 'application/json',
         ...(target.traceparent ? { traceparent: target.traceparent } : {}),
       },
-      body: JSON.stringify(event),
-      signal: AbortSignal.timeout(Math.max(1, timeoutMs)),
-    });
+      JSON.stringify(event),
+      timeoutMs,
+    );
   } catch (error) {
-    const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
+    if (error instanceof TimeoutReached) {
       throw new KernelUnavailable(`the kernel did not answer within ${timeoutMs} ms`, 'timeout');
     }
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    const cause = (error as { code?: string }).code ?? (error as Error).message;
     throw new KernelUnavailable(
       `cannot reach the kernel at ${target.url} (${cause})`,
       'unreachable',
     );
   }
-  const body = (await response.json().catch(() => null)) as
-    | (KernelAnswer & { error?: { code?: string; detail?: string } })
-    | null;
-  if (!response.ok || body === null || typeof body.verdict !== 'string') {
-    const code = body?.error?.code ?? `http_${response.status}`;
-    const detail = body?.error?.detail ?? `HTTP ${response.status}`;
+  let body: (KernelAnswer & { error?: { code?: string; detail?: string } }) | null = null;
+  try {
+    body = JSON.parse(answer.text) as KernelAnswer & { error?: { code?: string; detail?: string } };
+  } catch {
+    body = null;
+  }
+  const ok = answer.status >= 200 && answer.status < 300;
+  if (!ok || body === null || typeof body !== 'object' || typeof body.verdict !== 'string') {
+    const code = body?.error?.code ?? `http_${answer.status}`;
+    const detail = body?.error?.detail ?? `HTTP ${answer.status}`;
     throw new KernelUnavailable(`the kernel refused the event: ${code}: ${detail}`, code);
   }
   return body;

@@ -1,4 +1,6 @@
-import { inheritedTraceparent } from '@airlock/core';
+// The tracing entry alone: the whole of @airlock/core (zod, the evaluator) would add
+// hundreds of milliseconds to every hook process the agent starts.
+import { inheritedTraceparent } from '@airlock/core/tracing';
 import type { AgentOutput, AgentProtocol } from '../agents/types.js';
 import { readHookConfig } from './config.js';
 import { decide, failClosed } from './decide.js';

@@ -1,34 +1,27 @@
 import {
   type Decision,
-  isConflictError,
   isForbiddenError,
   isUnauthorizedError,
   type SocketStatus,
   type Workspace,
 } from '@airlock/sdk';
+import { AfterLines } from './after-lines.js';
 import { Attention } from './attention.js';
 import { BulkBar } from './bulk.js';
+import { inboxVerbs } from './card-verbs.js';
+import { DetailPane } from './detail-pane.js';
 import { h } from './dom.js';
 import { bindKeys, keyHelp } from './inbox-keys.js';
+import { InboxToolbar } from './inbox-toolbar.js';
 import { summaryOf } from './list-row.js';
+import { NewMarker } from './new-marker.js';
 import type { Order } from './order.js';
-import { type CardActions, decisionCard, decisionKey } from './render.js';
-import { type Entry, WaitingList } from './waiting-list.js';
+import { decisionKey } from './render.js';
+import { type Entry, sameWaiting, WaitingList } from './waiting-list.js';
+import { followWaiting } from './workspace-feed.js';
 
-/** Events after which a row may have stopped waiting: its row goes at once. */
-const SETTLING = new Set([
-  'task.approved',
-  'task.denied',
-  'task.resolved',
-  'task.expired',
-  'task.canceled',
-]);
-/** Events after which a row may wait (again): that one row is read. */
-const ARRIVING = new Set(['task.parked', 'task.asked', 'task.retried', 'task.readdressed']);
 /** Rows read per page. */
 const PAGE = 100;
-/** How many "approved by you" lines stay on the page. */
-const AFTER_LINES_KEPT = 10;
 
 /** What the inbox shows when its token stops working. */
 export interface InboxCallbacks {
@@ -52,7 +45,6 @@ export class InboxView {
   private nextCursor: string | null = null;
   private loading: Promise<void> | null = null;
   private selected: string | null = null;
-  private unseen = 0;
   /** Rows this page took away itself: their settling event changes no count. */
   private readonly gone = new Set<string>();
   private counting: ReturnType<typeof setTimeout> | null = null;
@@ -63,35 +55,31 @@ export class InboxView {
   private observer: IntersectionObserver | null = null;
 
   private readonly empty = h('p', { class: 'empty' }, 'Nothing is waiting for you.');
-  private readonly count = h('span', { class: 'count', role: 'status' }, '');
-  private readonly status = h(
-    'span',
-    { class: 'status', 'data-status': 'connecting' },
-    'connecting',
-  );
   private readonly more = h(
     'button',
     { type: 'button', class: 'more', hidden: true, onclick: () => void this.loadMore() },
     'Show more',
   );
-  private readonly marker = h('button', {
-    type: 'button',
-    class: 'new-marker',
-    hidden: true,
-    onclick: () => this.showNew(),
+  private readonly marker = new NewMarker(() => this.showNew());
+  private readonly afters = new AfterLines();
+  private readonly actions = inboxVerbs({
+    settled: (decision, done) => this.settled(decision, done),
+    // The row stays: the approval's feed event reads it again with its new count.
+    progressed: (decision, done) => this.afters.add(decision, done),
   });
-  private readonly afters = h('div', { class: 'afters' });
-  private readonly detail = h(
-    'aside',
-    { class: 'detail', 'aria-label': 'open decision' },
-    h('p', { class: 'detail-empty' }, 'Pick a decision to read it here (j/k, ? for keys).'),
+  private readonly detail = new DetailPane(this.actions);
+  private readonly toolbar = new InboxToolbar(
+    {
+      order: (order) => {
+        this.order = order;
+        void this.reload().catch((error: unknown) => this.fail(error));
+      },
+      filter: (text) => this.list.filter(text),
+      askNotify: () => this.attention.ask(),
+      toggleHelp: () => this.toggleHelp(),
+    },
+    this.attention.canAsk(),
   );
-  private readonly filter = h('input', {
-    type: 'search',
-    name: 'filter',
-    'aria-label': 'Filter the list',
-    placeholder: 'Filter (/)',
-  });
   private readonly help = keyHelp();
   private readonly bulk = new BulkBar({
     decisions: (keys) =>
@@ -101,11 +89,6 @@ export class InboxView {
       }),
     settled: (decision, done) => this.settled(decision, done),
   });
-  private readonly notifyButton = h(
-    'button',
-    { type: 'button', class: 'notify', hidden: true, onclick: () => void this.askNotify() },
-    'Desktop notifications',
-  );
 
   constructor(
     private readonly workspace: Workspace,
@@ -114,43 +97,25 @@ export class InboxView {
 
   /** The view's root: toolbar, list and detail pane. */
   render(): HTMLElement {
-    const sort = h(
-      'select',
-      { name: 'order', 'aria-label': 'Sort' },
-      h('option', { value: 'newest' }, 'Newest first'),
-      h('option', { value: 'oldest' }, 'Oldest first'),
-    );
-    sort.addEventListener('change', () => {
-      this.order = sort.value as Order;
-      void this.reload().catch((error: unknown) => this.fail(error));
-    });
-    this.filter.addEventListener('input', () => this.list.filter(this.filter.value));
-    this.notifyButton.hidden = !this.attention.canAsk();
     return h(
       'div',
       { class: 'inbox' },
-      h(
-        'div',
-        { class: 'toolbar' },
-        this.count,
-        h('span', {}, 'Feed: ', this.status),
-        sort,
-        this.filter,
-        this.notifyButton,
-        h(
-          'button',
-          { type: 'button', class: 'keys', onclick: () => this.toggleHelp() },
-          'Keys (?)',
-        ),
-      ),
+      this.toolbar.element,
       this.help,
       this.bulk.element,
-      this.afters,
+      this.afters.element,
       h(
         'div',
         { class: 'panes' },
-        h('div', { class: 'list-pane' }, this.marker, this.empty, this.list.element, this.more),
-        this.detail,
+        h(
+          'div',
+          { class: 'list-pane' },
+          this.marker.element,
+          this.empty,
+          this.list.element,
+          this.more,
+        ),
+        this.detail.element,
       ),
     );
   }
@@ -160,10 +125,11 @@ export class InboxView {
     this.unbindKeys = bindKeys({
       next: () => this.move(1),
       previous: () => this.move(-1),
-      approve: () => this.detailAction('approve'),
-      deny: () => this.detailAction('deny'),
+      approve: () => this.detail.key('approve'),
+      deny: () => this.detail.key('deny'),
+      edit: () => this.detail.key('edit'),
       tick: () => this.selected && this.bulk.toggle(this.selected, this.rowOf(this.selected)),
-      filter: () => this.filter.focus(),
+      filter: () => this.toolbar.focusFilter(),
       help: () => this.toggleHelp(),
     });
     window.addEventListener('scroll', this.onScroll, { passive: true });
@@ -201,31 +167,19 @@ export class InboxView {
     this.attention.reset();
   }
 
-  private setStatus(status: SocketStatus): void {
-    const text = status === 'open' ? 'live' : status;
-    this.status.textContent = text;
-    this.status.dataset.status = text;
-  }
-
   private async follow(
     onStatus: (status: SocketStatus) => void,
     onFailure: (error: unknown) => void,
   ): Promise<void> {
     try {
-      const feed = this.workspace.feed({
-        after: 'latest',
-        signal: this.controller.signal,
-        onStatus: (status) => {
-          this.setStatus(status);
+      await followWaiting(this.workspace, this.controller.signal, {
+        status: (status) => {
+          this.toolbar.showStatus(status);
           onStatus(status);
         },
+        settled: (key, at) => this.onSettled(key, at),
+        arriving: (runId, taskKey) => void this.onArrival(runId, taskKey),
       });
-      for await (const event of feed) {
-        if (event.task_key === null) continue;
-        const key = `${event.run_id}/${event.task_key}`;
-        if (SETTLING.has(event.type)) this.onSettled(key, event.created_at);
-        else if (ARRIVING.has(event.type)) void this.onArrival(event.run_id, event.task_key);
-      }
     } catch (error) {
       onFailure(error);
     }
@@ -256,7 +210,7 @@ export class InboxView {
     }
     const wasOpen = this.selected === key;
     if (known) {
-      if (known.decision.task.version === decision.task.version) return;
+      if (sameWaiting(known.decision, decision)) return;
       this.remove(key, false);
     } else {
       this.total += 1;
@@ -275,21 +229,13 @@ export class InboxView {
       const box = entry.row.getBoundingClientRect();
       if (!entry.row.hidden && box.bottom > 0 && box.top < window.innerHeight) return;
     }
-    this.unseen += 1;
-    this.marker.textContent =
-      entry || this.order === 'newest'
-        ? `${this.unseen} new ↑`
-        : `${this.unseen} new at the end: sort newest first`;
-    this.marker.hidden = false;
+    this.marker.count(!entry && this.order !== 'newest');
   }
 
   private showNew(): void {
-    this.unseen = 0;
-    this.marker.hidden = true;
     if (this.order === 'oldest' && this.nextCursor !== null) {
       this.order = 'newest';
-      const sort = document.querySelector('select[name="order"]') as HTMLSelectElement | null;
-      if (sort) sort.value = 'newest';
+      this.toolbar.showOrder('newest');
       void this.reload().catch((error: unknown) => this.fail(error));
       return;
     }
@@ -297,10 +243,7 @@ export class InboxView {
   }
 
   private readonly onScroll = () => {
-    if (this.unseen > 0 && this.order === 'newest' && window.scrollY < 40) {
-      this.unseen = 0;
-      this.marker.hidden = true;
-    }
+    if (this.marker.pending && this.order === 'newest' && window.scrollY < 40) this.marker.clear();
   };
 
   /** Reads the first page afresh (a new order, or the feed reconnected). */
@@ -333,7 +276,7 @@ export class InboxView {
       this.total = page.total;
       this.nextCursor = page.next_cursor;
       this.showCount();
-      this.list.filter(this.filter.value);
+      this.list.filter(this.toolbar.filter);
     })();
     this.loading = work;
     return work.finally(() => {
@@ -356,8 +299,9 @@ export class InboxView {
 
   private showCount(): void {
     const shown = this.list.size;
-    this.count.textContent =
-      shown < this.total ? `${this.total} waiting (${shown} shown)` : `${this.total} waiting`;
+    this.toolbar.showCount(
+      shown < this.total ? `${this.total} waiting (${shown} shown)` : `${this.total} waiting`,
+    );
     this.empty.hidden = this.total > 0 || shown > 0;
     this.more.hidden = this.nextCursor === null;
     this.more.textContent = `Show ${Math.min(PAGE, this.total - shown)} more of ${this.total}`;
@@ -400,30 +344,17 @@ export class InboxView {
     this.selected = key;
     const entry = key ? this.list.get(key) : undefined;
     if (!entry) {
-      this.detail.replaceChildren(h('p', { class: 'detail-empty' }, 'Nothing is open.'));
+      this.detail.clear();
       return;
     }
     entry.row.setAttribute('aria-current', 'true');
     entry.row.scrollIntoView({ block: 'nearest' });
     if (focus) (entry.row.querySelector('.open') as HTMLElement).focus({ preventScroll: true });
-    this.detail.replaceChildren(decisionCard(entry.decision, this.actions));
-  }
-
-  private detailAction(action: 'approve' | 'deny'): void {
-    const card = this.detail.querySelector('article');
-    if (!card) return;
-    if (action === 'approve')
-      (card.querySelector('[data-action="approve"]') as HTMLElement)?.click();
-    else (card.querySelector('input[name="reason"]') as HTMLInputElement | null)?.focus();
+    this.detail.show(entry.decision);
   }
 
   private toggleHelp(): void {
     this.help.hidden = !this.help.hidden;
-  }
-
-  private async askNotify(): Promise<void> {
-    await this.attention.ask();
-    this.notifyButton.hidden = true;
   }
 
   private readonly fail = (error: unknown): void => {
@@ -432,7 +363,7 @@ export class InboxView {
       this.callbacks.onSignedOut(error.detail);
       return;
     }
-    this.status.textContent = `error: ${(error as Error).message}`;
+    this.toolbar.showError((error as Error).message);
   };
 
   /**
@@ -445,57 +376,6 @@ export class InboxView {
       this.gone.add(key);
       this.remove(key);
     }
-    if (done === null) return;
-    const line = h(
-      'p',
-      { class: 'after', 'data-after': key },
-      `${done} `,
-      h('a', { href: `#/runs/${encodeURIComponent(decision.run_id)}` }, 'See the run'),
-      ` (${decision.run_id}, task ${decision.task_key}).`,
-    );
-    this.afters.prepend(line);
-    const lines = this.afters.querySelectorAll('.after');
-    for (let i = AFTER_LINES_KEPT; i < lines.length; i += 1) lines[i]?.remove();
+    if (done !== null) this.afters.add(decision, done);
   }
-
-  /** After a verb: the row goes with a line; a decision made elsewhere first takes it without one. */
-  private settle(decision: Decision, work: Promise<unknown>, done: string): Promise<void> {
-    return work.then(
-      () => this.settled(decision, done),
-      (error: unknown) => {
-        if (isConflictError(error) && error.code !== 'version_mismatch') {
-          this.settled(decision, null);
-          return;
-        }
-        throw error;
-      },
-    );
-  }
-
-  private readonly actions: CardActions = {
-    approve: (decision, remember) =>
-      this.settle(
-        decision,
-        // The SDK binds an approve to the row version this decision read.
-        decision.approve(remember ? { remember } : {}),
-        remember
-          ? `Approved by you and remembered (${remember.scope}); running.`
-          : 'Approved by you; running.',
-      ),
-    deny: (decision, reason) =>
-      this.settle(
-        decision,
-        decision.deny({
-          version: decision.task.version,
-          ...(reason.trim() ? { reason: reason.trim() } : {}),
-        }),
-        'Denied by you; the model reads why.',
-      ),
-    answer: (decision, content, outcome) =>
-      this.settle(
-        decision,
-        decision.answer({ content, ...(outcome ? { outcome } : {}) }),
-        outcome === 'failed' ? 'Declined by you.' : 'Answered by you.',
-      ),
-  };
 }

@@ -1,6 +1,7 @@
+import type { ApprovalMode, ApprovalRule, JsonValue } from '@airlock/core';
 import { createClient, type FeedSubscription, type TaskView } from '@airlock/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isKernelError, type KernelApi } from '../kernel-api.js';
+import { hasErrorCode, type KernelApi } from '../kernel-api.js';
 import { SETTLED_STATES, toolResultOf } from './tool-results.js';
 
 /** The plane of a client credential, read from its prefix (`alk_agent_…`, `alk_member_…`). */
@@ -11,8 +12,8 @@ export function credentialKind(token: string): 'agent' | 'member' | null {
 
 /** The mode and rules of a member's gateway runs (an agent's runs take its profile's). */
 export interface MemberRunPolicy {
-  approval_mode: 'bypass' | 'ask' | 'rules';
-  approval_rules: unknown[];
+  approval_mode: ApprovalMode;
+  approval_rules: ApprovalRule[];
 }
 
 /** Options of a {@link GatewaySession}. */
@@ -72,7 +73,7 @@ export class GatewaySession {
       if (decision.approve) await this.options.api.approve(task.run_id, task.key);
       else await this.options.api.deny(task.run_id, task.key, decision.reason);
     } catch (error) {
-      if (!isKernelError(error, 'task_not_waiting')) throw error;
+      if (!hasErrorCode(error, 'task_not_waiting')) throw error;
     }
   }
 
@@ -85,14 +86,17 @@ export class GatewaySession {
     if (this.runId) return this.runId;
     this.creating ??= (async () => {
       const { api, kind, clientName } = this.options;
-      const provider = { kind: 'gateway', client: clientName.slice(0, 200) };
+      const provider = { kind: 'gateway' as const, client: clientName.slice(0, 200) };
       const input = `MCP session of ${clientName}`;
       let run: { id: string };
       if (kind === 'agent') {
         const conversation = await api.createConversation();
         run = await api.startTurn(conversation.id, { input, provider });
       } else {
-        const policy = this.options.memberPolicy ?? { approval_mode: 'ask', approval_rules: [] };
+        const policy: MemberRunPolicy = this.options.memberPolicy ?? {
+          approval_mode: 'ask',
+          approval_rules: [],
+        };
         run = await api.createRun({ input, provider, ...policy });
       }
       this.runId = run.id;
@@ -144,13 +148,14 @@ export class GatewaySession {
     try {
       const { tasks } = await this.options.api.submit(
         runId,
-        { calls: [{ name, input, id: callId }] },
+        // An MCP client's arguments arrived as JSON.
+        { calls: [{ name, input: input as JsonValue, id: callId }] },
         traceparent,
       );
       return tasks[0] as TaskView;
     } catch (error) {
       // A run someone stopped or that ended: the session goes on in a new one.
-      if (!isKernelError(error, 'run_not_running') || this.runId !== runId) throw error;
+      if (!hasErrorCode(error, 'run_not_running') || this.runId !== runId) throw error;
       this.runId = null;
       return this.plant(name, input, callId, traceparent);
     }
@@ -210,7 +215,7 @@ export class GatewaySession {
       await this.options.api.cancelCall(task.run_id, task.key);
     } catch (error) {
       // Already running or settled: nothing is left to cancel.
-      if (!isKernelError(error, 'task_not_waiting')) throw error;
+      if (!hasErrorCode(error, 'task_not_waiting')) throw error;
     }
   }
 
@@ -226,7 +231,7 @@ export class GatewaySession {
     try {
       await this.options.api.submit(runId, { final: 'The MCP session ended.' });
     } catch (error) {
-      if (!isKernelError(error, 'run_not_running', 'run_busy')) throw error;
+      if (!hasErrorCode(error, 'run_not_running', 'run_busy')) throw error;
     }
   }
 }

@@ -50,7 +50,7 @@ export interface Gateway {
  * process) and exposes their tools as an MCP server of its own, where every
  * `tools/call` is a model row of the client's gateway run.
  * @throws when a server cannot be started or the kernel refuses a credential
- *   (KernelError `forbidden` for a client of another workspace or application).
+ *   (the SDK's ForbiddenError `forbidden` for a client of another workspace or application).
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // The application whose executor serves the calls: an agent of another one would wait forever.

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { isKernelError } from '../kernel-api.js';
+import { hasErrorCode } from '../kernel-api.js';
 import { credentialKind } from './gateway-session.js';
 import { foreignRequest } from './request-origin.js';
 
@@ -24,7 +24,7 @@ export interface HttpGatewayOptions {
   sessionIdleMs?: number | undefined;
   /**
    * Checks a client credential with the kernel before anything is read or made.
-   * @throws KernelError when the kernel refuses the credential.
+   * @throws AirlockError (the SDK's) when the kernel refuses the credential.
    */
   verify(token: string, kind: 'agent' | 'member'): Promise<void>;
   /** Connects a new MCP server for a verified credential to the transport. */
@@ -123,10 +123,10 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       try {
         await options.verify(token, kind);
       } catch (error) {
-        if (isKernelError(error, 'unauthenticated')) return refuse(res, 401, error.detail, req);
-        if (isKernelError(error, 'forbidden')) return refuse(res, 403, error.detail, req);
+        if (hasErrorCode(error, 'unauthenticated')) return refuse(res, 401, error.detail, req);
+        if (hasErrorCode(error, 'forbidden')) return refuse(res, 403, error.detail, req);
         // The kernel throttles failed authentications per address: the gateway's, here.
-        if (isKernelError(error, 'rate_limited')) return refuse(res, 429, error.detail, req);
+        if (hasErrorCode(error, 'rate_limited')) return refuse(res, 429, error.detail, req);
         throw error;
       }
     }

@@ -1,4 +1,4 @@
-import { progressAllowed } from './progress-allowed.js';
+import { progressAllowed } from '@airlock/core';
 
 /** Where a command writes and what it reads relative to: the process, or a test's capture. */
 export interface CliIo {

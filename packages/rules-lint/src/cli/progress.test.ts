@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildDist } from '../testing/build-dist.js';
-import { progressAllowed } from './progress-allowed.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'rules-lint-progress-'));
@@ -34,11 +33,5 @@ describe('progress of check over many files', () => {
   it('stays out of pipes and CI logs', { timeout: 180_000 }, async () => {
     expect(await check({ terminal: false, ci: false })).not.toContain('linting file');
     expect(await check({ terminal: true, ci: true })).not.toContain('linting file');
-  });
-
-  it('is allowed only on a terminal outside CI', () => {
-    expect(progressAllowed({ isTTY: true }, {})).toBe(true);
-    expect(progressAllowed({ isTTY: false }, {})).toBe(false);
-    expect(progressAllowed({ isTTY: true }, { CI: 'true' })).toBe(false);
   });
 });

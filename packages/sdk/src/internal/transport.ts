@@ -26,7 +26,7 @@ export interface ConnectionOptions {
 }
 
 /** Adds the trace context of a request: the one the application passed, else its active one. */
-function addTraceContext(options: ConnectionOptions, headers: Record<string, string>): void {
+export function addTraceContext(options: ConnectionOptions, headers: Record<string, string>): void {
   const given =
     typeof options.traceparent === 'function' ? options.traceparent() : options.traceparent;
   if (given !== undefined) {
@@ -67,7 +67,7 @@ export type Trpc = {
  * an answer: a pooled connection the kernel closed (a restart, an idle
  * timeout) fails before the request arrives. Writes are never resent.
  */
-function retryingReads(custom: typeof fetch | undefined): typeof fetch {
+export function retryingReads(custom: typeof fetch | undefined): typeof fetch {
   return async (input, init) => {
     const send = custom ?? globalThis.fetch;
     try {

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import {
   type CredentialKind,
   createAgentApplication,
@@ -7,6 +6,7 @@ import {
   listAgentApplications,
   listWorkspaces,
 } from '../store/accounts.js';
+import { withAdvisoryLock } from '../store/advisory-lock.js';
 import type { Store } from '../store/store.js';
 
 /** Advisory lock key that serialises first starts of several processes on one PostgreSQL database. */
@@ -26,15 +26,7 @@ export interface LocalWorkspace {
  * (an advisory lock), so exactly one of them creates it and prints its tokens.
  */
 export async function ensureLocalWorkspace(store: Store): Promise<LocalWorkspace> {
-  if (store.dialect !== 'postgres') return findOrCreateLocalWorkspace(store);
-  return store.db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${LOCAL_WORKSPACE_LOCK})`.execute(connection);
-    try {
-      return await findOrCreateLocalWorkspace(store);
-    } finally {
-      await sql`select pg_advisory_unlock(${LOCAL_WORKSPACE_LOCK})`.execute(connection);
-    }
-  });
+  return withAdvisoryLock(store, LOCAL_WORKSPACE_LOCK, () => findOrCreateLocalWorkspace(store));
 }
 
 async function findOrCreateLocalWorkspace(store: Store): Promise<LocalWorkspace> {

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,19 +151,24 @@ for (const backend of all) {
       expect(new Set(all.map((r) => r.run_id))).toEqual(new Set([ruled, expired, hooked]));
       const later = await lines(d, `${d.ws}/audit?since=${Date.now() + 60_000}`);
       expect(later).toEqual([]);
-      const { stdout } = await run(process.execPath, [CLI, 'audit', 'export', '--since', '1h'], {
-        env: {
-          ...process.env,
-          AIRLOCK_URL: d.url,
-          AIRLOCK_TOKEN: d.tokens.member,
-          AIRLOCK_WORKSPACE: d.workspaceId,
+      const { stdout, stderr } = await run(
+        process.execPath,
+        [CLI, 'audit', 'export', '--since', '1h'],
+        {
+          env: {
+            ...process.env,
+            AIRLOCK_URL: d.url,
+            AIRLOCK_TOKEN: d.tokens.member,
+            AIRLOCK_WORKSPACE: d.workspaceId,
+          },
         },
-      });
+      );
       const exported = stdout
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line));
       expect(exported).toEqual(all);
+      expect(stderr).toBe('');
       const after = await run(
         process.execPath,
         [CLI, 'audit', 'export', '--after', String(all.at(-2).seq)],
@@ -174,6 +182,37 @@ for (const backend of all) {
         },
       );
       expect(after.stdout.trim().split('\n')).toHaveLength(1);
+    });
+
+    it('counts what it wrote on a terminal while the lines go to a file, and not in CI', async () => {
+      const all = await lines(d, `${d.ws}/audit`);
+      const dir = mkdtempSync(join(tmpdir(), 'airlock-audit-tty-'));
+      const exportOnTerminal = async (ci: string) => {
+        const file = join(dir, `export-${ci || 'local'}.jsonl`);
+        // util-linux `script` gives the command a pseudo-terminal, as a person's shell would.
+        const { stdout } = await run(
+          'script',
+          ['-qec', `"${process.execPath}" "${CLI}" audit export > "${file}"`, '/dev/null'],
+          {
+            env: {
+              ...process.env,
+              CI: ci,
+              AIRLOCK_URL: d.url,
+              AIRLOCK_TOKEN: d.tokens.member,
+              AIRLOCK_WORKSPACE: d.workspaceId,
+            },
+          },
+        );
+        const written = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+        return { terminal: stdout, written };
+      };
+      const local = await exportOnTerminal('');
+      expect(local.written).toHaveLength(all.length);
+      expect(local.terminal).toContain(`airlock audit export: ${all.length} decisions written`);
+      expect(local.terminal).toContain('\u001b[2K');
+      const ci = await exportOnTerminal('true');
+      expect(ci.written).toHaveLength(all.length);
+      expect(ci.terminal).not.toContain('decisions written');
     });
 
     it('keeps the export to members', async () => {

@@ -250,7 +250,9 @@ for (const backend of all) {
     });
 
     it('defect 4: a retry re-parks with nobody as decider; approve then records the approver', async () => {
-      d = await deploy(backend, { parkTtlMs: 150 });
+      // The retry parks again under the same TTL: long enough for the reads and the approve
+      // that follow it on a loaded machine (150 ms re-expired the row at load 15).
+      d = await deploy(backend, { parkTtlMs: 1500 });
       const created = await d.agent.post(
         `${d.ws}/runs`,
         standalone('ask', [{ tool_calls: [{ name: 'deploy' }] }, { final: 'x' }], {

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ApprovalRequirement, Remember, TaskView } from '@airlock/core';
+import type { ApprovalRequirement, Remember, Remembered, TaskView } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { type Principal, principalName, principalNames } from '../store/accounts.js';
 import { listApprovals, recordApproval } from '../store/approvals.js';
@@ -18,7 +18,7 @@ import {
   type TaskAddress,
 } from './decisions.js';
 import { moveTask } from './move-task.js';
-import { type Remembered, rememberApproval } from './remember.js';
+import { rememberApproval } from './remember.js';
 import { lockRun, readAttentionAhead, settleRun } from './run-state.js';
 import { checkMove } from './task-machine.js';
 import { taskVersion, taskView } from './views.js';

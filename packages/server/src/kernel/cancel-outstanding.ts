@@ -1,6 +1,6 @@
 import type { RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { forgetRows } from './fresh-runs.js';
+import { cancelRunRows } from '../store/task-moves.js';
 import { verbRule } from './task-machine.js';
 
 /**
@@ -15,20 +15,13 @@ export async function cancelOutstanding(
 ): Promise<string[]> {
   const cancel = verbRule('cancel');
   const unstarted = cancel.from.filter((state) => state !== 'claimed');
-  forgetRows(tx, run.id);
-  const canceled = await tx.db
-    .updateTable('tasks')
-    .set({ state: 'canceled', deadline_at: null, updated_at: tx.now, decided_by: principal })
-    .where('run_id', '=', run.id)
-    .where((eb) =>
-      eb.or([
-        eb('state', 'in', unstarted),
-        eb.and([eb('state', '=', 'claimed'), eb('kind', 'in', ['hook', 'summary'])]),
-      ]),
-    )
-    .returning('key')
-    .execute();
-  for (const { key } of canceled) {
+  const canceled = await cancelRunRows(tx, {
+    runId: run.id,
+    unstarted,
+    claimedKinds: ['hook', 'summary'],
+    principal,
+  });
+  for (const key of canceled) {
     tx.emit({
       workspace_id: run.workspace_id,
       run_id: run.id,
@@ -38,5 +31,5 @@ export async function cancelOutstanding(
       principal,
     });
   }
-  return canceled.map((c) => c.key);
+  return canceled;
 }

@@ -1,9 +1,14 @@
 import { HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
 import { AirlockError } from '../errors.js';
+import {
+  findIdenticalModelCall,
+  findModelRowByCallId,
+  listClaimedModelRows,
+} from '../store/hooked-rows.js';
 import { newId } from '../store/ids.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
-import { stateLiteral } from '../store/tasks.js';
+import { findTask } from '../store/tasks.js';
 import { plantToolRow } from './approval-stage.js';
 import type { KernelContext } from './context.js';
 import { readHistory } from './history.js';
@@ -30,25 +35,12 @@ export async function findCallRow(
   by: { taskKey?: string | undefined; toolUseId?: string | null | undefined },
 ): Promise<TaskTable | null> {
   if (by.taskKey !== undefined) {
-    const row = await tx.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('run_id', '=', run.id)
-      .where('key', '=', by.taskKey)
-      .executeTakeFirst();
+    const row = await findTask(tx, run.id, by.taskKey);
     if (!row) throw new AirlockError('task_not_found', `no task ${by.taskKey} in run ${run.id}`);
     return row;
   }
   if (!by.toolUseId) return null;
-  const row = await tx.db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', run.id)
-    .where('tool_call_id', '=', by.toolUseId)
-    .where('origin', '=', 'model')
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-  return row ?? null;
+  return (await findModelRowByCallId(tx, run.id, by.toolUseId)) ?? null;
 }
 
 /**
@@ -62,21 +54,11 @@ async function identicalWaitingRow(
   call: HookedCall,
   states: readonly ('runnable' | 'needs_approval' | 'claimed')[],
 ): Promise<TaskTable | null> {
-  const row = await tx.db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', run.id)
-    .where('origin', '=', 'model')
-    .where('kind', '=', 'tool')
-    .where(
-      'state',
-      'in',
-      states.map((s) => stateLiteral(s)),
-    )
-    .where('tool_name', '=', call.toolName)
-    .where('tool_input', '=', JSON.stringify(call.toolInput ?? null))
-    .orderBy('created_at')
-    .executeTakeFirst();
+  const row = await findIdenticalModelCall(tx, run.id, {
+    toolName: call.toolName,
+    toolInputJson: JSON.stringify(call.toolInput ?? null),
+    states,
+  });
   return row ?? null;
 }
 
@@ -113,12 +95,7 @@ async function plantCall(
     type: 'tool_calls',
     calls: [{ id: call.toolUseId, name: call.toolName, input: call.toolInput }],
   });
-  const row = await tx.db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', run.id)
-    .where('key', '=', key)
-    .executeTakeFirst();
+  const row = await findTask(tx, run.id, key);
   if (!row) throw new AirlockError('run_busy', `run ${run.id} planted no row for the call`);
   return row;
 }
@@ -256,13 +233,7 @@ export async function closeUnreported(
   run: RunTable,
   agent: string,
 ): Promise<void> {
-  const rows = await tx.db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', run.id)
-    .where('origin', '=', 'model')
-    .where('state', '=', stateLiteral('claimed'))
-    .execute();
+  const rows = await listClaimedModelRows(tx, run.id);
   for (const row of rows) {
     if (row.claim_id === null) continue;
     const error = { code: 'not_run', detail: `${agent} did not report running this call` };

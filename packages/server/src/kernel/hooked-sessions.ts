@@ -7,9 +7,12 @@ import {
   readHookSession,
   setHookSessionRun,
 } from '../store/hook-sessions.js';
+import { listWaitingKeys } from '../store/hooked-rows.js';
 import { newId } from '../store/ids.js';
+import { peekRun } from '../store/runs.js';
 import type { HookSessionTable, RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { findTask, findTaskBySource } from '../store/tasks.js';
 import type { KernelContext } from './context.js';
 import { closeUnreported, postToolRow, preToolRow, recordUnstagedCall } from './hooked-calls.js';
 import { answerOf, type HookedAnswer, hookAnswer } from './hooked-verdicts.js';
@@ -64,11 +67,7 @@ async function currentTurn(
   prompt: string | undefined,
 ): Promise<{ run: RunTable; fresh: boolean }> {
   if (session.run_id !== null) {
-    const run = await ctx.store.db
-      .selectFrom('runs')
-      .selectAll()
-      .where('id', '=', session.run_id)
-      .executeTakeFirst();
+    const run = await peekRun(ctx.store, session.run_id);
     if (run && run.state === 'running') return { run, fresh: false };
   }
   const run = await startTurn(ctx, principal, {
@@ -85,12 +84,7 @@ async function currentTurn(
 /** The run of the session's current turn, whatever its state; null before any. */
 async function lastTurn(ctx: KernelContext, session: HookSessionTable): Promise<RunTable | null> {
   if (session.run_id === null) return null;
-  const run = await ctx.store.db
-    .selectFrom('runs')
-    .selectAll()
-    .where('id', '=', session.run_id)
-    .executeTakeFirst();
-  return run ?? null;
+  return (await peekRun(ctx.store, session.run_id)) ?? null;
 }
 
 /** A lifecycle hook row's answer: waiting, passed (ack, or continue with feedback), or failed. */
@@ -124,12 +118,7 @@ async function turnStart(
     if (taskKey === undefined && locked.round === 0 && locked.continuations === 0) {
       if (locked.phase === 'model') await beforeModel(ctx, tx, locked);
     }
-    const row = await tx.db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('run_id', '=', locked.id)
-      .where('hook_source', '=', 'turn_start:turn')
-      .executeTakeFirst();
+    const row = await findTaskBySource(tx, locked.id, 'turn_start:turn');
     return { row: row ?? null, run: locked };
   });
 }
@@ -143,14 +132,7 @@ async function preCompact(
   return ctx.store.transaction(async (tx) => {
     const locked = await lockRun(tx, run.workspace_id, run.id);
     if (input.task_key !== undefined) {
-      return (
-        (await tx.db
-          .selectFrom('tasks')
-          .selectAll()
-          .where('run_id', '=', locked.id)
-          .where('key', '=', input.task_key)
-          .executeTakeFirst()) ?? null
-      );
+      return (await findTask(tx, locked.id, input.task_key)) ?? null;
     }
     if (locked.state !== 'running') return null;
     return hookRow(ctx, tx, locked, {
@@ -180,12 +162,7 @@ async function stop(
     if (input.task_key === undefined && locked.pending_answer === null) {
       await closeUnreported(ctx, tx, locked, input.agent);
       if (locked.phase === 'tools' && locked.pending_answer === null) {
-        const waiting = await tx.db
-          .selectFrom('tasks')
-          .select('key')
-          .where('run_id', '=', locked.id)
-          .where('state', 'in', ['needs_approval', 'awaiting_input'])
-          .execute();
+        const waiting = await listWaitingKeys(tx, locked.id);
         if (waiting.length > 0) {
           return {
             verdict: 'ack',
@@ -202,13 +179,7 @@ async function stop(
       // The stop hook may have decided since: take the run's next lifecycle step.
       await beforeModel(ctx, tx, locked);
     }
-    const row =
-      (await tx.db
-        .selectFrom('tasks')
-        .selectAll()
-        .where('run_id', '=', locked.id)
-        .where('hook_source', '=', `stop:${continuations}`)
-        .executeTakeFirst()) ?? null;
+    const row = (await findTaskBySource(tx, locked.id, `stop:${continuations}`)) ?? null;
     if (locked.state !== 'running') return { verdict: 'ack', reason: null, row, run: locked };
     if (locked.continuations > continuations) return { ...hookRowAnswer(row), row, run: locked };
     if (row === null && locked.pending_answer !== null) {

@@ -1,15 +1,13 @@
 import type { EventData, EventType } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import type { PendingEvent } from '../store/event-log.js';
-import { insertRow, runPrepared } from '../store/prepared.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
+import { insertTask, readTaskRow, writeTaskMove } from '../store/task-moves.js';
 import type { KernelContext } from './context.js';
-import { forgetRows, notePlanted } from './fresh-runs.js';
 import { readAttentionAhead, settleRun } from './run-state.js';
 import {
   checkMove,
-  type EmittedBy,
   mayReach,
   type TaskEventOf,
   type TaskVerb,
@@ -57,25 +55,9 @@ function guardRun(verb: TaskVerb, run: RunOfMove): void {
   }
 }
 
-async function readRow(tx: Tx, runId: string, key: string): Promise<TaskTable | undefined> {
-  const { rows } = await runPrepared(
-    tx.db,
-    tx.dialect,
-    'tasks.read',
-    (p) =>
-      tx.db
-        .selectFrom('tasks')
-        .selectAll()
-        .where('run_id', '=', p('run_id'))
-        .where('key', '=', p('key')),
-    { run_id: runId, key },
-  );
-  return rows[0];
-}
-
 /** Why a conditional UPDATE matched nothing, as the verb's own refusal. */
 async function refusal<V extends TaskVerb>(tx: Tx, move: TaskMove<V>): Promise<AirlockError> {
-  const row = await readRow(tx, move.run.id, move.key);
+  const row = await readTaskRow(tx, move.run.id, move.key);
   if (!row) return new AirlockError('task_not_found', `no task ${move.key} in run ${move.run.id}`);
   const rule = verbRule(move.verb);
   try {
@@ -132,55 +114,18 @@ export async function moveTask<V extends TaskVerb>(
     ...(keepsState ? {} : { state: move.to }),
     updated_at: tx.now,
   };
-  const columns = Object.keys(change).filter((column) => change[column] !== undefined);
-  const values: Record<string, unknown> = { run_id: move.run.id, key: move.key, now: tx.now };
-  for (const column of columns) values[`set:${column}`] = change[column];
-  from.forEach((state, i) => {
-    values[`from:${i}`] = state;
-  });
-  const kinds = rule.kinds ?? [];
-  kinds.forEach((kind, i) => {
-    values[`kind:${i}`] = kind;
-  });
-  if (move.match?.claim_id !== undefined) values.claim_id = move.match.claim_id;
-  forgetRows(tx, move.run.id);
-  const shape = [
-    move.verb,
-    columns.join(','),
-    from.length,
-    move.match?.claim_id !== undefined ? 'claim' : '',
-    move.due ?? '',
-  ].join(':');
   // A settle after the move reads the run's rows: on PostgreSQL, in the same write as the UPDATE.
   const ahead = move.settle ? readAttentionAhead(tx, move.settle.run) : undefined;
-  const { rows } = await runPrepared(
-    tx.db,
-    tx.dialect,
-    `tasks.move:${shape}`,
-    (p) =>
-      tx.db
-        .updateTable('tasks')
-        .set(Object.fromEntries(columns.map((column) => [column, p(`set:${column}`)])))
-        .where('run_id', '=', p('run_id'))
-        .where('key', '=', p('key'))
-        .where(
-          'state',
-          'in',
-          from.map((_, i) => p(`from:${i}`)),
-        )
-        .$if(kinds.length > 0, (qb) =>
-          qb.where(
-            'kind',
-            'in',
-            kinds.map((_, i) => p(`kind:${i}`)),
-          ),
-        )
-        .$if(move.match?.claim_id !== undefined, (qb) => qb.where('claim_id', '=', p('claim_id')))
-        .$if(move.due !== undefined, (qb) => qb.where(move.due!, '<=', p('now')))
-        .returningAll(),
-    values,
-  );
-  const moved = rows[0];
+  const moved = await writeTaskMove(tx, {
+    verb: move.verb,
+    runId: move.run.id,
+    key: move.key,
+    change,
+    from,
+    kinds: rule.kinds ?? [],
+    claimId: move.match?.claim_id,
+    due: move.due,
+  });
   if (!moved) {
     if (options?.quiet) return null;
     throw await refusal(tx, move);
@@ -246,6 +191,5 @@ export async function plantRow(
     principal: events.created.principal,
   });
   tx.emit(taskEvent(address, row.state, events.outcome, events.outcome.principal ?? null));
-  await insertRow(tx.db, tx.dialect, 'tasks', row);
-  notePlanted(tx, row);
+  await insertTask(tx, row);
 }

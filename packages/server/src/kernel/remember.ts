@@ -2,6 +2,7 @@ import {
   type Decision,
   exactCallRule,
   type Remember,
+  type Remembered,
   validateOverlayDocument,
   withRememberedRule,
 } from '@airlock/core';
@@ -11,16 +12,6 @@ import { type OverlayKey, readOverlay, replaceOverlay } from '../store/overlays.
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { recordPolicyChange } from './policy-changes.js';
-
-/** What an approval remembered: told on its `task.approved` event. */
-export interface Remembered {
-  scope: Remember['scope'];
-  owner_id: string;
-  rule_set: string;
-  rule: Record<string, unknown>;
-  /** The overlay document's digest after the write. */
-  digest: string;
-}
 
 function ruleSetLayer(row: Pick<TaskTable, 'decision'>) {
   if (row.decision === null) return undefined;

@@ -1,6 +1,6 @@
 import type { EventType, RunState } from '@airlock/core';
 import { AirlockError } from '../errors.js';
-import type { Param, PreparedQuery } from '../store/prepared.js';
+import { writeRunAtCommit } from '../store/run-writes.js';
 import { writeModelLease } from '../store/runs.js';
 import type { RunPhase, RunTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
@@ -50,71 +50,6 @@ export type RunPhaseMove = keyof typeof RUN_PHASE_MOVES;
 /** Every event about a run as a whole (the feed's `run.*` types), from core's event union. */
 export type RunEventType = Extract<EventType, `run.${string}`>;
 
-const pending = new WeakMap<Tx, Set<RunTable>>();
-
-/** The run columns a unit of work may change (written once, at its end). */
-const TOUCHED_COLUMNS = [
-  'state',
-  'phase',
-  'round',
-  'task_counter',
-  'attention',
-  'final_answer',
-  'error_code',
-  'error_detail',
-  'model_lease_owner',
-  'model_lease_until',
-  'continuations',
-  'pending_answer',
-  'compactions',
-  'summary',
-  'summary_through_round',
-  'updated_at',
-  'ended_at',
-] as const satisfies readonly (keyof RunTable)[];
-
-/** Per unit of work, per run row it read (or inserted): its touchable columns as stored then. */
-const stored = new WeakMap<Tx, WeakMap<RunTable, unknown[]>>();
-
-/**
- * Records a run row's columns as the store holds them (a row this unit of
- * work just read with its lock, or just inserted), so that the write at the
- * end of the unit sets only the columns that changed since. A row not
- * recorded in this unit (say, one kept from an earlier unit) has every
- * column written.
- */
-export function rememberStored(tx: Tx, run: RunTable): void {
-  let rows = stored.get(tx);
-  if (!rows) {
-    rows = new WeakMap();
-    stored.set(tx, rows);
-  }
-  rows.set(
-    run,
-    TOUCHED_COLUMNS.map((column) => run[column]),
-  );
-}
-
-/** The UPDATE of a touched run: the columns that changed since it was stored, or null for none. */
-function runWrite(tx: Tx, run: RunTable): PreparedQuery | null {
-  const values = run as unknown as Record<string, unknown>;
-  const before = stored.get(tx)?.get(run);
-  // Kysely leaves undefined columns out of a SET; so does the prepared shape.
-  const columns = TOUCHED_COLUMNS.filter(
-    (column, i) => values[column] !== undefined && (!before || before[i] !== values[column]),
-  );
-  if (columns.length === 0) return null;
-  return {
-    key: `runs.touch:${columns.join(',')}`,
-    build: (p: Param) =>
-      tx.db
-        .updateTable('runs')
-        .set(Object.fromEntries(columns.map((c) => [c, p(c)])))
-        .where('id', '=', p('id')),
-    values,
-  };
-}
-
 /**
  * Marks a run row changed in memory; it is written once, at the end of the
  * unit of work, however many steps changed it. The caller holds the run row.
@@ -122,19 +57,7 @@ function runWrite(tx: Tx, run: RunTable): PreparedQuery | null {
  */
 export function touchRun(tx: Tx, run: RunTable): void {
   run.updated_at = tx.now;
-  let runs = pending.get(tx);
-  if (!runs) {
-    const set = new Set<RunTable>();
-    runs = set;
-    pending.set(tx, set);
-    tx.beforeCommit(() =>
-      [...set].flatMap((changed) => {
-        const write = runWrite(tx, changed);
-        return write ? [write] : [];
-      }),
-    );
-  }
-  runs.add(run);
+  writeRunAtCommit(tx, run);
 }
 
 /**

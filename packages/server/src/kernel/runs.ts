@@ -4,15 +4,14 @@ import type { ProviderConfig } from '../providers/types.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { findOwnConversation } from '../store/conversations.js';
 import { newSortableId } from '../store/ids.js';
-import { insertRow } from '../store/prepared.js';
 import { currentProfileConfiguration } from '../store/profiles.js';
+import { insertRunRow } from '../store/run-writes.js';
 import type { RunTable } from '../store/schema.js';
 import type { KernelContext } from './context.js';
-import { markFresh } from './fresh-runs.js';
 import { PERMISSION_KEYS } from './permissions-layer.js';
 import { freezePolicyLayers } from './policy-layers.js';
 import { advanceInline } from './run-loop.js';
-import { endRun, RUN_START, rememberStored } from './run-machine.js';
+import { endRun, RUN_START } from './run-machine.js';
 import { lockRun, readRun, settleRun } from './run-state.js';
 import { type RunView, runView } from './views.js';
 
@@ -92,9 +91,7 @@ async function insertRun(
       updated_at: tx.now,
       ended_at: null,
     };
-    await insertRow(tx.db, tx.dialect, 'runs', run);
-    rememberStored(tx, run);
-    markFresh(tx, run.id);
+    await insertRunRow(tx, run);
     tx.emit({
       workspace_id: run.workspace_id,
       run_id: run.id,

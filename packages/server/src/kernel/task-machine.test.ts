@@ -2,9 +2,10 @@ import { EVENT_TYPES } from '@airlock/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAirlockError } from '../errors.js';
 import { createWorkspace } from '../store/accounts.js';
-import { insertRow } from '../store/prepared.js';
+import { insertRunRow } from '../store/run-writes.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Store } from '../store/store.js';
+import { insertTask } from '../store/task-moves.js';
 import { backends } from '../testing/stores.js';
 import { moveTask, plantRow } from './move-task.js';
 import { RUN_STATES } from './run-machine.js';
@@ -148,8 +149,8 @@ for (const backend of all) {
       const run = runRow(`run_${counter}`, workspaceId, runState);
       const row = taskRow(run, state, verb);
       await store.transaction(async (tx) => {
-        await insertRow(tx.db, tx.dialect, 'runs', run);
-        await insertRow(tx.db, tx.dialect, 'tasks', row);
+        await insertRunRow(tx, run);
+        await insertTask(tx, row);
       });
       return { run, row };
     }

@@ -1,6 +1,7 @@
 import { hashToken, newId, newToken } from './ids.js';
 import type { Reader } from './reader.js';
 import type { CredentialTable } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
 /** The three credential kinds, one per plane. */
@@ -39,7 +40,7 @@ export async function principalNames(
   reader: Reader,
   workspaceId: string,
 ): Promise<Map<string, string>> {
-  const rows = await reader.db
+  const rows = await reader[SQL].db
     .selectFrom('credentials')
     .select(['id', 'kind', 'label'])
     .where('workspace_id', '=', workspaceId)
@@ -59,7 +60,7 @@ export async function existingMemberIds(
   ids: readonly string[],
 ): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await reader.db
+  const rows = await reader[SQL].db
     .selectFrom('credentials')
     .select('id')
     .where('workspace_id', '=', workspaceId)
@@ -307,7 +308,7 @@ export async function revokeActiveCredential(
   tx: Tx,
   options: { idOrToken: string; workspaceId?: string | undefined },
 ): Promise<Pick<CredentialTable, 'id' | 'kind' | 'agent_application_id'> | undefined> {
-  return tx.db
+  return tx[SQL].db
     .updateTable('credentials')
     .set({ revoked_at: tx.now })
     .where((eb) =>
@@ -329,7 +330,7 @@ export async function hasActiveExecutor(
   reader: Reader,
   agentApplicationId: string,
 ): Promise<boolean> {
-  const remaining = await reader.db
+  const remaining = await reader[SQL].db
     .selectFrom('credentials')
     .select('id')
     .where('agent_application_id', '=', agentApplicationId)
@@ -348,7 +349,7 @@ export async function markApplicationRemoved(
   tx: Tx,
   options: { workspaceId: string; agentApplicationId: string },
 ): Promise<number | undefined> {
-  const app = await tx.db
+  const app = await tx[SQL].db
     .selectFrom('agent_applications')
     .select(['id', 'removed_at'])
     .where('id', '=', options.agentApplicationId)
@@ -356,7 +357,7 @@ export async function markApplicationRemoved(
     .executeTakeFirst();
   if (!app) return undefined;
   if (app.removed_at !== null) return app.removed_at;
-  await tx.db
+  await tx[SQL].db
     .updateTable('agent_applications')
     .set({ removed_at: tx.now })
     .where('id', '=', app.id)

@@ -1,4 +1,5 @@
 import type { Reader } from './reader.js';
+import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
 
 /** A workspace's approval policy as stored; an absent one reads as `{}` at version 0. */
@@ -20,7 +21,7 @@ export async function readApprovalPolicy(
   reader: Reader,
   workspaceId: string,
 ): Promise<ApprovalPolicyRecord> {
-  const row = await reader.db
+  const row = await reader[SQL].db
     .selectFrom('approval_policies')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
@@ -46,7 +47,7 @@ export async function writeApprovalPolicy(
   const version = current.version + 1;
   const document = JSON.stringify(options.policy);
   if (current.version === 0) {
-    await tx.db
+    await tx[SQL].db
       .insertInto('approval_policies')
       .values({
         workspace_id: options.workspaceId,
@@ -57,7 +58,7 @@ export async function writeApprovalPolicy(
       })
       .execute();
   } else {
-    await tx.db
+    await tx[SQL].db
       .updateTable('approval_policies')
       .set({ document, version, updated_by: options.principal, updated_at: tx.now })
       .where('workspace_id', '=', options.workspaceId)
@@ -79,7 +80,7 @@ export async function recordApproval(
   tx: Tx,
   key: RowVersionKey & { principal: string },
 ): Promise<void> {
-  await tx.db
+  await tx[SQL].db
     .insertInto('task_approvals')
     .values({
       workspace_id: key.workspaceId,
@@ -97,7 +98,7 @@ export async function recordApproval(
 
 /** The approvals of one row version, oldest first. */
 export async function listApprovals(reader: Reader, key: RowVersionKey): Promise<ApprovalRecord[]> {
-  return reader.db
+  return reader[SQL].db
     .selectFrom('task_approvals')
     .select(['principal', 'created_at'])
     .where('run_id', '=', key.runId)
@@ -115,7 +116,7 @@ export async function listApprovalsOfRuns(
   runIds: readonly string[],
 ): Promise<(ApprovalRecord & { run_id: string; task_key: string; row_version: string })[]> {
   if (runIds.length === 0) return [];
-  return reader.db
+  return reader[SQL].db
     .selectFrom('task_approvals')
     .select(['run_id', 'task_key', 'row_version', 'principal', 'created_at'])
     .where('workspace_id', '=', workspaceId)

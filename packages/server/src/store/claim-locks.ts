@@ -1,4 +1,5 @@
 import type { TaskTable } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
 
 /**
@@ -15,7 +16,7 @@ export async function takeClaimLocks(
   keys: readonly string[],
 ): Promise<string | null> {
   for (const key of keys) {
-    await tx.db
+    await tx[SQL].db
       .insertInto('claim_locks')
       .values({
         workspace_id: row.workspace_id,
@@ -26,22 +27,22 @@ export async function takeClaimLocks(
       })
       .onConflict((oc) => oc.columns(['workspace_id', 'lock_key']).doNothing())
       .execute();
-    const lock = await tx.db
+    const lock = await tx[SQL].db
       .selectFrom('claim_locks')
       .select(['run_id', 'task_key'])
       .where('workspace_id', '=', row.workspace_id)
       .where('lock_key', '=', key)
-      .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate())
+      .$if(tx[SQL].dialect === 'postgres', (qb) => qb.forUpdate())
       .executeTakeFirstOrThrow();
     if (lock.run_id === row.run_id && lock.task_key === row.key) continue;
-    const holder = await tx.db
+    const holder = await tx[SQL].db
       .selectFrom('tasks')
       .select('state')
       .where('run_id', '=', lock.run_id)
       .where('key', '=', lock.task_key)
       .executeTakeFirst();
     if (holder?.state === 'claimed') return key;
-    await tx.db
+    await tx[SQL].db
       .updateTable('claim_locks')
       .set({ run_id: row.run_id, task_key: row.key, taken_at: tx.now })
       .where('workspace_id', '=', row.workspace_id)

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startAirlock } from '../airlock.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
 import { InvalidDurabilityError, parseDurability } from './durability.js';
+import { SQL } from './sql-handle.js';
 import { Store } from './store.js';
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
@@ -100,7 +101,7 @@ describe.skipIf(pgSkip !== null)('PostgreSQL synchronous_commit per mode', () =>
           store.transaction(async (tx) => {
             const { rows } = await sql<{
               synchronous_commit: string;
-            }>`show synchronous_commit`.execute(tx.db);
+            }>`show synchronous_commit`.execute(tx[SQL].db);
             return rows[0]?.synchronous_commit;
           }),
         ),

@@ -5,7 +5,7 @@ import type { Database, EventType, RunEventTable } from './schema.js';
 
 /** The data of an event: required when its type declares a required field. */
 type DataOf<T extends EventType> =
-  {} extends EventData<T> ? { data?: EventData<T> } : { data: EventData<T> };
+  Record<never, never> extends EventData<T> ? { data?: EventData<T> } : { data: EventData<T> };
 
 /**
  * An event waiting in a transaction; it gets its sequence number when the

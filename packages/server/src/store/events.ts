@@ -1,5 +1,6 @@
 import type { Reader } from './reader.js';
 import type { EventType, RunEventTable } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';
 
 /**
@@ -49,7 +50,7 @@ export async function runHasEvent(
   reader: Reader,
   run: { workspaceId: string; runId: string; type: EventType },
 ): Promise<boolean> {
-  const earlier = await reader.db
+  const earlier = await reader[SQL].db
     .selectFrom('run_events')
     .select('seq')
     .where('workspace_id', '=', run.workspaceId)

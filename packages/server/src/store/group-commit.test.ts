@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backends, freshStorePerTest } from '../testing/stores.js';
 import { createAgentApplication, createWorkspace } from './accounts.js';
+import { SQL } from './sql-handle.js';
 
 const all = await backends();
 
@@ -18,7 +19,7 @@ for (const backend of all) {
       store.onCommitted((events) => committed.push(...events.map((e) => e.run_id)));
       const unit = (name: string, fail: boolean) =>
         store.transaction(async (tx) => {
-          await tx.db
+          await tx[SQL].db
             .insertInto('conversations')
             .values({
               id: name,

@@ -1,4 +1,5 @@
 import type { HookSessionTable } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
 /** The key of a hooked session: the agent's session id within an application. */
@@ -35,7 +36,7 @@ export async function openHookSession(
 ): Promise<HookSessionTable> {
   const now = store.now();
   await store.transaction(async (tx) => {
-    await tx.db
+    await tx[SQL].db
       .insertInto('conversations')
       .values({
         id: conversationId,
@@ -44,7 +45,7 @@ export async function openHookSession(
         created_at: now,
       })
       .execute();
-    await tx.db
+    await tx[SQL].db
       .insertInto('hook_sessions')
       .values({
         agent_application_id: key.agentApplicationId,
@@ -65,7 +66,7 @@ export async function openHookSession(
 
 /** Points a hooked session at the run of its current turn. */
 export async function setHookSessionRun(tx: Tx, key: HookSessionKey, runId: string): Promise<void> {
-  await tx.db
+  await tx[SQL].db
     .updateTable('hook_sessions')
     .set({ run_id: runId })
     .where('agent_application_id', '=', key.agentApplicationId)

@@ -1,6 +1,7 @@
 import { newId } from './ids.js';
 import type { Reader } from './reader.js';
 import type { NotificationDeliveryTable } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
 /**
@@ -51,7 +52,7 @@ export async function enqueueDeliveries(tx: Tx, deliveries: NewDelivery[]): Prom
     updated_at: tx.now,
     delivered_at: null,
   }));
-  await tx.db.insertInto('notification_deliveries').values(rows).execute();
+  await tx[SQL].db.insertInto('notification_deliveries').values(rows).execute();
   return rows.map((row) => row.id);
 }
 
@@ -73,7 +74,7 @@ export async function claimDueDeliveries(
   claim: DeliveryClaim,
 ): Promise<DeliveryRow[]> {
   return store.transaction(async (tx) => {
-    let due = tx.db
+    let due = tx[SQL].db
       .selectFrom('notification_deliveries')
       .select('id')
       .where('state', '=', 'pending')
@@ -81,10 +82,10 @@ export async function claimDueDeliveries(
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', claim.now)]))
       .orderBy('next_attempt_at')
       .limit(claim.limit);
-    if (tx.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    if (tx[SQL].dialect === 'postgres') due = due.forUpdate().skipLocked();
     const ids = (await due.execute()).map((row) => row.id);
     if (ids.length === 0) return [];
-    const rows = await tx.db
+    const rows = await tx[SQL].db
       .updateTable('notification_deliveries')
       .set({ lease_owner: claim.owner, lease_until: claim.now + claim.leaseMs })
       .where('id', 'in', ids)
@@ -101,7 +102,7 @@ export async function markDelivered(
   tx: Tx,
   delivery: { id: string; owner: string; attempts: number; externalRef: string | null },
 ): Promise<boolean> {
-  const result = await tx.db
+  const result = await tx[SQL].db
     .updateTable('notification_deliveries')
     .set({
       state: 'delivered',
@@ -128,7 +129,7 @@ export async function markAttemptFailed(
   tx: Tx,
   failure: { id: string; owner: string; attempts: number; error: string; retryAt: number | null },
 ): Promise<boolean> {
-  const result = await tx.db
+  const result = await tx[SQL].db
     .updateTable('notification_deliveries')
     .set({
       state: failure.retryAt === null ? 'dead' : 'pending',
@@ -159,7 +160,7 @@ export async function listDeliveries(
   reader: Reader,
   listing: DeliveryListing,
 ): Promise<DeliveryRow[]> {
-  const rows = await reader.db
+  const rows = await reader[SQL].db
     .selectFrom('notification_deliveries')
     .selectAll()
     .where('workspace_id', '=', listing.workspaceId)
@@ -178,7 +179,7 @@ export async function findDelivery(
   workspaceId: string,
   id: string,
 ): Promise<DeliveryRow | undefined> {
-  const row = await reader.db
+  const row = await reader[SQL].db
     .selectFrom('notification_deliveries')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
@@ -196,7 +197,7 @@ export async function scheduleRedelivery(
   workspaceId: string,
   id: string,
 ): Promise<boolean> {
-  const result = await tx.db
+  const result = await tx[SQL].db
     .updateTable('notification_deliveries')
     .set({
       state: 'pending',
@@ -214,7 +215,7 @@ export async function scheduleRedelivery(
 
 /** Deliveries still to be made (pending), for the backlog gauge. */
 export async function countPendingDeliveries(reader: Reader): Promise<number> {
-  const row = await reader.db
+  const row = await reader[SQL].db
     .selectFrom('notification_deliveries')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('state', '=', 'pending')

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, type OverlayDocument, type OverlayScope } from '@airlock/core';
-import type { Kysely } from 'kysely';
 import { AirlockError } from '../errors.js';
 import type { Reader } from './reader.js';
-import type { Database } from './schema.js';
+import { SQL } from './sql-handle.js';
 
 /** Names one overlay document: its scope and owner in a workspace. */
 export interface OverlayKey {
@@ -41,7 +40,7 @@ function isActive(scope: OverlayScope, digest: string, trusted: string | null): 
 
 /** Reads one overlay document; an absent one is empty, with the empty digest. */
 export async function readOverlay(reader: Reader, key: OverlayKey): Promise<OverlayRecord> {
-  const row = await reader.db
+  const row = await reader[SQL].db
     .selectFrom('overlay_documents')
     .selectAll()
     .where('workspace_id', '=', key.workspaceId)
@@ -86,13 +85,13 @@ function stale(key: OverlayKey, expected: string): AirlockError {
  * @throws AirlockError stale_digest (409) when another write came first.
  */
 export async function replaceOverlay(
-  tx: { db: Kysely<Database>; now: number },
+  tx: Reader & { now: number },
   key: OverlayKey,
   change: { expectedDigest: string; document: OverlayDocument; by: string; keepTrust?: boolean },
 ): Promise<OverlayRecord> {
   const digest = overlayDigest(change.document);
   const text = JSON.stringify(change.document);
-  const current = await tx.db
+  const current = await tx[SQL].db
     .selectFrom('overlay_documents')
     .select(['digest', 'trusted_digest', 'trusted_by'])
     .where('workspace_id', '=', key.workspaceId)
@@ -101,7 +100,7 @@ export async function replaceOverlay(
     .executeTakeFirst();
   if (!current) {
     if (change.expectedDigest !== EMPTY_OVERLAY_DIGEST) throw stale(key, change.expectedDigest);
-    const inserted = await tx.db
+    const inserted = await tx[SQL].db
       .insertInto('overlay_documents')
       .values({
         workspace_id: key.workspaceId,
@@ -122,7 +121,7 @@ export async function replaceOverlay(
   }
   const wasTrusted = current.trusted_digest !== null && current.trusted_digest === current.digest;
   const keep = change.keepTrust === true && wasTrusted;
-  const updated = await tx.db
+  const updated = await tx[SQL].db
     .updateTable('overlay_documents')
     .set({
       document: text,
@@ -145,11 +144,11 @@ export async function replaceOverlay(
  * @throws AirlockError stale_digest (409) when the document no longer has that digest.
  */
 export async function trustOverlay(
-  tx: { db: Kysely<Database>; now: number },
+  tx: Reader & { now: number },
   key: OverlayKey,
   trust: { digest: string; by: string },
 ): Promise<OverlayRecord> {
-  const updated = await tx.db
+  const updated = await tx[SQL].db
     .updateTable('overlay_documents')
     .set({ trusted_digest: trust.digest, trusted_by: trust.by })
     .where('workspace_id', '=', key.workspaceId)
@@ -181,7 +180,7 @@ export async function readOverlayDocuments(
     trusted_digest: string | null;
   }[]
 > {
-  return reader.db
+  return reader[SQL].db
     .selectFrom('overlay_documents')
     .select(['scope', 'owner_id', 'document', 'digest', 'trusted_digest'])
     .where('workspace_id', '=', workspaceId)

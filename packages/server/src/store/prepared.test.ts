@@ -8,6 +8,7 @@ import {
   runPrepared,
   ValuesInOrder,
 } from './prepared.js';
+import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';
 
 const all = await backends();
@@ -32,11 +33,11 @@ for (const backend of all) {
     function insertTwo(store: Store, key: string, values: Record<string, unknown> | ValuesInOrder) {
       return store.transaction(async (tx) => {
         await runPrepared(
-          tx.db,
-          tx.dialect,
+          tx[SQL].db,
+          tx[SQL].dialect,
           key,
           (p) =>
-            tx.db
+            tx[SQL].db
               .insertInto('run_events')
               .values(
                 [0, 1].map((n) =>
@@ -133,9 +134,9 @@ for (const backend of all) {
       const store = await open();
       const ws = await createWorkspace(store, 'w');
       const seen = await store.transaction(async (tx) => {
-        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
-        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_b', ws.id));
-        const rows = await tx.db
+        await insertRow(tx[SQL].db, tx[SQL].dialect, 'runs', runRow('run_a', ws.id));
+        await insertRow(tx[SQL].db, tx[SQL].dialect, 'runs', runRow('run_b', ws.id));
+        const rows = await tx[SQL].db
           .selectFrom('runs')
           .select('id')
           .where('workspace_id', '=', ws.id)
@@ -151,12 +152,12 @@ for (const backend of all) {
       const ws = await createWorkspace(store, 'w');
       let ranOn = false;
       const unit = store.transaction(async (tx) => {
-        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+        await insertRow(tx[SQL].db, tx[SQL].dialect, 'runs', runRow('run_a', ws.id));
         // The same primary key again: a unique violation.
-        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+        await insertRow(tx[SQL].db, tx[SQL].dialect, 'runs', runRow('run_a', ws.id));
         tx.emit({ workspace_id: ws.id, run_id: 'run_a', type: 'run.attention_cleared', data: {} });
         ranOn = true;
-        await tx.db.selectFrom('runs').select('id').where('id', '=', 'run_a').execute();
+        await tx[SQL].db.selectFrom('runs').select('id').where('id', '=', 'run_a').execute();
       });
       const code = backend.name === 'postgres' ? '23505' : 'SQLITE_CONSTRAINT_PRIMARYKEY';
       await expect(unit).rejects.toMatchObject({ code });
@@ -171,7 +172,7 @@ for (const backend of all) {
       expect(events).toEqual([]);
       // The pooled connection is whole again: the next unit commits.
       await store.transaction(async (tx) => {
-        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_c', ws.id));
+        await insertRow(tx[SQL].db, tx[SQL].dialect, 'runs', runRow('run_c', ws.id));
       });
       expect(await runIds(store, ws.id)).toEqual(['run_c']);
     });
@@ -188,16 +189,20 @@ for (const backend of all) {
       const store = await open();
       const ws = await createWorkspace(store, 'w');
       await store.transaction(async (tx) => {
-        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+        await insertRow(tx[SQL].db, tx[SQL].dialect, 'runs', runRow('run_a', ws.id));
       });
       const seen = await store.transaction(async (tx) => {
-        const ahead = readAhead<{ id: string }>(tx.db, tx.dialect, runIdsQuery(store, ws.id));
+        const ahead = readAhead<{ id: string }>(
+          tx[SQL].db,
+          tx[SQL].dialect,
+          runIdsQuery(store, ws.id),
+        );
         if (backend.name === 'sqlite') {
           expect(ahead).toBeUndefined();
           return null;
         }
         expect(ahead).toBeInstanceOf(Promise);
-        await tx.db.deleteFrom('runs').where('id', '=', 'run_a').execute();
+        await tx[SQL].db.deleteFrom('runs').where('id', '=', 'run_a').execute();
         return (await ahead!).map((row) => row.id);
       });
       if (backend.name === 'postgres') expect(seen).toEqual([]);
@@ -211,24 +216,26 @@ for (const backend of all) {
         const ws = await createWorkspace(store, 'w');
         let failedRead: unknown;
         const unit = store.transaction(async (tx) => {
-          await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
-          const ahead = readAhead(tx.db, tx.dialect, runIdsQuery(store, ws.id))!;
+          await insertRow(tx[SQL].db, tx[SQL].dialect, 'runs', runRow('run_a', ws.id));
+          const ahead = readAhead(tx[SQL].db, tx[SQL].dialect, runIdsQuery(store, ws.id))!;
           ahead.catch((error: unknown) => {
             failedRead = error;
           });
-          await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+          await insertRow(tx[SQL].db, tx[SQL].dialect, 'runs', runRow('run_a', ws.id));
           // The duplicate goes out with this read, which PostgreSQL refuses after it.
-          await tx.db.selectFrom('runs').select('id').execute();
+          await tx[SQL].db.selectFrom('runs').select('id').execute();
         });
         await expect(unit).rejects.toMatchObject({ code: '23505' });
         expect(failedRead).toMatchObject({ code: '23505' });
         // Asked for and never followed by a statement: the unit still commits, the read is refused.
         let dropped: unknown;
         await store.transaction(async (tx) => {
-          await insertRow(tx.db, tx.dialect, 'runs', runRow('run_b', ws.id));
-          readAhead(tx.db, tx.dialect, runIdsQuery(store, ws.id))!.catch((error: unknown) => {
-            dropped = error;
-          });
+          await insertRow(tx[SQL].db, tx[SQL].dialect, 'runs', runRow('run_b', ws.id));
+          readAhead(tx[SQL].db, tx[SQL].dialect, runIdsQuery(store, ws.id))!.catch(
+            (error: unknown) => {
+              dropped = error;
+            },
+          );
         });
         expect(String(dropped)).toMatch(/ended before this read went out/);
         expect(await runIds(store, ws.id)).toEqual(['run_b']);
@@ -239,8 +246,8 @@ for (const backend of all) {
       const store = await open();
       const ws = await createWorkspace(store, 'w');
       const unit = store.transaction(async (tx) => {
-        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
-        await insertRow(tx.db, tx.dialect, 'runs', runRow('run_a', ws.id));
+        await insertRow(tx[SQL].db, tx[SQL].dialect, 'runs', runRow('run_a', ws.id));
+        await insertRow(tx[SQL].db, tx[SQL].dialect, 'runs', runRow('run_a', ws.id));
       });
       const code = backend.name === 'postgres' ? '23505' : 'SQLITE_CONSTRAINT_PRIMARYKEY';
       await expect(unit).rejects.toMatchObject({ code });

@@ -1,3 +1,4 @@
+import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
 /** A stored profile configuration version. */
@@ -17,13 +18,13 @@ export async function putProfileConfiguration(
   tx: Tx,
   options: { agentApplicationId: string; configuration: unknown; createdBy: string },
 ): Promise<{ version: number; created_at: number }> {
-  const bumped = await tx.db
+  const bumped = await tx[SQL].db
     .updateTable('agent_applications')
     .set((eb) => ({ config_version: eb('config_version', '+', 1) }))
     .where('id', '=', options.agentApplicationId)
     .returning('config_version')
     .executeTakeFirstOrThrow();
-  await tx.db
+  await tx[SQL].db
     .insertInto('profile_configurations')
     .values({
       agent_application_id: options.agentApplicationId,
@@ -41,7 +42,7 @@ export async function currentProfileConfiguration(
   store: Store | Tx,
   agentApplicationId: string,
 ): Promise<StoredProfileConfiguration | null> {
-  const row = await store.db
+  const row = await store[SQL].db
     .selectFrom('profile_configurations')
     .innerJoin(
       'agent_applications',
@@ -70,7 +71,7 @@ export async function profileConfigurationsThrough(
   agentApplicationId: string,
   version: number,
 ): Promise<string[]> {
-  const rows = await reader.db
+  const rows = await reader[SQL].db
     .selectFrom('profile_configurations')
     .select('configuration')
     .where('agent_application_id', '=', agentApplicationId)
@@ -86,7 +87,7 @@ export async function profileConfigurationText(
   agentApplicationId: string,
   version: number,
 ): Promise<string | undefined> {
-  const row = await reader.db
+  const row = await reader[SQL].db
     .selectFrom('profile_configurations')
     .select('configuration')
     .where('agent_application_id', '=', agentApplicationId)

@@ -1,6 +1,7 @@
 import type { DeliveryRow } from './notifications.js';
 import type { EventTypes } from './retention.js';
 import type { RunEventTable, RunTable, TaskApprovalTable, TaskTable } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
 /**
@@ -137,7 +138,7 @@ export async function deleteRuns(
 ): Promise<void> {
   await inBatches(store, options.auditUpdates, options.batch, async (tx, chunk) => {
     for (const update of chunk) {
-      await tx.db
+      await tx[SQL].db
         .updateTable('run_events')
         .set({ data: update.data })
         .where('workspace_id', '=', options.workspaceId)
@@ -146,7 +147,7 @@ export async function deleteRuns(
     }
   });
   await inBatches(store, options.approvals, options.batch, async (tx, chunk) => {
-    await tx.db
+    await tx[SQL].db
       .deleteFrom('task_approvals')
       .where((eb) =>
         eb.or(
@@ -163,13 +164,13 @@ export async function deleteRuns(
       .execute();
   });
   await inBatches(store, options.deliveryIds, options.batch, async (tx, chunk) => {
-    await tx.db
+    await tx[SQL].db
       .deleteFrom('notification_deliveries')
       .where('id', 'in', [...chunk])
       .execute();
   });
   await inBatches(store, options.tasks, options.batch, async (tx, chunk) => {
-    await tx.db
+    await tx[SQL].db
       .deleteFrom('claim_locks')
       .where('workspace_id', '=', options.workspaceId)
       .where((eb) =>
@@ -180,7 +181,7 @@ export async function deleteRuns(
         ),
       )
       .execute();
-    await tx.db
+    await tx[SQL].db
       .deleteFrom('tasks')
       .where((eb) =>
         eb.or(
@@ -192,20 +193,20 @@ export async function deleteRuns(
   if (options.runIds.length === 0) return;
   const runIds = [...options.runIds];
   await store.transaction(async (tx) => {
-    await tx.db
+    await tx[SQL].db
       .updateTable('hook_sessions')
       .set({ run_id: null })
       .where('run_id', 'in', runIds)
       .execute();
     // Normally none: what was written for these runs after they were read for the export.
-    await tx.db.deleteFrom('task_approvals').where('run_id', 'in', runIds).execute();
-    await tx.db.deleteFrom('notification_deliveries').where('run_id', 'in', runIds).execute();
-    await tx.db
+    await tx[SQL].db.deleteFrom('task_approvals').where('run_id', 'in', runIds).execute();
+    await tx[SQL].db.deleteFrom('notification_deliveries').where('run_id', 'in', runIds).execute();
+    await tx[SQL].db
       .deleteFrom('claim_locks')
       .where('workspace_id', '=', options.workspaceId)
       .where('run_id', 'in', runIds)
       .execute();
-    await tx.db
+    await tx[SQL].db
       .deleteFrom('runs')
       .where('workspace_id', '=', options.workspaceId)
       .where('id', 'in', runIds)

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Reader } from './reader.js';
 import type { EventType, RetentionPolicyTable, RunEventTable } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
 /**
@@ -24,7 +25,7 @@ export async function readRetentionPolicy(
   reader: Reader,
   workspaceId: string,
 ): Promise<RetentionPolicyRow | undefined> {
-  return reader.db
+  return reader[SQL].db
     .selectFrom('retention_policies')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
@@ -43,7 +44,7 @@ export async function writeRetentionPolicy(
     updated_by: policy.principal,
     updated_at: tx.now,
   };
-  await tx.db
+  await tx[SQL].db
     .insertInto('retention_policies')
     .values({ workspace_id: policy.workspaceId, ...windows })
     .onConflict((oc) => oc.column('workspace_id').doUpdateSet(windows))
@@ -172,12 +173,12 @@ export async function deleteEvents(
   if (seqs.length === 0) return;
   const highest = Math.max(...seqs);
   await store.transaction(async (tx) => {
-    await tx.db
+    await tx[SQL].db
       .deleteFrom('run_events')
       .where('workspace_id', '=', workspaceId)
       .where('seq', 'in', [...seqs])
       .execute();
-    await tx.db
+    await tx[SQL].db
       .updateTable('retention_policies')
       .set((eb) => ({
         pruned_through: eb

@@ -2,6 +2,7 @@ import type { RunState } from '@airlock/core';
 import { sql } from 'kysely';
 import type { Reader } from './reader.js';
 import type { RunTable } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
 /**
@@ -69,7 +70,7 @@ export async function approvalFactsOfRuns(
   runIds: readonly string[],
 ): Promise<Pick<RunTable, 'id' | 'agent_application_id' | 'created_by' | 'policy_layers'>[]> {
   if (runIds.length === 0) return [];
-  return reader.db
+  return reader[SQL].db
     .selectFrom('runs')
     .select(['id', 'agent_application_id', 'created_by', 'policy_layers'])
     .where('id', 'in', [...new Set(runIds)])
@@ -81,7 +82,7 @@ export async function runningRunIdsOf(
   reader: Reader,
   agentApplicationId: string,
 ): Promise<string[]> {
-  const running = await reader.db
+  const running = await reader[SQL].db
     .selectFrom('runs')
     .select('id')
     .where('agent_application_id', '=', agentApplicationId)
@@ -107,7 +108,7 @@ export async function runningRunsOfRemovedApplications(
 
 /** A run's frozen policy-layer configuration (JSON text), null when it froze none or has no such run. */
 export async function policyLayersOfRun(reader: Reader, runId: string): Promise<string | null> {
-  const run = await reader.db
+  const run = await reader[SQL].db
     .selectFrom('runs')
     .select('policy_layers')
     .where('id', '=', runId)
@@ -117,7 +118,7 @@ export async function policyLayersOfRun(reader: Reader, runId: string): Promise<
 
 /** One run by id, read outside any lock; undefined when there is none. */
 export async function peekRun(reader: Reader, runId: string): Promise<RunTable | undefined> {
-  return reader.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  return reader[SQL].db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
 }
 
 /** Running runs whose next model step is due and whose model lease is free (at most `limit`). */
@@ -147,7 +148,7 @@ export async function writeModelLease(
   tx: Tx,
   lease: { runId: string; owner: string; until: number },
 ): Promise<RunTable | undefined> {
-  return tx.db
+  return tx[SQL].db
     .updateTable('runs')
     .set({ model_lease_owner: lease.owner, model_lease_until: lease.until })
     .where('id', '=', lease.runId)

@@ -8,6 +8,7 @@ import {
   revokeCredential,
 } from './accounts.js';
 import { currentProfileConfiguration, putProfileConfiguration } from './profiles.js';
+import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';
 
 const all = await backends();
@@ -117,7 +118,7 @@ for (const backend of all) {
       const ws = await createWorkspace(store, 'w');
       await expect(
         store.transaction(async (tx) => {
-          await tx.db
+          await tx[SQL].db
             .updateTable('workspaces')
             .set({ name: 'renamed' })
             .where('id', '=', ws.id)
@@ -135,13 +136,13 @@ for (const backend of all) {
       for (let i = 0; i < 12; i += 1) {
         await expect(
           store.transaction(async (tx) => {
-            await tx.db
+            await tx[SQL].db
               .updateTable('workspaces')
               .set({ name: `try-${i}` })
               .where('id', '=', ws.id)
               .execute();
             // The primary key is taken: the statement fails and the unit rolls back.
-            await tx.db
+            await tx[SQL].db
               .insertInto('workspaces')
               .values({ id: ws.id, name: 'x', created_at: 0 })
               .execute();
@@ -168,7 +169,7 @@ for (const backend of all) {
       const results = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
           store.transaction(async (tx) => {
-            const r = await tx.db
+            const r = await tx[SQL].db
               .updateTable('workspaces')
               .set({ name: `winner-${i}` })
               .where('id', '=', ws.id)

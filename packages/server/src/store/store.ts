@@ -25,6 +25,7 @@ import { migrateToLatest } from './migrations.js';
 import { namedStatementPool, PostgresSession } from './postgres-session.js';
 import { compilePrepared, type PreparedQuery, runPrepared } from './prepared.js';
 import type { Database } from './schema.js';
+import { SQL, type SqlHandle } from './sql-handle.js';
 import { asStoreUnavailable } from './store-unavailable.js';
 
 // PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
@@ -52,10 +53,13 @@ export interface StoreLocation {
 export type { PendingEvent, StoredEvent } from './event-log.js';
 export type { CommitObserver } from './group-commit.js';
 
-/** The handle a unit of work receives: the transaction and its outgoing events. */
+/**
+ * The handle a unit of work receives: its time, its outgoing events and its
+ * commit hooks. Its transaction is reachable by store/ code only (under
+ * {@link SQL}): the kernel reads and writes through the repositories.
+ */
 export interface Tx {
-  db: Transaction<Database>;
-  dialect: Dialect;
+  readonly [SQL]: SqlHandle<Transaction<Database>>;
   now: number;
   /** Appends an event; it is written with the transaction, in order. */
   emit(event: PendingEvent): void;
@@ -118,6 +122,8 @@ const RETRYABLE_PG_CODES = new Set(['40001', '40P01']);
  * migrations applied at open, and transactions that write their events last.
  */
 export class Store {
+  /** The query layer, for store/ code (see {@link SQL}). */
+  readonly [SQL]: SqlHandle;
   private readonly committedListeners = new Set<(events: StoredEvent[]) => void>();
   private readonly unitEventsHooks = new Set<UnitEventsHook>();
   private beforeClose: (() => Promise<void>) | undefined;
@@ -131,12 +137,15 @@ export class Store {
   private commitObserver: CommitObserver | null = null;
 
   private constructor(
+    /** The query layer: for store/ code and tests only (a guard test keeps the rest out). */
     readonly db: Kysely<Database>,
     readonly dialect: Dialect,
     readonly description: string,
     private readonly clock: () => number,
     private readonly databaseUrl: string | null = null,
-  ) {}
+  ) {
+    this[SQL] = { db, dialect };
+  }
 
   /**
    * Opens (and migrates) the store at a location.
@@ -308,8 +317,7 @@ export class Store {
     const finalWrites: (() => PreparedQuery[])[] = [];
     const now = this.clock();
     const tx: Tx = {
-      db: trx,
-      dialect: this.dialect,
+      [SQL]: { db: trx, dialect: this.dialect },
       now,
       emit: (event) => events.push(event),
       afterCommit: (callback) => callbacks.push(callback),

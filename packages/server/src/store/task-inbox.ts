@@ -2,6 +2,7 @@ import type { RunState } from '@airlock/core';
 import { sql } from 'kysely';
 import { type PreparedQuery, readAhead, runPrepared } from './prepared.js';
 import type { TaskTable } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 import { stateLiteral } from './tasks.js';
 
@@ -81,7 +82,7 @@ function visibleTaskQuery(tx: Tx, address: RowAddress): PreparedQuery {
   return {
     key: 'tasks.visible',
     build: (p) =>
-      tx.db
+      tx[SQL].db
         .selectFrom('tasks')
         .innerJoin('runs', 'runs.id', 'tasks.run_id')
         .selectAll('tasks')
@@ -97,7 +98,7 @@ function visibleTaskQuery(tx: Tx, address: RowAddress): PreparedQuery {
 /** Reads a row an executor addresses (none, or one). */
 export async function readVisibleTask(tx: Tx, address: RowAddress): Promise<VisibleRow[]> {
   const { key, build, values } = visibleTaskQuery(tx, address);
-  return (await runPrepared<VisibleRow>(tx.db, tx.dialect, key, build, values)).rows;
+  return (await runPrepared<VisibleRow>(tx[SQL].db, tx[SQL].dialect, key, build, values)).rows;
 }
 
 /**
@@ -108,7 +109,7 @@ export function readVisibleTaskAhead(
   tx: Tx,
   address: RowAddress,
 ): Promise<VisibleRow[]> | undefined {
-  return readAhead<VisibleRow>(tx.db, tx.dialect, visibleTaskQuery(tx, address));
+  return readAhead<VisibleRow>(tx[SQL].db, tx[SQL].dialect, visibleTaskQuery(tx, address));
 }
 
 /**
@@ -122,7 +123,7 @@ export async function claimCandidates(
 ): Promise<TaskWithRun[]> {
   const app = owner.applicationId;
   return (
-    tx.db
+    tx[SQL].db
       .selectFrom('tasks')
       .selectAll('tasks')
       // Rows of ended runs are canceled at the end; the state machine checks the run anyway.
@@ -160,7 +161,7 @@ export async function claimCandidates(
       )
       .orderBy('tasks.created_at')
       .limit(8)
-      .$if(tx.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
+      .$if(tx[SQL].dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
       .execute()
   );
 }

@@ -2,6 +2,7 @@ import type { TaskState } from '@airlock/core';
 import { type RawBuilder, sql } from 'kysely';
 import type { Reader } from './reader.js';
 import type { TaskTable } from './schema.js';
+import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
 /**
@@ -87,7 +88,7 @@ export async function findTask(
   runId: string,
   key: string,
 ): Promise<TaskTable | undefined> {
-  return reader.db
+  return reader[SQL].db
     .selectFrom('tasks')
     .selectAll()
     .where('run_id', '=', runId)
@@ -102,7 +103,7 @@ export async function findTaskBySource(
   source: string,
   options: { runnableOnly?: boolean } = {},
 ): Promise<TaskTable | undefined> {
-  return reader.db
+  return reader[SQL].db
     .selectFrom('tasks')
     .selectAll()
     .where('run_id', '=', runId)
@@ -117,7 +118,7 @@ export async function findTaskBySource(
  * Unordered.
  */
 export async function listFedTasks(reader: Reader, runId: string): Promise<TaskTable[]> {
-  return reader.db
+  return reader[SQL].db
     .selectFrom('tasks')
     .selectAll()
     .where('run_id', '=', runId)
@@ -136,7 +137,7 @@ export async function listRoundModelTasks(
   runId: string,
   round: number,
 ): Promise<TaskTable[]> {
-  return reader.db
+  return reader[SQL].db
     .selectFrom('tasks')
     .selectAll()
     .where('run_id', '=', runId)
@@ -151,7 +152,7 @@ export async function setTaskDeadline(
   reader: Reader,
   row: Pick<TaskTable, 'run_id' | 'key' | 'deadline_at'>,
 ): Promise<void> {
-  await reader.db
+  await reader[SQL].db
     .updateTable('tasks')
     .set({ deadline_at: row.deadline_at })
     .where('run_id', '=', row.run_id)
@@ -171,7 +172,7 @@ export async function rewriteParkedCall(
     'run_id' | 'key' | 'tool_input' | 'resolved_tool_name' | 'decision' | 'effect_profile'
   >,
 ): Promise<boolean> {
-  const result = await tx.db
+  const result = await tx[SQL].db
     .updateTable('tasks')
     .set({
       tool_input: row.tool_input,
@@ -195,7 +196,7 @@ export async function clearAddressee(
   tx: Tx,
   options: { addressee: string; states: readonly TaskState[] },
 ): Promise<Pick<TaskTable, 'workspace_id' | 'run_id' | 'key' | 'state'>[]> {
-  return tx.db
+  return tx[SQL].db
     .updateTable('tasks')
     .set({ addressee: null, updated_at: tx.now })
     .where('addressee', '=', options.addressee)

@@ -1,7 +1,5 @@
-import { join } from 'node:path';
 import { createClient, type Workspace } from '@airlock/sdk';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   axeViolations,
@@ -10,10 +8,10 @@ import {
   collectConsoleErrors,
   LAUNCH_ARGS,
   mountInbox,
-  repoRoot,
   saveScreenshot,
 } from '../support/browser.js';
 import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { ensureInboxBuilt } from './inbox-build.js';
 
 /** A full day of approvals: a large backlog, the keyboard, bulk actions, diffs, a phone. */
 describe.skipIf(browserSkipReason !== null)(
@@ -64,10 +62,7 @@ describe.skipIf(browserSkipReason !== null)(
     }
 
     beforeAll(async () => {
-      await build({
-        configFile: join(repoRoot, 'packages', 'inbox', 'vite.config.ts'),
-        logLevel: 'warn',
-      });
+      await ensureInboxBuilt();
       kernel = await startTestKernel();
       mountInbox(kernel);
       ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(

@@ -52,6 +52,14 @@ describe('the package graph', () => {
     expect(edges(byName.get('@airlock/sdk')!, names)).toEqual(['@airlock/core']);
   });
 
+  it('lets no published package depend on the server (the kernel is a leaf; its CLI uses the SDK)', () => {
+    const dependents = packages
+      .filter((p) => !p.private && edges(p, names).includes('@airlock/server'))
+      .map((p) => p.name);
+    expect(dependents).toEqual([]);
+    expect(edges(byName.get('@airlock/server')!, names)).toContain('@airlock/sdk');
+  });
+
   it('publishes nothing that depends on a private package', () => {
     const privates = new Set(packages.filter((p) => p.private).map((p) => p.name));
     const leaks = packages

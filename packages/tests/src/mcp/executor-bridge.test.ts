@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ApprovalRule, ScriptedRound } from '@airlock/core';
 import { type ExecutorBridge, KernelApi, startExecutorBridge } from '@airlock/mcp';
 import { createClient, type TaskView } from '@airlock/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +16,7 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
   let kernel: TestKernel;
   let bridge: ExecutorBridge;
   let dir: string;
-  const rules = [
+  const rules: ApprovalRule[] = [
     { tool: 'fs__read_*|fs__list_*|memory__read_graph', verdict: 'allow' },
     { tool: 'memory__create_entities', verdict: 'allow' },
     { tool: 'fs__write_file', verdict: 'ask' },
@@ -45,7 +46,7 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
       kernel.workspace.id,
     );
 
-  async function turn(rounds: unknown[]) {
+  async function turn(rounds: ScriptedRound[]) {
     const agent = new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent });
     const conversation = await agent.createConversation();
     return agent.startTurn(conversation.id, {

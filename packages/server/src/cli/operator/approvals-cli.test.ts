@@ -1,39 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
-import { backends } from '../../testing/stores.js';
+import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
 
-const run = promisify(execFile);
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../../cli.ts');
-const sqlite = (await backends()).find((backend) => backend.name === 'sqlite')!;
+const sqlite = await sqliteBackend();
+const airlock = (d: Deployment, args: string[], token: string) =>
+  runOperatorCli(d, args, { token });
 
-/** Runs the real `airlock` CLI in a child process; returns its exit code and output. */
-async function airlock(d: Deployment, args: string[], token: string) {
-  const env = {
-    ...process.env,
-    AIRLOCK_URL: d.url,
-    AIRLOCK_TOKEN: token,
-    AIRLOCK_WORKSPACE: d.workspaceId,
-  };
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', cli, ...args],
-      { env },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-// Each step starts the CLI in a child process (tsx): slow on a loaded machine, so a wide bound.
+// Each step starts the CLI in a child process: slow on a loaded machine, so a wide bound.
 describe('airlock approvals, tokens label and decisions progress', { timeout: 180_000 }, () => {
   let d: Deployment;
   let dir: string;

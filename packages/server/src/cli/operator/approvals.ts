@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { validateApprovalPolicy } from '@airlock/core';
+import {
+  type ApprovalPolicy,
+  type ApprovalPolicyView,
+  validateApprovalPolicy,
+} from '@airlock/core';
 import {
   CONNECTION_HELP,
-  callKernel,
   connectionFrom,
   OperatorError,
   parseOperatorArgs,
   print,
-  workspacePath,
 } from './connection.js';
 
 /** `airlock approvals --help` */
@@ -26,18 +28,14 @@ credential.
 
 ${CONNECTION_HELP}`;
 
-interface PolicyView {
-  policy: { rules?: unknown[]; groups?: Record<string, unknown[]>; no_self_approval?: boolean };
-  version: number;
-  updated_by: string | null;
-}
-
-function describePolicy(view: PolicyView): string[] {
+function describePolicy(view: ApprovalPolicyView): string[] {
   if (view.version === 0) return ['no approval policy: one approval by any member decides a call'];
-  const groups = Object.entries(view.policy.groups ?? {});
+  // The kernel stores only a policy that passed core's validation.
+  const policy = view.policy as ApprovalPolicy;
+  const groups = Object.keys(policy.groups ?? {});
   return [
     `approval policy version ${view.version} (by ${view.updated_by ?? 'nobody'})`,
-    `  ${groups.length} group(s), ${(view.policy.rules ?? []).length} rule(s), no_self_approval ${view.policy.no_self_approval === true}`,
+    `  ${groups.length} group(s), ${(policy.rules ?? []).length} rule(s), no_self_approval ${policy.no_self_approval === true}`,
   ];
 }
 
@@ -77,10 +75,11 @@ export async function approvals(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const connection = connectionFrom(values);
-  const path = `${workspacePath(connection)}/approval_policy`;
   switch (verb) {
     case 'show': {
-      const body = await callKernel<PolicyView>(connection, 'GET', path);
+      const body = await connection.call('approvalPolicy.get', {
+        workspace_id: connection.workspace,
+      });
       print(connection, body, () => [
         ...describePolicy(body),
         JSON.stringify(body.policy, null, 2),
@@ -93,7 +92,8 @@ export async function approvals(argv: string[]): Promise<number> {
       if (version !== undefined && !Number.isInteger(version)) {
         throw new OperatorError('airlock approvals set: --version is a whole number', 2);
       }
-      const body = await callKernel<PolicyView>(connection, 'PUT', path, {
+      const body = await connection.call('approvalPolicy.replace', {
+        workspace_id: connection.workspace,
         policy,
         ...(version === undefined ? {} : { expected_version: version }),
       });

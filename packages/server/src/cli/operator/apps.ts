@@ -1,11 +1,9 @@
 import {
   CONNECTION_HELP,
-  callKernel,
   connectionFrom,
   OperatorError,
   parseOperatorArgs,
   print,
-  workspacePath,
 } from './connection.js';
 
 /** `airlock apps --help` */
@@ -21,13 +19,6 @@ one fences its credentials at once and stops its running runs.
 
 ${CONNECTION_HELP}`;
 
-interface Application {
-  id: string;
-  name: string;
-  created_at: number;
-  removed_at: number | null;
-}
-
 /** Runs `airlock apps ...`; returns the exit code. */
 export async function apps(argv: string[]): Promise<number> {
   const { values, positionals } = parseOperatorArgs(argv, {});
@@ -37,20 +28,19 @@ export async function apps(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const connection = connectionFrom(values);
-  const base = `${workspacePath(connection)}/agent_applications`;
+  const workspace_id = connection.workspace;
   switch (verb) {
     case 'create': {
       if (!target) throw new OperatorError('airlock apps create: give <name>', 2);
-      const made = await callKernel<Application>(connection, 'POST', base, { name: target });
+      const made = await connection.call('agentApplications.create', {
+        workspace_id,
+        name: target,
+      });
       print(connection, made, () => [`created agent application ${made.id} (${made.name})`]);
       return 0;
     }
     case 'list': {
-      const listed = await callKernel<{ agent_applications: Application[] }>(
-        connection,
-        'GET',
-        base,
-      );
+      const listed = await connection.call('agentApplications.list', { workspace_id });
       print(connection, listed, () =>
         listed.agent_applications.length === 0
           ? ['no agent applications']
@@ -62,12 +52,10 @@ export async function apps(argv: string[]): Promise<number> {
     }
     case 'remove': {
       if (!target) throw new OperatorError('airlock apps remove: give <application-id>', 2);
-      const removed = await callKernel<{ stopping_run_ids: string[] }>(
-        connection,
-        'POST',
-        `${base}/${encodeURIComponent(target)}/remove`,
-        {},
-      );
+      const removed = await connection.call('agentApplications.remove', {
+        workspace_id,
+        agent_application_id: target,
+      });
       print(connection, removed, () => [
         `removed ${target}; stopping ${removed.stopping_run_ids.length} run(s)`,
       ]);

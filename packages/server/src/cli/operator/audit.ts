@@ -1,12 +1,6 @@
+import { elapsedSince, progressLine } from '@airlock/core';
 import { parseDuration } from '../durations.js';
-import {
-  CONNECTION_HELP,
-  type Connection,
-  connectionFrom,
-  OperatorError,
-  parseOperatorArgs,
-  workspacePath,
-} from './connection.js';
+import { CONNECTION_HELP, connectionFrom, OperatorError, parseOperatorArgs } from './connection.js';
 
 /** `airlock audit --help` */
 export const AUDIT_HELP = `Usage:
@@ -57,40 +51,40 @@ export async function audit(argv: string[]): Promise<number> {
   if (!Number.isSafeInteger(after) || after < 0) {
     throw new OperatorError('--after wants a nonnegative sequence number', 2);
   }
-  const base =
-    typeof values.run === 'string'
-      ? `${workspacePath(connection)}/runs/${encodeURIComponent(values.run)}/audit`
-      : `${workspacePath(connection)}/audit`;
-  for (;;) {
-    const query = new URLSearchParams({ after: String(after), limit: String(PAGE) });
-    if (since !== null && typeof values.run !== 'string') query.set('since', String(since));
-    const lines = await fetchLines(connection, `${base}?${query}`);
-    for (const line of lines) process.stdout.write(`${line}\n`);
-    if (lines.length < PAGE) return 0;
-    after = (JSON.parse(lines.at(-1)!) as { seq: number }).seq;
-  }
-}
-
-/** GETs a JSON-lines answer; a failure is reported the way every operator command reports it. */
-async function fetchLines(connection: Connection, path: string): Promise<string[]> {
-  let response: Response;
+  const workspace_id = connection.workspace;
+  const run = typeof values.run === 'string' ? values.run : null;
+  // A count on the terminal while the lines go to a file or a pipe; never over the lines themselves.
+  const startedAt = Date.now();
+  const progress = progressLine(
+    {
+      isTTY: process.stderr.isTTY === true && process.stdout.isTTY !== true,
+      write: (text) => process.stderr.write(text),
+    },
+    process.env,
+    'airlock audit export',
+  );
+  let written = 0;
   try {
-    response = await fetch(`${connection.url}${path}`, {
-      headers: { authorization: `Bearer ${connection.token}` },
-    });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-    throw new OperatorError(`cannot reach the kernel at ${connection.url} (${cause})`, 1);
+    for (;;) {
+      const page = { workspace_id, after, limit: PAGE };
+      const { records } =
+        run === null
+          ? await connection.call('audit.export', {
+              ...page,
+              ...(since === null ? {} : { since }),
+            })
+          : await connection.call('audit.run', { ...page, run_id: run });
+      // One record a line; stringifying what the kernel's JSON lines parsed to gives back its text.
+      for (const record of records)
+        process.stdout.write(`${JSON.stringify(record)}
+`);
+      written += records.length;
+      progress.update(`${written} decisions written, ${elapsedSince(startedAt)}`, true);
+      const last = records.at(-1);
+      if (records.length < PAGE || last === undefined) return 0;
+      after = last.seq;
+    }
+  } finally {
+    progress.done();
   }
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as {
-      error?: { code?: string; detail?: string };
-    } | null;
-    throw new OperatorError(
-      `${body?.error?.code ?? response.status}: ${body?.error?.detail ?? response.statusText}`,
-      1,
-      body?.error?.code,
-    );
-  }
-  return (await response.text()).split('\n').filter((line) => line !== '');
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { type Call, createClient, isAirlockError, isConnectionError } from '@airlock/sdk';
 
 /** Where and as whom an operator command talks to a running kernel. */
 export interface Connection {
@@ -6,6 +7,11 @@ export interface Connection {
   readonly token: string;
   readonly workspace: string;
   readonly json: boolean;
+  /**
+   * Calls an operation of the kernel through the SDK, typed by its contract.
+   * @throws AirlockError when the kernel refuses; OperatorError (exit 1) when it cannot be reached.
+   */
+  readonly call: Call;
 }
 
 /** A failure the operator reads as one line; `status` is the exit code. */
@@ -13,7 +19,6 @@ export class OperatorError extends Error {
   constructor(
     message: string,
     readonly status: number,
-    readonly code?: string,
   ) {
     super(message);
   }
@@ -78,54 +83,34 @@ export function connectionFrom(values: {
   if (typeof workspace !== 'string' || workspace === '') {
     throw new OperatorError('no workspace: pass --workspace or set AIRLOCK_WORKSPACE', 2);
   }
-  return { url, token, workspace, json: values.json === true };
+  return { url, token, workspace, json: values.json === true, call: callerOf(url, token) };
 }
 
-/** Calls the kernel's REST API; returns the parsed body or throws an OperatorError with the server's code. */
-export async function callKernel<T>(
-  connection: Connection,
-  method: 'GET' | 'POST' | 'PUT',
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(`${connection.url}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${connection.token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-    throw new OperatorError(`cannot reach the kernel at ${connection.url} (${cause})`, 1);
-  }
-  const text = await response.text();
-  let parsed: unknown = null;
-  try {
-    parsed = text === '' ? null : JSON.parse(text);
-  } catch {
-    throw new OperatorError(
-      `the kernel answered ${response.status} with a body that is not JSON`,
-      1,
-    );
-  }
-  if (!response.ok) {
-    const error = (parsed as { error?: { code?: string; detail?: string } } | null)?.error;
-    throw new OperatorError(
-      `${error?.code ?? response.status}: ${error?.detail ?? response.statusText}`,
-      1,
-      error?.code,
-    );
-  }
-  return parsed as T;
+/** The SDK's call, with an unreachable kernel told the way an operator reads it. */
+function callerOf(url: string, token: string): Call {
+  const client = createClient({ url, token });
+  return async (operation, input, options) => {
+    try {
+      return await client.call(operation, input, options);
+    } catch (error) {
+      if (!isConnectionError(error)) throw error;
+      const cause = error.cause as { cause?: { code?: string }; message?: string } | undefined;
+      const reason = cause?.cause?.code ?? cause?.message ?? error.detail;
+      throw new OperatorError(`cannot reach the kernel at ${url} (${reason})`, 1);
+    }
+  };
 }
 
-/** The REST prefix of the connection's workspace. */
-export function workspacePath(connection: Connection): string {
-  return `/api/v1/workspaces/${encodeURIComponent(connection.workspace)}`;
+/**
+ * How a failure of an operator command reads on stderr, and its exit code:
+ * an operator error as it says (its own code); a refusal of the kernel as
+ * `code: detail` with the server's stable code (exit 1); anything else by
+ * its message (exit 1).
+ */
+export function describeFailure(error: unknown): { message: string; exitCode: number } {
+  if (error instanceof OperatorError) return { message: error.message, exitCode: error.status };
+  if (isAirlockError(error)) return { message: `${error.code}: ${error.detail}`, exitCode: 1 };
+  return { message: (error as Error).message, exitCode: 1 };
 }
 
 /** Prints a value as JSON or as the lines a person reads. */

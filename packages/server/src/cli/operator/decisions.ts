@@ -1,12 +1,11 @@
+import type { JsonValue, TaskView } from '@airlock/core';
 import {
   CONNECTION_HELP,
   type Connection,
-  callKernel,
   connectionFrom,
   OperatorError,
   parseOperatorArgs,
   print,
-  workspacePath,
 } from './connection.js';
 
 /** `airlock decisions --help` */
@@ -25,20 +24,7 @@ refuses it (edit_refused) if a rule would. Needs a member credential.
 
 ${CONNECTION_HELP}`;
 
-interface DecisionRow {
-  key: string;
-  run_id: string;
-  kind: string;
-  state: string;
-  tool_name: string;
-  tool_input?: unknown;
-  prompt?: string | null;
-  options?: string[] | null;
-  deadline_at: number | null;
-  approvals?: { required: number; received: { principal: string; name: string | null }[] };
-}
-
-function progressLine(row: DecisionRow): string[] {
+function progressLine(row: TaskView): string[] {
   const progress = row.approvals;
   if (!progress || row.state !== 'needs_approval') return [];
   const who = progress.received.map((r) => r.name ?? r.principal);
@@ -47,7 +33,7 @@ function progressLine(row: DecisionRow): string[] {
   ];
 }
 
-function describeRow(row: DecisionRow): string[] {
+function describeRow(row: TaskView): string[] {
   const deadline = row.deadline_at ? new Date(row.deadline_at).toISOString() : 'none';
   const what =
     row.state === 'awaiting_input'
@@ -60,20 +46,21 @@ function describeRow(row: DecisionRow): string[] {
   ];
 }
 
-function taskPath(
+/** The row a verb names, or a usage error (exit 2) when the command left it out. */
+function taskOf(
   connection: Connection,
   runId: string | undefined,
   taskKey: string | undefined,
   verb: string,
-): string {
+): { workspace_id: string; run_id: string; task_key: string } {
   if (!runId || !taskKey)
     throw new OperatorError(`airlock decisions ${verb}: give <run-id> <task-key>`, 2);
-  return `${workspacePath(connection)}/runs/${encodeURIComponent(runId)}/tasks/${encodeURIComponent(taskKey)}/${verb}`;
+  return { workspace_id: connection.workspace, run_id: runId, task_key: taskKey };
 }
 
-function parseInput(text: string): unknown {
+function parseInput(text: string): JsonValue {
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as JsonValue;
   } catch {
     throw new OperatorError('airlock decisions approve: --input is the edited input as JSON', 2);
   }
@@ -96,11 +83,7 @@ export async function decisions(argv: string[]): Promise<number> {
   const connection = connectionFrom(values);
   switch (verb) {
     case 'list': {
-      const body = await callKernel<{ decisions: DecisionRow[] }>(
-        connection,
-        'GET',
-        `${workspacePath(connection)}/decisions`,
-      );
+      const body = await connection.call('decisions.list', { workspace_id: connection.workspace });
       print(connection, body, () =>
         body.decisions.length === 0
           ? ['nothing is waiting for a person']
@@ -109,12 +92,10 @@ export async function decisions(argv: string[]): Promise<number> {
       return 0;
     }
     case 'approve': {
-      const body = await callKernel<DecisionRow>(
-        connection,
-        'POST',
-        taskPath(connection, runId, taskKey, 'approve'),
-        typeof values.input === 'string' ? { tool_input: parseInput(values.input) } : {},
-      );
+      const body = await connection.call('decisions.approve', {
+        ...taskOf(connection, runId, taskKey, 'approve'),
+        ...(typeof values.input === 'string' ? { tool_input: parseInput(values.input) } : {}),
+      });
       print(connection, body, () =>
         body.state === 'needs_approval'
           ? [`approval recorded for ${runId} ${taskKey}`, ...progressLine(body)]
@@ -123,32 +104,27 @@ export async function decisions(argv: string[]): Promise<number> {
       return 0;
     }
     case 'deny': {
-      const request = typeof values.reason === 'string' ? { reason: values.reason } : {};
-      const body = await callKernel(
-        connection,
-        'POST',
-        taskPath(connection, runId, taskKey, 'deny'),
-        request,
-      );
+      const body = await connection.call('decisions.deny', {
+        ...taskOf(connection, runId, taskKey, 'deny'),
+        ...(typeof values.reason === 'string' ? { reason: values.reason } : {}),
+      });
       print(connection, body, () => [`denied ${runId} ${taskKey}`]);
       return 0;
     }
     case 'answer': {
-      if (typeof values.content !== 'string' && !values.decline) {
+      const content = values.content;
+      if (typeof content !== 'string' && !values.decline) {
         throw new OperatorError('airlock decisions answer: give --content <text> or --decline', 2);
       }
-      const request = {
-        ...(values.decline ? { outcome: 'failed' } : { content: values.content }),
+      const body = await connection.call('decisions.resolve', {
+        ...taskOf(connection, runId, taskKey, 'answer'),
+        ...(values.decline || typeof content !== 'string'
+          ? { outcome: 'failed' as const }
+          : { content }),
         ...(typeof values['resolution-token'] === 'string'
           ? { resolution_token: values['resolution-token'] }
           : {}),
-      };
-      const body = await callKernel(
-        connection,
-        'POST',
-        taskPath(connection, runId, taskKey, 'resolution'),
-        request,
-      );
+      });
       print(connection, body, () => [`answered ${runId} ${taskKey}`]);
       return 0;
     }

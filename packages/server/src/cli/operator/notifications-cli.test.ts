@@ -1,7 +1,3 @@
-import { execFile } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../testing/harness.js';
 import {
@@ -10,29 +6,11 @@ import {
   type NotifyDeployment,
   startReceiver,
 } from '../../testing/notify-kit.js';
-import { backends } from '../../testing/stores.js';
+import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
 
-const run = promisify(execFile);
-// The built CLI (`pnpm test` builds first): starting it costs no TypeScript transform.
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../../../dist/cli.js');
-const sqlite = (await backends()).find((backend) => backend.name === 'sqlite')!;
+const sqlite = await sqliteBackend();
 const SECRET = `whsec_${Buffer.alloc(32, 4).toString('base64')}`;
-
-async function airlock(d: NotifyDeployment, args: string[]) {
-  const env = {
-    ...process.env,
-    AIRLOCK_URL: d.url,
-    AIRLOCK_TOKEN: d.tokens.member,
-    AIRLOCK_WORKSPACE: d.workspaceId,
-  };
-  try {
-    const { stdout, stderr } = await run(process.execPath, [cli, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
+const airlock = (d: NotifyDeployment, args: string[]) => runOperatorCli(d, args);
 
 describe('airlock notifications list|redeliver against a running kernel', () => {
   let d: NotifyDeployment;

@@ -1,11 +1,10 @@
+import type { DeliveryView } from '@airlock/core';
 import {
   CONNECTION_HELP,
-  callKernel,
   connectionFrom,
   OperatorError,
   parseOperatorArgs,
   print,
-  workspacePath,
 } from './connection.js';
 
 /** `airlock notifications --help` */
@@ -19,19 +18,7 @@ its channel is fixed. Needs a member credential.
 
 ${CONNECTION_HELP}`;
 
-interface DeliveryRow {
-  id: string;
-  run_id: string;
-  task_key: string | null;
-  event_type: string;
-  channel: string;
-  channel_kind: string;
-  state: string;
-  attempts: number;
-  last_error: string | null;
-}
-
-function describeRow(row: DeliveryRow): string[] {
+function describeRow(row: DeliveryView): string[] {
   const lines = [
     `${row.id}  ${row.state}  ${row.channel} (${row.channel_kind})  ${row.event_type}  ${row.run_id}${row.task_key ? ` ${row.task_key}` : ''}  attempts ${row.attempts}`,
   ];
@@ -54,16 +41,15 @@ export async function notifications(argv: string[]): Promise<number> {
   const connection = connectionFrom(values);
   switch (verb) {
     case 'list': {
-      const query = new URLSearchParams();
-      if (typeof values.state === 'string') query.set('state', values.state);
-      if (typeof values.run === 'string') query.set('run_id', values.run);
-      if (typeof values.limit === 'string') query.set('limit', values.limit);
-      const suffix = query.size > 0 ? `?${query}` : '';
-      const body = await callKernel<{ deliveries: DeliveryRow[] }>(
-        connection,
-        'GET',
-        `${workspacePath(connection)}/notifications${suffix}`,
-      );
+      const body = await connection.call('notifications.list', {
+        workspace_id: connection.workspace,
+        // Checked by the kernel, which names a wrong state or limit (invalid_input).
+        ...(typeof values.state === 'string'
+          ? { state: values.state as DeliveryView['state'] }
+          : {}),
+        ...(typeof values.run === 'string' ? { run_id: values.run } : {}),
+        ...(typeof values.limit === 'string' ? { limit: values.limit } : {}),
+      });
       print(connection, body, () =>
         body.deliveries.length === 0 ? ['no notifications'] : body.deliveries.flatMap(describeRow),
       );
@@ -71,12 +57,10 @@ export async function notifications(argv: string[]): Promise<number> {
     }
     case 'redeliver': {
       if (!id) throw new OperatorError('airlock notifications redeliver: give <delivery-id>', 2);
-      const body = await callKernel<DeliveryRow>(
-        connection,
-        'POST',
-        `${workspacePath(connection)}/notifications/${encodeURIComponent(id)}/redeliver`,
-        {},
-      );
+      const body = await connection.call('notifications.redeliver', {
+        workspace_id: connection.workspace,
+        delivery_id: id,
+      });
       print(connection, body, () => [`${body.id} is due again now (${body.channel})`]);
       return 0;
     }

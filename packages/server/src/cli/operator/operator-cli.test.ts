@@ -1,37 +1,13 @@
-import { execFile } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
-import { backends } from '../../testing/stores.js';
+import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
 
-const run = promisify(execFile);
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../../cli.ts');
-const sqlite = (await backends()).find((backend) => backend.name === 'sqlite')!;
+const sqlite = await sqliteBackend();
+const airlock = (d: Deployment, args: string[], token?: string) =>
+  runOperatorCli(d, args, token === undefined ? {} : { token });
 
-/** Runs the real `airlock` CLI in a child process; returns its exit code and output. */
-async function airlock(d: Deployment, args: string[], token = d.tokens.member) {
-  const env = {
-    ...process.env,
-    AIRLOCK_URL: d.url,
-    AIRLOCK_TOKEN: token,
-    AIRLOCK_WORKSPACE: d.workspaceId,
-  };
-  try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', cli, ...args],
-      { env },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-describe('operator CLI against a running kernel', () => {
+// Each step starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
   let d: Deployment;
   let runId: string;
 
@@ -108,6 +84,37 @@ describe('operator CLI against a running kernel', () => {
     expect(stopped.code).toBe(0);
     const after = await d.member.get(`${d.ws}/runs/${runId}`);
     expect(after.body.state).not.toBe('running');
+  });
+
+  it("exports one run's decisions as the very JSON lines the REST route answers", async () => {
+    const exported = await airlock(d, ['audit', 'export', '--run', runId]);
+    expect(exported.code).toBe(0);
+    const raw = await fetch(`${d.url}${d.ws}/runs/${runId}/audit`, {
+      headers: { authorization: `Bearer ${d.tokens.member}` },
+    });
+    expect(exported.stdout).toBe(await raw.text());
+    const lines = exported.stdout.split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ run_id: runId });
+  });
+
+  it('reads and sets retention, keeping the windows a set leaves out', async () => {
+    const before = await airlock(d, ['retention', 'get']);
+    expect(before.code).toBe(0);
+    expect(before.stdout).toContain('events  forever');
+    const set = await airlock(d, ['retention', 'set', '--events', '12w', '--json']);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({
+      events_days: 84,
+      runs_days: null,
+      audit_days: null,
+    });
+    const again = await airlock(d, ['retention', 'set', '--audit', '1y']);
+    expect(again.stdout).toContain('events  84 days');
+    expect(again.stdout).toContain('audit   365 days');
+    const bad = await airlock(d, ['retention', 'set', '--runs', '0']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^airlock retention set: --runs wants an age/);
   });
 
   it('creates a token through the kernel that works, and revokes it so it stops working', async () => {

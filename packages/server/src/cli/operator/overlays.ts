@@ -1,15 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type OverlayScope, OverlayScopeSchema, validateOverlayDocument } from '@airlock/core';
+import {
+  type OverlayScope,
+  OverlayScopeSchema,
+  type OverlayView,
+  validateOverlayDocument,
+} from '@airlock/core';
 import {
   CONNECTION_HELP,
-  type Connection,
-  callKernel,
   connectionFrom,
   OperatorError,
   parseOperatorArgs,
   print,
-  workspacePath,
 } from './connection.js';
 
 /** The repository file a project overlay document is kept in, under review. */
@@ -33,15 +35,6 @@ default the current directory; or --file) and, with --trust, trusts what it
 wrote. Needs a member credential.
 
 ${CONNECTION_HELP}`;
-
-interface OverlayView {
-  scope: string;
-  owner_id: string;
-  groups: { ruleSetId: string; rules: unknown[] }[];
-  digest: string;
-  trusted_digest: string | null;
-  active: boolean;
-}
 
 function describeOverlay(view: OverlayView): string[] {
   const trust =
@@ -92,10 +85,6 @@ export function readOverlayFile(path: string, scope: OverlayScope): unknown[] {
   return validated.value;
 }
 
-function overlayPath(connection: Connection, scope: OverlayScope, owner: string): string {
-  return `${workspacePath(connection)}/overlays/${scope}/${encodeURIComponent(owner)}`;
-}
-
 function need(value: string | boolean | undefined, what: string): string {
   if (typeof value !== 'string' || value === '') {
     throw new OperatorError(`airlock overlays: give ${what}`, 2);
@@ -118,33 +107,34 @@ export async function overlays(argv: string[]): Promise<number> {
   }
   const connection = connectionFrom(values);
   const show = (view: OverlayView) => print(connection, view, () => describeOverlay(view));
+  const workspace_id = connection.workspace;
   switch (verb) {
     case 'show': {
       const scope = scopeOf(first);
-      show(
-        await callKernel(
-          connection,
-          'GET',
-          overlayPath(connection, scope, need(second, '<owner>')),
-        ),
-      );
+      const owner_id = need(second, '<owner>');
+      show(await connection.call('overlays.get', { workspace_id, scope, owner_id }));
       return 0;
     }
     case 'replace': {
       const scope = scopeOf(first);
       const groups = readOverlayFile(need(values.file, '--file <path>'), scope);
-      const path = overlayPath(connection, scope, need(second, '<owner>'));
-      const body = { expected_digest: need(values.digest, '--digest <digest-you-read>'), groups };
-      show(await callKernel(connection, 'PUT', path, body));
+      const owner_id = need(second, '<owner>');
+      const expected_digest = need(values.digest, '--digest <digest-you-read>');
+      show(
+        await connection.call('overlays.replace', {
+          workspace_id,
+          scope,
+          owner_id,
+          expected_digest,
+          groups,
+        }),
+      );
       return 0;
     }
     case 'trust': {
-      const path = `${overlayPath(connection, 'project', need(first, '<agent-application-id>'))}/trust`;
-      show(
-        await callKernel(connection, 'POST', path, {
-          digest: need(values.digest, '--digest <digest>'),
-        }),
-      );
+      const owner_id = need(first, '<agent-application-id>');
+      const digest = need(values.digest, '--digest <digest>');
+      show(await connection.call('overlays.trust', { workspace_id, owner_id, digest }));
       return 0;
     }
     case 'load': {
@@ -154,14 +144,21 @@ export async function overlays(argv: string[]): Promise<number> {
           : join(typeof values.repo === 'string' ? values.repo : '.', PROJECT_OVERLAY_FILE),
         'project',
       );
-      const path = overlayPath(connection, 'project', need(first, '<agent-application-id>'));
-      const current = await callKernel<OverlayView>(connection, 'GET', path);
-      let view = await callKernel<OverlayView>(connection, 'PUT', path, {
+      const project = {
+        workspace_id,
+        scope: 'project' as const,
+        owner_id: need(first, '<agent-application-id>'),
+      };
+      const current = await connection.call('overlays.get', project);
+      let view = await connection.call('overlays.replace', {
+        ...project,
         expected_digest: current.digest,
         groups,
       });
       if (values.trust) {
-        view = await callKernel<OverlayView>(connection, 'POST', `${path}/trust`, {
+        view = await connection.call('overlays.trust', {
+          workspace_id,
+          owner_id: project.owner_id,
           digest: view.digest,
         });
       }

@@ -1,12 +1,10 @@
 import { RETENTION_MAX_DAYS, type RetentionPolicyView } from '@airlock/core';
 import {
   CONNECTION_HELP,
-  callKernel,
   connectionFrom,
   OperatorError,
   parseOperatorArgs,
   print,
-  workspacePath,
 } from './connection.js';
 
 /** `airlock retention --help` */
@@ -78,13 +76,14 @@ export async function retention(argv: string[]): Promise<number> {
     throw new OperatorError('airlock retention set: give --events, --runs or --audit', 2);
   }
   const connection = connectionFrom(values);
-  const path = `${workspacePath(connection)}/retention`;
-  const current = await callKernel<RetentionPolicyView>(connection, 'GET', path);
+  const workspace_id = connection.workspace;
+  const current = await connection.call('retention.get', { workspace_id });
   if (verb === 'get') {
     print(connection, current, () => describe(current));
     return 0;
   }
-  const updated = await callKernel<RetentionPolicyView>(connection, 'PUT', path, {
+  const updated = await connection.call('retention.put', {
+    workspace_id,
     events_days: current.events_days,
     runs_days: current.runs_days,
     audit_days: current.audit_days,

@@ -1,12 +1,10 @@
-import { RUN_STATES, type RunState } from '@airlock/core';
+import { RUN_STATES, type RunState, type RunView } from '@airlock/core';
 import {
   CONNECTION_HELP,
-  callKernel,
   connectionFrom,
   OperatorError,
   parseOperatorArgs,
   print,
-  workspacePath,
 } from './connection.js';
 
 /** `airlock runs --help` */
@@ -20,29 +18,11 @@ Lists, shows and stops the workspace's runs. Needs a member credential
 
 ${CONNECTION_HELP}`;
 
-interface RunRow {
-  id: string;
-  state: string;
-  approval_mode: string;
-  round: number;
-  attention: { reason: string; blocked_task_keys: string[] }[];
-  final_answer: string | null;
-  created_at: number;
-}
-
-interface TaskRow {
-  key: string;
-  state: string;
-  origin: string;
-  tool_name: string;
-  error?: { code: string; detail: string } | null;
-}
-
 function isRunState(value: string): value is RunState {
   return (RUN_STATES as readonly string[]).includes(value);
 }
 
-function runLine(run: RunRow): string {
+function runLine(run: RunView): string {
   const attention = run.attention
     .map((a) => `${a.reason}: ${a.blocked_task_keys.join(',')}`)
     .join('; ');
@@ -64,30 +44,29 @@ export async function runs(argv: string[]): Promise<number> {
     );
   }
   const connection = connectionFrom(values);
-  const runPath = () => {
+  const run = () => {
     if (!runId) throw new OperatorError(`airlock runs ${verb}: give <run-id>`, 2);
-    return `${workspacePath(connection)}/runs/${encodeURIComponent(runId)}`;
+    return { workspace_id: connection.workspace, run_id: runId };
   };
   switch (verb) {
     case 'list': {
-      const query =
-        typeof values.state === 'string' ? `?state=${encodeURIComponent(values.state)}` : '';
-      const body = await callKernel<{ runs: RunRow[] }>(
-        connection,
-        'GET',
-        `${workspacePath(connection)}/runs${query}`,
-      );
+      const body = await connection.call('runs.list', {
+        workspace_id: connection.workspace,
+        ...(typeof values.state === 'string' && isRunState(values.state)
+          ? { state: values.state }
+          : {}),
+      });
       print(connection, body, () =>
         body.runs.length === 0 ? ['no runs'] : body.runs.map(runLine),
       );
       return 0;
     }
     case 'show': {
-      const run = await callKernel<RunRow>(connection, 'GET', runPath());
-      const tasks = await callKernel<{ tasks: TaskRow[] }>(connection, 'GET', `${runPath()}/tasks`);
-      print(connection, { run, tasks: tasks.tasks }, () => [
-        runLine(run),
-        ...(run.final_answer === null ? [] : [`  answer: ${run.final_answer}`]),
+      const shown = await connection.call('runs.get', run());
+      const tasks = await connection.call('tasks.list', run());
+      print(connection, { run: shown, tasks: tasks.tasks }, () => [
+        runLine(shown),
+        ...(shown.final_answer === null ? [] : [`  answer: ${shown.final_answer}`]),
         ...tasks.tasks.map(
           (task) =>
             `  ${task.key.padEnd(5)} ${task.state.padEnd(15)} ${task.origin.padEnd(6)} ${task.tool_name}${task.error ? ` (${task.error.code}: ${task.error.detail})` : ''}`,
@@ -96,7 +75,7 @@ export async function runs(argv: string[]): Promise<number> {
       return 0;
     }
     case 'stop': {
-      const body = await callKernel<RunRow>(connection, 'POST', `${runPath()}/stop`, {});
+      const body = await connection.call('runs.stop', run());
       print(connection, body, () => [`stopped: ${runLine(body)}`]);
       return 0;
     }

@@ -1,11 +1,10 @@
+import { CredentialKindSchema } from '@airlock/core';
 import {
   CONNECTION_HELP,
-  callKernel,
   connectionFrom,
   OperatorError,
   parseOperatorArgs,
   print,
-  workspacePath,
 } from './connection.js';
 
 /** `airlock tokens --help` */
@@ -28,28 +27,6 @@ instead of the credential id; "label" renames a credential.
 
 ${CONNECTION_HELP}`;
 
-interface CreatedCredential {
-  credential_id: string;
-  kind: string;
-  agent_application_id: string | null;
-  label: string;
-  token: string;
-}
-
-interface ListedCredential {
-  credential_id: string;
-  kind: string;
-  agent_application_id: string | null;
-  label: string;
-  revoked_at: number | null;
-}
-
-interface RevokedCredential {
-  credential_id: string;
-  kind: string;
-  readdressed: { run_id: string; task_key: string }[];
-}
-
 /** Runs `airlock tokens ...`; returns the exit code. */
 export async function tokens(argv: string[]): Promise<number> {
   const { values, positionals } = parseOperatorArgs(argv, {
@@ -67,7 +44,8 @@ export async function tokens(argv: string[]): Promise<number> {
   const connection = connectionFrom(values);
   switch (verb) {
     case 'create': {
-      if (!['agent', 'executor', 'member'].includes(String(values.kind))) {
+      const kind = CredentialKindSchema.safeParse(values.kind);
+      if (!kind.success) {
         throw new OperatorError(
           'airlock tokens create: --kind must be agent, executor or member',
           2,
@@ -79,20 +57,15 @@ export async function tokens(argv: string[]): Promise<number> {
           2,
         );
       }
-      const request = {
-        kind: values.kind,
+      const made = await connection.call('credentials.create', {
+        workspace_id: connection.workspace,
+        kind: kind.data,
         ...(typeof values.application === 'string'
           ? { agent_application_id: values.application }
           : {}),
         ...(values['workspace-level'] ? { agent_application_id: null } : {}),
         ...(typeof values.label === 'string' ? { label: values.label } : {}),
-      };
-      const made = await callKernel<CreatedCredential>(
-        connection,
-        'POST',
-        `${workspacePath(connection)}/credentials`,
-        request,
-      );
+      });
       print(connection, made, () => [
         made.token,
         `(${made.kind} credential ${made.credential_id}${made.agent_application_id ? ` of ${made.agent_application_id}` : ''}; shown once)`,
@@ -100,12 +73,10 @@ export async function tokens(argv: string[]): Promise<number> {
       return 0;
     }
     case 'list': {
-      const query = values.all ? '?include_revoked=true' : '';
-      const listed = await callKernel<{ credentials: ListedCredential[] }>(
-        connection,
-        'GET',
-        `${workspacePath(connection)}/credentials${query}`,
-      );
+      const listed = await connection.call('credentials.list', {
+        workspace_id: connection.workspace,
+        ...(values.all ? { include_revoked: 'true' } : {}),
+      });
       print(connection, listed, () =>
         listed.credentials.map(
           (c) =>
@@ -117,8 +88,10 @@ export async function tokens(argv: string[]): Promise<number> {
     case 'revoke': {
       if (!target)
         throw new OperatorError('airlock tokens revoke: give <credential-id or token>', 2);
-      const path = `${workspacePath(connection)}/credentials/${encodeURIComponent(target)}/revoke`;
-      const revoked = await callKernel<RevokedCredential>(connection, 'POST', path, {});
+      const revoked = await connection.call('credentials.revoke', {
+        workspace_id: connection.workspace,
+        credential_id: target,
+      });
       print(connection, revoked, () => [
         `revoked ${revoked.kind} credential ${revoked.credential_id}`,
         ...revoked.readdressed.map(
@@ -132,8 +105,11 @@ export async function tokens(argv: string[]): Promise<number> {
       if (!target || !name) {
         throw new OperatorError('airlock tokens label: give <credential-id> <name>', 2);
       }
-      const path = `${workspacePath(connection)}/credentials/${encodeURIComponent(target)}/label`;
-      const labeled = await callKernel<ListedCredential>(connection, 'POST', path, { label: name });
+      const labeled = await connection.call('credentials.label', {
+        workspace_id: connection.workspace,
+        credential_id: target,
+        label: name,
+      });
       print(connection, labeled, () => [`${labeled.credential_id} is now "${labeled.label}"`]);
       return 0;
     }

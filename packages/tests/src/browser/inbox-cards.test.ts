@@ -1,77 +1,30 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inboxDistDir } from '@airlock/inbox';
-import { createClient, createExecutor, type Executor, type Workspace } from '@airlock/sdk';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  axeViolations,
-  browserSkipReason,
-  CHROMIUM,
-  collectConsoleErrors,
-  LAUNCH_ARGS,
-  mountInbox,
-  repoRoot,
-  saveScreenshot,
-} from '../support/browser.js';
-import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
+import { scriptedRun } from '../support/kernel.js';
+import { type InboxFixture, startInboxFixture } from './inbox-fixture.js';
 
 if (browserSkipReason)
   console.warn(`[airlock tests] skipping the browser test: ${browserSkipReason}`);
 
+/** The cards of the inbox: signing in, reading a call, approving, denying, answering. */
 describe.skipIf(browserSkipReason !== null)(
-  'the web inbox in headless Chromium',
+  'the web inbox in headless Chromium: its cards',
   { timeout: 90_000 },
   () => {
-    let kernel: TestKernel;
-    let browser: Browser;
-    let page: Page;
-    let executor: Executor;
-    let ws: Workspace;
-    let consoleErrors: string[];
-    const executed: string[] = [];
-
-    async function ended(runId: string) {
-      return eventually(async () => {
-        const run = await ws.runs.run(runId).get();
-        return run.state !== 'running' && run;
-      });
-    }
+    let f: InboxFixture;
 
     beforeAll(async () => {
-      await build({
-        configFile: join(repoRoot, 'packages', 'inbox', 'vite.config.ts'),
-        logLevel: 'warn',
-      });
-      expect(existsSync(join(inboxDistDir(), 'index.html'))).toBe(true);
-      kernel = await startTestKernel();
-      mountInbox(kernel);
-      ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
-        kernel.workspace.id,
-      );
-      executor = createExecutor({
-        url: kernel.url,
-        token: kernel.workspace.tokens.executor,
-        tools: {
-          bash: (input: { command: string }) => {
-            executed.push(input.command);
-            return 'removed';
-          },
-        },
-      });
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-      page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
-      consoleErrors = collectConsoleErrors(page);
+      f = await startInboxFixture();
     });
     afterEach(() => {
       // Any console error (a CSP refusal, an uncaught exception) fails the test that caused it.
-      expect(consoleErrors.splice(0)).toEqual([]);
+      expect(f.consoleErrors.splice(0)).toEqual([]);
     });
     afterAll(async () => {
-      await browser?.close();
-      await executor?.close({ abort: true });
-      await kernel?.close();
+      await f?.close();
     });
 
     it('bundles the SDK for the browser without Node built-ins or the ws fallback', () => {
@@ -86,25 +39,25 @@ describe.skipIf(browserSkipReason !== null)(
     });
 
     it('serves a complete CSP, and the sign-in page has no axe-core violations', async () => {
-      const answer = await page.goto(kernel.url);
+      const answer = await f.page.goto(f.kernel.url);
       expect(answer?.headers()['content-type']).toBe('text/html; charset=utf-8');
       const csp = answer?.headers()['content-security-policy'] ?? '';
       for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'"]) {
         expect(csp).toContain(directive);
       }
-      await page.getByLabel('Workspace id').waitFor();
-      expect(await axeViolations(page)).toEqual([]);
-      await saveScreenshot(page, 'inbox-sign-in.png');
-      await page.getByLabel('Workspace id').fill(kernel.workspace.id);
-      await page.getByLabel('Member token').fill(kernel.workspace.tokens.member);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.locator('.status[data-status="live"]').waitFor();
-      await expect(page.locator('.empty').isVisible()).resolves.toBe(true);
+      await f.page.getByLabel('Workspace id').waitFor();
+      expect(await axeViolations(f.page)).toEqual([]);
+      await saveScreenshot(f.page, 'inbox-sign-in.png');
+      await f.page.getByLabel('Workspace id').fill(f.kernel.workspace.id);
+      await f.page.getByLabel('Member token').fill(f.kernel.workspace.tokens.member);
+      await f.page.getByRole('button', { name: 'Sign in' }).click();
+      await f.page.locator('.status[data-status="live"]').waitFor();
+      await expect(f.page.locator('.empty').isVisible()).resolves.toBe(true);
     });
 
     it('names every card and button by its call, shows options as the only input, and passes axe', async () => {
       // Parked after the page signed in: the cards must arrive over the feed.
-      const cleanup = await ws.runs.create(
+      const cleanup = await f.ws.runs.create(
         scriptedRun(
           'rules',
           [
@@ -124,7 +77,7 @@ describe.skipIf(browserSkipReason !== null)(
           ],
         ),
       );
-      const single = await ws.runs.create(
+      const single = await f.ws.runs.create(
         scriptedRun('ask', [
           {
             tool_calls: [
@@ -134,7 +87,7 @@ describe.skipIf(browserSkipReason !== null)(
           { final: 'deploying', expect: 'Now' },
         ]),
       );
-      const multi = await ws.runs.create(
+      const multi = await f.ws.runs.create(
         scriptedRun('ask', [
           {
             tool_calls: [
@@ -147,20 +100,20 @@ describe.skipIf(browserSkipReason !== null)(
           { final: 'two regions', expect: ['eu', 'us'] },
         ]),
       );
-      const cleanupCard = page.getByRole('article', {
+      const cleanupCard = f.page.getByRole('article', {
         name: `Approval for bash rm -rf ./build && curl -sO https://example.com/x.tgz, run ${cleanup.id}, task t1`,
       });
-      const singleCard = page.getByRole('article', {
+      const singleCard = f.page.getByRole('article', {
         name: `Question "Deploy when?", run ${single.id}, task t1`,
       });
-      const multiCard = page.getByRole('article', {
+      const multiCard = f.page.getByRole('article', {
         name: `Question "Which regions?", run ${multi.id}, task t1`,
       });
       // The list shows a dense row for each; a row opens its card in the detail pane.
       const open = (runId: string) =>
-        page.locator(`.list [data-decision="${runId}/t1"] .open`).click();
+        f.page.locator(`.list [data-decision="${runId}/t1"] .open`).click();
       for (const id of [cleanup.id, single.id, multi.id]) {
-        await page.locator(`.list [data-decision="${id}/t1"]`).waitFor();
+        await f.page.locator(`.list [data-decision="${id}/t1"]`).waitFor();
       }
       await open(single.id);
       await singleCard.waitFor();
@@ -187,14 +140,14 @@ describe.skipIf(browserSkipReason !== null)(
         .waitFor();
       await cleanupCard.getByRole('button', { name: `Deny bash rm -rf`, exact: false }).waitFor();
 
-      expect(await axeViolations(page)).toEqual([]);
-      await saveScreenshot(page, 'inbox.png');
+      expect(await axeViolations(f.page)).toEqual([]);
+      await saveScreenshot(f.page, 'inbox.png');
 
       await open(single.id);
       await singleCard.getByRole('radio', { name: 'Now' }).check();
       await singleCard.getByRole('button', { name: /^Answer/ }).click();
       await singleCard.waitFor({ state: 'detached' });
-      expect(await ended(single.id)).toMatchObject({
+      expect(await f.ended(single.id)).toMatchObject({
         state: 'completed',
         final_answer: 'deploying',
       });
@@ -204,7 +157,7 @@ describe.skipIf(browserSkipReason !== null)(
       await multiCard.getByRole('checkbox', { name: 'us' }).check();
       await multiCard.getByRole('button', { name: /^Answer/ }).click();
       await multiCard.waitFor({ state: 'detached' });
-      expect(await ended(multi.id)).toMatchObject({
+      expect(await f.ended(multi.id)).toMatchObject({
         state: 'completed',
         final_answer: 'two regions',
       });
@@ -213,157 +166,78 @@ describe.skipIf(browserSkipReason !== null)(
       await open(cleanup.id);
       await cleanupCard.getByRole('button', { name: /^Approve/ }).click();
       await cleanupCard.waitFor({ state: 'detached' });
-      const line = page.locator(`.after[data-after="${cleanup.id}/t1"]`);
+      const line = f.page.locator(`.after[data-after="${cleanup.id}/t1"]`);
       await line.waitFor();
       expect(await line.textContent()).toContain('Approved by you; running.');
-      expect(await ended(cleanup.id)).toMatchObject({
+      expect(await f.ended(cleanup.id)).toMatchObject({
         state: 'completed',
         final_answer: 'The build directory is clean.',
       });
-      expect(executed).toEqual(['rm -rf ./build && curl -sO https://example.com/x.tgz']);
+      expect(f.executed).toEqual(['rm -rf ./build && curl -sO https://example.com/x.tgz']);
       await line.getByRole('link', { name: 'See the run' }).click();
-      const story = page.locator('.run-view');
+      const story = f.page.locator('.run-view');
       await story.locator('.run-summary[data-state="completed"]').waitFor();
       const row = story.locator('.row[data-task="t1"]');
       await row.locator('.decision[data-outcome="approved"]').waitFor();
       expect(await row.textContent()).toMatch(/approved by member:/);
       expect(await row.textContent()).toContain('The model read: removed');
-      expect(await axeViolations(page)).toEqual([]);
-      await page.getByRole('link', { name: 'Waiting', exact: true }).click();
-      await page.locator('.status[data-status="live"]').waitFor();
+      expect(await axeViolations(f.page)).toEqual([]);
+      await f.page.getByRole('link', { name: 'Waiting', exact: true }).click();
+      await f.page.locator('.status[data-status="live"]').waitFor();
     });
 
     it('removes a card decided elsewhere, live', async () => {
-      const other = await ws.runs.create(
+      const other = await f.ws.runs.create(
         scriptedRun('ask', [
           { tool_calls: [{ name: 'write', input: { path: 'config/deploy.yaml', content: 'x' } }] },
           { final: 'not written' },
         ]),
       );
-      const card = page.locator(`.list [data-decision="${other.id}/t1"]`);
+      const card = f.page.locator(`.list [data-decision="${other.id}/t1"]`);
       await card.waitFor();
       await card.locator('.open').click();
-      expect(await page.locator('.detail article').textContent()).toContain('Parked by mode ask');
-      const [elsewhere] = (await ws.decisions.list()).filter((d) => d.run_id === other.id);
+      expect(await f.page.locator('.detail article').textContent()).toContain('Parked by mode ask');
+      const [elsewhere] = (await f.ws.decisions.list()).filter((d) => d.run_id === other.id);
       if (!elsewhere?.isApproval()) throw new Error('expected a parked call');
       await elsewhere.deny({ reason: 'not today' });
       await card.waitFor({ state: 'detached' });
     });
 
     it('sends a deny reason and a free-text answer with Enter', async () => {
-      const publish = await ws.runs.create(
+      const publish = await f.ws.runs.create(
         scriptedRun('ask', [
           { tool_calls: [{ name: 'publish', input: { package: '@acme/app', tag: 'latest' } }] },
           { final: 'held back', expect: 'wait for the release review' },
         ]),
       );
-      const row = page.locator(`.list [data-decision="${publish.id}/t1"]`);
+      const row = f.page.locator(`.list [data-decision="${publish.id}/t1"]`);
       await row.locator('.open').click();
-      const card = page.locator('.detail article');
+      const card = f.page.locator('.detail article');
       await card.getByRole('textbox', { name: /^deny reason/ }).fill('wait for the release review');
       await card.getByRole('textbox', { name: /^deny reason/ }).press('Enter');
       await row.waitFor({ state: 'detached' });
-      expect(await ended(publish.id)).toMatchObject({
+      expect(await f.ended(publish.id)).toMatchObject({
         state: 'completed',
         final_answer: 'held back',
       });
 
-      const named = await ws.runs.create(
+      const named = await f.ws.runs.create(
         scriptedRun('ask', [
           { tool_calls: [{ name: 'ask', input: { prompt: 'Name the release' } }] },
           { final: 'named', expect: 'spring-26' },
         ]),
       );
-      const questionRow = page.locator(`.list [data-decision="${named.id}/t1"]`);
+      const questionRow = f.page.locator(`.list [data-decision="${named.id}/t1"]`);
       await questionRow.locator('.open').click();
-      const question = page.getByRole('article', {
+      const question = f.page.getByRole('article', {
         name: `Question "Name the release", run ${named.id}, task t1`,
       });
       await question.waitFor();
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await axeViolations(f.page)).toEqual([]);
       await question.getByRole('textbox', { name: /^answer to/ }).fill('spring-26');
       await question.getByRole('textbox', { name: /^answer to/ }).press('Enter');
       await questionRow.waitFor({ state: 'detached' });
-      expect(await ended(named.id)).toMatchObject({ state: 'completed', final_answer: 'named' });
-    });
-
-    it('shows a run story that updates live while an executor commits', async () => {
-      const run = await ws.runs.create(
-        scriptedRun('ask', [
-          { tool_calls: [{ name: 'bash', input: { command: 'make clean' } }] },
-          { final: 'clean', expect: 'removed' },
-        ]),
-      );
-      await eventually(
-        async () => (await ws.runs.run(run.id).task('t1')).state === 'needs_approval',
-      );
-      await page.goto(`${kernel.url}/#/runs/${run.id}`);
-      const story = page.locator('.run-view');
-      const row = story.locator('.row[data-task="t1"]');
-      await row.locator('.decision[data-outcome="parked"]').waitFor();
-      expect(await row.getAttribute('data-state')).toBe('needs_approval');
-      expect(await row.textContent()).toContain('parked by mode ask');
-
-      const [parked] = (await ws.decisions.list()).filter((d) => d.run_id === run.id);
-      if (!parked?.isApproval()) throw new Error('expected a parked call');
-      await parked.approve();
-      // No reload: the feed brings the approval, the executor's commit and the run's end.
-      await story.locator('.row[data-task="t1"][data-state="succeeded"]').waitFor();
-      await story.locator('.run-summary[data-state="completed"]').waitFor();
-      expect(await row.textContent()).toContain('The model read: removed');
-      expect(await story.locator('.goal').textContent()).toBe('do the thing');
-      expect(await story.locator('.final-answer').textContent()).toBe('Final answer: clean');
-      expect(await axeViolations(page)).toEqual([]);
-      await saveScreenshot(page, 'inbox-run.png');
-    });
-
-    it('lists what was decided in the last day, filterable by run, tool, outcome and person', async () => {
-      await page.goto(`${kernel.url}/#/recent`);
-      const view = page.locator('.recent-view');
-      await view
-        .locator('.recent-status')
-        .filter({ hasText: 'decision(s) in the last day' })
-        .waitFor();
-      // Earlier tests approved, denied, answered and parked; rules and people both decided, and
-      // each sits in its own table.
-      const rows = view.locator('tbody tr');
-      expect(await rows.count()).toBeGreaterThan(5);
-      const people = view.locator('table[data-deciders="people"] tbody tr');
-      const others = view.locator('table[data-deciders="rules"] tbody tr');
-      expect(await people.count()).toBeGreaterThan(0);
-      expect(await others.count()).toBeGreaterThan(0);
-      for (const decider of await people.evaluateAll((trs) =>
-        trs.map((tr) => tr.getAttribute('data-decider')),
-      )) {
-        expect(decider).toBe('person');
-      }
-      for (const decider of await others.evaluateAll((trs) =>
-        trs.map((tr) => tr.getAttribute('data-decider')),
-      )) {
-        expect(decider).not.toBe('person');
-      }
-      // The run id stays on one line.
-      const cell = view.locator('td.run-id a').first();
-      const box = await cell.boundingBox();
-      const lineHeight = await cell.evaluate(
-        (a) => Number.parseFloat(getComputedStyle(a).lineHeight) || 20,
-      );
-      expect(box?.height ?? 0).toBeLessThan(lineHeight * 1.5);
-      await view.getByLabel('Outcome').selectOption('approved');
-      await view.getByLabel('Only mine').check();
-      const approved = await rows.count();
-      expect(approved).toBeGreaterThanOrEqual(2);
-      for (let i = 0; i < approved; i += 1) {
-        expect(await rows.nth(i).getAttribute('data-outcome')).toBe('approved');
-        expect(await rows.nth(i).textContent()).toMatch(/member:cred_/);
-      }
-      await view.getByLabel('Only mine').uncheck();
-      await view.getByLabel('Outcome').selectOption('');
-      await view.getByRole('searchbox', { name: 'Tool' }).fill('publish');
-      expect(await rows.count()).toBeGreaterThan(0);
-      for (const text of await rows.allTextContents()) expect(text).toContain('publish');
-      expect(await axeViolations(page)).toEqual([]);
-      await saveScreenshot(page, 'inbox-recent.png');
+      expect(await f.ended(named.id)).toMatchObject({ state: 'completed', final_answer: 'named' });
     });
 
     it('offers approve-and-remember with the rule it saves; the next identical call is granted', async () => {
@@ -382,12 +256,12 @@ describe.skipIf(browserSkipReason !== null)(
           ],
         },
       });
-      await page.goto(`${kernel.url}/#/`);
-      await page.locator('.status[data-status="live"]').waitFor();
-      const first = await ws.runs.create(supervised());
-      const firstRow = page.locator(`.list [data-decision="${first.id}/t1"]`);
+      await f.page.goto(`${f.kernel.url}/#/`);
+      await f.page.locator('.status[data-status="live"]').waitFor();
+      const first = await f.ws.runs.create(supervised());
+      const firstRow = f.page.locator(`.list [data-decision="${first.id}/t1"]`);
       await firstRow.locator('.open').click();
-      const card = page.locator('.detail article');
+      const card = f.page.locator('.detail article');
       expect(await card.locator('.why-layer').textContent()).toContain(
         'Parked by the rule set layer, rule set supervised',
       );
@@ -396,15 +270,18 @@ describe.skipIf(browserSkipReason !== null)(
       expect(await words.textContent()).toContain('rule set supervised');
       await card.getByLabel('where to remember the approval').selectOption('user');
       expect(await words.textContent()).toContain('for you, in every run you start');
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await axeViolations(f.page)).toEqual([]);
       await card.getByRole('button', { name: /^Approve and remember/ }).click();
       await firstRow.waitFor({ state: 'detached' });
-      expect(await ended(first.id)).toMatchObject({ state: 'completed', final_answer: 'pushed' });
+      expect(await f.ended(first.id)).toMatchObject({ state: 'completed', final_answer: 'pushed' });
 
       // The same call again: the user overlay now allows it, so nothing parks.
-      const second = await ws.runs.create(supervised());
-      expect(await ended(second.id)).toMatchObject({ state: 'completed', final_answer: 'pushed' });
-      const row = await ws.runs.run(second.id).task('t1');
+      const second = await f.ws.runs.create(supervised());
+      expect(await f.ended(second.id)).toMatchObject({
+        state: 'completed',
+        final_answer: 'pushed',
+      });
+      const row = await f.ws.runs.run(second.id).task('t1');
       expect(row.decided_by).toBeNull();
       expect(row.state).toBe('succeeded');
     });

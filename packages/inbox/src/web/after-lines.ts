@@ -1,0 +1,30 @@
+import type { Decision } from '@airlock/sdk';
+import { h } from './dom.js';
+import { decisionKey } from './render.js';
+
+/** How many "approved by you" lines stay on the page. */
+const KEPT = 10;
+
+/**
+ * The short lines that say what this page just did ("Approved by you;
+ * running."), each with a link to the run's story; the newest first, the
+ * last {@link KEPT} kept.
+ */
+export class AfterLines {
+  /** The element holding the lines. */
+  readonly element = h('div', { class: 'afters' });
+
+  /** Adds a line about a decision this page made. */
+  add(decision: Decision, done: string): void {
+    const line = h(
+      'p',
+      { class: 'after', 'data-after': decisionKey(decision) },
+      `${done} `,
+      h('a', { href: `#/runs/${encodeURIComponent(decision.run_id)}` }, 'See the run'),
+      ` (${decision.run_id}, task ${decision.task_key}).`,
+    );
+    this.element.prepend(line);
+    const lines = this.element.querySelectorAll('.after');
+    for (let i = KEPT; i < lines.length; i += 1) lines[i]?.remove();
+  }
+}

@@ -1,0 +1,86 @@
+import { type Decision, isConflictError, type Remember, type TaskView } from '@airlock/sdk';
+import type { CardActions } from './render.js';
+
+/** What happens once the kernel accepted a verb from a card. */
+export interface VerbOutcome {
+  /**
+   * The decision ended: its row goes and `done` says what was done; null
+   * `done` when it had been decided elsewhere first.
+   */
+  settled(decision: Decision, done: string | null): void;
+  /** An approval counted, but the call waits for more: its row stays, `done` says so. */
+  progressed(decision: Decision, done: string): void;
+}
+
+/** What an approval did, in words: ran, remembered, edited, or counted toward a quorum. */
+export function approvedWords(
+  answer: Pick<TaskView, 'state' | 'approvals'>,
+  options: { remember?: Remember | undefined; edited: boolean },
+): string {
+  const how = options.edited ? ' with your changes' : '';
+  if (answer.state === 'needs_approval') {
+    const progress = answer.approvals;
+    const count = progress ? `${progress.received.length} of ${progress.required} approvals` : '';
+    return `Approved by you${how}${count ? ` (${count})` : ''}; it waits for more approvals.`;
+  }
+  return options.remember
+    ? `Approved by you${how} and remembered (${options.remember.scope}); running.`
+    : `Approved by you${how}; running.`;
+}
+
+/**
+ * The card verbs of the inbox: approve (with a remember, or an edited
+ * input), deny with a reason, answer. Each is bound to the row version the
+ * person read; a decision made elsewhere first takes the row away without a
+ * line, and any other failure is left to the card to show.
+ */
+export function inboxVerbs(outcome: VerbOutcome): CardActions {
+  // Decided elsewhere first: the row goes without a line. Anything else is the card's to show.
+  const failed = (decision: Decision, error: unknown): void => {
+    if (isConflictError(error) && error.code !== 'version_mismatch') {
+      outcome.settled(decision, null);
+      return;
+    }
+    throw error;
+  };
+  const settle = (decision: Decision, work: Promise<unknown>, done: string): Promise<void> =>
+    work.then(
+      () => outcome.settled(decision, done),
+      (error: unknown) => failed(decision, error),
+    );
+  return {
+    approve: async (decision, options = {}) => {
+      const { remember, toolInput } = options;
+      const edited = toolInput !== undefined;
+      let answer: TaskView;
+      try {
+        // The SDK binds an approve to the row version this decision read.
+        answer = await decision.approve({
+          ...(remember ? { remember } : {}),
+          ...(edited ? { tool_input: toolInput } : {}),
+        });
+      } catch (error) {
+        failed(decision, error);
+        return;
+      }
+      const done = approvedWords(answer, { remember, edited });
+      if (answer.state === 'needs_approval') outcome.progressed(decision, done);
+      else outcome.settled(decision, done);
+    },
+    deny: (decision, reason) =>
+      settle(
+        decision,
+        decision.deny({
+          version: decision.task.version,
+          ...(reason.trim() ? { reason: reason.trim() } : {}),
+        }),
+        'Denied by you; the model reads why.',
+      ),
+    answer: (decision, content, outcomeWord) =>
+      settle(
+        decision,
+        decision.answer({ content, ...(outcomeWord ? { outcome: outcomeWord } : {}) }),
+        outcomeWord === 'failed' ? 'Declined by you.' : 'Answered by you.',
+      ),
+  };
+}

@@ -1,0 +1,166 @@
+import {
+  OPERATION_CONTRACTS,
+  type OperationContract,
+  type OperationContracts,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+  pathParams,
+  traceparentOf,
+} from '@airlock/core';
+import { ConnectionError, errorFromBody, ServerError, ValidationError } from './errors.js';
+import {
+  addTraceContext,
+  baseUrl,
+  type ConnectionOptions,
+  retryingReads,
+} from './internal/transport.js';
+
+/** What an operation takes: its path parameters and its query or body fields, in one object. */
+export type CallInput<N extends OperationName> = OperationInput<OperationContracts[N]>;
+
+/** What an operation answers (a JSON-lines answer is gathered back into its object). */
+export type CallOutput<N extends OperationName> = OperationOutput<OperationContracts[N]>;
+
+/** Per-call options of {@link Call}. */
+export interface CallOptions {
+  /** The W3C `traceparent` of this call; an invalid or absent one falls back on the client's. */
+  traceparent?: string | null | undefined;
+  /** Aborts the request. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Calls one operation of the kernel by its dotted name, over the REST route
+ * its contract in @airlock/core declares: the name fixes the method, the
+ * path and its parameters, what goes in the query or the body, and the
+ * answer's type, so a renamed route or field is a compile error here.
+ *
+ * ```ts
+ * const run = await client.call('runs.get', { workspace_id, run_id });
+ * ```
+ * @throws AirlockError (a subclass per failure mode) carrying the server's
+ *   stable code; ConnectionError when no answer arrived; ValidationError
+ *   `invalid_input` before sending when a path parameter is missing or a
+ *   query field is not a scalar.
+ */
+export type Call = <N extends OperationName>(
+  operation: N,
+  input: CallInput<N>,
+  options?: CallOptions,
+) => Promise<CallOutput<N>>;
+
+type Fields = Record<string, unknown>;
+
+function refuse(detail: string, pointer: string): ValidationError {
+  return new ValidationError({
+    code: 'invalid_input',
+    detail,
+    problems: [{ code: 'invalid_input', pointer, message: detail }],
+  });
+}
+
+/** The route's URL with its parameters filled in, and the fields left for the query or body. */
+function routeOf(
+  base: string,
+  contract: OperationContract,
+  input: Fields,
+): { url: URL; rest: Fields } {
+  const rest: Fields = { ...input };
+  let path = contract.path;
+  for (const name of pathParams(contract.path)) {
+    const value = rest[name];
+    if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
+      throw refuse(`${contract.name} needs ${name} (a path parameter)`, `/${name}`);
+    }
+    path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+    delete rest[name];
+  }
+  return { url: new URL(`${base}${path}`), rest };
+}
+
+/** Puts a read's fields in the query string: text, numbers and booleans, as REST reads them. */
+function setQuery(url: URL, contract: OperationContract, fields: Fields): void {
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+      throw refuse(
+        `${contract.name} reads ${key} from the query string: give text, a number or a boolean`,
+        `/${key}`,
+      );
+    }
+    url.searchParams.set(key, String(value));
+  }
+}
+
+/** Reads a successful answer; a JSON-lines one becomes the object its contract declares. */
+function readAnswer(contract: OperationContract, text: string, status: number): unknown {
+  try {
+    if (contract.jsonLines) {
+      const items = text.split('\n').filter((line) => line !== '');
+      return { [contract.jsonLines]: items.map((line) => JSON.parse(line) as unknown) };
+    }
+    return text === '' ? null : (JSON.parse(text) as unknown);
+  } catch (error) {
+    throw new ServerError({
+      code: 'internal',
+      detail: `the kernel answered ${status} with a body that is not JSON`,
+      status,
+      cause: error,
+    });
+  }
+}
+
+/** Makes the {@link Call} of a kernel. */
+export function createCall(options: ConnectionOptions): Call {
+  const fetcher = retryingReads(options.fetch);
+  const base = baseUrl(options.url);
+  const contracts: Readonly<Record<string, OperationContract>> = OPERATION_CONTRACTS;
+  return async function call<N extends OperationName>(
+    operation: N,
+    input: CallInput<N>,
+    callOptions: CallOptions = {},
+  ): Promise<CallOutput<N>> {
+    const contract = Object.hasOwn(contracts, operation) ? contracts[operation] : undefined;
+    if (!contract) throw refuse(`there is no operation named ${String(operation)}`, '');
+    const { url, rest } = routeOf(base, contract, { ...(input as Fields) });
+    const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
+    const traceparent = traceparentOf(callOptions.traceparent);
+    if (traceparent) headers.traceparent = traceparent;
+    else addTraceContext(options, headers);
+    let body: string | undefined;
+    if (contract.method === 'GET') {
+      setQuery(url, contract, rest);
+    } else {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(rest);
+    }
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetcher(url, {
+        method: contract.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+      });
+      text = await response.text();
+    } catch (error) {
+      // Node's fetch says only "fetch failed"; the socket's code (ECONNREFUSED) says why.
+      const reason = (error as { cause?: { code?: unknown } }).cause?.code;
+      const why = typeof reason === 'string' ? ` (${reason})` : '';
+      throw new ConnectionError(
+        `the kernel at ${options.url} did not answer: ${(error as Error).message}${why}`,
+        error,
+      );
+    }
+    if (response.ok) return readAnswer(contract, text, response.status) as CallOutput<N>;
+    let parsed: unknown = null;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw errorFromBody(null, response.status, error);
+    }
+    throw errorFromBody(parsed, response.status);
+  };
+}

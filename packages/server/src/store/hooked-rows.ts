@@ -1,0 +1,81 @@
+import type { Reader } from './reader.js';
+import type { TaskTable } from './schema.js';
+import { SQL } from './sql-handle.js';
+import { stateLiteral } from './tasks.js';
+
+/**
+ * The reads of task rows a hooked session's events make (kernel/hooked-calls.ts
+ * and hooked-sessions.ts): the agent runs its calls itself and reports them
+ * by its own call id, or by what they were.
+ */
+
+/** A run's newest model row of the agent's call id; undefined when there is none. */
+export async function findModelRowByCallId(
+  reader: Reader,
+  runId: string,
+  toolUseId: string,
+): Promise<TaskTable | undefined> {
+  return reader[SQL].db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('tool_call_id', '=', toolUseId)
+    .where('origin', '=', 'model')
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}
+
+/** The call a hooked agent reported: its tool, its input as JSON text, the states to look in. */
+export interface IdenticalCall {
+  toolName: string;
+  toolInputJson: string;
+  states: readonly ('runnable' | 'needs_approval' | 'claimed')[];
+}
+
+/**
+ * A run's oldest model tool row of the same tool and the same input resting
+ * in one of `states`; undefined when there is none.
+ */
+export async function findIdenticalModelCall(
+  reader: Reader,
+  runId: string,
+  call: IdenticalCall,
+): Promise<TaskTable | undefined> {
+  return reader[SQL].db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('origin', '=', 'model')
+    .where('kind', '=', 'tool')
+    .where(
+      'state',
+      'in',
+      call.states.map((s) => stateLiteral(s)),
+    )
+    .where('tool_name', '=', call.toolName)
+    .where('tool_input', '=', call.toolInputJson)
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
+/** A run's claimed model rows (unordered). */
+export async function listClaimedModelRows(reader: Reader, runId: string): Promise<TaskTable[]> {
+  return reader[SQL].db
+    .selectFrom('tasks')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('origin', '=', 'model')
+    .where('state', '=', stateLiteral('claimed'))
+    .execute();
+}
+
+/** The keys of a run's rows resting on a person (parked or asking). */
+export async function listWaitingKeys(reader: Reader, runId: string): Promise<string[]> {
+  const rows = await reader[SQL].db
+    .selectFrom('tasks')
+    .select('key')
+    .where('run_id', '=', runId)
+    .where('state', 'in', ['needs_approval', 'awaiting_input'])
+    .execute();
+  return rows.map((row) => row.key);
+}

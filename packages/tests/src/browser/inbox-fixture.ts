@@ -1,0 +1,102 @@
+import {
+  createClient,
+  createExecutor,
+  type Executor,
+  type RunView,
+  type Workspace,
+} from '@airlock/sdk';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { CHROMIUM, LAUNCH_ARGS, mountInbox } from '../support/browser.js';
+import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { ensureInboxBuilt } from './inbox-build.js';
+
+/** One kernel serving the inbox, one Chromium, and a bash executor: what a browser test file shares. */
+export interface InboxFixture {
+  kernel: TestKernel;
+  browser: Browser;
+  /** The member client of the test workspace (the member the page signs in as). */
+  ws: Workspace;
+  /** The commands the bash executor ran, in order. */
+  executed: string[];
+  /** Console errors of every page since the last look (a test fails on any). */
+  readonly consoleErrors: string[];
+  /** The current page. */
+  page: Page;
+  /** A new page already signed in as the workspace's member, at `path` (`#/`, `#/runs/ID`). */
+  openSignedIn(path?: string, viewport?: { width: number; height: number }): Promise<Page>;
+  /** The run once it is no longer running. */
+  ended(runId: string): Promise<RunView>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the page (once for every file), starts a kernel with the inbox in
+ * front of it, a bash executor that answers `removed`, and Chromium.
+ */
+export async function startInboxFixture(
+  viewport = { width: 1000, height: 900 },
+): Promise<InboxFixture> {
+  await ensureInboxBuilt();
+  const kernel = await startTestKernel();
+  mountInbox(kernel);
+  const ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
+    kernel.workspace.id,
+  );
+  const executed: string[] = [];
+  const executor: Executor = createExecutor({
+    url: kernel.url,
+    token: kernel.workspace.tokens.executor,
+    tools: {
+      bash: (input: { command: string }) => {
+        executed.push(input.command);
+        return 'removed';
+      },
+    },
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  const consoleErrors: string[] = [];
+  // Every page's errors land in one list, so a page closed mid-test still fails that test.
+  const watch = (watched: Page) => {
+    watched.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    watched.on('pageerror', (error) => consoleErrors.push(error.message));
+  };
+  const page = await browser.newPage({ viewport });
+  watch(page);
+  const fixture: InboxFixture = {
+    kernel,
+    browser,
+    ws,
+    executed,
+    consoleErrors,
+    page,
+    async openSignedIn(path = '#/', size = viewport) {
+      await fixture.page.close();
+      const opened = await browser.newPage({ viewport: size });
+      fixture.page = opened;
+      watch(opened);
+      await opened.addInitScript(
+        (session) => sessionStorage.setItem('airlock.inbox.session', JSON.stringify(session)),
+        {
+          url: kernel.url,
+          workspaceId: kernel.workspace.id,
+          token: kernel.workspace.tokens.member,
+        },
+      );
+      await opened.goto(`${kernel.url}/${path}`);
+      return opened;
+    },
+    ended: (runId) =>
+      eventually(async () => {
+        const run = await ws.runs.run(runId).get();
+        return run.state !== 'running' && run;
+      }),
+    async close() {
+      await browser.close();
+      await executor.close({ abort: true });
+      await kernel.close();
+    },
+  };
+  return fixture;
+}
