@@ -1,9 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkspaceTokens } from './workspace-tokens.js';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
+/** Node's arguments that run the `airlock` CLI from its sources. */
+const NODE_ARGS = ['--conditions=source', '--import', 'tsx', CLI];
 
 /** A real `airlock serve` process, with what its start printed. */
 export interface KernelProcess {
@@ -53,10 +55,7 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
       : ['--data-dir', options.dataDir];
   const command = [
     process.execPath,
-    '--conditions=source',
-    '--import',
-    'tsx',
-    CLI,
+    ...NODE_ARGS,
     'serve',
     '--port',
     '0',
@@ -118,4 +117,26 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
       await exited;
     },
   };
+}
+
+/** What a finished CLI command printed and its exit code. */
+export interface CliOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `airlock` CLI (from its sources, on no PostgreSQL) to its end. */
+export function runCli(args: string[]): Promise<CliOutcome> {
+  return new Promise((settle) => {
+    execFile(
+      process.execPath,
+      [...NODE_ARGS, ...args],
+      { env: { ...process.env, DATABASE_URL: '' } },
+      (error, stdout, stderr) => {
+        const code = error ? ((error as { code?: number }).code ?? 1) : 0;
+        settle({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      },
+    );
+  });
 }
