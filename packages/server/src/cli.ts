@@ -1,19 +1,29 @@
 #!/usr/bin/env node
-import { backup, restore } from './cli/backup.js';
-import { hooks } from './cli/hooks.js';
-import { mcp } from './cli/mcp.js';
-import { approvals } from './cli/operator/approvals.js';
-import { apps } from './cli/operator/apps.js';
-import { audit } from './cli/operator/audit.js';
 import { describeFailure } from './cli/operator/connection.js';
-import { decisions } from './cli/operator/decisions.js';
-import { notifications } from './cli/operator/notifications.js';
-import { overlays } from './cli/operator/overlays.js';
-import { retention } from './cli/operator/retention.js';
-import { runs } from './cli/operator/runs.js';
-import { tokens } from './cli/operator/tokens.js';
-import { serve } from './cli/serve.js';
-import { token } from './cli/token.js';
+
+type Command = (argv: string[]) => Promise<number>;
+
+/**
+ * Each command's module, loaded only when it runs: `airlock runs list` needs
+ * the SDK, not the kernel, its store drivers and its HTTP stack, so an
+ * operator command starts in a fraction of the time `serve` takes to load.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./cli/serve.js')).serve,
+  token: async () => (await import('./cli/token.js')).token,
+  tokens: async () => (await import('./cli/operator/tokens.js')).tokens,
+  decisions: async () => (await import('./cli/operator/decisions.js')).decisions,
+  approvals: async () => (await import('./cli/operator/approvals.js')).approvals,
+  runs: async () => (await import('./cli/operator/runs.js')).runs,
+  overlays: async () => (await import('./cli/operator/overlays.js')).overlays,
+  apps: async () => (await import('./cli/operator/apps.js')).apps,
+  audit: async () => (await import('./cli/operator/audit.js')).audit,
+  retention: async () => (await import('./cli/operator/retention.js')).retention,
+  notifications: async () => (await import('./cli/operator/notifications.js')).notifications,
+  hooks: async () => (await import('./cli/hooks.js')).hooks,
+  backup: async () => (await import('./cli/backup.js')).backup,
+  restore: async () => (await import('./cli/backup.js')).restore,
+};
 
 const HELP = `Usage: airlock <command> [options]
 
@@ -38,21 +48,10 @@ Commands:
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === 'serve') return serve(rest);
-  if (command === 'token') return token(rest);
-  if (command === 'tokens') return tokens(rest);
-  if (command === 'decisions') return decisions(rest);
-  if (command === 'approvals') return approvals(rest);
-  if (command === 'runs') return runs(rest);
-  if (command === 'overlays') return overlays(rest);
-  if (command === 'apps') return apps(rest);
-  if (command === 'audit') return audit(rest);
-  if (command === 'retention') return retention(rest);
-  if (command === 'notifications') return notifications(rest);
-  if (command === 'hooks') return hooks(rest);
-  if (command === 'backup') return backup(rest);
-  if (command === 'restore') return restore(rest);
+  const load = command === undefined ? undefined : COMMANDS[command];
+  if (load && Object.hasOwn(COMMANDS, command!)) return (await load())(rest);
   if ((command === 'executor' || command === 'gateway') && rest[0] === 'mcp') {
+    const { mcp } = await import('./cli/mcp.js');
     return mcp(command, rest.slice(1));
   }
   if (command === undefined || command === '--help' || command === '-h') {

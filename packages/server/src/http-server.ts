@@ -162,6 +162,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     kernel: options.kernel,
     hub: options.hub,
     authThrottle,
+    metrics: options.metrics,
   });
   const inbox = createInboxHandler();
   // Shutdown ends idle connections (even ones that never sent a request) and

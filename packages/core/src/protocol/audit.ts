@@ -31,16 +31,18 @@ export const PolicyChangeKindSchema = z.enum([
   'overlay_trusted',
   'rule_remembered',
   'approval_policy_replaced',
+  'retention_policy_replaced',
 ]);
 
 /**
  * A change of policy: which document (scope and owner), its digest before and
- * after, and the rule saved (remember) or the contract version published.
+ * after, and the rule saved (remember) or the contract version published; a
+ * document small enough to read in a line (a retention policy) also in full.
  */
 export const PolicyChangeSchema = named(
   z.object({
     change: PolicyChangeKindSchema,
-    /** `profile` (an application's configuration), `approval_policy`, or an overlay scope: `user`, `project`, `conversation`. */
+    /** `profile` (an application's configuration), `approval_policy`, `retention_policy`, or an overlay scope: `user`, `project`, `conversation`. */
     scope: z.string(),
     /** The agent application, conversation or member principal whose document changed. */
     owner_id: z.string(),
@@ -50,6 +52,10 @@ export const PolicyChangeSchema = named(
     rule: z.record(z.string(), z.unknown()).optional(),
     /** The action contract version published. */
     contract_version: z.number().int().optional(),
+    /** The whole document before the change (null: there was none), where it is small: a retention policy's windows. */
+    before: z.record(z.string(), z.unknown()).nullable().optional(),
+    /** The whole document after the change, where it is small: a retention policy's windows. */
+    after: z.record(z.string(), z.unknown()).optional(),
   }),
   { id: 'PolicyChange', description: 'One change of policy, as the audit trail records it.' },
 );

@@ -1,4 +1,4 @@
-import { type Decision, isConflictError } from '@airlock/sdk';
+import { type Decision, isConflictError, type Remember, type TaskView } from '@airlock/sdk';
 import type { CardActions } from './render.js';
 
 /** What happens once the kernel accepted a verb from a card. */
@@ -8,13 +8,31 @@ export interface VerbOutcome {
    * `done` when it had been decided elsewhere first.
    */
   settled(decision: Decision, done: string | null): void;
+  /** An approval counted, but the call waits for more: its row stays, `done` says so. */
+  progressed(decision: Decision, done: string): void;
+}
+
+/** What an approval did, in words: ran, remembered, edited, or counted toward a quorum. */
+export function approvedWords(
+  answer: Pick<TaskView, 'state' | 'approvals'>,
+  options: { remember?: Remember | undefined; edited: boolean },
+): string {
+  const how = options.edited ? ' with your changes' : '';
+  if (answer.state === 'needs_approval') {
+    const progress = answer.approvals;
+    const count = progress ? `${progress.received.length} of ${progress.required} approvals` : '';
+    return `Approved by you${how}${count ? ` (${count})` : ''}; it waits for more approvals.`;
+  }
+  return options.remember
+    ? `Approved by you${how} and remembered (${options.remember.scope}); running.`
+    : `Approved by you${how}; running.`;
 }
 
 /**
- * The card verbs of the inbox: approve (with a remember), deny with a
- * reason, answer. Each is bound to the row version the person read; a
- * decision made elsewhere first takes the row away without a line, and any
- * other failure is left to the card to show.
+ * The card verbs of the inbox: approve (with a remember, or an edited
+ * input), deny with a reason, answer. Each is bound to the row version the
+ * person read; a decision made elsewhere first takes the row away without a
+ * line, and any other failure is left to the card to show.
  */
 export function inboxVerbs(outcome: VerbOutcome): CardActions {
   // Decided elsewhere first: the row goes without a line. Anything else is the card's to show.
@@ -31,15 +49,24 @@ export function inboxVerbs(outcome: VerbOutcome): CardActions {
       (error: unknown) => failed(decision, error),
     );
   return {
-    approve: (decision, remember) =>
-      settle(
-        decision,
+    approve: async (decision, options = {}) => {
+      const { remember, toolInput } = options;
+      const edited = toolInput !== undefined;
+      let answer: TaskView;
+      try {
         // The SDK binds an approve to the row version this decision read.
-        decision.approve(remember ? { remember } : {}),
-        remember
-          ? `Approved by you and remembered (${remember.scope}); running.`
-          : 'Approved by you; running.',
-      ),
+        answer = await decision.approve({
+          ...(remember ? { remember } : {}),
+          ...(edited ? { tool_input: toolInput } : {}),
+        });
+      } catch (error) {
+        failed(decision, error);
+        return;
+      }
+      const done = approvedWords(answer, { remember, edited });
+      if (answer.state === 'needs_approval') outcome.progressed(decision, done);
+      else outcome.settled(decision, done);
+    },
     deny: (decision, reason) =>
       settle(
         decision,

@@ -3,7 +3,7 @@ import { h } from './dom.js';
 import { type CardActions, decisionCard } from './render.js';
 
 /** What a key asks of the open decision. */
-export type DetailKey = 'approve' | 'deny';
+export type DetailKey = 'approve' | 'deny' | 'edit';
 
 /** The pane beside the list where the open decision reads in full, with its buttons. */
 export class DetailPane {
@@ -26,7 +26,11 @@ export class DetailPane {
     this.element.replaceChildren(h('p', { class: 'detail-empty' }, 'Nothing is open.'));
   }
 
-  /** Does what a key asks of the open card: `a` approves, `d` puts the cursor in the deny reason. */
+  /**
+   * Does what a key asks of the open card: `a` approves, `d` puts the cursor
+   * in the deny reason, `e` opens the input editor (never closes it) with the
+   * cursor in it.
+   */
   key(action: DetailKey): void {
     const card = this.element.querySelector('article');
     if (!card) return;
@@ -34,6 +38,9 @@ export class DetailPane {
       (card.querySelector('input[name="reason"]') as HTMLInputElement | null)?.focus();
       return;
     }
-    (card.querySelector(`[data-action="${action}"]`) as HTMLButtonElement | null)?.click();
+    const button = card.querySelector(`[data-action="${action}"]`) as HTMLButtonElement | null;
+    if (action === 'edit' && button?.getAttribute('aria-expanded') === 'true') {
+      (card.querySelector('textarea[name="tool-input"]') as HTMLElement | null)?.focus();
+    } else button?.click();
   }
 }

@@ -6,6 +6,7 @@ export interface KeyHandlers {
   previous(): void;
   approve(): void;
   deny(): void;
+  edit(): void;
   tick(): void;
   filter(): void;
   help(): void;
@@ -17,6 +18,7 @@ export const KEYS: [string, string][] = [
   ['k', 'previous decision'],
   ['a', 'approve the open call'],
   ['d', 'deny the open call: type the reason, Enter sends it'],
+  ['e', "edit the open call's input, then approve it with changes (Ctrl+Enter; Escape closes)"],
   ['x', 'select or unselect the open decision for a bulk action'],
   ['/', 'filter the list'],
   ['?', 'show or hide this help'],
@@ -36,6 +38,7 @@ export function bindKeys(handlers: KeyHandlers): () => void {
       k: handlers.previous,
       a: handlers.approve,
       d: handlers.deny,
+      e: handlers.edit,
       x: handlers.tick,
       '/': handlers.filter,
       '?': handlers.help,

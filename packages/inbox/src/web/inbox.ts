@@ -17,7 +17,7 @@ import { summaryOf } from './list-row.js';
 import { NewMarker } from './new-marker.js';
 import type { Order } from './order.js';
 import { decisionKey } from './render.js';
-import { type Entry, WaitingList } from './waiting-list.js';
+import { type Entry, sameWaiting, WaitingList } from './waiting-list.js';
 import { followWaiting } from './workspace-feed.js';
 
 /** Rows read per page. */
@@ -64,6 +64,8 @@ export class InboxView {
   private readonly afters = new AfterLines();
   private readonly actions = inboxVerbs({
     settled: (decision, done) => this.settled(decision, done),
+    // The row stays: the approval's feed event reads it again with its new count.
+    progressed: (decision, done) => this.afters.add(decision, done),
   });
   private readonly detail = new DetailPane(this.actions);
   private readonly toolbar = new InboxToolbar(
@@ -125,6 +127,7 @@ export class InboxView {
       previous: () => this.move(-1),
       approve: () => this.detail.key('approve'),
       deny: () => this.detail.key('deny'),
+      edit: () => this.detail.key('edit'),
       tick: () => this.selected && this.bulk.toggle(this.selected, this.rowOf(this.selected)),
       filter: () => this.toolbar.focusFilter(),
       help: () => this.toggleHelp(),
@@ -207,7 +210,7 @@ export class InboxView {
     }
     const wasOpen = this.selected === key;
     if (known) {
-      if (known.decision.task.version === decision.task.version) return;
+      if (sameWaiting(known.decision, decision)) return;
       this.remove(key, false);
     } else {
       this.total += 1;

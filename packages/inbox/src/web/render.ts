@@ -3,12 +3,18 @@ import { approvalsView } from './approvals-view.js';
 import { diffLinesOf, fileChangeOf } from './diff-source.js';
 import { type Child, h } from './dom.js';
 import { ago, commandOf, inputFields, parkedByMode, ruleText, until } from './format.js';
+import { inputEditor } from './input-editor.js';
+import { refusalWords } from './refusal-words.js';
 import { rememberControls } from './remember.js';
 import { callLine } from './run-view.js';
 
 /** What the buttons of a card do; each resolves when the kernel answered. */
 export interface CardActions {
-  approve(decision: Approval, remember?: Remember): Promise<void>;
+  /** Approves, optionally remembering it or with an edited input (approve with changes). */
+  approve(
+    decision: Approval,
+    options?: { remember?: Remember; toolInput?: unknown },
+  ): Promise<void>;
   deny(decision: Approval, reason: string): Promise<void>;
   answer(decision: Question, content: unknown, outcome?: 'failed'): Promise<void>;
 }
@@ -25,11 +31,14 @@ export function decisionKey(decision: { run_id: string; task_key: string }): str
 function act(card: HTMLElement, work: () => Promise<void>): void {
   const buttons = [...card.querySelectorAll('button, input, textarea')] as HTMLButtonElement[];
   const message = card.querySelector('.message') as HTMLElement;
+  // Disabling takes the focus away: a keyboard user gets it back where it was if this fails.
+  const focused = document.activeElement as HTMLElement | null;
   for (const button of buttons) button.disabled = true;
   message.textContent = '';
   work().catch((error: unknown) => {
     for (const button of buttons) button.disabled = false;
-    message.textContent = (error as { detail?: string }).detail ?? String(error);
+    message.textContent = refusalWords(error);
+    if (focused && card.contains(focused)) focused.focus();
   });
 }
 
@@ -186,6 +195,16 @@ function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
   });
   const deny = () => act(card, () => actions.deny(decision, reason.value));
   onEnter(reason, deny);
+  // Only a tool call's input can be edited (a hook row's cannot).
+  const editor =
+    decision.task.kind === 'tool'
+      ? inputEditor({
+          original: decision.tool_input,
+          call,
+          id: decisionKey(decision),
+          approve: (toolInput) => act(card, () => actions.approve(decision, { toolInput })),
+        })
+      : null;
   const card: HTMLElement = h(
     'article',
     { class: 'card', 'data-decision': decisionKey(decision), 'aria-label': cardName(decision) },
@@ -213,8 +232,12 @@ function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
         { class: 'deny', 'data-action': 'deny', 'aria-label': `Deny ${call}`, onclick: deny },
         'Deny',
       ),
+      editor?.button,
     ),
-    rememberControls(decision, (remember) => act(card, () => actions.approve(decision, remember))),
+    editor?.element,
+    rememberControls(decision, (remember) =>
+      act(card, () => actions.approve(decision, { remember })),
+    ),
     h('p', { class: 'message', role: 'status' }),
   );
   return card;

@@ -1,5 +1,6 @@
 import type { TaskView } from '@airlock/sdk';
 import { h } from './dom.js';
+import { refusalWords } from './refusal-words.js';
 
 /** What approve and deny do from a run's story; each resolves when the kernel answered. */
 export interface RowDecide {
@@ -25,7 +26,7 @@ export function rowActions(task: TaskView, actions: RowDecide): HTMLElement {
     message.textContent = '';
     actions.decide(verb, reason.value.trim()).catch((error: unknown) => {
       for (const button of buttons) button.disabled = false;
-      message.textContent = (error as { detail?: string }).detail ?? String(error);
+      message.textContent = refusalWords(error);
     });
   };
   buttons.push(

@@ -27,6 +27,14 @@ const placeOf = (decision: Decision): Place => ({
   key: decision.task_key,
 });
 
+/** Whether a re-read decision shows the same as the row on the list: its version and approvals. */
+export function sameWaiting(shown: Decision, read: Decision): boolean {
+  if (shown.task.version !== read.task.version) return false;
+  const count = (decision: Decision) =>
+    decision.isApproval() ? (decision.approvals?.received.length ?? 0) : 0;
+  return count(shown) === count(read);
+}
+
 /**
  * The rows of the waiting list in the page, in order (newest or oldest
  * first), grouped by run and round: a row is put in place or taken away

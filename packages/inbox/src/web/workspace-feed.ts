@@ -8,8 +8,18 @@ const SETTLING = new Set([
   'task.expired',
   'task.canceled',
 ]);
-/** Events after which a row may wait (again): that one row is read. */
-const ARRIVING = new Set(['task.parked', 'task.asked', 'task.retried', 'task.readdressed']);
+/**
+ * Events after which a row may wait (again), or waits changed (an edited
+ * input, one more approval toward its quorum): that one row is read.
+ */
+const ARRIVING = new Set([
+  'task.parked',
+  'task.asked',
+  'task.retried',
+  'task.readdressed',
+  'task.edited',
+  'task.approval_added',
+]);
 
 /** What the waiting list hears from the workspace's feed. */
 export interface WaitingFeedHandlers {

@@ -1,7 +1,9 @@
 import { OPERATION_CONTRACTS, type RetentionPolicyView } from '@airlock/core';
+import { configurationDigest, recordPolicyChange } from '../kernel/policy-changes.js';
 import { principalName } from '../store/accounts.js';
 import {
   type RetentionPolicyRow,
+  type RetentionWindows,
   readRetentionPolicy,
   writeRetentionPolicy,
 } from '../store/retention.js';
@@ -18,6 +20,24 @@ function policyView(row: RetentionPolicyRow | undefined): RetentionPolicyView {
   };
 }
 
+/** A policy's three windows alone: what the audit trail shows before and after a change. */
+type Windows = { [K in keyof RetentionWindows]: RetentionWindows[K] };
+
+function windowsOf(row: RetentionWindows): Windows {
+  return { events_days: row.events_days, runs_days: row.runs_days, audit_days: row.audit_days };
+}
+
+/** `events 90 d, runs kept, audit 365 d`: a policy in one phrase, for an audit line's detail. */
+function describeWindows(windows: RetentionWindows): string {
+  const one = (name: string, days: number | null) =>
+    `${name} ${days === null ? 'kept' : `${days} d`}`;
+  return [
+    one('events', windows.events_days),
+    one('runs', windows.runs_days),
+    one('audit', windows.audit_days),
+  ].join(', ');
+}
+
 /** GET /api/v1/workspaces/{ws}/retention */
 export const getRetention = implement(
   OPERATION_CONTRACTS['retention.get'],
@@ -25,17 +45,37 @@ export const getRetention = implement(
     policyView(await readRetentionPolicy(kernel.context.store, principal.workspace_id)),
 );
 
-/** PUT /api/v1/workspaces/{ws}/retention: the kernel's next retention pass applies it. */
+/**
+ * PUT /api/v1/workspaces/{ws}/retention: the kernel's next retention pass
+ * applies it. The change is an audit record (who, the windows before and
+ * after) written in the same transaction.
+ */
 export const putRetention = implement(
   OPERATION_CONTRACTS['retention.put'],
   async ({ kernel, principal }, input) =>
-    policyView(
-      await writeRetentionPolicy(kernel.context.store, {
-        workspaceId: principal.workspace_id,
-        principal: principalName(principal),
-        events_days: input.events_days,
-        runs_days: input.runs_days,
-        audit_days: input.audit_days,
-      }),
-    ),
+    kernel.context.store.transaction(async (tx) => {
+      const workspaceId = principal.workspace_id;
+      const who = principalName(principal);
+      const found = await readRetentionPolicy(tx, workspaceId);
+      const before = found === undefined ? null : windowsOf(found);
+      const after = windowsOf(input);
+      const written = await writeRetentionPolicy(tx, { workspaceId, principal: who, ...after });
+      recordPolicyChange(tx, {
+        workspaceId,
+        principal: who,
+        change: {
+          change: 'retention_policy_replaced',
+          scope: 'retention_policy',
+          owner_id: workspaceId,
+          before_digest: before === null ? null : configurationDigest(before),
+          after_digest: configurationDigest(after),
+          before,
+          after,
+        },
+        detail: `set retention: ${describeWindows(after)} (was: ${
+          before === null ? 'no policy, everything kept' : describeWindows(before)
+        })`,
+      });
+      return policyView(written);
+    }),
 );

@@ -12,8 +12,9 @@ import {
   fenceOf,
 } from '../api/access.js';
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
-import { AirlockError } from '../errors.js';
+import { AirlockError, type ErrorCode } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
+import type { KernelMetrics } from '../metrics/registry.js';
 import { workspaceHead } from '../store/events.js';
 import type { FeedItem } from './feed-item.js';
 import { fencedDelivery } from './fence.js';
@@ -23,6 +24,15 @@ import { prunedResume } from './pruned-position.js';
 
 /** Past this much unsent data a slow client is dropped; it resumes from its last sequence number. */
 const MAX_BUFFERED = 8 * 1024 * 1024;
+
+/**
+ * The error code a socket's protocol error counts as: ws refuses a message
+ * over `maxPayload` (and closes 1009), any other broken frame (1002, 1007).
+ */
+function protocolErrorCode(error: Error): ErrorCode {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? 'payload_too_large' : 'invalid_input';
+}
 
 function refuse(socket: Duplex, error: AirlockError): void {
   const body = JSON.stringify(error.toBody());
@@ -62,10 +72,10 @@ async function resolveAfter(
  * wire frames (the same bytes for every subscriber). A client too far behind
  * is dropped; it resumes from its last sequence number.
  */
-function writeFrames(ws: WebSocket, items: readonly FeedItem[]): void {
+function writeFrames(ws: WebSocket, items: readonly FeedItem[], tooFarBehind: () => void): void {
   if (ws.readyState !== WebSocket.OPEN) return;
   if (ws.bufferedAmount > MAX_BUFFERED) {
-    ws.close(1013, 'too far behind; reconnect with after=');
+    tooFarBehind();
     return;
   }
   // `_socket` is ws's net.Socket (no public accessor). Without permessage-deflate, ws writes
@@ -91,13 +101,18 @@ function decodeSegment(value: string): string {
  * The lifecycle feed (`/api/v1/workspaces/{ws}/feed?run_id=&after=`) and the
  * executor cable (`/executor_api/v1/cable?after=`) over WebSocket; both resume
  * from a sequence number (or start at `after=latest`, the head, which the
- * `ready` message names). Returns the HTTP upgrade handler.
+ * `ready` message names). Returns the HTTP upgrade handler. With metrics,
+ * each refused upgrade counts its error code, and each socket closed on an
+ * error counts one: `feed_position_pruned` (resync), `unavailable` (a client
+ * too far behind, close 1013), or the client's broken frame.
  */
 export function createSocketHandler(options: {
   kernel: Kernel;
   hub: FeedHub;
   authThrottle?: AuthFailureThrottle | null | undefined;
+  metrics?: KernelMetrics | null | undefined;
 }) {
+  const errors = options.metrics?.errors;
   // No permessage-deflate: feed frames are written prebuilt to the socket (writeFrames).
   const wss = new WebSocketServer({
     noServer: true,
@@ -139,12 +154,17 @@ export function createSocketHandler(options: {
           // A message a client reads (not a refused upgrade, which a browser cannot see), then a close.
           ws.send(JSON.stringify({ type: 'resync', ...pruned.toBody().error, after }));
           ws.close(4410, 'feed_position_pruned');
+          errors?.inc({ code: pruned.code });
           return;
         }
+        const tooFarBehind = () => {
+          ws.close(1013, 'too far behind; reconnect with after=');
+          errors?.inc({ code: 'unavailable' });
+        };
         const sendFrame = (frame: string) => {
           if (ws.readyState !== WebSocket.OPEN) return false;
           if (ws.bufferedAmount > MAX_BUFFERED) {
-            ws.close(1013, 'too far behind; reconnect with after=');
+            tooFarBehind();
             return false;
           }
           ws.send(frame);
@@ -159,7 +179,7 @@ export function createSocketHandler(options: {
           after,
           // An agent's feed and an executor's cable see only their own application's runs.
           deliver: fencedDelivery(options.kernel.context.store, fenceOf(principal), (items) => {
-            if (feed !== null) writeFrames(ws, items);
+            if (feed !== null) writeFrames(ws, items, tooFarBehind);
             else {
               for (const item of items) {
                 const frame = item.frameFor(applicationId, (view) => nudgeFor(view, applicationId));
@@ -172,13 +192,16 @@ export function createSocketHandler(options: {
           if (data.toString() === 'ping') send({ type: 'pong' });
         });
         ws.on('close', () => subscription.close());
-        ws.on('error', () => subscription.close());
+        ws.on('error', (error) => {
+          errors?.inc({ code: protocolErrorCode(error) });
+          subscription.close();
+        });
       });
     } catch (error) {
-      refuse(
-        socket,
-        error instanceof AirlockError ? error : new AirlockError('internal', 'internal error'),
-      );
+      const refusal =
+        error instanceof AirlockError ? error : new AirlockError('internal', 'internal error');
+      errors?.inc({ code: refusal.code });
+      refuse(socket, refusal);
     }
   };
   return {

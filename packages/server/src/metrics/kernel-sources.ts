@@ -1,4 +1,5 @@
 import type { FeedHub } from '../feed/hub.js';
+import { countPendingDeliveries } from '../store/notifications.js';
 import { parksWaitingByWorkspace } from '../store/parks-waiting.js';
 import type { Store } from '../store/store.js';
 import { type KernelMetrics, PARK_AGE_THRESHOLDS_SECONDS } from './registry.js';
@@ -6,7 +7,8 @@ import { type KernelMetrics, PARK_AGE_THRESHOLDS_SECONDS } from './registry.js';
 /**
  * Connects the metrics to what they read outside the hot path: the store's
  * COMMITs as they happen, and at each scrape the parked rows (one grouped
- * query on the parked-rows index) and the feed's subscribers.
+ * query on the parked-rows index), the notification outbox's backlog (a
+ * count on its index of due deliveries) and the feed's subscribers.
  */
 export function connectMetrics(
   metrics: KernelMetrics,
@@ -41,6 +43,7 @@ export function connectMetrics(
         );
       });
     }
+    metrics.notificationsPending.set(await countPendingDeliveries(store));
     const feed = hub.stats();
     metrics.feedSubscribers.set({ state: 'live' }, feed.live);
     metrics.feedSubscribers.set({ state: 'catching_up' }, feed.catchingUp);

@@ -34,6 +34,8 @@ export interface KernelMetrics {
   readonly feedSubscribers: Gauge<'state'>;
   /** Events the furthest-behind feed subscriber still has to receive. */
   readonly feedLagEvents: Gauge<never>;
+  /** Notification deliveries still to be made (the outbox backlog, read at scrape time). */
+  readonly notificationsPending: Gauge<never>;
   /** Registers work that refreshes gauges before each scrape (errors are logged by the caller). */
   onScrape(refresh: () => Promise<void> | void): void;
   /** Refreshes the gauges and renders every metric in the Prometheus text format. */
@@ -132,6 +134,11 @@ export function createMetrics(): KernelMetrics {
     feedLagEvents: new Gauge({
       name: 'airlock_feed_lag_events',
       help: 'Events the furthest-behind feed subscriber has yet to receive.',
+      registers,
+    }),
+    notificationsPending: new Gauge({
+      name: 'airlock_notifications_pending',
+      help: 'Notification deliveries not yet delivered nor dead-lettered (the outbox backlog).',
       registers,
     }),
     onScrape(refresh) {

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Reader } from './reader.js';
 import type { EventType, RetentionPolicyTable, RunEventTable } from './schema.js';
 import { SQL } from './sql-handle.js';
-import type { Store } from './store.js';
+import type { Store, Tx } from './store.js';
 
 /**
  * The retention repository: a workspace's policy, the batches the kernel's
@@ -32,26 +32,24 @@ export async function readRetentionPolicy(
     .executeTakeFirst();
 }
 
-/** Sets a workspace's policy (its pruning position is kept). */
+/** Sets a workspace's policy in the caller's unit of work (its pruning position is kept). */
 export async function writeRetentionPolicy(
-  store: Store,
+  tx: Tx,
   policy: RetentionWindows & { workspaceId: string; principal: string },
 ): Promise<RetentionPolicyRow> {
-  return store.transaction(async (tx) => {
-    const windows = {
-      events_days: policy.events_days,
-      runs_days: policy.runs_days,
-      audit_days: policy.audit_days,
-      updated_by: policy.principal,
-      updated_at: tx.now,
-    };
-    await tx[SQL].db
-      .insertInto('retention_policies')
-      .values({ workspace_id: policy.workspaceId, ...windows })
-      .onConflict((oc) => oc.column('workspace_id').doUpdateSet(windows))
-      .execute();
-    return (await readRetentionPolicy(tx, policy.workspaceId))!;
-  });
+  const windows = {
+    events_days: policy.events_days,
+    runs_days: policy.runs_days,
+    audit_days: policy.audit_days,
+    updated_by: policy.principal,
+    updated_at: tx.now,
+  };
+  await tx[SQL].db
+    .insertInto('retention_policies')
+    .values({ workspace_id: policy.workspaceId, ...windows })
+    .onConflict((oc) => oc.column('workspace_id').doUpdateSet(windows))
+    .execute();
+  return (await readRetentionPolicy(tx, policy.workspaceId))!;
 }
 
 /** Every policy that prunes something. */

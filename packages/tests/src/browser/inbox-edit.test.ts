@@ -1,0 +1,146 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
+import { scriptedRun } from '../support/kernel.js';
+import { type InboxFixture, startInboxFixture } from './inbox-fixture.js';
+
+/** Approve with changes: a person edits a parked call's input, reads the diff, and approves. */
+describe.skipIf(browserSkipReason !== null)(
+  'the web inbox in headless Chromium: approve with changes',
+  { timeout: 90_000 },
+  () => {
+    let f: InboxFixture;
+
+    beforeAll(async () => {
+      f = await startInboxFixture();
+    });
+    afterEach(() => {
+      expect(f.consoleErrors.splice(0)).toEqual([]);
+    });
+    afterAll(async () => {
+      await f?.close();
+    });
+
+    it('edits a call by keyboard: invalid JSON sends nothing, a refused edit says why, the edit runs', async () => {
+      const run = await f.ws.runs.create(
+        scriptedRun(
+          'ask',
+          [
+            { tool_calls: [{ name: 'bash', input: { command: 'rm -rf ./build' } }] },
+            { final: 'cleaned', expect: 'removed' },
+          ],
+          [
+            {
+              tool: 'bash',
+              path: 'command',
+              match: '*curl*',
+              verdict: 'deny',
+              reason: 'no downloads',
+            },
+          ],
+        ),
+      );
+      const page = await f.openSignedIn('#/');
+      const approves: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('decisions.approve')) approves.push(request.postData() ?? '');
+      });
+      const row = page.locator(`.list [data-decision="${run.id}/t1"]`);
+      await row.waitFor();
+      const before = await f.ws.runs.run(run.id).task('t1');
+
+      // j opens the call, e opens its editor with the cursor in it.
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('j');
+      const card = page.locator('.detail article');
+      await card.waitFor();
+      await page.keyboard.press('e');
+      const text = card.locator('textarea[name="tool-input"]');
+      expect(await text.evaluate((element) => element === document.activeElement)).toBe(true);
+      expect(await text.inputValue()).toBe('{\n  "command": "rm -rf ./build"\n}');
+
+      // Invalid JSON: said at once, where it goes wrong, and Ctrl+Enter sends nothing.
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('{"command": "rm -rf ./build/cache"');
+      const error = card.locator('.edit-error');
+      await error.filter({ hasText: 'Nothing was sent.' }).waitFor();
+      expect(await error.textContent()).toMatch(/^Not valid JSON \(line 1, column \d+\): .+/);
+      expect(await text.getAttribute('aria-invalid')).toBe('true');
+      await page.keyboard.press('Control+Enter');
+      expect(await axeViolations(page)).toEqual([]);
+      expect(approves).toEqual([]);
+
+      // An edit a rule refuses: the kernel's code in words, and the call waits as it was.
+      await text.fill(JSON.stringify({ command: 'curl -sO https://example.com/x.sh' }, null, 2));
+      expect(await card.locator('.edit-diff .diff-removed').allTextContents()).toEqual([
+        '-   "command": "rm -rf ./build"\n',
+      ]);
+      await page.keyboard.press('Tab');
+      expect(
+        await page.evaluate(() => (document.activeElement as HTMLElement).dataset.action),
+      ).toBe('approve-edited');
+      await page.keyboard.press('Enter');
+      const message = card.locator('.message');
+      await message.filter({ hasText: 'edit_refused' }).waitFor();
+      expect(await message.textContent()).toMatch(
+        /^Your edit was refused and nothing changed: the call still waits as it was \(edit_refused\)\. .*no downloads/,
+      );
+      expect(approves).toHaveLength(1);
+      // Chromium logs the refusal's 422 itself; that line is the only console error expected.
+      expect(f.consoleErrors.splice(0)).toEqual([
+        'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+      ]);
+      const unchanged = await f.ws.runs.run(run.id).task('t1');
+      expect(unchanged).toMatchObject({
+        state: 'needs_approval',
+        tool_input: { command: 'rm -rf ./build' },
+        version: before.version,
+      });
+      // The refusal gives the focus back to where it was.
+      expect(
+        await page.evaluate(() => (document.activeElement as HTMLElement).dataset.action),
+      ).toBe('approve-edited');
+
+      // A narrower edit: the diff against the original, then Ctrl+Enter approves it.
+      await text.fill(JSON.stringify({ command: 'rm -rf ./build/cache' }, null, 2));
+      expect(await card.locator('.edit-diff .diff-added').allTextContents()).toEqual([
+        '+   "command": "rm -rf ./build/cache"\n',
+      ]);
+      expect(await card.locator('.edit-error').textContent()).toBe('');
+      expect(await axeViolations(page)).toEqual([]);
+      await saveScreenshot(page, 'inbox-edit.png');
+      await text.press('Control+Enter');
+      await row.waitFor({ state: 'detached' });
+      const line = page.locator(`.after[data-after="${run.id}/t1"]`);
+      expect(await line.textContent()).toContain('Approved by you with your changes; running.');
+      expect(await f.ended(run.id)).toMatchObject({ state: 'completed', final_answer: 'cleaned' });
+      expect(f.executed).toEqual(['rm -rf ./build/cache']);
+    });
+
+    it('closes the editor with Escape, back on its button, and sends nothing for an unchanged input', async () => {
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'deploy', input: { target: 'staging' } }] },
+          { final: 'deployed' },
+        ]),
+      );
+      const page = await f.openSignedIn('#/');
+      await page.locator(`.list [data-decision="${run.id}/t1"] .open`).click();
+      const card = page.locator('.detail article');
+      const open = card.getByRole('button', { name: /^Edit input of deploy/ });
+      await open.click();
+      expect(await open.getAttribute('aria-expanded')).toBe('true');
+      await card.getByRole('button', { name: /^Approve with changes: deploy/ }).click();
+      expect(await card.locator('.edit-error').textContent()).toBe(
+        'Nothing changed: use Approve to approve the call as it is.',
+      );
+      await card.locator('textarea[name="tool-input"]').press('Escape');
+      expect(await card.locator('.edit').isHidden()).toBe(true);
+      expect(await open.evaluate((element) => element === document.activeElement)).toBe(true);
+      // An approve would have moved it: it still waits, as the model composed it.
+      expect(await f.ws.runs.run(run.id).task('t1')).toMatchObject({
+        state: 'needs_approval',
+        tool_input: { target: 'staging' },
+      });
+    });
+  },
+);
