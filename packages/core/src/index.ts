@@ -264,6 +264,7 @@ export {
   type InboxItem,
   InboxItemSchema,
   LifecycleHooksViewSchema,
+  type MatchedRuleView,
   type OnFailure,
   OnFailureSchema,
   type ProfileConfigurationView,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type DecisionContext, readEffectProfile, toDecision } from './decisions.js';
+import { type DecisionContext, toDecision } from './decisions.js';
 import type { TaskView } from './views.js';
 
 const context = { trpc: {}, workspaceId: 'ws_1' } as unknown as DecisionContext;
@@ -31,87 +31,47 @@ function task(fields: Partial<TaskView> & Record<string, unknown>): TaskView {
   } as TaskView;
 }
 
-describe('readEffectProfile', () => {
-  it('reads the kernel profile with its rules, deriving action tags and targets', () => {
-    const rule = { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'ask' };
-    const profile = readEffectProfile(
-      task({
-        effect_profile: {
-          tool_name: 'bash',
-          tool_input: { command: 'rm -rf ./build' },
-          approval_mode: 'rules',
-          origin: 'model',
-          matched_rules: [{ index: 1, rule }],
-          // An older kernel's profile shape: the reader must still make sense of it.
-        } as unknown as TaskView['effect_profile'],
-      }),
-    );
-    expect(profile).toEqual({
+describe("an Approval's effect profile", () => {
+  it('is the profile the kernel froze on the park, as it is (no second reading on the client)', () => {
+    const frozen: NonNullable<TaskView['effect_profile']> = {
       tool_name: 'bash',
-      tool_input: { command: 'rm -rf ./build' },
-      mode: 'rules',
-      origin: 'model',
-      matched_rules: [{ index: 1, verdict: 'ask', rule, text: null }],
-      action_tags: ['delete', 'destructive'],
-      targets: ['build'],
-      decided_by_layer: null,
-      layers: [],
-    });
-  });
-
-  it('carries the deciding layer and every layer, as core froze them', () => {
-    const layers = [
-      {
-        layer: 'action_contract' as const,
-        verdict: 'ask' as const,
-        rule: {
-          index: 0,
-          list: 'requires_user' as const,
-          text: 'action:delete',
-          contract_version: 3,
-        },
-        detail: 'action contract v3 requires a person',
-        reminders: [],
-      },
-    ];
-    const profile = readEffectProfile(
-      task({
-        effect_profile: {
-          tool_name: 'bash',
-          tool_input: { command: 'rm x' },
-          mode: 'bypass',
-          matched_rules: [],
-          action_tags: ['delete'],
-          targets: ['x'],
-          decided_by_layer: 'action_contract',
-          layers,
-        },
-      }),
-    );
-    expect(profile.decided_by_layer).toBe('action_contract');
-    expect(profile.layers).toEqual(layers);
-  });
-
-  it("keeps core's frozen profile as it is (tags, targets, the text each rule read)", () => {
-    const profile = readEffectProfile(
-      task({
-        effect_profile: {
-          tool_name: 'bash',
-          tool_input: { command: 'curl https://x.dev' },
-          mode: 'ask',
-          matched_rules: [{ index: 0, verdict: 'ask', text: 'curl https://x.dev' }],
-          action_tags: ['network'],
-          targets: ['https://x.dev'],
-        },
-      }),
-    );
-    expect(profile).toMatchObject({
+      tool_input: { command: 'curl https://x.dev' },
       mode: 'ask',
+      approval_mode: 'ask',
       origin: 'model',
-      matched_rules: [{ index: 0, verdict: 'ask', rule: null, text: 'curl https://x.dev' }],
+      matched_rules: [
+        {
+          index: 0,
+          verdict: 'ask',
+          text: 'curl https://x.dev',
+          rule: { tool: 'bash', verdict: 'ask' },
+        },
+      ],
       action_tags: ['network'],
       targets: ['https://x.dev'],
-    });
+      decided_by_layer: 'action_contract',
+      layers: [
+        {
+          layer: 'action_contract',
+          verdict: 'ask',
+          rule: { index: 0, list: 'requires_user', text: 'action:network', contract_version: 3 },
+          detail: 'action contract v3 requires a person',
+          reminders: [],
+        },
+      ],
+    };
+    const decision = toDecision(context, task({ effect_profile: frozen }));
+    if (!decision.isApproval()) throw new Error('expected an approval');
+    expect(decision.effect_profile).toBe(frozen);
+  });
+
+  it('is null on a row that carries none, rather than a guess', () => {
+    const decision = toDecision(
+      context,
+      task({ tool_input: { command: 'rm -rf ./build' }, effect_profile: null }),
+    );
+    if (!decision.isApproval()) throw new Error('expected an approval');
+    expect(decision.effect_profile).toBeNull();
   });
 });
 

@@ -1,44 +1,6 @@
-import {
-  type ActionTag,
-  type ApprovalMode,
-  type ApprovalProgress,
-  type ApprovalRule,
-  buildEffectProfile,
-  type EffectProfileView as KernelEffectProfile,
-  type Origin,
-  type Remember,
-  type Verdict,
-} from '@airlock/core';
+import type { ApprovalProgress, EffectProfileView, Remember } from '@airlock/core';
 import type { Trpc } from './internal/transport.js';
 import type { TaskView } from './views.js';
-
-/** A rule that matched a parked call: its index in the run's rule list, and what it says. */
-export interface MatchedRule {
-  index: number;
-  verdict: Verdict | null;
-  /** The rule itself, when the kernel froze it on the park. */
-  rule: ApprovalRule | null;
-  /** The text the rule read at its path, when the kernel reported it. */
-  text: string | null;
-}
-
-/** What an approver reads about a parked call (frozen on the row when it parked). */
-export interface EffectProfileView {
-  tool_name: string;
-  tool_input: unknown;
-  mode: ApprovalMode | null;
-  origin: Origin | null;
-  /** The rules that parked it; empty when the mode parked it (`ask` with no allow rule). */
-  matched_rules: MatchedRule[];
-  /** What the call does (for shell commands): read, write, delete, network, ... */
-  action_tags: ActionTag[];
-  /** The canonical paths and URLs the call touches. */
-  targets: string[];
-  /** The policy layer whose verdict parked it; null when the kernel recorded none. */
-  decided_by_layer: NonNullable<KernelEffectProfile['decided_by_layer']> | null;
-  /** What every policy layer said (rule set, action contract with its list and version, ...). */
-  layers: NonNullable<KernelEffectProfile['layers']>;
-}
 
 /** How a decision reaches the kernel's member plane. */
 export interface DecisionContext {
@@ -125,8 +87,12 @@ export class Approval extends BaseDecision {
   readonly tool_name: string;
   /** The call's input, as the model composed it. */
   readonly tool_input: unknown;
-  /** What an approver reads: the rules that parked it, action tags, targets. */
-  readonly effect_profile: EffectProfileView;
+  /**
+   * What an approver reads, as the kernel froze it when the call parked: the
+   * rules that parked it, action tags, targets, the deciding layer. Null only
+   * on a row that carries none (the kernel freezes one on every park).
+   */
+  readonly effect_profile: EffectProfileView | null;
   /**
    * Approvals given and needed under the workspace's approval policy ("1 of
    * 2"); null when the kernel did not report them.
@@ -137,7 +103,7 @@ export class Approval extends BaseDecision {
     super(context, task);
     this.tool_name = task.tool_name;
     this.tool_input = task.tool_input;
-    this.effect_profile = readEffectProfile(task);
+    this.effect_profile = task.effect_profile;
     this.approvals = task.approvals ?? null;
   }
 
@@ -204,49 +170,4 @@ export function toDecision(context: DecisionContext, task: TaskView): Decision {
   return task.state === 'awaiting_input' || task.kind === 'ask'
     ? new Question(context, task)
     : new Approval(context, task);
-}
-
-function readMatchedRules(raw: unknown): MatchedRule[] {
-  if (!Array.isArray(raw)) return [];
-  return raw.flatMap((entry): MatchedRule[] => {
-    if (entry === null || typeof entry !== 'object') return [];
-    const item = entry as { index?: unknown; verdict?: unknown; rule?: unknown; text?: unknown };
-    const rule = item.rule && typeof item.rule === 'object' ? (item.rule as ApprovalRule) : null;
-    const verdict = (typeof item.verdict === 'string' ? item.verdict : rule?.verdict) ?? null;
-    return [
-      {
-        index: typeof item.index === 'number' ? item.index : -1,
-        verdict: verdict as Verdict | null,
-        rule,
-        text: typeof item.text === 'string' ? item.text : null,
-      },
-    ];
-  });
-}
-
-/**
- * Reads the effect profile frozen on a parked row. Where the kernel froze no
- * action tags or targets, they are derived here with core's classifier.
- */
-export function readEffectProfile(task: TaskView): EffectProfileView {
-  const frozen = (task.effect_profile ?? {}) as Record<string, unknown>;
-  const toolName = typeof frozen.tool_name === 'string' ? frozen.tool_name : task.tool_name;
-  const toolInput = 'tool_input' in frozen ? frozen.tool_input : task.tool_input;
-  const mode = (frozen.mode ?? frozen.approval_mode ?? null) as ApprovalMode | null;
-  const matched = readMatchedRules(frozen.matched_rules);
-  const derived =
-    Array.isArray(frozen.action_tags) && Array.isArray(frozen.targets)
-      ? { action_tags: frozen.action_tags as ActionTag[], targets: frozen.targets as string[] }
-      : buildEffectProfile({ toolName, toolInput, mode: mode ?? 'ask', matchedRules: [] });
-  return {
-    tool_name: toolName,
-    tool_input: toolInput,
-    mode,
-    origin: (frozen.origin as Origin | undefined) ?? task.origin,
-    matched_rules: matched,
-    action_tags: derived.action_tags,
-    targets: derived.targets,
-    decided_by_layer: (frozen.decided_by_layer as EffectProfileView['decided_by_layer']) ?? null,
-    layers: Array.isArray(frozen.layers) ? (frozen.layers as EffectProfileView['layers']) : [],
-  };
 }

@@ -1,11 +1,7 @@
-import type { ErrorCode } from '@airlock/core';
+import type { ErrorCode, ProblemDetail } from '@airlock/core';
 
-/** One validation problem the server reported: where (a JSON pointer) and what. */
-export interface Problem {
-  readonly code: string;
-  readonly pointer: string;
-  readonly message: string;
-}
+/** One validation problem the server reported: where (a JSON pointer) and what (core's wire type). */
+export type Problem = ProblemDetail;
 
 /** The failure modes the SDK tells apart, one error class each. */
 type FailureMode =

@@ -1,4 +1,9 @@
-export type { OperationName, Remember } from '@airlock/core';
+export type {
+  EffectProfileView,
+  MatchedRuleView as MatchedRule,
+  OperationName,
+  Remember,
+} from '@airlock/core';
 export type { Call, CallInput, CallOptions, CallOutput } from './call.js';
 export {
   type Client,
@@ -8,14 +13,7 @@ export {
   Workspace,
   WorkspaceDecisions,
 } from './client.js';
-export {
-  Approval,
-  type Decision,
-  type EffectProfileView,
-  type MatchedRule,
-  Question,
-  readEffectProfile,
-} from './decisions.js';
+export { Approval, type Decision, Question } from './decisions.js';
 export {
   AirlockError,
   type AirlockErrorInit,

@@ -74,6 +74,8 @@ export const EffectProfileViewSchema = named(
 );
 /** The effect profile frozen on a parked row. */
 export type EffectProfileView = z.infer<typeof EffectProfileViewSchema>;
+/** A rule that matched a parked call, as its frozen effect profile lists it. */
+export type MatchedRuleView = EffectProfileView['matched_rules'][number];
 
 /** What the approval stage decided for one row. Open: a policy layer may add fields. */
 export const DecisionViewSchema = named(DecisionSchema.loose(), {

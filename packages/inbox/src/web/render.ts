@@ -128,8 +128,9 @@ function diffView(decision: Approval): HTMLElement | null {
   );
 }
 
-function profileView(decision: Approval): HTMLElement {
+function profileView(decision: Approval): HTMLElement | null {
   const profile = decision.effect_profile;
+  if (!profile) return null;
   const tags: Child[] = profile.action_tags.length
     ? profile.action_tags.map((tag) => h('li', { class: `tag tag-${tag}` }, tag))
     : [h('li', { class: 'tag tag-none' }, 'no action tags')];

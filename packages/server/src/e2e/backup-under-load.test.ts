@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type Client, client, waitFor } from '../testing/harness.js';
-import { bannerOf, runCli, type ServeProcess, serveProcess } from '../testing/serve-process.js';
+import { type KernelProcess, runCli, startKernelProcess } from '../testing/kernel-process.js';
 
 /**
  * Backs up a real kernel process's SQLite store while clients park and
@@ -15,7 +15,7 @@ import { bannerOf, runCli, type ServeProcess, serveProcess } from '../testing/se
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
 const root = mkdtempSync(join(tmpdir(), 'airlock-backup-'));
-const kernels: ServeProcess[] = [];
+const kernels: KernelProcess[] = [];
 afterAll(async () => {
   for (const kernel of kernels) await kernel.stop();
   rmSync(root, { recursive: true, force: true });
@@ -100,9 +100,9 @@ async function auditOf(url: string, token: string, ws: string) {
 describe('airlock backup under load, then airlock restore', () => {
   it('keeps every park, clock, approval, overlay, contract and audit record acknowledged before it began', async () => {
     const live = join(root, 'live');
-    const kernel = await serveProcess(live, ['--park-ttl', '2h', '--rate-limit', 'off']);
+    const kernel = await startKernelProcess({ dataDir: live, args: ['--park-ttl', '2h'] });
     kernels.push(kernel);
-    const banner = bannerOf(kernel.stderr());
+    const banner = { workspaceId: kernel.workspaceId, ...kernel.tokens };
     const ws = `/api/v1/workspaces/${banner.workspaceId}`;
     const agent = client(kernel.url, banner.agent);
     const member = client(kernel.url, banner.member);
@@ -170,7 +170,7 @@ describe('airlock backup under load, then airlock restore', () => {
     const fresh = join(root, 'fresh');
     const restored = await runCli(['restore', file, '--data-dir', fresh]);
     expect(restored.code, restored.stderr).toBe(0);
-    const again = await serveProcess(fresh, ['--park-ttl', '2h', '--rate-limit', 'off']);
+    const again = await startKernelProcess({ dataDir: fresh, args: ['--park-ttl', '2h'] });
     kernels.push(again);
     const member2 = client(again.url, banner.member);
     const agent2 = client(again.url, banner.agent);

@@ -7,6 +7,7 @@ import {
   markEventsPrunedBefore,
   type RetentionPolicyRow,
 } from '../store/retention.js';
+import { type PruningLease, withPruningLease } from '../store/retention-lease.js';
 import {
   approvalsOfRuns,
   deleteRuns,
@@ -49,11 +50,15 @@ const AUDIT_TYPES = [...AUDIT_EVENT_TYPES];
  * runs (with their task rows and remaining events), then audit records, each
  * older than its window, oldest first, in bounded transactions; what goes is
  * appended to the export directory first. A pass is started from the
- * kernel's clock sweep at most once per interval and never overlaps another.
+ * kernel's clock sweep at most once per interval and never overlaps another,
+ * in this process or (on PostgreSQL) in any other kernel on the database, so
+ * each pruned row is exported once.
  */
 export class RetentionPruner {
   private lastPass = Number.NEGATIVE_INFINITY;
   private running: Promise<PruneReport> | undefined;
+  /** The hold of the pass in flight: confirmed before each batch is exported. */
+  private lease: PruningLease | undefined;
   private stopped = false;
   private readonly intervalMs: number;
   private readonly batchRows: number;
@@ -77,28 +82,42 @@ export class RetentionPruner {
     });
   }
 
-  /** Runs a pass now (or waits for the one running) and reports what it removed. */
+  /**
+   * Runs a pass now (or waits for the one running) and reports what it
+   * removed; nothing when another kernel process on the same PostgreSQL
+   * database is running one (see withPruningLease).
+   */
   pruneNow(): Promise<PruneReport> {
     this.running ??= (async () => {
       try {
         this.lastPass = this.ctx.store.now();
-        const total: PruneReport = { events: 0, runs: 0, audit: 0 };
-        for (const policy of await activeRetentionPolicies(this.ctx.store)) {
-          if (this.stopped) break;
-          const report = await this.pruneWorkspace(policy);
-          total.events += report.events;
-          total.runs += report.runs;
-          total.audit += report.audit;
+        const outcome = await withPruningLease(this.ctx.store, (lease) => this.pass(lease));
+        if (!outcome.held) {
+          this.ctx.logger.debug('retention pass skipped: another kernel process runs one');
+          return { events: 0, runs: 0, audit: 0 };
         }
-        if (total.events + total.runs + total.audit > 0) {
-          this.ctx.logger.info(total, 'retention pruned');
-        }
-        return total;
+        return outcome.value;
       } finally {
         this.running = undefined;
       }
     })();
     return this.running;
+  }
+
+  private async pass(lease: PruningLease): Promise<PruneReport> {
+    this.lease = lease;
+    const total: PruneReport = { events: 0, runs: 0, audit: 0 };
+    for (const policy of await activeRetentionPolicies(this.ctx.store)) {
+      if (this.stopped) break;
+      const report = await this.pruneWorkspace(policy);
+      total.events += report.events;
+      total.runs += report.runs;
+      total.audit += report.audit;
+    }
+    if (total.events + total.runs + total.audit > 0) {
+      this.ctx.logger.info(total, 'retention pruned');
+    }
+    return total;
   }
 
   /** Stops between two batches and waits for the pass in flight. */
@@ -159,6 +178,7 @@ export class RetentionPruner {
 
   /** Writes events to the export: audit records where they are decisions, event views otherwise. */
   private async exportEvents(ws: string, rows: readonly RunEventTable[]): Promise<void> {
+    await this.lease?.confirm();
     const runIds = [
       ...new Set(rows.filter((row) => row.task_key !== null).map((row) => row.run_id)),
     ];
@@ -203,6 +223,7 @@ export class RetentionPruner {
       const tasks = await tasksOfRuns(this.ctx.store, runIds);
       const approvals = await approvalsOfRuns(this.ctx.store, runIds);
       const deliveries = await deliveriesOfRuns(this.ctx.store, runIds);
+      await this.lease?.confirm();
       appendExport({
         directory: this.options.exportDir,
         workspaceId: ws,

@@ -1,30 +1,40 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkspaceTokens } from './workspace-tokens.js';
 
 const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
+/** Node's arguments that run the `airlock` CLI from its sources. */
+const NODE_ARGS = ['--conditions=source', '--import', 'tsx', CLI];
 
-/** A real `airlock serve` process on a SQLite data directory, with the tokens its banner printed. */
+/** A real `airlock serve` process, with what its start printed. */
 export interface KernelProcess {
   child: ChildProcess;
   /** The kernel's own process id (not the wrapper's, when one runs it). */
   pid: number;
   url: string;
   workspaceId: string;
-  tokens: WorkspaceTokens;
+  /** True when this start created the workspace and printed its tokens. */
+  firstStart: boolean;
+  /**
+   * The tokens a first start printed.
+   * @throws Error when the store already had its workspace (a restart, or a
+   * second process on one PostgreSQL database): they were printed then.
+   */
+  readonly tokens: WorkspaceTokens;
+  /** Everything it printed so far, stdout and stderr. */
+  output(): string;
   /** SIGTERM to the kernel, then wait for the exit (of the wrapper too). */
   stop(): Promise<void>;
 }
 
-/** What to start. */
-export interface KernelProcessOptions {
-  dataDir: string;
+/** What to start: a SQLite data directory or a PostgreSQL database. */
+export type KernelProcessOptions = ({ dataDir: string } | { databaseUrl: string }) & {
   /** More `airlock serve` arguments, e.g. `['--durability', 'relaxed']`. */
   args?: string[];
   /** A command that runs the kernel, e.g. `['strace', '-f', '-o', file]`. */
   wrapper?: string[];
-}
+};
 
 function pick(text: string, pattern: RegExp): string {
   const found = pattern.exec(text);
@@ -34,21 +44,22 @@ function pick(text: string, pattern: RegExp): string {
 
 /**
  * Starts `airlock serve` from the sources on a free loopback port (no demo,
- * rate limits off) and resolves once it printed its first-start banner.
+ * rate limits off) and resolves once it printed its banner: the first
+ * start's, with tokens, or a later start's, with its workspace alone.
  * @throws Error when the process exits first or takes over 60 s.
  */
 export async function startKernelProcess(options: KernelProcessOptions): Promise<KernelProcess> {
+  const store =
+    'databaseUrl' in options
+      ? ['--database-url', options.databaseUrl]
+      : ['--data-dir', options.dataDir];
   const command = [
     process.execPath,
-    '--conditions=source',
-    '--import',
-    'tsx',
-    CLI,
+    ...NODE_ARGS,
     'serve',
     '--port',
     '0',
-    '--data-dir',
-    options.dataDir,
+    ...store,
     '--no-demo',
     '--rate-limit',
     'off',
@@ -60,11 +71,13 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
     env: { ...process.env, DATABASE_URL: '', AIRLOCK_DURABILITY: '' },
   });
   let output = '';
+  // A first start's banner ends with its member token; a later start's says the tokens were shown.
+  const bannerDone = /member token\s+\S+\n|\(tokens were shown when this store was created\)/;
   await new Promise<void>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`the kernel did not start: ${output}`)), 60_000);
     const read = (chunk: Buffer) => {
       output += chunk;
-      if (/member token[^\n]*\n/.test(output) && output.includes('kernel listening')) {
+      if (output.includes('kernel listening') && bannerDone.test(output)) {
         clearTimeout(timer);
         done();
       }
@@ -77,16 +90,25 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
     });
   });
   const pid = Number(pick(output, /"pid":(\d+)/));
+  const firstStart = /member token\s+\S+/.test(output);
+  const tokens = firstStart
+    ? {
+        agent: pick(output, /agent token\s+(\S+)/),
+        executor: pick(output, /executor token\s+(\S+)/),
+        member: pick(output, /member token\s+(\S+)/),
+      }
+    : null;
   return {
     child,
     pid,
     url: pick(output, /ready at (http:\/\/\S+)/),
     workspaceId: pick(output, /workspace\s+(\S+)/),
-    tokens: {
-      agent: pick(output, /agent token\s+(\S+)/),
-      executor: pick(output, /executor token\s+(\S+)/),
-      member: pick(output, /member token\s+(\S+)/),
+    firstStart,
+    get tokens() {
+      if (!tokens) throw new Error('this start printed no tokens: its store had its workspace');
+      return tokens;
     },
+    output: () => output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((settle) => child.once('exit', settle));
@@ -95,4 +117,26 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
       await exited;
     },
   };
+}
+
+/** What a finished CLI command printed and its exit code. */
+export interface CliOutcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `airlock` CLI (from its sources, on no PostgreSQL) to its end. */
+export function runCli(args: string[]): Promise<CliOutcome> {
+  return new Promise((settle) => {
+    execFile(
+      process.execPath,
+      [...NODE_ARGS, ...args],
+      { env: { ...process.env, DATABASE_URL: '' } },
+      (error, stdout, stderr) => {
+        const code = error ? ((error as { code?: number }).code ?? 1) : 0;
+        settle({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      },
+    );
+  });
 }

@@ -61,7 +61,7 @@ describe('decisions through the SDK', () => {
       action_tags: ['delete', 'destructive'],
       targets: ['build'],
     });
-    expect(first.effect_profile.matched_rules).toEqual([
+    expect(first.effect_profile?.matched_rules).toEqual([
       expect.objectContaining({ index: 1, verdict: 'ask', rule: rules[1] }),
     ]);
     expect((await run.get()).state).toBe('completed');

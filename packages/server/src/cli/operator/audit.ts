@@ -75,9 +75,7 @@ export async function audit(argv: string[]): Promise<number> {
             })
           : await connection.call('audit.run', { ...page, run_id: run });
       // One record a line; stringifying what the kernel's JSON lines parsed to gives back its text.
-      for (const record of records)
-        process.stdout.write(`${JSON.stringify(record)}
-`);
+      for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
       written += records.length;
       progress.update(`${written} decisions written, ${elapsedSince(startedAt)}`, true);
       const last = records.at(-1);

@@ -1,0 +1,177 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { client, waitFor } from '../testing/harness.js';
+import { type KernelProcess, startKernelProcess } from '../testing/kernel-process.js';
+import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
+
+const skip = await postgresSkipReason();
+if (skip) console.warn(`[airlock tests] skipping retention on two kernel processes: ${skip}`);
+const DAY = 24 * 60 * 60 * 1000;
+const RUNS = 400;
+const EVENTS_PER_RUN = 10;
+const root = mkdtempSync(join(tmpdir(), 'airlock-retention-two-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The event types each seeded run's log cycles through: decisions (audit) and lifecycle noise. */
+const TYPES = [
+  'run.created',
+  'run.round_started',
+  'run.model_read',
+  'task.granted',
+  'task.claimed',
+  'task.succeeded',
+  'run.round_started',
+  'run.model_read',
+  'task.approved',
+  'run.completed',
+];
+
+/**
+ * Writes `RUNS` ended runs, 200 days old, each with a task row, a member
+ * approval and `EVENTS_PER_RUN` events numbered after the workspace's head,
+ * straight into the database (as a store that grew for months would hold them).
+ */
+async function seedOldRuns(databaseUrl: string, workspaceId: string): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query('begin');
+    const total = RUNS * EVENTS_PER_RUN;
+    const head = await db.query<{ base: string }>(
+      'update workspaces set event_seq = event_seq + $1 where id = $2 returning event_seq - $1 as base',
+      [total, workspaceId],
+    );
+    const base = Number(head.rows[0]!.base);
+    const app = (await db.query<{ id: string }>('select id from agent_applications limit 1'))
+      .rows[0]!.id;
+    const at = Date.now() - 200 * DAY;
+    await db.query(
+      `insert into runs (id, workspace_id, agent_application_id, state, phase, approval_mode, approval_rules,
+         tool_aliases, provider, input, on_failure, round, task_counter, created_by, created_at, updated_at, ended_at)
+       select 'run_seed_' || n, $1, $2, 'completed', 'done', 'bypass', '[]', '{}', '{"kind":"scripted"}', '"seed"',
+         'continue', 2, 1, 'seed', $3::bigint + n, $3::bigint + n, $3::bigint + n
+       from generate_series(1, $4::int) n`,
+      [workspaceId, app, at, RUNS],
+    );
+    await db.query(
+      `insert into tasks (workspace_id, run_id, key, round, origin, kind, state, tool_name, tool_input,
+         on_failure, attempts, created_at, updated_at, decision, result)
+       select $1, 'run_seed_' || n, 't1', 1, 'model', 'tool', 'succeeded', 'bash', '{"command":"ls"}',
+         'continue', 1, $2::bigint + n, $2::bigint + n,
+         '{"outcome":"granted","granted_by":"mode","layer":"approval_rules","matched":[]}', '"ok"'
+       from generate_series(1, $3::int) n`,
+      [workspaceId, at, RUNS],
+    );
+    await db.query(
+      `insert into task_approvals (workspace_id, run_id, task_key, row_version, principal, created_at)
+       select $1, 'run_seed_' || n, 't1', 'v1', 'member:cred_seed', $2::bigint + n
+       from generate_series(1, $3::int) n`,
+      [workspaceId, at, RUNS],
+    );
+    await db.query(
+      `insert into run_events (workspace_id, seq, run_id, task_key, type, data, principal, created_at)
+       select $1, $2::bigint + (n - 1) * $4::int + e + 1, 'run_seed_' || n,
+         case when (($5::text[])[e + 1]) like 'task.%' then 't1' end, ($5::text[])[e + 1], '{}',
+         case when ($5::text[])[e + 1] = 'task.approved' then 'member:cred_seed' end, $3::bigint + n
+       from generate_series(1, $6::int) n, generate_series(0, $4::int - 1) e`,
+      [workspaceId, base, at, EVENTS_PER_RUN, TYPES, RUNS],
+    );
+    await db.query('commit');
+  } finally {
+    await db.end();
+  }
+}
+
+/** Every JSON line of one kind in an export directory (all workspaces, all days). */
+function exportLines(dir: string, workspaceId: string, kind: string): Record<string, unknown>[] {
+  const folder = join(dir, workspaceId);
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((name) => name.startsWith(`${kind}-`))
+    .flatMap((name) =>
+      readFileSync(join(folder, name), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    );
+}
+
+/** How many times each value occurs, for the values that occur more than once. */
+function repeated(values: readonly unknown[]): unknown[] {
+  const seen = new Map<unknown, number>();
+  for (const value of values) seen.set(value, (seen.get(value) ?? 0) + 1);
+  return [...seen].filter(([, count]) => count > 1).map(([value]) => value);
+}
+
+describe.skipIf(skip !== null)(
+  'retention with two kernel processes on one PostgreSQL database',
+  () => {
+    const kernels: KernelProcess[] = [];
+    afterEach(async () => {
+      for (const kernel of kernels.splice(0)) await kernel.stop();
+    });
+
+    it('exports each pruned row exactly once, whichever kernel prunes it', async () => {
+      const databaseUrl = await freshPostgresDatabase();
+      const dirs = [mkdtempSync(join(root, 'a-')), mkdtempSync(join(root, 'b-'))];
+      const args = (dir: string) => [
+        '--retention-interval',
+        '100ms',
+        '--retention-export-dir',
+        dir,
+      ];
+      kernels.push(await startKernelProcess({ databaseUrl, args: args(dirs[0]!) }));
+      kernels.push(await startKernelProcess({ databaseUrl, args: args(dirs[1]!) }));
+      const [first, second] = kernels as [KernelProcess, KernelProcess];
+      expect(first.firstStart).toBe(true);
+      expect(second.firstStart).toBe(false);
+      expect(second.workspaceId).toBe(first.workspaceId);
+      const ws = first.workspaceId;
+      await seedOldRuns(databaseUrl, ws);
+
+      // Both kernels see the policy on their next tick, a tenth of a second apart at most.
+      const member = client(first.url, first.tokens.member);
+      const put = await member.put(`/api/v1/workspaces/${ws}/retention`, {
+        events_days: 90,
+        runs_days: 90,
+        audit_days: 90,
+      });
+      expect(put.status).toBe(200);
+
+      const db = new pg.Client({ connectionString: databaseUrl });
+      await db.connect();
+      try {
+        await waitFor(
+          async () => {
+            const left = await db.query<{ n: string }>(
+              `select (select count(*) from runs where id like 'run_seed_%')
+                  + (select count(*) from run_events where run_id like 'run_seed_%') as n`,
+            );
+            return Number(left.rows[0]!.n) === 0;
+          },
+          { timeoutMs: 120_000, what: 'every seeded row to be pruned' },
+        );
+      } finally {
+        await db.end();
+      }
+
+      const lines = (kind: string) => dirs.flatMap((dir) => exportLines(dir, ws, kind));
+      const seeded = (line: Record<string, unknown>) =>
+        String(line.run_id ?? (line.run as { id: string } | undefined)?.id).startsWith('run_seed_');
+      const events = lines('events').filter(seeded);
+      const audit = lines('audit').filter(seeded);
+      const runs = lines('runs').filter(seeded);
+      // Every seeded event left once, as an event line or an audit line; every run once.
+      const seqs = [...events, ...audit].map((line) => line.seq);
+      expect(repeated(seqs)).toEqual([]);
+      expect(seqs).toHaveLength(RUNS * EVENTS_PER_RUN);
+      const runIds = runs.map((line) => (line.run as { id: string }).id);
+      expect(repeated(runIds)).toEqual([]);
+      expect(runIds).toHaveLength(RUNS);
+      expect(runs.flatMap((line) => line.approvals as unknown[])).toHaveLength(RUNS);
+    }, 240_000);
+  },
+);
