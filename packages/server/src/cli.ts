@@ -48,8 +48,10 @@ Commands:
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  const load = command === undefined ? undefined : COMMANDS[command];
-  if (load && Object.hasOwn(COMMANDS, command!)) return (await load())(rest);
+  // Own keys only: `toString` and the like are unknown commands, not Object's methods.
+  if (command !== undefined && Object.hasOwn(COMMANDS, command)) {
+    return (await COMMANDS[command]!())(rest);
+  }
   if ((command === 'executor' || command === 'gateway') && rest[0] === 'mcp') {
     const { mcp } = await import('./cli/mcp.js');
     return mcp(command, rest.slice(1));

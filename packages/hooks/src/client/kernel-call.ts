@@ -51,7 +51,6 @@ function post(
           'content-length': String(Buffer.byteLength(body)),
           connection: 'close',
         },
-        timeout: Math.max(1, timeoutMs),
       },
       (incoming) => {
         const chunks: Buffer[] = [];
@@ -65,12 +64,12 @@ function post(
         incoming.on('error', reject);
       },
     );
+    // One deadline for the whole exchange (an idle-socket timeout could only fire later).
     const deadline = setTimeout(
       () => outgoing.destroy(new TimeoutReached()),
       Math.max(1, timeoutMs),
     );
     outgoing.on('close', () => clearTimeout(deadline));
-    outgoing.on('timeout', () => outgoing.destroy(new TimeoutReached()));
     outgoing.on('error', reject);
     outgoing.end(body);
   });
