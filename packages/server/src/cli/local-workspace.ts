@@ -6,11 +6,8 @@ import {
   listAgentApplications,
   listWorkspaces,
 } from '../store/accounts.js';
-import { withAdvisoryLock } from '../store/advisory-lock.js';
+import { ADVISORY_LOCK_KEYS, withAdvisoryLock } from '../store/advisory-lock.js';
 import type { Store } from '../store/store.js';
-
-/** Advisory lock key that serialises first starts of several processes on one PostgreSQL database. */
-const LOCAL_WORKSPACE_LOCK = 4_820_001;
 
 /** The local workspace, and its tokens when this call created it. */
 export interface LocalWorkspace {
@@ -26,7 +23,9 @@ export interface LocalWorkspace {
  * (an advisory lock), so exactly one of them creates it and prints its tokens.
  */
 export async function ensureLocalWorkspace(store: Store): Promise<LocalWorkspace> {
-  return withAdvisoryLock(store, LOCAL_WORKSPACE_LOCK, () => findOrCreateLocalWorkspace(store));
+  return withAdvisoryLock(store, ADVISORY_LOCK_KEYS.localWorkspace, () =>
+    findOrCreateLocalWorkspace(store),
+  );
 }
 
 async function findOrCreateLocalWorkspace(store: Store): Promise<LocalWorkspace> {

@@ -36,12 +36,37 @@ interface TableCount {
   ofRuns: number;
 }
 
+/** The rows of a table that belong to some runs or conversations, as an SQL condition (null: none do). */
+function belonging(
+  table: { name: string; columns: { name: string }[] },
+  owners: { runIds: string[]; conversationIds: string[] },
+): RawBuilder<unknown> | null {
+  const runs = sql.join(owners.runIds);
+  const conversations = sql.join(owners.conversationIds);
+  if (table.name === 'runs') {
+    return sql`where id in (${runs}) or conversation_id in (${conversations})`;
+  }
+  if (table.name === 'conversations') return sql`where id in (${conversations})`;
+  if (table.name === 'overlay_documents') {
+    return sql`where scope = 'conversation' and owner_id in (${conversations})`;
+  }
+  const has = (column: string) => table.columns.some((c) => c.name === column);
+  const terms = [
+    ...(has('run_id') ? [sql`run_id in (${runs})`] : []),
+    ...(has('conversation_id') ? [sql`conversation_id in (${conversations})`] : []),
+  ];
+  return terms.length === 0 ? null : sql`where ${sql.join(terms, sql` or `)}`;
+}
+
 /**
  * Counts the rows of every table the store has (read from the database
  * itself, so a table added later is counted too), and of each the rows that
- * belong to the given runs (a `run_id` column, or the runs' own ids).
+ * belong to the given runs or conversations (see `belonging`).
  */
-async function countEveryTable(store: Store, runIds: string[]): Promise<Map<string, TableCount>> {
+async function countEveryTable(
+  store: Store,
+  owners: { runIds: string[]; conversationIds: string[] },
+): Promise<Map<string, TableCount>> {
   const tables = (await store.db.introspection.getTables()).filter(
     (table) => !table.name.startsWith('airlock_migrations'),
   );
@@ -53,11 +78,10 @@ async function countEveryTable(store: Store, runIds: string[]): Promise<Map<stri
       )} ${where ?? sql``}`.execute(store.db);
       return Number(rows[0]!.n);
     };
-    const column = table.name === 'runs' ? 'id' : 'run_id';
-    const keyed = table.columns.some((c) => c.name === column);
+    const where = belonging(table, owners);
     counts.set(table.name, {
       total: await count(null),
-      ofRuns: keyed ? await count(sql`where ${sql.ref(column)} in (${sql.join(runIds)})`) : 0,
+      ofRuns: where ? await count(where) : 0,
     });
   }
   return counts;
@@ -88,7 +112,7 @@ for (const backend of all) {
         for (const close of closers.splice(0)) await close();
       });
 
-      it('prunes a run with its approvals, notification deliveries and claim locks, exporting them first', async () => {
+      it('prunes a run with its approvals, notification deliveries and claim locks, and a conversation with its last run, exporting them first', async () => {
         const receiver = await startReceiver();
         closers.push(receiver.close);
         let offset = 0;
@@ -172,7 +196,42 @@ for (const backend of all) {
         expect(
           (await deployment.member.post(`${deployment.ws}/runs/${denied}/tasks/t1/deny`)).status,
         ).toBe(200);
-        const old = [approved, denied];
+        // The migrate turn's conversation holds a conversation overlay, which goes with it.
+        const overlayPath = `${deployment.ws}/overlays/conversation/${conversation}`;
+        const emptyOverlay = await deployment.member.get(overlayPath);
+        const overlay = await deployment.member.put(overlayPath, {
+          expected_digest: emptyOverlay.body.digest,
+          groups: [
+            {
+              ruleSetId: 'read_only',
+              rules: [{ verdict: 'allow', risks: ['write'], targets: ['src/**'] }],
+            },
+          ],
+        });
+        expect(overlay.status).toBe(200);
+        // A coding agent's session whose one turn ended: its conversation and session row go too.
+        const hook = (body: Record<string, unknown>) =>
+          deployment.agent.post('/agent_api/v1/hooks/events', {
+            agent: 'claude-code',
+            session_id: 'old-session',
+            ...body,
+          });
+        const hooked = await hook({ event: 'turn_start', text: 'tidy up' });
+        expect(hooked.status).toBe(200);
+        expect((await hook({ event: 'stop', text: 'done' })).status).toBe(200);
+        // A conversation with an old turn and, later, a new one: it stays, with its new run.
+        const kept = (await deployment.agent.post('/agent_api/v1/conversations')).body.id as string;
+        const say = async () => {
+          const said = await deployment.agent.post(`/agent_api/v1/conversations/${kept}/inputs`, {
+            input: 'hello',
+            provider: { kind: 'scripted', rounds: [{ final: 'hi' }] },
+          });
+          expect(said.status).toBe(201);
+          return said.body.id as string;
+        };
+        const keptOld = await say();
+        const old = [approved, denied, hooked.body.run_id as string, keptOld];
+        const oldConversations = [conversation as string, hooked.body.conversation_id as string];
         for (const runId of old) {
           await waitFor(
             async () =>
@@ -185,6 +244,7 @@ for (const backend of all) {
         offset += 100 * DAY;
         // A live run parked now: its rows stay.
         const live = await deployment.park();
+        const keptNew = await say();
         await delivered(live);
         expect(
           (
@@ -197,7 +257,8 @@ for (const backend of all) {
         ).toBe(200);
 
         const store = deployment.airlock.store;
-        const before = await countEveryTable(store, old);
+        const owners = { runIds: old, conversationIds: oldConversations };
+        const before = await countEveryTable(store, owners);
         const approvalsBefore = await store.db
           .selectFrom('task_approvals')
           .selectAll()
@@ -222,23 +283,27 @@ for (const backend of all) {
           'task_approvals',
           'notification_deliveries',
           'claim_locks',
+          'conversations',
+          'overlay_documents',
+          'hook_sessions',
         ]) {
           expect(before.get(table)?.ofRuns, table).toBeGreaterThan(0);
         }
 
         const report = await deployment.airlock.kernel.pruner!.pruneNow();
-        expect(report.runs).toBe(2);
+        expect(report.runs).toBe(old.length);
 
-        const after = await countEveryTable(store, old);
+        const after = await countEveryTable(store, owners);
         expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
         for (const [table, counted] of before) {
           const now = after.get(table)!;
           // Nothing of the old runs is left, but their audit events (kept for the audit window).
           const left = table === 'run_events' ? Number(auditOfOld.n) : 0;
           expect(now.ofRuns, `${table} rows of the pruned runs`).toBe(left);
-          // Every other row of every table is still there.
+          // Every other row of every table is still there, and the pruner's record of its export.
+          const added = table === 'retention_exports' ? 1 : 0;
           expect(now.total - now.ofRuns, `${table} rows of everything else`).toBe(
-            counted.total - counted.ofRuns,
+            counted.total - counted.ofRuns + added,
           );
         }
         expect(after.get('notification_deliveries')!.total).toBeGreaterThan(0);
@@ -269,6 +334,26 @@ for (const backend of all) {
             .map((row) => ({ id: row.id, state: row.state }))
             .sort((a, b) => a.id.localeCompare(b.id)),
         );
+        // The conversations whose last run went were exported first, with what hung on them alone.
+        const conversations = exported(exportDir, deployment.workspaceId, 'conversations') as {
+          conversation: { id: string };
+          hook_sessions: { session_id: string }[];
+          overlay: { document: unknown } | null;
+        }[];
+        expect(conversations.map((line) => line.conversation.id).sort()).toEqual(
+          [...oldConversations].sort(),
+        );
+        const withOverlay = conversations.find((line) => line.conversation.id === conversation)!;
+        expect(withOverlay.overlay?.document).toEqual(overlay.body.groups);
+        const withSession = conversations.find((line) => line.conversation.id !== conversation)!;
+        expect(withSession.hook_sessions.map((row) => row.session_id)).toEqual(['old-session']);
+        // The conversation with a new run stays, and so does that run.
+        const keptRuns = await store.db
+          .selectFrom('runs')
+          .select('id')
+          .where('conversation_id', '=', kept)
+          .execute();
+        expect(keptRuns.map((row) => row.id)).toEqual([keptNew]);
         // The live run's notice is untouched and still listed.
         const listed = await deployment.member.get(`${deployment.ws}/notifications?run_id=${live}`);
         expect(listed.body.deliveries).toHaveLength(1);

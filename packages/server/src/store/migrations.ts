@@ -5,6 +5,7 @@ import type { Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
 import { notificationsMigration } from './notifications-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
+import { retentionExportsMigration } from './retention-exports-migration.js';
 import { retentionMigration } from './retention-migration.js';
 import { retentionOrphansMigration } from './retention-orphans-migration.js';
 
@@ -303,6 +304,7 @@ export class StaticMigrations implements MigrationProvider {
       '0011_notifications': notificationsMigration(this.dialect),
       '0012_approval_policies': approvalPoliciesMigration(this.dialect),
       '0013_retention_orphans': retentionOrphansMigration(),
+      '0014_retention_exports': retentionExportsMigration(this.dialect),
     };
   }
 }

@@ -1,13 +1,26 @@
 import type { DeliveryRow } from './notifications.js';
 import type { EventTypes } from './retention.js';
-import type { RunEventTable, RunTable, TaskApprovalTable, TaskTable } from './schema.js';
+import type {
+  ConversationTable,
+  HookSessionTable,
+  OverlayDocumentTable,
+  RunEventTable,
+  RunTable,
+  TaskApprovalTable,
+  TaskTable,
+} from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
 /**
  * The retention repository's side of ended runs: the bounded batches of
- * runs the pruner reads with everything keyed by them, and the bounded
- * deletes that remove them all, leaving no row behind that names a pruned run.
+ * runs the pruner reads with everything keyed by them, and the deletes that
+ * remove them all in the caller's unit of work, leaving no row behind that
+ * names a pruned run, nor a conversation whose last run was pruned.
+ *
+ * Run ids are unique in the store, so rows are found by run id alone: a
+ * workspace condition beside it would let SQLite walk a workspace-wide index
+ * instead of the run's (one batch reading the whole table).
  */
 
 /** A bounded batch of a workspace's runs that ended before `cutoff`, oldest first. */
@@ -38,22 +51,17 @@ export async function tasksOfRuns(store: Store, runIds: readonly string[]): Prom
     .execute();
 }
 
-/** A bounded batch of these runs' events, of some types or all others. */
+/** A bounded page of these runs' events after a sequence number, of some types or all others. */
 export async function eventsOfRuns(
   store: Store,
-  options: {
-    workspaceId: string;
-    runIds: readonly string[];
-    types: EventTypes;
-    limit: number;
-  },
+  options: { runIds: readonly string[]; types: EventTypes; after: number; limit: number },
 ): Promise<RunEventTable[]> {
   const only = 'only' in options.types;
   return store.db
     .selectFrom('run_events')
     .selectAll()
-    .where('workspace_id', '=', options.workspaceId)
     .where('run_id', 'in', [...options.runIds])
+    .where('seq', '>', options.after)
     .where('type', only ? 'in' : 'not in', [
       ...('only' in options.types ? options.types.only : options.types.except),
     ])
@@ -99,117 +107,136 @@ export async function deliveriesOfRuns(
   return rows as DeliveryRow[];
 }
 
-/** The rows of the runs to delete that live in other tables, each deleted by its key. */
-export interface RunDependents {
-  /** Audit events kept, with the data that now carries what their task row said. */
-  auditUpdates: readonly EventDataUpdate[];
-  tasks: readonly Pick<TaskTable, 'run_id' | 'key'>[];
-  approvals: readonly Pick<
-    TaskApprovalTable,
-    'run_id' | 'task_key' | 'row_version' | 'principal'
-  >[];
-  deliveryIds: readonly string[];
+/** A conversation whose every run is among the ones being pruned, with what hangs on it alone. */
+export interface EndingConversation {
+  conversation: ConversationTable;
+  hookSessions: HookSessionTable[];
+  overlay: OverlayDocumentTable | null;
 }
 
-/** Runs `work` on consecutive slices of `items`, each slice in a transaction of its own. */
-async function inBatches<T>(
+/**
+ * The conversations of these runs that no other run belongs to (so they end
+ * with them), each with its hooked sessions and its conversation overlay.
+ */
+export async function conversationsEndingWith(
   store: Store,
-  items: readonly T[],
-  size: number,
-  work: (tx: Tx, chunk: readonly T[]) => Promise<void>,
+  options: { workspaceId: string; runIds: readonly string[]; conversationIds: readonly string[] },
+): Promise<EndingConversation[]> {
+  if (options.conversationIds.length === 0) return [];
+  const conversations = await store.db
+    .selectFrom('conversations')
+    .selectAll()
+    .where('id', 'in', [...options.conversationIds])
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('runs')
+            .select('runs.id')
+            .whereRef('runs.conversation_id', '=', 'conversations.id')
+            .where('runs.id', 'not in', [...options.runIds]),
+        ),
+      ),
+    )
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  if (conversations.length === 0) return [];
+  const ids = conversations.map((conversation) => conversation.id);
+  const sessions = await store.db
+    .selectFrom('hook_sessions')
+    .selectAll()
+    .where('conversation_id', 'in', ids)
+    .orderBy('created_at')
+    .execute();
+  const overlays = await store.db
+    .selectFrom('overlay_documents')
+    .selectAll()
+    .where('workspace_id', '=', options.workspaceId)
+    .where('scope', '=', 'conversation')
+    .where('owner_id', 'in', ids)
+    .execute();
+  return conversations.map((conversation) => ({
+    conversation,
+    hookSessions: sessions.filter((session) => session.conversation_id === conversation.id),
+    overlay: overlays.find((overlay) => overlay.owner_id === conversation.id) ?? null,
+  }));
+}
+
+/** Writes kept audit events' new data (one statement per event, by primary key). */
+export async function stampAuditEvents(
+  tx: Tx,
+  workspaceId: string,
+  updates: readonly EventDataUpdate[],
 ): Promise<void> {
-  for (let i = 0; i < items.length; i += size) {
-    const chunk = items.slice(i, i + size);
-    await store.transaction((tx) => work(tx, chunk));
+  for (const update of updates) {
+    await tx[SQL].db
+      .updateTable('run_events')
+      .set({ data: update.data })
+      .where('workspace_id', '=', workspaceId)
+      .where('seq', '=', update.seq)
+      .execute();
+  }
+}
+
+/** Thrown when a conversation to delete got a run after it was read: the unit of work rolls back. */
+export class ConversationRevivedError extends Error {
+  constructor(expected: number, deleted: number) {
+    super(
+      `retention: ${expected - deleted} of ${expected} conversations got a run after they were read; the batch is retried`,
+    );
+    this.name = 'ConversationRevivedError';
   }
 }
 
 /**
- * Deletes runs whose events are already pruned (or kept on their own), in
- * bounded transactions of at most `batch` rows each: first the given audit
- * events' new data, then every row keyed by the runs' rows (member
- * approvals, notification deliveries, claim locks with their task rows),
- * then the runs. A hooked session that pointed at one forgets it; whatever
- * of the runs was written after the caller read them goes with the runs.
+ * Deletes, in the caller's unit of work, these runs and every row keyed by
+ * them (member approvals, notification deliveries, claim locks, task rows;
+ * a hooked session that pointed at one forgets it), then the conversations
+ * that ended with them with their hooked sessions and conversation
+ * overlays. One statement per table, by run id.
+ * @throws ConversationRevivedError when one of the conversations has a run left.
  */
 export async function deleteRuns(
-  store: Store,
-  options: RunDependents & { workspaceId: string; runIds: readonly string[]; batch: number },
+  tx: Tx,
+  options: { workspaceId: string; runIds: readonly string[]; conversationIds: readonly string[] },
 ): Promise<void> {
-  await inBatches(store, options.auditUpdates, options.batch, async (tx, chunk) => {
-    for (const update of chunk) {
-      await tx[SQL].db
-        .updateTable('run_events')
-        .set({ data: update.data })
-        .where('workspace_id', '=', options.workspaceId)
-        .where('seq', '=', update.seq)
-        .execute();
-    }
-  });
-  await inBatches(store, options.approvals, options.batch, async (tx, chunk) => {
-    await tx[SQL].db
-      .deleteFrom('task_approvals')
-      .where((eb) =>
-        eb.or(
-          chunk.map((approval) =>
-            eb.and([
-              eb('run_id', '=', approval.run_id),
-              eb('task_key', '=', approval.task_key),
-              eb('row_version', '=', approval.row_version),
-              eb('principal', '=', approval.principal),
-            ]),
-          ),
-        ),
-      )
-      .execute();
-  });
-  await inBatches(store, options.deliveryIds, options.batch, async (tx, chunk) => {
-    await tx[SQL].db
-      .deleteFrom('notification_deliveries')
-      .where('id', 'in', [...chunk])
-      .execute();
-  });
-  await inBatches(store, options.tasks, options.batch, async (tx, chunk) => {
-    await tx[SQL].db
-      .deleteFrom('claim_locks')
-      .where('workspace_id', '=', options.workspaceId)
-      .where((eb) =>
-        eb.or(
-          chunk.map((task) =>
-            eb.and([eb('run_id', '=', task.run_id), eb('task_key', '=', task.key)]),
-          ),
-        ),
-      )
-      .execute();
-    await tx[SQL].db
-      .deleteFrom('tasks')
-      .where((eb) =>
-        eb.or(
-          chunk.map((task) => eb.and([eb('run_id', '=', task.run_id), eb('key', '=', task.key)])),
-        ),
-      )
-      .execute();
-  });
   if (options.runIds.length === 0) return;
+  const db = tx[SQL].db;
   const runIds = [...options.runIds];
-  await store.transaction(async (tx) => {
-    await tx[SQL].db
-      .updateTable('hook_sessions')
-      .set({ run_id: null })
-      .where('run_id', 'in', runIds)
-      .execute();
-    // Normally none: what was written for these runs after they were read for the export.
-    await tx[SQL].db.deleteFrom('task_approvals').where('run_id', 'in', runIds).execute();
-    await tx[SQL].db.deleteFrom('notification_deliveries').where('run_id', 'in', runIds).execute();
-    await tx[SQL].db
-      .deleteFrom('claim_locks')
-      .where('workspace_id', '=', options.workspaceId)
-      .where('run_id', 'in', runIds)
-      .execute();
-    await tx[SQL].db
-      .deleteFrom('runs')
-      .where('workspace_id', '=', options.workspaceId)
-      .where('id', 'in', runIds)
-      .execute();
-  });
+  await db
+    .updateTable('hook_sessions')
+    .set({ run_id: null })
+    .where('run_id', 'in', runIds)
+    .execute();
+  await db.deleteFrom('task_approvals').where('run_id', 'in', runIds).execute();
+  await db.deleteFrom('notification_deliveries').where('run_id', 'in', runIds).execute();
+  await db.deleteFrom('claim_locks').where('run_id', 'in', runIds).execute();
+  await db.deleteFrom('tasks').where('run_id', 'in', runIds).execute();
+  await db.deleteFrom('runs').where('id', 'in', runIds).execute();
+  if (options.conversationIds.length === 0) return;
+  const conversationIds = [...options.conversationIds];
+  await db
+    .deleteFrom('overlay_documents')
+    .where('workspace_id', '=', options.workspaceId)
+    .where('scope', '=', 'conversation')
+    .where('owner_id', 'in', conversationIds)
+    .execute();
+  await db.deleteFrom('hook_sessions').where('conversation_id', 'in', conversationIds).execute();
+  const deleted = await db
+    .deleteFrom('conversations')
+    .where('id', 'in', conversationIds)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('runs')
+            .select('runs.id')
+            .whereRef('runs.conversation_id', '=', 'conversations.id'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  const count = Number(deleted.numDeletedRows);
+  if (count !== conversationIds.length) {
+    throw new ConversationRevivedError(conversationIds.length, count);
+  }
 }

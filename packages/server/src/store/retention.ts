@@ -7,7 +7,7 @@ import type { Store, Tx } from './store.js';
 /**
  * The retention repository: a workspace's policy, the batches the kernel's
  * pruner reads (oldest first, bounded), and the bounded deletes it makes.
- * Every delete is its own short unit of work of at most one batch of rows.
+ * Every delete runs in the pruner's short unit of work of at most one batch of rows.
  */
 
 /** A workspace's policy as read. */
@@ -164,33 +164,32 @@ export async function eventsToPrune(store: Store, batch: EventBatch): Promise<Ru
     .execute();
 }
 
-/** Deletes events by sequence number and moves the workspace's pruned position past them. */
+/** Deletes events by sequence number, in the caller's unit of work, and moves the workspace's pruned position past them. */
 export async function deleteEvents(
-  store: Store,
+  tx: Tx,
   workspaceId: string,
   seqs: readonly number[],
 ): Promise<void> {
   if (seqs.length === 0) return;
-  const highest = Math.max(...seqs);
-  await store.transaction(async (tx) => {
-    await tx[SQL].db
-      .deleteFrom('run_events')
-      .where('workspace_id', '=', workspaceId)
-      .where('seq', 'in', [...seqs])
-      .execute();
-    await tx[SQL].db
-      .updateTable('retention_policies')
-      .set((eb) => ({
-        pruned_through: eb
-          .case()
-          .when('pruned_through', '<', highest)
-          .then(highest)
-          .else(eb.ref('pruned_through'))
-          .end(),
-      }))
-      .where('workspace_id', '=', workspaceId)
-      .execute();
-  });
+  let highest = 0;
+  for (const seq of seqs) highest = Math.max(highest, seq);
+  await tx[SQL].db
+    .deleteFrom('run_events')
+    .where('workspace_id', '=', workspaceId)
+    .where('seq', 'in', [...seqs])
+    .execute();
+  await tx[SQL].db
+    .updateTable('retention_policies')
+    .set((eb) => ({
+      pruned_through: eb
+        .case()
+        .when('pruned_through', '<', highest)
+        .then(highest)
+        .else(eb.ref('pruned_through'))
+        .end(),
+    }))
+    .where('workspace_id', '=', workspaceId)
+    .execute();
 }
 
 /** Records that every non-audit event written before `before` is gone. */

@@ -214,6 +214,19 @@ export interface RetentionPolicyTable {
   events_pruned_before: Generated<number>;
 }
 
+/**
+ * How long each export file of one day was when the pruner last committed a
+ * delete, per export location (`host:absolute directory`); `sizes` is JSON,
+ * file name to bytes.
+ */
+export interface RetentionExportTable {
+  workspace_id: string;
+  location: string;
+  day: string;
+  sizes: string;
+  updated_at: number;
+}
+
 /** One notice for one channel in the outbox (issue 27); `id` is its idempotency id. */
 export interface NotificationDeliveryTable {
   id: string;
@@ -273,6 +286,7 @@ export interface Database {
   claim_locks: ClaimLockTable;
   hook_sessions: HookSessionTable;
   retention_policies: RetentionPolicyTable;
+  retention_exports: RetentionExportTable;
   notification_deliveries: NotificationDeliveryTable;
   approval_policies: ApprovalPolicyTable;
   task_approvals: TaskApprovalTable;

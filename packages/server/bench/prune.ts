@@ -1,0 +1,137 @@
+/**
+ * Benchmark: how fast the kernel's pruner empties a long-lived SQLite store,
+ * and how long each of its steps holds the process (and so the write path).
+ *
+ *   pnpm --filter @airlock/server bench:prune [-- --events 200000 --runs 20000 --durability full]
+ *                                              [--batch-rows 500 --batch-runs 100]
+ *
+ * Seeds a store with `runs` ended runs (100 to 200 days old, one task each,
+ * ten of them to a conversation) and `events` events by bulk insert, opens a
+ * kernel on it in this process, sets a policy of events and runs 90 days and
+ * audit 365, and times one pruning pass. It prints runs and events pruned per
+ * second; how long its units of work held the write path (the time their
+ * statements ran, p99 and longest: no other write runs meanwhile on SQLite),
+ * the commits' p99 and longest duration, and the longest stall of the event
+ * loop (which on a loaded machine includes time the process was not
+ * scheduled). `node --cpu-prof` on this script profiles the pass itself.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { startAirlock } from '../src/airlock.js';
+import { createAgentApplication, createWorkspace } from '../src/store/accounts.js';
+import { parseDurability } from '../src/store/durability.js';
+import { writeRetentionPolicy } from '../src/store/retention.js';
+import { Store } from '../src/store/store.js';
+import { seedLongLived, storeCounts } from './long-lived-seed.js';
+import { runBench, say, stage } from './progress.js';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
+  options: {
+    events: { type: 'string', default: '200000' },
+    runs: { type: 'string', default: '20000' },
+    durability: { type: 'string', default: 'full' },
+    'batch-rows': { type: 'string' },
+    'batch-runs': { type: 'string' },
+  },
+});
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0
+    ? 0
+    : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-bench-prune-'));
+  try {
+    const setup = await Store.open({ dataDir });
+    const workspace = await createWorkspace(setup, 'bench');
+    await createAgentApplication(setup, { workspaceId: workspace.id, name: 'bench' });
+    await setup.close();
+    const runs = Number(values.runs);
+    const events = Number(values.events);
+    stage(`seeding ${events.toLocaleString('en')} events of ${runs.toLocaleString('en')} runs`);
+    const seeded = seedLongLived({
+      dataDir,
+      workspaceId: workspace.id,
+      events,
+      runs,
+      oldestDays: 200,
+      newestDays: 100,
+    });
+    const airlock = await startAirlock({
+      dataDir,
+      durability: parseDurability(values.durability),
+      metrics: false,
+      // The pass below is started by hand, never by the clock sweep.
+      retention: {
+        intervalMs: 10 * 365 * 24 * 3_600_000,
+        batchRows: values['batch-rows'] === undefined ? undefined : Number(values['batch-rows']),
+        batchRuns: values['batch-runs'] === undefined ? undefined : Number(values['batch-runs']),
+      },
+    });
+    try {
+      await airlock.store.transaction((tx) =>
+        writeRetentionPolicy(tx, {
+          workspaceId: workspace.id,
+          principal: 'member:bench',
+          events_days: 90,
+          runs_days: 90,
+          audit_days: 365,
+        }),
+      );
+      const commits: number[] = [];
+      const units: number[] = [];
+      const store = airlock.store;
+      const transaction = store.transaction.bind(store);
+      // Times each unit's own statements: how long it holds the batch every other write waits on.
+      store.transaction = (work) =>
+        transaction(async (tx) => {
+          const started = performance.now();
+          try {
+            return await work(tx);
+          } finally {
+            units.push(performance.now() - started);
+          }
+        });
+      airlock.store.observeCommits((seconds) => commits.push(seconds * 1000));
+      const stalls = monitorEventLoopDelay({ resolution: 1 });
+      stage('pruning');
+      stalls.enable();
+      const started = performance.now();
+      const report = await airlock.kernel.pruner!.pruneNow();
+      const seconds = (performance.now() - started) / 1000;
+      stalls.disable();
+      commits.sort((a, b) => a - b);
+      units.sort((a, b) => a - b);
+      const left = storeCounts(dataDir);
+      say(
+        `prune pass over ${runs.toLocaleString('en')} seeded runs and ${events.toLocaleString('en')} events ` +
+          `(seeded in ${seeded.seconds.toFixed(0)} s), durability ${values.durability}, Node ${process.version}`,
+      );
+      say(
+        '| pruned | seconds | runs/s | events/s | units of work | unit p50 ms | unit p99 ms | longest unit ms | commit p99 ms | longest commit ms | longest loop stall ms |',
+      );
+      say('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+      say(
+        `| ${report.runs} runs, ${report.events} events, ${report.audit} audit | ${seconds.toFixed(1)} | ` +
+          `${(report.runs / seconds).toFixed(0)} | ${((report.events + report.audit) / seconds).toFixed(0)} | ` +
+          `${units.length} | ${percentile(units, 0.5).toFixed(2)} | ${percentile(units, 0.99).toFixed(2)} | ${(units.at(-1) ?? 0).toFixed(2)} | ` +
+          `${percentile(commits, 0.99).toFixed(2)} | ${(commits.at(-1) ?? 0).toFixed(2)} | ` +
+          `${(stalls.max / 1e6).toFixed(1)} |`,
+      );
+      if (left.seededRuns !== 0)
+        throw new Error(`${left.seededRuns} seeded runs left after the pass`);
+    } finally {
+      await airlock.close();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+runBench(main);
