@@ -173,5 +173,63 @@ describe.skipIf(skip !== null)(
       expect(runIds).toHaveLength(RUNS);
       expect(runs.flatMap((line) => line.approvals as unknown[])).toHaveLength(RUNS);
     }, 240_000);
+
+    it('exports each pruned row exactly once when a kernel is killed between an export and its delete', async () => {
+      const databaseUrl = await freshPostgresDatabase();
+      const dir = mkdtempSync(join(root, 'killed-'));
+      const args = ['--retention-interval', '100ms', '--retention-export-dir', dir];
+      const first = await startKernelProcess({ databaseUrl, args });
+      const ws = first.workspaceId;
+      await seedOldRuns(databaseUrl, ws);
+      const db = new pg.Client({ connectionString: databaseUrl });
+      await db.connect();
+      try {
+        // Every delete of an event fails until the trigger goes: each step exports, then cannot delete.
+        await db.query(`create function refuse_deletes() returns trigger language plpgsql as $$
+          begin raise exception 'the test refuses deletes'; end $$`);
+        await db.query(`create trigger refuse_deletes before delete on run_events
+          for each statement execute function refuse_deletes()`);
+        const member = client(first.url, first.tokens.member);
+        const put = await member.put(`/api/v1/workspaces/${ws}/retention`, {
+          events_days: 90,
+          runs_days: 90,
+          audit_days: 90,
+        });
+        expect(put.status).toBe(200);
+        await waitFor(async () => exportLines(dir, ws, 'events').length > 0, {
+          what: 'a batch exported and not deleted',
+        });
+        // kill -9: the export is on disk, its delete never committed.
+        const exited = new Promise((resolve) => first.child.once('exit', resolve));
+        process.kill(first.pid, 'SIGKILL');
+        await exited;
+        await db.query('drop trigger refuse_deletes on run_events');
+        kernels.push(await startKernelProcess({ databaseUrl, args }));
+        await waitFor(
+          async () => {
+            const left = await db.query<{ n: string }>(
+              `select (select count(*) from runs where id like 'run_seed_%')
+                  + (select count(*) from run_events where run_id like 'run_seed_%') as n`,
+            );
+            return Number(left.rows[0]!.n) === 0;
+          },
+          { timeoutMs: 120_000, what: 'every seeded row to be pruned' },
+        );
+      } finally {
+        await db.end();
+      }
+      const seeded = (line: Record<string, unknown>) =>
+        String(line.run_id ?? (line.run as { id: string } | undefined)?.id).startsWith('run_seed_');
+      const seqs = [...exportLines(dir, ws, 'events'), ...exportLines(dir, ws, 'audit')]
+        .filter(seeded)
+        .map((line) => line.seq);
+      expect(repeated(seqs)).toEqual([]);
+      expect(seqs).toHaveLength(RUNS * EVENTS_PER_RUN);
+      const runIds = exportLines(dir, ws, 'runs')
+        .filter(seeded)
+        .map((line) => (line.run as { id: string }).id);
+      expect(repeated(runIds)).toEqual([]);
+      expect(runIds).toHaveLength(RUNS);
+    }, 240_000);
   },
 );
