@@ -10,7 +10,8 @@
  * measures park-and-approve against it, while it is pruned, and after, beside an empty store.
  * `--skip-feed` leaves out the cases with feed subscribers (the kernel and its floors only).
  * Every case runs the default `--durability full` (an fsync per group commit) except the one
- * beside the first, which runs `--durability relaxed`: the cost of power-loss safety, same run.
+ * beside the first, which runs `--durability relaxed`: the cost of power-loss safety, same run;
+ * on PostgreSQL likewise (`synchronous_commit` on, then off, one kernel process).
  * Metrics are on in every case (the default of `airlock serve`) but the third: the model round
  * trip again with `--no-metrics`, whose row shows its rate beside the metrics-on one.
  * `--paced 150,300` sets the rates each PostgreSQL process is offered in the paced cases

@@ -19,14 +19,17 @@ export interface PostgresOptions {
  */
 interface PostgresCase {
   processes: 1 | 2 | 'neighbour';
+  /** `relaxed`: `--durability relaxed` (`synchronous_commit = off`); default `full`. */
+  durability?: 'relaxed';
   kind?: 'all' | 'quiet';
   count: number;
   ratePerProcess?: number;
 }
 
 /**
- * PostgreSQL with one kernel process and with two on the same database,
- * each with no feed subscribers and then with subscribers of both kinds (on
+ * PostgreSQL with one kernel process (durability full, then relaxed: the
+ * cost of waiting for the WAL flush, same run) and with two on the same
+ * database, each with no feed subscribers and then with subscribers of both kinds (on
  * the first process: with two, half the events reach them from the other
  * process, through LISTEN/NOTIFY); then one process beside CPU-bound
  * processes; then paced cases.
@@ -50,7 +53,10 @@ export async function postgresCases(pgUrl: string, options: PostgresOptions): Pr
     { kind: 'all', count: 100 },
   ];
   const all: PostgresCase[] = [
-    ...feedCases.map((c): PostgresCase => ({ processes: 1, ...c })),
+    { processes: 1, count: 0 },
+    // Beside the case above: the same round trips with COMMIT not waiting for the WAL flush.
+    { processes: 1, count: 0, durability: 'relaxed' },
+    ...feedCases.slice(1).map((c): PostgresCase => ({ processes: 1, ...c })),
     ...feedCases.map((c): PostgresCase => ({ processes: 2, ...c })),
     { processes: 'neighbour', count: 0 },
     // One process at each rate and at twice it (the total two processes are offered), then two.
@@ -74,6 +80,9 @@ export async function postgresCases(pgUrl: string, options: PostgresOptions): Pr
       if (c.processes === 1) pacedAlone.set(rate, r);
       versus =
         c.processes === 1 ? '—' : cpuVersus(r, pacedAlone.get(rate), pacedAlone.get(2 * rate));
+    } else if (c.durability) {
+      const full = withoutSubscribers.get(c.processes) ?? r.perSecond;
+      versus = `${(r.perSecond / full).toFixed(2)} of full`;
     } else {
       if (c.count === 0) withoutSubscribers.set(c.processes, r.perSecond);
       const one = withoutSubscribers.get(1) ?? r.perSecond;
@@ -102,6 +111,9 @@ function label(c: PostgresCase): string {
     return `run create + approve, 1 process beside ${cpus().length} CPU-bound processes`;
   }
   const processes = c.processes === 1 ? '1 process' : '2 processes';
+  if (c.durability) {
+    return `run create + approve, ${processes}, durability ${c.durability} (synchronous_commit off)`;
+  }
   if (c.ratePerProcess) {
     return `run create + approve, ${processes}, each offered ${c.ratePerProcess}/s`;
   }
@@ -129,7 +141,9 @@ function cpuVersus(two: Result, sameRate?: Result, sameTotal?: Result): string {
 
 async function runCase(pgUrl: string, c: PostgresCase, options: PostgresOptions) {
   const databaseUrl = await freshDatabase(pgUrl);
-  const first = await startServer(databaseUrl);
+  const first = await startServer(databaseUrl, {
+    args: c.durability ? ['--durability', c.durability] : [],
+  });
   const servers: Server[] = [first];
   const neighbours = c.processes === 'neighbour' ? cpus().map(() => burnCpu()) : [];
   try {
