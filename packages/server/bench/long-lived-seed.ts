@@ -12,6 +12,8 @@ export interface SeedOptions {
   /** Seeded runs ended between `oldestDays` and `newestDays` days ago. */
   oldestDays: number;
   newestDays: number;
+  /** Puts every this many consecutive runs in one conversation; absent: runs of no conversation. */
+  runsPerConversation?: number;
 }
 
 /** The event types a seeded run's log cycles through: decisions and lifecycle noise. */
@@ -45,11 +47,16 @@ export function seedLongLived(options: SeedOptions): { seconds: number } {
     }
   ).event_seq;
   const insertRun = database.prepare(
-    `insert into runs (id, workspace_id, agent_application_id, state, phase, approval_mode, approval_rules,
-       tool_aliases, provider, input, on_failure, round, task_counter, created_by, created_at, updated_at, ended_at)
-     values (?, ?, ?, 'completed', 'done', 'bypass', '[]', '{}', '{"kind":"scripted"}', '"bench"', 'continue',
+    `insert into runs (id, workspace_id, agent_application_id, conversation_id, state, phase, approval_mode,
+       approval_rules, tool_aliases, provider, input, on_failure, round, task_counter, created_by, created_at,
+       updated_at, ended_at)
+     values (?, ?, ?, ?, 'completed', 'done', 'bypass', '[]', '{}', '{"kind":"scripted"}', '"bench"', 'continue',
        2, 1, 'bench', ?, ?, ?)`,
   );
+  const insertConversation = database.prepare(
+    'insert into conversations (id, workspace_id, agent_application_id, created_at) values (?, ?, ?, ?)',
+  );
+  const perConversation = options.runsPerConversation;
   const insertTask = database.prepare(
     `insert into tasks (workspace_id, run_id, key, round, origin, kind, state, tool_name, tool_input,
        on_failure, attempts, created_at, updated_at, decision, result)
@@ -68,7 +75,14 @@ export function seedLongLived(options: SeedOptions): { seconds: number } {
     for (let n = from; n < to; n++) {
       const at = now - options.oldestDays * DAY + Math.floor((span * n) / options.runs);
       const runId = `run_seed_${n.toString(36)}`;
-      insertRun.run(runId, options.workspaceId, app.id, at, at, at);
+      let conversationId: string | null = null;
+      if (perConversation) {
+        conversationId = `conv_seed_${Math.floor(n / perConversation).toString(36)}`;
+        if (n % perConversation === 0) {
+          insertConversation.run(conversationId, options.workspaceId, app.id, at);
+        }
+      }
+      insertRun.run(runId, options.workspaceId, app.id, conversationId, at, at, at);
       insertTask.run(options.workspaceId, runId, at, at);
       for (let e = 0; e < perRun; e++) {
         seq += 1;
@@ -96,9 +110,10 @@ export function seedLongLived(options: SeedOptions): { seconds: number } {
   return { seconds: (Date.now() - started) / 1000 };
 }
 
-/** Rows left in a store's runs and events tables, and its free pages (read from its own connection). */
+/** Rows left in a store's runs, conversations and events tables, and its free pages (read from its own connection). */
 export function storeCounts(dataDir: string): {
   seededRuns: number;
+  seededConversations: number;
   events: number;
   freePages: number;
   pageSize: number;
@@ -108,6 +123,9 @@ export function storeCounts(dataDir: string): {
     const count = (sql: string) => (database.prepare(sql).get() as { n: number }).n;
     return {
       seededRuns: count("select count(*) as n from runs where id like 'run_seed_%'"),
+      seededConversations: count(
+        "select count(*) as n from conversations where id like 'conv_seed_%'",
+      ),
       events: count('select count(*) as n from run_events'),
       freePages: database.pragma('freelist_count', { simple: true }) as number,
       pageSize: database.pragma('page_size', { simple: true }) as number,

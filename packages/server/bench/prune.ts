@@ -4,6 +4,7 @@
  *
  *   pnpm --filter @airlock/server bench:prune [-- --events 200000 --runs 20000 --durability full]
  *                                              [--batch-rows 500 --batch-runs 100]
+ *                                              [--runs-per-conversation 10 (0: none)]
  *
  * Seeds a store with `runs` ended runs (100 to 200 days old, one task each,
  * ten of them to a conversation) and `events` events by bulk insert, opens a
@@ -36,6 +37,7 @@ const { values } = parseArgs({
     durability: { type: 'string', default: 'full' },
     'batch-rows': { type: 'string' },
     'batch-runs': { type: 'string' },
+    'runs-per-conversation': { type: 'string', default: '10' },
   },
 });
 
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
       runs,
       oldestDays: 200,
       newestDays: 100,
+      runsPerConversation: Number(values['runs-per-conversation']) || undefined,
     });
     const airlock = await startAirlock({
       dataDir,
