@@ -8,6 +8,7 @@ import {
   validateRuleList,
 } from '@airlock/core';
 import { AirlockError } from '../errors.js';
+import { effectProfileColumn } from '../store/effect-profile-column.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { preciseNow } from '../tracing/call-tracing.js';
@@ -269,7 +270,7 @@ export async function plantToolRow(
     row.addressee = run.agent_application_id;
     row.deadline_at = tx.now + ctx.parkTtlMs;
     const effectProfile = effectProfileOf(policy, run, call, decision);
-    row.effect_profile = JSON.stringify(effectProfile);
+    row.effect_profile = effectProfileColumn(effectProfile);
     outcome = {
       type: 'task.parked',
       data: {

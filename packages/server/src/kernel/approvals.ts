@@ -3,6 +3,7 @@ import type { ApprovalRequirement, Remember, Remembered, TaskView } from '@airlo
 import { AirlockError } from '../errors.js';
 import { type Principal, principalName, principalNames } from '../store/accounts.js';
 import { listApprovals, recordApproval } from '../store/approvals.js';
+import { effectProfileColumn } from '../store/effect-profile-column.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
 import { rewriteParkedCall, setTaskDeadline } from '../store/tasks.js';
@@ -69,7 +70,7 @@ async function applyEdit(
     resolved_tool_name: decision.tool_name,
     // The mark tells the model, when it reads the result, that what ran is not what it composed.
     decision: JSON.stringify({ ...decision, edited_by: who }),
-    effect_profile: JSON.stringify(effectProfile),
+    effect_profile: effectProfileColumn(effectProfile),
     updated_at: tx.now,
   };
   if (!(await rewriteParkedCall(tx, edited))) {

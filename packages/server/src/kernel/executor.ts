@@ -1,5 +1,6 @@
 import { AirlockError } from '../errors.js';
 import { type Principal, principalName } from '../store/accounts.js';
+import { effectProfileFromColumn } from '../store/effect-profile-column.js';
 import { newId } from '../store/ids.js';
 import type { TaskTable } from '../store/schema.js';
 import type { Tx } from '../store/store.js';
@@ -54,17 +55,20 @@ export async function listInbox(
     applicationId: principal.agent_application_id,
     limit: options.limit,
   });
-  return rows.map((row) => ({
-    kind: inboxKind(row),
-    run_id: row.run_id,
-    task_key: row.key,
-    state: row.state,
-    tool_name: row.tool_name,
-    tool_input: JSON.parse(row.tool_input),
-    effect_profile: row.effect_profile ? JSON.parse(row.effect_profile) : null,
-    deadline_at: row.deadline_at,
-    created_at: row.created_at,
-  }));
+  return rows.map((row) => {
+    const toolInput: unknown = JSON.parse(row.tool_input);
+    return {
+      kind: inboxKind(row),
+      run_id: row.run_id,
+      task_key: row.key,
+      state: row.state,
+      tool_name: row.tool_name,
+      tool_input: toolInput,
+      effect_profile: effectProfileFromColumn(row.effect_profile, toolInput),
+      deadline_at: row.deadline_at,
+      created_at: row.created_at,
+    };
+  });
 }
 
 /** A row an executor may see, with its run's state and whether the run froze policy layers. */
