@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Reader } from './reader.js';
 import type { RunTable } from './schema.js';
 import { SQL } from './sql-handle.js';
-import type { Store, Tx } from './store.js';
+import type { Store } from './store.js';
 
 /**
  * The runs repository: reads of runs outside a unit of work. A run's state
