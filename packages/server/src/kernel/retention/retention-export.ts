@@ -1,0 +1,114 @@
+import { mkdir, open, readdir, stat, truncate, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { CommittedExports } from '../../store/retention-exports.js';
+
+/** What a pruned batch is written as: audit records, event views, runs with their rows, conversations. */
+export type ExportKind = 'audit' | 'events' | 'runs' | 'conversations';
+
+/** The lines one pruning step writes, by kind. */
+export type ExportLines = Partial<Record<ExportKind, readonly unknown[]>>;
+
+const FILE_NAME = /^(audit|events|runs|conversations)-(\d{4}-\d{2}-\d{2})\.jsonl$/;
+
+/** The UTC day of a time, as export file names carry it. */
+export function exportDay(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+/** Where a kernel writes its exports: its host and the export directory's absolute path. */
+export function exportLocation(directory: string): string {
+  return `${hostname()}:${resolve(directory)}`;
+}
+
+/**
+ * One workspace's export folder (`<directory>/<workspace>/<kind>-<UTC
+ * date>.jsonl`; audit lines are exactly those of `airlock audit export`).
+ * Each pruning step appends its lines and flushes them to disk before its
+ * delete commits, and the delete's unit of work records the files' lengths
+ * (see {@link CommittedExports}); `repair` cuts every file back to those
+ * lengths, so what a step wrote without its delete committing (a kill, a
+ * failed transaction, a torn last line) is written again once, by the step
+ * that deletes it. Only the pass holding the pruning lock writes here.
+ */
+export class ExportFolder {
+  private readonly folder: string;
+
+  constructor(directory: string, workspaceId: string) {
+    this.folder = join(directory, workspaceId);
+  }
+
+  /**
+   * Cuts the folder's files back to the record: a file of a later day than
+   * the record's goes, one of its day is cut to its recorded length (or goes
+   * when it has none). Answers how many bytes were cut. Without a record it
+   * changes nothing and answers the files of `today` as they are, for the
+   * caller to record first.
+   */
+  async repair(
+    record: CommittedExports | undefined,
+    today: string,
+  ): Promise<{ cutBytes: number; record: CommittedExports }> {
+    const files = await this.files();
+    if (!record) {
+      const sizes: Record<string, number> = {};
+      for (const file of files) if (file.day === today) sizes[file.name] = file.size;
+      return { cutBytes: 0, record: { day: today, sizes } };
+    }
+    let cutBytes = 0;
+    for (const file of files) {
+      if (file.day < record.day) continue;
+      const keep = file.day === record.day ? (record.sizes[file.name] ?? 0) : 0;
+      if (file.size <= keep) continue;
+      cutBytes += file.size - keep;
+      const path = join(this.folder, file.name);
+      if (keep === 0) await unlink(path);
+      else await truncate(path, keep);
+    }
+    return { cutBytes, record };
+  }
+
+  /**
+   * Appends a step's lines to the files of its day and flushes each to disk;
+   * answers the record of the files once the step's delete commits
+   * (`committed` carried over when it is of the same day).
+   * @throws Error when a file cannot be written (the step then deletes nothing).
+   */
+  async append(
+    lines: ExportLines,
+    options: { now: number; committed: CommittedExports },
+  ): Promise<CommittedExports> {
+    const day = exportDay(options.now);
+    const sizes = day === options.committed.day ? { ...options.committed.sizes } : {};
+    await mkdir(this.folder, { recursive: true });
+    for (const [kind, rows] of Object.entries(lines) as [ExportKind, readonly unknown[]][]) {
+      if (rows.length === 0) continue;
+      const name = `${kind}-${day}.jsonl`;
+      const handle = await open(join(this.folder, name), 'a');
+      try {
+        await handle.write(`${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
+        await handle.sync();
+        sizes[name] = (await handle.stat()).size;
+      } finally {
+        await handle.close();
+      }
+    }
+    return { day, sizes };
+  }
+
+  private async files(): Promise<{ name: string; day: string; size: number }[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.folder);
+    } catch {
+      return [];
+    }
+    const found: { name: string; day: string; size: number }[] = [];
+    for (const name of names) {
+      const match = FILE_NAME.exec(name);
+      if (!match) continue;
+      found.push({ name, day: match[2]!, size: (await stat(join(this.folder, name))).size });
+    }
+    return found;
+  }
+}

@@ -1,0 +1,225 @@
+import { AUDIT_EVENT_TYPES, type AuditTask } from '../../audit/audit-records.js';
+import type { DeliveryRow } from '../../store/notifications.js';
+import { deleteEvents } from '../../store/retention.js';
+import {
+  approvalsOfRuns,
+  conversationsEndingWith,
+  deleteRuns,
+  deliveriesOfRuns,
+  type EndingConversation,
+  type EventDataUpdate,
+  endedRunsBefore,
+  eventsOfRuns,
+  stampAuditEvents,
+  tasksOfRuns,
+} from '../../store/retention-runs.js';
+import type { RunTable, TaskApprovalTable, TaskTable } from '../../store/schema.js';
+import type { KernelContext } from '../context.js';
+import type { PruningSteps } from './retention-step.js';
+import { deliveryView, eventView, runView, taskView } from '../views.js';
+
+const AUDIT_TYPES = [...AUDIT_EVENT_TYPES];
+
+/** How the run phase of a pass is bounded, and when it stops. */
+export interface RunPruning {
+  ctx: KernelContext;
+  steps: PruningSteps;
+  workspaceId: string;
+  cutoff: number;
+  /** Most rows one unit of work deletes or rewrites. */
+  batchRows: number;
+  /** Most runs read together. */
+  batchRuns: number;
+  stopped: () => boolean;
+}
+
+/** A batch of runs with every row keyed by them. */
+interface RunBatch {
+  runs: RunTable[];
+  tasks: TaskTable[];
+  approvals: TaskApprovalTable[];
+  deliveries: DeliveryRow[];
+}
+
+/** Groups rows by run id. */
+function byRun<T extends { run_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const grouped = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = grouped.get(row.run_id);
+    if (list) list.push(row);
+    else grouped.set(row.run_id, [row]);
+  }
+  return grouped;
+}
+
+/**
+ * Reads the oldest ended runs and keeps the longest prefix whose rows (the
+ * runs, their task rows, approvals and deliveries) fit in one unit of work,
+ * one run at least.
+ */
+async function nextBatch(job: RunPruning): Promise<RunBatch | null> {
+  const runs = await endedRunsBefore(job.ctx.store, {
+    workspaceId: job.workspaceId,
+    cutoff: job.cutoff,
+    limit: job.batchRuns,
+  });
+  if (runs.length === 0) return null;
+  const ids = runs.map((run) => run.id);
+  const [tasks, approvals, deliveries] = [
+    byRun(await tasksOfRuns(job.ctx.store, ids)),
+    byRun(await approvalsOfRuns(job.ctx.store, ids)),
+    byRun(await deliveriesOfRuns(job.ctx.store, ids)),
+  ];
+  const batch: RunBatch = { runs: [], tasks: [], approvals: [], deliveries: [] };
+  let rows = 0;
+  for (const run of runs) {
+    const weight =
+      1 +
+      (tasks.get(run.id)?.length ?? 0) +
+      (approvals.get(run.id)?.length ?? 0) +
+      (deliveries.get(run.id)?.length ?? 0);
+    if (batch.runs.length > 0 && rows + weight > job.batchRows) break;
+    rows += weight;
+    batch.runs.push(run);
+    batch.tasks.push(...(tasks.get(run.id) ?? []));
+    batch.approvals.push(...(approvals.get(run.id) ?? []));
+    batch.deliveries.push(...(deliveries.get(run.id) ?? []));
+  }
+  return batch;
+}
+
+/** A runs export line: the run with its task rows, member approvals and notices. */
+function runLine(run: RunTable, own: Omit<RunBatch, 'runs'>): unknown {
+  return {
+    run: runView(run),
+    tasks: own.tasks.map(taskView),
+    // Who approved which row version: the record of a quorum, kept with its run.
+    approvals: own.approvals.map(({ task_key, row_version, principal, created_at }) => ({
+      task_key,
+      row_version,
+      principal,
+      created_at: Number(created_at),
+    })),
+    notifications: own.deliveries.map(deliveryView),
+  };
+}
+
+/** A conversations export line: the conversation, its hooked sessions and its overlay. */
+function conversationLine(ending: EndingConversation): unknown {
+  const { conversation, hookSessions, overlay } = ending;
+  return {
+    conversation: { ...conversation, created_at: Number(conversation.created_at) },
+    hook_sessions: hookSessions.map((session) => ({
+      ...session,
+      created_at: Number(session.created_at),
+    })),
+    overlay: overlay && {
+      ...overlay,
+      document: JSON.parse(overlay.document) as unknown,
+      updated_at: Number(overlay.updated_at),
+    },
+  };
+}
+
+/**
+ * Stamps the runs' kept audit events with what their task row said (so the
+ * audit trail still names the tool and the rule once the row is gone), in
+ * units of work of at most `batchRows` events; stamping twice changes nothing.
+ */
+async function stampAudit(job: RunPruning, batch: RunBatch): Promise<void> {
+  const ids = batch.runs.map((run) => run.id);
+  const byKey = new Map(batch.tasks.map((task) => [`${task.run_id} ${task.key}`, task]));
+  let after = 0;
+  for (;;) {
+    const kept = await eventsOfRuns(job.ctx.store, {
+      runIds: ids,
+      types: { only: AUDIT_TYPES },
+      after,
+      limit: job.batchRows,
+    });
+    if (kept.length === 0) return;
+    after = kept[kept.length - 1]!.seq;
+    const updates: EventDataUpdate[] = [];
+    for (const event of kept) {
+      const task =
+        event.task_key === null ? undefined : byKey.get(`${event.run_id} ${event.task_key}`);
+      if (!task) continue;
+      const snapshot: AuditTask = {
+        kind: task.kind,
+        tool_name: task.tool_name,
+        decision: task.decision,
+      };
+      const data = JSON.parse(event.data) as Record<string, unknown>;
+      updates.push({ seq: event.seq, data: JSON.stringify({ ...data, pruned_task: snapshot }) });
+    }
+    if (updates.length > 0) {
+      await job.ctx.store.transaction((tx) => stampAuditEvents(tx, job.workspaceId, updates));
+    }
+  }
+}
+
+/**
+ * Prunes a workspace's runs that ended before the cutoff, oldest first: for
+ * each batch, its remaining non-audit events (exported as events, in steps
+ * of `batchRows`), then its kept audit events are stamped, then one step
+ * exports the runs (with their task rows, approvals and notices) and the
+ * conversations that end with them, and deletes them all.
+ * Answers how many runs went.
+ */
+export async function pruneRuns(job: RunPruning): Promise<number> {
+  let pruned = 0;
+  while (!job.stopped()) {
+    const batch = await nextBatch(job);
+    if (!batch) break;
+    const ids = batch.runs.map((run) => run.id);
+    // A batch whose events started going is finished even when the kernel stops meanwhile.
+    for (;;) {
+      const rows = await eventsOfRuns(job.ctx.store, {
+        runIds: ids,
+        types: { except: AUDIT_TYPES },
+        after: 0,
+        limit: job.batchRows,
+      });
+      if (rows.length === 0) break;
+      await job.steps.commit({ events: rows.map(eventView) }, (tx) =>
+        deleteEvents(
+          tx,
+          job.workspaceId,
+          rows.map((row) => row.seq),
+        ),
+      );
+    }
+    await stampAudit(job, batch);
+    const conversationIds = [
+      ...new Set(batch.runs.flatMap((run) => (run.conversation_id ? [run.conversation_id] : []))),
+    ];
+    const ending = await conversationsEndingWith(job.ctx.store, {
+      workspaceId: job.workspaceId,
+      runIds: ids,
+      conversationIds,
+    });
+    const tasks = byRun(batch.tasks);
+    const approvals = byRun(batch.approvals);
+    const deliveries = byRun(batch.deliveries);
+    await job.steps.commit(
+      {
+        runs: batch.runs.map((run) =>
+          runLine(run, {
+            tasks: tasks.get(run.id) ?? [],
+            approvals: approvals.get(run.id) ?? [],
+            deliveries: deliveries.get(run.id) ?? [],
+          }),
+        ),
+        conversations: ending.map(conversationLine),
+      },
+      (tx) =>
+        deleteRuns(tx, {
+          workspaceId: job.workspaceId,
+          runIds: ids,
+          conversationIds: ending.map((entry) => entry.conversation.id),
+        }),
+    );
+    pruned += batch.runs.length;
+  }
+  return pruned;
+}

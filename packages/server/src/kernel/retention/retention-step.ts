@@ -1,0 +1,73 @@
+import type { AdvisoryLockHold } from '../../store/advisory-lock.js';
+import {
+  type CommittedExports,
+  readCommittedExports,
+  writeCommittedExports,
+} from '../../store/retention-exports.js';
+import type { Tx } from '../../store/store.js';
+import type { KernelContext } from '../context.js';
+import { ExportFolder, type ExportLines, exportDay, exportLocation } from './retention-export.js';
+
+/**
+ * One workspace's pruning within a pass: every step exports what it is
+ * about to delete, then deletes it in one short unit of work that also
+ * records the export files' lengths, so each pruned row is exported exactly
+ * once even when a kernel dies between the two (see ExportFolder).
+ */
+export class PruningSteps {
+  private constructor(
+    private readonly ctx: KernelContext,
+    private readonly hold: AdvisoryLockHold,
+    private readonly folder: ExportFolder,
+    private readonly identity: { workspaceId: string; location: string },
+    private committed: CommittedExports,
+  ) {}
+
+  /**
+   * Starts a workspace's pruning: cuts its export files back to what the
+   * last committed step wrote (recording them first when nothing was ever
+   * recorded at this location).
+   */
+  static async open(options: {
+    ctx: KernelContext;
+    hold: AdvisoryLockHold;
+    exportDir: string;
+    workspaceId: string;
+  }): Promise<PruningSteps> {
+    const { ctx, workspaceId } = options;
+    const identity = { workspaceId, location: exportLocation(options.exportDir) };
+    const folder = new ExportFolder(options.exportDir, workspaceId);
+    const recorded = await readCommittedExports(ctx.store, workspaceId, identity.location);
+    await options.hold.confirm();
+    const { cutBytes, record } = await folder.repair(recorded, exportDay(ctx.store.now()));
+    if (cutBytes > 0) {
+      ctx.logger.warn(
+        { workspace: workspaceId, bytes: cutBytes },
+        'retention: cut export lines whose delete never committed (they are exported again)',
+      );
+    }
+    if (!recorded) {
+      await ctx.store.transaction((tx) => writeCommittedExports(tx, { ...identity, ...record }));
+    }
+    return new PruningSteps(ctx, options.hold, folder, identity, record);
+  }
+
+  /**
+   * Exports a step's lines (flushed to disk), then runs `remove` and records
+   * the export in one unit of work.
+   * @throws Error when the lock was lost, the export cannot be written or the unit fails
+   *   (the pass stops; the next one cuts the export back and redoes the step).
+   */
+  async commit(lines: ExportLines, remove: (tx: Tx) => Promise<void>): Promise<void> {
+    await this.hold.confirm();
+    const next = await this.folder.append(lines, {
+      now: this.ctx.store.now(),
+      committed: this.committed,
+    });
+    await this.ctx.store.transaction(async (tx) => {
+      await remove(tx);
+      await writeCommittedExports(tx, { ...this.identity, ...next });
+    });
+    this.committed = next;
+  }
+}

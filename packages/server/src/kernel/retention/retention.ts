@@ -1,0 +1,223 @@
+import { AUDIT_EVENT_TYPES, auditRecord } from '../../audit/audit-records.js';
+import {
+  ADVISORY_LOCK_KEYS,
+  type AdvisoryLockHold,
+  tryAdvisoryLock,
+} from '../../store/advisory-lock.js';
+import {
+  activeRetentionPolicies,
+  deleteEvents,
+  eventsToPrune,
+  lastSeqBefore,
+  markEventsPrunedBefore,
+  type RetentionPolicyRow,
+} from '../../store/retention.js';
+import { tasksOfRuns } from '../../store/retention-runs.js';
+import type { RunEventTable } from '../../store/schema.js';
+import type { KernelContext } from '../context.js';
+import { pruneRuns } from './retention-runs.js';
+import { PruningSteps } from './retention-step.js';
+import { eventView } from '../views.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** How the kernel prunes: where it exports, how often, and how much per transaction. */
+export interface RetentionOptions {
+  /** Where what is pruned is written first (JSON lines per workspace and day). */
+  exportDir: string;
+  /** Least time between two pruning passes; default one minute. */
+  intervalMs?: number | undefined;
+  /** Most rows one delete transaction touches; default 500. */
+  batchRows?: number | undefined;
+  /** Most runs read together (fewer when their rows exceed `batchRows`); default 100. */
+  batchRuns?: number | undefined;
+}
+
+/** What one pruning pass removed. */
+export interface PruneReport {
+  events: number;
+  runs: number;
+  audit: number;
+}
+
+const AUDIT_TYPES = [...AUDIT_EVENT_TYPES];
+
+/**
+ * Applies every workspace's retention policy: non-audit events, then ended
+ * runs (with their task rows and remaining events), then audit records, each
+ * older than its window, oldest first, in bounded transactions; what goes is
+ * appended to the export directory first, and recorded with its delete
+ * (see PruningSteps), so each pruned row is exported exactly once, a kill
+ * between the two included. A pass is started from the kernel's clock sweep
+ * at most once per interval and never overlaps another, in this process or
+ * (on PostgreSQL) in any other kernel on the database.
+ */
+export class RetentionPruner {
+  private lastPass = Number.NEGATIVE_INFINITY;
+  private running: Promise<PruneReport> | undefined;
+  private stopped = false;
+  private readonly intervalMs: number;
+  private readonly batchRows: number;
+  private readonly batchRuns: number;
+
+  constructor(
+    private readonly ctx: KernelContext,
+    private readonly options: RetentionOptions,
+  ) {
+    this.intervalMs = options.intervalMs ?? 60_000;
+    this.batchRows = options.batchRows ?? 500;
+    this.batchRuns = options.batchRuns ?? 100;
+  }
+
+  /** Starts a pass when one is due and none runs; never waits for it. */
+  tick(): void {
+    if (this.stopped || this.running) return;
+    if (this.ctx.store.now() - this.lastPass < this.intervalMs) return;
+    void this.pruneNow().catch((error: unknown) => {
+      if (!this.stopped) this.ctx.logger.error({ err: error }, 'retention pass failed');
+    });
+  }
+
+  /**
+   * Runs a pass now (or waits for the one running) and reports what it
+   * removed; nothing when another kernel process on the same PostgreSQL
+   * database is running one.
+   */
+  pruneNow(): Promise<PruneReport> {
+    this.running ??= (async () => {
+      try {
+        this.lastPass = this.ctx.store.now();
+        const outcome = await tryAdvisoryLock(
+          this.ctx.store,
+          ADVISORY_LOCK_KEYS.retentionPass,
+          (hold) => this.pass(hold),
+        );
+        if (!outcome.held) {
+          this.ctx.logger.debug('retention pass skipped: another kernel process runs one');
+          return { events: 0, runs: 0, audit: 0 };
+        }
+        return outcome.value;
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    return this.running;
+  }
+
+  private async pass(hold: AdvisoryLockHold): Promise<PruneReport> {
+    const total: PruneReport = { events: 0, runs: 0, audit: 0 };
+    for (const policy of await activeRetentionPolicies(this.ctx.store)) {
+      if (this.stopped) break;
+      const report = await this.pruneWorkspace(policy, hold);
+      total.events += report.events;
+      total.runs += report.runs;
+      total.audit += report.audit;
+    }
+    if (total.events + total.runs + total.audit > 0) {
+      this.ctx.logger.info(total, 'retention pruned');
+    }
+    return total;
+  }
+
+  /** Stops between two batches and waits for the pass in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running?.catch(() => {});
+  }
+
+  private async pruneWorkspace(
+    policy: RetentionPolicyRow,
+    hold: AdvisoryLockHold,
+  ): Promise<PruneReport> {
+    const now = this.ctx.store.now();
+    const ws = policy.workspace_id;
+    const steps = await PruningSteps.open({
+      ctx: this.ctx,
+      hold,
+      exportDir: this.options.exportDir,
+      workspaceId: ws,
+    });
+    const report: PruneReport = { events: 0, runs: 0, audit: 0 };
+    if (policy.events_days !== null) {
+      const cutoff = now - policy.events_days * DAY_MS;
+      report.events += await this.pruneEventRange(steps, ws, cutoff, { except: AUDIT_TYPES });
+      if (!this.stopped) await markEventsPrunedBefore(this.ctx.store, ws, cutoff);
+    }
+    if (policy.runs_days !== null) {
+      report.runs += await pruneRuns({
+        ctx: this.ctx,
+        steps,
+        workspaceId: ws,
+        cutoff: now - policy.runs_days * DAY_MS,
+        batchRows: this.batchRows,
+        batchRuns: this.batchRuns,
+        stopped: () => this.stopped,
+      });
+    }
+    if (policy.audit_days !== null) {
+      report.audit += await this.pruneEventRange(steps, ws, now - policy.audit_days * DAY_MS, {
+        only: AUDIT_TYPES,
+      });
+    }
+    return report;
+  }
+
+  /** Prunes a workspace's events of some types written before `cutoff`, batch by batch. */
+  private async pruneEventRange(
+    steps: PruningSteps,
+    ws: string,
+    cutoff: number,
+    types: { only: typeof AUDIT_TYPES } | { except: typeof AUDIT_TYPES },
+  ): Promise<number> {
+    const through = await lastSeqBefore(this.ctx.store, ws, cutoff);
+    let after = 0;
+    let pruned = 0;
+    while (!this.stopped) {
+      const rows = await eventsToPrune(this.ctx.store, {
+        workspaceId: ws,
+        after,
+        through,
+        types,
+        limit: this.batchRows,
+      });
+      if (rows.length === 0) break;
+      await steps.commit(await this.eventLines(rows), (tx) =>
+        deleteEvents(
+          tx,
+          ws,
+          rows.map((row) => row.seq),
+        ),
+      );
+      pruned += rows.length;
+      after = rows[rows.length - 1]!.seq;
+    }
+    return pruned;
+  }
+
+  /** The export lines of events: audit records where they are decisions, event views otherwise. */
+  private async eventLines(
+    rows: readonly RunEventTable[],
+  ): Promise<{ audit: unknown[]; events: unknown[] }> {
+    const decisions = rows.filter((row) => (AUDIT_TYPES as string[]).includes(row.type));
+    // Only a decision's record reads its task row (the tool and the rule).
+    const runIds = [
+      ...new Set(decisions.filter((row) => row.task_key !== null).map((row) => row.run_id)),
+    ];
+    const tasks = new Map(
+      (await tasksOfRuns(this.ctx.store, runIds)).map((task) => [
+        `${task.run_id} ${task.key}`,
+        task,
+      ]),
+    );
+    const audit: unknown[] = [];
+    const events: unknown[] = [];
+    for (const row of rows) {
+      const task =
+        row.task_key === null ? null : (tasks.get(`${row.run_id} ${row.task_key}`) ?? null);
+      const record = (AUDIT_TYPES as string[]).includes(row.type) ? auditRecord(row, task) : null;
+      if (record) audit.push(record);
+      else events.push(eventView(row));
+    }
+    return { audit, events };
+  }
+}
