@@ -15,8 +15,8 @@ import {
 } from '../../store/retention-runs.js';
 import type { RunTable, TaskApprovalTable, TaskTable } from '../../store/schema.js';
 import type { KernelContext } from '../context.js';
-import type { PruningSteps } from './retention-step.js';
 import { deliveryView, eventView, runView, taskView } from '../views.js';
+import type { PruningSteps } from './retention-step.js';
 
 const AUDIT_TYPES = [...AUDIT_EVENT_TYPES];
 

@@ -15,9 +15,9 @@ import {
 import { tasksOfRuns } from '../../store/retention-runs.js';
 import type { RunEventTable } from '../../store/schema.js';
 import type { KernelContext } from '../context.js';
+import { eventView } from '../views.js';
 import { pruneRuns } from './retention-runs.js';
 import { PruningSteps } from './retention-step.js';
-import { eventView } from '../views.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -140,7 +140,11 @@ export class RetentionPruner {
     const report: PruneReport = { events: 0, runs: 0, audit: 0 };
     if (policy.events_days !== null) {
       const cutoff = now - policy.events_days * DAY_MS;
-      report.events += await this.pruneEventRange(steps, ws, cutoff, { except: AUDIT_TYPES });
+      // What an earlier pass pruned is not read again: the kept audit events there are many.
+      report.events += await this.pruneEventRange(steps, ws, cutoff, {
+        except: AUDIT_TYPES,
+        prunedBefore: Number(policy.events_pruned_before),
+      });
       if (!this.stopped) await markEventsPrunedBefore(this.ctx.store, ws, cutoff);
     }
     if (policy.runs_days !== null) {
@@ -157,20 +161,28 @@ export class RetentionPruner {
     if (policy.audit_days !== null) {
       report.audit += await this.pruneEventRange(steps, ws, now - policy.audit_days * DAY_MS, {
         only: AUDIT_TYPES,
+        prunedBefore: 0,
       });
     }
     return report;
   }
 
-  /** Prunes a workspace's events of some types written before `cutoff`, batch by batch. */
+  /**
+   * Prunes a workspace's events of some types written before `cutoff`, batch
+   * by batch, from the first written at or after `prunedBefore` (every event
+   * of those types written earlier is known to be gone).
+   */
   private async pruneEventRange(
     steps: PruningSteps,
     ws: string,
     cutoff: number,
-    types: { only: typeof AUDIT_TYPES } | { except: typeof AUDIT_TYPES },
+    types: ({ only: typeof AUDIT_TYPES } | { except: typeof AUDIT_TYPES }) & {
+      prunedBefore: number;
+    },
   ): Promise<number> {
     const through = await lastSeqBefore(this.ctx.store, ws, cutoff);
-    let after = 0;
+    let after =
+      types.prunedBefore > 0 ? await lastSeqBefore(this.ctx.store, ws, types.prunedBefore) : 0;
     let pruned = 0;
     while (!this.stopped) {
       const rows = await eventsToPrune(this.ctx.store, {
