@@ -3,7 +3,7 @@ import type { Dialect } from './dialect.js';
 
 /**
  * Retention, exactly once (issue 29): how long each export file of a
- * workspace was at the pruner's last committed delete, per export location,
+ * workspace was at the pruner's last committed delete, per export directory,
  * so that a pass cuts off what a killed or failed step appended without
  * deleting. Conversations go with their last run, found by an index (which
  * also serves the foreign-key checks of their deletes); hooked sessions too.

@@ -216,8 +216,8 @@ export interface RetentionPolicyTable {
 
 /**
  * How long each export file of one day was when the pruner last committed a
- * delete, per export location (`host:absolute directory`); `sizes` is JSON,
- * file name to bytes.
+ * delete, per export directory (the id in its `.airlock-location` file);
+ * `sizes` is JSON, file name to bytes.
  */
 export interface RetentionExportTable {
   workspace_id: string;

@@ -1,6 +1,15 @@
-import { mkdir, open, readdir, stat, truncate, unlink } from 'node:fs/promises';
-import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import {
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  stat,
+  truncate,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
+import { join } from 'node:path';
 import type { CommittedExports } from '../../store/retention-exports.js';
 
 /** What a pruned batch is written as: audit records, event views, runs with their rows, conversations. */
@@ -16,9 +25,30 @@ export function exportDay(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
 }
 
-/** Where a kernel writes its exports: its host and the export directory's absolute path. */
-export function exportLocation(directory: string): string {
-  return `${hostname()}:${resolve(directory)}`;
+/** The file in an export directory that names it (see {@link exportLocation}). */
+export const EXPORT_LOCATION_FILE = '.airlock-location';
+
+/**
+ * The id of an export directory, kept in a file of its own (written on first
+ * use), so the store's record of its files follows the directory itself: a
+ * kernel restarted under another host name, or several kernels sharing one
+ * directory, find the same record.
+ * @throws Error when the directory cannot be created or the file written.
+ */
+export async function exportLocation(directory: string): Promise<string> {
+  const file = join(directory, EXPORT_LOCATION_FILE);
+  const read = async () => (await readFile(file, 'utf8')).trim();
+  try {
+    return await read();
+  } catch {
+    await mkdir(directory, { recursive: true });
+    try {
+      await writeFile(file, `exports_${randomUUID()}\n`, { flag: 'wx' });
+    } catch {
+      // Another kernel sharing the directory wrote it first.
+    }
+    return read();
+  }
 }
 
 /**

@@ -35,7 +35,7 @@ export class PruningSteps {
     workspaceId: string;
   }): Promise<PruningSteps> {
     const { ctx, workspaceId } = options;
-    const identity = { workspaceId, location: exportLocation(options.exportDir) };
+    const identity = { workspaceId, location: await exportLocation(options.exportDir) };
     const folder = new ExportFolder(options.exportDir, workspaceId);
     const recorded = await readCommittedExports(ctx.store, workspaceId, identity.location);
     await options.hold.confirm();
