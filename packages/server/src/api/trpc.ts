@@ -1,6 +1,5 @@
 import { SUBSCRIPTION_CONTRACTS } from '@airlock/core';
 import { initTRPC, TRPCError, tracked } from '@trpc/server';
-import { z } from 'zod';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
