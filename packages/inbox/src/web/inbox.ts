@@ -88,6 +88,8 @@ export class InboxView {
         return entry ? [entry.decision] : [];
       }),
     settled: (decision, done) => this.settled(decision, done),
+    // The row stays: the approval's feed event reads it again with its new count.
+    progressed: (decision, done) => this.afters.add(decision, done),
   });
 
   constructor(

@@ -1,7 +1,7 @@
 import type { Decision } from '@airlock/sdk';
+import { approvalsCount } from './approvals-view.js';
 import { h } from './dom.js';
-import { ago } from './format.js';
-import { callLine } from './run-view.js';
+import { ago, callLine } from './format.js';
 
 /** What a row of the list does when a person picks or ticks it. */
 export interface RowEvents {
@@ -19,10 +19,12 @@ export function summaryOf(decision: Decision): string {
 /**
  * One dense row of the waiting list (about 50 px): a tick box for bulk
  * actions, a button that opens the decision in the detail pane with its
- * summary, and a line with its run, task and age.
+ * summary, a line with its run, task and age, and how far it is toward
+ * its quorum ("1 of 2 approvals") when the approval policy asks several.
  */
 export function listRow(decision: Decision, key: string, events: RowEvents): HTMLLIElement {
   const summary = summaryOf(decision);
+  const progress = decision.isApproval() ? approvalsCount(decision) : null;
   const tick = h('input', {
     type: 'checkbox',
     class: 'tick',
@@ -41,7 +43,8 @@ export function listRow(decision: Decision, key: string, events: RowEvents): HTM
       h(
         'span',
         { class: 'line-meta' },
-        `${decision.run_id} · ${decision.task_key} · ${ago(decision.task.created_at)}`,
+        progress === null ? null : h('span', { class: 'row-approvals' }, progress),
+        `${progress === null ? '' : ' · '}${decision.run_id} · ${decision.task_key} · ${ago(decision.task.created_at)}`,
       ),
     ),
   );

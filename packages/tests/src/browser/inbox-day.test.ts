@@ -160,7 +160,7 @@ describe.skipIf(browserSkipReason !== null)(
       await page.getByRole('button', { name: 'Approve selected' }).click();
       for (const key of ['t1', 't2', 't3'])
         await row(`${run.id}/${key}`).waitFor({ state: 'detached' });
-      expect(await page.locator('.bulk-message').textContent()).toBe('3 approved');
+      expect(await page.locator('.bulk-message').textContent()).toBe('3 approved and running');
       const rows = await ws.runs.run(run.id).tasks();
       for (const task of rows) expect(task.decided_by).toMatch(/^member:/);
       expect(rows.every((task) => task.state !== 'needs_approval')).toBe(true);
