@@ -195,6 +195,7 @@ describe.skipIf(browserSkipReason !== null)(
         '+   "command": "rm -rf ./dist/cache"\n',
       ]);
       expect(await axeViolations(page)).toEqual([]);
+      await saveScreenshot(page, 'inbox-story-edit.png');
 
       // Ctrl+Enter approves the edit; the story tells it, by name, and the edit is what ran.
       await text.press('Control+Enter');
