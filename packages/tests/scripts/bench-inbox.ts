@@ -22,6 +22,7 @@ import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { CHROMIUM, LAUNCH_ARGS, mountInbox, repoRoot } from '../src/support/browser.js';
 import { scriptedRun, startTestKernel } from '../src/support/kernel.js';
+import { watchStages } from './inbox-stages.js';
 
 const WAITING = Number(process.env.WAITING ?? 1000);
 const PARKS = Number(process.env.PARKS ?? 200);
@@ -161,6 +162,9 @@ await page.addInitScript(
     token: kernel.workspace.tokens.member,
   },
 );
+// Where park-to-pixel goes, from Chromium's own network clock (DevTools protocol): the feed frame
+// that brought each park, and the one-row read (`tasks.get`) it caused.
+const stages = await watchStages(page);
 const opened = performance.now();
 await page.goto(kernel.url);
 await page.locator('[data-decision]').first().waitFor({ timeout: 60_000 });
@@ -193,6 +197,8 @@ for (const key of latencyKeys) {
   else latencies.push(shown - parked);
 }
 
+const breakdown = stages.breakdown(latencyKeys, parkedAt, pixels);
+
 const withInbox = await parksPerSecond(PARKS);
 console.log(`parks/s with the inbox open: ${fixed(withInbox)}`);
 
@@ -221,6 +227,10 @@ inbox bench (headless Chromium, SQLite kernel in this process; a shared machine:
   waiting before the page opened : ${WAITING + PARKS}
   page load to first card        : ${fixed(loadMs, 0)} ms; cards in the page: ${cardsInPage}; title "${title}"
   park-to-pixel (${LATENCY} parks, 50 ms apart): p50 ${fixed(percentile(latencies, 0.5))} ms, p95 ${fixed(percentile(latencies, 0.95))} ms, never shown ${missing}
+    kernel park -> feed frame in the page : p50 ${fixed(percentile(breakdown.frame, 0.5))} ms, p95 ${fixed(percentile(breakdown.frame, 0.95))} ms
+    feed frame -> row read sent          : p50 ${fixed(percentile(breakdown.send, 0.5))} ms, p95 ${fixed(percentile(breakdown.send, 0.95))} ms
+    row read (tasks.get) round trip      : p50 ${fixed(percentile(breakdown.read, 0.5))} ms, p95 ${fixed(percentile(breakdown.read, 0.95))} ms
+    row read answered -> pixel           : p50 ${fixed(percentile(breakdown.paint, 0.5))} ms, p95 ${fixed(percentile(breakdown.paint, 0.95))} ms
   parks/s without an inbox       : ${fixed(baseline)}
   parks/s with the inbox open    : ${fixed(withInbox)} (${fixed((1 - withInbox / baseline) * 100)} % slower)
   scrolling 2 s                  : longest frame ${fixed(Math.max(...frames))} ms, p95 ${fixed(percentile(frames, 0.95))} ms over ${frames.length} frames
