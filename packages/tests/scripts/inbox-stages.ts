@@ -3,7 +3,8 @@
  * DevTools protocol: when the feed frame announcing a park reached the page, when the page sent
  * the one-row read it causes (`tasks.get`), and when that answer had arrived. With the kernel's
  * park time and the first frame after the row entered the page, they split park-to-pixel into
- * the feed's delivery, the page's reaction, the read's round trip, and the list update to paint.
+ * the feed's delivery and the page's own work up to the frame that shows the row; the read's round
+ * trip is timed beside them (the row is painted from the feed's events before it answers).
  */
 import type { Page } from 'playwright-core';
 
@@ -12,6 +13,7 @@ export interface StageBreakdown {
   frame: number[];
   send: number[];
   read: number[];
+  /** Feed frame to the first frame painted with the row (a preview, or the read row). */
   paint: number[];
 }
 
@@ -79,7 +81,7 @@ export async function watchStages(page: Page): Promise<{
         out.frame.push(frame - parked);
         out.send.push(sent - frame);
         out.read.push(answered - sent);
-        out.paint.push(pixel - answered);
+        out.paint.push(pixel - frame);
       }
       return out;
     },

@@ -202,12 +202,14 @@ export class InboxView {
   private async onArrival(runId: string, taskKey: string, preview: RowFacts | null): Promise<void> {
     const generation = this.generation;
     const key = `${runId}/${taskKey}`;
+    // The read is sent first, so painting the preview does not delay it.
+    const reading = this.workspace.decisions.get(runId, taskKey);
     // Only a row the loaded part of the list would hold is previewed; a later page brings the others.
     const shown = preview && (this.nextCursor === null || this.list.before(preview));
     if (preview && shown && !this.list.get(key)) this.showPreview(preview);
     let decision: Decision | null;
     try {
-      decision = await this.workspace.decisions.get(runId, taskKey);
+      decision = await reading;
     } catch (error) {
       if (generation === this.generation && this.list.get(key)?.decision === null) this.remove(key);
       this.fail(error);
