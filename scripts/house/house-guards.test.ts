@@ -126,3 +126,55 @@ describe('house rules of the store boundary (issue 26)', () => {
     expect(kernelCode.match(TRANSACTION_WEAKMAP)).toHaveLength(1);
   });
 });
+
+/** The store's writers of run and task state: only the machines may call them. */
+const STATE_WRITERS = [
+  'packages/server/src/store/task-moves.ts',
+  'packages/server/src/store/run-writes.ts',
+];
+const MACHINES = 'packages/server/src/kernel/machines/';
+
+/** Who imports a state writer, outside store/, the machines and tests. */
+function stateWritersOutsideMachines(files: Iterable<SourceFile>): string[] {
+  const reaches: string[] = [];
+  for (const file of files) {
+    if (file.path.startsWith(STORE) || file.path.startsWith(MACHINES)) continue;
+    if (/\.test\.tsx?$/.test(file.path) || file.path.includes('/src/testing/')) continue;
+    for (const target of file.imports) {
+      if (STATE_WRITERS.includes(target)) reaches.push(`${file.path} imports ${target}`);
+    }
+  }
+  return reaches.sort();
+}
+
+describe('house rules of the kernel (issue 26)', () => {
+  it('keeps the kernel in rooms: no source file sits loose beside the rooms but the kernel, its context and views', () => {
+    const loose = [...graph.keys()]
+      .filter((path) => /^packages\/server\/src\/kernel\/[^/]+\.ts$/.test(path))
+      .filter((path) => !path.endsWith('.test.ts'))
+      .sort();
+    expect(loose).toEqual([
+      'packages/server/src/kernel/context.ts',
+      'packages/server/src/kernel/kernel.ts',
+      'packages/server/src/kernel/views.ts',
+    ]);
+  });
+
+  it('writes run and task state only through the machines (kernel/machines/)', () => {
+    expect(
+      stateWritersOutsideMachines(graph.values()),
+      'move the run or task through kernel/machines (moveTask, the run machine)',
+    ).toEqual([]);
+  });
+
+  it('finds a state write outside the machines when there is one (the check above can fail)', () => {
+    const verb: SourceFile = {
+      path: 'packages/server/src/kernel/verbs/x.ts',
+      specifiers: ['../../store/task-moves.js'],
+      imports: ['packages/server/src/store/task-moves.ts'],
+    };
+    expect(stateWritersOutsideMachines([verb])).toEqual([
+      'packages/server/src/kernel/verbs/x.ts imports packages/server/src/store/task-moves.ts',
+    ]);
+  });
+});

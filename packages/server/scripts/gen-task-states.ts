@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderStateDiagram } from '../src/kernel/state-diagram.js';
+import { renderStateDiagram } from '../src/kernel/machines/state-diagram.js';
 
 const target = join(
   dirname(fileURLToPath(import.meta.url)),

@@ -5,7 +5,7 @@ import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './api/rate-limit.js';
 import { FeedHub } from './feed/hub.js';
 import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-server.js';
 import { Kernel } from './kernel/kernel.js';
-import type { RetentionOptions } from './kernel/retention.js';
+import type { RetentionOptions } from './kernel/retention/retention.js';
 import { LOG_REDACTION } from './logging/redact.js';
 import { type MetricsListener, startMetricsListener } from './metrics/endpoint.js';
 import { connectMetrics } from './metrics/kernel-sources.js';

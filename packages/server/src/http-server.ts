@@ -8,6 +8,7 @@ import { type AuthFailureLimit, AuthFailureThrottle, peerOf } from './api/auth-t
 import { buildOpenApiDocument } from './api/openapi.js';
 import { OPERATIONS } from './api/operations.js';
 import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
+import { type BodyRefusal, readTrpcBody } from './api/request-body.js';
 import { noteErrorCode, noteOperation, readNote } from './api/request-notes.js';
 import { createRestHandler, sendError, sendJson } from './api/rest.js';
 import { appRouter, type TrpcContext } from './api/trpc.js';
@@ -137,6 +138,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   const openapi = JSON.stringify(buildOpenApiDocument(OPERATIONS, { version: options.version }));
   // Each tRPC request is authenticated before tRPC reads its body (see the request handler).
   const authentications = new WeakMap<IncomingMessage, Authentication>();
+  const bodyRefusals = new WeakMap<IncomingMessage, BodyRefusal>();
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
@@ -149,6 +151,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         hub: options.hub,
         principal: auth.principal,
         authError: auth.error,
+        bodyRefusal: bodyRefusals.get(req) ?? null,
         rateLimiter,
         checkDeclaredCodes: options.validateOutputs,
         noteError: (code) => noteErrorCode(res, code),
@@ -212,10 +215,18 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       const name = url.pathname.slice('/trpc/'.length);
       if (TRPC_NAMES.has(name)) noteOperation(res, name);
       if (req.headers.accept?.includes('text/event-stream')) streams.add(socket);
-      void authenticateRequest(options.kernel, req, authThrottle).then((auth) => {
+      void authenticateRequest(options.kernel, req, authThrottle).then(async (auth) => {
         authentications.set(req, auth);
         // A refused caller's body is never read: the connection closes after the answer.
         if (auth.error && hasUnreadBody(req)) res.setHeader('connection', 'close');
+        else if (req.method === 'POST' && hasUnreadBody(req)) {
+          // Read here, not by tRPC: bytes that are not UTF-8 are refused, never stored as U+FFFD.
+          const refusal = await readTrpcBody(req, options.bodyLimit);
+          if (refusal) bodyRefusals.set(req, refusal);
+          if (refusal instanceof AirlockError && refusal.code === 'payload_too_large') {
+            res.setHeader('connection', 'close');
+          }
+        }
         trpc(req, res);
       });
       return;

@@ -1,7 +1,10 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
-import { removeAgentApplication, revokeCredentialAndReaddress } from '../kernel/revocation.js';
+import {
+  removeAgentApplication,
+  revokeCredentialAndReaddress,
+} from '../kernel/verbs/revocation.js';
 import {
   createAgentApplication,
   createCredential,

@@ -6,7 +6,7 @@ import {
   validateApprovalPolicy,
 } from '@airlock/core';
 import { AirlockError } from '../errors.js';
-import { configurationDigest, recordPolicyChange } from '../kernel/policy-changes.js';
+import { configurationDigest, recordPolicyChange } from '../kernel/verbs/policy-changes.js';
 import { existingMemberIds, principalName } from '../store/accounts.js';
 import { readApprovalPolicy, writeApprovalPolicy } from '../store/approvals.js';
 import { implement } from './operation.js';

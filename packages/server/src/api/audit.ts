@@ -1,6 +1,6 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { readAudit } from '../audit/read-audit.js';
-import { readRun } from '../kernel/run-state.js';
+import { readRun } from '../kernel/machines/run-state.js';
 import { fenceOf } from './access.js';
 import { implement } from './operation.js';
 

@@ -1,6 +1,6 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { AirlockError } from '../errors.js';
-import { startTurn } from '../kernel/runs.js';
+import { startTurn } from '../kernel/verbs/runs.js';
 import { insertConversation } from '../store/conversations.js';
 import { newId } from '../store/ids.js';
 import { implement } from './operation.js';

@@ -1,5 +1,11 @@
 import { type InboxItem, OPERATION_CONTRACTS } from '@airlock/core';
-import { claimNext, claimTask, commitTask, heartbeat, listInbox } from '../kernel/executor.js';
+import {
+  claimNext,
+  claimTask,
+  commitTask,
+  heartbeat,
+  listInbox,
+} from '../kernel/verbs/executor.js';
 import { implement } from './operation.js';
 
 /** GET /executor_api/v1/inbox */

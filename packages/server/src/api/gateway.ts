@@ -1,6 +1,6 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { AirlockError } from '../errors.js';
-import { cancelGatewayCall, submitGatewayRound } from '../kernel/gateway-calls.js';
+import { cancelGatewayCall, submitGatewayRound } from '../kernel/verbs/gateway-calls.js';
 import { runView, taskView } from '../kernel/views.js';
 import { implement } from './operation.js';
 

@@ -1,6 +1,6 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { claudeCode, DEFAULT_WAIT_MS, decide, failClosed } from '@airlock/hooks';
-import { recordHookedEvent } from '../kernel/hooked-sessions.js';
+import { recordHookedEvent } from '../kernel/hooks/hooked-sessions.js';
 import { implement } from './operation.js';
 
 /** POST /agent_api/v1/hooks/events: one event of a coding agent's hooked session. */

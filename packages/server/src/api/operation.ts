@@ -26,7 +26,10 @@ export function implement<I extends z.ZodObject, O extends z.ZodType>(
 }
 
 /** True when an operation declares it may answer this code (its own or a common one). */
-export function declaresCode(operation: OperationContract, code: ErrorCode): boolean {
+export function declaresCode(
+  operation: Pick<OperationContract, 'errors'>,
+  code: ErrorCode,
+): boolean {
   return (
     (COMMON_ERROR_CODES as readonly ErrorCode[]).includes(code) || operation.errors.includes(code)
   );

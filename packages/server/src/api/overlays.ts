@@ -1,7 +1,7 @@
 import { OPERATION_CONTRACTS, type OverlayScope, validateOverlayDocument } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
-import { recordPolicyChange } from '../kernel/policy-changes.js';
+import { recordPolicyChange } from '../kernel/verbs/policy-changes.js';
 import { findAgentApplication, type Principal, principalName } from '../store/accounts.js';
 import { conversationExists } from '../store/conversations.js';
 import { type OverlayKey, readOverlay, replaceOverlay, trustOverlay } from '../store/overlays.js';

@@ -1,8 +1,8 @@
 import { OPERATION_CONTRACTS, validateProfileConfiguration } from '@airlock/core';
 import { AirlockError } from '../errors.js';
-import { assertContractVersionRises } from '../kernel/contract-versions.js';
-import { recordProfileChange } from '../kernel/profile-changes.js';
-import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
+import { assertContractVersionRises } from '../kernel/stage/contract-versions.js';
+import { manifestSchemaProblems } from '../kernel/stage/tool-input-schema.js';
+import { recordProfileChange } from '../kernel/verbs/profile-changes.js';
 import { principalName } from '../store/accounts.js';
 import { currentProfileConfiguration, putProfileConfiguration } from '../store/profiles.js';
 import { implement } from './operation.js';

@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AirlockError } from '../errors.js';
@@ -10,6 +9,7 @@ import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
 import { declaresCode, type Operation, pathParams } from './operation.js';
 import type { RateLimiter } from './rate-limit.js';
+import { decodeUtf8, readBody } from './request-body.js';
 import { noteErrorCode, noteOperation } from './request-notes.js';
 
 interface Route {
@@ -95,35 +95,6 @@ export function sendError(res: ServerResponse, error: AirlockError): void {
   sendJson(res, error.status, error.toBody());
 }
 
-/**
- * Reads a request body up to a limit.
- * @throws AirlockError payload_too_large past the limit.
- */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > limit) {
-    return Promise.reject(
-      new AirlockError('payload_too_large', `the body limit is ${limit} bytes`),
-    );
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new AirlockError('payload_too_large', `the body limit is ${limit} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 function decodeParam(value: string): string {
   // Ids and keys are plain text: only a segment with an escape needs decoding.
   if (!value.includes('%')) return value;
@@ -163,24 +134,6 @@ function versionFromIfMatch(
 function etagOf(output: unknown): string | null {
   const version = (output as { version?: unknown } | null)?.version;
   return typeof version === 'string' ? `"${version}"` : null;
-}
-
-/**
- * Decodes a body as UTF-8, refusing bytes that are not: decoded leniently
- * they would turn into U+FFFD and be stored as text nobody sent.
- * @throws AirlockError invalid_configuration (422) on an operation that
- *   declares policy, invalid_json (400) on any other.
- */
-function decodeUtf8(body: Buffer, operation: Operation): string {
-  if (isUtf8(body)) return body.toString('utf8');
-  const detail =
-    'the body is not UTF-8 text (it holds an invalid byte sequence); nothing was changed';
-  if (declaresCode(operation, 'invalid_configuration')) {
-    throw new AirlockError('invalid_configuration', detail, [
-      { code: 'not_unicode', pointer: '', message: detail },
-    ]);
-  }
-  throw new AirlockError('invalid_json', detail);
 }
 
 async function readInput(

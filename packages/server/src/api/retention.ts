@@ -1,5 +1,5 @@
 import { OPERATION_CONTRACTS, type RetentionPolicyView } from '@airlock/core';
-import { configurationDigest, recordPolicyChange } from '../kernel/policy-changes.js';
+import { configurationDigest, recordPolicyChange } from '../kernel/verbs/policy-changes.js';
 import { principalName } from '../store/accounts.js';
 import {
   type RetentionPolicyRow,

@@ -1,9 +1,9 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
-import { readRun } from '../kernel/run-state.js';
-import { createStandaloneRun, regenerateRun, stopRun } from '../kernel/runs.js';
-import { manifestSchemaProblems } from '../kernel/tool-input-schema.js';
+import { readRun } from '../kernel/machines/run-state.js';
+import { manifestSchemaProblems } from '../kernel/stage/tool-input-schema.js';
+import { createStandaloneRun, regenerateRun, stopRun } from '../kernel/verbs/runs.js';
 import { eventView, runView } from '../kernel/views.js';
 import { principalNames } from '../store/accounts.js';
 import { readEvents } from '../store/events.js';

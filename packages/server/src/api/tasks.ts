@@ -1,7 +1,7 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
-import { decisionViews } from '../kernel/approval-quorum.js';
-import { appendAuthorRow, readTask } from '../kernel/decisions.js';
-import { readRun } from '../kernel/run-state.js';
+import { readRun } from '../kernel/machines/run-state.js';
+import { decisionViews } from '../kernel/verbs/approval-quorum.js';
+import { appendAuthorRow, readTask } from '../kernel/verbs/decisions.js';
 import { listTasksOfRun } from '../store/tasks.js';
 import { implement } from './operation.js';
 

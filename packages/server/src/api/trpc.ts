@@ -15,6 +15,7 @@ import { invalidInput, issuesOf } from './input-problems.js';
 import { declaresCode, type Operation } from './operation.js';
 import { OPERATIONS } from './operations.js';
 import { RateLimitedError, type RateLimiter } from './rate-limit.js';
+import { type BodyRefusal, notUtf8Error } from './request-body.js';
 
 /** What every tRPC call runs with. */
 export interface TrpcContext {
@@ -22,6 +23,8 @@ export interface TrpcContext {
   hub: FeedHub;
   principal: Principal | null;
   authError: AirlockError | null;
+  /** What reading the body found wrong (bytes that are not UTF-8, a body past the limit). */
+  bodyRefusal?: BodyRefusal | null | undefined;
   /** Per-credential request limit; none when null. */
   rateLimiter: RateLimiter | null;
   /** Refuses, as `internal`, a code the operation's contract does not declare (tests turn this on). */
@@ -110,7 +113,9 @@ function airlockCause(error: TRPCError): AirlockError {
     : new AirlockError('internal', 'internal error');
 }
 
-function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
+function authorized(
+  operation: Pick<Operation, 'name' | 'planes'> & Partial<Pick<Operation, 'errors'>>,
+) {
   return t.procedure.use(({ ctx, next }) => {
     if (!ctx.principal) {
       if (ctx.authError instanceof RateLimitedError) {
@@ -124,6 +129,12 @@ function authorized(operation: Pick<Operation, 'name' | 'planes'>) {
       throw toTrpcError(error);
     }
     takeRequest(ctx, ctx.principal);
+    if (ctx.bodyRefusal) {
+      const { bodyRefusal } = ctx;
+      throw toTrpcError(
+        bodyRefusal === 'not_utf8' ? notUtf8Error({ errors: operation.errors ?? [] }) : bodyRefusal,
+      );
+    }
     return next({
       ctx: {
         kernel: ctx.kernel,

@@ -76,7 +76,7 @@ function errorDetail(data: Record<string, unknown>): string | null {
  */
 export function auditRecord(event: RunEventTable, found: AuditTask | null): AuditRecord | null {
   const { pruned_task: prunedTask, ...data } = JSON.parse(event.data) as Record<string, unknown>;
-  // A pruned run's task row is gone; retention stamped what it said on the event (kernel/retention.ts).
+  // A pruned run's task row is gone; retention stamped what it said on the event (kernel/retention/retention.ts).
   const task = found ?? ((prunedTask as AuditTask | undefined) || null);
   const base = {
     seq: event.seq,

@@ -4,7 +4,7 @@ import { startAirlock } from '../airlock.js';
 import type { RateLimitOptions } from '../api/rate-limit.js';
 import { settleFirstSteps } from '../api/runs.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
-import { createStandaloneRun } from '../kernel/runs.js';
+import { createStandaloneRun } from '../kernel/verbs/runs.js';
 import { LOG_REDACTION } from '../logging/redact.js';
 import { loadNotificationsConfig } from '../notifications/config.js';
 import { type Durability, InvalidDurabilityError, parseDurability } from '../store/durability.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { AirlockError } from '../errors.js';
-import { revokeCredentialAndReaddress } from '../kernel/revocation.js';
+import { revokeCredentialAndReaddress } from '../kernel/verbs/revocation.js';
 import { type CredentialKind, createCredential, listCredentials } from '../store/accounts.js';
 import type { Store } from '../store/store.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';

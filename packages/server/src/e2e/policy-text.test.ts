@@ -88,6 +88,20 @@ for (const backend of all) {
       });
       expect(viaTrpc.status).toBe(422);
       expect((await d.agent.get(PROFILE)).body).toBeNull();
+      // Raw bytes on tRPC: read before tRPC decodes them leniently into U+FFFD.
+      const rawTrpc = await send(
+        d,
+        d.tokens.agent,
+        'POST',
+        '/trpc/profile.put',
+        withRawBytes(contract('MARK'), 'MARK'),
+      );
+      expect(rawTrpc.status).toBe(422);
+      expect(rawTrpc.body.error.data.error).toMatchObject({
+        code: 'invalid_configuration',
+        problems: [expect.objectContaining({ code: 'not_unicode' })],
+      });
+      expect((await d.agent.get(PROFILE)).body).toBeNull();
       const run = {
         ...contract(`keep ${LONE} backups`),
         input: 'x',
@@ -120,6 +134,21 @@ for (const backend of all) {
       );
       expect(raw.status).toBe(400);
       expect(raw.body.error.code).toBe('invalid_json');
+      const rawTrpc = await send(
+        d,
+        d.tokens.member,
+        'POST',
+        '/trpc/runs.stop',
+        withRawBytes(
+          { workspace_id: d.workspaceId, run_id: created.body.id, reason: 'MARK' },
+          'MARK',
+        ),
+      );
+      expect(rawTrpc.status).toBe(400);
+      expect(rawTrpc.body.error.data.error.code).toBe('invalid_json');
+      expect((await d.member.get(`${d.ws}/runs/${created.body.id}`)).body.state).not.toBe(
+        'stopped',
+      );
     });
   });
 }

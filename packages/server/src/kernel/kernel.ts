@@ -4,10 +4,10 @@ import type { KernelMetrics } from '../metrics/registry.js';
 import { defaultProviders, type ProviderRegistry } from '../providers/registry.js';
 import type { Store } from '../store/store.js';
 import type { CallTracing } from '../tracing/call-tracing.js';
-import { sweepOnce } from './clocks.js';
 import type { KernelContext } from './context.js';
-import { type RetentionOptions, RetentionPruner } from './retention.js';
-import { driveRun } from './run-loop.js';
+import { sweepOnce } from './loop/clocks.js';
+import { driveRun } from './loop/run-loop.js';
+import { type RetentionOptions, RetentionPruner } from './retention/retention.js';
 
 /** How a kernel is configured. */
 export interface KernelOptions {

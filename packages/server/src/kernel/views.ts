@@ -11,6 +11,7 @@ import {
   type TaskView,
   TaskViewSchema,
 } from '@airlock/core';
+import { effectProfileFromColumn } from '../store/effect-profile-column.js';
 import type { DeliveryRow } from '../store/notifications.js';
 import type { RunTable, TaskTable } from '../store/schema.js';
 
@@ -92,6 +93,7 @@ export function runView(row: RunTable): RunView {
 
 /** Maps a stored task row to its view. */
 export function taskView(row: TaskTable): TaskView {
+  const toolInput: unknown = JSON.parse(row.tool_input);
   return {
     key: row.key,
     run_id: row.run_id,
@@ -101,8 +103,11 @@ export function taskView(row: TaskTable): TaskView {
     state: row.state,
     tool_call_id: row.tool_call_id,
     tool_name: row.tool_name,
-    tool_input: JSON.parse(row.tool_input) as TaskView['tool_input'],
-    effect_profile: parse(row.effect_profile) as TaskView['effect_profile'],
+    tool_input: toolInput as TaskView['tool_input'],
+    effect_profile: effectProfileFromColumn(
+      row.effect_profile,
+      toolInput,
+    ) as TaskView['effect_profile'],
     decision: parse(row.decision) as TaskView['decision'],
     on_failure: row.on_failure,
     addressee: row.addressee,

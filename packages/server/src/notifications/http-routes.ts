@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { readBody } from '../api/rest.js';
+import { readBody } from '../api/request-body.js';
 import { AirlockError } from '../errors.js';
 import type { KernelContext } from '../kernel/context.js';
 import { checkActionLink, peekActionLink } from './action-links.js';

@@ -1,7 +1,7 @@
 import { AirlockError } from '../errors.js';
-import { approveTask } from '../kernel/approvals.js';
 import type { KernelContext } from '../kernel/context.js';
-import { denyTask, readTask } from '../kernel/decisions.js';
+import { approveTask } from '../kernel/verbs/approvals.js';
+import { denyTask, readTask } from '../kernel/verbs/decisions.js';
 import { taskVersion } from '../kernel/views.js';
 import { listCredentials, type Principal } from '../store/accounts.js';
 

@@ -3,7 +3,7 @@ import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
 
 /**
- * The claim locks of spec 003 (see kernel/claim-serialization.ts for which
+ * The claim locks of spec 003 (see kernel/verbs/claim-serialization.ts for which
  * keys a row needs): a lock is held while the row that took it is still
  * `claimed`, so a committed, failed or expired claim frees it without any
  * cleanup. Keys are taken in the order given; on PostgreSQL the lock row is

@@ -4,7 +4,7 @@ import { SQL } from './sql-handle.js';
 import { stateLiteral } from './tasks.js';
 
 /**
- * The reads of task rows a hooked session's events make (kernel/hooked-calls.ts
+ * The reads of task rows a hooked session's events make (kernel/hooks/hooked-calls.ts
  * and hooked-sessions.ts): the agent runs its calls itself and reports them
  * by its own call id, or by what they were.
  */

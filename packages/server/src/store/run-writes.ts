@@ -156,3 +156,25 @@ export function writeRunAtCommit(tx: Tx, run: RunTable): void {
   }
   runs.add(run);
 }
+
+/**
+ * Takes a running run's model lease when its next step is the model's and
+ * nobody holds the lease; returns the run as leased, undefined otherwise.
+ * Called by the run machine only (kernel/machines/run-machine.ts, `leaseModel`).
+ */
+export async function writeModelLease(
+  tx: Tx,
+  lease: { runId: string; owner: string; until: number },
+): Promise<RunTable | undefined> {
+  return tx[SQL].db
+    .updateTable('runs')
+    .set({ model_lease_owner: lease.owner, model_lease_until: lease.until })
+    .where('id', '=', lease.runId)
+    .where('state', '=', 'running')
+    .where('phase', '=', 'model')
+    .where((eb) =>
+      eb.or([eb('model_lease_until', 'is', null), eb('model_lease_until', '<', tx.now)]),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}

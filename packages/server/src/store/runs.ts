@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Reader } from './reader.js';
 import type { RunTable } from './schema.js';
 import { SQL } from './sql-handle.js';
-import type { Store, Tx } from './store.js';
+import type { Store } from './store.js';
 
 /**
  * The runs repository: reads of runs outside a unit of work. A run's state
@@ -137,26 +137,4 @@ export async function runsDueForModel(
     .limit(due.limit)
     .execute();
   return rows.map((row) => row.id);
-}
-
-/**
- * Takes a running run's model lease when its next step is the model's and
- * nobody holds the lease; returns the run as leased, undefined otherwise.
- * Called by the run machine only (kernel/run-machine.ts, `leaseModel`).
- */
-export async function writeModelLease(
-  tx: Tx,
-  lease: { runId: string; owner: string; until: number },
-): Promise<RunTable | undefined> {
-  return tx[SQL].db
-    .updateTable('runs')
-    .set({ model_lease_owner: lease.owner, model_lease_until: lease.until })
-    .where('id', '=', lease.runId)
-    .where('state', '=', 'running')
-    .where('phase', '=', 'model')
-    .where((eb) =>
-      eb.or([eb('model_lease_until', 'is', null), eb('model_lease_until', '<', tx.now)]),
-    )
-    .returningAll()
-    .executeTakeFirst();
 }

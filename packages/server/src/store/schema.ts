@@ -9,7 +9,7 @@ export type { EventType } from '@airlock/core';
  * `tools` while rows it waits on settle (a round's calls, or every outstanding
  * row before an answer is delivered), `hook` while a lifecycle hook or
  * summarizer row settles, `done` once it ended. The kernel's run machine
- * (kernel/run-machine.ts) says which moves between them are allowed.
+ * (kernel/machines/run-machine.ts) says which moves between them are allowed.
  */
 export const RUN_PHASES = ['model', 'tools', 'hook', 'done'] as const;
 

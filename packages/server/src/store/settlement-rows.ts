@@ -208,7 +208,7 @@ export async function hasOpenRow(tx: Tx, runId: string, except: string): Promise
         .where((eb) =>
           eb.or([
             eb('state', 'in', OPEN_STATES),
-            // The SQL form of holds() (kernel/task-machine.ts); a test checks that both agree.
+            // The SQL form of holds() (kernel/machines/task-machine.ts); a test checks that both agree.
             eb.and([
               eb('on_failure', '=', sql.lit('hold')),
               eb('state', 'in', [stateLiteral('failed'), stateLiteral('timed_out')]),

@@ -7,7 +7,7 @@ import type { Tx } from './store.js';
 
 /**
  * The writes of a task row's state, as the kernel's task machine makes them
- * (kernel/move-task.ts and cancel-outstanding.ts decide; these write): the
+ * (kernel/machines/move-task.ts and cancel-outstanding.ts decide; these write): the
  * plant's INSERT, a move's conditional UPDATE, a run's cancel. Each keeps
  * the unit's knowledge of fresh runs' rows in step (see settlement-rows.ts).
  */

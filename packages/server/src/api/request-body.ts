@@ -1,0 +1,92 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
+import type { OperationContract } from '@airlock/core';
+import { AirlockError } from '../errors.js';
+import { declaresCode } from './operation.js';
+
+/**
+ * Reads a request body up to a limit.
+ * @throws AirlockError payload_too_large past the limit.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) {
+    return Promise.reject(
+      new AirlockError('payload_too_large', `the body limit is ${limit} bytes`),
+    );
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new AirlockError('payload_too_large', `the body limit is ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+const DETAIL =
+  'the body is not UTF-8 text (it holds an invalid byte sequence); nothing was changed';
+
+/**
+ * The refusal of a body that is not UTF-8: decoded leniently, its bytes would
+ * turn into U+FFFD and be stored as text nobody sent. `invalid_configuration`
+ * (422, with a `not_unicode` problem) on an operation that declares policy,
+ * `invalid_json` (400) on any other. REST and tRPC answer alike.
+ */
+export function notUtf8Error(operation: Pick<OperationContract, 'errors'>): AirlockError {
+  if (declaresCode(operation, 'invalid_configuration')) {
+    return new AirlockError('invalid_configuration', DETAIL, [
+      { code: 'not_unicode', pointer: '', message: DETAIL },
+    ]);
+  }
+  return new AirlockError('invalid_json', DETAIL);
+}
+
+/**
+ * Decodes a body as UTF-8.
+ * @throws AirlockError from {@link notUtf8Error} when it is not.
+ */
+export function decodeUtf8(body: Buffer, operation: Pick<OperationContract, 'errors'>): string {
+  if (isUtf8(body)) return body.toString('utf8');
+  throw notUtf8Error(operation);
+}
+
+/** What reading a tRPC call's body found wrong; the procedure answers it in its operation's terms. */
+export type BodyRefusal = 'not_utf8' | AirlockError;
+
+/**
+ * Reads a tRPC call's body before tRPC does (tRPC would decode bytes that are
+ * not UTF-8 leniently, into U+FFFD) and hands tRPC the decoded text as
+ * `req.body`. On a refusal tRPC sees an empty body, and the refusal is
+ * returned for the procedure to answer.
+ */
+export async function readTrpcBody(
+  req: IncomingMessage,
+  limit: number,
+): Promise<BodyRefusal | null> {
+  const holder = req as IncomingMessage & { body?: string };
+  let body: Buffer;
+  try {
+    body = await readBody(req, limit);
+  } catch (error) {
+    holder.body = '';
+    return error instanceof AirlockError
+      ? error
+      : new AirlockError('invalid_json', 'the body could not be read to its end');
+  }
+  if (!isUtf8(body)) {
+    holder.body = '';
+    return 'not_utf8';
+  }
+  holder.body = body.toString('utf8');
+  return null;
+}

@@ -1,0 +1,285 @@
+import { HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
+import { AirlockError } from '../../errors.js';
+import {
+  findIdenticalModelCall,
+  findModelRowByCallId,
+  listClaimedModelRows,
+} from '../../store/hooked-rows.js';
+import { newId } from '../../store/ids.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { findTask } from '../../store/tasks.js';
+import type { KernelContext } from '../context.js';
+import { readHistory } from '../loop/history.js';
+import { applyRound } from '../loop/run-loop.js';
+import { moveTask } from '../machines/move-task.js';
+import { settleRun } from '../machines/run-state.js';
+import { plantToolRow } from '../stage/approval-stage.js';
+
+/** A call of a hooked session, as its agent reported it. */
+export interface HookedCall {
+  toolName: string;
+  toolInput: unknown;
+  toolUseId: string | null;
+}
+
+/** Who claims and commits the rows of a hooked session: the agent runs its calls itself. */
+export function hookedPrincipal(agent: string): string {
+  return `hooks:${agent}`;
+}
+
+/** The row of a call asked about again: by its key, or by the agent's id for the call. */
+export async function findCallRow(
+  tx: Tx,
+  run: RunTable,
+  by: { taskKey?: string | undefined; toolUseId?: string | null | undefined },
+): Promise<TaskTable | null> {
+  if (by.taskKey !== undefined) {
+    const row = await findTask(tx, run.id, by.taskKey);
+    if (!row) throw new AirlockError('task_not_found', `no task ${by.taskKey} in run ${run.id}`);
+    return row;
+  }
+  if (!by.toolUseId) return null;
+  return (await findModelRowByCallId(tx, run.id, by.toolUseId)) ?? null;
+}
+
+/**
+ * A row the identical call may take over: one approved after its hook gave
+ * up waiting (runnable, not yet claimed: granted once, to the first retry),
+ * or one still parked (the retry waits on it instead of asking twice).
+ */
+async function identicalWaitingRow(
+  tx: Tx,
+  run: RunTable,
+  call: HookedCall,
+  states: readonly ('runnable' | 'needs_approval' | 'claimed')[],
+): Promise<TaskTable | null> {
+  const row = await findIdenticalModelCall(tx, run.id, {
+    toolName: call.toolName,
+    toolInputJson: JSON.stringify(call.toolInput ?? null),
+    states,
+  });
+  return row ?? null;
+}
+
+/**
+ * Plants a call as a model row through the approval stage: it opens a round
+ * when the run waits for its model, or joins the round still open.
+ * @throws AirlockError run_busy while the run waits on a lifecycle hook or a final answer.
+ */
+async function plantCall(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  call: HookedCall,
+): Promise<TaskTable> {
+  if (run.pending_answer !== null || run.phase === 'hook') {
+    throw new AirlockError('run_busy', `run ${run.id} waits on a lifecycle hook`);
+  }
+  if (run.phase === 'tools') {
+    const row = await plantToolRow(ctx, tx, run, {
+      origin: 'model',
+      toolName: call.toolName,
+      toolInput: call.toolInput,
+      toolCallId: call.toolUseId,
+      onFailure: run.on_failure,
+      round: run.round,
+      principal: null,
+    });
+    await settleRun(ctx, tx, run);
+    return row;
+  }
+  const reading = await readHistory(tx, run);
+  const key = `t${run.task_counter + 1}`;
+  await applyRound(ctx, tx, run, reading.fed, {
+    type: 'tool_calls',
+    calls: [{ id: call.toolUseId, name: call.toolName, input: call.toolInput }],
+  });
+  const row = await findTask(tx, run.id, key);
+  if (!row) throw new AirlockError('run_busy', `run ${run.id} planted no row for the call`);
+  return row;
+}
+
+/**
+ * Takes a granted row for the agent, which runs the call itself: claimed
+ * under the longest lease, so no executor serving a tool of that name takes
+ * it, until the agent reports what ran (post_tool).
+ */
+async function takeForAgent(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  row: TaskTable,
+  options: { agent: string; toolUseId: string | null },
+): Promise<TaskTable> {
+  const leaseUntil = tx.now + ctx.maxLeaseMs;
+  const attempt = row.attempts + 1;
+  return moveTask(tx, {
+    verb: 'claim',
+    run,
+    key: row.key,
+    to: 'claimed',
+    set: {
+      claim_id: newId('claim'),
+      lease_until: leaseUntil,
+      attempts: attempt,
+      ...(options.toolUseId !== null && options.toolUseId !== row.tool_call_id
+        ? { tool_call_id: options.toolUseId }
+        : {}),
+    },
+    event: { type: 'task.claimed', data: { lease_until: leaseUntil, attempt, by_agent: true } },
+    principal: hookedPrincipal(options.agent),
+  });
+}
+
+/**
+ * A call the agent is about to run: the row it is about (asked again by key
+ * or by the agent's call id; an identical call approved after its hook gave
+ * up; or a new model row through the approval stage). A granted row is
+ * claimed for the agent in the same transaction.
+ */
+export async function preToolRow(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  options: { agent: string; call: HookedCall; taskKey?: string | undefined },
+): Promise<TaskTable> {
+  const { call, agent } = options;
+  let row =
+    (await findCallRow(tx, run, { taskKey: options.taskKey, toolUseId: call.toolUseId })) ??
+    (await identicalWaitingRow(tx, run, call, ['runnable', 'needs_approval'])) ??
+    (await plantCall(ctx, tx, run, call));
+  if (row.state === 'runnable' && row.kind === 'tool' && run.state === 'running') {
+    row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: call.toolUseId });
+  }
+  return row;
+}
+
+/** What the agent says ran. */
+export interface RanCall extends HookedCall {
+  outcome: 'succeeded' | 'failed';
+  output: string;
+  answeredByUser: boolean;
+}
+
+/**
+ * Commits what the agent ran to its row: outcome and output (cut to 16 KiB),
+ * so the run story and the audit trail show it. A parked row the agent's own
+ * user answered in the agent's prompt is approved as such first. Returns
+ * null when no row of the session matches (the call never crossed the stage).
+ */
+export async function postToolRow(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  options: { agent: string; ran: RanCall; taskKey?: string | undefined },
+): Promise<TaskTable | null> {
+  const { ran, agent } = options;
+  let row =
+    (await findCallRow(tx, run, { taskKey: options.taskKey, toolUseId: ran.toolUseId })) ??
+    (await identicalWaitingRow(tx, run, ran, ['claimed', 'needs_approval']));
+  if (!row) return null;
+  const principal = hookedPrincipal(agent);
+  if (row.state === 'needs_approval' && ran.answeredByUser && run.state === 'running') {
+    const who = `${principal}:user`;
+    row = await moveTask(tx, {
+      verb: 'approve',
+      run,
+      key: row.key,
+      to: 'runnable',
+      set: { deadline_at: null, decided_by: who },
+      event: { type: 'task.approved', data: { decided_by: who, in_agent_prompt: true } },
+      principal: who,
+    });
+  }
+  if (row.state === 'runnable' && run.state === 'running') {
+    row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: ran.toolUseId });
+  }
+  if (row.state !== 'claimed' || row.claim_id === null) return row;
+  const output = truncateUtf8(ran.output, HOOKED_OUTPUT_MAX_BYTES);
+  const failed = ran.outcome === 'failed';
+  const error = failed
+    ? { code: 'tool_failed', detail: truncateUtf8(ran.output || 'the tool failed', 256) }
+    : null;
+  return moveTask(tx, {
+    verb: 'commit',
+    run,
+    key: row.key,
+    to: failed ? 'failed' : 'succeeded',
+    match: { claim_id: row.claim_id },
+    set: {
+      result: JSON.stringify({ content: [{ type: 'text', text: output }] }),
+      error_code: error?.code ?? null,
+      error_detail: error?.detail ?? null,
+      lease_until: null,
+      deadline_at: null,
+    },
+    event: error
+      ? { type: 'task.failed', data: { error } }
+      : { type: 'task.succeeded', data: { ran_by: agent } },
+    principal,
+    settle: { ctx, run },
+  });
+}
+
+/**
+ * Closes the calls the agent was allowed but never reported (its own
+ * permission flow refused them, or it stopped): failed `not_run`, so the
+ * turn can end and the story says they did not run.
+ */
+export async function closeUnreported(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  agent: string,
+): Promise<void> {
+  const rows = await listClaimedModelRows(tx, run.id);
+  for (const row of rows) {
+    if (row.claim_id === null) continue;
+    const error = { code: 'not_run', detail: `${agent} did not report running this call` };
+    await moveTask(tx, {
+      verb: 'commit',
+      run,
+      key: row.key,
+      to: 'failed',
+      match: { claim_id: row.claim_id },
+      set: { error_code: error.code, error_detail: error.detail, lease_until: null },
+      event: { type: 'task.failed', data: { error } },
+      principal: hookedPrincipal(agent),
+      settle: { ctx, run },
+    });
+  }
+}
+
+/** How much of an unstaged call's output the run story keeps. */
+const UNSTAGED_OUTPUT_MAX_BYTES = 2048;
+
+/**
+ * Records a call the agent ran without asking first (no hook matched its
+ * tool, or the hook was not installed when it ran): a `run.unstaged_call`
+ * event on the session's last turn, so the story and the audit trail say a
+ * call ran that no layer decided.
+ */
+export async function recordUnstagedCall(
+  ctx: KernelContext,
+  run: RunTable,
+  agent: string,
+  ran: RanCall,
+): Promise<void> {
+  await ctx.store.transaction(async (tx) => {
+    tx.emit({
+      workspace_id: run.workspace_id,
+      run_id: run.id,
+      task_key: null,
+      type: 'run.unstaged_call',
+      data: {
+        agent,
+        tool_name: ran.toolName,
+        tool_use_id: ran.toolUseId,
+        outcome: ran.outcome,
+        output: truncateUtf8(ran.output, UNSTAGED_OUTPUT_MAX_BYTES),
+      },
+      principal: hookedPrincipal(agent),
+    });
+  });
+}

@@ -1,0 +1,325 @@
+import type { HookedEvent, HookedLoop } from '@airlock/core';
+import { AirlockError } from '../../errors.js';
+import type { Principal } from '../../store/accounts.js';
+import {
+  type HookSessionKey,
+  openHookSession,
+  readHookSession,
+  setHookSessionRun,
+} from '../../store/hook-sessions.js';
+import { listWaitingKeys } from '../../store/hooked-rows.js';
+import { newId } from '../../store/ids.js';
+import { peekRun } from '../../store/runs.js';
+import type { HookSessionTable, RunTable, TaskTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { findTask, findTaskBySource } from '../../store/tasks.js';
+import type { KernelContext } from '../context.js';
+import { lockRun } from '../machines/run-state.js';
+import { startTurn } from '../verbs/runs.js';
+import { closeUnreported, postToolRow, preToolRow, recordUnstagedCall } from './hooked-calls.js';
+import { answerOf, type HookedAnswer, hookAnswer } from './hooked-verdicts.js';
+import { hookOutcome, hookRow } from './hooks.js';
+import { beforeModel, onFinalAnswer } from './lifecycle.js';
+
+/** One event of a hooked session, as `hooks.event` takes it. */
+export interface HookedEventInput {
+  agent: HookedLoop;
+  session_id: string;
+  event: HookedEvent;
+  task_key?: string | undefined;
+  tool_name?: string | undefined;
+  tool_input?: unknown;
+  tool_use_id?: string | undefined;
+  outcome?: 'succeeded' | 'failed' | undefined;
+  output?: string | undefined;
+  text?: string | undefined;
+  trigger?: string | undefined;
+  answered_by_user?: boolean | undefined;
+}
+
+function keyOf(principal: Principal, input: HookedEventInput): HookSessionKey {
+  if (!principal.agent_application_id) {
+    throw new AirlockError('forbidden', 'this credential belongs to no agent application');
+  }
+  return {
+    workspaceId: principal.workspace_id,
+    agentApplicationId: principal.agent_application_id,
+    agent: input.agent,
+    sessionId: input.session_id,
+  };
+}
+
+async function sessionOf(ctx: KernelContext, key: HookSessionKey): Promise<HookSessionTable> {
+  return (await readHookSession(ctx.store, key)) ?? openHookSession(ctx.store, key, newId('conv'));
+}
+
+/**
+ * The run of the session's current turn, when it is still running; else a
+ * new turn of its conversation (the profile's configuration, frozen), as a
+ * run whose calls come from the agent's hooks.
+ * @throws AirlockError no_profile_configuration.
+ */
+async function currentTurn(
+  ctx: KernelContext,
+  principal: Principal,
+  session: HookSessionTable,
+  key: HookSessionKey,
+  prompt: string | undefined,
+): Promise<{ run: RunTable; fresh: boolean }> {
+  if (session.run_id !== null) {
+    const run = await peekRun(ctx.store, session.run_id);
+    if (run && run.state === 'running') return { run, fresh: false };
+  }
+  const run = await startTurn(ctx, principal, {
+    conversation_id: session.conversation_id,
+    input: prompt ?? `${key.agent} session ${key.sessionId}`,
+    provider: { kind: 'gateway', client: `${key.agent} hooks` },
+  });
+  await ctx.store.transaction(async (tx) => setHookSessionRun(tx, key, run.id));
+  session.run_id = run.id;
+  ctx.scheduleDrive(run.id);
+  return { run, fresh: true };
+}
+
+/** The run of the session's current turn, whatever its state; null before any. */
+async function lastTurn(ctx: KernelContext, session: HookSessionTable): Promise<RunTable | null> {
+  if (session.run_id === null) return null;
+  return (await peekRun(ctx.store, session.run_id)) ?? null;
+}
+
+/** A lifecycle hook row's answer: waiting, passed (ack, or continue with feedback), or failed. */
+function hookRowAnswer(row: TaskTable | null): Pick<HookedAnswer, 'verdict' | 'reason'> {
+  if (!row) return { verdict: 'ack', reason: null };
+  const outcome = hookOutcome(row);
+  if (outcome.status === 'waiting') {
+    return { verdict: 'wait', reason: `lifecycle hook ${row.tool_name} has not answered yet` };
+  }
+  if (outcome.status === 'failed') {
+    return {
+      verdict: 'deny',
+      reason: `lifecycle hook ${row.tool_name} failed (${row.error_code ?? row.state}): the run holds for a person`,
+    };
+  }
+  const result = outcome.result as { continue: boolean; feedback?: string };
+  return result.continue
+    ? { verdict: 'continue', reason: result.feedback ?? null }
+    : { verdict: 'ack', reason: null };
+}
+
+/** turn_start: the turn's run, and its `turn_start` hook (spec 002) before anything else. */
+async function turnStart(
+  ctx: KernelContext,
+  run: RunTable,
+  taskKey: string | undefined,
+): Promise<{ row: TaskTable | null; run: RunTable }> {
+  return ctx.store.transaction(async (tx) => {
+    const locked = await lockRun(tx, run.workspace_id, run.id);
+    if (locked.state !== 'running') return { row: null, run: locked };
+    if (taskKey === undefined && locked.round === 0 && locked.continuations === 0) {
+      if (locked.phase === 'model') await beforeModel(ctx, tx, locked);
+    }
+    const row = await findTaskBySource(tx, locked.id, 'turn_start:turn');
+    return { row: row ?? null, run: locked };
+  });
+}
+
+/** pre_compact: the `pre_compact` hook (spec 002) of the agent's compaction. */
+async function preCompact(
+  ctx: KernelContext,
+  run: RunTable,
+  input: HookedEventInput,
+): Promise<TaskTable | null> {
+  return ctx.store.transaction(async (tx) => {
+    const locked = await lockRun(tx, run.workspace_id, run.id);
+    if (input.task_key !== undefined) {
+      return (await findTask(tx, locked.id, input.task_key)) ?? null;
+    }
+    if (locked.state !== 'running') return null;
+    return hookRow(ctx, tx, locked, {
+      event: 'pre_compact',
+      source: `agent:${locked.task_counter + 1}`,
+      round: locked.round,
+      extras: { compaction_trigger: input.trigger ?? 'auto' },
+    });
+  });
+}
+
+/**
+ * stop: closes the calls the agent never reported, then offers the agent's
+ * last message as the run's final answer (through its `stop` hook, within
+ * `max_continuations`). Calls still parked keep the run open: the agent
+ * stops, the run waits for their people.
+ */
+async function stop(
+  ctx: KernelContext,
+  run: RunTable,
+  input: HookedEventInput,
+): Promise<Pick<HookedAnswer, 'verdict' | 'reason'> & { row: TaskTable | null; run: RunTable }> {
+  return ctx.store.transaction(async (tx: Tx) => {
+    const locked = await lockRun(tx, run.workspace_id, run.id);
+    if (locked.state !== 'running') return { verdict: 'ack', reason: null, row: null, run: locked };
+    const continuations = locked.continuations;
+    if (input.task_key === undefined && locked.pending_answer === null) {
+      await closeUnreported(ctx, tx, locked, input.agent);
+      if (locked.phase === 'tools' && locked.pending_answer === null) {
+        const waiting = await listWaitingKeys(tx, locked.id);
+        if (waiting.length > 0) {
+          return {
+            verdict: 'ack',
+            reason: `${waiting.length} call(s) still wait for a person; the run stays open`,
+            row: null,
+            run: locked,
+          };
+        }
+      }
+      if (locked.phase === 'model' || locked.phase === 'tools') {
+        await onFinalAnswer(ctx, tx, locked, input.text ?? '');
+      }
+    } else if (locked.pending_answer !== null) {
+      // The stop hook may have decided since: take the run's next lifecycle step.
+      await beforeModel(ctx, tx, locked);
+    }
+    const row = (await findTaskBySource(tx, locked.id, `stop:${continuations}`)) ?? null;
+    if (locked.state !== 'running') return { verdict: 'ack', reason: null, row, run: locked };
+    if (locked.continuations > continuations) return { ...hookRowAnswer(row), row, run: locked };
+    if (row === null && locked.pending_answer !== null) {
+      // No stop hook row yet: the answer waits for the run's open rows or a hold.
+      return {
+        verdict: 'ack',
+        reason: "the turn's answer waits for the run's open calls or a person's hold",
+        row,
+        run: locked,
+      };
+    }
+    const answer = hookRowAnswer(row);
+    return {
+      ...answer,
+      verdict: answer.verdict === 'continue' ? 'wait' : answer.verdict,
+      row,
+      run: locked,
+    };
+  });
+}
+
+/**
+ * Records one event of a coding agent's hooked session and answers it in
+ * the kernel's agent-neutral words (the per-agent mapping lives in
+ * @airlock/hooks). The session is the agent's `session_id` within the
+ * calling application: one conversation, a run per turn whose loop is the
+ * agent's own.
+ * @throws AirlockError forbidden, no_profile_configuration, run_busy, task_not_found.
+ */
+export async function recordHookedEvent(
+  ctx: KernelContext,
+  principal: Principal,
+  input: HookedEventInput,
+): Promise<HookedAnswer> {
+  const key = keyOf(principal, input);
+  const session = await sessionOf(ctx, key);
+  const base = { conversation_id: session.conversation_id };
+  switch (input.event) {
+    case 'session_start':
+      return hookAnswer({ ...base, run_id: session.run_id, verdict: 'ack' });
+    case 'turn_start': {
+      const { run } = await currentTurn(ctx, principal, session, key, input.text);
+      const started = await turnStart(ctx, run, input.task_key);
+      return hookAnswer({
+        ...base,
+        run_id: run.id,
+        ...hookRowAnswer(started.row),
+        task_key: started.row?.key ?? null,
+        task_state: started.row?.state ?? null,
+      });
+    }
+    case 'pre_tool': {
+      if (!input.tool_name) throw new AirlockError('invalid_input', 'pre_tool needs tool_name');
+      const { run } = await currentTurn(ctx, principal, session, key, undefined);
+      const row = await ctx.store.transaction(async (tx) => {
+        const locked = await lockRun(tx, run.workspace_id, run.id);
+        return preToolRow(ctx, tx, locked, {
+          agent: input.agent,
+          taskKey: input.task_key,
+          call: {
+            toolName: input.tool_name as string,
+            toolInput: input.tool_input ?? {},
+            toolUseId: input.tool_use_id ?? null,
+          },
+        });
+      });
+      return answerOf({ ...base, run_id: run.id }, row);
+    }
+    case 'post_tool': {
+      if (!input.tool_name) throw new AirlockError('invalid_input', 'post_tool needs tool_name');
+      const run = await lastTurn(ctx, session);
+      if (!run)
+        return hookAnswer({
+          ...base,
+          run_id: null,
+          verdict: 'ack',
+          reason: 'no call of this session crossed the stage',
+        });
+      const ran = {
+        toolName: input.tool_name as string,
+        toolInput: input.tool_input ?? {},
+        toolUseId: input.tool_use_id ?? null,
+        outcome: input.outcome ?? 'succeeded',
+        output: input.output ?? '',
+        answeredByUser: input.answered_by_user ?? false,
+      };
+      const row = await ctx.store.transaction(async (tx) => {
+        const locked = await lockRun(tx, run.workspace_id, run.id);
+        return postToolRow(ctx, tx, locked, { agent: input.agent, taskKey: input.task_key, ran });
+      });
+      if (!row) {
+        await recordUnstagedCall(ctx, run, input.agent, ran);
+        return hookAnswer({
+          ...base,
+          run_id: run.id,
+          verdict: 'ack',
+          reason: 'this call never crossed the approval stage; recorded as such',
+        });
+      }
+      return hookAnswer({
+        ...base,
+        run_id: run.id,
+        verdict: 'ack',
+        task_key: row.key,
+        task_state: row.state,
+        reminders: remindersOf(row),
+      });
+    }
+    case 'stop': {
+      const run = await lastTurn(ctx, session);
+      if (!run) return hookAnswer({ ...base, run_id: null, verdict: 'ack' });
+      const stopped = await stop(ctx, run, input);
+      return hookAnswer({
+        ...base,
+        run_id: run.id,
+        verdict: stopped.verdict,
+        reason: stopped.reason,
+        task_key: stopped.row?.key ?? null,
+        task_state: stopped.row?.state ?? null,
+      });
+    }
+    case 'pre_compact': {
+      const run = await lastTurn(ctx, session);
+      if (!run) return hookAnswer({ ...base, run_id: null, verdict: 'ack' });
+      const row = await preCompact(ctx, run, input);
+      const answer = hookRowAnswer(row);
+      return hookAnswer({
+        ...base,
+        run_id: run.id,
+        // pre_compact only acknowledges (spec 002): a continuation request means nothing here.
+        verdict: answer.verdict === 'continue' ? 'ack' : answer.verdict,
+        reason: answer.reason,
+        task_key: row?.key ?? null,
+        task_state: row?.state ?? null,
+      });
+    }
+  }
+}
+
+function remindersOf(row: TaskTable): string[] {
+  const decision = row.decision ? (JSON.parse(row.decision) as { reminders?: string[] }) : null;
+  return decision?.reminders ?? [];
+}

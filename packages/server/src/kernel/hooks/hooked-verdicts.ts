@@ -1,0 +1,110 @@
+import type { HookedVerdict, TaskState } from '@airlock/core';
+import type { TaskTable } from '../../store/schema.js';
+
+/** The kernel's answer to one event. */
+export interface HookedAnswer {
+  verdict: HookedVerdict;
+  reason: string | null;
+  run_id: string | null;
+  conversation_id: string;
+  task_key: string | null;
+  task_state: TaskState | null;
+  requires_user: boolean;
+  reminders: string[];
+  /** On an allow of a call a person edited before approving it: the input to run instead. */
+  updated_input?: unknown;
+}
+
+/** Fills an answer's optional parts. */
+export function hookAnswer(
+  answer: Pick<HookedAnswer, 'verdict' | 'run_id' | 'conversation_id'> & Partial<HookedAnswer>,
+): HookedAnswer {
+  return {
+    reason: null,
+    task_key: null,
+    task_state: null,
+    requires_user: false,
+    reminders: [],
+    ...answer,
+  };
+}
+
+interface StoredDecision {
+  reminders?: string[];
+  /** Set when a person approved the call with changes (kernel/verbs/approvals.ts). */
+  edited_by?: string;
+  layers?: { layer: string; verdict: string; rule?: { list?: string } | null }[];
+}
+
+function decisionOf(row: TaskTable): StoredDecision {
+  return row.decision ? (JSON.parse(row.decision) as StoredDecision) : {};
+}
+
+/** True when a parked row waits because an action contract's requires_user rule matched. */
+export function requiresUser(row: TaskTable): boolean {
+  return (
+    decisionOf(row).layers?.some(
+      (layer) =>
+        layer.layer === 'action_contract' &&
+        layer.verdict === 'ask' &&
+        layer.rule?.list === 'requires_user',
+    ) ?? false
+  );
+}
+
+/**
+ * The verdict on a call's row: taken for the agent (claimed) or already
+ * run: allow; waiting for a person: wait; refused, expired or canceled:
+ * deny with the reason the model reads.
+ */
+export function answerOf(
+  base: Pick<HookedAnswer, 'run_id' | 'conversation_id'>,
+  row: TaskTable,
+): HookedAnswer {
+  const about = {
+    ...base,
+    task_key: row.key,
+    task_state: row.state,
+    reminders: decisionOf(row).reminders ?? [],
+  };
+  switch (row.state) {
+    case 'claimed':
+    case 'succeeded':
+      return hookAnswer({
+        ...about,
+        verdict: 'allow',
+        // The agent runs what the person approved, not what its model composed.
+        ...(decisionOf(row).edited_by === undefined
+          ? {}
+          : { updated_input: JSON.parse(row.tool_input) as unknown }),
+      });
+    case 'ready':
+    case 'needs_approval':
+    case 'awaiting_input':
+      return hookAnswer({
+        ...about,
+        verdict: 'wait',
+        reason:
+          row.state === 'awaiting_input'
+            ? 'the call waits for an answer from a person'
+            : "the call waits for a person's approval",
+        requires_user: row.state === 'needs_approval' && requiresUser(row),
+      });
+    case 'timed_out':
+      return hookAnswer({
+        ...about,
+        verdict: 'deny',
+        reason: row.error_detail ?? 'nobody approved the call in time',
+      });
+    case 'canceled':
+      return hookAnswer({ ...about, verdict: 'deny', reason: 'the call was canceled' });
+    case 'runnable':
+      return hookAnswer({ ...about, verdict: 'deny', reason: 'the run of this call has ended' });
+    default:
+      return hookAnswer({
+        ...about,
+        verdict: 'deny',
+        reason: row.error_detail ?? `the call ${row.state}`,
+      });
+  }
+}

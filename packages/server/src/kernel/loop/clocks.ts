@@ -1,0 +1,156 @@
+import { runsDueForModel } from '../../store/runs.js';
+import { lapsedClaims, waitingRowsDue } from '../../store/tasks.js';
+import type { KernelContext } from '../context.js';
+import { expireHooks } from '../hooks/hook-clock.js';
+import { moveTask } from '../machines/move-task.js';
+import { lockRun } from '../machines/run-state.js';
+import { APPROVAL_EXPIRED_TEXT } from '../machines/task-states.js';
+import { QUESTION_EXPIRED_TEXT } from '../stage/questions.js';
+import { stopRunsOfRemovedApplications } from '../verbs/revocation.js';
+
+const BATCH = 200;
+
+/** What one sweep did. */
+export interface SweepReport {
+  expired: number;
+  leasesLapsed: number;
+  runsResumed: number;
+}
+
+/** One kind of waiting row a clock ends. */
+interface WaitingClock {
+  verb: 'park_expiry' | 'question_expiry';
+  state: 'needs_approval' | 'awaiting_input';
+  code: string;
+  detail: string;
+  /** True when expiry always holds the run for a person, whatever the row's on_failure. */
+  hold: boolean;
+}
+
+const PARK_CLOCK: WaitingClock = {
+  verb: 'park_expiry',
+  state: 'needs_approval',
+  code: 'approval_expired',
+  detail: APPROVAL_EXPIRED_TEXT,
+  hold: false,
+};
+
+// An unanswered question is never a success: it rests on a hold until retry or abandon.
+const QUESTION_CLOCK: WaitingClock = {
+  verb: 'question_expiry',
+  state: 'awaiting_input',
+  code: 'question_expired',
+  detail: QUESTION_EXPIRED_TEXT,
+  hold: true,
+};
+
+/**
+ * Fires every clock of one kind whose deadline has passed: the row becomes
+ * `timed_out` with the clock's code and follows its on_failure. The UPDATE is
+ * conditional, so two kernels sweeping one database fire each clock once.
+ */
+async function expireWaiting(ctx: KernelContext, clock: WaitingClock): Promise<number> {
+  const now = ctx.store.now();
+  const due = await waitingRowsDue(ctx.store, { state: clock.state, now, limit: BATCH });
+  let fired = 0;
+  for (const task of due) {
+    fired += await ctx.store.transaction(async (tx) => {
+      const run = await lockRun(tx, task.workspace_id, task.run_id);
+      const moved = await moveTask(
+        tx,
+        {
+          verb: clock.verb,
+          run,
+          key: task.key,
+          to: 'timed_out',
+          due: 'deadline_at',
+          set: {
+            error_code: clock.code,
+            error_detail: clock.detail,
+            deadline_at: null,
+            decided_by: 'kernel',
+            ...(clock.hold ? { on_failure: 'hold' as const } : {}),
+          },
+          event: {
+            type: 'task.expired',
+            data: { error: { code: clock.code, detail: clock.detail } },
+          },
+          principal: 'kernel',
+          settle: { ctx, run },
+        },
+        { quiet: true },
+      );
+      return moved ? 1 : 0;
+    });
+  }
+  return fired;
+}
+
+/** Returns every claimed row whose lease lapsed to runnable, so another executor can claim it. */
+async function lapseLeases(ctx: KernelContext): Promise<number> {
+  const now = ctx.store.now();
+  const due = await lapsedClaims(ctx.store, { now, limit: BATCH });
+  let lapsed = 0;
+  for (const task of due) {
+    lapsed += await ctx.store.transaction(async (tx) => {
+      const run = await lockRun(tx, task.workspace_id, task.run_id);
+      if (run.state !== 'running') {
+        // A lapsed claim on an ended run is never handed out again: its row is canceled.
+        const canceled = await moveTask(
+          tx,
+          {
+            verb: 'cancel',
+            run,
+            key: task.key,
+            to: 'canceled',
+            from: 'claimed',
+            match: { claim_id: task.claim_id ?? '' },
+            due: 'lease_until',
+            set: { claim_id: null, lease_until: null, decided_by: 'kernel' },
+            event: { type: 'task.canceled' },
+            principal: 'kernel',
+          },
+          { quiet: true },
+        );
+        return canceled ? 1 : 0;
+      }
+      const moved = await moveTask(
+        tx,
+        {
+          verb: 'lease_lapse',
+          run,
+          key: task.key,
+          to: 'runnable',
+          match: { claim_id: task.claim_id ?? '' },
+          due: 'lease_until',
+          set: { claim_id: null, lease_until: null },
+          event: { type: 'task.lease_expired' },
+          principal: 'kernel',
+        },
+        { quiet: true },
+      );
+      return moved ? 1 : 0;
+    });
+  }
+  return lapsed;
+}
+
+/** Finds runs whose next round is due and unowned (after a restart, or another kernel's crash). */
+async function resumeRuns(ctx: KernelContext): Promise<number> {
+  const now = ctx.store.now();
+  const due = await runsDueForModel(ctx.store, { now, limit: BATCH });
+  for (const runId of due) ctx.scheduleDrive(runId);
+  return due.length;
+}
+
+/** One pass of every clock the kernel keeps. */
+export async function sweepOnce(ctx: KernelContext): Promise<SweepReport> {
+  const expired =
+    (await expireWaiting(ctx, PARK_CLOCK)) +
+    (await expireWaiting(ctx, QUESTION_CLOCK)) +
+    (await expireHooks(ctx));
+  const leasesLapsed = await lapseLeases(ctx);
+  const runsResumed = await resumeRuns(ctx);
+  await stopRunsOfRemovedApplications(ctx);
+  return { expired, leasesLapsed, runsResumed };
+}

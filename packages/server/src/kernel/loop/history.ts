@@ -1,0 +1,119 @@
+import type { FedResult, PastRound } from '../../providers/types.js';
+import type { Reader } from '../../store/reader.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
+import { listFedTasks } from '../../store/tasks.js';
+import { APPROVAL_EXPIRED_TEXT } from '../machines/task-states.js';
+
+/** The text the model reads for one of its earlier calls. */
+export function fedContent(task: TaskTable): string {
+  switch (task.state) {
+    case 'succeeded': {
+      const result = task.result === null ? null : JSON.parse(task.result);
+      return typeof result === 'string' ? result : JSON.stringify(result);
+    }
+    case 'timed_out':
+      return APPROVAL_EXPIRED_TEXT;
+    case 'canceled':
+      return JSON.stringify({ error: { code: 'canceled', detail: 'the call was canceled' } });
+    default:
+      return JSON.stringify({
+        error: { code: task.error_code ?? 'failed', detail: task.error_detail ?? '' },
+      });
+  }
+}
+
+/** The policy layers' reminders on a row's decision (shadow contracts, constraints), one per line. */
+function reminderLines(task: TaskTable): string {
+  if (task.decision === null) return '';
+  const reminders = (JSON.parse(task.decision) as { reminders?: string[] }).reminders ?? [];
+  return reminders.map((reminder) => `\n${reminder}`).join('');
+}
+
+/** For a call a person edited before approving it: the input it actually ran with. */
+function editedLine(task: TaskTable): string {
+  if (task.decision === null) return '';
+  const { edited_by } = JSON.parse(task.decision) as { edited_by?: string };
+  if (edited_by === undefined) return '';
+  return `\nA person edited this call before approving it; it ran with this input instead: ${task.tool_input}`;
+}
+
+/** What the model reads for one row: a call's result (and its reminders), or a stop hook's feedback. */
+function fedResult(task: TaskTable, run: RunTable): FedResult | null {
+  if (task.kind !== 'hook') {
+    return {
+      task_key: task.key,
+      tool_call_id: task.tool_call_id,
+      tool_name: task.tool_name,
+      tool_input: JSON.parse(task.tool_input),
+      content: fedContent(task) + editedLine(task) + reminderLines(task),
+    };
+  }
+  if (task.round > run.round) return null;
+  const result = task.result ? (JSON.parse(task.result) as { structured_content?: unknown }) : null;
+  const decision = result?.structured_content as { continue?: boolean; feedback?: string } | null;
+  if (!decision?.continue || typeof decision.feedback !== 'string') return null;
+  return {
+    task_key: task.key,
+    tool_call_id: null,
+    tool_name: task.tool_name,
+    tool_input: {},
+    content: decision.feedback,
+    kind: 'feedback',
+  };
+}
+
+function keyNumber(key: string): number {
+  return Number.parseInt(key.slice(1), 10);
+}
+
+/** Every round the model has read, by round number (results and stop-hook feedback). */
+export async function readRounds(reader: Reader, run: RunTable): Promise<Map<number, FedResult[]>> {
+  const byRound = new Map<number, FedResult[]>();
+  if (run.round === 0) return byRound;
+  // A stop hook's continuation feedback is read in the round it opened.
+  const tasks = await listFedTasks(reader, run.id);
+  tasks.sort((a, b) => a.round - b.round || keyNumber(a.key) - keyNumber(b.key));
+  for (const task of tasks) {
+    const fed = fedResult(task, run);
+    if (!fed) continue;
+    const list = byRound.get(task.round) ?? [];
+    list.push(fed);
+    byRound.set(task.round, list);
+  }
+  return byRound;
+}
+
+/** The note that stands for the rounds a compaction replaced. */
+export function summaryRound(run: RunTable): PastRound | null {
+  if (run.summary === null) return null;
+  return {
+    round: run.summary_through_round,
+    results: [
+      {
+        task_key: `summary:${run.compactions}`,
+        tool_call_id: null,
+        tool_name: 'summary',
+        tool_input: {},
+        content: run.summary,
+        kind: 'summary',
+      },
+    ],
+  };
+}
+
+/**
+ * What the model has read so far: every round after the last compaction (the
+ * summary that replaced the older ones comes first), and this round's results.
+ */
+export async function readHistory(
+  reader: Reader,
+  run: RunTable,
+): Promise<{ history: PastRound[]; fed: FedResult[] }> {
+  const byRound = await readRounds(reader, run);
+  const history = [...byRound.entries()]
+    .filter(([round]) => round > run.summary_through_round)
+    .map(([round, results]) => ({ round, results }));
+  const summary = summaryRound(run);
+  if (summary) history.unshift(summary);
+  return { history, fed: byRound.get(run.round) ?? [] };
+}

@@ -1,0 +1,222 @@
+import {
+  type FedResult,
+  type ModelProvider,
+  type PastRound,
+  ProviderError,
+  type ProviderRound,
+} from '../../providers/types.js';
+import { peekRun } from '../../store/runs.js';
+import type { RunTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import type { KernelContext } from '../context.js';
+import { beforeModel, onFinalAnswer } from '../hooks/lifecycle.js';
+import { endRun, leaseModel, setRunPhase, touchRun } from '../machines/run-machine.js';
+import { lockRun, settleRun } from '../machines/run-state.js';
+import { plantToolRow } from '../stage/approval-stage.js';
+import { completeSummary, pendingSummary, summarize } from './compaction.js';
+import { readHistory } from './history.js';
+
+/** How long one process may hold a run's model turn before another may take it over. */
+const MODEL_LEASE_MS = 120_000;
+/** The signal of an inline provider's request: it never aborts. */
+const NEVER_ABORTED = new AbortController().signal;
+/** Most rounds one inline advance takes before it lets other work in. */
+const INLINE_ROUNDS = 300;
+
+function providerOf(
+  ctx: KernelContext,
+  run: RunTable,
+): { config: { kind: string }; model: ModelProvider | undefined } {
+  const config = JSON.parse(run.provider) as { kind: string };
+  return { config, model: ctx.providers.get(config.kind) };
+}
+
+async function askModel(
+  model: ModelProvider | undefined,
+  config: { kind: string },
+  run: RunTable,
+  reading: { history: PastRound[]; fed: FedResult[] },
+): Promise<ProviderRound | ProviderError> {
+  try {
+    if (!model) throw new ProviderError('provider_unknown', `no provider ${config.kind}`);
+    return await model.nextRound(config, {
+      runId: run.id,
+      index: run.round,
+      input: (JSON.parse(run.input) as { content?: string }).content ?? '',
+      toolNames: run.tool_names ? (JSON.parse(run.tool_names) as string[]) : null,
+      history: reading.history,
+      fed: reading.fed,
+      // An inline provider answers inside the unit of work: it gets no timer to arm and disarm.
+      signal: model.inline ? NEVER_ABORTED : AbortSignal.timeout(MODEL_LEASE_MS),
+    });
+  } catch (error) {
+    return error instanceof ProviderError
+      ? error
+      : new ProviderError('provider_error', (error as Error).message);
+  }
+}
+
+/** Records what the model read and what it answered: a final answer, a failure, or a round of calls. */
+export async function applyRound(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  fed: FedResult[],
+  outcome: ProviderRound | ProviderError,
+): Promise<void> {
+  const base = { workspace_id: run.workspace_id, run_id: run.id };
+  tx.emit({
+    ...base,
+    type: 'run.model_read',
+    data: { round: run.round, fed: fed.map((f) => ({ task_key: f.task_key, content: f.content })) },
+  });
+  if (outcome instanceof ProviderError) {
+    ctx.logger.warn(
+      { runId: run.id, code: outcome.code, detail: outcome.detail },
+      'provider failed',
+    );
+    await endRun(tx, run, {
+      state: 'failed',
+      error: { code: outcome.code, detail: outcome.detail },
+      principal: 'kernel',
+    });
+    return;
+  }
+  if (outcome.type === 'final') {
+    await onFinalAnswer(ctx, tx, run, outcome.content);
+    return;
+  }
+  run.round += 1;
+  setRunPhase(tx, run, 'round_planted');
+  tx.emit({
+    ...base,
+    type: 'run.round_started',
+    data: { round: run.round, calls: outcome.calls.length },
+  });
+  for (const call of outcome.calls) {
+    await plantToolRow(ctx, tx, run, {
+      origin: 'model',
+      toolName: call.name,
+      toolInput: call.input,
+      toolCallId: call.id,
+      onFailure: call.onFailure ?? run.on_failure,
+      round: run.round,
+      principal: null,
+    });
+  }
+  await settleRun(ctx, tx, run);
+}
+
+function due(run: RunTable, now: number): boolean {
+  return (
+    run.state === 'running' &&
+    run.phase === 'model' &&
+    (run.model_lease_until === null || run.model_lease_until < now)
+  );
+}
+
+/**
+ * Takes every due step of a run whose provider is inline, inside the caller's
+ * transaction (which holds the run row). Returns false when the provider is not inline.
+ */
+export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): Promise<boolean> {
+  const { config, model } = providerOf(ctx, run);
+  if (!model?.inline) return false;
+  for (let i = 0; i < INLINE_ROUNDS && due(run, tx.now); i += 1) {
+    if (!(await beforeModel(ctx, tx, run))) continue;
+    const reading = await readHistory(tx, run);
+    const outcome = await askModel(model, config, run, reading);
+    await applyRound(ctx, tx, run, reading.fed, outcome);
+  }
+  return true;
+}
+
+/** Leases the model turn of a run and asks its provider for a pending compaction summary. */
+async function leaseModelTurn(ctx: KernelContext, runId: string, owner: string) {
+  return ctx.store.transaction((tx) => leaseModel(tx, { runId, owner, forMs: MODEL_LEASE_MS }));
+}
+
+/**
+ * A summarizer row of a provider that does I/O is asked outside any
+ * transaction, under the run's model lease, and recorded only while the
+ * lease still holds.
+ */
+async function summarizeOutside(ctx: KernelContext, runId: string, owner: string): Promise<void> {
+  const peek = await peekRun(ctx.store, runId);
+  if (!peek || !due(peek, ctx.store.now()) || !(await pendingSummary(ctx.store, peek))) return;
+  const leased = await leaseModelTurn(ctx, runId, owner);
+  const row = leased && (await pendingSummary(ctx.store, leased));
+  if (!leased || !row) return;
+  const text = await summarize(ctx, ctx.store, leased, row);
+  await ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, leased.workspace_id, runId);
+    if (run.state !== 'running' || run.model_lease_owner !== owner) return;
+    run.model_lease_owner = null;
+    run.model_lease_until = null;
+    touchRun(tx, run);
+    await completeSummary(ctx, tx, run, row, text);
+    if (due(run, tx.now)) tx.afterCommit(() => ctx.scheduleDrive(runId));
+  });
+}
+
+/** A model lease that never lapses: held by an external provider's client until it sends a round. */
+const CLIENT_HOLD_UNTIL = 253_402_300_799_999;
+
+/**
+ * An external provider's rounds arrive through runs.calls: there is nobody
+ * to ask. Its model turn is held for the client, so the resume sweep passes
+ * the idle run by instead of picking it up on every pass.
+ */
+async function holdForClient(ctx: KernelContext, peek: RunTable): Promise<void> {
+  await ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, peek.workspace_id, peek.id);
+    if (!due(run, tx.now)) return;
+    run.model_lease_owner = 'client';
+    run.model_lease_until = CLIENT_HOLD_UNTIL;
+    touchRun(tx, run);
+  });
+}
+
+/**
+ * Takes the next step of a run whose next round is due. An inline provider's
+ * step is taken in one transaction; any other leases the model turn, asks the
+ * provider outside a transaction, and commits only while it still holds the
+ * lease. Safe to call from several processes.
+ */
+export async function driveRun(ctx: KernelContext, runId: string): Promise<void> {
+  const peek = await peekRun(ctx.store, runId);
+  if (!peek || !due(peek, ctx.store.now())) return;
+  const { model: peekModel } = providerOf(ctx, peek);
+  if (peekModel?.external) {
+    await holdForClient(ctx, peek);
+    return;
+  }
+  if (peekModel?.inline) {
+    await ctx.store.transaction(async (tx) => {
+      const run = await lockRun(tx, peek.workspace_id, runId);
+      await advanceInline(ctx, tx, run);
+    });
+    return;
+  }
+  const ready = await ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, peek.workspace_id, runId);
+    return due(run, tx.now) && (await beforeModel(ctx, tx, run));
+  });
+  const owner = `${ctx.instanceId}:${Math.random().toString(36).slice(2)}`;
+  if (!ready) {
+    await summarizeOutside(ctx, runId, owner);
+    return;
+  }
+  const leased = await leaseModelTurn(ctx, runId, owner);
+  if (!leased) return;
+  const { config, model } = providerOf(ctx, leased);
+  const reading = await readHistory(ctx.store, leased);
+  const outcome = await askModel(model, config, leased, reading);
+  await ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, leased.workspace_id, runId);
+    if (run.state !== 'running' || run.phase !== 'model' || run.model_lease_owner !== owner) return;
+    await applyRound(ctx, tx, run, reading.fed, outcome);
+    // A step the answer made due (its stop hook's decision) is taken by the next drive.
+    if (due(run, tx.now)) tx.afterCommit(() => ctx.scheduleDrive(runId));
+  });
+}

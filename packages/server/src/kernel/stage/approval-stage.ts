@@ -1,0 +1,337 @@
+import { hash } from 'node:crypto';
+import {
+  buildEffectProfile,
+  type Decision,
+  decide,
+  explainMatches,
+  type Policy,
+  validateRuleList,
+} from '@airlock/core';
+import { AirlockError } from '../../errors.js';
+import { effectProfileColumn } from '../../store/effect-profile-column.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { preciseNow } from '../../tracing/call-tracing.js';
+import type { KernelContext } from '../context.js';
+import { plantRow } from '../machines/move-task.js';
+import { touchRun } from '../machines/run-machine.js';
+import type { TaskEventOf } from '../machines/task-machine.js';
+import { manifestCommandPointers, manifestEntry } from './action-contract-layer.js';
+import type { IncomingCall } from './incoming-call.js';
+import { applyPolicyLayers, frozenOf } from './policy-layers.js';
+import { ASK_TOOL, parseQuestion } from './questions.js';
+
+const policiesByRun = new Map<string, Policy>();
+/** Runs that froze the same rules (every run of one profile version) share one compiled policy. */
+const policiesByRules = new Map<string, Policy>();
+const POLICY_CACHE_LIMIT = 2000;
+
+/** The principal recorded on a decision the approval rules and policy layers made. */
+export const RULE_PRINCIPAL = 'policy';
+
+function remember(cache: Map<string, Policy>, key: string, policy: Policy): void {
+  if (cache.size >= POLICY_CACHE_LIMIT) cache.clear();
+  cache.set(key, policy);
+}
+
+/**
+ * The compiled policy frozen on a run, cached per run and per frozen rule text
+ * (the frozen JSON never changes), so the rules are validated and compiled once
+ * however many runs freeze them.
+ * @throws AirlockError invalid_configuration when the frozen rules no longer validate.
+ */
+export function policyForRun(
+  run: Pick<RunTable, 'id' | 'approval_rules' | 'tool_aliases' | 'tool_names'>,
+): Policy {
+  const cached = policiesByRun.get(run.id);
+  if (cached) return cached;
+  const rulesKey = hash(
+    'sha256',
+    `${run.approval_rules}\0${run.tool_aliases}\0${run.tool_names ?? 'null'}`,
+    'base64',
+  );
+  let policy = policiesByRules.get(rulesKey);
+  if (!policy) {
+    const validated = validateRuleList(JSON.parse(run.approval_rules), {
+      toolAliases: JSON.parse(run.tool_aliases) as Record<string, string>,
+      toolNames: run.tool_names ? (JSON.parse(run.tool_names) as string[]) : null,
+    });
+    if (!validated.ok) {
+      throw new AirlockError(
+        'invalid_configuration',
+        'the rules frozen on this run do not validate',
+        validated.problems,
+      );
+    }
+    policy = validated.value;
+    remember(policiesByRules, rulesKey, policy);
+  }
+  remember(policiesByRun, run.id, policy);
+  return policy;
+}
+
+/** The key the next row planted on a run will get. */
+export function nextTaskKey(run: Pick<RunTable, 'task_counter'>): string {
+  return `t${run.task_counter + 1}`;
+}
+
+/**
+ * What an approver reads about a parked call: core's effect profile (action
+ * tags, targets, the rules that matched with the text they read), plus the
+ * origin, the mode under its older name and each matched rule itself.
+ */
+function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, decision: Decision) {
+  const toolName = decision.tool_name;
+  const toolCall = {
+    mode: run.approval_mode,
+    origin: call.origin,
+    toolName: call.toolName,
+    toolInput: call.toolInput,
+  };
+  const matchedRules = explainMatches(policy, toolCall);
+  const profile = buildEffectProfile({
+    toolName,
+    toolInput: call.toolInput ?? null,
+    mode: run.approval_mode,
+    matchedRules,
+    commandPointers: manifestCommandPointers(frozenOf(run), toolName),
+  });
+  const declared = manifestEntry(frozenOf(run), toolName);
+  return {
+    ...profile,
+    // The tool's declared risk traits, when the run's manifest declares the tool.
+    ...(declared ? { risk_traits: declared.risk_traits } : {}),
+    approval_mode: run.approval_mode,
+    origin: call.origin,
+    matched_rules: profile.matched_rules.map((m) => ({ ...m, rule: policy.rules[m.index] })),
+    ...(decision.layer === undefined
+      ? {}
+      : { decided_by_layer: decision.layer, layers: decision.layers ?? [] }),
+  };
+}
+
+/**
+ * Sends a parked call's edited input through the approval stage again
+ * (declared rules, rule set, contract, schema, classifier), as if the model
+ * had composed it: what the stage decides and the effect profile a person
+ * reads. Nothing is written.
+ */
+export async function evaluateEditedCall(
+  ctx: KernelContext,
+  tx: Tx,
+  options: { run: RunTable; row: TaskTable; toolInput: unknown },
+): Promise<{ decision: Decision; effectProfile: ReturnType<typeof effectProfileOf> }> {
+  const { run, row } = options;
+  const call: IncomingCall = {
+    origin: row.origin,
+    toolName: row.tool_name,
+    toolInput: options.toolInput,
+    toolCallId: row.tool_call_id,
+    onFailure: row.on_failure,
+    round: row.round,
+    principal: null,
+    kind: row.kind === 'tool' || row.kind === 'hook' ? row.kind : undefined,
+  };
+  const policy = policyForRun(run);
+  const base = decide(policy, {
+    mode: run.approval_mode,
+    origin: call.origin,
+    toolName: call.toolName,
+    toolInput: call.toolInput,
+  });
+  const decision = await applyPolicyLayers({ ctx, tx, run, call, toolName: base.tool_name, base });
+  return { decision, effectProfile: effectProfileOf(policy, run, call, decision) };
+}
+
+/**
+ * Plants a task row for a call and sends it through the approval stage in the
+ * same transaction: granted rows become runnable, parked rows rest at
+ * needs_approval with the clock armed, refused rows fail approval_denied.
+ * The caller holds the run row.
+ */
+export async function plantToolRow(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  call: IncomingCall,
+): Promise<TaskTable> {
+  run.task_counter += 1;
+  touchRun(tx, run);
+  const key = `t${run.task_counter}`;
+  const observed = ctx.metrics !== null || ctx.tracing !== null;
+  const startedAt = observed ? performance.now() : 0;
+  const policy = policyForRun(run);
+  const base = decide(policy, {
+    mode: run.approval_mode,
+    origin: call.origin,
+    toolName: call.toolName,
+    toolInput: call.toolInput,
+  });
+  const decision = await applyPolicyLayers({
+    ctx,
+    tx,
+    run,
+    call,
+    toolName: base.tool_name,
+    base,
+  });
+  const row: TaskTable = {
+    workspace_id: run.workspace_id,
+    run_id: run.id,
+    key,
+    round: call.round,
+    origin: call.origin,
+    kind: call.kind ?? 'tool',
+    state: 'ready',
+    tool_call_id: call.toolCallId,
+    tool_name: call.toolName,
+    resolved_tool_name: decision.tool_name,
+    tool_input: JSON.stringify(call.toolInput ?? null),
+    effect_profile: null,
+    decision: JSON.stringify(decision),
+    on_failure: call.onFailure,
+    addressee: null,
+    deadline_at: null,
+    claim_id: null,
+    lease_until: null,
+    attempts: 0,
+    result: null,
+    error_code: null,
+    error_detail: null,
+    decided_by: null,
+    prompt: null,
+    options: null,
+    multi: null,
+    resolution_token_hash: null,
+    hook_source: call.hookSource ?? null,
+    created_at: tx.now,
+    updated_at: tx.now,
+  };
+  const created = {
+    data: { origin: call.origin, kind: row.kind, tool_name: call.toolName, round: call.round },
+    principal: call.principal,
+  };
+  let outcome: TaskEventOf<'plant'> & { principal?: string };
+  // Shadow contracts and natural-language constraints: non-blocking, on the feed and in what the model reads.
+  const reminders =
+    decision.reminders && decision.reminders.length > 0 ? { reminders: decision.reminders } : {};
+  const question =
+    call.origin !== 'kernel' && row.kind === 'tool' && decision.tool_name === ASK_TOOL
+      ? parseQuestion(call.toolInput)
+      : null;
+  if (question !== null && decision.outcome !== 'denied') {
+    // A question already asks a person: parking it for approval first would ask twice.
+    row.kind = 'ask';
+    if (typeof question === 'string') {
+      row.state = 'failed';
+      row.error_code = 'invalid_question';
+      row.error_detail = question;
+      outcome = {
+        type: 'task.failed',
+        data: { error: { code: row.error_code, detail: question }, ...reminders },
+      };
+    } else {
+      row.state = 'awaiting_input';
+      row.prompt = question.prompt;
+      row.options = question.options ? JSON.stringify(question.options) : null;
+      row.multi = question.multi ? 1 : 0;
+      row.resolution_token_hash = call.resolutionTokenHash ?? null;
+      // An authored question is answered by its token holder; nobody else is nudged.
+      row.addressee = call.origin === 'author' ? null : run.agent_application_id;
+      row.deadline_at = tx.now + ctx.parkTtlMs;
+      outcome = {
+        type: 'task.asked',
+        data: {
+          addressee: row.addressee,
+          deadline_at: row.deadline_at,
+          prompt: question.prompt,
+          options: question.options,
+          multi: question.multi,
+          ...reminders,
+        },
+      };
+    }
+  } else if (decision.outcome === 'granted') {
+    row.state = 'runnable';
+    if (call.runnableDeadlineMs !== undefined) row.deadline_at = tx.now + call.runnableDeadlineMs;
+    outcome = {
+      type: 'task.granted',
+      data: {
+        granted_by: decision.granted_by,
+        matched: decision.matched,
+        ...(decision.layer === undefined ? {} : { layers: decision.layers }),
+        ...(row.kind === 'tool' ? {} : { kind: row.kind }),
+        ...reminders,
+      },
+      principal: RULE_PRINCIPAL,
+    };
+  } else if (decision.outcome === 'parked') {
+    row.state = 'needs_approval';
+    row.addressee = run.agent_application_id;
+    row.deadline_at = tx.now + ctx.parkTtlMs;
+    const effectProfile = effectProfileOf(policy, run, call, decision);
+    row.effect_profile = effectProfileColumn(effectProfile);
+    outcome = {
+      type: 'task.parked',
+      data: {
+        addressee: row.addressee,
+        deadline_at: row.deadline_at,
+        effect_profile: effectProfile,
+        ...reminders,
+      },
+      principal: RULE_PRINCIPAL,
+    };
+  } else {
+    row.state = 'failed';
+    row.error_code = 'approval_denied';
+    row.error_detail = decision.error?.detail ?? 'denied';
+    outcome = {
+      type: 'task.denied',
+      data: {
+        matched: decision.matched,
+        ...(decision.layer === undefined ? {} : { layer: decision.layer, layers: decision.layers }),
+        error: { code: row.error_code, detail: row.error_detail },
+        ...reminders,
+      },
+      principal: RULE_PRINCIPAL,
+    };
+  }
+  if (observed) observeStage(ctx, tx, { row, startedAt, layer: decision.layer });
+  await plantRow(tx, run, row, { created, outcome });
+  return row;
+}
+
+const STAGE_OUTCOMES: Record<string, string> = {
+  runnable: 'granted',
+  needs_approval: 'parked',
+  awaiting_input: 'asked',
+};
+
+/** Records the stage's decision of one call: its metrics once committed, and its span. */
+function observeStage(
+  ctx: KernelContext,
+  tx: Tx,
+  decided: { row: TaskTable; startedAt: number; layer: string | undefined },
+): void {
+  const { row } = decided;
+  const seconds = (performance.now() - decided.startedAt) / 1000;
+  const outcome =
+    STAGE_OUTCOMES[row.state] ?? (row.error_code === 'approval_denied' ? 'denied' : 'failed');
+  const layer = decided.layer ?? 'approval_rules';
+  const metrics = ctx.metrics;
+  if (metrics) {
+    tx.afterCommit(() => {
+      metrics.stageSeconds.observe(seconds);
+      metrics.callsDecided.inc({ outcome, layer });
+    });
+  }
+  ctx.tracing?.stageDecided(
+    { workspaceId: row.workspace_id, runId: row.run_id, key: row.key },
+    {
+      startedAt: preciseNow() - seconds * 1000,
+      outcome,
+      layer,
+      toolName: row.resolved_tool_name ?? row.tool_name ?? '',
+    },
+  );
+}

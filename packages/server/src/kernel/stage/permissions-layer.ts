@@ -1,0 +1,175 @@
+import {
+  type ActiveOverlays,
+  evaluateGuardrails,
+  evaluatePermissions,
+  type LayerDecision,
+  type OverlayDocument,
+  type OverlayScope,
+  type OwnedOverlay,
+  type PermissionOutcome,
+  permissionLayerDecision,
+  type ToolManifest,
+  type ToolManifestEntry,
+} from '@airlock/core';
+import { runHasEvent } from '../../store/events.js';
+import { readOverlayDocuments } from '../../store/overlays.js';
+import type { RunTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import type { LayerCall, PolicyLayer } from './policy-layer.js';
+import { inputSchemaProblems } from './tool-input-schema.js';
+
+/** The configuration keys of spec 003 that a run freezes. */
+export const PERMISSION_KEYS = [
+  'tool_manifest',
+  'permission_rule_set',
+  'custom_rule_sets',
+  'project_root',
+] as const;
+
+/** A run's frozen permission configuration. */
+export interface FrozenPermissions {
+  manifest: ToolManifest | undefined;
+  ruleSetId: string | undefined;
+  customRuleSets: unknown[] | undefined;
+  projectRoot: string | undefined;
+}
+
+/** Reads the permission keys out of a run's frozen layer configuration. */
+export function frozenPermissions(frozen: Readonly<Record<string, unknown>>): FrozenPermissions {
+  return {
+    manifest: frozen.tool_manifest as ToolManifest | undefined,
+    ruleSetId: frozen.permission_rule_set as string | undefined,
+    customRuleSets: frozen.custom_rule_sets as unknown[] | undefined,
+    projectRoot: frozen.project_root as string | undefined,
+  };
+}
+
+/** The member principal whose user overlay applies to a run: the member who created it. */
+export function runUser(run: Pick<RunTable, 'created_by'>): string | null {
+  return run.created_by.startsWith('member:') ? run.created_by : null;
+}
+
+/**
+ * Loads the overlay documents that apply to a run: the ordinary rules of the
+ * member who created it, its application's project document (only when
+ * trusted), its conversation's, and every member's user document of the
+ * workspace for their guardrails, which bind every run whoever started it.
+ */
+export async function activeOverlays(tx: Tx, run: RunTable): Promise<ActiveOverlays> {
+  const wanted: [OverlayScope, string][] = [];
+  if (run.agent_application_id) wanted.push(['project', run.agent_application_id]);
+  if (run.conversation_id) wanted.push(['conversation', run.conversation_id]);
+  const rows = await readOverlayDocuments(tx, run.workspace_id, wanted, {
+    everyUserDocument: true,
+  });
+  const user = runUser(run);
+  const overlays: {
+    -readonly [K in Exclude<keyof ActiveOverlays, 'guardrails'>]?: OverlayDocument;
+  } & { guardrails: OwnedOverlay[] } = { guardrails: [] };
+  for (const row of rows) {
+    if (row.scope === 'project' && row.trusted_digest !== row.digest) continue;
+    const document = JSON.parse(row.document) as OverlayDocument;
+    if (row.scope !== 'user') overlays[row.scope] = document;
+    else {
+      if (row.owner_id === user) overlays.user = document;
+      if (document.some((group) => group.rules.some((rule) => rule.guardrail === true))) {
+        overlays.guardrails.push({ owner: row.owner_id, document });
+      }
+    }
+  }
+  return overlays;
+}
+
+const fallbackNoted = new Set<string>();
+
+/** Says once on the run's event log that its selected custom set fell back to Baseline. */
+async function noteFallback(call: LayerCall, outcome: PermissionOutcome): Promise<void> {
+  const { run, tx } = call;
+  if (!outcome.fallback || fallbackNoted.has(run.id)) return;
+  const earlier = await runHasEvent(tx, {
+    workspaceId: run.workspace_id,
+    runId: run.id,
+    type: 'run.rule_set_fallback',
+  });
+  if (fallbackNoted.size >= 2000) fallbackNoted.clear();
+  fallbackNoted.add(run.id);
+  if (earlier) return;
+  tx.emit({
+    workspace_id: run.workspace_id,
+    run_id: run.id,
+    task_key: null,
+    type: 'run.rule_set_fallback',
+    data: {
+      rule_set: outcome.ruleSet.id,
+      reason: outcome.fallback.reason,
+      detail: outcome.fallback.detail,
+      applies: 'Baseline alone, without overlays',
+    },
+    principal: null,
+  });
+}
+
+function schemaRefusal(entry: ToolManifestEntry, problems: string, ruleSetId: string | undefined) {
+  return {
+    layer: 'rule_set',
+    verdict: 'deny',
+    rule: {
+      index: null,
+      scope: 'baseline',
+      text: `input_schema of ${entry.name}`,
+      ...(ruleSetId ? { rule_set: { id: ruleSetId, version: 'n/a' } } : {}),
+    },
+    detail: problems,
+    reminders: [],
+  } satisfies LayerDecision;
+}
+
+/**
+ * The spec 003 layer: a call whose input fails its tool's schema is refused
+ * as data; then, when a rule set is selected, Baseline, the set and the
+ * run's overlays decide (core's evaluatePermissions). The workspace's
+ * guardrails bind every model call, even of a run that selected no rule set
+ * or declared no manifest; without either and without a matching guardrail
+ * the layer does not apply.
+ */
+export const permissionsLayer: PolicyLayer = {
+  name: 'rule_set',
+  configurationKeys: PERMISSION_KEYS,
+  appliesWithoutConfiguration: true,
+  async evaluate(call) {
+    const config = frozenPermissions(call.frozen);
+    const input = call.call.toolInput ?? null;
+    const entry = config.manifest?.find((tool) => tool.name === call.toolName);
+    if (entry) {
+      const owner = {
+        workspaceId: call.run.workspace_id,
+        applicationId: call.run.agent_application_id,
+      };
+      const problems = inputSchemaProblems(owner, entry, input);
+      if (problems !== null) return schemaRefusal(entry, problems, config.ruleSetId);
+    }
+    const overlays = await activeOverlays(call.tx, call.run);
+    if (config.ruleSetId === undefined) {
+      const bound = evaluateGuardrails({
+        toolName: call.toolName,
+        input,
+        manifest: config.manifest,
+        projectRoot: config.projectRoot,
+        guardrails: overlays.guardrails ?? [],
+      });
+      return bound === null ? null : permissionLayerDecision(bound);
+    }
+    const outcome = evaluatePermissions({
+      toolName: call.toolName,
+      input,
+      manifest: config.manifest,
+      projectRoot: config.projectRoot,
+      ruleSetId: config.ruleSetId,
+      customRuleSets: config.customRuleSets,
+      approvalMode: call.run.approval_mode,
+      overlays,
+    });
+    await noteFallback(call, outcome);
+    return permissionLayerDecision(outcome);
+  },
+};

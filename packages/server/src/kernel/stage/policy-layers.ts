@@ -1,0 +1,66 @@
+import { combineLayers, type Decision, type LayerDecision } from '@airlock/core';
+import type { RunTable } from '../../store/schema.js';
+import { actionContractLayer } from './action-contract-layer.js';
+import { permissionsLayer } from './permissions-layer.js';
+import type { LayerCall, PolicyLayer } from './policy-layer.js';
+
+/**
+ * The policy layers beside the declared approval rules (DESIGN.md, "Policy
+ * layers"): each one that applies to a call says allow, ask or deny, and the
+ * strictest wins. A layer registers here with the configuration keys it
+ * reads; those keys are frozen on the run at its start, like the rules.
+ */
+
+/** Every layer, in tie-break order after the declared rules. */
+export const POLICY_LAYERS: readonly PolicyLayer[] = [permissionsLayer, actionContractLayer];
+
+/**
+ * Picks the layers' keys out of a configuration (a profile or a create call)
+ * for the run to freeze; null when it sets none of them.
+ */
+export function freezePolicyLayers(
+  configuration: Readonly<Record<string, unknown>>,
+): Record<string, unknown> | null {
+  let frozen: Record<string, unknown> | null = null;
+  for (const layer of POLICY_LAYERS) {
+    for (const key of layer.configurationKeys) {
+      const value = configuration[key];
+      if (value === undefined || value === null) continue;
+      frozen ??= {};
+      frozen[key] = value;
+    }
+  }
+  return frozen;
+}
+
+const frozenByRun = new Map<string, Record<string, unknown>>();
+const FROZEN_CACHE_LIMIT = 2000;
+
+/** The policy-layer configuration frozen on a run (parsed once per run), or null for none. */
+export function frozenOf(run: RunTable): Record<string, unknown> | null {
+  if (run.policy_layers === null) return null;
+  const cached = frozenByRun.get(run.id);
+  if (cached) return cached;
+  const parsed = JSON.parse(run.policy_layers) as Record<string, unknown>;
+  if (frozenByRun.size >= FROZEN_CACHE_LIMIT) frozenByRun.clear();
+  frozenByRun.set(run.id, parsed);
+  return parsed;
+}
+
+/**
+ * Runs every policy layer that applies to a model call and composes the
+ * result with the declared rules' decision. Author and kernel rows are
+ * decided by the declared rules alone: the layers govern what a model asks
+ * for. A run that froze no layer key still meets the workspace's guardrails.
+ */
+export async function applyPolicyLayers(options: Omit<LayerCall, 'frozen'>): Promise<Decision> {
+  if (options.call.origin !== 'model') return options.base;
+  const frozen = frozenOf(options.run);
+  const said: LayerDecision[] = [];
+  for (const layer of POLICY_LAYERS) {
+    if (frozen === null && !layer.appliesWithoutConfiguration) continue;
+    const decision = await layer.evaluate({ ...options, frozen: frozen ?? {} });
+    if (decision !== null) said.push(decision);
+  }
+  return combineLayers(options.base, said);
+}

@@ -1,0 +1,145 @@
+import type { ToolManifestEntry } from '@airlock/core';
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { ProblemDetail } from '../../errors.js';
+import { linearRegExp, linearRegExpProblem } from './schema-regexp.js';
+
+/**
+ * Checks a call's input against its manifest entry's JSON Schema (draft-07,
+ * with ajv). A schema that does not compile refuses every call of its tool:
+ * the manifest is wrong, and the model reads why. `format` is not checked
+ * (ajv knows no formats without a plugin), and ajv logs nothing.
+ *
+ * Each schema compiles in an ajv instance of its own, so one declaration's
+ * `$id` or `$ref` never meets another's; compiled validators are cached by
+ * owner (workspace and application) and schema text. `pattern` and
+ * `patternProperties` run on a linear-time engine (./schema-regexp.ts).
+ */
+const compiled = new Map<string, ValidateFunction | string>();
+const CACHE_LIMIT = 1000;
+const DETAIL_MAX = 2000;
+/** Keywords whose values are data, not subschemas. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
+
+/** Whose declaration a schema belongs to: validators are never shared across owners. */
+export interface SchemaOwner {
+  readonly workspaceId: string;
+  /** The agent application of a profile; null for a standalone run's own manifest. */
+  readonly applicationId: string | null;
+}
+
+function newAjv(): Ajv {
+  return new Ajv({
+    allErrors: true,
+    strict: false,
+    validateSchema: true,
+    logger: false,
+    code: { regExp: linearRegExp },
+  });
+}
+
+function validatorFor(
+  owner: SchemaOwner,
+  schema: Record<string, unknown>,
+): ValidateFunction | string {
+  const key = JSON.stringify([owner.workspaceId, owner.applicationId, schema]);
+  let found = compiled.get(key);
+  if (found === undefined) {
+    try {
+      found = newAjv().compile(schema);
+    } catch (error) {
+      found = (error as Error).message;
+    }
+    if (compiled.size >= CACHE_LIMIT) compiled.clear();
+    compiled.set(key, found);
+  }
+  return found;
+}
+
+/**
+ * The schema problems of a call's input, as the text the model reads, or
+ * null when the input is valid.
+ */
+export function inputSchemaProblems(
+  owner: SchemaOwner,
+  entry: ToolManifestEntry,
+  input: unknown,
+): string | null {
+  const validate = validatorFor(owner, entry.input_schema);
+  if (typeof validate === 'string') {
+    return `the input_schema of ${entry.name} in the tool manifest does not compile: ${validate}`;
+  }
+  if (validate(input)) return null;
+  const problems = (validate.errors ?? []).map(
+    (error) => `${error.instancePath || '(the input)'} ${error.message ?? 'is invalid'}`,
+  );
+  const text = `the input does not match the schema of ${entry.name}: ${problems.join('; ')}`;
+  return text.length > DETAIL_MAX ? `${text.slice(0, DETAIL_MAX)}...` : text;
+}
+
+function pointerToken(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The first `pattern` or `patternProperties` key the linear engine cannot compile. */
+function regExpCulprit(value: unknown, pointer: string): { pointer: string; why: string } | null {
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = regExpCulprit(item, `${pointer}/${index}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, child] of Object.entries(value)) {
+    const here = `${pointer}/${pointerToken(key)}`;
+    if (key === 'pattern' && typeof child === 'string') {
+      const why = linearRegExpProblem(child);
+      if (why !== null) return { pointer: here, why };
+      continue;
+    }
+    if (key === 'patternProperties' && child !== null && typeof child === 'object') {
+      for (const pattern of Object.keys(child)) {
+        const why = linearRegExpProblem(pattern);
+        if (why !== null) return { pointer: `${here}/${pointerToken(pattern)}`, why };
+      }
+    }
+    if (DATA_KEYWORDS.has(key)) continue;
+    const found = regExpCulprit(child, here);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * The manifest entries whose `input_schema` does not compile, as problems
+ * with pointers (`/tool_manifest/N/input_schema`, down to the `pattern` when
+ * the linear engine refuses one), so a declaration is refused before any
+ * call meets the broken schema.
+ */
+export function manifestSchemaProblems(owner: SchemaOwner, manifest: unknown): ProblemDetail[] {
+  if (!Array.isArray(manifest)) return [];
+  const problems: ProblemDetail[] = [];
+  manifest.forEach((entry, index) => {
+    const schema = (entry as { input_schema?: unknown } | null)?.input_schema;
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
+    const pointer = `/tool_manifest/${index}/input_schema`;
+    const culprit = regExpCulprit(schema, pointer);
+    if (culprit) {
+      problems.push({
+        code: 'tool_manifest_invalid',
+        pointer: culprit.pointer,
+        message: `the pattern needs a construct the linear-time engine refuses (backreference, lookaround): ${culprit.why}`,
+      });
+      return;
+    }
+    const validate = validatorFor(owner, schema as Record<string, unknown>);
+    if (typeof validate === 'string') {
+      problems.push({
+        code: 'tool_manifest_invalid',
+        pointer,
+        message: `the input_schema does not compile as a JSON Schema (draft-07): ${validate}`,
+      });
+    }
+  });
+  return problems;
+}

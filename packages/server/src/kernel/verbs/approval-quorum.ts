@@ -1,0 +1,131 @@
+import {
+  type ActionTag,
+  type ApprovalPolicy,
+  type ApprovalProgress,
+  type ApprovalRequirement,
+  approvalRequirement,
+  type TaskView,
+} from '@airlock/core';
+import { AirlockError } from '../../errors.js';
+import { principalNames } from '../../store/accounts.js';
+import {
+  type ApprovalRecord,
+  listApprovalsOfRuns,
+  readApprovalPolicy,
+} from '../../store/approvals.js';
+import type { Reader } from '../../store/reader.js';
+import { approvalFactsOfRuns } from '../../store/runs.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
+import { taskVersion, taskView } from '../views.js';
+
+/** What the approval policy reads of a run. */
+export type RunFacts = Pick<RunTable, 'agent_application_id' | 'created_by' | 'policy_layers'>;
+
+/** The workspace's approval policy (validated when it was written); null when none was set. */
+export async function policyOfWorkspace(
+  reader: Reader,
+  workspaceId: string,
+): Promise<ApprovalPolicy | null> {
+  const record = await readApprovalPolicy(reader, workspaceId);
+  return record.version === 0 ? null : (record.policy as ApprovalPolicy);
+}
+
+function ruleSetOf(run: RunFacts): string | null {
+  if (run.policy_layers === null) return null;
+  const frozen = JSON.parse(run.policy_layers) as { permission_rule_set?: unknown };
+  return typeof frozen.permission_rule_set === 'string' ? frozen.permission_rule_set : null;
+}
+
+/** What the policy asks of one parked row: who may decide it and how many must approve. */
+export function requirementOf(
+  policy: ApprovalPolicy | null,
+  run: RunFacts,
+  row: Pick<TaskTable, 'tool_name' | 'resolved_tool_name' | 'effect_profile'>,
+): ApprovalRequirement {
+  const profile = row.effect_profile
+    ? (JSON.parse(row.effect_profile) as { action_tags?: ActionTag[] })
+    : null;
+  return approvalRequirement(policy, {
+    toolName: row.resolved_tool_name ?? row.tool_name,
+    actionTags: profile?.action_tags ?? [],
+    ruleSet: ruleSetOf(run),
+    applicationId: run.agent_application_id,
+  });
+}
+
+/**
+ * Refuses a member the policy does not let decide this row; on approve, also
+ * the member who started the run when the policy forbids self-approval. A
+ * deny is open to every allowed approver, the run's starter included.
+ * @throws AirlockError approver_not_allowed, self_approval_refused (403).
+ */
+export function checkDecider(
+  requirement: ApprovalRequirement,
+  options: { who: string; verb: 'approve' | 'deny'; run: RunFacts; taskKey: string },
+): void {
+  const { who, verb } = options;
+  if (requirement.approvers !== null && !requirement.approvers.includes(who)) {
+    throw new AirlockError(
+      'approver_not_allowed',
+      `${who} may not ${verb} task ${options.taskKey}: approval policy rule ${requirement.rule_index} names who may decide it`,
+    );
+  }
+  if (verb === 'approve' && requirement.no_self_approval && options.run.created_by === who) {
+    throw new AirlockError(
+      'self_approval_refused',
+      `${who} started this run; the approval policy lets nobody approve a call of a run they started`,
+    );
+  }
+}
+
+/** The progress a view shows: the requirement and the approvals given, with names. */
+export function progressOf(
+  requirement: ApprovalRequirement,
+  approvals: readonly ApprovalRecord[],
+  names: ReadonlyMap<string, string>,
+): ApprovalProgress {
+  return {
+    required: requirement.required,
+    received: approvals.map((approval) => ({
+      principal: approval.principal,
+      name: names.get(approval.principal) ?? null,
+      at: approval.created_at,
+    })),
+    rule_index: requirement.rule_index,
+    approvers: requirement.approvers === null ? null : [...requirement.approvers],
+    no_self_approval: requirement.no_self_approval,
+  };
+}
+
+/**
+ * Views of rows as people read them: each decider named, and each parked
+ * call with its approval progress under the workspace's current policy.
+ */
+export async function decisionViews(
+  reader: Reader,
+  workspaceId: string,
+  rows: readonly TaskTable[],
+): Promise<TaskView[]> {
+  const parked = rows.filter((row) => row.state === 'needs_approval');
+  const runIds = parked.map((row) => row.run_id);
+  const [names, policy, runs, approvals] = await Promise.all([
+    principalNames(reader, workspaceId),
+    parked.length > 0 ? policyOfWorkspace(reader, workspaceId) : null,
+    approvalFactsOfRuns(reader, runIds),
+    listApprovalsOfRuns(reader, workspaceId, runIds),
+  ]);
+  const runById = new Map(runs.map((run) => [run.id, run]));
+  return rows.map((row) => {
+    const view: TaskView = {
+      ...taskView(row),
+      decided_by_name: row.decided_by ? (names.get(row.decided_by) ?? null) : null,
+    };
+    const run = runById.get(row.run_id);
+    if (row.state !== 'needs_approval' || !run) return view;
+    const version = taskVersion(row);
+    const given = approvals.filter(
+      (a) => a.run_id === row.run_id && a.task_key === row.key && a.row_version === version,
+    );
+    return { ...view, approvals: progressOf(requirementOf(policy, run, row), given, names) };
+  });
+}

@@ -1,0 +1,217 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { ApprovalRequirement, Remember, Remembered, TaskView } from '@airlock/core';
+import { AirlockError } from '../../errors.js';
+import { type Principal, principalName, principalNames } from '../../store/accounts.js';
+import { listApprovals, recordApproval } from '../../store/approvals.js';
+import { effectProfileColumn } from '../../store/effect-profile-column.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { rewriteParkedCall, setTaskDeadline } from '../../store/tasks.js';
+import { preciseNow } from '../../tracing/call-tracing.js';
+import type { KernelContext } from '../context.js';
+import { moveTask } from '../machines/move-task.js';
+import { lockRun, readAttentionAhead, settleRun } from '../machines/run-state.js';
+import { checkMove } from '../machines/task-machine.js';
+import { evaluateEditedCall } from '../stage/approval-stage.js';
+import { taskVersion, taskView } from '../views.js';
+import { checkDecider, policyOfWorkspace, progressOf, requirementOf } from './approval-quorum.js';
+import {
+  checkVersion,
+  hookTimeoutMs,
+  observeDecision,
+  readTask,
+  type TaskAddress,
+} from './decisions.js';
+import { rememberApproval } from './remember.js';
+
+/** What a person sends with an approval. */
+export interface ApprovalRequest {
+  /** The row version the person read; the approval is refused if the row changed since. */
+  version?: string | undefined;
+  /** Keep an allow rule in an overlay of the rule set captured on the row (remember.ts). */
+  remember?: Remember | undefined;
+  /** Approve with changes: the input the call runs with, if every layer still lets it. */
+  toolInput?: unknown;
+}
+
+/**
+ * Rewrites a parked call with a person's edit after the approval stage
+ * evaluated it again, and records both versions on a `task.edited` event.
+ * Returns the row as it now stands and whether the stage grants the edit
+ * outright (then the editor's approval alone lets it run).
+ * @throws AirlockError edit_refused (422) when the stage refuses the edit or the row is no tool call.
+ */
+async function applyEdit(
+  ctx: KernelContext,
+  tx: Tx,
+  options: { run: RunTable; row: TaskTable; toolInput: unknown; who: string },
+): Promise<{ row: TaskTable; granted: boolean }> {
+  const { run, row, who } = options;
+  if (row.kind !== 'tool') {
+    throw new AirlockError(
+      'edit_refused',
+      `task ${row.key} is a ${row.kind} row: only a tool call's input can be edited`,
+    );
+  }
+  const { decision, effectProfile } = await evaluateEditedCall(ctx, tx, {
+    run,
+    row,
+    toolInput: options.toolInput,
+  });
+  if (decision.outcome === 'denied') {
+    throw new AirlockError(
+      'edit_refused',
+      `the edited call is refused: ${decision.error?.detail ?? 'a policy layer denies it'}`,
+    );
+  }
+  const edited: TaskTable = {
+    ...row,
+    tool_input: JSON.stringify(options.toolInput ?? null),
+    resolved_tool_name: decision.tool_name,
+    // The mark tells the model, when it reads the result, that what ran is not what it composed.
+    decision: JSON.stringify({ ...decision, edited_by: who }),
+    effect_profile: effectProfileColumn(effectProfile),
+    updated_at: tx.now,
+  };
+  if (!(await rewriteParkedCall(tx, edited))) {
+    throw new AirlockError('task_not_waiting', `task ${row.key} is no longer waiting`);
+  }
+  tx.emit({
+    workspace_id: run.workspace_id,
+    run_id: run.id,
+    task_key: row.key,
+    type: 'task.edited',
+    data: {
+      state: row.state,
+      decided_by: who,
+      previous_input: JSON.parse(row.tool_input) as unknown,
+      tool_input: options.toolInput ?? null,
+      outcome: decision.outcome,
+    },
+    principal: who,
+  });
+  return { row: edited, granted: decision.outcome === 'granted' };
+}
+
+/**
+ * Records a member's approval of a parked row. The workspace's approval
+ * policy says who may approve it and how many distinct members must; the row
+ * becomes runnable for executors with the approval that meets that quorum,
+ * and until then waits with a `task.approval_added` event per approval. An
+ * approval counts for the row version it was given to (an edit starts the
+ * count again); the same member approving twice counts once. With
+ * `toolInput` the call is edited first and evaluated again by every layer.
+ * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
+ *   version_mismatch (409) when it changed since `version`, approver_not_allowed or
+ *   self_approval_refused (403), edit_refused (422), remember_unavailable (422) when
+ *   remembering would let one member grant what the policy wants several for.
+ */
+export function approveTask(
+  ctx: KernelContext,
+  principal: Principal,
+  address: TaskAddress,
+  request: ApprovalRequest = {},
+): Promise<TaskView> {
+  const who = principalName(principal);
+  const startedAt = ctx.tracing ? preciseNow() : 0;
+  return ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, address.workspaceId, address.runId);
+    let row = await readTask(tx, run.id, address.taskKey);
+    checkMove('approve', row, run);
+    if (request.version !== undefined) checkVersion(row, request.version);
+    const policy = await policyOfWorkspace(tx, run.workspace_id);
+    let requirement: ApprovalRequirement = requirementOf(policy, run, row);
+    const decider = { who, verb: 'approve' as const, run, taskKey: row.key };
+    checkDecider(requirement, decider);
+    const edit =
+      request.toolInput !== undefined &&
+      !isDeepStrictEqual(request.toolInput, JSON.parse(row.tool_input));
+    if (edit) {
+      const edited = await applyEdit(ctx, tx, { run, row, toolInput: request.toolInput, who });
+      row = edited.row;
+      // The edited call needs what it would need anyway; one the stage grants needs only this approval.
+      requirement = edited.granted
+        ? { ...requirementOf(policy, run, row), required: 1 }
+        : requirementOf(policy, run, row);
+      checkDecider(requirement, decider);
+    }
+    if (request.remember && requirement.required > 1) {
+      throw new AirlockError(
+        'remember_unavailable',
+        `task ${row.key} needs ${requirement.required} approvals: remembering it would let one member grant it alone`,
+      );
+    }
+    const key = {
+      workspaceId: run.workspace_id,
+      runId: run.id,
+      taskKey: row.key,
+      rowVersion: taskVersion(row),
+    };
+    await recordApproval(tx, { ...key, principal: who });
+    const approvals = await listApprovals(tx, key);
+    const names = await principalNames(tx, run.workspace_id);
+    const progress = progressOf(requirement, approvals, names);
+    if (approvals.length < requirement.required) {
+      tx.emit({
+        workspace_id: run.workspace_id,
+        run_id: run.id,
+        task_key: row.key,
+        type: 'task.approval_added',
+        data: {
+          state: row.state,
+          decided_by: who,
+          received: approvals.length,
+          required: requirement.required,
+        },
+        principal: who,
+      });
+      return { ...taskView(row), approvals: progress };
+    }
+    const ahead = readAttentionAhead(tx, run);
+    const moved = await moveTask(tx, {
+      verb: 'approve',
+      run,
+      key: row.key,
+      to: 'runnable',
+      from: row.state,
+      set: { deadline_at: null, decided_by: who },
+      event: null,
+      principal: who,
+    });
+    let remembered: Remembered | null = null;
+    if (request.remember) {
+      remembered = await rememberApproval(tx, {
+        run,
+        row: moved,
+        principal,
+        remember: request.remember,
+      });
+    }
+    // An approved hook's timeout starts now, as if it had been granted.
+    if (moved.kind === 'hook') {
+      moved.deadline_at = tx.now + hookTimeoutMs(run, moved);
+      await setTaskDeadline(tx, moved);
+    }
+    tx.emit({
+      workspace_id: run.workspace_id,
+      run_id: run.id,
+      task_key: moved.key,
+      type: 'task.approved',
+      data: {
+        state: moved.state,
+        decided_by: who,
+        ...(requirement.required > 1 ? { approved_by: approvals.map((a) => a.principal) } : {}),
+        ...(moved.kind === 'tool' ? {} : { kind: moved.kind }),
+        ...(remembered ? { remembered } : {}),
+      },
+      principal: who,
+    });
+    await settleRun(ctx, tx, run, ahead);
+    observeDecision(ctx, tx, { row: moved, verb: 'approve', startedAt });
+    return {
+      ...taskView(moved),
+      decided_by_name: names.get(who) ?? null,
+      approvals: progress,
+    };
+  });
+}

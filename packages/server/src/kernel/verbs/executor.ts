@@ -1,0 +1,328 @@
+import { AirlockError } from '../../errors.js';
+import { type Principal, principalName } from '../../store/accounts.js';
+import { effectProfileFromColumn } from '../../store/effect-profile-column.js';
+import { newId } from '../../store/ids.js';
+import type { TaskTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import {
+  claimCandidates,
+  listInboxRows,
+  type RowAddress,
+  readVisibleTask,
+  readVisibleTaskAhead,
+  type TaskWithRun,
+  type VisibleRow,
+} from '../../store/task-inbox.js';
+import { preciseNow } from '../../tracing/call-tracing.js';
+import type { KernelContext } from '../context.js';
+import { checkHookCommit } from '../hooks/hooks.js';
+import { stopDecisionError } from '../hooks/lifecycle.js';
+import { moveTask } from '../machines/move-task.js';
+import type { RunState } from '../machines/run-machine.js';
+import { lockRun } from '../machines/run-state.js';
+import { checkMove } from '../machines/task-machine.js';
+import { type TaskView, taskView } from '../views.js';
+import { takeClaimLocks } from './claim-serialization.js';
+import type { TaskAddress } from './decisions.js';
+
+/** One row on an executor's inbox: work to claim (`tool`) or a decision to watch (`approval`, `ask`). */
+export interface InboxItem {
+  kind: 'tool' | 'hook' | 'approval' | 'ask';
+  run_id: string;
+  task_key: string;
+  state: string;
+  tool_name: string;
+  tool_input: unknown;
+  effect_profile: unknown;
+  deadline_at: number | null;
+  created_at: number;
+}
+
+function inboxKind(row: Pick<TaskTable, 'state' | 'kind'>): InboxItem['kind'] {
+  if (row.state === 'needs_approval') return 'approval';
+  if (row.state === 'awaiting_input' || row.kind === 'ask') return 'ask';
+  return row.kind === 'hook' ? 'hook' : 'tool';
+}
+
+/** Lists an executor's inbox: runnable tool rows, and parks and questions addressed to its application. */
+export async function listInbox(
+  ctx: KernelContext,
+  principal: Principal,
+  options: { limit: number },
+): Promise<InboxItem[]> {
+  const rows = await listInboxRows(ctx.store, {
+    workspaceId: principal.workspace_id,
+    applicationId: principal.agent_application_id,
+    limit: options.limit,
+  });
+  return rows.map((row) => {
+    const toolInput: unknown = JSON.parse(row.tool_input);
+    return {
+      kind: inboxKind(row),
+      run_id: row.run_id,
+      task_key: row.key,
+      state: row.state,
+      tool_name: row.tool_name,
+      tool_input: toolInput,
+      effect_profile: effectProfileFromColumn(row.effect_profile, toolInput),
+      deadline_at: row.deadline_at,
+      created_at: row.created_at,
+    };
+  });
+}
+
+/** A row an executor may see, with its run's state and whether the run froze policy layers. */
+type VisibleTask = TaskWithRun;
+
+function rowAddress(principal: Principal, address: TaskAddress): RowAddress {
+  return { workspaceId: principal.workspace_id, runId: address.runId, key: address.taskKey };
+}
+
+/**
+ * A row an executor may see: read now, or taken from a read sent ahead (see `readAhead`).
+ * @throws AirlockError task_not_found when there is no such row, or its run is another application's.
+ */
+async function visibleTask(
+  tx: Tx,
+  principal: Principal,
+  address: TaskAddress,
+  ahead?: Promise<VisibleRow[]>,
+): Promise<VisibleTask> {
+  const rows = ahead ? await ahead : await readVisibleTask(tx, rowAddress(principal, address));
+  const row = rows[0];
+  const app = principal.agent_application_id;
+  if (!row || (app && row.run_app !== null && row.run_app !== app)) {
+    throw new AirlockError('task_not_found', `no task ${address.taskKey} in run ${address.runId}`);
+  }
+  const { run_app: _ignored, ...task } = row;
+  return task;
+}
+
+function refuseDecisionRows(row: TaskTable): void {
+  if (row.kind === 'summary') {
+    throw new AirlockError(
+      'not_claimable_kind',
+      `task ${row.key} is a summarizer row: the kernel asks the model provider itself`,
+    );
+  }
+  if (row.state === 'needs_approval' || row.state === 'awaiting_input' || row.kind === 'ask') {
+    throw new AirlockError(
+      'not_claimable_kind',
+      `task ${row.key} is an ${inboxKind(row)} row: a person decides it on the member plane`,
+    );
+  }
+}
+
+function leaseFor(ctx: KernelContext, requested: number | undefined): number {
+  return Math.min(requested ?? ctx.defaultLeaseMs, ctx.maxLeaseMs);
+}
+
+/** A claim: the row and the claim id that heartbeats and the commit must present. */
+export interface Claim {
+  claim_id: string;
+  lease_until: number;
+  task: TaskView;
+}
+
+function runOf(row: { run_id: string; workspace_id: string; run_state: RunState }) {
+  return { id: row.run_id, workspace_id: row.workspace_id, state: row.run_state };
+}
+
+async function takeRow(
+  tx: Tx,
+  row: VisibleTask,
+  principal: Principal,
+  leaseMs: number,
+): Promise<Claim | null> {
+  // Sequential tools and file mutations wait while another claim holds their tool or path.
+  if (row.run_has_layers && (await takeClaimLocks(tx, row)) !== null) return null;
+  const claimId = newId('claim');
+  const leaseUntil = tx.now + leaseMs;
+  const attempt = row.attempts + 1;
+  const claimed = await moveTask(
+    tx,
+    {
+      verb: 'claim',
+      run: runOf(row),
+      key: row.key,
+      to: 'claimed',
+      set: { claim_id: claimId, lease_until: leaseUntil, attempts: attempt },
+      event: { type: 'task.claimed', data: { lease_until: leaseUntil, attempt } },
+      principal: principalName(principal),
+    },
+    { quiet: true },
+  );
+  if (!claimed) return null;
+  return { claim_id: claimId, lease_until: leaseUntil, task: taskView(claimed) };
+}
+
+/**
+ * Claims one runnable row with a lease.
+ * @throws AirlockError not_claimable_kind for approval/ask rows, not_claimable when not runnable.
+ */
+export async function claimTask(
+  ctx: KernelContext,
+  principal: Principal,
+  address: TaskAddress,
+  options: { lease_ms?: number | undefined },
+): Promise<Claim> {
+  const startedAt = ctx.tracing ? preciseNow() : 0;
+  const claim = await ctx.store.transaction(async (tx) => {
+    const row = await visibleTask(tx, principal, address);
+    refuseDecisionRows(row);
+    checkMove('claim', row, runOf(row));
+    const claim = await takeRow(tx, row, principal, leaseFor(ctx, options.lease_ms));
+    if (!claim) {
+      const why =
+        row.state === 'runnable'
+          ? 'runnable, but another claimed call holds its sequential tool or one of its paths'
+          : row.state;
+      throw new AirlockError('not_claimable', `task ${row.key} is ${why}`);
+    }
+    return claim;
+  });
+  traceClaim(ctx, principal, claim, startedAt);
+  return claim;
+}
+
+/** Records a claim's span in its call's trace. */
+function traceClaim(
+  ctx: KernelContext,
+  principal: Principal,
+  claim: Claim | null,
+  startedAt: number,
+): void {
+  if (!claim) return;
+  ctx.tracing?.callStep(
+    { workspaceId: principal.workspace_id, runId: claim.task.run_id, key: claim.task.key },
+    'claim',
+    { startedAt, attributes: { 'airlock.claim_id': claim.claim_id } },
+  );
+}
+
+/**
+ * Claims the oldest runnable row visible to the executor, or returns null.
+ * On PostgreSQL, candidates are read with FOR UPDATE SKIP LOCKED so several
+ * kernels hand out different rows.
+ */
+export async function claimNext(
+  ctx: KernelContext,
+  principal: Principal,
+  options: { lease_ms?: number | undefined; tool_names?: string[] | undefined },
+): Promise<Claim | null> {
+  const app = principal.agent_application_id;
+  const startedAt = ctx.tracing ? preciseNow() : 0;
+  const claim = await ctx.store.transaction(async (tx) => {
+    const candidates = await claimCandidates(tx, {
+      workspaceId: principal.workspace_id,
+      applicationId: app,
+      toolNames: options.tool_names,
+    });
+    for (const candidate of candidates) {
+      if (candidate.run_state !== 'running') continue;
+      const claim = await takeRow(tx, candidate, principal, leaseFor(ctx, options.lease_ms));
+      if (claim) return claim;
+    }
+    return null;
+  });
+  traceClaim(ctx, principal, claim, startedAt);
+  return claim;
+}
+
+/**
+ * Extends a claim's lease.
+ * @throws AirlockError lease_lost when the claim is no longer the row's.
+ */
+export async function heartbeat(
+  ctx: KernelContext,
+  principal: Principal,
+  address: TaskAddress & { claimId: string; leaseMs?: number | undefined },
+): Promise<{ lease_until: number }> {
+  return ctx.store.transaction(async (tx) => {
+    const row = await visibleTask(tx, principal, address);
+    const leaseUntil = tx.now + leaseFor(ctx, address.leaseMs);
+    await moveTask(tx, {
+      verb: 'heartbeat',
+      run: runOf(row),
+      key: row.key,
+      to: 'claimed',
+      match: { claim_id: address.claimId },
+      set: { lease_until: leaseUntil },
+      event: null,
+      principal: principalName(principal),
+    });
+    return { lease_until: leaseUntil };
+  });
+}
+
+/**
+ * Commits a claimed row's result or failure; a failure then follows the row's on_failure.
+ * A hook row's result is `{structured_content}` holding a decision core
+ * accepts for its event; anything else commits as failed `invalid_hook_result`.
+ * @throws AirlockError task_not_found (also for an unknown run), not_claimable_kind, lease_lost.
+ */
+export async function commitTask(
+  ctx: KernelContext,
+  principal: Principal,
+  address: TaskAddress & {
+    claimId: string;
+    outcome: 'succeeded' | 'failed';
+    result?: unknown;
+    error?: { code: string; detail: string } | undefined;
+  },
+): Promise<TaskView> {
+  const startedAt = ctx.tracing ? preciseNow() : 0;
+  const committed = await ctx.store.transaction(async (tx) => {
+    // On PostgreSQL the row's read goes out right after the run's lock, in the same write.
+    const ahead = readVisibleTaskAhead(tx, rowAddress(principal, address));
+    const run = await lockRun(tx, principal.workspace_id, address.runId).catch((error) => {
+      // To an executor an unknown run holds no such task: answer the operation's own code.
+      if (error instanceof AirlockError && error.code === 'run_not_found') {
+        throw new AirlockError(
+          'task_not_found',
+          `no task ${address.taskKey} in run ${address.runId}`,
+        );
+      }
+      throw error;
+    });
+    const row = await visibleTask(tx, principal, address, ahead);
+    refuseDecisionRows(row);
+    // A hook's result is checked here: an invalid decision, or one the kernel
+    // cannot follow (a continuation past the allowance), fails now, never an ending.
+    const invalid =
+      row.kind === 'hook' && address.outcome === 'succeeded'
+        ? (checkHookCommit(row, address.result) ?? stopDecisionError(ctx, run, row, address.result))
+        : null;
+    const failed = address.outcome === 'failed' || invalid !== null;
+    const error = invalid ?? address.error;
+    const errorCode = failed ? (error?.code ?? 'tool_failed') : null;
+    const errorDetail = failed ? (error?.detail ?? 'the tool failed') : null;
+    const moved = await moveTask(tx, {
+      verb: 'commit',
+      run,
+      key: row.key,
+      to: failed ? 'failed' : 'succeeded',
+      match: { claim_id: address.claimId },
+      set: {
+        result: JSON.stringify(address.result ?? null),
+        error_code: errorCode,
+        error_detail: errorDetail,
+        lease_until: null,
+        deadline_at: null,
+      },
+      event:
+        errorCode !== null && errorDetail !== null
+          ? { type: 'task.failed', data: { error: { code: errorCode, detail: errorDetail } } }
+          : { type: 'task.succeeded' },
+      principal: principalName(principal),
+      settle: { ctx, run },
+    });
+    return taskView(moved);
+  });
+  ctx.tracing?.callStep(
+    { workspaceId: principal.workspace_id, runId: address.runId, key: address.taskKey },
+    'commit',
+    { startedAt, attributes: { 'airlock.outcome': committed.state } },
+  );
+  return committed;
+}

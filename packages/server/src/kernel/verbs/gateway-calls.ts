@@ -1,0 +1,123 @@
+import { AirlockError } from '../../errors.js';
+import type { ProposedCall } from '../../providers/types.js';
+import type { Principal } from '../../store/accounts.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { listRoundModelTasks } from '../../store/tasks.js';
+import type { KernelContext } from '../context.js';
+import { readHistory } from '../loop/history.js';
+import { applyRound } from '../loop/run-loop.js';
+import { lockRun, readRun, settleRun } from '../machines/run-state.js';
+import { plantToolRow } from '../stage/approval-stage.js';
+import type { TaskView } from '../views.js';
+import { cancelTask } from './decisions.js';
+
+/** What a gateway client sends: a round of calls, or its final answer. */
+export type GatewaySubmission =
+  | { calls: ProposedCall[]; final?: undefined }
+  | { final: string; calls?: undefined };
+
+/** A gateway run is one whose provider is external (its rounds come from a client). */
+function checkGatewayRun(ctx: KernelContext, principal: Principal, run: RunTable): void {
+  const kind = (JSON.parse(run.provider) as { kind: string }).kind;
+  if (!ctx.providers.get(kind)?.external) {
+    throw new AirlockError('run_not_gateway', `run ${run.id} gets its rounds from ${kind}`);
+  }
+  if (principal.kind === 'agent' && run.agent_application_id !== principal.agent_application_id) {
+    throw new AirlockError('run_not_found', `no run ${run.id} of this agent application`);
+  }
+  if (run.state !== 'running') {
+    throw new AirlockError('run_not_running', `run ${run.id} is ${run.state}`);
+  }
+}
+
+/**
+ * Plants calls into the round still open, next to rows that wait (a parked
+ * call must not hold back the client's other calls of the same round).
+ */
+async function joinOpenRound(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  calls: ProposedCall[],
+): Promise<TaskTable[]> {
+  const planted: TaskTable[] = [];
+  for (const call of calls) {
+    planted.push(
+      await plantToolRow(ctx, tx, run, {
+        origin: 'model',
+        toolName: call.name,
+        toolInput: call.input,
+        toolCallId: call.id,
+        onFailure: call.onFailure ?? run.on_failure,
+        round: run.round,
+        principal: null,
+      }),
+    );
+  }
+  await settleRun(ctx, tx, run);
+  return planted;
+}
+
+/**
+ * Records a gateway client's round on its run, through the same approval
+ * stage as any model row: calls open a new round when the run waits for the
+ * model, or join the round still open; a final answer ends the run (through
+ * its stop hook, if it declares one). Returns the run and the rows planted.
+ * @throws AirlockError run_not_found, run_not_gateway, run_not_running,
+ *   run_busy (the run waits on a hook or a final answer).
+ */
+export async function submitGatewayRound(
+  ctx: KernelContext,
+  principal: Principal,
+  runId: string,
+  submission: GatewaySubmission,
+): Promise<{ run: RunTable; tasks: TaskTable[] }> {
+  return ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, principal.workspace_id, runId);
+    checkGatewayRun(ctx, principal, run);
+    if (run.pending_answer !== null || run.phase === 'hook') {
+      throw new AirlockError('run_busy', `run ${run.id} waits on a lifecycle hook`);
+    }
+    if (run.phase === 'tools') {
+      if (submission.calls === undefined) {
+        throw new AirlockError('run_busy', `run ${run.id} still has calls of round ${run.round}`);
+      }
+      return { run, tasks: await joinOpenRound(ctx, tx, run, submission.calls) };
+    }
+    const reading = await readHistory(tx, run);
+    const before = run.task_counter;
+    await applyRound(
+      ctx,
+      tx,
+      run,
+      reading.fed,
+      submission.calls === undefined
+        ? { type: 'final', content: submission.final }
+        : { type: 'tool_calls', calls: submission.calls },
+    );
+    const tasks =
+      run.task_counter === before ? [] : await listRoundModelTasks(tx, run.id, run.round);
+    return { run, tasks: tasks.filter((t) => Number(t.key.slice(1)) > before) };
+  });
+}
+
+/**
+ * Cancels a gateway client's call that has not started (the client sent
+ * `notifications/cancelled`): a parked row stops waiting for a person.
+ * @throws AirlockError run_not_found, run_not_gateway, run_not_running,
+ *   task_not_found, task_not_waiting (the call already runs or has settled).
+ */
+export async function cancelGatewayCall(
+  ctx: KernelContext,
+  principal: Principal,
+  runId: string,
+  taskKey: string,
+): Promise<TaskView> {
+  checkGatewayRun(ctx, principal, await readRun(ctx.store, principal.workspace_id, runId));
+  return cancelTask(ctx, principal, {
+    workspaceId: principal.workspace_id,
+    runId,
+    taskKey,
+  });
+}

@@ -1,0 +1,132 @@
+import {
+  type Decision,
+  exactCallRule,
+  type Remember,
+  type Remembered,
+  validateOverlayDocument,
+  withRememberedRule,
+} from '@airlock/core';
+import { AirlockError } from '../../errors.js';
+import { type Principal, principalName } from '../../store/accounts.js';
+import { type OverlayKey, readOverlay, replaceOverlay } from '../../store/overlays.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { recordPolicyChange } from './policy-changes.js';
+
+function ruleSetLayer(row: Pick<TaskTable, 'decision'>) {
+  if (row.decision === null) return undefined;
+  const decision = JSON.parse(row.decision) as Decision;
+  return decision.layers?.find((layer) => layer.layer === 'rule_set');
+}
+
+/** The rule set captured on a row when its call was evaluated, or null when none was. */
+export function capturedRuleSet(row: Pick<TaskTable, 'decision'>): string | null {
+  return ruleSetLayer(row)?.rule?.rule_set?.id ?? null;
+}
+
+/**
+ * Why a remembered overlay rule could not change the next identical call's
+ * outcome: Baseline or a user guardrail parked it, and no overlay lifts
+ * those. Null when remembering can take effect.
+ */
+function rememberWouldNotApply(row: Pick<TaskTable, 'decision' | 'key'>): string | null {
+  const rule = ruleSetLayer(row)?.rule;
+  if (rule?.baseline_check !== undefined) {
+    return `task ${row.key} was parked by Baseline (${rule.baseline_check}), which no overlay rule lifts; approve it without remember`;
+  }
+  if (rule?.scope === 'user' && rule.text !== undefined) {
+    const decided = JSON.parse(rule.text) as { guardrail?: boolean };
+    if (decided.guardrail === true) {
+      return `task ${row.key} was parked by a user guardrail, which no overlay rule lifts; approve it without remember`;
+    }
+  }
+  return null;
+}
+
+function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal): string {
+  if (scope === 'user') return principalName(principal);
+  const owner = scope === 'project' ? run.agent_application_id : run.conversation_id;
+  if (owner === null) {
+    throw new AirlockError(
+      'remember_unavailable',
+      `run ${run.id} has no ${scope === 'project' ? 'agent application' : 'conversation'} to remember into`,
+    );
+  }
+  return owner;
+}
+
+/**
+ * Approve and remember: appends an allow rule to the scope's overlay group
+ * for the rule set captured on the row (frozen when the call was evaluated,
+ * never the one selected now), in the approval's transaction; returns what
+ * it kept, for the approval's event. A trusted
+ * project document stays trusted: the approving member wrote the change.
+ * @throws AirlockError remember_unavailable when the row was not evaluated by
+ * a rule set, Baseline or a guardrail parked it (a remembered rule would
+ * change nothing), or the run has no owner of that scope; invalid_configuration for
+ * a rule the overlay would refuse.
+ */
+export async function rememberApproval(
+  tx: Tx,
+  options: { run: RunTable; row: TaskTable; principal: Principal; remember: Remember },
+): Promise<Remembered> {
+  const { run, row, principal, remember } = options;
+  const ruleSetId = capturedRuleSet(row);
+  if (ruleSetId === null) {
+    throw new AirlockError(
+      'remember_unavailable',
+      `task ${row.key} was not evaluated by a permission rule set; there is nothing to remember into`,
+    );
+  }
+  const inert = rememberWouldNotApply(row);
+  if (inert !== null) throw new AirlockError('remember_unavailable', inert);
+  const key: OverlayKey = {
+    workspaceId: run.workspace_id,
+    scope: remember.scope,
+    ownerId: ownerOf(remember.scope, run, principal),
+  };
+  const rule =
+    remember.rule ??
+    exactCallRule(row.resolved_tool_name ?? row.tool_name, JSON.parse(row.tool_input));
+  const current = await readOverlay(tx, key);
+  const next = validateOverlayDocument(
+    withRememberedRule(current.groups, ruleSetId, rule),
+    remember.scope,
+  );
+  if (!next.ok) {
+    throw new AirlockError(
+      'invalid_configuration',
+      'the rule to remember is not a valid overlay rule; nothing was changed',
+      next.problems,
+    );
+  }
+  const written = await replaceOverlay(tx, key, {
+    expectedDigest: current.digest,
+    document: next.value,
+    by: principalName(principal),
+    keepTrust: true,
+  });
+  const saved = { verdict: 'allow', ...rule };
+  recordPolicyChange(tx, {
+    workspaceId: run.workspace_id,
+    principal: principalName(principal),
+    runId: run.id,
+    taskKey: row.key,
+    change: {
+      change: 'rule_remembered',
+      scope: remember.scope,
+      owner_id: key.ownerId,
+      before_digest: current.digest,
+      after_digest: written.digest,
+      rule: { rule_set: ruleSetId, ...saved },
+    },
+    detail: `remembered an allow rule for rule set ${ruleSetId} in the ${remember.scope} overlay of ${key.ownerId}`,
+  });
+  return {
+    scope: remember.scope,
+    owner_id: key.ownerId,
+    rule_set: ruleSetId,
+    rule: saved,
+    digest: written.digest,
+  };
+}

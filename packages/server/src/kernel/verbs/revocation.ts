@@ -1,0 +1,155 @@
+import { AirlockError } from '../../errors.js';
+import {
+  anyApplicationRemoved,
+  forgetCredentials,
+  hasActiveExecutor,
+  markApplicationRemoved,
+  revokeActiveCredential,
+} from '../../store/accounts.js';
+import { runningRunIdsOf, runningRunsOfRemovedApplications } from '../../store/runs.js';
+import type { Store, Tx } from '../../store/store.js';
+import { clearAddressee } from '../../store/tasks.js';
+import type { KernelContext } from '../context.js';
+import { endRun } from '../machines/run-machine.js';
+import { lockRun } from '../machines/run-state.js';
+import { TASK_VERBS } from '../machines/task-machine.js';
+
+/** A held row whose addressee was cleared. */
+export interface Readdressed {
+  run_id: string;
+  task_key: string;
+}
+
+/** What a revocation did. */
+export interface Revocation {
+  credential_id: string;
+  kind: 'agent' | 'executor' | 'member';
+  readdressed: Readdressed[];
+}
+
+/**
+ * Clears the addressee of the rows held for an agent application (parks and
+ * questions): they leave its executor inbox and nudges, and the member door
+ * still answers them. Each emits `task.readdressed` with its own detail.
+ */
+async function readdressHeldRows(
+  tx: Tx,
+  options: { agentApplicationId: string; detail: string; principal: string },
+): Promise<Readdressed[]> {
+  const rows = await clearAddressee(tx, {
+    addressee: options.agentApplicationId,
+    states: TASK_VERBS.readdress.from,
+  });
+  for (const row of rows) {
+    tx.emit({
+      workspace_id: row.workspace_id,
+      run_id: row.run_id,
+      task_key: row.key,
+      type: 'task.readdressed',
+      data: {
+        state: row.state,
+        addressee: null,
+        previous_addressee: options.agentApplicationId,
+        reason: 'executor_revoked',
+        detail: options.detail,
+      },
+      principal: options.principal,
+    });
+  }
+  return rows.map((row) => ({ run_id: row.run_id, task_key: row.key }));
+}
+
+/**
+ * Revokes a credential named by its id or its token (within a workspace when
+ * one is given). Revoking an application's last active executor credential
+ * readdresses the rows held for that application to nobody instead of
+ * failing them. The credential stops working on its next request.
+ * @throws AirlockError credential_not_found when no active credential matches.
+ */
+export async function revokeCredentialAndReaddress(
+  store: Store,
+  options: { idOrToken: string; workspaceId?: string | undefined; principal: string },
+): Promise<Revocation> {
+  const revocation = await store.transaction(async (tx) => {
+    const credential = await revokeActiveCredential(tx, options);
+    if (!credential) {
+      throw new AirlockError('credential_not_found', 'no such active credential in this workspace');
+    }
+    const result: Revocation = {
+      credential_id: credential.id,
+      kind: credential.kind,
+      readdressed: [],
+    };
+    const app = credential.agent_application_id;
+    if (credential.kind !== 'executor' || !app) return result;
+    // Another live executor of the application still watches its rows.
+    if (await hasActiveExecutor(tx, app)) return result;
+    result.readdressed = await readdressHeldRows(tx, {
+      agentApplicationId: app,
+      principal: options.principal,
+      detail: `executor credential ${credential.id} was revoked and ${app} has no other executor; a member answers this row`,
+    });
+    return result;
+  });
+  forgetCredentials(store);
+  return revocation;
+}
+
+/**
+ * Removes an agent application: every credential of it is fenced at once
+ * (refused from the next request), and its running runs are force-stopped
+ * asynchronously by the clocks sweep ({@link stopRunsOfRemovedApplications}).
+ * Returns the runs that will be stopped.
+ * @throws AirlockError agent_application_not_found.
+ */
+export async function removeAgentApplication(
+  ctx: KernelContext,
+  options: { workspaceId: string; agentApplicationId: string },
+): Promise<{ removed_at: number; stopping_run_ids: string[] }> {
+  const removal = await ctx.store.transaction(async (tx) => {
+    const removedAt = await markApplicationRemoved(tx, options);
+    if (removedAt === undefined) {
+      throw new AirlockError(
+        'agent_application_not_found',
+        `no agent application ${options.agentApplicationId} in this workspace`,
+      );
+    }
+    const running = await runningRunIdsOf(tx, options.agentApplicationId);
+    return { removed_at: removedAt, stopping_run_ids: running };
+  });
+  forgetCredentials(ctx.store);
+  setImmediate(() => {
+    void stopRunsOfRemovedApplications(ctx).catch((error: unknown) => {
+      ctx.logger.error({ err: error }, 'stopping the runs of a removed application failed');
+    });
+  });
+  return removal;
+}
+
+/**
+ * Force-stops the running runs of removed agent applications through the
+ * ordinary stop path (their held rows are canceled). Swept with the clocks,
+ * so a removal survives a restart; returns how many runs it stopped.
+ */
+export async function stopRunsOfRemovedApplications(ctx: KernelContext): Promise<number> {
+  // The join below reads every running run: skip it while no application is removed.
+  if (!(await anyApplicationRemoved(ctx.store))) return 0;
+  const due = await runningRunsOfRemovedApplications(ctx.store, 200);
+  let stopped = 0;
+  for (const row of due) {
+    stopped += await ctx.store.transaction(async (tx) => {
+      const run = await lockRun(tx, row.workspace_id, row.id);
+      if (run.state !== 'running') return 0;
+      await endRun(tx, run, {
+        state: 'canceled',
+        error: {
+          code: 'agent_application_removed',
+          detail: `agent application ${row.agent_application_id} was removed`,
+        },
+        principal: 'kernel',
+      });
+      return 1;
+    });
+  }
+  return stopped;
+}
