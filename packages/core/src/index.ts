@@ -247,6 +247,19 @@ export {
   workspaceFeedPath,
 } from './protocol/sockets.js';
 export {
+  type CableMessage,
+  CableMessageSchema,
+  FeedEventMessageSchema,
+  type FeedMessage,
+  FeedMessageSchema,
+  SocketPongMessageSchema,
+  SocketReadyMessageSchema,
+  SocketResyncMessageSchema,
+  SUBSCRIPTION_CONTRACTS,
+  type SubscriptionContract,
+  type SubscriptionName,
+} from './protocol/subscriptions.js';
+export {
   AppendedTaskViewSchema,
   type ApprovalProgress,
   ApprovalProgressSchema,

@@ -12,7 +12,8 @@
  * 5. The same PARKS parks with the inbox open: parks/s, and the ratio to the baseline.
  * 6. Scrolling: the list is scrolled for two seconds; the longest frame is reported.
  *
- * Run: pnpm bench:inbox   (WAITING=10000 pnpm bench:inbox for the large backlog)
+ * Run: pnpm bench:inbox   (WAITING=10000 pnpm bench:inbox for the large backlog; STAGES=1 adds
+ * where park-to-pixel goes: the feed's delivery, the page's work, and the row read beside them)
  * Figures on a shared machine are under load: read the ratio, not the absolute times.
  */
 import { join } from 'node:path';
@@ -22,6 +23,7 @@ import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { CHROMIUM, LAUNCH_ARGS, mountInbox, repoRoot } from '../src/support/browser.js';
 import { scriptedRun, startTestKernel } from '../src/support/kernel.js';
+import { watchStages } from './inbox-stages.js';
 
 const WAITING = Number(process.env.WAITING ?? 1000);
 const PARKS = Number(process.env.PARKS ?? 200);
@@ -161,6 +163,10 @@ await page.addInitScript(
     token: kernel.workspace.tokens.member,
   },
 );
+// With STAGES=1, where park-to-pixel goes, from Chromium's own network clock (DevTools protocol):
+// the feed frame that brought each park, and the one-row read (`tasks.get`) it caused. Off by
+// default: the browser's network tracking costs CPU the kernel shares on one machine.
+const stages = process.env.STAGES === '1' ? await watchStages(page) : null;
 const opened = performance.now();
 await page.goto(kernel.url);
 await page.locator('[data-decision]').first().waitFor({ timeout: 60_000 });
@@ -193,6 +199,14 @@ for (const key of latencyKeys) {
   else latencies.push(shown - parked);
 }
 
+const breakdown = stages?.breakdown(latencyKeys, parkedAt, pixels);
+const stageLines = breakdown
+  ? `
+    kernel park -> feed frame in the page : p50 ${fixed(percentile(breakdown.frame, 0.5))} ms, p95 ${fixed(percentile(breakdown.frame, 0.95))} ms
+    feed frame -> pixel (the page)       : p50 ${fixed(percentile(breakdown.paint, 0.5))} ms, p95 ${fixed(percentile(breakdown.paint, 0.95))} ms
+    beside it, feed frame -> row read    : p50 ${fixed(percentile(breakdown.send, 0.5))} ms, p95 ${fixed(percentile(breakdown.send, 0.95))} ms sent, round trip p50 ${fixed(percentile(breakdown.read, 0.5))} ms, p95 ${fixed(percentile(breakdown.read, 0.95))} ms`
+  : '';
+
 const withInbox = await parksPerSecond(PARKS);
 console.log(`parks/s with the inbox open: ${fixed(withInbox)}`);
 
@@ -220,7 +234,7 @@ console.log(`
 inbox bench (headless Chromium, SQLite kernel in this process; a shared machine: under load)
   waiting before the page opened : ${WAITING + PARKS}
   page load to first card        : ${fixed(loadMs, 0)} ms; cards in the page: ${cardsInPage}; title "${title}"
-  park-to-pixel (${LATENCY} parks, 50 ms apart): p50 ${fixed(percentile(latencies, 0.5))} ms, p95 ${fixed(percentile(latencies, 0.95))} ms, never shown ${missing}
+  park-to-pixel (${LATENCY} parks, 50 ms apart): p50 ${fixed(percentile(latencies, 0.5))} ms, p95 ${fixed(percentile(latencies, 0.95))} ms, never shown ${missing}${stageLines}
   parks/s without an inbox       : ${fixed(baseline)}
   parks/s with the inbox open    : ${fixed(withInbox)} (${fixed((1 - withInbox / baseline) * 100)} % slower)
   scrolling 2 s                  : longest frame ${fixed(Math.max(...frames))} ms, p95 ${fixed(percentile(frames, 0.95))} ms over ${frames.length} frames

@@ -1,11 +1,17 @@
+import { SUBSCRIPTION_CONTRACTS } from './subscriptions.js';
+
 /**
- * The WebSocket paths of the kernel's two live feeds, in one place for the
- * server that serves them and every client that opens them.
+ * The WebSocket paths of the kernel's two live feeds, from their contracts
+ * (subscriptions.ts), for the server that serves them and every client that
+ * opens them.
  */
+
+const FEED_PATH = SUBSCRIPTION_CONTRACTS.feed.path;
+const [FEED_PREFIX, FEED_SUFFIX] = FEED_PATH.split('{workspace_id}') as [string, string];
 
 /** The member plane's workspace feed: lifecycle events and decisions, resumable by `?after=`. */
 export function workspaceFeedPath(workspaceId: string): string {
-  return `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/feed`;
+  return `${FEED_PREFIX}${encodeURIComponent(workspaceId)}${FEED_SUFFIX}`;
 }
 
 /**
@@ -14,9 +20,10 @@ export function workspaceFeedPath(workspaceId: string): string {
  * path is no workspace feed.
  */
 export function feedPathWorkspaceSegment(path: string): string | null {
-  const match = /^\/api\/v1\/workspaces\/([^/]+)\/feed$/.exec(path);
-  return match ? (match[1] as string) : null;
+  if (!path.startsWith(FEED_PREFIX) || !path.endsWith(FEED_SUFFIX)) return null;
+  const segment = path.slice(FEED_PREFIX.length, path.length - FEED_SUFFIX.length);
+  return segment.length > 0 && !segment.includes('/') ? segment : null;
 }
 
 /** The executor plane's cable: `work_available` nudges and the executor's own events. */
-export const EXECUTOR_CABLE_PATH = '/executor_api/v1/cable';
+export const EXECUTOR_CABLE_PATH = SUBSCRIPTION_CONTRACTS['executor.cable'].path;

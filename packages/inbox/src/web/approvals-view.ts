@@ -2,18 +2,28 @@ import type { Approval } from '@airlock/sdk';
 import { h } from './dom.js';
 
 /**
+ * "1 of 2 approvals" when the workspace's approval policy asks several for
+ * this call or an approval was given; null otherwise.
+ */
+export function approvalsCount(decision: Approval): string | null {
+  const progress = decision.approvals;
+  if (!progress || (progress.required <= 1 && progress.received.length === 0)) return null;
+  return `${progress.received.length} of ${progress.required} approvals`;
+}
+
+/**
  * "1 of 2 approvals (Ana Lima)": how far a parked call is toward the quorum
  * the workspace's approval policy asks for; null when one approval decides it
  * and none was given yet.
  */
 export function approvalsView(decision: Approval): HTMLElement | null {
-  const progress = decision.approvals;
-  if (!progress || (progress.required <= 1 && progress.received.length === 0)) return null;
-  const who = progress.received.map((entry) => entry.name ?? entry.principal);
+  const count = approvalsCount(decision);
+  if (count === null) return null;
+  const who = (decision.approvals?.received ?? []).map((entry) => entry.name ?? entry.principal);
   return h(
     'p',
     { class: 'approvals', 'aria-label': 'approvals' },
-    `${progress.received.length} of ${progress.required} approvals`,
+    count,
     who.length > 0 ? ` (${who.join(', ')})` : '',
   );
 }

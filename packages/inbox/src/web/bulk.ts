@@ -1,5 +1,8 @@
 import { type Decision, isConflictError } from '@airlock/sdk';
+import { approvedWords, goesAhead } from './card-verbs.js';
 import { h } from './dom.js';
+import { summaryOf } from './list-row.js';
+import { refusalWords } from './refusal-words.js';
 
 /** What the bulk bar needs from the list. */
 export interface BulkHost {
@@ -7,13 +10,32 @@ export interface BulkHost {
   decisions(keys: string[]): Decision[];
   /** One of them was decided here (`done` says how), or elsewhere first (null). */
   settled(decision: Decision, done: string | null): void;
+  /** An approval counted toward a quorum, and the call waits for more: its row stays. */
+  progressed(decision: Decision, done: string): void;
 }
+
+/** What became of one selected call. */
+type Result = 'approved' | 'recorded' | 'stopped' | 'denied' | 'elsewhere' | 'refused';
 
 const keyOf = (decision: Decision) => `${decision.run_id}/${decision.task_key}`;
 
+/** The summary line's words for each result, with the count in front. */
+const SUMMARY: Record<Result, string> = {
+  approved: 'approved and running',
+  recorded: 'approval(s) recorded, waiting for more approvals',
+  stopped: 'approved, but not running',
+  denied: 'denied',
+  elsewhere: 'decided elsewhere first',
+  refused: 'refused',
+};
+
 /**
  * Approve or deny several selected calls at once. Each is sent with the row
- * version the person saw, so a call that changed since is refused, not decided.
+ * version the person saw, so a call that changed since is refused, not
+ * decided. The bar then says, call by call, what the kernel did: ran it,
+ * recorded the approval toward a quorum (the row stays), or refused it and
+ * why. Bulk approve approves each call as it is: approve with changes is one
+ * call at a time, from its card or its run story.
  */
 export class BulkBar {
   private readonly ticked = new Set<string>();
@@ -25,6 +47,10 @@ export class BulkBar {
     placeholder: 'Deny reason (optional)',
   });
   private readonly message = h('p', { class: 'bulk-message', role: 'status' });
+  private readonly results = h('ul', {
+    class: 'bulk-results',
+    'aria-label': 'what became of each selected call',
+  });
   private readonly buttons = [
     h(
       'button',
@@ -38,7 +64,7 @@ export class BulkBar {
     ),
     h('button', { type: 'button', onclick: () => this.clear() }, 'Clear selection'),
   ];
-  /** The bar's element: hidden while nothing is selected. */
+  /** The bar's element: hidden while nothing is selected and nothing was reported. */
   readonly element = h(
     'div',
     { class: 'bulk', role: 'group', 'aria-label': 'selected decisions', hidden: true },
@@ -46,7 +72,13 @@ export class BulkBar {
     ...this.buttons.slice(0, 1),
     this.reason,
     ...this.buttons.slice(1),
+    h(
+      'p',
+      { class: 'bulk-note' },
+      'Approve selected approves each call as it is. To change a call before approving it, open it and use Edit input (e).',
+    ),
     this.message,
+    this.results,
   );
 
   constructor(private readonly host: BulkHost) {}
@@ -71,11 +103,21 @@ export class BulkBar {
     this.set(key, on);
   }
 
+  private untick(key: string): void {
+    const tick = document.querySelector<HTMLInputElement>(
+      `.row[data-decision="${CSS.escape(key)}"] .tick`,
+    );
+    if (tick) tick.checked = false;
+    this.set(key, false);
+  }
+
   private clear(): void {
     for (const tick of document.querySelectorAll<HTMLInputElement>('.row .tick:checked')) {
       tick.checked = false;
     }
     this.ticked.clear();
+    this.message.textContent = '';
+    this.results.replaceChildren();
     this.show();
   }
 
@@ -84,49 +126,66 @@ export class BulkBar {
     this.label.textContent = `${this.ticked.size} selected`;
   }
 
+  /** Sends one verb for one call and says what became of it. */
+  private async decide(
+    decision: Decision,
+    verb: 'approve' | 'deny',
+    reason: string,
+  ): Promise<[Result, string]> {
+    if (decision.isAsk()) return ['refused', 'a question takes an answer, not an approval'];
+    try {
+      if (verb === 'deny') {
+        await decision.deny({ version: decision.task.version, ...(reason ? { reason } : {}) });
+        const done = 'Denied by you; the model reads why.';
+        this.host.settled(decision, done);
+        return ['denied', done];
+      }
+      // An approve is bound by the SDK to the version this decision read.
+      const answer = await decision.approve();
+      const done = approvedWords(answer, { edited: false });
+      if (answer.state === 'needs_approval') {
+        this.untick(keyOf(decision));
+        this.host.progressed(decision, done);
+        return ['recorded', done];
+      }
+      this.host.settled(decision, done);
+      return [goesAhead(answer.state) ? 'approved' : 'stopped', done];
+    } catch (error) {
+      if (isConflictError(error) && error.code !== 'version_mismatch') {
+        this.host.settled(decision, null);
+        return ['elsewhere', 'decided elsewhere first'];
+      }
+      return ['refused', refusalWords(error)];
+    }
+  }
+
   private async run(verb: 'approve' | 'deny'): Promise<void> {
     const decisions = this.host.decisions([...this.ticked]);
     for (const button of this.buttons) button.disabled = true;
     const reason = this.reason.value.trim();
-    let done = 0;
-    let elsewhere = 0;
-    const refused: string[] = [];
-    await Promise.all(
-      decisions.map(async (decision) => {
-        const version = decision.task.version;
-        try {
-          if (decision.isAsk()) {
-            refused.push(`${keyOf(decision)}: a question takes an answer`);
-            return;
-          }
-          // An approve is bound to the version read by the SDK itself; a deny sends it.
-          if (verb === 'approve') await decision.approve();
-          else await decision.deny({ version, ...(reason ? { reason } : {}) });
-          done += 1;
-          this.host.settled(
-            decision,
-            verb === 'approve'
-              ? 'Approved by you; running.'
-              : 'Denied by you; the model reads why.',
-          );
-        } catch (error) {
-          if (isConflictError(error) && error.code !== 'version_mismatch') {
-            elsewhere += 1;
-            this.host.settled(decision, null);
-          } else
-            refused.push(`${keyOf(decision)}: ${(error as { detail?: string }).detail ?? error}`);
-        }
-      }),
+    const outcomes = await Promise.all(
+      decisions.map(async (decision) => ({
+        decision,
+        said: await this.decide(decision, verb, reason),
+      })),
     );
     for (const button of this.buttons) button.disabled = false;
-    const words = verb === 'approve' ? 'approved' : 'denied';
-    this.message.textContent = [
-      `${done} ${words}`,
-      elsewhere ? `${elsewhere} decided elsewhere first` : '',
-      refused.length ? `${refused.length} refused (${refused.join('; ')})` : '',
-    ]
-      .filter(Boolean)
+    const counts = new Map<Result, number>();
+    for (const { said } of outcomes) counts.set(said[0], (counts.get(said[0]) ?? 0) + 1);
+    this.message.textContent = (Object.keys(SUMMARY) as Result[])
+      .filter((result) => counts.has(result))
+      .map((result) => `${counts.get(result)} ${SUMMARY[result]}`)
       .join(', ');
+    this.results.replaceChildren(
+      ...outcomes.map(({ decision, said: [result, words] }) =>
+        h(
+          'li',
+          { 'data-decision': keyOf(decision), 'data-result': result },
+          h('strong', {}, summaryOf(decision)),
+          ` (run ${decision.run_id}, task ${decision.task_key}): ${words}`,
+        ),
+      ),
+    );
     this.show();
   }
 }

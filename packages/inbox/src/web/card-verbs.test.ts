@@ -29,6 +29,17 @@ describe('approvedWords', () => {
         },
         { edited: true },
       ),
-    ).toBe('Approved by you with your changes (1 of 2 approvals); it waits for more approvals.');
+    ).toBe(
+      'Your approval of the edited call is recorded (1 of 2 approvals); the call waits for more approvals.',
+    );
+  });
+
+  it('never says running of a call that does not run', () => {
+    expect(approvedWords({ state: 'canceled' }, { edited: false })).toBe(
+      'Approved by you; the call is canceled.',
+    );
+    expect(approvedWords({ state: 'claimed' }, { edited: false })).toBe(
+      'Approved by you; running.',
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { type Decision, isConflictError, type Remember, type TaskView } from '@airlock/sdk';
 import type { CardActions } from './render.js';
+import { stateWords } from './story.js';
 
 /** What happens once the kernel accepted a verb from a card. */
 export interface VerbOutcome {
@@ -12,7 +13,16 @@ export interface VerbOutcome {
   progressed(decision: Decision, done: string): void;
 }
 
-/** What an approval did, in words: ran, remembered, edited, or counted toward a quorum. */
+/** True when an approved call goes ahead in this state: an executor takes it, or already has. */
+export function goesAhead(state: string): boolean {
+  return state === 'runnable' || state === 'claimed' || state === 'succeeded';
+}
+
+/**
+ * What an approval did, in words, from the kernel's answer: ran (with
+ * changes, or remembered), recorded toward a quorum, or what became of the
+ * call otherwise. It never says "running" of a call that does not run.
+ */
 export function approvedWords(
   answer: Pick<TaskView, 'state' | 'approvals'>,
   options: { remember?: Remember | undefined; edited: boolean },
@@ -21,8 +31,11 @@ export function approvedWords(
   if (answer.state === 'needs_approval') {
     const progress = answer.approvals;
     const count = progress ? `${progress.received.length} of ${progress.required} approvals` : '';
-    return `Approved by you${how}${count ? ` (${count})` : ''}; it waits for more approvals.`;
+    const which = options.edited ? ' of the edited call' : '';
+    return `Your approval${which} is recorded${count ? ` (${count})` : ''}; the call waits for more approvals.`;
   }
+  if (!goesAhead(answer.state))
+    return `Approved by you${how}; the call is ${stateWords(answer.state)}.`;
   return options.remember
     ? `Approved by you${how} and remembered (${options.remember.scope}); running.`
     : `Approved by you${how}; running.`;

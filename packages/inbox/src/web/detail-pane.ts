@@ -21,6 +21,11 @@ export class DetailPane {
     this.element.replaceChildren(decisionCard(decision, this.actions));
   }
 
+  /** Shows that the open decision is being read. */
+  reading(): void {
+    this.element.replaceChildren(h('p', { class: 'detail-empty' }, 'Reading this call…'));
+  }
+
   /** Shows that nothing is open. */
   clear(): void {
     this.element.replaceChildren(h('p', { class: 'detail-empty' }, 'Nothing is open.'));

@@ -100,3 +100,10 @@ export function parkedByMode(mode: string | null): string {
     ? 'Parked by mode ask: no allow rule names this call.'
     : `Parked by mode ${mode ?? 'unknown'}.`;
 }
+
+/** A short line for a row's call: the command of a shell call, or its input as JSON. */
+export function callLine(toolName: string, input: unknown, max = 120): string {
+  const text = commandOf(input) ?? valueText(input).replace(/\s+/g, ' ');
+  const line = `${toolName} ${text}`;
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}

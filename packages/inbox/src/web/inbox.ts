@@ -13,7 +13,7 @@ import { DetailPane } from './detail-pane.js';
 import { h } from './dom.js';
 import { bindKeys, keyHelp } from './inbox-keys.js';
 import { InboxToolbar } from './inbox-toolbar.js';
-import { summaryOf } from './list-row.js';
+import { factsOf, type RowFacts, summaryOf } from './list-row.js';
 import { NewMarker } from './new-marker.js';
 import type { Order } from './order.js';
 import { decisionKey } from './render.js';
@@ -84,10 +84,12 @@ export class InboxView {
   private readonly bulk = new BulkBar({
     decisions: (keys) =>
       keys.flatMap((key) => {
-        const entry = this.list.get(key);
-        return entry ? [entry.decision] : [];
+        const decision = this.list.get(key)?.decision;
+        return decision ? [decision] : [];
       }),
     settled: (decision, done) => this.settled(decision, done),
+    // The row stays: the approval's feed event reads it again with its new count.
+    progressed: (decision, done) => this.afters.add(decision, done),
   });
 
   constructor(
@@ -178,7 +180,7 @@ export class InboxView {
           onStatus(status);
         },
         settled: (key, at) => this.onSettled(key, at),
-        arriving: (runId, taskKey) => void this.onArrival(runId, taskKey),
+        arriving: (runId, taskKey, preview) => void this.onArrival(runId, taskKey, preview),
       });
     } catch (error) {
       onFailure(error);
@@ -188,21 +190,32 @@ export class InboxView {
   private onSettled(key: string, at: number): void {
     const entry = this.list.get(key);
     // An event older than the row's waiting spell (it parked again since) leaves it.
-    if (entry && at >= entry.decision.task.updated_at) this.remove(key);
-    else if (!entry && !this.gone.delete(key)) this.recount();
+    if (entry && at >= (entry.decision?.task.updated_at ?? entry.facts.created_at)) {
+      this.remove(key);
+    } else if (!entry && !this.gone.delete(key)) this.recount();
   }
 
-  private async onArrival(runId: string, taskKey: string): Promise<void> {
+  /**
+   * A row may wait: it is read alone. A first park is painted at once from
+   * its events (a busy preview row), and the read fills it in.
+   */
+  private async onArrival(runId: string, taskKey: string, preview: RowFacts | null): Promise<void> {
     const generation = this.generation;
+    const key = `${runId}/${taskKey}`;
+    // The read is sent first, so painting the preview does not delay it.
+    const reading = this.workspace.decisions.get(runId, taskKey);
+    // Only a row the loaded part of the list would hold is previewed; a later page brings the others.
+    const shown = preview && (this.nextCursor === null || this.list.before(preview));
+    if (preview && shown && !this.list.get(key)) this.showPreview(preview);
     let decision: Decision | null;
     try {
-      decision = await this.workspace.decisions.get(runId, taskKey);
+      decision = await reading;
     } catch (error) {
+      if (generation === this.generation && this.list.get(key)?.decision === null) this.remove(key);
       this.fail(error);
       return;
     }
     if (generation !== this.generation) return;
-    const key = `${runId}/${taskKey}`;
     const known = this.list.get(key);
     if (decision === null) {
       if (known) this.remove(key);
@@ -210,21 +223,29 @@ export class InboxView {
     }
     const wasOpen = this.selected === key;
     if (known) {
-      if (sameWaiting(known.decision, decision)) return;
+      if (known.decision && sameWaiting(known.decision, decision)) return;
       this.remove(key, false);
     } else {
       this.total += 1;
     }
     // Past the loaded part of the list: it comes with a later page.
-    const inside = this.nextCursor === null || this.list.before(decision);
+    const inside = this.nextCursor === null || this.list.before(factsOf(decision));
     const entry = inside ? this.add(decision) : null;
     if (wasOpen && entry) this.select(key, false);
     this.showCount();
-    if (!known) this.arrived(entry, decision);
+    if (!known) this.arrived(entry, summaryOf(decision));
   }
 
-  private arrived(entry: Entry | null, decision: Decision): void {
-    this.attention.notify(1, summaryOf(decision));
+  /** Paints a first park from its events, before its read lands; it counts as waiting. */
+  private showPreview(preview: RowFacts): void {
+    this.total += 1;
+    const entry = this.list.preview(preview);
+    this.showCount();
+    this.arrived(entry, preview.summary);
+  }
+
+  private arrived(entry: Entry | null, summary: string): void {
+    this.attention.notify(1, summary);
     if (entry) {
       const box = entry.row.getBoundingClientRect();
       if (!entry.row.hidden && box.bottom > 0 && box.top < window.innerHeight) return;
@@ -350,7 +371,9 @@ export class InboxView {
     entry.row.setAttribute('aria-current', 'true');
     entry.row.scrollIntoView({ block: 'nearest' });
     if (focus) (entry.row.querySelector('.open') as HTMLElement).focus({ preventScroll: true });
-    this.detail.show(entry.decision);
+    // A preview's card comes with its read (onArrival opens it again).
+    if (entry.decision) this.detail.show(entry.decision);
+    else this.detail.reading();
   }
 
   private toggleHelp(): void {

@@ -21,7 +21,7 @@ describe('the waiting list order', () => {
   });
 
   it('groups by run and round, and counts in the title', () => {
-    expect(groupKey({ run_id: 'run_1', task: { round: 2 } })).toBe('run_1#2');
+    expect(groupKey({ run_id: 'run_1', round: 2 })).toBe('run_1#2');
     expect(titleWith(0)).toBe('Airlock inbox');
     expect(titleWith(1001)).toBe('(1001) Airlock inbox');
   });

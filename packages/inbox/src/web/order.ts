@@ -33,8 +33,8 @@ export function insertionIndex<T>(sorted: readonly T[], item: T, compare: (a: T,
 }
 
 /** The group a row belongs to: the calls one model round of one run proposed. */
-export function groupKey(row: { run_id: string; task: { round: number } }): string {
-  return `${row.run_id}#${row.task.round}`;
+export function groupKey(row: { run_id: string; round: number }): string {
+  return `${row.run_id}#${row.round}`;
 }
 
 /** The tab's title with the count of what waits: `(12) Airlock inbox`. */

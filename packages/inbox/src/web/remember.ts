@@ -1,6 +1,6 @@
 import type { Approval, Remember } from '@airlock/sdk';
 import { h } from './dom.js';
-import { callLine } from './run-view.js';
+import { callLine } from './format.js';
 
 /** The scopes an approval can be remembered in, and how a person reads them. */
 const SCOPES: { scope: Remember['scope']; words: string }[] = [

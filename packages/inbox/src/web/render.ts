@@ -1,12 +1,11 @@
 import type { Approval, Decision, Question, Remember } from '@airlock/sdk';
+import { act } from './acting.js';
 import { approvalsView } from './approvals-view.js';
 import { diffLinesOf, fileChangeOf } from './diff-source.js';
 import { type Child, h } from './dom.js';
-import { ago, commandOf, inputFields, parkedByMode, ruleText, until } from './format.js';
+import { ago, callLine, commandOf, inputFields, parkedByMode, ruleText, until } from './format.js';
 import { inputEditor } from './input-editor.js';
-import { refusalWords } from './refusal-words.js';
 import { rememberControls } from './remember.js';
-import { callLine } from './run-view.js';
 
 /** What the buttons of a card do; each resolves when the kernel answered. */
 export interface CardActions {
@@ -22,24 +21,6 @@ export interface CardActions {
 /** The key a card is known by: `run/task`. */
 export function decisionKey(decision: { run_id: string; task_key: string }): string {
   return `${decision.run_id}/${decision.task_key}`;
-}
-
-/**
- * Runs an action from a card: its buttons are disabled meanwhile, and a
- * failure is shown in the card's message line.
- */
-function act(card: HTMLElement, work: () => Promise<void>): void {
-  const buttons = [...card.querySelectorAll('button, input, textarea')] as HTMLButtonElement[];
-  const message = card.querySelector('.message') as HTMLElement;
-  // Disabling takes the focus away: a keyboard user gets it back where it was if this fails.
-  const focused = document.activeElement as HTMLElement | null;
-  for (const button of buttons) button.disabled = true;
-  message.textContent = '';
-  work().catch((error: unknown) => {
-    for (const button of buttons) button.disabled = false;
-    message.textContent = refusalWords(error);
-    if (focused && card.contains(focused)) focused.focus();
-  });
 }
 
 function header(decision: Decision, title: string, badge: string): HTMLElement {

@@ -1,15 +1,19 @@
 import type { TaskView } from '@airlock/sdk';
+import { act } from './acting.js';
 import { h } from './dom.js';
-import { refusalWords } from './refusal-words.js';
+import { callLine } from './format.js';
+import { inputEditor } from './input-editor.js';
 
 /** What approve and deny do from a run's story; each resolves when the kernel answered. */
 export interface RowDecide {
-  decide(verb: 'approve' | 'deny', reason: string): Promise<void>;
+  /** Denies with a reason, or approves (with an edited input: approve with changes). */
+  decide(verb: 'approve' | 'deny', options: { reason: string; toolInput?: unknown }): Promise<void>;
 }
 
 /**
- * Approve and deny (with a reason) for a parked row of a run's story, bound
- * to the row version the story shows.
+ * Approve, deny (with a reason) and, for a tool call, approve with changes
+ * (the inbox's input editor) for a parked row of a run's story, bound to the
+ * row version the story shows. A refusal is said in words on the row.
  */
 export function rowActions(task: TaskView, actions: RowDecide): HTMLElement {
   const what = `${task.tool_name} (task ${task.key})`;
@@ -19,45 +23,58 @@ export function rowActions(task: TaskView, actions: RowDecide): HTMLElement {
     placeholder: 'Reason the model reads (optional)',
     'aria-label': `deny reason for ${what}`,
   });
-  const message = h('p', { class: 'message', role: 'status' });
-  const buttons: HTMLButtonElement[] = [];
-  const run = (verb: 'approve' | 'deny') => {
-    for (const button of buttons) button.disabled = true;
-    message.textContent = '';
-    actions.decide(verb, reason.value.trim()).catch((error: unknown) => {
-      for (const button of buttons) button.disabled = false;
-      message.textContent = refusalWords(error);
-    });
-  };
-  buttons.push(
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'approve',
-        'aria-label': `Approve ${what}`,
-        onclick: () => run('approve'),
-      },
-      'Approve',
-    ),
-    h(
-      'button',
-      { type: 'button', class: 'deny', 'aria-label': `Deny ${what}`, onclick: () => run('deny') },
-      'Deny',
-    ),
-  );
+  const run = (verb: 'approve' | 'deny', toolInput?: unknown) =>
+    act(element, () =>
+      actions.decide(verb, {
+        reason: reason.value.trim(),
+        ...(toolInput === undefined ? {} : { toolInput }),
+      }),
+    );
+  // Only a tool call's input can be edited (a hook row's cannot).
+  const editor =
+    task.kind === 'tool'
+      ? inputEditor({
+          original: task.tool_input,
+          call: `${callLine(task.tool_name, task.tool_input, 80)} (task ${task.key})`,
+          id: `story-${task.key}`,
+          approve: (toolInput) => run('approve', toolInput),
+        })
+      : null;
   reason.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') {
       event.preventDefault();
       run('deny');
     }
   });
-  return h(
+  const element: HTMLElement = h(
     'div',
     { class: 'row-actions' },
-    buttons[0] ?? null,
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'approve',
+        'data-action': 'approve',
+        'aria-label': `Approve ${what}`,
+        onclick: () => run('approve'),
+      },
+      'Approve',
+    ),
     reason,
-    buttons[1] ?? null,
-    message,
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'deny',
+        'data-action': 'deny',
+        'aria-label': `Deny ${what}`,
+        onclick: () => run('deny'),
+      },
+      'Deny',
+    ),
+    editor?.button,
+    editor?.element,
+    h('p', { class: 'message', role: 'status' }),
   );
+  return element;
 }

@@ -1,16 +1,9 @@
 import type { FeedEvent, RunHandle, RunView, TaskView, Workspace } from '@airlock/sdk';
 import { h } from './dom.js';
-import { commandOf, valueText } from './format.js';
+import { callLine } from './format.js';
 import type { PrincipalNames } from './principal-names.js';
 import { rowActions } from './row-actions.js';
 import { decisionOf, modelReadText, type StoryDecision, stateWords } from './story.js';
-
-/** A short line for a row's call: the command of a shell call, or its input as JSON. */
-export function callLine(toolName: string, input: unknown, max = 120): string {
-  const text = commandOf(input) ?? valueText(input).replace(/\s+/g, ' ');
-  const line = `${toolName} ${text}`;
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
 
 function time(at: number): string {
   return new Date(at).toLocaleTimeString([], {
@@ -50,6 +43,8 @@ export class RunStoryView {
   private readonly answer = h('p', { class: 'final-answer', hidden: true });
   private readonly handle: RunHandle;
   private readonly rows = h('ol', { class: 'rows', 'aria-label': 'the run’s rows in order' });
+  /** Each row's element and what it showed, so an unchanged row is left alone. */
+  private readonly built = new Map<string, { signature: string; element: HTMLElement }>();
   private refreshing = false;
   private again = false;
 
@@ -145,7 +140,32 @@ export class RunStoryView {
       h('strong', {}, 'Final answer: '),
       h('span', { class: 'answer-text' }, run.final_answer ?? ''),
     );
-    this.rows.replaceChildren(...this.tasks.map((task) => this.rowItem(task)));
+    this.placeRows();
+  }
+
+  /**
+   * Puts the rows in order, building anew only a row that changed: an
+   * untouched row keeps its element, so an editor open on it (its text, the
+   * cursor) survives the run's other events.
+   */
+  private placeRows(): void {
+    const seen = new Set<string>();
+    const wanted = this.tasks.map((task) => {
+      seen.add(task.key);
+      const decisions = this.decisions.get(task.key)?.length ?? 0;
+      const signature = `${task.version}|${task.updated_at}|${task.state}|${decisions}`;
+      const known = this.built.get(task.key);
+      if (known?.signature === signature) return known.element;
+      const element = this.rowItem(task);
+      this.built.set(task.key, { signature, element });
+      return element;
+    });
+    for (const key of this.built.keys()) if (!seen.has(key)) this.built.delete(key);
+    wanted.forEach((element, index) => {
+      const at = this.rows.children[index] ?? null;
+      if (at !== element) this.rows.insertBefore(element, at);
+    });
+    while (this.rows.children.length > wanted.length) this.rows.lastElementChild?.remove();
   }
 
   private rowItem(task: TaskView): HTMLElement {
@@ -173,14 +193,19 @@ export class RunStoryView {
         : h('p', { class: 'model-read' }, 'The model read: ', h('code', {}, read)),
       task.state === 'needs_approval'
         ? rowActions(task, {
-            decide: async (verb, reason) => {
+            decide: async (verb, { reason, toolInput }) => {
               const decision = await this.workspace.decisions.get(this.runId, task.key);
               if (!decision?.isApproval()) throw new Error('this call no longer waits');
               if (decision.task.version !== task.version) {
                 throw new Error('this call changed since the story showed it; read it again');
               }
-              if (verb === 'approve') await decision.approve();
-              else await decision.deny({ version: task.version, ...(reason ? { reason } : {}) });
+              const version = task.version;
+              if (verb === 'approve') {
+                await decision.approve({
+                  version,
+                  ...(toolInput === undefined ? {} : { tool_input: toolInput }),
+                });
+              } else await decision.deny({ version, ...(reason ? { reason } : {}) });
               await this.scheduleRefresh();
             },
           })

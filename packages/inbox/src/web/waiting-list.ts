@@ -1,8 +1,7 @@
 import type { Decision } from '@airlock/sdk';
 import { h } from './dom.js';
-import { listRow, type RowEvents, summaryOf } from './list-row.js';
+import { factsOf, listRow, type RowEvents, type RowFacts } from './list-row.js';
 import { comparePlaces, groupKey, insertionIndex, type Order, type Place } from './order.js';
-import { decisionKey } from './render.js';
 
 /** The rows one model round of one run proposed, under one heading. */
 interface Group {
@@ -13,19 +12,25 @@ interface Group {
   size: number;
 }
 
-/** One waiting decision on the list. */
+/**
+ * One waiting decision on the list: read from the kernel, or (`decision`
+ * null) a preview painted from the feed's events while its read is on the way.
+ */
 export interface Entry {
-  decision: Decision;
+  decision: Decision | null;
+  facts: RowFacts;
   place: Place;
   row: HTMLLIElement;
   group: Group;
 }
 
-const placeOf = (decision: Decision): Place => ({
-  createdAt: decision.task.created_at,
-  runId: decision.run_id,
-  key: decision.task_key,
+const placeOf = (facts: RowFacts): Place => ({
+  createdAt: facts.created_at,
+  runId: facts.run_id,
+  key: facts.task_key,
 });
+
+const keyOf = (facts: RowFacts) => `${facts.run_id}/${facts.task_key}`;
 
 /** Whether a re-read decision shows the same as the row on the list: its version and approvals. */
 export function sameWaiting(shown: Decision, read: Decision): boolean {
@@ -72,8 +77,8 @@ export class WaitingList {
   }
 
   /** True when a row with this place would come before the last row on the list. */
-  before(decision: Decision, last = this.lastPlace()): boolean {
-    return !last || comparePlaces(placeOf(decision), last, this.order) < 0;
+  before(facts: RowFacts, last = this.lastPlace()): boolean {
+    return !last || comparePlaces(placeOf(facts), last, this.order) < 0;
   }
 
   private lastPlace(): Place | null {
@@ -85,11 +90,20 @@ export class WaitingList {
 
   /** Puts a decision's row in its place. */
   add(decision: Decision): Entry {
-    const key = decisionKey(decision);
-    const place = placeOf(decision);
-    const group = this.groupFor(decision, place);
-    const row = listRow(decision, key, this.events);
-    const entry: Entry = { decision, place, row, group };
+    return this.put(factsOf(decision), decision);
+  }
+
+  /** Puts a preview row in its place, until the decision's read lands. */
+  preview(facts: RowFacts): Entry {
+    return this.put(facts, null);
+  }
+
+  private put(facts: RowFacts, decision: Decision | null): Entry {
+    const key = keyOf(facts);
+    const place = placeOf(facts);
+    const group = this.groupFor(facts, place);
+    const row = listRow(facts, key, this.events, decision === null);
+    const entry: Entry = { decision, facts, place, row, group };
     // Within a group, rows keep list order.
     let next: Element | null = null;
     for (const sibling of group.rows.children) {
@@ -106,15 +120,15 @@ export class WaitingList {
     return entry;
   }
 
-  private groupFor(decision: Decision, place: Place): Group {
-    const key = groupKey(decision);
+  private groupFor(facts: RowFacts, place: Place): Group {
+    const key = groupKey(facts);
     const known = this.groupsByKey.get(key);
     if (known) return known;
     const rows = h('ol', { class: 'group-rows' });
     const element = h(
       'li',
       { class: 'group', 'data-group': key },
-      h('p', { class: 'group-head' }, `Run ${decision.run_id}, round ${decision.task.round}`),
+      h('p', { class: 'group-head' }, `Run ${facts.run_id}, round ${facts.round}`),
       rows,
     );
     const group: Group = { key, place, element, rows, size: 0 };
@@ -161,7 +175,7 @@ export class WaitingList {
   filter(text: string): void {
     const words = text.trim().toLowerCase();
     for (const entry of this.entries.values()) {
-      const haystack = `${summaryOf(entry.decision)} ${entry.decision.run_id}`.toLowerCase();
+      const haystack = `${entry.facts.summary} ${entry.facts.run_id}`.toLowerCase();
       entry.row.hidden = words !== '' && !haystack.includes(words);
     }
     for (const group of this.groups) {

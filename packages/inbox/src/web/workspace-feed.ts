@@ -1,4 +1,6 @@
-import type { SocketStatus, Workspace } from '@airlock/sdk';
+import type { FeedEvent, SocketStatus, Workspace } from '@airlock/sdk';
+import { callLine } from './format.js';
+import type { RowFacts } from './list-row.js';
 
 /** Events after which a row may have stopped waiting: its row goes at once. */
 const SETTLING = new Set([
@@ -21,14 +23,44 @@ const ARRIVING = new Set([
   'task.approval_added',
 ]);
 
+/** How many rows' `task.created` facts are kept while they wait for their park. */
+const CREATED_KEPT = 2000;
+
 /** What the waiting list hears from the workspace's feed. */
 export interface WaitingFeedHandlers {
   /** The feed's connection changed (`open` once it is live). */
   status(status: SocketStatus): void;
   /** The row `run/task` may have stopped waiting, as of `at` (epoch ms). */
   settled(key: string, at: number): void;
-  /** The row may wait (again): read it. */
-  arriving(runId: string, taskKey: string): void;
+  /**
+   * The row may wait (again): read it. A first park also brings what its row
+   * shows (`preview`, from its `task.created` and `task.parked` events), so the
+   * row can be painted before the read answers.
+   */
+  arriving(runId: string, taskKey: string, preview: RowFacts | null): void;
+}
+
+type Created = { round: number; tool_name: string; created_at: number };
+
+const record = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+
+/**
+ * The row a park shows, from the facts its `task.created` event gave and
+ * the input its `task.parked` event froze; null when either is missing.
+ */
+export function previewOf(event: FeedEvent, created: Created | undefined): RowFacts | null {
+  const profile = record(record(event.data).effect_profile);
+  if (!created || event.task_key === null || !('tool_input' in profile)) return null;
+  return {
+    run_id: event.run_id,
+    task_key: event.task_key,
+    round: created.round,
+    created_at: created.created_at,
+    kind: 'approval',
+    summary: callLine(created.tool_name, profile.tool_input, 160),
+    progress: null,
+  };
 }
 
 /**
@@ -42,10 +74,27 @@ export async function followWaiting(
   handlers: WaitingFeedHandlers,
 ): Promise<void> {
   const feed = workspace.feed({ after: 'latest', signal, onStatus: handlers.status });
+  // A row's creation, kept until its first decision: a park then previews its row.
+  const created = new Map<string, Created>();
   for await (const event of feed) {
     if (event.task_key === null) continue;
-    if (SETTLING.has(event.type))
-      handlers.settled(`${event.run_id}/${event.task_key}`, event.created_at);
-    else if (ARRIVING.has(event.type)) handlers.arriving(event.run_id, event.task_key);
+    const key = `${event.run_id}/${event.task_key}`;
+    if (event.type === 'task.created') {
+      const data = record(event.data);
+      created.set(key, {
+        round: Number(data.round),
+        tool_name: String(data.tool_name),
+        created_at: event.created_at,
+      });
+      if (created.size > CREATED_KEPT) created.delete(created.keys().next().value as string);
+      continue;
+    }
+    const facts = created.get(key);
+    created.delete(key);
+    if (SETTLING.has(event.type)) handlers.settled(key, event.created_at);
+    else if (ARRIVING.has(event.type)) {
+      const preview = event.type === 'task.parked' ? previewOf(event, facts) : null;
+      handlers.arriving(event.run_id, event.task_key, preview);
+    }
   }
 }

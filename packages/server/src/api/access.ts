@@ -41,18 +41,6 @@ export async function authenticateToken(
   throw new AirlockError('unauthenticated', 'the token is unknown or revoked');
 }
 
-/** Who may open the lifecycle feed (WebSocket and the tRPC subscription). */
-export const FEED_ACCESS: Pick<Operation, 'name' | 'planes'> = {
-  name: 'runs.feed',
-  planes: ['agent', 'member'],
-};
-
-/** Who may open the executor cable. */
-export const CABLE_ACCESS: Pick<Operation, 'name' | 'planes'> = {
-  name: 'executor.cable',
-  planes: ['executor'],
-};
-
 const PLANE_NAMES = { agent: 'an agent', executor: 'an executor', member: 'a member' } as const;
 
 /**

@@ -7,6 +7,7 @@ import {
   JsonValueSchema,
   PROTOCOL_SCHEMAS,
   pathParams,
+  SUBSCRIPTION_CONTRACTS,
 } from '@airlock/core';
 import type {
   OpenAPIObject,
@@ -20,12 +21,18 @@ import type { Operation } from './operation.js';
 
 type JsonSchema = Record<string, unknown>;
 
+/** The document's extension holding the live subscriptions (see SUBSCRIPTION_CONTRACTS). */
+const SUBSCRIPTIONS_EXTENSION = 'x-airlock-subscriptions';
+
 /**
  * Converts zod schemas to JSON Schema, moving every shared wire schema (those
  * core names in PROTOCOL_SCHEMAS) to `components.schemas` and pointing at it.
  */
 class SchemaCollector {
   readonly components: Record<string, JsonSchema> = {};
+
+  /** @param home where the collected schemas are published (a `$ref` prefix). */
+  constructor(private readonly home = '#/components/schemas/') {}
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
     const converted = z.toJSONSchema(schema, {
@@ -89,7 +96,7 @@ class SchemaCollector {
     for (const [key, item] of Object.entries(value)) {
       if (key === '$ref' && typeof item === 'string' && item.startsWith('#/$defs/')) {
         const name = item.slice('#/$defs/'.length);
-        out[key] = `#/components/schemas/${renames.get(name) ?? name}`;
+        out[key] = `${this.home}${renames.get(name) ?? name}`;
       } else {
         out[key] = this.rewrite(item, renames);
       }
@@ -220,11 +227,27 @@ export function buildOpenApiDocument(
   for (const tag of new Set(operations.map((o) => o.name.split('.')[0]!))) {
     builder.addTag({ name: tag, description: `The ${tag} operations.` });
   }
+  // WebSockets and tRPC subscriptions have no OpenAPI form: their contracts ride as an
+  // extension that holds its own schemas (OpenAPI tools see no use of a component from it).
+  const subscriptionSchemas = new SchemaCollector(`#/${SUBSCRIPTIONS_EXTENSION}/schemas/`);
+  const subscriptions = Object.values(SUBSCRIPTION_CONTRACTS).map((contract) => ({
+    name: contract.name,
+    summary: contract.summary,
+    transport: contract.transport,
+    path: contract.path,
+    planes: [...contract.planes],
+    query: subscriptionSchemas.convert(contract.query, 'input'),
+    messages: subscriptionSchemas.convert(contract.messages, 'output'),
+    errors: [...contract.errors],
+  }));
   builder.addSchema('Error', schemas.convert(ErrorBodySchema, 'output'));
   for (const [name, schema] of Object.entries(schemas.components).sort(([a], [b]) =>
     a.localeCompare(b),
   )) {
     builder.addSchema(name, schema);
   }
-  return builder.getSpec();
+  return {
+    ...builder.getSpec(),
+    [SUBSCRIPTIONS_EXTENSION]: { subscriptions, schemas: subscriptionSchemas.components },
+  };
 }

@@ -1,6 +1,5 @@
-import { IdSchema } from '@airlock/core';
+import { SUBSCRIPTION_CONTRACTS } from '@airlock/core';
 import { initTRPC, TRPCError, tracked } from '@trpc/server';
-import { z } from 'zod';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
@@ -9,7 +8,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { EventView } from '../kernel/views.js';
 import type { Principal } from '../store/accounts.js';
 import { asStoreUnavailable } from '../store/store-unavailable.js';
-import { checkAccess, checkRunFence, FEED_ACCESS, fenceOf } from './access.js';
+import { checkAccess, checkRunFence, fenceOf } from './access.js';
 import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
 import { declaresCode, type Operation } from './operation.js';
@@ -203,20 +202,15 @@ function procedure(operation: Operation) {
  * one run) after `after`, each tracked by its sequence number so a client that
  * reconnects with `lastEventId` misses nothing.
  */
-const feed = authorized(FEED_ACCESS)
+const FEED = SUBSCRIPTION_CONTRACTS['runs.feed'];
+
+const feed = authorized(FEED)
   .use(guarded)
-  .input(
-    z.strictObject({
-      workspace_id: IdSchema,
-      run_id: IdSchema.optional(),
-      after: z.number().int().min(0).optional(),
-      lastEventId: z.string().regex(/^\d+$/).nullish(),
-    }),
-  )
+  .input(FEED.query)
   .subscription(async function* ({ ctx, input, signal }) {
     const after = input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0);
     try {
-      checkAccess(FEED_ACCESS, ctx.principal, input);
+      checkAccess(FEED, ctx.principal, input);
       const pruned = await prunedResume(ctx.kernel.context.store, {
         workspaceId: ctx.principal.workspace_id,
         runId: input.run_id ?? null,

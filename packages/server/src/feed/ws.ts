@@ -1,14 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { EXECUTOR_CABLE_PATH, feedPathWorkspaceSegment } from '@airlock/core';
+import {
+  EXECUTOR_CABLE_PATH,
+  feedPathWorkspaceSegment,
+  SUBSCRIPTION_CONTRACTS,
+} from '@airlock/core';
 import { WebSocket, WebSocketServer } from 'ws';
 import {
   authenticateToken,
   bearerToken,
-  CABLE_ACCESS,
   checkAccess,
   checkRunFence,
-  FEED_ACCESS,
   fenceOf,
 } from '../api/access.js';
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
@@ -132,11 +134,11 @@ export function createSocketHandler(options: {
         options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
       if (feed !== null) {
-        checkAccess(FEED_ACCESS, principal, { workspace_id: decodeSegment(feed) });
+        checkAccess(SUBSCRIPTION_CONTRACTS.feed, principal, { workspace_id: decodeSegment(feed) });
         // Another application's run is not there for an agent credential, as on REST.
         await checkRunFence(options.kernel, principal, { run_id: url.searchParams.get('run_id') });
       } else {
-        checkAccess(CABLE_ACCESS, principal, null);
+        checkAccess(SUBSCRIPTION_CONTRACTS['executor.cable'], principal, null);
       }
       const after = await resolveAfter(
         options.kernel,

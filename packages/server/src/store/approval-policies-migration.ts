@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from './dialect.js';
+import { DIALECT_TRAITS, type Dialect } from './dialect.js';
 
 /**
  * Approval policies (issue 27): one policy document per workspace, and every
@@ -7,7 +7,7 @@ import type { Dialect } from './dialect.js';
  * (the same member approving one version twice is one row).
  */
 export function approvalPoliciesMigration(dialect: Dialect): Migration {
-  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  const big = DIALECT_TRAITS[dialect].bigInteger;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema

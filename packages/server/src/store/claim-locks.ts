@@ -1,3 +1,4 @@
+import { lockedForUpdate } from './dialect.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
@@ -27,13 +28,14 @@ export async function takeClaimLocks(
       })
       .onConflict((oc) => oc.columns(['workspace_id', 'lock_key']).doNothing())
       .execute();
-    const lock = await tx[SQL].db
-      .selectFrom('claim_locks')
-      .select(['run_id', 'task_key'])
-      .where('workspace_id', '=', row.workspace_id)
-      .where('lock_key', '=', key)
-      .$if(tx[SQL].dialect === 'postgres', (qb) => qb.forUpdate())
-      .executeTakeFirstOrThrow();
+    const lock = await lockedForUpdate(
+      tx[SQL].dialect,
+      tx[SQL].db
+        .selectFrom('claim_locks')
+        .select(['run_id', 'task_key'])
+        .where('workspace_id', '=', row.workspace_id)
+        .where('lock_key', '=', key),
+    ).executeTakeFirstOrThrow();
     if (lock.run_id === row.run_id && lock.task_key === row.key) continue;
     const holder = await tx[SQL].db
       .selectFrom('tasks')

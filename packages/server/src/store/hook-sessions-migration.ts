@@ -1,12 +1,12 @@
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from './dialect.js';
+import { DIALECT_TRAITS, type Dialect } from './dialect.js';
 
 /**
  * Hooked sessions (issue 25): a coding agent's session id, within its agent
  * application, names one conversation, and the run of its current turn.
  */
 export function hookSessionsMigration(dialect: Dialect): Migration {
-  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  const big = DIALECT_TRAITS[dialect].bigInteger;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema

@@ -1,7 +1,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
 import { approvalPoliciesMigration } from './approval-policies-migration.js';
-import type { Dialect } from './dialect.js';
+import { DIALECT_TRAITS, type Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
 import { notificationsMigration } from './notifications-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
@@ -13,7 +13,7 @@ import { retentionOrphansMigration } from './retention-orphans-migration.js';
 
 function initial(dialect: Dialect): Migration {
   // Millisecond timestamps and counters need 64 bits on PostgreSQL; SQLite's INTEGER already is.
-  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  const big = DIALECT_TRAITS[dialect].bigInteger;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -199,7 +199,7 @@ function initial(dialect: Dialect): Migration {
 
 /** Questions, lifecycle hooks and their bookkeeping (issue 5). */
 function questionsAndHooks(dialect: Dialect): Migration {
-  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  const big = DIALECT_TRAITS[dialect].bigInteger;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('tasks').addColumn('multi', 'integer').execute();
@@ -246,7 +246,7 @@ function questionsAndHooks(dialect: Dialect): Migration {
 
 /** A token limit on the model's context, beside the byte limit. */
 function contextTokenLimit(dialect: Dialect): Migration {
-  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  const big = DIALECT_TRAITS[dialect].bigInteger;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('runs').addColumn('context_limit_tokens', big).execute();

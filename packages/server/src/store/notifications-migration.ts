@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from './dialect.js';
+import { DIALECT_TRAITS, type Dialect } from './dialect.js';
 
 /**
  * Notifications (issue 27): the outbox. One row per notice and channel,
@@ -7,7 +7,7 @@ import type { Dialect } from './dialect.js';
  * delivery worker claims due rows with a lease and records each outcome.
  */
 export function notificationsMigration(dialect: Dialect): Migration {
-  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  const big = DIALECT_TRAITS[dialect].bigInteger;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema

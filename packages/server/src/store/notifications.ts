@@ -1,3 +1,4 @@
+import { claimedForUpdate } from './dialect.js';
 import { newId } from './ids.js';
 import type { Reader } from './reader.js';
 import type { NotificationDeliveryTable } from './schema.js';
@@ -74,15 +75,17 @@ export async function claimDueDeliveries(
   claim: DeliveryClaim,
 ): Promise<DeliveryRow[]> {
   return store.transaction(async (tx) => {
-    let due = tx[SQL].db
-      .selectFrom('notification_deliveries')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('next_attempt_at', '<=', claim.now)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', claim.now)]))
-      .orderBy('next_attempt_at')
-      .limit(claim.limit);
-    if (tx[SQL].dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const due = claimedForUpdate(
+      tx[SQL].dialect,
+      tx[SQL].db
+        .selectFrom('notification_deliveries')
+        .select('id')
+        .where('state', '=', 'pending')
+        .where('next_attempt_at', '<=', claim.now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', claim.now)]))
+        .orderBy('next_attempt_at')
+        .limit(claim.limit),
+    );
     const ids = (await due.execute()).map((row) => row.id);
     if (ids.length === 0) return [];
     const rows = await tx[SQL].db

@@ -1,5 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
-import type { Dialect } from './dialect.js';
+import { DIALECT_TRAITS, type Dialect } from './dialect.js';
 
 /**
  * Spec 003's durable state: overlay documents (one per scope and owner, with
@@ -7,7 +7,7 @@ import type { Dialect } from './dialect.js';
  * that serialize sequential tools and file mutations.
  */
 export function permissionsMigration(dialect: Dialect): Migration {
-  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  const big = DIALECT_TRAITS[dialect].bigInteger;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema

@@ -253,5 +253,35 @@ for (const backend of all) {
       await expect(unit).rejects.toMatchObject({ code });
       expect(await runIds(store, ws.id)).toEqual([]);
     });
+
+    it.skipIf(backend.name !== 'sqlite')(
+      'lets the event loop turn after a large write inside a unit, never after a small one',
+      async () => {
+        const store = await open();
+        const ws = await createWorkspace(store, 'w');
+        /** Whether a turn of the event loop passed during one event insert carrying `data`. */
+        const turnedDuring = (data: string, seq: number) =>
+          store.transaction(async (tx) => {
+            let turned = false;
+            setImmediate(() => {
+              turned = true;
+            });
+            const row = [ws.id, seq, 'run_big', null, 'run.model_read', data, null, 0];
+            await runPrepared(
+              tx[SQL].db,
+              tx[SQL].dialect,
+              'events.one',
+              (p) =>
+                tx[SQL].db
+                  .insertInto('run_events')
+                  .values(Object.fromEntries(COLUMNS.map((c) => [c, p(c)])) as never),
+              Object.fromEntries(COLUMNS.map((c, i) => [c, row[i]])),
+            );
+            return turned;
+          });
+        expect(await turnedDuring('{}', 1)).toBe(false);
+        expect(await turnedDuring(JSON.stringify({ text: 'x'.repeat(100_000) }), 2)).toBe(true);
+      },
+    );
   });
 }

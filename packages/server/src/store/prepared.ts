@@ -229,9 +229,26 @@ export function runPrepared<R>(
     if (row) return { rows: (statement.all(parameters) as unknown[][]).map(row) as R[] };
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     statement.run(parameters);
+    // A write of a large value (an 800 KB pasted script) is followed by a turn of the event loop,
+    // so that one unit's big writes never hold it in one piece. The unit's transaction stays
+    // open meanwhile: other work that needs the connection waits for its commit, as it would.
+    if (boundCharacters(parameters) > LARGE_WRITE_CHARACTERS) return nextTurn({ rows: [] });
     return { rows: [] };
   }
   return db.executeQuery<R>({ ...template.compiled, parameters });
+}
+
+/** Characters bound to one write past which the unit yields the event loop after it (64 KiB). */
+const LARGE_WRITE_CHARACTERS = 64 * 1024;
+
+function boundCharacters(parameters: readonly unknown[]): number {
+  let total = 0;
+  for (const value of parameters) if (typeof value === 'string') total += value.length;
+  return total;
+}
+
+function nextTurn<T>(value: T): Promise<T> {
+  return new Promise((resolve) => setImmediate(() => resolve(value)));
 }
 
 /** Per table, the column list of the last insert and its cache key (most inserts repeat it). */

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import type { Dialect } from './dialect.js';
+import { DIALECT_TRAITS, type Dialect } from './dialect.js';
 
 /**
  * Retention (issue 29): a workspace's policy (how many days events, ended
@@ -8,7 +8,7 @@ import type { Dialect } from './dialect.js';
  * resynchronise. Ended runs are found by age through a partial index.
  */
 export function retentionMigration(dialect: Dialect): Migration {
-  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  const big = DIALECT_TRAITS[dialect].bigInteger;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema

@@ -1,3 +1,4 @@
+import { lockedForUpdate } from './dialect.js';
 import type { Param, PreparedQuery } from './prepared.js';
 import { insertRow, runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
@@ -80,7 +81,7 @@ export async function lockRunRow(
         .selectAll()
         .where('id', '=', p('id'))
         .where('workspace_id', '=', p('workspace_id'))
-        .$if(dialect === 'postgres', (qb) => qb.forUpdate()),
+        .$call((qb) => lockedForUpdate(dialect, qb)),
     { id: runId, workspace_id: workspaceId },
   );
   const run = rows[0];

@@ -1,5 +1,6 @@
 import type { RunState } from '@airlock/core';
 import { sql } from 'kysely';
+import { claimedForUpdate } from './dialect.js';
 import { type PreparedQuery, readAhead, runPrepared } from './prepared.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -161,7 +162,7 @@ export async function claimCandidates(
       )
       .orderBy('tasks.created_at')
       .limit(8)
-      .$if(tx[SQL].dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
+      .$call((qb) => claimedForUpdate(tx[SQL].dialect, qb))
       .execute()
   );
 }

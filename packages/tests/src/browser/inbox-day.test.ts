@@ -145,6 +145,34 @@ describe.skipIf(browserSkipReason !== null)(
       page.off('request', onRequest);
       expect(reads.filter((url) => url.includes('decisions.list'))).toEqual([]);
       expect(reads.filter((url) => url.includes('tasks.get')).length).toBeGreaterThanOrEqual(5);
+
+      // A park is painted from its own events before its row's read answers: held here.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route('**/trpc/tasks.get**', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const before = await waiting();
+      const early = await writes('early', 1);
+      const busy = row(`${early.id}/t1`);
+      await busy.and(page.locator('[aria-busy="true"]')).waitFor();
+      const previewed = await busy.locator('.summary').textContent();
+      expect(previewed).toMatch(/^write .*"early\/file-0\.txt"/);
+      expect(await busy.locator('.tick').isDisabled()).toBe(true);
+      await page
+        .locator('.count')
+        .filter({ hasText: `${before + 1} waiting` })
+        .waitFor();
+      release();
+      await row(`${early.id}/t1`).and(page.locator(':not([aria-busy])')).waitFor();
+      expect(await row(`${early.id}/t1`).locator('.tick').isDisabled()).toBe(false);
+      // The read shows what the preview showed.
+      expect(await row(`${early.id}/t1`).locator('.summary').textContent()).toBe(previewed);
+      await page.unroute('**/trpc/tasks.get**');
+      expect(await page.locator('.count').textContent()).toContain(`${before + 1} waiting`);
     });
 
     it('approves several selected calls at once, each bound to the version shown', async () => {
@@ -160,7 +188,7 @@ describe.skipIf(browserSkipReason !== null)(
       await page.getByRole('button', { name: 'Approve selected' }).click();
       for (const key of ['t1', 't2', 't3'])
         await row(`${run.id}/${key}`).waitFor({ state: 'detached' });
-      expect(await page.locator('.bulk-message').textContent()).toBe('3 approved');
+      expect(await page.locator('.bulk-message').textContent()).toBe('3 approved and running');
       const rows = await ws.runs.run(run.id).tasks();
       for (const task of rows) expect(task.decided_by).toMatch(/^member:/);
       expect(rows.every((task) => task.state !== 'needs_approval')).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
-import { scriptedRun } from '../support/kernel.js';
+import { eventually, scriptedRun } from '../support/kernel.js';
 import { type InboxFixture, startInboxFixture } from './inbox-fixture.js';
 
 /** Approve with changes: a person edits a parked call's input, reads the diff, and approves. */
@@ -127,6 +127,87 @@ describe.skipIf(browserSkipReason !== null)(
         /approved by test member$/,
       );
       expect(await axeViolations(page)).toEqual([]);
+    });
+
+    it("approves with changes from the run story: the same editor, refusals in words, the edit kept through other rows' events", async () => {
+      const run = await f.ws.runs.create(
+        scriptedRun(
+          'ask',
+          [
+            {
+              tool_calls: [
+                { name: 'bash', input: { command: 'rm -rf ./dist' } },
+                { name: 'bash', input: { command: 'du -sh ./dist' } },
+              ],
+            },
+            { final: 'tidied' },
+          ],
+          [
+            {
+              tool: 'bash',
+              path: 'command',
+              match: '*curl*',
+              verdict: 'deny',
+              reason: 'no downloads',
+            },
+          ],
+        ),
+      );
+      await eventually(async () =>
+        (await f.ws.runs.run(run.id).tasks()).every((task) => task.state === 'needs_approval'),
+      );
+      const page = await f.openSignedIn(`#/runs/${run.id}`);
+      const story = page.locator('.run-view');
+      const row = story.locator('.row[data-task="t1"]');
+      await row.getByRole('button', { name: 'Edit input of bash rm -rf ./dist (task t1)' }).click();
+      const text = row.locator('textarea[name="tool-input"]');
+      expect(await text.evaluate((element) => element === document.activeElement)).toBe(true);
+      expect(await text.inputValue()).toBe('{\n  "command": "rm -rf ./dist"\n}');
+
+      // A rule refuses the edit: said in words on the row, and the call waits as it was.
+      await text.fill(JSON.stringify({ command: 'curl -sO https://example.com/x.sh' }));
+      await row.getByRole('button', { name: /^Approve with changes: bash rm -rf/ }).click();
+      const message = row.locator('.row-actions .message');
+      await message.filter({ hasText: 'edit_refused' }).waitFor();
+      expect(await message.textContent()).toMatch(
+        /^Your edit was refused and nothing changed: the call still waits as it was \(edit_refused\)\. .*no downloads/,
+      );
+      expect(f.consoleErrors.splice(0)).toEqual([
+        'Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+      ]);
+      expect(await f.ws.runs.run(run.id).task('t1')).toMatchObject({
+        state: 'needs_approval',
+        tool_input: { command: 'rm -rf ./dist' },
+      });
+
+      // Another row of the run moves on while the person types: the edit and the cursor stay.
+      await text.fill(JSON.stringify({ command: 'rm -rf ./dist/cache' }, null, 2));
+      await text.focus();
+      const [other] = (await f.ws.decisions.list()).filter(
+        (decision) => decision.run_id === run.id && decision.task_key === 't2',
+      );
+      if (!other?.isApproval()) throw new Error('expected t2 to wait');
+      await other.approve();
+      await story.locator('.row[data-task="t2"][data-state="succeeded"]').waitFor();
+      expect(await text.inputValue()).toBe('{\n  "command": "rm -rf ./dist/cache"\n}');
+      expect(await text.evaluate((element) => element === document.activeElement)).toBe(true);
+      expect(await row.locator('.edit-diff .diff-added').allTextContents()).toEqual([
+        '+   "command": "rm -rf ./dist/cache"\n',
+      ]);
+      expect(await axeViolations(page)).toEqual([]);
+      await saveScreenshot(page, 'inbox-story-edit.png');
+
+      // Ctrl+Enter approves the edit; the story tells it, by name, and the edit is what ran.
+      await text.press('Control+Enter');
+      const edited = row.locator('.decision[data-outcome="edited"]');
+      await edited.waitFor();
+      expect(await edited.textContent()).toMatch(
+        /edited by test member: command "rm -rf \.\/dist" → "rm -rf \.\/dist\/cache"$/,
+      );
+      expect(await f.ended(run.id)).toMatchObject({ state: 'completed', final_answer: 'tidied' });
+      expect(f.executed).toContain('rm -rf ./dist/cache');
+      expect(f.executed).not.toContain('rm -rf ./dist');
+      await story.locator('.row[data-task="t1"][data-state="succeeded"]').waitFor();
     });
 
     it('closes the editor with Escape, back on its button, and sends nothing for an unchanged input', async () => {

@@ -91,7 +91,7 @@ describe.skipIf(browserSkipReason !== null)(
       const line = page.locator(`.after[data-after="${run.id}/t1"]`);
       await line.waitFor();
       expect(await line.textContent()).toContain(
-        'Approved by you (1 of 2 approvals); it waits for more approvals.',
+        'Your approval is recorded (1 of 2 approvals); the call waits for more approvals.',
       );
       await card
         .locator('.approvals')
@@ -207,6 +207,86 @@ describe.skipIf(browserSkipReason !== null)(
       for (const text of await rows.allTextContents()) expect(text).toContain('publish');
       expect(await axeViolations(f.page)).toEqual([]);
       await saveScreenshot(f.page, 'inbox-recent.png');
+    });
+
+    it('bulk approves under a two-approver policy: one approval each, said row by row, never "running" for a call that waits', async () => {
+      const me = await f.ws.self();
+      const bo = await createCredential(f.kernel.airlock.store, {
+        workspaceId: f.kernel.workspace.id,
+        kind: 'member',
+        label: 'Bo Chen',
+      });
+      const put = await fetch(
+        `${f.kernel.url}/api/v1/workspaces/${f.kernel.workspace.id}/approval_policy`,
+        {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${bo.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            policy: {
+              groups: { leads: [me.credential_id, bo.credential.credential_id] },
+              rules: [
+                { tool: 'release', approvers: ['group:leads'], required: 2 },
+                { tool: 'payroll', approvers: [bo.credential.credential_id] },
+              ],
+            },
+          }),
+        },
+      );
+      expect(put.status).toBe(200);
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          {
+            tool_calls: [
+              { name: 'bash', input: { command: 'make docs' } },
+              { name: 'release', input: { version: '3.0.0' } },
+              { name: 'payroll', input: { month: 'june' } },
+            ],
+          },
+          { final: 'shipped' },
+        ]),
+      );
+      const page = await f.openSignedIn('#/');
+      const row = (key: string) => page.locator(`.list [data-decision="${run.id}/${key}"]`);
+      for (const key of ['t1', 't2', 't3']) await row(key).locator('.tick').check();
+      const bulk = page.locator('.bulk');
+      expect(await bulk.locator('.bulk-note').textContent()).toBe(
+        'Approve selected approves each call as it is. To change a call before approving it, open it and use Edit input (e).',
+      );
+      await page.getByRole('button', { name: 'Approve selected' }).click();
+      const message = bulk.locator('.bulk-message');
+      await message.filter({ hasText: 'refused' }).waitFor();
+      expect(await message.textContent()).toBe(
+        '1 approved and running, 1 approval(s) recorded, waiting for more approvals, 1 refused',
+      );
+      const said = (key: string) =>
+        bulk.locator(`.bulk-results [data-decision="${run.id}/${key}"]`);
+      expect(await said('t1').getAttribute('data-result')).toBe('approved');
+      expect(await said('t1').textContent()).toMatch(
+        /^bash make docs .*: Approved by you; running\.$/,
+      );
+      expect(await said('t2').getAttribute('data-result')).toBe('recorded');
+      expect(await said('t2').textContent()).toMatch(
+        /: Your approval is recorded \(1 of 2 approvals\); the call waits for more approvals\.$/,
+      );
+      expect(await said('t3').getAttribute('data-result')).toBe('refused');
+      expect(await said('t3').textContent()).toMatch(
+        /: The workspace's approval policy does not let you decide this call \(approver_not_allowed\)\. /,
+      );
+      // The granted call leaves; the half-approved one stays with its count; the refused one stays.
+      await row('t1').waitFor({ state: 'detached' });
+      await row('t2').locator('.row-approvals').filter({ hasText: '1 of 2 approvals' }).waitFor();
+      expect(await row('t2').locator('.tick').isChecked()).toBe(false);
+      expect(await row('t3').count()).toBe(1);
+      const tasks = await f.ws.runs.run(run.id).tasks();
+      const byKey = new Map(tasks.map((task) => [task.key, task]));
+      expect(byKey.get('t1')?.state).not.toBe('needs_approval');
+      expect(byKey.get('t2')).toMatchObject({ state: 'needs_approval' });
+      expect(byKey.get('t2')?.approvals?.received).toHaveLength(1);
+      expect(byKey.get('t3')).toMatchObject({ state: 'needs_approval' });
+      expect(await axeViolations(f.page)).toEqual([]);
+      await saveScreenshot(f.page, 'inbox-bulk-quorum.png');
+      // Chromium logs the refusal's 403 itself; nothing else.
+      for (const error of f.consoleErrors.splice(0)) expect(error).toMatch(/status of 403/);
     });
   },
 );

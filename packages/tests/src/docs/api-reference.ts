@@ -29,12 +29,28 @@ interface OperationObject {
   >;
 }
 
+/** A live subscription as the document's `x-airlock-subscriptions` extension carries it. */
+interface SubscriptionObject {
+  name: string;
+  summary: string;
+  transport: 'websocket' | 'trpc';
+  path: string;
+  planes: string[];
+  query: JsonSchema;
+  messages: JsonSchema;
+  errors: string[];
+}
+
 /** An OpenAPI document as the kernel serves it at `GET /openapi.json`. */
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, OperationObject>>;
   components?: { schemas?: Record<string, JsonSchema & { description?: string }> };
+  'x-airlock-subscriptions'?: {
+    subscriptions: SubscriptionObject[];
+    schemas: Record<string, JsonSchema>;
+  };
 }
 
 /** A short type for a JSON schema: `string`, `"a" | "b"`, `string[]`, `object`. */
@@ -131,12 +147,49 @@ function renderOperation(method: string, path: string, operation: OperationObjec
   return lines;
 }
 
+/** The `type` of each message a subscription sends, or its one schema's name. */
+function messageTypes(schema: JsonSchema, components: Record<string, JsonSchema>): string {
+  const resolve = (variant: JsonSchema) =>
+    variant.$ref ? (components[variant.$ref.split('/').at(-1) ?? ''] ?? variant) : variant;
+  const variants = (schema.oneOf ?? schema.anyOf ?? []).map(
+    (variant) => resolve(variant).properties?.type?.const,
+  );
+  if (variants.length > 0 && variants.every((type) => typeof type === 'string')) {
+    return `messages of the types ${variants.map((type) => `\`${type}\``).join(', ')}`;
+  }
+  return typeOf(schema);
+}
+
+function renderSubscription(
+  subscription: SubscriptionObject,
+  components: Record<string, JsonSchema>,
+): string[] {
+  const door = subscription.transport === 'websocket' ? 'WebSocket' : 'tRPC subscription';
+  return [
+    `### ${door} \`${subscription.path}\``,
+    '',
+    subscription.summary,
+    '',
+    `Subscription \`${subscription.name}\` · credential: ${subscription.planes.join(' or ')}`,
+    '',
+    subscription.transport === 'websocket' ? 'Query parameters:' : 'Input:',
+    '',
+    ...fieldTable(subscription.query),
+    '',
+    `Sends ${messageTypes(subscription.messages, components)}.`,
+    '',
+    `Refused with: ${subscription.errors.map((code) => `\`${code}\``).join(', ')}, beyond the common codes.`,
+    '',
+  ];
+}
+
 /**
  * Renders the API reference page from the kernel's OpenAPI document: one
  * section per tag, one entry per operation with its credential, parameters,
  * body fields, answer and error codes.
  */
 export function renderApiReference(document: OpenApiDocument): string {
+  const subscriptions = document['x-airlock-subscriptions']?.subscriptions ?? [];
   const byTag = new Map<string, { method: string; path: string; operation: OperationObject }[]>();
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
@@ -151,19 +204,36 @@ export function renderApiReference(document: OpenApiDocument): string {
     '',
     `${document.info.title} ${document.info.version}, from the OpenAPI ${document.openapi} document every kernel serves at \`GET /openapi.json\`. ${document.info.description ?? ''}`.trim(),
     '',
-    'Send the token as `Authorization: Bearer <token>`. Every operation is also a tRPC procedure under `/trpc/<operation>`, which is what `@airlock/sdk` calls. The lifecycle feed (`/api/v1/workspaces/{workspace_id}/feed?run_id=&after=`) and the executor cable (`/executor_api/v1/cable?after=`) are WebSockets; see [concepts](concepts.md) and [executors](executors.md).',
+    'Send the token as `Authorization: Bearer <token>`. Every operation is also a tRPC procedure under `/trpc/<operation>`, which is what `@airlock/sdk` calls. The live feeds are [subscriptions](#subscriptions): the lifecycle feed and the executor cable over WebSocket, and the feed as a tRPC subscription; see [concepts](concepts.md) and [executors](executors.md).',
     '',
     '## Contents',
     '',
     ...[...byTag.entries()].flatMap(([tag, operations]) => [
       `- **${tag}**: ${operations.map(({ operation }) => `\`${operation.operationId}\``).join(', ')}`,
     ]),
+    ...(subscriptions.length > 0
+      ? [
+          `- **subscriptions**: ${subscriptions.map((subscription) => `\`${subscription.name}\``).join(', ')}`,
+        ]
+      : []),
     '',
   ];
   for (const [tag, operations] of byTag) {
     lines.push(`## ${tag}`, '');
     for (const { method, path, operation } of operations) {
       lines.push(...renderOperation(method, path, operation));
+    }
+  }
+  if (subscriptions.length > 0) {
+    lines.push(
+      '## Subscriptions',
+      '',
+      'Live feeds, declared in `@airlock/core` (`SUBSCRIPTION_CONTRACTS`) and carried by the document as `x-airlock-subscriptions`. A WebSocket takes its token as `Authorization: Bearer <token>` or `?access_token=`.',
+      '',
+    );
+    const components = document['x-airlock-subscriptions']?.schemas ?? {};
+    for (const subscription of subscriptions) {
+      lines.push(...renderSubscription(subscription, components));
     }
   }
   const schemas = Object.entries(document.components?.schemas ?? {});
