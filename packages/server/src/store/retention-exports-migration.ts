@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import type { Dialect } from './dialect.js';
+import { DIALECT_TRAITS, type Dialect } from './dialect.js';
 
 /**
  * Retention, exactly once (issue 29): how long each export file of a
@@ -9,7 +9,7 @@ import type { Dialect } from './dialect.js';
  * also serves the foreign-key checks of their deletes); hooked sessions too.
  */
 export function retentionExportsMigration(dialect: Dialect): Migration {
-  const big = dialect === 'postgres' ? 'bigint' : 'integer';
+  const big = DIALECT_TRAITS[dialect].bigInteger;
   return {
     async up(db: Kysely<unknown>) {
       await db.schema
