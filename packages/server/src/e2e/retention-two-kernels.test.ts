@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { client, waitFor } from '../testing/harness.js';
@@ -83,6 +84,45 @@ async function seedOldRuns(databaseUrl: string, workspaceId: string): Promise<vo
   } finally {
     await db.end();
   }
+}
+
+/** The same old runs (task rows and events, no approvals) in a stopped kernel's SQLite store. */
+function seedOldSqliteRuns(db: SqliteDatabase.Database, workspaceId: string): void {
+  const app = (db.prepare('select id from agent_applications limit 1').get() as { id: string }).id;
+  const at = Date.now() - 200 * DAY;
+  const run = db.prepare(
+    `insert into runs (id, workspace_id, agent_application_id, state, phase, approval_mode, approval_rules,
+       tool_aliases, provider, input, on_failure, round, task_counter, created_by, created_at, updated_at, ended_at)
+     values (?, ?, ?, 'completed', 'done', 'bypass', '[]', '{}', '{"kind":"scripted"}', '"seed"', 'continue',
+       2, 1, 'seed', ?, ?, ?)`,
+  );
+  const task = db.prepare(
+    `insert into tasks (workspace_id, run_id, key, round, origin, kind, state, tool_name, tool_input,
+       on_failure, attempts, created_at, updated_at, decision, result)
+     values (?, ?, 't1', 1, 'model', 'tool', 'succeeded', 'bash', '{"command":"ls"}', 'continue', 1, ?, ?,
+       '{"outcome":"granted","granted_by":"mode","layer":"approval_rules","matched":[]}', '"ok"')`,
+  );
+  const event = db.prepare(
+    `insert into run_events (workspace_id, seq, run_id, task_key, type, data, principal, created_at)
+     values (?, ?, ?, ?, ?, '{}', null, ?)`,
+  );
+  db.transaction(() => {
+    let seq = (
+      db.prepare('select event_seq from workspaces where id = ?').get(workspaceId) as {
+        event_seq: number;
+      }
+    ).event_seq;
+    for (let n = 1; n <= RUNS; n++) {
+      const runId = `run_seed_${n}`;
+      run.run(runId, workspaceId, app, at + n, at + n, at + n);
+      task.run(workspaceId, runId, at + n, at + n);
+      for (const type of TYPES) {
+        seq += 1;
+        event.run(workspaceId, seq, runId, type.startsWith('task.') ? 't1' : null, type, at + n);
+      }
+    }
+    db.prepare('update workspaces set event_seq = ? where id = ?').run(seq, workspaceId);
+  })();
 }
 
 /** Every JSON line of one kind in an export directory (all workspaces, all days). */
@@ -233,3 +273,69 @@ describe.skipIf(skip !== null)(
     }, 240_000);
   },
 );
+
+describe('retention on SQLite, a kernel killed between an export and its delete', () => {
+  const kernels: KernelProcess[] = [];
+  afterEach(async () => {
+    for (const kernel of kernels.splice(0)) await kernel.stop();
+  });
+
+  it('exports each pruned row exactly once', async () => {
+    const dataDir = mkdtempSync(join(root, 'sqlite-'));
+    const dir = join(dataDir, 'exports');
+    const args = ['--retention-interval', '100ms'];
+    const first = await startKernelProcess({ dataDir, args });
+    const { member } = first.tokens;
+    const ws = first.workspaceId;
+    await first.stop();
+    const db = new SqliteDatabase(join(dataDir, 'airlock.sqlite'));
+    try {
+      seedOldSqliteRuns(db, ws);
+      // Every delete of an event fails until the trigger goes: each step exports, then cannot delete.
+      db.exec(`create trigger refuse_deletes before delete on run_events
+        begin select raise(abort, 'the test refuses deletes'); end`);
+      const second = await startKernelProcess({ dataDir, args });
+      const put = await client(second.url, member).put(`/api/v1/workspaces/${ws}/retention`, {
+        events_days: 90,
+        runs_days: 90,
+        audit_days: 90,
+      });
+      expect(put.status).toBe(200);
+      await waitFor(async () => exportLines(dir, ws, 'events').length > 0, {
+        what: 'a batch exported and not deleted',
+      });
+      // kill -9: the export is on disk, its delete never committed.
+      const exited = new Promise((resolve) => second.child.once('exit', resolve));
+      process.kill(second.pid, 'SIGKILL');
+      await exited;
+      db.exec('drop trigger refuse_deletes');
+      kernels.push(await startKernelProcess({ dataDir, args }));
+      await waitFor(
+        async () => {
+          const left = db
+            .prepare(
+              `select (select count(*) from runs where id like 'run_seed_%')
+                 + (select count(*) from run_events where run_id like 'run_seed_%') as n`,
+            )
+            .get() as { n: number };
+          return left.n === 0;
+        },
+        { timeoutMs: 120_000, what: 'every seeded row to be pruned' },
+      );
+    } finally {
+      db.close();
+    }
+    const seeded = (line: Record<string, unknown>) =>
+      String(line.run_id ?? (line.run as { id: string } | undefined)?.id).startsWith('run_seed_');
+    const seqs = [...exportLines(dir, ws, 'events'), ...exportLines(dir, ws, 'audit')]
+      .filter(seeded)
+      .map((line) => line.seq);
+    expect(repeated(seqs)).toEqual([]);
+    expect(seqs).toHaveLength(RUNS * EVENTS_PER_RUN);
+    const runIds = exportLines(dir, ws, 'runs')
+      .filter(seeded)
+      .map((line) => (line.run as { id: string }).id);
+    expect(repeated(runIds)).toEqual([]);
+    expect(runIds).toHaveLength(RUNS);
+  }, 240_000);
+});
