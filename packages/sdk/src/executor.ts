@@ -1,4 +1,9 @@
-import { EXECUTOR_CABLE_PATH, HookEventSchema, validateHookResult } from '@airlock/core';
+import {
+  type CableMessage,
+  EXECUTOR_CABLE_PATH,
+  HookEventSchema,
+  validateHookResult,
+} from '@airlock/core';
 import { ConnectionError, isLeaseLostError } from './errors.js';
 import { LiveSocket, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl, type ConnectionOptions, createTrpc } from './internal/transport.js';
@@ -214,16 +219,15 @@ export function createExecutor(options: ExecutorOptions): Executor {
         throw error;
       }
     },
-    onMessage: (message) => {
-      if (typeof message.seq === 'number') lastSeq = Math.max(lastSeq, message.seq);
-      if (message.type === 'ready') {
-        if (typeof message.after === 'number') lastSeq = Math.max(lastSeq, message.after);
+    onMessage: (received) => {
+      // The kernel sends only what the cable's contract declares (core's CableMessageSchema).
+      const message = received as CableMessage;
+      if (message.type === 'work_available') {
+        lastSeq = Math.max(lastSeq, message.seq);
+        if (message.kind === 'tool' || message.kind === 'hook') void drain();
+      } else if (message.type === 'ready') {
+        lastSeq = Math.max(lastSeq, message.after);
         markReady();
-        void drain();
-      } else if (
-        message.type === 'work_available' &&
-        (message.kind === 'tool' || message.kind === 'hook')
-      ) {
         void drain();
       }
     },

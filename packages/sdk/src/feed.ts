@@ -1,4 +1,4 @@
-import { workspaceFeedPath } from '@airlock/core';
+import { type FeedMessage, workspaceFeedPath } from '@airlock/core';
 import { errorFromBody } from './errors.js';
 import { LiveSocket, type SocketStatus, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl } from './internal/transport.js';
@@ -68,7 +68,8 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
       WebSocket: target.WebSocket,
       check: target.check,
       onStatus: options.onStatus,
-      onMessage: (message) => this.receive(message),
+      // The kernel sends only what the feed's contract declares (core's FeedMessageSchema).
+      onMessage: (message) => this.receive(message as FeedMessage),
       onFatal: (error) => this.fail(error),
     });
     if (options.signal?.aborted) {
@@ -84,19 +85,19 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
     return Math.max(this.cursor, 0);
   }
 
-  private receive(message: Record<string, unknown>): void {
+  private receive(message: FeedMessage): void {
     if (message.type === 'resync') {
       // The kernel pruned events after this position: stop here, loudly, rather than skip them.
       this.socket.close();
       this.fail(errorFromBody({ error: message }, 410));
       return;
     }
-    if (message.type === 'ready' && this.cursor < 0 && typeof message.after === 'number') {
+    if (message.type === 'ready' && this.cursor < 0) {
       this.cursor = message.after;
       return;
     }
     if (message.type !== 'event' || this.done) return;
-    const event = message.event as FeedEvent;
+    const event: FeedEvent = message.event;
     if (event.seq <= this.cursor) return;
     this.cursor = event.seq;
     if (this.waiting) {

@@ -88,6 +88,9 @@ for (const backend of all) {
       hub.subscribe({ workspaceId, runId: 'busy', after: 0, deliver: busyRun.deliver });
       await commit(store, workspaceId, 'other', 1);
       await waitFor(async () => everything.seqs.length === 1);
+      // The quiet subscribers each read the log once to catch up; on a loaded machine some are
+      // still reading after the first event arrives. Count only once every one is live.
+      await waitFor(async () => hub.stats().catchingUp === 0);
       // Every subscriber is live now: what follows must come from memory.
       const log = countLogReads(store);
       const started = performance.now();
@@ -101,9 +104,11 @@ for (const backend of all) {
       // (commits that sync to disk can make this take more than a second on a busy machine).
       const seconds = Math.ceil((performance.now() - started) / 1000);
       if (backend.name === 'sqlite') expect(log.reads).toBeLessThanOrEqual(seconds);
-      // PostgreSQL's NOTIFY (one per commit, this process's own included) reads forward at most
-      // once per commit for the whole workspace, never once per subscriber.
-      else expect(log.reads).toBeLessThanOrEqual(40 + 2);
+      // PostgreSQL's NOTIFY (one per commit, this process's own included) reads forward for the
+      // whole workspace, never once per subscriber (300 quiet ones here would make 12,000 reads).
+      // A commit can cost two reads (its NOTIFY's, and one more when this process's own report of
+      // a later commit lands while that read is still out), plus the safety poll's.
+      else expect(log.reads).toBeLessThanOrEqual(2 * 41 + seconds);
       // One serialization per event, shared by every subscriber that received it.
       const shared = everything.frames.slice(1, 21);
       expect(busyRun.frames.every((frame, i) => frame === shared[i])).toBe(true);

@@ -5,6 +5,36 @@ import { axeViolations, browserSkipReason, saveScreenshot } from '../support/bro
 import { eventually, scriptedRun } from '../support/kernel.js';
 import { type InboxFixture, startInboxFixture } from './inbox-fixture.js';
 
+/**
+ * Adds a second member named `label`, who puts the workspace's approval policy: a group
+ * `leads` of the signed-in member and themself, with the rules `rules` gives for their id.
+ */
+async function secondLeadWithPolicy(
+  f: InboxFixture,
+  label: string,
+  rules: (credentialId: string) => unknown[],
+) {
+  const me = await f.ws.self();
+  const lead = await createCredential(f.kernel.airlock.store, {
+    workspaceId: f.kernel.workspace.id,
+    kind: 'member',
+    label,
+  });
+  const id = lead.credential.credential_id;
+  const put = await fetch(
+    `${f.kernel.url}/api/v1/workspaces/${f.kernel.workspace.id}/approval_policy`,
+    {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${lead.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        policy: { groups: { leads: [me.credential_id, id] }, rules: rules(id) },
+      }),
+    },
+  );
+  expect(put.status).toBe(200);
+  return lead;
+}
+
 /** What the inbox tells about runs: a run's story, live, and what the workspace decided. */
 describe.skipIf(browserSkipReason !== null)(
   'the web inbox in headless Chromium: run stories and decisions',
@@ -53,29 +83,9 @@ describe.skipIf(browserSkipReason !== null)(
     });
 
     it('shows each approval toward a quorum by name, in the inbox and live in the story', async () => {
-      const me = await f.ws.self();
-      const ana = await createCredential(f.kernel.airlock.store, {
-        workspaceId: f.kernel.workspace.id,
-        kind: 'member',
-        label: 'Ana Lima',
-      });
-      const put = await fetch(
-        `${f.kernel.url}/api/v1/workspaces/${f.kernel.workspace.id}/approval_policy`,
-        {
-          method: 'PUT',
-          headers: {
-            authorization: `Bearer ${ana.token}`,
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify({
-            policy: {
-              groups: { leads: [me.credential_id, ana.credential.credential_id] },
-              rules: [{ tool: 'release', approvers: ['group:leads'], required: 2 }],
-            },
-          }),
-        },
-      );
-      expect(put.status).toBe(200);
+      const ana = await secondLeadWithPolicy(f, 'Ana Lima', () => [
+        { tool: 'release', approvers: ['group:leads'], required: 2 },
+      ]);
       const run = await f.ws.runs.create(
         scriptedRun('ask', [
           { tool_calls: [{ name: 'release', input: { version: '2.4.0' } }] },
@@ -210,29 +220,10 @@ describe.skipIf(browserSkipReason !== null)(
     });
 
     it('bulk approves under a two-approver policy: one approval each, said row by row, never "running" for a call that waits', async () => {
-      const me = await f.ws.self();
-      const bo = await createCredential(f.kernel.airlock.store, {
-        workspaceId: f.kernel.workspace.id,
-        kind: 'member',
-        label: 'Bo Chen',
-      });
-      const put = await fetch(
-        `${f.kernel.url}/api/v1/workspaces/${f.kernel.workspace.id}/approval_policy`,
-        {
-          method: 'PUT',
-          headers: { authorization: `Bearer ${bo.token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({
-            policy: {
-              groups: { leads: [me.credential_id, bo.credential.credential_id] },
-              rules: [
-                { tool: 'release', approvers: ['group:leads'], required: 2 },
-                { tool: 'payroll', approvers: [bo.credential.credential_id] },
-              ],
-            },
-          }),
-        },
-      );
-      expect(put.status).toBe(200);
+      await secondLeadWithPolicy(f, 'Bo Chen', (bo) => [
+        { tool: 'release', approvers: ['group:leads'], required: 2 },
+        { tool: 'payroll', approvers: [bo] },
+      ]);
       const run = await f.ws.runs.create(
         scriptedRun('ask', [
           {
