@@ -91,6 +91,26 @@ export const QUERY_LAYER_REACH = /\.db\b|\[SQL\]/g;
 /** A backend branch: a member named `dialect` (which SQL the store speaks). */
 export const DIALECT_BRANCH = /\.dialect\b/g;
 
+/** A branch that names a backend: `dialect === 'postgres'`, `!== 'sqlite'` and the like. */
+export const BACKEND_NAMED_BRANCH = /[!=]==\s*'(postgres|sqlite)'/g;
+
+/** The file where what differs between the backends is written down (DIALECT_TRAITS). */
+const DIALECT_FILE = 'packages/server/src/store/dialect.ts';
+
+/** Branches naming a backend in store/ but its dialect table (target 0). */
+export function backendBranchesOutsideDialect(): HouseCount {
+  const found = countPerFile(
+    packageSources().filter((path) => path.startsWith(STORE_FOLDER) && path !== DIALECT_FILE),
+    BACKEND_NAMED_BRANCH,
+  );
+  return {
+    key: 'backend_branches_in_store',
+    label: 'branches naming a backend in store/ outside store/dialect.ts',
+    value: found.total,
+    detail: found.detail,
+  };
+}
+
 /** Rooms of the server that speak to the store only through its repositories. */
 const STORE_CLIENT_ROOMS = /^packages\/server\/src\/(kernel|api|feed|audit|notifications)\//;
 
@@ -262,6 +282,7 @@ export function measureHouse(): HouseCount[] {
     queryBuildersOutsideStore(),
     transactionWeakMapsOutsideStore(),
     queryLayerReachesOutsideStore(),
+    backendBranchesOutsideDialect(),
     importCircles(),
     handWrittenRestCalls(),
     untypedEmitSites(),

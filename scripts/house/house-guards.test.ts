@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  BACKEND_NAMED_BRANCH,
+  backendBranchesOutsideDialect,
   DIALECT_BRANCH,
   QUERY_BUILDER_CALL,
   QUERY_LAYER_REACH,
@@ -110,6 +112,12 @@ describe('house rules of the store boundary (issue 26)', () => {
     const count = queryLayerReachesOutsideStore();
     expect(count.detail, 'ask a repository of store/; the backends differ only there').toEqual([]);
     expect(count.value).toBe(0);
+  });
+
+  it('names a backend in a store branch only in store/dialect.ts (a third backend is one entry there)', () => {
+    const count = backendBranchesOutsideDialect();
+    expect(count.detail, 'ask DIALECT_TRAITS for what differs instead').toEqual([]);
+    expect("if (dialect !== 'postgres') return;".match(BACKEND_NAMED_BRANCH)).toHaveLength(1);
   });
 
   it('recognises what it forbids (the checks above can fail)', () => {

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { DIALECT_TRAITS } from './dialect.js';
 import type { Database } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';
@@ -24,7 +25,8 @@ export interface AdvisoryLockHold {
   confirm(): Promise<void>;
 }
 
-const SQLITE_HOLD: AdvisoryLockHold = { confirm: async () => {} };
+/** The hold of a process that owns its store alone (SQLite): nobody to take turns with. */
+const ALONE: AdvisoryLockHold = { confirm: async () => {} };
 
 /**
  * Takes a session advisory lock on one pooled connection, kept for the whole
@@ -72,7 +74,7 @@ export async function withAdvisoryLock<T>(
   work: (hold: AdvisoryLockHold) => Promise<T>,
 ): Promise<T> {
   const { db, dialect } = store[SQL];
-  if (dialect !== 'postgres') return work(SQLITE_HOLD);
+  if (!DIALECT_TRAITS[dialect].sharedByProcesses) return work(ALONE);
   const outcome = await holdAdvisoryLock(db, { key, wait: true }, work);
   if (!outcome.held) throw new Error(`advisory lock ${key} was not taken`);
   return outcome.value;
@@ -90,6 +92,6 @@ export async function tryAdvisoryLock<T>(
   work: (hold: AdvisoryLockHold) => Promise<T>,
 ): Promise<{ held: true; value: T } | { held: false }> {
   const { db, dialect } = store[SQL];
-  if (dialect !== 'postgres') return { held: true, value: await work(SQLITE_HOLD) };
+  if (!DIALECT_TRAITS[dialect].sharedByProcesses) return { held: true, value: await work(ALONE) };
   return holdAdvisoryLock(db, { key, wait: false }, work);
 }

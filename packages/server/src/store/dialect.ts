@@ -11,17 +11,18 @@ export interface DialectTraits {
   /** The column type of a 64-bit integer (epoch milliseconds, sequence numbers). */
   bigInteger: 'integer' | 'bigint';
   /**
-   * Whether a unit must lock the rows it reads to change: several processes
-   * share a PostgreSQL database, while one process owns a SQLite file and its
-   * units run one at a time.
+   * Whether several kernel processes may share the store. They do on
+   * PostgreSQL: a unit locks the rows it reads to change, and processes take
+   * turns at shared work under advisory locks. One process owns a SQLite
+   * file, and its units run one at a time.
    */
-  locksRows: boolean;
+  sharedByProcesses: boolean;
 }
 
 /** The traits of each backend. */
 export const DIALECT_TRAITS: Record<Dialect, DialectTraits> = {
-  sqlite: { bigInteger: 'integer', locksRows: false },
-  postgres: { bigInteger: 'bigint', locksRows: true },
+  sqlite: { bigInteger: 'integer', sharedByProcesses: false },
+  postgres: { bigInteger: 'bigint', sharedByProcesses: true },
 };
 
 /** A read of rows this unit will change, locked until its commit where the backend needs it. */
@@ -29,7 +30,7 @@ export function lockedForUpdate<QB extends SelectQueryBuilder<never, never, unkn
   dialect: Dialect,
   query: QB,
 ): QB {
-  return DIALECT_TRAITS[dialect].locksRows ? (query.forUpdate() as QB) : query;
+  return DIALECT_TRAITS[dialect].sharedByProcesses ? (query.forUpdate() as QB) : query;
 }
 
 /**
@@ -40,5 +41,5 @@ export function claimedForUpdate<QB extends SelectQueryBuilder<never, never, unk
   dialect: Dialect,
   query: QB,
 ): QB {
-  return DIALECT_TRAITS[dialect].locksRows ? (query.forUpdate().skipLocked() as QB) : query;
+  return DIALECT_TRAITS[dialect].sharedByProcesses ? (query.forUpdate().skipLocked() as QB) : query;
 }
