@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AirlockError } from '../errors.js';
+import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { asStoreUnavailable } from '../store/store-unavailable.js';
 import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
@@ -166,6 +167,8 @@ async function readInput(
         throw new AirlockError('invalid_input', 'the body must be a JSON object');
       }
       for (const [key, value] of Object.entries(parsed)) input[key] = value;
+      // Reading and parsing a large body is one turn; checking and handling it, the next.
+      if (text.length > LARGE_VALUE_CHARACTERS) await nextTurn(null);
     }
   }
   checkParsedInput(input);

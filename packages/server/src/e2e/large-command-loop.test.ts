@@ -1,35 +1,10 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, deploy } from '../testing/harness.js';
-import { largeCommand, largeCommandRun } from '../testing/large-command.js';
+import { largeCommand, largeCommandRun, postFromWorker } from '../testing/large-command.js';
 import { backends } from '../testing/stores.js';
 
 const sqlite = (await backends()).filter((backend) => backend.name === 'sqlite');
-
-/** Posts from a worker thread, so that encoding and sending 800 KB costs this loop nothing. */
-function postFromWorker(
-  url: string,
-  token: string,
-  body: string,
-): Promise<{ status: number; id: string }> {
-  const worker = new Worker(
-    `const { parentPort, workerData } = require('node:worker_threads');
-     fetch(workerData.url, {
-       method: 'POST',
-       headers: { authorization: 'Bearer ' + workerData.token, 'content-type': 'application/json' },
-       body: workerData.body,
-     }).then(async (response) => parentPort.postMessage({ status: response.status, id: (await response.json()).id }));`,
-    { eval: true, workerData: { url, token, body } },
-  );
-  return new Promise((resolve, reject) => {
-    worker.once('message', (answer: { status: number; id: string }) => {
-      void worker.terminate();
-      resolve(answer);
-    });
-    worker.once('error', reject);
-  });
-}
 
 /**
  * The longest the kernel's event loop (this process's: the kernel runs in it)

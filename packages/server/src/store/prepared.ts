@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
 import type { Dialect } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -232,23 +233,29 @@ export function runPrepared<R>(
     // A write of a large value (an 800 KB pasted script) is followed by a turn of the event loop,
     // so that one unit's big writes never hold it in one piece. The unit's transaction stays
     // open meanwhile: other work that needs the connection waits for its commit, as it would.
-    if (boundCharacters(parameters) > LARGE_WRITE_CHARACTERS) return nextTurn({ rows: [] });
+    if (boundCharacters(parameters) > LARGE_VALUE_CHARACTERS) {
+      largeWrites += 1;
+      return nextTurn({ rows: [] });
+    }
     return { rows: [] };
   }
   return db.executeQuery<R>({ ...template.compiled, parameters });
 }
 
-/** Characters bound to one write past which the unit yields the event loop after it (64 KiB). */
-const LARGE_WRITE_CHARACTERS = 64 * 1024;
+/** Large writes since {@link takeLargeWrites} last asked (SQLite units run one at a time). */
+let largeWrites = 0;
+
+/** How many writes past {@link LARGE_VALUE_CHARACTERS} ran since the last call (then 0 again). */
+export function takeLargeWrites(): number {
+  const taken = largeWrites;
+  largeWrites = 0;
+  return taken;
+}
 
 function boundCharacters(parameters: readonly unknown[]): number {
   let total = 0;
   for (const value of parameters) if (typeof value === 'string') total += value.length;
   return total;
-}
-
-function nextTurn<T>(value: T): Promise<T> {
-  return new Promise((resolve) => setImmediate(() => resolve(value)));
 }
 
 /** Per table, the column list of the last insert and its cache key (most inserts repeat it). */
