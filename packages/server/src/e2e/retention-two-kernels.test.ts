@@ -146,6 +146,25 @@ function repeated(values: readonly unknown[]): unknown[] {
   return [...seen].filter(([, count]) => count > 1).map(([value]) => value);
 }
 
+/**
+ * Checks that every seeded event left the store once (as an event line or an audit line) and
+ * every seeded run once, across the export lines `lines` gives per kind; returns the run lines.
+ */
+function expectSeededRowsExportedOnce(
+  lines: (kind: string) => Record<string, unknown>[],
+): Record<string, unknown>[] {
+  const seeded = (line: Record<string, unknown>) =>
+    String(line.run_id ?? (line.run as { id: string } | undefined)?.id).startsWith('run_seed_');
+  const seqs = [...lines('events'), ...lines('audit')].filter(seeded).map((line) => line.seq);
+  expect(repeated(seqs)).toEqual([]);
+  expect(seqs).toHaveLength(RUNS * EVENTS_PER_RUN);
+  const runs = lines('runs').filter(seeded);
+  const runIds = runs.map((line) => (line.run as { id: string }).id);
+  expect(repeated(runIds)).toEqual([]);
+  expect(runIds).toHaveLength(RUNS);
+  return runs;
+}
+
 describe.skipIf(skip !== null)(
   'retention with two kernel processes on one PostgreSQL database',
   () => {
@@ -199,18 +218,7 @@ describe.skipIf(skip !== null)(
       }
 
       const lines = (kind: string) => dirs.flatMap((dir) => exportLines(dir, ws, kind));
-      const seeded = (line: Record<string, unknown>) =>
-        String(line.run_id ?? (line.run as { id: string } | undefined)?.id).startsWith('run_seed_');
-      const events = lines('events').filter(seeded);
-      const audit = lines('audit').filter(seeded);
-      const runs = lines('runs').filter(seeded);
-      // Every seeded event left once, as an event line or an audit line; every run once.
-      const seqs = [...events, ...audit].map((line) => line.seq);
-      expect(repeated(seqs)).toEqual([]);
-      expect(seqs).toHaveLength(RUNS * EVENTS_PER_RUN);
-      const runIds = runs.map((line) => (line.run as { id: string }).id);
-      expect(repeated(runIds)).toEqual([]);
-      expect(runIds).toHaveLength(RUNS);
+      const runs = expectSeededRowsExportedOnce(lines);
       expect(runs.flatMap((line) => line.approvals as unknown[])).toHaveLength(RUNS);
     }, 240_000);
 
@@ -258,18 +266,7 @@ describe.skipIf(skip !== null)(
       } finally {
         await db.end();
       }
-      const seeded = (line: Record<string, unknown>) =>
-        String(line.run_id ?? (line.run as { id: string } | undefined)?.id).startsWith('run_seed_');
-      const seqs = [...exportLines(dir, ws, 'events'), ...exportLines(dir, ws, 'audit')]
-        .filter(seeded)
-        .map((line) => line.seq);
-      expect(repeated(seqs)).toEqual([]);
-      expect(seqs).toHaveLength(RUNS * EVENTS_PER_RUN);
-      const runIds = exportLines(dir, ws, 'runs')
-        .filter(seeded)
-        .map((line) => (line.run as { id: string }).id);
-      expect(repeated(runIds)).toEqual([]);
-      expect(runIds).toHaveLength(RUNS);
+      expectSeededRowsExportedOnce((kind) => exportLines(dir, ws, kind));
     }, 240_000);
   },
 );
@@ -325,17 +322,6 @@ describe('retention on SQLite, a kernel killed between an export and its delete'
     } finally {
       db.close();
     }
-    const seeded = (line: Record<string, unknown>) =>
-      String(line.run_id ?? (line.run as { id: string } | undefined)?.id).startsWith('run_seed_');
-    const seqs = [...exportLines(dir, ws, 'events'), ...exportLines(dir, ws, 'audit')]
-      .filter(seeded)
-      .map((line) => line.seq);
-    expect(repeated(seqs)).toEqual([]);
-    expect(seqs).toHaveLength(RUNS * EVENTS_PER_RUN);
-    const runIds = exportLines(dir, ws, 'runs')
-      .filter(seeded)
-      .map((line) => (line.run as { id: string }).id);
-    expect(repeated(runIds)).toEqual([]);
-    expect(runIds).toHaveLength(RUNS);
+    expectSeededRowsExportedOnce((kind) => exportLines(dir, ws, kind));
   }, 240_000);
 });

@@ -2,7 +2,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
 import { nextTurn } from '../event-loop-turn.js';
 import { SqliteSequences } from './event-log.js';
-import { holdConnection, takeLargeWrites } from './prepared.js';
+import { holdConnection, takeLargeWrite } from './prepared.js';
 import type { Database } from './schema.js';
 
 /** Receives a COMMIT's duration in seconds and the number of units of work it carried. */
@@ -153,7 +153,7 @@ export class GroupCommit {
         await batch.trx.commit().execute();
         this.observer?.((performance.now() - started) / 1000, batch.units);
         // After the COMMIT of large values, answering (views, frames) waits for the next turn.
-        if (takeLargeWrites() > 0) await nextTurn(null);
+        if (takeLargeWrite(this.raw)) await nextTurn(null);
       } catch (error) {
         batch.release();
         commitError = error ?? new Error('the transaction failed');

@@ -234,7 +234,7 @@ export function runPrepared<R>(
     // so that one unit's big writes never hold it in one piece. The unit's transaction stays
     // open meanwhile: other work that needs the connection waits for its commit, as it would.
     if (boundCharacters(parameters) > LARGE_VALUE_CHARACTERS) {
-      largeWrites += 1;
+      wroteLarge.add(held);
       return nextTurn({ rows: [] });
     }
     return { rows: [] };
@@ -242,14 +242,12 @@ export function runPrepared<R>(
   return db.executeQuery<R>({ ...template.compiled, parameters });
 }
 
-/** Large writes since {@link takeLargeWrites} last asked (SQLite units run one at a time). */
-let largeWrites = 0;
+/** Held connections that wrote a value past {@link LARGE_VALUE_CHARACTERS} since last asked. */
+const wroteLarge = new WeakSet<SqliteDatabase.Database>();
 
-/** How many writes past {@link LARGE_VALUE_CHARACTERS} ran since the last call (then 0 again). */
-export function takeLargeWrites(): number {
-  const taken = largeWrites;
-  largeWrites = 0;
-  return taken;
+/** Whether this connection wrote a large value since the last call (which forgets it). */
+export function takeLargeWrite(database: SqliteDatabase.Database): boolean {
+  return wroteLarge.delete(database);
 }
 
 function boundCharacters(parameters: readonly unknown[]): number {
