@@ -112,9 +112,7 @@ function airlockCause(error: TRPCError): AirlockError {
     : new AirlockError('internal', 'internal error');
 }
 
-function authorized(
-  operation: Pick<Operation, 'name' | 'planes'> & Partial<Pick<Operation, 'errors'>>,
-) {
+function authorized(operation: Pick<Operation, 'name' | 'planes' | 'errors'>) {
   return t.procedure.use(({ ctx, next }) => {
     if (!ctx.principal) {
       if (ctx.authError instanceof RateLimitedError) {
@@ -130,9 +128,7 @@ function authorized(
     takeRequest(ctx, ctx.principal);
     if (ctx.bodyRefusal) {
       const { bodyRefusal } = ctx;
-      throw toTrpcError(
-        bodyRefusal === 'not_utf8' ? notUtf8Error({ errors: operation.errors ?? [] }) : bodyRefusal,
-      );
+      throw toTrpcError(bodyRefusal === 'not_utf8' ? notUtf8Error(operation) : bodyRefusal);
     }
     return next({
       ctx: {
