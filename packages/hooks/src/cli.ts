@@ -5,7 +5,7 @@ import type { InstallScope } from './install/targets.js';
 
 const USAGE = `Usage:
   airlock hooks install claude-code|codex|gemini [--project [DIR] | --user] [--url URL]
-                [--token TOKEN | --token-file FILE] [--wait-ms N] [--defer] [--http] [--config FILE]
+                [--token TOKEN | --token-file FILE] [--wait-ms N] [--defer] [--http] [--client node|sh] [--config FILE]
   airlock hooks uninstall claude-code|codex|gemini [--project [DIR] | --user]
   airlock hooks doctor [claude-code|codex|gemini] [--project [DIR] | --user] [--config FILE] [--json]
 `;
@@ -54,8 +54,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       const waitMs = value(rest, '--wait-ms');
       if (waitMs !== undefined && !/^\d+$/.test(waitMs))
         throw new UsageError('--wait-ms takes milliseconds');
+      const client = value(rest, '--client');
+      if (client !== undefined && client !== 'node' && client !== 'sh')
+        throw new UsageError('--client takes node or sh');
       const result = installHooks({
         agent: agentOf(rest[0]),
+        client,
         scope: scopeOf(rest),
         url: value(rest, '--url'),
         token: value(rest, '--token'),

@@ -12,6 +12,7 @@ import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath } from '../client/config.js';
 import { withCodexBlock, withoutCodexBlock } from './codex-toml.js';
 import { withAirlock, withoutAirlock } from './json-settings.js';
+import { shellHookPath, writeShellClientConfig } from './shell-client.js';
 import { backupPath, type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
 /** The hook entry's compiled file (the source tree's entry is TypeScript, so tests use the build). */
@@ -40,6 +41,12 @@ export interface InstallOptions {
   http?: boolean | undefined;
   /** The hooks' configuration file (default `~/.airlock/hooks.json`). */
   configPath?: string | undefined;
+  /**
+   * Which hook client the entries run: `node` (default, the `airlock-hook`
+   * entry) or `sh` (`airlock-hook.sh`: a shell and curl, no Node.js process
+   * per event; the kernel answers in the agent's format).
+   */
+  client?: 'node' | 'sh' | undefined;
   /** The Node.js binary and the hook entry the command runs (default: this process's, this package's). */
   node?: string | undefined;
   hookEntry?: string | undefined;
@@ -143,13 +150,28 @@ export function installHooks(options: InstallOptions): InstallResult {
   const env = options.env ?? process.env;
   const target = settingsPath(options.agent, options.scope, env);
   const configPath = options.configPath ?? defaultConfigPath(env);
-  const command = hookCommand(options, configPath);
+  writeConfig(options, configPath);
+  const command =
+    options.client === 'sh'
+      ? [
+          'sh',
+          shellHookPath(),
+          writeShellClientConfig({
+            agent: options.agent,
+            configPath,
+            waitMs: options.waitMs,
+            defer: options.defer,
+            env,
+          }),
+        ]
+          .map(quote)
+          .join(' ')
+      : hookCommand(options, configPath);
   const before = readText(target);
   const after =
     options.agent === 'codex'
       ? withCodexBlock(before ?? '', command)
       : `${JSON.stringify(withAirlock(options.agent, parseSettings(target, before), command, httpOf(options)), null, 2)}\n`;
-  writeConfig(options, configPath);
   const backup = backupPath(target);
   if (after === before) {
     return {

@@ -1,7 +1,15 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
-import { claudeCode, DEFAULT_WAIT_MS, decide, failClosed } from '@airlock/hooks';
+import {
+  type AgentProtocol,
+  claudeCode,
+  codex,
+  DEFAULT_WAIT_MS,
+  decide,
+  failClosed,
+  gemini,
+} from '@airlock/hooks';
 import { recordHookedEvent } from '../kernel/hooks/hooked-sessions.js';
-import { implement } from './operation.js';
+import { implement, type OperationContext } from './operation.js';
 
 /** POST /agent_api/v1/hooks/events: one event of a coding agent's hooked session. */
 export const hookEvent = implement(
@@ -24,39 +32,50 @@ function optionsOf(value: unknown): { waitMs: number; defer: boolean } {
 }
 
 /**
- * POST /agent_api/v1/hooks/claude-code/{hook_options}: Claude Code's
- * HTTP hook, answered in its own format by the kernel itself. The same
- * mapping as the command hook, with the events recorded in process; any
- * failure to decide refuses a tool call.
+ * Answers one agent's hook in its own format with the kernel itself: the
+ * same mapping as the Node.js command hook, with the events recorded in
+ * process; a payload it cannot read, or any failure to decide, refuses a
+ * tool call.
  */
-export const claudeCodeHook = implement(
-  OPERATION_CONTRACTS['hooks.claudeCode'],
-  async ({ kernel, principal }, input) => {
-    const { hook_options: hookOptions, ...payload } = input as Record<string, unknown>;
+function answerNatively(protocol: AgentProtocol) {
+  return async (
+    { kernel, principal }: OperationContext,
+    input: Record<string, unknown>,
+  ): Promise<Record<string, never>> => {
+    const { hook_options: hookOptions, ...payload } = input;
     const { waitMs, defer } = optionsOf(hookOptions);
-    let event: ReturnType<typeof claudeCode.parse>;
+    let event: ReturnType<AgentProtocol['parse']>;
     try {
-      event = claudeCode.parse(payload);
+      event = protocol.parse(payload);
     } catch (error) {
       const reason = `Airlock could not read the hook payload: ${(error as Error).message}`;
-      return JSON.parse(
-        claudeCode.format(
-          { agent: 'claude-code', session_id: String(payload.session_id), event: 'pre_tool' },
-          failClosed(
-            { agent: 'claude-code', session_id: String(payload.session_id), event: 'pre_tool' },
-            reason,
-          ),
-        ).stdout,
-      ) as Record<string, never>;
+      const unread = {
+        agent: protocol.agent,
+        session_id: String(payload.session_id),
+        event: 'pre_tool' as const,
+      };
+      return JSON.parse(protocol.format(unread, failClosed(unread, reason)).stdout);
     }
     if (event === null) return {};
-    const reply = await decide(claudeCode, event, {
+    const reply = await decide(protocol, event, {
       kernel: { url: '', token: '' },
       waitMs,
       defer,
       inboxUrl: 'the Airlock inbox',
       send: (body) => recordHookedEvent(kernel.context, principal, body),
     });
-    return JSON.parse(claudeCode.format(event, reply).stdout) as Record<string, never>;
-  },
+    return JSON.parse(protocol.format(event, reply).stdout);
+  };
+}
+
+/** POST /agent_api/v1/hooks/claude-code/{hook_options}: Claude Code's HTTP hook, in its own format. */
+export const claudeCodeHook = implement(
+  OPERATION_CONTRACTS['hooks.claudeCode'],
+  answerNatively(claudeCode),
 );
+
+/** POST /agent_api/v1/hooks/codex/{hook_options}: a Codex CLI hook event, in its own format. */
+export const codexHook = implement(OPERATION_CONTRACTS['hooks.codex'], answerNatively(codex));
+
+/** POST /agent_api/v1/hooks/gemini/{hook_options}: a Gemini CLI hook event, in its own format. */
+export const geminiHook = implement(OPERATION_CONTRACTS['hooks.gemini'], answerNatively(gemini));

@@ -15,7 +15,7 @@ import { createConversation, postInput } from './conversations.js';
 import { approve, deny, listDecisions, resolution, retry } from './decisions.js';
 import { claim, claimNextOperation, commit, heartbeatOperation, inbox } from './executor.js';
 import { cancelCall, submitCalls } from './gateway.js';
-import { claudeCodeHook, hookEvent } from './hooks.js';
+import { claudeCodeHook, codexHook, geminiHook, hookEvent } from './hooks.js';
 import { listNotifications, redeliverNotification } from './notifications.js';
 import type { Operation } from './operation.js';
 import { getOverlay, replaceOverlayOperation, trustOverlayOperation } from './overlays.js';
@@ -51,6 +51,8 @@ const IMPLEMENTATIONS: Implementations = {
   'runs.calls': submitCalls,
   'hooks.event': hookEvent,
   'hooks.claudeCode': claudeCodeHook,
+  'hooks.codex': codexHook,
+  'hooks.gemini': geminiHook,
   'runs.cancelCall': cancelCall,
   'runs.events': listEvents,
   'audit.run': runAudit,

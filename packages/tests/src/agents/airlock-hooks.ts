@@ -62,6 +62,8 @@ export interface AirlockHookOptions {
   waitMs?: number;
   /** Claude Code headless: a park ends the agent's run with `defer`, and `--resume` asks again. */
   defer?: boolean;
+  /** The hook client the entries run: `node` (default) or `sh` (a shell and curl). */
+  client?: 'node' | 'sh';
 }
 
 /**
@@ -81,6 +83,7 @@ export function installAirlockHooks(
   args.push('--url', airlock.kernel.url, '--token-file', tokenFile);
   if (options.waitMs !== undefined) args.push('--wait-ms', String(options.waitMs));
   if (options.defer) args.push('--defer');
+  if (options.client) args.push('--client', options.client);
   const installed = spawnSync(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', HOME: sandbox.home, CODEX_HOME: sandbox.codexHome },
     encoding: 'utf8',

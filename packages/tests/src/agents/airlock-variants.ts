@@ -11,9 +11,13 @@ import { preToolEvent } from './native-hooks.js';
  * granted by a rule: a real kernel on loopback (SQLite), the command hook
  * entry, and for Claude Code also the kernel's own HTTP hook.
  */
-function airlockVariant(agent: AgentName, transport: 'command' | 'http'): HookVariant {
+function airlockVariant(
+  agent: AgentName,
+  transport: 'command' | 'http',
+  client: 'node' | 'sh' = 'node',
+): HookVariant {
   return {
-    name: `airlock (${transport === 'http' ? 'http' : 'command'})`,
+    name: `airlock (${transport === 'http' ? 'http' : client === 'sh' ? 'command, sh' : 'command'})`,
     kind: 'airlock',
     transport,
     async setup(sandbox: AgentSandbox) {
@@ -37,6 +41,7 @@ function airlockVariant(agent: AgentName, transport: 'command' | 'http'): HookVa
         url: kernel.url,
         token,
         http: transport === 'http',
+        client,
         configPath: join(sandbox.home, '.airlock', 'hooks.json'),
       });
       // The HTTP hook reads its credential from the agent's environment.
@@ -46,9 +51,11 @@ function airlockVariant(agent: AgentName, transport: 'command' | 'http'): HookVa
   };
 }
 
-/** The Airlock variants measured for an agent: the command hook, and Claude Code's HTTP hook. */
+/**
+ * The Airlock variants measured for an agent: the command hook through the
+ * Node.js client and through the shell client, and Claude Code's HTTP hook.
+ */
 export function airlockVariants(agent: AgentName): HookVariant[] {
-  return agent === 'claude-code'
-    ? [airlockVariant(agent, 'command'), airlockVariant(agent, 'http')]
-    : [airlockVariant(agent, 'command')];
+  const command = [airlockVariant(agent, 'command'), airlockVariant(agent, 'command', 'sh')];
+  return agent === 'claude-code' ? [...command, airlockVariant(agent, 'http')] : command;
 }

@@ -101,6 +101,35 @@ export const hookEventContract = defineContract({
   errors: ['no_profile_configuration', 'run_busy', 'task_not_found', 'invalid_configuration'],
 });
 
+/** A hook URL's options: `default`, `wait-N` (ms a park is waited for) or `wait-N-defer`. */
+const HookOptionsSchema = z.string().regex(/^(default|wait-\d{1,6}(-defer)?)$/);
+
+/**
+ * An agent's hook answered in its own shape by the kernel: the body is the
+ * agent's hook payload as it sends it, the answer what the agent reads on a
+ * command hook's stdout (exit 0) or an HTTP hook's response.
+ */
+function nativeHookContract<const N extends string, const P extends string>(
+  name: N,
+  path: P,
+  summary: string,
+) {
+  return defineContract({
+    name,
+    summary,
+    method: 'POST',
+    path,
+    planes: ['agent'],
+    input: z.looseObject({
+      hook_options: HookOptionsSchema,
+      session_id: z.string().min(1).max(200),
+      hook_event_name: z.string().min(1).max(100),
+    }),
+    output: z.record(z.string(), JsonValueSchema),
+    errors: [],
+  });
+}
+
 /**
  * POST /agent_api/v1/hooks/claude-code/{hook_options}: Claude Code's HTTP
  * hook, answered in its own shape by the kernel (no process starts per
@@ -108,18 +137,30 @@ export const hookEventContract = defineContract({
  * `hook_options` is `default`, `wait-N` (how long a park is waited for, in
  * ms) or `wait-N-defer` (a park answers `defer`: headless runs).
  */
-export const claudeCodeHookContract = defineContract({
-  name: 'hooks.claudeCode',
-  summary:
-    "Answer Claude Code's HTTP hook in its own format (PreToolUse permissionDecision, Stop decision), waiting bounded for a person",
-  method: 'POST',
-  path: '/agent_api/v1/hooks/claude-code/{hook_options}',
-  planes: ['agent'],
-  input: z.looseObject({
-    hook_options: z.string().regex(/^(default|wait-\d{1,6}(-defer)?)$/),
-    session_id: z.string().min(1).max(200),
-    hook_event_name: z.string().min(1).max(100),
-  }),
-  output: z.record(z.string(), JsonValueSchema),
-  errors: [],
-});
+export const claudeCodeHookContract = nativeHookContract(
+  'hooks.claudeCode',
+  '/agent_api/v1/hooks/claude-code/{hook_options}',
+  "Answer Claude Code's HTTP hook in its own format (PreToolUse permissionDecision, Stop decision), waiting bounded for a person",
+);
+
+/**
+ * POST /agent_api/v1/hooks/codex/{hook_options}: a Codex CLI hook event,
+ * answered in the JSON its command hooks print. What the shell hook client
+ * (`airlock-hook.sh`) posts, so that no Node.js process starts per call.
+ */
+export const codexHookContract = nativeHookContract(
+  'hooks.codex',
+  '/agent_api/v1/hooks/codex/{hook_options}',
+  "Answer a Codex CLI hook event in its own format (a command hook's stdout), waiting bounded for a person",
+);
+
+/**
+ * POST /agent_api/v1/hooks/gemini/{hook_options}: a Gemini CLI hook event,
+ * answered in the JSON its command hooks print (`decision`, `reason`). What
+ * the shell hook client (`airlock-hook.sh`) posts.
+ */
+export const geminiHookContract = nativeHookContract(
+  'hooks.gemini',
+  '/agent_api/v1/hooks/gemini/{hook_options}',
+  "Answer a Gemini CLI hook event in its own format (a command hook's stdout), waiting bounded for a person",
+);

@@ -26,7 +26,12 @@ import {
   inboxContract,
 } from './executor.js';
 import { cancelCallContract, submitCallsContract } from './gateway.js';
-import { claudeCodeHookContract, hookEventContract } from './hooks.js';
+import {
+  claudeCodeHookContract,
+  codexHookContract,
+  geminiHookContract,
+  hookEventContract,
+} from './hooks.js';
 import { listDeliveriesContract, redeliverContract } from './notifications.js';
 import { getOverlayContract, replaceOverlayContract, trustOverlayContract } from './overlays.js';
 import { getConfigurationContract, putConfigurationContract } from './profile.js';
@@ -61,6 +66,8 @@ export const OPERATION_CONTRACTS = {
   'runs.cancelCall': cancelCallContract,
   'hooks.event': hookEventContract,
   'hooks.claudeCode': claudeCodeHookContract,
+  'hooks.codex': codexHookContract,
+  'hooks.gemini': geminiHookContract,
   'runs.events': listEventsContract,
   'audit.run': runAuditContract,
   'audit.export': exportAuditContract,

@@ -1,0 +1,166 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installHooks } from './install.js';
+import { shellHookPath } from './shell-client.js';
+
+function sandbox() {
+  const home = mkdtempSync(join(tmpdir(), 'airlock-hooks-sh-'));
+  return { home, env: { HOME: home, CODEX_HOME: join(home, '.codex') } };
+}
+
+/** A loopback server standing for the kernel's hook endpoint: records what it got, answers `reply`. */
+let reply: { status: number; body: string } = { status: 200, body: '{}' };
+const received: { url: string; authorization: string; body: string }[] = [];
+const server = createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk) => {
+    body += chunk;
+  });
+  request.on('end', () => {
+    received.push({
+      url: request.url ?? '',
+      authorization: request.headers.authorization ?? '',
+      body,
+    });
+    response.writeHead(reply.status, { 'content-type': 'application/json' });
+    response.end(reply.body);
+  });
+});
+let url = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/**
+ * Runs an installed hook command the way an agent does: through a shell, the
+ * payload on stdin. Asynchronously: the stand-in kernel answers from this process.
+ */
+function runInstalled(
+  command: string,
+  payload: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(payload);
+  });
+}
+
+describe('the shell hook client (install --client sh)', () => {
+  it('writes a private curl config and a command that carries no credential', () => {
+    const { home, env } = sandbox();
+    const result = installHooks({
+      agent: 'gemini',
+      scope: { kind: 'user' },
+      env,
+      url: `${url}/`,
+      token: 'alk_agent_"quoted"\\x',
+      waitMs: 5000,
+      client: 'sh',
+    });
+    const config = join(home, '.airlock', 'hooks-gemini.curl');
+    expect(statSync(config).mode & 0o777).toBe(0o600);
+    const text = readFileSync(config, 'utf8');
+    expect(text).toContain(`url = "${url}/agent_api/v1/hooks/gemini/wait-5000"`);
+    // Quotes and backslashes are escaped as curl's config syntax wants.
+    expect(text).toContain('header = "authorization: Bearer alk_agent_\\"quoted\\"\\\\x"');
+    expect(result.command).toBe(`sh ${shellHookPath()} ${config}`);
+    expect(result.command).not.toContain('alk_agent');
+    expect(existsSync(shellHookPath())).toBe(true);
+    execFileSync('sh', ['-n', shellHookPath()]);
+  });
+
+  it("posts the payload with the credential and prints the kernel's answer", async () => {
+    const { env } = sandbox();
+    const { command } = installHooks({
+      agent: 'codex',
+      scope: { kind: 'user' },
+      env,
+      url,
+      token: 'alk_agent_sh',
+      client: 'sh',
+    });
+    reply = { status: 200, body: '{"decision":"block","reason":"no"}' };
+    received.length = 0;
+    const payload = JSON.stringify({ session_id: 's1', hook_event_name: 'PreToolUse' });
+    const run = await runInstalled(command, payload);
+    expect(run.status).toBe(0);
+    expect(run.stdout.trim()).toBe(reply.body);
+    expect(received).toEqual([
+      {
+        url: '/agent_api/v1/hooks/codex/default',
+        authorization: 'Bearer alk_agent_sh',
+        body: payload,
+      },
+    ]);
+  });
+
+  it('refuses a tool call (exit 2, the reason on stderr) when the kernel errs or is gone; passes other events', async () => {
+    const { env } = sandbox();
+    const { command } = installHooks({
+      agent: 'claude-code',
+      scope: { kind: 'user' },
+      env,
+      url,
+      token: 'alk_agent_sh',
+      client: 'sh',
+    });
+    reply = { status: 503, body: '{"code":"store_unavailable"}' };
+    const tool = await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
+    expect(tool.status).toBe(2);
+    expect(tool.stderr).toContain('Airlock could not decide this call, so it was not run');
+    expect(tool.stdout).toBe('');
+    const other = await runInstalled(
+      command,
+      '{"session_id":"s","hook_event_name":"SessionStart"}',
+    );
+    expect(other.status).toBe(0);
+
+    const { env: goneEnv } = sandbox();
+    const gone = installHooks({
+      agent: 'claude-code',
+      scope: { kind: 'user' },
+      env: goneEnv,
+      // Nothing listens on port 9 of loopback here.
+      url: 'http://127.0.0.1:9',
+      token: 'alk_agent_sh',
+      client: 'sh',
+    });
+    const refused = await runInstalled(
+      gone.command,
+      '{"session_id":"s","hook_event_name":"PreToolUse"}',
+    );
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('curl exit 7');
+  });
+
+  it('refuses a URL or credential with a line break (it would end the config line)', () => {
+    const { env } = sandbox();
+    expect(() =>
+      installHooks({
+        agent: 'codex',
+        scope: { kind: 'user' },
+        env,
+        url,
+        token: 'alk_agent_x\nurl = "http://evil.example"',
+        client: 'sh',
+      }),
+    ).toThrow(/line break/);
+  });
+});

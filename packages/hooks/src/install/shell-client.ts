@@ -1,0 +1,63 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HookedAgent } from '@airlock/core';
+import { readHookConfig } from '../client/config.js';
+import { HOOK_TIMEOUT_SECONDS } from './entries.js';
+
+/**
+ * The shell hook client (`shell/airlock-hook.sh`, shipped beside `dist/`): a
+ * shell and curl per hook event instead of a Node.js process.
+ */
+export function shellHookPath(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shell', 'airlock-hook.sh');
+}
+
+/** A curl config value: double-quoted, with backslashes and quotes escaped. */
+function curlString(value: string): string {
+  if (/[\r\n]/.test(value)) throw new Error('a kernel URL or credential cannot hold a line break');
+  return `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+}
+
+/** The kernel path's options: how long a park is waited for, and whether it defers. */
+function hookOptions(waitMs: number | undefined, defer: boolean): string {
+  if (waitMs === undefined) return defer ? 'wait-100000-defer' : 'default';
+  return `wait-${waitMs}${defer ? '-defer' : ''}`;
+}
+
+/** What the shell client's curl config is made from. */
+export interface ShellClientOptions {
+  agent: HookedAgent;
+  /** The hooks' JSON configuration (url, token or token_file), already written. */
+  configPath: string;
+  waitMs?: number | undefined;
+  defer?: boolean | undefined;
+  env?: NodeJS.ProcessEnv | undefined;
+}
+
+/**
+ * Writes the curl config the shell client reads (mode 0600, beside the
+ * hooks' configuration): this agent's kernel hook endpoint, the agent
+ * credential as a header (a token file is read now: rotating it means
+ * installing again) and curl's time limit, a little under the agent's own
+ * hook timeout. Answers the file's path.
+ * @throws Error when no kernel URL or credential is configured.
+ */
+export function writeShellClientConfig(options: ShellClientOptions): string {
+  const config = readHookConfig(options.configPath, options.env);
+  const defer = options.agent === 'claude-code' && options.defer === true;
+  const endpoint = `${config.url.replace(/\/+$/, '')}/agent_api/v1/hooks/${options.agent}/${hookOptions(options.waitMs, defer)}`;
+  const lines = [
+    '# Written by `airlock hooks install --client sh`; read by airlock-hook.sh. Keep it private.',
+    `url = ${curlString(endpoint)}`,
+    `header = ${curlString(`authorization: Bearer ${config.token}`)}`,
+    'header = "content-type: application/json"',
+    `max-time = ${HOOK_TIMEOUT_SECONDS - 5}`,
+    '',
+  ];
+  const path = join(dirname(options.configPath), `hooks-${options.agent}.curl`);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, lines.join('\n'), { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return path;
+}
