@@ -3,6 +3,7 @@ import type { DeliveryRow } from '../../store/notifications.js';
 import { deleteEvents } from '../../store/retention.js';
 import {
   approvalsOfRuns,
+  ConversationRevivedError,
   conversationsEndingWith,
   deleteRuns,
   deliveriesOfRuns,
@@ -158,6 +159,55 @@ async function stampAudit(job: RunPruning, batch: RunBatch): Promise<void> {
   }
 }
 
+/** How many times a batch's last step reads its conversations again when one changed meanwhile. */
+const REREADS_ON_REVIVAL = 3;
+
+/**
+ * The last step of a batch: exports the runs (with their task rows,
+ * approvals and notices) and the conversations that end with them, and
+ * deletes them all. A conversation that got a run (or a new overlay) after
+ * it was read makes the delete roll back (see deleteRuns); its export is cut
+ * back, and the step reads the conversations again, so the batch still goes
+ * in this pass and the conversation stays.
+ */
+async function deleteBatch(job: RunPruning, batch: RunBatch): Promise<void> {
+  const ids = batch.runs.map((run) => run.id);
+  const conversationIds = [
+    ...new Set(batch.runs.flatMap((run) => (run.conversation_id ? [run.conversation_id] : []))),
+  ];
+  const tasks = byRun(batch.tasks);
+  const approvals = byRun(batch.approvals);
+  const deliveries = byRun(batch.deliveries);
+  const runs = batch.runs.map((run) =>
+    runLine(run, {
+      tasks: tasks.get(run.id) ?? [],
+      approvals: approvals.get(run.id) ?? [],
+      deliveries: deliveries.get(run.id) ?? [],
+    }),
+  );
+  for (let attempt = 1; ; attempt += 1) {
+    const ending = await conversationsEndingWith(job.ctx.store, {
+      workspaceId: job.workspaceId,
+      runIds: ids,
+      conversationIds,
+    });
+    try {
+      await job.steps.commit({ runs, conversations: ending.map(conversationLine) }, (tx) =>
+        deleteRuns(tx, { workspaceId: job.workspaceId, runIds: ids, conversations: ending }),
+      );
+      return;
+    } catch (error) {
+      if (!(error instanceof ConversationRevivedError) || attempt >= REREADS_ON_REVIVAL) {
+        throw error;
+      }
+      job.ctx.logger.info(
+        { workspace: job.workspaceId, conversations: error.conversationIds },
+        'retention: conversations changed while their last runs were pruned; reading them again',
+      );
+    }
+  }
+}
+
 /**
  * Prunes a workspace's runs that ended before the cutoff, oldest first: for
  * each batch, its remaining non-audit events (exported as events, in steps
@@ -190,35 +240,7 @@ export async function pruneRuns(job: RunPruning): Promise<number> {
       );
     }
     await stampAudit(job, batch);
-    const conversationIds = [
-      ...new Set(batch.runs.flatMap((run) => (run.conversation_id ? [run.conversation_id] : []))),
-    ];
-    const ending = await conversationsEndingWith(job.ctx.store, {
-      workspaceId: job.workspaceId,
-      runIds: ids,
-      conversationIds,
-    });
-    const tasks = byRun(batch.tasks);
-    const approvals = byRun(batch.approvals);
-    const deliveries = byRun(batch.deliveries);
-    await job.steps.commit(
-      {
-        runs: batch.runs.map((run) =>
-          runLine(run, {
-            tasks: tasks.get(run.id) ?? [],
-            approvals: approvals.get(run.id) ?? [],
-            deliveries: deliveries.get(run.id) ?? [],
-          }),
-        ),
-        conversations: ending.map(conversationLine),
-      },
-      (tx) =>
-        deleteRuns(tx, {
-          workspaceId: job.workspaceId,
-          runIds: ids,
-          conversationIds: ending.map((entry) => entry.conversation.id),
-        }),
-    );
+    await deleteBatch(job, batch);
     pruned += batch.runs.length;
   }
   return pruned;
