@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { replaceOverlayOperation } from '../api/overlays.js';
 import type { KernelContext } from '../kernel/context.js';
+import { recordHookedEvent } from '../kernel/hooks/hooked-sessions.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { RetentionPruner } from '../kernel/retention/retention.js';
 import { type RunStart, regenerateRun, startTurn } from '../kernel/verbs/runs.js';
@@ -23,6 +24,8 @@ const SAY_HI: RunStart = {
   input: 'hello',
   provider: { kind: 'scripted', rounds: [{ final: 'hi' }] },
 };
+
+const OLD_SESSION = { agent: 'claude-code', session_id: 'old-session' } as const;
 
 /**
  * The store as one caller sees it, with the interleaving a test needs:
@@ -97,7 +100,7 @@ for (const backend of all) {
      * policy that prunes ended runs after 90 days, and a pruner of the
      * test's own (the kernel's is stopped) exporting into a fresh directory.
      */
-    async function oldConversation() {
+    async function oldConversation(options: { hooked?: boolean } = {}) {
       let offset = 0;
       d = await deploy(backend, { clock: () => Date.now() + offset });
       const deployment = d;
@@ -109,14 +112,30 @@ for (const backend of all) {
           })
         ).status,
       ).toBe(200);
-      const conversation = (await deployment.agent.post('/agent_api/v1/conversations')).body
-        .id as string;
-      const turn = await deployment.agent.post(
-        `/agent_api/v1/conversations/${conversation}/inputs`,
-        SAY_HI,
-      );
-      expect(turn.status).toBe(201);
-      const oldRun = turn.body.id as string;
+      let conversation: string;
+      let oldRun: string;
+      if (options.hooked) {
+        // A coding agent's session whose one turn ended.
+        const hooked = await deployment.agent.post('/agent_api/v1/hooks/events', {
+          ...OLD_SESSION,
+          event: 'turn_start',
+          text: 'tidy up',
+        });
+        expect(hooked.status).toBe(200);
+        const stop = { ...OLD_SESSION, event: 'stop', text: 'done' };
+        expect((await deployment.agent.post('/agent_api/v1/hooks/events', stop)).status).toBe(200);
+        conversation = hooked.body.conversation_id as string;
+        oldRun = hooked.body.run_id as string;
+      } else {
+        conversation = (await deployment.agent.post('/agent_api/v1/conversations')).body
+          .id as string;
+        const turn = await deployment.agent.post(
+          `/agent_api/v1/conversations/${conversation}/inputs`,
+          SAY_HI,
+        );
+        expect(turn.status).toBe(201);
+        oldRun = turn.body.id as string;
+      }
       await waitFor(
         async () =>
           (await deployment.member.get(`${deployment.ws}/runs/${oldRun}`)).body.state ===
@@ -202,6 +221,34 @@ for (const backend of all) {
       );
       expect(again.status).toBe(404);
       expect(again.body.error.code).toBe('conversation_not_found');
+    });
+
+    it('a coding agent’s next turn, as the pruner takes its session’s conversation, opens a new session', async () => {
+      const old = await oldConversation({ hooked: true });
+      let pruned: Awaited<ReturnType<RetentionPruner['pruneNow']>> | undefined;
+      const ctx = gatedContext(old.kernel.context, {
+        before: async () => {
+          pruned ??= await old.pruner().pruneNow();
+        },
+      });
+      const agent = await old.principal(old.deployment.tokens.agent);
+      const answer = await recordHookedEvent(ctx, agent, {
+        ...OLD_SESSION,
+        event: 'turn_start',
+        text: 'and again',
+      });
+      expect(pruned).toMatchObject({ runs: 1 });
+      expect(answer.conversation_id).not.toBe(old.conversation);
+      expect(answer.run_id).toEqual(expect.any(String));
+      expect(await old.left()).toEqual({ conversations: 0, runs: [], overlays: 0 });
+      const session = await old.store.db
+        .selectFrom('hook_sessions')
+        .selectAll()
+        .where('session_id', '=', OLD_SESSION.session_id)
+        .execute();
+      expect(session.map((row) => [row.conversation_id, row.run_id])).toEqual([
+        [answer.conversation_id, answer.run_id],
+      ]);
     });
 
     it('regenerating a turn as the pruner takes it answers run_not_found and writes nothing', async () => {
