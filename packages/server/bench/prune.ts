@@ -3,22 +3,23 @@
  * and how long each of its steps holds the process (and so the write path).
  *
  *   pnpm --filter @airlock/server bench:prune [-- --events 200000 --runs 20000 --durability full]
- *                                              [--batch-rows 500 --batch-runs 100]
+ *                                              [--batch-rows 500 --batch-runs 100 --unit-budget-ms 3]
  *                                              [--runs-per-conversation 10 (0: none)]
  *
  * Seeds a store with `runs` ended runs (100 to 200 days old, one task each,
  * every ten in a conversation unless told otherwise) and `events` events by
  * bulk insert, opens a kernel on it in this process, sets a policy of events and runs 90 days and
  * audit 365, and times one pruning pass. It prints runs and events pruned per
- * second; how long its units of work held the write path (the time their
- * statements ran, p99 and longest: no other write runs meanwhile on SQLite),
+ * second; how long each unit of work held the write path (the time its
+ * statements ran, p50, p99 and longest: no other write runs meanwhile on
+ * SQLite; the pruner sizes its units to `--unit-budget-ms`),
  * the commits' p99 and longest duration, and the longest stall of the event
  * loop (which on a loaded machine includes time the process was not
  * scheduled); then how long a second pass takes with nothing left to
  * prune. `node --cpu-prof` on this script profiles the pass itself.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -38,6 +39,7 @@ const { values } = parseArgs({
     durability: { type: 'string', default: 'full' },
     'batch-rows': { type: 'string' },
     'batch-runs': { type: 'string' },
+    'unit-budget-ms': { type: 'string' },
     'runs-per-conversation': { type: 'string', default: '10' },
   },
 });
@@ -76,6 +78,8 @@ async function main(): Promise<void> {
         intervalMs: 10 * 365 * 24 * 3_600_000,
         batchRows: values['batch-rows'] === undefined ? undefined : Number(values['batch-rows']),
         batchRuns: values['batch-runs'] === undefined ? undefined : Number(values['batch-runs']),
+        unitBudgetMs:
+          values['unit-budget-ms'] === undefined ? undefined : Number(values['unit-budget-ms']),
       },
     });
     try {
@@ -131,6 +135,14 @@ async function main(): Promise<void> {
           `${units.length} | ${percentile(units, 0.5).toFixed(2)} | ${percentile(units, 0.99).toFixed(2)} | ${(units.at(-1) ?? 0).toFixed(2)} | ` +
           `${percentile(commits, 0.99).toFixed(2)} | ${(commits.at(-1) ?? 0).toFixed(2)} | ` +
           `${(stalls.max / 1e6).toFixed(1)} |`,
+      );
+      say(
+        `write-path hold per unit of work (its statements' time, ${units.length} units, budget ` +
+          `${values['unit-budget-ms'] ?? 3} ms): p50 ${percentile(units, 0.5).toFixed(2)} ms, ` +
+          `p99 ${percentile(units, 0.99).toFixed(2)} ms, max ${(units.at(-1) ?? 0).toFixed(2)} ms; ` +
+          `load average ${loadavg()
+            .map((load) => load.toFixed(2))
+            .join(' ')}${loadavg()[0]! >= 1.5 ? ', measured under load' : ''}`,
       );
       say(`a second pass, with nothing left to prune: ${idleMs.toFixed(1)} ms`);
       if (left.seededRuns + left.seededConversations !== 0) {

@@ -54,26 +54,31 @@ export class PruningSteps {
 
   /**
    * Exports a step's lines (flushed to disk), then runs `remove` and records
-   * the export in one unit of work. When the unit fails, the lines are cut
-   * again (while the lock still holds), so the step can be redone at once.
+   * the export in one unit of work; answers how long the unit's statements
+   * ran (milliseconds). When the unit fails, the lines are cut again (while
+   * the lock still holds), so the step can be redone at once.
    * @throws Error when the lock was lost, the export cannot be written or the unit fails
    *   (unless the caller redoes the step, the pass stops; the next one cuts
    *   the export back if this one could not, and redoes it).
    */
-  async commit(lines: ExportLines, remove: (tx: Tx) => Promise<void>): Promise<void> {
+  async commit(lines: ExportLines, remove: (tx: Tx) => Promise<void>): Promise<number> {
     await this.hold.confirm();
     const now = this.ctx.store.now();
     const next = await this.folder.append(lines, { now, committed: this.committed });
+    let heldMs: number;
     try {
-      await this.ctx.store.transaction(async (tx) => {
+      heldMs = await this.ctx.store.transaction(async (tx) => {
+        const started = performance.now();
         await remove(tx);
         await writeCommittedExports(tx, { ...this.identity, ...next });
+        return performance.now() - started;
       });
     } catch (error) {
       await this.cutBack(now);
       throw error;
     }
     this.committed = next;
+    return heldMs;
   }
 
   /** Cuts the folder back to the last committed step, when this pass still holds the lock. */

@@ -1,0 +1,38 @@
+/** The time a pruning unit of work may hold the write path, by default, in milliseconds. */
+export const DEFAULT_UNIT_BUDGET_MS = 3;
+
+/**
+ * Sizes one kind of pruning step (deleting events, stamping audit events,
+ * deleting runs) to a time budget: after each unit of work it is told how
+ * many rows the unit touched and how long its statements ran, and the next
+ * unit gets as many rows as fit the budget at that rate: fewer at once
+ * after a slow unit, at most twice as many after a fast one, never more
+ * than `maxRows` nor fewer than `minRows`. On SQLite every other write
+ * waits while a unit's statements run, so this bounds how long that is,
+ * whatever a row costs on the machine and the store at hand.
+ */
+export class StepBudget {
+  private size: number;
+  private readonly minRows: number;
+
+  constructor(
+    private readonly options: { maxRows: number; budgetMs: number; minRows?: number | undefined },
+  ) {
+    this.minRows = Math.min(options.minRows ?? 1, options.maxRows);
+    this.size = options.maxRows;
+  }
+
+  /** How many rows the next unit of work takes. */
+  get rows(): number {
+    return this.size;
+  }
+
+  /** Records a unit of work that touched `rows` rows in `ms` milliseconds of statements. */
+  record(rows: number, ms: number): void {
+    if (rows <= 0) return;
+    const fit =
+      ms <= 0 ? Number.POSITIVE_INFINITY : Math.floor((this.options.budgetMs * rows) / ms);
+    const next = Math.min(fit, this.size * 2, this.options.maxRows);
+    this.size = Math.max(this.minRows, next);
+  }
+}
