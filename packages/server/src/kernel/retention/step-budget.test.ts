@@ -33,18 +33,15 @@ describe('StepBudget', () => {
 
   it('always answers a size between the least and the most rows', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 2_000 }), fc.double({ min: 0, max: 1e4 }))),
-        (units) => {
-          const budget = new StepBudget({ maxRows: 500, budgetMs: 3, minRows: 5 });
-          for (const [rows, ms] of units) {
-            budget.record(rows, ms);
-            expect(Number.isInteger(budget.rows)).toBe(true);
-            expect(budget.rows).toBeGreaterThanOrEqual(5);
-            expect(budget.rows).toBeLessThanOrEqual(500);
-          }
-        },
-      ),
+      fc.property(fc.array(fc.tuple(fc.integer({ min: -5, max: 2_000 }), fc.double())), (units) => {
+        const budget = new StepBudget({ maxRows: 500, budgetMs: 3, minRows: 5 });
+        for (const [rows, ms] of units) {
+          budget.record(rows, ms);
+          expect(Number.isInteger(budget.rows)).toBe(true);
+          expect(budget.rows).toBeGreaterThanOrEqual(5);
+          expect(budget.rows).toBeLessThanOrEqual(500);
+        }
+      }),
     );
   });
 });

@@ -29,7 +29,8 @@ export class StepBudget {
 
   /** Records a unit of work that touched `rows` rows in `ms` milliseconds of statements. */
   record(rows: number, ms: number): void {
-    if (rows <= 0) return;
+    // A unit that touched nothing, or a time that is not one, says nothing about the rate.
+    if (rows <= 0 || !Number.isFinite(ms) || ms < 0) return;
     const fit =
       ms <= 0 ? Number.POSITIVE_INFINITY : Math.floor((this.options.budgetMs * rows) / ms);
     const next = Math.min(fit, this.size * 2, this.options.maxRows);
