@@ -12,7 +12,9 @@
  * audit 365, and times one pruning pass. It prints runs and events pruned per
  * second; how long each unit of work held the write path (the time its
  * statements ran, p50, p99 and longest: no other write runs meanwhile on
- * SQLite; the pruner sizes its units to `--unit-budget-ms`),
+ * SQLite; the pruner sizes its units to `--unit-budget-ms`), and the
+ * process's CPU time in each (the unit's own work without the time the
+ * machine gave to other jobs, which the wall time includes under load),
  * the commits' p99 and longest duration, and the longest stall of the event
  * loop (which on a loaded machine includes time the process was not
  * scheduled); then how long a second pass takes with nothing left to
@@ -94,16 +96,22 @@ async function main(): Promise<void> {
       );
       const commits: number[] = [];
       const units: number[] = [];
+      // The process's CPU time in each unit: the unit's own work, without the time the machine
+      // gave to others (but with any other thread of the process that ran meanwhile).
+      const unitsCpu: number[] = [];
       const store = airlock.store;
       const transaction = store.transaction.bind(store);
       // Times each unit's own statements: how long it holds the batch every other write waits on.
       store.transaction = (work) =>
         transaction(async (tx) => {
           const started = performance.now();
+          const cpu = process.cpuUsage();
           try {
             return await work(tx);
           } finally {
             units.push(performance.now() - started);
+            const spent = process.cpuUsage(cpu);
+            unitsCpu.push((spent.user + spent.system) / 1000);
           }
         });
       airlock.store.observeCommits((seconds) => commits.push(seconds * 1000));
@@ -120,6 +128,7 @@ async function main(): Promise<void> {
       const idleMs = performance.now() - idleStarted;
       commits.sort((a, b) => a - b);
       units.sort((a, b) => a - b);
+      unitsCpu.sort((a, b) => a - b);
       const left = storeCounts(dataDir);
       say(
         `prune pass over ${runs.toLocaleString('en')} seeded runs and ${events.toLocaleString('en')} events ` +
@@ -140,7 +149,8 @@ async function main(): Promise<void> {
         `write-path hold per unit of work (its statements' time, ${units.length} units, budget ` +
           `${values['unit-budget-ms'] ?? 3} ms): p50 ${percentile(units, 0.5).toFixed(2)} ms, ` +
           `p99 ${percentile(units, 0.99).toFixed(2)} ms, max ${(units.at(-1) ?? 0).toFixed(2)} ms; ` +
-          `load average ${loadavg()
+          `CPU time per unit: p50 ${percentile(unitsCpu, 0.5).toFixed(2)} ms, p99 ${percentile(unitsCpu, 0.99).toFixed(2)} ms, ` +
+          `max ${(unitsCpu.at(-1) ?? 0).toFixed(2)} ms; load average ${loadavg()
             .map((load) => load.toFixed(2))
             .join(' ')}${loadavg()[0]! >= 1.5 ? ', measured under load' : ''}`,
       );

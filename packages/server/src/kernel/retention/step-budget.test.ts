@@ -3,17 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { StepBudget } from './step-budget.js';
 
 describe('StepBudget', () => {
-  it('starts at the most rows, and takes as many as fit the budget after a slow unit', () => {
+  it('starts small, and takes as many as fit the budget after a slow unit', () => {
     const budget = new StepBudget({ maxRows: 500, budgetMs: 3 });
-    expect(budget.rows).toBe(500);
-    // 400 rows took 8 ms: 50 rows a millisecond, so 150 fit in 3 ms.
-    budget.record(400, 8);
-    expect(budget.rows).toBe(150);
+    expect(budget.rows).toBe(50);
+    expect(new StepBudget({ maxRows: 3, budgetMs: 3 }).rows).toBe(3);
+    // 50 rows took 2 ms: 25 rows a millisecond, so 75 fit in 3 ms.
+    budget.record(50, 2);
+    expect(budget.rows).toBe(75);
+    // 75 rows took 15 ms: 5 rows a millisecond, so 15 fit.
+    budget.record(75, 15);
+    expect(budget.rows).toBe(15);
   });
 
   it('grows at most twofold after a fast unit, up to the most rows', () => {
     const budget = new StepBudget({ maxRows: 500, budgetMs: 3 });
-    budget.record(500, 30);
     expect(budget.rows).toBe(50);
     budget.record(50, 0.1);
     expect(budget.rows).toBe(100);

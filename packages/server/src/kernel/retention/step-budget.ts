@@ -1,12 +1,16 @@
 /** The time a pruning unit of work may hold the write path, by default, in milliseconds. */
 export const DEFAULT_UNIT_BUDGET_MS = 3;
 
+/** How many rows the first unit of a kind of step takes (fewer when `maxRows` is lower). */
+const FIRST_ROWS = 50;
+
 /**
  * Sizes one kind of pruning step (deleting events, stamping audit events,
  * deleting runs) to a time budget: after each unit of work it is told how
  * many rows the unit touched and how long its statements ran, and the next
  * unit gets as many rows as fit the budget at that rate: fewer at once
- * after a slow unit, at most twice as many after a fast one, never more
+ * after a slow unit, at most twice as many after a fast one (starting from
+ * 50, so a first unit is short whatever a row costs), never more
  * than `maxRows` nor fewer than `minRows`. On SQLite every other write
  * waits while a unit's statements run, so this bounds how long that is,
  * whatever a row costs on the machine and the store at hand.
@@ -19,7 +23,8 @@ export class StepBudget {
     private readonly options: { maxRows: number; budgetMs: number; minRows?: number | undefined },
   ) {
     this.minRows = Math.min(options.minRows ?? 1, options.maxRows);
-    this.size = options.maxRows;
+    // The first unit is small, before anything is known of the rate; fast units double it.
+    this.size = Math.max(this.minRows, Math.min(options.maxRows, FIRST_ROWS));
   }
 
   /** How many rows the next unit of work takes. */
