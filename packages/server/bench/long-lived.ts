@@ -108,7 +108,12 @@ export async function longLivedCase(options: LongLivedOptions): Promise<void> {
       if (!put.ok) throw new Error(`PUT retention answered ${put.status}`);
       const pruneStarted = Date.now();
       const during = await parkAndApprove(server, options);
-      resultRow('seeded store, while pruning', during, empty, 'pruning in batches of 500 rows');
+      resultRow(
+        'seeded store, while pruning',
+        during,
+        empty,
+        'pruning in batches of at most 500 rows and 3 ms',
+      );
       for (;;) {
         const left = storeCounts(dataDir);
         stage(

@@ -3,22 +3,25 @@
  * and how long each of its steps holds the process (and so the write path).
  *
  *   pnpm --filter @airlock/server bench:prune [-- --events 200000 --runs 20000 --durability full]
- *                                              [--batch-rows 500 --batch-runs 100]
+ *                                              [--batch-rows 500 --batch-runs 100 --unit-budget-ms 3]
  *                                              [--runs-per-conversation 10 (0: none)]
  *
  * Seeds a store with `runs` ended runs (100 to 200 days old, one task each,
  * every ten in a conversation unless told otherwise) and `events` events by
  * bulk insert, opens a kernel on it in this process, sets a policy of events and runs 90 days and
  * audit 365, and times one pruning pass. It prints runs and events pruned per
- * second; how long its units of work held the write path (the time their
- * statements ran, p99 and longest: no other write runs meanwhile on SQLite),
+ * second; how long each unit of work held the write path (the time its
+ * statements ran, p50, p99 and longest: no other write runs meanwhile on
+ * SQLite; the pruner sizes its units to `--unit-budget-ms`), and the
+ * process's CPU time in each (the unit's own work without the time the
+ * machine gave to other jobs, which the wall time includes under load),
  * the commits' p99 and longest duration, and the longest stall of the event
  * loop (which on a loaded machine includes time the process was not
  * scheduled); then how long a second pass takes with nothing left to
  * prune. `node --cpu-prof` on this script profiles the pass itself.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     durability: { type: 'string', default: 'full' },
     'batch-rows': { type: 'string' },
     'batch-runs': { type: 'string' },
+    'unit-budget-ms': { type: 'string' },
     'runs-per-conversation': { type: 'string', default: '10' },
   },
 });
@@ -76,6 +80,8 @@ async function main(): Promise<void> {
         intervalMs: 10 * 365 * 24 * 3_600_000,
         batchRows: values['batch-rows'] === undefined ? undefined : Number(values['batch-rows']),
         batchRuns: values['batch-runs'] === undefined ? undefined : Number(values['batch-runs']),
+        unitBudgetMs:
+          values['unit-budget-ms'] === undefined ? undefined : Number(values['unit-budget-ms']),
       },
     });
     try {
@@ -90,16 +96,22 @@ async function main(): Promise<void> {
       );
       const commits: number[] = [];
       const units: number[] = [];
+      // The process's CPU time in each unit: the unit's own work, without the time the machine
+      // gave to others (but with any other thread of the process that ran meanwhile).
+      const unitsCpu: number[] = [];
       const store = airlock.store;
       const transaction = store.transaction.bind(store);
       // Times each unit's own statements: how long it holds the batch every other write waits on.
       store.transaction = (work) =>
         transaction(async (tx) => {
           const started = performance.now();
+          const cpu = process.cpuUsage();
           try {
             return await work(tx);
           } finally {
             units.push(performance.now() - started);
+            const spent = process.cpuUsage(cpu);
+            unitsCpu.push((spent.user + spent.system) / 1000);
           }
         });
       airlock.store.observeCommits((seconds) => commits.push(seconds * 1000));
@@ -116,6 +128,7 @@ async function main(): Promise<void> {
       const idleMs = performance.now() - idleStarted;
       commits.sort((a, b) => a - b);
       units.sort((a, b) => a - b);
+      unitsCpu.sort((a, b) => a - b);
       const left = storeCounts(dataDir);
       say(
         `prune pass over ${runs.toLocaleString('en')} seeded runs and ${events.toLocaleString('en')} events ` +
@@ -131,6 +144,15 @@ async function main(): Promise<void> {
           `${units.length} | ${percentile(units, 0.5).toFixed(2)} | ${percentile(units, 0.99).toFixed(2)} | ${(units.at(-1) ?? 0).toFixed(2)} | ` +
           `${percentile(commits, 0.99).toFixed(2)} | ${(commits.at(-1) ?? 0).toFixed(2)} | ` +
           `${(stalls.max / 1e6).toFixed(1)} |`,
+      );
+      say(
+        `write-path hold per unit of work (its statements' time, ${units.length} units, budget ` +
+          `${values['unit-budget-ms'] ?? 3} ms): p50 ${percentile(units, 0.5).toFixed(2)} ms, ` +
+          `p99 ${percentile(units, 0.99).toFixed(2)} ms, max ${(units.at(-1) ?? 0).toFixed(2)} ms; ` +
+          `CPU time per unit: p50 ${percentile(unitsCpu, 0.5).toFixed(2)} ms, p99 ${percentile(unitsCpu, 0.99).toFixed(2)} ms, ` +
+          `max ${(unitsCpu.at(-1) ?? 0).toFixed(2)} ms; load average ${loadavg()
+            .map((load) => load.toFixed(2))
+            .join(' ')}${loadavg()[0]! >= 1.5 ? ', measured under load' : ''}`,
       );
       say(`a second pass, with nothing left to prune: ${idleMs.toFixed(1)} ms`);
       if (left.seededRuns + left.seededConversations !== 0) {

@@ -3,7 +3,7 @@ import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { recordPolicyChange } from '../kernel/verbs/policy-changes.js';
 import { findAgentApplication, type Principal, principalName } from '../store/accounts.js';
-import { conversationExists } from '../store/conversations.js';
+import { conversationExists, lockConversation } from '../store/conversations.js';
 import { type OverlayKey, readOverlay, replaceOverlay, trustOverlay } from '../store/overlays.js';
 import { implement } from './operation.js';
 import { assertPolicyTextIsUnicode } from './policy-text.js';
@@ -71,6 +71,13 @@ export const replaceOverlayOperation = implement(
       );
     }
     return kernel.context.store.transaction(async (tx) => {
+      // Checked again, locked, in the write's unit: the pruner may have taken the conversation since.
+      if (
+        key.scope === 'conversation' &&
+        !(await lockConversation(tx, key.workspaceId, key.ownerId))
+      ) {
+        throw new AirlockError('conversation_not_found', `no conversation ${key.ownerId}`);
+      }
       const written = await replaceOverlay(tx, key, {
         expectedDigest: input.expected_digest,
         document: validated.value,

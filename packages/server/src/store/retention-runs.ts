@@ -1,3 +1,4 @@
+import { lockedForUpdate } from './dialect.js';
 import type { DeliveryRow } from './notifications.js';
 import type { EventTypes } from './retention.js';
 import type {
@@ -178,13 +179,79 @@ export async function stampAuditEvents(
   }
 }
 
-/** Thrown when a conversation to delete got a run after it was read: the unit of work rolls back. */
+/**
+ * Thrown when a conversation the pruner read as ending changed before its
+ * delete: it got a run, or its overlay or hooked sessions changed (what was
+ * exported would not be what goes). The unit of work rolls back, deleting nothing.
+ */
 export class ConversationRevivedError extends Error {
-  constructor(expected: number, deleted: number) {
+  constructor(readonly conversationIds: readonly string[]) {
     super(
-      `retention: ${expected - deleted} of ${expected} conversations got a run after they were read; the batch is retried`,
+      `retention: ${conversationIds.length} conversation(s) changed after they were read (${conversationIds.join(', ')}); the batch is read again`,
     );
     this.name = 'ConversationRevivedError';
+  }
+}
+
+/**
+ * Locks the conversations about to go (on PostgreSQL, until the unit
+ * commits: a new run or overlay on one waits for the delete, then finds it
+ * gone), then checks each is still as read: no run outside the batch, the
+ * same overlay, the same hooked sessions.
+ * @throws ConversationRevivedError naming those that changed.
+ */
+async function assertStillEnding(
+  tx: Tx,
+  options: {
+    workspaceId: string;
+    runIds: readonly string[];
+    conversations: readonly EndingConversation[];
+  },
+): Promise<void> {
+  const { db, dialect } = tx[SQL];
+  const ids = options.conversations.map((ending) => ending.conversation.id);
+  const held = await db
+    .selectFrom('conversations')
+    .select('id')
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .$call((qb) => lockedForUpdate(dialect, qb))
+    .execute();
+  const withRuns = await db
+    .selectFrom('runs')
+    .select('conversation_id')
+    .where('conversation_id', 'in', ids)
+    .where('id', 'not in', [...options.runIds])
+    .execute();
+  const overlays = await db
+    .selectFrom('overlay_documents')
+    .select(['owner_id', 'digest'])
+    .where('workspace_id', '=', options.workspaceId)
+    .where('scope', '=', 'conversation')
+    .where('owner_id', 'in', ids)
+    .execute();
+  const sessions = await db
+    .selectFrom('hook_sessions')
+    .select(['conversation_id', 'agent', 'session_id'])
+    .where('conversation_id', 'in', ids)
+    .execute();
+  const sessionKeys = (rows: readonly Pick<HookSessionTable, 'agent' | 'session_id'>[]) =>
+    rows
+      .map((row) => `${row.agent} ${row.session_id}`)
+      .sort()
+      .join('\n');
+  const changed = options.conversations.filter(({ conversation, overlay, hookSessions }) => {
+    const id = conversation.id;
+    return (
+      !held.some((row) => row.id === id) ||
+      withRuns.some((row) => row.conversation_id === id) ||
+      (overlays.find((row) => row.owner_id === id)?.digest ?? null) !== (overlay?.digest ?? null) ||
+      sessionKeys(sessions.filter((row) => row.conversation_id === id)) !==
+        sessionKeys(hookSessions)
+    );
+  });
+  if (changed.length > 0) {
+    throw new ConversationRevivedError(changed.map((ending) => ending.conversation.id));
   }
 }
 
@@ -192,15 +259,21 @@ export class ConversationRevivedError extends Error {
  * Deletes, in the caller's unit of work, these runs and every row keyed by
  * them (member approvals, notification deliveries, claim locks, task rows;
  * a hooked session that pointed at one forgets it), then the conversations
- * that ended with them with their hooked sessions and conversation
+ * that end with them, as read, with their hooked sessions and conversation
  * overlays. One statement per table, by run id.
- * @throws ConversationRevivedError when one of the conversations has a run left.
+ * @throws ConversationRevivedError, before deleting anything, when one of
+ *   the conversations changed since it was read (see assertStillEnding).
  */
 export async function deleteRuns(
   tx: Tx,
-  options: { workspaceId: string; runIds: readonly string[]; conversationIds: readonly string[] },
+  options: {
+    workspaceId: string;
+    runIds: readonly string[];
+    conversations: readonly EndingConversation[];
+  },
 ): Promise<void> {
   if (options.runIds.length === 0) return;
+  if (options.conversations.length > 0) await assertStillEnding(tx, options);
   const db = tx[SQL].db;
   const runIds = [...options.runIds];
   await db
@@ -213,8 +286,8 @@ export async function deleteRuns(
   await db.deleteFrom('claim_locks').where('run_id', 'in', runIds).execute();
   await db.deleteFrom('tasks').where('run_id', 'in', runIds).execute();
   await db.deleteFrom('runs').where('id', 'in', runIds).execute();
-  if (options.conversationIds.length === 0) return;
-  const conversationIds = [...options.conversationIds];
+  if (options.conversations.length === 0) return;
+  const conversationIds = options.conversations.map((ending) => ending.conversation.id);
   await db
     .deleteFrom('overlay_documents')
     .where('workspace_id', '=', options.workspaceId)
@@ -222,21 +295,5 @@ export async function deleteRuns(
     .where('owner_id', 'in', conversationIds)
     .execute();
   await db.deleteFrom('hook_sessions').where('conversation_id', 'in', conversationIds).execute();
-  const deleted = await db
-    .deleteFrom('conversations')
-    .where('id', 'in', conversationIds)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('runs')
-            .select('runs.id')
-            .whereRef('runs.conversation_id', '=', 'conversations.id'),
-        ),
-      ),
-    )
-    .executeTakeFirst();
-  const count = Number(deleted.numDeletedRows);
-  if (count !== conversationIds.length) {
-    throw new ConversationRevivedError(conversationIds.length, count);
-  }
+  await db.deleteFrom('conversations').where('id', 'in', conversationIds).execute();
 }

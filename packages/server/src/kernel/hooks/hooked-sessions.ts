@@ -214,6 +214,25 @@ export async function recordHookedEvent(
   principal: Principal,
   input: HookedEventInput,
 ): Promise<HookedAnswer> {
+  try {
+    return await recordInSession(ctx, principal, input);
+  } catch (error) {
+    // The pruner took the session's conversation or last turn while this event was read (the
+    // first write finds it gone, so nothing was written): read the session again, as the next
+    // event would, which opens a new one when the session went with its conversation.
+    if (!(error instanceof AirlockError) || !PRUNED_MEANWHILE.includes(error.code)) throw error;
+    return recordInSession(ctx, principal, input);
+  }
+}
+
+/** What a hooked event's first write answers when the pruner took what the event read. */
+const PRUNED_MEANWHILE: readonly string[] = ['conversation_not_found', 'run_not_found'];
+
+async function recordInSession(
+  ctx: KernelContext,
+  principal: Principal,
+  input: HookedEventInput,
+): Promise<HookedAnswer> {
   const key = keyOf(principal, input);
   const session = await sessionOf(ctx, key);
   const base = { conversation_id: session.conversation_id };

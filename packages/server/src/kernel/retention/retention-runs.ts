@@ -3,6 +3,7 @@ import type { DeliveryRow } from '../../store/notifications.js';
 import { deleteEvents } from '../../store/retention.js';
 import {
   approvalsOfRuns,
+  ConversationRevivedError,
   conversationsEndingWith,
   deleteRuns,
   deliveriesOfRuns,
@@ -17,6 +18,7 @@ import type { RunTable, TaskApprovalTable, TaskTable } from '../../store/schema.
 import type { KernelContext } from '../context.js';
 import { deliveryView, eventView, runView, taskView } from '../views.js';
 import type { PruningSteps } from './retention-step.js';
+import type { StepBudget } from './step-budget.js';
 
 const AUDIT_TYPES = [...AUDIT_EVENT_TYPES];
 
@@ -30,11 +32,25 @@ export interface RunPruning {
   batchRows: number;
   /** Most runs read together. */
   batchRuns: number;
+  /** The sizes of its units of work, fitted to a time budget. */
+  budgets: PruningBudgets;
   stopped: () => boolean;
+}
+
+/** How many rows each kind of a pass's units of work takes next (see StepBudget). */
+export interface PruningBudgets {
+  /** Events deleted (events, audit records, the remaining events of pruned runs). */
+  events: StepBudget;
+  /** Kept audit events stamped with their task row. */
+  stamps: StepBudget;
+  /** A batch of runs with their task rows, approvals and notices. */
+  runs: StepBudget;
 }
 
 /** A batch of runs with every row keyed by them. */
 interface RunBatch {
+  /** The runs and the rows keyed by them: what the batch's delete touches. */
+  rows: number;
   runs: RunTable[];
   tasks: TaskTable[];
   approvals: TaskApprovalTable[];
@@ -70,7 +86,7 @@ async function nextBatch(job: RunPruning): Promise<RunBatch | null> {
     byRun(await approvalsOfRuns(job.ctx.store, ids)),
     byRun(await deliveriesOfRuns(job.ctx.store, ids)),
   ];
-  const batch: RunBatch = { runs: [], tasks: [], approvals: [], deliveries: [] };
+  const batch: RunBatch = { rows: 0, runs: [], tasks: [], approvals: [], deliveries: [] };
   let rows = 0;
   for (const run of runs) {
     const weight =
@@ -78,8 +94,9 @@ async function nextBatch(job: RunPruning): Promise<RunBatch | null> {
       (tasks.get(run.id)?.length ?? 0) +
       (approvals.get(run.id)?.length ?? 0) +
       (deliveries.get(run.id)?.length ?? 0);
-    if (batch.runs.length > 0 && rows + weight > job.batchRows) break;
+    if (batch.runs.length > 0 && rows + weight > job.budgets.runs.rows) break;
     rows += weight;
+    batch.rows = rows;
     batch.runs.push(run);
     batch.tasks.push(...(tasks.get(run.id) ?? []));
     batch.approvals.push(...(approvals.get(run.id) ?? []));
@@ -89,7 +106,7 @@ async function nextBatch(job: RunPruning): Promise<RunBatch | null> {
 }
 
 /** A runs export line: the run with its task rows, member approvals and notices. */
-function runLine(run: RunTable, own: Omit<RunBatch, 'runs'>): unknown {
+function runLine(run: RunTable, own: Omit<RunBatch, 'runs' | 'rows'>): unknown {
   return {
     run: runView(run),
     tasks: own.tasks.map(taskView),
@@ -124,7 +141,7 @@ function conversationLine(ending: EndingConversation): unknown {
 /**
  * Stamps the runs' kept audit events with what their task row said (so the
  * audit trail still names the tool and the rule once the row is gone), in
- * units of work of at most `batchRows` events; stamping twice changes nothing.
+ * units of work sized to the stamps' budget; stamping twice changes nothing.
  */
 async function stampAudit(job: RunPruning, batch: RunBatch): Promise<void> {
   const ids = batch.runs.map((run) => run.id);
@@ -152,8 +169,67 @@ async function stampAudit(job: RunPruning, batch: RunBatch): Promise<void> {
       const data = JSON.parse(event.data) as Record<string, unknown>;
       updates.push({ seq: event.seq, data: JSON.stringify({ ...data, pruned_task: snapshot }) });
     }
-    if (updates.length > 0) {
-      await job.ctx.store.transaction((tx) => stampAuditEvents(tx, job.workspaceId, updates));
+    for (let done = 0; done < updates.length; ) {
+      const chunk = updates.slice(done, done + job.budgets.stamps.rows);
+      const heldMs = await job.ctx.store.transaction(async (tx) => {
+        const started = performance.now();
+        await stampAuditEvents(tx, job.workspaceId, chunk);
+        return performance.now() - started;
+      });
+      job.budgets.stamps.record(chunk.length, heldMs);
+      done += chunk.length;
+    }
+  }
+}
+
+/** How many times a batch's last step reads its conversations again when one changed meanwhile. */
+const REREADS_ON_REVIVAL = 3;
+
+/**
+ * The last step of a batch: exports the runs (with their task rows,
+ * approvals and notices) and the conversations that end with them, and
+ * deletes them all. A conversation that got a run (or a new overlay) after
+ * it was read makes the delete roll back (see deleteRuns); its export is cut
+ * back, and the step reads the conversations again, so the batch still goes
+ * in this pass and the conversation stays.
+ */
+async function deleteBatch(job: RunPruning, batch: RunBatch): Promise<void> {
+  const ids = batch.runs.map((run) => run.id);
+  const conversationIds = [
+    ...new Set(batch.runs.flatMap((run) => (run.conversation_id ? [run.conversation_id] : []))),
+  ];
+  const tasks = byRun(batch.tasks);
+  const approvals = byRun(batch.approvals);
+  const deliveries = byRun(batch.deliveries);
+  const runs = batch.runs.map((run) =>
+    runLine(run, {
+      tasks: tasks.get(run.id) ?? [],
+      approvals: approvals.get(run.id) ?? [],
+      deliveries: deliveries.get(run.id) ?? [],
+    }),
+  );
+  for (let attempt = 1; ; attempt += 1) {
+    const ending = await conversationsEndingWith(job.ctx.store, {
+      workspaceId: job.workspaceId,
+      runIds: ids,
+      conversationIds,
+    });
+    try {
+      const heldMs = await job.steps.commit(
+        { runs, conversations: ending.map(conversationLine) },
+        (tx) =>
+          deleteRuns(tx, { workspaceId: job.workspaceId, runIds: ids, conversations: ending }),
+      );
+      job.budgets.runs.record(batch.rows, heldMs);
+      return;
+    } catch (error) {
+      if (!(error instanceof ConversationRevivedError) || attempt >= REREADS_ON_REVIVAL) {
+        throw error;
+      }
+      job.ctx.logger.info(
+        { workspace: job.workspaceId, conversations: error.conversationIds },
+        'retention: conversations changed while their last runs were pruned; reading them again',
+      );
     }
   }
 }
@@ -178,47 +254,20 @@ export async function pruneRuns(job: RunPruning): Promise<number> {
         runIds: ids,
         types: { except: AUDIT_TYPES },
         after: 0,
-        limit: job.batchRows,
+        limit: job.budgets.events.rows,
       });
       if (rows.length === 0) break;
-      await job.steps.commit({ events: rows.map(eventView) }, (tx) =>
+      const heldMs = await job.steps.commit({ events: rows.map(eventView) }, (tx) =>
         deleteEvents(
           tx,
           job.workspaceId,
           rows.map((row) => row.seq),
         ),
       );
+      job.budgets.events.record(rows.length, heldMs);
     }
     await stampAudit(job, batch);
-    const conversationIds = [
-      ...new Set(batch.runs.flatMap((run) => (run.conversation_id ? [run.conversation_id] : []))),
-    ];
-    const ending = await conversationsEndingWith(job.ctx.store, {
-      workspaceId: job.workspaceId,
-      runIds: ids,
-      conversationIds,
-    });
-    const tasks = byRun(batch.tasks);
-    const approvals = byRun(batch.approvals);
-    const deliveries = byRun(batch.deliveries);
-    await job.steps.commit(
-      {
-        runs: batch.runs.map((run) =>
-          runLine(run, {
-            tasks: tasks.get(run.id) ?? [],
-            approvals: approvals.get(run.id) ?? [],
-            deliveries: deliveries.get(run.id) ?? [],
-          }),
-        ),
-        conversations: ending.map(conversationLine),
-      },
-      (tx) =>
-        deleteRuns(tx, {
-          workspaceId: job.workspaceId,
-          runIds: ids,
-          conversationIds: ending.map((entry) => entry.conversation.id),
-        }),
-    );
+    await deleteBatch(job, batch);
     pruned += batch.runs.length;
   }
   return pruned;

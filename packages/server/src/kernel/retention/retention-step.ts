@@ -54,20 +54,43 @@ export class PruningSteps {
 
   /**
    * Exports a step's lines (flushed to disk), then runs `remove` and records
-   * the export in one unit of work.
+   * the export in one unit of work; answers how long the unit's statements
+   * ran (milliseconds). When the unit fails, the lines are cut again (while
+   * the lock still holds), so the step can be redone at once.
    * @throws Error when the lock was lost, the export cannot be written or the unit fails
-   *   (the pass stops; the next one cuts the export back and redoes the step).
+   *   (unless the caller redoes the step, the pass stops; the next one cuts
+   *   the export back if this one could not, and redoes it).
    */
-  async commit(lines: ExportLines, remove: (tx: Tx) => Promise<void>): Promise<void> {
+  async commit(lines: ExportLines, remove: (tx: Tx) => Promise<void>): Promise<number> {
     await this.hold.confirm();
-    const next = await this.folder.append(lines, {
-      now: this.ctx.store.now(),
-      committed: this.committed,
-    });
-    await this.ctx.store.transaction(async (tx) => {
-      await remove(tx);
-      await writeCommittedExports(tx, { ...this.identity, ...next });
-    });
+    const now = this.ctx.store.now();
+    const next = await this.folder.append(lines, { now, committed: this.committed });
+    let heldMs: number;
+    try {
+      heldMs = await this.ctx.store.transaction(async (tx) => {
+        const started = performance.now();
+        await remove(tx);
+        await writeCommittedExports(tx, { ...this.identity, ...next });
+        return performance.now() - started;
+      });
+    } catch (error) {
+      await this.cutBack(now);
+      throw error;
+    }
     this.committed = next;
+    return heldMs;
+  }
+
+  /** Cuts the folder back to the last committed step, when this pass still holds the lock. */
+  private async cutBack(now: number): Promise<void> {
+    try {
+      await this.hold.confirm();
+      await this.folder.repair(this.committed, exportDay(now));
+    } catch (failure) {
+      this.ctx.logger.warn(
+        { err: failure, workspace: this.identity.workspaceId },
+        'retention: could not cut back the export of a failed step; the next pass does',
+      );
+    }
   }
 }

@@ -16,8 +16,9 @@ import { tasksOfRuns } from '../../store/retention-runs.js';
 import type { RunEventTable } from '../../store/schema.js';
 import type { KernelContext } from '../context.js';
 import { eventView } from '../views.js';
-import { pruneRuns } from './retention-runs.js';
+import { type PruningBudgets, pruneRuns } from './retention-runs.js';
 import { PruningSteps } from './retention-step.js';
+import { DEFAULT_UNIT_BUDGET_MS, StepBudget } from './step-budget.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -31,6 +32,12 @@ export interface RetentionOptions {
   batchRows?: number | undefined;
   /** Most runs read together (fewer when their rows exceed `batchRows`); default 100. */
   batchRuns?: number | undefined;
+  /**
+   * How long one unit of work's statements may run, in milliseconds; each
+   * kind of step takes fewer rows than `batchRows` when that many would run
+   * longer (see StepBudget). Default 3.
+   */
+  unitBudgetMs?: number | undefined;
 }
 
 /** What one pruning pass removed. */
@@ -47,7 +54,7 @@ const AUDIT_TYPES = [...AUDIT_EVENT_TYPES];
  * runs (with their task rows and remaining events), then audit records, each
  * older than its window, oldest first, in bounded transactions; what goes is
  * appended to the export directory first, and recorded with its delete
- * (see PruningSteps), so each pruned row is exported exactly once, a kill
+ * (see PruningSteps), each unit of work sized to a time budget (see StepBudget), so each pruned row is exported exactly once, a kill
  * between the two included. A pass is started from the kernel's clock sweep
  * at most once per interval and never overlaps another, in this process or
  * (on PostgreSQL) in any other kernel on the database.
@@ -59,6 +66,8 @@ export class RetentionPruner {
   private readonly intervalMs: number;
   private readonly batchRows: number;
   private readonly batchRuns: number;
+  /** Each kind of step's size, kept from pass to pass (see StepBudget). */
+  private readonly budgets: PruningBudgets;
 
   constructor(
     private readonly ctx: KernelContext,
@@ -67,6 +76,15 @@ export class RetentionPruner {
     this.intervalMs = options.intervalMs ?? 60_000;
     this.batchRows = options.batchRows ?? 500;
     this.batchRuns = options.batchRuns ?? 100;
+    const budget = {
+      maxRows: this.batchRows,
+      budgetMs: options.unitBudgetMs ?? DEFAULT_UNIT_BUDGET_MS,
+    };
+    this.budgets = {
+      events: new StepBudget(budget),
+      stamps: new StepBudget(budget),
+      runs: new StepBudget(budget),
+    };
   }
 
   /** Starts a pass when one is due and none runs; never waits for it. */
@@ -155,6 +173,7 @@ export class RetentionPruner {
         cutoff: now - policy.runs_days * DAY_MS,
         batchRows: this.batchRows,
         batchRuns: this.batchRuns,
+        budgets: this.budgets,
         stopped: () => this.stopped,
       });
     }
@@ -190,16 +209,17 @@ export class RetentionPruner {
         after,
         through,
         types,
-        limit: this.batchRows,
+        limit: this.budgets.events.rows,
       });
       if (rows.length === 0) break;
-      await steps.commit(await this.eventLines(rows), (tx) =>
+      const heldMs = await steps.commit(await this.eventLines(rows), (tx) =>
         deleteEvents(
           tx,
           ws,
           rows.map((row) => row.seq),
         ),
       );
+      this.budgets.events.record(rows.length, heldMs);
       pruned += rows.length;
       after = rows[rows.length - 1]!.seq;
     }

@@ -2,10 +2,11 @@ import { tighten, validateProfileConfiguration } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import type { ProviderConfig } from '../../providers/types.js';
 import { type Principal, principalName } from '../../store/accounts.js';
-import { findOwnConversation } from '../../store/conversations.js';
+import { findOwnConversation, lockConversation } from '../../store/conversations.js';
 import { newSortableId } from '../../store/ids.js';
 import { currentProfileConfiguration } from '../../store/profiles.js';
 import type { RunTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import { advanceInline } from '../loop/run-loop.js';
 import { endRun, RUN_START, startRun } from '../machines/run-machine.js';
@@ -53,6 +54,7 @@ async function insertRun(
 ): Promise<RunTable> {
   const { frozen, start } = options;
   return ctx.store.transaction(async (tx) => {
+    await holdWhatTheRunNames(tx, options);
     const run: RunTable = {
       id: newSortableId('run'),
       workspace_id: options.principal.workspace_id,
@@ -106,6 +108,29 @@ async function insertRun(
     await advanceInline(ctx, tx, run);
     return run;
   });
+}
+
+/**
+ * Reads again, locked until the run's insert commits, the rows a new run
+ * names that the pruner may delete meanwhile (its conversation, the run it
+ * regenerates): a turn that loses that race answers not found and writes nothing.
+ * @throws AirlockError conversation_not_found, run_not_found (a regenerated run that is gone).
+ */
+async function holdWhatTheRunNames(
+  tx: Tx,
+  options: { principal: Principal; conversationId: string | null; regeneratedFrom: string | null },
+): Promise<void> {
+  const workspaceId = options.principal.workspace_id;
+  // The conversation first, then the run: the order in which the pruner locks and deletes them.
+  if (
+    options.conversationId !== null &&
+    !(await lockConversation(tx, workspaceId, options.conversationId))
+  ) {
+    throw options.regeneratedFrom === null
+      ? new AirlockError('conversation_not_found', `no conversation ${options.conversationId}`)
+      : new AirlockError('run_not_found', `no run ${options.regeneratedFrom} in this workspace`);
+  }
+  if (options.regeneratedFrom !== null) await lockRun(tx, workspaceId, options.regeneratedFrom);
 }
 
 function validateFrozen(configuration: Record<string, unknown>): void {
