@@ -1,4 +1,6 @@
 import { Worker } from 'node:worker_threads';
+import type { Airlock } from '../airlock.js';
+import { type LoopStalls, watchLoopStalls } from './loop-stalls.js';
 
 /**
  * Shell text of `bytes` UTF-8 bytes. `script`: the shapes a model writes when
@@ -82,4 +84,45 @@ export function postFromWorker(
     });
     worker.once('error', reject);
   });
+}
+
+/** Where a run is posted: a kernel of this process, a workspace of it and an agent token. */
+export interface ParkTarget {
+  airlock: Airlock;
+  /** `/api/v1/workspaces/{ws}` */
+  ws: string;
+  agentToken: string;
+}
+
+/**
+ * The longest stalls of this process's event loop (the kernel's: it runs
+ * here) between posting a run (from {@link largeCommandRun}) whose one
+ * `bash` call carries `input` and that call resting parked. The park is
+ * watched in the store itself, so that no polling request (which would carry
+ * the value back) loads the loop.
+ * @throws Error when the create is not 201 or the call does not park.
+ */
+export async function stallWhileParking(
+  target: ParkTarget,
+  input: Record<string, string>,
+): Promise<LoopStalls> {
+  const run = largeCommandRun('');
+  (run.provider as { rounds: { tool_calls?: { input: unknown }[] }[] }).rounds[0]!
+    .tool_calls![0]!.input = input;
+  const body = JSON.stringify(run);
+  const watch = watchLoopStalls();
+  const url = `${target.airlock.url}${target.ws}/runs`;
+  const created = await postFromWorker(url, target.agentToken, body);
+  if (created.status !== 201) throw new Error(`the run was not created: ${created.status}`);
+  for (;;) {
+    const row = await target.airlock.store.db
+      .selectFrom('tasks')
+      .select('state')
+      .where('run_id', '=', created.id)
+      .executeTakeFirst();
+    if (row?.state === 'needs_approval') break;
+    if (row && row.state !== 'ready') throw new Error(`the call did not park: ${row.state}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return watch.stop();
 }
