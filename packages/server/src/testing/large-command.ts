@@ -62,7 +62,10 @@ export function largeCommandRun(command: string): Record<string, unknown> {
   };
 }
 
-/** Posts from a worker thread, so that encoding and sending 800 KB costs this loop nothing. */
+/**
+ * Posts from a worker thread, so that encoding and sending 800 KB costs this
+ * loop nothing. `id` is the created row's, from a REST answer or a tRPC one.
+ */
 export function postFromWorker(
   url: string,
   token: string,
@@ -74,7 +77,10 @@ export function postFromWorker(
        method: 'POST',
        headers: { authorization: 'Bearer ' + workerData.token, 'content-type': 'application/json' },
        body: workerData.body,
-     }).then(async (response) => parentPort.postMessage({ status: response.status, id: (await response.json()).id }));`,
+     }).then(async (response) => {
+       const answer = await response.json();
+       parentPort.postMessage({ status: response.status, id: answer.id ?? answer.result?.data?.id });
+     });`,
     { eval: true, workerData: { url, token, body } },
   );
   return new Promise((resolve, reject) => {
@@ -92,6 +98,8 @@ export interface ParkTarget {
   /** `/api/v1/workspaces/{ws}` */
   ws: string;
   agentToken: string;
+  /** Posted to REST (`POST {ws}/runs`, the default) or to tRPC (`/trpc/runs.create`). */
+  surface?: 'rest' | 'trpc';
 }
 
 /**
@@ -109,11 +117,15 @@ export async function stallWhileParking(
   const run = largeCommandRun('');
   (run.provider as { rounds: { tool_calls?: { input: unknown }[] }[] }).rounds[0]!
     .tool_calls![0]!.input = input;
-  const body = JSON.stringify(run);
+  const trpc = target.surface === 'trpc';
+  const workspaceId = target.ws.split('/').at(-1);
+  const body = JSON.stringify(trpc ? { workspace_id: workspaceId, ...run } : run);
   const watch = watchLoopStalls();
-  const url = `${target.airlock.url}${target.ws}/runs`;
+  const url = `${target.airlock.url}${trpc ? '/trpc/runs.create' : `${target.ws}/runs`}`;
   const created = await postFromWorker(url, target.agentToken, body);
-  if (created.status !== 201) throw new Error(`the run was not created: ${created.status}`);
+  if (created.status !== (trpc ? 200 : 201)) {
+    throw new Error(`the run was not created: ${created.status}`);
+  }
   for (;;) {
     const row = await target.airlock.store.db
       .selectFrom('tasks')
