@@ -22,6 +22,11 @@ import { circlePath, findCircles, readImportGraph, type SourceFile } from './imp
 const graph = readImportGraph();
 const STORE = 'packages/server/src/store/';
 const DATABASE_DRIVERS = /^(kysely|pg|better-sqlite3)(\/|$)/;
+/** Each backend folder of the store, and the driver only it may import. */
+const BACKEND_DRIVERS: Record<string, RegExp> = {
+  postgres: /^pg(\/|$)/,
+  sqlite: /^better-sqlite3(\/|$)/,
+};
 
 /** The store-internal module holding the key to the query layer (see store/sql-handle.ts). */
 const SQL_HANDLE = 'packages/server/src/store/sql-handle.ts';
@@ -85,6 +90,21 @@ describe('house rules of the import graph', () => {
       .map((file) => file.path)
       .sort();
     expect(importers, 'SQL belongs to a repository in packages/server/src/store').toEqual([]);
+  });
+
+  it("keeps each backend's driver in its folder (pg in store/postgres/, better-sqlite3 in store/sqlite/)", () => {
+    const strays = [...graph.values()]
+      .filter((file) => file.path.startsWith(STORE) && !file.path.endsWith('.test.ts'))
+      .flatMap((file) =>
+        Object.entries(BACKEND_DRIVERS)
+          .filter(
+            ([folder, driver]) =>
+              !file.path.startsWith(`${STORE}${folder}/`) &&
+              file.specifiers.some((specifier) => driver.test(specifier)),
+          )
+          .map(([folder]) => `${file.path} imports the driver of store/${folder}/`),
+      );
+    expect(strays, "what differs between backends lives in the backend's folder").toEqual([]);
   });
 
   it("keeps the query layer's key inside store/ (no file outside imports sql-handle.ts)", () => {

@@ -17,7 +17,7 @@ import {
   startNotifications,
 } from './notifications/notifications.js';
 import { defaultProviders } from './providers/registry.js';
-import { holdDataDir } from './store/kernel-lock.js';
+import { holdDataDir } from './store/sqlite/kernel-lock.js';
 import { Store, type StoreLocation } from './store/store.js';
 import type { CallTracing } from './tracing/call-tracing.js';
 import { startTracing } from './tracing/start-tracing.js';
@@ -39,8 +39,9 @@ export interface AirlockOptions extends StoreLocation {
   validateOutputs?: boolean | undefined;
   /**
    * Per-credential request limit on the agent and member planes. Absent: off
-   * on the embedded SQLite store, {@link DEFAULT_RATE_LIMIT} on PostgreSQL;
-   * null: off everywhere.
+   * on a store embedded in this process (SQLite, whose one kernel serves one
+   * data directory), {@link DEFAULT_RATE_LIMIT} on a shared database
+   * (PostgreSQL); null: off everywhere.
    */
   rateLimit?: RateLimitOptions | null | undefined;
   /**
@@ -52,7 +53,8 @@ export interface AirlockOptions extends StoreLocation {
   timeouts?: Partial<ServerTimeouts> | undefined;
   /**
    * Retention pruning; its export directory defaults to `<data-dir>/exports`
-   * on SQLite, `./airlock-exports` on PostgreSQL.
+   * on an embedded store (SQLite), `./airlock-exports` on a database server
+   * (PostgreSQL).
    */
   retention?: Partial<RetentionOptions> | undefined;
   /**
@@ -105,9 +107,8 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     await tracing?.shutdown();
     throw error;
   });
-  // `airlock restore` refuses while a kernel serves the SQLite directory.
-  const releaseDataDir =
-    store.dialect === 'sqlite' ? holdDataDir(options.dataDir ?? '.airlock') : () => {};
+  // `airlock restore` refuses while a kernel serves the data directory of an embedded store.
+  const releaseDataDir = store.dataDir ? holdDataDir(store.dataDir) : () => {};
   const metrics = options.metrics === false ? null : createMetrics();
   const kernel = new Kernel({
     metrics,
@@ -122,9 +123,7 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
       ...options.retention,
       exportDir:
         options.retention?.exportDir ??
-        (store.dialect === 'sqlite'
-          ? join(resolve(options.dataDir ?? '.airlock'), 'exports')
-          : resolve('airlock-exports')),
+        (store.dataDir ? join(store.dataDir, 'exports') : resolve('airlock-exports')),
     },
   });
   const hub = new FeedHub(store, logger);
@@ -152,9 +151,9 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     version: SERVER_VERSION,
     rateLimit:
       options.rateLimit === undefined
-        ? store.dialect === 'postgres'
-          ? DEFAULT_RATE_LIMIT
-          : null
+        ? store.dataDir
+          ? null
+          : DEFAULT_RATE_LIMIT
         : options.rateLimit,
     authFailureLimit:
       options.authFailureLimit === undefined

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { describeFailure } from './cli/operator/connection.js';
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -66,7 +65,9 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (error: unknown) => {
+  async (error: unknown) => {
+    // Loaded only on failure: describing an operator's error needs the SDK, which `serve` does not.
+    const { describeFailure } = await import('./cli/operator/connection.js');
     const { message, exitCode } = describeFailure(error);
     // Command errors already name themselves ("airlock runs list: ..."): one prefix, not two.
     process.stderr.write(`${message.startsWith('airlock ') ? message : `airlock: ${message}`}\n`);

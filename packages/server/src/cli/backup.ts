@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { kernelHoldingDataDir } from '../store/kernel-lock.js';
+import { kernelHoldingDataDir } from '../store/sqlite/kernel-lock.js';
 import {
   BackupError,
   type BackupProgress,
   backupSqliteStore,
   restoreSqliteStore,
-} from '../store/sqlite-backup.js';
+} from '../store/sqlite/sqlite-backup.js';
 import { Store } from '../store/store.js';
 
 const STORE_OPTIONS = `Store options:

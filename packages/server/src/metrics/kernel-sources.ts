@@ -17,10 +17,10 @@ export function connectMetrics(
   const { store, hub } = sources;
   const commitSeconds = metrics.commitSeconds;
   const batchUnits = metrics.commitBatchUnits;
-  const grouped = store.dialect === 'sqlite';
   store.observeCommits((seconds, units) => {
     commitSeconds.observe(seconds);
-    if (grouped) batchUnits.observe(units);
+    // Only a backend that shares COMMITs among units of work (SQLite's group commit) has batches.
+    if (units !== null) batchUnits.observe(units);
   });
   metrics.onScrape(async () => {
     const now = store.now();

@@ -1,7 +1,4 @@
-import { type Kysely, sql } from 'kysely';
-import { DIALECT_TRAITS } from './dialect.js';
-import type { Database } from './schema.js';
-import { SQL } from './sql-handle.js';
+import type { AdvisoryLockHold } from './backend.js';
 import type { Store } from './store.js';
 
 /**
@@ -15,52 +12,7 @@ export const ADVISORY_LOCK_KEYS = {
   retentionPass: 4_820_002,
 } as const;
 
-/** A holder's grip on an advisory lock while its work runs. */
-export interface AdvisoryLockHold {
-  /**
-   * Checks that the lock is still held (the session that took it still
-   * answers); always true on SQLite.
-   * @throws Error when the connection holding the lock broke (the lock went with it).
-   */
-  confirm(): Promise<void>;
-}
-
-/** The hold of a process that owns its store alone (SQLite): nobody to take turns with. */
-const ALONE: AdvisoryLockHold = { confirm: async () => {} };
-
-/**
- * Takes a session advisory lock on one pooled connection, kept for the whole
- * of `work` (a killed process's lock goes with its connection), and releases
- * it after `work` settles. `wait` blocks until the lock is free; otherwise
- * the answer is `{held: false}` at once when another session holds it.
- */
-async function holdAdvisoryLock<T>(
-  db: Kysely<Database>,
-  options: { key: number; wait: boolean },
-  work: (hold: AdvisoryLockHold) => Promise<T>,
-): Promise<{ held: true; value: T } | { held: false }> {
-  return db.connection().execute(async (connection) => {
-    if (options.wait) {
-      await sql`select pg_advisory_lock(${options.key})`.execute(connection);
-    } else {
-      const taken = await sql<{
-        taken: boolean;
-      }>`select pg_try_advisory_lock(${options.key}) as taken`.execute(connection);
-      if (taken.rows[0]?.taken !== true) return { held: false as const };
-    }
-    const hold: AdvisoryLockHold = {
-      async confirm() {
-        await sql`select 1`.execute(connection);
-      },
-    };
-    try {
-      return { held: true as const, value: await work(hold) };
-    } finally {
-      // A broken connection has released the lock already.
-      await sql`select pg_advisory_unlock(${options.key})`.execute(connection).catch(() => {});
-    }
-  });
-}
+export type { AdvisoryLockHold } from './backend.js';
 
 /**
  * Runs `work` while holding a PostgreSQL advisory lock of this key, waiting
@@ -73,9 +25,7 @@ export async function withAdvisoryLock<T>(
   key: number,
   work: (hold: AdvisoryLockHold) => Promise<T>,
 ): Promise<T> {
-  const { db, dialect } = store[SQL];
-  if (!DIALECT_TRAITS[dialect].sharedByProcesses) return work(ALONE);
-  const outcome = await holdAdvisoryLock(db, { key, wait: true }, work);
+  const outcome = await store.takeTurn({ key, wait: true }, work);
   if (!outcome.held) throw new Error(`advisory lock ${key} was not taken`);
   return outcome.value;
 }
@@ -91,7 +41,5 @@ export async function tryAdvisoryLock<T>(
   key: number,
   work: (hold: AdvisoryLockHold) => Promise<T>,
 ): Promise<{ held: true; value: T } | { held: false }> {
-  const { db, dialect } = store[SQL];
-  if (!DIALECT_TRAITS[dialect].sharedByProcesses) return { held: true, value: await work(ALONE) };
-  return holdAdvisoryLock(db, { key, wait: false }, work);
+  return store.takeTurn({ key, wait: false }, work);
 }

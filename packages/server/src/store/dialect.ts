@@ -1,11 +1,11 @@
 import type { SelectQueryBuilder } from 'kysely';
-
-/** The SQL backends the store speaks; every dialect branch names one of these. */
-export type Dialect = 'sqlite' | 'postgres';
+import { POSTGRES_TRAITS } from './postgres/postgres-traits.js';
+import { SQLITE_TRAITS } from './sqlite/sqlite-traits.js';
 
 /**
- * What differs between the backends, in one place: repositories ask for a
- * trait instead of naming a backend, so a third backend is one more entry.
+ * What differs between the backends for the store's shared code (the
+ * migrations and repositories): they ask for a trait instead of naming a
+ * backend. Each backend states its traits in its own folder.
  */
 export interface DialectTraits {
   /** The column type of a 64-bit integer (epoch milliseconds, sequence numbers). */
@@ -19,11 +19,14 @@ export interface DialectTraits {
   sharedByProcesses: boolean;
 }
 
-/** The traits of each backend. */
-export const DIALECT_TRAITS: Record<Dialect, DialectTraits> = {
-  sqlite: { bigInteger: 'integer', sharedByProcesses: false },
-  postgres: { bigInteger: 'bigint', sharedByProcesses: true },
-};
+/** The traits of each backend, by the name of its SQL dialect. */
+export const DIALECT_TRAITS = {
+  sqlite: SQLITE_TRAITS,
+  postgres: POSTGRES_TRAITS,
+} as const satisfies Record<string, DialectTraits>;
+
+/** The SQL backends the store speaks; every dialect branch names one of these. */
+export type Dialect = keyof typeof DIALECT_TRAITS;
 
 /** A read of rows this unit will change, locked until its commit where the backend needs it. */
 export function lockedForUpdate<QB extends SelectQueryBuilder<never, never, unknown>>(

@@ -37,20 +37,3 @@ export function parseDurability(text: string | undefined, source = '--durability
   if (!mode) throw new InvalidDurabilityError(text, source);
   return mode;
 }
-
-/**
- * SQLite's `synchronous` for a mode. In WAL mode, FULL syncs the WAL at every
- * COMMIT (one fsync per group commit); NORMAL syncs it only at checkpoints.
- */
-export function sqliteSynchronous(mode: Durability): 'FULL' | 'NORMAL' {
-  return mode === 'full' ? 'FULL' : 'NORMAL';
-}
-
-/**
- * PostgreSQL's `synchronous_commit` for a mode, set on every session the
- * kernel opens: `on` waits for the commit's WAL flush (and a synchronous
- * standby, where one is configured); `off` answers before the flush.
- */
-export function postgresSynchronousCommit(mode: Durability): 'on' | 'off' {
-  return mode === 'full' ? 'on' : 'off';
-}

@@ -1,6 +1,4 @@
-import type SqliteDatabase from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
 import type { Dialect } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -16,49 +14,6 @@ interface Template {
   slots: (string | { value: unknown })[];
   /** A list of names checked to be exactly the slots, in order (see {@link ValuesInOrder}). */
   order: readonly string[] | null;
-  /** The better-sqlite3 statement of this SQL, per connection. */
-  statements: WeakMap<SqliteDatabase.Database, OwnStatement>;
-}
-
-/** A statement of one template on one connection; a reader returns arrays, made rows by `row`. */
-interface OwnStatement {
-  statement: SqliteDatabase.Statement;
-  row: ((values: unknown[]) => unknown) | null;
-}
-
-/**
- * Prepares a template's own statement. Readers run in raw mode (one array per
- * row) and a function made for their columns builds each row as an object
- * literal: for a row of 30 columns that is about a third of the time
- * better-sqlite3 takes to set each property by name. The connection's own
- * `prepare` is bypassed: the store caches statements there for Kysely, which
- * expects objects (see `cacheStatements` in store.ts).
- */
-function prepareOwn(database: SqliteDatabase.Database, sql: string): OwnStatement {
-  const prepare = (Object.getPrototypeOf(database) as SqliteDatabase.Database).prepare;
-  const statement = prepare.call(database, sql);
-  if (!statement.reader) return { statement, row: null };
-  const names = statement.columns().map((column) => column.name);
-  // An object literal would give `__proto__` another meaning: such a query keeps object rows.
-  if (names.includes('__proto__')) return { statement, row: null };
-  statement.raw(true);
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: values[${i}]`);
-  // Built from the statement's column names only (never from values): a row is an object literal.
-  const row = new Function('values', `return {${fields.join(', ')}};`) as OwnStatement['row'];
-  return { statement, row };
-}
-
-/** SQLite transactions whose connection this process holds (see GroupCommit), by handle. */
-const heldConnections = new WeakMap<object, SqliteDatabase.Database>();
-
-/**
- * Marks a Kysely transaction as holding a better-sqlite3 connection until
- * `release`: prepared queries on it run their statement directly, without
- * Kysely's per-query connection plumbing (same SQL, same connection, same transaction).
- */
-export function holdConnection(trx: object, database: SqliteDatabase.Database): () => void {
-  heldConnections.set(trx, database);
-  return () => heldConnections.delete(trx);
 }
 
 /** One SQL statement with its parameters, as a PostgreSQL unit of work sends it. */
@@ -68,50 +23,62 @@ export interface Statement {
 }
 
 /**
- * A transaction that puts several statements in one write on the wire (a
- * PostgreSQL session). PostgreSQL still runs them in order.
+ * A backend's own way to run the prepared statements of one of its
+ * transactions, faster than Kysely's per-query path. SQLite runs them on the
+ * connection its batch holds (`run`); PostgreSQL puts several in one write on
+ * the wire (`sendLater`, `readAhead`), and still runs them in order. A
+ * backend gives the members it has.
  */
-export interface Pipelining {
+export interface StatementChannel {
+  /**
+   * Runs a statement at once on the transaction's connection: its rows, or
+   * a promise of them when the backend lets a turn of the event loop pass.
+   */
+  run?(sql: string, parameters: unknown[]): QueryResult<unknown> | Promise<QueryResult<unknown>>;
   /**
    * Holds back a write whose answer nobody reads until the next statement,
    * and sends it first; its error, if any, is thrown by that next statement
    * (or the COMMIT), and fails the unit of work.
    */
-  sendLater(statement: Statement): void;
+  sendLater?(statement: Statement): void;
   /** Sends a read right after the next statement; resolves to its rows (see `readAhead`). */
-  readAhead(statement: Statement): Promise<unknown[]>;
+  readAhead?(statement: Statement): Promise<unknown[]>;
 }
 
-/** Pipelining transactions, by their Kysely handle. */
-const pipelining = new WeakMap<object, Pipelining>();
+/** Each transaction's statement channel, by its Kysely handle. */
+const channels = new WeakMap<object, StatementChannel>();
 
-/** Marks a Kysely transaction as pipelining its statements through `session`. */
-export function pipelines(trx: object, session: Pipelining): void {
-  pipelining.set(trx, session);
+/**
+ * Runs a Kysely transaction's prepared statements through `channel` until
+ * the returned function is called (same SQL, same connection, same transaction).
+ */
+export function useChannel(trx: object, channel: StatementChannel): () => void {
+  channels.set(trx, channel);
+  return () => channels.delete(trx);
 }
 
 /**
- * On PostgreSQL, sends a read in the same write as the unit's next
- * statement, right after it, so it sees that statement's effect without a
- * network round trip of its own; resolves to its rows. On SQLite, where a
- * statement costs no round trip, returns undefined and the caller reads
- * when it needs to. The caller must know which statement goes out next and
- * that nothing it does before it uses the rows writes what they read.
+ * On a backend that pipelines (PostgreSQL), sends a read in the same write
+ * as the unit's next statement, right after it, so it sees that statement's
+ * effect without a network round trip of its own; resolves to its rows.
+ * Elsewhere (SQLite, where a statement costs no round trip) returns
+ * undefined and the caller reads when it needs to. The caller must know
+ * which statement goes out next and that nothing it does before it uses the
+ * rows writes what they read.
  */
 export function readAhead<R>(
   db: object,
   dialect: Dialect,
   query: PreparedQuery,
 ): Promise<R[]> | undefined {
-  const session = pipelining.get(db);
-  return session ? (session.readAhead(compilePrepared(dialect, query)) as Promise<R[]>) : undefined;
+  const channel = channels.get(db);
+  return channel?.readAhead
+    ? (channel.readAhead(compilePrepared(dialect, query)) as Promise<R[]>)
+    : undefined;
 }
 
 /** Templates per dialect, by query key (a key reused as the same string is hashed once). */
-const templates: Record<Dialect, Map<string, Template>> = {
-  sqlite: new Map(),
-  postgres: new Map(),
-};
+const templates = new Map<Dialect, Map<string, Template>>();
 const TEMPLATE_LIMIT = 500;
 
 function compileTemplate(compilable: Compilable): Template {
@@ -119,7 +86,7 @@ function compileTemplate(compilable: Compilable): Template {
   const slots = compiled.parameters.map((value) =>
     typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : { value },
   );
-  return { compiled, slots, order: null, statements: new WeakMap() };
+  return { compiled, slots, order: null };
 }
 
 /**
@@ -168,7 +135,11 @@ function bind(
   dialect: Dialect,
   query: PreparedQuery,
 ): { template: Template; parameters: unknown[] } {
-  const byKey = templates[dialect];
+  let byKey = templates.get(dialect);
+  if (!byKey) {
+    byKey = new Map();
+    templates.set(dialect, byKey);
+  }
   let template = byKey.get(query.key);
   if (!template) {
     template = compileTemplate(query.build((name) => `${MARK}${name}`));
@@ -219,41 +190,13 @@ export function runPrepared<R>(
   values: Record<string, unknown> | ValuesInOrder,
 ): QueryResult<R> | Promise<QueryResult<R>> {
   const { template, parameters } = bind(dialect, { key, build, values });
-  const held = heldConnections.get(db);
-  if (held) {
-    let own = template.statements.get(held);
-    if (!own) {
-      own = prepareOwn(held, template.compiled.sql);
-      template.statements.set(held, own);
-    }
-    const { statement, row } = own;
-    if (row) return { rows: (statement.all(parameters) as unknown[][]).map(row) as R[] };
-    if (statement.reader) return { rows: statement.all(parameters) as R[] };
-    statement.run(parameters);
-    // A write of a large value (an 800 KB pasted script) is followed by a turn of the event loop,
-    // so that one unit's big writes never hold it in one piece. The unit's transaction stays
-    // open meanwhile: other work that needs the connection waits for its commit, as it would.
-    if (boundCharacters(parameters) > LARGE_VALUE_CHARACTERS) {
-      wroteLarge.add(held);
-      return nextTurn({ rows: [] });
-    }
-    return { rows: [] };
+  const channel = channels.get(db);
+  if (channel?.run) {
+    return channel.run(template.compiled.sql, parameters) as
+      | QueryResult<R>
+      | Promise<QueryResult<R>>;
   }
   return db.executeQuery<R>({ ...template.compiled, parameters });
-}
-
-/** Held connections that wrote a value past {@link LARGE_VALUE_CHARACTERS} since last asked. */
-const wroteLarge = new WeakSet<SqliteDatabase.Database>();
-
-/** Whether this connection wrote a large value since the last call (which forgets it). */
-export function takeLargeWrite(database: SqliteDatabase.Database): boolean {
-  return wroteLarge.delete(database);
-}
-
-function boundCharacters(parameters: readonly unknown[]): number {
-  let total = 0;
-  for (const value of parameters) if (typeof value === 'string') total += value.length;
-  return total;
 }
 
 /** Per table, the column list of the last insert and its cache key (most inserts repeat it). */
@@ -297,9 +240,9 @@ export async function insertRow(
         .values(Object.fromEntries(columns.map((column) => [column, param(column)])) as any),
     values,
   };
-  const session = pipelining.get(db);
-  if (session) {
-    session.sendLater(compilePrepared(dialect, query));
+  const channel = channels.get(db);
+  if (channel?.sendLater) {
+    channel.sendLater(compilePrepared(dialect, query));
     return;
   }
   await runPrepared(db, dialect, query.key, query.build, values);

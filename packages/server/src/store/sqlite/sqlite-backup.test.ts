@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { listWorkspaces } from './accounts.js';
+import { listWorkspaces } from '../accounts.js';
+import { Store } from '../store.js';
 import { holdDataDir, kernelHoldingDataDir } from './kernel-lock.js';
+import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 import { BackupError, backupSqliteStore, restoreSqliteStore } from './sqlite-backup.js';
-import { SQLITE_FILE_NAME, Store } from './store.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-sqlite-backup-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

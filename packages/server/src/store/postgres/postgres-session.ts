@@ -13,8 +13,8 @@ import {
   type Transaction,
 } from 'kysely';
 import type pg from 'pg';
-import { type Pipelining, pipelines, type Statement } from './prepared.js';
-import type { Database } from './schema.js';
+import { type Statement, type StatementChannel, useChannel } from '../prepared.js';
+import type { Database } from '../schema.js';
 
 /** Most SQL texts that get a server-side prepared statement; past it, statements go unnamed. */
 const NAMED_STATEMENT_LIMIT = 1000;
@@ -92,7 +92,7 @@ const BEGIN: Statement = { sql: 'begin', parameters: [] };
  * transaction. Writes whose answer nobody reads (a row's INSERT) wait the
  * same way for the next statement.
  */
-export class PostgresSession implements DatabaseConnection, Pipelining {
+export class PostgresSession implements DatabaseConnection, StatementChannel {
   /** True until BEGIN has gone out on the wire. */
   private beginPending = false;
   /** Writes held back until the next statement, in order. */
@@ -130,7 +130,7 @@ export class PostgresSession implements DatabaseConnection, Pipelining {
         createQueryCompiler: () => new PostgresQueryCompiler(),
       },
     }) as unknown as Transaction<Database>;
-    pipelines(this.db, this);
+    useChannel(this.db, this);
   }
 
   sendLater(statement: Statement): void {

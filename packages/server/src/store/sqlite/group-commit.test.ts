@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { backends, freshStorePerTest } from '../testing/stores.js';
-import { createAgentApplication, createWorkspace } from './accounts.js';
-import { SQL } from './sql-handle.js';
+import { backends, freshStorePerTest } from '../../testing/stores.js';
+import { createAgentApplication, createWorkspace } from '../accounts.js';
+import { SQL } from '../sql-handle.js';
 
 const all = await backends();
 

@@ -1,8 +1,8 @@
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { StaticMigrations } from './migrations.js';
-import { SQLITE_FILE_NAME } from './store.js';
+import { StaticMigrations } from '../migrations.js';
+import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 
 /** Why a backup or a restore was refused; `code` is stable, `message` says what to do. */
 export class BackupError extends Error {

@@ -1,12 +1,11 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
-import { nextTurn } from '../event-loop-turn.js';
-import { SqliteSequences } from './event-log.js';
-import { holdConnection, takeLargeWrite } from './prepared.js';
-import type { Database } from './schema.js';
-
-/** Receives a COMMIT's duration in seconds and the number of units of work it carried. */
-export type CommitObserver = (seconds: number, units: number) => void;
+import { nextTurn } from '../../event-loop-turn.js';
+import type { CommitObserver } from '../backend.js';
+import { useChannel } from '../prepared.js';
+import type { Database } from '../schema.js';
+import { SqliteSequences } from './sqlite-event-log.js';
+import { SqliteStatements } from './sqlite-statements.js';
 
 /** Most units of work one SQLite transaction carries before the next ones start another. */
 const MAX_UNITS_PER_BATCH = 64;
@@ -41,11 +40,15 @@ export class GroupCommit {
   observer: CommitObserver | null = null;
   private open: Batch | null = null;
   private readonly idle = new Set<Promise<void>>();
+  /** The connection's own statements, run directly while a batch holds it. */
+  private readonly statements: SqliteStatements;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly raw: SqliteDatabase.Database,
-  ) {}
+  ) {
+    this.statements = new SqliteStatements(raw);
+  }
 
   /**
    * Runs a unit of work in the current batch and resolves (or rejects) with
@@ -118,7 +121,7 @@ export class GroupCommit {
       .then(
         (trx) => {
           batch.trx = trx;
-          batch.release = holdConnection(trx, this.raw);
+          batch.release = useChannel(trx, this.statements);
         },
         (error: unknown) => {
           batch.broken = error;
@@ -153,7 +156,7 @@ export class GroupCommit {
         await batch.trx.commit().execute();
         this.observer?.((performance.now() - started) / 1000, batch.units);
         // After the COMMIT of large values, answering (views, frames) waits for the next turn.
-        if (takeLargeWrite(this.raw)) await nextTurn(null);
+        if (this.statements.takeLargeWrite()) await nextTurn(null);
       } catch (error) {
         batch.release();
         commitError = error ?? new Error('the transaction failed');

@@ -1,0 +1,225 @@
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import type {
+  AdvisoryLockHold,
+  CommitListener,
+  CommitObserver,
+  Done,
+  OpenedBackend,
+  StoreBackend,
+  UnitOfWork,
+} from '../backend.js';
+import type { Durability } from '../durability.js';
+import { groupEvents } from '../event-log.js';
+import { compilePrepared } from '../prepared.js';
+import type { Database } from '../schema.js';
+import { postgresAppend, sequencePostgres } from './postgres-event-log.js';
+import { namedStatementPool, PostgresSession } from './postgres-session.js';
+
+// PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+/**
+ * PostgreSQL's `synchronous_commit` for a durability mode, set on every
+ * session the kernel opens: `on` waits for the commit's WAL flush (and a
+ * synchronous standby, where one is configured); `off` answers before the flush.
+ */
+export function postgresSynchronousCommit(mode: Durability): 'on' | 'off' {
+  return mode === 'full' ? 'on' : 'off';
+}
+
+/** Serialization failures and deadlocks: the unit of work may simply run again. */
+const RETRYABLE_CODES = new Set(['40001', '40P01']);
+
+// SQLSTATEs that say the server cannot take a write now: class 08 (connection), 53 (resources:
+// disk full, out of memory), 57P01-03 (shutting down, cannot connect now), 25006 (read-only).
+const UNAVAILABLE_STATES = /^(08...|53...|57P0[123]|25006)$/;
+
+// Node's socket errors when the server cannot be reached at all.
+const NETWORK_UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+]);
+
+/**
+ * Runs a unit of work on one pooled client. BEGIN goes out with the first
+ * statement, and the writes it left and its event rows with the COMMIT
+ * (see PostgresSession).
+ */
+async function commitOnSession<T>(
+  pool: pg.Pool,
+  observe: () => CommitObserver | null,
+  unit: (trx: Transaction<Database>) => Promise<UnitOfWork<T>>,
+): Promise<Done<T>> {
+  const client = await pool.connect();
+  const session = PostgresSession.of(client);
+  let broken: Error | undefined;
+  try {
+    session.begin();
+    const done = await unit(session.db);
+    const groups = groupEvents(done.events, done.now);
+    const writes = done.writes.map((query) => compilePrepared('postgres', query));
+    const observer = observe();
+    const started = observer ? performance.now() : 0;
+    const returned = await session.commitWith([
+      ...writes,
+      ...groups.map((group) => postgresAppend(group, done.now)),
+    ]);
+    observer?.((performance.now() - started) / 1000, null);
+    for (const [i, group] of groups.entries()) {
+      sequencePostgres(group, returned[writes.length + i]!);
+    }
+    const written = groups.length === 1 ? groups[0]!.rows : groups.flatMap((g) => g.rows);
+    return { value: done.value, written, callbacks: done.callbacks };
+  } catch (error) {
+    await session.rollback().catch((failure: unknown) => {
+      // A client that cannot roll back is not given to the next unit of work.
+      broken = failure instanceof Error ? failure : new Error(String(failure));
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * Takes a session advisory lock on one pooled connection, kept for the whole
+ * of `work` (a killed process's lock goes with its connection), and releases
+ * it after `work` settles. `wait` blocks until the lock is free; otherwise
+ * the answer is `{held: false}` at once when another session holds it.
+ */
+async function holdAdvisoryLock<T>(
+  db: Kysely<Database>,
+  options: { key: number; wait: boolean },
+  work: (hold: AdvisoryLockHold) => Promise<T>,
+): Promise<{ held: true; value: T } | { held: false }> {
+  return db.connection().execute(async (connection) => {
+    if (options.wait) {
+      await sql`select pg_advisory_lock(${options.key})`.execute(connection);
+    } else {
+      const taken = await sql<{
+        taken: boolean;
+      }>`select pg_try_advisory_lock(${options.key}) as taken`.execute(connection);
+      if (taken.rows[0]?.taken !== true) return { held: false as const };
+    }
+    const hold: AdvisoryLockHold = {
+      async confirm() {
+        await sql`select 1`.execute(connection);
+      },
+    };
+    try {
+      return { held: true as const, value: await work(hold) };
+    } finally {
+      // A broken connection has released the lock already.
+      await sql`select pg_advisory_unlock(${options.key})`.execute(connection).catch(() => {});
+    }
+  });
+}
+
+/**
+ * Hears every process's commits (LISTEN/NOTIFY on a connection of its own),
+ * switched off until `want(true)`, so that a process with nobody to tell is
+ * not woken for each commit, nor is the database backend that would forward it.
+ */
+async function listenForCommits(
+  databaseUrl: string,
+  onWorkspace: (workspaceId: string, lastSeq: number | null) => void,
+): Promise<CommitListener> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => {});
+  await client.connect();
+  client.on('notification', (message) => {
+    if (!message.payload) return;
+    const [workspaceId, lastSeq] = message.payload.split(' ');
+    const seq = Number(lastSeq);
+    onWorkspace(workspaceId!, lastSeq !== undefined && Number.isSafeInteger(seq) ? seq : null);
+  });
+  let listening = false;
+  // The client runs its queries in order, so the last switch asked for is the one that holds.
+  let switched: Promise<void> = Promise.resolve();
+  return {
+    want(on) {
+      if (on !== listening) {
+        listening = on;
+        switched = client
+          .query(on ? 'listen airlock_events' : 'unlisten airlock_events')
+          .then(() => {});
+      }
+      return switched;
+    },
+    async close() {
+      await client.end().catch(() => {});
+    },
+  };
+}
+
+/**
+ * The shared store: a PostgreSQL database that several kernel processes use
+ * at once. Each unit of work runs on one pooled session, pipelined; commits
+ * are heard across processes through LISTEN/NOTIFY; processes take turns at
+ * shared work under advisory locks.
+ */
+export const postgresBackend: StoreBackend = {
+  dialect: 'postgres',
+
+  serves: (location) => Boolean(location.databaseUrl),
+
+  async open(location, durability): Promise<OpenedBackend> {
+    const databaseUrl = location.databaseUrl!;
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: location.poolSize ?? 10,
+      // Lets a transaction send BEGIN with its first statement, and its last ones with COMMIT.
+      pipeline: true,
+    } as pg.PoolConfig);
+    // Every session the pool opens says how long a COMMIT waits, whatever the server's default;
+    // the client runs this before any query a unit of work sends on it.
+    const synchronousCommit = postgresSynchronousCommit(durability);
+    // A client the server dropped (a restart, a terminated backend) fails its query, and the
+    // pool discards it; unheard, its 'error' event would end the process.
+    pool.on('error', () => {});
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+      client.query(`set synchronous_commit = ${synchronousCommit}`).catch(() => {});
+    });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: namedStatementPool(pool) }),
+    });
+    let observer: CommitObserver | null = null;
+    return {
+      db,
+      description: `postgres ${databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}`,
+      dataDir: null,
+      commitUnit: (unit) => commitOnSession(pool, () => observer, unit),
+      retryable(error) {
+        const code = (error as { code?: unknown }).code;
+        return typeof code === 'string' && RETRYABLE_CODES.has(code);
+      },
+      observeCommits(next) {
+        observer = next;
+      },
+      listen: (onWorkspace) => listenForCommits(databaseUrl, onWorkspace),
+      takeTurn: (options, work) => holdAdvisoryLock(db, options, work),
+      close: () => db.destroy(),
+    };
+  },
+
+  unavailableReason(error) {
+    const { code } = error;
+    if (typeof code === 'string') {
+      if (UNAVAILABLE_STATES.test(code)) {
+        if (code === '53100') return 'disk full';
+        return code === '25006' ? 'read-only' : `PostgreSQL ${code}`;
+      }
+      if (NETWORK_UNAVAILABLE.has(code)) return `database unreachable: ${code}`;
+    }
+    // The pg driver's own words when the connection drops mid-query.
+    if (/^Connection terminated|^Client has encountered a connection error/.test(error.message)) {
+      return 'database connection lost';
+    }
+    return null;
+  },
+};
