@@ -4,7 +4,10 @@
  * a run in `ask` mode under an action contract, a manifest and a rule set (so
  * every layer reads the call), one `bash` call whose command is 800 KB of
  * shell text. Prints the request's wall time and the event loop's longest
- * stall (perf_hooks monitorEventLoopDelay, 1 ms resolution) per repetition. The
+ * stall (perf_hooks monitorEventLoopDelay, 1 ms resolution) per repetition,
+ * and that stall less the time Linux kept the loop's thread waiting for a CPU
+ * (src/testing/loop-stalls.ts): on a loaded machine, the part that is the
+ * kernel's own. #1 is the first request of a fresh process, its code cold. The
  * request is sent from a worker thread, so the client's own work is not counted.
  *
  *   pnpm --filter @airlock/server bench:large-command [--kb 800] [--repeat 5] [--shape script|dense]
@@ -19,6 +22,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { startAirlock } from '../src/airlock.js';
 import { largeCommand, largeCommandRun, postFromWorker } from '../src/testing/large-command.js';
+import { watchLoopStalls } from '../src/testing/loop-stalls.js';
 import { benchWorkspace } from './bench-workspace.js';
 
 const { values } = parseArgs({
@@ -44,6 +48,7 @@ try {
   for (let i = 0; i < Number(values.repeat); i++) {
     const monitor = monitorEventLoopDelay({ resolution: 1 });
     monitor.enable();
+    const watch = watchLoopStalls();
     const started = performance.now();
     // From a worker thread: encoding the body and reading the answer are the client's work,
     // not the kernel's, and must not count in this loop's stalls.
@@ -63,9 +68,11 @@ try {
     }
     const wall = performance.now() - started;
     monitor.disable();
+    const { ownMs } = watch.stop();
     console.log(
       `  #${i + 1}: ${answer.status}, parked after ${wall.toFixed(0)} ms; ` +
-        `longest event-loop stall ${(monitor.max / 1e6).toFixed(1)} ms (p99 ${(monitor.percentile(99) / 1e6).toFixed(1)} ms)`,
+        `longest event-loop stall ${(monitor.max / 1e6).toFixed(1)} ms (p99 ${(monitor.percentile(99) / 1e6).toFixed(1)} ms); ` +
+        `without the time it waited for a CPU ${ownMs.toFixed(1)} ms`,
     );
   }
 } finally {

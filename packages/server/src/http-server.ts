@@ -8,7 +8,7 @@ import { type AuthFailureLimit, AuthFailureThrottle, peerOf } from './api/auth-t
 import { buildOpenApiDocument } from './api/openapi.js';
 import { OPERATIONS } from './api/operations.js';
 import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
-import { type BodyRefusal, readTrpcBody } from './api/request-body.js';
+import { type BodyRefusal, hasLargeTrpcBody, readTrpcBody } from './api/request-body.js';
 import { noteErrorCode, noteOperation, readNote } from './api/request-notes.js';
 import { createRestHandler, sendError, sendJson } from './api/rest.js';
 import { appRouter, type TrpcContext } from './api/trpc.js';
@@ -152,6 +152,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         principal: auth.principal,
         authError: auth.error,
         bodyRefusal: bodyRefusals.get(req) ?? null,
+        largeBody: hasLargeTrpcBody(req),
         rateLimiter,
         checkDeclaredCodes: options.validateOutputs,
         noteError: (code) => noteErrorCode(res, code),

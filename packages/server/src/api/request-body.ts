@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { OperationContract } from '@airlock/core';
 import { AirlockError } from '../errors.js';
+import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
 import { declaresCode } from './operation.js';
 
 /**
@@ -88,5 +89,13 @@ export async function readTrpcBody(
     return 'not_utf8';
   }
   holder.body = body.toString('utf8');
+  // tRPC parses a large body a turn after it was read and decoded.
+  if (holder.body.length > LARGE_VALUE_CHARACTERS) await nextTurn(null);
   return null;
+}
+
+/** Whether a tRPC call's body, as {@link readTrpcBody} left it, is past the large-value threshold. */
+export function hasLargeTrpcBody(req: IncomingMessage): boolean {
+  const { body } = req as IncomingMessage & { body?: unknown };
+  return typeof body === 'string' && body.length > LARGE_VALUE_CHARACTERS;
 }

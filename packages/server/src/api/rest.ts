@@ -143,9 +143,10 @@ async function readInput(
   route: Route,
   fromPath: Readonly<Record<string, string>>,
   limit: number,
-): Promise<Record<string, unknown>> {
+): Promise<{ input: Record<string, unknown>; large: boolean }> {
   // No prototype: a `__proto__` key lands as data, where the guard below sees and refuses it.
   const input: Record<string, unknown> = Object.create(null);
+  let large = false;
   if (route.operation.method === 'GET') {
     for (const [key, value] of url.searchParams) input[key] = value;
   } else {
@@ -157,6 +158,9 @@ async function readInput(
       }
       const text = decodeUtf8(body, route.operation);
       checkJsonTextDepth(text);
+      large = text.length > LARGE_VALUE_CHARACTERS;
+      // A large body is read and scanned in one turn, parsed in the next, checked in the one after.
+      if (large) await nextTurn(null);
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
@@ -167,14 +171,13 @@ async function readInput(
         throw new AirlockError('invalid_input', 'the body must be a JSON object');
       }
       for (const [key, value] of Object.entries(parsed)) input[key] = value;
-      // Reading and parsing a large body is one turn; checking and handling it, the next.
-      if (text.length > LARGE_VALUE_CHARACTERS) await nextTurn(null);
+      if (large) await nextTurn(null);
     }
   }
   checkParsedInput(input);
   for (const name of route.params) input[name] = fromPath[name];
   versionFromIfMatch(req, route.operation, input);
-  return input;
+  return { input, large };
 }
 
 /** Builds the REST handler: answers true when it served the request. */
@@ -213,8 +216,10 @@ export function createRestHandler(
       // Plane and workspace are checked before the body is read: a wrong credential learns nothing.
       checkAccess(route.operation, principal, fromPath);
       const raw = await readInput(req, url, route, fromPath, options.bodyLimit);
-      const parsed = route.operation.input.safeParse(raw);
+      const parsed = route.operation.input.safeParse(raw.input);
       if (!parsed.success) throw invalidInput(parsed.error.issues);
+      // The operation handles a large body a turn after its schema checked it.
+      if (raw.large) await nextTurn(null);
       await checkRunFence(options.kernel, principal, parsed.data);
       const output = await route.operation.handle(
         { kernel: options.kernel, principal },

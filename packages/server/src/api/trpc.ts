@@ -1,6 +1,7 @@
 import { SUBSCRIPTION_CONTRACTS } from '@airlock/core';
 import { initTRPC, TRPCError, tracked } from '@trpc/server';
 import { AirlockError, type ErrorCode } from '../errors.js';
+import { nextTurn } from '../event-loop-turn.js';
 import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
 import { prunedResume } from '../feed/pruned-position.js';
@@ -24,6 +25,8 @@ export interface TrpcContext {
   authError: AirlockError | null;
   /** What reading the body found wrong (bytes that are not UTF-8, a body past the limit). */
   bodyRefusal?: BodyRefusal | null | undefined;
+  /** A body past the large-value threshold: parsed, checked and handled in turns of their own. */
+  largeBody?: boolean | undefined;
   /** Per-credential request limit; none when null. */
   rateLimiter: RateLimiter | null;
   /** Refuses, as `internal`, a code the operation's contract does not declare (tests turn this on). */
@@ -137,18 +140,24 @@ function authorized(operation: Pick<Operation, 'name' | 'planes' | 'errors'>) {
         principal: ctx.principal,
         checkDeclaredCodes: ctx.checkDeclaredCodes === true,
         setHeader: ctx.setHeader,
+        largeBody: ctx.largeBody === true,
       },
     });
   });
 }
 
 /** Refuses too deep input and `__proto__` keys before the schema reads the input (as REST does). */
-const guarded = t.middleware(async ({ getRawInput, next }) => {
+const guarded = t.middleware(async ({ ctx, getRawInput, next }) => {
+  const { largeBody } = ctx as { largeBody?: boolean };
+  // A large body: tRPC's adapter encoded it in this turn; it decodes and parses it in the next,
+  // and the schema checks it in the one after.
+  if (largeBody) await nextTurn(null);
   try {
     checkParsedInput(await getRawInput());
   } catch (error) {
     throw toTrpcError(error);
   }
+  if (largeBody) await nextTurn(null);
   return next();
 });
 
@@ -159,10 +168,13 @@ async function run(
     principal: Principal;
     checkDeclaredCodes: boolean;
     setHeader: TrpcContext['setHeader'];
+    largeBody: boolean;
   },
   input: unknown,
 ): Promise<unknown> {
   try {
+    // The operation handles a large body a turn after its schema checked it.
+    if (ctx.largeBody) await nextTurn(null);
     checkAccess(operation, ctx.principal, input);
     await checkRunFence(ctx.kernel, ctx.principal, input);
     return await operation.handle(ctx, input as never);

@@ -8,6 +8,7 @@ import type { KernelContext } from './context.js';
 import { sweepOnce } from './loop/clocks.js';
 import { driveRun } from './loop/run-loop.js';
 import { type RetentionOptions, RetentionPruner } from './retention/retention.js';
+import { prepareSchemaChecks } from './stage/tool-input-schema.js';
 
 /** How a kernel is configured. */
 export interface KernelOptions {
@@ -68,6 +69,8 @@ export class Kernel {
     this.pruner = options.retention
       ? new RetentionPruner(this.context, options.retention)
       : undefined;
+    // Once per process, here rather than in the first request that declares a tool schema.
+    prepareSchemaChecks();
   }
 
   /** Starts the clocks sweep (and resumes runs left mid-step by a previous process). */

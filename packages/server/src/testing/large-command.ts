@@ -1,4 +1,6 @@
 import { Worker } from 'node:worker_threads';
+import type { Airlock } from '../airlock.js';
+import { type LoopStalls, watchLoopStalls } from './loop-stalls.js';
 
 /**
  * Shell text of `bytes` UTF-8 bytes. `script`: the shapes a model writes when
@@ -60,7 +62,10 @@ export function largeCommandRun(command: string): Record<string, unknown> {
   };
 }
 
-/** Posts from a worker thread, so that encoding and sending 800 KB costs this loop nothing. */
+/**
+ * Posts from a worker thread, so that encoding and sending 800 KB costs this
+ * loop nothing. `id` is the created row's, from a REST answer or a tRPC one.
+ */
 export function postFromWorker(
   url: string,
   token: string,
@@ -72,7 +77,10 @@ export function postFromWorker(
        method: 'POST',
        headers: { authorization: 'Bearer ' + workerData.token, 'content-type': 'application/json' },
        body: workerData.body,
-     }).then(async (response) => parentPort.postMessage({ status: response.status, id: (await response.json()).id }));`,
+     }).then(async (response) => {
+       const answer = await response.json();
+       parentPort.postMessage({ status: response.status, id: answer.id ?? answer.result?.data?.id });
+     });`,
     { eval: true, workerData: { url, token, body } },
   );
   return new Promise((resolve, reject) => {
@@ -82,4 +90,51 @@ export function postFromWorker(
     });
     worker.once('error', reject);
   });
+}
+
+/** Where a run is posted: a kernel of this process, a workspace of it and an agent token. */
+export interface ParkTarget {
+  airlock: Airlock;
+  /** `/api/v1/workspaces/{ws}` */
+  ws: string;
+  agentToken: string;
+  /** Posted to REST (`POST {ws}/runs`, the default) or to tRPC (`/trpc/runs.create`). */
+  surface?: 'rest' | 'trpc';
+}
+
+/**
+ * The longest stalls of this process's event loop (the kernel's: it runs
+ * here) between posting a run (from {@link largeCommandRun}) whose one
+ * `bash` call carries `input` and that call resting parked. The park is
+ * watched in the store itself, so that no polling request (which would carry
+ * the value back) loads the loop.
+ * @throws Error when the create is not 201 or the call does not park.
+ */
+export async function stallWhileParking(
+  target: ParkTarget,
+  input: Record<string, string>,
+): Promise<LoopStalls> {
+  const run = largeCommandRun('');
+  (run.provider as { rounds: { tool_calls?: { input: unknown }[] }[] }).rounds[0]!
+    .tool_calls![0]!.input = input;
+  const trpc = target.surface === 'trpc';
+  const workspaceId = target.ws.split('/').at(-1);
+  const body = JSON.stringify(trpc ? { workspace_id: workspaceId, ...run } : run);
+  const watch = watchLoopStalls();
+  const url = `${target.airlock.url}${trpc ? '/trpc/runs.create' : `${target.ws}/runs`}`;
+  const created = await postFromWorker(url, target.agentToken, body);
+  if (created.status !== (trpc ? 200 : 201)) {
+    throw new Error(`the run was not created: ${created.status}`);
+  }
+  for (;;) {
+    const row = await target.airlock.store.db
+      .selectFrom('tasks')
+      .select('state')
+      .where('run_id', '=', created.id)
+      .executeTakeFirst();
+    if (row?.state === 'needs_approval') break;
+    if (row && row.state !== 'ready') throw new Error(`the call did not park: ${row.state}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return watch.stop();
 }

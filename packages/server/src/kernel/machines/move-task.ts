@@ -1,5 +1,6 @@
 import type { EventData, EventType } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
+import { LARGE_VALUE_CHARACTERS, nextTurn } from '../../event-loop-turn.js';
 import type { PendingEvent } from '../../store/event-log.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
@@ -191,5 +192,7 @@ export async function plantRow(
     principal: events.created.principal,
   });
   tx.emit(taskEvent(address, row.state, events.outcome, events.outcome.principal ?? null));
+  // A large input (an 800 KB pasted script) is written a turn after the policy layers read it.
+  if (row.tool_input.length > LARGE_VALUE_CHARACTERS) await nextTurn(null);
   await insertTask(tx, row);
 }
