@@ -22,6 +22,17 @@ export async function listTasksOfRun(store: Store, runId: string): Promise<TaskT
   return rows.sort((a, b) => order(a.key) - order(b.key));
 }
 
+/** The state of a run's first row (by key), or null before it is planted: reads no input. */
+export async function firstTaskState(store: Store, runId: string): Promise<TaskState | null> {
+  const row = await store.db
+    .selectFrom('tasks')
+    .select('state')
+    .where('run_id', '=', runId)
+    .orderBy('key')
+    .executeTakeFirst();
+  return row?.state ?? null;
+}
+
 /** Where a page of waiting rows starts: after this row in the page's order. */
 export interface DecisionCursor {
   createdAt: number;

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Airlock } from '../airlock.js';
+import { firstTaskState } from '../store/tasks.js';
 import { type LoopStalls, watchLoopStalls } from './loop-stalls.js';
 
 /**
@@ -127,13 +128,9 @@ export async function stallWhileParking(
     throw new Error(`the run was not created: ${created.status}`);
   }
   for (;;) {
-    const row = await target.airlock.store.db
-      .selectFrom('tasks')
-      .select('state')
-      .where('run_id', '=', created.id)
-      .executeTakeFirst();
-    if (row?.state === 'needs_approval') break;
-    if (row && row.state !== 'ready') throw new Error(`the call did not park: ${row.state}`);
+    const state = await firstTaskState(target.airlock.store, created.id);
+    if (state === 'needs_approval') break;
+    if (state && state !== 'ready') throw new Error(`the call did not park: ${state}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return watch.stop();
