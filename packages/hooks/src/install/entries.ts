@@ -1,4 +1,5 @@
 import type { HookedAgent } from '@airlock/core';
+import { DEFAULT_WAIT_MS } from '../client/config.js';
 
 /** Seconds each agent gives one hook before it gives up on it (it must exceed the client's wait). */
 export const HOOK_TIMEOUT_SECONDS = 120;
@@ -94,6 +95,21 @@ export function isAirlockCommand(command: unknown): boolean {
 
 /** The kernel path of Claude Code's HTTP hook. */
 export const CLAUDE_HTTP_HOOK_PATH = '/agent_api/v1/hooks/claude-code';
+
+/**
+ * The kernel path that answers an agent's hook events in its own shape, with
+ * its options segment: `default`, or `wait-N` and `-defer` when asked.
+ */
+export function nativeHookPath(
+  agent: HookedAgent,
+  options: { waitMs?: number | undefined; defer?: boolean | undefined },
+): string {
+  const segment =
+    options.waitMs === undefined && !options.defer
+      ? 'default'
+      : `wait-${options.waitMs ?? DEFAULT_WAIT_MS}${options.defer ? '-defer' : ''}`;
+  return `/agent_api/v1/hooks/${agent}/${segment}`;
+}
 
 /** True when a hook entry (command or HTTP) is one Airlock wrote. */
 export function isAirlockEntry(

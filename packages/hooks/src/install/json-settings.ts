@@ -1,6 +1,5 @@
 import type { HookedAgent } from '@airlock/core';
-import { DEFAULT_WAIT_MS } from '../client/config.js';
-import { CLAUDE_HTTP_HOOK_PATH, HOOK_ENTRIES, isAirlockEntry } from './entries.js';
+import { HOOK_ENTRIES, isAirlockEntry, nativeHookPath } from './entries.js';
 
 type Json = Record<string, unknown>;
 interface Group {
@@ -40,12 +39,6 @@ export function withoutAirlock(settings: Json): { settings: Json; removed: numbe
   return { settings: next, removed };
 }
 
-/** The options segment of the kernel's Claude Code hook URL. */
-function httpOptions(http: { waitMs?: number | undefined; defer?: boolean | undefined }): string {
-  if (http.waitMs === undefined && !http.defer) return 'default';
-  return `wait-${http.waitMs ?? DEFAULT_WAIT_MS}${http.defer ? '-defer' : ''}`;
-}
-
 /**
  * Adds Airlock's entries to a Claude Code or Gemini CLI settings object,
  * after the hooks already there (Airlock's earlier entries replaced, so a
@@ -68,7 +61,7 @@ export function withAirlock(
         : http
           ? {
               type: 'http',
-              url: `${http.url.replace(/\/+$/, '')}${CLAUDE_HTTP_HOOK_PATH}/${httpOptions(http)}`,
+              url: `${http.url.replace(/\/+$/, '')}${nativeHookPath('claude-code', http)}`,
               headers: { Authorization: 'Bearer $AIRLOCK_TOKEN' },
               allowedEnvVars: ['AIRLOCK_TOKEN'],
               timeout: entry.timeoutSeconds,

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookedAgent } from '@airlock/core';
 import { readHookConfig } from '../client/config.js';
-import { HOOK_TIMEOUT_SECONDS } from './entries.js';
+import { HOOK_TIMEOUT_SECONDS, nativeHookPath } from './entries.js';
 
 /**
  * The shell hook client (`shell/airlock-hook.sh`, shipped beside `dist/`): a
@@ -17,12 +17,6 @@ export function shellHookPath(): string {
 function curlString(value: string): string {
   if (/[\r\n]/.test(value)) throw new Error('a kernel URL or credential cannot hold a line break');
   return `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
-}
-
-/** The kernel path's options: how long a park is waited for, and whether it defers. */
-function hookOptions(waitMs: number | undefined, defer: boolean): string {
-  if (waitMs === undefined) return defer ? 'wait-100000-defer' : 'default';
-  return `wait-${waitMs}${defer ? '-defer' : ''}`;
 }
 
 /** What the shell client's curl config is made from. */
@@ -46,7 +40,7 @@ export interface ShellClientOptions {
 export function writeShellClientConfig(options: ShellClientOptions): string {
   const config = readHookConfig(options.configPath, options.env);
   const defer = options.agent === 'claude-code' && options.defer === true;
-  const endpoint = `${config.url.replace(/\/+$/, '')}/agent_api/v1/hooks/${options.agent}/${hookOptions(options.waitMs, defer)}`;
+  const endpoint = `${config.url.replace(/\/+$/, '')}${nativeHookPath(options.agent, { waitMs: options.waitMs, defer })}`;
   const lines = [
     '# Written by `airlock hooks install --client sh`; read by airlock-hook.sh. Keep it private.',
     `url = ${curlString(endpoint)}`,
