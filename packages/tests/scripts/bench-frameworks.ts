@@ -8,7 +8,8 @@
  * it, the floor of this kernel on this machine: one authenticated GET round trip on loopback (a
  * granted call costs two kernel round trips: the check before, the report after; by default the
  * report goes behind the call, and the bench waits for it untimed after each run).
- * Run: pnpm bench:frameworks   (CALLS=200 by default)
+ * Run: pnpm bench:frameworks   (CALLS=200 by default; DURABILITY=relaxed for a kernel that syncs
+ * its WAL at checkpoints instead of at every COMMIT, see docs/operations.md)
  */
 import { createAiSdkAirlock } from '@airlock/sdk/ai';
 import { createLangGraphAirlock } from '@airlock/sdk/langgraph';
@@ -211,10 +212,11 @@ async function compare(
 }
 
 setTracingDisabled(true);
-const k = await startFrameworkKernel();
+const DURABILITY = process.env.DURABILITY === 'relaxed' ? 'relaxed' : 'full';
+const k = await startFrameworkKernel(undefined, { durability: DURABILITY });
 try {
   console.log(
-    `granted call, ${CALLS} runs per variant (after ${WARMUP} warm-up), node ${process.version}`,
+    `granted call, ${CALLS} runs per variant (after ${WARMUP} warm-up), node ${process.version}, durability ${DURABILITY}`,
   );
   const floor: number[] = [];
   for (let i = 0; i < WARMUP + CALLS; i += 1) {
