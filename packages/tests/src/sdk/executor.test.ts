@@ -122,7 +122,8 @@ describe('createExecutor against a real kernel', () => {
     const approval = (await decisions.list()).find(
       (d) => d.isApproval() && d.task.run_id === created.id,
     );
-    await approval?.approve();
+    if (!approval?.isApproval()) throw new Error('no approval of the run');
+    await approval.approve();
     // The approval nudged the executor, which left it: the row waits, unclaimed.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await run.tasks())[0]).toMatchObject({ state: 'runnable' });
