@@ -1,5 +1,7 @@
+/*
+ * The Vercel AI SDK application of the framework tests: a scripted mock model and tools that count what ran.
+ */
 import { jsonSchema, type ModelMessage, tool } from 'ai';
-
 import { MockLanguageModelV3 } from 'ai/test';
 
 export type Step = { call: { id: string; name: string; input: unknown } } | { text: string };

@@ -1,21 +1,17 @@
-/* The LangGraph.js application of the framework tests: a graph with a scripted fake model, a ToolNode, and checkpoints saved as text. */
+/*
+ * The LangGraph.js application of the framework tests: a graph with a scripted fake model, a ToolNode, and checkpoints saved as text.
+ */
 import type { createLangGraphAirlock } from '@airlock/sdk/langgraph';
-
 import {
   AIMessage,
   AIMessageChunk,
   type BaseMessage,
   HumanMessage,
 } from '@langchain/core/messages';
-
 import { tool } from '@langchain/core/tools';
-
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
-
 import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
-
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
-
 import { z } from 'zod';
 
 export type Step =

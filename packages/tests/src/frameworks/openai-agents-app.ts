@@ -1,6 +1,7 @@
-/* The OpenAI Agents SDK application of the framework tests: a scripted `Model` and an agent whose tools count what ran. */
+/*
+ * The OpenAI Agents SDK application of the framework tests: a scripted `Model` and an agent whose tools count what ran.
+ */
 import type { createOpenAIAgentsAirlock } from '@airlock/sdk/openai-agents';
-
 import {
   Agent,
   type Model,
