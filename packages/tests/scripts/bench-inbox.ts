@@ -197,6 +197,14 @@ await waitParked();
 const baseline = await parksPerSecond(PARKS, 'without-inbox');
 console.log(`parks/s without an inbox: ${fixed(baseline.rate)}`);
 
+// The first page's read alone, from this process: what the kernel takes to answer it at this backlog.
+const pageReads: number[] = [];
+for (let i = 0; i < 5; i += 1) {
+  const started = performance.now();
+  await ws.decisions.page({ limit: 100, order: 'newest' });
+  pageReads.push(performance.now() - started);
+}
+
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 await page.addInitScript(
@@ -265,6 +273,19 @@ await page.locator('.status[data-status="live"]').waitFor();
 const cardsInPage = await page.locator('[data-decision]').count();
 const title = await page.title();
 console.log(`load ${fixed(loadMs, 0)} ms, ${cardsInPage} cards, title ${title}`);
+// Where the load went, on the page's own clock (ms after navigation started).
+const loadSplit = (await page.evaluate(`(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const list = performance.getEntriesByType('resource').find((entry) => entry.name.includes('decisions.list'));
+  const painted = Math.min(...globalThis.__pixels.values()) - performance.timeOrigin;
+  return {
+    document: nav ? nav.responseEnd : NaN,
+    scripts: nav ? nav.domContentLoadedEventEnd : NaN,
+    asked: list ? list.startTime : NaN,
+    answered: list ? list.responseEnd : NaN,
+    painted,
+  };
+})()`)) as Record<'document' | 'scripts' | 'asked' | 'answered' | 'painted', number>;
 
 // Park-to-pixel, paced.
 const latencyKeys: string[] = [];
@@ -342,6 +363,8 @@ console.log(`
 inbox bench (headless Chromium, SQLite kernel in its own process; a shared machine: under load)
   waiting before the page opened : ${WAITING + PARKS}
   page load to first card        : ${fixed(loadMs, 0)} ms; cards in the page: ${cardsInPage}; title "${title}"
+    the first page's read alone   : median ${fixed(percentile(pageReads, 0.5))} ms of ${pageReads.length} (100 rows, from this process)
+    on the page's clock           : document ${fixed(loadSplit.document, 0)} ms, scripts run ${fixed(loadSplit.scripts, 0)} ms, first page asked ${fixed(loadSplit.asked, 0)} ms and answered ${fixed(loadSplit.answered, 0)} ms, first card painted ${fixed(loadSplit.painted, 0)} ms
   park-to-pixel (${LATENCY} parks, 50 ms apart): p50 ${fixed(percentile(latencies, 0.5))} ms, p95 ${fixed(percentile(latencies, 0.95))} ms, never shown ${missing}${stageLines}
   parks/s without an inbox       : ${fixed(baseline.rate)}
   parks/s with the inbox open    : ${fixed(withInbox.rate)} (${fixed((1 - withInbox.rate / baseline.rate) * 100)} % slower; the browser shares this machine's cores)

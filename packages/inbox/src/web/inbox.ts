@@ -17,6 +17,7 @@ import { factsOf, type RowFacts, summaryOf } from './list-row.js';
 import { NewMarker } from './new-marker.js';
 import type { Order } from './order.js';
 import { decisionKey } from './render.js';
+import { RowReads } from './row-reads.js';
 import { type Entry, sameWaiting, WaitingList } from './waiting-list.js';
 import { WaitingPages } from './waiting-pages.js';
 import { followWaiting } from './workspace-feed.js';
@@ -43,14 +44,12 @@ export class InboxView {
     tick: (ticked, on) => {
       this.bulk.set(ticked, on);
       // Read now, so the bulk verb is bound to the version there was when the person ticked it.
-      if (on) void this.decisionOf(ticked);
+      if (on) void this.reads.decisionOf(ticked);
     },
   });
   private selected: string | null = null;
   /** Rows this page took away itself: their settling event changes no count. */
   private readonly gone = new Set<string>();
-  /** Reads on the way, by key: a row is read once however many ask for it meanwhile. */
-  private readonly reads = new Map<string, Promise<Decision | null>>();
   private readonly attention = new Attention();
   private readonly controller = new AbortController();
   private unbindKeys: (() => void) | null = null;
@@ -77,10 +76,11 @@ export class InboxView {
     this.attention.canAsk(),
   );
   private readonly pages: WaitingPages;
+  private readonly reads: RowReads;
   private readonly help = keyHelp();
   private readonly bulk = new BulkBar({
     decisions: async (keys) => {
-      const read = await Promise.all(keys.map((key) => this.decisionOf(key)));
+      const read = await Promise.all(keys.map((key) => this.reads.decisionOf(key)));
       return read.filter((decision) => decision !== null);
     },
     settled: (decision, done) => this.settled(decision, done),
@@ -98,6 +98,19 @@ export class InboxView {
       toolbar: this.toolbar,
       attention: this.attention,
       host: { add: (decision) => this.add(decision), fail: (error) => this.fail(error) },
+    });
+    this.reads = new RowReads({
+      workspace,
+      list: this.list,
+      pages: this.pages,
+      host: {
+        stoppedWaiting: (key) => {
+          // Its settling event, still to come, changes no count.
+          this.gone.add(key);
+          this.remove(key);
+        },
+        fail: (error) => this.fail(error),
+      },
     });
   }
 
@@ -216,7 +229,7 @@ export class InboxView {
     const generation = this.pages.generation;
     let decision: Decision | null;
     try {
-      decision = await this.read(runId, taskKey);
+      decision = await this.reads.read(runId, taskKey);
     } catch (error) {
       this.fail(error);
       return;
@@ -239,48 +252,6 @@ export class InboxView {
       this.pages.count(1);
       this.arrived(entry, summaryOf(decision));
     } else this.pages.show();
-  }
-
-  /** Reads one row (one read at a time per row). */
-  private read(runId: string, taskKey: string): Promise<Decision | null> {
-    const key = `${runId}/${taskKey}`;
-    let reading = this.reads.get(key);
-    if (!reading) {
-      reading = this.workspace.decisions.get(runId, taskKey);
-      this.reads.set(key, reading);
-      const done = () => this.reads.delete(key);
-      reading.then(done, done);
-    }
-    return reading;
-  }
-
-  /**
-   * The decision of a row on the list, read now if it was drawn from its
-   * events; null once it is off the list (or stopped waiting: its row goes).
-   */
-  private async decisionOf(key: string): Promise<Decision | null> {
-    const entry = this.list.get(key);
-    if (!entry) return null;
-    if (entry.decision) return entry.decision;
-    const generation = this.pages.generation;
-    let decision: Decision | null;
-    try {
-      decision = await this.read(entry.facts.run_id, entry.facts.task_key);
-    } catch (error) {
-      this.fail(error);
-      return null;
-    }
-    const now = this.list.get(key);
-    if (generation !== this.pages.generation || !now) return null;
-    if (now.decision) return now.decision;
-    if (decision === null) {
-      // Decided elsewhere: its settling event, still to come, changes no count.
-      this.gone.add(key);
-      this.remove(key);
-      return null;
-    }
-    this.list.fill(decision);
-    return decision;
   }
 
   private arrived(entry: Entry | null, summary: string): void {
@@ -360,7 +331,7 @@ export class InboxView {
     }
     // A row drawn from its events is read as it opens.
     this.detail.reading();
-    void this.decisionOf(key).then((decision) => {
+    void this.reads.decisionOf(key).then((decision) => {
       if (decision && this.selected === key) this.detail.show(decision);
     });
   }

@@ -50,6 +50,8 @@ export class WaitingList {
   private readonly entries = new Map<string, Entry>();
   private groups: Group[] = [];
   private readonly groupsByKey = new Map<string, Group>();
+  /** The filter's words, lowercased; empty shows every row. */
+  private words = '';
   /** The list element. */
   readonly element = h('ol', { class: 'list', 'aria-label': 'waiting decisions' });
 
@@ -130,20 +132,28 @@ export class WaitingList {
     const group = this.groupFor(facts, place);
     const row = listRow(facts, key, this.events);
     const entry: Entry = { decision, facts, place, row, group };
-    // Within a group, rows keep list order.
-    let next: Element | null = null;
-    for (const sibling of group.rows.children) {
-      const other = this.entries.get((sibling as HTMLElement).dataset.decision ?? '');
-      if (other && comparePlaces(place, other.place, this.currentOrder) < 0) {
-        next = sibling;
-        break;
-      }
-    }
-    group.rows.insertBefore(row, next);
+    row.hidden = !this.matches(facts);
+    if (group.size === 0) group.element.hidden = row.hidden;
+    else if (!row.hidden) group.element.hidden = false;
+    group.rows.insertBefore(row, this.nextInGroup(group, place));
     group.size += 1;
     group.element.classList.toggle('many', group.size > 1);
     this.entries.set(key, entry);
     return entry;
+  }
+
+  /** The row of a group a row with this place goes before; null at its end. */
+  private nextInGroup(group: Group, place: Place): Element | null {
+    const placeOfRow = (row: Element | null) =>
+      this.entries.get((row as HTMLElement | null)?.dataset.decision ?? '')?.place;
+    // A page's rows come in list order: most go at the end, found without a walk.
+    const last = placeOfRow(group.rows.lastElementChild);
+    if (!last || comparePlaces(place, last, this.currentOrder) >= 0) return null;
+    for (const sibling of group.rows.children) {
+      const other = placeOfRow(sibling);
+      if (other && comparePlaces(place, other, this.currentOrder) < 0) return sibling;
+    }
+    return null;
   }
 
   private groupFor(facts: RowFacts, place: Place): Group {
@@ -197,16 +207,21 @@ export class WaitingList {
     return next?.dataset.decision ?? null;
   }
 
-  /** Hides the rows whose call, prompt or run does not contain the words. */
+  /**
+   * Hides the rows whose call, prompt or run does not contain the words;
+   * rows put on the list later are filtered as they come.
+   */
   filter(text: string): void {
-    const words = text.trim().toLowerCase();
-    for (const entry of this.entries.values()) {
-      const haystack = `${entry.facts.summary} ${entry.facts.run_id}`.toLowerCase();
-      entry.row.hidden = words !== '' && !haystack.includes(words);
-    }
+    this.words = text.trim().toLowerCase();
+    for (const entry of this.entries.values()) entry.row.hidden = !this.matches(entry.facts);
     for (const group of this.groups) {
-      group.element.hidden = words !== '' && !group.rows.querySelector('li.row:not([hidden])');
+      group.element.hidden = this.words !== '' && !group.rows.querySelector('li.row:not([hidden])');
     }
+  }
+
+  private matches(facts: RowFacts): boolean {
+    if (this.words === '') return true;
+    return `${facts.summary} ${facts.run_id}`.toLowerCase().includes(this.words);
   }
 
   /** The first or the last row, for the "N new" marker. */

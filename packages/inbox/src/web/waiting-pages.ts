@@ -85,7 +85,7 @@ export class WaitingPages {
   }
 
   private loadPage(order: Order, cursor: string | undefined): Promise<void> {
-    const { workspace, list, toolbar, host } = this.options;
+    const { workspace, list, host } = this.options;
     const generation = this.generation;
     const work = (async () => {
       const page = await workspace.decisions.page({
@@ -100,7 +100,6 @@ export class WaitingPages {
       this.total = page.total;
       this.nextCursor = page.next_cursor;
       this.show();
-      list.filter(toolbar.filter);
     })();
     this.loading = work;
     return work.finally(() => {
