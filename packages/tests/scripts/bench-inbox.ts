@@ -13,6 +13,9 @@
  * 5. The same PARKS parks with the inbox open: parks/s, and the ratio to the baseline; the
  *    kernel process's CPU time per park in both (what the open inbox costs the kernel itself,
  *    whatever else shares the machine), the page's HTTP requests and Chromium's CPU per park.
+ *    Beside them (after the baseline), the same parks with one more workspace feed subscriber
+ *    and no browser: what serving an inbox's feed costs the kernel, apart from a browser
+ *    competing for the machine's cores.
  * 6. Scrolling: the list is scrolled for two seconds; the longest frame is reported.
  *
  * Run: pnpm bench:inbox   (WAITING=10000 pnpm bench:inbox for the large backlog; STAGES=1 adds
@@ -76,6 +79,11 @@ function percentile(samples: number[], q: number): number {
 }
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+/** A change in per cent with its sign: `+12.1 %`, `-6.0 %`. */
+const change = (after: number, before: number) => {
+  const percent = (after / before - 1) * 100;
+  return `${percent >= 0 ? '+' : ''}${fixed(percent)} %`;
+};
 
 await build({
   configFile: join(repoRoot, 'packages', 'inbox', 'vite.config.ts'),
@@ -197,6 +205,33 @@ await waitParked();
 const baseline = await parksPerSecond(PARKS, 'without-inbox');
 console.log(`parks/s without an inbox: ${fixed(baseline.rate)}`);
 
+// The feed an inbox follows, without a browser: one more workspace subscriber read by this process,
+// so what serving its frames costs the kernel shows apart from a browser sharing the cores.
+const listener = new AbortController();
+let listening: () => void = () => {};
+const listenerOpen = new Promise<void>((resolve) => {
+  listening = resolve;
+});
+const extraFeed = ws.feed({
+  after: 'latest',
+  signal: listener.signal,
+  onStatus: (status) => {
+    if (status === 'open') listening();
+  },
+});
+void (async () => {
+  try {
+    for await (const _event of extraFeed as AsyncIterable<FeedEvent>) {
+      // read and dropped, as fast as they come
+    }
+  } catch {
+    // aborted below
+  }
+})();
+await listenerOpen;
+const feedOnly = await parksPerSecond(PARKS, 'one-more-feed');
+listener.abort();
+
 // The first page's read alone, from this process: what the kernel takes to answer it at this backlog.
 const pageReads: number[] = [];
 for (let i = 0; i < 5; i += 1) {
@@ -205,6 +240,7 @@ for (let i = 0; i < 5; i += 1) {
   pageReads.push(performance.now() - started);
 }
 
+const waitingAtOpen = serial;
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 await page.addInitScript(
@@ -315,7 +351,7 @@ const stageLines = breakdown
   ? `
     kernel park -> feed frame in the page : p50 ${fixed(percentile(breakdown.frame, 0.5))} ms, p95 ${fixed(percentile(breakdown.frame, 0.95))} ms
     feed frame -> pixel (the page)       : p50 ${fixed(percentile(breakdown.paint, 0.5))} ms, p95 ${fixed(percentile(breakdown.paint, 0.95))} ms
-    beside it, feed frame -> row read    : p50 ${fixed(percentile(breakdown.send, 0.5))} ms, p95 ${fixed(percentile(breakdown.send, 0.95))} ms sent, round trip p50 ${fixed(percentile(breakdown.read, 0.5))} ms, p95 ${fixed(percentile(breakdown.read, 0.95))} ms`
+    rows the page read as they came      : ${breakdown.read.length} of ${latencyKeys.length}${breakdown.read.length === 0 ? '' : `; feed frame -> row read p50 ${fixed(percentile(breakdown.send, 0.5))} ms, p95 ${fixed(percentile(breakdown.send, 0.95))} ms sent, round trip p50 ${fixed(percentile(breakdown.read, 0.5))} ms, p95 ${fixed(percentile(breakdown.read, 0.95))} ms`}`
   : '';
 
 counting = true;
@@ -361,14 +397,15 @@ await kernel.close();
 
 console.log(`
 inbox bench (headless Chromium, SQLite kernel in its own process; a shared machine: under load)
-  waiting before the page opened : ${WAITING + PARKS}
+  waiting before the page opened : ${waitingAtOpen}
   page load to first card        : ${fixed(loadMs, 0)} ms; cards in the page: ${cardsInPage}; title "${title}"
     the first page's read alone   : median ${fixed(percentile(pageReads, 0.5))} ms of ${pageReads.length} (100 rows, from this process)
     on the page's clock           : document ${fixed(loadSplit.document, 0)} ms, scripts run ${fixed(loadSplit.scripts, 0)} ms, first page asked ${fixed(loadSplit.asked, 0)} ms and answered ${fixed(loadSplit.answered, 0)} ms, first card painted ${fixed(loadSplit.painted, 0)} ms
   park-to-pixel (${LATENCY} parks, 50 ms apart): p50 ${fixed(percentile(latencies, 0.5))} ms, p95 ${fixed(percentile(latencies, 0.95))} ms, never shown ${missing}${stageLines}
   parks/s without an inbox       : ${fixed(baseline.rate)}
   parks/s with the inbox open    : ${fixed(withInbox.rate)} (${fixed((1 - withInbox.rate / baseline.rate) * 100)} % slower; the browser shares this machine's cores)
-  kernel CPU per park            : ${fixed(baseline.kernelMs, 2)} ms without an inbox, ${fixed(withInbox.kernelMs, 2)} ms with it (${fixed((withInbox.kernelMs / baseline.kernelMs - 1) * 100)} % more)
+  kernel CPU per park            : ${fixed(baseline.kernelMs, 2)} ms without an inbox, ${fixed(withInbox.kernelMs, 2)} ms with it (${change(withInbox.kernelMs, baseline.kernelMs)})
+    with the inbox's feed alone  : ${fixed(feedOnly.kernelMs, 2)} ms (${change(feedOnly.kernelMs, baseline.kernelMs)}; one more subscriber, no browser), ${fixed(feedOnly.rate)} parks/s
   the page's cost per park       : ${fixed(feedFrames / PARKS, 1)} feed frames (${fixed(feedBytes / PARKS, 0)} bytes), ${fixed(requestsPerPark, 2)} HTTP requests (${fixed(readBytes / PARKS, 0)} bytes read); Chromium CPU ${withInbox.browserMs === null ? '—' : fixed(withInbox.browserMs, 2)} ms
   the page's main thread per park: ${fixed(perPark('TaskDuration'), 2)} ms busy (script ${fixed(perPark('ScriptDuration'), 2)}, style ${fixed(perPark('RecalcStyleDuration'), 2)}, layout ${fixed(perPark('LayoutDuration'), 2)})
   scrolling 2 s                  : longest frame ${fixed(Math.max(...frames))} ms, p95 ${fixed(percentile(frames, 0.95))} ms over ${frames.length} frames
