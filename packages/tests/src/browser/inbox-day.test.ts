@@ -247,6 +247,18 @@ describe.skipIf(browserSkipReason !== null)(
       await page.keyboard.press('?');
     });
 
+    it('filters a call that arrives while the filter is set, as it comes', async () => {
+      await page.locator('input[name="filter"]').fill('wanted/');
+      const other = await writes('elsewhere', 1);
+      const matching = await writes('wanted', 1);
+      await row(`${matching.id}/t1`).waitFor();
+      await row(`${other.id}/t1`).waitFor({ state: 'attached' });
+      expect(await row(`${other.id}/t1`).isHidden()).toBe(true);
+      expect(await row(`${matching.id}/t1`).isVisible()).toBe(true);
+      await page.locator('input[name="filter"]').fill('');
+      expect(await row(`${other.id}/t1`).isVisible()).toBe(true);
+    });
+
     it('shows an edit as a diff and a write with its real line breaks', async () => {
       // A fresh page: one page of rows, not the thousand the first test scrolled through.
       await openInbox();
