@@ -332,7 +332,10 @@ export class InboxView {
     // A row drawn from its events is read as it opens.
     this.detail.reading();
     void this.reads.decisionOf(key).then((decision) => {
-      if (decision && this.selected === key) this.detail.show(decision);
+      if (this.selected !== key) return;
+      // A failed read leaves the row; its error shows in the toolbar.
+      if (decision) this.detail.show(decision);
+      else this.detail.clear();
     });
   }
 
