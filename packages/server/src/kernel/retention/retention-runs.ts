@@ -178,6 +178,7 @@ async function stampAudit(job: RunPruning, batch: RunBatch): Promise<void> {
         return performance.now() - started;
       });
       job.budgets.stamps.record(chunk.length, heldMs);
+      await job.steps.rest();
       done += chunk.length;
     }
   }

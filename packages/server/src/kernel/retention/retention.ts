@@ -16,6 +16,7 @@ import { tasksOfRuns } from '../../store/retention-runs.js';
 import type { RunEventTable } from '../../store/schema.js';
 import type { KernelContext } from '../context.js';
 import { eventView } from '../views.js';
+import { DEFAULT_PRUNING_PACE, PruningPace } from './pruning-pace.js';
 import { type PruningBudgets, pruneRuns } from './retention-runs.js';
 import { PruningSteps } from './retention-step.js';
 import { DEFAULT_UNIT_BUDGET_MS, StepBudget } from './step-budget.js';
@@ -38,6 +39,13 @@ export interface RetentionOptions {
    * longer (see StepBudget). Default 3.
    */
   unitBudgetMs?: number | undefined;
+  /**
+   * The share of wall time a pass works (above 0, at most 1): after each
+   * step it rests the remainder (see PruningPace). Default 0.25.
+   */
+  pace?: number | undefined;
+  /** How a pass rests (tests watch it); default a timer. */
+  rest?: ((ms: number) => Promise<unknown>) | undefined;
 }
 
 /** What one pruning pass removed. */
@@ -68,6 +76,8 @@ export class RetentionPruner {
   private readonly batchRuns: number;
   /** Each kind of step's size, kept from pass to pass (see StepBudget). */
   private readonly budgets: PruningBudgets;
+  /** How much of the time a pass works (see PruningPace). */
+  private readonly pace: PruningPace;
 
   constructor(
     private readonly ctx: KernelContext,
@@ -85,6 +95,7 @@ export class RetentionPruner {
       stamps: new StepBudget(budget),
       runs: new StepBudget(budget),
     };
+    this.pace = new PruningPace(options.pace ?? DEFAULT_PRUNING_PACE, options.rest);
   }
 
   /** Starts a pass when one is due and none runs; never waits for it. */
@@ -124,6 +135,7 @@ export class RetentionPruner {
 
   private async pass(hold: AdvisoryLockHold): Promise<PruneReport> {
     const total: PruneReport = { events: 0, runs: 0, audit: 0 };
+    this.pace.start();
     for (const policy of await activeRetentionPolicies(this.ctx.store)) {
       if (this.stopped) break;
       const report = await this.pruneWorkspace(policy, hold);
@@ -154,6 +166,7 @@ export class RetentionPruner {
       hold,
       exportDir: this.options.exportDir,
       workspaceId: ws,
+      pace: this.pace,
     });
     const report: PruneReport = { events: 0, runs: 0, audit: 0 };
     if (policy.events_days !== null) {
