@@ -120,6 +120,25 @@ export function seedLongLived(options: SeedOptions): { seconds: number } {
   return { seconds: (Date.now() - started) / 1000 };
 }
 
+/**
+ * Whether a store still holds a seeded run (read from its own connection, by
+ * one probe of the primary key): cheap enough to poll each second while the
+ * kernel prunes, where counting 10 million events would take the CPU the
+ * kernel prunes with.
+ */
+export function seededRunsLeft(dataDir: string): boolean {
+  const database = new SqliteDatabase(join(dataDir, 'airlock.sqlite'), { readonly: true });
+  try {
+    return (
+      database
+        .prepare("select 1 from runs where id >= 'run_seed_' and id < 'run_seed`' limit 1")
+        .get() !== undefined
+    );
+  } finally {
+    database.close();
+  }
+}
+
 /** Rows left in a store's runs, conversations and events tables, and its free pages (read from its own connection). */
 export function storeCounts(dataDir: string): {
   seededRuns: number;
@@ -132,7 +151,9 @@ export function storeCounts(dataDir: string): {
   try {
     const count = (sql: string) => (database.prepare(sql).get() as { n: number }).n;
     return {
-      seededRuns: count("select count(*) as n from runs where id like 'run_seed_%'"),
+      seededRuns: count(
+        "select count(*) as n from runs where id >= 'run_seed_' and id < 'run_seed`'",
+      ),
       seededConversations: count(
         "select count(*) as n from conversations where id like 'conv_seed_%'",
       ),

@@ -1,6 +1,6 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { seedLongLived, storeCounts, vacuumStore } from './long-lived-seed.js';
+import { seededRunsLeft, seedLongLived, storeCounts, vacuumStore } from './long-lived-seed.js';
 import { cpu, fmt, measure, ms, type Result, row } from './measure.js';
 import { say, stage } from './progress.js';
 import { type Server, startServer } from './server-process.js';
@@ -115,11 +115,11 @@ export async function longLivedCase(options: LongLivedOptions): Promise<void> {
         'pruning in batches of at most 500 rows and 3 ms',
       );
       for (;;) {
-        const left = storeCounts(dataDir);
+        const left = seededRunsLeft(dataDir);
         stage(
-          `waiting for the kernel to prune: ${left.seededRuns.toLocaleString('en')} seeded runs left`,
+          `waiting for the kernel to prune (${((Date.now() - pruneStarted) / 1000).toFixed(0)} s)`,
         );
-        if (left.seededRuns === 0 || Date.now() - pruneStarted > 3_600_000) break;
+        if (!left || Date.now() - pruneStarted > 3_600_000) break;
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
       const pruneSeconds = (Date.now() - pruneStarted) / 1000;
