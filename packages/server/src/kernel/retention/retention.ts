@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AUDIT_EVENT_TYPES, auditRecord } from '../../audit/audit-records.js';
 import {
   ADVISORY_LOCK_KEYS,
@@ -78,6 +79,7 @@ export class RetentionPruner {
   private readonly budgets: PruningBudgets;
   /** How much of the time a pass works (see PruningPace). */
   private readonly pace: PruningPace;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly ctx: KernelContext,
@@ -95,7 +97,10 @@ export class RetentionPruner {
       stamps: new StepBudget(budget),
       runs: new StepBudget(budget),
     };
-    this.pace = new PruningPace(options.pace ?? DEFAULT_PRUNING_PACE, options.rest);
+    // A rest ends at once when the kernel stops.
+    const rest = (ms: number) =>
+      sleep(ms, undefined, { signal: this.stopping.signal }).catch(() => {});
+    this.pace = new PruningPace(options.pace ?? DEFAULT_PRUNING_PACE, options.rest ?? rest);
   }
 
   /** Starts a pass when one is due and none runs; never waits for it. */
@@ -152,6 +157,7 @@ export class RetentionPruner {
   /** Stops between two batches and waits for the pass in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     await this.running?.catch(() => {});
   }
 
