@@ -1,4 +1,10 @@
-import { createExecutor, type Executor, ToolError, type ToolHandler } from '@airlock/sdk';
+import {
+  createExecutor,
+  type Executor,
+  type TaskView,
+  ToolError,
+  type ToolHandler,
+} from '@airlock/sdk';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { KernelApi } from './kernel-api.js';
 import { manifestEntries, prefixedName, type ToolManifestEntry } from './manifest.js';
@@ -39,6 +45,21 @@ export interface ExecutorBridge {
   readonly connections: ReadonlyMap<string, McpServerConnection>;
   /** The profile version the registration made, or null when none was needed. */
   readonly registeredVersion: number | null;
+  /**
+   * Claims a granted row by its address and runs it here, resolving with the
+   * row as committed; null when it is not this bridge's to run (see the SDK
+   * executor's `take`).
+   */
+  take(runId: string, taskKey: string): Promise<TaskView | null>;
+  /** Whether this bridge runs the row now (its commit is still to come). */
+  holds(runId: string, taskKey: string): boolean;
+  /** Tells `listener` of every row this bridge commits; returns its removal. */
+  onCommitted(listener: (task: TaskView) => void): () => void;
+  /**
+   * Leaves the nudges of a run's rows to its owner in this process (a
+   * gateway session, which takes its granted rows itself); returns the undo.
+   */
+  leaveRun(runId: string): () => void;
   /** Stops claiming, lets running calls commit, and stops the servers. */
   close(): Promise<void>;
 }
@@ -101,6 +122,8 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
   const entriesByServer = new Map<string, ToolManifestEntry[]>();
   const handlers: Record<string, ToolHandler> = {};
   let executor: Executor | null = null;
+  const committedListeners = new Set<(task: TaskView) => void>();
+  const leftRuns = new Map<string, number>();
   const closeAll = async () => {
     await executor?.close();
     await Promise.all([...connections.values()].map((c) => c.close()));
@@ -126,9 +149,36 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       tools: handlers,
       leaseMs: options.leaseMs,
       onError: (error) => options.onError?.(error),
+      onCommitted: (task) => {
+        for (const listener of committedListeners) listener(task);
+      },
+      leaves: (nudge) => leftRuns.has(nudge.run_id),
     });
     await executor.ready;
-    return { tools, connections, registeredVersion, close: closeAll };
+    const running = executor;
+    return {
+      tools,
+      connections,
+      registeredVersion,
+      take: (runId, taskKey) => running.take(runId, taskKey),
+      holds: (runId, taskKey) => running.holds(runId, taskKey),
+      onCommitted(listener) {
+        committedListeners.add(listener);
+        return () => committedListeners.delete(listener);
+      },
+      leaveRun(runId) {
+        leftRuns.set(runId, (leftRuns.get(runId) ?? 0) + 1);
+        let undone = false;
+        return () => {
+          if (undone) return;
+          undone = true;
+          const left = (leftRuns.get(runId) ?? 1) - 1;
+          if (left > 0) leftRuns.set(runId, left);
+          else leftRuns.delete(runId);
+        };
+      },
+      close: closeAll,
+    };
   } catch (error) {
     await closeAll();
     throw error;

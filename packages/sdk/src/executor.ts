@@ -4,7 +4,7 @@ import {
   HookEventSchema,
   validateHookResult,
 } from '@airlock/core';
-import { ConnectionError, isLeaseLostError } from './errors.js';
+import { AirlockError, ConnectionError, isLeaseLostError } from './errors.js';
 import { LiveSocket, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl, type ConnectionOptions, createTrpc } from './internal/transport.js';
 import type { ClaimView, TaskView } from './views.js';
@@ -57,6 +57,14 @@ export interface ExecutorOptions extends ConnectionOptions {
   pollMs?: number | undefined;
   /** Told about failures that have nobody else to tell (a lost lease, a refused commit). */
   onError?: ((error: Error, task: TaskView | null) => void) | undefined;
+  /** Told of each row this executor committed, as the kernel answered the commit. */
+  onCommitted?: ((task: TaskView) => void) | undefined;
+  /**
+   * Nudges this executor leaves alone (true): rows someone in its process
+   * takes by address with `take` (the MCP gateway its own runs' rows). The
+   * safety-net poll still claims them if nobody does.
+   */
+  leaves?: ((nudge: { run_id: string; task_key: string }) => boolean) | undefined;
 }
 
 /** A running executor. */
@@ -71,6 +79,16 @@ export interface Executor {
   /** How many tasks are running now. */
   readonly running: number;
   /**
+   * Claims one runnable row by its address (instead of waiting for a nudge),
+   * runs it like any claimed row and resolves with the row as committed.
+   * Resolves null when the row is not this executor's to run: someone else
+   * claimed it, it is not runnable, or the executor is closing.
+   * @throws AirlockError when the kernel cannot be reached or refuses the credential.
+   */
+  take(runId: string, taskKey: string): Promise<TaskView | null>;
+  /** Whether this executor runs the row now (claimed, not yet committed). */
+  holds(runId: string, taskKey: string): boolean;
+  /**
    * Stops claiming, closes the cable and waits for running tasks to commit.
    * With `abort: true` their signals are aborted and nothing more is committed:
    * their leases lapse and the kernel hands the rows out again.
@@ -79,6 +97,14 @@ export interface Executor {
 }
 
 const DETAIL_LIMIT = 16_000;
+
+/** What a targeted claim answers for a row that is not this executor's to run now. */
+const NOT_OURS: readonly string[] = [
+  'task_not_found',
+  'not_claimable_kind',
+  'not_claimable',
+  'run_not_running',
+];
 
 /**
  * Starts an executor: it connects to the kernel's executor cable, claims work
@@ -125,11 +151,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
             lease_ms: leaseMs,
           });
           if (!claim) break;
-          const running = runClaim(claim).finally(() => {
-            inFlight.delete(running);
-            void drain();
-          });
-          inFlight.add(running);
+          track(runClaim(claim), true);
         }
       } while (again && !closing);
     } catch (error) {
@@ -139,9 +161,32 @@ export function createExecutor(options: ExecutorOptions): Executor {
     }
   };
 
-  const runClaim = async (claim: ClaimView): Promise<void> => {
+  /** The rows this executor runs now, by `run/key`. */
+  const holding = new Set<string>();
+
+  /**
+   * Keeps a running claim until it ends; a claim of the drain then looks for
+   * more work (it left a slot free).
+   */
+  const track = <T>(work: Promise<T>, drainAfter: boolean): Promise<T> => {
+    const running: Promise<void> = work.then(
+      () => {},
+      () => {},
+    );
+    inFlight.add(running);
+    void running.finally(() => {
+      inFlight.delete(running);
+      if (drainAfter) void drain();
+    });
+    return work;
+  };
+
+  /** Runs a claimed row and commits it; resolves with the committed row, null when nothing was committed. */
+  const runClaim = async (claim: ClaimView): Promise<TaskView | null> => {
     const { task } = claim;
     const address = { run_id: task.run_id, task_key: task.key, claim_id: claim.claim_id };
+    const held = `${task.run_id}/${task.key}`;
+    holding.add(held);
     const controller = new AbortController();
     const onClose = () => controller.abort(new ToolError('executor_closed', 'the executor closed'));
     closed.signal.addEventListener('abort', onClose, { once: true });
@@ -166,11 +211,15 @@ export function createExecutor(options: ExecutorOptions): Executor {
           );
     try {
       const outcome = await execute(task, controller.signal, claim);
-      if (lost || closed.signal.aborted) return;
-      await trpc.executor.commit.mutate({ ...address, ...outcome });
+      if (lost || closed.signal.aborted) return null;
+      const committed = await trpc.executor.commit.mutate({ ...address, ...outcome });
+      options.onCommitted?.(committed);
+      return committed;
     } catch (error) {
       report(error as Error, task);
+      return null;
     } finally {
+      holding.delete(held);
       clearInterval(beat);
       clearTimeout(deadline);
       closed.signal.removeEventListener('abort', onClose);
@@ -224,6 +273,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       const message = received as CableMessage;
       if (message.type === 'work_available') {
         lastSeq = Math.max(lastSeq, message.seq);
+        if (options.leaves?.(message)) return;
         if (message.kind === 'tool' || message.kind === 'hook') void drain();
       } else if (message.type === 'ready') {
         lastSeq = Math.max(lastSeq, message.after);
@@ -244,6 +294,24 @@ export function createExecutor(options: ExecutorOptions): Executor {
     ready,
     get running() {
       return inFlight.size;
+    },
+    holds(runId, taskKey) {
+      return holding.has(`${runId}/${taskKey}`);
+    },
+    async take(runId, taskKey) {
+      if (closing) return null;
+      let claim: ClaimView;
+      try {
+        claim = await trpc.executor.claim.mutate({
+          run_id: runId,
+          task_key: taskKey,
+          lease_ms: leaseMs,
+        });
+      } catch (error) {
+        if (error instanceof AirlockError && NOT_OURS.includes(error.code)) return null;
+        throw error;
+      }
+      return track(runClaim(claim), false);
     },
     async close(closeOptions = {}) {
       closing = true;

@@ -6,8 +6,10 @@
  * tool). Airlock: the tool wrapped by @airlock/sdk's adapter against a kernel on loopback
  * (SQLite, in this process). Variants are interleaved; the figure is the p50 difference. Beside
  * it, the floor of this kernel on this machine: one authenticated GET round trip on loopback (a
- * granted call costs two kernel round trips: the check before, the report after).
- * Run: pnpm bench:frameworks   (CALLS=200 by default)
+ * granted call costs two kernel round trips: the check before, the report after; by default the
+ * report goes behind the call, and the bench waits for it untimed after each run).
+ * Run: pnpm bench:frameworks   (CALLS=200 by default; DURABILITY=relaxed for a kernel that syncs
+ * its WAL at checkpoints instead of at every COMMIT, see docs/operations.md)
  */
 import { createAiSdkAirlock } from '@airlock/sdk/ai';
 import { createLangGraphAirlock } from '@airlock/sdk/langgraph';
@@ -175,12 +177,22 @@ async function timed(invoke: Invoke, i: number): Promise<number> {
   return performance.now() - started;
 }
 
-async function compare(name: string, baseline: Invoke, airlock: Invoke): Promise<void> {
+/**
+ * Runs the variants in turn. `flush` (untimed) waits for the reports an
+ * adapter sent behind its calls, so no variant's time holds another's work.
+ */
+async function compare(
+  name: string,
+  baseline: Invoke,
+  airlock: Invoke,
+  flush: () => Promise<void>,
+): Promise<void> {
   const base: number[] = [];
   const through: number[] = [];
   for (let i = 0; i < WARMUP + CALLS; i += 1) {
     const a = await timed(baseline, i);
     const b = await timed(airlock, i);
+    await flush();
     if (i >= WARMUP) {
       base.push(a);
       through.push(b);
@@ -200,10 +212,11 @@ async function compare(name: string, baseline: Invoke, airlock: Invoke): Promise
 }
 
 setTracingDisabled(true);
-const k = await startFrameworkKernel();
+const DURABILITY = process.env.DURABILITY === 'relaxed' ? 'relaxed' : 'full';
+const k = await startFrameworkKernel(undefined, { durability: DURABILITY });
 try {
   console.log(
-    `granted call, ${CALLS} runs per variant (after ${WARMUP} warm-up), node ${process.version}`,
+    `granted call, ${CALLS} runs per variant (after ${WARMUP} warm-up), node ${process.version}, durability ${DURABILITY}`,
   );
   const floor: number[] = [];
   for (let i = 0; i < WARMUP + CALLS; i += 1) {
@@ -217,24 +230,39 @@ try {
   console.log(
     `kernel floor: one GET round trip on loopback p50 ${percentile(floor, 0.5).toFixed(2)} ms`,
   );
-  const ai = createAiSdkAirlock({ ...k.connection, sessionId: 'bench-ai' });
-  await compare(
-    'ai 6',
-    aiSdk((tools) => tools),
-    aiSdk((tools) => ai.tools(tools)),
-  );
-  const agents = createOpenAIAgentsAirlock({ ...k.connection, sessionId: 'bench-agents' });
-  await compare(
-    '@openai/agents',
-    openaiAgents((tools) => tools),
-    openaiAgents((tools) => agents.tools(tools as never)),
-  );
-  const lg = createLangGraphAirlock({ ...k.connection, sessionId: 'bench-langgraph' });
-  await compare(
-    'langgraph',
-    langGraph((tools) => tools),
-    langGraph((tools) => lg.tools(tools)),
-  );
+  for (const awaitReports of [false, true]) {
+    console.log(
+      awaitReports
+        ? 'report awaited (awaitReports: true): two kernel round trips on the call path'
+        : 'report behind the call (the default): one kernel round trip on the call path',
+    );
+    const session = (name: string) => ({
+      ...k.connection,
+      sessionId: `bench-${name}-${awaitReports}`,
+      awaitReports,
+    });
+    const ai = createAiSdkAirlock(session('ai'));
+    await compare(
+      'ai 6',
+      aiSdk((tools) => tools),
+      aiSdk((tools) => ai.tools(tools)),
+      () => ai.flush(),
+    );
+    const agents = createOpenAIAgentsAirlock(session('agents'));
+    await compare(
+      '@openai/agents',
+      openaiAgents((tools) => tools),
+      openaiAgents((tools) => agents.tools(tools as never)),
+      () => agents.flush(),
+    );
+    const lg = createLangGraphAirlock(session('langgraph'));
+    await compare(
+      'langgraph',
+      langGraph((tools) => tools),
+      langGraph((tools) => lg.tools(tools)),
+      () => lg.flush(),
+    );
+  }
 } finally {
   await k.close();
 }

@@ -99,6 +99,8 @@ try {
     timelines.push(marks.map((m) => ({ at: m.at - start, label: m.label })));
     marks = null;
   }
+  if (process.env.SHOW)
+    for (const m of timelines.at(-1) ?? []) console.log(m.at.toFixed(2).padStart(8), m.label);
   const median = (values: number[]) =>
     [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
   const first = (t: Mark[], prefix: string, after = 0) =>
@@ -118,21 +120,21 @@ try {
         first(t, 'serve← POST /api/v1/workspaces') - first(t, 'serve→ POST /api/v1/workspaces'),
     ],
     [
-      'kernel -> bridge: work_available to claimNext',
-      (t) => first(t, 'serve→ POST /trpc/executor.claimNext') - first(t, 'ws send work_available'),
-    ],
-    [
-      'kernel: claimNext',
+      'submit answered to the row claimed (gateway claim or bridge claimNext)',
       (t) => {
-        const a = first(t, 'serve→ POST /trpc/executor.claimNext');
-        return first(t, 'serve← POST /trpc/executor.claimNext', a) - a;
+        const answered = first(t, 'serve← POST /api/v1/workspaces');
+        return first(t, 'fetch← POST /trpc/executor.claim', answered) - answered;
       },
     ],
     [
-      'bridge: claim answered to commit sent (tool on stdio)',
-      (t) =>
-        first(t, 'fetch→ POST /trpc/executor.commit') -
-        first(t, 'fetch← POST /trpc/executor.claimNext'),
+      'claim answered to commit sent (tool on stdio)',
+      (t) => {
+        const answered = first(t, 'serve← POST /api/v1/workspaces');
+        return (
+          first(t, 'fetch→ POST /trpc/executor.commit') -
+          first(t, 'fetch← POST /trpc/executor.claim', answered)
+        );
+      },
     ],
     [
       'kernel: commit',
@@ -141,10 +143,9 @@ try {
         first(t, 'serve→ POST /trpc/executor.commit'),
     ],
     [
-      'commit answered to gateway reading the row',
-      (t) => last(t, 'fetch→ GET') - first(t, 'serve← POST /trpc/executor.commit'),
+      'commit answered to the MCP answer',
+      (t) => last(t, 'answered') - first(t, 'serve← POST /trpc/executor.commit'),
     ],
-    ['gateway reads the row, answers MCP', (t) => last(t, 'answered') - last(t, 'fetch→ GET')],
     ['whole call', (t) => last(t, 'answered')],
   ];
   console.log(
@@ -155,7 +156,7 @@ try {
   const count = (prefix: string) =>
     median(timelines.map((t) => t.filter((m) => m.label.startsWith(prefix)).length));
   console.log(
-    `requests per call (median): submit ${count('serve→ POST /api/v1/workspaces')}, claimNext ${count('serve→ POST /trpc/executor.claimNext')}, commit ${count('serve→ POST /trpc/executor.commit')}, task reads ${count('serve→ GET')}; ws messages ${count('ws send')}`,
+    `requests per call (median): submit ${count('serve→ POST /api/v1/workspaces')}, claimNext ${count('serve→ POST /trpc/executor.claimNext')}, claim ${median(timelines.map((t) => t.filter((m) => m.label === 'serve→ POST /trpc/executor.claim').length))}, commit ${count('serve→ POST /trpc/executor.commit')}, task reads ${count('serve→ GET')}; ws messages ${count('ws send')}`,
   );
   await client.close();
   await gateway.close();

@@ -1,6 +1,7 @@
 import type { ApprovalMode, ApprovalRule, JsonValue } from '@airlock/core';
 import { createClient, type FeedSubscription, type TaskView } from '@airlock/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ExecutorBridge } from '../executor-bridge.js';
 import { hasErrorCode, type KernelApi } from '../kernel-api.js';
 import { SETTLED_STATES, toolResultOf } from './tool-results.js';
 
@@ -26,6 +27,12 @@ export interface GatewaySessionOptions {
   memberPolicy?: MemberRunPolicy | undefined;
   /** How often a waiting call re-reads its row; default 250 ms. */
   pollMs?: number | undefined;
+  /**
+   * The executor bridge of this process: a granted call is claimed and run
+   * here at once, and its committed row answers the client, instead of
+   * waiting for a nudge, a claim and the row read back.
+   */
+  bridge?: Pick<ExecutorBridge, 'take' | 'holds' | 'onCommitted' | 'leaveRun'> | undefined;
 }
 
 /** What a caller hears while its call waits for a person. */
@@ -51,7 +58,21 @@ export class GatewaySession {
   /** Waiting calls by task key, woken by the run's feed. */
   private readonly wakers = new Map<string, () => void>();
 
-  constructor(private readonly options: GatewaySessionOptions) {}
+  /** Rows of this session's calls the bridge committed here, by `run/key`, until their call reads them. */
+  private readonly committedHere = new Map<string, TaskView>();
+  private readonly stopListening: () => void;
+  /** Gives the nudges of the session's run back to the bridge's drain. */
+  private keepNudges: () => void = () => {};
+
+  constructor(private readonly options: GatewaySessionOptions) {
+    this.stopListening =
+      options.bridge?.onCommitted((task) => {
+        const key = `${task.run_id}/${task.key}`;
+        if (!this.inFlight.has(key)) return;
+        this.committedHere.set(key, task);
+        this.wakers.get(task.key)?.();
+      }) ?? (() => {});
+  }
 
   /** The session's run, once its first call made it. */
   get run(): string | null {
@@ -100,6 +121,8 @@ export class GatewaySession {
         run = await api.createRun({ input, provider, ...policy });
       }
       this.runId = run.id;
+      this.keepNudges();
+      this.keepNudges = this.options.bridge?.leaveRun(run.id) ?? (() => {});
       this.follow(run.id);
       return run.id;
     })().finally(() => {
@@ -116,7 +139,10 @@ export class GatewaySession {
     this.feed = feed;
     void (async () => {
       try {
-        for await (const event of feed) if (event.task_key) this.wakers.get(event.task_key)?.();
+        for await (const event of feed) {
+          // A claim changes nothing a waiting call answers from: its row settles later.
+          if (event.task_key && event.type !== 'task.claimed') this.wakers.get(event.task_key)?.();
+        }
       } catch {
         // The feed only hastens the polls; without it the calls are still read.
       }
@@ -190,6 +216,11 @@ export class GatewaySession {
     const started = Date.now();
     try {
       while (!SETTLED_STATES.includes(task.state)) {
+        // Granted, or approved since: run it here now.
+        if (task.state === 'runnable') task = (await this.runHere(task)) ?? task;
+        const committed = this.committedHere.get(key);
+        if (committed) task = committed;
+        if (SETTLED_STATES.includes(task.state)) break;
         if (request.signal.aborted) {
           // The SDK aborts on a cancellation and on a disconnect alike; only the first cancels.
           await sleep(0);
@@ -202,11 +233,30 @@ export class GatewaySession {
           pollDelay(this.options.pollMs ?? 250, Date.now() - started),
           request.signal,
         );
+        // A row this process runs answers from its commit (committedHere), not from a read.
+        if (this.committedHere.has(key) || this.options.bridge?.holds(task.run_id, task.key)) {
+          continue;
+        }
         task = await this.options.api.task(task.run_id, task.key);
       }
       return toolResultOf(task);
     } finally {
       this.inFlight.delete(key);
+      this.committedHere.delete(key);
+    }
+  }
+
+  /**
+   * Runs a granted row on this process's bridge and answers the row as
+   * committed; null when another executor has it (the call then waits for
+   * the row like any other) or the bridge cannot reach the kernel.
+   */
+  private async runHere(task: TaskView): Promise<TaskView | null> {
+    if (!this.options.bridge) return null;
+    try {
+      return await this.options.bridge.take(task.run_id, task.key);
+    } catch {
+      return null;
     }
   }
 
@@ -226,6 +276,8 @@ export class GatewaySession {
    */
   async close(): Promise<void> {
     this.feed?.close();
+    this.stopListening();
+    this.keepNudges();
     const runId = this.runId;
     if (!runId || this.inFlight.size > 0) return;
     try {

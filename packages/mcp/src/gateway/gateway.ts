@@ -86,6 +86,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           clientName,
           memberPolicy: options.memberPolicy,
           pollMs: options.pollMs,
+          bridge,
         }),
     });
   };

@@ -175,10 +175,10 @@ export class AiSdkAirlock {
         try {
           output = await execute(input, options);
         } catch (error) {
-          await this.session.report(call, { ok: false, output: (error as Error).message });
+          await this.session.ran(call, { ok: false, output: (error as Error).message });
           throw error;
         }
-        await this.session.report(call, { ok: true, output });
+        await this.session.ran(call, { ok: true, output });
         return output;
       },
     };
@@ -230,6 +230,15 @@ export class AiSdkAirlock {
    */
   finish(text: string): Promise<void> {
     return this.session.finish(text);
+  }
+
+  /**
+   * Waits until what the tools returned is committed to their Airlock rows
+   * (each report goes behind its call unless `awaitReports` is set).
+   * @throws AirlockError the first report the kernel refused since the last flush.
+   */
+  flush(): Promise<void> {
+    return this.session.flush();
   }
 }
 

@@ -100,10 +100,10 @@ export class OpenAIAgentsAirlock {
         try {
           output = await invoke(runContext, input, details);
         } catch (error) {
-          await this.session.report(call, { ok: false, output: (error as Error).message });
+          await this.session.ran(call, { ok: false, output: (error as Error).message });
           throw error;
         }
-        await this.session.report(call, { ok: true, output });
+        await this.session.ran(call, { ok: true, output });
         return output;
       },
     } as TOOL;
@@ -154,6 +154,15 @@ export class OpenAIAgentsAirlock {
    */
   finish(text: string): Promise<void> {
     return this.session.finish(text);
+  }
+
+  /**
+   * Waits until what the tools returned is committed to their Airlock rows
+   * (each report goes behind its call unless `awaitReports` is set).
+   * @throws AirlockError the first report the kernel refused since the last flush.
+   */
+  flush(): Promise<void> {
+    return this.session.flush();
   }
 }
 

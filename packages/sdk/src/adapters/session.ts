@@ -15,6 +15,13 @@ export interface FrameworkSessionOptions {
   sessionId: string;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch | undefined;
+  /**
+   * Commit what each tool returned before handing it to the framework (one
+   * more kernel round trip on every call's path). By default the report
+   * goes behind the call: the session's next check, `flush()` and `finish()`
+   * wait for it, and a report the kernel refused is thrown by `flush()`.
+   */
+  awaitReports?: boolean | undefined;
 }
 
 /** One call the framework is about to run. */
@@ -70,10 +77,16 @@ export class FrameworkSession {
   /** The Airlock run of the session's latest turn (null before its first call). */
   runId: string | null = null;
   readonly #trpc: Trpc;
+  readonly #awaitReports: boolean;
+  /** The reports sent behind their calls and not yet answered, in order. */
+  #reporting: Promise<void> = Promise.resolve();
+  /** The first report the kernel refused since the last flush. */
+  #reportFailure: unknown = null;
 
   constructor(framework: HookedFramework, options: FrameworkSessionOptions) {
     this.framework = framework;
     this.sessionId = options.sessionId;
+    this.#awaitReports = options.awaitReports ?? false;
     this.#trpc = createTrpc({ url: options.url, token: options.token, fetch: options.fetch });
   }
 
@@ -83,6 +96,8 @@ export class FrameworkSession {
    * Never throws: an unreachable or failing kernel answers `deny`.
    */
   async check(call: FrameworkCall): Promise<CallVerdict> {
+    // The session's calls reach Airlock in the order they ran: an earlier report first.
+    await this.#reporting;
     try {
       const answer = await this.#trpc.hooks.event.mutate({
         agent: this.framework,
@@ -127,6 +142,7 @@ export class FrameworkSession {
    * @throws AirlockError when the kernel refuses the report.
    */
   async report(call: FrameworkCall, ran: { ok: boolean; output: unknown }): Promise<void> {
+    await this.#reporting;
     await this.#trpc.hooks.event.mutate({
       agent: this.framework,
       session_id: this.sessionId,
@@ -140,11 +156,40 @@ export class FrameworkSession {
   }
 
   /**
+   * What an adapter does once a granted call ran: commits it now when the
+   * session awaits its reports, else sends the report behind the call (see
+   * {@link FrameworkSessionOptions.awaitReports}).
+   * @throws AirlockError when the session awaits its reports and the kernel refuses one.
+   */
+  async ran(call: FrameworkCall, ran: { ok: boolean; output: unknown }): Promise<void> {
+    if (this.#awaitReports) {
+      await this.report(call, ran);
+      return;
+    }
+    this.#reporting = this.report(call, ran).catch((error: unknown) => {
+      this.#reportFailure ??= error;
+    });
+  }
+
+  /**
+   * Waits until every report sent behind its call is committed.
+   * @throws AirlockError the first report the kernel refused since the last flush.
+   */
+  async flush(): Promise<void> {
+    await this.#reporting;
+    const failure = this.#reportFailure;
+    this.#reportFailure = null;
+    if (failure !== null) throw failure;
+  }
+
+  /**
    * Ends the current turn with the model's final answer (through the
-   * profile's `stop` hook); calls still parked keep the run open.
-   * @throws AirlockError when the kernel refuses the event.
+   * profile's `stop` hook), after the reports still on their way; calls
+   * still parked keep the run open.
+   * @throws AirlockError when the kernel refuses the event or a report.
    */
   async finish(text: string): Promise<void> {
+    await this.flush();
     await this.#trpc.hooks.event.mutate({
       agent: this.framework,
       session_id: this.sessionId,

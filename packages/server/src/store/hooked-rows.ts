@@ -1,3 +1,4 @@
+import { OPEN_CALL_STATES } from './hooked-lookups-migration.js';
 import type { Reader } from './reader.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -41,21 +42,29 @@ export async function findIdenticalModelCall(
   runId: string,
   call: IdenticalCall,
 ): Promise<TaskTable | undefined> {
-  return reader[SQL].db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', runId)
-    .where('origin', '=', 'model')
-    .where('kind', '=', 'tool')
-    .where(
-      'state',
-      'in',
-      call.states.map((s) => stateLiteral(s)),
-    )
-    .where('tool_name', '=', call.toolName)
-    .where('tool_input', '=', call.toolInputJson)
-    .orderBy('created_at')
-    .executeTakeFirst();
+  return (
+    reader[SQL].db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .where('origin', '=', 'model')
+      .where('kind', '=', 'tool')
+      // The index's own condition, word for word, so that SQLite uses it (tasks_open_by_tool).
+      .where(
+        'state',
+        'in',
+        OPEN_CALL_STATES.map((s) => stateLiteral(s)),
+      )
+      .where(
+        'state',
+        'in',
+        call.states.map((s) => stateLiteral(s)),
+      )
+      .where('tool_name', '=', call.toolName)
+      .where('tool_input', '=', call.toolInputJson)
+      .orderBy('created_at')
+      .executeTakeFirst()
+  );
 }
 
 /** A run's claimed model rows (unordered). */

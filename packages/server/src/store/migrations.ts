@@ -3,6 +3,7 @@ import { Migrator, sql } from 'kysely';
 import { approvalPoliciesMigration } from './approval-policies-migration.js';
 import { DIALECT_TRAITS, type Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
+import { hookedLookupsMigration } from './hooked-lookups-migration.js';
 import { notificationsMigration } from './notifications-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
 import { retentionExportsMigration } from './retention-exports-migration.js';
@@ -305,6 +306,7 @@ export class StaticMigrations implements MigrationProvider {
       '0012_approval_policies': approvalPoliciesMigration(this.dialect),
       '0013_retention_orphans': retentionOrphansMigration(),
       '0014_retention_exports': retentionExportsMigration(this.dialect),
+      '0015_hooked_lookups': hookedLookupsMigration(),
     };
   }
 }

@@ -125,14 +125,17 @@ export async function findTaskBySource(
 
 /**
  * The rows a run's model has read or will read: its own calls, and the stop
- * hook rows that succeeded (their continuation feedback opens a round).
- * Unordered.
+ * hook rows that succeeded (their continuation feedback opens a round); of
+ * one round when `round` is given. Unordered.
  */
-export async function listFedTasks(reader: Reader, runId: string): Promise<TaskTable[]> {
-  return reader[SQL].db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', runId)
+export async function listFedTasks(
+  reader: Reader,
+  runId: string,
+  round?: number,
+): Promise<TaskTable[]> {
+  let query = reader[SQL].db.selectFrom('tasks').selectAll().where('run_id', '=', runId);
+  if (round !== undefined) query = query.where('round', '=', round);
+  return query
     .where((eb) =>
       eb.or([
         eb('origin', '=', 'model'),

@@ -44,8 +44,9 @@ export interface FrameworkKernel {
 /** Starts a kernel and declares a profile for its agent application. */
 export async function startFrameworkKernel(
   profile: Record<string, unknown> = FRAMEWORK_PROFILE,
+  options: Parameters<typeof startTestKernel>[0] = {},
 ): Promise<FrameworkKernel> {
-  const kernel = await startTestKernel();
+  const kernel = await startTestKernel(options);
   const agent = kernel.workspace.tokens.agent;
   const declared = await fetch(`${kernel.url}/agent_api/v1/profile/configuration`, {
     method: 'PUT',

@@ -140,6 +140,44 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
     expect(events.map((e) => e.type)).not.toContain('task.parked');
   });
 
+  it("a granted call runs on the gateway's own bridge: claimed by address, answered from its commit", async () => {
+    const client = await connect(kernel.workspace.tokens.agent);
+    // The session's run is made by its first call.
+    await client.callTool({ name: 'fs__list_directory', arguments: { path: '.' } });
+    const requests = async () => {
+      const response = await fetch(`${kernel.url}/metrics`, {
+        headers: { authorization: `Bearer ${kernel.workspace.tokens.member}` },
+      });
+      const counts = new Map<string, number>();
+      for (const [, operation, count] of (await response.text()).matchAll(
+        /^airlock_request_seconds_count\{operation="([^"]+)"\} (\d+)$/gm,
+      )) {
+        counts.set(operation as string, Number(count));
+      }
+      return counts;
+    };
+    const before = await requests();
+    for (let i = 0; i < 3; i += 1) {
+      const result = (await client.callTool({
+        name: 'fs__list_directory',
+        arguments: { path: '.' },
+      })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+    }
+    // The drain's nudged claims and the row reads would come after the answers: give them time.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = await requests();
+    const made = (operation: string) => (after.get(operation) ?? 0) - (before.get(operation) ?? 0);
+    // Three trips a call: the submit, the claim of that row, its commit. No claimNext of the
+    // drain (the bridge leaves the session's nudges to it), no read of the row afterwards.
+    const trips = [...after.keys()].filter((operation) => operation !== 'other' && made(operation));
+    expect(Object.fromEntries(trips.map((operation) => [operation, made(operation)]))).toEqual({
+      'runs.calls': 3,
+      'executor.claim': 3,
+      'executor.commit': 3,
+    });
+  });
+
   it('a denied write answers isError with the reason and leaves no file', async () => {
     const client = await connect(kernel.workspace.tokens.agent);
     const pending = client.callTool({

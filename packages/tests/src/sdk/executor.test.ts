@@ -83,6 +83,59 @@ describe('createExecutor against a real kernel', () => {
     });
   });
 
+  it('take() runs one row by its address, leaving its nudge alone; null for a row not runnable', async () => {
+    let holdsWhileRunning: boolean | null = null;
+    let executor: Executor | undefined;
+    const ran: string[] = [];
+    executor = createExecutor({
+      url: kernel.url,
+      token: kernel.workspace.tokens.executor,
+      tools: {
+        bash: async (input: { command: string }, { run_id, task_key }) => {
+          holdsWhileRunning = executor?.holds(run_id, task_key) ?? null;
+          ran.push(input.command);
+          return `${input.command}: done`;
+        },
+      },
+      // The rows of every run are left to take(): the nudges claim nothing.
+      leaves: () => true,
+    });
+    executors.push(executor);
+    await executor.ready;
+    const created = await runs().create(
+      scriptedRun('ask', [
+        { tool_calls: [{ name: 'bash', input: { command: 'make' } }] },
+        { final: 'made', expect: 'make: done' },
+      ]),
+    );
+    const run = runs().run(created.id);
+    const parked = await eventually(async () => {
+      const [task] = await run.tasks();
+      return task?.state === 'needs_approval' && task;
+    });
+    // Parked: not this executor's to run yet.
+    expect(await executor.take(created.id, parked.key)).toBeNull();
+    const decisions = createClient({
+      url: kernel.url,
+      token: kernel.workspace.tokens.member,
+    }).workspace(kernel.workspace.id).decisions;
+    const approval = (await decisions.list()).find(
+      (d) => d.isApproval() && d.task.run_id === created.id,
+    );
+    if (!approval?.isApproval()) throw new Error('no approval of the run');
+    await approval.approve();
+    // The approval nudged the executor, which left it: the row waits, unclaimed.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await run.tasks())[0]).toMatchObject({ state: 'runnable' });
+    const committed = await executor.take(created.id, parked.key);
+    expect(committed).toMatchObject({ key: parked.key, state: 'succeeded', result: 'make: done' });
+    expect(holdsWhileRunning).toBe(true);
+    expect(executor.holds(created.id, parked.key)).toBe(false);
+    // Settled: a second take finds nothing to run.
+    expect(await executor.take(created.id, parked.key)).toBeNull();
+    expect(ran).toEqual(['make']);
+  });
+
   it('heartbeats keep the lease of a task that runs longer than it', async () => {
     const errors: Error[] = [];
     const executor = createExecutor({

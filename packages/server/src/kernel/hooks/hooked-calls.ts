@@ -10,7 +10,7 @@ import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { findTask } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
-import { readHistory } from '../loop/history.js';
+import { readCurrentRound } from '../loop/history.js';
 import { applyRound } from '../loop/run-loop.js';
 import { moveTask } from '../machines/move-task.js';
 import { settleRun } from '../machines/run-state.js';
@@ -89,9 +89,9 @@ async function plantCall(
     await settleRun(ctx, tx, run);
     return row;
   }
-  const reading = await readHistory(tx, run);
+  const fed = await readCurrentRound(tx, run);
   const key = `t${run.task_counter + 1}`;
-  await applyRound(ctx, tx, run, reading.fed, {
+  await applyRound(ctx, tx, run, fed, {
     type: 'tool_calls',
     calls: [{ id: call.toolUseId, name: call.toolName, input: call.toolInput }],
   });

@@ -83,6 +83,18 @@ export async function readRounds(reader: Reader, run: RunTable): Promise<Map<num
   return byRound;
 }
 
+/**
+ * What the model reads of its current round alone (the `fed` of
+ * readHistory), read without the rounds before it: for a run whose loop is
+ * outside the kernel, which never sends the history anywhere.
+ */
+export async function readCurrentRound(reader: Reader, run: RunTable): Promise<FedResult[]> {
+  if (run.round === 0) return [];
+  const tasks = await listFedTasks(reader, run.id, run.round);
+  tasks.sort((a, b) => keyNumber(a.key) - keyNumber(b.key));
+  return tasks.flatMap((task) => fedResult(task, run) ?? []);
+}
+
 /** The note that stands for the rounds a compaction replaced. */
 export function summaryRound(run: RunTable): PastRound | null {
   if (run.summary === null) return null;

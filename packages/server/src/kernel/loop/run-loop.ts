@@ -10,7 +10,13 @@ import type { RunTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import { beforeModel, onFinalAnswer } from '../hooks/lifecycle.js';
-import { endRun, leaseModel, setRunPhase, touchRun } from '../machines/run-machine.js';
+import {
+  endRun,
+  holdModelTurnForClient,
+  leaseModel,
+  setRunPhase,
+  touchRun,
+} from '../machines/run-machine.js';
 import { lockRun, settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { completeSummary, pendingSummary, summarize } from './compaction.js';
@@ -159,21 +165,15 @@ async function summarizeOutside(ctx: KernelContext, runId: string, owner: string
   });
 }
 
-/** A model lease that never lapses: held by an external provider's client until it sends a round. */
-const CLIENT_HOLD_UNTIL = 253_402_300_799_999;
-
 /**
  * An external provider's rounds arrive through runs.calls: there is nobody
- * to ask. Its model turn is held for the client, so the resume sweep passes
- * the idle run by instead of picking it up on every pass.
+ * to ask. Its model turn is held for the client (settleRun does so in the
+ * settling transaction; this covers a run resumed by the sweep).
  */
 async function holdForClient(ctx: KernelContext, peek: RunTable): Promise<void> {
   await ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, peek.workspace_id, peek.id);
-    if (!due(run, tx.now)) return;
-    run.model_lease_owner = 'client';
-    run.model_lease_until = CLIENT_HOLD_UNTIL;
-    touchRun(tx, run);
+    if (due(run, tx.now)) holdModelTurnForClient(tx, run);
   });
 }
 

@@ -90,6 +90,20 @@ export function setRunPhase(tx: Tx, run: RunTable, reason: RunPhaseMove): void {
   touchRun(tx, run);
 }
 
+/** A model lease that never lapses: held by an external provider's client until it sends a round. */
+export const CLIENT_HOLD_UNTIL = 253_402_300_799_999;
+
+/**
+ * Holds a run's model turn for its external client (a gateway, a hooked
+ * agent, a framework adapter): nobody in the kernel asks a model for it, and
+ * the resume sweep passes the idle run by until the client sends its round.
+ */
+export function holdModelTurnForClient(tx: Tx, run: RunTable): void {
+  run.model_lease_owner = 'client';
+  run.model_lease_until = CLIENT_HOLD_UNTIL;
+  touchRun(tx, run);
+}
+
 /**
  * Ends a running run: its final state, answer or error, and the lifecycle
  * event. Any end but `completed` first cancels the run's outstanding rows

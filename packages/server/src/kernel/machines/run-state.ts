@@ -11,7 +11,7 @@ import {
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import type { Attention } from '../views.js';
-import { setRunPhase, touchRun } from './run-machine.js';
+import { holdModelTurnForClient, setRunPhase, touchRun } from './run-machine.js';
 import { holds } from './task-machine.js';
 import { isTerminal } from './task-states.js';
 
@@ -96,8 +96,19 @@ export async function settleRun(
   } else {
     setRunPhase(tx, run, 'round_settled');
   }
+  if (drivenByClient(ctx, run)) {
+    // Nobody in the kernel takes the next step: hold it for the client now, not in a drive's own commit.
+    holdModelTurnForClient(tx, run);
+    return;
+  }
   const runId = run.id;
   tx.afterCommit(() => ctx.scheduleDrive(runId));
+}
+
+/** A run whose rounds come from a client outside the kernel (its provider is external). */
+function drivenByClient(ctx: KernelContext, run: RunTable): boolean {
+  const { kind } = JSON.parse(run.provider) as { kind: string };
+  return ctx.providers.get(kind)?.external === true;
 }
 
 /**

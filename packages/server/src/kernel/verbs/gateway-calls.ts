@@ -5,7 +5,7 @@ import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { listRoundModelTasks } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
-import { readHistory } from '../loop/history.js';
+import { readCurrentRound } from '../loop/history.js';
 import { applyRound } from '../loop/run-loop.js';
 import { lockRun, readRun, settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
@@ -85,13 +85,13 @@ export async function submitGatewayRound(
       }
       return { run, tasks: await joinOpenRound(ctx, tx, run, submission.calls) };
     }
-    const reading = await readHistory(tx, run);
+    const fed = await readCurrentRound(tx, run);
     const before = run.task_counter;
     await applyRound(
       ctx,
       tx,
       run,
-      reading.fed,
+      fed,
       submission.calls === undefined
         ? { type: 'final', content: submission.final }
         : { type: 'tool_calls', calls: submission.calls },

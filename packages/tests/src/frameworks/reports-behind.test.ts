@@ -1,0 +1,146 @@
+import { createAiSdkAirlock } from '@airlock/sdk/ai';
+import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FrameworkKernel, startFrameworkKernel } from './support.js';
+
+/**
+ * What a granted call's tool returned is committed to its row behind the
+ * call (by default) or before the framework reads it (`awaitReports`). The
+ * adapter's requests go through the real `fetch` to a real kernel; a gate
+ * holds the report's request back so the test sees each side of it.
+ */
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+/** One call of `lookup`, then a final text. */
+function oneCallModel(id: string) {
+  let step = 0;
+  return new MockLanguageModelV3({
+    doGenerate: async () => {
+      step += 1;
+      return step === 1
+        ? {
+            content: [{ type: 'tool-call', toolCallId: id, toolName: 'lookup', input: '{"q":1}' }],
+            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+            usage,
+            warnings: [],
+          }
+        : {
+            content: [{ type: 'text', text: 'done' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage,
+            warnings: [],
+          };
+    },
+  });
+}
+
+const lookup = tool({
+  inputSchema: jsonSchema<{ q: number }>({ type: 'object' }),
+  execute: async ({ q }) => ({ q }),
+});
+
+/** The global fetch, holding every `post_tool` report until `open()`. */
+function gatedFetch() {
+  let open: () => void = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const held: string[] = [];
+  const gated: typeof fetch = async (input, init) => {
+    if (typeof init?.body === 'string' && init.body.includes('"post_tool"')) {
+      held.push(init.body);
+      await opened;
+    }
+    return fetch(input, init);
+  };
+  return { fetch: gated, open, held };
+}
+
+describe('a granted call’s report (AI SDK adapter, real kernel)', () => {
+  let k: FrameworkKernel | undefined;
+  afterEach(async () => {
+    await k?.close();
+    k = undefined;
+  });
+
+  it('goes behind the call by default: the framework has the result while the row is claimed; flush() commits it', async () => {
+    k = await startFrameworkKernel();
+    const gate = gatedFetch();
+    const airlock = createAiSdkAirlock({ ...k.connection, sessionId: 'behind', fetch: gate.fetch });
+    const result = await generateText({
+      model: oneCallModel('b1'),
+      tools: airlock.tools({ lookup }),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    });
+    expect(result.text).toBe('done');
+    expect(gate.held).toHaveLength(1);
+    const runId = airlock.session.runId as string;
+    expect((await k.tasks(runId))[0]).toMatchObject({ tool_call_id: 'b1', state: 'claimed' });
+    // The session's next question waits for the report: calls reach Airlock in the order they ran.
+    let asked = false;
+    const next = airlock.session
+      .check({ name: 'lookup', input: { q: 2 }, callId: 'b2' })
+      .then((verdict) => {
+        asked = true;
+        return verdict;
+      });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(asked).toBe(false);
+    gate.open();
+    await airlock.flush();
+    expect((await k.tasks(runId))[0]).toMatchObject({ tool_call_id: 'b1', state: 'succeeded' });
+    expect(await next).toMatchObject({ verdict: 'allow' });
+  });
+
+  it('a report the kernel never got is thrown by flush(), once', async () => {
+    k = await startFrameworkKernel();
+    const gate = gatedFetch();
+    const airlock = createAiSdkAirlock({ ...k.connection, sessionId: 'lost', fetch: gate.fetch });
+    await generateText({
+      model: oneCallModel('l1'),
+      tools: airlock.tools({ lookup }),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    });
+    await k.close();
+    k = undefined;
+    gate.open();
+    await expect(airlock.flush()).rejects.toThrow();
+    // Thrown once: the session goes on (its next question finds the kernel gone and answers deny).
+    await expect(airlock.flush()).resolves.toBeUndefined();
+  });
+
+  it('with awaitReports, the framework reads the result only once the row holds it', async () => {
+    k = await startFrameworkKernel();
+    const gate = gatedFetch();
+    const airlock = createAiSdkAirlock({
+      ...k.connection,
+      sessionId: 'inline',
+      fetch: gate.fetch,
+      awaitReports: true,
+    });
+    let done = false;
+    const generation = generateText({
+      model: oneCallModel('i1'),
+      tools: airlock.tools({ lookup }),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    }).then((result) => {
+      done = true;
+      return result;
+    });
+    while (gate.held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(done).toBe(false);
+    gate.open();
+    expect((await generation).text).toBe('done');
+    const runId = airlock.session.runId as string;
+    expect((await k.tasks(runId))[0]).toMatchObject({ tool_call_id: 'i1', state: 'succeeded' });
+  });
+});
