@@ -29,9 +29,8 @@ import {
   Usage,
 } from '@openai/agents';
 import { tool as aiTool, generateText, jsonSchema, stepCountIs, type ToolSet } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
-import { startFrameworkKernel } from '../src/frameworks/support.js';
+import { oneLookupModel, startFrameworkKernel } from '../src/frameworks/support.js';
 
 const CALLS = Number(process.env.CALLS ?? 200);
 const WARMUP = 20;
@@ -43,34 +42,9 @@ function percentile(samples: number[], q: number): number {
 
 type Invoke = (i: number) => Promise<void>;
 
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
 function aiSdk(wrap: (tools: ToolSet) => ToolSet): Invoke {
   return async (i) => {
-    let step = 0;
-    const model = new MockLanguageModelV3({
-      doGenerate: async () => {
-        step += 1;
-        return step === 1
-          ? {
-              content: [
-                { type: 'tool-call', toolCallId: `a${i}`, toolName: 'lookup', input: `{"q":${i}}` },
-              ],
-              finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-              usage,
-              warnings: [],
-            }
-          : {
-              content: [{ type: 'text', text: 'done' }],
-              finishReason: { unified: 'stop', raw: 'stop' },
-              usage,
-              warnings: [],
-            };
-      },
-    });
+    const model = oneLookupModel(`a${i}`, `{"q":${i}}`);
     const lookup = aiTool({
       inputSchema: jsonSchema<{ q: number }>({ type: 'object' }),
       needsApproval: async () => false,

@@ -1,6 +1,7 @@
 /*
  * What an open inbox costs and how fast it shows a park, in headless Chromium against a kernel on
- * loopback (SQLite, in this process), beside a no-inbox baseline measured in the same run.
+ * loopback (SQLite, in a process of its own: inbox-kernel.ts), beside a no-inbox baseline measured
+ * in the same run.
  *
  * 1. Fills the workspace with WAITING parked calls (default 1000; runs of 50 calls), no page open.
  * 2. Baseline: PARKS parks (default 200) one after another with no page open: parks/s.
@@ -9,25 +10,68 @@
  * 4. Park-to-pixel: LATENCY parks (default 100), paced 50 ms apart; for each, the kernel's
  *    `task.parked` time to the animation frame after its card entered the page (a card that never
  *    appears is counted as missing).
- * 5. The same PARKS parks with the inbox open: parks/s, and the ratio to the baseline.
+ * 5. The same PARKS parks with the inbox open: parks/s, and the ratio to the baseline; the
+ *    kernel process's CPU time per park in both (what the open inbox costs the kernel itself,
+ *    whatever else shares the machine), the page's HTTP requests and Chromium's CPU per park.
+ *    Beside them (after the baseline), the same parks with one more workspace feed subscriber
+ *    and no browser: what serving an inbox's feed costs the kernel, apart from a browser
+ *    competing for the machine's cores.
  * 6. Scrolling: the list is scrolled for two seconds; the longest frame is reported.
  *
  * Run: pnpm bench:inbox   (WAITING=10000 pnpm bench:inbox for the large backlog; STAGES=1 adds
- * where park-to-pixel goes: the feed's delivery, the page's work, and the row read beside them)
+ * where park-to-pixel goes: the feed's delivery, the page's work, and the row read beside them;
+ * PROFILE=DIR writes a V8 CPU profile of the kernel during each parks/s phase)
  * Figures on a shared machine are under load: read the ratio, not the absolute times.
  */
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inboxDistDir } from '@airlock/inbox';
 import { createClient, type FeedEvent } from '@airlock/sdk';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
-import { CHROMIUM, LAUNCH_ARGS, mountInbox, repoRoot } from '../src/support/browser.js';
-import { scriptedRun, startTestKernel } from '../src/support/kernel.js';
+import { CHROMIUM, LAUNCH_ARGS, repoRoot } from '../src/support/browser.js';
+import { scriptedRun } from '../src/support/kernel.js';
 import { watchStages } from './inbox-stages.js';
+import { forkKernel } from './kernel-process.js';
 
 const WAITING = Number(process.env.WAITING ?? 1000);
 const PARKS = Number(process.env.PARKS ?? 200);
 const LATENCY = Number(process.env.LATENCY ?? 100);
+/** With PROFILE=DIR, a V8 CPU profile of the kernel during each parks/s phase is written there. */
+const PROFILE = process.env.PROFILE;
+
+/**
+ * The CPU time (user + system, ms) of a process's descendants and itself so far, from Linux's /proc
+ * (clock ticks of 10 ms); null where there is no /proc.
+ */
+function treeCpuMs(root: number | undefined): number | null {
+  if (root === undefined) return null;
+  try {
+    const parent = new Map<number, number>();
+    const ticks = new Map<number, number>();
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        // The fields after the command's closing parenthesis: state, ppid, … utime (14), stime (15).
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        parent.set(Number(name), Number(fields[1]));
+        ticks.set(Number(name), Number(fields[11]) + Number(fields[12]));
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    let total = 0;
+    for (const [pid, used] of ticks) {
+      let at: number | undefined = pid;
+      while (at !== undefined && at > 1 && at !== root) at = parent.get(at);
+      if (at === root) total += used;
+    }
+    return total * 10;
+  } catch {
+    return null;
+  }
+}
 
 function percentile(samples: number[], q: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -35,14 +79,19 @@ function percentile(samples: number[], q: number): number {
 }
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
+/** A change in per cent with its sign: `+12.1 %`, `-6.0 %`. */
+const change = (after: number, before: number) => {
+  const percent = (after / before - 1) * 100;
+  return `${percent >= 0 ? '+' : ''}${fixed(percent)} %`;
+};
 
 await build({
   configFile: join(repoRoot, 'packages', 'inbox', 'vite.config.ts'),
   logLevel: 'warn',
 });
 console.log(`inbox page: ${inboxDistDir()}`);
-const kernel = await startTestKernel();
-mountInbox(kernel);
+const kernel = await forkKernel();
+if (PROFILE) mkdirSync(PROFILE, { recursive: true });
 const ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
   kernel.workspace.id,
 );
@@ -90,12 +139,40 @@ void (async () => {
   }
 })();
 
-async function parksPerSecond(count: number): Promise<number> {
+/** A parks/s phase: its rate, and the CPU the kernel and the browser spent per park. */
+interface Phase {
+  rate: number;
+  kernelMs: number;
+  browserMs: number | null;
+}
+
+/** The browser's CPU so far: every process this one started, less the kernel's. */
+function browserCpuMs(): number | null {
+  const all = treeCpuMs(process.pid);
+  const kernelTree = treeCpuMs(kernel.pid);
+  return all === null || kernelTree === null ? null : all - kernelTree;
+}
+
+async function parksPerSecond(count: number, name: string, browserOpen = false): Promise<Phase> {
+  if (PROFILE) await kernel.startProfile();
+  const kernelBefore = await kernel.cpuMs();
+  const browserBefore = browserOpen ? browserCpuMs() : null;
   const started = performance.now();
   for (let i = 0; i < count; i += 1) await park();
   // Wait until each of them parked, so the figure covers the whole park.
   await waitParked();
-  return count / ((performance.now() - started) / 1000);
+  const rate = count / ((performance.now() - started) / 1000);
+  const kernelMs = ((await kernel.cpuMs()) - kernelBefore) / count;
+  const browserAfter = browserOpen ? browserCpuMs() : null;
+  if (PROFILE) await kernel.stopProfile(join(PROFILE, `kernel-${name}.cpuprofile`));
+  return {
+    rate,
+    kernelMs,
+    browserMs:
+      browserBefore === null || browserAfter === null
+        ? null
+        : (browserAfter - browserBefore) / count,
+  };
 }
 
 async function waitParked(): Promise<void> {
@@ -125,9 +202,45 @@ for (let left = WAITING; left > 0; left -= 50) {
 serial += WAITING;
 await waitParked();
 
-const baseline = await parksPerSecond(PARKS);
-console.log(`parks/s without an inbox: ${fixed(baseline)}`);
+const baseline = await parksPerSecond(PARKS, 'without-inbox');
+console.log(`parks/s without an inbox: ${fixed(baseline.rate)}`);
 
+// The feed an inbox follows, without a browser: one more workspace subscriber read by this process,
+// so what serving its frames costs the kernel shows apart from a browser sharing the cores.
+const listener = new AbortController();
+let listening: () => void = () => {};
+const listenerOpen = new Promise<void>((resolve) => {
+  listening = resolve;
+});
+const extraFeed = ws.feed({
+  after: 'latest',
+  signal: listener.signal,
+  onStatus: (status) => {
+    if (status === 'open') listening();
+  },
+});
+void (async () => {
+  try {
+    for await (const _event of extraFeed as AsyncIterable<FeedEvent>) {
+      // read and dropped, as fast as they come
+    }
+  } catch {
+    // aborted below
+  }
+})();
+await listenerOpen;
+const feedOnly = await parksPerSecond(PARKS, 'one-more-feed');
+listener.abort();
+
+// The first page's read alone, from this process: what the kernel takes to answer it at this backlog.
+const pageReads: number[] = [];
+for (let i = 0; i < 5; i += 1) {
+  const started = performance.now();
+  await ws.decisions.page({ limit: 100, order: 'newest' });
+  pageReads.push(performance.now() - started);
+}
+
+const waitingAtOpen = serial;
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 await page.addInitScript(
@@ -167,6 +280,27 @@ await page.addInitScript(
 // the feed frame that brought each park, and the one-row read (`tasks.get`) it caused. Off by
 // default: the browser's network tracking costs CPU the kernel shares on one machine.
 const stages = process.env.STAGES === '1' ? await watchStages(page) : null;
+// What the page receives and asks for while the kernel parks with it open.
+let counting = false;
+let requests = 0;
+let feedFrames = 0;
+let feedBytes = 0;
+let readBytes = 0;
+page.on('request', (request) => {
+  if (!counting) return;
+  requests += 1;
+  void request.response().then(
+    (response) => response?.body().then((body) => (readBytes += body.length)),
+    () => {},
+  );
+});
+page.on('websocket', (socket) =>
+  socket.on('framereceived', (frame) => {
+    if (!counting) return;
+    feedFrames += 1;
+    feedBytes += frame.payload.length;
+  }),
+);
 const opened = performance.now();
 await page.goto(kernel.url);
 await page.locator('[data-decision]').first().waitFor({ timeout: 60_000 });
@@ -175,6 +309,19 @@ await page.locator('.status[data-status="live"]').waitFor();
 const cardsInPage = await page.locator('[data-decision]').count();
 const title = await page.title();
 console.log(`load ${fixed(loadMs, 0)} ms, ${cardsInPage} cards, title ${title}`);
+// Where the load went, on the page's own clock (ms after navigation started).
+const loadSplit = (await page.evaluate(`(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const list = performance.getEntriesByType('resource').find((entry) => entry.name.includes('decisions.list'));
+  const painted = Math.min(...globalThis.__pixels.values()) - performance.timeOrigin;
+  return {
+    document: nav ? nav.responseEnd : NaN,
+    scripts: nav ? nav.domContentLoadedEventEnd : NaN,
+    asked: list ? list.startTime : NaN,
+    answered: list ? list.responseEnd : NaN,
+    painted,
+  };
+})()`)) as Record<'document' | 'scripts' | 'asked' | 'answered' | 'painted', number>;
 
 // Park-to-pixel, paced.
 const latencyKeys: string[] = [];
@@ -204,11 +351,29 @@ const stageLines = breakdown
   ? `
     kernel park -> feed frame in the page : p50 ${fixed(percentile(breakdown.frame, 0.5))} ms, p95 ${fixed(percentile(breakdown.frame, 0.95))} ms
     feed frame -> pixel (the page)       : p50 ${fixed(percentile(breakdown.paint, 0.5))} ms, p95 ${fixed(percentile(breakdown.paint, 0.95))} ms
-    beside it, feed frame -> row read    : p50 ${fixed(percentile(breakdown.send, 0.5))} ms, p95 ${fixed(percentile(breakdown.send, 0.95))} ms sent, round trip p50 ${fixed(percentile(breakdown.read, 0.5))} ms, p95 ${fixed(percentile(breakdown.read, 0.95))} ms`
+    rows the page read as they came      : ${breakdown.read.length} of ${latencyKeys.length}${breakdown.read.length === 0 ? '' : `; feed frame -> row read p50 ${fixed(percentile(breakdown.send, 0.5))} ms, p95 ${fixed(percentile(breakdown.send, 0.95))} ms sent, round trip p50 ${fixed(percentile(breakdown.read, 0.5))} ms, p95 ${fixed(percentile(breakdown.read, 0.95))} ms`}`
   : '';
 
-const withInbox = await parksPerSecond(PARKS);
-console.log(`parks/s with the inbox open: ${fixed(withInbox)}`);
+counting = true;
+// The page's main thread while the kernel parks: Chromium's own counters (DevTools protocol).
+const metricsSession = await page.context().newCDPSession(page);
+await metricsSession.send('Performance.enable');
+const mainThread = async () =>
+  new Map(
+    (await metricsSession.send('Performance.getMetrics')).metrics.map((metric) => [
+      metric.name,
+      metric.value,
+    ]),
+  );
+const threadBefore = await mainThread();
+const withInbox = await parksPerSecond(PARKS, 'with-inbox', true);
+const requestsPerPark = requests / PARKS;
+counting = false;
+const threadAfter = await mainThread();
+/** Milliseconds per park of one of Chromium's duration counters (kept in seconds). */
+const perPark = (name: string) =>
+  (((threadAfter.get(name) ?? 0) - (threadBefore.get(name) ?? 0)) * 1000) / PARKS;
+console.log(`parks/s with the inbox open: ${fixed(withInbox.rate)}`);
 
 // Scrolling: the longest frame while the list scrolls for two seconds.
 // (A string, not a function: the bundler's helpers do not exist in the page.)
@@ -231,11 +396,17 @@ await browser.close();
 await kernel.close();
 
 console.log(`
-inbox bench (headless Chromium, SQLite kernel in this process; a shared machine: under load)
-  waiting before the page opened : ${WAITING + PARKS}
+inbox bench (headless Chromium, SQLite kernel in its own process; a shared machine: under load)
+  waiting before the page opened : ${waitingAtOpen}
   page load to first card        : ${fixed(loadMs, 0)} ms; cards in the page: ${cardsInPage}; title "${title}"
+    the first page's read alone   : median ${fixed(percentile(pageReads, 0.5))} ms of ${pageReads.length} (100 rows, from this process)
+    on the page's clock           : document ${fixed(loadSplit.document, 0)} ms, scripts run ${fixed(loadSplit.scripts, 0)} ms, first page asked ${fixed(loadSplit.asked, 0)} ms and answered ${fixed(loadSplit.answered, 0)} ms, first card painted ${fixed(loadSplit.painted, 0)} ms
   park-to-pixel (${LATENCY} parks, 50 ms apart): p50 ${fixed(percentile(latencies, 0.5))} ms, p95 ${fixed(percentile(latencies, 0.95))} ms, never shown ${missing}${stageLines}
-  parks/s without an inbox       : ${fixed(baseline)}
-  parks/s with the inbox open    : ${fixed(withInbox)} (${fixed((1 - withInbox / baseline) * 100)} % slower)
+  parks/s without an inbox       : ${fixed(baseline.rate)}
+  parks/s with the inbox open    : ${fixed(withInbox.rate)} (${fixed((1 - withInbox.rate / baseline.rate) * 100)} % slower; the browser shares this machine's cores)
+  kernel CPU per park            : ${fixed(baseline.kernelMs, 2)} ms without an inbox, ${fixed(withInbox.kernelMs, 2)} ms with it (${change(withInbox.kernelMs, baseline.kernelMs)})
+    with the inbox's feed alone  : ${fixed(feedOnly.kernelMs, 2)} ms (${change(feedOnly.kernelMs, baseline.kernelMs)}; one more subscriber, no browser), ${fixed(feedOnly.rate)} parks/s
+  the page's cost per park       : ${fixed(feedFrames / PARKS, 1)} feed frames (${fixed(feedBytes / PARKS, 0)} bytes), ${fixed(requestsPerPark, 2)} HTTP requests (${fixed(readBytes / PARKS, 0)} bytes read); Chromium CPU ${withInbox.browserMs === null ? '—' : fixed(withInbox.browserMs, 2)} ms
+  the page's main thread per park: ${fixed(perPark('TaskDuration'), 2)} ms busy (script ${fixed(perPark('ScriptDuration'), 2)}, style ${fixed(perPark('RecalcStyleDuration'), 2)}, layout ${fixed(perPark('LayoutDuration'), 2)})
   scrolling 2 s                  : longest frame ${fixed(Math.max(...frames))} ms, p95 ${fixed(percentile(frames, 0.95))} ms over ${frames.length} frames
 `);

@@ -1,14 +1,14 @@
 /*
  * The stages of park-to-pixel in the inbox bench, timed on Chromium's own clock through the
- * DevTools protocol: when the feed frame announcing a park reached the page, when the page sent
- * the one-row read it causes (`tasks.get`), and when that answer had arrived. With the kernel's
- * park time and the first frame after the row entered the page, they split park-to-pixel into
- * the feed's delivery and the page's own work up to the frame that shows the row; the read's round
- * trip is timed beside them (the row is painted from the feed's events before it answers).
+ * DevTools protocol: when the feed frame announcing a park reached the page and, for a row the
+ * page reads as it comes (`tasks.get`; a first park is drawn from its events and not read), when
+ * that read was sent and answered. With the kernel's park time and the first frame after the row
+ * entered the page, they split park-to-pixel into the feed's delivery and the page's own work up
+ * to the frame that shows the row; any read's round trip is timed beside them.
  */
 import type { Page } from 'playwright-core';
 
-/** Milliseconds per stage, one sample per park that went through every stage. */
+/** Milliseconds per stage, one sample per park that went through the stage. */
 export interface StageBreakdown {
   frame: number[];
   send: number[];
@@ -69,19 +69,14 @@ export async function watchStages(page: Page): Promise<{
         const sent = sentAt.get(key);
         const answered = answeredAt.get(key);
         const pixel = pixels.get(key);
-        if (
-          parked === undefined ||
-          frame === undefined ||
-          sent === undefined ||
-          answered === undefined ||
-          pixel === undefined
-        ) {
-          continue;
-        }
+        if (parked === undefined || frame === undefined || pixel === undefined) continue;
         out.frame.push(frame - parked);
-        out.send.push(sent - frame);
-        out.read.push(answered - sent);
         out.paint.push(pixel - frame);
+        // A first park is drawn from its events: the page reads its row only when a person opens it.
+        if (sent !== undefined && answered !== undefined) {
+          out.send.push(sent - frame);
+          out.read.push(answered - sent);
+        }
       }
       return out;
     },

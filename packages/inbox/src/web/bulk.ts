@@ -6,8 +6,8 @@ import { refusalWords } from './refusal-words.js';
 
 /** What the bulk bar needs from the list. */
 export interface BulkHost {
-  /** The decisions of these keys still on the list. */
-  decisions(keys: string[]): Decision[];
+  /** The decisions of these keys still on the list (a row not read yet is read now). */
+  decisions(keys: string[]): Promise<Decision[]>;
   /** One of them was decided here (`done` says how), or elsewhere first (null). */
   settled(decision: Decision, done: string | null): void;
   /** An approval counted toward a quorum, and the call waits for more: its row stays. */
@@ -160,8 +160,8 @@ export class BulkBar {
   }
 
   private async run(verb: 'approve' | 'deny'): Promise<void> {
-    const decisions = this.host.decisions([...this.ticked]);
     for (const button of this.buttons) button.disabled = true;
+    const decisions = await this.host.decisions([...this.ticked]);
     const reason = this.reason.value.trim();
     const outcomes = await Promise.all(
       decisions.map(async (decision) => ({

@@ -17,11 +17,10 @@ import { factsOf, type RowFacts, summaryOf } from './list-row.js';
 import { NewMarker } from './new-marker.js';
 import type { Order } from './order.js';
 import { decisionKey } from './render.js';
+import { RowReads } from './row-reads.js';
 import { type Entry, sameWaiting, WaitingList } from './waiting-list.js';
+import { WaitingPages } from './waiting-pages.js';
 import { followWaiting } from './workspace-feed.js';
-
-/** Rows read per page. */
-const PAGE = 100;
 
 /** What the inbox shows when its token stops working. */
 export interface InboxCallbacks {
@@ -31,35 +30,31 @@ export interface InboxCallbacks {
 /**
  * The live list of decisions waiting in a workspace: a page at a time (more
  * as the person scrolls), the total in the toolbar and the tab's title, kept
- * current from the workspace feed one row at a time: an arrival is read
- * alone, a decision made anywhere takes its row away as its event arrives.
- * A dense list on the left, the open decision in a detail pane.
+ * current from the workspace feed one row at a time. A first park is drawn
+ * from its own events and read only when a person opens or ticks it, so an
+ * open inbox asks the kernel nothing per park; a row that changed while it
+ * waits (an edit, an approval toward a quorum) is read alone; a decision made
+ * anywhere takes its row away as its event arrives. A dense list on the
+ * left, the open decision in a detail pane.
  */
 export class InboxView {
   private order: Order = 'newest';
   private readonly list = new WaitingList(this.order, {
     open: (opened) => this.select(opened),
-    tick: (ticked, on) => this.bulk.set(ticked, on),
+    tick: (ticked, on) => {
+      this.bulk.set(ticked, on);
+      // Read now, so the bulk verb is bound to the version there was when the person ticked it.
+      if (on) void this.reads.decisionOf(ticked);
+    },
   });
-  private total = 0;
-  private nextCursor: string | null = null;
-  private loading: Promise<void> | null = null;
   private selected: string | null = null;
   /** Rows this page took away itself: their settling event changes no count. */
   private readonly gone = new Set<string>();
-  private counting: ReturnType<typeof setTimeout> | null = null;
-  private generation = 0;
   private readonly attention = new Attention();
   private readonly controller = new AbortController();
   private unbindKeys: (() => void) | null = null;
   private observer: IntersectionObserver | null = null;
 
-  private readonly empty = h('p', { class: 'empty' }, 'Nothing is waiting for you.');
-  private readonly more = h(
-    'button',
-    { type: 'button', class: 'more', hidden: true, onclick: () => void this.loadMore() },
-    'Show more',
-  );
   private readonly marker = new NewMarker(() => this.showNew());
   private readonly afters = new AfterLines();
   private readonly actions = inboxVerbs({
@@ -80,13 +75,14 @@ export class InboxView {
     },
     this.attention.canAsk(),
   );
+  private readonly pages: WaitingPages;
+  private readonly reads: RowReads;
   private readonly help = keyHelp();
   private readonly bulk = new BulkBar({
-    decisions: (keys) =>
-      keys.flatMap((key) => {
-        const decision = this.list.get(key)?.decision;
-        return decision ? [decision] : [];
-      }),
+    decisions: async (keys) => {
+      const read = await Promise.all(keys.map((key) => this.reads.decisionOf(key)));
+      return read.filter((decision) => decision !== null);
+    },
     settled: (decision, done) => this.settled(decision, done),
     // The row stays: the approval's feed event reads it again with its new count.
     progressed: (decision, done) => this.afters.add(decision, done),
@@ -95,7 +91,28 @@ export class InboxView {
   constructor(
     private readonly workspace: Workspace,
     private readonly callbacks: InboxCallbacks,
-  ) {}
+  ) {
+    this.pages = new WaitingPages({
+      workspace,
+      list: this.list,
+      toolbar: this.toolbar,
+      attention: this.attention,
+      host: { add: (decision) => this.add(decision), fail: (error) => this.fail(error) },
+    });
+    this.reads = new RowReads({
+      workspace,
+      list: this.list,
+      pages: this.pages,
+      host: {
+        stoppedWaiting: (key) => {
+          // Its settling event, still to come, changes no count.
+          this.gone.add(key);
+          this.remove(key);
+        },
+        fail: (error) => this.fail(error),
+      },
+    });
+  }
 
   /** The view's root: toolbar, list and detail pane. */
   render(): HTMLElement {
@@ -113,9 +130,9 @@ export class InboxView {
           'div',
           { class: 'list-pane' },
           this.marker.element,
-          this.empty,
+          this.pages.empty,
           this.list.element,
-          this.more,
+          this.pages.more,
         ),
         this.detail.element,
       ),
@@ -137,11 +154,11 @@ export class InboxView {
     window.addEventListener('scroll', this.onScroll, { passive: true });
     this.observer = new IntersectionObserver(
       (seen) => {
-        if (seen.some((entry) => entry.isIntersecting)) void this.loadMore();
+        if (seen.some((entry) => entry.isIntersecting)) void this.pages.loadMore();
       },
       { rootMargin: '600px' },
     );
-    this.observer.observe(this.more);
+    this.observer.observe(this.pages.more);
     let first = true;
     await new Promise<void>((ready, failed) => {
       void this.follow(
@@ -192,30 +209,32 @@ export class InboxView {
     // An event older than the row's waiting spell (it parked again since) leaves it.
     if (entry && at >= (entry.decision?.task.updated_at ?? entry.facts.created_at)) {
       this.remove(key);
-    } else if (!entry && !this.gone.delete(key)) this.recount();
+    } else if (!entry && !this.gone.delete(key)) this.pages.recount();
   }
 
   /**
-   * A row may wait: it is read alone. A first park is painted at once from
-   * its events (a busy preview row), and the read fills it in.
+   * A row may wait. A first park is drawn from its events (`preview`) and not
+   * read; anything else (a question, a retry, an edit, an approval toward a
+   * quorum) is read alone, and its row drawn from the read.
    */
   private async onArrival(runId: string, taskKey: string, preview: RowFacts | null): Promise<void> {
-    const generation = this.generation;
     const key = `${runId}/${taskKey}`;
-    // The read is sent first, so painting the preview does not delay it.
-    const reading = this.workspace.decisions.get(runId, taskKey);
-    // Only a row the loaded part of the list would hold is previewed; a later page brings the others.
-    const shown = preview && (this.nextCursor === null || this.list.before(preview));
-    if (preview && shown && !this.list.get(key)) this.showPreview(preview);
+    if (preview && !this.list.get(key)) {
+      // Past the loaded part of the list: it comes with a later page.
+      const entry = this.pages.holds(preview) ? this.list.preview(preview) : null;
+      this.pages.count(1);
+      this.arrived(entry, preview.summary);
+      return;
+    }
+    const generation = this.pages.generation;
     let decision: Decision | null;
     try {
-      decision = await reading;
+      decision = await this.reads.read(runId, taskKey);
     } catch (error) {
-      if (generation === this.generation && this.list.get(key)?.decision === null) this.remove(key);
       this.fail(error);
       return;
     }
-    if (generation !== this.generation) return;
+    if (generation !== this.pages.generation) return;
     const known = this.list.get(key);
     if (decision === null) {
       if (known) this.remove(key);
@@ -224,24 +243,15 @@ export class InboxView {
     const wasOpen = this.selected === key;
     if (known) {
       if (known.decision && sameWaiting(known.decision, decision)) return;
+      // It changed while it waited: drawn again, unticked, so a bulk verb never decides unseen changes.
       this.remove(key, false);
-    } else {
-      this.total += 1;
     }
-    // Past the loaded part of the list: it comes with a later page.
-    const inside = this.nextCursor === null || this.list.before(factsOf(decision));
-    const entry = inside ? this.add(decision) : null;
+    const entry = this.pages.holds(factsOf(decision)) ? this.add(decision) : null;
     if (wasOpen && entry) this.select(key, false);
-    this.showCount();
-    if (!known) this.arrived(entry, summaryOf(decision));
-  }
-
-  /** Paints a first park from its events, before its read lands; it counts as waiting. */
-  private showPreview(preview: RowFacts): void {
-    this.total += 1;
-    const entry = this.list.preview(preview);
-    this.showCount();
-    this.arrived(entry, preview.summary);
+    if (!known) {
+      this.pages.count(1);
+      this.arrived(entry, summaryOf(decision));
+    } else this.pages.show();
   }
 
   private arrived(entry: Entry | null, summary: string): void {
@@ -254,7 +264,7 @@ export class InboxView {
   }
 
   private showNew(): void {
-    if (this.order === 'oldest' && this.nextCursor !== null) {
+    if (this.order === 'oldest' && !this.pages.complete) {
       this.order = 'newest';
       this.toolbar.showOrder('newest');
       void this.reload().catch((error: unknown) => this.fail(error));
@@ -269,64 +279,8 @@ export class InboxView {
 
   /** Reads the first page afresh (a new order, or the feed reconnected). */
   private async reload(): Promise<void> {
-    this.generation += 1;
-    this.list.clear(this.order);
-    this.nextCursor = null;
-    this.loading = null;
-    await this.loadPage(undefined);
+    await this.pages.reload(this.order);
     if (this.selected && !this.list.get(this.selected)) this.select(null);
-  }
-
-  private async loadMore(): Promise<void> {
-    if (this.nextCursor === null || this.loading) return this.loading ?? undefined;
-    await this.loadPage(this.nextCursor).catch((error: unknown) => this.fail(error));
-  }
-
-  private loadPage(cursor: string | undefined): Promise<void> {
-    const generation = this.generation;
-    const work = (async () => {
-      const page = await this.workspace.decisions.page({
-        limit: PAGE,
-        order: this.order,
-        ...(cursor ? { cursor } : {}),
-      });
-      if (generation !== this.generation) return;
-      for (const decision of page.decisions) {
-        if (!this.list.get(decisionKey(decision))) this.add(decision);
-      }
-      this.total = page.total;
-      this.nextCursor = page.next_cursor;
-      this.showCount();
-      this.list.filter(this.toolbar.filter);
-    })();
-    this.loading = work;
-    return work.finally(() => {
-      if (this.loading === work) this.loading = null;
-    });
-  }
-
-  private recount(): void {
-    if (this.counting) return;
-    this.counting = setTimeout(() => {
-      this.counting = null;
-      const generation = this.generation;
-      this.workspace.decisions.page({ limit: 1 }).then((page) => {
-        if (generation !== this.generation) return;
-        this.total = page.total;
-        this.showCount();
-      }, this.fail);
-    }, 250);
-  }
-
-  private showCount(): void {
-    const shown = this.list.size;
-    this.toolbar.showCount(
-      shown < this.total ? `${this.total} waiting (${shown} shown)` : `${this.total} waiting`,
-    );
-    this.empty.hidden = this.total > 0 || shown > 0;
-    this.more.hidden = this.nextCursor === null;
-    this.more.textContent = `Show ${Math.min(PAGE, this.total - shown)} more of ${this.total}`;
-    this.attention.count(this.total);
   }
 
   /** Puts a decision's row on the list, ticked and current as before. */
@@ -342,9 +296,9 @@ export class InboxView {
     const next = key === this.selected ? this.list.neighbour(key) : null;
     if (!this.list.remove(key)) return;
     this.bulk.set(key, false);
-    if (count) this.total = Math.max(0, this.total - 1);
     if (key === this.selected) this.select(next, false);
-    this.showCount();
+    if (count) this.pages.count(-1);
+    else this.pages.show();
   }
 
   private rowOf(key: string): HTMLLIElement | null {
@@ -364,16 +318,25 @@ export class InboxView {
     if (this.selected) this.rowOf(this.selected)?.removeAttribute('aria-current');
     this.selected = key;
     const entry = key ? this.list.get(key) : undefined;
-    if (!entry) {
+    if (!key || !entry) {
       this.detail.clear();
       return;
     }
     entry.row.setAttribute('aria-current', 'true');
     entry.row.scrollIntoView({ block: 'nearest' });
     if (focus) (entry.row.querySelector('.open') as HTMLElement).focus({ preventScroll: true });
-    // A preview's card comes with its read (onArrival opens it again).
-    if (entry.decision) this.detail.show(entry.decision);
-    else this.detail.reading();
+    if (entry.decision) {
+      this.detail.show(entry.decision);
+      return;
+    }
+    // A row drawn from its events is read as it opens.
+    this.detail.reading();
+    void this.reads.decisionOf(key).then((decision) => {
+      if (this.selected !== key) return;
+      // A failed read leaves the row; its error shows in the toolbar.
+      if (decision) this.detail.show(decision);
+      else this.detail.clear();
+    });
   }
 
   private toggleHelp(): void {

@@ -10,8 +10,8 @@ export interface RowEvents {
 }
 
 /**
- * What a row of the list shows: from a decision read from the kernel, or,
- * until that read answers, from the feed's own events (a preview).
+ * What a row of the list shows: from a decision read from the kernel, or
+ * from the feed's own events (a first park, before anyone reads it).
  */
 export interface RowFacts {
   run_id: string;
@@ -49,18 +49,11 @@ export function factsOf(decision: Decision): RowFacts {
  * actions, a button that opens the decision in the detail pane with its
  * summary, a line with its run, task and age, and how far it is toward
  * its quorum ("1 of 2 approvals") when the approval policy asks several.
- * A preview row (`reading`) is busy and cannot be ticked until its read lands.
  */
-export function listRow(
-  facts: RowFacts,
-  key: string,
-  events: RowEvents,
-  reading = false,
-): HTMLLIElement {
+export function listRow(facts: RowFacts, key: string, events: RowEvents): HTMLLIElement {
   const tick = h('input', {
     type: 'checkbox',
     class: 'tick',
-    disabled: reading,
     'aria-label': `Select ${facts.summary} (run ${facts.run_id}, task ${facts.task_key})`,
   });
   tick.addEventListener('change', () => events.tick(key, tick.checked));
@@ -71,7 +64,6 @@ export function listRow(
       class: 'row',
       'data-decision': key,
       'data-kind': facts.kind,
-      'aria-busy': reading ? 'true' : undefined,
     },
     tick,
     h(

@@ -14,7 +14,8 @@ interface Group {
 
 /**
  * One waiting decision on the list: read from the kernel, or (`decision`
- * null) a preview painted from the feed's events while its read is on the way.
+ * null) painted from the feed's events alone, read when a person opens or
+ * ticks it.
  */
 export interface Entry {
   decision: Decision | null;
@@ -49,13 +50,20 @@ export class WaitingList {
   private readonly entries = new Map<string, Entry>();
   private groups: Group[] = [];
   private readonly groupsByKey = new Map<string, Group>();
+  /** The filter's words, lowercased; empty shows every row. */
+  private words = '';
   /** The list element. */
   readonly element = h('ol', { class: 'list', 'aria-label': 'waiting decisions' });
 
   constructor(
-    private order: Order,
+    private currentOrder: Order,
     private readonly events: RowEvents,
   ) {}
+
+  /** Which end of the list comes first. */
+  get order(): Order {
+    return this.currentOrder;
+  }
 
   /** How many rows are on the list. */
   get size(): number {
@@ -69,7 +77,7 @@ export class WaitingList {
 
   /** Empties the list, in a new order. */
   clear(order: Order): void {
-    this.order = order;
+    this.currentOrder = order;
     this.entries.clear();
     this.groups = [];
     this.groupsByKey.clear();
@@ -78,7 +86,7 @@ export class WaitingList {
 
   /** True when a row with this place would come before the last row on the list. */
   before(facts: RowFacts, last = this.lastPlace()): boolean {
-    return !last || comparePlaces(placeOf(facts), last, this.order) < 0;
+    return !last || comparePlaces(placeOf(facts), last, this.currentOrder) < 0;
   }
 
   private lastPlace(): Place | null {
@@ -93,31 +101,59 @@ export class WaitingList {
     return this.put(factsOf(decision), decision);
   }
 
-  /** Puts a preview row in its place, until the decision's read lands. */
+  /** Puts a row painted from the feed's events in its place; its decision is read later. */
   preview(facts: RowFacts): Entry {
     return this.put(facts, null);
+  }
+
+  /**
+   * Gives a row on the list the decision read for it (same place): its row
+   * is drawn again from the read, keeping its tick and whether it is open.
+   */
+  fill(decision: Decision): Entry | undefined {
+    const key = keyOf(factsOf(decision));
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    const row = listRow(factsOf(decision), key, this.events);
+    const tick = (of: HTMLElement) => of.querySelector('.tick') as HTMLInputElement;
+    tick(row).checked = tick(entry.row).checked;
+    const current = entry.row.getAttribute('aria-current');
+    if (current) row.setAttribute('aria-current', current);
+    row.hidden = entry.row.hidden;
+    entry.row.replaceWith(row);
+    const filled: Entry = { ...entry, decision, facts: factsOf(decision), row };
+    this.entries.set(key, filled);
+    return filled;
   }
 
   private put(facts: RowFacts, decision: Decision | null): Entry {
     const key = keyOf(facts);
     const place = placeOf(facts);
     const group = this.groupFor(facts, place);
-    const row = listRow(facts, key, this.events, decision === null);
+    const row = listRow(facts, key, this.events);
     const entry: Entry = { decision, facts, place, row, group };
-    // Within a group, rows keep list order.
-    let next: Element | null = null;
-    for (const sibling of group.rows.children) {
-      const other = this.entries.get((sibling as HTMLElement).dataset.decision ?? '');
-      if (other && comparePlaces(place, other.place, this.order) < 0) {
-        next = sibling;
-        break;
-      }
-    }
-    group.rows.insertBefore(row, next);
+    row.hidden = !this.matches(facts);
+    if (group.size === 0) group.element.hidden = row.hidden;
+    else if (!row.hidden) group.element.hidden = false;
+    group.rows.insertBefore(row, this.nextInGroup(group, place));
     group.size += 1;
     group.element.classList.toggle('many', group.size > 1);
     this.entries.set(key, entry);
     return entry;
+  }
+
+  /** The row of a group a row with this place goes before; null at its end. */
+  private nextInGroup(group: Group, place: Place): Element | null {
+    const placeOfRow = (row: Element | null) =>
+      this.entries.get((row as HTMLElement | null)?.dataset.decision ?? '')?.place;
+    // A page's rows come in list order: most go at the end, found without a walk.
+    const last = placeOfRow(group.rows.lastElementChild);
+    if (!last || comparePlaces(place, last, this.currentOrder) >= 0) return null;
+    for (const sibling of group.rows.children) {
+      const other = placeOfRow(sibling);
+      if (other && comparePlaces(place, other, this.currentOrder) < 0) return sibling;
+    }
+    return null;
   }
 
   private groupFor(facts: RowFacts, place: Place): Group {
@@ -133,7 +169,7 @@ export class WaitingList {
     );
     const group: Group = { key, place, element, rows, size: 0 };
     const index = insertionIndex(this.groups, group, (a, b) =>
-      comparePlaces(a.place, b.place, this.order),
+      comparePlaces(a.place, b.place, this.currentOrder),
     );
     this.element.insertBefore(element, this.groups[index]?.element ?? null);
     this.groups.splice(index, 0, group);
@@ -171,16 +207,21 @@ export class WaitingList {
     return next?.dataset.decision ?? null;
   }
 
-  /** Hides the rows whose call, prompt or run does not contain the words. */
+  /**
+   * Hides the rows whose call, prompt or run does not contain the words;
+   * rows put on the list later are filtered as they come.
+   */
   filter(text: string): void {
-    const words = text.trim().toLowerCase();
-    for (const entry of this.entries.values()) {
-      const haystack = `${entry.facts.summary} ${entry.facts.run_id}`.toLowerCase();
-      entry.row.hidden = words !== '' && !haystack.includes(words);
-    }
+    this.words = text.trim().toLowerCase();
+    for (const entry of this.entries.values()) entry.row.hidden = !this.matches(entry.facts);
     for (const group of this.groups) {
-      group.element.hidden = words !== '' && !group.rows.querySelector('li.row:not([hidden])');
+      group.element.hidden = this.words !== '' && !group.rows.querySelector('li.row:not([hidden])');
     }
+  }
+
+  private matches(facts: RowFacts): boolean {
+    if (this.words === '') return true;
+    return `${facts.summary} ${facts.run_id}`.toLowerCase().includes(this.words);
   }
 
   /** The first or the last row, for the "N new" marker. */

@@ -1,9 +1,7 @@
-import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { planningReader } from '../testing/query-plan.js';
 import { backends } from '../testing/stores.js';
 import { findIdenticalModelCall, findModelRowByCallId } from './hooked-rows.js';
-import type { Reader } from './reader.js';
-import { SQL } from './sql-handle.js';
 
 /**
  * The lookups every call of a hooked session (or gateway, or framework
@@ -14,34 +12,13 @@ import { SQL } from './sql-handle.js';
 
 const sqlite = (await backends()).find((backend) => backend.name === 'sqlite');
 
-/** Keeps the last query a reader built, as its tree. */
-class LastQuery implements KyselyPlugin {
-  node: RootOperationNode | null = null;
-  transformQuery(args: { node: RootOperationNode }): RootOperationNode {
-    this.node = args.node;
-    return args.node;
-  }
-  async transformResult<R>(args: { result: R }): Promise<R> {
-    return args.result;
-  }
-}
-
 describe('hooked call lookups on SQLite', () => {
   it('use tasks_by_call_id and tasks_open_by_tool', async () => {
     if (!sqlite) throw new Error('no SQLite backend');
     const { store, dispose } = await sqlite.open();
     try {
-      const handle = store[SQL];
-      const last = new LastQuery();
-      const reader: Reader = { [SQL]: { ...handle, db: handle.db.withPlugin(last) } };
-      const planOf = async (): Promise<string> => {
-        if (!last.node) throw new Error('no query was built');
-        const compiled = handle.db.getExecutor().compileQuery(last.node, { queryId: 'plan' });
-        const plan = await handle.db.executeQuery<{ detail: string }>(
-          CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-        );
-        return plan.rows.map((row) => row.detail).join('\n');
-      };
+      const { reader, plans } = planningReader(store);
+      const planOf = async (): Promise<string> => (await plans()).at(-1) ?? '';
 
       await findModelRowByCallId(reader, 'run_1', 'toolu_1');
       expect(await planOf()).toMatch(

@@ -9,6 +9,7 @@ import { permissionsMigration } from './permissions-migration.js';
 import { retentionExportsMigration } from './retention-exports-migration.js';
 import { retentionMigration } from './retention-migration.js';
 import { retentionOrphansMigration } from './retention-orphans-migration.js';
+import { waitingPageMigration } from './waiting-page-migration.js';
 
 /** Which SQL engine a store speaks. */
 
@@ -307,6 +308,7 @@ export class StaticMigrations implements MigrationProvider {
       '0013_retention_orphans': retentionOrphansMigration(),
       '0014_retention_exports': retentionExportsMigration(this.dialect),
       '0015_hooked_lookups': hookedLookupsMigration(),
+      '0016_waiting_page': waitingPageMigration(),
     };
   }
 }

@@ -53,11 +53,12 @@ export interface DecisionPage {
  * after a cursor row, with the count of every waiting row of the workspace.
  */
 export async function pageOpenDecisions(
-  store: Store,
+  reader: Reader,
   workspaceId: string,
   page: { limit: number; order: 'oldest' | 'newest'; after?: DecisionCursor | undefined },
 ): Promise<DecisionPage> {
-  const waiting = store.db
+  // Index tasks_waiting_by_workspace (waiting-page-migration.ts) holds exactly these rows, in page order.
+  const waiting = reader[SQL].db
     .selectFrom('tasks')
     .where('workspace_id', '=', workspaceId)
     .where('state', 'in', [stateLiteral('needs_approval'), stateLiteral('awaiting_input')])

@@ -132,21 +132,27 @@ describe.skipIf(browserSkipReason !== null)(
       expect(await page.locator('.count').textContent()).toBe('1001 waiting');
     });
 
-    it('applies feed events in place: a park reads its own row, never the list', async () => {
+    it('applies feed events in place: a park is drawn from its events and read only when opened or ticked', async () => {
       const reads: string[] = [];
       const onRequest = (request: { url(): string }) => {
         const url = request.url();
         if (url.includes('/trpc/')) reads.push(url);
       };
       page.on('request', onRequest);
+      const before = await waiting();
       const runs = [];
       for (let i = 0; i < 5; i += 1) runs.push(await writes(`live-${i}`, 1));
       for (const run of runs) await row(`${run.id}/t1`).waitFor();
-      page.off('request', onRequest);
-      expect(reads.filter((url) => url.includes('decisions.list'))).toEqual([]);
-      expect(reads.filter((url) => url.includes('tasks.get')).length).toBeGreaterThanOrEqual(5);
+      await page
+        .locator('.count')
+        .filter({ hasText: `${before + 5} waiting` })
+        .waitFor();
+      // Five parks cost the kernel nothing but their feed frames: no list, no row read.
+      expect(reads).toEqual([]);
+      const drawn = await row(`${runs[0]!.id}/t1`).locator('.summary').textContent();
+      expect(drawn).toMatch(/^write .*"live-0\/file-0\.txt"/);
 
-      // A park is painted from its own events before its row's read answers: held here.
+      // Opening a row reads it alone; the pane says so until the read answers (held here).
       let release: () => void = () => {};
       const held = new Promise<void>((resolve) => {
         release = resolve;
@@ -155,24 +161,25 @@ describe.skipIf(browserSkipReason !== null)(
         await held;
         await route.continue();
       });
-      const before = await waiting();
-      const early = await writes('early', 1);
-      const busy = row(`${early.id}/t1`);
-      await busy.and(page.locator('[aria-busy="true"]')).waitFor();
-      const previewed = await busy.locator('.summary').textContent();
-      expect(previewed).toMatch(/^write .*"early\/file-0\.txt"/);
-      expect(await busy.locator('.tick').isDisabled()).toBe(true);
-      await page
-        .locator('.count')
-        .filter({ hasText: `${before + 1} waiting` })
-        .waitFor();
+      await row(`${runs[0]!.id}/t1`).locator('.open').click();
+      await page.locator('.detail').filter({ hasText: 'Reading this call…' }).waitFor();
       release();
-      await row(`${early.id}/t1`).and(page.locator(':not([aria-busy])')).waitFor();
-      expect(await row(`${early.id}/t1`).locator('.tick').isDisabled()).toBe(false);
-      // The read shows what the preview showed.
-      expect(await row(`${early.id}/t1`).locator('.summary').textContent()).toBe(previewed);
+      await detail().filter({ hasText: 'live-0/file-0.txt' }).waitFor();
       await page.unroute('**/trpc/tasks.get**');
-      expect(await page.locator('.count').textContent()).toContain(`${before + 1} waiting`);
+      // The read draws the row again, showing what its events showed.
+      expect(await row(`${runs[0]!.id}/t1`).locator('.summary').textContent()).toBe(drawn);
+      expect(await row(`${runs[0]!.id}/t1`).getAttribute('aria-current')).toBe('true');
+      expect(reads.filter((url) => url.includes('tasks.get')).length).toBe(1);
+
+      // Ticking a row reads it too (the bulk verb is bound to the version seen then); it stays ticked.
+      const ticked = row(`${runs[1]!.id}/t1`);
+      await ticked.locator('.tick').check();
+      await eventually(async () => reads.filter((url) => url.includes('tasks.get')).length === 2);
+      expect(await ticked.locator('.tick').isChecked()).toBe(true);
+      await page.getByRole('button', { name: 'Clear selection' }).click();
+      page.off('request', onRequest);
+      expect(reads.filter((url) => url.includes('decisions.list'))).toEqual([]);
+      expect(await page.locator('.count').textContent()).toContain(`${before + 5} waiting`);
     });
 
     it('approves several selected calls at once, each bound to the version shown', async () => {
@@ -238,6 +245,18 @@ describe.skipIf(browserSkipReason !== null)(
       expect(await page.locator('.key-help').isVisible()).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
       await page.keyboard.press('?');
+    });
+
+    it('filters a call that arrives while the filter is set, as it comes', async () => {
+      await page.locator('input[name="filter"]').fill('wanted/');
+      const other = await writes('elsewhere', 1);
+      const matching = await writes('wanted', 1);
+      await row(`${matching.id}/t1`).waitFor();
+      await row(`${other.id}/t1`).waitFor({ state: 'attached' });
+      expect(await row(`${other.id}/t1`).isHidden()).toBe(true);
+      expect(await row(`${matching.id}/t1`).isVisible()).toBe(true);
+      await page.locator('input[name="filter"]').fill('');
+      expect(await row(`${other.id}/t1`).isVisible()).toBe(true);
     });
 
     it('shows an edit as a diff and a write with its real line breaks', async () => {

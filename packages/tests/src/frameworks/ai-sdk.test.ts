@@ -1,74 +1,8 @@
 import { createAiSdkAirlock } from '@airlock/sdk/ai';
-import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { appTools, scriptedModel, USER } from './ai-sdk-app.js';
 import { type FrameworkKernel, READ_ONLY_PROFILE, startFrameworkKernel } from './support.js';
-
-type Step = { call: { id: string; name: string; input: unknown } } | { text: string };
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-/** The AI SDK's own mock model playing a script; it keeps every prompt it was sent. */
-function scriptedModel(steps: Step[]) {
-  const prompts: unknown[] = [];
-  const model = new MockLanguageModelV3({
-    doGenerate: async (options) => {
-      prompts.push(options.prompt);
-      const step = steps.shift() ?? { text: 'done' };
-      if ('text' in step) {
-        return {
-          content: [{ type: 'text', text: step.text }],
-          finishReason: { unified: 'stop', raw: 'stop' },
-          usage,
-          warnings: [],
-        };
-      }
-      return {
-        content: [
-          {
-            type: 'tool-call',
-            toolCallId: step.call.id,
-            toolName: step.call.name,
-            input: JSON.stringify(step.call.input),
-          },
-        ],
-        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-        usage,
-        warnings: [],
-      };
-    },
-  });
-  return { model, prompts };
-}
-
-/** The application's tools; `ran` counts what really executed. */
-function appTools() {
-  const ran: string[] = [];
-  const schema = jsonSchema<Record<string, string>>({ type: 'object' });
-  const make = (name: string) =>
-    tool({
-      description: name,
-      inputSchema: schema,
-      execute: async (input) => {
-        ran.push(name);
-        return { ok: true, tool: name, input };
-      },
-    });
-  return {
-    ran,
-    tools: {
-      lookup: make('lookup'),
-      delete_file: make('delete_file'),
-      send_email: make('send_email'),
-      bash: make('bash'),
-    },
-  };
-}
-
-const USER: ModelMessage[] = [{ role: 'user', content: 'do the thing' }];
 
 describe('Airlock inside the Vercel AI SDK (ai 6, real loop, mock model)', () => {
   let k: FrameworkKernel | undefined;

@@ -1,107 +1,15 @@
 import { createLangGraphAirlock } from '@airlock/sdk/langgraph';
-import {
-  AIMessage,
-  AIMessageChunk,
-  type BaseMessage,
-  HumanMessage,
-} from '@langchain/core/messages';
-import { tool } from '@langchain/core/tools';
-import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
-import {
-  Command,
-  END,
-  MemorySaver,
-  MessagesAnnotation,
-  START,
-  StateGraph,
-} from '@langchain/langgraph';
-import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import {
+  appGraph,
+  input,
+  interruptOf,
+  loadCheckpoints,
+  saveCheckpoints,
+  thread,
+} from './langgraph-app.js';
 import { type FrameworkKernel, READ_ONLY_PROFILE, startFrameworkKernel } from './support.js';
-
-type Step =
-  | { call: { id: string; name: string; input: Record<string, unknown> } }
-  | { text: string };
-
-/**
- * A LangGraph agent: the model node plays LangChain's fake tool-calling chat
- * model (one scripted message per step), the tools node is LangGraph's own
- * ToolNode over the wrapped tools. `requests` keeps what the model was sent.
- */
-function appGraph(
-  airlock: ReturnType<typeof createLangGraphAirlock>,
-  steps: Step[],
-  checkpointer: MemorySaver,
-) {
-  const ran: string[] = [];
-  const requests: BaseMessage[][] = [];
-  const make = (name: string) =>
-    tool(
-      async (input) => {
-        ran.push(name);
-        return JSON.stringify({ ok: true, tool: name, input });
-      },
-      { name, description: name, schema: z.object({}).passthrough() },
-    );
-  const tools = airlock.tools([
-    make('lookup'),
-    make('delete_file'),
-    make('send_email'),
-    make('bash'),
-  ]);
-  const graph = new StateGraph(MessagesAnnotation)
-    .addNode('agent', async (state) => {
-      requests.push(state.messages);
-      const step = steps.shift() ?? { text: 'done' };
-      const fields =
-        'text' in step
-          ? { content: step.text }
-          : {
-              content: '',
-              tool_calls: [{ id: step.call.id, name: step.call.name, args: step.call.input }],
-            };
-      const model = new FakeStreamingChatModel({
-        sleep: 0,
-        responses: [new AIMessage(fields)],
-        chunks: [new AIMessageChunk(fields)],
-      }).bindTools(tools);
-      return { messages: [await model.invoke(state.messages)] };
-    })
-    .addNode('tools', new ToolNode(tools))
-    .addEdge(START, 'agent')
-    .addConditionalEdges('agent', toolsCondition, ['tools', END])
-    .addEdge('tools', 'agent')
-    .compile({ checkpointer });
-  const lastRequest = () => JSON.stringify(requests.at(-1)?.map((m) => m.content));
-  return { graph, ran, lastRequest };
-}
-
-/** The checkpointer's saved checkpoints as text, and a fresh checkpointer read back from it. */
-function saveCheckpoints(saver: MemorySaver): string {
-  return JSON.stringify({ storage: saver.storage, writes: saver.writes }, (_key, value) =>
-    value instanceof Uint8Array ? { bytes: Buffer.from(value).toString('base64') } : value,
-  );
-}
-function loadCheckpoints(text: string): MemorySaver {
-  const parsed = JSON.parse(text, (_key, value) =>
-    value && typeof value === 'object' && typeof value.bytes === 'string'
-      ? new Uint8Array(Buffer.from(value.bytes, 'base64'))
-      : value,
-  );
-  const saver = new MemorySaver();
-  saver.storage = parsed.storage;
-  saver.writes = parsed.writes;
-  return saver;
-}
-
-/** The value of the first interrupt a paused invoke returned. */
-function interruptOf(out: object): unknown {
-  return (out as { __interrupt__?: { value: unknown }[] }).__interrupt__?.[0]?.value;
-}
-
-const input = { messages: [new HumanMessage('do the thing')] };
-const thread = (id: string) => ({ configurable: { thread_id: id } });
 
 describe('Airlock inside LangGraph.js (@langchain/langgraph 1.7, ToolNode, fake tool-calling model)', () => {
   let k: FrameworkKernel | undefined;

@@ -1,8 +1,7 @@
 import { createAiSdkAirlock } from '@airlock/sdk/ai';
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FrameworkKernel, startFrameworkKernel } from './support.js';
+import { type FrameworkKernel, oneLookupModel, startFrameworkKernel } from './support.js';
 
 /**
  * What a granted call's tool returned is committed to its row behind the
@@ -10,34 +9,6 @@ import { type FrameworkKernel, startFrameworkKernel } from './support.js';
  * adapter's requests go through the real `fetch` to a real kernel; a gate
  * holds the report's request back so the test sees each side of it.
  */
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-/** One call of `lookup`, then a final text. */
-function oneCallModel(id: string) {
-  let step = 0;
-  return new MockLanguageModelV3({
-    doGenerate: async () => {
-      step += 1;
-      return step === 1
-        ? {
-            content: [{ type: 'tool-call', toolCallId: id, toolName: 'lookup', input: '{"q":1}' }],
-            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-            usage,
-            warnings: [],
-          }
-        : {
-            content: [{ type: 'text', text: 'done' }],
-            finishReason: { unified: 'stop', raw: 'stop' },
-            usage,
-            warnings: [],
-          };
-    },
-  });
-}
 
 const lookup = tool({
   inputSchema: jsonSchema<{ q: number }>({ type: 'object' }),
@@ -73,7 +44,7 @@ describe('a granted call’s report (AI SDK adapter, real kernel)', () => {
     const gate = gatedFetch();
     const airlock = createAiSdkAirlock({ ...k.connection, sessionId: 'behind', fetch: gate.fetch });
     const result = await generateText({
-      model: oneCallModel('b1'),
+      model: oneLookupModel('b1'),
       tools: airlock.tools({ lookup }),
       prompt: 'go',
       stopWhen: stepCountIs(3),
@@ -103,7 +74,7 @@ describe('a granted call’s report (AI SDK adapter, real kernel)', () => {
     const gate = gatedFetch();
     const airlock = createAiSdkAirlock({ ...k.connection, sessionId: 'lost', fetch: gate.fetch });
     await generateText({
-      model: oneCallModel('l1'),
+      model: oneLookupModel('l1'),
       tools: airlock.tools({ lookup }),
       prompt: 'go',
       stopWhen: stepCountIs(3),
@@ -127,7 +98,7 @@ describe('a granted call’s report (AI SDK adapter, real kernel)', () => {
     });
     let done = false;
     const generation = generateText({
-      model: oneCallModel('i1'),
+      model: oneLookupModel('i1'),
       tools: airlock.tools({ lookup }),
       prompt: 'go',
       stopWhen: stepCountIs(3),

@@ -1,4 +1,5 @@
 import { type Approval, createClient, type TaskView } from '@airlock/sdk';
+import { MockLanguageModelV3 } from 'ai/test';
 import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
 
 /**
@@ -75,4 +76,32 @@ export async function startFrameworkKernel(
     tasks: (runId) => workspace.runs.run(runId).tasks(),
     close: () => kernel.close(),
   };
+}
+
+const MOCK_USAGE = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+/** The AI SDK's mock model asking for one `lookup` call (with `input`), then answering `done`. */
+export function oneLookupModel(callId: string, input = '{"q":1}'): MockLanguageModelV3 {
+  let step = 0;
+  return new MockLanguageModelV3({
+    doGenerate: async () => {
+      step += 1;
+      return step === 1
+        ? {
+            content: [{ type: 'tool-call', toolCallId: callId, toolName: 'lookup', input }],
+            finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+            usage: MOCK_USAGE,
+            warnings: [],
+          }
+        : {
+            content: [{ type: 'text', text: 'done' }],
+            finishReason: { unified: 'stop', raw: 'stop' },
+            usage: MOCK_USAGE,
+            warnings: [],
+          };
+    },
+  });
 }

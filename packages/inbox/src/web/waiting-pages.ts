@@ -1,0 +1,135 @@
+import type { Decision, Workspace } from '@airlock/sdk';
+import type { Attention } from './attention.js';
+import { h } from './dom.js';
+import type { InboxToolbar } from './inbox-toolbar.js';
+import type { RowFacts } from './list-row.js';
+import type { Order } from './order.js';
+import { decisionKey } from './render.js';
+import type { WaitingList } from './waiting-list.js';
+
+/** Rows read per page. */
+const PAGE = 100;
+
+/** What the pages ask of the inbox around them. */
+export interface PagesHost {
+  /** Puts a decision read with a page on the list. */
+  add(decision: Decision): void;
+  /** A read failed. */
+  fail(error: unknown): void;
+}
+
+/**
+ * How much of the waiting list the page holds: it reads the list a page at a
+ * time (the first once, more as the person scrolls), and keeps the total the
+ * kernel counts, shown in the toolbar, the "Show more" button and the tab's
+ * title. A new generation (another order, a reconnection) drops what an older
+ * read brings.
+ */
+export class WaitingPages {
+  /** How many decisions wait in the workspace, as far as this page knows. */
+  private total = 0;
+  private nextCursor: string | null = null;
+  private loading: Promise<void> | null = null;
+  private counting: ReturnType<typeof setTimeout> | null = null;
+  /** Counts the list's fresh starts; a read answered for an older one is dropped. */
+  generation = 0;
+
+  /** Shown while nothing waits. */
+  readonly empty = h('p', { class: 'empty' }, 'Nothing is waiting for you.');
+  /** Reads the next page (the list also reads it as the button scrolls into view). */
+  readonly more = h(
+    'button',
+    { type: 'button', class: 'more', hidden: true, onclick: () => void this.loadMore() },
+    'Show more',
+  );
+
+  constructor(
+    private readonly options: {
+      workspace: Workspace;
+      list: WaitingList;
+      toolbar: InboxToolbar;
+      attention: Attention;
+      host: PagesHost;
+    },
+  ) {}
+
+  /** True while every waiting decision is on the list (no page is left to read). */
+  get complete(): boolean {
+    return this.nextCursor === null;
+  }
+
+  /** True when a row with these facts belongs to the part of the list already read. */
+  holds(facts: RowFacts): boolean {
+    return this.nextCursor === null || this.options.list.before(facts);
+  }
+
+  /** Counts decisions that started (1) or stopped (-1) waiting. */
+  count(delta: number): void {
+    this.total = Math.max(0, this.total + delta);
+    this.show();
+  }
+
+  /** Empties the list and reads its first page afresh, in this order. */
+  async reload(order: Order): Promise<void> {
+    this.generation += 1;
+    this.options.list.clear(order);
+    this.nextCursor = null;
+    this.loading = null;
+    await this.loadPage(order, undefined);
+  }
+
+  /** Reads the next page, unless one is on the way or none is left. */
+  async loadMore(): Promise<void> {
+    if (this.nextCursor === null || this.loading) return this.loading ?? undefined;
+    await this.loadPage(this.options.list.order, this.nextCursor).catch(this.options.host.fail);
+  }
+
+  private loadPage(order: Order, cursor: string | undefined): Promise<void> {
+    const { workspace, list, host } = this.options;
+    const generation = this.generation;
+    const work = (async () => {
+      const page = await workspace.decisions.page({
+        limit: PAGE,
+        order,
+        ...(cursor ? { cursor } : {}),
+      });
+      if (generation !== this.generation) return;
+      for (const decision of page.decisions) {
+        if (!list.get(decisionKey(decision))) host.add(decision);
+      }
+      this.total = page.total;
+      this.nextCursor = page.next_cursor;
+      this.show();
+    })();
+    this.loading = work;
+    return work.finally(() => {
+      if (this.loading === work) this.loading = null;
+    });
+  }
+
+  /** Asks the kernel for the total again, soon: a decision this page never held stopped waiting. */
+  recount(): void {
+    if (this.counting) return;
+    this.counting = setTimeout(() => {
+      this.counting = null;
+      const generation = this.generation;
+      this.options.workspace.decisions.page({ limit: 1 }).then((page) => {
+        if (generation !== this.generation) return;
+        this.total = page.total;
+        this.show();
+      }, this.options.host.fail);
+    }, 250);
+  }
+
+  /** Shows the total, how many rows are on the list, and whether more can be read. */
+  show(): void {
+    const shown = this.options.list.size;
+    this.options.toolbar.showCount(
+      shown < this.total ? `${this.total} waiting (${shown} shown)` : `${this.total} waiting`,
+    );
+    this.empty.hidden = this.total > 0 || shown > 0;
+    this.more.hidden = this.nextCursor === null;
+    this.more.textContent = `Show ${Math.min(PAGE, this.total - shown)} more of ${this.total}`;
+    this.options.attention.count(this.total);
+  }
+}

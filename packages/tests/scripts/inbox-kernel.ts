@@ -1,0 +1,55 @@
+/*
+ * The inbox bench's kernel, in a process of its own (forked by bench-inbox.ts), as in production:
+ * the browser's driver (Playwright, which handles every DevTools event of the page) and the
+ * bench's own client stay out of the kernel's CPU figures. It serves the built inbox in front of
+ * the kernel, tells its parent where it listens, and answers, over the IPC channel:
+ * - `cpu`: its CPU time so far (user + system, ms);
+ * - `profile-start` / `profile-stop FILE`: a V8 CPU profile of the kernel between the two;
+ * - `close`: closes the kernel and exits.
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { mountInbox } from '../src/support/browser.js';
+import { startTestKernel } from '../src/support/kernel.js';
+
+/** A request from the bench. */
+type Request = {
+  id: number;
+  op: 'cpu' | 'profile-start' | 'profile-stop' | 'close';
+  file?: string;
+};
+
+const kernel = await startTestKernel();
+mountInbox(kernel);
+const inspector = new Session();
+inspector.connect();
+
+const answer = (id: number, value: unknown = null) => process.send?.({ id, value });
+
+process.on('message', (message: Request) => {
+  void (async () => {
+    switch (message.op) {
+      case 'cpu': {
+        const used = process.cpuUsage();
+        return answer(message.id, (used.user + used.system) / 1000);
+      }
+      case 'profile-start':
+        await inspector.post('Profiler.enable');
+        await inspector.post('Profiler.start');
+        return answer(message.id);
+      case 'profile-stop': {
+        const { profile } = await inspector.post('Profiler.stop');
+        if (message.file) writeFileSync(message.file, JSON.stringify(profile));
+        return answer(message.id);
+      }
+      case 'close':
+        inspector.disconnect();
+        await kernel.close();
+        answer(message.id);
+        process.disconnect();
+        return;
+    }
+  })();
+});
+
+process.send?.({ ready: { url: kernel.url, workspace: kernel.workspace } });

@@ -1,0 +1,62 @@
+/*
+ * Forks the inbox bench's kernel (inbox-kernel.ts) and speaks to it over the IPC channel.
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { TestWorkspace } from '../src/support/kernel.js';
+
+/** The forked kernel, as the bench sees it. */
+export interface KernelProcess {
+  url: string;
+  workspace: TestWorkspace;
+  /** The kernel process's id. */
+  pid: number | undefined;
+  /** The kernel process's CPU time so far (user + system), in ms. */
+  cpuMs(): Promise<number>;
+  /** Starts a V8 CPU profile of the kernel. */
+  startProfile(): Promise<void>;
+  /** Stops the profile and writes it (a `.cpuprofile` file, for Chromium's DevTools). */
+  stopProfile(file: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts the kernel in a child process with the inbox mounted in front of it. */
+export async function forkKernel(): Promise<KernelProcess> {
+  const child = fork(fileURLToPath(new URL('./inbox-kernel.ts', import.meta.url)), {
+    execArgv: ['--conditions=source', '--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const waiting = new Map<number, (value: unknown) => void>();
+  let serial = 0;
+  const ready = new Promise<{ url: string; workspace: TestWorkspace }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the bench's kernel exited (${code})`)));
+    child.on('message', (message: { ready?: { url: string; workspace: TestWorkspace } }) => {
+      if (message.ready) resolve(message.ready);
+    });
+  });
+  child.on('message', (message: { id?: number; value?: unknown }) => {
+    if (message.id === undefined) return;
+    waiting.get(message.id)?.(message.value);
+    waiting.delete(message.id);
+  });
+  const ask = (op: string, file?: string) =>
+    new Promise<unknown>((resolve) => {
+      serial += 1;
+      waiting.set(serial, resolve);
+      child.send({ id: serial, op, file });
+    });
+  const { url, workspace } = await ready;
+  return {
+    url,
+    workspace,
+    pid: child.pid,
+    cpuMs: async () => Number(await ask('cpu')),
+    startProfile: async () => void (await ask('profile-start')),
+    stopProfile: async (file) => void (await ask('profile-stop', file)),
+    close: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await ask('close');
+      await exited;
+    },
+  };
+}
