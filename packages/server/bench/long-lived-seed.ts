@@ -1,3 +1,4 @@
+import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 
@@ -105,9 +106,37 @@ export function seedLongLived(options: SeedOptions): { seconds: number } {
   database
     .prepare('update workspaces set event_seq = ? where id = ?')
     .run(seq, options.workspaceId);
+  // The seed is written without fsync; put it on disk now, as a store that grew over months is,
+  // so the kernel's first checkpoint does not flush gigabytes while the case measures.
+  database.pragma('synchronous = FULL');
   database.pragma('wal_checkpoint(TRUNCATE)');
   database.close();
+  const file = openSync(join(options.dataDir, 'airlock.sqlite'), 'r+');
+  try {
+    fsyncSync(file);
+  } finally {
+    closeSync(file);
+  }
   return { seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * Whether a store still holds a seeded run (read from its own connection, by
+ * one probe of the primary key): cheap enough to poll each second while the
+ * kernel prunes, where counting 10 million events would take the CPU the
+ * kernel prunes with.
+ */
+export function seededRunsLeft(dataDir: string): boolean {
+  const database = new SqliteDatabase(join(dataDir, 'airlock.sqlite'), { readonly: true });
+  try {
+    return (
+      database
+        .prepare("select 1 from runs where id >= 'run_seed_' and id < 'run_seed`' limit 1")
+        .get() !== undefined
+    );
+  } finally {
+    database.close();
+  }
 }
 
 /** Rows left in a store's runs, conversations and events tables, and its free pages (read from its own connection). */
@@ -122,7 +151,9 @@ export function storeCounts(dataDir: string): {
   try {
     const count = (sql: string) => (database.prepare(sql).get() as { n: number }).n;
     return {
-      seededRuns: count("select count(*) as n from runs where id like 'run_seed_%'"),
+      seededRuns: count(
+        "select count(*) as n from runs where id >= 'run_seed_' and id < 'run_seed`'",
+      ),
       seededConversations: count(
         "select count(*) as n from conversations where id like 'conv_seed_%'",
       ),

@@ -3,7 +3,7 @@
  * and how long each of its steps holds the process (and so the write path).
  *
  *   pnpm --filter @airlock/server bench:prune [-- --events 200000 --runs 20000 --durability full]
- *                                              [--batch-rows 500 --batch-runs 100 --unit-budget-ms 3]
+ *                                              [--batch-rows 500 --batch-runs 100 --unit-budget-ms 3 --pace 1]
  *                                              [--runs-per-conversation 10 (0: none)]
  *
  * Seeds a store with `runs` ended runs (100 to 200 days old, one task each,
@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { startAirlock } from '../src/airlock.js';
+import { parsePruningPace } from '../src/kernel/retention/pruning-pace.js';
 import { createAgentApplication, createWorkspace } from '../src/store/accounts.js';
 import { parseDurability } from '../src/store/durability.js';
 import { writeRetentionPolicy } from '../src/store/retention.js';
@@ -42,6 +43,8 @@ const { values } = parseArgs({
     'batch-rows': { type: 'string' },
     'batch-runs': { type: 'string' },
     'unit-budget-ms': { type: 'string' },
+    // The pass's own speed: it never rests unless told (the kernel's default pace is 0.25).
+    pace: { type: 'string', default: '1' },
     'runs-per-conversation': { type: 'string', default: '10' },
   },
 });
@@ -82,6 +85,7 @@ async function main(): Promise<void> {
         batchRuns: values['batch-runs'] === undefined ? undefined : Number(values['batch-runs']),
         unitBudgetMs:
           values['unit-budget-ms'] === undefined ? undefined : Number(values['unit-budget-ms']),
+        pace: parsePruningPace(values.pace, '--pace'),
       },
     });
     try {

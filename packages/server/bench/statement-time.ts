@@ -5,6 +5,12 @@
  * of a round trip's CPU, which no change above the store can remove.
  *
  *   pnpm --filter @airlock/server bench:statement-time [-- --seconds 4]
+ *     [--long-lived-events 2000000 --long-lived-runs 200000 [--after-pruning]]
+ *
+ * With --long-lived-events and --long-lived-runs the workspace is first
+ * seeded with that many events of that many ended runs, 100 to 200 days old
+ * (as bench:server's long-lived case); with --after-pruning too, the kernel
+ * prunes them all (events and runs 90 days, audit 365) before the timing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +18,19 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import SqliteDatabase from 'better-sqlite3';
 import { startAirlock } from '../src/airlock.js';
+import { writeRetentionPolicy } from '../src/store/retention.js';
 import { benchWorkspace } from './bench-workspace.js';
+import { seedLongLived } from './long-lived-seed.js';
 import { keepBusy, parkThenApprove } from './round-trip.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
-  options: { seconds: { type: 'string', default: '4' } },
+  options: {
+    seconds: { type: 'string', default: '4' },
+    'long-lived-events': { type: 'string', default: '0' },
+    'long-lived-runs': { type: 'string', default: '0' },
+    'after-pruning': { type: 'boolean', default: false },
+  },
 });
 const times = new Map<string, { count: number; ns: bigint }>();
 
@@ -63,9 +76,50 @@ function instrument(): void {
 async function main() {
   instrument();
   const dataDir = mkdtempSync(join(tmpdir(), 'airlock-statement-time-'));
-  const airlock = await startAirlock({ dataDir, sweepIntervalMs: 3_600_000, rateLimit: null });
+  const longLived = Number(values['long-lived-runs']) > 0;
+  // A long-lived store keeps the kernel's sweep (250 ms) and prunes every second, as `airlock serve` would.
+  const options = {
+    dataDir,
+    rateLimit: null,
+    ...(longLived ? { retention: { intervalMs: 1000 } } : { sweepIntervalMs: 3_600_000 }),
+  };
+  let airlock = await startAirlock(options);
   try {
     const target = await benchWorkspace(airlock);
+    const runs = Number(values['long-lived-runs']);
+    if (longLived) {
+      const workspaceId = target.ws.split('/').pop()!;
+      await airlock.close();
+      const events = Number(values['long-lived-events']);
+      const seeded = seedLongLived({
+        dataDir,
+        workspaceId,
+        events,
+        runs,
+        oldestDays: 200,
+        newestDays: 100,
+      });
+      console.log(`seeded ${events} events of ${runs} runs in ${seeded.seconds.toFixed(0)} s`);
+      airlock = await startAirlock(options);
+      target.url = airlock.url;
+      if (values['after-pruning']) {
+        const started = Date.now();
+        await airlock.store.transaction((tx) =>
+          writeRetentionPolicy(tx, {
+            workspaceId,
+            principal: 'bench',
+            events_days: 90,
+            runs_days: 90,
+            audit_days: 365,
+          }),
+        );
+        for (;;) {
+          const report = await airlock.kernel.pruner!.pruneNow();
+          if (report.events + report.runs + report.audit === 0) break;
+        }
+        console.log(`pruned in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      }
+    }
     const trip = () => parkThenApprove(target);
     await keepBusy(16, 1000, trip);
     times.clear();

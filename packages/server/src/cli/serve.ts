@@ -4,6 +4,7 @@ import { startAirlock } from '../airlock.js';
 import type { RateLimitOptions } from '../api/rate-limit.js';
 import { settleFirstSteps } from '../api/runs.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
+import { InvalidPruningPaceError, parsePruningPace } from '../kernel/retention/pruning-pace.js';
 import { createStandaloneRun } from '../kernel/verbs/runs.js';
 import { LOG_REDACTION } from '../logging/redact.js';
 import { loadNotificationsConfig } from '../notifications/config.js';
@@ -46,6 +47,10 @@ Options:
                         ./airlock-exports on PostgreSQL)
   --retention-interval <dur>  How often the kernel applies retention policies
                         (env AIRLOCK_RETENTION_INTERVAL; default 1m)
+  --retention-pace <share>  The share of time a pruning pass works, above 0 and
+                        at most 1; it rests the rest, so requests keep their
+                        latency while a backlog is pruned (env AIRLOCK_RETENTION_PACE;
+                        default 0.25; 1 never rests)
   --metrics-listen <host:port>  Also serve GET /metrics (Prometheus) without
                         credentials on this address; keep it private (env AIRLOCK_METRICS_LISTEN).
                         On the main port, /metrics needs a member credential.
@@ -113,6 +118,7 @@ export async function serve(argv: string[]): Promise<number> {
       'log-level': { type: 'string' },
       'retention-export-dir': { type: 'string' },
       'retention-interval': { type: 'string' },
+      'retention-pace': { type: 'string' },
       'metrics-listen': { type: 'string' },
       'no-metrics': { type: 'boolean' },
       'otlp-endpoint': { type: 'string' },
@@ -134,6 +140,17 @@ export async function serve(argv: string[]): Promise<number> {
     );
   } catch (error) {
     if (!(error instanceof InvalidDurabilityError)) throw error;
+    process.stderr.write(`airlock serve: ${error.message}\n`);
+    return 2;
+  }
+  let retentionPace: number;
+  try {
+    retentionPace = parsePruningPace(
+      values['retention-pace'] ?? env.AIRLOCK_RETENTION_PACE,
+      values['retention-pace'] === undefined ? 'AIRLOCK_RETENTION_PACE' : '--retention-pace',
+    );
+  } catch (error) {
+    if (!(error instanceof InvalidPruningPaceError)) throw error;
     process.stderr.write(`airlock serve: ${error.message}\n`);
     return 2;
   }
@@ -169,6 +186,7 @@ export async function serve(argv: string[]): Promise<number> {
     retention: {
       exportDir: values['retention-export-dir'] ?? env.AIRLOCK_RETENTION_EXPORT_DIR,
       intervalMs: optionalDuration(values['retention-interval'] ?? env.AIRLOCK_RETENTION_INTERVAL),
+      pace: retentionPace,
     },
     metrics: !values['no-metrics'],
     metricsListen: metricsListen

@@ -1,7 +1,6 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { replaceOverlayOperation } from '../api/overlays.js';
 import type { KernelContext } from '../kernel/context.js';
@@ -11,7 +10,7 @@ import { RetentionPruner } from '../kernel/retention/retention.js';
 import { type RunStart, regenerateRun, startTurn } from '../kernel/verbs/runs.js';
 import { authenticate, type Principal } from '../store/accounts.js';
 import { EMPTY_OVERLAY_DIGEST } from '../store/overlays.js';
-import type { Store } from '../store/store.js';
+import { exportedLines, gatedContext, someoneWaitsForALock } from '../testing/gated-store.js';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
@@ -27,63 +26,10 @@ const SAY_HI: RunStart = {
 
 const OLD_SESSION = { agent: 'claude-code', session_id: 'old-session' } as const;
 
-/**
- * The store as one caller sees it, with the interleaving a test needs:
- * `before` runs before each of the caller's units of work starts, `inside`
- * after a unit's work and before its COMMIT. Everything else is the store itself.
- */
-function gated(
-  store: Store,
-  hooks: { before?: () => Promise<void>; inside?: () => Promise<void> },
-): Store {
-  const view = Object.create(store) as Store;
-  view.transaction = async (work) => {
-    await hooks.before?.();
-    return store.transaction(async (tx) => {
-      const value = await work(tx);
-      await hooks.inside?.();
-      return value;
-    });
-  };
-  return view;
-}
-
-/** A kernel context whose units of work pass through `gated`. */
-function gatedContext(ctx: KernelContext, hooks: Parameters<typeof gated>[1]): KernelContext {
-  return { ...ctx, store: gated(ctx.store, hooks) };
-}
-
 /** True once a workspace's export holds a conversations line naming `conversationId`. */
 function conversationExported(dir: string, workspaceId: string, conversationId: string): boolean {
   return exportedLines(dir, workspaceId, 'conversations').some(
     (line) => (line.conversation as { id: string }).id === conversationId,
-  );
-}
-
-/** A workspace's export lines of one kind. */
-function exportedLines(dir: string, workspaceId: string, kind: string): Record<string, unknown>[] {
-  const folder = join(dir, workspaceId);
-  if (!existsSync(folder)) return [];
-  return readdirSync(folder)
-    .filter((name) => name.startsWith(`${kind}-`))
-    .flatMap((name) =>
-      readFileSync(join(folder, name), 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
-    );
-}
-
-/** PostgreSQL: waits until a session of this database waits for a row lock another holds. */
-async function someoneWaitsForALock(store: Store): Promise<void> {
-  await waitFor(
-    async () => {
-      const { rows } = await sql<{ n: number | string }>`
-        select count(*) as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`.execute(store.db);
-      return Number(rows[0]!.n) > 0;
-    },
-    { what: 'a session to wait for a lock' },
   );
 }
 

@@ -176,9 +176,12 @@ describe.skipIf(skip !== null)(
     it('exports each pruned row exactly once, whichever kernel prunes it', async () => {
       const databaseUrl = await freshPostgresDatabase();
       const dirs = [mkdtempSync(join(root, 'a-')), mkdtempSync(join(root, 'b-'))];
+      // At full pace: the test is of exactly-once export, not of how pruning shares the kernel.
       const args = (dir: string) => [
         '--retention-interval',
         '100ms',
+        '--retention-pace',
+        '1',
         '--retention-export-dir',
         dir,
       ];
@@ -225,7 +228,14 @@ describe.skipIf(skip !== null)(
     it('exports each pruned row exactly once when a kernel is killed between an export and its delete', async () => {
       const databaseUrl = await freshPostgresDatabase();
       const dir = mkdtempSync(join(root, 'killed-'));
-      const args = ['--retention-interval', '100ms', '--retention-export-dir', dir];
+      const args = [
+        '--retention-interval',
+        '100ms',
+        '--retention-pace',
+        '1',
+        '--retention-export-dir',
+        dir,
+      ];
       const first = await startKernelProcess({ databaseUrl, args });
       const ws = first.workspaceId;
       await seedOldRuns(databaseUrl, ws);
@@ -280,7 +290,7 @@ describe('retention on SQLite, a kernel killed between an export and its delete'
   it('exports each pruned row exactly once', async () => {
     const dataDir = mkdtempSync(join(root, 'sqlite-'));
     const dir = join(dataDir, 'exports');
-    const args = ['--retention-interval', '100ms'];
+    const args = ['--retention-interval', '100ms', '--retention-pace', '1'];
     const first = await startKernelProcess({ dataDir, args });
     const { member } = first.tokens;
     const ws = first.workspaceId;

@@ -3,6 +3,7 @@ import type { DeliveryRow } from './notifications.js';
 import type { EventTypes } from './retention.js';
 import type {
   ConversationTable,
+  EventType,
   HookSessionTable,
   OverlayDocumentTable,
   RunEventTable,
@@ -255,6 +256,74 @@ async function assertStillEnding(
   }
 }
 
+/** A delivery as the pruner read (and exported) it: what a redelivery or an attempt changes. */
+export type ReadDelivery = Pick<DeliveryRow, 'id' | 'state' | 'attempts' | 'updated_at'>;
+
+/**
+ * Thrown when runs about to go changed after their events were pruned and
+ * their rows read: a notice of theirs was redelivered (or an attempt
+ * recorded), or an event naming one was written since. The unit of work
+ * rolls back, deleting nothing.
+ */
+export class RunsChangedError extends Error {
+  constructor(readonly runIds: readonly string[]) {
+    super(
+      `retention: ${runIds.length} run(s) changed after they were read (${runIds.join(', ')}); the batch is read again`,
+    );
+    this.name = 'RunsChangedError';
+  }
+}
+
+/**
+ * Locks the runs' notification deliveries (on PostgreSQL, until the unit
+ * commits: a redelivery, or a delivery worker recording an attempt, waits
+ * for the delete and then finds no row), then checks they are as read and
+ * that no event other than an audit record names one of the runs (a
+ * worker's `notification.delivered` that committed after the events went).
+ * @throws RunsChangedError naming the runs that changed.
+ */
+async function assertRunsAsRead(
+  tx: Tx,
+  options: {
+    runIds: readonly string[];
+    deliveries: readonly ReadDelivery[];
+    keptTypes: readonly EventType[];
+  },
+): Promise<void> {
+  const { db, dialect } = tx[SQL];
+  const runIds = [...options.runIds];
+  const now = await db
+    .selectFrom('notification_deliveries')
+    .select(['id', 'run_id', 'state', 'attempts', 'updated_at'])
+    .where('run_id', 'in', runIds)
+    .orderBy('id')
+    .$call((qb) => lockedForUpdate(dialect, qb))
+    .execute();
+  const read = new Map(options.deliveries.map((row) => [row.id, row]));
+  const changed = new Set(
+    now
+      .filter((row) => {
+        const before = read.get(row.id);
+        return (
+          !before ||
+          before.state !== row.state ||
+          Number(before.attempts) !== Number(row.attempts) ||
+          Number(before.updated_at) !== Number(row.updated_at)
+        );
+      })
+      .map((row) => row.run_id),
+  );
+  const late = await db
+    .selectFrom('run_events')
+    .select('run_id')
+    .distinct()
+    .where('run_id', 'in', runIds)
+    .where('type', 'not in', [...options.keptTypes])
+    .execute();
+  for (const row of late) if (row.run_id) changed.add(row.run_id);
+  if (changed.size > 0) throw new RunsChangedError([...changed].sort());
+}
+
 /**
  * Deletes, in the caller's unit of work, these runs and every row keyed by
  * them (member approvals, notification deliveries, claim locks, task rows;
@@ -263,6 +332,9 @@ async function assertStillEnding(
  * overlays. One statement per table, by run id.
  * @throws ConversationRevivedError, before deleting anything, when one of
  *   the conversations changed since it was read (see assertStillEnding).
+ * @throws RunsChangedError, before deleting anything, when a delivery of
+ *   the runs changed since it was read, or an event other than `keptTypes`
+ *   names one of them (see assertRunsAsRead).
  */
 export async function deleteRuns(
   tx: Tx,
@@ -270,9 +342,14 @@ export async function deleteRuns(
     workspaceId: string;
     runIds: readonly string[];
     conversations: readonly EndingConversation[];
+    /** The runs' deliveries as read and exported. */
+    deliveries: readonly ReadDelivery[];
+    /** The event types kept past the runs (audit records); any other left is a change. */
+    keptTypes: readonly EventType[];
   },
 ): Promise<void> {
   if (options.runIds.length === 0) return;
+  await assertRunsAsRead(tx, options);
   if (options.conversations.length > 0) await assertStillEnding(tx, options);
   const db = tx[SQL].db;
   const runIds = [...options.runIds];

@@ -11,6 +11,7 @@ import {
   type EventDataUpdate,
   endedRunsBefore,
   eventsOfRuns,
+  RunsChangedError,
   stampAuditEvents,
   tasksOfRuns,
 } from '../../store/retention-runs.js';
@@ -177,6 +178,7 @@ async function stampAudit(job: RunPruning, batch: RunBatch): Promise<void> {
         return performance.now() - started;
       });
       job.budgets.stamps.record(chunk.length, heldMs);
+      await job.steps.rest();
       done += chunk.length;
     }
   }
@@ -185,6 +187,9 @@ async function stampAudit(job: RunPruning, batch: RunBatch): Promise<void> {
 /** How many times a batch's last step reads its conversations again when one changed meanwhile. */
 const REREADS_ON_REVIVAL = 3;
 
+/** How many times a batch is pruned again from its events when its runs changed meanwhile. */
+const REDOS_ON_CHANGE = 3;
+
 /**
  * The last step of a batch: exports the runs (with their task rows,
  * approvals and notices) and the conversations that end with them, and
@@ -192,6 +197,9 @@ const REREADS_ON_REVIVAL = 3;
  * it was read makes the delete roll back (see deleteRuns); its export is cut
  * back, and the step reads the conversations again, so the batch still goes
  * in this pass and the conversation stays.
+ * @throws RunsChangedError when a run's notice was redelivered or an event
+ *   named one after the batch was read (the delete rolled back, its export
+ *   was cut back): the caller prunes the batch again from its events.
  */
 async function deleteBatch(job: RunPruning, batch: RunBatch): Promise<void> {
   const ids = batch.runs.map((run) => run.id);
@@ -218,7 +226,13 @@ async function deleteBatch(job: RunPruning, batch: RunBatch): Promise<void> {
       const heldMs = await job.steps.commit(
         { runs, conversations: ending.map(conversationLine) },
         (tx) =>
-          deleteRuns(tx, { workspaceId: job.workspaceId, runIds: ids, conversations: ending }),
+          deleteRuns(tx, {
+            workspaceId: job.workspaceId,
+            runIds: ids,
+            conversations: ending,
+            deliveries: batch.deliveries,
+            keptTypes: AUDIT_TYPES,
+          }),
       );
       job.budgets.runs.record(batch.rows, heldMs);
       return;
@@ -239,12 +253,16 @@ async function deleteBatch(job: RunPruning, batch: RunBatch): Promise<void> {
  * each batch, its remaining non-audit events (exported as events, in steps
  * of `batchRows`), then its kept audit events are stamped, then one step
  * exports the runs (with their task rows, approvals and notices) and the
- * conversations that end with them, and deletes them all.
+ * conversations that end with them, and deletes them all. A batch whose
+ * runs changed before that last step (a notice redelivered meanwhile, and
+ * its `notification.delivered` written after the events went) is read and
+ * pruned again, so no row or event naming a pruned run is left.
  * Answers how many runs went.
  */
 export async function pruneRuns(job: RunPruning): Promise<number> {
   let pruned = 0;
-  while (!job.stopped()) {
+  let redos = 0;
+  while (!job.stopped() || redos > 0) {
     const batch = await nextBatch(job);
     if (!batch) break;
     const ids = batch.runs.map((run) => run.id);
@@ -267,7 +285,18 @@ export async function pruneRuns(job: RunPruning): Promise<number> {
       job.budgets.events.record(rows.length, heldMs);
     }
     await stampAudit(job, batch);
-    await deleteBatch(job, batch);
+    try {
+      await deleteBatch(job, batch);
+    } catch (error) {
+      if (!(error instanceof RunsChangedError) || redos >= REDOS_ON_CHANGE) throw error;
+      redos += 1;
+      job.ctx.logger.info(
+        { workspace: job.workspaceId, runs: error.runIds },
+        'retention: runs changed while they were pruned; pruning their batch again',
+      );
+      continue;
+    }
+    redos = 0;
     pruned += batch.runs.length;
   }
   return pruned;

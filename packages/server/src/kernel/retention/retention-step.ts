@@ -6,6 +6,7 @@ import {
 } from '../../store/retention-exports.js';
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
+import type { PruningPace } from './pruning-pace.js';
 import { ExportFolder, type ExportLines, exportDay, exportLocation } from './retention-export.js';
 
 /**
@@ -21,6 +22,7 @@ export class PruningSteps {
     private readonly folder: ExportFolder,
     private readonly identity: { workspaceId: string; location: string },
     private committed: CommittedExports,
+    private readonly pace: PruningPace | undefined,
   ) {}
 
   /**
@@ -33,6 +35,8 @@ export class PruningSteps {
     hold: AdvisoryLockHold;
     exportDir: string;
     workspaceId: string;
+    /** Rests after each step (see PruningPace); absent: never rests. */
+    pace?: PruningPace | undefined;
   }): Promise<PruningSteps> {
     const { ctx, workspaceId } = options;
     const identity = { workspaceId, location: await exportLocation(options.exportDir) };
@@ -49,13 +53,13 @@ export class PruningSteps {
     if (!recorded) {
       await ctx.store.transaction((tx) => writeCommittedExports(tx, { ...identity, ...record }));
     }
-    return new PruningSteps(ctx, options.hold, folder, identity, record);
+    return new PruningSteps(ctx, options.hold, folder, identity, record, options.pace);
   }
 
   /**
    * Exports a step's lines (flushed to disk), then runs `remove` and records
-   * the export in one unit of work; answers how long the unit's statements
-   * ran (milliseconds). When the unit fails, the lines are cut again (while
+   * the export in one unit of work, then rests as the pace asks; answers how
+   * long the unit's statements ran (milliseconds). When the unit fails, the lines are cut again (while
    * the lock still holds), so the step can be redone at once.
    * @throws Error when the lock was lost, the export cannot be written or the unit fails
    *   (unless the caller redoes the step, the pass stops; the next one cuts
@@ -78,7 +82,13 @@ export class PruningSteps {
       throw error;
     }
     this.committed = next;
+    await this.rest();
     return heldMs;
+  }
+
+  /** Rests after a step as the pass's pace asks (see PruningPace). */
+  async rest(): Promise<void> {
+    await this.pace?.rest();
   }
 
   /** Cuts the folder back to the last committed step, when this pass still holds the lock. */

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AUDIT_EVENT_TYPES, auditRecord } from '../../audit/audit-records.js';
 import {
   ADVISORY_LOCK_KEYS,
@@ -16,6 +17,7 @@ import { tasksOfRuns } from '../../store/retention-runs.js';
 import type { RunEventTable } from '../../store/schema.js';
 import type { KernelContext } from '../context.js';
 import { eventView } from '../views.js';
+import { DEFAULT_PRUNING_PACE, PruningPace } from './pruning-pace.js';
 import { type PruningBudgets, pruneRuns } from './retention-runs.js';
 import { PruningSteps } from './retention-step.js';
 import { DEFAULT_UNIT_BUDGET_MS, StepBudget } from './step-budget.js';
@@ -38,6 +40,13 @@ export interface RetentionOptions {
    * longer (see StepBudget). Default 3.
    */
   unitBudgetMs?: number | undefined;
+  /**
+   * The share of wall time a pass works (above 0, at most 1): after each
+   * step it rests the remainder (see PruningPace). Default 0.25.
+   */
+  pace?: number | undefined;
+  /** How a pass rests (tests watch it); default a timer. */
+  rest?: ((ms: number) => Promise<unknown>) | undefined;
 }
 
 /** What one pruning pass removed. */
@@ -68,6 +77,9 @@ export class RetentionPruner {
   private readonly batchRuns: number;
   /** Each kind of step's size, kept from pass to pass (see StepBudget). */
   private readonly budgets: PruningBudgets;
+  /** How much of the time a pass works (see PruningPace). */
+  private readonly pace: PruningPace;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly ctx: KernelContext,
@@ -85,6 +97,10 @@ export class RetentionPruner {
       stamps: new StepBudget(budget),
       runs: new StepBudget(budget),
     };
+    // A rest ends at once when the kernel stops.
+    const rest = (ms: number) =>
+      sleep(ms, undefined, { signal: this.stopping.signal }).catch(() => {});
+    this.pace = new PruningPace(options.pace ?? DEFAULT_PRUNING_PACE, options.rest ?? rest);
   }
 
   /** Starts a pass when one is due and none runs; never waits for it. */
@@ -124,6 +140,7 @@ export class RetentionPruner {
 
   private async pass(hold: AdvisoryLockHold): Promise<PruneReport> {
     const total: PruneReport = { events: 0, runs: 0, audit: 0 };
+    this.pace.start();
     for (const policy of await activeRetentionPolicies(this.ctx.store)) {
       if (this.stopped) break;
       const report = await this.pruneWorkspace(policy, hold);
@@ -140,6 +157,7 @@ export class RetentionPruner {
   /** Stops between two batches and waits for the pass in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     await this.running?.catch(() => {});
   }
 
@@ -154,6 +172,7 @@ export class RetentionPruner {
       hold,
       exportDir: this.options.exportDir,
       workspaceId: ws,
+      pace: this.pace,
     });
     const report: PruneReport = { events: 0, runs: 0, audit: 0 };
     if (policy.events_days !== null) {
