@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { planningReader } from '../testing/query-plan.js';
 import { backends } from '../testing/stores.js';
 import { findIdenticalModelCall, findModelRowByCallId } from './hooked-rows.js';
+import { planningReader } from './query-plan.js';
 
 /**
  * The lookups every call of a hooked session (or gateway, or framework

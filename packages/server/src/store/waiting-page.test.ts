@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planningReader } from '../testing/query-plan.js';
 import { backends } from '../testing/stores.js';
+import { planningReader } from './query-plan.js';
 import { pageOpenDecisions } from './tasks.js';
 
 /**

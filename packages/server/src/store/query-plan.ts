@@ -1,6 +1,6 @@
 import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from 'kysely';
-import type { Reader } from '../store/reader.js';
-import { SQL } from '../store/sql-handle.js';
+import type { Reader } from './reader.js';
+import { SQL } from './sql-handle.js';
 
 /** Keeps the queries a reader built, as their trees. */
 class BuiltQueries implements KyselyPlugin {
@@ -15,7 +15,8 @@ class BuiltQueries implements KyselyPlugin {
 }
 
 /**
- * A reader over a SQLite store that remembers the statements a repository
+ * For tests of the store's repositories (it lives here, beside the query
+ * layer's key it needs): a reader over a SQLite store that remembers the statements a repository
  * sends through it, and SQLite's own query plan of each (the `detail` lines
  * of `explain query plan`, joined by newlines).
  */
