@@ -123,7 +123,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
   const handlers: Record<string, ToolHandler> = {};
   let executor: Executor | null = null;
   const committedListeners = new Set<(task: TaskView) => void>();
-  const leftRuns = new Map<string, number>();
+  const leftRuns = new Set<string>();
   const closeAll = async () => {
     await executor?.close();
     await Promise.all([...connections.values()].map((c) => c.close()));
@@ -167,15 +167,9 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
         return () => committedListeners.delete(listener);
       },
       leaveRun(runId) {
-        leftRuns.set(runId, (leftRuns.get(runId) ?? 0) + 1);
-        let undone = false;
-        return () => {
-          if (undone) return;
-          undone = true;
-          const left = (leftRuns.get(runId) ?? 1) - 1;
-          if (left > 0) leftRuns.set(runId, left);
-          else leftRuns.delete(runId);
-        };
+        // One gateway session owns a run: its undo gives the run's nudges back.
+        leftRuns.add(runId);
+        return () => leftRuns.delete(runId);
       },
       close: closeAll,
     };

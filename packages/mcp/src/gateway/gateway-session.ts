@@ -216,8 +216,10 @@ export class GatewaySession {
     const started = Date.now();
     try {
       while (!SETTLED_STATES.includes(task.state)) {
-        // Granted, or approved since: run it here now.
-        if (task.state === 'runnable') task = (await this.runHere(task)) ?? task;
+        // Granted, or approved since: run it here now (unless the bridge already does).
+        if (task.state === 'runnable' && !this.runningHere(task)) {
+          task = (await this.runHere(task)) ?? task;
+        }
         const committed = this.committedHere.get(key);
         if (committed) task = committed;
         if (SETTLED_STATES.includes(task.state)) break;
@@ -234,9 +236,7 @@ export class GatewaySession {
           request.signal,
         );
         // A row this process runs answers from its commit (committedHere), not from a read.
-        if (this.committedHere.has(key) || this.options.bridge?.holds(task.run_id, task.key)) {
-          continue;
-        }
+        if (this.committedHere.has(key) || this.runningHere(task)) continue;
         task = await this.options.api.task(task.run_id, task.key);
       }
       return toolResultOf(task);
@@ -244,6 +244,11 @@ export class GatewaySession {
       this.inFlight.delete(key);
       this.committedHere.delete(key);
     }
+  }
+
+  /** Whether the bridge of this process runs the row now (its commit answers the call). */
+  private runningHere(task: TaskView): boolean {
+    return this.options.bridge?.holds(task.run_id, task.key) ?? false;
   }
 
   /**

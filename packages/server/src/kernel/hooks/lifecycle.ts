@@ -2,7 +2,7 @@ import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import { compactIfDue } from '../loop/compaction.js';
-import { endRun, setRunPhase, touchRun } from '../machines/run-machine.js';
+import { endRun, providerKind, setRunPhase, touchRun } from '../machines/run-machine.js';
 import { openObligation, stopSourceOf } from '../machines/run-state.js';
 import {
   answerExtras,
@@ -71,7 +71,7 @@ export function stopDecisionError(
       detail: `the stop hook asked for continuation ${run.continuations + 1}; max_continuations is ${stop.max_continuations}`,
     };
   }
-  const kind = (JSON.parse(run.provider) as { kind: string }).kind;
+  const kind = providerKind(run);
   if (!ctx.providers.get(kind)) {
     return {
       code: 'hook_requires_model',

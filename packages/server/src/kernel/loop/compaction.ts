@@ -6,7 +6,7 @@ import { findTaskBySource } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { type HookExtras, hookOutcome, hookRow, waitForHook } from '../hooks/hooks.js';
 import { moveTask } from '../machines/move-task.js';
-import { touchRun } from '../machines/run-machine.js';
+import { providerKind, touchRun } from '../machines/run-machine.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { readRounds } from './history.js';
 
@@ -106,10 +106,6 @@ export async function compactIfDue(ctx: KernelContext, tx: Tx, run: RunTable): P
   const text = await summarize(ctx, tx, run, summarizer);
   await completeSummary(ctx, tx, run, summarizer, text);
   return compactIfDue(ctx, tx, run);
-}
-
-function providerKind(run: RunTable): string {
-  return (JSON.parse(run.provider) as { kind: string }).kind;
 }
 
 /** The summarizer row a non-inline provider must be asked for outside a transaction, if any. */

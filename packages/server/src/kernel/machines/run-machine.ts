@@ -90,6 +90,11 @@ export function setRunPhase(tx: Tx, run: RunTable, reason: RunPhaseMove): void {
   touchRun(tx, run);
 }
 
+/** The kind of a run's provider (`gateway`, `scripted`, ...), read from its frozen configuration. */
+export function providerKind(run: Pick<RunTable, 'provider'>): string {
+  return (JSON.parse(run.provider) as { kind: string }).kind;
+}
+
 /** A model lease that never lapses: held by an external provider's client until it sends a round. */
 export const CLIENT_HOLD_UNTIL = 253_402_300_799_999;
 

@@ -11,7 +11,7 @@ import {
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import type { Attention } from '../views.js';
-import { holdModelTurnForClient, setRunPhase, touchRun } from './run-machine.js';
+import { holdModelTurnForClient, providerKind, setRunPhase, touchRun } from './run-machine.js';
 import { holds } from './task-machine.js';
 import { isTerminal } from './task-states.js';
 
@@ -106,9 +106,8 @@ export async function settleRun(
 }
 
 /** A run whose rounds come from a client outside the kernel (its provider is external). */
-function drivenByClient(ctx: KernelContext, run: RunTable): boolean {
-  const { kind } = JSON.parse(run.provider) as { kind: string };
-  return ctx.providers.get(kind)?.external === true;
+export function drivenByClient(ctx: KernelContext, run: RunTable): boolean {
+  return ctx.providers.get(providerKind(run))?.external === true;
 }
 
 /**

@@ -7,7 +7,8 @@ import { listRoundModelTasks } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { readCurrentRound } from '../loop/history.js';
 import { applyRound } from '../loop/run-loop.js';
-import { lockRun, readRun, settleRun } from '../machines/run-state.js';
+import { providerKind } from '../machines/run-machine.js';
+import { drivenByClient, lockRun, readRun, settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import type { TaskView } from '../views.js';
 import { cancelTask } from './decisions.js';
@@ -19,9 +20,11 @@ export type GatewaySubmission =
 
 /** A gateway run is one whose provider is external (its rounds come from a client). */
 function checkGatewayRun(ctx: KernelContext, principal: Principal, run: RunTable): void {
-  const kind = (JSON.parse(run.provider) as { kind: string }).kind;
-  if (!ctx.providers.get(kind)?.external) {
-    throw new AirlockError('run_not_gateway', `run ${run.id} gets its rounds from ${kind}`);
+  if (!drivenByClient(ctx, run)) {
+    throw new AirlockError(
+      'run_not_gateway',
+      `run ${run.id} gets its rounds from ${providerKind(run)}`,
+    );
   }
   if (principal.kind === 'agent' && run.agent_application_id !== principal.agent_application_id) {
     throw new AirlockError('run_not_found', `no run ${run.id} of this agent application`);
