@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { peekRun } from '../store/runs.js';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
@@ -137,46 +136,6 @@ for (const backend of all) {
         event: 'session_start',
       });
       expect(codex.body.conversation_id).not.toBe(started.body.conversation_id);
-    });
-
-    it('a granted call costs two COMMITs, the check and the report: the run waits for its agent in the second', async () => {
-      d = await deploy(backend);
-      await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
-      const commits = async () => {
-        const response = await fetch(`${d.url}/metrics`, {
-          headers: { authorization: `Bearer ${d.tokens.member}` },
-        });
-        const count = /^airlock_store_commit_seconds_count (\d+)$/m.exec(await response.text());
-        return Number(count?.[1]);
-      };
-      const callAndReport = async (id: string) => {
-        const granted = await event(bash('ls -la', id));
-        expect(granted.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
-        const ran = await event({
-          event: 'post_tool',
-          tool_name: 'Bash',
-          tool_input: { command: 'ls -la' },
-          tool_use_id: id,
-          outcome: 'succeeded',
-          output: '.',
-        });
-        expect(ran.body).toMatchObject({ verdict: 'ack', task_state: 'succeeded' });
-        return granted.body.run_id as string;
-      };
-      // The first call opens the session's turn (its own commits).
-      const runId = await callAndReport('tu-0');
-      // Whatever the kernel does after an answer (a drive of the run) has committed by the next sweeps.
-      const settled = async () => {
-        await new Promise((resolve) => setTimeout(resolve, 400));
-        return commits();
-      };
-      const before = await settled();
-      expect(before).toBeGreaterThan(0);
-      for (const id of ['tu-1', 'tu-2', 'tu-3']) await callAndReport(id);
-      expect((await settled()) - before).toBe(6);
-      // The run's model turn is held for the agent: the resume sweep passes it by.
-      const run = await peekRun(d.airlock.store, runId);
-      expect(run).toMatchObject({ phase: 'model', model_lease_owner: 'client' });
     });
 
     it('a park waits for a person; after the hook gave up, the identical retry is granted once', async () => {
