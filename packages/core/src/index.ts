@@ -185,7 +185,6 @@ export {
   type OperationContract,
   type OperationInput,
   type OperationOutput,
-  pathParams,
 } from './protocol/operation.js';
 export {
   type AgentApplicationView,
@@ -241,6 +240,12 @@ export {
   PROTOCOL_SCHEMAS,
   type ProtocolSchemaMeta,
 } from './protocol/registry.js';
+export {
+  OPERATION_ROUTES,
+  type OperationRoute,
+  pathParams,
+  SUBSCRIPTION_PATHS,
+} from './protocol/routes.js';
 export {
   EXECUTOR_CABLE_PATH,
   feedPathWorkspaceSegment,

@@ -1,13 +1,11 @@
-import {
-  OPERATION_CONTRACTS,
-  type OperationContract,
-  type OperationContracts,
-  type OperationInput,
-  type OperationName,
-  type OperationOutput,
-  pathParams,
-  traceparentOf,
+import type {
+  OperationContracts,
+  OperationInput,
+  OperationName,
+  OperationOutput,
 } from '@airlock/core';
+import { traceparentOf } from '@airlock/core/tracing';
+import { OPERATION_ROUTES, type OperationRoute, pathParams } from '@airlock/core/wire';
 import { ConnectionError, errorFromBody, ServerError, ValidationError } from './errors.js';
 import {
   addTraceContext,
@@ -60,18 +58,17 @@ function refuse(detail: string, pointer: string): ValidationError {
   });
 }
 
+/** An operation's name and route. */
+type NamedRoute = OperationRoute & { readonly name: string };
+
 /** The route's URL with its parameters filled in, and the fields left for the query or body. */
-function routeOf(
-  base: string,
-  contract: OperationContract,
-  input: Fields,
-): { url: URL; rest: Fields } {
+function routeOf(base: string, route: NamedRoute, input: Fields): { url: URL; rest: Fields } {
   const rest: Fields = { ...input };
-  let path = contract.path;
-  for (const name of pathParams(contract.path)) {
+  let path = route.path;
+  for (const name of pathParams(route.path)) {
     const value = rest[name];
     if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
-      throw refuse(`${contract.name} needs ${name} (a path parameter)`, `/${name}`);
+      throw refuse(`${route.name} needs ${name} (a path parameter)`, `/${name}`);
     }
     path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
     delete rest[name];
@@ -80,12 +77,12 @@ function routeOf(
 }
 
 /** Puts a read's fields in the query string: text, numbers and booleans, as REST reads them. */
-function setQuery(url: URL, contract: OperationContract, fields: Fields): void {
+function setQuery(url: URL, route: NamedRoute, fields: Fields): void {
   for (const [key, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
       throw refuse(
-        `${contract.name} reads ${key} from the query string: give text, a number or a boolean`,
+        `${route.name} reads ${key} from the query string: give text, a number or a boolean`,
         `/${key}`,
       );
     }
@@ -94,11 +91,11 @@ function setQuery(url: URL, contract: OperationContract, fields: Fields): void {
 }
 
 /** Reads a successful answer; a JSON-lines one becomes the object its contract declares. */
-function readAnswer(contract: OperationContract, text: string, status: number): unknown {
+function readAnswer(route: NamedRoute, text: string, status: number): unknown {
   try {
-    if (contract.jsonLines) {
+    if (route.jsonLines) {
       const items = text.split('\n').filter((line) => line !== '');
-      return { [contract.jsonLines]: items.map((line) => JSON.parse(line) as unknown) };
+      return { [route.jsonLines]: items.map((line) => JSON.parse(line) as unknown) };
     }
     return text === '' ? null : (JSON.parse(text) as unknown);
   } catch (error) {
@@ -115,22 +112,24 @@ function readAnswer(contract: OperationContract, text: string, status: number): 
 export function createCall(options: ConnectionOptions): Call {
   const fetcher = retryingReads(options.fetch);
   const base = baseUrl(options.url);
-  const contracts: Readonly<Record<string, OperationContract>> = OPERATION_CONTRACTS;
+  const routes: Readonly<Record<string, OperationRoute>> = OPERATION_ROUTES;
   return async function call<N extends OperationName>(
     operation: N,
     input: CallInput<N>,
     callOptions: CallOptions = {},
   ): Promise<CallOutput<N>> {
-    const contract = Object.hasOwn(contracts, operation) ? contracts[operation] : undefined;
-    if (!contract) throw refuse(`there is no operation named ${String(operation)}`, '');
-    const { url, rest } = routeOf(base, contract, { ...(input as Fields) });
+    const route = Object.hasOwn(routes, operation)
+      ? { name: operation, ...routes[operation]! }
+      : undefined;
+    if (!route) throw refuse(`there is no operation named ${String(operation)}`, '');
+    const { url, rest } = routeOf(base, route, { ...(input as Fields) });
     const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
     const traceparent = traceparentOf(callOptions.traceparent);
     if (traceparent) headers.traceparent = traceparent;
     else addTraceContext(options, headers);
     let body: string | undefined;
-    if (contract.method === 'GET') {
-      setQuery(url, contract, rest);
+    if (route.method === 'GET') {
+      setQuery(url, route, rest);
     } else {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(rest);
@@ -139,7 +138,7 @@ export function createCall(options: ConnectionOptions): Call {
     let text: string;
     try {
       response = await fetcher(url, {
-        method: contract.method,
+        method: route.method,
         headers,
         ...(body === undefined ? {} : { body }),
         ...(callOptions.signal ? { signal: callOptions.signal } : {}),
@@ -154,7 +153,7 @@ export function createCall(options: ConnectionOptions): Call {
         error,
       );
     }
-    if (response.ok) return readAnswer(contract, text, response.status) as CallOutput<N>;
+    if (response.ok) return readAnswer(route, text, response.status) as CallOutput<N>;
     let parsed: unknown = null;
     try {
       parsed = JSON.parse(text);

@@ -1,9 +1,5 @@
-import {
-  type CableMessage,
-  EXECUTOR_CABLE_PATH,
-  HookEventSchema,
-  validateHookResult,
-} from '@airlock/core';
+import { type CableMessage, HookEventSchema, validateHookResult } from '@airlock/core';
+import { EXECUTOR_CABLE_PATH } from '@airlock/core/wire';
 import { AirlockError, ConnectionError, isLeaseLostError } from './errors.js';
 import { LiveSocket, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl, type ConnectionOptions, createTrpc } from './internal/transport.js';

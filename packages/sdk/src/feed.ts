@@ -1,4 +1,5 @@
-import { type FeedMessage, workspaceFeedPath } from '@airlock/core';
+import type { FeedMessage } from '@airlock/core';
+import { workspaceFeedPath } from '@airlock/core/wire';
 import { errorFromBody } from './errors.js';
 import { LiveSocket, type SocketStatus, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl } from './internal/transport.js';

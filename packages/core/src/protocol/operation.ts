@@ -43,11 +43,6 @@ export function defineContract<const C extends OperationContract>(contract: C): 
   return contract;
 }
 
-/** The `{param}` names in a REST path. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]!);
-}
-
 /** What a caller sends to an operation (its documented input where there is one). */
 export type OperationInput<C extends OperationContract> = C extends {
   documented: infer D extends z.ZodType;

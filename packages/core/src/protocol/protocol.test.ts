@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { COMMON_ERROR_CODES, ERROR_CODES, ERROR_STATUS } from './error-codes.js';
 import { EVENT_TYPES, EventViewSchema } from './events.js';
-import { pathParams } from './operation.js';
 import { OPERATION_CONTRACTS } from './operations/registry.js';
+import { pathParams } from './routes.js';
 
 describe('the operation contracts', () => {
   it('are keyed by their own names, once each, with unique method and path', () => {

@@ -1,12 +1,12 @@
-import { SUBSCRIPTION_CONTRACTS } from './subscriptions.js';
+import { SUBSCRIPTION_PATHS } from './routes.js';
 
 /**
  * The WebSocket paths of the kernel's two live feeds, from their contracts
- * (subscriptions.ts), for the server that serves them and every client that
+ * (routes.ts), for the server that serves them and every client that
  * opens them.
  */
 
-const FEED_PATH = SUBSCRIPTION_CONTRACTS.feed.path;
+const FEED_PATH = SUBSCRIPTION_PATHS.feed;
 const [FEED_PREFIX, FEED_SUFFIX] = FEED_PATH.split('{workspace_id}') as [string, string];
 
 /** The member plane's workspace feed: lifecycle events and decisions, resumable by `?after=`. */
@@ -26,4 +26,4 @@ export function feedPathWorkspaceSegment(path: string): string | null {
 }
 
 /** The executor plane's cable: `work_available` nudges and the executor's own events. */
-export const EXECUTOR_CABLE_PATH = SUBSCRIPTION_CONTRACTS['executor.cable'].path;
+export const EXECUTOR_CABLE_PATH = SUBSCRIPTION_PATHS['executor.cable'];

@@ -3,6 +3,7 @@ import type { ErrorCode } from './error-codes.js';
 import { EventViewSchema, WorkAvailableSchema } from './events.js';
 import { IdSchema } from './inputs.js';
 import { named } from './registry.js';
+import { SUBSCRIPTION_PATHS } from './routes.js';
 import type { CredentialKind } from './views.js';
 
 /**
@@ -100,7 +101,7 @@ export const SUBSCRIPTION_CONTRACTS = {
     summary:
       "The workspace's lifecycle events over WebSocket, resumable from a sequence number; an agent credential sees its own application's runs.",
     transport: 'websocket',
-    path: '/api/v1/workspaces/{workspace_id}/feed',
+    path: SUBSCRIPTION_PATHS.feed,
     planes: ['agent', 'member'],
     query: z.object({
       run_id: IdSchema.optional().describe('only this run'),
@@ -115,7 +116,7 @@ export const SUBSCRIPTION_CONTRACTS = {
     summary:
       "`work_available` nudges for the executor's application: a hint to claim, never a claim.",
     transport: 'websocket',
-    path: '/executor_api/v1/cable',
+    path: SUBSCRIPTION_PATHS['executor.cable'],
     planes: ['executor'],
     query: z.object({
       after: AfterSchema.optional().describe('resume after this sequence number, or latest'),
@@ -129,7 +130,7 @@ export const SUBSCRIPTION_CONTRACTS = {
     summary:
       'The lifecycle events as a tRPC subscription, each tracked by its sequence number (`lastEventId` resumes).',
     transport: 'trpc',
-    path: '/trpc/runs.feed',
+    path: SUBSCRIPTION_PATHS['runs.feed'],
     planes: ['agent', 'member'],
     query: z.strictObject({
       workspace_id: IdSchema,

@@ -7,8 +7,13 @@ import type { Order } from './order.js';
 import { decisionKey } from './render.js';
 import type { WaitingList } from './waiting-list.js';
 
-/** Rows read per page. */
+/** Rows read per page after the first. */
 const PAGE = 100;
+/**
+ * Rows of the first page: about three screens of cards, so the first card paints without
+ * waiting for a hundred to be built and laid out; the next page comes as the person scrolls.
+ */
+const FIRST_PAGE = 30;
 
 /** What the pages ask of the inbox around them. */
 export interface PagesHost {
@@ -89,7 +94,7 @@ export class WaitingPages {
     const generation = this.generation;
     const work = (async () => {
       const page = await workspace.decisions.page({
-        limit: PAGE,
+        limit: cursor ? PAGE : FIRST_PAGE,
         order,
         ...(cursor ? { cursor } : {}),
       });

@@ -1,11 +1,11 @@
-import {
-  OPERATION_CONTRACTS,
-  type OperationContracts,
-  type OperationInput,
-  type OperationName,
-  type OperationOutput,
-  traceparentOf,
+import type {
+  OperationContracts,
+  OperationInput,
+  OperationName,
+  OperationOutput,
 } from '@airlock/core';
+import { traceparentOf } from '@airlock/core/tracing';
+import { OPERATION_ROUTES } from '@airlock/core/wire';
 import { context, propagation } from '@opentelemetry/api';
 import { ConnectionError, errorFromBody } from '../errors.js';
 
@@ -131,14 +131,14 @@ async function send(
 export function createTrpc(options: ConnectionOptions): Trpc {
   const fetcher = retryingReads(options.fetch);
   const groups: Record<string, Record<string, unknown>> = {};
-  for (const contract of Object.values(OPERATION_CONTRACTS)) {
-    const [group, procedure] = contract.name.split('.') as [string, string];
-    const verb = contract.method === 'GET' ? 'query' : 'mutate';
-    const method = contract.method === 'GET' ? 'GET' : 'POST';
+  for (const [name, route] of Object.entries(OPERATION_ROUTES)) {
+    const [group, procedure] = name.split('.') as [string, string];
+    const verb = route.method === 'GET' ? 'query' : 'mutate';
+    const method = route.method === 'GET' ? 'GET' : 'POST';
     groups[group] = {
       ...groups[group],
       [procedure]: {
-        [verb]: (input: unknown) => send(options, fetcher, contract.name, method, input),
+        [verb]: (input: unknown) => send(options, fetcher, name, method, input),
       },
     };
   }

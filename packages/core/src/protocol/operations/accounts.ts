@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IdSchema, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { named } from '../registry.js';
+import { operationRoute } from '../routes.js';
 import { CredentialKindSchema } from '../views.js';
 
 /** A credential as listed: never its token. */
@@ -34,11 +35,9 @@ export type AgentApplicationView = z.infer<typeof AgentApplicationViewSchema>;
 
 /** POST /api/v1/workspaces/{ws}/credentials: a new bearer token, shown once. */
 export const createCredentialContract = defineContract({
-  name: 'credentials.create',
+  ...operationRoute('credentials.create'),
   summary:
     "Create a credential of the workspace; agent and executor credentials belong to an agent application (default: the caller's); a member credential without one acts for the workspace",
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/credentials',
   planes: ['member'],
   status: 201,
   input: z.strictObject({
@@ -59,10 +58,8 @@ export const createCredentialContract = defineContract({
 
 /** GET /api/v1/workspaces/{ws}/credentials */
 export const listCredentialsContract = defineContract({
-  name: 'credentials.list',
+  ...operationRoute('credentials.list'),
   summary: 'List the credentials of the workspace (never their tokens)',
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/credentials',
   planes: ['member'],
   input: z.strictObject({ ...WorkspaceParams, include_revoked: z.stringbool().default(false) }),
   output: z.object({ credentials: z.array(CredentialViewSchema) }),
@@ -71,11 +68,9 @@ export const listCredentialsContract = defineContract({
 
 /** GET /api/v1/workspaces/{ws}/credentials/self */
 export const selfCredentialContract = defineContract({
-  name: 'credentials.self',
+  ...operationRoute('credentials.self'),
   summary:
     'Who the calling credential is: its id, kind, application and the principal its decisions are recorded under',
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/credentials/self',
   planes: ['agent', 'executor', 'member'],
   input: z.strictObject({ ...WorkspaceParams }),
   output: z.object({
@@ -90,11 +85,9 @@ export const selfCredentialContract = defineContract({
 
 /** POST /api/v1/workspaces/{ws}/credentials/{credential_id}/revoke */
 export const revokeCredentialContract = defineContract({
-  name: 'credentials.revoke',
+  ...operationRoute('credentials.revoke'),
   summary:
     "Revoke a credential of the workspace; an application's last executor leaves its held rows addressed to nobody (task.readdressed)",
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/credentials/{credential_id}/revoke',
   planes: ['member'],
   input: z.strictObject({ ...WorkspaceParams, credential_id: IdSchema }),
   output: z.object({
@@ -107,10 +100,8 @@ export const revokeCredentialContract = defineContract({
 
 /** POST /api/v1/workspaces/{ws}/agent_applications */
 export const createAgentApplicationContract = defineContract({
-  name: 'agentApplications.create',
+  ...operationRoute('agentApplications.create'),
   summary: 'Create an agent application of the workspace (then mint its credentials)',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/agent_applications',
   planes: ['member'],
   status: 201,
   input: z.strictObject({ ...WorkspaceParams, name: z.string().min(1).max(200) }),
@@ -120,10 +111,8 @@ export const createAgentApplicationContract = defineContract({
 
 /** GET /api/v1/workspaces/{ws}/agent_applications */
 export const listAgentApplicationsContract = defineContract({
-  name: 'agentApplications.list',
+  ...operationRoute('agentApplications.list'),
   summary: 'List the agent applications of the workspace, removed ones included',
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/agent_applications',
   planes: ['member'],
   input: z.strictObject(WorkspaceParams),
   output: z.object({ agent_applications: z.array(AgentApplicationViewSchema) }),
@@ -132,11 +121,9 @@ export const listAgentApplicationsContract = defineContract({
 
 /** POST /api/v1/workspaces/{ws}/agent_applications/{id}/remove */
 export const removeAgentApplicationContract = defineContract({
-  name: 'agentApplications.remove',
+  ...operationRoute('agentApplications.remove'),
   summary:
     'Remove an agent application: its credentials are fenced at once, its running runs are force-stopped asynchronously',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/agent_applications/{agent_application_id}/remove',
   planes: ['member'],
   status: 202,
   input: z.strictObject({ ...WorkspaceParams, agent_application_id: IdSchema }),
@@ -150,11 +137,9 @@ export const removeAgentApplicationContract = defineContract({
 
 /** POST /api/v1/workspaces/{ws}/credentials/{credential_id}/label */
 export const labelCredentialContract = defineContract({
-  name: 'credentials.label',
+  ...operationRoute('credentials.label'),
   summary:
     "Rename a credential: its label is the member's name shown on decisions, the run story and the inbox instead of the credential id",
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/credentials/{credential_id}/label',
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,

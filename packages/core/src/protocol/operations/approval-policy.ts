@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { named } from '../registry.js';
+import { operationRoute } from '../routes.js';
 
 /** A workspace's approval policy as the member plane shows it. */
 export const ApprovalPolicyViewSchema = named(
@@ -22,14 +23,10 @@ export const ApprovalPolicyViewSchema = named(
 /** An approval policy as shown. */
 export type ApprovalPolicyView = z.infer<typeof ApprovalPolicyViewSchema>;
 
-const POLICY_PATH = '/api/v1/workspaces/{workspace_id}/approval_policy';
-
 /** GET /api/v1/workspaces/{ws}/approval_policy */
 export const getApprovalPolicyContract = defineContract({
-  name: 'approvalPolicy.get',
+  ...operationRoute('approvalPolicy.get'),
   summary: "Read the workspace's approval policy",
-  method: 'GET',
-  path: POLICY_PATH,
   planes: ['member'],
   input: z.strictObject(WorkspaceParams),
   output: ApprovalPolicyViewSchema,
@@ -38,11 +35,9 @@ export const getApprovalPolicyContract = defineContract({
 
 /** PUT /api/v1/workspaces/{ws}/approval_policy */
 export const replaceApprovalPolicyContract = defineContract({
-  name: 'approvalPolicy.replace',
+  ...operationRoute('approvalPolicy.replace'),
   summary:
     "Replace the workspace's approval policy whole (422 invalid_configuration with every problem; 409 stale_digest when expected_version is not the current version)",
-  method: 'PUT',
-  path: POLICY_PATH,
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,

@@ -2,19 +2,17 @@ import { z } from 'zod';
 import { AuditRecordSchema } from '../audit.js';
 import { AfterSchema, RunParams, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
+import { operationRoute } from '../routes.js';
 
 const AuditOutput = z.object({ records: z.array(AuditRecordSchema) });
 const AuditLimit = z.coerce.number().int().min(1).max(10_000).default(1000);
 
 /** GET /api/v1/workspaces/{ws}/runs/{run}/audit: the run's decisions as JSON lines. */
 export const runAuditContract = defineContract({
-  name: 'audit.run',
+  ...operationRoute('audit.run'),
   summary:
     "A run's decisions (rule, person, clock, hook, kernel) with principal, layer and rule indices; JSON lines over REST",
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/audit',
   planes: ['agent', 'member'],
-  jsonLines: 'records',
   input: z.strictObject({ ...RunParams, after: AfterSchema, limit: AuditLimit }),
   output: AuditOutput,
   errors: ['run_not_found'],
@@ -22,13 +20,10 @@ export const runAuditContract = defineContract({
 
 /** GET /api/v1/workspaces/{ws}/audit?since=: the workspace's decisions as JSON lines. */
 export const exportAuditContract = defineContract({
-  name: 'audit.export',
+  ...operationRoute('audit.export'),
   summary:
     "The workspace's decisions since a time (epoch ms) and after a sequence number, oldest first; JSON lines over REST",
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/audit',
   planes: ['member'],
-  jsonLines: 'records',
   input: z.strictObject({
     ...WorkspaceParams,
     since: z.coerce.number().int().min(0).optional(),

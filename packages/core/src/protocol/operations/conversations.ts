@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { IdSchema, ModeSchema, RunStartShape } from '../inputs.js';
 import { defineContract } from '../operation.js';
+import { operationRoute } from '../routes.js';
 import { RunViewSchema } from '../views.js';
 
 /** POST /agent_api/v1/conversations */
 export const createConversationContract = defineContract({
-  name: 'conversations.create',
+  ...operationRoute('conversations.create'),
   summary: 'Open a conversation of the calling agent application',
-  method: 'POST',
-  path: '/agent_api/v1/conversations',
   planes: ['agent'],
   status: 201,
   input: z.strictObject({}),
@@ -18,10 +17,8 @@ export const createConversationContract = defineContract({
 
 /** POST /agent_api/v1/conversations/{conversation}/inputs: a run-backed turn. */
 export const postInputContract = defineContract({
-  name: 'conversations.input',
+  ...operationRoute('conversations.input'),
   summary: "Start a turn: a run frozen on the profile's configuration, narrowed by tightening",
-  method: 'POST',
-  path: '/agent_api/v1/conversations/{conversation_id}/inputs',
   planes: ['agent'],
   status: 201,
   input: z.strictObject({

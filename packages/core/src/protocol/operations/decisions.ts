@@ -3,15 +3,14 @@ import { RememberSchema } from '../../schemas/permissions.js';
 import { LimitSchema, TaskParams, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
+import { operationRoute } from '../routes.js';
 import { TaskViewSchema } from '../views.js';
 
 /** POST .../tasks/{key}/approve */
 export const approveContract = defineContract({
-  name: 'decisions.approve',
+  ...operationRoute('decisions.approve'),
   summary:
     "Approve a parked call: it becomes runnable once the workspace's approval policy has its quorum of distinct members (409 if not waiting, or if it changed since the version sent; 403 approver_not_allowed / self_approval_refused); tool_input approves an edited call, evaluated again by every layer (422 edit_refused when refused); remember keeps an allow rule for the rule set captured on the row",
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/approve',
   planes: ['member'],
   input: z.strictObject({
     ...TaskParams,
@@ -38,10 +37,8 @@ export const approveContract = defineContract({
 
 /** POST .../tasks/{key}/deny */
 export const denyContract = defineContract({
-  name: 'decisions.deny',
+  ...operationRoute('decisions.deny'),
   summary: 'Deny a parked call: it fails approval_denied with the reason the model reads',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/deny',
   planes: ['member'],
   input: z.strictObject({
     ...TaskParams,
@@ -62,11 +59,9 @@ export const denyContract = defineContract({
 
 /** POST .../tasks/{key}/resolution */
 export const resolveContract = defineContract({
-  name: 'decisions.resolve',
+  ...operationRoute('decisions.resolve'),
   summary:
     'Answer a question resting at awaiting_input (outcome failed declines it); an authored question needs its resolution_token',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/resolution',
   planes: ['member'],
   input: z.strictObject({
     ...TaskParams,
@@ -86,10 +81,8 @@ export const resolveContract = defineContract({
 
 /** POST .../tasks/{key}/retry */
 export const retryContract = defineContract({
-  name: 'decisions.retry',
+  ...operationRoute('decisions.retry'),
   summary: 'Retry a row holding its run (on_failure hold): runnable again, or parked afresh',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}/retry',
   planes: ['member'],
   input: z.strictObject(TaskParams),
   output: TaskViewSchema,
@@ -98,11 +91,9 @@ export const retryContract = defineContract({
 
 /** GET /api/v1/workspaces/{ws}/decisions: every row resting on a person. */
 export const listDecisionsContract = defineContract({
-  name: 'decisions.list',
+  ...operationRoute('decisions.list'),
   summary:
     'List every row waiting for a person in the workspace (parks and questions; not questions authored with a resolution token)',
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/decisions',
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,

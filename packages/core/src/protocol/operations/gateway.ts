@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RunParams, TaskParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
+import { operationRoute } from '../routes.js';
 import { OnFailureSchema, RunViewSchema, TaskViewSchema } from '../views.js';
 
 /** One call a gateway client asks for. */
@@ -15,11 +16,9 @@ const GatewayCallSchema = z.strictObject({
 
 /** POST /api/v1/workspaces/{ws}/runs/{run}/calls: a gateway client's round. */
 export const submitCallsContract = defineContract({
-  name: 'runs.calls',
+  ...operationRoute('runs.calls'),
   summary:
     "Plant a gateway client's calls as model rows (or end the run with its final answer); each crosses the approval stage",
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/calls',
   planes: ['agent', 'member'],
   status: 201,
   input: z.strictObject({
@@ -33,10 +32,8 @@ export const submitCallsContract = defineContract({
 
 /** POST /api/v1/workspaces/{ws}/runs/{run}/calls/{task_key}/cancel */
 export const cancelCallContract = defineContract({
-  name: 'runs.cancelCall',
+  ...operationRoute('runs.cancelCall'),
   summary: "Cancel a gateway client's call that has not started (parked ones included)",
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/calls/{task_key}/cancel',
   planes: ['agent', 'member'],
   input: z.strictObject(TaskParams),
   output: TaskViewSchema,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
+import { operationRoute } from '../routes.js';
 import { TaskStateSchema } from '../views.js';
 
 /** The coding agents whose hooks Airlock answers. */
@@ -55,11 +56,9 @@ export const HOOKED_OUTPUT_MAX_BYTES = 16_384;
 
 /** POST /agent_api/v1/hooks/events: one event of a coding agent's session. */
 export const hookEventContract = defineContract({
-  name: 'hooks.event',
+  ...operationRoute('hooks.event'),
   summary:
     "Record one event of a hooked session (Claude Code, Codex, Gemini CLI, or an agent framework through the SDK's adapters); a pre_tool call crosses the approval stage as a model row",
-  method: 'POST',
-  path: '/agent_api/v1/hooks/events',
   planes: ['agent'],
   input: z.strictObject({
     agent: z.enum([...HOOKED_AGENTS, ...HOOKED_FRAMEWORKS]),
@@ -109,16 +108,12 @@ const HookOptionsSchema = z.string().regex(/^(default|wait-\d{1,6}(-defer)?)$/);
  * agent's hook payload as it sends it, the answer what the agent reads on a
  * command hook's stdout (exit 0) or an HTTP hook's response.
  */
-function nativeHookContract<const N extends string, const P extends string>(
-  name: N,
-  path: P,
-  summary: string,
-) {
+function nativeHookContract<
+  const R extends { readonly name: string; readonly method: 'POST'; readonly path: string },
+>(route: R, summary: string) {
   return defineContract({
-    name,
+    ...route,
     summary,
-    method: 'POST',
-    path,
     planes: ['agent'],
     input: z.looseObject({
       hook_options: HookOptionsSchema,
@@ -138,8 +133,7 @@ function nativeHookContract<const N extends string, const P extends string>(
  * ms) or `wait-N-defer` (a park answers `defer`: headless runs).
  */
 export const claudeCodeHookContract = nativeHookContract(
-  'hooks.claudeCode',
-  '/agent_api/v1/hooks/claude-code/{hook_options}',
+  operationRoute('hooks.claudeCode'),
   "Answer Claude Code's HTTP hook in its own format (PreToolUse permissionDecision, Stop decision), waiting bounded for a person",
 );
 
@@ -149,8 +143,7 @@ export const claudeCodeHookContract = nativeHookContract(
  * (`airlock-hook.sh`) posts, so that no Node.js process starts per call.
  */
 export const codexHookContract = nativeHookContract(
-  'hooks.codex',
-  '/agent_api/v1/hooks/codex/{hook_options}',
+  operationRoute('hooks.codex'),
   "Answer a Codex CLI hook event in its own format (a command hook's stdout), waiting bounded for a person",
 );
 
@@ -160,7 +153,6 @@ export const codexHookContract = nativeHookContract(
  * the shell hook client (`airlock-hook.sh`) posts.
  */
 export const geminiHookContract = nativeHookContract(
-  'hooks.gemini',
-  '/agent_api/v1/hooks/gemini/{hook_options}',
+  operationRoute('hooks.gemini'),
   "Answer a Gemini CLI hook event in its own format (a command hook's stdout), waiting bounded for a person",
 );

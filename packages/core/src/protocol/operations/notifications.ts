@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IdSchema, LimitSchema, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { named } from '../registry.js';
+import { operationRoute } from '../routes.js';
 
 /** One notice for one channel, as the outbox holds it (never its channel's secrets). */
 export const DeliveryViewSchema = named(
@@ -28,11 +29,9 @@ export type DeliveryView = z.infer<typeof DeliveryViewSchema>;
 
 /** GET /api/v1/workspaces/{ws}/notifications */
 export const listDeliveriesContract = defineContract({
-  name: 'notifications.list',
+  ...operationRoute('notifications.list'),
   summary:
     'List the notification outbox of the workspace, newest first (state pending, delivered or dead; run_id narrows to one run)',
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/notifications',
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,
@@ -46,11 +45,9 @@ export const listDeliveriesContract = defineContract({
 
 /** POST /api/v1/workspaces/{ws}/notifications/{id}/redeliver */
 export const redeliverContract = defineContract({
-  name: 'notifications.redeliver',
+  ...operationRoute('notifications.redeliver'),
   summary:
     'Send a notice again now (a dead-lettered one, say), with its attempts counted afresh and the same idempotency id',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/notifications/{delivery_id}/redeliver',
   planes: ['member'],
   input: z.strictObject({ ...WorkspaceParams, delivery_id: IdSchema }),
   output: DeliveryViewSchema,

@@ -3,6 +3,7 @@ import { OverlayScopeSchema } from '../../schemas/permissions.js';
 import { IdSchema, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { named } from '../registry.js';
+import { operationRoute } from '../routes.js';
 
 /** An overlay document as the member plane shows it (spec 003). */
 export const OverlayViewSchema = named(
@@ -25,15 +26,12 @@ export const OverlayViewSchema = named(
 export type OverlayView = z.infer<typeof OverlayViewSchema>;
 
 const OverlayParams = { ...WorkspaceParams, scope: OverlayScopeSchema, owner_id: IdSchema };
-const OVERLAY_PATH = '/api/v1/workspaces/{workspace_id}/overlays/{scope}/{owner_id}';
 
 /** GET .../overlays/{scope}/{owner_id} */
 export const getOverlayContract = defineContract({
-  name: 'overlays.get',
+  ...operationRoute('overlays.get'),
   summary:
     'Read an overlay document (user: owner "me"; project: an agent application; conversation) with its digest',
-  method: 'GET',
-  path: OVERLAY_PATH,
   planes: ['member'],
   input: z.strictObject(OverlayParams),
   output: OverlayViewSchema,
@@ -42,11 +40,9 @@ export const getOverlayContract = defineContract({
 
 /** PUT .../overlays/{scope}/{owner_id} */
 export const replaceOverlayContract = defineContract({
-  name: 'overlays.replace',
+  ...operationRoute('overlays.replace'),
   summary:
     'Replace a whole overlay document if it still has expected_digest (409 stale_digest otherwise); a project document becomes untrusted',
-  method: 'PUT',
-  path: OVERLAY_PATH,
   planes: ['member'],
   input: z.strictObject({
     ...OverlayParams,
@@ -65,11 +61,9 @@ export const replaceOverlayContract = defineContract({
 
 /** POST .../overlays/project/{owner_id}/trust */
 export const trustOverlayContract = defineContract({
-  name: 'overlays.trust',
+  ...operationRoute('overlays.trust'),
   summary:
     "Trust a project overlay document's exact digest: its groups apply until it changes (409 stale_digest if it already did)",
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/overlays/project/{owner_id}/trust',
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { ProfileConfigurationSchema } from '../../schemas/profile.js';
 import { defineContract } from '../operation.js';
+import { operationRoute } from '../routes.js';
 import { ProfileConfigurationViewSchema } from '../views.js';
 
 /** PUT /agent_api/v1/profile/configuration */
 export const putConfigurationContract = defineContract({
-  name: 'profile.put',
+  ...operationRoute('profile.put'),
   summary: 'Replace the whole profile configuration (validated; refused whole with every problem)',
-  method: 'PUT',
-  path: '/agent_api/v1/profile/configuration',
   planes: ['agent'],
   // Left open so that core reports every problem of the declaration at once.
   input: z
@@ -28,10 +27,8 @@ export const putConfigurationContract = defineContract({
 
 /** GET /agent_api/v1/profile/configuration */
 export const getConfigurationContract = defineContract({
-  name: 'profile.get',
+  ...operationRoute('profile.get'),
   summary: 'Read the current profile configuration and its version (null before the first)',
-  method: 'GET',
-  path: '/agent_api/v1/profile/configuration',
   planes: ['agent'],
   input: z.strictObject({}),
   output: ProfileConfigurationViewSchema.nullable(),

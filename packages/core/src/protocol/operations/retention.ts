@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { named } from '../registry.js';
+import { operationRoute } from '../routes.js';
 
 /** The longest window a policy may set: 100 years, in days. */
 export const RETENTION_MAX_DAYS = 36_500;
@@ -32,14 +33,10 @@ export const RetentionPolicyViewSchema = named(
 /** A retention policy as shown. */
 export type RetentionPolicyView = z.infer<typeof RetentionPolicyViewSchema>;
 
-const RETENTION_PATH = '/api/v1/workspaces/{workspace_id}/retention';
-
 /** GET /api/v1/workspaces/{ws}/retention */
 export const getRetentionContract = defineContract({
-  name: 'retention.get',
+  ...operationRoute('retention.get'),
   summary: "Read the workspace's retention policy (every window null until one is set)",
-  method: 'GET',
-  path: RETENTION_PATH,
   planes: ['member'],
   input: z.strictObject(WorkspaceParams),
   output: RetentionPolicyViewSchema,
@@ -48,11 +45,9 @@ export const getRetentionContract = defineContract({
 
 /** PUT /api/v1/workspaces/{ws}/retention */
 export const putRetentionContract = defineContract({
-  name: 'retention.put',
+  ...operationRoute('retention.put'),
   summary:
     "Set the workspace's retention policy: days to keep lifecycle events, ended runs and audit records (1..36500, null keeps forever); the kernel prunes older data in small batches, exporting it first",
-  method: 'PUT',
-  path: RETENTION_PATH,
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,

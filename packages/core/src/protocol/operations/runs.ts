@@ -14,6 +14,7 @@ import {
   WorkspaceParams,
 } from '../inputs.js';
 import { defineContract } from '../operation.js';
+import { operationRoute } from '../routes.js';
 import { RunStateSchema, RunViewSchema } from '../views.js';
 
 const createRunInput = z.strictObject({
@@ -33,10 +34,8 @@ const createRunInput = z.strictObject({
 
 /** POST /api/v1/workspaces/{ws}/runs: a standalone run with its own mode and rules. */
 export const createRunContract = defineContract({
-  name: 'runs.create',
+  ...operationRoute('runs.create'),
   summary: 'Create a standalone run with its own approval mode and rule list',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs',
   planes: ['agent', 'member'],
   status: 201,
   input: createRunInput,
@@ -51,10 +50,8 @@ export const createRunContract = defineContract({
 
 /** GET /api/v1/workspaces/{ws}/runs */
 export const listRunsContract = defineContract({
-  name: 'runs.list',
+  ...operationRoute('runs.list'),
   summary: 'List the runs of a workspace, newest first',
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/runs',
   planes: ['agent', 'member'],
   input: z.strictObject({
     ...WorkspaceParams,
@@ -67,10 +64,8 @@ export const listRunsContract = defineContract({
 
 /** GET /api/v1/workspaces/{ws}/runs/{run} */
 export const getRunContract = defineContract({
-  name: 'runs.get',
+  ...operationRoute('runs.get'),
   summary: 'Read a run: its state, frozen configuration and attention',
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}',
   planes: ['agent', 'member'],
   input: z.strictObject(RunParams),
   output: RunViewSchema,
@@ -79,10 +74,8 @@ export const getRunContract = defineContract({
 
 /** POST /api/v1/workspaces/{ws}/runs/{run}/stop */
 export const stopRunContract = defineContract({
-  name: 'runs.stop',
+  ...operationRoute('runs.stop'),
   summary: 'Stop a run: unstarted rows, parked ones included, are canceled',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/stop',
   planes: ['agent', 'member'],
   input: z.strictObject(RunParams),
   output: RunViewSchema,
@@ -91,10 +84,8 @@ export const stopRunContract = defineContract({
 
 /** POST /api/v1/workspaces/{ws}/runs/{run}/abandon */
 export const abandonRunContract = defineContract({
-  name: 'runs.abandon',
+  ...operationRoute('runs.abandon'),
   summary: 'Abandon a run resting on a hold: it fails and its unstarted rows are canceled',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/abandon',
   planes: ['member'],
   input: z.strictObject(RunParams),
   output: RunViewSchema,
@@ -103,10 +94,8 @@ export const abandonRunContract = defineContract({
 
 /** GET /api/v1/workspaces/{ws}/runs/{run}/events?after=N */
 export const listEventsContract = defineContract({
-  name: 'runs.events',
+  ...operationRoute('runs.events'),
   summary: "Read a run's lifecycle events after a sequence number",
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/events',
   planes: ['agent', 'member'],
   input: z.strictObject({ ...RunParams, after: AfterSchema, limit: LimitSchema }),
   output: z.object({ events: z.array(EventViewSchema) }),
@@ -115,10 +104,8 @@ export const listEventsContract = defineContract({
 
 /** POST /agent_api/v1/runs/{run}/regenerate */
 export const regenerateTurnContract = defineContract({
-  name: 'runs.regenerate',
+  ...operationRoute('runs.regenerate'),
   summary: "Regenerate a turn: a new run with the original's frozen configuration",
-  method: 'POST',
-  path: '/agent_api/v1/runs/{run_id}/regenerate',
   planes: ['agent'],
   status: 201,
   input: z.strictObject({ run_id: IdSchema }),

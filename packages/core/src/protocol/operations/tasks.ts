@@ -2,14 +2,13 @@ import { z } from 'zod';
 import { RunParams, TaskParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
+import { operationRoute } from '../routes.js';
 import { AppendedTaskViewSchema, OnFailureSchema, TaskViewSchema } from '../views.js';
 
 /** GET /api/v1/workspaces/{ws}/runs/{run}/tasks */
 export const listTasksContract = defineContract({
-  name: 'tasks.list',
+  ...operationRoute('tasks.list'),
   summary: "List a run's task rows in order",
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks',
   planes: ['agent', 'member'],
   input: z.strictObject(RunParams),
   output: z.object({ tasks: z.array(TaskViewSchema) }),
@@ -18,10 +17,8 @@ export const listTasksContract = defineContract({
 
 /** GET /api/v1/workspaces/{ws}/runs/{run}/tasks/{key} */
 export const getTaskContract = defineContract({
-  name: 'tasks.get',
+  ...operationRoute('tasks.get'),
   summary: 'Read one task row: its state, call, frozen effect profile and result',
-  method: 'GET',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks/{task_key}',
   planes: ['agent', 'member'],
   input: z.strictObject(TaskParams),
   output: TaskViewSchema,
@@ -30,11 +27,9 @@ export const getTaskContract = defineContract({
 
 /** POST /api/v1/workspaces/{ws}/runs/{run}/tasks: the tasks door (author rows). */
 export const appendTaskContract = defineContract({
-  name: 'tasks.append',
+  ...operationRoute('tasks.append'),
   summary:
     'Append an author row (pre-approved by its origin unless a rule names author); an ask row returns its resolution_token',
-  method: 'POST',
-  path: '/api/v1/workspaces/{workspace_id}/runs/{run_id}/tasks',
   planes: ['member'],
   status: 201,
   input: z.strictObject({

@@ -1,0 +1,17 @@
+/**
+ * `@airlock/core/wire`: what a client needs to reach the kernel (each operation's method and
+ * path, the live feeds' paths), with no schema behind it. The SDK sends its requests with these,
+ * so an application or page that bundles it does not load every contract's Zod schemas; the
+ * types still come from `@airlock/core` (type-only imports cost nothing at run time).
+ */
+export {
+  OPERATION_ROUTES,
+  type OperationRoute,
+  pathParams,
+  SUBSCRIPTION_PATHS,
+} from './protocol/routes.js';
+export {
+  EXECUTOR_CABLE_PATH,
+  feedPathWorkspaceSegment,
+  workspaceFeedPath,
+} from './protocol/sockets.js';
