@@ -1,8 +1,9 @@
 import { type Call, createCall } from './call.js';
 import { type Decision, isWaiting, toDecision } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
+import { createOperations } from './internal/operations.js';
 import type { WebSocketConstructor } from './internal/socket.js';
-import { type ConnectionOptions, createTrpc, type Trpc } from './internal/transport.js';
+import type { ConnectionOptions, Trpc } from './internal/transport.js';
 import { watchDecisions } from './internal/watch-decisions.js';
 import { Runs, type WorkspaceContext } from './runs.js';
 import type { AuditRecord } from './views.js';
@@ -178,6 +179,6 @@ export interface Client {
  * ```
  */
 export function createClient(options: ClientOptions): Client {
-  const trpc = createTrpc(options);
+  const trpc = createOperations(options);
   return { workspace: (id) => new Workspace(trpc, options, id), call: createCall(options) };
 }

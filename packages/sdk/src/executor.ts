@@ -1,8 +1,9 @@
 import { type CableMessage, HookEventSchema, validateHookResult } from '@airlock/core';
 import { EXECUTOR_CABLE_PATH } from '@airlock/core/wire';
 import { AirlockError, ConnectionError, isLeaseLostError } from './errors.js';
+import { createOperations } from './internal/operations.js';
 import { LiveSocket, type WebSocketConstructor } from './internal/socket.js';
-import { baseUrl, type ConnectionOptions, createTrpc } from './internal/transport.js';
+import { baseUrl, type ConnectionOptions } from './internal/transport.js';
 import type { ClaimView, TaskView } from './views.js';
 
 /** What a tool handler is given besides the task's input. */
@@ -110,7 +111,7 @@ const NOT_OURS: readonly string[] = [
  * core's `validateHookResult` first; an invalid one is committed as a failure.
  */
 export function createExecutor(options: ExecutorOptions): Executor {
-  const trpc = createTrpc(options);
+  const trpc = createOperations(options);
   const leaseMs = options.leaseMs ?? 30_000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const toolNames = Object.keys(options.tools);

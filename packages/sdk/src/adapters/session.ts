@@ -1,5 +1,6 @@
 import type { HookedFramework, JsonValue } from '@airlock/core';
-import { createTrpc, type Trpc } from '../internal/transport.js';
+import { createOperations } from '../internal/operations.js';
+import type { Trpc } from '../internal/transport.js';
 
 /** How an adapter reaches Airlock: the kernel, an agent credential, and the conversation. */
 export interface FrameworkSessionOptions {
@@ -87,7 +88,7 @@ export class FrameworkSession {
     this.framework = framework;
     this.sessionId = options.sessionId;
     this.#awaitReports = options.awaitReports ?? false;
-    this.#trpc = createTrpc({ url: options.url, token: options.token, fetch: options.fetch });
+    this.#trpc = createOperations({ url: options.url, token: options.token, fetch: options.fetch });
   }
 
   /**

@@ -5,7 +5,6 @@ import type {
   OperationOutput,
 } from '@airlock/core';
 import { traceparentOf } from '@airlock/core/tracing';
-import { OPERATION_ROUTES } from '@airlock/core/wire';
 import { context, propagation } from '@opentelemetry/api';
 import { ConnectionError, errorFromBody } from '../errors.js';
 
@@ -52,7 +51,8 @@ type Group<N extends string> = N extends `${infer G}.${string}` ? G : never;
 
 /**
  * The typed client of every operation, nested by dotted name
- * (`trpc.decisions.approve.mutate(...)`), typed from @airlock/core's contracts.
+ * (`trpc.decisions.approve.mutate(...)`), typed from @airlock/core's contracts
+ * (made by `createOperations`, internal/operations.ts).
  */
 export type Trpc = {
   [G in Group<OperationName>]: {
@@ -90,7 +90,7 @@ interface TrpcAnswer {
  * with a JSON body for a write) and reads the answer.
  * @throws AirlockError (a subclass per failure mode); ConnectionError when no answer arrived.
  */
-async function send(
+export async function trpcRequest(
   options: ConnectionOptions,
   fetcher: typeof fetch,
   name: string,
@@ -125,22 +125,4 @@ async function send(
   if (response.ok && answer?.result && 'data' in answer.result) return answer.result.data;
   const data = answer?.error?.data;
   return Promise.reject(errorFromBody(data ?? null, data?.httpStatus ?? response.status));
-}
-
-/** Makes the typed client of a kernel's operations. */
-export function createTrpc(options: ConnectionOptions): Trpc {
-  const fetcher = retryingReads(options.fetch);
-  const groups: Record<string, Record<string, unknown>> = {};
-  for (const [name, route] of Object.entries(OPERATION_ROUTES)) {
-    const [group, procedure] = name.split('.') as [string, string];
-    const verb = route.method === 'GET' ? 'query' : 'mutate';
-    const method = route.method === 'GET' ? 'GET' : 'POST';
-    groups[group] = {
-      ...groups[group],
-      [procedure]: {
-        [verb]: (input: unknown) => send(options, fetcher, name, method, input),
-      },
-    };
-  }
-  return groups as unknown as Trpc;
 }

@@ -204,7 +204,7 @@ export function renderApiReference(document: OpenApiDocument): string {
     '',
     `${document.info.title} ${document.info.version}, from the OpenAPI ${document.openapi} document every kernel serves at \`GET /openapi.json\`. ${document.info.description ?? ''}`.trim(),
     '',
-    'Send the token as `Authorization: Bearer <token>`. Every operation is also a tRPC procedure under `/trpc/<operation>`, which is what `@airlock/sdk` calls. The live feeds are [subscriptions](#subscriptions): the lifecycle feed and the executor cable over WebSocket, and the feed as a tRPC subscription; see [concepts](concepts.md) and [executors](executors.md).',
+    'Send the token as `Authorization: Bearer <token>`. Every operation is also a tRPC procedure under `/trpc/<operation>`; `@airlock/sdk` reads through tRPC and writes through the REST routes. The live feeds are [subscriptions](#subscriptions): the lifecycle feed and the executor cable over WebSocket, and the feed as a tRPC subscription; see [concepts](concepts.md) and [executors](executors.md).',
     '',
     '## Contents',
     '',

@@ -158,7 +158,7 @@ describe('typed errors from a real kernel', () => {
     );
     // Heartbeats held back past the lease: the kernel's sweeper takes the row back meanwhile.
     const slowHeartbeats: typeof fetch = async (input, init) => {
-      if (String(input).includes('executor.heartbeat')) {
+      if (String(input).endsWith('/heartbeat')) {
         await new Promise((resolve) => setTimeout(resolve, 1800));
       }
       return fetch(input, init);
