@@ -54,6 +54,20 @@ export function requirementOf(
 }
 
 /**
+ * How many distinct approvals the workspace's approval policy asks of a row
+ * that begins to wait now (a park, an expired park retried, an edit that
+ * still parks): one keyed read of the policy, in the caller's transaction.
+ * The park's event carries it so a reader need not read the row.
+ */
+export async function approvalsRequiredNow(
+  reader: Reader,
+  run: RunFacts,
+  row: Pick<TaskTable, 'workspace_id' | 'tool_name' | 'resolved_tool_name' | 'effect_profile'>,
+): Promise<number> {
+  return requirementOf(await policyOfWorkspace(reader, row.workspace_id), run, row).required;
+}
+
+/**
  * Refuses a member the policy does not let decide this row; on approve, also
  * the member who started the run when the policy forbids self-approval. A
  * deny is open to every allowed approver, the run's starter included.
