@@ -35,6 +35,27 @@ export async function readApprovalPolicy(
   };
 }
 
+/** Per unit of work, each workspace's policy as that unit first read it. */
+const policyOfUnit = new WeakMap<Tx, Map<string, Promise<ApprovalPolicyRecord>>>();
+
+/**
+ * Reads a workspace's approval policy once per unit of work, so a round that
+ * parks many calls reads it once. Only for units that do not replace the policy.
+ */
+export function readApprovalPolicyOnce(tx: Tx, workspaceId: string): Promise<ApprovalPolicyRecord> {
+  let read = policyOfUnit.get(tx);
+  if (!read) {
+    read = new Map();
+    policyOfUnit.set(tx, read);
+  }
+  let record = read.get(workspaceId);
+  if (!record) {
+    record = readApprovalPolicy(tx, workspaceId);
+    read.set(workspaceId, record);
+  }
+  return record;
+}
+
 /**
  * Replaces a workspace's approval policy (the caller checked it) and returns
  * the stored record; the version counts replacements.
