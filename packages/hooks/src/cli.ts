@@ -5,7 +5,7 @@ import type { InstallScope } from './install/targets.js';
 
 const USAGE = `Usage:
   airlock hooks install claude-code|codex|gemini [--project [DIR] | --user] [--url URL]
-                [--token TOKEN | --token-file FILE] [--wait-ms N] [--defer] [--http] [--client node|sh] [--config FILE]
+                [--token TOKEN | --token-file FILE] [--wait-ms N] [--defer] [--http] [--client node|sh|bash] [--config FILE]
   airlock hooks uninstall claude-code|codex|gemini [--project [DIR] | --user]
   airlock hooks doctor [claude-code|codex|gemini] [--project [DIR] | --user] [--config FILE] [--json]
 `;
@@ -55,8 +55,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (waitMs !== undefined && !/^\d+$/.test(waitMs))
         throw new UsageError('--wait-ms takes milliseconds');
       const client = value(rest, '--client');
-      if (client !== undefined && client !== 'node' && client !== 'sh')
-        throw new UsageError('--client takes node or sh');
+      if (client !== undefined && client !== 'node' && client !== 'sh' && client !== 'bash')
+        throw new UsageError('--client takes node, sh or bash');
       const result = installHooks({
         agent: agentOf(rest[0]),
         client,

@@ -206,7 +206,9 @@ function settingsChecks(agent: HookedAgent, scope: InstallScope, env: InstallEnv
       });
       continue;
     }
-    const script = /\S*airlock-hook\.(js|sh)/.exec(hook?.command ?? '')?.[0]?.replace(/^'/, '');
+    const script = /\S*airlock-hook\.(js|bash|sh)\b/
+      .exec(hook?.command ?? '')?.[0]
+      ?.replace(/^'/, '');
     if (script && !existsSync(script)) {
       checks.push({
         check: `${name} ${entry.event}`,

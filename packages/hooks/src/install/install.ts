@@ -12,7 +12,7 @@ import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath } from '../client/config.js';
 import { withCodexBlock, withoutCodexBlock } from './codex-toml.js';
 import { withAirlock, withoutAirlock } from './json-settings.js';
-import { shellHookPath, writeShellClientConfig } from './shell-client.js';
+import { type ShellClient, shellHookPath, writeShellClientConfig } from './shell-client.js';
 import { backupPath, type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
 /** The hook entry's compiled file (the source tree's entry is TypeScript, so tests use the build). */
@@ -43,10 +43,11 @@ export interface InstallOptions {
   configPath?: string | undefined;
   /**
    * Which hook client the entries run: `node` (default, the `airlock-hook`
-   * entry) or `sh` (`airlock-hook.sh`: a shell and curl, no Node.js process
-   * per event; the kernel answers in the agent's format).
+   * entry), `sh` (`airlock-hook.sh`: a shell and curl, no Node.js process
+   * per event; the kernel answers in the agent's format) or `bash`
+   * (`airlock-hook.bash`: bash alone, HTTP over `/dev/tcp`, no curl either).
    */
-  client?: 'node' | 'sh' | undefined;
+  client?: 'node' | ShellClient | undefined;
   /** The Node.js binary and the hook entry the command runs (default: this process's, this package's). */
   node?: string | undefined;
   hookEntry?: string | undefined;
@@ -152,10 +153,10 @@ export function installHooks(options: InstallOptions): InstallResult {
   const configPath = options.configPath ?? defaultConfigPath(env);
   writeConfig(options, configPath);
   const command =
-    options.client === 'sh'
+    options.client === 'sh' || options.client === 'bash'
       ? [
-          'sh',
-          shellHookPath(),
+          options.client,
+          shellHookPath(options.client),
           writeShellClientConfig({
             agent: options.agent,
             configPath,

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ function runInstalled(
   });
 }
 
-describe('the shell hook client (install --client sh)', () => {
+describe.each(['sh', 'bash'] as const)('the shell hook client (install --client %s)', (client) => {
   it('writes a private curl config and a command that carries no credential', () => {
     const { home, env } = sandbox();
     const result = installHooks({
@@ -72,7 +72,7 @@ describe('the shell hook client (install --client sh)', () => {
       url: `${url}/`,
       token: 'alk_agent_"quoted"\\x',
       waitMs: 5000,
-      client: 'sh',
+      client,
     });
     const config = join(home, '.airlock', 'hooks-gemini.curl');
     expect(statSync(config).mode & 0o777).toBe(0o600);
@@ -80,10 +80,10 @@ describe('the shell hook client (install --client sh)', () => {
     expect(text).toContain(`url = "${url}/agent_api/v1/hooks/gemini/wait-5000"`);
     // Quotes and backslashes are escaped as curl's config syntax wants.
     expect(text).toContain('header = "authorization: Bearer alk_agent_\\"quoted\\"\\\\x"');
-    expect(result.command).toBe(`sh ${shellHookPath()} ${config}`);
+    expect(result.command).toBe(`${client} ${shellHookPath(client)} ${config}`);
     expect(result.command).not.toContain('alk_agent');
-    expect(existsSync(shellHookPath())).toBe(true);
-    execFileSync('sh', ['-n', shellHookPath()]);
+    expect(existsSync(shellHookPath(client))).toBe(true);
+    execFileSync(client, ['-n', shellHookPath(client)]);
   });
 
   it("posts the payload with the credential and prints the kernel's answer", async () => {
@@ -94,7 +94,7 @@ describe('the shell hook client (install --client sh)', () => {
       env,
       url,
       token: 'alk_agent_sh',
-      client: 'sh',
+      client,
     });
     reply = { status: 200, body: '{"decision":"block","reason":"no"}' };
     received.length = 0;
@@ -111,6 +111,35 @@ describe('the shell hook client (install --client sh)', () => {
     ]);
   });
 
+  it('sends a credential with quotes and backslashes and a payload beyond ASCII whole', async () => {
+    const { env } = sandbox();
+    const { command } = installHooks({
+      agent: 'gemini',
+      scope: { kind: 'user' },
+      env,
+      url,
+      token: 'alk_agent_"quoted"\\x',
+      client,
+    });
+    reply = { status: 200, body: '{"decision":"allow"}' };
+    received.length = 0;
+    const payload = JSON.stringify({
+      session_id: 's2',
+      hook_event_name: 'BeforeTool',
+      tool_input: { command: "echo 'héllo wörld' 🚀 && printf '%s\\n' \"$HOME\"" },
+    });
+    const run = await runInstalled(command, payload);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe(`${reply.body}\n`);
+    expect(received).toEqual([
+      {
+        url: '/agent_api/v1/hooks/gemini/default',
+        authorization: 'Bearer alk_agent_"quoted"\\x',
+        body: payload,
+      },
+    ]);
+  });
+
   it('refuses a tool call (exit 2, the reason on stderr) when the kernel errs or is gone; passes other events', async () => {
     const { env } = sandbox();
     const { command } = installHooks({
@@ -119,7 +148,7 @@ describe('the shell hook client (install --client sh)', () => {
       env,
       url,
       token: 'alk_agent_sh',
-      client: 'sh',
+      client,
     });
     reply = { status: 503, body: '{"code":"store_unavailable"}' };
     const tool = await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
@@ -140,14 +169,16 @@ describe('the shell hook client (install --client sh)', () => {
       // Nothing listens on port 9 of loopback here.
       url: 'http://127.0.0.1:9',
       token: 'alk_agent_sh',
-      client: 'sh',
+      client,
     });
     const refused = await runInstalled(
       gone.command,
       '{"session_id":"s","hook_event_name":"PreToolUse"}',
     );
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toContain('curl exit 7');
+    expect(refused.stderr).toContain(
+      client === 'sh' ? 'curl exit 7' : 'the kernel at 127.0.0.1:9 did not accept a connection',
+    );
   });
 
   it('refuses a URL or credential with a line break (it would end the config line)', () => {
@@ -159,8 +190,50 @@ describe('the shell hook client (install --client sh)', () => {
         env,
         url,
         token: 'alk_agent_x\nurl = "http://evil.example"',
-        client: 'sh',
+        client,
       }),
     ).toThrow(/line break/);
+  });
+});
+
+describe('the bash hook client beyond the shared cases', () => {
+  /** Installs the bash client for Claude Code against `target`, with its time limit set to `maxTime` s. */
+  function installBash(target: string, maxTime: number): string {
+    const { home, env } = sandbox();
+    const { command } = installHooks({
+      agent: 'claude-code',
+      scope: { kind: 'user' },
+      env,
+      url: target,
+      token: 'alk_agent_bash',
+      client: 'bash',
+    });
+    const config = join(home, '.airlock', 'hooks-claude-code.curl');
+    writeFileSync(
+      config,
+      readFileSync(config, 'utf8').replace(/max-time = \d+/, `max-time = ${maxTime}`),
+    );
+    return command;
+  }
+
+  it('refuses a tool call when the kernel accepts the connection but never answers', async () => {
+    const silent = createNetServer((socket) => socket.on('data', () => {}));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const command = installBash(`http://127.0.0.1:${port}`, 1);
+      const run = await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain('the kernel did not answer within 1 s');
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('goes through curl for an https:// kernel URL', async () => {
+    const command = installBash('https://127.0.0.1:9', 5);
+    const run = await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('curl exit 7');
   });
 });

@@ -5,12 +5,22 @@ import type { HookedAgent } from '@airlock/core';
 import { readHookConfig } from '../client/config.js';
 import { HOOK_TIMEOUT_SECONDS, nativeHookPath } from './entries.js';
 
+/** The hook clients that are shell scripts, not the Node.js entry. */
+export type ShellClient = 'sh' | 'bash';
+
 /**
- * The shell hook client (`shell/airlock-hook.sh`, shipped beside `dist/`): a
- * shell and curl per hook event instead of a Node.js process.
+ * A shell hook client, shipped beside `dist/`: `sh` (`shell/airlock-hook.sh`,
+ * a POSIX shell and curl per hook event) or `bash` (`shell/airlock-hook.bash`,
+ * bash alone: it speaks HTTP over `/dev/tcp`, so no curl process starts).
  */
-export function shellHookPath(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'shell', 'airlock-hook.sh');
+export function shellHookPath(client: ShellClient = 'sh'): string {
+  return join(
+    dirname(fileURLToPath(import.meta.url)),
+    '..',
+    '..',
+    'shell',
+    `airlock-hook.${client}`,
+  );
 }
 
 /** A curl config value: double-quoted, with backslashes and quotes escaped. */
@@ -30,7 +40,7 @@ export interface ShellClientOptions {
 }
 
 /**
- * Writes the curl config the shell client reads (mode 0600, beside the
+ * Writes the curl config the shell clients read (mode 0600, beside the
  * hooks' configuration): this agent's kernel hook endpoint, the agent
  * credential as a header (a token file is read now: rotating it means
  * installing again) and curl's time limit, a little under the agent's own
@@ -42,7 +52,7 @@ export function writeShellClientConfig(options: ShellClientOptions): string {
   const defer = options.agent === 'claude-code' && options.defer === true;
   const endpoint = `${config.url.replace(/\/+$/, '')}${nativeHookPath(options.agent, { waitMs: options.waitMs, defer })}`;
   const lines = [
-    '# Written by `airlock hooks install --client sh`; read by airlock-hook.sh. Keep it private.',
+    '# Written by `airlock hooks install --client sh|bash`; read by airlock-hook.sh and airlock-hook.bash. Keep it private.',
     `url = ${curlString(endpoint)}`,
     `header = ${curlString(`authorization: Bearer ${config.token}`)}`,
     'header = "content-type: application/json"',

@@ -62,8 +62,8 @@ export interface AirlockHookOptions {
   waitMs?: number;
   /** Claude Code headless: a park ends the agent's run with `defer`, and `--resume` asks again. */
   defer?: boolean;
-  /** The hook client the entries run: `node` (default) or `sh` (a shell and curl). */
-  client?: 'node' | 'sh';
+  /** The hook client the entries run: `node` (default), `sh` (a shell and curl) or `bash` (bash alone). */
+  client?: 'node' | 'sh' | 'bash';
 }
 
 /**

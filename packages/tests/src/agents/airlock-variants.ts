@@ -14,10 +14,10 @@ import { preToolEvent } from './native-hooks.js';
 function airlockVariant(
   agent: AgentName,
   transport: 'command' | 'http',
-  client: 'node' | 'sh' = 'node',
+  client: 'node' | 'sh' | 'bash' = 'node',
 ): HookVariant {
   return {
-    name: `airlock (${transport === 'http' ? 'http' : client === 'sh' ? 'command, sh' : 'command'})`,
+    name: `airlock (${transport === 'http' ? 'http' : client === 'node' ? 'command' : `command, ${client}`})`,
     kind: 'airlock',
     transport,
     async setup(sandbox: AgentSandbox) {
@@ -53,9 +53,13 @@ function airlockVariant(
 
 /**
  * The Airlock variants measured for an agent: the command hook through the
- * Node.js client and through the shell client, and Claude Code's HTTP hook.
+ * Node.js client and through the two shell clients, and Claude Code's HTTP hook.
  */
 export function airlockVariants(agent: AgentName): HookVariant[] {
-  const command = [airlockVariant(agent, 'command'), airlockVariant(agent, 'command', 'sh')];
+  const command = [
+    airlockVariant(agent, 'command'),
+    airlockVariant(agent, 'command', 'sh'),
+    airlockVariant(agent, 'command', 'bash'),
+  ];
   return agent === 'claude-code' ? [...command, airlockVariant(agent, 'http')] : command;
 }

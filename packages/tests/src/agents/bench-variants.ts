@@ -2,7 +2,13 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AgentName } from './agent-binaries.js';
 import type { AgentSandbox } from './agent-sandbox.js';
-import { allowOutput, installNativeHook, writeHookScript } from './native-hooks.js';
+import {
+  allowOutput,
+  installNativeHook,
+  installNativeHooks,
+  preToolEvent,
+  writeHookScript,
+} from './native-hooks.js';
 
 /** One way of hooking an agent's tool calls, measured by `pnpm bench:hooks`. */
 export interface HookVariant {
@@ -38,6 +44,32 @@ function trivialCommandHook(agent: AgentName): HookVariant {
         `cat >/dev/null\nprintf '%s' '${allowOutput(agent)}'`,
       );
       installNativeHook(sandbox, { command: script, timeoutSeconds: 30 });
+      return undefined;
+    },
+  };
+}
+
+/**
+ * The trivial hook on the tool's two events (before it runs, and after, where Airlock records
+ * what ran): what an agent's own hook machinery costs for the two processes Airlock's command
+ * hook starts per call. Shown beside the floor, not used as it.
+ */
+function trivialPrePostHook(agent: AgentName): HookVariant {
+  return {
+    name: 'trivial allow (sh, pre+post)',
+    kind: 'trivial',
+    transport: 'command',
+    setup(sandbox) {
+      const allow = writeHookScript(
+        sandbox,
+        'allow',
+        `cat >/dev/null\nprintf '%s' '${allowOutput(agent)}'`,
+      );
+      const after = writeHookScript(sandbox, 'after', `cat >/dev/null\nprintf '{}'`);
+      installNativeHooks(sandbox, {
+        [preToolEvent[agent].event]: { command: allow, timeoutSeconds: 30 },
+        [agent === 'gemini' ? 'AfterTool' : 'PostToolUse']: { command: after, timeoutSeconds: 30 },
+      });
       return undefined;
     },
   };
@@ -93,6 +125,6 @@ const trivialHttpHook: HookVariant = {
 
 /** The floors measured for an agent: a trivial command hook, and an HTTP one where the agent has HTTP hooks. */
 export function floorVariants(agent: AgentName): HookVariant[] {
-  const command = [trivialCommandHook(agent), trivialNodeHook(agent)];
+  const command = [trivialCommandHook(agent), trivialPrePostHook(agent), trivialNodeHook(agent)];
   return agent === 'claude-code' ? [...command, trivialHttpHook] : command;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { doctor, installHooks, main } from '@airlock/hooks';
@@ -68,4 +68,40 @@ describe('airlock hooks doctor against a real kernel', () => {
     expect(await main(['install', 'vim'])).toBe(2);
     expect(await main(['doctor', 'gemini', '--config', join(home, 'none.json')])).toBe(1);
   });
+});
+
+describe('airlock hooks doctor on a shell client', () => {
+  it.each(['sh', 'bash'] as const)(
+    'finds the %s client script an entry runs, and names it when it is gone',
+    (client) => {
+      const home = mkdtempSync(join(tmpdir(), 'airlock-doctor-shell-'));
+      const env = { HOME: home, PATH: '/nonexistent' };
+      const scope = { kind: 'user' } as const;
+      installHooks({
+        agent: 'claude-code',
+        scope,
+        env,
+        url: 'http://127.0.0.1:9',
+        token: 'alk_agent_doctor',
+        client,
+      });
+      const pre = async () =>
+        (await doctor({ agents: ['claude-code'], scope, env })).find(
+          (check) => check.check === 'claude-code hooks PreToolUse',
+        );
+      return (async () => {
+        expect((await pre())?.status).toBe('ok');
+        // The entries now name a script that is not there (a package moved or removed).
+        const settings = join(home, '.claude', 'settings.json');
+        const moved = readFileSync(settings, 'utf8').replaceAll(
+          `/airlock-hook.${client}`,
+          `/gone/airlock-hook.${client}`,
+        );
+        writeFileSync(settings, moved);
+        const check = await pre();
+        expect(check?.status).toBe('fail');
+        expect(check?.detail).toContain(`gone/airlock-hook.${client} is missing`);
+      })();
+    },
+  );
 });

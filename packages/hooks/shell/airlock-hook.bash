@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# airlock-hook.bash CURL_CONFIG: the bash hook client. It does what airlock-hook.sh
+# does (post the hook payload to the kernel, print the answer in the agent's own
+# format), but speaks HTTP itself over bash's /dev/tcp: no curl process starts,
+# and curl's own start is most of a hook event's cost on a small machine. An
+# https:// kernel URL goes through curl with the same configuration.
+#
+# CURL_CONFIG is the file `airlock hooks install --client bash` wrote (mode
+# 0600): the kernel URL of this agent's hook endpoint, the agent credential as a
+# header, and the time limit. The credential never appears on a command line.
+#
+# Fail closed: when the kernel cannot answer (down, unreachable, slow, an error
+# status), a tool-call event exits 2 with the reason on stderr, which Claude
+# Code, Codex and Gemini CLI all treat as a refusal; any other event passes.
+
+config=$1
+if [ -z "$config" ] || [ ! -r "$config" ]; then
+  echo "airlock-hook.bash: cannot read the hook configuration '$config'; the call was not run" >&2
+  exit 2
+fi
+
+IFS= read -r -d '' input
+
+# Fails the event: a tool call is refused (exit 2), anything else passes.
+fail() {
+  case $input in
+    *'"PreToolUse"'* | *'"BeforeTool"'*)
+      printf 'Airlock could not decide this call, so it was not run: %s\n' "$1" >&2
+      exit 2
+      ;;
+  esac
+  exit 0
+}
+
+# The configuration, in curl's syntax as install wrote it: `key = "value"` with
+# backslashes and double quotes escaped, and `max-time = N`.
+url=
+headers=
+max_time=110
+while IFS= read -r line; do
+  if [[ $line =~ ^(url|header)\ =\ \"(.*)\"$ ]]; then
+    value=${BASH_REMATCH[2]}
+    value=${value//\\\\/$'\001'}
+    value=${value//\\\"/\"}
+    value=${value//$'\001'/\\}
+    if [ "${BASH_REMATCH[1]}" = url ]; then url=$value; else headers+="$value"$'\r\n'; fi
+  elif [[ $line =~ ^max-time\ =\ ([0-9]+)$ ]]; then
+    max_time=${BASH_REMATCH[1]}
+  fi
+done <"$config"
+
+if [[ $url == https://* ]]; then
+  if answer=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" --data-binary @- 2>&1); then
+    printf '%s\n' "$answer"
+    exit 0
+  else
+    fail "the kernel did not answer (curl exit $?: $answer)"
+  fi
+fi
+if ! [[ $url =~ ^http://(\[[^]]+\]|[^/:]+)(:([0-9]+))?(/.*)?$ ]]; then
+  fail "the configured kernel URL '$url' is not an http:// or https:// URL"
+fi
+host=${BASH_REMATCH[1]}
+port=${BASH_REMATCH[3]:-80}
+path=${BASH_REMATCH[4]:-/}
+address=${host#[}
+address=${address%]}
+
+# Content-Length counts bytes, so the payload's length is taken in the C locale.
+LC_ALL=C
+length=${#input}
+if ! { exec 3<>"/dev/tcp/$address/$port"; } 2>/dev/null; then
+  fail "the kernel at $host:$port did not accept a connection"
+fi
+printf 'POST %s HTTP/1.0\r\nHost: %s:%s\r\n%sContent-Length: %d\r\n\r\n%s' \
+  "$path" "$host" "$port" "$headers" "$length" "$input" >&3 2>/dev/null ||
+  fail "the kernel at $host:$port closed the connection"
+
+# The status line, then the headers up to the empty line, then the body up to the
+# end of the connection (HTTP/1.0: the server closes it after the answer).
+IFS= read -r -t "$max_time" status <&3 || fail "the kernel did not answer within $max_time s"
+status=${status%$'\r'}
+chunked=
+while IFS= read -r -t "$max_time" line <&3; do
+  line=${line%$'\r'}
+  [ -z "$line" ] && break
+  shopt -s nocasematch
+  [[ $line =~ ^transfer-encoding:.*chunked ]] && chunked=1
+  shopt -u nocasematch
+done
+IFS= read -r -d '' -t "$max_time" body <&3
+[ $? -gt 128 ] && fail "the kernel's answer did not end within $max_time s"
+exec 3<&-
+[[ $status =~ ^HTTP/[0-9.]+\ 2[0-9][0-9] ]] || fail "the kernel answered '$status': $body"
+[ -n "$chunked" ] && fail "the kernel answered in chunks, which this client does not read"
+printf '%s\n' "${body%$'\n'}"
+exit 0
