@@ -228,6 +228,8 @@ export class InboxView {
       return;
     }
     this.list.progress(key, progress);
+    // A read on the way may predate this approval: the next one asks afresh.
+    this.reads.forget(key);
     if (key !== this.selected) return;
     void this.reads.decisionOf(key).then((decision) => {
       if (decision && this.selected === key) this.detail.show(decision);

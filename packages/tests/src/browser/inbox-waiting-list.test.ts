@@ -188,6 +188,51 @@ describe.skipIf(browserSkipReason !== null)(
       expect((await f.ws.runs.run(run.id).task('t1')).state).toBe('runnable');
     });
 
+    it('never lets a read that left before an approval undo the count the approval’s event drew', async () => {
+      const bo = await secondLeadWithPolicy(f, 'Bo Chen', () => [
+        { tool: 'release', approvers: ['group:leads'], required: 2 },
+      ]);
+      page = await f.openInbox();
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'release', input: { version: '6.0.0' } }] },
+          { final: 'released' },
+        ]),
+      );
+      const parked = row(`${run.id}/t1`);
+      const count = parked.locator('.row-approvals');
+      await count.filter({ hasText: '0 of 2 approvals' }).waitFor();
+      // Every read of a row is answered by the kernel at once, but reaches the page only when let go.
+      const held: (() => void)[] = [];
+      let delivered = 0;
+      await page.route('**/trpc/tasks.get**', async (route) => {
+        const response = await route.fetch();
+        await new Promise<void>((go) => held.push(go));
+        await route.fulfill({ response });
+        delivered += 1;
+      });
+      await parked.locator('.open').click();
+      await eventually(() => held.length === 1, { what: 'the read of the opened row' });
+      // Bo approves after that read was answered: it says 0 of 2, the approval's event 1 of 2.
+      const elsewhere = await createClient({ url: f.kernel.url, token: bo.token })
+        .workspace(f.kernel.workspace.id)
+        .decisions.get(run.id, 't1');
+      if (!elsewhere?.isApproval()) throw new Error('expected the release to wait');
+      await elsewhere.approve();
+      await count.filter({ hasText: '1 of 2 approvals' }).waitFor();
+      // The open row is read afresh; the older answer arrives first and is not drawn.
+      await eventually(() => held.length === 2, { what: 'a fresh read of the open row' });
+      held[0]?.();
+      await eventually(() => delivered === 1, { what: 'the older answer delivered' });
+      held[1]?.();
+      await detail()
+        .locator('.approvals')
+        .filter({ hasText: '1 of 2 approvals (Bo Chen)' })
+        .waitFor();
+      expect(await count.textContent()).toBe('1 of 2 approvals');
+      await page.unroute('**/trpc/tasks.get**');
+    });
+
     it('filters a call that arrives while the filter is set, as it comes', async () => {
       await page.locator('input[name="filter"]').fill('wanted/');
       const other = await writes('elsewhere', 1);
