@@ -71,6 +71,31 @@ for (const backend of all) {
         expect((await parkOf(listing))?.data.approvals_required).toBe(1);
       });
 
+      it('gives each call of one round its own requirement (the policy is read once for the round)', async () => {
+        const created = await d.agent.post(`${d.ws}/runs`, {
+          ...shellRun('rm -rf out'),
+          provider: {
+            kind: 'scripted',
+            rounds: [
+              {
+                tool_calls: [
+                  { name: 'bash', input: { command: 'rm -rf out' } },
+                  { name: 'bash', input: { command: 'ls out' } },
+                  { name: 'bash', input: { command: 'rm -rf tmp' } },
+                ],
+              },
+              { final: 'done' },
+            ],
+          },
+        });
+        const runId = created.body.id as string;
+        const parks = await waitFor(async () => {
+          const found = (await events(d, runId)).filter((event) => event.type === 'task.parked');
+          return found.length === 3 ? found : null;
+        });
+        expect(parks.map((event) => event.data.approvals_required)).toEqual([2, 1, 2]);
+      });
+
       it('keeps the requirement of the moment it parked; the row view follows a later policy', async () => {
         const runId = await parked(d, 'rm -rf dist');
         await putPolicy(d, { rules: [{ actions: ['destructive'], required: 3 }] });
