@@ -82,6 +82,9 @@ describe.skipIf(browserSkipReason !== null)(
       const story = page.locator('.run-view .row[data-task="t1"]');
       const added = story.locator('.decision[data-outcome="approval_added"]');
       await added.waitFor();
+      expect(await story.locator('.decision[data-outcome="parked"]').textContent()).toMatch(
+        /parked by mode ask: it needs 2 approvals$/,
+      );
       expect(await added.textContent()).toMatch(
         /approved by test member: 1 of 2 approvals; it waits for more$/,
       );
