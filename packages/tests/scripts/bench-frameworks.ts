@@ -9,7 +9,9 @@
  * granted call costs two kernel round trips: the check before, the report after; by default the
  * report goes behind the call, and the bench waits for it untimed after each run).
  * Run: pnpm bench:frameworks   (CALLS=200 by default; DURABILITY=relaxed for a kernel that syncs
- * its WAL at checkpoints instead of at every COMMIT, see docs/operations.md)
+ * its WAL at checkpoints instead of at every COMMIT, see docs/operations.md; KERNEL=process for a
+ * kernel in a process of its own, as `airlock serve` runs beside an application, and with it
+ * PROFILE=FILE for a V8 CPU profile of that kernel)
  */
 import { createAiSdkAirlock } from '@airlock/sdk/ai';
 import { createLangGraphAirlock } from '@airlock/sdk/langgraph';
@@ -30,7 +32,12 @@ import {
 } from '@openai/agents';
 import { tool as aiTool, generateText, jsonSchema, stepCountIs, type ToolSet } from 'ai';
 import { z } from 'zod';
-import { oneLookupModel, startFrameworkKernel } from '../src/frameworks/support.js';
+import {
+  FRAMEWORK_PROFILE,
+  oneLookupModel,
+  startFrameworkKernel,
+} from '../src/frameworks/support.js';
+import { forkKernel } from './kernel-process.js';
 
 const CALLS = Number(process.env.CALLS ?? 200);
 const WARMUP = 20;
@@ -185,12 +192,28 @@ async function compare(
   );
 }
 
+/** A kernel in a process of its own, with the profile the framework tests declare. */
+async function frameworkKernelProcess(durability: 'full' | 'relaxed') {
+  const forked = await forkKernel({ durability, inbox: false });
+  const connection = { url: forked.url, token: forked.workspace.tokens.agent };
+  const declared = await fetch(`${connection.url}/agent_api/v1/profile/configuration`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${connection.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(FRAMEWORK_PROFILE),
+  });
+  if (!declared.ok) throw new Error(`profile refused: ${await declared.text()}`);
+  return { connection, close: () => forked.close(), forked };
+}
+
 setTracingDisabled(true);
 const DURABILITY = process.env.DURABILITY === 'relaxed' ? 'relaxed' : 'full';
-const k = await startFrameworkKernel(undefined, { durability: DURABILITY });
+const OWN_PROCESS = process.env.KERNEL === 'process';
+const k = OWN_PROCESS
+  ? await frameworkKernelProcess(DURABILITY)
+  : await startFrameworkKernel(undefined, { durability: DURABILITY });
 try {
   console.log(
-    `granted call, ${CALLS} runs per variant (after ${WARMUP} warm-up), node ${process.version}, durability ${DURABILITY}`,
+    `granted call, ${CALLS} runs per variant (after ${WARMUP} warm-up), node ${process.version}, durability ${DURABILITY}, kernel ${OWN_PROCESS ? 'in a process of its own' : 'in this process'}`,
   );
   const floor: number[] = [];
   for (let i = 0; i < WARMUP + CALLS; i += 1) {
@@ -204,6 +227,9 @@ try {
   console.log(
     `kernel floor: one GET round trip on loopback p50 ${percentile(floor, 0.5).toFixed(2)} ms`,
   );
+  // With KERNEL=process and PROFILE=FILE, a V8 CPU profile of the kernel over every variant.
+  const profiling = OWN_PROCESS && process.env.PROFILE ? process.env.PROFILE : undefined;
+  if (profiling && 'forked' in k) await k.forked.startProfile();
   for (const awaitReports of [false, true]) {
     console.log(
       awaitReports
@@ -237,6 +263,7 @@ try {
       () => lg.flush(),
     );
   }
+  if (profiling && 'forked' in k) await k.forked.stopProfile(profiling);
 } finally {
   await k.close();
 }

@@ -1,8 +1,10 @@
 /*
- * The inbox bench's kernel, in a process of its own (forked by bench-inbox.ts), as in production:
- * the browser's driver (Playwright, which handles every DevTools event of the page) and the
- * bench's own client stay out of the kernel's CPU figures. It serves the built inbox in front of
- * the kernel, tells its parent where it listens, and answers, over the IPC channel:
+ * A bench's kernel, in a process of its own (forked by kernel-process.ts for bench-inbox.ts and
+ * `KERNEL=process` bench-frameworks.ts), as in production: the browser's driver (Playwright, which
+ * handles every DevTools event of the page) or the application's framework and the bench's own
+ * client stay out of the kernel's process. It serves the built inbox in front of the kernel
+ * (unless BENCH_KERNEL_INBOX=0), runs at BENCH_KERNEL_DURABILITY (default full), tells its parent
+ * where it listens, and answers, over the IPC channel:
  * - `cpu`: its CPU time so far (user + system, ms);
  * - `profile-start` / `profile-stop FILE`: a V8 CPU profile of the kernel between the two;
  * - `close`: closes the kernel and exits.
@@ -19,8 +21,10 @@ type Request = {
   file?: string;
 };
 
-const kernel = await startTestKernel();
-mountInbox(kernel);
+const kernel = await startTestKernel({
+  durability: process.env.BENCH_KERNEL_DURABILITY === 'relaxed' ? 'relaxed' : 'full',
+});
+if (process.env.BENCH_KERNEL_INBOX !== '0') mountInbox(kernel);
 const inspector = new Session();
 inspector.connect();
 

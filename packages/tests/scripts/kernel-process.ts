@@ -1,5 +1,5 @@
 /*
- * Forks the inbox bench's kernel (inbox-kernel.ts) and speaks to it over the IPC channel.
+ * Forks a bench's kernel (inbox-kernel.ts) and speaks to it over the IPC channel.
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -20,11 +20,24 @@ export interface KernelProcess {
   close(): Promise<void>;
 }
 
-/** Starts the kernel in a child process with the inbox mounted in front of it. */
-export async function forkKernel(): Promise<KernelProcess> {
+/** How the forked kernel runs. */
+export interface KernelProcessOptions {
+  /** The store's durability (default `full`: an fsync at every COMMIT). */
+  durability?: 'full' | 'relaxed';
+  /** Serve the built web inbox in front of the kernel (default true). */
+  inbox?: boolean;
+}
+
+/** Starts the kernel in a child process, by default with the inbox mounted in front of it. */
+export async function forkKernel(options: KernelProcessOptions = {}): Promise<KernelProcess> {
   const child = fork(fileURLToPath(new URL('./inbox-kernel.ts', import.meta.url)), {
     execArgv: ['--conditions=source', '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: {
+      ...process.env,
+      BENCH_KERNEL_DURABILITY: options.durability ?? 'full',
+      BENCH_KERNEL_INBOX: options.inbox === false ? '0' : '1',
+    },
   });
   const waiting = new Map<number, (value: unknown) => void>();
   let serial = 0;
