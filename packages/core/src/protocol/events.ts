@@ -43,7 +43,14 @@ const decidedBy = z.string();
  * policy shows in the row's view (`approvals.required`), not here. Absent on
  * events an older kernel wrote.
  */
-const approvalsRequired = z.number().int().min(1).optional();
+const approvalsRequired = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe(
+    'approvals the approval policy asked when the row began to wait; after a policy change the row view (approvals.required) is the truth',
+  );
 
 /** What an approval remembered: the allow rule it wrote into an overlay, told on `task.approved`. */
 export const RememberedSchema = z.object({
