@@ -16,11 +16,8 @@
 import { createAiSdkAirlock } from '@airlock/sdk/ai';
 import { createLangGraphAirlock } from '@airlock/sdk/langgraph';
 import { createOpenAIAgentsAirlock } from '@airlock/sdk/openai-agents';
-import { AIMessage, AIMessageChunk, HumanMessage } from '@langchain/core/messages';
+import { HumanMessage } from '@langchain/core/messages';
 import { tool as lcTool, type StructuredToolInterface } from '@langchain/core/tools';
-import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
-import { END, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
-import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import {
   Agent,
   tool as agentsTool,
@@ -32,6 +29,7 @@ import {
 } from '@openai/agents';
 import { tool as aiTool, generateText, jsonSchema, stepCountIs, type ToolSet } from 'ai';
 import { z } from 'zod';
+import { scriptedGraph } from '../src/frameworks/langgraph-app.js';
 import {
   FRAMEWORK_PROFILE,
   oneLookupModel,
@@ -127,25 +125,11 @@ function langGraph(wrap: (tools: StructuredToolInterface[]) => StructuredToolInt
   });
   const tools = wrap([lookup]);
   let i = 0;
-  const graph = new StateGraph(MessagesAnnotation)
-    .addNode('agent', async (state) => {
-      const last = state.messages.at(-1);
-      const fields =
-        last?.getType() === 'tool'
-          ? { content: 'done' }
-          : { content: '', tool_calls: [{ id: `l${i}`, name: 'lookup', args: { q: i } }] };
-      const model = new FakeStreamingChatModel({
-        sleep: 0,
-        responses: [new AIMessage(fields)],
-        chunks: [new AIMessageChunk(fields)],
-      }).bindTools(tools);
-      return { messages: [await model.invoke(state.messages)] };
-    })
-    .addNode('tools', new ToolNode(tools))
-    .addEdge(START, 'agent')
-    .addConditionalEdges('agent', toolsCondition, ['tools', END])
-    .addEdge('tools', 'agent')
-    .compile();
+  const graph = scriptedGraph(tools, (messages) =>
+    messages.at(-1)?.getType() === 'tool'
+      ? { content: 'done' }
+      : { content: '', tool_calls: [{ id: `l${i}`, name: 'lookup', args: { q: i } }] },
+  );
   return async (n) => {
     i = n;
     await graph.invoke({ messages: [new HumanMessage('go')] });

@@ -124,10 +124,20 @@ export async function decide(
       }
       await sleep(delay);
       delay = Math.min(2000, Math.round(delay * 1.5));
-      answer = await send(
-        { ...event, ...(answer.task_key ? { task_key: answer.task_key } : {}) },
-        budget(),
-      );
+      const waiting = answer;
+      try {
+        answer = await send(
+          { ...event, ...(waiting.task_key ? { task_key: waiting.task_key } : {}) },
+          budget(),
+        );
+      } catch (error) {
+        // A poll's time is what is left of the wait: when it runs out before the kernel
+        // answers (a slow machine near the deadline), the call still waits for its person,
+        // and the model is told so, not that the kernel could not decide.
+        if (!(error instanceof KernelUnavailable && error.code === 'timeout')) throw error;
+        if (event.event !== 'pre_tool') throw error;
+        return { kind: 'deny', reason: waitingReason(waiting, inboxUrl) };
+      }
     }
     return replyOf(protocol, event, answer);
   } catch (error) {

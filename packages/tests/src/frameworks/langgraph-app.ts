@@ -8,7 +8,7 @@ import {
   type BaseMessage,
   HumanMessage,
 } from '@langchain/core/messages';
-import { tool } from '@langchain/core/tools';
+import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
 import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
@@ -17,6 +17,38 @@ import { z } from 'zod';
 export type Step =
   | { call: { id: string; name: string; input: Record<string, unknown> } }
   | { text: string };
+
+/** The model's next message: a text, or a tool call. */
+export interface ModelFields {
+  content: string;
+  tool_calls?: { id: string; name: string; args: Record<string, unknown> }[];
+}
+
+/**
+ * A LangGraph agent graph whose model node plays LangChain's fake tool-calling chat model,
+ * answering with `next(messages)`, and whose tools node is LangGraph's own ToolNode over `tools`.
+ */
+export function scriptedGraph(
+  tools: StructuredToolInterface[],
+  next: (messages: BaseMessage[]) => ModelFields,
+  checkpointer?: MemorySaver,
+) {
+  return new StateGraph(MessagesAnnotation)
+    .addNode('agent', async (state) => {
+      const fields = next(state.messages);
+      const model = new FakeStreamingChatModel({
+        sleep: 0,
+        responses: [new AIMessage(fields)],
+        chunks: [new AIMessageChunk(fields)],
+      }).bindTools(tools);
+      return { messages: [await model.invoke(state.messages)] };
+    })
+    .addNode('tools', new ToolNode(tools))
+    .addEdge(START, 'agent')
+    .addConditionalEdges('agent', toolsCondition, ['tools', END])
+    .addEdge('tools', 'agent')
+    .compile(checkpointer ? { checkpointer } : {});
+}
 
 /**
  * A LangGraph agent: the model node plays LangChain's fake tool-calling chat
@@ -44,29 +76,20 @@ export function appGraph(
     make('send_email'),
     make('bash'),
   ]);
-  const graph = new StateGraph(MessagesAnnotation)
-    .addNode('agent', async (state) => {
-      requests.push(state.messages);
+  const graph = scriptedGraph(
+    tools,
+    (messages) => {
+      requests.push(messages);
       const step = steps.shift() ?? { text: 'done' };
-      const fields =
-        'text' in step
-          ? { content: step.text }
-          : {
-              content: '',
-              tool_calls: [{ id: step.call.id, name: step.call.name, args: step.call.input }],
-            };
-      const model = new FakeStreamingChatModel({
-        sleep: 0,
-        responses: [new AIMessage(fields)],
-        chunks: [new AIMessageChunk(fields)],
-      }).bindTools(tools);
-      return { messages: [await model.invoke(state.messages)] };
-    })
-    .addNode('tools', new ToolNode(tools))
-    .addEdge(START, 'agent')
-    .addConditionalEdges('agent', toolsCondition, ['tools', END])
-    .addEdge('tools', 'agent')
-    .compile({ checkpointer });
+      return 'text' in step
+        ? { content: step.text }
+        : {
+            content: '',
+            tool_calls: [{ id: step.call.id, name: step.call.name, args: step.call.input }],
+          };
+    },
+    checkpointer,
+  );
   const lastRequest = () => JSON.stringify(requests.at(-1)?.map((m) => m.content));
   return { graph, ran, lastRequest };
 }
