@@ -36,6 +36,22 @@ function event<T extends string, D extends z.ZodType>(type: T, data: D) {
 
 const decidedBy = z.string();
 
+/**
+ * How many distinct approvals the workspace's approval policy asked of the row
+ * when it began to wait (1 when no policy rule covers it). Fixed at that
+ * moment: the policy is read again at each decision, so a later change of the
+ * policy shows in the row's view (`approvals.required`), not here. Absent on
+ * events an older kernel wrote.
+ */
+const approvalsRequired = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe(
+    'approvals the approval policy asked when the row began to wait; after a policy change the row view (approvals.required) is the truth',
+  );
+
 /** What an approval remembered: the allow rule it wrote into an overlay, told on `task.approved`. */
 export const RememberedSchema = z.object({
   scope: OverlayScopeSchema,
@@ -136,6 +152,7 @@ export const EVENT_SCHEMAS = [
       addressee: z.string().nullable(),
       deadline_at: z.number().int().nullable(),
       effect_profile: EffectProfileViewSchema,
+      approvals_required: approvalsRequired,
       reminders,
     }),
   ),
@@ -182,6 +199,8 @@ export const EVENT_SCHEMAS = [
       tool_input: z.unknown(),
       /** What the approval stage said of the edited call: granted outright, or parked. */
       outcome: z.enum(['granted', 'parked']),
+      /** For an edit that still parks: what the policy asks of the edited call (the editor's approval is the first). */
+      approvals_required: approvalsRequired,
     }),
   ),
   event(
@@ -200,7 +219,14 @@ export const EVENT_SCHEMAS = [
     'task.resolved',
     taskData({ decided_by: decidedBy, outcome: z.enum(['succeeded', 'failed']) }),
   ),
-  event('task.retried', taskData({ decided_by: decidedBy })),
+  event(
+    'task.retried',
+    taskData({
+      decided_by: decidedBy,
+      /** For an expired park that waits again: what the policy asks of it now (the count starts again). */
+      approvals_required: approvalsRequired,
+    }),
+  ),
   event(
     'task.claimed',
     taskData({

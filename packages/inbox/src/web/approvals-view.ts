@@ -1,5 +1,6 @@
 import type { Approval } from '@airlock/sdk';
 import { h } from './dom.js';
+import { approvalsWords } from './format.js';
 
 /**
  * "1 of 2 approvals" when the workspace's approval policy asks several for
@@ -7,8 +8,7 @@ import { h } from './dom.js';
  */
 export function approvalsCount(decision: Approval): string | null {
   const progress = decision.approvals;
-  if (!progress || (progress.required <= 1 && progress.received.length === 0)) return null;
-  return `${progress.received.length} of ${progress.required} approvals`;
+  return progress ? approvalsWords(progress.received.length, progress.required) : null;
 }
 
 /**

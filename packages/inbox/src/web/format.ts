@@ -19,6 +19,16 @@ export function until(time: number, now = Date.now()): string {
   return `in ${Math.round(minutes / 60)} h`;
 }
 
+/**
+ * "1 of 2 approvals": how far a parked call is toward the quorum the
+ * approval policy asks, when it asks several or one was given; null when
+ * one approval decides it and none was given yet.
+ */
+export function approvalsWords(received: number, required: number): string | null {
+  if (required <= 1 && received === 0) return null;
+  return `${received} of ${required} approvals`;
+}
+
 /** The shell command of a call's input, if it carries one. */
 export function commandOf(input: unknown): string | null {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return null;

@@ -31,11 +31,12 @@ export interface InboxCallbacks {
  * The live list of decisions waiting in a workspace: a page at a time (more
  * as the person scrolls), the total in the toolbar and the tab's title, kept
  * current from the workspace feed one row at a time. A first park is drawn
- * from its own events and read only when a person opens or ticks it, so an
- * open inbox asks the kernel nothing per park; a row that changed while it
- * waits (an edit, an approval toward a quorum) is read alone; a decision made
- * anywhere takes its row away as its event arrives. A dense list on the
- * left, the open decision in a detail pane.
+ * from its own events (with "0 of 2 approvals" when the approval policy asks
+ * several) and read only when a person opens or ticks it, so an open inbox
+ * asks the kernel nothing per park; one more approval toward a quorum changes
+ * its row's count in place; a row whose input changed while it waits (an
+ * edit) is read alone; a decision made anywhere takes its row away as its
+ * event arrives. A dense list on the left, the open decision in a detail pane.
  */
 export class InboxView {
   private order: Order = 'newest';
@@ -59,7 +60,7 @@ export class InboxView {
   private readonly afters = new AfterLines();
   private readonly actions = inboxVerbs({
     settled: (decision, done) => this.settled(decision, done),
-    // The row stays: the approval's feed event reads it again with its new count.
+    // The row stays: the approval's feed event shows its new count in place.
     progressed: (decision, done) => this.afters.add(decision, done),
   });
   private readonly detail = new DetailPane(this.actions);
@@ -84,7 +85,7 @@ export class InboxView {
       return read.filter((decision) => decision !== null);
     },
     settled: (decision, done) => this.settled(decision, done),
-    // The row stays: the approval's feed event reads it again with its new count.
+    // The row stays: the approval's feed event shows its new count in place.
     progressed: (decision, done) => this.afters.add(decision, done),
   });
 
@@ -198,6 +199,7 @@ export class InboxView {
         },
         settled: (key, at) => this.onSettled(key, at),
         arriving: (runId, taskKey, preview) => void this.onArrival(runId, taskKey, preview),
+        progressed: (key, progress) => this.onProgress(key, progress),
       });
     } catch (error) {
       onFailure(error);
@@ -213,9 +215,31 @@ export class InboxView {
   }
 
   /**
+   * One more approval toward a row's quorum: its count changes in place,
+   * without a read. A row off the loaded pages comes with its page; the open
+   * row is read, so its card names who approved.
+   */
+  private onProgress(key: string, progress: string | null): void {
+    if (!this.list.get(key)) return;
+    const [runId = '', taskKey = ''] = key.split('/');
+    // An event without its count (not one this kernel writes) is read instead.
+    if (progress === null) {
+      void this.onArrival(runId, taskKey, null);
+      return;
+    }
+    this.list.progress(key, progress);
+    // A read on the way may predate this approval: the next one asks afresh.
+    this.reads.forget(key);
+    if (key !== this.selected) return;
+    void this.reads.decisionOf(key).then((decision) => {
+      if (decision && this.selected === key) this.detail.show(decision);
+    });
+  }
+
+  /**
    * A row may wait. A first park is drawn from its events (`preview`) and not
-   * read; anything else (a question, a retry, an edit, an approval toward a
-   * quorum) is read alone, and its row drawn from the read.
+   * read; anything else (a question, a retry, an edit) is read alone, and its
+   * row drawn from the read.
    */
   private async onArrival(runId: string, taskKey: string, preview: RowFacts | null): Promise<void> {
     const key = `${runId}/${taskKey}`;

@@ -35,36 +35,51 @@ export class RowReads {
     const key = `${runId}/${taskKey}`;
     let reading = this.pending.get(key);
     if (!reading) {
-      reading = this.options.workspace.decisions.get(runId, taskKey);
-      this.pending.set(key, reading);
-      const done = () => this.pending.delete(key);
-      reading.then(done, done);
+      const asked = this.options.workspace.decisions.get(runId, taskKey);
+      this.pending.set(key, asked);
+      // A read let go of (`forget`) leaves a later read of the row in place.
+      const done = () => this.pending.get(key) === asked && this.pending.delete(key);
+      asked.then(done, done);
+      reading = asked;
     }
     return reading;
   }
 
   /**
+   * Lets go of a read of this row on the way: the row changed since it was
+   * asked for (one more approval), so the next read asks afresh.
+   */
+  forget(key: string): void {
+    this.pending.delete(key);
+  }
+
+  /**
    * The decision of a row on the list, read now if it was drawn from its
    * events (its row is drawn again from the read); null once it is off the
-   * list, or when it no longer waits (its row goes). A failed read is
-   * reported to the host and answers null.
+   * list, or when it no longer waits (its row goes). A row drawn again while
+   * its read was on the way (one more approval) is read again. A failed read
+   * is reported to the host and answers null.
    */
   async decisionOf(key: string): Promise<Decision | null> {
     const { list, pages, host } = this.options;
-    const entry = list.get(key);
+    let entry = list.get(key);
     if (!entry) return null;
     if (entry.decision) return entry.decision;
     const generation = pages.generation;
     let decision: Decision | null;
-    try {
-      decision = await this.read(entry.facts.run_id, entry.facts.task_key);
-    } catch (error) {
-      host.fail(error);
-      return null;
+    for (;;) {
+      try {
+        decision = await this.read(entry.facts.run_id, entry.facts.task_key);
+      } catch (error) {
+        host.fail(error);
+        return null;
+      }
+      const now = list.get(key);
+      if (generation !== pages.generation || !now) return null;
+      if (now.decision) return now.decision;
+      if (now === entry) break;
+      entry = now;
     }
-    const now = list.get(key);
-    if (generation !== pages.generation || !now) return null;
-    if (now.decision) return now.decision;
     if (decision === null) {
       host.stoppedWaiting(key);
       return null;

@@ -48,6 +48,20 @@ describe('decisionOf', () => {
     ).toMatchObject({ decider: 'rule', by: 'the permission rule set' });
   });
 
+  it('says how many approvals a park needs when the approval policy asks several', () => {
+    const parked = (approvals?: number) =>
+      decisionOf(
+        event('task.parked', {
+          effect_profile: { mode: 'ask', matched_rules: [] },
+          ...(approvals === undefined ? {} : { approvals_required: approvals }),
+        }),
+      );
+    expect(parked(2)).toMatchObject({ by: 'mode ask', detail: 'it needs 2 approvals' });
+    expect(parked(1)?.detail).toBeNull();
+    // An older kernel's park says nothing of its quorum.
+    expect(parked()?.detail).toBeNull();
+  });
+
   it("shows a member's name instead of the credential id when the kernel resolved one", () => {
     const named = {
       ...event('task.approved', { decided_by: 'member:cred_a' }, 'member:cred_a'),

@@ -109,30 +109,19 @@ export function decisionOf(event: StoryEvent, nameOf: NameOf = () => null): Stor
         .filter((rule) => rule.verdict === 'ask')
         .map((rule) => rule.index as number);
       const layer = profile.decided_by_layer;
+      // The quorum the approval policy asked when it parked, when it asks several.
+      const required = typeof data.approvals_required === 'number' ? data.approvals_required : 1;
+      const parked = {
+        ...base,
+        outcome: 'parked',
+        detail: required > 1 ? `it needs ${required} approvals` : null,
+      };
       if (layer !== undefined && layer !== 'approval_rules') {
-        return {
-          ...base,
-          outcome: 'parked',
-          decider: 'rule',
-          by: `the ${layerWords(layer)}`,
-          detail: null,
-        };
+        return { ...parked, decider: 'rule', by: `the ${layerWords(layer)}` };
       }
       return asks.length
-        ? {
-            ...base,
-            outcome: 'parked',
-            decider: 'rule',
-            by: rulesWords({ matched: asks }),
-            detail: null,
-          }
-        : {
-            ...base,
-            outcome: 'parked',
-            decider: 'mode',
-            by: `mode ${String(profile.mode ?? '?')}`,
-            detail: null,
-          };
+        ? { ...parked, decider: 'rule', by: rulesWords({ matched: asks }) }
+        : { ...parked, decider: 'mode', by: `mode ${String(profile.mode ?? '?')}` };
     }
     case 'task.approved': {
       const [decider, by] = personOr(decided, 'kernel');

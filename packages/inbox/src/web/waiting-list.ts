@@ -111,19 +111,37 @@ export class WaitingList {
    * is drawn again from the read, keeping its tick and whether it is open.
    */
   fill(decision: Decision): Entry | undefined {
-    const key = keyOf(factsOf(decision));
+    const facts = factsOf(decision);
+    return this.redraw(keyOf(facts), facts, decision);
+  }
+
+  /**
+   * Shows one more approval toward a row's quorum ("1 of 2 approvals") in
+   * place, keeping its tick and whether it is open. The decision read for
+   * it (if any) no longer says who approved: it is let go, and read again
+   * when a person opens or ticks the row.
+   */
+  progress(key: string, progress: string | null): Entry | undefined {
+    const entry = this.entries.get(key);
+    return entry && this.redraw(key, { ...entry.facts, progress }, null);
+  }
+
+  /** Draws a row on the list again from new facts, keeping its tick, cursor and filter. */
+  private redraw(key: string, facts: RowFacts, decision: Decision | null): Entry | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    const row = listRow(factsOf(decision), key, this.events);
+    const row = listRow(facts, key, this.events);
     const tick = (of: HTMLElement) => of.querySelector('.tick') as HTMLInputElement;
     tick(row).checked = tick(entry.row).checked;
     const current = entry.row.getAttribute('aria-current');
     if (current) row.setAttribute('aria-current', current);
     row.hidden = entry.row.hidden;
+    const focused = entry.row.contains(document.activeElement);
     entry.row.replaceWith(row);
-    const filled: Entry = { ...entry, decision, facts: factsOf(decision), row };
-    this.entries.set(key, filled);
-    return filled;
+    if (focused) (row.querySelector('.open') as HTMLElement).focus({ preventScroll: true });
+    const drawn: Entry = { ...entry, decision, facts, row };
+    this.entries.set(key, drawn);
+    return drawn;
   }
 
   private put(facts: RowFacts, decision: Decision | null): Entry {

@@ -1,6 +1,6 @@
 import type { FeedEvent } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
-import { previewOf } from './workspace-feed.js';
+import { previewOf, progressOf } from './workspace-feed.js';
 
 const parked = (data: unknown): FeedEvent =>
   ({
@@ -30,9 +30,32 @@ describe('previewOf', () => {
     });
   });
 
+  it('shows the quorum the approval policy asked when the call parked', () => {
+    const data = (approvals_required?: number) => ({
+      state: 'needs_approval',
+      effect_profile: { tool_name: 'bash', tool_input: { command: 'rm -rf ./build' } },
+      ...(approvals_required === undefined ? {} : { approvals_required }),
+    });
+    const created = { round: 1, tool_name: 'bash', created_at: 1 };
+    expect(previewOf(parked(data(2)), created)?.progress).toBe('0 of 2 approvals');
+    expect(previewOf(parked(data(1)), created)?.progress).toBeNull();
+    // An older kernel's park says nothing of its quorum: one approval is assumed until it is read.
+    expect(previewOf(parked(data()), created)?.progress).toBeNull();
+  });
+
   it('previews nothing without the row’s creation or a frozen input', () => {
     const event = parked({ state: 'needs_approval', effect_profile: { tool_name: 'bash' } });
     expect(previewOf(event, { round: 1, tool_name: 'bash', created_at: 1 })).toBeNull();
     expect(previewOf(parked({ effect_profile: { tool_input: {} } }), undefined)).toBeNull();
+  });
+});
+
+describe('progressOf', () => {
+  it('counts an approval toward a quorum from its event alone', () => {
+    const added = (data: unknown) =>
+      ({ ...parked(data), type: 'task.approval_added' }) as FeedEvent;
+    const one = { state: 'needs_approval', decided_by: 'member:cred_a', received: 1, required: 2 };
+    expect(progressOf(added(one))).toBe('1 of 2 approvals');
+    expect(progressOf(added({ state: 'needs_approval' }))).toBeNull();
   });
 });

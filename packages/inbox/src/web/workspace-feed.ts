@@ -1,5 +1,5 @@
 import type { FeedEvent, SocketStatus, Workspace } from '@airlock/sdk';
-import { callLine } from './format.js';
+import { approvalsWords, callLine } from './format.js';
 import type { RowFacts } from './list-row.js';
 
 /** Events after which a row may have stopped waiting: its row goes at once. */
@@ -12,7 +12,8 @@ const SETTLING = new Set([
 ]);
 /**
  * Events after which a row may wait (again), or waits changed (an edited
- * input, one more approval toward its quorum): that one row is read.
+ * input): that one row is read. One more approval toward a quorum
+ * (`task.approval_added`) carries its count and is applied without a read.
  */
 const ARRIVING = new Set([
   'task.parked',
@@ -20,7 +21,6 @@ const ARRIVING = new Set([
   'task.retried',
   'task.readdressed',
   'task.edited',
-  'task.approval_added',
 ]);
 
 /** How many rows' `task.created` facts are kept while they wait for their park. */
@@ -38,6 +38,11 @@ export interface WaitingFeedHandlers {
    * row can be painted before the read answers.
    */
   arriving(runId: string, taskKey: string, preview: RowFacts | null): void;
+  /**
+   * One more approval toward the quorum of the row `run/task`, which still
+   * waits: `progress` is what its row now shows ("1 of 2 approvals").
+   */
+  progressed(key: string, progress: string | null): void;
 }
 
 type Created = { round: number; tool_name: string; created_at: number };
@@ -47,11 +52,15 @@ const record = (value: unknown): Record<string, unknown> =>
 
 /**
  * The row a park shows, from the facts its `task.created` event gave and
- * the input its `task.parked` event froze; null when either is missing.
+ * the input and approvals needed its `task.parked` event froze ("0 of 2
+ * approvals" when the approval policy asks several); null when either is missing.
  */
 export function previewOf(event: FeedEvent, created: Created | undefined): RowFacts | null {
-  const profile = record(record(event.data).effect_profile);
+  const data = record(event.data);
+  const profile = record(data.effect_profile);
   if (!created || event.task_key === null || !('tool_input' in profile)) return null;
+  // An older kernel's park says nothing of its quorum: one approval is assumed until it is read.
+  const required = typeof data.approvals_required === 'number' ? data.approvals_required : 1;
   return {
     run_id: event.run_id,
     task_key: event.task_key,
@@ -59,8 +68,17 @@ export function previewOf(event: FeedEvent, created: Created | undefined): RowFa
     created_at: created.created_at,
     kind: 'approval',
     summary: callLine(created.tool_name, profile.tool_input, 160),
-    progress: null,
+    progress: approvalsWords(0, required),
   };
+}
+
+/** What the row of a `task.approval_added` event shows now ("1 of 2 approvals"). */
+export function progressOf(event: FeedEvent): string | null {
+  const data = record(event.data);
+  const { received, required } = data;
+  return typeof received === 'number' && typeof required === 'number'
+    ? approvalsWords(received, required)
+    : null;
 }
 
 /**
@@ -92,6 +110,7 @@ export async function followWaiting(
     const facts = created.get(key);
     created.delete(key);
     if (SETTLING.has(event.type)) handlers.settled(key, event.created_at);
+    else if (event.type === 'task.approval_added') handlers.progressed(key, progressOf(event));
     else if (ARRIVING.has(event.type)) {
       const preview = event.type === 'task.parked' ? previewOf(event, facts) : null;
       handlers.arriving(event.run_id, event.task_key, preview);

@@ -11,6 +11,7 @@ import {
   listApprovals,
   listApprovalsOfRuns,
   readApprovalPolicy,
+  readApprovalPolicyOnce,
   recordApproval,
   writeApprovalPolicy,
 } from './approvals.js';
@@ -20,6 +21,25 @@ const all = await backends();
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`approval store (${backend.name})`, () => {
     const open = freshStorePerTest(backend);
+
+    it('reads a policy once per unit of work (a round that parks many calls), afresh in the next', async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      await store.transaction(async (tx) => {
+        const first = readApprovalPolicyOnce(tx, ws.id);
+        expect(readApprovalPolicyOnce(tx, ws.id)).toBe(first);
+        expect((await first).version).toBe(0);
+      });
+      await store.transaction((tx) =>
+        writeApprovalPolicy(tx, {
+          workspaceId: ws.id,
+          policy: { rules: [{ required: 2 }] },
+          principal: 'member:cred_a',
+        }),
+      );
+      const next = await store.transaction((tx) => readApprovalPolicyOnce(tx, ws.id));
+      expect(next).toMatchObject({ version: 1, policy: { rules: [{ required: 2 }] } });
+    });
 
     it('keeps one policy per workspace, counting its versions', async () => {
       const store = await open();

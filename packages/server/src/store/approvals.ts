@@ -1,4 +1,6 @@
+import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
+import type { ApprovalPolicyTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
 
@@ -16,6 +18,16 @@ export interface ApprovalRecord {
   created_at: number;
 }
 
+function recordOf(row: ApprovalPolicyTable | undefined): ApprovalPolicyRecord {
+  if (!row) return { policy: {}, version: 0, updated_by: null, updated_at: null };
+  return {
+    policy: JSON.parse(row.document) as Record<string, unknown>,
+    version: row.version,
+    updated_by: row.updated_by,
+    updated_at: row.updated_at,
+  };
+}
+
 /** Reads a workspace's approval policy. */
 export async function readApprovalPolicy(
   reader: Reader,
@@ -26,13 +38,42 @@ export async function readApprovalPolicy(
     .selectAll()
     .where('workspace_id', '=', workspaceId)
     .executeTakeFirst();
-  if (!row) return { policy: {}, version: 0, updated_by: null, updated_at: null };
-  return {
-    policy: JSON.parse(row.document) as Record<string, unknown>,
-    version: row.version,
-    updated_by: row.updated_by,
-    updated_at: row.updated_at,
-  };
+  return recordOf(row);
+}
+
+/** Per unit of work, each workspace's policy as that unit first read it. */
+const policyOfUnit = new WeakMap<Tx, Map<string, Promise<ApprovalPolicyRecord>>>();
+
+/**
+ * Reads a workspace's approval policy once per unit of work, so a round that
+ * parks many calls reads it once. Only for units that do not replace the policy.
+ */
+export function readApprovalPolicyOnce(tx: Tx, workspaceId: string): Promise<ApprovalPolicyRecord> {
+  let read = policyOfUnit.get(tx);
+  if (!read) {
+    read = new Map();
+    policyOfUnit.set(tx, read);
+  }
+  let record = read.get(workspaceId);
+  if (!record) {
+    // A prepared statement: this read is on the path of every park.
+    const { db, dialect } = tx[SQL];
+    record = Promise.resolve(
+      runPrepared(
+        db,
+        dialect,
+        'approval_policies.read',
+        (p) =>
+          db
+            .selectFrom('approval_policies')
+            .selectAll()
+            .where('workspace_id', '=', p('workspace_id')),
+        { workspace_id: workspaceId },
+      ),
+    ).then(({ rows }) => recordOf(rows[0]));
+    read.set(workspaceId, record);
+  }
+  return record;
 }
 
 /**

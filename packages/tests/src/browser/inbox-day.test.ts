@@ -1,185 +1,31 @@
-import { createClient, type Workspace } from '@airlock/sdk';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  axeViolations,
-  browserSkipReason,
-  CHROMIUM,
-  collectConsoleErrors,
-  LAUNCH_ARGS,
-  mountInbox,
-  saveScreenshot,
-} from '../support/browser.js';
-import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
-import { ensureInboxBuilt } from './inbox-build.js';
+import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
+import { eventually, scriptedRun } from '../support/kernel.js';
+import { type InboxFixture, parkedWrites, startInboxFixture } from './inbox-fixture.js';
 
-/** A full day of approvals: a large backlog, the keyboard, bulk actions, diffs, a phone. */
+/** Acting on a full day of approvals: bulk actions, the keyboard, diffs, a phone, notifications. */
 describe.skipIf(browserSkipReason !== null)(
-  'the inbox for a full day of approvals',
+  'the inbox for a full day of approvals: acting on it',
   { timeout: 240_000 },
   () => {
-    let kernel: TestKernel;
-    let browser: Browser;
+    let f: InboxFixture;
     let page: Page;
-    let ws: Workspace;
-    let consoleErrors: string[] = [];
-
-    /** One run of `calls` write calls in one round, each parked by mode ask. */
-    const writes = (label: string, calls: number) =>
-      ws.runs.create(
-        scriptedRun('ask', [
-          {
-            tool_calls: Array.from({ length: calls }, (_, i) => ({
-              name: 'write',
-              input: { path: `${label}/file-${i}.txt`, content: `line one\nline two of ${i}\n` },
-            })),
-          },
-          { final: 'written' },
-        ]),
-      );
-    const waiting = async () => (await ws.decisions.page({ limit: 1 })).total;
+    const writes = (label: string, calls: number) => parkedWrites(f.ws, label, calls);
     const row = (key: string) => page.locator(`.list [data-decision="${key}"]`);
     const detail = () => page.locator('.detail article');
     const noHorizontalScroll = () =>
       page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-    async function openInbox(width = 1280, height = 800): Promise<void> {
-      await page?.close();
-      page = await browser.newPage({ viewport: { width, height } });
-      consoleErrors = collectConsoleErrors(page);
-      await page.addInitScript(
-        (session) => {
-          sessionStorage.setItem('airlock.inbox.session', JSON.stringify(session));
-        },
-        {
-          url: kernel.url,
-          workspaceId: kernel.workspace.id,
-          token: kernel.workspace.tokens.member,
-        },
-      );
-      await page.goto(kernel.url);
-      await page.locator('.status[data-status="live"]').waitFor();
-    }
-
     beforeAll(async () => {
-      await ensureInboxBuilt();
-      kernel = await startTestKernel();
-      mountInbox(kernel);
-      ws = createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
-        kernel.workspace.id,
-      );
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+      f = await startInboxFixture({ width: 1280, height: 800 });
+      page = await f.openInbox();
     }, 120_000);
     afterEach(() => {
-      expect(consoleErrors.splice(0)).toEqual([]);
+      expect(f.consoleErrors.splice(0)).toEqual([]);
     });
     afterAll(async () => {
-      await browser?.close();
-      await kernel?.close();
-    });
-
-    it('reaches every one of 1000 waiting calls, shows the newest first, and counts them in the title', async () => {
-      for (let i = 0; i < 20; i += 1) await writes(`batch-${i}`, 50);
-      await eventually(async () => (await waiting()) === 1000, { timeoutMs: 60_000 });
-      await openInbox();
-      await page.locator('.count').filter({ hasText: '1000 waiting' }).waitFor();
-      expect(await page.title()).toBe('(1000) Airlock inbox');
-      // Dense: at least eight rows on a 1280x800 screen.
-      const inView = await page.evaluate(
-        () =>
-          [...document.querySelectorAll('.list li.row')].filter((row) => {
-            const box = row.getBoundingClientRect();
-            return box.top >= 0 && box.bottom <= window.innerHeight;
-          }).length,
-      );
-      expect(inView).toBeGreaterThanOrEqual(8);
-
-      // A call parked now lands on top, in view, and the title counts it.
-      const latest = await ws.runs.create(
-        scriptedRun('ask', [
-          { tool_calls: [{ name: 'deploy', input: { target: 'production' } }] },
-          { final: 'deployed' },
-        ]),
-      );
-      const newest = row(`${latest.id}/t1`);
-      await newest.waitFor();
-      expect(await page.locator('.list li.row').first().getAttribute('data-decision')).toBe(
-        `${latest.id}/t1`,
-      );
-      expect(await newest.isVisible()).toBe(true);
-      await eventually(async () => (await page.title()) === '(1001) Airlock inbox');
-      expect(await axeViolations(page)).toEqual([]);
-      await saveScreenshot(page, 'inbox-backlog.png');
-
-      // Every waiting call is reachable: scrolling to the end loads the next page until none is left.
-      await eventually(
-        async () => {
-          await page
-            .locator('.more')
-            .evaluate((more) => more.scrollIntoView())
-            .catch(() => {});
-          return (
-            (await page.locator('.list li.row').count()) === 1001 &&
-            (await page.locator('.more').isHidden())
-          );
-        },
-        { timeoutMs: 60_000, what: 'every waiting call on the page' },
-      );
-      const keys = await page
-        .locator('.list li.row')
-        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-decision')));
-      expect(new Set(keys).size).toBe(1001);
-      expect(await page.locator('.count').textContent()).toBe('1001 waiting');
-    });
-
-    it('applies feed events in place: a park is drawn from its events and read only when opened or ticked', async () => {
-      const reads: string[] = [];
-      const onRequest = (request: { url(): string }) => {
-        const url = request.url();
-        if (url.includes('/trpc/')) reads.push(url);
-      };
-      page.on('request', onRequest);
-      const before = await waiting();
-      const runs = [];
-      for (let i = 0; i < 5; i += 1) runs.push(await writes(`live-${i}`, 1));
-      for (const run of runs) await row(`${run.id}/t1`).waitFor();
-      await page
-        .locator('.count')
-        .filter({ hasText: `${before + 5} waiting` })
-        .waitFor();
-      // Five parks cost the kernel nothing but their feed frames: no list, no row read.
-      expect(reads).toEqual([]);
-      const drawn = await row(`${runs[0]!.id}/t1`).locator('.summary').textContent();
-      expect(drawn).toMatch(/^write .*"live-0\/file-0\.txt"/);
-
-      // Opening a row reads it alone; the pane says so until the read answers (held here).
-      let release: () => void = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route('**/trpc/tasks.get**', async (route) => {
-        await held;
-        await route.continue();
-      });
-      await row(`${runs[0]!.id}/t1`).locator('.open').click();
-      await page.locator('.detail').filter({ hasText: 'Reading this call…' }).waitFor();
-      release();
-      await detail().filter({ hasText: 'live-0/file-0.txt' }).waitFor();
-      await page.unroute('**/trpc/tasks.get**');
-      // The read draws the row again, showing what its events showed.
-      expect(await row(`${runs[0]!.id}/t1`).locator('.summary').textContent()).toBe(drawn);
-      expect(await row(`${runs[0]!.id}/t1`).getAttribute('aria-current')).toBe('true');
-      expect(reads.filter((url) => url.includes('tasks.get')).length).toBe(1);
-
-      // Ticking a row reads it too (the bulk verb is bound to the version seen then); it stays ticked.
-      const ticked = row(`${runs[1]!.id}/t1`);
-      await ticked.locator('.tick').check();
-      await eventually(async () => reads.filter((url) => url.includes('tasks.get')).length === 2);
-      expect(await ticked.locator('.tick').isChecked()).toBe(true);
-      await page.getByRole('button', { name: 'Clear selection' }).click();
-      page.off('request', onRequest);
-      expect(reads.filter((url) => url.includes('decisions.list'))).toEqual([]);
-      expect(await page.locator('.count').textContent()).toContain(`${before + 5} waiting`);
+      await f?.close();
     });
 
     it('approves several selected calls at once, each bound to the version shown', async () => {
@@ -196,7 +42,7 @@ describe.skipIf(browserSkipReason !== null)(
       for (const key of ['t1', 't2', 't3'])
         await row(`${run.id}/${key}`).waitFor({ state: 'detached' });
       expect(await page.locator('.bulk-message').textContent()).toBe('3 approved and running');
-      const rows = await ws.runs.run(run.id).tasks();
+      const rows = await f.ws.runs.run(run.id).tasks();
       for (const task of rows) expect(task.decided_by).toMatch(/^member:/);
       expect(rows.every((task) => task.state !== 'needs_approval')).toBe(true);
     });
@@ -233,7 +79,7 @@ describe.skipIf(browserSkipReason !== null)(
       await page.keyboard.press('Enter');
       await row(denied!).waitFor({ state: 'detached' });
       const [, deniedKey] = denied!.split('/');
-      const task = await ws.runs.run(run.id).task(deniedKey!);
+      const task = await f.ws.runs.run(run.id).task(deniedKey!);
       expect(task.error?.detail).toBe('not on a Friday');
       await page.keyboard.press('/');
       expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe(
@@ -247,22 +93,10 @@ describe.skipIf(browserSkipReason !== null)(
       await page.keyboard.press('?');
     });
 
-    it('filters a call that arrives while the filter is set, as it comes', async () => {
-      await page.locator('input[name="filter"]').fill('wanted/');
-      const other = await writes('elsewhere', 1);
-      const matching = await writes('wanted', 1);
-      await row(`${matching.id}/t1`).waitFor();
-      await row(`${other.id}/t1`).waitFor({ state: 'attached' });
-      expect(await row(`${other.id}/t1`).isHidden()).toBe(true);
-      expect(await row(`${matching.id}/t1`).isVisible()).toBe(true);
-      await page.locator('input[name="filter"]').fill('');
-      expect(await row(`${other.id}/t1`).isVisible()).toBe(true);
-    });
-
     it('shows an edit as a diff and a write with its real line breaks', async () => {
       // A fresh page: one page of rows, not the thousand the first test scrolled through.
-      await openInbox();
-      const run = await ws.runs.create(
+      page = await f.openInbox();
+      const run = await f.ws.runs.create(
         scriptedRun('ask', [
           {
             tool_calls: [
@@ -302,22 +136,22 @@ describe.skipIf(browserSkipReason !== null)(
 
     it('works at 390 px wide on every page without horizontal scroll', async () => {
       const run = await writes('phone', 2);
-      await openInbox(390, 844);
+      page = await f.openInbox({ width: 390, height: 844 });
       await row(`${run.id}/t1`).locator('.open').click();
       await detail().waitFor();
       expect(await noHorizontalScroll()).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
       await saveScreenshot(page, 'inbox-phone.png');
-      await page.goto(`${kernel.url}/#/runs/${run.id}`);
+      await page.goto(`${f.kernel.url}/#/runs/${run.id}`);
       await page.locator('.run-summary[data-state="running"]').waitFor();
       expect(await noHorizontalScroll()).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
-      await page.goto(`${kernel.url}/#/recent`);
+      await page.goto(`${f.kernel.url}/#/recent`);
       await page.locator('.recent-status').filter({ hasText: 'by people' }).waitFor();
       expect(await noHorizontalScroll()).toBe(true);
       expect(await axeViolations(page)).toEqual([]);
-      const signIn = await browser.newPage({ viewport: { width: 390, height: 844 } });
-      await signIn.goto(kernel.url);
+      const signIn = await f.browser.newPage({ viewport: { width: 390, height: 844 } });
+      await signIn.goto(f.kernel.url);
       await signIn.getByLabel('Workspace id').waitFor();
       expect(
         await signIn.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
@@ -326,44 +160,32 @@ describe.skipIf(browserSkipReason !== null)(
     });
 
     it('asks once for desktop notifications on a click, then notifies of an arrival while the tab is away', async () => {
-      await page.close();
-      page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      consoleErrors = collectConsoleErrors(page);
-      await page.addInitScript(
-        (session) => {
-          sessionStorage.setItem('airlock.inbox.session', JSON.stringify(session));
-          // The browser's Notification, recorded: what was asked and what was shown.
-          const shown: string[] = [];
-          let permission = 'default';
-          let asked = 0;
-          class Recorded {
-            static get permission() {
-              return permission;
-            }
-            static async requestPermission() {
-              asked += 1;
-              permission = 'granted';
-              return permission;
-            }
-            constructor(title: string, options: { body?: string }) {
-              shown.push(`${title}: ${options.body ?? ''}`);
-            }
+      page = await f.openSignedIn('#/', { width: 1280, height: 800 }, () => {
+        // The browser's Notification, recorded: what was asked and what was shown.
+        const shown: string[] = [];
+        let permission = 'default';
+        let asked = 0;
+        class Recorded {
+          static get permission() {
+            return permission;
           }
-          Object.assign(globalThis, {
-            Notification: Recorded,
-            __shown: shown,
-            __asked: () => asked,
-          });
-          // The tab is in the background.
-          document.hasFocus = () => false;
-        },
-        {
-          url: kernel.url,
-          workspaceId: kernel.workspace.id,
-          token: kernel.workspace.tokens.member,
-        },
-      );
-      await page.goto(kernel.url);
+          static async requestPermission() {
+            asked += 1;
+            permission = 'granted';
+            return permission;
+          }
+          constructor(title: string, options: { body?: string }) {
+            shown.push(`${title}: ${options.body ?? ''}`);
+          }
+        }
+        Object.assign(globalThis, {
+          Notification: Recorded,
+          __shown: shown,
+          __asked: () => asked,
+        });
+        // The tab is in the background.
+        document.hasFocus = () => false;
+      });
       await page.locator('.status[data-status="live"]').waitFor();
       await page.getByRole('button', { name: 'Desktop notifications' }).click();
       await page
@@ -388,8 +210,8 @@ describe.skipIf(browserSkipReason !== null)(
     });
 
     it('approves from the run story, which shows the goal and who decided', async () => {
-      await openInbox();
-      const run = await ws.runs.create({
+      page = await f.openInbox();
+      const run = await f.ws.runs.create({
         ...scriptedRun('ask', [
           { tool_calls: [{ name: 'deploy', input: { target: 'staging' } }] },
           { final: 'Staging is deployed.' },
@@ -397,9 +219,9 @@ describe.skipIf(browserSkipReason !== null)(
         input: 'Deploy the release to staging',
       });
       await eventually(
-        async () => (await ws.runs.run(run.id).task('t1')).state === 'needs_approval',
+        async () => (await f.ws.runs.run(run.id).task('t1')).state === 'needs_approval',
       );
-      await page.goto(`${kernel.url}/#/runs/${run.id}`);
+      await page.goto(`${f.kernel.url}/#/runs/${run.id}`);
       const story = page.locator('.run-view');
       await story.locator('.goal').filter({ hasText: 'Deploy the release to staging' }).waitFor();
       await story.getByRole('button', { name: 'Approve deploy (task t1)' }).click();

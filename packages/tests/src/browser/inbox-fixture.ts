@@ -5,9 +5,11 @@ import {
   type RunView,
   type Workspace,
 } from '@airlock/sdk';
+import { createCredential } from '@airlock/server';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { CHROMIUM, LAUNCH_ARGS, mountInbox } from '../support/browser.js';
-import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
 import { ensureInboxBuilt } from './inbox-build.js';
 
 /** One kernel serving the inbox, one Chromium, and a bash executor: what a browser test file shares. */
@@ -22,8 +24,17 @@ export interface InboxFixture {
   readonly consoleErrors: string[];
   /** The current page. */
   page: Page;
-  /** A new page already signed in as the workspace's member, at `path` (`#/`, `#/runs/ID`). */
-  openSignedIn(path?: string, viewport?: { width: number; height: number }): Promise<Page>;
+  /**
+   * A new page already signed in as the workspace's member, at `path` (`#/`,
+   * `#/runs/ID`); `init` runs in the page before its own script (a stub of a browser API).
+   */
+  openSignedIn(
+    path?: string,
+    viewport?: { width: number; height: number },
+    init?: () => void,
+  ): Promise<Page>;
+  /** A new signed-in page on the waiting list, once its feed is live. */
+  openInbox(viewport?: { width: number; height: number }): Promise<Page>;
   /** The run once it is no longer running. */
   ended(runId: string): Promise<RunView>;
   close(): Promise<void>;
@@ -71,7 +82,7 @@ export async function startInboxFixture(
     executed,
     consoleErrors,
     page,
-    async openSignedIn(path = '#/', size = viewport) {
+    async openSignedIn(path = '#/', size = viewport, init) {
       await fixture.page.close();
       const opened = await browser.newPage({ viewport: size });
       fixture.page = opened;
@@ -84,7 +95,13 @@ export async function startInboxFixture(
           token: kernel.workspace.tokens.member,
         },
       );
+      if (init) await opened.addInitScript(init);
       await opened.goto(`${kernel.url}/${path}`);
+      return opened;
+    },
+    async openInbox(size = viewport) {
+      const opened = await fixture.openSignedIn('#/', size);
+      await opened.locator('.status[data-status="live"]').waitFor();
       return opened;
     },
     ended: (runId) =>
@@ -99,4 +116,49 @@ export async function startInboxFixture(
     },
   };
   return fixture;
+}
+
+/** Starts a run of `calls` write calls in one round, each parked by mode ask. */
+export function parkedWrites(ws: Workspace, label: string, calls: number): Promise<RunView> {
+  return ws.runs.create(
+    scriptedRun('ask', [
+      {
+        tool_calls: Array.from({ length: calls }, (_, i) => ({
+          name: 'write',
+          input: { path: `${label}/file-${i}.txt`, content: `line one\nline two of ${i}\n` },
+        })),
+      },
+      { final: 'written' },
+    ]),
+  );
+}
+
+/**
+ * Adds a second member named `label`, who puts the workspace's approval policy: a group
+ * `leads` of the signed-in member and themself, with the rules `rules` gives for their id.
+ */
+export async function secondLeadWithPolicy(
+  f: InboxFixture,
+  label: string,
+  rules: (credentialId: string) => unknown[],
+) {
+  const me = await f.ws.self();
+  const lead = await createCredential(f.kernel.airlock.store, {
+    workspaceId: f.kernel.workspace.id,
+    kind: 'member',
+    label,
+  });
+  const id = lead.credential.credential_id;
+  const put = await fetch(
+    `${f.kernel.url}/api/v1/workspaces/${f.kernel.workspace.id}/approval_policy`,
+    {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${lead.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        policy: { groups: { leads: [me.credential_id, id] }, rules: rules(id) },
+      }),
+    },
+  );
+  expect(put.status).toBe(200);
+  return lead;
 }

@@ -1,39 +1,8 @@
 import { createClient } from '@airlock/sdk';
-import { createCredential } from '@airlock/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
-import { type InboxFixture, startInboxFixture } from './inbox-fixture.js';
-
-/**
- * Adds a second member named `label`, who puts the workspace's approval policy: a group
- * `leads` of the signed-in member and themself, with the rules `rules` gives for their id.
- */
-async function secondLeadWithPolicy(
-  f: InboxFixture,
-  label: string,
-  rules: (credentialId: string) => unknown[],
-) {
-  const me = await f.ws.self();
-  const lead = await createCredential(f.kernel.airlock.store, {
-    workspaceId: f.kernel.workspace.id,
-    kind: 'member',
-    label,
-  });
-  const id = lead.credential.credential_id;
-  const put = await fetch(
-    `${f.kernel.url}/api/v1/workspaces/${f.kernel.workspace.id}/approval_policy`,
-    {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${lead.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        policy: { groups: { leads: [me.credential_id, id] }, rules: rules(id) },
-      }),
-    },
-  );
-  expect(put.status).toBe(200);
-  return lead;
-}
+import { type InboxFixture, secondLeadWithPolicy, startInboxFixture } from './inbox-fixture.js';
 
 /** What the inbox tells about runs: a run's story, live, and what the workspace decided. */
 describe.skipIf(browserSkipReason !== null)(
@@ -113,6 +82,9 @@ describe.skipIf(browserSkipReason !== null)(
       const story = page.locator('.run-view .row[data-task="t1"]');
       const added = story.locator('.decision[data-outcome="approval_added"]');
       await added.waitFor();
+      expect(await story.locator('.decision[data-outcome="parked"]').textContent()).toMatch(
+        /parked by mode ask: it needs 2 approvals$/,
+      );
       expect(await added.textContent()).toMatch(
         /approved by test member: 1 of 2 approvals; it waits for more$/,
       );

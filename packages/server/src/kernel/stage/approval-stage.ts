@@ -16,6 +16,7 @@ import type { KernelContext } from '../context.js';
 import { plantRow } from '../machines/move-task.js';
 import { touchRun } from '../machines/run-machine.js';
 import type { TaskEventOf } from '../machines/task-machine.js';
+import { approvalsRequiredNow } from '../verbs/approval-quorum.js';
 import { manifestCommandPointers, manifestEntry } from './action-contract-layer.js';
 import type { IncomingCall } from './incoming-call.js';
 import { applyPolicyLayers, frozenOf } from './policy-layers.js';
@@ -277,6 +278,8 @@ export async function plantToolRow(
         addressee: row.addressee,
         deadline_at: row.deadline_at,
         effect_profile: effectProfile,
+        // A reader (the inbox) shows "0 of 2 approvals" from the event, without reading the row.
+        approvals_required: await approvalsRequiredNow(tx, run, row),
         ...reminders,
       },
       principal: RULE_PRINCIPAL,

@@ -9,13 +9,16 @@ import {
 import { AirlockError } from '../../errors.js';
 import { principalNames } from '../../store/accounts.js';
 import {
+  type ApprovalPolicyRecord,
   type ApprovalRecord,
   listApprovalsOfRuns,
   readApprovalPolicy,
+  readApprovalPolicyOnce,
 } from '../../store/approvals.js';
 import type { Reader } from '../../store/reader.js';
 import { approvalFactsOfRuns } from '../../store/runs.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
 import { taskVersion, taskView } from '../views.js';
 
 /** What the approval policy reads of a run. */
@@ -26,7 +29,10 @@ export async function policyOfWorkspace(
   reader: Reader,
   workspaceId: string,
 ): Promise<ApprovalPolicy | null> {
-  const record = await readApprovalPolicy(reader, workspaceId);
+  return policyOfRecord(await readApprovalPolicy(reader, workspaceId));
+}
+
+function policyOfRecord(record: ApprovalPolicyRecord): ApprovalPolicy | null {
   return record.version === 0 ? null : (record.policy as ApprovalPolicy);
 }
 
@@ -51,6 +57,21 @@ export function requirementOf(
     ruleSet: ruleSetOf(run),
     applicationId: run.agent_application_id,
   });
+}
+
+/**
+ * How many distinct approvals the workspace's approval policy asks of a row
+ * that begins to wait now (a park, an expired park retried): one keyed read
+ * of the policy per unit of work, however many rows it parks. The park's
+ * event carries it, so a reader need not read the row.
+ */
+export async function approvalsRequiredNow(
+  tx: Tx,
+  run: RunFacts,
+  row: Pick<TaskTable, 'workspace_id' | 'tool_name' | 'resolved_tool_name' | 'effect_profile'>,
+): Promise<number> {
+  const policy = policyOfRecord(await readApprovalPolicyOnce(tx, row.workspace_id));
+  return requirementOf(policy, run, row).required;
 }
 
 /**

@@ -1,5 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ApprovalRequirement, Remember, Remembered, TaskView } from '@airlock/core';
+import type {
+  ApprovalPolicy,
+  ApprovalRequirement,
+  Remember,
+  Remembered,
+  TaskView,
+} from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import { type Principal, principalName, principalNames } from '../../store/accounts.js';
 import { listApprovals, recordApproval } from '../../store/approvals.js';
@@ -37,15 +43,21 @@ export interface ApprovalRequest {
 /**
  * Rewrites a parked call with a person's edit after the approval stage
  * evaluated it again, and records both versions on a `task.edited` event.
- * Returns the row as it now stands and whether the stage grants the edit
- * outright (then the editor's approval alone lets it run).
+ * Returns the row as it now stands and what the policy asks of it: only
+ * the editor's approval when the stage grants the edit outright.
  * @throws AirlockError edit_refused (422) when the stage refuses the edit or the row is no tool call.
  */
 async function applyEdit(
   ctx: KernelContext,
   tx: Tx,
-  options: { run: RunTable; row: TaskTable; toolInput: unknown; who: string },
-): Promise<{ row: TaskTable; granted: boolean }> {
+  options: {
+    run: RunTable;
+    row: TaskTable;
+    toolInput: unknown;
+    who: string;
+    policy: ApprovalPolicy | null;
+  },
+): Promise<{ row: TaskTable; requirement: ApprovalRequirement }> {
   const { run, row, who } = options;
   if (row.kind !== 'tool') {
     throw new AirlockError(
@@ -76,6 +88,10 @@ async function applyEdit(
   if (!(await rewriteParkedCall(tx, edited))) {
     throw new AirlockError('task_not_waiting', `task ${row.key} is no longer waiting`);
   }
+  // The edited call needs what it would need anyway; one the stage grants needs only this approval.
+  const needed = requirementOf(options.policy, run, edited);
+  const granted = decision.outcome === 'granted';
+  const requirement = granted ? { ...needed, required: 1 } : needed;
   tx.emit({
     workspace_id: run.workspace_id,
     run_id: run.id,
@@ -87,10 +103,11 @@ async function applyEdit(
       previous_input: JSON.parse(row.tool_input) as unknown,
       tool_input: options.toolInput ?? null,
       outcome: decision.outcome,
+      ...(granted ? {} : { approvals_required: requirement.required }),
     },
     principal: who,
   });
-  return { row: edited, granted: decision.outcome === 'granted' };
+  return { row: edited, requirement };
 }
 
 /**
@@ -127,12 +144,10 @@ export function approveTask(
       request.toolInput !== undefined &&
       !isDeepStrictEqual(request.toolInput, JSON.parse(row.tool_input));
     if (edit) {
-      const edited = await applyEdit(ctx, tx, { run, row, toolInput: request.toolInput, who });
+      const toolInput = request.toolInput;
+      const edited = await applyEdit(ctx, tx, { run, row, toolInput, who, policy });
       row = edited.row;
-      // The edited call needs what it would need anyway; one the stage grants needs only this approval.
-      requirement = edited.granted
-        ? { ...requirementOf(policy, run, row), required: 1 }
-        : requirementOf(policy, run, row);
+      requirement = edited.requirement;
       checkDecider(requirement, decider);
     }
     if (request.remember && requirement.required > 1) {

@@ -15,7 +15,12 @@ import { checkMove, type TaskEventOf, type ToState } from '../machines/task-mach
 import { plantToolRow } from '../stage/approval-stage.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from '../stage/questions.js';
 import { type TaskView, taskVersion, taskView } from '../views.js';
-import { checkDecider, policyOfWorkspace, requirementOf } from './approval-quorum.js';
+import {
+  approvalsRequiredNow,
+  checkDecider,
+  policyOfWorkspace,
+  requirementOf,
+} from './approval-quorum.js';
 
 /** Names a row: its workspace, run and key. */
 export interface TaskAddress {
@@ -252,11 +257,17 @@ export function retryTask(
   address: TaskAddress,
 ): Promise<TaskView> {
   const who = principalName(principal);
+  // What the policy asks of an expired park that waits again; read only for one.
+  let approvalsRequired: number | null = null;
   return memberMove(ctx, address, {
     verb: 'retry',
     principal: who,
     // The state machine's own check (the row must hold its run) runs on the read row.
-    guard: () => {},
+    guard: async (row, tx, run) => {
+      if (row.error_code === 'approval_expired') {
+        approvalsRequired = await approvalsRequiredNow(tx, run, row);
+      }
+    },
     change: (row, tx, run) => {
       // An expired decision waits again with a fresh clock, decided by nobody yet.
       const again = {
@@ -289,6 +300,9 @@ export function retryTask(
         kind: row.kind,
         deadline_at: row.deadline_at,
         addressee: row.addressee,
+        ...(row.state === 'needs_approval' && approvalsRequired !== null
+          ? { approvals_required: approvalsRequired }
+          : {}),
       },
     }),
   });
