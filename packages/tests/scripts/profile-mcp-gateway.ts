@@ -25,10 +25,20 @@ interface Mark {
 let marks: Mark[] | null = null;
 const mark = (label: string) => marks?.push({ at: performance.now(), label });
 
+/**
+ * A request's path as a label: ids stand as `:id`, and an executor operation is named alike on
+ * its REST route (what the SDK sends a write over) and as a tRPC procedure (`executor.claim`).
+ */
 const pathOf = (raw: string) =>
   raw
     .replace(/\?.*$/, '')
-    .replace(/[0-9a-f]{8}-[0-9a-f-]{27}|run_[A-Za-z0-9]+|[A-Z0-9]{26}/g, ':id');
+    .replace(
+      /^\/executor_api\/v1\/runs\/[^/]+\/tasks\/[^/]+\/(claim|commit|heartbeat)$/,
+      'executor.$1',
+    )
+    .replace(/^\/executor_api\/v1\/claim$/, 'executor.claimNext')
+    .replace(/^\/trpc\/(executor\.[A-Za-z]+)$/, '$1')
+    .replace(/[0-9a-f]{8}-[0-9a-f-]{27}|run_[A-Za-z0-9_-]+|[A-Z0-9]{26}/g, ':id');
 const clientRequests = new WeakMap<object, string>();
 subscribe('undici:request:create', (message) => {
   const { request } = message as { request: { method: string; path: string } };
@@ -123,7 +133,7 @@ try {
       'submit answered to the row claimed (gateway claim or bridge claimNext)',
       (t) => {
         const answered = first(t, 'serve← POST /api/v1/workspaces');
-        return first(t, 'fetch← POST /trpc/executor.claim', answered) - answered;
+        return first(t, 'fetch← POST executor.claim', answered) - answered;
       },
     ],
     [
@@ -131,20 +141,17 @@ try {
       (t) => {
         const answered = first(t, 'serve← POST /api/v1/workspaces');
         return (
-          first(t, 'fetch→ POST /trpc/executor.commit') -
-          first(t, 'fetch← POST /trpc/executor.claim', answered)
+          first(t, 'fetch→ POST executor.commit') - first(t, 'fetch← POST executor.claim', answered)
         );
       },
     ],
     [
       'kernel: commit',
-      (t) =>
-        first(t, 'serve← POST /trpc/executor.commit') -
-        first(t, 'serve→ POST /trpc/executor.commit'),
+      (t) => first(t, 'serve← POST executor.commit') - first(t, 'serve→ POST executor.commit'),
     ],
     [
       'commit answered to the MCP answer',
-      (t) => last(t, 'answered') - first(t, 'serve← POST /trpc/executor.commit'),
+      (t) => last(t, 'answered') - first(t, 'serve← POST executor.commit'),
     ],
     ['whole call', (t) => last(t, 'answered')],
   ];
@@ -156,7 +163,7 @@ try {
   const count = (prefix: string) =>
     median(timelines.map((t) => t.filter((m) => m.label.startsWith(prefix)).length));
   console.log(
-    `requests per call (median): submit ${count('serve→ POST /api/v1/workspaces')}, claimNext ${count('serve→ POST /trpc/executor.claimNext')}, claim ${median(timelines.map((t) => t.filter((m) => m.label === 'serve→ POST /trpc/executor.claim').length))}, commit ${count('serve→ POST /trpc/executor.commit')}, task reads ${count('serve→ GET')}; ws messages ${count('ws send')}`,
+    `requests per call (median): submit ${count('serve→ POST /api/v1/workspaces')}, claimNext ${count('serve→ POST executor.claimNext')}, claim ${median(timelines.map((t) => t.filter((m) => m.label === 'serve→ POST executor.claim').length))}, commit ${count('serve→ POST executor.commit')}, task reads ${count('serve→ GET')}; ws messages ${count('ws send')}`,
   );
   await client.close();
   await gateway.close();
