@@ -41,8 +41,11 @@ describe.skipIf(browserSkipReason !== null)(
       );
       const page = await f.openSignedIn('#/');
       const approves: string[] = [];
+      // An approval is a POST to the row's approve route (the SDK sends writes over REST).
       page.on('request', (request) => {
-        if (request.url().includes('decisions.approve')) approves.push(request.postData() ?? '');
+        if (request.method() === 'POST' && /\/tasks\/[^/]+\/approve$/.test(request.url())) {
+          approves.push(request.postData() ?? '');
+        }
       });
       const row = page.locator(`.list [data-decision="${run.id}/t1"]`);
       await row.waitFor();
