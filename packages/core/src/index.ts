@@ -241,17 +241,6 @@ export {
   type ProtocolSchemaMeta,
 } from './protocol/registry.js';
 export {
-  OPERATION_ROUTES,
-  type OperationRoute,
-  pathParams,
-  SUBSCRIPTION_PATHS,
-} from './protocol/routes.js';
-export {
-  EXECUTOR_CABLE_PATH,
-  feedPathWorkspaceSegment,
-  workspaceFeedPath,
-} from './protocol/sockets.js';
-export {
   type CableMessage,
   CableMessageSchema,
   FeedEventMessageSchema,
@@ -403,3 +392,5 @@ export {
   tighten,
 } from './tighten/tighten.js';
 export { inheritedTraceparent, traceparentOf } from './tracing/traceparent.js';
+// The routes and feed paths, as `@airlock/core/wire` exports them alone.
+export * from './wire.js';
