@@ -1,6 +1,6 @@
 import { OPERATION_ROUTES } from '@airlock/core/wire';
 import { createCall } from '../call.js';
-import { type ConnectionOptions, retryingReads, type Trpc, trpcRequest } from './transport.js';
+import { type ConnectionOptions, retryingReads, type Trpc, trpcQuery } from './transport.js';
 
 /**
  * Makes the typed client of a kernel's operations. A read goes as tRPC's GET
@@ -22,7 +22,7 @@ export function createOperations(options: ConnectionOptions): Trpc {
       ...groups[group],
       [procedure]:
         route.method === 'GET'
-          ? { query: (input: unknown) => trpcRequest(options, fetcher, name, 'GET', input) }
+          ? { query: (input: unknown) => trpcQuery(options, fetcher, name, input) }
           : { mutate: (input: unknown) => write(name, input ?? {}) },
     };
   }

@@ -86,30 +86,23 @@ interface TrpcAnswer {
 }
 
 /**
- * Sends one call in tRPC's HTTP form (a GET with `?input=` for a read, a POST
- * with a JSON body for a write) and reads the answer.
+ * Sends one read in tRPC's HTTP form (a GET, the input as JSON in `?input=`)
+ * and reads the answer. Writes go over their REST routes (internal/operations.ts).
  * @throws AirlockError (a subclass per failure mode); ConnectionError when no answer arrived.
  */
-export async function trpcRequest(
+export async function trpcQuery(
   options: ConnectionOptions,
   fetcher: typeof fetch,
   name: string,
-  method: 'GET' | 'POST',
   input: unknown,
 ): Promise<unknown> {
   const url = new URL(`${baseUrl(options.url)}/trpc/${name}`);
   const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
   addTraceContext(options, headers);
-  let body: string | undefined;
-  if (method === 'GET') {
-    if (input !== undefined) url.searchParams.set('input', JSON.stringify(input));
-  } else {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(input ?? {});
-  }
+  if (input !== undefined) url.searchParams.set('input', JSON.stringify(input));
   let response: Response;
   try {
-    response = await fetcher(url, { method, headers, ...(body === undefined ? {} : { body }) });
+    response = await fetcher(url, { method: 'GET', headers });
   } catch (error) {
     throw new ConnectionError(
       `the kernel at ${options.url} did not answer: ${(error as Error).message}`,
