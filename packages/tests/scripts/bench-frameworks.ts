@@ -30,11 +30,7 @@ import {
 import { tool as aiTool, generateText, jsonSchema, stepCountIs, type ToolSet } from 'ai';
 import { z } from 'zod';
 import { scriptedGraph } from '../src/frameworks/langgraph-app.js';
-import {
-  FRAMEWORK_PROFILE,
-  oneLookupModel,
-  startFrameworkKernel,
-} from '../src/frameworks/support.js';
+import { declareProfile, oneLookupModel, startFrameworkKernel } from '../src/frameworks/support.js';
 import { forkKernel } from './kernel-process.js';
 
 const CALLS = Number(process.env.CALLS ?? 200);
@@ -180,12 +176,7 @@ async function compare(
 async function frameworkKernelProcess(durability: 'full' | 'relaxed') {
   const forked = await forkKernel({ durability, inbox: false });
   const connection = { url: forked.url, token: forked.workspace.tokens.agent };
-  const declared = await fetch(`${connection.url}/agent_api/v1/profile/configuration`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${connection.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(FRAMEWORK_PROFILE),
-  });
-  if (!declared.ok) throw new Error(`profile refused: ${await declared.text()}`);
+  await declareProfile(connection);
   return { connection, close: () => forked.close(), forked };
 }
 

@@ -295,13 +295,8 @@ const walls = loads.map((load) => load.wall);
 console.log(
   `load ${fixed(loadSplit.painted, 0)} ms (page's clock), ${cardsInPage} cards, title ${title}`,
 );
+// With LOAD_DETAIL=1, each resource the page fetched: start, request, first byte, end (page's clock).
 if (process.env.LOAD_DETAIL === '1') {
-  console.log(
-    'group heights',
-    await page.evaluate(
-      `[...document.querySelectorAll('.group')].slice(0, 8).map((g) => g.getBoundingClientRect().height + '/' + g.children.length + '/' + g.className).join(' ')`,
-    ),
-  );
   console.log(
     await page.evaluate(
       `performance.getEntriesByType('resource').map((e) => [e.name.slice(e.name.indexOf('/', 8)).slice(0, 70), Math.round(e.startTime), Math.round(e.requestStart), Math.round(e.responseStart), Math.round(e.responseEnd)].join(' ')).join('\\n')`,

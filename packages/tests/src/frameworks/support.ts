@@ -42,6 +42,22 @@ export interface FrameworkKernel {
   close(): Promise<void>;
 }
 
+/**
+ * Declares the agent application's profile (`PUT /agent_api/v1/profile/configuration`).
+ * @throws Error when the kernel refuses it.
+ */
+export async function declareProfile(
+  connection: { url: string; token: string },
+  profile: Record<string, unknown> = FRAMEWORK_PROFILE,
+): Promise<void> {
+  const declared = await fetch(`${connection.url}/agent_api/v1/profile/configuration`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${connection.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(profile),
+  });
+  if (!declared.ok) throw new Error(`profile refused: ${await declared.text()}`);
+}
+
 /** Starts a kernel and declares a profile for its agent application. */
 export async function startFrameworkKernel(
   profile: Record<string, unknown> = FRAMEWORK_PROFILE,
@@ -49,12 +65,7 @@ export async function startFrameworkKernel(
 ): Promise<FrameworkKernel> {
   const kernel = await startTestKernel(options);
   const agent = kernel.workspace.tokens.agent;
-  const declared = await fetch(`${kernel.url}/agent_api/v1/profile/configuration`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${agent}`, 'content-type': 'application/json' },
-    body: JSON.stringify(profile),
-  });
-  if (!declared.ok) throw new Error(`profile refused: ${await declared.text()}`);
+  await declareProfile({ url: kernel.url, token: agent }, profile);
   const workspace = createClient({
     url: kernel.url,
     token: kernel.workspace.tokens.member,
