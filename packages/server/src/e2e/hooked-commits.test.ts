@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { peekRun } from '../store/runs.js';
 import { type Deployment, deploy } from '../testing/harness.js';
+import { bashPreTool, postHookEvent } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
 /**
@@ -11,7 +12,6 @@ import { backends } from '../testing/stores.js';
 
 const all = await backends();
 const PROFILE = '/agent_api/v1/profile/configuration';
-const EVENTS = '/agent_api/v1/hooks/events';
 const RULES = [{ tool: 'Bash', path: 'command', match: 'ls*', verdict: 'allow' }];
 
 for (const backend of all) {
@@ -21,14 +21,8 @@ for (const backend of all) {
       await d?.close();
     });
 
-    const event = (body: Record<string, unknown>) =>
-      d.agent.post(EVENTS, { agent: 'claude-code', session_id: 's-1', ...body });
-    const bash = (command: string, id: string) => ({
-      event: 'pre_tool',
-      tool_name: 'Bash',
-      tool_input: { command },
-      tool_use_id: id,
-    });
+    const event = (body: Record<string, unknown>) => postHookEvent(d, body);
+    const bash = bashPreTool;
 
     it('a granted call costs two COMMITs, the check and the report: the run waits for its agent in the second', async () => {
       d = await deploy(backend);

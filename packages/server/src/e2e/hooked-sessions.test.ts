@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { bashPreTool, HOOK_EVENTS_PATH, postHookEvent } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
 const PROFILE = '/agent_api/v1/profile/configuration';
-const EVENTS = '/agent_api/v1/hooks/events';
 
 const RULES = [
   { tool: 'Bash', path: 'command', match: 'rm *', verdict: 'deny', reason: 'no deletes here' },
@@ -20,14 +20,8 @@ for (const backend of all) {
       await d?.close();
     });
 
-    const event = (body: Record<string, unknown>) =>
-      d.agent.post(EVENTS, { agent: 'claude-code', session_id: 's-1', ...body });
-    const bash = (command: string, id: string) => ({
-      event: 'pre_tool',
-      tool_name: 'Bash',
-      tool_input: { command },
-      tool_use_id: id,
-    });
+    const event = (body: Record<string, unknown>) => postHookEvent(d, body);
+    const bash = bashPreTool;
     const tasksOf = async (runId: string) =>
       (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks as {
         key: string;
@@ -130,7 +124,7 @@ for (const backend of all) {
       });
 
       // The other agents' sessions of the same id are other conversations.
-      const codex = await d.agent.post(EVENTS, {
+      const codex = await d.agent.post(HOOK_EVENTS_PATH, {
         agent: 'codex',
         session_id: 's-1',
         event: 'session_start',
@@ -328,7 +322,7 @@ for (const backend of all) {
           authorization: { forbidden: ['action:destructive'] },
         },
       });
-      const shadow = await d.agent.post(EVENTS, {
+      const shadow = await d.agent.post(HOOK_EVENTS_PATH, {
         agent: 'gemini',
         session_id: 'g-1',
         event: 'pre_tool',
@@ -342,12 +336,16 @@ for (const backend of all) {
     it('refuses what is no event of a session, and other planes', async () => {
       d = await deploy(backend);
       await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
-      const bad = await d.agent.post(EVENTS, { agent: 'vim', session_id: 's', event: 'pre_tool' });
+      const bad = await d.agent.post(HOOK_EVENTS_PATH, {
+        agent: 'vim',
+        session_id: 's',
+        event: 'pre_tool',
+      });
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe('invalid_input');
       const noTool = await event({ event: 'pre_tool' });
       expect(noTool.status).toBe(400);
-      const member = await d.member.post(EVENTS, {
+      const member = await d.member.post(HOOK_EVENTS_PATH, {
         agent: 'codex',
         session_id: 's',
         event: 'stop',
