@@ -1,31 +1,25 @@
 import type { z } from 'zod';
 import type { ErrorCode } from './error-codes.js';
+import type { OperationRoute } from './routes.js';
 import type { CredentialKind } from './views.js';
 
 /**
- * One operation of the wire, declared once: the REST route, the tRPC path,
+ * One operation of the wire, declared once: the REST route (its method,
+ * path and JSON-lines field, from routes.ts), the tRPC path,
  * the OpenAPI entry and the SDK's types all come from it. The server adds
  * the handler; nothing restates the rest.
  */
 export interface OperationContract<
   I extends z.ZodObject = z.ZodObject,
   O extends z.ZodType = z.ZodType,
-> {
+> extends OperationRoute {
   /** Dotted name: the tRPC path and the OpenAPI operationId. */
   readonly name: string;
   readonly summary: string;
-  readonly method: 'GET' | 'POST' | 'PUT';
-  /** REST path with `{param}` segments named like input fields. */
-  readonly path: string;
   /** Which credential kinds may call it; any other gets 403. */
   readonly planes: readonly CredentialKind[];
   /** HTTP status of a success; default 200. */
   readonly status?: number;
-  /**
-   * The output's array field that REST answers as JSON lines
-   * (`application/x-ndjson`, one element a line); tRPC answers the object.
-   */
-  readonly jsonLines?: string;
   /** What the server parses. */
   readonly input: I;
   /**
