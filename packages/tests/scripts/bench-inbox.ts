@@ -14,10 +14,11 @@
  * 5. The same PARKS parks with the inbox open: parks/s, and the ratio to the baseline; the
  *    kernel process's CPU time per park in both (what the open inbox costs the kernel itself,
  *    whatever else shares the machine), the page's HTTP requests and Chromium's CPU per park.
- *    Beside them (after the baseline), the same parks with one more workspace feed subscriber
- *    and no browser: what serving an inbox's feed costs the kernel, apart from a browser
- *    competing for the machine's cores.
  * 6. Scrolling: the list is scrolled for two seconds; the longest frame is reported.
+ * 7. The kernel's CPU per park interleaved over ROUNDS rounds (default 3) of PARKS / 2 parks a
+ *    side (inbox-kernel-cost.ts): beside the page blank, with one more feed subscriber and no
+ *    page (what serving an open inbox's feed costs the kernel), beside a busy neighbour, and with
+ *    the inbox open.
  *
  * Run: pnpm bench:inbox   (WAITING=10000 pnpm bench:inbox for the large backlog; STAGES=1 adds
  * where park-to-pixel goes: the feed's delivery, the page's work, and the row read beside them;
@@ -33,6 +34,7 @@ import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { CHROMIUM, LAUNCH_ARGS, repoRoot } from '../src/support/browser.js';
 import { scriptedRun } from '../src/support/kernel.js';
+import { interleavedKernelCost } from './inbox-kernel-cost.js';
 import { coldLoads, loadInbox, prepareInboxPage } from './inbox-load.js';
 import { watchStages } from './inbox-stages.js';
 import { forkKernel } from './kernel-process.js';
@@ -42,6 +44,8 @@ const PARKS = Number(process.env.PARKS ?? 200);
 const LATENCY = Number(process.env.LATENCY ?? 100);
 /** Cold loads of the inbox (each in a fresh browser context) before the one the bench keeps. */
 const LOADS = Number(process.env.LOADS ?? 4);
+/** Rounds of the interleaved comparison of the kernel's CPU per park, inbox open against a blank page. */
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
 /** With PROFILE=DIR, a V8 CPU profile of the kernel during each parks/s phase is written there. */
 const PROFILE = process.env.PROFILE;
 
@@ -210,33 +214,6 @@ await waitParked();
 const baseline = await parksPerSecond(PARKS, 'without-inbox');
 console.log(`parks/s without an inbox: ${fixed(baseline.rate)}`);
 
-// The feed an inbox follows, without a browser: one more workspace subscriber read by this process,
-// so what serving its frames costs the kernel shows apart from a browser sharing the cores.
-const listener = new AbortController();
-let listening: () => void = () => {};
-const listenerOpen = new Promise<void>((resolve) => {
-  listening = resolve;
-});
-const extraFeed = ws.feed({
-  after: 'latest',
-  signal: listener.signal,
-  onStatus: (status) => {
-    if (status === 'open') listening();
-  },
-});
-void (async () => {
-  try {
-    for await (const _event of extraFeed as AsyncIterable<FeedEvent>) {
-      // read and dropped, as fast as they come
-    }
-  } catch {
-    // aborted below
-  }
-})();
-await listenerOpen;
-const feedOnly = await parksPerSecond(PARKS, 'one-more-feed');
-listener.abort();
-
 // The first page's read alone, from this process: what the kernel takes to answer it at this backlog.
 const pageReads: number[] = [];
 for (let i = 0; i < 5; i += 1) {
@@ -373,6 +350,17 @@ const frames = (await page.evaluate(`new Promise((done) => {
 })`)) as number[];
 if (process.env.SCROLL_TRACE) await browser.stopTracing();
 
+// What an open inbox costs the kernel, interleaved against a blank page (inbox-kernel-cost.ts).
+const half = Math.max(1, Math.round(PARKS / 2));
+const cost = await interleavedKernelCost({
+  rounds: ROUNDS,
+  parks: half,
+  phase: (count, name) => parksPerSecond(count, name),
+  page,
+  inboxUrl: kernel.url,
+  ws,
+});
+
 watcher.abort();
 await browser.close();
 await kernel.close();
@@ -388,7 +376,11 @@ inbox bench (headless Chromium, SQLite kernel in its own process; a shared machi
   parks/s without an inbox       : ${fixed(baseline.rate)}
   parks/s with the inbox open    : ${fixed(withInbox.rate)} (${fixed((1 - withInbox.rate / baseline.rate) * 100)} % slower; the browser shares this machine's cores)
   kernel CPU per park            : ${fixed(baseline.kernelMs, 2)} ms without an inbox, ${fixed(withInbox.kernelMs, 2)} ms with it (${change(withInbox.kernelMs, baseline.kernelMs)})
-    with the inbox's feed alone  : ${fixed(feedOnly.kernelMs, 2)} ms (${change(feedOnly.kernelMs, baseline.kernelMs)}; one more subscriber, no browser), ${fixed(feedOnly.rate)} parks/s
+  kernel CPU per park, interleaved: ${ROUNDS} rounds of ${half} parks a side, in a rotating order
+    beside a blank page          : ${fixed(cost.blank, 2)} ms
+    one more feed subscriber     : ${fixed(cost.feed, 2)} ms (${change(cost.feed, cost.blank)}; the frames an open inbox is served, no browser page)
+    a busy neighbour, no inbox   : ${fixed(cost.neighbour, 2)} ms (${change(cost.neighbour, cost.blank)}; a process walking 64 MB on the other core)
+    the inbox open               : ${fixed(cost.inbox, 2)} ms (${change(cost.inbox, cost.blank)}; its feed and the browser's work beside the kernel)
   the page's cost per park       : ${fixed(feedFrames / PARKS, 1)} feed frames (${fixed(feedBytes / PARKS, 0)} bytes), ${fixed(requestsPerPark, 2)} HTTP requests (${fixed(readBytes / PARKS, 0)} bytes read); Chromium CPU ${withInbox.browserMs === null ? '—' : fixed(withInbox.browserMs, 2)} ms
   the page's main thread per park: ${fixed(perPark('TaskDuration'), 2)} ms busy (script ${fixed(perPark('ScriptDuration'), 2)}, style ${fixed(perPark('RecalcStyleDuration'), 2)}, layout ${fixed(perPark('LayoutDuration'), 2)})
   scrolling 2 s                  : longest frame ${fixed(Math.max(...frames))} ms, p95 ${fixed(percentile(frames, 0.95))} ms over ${frames.length} frames

@@ -28,3 +28,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   }
   return element;
 }
+
+/** Runs `work` in a task after the next frame has painted: for what the first paint need not wait for. */
+export function afterPaint(work: () => void): void {
+  requestAnimationFrame(() => setTimeout(work, 0));
+}

@@ -41,7 +41,7 @@ export class InboxToolbar {
   /** The toolbar's element. */
   readonly element: HTMLElement;
 
-  constructor(events: ToolbarEvents, canAskNotify: boolean) {
+  constructor(events: ToolbarEvents) {
     this.sort.addEventListener('change', () => events.order(this.sort.value as Order));
     this.filterInput.addEventListener('input', () => events.filter(this.filterInput.value));
     this.notifyButton = h(
@@ -49,7 +49,8 @@ export class InboxToolbar {
       {
         type: 'button',
         class: 'notify',
-        hidden: !canAskNotify,
+        // Shown by offerNotifications once the page knows it may ask.
+        hidden: true,
         onclick: () =>
           void events.askNotify().then(() => {
             this.notifyButton.hidden = true;
@@ -71,6 +72,11 @@ export class InboxToolbar {
         'Keys (?)',
       ),
     );
+  }
+
+  /** Shows the button that asks for desktop notifications, when the person may still be asked. */
+  offerNotifications(canAsk: boolean): void {
+    this.notifyButton.hidden = !canAsk;
   }
 
   /** The filter's text. */

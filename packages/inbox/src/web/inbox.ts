@@ -10,7 +10,7 @@ import { Attention } from './attention.js';
 import { BulkBar } from './bulk.js';
 import { inboxVerbs } from './card-verbs.js';
 import { DetailPane } from './detail-pane.js';
-import { h } from './dom.js';
+import { afterPaint, h } from './dom.js';
 import { bindKeys, keyHelp } from './inbox-keys.js';
 import { InboxToolbar } from './inbox-toolbar.js';
 import { factsOf, type RowFacts, summaryOf } from './list-row.js';
@@ -54,7 +54,7 @@ export class InboxView {
   private readonly attention = new Attention();
   private readonly controller = new AbortController();
   private unbindKeys: (() => void) | null = null;
-  private observer: IntersectionObserver | null = null;
+  private stopLoadingMore: (() => void) | null = null;
 
   private readonly marker = new NewMarker(() => this.showNew());
   private readonly afters = new AfterLines();
@@ -64,18 +64,15 @@ export class InboxView {
     progressed: (decision, done) => this.afters.add(decision, done),
   });
   private readonly detail = new DetailPane(this.actions);
-  private readonly toolbar = new InboxToolbar(
-    {
-      order: (order) => {
-        this.order = order;
-        void this.reload().catch((error: unknown) => this.fail(error));
-      },
-      filter: (text) => this.list.filter(text),
-      askNotify: () => this.attention.ask(),
-      toggleHelp: () => this.toggleHelp(),
+  private readonly toolbar = new InboxToolbar({
+    order: (order) => {
+      this.order = order;
+      void this.reload().catch((error: unknown) => this.fail(error));
     },
-    this.attention.canAsk(),
-  );
+    filter: (text) => this.list.filter(text),
+    askNotify: () => this.attention.ask(),
+    toggleHelp: () => this.toggleHelp(),
+  });
   private readonly pages: WaitingPages;
   private readonly reads: RowReads;
   private readonly help = keyHelp();
@@ -140,7 +137,7 @@ export class InboxView {
     );
   }
 
-  /** Opens the feed, reads the first page once it is live, and follows the feed until {@link stop}. */
+  /** Reads the first page and opens the feed beside it; resolves once the page shows, and follows the feed until {@link stop}. */
   async start(): Promise<void> {
     this.unbindKeys = bindKeys({
       next: () => this.move(1),
@@ -153,27 +150,34 @@ export class InboxView {
       help: () => this.toggleHelp(),
     });
     window.addEventListener('scroll', this.onScroll, { passive: true });
-    this.observer = new IntersectionObserver(
-      (seen) => {
-        if (seen.some((entry) => entry.isIntersecting)) void this.pages.loadMore();
-      },
-      { rootMargin: '600px' },
-    );
-    this.observer.observe(this.pages.more);
-    let first = true;
+    this.stopLoadingMore = this.pages.loadNearEnd();
+    // The first page is read at once, beside the feed's opening, so the first cards do not wait
+    // for the feed. Once the feed is live the page is read again (a park or a decision could
+    // fall between the first read and the feed going live), and the list is only read afresh
+    // when that read differs. A reconnection reads the page again, which covers whatever
+    // changed while the feed was down.
+    const firstPage = this.reload();
+    let live = false;
+    let shown = false;
     await new Promise<void>((ready, failed) => {
+      firstPage.then(() => {
+        shown = true;
+        ready();
+        // Whether the person may be asked for notifications costs a synchronous look at the
+        // browser's storage and permissions (about 10 ms on a fresh page): after the first paint.
+        afterPaint(() => this.toolbar.offerNotifications(this.attention.canAsk()));
+      }, failed);
       void this.follow(
         (status) => {
           if (status !== 'open') return;
-          // The first page is read once the feed is live, so no park falls between them; a
-          // reconnection reads it again, which covers whatever changed while it was down.
-          const reading = this.reload();
-          if (first) reading.then(ready, failed);
-          else reading.catch((error: unknown) => this.fail(error));
-          first = false;
+          // (The first page's own failure is the start's.)
+          const confirm = () => this.pages.confirm(this.order);
+          const reading = live ? this.reload() : firstPage.then(confirm, () => {});
+          reading.catch((error: unknown) => this.fail(error));
+          live = true;
         },
-        // Before the first page, a failure (a refused token) is the start's own.
-        (error) => (first ? failed(error) : this.fail(error)),
+        // Before the first page shows, a failure (a refused token) is the start's own.
+        (error) => (shown ? this.fail(error) : failed(error)),
       );
     });
   }
@@ -182,7 +186,7 @@ export class InboxView {
   stop(): void {
     this.controller.abort();
     this.unbindKeys?.();
-    this.observer?.disconnect();
+    this.stopLoadingMore?.();
     window.removeEventListener('scroll', this.onScroll);
     this.attention.reset();
   }

@@ -1,4 +1,4 @@
-import type { Decision, Workspace } from '@airlock/sdk';
+import type { Decision, DecisionPage, Workspace } from '@airlock/sdk';
 import type { Attention } from './attention.js';
 import { h } from './dom.js';
 import type { InboxToolbar } from './inbox-toolbar.js';
@@ -23,6 +23,11 @@ export interface PagesHost {
   fail(error: unknown): void;
 }
 
+/** A first page as its rows and total stood: equal signatures, nothing on the page changed. */
+function pageSignature(page: DecisionPage): string {
+  return JSON.stringify([page.total, page.decisions.map((decision) => decision.task)]);
+}
+
 /**
  * How much of the waiting list the page holds: it reads the list a page at a
  * time (the first once, more as the person scrolls), and keeps the total the
@@ -36,6 +41,8 @@ export class WaitingPages {
   private nextCursor: string | null = null;
   private loading: Promise<void> | null = null;
   private counting: ReturnType<typeof setTimeout> | null = null;
+  /** What the last first page read said (its rows and total), to tell whether a later read agrees. */
+  private firstRead = '';
   /** Counts the list's fresh starts; a read answered for an older one is dropped. */
   generation = 0;
 
@@ -83,6 +90,32 @@ export class WaitingPages {
     await this.loadPage(order, undefined);
   }
 
+  /**
+   * Reads the first page again and keeps the list when the kernel says what
+   * the last first read said (the same rows, as they were, and the same
+   * total); otherwise empties the list and reads it afresh. For a first page
+   * read before the feed was live: whatever the feed did not bring between
+   * that read and the feed going live shows here.
+   */
+  async confirm(order: Order): Promise<void> {
+    const generation = this.generation;
+    const page = await this.options.workspace.decisions.page({ limit: FIRST_PAGE, order });
+    if (generation !== this.generation) return;
+    if (pageSignature(page) !== this.firstRead) await this.reload(order);
+  }
+
+  /** Reads the next page whenever the "Show more" button comes near the screen; returns how to stop. */
+  loadNearEnd(): () => void {
+    const observer = new IntersectionObserver(
+      (seen) => {
+        if (seen.some((entry) => entry.isIntersecting)) void this.loadMore();
+      },
+      { rootMargin: '600px' },
+    );
+    observer.observe(this.more);
+    return () => observer.disconnect();
+  }
+
   /** Reads the next page, unless one is on the way or none is left. */
   async loadMore(): Promise<void> {
     if (this.nextCursor === null || this.loading) return this.loading ?? undefined;
@@ -99,6 +132,7 @@ export class WaitingPages {
         ...(cursor ? { cursor } : {}),
       });
       if (generation !== this.generation) return;
+      if (!cursor) this.firstRead = pageSignature(page);
       for (const decision of page.decisions) {
         if (!list.get(decisionKey(decision))) host.add(decision);
       }

@@ -26,12 +26,14 @@ export interface InboxFixture {
   page: Page;
   /**
    * A new page already signed in as the workspace's member, at `path` (`#/`,
-   * `#/runs/ID`); `init` runs in the page before its own script (a stub of a browser API).
+   * `#/runs/ID`); `init` runs in the page before its own script (a stub of a browser API),
+   * `before` on the new page before it navigates (a route).
    */
   openSignedIn(
     path?: string,
     viewport?: { width: number; height: number },
     init?: () => void,
+    before?: (page: Page) => Promise<void>,
   ): Promise<Page>;
   /** A new signed-in page on the waiting list, once its feed is live. */
   openInbox(viewport?: { width: number; height: number }): Promise<Page>;
@@ -82,7 +84,7 @@ export async function startInboxFixture(
     executed,
     consoleErrors,
     page,
-    async openSignedIn(path = '#/', size = viewport, init) {
+    async openSignedIn(path = '#/', size = viewport, init, before) {
       await fixture.page.close();
       const opened = await browser.newPage({ viewport: size });
       fixture.page = opened;
@@ -96,6 +98,7 @@ export async function startInboxFixture(
         },
       );
       if (init) await opened.addInitScript(init);
+      await before?.(opened);
       await opened.goto(`${kernel.url}/${path}`);
       return opened;
     },
