@@ -147,9 +147,10 @@ export function createCall(options: ConnectionOptions): Call {
     } catch (error) {
       // Node's fetch says only "fetch failed"; the socket's code (ECONNREFUSED) says why.
       const reason = (error as { cause?: { code?: unknown } }).cause?.code;
-      const why = typeof reason === 'string' ? ` (${reason})` : '';
+      const message = (error as Error).message;
+      const why = typeof reason === 'string' && !message.includes(reason) ? ` (${reason})` : '';
       throw new ConnectionError(
-        `the kernel at ${options.url} did not answer: ${(error as Error).message}${why}`,
+        `the kernel at ${options.url} did not answer: ${message}${why}`,
         error,
       );
     }

@@ -43,9 +43,9 @@ describe('the CLI names itself once in an error', () => {
   });
 
   it('an unreachable kernel is named with its URL and the reason, exit 1, no stack', async () => {
-    // Port 9 is one fetch refuses to dial, so the reason is fetch's own ("fetch failed").
+    // Nothing listens on port 9 here: the socket's code is the reason.
     const { code, stderr } = await failing(['runs', 'list']);
     expect(code).toBe(1);
-    expect(stderr).toBe('airlock: cannot reach the kernel at http://127.0.0.1:9 (fetch failed)\n');
+    expect(stderr).toBe('airlock: cannot reach the kernel at http://127.0.0.1:9 (ECONNREFUSED)\n');
   });
 });
