@@ -1,7 +1,7 @@
 /*
  * Where a granted MCP call's time goes through gateway, kernel and bridge: runs the same granted
  * `read_text_file` as bench-mcp-gateway.ts, all in one process, and stamps every HTTP request
- * (client side: undici's diagnostics channels; server side: node:http's) and every WebSocket
+ * (client side: undici's and node:http's diagnostics channels; server side: node:http's) and every WebSocket
  * message (ws) against the call's start. Prints the median timeline of one call.
  * Run: pnpm --filter @airlock/tests profile:mcp   (CALLS=60 by default)
  */
@@ -47,6 +47,17 @@ subscribe('undici:request:create', (message) => {
   mark(`fetch→ ${label}`);
 });
 subscribe('undici:request:headers', (message) => {
+  const { request } = message as { request: object };
+  mark(`fetch← ${clientRequests.get(request) ?? '?'}`);
+});
+// The SDK's own requests in Node go through node:http's client (internal/node-http.ts).
+subscribe('http.client.request.start', (message) => {
+  const { request } = message as { request: { method: string; path: string } };
+  const label = `${request.method} ${pathOf(request.path)}`;
+  clientRequests.set(request, label);
+  mark(`fetch→ ${label}`);
+});
+subscribe('http.client.response.finish', (message) => {
   const { request } = message as { request: object };
   mark(`fetch← ${clientRequests.get(request) ?? '?'}`);
 });
