@@ -11,17 +11,43 @@
  * Only what the SDK reads of an answer is there: `ok`, `status`, `text()`,
  * `json()`.
  */
-import type * as NodeHttp from 'node:http';
 
 type Fetch = typeof fetch;
+
+/*
+ * The part of Node's `http` module used here, declared so that the SDK's
+ * types need no Node declarations (a browser build type-checks it too).
+ */
+interface IncomingAnswer {
+  statusCode?: number | undefined;
+  on(event: 'data', listener: (chunk: Uint8Array) => void): void;
+  on(event: 'end', listener: () => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+}
+interface OutgoingRequest {
+  on(event: 'error', listener: (error: Error) => void): void;
+  destroy(error?: Error): void;
+  end(body?: string): void;
+}
+interface Agent {
+  readonly __agent?: never;
+}
+interface HttpModule {
+  Agent: new (options: { keepAlive: boolean; timeout: number }) => Agent;
+  request(
+    url: URL,
+    options: { method: string; headers: Record<string, string>; agent: Agent },
+    onAnswer: (answer: IncomingAnswer) => void,
+  ): OutgoingRequest;
+}
 
 /** Idle sockets are closed after this, well before a kernel's own idle timeout (65 s by default). */
 const IDLE_SOCKET_MS = 4000;
 
 interface Modules {
-  http: typeof NodeHttp;
-  https: typeof NodeHttp;
-  agents: { http: NodeHttp.Agent; https: NodeHttp.Agent };
+  http: HttpModule;
+  https: HttpModule;
+  agents: { http: Agent; https: Agent };
 }
 
 let loading: Promise<Modules | null> | null = null;
@@ -44,7 +70,7 @@ async function loadModules(): Promise<Modules | null> {
     const [http, https] = (await Promise.all([
       import(/* @vite-ignore */ httpName),
       import(/* @vite-ignore */ httpsName),
-    ])) as [typeof NodeHttp, typeof NodeHttp];
+    ])) as [HttpModule, HttpModule];
     const options = { keepAlive: true, timeout: IDLE_SOCKET_MS };
     return {
       http,
@@ -54,6 +80,23 @@ async function loadModules(): Promise<Modules | null> {
   } catch {
     return null;
   }
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The answer's bytes as text (UTF-8). */
+function decodeChunks(chunks: Uint8Array[]): string {
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  let length = 0;
+  for (const chunk of chunks) length += chunk.byteLength;
+  const whole = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return decoder.decode(whole);
 }
 
 /** A failed request as `fetch` reports one: the socket's error (its `code`) as the cause. */
@@ -73,7 +116,8 @@ function send(modules: Modules, input: string | URL, init: RequestInit = {}): Pr
   const secure = url.protocol === 'https:';
   const headers = { ...(init.headers as Record<string, string> | undefined) };
   const body = typeof init.body === 'string' ? init.body : undefined;
-  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  const bytes = body === undefined ? undefined : encoder.encode(body);
+  if (bytes !== undefined) headers['content-length'] = String(bytes.byteLength);
   const signal = init.signal ?? undefined;
   return new Promise<Response>((resolve, reject) => {
     if (signal?.aborted) {
@@ -88,12 +132,12 @@ function send(modules: Modules, input: string | URL, init: RequestInit = {}): Pr
         agent: secure ? modules.agents.https : modules.agents.http,
       },
       (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        const chunks: Uint8Array[] = [];
+        response.on('data', (chunk) => chunks.push(chunk));
         response.on('error', (error) => reject(requestFailed(error)));
         response.on('end', () => {
           signal?.removeEventListener('abort', onAbort);
-          const text = Buffer.concat(chunks).toString('utf8');
+          const text = decodeChunks(chunks);
           const status = response.statusCode ?? 0;
           resolve({
             ok: status >= 200 && status < 300,
