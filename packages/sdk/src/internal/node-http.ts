@@ -1,11 +1,11 @@
 /**
  * The SDK's requests in Node, without `fetch`: Node's own `http.request` over
  * a keep-alive agent. Node's `fetch` (undici) builds a WHATWG `Request`,
- * `Headers` and web streams for every call; for the SDK's small JSON
- * requests on loopback that is about half of a request's time (a 200-byte
- * POST: p50 0.27 ms against 0.49 ms on this project's two-core machines).
- * Every check and report of a framework adapter, and every submit, claim and
- * commit of an executor, pays it. In a browser, or where the application
+ * `Headers` and web streams for every call, a large part of a small JSON
+ * request's time on loopback; every check and report of a framework adapter,
+ * and every submit, claim and commit of an executor, paid it
+ * (`KERNEL=process pnpm bench:frameworks` and `bench:mcp` show the
+ * difference, docs/performance.md). In a browser, or where the application
  * passes its own `fetch`, `fetch` is used.
  *
  * Only what the SDK reads of an answer is there: `ok`, `status`, `text()`,
