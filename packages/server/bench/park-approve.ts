@@ -101,6 +101,9 @@ async function sqliteCases(): Promise<void> {
     // And without recording metrics: what recording them costs, in the same run.
     { shape: 'model', count: 0, metricsOff: true },
     { shape: 'author', count: 0 },
+    // One subscriber that receives every event of the workspace: what one open web inbox (or
+    // any one workspace feed) costs the kernel's throughput.
+    { shape: 'model', kind: 'all', count: 1 },
     { shape: 'model', kind: 'quiet', count: 100 },
     { shape: 'model', kind: 'quiet', count: 1000 },
     { shape: 'model', kind: 'all', count: 100 },

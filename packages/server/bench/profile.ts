@@ -7,7 +7,7 @@
  * the shares, not the absolute figures. Native time (SQLite, syscalls) shows
  * in the JavaScript function that called it.
  *
- *   pnpm --filter @airlock/server bench:profile [-- --seconds 8 --top 40 --cli other/dist/cli.js --postgres --concurrency 16]
+ *   pnpm --filter @airlock/server bench:profile [-- --seconds 8 --top 40 --cli other/dist/cli.js --postgres --concurrency 16 --durability relaxed]
  *
  * `--postgres` profiles the kernel on a fresh PostgreSQL database beside the one
  * AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL names (its SQL kinds then
@@ -28,6 +28,7 @@ const { values } = parseArgs({
     cli: { type: 'string' },
     postgres: { type: 'boolean', default: false },
     concurrency: { type: 'string', default: '16' },
+    durability: { type: 'string' },
   },
 });
 
@@ -91,7 +92,10 @@ async function main() {
   const pgUrl = process.env.AIRLOCK_BENCH_DATABASE_URL || process.env.AIRLOCK_TEST_DATABASE_URL;
   if (values.postgres && !pgUrl) throw new Error('--postgres needs AIRLOCK_TEST_DATABASE_URL');
   const databaseUrl = values.postgres ? await freshDatabase(pgUrl!) : null;
-  const server = await startServer(databaseUrl, values.cli ? { cli: values.cli } : {});
+  const server = await startServer(databaseUrl, {
+    ...(values.cli ? { cli: values.cli } : {}),
+    ...(values.durability ? { args: ['--durability', values.durability] } : {}),
+  });
   let trips = 0;
   try {
     trips = await keepBusy(Number(values.concurrency), Number(values.seconds) * 1000, () =>

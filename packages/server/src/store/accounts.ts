@@ -1,4 +1,5 @@
 import { hashToken, newId, newToken } from './ids.js';
+import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import type { CredentialTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -40,11 +41,19 @@ export async function principalNames(
   reader: Reader,
   workspaceId: string,
 ): Promise<Map<string, string>> {
-  const rows = await reader[SQL].db
-    .selectFrom('credentials')
-    .select(['id', 'kind', 'label'])
-    .where('workspace_id', '=', workspaceId)
-    .execute();
+  // A prepared statement: the names are read on the path of every decision's view.
+  const { db, dialect } = reader[SQL];
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    'credentials.names',
+    (p) =>
+      db
+        .selectFrom('credentials')
+        .select(['id', 'kind', 'label'])
+        .where('workspace_id', '=', p('workspace_id')),
+    { workspace_id: workspaceId },
+  );
   const names = new Map<string, string>();
   for (const row of rows) {
     const name = labelName(row.label, row.kind);

@@ -1,6 +1,7 @@
-import { runPrepared } from './prepared.js';
+import type { Kysely } from 'kysely';
+import { type Param, runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
-import type { ApprovalPolicyTable } from './schema.js';
+import type { ApprovalPolicyTable, Database } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
 
@@ -28,17 +29,22 @@ function recordOf(row: ApprovalPolicyTable | undefined): ApprovalPolicyRecord {
   };
 }
 
+const POLICY_READ = 'approval_policies.read';
+
+/** The prepared read of a workspace's approval policy (its one parameter: `workspace_id`). */
+const readPolicy = (db: Kysely<Database>) => (p: Param) =>
+  db.selectFrom('approval_policies').selectAll().where('workspace_id', '=', p('workspace_id'));
+
 /** Reads a workspace's approval policy. */
 export async function readApprovalPolicy(
   reader: Reader,
   workspaceId: string,
 ): Promise<ApprovalPolicyRecord> {
-  const row = await reader[SQL].db
-    .selectFrom('approval_policies')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirst();
-  return recordOf(row);
+  const { db, dialect } = reader[SQL];
+  const { rows } = await runPrepared(db, dialect, POLICY_READ, readPolicy(db), {
+    workspace_id: workspaceId,
+  });
+  return recordOf(rows[0] as ApprovalPolicyTable | undefined);
 }
 
 /** Per unit of work, each workspace's policy as that unit first read it. */
@@ -59,18 +65,8 @@ export function readApprovalPolicyOnce(tx: Tx, workspaceId: string): Promise<App
     // A prepared statement: this read is on the path of every park.
     const { db, dialect } = tx[SQL];
     record = Promise.resolve(
-      runPrepared(
-        db,
-        dialect,
-        'approval_policies.read',
-        (p) =>
-          db
-            .selectFrom('approval_policies')
-            .selectAll()
-            .where('workspace_id', '=', p('workspace_id')),
-        { workspace_id: workspaceId },
-      ),
-    ).then(({ rows }) => recordOf(rows[0]));
+      runPrepared(db, dialect, POLICY_READ, readPolicy(db), { workspace_id: workspaceId }),
+    ).then(({ rows }) => recordOf(rows[0] as ApprovalPolicyTable | undefined));
     read.set(workspaceId, record);
   }
   return record;
@@ -121,33 +117,55 @@ export async function recordApproval(
   tx: Tx,
   key: RowVersionKey & { principal: string },
 ): Promise<void> {
-  await tx[SQL].db
-    .insertInto('task_approvals')
-    .values({
+  const { db, dialect } = tx[SQL];
+  await runPrepared(
+    db,
+    dialect,
+    'task_approvals.insert',
+    (p) =>
+      db
+        .insertInto('task_approvals')
+        .values({
+          workspace_id: p('workspace_id'),
+          run_id: p('run_id'),
+          task_key: p('task_key'),
+          row_version: p('row_version'),
+          principal: p('principal'),
+          created_at: p('created_at'),
+        })
+        .onConflict((conflict) =>
+          conflict.columns(['run_id', 'task_key', 'row_version', 'principal']).doNothing(),
+        ),
+    {
       workspace_id: key.workspaceId,
       run_id: key.runId,
       task_key: key.taskKey,
       row_version: key.rowVersion,
       principal: key.principal,
       created_at: tx.now,
-    })
-    .onConflict((conflict) =>
-      conflict.columns(['run_id', 'task_key', 'row_version', 'principal']).doNothing(),
-    )
-    .execute();
+    },
+  );
 }
 
 /** The approvals of one row version, oldest first. */
 export async function listApprovals(reader: Reader, key: RowVersionKey): Promise<ApprovalRecord[]> {
-  return reader[SQL].db
-    .selectFrom('task_approvals')
-    .select(['principal', 'created_at'])
-    .where('run_id', '=', key.runId)
-    .where('task_key', '=', key.taskKey)
-    .where('row_version', '=', key.rowVersion)
-    .orderBy('created_at')
-    .orderBy('principal')
-    .execute();
+  const { db, dialect } = reader[SQL];
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    'task_approvals.of_version',
+    (p) =>
+      db
+        .selectFrom('task_approvals')
+        .select(['principal', 'created_at'])
+        .where('run_id', '=', p('run_id'))
+        .where('task_key', '=', p('task_key'))
+        .where('row_version', '=', p('row_version'))
+        .orderBy('created_at')
+        .orderBy('principal'),
+    { run_id: key.runId, task_key: key.taskKey, row_version: key.rowVersion },
+  );
+  return rows as ApprovalRecord[];
 }
 
 /** The approvals of many rows of a workspace (every version), for the views that show progress. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, type OverlayDocument, type OverlayScope } from '@airlock/core';
 import { AirlockError } from '../errors.js';
+import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import { SQL } from './sql-handle.js';
 
@@ -180,18 +181,34 @@ export async function readOverlayDocuments(
     trusted_digest: string | null;
   }[]
 > {
-  return reader[SQL].db
-    .selectFrom('overlay_documents')
-    .select(['scope', 'owner_id', 'document', 'digest', 'trusted_digest'])
-    .where('workspace_id', '=', workspaceId)
-    .where((eb) =>
-      eb.or([
-        // Every member's user document, for the guardrails that bind the whole workspace.
-        ...(options.everyUserDocument ? [eb('scope', '=', 'user')] : []),
-        ...wanted.map(([scope, owner]) =>
-          eb.and([eb('scope', '=', scope), eb('owner_id', '=', owner)]),
+  // A prepared statement per shape (how many documents, and whether every user document): this
+  // read is on the path of every call the approval stage weighs.
+  const everyUser = options.everyUserDocument === true;
+  const values: Record<string, unknown> = { workspace_id: workspaceId };
+  wanted.forEach(([scope, owner], i) => {
+    values[`scope_${i}`] = scope;
+    values[`owner_${i}`] = owner;
+  });
+  const { db, dialect } = reader[SQL];
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    `overlay_documents.read:${wanted.length}:${everyUser ? 'every-user' : 'named'}`,
+    (p) =>
+      db
+        .selectFrom('overlay_documents')
+        .select(['scope', 'owner_id', 'document', 'digest', 'trusted_digest'])
+        .where('workspace_id', '=', p('workspace_id'))
+        .where((eb) =>
+          eb.or([
+            // Every member's user document, for the guardrails that bind the whole workspace.
+            ...(everyUser ? [eb('scope', '=', 'user')] : []),
+            ...wanted.map((_, i) =>
+              eb.and([eb('scope', '=', p(`scope_${i}`)), eb('owner_id', '=', p(`owner_${i}`))]),
+            ),
+          ]),
         ),
-      ]),
-    )
-    .execute();
+    values,
+  );
+  return rows as Awaited<ReturnType<typeof readOverlayDocuments>>;
 }

@@ -1,5 +1,6 @@
 import type { TaskState } from '@airlock/core';
 import { type RawBuilder, sql } from 'kysely';
+import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -100,12 +101,21 @@ export async function findTask(
   runId: string,
   key: string,
 ): Promise<TaskTable | undefined> {
-  return reader[SQL].db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', runId)
-    .where('key', '=', key)
-    .executeTakeFirst();
+  // A prepared statement: this read is on the path of every decision.
+  const { db, dialect } = reader[SQL];
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    'tasks.find',
+    (p) =>
+      db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('run_id', '=', p('run_id'))
+        .where('key', '=', p('key')),
+    { run_id: runId, key },
+  );
+  return rows[0] as TaskTable | undefined;
 }
 
 /** The row a hook or summarizer step planted (its `event:source`), when any; `runnable` only if asked. */
