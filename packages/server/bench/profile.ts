@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { keepBusy, parkThenApprove } from './round-trip.js';
-import { freshDatabase, startServer } from './server-process.js';
+import { freshDatabase, processCpuMs, startServer } from './server-process.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -97,10 +97,13 @@ async function main() {
     ...(values.durability ? { args: ['--durability', values.durability] } : {}),
   });
   let trips = 0;
+  let processCpu = 0;
   try {
+    const cpuBefore = processCpuMs(server.child.pid);
     trips = await keepBusy(Number(values.concurrency), Number(values.seconds) * 1000, () =>
       parkThenApprove(server),
     );
+    processCpu = processCpuMs(server.child.pid) - cpuBefore;
   } finally {
     await server.cleanup();
   }
@@ -139,7 +142,7 @@ async function main() {
   });
   const perTrip = (us: number) => (us / trips).toFixed(1);
   console.log(
-    `${trips} round trips; CPU under load, profiled: ${perTrip(total)} µs per round trip (idle, start and shutdown left out)`,
+    `${trips} round trips; CPU under load, profiled: ${perTrip(total)} µs per round trip (idle, start and shutdown left out); the process's CPU over the load from /proc (every thread, the profiler's own cost included): ${((processCpu * 1000) / Math.max(1, trips)).toFixed(1)} µs per round trip`,
   );
   const print = (title: string, map: Map<string, number>, top: number) => {
     console.log(`\n| µs per round trip | share | ${title} |\n| ---: | ---: | --- |`);
