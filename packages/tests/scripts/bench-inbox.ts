@@ -29,12 +29,12 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inboxDistDir } from '@airlock/inbox';
-import { createClient, type FeedEvent } from '@airlock/sdk';
+import { createClient } from '@airlock/sdk';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { CHROMIUM, LAUNCH_ARGS, repoRoot } from '../src/support/browser.js';
 import { scriptedRun } from '../src/support/kernel.js';
-import { interleavedKernelCost } from './inbox-kernel-cost.js';
+import { feedSubscriber, interleavedKernelCost } from './inbox-kernel-cost.js';
 import { coldLoads, loadInbox, prepareInboxPage } from './inbox-load.js';
 import { watchStages } from './inbox-stages.js';
 import { forkKernel } from './kernel-process.js';
@@ -125,28 +125,11 @@ const park = () => {
 
 // The kernel's park times, by `run/task`, from the workspace feed.
 const parkedAt = new Map<string, number>();
-const watcher = new AbortController();
-let feedOpen: () => void = () => {};
-const opened0 = new Promise<void>((resolve) => {
-  feedOpen = resolve;
-});
-const feed = ws.feed({
-  after: 'latest',
-  signal: watcher.signal,
-  onStatus: (status) => {
-    if (status === 'open') feedOpen();
-  },
-});
-void (async () => {
-  try {
-    for await (const event of feed as AsyncIterable<FeedEvent>) {
-      if (event.type === 'task.parked')
-        parkedAt.set(`${event.run_id}/${event.task_key}`, event.created_at);
-    }
-  } catch {
-    // aborted at the end
+const stopWatching = await feedSubscriber(ws, (event) => {
+  if (event.type === 'task.parked') {
+    parkedAt.set(`${event.run_id}/${event.task_key}`, event.created_at);
   }
-})();
+});
 
 /** A parks/s phase: its rate, and the CPU the kernel and the browser spent per park. */
 interface Phase {
@@ -192,7 +175,6 @@ async function waitParked(): Promise<void> {
   }
 }
 
-await opened0;
 console.log(`filling ${WAITING} waiting calls (runs of up to 50 calls each)…`);
 for (let left = WAITING; left > 0; left -= 50) {
   const calls = Math.min(50, left);
@@ -361,7 +343,7 @@ const cost = await interleavedKernelCost({
   ws,
 });
 
-watcher.abort();
+stopWatching();
 await browser.close();
 await kernel.close();
 

@@ -19,8 +19,14 @@ import type { Page } from 'playwright-core';
 export const SIDES = ['blank', 'feed', 'neighbour', 'inbox'] as const;
 export type Side = (typeof SIDES)[number];
 
-/** One more workspace feed subscriber, read and dropped as fast as events come; resolves once live. */
-async function feedSubscriber(ws: Workspace): Promise<() => void> {
+/**
+ * A workspace feed subscriber from now on, each event handed to `onEvent` (or dropped) as fast as
+ * it comes; resolves once live, to a function that stops it.
+ */
+export async function feedSubscriber(
+  ws: Workspace,
+  onEvent: (event: FeedEvent) => void = () => {},
+): Promise<() => void> {
   const controller = new AbortController();
   let live: () => void = () => {};
   const open = new Promise<void>((resolve) => {
@@ -35,9 +41,7 @@ async function feedSubscriber(ws: Workspace): Promise<() => void> {
   });
   void (async () => {
     try {
-      for await (const _event of feed as AsyncIterable<FeedEvent>) {
-        // dropped
-      }
+      for await (const event of feed as AsyncIterable<FeedEvent>) onEvent(event);
     } catch {
       // aborted
     }

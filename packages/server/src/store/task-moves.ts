@@ -4,6 +4,7 @@ import type { TaskTable } from './schema.js';
 import { forgetRows, notePlanted } from './settlement-rows.js';
 import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
+import { findTask } from './tasks.js';
 
 /**
  * The writes of a task row's state, as the kernel's task machine makes them
@@ -12,26 +13,9 @@ import type { Tx } from './store.js';
  * the unit's knowledge of fresh runs' rows in step (see settlement-rows.ts).
  */
 
-/** One row of a run by key, read in the unit of work (a prepared statement). */
-export async function readTaskRow(
-  tx: Tx,
-  runId: string,
-  key: string,
-): Promise<TaskTable | undefined> {
-  const { db, dialect } = tx[SQL];
-  const { rows } = await runPrepared(
-    db,
-    dialect,
-    'tasks.read',
-    (p) =>
-      db
-        .selectFrom('tasks')
-        .selectAll()
-        .where('run_id', '=', p('run_id'))
-        .where('key', '=', p('key')),
-    { run_id: runId, key },
-  );
-  return rows[0];
+/** One row of a run by key, read in the unit of work (a prepared statement, {@link findTask}). */
+export function readTaskRow(tx: Tx, runId: string, key: string): Promise<TaskTable | undefined> {
+  return findTask(tx, runId, key);
 }
 
 /**
