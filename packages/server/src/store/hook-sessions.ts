@@ -1,3 +1,4 @@
+import { runPrepared } from './prepared.js';
 import type { HookSessionTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
@@ -15,14 +16,26 @@ export async function readHookSession(
   store: Store,
   key: HookSessionKey,
 ): Promise<HookSessionTable | null> {
-  const row = await store.db
-    .selectFrom('hook_sessions')
-    .selectAll()
-    .where('agent_application_id', '=', key.agentApplicationId)
-    .where('agent', '=', key.agent)
-    .where('session_id', '=', key.sessionId)
-    .executeTakeFirst();
-  return row ?? null;
+  // A prepared statement: every event of a hooked session reads its session first.
+  const { db, dialect } = store[SQL];
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    'hook_sessions.read',
+    (p) =>
+      db
+        .selectFrom('hook_sessions')
+        .selectAll()
+        .where('agent_application_id', '=', p('agent_application_id'))
+        .where('agent', '=', p('agent'))
+        .where('session_id', '=', p('session_id')),
+    {
+      agent_application_id: key.agentApplicationId,
+      agent: key.agent,
+      session_id: key.sessionId,
+    },
+  );
+  return (rows[0] as HookSessionTable | undefined) ?? null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { OPEN_CALL_STATES } from './hooked-lookups-migration.js';
+import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -16,14 +17,23 @@ export async function findModelRowByCallId(
   runId: string,
   toolUseId: string,
 ): Promise<TaskTable | undefined> {
-  return reader[SQL].db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', runId)
-    .where('tool_call_id', '=', toolUseId)
-    .where('origin', '=', 'model')
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
+  const { db, dialect } = reader[SQL];
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    'tasks.model_by_call_id',
+    (p) =>
+      db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('run_id', '=', p('run_id'))
+        .where('tool_call_id', '=', p('tool_call_id'))
+        .where('origin', '=', 'model')
+        .orderBy('created_at', 'desc')
+        .limit(1),
+    { run_id: runId, tool_call_id: toolUseId },
+  );
+  return rows[0] as TaskTable | undefined;
 }
 
 /** The call a hooked agent reported: its tool, its input as JSON text, the states to look in. */
@@ -42,29 +52,37 @@ export async function findIdenticalModelCall(
   runId: string,
   call: IdenticalCall,
 ): Promise<TaskTable | undefined> {
-  return (
-    reader[SQL].db
-      .selectFrom('tasks')
-      .selectAll()
-      .where('run_id', '=', runId)
-      .where('origin', '=', 'model')
-      .where('kind', '=', 'tool')
-      // The index's own condition, word for word, so that SQLite uses it (tasks_open_by_tool).
-      .where(
-        'state',
-        'in',
-        OPEN_CALL_STATES.map((s) => stateLiteral(s)),
-      )
-      .where(
-        'state',
-        'in',
-        call.states.map((s) => stateLiteral(s)),
-      )
-      .where('tool_name', '=', call.toolName)
-      .where('tool_input', '=', call.toolInputJson)
-      .orderBy('created_at')
-      .executeTakeFirst()
+  // A prepared statement per set of states (the states are literals, as the index's condition is).
+  const { db, dialect } = reader[SQL];
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    `tasks.identical_model_call:${call.states.join(',')}`,
+    (p) =>
+      db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('run_id', '=', p('run_id'))
+        .where('origin', '=', 'model')
+        .where('kind', '=', 'tool')
+        // The index's own condition, word for word, so that SQLite uses it (tasks_open_by_tool).
+        .where(
+          'state',
+          'in',
+          OPEN_CALL_STATES.map((s) => stateLiteral(s)),
+        )
+        .where(
+          'state',
+          'in',
+          call.states.map((s) => stateLiteral(s)),
+        )
+        .where('tool_name', '=', p('tool_name'))
+        .where('tool_input', '=', p('tool_input'))
+        .orderBy('created_at')
+        .limit(1),
+    { run_id: runId, tool_name: call.toolName, tool_input: call.toolInputJson },
   );
+  return rows[0] as TaskTable | undefined;
 }
 
 /** A run's claimed model rows (unordered). */

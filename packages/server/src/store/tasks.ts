@@ -144,16 +144,26 @@ export async function listFedTasks(
   runId: string,
   round?: number,
 ): Promise<TaskTable[]> {
-  let query = reader[SQL].db.selectFrom('tasks').selectAll().where('run_id', '=', runId);
-  if (round !== undefined) query = query.where('round', '=', round);
-  return query
-    .where((eb) =>
-      eb.or([
-        eb('origin', '=', 'model'),
-        eb.and([eb('kind', '=', 'hook'), eb('state', '=', 'succeeded')]),
-      ]),
-    )
-    .execute();
+  // A prepared statement per shape (one round, or the whole run).
+  const { db, dialect } = reader[SQL];
+  const inRound = round !== undefined;
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    inRound ? 'tasks.fed_of_round' : 'tasks.fed_of_run',
+    (p) => {
+      let query = db.selectFrom('tasks').selectAll().where('run_id', '=', p('run_id'));
+      if (inRound) query = query.where('round', '=', p('round'));
+      return query.where((eb) =>
+        eb.or([
+          eb('origin', '=', 'model'),
+          eb.and([eb('kind', '=', 'hook'), eb('state', '=', 'succeeded')]),
+        ]),
+      );
+    },
+    inRound ? { run_id: runId, round } : { run_id: runId },
+  );
+  return rows as TaskTable[];
 }
 
 /** A run's model rows of one round, oldest first. */
