@@ -40,27 +40,23 @@ const pathOf = (raw: string) =>
     .replace(/^\/trpc\/(executor\.[A-Za-z]+)$/, '$1')
     .replace(/[0-9a-f]{8}-[0-9a-f-]{27}|run_[A-Za-z0-9_-]+|[A-Z0-9]{26}/g, ':id');
 const clientRequests = new WeakMap<object, string>();
-subscribe('undici:request:create', (message) => {
-  const { request } = message as { request: { method: string; path: string } };
-  const label = `${request.method} ${pathOf(request.path)}`;
-  clientRequests.set(request, label);
-  mark(`fetch→ ${label}`);
-});
-subscribe('undici:request:headers', (message) => {
-  const { request } = message as { request: object };
-  mark(`fetch← ${clientRequests.get(request) ?? '?'}`);
-});
-// The SDK's own requests in Node go through node:http's client (internal/node-http.ts).
-subscribe('http.client.request.start', (message) => {
-  const { request } = message as { request: { method: string; path: string } };
-  const label = `${request.method} ${pathOf(request.path)}`;
-  clientRequests.set(request, label);
-  mark(`fetch→ ${label}`);
-});
-subscribe('http.client.response.finish', (message) => {
-  const { request } = message as { request: object };
-  mark(`fetch← ${clientRequests.get(request) ?? '?'}`);
-});
+// Client requests: fetch's (undici) and node:http's (the SDK's own in Node, internal/node-http.ts),
+// each channel pair the request's start and its answer's headers.
+for (const [started, answered] of [
+  ['undici:request:create', 'undici:request:headers'],
+  ['http.client.request.start', 'http.client.response.finish'],
+] as const) {
+  subscribe(started, (message) => {
+    const { request } = message as { request: { method: string; path: string } };
+    const label = `${request.method} ${pathOf(request.path)}`;
+    clientRequests.set(request, label);
+    mark(`fetch→ ${label}`);
+  });
+  subscribe(answered, (message) => {
+    const { request } = message as { request: object };
+    mark(`fetch← ${clientRequests.get(request) ?? '?'}`);
+  });
+}
 subscribe('http.server.request.start', (message) => {
   const { request, response } = message as {
     request: { method?: string; url?: string };

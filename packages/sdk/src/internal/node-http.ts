@@ -27,7 +27,7 @@ interface IncomingAnswer {
 interface OutgoingRequest {
   on(event: 'error', listener: (error: Error) => void): void;
   destroy(error?: Error): void;
-  end(body?: string): void;
+  end(body?: Uint8Array): void;
 }
 interface Agent {
   readonly __agent?: never;
@@ -115,8 +115,8 @@ function send(modules: Modules, input: string | URL, init: RequestInit = {}): Pr
   const url = input instanceof URL ? input : new URL(input);
   const secure = url.protocol === 'https:';
   const headers = { ...(init.headers as Record<string, string> | undefined) };
-  const body = typeof init.body === 'string' ? init.body : undefined;
-  const bytes = body === undefined ? undefined : encoder.encode(body);
+  // Encoded once: its length is the header, its bytes the body.
+  const bytes = typeof init.body === 'string' ? encoder.encode(init.body) : undefined;
   if (bytes !== undefined) headers['content-length'] = String(bytes.byteLength);
   const signal = init.signal ?? undefined;
   return new Promise<Response>((resolve, reject) => {
@@ -154,7 +154,7 @@ function send(modules: Modules, input: string | URL, init: RequestInit = {}): Pr
       signal?.removeEventListener('abort', onAbort);
       reject(signal?.aborted ? signal.reason : requestFailed(error));
     });
-    request.end(body);
+    request.end(bytes);
   });
 }
 

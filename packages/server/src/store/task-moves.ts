@@ -4,7 +4,6 @@ import type { TaskTable } from './schema.js';
 import { forgetRows, notePlanted } from './settlement-rows.js';
 import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
-import { findTask } from './tasks.js';
 
 /**
  * The writes of a task row's state, as the kernel's task machine makes them
@@ -12,11 +11,6 @@ import { findTask } from './tasks.js';
  * plant's INSERT, a move's conditional UPDATE, a run's cancel. Each keeps
  * the unit's knowledge of fresh runs' rows in step (see settlement-rows.ts).
  */
-
-/** One row of a run by key, read in the unit of work (a prepared statement, {@link findTask}). */
-export function readTaskRow(tx: Tx, runId: string, key: string): Promise<TaskTable | undefined> {
-  return findTask(tx, runId, key);
-}
 
 /**
  * Writes a freshly planted row. Nothing is read back, so on PostgreSQL the

@@ -4,7 +4,8 @@ import { LARGE_VALUE_CHARACTERS, nextTurn } from '../../event-loop-turn.js';
 import type { PendingEvent } from '../../store/event-log.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import { insertTask, readTaskRow, writeTaskMove } from '../../store/task-moves.js';
+import { insertTask, writeTaskMove } from '../../store/task-moves.js';
+import { findTask } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { readAttentionAhead, settleRun } from './run-state.js';
 import {
@@ -58,7 +59,7 @@ function guardRun(verb: TaskVerb, run: RunOfMove): void {
 
 /** Why a conditional UPDATE matched nothing, as the verb's own refusal. */
 async function refusal<V extends TaskVerb>(tx: Tx, move: TaskMove<V>): Promise<AirlockError> {
-  const row = await readTaskRow(tx, move.run.id, move.key);
+  const row = await findTask(tx, move.run.id, move.key);
   if (!row) return new AirlockError('task_not_found', `no task ${move.key} in run ${move.run.id}`);
   const rule = verbRule(move.verb);
   try {
