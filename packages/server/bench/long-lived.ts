@@ -30,21 +30,78 @@ async function stopKeeping(server: Server): Promise<void> {
   await new Promise((resolve) => server.child.once('exit', resolve));
 }
 
-async function parkAndApprove(server: Server, options: LongLivedOptions): Promise<Result> {
+async function parkAndApprove(
+  server: Server,
+  options: LongLivedOptions,
+  seconds = options.seconds,
+): Promise<Result> {
   return measure({
     targets: [server],
     pids: [server.child.pid],
     shape: 'model',
-    seconds: options.seconds,
+    seconds,
     concurrency: options.concurrency,
   });
 }
 
-function resultRow(label: string, r: Result, empty: Result | null, note = '—'): void {
-  const versus = empty
-    ? `${(r.perSecond / empty.perSecond).toFixed(2)} / ${(r.p99 / empty.p99).toFixed(2)}`
-    : '1.00 / 1.00';
-  row(['sqlite', label, fmt(r.perSecond), ms(r.p50), ms(r.p99), versus, cpu(r), note]);
+/** Rounds a case alternates with the empty store: each round measures both, in turns. */
+const ROUNDS = 3;
+
+/** The mean of equal windows: round trips/s, p50, p99 and CPU per round trip. */
+function meanResult(results: Result[]): Result {
+  const mean = (pick: (r: Result) => number) =>
+    results.reduce((sum, r) => sum + pick(r), 0) / results.length;
+  return {
+    perSecond: mean((r) => r.perSecond),
+    p50: mean((r) => r.p50),
+    p99: mean((r) => r.p99),
+    cpuUs: results[0]!.cpuUs.map((_, i) => mean((r) => r.cpuUs[i]!)),
+    databaseCpuUs: 0,
+    deliveredPerSecond: null,
+  };
+}
+
+/**
+ * Measures `server` and the empty store's kernel in alternation, ROUNDS rounds
+ * of `seconds / ROUNDS` each, the empty store first in odd rounds and second in
+ * even ones: the machine's drift and the bench's warm-up weigh on both sides
+ * alike. (Measured once, first, the empty store was the slowest case of all.)
+ */
+async function besideEmpty(
+  server: Server,
+  empty: Server,
+  options: LongLivedOptions,
+  warmUp: boolean,
+): Promise<{ measured: Result; empty: Result }> {
+  const seconds = Math.max(1, options.seconds / ROUNDS);
+  // A kernel just started is measured after a warm-up of its own, as the empty one had.
+  if (warmUp) await parkAndApprove(server, options, seconds);
+  const measured: Result[] = [];
+  const emptyRuns: Result[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = round % 2 === 0 ? [empty, server] : [server, empty];
+    for (const target of order) {
+      const result = await parkAndApprove(target, options, seconds);
+      (target === empty ? emptyRuns : measured).push(result);
+    }
+  }
+  return { measured: meanResult(measured), empty: meanResult(emptyRuns) };
+}
+
+function resultRow(label: string, pair: { measured: Result; empty: Result }, note: string): void {
+  const r = pair.measured;
+  const versus = `${(r.perSecond / pair.empty.perSecond).toFixed(2)} / ${(r.p99 / pair.empty.p99).toFixed(2)}`;
+  const beside = `empty beside it: ${fmt(pair.empty.perSecond)}/s, p99 ${ms(pair.empty.p99)} ms, ${cpu(pair.empty)}`;
+  row([
+    'sqlite',
+    label,
+    fmt(r.perSecond),
+    ms(r.p50),
+    ms(r.p99),
+    versus,
+    cpu(r),
+    `${beside}; ${note}`,
+  ]);
 }
 
 /**
@@ -53,7 +110,8 @@ function resultRow(label: string, r: Result, empty: Result | null, note = '—')
  * then while the kernel prunes them under a policy of events and runs 90
  * days, audit 365 (at its default pace; the rest of the backlog is pruned flat
  * out by a kernel started with --retention-pace 1), then after; and the data directory's size before, after pruning, and
- * after an offline VACUUM.
+ * after an offline VACUUM. The empty store's kernel stays up throughout, and
+ * each case is read against it measured in alternation (`besideEmpty`).
  */
 export async function longLivedCase(options: LongLivedOptions): Promise<void> {
   say(
@@ -61,18 +119,21 @@ export async function longLivedCase(options: LongLivedOptions): Promise<void> {
       `(--long-lived-events, --long-lived-runs), policy events 90 d, runs 90 d, audit 365 d`,
   );
   say(
-    '| store | park-and-approve | round trips/s | p50 ms | p99 ms | vs empty (rate / p99) | server CPU per round trip | note |',
+    '| store | park-and-approve | round trips/s | p50 ms | p99 ms | vs the empty store beside it (rate / p99) | server CPU per round trip | note |',
   );
   say('| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |');
   const fresh = await startServer(null);
-  let empty: Result;
   try {
-    empty = await parkAndApprove(fresh, options);
+    stage('warming the empty store up');
+    await parkAndApprove(fresh, options, Math.max(1, options.seconds / ROUNDS));
+    await seededCases(options, fresh);
   } finally {
     await fresh.cleanup();
   }
-  resultRow('empty store', empty, null);
+}
 
+/** Seeds a store, then measures it beside the empty store's kernel (`fresh`). */
+async function seededCases(options: LongLivedOptions, fresh: Server): Promise<void> {
   const first = await startServer(null);
   const dataDir = join(first.child.spawnargs[first.child.spawnargs.indexOf('--data-dir') + 1]!);
   await stopKeeping(first);
@@ -97,11 +158,9 @@ export async function longLivedCase(options: LongLivedOptions): Promise<void> {
       });
     let server = await kernel(String(DEFAULT_PRUNING_PACE));
     try {
-      const full = await parkAndApprove(server, options);
       resultRow(
         'seeded store',
-        full,
-        empty,
+        await besideEmpty(server, fresh, options, true),
         `seeded in ${seeded.seconds.toFixed(0)} s; data dir ${mb(seededBytes)}`,
       );
       const put = await fetch(`${server.url}${server.ws}/retention`, {
@@ -111,12 +170,10 @@ export async function longLivedCase(options: LongLivedOptions): Promise<void> {
       });
       if (!put.ok) throw new Error(`PUT retention answered ${put.status}`);
       const pruneStarted = Date.now();
-      const during = await parkAndApprove(server, options);
       resultRow(
         'seeded store, while pruning',
-        during,
-        empty,
-        `pruning in batches of at most 500 rows and 3 ms, at the default pace (${DEFAULT_PRUNING_PACE})`,
+        await besideEmpty(server, fresh, options, false),
+        `pruning in batches of at most 500 rows and 3 ms, at the default pace (${DEFAULT_PRUNING_PACE}), also while the empty store is measured`,
       );
       // The rest of the backlog goes flat out: the store after pruning is the same at any pace,
       // and at the default one the issue's size takes several times as long.
@@ -133,12 +190,11 @@ export async function longLivedCase(options: LongLivedOptions): Promise<void> {
       const pruneSeconds = (Date.now() - pruneStarted) / 1000;
       await stopKeeping(server);
       server = await kernel(String(DEFAULT_PRUNING_PACE));
-      const after = await parkAndApprove(server, options);
+      const after = await besideEmpty(server, fresh, options, true);
       const counts = storeCounts(dataDir);
       resultRow(
         'after pruning',
         after,
-        empty,
         `pruned in ${pruneSeconds.toFixed(0)} s (${options.seconds} s at the default pace, then flat out); ${counts.events.toLocaleString('en')} events left (audit kept 365 d)`,
       );
       await stopKeeping(server);
