@@ -2,7 +2,7 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_PRUNING_PACE } from '../src/kernel/retention/pruning-pace.js';
 import { seededRunsLeft, seedLongLived, storeCounts, vacuumStore } from './long-lived-seed.js';
-import { cpu, fmt, measure, ms, type Result, row } from './measure.js';
+import { alternating, cpu, fmt, measure, ms, type Result, row } from './measure.js';
 import { say, stage } from './progress.js';
 import { type Server, startServer } from './server-process.js';
 
@@ -47,25 +47,10 @@ async function parkAndApprove(
 /** Rounds a case alternates with the empty store: each round measures both, in turns. */
 const ROUNDS = 3;
 
-/** The mean of equal windows: round trips/s, p50, p99 and CPU per round trip. */
-function meanResult(results: Result[]): Result {
-  const mean = (pick: (r: Result) => number) =>
-    results.reduce((sum, r) => sum + pick(r), 0) / results.length;
-  return {
-    perSecond: mean((r) => r.perSecond),
-    p50: mean((r) => r.p50),
-    p99: mean((r) => r.p99),
-    cpuUs: results[0]!.cpuUs.map((_, i) => mean((r) => r.cpuUs[i]!)),
-    databaseCpuUs: 0,
-    deliveredPerSecond: null,
-  };
-}
-
 /**
- * Measures `server` and the empty store's kernel in alternation, ROUNDS rounds
- * of `seconds / ROUNDS` each, the empty store first in odd rounds and second in
- * even ones: the machine's drift and the bench's warm-up weigh on both sides
- * alike. (Measured once, first, the empty store was the slowest case of all.)
+ * Measures `server` and the empty store's kernel in alternation (`alternating`),
+ * ROUNDS rounds of `seconds / ROUNDS` each. (Measured once, first, the empty
+ * store was the slowest case of all.)
  */
 async function besideEmpty(
   server: Server,
@@ -76,16 +61,11 @@ async function besideEmpty(
   const seconds = Math.max(1, options.seconds / ROUNDS);
   // A kernel just started is measured after a warm-up of its own, as the empty one had.
   if (warmUp) await parkAndApprove(server, options, seconds);
-  const measured: Result[] = [];
-  const emptyRuns: Result[] = [];
-  for (let round = 0; round < ROUNDS; round += 1) {
-    const order = round % 2 === 0 ? [empty, server] : [server, empty];
-    for (const target of order) {
-      const result = await parkAndApprove(target, options, seconds);
-      (target === empty ? emptyRuns : measured).push(result);
-    }
-  }
-  return { measured: meanResult(measured), empty: meanResult(emptyRuns) };
+  const [emptyResult, measured] = await alternating(
+    [() => parkAndApprove(empty, options, seconds), () => parkAndApprove(server, options, seconds)],
+    ROUNDS,
+  );
+  return { measured: measured!, empty: emptyResult! };
 }
 
 function resultRow(label: string, pair: { measured: Result; empty: Result }, note: string): void {

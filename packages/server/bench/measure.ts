@@ -124,6 +124,43 @@ export async function measure(options: MeasureOptions): Promise<Result> {
   };
 }
 
+/** The mean of equal windows' results: round trips/s, p50, p99, CPU per round trip. */
+export function meanResult(results: readonly Result[]): Result {
+  const mean = (pick: (r: Result) => number) =>
+    results.reduce((sum, r) => sum + pick(r), 0) / results.length;
+  const delivered = results.every((r) => r.deliveredPerSecond !== null)
+    ? mean((r) => r.deliveredPerSecond!)
+    : null;
+  return {
+    perSecond: mean((r) => r.perSecond),
+    p50: mean((r) => r.p50),
+    p99: mean((r) => r.p99),
+    cpuUs: results[0]!.cpuUs.map((_, i) => mean((r) => r.cpuUs[i]!)),
+    databaseCpuUs: mean((r) => r.databaseCpuUs),
+    deliveredPerSecond: delivered,
+  };
+}
+
+/**
+ * Measures several sides in alternation, `rounds` rounds of one window each,
+ * the order rotating every round, and returns each side's mean: the machine's
+ * drift and the bench's own warm-up over the minutes weigh on every side
+ * alike, which one side measured after another does not give.
+ */
+export async function alternating(
+  sides: readonly (() => Promise<Result>)[],
+  rounds: number,
+): Promise<Result[]> {
+  const results: Result[][] = sides.map(() => []);
+  for (let round = 0; round < rounds; round += 1) {
+    for (let turn = 0; turn < sides.length; turn += 1) {
+      const side = (round + turn) % sides.length;
+      results[side]!.push(await sides[side]!());
+    }
+  }
+  return results.map(meanResult);
+}
+
 /** Prints one Markdown table row. */
 export function row(cells: (string | number)[]): void {
   say(`| ${cells.join(' | ')} |`);

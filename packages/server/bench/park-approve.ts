@@ -9,6 +9,8 @@
  * (default 2,000,000 of 200,000; the issue's 10,000,000 of 1,000,000 with the flags) and
  * measures park-and-approve against it, while it is pruned, and after, beside an empty store.
  * `--skip-feed` leaves out the cases with feed subscribers (the kernel and its floors only).
+ * After the feed cases, one kernel is measured with no subscriber and with one of every event
+ * in alternating rounds (what an open inbox costs at full load, without the drift between cases).
  * Every case runs the default `--durability full` (an fsync per group commit) except the one
  * beside the first, which runs `--durability relaxed`: the cost of power-loss safety, same run;
  * on PostgreSQL likewise (`synchronous_commit` on, then off, one kernel process).
@@ -36,6 +38,7 @@ import { cpu, fmt, measure, ms, type Result, row, type Shape } from './measure.j
 import { postgresCases } from './postgres-cases.js';
 import { runBench, say } from './progress.js';
 import { packageDir, startServer } from './server-process.js';
+import { oneSubscriberAlternating } from './subscriber-cost.js';
 import { subscribersOf } from './subscribers.js';
 
 const { values } = parseArgs({
@@ -175,6 +178,7 @@ async function sqliteCases(): Promise<void> {
       await server.cleanup();
     }
   }
+  if (!values['skip-feed']) await oneSubscriberAlternating({ seconds, concurrency });
 }
 
 async function main() {

@@ -7,7 +7,10 @@
  * the shares, not the absolute figures. Native time (SQLite, syscalls) shows
  * in the JavaScript function that called it.
  *
- *   pnpm --filter @airlock/server bench:profile [-- --seconds 8 --top 40 --cli other/dist/cli.js --postgres --concurrency 16 --durability relaxed]
+ *   pnpm --filter @airlock/server bench:profile [-- --seconds 8 --top 40 --cli other/dist/cli.js --postgres --concurrency 16 --durability relaxed --subscribers 1]
+ *
+ * `--subscribers N` holds N lifecycle-feed sockets of the whole workspace open
+ * during the load (each receives every event, as an open web inbox does).
  *
  * `--postgres` profiles the kernel on a fresh PostgreSQL database beside the one
  * AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL names (its SQL kinds then
@@ -19,6 +22,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { keepBusy, parkThenApprove } from './round-trip.js';
 import { freshDatabase, processCpuMs, startServer } from './server-process.js';
+import { subscribersOf } from './subscribers.js';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== '--'),
@@ -29,6 +33,7 @@ const { values } = parseArgs({
     postgres: { type: 'boolean', default: false },
     concurrency: { type: 'string', default: '16' },
     durability: { type: 'string' },
+    subscribers: { type: 'string', default: '0' },
   },
 });
 
@@ -57,6 +62,9 @@ function origin(url: string): string {
 /** A frame anywhere in a sample's stack that marks the process starting or stopping. */
 const START_OR_STOP =
   /node:internal\/modules|startAirlock|beforeClose|migrateToLatest|buildOpenApiDocument|\bclose\b/;
+
+/** The server's feed modules (hub, frames, sockets), built or from source. */
+const FEED_MODULE = /packages\/server\/[^/]+\/feed\//;
 
 /** The kind of work of a sample, from the frame that used the time (first match wins). */
 const KINDS: [string, (frame: ProfileNode['callFrame']) => boolean][] = [
@@ -98,6 +106,10 @@ async function main() {
   });
   let trips = 0;
   let processCpu = 0;
+  const subscribers = await subscribersOf(server, {
+    kind: 'all',
+    count: Number(values.subscribers),
+  });
   try {
     const cpuBefore = processCpuMs(server.child.pid);
     trips = await keepBusy(Number(values.concurrency), Number(values.seconds) * 1000, () =>
@@ -105,6 +117,7 @@ async function main() {
     );
     processCpu = processCpuMs(server.child.pid) - cpuBefore;
   } finally {
+    await subscribers?.close();
     await server.cleanup();
   }
   const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
@@ -127,6 +140,19 @@ async function main() {
     }
     return known;
   };
+  // The lifecycle feed's whole cost: every sample with a frame of the server's feed modules in its
+  // stack (the hub's dispatch, the frames, the socket writes under them).
+  const feedFrames = new Map<number, boolean>();
+  const underFeed = (id: number): boolean => {
+    let known = feedFrames.get(id);
+    if (known === undefined) {
+      const up = parent.get(id);
+      known = FEED_MODULE.test(byId.get(id)!.callFrame.url) || (up !== undefined && underFeed(up));
+      feedFrames.set(id, known);
+    }
+    return known;
+  };
+  let feed = 0;
   const byKind = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
@@ -135,6 +161,7 @@ async function main() {
     const frame = byId.get(id)!.callFrame;
     if (frame.functionName === '(idle)' || outsideLoad(id)) return;
     total += us;
+    if (underFeed(id)) feed += us;
     const kind = KINDS.find(([, test]) => test(frame))![0];
     byKind.set(kind, (byKind.get(kind) ?? 0) + us);
     const name = `${frame.functionName || '(anonymous)'} ${origin(frame.url)}:${frame.lineNumber + 1}`;
@@ -142,7 +169,10 @@ async function main() {
   });
   const perTrip = (us: number) => (us / trips).toFixed(1);
   console.log(
-    `${trips} round trips; CPU under load, profiled: ${perTrip(total)} µs per round trip (idle, start and shutdown left out); the process's CPU over the load from /proc (every thread, the profiler's own cost included): ${((processCpu * 1000) / Math.max(1, trips)).toFixed(1)} µs per round trip`,
+    `${trips} round trips with ${values.subscribers} feed subscribers of every event; CPU under load, profiled: ${perTrip(total)} µs per round trip (idle, start and shutdown left out); the process's CPU over the load from /proc (every thread, the profiler's own cost included): ${((processCpu * 1000) / Math.max(1, trips)).toFixed(1)} µs per round trip`,
+  );
+  console.log(
+    `the lifecycle feed (samples under the server's feed/ modules): ${perTrip(feed)} µs per round trip, ${((100 * feed) / Math.max(1, total)).toFixed(1)} % of the profiled CPU`,
   );
   const print = (title: string, map: Map<string, number>, top: number) => {
     console.log(`\n| µs per round trip | share | ${title} |\n| ---: | ---: | --- |`);

@@ -67,7 +67,7 @@ export function subscribersOf(
   server: { url: string; workspaceId: string; member: string },
   c: { kind?: 'all' | 'quiet'; count: number },
 ): Promise<Subscribers | undefined> {
-  if (!c.kind) return Promise.resolve(undefined);
+  if (!c.kind || c.count === 0) return Promise.resolve(undefined);
   return openSubscribers({
     url: server.url,
     workspaceId: server.workspaceId,

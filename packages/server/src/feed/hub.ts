@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { type EventView, eventView } from '../kernel/views.js';
+import type { EventView } from '../kernel/views.js';
 import { readEvents, workspaceHead } from '../store/events.js';
 import type { RunEventTable } from '../store/schema.js';
 import type { CommitListener, Store } from '../store/store.js';
@@ -228,7 +228,7 @@ export class FeedHub {
       else batches.set(subscriber, [item]);
     };
     for (const row of rows) {
-      const item = new FeedItem(eventView(row));
+      const item = new FeedItem(row);
       for (const subscriber of feed.wholeWorkspace) add(subscriber, item);
       const runSubscribers = feed.byRun.get(row.run_id);
       if (runSubscribers) for (const subscriber of runSubscribers) add(subscriber, item);
@@ -317,7 +317,7 @@ export class FeedHub {
         if (rows.length > 0) {
           this.deliver(
             subscriber,
-            rows.map((row) => new FeedItem(eventView(row))),
+            rows.map((row) => new FeedItem(row)),
           );
         }
         // A short page read everything up to the head it was bounded by.

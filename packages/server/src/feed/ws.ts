@@ -18,14 +18,11 @@ import { AirlockError, type ErrorCode } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { KernelMetrics } from '../metrics/registry.js';
 import { workspaceHead } from '../store/events.js';
-import type { FeedItem } from './feed-item.js';
 import { fencedDelivery } from './fence.js';
+import { FrameWriter, MAX_BUFFERED } from './frame-writer.js';
 import type { FeedHub } from './hub.js';
 import { nudgeFor } from './nudges.js';
 import { prunedResume } from './pruned-position.js';
-
-/** Past this much unsent data a slow client is dropped; it resumes from its last sequence number. */
-const MAX_BUFFERED = 8 * 1024 * 1024;
 
 /**
  * The error code a socket's protocol error counts as: ws refuses a message
@@ -69,28 +66,6 @@ async function resolveAfter(
   return after;
 }
 
-/**
- * Writes a batch of feed events to a socket as one write of their prebuilt
- * wire frames (the same bytes for every subscriber). A client too far behind
- * is dropped; it resumes from its last sequence number.
- */
-function writeFrames(ws: WebSocket, items: readonly FeedItem[], tooFarBehind: () => void): void {
-  if (ws.readyState !== WebSocket.OPEN) return;
-  if (ws.bufferedAmount > MAX_BUFFERED) {
-    tooFarBehind();
-    return;
-  }
-  // `_socket` is ws's net.Socket (no public accessor). Without permessage-deflate, ws writes
-  // each frame to it synchronously too, so a whole frame written here never interleaves.
-  const socket = (ws as unknown as { _socket?: Duplex })._socket;
-  if (!socket) {
-    for (const item of items) ws.send(item.frame);
-    return;
-  }
-  if (items.length === 1) socket.write(items[0]!.wireFrame);
-  else socket.write(Buffer.concat(items.map((item) => item.wireFrame)));
-}
-
 function decodeSegment(value: string): string {
   try {
     return decodeURIComponent(value);
@@ -115,7 +90,7 @@ export function createSocketHandler(options: {
   metrics?: KernelMetrics | null | undefined;
 }) {
   const errors = options.metrics?.errors;
-  // No permessage-deflate: feed frames are written prebuilt to the socket (writeFrames).
+  // No permessage-deflate: feed frames are written prebuilt to the socket (FrameWriter).
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: 64 * 1024,
@@ -173,6 +148,7 @@ export function createSocketHandler(options: {
           return true;
         };
         const send = (message: unknown) => sendFrame(JSON.stringify(message));
+        const frames = new FrameWriter(ws, tooFarBehind);
         send({ type: 'ready', after });
         const applicationId = principal.agent_application_id;
         const subscription = options.hub.subscribe({
@@ -181,7 +157,7 @@ export function createSocketHandler(options: {
           after,
           // An agent's feed and an executor's cable see only their own application's runs.
           deliver: fencedDelivery(options.kernel.context.store, fenceOf(principal), (items) => {
-            if (feed !== null) writeFrames(ws, items, tooFarBehind);
+            if (feed !== null) frames.push(items);
             else {
               for (const item of items) {
                 const frame = item.frameFor(applicationId, (view) => nudgeFor(view, applicationId));

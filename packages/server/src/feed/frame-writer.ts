@@ -1,0 +1,55 @@
+import type { Duplex } from 'node:stream';
+import { WebSocket } from 'ws';
+import type { FeedItem } from './feed-item.js';
+
+/** Past this much unsent data a slow client is dropped; it resumes from its last sequence number. */
+export const MAX_BUFFERED = 8 * 1024 * 1024;
+
+/**
+ * Writes a feed socket's event frames, prebuilt (the same bytes for every
+ * subscriber), coalescing every batch delivered in one turn of the event loop
+ * into one write: under load a group commit settles several units of work in
+ * one turn, and each delivers its own batch, so a subscriber of every event
+ * would otherwise cost the kernel a socket write (a system call, and on
+ * loopback the receiver's side of TCP too) per unit of work. A client too far
+ * behind is dropped instead; it resumes from its last sequence number.
+ */
+export class FrameWriter {
+  #pending: FeedItem[] = [];
+  #scheduled = false;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly tooFarBehind: () => void,
+  ) {}
+
+  push(items: readonly FeedItem[]): void {
+    for (const item of items) this.#pending.push(item);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Writes what waits, as one write; drops it if the socket closed meanwhile. */
+  flush(): void {
+    this.#scheduled = false;
+    const items = this.#pending;
+    this.#pending = [];
+    const ws = this.ws;
+    if (items.length === 0 || ws.readyState !== WebSocket.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED) {
+      this.tooFarBehind();
+      return;
+    }
+    // `_socket` is ws's net.Socket (no public accessor). Without permessage-deflate, ws writes
+    // each frame to it synchronously too, so a whole frame written here never interleaves.
+    const socket = (ws as unknown as { _socket?: Duplex })._socket;
+    if (!socket) {
+      for (const item of items) ws.send(item.frame);
+      return;
+    }
+    socket.write(
+      items.length === 1 ? items[0]!.wireFrame : Buffer.concat(items.map((item) => item.wireFrame)),
+    );
+  }
+}
