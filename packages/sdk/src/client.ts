@@ -3,7 +3,7 @@ import { type Decision, isWaiting, toDecision } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
 import { createOperations } from './internal/operations.js';
 import type { WebSocketConstructor } from './internal/socket.js';
-import type { ConnectionOptions, Trpc } from './internal/transport.js';
+import type { ConnectionOptions, OperationsClient } from './internal/transport.js';
 import { watchDecisions } from './internal/watch-decisions.js';
 import { Runs, type WorkspaceContext } from './runs.js';
 import type { AuditRecord } from './views.js';
@@ -47,7 +47,7 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
   async page(
     options: { limit?: number; order?: 'oldest' | 'newest'; cursor?: string } = {},
   ): Promise<DecisionPage> {
-    const page = await this.context.trpc.decisions.list.query({
+    const page = await this.context.operations.decisions.list.query({
       workspace_id: this.context.workspaceId,
       ...options,
     });
@@ -64,7 +64,7 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
    * @throws NotFoundError when the run has no such row; ForbiddenError.
    */
   async get(runId: string, taskKey: string): Promise<Decision | null> {
-    const task = await this.context.trpc.tasks.get.query({
+    const task = await this.context.operations.tasks.get.query({
       workspace_id: this.context.workspaceId,
       run_id: runId,
       task_key: taskKey,
@@ -95,13 +95,13 @@ export class Workspace {
   private readonly context: WorkspaceContext;
 
   constructor(
-    trpc: Trpc,
+    operations: OperationsClient,
     options: ClientOptions,
     /** The workspace's id. */
     readonly id: string,
   ) {
     this.context = {
-      trpc,
+      operations,
       workspaceId: id,
       feedTarget: (runId): FeedTarget => ({
         url: options.url,
@@ -110,8 +110,8 @@ export class Workspace {
         runId,
         WebSocket: options.WebSocket,
         check: async () => {
-          if (runId) await trpc.runs.get.query({ workspace_id: id, run_id: runId });
-          else await trpc.runs.list.query({ workspace_id: id, limit: 1 });
+          if (runId) await operations.runs.get.query({ workspace_id: id, run_id: runId });
+          else await operations.runs.list.query({ workspace_id: id, limit: 1 });
         },
       }),
     };
@@ -130,7 +130,7 @@ export class Workspace {
     agent_application_id: string | null;
     principal: string;
   }> {
-    return this.context.trpc.credentials.self.query({ workspace_id: this.id });
+    return this.context.operations.credentials.self.query({ workspace_id: this.id });
   }
 
   /**
@@ -142,7 +142,7 @@ export class Workspace {
   async audit(
     options: { since?: number; after?: number; limit?: number } = {},
   ): Promise<AuditRecord[]> {
-    const { records } = await this.context.trpc.audit.export.query({
+    const { records } = await this.context.operations.audit.export.query({
       workspace_id: this.id,
       ...options,
     });
@@ -179,6 +179,6 @@ export interface Client {
  * ```
  */
 export function createClient(options: ClientOptions): Client {
-  const trpc = createOperations(options);
-  return { workspace: (id) => new Workspace(trpc, options, id), call: createCall(options) };
+  const operations = createOperations(options);
+  return { workspace: (id) => new Workspace(operations, options, id), call: createCall(options) };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type DecisionContext, toDecision } from './decisions.js';
 import type { TaskView } from './views.js';
 
-const context = { trpc: {}, workspaceId: 'ws_1' } as unknown as DecisionContext;
+const context = { operations: {}, workspaceId: 'ws_1' } as unknown as DecisionContext;
 
 function task(fields: Partial<TaskView> & Record<string, unknown>): TaskView {
   return {

@@ -1,10 +1,10 @@
 import type { ApprovalProgress, EffectProfileView, Remember } from '@airlock/core';
-import type { Trpc } from './internal/transport.js';
+import type { OperationsClient } from './internal/transport.js';
 import type { TaskView } from './views.js';
 
 /** How a decision reaches the kernel's member plane. */
 export interface DecisionContext {
-  trpc: Trpc;
+  operations: OperationsClient;
   workspaceId: string;
 }
 
@@ -72,7 +72,7 @@ export class Question extends BaseDecision {
    * @throws ConflictError when it was already answered (or expired); NotFoundError, ForbiddenError.
    */
   answer(resolution: { content: unknown; outcome?: 'succeeded' | 'failed' }): Promise<TaskView> {
-    return this.context.trpc.decisions.resolve.mutate({
+    return this.context.operations.decisions.resolve.mutate({
       ...address(this.context, this.task),
       content: resolution.content,
       ...(resolution.outcome ? { outcome: resolution.outcome } : {}),
@@ -131,7 +131,7 @@ export class Approval extends BaseDecision {
     options: { remember?: Remember; tool_input?: unknown; version?: string } = {},
   ): Promise<TaskView> {
     const version = options.version ?? (this.task as { version?: string }).version;
-    return this.context.trpc.decisions.approve.mutate({
+    return this.context.operations.decisions.approve.mutate({
       ...address(this.context, this.task),
       ...(version ? { version } : {}),
       ...(options.remember ? { remember: options.remember } : {}),
@@ -149,7 +149,7 @@ export class Approval extends BaseDecision {
    * ForbiddenError (`approver_not_allowed` too); NotFoundError.
    */
   deny(options: { reason?: string; version?: string } = {}): Promise<TaskView> {
-    return this.context.trpc.decisions.deny.mutate({
+    return this.context.operations.decisions.deny.mutate({
       ...address(this.context, this.task),
       ...(options.reason !== undefined ? { reason: options.reason } : {}),
       ...(options.version !== undefined ? { version: options.version } : {}),

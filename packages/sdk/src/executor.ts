@@ -111,7 +111,7 @@ const NOT_OURS: readonly string[] = [
  * core's `validateHookResult` first; an invalid one is committed as a failure.
  */
 export function createExecutor(options: ExecutorOptions): Executor {
-  const trpc = createOperations(options);
+  const operations = createOperations(options);
   const leaseMs = options.leaseMs ?? 30_000;
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const toolNames = Object.keys(options.tools);
@@ -143,7 +143,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       do {
         again = false;
         while (!closing && inFlight.size < concurrency) {
-          const { claim } = await trpc.executor.claimNext.mutate({
+          const { claim } = await operations.executor.claimNext.mutate({
             tool_names: toolNames,
             lease_ms: leaseMs,
           });
@@ -190,12 +190,14 @@ export function createExecutor(options: ExecutorOptions): Executor {
     let lost = false;
     const beat = setInterval(
       () => {
-        trpc.executor.heartbeat.mutate({ ...address, lease_ms: leaseMs }).catch((error: Error) => {
-          if (!isLeaseLostError(error) || lost) return;
-          lost = true;
-          report(error, task);
-          controller.abort(error);
-        });
+        operations.executor.heartbeat
+          .mutate({ ...address, lease_ms: leaseMs })
+          .catch((error: Error) => {
+            if (!isLeaseLostError(error) || lost) return;
+            lost = true;
+            report(error, task);
+            controller.abort(error);
+          });
       },
       Math.max(250, Math.floor(leaseMs / 3)),
     );
@@ -209,7 +211,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     try {
       const outcome = await execute(task, controller.signal, claim);
       if (lost || closed.signal.aborted) return null;
-      const committed = await trpc.executor.commit.mutate({ ...address, ...outcome });
+      const committed = await operations.executor.commit.mutate({ ...address, ...outcome });
       options.onCommitted?.(committed);
       return committed;
     } catch (error) {
@@ -258,7 +260,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     WebSocket: options.WebSocket,
     check: async () => {
       try {
-        await trpc.executor.inbox.query({ limit: 1 });
+        await operations.executor.inbox.query({ limit: 1 });
       } catch (error) {
         // The first connection never got through: say so now; the cable keeps retrying.
         if (error instanceof ConnectionError) refuseReady(error);
@@ -299,7 +301,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       if (closing) return null;
       let claim: ClaimView;
       try {
-        claim = await trpc.executor.claim.mutate({
+        claim = await operations.executor.claim.mutate({
           run_id: runId,
           task_key: taskKey,
           lease_ms: leaseMs,

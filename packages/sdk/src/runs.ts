@@ -1,6 +1,6 @@
 import type { Decision, DecisionContext } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
-import type { Trpc } from './internal/transport.js';
+import type { OperationsClient } from './internal/transport.js';
 import { watchDecisions } from './internal/watch-decisions.js';
 import {
   type CreateRunInput,
@@ -12,7 +12,7 @@ import {
 
 /** What a workspace's handles share: the tRPC client and how to open a feed. */
 export interface WorkspaceContext extends DecisionContext {
-  trpc: Trpc;
+  operations: OperationsClient;
   workspaceId: string;
   feedTarget(runId: string | null): FeedTarget;
 }
@@ -55,7 +55,7 @@ export class RunHandle {
    * @throws NotFoundError, ForbiddenError, UnauthorizedError.
    */
   get(): Promise<RunView> {
-    return this.context.trpc.runs.get.query(this.address);
+    return this.context.operations.runs.get.query(this.address);
   }
 
   /**
@@ -63,7 +63,7 @@ export class RunHandle {
    * @throws NotFoundError, ForbiddenError, UnauthorizedError.
    */
   async tasks(): Promise<TaskView[]> {
-    return (await this.context.trpc.tasks.list.query(this.address)).tasks;
+    return (await this.context.operations.tasks.list.query(this.address)).tasks;
   }
 
   /**
@@ -71,7 +71,7 @@ export class RunHandle {
    * @throws NotFoundError when the run has no such task.
    */
   task(key: string): Promise<TaskView> {
-    return this.context.trpc.tasks.get.query({ ...this.address, task_key: key });
+    return this.context.operations.tasks.get.query({ ...this.address, task_key: key });
   }
 
   /**
@@ -79,7 +79,8 @@ export class RunHandle {
    * @throws NotFoundError, ForbiddenError, UnauthorizedError.
    */
   async events(options: { after?: number; limit?: number } = {}): Promise<FeedEvent[]> {
-    return (await this.context.trpc.runs.events.query({ ...this.address, ...options })).events;
+    return (await this.context.operations.runs.events.query({ ...this.address, ...options }))
+      .events;
   }
 
   /**
@@ -95,7 +96,7 @@ export class RunHandle {
    * @throws ConflictError run_not_running when it already ended; NotFoundError.
    */
   stop(): Promise<RunView> {
-    return this.context.trpc.runs.stop.mutate(this.address);
+    return this.context.operations.runs.stop.mutate(this.address);
   }
 
   /**
@@ -103,7 +104,7 @@ export class RunHandle {
    * @throws ConflictError when it already ended; ForbiddenError for a non-member token.
    */
   abandon(): Promise<RunView> {
-    return this.context.trpc.runs.abandon.mutate(this.address);
+    return this.context.operations.runs.abandon.mutate(this.address);
   }
 
   /**
@@ -115,7 +116,7 @@ export class RunHandle {
     tool_input?: unknown;
     on_failure?: 'continue' | 'hold';
   }): Promise<TaskView> {
-    return this.context.trpc.tasks.append.mutate({ ...this.address, ...input });
+    return this.context.operations.tasks.append.mutate({ ...this.address, ...input });
   }
 
   /**
@@ -123,7 +124,7 @@ export class RunHandle {
    * @throws ConflictError task_not_waiting when the row does not hold the run.
    */
   retryTask(key: string): Promise<TaskView> {
-    return this.context.trpc.decisions.retry.mutate({ ...this.address, task_key: key });
+    return this.context.operations.decisions.retry.mutate({ ...this.address, task_key: key });
   }
 }
 
@@ -136,7 +137,7 @@ export class Runs {
    * @throws ValidationError with every problem in the rules or the input; ForbiddenError.
    */
   create(input: CreateRunInput): Promise<RunView> {
-    return this.context.trpc.runs.create.mutate({
+    return this.context.operations.runs.create.mutate({
       ...input,
       workspace_id: this.context.workspaceId,
     });
@@ -148,7 +149,7 @@ export class Runs {
    */
   async list(options: { state?: RunView['state']; limit?: number } = {}): Promise<RunView[]> {
     return (
-      await this.context.trpc.runs.list.query({
+      await this.context.operations.runs.list.query({
         workspace_id: this.context.workspaceId,
         ...options,
       })

@@ -1,6 +1,6 @@
 import type { HookedFramework, JsonValue } from '@airlock/core';
 import { createOperations } from '../internal/operations.js';
-import type { Trpc } from '../internal/transport.js';
+import type { OperationsClient } from '../internal/transport.js';
 
 /** How an adapter reaches Airlock: the kernel, an agent credential, and the conversation. */
 export interface FrameworkSessionOptions {
@@ -77,7 +77,7 @@ export class FrameworkSession {
   readonly framework: HookedFramework;
   /** The Airlock run of the session's latest turn (null before its first call). */
   runId: string | null = null;
-  readonly #trpc: Trpc;
+  readonly #operations: OperationsClient;
   readonly #awaitReports: boolean;
   /** The reports sent behind their calls and not yet answered, in order. */
   #reporting: Promise<void> = Promise.resolve();
@@ -88,7 +88,11 @@ export class FrameworkSession {
     this.framework = framework;
     this.sessionId = options.sessionId;
     this.#awaitReports = options.awaitReports ?? false;
-    this.#trpc = createOperations({ url: options.url, token: options.token, fetch: options.fetch });
+    this.#operations = createOperations({
+      url: options.url,
+      token: options.token,
+      fetch: options.fetch,
+    });
   }
 
   /**
@@ -100,7 +104,7 @@ export class FrameworkSession {
     // The session's calls reach Airlock in the order they ran: an earlier report first.
     await this.#reporting;
     try {
-      const answer = await this.#trpc.hooks.event.mutate({
+      const answer = await this.#operations.hooks.event.mutate({
         agent: this.framework,
         session_id: this.sessionId,
         event: 'pre_tool',
@@ -144,7 +148,7 @@ export class FrameworkSession {
    */
   async report(call: FrameworkCall, ran: { ok: boolean; output: unknown }): Promise<void> {
     await this.#reporting;
-    await this.#trpc.hooks.event.mutate({
+    await this.#operations.hooks.event.mutate({
       agent: this.framework,
       session_id: this.sessionId,
       event: 'post_tool',
@@ -191,7 +195,7 @@ export class FrameworkSession {
    */
   async finish(text: string): Promise<void> {
     await this.flush();
-    await this.#trpc.hooks.event.mutate({
+    await this.#operations.hooks.event.mutate({
       agent: this.framework,
       session_id: this.sessionId,
       event: 'stop',

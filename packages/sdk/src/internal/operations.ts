@@ -1,6 +1,11 @@
 import { OPERATION_ROUTES } from '@airlock/core/wire';
 import { createCall } from '../call.js';
-import { type ConnectionOptions, retryingReads, type Trpc, trpcQuery } from './transport.js';
+import {
+  type ConnectionOptions,
+  type OperationsClient,
+  retryingReads,
+  trpcQuery,
+} from './transport.js';
 
 /**
  * Makes the typed client of a kernel's operations. A read goes as tRPC's GET
@@ -12,7 +17,7 @@ import { type ConnectionOptions, retryingReads, type Trpc, trpcQuery } from './t
  * every submit, claim and commit of an executor. Both answer the same
  * errors (an AirlockError subclass per failure mode).
  */
-export function createOperations(options: ConnectionOptions): Trpc {
+export function createOperations(options: ConnectionOptions): OperationsClient {
   const fetcher = retryingReads(options.fetch);
   const write = createCall(options) as (name: string, input: unknown) => Promise<unknown>;
   const groups: Record<string, Record<string, unknown>> = {};
@@ -26,5 +31,5 @@ export function createOperations(options: ConnectionOptions): Trpc {
           : { mutate: (input: unknown) => write(name, input ?? {}) },
     };
   }
-  return groups as unknown as Trpc;
+  return groups as unknown as OperationsClient;
 }

@@ -56,10 +56,10 @@ type Group<N extends string> = N extends `${infer G}.${string}` ? G : never;
 
 /**
  * The typed client of every operation, nested by dotted name
- * (`trpc.decisions.approve.mutate(...)`), typed from @airlock/core's contracts
+ * (`operations.decisions.approve.mutate(...)`), typed from @airlock/core's contracts
  * (made by `createOperations`, internal/operations.ts).
  */
-export type Trpc = {
+export type OperationsClient = {
   [G in Group<OperationName>]: {
     [N in OperationName as N extends `${G}.${infer P}` ? P : never]: Procedure<
       OperationContracts[N]

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inboxDistDir } from '@airlock/inbox';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
 import { scriptedRun } from '../support/kernel.js';
-import { type InboxFixture, startInboxFixture } from './inbox-fixture.js';
+import { useInboxFixture } from './inbox-fixture.js';
 
 if (browserSkipReason)
   console.warn(`[airlock tests] skipping the browser test: ${browserSkipReason}`);
@@ -14,18 +14,7 @@ describe.skipIf(browserSkipReason !== null)(
   'the web inbox in headless Chromium: its cards',
   { timeout: 90_000 },
   () => {
-    let f: InboxFixture;
-
-    beforeAll(async () => {
-      f = await startInboxFixture();
-    });
-    afterEach(() => {
-      // Any console error (a CSP refusal, an uncaught exception) fails the test that caused it.
-      expect(f.consoleErrors.splice(0)).toEqual([]);
-    });
-    afterAll(async () => {
-      await f?.close();
-    });
+    const f = useInboxFixture();
 
     it('bundles the SDK for the browser without Node built-ins or the ws fallback', () => {
       const assets = join(inboxDistDir(), 'assets');

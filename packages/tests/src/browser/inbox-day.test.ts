@@ -1,15 +1,15 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
-import { type InboxFixture, parkedWrites, startInboxFixture } from './inbox-fixture.js';
+import { parkedWrites, useInboxFixture } from './inbox-fixture.js';
 
 /** Acting on a full day of approvals: bulk actions, the keyboard, diffs, a phone, notifications. */
 describe.skipIf(browserSkipReason !== null)(
   'the inbox for a full day of approvals: acting on it',
   { timeout: 240_000 },
   () => {
-    let f: InboxFixture;
+    const f = useInboxFixture({ width: 1280, height: 800 });
     let page: Page;
     const writes = (label: string, calls: number) => parkedWrites(f.ws, label, calls);
     const row = (key: string) => page.locator(`.list [data-decision="${key}"]`);
@@ -18,15 +18,8 @@ describe.skipIf(browserSkipReason !== null)(
       page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
     beforeAll(async () => {
-      f = await startInboxFixture({ width: 1280, height: 800 });
       page = await f.openInbox();
     }, 120_000);
-    afterEach(() => {
-      expect(f.consoleErrors.splice(0)).toEqual([]);
-    });
-    afterAll(async () => {
-      await f?.close();
-    });
 
     it('approves several selected calls at once, each bound to the version shown', async () => {
       const run = await writes('bulk', 3);

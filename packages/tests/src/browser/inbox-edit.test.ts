@@ -1,24 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
-import { type InboxFixture, startInboxFixture } from './inbox-fixture.js';
+import { useInboxFixture } from './inbox-fixture.js';
 
 /** Approve with changes: a person edits a parked call's input, reads the diff, and approves. */
 describe.skipIf(browserSkipReason !== null)(
   'the web inbox in headless Chromium: approve with changes',
   { timeout: 90_000 },
   () => {
-    let f: InboxFixture;
-
-    beforeAll(async () => {
-      f = await startInboxFixture();
-    });
-    afterEach(() => {
-      expect(f.consoleErrors.splice(0)).toEqual([]);
-    });
-    afterAll(async () => {
-      await f?.close();
-    });
+    const f = useInboxFixture();
 
     it('edits a call by keyboard: invalid JSON sends nothing, a refused edit says why, the edit runs', async () => {
       const run = await f.ws.runs.create(

@@ -1,9 +1,9 @@
 import type { Decision } from '@airlock/sdk';
 import type { Page, WebSocketRoute } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { browserSkipReason } from '../support/browser.js';
 import { eventually } from '../support/kernel.js';
-import { type InboxFixture, parkedWrites, startInboxFixture } from './inbox-fixture.js';
+import { parkedWrites, useInboxFixture } from './inbox-fixture.js';
 
 /**
  * The inbox reads its first page beside the feed's opening, not after it: the
@@ -16,16 +16,7 @@ describe.skipIf(browserSkipReason !== null)(
   'the inbox: the first page read before the feed is live',
   { timeout: 120_000 },
   () => {
-    let f: InboxFixture;
-    beforeAll(async () => {
-      f = await startInboxFixture({ width: 1280, height: 800 });
-    }, 120_000);
-    afterEach(() => {
-      expect(f.consoleErrors.splice(0)).toEqual([]);
-    });
-    afterAll(async () => {
-      await f?.close();
-    });
+    const f = useInboxFixture({ width: 1280, height: 800 });
 
     const deny = async (decision: Decision | undefined) => {
       if (decision?.kind !== 'approval') throw new Error('an approval was expected');

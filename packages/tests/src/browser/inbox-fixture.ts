@@ -7,7 +7,7 @@ import {
 } from '@airlock/sdk';
 import { createCredential } from '@airlock/server';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { CHROMIUM, LAUNCH_ARGS, mountInbox } from '../support/browser.js';
 import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
 import { ensureInboxBuilt } from './inbox-build.js';
@@ -46,7 +46,7 @@ export interface InboxFixture {
  * Builds the page (once for every file), starts a kernel with the inbox in
  * front of it, a bash executor that answers `removed`, and Chromium.
  */
-export async function startInboxFixture(
+async function startInboxFixture(
   viewport = { width: 1000, height: 900 },
 ): Promise<InboxFixture> {
   await ensureInboxBuilt();
@@ -119,6 +119,36 @@ export async function startInboxFixture(
     },
   };
   return fixture;
+}
+
+/**
+ * Registers the fixture's life in the calling `describe`: started in
+ * `beforeAll` (a `beforeAll` registered after this runs after it), closed in
+ * `afterAll`, and after each test any console error of any page fails that
+ * test (a CSP refusal, an uncaught exception). Answers a handle that reads
+ * the started fixture.
+ */
+export function useInboxFixture(
+  viewport?: { width: number; height: number },
+  startTimeoutMs = 120_000,
+): InboxFixture {
+  let current: InboxFixture | undefined;
+  beforeAll(async () => {
+    current = await startInboxFixture(viewport);
+  }, startTimeoutMs);
+  afterEach(() => {
+    if (current) expect(current.consoleErrors.splice(0)).toEqual([]);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  return new Proxy({} as InboxFixture, {
+    get(_, key) {
+      if (!current) throw new Error('the inbox fixture is used before its beforeAll started it');
+      const value: unknown = Reflect.get(current, key);
+      return typeof value === 'function' ? value.bind(current) : value;
+    },
+  });
 }
 
 /** Starts a run of `calls` write calls in one round, each parked by mode ask. */

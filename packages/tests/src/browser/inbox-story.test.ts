@@ -1,25 +1,15 @@
 import { createClient } from '@airlock/sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
-import { type InboxFixture, secondLeadWithPolicy, startInboxFixture } from './inbox-fixture.js';
+import { secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
 
 /** What the inbox tells about runs: a run's story, live, and what the workspace decided. */
 describe.skipIf(browserSkipReason !== null)(
   'the web inbox in headless Chromium: run stories and decisions',
   { timeout: 90_000 },
   () => {
-    let f: InboxFixture;
-
-    beforeAll(async () => {
-      f = await startInboxFixture();
-    });
-    afterEach(() => {
-      expect(f.consoleErrors.splice(0)).toEqual([]);
-    });
-    afterAll(async () => {
-      await f?.close();
-    });
+    const f = useInboxFixture();
 
     it('shows a run story that updates live while an executor commits', async () => {
       const run = await f.ws.runs.create(

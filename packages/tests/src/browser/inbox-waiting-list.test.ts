@@ -1,14 +1,9 @@
 import { createClient } from '@airlock/sdk';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
-import {
-  type InboxFixture,
-  parkedWrites,
-  secondLeadWithPolicy,
-  startInboxFixture,
-} from './inbox-fixture.js';
+import { parkedWrites, secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
 
 /**
  * The waiting list through a full day: a large backlog, every call reachable,
@@ -19,22 +14,12 @@ describe.skipIf(browserSkipReason !== null)(
   'the inbox for a full day of approvals: the waiting list, live',
   { timeout: 240_000 },
   () => {
-    let f: InboxFixture;
+    const f = useInboxFixture({ width: 1280, height: 800 });
     let page: Page;
     const writes = (label: string, calls: number) => parkedWrites(f.ws, label, calls);
     const row = (key: string) => page.locator(`.list [data-decision="${key}"]`);
     const waiting = async () => (await f.ws.decisions.page({ limit: 1 })).total;
     const detail = () => page.locator('.detail article');
-
-    beforeAll(async () => {
-      f = await startInboxFixture({ width: 1280, height: 800 });
-    }, 120_000);
-    afterEach(() => {
-      expect(f.consoleErrors.splice(0)).toEqual([]);
-    });
-    afterAll(async () => {
-      await f?.close();
-    });
 
     it('reaches every one of 1000 waiting calls, shows the newest first, and counts them in the title', async () => {
       for (let i = 0; i < 20; i += 1) await writes(`batch-${i}`, 50);
