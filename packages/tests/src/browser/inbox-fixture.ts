@@ -46,9 +46,7 @@ export interface InboxFixture {
  * Builds the page (once for every file), starts a kernel with the inbox in
  * front of it, a bash executor that answers `removed`, and Chromium.
  */
-async function startInboxFixture(
-  viewport = { width: 1000, height: 900 },
-): Promise<InboxFixture> {
+async function startInboxFixture(viewport = { width: 1000, height: 900 }): Promise<InboxFixture> {
   await ensureInboxBuilt();
   const kernel = await startTestKernel();
   mountInbox(kernel);
