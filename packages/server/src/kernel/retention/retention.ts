@@ -113,12 +113,14 @@ export class RetentionPruner {
   }
 
   /**
-   * Runs a pass now (or waits for the one running) and reports what it
-   * removed; nothing when another kernel process on the same PostgreSQL
-   * database is running one.
+   * Runs a pass now and reports what it removed; nothing when another kernel
+   * process on the same PostgreSQL database is running one. A pass of this
+   * process already running may have read the policies before the caller
+   * changed them, so it is waited for first and not taken as this one.
    */
-  pruneNow(): Promise<PruneReport> {
-    this.running ??= (async () => {
+  async pruneNow(): Promise<PruneReport> {
+    while (this.running) await this.running.catch(() => {});
+    this.running = (async () => {
       try {
         this.lastPass = this.ctx.store.now();
         const outcome = await tryAdvisoryLock(
