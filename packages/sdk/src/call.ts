@@ -126,7 +126,7 @@ export function createCall(options: ConnectionOptions): Call {
     const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
     const traceparent = traceparentOf(callOptions.traceparent);
     if (traceparent) headers.traceparent = traceparent;
-    else addTraceContext(options, headers);
+    else await addTraceContext(options, headers);
     let body: string | undefined;
     if (route.method === 'GET') {
       setQuery(url, route, rest);

@@ -5,7 +5,6 @@ import type {
   OperationOutput,
 } from '@airlock/core';
 import { traceparentOf } from '@airlock/core/tracing';
-import { context, propagation } from '@opentelemetry/api';
 import { ConnectionError, errorFromBody } from '../errors.js';
 import { defaultFetch } from './node-http.js';
 
@@ -29,8 +28,31 @@ export interface ConnectionOptions {
   traceparent?: string | (() => string | undefined) | undefined;
 }
 
+type OpenTelemetryApi = Pick<typeof import('@opentelemetry/api'), 'context' | 'propagation'>;
+
+/** The application's OpenTelemetry API: undefined until looked for, null when it has none. */
+let openTelemetry: OpenTelemetryApi | null | undefined;
+let lookingForOpenTelemetry: Promise<OpenTelemetryApi | null> | undefined;
+
+/**
+ * Looks for `@opentelemetry/api` once. It is an optional peer dependency, as
+ * OpenTelemetry asks of libraries: the application's own copy is the one whose
+ * registered propagator and context manager count, and an application without
+ * OpenTelemetry installs nothing for it.
+ */
+function lookForOpenTelemetry(): Promise<OpenTelemetryApi | null> {
+  lookingForOpenTelemetry ??= import('@opentelemetry/api').then(
+    (api) => (openTelemetry = api),
+    () => (openTelemetry = null),
+  );
+  return lookingForOpenTelemetry;
+}
+
 /** Adds the trace context of a request: the one the application passed, else its active one. */
-export function addTraceContext(options: ConnectionOptions, headers: Record<string, string>): void {
+export async function addTraceContext(
+  options: ConnectionOptions,
+  headers: Record<string, string>,
+): Promise<void> {
   const given =
     typeof options.traceparent === 'function' ? options.traceparent() : options.traceparent;
   if (given !== undefined) {
@@ -38,8 +60,10 @@ export function addTraceContext(options: ConnectionOptions, headers: Record<stri
     if (traceparent) headers.traceparent = traceparent;
     return;
   }
+  // The active context survives the await: OpenTelemetry's Node context manager follows it.
+  const api = openTelemetry !== undefined ? openTelemetry : await lookForOpenTelemetry();
   // A no-op unless the application registered a propagator (its OpenTelemetry SDK does).
-  propagation.inject(context.active(), headers);
+  api?.propagation.inject(api.context.active(), headers);
 }
 
 /** The kernel's base URL without a trailing slash. */
@@ -103,7 +127,7 @@ export async function trpcQuery(
 ): Promise<unknown> {
   const url = new URL(`${baseUrl(options.url)}/trpc/${name}`);
   const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
-  addTraceContext(options, headers);
+  await addTraceContext(options, headers);
   if (input !== undefined) url.searchParams.set('input', JSON.stringify(input));
   let response: Response;
   try {
