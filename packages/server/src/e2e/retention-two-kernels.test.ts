@@ -11,7 +11,8 @@ import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.j
 const skip = await postgresSkipReason();
 if (skip) console.warn(`[airlock tests] skipping retention on two kernel processes: ${skip}`);
 const DAY = 24 * 60 * 60 * 1000;
-const RUNS = 400;
+// 2,000 events and 200 runs: several batches of at most 500 rows, for both kernels to share.
+const RUNS = 200;
 const EVENTS_PER_RUN = 10;
 const root = mkdtempSync(join(tmpdir(), 'airlock-retention-two-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
