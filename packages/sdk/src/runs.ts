@@ -1,6 +1,5 @@
 import type { Decision, DecisionContext } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
-import type { OperationsClient } from './internal/transport.js';
 import { watchDecisions } from './internal/watch-decisions.js';
 import {
   type CreateRunInput,
@@ -10,10 +9,8 @@ import {
   type TaskView,
 } from './views.js';
 
-/** What a workspace's handles share: the tRPC client and how to open a feed. */
+/** What a workspace's handles share: the operations client, the workspace, and how to open a feed. */
 export interface WorkspaceContext extends DecisionContext {
-  operations: OperationsClient;
-  workspaceId: string;
   feedTarget(runId: string | null): FeedTarget;
 }
 

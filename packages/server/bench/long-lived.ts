@@ -47,6 +47,9 @@ async function parkAndApprove(
 /** Rounds a case alternates with the empty store: each round measures both, in turns. */
 const ROUNDS = 3;
 
+/** One side's window in a round (and a warm-up's): `--seconds` shared by the rounds. */
+const roundSeconds = (options: LongLivedOptions) => Math.max(1, options.seconds / ROUNDS);
+
 /**
  * Measures `server` and the empty store's kernel in alternation (`alternating`),
  * ROUNDS rounds of `seconds / ROUNDS` each. (Measured once, first, the empty
@@ -58,7 +61,7 @@ async function besideEmpty(
   options: LongLivedOptions,
   warmUp: boolean,
 ): Promise<{ measured: Result; empty: Result }> {
-  const seconds = Math.max(1, options.seconds / ROUNDS);
+  const seconds = roundSeconds(options);
   // A kernel just started is measured after a warm-up of its own, as the empty one had.
   if (warmUp) await parkAndApprove(server, options, seconds);
   const [emptyResult, measured] = await alternating(
@@ -105,7 +108,7 @@ export async function longLivedCase(options: LongLivedOptions): Promise<void> {
   const fresh = await startServer(null);
   try {
     stage('warming the empty store up');
-    await parkAndApprove(fresh, options, Math.max(1, options.seconds / ROUNDS));
+    await parkAndApprove(fresh, options, roundSeconds(options));
     await seededCases(options, fresh);
   } finally {
     await fresh.cleanup();

@@ -127,31 +127,26 @@ async function main() {
   const parent = new Map<number, number>();
   for (const node of profile.nodes)
     for (const child of node.children ?? []) parent.set(child, node.id);
-  const startOrStop = new Map<number, boolean>();
-  const outsideLoad = (id: number): boolean => {
-    let known = startOrStop.get(id);
-    if (known === undefined) {
-      const frame = byId.get(id)!.callFrame;
-      const up = parent.get(id);
-      known =
-        START_OR_STOP.test(`${frame.functionName} ${frame.url}`) ||
-        (up !== undefined && outsideLoad(up));
-      startOrStop.set(id, known);
-    }
-    return known;
+  /** Whether a sample's frame or any frame under which it ran passes `test` (memoized per node). */
+  const anyFrameUp = (test: (frame: ProfileNode['callFrame']) => boolean) => {
+    const known = new Map<number, boolean>();
+    const up = (id: number): boolean => {
+      let answer = known.get(id);
+      if (answer === undefined) {
+        const parentId = parent.get(id);
+        answer = test(byId.get(id)!.callFrame) || (parentId !== undefined && up(parentId));
+        known.set(id, answer);
+      }
+      return answer;
+    };
+    return up;
   };
+  const outsideLoad = anyFrameUp((frame) =>
+    START_OR_STOP.test(`${frame.functionName} ${frame.url}`),
+  );
   // The lifecycle feed's whole cost: every sample with a frame of the server's feed modules in its
   // stack (the hub's dispatch, the frames, the socket writes under them).
-  const feedFrames = new Map<number, boolean>();
-  const underFeed = (id: number): boolean => {
-    let known = feedFrames.get(id);
-    if (known === undefined) {
-      const up = parent.get(id);
-      known = FEED_MODULE.test(byId.get(id)!.callFrame.url) || (up !== undefined && underFeed(up));
-      feedFrames.set(id, known);
-    }
-    return known;
-  };
+  const underFeed = anyFrameUp((frame) => FEED_MODULE.test(frame.url));
   let feed = 0;
   const byKind = new Map<string, number>();
   const byFunction = new Map<string, number>();

@@ -1,7 +1,7 @@
 import { alternating, cpu, fmt, measure, ms, type Result, row } from './measure.js';
 import { stage } from './progress.js';
 import { startServer } from './server-process.js';
-import { openSubscribers } from './subscribers.js';
+import { type Subscribers, subscribersOf } from './subscribers.js';
 
 /** Rounds of the alternation: each measures the kernel with and without the subscriber. */
 const ROUNDS = 4;
@@ -22,7 +22,7 @@ export async function oneSubscriberAlternating(options: {
 }): Promise<void> {
   const server = await startServer(null, options.cli ? { cli: options.cli } : {});
   try {
-    const window = (subscribers: Awaited<ReturnType<typeof openSubscribers>> | undefined) =>
+    const window = (subscribers: Subscribers | undefined) =>
       measure({
         targets: [server],
         pids: [server.child.pid],
@@ -34,17 +34,11 @@ export async function oneSubscriberAlternating(options: {
     stage('warming the kernel up');
     await window(undefined);
     const withOne = async (): Promise<Result> => {
-      const subscribers = await openSubscribers({
-        url: server.url,
-        workspaceId: server.workspaceId,
-        token: server.member,
-        count: 1,
-        kind: 'all',
-      });
+      const subscribers = await subscribersOf(server, { kind: 'all', count: 1 });
       try {
         return await window(subscribers);
       } finally {
-        await subscribers.close();
+        await subscribers?.close();
       }
     };
     const [none, one] = await alternating([() => window(undefined), withOne], ROUNDS);

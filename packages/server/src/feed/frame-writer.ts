@@ -27,11 +27,11 @@ export class FrameWriter {
     for (const item of items) this.#pending.push(item);
     if (this.#scheduled) return;
     this.#scheduled = true;
-    setImmediate(() => this.flush());
+    setImmediate(() => this.#flush());
   }
 
   /** Writes what waits, as one write; drops it if the socket closed meanwhile. */
-  flush(): void {
+  #flush(): void {
     this.#scheduled = false;
     const items = this.#pending;
     this.#pending = [];
