@@ -19,7 +19,13 @@ if [ -z "$config" ] || [ ! -r "$config" ]; then
   exit 2
 fi
 
-IFS= read -r -d '' input
+# Everything is read in the C locale: lengths count bytes, and `read -N` reads a
+# pipe or a socket in blocks (a `read -d` or a line read takes one byte per
+# system call there, which on a tool's long output is most of the hook's time).
+LC_ALL=C
+# The largest payload or answer read: far above what an agent sends or the kernel answers.
+READ_LIMIT=268435456
+IFS= read -r -N "$READ_LIMIT" input
 
 # Fails the event: a tool call is refused (exit 2), anything else passes.
 fail() {
@@ -66,8 +72,6 @@ path=${BASH_REMATCH[4]:-/}
 address=${host#[}
 address=${address%]}
 
-# Content-Length counts bytes, so the payload's length is taken in the C locale.
-LC_ALL=C
 length=${#input}
 if ! { exec 3<>"/dev/tcp/$address/$port"; } 2>/dev/null; then
   fail "the kernel at $host:$port did not accept a connection"
@@ -76,22 +80,23 @@ printf 'POST %s HTTP/1.0\r\nHost: %s:%s\r\n%sContent-Length: %d\r\n\r\n%s' \
   "$path" "$host" "$port" "$headers" "$length" "$input" >&3 2>/dev/null ||
   fail "the kernel at $host:$port closed the connection"
 
-# The status line, then the headers up to the empty line, then the body up to the
-# end of the connection (HTTP/1.0: the server closes it after the answer).
-IFS= read -r -t "$max_time" status <&3 || fail "the kernel did not answer within $max_time s"
-status=${status%$'\r'}
-chunked=
-while IFS= read -r -t "$max_time" line <&3; do
-  line=${line%$'\r'}
-  [ -z "$line" ] && break
-  shopt -s nocasematch
-  [[ $line =~ ^transfer-encoding:.*chunked ]] && chunked=1
-  shopt -u nocasematch
-done
-IFS= read -r -d '' -t "$max_time" body <&3
-[ $? -gt 128 ] && fail "the kernel's answer did not end within $max_time s"
+# The whole answer, up to the end of the connection (HTTP/1.0: the server closes
+# it after the answer), then its status line, headers and body.
+IFS= read -r -N "$READ_LIMIT" -t "$max_time" answer <&3
+[ $? -gt 128 ] && fail "the kernel did not answer within $max_time s"
 exec 3<&-
+head=${answer%%$'\r\n\r\n'*}
+[ "$head" = "$answer" ] && fail "the kernel's answer ended before its headers did"
+body=${answer#*$'\r\n\r\n'}
+status=${head%%$'\r\n'*}
 [[ $status =~ ^HTTP/[0-9.]+\ 2[0-9][0-9] ]] || fail "the kernel answered '$status': $body"
-[ -n "$chunked" ] && fail "the kernel answered in chunks, which this client does not read"
-printf '%s\n' "${body%$'\n'}"
+lower=${head,,}
+encoding=${lower#*$'\r\n'transfer-encoding:}
+if [ "$encoding" != "$lower" ] && [[ ${encoding%%$'\r\n'*} == *chunked* ]]; then
+  fail "the kernel answered in chunks, which this client does not read"
+fi
+# One line break ends the printed answer (a substring, not a pattern: a pattern
+# removal tries every position of a long answer).
+[ "${body: -1}" = $'\n' ] && body=${body:0:${#body}-1}
+printf '%s\n' "$body"
 exit 0

@@ -18,6 +18,8 @@ let reply: { status: number; body: string } = { status: 200, body: '{}' };
 const received: { url: string; authorization: string; body: string }[] = [];
 const server = createServer((request, response) => {
   let body = '';
+  // Decoded across chunks: a long payload's characters may straddle two of them.
+  request.setEncoding('utf8');
   request.on('data', (chunk) => {
     body += chunk;
   });
@@ -140,6 +142,39 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
     ]);
   });
 
+  it("sends a tool's long output whole and prints a long answer whole", async () => {
+    const { env } = sandbox();
+    const { command } = installHooks({
+      agent: 'claude-code',
+      scope: { kind: 'user' },
+      env,
+      url,
+      token: 'alk_agent_long',
+      client,
+    });
+    // A PostToolUse of a command that printed 1 MiB, lines of text beyond ASCII among them.
+    const line = 'ok 🚀 wörld \\ "quoted" %s %d\n';
+    const stdout = line.repeat(Math.ceil((1 << 20) / line.length));
+    const payload = JSON.stringify({
+      session_id: 's3',
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_response: { stdout, stderr: '', interrupted: false },
+    });
+    const context = 'é'.repeat(20_000);
+    reply = {
+      status: 200,
+      body: JSON.stringify({ hookSpecificOutput: { additionalContext: context } }),
+    };
+    received.length = 0;
+    const run = await runInstalled(command, payload);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(received).toHaveLength(1);
+    expect(received[0]?.body).toBe(payload);
+    expect(run.stdout).toBe(`${reply.body}\n`);
+  });
+
   it('refuses a tool call (exit 2, the reason on stderr) when the kernel errs or is gone; passes other events', async () => {
     const { env } = sandbox();
     const { command } = installHooks({
@@ -228,6 +263,49 @@ describe('the bash hook client beyond the shared cases', () => {
     } finally {
       silent.close();
     }
+  });
+
+  /** Runs the bash client against a loopback server that answers every request with `raw` bytes, then closes. */
+  async function againstRaw(raw: string) {
+    const server = createNetServer((socket) => {
+      socket.once('data', () => socket.end(raw));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const command = installBash(`http://127.0.0.1:${port}`, 5);
+      return await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
+    } finally {
+      server.close();
+    }
+  }
+
+  it('refuses a tool call when the answer ends before its headers do', async () => {
+    const run = await againstRaw('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("the kernel's answer ended before its headers did");
+  });
+
+  it('refuses a tool call answered in chunks, and reads headers in any case', async () => {
+    const chunked = await againstRaw(
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: Chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+    );
+    expect(chunked.status).toBe(2);
+    expect(chunked.stderr).toContain('the kernel answered in chunks');
+    // A body that names chunks is not a chunked answer.
+    const plain = await againstRaw(
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{"transfer-encoding":"chunked"}',
+    );
+    expect(plain.stderr).toBe('');
+    expect(plain.stdout).toBe('{"transfer-encoding":"chunked"}\n');
+  });
+
+  it('refuses a tool call on an error status, with the status and body in the reason', async () => {
+    const run = await againstRaw('HTTP/1.1 503 Service Unavailable\r\n\r\n{"code":"store_unavailable"}');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      `the kernel answered 'HTTP/1.1 503 Service Unavailable': {"code":"store_unavailable"}`,
+    );
   });
 
   it('goes through curl for an https:// kernel URL', async () => {
