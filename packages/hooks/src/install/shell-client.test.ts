@@ -301,7 +301,9 @@ describe('the bash hook client beyond the shared cases', () => {
   });
 
   it('refuses a tool call on an error status, with the status and body in the reason', async () => {
-    const run = await againstRaw('HTTP/1.1 503 Service Unavailable\r\n\r\n{"code":"store_unavailable"}');
+    const run = await againstRaw(
+      'HTTP/1.1 503 Service Unavailable\r\n\r\n{"code":"store_unavailable"}',
+    );
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(
       `the kernel answered 'HTTP/1.1 503 Service Unavailable': {"code":"store_unavailable"}`,
