@@ -1,10 +1,15 @@
 /*
- * Prints what a pre-tool hook costs each real coding agent per tool call: the agent does 50 scripted
+ * Prints what a pre-tool hook costs each real coding agent per tool call: the agent does scripted
  * shell calls against its scripted model server with no hook, with a trivial always-allow hook (the
  * floor: a shell script, and for Claude Code also an HTTP hook on loopback), and with Airlock.
  * A call's latency is what the model server sees: from the end of the answer carrying the tool call
  * to the arrival of the request carrying its result (hook, tool and the agent's own work; never
- * the model's). Run: pnpm bench:hooks   (CALLS=50 by default)
+ * the model's).
+ *
+ * Every variant runs ROUNDS times, the order rotating each round, so that a machine that drifts
+ * during the bench moves every variant alike; a variant's p50 and p99 are over all its rounds'
+ * calls, and the `rounds` column gives the lowest and highest ratio to the floor of one round.
+ * Run: pnpm bench:hooks   (CALLS=30 calls per session, ROUNDS=3 by default)
  */
 import { type AgentName, installedAgents } from '../src/agents/agent-binaries.js';
 import { type AgentSandbox, createAgentSandbox, runAgent } from '../src/agents/agent-sandbox.js';
@@ -12,7 +17,8 @@ import { airlockVariants } from '../src/agents/airlock-variants.js';
 import { floorVariants, type HookVariant, noHook } from '../src/agents/bench-variants.js';
 import type { ModelServer } from '../src/agents/model-servers/scripted-server.js';
 
-const CALLS = Number(process.env.CALLS ?? 50);
+const CALLS = Number(process.env.CALLS ?? 30);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
 
 /** Per-call latencies (ms) read off the model server's clock. */
 function callLatencies(server: ModelServer): number[] {
@@ -36,12 +42,20 @@ function percentile(samples: number[], q: number): number {
 interface Row {
   agent: AgentName;
   variant: HookVariant;
+  /** Every call's latency, over all rounds. */
+  samples: number[];
+  /** Each round's p50. */
+  roundP50: number[];
+  ran: number;
   p50: number;
   p99: number;
-  ran: number;
 }
 
-async function measure(agent: AgentName, variant: HookVariant): Promise<Row> {
+/** One session of CALLS shell calls: each call's latency, and how many distinct results the model got. */
+async function measure(
+  agent: AgentName,
+  variant: HookVariant,
+): Promise<{ samples: number[]; ran: number }> {
   const script = Array.from({ length: CALLS }, (_, i) => ({
     kind: 'shell' as const,
     command: `echo call-${i}`,
@@ -56,8 +70,7 @@ async function measure(agent: AgentName, variant: HookVariant): Promise<Row> {
       );
     }
     const ran = sandbox.server.toolOutputs().filter((output) => output.includes('call-')).length;
-    const samples = callLatencies(sandbox.server).slice(0, CALLS);
-    return { agent, variant, p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), ran };
+    return { samples: callLatencies(sandbox.server).slice(0, CALLS), ran };
   } finally {
     await teardown?.();
     await sandbox.close();
@@ -65,35 +78,61 @@ async function measure(agent: AgentName, variant: HookVariant): Promise<Row> {
 }
 
 const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : '-');
+const ratio = (value: number, floor: number | undefined) =>
+  floor === undefined || !Number.isFinite(value) ? '-' : (value / floor).toFixed(2);
 const lines: string[] = [
-  `bench:hooks  ${CALLS} shell calls per run; per-call latency in ms (model server's clock)`,
-  `${'agent'.padEnd(12)} ${'hook'.padEnd(26)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}  ${'+p50 vs none'.padStart(12)}  ${'+p50 vs floor'.padStart(13)}  ${'x floor'.padStart(7)}  ran`,
+  `bench:hooks  ${CALLS} shell calls per session, ${ROUNDS} rounds in rotating order; per-call latency in ms (model server's clock)`,
+  `${'agent'.padEnd(12)} ${'hook'.padEnd(29)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}  ${'+p50 vs none'.padStart(12)}  ${'+p50 vs floor'.padStart(13)}  ${'x floor'.padStart(7)}  ${'rounds'.padStart(11)}  ${'x pre+post'.padStart(10)}  ran`,
 ];
 for (const agent of installedAgents()) {
   const variants = [noHook, ...floorVariants(agent), ...airlockVariants(agent)];
-  const rows: Row[] = [];
-  for (const variant of variants) {
-    const row = await measure(agent, variant);
-    rows.push(row);
-    console.error(
-      `${agent} ${variant.name}: p50 ${ms(row.p50)} ms, p99 ${ms(row.p99)} ms, ${row.ran}/${CALLS} ran`,
-    );
+  const rows: Row[] = variants.map((variant) => ({
+    agent,
+    variant,
+    samples: [],
+    roundP50: [],
+    ran: 0,
+    p50: Number.NaN,
+    p99: Number.NaN,
+  }));
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (let i = 0; i < rows.length; i += 1) {
+      const row = rows[(i + round) % rows.length] as Row;
+      const { samples, ran } = await measure(agent, row.variant);
+      row.samples.push(...samples);
+      row.roundP50.push(percentile(samples, 0.5));
+      row.ran += ran;
+      console.error(
+        `${agent} ${row.variant.name} (round ${round + 1}): p50 ${ms(percentile(samples, 0.5))} ms, ${ran}/${CALLS} ran`,
+      );
+    }
+  }
+  for (const row of rows) {
+    row.p50 = percentile(row.samples, 0.5);
+    row.p99 = percentile(row.samples, 0.99);
   }
   const none = rows.find((row) => row.variant.kind === 'none');
+  const prePost = rows.find((row) => row.variant.name === 'trivial allow (sh, pre+post)');
   for (const row of rows) {
     const floor = rows.find(
       (candidate) =>
         candidate.variant.floor && candidate.variant.transport === row.variant.transport,
     );
+    const compared = floor !== undefined && !row.variant.floor && row.variant.kind !== 'none';
     const overNone = none ? row.p50 - none.p50 : Number.NaN;
-    const overFloor =
-      floor && !row.variant.floor && row.variant.kind !== 'none' ? row.p50 - floor.p50 : Number.NaN;
-    const ratio =
-      floor && !row.variant.floor && row.variant.kind !== 'none'
-        ? (row.p50 / floor.p50).toFixed(2)
+    const overFloor = compared ? row.p50 - floor.p50 : Number.NaN;
+    const perRound = compared
+      ? row.roundP50.map((p50, round) => p50 / (floor.roundP50[round] as number))
+      : [];
+    const spread = perRound.length
+      ? `${Math.min(...perRound).toFixed(2)}-${Math.max(...perRound).toFixed(2)}`
+      : '-';
+    const overPrePost =
+      row.variant.kind === 'airlock' && row.variant.transport === 'command'
+        ? ratio(row.p50, prePost?.p50)
         : '-';
     lines.push(
-      `${agent.padEnd(12)} ${row.variant.name.padEnd(26)} ${ms(row.p50).padStart(7)} ${ms(row.p99).padStart(7)}  ${ms(overNone).padStart(12)}  ${ms(overFloor).padStart(13)}  ${ratio.padStart(7)}  ${row.ran}/${CALLS}`,
+      `${agent.padEnd(12)} ${row.variant.name.padEnd(29)} ${ms(row.p50).padStart(7)} ${ms(row.p99).padStart(7)}  ${ms(overNone).padStart(12)}  ${ms(overFloor).padStart(13)}  ${(compared ? ratio(row.p50, floor.p50) : '-').padStart(7)}  ${spread.padStart(11)}  ${overPrePost.padStart(10)}  ${row.ran}/${CALLS * ROUNDS}`,
     );
   }
 }

@@ -13,6 +13,13 @@ export interface HookEntry {
   /** Whether a failure of the hook must block (the pre-tool event, where the agent has the setting). */
   blockOnFailure: boolean;
   timeoutSeconds: number;
+  /**
+   * Whether the agent may run the command hook in the background, not
+   * waiting for it (Claude Code's `async`): the report of what ran, which
+   * cannot change the call. The kernel's `Stop` waits a moment for reports
+   * still on their way.
+   */
+  background?: boolean;
 }
 
 const short = 30;
@@ -33,8 +40,20 @@ export const HOOK_ENTRIES: Readonly<Record<HookedAgent, readonly HookEntry[]>> =
       blockOnFailure: true,
       timeoutSeconds: HOOK_TIMEOUT_SECONDS,
     },
-    { event: 'PostToolUse', tools: true, blockOnFailure: false, timeoutSeconds: short },
-    { event: 'PostToolUseFailure', tools: true, blockOnFailure: false, timeoutSeconds: short },
+    {
+      event: 'PostToolUse',
+      tools: true,
+      blockOnFailure: false,
+      timeoutSeconds: short,
+      background: true,
+    },
+    {
+      event: 'PostToolUseFailure',
+      tools: true,
+      blockOnFailure: false,
+      timeoutSeconds: short,
+      background: true,
+    },
     { event: 'Stop', tools: false, blockOnFailure: false, timeoutSeconds: HOOK_TIMEOUT_SECONDS },
     {
       event: 'PreCompact',

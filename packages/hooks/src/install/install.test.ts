@@ -66,6 +66,12 @@ describe('airlock hooks install / uninstall', () => {
       'UserPromptSubmit',
     ]);
     expect(settings.hooks.Stop[0].matcher).toBeUndefined();
+    // What ran is reported from the background: the agent does not wait for it.
+    for (const event of ['PostToolUse', 'PostToolUseFailure']) {
+      expect(settings.hooks[event][0].hooks[0]).toMatchObject({ type: 'command', async: true });
+    }
+    expect(settings.hooks.PreToolUse[1].hooks[0].async).toBeUndefined();
+    expect(settings.hooks.Stop[0].hooks[0].async).toBeUndefined();
     const config = join(home, '.airlock', 'hooks.json');
     expect(JSON.parse(readFileSync(config, 'utf8'))).toEqual({
       url: 'http://127.0.0.1:4100',

@@ -43,8 +43,9 @@ export function withoutAirlock(settings: Json): { settings: Json; removed: numbe
  * Adds Airlock's entries to a Claude Code or Gemini CLI settings object,
  * after the hooks already there (Airlock's earlier entries replaced, so a
  * second install changes nothing). Claude Code's pre-tool entry blocks on a
- * failure of the hook (`"onFailure": "block"`); Gemini's timeouts are in
- * milliseconds.
+ * failure of the hook (`"onFailure": "block"`), and its command hooks that
+ * report what ran run in the background (`"async": true`); Gemini's timeouts
+ * are in milliseconds.
  */
 export function withAirlock(
   agent: Exclude<HookedAgent, 'codex'>,
@@ -72,6 +73,7 @@ export function withAirlock(
               command,
               timeout: entry.timeoutSeconds,
               ...(entry.blockOnFailure ? { onFailure: 'block' } : {}),
+              ...(entry.background ? { async: true } : {}),
             };
     const group: Group = entry.tools
       ? { matcher: agent === 'gemini' ? '.*' : '*', hooks: [hook] }

@@ -251,6 +251,35 @@ export async function closeUnreported(
   }
 }
 
+/**
+ * How long after a call was granted its report may still be on its way:
+ * Claude Code sends `PostToolUse` from a hook that runs in the background,
+ * so a turn's `Stop` can arrive before the report of its last call.
+ */
+export const REPORT_GRACE_MS = 1_500;
+
+/** How often a `Stop` looks again for reports still on their way. */
+const REPORT_POLL_MS = 20;
+
+/**
+ * Waits (at most {@link REPORT_GRACE_MS}) until the agent reported every
+ * call of the run it was granted within the grace, so that `Stop` closes as
+ * not run only the calls that did not run. Returns at once when no granted
+ * call is unreported, or when the newest was granted longer ago than the
+ * grace (its report is not coming).
+ */
+export async function awaitReportsInFlight(ctx: KernelContext, runId: string): Promise<void> {
+  const started = performance.now();
+  for (;;) {
+    const rows = await listClaimedModelRows(ctx.store, runId);
+    if (rows.length === 0) return;
+    const newest = Math.max(...rows.map((row) => row.updated_at));
+    const waited = performance.now() - started;
+    if (ctx.store.now() - newest >= REPORT_GRACE_MS || waited >= REPORT_GRACE_MS) return;
+    await new Promise((resolve) => setTimeout(resolve, REPORT_POLL_MS));
+  }
+}
+
 /** How much of an unstaged call's output the run story keeps. */
 const UNSTAGED_OUTPUT_MAX_BYTES = 2048;
 

@@ -16,7 +16,13 @@ import { findTask, findTaskBySource } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { lockRun } from '../machines/run-state.js';
 import { startTurn } from '../verbs/runs.js';
-import { closeUnreported, postToolRow, preToolRow, recordUnstagedCall } from './hooked-calls.js';
+import {
+  awaitReportsInFlight,
+  closeUnreported,
+  postToolRow,
+  preToolRow,
+  recordUnstagedCall,
+} from './hooked-calls.js';
 import { answerOf, type HookedAnswer, hookAnswer } from './hooked-verdicts.js';
 import { hookOutcome, hookRow } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
@@ -310,6 +316,7 @@ async function recordInSession(
     case 'stop': {
       const run = await lastTurn(ctx, session);
       if (!run) return hookAnswer({ ...base, run_id: null, verdict: 'ack' });
+      if (input.task_key === undefined) await awaitReportsInFlight(ctx, run.id);
       const stopped = await stop(ctx, run, input);
       return hookAnswer({
         ...base,
