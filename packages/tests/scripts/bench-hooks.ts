@@ -4,7 +4,8 @@
  * floor: a shell script, and for Claude Code also an HTTP hook on loopback), and with Airlock.
  * A call's latency is what the model server sees: from the end of the answer carrying the tool call
  * to the arrival of the request carrying its result (hook, tool and the agent's own work; never
- * the model's).
+ * the model's). Airlock's kernel runs in a process of its own, as `airlock serve` does beside an
+ * agent: in the bench's process its work would hold up the model server's clock.
  *
  * Every variant runs ROUNDS times, the order rotating each round, so that a machine that drifts
  * during the bench moves every variant alike; a variant's p50 and p99 are over all its rounds'
@@ -13,9 +14,20 @@
  */
 import { type AgentName, installedAgents } from '../src/agents/agent-binaries.js';
 import { type AgentSandbox, createAgentSandbox, runAgent } from '../src/agents/agent-sandbox.js';
-import { airlockVariants } from '../src/agents/airlock-variants.js';
+import { airlockVariants, type BenchKernel } from '../src/agents/airlock-variants.js';
 import { floorVariants, type HookVariant, noHook } from '../src/agents/bench-variants.js';
 import type { ModelServer } from '../src/agents/model-servers/scripted-server.js';
+import { forkKernel } from './kernel-process.js';
+
+/** A kernel in a process of its own, on SQLite at full durability, no inbox in front. */
+async function kernelProcess(): Promise<BenchKernel> {
+  const forked = await forkKernel({ inbox: false });
+  return {
+    url: forked.url,
+    agentToken: forked.workspace.tokens.agent,
+    close: () => forked.close(),
+  };
+}
 
 const CALLS = Number(process.env.CALLS ?? 30);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -85,7 +97,7 @@ const lines: string[] = [
   `${'agent'.padEnd(12)} ${'hook'.padEnd(29)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}  ${'+p50 vs none'.padStart(12)}  ${'+p50 vs floor'.padStart(13)}  ${'x floor'.padStart(7)}  ${'rounds'.padStart(11)}  ${'x pre+post'.padStart(10)}  ran`,
 ];
 for (const agent of installedAgents()) {
-  const variants = [noHook, ...floorVariants(agent), ...airlockVariants(agent)];
+  const variants = [noHook, ...floorVariants(agent), ...airlockVariants(agent, kernelProcess)];
   const rows: Row[] = variants.map((variant) => ({
     agent,
     variant,

@@ -100,7 +100,10 @@ export const HOOK_ENTRIES: Readonly<Record<HookedAgent, readonly HookEntry[]>> =
       blockOnFailure: false,
       timeoutSeconds: HOOK_TIMEOUT_SECONDS,
     },
-    { event: 'PreCompress', tools: false, blockOnFailure: false, timeoutSeconds: short },
+    // No PreCompress: Gemini CLI 0.61 fires it before every model request, before it checks
+    // whether the history is long enough to compress, so the entry would start one more hook
+    // process per tool call and run the profile's `pre_compact` hook on turns that compact
+    // nothing. The kernel still maps a PreCompress entry added by hand.
   ],
 };
 

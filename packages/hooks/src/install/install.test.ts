@@ -120,7 +120,6 @@ describe('airlock hooks install / uninstall', () => {
       'BeforeTool',
       'AfterTool',
       'AfterAgent',
-      'PreCompress',
     ]);
     uninstallHooks({ agent: 'gemini', scope: { kind: 'project', dir: project }, env });
     expect(JSON.parse(readFileSync(result.settingsPath, 'utf8'))).toEqual({});

@@ -1,18 +1,26 @@
 import { join } from 'node:path';
 import { installHooks } from '@airlock/hooks';
-import { startTestKernel } from '../support/kernel.js';
 import type { AgentName } from './agent-binaries.js';
 import type { AgentSandbox } from './agent-sandbox.js';
 import type { HookVariant } from './bench-variants.js';
 import { preToolEvent } from './native-hooks.js';
 
+/** A kernel the Airlock variants put in front of the agent: where it listens, an agent credential. */
+export interface BenchKernel {
+  url: string;
+  agentToken: string;
+  close(): Promise<void>;
+}
+
 /**
  * Airlock in front of the agent through `airlock hooks install`, the calls
- * granted by a rule: a real kernel on loopback (SQLite), the command hook
- * entry, and for Claude Code also the kernel's own HTTP hook.
+ * granted by a rule: a real kernel on loopback (SQLite, started by
+ * `startKernel`), the command hook entry, and for Claude Code also the
+ * kernel's own HTTP hook.
  */
 function airlockVariant(
   agent: AgentName,
+  startKernel: () => Promise<BenchKernel>,
   transport: 'command' | 'http',
   client: 'node' | 'sh' | 'bash' = 'node',
 ): HookVariant {
@@ -21,8 +29,8 @@ function airlockVariant(
     kind: 'airlock',
     transport,
     async setup(sandbox: AgentSandbox) {
-      const kernel = await startTestKernel();
-      const token = kernel.workspace.tokens.agent;
+      const kernel = await startKernel();
+      const token = kernel.agentToken;
       await fetch(`${kernel.url}/agent_api/v1/profile/configuration`, {
         method: 'PUT',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -55,11 +63,16 @@ function airlockVariant(
  * The Airlock variants measured for an agent: the command hook through the
  * Node.js client and through the two shell clients, and Claude Code's HTTP hook.
  */
-export function airlockVariants(agent: AgentName): HookVariant[] {
+export function airlockVariants(
+  agent: AgentName,
+  startKernel: () => Promise<BenchKernel>,
+): HookVariant[] {
   const command = [
-    airlockVariant(agent, 'command'),
-    airlockVariant(agent, 'command', 'sh'),
-    airlockVariant(agent, 'command', 'bash'),
+    airlockVariant(agent, startKernel, 'command'),
+    airlockVariant(agent, startKernel, 'command', 'sh'),
+    airlockVariant(agent, startKernel, 'command', 'bash'),
   ];
-  return agent === 'claude-code' ? [...command, airlockVariant(agent, 'http')] : command;
+  return agent === 'claude-code'
+    ? [...command, airlockVariant(agent, startKernel, 'http')]
+    : command;
 }
