@@ -167,7 +167,16 @@ function settingsChecks(agent: HookedAgent, scope: InstallScope, env: InstallEnv
   let settings: {
     hooks?: Record<
       string,
-      { hooks?: { command?: string; url?: string; onFailure?: string; timeout?: number }[] }[]
+      {
+        hooks?: {
+          type?: string;
+          command?: string;
+          url?: string;
+          onFailure?: string;
+          timeout?: number;
+          async?: boolean;
+        }[];
+      }[]
     >;
   };
   try {
@@ -218,7 +227,29 @@ function settingsChecks(agent: HookedAgent, scope: InstallScope, env: InstallEnv
       });
       continue;
     }
+    if (entry.background && hook?.type === 'command' && hook.async !== true) {
+      checks.push({
+        check: `${name} ${entry.event}`,
+        status: 'warn',
+        detail: 'registered without "async": true: the agent waits for the report of every call',
+        fix: `airlock hooks install ${agent}`,
+      });
+      continue;
+    }
     checks.push({ check: `${name} ${entry.event}`, status: 'ok', detail: 'registered' });
+  }
+  // An event an earlier install registered and this one no longer does (Gemini CLI's PreCompress).
+  const expected = new Set(HOOK_ENTRIES[agent].map((entry) => entry.event));
+  for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
+    if (expected.has(event)) continue;
+    if (!groups.flatMap((group) => group.hooks ?? []).some((hook) => isAirlockEntry(hook)))
+      continue;
+    checks.push({
+      check: `${name} ${event}`,
+      status: 'warn',
+      detail: `registered by an earlier install; Airlock no longer hooks ${event} (see docs/agents.md)`,
+      fix: `airlock hooks install ${agent}`,
+    });
   }
   return checks;
 }

@@ -105,3 +105,53 @@ describe('airlock hooks doctor on a shell client', () => {
     },
   );
 });
+
+describe('airlock hooks doctor on entries an earlier install wrote', () => {
+  it('warns of a report hook Claude Code waits for, and of a Gemini CLI PreCompress entry', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'airlock-doctor-older-'));
+    const env = { HOME: home, PATH: '/nonexistent' };
+    const scope = { kind: 'user' } as const;
+    const common = { scope, env, url: 'http://127.0.0.1:9', token: 'alk_agent_doctor' };
+    installHooks({ agent: 'claude-code', ...common });
+    installHooks({ agent: 'gemini', ...common });
+    const byName = async () =>
+      Object.fromEntries(
+        (await doctor({ agents: ['claude-code', 'gemini'], scope, env })).map((c) => [c.check, c]),
+      );
+    const fresh = await byName();
+    expect(fresh['claude-code hooks PostToolUse']?.status).toBe('ok');
+    expect(fresh['gemini hooks PreCompress']).toBeUndefined();
+
+    // As an install before Claude Code's reports ran in the background wrote them.
+    const claude = join(home, '.claude', 'settings.json');
+    writeFileSync(
+      claude,
+      readFileSync(claude, 'utf8').replaceAll('"async": true', '"async": false'),
+    );
+    // As an install that still registered Gemini CLI's PreCompress wrote it.
+    const gemini = join(home, '.gemini', 'settings.json');
+    const settings = JSON.parse(readFileSync(gemini, 'utf8'));
+    settings.hooks.PreCompress = [{ hooks: [settings.hooks.BeforeTool[0].hooks[0]] }];
+    writeFileSync(gemini, JSON.stringify(settings));
+
+    const older = await byName();
+    for (const event of ['PostToolUse', 'PostToolUseFailure']) {
+      expect(older[`claude-code hooks ${event}`]).toMatchObject({
+        status: 'warn',
+        fix: 'airlock hooks install claude-code',
+      });
+    }
+    expect(older['claude-code hooks PreToolUse']?.status).toBe('ok');
+    expect(older['gemini hooks PreCompress']).toMatchObject({
+      status: 'warn',
+      fix: 'airlock hooks install gemini',
+    });
+
+    // Installing again writes what this version wants.
+    installHooks({ agent: 'claude-code', ...common });
+    installHooks({ agent: 'gemini', ...common });
+    const again = await byName();
+    expect(again['claude-code hooks PostToolUse']?.status).toBe('ok');
+    expect(again['gemini hooks PreCompress']).toBeUndefined();
+  });
+});
