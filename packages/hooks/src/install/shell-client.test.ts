@@ -65,6 +65,11 @@ function runInstalled(
 }
 
 describe.each(['sh', 'bash'] as const)('the shell hook client (install --client %s)', (client) => {
+  /** Installs the client for `agent` in a fresh home against the stand-in kernel: the command to run. */
+  const installedCommand = (agent: 'claude-code' | 'codex' | 'gemini', token: string) =>
+    installHooks({ agent, scope: { kind: 'user' }, env: sandbox().env, url, token, client })
+      .command;
+
   it('writes a private curl config and a command that carries no credential', () => {
     const { home, env } = sandbox();
     const result = installHooks({
@@ -89,15 +94,7 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
   });
 
   it("posts the payload with the credential and prints the kernel's answer", async () => {
-    const { env } = sandbox();
-    const { command } = installHooks({
-      agent: 'codex',
-      scope: { kind: 'user' },
-      env,
-      url,
-      token: 'alk_agent_sh',
-      client,
-    });
+    const command = installedCommand('codex', 'alk_agent_sh');
     reply = { status: 200, body: '{"decision":"block","reason":"no"}' };
     received.length = 0;
     const payload = JSON.stringify({ session_id: 's1', hook_event_name: 'PreToolUse' });
@@ -114,15 +111,7 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
   });
 
   it('sends a credential with quotes and backslashes and a payload beyond ASCII whole', async () => {
-    const { env } = sandbox();
-    const { command } = installHooks({
-      agent: 'gemini',
-      scope: { kind: 'user' },
-      env,
-      url,
-      token: 'alk_agent_"quoted"\\x',
-      client,
-    });
+    const command = installedCommand('gemini', 'alk_agent_"quoted"\\x');
     reply = { status: 200, body: '{"decision":"allow"}' };
     received.length = 0;
     const payload = JSON.stringify({
@@ -143,15 +132,7 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
   });
 
   it("sends a tool's long output whole and prints a long answer whole", async () => {
-    const { env } = sandbox();
-    const { command } = installHooks({
-      agent: 'claude-code',
-      scope: { kind: 'user' },
-      env,
-      url,
-      token: 'alk_agent_long',
-      client,
-    });
+    const command = installedCommand('claude-code', 'alk_agent_long');
     // A PostToolUse of a command that printed 1 MiB, lines of text beyond ASCII among them.
     const line = 'ok 🚀 wörld \\ "quoted" %s %d\n';
     const stdout = line.repeat(Math.ceil((1 << 20) / line.length));
@@ -176,15 +157,7 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
   });
 
   it('refuses a tool call (exit 2, the reason on stderr) when the kernel errs or is gone; passes other events', async () => {
-    const { env } = sandbox();
-    const { command } = installHooks({
-      agent: 'claude-code',
-      scope: { kind: 'user' },
-      env,
-      url,
-      token: 'alk_agent_sh',
-      client,
-    });
+    const command = installedCommand('claude-code', 'alk_agent_sh');
     reply = { status: 503, body: '{"code":"store_unavailable"}' };
     const tool = await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
     expect(tool.status).toBe(2);
