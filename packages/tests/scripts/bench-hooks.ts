@@ -111,11 +111,12 @@ for (const agent of installedAgents()) {
     for (let i = 0; i < rows.length; i += 1) {
       const row = rows[(i + round) % rows.length] as Row;
       const { samples, ran } = await measure(agent, row.variant);
+      const p50 = percentile(samples, 0.5);
       row.samples.push(...samples);
-      row.roundP50.push(percentile(samples, 0.5));
+      row.roundP50.push(p50);
       row.ran += ran;
       console.error(
-        `${agent} ${row.variant.name} (round ${round + 1}): p50 ${ms(percentile(samples, 0.5))} ms, ${ran}/${CALLS} ran`,
+        `${agent} ${row.variant.name} (round ${round + 1}): p50 ${ms(p50)} ms, ${ran}/${CALLS} ran`,
       );
     }
   }

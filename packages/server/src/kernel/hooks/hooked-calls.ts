@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import {
@@ -276,7 +277,7 @@ export async function awaitReportsInFlight(ctx: KernelContext, runId: string): P
     const newest = Math.max(...rows.map((row) => row.updated_at));
     const waited = performance.now() - started;
     if (ctx.store.now() - newest >= REPORT_GRACE_MS || waited >= REPORT_GRACE_MS) return;
-    await new Promise((resolve) => setTimeout(resolve, REPORT_POLL_MS));
+    await sleep(REPORT_POLL_MS);
   }
 }
 
