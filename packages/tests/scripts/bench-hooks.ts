@@ -10,7 +10,9 @@
  * Every variant runs ROUNDS times, the order rotating each round, so that a machine that drifts
  * during the bench moves every variant alike; a variant's p50 and p99 are over all its rounds'
  * calls, and the `rounds` column gives the lowest and highest ratio to the floor of one round.
- * Run: pnpm bench:hooks   (CALLS=30 calls per session, ROUNDS=3 by default)
+ * Run: pnpm bench:hooks   (CALLS=30 calls per session, ROUNDS=3 by default; AGENTS=claude-code,codex
+ * to measure only those agents, VARIANTS=http,trivial to keep only the variants whose name holds one
+ * of those words, beside no hook)
  */
 import { type AgentName, installedAgents } from '../src/agents/agent-binaries.js';
 import { type AgentSandbox, createAgentSandbox, runAgent } from '../src/agents/agent-sandbox.js';
@@ -96,8 +98,19 @@ const lines: string[] = [
   `bench:hooks  ${CALLS} shell calls per session, ${ROUNDS} rounds in rotating order; per-call latency in ms (model server's clock)`,
   `${'agent'.padEnd(12)} ${'hook'.padEnd(29)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}  ${'+p50 vs none'.padStart(12)}  ${'+p50 vs floor'.padStart(13)}  ${'x floor'.padStart(7)}  ${'rounds'.padStart(11)}  ${'x pre+post'.padStart(10)}  ran`,
 ];
-for (const agent of installedAgents()) {
-  const variants = [noHook, ...floorVariants(agent), ...airlockVariants(agent, kernelProcess)];
+const onlyAgents = process.env.AGENTS?.split(',').filter(Boolean);
+const onlyVariants = process.env.VARIANTS?.split(',').filter(Boolean);
+for (const agent of installedAgents().filter((a) => !onlyAgents || onlyAgents.includes(a))) {
+  const variants = [
+    noHook,
+    ...floorVariants(agent),
+    ...airlockVariants(agent, kernelProcess),
+  ].filter(
+    (variant) =>
+      !onlyVariants ||
+      variant.kind === 'none' ||
+      onlyVariants.some((word) => variant.name.includes(word)),
+  );
   const rows: Row[] = variants.map((variant) => ({
     agent,
     variant,

@@ -90,6 +90,36 @@ describe('airlock hooks install / uninstall', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(theirs);
   });
 
+  it('Claude Code over HTTP: every entry an HTTP hook on the kernel, the pre-tool one blocking on failure', () => {
+    const { home, env } = sandbox();
+    const path = join(home, '.claude', 'settings.json');
+    installHooks({ agent: 'claude-code', ...common(env), http: true, waitMs: 5000 });
+    const settings = JSON.parse(readFileSync(path, 'utf8'));
+    const only = (event: string) => settings.hooks[event][0].hooks[0];
+    expect(only('PreToolUse')).toEqual({
+      type: 'http',
+      url: 'http://127.0.0.1:4100/agent_api/v1/hooks/claude-code/wait-5000',
+      headers: { Authorization: 'Bearer $AIRLOCK_TOKEN' },
+      allowedEnvVars: ['AIRLOCK_TOKEN'],
+      timeout: 120,
+      onFailure: 'block',
+    });
+    // Claude Code runs only command hooks in the background (`async`): the report waits here.
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'PreCompact']) {
+      expect(only(event)).toMatchObject({ type: 'http', url: only('PreToolUse').url });
+      expect(only(event).onFailure).toBeUndefined();
+      expect(only(event).async).toBeUndefined();
+    }
+    // The credential stays in the agent's environment, never in its settings.
+    expect(readFileSync(path, 'utf8')).not.toContain('alk_agent_x');
+    const text = readFileSync(path, 'utf8');
+    expect(
+      installHooks({ agent: 'claude-code', ...common(env), http: true, waitMs: 5000 }).changed,
+    ).toBe(false);
+    expect(readFileSync(path, 'utf8')).toBe(text);
+    expect(uninstallHooks({ agent: 'claude-code', scope: { kind: 'user' }, env }).removed).toBe(7);
+  });
+
   it('Gemini CLI: timeouts in milliseconds, into a project folder', () => {
     const { home, env } = sandbox();
     const project = join(home, 'repo');

@@ -69,11 +69,12 @@ describe.each(agentNames)('%s through airlock hooks install', (agent) => {
 describe('claude-code through its HTTP hook to the kernel', () => {
   const missing = missingAgentReason('claude-code');
   it.skipIf(missing)(
-    'refuses rm -r ./build with no hook process, and fails closed when the kernel is gone',
+    'refuses rm -r ./build, grants a command and records what it printed, fails closed when the kernel is gone',
     async () => {
       const kernel = await startTestKernel();
       const sandbox = await createAgentSandbox('claude-code', [
         { kind: 'shell', command: 'rm -r ./build' },
+        { kind: 'shell', command: 'echo http-story' },
       ]);
       try {
         const token = kernel.workspace.tokens.agent;
@@ -107,9 +108,21 @@ describe('claude-code through its HTTP hook to the kernel', () => {
         const run = await runAgent(sandbox, { timeoutMs: 120_000, env: { AIRLOCK_TOKEN: token } });
         const log = `${run.stdout}\n${run.stderr}\n${settings}`;
         expect(existsSync(join(sandbox.project, 'build', 'artifact.txt')), log).toBe(true);
-        expect(JSON.stringify(sandbox.server.turns().slice(1)), log).toContain(
-          'http: build/ stays',
+        const [refused, granted] = sandbox.server.toolOutputs();
+        expect(refused, log).toContain('http: build/ stays');
+        expect(granted, log).toContain('http-story');
+        // The report of what ran came from the background command hook, before the run closed.
+        const member = { authorization: `Bearer ${kernel.workspace.tokens.member}` };
+        const base = `${kernel.url}/api/v1/workspaces/${kernel.workspace.id}/runs`;
+        const { runs } = await fetch(base, { headers: member }).then((r) => r.json());
+        const { tasks } = await fetch(`${base}/${runs[0].id}/tasks`, { headers: member }).then(
+          (r) => r.json(),
         );
+        expect(
+          tasks.map((task: { state: string }) => task.state),
+          log,
+        ).toEqual(['failed', 'succeeded']);
+        expect(JSON.stringify(tasks[1].result), log).toContain('http-story');
 
         await kernel.airlock.close();
         const down = await createAgentSandbox('claude-code', [
