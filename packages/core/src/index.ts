@@ -201,11 +201,13 @@ export {
   HOOKED_EVENTS,
   HOOKED_FRAMEWORKS,
   HOOKED_OUTPUT_MAX_BYTES,
+  HOOKED_RAN_CALLS_MAX,
   HOOKED_VERDICTS,
   type HookedAgent,
   type HookedEvent,
   type HookedFramework,
   type HookedLoop,
+  type HookedRanCall,
   type HookedVerdict,
 } from './protocol/operations/hooks.js';
 export {

@@ -106,15 +106,19 @@ export const EVENT_SCHEMAS = [
   ),
   event('run.canceled', z.looseObject({ state: RunStateSchema, error: FailureSchema.optional() })),
   event('run.failed', z.looseObject({ state: RunStateSchema, error: FailureSchema.optional() })),
-  // A hooked agent reported a call that ran without crossing the approval stage (no hook for it).
+  // A hooked agent ran a call that did not cross the approval stage (no hook for it): its
+  // post-tool hook reported it, or its transcript showed it at the turn's stop (`found_in`;
+  // absent on events written before the transcript was read). A transcript may hold a call
+  // without its result yet: then `outcome` is null.
   event(
     'run.unstaged_call',
     z.looseObject({
       agent: z.string(),
       tool_name: z.string(),
       tool_use_id: z.string().nullable(),
-      outcome: z.enum(['succeeded', 'failed']),
+      outcome: z.enum(['succeeded', 'failed']).nullable(),
       output: z.string(),
+      found_in: z.enum(['post_tool', 'transcript']).optional(),
     }),
   ),
   event(

@@ -1,4 +1,10 @@
-import type { HookedAgent, HookedEvent, HookedVerdict, TaskState } from '@airlock/core';
+import type {
+  HookedAgent,
+  HookedEvent,
+  HookedRanCall,
+  HookedVerdict,
+  TaskState,
+} from '@airlock/core';
 
 /** An agent's hook event in the kernel's words (the body of `hooks.event`). */
 export interface NeutralEvent {
@@ -14,6 +20,8 @@ export interface NeutralEvent {
   trigger?: string;
   answered_by_user?: boolean;
   task_key?: string;
+  /** On stop: the calls the agent's transcript shows in the turn (read by the hook client). */
+  ran_calls?: HookedRanCall[];
 }
 
 /** The kernel's answer to one event (the output of `hooks.event`). */

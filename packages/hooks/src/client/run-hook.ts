@@ -4,6 +4,7 @@ import { inheritedTraceparent } from '@airlock/core/tracing';
 import type { AgentOutput, AgentProtocol } from '../agents/types.js';
 import { readHookConfig } from './config.js';
 import { decide, failClosed } from './decide.js';
+import { readTranscriptCalls } from './transcript.js';
 
 /** Options of one hook invocation (the hook entry's flags). */
 export interface RunHookOptions {
@@ -28,8 +29,10 @@ const TOOL_EVENT = /"(PreToolUse|BeforeTool)"/;
 export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
   const { protocol } = options;
   let event: ReturnType<AgentProtocol['parse']>;
+  let payload: unknown;
   try {
-    event = protocol.parse(JSON.parse(options.input) as unknown);
+    payload = JSON.parse(options.input) as unknown;
+    event = protocol.parse(payload);
   } catch (error) {
     const reason = `Airlock could not read the ${protocol.agent} hook payload: ${(error as Error).message}`;
     return TOOL_EVENT.test(options.input)
@@ -37,6 +40,14 @@ export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
       : { stdout: '', stderr: `${reason}\n`, exitCode: 0 };
   }
   if (event === null) return { stdout: '', stderr: '', exitCode: 0 };
+  if (event.event === 'stop') {
+    // The turn's calls as the agent's transcript has them: the kernel records any no hook saw.
+    const ranCalls = readTranscriptCalls(
+      protocol.agent,
+      (payload as { transcript_path?: unknown }).transcript_path,
+    );
+    if (ranCalls) event = { ...event, ran_calls: ranCalls };
+  }
   let config: ReturnType<typeof readHookConfig>;
   try {
     config = readHookConfig(options.configPath, options.env);

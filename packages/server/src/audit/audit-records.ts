@@ -156,8 +156,9 @@ export function auditRecord(event: RunEventTable, found: AuditTask | null): Audi
   }
   if (type === 'run.continued') return by('continued', 'hook');
   if (type === 'run.unstaged_call') {
-    // No layer decided it: the agent's hook reported a call it had run without asking.
-    const outcome = typeof data.outcome === 'string' ? data.outcome : 'succeeded';
+    // No layer decided it: the agent's hook reported a call it had run without asking, or its
+    // transcript showed one at the turn's stop (whose result it may not have held yet).
+    const outcome = typeof data.outcome === 'string' ? data.outcome : 'outcome unknown';
     return {
       ...by('ran_unstaged', 'hook', `${String(data.agent)} ran it with no hook asking: ${outcome}`),
       tool_name: typeof data.tool_name === 'string' ? data.tool_name : null,

@@ -59,3 +59,19 @@ export async function runHasEvent(
     .executeTakeFirst();
   return earlier !== undefined;
 }
+
+/** The data of a run's events of one type, oldest first (each as its JSON text). */
+export async function listRunEventData(
+  reader: Reader,
+  run: { workspaceId: string; runId: string; type: EventType },
+): Promise<string[]> {
+  const rows = await reader[SQL].db
+    .selectFrom('run_events')
+    .select('data')
+    .where('workspace_id', '=', run.workspaceId)
+    .where('run_id', '=', run.runId)
+    .where('type', '=', run.type)
+    .orderBy('seq')
+    .execute();
+  return rows.map((row) => row.data);
+}

@@ -106,3 +106,15 @@ export async function listWaitingKeys(reader: Reader, runId: string): Promise<st
     .execute();
   return rows.map((row) => row.key);
 }
+
+/** The agent's call ids of a run's model rows, in any state. */
+export async function listModelCallIds(reader: Reader, runId: string): Promise<Set<string>> {
+  const rows = await reader[SQL].db
+    .selectFrom('tasks')
+    .select('tool_call_id')
+    .where('run_id', '=', runId)
+    .where('origin', '=', 'model')
+    .where('tool_call_id', 'is not', null)
+    .execute();
+  return new Set(rows.map((row) => row.tool_call_id as string));
+}

@@ -54,6 +54,25 @@ export type HookedVerdict = (typeof HOOKED_VERDICTS)[number];
 /** The largest output of a call a `post_tool` event records (bytes of UTF-8). */
 export const HOOKED_OUTPUT_MAX_BYTES = 16_384;
 
+/** Most calls one `stop` event lists from the agent's transcript (`ran_calls`). */
+export const HOOKED_RAN_CALLS_MAX = 500;
+
+/**
+ * A call the agent's own transcript shows it ran in the turn, as the hook
+ * client on the agent's machine read it at `stop`: the kernel records each
+ * one no hook asked about.
+ */
+export const RanCallSchema = z.strictObject({
+  tool_use_id: z.string().min(1).max(200),
+  tool_name: z.string().min(1).max(512),
+  /** Unknown when the transcript holds the call but not yet its result. */
+  outcome: z.enum(['succeeded', 'failed']).optional(),
+  output: z.string().max(HOOKED_OUTPUT_MAX_BYTES).optional(),
+});
+
+/** A call the agent's transcript shows it ran (see {@link RanCallSchema}). */
+export type HookedRanCall = z.infer<typeof RanCallSchema>;
+
 /** POST /agent_api/v1/hooks/events: one event of a coding agent's session. */
 export const hookEventContract = defineContract({
   ...operationRoute('hooks.event'),
@@ -80,6 +99,12 @@ export const hookEventContract = defineContract({
     trigger: z.string().max(40).optional(),
     /** For post_tool: the agent's user answered the agent's own prompt for this call. */
     answered_by_user: z.boolean().optional(),
+    /**
+     * For stop: the calls the agent's transcript shows it ran in this turn
+     * (read by the hook client on the agent's machine); the kernel records
+     * the ones no hook asked about, once.
+     */
+    ran_calls: z.array(RanCallSchema).max(HOOKED_RAN_CALLS_MAX).optional(),
   }),
   output: z.object({
     verdict: z.enum(HOOKED_VERDICTS),

@@ -280,36 +280,3 @@ export async function awaitReportsInFlight(ctx: KernelContext, runId: string): P
     await sleep(REPORT_POLL_MS);
   }
 }
-
-/** How much of an unstaged call's output the run story keeps. */
-const UNSTAGED_OUTPUT_MAX_BYTES = 2048;
-
-/**
- * Records a call the agent ran without asking first (no hook matched its
- * tool, or the hook was not installed when it ran): a `run.unstaged_call`
- * event on the session's last turn, so the story and the audit trail say a
- * call ran that no layer decided.
- */
-export async function recordUnstagedCall(
-  ctx: KernelContext,
-  run: RunTable,
-  agent: string,
-  ran: RanCall,
-): Promise<void> {
-  await ctx.store.transaction(async (tx) => {
-    tx.emit({
-      workspace_id: run.workspace_id,
-      run_id: run.id,
-      task_key: null,
-      type: 'run.unstaged_call',
-      data: {
-        agent,
-        tool_name: ran.toolName,
-        tool_use_id: ran.toolUseId,
-        outcome: ran.outcome,
-        output: truncateUtf8(ran.output, UNSTAGED_OUTPUT_MAX_BYTES),
-      },
-      principal: hookedPrincipal(agent),
-    });
-  });
-}

@@ -1,4 +1,4 @@
-import type { HookedEvent, HookedLoop } from '@airlock/core';
+import type { HookedEvent, HookedLoop, HookedRanCall } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import type { Principal } from '../../store/accounts.js';
 import {
@@ -16,16 +16,11 @@ import { findTask, findTaskBySource } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { lockRun } from '../machines/run-state.js';
 import { startTurn } from '../verbs/runs.js';
-import {
-  awaitReportsInFlight,
-  closeUnreported,
-  postToolRow,
-  preToolRow,
-  recordUnstagedCall,
-} from './hooked-calls.js';
+import { awaitReportsInFlight, closeUnreported, postToolRow, preToolRow } from './hooked-calls.js';
 import { answerOf, type HookedAnswer, hookAnswer } from './hooked-verdicts.js';
 import { hookOutcome, hookRow } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
+import { recordTranscriptCalls, recordUnstagedCalls } from './unstaged-calls.js';
 
 /** One event of a hooked session, as `hooks.event` takes it. */
 export interface HookedEventInput {
@@ -41,6 +36,7 @@ export interface HookedEventInput {
   text?: string | undefined;
   trigger?: string | undefined;
   answered_by_user?: boolean | undefined;
+  ran_calls?: HookedRanCall[] | undefined;
 }
 
 function keyOf(principal: Principal, input: HookedEventInput): HookSessionKey {
@@ -296,7 +292,15 @@ async function recordInSession(
         return postToolRow(ctx, tx, locked, { agent: input.agent, taskKey: input.task_key, ran });
       });
       if (!row) {
-        await recordUnstagedCall(ctx, run, input.agent, ran);
+        await recordUnstagedCalls(ctx, run, input.agent, [
+          {
+            toolName: ran.toolName,
+            toolUseId: ran.toolUseId,
+            outcome: ran.outcome,
+            output: ran.output,
+            foundIn: 'post_tool',
+          },
+        ]);
         return hookAnswer({
           ...base,
           run_id: run.id,
@@ -317,6 +321,8 @@ async function recordInSession(
       const run = await lastTurn(ctx, session);
       if (!run) return hookAnswer({ ...base, run_id: null, verdict: 'ack' });
       if (input.task_key === undefined) await awaitReportsInFlight(ctx, run.id);
+      // Calls the agent's transcript shows that no hook asked or told about (its client read them).
+      if (input.ran_calls) await recordTranscriptCalls(ctx, run, input.agent, input.ran_calls);
       const stopped = await stop(ctx, run, input);
       return hookAnswer({
         ...base,

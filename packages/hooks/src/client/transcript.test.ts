@@ -1,0 +1,130 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HOOKED_RAN_CALLS_MAX } from '@airlock/core';
+import { describe, expect, it } from 'vitest';
+import { RAN_CALLS_MAX, readTranscriptCalls, TRANSCRIPT_TAIL_BYTES } from './transcript.js';
+
+function transcript(lines: unknown[], raw = ''): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'airlock-transcript-')), 'session.jsonl');
+  writeFileSync(path, `${raw}${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+  return path;
+}
+
+// The entry shapes of Claude Code 2.1.332's transcript, as it wrote them on this machine.
+const prompt = (text: string, extra: Record<string, unknown> = {}) => ({
+  type: 'user',
+  isSidechain: false,
+  message: { role: 'user', content: text },
+  ...extra,
+});
+const toolUse = (id: string, name: string) => ({
+  type: 'assistant',
+  message: { role: 'assistant', content: [{ type: 'tool_use', id, name, input: {} }] },
+});
+const toolResult = (id: string, content: unknown, isError: boolean) => ({
+  type: 'user',
+  message: {
+    role: 'user',
+    content: [{ tool_use_id: id, type: 'tool_result', content, is_error: isError }],
+  },
+});
+
+describe('the calls of a turn, read from the agent transcript', () => {
+  it('Claude Code: the current turn only, with outcomes, subagent calls and calls still running', () => {
+    const path = transcript(
+      [
+        { type: 'queue-operation', operation: 'enqueue' },
+        prompt('first turn'),
+        toolUse('toolu_old', 'Bash'),
+        toolResult('toolu_old', 'old', false),
+        prompt('second turn'),
+        { type: 'attachment', attachment: { type: 'date' } },
+        toolUse('toolu_1', 'Bash'),
+        toolResult('toolu_1', 'one-out', false),
+        // A subagent's own prompt is not a new turn of the session.
+        prompt('subagent task', { isSidechain: true }),
+        toolUse('toolu_2', 'Write'),
+        toolResult('toolu_2', [{ type: 'text', text: 'Exit code 1' }], true),
+        // A meta entry (a local command's output) is not a prompt either.
+        prompt('<local-command-stdout>', { isMeta: true }),
+        toolUse('toolu_3', 'WebFetch'),
+        {
+          type: 'assistant',
+          message: { role: 'assistant', content: [{ type: 'text', text: 'x' }] },
+        },
+      ],
+      // A line the agent was still writing.
+      '{"type":"user","mess\n',
+    );
+    expect(readTranscriptCalls('claude-code', path)).toEqual([
+      { tool_use_id: 'toolu_1', tool_name: 'Bash', outcome: 'succeeded', output: 'one-out' },
+      { tool_use_id: 'toolu_2', tool_name: 'Write', outcome: 'failed', output: 'Exit code 1' },
+      { tool_use_id: 'toolu_3', tool_name: 'WebFetch' },
+    ]);
+  });
+
+  it('Codex: the turn since its task started, an exec outcome from its exit code', () => {
+    const item = (payload: Record<string, unknown>) => ({ type: 'response_item', payload });
+    const path = transcript([
+      { type: 'session_meta', payload: { id: 's' } },
+      { type: 'event_msg', payload: { type: 'task_started' } },
+      item({ type: 'function_call', name: 'exec_command', call_id: 'call_old' }),
+      { type: 'event_msg', payload: { type: 'task_started' } },
+      item({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] }),
+      item({ type: 'function_call', name: 'exec_command', call_id: 'call_1' }),
+      item({
+        type: 'function_call_output',
+        call_id: 'call_1',
+        output: 'Chunk ID: 0a\nProcess exited with code 0\nOutput:\none-out\n',
+      }),
+      item({ type: 'function_call', name: 'exec_command', call_id: 'call_2' }),
+      item({
+        type: 'function_call_output',
+        call_id: 'call_2',
+        output: 'Process exited with code 1\nOutput:\n',
+      }),
+      item({ type: 'custom_tool_call', name: 'apply_patch', call_id: 'call_3' }),
+      item({ type: 'custom_tool_call_output', call_id: 'call_3', output: 'Success.' }),
+    ]);
+    const calls = readTranscriptCalls('codex', path);
+    expect(calls?.map((c) => [c.tool_use_id, c.tool_name, c.outcome])).toEqual([
+      ['call_1', 'exec_command', 'succeeded'],
+      ['call_2', 'exec_command', 'failed'],
+      ['call_3', 'apply_patch', undefined],
+    ]);
+    expect(calls?.[2]?.output).toBe('Success.');
+  });
+
+  it('reads only the end of a long transcript, and cuts long outputs', () => {
+    const filler = { type: 'attachment', attachment: { text: 'x'.repeat(1_000_000) } };
+    const path = transcript([
+      prompt('turn'),
+      toolUse('toolu_early', 'Bash'),
+      ...Array.from({ length: 10 }, () => filler),
+      toolUse('toolu_late', 'Bash'),
+      toolResult('toolu_late', 'y'.repeat(10_000), false),
+    ]);
+    expect(TRANSCRIPT_TAIL_BYTES).toBeLessThan(10_000_000);
+    const calls = readTranscriptCalls('claude-code', path) ?? [];
+    expect(calls.map((call) => call.tool_use_id)).toEqual(['toolu_late']);
+    expect(calls[0]?.output).toHaveLength(2048);
+  });
+
+  it('lists at most the newest 500 calls, as many as the kernel takes', () => {
+    const many = Array.from({ length: 520 }, (_, i) => toolUse(`toolu_${i}`, 'Bash'));
+    const calls = readTranscriptCalls('claude-code', transcript([prompt('turn'), ...many])) ?? [];
+    expect(calls).toHaveLength(RAN_CALLS_MAX);
+    expect(calls[0]?.tool_use_id).toBe('toolu_20');
+    expect(RAN_CALLS_MAX).toBe(HOOKED_RAN_CALLS_MAX);
+  });
+
+  it('answers nothing, never throws, where there is no transcript it reads', () => {
+    expect(readTranscriptCalls('claude-code', undefined)).toBeUndefined();
+    expect(readTranscriptCalls('claude-code', '/nonexistent/session.jsonl')).toBeUndefined();
+    expect(readTranscriptCalls('claude-code', tmpdir())).toBeUndefined();
+    const path = transcript([prompt('turn'), toolUse('toolu_1', 'Bash')]);
+    // Gemini CLI's hooks carry no call id to match a transcript's calls with.
+    expect(readTranscriptCalls('gemini', path)).toBeUndefined();
+  });
+});

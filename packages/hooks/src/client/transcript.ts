@@ -1,0 +1,177 @@
+// Read by the hook process on the agent's machine only: the kernel never opens a path an
+// agent names. No import of @airlock/core at run time (zod would slow every hook process).
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { HookedAgent, HookedRanCall } from '@airlock/core';
+
+/** How much of a transcript's end is read: a turn's calls sit at the end of the file. */
+export const TRANSCRIPT_TAIL_BYTES = 8 * 1024 * 1024;
+
+/** Most calls one stop lists (the kernel's `HOOKED_RAN_CALLS_MAX`; a test keeps them equal). */
+export const RAN_CALLS_MAX = 500;
+
+/** How much of a call's output is sent (the run story keeps 2 KiB of it). */
+const OUTPUT_MAX_CHARS = 2048;
+
+type Entry = Record<string, unknown>;
+
+/** The complete lines at the end of a file, at most `TRANSCRIPT_TAIL_BYTES` of it. */
+function tailLines(path: string): string[] {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const start = Math.max(0, size - TRANSCRIPT_TAIL_BYTES);
+    const buffer = Buffer.alloc(size - start);
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, start + read);
+      if (n === 0) break;
+      read += n;
+    }
+    const lines = buffer.subarray(0, read).toString('utf8').split('\n');
+    // A tail that starts mid-file starts mid-line: that first piece is not a whole entry.
+    return start > 0 ? lines.slice(1) : lines;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function entries(path: string): Entry[] {
+  const parsed: Entry[] = [];
+  for (const line of tailLines(path)) {
+    if (!line.trim()) continue;
+    try {
+      const value = JSON.parse(line) as unknown;
+      if (value && typeof value === 'object' && !Array.isArray(value)) parsed.push(value as Entry);
+    } catch {
+      // A line still being written, or one this reader does not know: skip it.
+    }
+  }
+  return parsed;
+}
+
+const isObject = (value: unknown): value is Entry =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A tool result's content as text: a string, or the text of its blocks. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((block) => (isObject(block) && typeof block.text === 'string' ? block.text : ''))
+      .join('');
+  }
+  if (isObject(content) && typeof content.content === 'string') return content.content;
+  return '';
+}
+
+/** Collects a turn's calls in the order they were made, with their results as they arrive. */
+class TurnCalls {
+  private calls = new Map<string, HookedRanCall>();
+
+  /** A new turn starts: the calls before it are not this stop's. */
+  reset(): void {
+    this.calls = new Map();
+  }
+
+  called(id: unknown, name: unknown): void {
+    if (typeof id !== 'string' || !id || typeof name !== 'string' || !name) return;
+    if (!this.calls.has(id)) this.calls.set(id, { tool_use_id: id, tool_name: name });
+  }
+
+  returned(id: unknown, failed: boolean | undefined, output: string): void {
+    if (typeof id !== 'string') return;
+    const call = this.calls.get(id);
+    if (!call) return;
+    if (failed !== undefined) call.outcome = failed ? 'failed' : 'succeeded';
+    call.output = output.slice(0, OUTPUT_MAX_CHARS);
+  }
+
+  list(): HookedRanCall[] {
+    return [...this.calls.values()].slice(-RAN_CALLS_MAX);
+  }
+}
+
+/**
+ * Claude Code's transcript (JSONL): a `user` entry with a prompt starts a
+ * turn; `assistant` entries carry `tool_use` blocks, `user` entries their
+ * `tool_result` blocks (`is_error` when the call failed or was refused).
+ */
+function claudeCodeCalls(lines: Entry[]): HookedRanCall[] {
+  const turn = new TurnCalls();
+  for (const entry of lines) {
+    const message = isObject(entry.message) ? entry.message : null;
+    if (!message) continue;
+    const content = message.content;
+    if (entry.type === 'user') {
+      const blocks = Array.isArray(content) ? content.filter(isObject) : [];
+      const results = blocks.filter((block) => block.type === 'tool_result');
+      if (results.length === 0) {
+        // A prompt (text, not a tool's result), outside a subagent's own thread: a new turn.
+        if (entry.isSidechain !== true && entry.isMeta !== true) turn.reset();
+        continue;
+      }
+      for (const block of results) {
+        turn.returned(block.tool_use_id, block.is_error === true, contentText(block.content));
+      }
+    } else if (entry.type === 'assistant' && Array.isArray(content)) {
+      for (const block of content.filter(isObject)) {
+        if (block.type === 'tool_use') turn.called(block.id, block.name);
+      }
+    }
+  }
+  return turn.list();
+}
+
+/** Codex's exec output ends its header with the process's exit code. */
+const EXIT_CODE = /Process exited with code (-?\d+)/;
+
+/**
+ * Codex's rollout (JSONL): `task_started` starts a turn; `response_item`
+ * entries carry the model's calls (`function_call`, `custom_tool_call`) and
+ * their outputs, matched by `call_id`. An exec's output names its exit code;
+ * for other tools the outcome is left unknown.
+ */
+function codexCalls(lines: Entry[]): HookedRanCall[] {
+  const turn = new TurnCalls();
+  for (const entry of lines) {
+    const payload = isObject(entry.payload) ? entry.payload : null;
+    if (!payload) continue;
+    if (entry.type === 'event_msg' && payload.type === 'task_started') {
+      turn.reset();
+      continue;
+    }
+    if (entry.type !== 'response_item') continue;
+    if (payload.type === 'function_call' || payload.type === 'custom_tool_call') {
+      turn.called(payload.call_id, payload.name);
+    } else if (
+      payload.type === 'function_call_output' ||
+      payload.type === 'custom_tool_call_output'
+    ) {
+      const output = contentText(payload.output);
+      const code = EXIT_CODE.exec(output)?.[1];
+      turn.returned(payload.call_id, code === undefined ? undefined : code !== '0', output);
+    }
+  }
+  return turn.list();
+}
+
+/**
+ * The calls the agent's own transcript shows it made in the current turn,
+ * with their outcome and output where the transcript already holds them;
+ * undefined when the agent keeps no transcript Airlock reads (Gemini CLI's
+ * hooks carry no call id to match a call by) or the file cannot be read.
+ * Never throws: a stop must not fail for want of a transcript.
+ */
+export function readTranscriptCalls(
+  agent: HookedAgent,
+  path: unknown,
+): HookedRanCall[] | undefined {
+  if (typeof path !== 'string' || !path) return undefined;
+  const read = agent === 'claude-code' ? claudeCodeCalls : agent === 'codex' ? codexCalls : null;
+  if (!read) return undefined;
+  try {
+    return read(entries(path));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,138 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from '../testing/harness.js';
+import { bashPreTool, postHookEvent } from '../testing/hooked-events.js';
+import { backends } from '../testing/stores.js';
+
+/**
+ * A call no hook asked or told about (its tool left out of the hooks'
+ * matcher, hooks installed mid-turn) shows only in the agent's transcript.
+ * The hook client reads the turn's calls from it at `Stop` and sends them as
+ * `ran_calls`; the kernel records each one that crossed no stage, once.
+ */
+
+const all = await backends();
+const PROFILE = '/agent_api/v1/profile/configuration';
+const RULES = [
+  { tool: 'Bash', path: 'command', match: 'ls*', verdict: 'allow' },
+  { tool: 'Bash', path: 'command', match: 'rm *', verdict: 'deny', reason: 'no deletes' },
+];
+
+interface StoryEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(
+    `calls only the transcript shows (${backend.name})`,
+    () => {
+      let d: Deployment;
+      afterEach(async () => {
+        await d?.close();
+      });
+
+      const event = (body: Record<string, unknown>) => postHookEvent(d, body);
+      const unstagedOf = async (runId: string) =>
+        ((await d.member.get(`${d.ws}/runs/${runId}/events`)).body.events as StoryEvent[]).filter(
+          (e) => e.type === 'run.unstaged_call',
+        );
+
+      it('records the calls of the turn no hook saw, once, and not the ones that crossed the stage', async () => {
+        d = await deploy(backend);
+        await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
+        await event({ event: 'turn_start', text: 'tidy up' });
+        const granted = await event(bashPreTool('ls', 'tu-1'));
+        expect(granted.body).toMatchObject({ verdict: 'allow', task_key: 't1' });
+        const runId = granted.body.run_id as string;
+        await event({
+          event: 'post_tool',
+          tool_name: 'Bash',
+          tool_input: { command: 'ls' },
+          tool_use_id: 'tu-1',
+          outcome: 'succeeded',
+          output: 'README.md',
+        });
+        const refused = await event(bashPreTool('rm -r build', 'tu-2'));
+        expect(refused.body).toMatchObject({ verdict: 'deny' });
+        // Reported by its post-tool hook with no pre-tool hook asking: recorded then.
+        await event({
+          event: 'post_tool',
+          tool_name: 'WebFetch',
+          tool_input: { url: 'https://example.com' },
+          tool_use_id: 'tu-3',
+          outcome: 'succeeded',
+          output: 'fetched',
+        });
+
+        const ranCalls = [
+          { tool_use_id: 'tu-1', tool_name: 'Bash', outcome: 'succeeded', output: 'README.md' },
+          { tool_use_id: 'tu-2', tool_name: 'Bash', outcome: 'failed', output: 'no deletes' },
+          { tool_use_id: 'tu-3', tool_name: 'WebFetch', outcome: 'succeeded', output: 'fetched' },
+          { tool_use_id: 'tu-4', tool_name: 'Write', outcome: 'succeeded', output: 'wrote a.txt' },
+          // Still running when the transcript was read: no result yet.
+          { tool_use_id: 'tu-5', tool_name: 'Bash' },
+        ];
+        const stopped = await event({ event: 'stop', text: 'done', ran_calls: ranCalls });
+        expect(stopped.status).toBe(200);
+        const unstaged = await unstagedOf(runId);
+        expect(unstaged.map((e) => [e.data.tool_use_id, e.data.found_in])).toEqual([
+          ['tu-3', 'post_tool'],
+          ['tu-4', 'transcript'],
+          ['tu-5', 'transcript'],
+        ]);
+        expect(unstaged[1]?.data).toMatchObject({
+          agent: 'claude-code',
+          tool_name: 'Write',
+          outcome: 'succeeded',
+          output: 'wrote a.txt',
+        });
+        expect(unstaged[2]?.data).toMatchObject({ tool_name: 'Bash', outcome: null, output: '' });
+        const tasks = (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks as unknown[];
+        expect(tasks).toHaveLength(2);
+
+        // The same stop again (an agent retrying its hook) records nothing twice.
+        await event({ event: 'stop', text: 'done', ran_calls: ranCalls });
+        expect(await unstagedOf(runId)).toHaveLength(3);
+
+        const audit = await fetch(`${d.url}${d.ws}/runs/${runId}/audit`, {
+          headers: { authorization: `Bearer ${d.tokens.member}` },
+        });
+        const lines = (await audit.text())
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { decision: string; tool_name: string; detail: string });
+        expect(
+          lines.filter((l) => l.decision === 'ran_unstaged').map((l) => [l.tool_name, l.detail]),
+        ).toEqual([
+          ['WebFetch', 'claude-code ran it with no hook asking: succeeded'],
+          ['Write', 'claude-code ran it with no hook asking: succeeded'],
+          ['Bash', 'claude-code ran it with no hook asking: outcome unknown'],
+        ]);
+      });
+
+      it('refuses a malformed list with a stable code and records nothing', async () => {
+        d = await deploy(backend);
+        await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
+        const granted = await event(bashPreTool('ls', 'tu-1'));
+        const runId = granted.body.run_id as string;
+        const bad = await event({
+          event: 'stop',
+          text: 'done',
+          ran_calls: [{ tool_use_id: 'tu-7', tool_name: 'Write', outcome: 'maybe' }],
+        });
+        expect(bad.status).toBe(400);
+        expect(bad.body.error.code).toBe('invalid_input');
+        const tooMany = await event({
+          event: 'stop',
+          text: 'done',
+          ran_calls: Array.from({ length: 501 }, (_, i) => ({
+            tool_use_id: `x${i}`,
+            tool_name: 'Bash',
+          })),
+        });
+        expect(tooMany.status).toBe(400);
+        expect(await unstagedOf(runId)).toEqual([]);
+      });
+    },
+  );
+}

@@ -1,0 +1,101 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { missingAgentReason } from './agent-binaries.js';
+import { type AgentSandbox, createAgentSandbox, runAgent } from './agent-sandbox.js';
+import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './airlock-hooks.js';
+
+// A call no hook asks or tells about: Airlock's entries for the tool events are gone (a person
+// removed them, or narrowed their matcher), its turn and stop entries stay. At the turn's Stop the
+// Node.js hook client reads the turn's calls from the agent's own transcript, and the kernel
+// records each one that crossed no stage in the run story. Gemini CLI is left out: its hooks
+// carry no call id to match a transcript's calls with.
+
+/** Drops Airlock's tool-event entries from the agent's settings, keeping the others. */
+function withoutToolHooks(sandbox: AgentSandbox): void {
+  if (sandbox.agent === 'codex') {
+    const path = join(sandbox.codexHome, 'config.toml');
+    const sections = readFileSync(path, 'utf8').split('\n\n');
+    const kept = sections.filter((section) => !/\[\[hooks\.(Pre|Post)ToolUse\]\]/.test(section));
+    expect(kept.length).toBe(sections.length - 2);
+    writeFileSync(path, kept.join('\n\n'));
+    return;
+  }
+  const path = join(sandbox.home, '.claude', 'settings.json');
+  const settings = JSON.parse(readFileSync(path, 'utf8'));
+  for (const event of ['PreToolUse', 'PostToolUse', 'PostToolUseFailure']) {
+    expect(settings.hooks[event]).toBeDefined();
+    delete settings.hooks[event];
+  }
+  writeFileSync(path, JSON.stringify(settings, null, 2));
+}
+
+describe.each(['claude-code', 'codex'] as const)(
+  '%s: calls that ran with no hook for them',
+  { timeout: 300_000 },
+  (agent) => {
+    const missing = missingAgentReason(agent);
+    let sandbox: AgentSandbox | undefined;
+    let airlock: AirlockKernel | undefined;
+    afterEach(async () => {
+      await sandbox?.close();
+      await airlock?.close();
+      sandbox = undefined;
+      airlock = undefined;
+    });
+
+    it.skipIf(missing)('are recorded in the turn’s story from the transcript at Stop', async () => {
+      airlock = await startAirlockKernel();
+      await airlock.setProfile({ approval_mode: 'bypass', approval_rules: [] });
+      sandbox = await createAgentSandbox(agent, [
+        { kind: 'shell', command: 'echo unhooked-one' },
+        { kind: 'shell', command: 'false' },
+      ]);
+      installAirlockHooks(sandbox, airlock);
+      withoutToolHooks(sandbox);
+      const run = await runAgent(sandbox);
+      expect(run.timedOut, run.stderr).toBe(false);
+      expect(sandbox.server.toolOutputs()[0]).toContain('unhooked-one');
+
+      const [turn] = await airlock.member.runs.list({ limit: 1 });
+      expect(turn, 'the turn’s run (UserPromptSubmit is still hooked)').toBeDefined();
+      expect(await airlock.member.runs.run(turn!.id).tasks()).toEqual([]);
+      const events = await airlock.member.runs.run(turn!.id).events();
+      const unstaged = events
+        .filter((event) => event.type === 'run.unstaged_call')
+        .map((event) => event.data as Record<string, unknown>);
+      const shell = agent === 'codex' ? 'exec_command' : 'Bash';
+      expect(unstaged.map((data) => [data.tool_name, data.outcome, data.found_in])).toEqual([
+        [shell, 'succeeded', 'transcript'],
+        [shell, 'failed', 'transcript'],
+      ]);
+      expect(unstaged[0]?.output).toContain('unhooked-one');
+      expect(unstaged[0]?.tool_use_id).toMatch(/scripted_0000/);
+    });
+
+    it.skipIf(missing)(
+      'with every hook in place, the transcript adds nothing to the story',
+      async () => {
+        airlock = await startAirlockKernel();
+        await airlock.setProfile({ approval_mode: 'bypass', approval_rules: [] });
+        sandbox = await createAgentSandbox(agent, [
+          { kind: 'shell', command: 'echo hooked-one' },
+          { kind: 'shell', command: 'false' },
+        ]);
+        installAirlockHooks(sandbox, airlock);
+        const run = await runAgent(sandbox);
+        expect(run.timedOut, run.stderr).toBe(false);
+        const [turn] = await airlock.member.runs.list({ limit: 1 });
+        const tasks = await airlock.member.runs.run(turn!.id).tasks();
+        // Codex 0.169's PostToolUse carries the command's output and no exit code: `false` reads
+        // as succeeded there (docs/agents.md, "Not yet").
+        expect(tasks.map((task) => task.state)).toEqual(
+          agent === 'codex' ? ['succeeded', 'succeeded'] : ['succeeded', 'failed'],
+        );
+        // The hooks' call ids are the transcript's: no call is counted twice.
+        const events = await airlock.member.runs.run(turn!.id).events();
+        expect(events.filter((event) => event.type === 'run.unstaged_call')).toEqual([]);
+      },
+    );
+  },
+);
