@@ -1,4 +1,5 @@
 import {
+  type ClaimView,
   createExecutor,
   type Executor,
   type TaskView,
@@ -51,6 +52,14 @@ export interface ExecutorBridge {
    * executor's `take`).
    */
   take(runId: string, taskKey: string): Promise<TaskView | null>;
+  /**
+   * Runs a row its gateway session claimed in its own round (see
+   * `runs.calls`' `claim`), resolving with the row as committed; null when
+   * the bridge closes first or the claim was lost.
+   */
+  runClaimed(claim: ClaimView): Promise<TaskView | null>;
+  /** The lease each claim of this bridge asks for (heartbeated while the tool runs). */
+  readonly leaseMs: number;
   /** Whether this bridge runs the row now (its commit is still to come). */
   holds(runId: string, taskKey: string): boolean;
   /** Tells `listener` of every row this bridge commits; returns its removal. */
@@ -161,6 +170,8 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       connections,
       registeredVersion,
       take: (runId, taskKey) => running.take(runId, taskKey),
+      runClaimed: (claim) => running.runClaimed(claim),
+      leaseMs: running.leaseMs,
       holds: (runId, taskKey) => running.holds(runId, taskKey),
       onCommitted(listener) {
         committedListeners.add(listener);

@@ -75,6 +75,8 @@ export interface Executor {
   readonly ready: Promise<void>;
   /** How many tasks are running now. */
   readonly running: number;
+  /** The lease this executor asks for on each claim (and heartbeats back to). */
+  readonly leaseMs: number;
   /**
    * Claims one runnable row by its address (instead of waiting for a nudge),
    * runs it like any claimed row and resolves with the row as committed.
@@ -83,6 +85,13 @@ export interface Executor {
    * @throws AirlockError when the kernel cannot be reached or refuses the credential.
    */
   take(runId: string, taskKey: string): Promise<TaskView | null>;
+  /**
+   * Runs a row claimed for this process in another way (a gateway round
+   * that asked for the claims of its granted calls) like any claim of its
+   * own: heartbeats, the handler, the commit. Resolves with the row as
+   * committed, or null when the executor closes or the claim was lost.
+   */
+  runClaimed(claim: ClaimView): Promise<TaskView | null>;
   /** Whether this executor runs the row now (claimed, not yet committed). */
   holds(runId: string, taskKey: string): boolean;
   /**
@@ -291,6 +300,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   return {
     ready,
+    leaseMs,
     get running() {
       return inFlight.size;
     },
@@ -310,6 +320,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
         if (error instanceof AirlockError && NOT_OURS.includes(error.code)) return null;
         throw error;
       }
+      return track(runClaim(claim), false);
+    },
+    async runClaimed(claim) {
+      if (closing) return null;
       return track(runClaim(claim), false);
     },
     async close(closeOptions = {}) {

@@ -1,18 +1,25 @@
 /*
  * Prints what the approval stage costs an MCP call: the same granted
  * `read_text_file` on the real filesystem server, called directly over stdio
- * and through the gateway (Streamable HTTP, a kernel on SQLite, the bridge
- * claiming and committing the row). Run: pnpm --filter @airlock/tests bench:mcp
+ * and through the gateway (a kernel on SQLite; the gateway's submit claims the
+ * granted row for its own bridge, which runs it and commits it), two ways:
+ * Streamable HTTP with gateway, kernel and client in this one process, and the
+ * gateway in a process of its own on stdio, as an MCP client starts
+ * `airlock gateway mcp --stdio`.
+ * Run: pnpm --filter @airlock/tests bench:mcp   (CALLS=100 by default; KERNEL=process for a
+ * kernel in a process of its own, as `airlock serve` runs)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { KernelApi, startGateway } from '@airlock/mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestKernel } from '../src/support/kernel.js';
+import { forkKernel } from './kernel-process.js';
 
 const CALLS = Number(process.env.CALLS ?? 100);
 
@@ -31,7 +38,11 @@ async function time(label: string, call: () => Promise<unknown>): Promise<void> 
   );
 }
 
-const kernel = await startTestKernel();
+const kernel =
+  process.env.KERNEL === 'process' ? await forkKernel({ inbox: false }) : await startTestKernel();
+console.log(
+  `granted read_text_file, node ${process.version}, kernel ${process.env.KERNEL === 'process' ? 'in a process of its own' : 'in this process'}`,
+);
 const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-mcp-'));
 mkdirSync(join(dir, 'src'));
 writeFileSync(join(dir, 'src/a.txt'), 'hello');
@@ -66,11 +77,45 @@ try {
       requestInit: { headers: { authorization: `Bearer ${kernel.workspace.tokens.agent}` } },
     }),
   );
-  await time('gateway (granted by rule)', () =>
+  await time('gateway, HTTP, this process', () =>
     client.callTool({ name: 'fs__read_text_file', arguments: arguments_ }),
   );
   await client.close();
   await gateway.close();
+
+  const cli = fileURLToPath(new URL('../../mcp/src/cli.ts', import.meta.url));
+  const overStdio = new Client({ name: 'bench', version: '1' });
+  await overStdio.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        cli,
+        'gateway',
+        '--stdio',
+        '--name',
+        'fs',
+        '--',
+        process.execPath,
+        entry,
+        dir,
+      ],
+      env: {
+        ...(process.env as Record<string, string>),
+        AIRLOCK_URL: kernel.url,
+        AIRLOCK_WORKSPACE: kernel.workspace.id,
+        AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
+        AIRLOCK_TOKEN: kernel.workspace.tokens.agent,
+      },
+      stderr: 'ignore',
+    }),
+  );
+  await time('gateway, stdio, own process', () =>
+    overStdio.callTool({ name: 'fs__read_text_file', arguments: arguments_ }),
+  );
+  await overStdio.close();
 } finally {
   await kernel.close();
   rmSync(dir, { recursive: true, force: true });

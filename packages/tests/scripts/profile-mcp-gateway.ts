@@ -137,20 +137,8 @@ try {
         first(t, 'serve← POST /api/v1/workspaces') - first(t, 'serve→ POST /api/v1/workspaces'),
     ],
     [
-      'submit answered to the row claimed (gateway claim or bridge claimNext)',
-      (t) => {
-        const answered = first(t, 'serve← POST /api/v1/workspaces');
-        return first(t, 'fetch← POST executor.claim', answered) - answered;
-      },
-    ],
-    [
-      'claim answered to commit sent (tool on stdio)',
-      (t) => {
-        const answered = first(t, 'serve← POST /api/v1/workspaces');
-        return (
-          first(t, 'fetch→ POST executor.commit') - first(t, 'fetch← POST executor.claim', answered)
-        );
-      },
+      'submit answered to commit sent (the row claimed in the submit; tool on stdio)',
+      (t) => first(t, 'fetch→ POST executor.commit') - first(t, 'serve← POST /api/v1/workspaces'),
     ],
     [
       'kernel: commit',

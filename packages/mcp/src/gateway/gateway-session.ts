@@ -1,5 +1,5 @@
 import type { ApprovalMode, ApprovalRule, JsonValue } from '@airlock/core';
-import { createClient, type FeedSubscription, type TaskView } from '@airlock/sdk';
+import { type ClaimView, createClient, type FeedSubscription, type TaskView } from '@airlock/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutorBridge } from '../executor-bridge.js';
 import { hasErrorCode, type KernelApi } from '../kernel-api.js';
@@ -32,7 +32,12 @@ export interface GatewaySessionOptions {
    * here at once, and its committed row answers the client, instead of
    * waiting for a nudge, a claim and the row read back.
    */
-  bridge?: Pick<ExecutorBridge, 'take' | 'holds' | 'onCommitted' | 'leaveRun'> | undefined;
+  bridge?:
+    | Pick<
+        ExecutorBridge,
+        'take' | 'runClaimed' | 'leaseMs' | 'tools' | 'holds' | 'onCommitted' | 'leaveRun'
+      >
+    | undefined;
 }
 
 /** What a caller hears while its call waits for a person. */
@@ -164,21 +169,28 @@ export class GatewaySession {
     signal.removeEventListener('abort', wake);
   }
 
+  /**
+   * Plants one call. When this process's bridge serves the tool, the round
+   * asks for the claim of a granted row, so the call runs here with no
+   * claim of its own on the way.
+   */
   private async plant(
     name: string,
     input: unknown,
     callId: string,
     traceparent: string | null,
-  ): Promise<TaskView> {
+  ): Promise<{ task: TaskView; claim: ClaimView | null }> {
     const runId = await this.ensureRun();
+    const bridge = this.options.bridge;
+    const claim = bridge?.tools.has(name) ? { claim: { lease_ms: bridge.leaseMs } } : {};
     try {
-      const { tasks } = await this.options.api.submit(
+      const { tasks, claims } = await this.options.api.submit(
         runId,
         // An MCP client's arguments arrived as JSON.
-        { calls: [{ name, input: input as JsonValue, id: callId }] },
+        { calls: [{ name, input: input as JsonValue, id: callId }], ...claim },
         traceparent,
       );
-      return tasks[0] as TaskView;
+      return { task: tasks[0] as TaskView, claim: claims?.[0] ?? null };
     } catch (error) {
       // A run someone stopped or that ended: the session goes on in a new one.
       if (!hasErrorCode(error, 'run_not_running') || this.runId !== runId) throw error;
@@ -205,16 +217,19 @@ export class GatewaySession {
     /** The MCP client's W3C trace context (`_meta.traceparent`), when it sent one. */
     traceparent?: string | null | undefined;
   }): Promise<CallToolResult> {
-    let task = await this.plant(
+    const planted = await this.plant(
       request.name,
       request.input,
       request.callId,
       request.traceparent ?? null,
     );
+    let task = planted.task;
     const key = `${task.run_id}/${task.key}`;
     this.inFlight.add(key);
     const started = Date.now();
     try {
+      // Granted and claimed in its round: it runs here now, and its commit answers.
+      if (planted.claim) task = (await this.runClaimedHere(planted.claim)) ?? task;
       while (!SETTLED_STATES.includes(task.state)) {
         // Granted, or approved since: run it here now (unless the bridge already does).
         if (task.state === 'runnable' && !this.runningHere(task)) {
@@ -260,6 +275,15 @@ export class GatewaySession {
     if (!this.options.bridge) return null;
     try {
       return await this.options.bridge.take(task.run_id, task.key);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Runs a row claimed in its round on this process's bridge; null when the bridge did not commit it. */
+  private async runClaimedHere(claim: ClaimView): Promise<TaskView | null> {
+    try {
+      return (await this.options.bridge?.runClaimed(claim)) ?? null;
     } catch {
       return null;
     }

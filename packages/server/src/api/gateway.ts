@@ -22,13 +22,20 @@ export const submitCalls = implement(
             })),
           }
         : { final: input.final ?? '' };
-    const { run, tasks } = await submitGatewayRound(
+    const { run, tasks, claims } = await submitGatewayRound(
       kernel.context,
       principal,
       input.run_id,
       submission,
+      { claim: input.claim && { leaseMs: input.claim.lease_ms } },
     );
-    return { run: runView(run), tasks: tasks.map(taskView) };
+    // A row claimed in the round answers as claimed.
+    const claimed = new Map(claims.map((claim) => [claim.task.key, claim.task]));
+    return {
+      run: runView(run),
+      tasks: tasks.map((task) => claimed.get(task.key) ?? taskView(task)),
+      ...(input.claim ? { claims } : {}),
+    };
   },
 );
 

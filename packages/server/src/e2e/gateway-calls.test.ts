@@ -90,6 +90,71 @@ describe.each(available)(
       expect(read).toBeDefined();
     });
 
+    it('claims the granted calls for a client that runs them itself, and only those', async () => {
+      d = await deploy(backend);
+      const runId = await gatewayTurn();
+      const tooShort = await d.agent.post(`${d.ws}/runs/${runId}/calls`, {
+        calls: [{ name: 'fs__read_file' }],
+        claim: { lease_ms: 10 },
+      });
+      expect(tooShort.status).toBe(400);
+      expect(tooShort.body.error.code).toBe('invalid_input');
+
+      const before = Date.now();
+      const round = await d.agent.post(`${d.ws}/runs/${runId}/calls`, {
+        calls: [
+          { name: 'fs__read_file', input: { path: 'a' }, id: 'c1' },
+          { name: 'fs__write_file', input: { path: 'b' } },
+          { name: 'fs__delete' },
+        ],
+        claim: { lease_ms: 5_000 },
+      });
+      expect(round.status).toBe(201);
+      // The refused 400 planted nothing: the round's first row is still t1.
+      expect(round.body.tasks).toMatchObject([
+        { key: 't1', state: 'claimed', tool_call_id: 'c1' },
+        { key: 't2', state: 'needs_approval' },
+        { key: 't3', state: 'failed' },
+      ]);
+      expect(round.body.claims).toHaveLength(1);
+      const [claim] = round.body.claims;
+      expect(claim.task).toMatchObject({ key: 't1', state: 'claimed', attempts: 1 });
+      expect(claim.lease_until).toBeGreaterThanOrEqual(before + 5_000);
+      expect(claim.lease_until).toBeLessThan(Date.now() + 5_000 + 1_000);
+
+      // No executor can take the claimed row; the claim commits through the executor plane.
+      const other = await d.executor.post('/executor_api/v1/claim', {
+        tool_names: ['fs__read_file'],
+      });
+      expect(other.body.claim).toBeNull();
+      const wrong = await d.executor.post(`/executor_api/v1/runs/${runId}/tasks/t1/commit`, {
+        claim_id: 'claim_not_this_one',
+        outcome: 'succeeded',
+      });
+      expect(wrong.status).toBe(409);
+      expect(wrong.body.error.code).toBe('lease_lost');
+      const committed = await d.executor.post(`/executor_api/v1/runs/${runId}/tasks/t1/commit`, {
+        claim_id: claim.claim_id,
+        outcome: 'succeeded',
+        result: { content: [{ type: 'text', text: 'read' }] },
+      });
+      expect(committed.status).toBe(200);
+      expect(committed.body).toMatchObject({ key: 't1', state: 'succeeded' });
+
+      const events = await d.agent.get(`${d.ws}/runs/${runId}/events`);
+      const claimed = events.body.events.filter(
+        (e: { type: string; task_key: string }) => e.type === 'task.claimed',
+      );
+      expect(claimed).toHaveLength(1);
+      expect(claimed[0]).toMatchObject({ task_key: 't1', data: { attempt: 1 } });
+      // A round that asks for no claim answers none, and its granted row waits for an executor.
+      const plain = await d.agent.post(`${d.ws}/runs/${runId}/calls`, {
+        calls: [{ name: 'fs__read_file' }],
+      });
+      expect(plain.body.claims).toBeUndefined();
+      expect(plain.body.tasks).toMatchObject([{ key: 't4', state: 'runnable' }]);
+    });
+
     it('cancels a parked call at its client request; the model reads it was canceled', async () => {
       d = await deploy(backend);
       const runId = await gatewayTurn();

@@ -168,12 +168,12 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     const after = await requests();
     const made = (operation: string) => (after.get(operation) ?? 0) - (before.get(operation) ?? 0);
-    // Three trips a call: the submit, the claim of that row, its commit. No claimNext of the
-    // drain (the bridge leaves the session's nudges to it), no read of the row afterwards.
+    // Two trips a call: the submit, which claims the granted row for the gateway's own bridge,
+    // and its commit. No claim of its own, no claimNext of the drain (the bridge leaves the
+    // session's nudges to it), no read of the row afterwards.
     const trips = [...after.keys()].filter((operation) => operation !== 'other' && made(operation));
     expect(Object.fromEntries(trips.map((operation) => [operation, made(operation)]))).toEqual({
       'runs.calls': 3,
-      'executor.claim': 3,
       'executor.commit': 3,
     });
   });

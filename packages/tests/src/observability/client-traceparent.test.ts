@@ -152,7 +152,7 @@ describe('clients send the W3C traceparent the kernel continues', () => {
       expect(result.isError).toBeFalsy();
       const request = await spanOf(caller.traceId, 'runs.calls');
       expect(request.parentSpanId).toBe(caller.spanId);
-      // The gateway's own executor claims and commits the call: both join the client's trace.
+      // The submit claims the call for the gateway's own executor, which commits it: both join the client's trace.
       for (const name of ['airlock.stage', 'airlock.claim', 'airlock.commit']) {
         expect((await spanOf(caller.traceId, name)).parentSpanId, name).toBe(request.spanId);
       }

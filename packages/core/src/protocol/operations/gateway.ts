@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { RunParams, TaskParams } from '../inputs.js';
+import { LeaseSchema, RunParams, TaskParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
-import { OnFailureSchema, RunViewSchema, TaskViewSchema } from '../views.js';
+import { ClaimSchema, OnFailureSchema, RunViewSchema, TaskViewSchema } from '../views.js';
 
 /** One call a gateway client asks for. */
 const GatewayCallSchema = z.strictObject({
@@ -25,8 +25,20 @@ export const submitCallsContract = defineContract({
     ...RunParams,
     calls: z.array(GatewayCallSchema).min(1).max(64).optional(),
     final: z.string().max(1_000_000).optional(),
+    /**
+     * The caller runs the calls the stage grants itself (a gateway with the
+     * tools in its own process): each granted row is claimed for it in the
+     * same transaction, and its claim comes back in `claims`. The row is
+     * committed like any claim, through the executor plane with the claim id.
+     */
+    claim: z.strictObject({ lease_ms: LeaseSchema }).optional(),
   }),
-  output: z.object({ run: RunViewSchema, tasks: z.array(TaskViewSchema) }),
+  output: z.object({
+    run: RunViewSchema,
+    tasks: z.array(TaskViewSchema),
+    /** The claims of the granted rows, when the round asked for them (`claim`). */
+    claims: z.array(ClaimSchema).optional(),
+  }),
   errors: ['run_not_found', 'run_not_running', 'run_not_gateway', 'run_busy'],
 });
 

@@ -157,6 +157,24 @@ async function takeRow(
 }
 
 /**
+ * Claims a row just granted in the caller's own transaction (a gateway
+ * round that runs its granted calls itself); null when the row is not
+ * runnable or a claim on its sequential tool or paths holds it back.
+ */
+export async function claimInTransaction(
+  ctx: KernelContext,
+  tx: Tx,
+  principal: Principal,
+  address: TaskAddress,
+  leaseMs: number | undefined,
+): Promise<Claim | null> {
+  const row = (await readVisibleTask(tx, rowAddress(principal, address)))[0];
+  if (row?.state !== 'runnable' || row.kind !== 'tool') return null;
+  const { run_app: _ignored, ...task } = row;
+  return takeRow(tx, task, principal, leaseFor(ctx, leaseMs));
+}
+
+/**
  * Claims one runnable row with a lease.
  * @throws AirlockError not_claimable_kind for approval/ask rows, not_claimable when not runnable.
  */
@@ -186,7 +204,7 @@ export async function claimTask(
 }
 
 /** Records a claim's span in its call's trace. */
-function traceClaim(
+export function traceClaim(
   ctx: KernelContext,
   principal: Principal,
   claim: Claim | null,

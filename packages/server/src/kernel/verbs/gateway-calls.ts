@@ -4,6 +4,7 @@ import type { Principal } from '../../store/accounts.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { listRoundModelTasks } from '../../store/tasks.js';
+import { preciseNow } from '../../tracing/call-tracing.js';
 import type { KernelContext } from '../context.js';
 import { readCurrentRound } from '../loop/history.js';
 import { applyRound } from '../loop/run-loop.js';
@@ -12,6 +13,7 @@ import { drivenByClient, lockRun, readRun, settleRun } from '../machines/run-sta
 import { plantToolRow } from '../stage/approval-stage.js';
 import type { TaskView } from '../views.js';
 import { cancelTask } from './decisions.js';
+import { type Claim, claimInTransaction, traceClaim } from './executor.js';
 
 /** What a gateway client sends: a round of calls, or its final answer. */
 export type GatewaySubmission =
@@ -63,10 +65,49 @@ async function joinOpenRound(
 }
 
 /**
+ * Claims the granted rows of a round for the client that runs them itself,
+ * in the round's own transaction: no other executor can take them between
+ * the grant and the claim, and the client saves a round trip per call.
+ */
+async function claimGranted(
+  ctx: KernelContext,
+  tx: Tx,
+  principal: Principal,
+  run: RunTable,
+  tasks: TaskTable[],
+  leaseMs: number | undefined,
+): Promise<TimedClaim[]> {
+  const claims: TimedClaim[] = [];
+  for (const task of tasks) {
+    if (task.state !== 'runnable' || task.kind !== 'tool') continue;
+    const startedAt = ctx.tracing ? preciseNow() : 0;
+    const address = { workspaceId: run.workspace_id, runId: run.id, taskKey: task.key };
+    const claim = await claimInTransaction(ctx, tx, principal, address, leaseMs);
+    if (claim) claims.push({ claim, startedAt });
+  }
+  return claims;
+}
+
+/** A claim made in a round, with when it started (for its span in the call's trace). */
+interface TimedClaim {
+  claim: Claim;
+  startedAt: number;
+}
+
+/** What a round of a gateway client records: its run, the rows planted, and the claims it asked for. */
+export interface GatewayRound {
+  run: RunTable;
+  tasks: TaskTable[];
+  claims: Claim[];
+}
+
+/**
  * Records a gateway client's round on its run, through the same approval
  * stage as any model row: calls open a new round when the run waits for the
  * model, or join the round still open; a final answer ends the run (through
- * its stop hook, if it declares one). Returns the run and the rows planted.
+ * its stop hook, if it declares one). Returns the run and the rows planted
+ * (a row claimed here as planted; its claim holds it as claimed). With `claim`,
+ * the granted rows are claimed for the client, which runs them itself.
  * @throws AirlockError run_not_found, run_not_gateway, run_not_running,
  *   run_busy (the run waits on a hook or a final answer).
  */
@@ -75,9 +116,12 @@ export async function submitGatewayRound(
   principal: Principal,
   runId: string,
   submission: GatewaySubmission,
-): Promise<{ run: RunTable; tasks: TaskTable[] }> {
-  return ctx.store.transaction(async (tx) => {
+  options: { claim?: { leaseMs?: number | undefined } | undefined } = {},
+): Promise<GatewayRound> {
+  const round = await ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, principal.workspace_id, runId);
+    const claimFor = async (tasks: TaskTable[]): Promise<TimedClaim[]> =>
+      options.claim ? claimGranted(ctx, tx, principal, run, tasks, options.claim.leaseMs) : [];
     checkGatewayRun(ctx, principal, run);
     if (run.pending_answer !== null || run.phase === 'hook') {
       throw new AirlockError('run_busy', `run ${run.id} waits on a lifecycle hook`);
@@ -86,7 +130,8 @@ export async function submitGatewayRound(
       if (submission.calls === undefined) {
         throw new AirlockError('run_busy', `run ${run.id} still has calls of round ${run.round}`);
       }
-      return { run, tasks: await joinOpenRound(ctx, tx, run, submission.calls) };
+      const tasks = await joinOpenRound(ctx, tx, run, submission.calls);
+      return { run, tasks, claims: await claimFor(tasks) };
     }
     const fed = await readCurrentRound(tx, run);
     const before = run.task_counter;
@@ -99,10 +144,14 @@ export async function submitGatewayRound(
         ? { type: 'final', content: submission.final }
         : { type: 'tool_calls', calls: submission.calls },
     );
-    const tasks =
+    const round =
       run.task_counter === before ? [] : await listRoundModelTasks(tx, run.id, run.round);
-    return { run, tasks: tasks.filter((t) => Number(t.key.slice(1)) > before) };
+    const tasks = round.filter((t) => Number(t.key.slice(1)) > before);
+    return { run, tasks, claims: await claimFor(tasks) };
   });
+  // Traced once committed, as an executor's own claim is.
+  for (const { claim, startedAt } of round.claims) traceClaim(ctx, principal, claim, startedAt);
+  return { ...round, claims: round.claims.map(({ claim }) => claim) };
 }
 
 /**
