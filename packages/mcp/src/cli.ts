@@ -35,6 +35,7 @@ Serves the servers' tools to MCP clients; every call crosses Airlock's approval 
   --token TOK            the client credential for --stdio, member or agent (env AIRLOCK_TOKEN)
   --workspace ID         the workspace (env AIRLOCK_WORKSPACE)
   --rules FILE           mode and rules of member runs: {"approval_mode", "approval_rules"}
+  --await-commits        answer a call only once its row is committed (default: as soon as the tool returned)
   --url, --executor-token, --agent-token, --config, --name as for \`airlock executor mcp\`
 `;
 
@@ -88,6 +89,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
     rules: { type: 'string' },
     'allow-origin': { type: 'string', multiple: true },
     'session-idle': { type: 'string' },
+    'await-commits': { type: 'boolean' },
   });
   if (values.help) {
     process.stdout.write(GATEWAY_HELP);
@@ -115,6 +117,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
     agentToken: (values['agent-token'] as string | undefined) ?? process.env.AIRLOCK_AGENT_TOKEN,
     servers,
     memberPolicy: typeof values.rules === 'string' ? await readPolicy(values.rules) : undefined,
+    awaitCommits: values['await-commits'] === true,
     onError: (error) => log(error.message),
   });
   try {

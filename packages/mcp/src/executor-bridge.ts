@@ -65,6 +65,11 @@ export interface ExecutorBridge {
   /** Tells `listener` of every row this bridge commits; returns its removal. */
   onCommitted(listener: (task: TaskView) => void): () => void;
   /**
+   * Tells `listener` of every row this bridge ran, as it will commit, before
+   * the commit goes out; returns its removal.
+   */
+  onRan(listener: (task: TaskView) => void): () => void;
+  /**
    * Leaves the nudges of a run's rows to its owner in this process (a
    * gateway session, which takes its granted rows itself); returns the undo.
    */
@@ -132,6 +137,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
   const handlers: Record<string, ToolHandler> = {};
   let executor: Executor | null = null;
   const committedListeners = new Set<(task: TaskView) => void>();
+  const ranListeners = new Set<(task: TaskView) => void>();
   const leftRuns = new Set<string>();
   const closeAll = async () => {
     await executor?.close();
@@ -161,6 +167,9 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       onCommitted: (task) => {
         for (const listener of committedListeners) listener(task);
       },
+      onRan: (task) => {
+        for (const listener of ranListeners) listener(task);
+      },
       leaves: (nudge) => leftRuns.has(nudge.run_id),
     });
     await executor.ready;
@@ -176,6 +185,10 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       onCommitted(listener) {
         committedListeners.add(listener);
         return () => committedListeners.delete(listener);
+      },
+      onRan(listener) {
+        ranListeners.add(listener);
+        return () => ranListeners.delete(listener);
       },
       leaveRun(runId) {
         // One gateway session owns a run: its undo gives the run's nudges back.

@@ -57,6 +57,13 @@ export interface ExecutorOptions extends ConnectionOptions {
   /** Told of each row this executor committed, as the kernel answered the commit. */
   onCommitted?: ((task: TaskView) => void) | undefined;
   /**
+   * Told of each row's outcome as its handler ends, before the commit goes
+   * out: the row as it will commit (`succeeded` with its result, or `failed`
+   * with its error). A caller that answers from it does not wait for the
+   * commit's round trip; the commit follows at once.
+   */
+  onRan?: ((task: TaskView) => void) | undefined;
+  /**
    * Nudges this executor leaves alone (true): rows someone in its process
    * takes by address with `take` (the MCP gateway its own runs' rows). The
    * safety-net poll still claims them if nobody does.
@@ -220,6 +227,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     try {
       const outcome = await execute(task, controller.signal, claim);
       if (lost || closed.signal.aborted) return null;
+      options.onRan?.(ranView(task, outcome));
       const committed = await operations.executor.commit.mutate({ ...address, ...outcome });
       options.onCommitted?.(committed);
       return committed;
@@ -335,6 +343,18 @@ export function createExecutor(options: ExecutorOptions): Executor {
       await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/** A row as its outcome will commit it. */
+function ranView(
+  task: TaskView,
+  outcome:
+    | { outcome: 'succeeded'; result: unknown }
+    | { outcome: 'failed'; error: { code: string; detail: string } },
+): TaskView {
+  return outcome.outcome === 'succeeded'
+    ? { ...task, state: 'succeeded', result: outcome.result as TaskView['result'], error: null }
+    : { ...task, state: 'failed', result: null, error: outcome.error };
 }
 
 function failed(code: string, detail: string) {

@@ -5,9 +5,12 @@
  * granted row for its own bridge, which runs it and commits it), two ways:
  * Streamable HTTP with gateway, kernel and client in this one process, and the
  * gateway in a process of its own on stdio, as an MCP client starts
- * `airlock gateway mcp --stdio`.
+ * `airlock gateway mcp --stdio`. The direct and stdio calls are also timed with 20 ms (untimed)
+ * between two calls, where a client's model would take its turn: the gateway answers a call as
+ * soon as the tool returned, and its commit goes out behind the answer.
  * Run: pnpm --filter @airlock/tests bench:mcp   (CALLS=100 by default; KERNEL=process for a
- * kernel in a process of its own, as `airlock serve` runs)
+ * kernel in a process of its own, as `airlock serve` runs, and with it PROFILE=FILE for a V8 CPU
+ * profile of that kernel over the stdio gateway's calls)
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -23,10 +26,14 @@ import { forkKernel } from './kernel-process.js';
 
 const CALLS = Number(process.env.CALLS ?? 100);
 
-async function time(label: string, call: () => Promise<unknown>): Promise<void> {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Times CALLS calls one after another; `gapMs` (untimed) stands for the model's turn between two calls. */
+async function time(label: string, call: () => Promise<unknown>, gapMs = 0): Promise<void> {
   for (let i = 0; i < 5; i += 1) await call();
   const samples: number[] = [];
   for (let i = 0; i < CALLS; i += 1) {
+    if (gapMs > 0) await sleep(gapMs);
     const start = performance.now();
     await call();
     samples.push(performance.now() - start);
@@ -55,9 +62,9 @@ try {
   await direct.connect(
     new StdioClientTransport({ command: process.execPath, args: [entry, dir], stderr: 'ignore' }),
   );
-  await time('direct (stdio)', () =>
-    direct.callTool({ name: 'read_text_file', arguments: arguments_ }),
-  );
+  const readDirect = () => direct.callTool({ name: 'read_text_file', arguments: arguments_ });
+  await time('direct (stdio)', readDirect);
+  await time('  the same, 20 ms between', readDirect, 20);
   await direct.close();
 
   await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
@@ -84,38 +91,55 @@ try {
   await gateway.close();
 
   const cli = fileURLToPath(new URL('../../mcp/src/cli.ts', import.meta.url));
-  const overStdio = new Client({ name: 'bench', version: '1' });
-  await overStdio.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        '--conditions=source',
-        '--import',
-        'tsx',
-        cli,
-        'gateway',
-        '--stdio',
-        '--name',
-        'fs',
-        '--',
-        process.execPath,
-        entry,
-        dir,
-      ],
-      env: {
-        ...(process.env as Record<string, string>),
-        AIRLOCK_URL: kernel.url,
-        AIRLOCK_WORKSPACE: kernel.workspace.id,
-        AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
-        AIRLOCK_TOKEN: kernel.workspace.tokens.agent,
-      },
-      stderr: 'ignore',
-    }),
-  );
-  await time('gateway, stdio, own process', () =>
-    overStdio.callTool({ name: 'fs__read_text_file', arguments: arguments_ }),
-  );
+  /** The gateway as an MCP client starts it: `airlock gateway mcp --stdio`, a process of its own. */
+  const gatewayOverStdio = async (flags: string[]) => {
+    const overStdio = new Client({ name: 'bench', version: '1' });
+    await overStdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          '--conditions=source',
+          '--import',
+          'tsx',
+          cli,
+          'gateway',
+          '--stdio',
+          ...flags,
+          '--name',
+          'fs',
+          '--',
+          process.execPath,
+          entry,
+          dir,
+        ],
+        env: {
+          ...(process.env as Record<string, string>),
+          AIRLOCK_URL: kernel.url,
+          AIRLOCK_WORKSPACE: kernel.workspace.id,
+          AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
+          AIRLOCK_TOKEN: kernel.workspace.tokens.agent,
+        },
+        stderr: 'ignore',
+      }),
+    );
+    return overStdio;
+  };
+  const overStdio = await gatewayOverStdio([]);
+  const readOverStdio = () =>
+    overStdio.callTool({ name: 'fs__read_text_file', arguments: arguments_ });
+  const profiling = 'startProfile' in kernel ? process.env.PROFILE : undefined;
+  if (profiling && 'startProfile' in kernel) await kernel.startProfile();
+  await time('gateway, stdio, own process', readOverStdio);
+  if (profiling && 'stopProfile' in kernel) await kernel.stopProfile(profiling);
+  await time('  the same, 20 ms between', readOverStdio, 20);
   await overStdio.close();
+  const awaiting = await gatewayOverStdio(['--await-commits']);
+  await time(
+    '  --await-commits, 20 ms',
+    () => awaiting.callTool({ name: 'fs__read_text_file', arguments: arguments_ }),
+    20,
+  );
+  await awaiting.close();
 } finally {
   await kernel.close();
   rmSync(dir, { recursive: true, force: true });

@@ -28,6 +28,12 @@ export interface GatewaySessionOptions {
   /** How often a waiting call re-reads its row; default 250 ms. */
   pollMs?: number | undefined;
   /**
+   * Answer a call this process ran only once the kernel committed its row
+   * (one more kernel round trip on each call's path). By default the call
+   * answers as soon as the tool returned, and the commit follows at once.
+   */
+  awaitCommits?: boolean | undefined;
+  /**
    * The executor bridge of this process: a granted call is claimed and run
    * here at once, and its committed row answers the client, instead of
    * waiting for a nudge, a claim and the row read back.
@@ -35,7 +41,7 @@ export interface GatewaySessionOptions {
   bridge?:
     | Pick<
         ExecutorBridge,
-        'take' | 'runClaimed' | 'leaseMs' | 'tools' | 'holds' | 'onCommitted' | 'leaveRun'
+        'take' | 'runClaimed' | 'leaseMs' | 'tools' | 'holds' | 'onCommitted' | 'onRan' | 'leaveRun'
       >
     | undefined;
 }
@@ -66,17 +72,25 @@ export class GatewaySession {
   /** Rows of this session's calls the bridge committed here, by `run/key`, until their call reads them. */
   private readonly committedHere = new Map<string, TaskView>();
   private readonly stopListening: () => void;
+  /** The commits of calls answered before their commit, not yet answered by the kernel. */
+  private committing: Promise<unknown> = Promise.resolve();
   /** Gives the nudges of the session's run back to the bridge's drain. */
   private keepNudges: () => void = () => {};
 
   constructor(private readonly options: GatewaySessionOptions) {
-    this.stopListening =
-      options.bridge?.onCommitted((task) => {
-        const key = `${task.run_id}/${task.key}`;
-        if (!this.inFlight.has(key)) return;
-        this.committedHere.set(key, task);
-        this.wakers.get(task.key)?.();
-      }) ?? (() => {});
+    const settledHere = (task: TaskView) => {
+      const key = `${task.run_id}/${task.key}`;
+      if (!this.inFlight.has(key)) return;
+      this.committedHere.set(key, task);
+      this.wakers.get(task.key)?.();
+    };
+    const stops = [
+      options.bridge?.onCommitted(settledHere),
+      options.awaitCommits ? undefined : options.bridge?.onRan(settledHere),
+    ];
+    this.stopListening = () => {
+      for (const stop of stops) stop?.();
+    };
   }
 
   /** The session's run, once its first call made it. */
@@ -180,6 +194,8 @@ export class GatewaySession {
     callId: string,
     traceparent: string | null,
   ): Promise<{ task: TaskView; claim: ClaimView | null }> {
+    // The session's calls reach the kernel in the order they ran: an earlier commit first.
+    await this.committing;
     const runId = await this.ensureRun();
     const bridge = this.options.bridge;
     const claim = bridge?.tools.has(name) ? { claim: { lease_ms: bridge.leaseMs } } : {};
@@ -224,12 +240,17 @@ export class GatewaySession {
       request.traceparent ?? null,
     );
     let task = planted.task;
+    let running: Promise<TaskView | null> | null = null;
     const key = `${task.run_id}/${task.key}`;
     this.inFlight.add(key);
     const started = Date.now();
     try {
-      // Granted and claimed in its round: it runs here now, and its commit answers.
-      if (planted.claim) task = (await this.runClaimedHere(planted.claim)) ?? task;
+      // Granted and claimed in its round: it runs here now, and answers as it ran (its commit
+      // follows) or, when the session awaits commits, as committed.
+      if (planted.claim) {
+        running = this.runClaimedHere(planted.claim);
+        if (this.options.awaitCommits) task = (await running) ?? task;
+      }
       while (!SETTLED_STATES.includes(task.state)) {
         // Granted, or approved since: run it here now (unless the bridge already does).
         if (task.state === 'runnable' && !this.runningHere(task)) {
@@ -253,6 +274,10 @@ export class GatewaySession {
         // A row this process runs answers from its commit (committedHere), not from a read.
         if (this.committedHere.has(key) || this.runningHere(task)) continue;
         task = await this.options.api.task(task.run_id, task.key);
+      }
+      // Answered as it ran: the session's next call waits for this commit, not for the tool.
+      if (running && !this.options.awaitCommits) {
+        this.committing = Promise.all([this.committing, running]);
       }
       return toolResultOf(task);
     } finally {
@@ -309,6 +334,7 @@ export class GatewaySession {
     this.keepNudges();
     const runId = this.runId;
     if (!runId || this.inFlight.size > 0) return;
+    await this.committing;
     try {
       await this.options.api.submit(runId, { final: 'The MCP session ended.' });
     } catch (error) {

@@ -22,6 +22,12 @@ export interface GatewayOptions {
   memberPolicy?: MemberRunPolicy | undefined;
   /** How often a waiting call re-reads its row; default 250 ms. */
   pollMs?: number | undefined;
+  /**
+   * Answer each call only once its row is committed (see
+   * `GatewaySessionOptions.awaitCommits`); default false: a call answers as
+   * soon as the tool returned, and its commit follows at once.
+   */
+  awaitCommits?: boolean | undefined;
   /** How often a parked call sends progress; default 1 s. */
   progressEveryMs?: number | undefined;
   onError?: ((error: Error) => void) | undefined;
@@ -86,6 +92,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           clientName,
           memberPolicy: options.memberPolicy,
           pollMs: options.pollMs,
+          awaitCommits: options.awaitCommits,
           bridge,
         }),
     });

@@ -140,7 +140,7 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
     expect(events.map((e) => e.type)).not.toContain('task.parked');
   });
 
-  it("a granted call runs on the gateway's own bridge: claimed by address, answered from its commit", async () => {
+  it("a granted call runs on the gateway's own bridge: claimed in its submit, then committed", async () => {
     const client = await connect(kernel.workspace.tokens.agent);
     // The session's run is made by its first call.
     await client.callTool({ name: 'fs__list_directory', arguments: { path: '.' } });
