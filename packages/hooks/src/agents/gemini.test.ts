@@ -35,6 +35,22 @@ describe('gemini hook protocol', () => {
         tool_response: { llmContent: 'a b', returnDisplay: 'a b' },
       }),
     ).toMatchObject({ event: 'post_tool', outcome: 'succeeded', output: 'a b' });
+    // Its shell tool reports success for a command that exited with another code than 0.
+    const shell = (command: string, llmContent: string) =>
+      gemini.parse({
+        session_id: 'g1',
+        hook_event_name: 'AfterTool',
+        tool_name: 'run_shell_command',
+        tool_input: { command },
+        tool_response: { llmContent, returnDisplay: '' },
+      });
+    expect(shell('false', 'Output: (empty)\nExit Code: 1\nProcess Group PGID: 7')).toMatchObject({
+      outcome: 'failed',
+    });
+    expect(shell('true', 'Output: (empty)\nExit Code: 0')).toMatchObject({ outcome: 'succeeded' });
+    expect(shell('cat log', 'Output: the log says Exit Code: 3 once')).toMatchObject({
+      outcome: 'succeeded',
+    });
     expect(
       gemini.parse({
         session_id: 'g1',

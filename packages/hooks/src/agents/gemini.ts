@@ -20,15 +20,26 @@ function failed(response: unknown): boolean {
   );
 }
 
+/** Gemini CLI's shell tool names a command's exit code in its output (`Exit Code: 1`). */
+const SHELL_EXIT_CODE = /^Exit Code: (-?\d+)$/m;
+
+/**
+ * Whether a Gemini CLI `run_shell_command` output says the command exited
+ * with a code other than 0 (the tool itself still reports success).
+ */
+export function shellExitFailed(output: string): boolean {
+  const code = SHELL_EXIT_CODE.exec(output)?.[1];
+  return code !== undefined && code !== '0';
+}
+
 const SHAPE: PayloadShape = {
   events: EVENTS,
   stopTextField: 'prompt_response',
   postTool(body) {
     const response = body.tool_response as { llmContent?: unknown; error?: unknown } | undefined;
-    return {
-      outcome: failed(response) ? 'failed' : 'succeeded',
-      output: outputText(response?.llmContent ?? response?.error ?? response),
-    };
+    const output = outputText(response?.llmContent ?? response?.error ?? response);
+    const exitFailed = body.tool_name === 'run_shell_command' && shellExitFailed(output);
+    return { outcome: failed(response) || exitFailed ? 'failed' : 'succeeded', output };
   },
 };
 

@@ -96,6 +96,74 @@ describe('the calls of a turn, read from the agent transcript', () => {
     expect(calls?.[2]?.output).toBe('Success.');
   });
 
+  it('Gemini CLI: the turn since its prompt, each call with its input and outcome', () => {
+    // The entry shapes of Gemini CLI 0.61's chat recording, as it wrote them on this machine.
+    const user = (content: unknown) => ({ id: 'u', type: 'user', content });
+    const shellCall = (id: string, command: string, status: string, output?: string) => ({
+      id,
+      name: 'run_shell_command',
+      args: { command },
+      status,
+      ...(output === undefined
+        ? {}
+        : {
+            result: [{ functionResponse: { id, name: 'run_shell_command', response: { output } } }],
+            resultDisplay: output,
+          }),
+    });
+    const gemini = (toolCalls?: unknown[]) => ({
+      id: 'g',
+      type: 'gemini',
+      content: '',
+      ...(toolCalls ? { toolCalls } : {}),
+    });
+    const path = transcript([
+      { sessionId: 's', kind: 'main' },
+      { $set: { messages: [user([{ text: '<session_context>' }])] } },
+      user([{ text: 'first turn' }]),
+      gemini([shellCall('c_old', 'ls', 'success', 'Output: a')]),
+      user([{ text: 'Remove the build folder.' }]),
+      gemini(),
+      // The same entry is written again once its calls completed.
+      gemini([shellCall('c1', 'echo one', 'success', 'Output: one\nProcess Group PGID: 1')]),
+      user([{ functionResponse: { id: 'c1', name: 'run_shell_command', response: {} } }]),
+      gemini([shellCall('c2', 'false', 'success', 'Output: (empty)\nExit Code: 1')]),
+      gemini([
+        { id: 'c3', name: 'write_file', args: { file_path: 'a' }, status: 'error', result: [] },
+      ]),
+      gemini([shellCall('c4', 'rm -r x', 'cancelled')]),
+      gemini([
+        { id: 'c5', name: 'write_file', args: { content: 'z'.repeat(5000) }, status: 'executing' },
+      ]),
+    ]);
+    const calls = readTranscriptCalls('gemini', path);
+    expect(calls).toEqual([
+      {
+        tool_use_id: 'c1',
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'echo one' },
+        outcome: 'succeeded',
+        output: 'Output: one\nProcess Group PGID: 1',
+      },
+      {
+        tool_use_id: 'c2',
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'false' },
+        outcome: 'failed',
+        output: 'Output: (empty)\nExit Code: 1',
+      },
+      {
+        tool_use_id: 'c3',
+        tool_name: 'write_file',
+        tool_input: { file_path: 'a' },
+        outcome: 'failed',
+        output: '',
+      },
+      // Still running, and too large an input to send: matched by its tool alone.
+      { tool_use_id: 'c5', tool_name: 'write_file' },
+    ]);
+  });
+
   it('reads only the end of a long transcript, and cuts long outputs', () => {
     const filler = { type: 'attachment', attachment: { text: 'x'.repeat(1_000_000) } };
     const path = transcript([
@@ -123,8 +191,8 @@ describe('the calls of a turn, read from the agent transcript', () => {
     expect(readTranscriptCalls('claude-code', undefined)).toBeUndefined();
     expect(readTranscriptCalls('claude-code', '/nonexistent/session.jsonl')).toBeUndefined();
     expect(readTranscriptCalls('claude-code', tmpdir())).toBeUndefined();
+    // A file that is not Gemini CLI's recording holds no Gemini CLI calls.
     const path = transcript([prompt('turn'), toolUse('toolu_1', 'Bash')]);
-    // Gemini CLI's hooks carry no call id to match a transcript's calls with.
-    expect(readTranscriptCalls('gemini', path)).toBeUndefined();
+    expect(readTranscriptCalls('gemini', path)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 // agent names. No import of @airlock/core at run time (zod would slow every hook process).
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { HookedAgent, HookedRanCall } from '@airlock/core';
+import { shellExitFailed } from '../agents/gemini.js';
 
 /** How much of a transcript's end is read: a turn's calls sit at the end of the file. */
 export const TRANSCRIPT_TAIL_BYTES = 8 * 1024 * 1024;
@@ -11,6 +12,9 @@ export const RAN_CALLS_MAX = 500;
 
 /** How much of a call's output is sent (the run story keeps 2 KiB of it). */
 const OUTPUT_MAX_CHARS = 2048;
+
+/** The largest input sent with a call (as JSON); a larger one goes without, matched by tool alone. */
+const INPUT_MAX_CHARS = 4096;
 
 type Entry = Record<string, unknown>;
 
@@ -73,9 +77,16 @@ class TurnCalls {
     this.calls = new Map();
   }
 
-  called(id: unknown, name: unknown): void {
+  called(id: unknown, name: unknown, input?: unknown): void {
     if (typeof id !== 'string' || !id || typeof name !== 'string' || !name) return;
-    if (!this.calls.has(id)) this.calls.set(id, { tool_use_id: id, tool_name: name });
+    if (this.calls.has(id)) return;
+    const call: HookedRanCall = { tool_use_id: id, tool_name: name };
+    // The input goes along where the hooks carry no call id (the kernel matches by it), if small.
+    if (input !== undefined) {
+      const text = JSON.stringify(input);
+      if (text !== undefined && text.length <= INPUT_MAX_CHARS) call.tool_input = input as never;
+    }
+    this.calls.set(id, call);
   }
 
   returned(id: unknown, failed: boolean | undefined, output: string): void {
@@ -155,11 +166,51 @@ function codexCalls(lines: Entry[]): HookedRanCall[] {
   return turn.list();
 }
 
+/** A Gemini CLI call's result as text: its function response's `output`, else the response as JSON. */
+function geminiOutput(call: Entry): string {
+  const parts = Array.isArray(call.result) ? call.result.filter(isObject) : [];
+  const texts = parts.map((part) => {
+    const response = isObject(part.functionResponse) ? part.functionResponse.response : undefined;
+    if (isObject(response) && typeof response.output === 'string') return response.output;
+    return response === undefined ? '' : (JSON.stringify(response) ?? '');
+  });
+  const text = texts.join('\n');
+  return text || (typeof call.resultDisplay === 'string' ? call.resultDisplay : '');
+}
+
+/**
+ * Gemini CLI's chat recording (JSONL): a `user` entry with a prompt (text,
+ * not function responses) starts a turn; `gemini` entries carry `toolCalls`
+ * with their arguments, status and result (an entry is written again as its
+ * calls complete). A cancelled call did not run. Its hooks carry no call id,
+ * so each call goes with its input for the kernel to match a row by.
+ */
+function geminiCalls(lines: Entry[]): HookedRanCall[] {
+  const turn = new TurnCalls();
+  for (const entry of lines) {
+    if (entry.type === 'user') {
+      const parts = Array.isArray(entry.content) ? entry.content.filter(isObject) : [];
+      if (!parts.some((part) => part.functionResponse !== undefined)) turn.reset();
+      continue;
+    }
+    if (entry.type !== 'gemini' || !Array.isArray(entry.toolCalls)) continue;
+    for (const call of entry.toolCalls.filter(isObject)) {
+      if (call.status === 'cancelled') continue;
+      turn.called(call.id, call.name, call.args ?? {});
+      if (call.status !== 'success' && call.status !== 'error') continue;
+      const output = geminiOutput(call);
+      const exitFailed = call.name === 'run_shell_command' && shellExitFailed(output);
+      turn.returned(call.id, call.status === 'error' || exitFailed, output);
+    }
+  }
+  return turn.list();
+}
+
 /**
  * The calls the agent's own transcript shows it made in the current turn,
  * with their outcome and output where the transcript already holds them;
- * undefined when the agent keeps no transcript Airlock reads (Gemini CLI's
- * hooks carry no call id to match a call by) or the file cannot be read.
+ * undefined when the agent keeps no transcript Airlock reads or the file
+ * cannot be read.
  * Never throws: a stop must not fail for want of a transcript.
  */
 export function readTranscriptCalls(
@@ -167,8 +218,7 @@ export function readTranscriptCalls(
   path: unknown,
 ): HookedRanCall[] | undefined {
   if (typeof path !== 'string' || !path) return undefined;
-  const read = agent === 'claude-code' ? claudeCodeCalls : agent === 'codex' ? codexCalls : null;
-  if (!read) return undefined;
+  const read = { 'claude-code': claudeCodeCalls, codex: codexCalls, gemini: geminiCalls }[agent];
   try {
     return read(entries(path));
   } catch {

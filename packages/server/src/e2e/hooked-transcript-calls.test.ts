@@ -110,6 +110,60 @@ for (const backend of all) {
         ]);
       });
 
+      it('matches a Gemini CLI call (no call id) to its row by tool and input', async () => {
+        d = await deploy(backend);
+        await d.agent.put(PROFILE, {
+          approval_mode: 'rules',
+          approval_rules: [
+            { tool: 'run_shell_command', path: 'command', match: 'ls*', verdict: 'allow' },
+          ],
+        });
+        const gemini = (body: Record<string, unknown>) =>
+          postHookEvent(d, { agent: 'gemini', session_id: 'g-1', ...body });
+        await gemini({ event: 'turn_start', text: 'tidy up' });
+        const shell = (command: string) => ({
+          tool_name: 'run_shell_command',
+          tool_input: { command, dir_path: '.' },
+        });
+        // Two identical calls, each asked about and reported by its hooks.
+        for (let i = 0; i < 2; i += 1) {
+          const granted = await gemini({ event: 'pre_tool', ...shell('ls -la') });
+          expect(granted.body.verdict).toBe('allow');
+          await gemini({
+            event: 'post_tool',
+            ...shell('ls -la'),
+            outcome: 'succeeded',
+            output: 'a',
+          });
+        }
+        const [turn] = (await d.member.get(`${d.ws}/runs?limit=1`)).body.runs as { id: string }[];
+        const ran = (id: string, command: string, input?: Record<string, unknown>) => ({
+          tool_use_id: id,
+          tool_name: 'run_shell_command',
+          // The transcript's arguments, in another key order than the hook sent them.
+          tool_input: input ?? { dir_path: '.', command },
+          outcome: 'succeeded',
+          output: command,
+        });
+        const ranCalls = [
+          ran('c1', 'ls -la'),
+          ran('c2', 'ls -la'),
+          // A third identical call: only two rows were asked about, so this one ran unseen.
+          ran('c3', 'ls -la'),
+          ran('c4', 'rm -r build'),
+        ];
+        await gemini({ event: 'stop', text: 'done', ran_calls: ranCalls });
+        const unstaged = await unstagedOf(turn!.id);
+        expect(unstaged.map((e) => [e.data.tool_use_id, e.data.output])).toEqual([
+          ['c3', 'ls -la'],
+          ['c4', 'rm -r build'],
+        ]);
+        expect(unstaged[0]?.data).toMatchObject({ agent: 'gemini', found_in: 'transcript' });
+        // Sent again, nothing is recorded twice.
+        await gemini({ event: 'stop', text: 'done', ran_calls: ranCalls });
+        expect(await unstagedOf(turn!.id)).toHaveLength(2);
+      });
+
       it('refuses a malformed list with a stable code and records nothing', async () => {
         d = await deploy(backend);
         await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });

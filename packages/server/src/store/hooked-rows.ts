@@ -107,14 +107,21 @@ export async function listWaitingKeys(reader: Reader, runId: string): Promise<st
   return rows.map((row) => row.key);
 }
 
-/** The agent's call ids of a run's model rows, in any state. */
-export async function listModelCallIds(reader: Reader, runId: string): Promise<Set<string>> {
-  const rows = await reader[SQL].db
+/** What a run's model row was asked for: the agent's call id (if any), the tool, its input. */
+export interface ModelCall {
+  tool_call_id: string | null;
+  tool_name: string;
+  /** The input as the row keeps it (JSON text). */
+  tool_input: string;
+}
+
+/** The calls of a run's model rows, in any state, oldest first. */
+export async function listModelCalls(reader: Reader, runId: string): Promise<ModelCall[]> {
+  return reader[SQL].db
     .selectFrom('tasks')
-    .select('tool_call_id')
+    .select(['tool_call_id', 'tool_name', 'tool_input'])
     .where('run_id', '=', runId)
     .where('origin', '=', 'model')
-    .where('tool_call_id', 'is not', null)
+    .orderBy('created_at')
     .execute();
-  return new Set(rows.map((row) => row.tool_call_id as string));
 }

@@ -8,8 +8,8 @@ import { type AirlockKernel, installAirlockHooks, startAirlockKernel } from './a
 // A call no hook asks or tells about: Airlock's entries for the tool events are gone (a person
 // removed them, or narrowed their matcher), its turn and stop entries stay. At the turn's Stop the
 // Node.js hook client reads the turn's calls from the agent's own transcript, and the kernel
-// records each one that crossed no stage in the run story. Gemini CLI is left out: its hooks
-// carry no call id to match a transcript's calls with.
+// records each one that crossed no stage in the run story. Gemini CLI's hooks carry no call id:
+// its transcript's calls go with their input, and the kernel matches them to rows by it.
 
 /** Drops Airlock's tool-event entries from the agent's settings, keeping the others. */
 function withoutToolHooks(sandbox: AgentSandbox): void {
@@ -21,16 +21,20 @@ function withoutToolHooks(sandbox: AgentSandbox): void {
     writeFileSync(path, kept.join('\n\n'));
     return;
   }
-  const path = join(sandbox.home, '.claude', 'settings.json');
+  const gemini = sandbox.agent === 'gemini';
+  const path = join(sandbox.home, gemini ? '.gemini' : '.claude', 'settings.json');
   const settings = JSON.parse(readFileSync(path, 'utf8'));
-  for (const event of ['PreToolUse', 'PostToolUse', 'PostToolUseFailure']) {
+  const events = gemini
+    ? ['BeforeTool', 'AfterTool']
+    : ['PreToolUse', 'PostToolUse', 'PostToolUseFailure'];
+  for (const event of events) {
     expect(settings.hooks[event]).toBeDefined();
     delete settings.hooks[event];
   }
   writeFileSync(path, JSON.stringify(settings, null, 2));
 }
 
-describe.each(['claude-code', 'codex'] as const)(
+describe.each(['claude-code', 'codex', 'gemini'] as const)(
   '%s: calls that ran with no hook for them',
   { timeout: 300_000 },
   (agent) => {
@@ -64,7 +68,9 @@ describe.each(['claude-code', 'codex'] as const)(
       const unstaged = events
         .filter((event) => event.type === 'run.unstaged_call')
         .map((event) => event.data as Record<string, unknown>);
-      const shell = agent === 'codex' ? 'exec_command' : 'Bash';
+      const shell = { codex: 'exec_command', gemini: 'run_shell_command', 'claude-code': 'Bash' }[
+        agent
+      ];
       expect(unstaged.map((data) => [data.tool_name, data.outcome, data.found_in])).toEqual([
         [shell, 'succeeded', 'transcript'],
         [shell, 'failed', 'transcript'],

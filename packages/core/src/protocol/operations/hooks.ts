@@ -68,6 +68,11 @@ export const RanCallSchema = z.strictObject({
   /** Unknown when the transcript holds the call but not yet its result. */
   outcome: z.enum(['succeeded', 'failed']).optional(),
   output: z.string().max(HOOKED_OUTPUT_MAX_BYTES).optional(),
+  /**
+   * The call's input, where the agent's hooks carry no call id (Gemini CLI):
+   * the kernel matches the call to a row of the turn by its tool and input.
+   */
+  tool_input: JsonValueSchema.optional(),
 });
 
 /** A call the agent's transcript shows it ran (see {@link RanCallSchema}). */

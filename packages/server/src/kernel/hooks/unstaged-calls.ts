@@ -1,6 +1,6 @@
-import { type HookedRanCall, truncateUtf8 } from '@airlock/core';
+import { canonicalJson, type HookedRanCall, truncateUtf8 } from '@airlock/core';
 import { listRunEventData } from '../../store/events.js';
-import { listModelCallIds } from '../../store/hooked-rows.js';
+import { listModelCalls, type ModelCall } from '../../store/hooked-rows.js';
 import type { RunTable } from '../../store/schema.js';
 import type { KernelContext } from '../context.js';
 import { hookedPrincipal } from './hooked-calls.js';
@@ -58,10 +58,46 @@ export async function recordUnstagedCalls(
 }
 
 /**
+ * The rows of calls whose agent gave no call id (Gemini CLI's hooks), each
+ * taken by the first transcript call of the same tool and input (by tool
+ * alone when the transcript sent no input): what is left over ran unseen.
+ */
+class IdlessRows {
+  private readonly rows: { tool: string; input: string | null }[];
+
+  constructor(calls: readonly ModelCall[]) {
+    this.rows = calls
+      .filter((call) => call.tool_call_id === null)
+      .map((call) => ({ tool: call.tool_name, input: canonicalOf(call.tool_input) }));
+  }
+
+  /** Takes the row of this call, if one is left; false when none matches. */
+  take(call: HookedRanCall): boolean {
+    const input = call.tool_input === undefined ? null : canonicalJson(call.tool_input);
+    const at = this.rows.findIndex(
+      (row) => row.tool === call.tool_name && (input === null || row.input === input),
+    );
+    if (at < 0) return false;
+    this.rows.splice(at, 1);
+    return true;
+  }
+}
+
+/** A row's stored input as canonical JSON (keys sorted), null when it does not parse. */
+function canonicalOf(json: string): string | null {
+  try {
+    return canonicalJson(JSON.parse(json));
+  } catch {
+    return null;
+  }
+}
+
+/**
  * At the turn's stop: records the calls the agent's transcript shows it ran
  * in this turn that no hook asked or told about: no row of the turn has
- * their call id, and no earlier event recorded them. A stop sent again
- * (a continuation, a retry) records nothing twice.
+ * their call id (or, for an agent whose hooks carry none, their tool and
+ * input), and no earlier event recorded them. A stop sent again (a
+ * continuation, a retry) records nothing twice.
  */
 export async function recordTranscriptCalls(
   ctx: KernelContext,
@@ -70,21 +106,24 @@ export async function recordTranscriptCalls(
   ranCalls: readonly HookedRanCall[],
 ): Promise<void> {
   if (ranCalls.length === 0) return;
-  const staged = await listModelCallIds(ctx.store, run.id);
+  const staged = await listModelCalls(ctx.store, run.id);
   const recorded = await listRunEventData(ctx.store, {
     workspaceId: run.workspace_id,
     runId: run.id,
     type: 'run.unstaged_call',
   });
-  const known = new Set(staged);
+  const known = new Set<string>();
+  for (const call of staged) if (call.tool_call_id !== null) known.add(call.tool_call_id);
   for (const data of recorded) {
     const id = (JSON.parse(data) as { tool_use_id?: unknown }).tool_use_id;
     if (typeof id === 'string') known.add(id);
   }
+  const idless = new IdlessRows(staged);
   const unseen: UnstagedCall[] = [];
   for (const call of ranCalls) {
     if (known.has(call.tool_use_id)) continue;
     known.add(call.tool_use_id);
+    if (idless.take(call)) continue;
     unseen.push({
       toolName: call.tool_name,
       toolUseId: call.tool_use_id,
