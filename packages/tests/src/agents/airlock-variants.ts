@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { installHooks } from '@airlock/hooks';
 import type { AgentName } from './agent-binaries.js';
@@ -21,13 +22,13 @@ export interface BenchKernel {
 function airlockVariant(
   agent: AgentName,
   startKernel: () => Promise<BenchKernel>,
-  transport: 'command' | 'http',
+  transport: 'command' | 'http' | 'http, pre only',
   client: 'node' | 'sh' | 'bash' = 'node',
 ): HookVariant {
   return {
-    name: `airlock (${transport === 'http' ? 'http' : client === 'node' ? 'command' : `command, ${client}`})`,
+    name: `airlock (${transport !== 'command' ? transport : client === 'node' ? 'command' : `command, ${client}`})`,
     kind: 'airlock',
-    transport,
+    transport: transport === 'command' ? 'command' : 'http',
     async setup(sandbox: AgentSandbox) {
       const kernel = await startKernel();
       const token = kernel.agentToken;
@@ -48,10 +49,12 @@ function airlockVariant(
         env: { HOME: sandbox.home, CODEX_HOME: sandbox.codexHome },
         url: kernel.url,
         token,
-        http: transport === 'http',
+        http: transport !== 'command',
         client,
         configPath: join(sandbox.home, '.airlock', 'hooks.json'),
       });
+      // Where the time goes: the same entries without the report after each call.
+      if (transport === 'http, pre only') dropPostToolEntries(sandbox);
       // The HTTP hook reads its credential from the agent's environment.
       sandbox.env.AIRLOCK_TOKEN = token;
       return () => kernel.close();
@@ -59,9 +62,19 @@ function airlockVariant(
   };
 }
 
+/** Removes Claude Code's PostToolUse entries (Airlock's report of what ran) from its user settings. */
+function dropPostToolEntries(sandbox: AgentSandbox): void {
+  const path = join(sandbox.home, '.claude', 'settings.json');
+  const settings = JSON.parse(readFileSync(path, 'utf8'));
+  delete settings.hooks.PostToolUse;
+  delete settings.hooks.PostToolUseFailure;
+  writeFileSync(path, JSON.stringify(settings, null, 2));
+}
+
 /**
  * The Airlock variants measured for an agent: the command hook through the
- * Node.js client and through the two shell clients, and Claude Code's HTTP hook.
+ * Node.js client and through the two shell clients, and Claude Code's HTTP hook (also without
+ * its PostToolUse report, to tell the check's cost from the report's).
  */
 export function airlockVariants(
   agent: AgentName,
@@ -73,6 +86,10 @@ export function airlockVariants(
     airlockVariant(agent, startKernel, 'command', 'bash'),
   ];
   return agent === 'claude-code'
-    ? [...command, airlockVariant(agent, startKernel, 'http')]
+    ? [
+        ...command,
+        airlockVariant(agent, startKernel, 'http'),
+        airlockVariant(agent, startKernel, 'http, pre only'),
+      ]
     : command;
 }

@@ -94,37 +94,51 @@ function trivialNodeHook(agent: AgentName): HookVariant {
   };
 }
 
-/** Claude Code's HTTP hook answered by a loopback server that always allows. */
-const trivialHttpHook: HookVariant = {
-  name: 'trivial allow (http)',
-  kind: 'trivial',
-  transport: 'http',
-  floor: true,
-  async setup(sandbox) {
-    const server = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(allowOutput('claude-code'));
+/**
+ * Claude Code's HTTP hook answered by a loopback server that always allows:
+ * on PreToolUse alone (the floor), or on PostToolUse too (answered `{}`), as
+ * Airlock's HTTP entries are.
+ */
+function trivialHttpHook(events: 'pre' | 'pre+post'): HookVariant {
+  return {
+    name: events === 'pre' ? 'trivial allow (http)' : 'trivial allow (http, pre+post)',
+    kind: 'trivial',
+    transport: 'http',
+    floor: events === 'pre',
+    async setup(sandbox) {
+      const server = createServer((request, response) => {
+        const chunks: Buffer[] = [];
+        request.on('data', (chunk: Buffer) => chunks.push(chunk));
+        request.on('end', () => {
+          const post = Buffer.concat(chunks).includes('"PostToolUse"');
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(post ? '{}' : allowOutput('claude-code'));
+        });
       });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    installNativeHook(sandbox, {
-      command: '',
-      timeoutSeconds: 30,
-      extra: { type: 'http', url: `http://127.0.0.1:${port}/hook`, command: undefined },
-    });
-    return () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      const hook = {
+        command: '',
+        timeoutSeconds: 30,
+        extra: { type: 'http', url: `http://127.0.0.1:${port}/hook`, command: undefined },
+      };
+      installNativeHooks(sandbox, {
+        PreToolUse: hook,
+        ...(events === 'pre+post' ? { PostToolUse: hook } : {}),
       });
-  },
-};
+      return () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        });
+    },
+  };
+}
 
 /** The floors measured for an agent: a trivial command hook, and an HTTP one where the agent has HTTP hooks. */
 export function floorVariants(agent: AgentName): HookVariant[] {
   const command = [trivialCommandHook(agent), trivialPrePostHook(agent), trivialNodeHook(agent)];
-  return agent === 'claude-code' ? [...command, trivialHttpHook] : command;
+  return agent === 'claude-code'
+    ? [...command, trivialHttpHook('pre'), trivialHttpHook('pre+post')]
+    : command;
 }
