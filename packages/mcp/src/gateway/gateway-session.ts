@@ -277,7 +277,7 @@ export class GatewaySession {
       }
       // Answered as it ran: the session's next call waits for this commit, not for the tool.
       if (running && !this.options.awaitCommits) {
-        this.committing = Promise.all([this.committing, running]);
+        this.committing = Promise.all([this.committing, running]).then(() => undefined);
       }
       return toolResultOf(task);
     } finally {
