@@ -34,8 +34,9 @@ export interface GatewaySessionOptions {
    */
   awaitCommits?: boolean | undefined;
   /**
-   * The executor bridge of this process: a granted call is claimed and run
-   * here at once, and its committed row answers the client, instead of
+   * The executor bridge of this process: a granted call of a tool it serves
+   * is claimed in its own submit and run here at once, and answers the
+   * client as it ran (or as committed, with `awaitCommits`), instead of
    * waiting for a nudge, a claim and the row read back.
    */
   bridge?:
@@ -69,7 +70,10 @@ export class GatewaySession {
   /** Waiting calls by task key, woken by the run's feed. */
   private readonly wakers = new Map<string, () => void>();
 
-  /** Rows of this session's calls the bridge committed here, by `run/key`, until their call reads them. */
+  /**
+   * Rows of this session's calls the bridge ran here (as they will commit, or
+   * as committed), by `run/key`, until their call reads them.
+   */
   private readonly committedHere = new Map<string, TaskView>();
   private readonly stopListening: () => void;
   /** The commits of calls answered before their commit, not yet answered by the kernel. */
