@@ -74,7 +74,7 @@ export class GatewaySession {
    * Rows of this session's calls the bridge ran here (as they will commit, or
    * as committed), by `run/key`, until their call reads them.
    */
-  private readonly committedHere = new Map<string, TaskView>();
+  private readonly settledHere = new Map<string, TaskView>();
   private readonly stopListening: () => void;
   /** The commits of calls answered before their commit, not yet answered by the kernel. */
   private committing: Promise<unknown> = Promise.resolve();
@@ -82,15 +82,15 @@ export class GatewaySession {
   private keepNudges: () => void = () => {};
 
   constructor(private readonly options: GatewaySessionOptions) {
-    const settledHere = (task: TaskView) => {
+    const heard = (task: TaskView) => {
       const key = `${task.run_id}/${task.key}`;
       if (!this.inFlight.has(key)) return;
-      this.committedHere.set(key, task);
+      this.settledHere.set(key, task);
       this.wakers.get(task.key)?.();
     };
     const stops = [
-      options.bridge?.onCommitted(settledHere),
-      options.awaitCommits ? undefined : options.bridge?.onRan(settledHere),
+      options.bridge?.onCommitted(heard),
+      options.awaitCommits ? undefined : options.bridge?.onRan(heard),
     ];
     this.stopListening = () => {
       for (const stop of stops) stop?.();
@@ -260,8 +260,8 @@ export class GatewaySession {
         if (task.state === 'runnable' && !this.runningHere(task)) {
           task = (await this.runHere(task)) ?? task;
         }
-        const committed = this.committedHere.get(key);
-        if (committed) task = committed;
+        const settled = this.settledHere.get(key);
+        if (settled) task = settled;
         if (SETTLED_STATES.includes(task.state)) break;
         if (request.signal.aborted) {
           // The SDK aborts on a cancellation and on a disconnect alike; only the first cancels.
@@ -275,8 +275,8 @@ export class GatewaySession {
           pollDelay(this.options.pollMs ?? 250, Date.now() - started),
           request.signal,
         );
-        // A row this process runs answers from its commit (committedHere), not from a read.
-        if (this.committedHere.has(key) || this.runningHere(task)) continue;
+        // A row this process runs answers as it ran or committed (settledHere), not from a read.
+        if (this.settledHere.has(key) || this.runningHere(task)) continue;
         task = await this.options.api.task(task.run_id, task.key);
       }
       // Answered as it ran: the session's next call waits for this commit, not for the tool.
@@ -286,7 +286,7 @@ export class GatewaySession {
       return toolResultOf(task);
     } finally {
       this.inFlight.delete(key);
-      this.committedHere.delete(key);
+      this.settledHere.delete(key);
     }
   }
 
