@@ -1,4 +1,4 @@
-import { HOOK_ENTRIES } from './entries.js';
+import { commandOf, HOOK_ENTRIES, type HookCommands } from './entries.js';
 
 /** The lines that open and close the block Airlock owns in Codex's config.toml. */
 export const BLOCK_BEGIN =
@@ -11,14 +11,14 @@ function tomlString(value: string): string {
 }
 
 /** The TOML of Airlock's command hooks for Codex (`[[hooks.EVENT]]` with `[[hooks.EVENT.hooks]]`). */
-export function codexBlock(command: string): string {
+export function codexBlock(commands: HookCommands): string {
   const lines = [BLOCK_BEGIN];
   for (const entry of HOOK_ENTRIES.codex) {
     lines.push(
       `[[hooks.${entry.event}]]`,
       `[[hooks.${entry.event}.hooks]]`,
       'type = "command"',
-      `command = ${tomlString(command)}`,
+      `command = ${tomlString(commandOf(entry, commands))}`,
       `timeout = ${entry.timeoutSeconds}`,
       '',
     );
@@ -43,7 +43,7 @@ export function withoutCodexBlock(text: string): { text: string; removed: boolea
  * Puts Airlock's block at the end of a config.toml text (after the tables
  * already there, as arrays of tables may be), replacing an earlier one.
  */
-export function withCodexBlock(text: string, command: string): string {
+export function withCodexBlock(text: string, commands: HookCommands): string {
   const base = withoutCodexBlock(text).text.replace(/\n+$/, '');
-  return `${base.length > 0 ? `${base}\n\n` : ''}${codexBlock(command)}\n`;
+  return `${base.length > 0 ? `${base}\n\n` : ''}${codexBlock(commands)}\n`;
 }

@@ -20,6 +20,13 @@ export interface HookEntry {
    * still on their way.
    */
   background?: boolean;
+  /**
+   * Whether this is the event that ends the agent's turn (`Stop`, Gemini's
+   * `AfterAgent`). Its entry always runs the Node.js client, whichever client
+   * the tool events use: only that client reads the agent's transcript for
+   * the calls no hook saw, and it starts once a turn, not once a call.
+   */
+  turnEnd?: boolean;
 }
 
 const short = 30;
@@ -54,7 +61,13 @@ export const HOOK_ENTRIES: Readonly<Record<HookedAgent, readonly HookEntry[]>> =
       timeoutSeconds: short,
       background: true,
     },
-    { event: 'Stop', tools: false, blockOnFailure: false, timeoutSeconds: HOOK_TIMEOUT_SECONDS },
+    {
+      event: 'Stop',
+      tools: false,
+      blockOnFailure: false,
+      timeoutSeconds: HOOK_TIMEOUT_SECONDS,
+      turnEnd: true,
+    },
     {
       event: 'PreCompact',
       tools: false,
@@ -77,7 +90,13 @@ export const HOOK_ENTRIES: Readonly<Record<HookedAgent, readonly HookEntry[]>> =
       timeoutSeconds: HOOK_TIMEOUT_SECONDS,
     },
     { event: 'PostToolUse', tools: true, blockOnFailure: false, timeoutSeconds: short },
-    { event: 'Stop', tools: false, blockOnFailure: false, timeoutSeconds: HOOK_TIMEOUT_SECONDS },
+    {
+      event: 'Stop',
+      tools: false,
+      blockOnFailure: false,
+      timeoutSeconds: HOOK_TIMEOUT_SECONDS,
+      turnEnd: true,
+    },
   ],
   gemini: [
     { event: 'SessionStart', tools: false, blockOnFailure: false, timeoutSeconds: short },
@@ -99,6 +118,7 @@ export const HOOK_ENTRIES: Readonly<Record<HookedAgent, readonly HookEntry[]>> =
       tools: false,
       blockOnFailure: false,
       timeoutSeconds: HOOK_TIMEOUT_SECONDS,
+      turnEnd: true,
     },
     // No PreCompress: Gemini CLI 0.61 fires it before every model request, before it checks
     // whether the history is long enough to compress, so the entry would start one more hook
@@ -106,6 +126,19 @@ export const HOOK_ENTRIES: Readonly<Record<HookedAgent, readonly HookEntry[]>> =
     // nothing. The kernel still maps a PreCompress entry added by hand.
   ],
 };
+
+/** The commands Airlock's entries run: one for every event, and the Node.js client for the turn's end. */
+export interface HookCommands {
+  /** What each event's entry runs (the client `install --client` chose). */
+  each: string;
+  /** What the entry of the event that ends the turn runs (see {@link HookEntry.turnEnd}). */
+  turnEnd: string;
+}
+
+/** The command an entry runs. */
+export function commandOf(entry: HookEntry, commands: HookCommands): string {
+  return entry.turnEnd ? commands.turnEnd : commands.each;
+}
 
 /** The mark every Airlock hook command carries: how install, uninstall and doctor find their own entries. */
 export const HOOK_MARK = 'airlock-hook';

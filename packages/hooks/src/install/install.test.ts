@@ -90,7 +90,7 @@ describe('airlock hooks install / uninstall', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(theirs);
   });
 
-  it('Claude Code over HTTP: every entry an HTTP hook on the kernel, the pre-tool one blocking on failure', () => {
+  it('Claude Code over HTTP: every tool and turn-start entry an HTTP hook on the kernel, the pre-tool one blocking on failure; Stop the Node.js client', () => {
     const { home, env } = sandbox();
     const path = join(home, '.claude', 'settings.json');
     installHooks({ agent: 'claude-code', ...common(env), http: true, waitMs: 5000 });
@@ -105,11 +105,16 @@ describe('airlock hooks install / uninstall', () => {
       onFailure: 'block',
     });
     // Claude Code runs only command hooks in the background (`async`): the report waits here.
-    for (const event of ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop', 'PreCompact']) {
+    for (const event of ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'PreCompact']) {
       expect(only(event)).toMatchObject({ type: 'http', url: only('PreToolUse').url });
       expect(only(event).onFailure).toBeUndefined();
       expect(only(event).async).toBeUndefined();
     }
+    // The turn's end reads the transcript for calls no hook saw: only the Node.js client does.
+    expect(only('Stop')).toMatchObject({ type: 'command', timeout: 120 });
+    expect(only('Stop').command).toMatch(
+      /airlock-hook\.js'? claude-code --config .* --wait-ms 5000$/,
+    );
     // The credential stays in the agent's environment, never in its settings.
     expect(readFileSync(path, 'utf8')).not.toContain('alk_agent_x');
     const text = readFileSync(path, 'utf8');

@@ -61,7 +61,9 @@ export interface InstallResult {
   backupPath: string | null;
   changed: boolean;
   configPath: string;
+  /** What the entries run (the turn's end: the Node.js client, see `HookEntry.turnEnd`). */
   command: string;
+  turnEndCommand: string;
 }
 
 function quote(value: string): string {
@@ -168,11 +170,12 @@ export function installHooks(options: InstallOptions): InstallResult {
           .map(quote)
           .join(' ')
       : hookCommand(options, configPath);
+  const commands = { each: command, turnEnd: hookCommand(options, configPath) };
   const before = readText(target);
   const after =
     options.agent === 'codex'
-      ? withCodexBlock(before ?? '', command)
-      : `${JSON.stringify(withAirlock(options.agent, parseSettings(target, before), command, httpOf(options)), null, 2)}\n`;
+      ? withCodexBlock(before ?? '', commands)
+      : `${JSON.stringify(withAirlock(options.agent, parseSettings(target, before), commands, httpOf(options)), null, 2)}\n`;
   const backup = backupPath(target);
   if (after === before) {
     return {
@@ -181,6 +184,7 @@ export function installHooks(options: InstallOptions): InstallResult {
       changed: false,
       configPath,
       command,
+      turnEndCommand: commands.turnEnd,
     };
   }
   mkdirSync(dirname(target), { recursive: true });
@@ -192,6 +196,7 @@ export function installHooks(options: InstallOptions): InstallResult {
     changed: true,
     configPath,
     command,
+    turnEndCommand: commands.turnEnd,
   };
 }
 

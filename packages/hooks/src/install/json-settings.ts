@@ -1,5 +1,11 @@
 import type { HookedAgent } from '@airlock/core';
-import { HOOK_ENTRIES, isAirlockEntry, nativeHookPath } from './entries.js';
+import {
+  commandOf,
+  HOOK_ENTRIES,
+  type HookCommands,
+  isAirlockEntry,
+  nativeHookPath,
+} from './entries.js';
 
 type Json = Record<string, unknown>;
 interface Group {
@@ -45,21 +51,23 @@ export function withoutAirlock(settings: Json): { settings: Json; removed: numbe
  * second install changes nothing). Claude Code's pre-tool entry blocks on a
  * failure of the hook (`"onFailure": "block"`), and its command hooks that
  * report what ran run in the background (`"async": true`); Gemini's timeouts
- * are in milliseconds.
+ * are in milliseconds. The turn's end is always a command hook (the Node.js
+ * client, see `HookEntry.turnEnd`), also beside Claude Code's HTTP hooks.
  */
 export function withAirlock(
   agent: Exclude<HookedAgent, 'codex'>,
   settings: Json,
-  command: string,
+  commands: HookCommands,
   http?: { url: string; waitMs?: number | undefined; defer?: boolean | undefined } | undefined,
 ): Json {
   const base = withoutAirlock(settings).settings;
   const hooks = { ...((base.hooks as Json | undefined) ?? {}) };
   for (const entry of HOOK_ENTRIES[agent]) {
+    const command = commandOf(entry, commands);
     const hook: Json =
       agent === 'gemini'
         ? { name: 'airlock', type: 'command', command, timeout: entry.timeoutSeconds * 1000 }
-        : http
+        : http && !entry.turnEnd
           ? {
               type: 'http',
               url: `${http.url.replace(/\/+$/, '')}${nativeHookPath('claude-code', http)}`,

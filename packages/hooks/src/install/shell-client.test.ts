@@ -89,6 +89,22 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
     expect(text).toContain('header = "authorization: Bearer alk_agent_\\"quoted\\"\\\\x"');
     expect(result.command).toBe(`${client} ${shellHookPath(client)} ${config}`);
     expect(result.command).not.toContain('alk_agent');
+    // Every entry runs the shell client but the turn's end, which runs the Node.js client (it
+    // reads the transcript for calls no hook saw) with the same configuration file.
+    const settings = JSON.parse(readFileSync(result.settingsPath, 'utf8'));
+    const commands = Object.fromEntries(
+      Object.entries(settings.hooks).map(([event, groups]) => [
+        event,
+        (groups as { hooks: { command: string }[] }[])[0]!.hooks[0]!.command,
+      ]),
+    );
+    for (const [event, command] of Object.entries(commands)) {
+      expect(command, event).toBe(event === 'AfterAgent' ? result.turnEndCommand : result.command);
+    }
+    expect(result.turnEndCommand).toMatch(
+      /airlock-hook\.js'? gemini --config \S+hooks\.json --wait-ms 5000$/,
+    );
+    expect(result.turnEndCommand).not.toContain('alk_agent');
     expect(existsSync(shellHookPath(client))).toBe(true);
     execFileSync(client, ['-n', shellHookPath(client)]);
   });

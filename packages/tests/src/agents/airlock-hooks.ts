@@ -64,6 +64,11 @@ export interface AirlockHookOptions {
   defer?: boolean;
   /** The hook client the entries run: `node` (default), `sh` (a shell and curl) or `bash` (bash alone). */
   client?: 'node' | 'sh' | 'bash';
+  /**
+   * Claude Code only: its HTTP hooks to the kernel (`--http`); the sandbox's environment then
+   * carries the agent credential as AIRLOCK_TOKEN, as the entries expect.
+   */
+  http?: boolean;
 }
 
 /**
@@ -84,6 +89,10 @@ export function installAirlockHooks(
   if (options.waitMs !== undefined) args.push('--wait-ms', String(options.waitMs));
   if (options.defer) args.push('--defer');
   if (options.client) args.push('--client', options.client);
+  if (options.http) {
+    args.push('--http');
+    sandbox.env.AIRLOCK_TOKEN = airlock.kernel.workspace.tokens.agent;
+  }
   const installed = spawnSync(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', HOME: sandbox.home, CODEX_HOME: sandbox.codexHome },
     encoding: 'utf8',

@@ -34,6 +34,52 @@ function withoutToolHooks(sandbox: AgentSandbox): void {
   writeFileSync(path, JSON.stringify(settings, null, 2));
 }
 
+/**
+ * Runs two shell calls with Airlock's tool-event entries removed (installed with `client`) and
+ * checks that the turn's story records both from the transcript, with what they did. Hands
+ * the kernel and the sandbox to `held` as soon as each exists, for the test to close.
+ */
+async function expectUnhookedCallsRecorded(
+  agent: 'claude-code' | 'codex' | 'gemini',
+  client: 'node' | 'bash' | 'http',
+  held: { airlock?: AirlockKernel; sandbox?: AgentSandbox },
+): Promise<void> {
+  const airlock = await startAirlockKernel();
+  held.airlock = airlock;
+  await airlock.setProfile({ approval_mode: 'bypass', approval_rules: [] });
+  const sandbox = await createAgentSandbox(agent, [
+    { kind: 'shell', command: 'echo unhooked-one' },
+    { kind: 'shell', command: 'false' },
+  ]);
+  held.sandbox = sandbox;
+  installAirlockHooks(
+    sandbox,
+    airlock,
+    client === 'node' ? {} : client === 'http' ? { http: true } : { client },
+  );
+  withoutToolHooks(sandbox);
+  const run = await runAgent(sandbox);
+  expect(run.timedOut, run.stderr).toBe(false);
+  expect(sandbox.server.toolOutputs()[0]).toContain('unhooked-one');
+
+  const [turn] = await airlock.member.runs.list({ limit: 1 });
+  expect(turn, 'the turn’s run (UserPromptSubmit is still hooked)').toBeDefined();
+  expect(await airlock.member.runs.run(turn!.id).tasks()).toEqual([]);
+  const events = await airlock.member.runs.run(turn!.id).events();
+  const unstaged = events
+    .filter((event) => event.type === 'run.unstaged_call')
+    .map((event) => event.data as Record<string, unknown>);
+  const shell = { codex: 'exec_command', gemini: 'run_shell_command', 'claude-code': 'Bash' }[
+    agent
+  ];
+  expect(unstaged.map((data) => [data.tool_name, data.outcome, data.found_in])).toEqual([
+    [shell, 'succeeded', 'transcript'],
+    [shell, 'failed', 'transcript'],
+  ]);
+  expect(unstaged[0]?.output).toContain('unhooked-one');
+  expect(unstaged[0]?.tool_use_id).toMatch(/scripted_0000/);
+}
+
 describe.each(['claude-code', 'codex', 'gemini'] as const)(
   '%s: calls that ran with no hook for them',
   { timeout: 300_000 },
@@ -41,6 +87,15 @@ describe.each(['claude-code', 'codex', 'gemini'] as const)(
     const missing = missingAgentReason(agent);
     let sandbox: AgentSandbox | undefined;
     let airlock: AirlockKernel | undefined;
+    // What the shared check started, for afterEach to close even when it failed halfway.
+    const held = {
+      set airlock(value: AirlockKernel) {
+        airlock = value;
+      },
+      set sandbox(value: AgentSandbox) {
+        sandbox = value;
+      },
+    };
     afterEach(async () => {
       await sandbox?.close();
       await airlock?.close();
@@ -49,35 +104,23 @@ describe.each(['claude-code', 'codex', 'gemini'] as const)(
     });
 
     it.skipIf(missing)('are recorded in the turn’s story from the transcript at Stop', async () => {
-      airlock = await startAirlockKernel();
-      await airlock.setProfile({ approval_mode: 'bypass', approval_rules: [] });
-      sandbox = await createAgentSandbox(agent, [
-        { kind: 'shell', command: 'echo unhooked-one' },
-        { kind: 'shell', command: 'false' },
-      ]);
-      installAirlockHooks(sandbox, airlock);
-      withoutToolHooks(sandbox);
-      const run = await runAgent(sandbox);
-      expect(run.timedOut, run.stderr).toBe(false);
-      expect(sandbox.server.toolOutputs()[0]).toContain('unhooked-one');
-
-      const [turn] = await airlock.member.runs.list({ limit: 1 });
-      expect(turn, 'the turn’s run (UserPromptSubmit is still hooked)').toBeDefined();
-      expect(await airlock.member.runs.run(turn!.id).tasks()).toEqual([]);
-      const events = await airlock.member.runs.run(turn!.id).events();
-      const unstaged = events
-        .filter((event) => event.type === 'run.unstaged_call')
-        .map((event) => event.data as Record<string, unknown>);
-      const shell = { codex: 'exec_command', gemini: 'run_shell_command', 'claude-code': 'Bash' }[
-        agent
-      ];
-      expect(unstaged.map((data) => [data.tool_name, data.outcome, data.found_in])).toEqual([
-        [shell, 'succeeded', 'transcript'],
-        [shell, 'failed', 'transcript'],
-      ]);
-      expect(unstaged[0]?.output).toContain('unhooked-one');
-      expect(unstaged[0]?.tool_use_id).toMatch(/scripted_0000/);
+      await expectUnhookedCallsRecorded(agent, 'node', held);
     });
+
+    // The shell clients post each event as it is; the turn's end runs the Node.js client.
+    it.skipIf(missing)(
+      'are recorded too when the tool events went through the bash client',
+      async () => {
+        await expectUnhookedCallsRecorded(agent, 'bash', held);
+      },
+    );
+
+    // Only Claude Code has HTTP hooks.
+    if (agent === 'claude-code') {
+      it.skipIf(missing)('are recorded too when the other events are HTTP hooks', async () => {
+        await expectUnhookedCallsRecorded(agent, 'http', held);
+      });
+    }
 
     it.skipIf(missing)(
       'with every hook in place, the transcript adds nothing to the story',
