@@ -19,6 +19,8 @@ type Request = {
   id: number;
   op: 'cpu' | 'profile-start' | 'profile-stop' | 'close';
   file?: string;
+  /** A profile's sampling interval in microseconds (V8's default: 1000). */
+  intervalUs?: number;
 };
 
 const kernel = await startTestKernel({
@@ -39,6 +41,9 @@ process.on('message', (message: Request) => {
       }
       case 'profile-start':
         await inspector.post('Profiler.enable');
+        if (message.intervalUs) {
+          await inspector.post('Profiler.setSamplingInterval', { interval: message.intervalUs });
+        }
         await inspector.post('Profiler.start');
         return answer(message.id);
       case 'profile-stop': {

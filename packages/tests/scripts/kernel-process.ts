@@ -13,8 +13,8 @@ export interface KernelProcess {
   pid: number | undefined;
   /** The kernel process's CPU time so far (user + system), in ms. */
   cpuMs(): Promise<number>;
-  /** Starts a V8 CPU profile of the kernel. */
-  startProfile(): Promise<void>;
+  /** Starts a V8 CPU profile of the kernel (sampling every `intervalUs`, V8's default 1000). */
+  startProfile(intervalUs?: number): Promise<void>;
   /** Stops the profile and writes it (a `.cpuprofile` file, for Chromium's DevTools). */
   stopProfile(file: string): Promise<void>;
   close(): Promise<void>;
@@ -52,11 +52,11 @@ export async function forkKernel(options: KernelProcessOptions = {}): Promise<Ke
     waiting.get(message.id)?.(message.value);
     waiting.delete(message.id);
   });
-  const ask = (op: string, file?: string) =>
+  const ask = (op: string, file?: string, intervalUs?: number) =>
     new Promise<unknown>((resolve) => {
       serial += 1;
       waiting.set(serial, resolve);
-      child.send({ id: serial, op, file });
+      child.send({ id: serial, op, file, intervalUs });
     });
   const { url, workspace } = await ready;
   return {
@@ -64,7 +64,7 @@ export async function forkKernel(options: KernelProcessOptions = {}): Promise<Ke
     workspace,
     pid: child.pid,
     cpuMs: async () => Number(await ask('cpu')),
-    startProfile: async () => void (await ask('profile-start')),
+    startProfile: async (intervalUs) => void (await ask('profile-start', undefined, intervalUs)),
     stopProfile: async (file) => void (await ask('profile-stop', file)),
     close: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));

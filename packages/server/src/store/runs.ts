@@ -1,5 +1,6 @@
 import type { RunState } from '@airlock/core';
 import { sql } from 'kysely';
+import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import type { RunTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -118,7 +119,16 @@ export async function policyLayersOfRun(reader: Reader, runId: string): Promise<
 
 /** One run by id, read outside any lock; undefined when there is none. */
 export async function peekRun(reader: Reader, runId: string): Promise<RunTable | undefined> {
-  return reader[SQL].db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+  // A prepared statement: every event of a hooked session and every drive of a run peeks first.
+  const { db, dialect } = reader[SQL];
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    'runs.peek',
+    (p) => db.selectFrom('runs').selectAll().where('id', '=', p('id')),
+    { id: runId },
+  );
+  return rows[0] as RunTable | undefined;
 }
 
 /** Running runs whose next model step is due and whose model lease is free (at most `limit`). */
