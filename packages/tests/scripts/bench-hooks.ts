@@ -5,7 +5,9 @@
  * A call's latency is what the model server sees: from the end of the answer carrying the tool call
  * to the arrival of the request carrying its result (hook, tool and the agent's own work; never
  * the model's). Airlock's kernel runs in a process of its own, as `airlock serve` does beside an
- * agent: in the bench's process its work would hold up the model server's clock.
+ * agent: in the bench's process its work would hold up the model server's clock. One kernel serves
+ * every Airlock session of the bench, warmed first with KERNEL_WARMUP granted event pairs (3000 by
+ * default), as a kernel that has been up for a while is.
  *
  * Every variant runs ROUNDS times, the order rotating each round, so that a machine that drifts
  * during the bench moves every variant alike; a variant's p50 and p99 are over all its rounds'
@@ -21,14 +23,75 @@ import { floorVariants, type HookVariant, noHook } from '../src/agents/bench-var
 import type { ModelServer } from '../src/agents/model-servers/scripted-server.js';
 import { forkKernel } from './kernel-process.js';
 
-/** A kernel in a process of its own, on SQLite at full durability, no inbox in front. */
-async function kernelProcess(): Promise<BenchKernel> {
-  const forked = await forkKernel({ inbox: false });
-  return {
-    url: forked.url,
-    agentToken: forked.workspace.tokens.agent,
-    close: () => forked.close(),
+/**
+ * Warms a kernel the way one that has served for a while is: `pairs` granted `PreToolUse` and
+ * `PostToolUse` events on Claude Code's hook endpoint (the hooked-session path every agent's
+ * events take). V8 is still optimizing the kernel's code over its first few thousand requests.
+ */
+async function warmKernel(url: string, token: string, pairs: number): Promise<void> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const put = await fetch(`${url}/agent_api/v1/profile/configuration`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({
+      approval_mode: 'rules',
+      approval_rules: [{ tool: '*', verdict: 'allow' }],
+    }),
+  });
+  if (!put.ok) throw new Error(`the warm-up profile was refused: ${await put.text()}`);
+  const base = {
+    session_id: 'warm-up',
+    transcript_path: '/nonexistent',
+    cwd: '/tmp',
+    permission_mode: 'default',
   };
+  for (let i = 0; i < pairs; i += 1) {
+    const call = { tool_name: 'Bash', tool_input: { command: `echo ${i}` }, tool_use_id: `w${i}` };
+    for (const body of [
+      { ...base, hook_event_name: 'PreToolUse', ...call },
+      {
+        ...base,
+        hook_event_name: 'PostToolUse',
+        ...call,
+        tool_response: { stdout: `${i}`, stderr: '' },
+      },
+    ]) {
+      const answer = await fetch(`${url}/agent_api/v1/hooks/claude-code/default`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+      if (!answer.ok) throw new Error(`a warm-up event was refused: ${await answer.text()}`);
+      await answer.arrayBuffer();
+    }
+  }
+}
+
+/** How many event pairs warm the bench's kernel before the first session (3000 by default, about 15 s). */
+const KERNEL_WARMUP = Number(process.env.KERNEL_WARMUP ?? 3000);
+
+/**
+ * The bench's one kernel, in a process of its own (on SQLite at full durability, no inbox in
+ * front), started and warmed at the first Airlock session: every Airlock session talks to it, as
+ * agents on a machine talk to one `airlock serve` that has been up for a while.
+ */
+let shared: Promise<{ url: string; agentToken: string; close: () => Promise<void> }> | null = null;
+async function kernelProcess(): Promise<BenchKernel> {
+  shared ??= (async () => {
+    const forked = await forkKernel({ inbox: false });
+    const agentToken = forked.workspace.tokens.agent;
+    await warmKernel(forked.url, agentToken, KERNEL_WARMUP);
+    console.error(`kernel warmed with ${KERNEL_WARMUP} granted PreToolUse and PostToolUse events`);
+    return { url: forked.url, agentToken, close: () => forked.close() };
+  })();
+  const { url, agentToken } = await shared;
+  // Each session's teardown leaves the shared kernel running; it closes when the bench ends.
+  return { url, agentToken, close: async () => {} };
+}
+
+/** Closes the bench's kernel, if a session started it. */
+async function closeSharedKernel(): Promise<void> {
+  if (shared) await (await shared).close();
 }
 
 const CALLS = Number(process.env.CALLS ?? 30);
@@ -163,3 +226,4 @@ for (const agent of installedAgents().filter((a) => !onlyAgents || onlyAgents.in
   }
 }
 console.log(lines.join('\n'));
+await closeSharedKernel();

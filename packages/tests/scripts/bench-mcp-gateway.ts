@@ -8,6 +8,9 @@
  * `airlock gateway mcp --stdio`. The direct and stdio calls are also timed with 20 ms (untimed)
  * between two calls, where a client's model would take its turn: the gateway answers a call as
  * soon as the tool returned, and its commit goes out behind the answer.
+ * Each client, gateway and server process first makes WARMUP calls (1000 by default) before its
+ * calls are timed: V8 is still optimizing the kernel's and the gateway's code over their first
+ * few thousand requests, and the gateway and kernel a client talks to have been up for a while.
  * Run: pnpm --filter @airlock/tests bench:mcp   (CALLS=100 by default; KERNEL=process for a
  * kernel in a process of its own, as `airlock serve` runs, and with it PROFILE=FILE for a V8 CPU
  * profile of that kernel over the stdio gateway's calls)
@@ -25,12 +28,21 @@ import { startTestKernel } from '../src/support/kernel.js';
 import { forkKernel } from './kernel-process.js';
 
 const CALLS = Number(process.env.CALLS ?? 100);
+const WARMUP = Number(process.env.WARMUP ?? 1000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Times CALLS calls one after another; `gapMs` (untimed) stands for the model's turn between two calls. */
-async function time(label: string, call: () => Promise<unknown>, gapMs = 0): Promise<void> {
-  for (let i = 0; i < 5; i += 1) await call();
+/**
+ * Times CALLS calls one after another, after `warmup` untimed ones; `gapMs` (untimed) stands for
+ * the model's turn between two calls.
+ */
+async function time(
+  label: string,
+  call: () => Promise<unknown>,
+  options: { gapMs?: number; warmup?: number } = {},
+): Promise<void> {
+  const { gapMs = 0, warmup = WARMUP } = options;
+  for (let i = 0; i < warmup; i += 1) await call();
   const samples: number[] = [];
   for (let i = 0; i < CALLS; i += 1) {
     if (gapMs > 0) await sleep(gapMs);
@@ -48,7 +60,7 @@ async function time(label: string, call: () => Promise<unknown>, gapMs = 0): Pro
 const kernel =
   process.env.KERNEL === 'process' ? await forkKernel({ inbox: false }) : await startTestKernel();
 console.log(
-  `granted read_text_file, node ${process.version}, kernel ${process.env.KERNEL === 'process' ? 'in a process of its own' : 'in this process'}`,
+  `granted read_text_file, node ${process.version}, kernel ${process.env.KERNEL === 'process' ? 'in a process of its own' : 'in this process'}, ${WARMUP} calls of warm-up per process`,
 );
 const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-mcp-'));
 mkdirSync(join(dir, 'src'));
@@ -64,7 +76,7 @@ try {
   );
   const readDirect = () => direct.callTool({ name: 'read_text_file', arguments: arguments_ });
   await time('direct (stdio)', readDirect);
-  await time('  the same, 20 ms between', readDirect, 20);
+  await time('  the same, 20 ms between', readDirect, { gapMs: 20, warmup: 5 });
   await direct.close();
 
   await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
@@ -131,13 +143,13 @@ try {
   if (profiling && 'startProfile' in kernel) await kernel.startProfile();
   await time('gateway, stdio, own process', readOverStdio);
   if (profiling && 'stopProfile' in kernel) await kernel.stopProfile(profiling);
-  await time('  the same, 20 ms between', readOverStdio, 20);
+  await time('  the same, 20 ms between', readOverStdio, { gapMs: 20, warmup: 5 });
   await overStdio.close();
   const awaiting = await gatewayOverStdio(['--await-commits']);
   await time(
     '  --await-commits, 20 ms',
     () => awaiting.callTool({ name: 'fs__read_text_file', arguments: arguments_ }),
-    20,
+    { gapMs: 20 },
   );
   await awaiting.close();
 } finally {
