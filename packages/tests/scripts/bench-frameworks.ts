@@ -11,7 +11,8 @@
  * The kernel first serves KERNEL_WARMUP granted checks and their reports (3000 by default, about
  * 15 s): V8 is still optimizing the kernel's code over its first few thousand requests (its CPU per
  * request halves), and the kernel an application talks to has been serving for hours. Each
- * framework's variants then run WARMUP times (100 by default) before they are timed.
+ * framework's variants then run WARMUP times (500 by default) before they are timed, as in an
+ * application that has run a few hundred turns.
  * Run: pnpm bench:frameworks   (CALLS=200 by default; DURABILITY=relaxed for a kernel that syncs
  * its WAL at checkpoints instead of at every COMMIT, see docs/operations.md; KERNEL=process for a
  * kernel in a process of its own, as `airlock serve` runs beside an application, and with it
@@ -39,7 +40,7 @@ import { declareProfile, oneLookupModel, startFrameworkKernel } from '../src/fra
 import { forkKernel } from './kernel-process.js';
 
 const CALLS = Number(process.env.CALLS ?? 200);
-const WARMUP = Number(process.env.WARMUP ?? 100);
+const WARMUP = Number(process.env.WARMUP ?? 500);
 const KERNEL_WARMUP = Number(process.env.KERNEL_WARMUP ?? 3000);
 
 function percentile(samples: number[], q: number): number {
