@@ -61,8 +61,9 @@ export interface InstallResult {
   backupPath: string | null;
   changed: boolean;
   configPath: string;
-  /** What the entries run (the turn's end: the Node.js client, see `HookEntry.turnEnd`). */
+  /** What every entry runs but the turn's end's (the client `client` chose). */
   command: string;
+  /** What the entry of the turn's end runs: the Node.js client (see `HookEntry.turnEnd`). */
   turnEndCommand: string;
 }
 
