@@ -196,9 +196,11 @@ const k = OWN_PROCESS
 /**
  * Serves `pairs` granted checks and their reports through an adapter's session (the requests every
  * variant makes), so that the kernel's code is as warm as a kernel's that has served for a while.
- * Answers the kernel's CPU per pair over the first and the last tenth, when it runs in its own process.
+ * Answers the kernel's CPU per pair over the first and the last tenth, when it runs in its own
+ * process and was warmed at all.
  */
 async function warmKernel(pairs: number): Promise<{ first: number; last: number } | null> {
+  if (pairs === 0) return null;
   const { session } = createAiSdkAirlock({
     ...k.connection,
     sessionId: 'warm-up',

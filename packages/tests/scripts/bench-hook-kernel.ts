@@ -12,6 +12,7 @@
  * DURABILITY=relaxed for a kernel that syncs its WAL at checkpoints only)
  */
 import { declareProfile, startFrameworkKernel } from '../src/frameworks/support.js';
+import { claudeHookUrl, claudeToolEvents } from './claude-hook-events.js';
 import { forkKernel, type KernelProcess } from './kernel-process.js';
 
 const CALLS = Number(process.env.CALLS ?? 200);
@@ -37,7 +38,7 @@ async function kernelUnderBench(): Promise<{
 }
 
 const k = await kernelUnderBench();
-const url = `${k.connection.url}/agent_api/v1/hooks/claude-code/default`;
+const url = claudeHookUrl(k.connection.url);
 const timedPost = async (body: unknown): Promise<number> => {
   const started = performance.now();
   const response = await fetch(url, {
@@ -56,12 +57,6 @@ try {
   console.log(
     `node ${process.version}, durability ${DURABILITY}, kernel ${OWN_PROCESS ? 'in a process of its own' : 'in this process'}`,
   );
-  const base = {
-    session_id: 'bench',
-    transcript_path: '/tmp/t',
-    cwd: '/tmp',
-    permission_mode: 'default',
-  };
   const pre: number[] = [];
   const post: number[] = [];
   let cpuAtStart = 0;
@@ -70,14 +65,9 @@ try {
       if (PROFILE) await k.forked.startProfile(Number(process.env.PROFILE_INTERVAL_US ?? 1000));
       cpuAtStart = await k.forked.cpuMs();
     }
-    const call = { tool_name: 'Bash', tool_input: { command: `ls ${i}` }, tool_use_id: `tu${i}` };
-    const a = await timedPost({ ...base, hook_event_name: 'PreToolUse', ...call });
-    const b = await timedPost({
-      ...base,
-      hook_event_name: 'PostToolUse',
-      ...call,
-      tool_response: { stdout: 'ok', stderr: '', interrupted: false },
-    });
+    const [preEvent, postEvent] = claudeToolEvents('bench', i);
+    const a = await timedPost(preEvent);
+    const b = await timedPost(postEvent);
     if (i >= WARMUP) {
       pre.push(a);
       post.push(b);

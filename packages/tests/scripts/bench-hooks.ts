@@ -21,6 +21,8 @@ import { type AgentSandbox, createAgentSandbox, runAgent } from '../src/agents/a
 import { airlockVariants, type BenchKernel } from '../src/agents/airlock-variants.js';
 import { floorVariants, type HookVariant, noHook } from '../src/agents/bench-variants.js';
 import type { ModelServer } from '../src/agents/model-servers/scripted-server.js';
+import { declareProfile } from '../src/frameworks/support.js';
+import { claudeHookUrl, claudeToolEvents } from './claude-hook-events.js';
 import { forkKernel } from './kernel-process.js';
 
 /**
@@ -29,34 +31,14 @@ import { forkKernel } from './kernel-process.js';
  * events take). V8 is still optimizing the kernel's code over its first few thousand requests.
  */
 async function warmKernel(url: string, token: string, pairs: number): Promise<void> {
+  await declareProfile(
+    { url, token },
+    { approval_mode: 'rules', approval_rules: [{ tool: '*', verdict: 'allow' }] },
+  );
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const put = await fetch(`${url}/agent_api/v1/profile/configuration`, {
-    method: 'PUT',
-    headers,
-    body: JSON.stringify({
-      approval_mode: 'rules',
-      approval_rules: [{ tool: '*', verdict: 'allow' }],
-    }),
-  });
-  if (!put.ok) throw new Error(`the warm-up profile was refused: ${await put.text()}`);
-  const base = {
-    session_id: 'warm-up',
-    transcript_path: '/nonexistent',
-    cwd: '/tmp',
-    permission_mode: 'default',
-  };
   for (let i = 0; i < pairs; i += 1) {
-    const call = { tool_name: 'Bash', tool_input: { command: `echo ${i}` }, tool_use_id: `w${i}` };
-    for (const body of [
-      { ...base, hook_event_name: 'PreToolUse', ...call },
-      {
-        ...base,
-        hook_event_name: 'PostToolUse',
-        ...call,
-        tool_response: { stdout: `${i}`, stderr: '' },
-      },
-    ]) {
-      const answer = await fetch(`${url}/agent_api/v1/hooks/claude-code/default`, {
+    for (const body of claudeToolEvents('warm-up', i)) {
+      const answer = await fetch(claudeHookUrl(url), {
         method: 'POST',
         headers,
         body: JSON.stringify(body),

@@ -85,22 +85,13 @@ describe.each(['claude-code', 'codex', 'gemini'] as const)(
   { timeout: 300_000 },
   (agent) => {
     const missing = missingAgentReason(agent);
-    let sandbox: AgentSandbox | undefined;
-    let airlock: AirlockKernel | undefined;
-    // What the shared check started, for afterEach to close even when it failed halfway.
-    const held = {
-      set airlock(value: AirlockKernel) {
-        airlock = value;
-      },
-      set sandbox(value: AgentSandbox) {
-        sandbox = value;
-      },
-    };
+    // What a test started, for afterEach to close even when it failed halfway.
+    const held: { airlock?: AirlockKernel; sandbox?: AgentSandbox } = {};
     afterEach(async () => {
-      await sandbox?.close();
-      await airlock?.close();
-      sandbox = undefined;
-      airlock = undefined;
+      await held.sandbox?.close();
+      await held.airlock?.close();
+      delete held.sandbox;
+      delete held.airlock;
     });
 
     it.skipIf(missing)('are recorded in the turn’s story from the transcript at Stop', async () => {
@@ -125,12 +116,14 @@ describe.each(['claude-code', 'codex', 'gemini'] as const)(
     it.skipIf(missing)(
       'with every hook in place, the transcript adds nothing to the story',
       async () => {
-        airlock = await startAirlockKernel();
+        const airlock = await startAirlockKernel();
+        held.airlock = airlock;
         await airlock.setProfile({ approval_mode: 'bypass', approval_rules: [] });
-        sandbox = await createAgentSandbox(agent, [
+        const sandbox = await createAgentSandbox(agent, [
           { kind: 'shell', command: 'echo hooked-one' },
           { kind: 'shell', command: 'false' },
         ]);
+        held.sandbox = sandbox;
         installAirlockHooks(sandbox, airlock);
         const run = await runAgent(sandbox);
         expect(run.timedOut, run.stderr).toBe(false);
