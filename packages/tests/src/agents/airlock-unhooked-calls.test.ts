@@ -34,24 +34,39 @@ function withoutToolHooks(sandbox: AgentSandbox): void {
   writeFileSync(path, JSON.stringify(settings, null, 2));
 }
 
+/** What a test started, for afterEach to close even when the test failed halfway. */
+type Held = { airlock?: AirlockKernel; sandbox?: AgentSandbox };
+
 /**
- * Runs two shell calls with Airlock's tool-event entries removed (installed with `client`) and
- * checks that the turn's story records both from the transcript, with what they did. Hands
- * the kernel and the sandbox to `held` as soon as each exists, for the test to close.
+ * A kernel in bypass mode and a sandbox of `agent` whose model asks for `echo ONE` and `false`,
+ * each handed to `held` as soon as it exists.
  */
-async function expectUnhookedCallsRecorded(
+async function startSession(
   agent: 'claude-code' | 'codex' | 'gemini',
-  client: 'node' | 'bash' | 'http',
-  held: { airlock?: AirlockKernel; sandbox?: AgentSandbox },
-): Promise<void> {
+  one: string,
+  held: Held,
+): Promise<{ airlock: AirlockKernel; sandbox: AgentSandbox }> {
   const airlock = await startAirlockKernel();
   held.airlock = airlock;
   await airlock.setProfile({ approval_mode: 'bypass', approval_rules: [] });
   const sandbox = await createAgentSandbox(agent, [
-    { kind: 'shell', command: 'echo unhooked-one' },
+    { kind: 'shell', command: `echo ${one}` },
     { kind: 'shell', command: 'false' },
   ]);
   held.sandbox = sandbox;
+  return { airlock, sandbox };
+}
+
+/**
+ * Runs two shell calls with Airlock's tool-event entries removed (installed with `client`) and
+ * checks that the turn's story records both from the transcript, with what they did.
+ */
+async function expectUnhookedCallsRecorded(
+  agent: 'claude-code' | 'codex' | 'gemini',
+  client: 'node' | 'bash' | 'http',
+  held: Held,
+): Promise<void> {
+  const { airlock, sandbox } = await startSession(agent, 'unhooked-one', held);
   installAirlockHooks(
     sandbox,
     airlock,
@@ -85,8 +100,7 @@ describe.each(['claude-code', 'codex', 'gemini'] as const)(
   { timeout: 300_000 },
   (agent) => {
     const missing = missingAgentReason(agent);
-    // What a test started, for afterEach to close even when it failed halfway.
-    const held: { airlock?: AirlockKernel; sandbox?: AgentSandbox } = {};
+    const held: Held = {};
     afterEach(async () => {
       await held.sandbox?.close();
       await held.airlock?.close();
@@ -116,14 +130,7 @@ describe.each(['claude-code', 'codex', 'gemini'] as const)(
     it.skipIf(missing)(
       'with every hook in place, the transcript adds nothing to the story',
       async () => {
-        const airlock = await startAirlockKernel();
-        held.airlock = airlock;
-        await airlock.setProfile({ approval_mode: 'bypass', approval_rules: [] });
-        const sandbox = await createAgentSandbox(agent, [
-          { kind: 'shell', command: 'echo hooked-one' },
-          { kind: 'shell', command: 'false' },
-        ]);
-        held.sandbox = sandbox;
+        const { airlock, sandbox } = await startSession(agent, 'hooked-one', held);
         installAirlockHooks(sandbox, airlock);
         const run = await runAgent(sandbox);
         expect(run.timedOut, run.stderr).toBe(false);
