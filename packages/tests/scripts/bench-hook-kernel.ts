@@ -9,14 +9,16 @@
  * writes a V8 CPU profile of that kernel (PROFILE_INTERVAL_US sets its
  * sampling interval, 1000 by default).
  * Run: pnpm --filter @airlock/tests bench:hook-kernel   (CALLS=200 by default;
- * DURABILITY=relaxed for a kernel that syncs its WAL at checkpoints only)
+ * DURABILITY=relaxed for a kernel that syncs its WAL at checkpoints only;
+ * WARMUP=N event pairs before measuring, 20 by default)
  */
 import { declareProfile, startFrameworkKernel } from '../src/frameworks/support.js';
 import { claudeHookUrl, claudeToolEvents } from './claude-hook-events.js';
 import { forkKernel, type KernelProcess } from './kernel-process.js';
 
 const CALLS = Number(process.env.CALLS ?? 200);
-const WARMUP = 20;
+/** Pairs sent before measuring; a few thousand reach a kernel V8 has optimized (docs/performance.md). */
+const WARMUP = Number(process.env.WARMUP ?? 20);
 const DURABILITY = process.env.DURABILITY === 'relaxed' ? 'relaxed' : 'full';
 const OWN_PROCESS = process.env.KERNEL === 'process';
 const PROFILE = process.env.PROFILE;

@@ -42,6 +42,8 @@ export class GroupCommit {
   private readonly idle = new Set<Promise<void>>();
   /** The connection's own statements, run directly while a batch holds it. */
   private readonly statements: SqliteStatements;
+  /** Set when the WAL should be checkpointed on this connection at its next idle moment. */
+  private checkpointDue = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -88,6 +90,28 @@ export class GroupCommit {
         }
       });
     });
+  }
+
+  /**
+   * Checkpoints the WAL on this connection as soon as no transaction is open
+   * (now, or after the COMMIT under way). The checkpointer's worker copied
+   * most frames already; this copies the few committed since, so that the
+   * next write starts the WAL again from its beginning (see Checkpointer).
+   */
+  requestCheckpoint(): void {
+    this.checkpointDue = true;
+    this.checkpointIfIdle();
+  }
+
+  private checkpointIfIdle(): void {
+    // A batch's BEGIN that is still queued runs after this: nothing else uses the connection now.
+    if (!this.checkpointDue || this.raw.inTransaction) return;
+    this.checkpointDue = false;
+    try {
+      this.raw.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Not now (a reader's snapshot, a full disk): the worker asks again after its next checkpoint.
+    }
   }
 
   /** Waits until every batch begun so far has committed. */
@@ -167,5 +191,6 @@ export class GroupCommit {
       }
     }
     for (const deliver of batch.outcomes) deliver(commitError);
+    this.checkpointIfIdle();
   }
 }

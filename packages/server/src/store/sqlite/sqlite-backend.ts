@@ -80,6 +80,7 @@ export const sqliteBackend: StoreBackend = {
     const checkpointer = new Checkpointer(file, () => {
       database.pragma('wal_autocheckpoint = 1000');
     });
+    checkpointer.onLarge = () => groupCommit.requestCheckpoint();
     return {
       db,
       description: `sqlite ${file}`,

@@ -1,0 +1,51 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { backends } from '../../testing/stores.js';
+import { createWorkspace } from '../accounts.js';
+import { SQLITE_FILE_NAME } from './sqlite-backend.js';
+
+const sqlite = (await backends()).find((b) => b.name === 'sqlite');
+
+describe('the SQLite WAL under writes that never pause', () => {
+  it('starts again from its beginning instead of growing with everything written', async () => {
+    if (!sqlite) throw new Error('no SQLite backend');
+    const { store, location, dispose } = await sqlite.open();
+    try {
+      const ws = await createWorkspace(store, 'w');
+      const wal = join(location.dataDir ?? '', `${SQLITE_FILE_NAME}-wal`);
+      // Each unit appends an event of about 8 KB: two or three WAL frames of its own.
+      const payload = 'x'.repeat(8000);
+      const unit = () =>
+        store.transaction(async (tx) => {
+          tx.emit({
+            workspace_id: ws.id,
+            run_id: 'r',
+            type: 'run.attention_cleared',
+            data: { payload },
+          });
+        });
+      // Two writers back to back: a unit of work is always waiting, the connection never idles.
+      let written = 0;
+      let largest = 0;
+      const until = Date.now() + 4000;
+      const writer = async () => {
+        while (Date.now() < until) {
+          await unit();
+          written += payload.length;
+          if (written % (400 * payload.length) === 0)
+            largest = Math.max(largest, statSync(wal).size);
+        }
+      };
+      await Promise.all([writer(), writer()]);
+      largest = Math.max(largest, statSync(wal).size);
+      // The WAL holds what a few checkpoint intervals (250 ms) bring, whatever the total: each
+      // event takes more than its payload in frames, and the file never grew to half the payloads
+      // written (before the kernel's thread finished checkpoints, it grew to about 2.5 times them).
+      expect(written).toBeGreaterThan(20 * 1024 * 1024);
+      expect(largest).toBeLessThan(written / 2);
+    } finally {
+      await dispose();
+    }
+  });
+});
