@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { SQLITE_FILE_NAME } from '../store/store.js';
 import { waitFor } from '../testing/harness.js';
 import {
   deployWithChannels,
@@ -117,6 +118,25 @@ for (const backend of all) {
         );
       }
       expect(sample(await scrape(deployment), 'airlock_notifications_pending')).toBe(0);
+    });
+
+    it('airlock_sqlite_wal_bytes reads the WAL file of a SQLite store, and has no series on PostgreSQL', async () => {
+      d = await deployWithChannels(backend, () => ({ channels: [] }), { port: await freePort() });
+      await d.park();
+      await d.park();
+      const text = await scrape(d);
+      const dataDir = d.airlock.store.dataDir;
+      if (dataDir === null) {
+        expect(text).not.toMatch(/^airlock_sqlite_wal_bytes[{ ]/m);
+        return;
+      }
+      const file = join(dataDir, `${SQLITE_FILE_NAME}-wal`);
+      const reported = sample(text, 'airlock_sqlite_wal_bytes', { file });
+      // The file only grows between the scrape and this read (it is cut back only past 64 MiB).
+      const onDisk = statSync(file).size;
+      expect(reported).toBeGreaterThan(0);
+      expect(reported).toBeLessThanOrEqual(onDisk);
+      expect(onDisk - (reported ?? 0)).toBeLessThan(1024 * 1024);
     });
 
     it('airlock_errors_total counts refused feed and cable upgrades by code, and sockets closed on an error', async () => {

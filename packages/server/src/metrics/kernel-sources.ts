@@ -8,7 +8,8 @@ import { type KernelMetrics, PARK_AGE_THRESHOLDS_SECONDS } from './registry.js';
  * Connects the metrics to what they read outside the hot path: the store's
  * COMMITs as they happen, and at each scrape the parked rows (one grouped
  * query on the parked-rows index), the notification outbox's backlog (a
- * count on its index of due deliveries) and the feed's subscribers.
+ * count on its index of due deliveries), the feed's subscribers and, on
+ * SQLite, the WAL file's size.
  */
 export function connectMetrics(
   metrics: KernelMetrics,
@@ -44,6 +45,8 @@ export function connectMetrics(
       });
     }
     metrics.notificationsPending.set(await countPendingDeliveries(store));
+    const wal = store.walFile();
+    if (wal !== null) metrics.sqliteWalBytes.set({ file: wal.path }, wal.bytes);
     const feed = hub.stats();
     metrics.feedSubscribers.set({ state: 'live' }, feed.live);
     metrics.feedSubscribers.set({ state: 'catching_up' }, feed.catchingUp);

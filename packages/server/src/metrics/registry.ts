@@ -36,6 +36,8 @@ export interface KernelMetrics {
   readonly feedLagEvents: Gauge<never>;
   /** Notification deliveries still to be made (the outbox backlog, read at scrape time). */
   readonly notificationsPending: Gauge<never>;
+  /** The SQLite WAL file's size in bytes, by its path (no series on PostgreSQL). */
+  readonly sqliteWalBytes: Gauge<'file'>;
   /** Registers work that refreshes gauges before each scrape (errors are logged by the caller). */
   onScrape(refresh: () => Promise<void> | void): void;
   /** Refreshes the gauges and renders every metric in the Prometheus text format. */
@@ -139,6 +141,12 @@ export function createMetrics(): KernelMetrics {
     notificationsPending: new Gauge({
       name: 'airlock_notifications_pending',
       help: 'Notification deliveries not yet delivered nor dead-lettered (the outbox backlog).',
+      registers,
+    }),
+    sqliteWalBytes: new Gauge({
+      name: 'airlock_sqlite_wal_bytes',
+      help: 'Size of the SQLite WAL file on disk; it grows only while checkpoints cannot finish.',
+      labelNames: ['file'],
       registers,
     }),
     onScrape(refresh) {

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
 import type {
   AdvisoryLockHold,
@@ -19,7 +21,10 @@ import { asStoreUnavailable } from './store-unavailable.js';
 
 export type { CommitListener, CommitObserver, StoreLocation } from './backend.js';
 export type { PendingEvent, StoredEvent } from './event-log.js';
-export { SQLITE_FILE_NAME } from './sqlite/sqlite-backend.js';
+
+import { SQLITE_FILE_NAME } from './sqlite/sqlite-backend.js';
+
+export { SQLITE_FILE_NAME };
 
 /**
  * The handle a unit of work receives: its time, its outgoing events and its
@@ -81,6 +86,22 @@ export class Store {
    */
   get dataDir(): string | null {
     return this.backend.dataDir;
+  }
+
+  /**
+   * The SQLite WAL file and its size on disk in bytes (0 while there is none),
+   * or null for PostgreSQL. The size stays at what the WAL last needed, and
+   * grows only while checkpoints cannot finish (see Checkpointer).
+   */
+  walFile(): { path: string; bytes: number } | null {
+    const dir = this.backend.dataDir;
+    if (dir === null) return null;
+    const path = join(dir, `${SQLITE_FILE_NAME}-wal`);
+    try {
+      return { path, bytes: statSync(path).size };
+    } catch {
+      return { path, bytes: 0 };
+    }
   }
 
   /**
