@@ -22,6 +22,12 @@ interface StoryEvent {
   data: Record<string, unknown>;
 }
 
+interface StoryTask {
+  key: string;
+  state: string;
+  error?: { code: string; detail: string } | null;
+}
+
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(
     `calls only the transcript shows (${backend.name})`,
@@ -162,6 +168,75 @@ for (const backend of all) {
         // Sent again, nothing is recorded twice.
         await gemini({ event: 'stop', text: 'done', ran_calls: ranCalls });
         expect(await unstagedOf(turn!.id)).toHaveLength(2);
+      });
+
+      it('fails a call reported as succeeded that the transcript shows failed (Codex gives no exit code)', async () => {
+        d = await deploy(backend);
+        await d.agent.put(PROFILE, {
+          approval_mode: 'rules',
+          approval_rules: [{ tool: 'Bash', verdict: 'allow' }],
+        });
+        const codex = (body: Record<string, unknown>) =>
+          postHookEvent(d, { agent: 'codex', session_id: 'c-1', ...body });
+        await codex({ event: 'turn_start', text: 'check' });
+        const first = await codex(bashPreTool('false', 'call-1'));
+        const runId = first.body.run_id as string;
+        await codex(bashPreTool('true', 'call-2'));
+        await codex(bashPreTool('exit 3', 'call-3'));
+        // What Codex 0.169 reports: the output, no exit code; the hook client calls it succeeded.
+        for (const [id, command] of [
+          ['call-1', 'false'],
+          ['call-2', 'true'],
+        ] as const) {
+          await codex({
+            event: 'post_tool',
+            tool_name: 'Bash',
+            tool_input: { command },
+            tool_use_id: id,
+            outcome: 'succeeded',
+            output: '',
+          });
+        }
+        // A report that said failed stays as it was.
+        await codex({
+          event: 'post_tool',
+          tool_name: 'Bash',
+          tool_input: { command: 'exit 3' },
+          tool_use_id: 'call-3',
+          outcome: 'failed',
+          output: 'exit 3',
+        });
+        const ranCalls = [
+          { tool_use_id: 'call-1', tool_name: 'Bash', outcome: 'failed', output: 'exit code 1' },
+          { tool_use_id: 'call-2', tool_name: 'Bash', outcome: 'succeeded', output: '' },
+          { tool_use_id: 'call-3', tool_name: 'Bash', outcome: 'failed', output: 'exit code 3' },
+        ];
+        const taskStates = async () =>
+          ((await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks as StoryTask[]).map(
+            (task) => [task.key, task.state, task.error?.detail ?? null],
+          );
+        expect(await taskStates()).toEqual([
+          ['t1', 'succeeded', null],
+          ['t2', 'succeeded', null],
+          ['t3', 'failed', 'exit 3'],
+        ]);
+        expect((await codex({ event: 'stop', text: 'done', ran_calls: ranCalls })).status).toBe(
+          200,
+        );
+        const corrected = [
+          ['t1', 'failed', 'the codex transcript shows it failed: exit code 1'],
+          ['t2', 'succeeded', null],
+          ['t3', 'failed', 'exit 3'],
+        ];
+        expect(await taskStates()).toEqual(corrected);
+        const failures = (
+          (await d.member.get(`${d.ws}/runs/${runId}/events`)).body.events as StoryEvent[]
+        ).filter((e) => e.type === 'task.failed');
+        expect(failures).toHaveLength(2);
+        // The same stop again changes nothing, and no call counts as unseen.
+        await codex({ event: 'stop', text: 'done', ran_calls: ranCalls });
+        expect(await taskStates()).toEqual(corrected);
+        expect(await unstagedOf(runId)).toEqual([]);
       });
 
       it('refuses a malformed list with a stable code and records nothing', async () => {

@@ -20,6 +20,7 @@ import { awaitReportsInFlight, closeUnreported, postToolRow, preToolRow } from '
 import { answerOf, type HookedAnswer, hookAnswer } from './hooked-verdicts.js';
 import { hookOutcome, hookRow } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
+import { correctReportedOutcomes } from './transcript-outcomes.js';
 import { recordTranscriptCalls, recordUnstagedCalls } from './unstaged-calls.js';
 
 /** One event of a hooked session, as `hooks.event` takes it. */
@@ -321,8 +322,12 @@ async function recordInSession(
       const run = await lastTurn(ctx, session);
       if (!run) return hookAnswer({ ...base, run_id: null, verdict: 'ack' });
       if (input.task_key === undefined) await awaitReportsInFlight(ctx, run.id);
-      // Calls the agent's transcript shows that no hook asked or told about (its client read them).
-      if (input.ran_calls) await recordTranscriptCalls(ctx, run, input.agent, input.ran_calls);
+      if (input.ran_calls) {
+        // Calls reported as succeeded that the agent's transcript shows failed (Codex: no exit code).
+        await correctReportedOutcomes(ctx, run, input.agent, input.ran_calls);
+        // Calls the agent's transcript shows that no hook asked or told about (its client read them).
+        await recordTranscriptCalls(ctx, run, input.agent, input.ran_calls);
+      }
       const stopped = await stop(ctx, run, input);
       return hookAnswer({
         ...base,

@@ -91,7 +91,7 @@ export function renderStateDiagram(): string {
     '```',
     '',
     `Terminal states: ${code(TERMINAL_STATES)}. Only a person's \`retry\` (of a row that holds its run)`,
-    "and the kernel's `fail_hook` leave one.",
+    "and the kernel's `fail_hook` and `correct_outcome` leave one.",
     '',
     ...verbTable(),
     '',

@@ -212,6 +212,7 @@ for (const backend of all) {
           'cancel',
           'readdress',
           'fail_hook',
+          'correct_outcome',
           'summarize',
         ]);
         for (const verb of TASK_VERB_NAMES) {

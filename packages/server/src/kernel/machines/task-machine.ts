@@ -196,6 +196,17 @@ export const TASK_VERBS = {
     refusal: 'task_not_waiting',
     actor: 'kernel',
   },
+  correct_outcome: {
+    summary:
+      "a hooked call its agent reported as run is failed after all: the agent's transcript shows it failed",
+    from: ['succeeded'],
+    to: ['failed'],
+    emits: ['task.failed'],
+    run: 'any',
+    kinds: ['tool'],
+    refusal: 'task_not_waiting',
+    actor: 'kernel',
+  },
   summarize: {
     summary: "the kernel records a summarizer row's summary, or its failure",
     from: ['runnable'],
