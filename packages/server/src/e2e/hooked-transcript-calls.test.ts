@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy } from '../testing/harness.js';
-import { bashPreTool, postHookEvent } from '../testing/hooked-events.js';
+import { bashPostTool, bashPreTool, postHookEvent } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
 /**
@@ -50,14 +50,7 @@ for (const backend of all) {
         const granted = await event(bashPreTool('ls', 'tu-1'));
         expect(granted.body).toMatchObject({ verdict: 'allow', task_key: 't1' });
         const runId = granted.body.run_id as string;
-        await event({
-          event: 'post_tool',
-          tool_name: 'Bash',
-          tool_input: { command: 'ls' },
-          tool_use_id: 'tu-1',
-          outcome: 'succeeded',
-          output: 'README.md',
-        });
+        await event(bashPostTool('ls', 'tu-1', 'succeeded', 'README.md'));
         const refused = await event(bashPreTool('rm -r build', 'tu-2'));
         expect(refused.body).toMatchObject({ verdict: 'deny' });
         // Reported by its post-tool hook with no pre-tool hook asking: recorded then.
@@ -184,28 +177,10 @@ for (const backend of all) {
         await codex(bashPreTool('true', 'call-2'));
         await codex(bashPreTool('exit 3', 'call-3'));
         // What Codex 0.169 reports: the output, no exit code; the hook client calls it succeeded.
-        for (const [id, command] of [
-          ['call-1', 'false'],
-          ['call-2', 'true'],
-        ] as const) {
-          await codex({
-            event: 'post_tool',
-            tool_name: 'Bash',
-            tool_input: { command },
-            tool_use_id: id,
-            outcome: 'succeeded',
-            output: '',
-          });
-        }
+        await codex(bashPostTool('false', 'call-1', 'succeeded', ''));
+        await codex(bashPostTool('true', 'call-2', 'succeeded', ''));
         // A report that said failed stays as it was.
-        await codex({
-          event: 'post_tool',
-          tool_name: 'Bash',
-          tool_input: { command: 'exit 3' },
-          tool_use_id: 'call-3',
-          outcome: 'failed',
-          output: 'exit 3',
-        });
+        await codex(bashPostTool('exit 3', 'call-3', 'failed', 'exit 3'));
         const ranCalls = [
           { tool_use_id: 'call-1', tool_name: 'Bash', outcome: 'failed', output: 'exit code 1' },
           { tool_use_id: 'call-2', tool_name: 'Bash', outcome: 'succeeded', output: '' },

@@ -12,3 +12,20 @@ export function postHookEvent(d: Deployment, body: Record<string, unknown>) {
 export function bashPreTool(command: string, id: string) {
   return { event: 'pre_tool', tool_name: 'Bash', tool_input: { command }, tool_use_id: id };
 }
+
+/** A `post_tool` event reporting that the `Bash` call of `command` ran, with what it printed. */
+export function bashPostTool(
+  command: string,
+  id: string,
+  outcome: 'succeeded' | 'failed',
+  output: string,
+) {
+  return {
+    event: 'post_tool',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: id,
+    outcome,
+    output,
+  };
+}
