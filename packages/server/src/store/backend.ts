@@ -81,6 +81,11 @@ export interface OpenedBackend {
    */
   readonly dataDir: string | null;
   /**
+   * The SQLite WAL file and its size on disk in bytes (0 while there is
+   * none), or null for a database server (PostgreSQL).
+   */
+  walFile(): { path: string; bytes: number } | null;
+  /**
    * Opens a transaction, runs `unit` in it, runs the writes it left and
    * appends its events (numbered per workspace, in commit order), commits,
    * and resolves only once the COMMIT returned.

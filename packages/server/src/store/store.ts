@@ -1,5 +1,3 @@
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Kysely, Transaction } from 'kysely';
 import type {
   AdvisoryLockHold,
@@ -21,10 +19,7 @@ import { asStoreUnavailable } from './store-unavailable.js';
 
 export type { CommitListener, CommitObserver, StoreLocation } from './backend.js';
 export type { PendingEvent, StoredEvent } from './event-log.js';
-
-import { SQLITE_FILE_NAME } from './sqlite/sqlite-backend.js';
-
-export { SQLITE_FILE_NAME };
+export { SQLITE_FILE_NAME } from './sqlite/sqlite-backend.js';
 
 /**
  * The handle a unit of work receives: its time, its outgoing events and its
@@ -94,14 +89,7 @@ export class Store {
    * grows only while checkpoints cannot finish (see Checkpointer).
    */
   walFile(): { path: string; bytes: number } | null {
-    const dir = this.backend.dataDir;
-    if (dir === null) return null;
-    const path = join(dir, `${SQLITE_FILE_NAME}-wal`);
-    try {
-      return { path, bytes: statSync(path).size };
-    } catch {
-      return { path, bytes: 0 };
-    }
+    return this.backend.walFile();
   }
 
   /**

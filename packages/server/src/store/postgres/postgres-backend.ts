@@ -193,6 +193,7 @@ export const postgresBackend: StoreBackend = {
       db,
       description: `postgres ${databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}`,
       dataDir: null,
+      walFile: () => null,
       commitUnit: (unit) => commitOnSession(pool, () => observer, unit),
       retryable(error) {
         const code = (error as { code?: unknown }).code;

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -85,6 +85,14 @@ export const sqliteBackend: StoreBackend = {
       db,
       description: `sqlite ${file}`,
       dataDir: dir,
+      walFile() {
+        const path = `${file}-wal`;
+        try {
+          return { path, bytes: statSync(path).size };
+        } catch {
+          return { path, bytes: 0 };
+        }
+      },
       commitUnit: (unit) =>
         groupCommit.run(async (trx, sequences) => {
           const done = await unit(trx);
