@@ -156,6 +156,16 @@ export async function preToolRow(
   return row;
 }
 
+/** A hooked call's output as its row keeps it: one text part. */
+export function ranResult(output: string): string {
+  return JSON.stringify({ content: [{ type: 'text', text: output }] });
+}
+
+/** The failure a hooked call's row records: `tool_failed`, its detail cut to 256 bytes. */
+export function toolFailure(detail: string): { code: 'tool_failed'; detail: string } {
+  return { code: 'tool_failed', detail: truncateUtf8(detail, 256) };
+}
+
 /** What the agent says ran. */
 export interface RanCall extends HookedCall {
   outcome: 'succeeded' | 'failed';
@@ -199,9 +209,7 @@ export async function postToolRow(
   if (row.state !== 'claimed' || row.claim_id === null) return row;
   const output = truncateUtf8(ran.output, HOOKED_OUTPUT_MAX_BYTES);
   const failed = ran.outcome === 'failed';
-  const error = failed
-    ? { code: 'tool_failed', detail: truncateUtf8(ran.output || 'the tool failed', 256) }
-    : null;
+  const error = failed ? toolFailure(ran.output || 'the tool failed') : null;
   return moveTask(tx, {
     verb: 'commit',
     run,
@@ -209,7 +217,7 @@ export async function postToolRow(
     to: failed ? 'failed' : 'succeeded',
     match: { claim_id: row.claim_id },
     set: {
-      result: JSON.stringify({ content: [{ type: 'text', text: output }] }),
+      result: ranResult(output),
       error_code: error?.code ?? null,
       error_detail: error?.detail ?? null,
       lease_until: null,

@@ -4,7 +4,7 @@ import type { RunTable } from '../../store/schema.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
 import { lockRun } from '../machines/run-state.js';
-import { hookedPrincipal } from './hooked-calls.js';
+import { hookedPrincipal, ranResult, toolFailure } from './hooked-calls.js';
 
 /**
  * At the turn's stop: fails the rows whose call the agent reported as run
@@ -30,10 +30,7 @@ export async function correctReportedOutcomes(
       if (!row || row.state !== 'succeeded' || row.kind !== 'tool') continue;
       const output = truncateUtf8(call.output ?? '', HOOKED_OUTPUT_MAX_BYTES);
       // The detail says where the failure was read, since the agent's report said otherwise.
-      const error = {
-        code: 'tool_failed',
-        detail: truncateUtf8(`the ${agent} transcript shows it failed: ${output}`, 256),
-      };
+      const error = toolFailure(`the ${agent} transcript shows it failed: ${output}`);
       await moveTask(tx, {
         verb: 'correct_outcome',
         run: locked,
@@ -43,9 +40,7 @@ export async function correctReportedOutcomes(
           error_code: error.code,
           error_detail: error.detail,
           // The report's output stays unless the transcript has one.
-          ...(output
-            ? { result: JSON.stringify({ content: [{ type: 'text', text: output }] }) }
-            : {}),
+          ...(output ? { result: ranResult(output) } : {}),
         },
         event: { type: 'task.failed', data: { error } },
         principal: hookedPrincipal(agent),
