@@ -240,6 +240,9 @@ const feed = authorized(FEED)
         wake?.();
       }),
     });
+    // One listener for the subscription's life: one per wait would pile up while it lasts.
+    const onAbort = () => wake?.();
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
       while (!signal?.aborted) {
         for (let event = pending.shift(); event; event = pending.shift()) {
@@ -247,11 +250,13 @@ const feed = authorized(FEED)
         }
         await new Promise<void>((resolve) => {
           wake = resolve;
-          signal?.addEventListener('abort', () => resolve(), { once: true });
+          // Aborted while an event was being yielded: nothing would wake this wait.
+          if (signal?.aborted) resolve();
         });
         wake = null;
       }
     } finally {
+      signal?.removeEventListener('abort', onAbort);
       subscription.close();
     }
   });

@@ -80,4 +80,47 @@ describe('lifecycle feed as a tRPC subscription', () => {
     expect(text).toContain('"code":"forbidden"');
     expect(text).not.toContain('"type":"run.');
   });
+
+  it('holds one abort listener per subscription, however many times it waits for events', async () => {
+    d = await deploy(sqlite!);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const url = `${d.url}/trpc/runs.feed?input=${encodeURIComponent(
+        JSON.stringify({ workspace_id: d.workspaceId }),
+      )}`;
+      const controller = new AbortController();
+      const response = await fetch(url, {
+        headers: { authorization: `Bearer ${d.tokens.member}`, accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      /** Reads the stream until the run's first event arrived: the subscription waited again before it. */
+      const readUntil = async (runId: string) => {
+        while (!text.includes(runId)) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error('the feed ended');
+          text += decoder.decode(value, { stream: true });
+        }
+      };
+      // Each run is created only after the feed delivered the last one's events: one wait each.
+      for (let i = 0; i < 25; i += 1) {
+        const run = await d.agent.post(`${d.ws}/runs`, {
+          approval_mode: 'ask',
+          input: 'x',
+          provider: { kind: 'scripted', rounds: [{ final: 'f' }] },
+        });
+        await readUntil(run.body.id);
+      }
+      controller.abort();
+      await reader.cancel().catch(() => {});
+      // Node warns once a signal holds more than ten listeners: one per wait would pass that.
+      expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });
