@@ -15,6 +15,7 @@ import { appRouter, type TrpcContext } from './api/trpc.js';
 import { AirlockError } from './errors.js';
 import type { FeedHub } from './feed/hub.js';
 import { createSocketHandler } from './feed/ws.js';
+import { OpenConnections } from './http-connections.js';
 import type { Kernel } from './kernel/kernel.js';
 import { redactUrl } from './logging/redact.js';
 import { serveProtectedMetrics } from './metrics/endpoint.js';
@@ -171,8 +172,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   const inbox = createInboxHandler();
   // Shutdown ends idle connections (even ones that never sent a request) and
   // event streams at once, and gives requests in flight a grace period.
-  const busy = new Map<Socket, number>();
-  const streams = new Set<Socket>();
+  const connections = new OpenConnections();
   // One line per request at debug level (`--log-level debug`); nothing is built otherwise.
   const accessLog = options.logger.isLevelEnabled('debug');
   const timeouts: ServerTimeouts = { ...DEFAULT_TIMEOUTS };
@@ -194,8 +194,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   };
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
-    res.once('close', () => busy.set(socket, (busy.get(socket) ?? 1) - 1));
+    connections.started(socket, res);
     if (accessLog) {
       const started = performance.now();
       res.once('finish', () =>
@@ -215,7 +214,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     if (url.pathname.startsWith('/trpc/')) {
       const name = url.pathname.slice('/trpc/'.length);
       if (TRPC_NAMES.has(name)) noteOperation(res, name);
-      if (req.headers.accept?.includes('text/event-stream')) streams.add(socket);
+      if (req.headers.accept?.includes('text/event-stream')) connections.streaming(socket);
       void authenticateRequest(options.kernel, req, authThrottle).then(async (auth) => {
         authentications.set(req, auth);
         // A refused caller's body is never read: the connection closes after the answer.
@@ -273,13 +272,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       });
   }
   const server = createServer(serverOptions, onRequest);
-  server.on('connection', (socket: Socket) => {
-    busy.set(socket, 0);
-    socket.once('close', () => {
-      busy.delete(socket);
-      streams.delete(socket);
-    });
-  });
+  server.on('connection', (socket: Socket) => connections.accepted(socket));
   server.on('upgrade', sockets.upgrade);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return;
@@ -310,9 +303,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     close: async () => {
       sockets.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const [socket, requests] of busy) {
-        if (requests === 0 || streams.has(socket)) socket.destroy();
-      }
+      connections.endIdle();
       // In-flight requests get a grace period, then every connection is ended.
       const force = setTimeout(() => server.closeAllConnections(), 2000);
       force.unref();
