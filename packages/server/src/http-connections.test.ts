@@ -56,7 +56,9 @@ describe('OpenConnections', () => {
       const closed = new Promise<void>((resolve) => {
         responseClosed = resolve;
       });
-      served.server.once('request', (_req, res) => res.once('close', () => setImmediate(responseClosed)));
+      served.server.once('request', (_req, res) =>
+        res.once('close', () => setImmediate(responseClosed)),
+      );
       await dropStream(served.port, closed);
     }
     await until(() => connections.size === 0);
