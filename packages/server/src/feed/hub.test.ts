@@ -75,6 +75,17 @@ for (const backend of all) {
       return { ...opened, hub, workspaceId: workspace.id };
     }
 
+    it('counts no lag for a live subscriber that received every event', async () => {
+      const { store, hub, workspaceId } = await open();
+      const everything = collector();
+      hub.subscribe({ workspaceId, after: 0, deliver: everything.deliver });
+      await commit(store, workspaceId, 'r', 1);
+      await waitFor(async () => hub.stats().catchingUp === 0 && everything.seqs.length === 1);
+      await commit(store, workspaceId, 'r', 30);
+      await waitFor(async () => everything.seqs.length === 31);
+      expect(hub.stats()).toEqual({ live: 1, catchingUp: 0, maxLagEvents: 0 });
+    });
+
     it('serves live subscribers from memory: quiet ones cost no read, each frame is built once', async () => {
       const { store, hub, workspaceId } = await open();
       const everything = collector();

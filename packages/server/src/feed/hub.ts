@@ -26,7 +26,10 @@ export interface SubscribeOptions {
 interface Subscriber {
   readonly workspaceId: string;
   readonly runId: string | null;
-  /** The last sequence number this subscriber has seen (delivered or skipped as filtered out). */
+  /**
+   * The last sequence number this subscriber has seen (delivered or skipped as filtered out)
+   * while it catches up; once live it follows the head and this stays where it joined.
+   */
   cursor: number;
   /** True while it follows the workspace's head from memory; false while it reads the store. */
   live: boolean;
@@ -332,7 +335,7 @@ export class FeedHub {
 
   /**
    * Counts the subscribers, those still reading the log to catch up, and how
-   * many events the furthest-behind one has yet to receive (for the metrics).
+   * many events the furthest-behind of those has yet to receive (for the metrics).
    */
   stats(): { live: number; catchingUp: number; maxLagEvents: number } {
     let live = 0;
@@ -340,10 +343,13 @@ export class FeedHub {
     let maxLagEvents = 0;
     for (const feed of this.feeds.values()) {
       const measure = (subscriber: Subscriber) => {
+        // A live subscriber is handed every event as it is dispatched: nothing waits here for it.
         if (subscriber.live) live += 1;
-        else catchingUp += 1;
-        if (feed.head !== null)
-          maxLagEvents = Math.max(maxLagEvents, feed.head - subscriber.cursor);
+        else {
+          catchingUp += 1;
+          if (feed.head !== null)
+            maxLagEvents = Math.max(maxLagEvents, feed.head - subscriber.cursor);
+        }
       };
       feed.wholeWorkspace.forEach(measure);
       for (const runSubscribers of feed.byRun.values()) runSubscribers.forEach(measure);
