@@ -135,7 +135,7 @@ export function createMetrics(): KernelMetrics {
     }),
     feedLagEvents: new Gauge({
       name: 'airlock_feed_lag_events',
-      help: 'Events the furthest-behind feed subscriber has yet to receive.',
+      help: 'Events the furthest-behind feed subscriber still catching up from the log has yet to receive.',
       registers,
     }),
     notificationsPending: new Gauge({
