@@ -6,10 +6,10 @@ import { fencedDelivery } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
 import { prunedResume } from '../feed/pruned-position.js';
 import type { Kernel } from '../kernel/kernel.js';
-import type { EventView } from '../kernel/views.js';
 import type { Principal } from '../store/accounts.js';
 import { asStoreUnavailable } from '../store/store-unavailable.js';
 import { checkAccess, checkRunFence, fenceOf } from './access.js';
+import { FeedBacklog } from './feed-backlog.js';
 import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
 import { declaresCode, type Operation } from './operation.js';
@@ -228,35 +228,22 @@ const feed = authorized(FEED)
     } catch (error) {
       throw toTrpcError(error);
     }
-    const pending: EventView[] = [];
-    let wake: (() => void) | null = null;
+    const backlog = new FeedBacklog();
     const subscription = ctx.hub.subscribe({
       workspaceId: ctx.principal.workspace_id,
       runId: input.run_id ?? null,
       after,
       // An agent credential follows only its own application's runs.
-      deliver: fencedDelivery(ctx.kernel.context.store, fenceOf(ctx.principal), (items) => {
-        for (const item of items) pending.push(item.view);
-        wake?.();
-      }),
+      deliver: fencedDelivery(ctx.kernel.context.store, fenceOf(ctx.principal), (items) =>
+        backlog.push(items),
+      ),
     });
-    // One listener for the subscription's life: one per wait would pile up while it lasts.
-    const onAbort = () => wake?.();
-    signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      while (!signal?.aborted) {
-        for (let event = pending.shift(); event; event = pending.shift()) {
-          yield tracked(String(event.seq), event);
-        }
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          // Aborted while an event was being yielded: nothing would wake this wait.
-          if (signal?.aborted) resolve();
-        });
-        wake = null;
-      }
+      for await (const item of backlog.drain(signal))
+        yield tracked(String(item.row.seq), item.view);
+    } catch (error) {
+      throw toTrpcError(error);
     } finally {
-      signal?.removeEventListener('abort', onAbort);
       subscription.close();
     }
   });
