@@ -139,7 +139,8 @@ export const SUBSCRIPTION_CONTRACTS = {
       lastEventId: z.string().regex(/^\d+$/).nullish(),
     }),
     messages: EventViewSchema,
-    errors: ['feed_position_pruned'],
+    // `unavailable`: the subscriber fell 8 MB behind; it resumes with `lastEventId`.
+    errors: ['feed_position_pruned', 'unavailable'],
   },
 } as const satisfies Record<string, SubscriptionContract>;
 
