@@ -1,3 +1,4 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type ExecutorBridge, startExecutorBridge } from '../executor-bridge.js';
@@ -48,6 +49,12 @@ export interface Gateway {
   serveStdio(token: string): Promise<void>;
   /** Serves Streamable HTTP at `/mcp`; each request carries its client credential. */
   listenHttp(options?: HttpListenOptions): Promise<HttpGateway>;
+  /**
+   * How many clients the gateway serves now: those given to {@link Gateway.connect}
+   * whose connection is still open, and the open sessions of its HTTP fronts.
+   */
+  connectedClients(): number;
+  /** Stops the HTTP fronts, closes every client still connected, then the bridge. */
   close(): Promise<void>;
 }
 
@@ -78,7 +85,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     onError: options.onError,
   });
   const fronts: HttpGateway[] = [];
-  const closers: (() => Promise<void>)[] = [];
+  // The servers of the clients given to connect, each dropped when its connection closes.
+  const clients = new Set<Server>();
 
   const serverFor = (token: string, kind: 'agent' | 'member') => {
     const api = new KernelApi({ url: options.url, token, workspaceId: options.workspaceId });
@@ -110,7 +118,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const kind = kindOf(token);
       await verify(token, kind);
       const server = serverFor(token, kind);
-      closers.push(() => server.close());
+      clients.add(server);
+      const ended = server.onclose;
+      server.onclose = () => {
+        clients.delete(server);
+        ended?.();
+      };
       await server.connect(transport);
     },
     serveStdio(token) {
@@ -120,14 +133,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const front = await listenHttp({
         ...listen,
         verify,
+        // Not kept in `clients`: the front keeps and closes its own sessions, and the transport of a
+        // failed initialize never closes, so it would stay there for good.
         open: (token, kind, transport) => serverFor(token, kind).connect(transport),
       });
       fronts.push(front);
       return front;
     },
+    connectedClients() {
+      return fronts.reduce((count, front) => count + front.sessions, clients.size);
+    },
     async close() {
       await Promise.all(fronts.map((front) => front.close()));
-      await Promise.all(closers.map((close) => close()));
+      await Promise.all([...clients].map((server) => server.close()));
       await bridge.close();
     },
   };
