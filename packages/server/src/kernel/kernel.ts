@@ -102,6 +102,8 @@ export class Kernel {
    * step it made due) has been taken by this process.
    */
   drive(runId: string): Promise<void> {
+    // A stopped kernel takes no step, and keeps none in flight for idle() to wait on.
+    if (this.stopped) return Promise.resolve();
     const running = this.driving.get(runId);
     if (running) {
       this.again.add(runId);
@@ -117,11 +119,18 @@ export class Kernel {
       } catch (error) {
         if (!this.stopped) this.context.logger.error({ err: error, runId }, 'run step failed');
       } finally {
+        // A step asked for while this one failed is not taken now (the failure is logged above).
+        this.again.delete(runId);
         this.driving.delete(runId);
       }
     })();
     this.driving.set(runId, step);
     return step;
+  }
+
+  /** How many runs this process is taking a step of now. */
+  get stepsInFlight(): number {
+    return this.driving.size;
   }
 
   /** Resolves once no run step of this process is in flight (steps they make due included). */
