@@ -1,3 +1,4 @@
+import { HeldVerdicts } from './held-verdicts.js';
 import {
   type CallVerdict,
   type FrameworkCall,
@@ -129,11 +130,20 @@ function wasParked(messages: readonly AiSdkMessage[], callId: string): boolean {
  */
 export class AiSdkAirlock {
   readonly session: FrameworkSession;
-  /** Verdicts of `needsApproval`, read once by the matching `execute`. */
-  readonly #verdicts = new Map<string, CallVerdict>();
+  /** Verdicts of `needsApproval` and `resume`, taken once by the matching `execute`. */
+  readonly #verdicts = new HeldVerdicts();
 
   constructor(options: FrameworkSessionOptions) {
     this.session = new FrameworkSession('ai-sdk', options);
+  }
+
+  /**
+   * How many calls' verdicts the adapter holds for the framework's `execute` (granted calls not
+   * run yet, parked ones not resumed yet); each goes when its call runs, when a person refuses
+   * it, or after 24 hours.
+   */
+  get verdictsHeld(): number {
+    return this.#verdicts.size;
   }
 
   /** The same tools, each asking Airlock before it runs. Tools without `execute` pass through. */
@@ -161,13 +171,12 @@ export class AiSdkAirlock {
         // needs approval, and execute (which reads Airlock's decision) does the rest.
         if (this.#verdicts.has(callId) || wasParked(options.messages ?? [], callId)) return true;
         const verdict = await this.session.check({ name, input, callId });
-        this.#verdicts.set(callId, verdict);
+        this.#verdicts.hold(callId, verdict);
         return verdict.verdict === 'wait';
       },
       execute: async (input: unknown, options: ExecutionOptions) => {
         const call: FrameworkCall = { name, input, callId: options.toolCallId };
-        let verdict = this.#verdicts.get(call.callId);
-        this.#verdicts.delete(call.callId);
+        let verdict = this.#verdicts.take(call.callId);
         // Resumed after a park (maybe in another process): Airlock, not the response, decides.
         if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
         if (verdict.verdict !== 'allow') throw new AirlockRefusal(verdict);
@@ -207,8 +216,10 @@ export class AiSdkAirlock {
         });
         continue;
       }
-      // Kept for execute, so it does not ask twice.
-      this.#verdicts.set(request.toolCallId, verdict);
+      // A grant is held for execute, so it does not ask twice; the SDK never runs a denied
+      // approval's execute, so a refusal drops what needsApproval held for the park.
+      if (verdict.verdict === 'allow') this.#verdicts.hold(request.toolCallId, verdict);
+      else this.#verdicts.forget(request.toolCallId);
       responses.push({
         type: 'tool-approval-response',
         approvalId: request.approvalId,

@@ -1,5 +1,5 @@
+import { HeldVerdicts } from './held-verdicts.js';
 import {
-  type CallVerdict,
   type FrameworkCall,
   FrameworkSession,
   type FrameworkSessionOptions,
@@ -64,10 +64,19 @@ function parseArguments(text: string | undefined): unknown {
  */
 export class OpenAIAgentsAirlock {
   readonly session: FrameworkSession;
-  readonly #verdicts = new Map<string, CallVerdict>();
+  /** Verdicts of `needsApproval` and `resume`, taken once by the matching `invoke`. */
+  readonly #verdicts = new HeldVerdicts();
 
   constructor(options: FrameworkSessionOptions) {
     this.session = new FrameworkSession('openai-agents', options);
+  }
+
+  /**
+   * How many calls' verdicts the adapter holds for the framework's `invoke` (granted calls not
+   * run yet); each goes when its call runs, when a person refuses it, or after 24 hours.
+   */
+  get verdictsHeld(): number {
+    return this.#verdicts.size;
   }
 
   /** The same tools, each function tool asking Airlock before it runs; others pass through. */
@@ -85,14 +94,17 @@ export class OpenAIAgentsAirlock {
       ...tool,
       needsApproval: async (_runContext: unknown, input: unknown, callId?: string) => {
         const verdict = await this.session.check({ name, input, callId: callId ?? '' });
-        if (callId) this.#verdicts.set(callId, verdict);
+        if (callId) {
+          // A park's verdict is not held: invoke asks Airlock again after the person's decision.
+          if (verdict.verdict === 'wait') this.#verdicts.forget(callId);
+          else this.#verdicts.hold(callId, verdict);
+        }
         return verdict.verdict === 'wait';
       },
       invoke: async (runContext: unknown, input: string, details?: CallDetails) => {
         const callId = details?.toolCall?.callId ?? '';
         const call: FrameworkCall = { name, input: parseArguments(input), callId };
-        let verdict = this.#verdicts.get(callId);
-        this.#verdicts.delete(callId);
+        let verdict = this.#verdicts.take(callId);
         // Approved in the RunState (maybe in another process): Airlock, not the state, decides.
         if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
         if (verdict.verdict !== 'allow') return refusalText(verdict);
@@ -137,10 +149,12 @@ export class OpenAIAgentsAirlock {
           requiresUser: verdict.requiresUser,
         });
       } else if (verdict.verdict === 'allow') {
-        this.#verdicts.set(callId, verdict);
+        this.#verdicts.hold(callId, verdict);
         state.approve(item);
         approved += 1;
       } else {
+        // The runner never invokes a rejected call: nothing would take its verdict.
+        this.#verdicts.forget(callId);
         state.reject(item, { message: refusalText(verdict) });
         rejected += 1;
       }

@@ -32,6 +32,8 @@ describe('Airlock inside the Vercel AI SDK (ai 6, real loop, mock model)', () =>
     const [row] = await k.tasks(airlock.session.runId as string);
     expect(row).toMatchObject({ tool_name: 'lookup', state: 'succeeded', tool_call_id: 'c1' });
     expect(JSON.stringify(row?.result)).toContain('weather');
+    // The adapter holds no verdict for a call once the call ran or was refused.
+    expect(airlock.verdictsHeld).toBe(0);
   });
 
   it('refuses a call: it does not run, and the next model request carries the reason', async () => {
@@ -52,6 +54,8 @@ describe('Airlock inside the Vercel AI SDK (ai 6, real loop, mock model)', () =>
     expect(JSON.stringify(prompts[1])).toContain(
       'Airlock refused this call: no deletes in this workspace',
     );
+    // The adapter holds no verdict for a call once the call ran or was refused.
+    expect(airlock.verdictsHeld).toBe(0);
   });
 
   it('parks a call as a tool-approval-request; a member approves through the SDK; it runs exactly once', async () => {
@@ -96,6 +100,8 @@ describe('Airlock inside the Vercel AI SDK (ai 6, real loop, mock model)', () =>
     expect(ran).toEqual(['send_email']);
     const rows = await k.tasks(waiting.pending[0]?.runId as string);
     expect(rows.find((row) => row.tool_call_id === 'p1')).toMatchObject({ state: 'succeeded' });
+    // The adapter holds no verdict for a call once the call ran or was refused.
+    expect(airlock.verdictsHeld).toBe(0);
   });
 
   it('a deny after a park: the call never runs and the model reads the reason', async () => {
@@ -119,6 +125,8 @@ describe('Airlock inside the Vercel AI SDK (ai 6, real loop, mock model)', () =>
     });
     expect(ran).toEqual([]);
     expect(JSON.stringify(script.prompts.at(-1))).toContain('not to the whole company');
+    // The SDK never runs a denied approval's execute: the adapter must not keep the park for it.
+    expect(airlock.verdictsHeld).toBe(0);
   });
 
   it('survives a restart between the park and the approval: saved messages, a fresh adapter, a restarted kernel', async () => {

@@ -27,6 +27,8 @@ describe('Airlock inside the OpenAI Agents SDK (@openai/agents 0.14, real runner
     const [row] = await k.tasks(airlock.session.runId as string);
     expect(row).toMatchObject({ tool_name: 'lookup', state: 'succeeded', tool_call_id: 'c1' });
     expect(JSON.stringify(row?.result)).toContain('weather');
+    // The adapter holds no verdict for a call once the call ran or was refused.
+    expect(airlock.verdictsHeld).toBe(0);
   });
 
   it('refuses a call: it does not run, and the next model request carries the reason', async () => {
@@ -40,6 +42,8 @@ describe('Airlock inside the OpenAI Agents SDK (@openai/agents 0.14, real runner
     await run(agent, 'do the thing');
     expect(ran).toEqual([]);
     expect(model.lastInput()).toContain('Airlock refused this call: no deletes in this workspace');
+    // The adapter holds no verdict for a call once the call ran or was refused.
+    expect(airlock.verdictsHeld).toBe(0);
   });
 
   it('parks a call as a RunState interruption; a member approves through the SDK; it runs exactly once', async () => {
@@ -64,6 +68,8 @@ describe('Airlock inside the OpenAI Agents SDK (@openai/agents 0.14, real runner
     expect(model.lastInput()).toContain('ops@example.com');
     const rows = await k.tasks(airlock.session.runId as string);
     expect(rows.find((row) => row.tool_call_id === 'p1')).toMatchObject({ state: 'succeeded' });
+    // The adapter holds no verdict for a call once the call ran or was refused.
+    expect(airlock.verdictsHeld).toBe(0);
   });
 
   it('a deny after a park: the call never runs and the model reads the reason', async () => {
@@ -80,6 +86,8 @@ describe('Airlock inside the OpenAI Agents SDK (@openai/agents 0.14, real runner
     await run(agent, first.state);
     expect(ran).toEqual([]);
     expect(model.lastInput()).toContain('not to the whole company');
+    // The runner never invokes a rejected call: the adapter must not keep its verdict for it.
+    expect(airlock.verdictsHeld).toBe(0);
   });
 
   it('survives a restart: RunState.toString, a fresh agent and adapter, a restarted kernel', async () => {
