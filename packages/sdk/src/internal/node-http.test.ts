@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +29,13 @@ describe("the SDK's requests in Node (node:http, keep-alive)", () => {
         auth: request.headers.authorization ?? '',
       });
       if (request.url === '/slow') return; // never answered: the caller aborts
+      if (request.url === '/cut') {
+        // Half an answer, then the connection drops.
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+        response.write('{"partial":');
+        setTimeout(() => request.socket.destroy(), 10);
+        return;
+      }
       if (request.url === '/split') {
         // A multi-byte character cut across two chunks of the answer.
         const bytes = Buffer.from(JSON.stringify({ text: 'héllo ✓' }), 'utf8');
@@ -99,5 +107,18 @@ describe("the SDK's requests in Node (node:http, keep-alive)", () => {
     const pending = defaultFetch(`${base}/slow`, { signal: late.signal });
     setTimeout(() => late.abort(), 20);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('leaves no listener on a long-lived signal, whether the answer came whole or was cut', async () => {
+    const session = new AbortController();
+    for (let i = 0; i < 20; i += 1) {
+      const answer = await defaultFetch(`${base}/echo`, { signal: session.signal });
+      expect(answer.ok).toBe(true);
+    }
+    const cut = await defaultFetch(`${base}/cut`, { signal: session.signal }).catch(
+      (error: unknown) => error,
+    );
+    expect(cut).toBeInstanceOf(Error);
+    expect(getEventListeners(session.signal, 'abort')).toHaveLength(0);
   });
 });

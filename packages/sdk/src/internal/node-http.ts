@@ -134,7 +134,10 @@ function send(modules: Modules, input: string | URL, init: RequestInit = {}): Pr
       (response) => {
         const chunks: Uint8Array[] = [];
         response.on('data', (chunk) => chunks.push(chunk));
-        response.on('error', (error) => reject(requestFailed(error)));
+        response.on('error', (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(requestFailed(error));
+        });
         response.on('end', () => {
           signal?.removeEventListener('abort', onAbort);
           const text = decodeChunks(chunks);
