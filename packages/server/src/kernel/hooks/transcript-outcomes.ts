@@ -27,7 +27,7 @@ export async function correctReportedOutcomes(
     const locked = await lockRun(tx, run.workspace_id, run.id);
     for (const call of failed) {
       const row = await findModelRowByCallId(tx, locked.id, call.tool_use_id);
-      if (!row || row.state !== 'succeeded' || row.kind !== 'tool') continue;
+      if (row?.state !== 'succeeded' || row.kind !== 'tool') continue;
       const output = truncateUtf8(call.output ?? '', HOOKED_OUTPUT_MAX_BYTES);
       // The detail says where the failure was read, since the agent's report said otherwise.
       const error = toolFailure(`the ${agent} transcript shows it failed: ${output}`);
