@@ -6,6 +6,7 @@
  * (unless BENCH_KERNEL_INBOX=0), runs at BENCH_KERNEL_DURABILITY (default full), tells its parent
  * where it listens, and answers, over the IPC channel:
  * - `cpu`: its CPU time so far (user + system, ms);
+ * - `memory`: after a full garbage collection, its resident set and V8 heap in use (bytes);
  * - `profile-start` / `profile-stop FILE`: a V8 CPU profile of the kernel between the two;
  * - `close`: closes the kernel and exits.
  */
@@ -17,7 +18,7 @@ import { startTestKernel } from '../src/support/kernel.js';
 /** A request from the bench. */
 type Request = {
   id: number;
-  op: 'cpu' | 'profile-start' | 'profile-stop' | 'close';
+  op: 'cpu' | 'memory' | 'profile-start' | 'profile-stop' | 'close';
   file?: string;
   /** A profile's sampling interval in microseconds (V8's default: 1000). */
   intervalUs?: number;
@@ -41,6 +42,11 @@ process.on('message', (message: Request) => {
       case 'cpu': {
         const used = process.cpuUsage();
         return answer(message.id, (used.user + used.system) / 1000);
+      }
+      case 'memory': {
+        await inspector.post('HeapProfiler.collectGarbage');
+        const { rss, heapUsed } = process.memoryUsage();
+        return answer(message.id, { rss, heapUsed });
       }
       case 'profile-start':
         await inspector.post('Profiler.enable');

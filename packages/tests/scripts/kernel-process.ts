@@ -13,6 +13,8 @@ export interface KernelProcess {
   pid: number | undefined;
   /** The kernel process's CPU time so far (user + system), in ms. */
   cpuMs(): Promise<number>;
+  /** The kernel's resident set and V8 heap in use after a full garbage collection, in bytes. */
+  memory(): Promise<{ rss: number; heapUsed: number }>;
   /** Starts a V8 CPU profile of the kernel (sampling every `intervalUs`, V8's default 1000). */
   startProfile(intervalUs?: number): Promise<void>;
   /** Stops the profile and writes it (a `.cpuprofile` file, for Chromium's DevTools). */
@@ -64,6 +66,7 @@ export async function forkKernel(options: KernelProcessOptions = {}): Promise<Ke
     workspace,
     pid: child.pid,
     cpuMs: async () => Number(await ask('cpu')),
+    memory: async () => (await ask('memory')) as { rss: number; heapUsed: number },
     startProfile: async (intervalUs) => void (await ask('profile-start', undefined, intervalUs)),
     stopProfile: async (file) => void (await ask('profile-stop', file)),
     close: async () => {
