@@ -13,7 +13,7 @@
  * WARMUP=N event pairs before measuring, 20 by default)
  */
 import { declareProfile, startFrameworkKernel } from '../src/frameworks/support.js';
-import { claudeHookUrl, claudeToolEvents } from './claude-hook-events.js';
+import { claudeToolEvents, postClaudeEvent } from './claude-hook-events.js';
 import { forkKernel, type KernelProcess } from './kernel-process.js';
 
 const CALLS = Number(process.env.CALLS ?? 200);
@@ -40,16 +40,9 @@ async function kernelUnderBench(): Promise<{
 }
 
 const k = await kernelUnderBench();
-const url = claudeHookUrl(k.connection.url);
-const timedPost = async (body: unknown): Promise<number> => {
+const timedPost = async (body: object): Promise<number> => {
   const started = performance.now();
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${k.connection.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`the hook answered ${response.status}: ${text}`);
+  await postClaudeEvent(k.connection.url, k.connection.token, body);
   return performance.now() - started;
 };
 const percentile = (samples: number[], q: number) =>

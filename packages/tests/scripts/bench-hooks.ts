@@ -22,7 +22,7 @@ import { airlockVariants, type BenchKernel } from '../src/agents/airlock-variant
 import { floorVariants, type HookVariant, noHook } from '../src/agents/bench-variants.js';
 import type { ModelServer } from '../src/agents/model-servers/scripted-server.js';
 import { declareProfile } from '../src/frameworks/support.js';
-import { claudeHookUrl, claudeToolEvents } from './claude-hook-events.js';
+import { claudeToolEvents, postClaudeEvent } from './claude-hook-events.js';
 import { forkKernel } from './kernel-process.js';
 
 /**
@@ -35,17 +35,8 @@ async function warmKernel(url: string, token: string, pairs: number): Promise<vo
     { url, token },
     { approval_mode: 'rules', approval_rules: [{ tool: '*', verdict: 'allow' }] },
   );
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   for (let i = 0; i < pairs; i += 1) {
-    for (const body of claudeToolEvents('warm-up', i)) {
-      const answer = await fetch(claudeHookUrl(url), {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-      });
-      if (!answer.ok) throw new Error(`a warm-up event was refused: ${await answer.text()}`);
-      await answer.arrayBuffer();
-    }
+    for (const body of claudeToolEvents('warm-up', i)) await postClaudeEvent(url, token, body);
   }
 }
 

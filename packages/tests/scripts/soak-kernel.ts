@@ -11,7 +11,7 @@
  */
 import { request } from 'node:http';
 import { declareProfile } from '../src/frameworks/support.js';
-import { claudeHookUrl, claudeToolEvents } from './claude-hook-events.js';
+import { claudeToolEvents, postClaudeEvent } from './claude-hook-events.js';
 import { forkKernel } from './kernel-process.js';
 
 const PAIRS = Number(process.env.PAIRS ?? 20_000);
@@ -24,16 +24,6 @@ await declareProfile(connection, {
   approval_mode: 'rules',
   approval_rules: [{ tool: 'Bash', verdict: 'allow' }],
 });
-const hookUrl = claudeHookUrl(kernel.url);
-const post = async (body: unknown) => {
-  const answer = await fetch(hookUrl, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${connection.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const text = await answer.text();
-  if (!answer.ok) throw new Error(`the hook answered ${answer.status}: ${text}`);
-};
 
 /**
  * Follows the workspace's feed over tRPC's server-sent events from `after`, as a client resuming
@@ -76,9 +66,9 @@ let heapAtFirstTenth = 0;
 const started = performance.now();
 try {
   for (let i = 1; i <= PAIRS; i += 1) {
-    const [pre, post_] = claudeToolEvents(`soak-${Math.floor(i / CALLS_PER_SESSION)}`, i);
-    await post(pre);
-    await post(post_);
+    const [pre, post] = claudeToolEvents(`soak-${Math.floor(i / CALLS_PER_SESSION)}`, i);
+    await postClaudeEvent(kernel.url, connection.token, pre);
+    await postClaudeEvent(kernel.url, connection.token, post);
     if (i % RECONNECT_EVERY === 0) {
       feedBytes += feed.received();
       feed.drop();
