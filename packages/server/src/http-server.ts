@@ -10,6 +10,7 @@ import { OPERATIONS } from './api/operations.js';
 import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
 import { type BodyRefusal, hasLargeTrpcBody, readTrpcBody } from './api/request-body.js';
 import { noteErrorCode, noteOperation, readNote } from './api/request-notes.js';
+import { badRequestTarget, requestTarget } from './api/request-target.js';
 import { createRestHandler, sendError, sendJson } from './api/rest.js';
 import { appRouter, type TrpcContext } from './api/trpc.js';
 import { AirlockError } from './errors.js';
@@ -210,7 +211,11 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       );
     }
     if (inbox(req, res)) return;
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestTarget(req);
+    if (!url) {
+      sendError(res, badRequestTarget());
+      return;
+    }
     if (url.pathname.startsWith('/trpc/')) {
       const name = url.pathname.slice('/trpc/'.length);
       if (TRPC_NAMES.has(name)) noteOperation(res, name);

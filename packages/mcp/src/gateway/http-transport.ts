@@ -51,6 +51,15 @@ interface Session {
   open: number;
 }
 
+/** The request's target as a URL, or null when it is none (`//[`): `new URL` throws on it. */
+function targetOf(req: IncomingMessage): URL | null {
+  try {
+    return new URL(req.url ?? '/', 'http://gateway');
+  } catch {
+    return null;
+  }
+}
+
 function refuse(res: ServerResponse, status: number, message: string, req?: IncomingMessage): void {
   // A refused request's body is never read: the connection closes after the answer.
   if (req && !req.complete) res.setHeader('connection', 'close');
@@ -101,7 +110,8 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://gateway');
+    const url = targetOf(req);
+    if (!url) return refuse(res, 400, 'the request target is not a valid URL path', req);
     if (url.pathname !== MCP_PATH) return refuse(res, 404, `MCP is served at ${MCP_PATH}`, req);
     const foreign = foreignRequest(req, {
       bindHost: host,

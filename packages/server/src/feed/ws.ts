@@ -14,6 +14,7 @@ import {
   fenceOf,
 } from '../api/access.js';
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
+import { badRequestTarget, requestTarget } from '../api/request-target.js';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { KernelMetrics } from '../metrics/registry.js';
@@ -98,7 +99,8 @@ export function createSocketHandler(options: {
   });
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const url = requestTarget(req);
+      if (!url) throw badRequestTarget();
       const feed = feedPathWorkspaceSegment(url.pathname);
       if (feed === null && url.pathname !== EXECUTOR_CABLE_PATH) {
         throw new AirlockError('not_found', `no socket at ${url.pathname}`);

@@ -225,6 +225,21 @@ describe('MCP gateway: who may open a session', () => {
     expect(front.url).toMatch(/^http:\/\/127\.0\.0\.1:/);
   });
 
+  it('answers 400 to a request target that is not a URL, and keeps serving', async () => {
+    const { port } = new URL(front.url);
+    for (const target of ['//[', 'http://a:99999/mcp']) {
+      const answer = await rawRequest(
+        front.url,
+        [`POST ${target} HTTP/1.1`, `host: 127.0.0.1:${port}`, 'connection: close'].join('\r\n'),
+        '',
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 400/);
+      expect(answer).toContain('not a valid URL path');
+    }
+    const client = await sdkConnect(front.url, kernel.workspace.tokens.agent);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
   it('answers 401 to a bogus token before reading its 4 MiB body', async () => {
     const size = 4 * 1024 * 1024;
     const answer = await rawRequest(
