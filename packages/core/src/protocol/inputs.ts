@@ -3,8 +3,22 @@ import { ApprovalModeSchema } from '../schemas/approval.js';
 import { ProviderConfigSchema } from './provider.js';
 import { OnFailureSchema } from './views.js';
 
-/** An id in a path: short printable text. */
-export const IdSchema = z.string().min(1).max(200);
+/** U+0000, or a UTF-16 surrogate with no partner (text with no UTF-8 form). */
+const NOT_STORABLE =
+  /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * An id (in a path, a query or a body): short text that every store keeps
+ * as sent, so no NUL (PostgreSQL refuses it) and no lone surrogate (stored,
+ * it would turn into U+FFFD and name another thing).
+ */
+export const IdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((id) => !NOT_STORABLE.test(id), {
+    message: 'an id holds no NUL (U+0000) and no lone surrogate',
+  });
 
 /** `{workspace_id}` in a path. */
 export const WorkspaceParams = { workspace_id: IdSchema };

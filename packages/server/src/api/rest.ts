@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { AirlockError } from '../errors.js';
 import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
 import type { Kernel } from '../kernel/kernel.js';
-import { asStoreUnavailable } from '../store/store-unavailable.js';
+import { asStoreError } from '../store/store-unavailable.js';
 import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
 import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
@@ -236,7 +236,7 @@ export function createRestHandler(
       }
     } catch (thrown) {
       // A write the store refused (disk full, read-only) is a 503 the client may retry, not a 500.
-      const error = asStoreUnavailable(thrown);
+      const error = asStoreError(thrown);
       // A request refused before its body was read is not drained: the connection closes.
       if (!req.complete && !res.headersSent) res.setHeader('connection', 'close');
       if (error instanceof AirlockError && options.validateOutputs && hit) {

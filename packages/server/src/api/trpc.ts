@@ -7,7 +7,7 @@ import type { FeedHub } from '../feed/hub.js';
 import { prunedResume } from '../feed/pruned-position.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Principal } from '../store/accounts.js';
-import { asStoreUnavailable } from '../store/store-unavailable.js';
+import { asStoreError } from '../store/store-unavailable.js';
 import { checkAccess, checkRunFence, fenceOf } from './access.js';
 import { FeedBacklog } from './feed-backlog.js';
 import { checkParsedInput } from './input-guard.js';
@@ -67,7 +67,7 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
 
 function toTrpcError(thrown: unknown): TRPCError {
   if (thrown instanceof TRPCError) return thrown;
-  const error = asStoreUnavailable(thrown);
+  const error = asStoreError(thrown);
   const airlock =
     error instanceof AirlockError ? error : new AirlockError('internal', 'internal error');
   return new TRPCError({
@@ -179,7 +179,7 @@ async function run(
     await checkRunFence(ctx.kernel, ctx.principal, input);
     return await operation.handle(ctx, input as never);
   } catch (thrown) {
-    const error = asStoreUnavailable(thrown);
+    const error = asStoreError(thrown);
     if (error instanceof AirlockError && error.retryAfterSeconds !== undefined) {
       ctx.setHeader('retry-after', String(error.retryAfterSeconds));
     }

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import {
   EXECUTOR_CABLE_PATH,
   feedPathWorkspaceSegment,
+  IdSchema,
   SUBSCRIPTION_CONTRACTS,
 } from '@airlock/core';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -19,6 +20,7 @@ import { AirlockError, type ErrorCode } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { KernelMetrics } from '../metrics/registry.js';
 import { workspaceHead } from '../store/events.js';
+import { asStoreError } from '../store/store-unavailable.js';
 import { fencedDelivery } from './fence.js';
 import { FrameWriter, MAX_BUFFERED } from './frame-writer.js';
 import type { FeedHub } from './hub.js';
@@ -110,10 +112,17 @@ export function createSocketHandler(options: {
         bearerToken(req.headers.authorization, url.searchParams.get('access_token')),
         options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
+      const runId = feed !== null ? url.searchParams.get('run_id') : null;
+      if (runId !== null && !IdSchema.safeParse(runId).success) {
+        throw new AirlockError(
+          'invalid_input',
+          'run_id: an id of 1 to 200 characters, with no NUL and no lone surrogate',
+        );
+      }
       if (feed !== null) {
         checkAccess(SUBSCRIPTION_CONTRACTS.feed, principal, { workspace_id: decodeSegment(feed) });
         // Another application's run is not there for an agent credential, as on REST.
-        await checkRunFence(options.kernel, principal, { run_id: url.searchParams.get('run_id') });
+        await checkRunFence(options.kernel, principal, { run_id: runId });
       } else {
         checkAccess(SUBSCRIPTION_CONTRACTS['executor.cable'], principal, null);
       }
@@ -122,7 +131,6 @@ export function createSocketHandler(options: {
         principal.workspace_id,
         url.searchParams.get('after'),
       );
-      const runId = feed !== null ? url.searchParams.get('run_id') : null;
       const pruned = await prunedResume(options.kernel.context.store, {
         workspaceId: principal.workspace_id,
         runId,
@@ -177,7 +185,8 @@ export function createSocketHandler(options: {
           subscription.close();
         });
       });
-    } catch (error) {
+    } catch (thrown) {
+      const error = asStoreError(thrown);
       const refusal =
         error instanceof AirlockError ? error : new AirlockError('internal', 'internal error');
       errors?.inc({ code: refusal.code });

@@ -131,4 +131,10 @@ export interface StoreBackend {
    * read-only, unreachable), in a few words; null when it means something else.
    */
   unavailableReason(error: Error & { code?: unknown }): string | null;
+  /**
+   * Why a driver error means the store cannot keep text it was given
+   * (PostgreSQL refuses U+0000 in text), in a few words; null when it means
+   * something else.
+   */
+  refusedTextReason(error: Error & { code?: unknown }): string | null;
 }

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { AirlockError } from '../errors.js';
-import { asStoreUnavailable, StoreUnavailableError } from './store-unavailable.js';
+import { asStoreError, StoreUnavailableError } from './store-unavailable.js';
 
 /** An error as a driver throws it: a message and a code. */
 function failure(code: string, message = 'failed'): Error {
   return Object.assign(new Error(message), { code });
 }
 
-describe('asStoreUnavailable', () => {
+describe('asStoreError', () => {
   it('reads a full disk, a read-only store, I/O errors and a lost database as store_unavailable', () => {
     for (const [code, reason] of [
       ['SQLITE_FULL', 'disk full'],
@@ -20,16 +20,28 @@ describe('asStoreUnavailable', () => {
       ['08006', 'PostgreSQL 08006'],
       ['ECONNREFUSED', 'database unreachable: ECONNREFUSED'],
     ]) {
-      const mapped = asStoreUnavailable(failure(code!));
+      const mapped = asStoreError(failure(code!));
       expect(mapped).toBeInstanceOf(StoreUnavailableError);
       expect((mapped as StoreUnavailableError).code).toBe('store_unavailable');
       expect((mapped as StoreUnavailableError).status).toBe(503);
       expect((mapped as StoreUnavailableError).retryAfterSeconds).toBe(5);
       expect((mapped as StoreUnavailableError).detail).toContain(`(${reason})`);
     }
-    expect(asStoreUnavailable(new Error('Connection terminated unexpectedly'))).toBeInstanceOf(
+    expect(asStoreError(new Error('Connection terminated unexpectedly'))).toBeInstanceOf(
       StoreUnavailableError,
     );
+  });
+
+  it('reads text PostgreSQL cannot store (U+0000) as invalid_input, nothing changed', () => {
+    for (const code of ['22021', '22P05']) {
+      const mapped = asStoreError(failure(code, 'invalid byte sequence for encoding "UTF8": 0x00'));
+      expect(mapped).toBeInstanceOf(AirlockError);
+      expect(mapped).not.toBeInstanceOf(StoreUnavailableError);
+      expect((mapped as AirlockError).code).toBe('invalid_input');
+      expect((mapped as AirlockError).status).toBe(400);
+      expect((mapped as AirlockError).detail).toMatch(/U\+0000.*nothing was changed/);
+      expect((mapped as AirlockError).detail).not.toContain('0x00');
+    }
   });
 
   it('leaves every other failure as it was: a constraint, a syntax error, a kernel error', () => {
@@ -41,6 +53,6 @@ describe('asStoreUnavailable', () => {
       new AirlockError('task_not_waiting', 'x'),
       'not an error',
     ];
-    for (const error of others) expect(asStoreUnavailable(error)).toBe(error);
+    for (const error of others) expect(asStoreError(error)).toBe(error);
   });
 });

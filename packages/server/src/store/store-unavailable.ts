@@ -32,12 +32,27 @@ function unavailableReason(error: unknown): string | null {
   return null;
 }
 
+/** Why the store refused text it was given (see StoreBackend.refusedTextReason), or null. */
+function refusedTextReason(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  for (const backend of STORE_BACKENDS) {
+    const reason = backend.refusedTextReason(error);
+    if (reason !== null) return reason;
+  }
+  return null;
+}
+
 /**
- * The error as a {@link StoreUnavailableError} when it means the store cannot
- * take a write now; otherwise the error itself.
+ * A driver's error as the client's answer: a {@link StoreUnavailableError}
+ * when the store cannot take a write now, `invalid_input` when it cannot
+ * keep text the request carried (the unit of work rolled back, so nothing
+ * changed); otherwise the error itself.
  */
-export function asStoreUnavailable(error: unknown): unknown {
+export function asStoreError(error: unknown): unknown {
   if (error instanceof AirlockError) return error;
   const reason = unavailableReason(error);
-  return reason === null ? error : new StoreUnavailableError(reason);
+  if (reason !== null) return new StoreUnavailableError(reason);
+  const refused = refusedTextReason(error);
+  if (refused !== null) return new AirlockError('invalid_input', `${refused}; nothing was changed`);
+  return error;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IdSchema } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
@@ -87,7 +88,7 @@ export const hookEventContract = defineContract({
   input: z.strictObject({
     agent: z.enum([...HOOKED_AGENTS, ...HOOKED_FRAMEWORKS]),
     /** The agent's own session id: one conversation per session. */
-    session_id: z.string().min(1).max(200),
+    session_id: IdSchema,
     event: z.enum(HOOKED_EVENTS),
     /** Set when asking again about a row the kernel named (a wait, a retry after a deadline). */
     task_key: z.string().min(1).max(40).optional(),
@@ -147,7 +148,7 @@ function nativeHookContract<
     planes: ['agent'],
     input: z.looseObject({
       hook_options: HookOptionsSchema,
-      session_id: z.string().min(1).max(200),
+      session_id: IdSchema,
       hook_event_name: z.string().min(1).max(100),
     }),
     output: z.record(z.string(), JsonValueSchema),

@@ -223,4 +223,12 @@ export const postgresBackend: StoreBackend = {
     }
     return null;
   },
+
+  refusedTextReason(error) {
+    // 22021 character_not_in_repertoire: U+0000 in a text parameter; 22P05 untranslatable_character.
+    if (error.code === '22021' || error.code === '22P05') {
+      return 'the input holds a character PostgreSQL cannot store in text (U+0000, NUL)';
+    }
+    return null;
+  },
 };

@@ -123,4 +123,7 @@ export const sqliteBackend: StoreBackend = {
     if (typeof code !== 'string' || !SQLITE_UNAVAILABLE.test(code)) return null;
     return code === 'SQLITE_FULL' ? 'disk full' : code;
   },
+
+  // SQLite keeps any text it is given, U+0000 included.
+  refusedTextReason: () => null,
 };

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { connect } from '../testing/sockets.js';
+import { backends } from '../testing/stores.js';
+
+const all = await backends();
+
+/*
+ * U+0000 (NUL) and lone surrogates in what a client sends. An id never
+ * holds either, on any store: they are refused as invalid_input. Other text
+ * keeps NUL on SQLite; PostgreSQL cannot store it in text, and that refusal
+ * is the client's invalid_input too, with nothing changed (it answered
+ * 500 internal, with a stack trace in the log, before).
+ */
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(
+    `NUL and lone surrogates in input (${backend.name})`,
+    () => {
+      let d: Deployment;
+      let runId: string;
+      const onPostgres = backend.name === 'postgres';
+
+      beforeAll(async () => {
+        d = await deploy(backend);
+        const created = await d.agent.post(`${d.ws}/runs`, {
+          approval_mode: 'ask',
+          input: 'x',
+          provider: {
+            kind: 'scripted',
+            rounds: [{ tool_calls: [{ name: 'deploy' }] }, { final: 'f' }],
+          },
+        });
+        runId = created.body.id;
+        await waitFor(
+          async () =>
+            (await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`)).body.state === 'needs_approval',
+        );
+      });
+      afterAll(async () => {
+        await d?.close();
+      });
+
+      const expectRefused = (answer: {
+        status: number;
+        body: { error?: { code: string; detail: string } };
+      }) => {
+        expect(answer.status).toBe(400);
+        expect(answer.body.error?.code).toBe('invalid_input');
+        expect(answer.body.error?.detail).not.toMatch(/0x00|DatabaseError|at .*\.js/);
+      };
+
+      it('refuses an id holding NUL or a lone surrogate, in a path, a query or a body', async () => {
+        expectRefused(await d.member.get(`${d.ws}/runs/a%00b`));
+        expectRefused(await d.agent.get(`${d.ws}/runs/a%00b`));
+        expectRefused(await d.member.get(`${d.ws}/runs/a%ED%A0%80b`));
+        const sessions = await d.airlock.store.db
+          .selectFrom('hook_sessions')
+          .select('session_id')
+          .execute();
+        for (const session_id of ['s\u0000', 's\ud800']) {
+          expectRefused(
+            await d.agent.post('/agent_api/v1/hooks/events', {
+              agent: 'claude-code',
+              session_id,
+              event: 'session_start',
+            }),
+          );
+        }
+        expect(
+          await d.airlock.store.db.selectFrom('hook_sessions').select('session_id').execute(),
+        ).toEqual(sessions);
+      });
+
+      it('answers NUL in other text with invalid_input on PostgreSQL, and keeps it as sent on SQLite', async () => {
+        const before = await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`);
+        const apps = await d.airlock.store.db
+          .selectFrom('agent_applications')
+          .select('name')
+          .execute();
+        const denied = await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/deny`, {
+          reason: 'no\u0000',
+          version: before.body.version,
+        });
+        const named = await d.member.post(`${d.ws}/agent_applications`, { name: 'a\u0000b' });
+        const claimed = await d.executor.post('/executor_api/v1/claim', { tool_names: ['\u0000'] });
+        if (onPostgres) {
+          for (const answer of [denied, named, claimed]) expectRefused(answer);
+          const after = await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`);
+          expect(after.body.state).toBe('needs_approval');
+          expect(after.body.version).toBe(before.body.version);
+          expect(
+            await d.airlock.store.db.selectFrom('agent_applications').select('name').execute(),
+          ).toEqual(apps);
+        } else {
+          expect(denied.status).toBe(200);
+          expect(named.status).toBe(201);
+          expect(named.body.name).toBe('a\u0000b');
+          expect(claimed.status).toBeLessThan(300);
+          const after = await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`);
+          expect(after.body.state).not.toBe('needs_approval');
+        }
+      });
+
+      it('refuses a feed socket for a run id holding NUL, without a 500', async () => {
+        await expect(connect(`${d.url}${d.ws}/feed?run_id=a%00b`, d.tokens.agent)).rejects.toThrow(
+          /status 4\d\d/,
+        );
+      });
+    },
+  );
+}
