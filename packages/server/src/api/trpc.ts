@@ -106,6 +106,10 @@ const TRPC_FAILURES: Partial<Record<TRPCError['code'], ErrorCode>> = {
 /** The kernel error behind a tRPC failure: the thrown one, input issues as `invalid_input`, or tRPC's own. */
 function airlockCause(error: TRPCError): AirlockError {
   if (error.cause instanceof AirlockError) return error.cause;
+  // tRPC reports input that does not parse as JSON as BAD_REQUEST, its cause JSON.parse's error.
+  if (error.code === 'BAD_REQUEST' && error.cause instanceof SyntaxError) {
+    return new AirlockError('invalid_json', 'the input is not JSON');
+  }
   const issues = error.code === 'BAD_REQUEST' ? issuesOf(error.cause) : null;
   if (issues) return invalidInput(issues);
   if (error.code === 'BAD_REQUEST') return new AirlockError('invalid_input', error.message);

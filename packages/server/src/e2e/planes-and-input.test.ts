@@ -186,4 +186,20 @@ describe('planes, credentials and bad input', () => {
     expect(oversized.status).toBe(413);
     expect(oversized.body.error.data.error.code).toBe('payload_too_large');
   });
+
+  it('answers input that is not JSON with invalid_json over tRPC, as over REST', async () => {
+    const headers = { authorization: `Bearer ${d.tokens.member}` };
+    const posted = await fetch(`${d.url}/trpc/decisions.deny`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{"workspace_id":',
+    });
+    const queried = await fetch(`${d.url}/trpc/runs.list?input=${encodeURIComponent('{garbage')}`, {
+      headers,
+    });
+    for (const response of [posted, queried]) {
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.data.error.code).toBe('invalid_json');
+    }
+  });
 });
