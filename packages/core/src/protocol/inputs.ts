@@ -3,9 +3,21 @@ import { ApprovalModeSchema } from '../schemas/approval.js';
 import { ProviderConfigSchema } from './provider.js';
 import { OnFailureSchema } from './views.js';
 
-/** U+0000, or a UTF-16 surrogate with no partner (text with no UTF-8 form). */
-const NOT_STORABLE =
-  /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** A UTF-16 surrogate with no partner: text with no UTF-8 form. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** U+0000, or a lone surrogate. */
+const NOT_STORABLE = new RegExp(`\\u0000|${LONE_SURROGATE.source}`);
+
+/**
+ * Text a person writes that is stored and shown as text (a name, a label, a
+ * deny reason): refused with a lone surrogate, which would be stored as
+ * U+FFFD, so that what is shown is what was sent.
+ */
+export function personText(schema: z.ZodString): z.ZodString {
+  return schema.refine((text) => !LONE_SURROGATE.test(text), {
+    message: 'the text holds a lone surrogate (no Unicode text); send it as UTF-8 text',
+  });
+}
 
 /**
  * An id (in a path, a query or a body): short text that every store keeps

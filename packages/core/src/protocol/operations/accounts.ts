@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, WorkspaceParams } from '../inputs.js';
+import { IdSchema, personText, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { named } from '../registry.js';
 import { operationRoute } from '../routes.js';
@@ -44,7 +44,7 @@ export const createCredentialContract = defineContract({
     ...WorkspaceParams,
     kind: CredentialKindSchema,
     agent_application_id: IdSchema.nullable().optional(),
-    label: z.string().min(1).max(200).optional(),
+    label: personText(z.string().min(1).max(200)).optional(),
   }),
   output: z.object({
     credential_id: z.string(),
@@ -104,7 +104,7 @@ export const createAgentApplicationContract = defineContract({
   summary: 'Create an agent application of the workspace (then mint its credentials)',
   planes: ['member'],
   status: 201,
-  input: z.strictObject({ ...WorkspaceParams, name: z.string().min(1).max(200) }),
+  input: z.strictObject({ ...WorkspaceParams, name: personText(z.string().min(1).max(200)) }),
   output: AgentApplicationViewSchema,
   errors: [],
 });
@@ -144,7 +144,7 @@ export const labelCredentialContract = defineContract({
   input: z.strictObject({
     ...WorkspaceParams,
     credential_id: IdSchema,
-    label: z.string().trim().min(1).max(200),
+    label: personText(z.string().trim().min(1).max(200)),
   }),
   output: CredentialViewSchema,
   errors: ['credential_not_found'],

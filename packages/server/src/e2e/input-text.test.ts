@@ -101,6 +101,48 @@ for (const backend of all) {
         }
       });
 
+      it('refuses a lone surrogate in what a person writes: a name, a label, a deny reason', async () => {
+        const before = await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`);
+        const apps = await d.airlock.store.db
+          .selectFrom('agent_applications')
+          .select('name')
+          .execute();
+        const credentials = await d.airlock.store.db
+          .selectFrom('credentials')
+          .select(['id', 'label'])
+          .execute();
+        const answers = [
+          await d.member.post(`${d.ws}/agent_applications`, { name: 'app-\ud800-x' }),
+          await d.member.post(`${d.ws}/credentials`, { kind: 'member', label: 'lab\udc00el' }),
+          await d.member.post(`${d.ws}/credentials/${credentials[0]!.id}/label`, {
+            label: '\udfff',
+          }),
+        ];
+        for (const answer of answers) {
+          expectRefused(answer);
+          expect(answer.body.error?.detail).toContain('lone surrogate');
+        }
+        expect(
+          await d.airlock.store.db.selectFrom('agent_applications').select('name').execute(),
+        ).toEqual(apps);
+        expect(
+          await d.airlock.store.db.selectFrom('credentials').select(['id', 'label']).execute(),
+        ).toEqual(credentials);
+        // Checked before the row is read: the parked call stays as it was (on SQLite, the test above denied it).
+        const denied = await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/deny`, {
+          reason: 'no \ud83d way',
+          version: before.body.version,
+        });
+        expectRefused(denied);
+        expect((await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`)).body).toEqual(before.body);
+        // A whole pair is text like any other.
+        const emoji = await d.member.post(`${d.ws}/agent_applications`, {
+          name: 'app \ud83d\ude00',
+        });
+        expect(emoji.status).toBe(201);
+        expect(emoji.body.name).toBe('app \u{1F600}');
+      });
+
       it('refuses a feed socket for a run id holding NUL, without a 500', async () => {
         await expect(connect(`${d.url}${d.ws}/feed?run_id=a%00b`, d.tokens.agent)).rejects.toThrow(
           /status 4\d\d/,
