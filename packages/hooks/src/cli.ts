@@ -1,5 +1,6 @@
 import { HOOKED_AGENTS, type HookedAgent } from '@airlock/core';
 import { type DoctorCheck, doctor } from './install/doctor.js';
+import { waitMsProblem } from './install/entries.js';
 import { installHooks, uninstallHooks } from './install/install.js';
 import type { InstallScope } from './install/targets.js';
 
@@ -54,6 +55,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       const waitMs = value(rest, '--wait-ms');
       if (waitMs !== undefined && !/^\d+$/.test(waitMs))
         throw new UsageError('--wait-ms takes milliseconds');
+      const waitProblem = waitMs === undefined ? null : waitMsProblem(Number(waitMs));
+      if (waitProblem) throw new UsageError(waitProblem);
       const client = value(rest, '--client');
       if (client !== undefined && client !== 'node' && client !== 'sh' && client !== 'bash')
         throw new UsageError('--client takes node, sh or bash');

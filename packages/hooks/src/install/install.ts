@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath } from '../client/config.js';
 import { withCodexBlock, withoutCodexBlock } from './codex-toml.js';
+import { waitMsProblem } from './entries.js';
 import { withAirlock, withoutAirlock } from './json-settings.js';
 import { type ShellClient, shellHookPath, writeShellClientConfig } from './shell-client.js';
 import { backupPath, type InstallEnv, type InstallScope, settingsPath } from './targets.js';
@@ -148,9 +149,12 @@ function httpOf(
  * hooks already there: idempotent (a second run changes nothing), with a
  * backup of the file as it was before Airlock first changed it. The kernel
  * URL and credential go to the hooks' own configuration file (mode 0600).
- * @throws Error when the settings file cannot be read as the agent's format.
+ * @throws Error when the settings file cannot be read as the agent's format,
+ * or when `waitMs` would outlast the hook timeout it writes (see `waitMsProblem`).
  */
 export function installHooks(options: InstallOptions): InstallResult {
+  const waitProblem = options.waitMs === undefined ? null : waitMsProblem(options.waitMs);
+  if (waitProblem) throw new Error(`${waitProblem}; nothing was changed`);
   const env = options.env ?? process.env;
   const target = settingsPath(options.agent, options.scope, env);
   const configPath = options.configPath ?? defaultConfigPath(env);

@@ -1,0 +1,60 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from './cli.js';
+
+/** Runs the CLI in a fresh HOME; answers the exit code and what it printed. */
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await main(argv), out, err };
+  } finally {
+    stdout.mockRestore();
+    stderr.mockRestore();
+  }
+}
+
+let home = '';
+const saved = { HOME: process.env.HOME, CODEX_HOME: process.env.CODEX_HOME };
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'airlock-hooks-cli-'));
+  process.env.HOME = home;
+  process.env.CODEX_HOME = join(home, '.codex');
+});
+afterEach(() => {
+  process.env.HOME = saved.HOME;
+  if (saved.CODEX_HOME === undefined) delete process.env.CODEX_HOME;
+  else process.env.CODEX_HOME = saved.CODEX_HOME;
+});
+
+const kernel = ['--url', 'http://127.0.0.1:9', '--token', 'alk_agent_x'];
+
+describe('airlock hooks install: --wait-ms', () => {
+  it.each(['0', '999', '110000', '200000'])(
+    'refuses --wait-ms %s (the hook must answer before the agent gives up on it) and writes nothing',
+    async (wait) => {
+      const result = await run(['install', 'codex', '--user', ...kernel, '--wait-ms', wait]);
+      expect(result.code).toBe(2);
+      expect(result.err).toContain(
+        '--wait-ms must be a whole number of milliseconds from 1000 to 109999',
+      );
+      expect(existsSync(join(home, '.codex'))).toBe(false);
+      expect(existsSync(join(home, '.airlock'))).toBe(false);
+    },
+  );
+
+  it.each(['1000', '109999'])('accepts --wait-ms %s', async (wait) => {
+    const result = await run(['install', 'gemini', '--user', ...kernel, '--wait-ms', wait]);
+    expect(result).toMatchObject({ code: 0, err: '' });
+  });
+});
