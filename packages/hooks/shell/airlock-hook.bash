@@ -10,14 +10,14 @@
 # header, and the time limit. The credential never appears on a command line.
 #
 # Fail closed: when the kernel cannot answer (down, unreachable, slow, an error
-# status), a tool-call event exits 2 with the reason on stderr, which Claude
-# Code, Codex and Gemini CLI all treat as a refusal; any other event passes.
+# status, an answer that is not a decision), a tool-call event exits 2 with the
+# reason on stderr, which Claude Code, Codex and Gemini CLI all treat as a
+# refusal; any other event passes, with nothing on stdout.
 
 config=$1
-if [ -z "$config" ] || [ ! -r "$config" ]; then
-  echo "airlock-hook.bash: cannot read the hook configuration '$config'; the call was not run" >&2
-  exit 2
-fi
+# A kernel that closes the connection while a long payload is still being
+# written (a 413) must not kill the client with SIGPIPE: the write fails instead.
+trap '' PIPE
 
 # Everything is read in the C locale: lengths count bytes, and `read -N` reads a
 # pipe or a socket in blocks (a `read -d` or a line read takes one byte per
@@ -35,8 +35,29 @@ fail() {
       exit 2
       ;;
   esac
+  printf 'airlock-hook.bash: %s\n' "$1" >&2
   exit 0
 }
+
+# Prints the kernel's answer, or fails the event when it is not one: only a JSON
+# answer is printed (a proxy's page or an empty body is none), and a tool call's
+# answer must carry a decision, since an agent runs a call whose hook printed
+# anything else.
+answer_with() {
+  [[ $1 == '{'* ]] || fail "the answer is not the kernel's: '${1:0:200}'"
+  case $input in
+    *'"PreToolUse"'* | *'"BeforeTool"'*)
+      [[ $1 == *'"permissionDecision":'* || $1 == *'"decision":'* ]] ||
+        fail "the kernel's answer holds no decision: '${1:0:200}'"
+      ;;
+  esac
+  printf '%s\n' "$1"
+  exit 0
+}
+
+if [ -z "$config" ] || [ ! -r "$config" ]; then
+  fail "cannot read the hook configuration '$config'"
+fi
 
 # The configuration, in curl's syntax as install wrote it: `key = "value"` with
 # backslashes and double quotes escaped, and `max-time = N`.
@@ -57,8 +78,7 @@ done <"$config"
 
 if [[ $url == https://* ]]; then
   if answer=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" --data-binary @- 2>&1); then
-    printf '%s\n' "$answer"
-    exit 0
+    answer_with "$answer"
   else
     fail "the kernel did not answer (curl exit $?: $answer)"
   fi
@@ -76,14 +96,29 @@ length=${#input}
 if ! { exec 3<>"/dev/tcp/$address/$port"; } 2>/dev/null; then
   fail "the kernel at $host:$port did not accept a connection"
 fi
-printf 'POST %s HTTP/1.0\r\nHost: %s:%s\r\n%sContent-Length: %d\r\n\r\n%s' \
-  "$path" "$host" "$port" "$headers" "$length" "$input" >&3 2>/dev/null ||
-  fail "the kernel at $host:$port closed the connection"
+request() {
+  printf 'POST %s HTTP/1.0\r\nHost: %s:%s\r\n%sContent-Length: %d\r\n\r\n%s' \
+    "$path" "$host" "$port" "$headers" "$length" "$input" >&3 2>/dev/null
+}
+if [ "$length" -le 65536 ]; then
+  # Fits in the socket's buffer: written at once, whatever the kernel does.
+  request || fail "the kernel at $host:$port closed the connection"
+else
+  # A long payload is written in the background, so that the read's time limit
+  # below also bounds a kernel that accepted the connection but does not read.
+  request &
+  writer=$!
+fi
 
 # The whole answer, up to the end of the connection (HTTP/1.0: the server closes
 # it after the answer), then its status line, headers and body.
 IFS= read -r -N "$READ_LIMIT" -t "$max_time" answer <&3
-[ $? -gt 128 ] && fail "the kernel did not answer within $max_time s"
+read_status=$?
+if [ -n "${writer:-}" ]; then
+  kill "$writer" 2>/dev/null
+  wait "$writer" 2>/dev/null
+fi
+[ "$read_status" -gt 128 ] && fail "the kernel did not answer within $max_time s"
 exec 3<&-
 head=${answer%%$'\r\n\r\n'*}
 [ "$head" = "$answer" ] && fail "the kernel's answer ended before its headers did"
@@ -98,5 +133,4 @@ fi
 # One line break ends the printed answer (a substring, not a pattern: a pattern
 # removal tries every position of a long answer).
 [ "${body: -1}" = $'\n' ] && body=${body:0:${#body}-1}
-printf '%s\n' "$body"
-exit 0
+answer_with "$body"

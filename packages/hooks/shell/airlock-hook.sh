@@ -10,27 +10,49 @@
 # header, and curl's time limit. The credential never appears on a command line.
 #
 # Fail closed: when the kernel cannot answer (down, unreachable, slow, an error
-# status), a tool-call event exits 2 with the reason on stderr, which Claude
-# Code, Codex and Gemini CLI all treat as a refusal; any other event passes.
+# status, an answer that is not a decision), a tool-call event exits 2 with the
+# reason on stderr, which Claude Code, Codex and Gemini CLI all treat as a
+# refusal; any other event passes, with nothing on stdout.
 
 config=$1
-if [ -z "$config" ] || [ ! -r "$config" ]; then
-  echo "airlock-hook.sh: cannot read the hook configuration '$config'; the call was not run" >&2
-  exit 2
-fi
-
 input=$(cat)
-if answer=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" --data-binary @- 2>&1); then
-  printf '%s\n' "$answer"
+
+# Fails the event: a tool call is refused (exit 2), anything else passes.
+fail() {
+  case $input in
+    *'"PreToolUse"'* | *'"BeforeTool"'*)
+      printf 'Airlock could not decide this call, so it was not run: %s\n' "$1" >&2
+      exit 2
+      ;;
+  esac
+  printf 'airlock-hook.sh: %s\n' "$1" >&2
   exit 0
-else
-  status=$?
+}
+
+if [ -z "$config" ] || [ ! -r "$config" ]; then
+  fail "cannot read the hook configuration '$config'"
 fi
 
+if answer=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" --data-binary @- 2>&1); then
+  :
+else
+  fail "the kernel did not answer (curl exit $?: $answer)"
+fi
+
+# Only the kernel's JSON answer is printed (a proxy's page, a redirect's body
+# or an empty answer is none), and a tool call's answer must carry a decision:
+# an agent runs a call whose hook printed anything else.
+case $answer in
+  '{'*) ;;
+  *) fail "the answer is not the kernel's: '$(printf '%s' "$answer" | head -c 200)'" ;;
+esac
 case $input in
   *'"PreToolUse"'* | *'"BeforeTool"'*)
-    printf 'Airlock could not decide this call, so it was not run: the kernel did not answer (curl exit %s: %s)\n' "$status" "$answer" >&2
-    exit 2
+    case $answer in
+      *'"permissionDecision":'* | *'"decision":'*) ;;
+      *) fail "the kernel's answer holds no decision: '$(printf '%s' "$answer" | head -c 200)'" ;;
+    esac
     ;;
 esac
+printf '%s\n' "$answer"
 exit 0

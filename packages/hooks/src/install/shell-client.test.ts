@@ -205,6 +205,54 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
     );
   });
 
+  it('refuses a tool call whose answer is not a decision: empty, a page, JSON without one, a redirect', async () => {
+    const command = installedCommand('claude-code', 'alk_agent_sh');
+    const tool = '{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash"}';
+    for (const answer of [
+      { status: 200, body: '' },
+      { status: 200, body: '<!doctype html><title>app</title>' },
+      { status: 200, body: '{"ok":true}' },
+      { status: 302, body: 'Moved' },
+    ]) {
+      reply = answer;
+      const run = await runInstalled(command, tool);
+      expect(run.status, JSON.stringify(answer)).toBe(2);
+      expect(run.stdout, JSON.stringify(answer)).toBe('');
+      expect(run.stderr).toContain('Airlock could not decide this call, so it was not run');
+    }
+    // Another event passes, and a page is not handed to the agent as its context.
+    reply = { status: 200, body: '<!doctype html><title>app</title>' };
+    const prompt = await runInstalled(
+      command,
+      '{"session_id":"s","hook_event_name":"UserPromptSubmit","prompt":"hi"}',
+    );
+    expect(prompt.status).toBe(0);
+    expect(prompt.stdout).toBe('');
+    // Gemini CLI's decision is `decision`, Claude Code's `permissionDecision`: both are answers.
+    reply = { status: 200, body: '{"decision":"allow"}' };
+    const gemini = await runInstalled(
+      installedCommand('gemini', 'alk_agent_sh'),
+      '{"session_id":"s","hook_event_name":"BeforeTool"}',
+    );
+    expect(gemini.status).toBe(0);
+    expect(gemini.stdout).toBe('{"decision":"allow"}\n');
+  });
+
+  it('refuses a tool call without its configuration file, and passes every other event', async () => {
+    const command = installedCommand('claude-code', 'alk_agent_sh');
+    const config = command.split(' ').at(-1)!;
+    const moved = `${config}.gone`;
+    execFileSync('mv', [config, moved]);
+    const tool = await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
+    expect(tool.status).toBe(2);
+    expect(tool.stderr).toContain('cannot read the hook configuration');
+    for (const event of ['UserPromptSubmit', 'SessionStart', 'BeforeAgent', 'PostToolUse']) {
+      const run = await runInstalled(command, `{"session_id":"s","hook_event_name":"${event}"}`);
+      expect(run.status, event).toBe(0);
+      expect(run.stdout, event).toBe('');
+    }
+  });
+
   it('refuses a URL or credential with a line break (it would end the config line)', () => {
     const { env } = sandbox();
     expect(() =>
@@ -269,6 +317,56 @@ describe('the bash hook client beyond the shared cases', () => {
     }
   }
 
+  it('refuses a long tool call the kernel cuts off (a 413, then a close) instead of dying of SIGPIPE', async () => {
+    const cutting = createNetServer((socket) => {
+      // As a kernel refuses a body past its limit: it answers, closes its side, then drops the rest.
+      socket.once('data', () => {
+        socket.pause();
+        socket.end('HTTP/1.1 413 Payload Too Large\r\n\r\n{"error":{"code":"payload_too_large"}}');
+        setTimeout(() => socket.destroy(), 20);
+      });
+    });
+    await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (cutting.address() as AddressInfo).port;
+      const command = installBash(`http://127.0.0.1:${port}`, 5);
+      const payload = JSON.stringify({
+        session_id: 's',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { content: 'x'.repeat(5 << 20) },
+      });
+      for (let i = 0; i < 3; i += 1) {
+        const run = await runInstalled(command, payload);
+        expect(run.status).toBe(2);
+        expect(run.stderr).toContain('Airlock could not decide this call, so it was not run');
+      }
+    } finally {
+      cutting.close();
+    }
+  });
+
+  it('refuses a long tool call within its time limit when the kernel never reads it', async () => {
+    const deaf = createNetServer((socket) => socket.pause());
+    await new Promise<void>((resolve) => deaf.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (deaf.address() as AddressInfo).port;
+      const command = installBash(`http://127.0.0.1:${port}`, 1);
+      const payload = JSON.stringify({
+        session_id: 's',
+        hook_event_name: 'PreToolUse',
+        tool_input: { content: 'x'.repeat(10 << 20) },
+      });
+      const started = Date.now();
+      const run = await runInstalled(command, payload);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain('the kernel did not answer within 1 s');
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      deaf.close();
+    }
+  });
+
   it('refuses a tool call when the answer ends before its headers do', async () => {
     const run = await againstRaw('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n');
     expect(run.status).toBe(2);
@@ -283,10 +381,10 @@ describe('the bash hook client beyond the shared cases', () => {
     expect(chunked.stderr).toContain('the kernel answered in chunks');
     // A body that names chunks is not a chunked answer.
     const plain = await againstRaw(
-      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{"transfer-encoding":"chunked"}',
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{"decision":"allow","reason":"transfer-encoding: chunked"}',
     );
     expect(plain.stderr).toBe('');
-    expect(plain.stdout).toBe('{"transfer-encoding":"chunked"}\n');
+    expect(plain.stdout).toBe('{"decision":"allow","reason":"transfer-encoding: chunked"}\n');
   });
 
   it('refuses a tool call on an error status, with the status and body in the reason', async () => {
