@@ -1,5 +1,6 @@
 import type { HookedAgent } from '@airlock/core';
 import { DEFAULT_WAIT_MS } from '../client/config.js';
+import { airlockCommandOf } from './command-shape.js';
 
 /** Seconds each agent gives one hook before it gives up on it (it must exceed the client's wait). */
 export const HOOK_TIMEOUT_SECONDS = 120;
@@ -166,16 +167,10 @@ export function commandOf(entry: HookEntry, commands: HookCommands): string {
   return entry.turnEnd ? commands.turnEnd : commands.each;
 }
 
-/** The mark every Airlock hook command carries: how install, uninstall and doctor find their own entries. */
-export const HOOK_MARK = 'airlock-hook';
-
-/** True when a hook command is one Airlock wrote. */
+/** True when a hook command is one Airlock wrote (its exact shape, see `airlockCommandOf`). */
 export function isAirlockCommand(command: unknown): boolean {
-  return typeof command === 'string' && command.includes(HOOK_MARK);
+  return airlockCommandOf(command) !== null;
 }
-
-/** The kernel path of Claude Code's HTTP hook. */
-export const CLAUDE_HTTP_HOOK_PATH = '/agent_api/v1/hooks/claude-code';
 
 /**
  * The kernel path that answers an agent's hook events in its own shape, with
@@ -192,12 +187,24 @@ export function nativeHookPath(
   return `/agent_api/v1/hooks/${agent}/${segment}`;
 }
 
-/** True when a hook entry (command or HTTP) is one Airlock wrote. */
-export function isAirlockEntry(
-  hook: { command?: unknown; url?: unknown } | null | undefined,
-): boolean {
-  return (
-    isAirlockCommand(hook?.command) ||
-    (typeof hook?.url === 'string' && hook.url.includes(CLAUDE_HTTP_HOOK_PATH))
-  );
+/** The path of an HTTP hook `install` writes (see {@link nativeHookPath}). */
+const CLAUDE_HTTP_HOOK = /^\/agent_api\/v1\/hooks\/claude-code\/(?:default|wait-\d+(?:-defer)?)$/;
+
+function isAirlockHookUrl(url: unknown): boolean {
+  if (typeof url !== 'string') return false;
+  try {
+    return CLAUDE_HTTP_HOOK.test(new URL(url).pathname);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when a hook entry is one Airlock wrote: a command in the shape
+ * `install` writes, or an HTTP hook on the kernel's Claude Code endpoint.
+ */
+export function isAirlockEntry(hook: unknown): boolean {
+  if (typeof hook !== 'object' || hook === null) return false;
+  const { type, command, url } = hook as { type?: unknown; command?: unknown; url?: unknown };
+  return type === 'http' ? isAirlockHookUrl(url) : isAirlockCommand(command);
 }

@@ -12,7 +12,7 @@ import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath } from '../client/config.js';
 import { withCodexBlock, withoutCodexBlock } from './codex-toml.js';
 import { waitMsProblem } from './entries.js';
-import { withAirlock, withoutAirlock } from './json-settings.js';
+import { hooksShapeProblem, withAirlock, withoutAirlock } from './json-settings.js';
 import { type ShellClient, shellHookPath, writeShellClientConfig } from './shell-client.js';
 import { backupPath, type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
@@ -110,6 +110,21 @@ function parseSettings(path: string, text: string | null): Record<string, unknow
   return parsed as Record<string, unknown>;
 }
 
+/**
+ * Parses settings Airlock can merge its entries into.
+ * @throws Error naming the file and the key whose shape Airlock cannot merge with.
+ */
+function mergeableSettings(path: string, text: string | null): Record<string, unknown> {
+  const settings = parseSettings(path, text);
+  const problem = hooksShapeProblem(settings);
+  if (problem) {
+    throw new Error(
+      `${path}: ${problem}, so Airlock cannot add its hooks beside it; fix it first, nothing was changed`,
+    );
+  }
+  return settings;
+}
+
 function writeConfig(options: InstallOptions, path: string): void {
   if (options.url === undefined && options.token === undefined && options.tokenFile === undefined) {
     return;
@@ -180,7 +195,7 @@ export function installHooks(options: InstallOptions): InstallResult {
   const after =
     options.agent === 'codex'
       ? withCodexBlock(before ?? '', commands)
-      : `${JSON.stringify(withAirlock(options.agent, parseSettings(target, before), commands, httpOf(options)), null, 2)}\n`;
+      : `${JSON.stringify(withAirlock(options.agent, mergeableSettings(target, before), commands, httpOf(options)), null, 2)}\n`;
   const backup = backupPath(target);
   if (after === before) {
     return {

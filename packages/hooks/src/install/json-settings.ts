@@ -10,35 +10,68 @@ import {
 type Json = Record<string, unknown>;
 interface Group {
   matcher?: string;
-  hooks?: Json[];
+  hooks?: unknown[];
   [key: string]: unknown;
 }
 
-/** Drops Airlock's entries from a settings object's `hooks` (and groups left empty); counts them. */
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * Why Airlock cannot merge its entries into these settings, or null: `hooks`
+ * must be an object (or absent) and each event's value an array of groups,
+ * the shape Claude Code and Gemini CLI read. Airlock never coerces the user's
+ * own values into that shape.
+ */
+export function hooksShapeProblem(settings: Json): string | null {
+  const hooks = settings.hooks;
+  if (hooks === undefined) return null;
+  if (!isObject(hooks)) return `"hooks" is ${kindOf(hooks)}, not an object of events`;
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) {
+      return `"hooks.${event}" is ${kindOf(groups)}, not an array of hook groups`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Drops Airlock's entries from a settings object's `hooks`, and the groups and
+ * events only Airlock's entries filled (the user's own, empty ones stay);
+ * counts the entries. Values of another shape are left as they are.
+ */
 export function withoutAirlock(settings: Json): { settings: Json; removed: number } {
   const hooks = settings.hooks;
-  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) {
-    return { settings, removed: 0 };
-  }
+  if (!isObject(hooks)) return { settings, removed: 0 };
   let removed = 0;
   const kept: Json = {};
-  for (const [event, groups] of Object.entries(hooks as Json)) {
+  for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) {
       kept[event] = groups;
       continue;
     }
-    const left: Group[] = [];
-    for (const group of groups as Group[]) {
-      if (!Array.isArray(group?.hooks)) {
+    const left: unknown[] = [];
+    for (const group of groups as unknown[]) {
+      const entries = isObject(group) ? group.hooks : undefined;
+      if (!Array.isArray(entries)) {
         left.push(group);
         continue;
       }
-      const others = group.hooks.filter((hook) => !isAirlockEntry(hook));
-      removed += group.hooks.length - others.length;
-      if (others.length > 0) left.push({ ...group, hooks: others });
+      const others = entries.filter((hook) => !isAirlockEntry(hook));
+      removed += entries.length - others.length;
+      if (others.length === entries.length) left.push(group);
+      else if (others.length > 0) left.push({ ...(group as Json), hooks: others });
     }
-    if (left.length > 0) kept[event] = left;
+    if (left.length > 0 || groups.length === 0) kept[event] = left;
   }
+  if (removed === 0) return { settings, removed };
   const next = { ...settings };
   if (Object.keys(kept).length > 0) next.hooks = kept;
   else delete next.hooks;
@@ -53,6 +86,7 @@ export function withoutAirlock(settings: Json): { settings: Json; removed: numbe
  * report what ran run in the background (`"async": true`); Gemini's timeouts
  * are in milliseconds. The turn's end is always a command hook (the Node.js
  * client, see `HookEntry.turnEnd`), also beside Claude Code's HTTP hooks.
+ * @throws Error when the settings' `hooks` has another shape (see {@link hooksShapeProblem}).
  */
 export function withAirlock(
   agent: Exclude<HookedAgent, 'codex'>,
@@ -60,8 +94,10 @@ export function withAirlock(
   commands: HookCommands,
   http?: { url: string; waitMs?: number | undefined; defer?: boolean | undefined } | undefined,
 ): Json {
+  const problem = hooksShapeProblem(settings);
+  if (problem) throw new Error(problem);
   const base = withoutAirlock(settings).settings;
-  const hooks = { ...((base.hooks as Json | undefined) ?? {}) };
+  const hooks: Json = { ...((base.hooks as Json | undefined) ?? {}) };
   for (const entry of HOOK_ENTRIES[agent]) {
     const command = commandOf(entry, commands);
     const hook: Json =
@@ -86,7 +122,7 @@ export function withAirlock(
     const group: Group = entry.tools
       ? { matcher: agent === 'gemini' ? '.*' : '*', hooks: [hook] }
       : { hooks: [hook] };
-    const existing = Array.isArray(hooks[entry.event]) ? (hooks[entry.event] as Group[]) : [];
+    const existing = (hooks[entry.event] as Group[] | undefined) ?? [];
     hooks[entry.event] = [...existing, group];
   }
   return { ...base, hooks };
