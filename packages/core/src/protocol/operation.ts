@@ -30,6 +30,12 @@ export interface OperationContract<
   readonly output: O;
   /** The codes this operation answers beyond the common ones (see COMMON_ERROR_CODES). */
   readonly errors: readonly ErrorCode[];
+  /**
+   * A body this many bytes long is read even where the kernel's body limit
+   * (`--body-limit`) is lower: what an agent's hook carries (a whole file it
+   * writes, a tool's long output) is not the operator's to cut.
+   */
+  readonly bodyLimitFloor?: number;
 }
 
 /** Declares an operation contract (a typed identity, so each keeps its own types). */

@@ -215,7 +215,8 @@ export function createRestHandler(
       });
       // Plane and workspace are checked before the body is read: a wrong credential learns nothing.
       checkAccess(route.operation, principal, fromPath);
-      const raw = await readInput(req, url, route, fromPath, options.bodyLimit);
+      const limit = Math.max(options.bodyLimit, route.operation.bodyLimitFloor ?? 0);
+      const raw = await readInput(req, url, route, fromPath, limit);
       const parsed = route.operation.input.safeParse(raw.input);
       if (!parsed.success) throw invalidInput(parsed.error.issues);
       // The operation handles a large body a turn after its schema checked it.

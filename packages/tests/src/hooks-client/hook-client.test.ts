@@ -229,6 +229,48 @@ describe('the hook client against a real kernel', () => {
     expect(garbage.exitCode).toBe(2);
   });
 
+  it('reads hook events far past the body limit: a long command is decided, a long output recorded', async () => {
+    const { kernel: k, env } = await start();
+    const post = (body: string) =>
+      fetch(`${k.url}/agent_api/v1/hooks/claude-code/default`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${env.AIRLOCK_TOKEN}`,
+          'content-type': 'application/json',
+        },
+        body,
+      });
+    // Twice the kernel's 1 MiB body limit: a check and a report as Claude Code sends them.
+    const command = `ls ${'a'.repeat(2 << 20)}`;
+    const checked = await post(claudePre(command, 'big1'));
+    expect(checked.status).toBe(200);
+    expect((await checked.json()).hookSpecificOutput.permissionDecision).toBe('allow');
+    const reported = await post(
+      JSON.stringify({
+        session_id: 'cc-1',
+        hook_event_name: 'PostToolUse',
+        tool_name: 'Bash',
+        tool_input: { command },
+        tool_use_id: 'big1',
+        tool_response: { stdout: 'line\n'.repeat(600_000), stderr: '', interrupted: false },
+      }),
+    );
+    expect(reported.status).toBe(200);
+    const row = await k.airlock.store.db
+      .selectFrom('tasks')
+      .select(['state', 'result'])
+      .where('tool_call_id', '=', 'big1')
+      .executeTakeFirstOrThrow();
+    expect(row.state).toBe('succeeded');
+    // What ran is on the row, cut to what the kernel keeps.
+    expect(row.result).toContain('line');
+    expect(row.result!.length).toBeLessThan(64 * 1024);
+    // Past the hook limit (16 MiB), refused as too large.
+    const huge = await post(claudePre(`ls ${'a'.repeat(17 << 20)}`, 'big2'));
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).error.code).toBe('payload_too_large');
+  });
+
   it("answers Claude Code's HTTP hook in the kernel itself, in Claude Code's shape", async () => {
     const { kernel: k, env } = await start();
     const post = (body: string, options = 'default') =>

@@ -79,8 +79,18 @@ export const RanCallSchema = z.strictObject({
 /** A call the agent's transcript shows it ran (see {@link RanCallSchema}). */
 export type HookedRanCall = z.infer<typeof RanCallSchema>;
 
+/**
+ * The largest hook event the kernel reads whatever its body limit: a
+ * `PreToolUse` of a file the agent writes carries the whole file, and a
+ * `PostToolUse` the file again or a tool's long output (of which the kernel
+ * keeps 16 KiB). Refused as too large, a check would refuse the call and a
+ * report would leave a call that ran recorded as not run.
+ */
+export const HOOK_BODY_BYTES = 16 * 1024 * 1024;
+
 /** POST /agent_api/v1/hooks/events: one event of a coding agent's session. */
 export const hookEventContract = defineContract({
+  bodyLimitFloor: HOOK_BODY_BYTES,
   ...operationRoute('hooks.event'),
   summary:
     "Record one event of a hooked session (Claude Code, Codex, Gemini CLI, or an agent framework through the SDK's adapters); a pre_tool call crosses the approval stage as a model row",
@@ -145,6 +155,7 @@ function nativeHookContract<
   return defineContract({
     ...route,
     summary,
+    bodyLimitFloor: HOOK_BODY_BYTES,
     planes: ['agent'],
     input: z.looseObject({
       hook_options: HookOptionsSchema,
