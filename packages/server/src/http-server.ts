@@ -242,11 +242,12 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       return;
     }
     if (options.routes?.(req, res, url)) return;
-    if (req.method === 'GET' && url.pathname === '/healthz') {
+    const reads = req.method === 'GET' || req.method === 'HEAD';
+    if (reads && url.pathname === '/healthz') {
       sendJson(res, 200, { ok: true });
       return;
     }
-    if (req.method === 'GET' && url.pathname === '/readyz') {
+    if (reads && url.pathname === '/readyz') {
       void checkReadiness(options.kernel.context.store).then((readiness) => {
         if (readiness.ready) sendJson(res, 200, { ok: true, ...readiness });
         else sendError(res, new AirlockError(readiness.code, readiness.detail));

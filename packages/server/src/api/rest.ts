@@ -195,10 +195,14 @@ export function createRestHandler(
   return async (req, res, url) => {
     const matching = matchRoutes(bySegmentCount, url.pathname);
     if (matching.length === 0) return false;
-    const hit = matching.find((m) => m.route.operation.method === req.method);
+    // HEAD is a GET whose answer's body Node's server leaves out.
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const hit = matching.find((m) => m.route.operation.method === method);
     try {
       if (!hit) {
-        res.setHeader('allow', matching.map((m) => m.route.operation.method).join(', '));
+        const allowed = matching.map((m) => m.route.operation.method);
+        if (allowed.includes('GET')) allowed.push('HEAD');
+        res.setHeader('allow', allowed.join(', '));
         throw new AirlockError('method_not_allowed', `${req.method} is not served here`);
       }
       const { route, values } = hit;

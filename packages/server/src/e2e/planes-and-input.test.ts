@@ -187,6 +187,19 @@ describe('planes, credentials and bad input', () => {
     expect(oversized.body.error.data.error.code).toBe('payload_too_large');
   });
 
+  it('answers HEAD wherever it answers GET, without a body', async () => {
+    const headers = { authorization: `Bearer ${d.tokens.member}` };
+    const get = await fetch(`${d.url}${d.ws}/runs`, { headers });
+    const head = await fetch(`${d.url}${d.ws}/runs`, { method: 'HEAD', headers });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect((await fetch(`${d.url}/healthz`, { method: 'HEAD' })).status).toBe(200);
+    const refused = await fetch(`${d.url}${d.ws}/runs`, { method: 'DELETE', headers });
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
+  });
+
   it('answers input that is not JSON with invalid_json over tRPC, as over REST', async () => {
     const headers = { authorization: `Bearer ${d.tokens.member}` };
     const posted = await fetch(`${d.url}/trpc/decisions.deny`, {
