@@ -5,6 +5,9 @@ export const BLOCK_BEGIN =
   '# >>> airlock hooks (written by `airlock hooks install`; removed by `airlock hooks uninstall`)';
 export const BLOCK_END = '# <<< airlock hooks';
 
+/** How a begin line is found: its start, whatever a hand edit did to the rest. */
+const BEGIN_MARK = '# >>> airlock hooks';
+
 /** A TOML basic string. */
 function tomlString(value: string): string {
   return JSON.stringify(value);
@@ -27,23 +30,97 @@ export function codexBlock(commands: HookCommands): string {
   return lines.join('\n');
 }
 
-/** Removes Airlock's block from a config.toml text; says whether there was one. */
+/** Where Airlock's block is: the indexes of its begin and end lines, or why it cannot be told. */
+function blockLines(lines: readonly string[]): { begin: number; end: number } | null | string {
+  const begins = lines.flatMap((line, index) => (line.startsWith(BEGIN_MARK) ? [index] : []));
+  const ends = lines.flatMap((line, index) => (line.trimEnd() === BLOCK_END ? [index] : []));
+  if (begins.length === 0 && ends.length === 0) return null;
+  const [begin] = begins;
+  const [end] = ends;
+  const fix = "remove Airlock's lines by hand, then install again";
+  if (begins.length > 1 || ends.length > 1) return `Airlock's block appears more than once; ${fix}`;
+  if (begin === undefined) {
+    return `Airlock's end line "${BLOCK_END}" is there without its begin line; ${fix}`;
+  }
+  if (end === undefined || end < begin) {
+    return `Airlock's block begins on line ${begin + 1} but its end line "${BLOCK_END}" is missing, so where it ends cannot be told; ${fix}`;
+  }
+  return { begin, end };
+}
+
+/** A table header or top-level key that declares Codex hooks: `[hooks…]`, `[[hooks…]]`, `hooks = …`, `hooks.X = …`. */
+const HOOKS_TABLE = /^\[\[?\s*(?:hooks|"hooks"|'hooks')\s*[.\]]/;
+const HOOKS_KEY = /^(?:hooks|"hooks"|'hooks')\s*[.=]/;
+
+/** Whether a line opens or closes a multi-line string (an odd count of `"""` or `'''`). */
+function togglesMultiline(line: string): boolean {
+  return (line.split('"""').length + line.split("'''").length) % 2 === 1;
+}
+
+function declaredHooks(lines: readonly string[]): string | null {
+  let topLevel = true;
+  let inString = false;
+  for (const [index, raw] of lines.entries()) {
+    const line = raw.trim();
+    const toggles = togglesMultiline(line);
+    if (inString) {
+      if (toggles) inString = false;
+      continue;
+    }
+    if (line.startsWith('[')) {
+      topLevel = false;
+      if (HOOKS_TABLE.test(line)) return `line ${index + 1} (${line}) declares hooks`;
+    } else if (topLevel && HOOKS_KEY.test(line)) {
+      return `line ${index + 1} (${line}) declares hooks`;
+    }
+    if (toggles) inString = true;
+  }
+  return null;
+}
+
+/**
+ * Why Airlock cannot add its block to (or take it out of) a config.toml, or
+ * null. Read conservatively, line by line (no TOML parser): hooks declared
+ * outside Airlock's block would clash with its `[[hooks.EVENT]]` tables, and a
+ * block without its end line cannot be told apart from what follows.
+ */
+export function codexConfigProblem(text: string): string | null {
+  const lines = text.split('\n');
+  const block = blockLines(lines);
+  if (typeof block === 'string') return block;
+  const outside = block ? [...lines.slice(0, block.begin), ...lines.slice(block.end + 1)] : lines;
+  const hooks = declaredHooks(outside);
+  return hooks
+    ? `${hooks} outside Airlock's block, and its tables would clash with Airlock's; remove those hooks, or add Airlock's by hand`
+    : null;
+}
+
+/**
+ * Removes Airlock's block from a config.toml text; says whether there was one.
+ * @throws Error when the block's lines are damaged (see {@link codexConfigProblem}).
+ */
 export function withoutCodexBlock(text: string): { text: string; removed: boolean } {
-  const begin = text.indexOf(BLOCK_BEGIN);
-  if (begin < 0) return { text, removed: false };
-  const end = text.indexOf(BLOCK_END, begin);
-  const stop = end < 0 ? text.length : end + BLOCK_END.length;
-  const before = text.slice(0, begin).replace(/\n+$/, '');
-  const after = text.slice(stop).replace(/^\n+/, '');
+  const block = blockLines(text.split('\n'));
+  if (typeof block === 'string') throw new Error(block);
+  if (block === null) return { text, removed: false };
+  const lines = text.split('\n');
+  const before = lines.slice(0, block.begin).join('\n').replace(/\n+$/, '');
+  const after = lines
+    .slice(block.end + 1)
+    .join('\n')
+    .replace(/^\n+/, '');
   const joined = [before, after].filter((part) => part.length > 0).join('\n\n');
-  return { text: joined.length > 0 ? `${joined}\n` : '', removed: true };
+  return { text: joined.length > 0 ? `${joined.replace(/\n+$/, '')}\n` : '', removed: true };
 }
 
 /**
  * Puts Airlock's block at the end of a config.toml text (after the tables
  * already there, as arrays of tables may be), replacing an earlier one.
+ * @throws Error when the text declares hooks of its own or its block is damaged.
  */
 export function withCodexBlock(text: string, commands: HookCommands): string {
+  const problem = codexConfigProblem(text);
+  if (problem) throw new Error(problem);
   const base = withoutCodexBlock(text).text.replace(/\n+$/, '');
   return `${base.length > 0 ? `${base}\n\n` : ''}${codexBlock(commands)}\n`;
 }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath, readHookConfig } from '../client/config.js';
-import { BLOCK_BEGIN } from './codex-toml.js';
+import { BLOCK_BEGIN, codexConfigProblem } from './codex-toml.js';
 import { HOOK_ENTRIES, isAirlockEntry } from './entries.js';
 import { type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
@@ -146,15 +146,23 @@ function settingsChecks(agent: HookedAgent, scope: InstallScope, env: InstallEnv
   }
   const text = readFileSync(path, 'utf8');
   if (agent === 'codex') {
+    const problem = codexConfigProblem(text);
     const checks: DoctorCheck[] = [
-      text.includes(BLOCK_BEGIN)
-        ? { check: name, status: 'ok', detail: `${path} holds Airlock's hooks` }
-        : {
+      problem
+        ? {
             check: name,
             status: 'fail',
-            detail: `${path} has no Airlock hooks`,
-            fix: 'airlock hooks install codex',
-          },
+            detail: `${path}: ${problem}`,
+            fix: 'fix config.toml, then airlock hooks install codex',
+          }
+        : text.includes(BLOCK_BEGIN)
+          ? { check: name, status: 'ok', detail: `${path} holds Airlock's hooks` }
+          : {
+              check: name,
+              status: 'fail',
+              detail: `${path} has no Airlock hooks`,
+              fix: 'airlock hooks install codex',
+            },
     ];
     checks.push({
       check: 'codex hook trust',

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath } from '../client/config.js';
-import { withCodexBlock, withoutCodexBlock } from './codex-toml.js';
+import { codexConfigProblem, withCodexBlock, withoutCodexBlock } from './codex-toml.js';
 import { waitMsProblem } from './entries.js';
 import { hooksShapeProblem, withAirlock, withoutAirlock } from './json-settings.js';
 import { type ShellClient, shellHookPath, writeShellClientConfig } from './shell-client.js';
@@ -125,6 +125,18 @@ function mergeableSettings(path: string, text: string | null): Record<string, un
   return settings;
 }
 
+/**
+ * A config.toml text Airlock can add its block to.
+ * @throws Error naming the file and the line when it declares hooks of its own or its block is damaged.
+ */
+function mergeableCodexConfig(path: string, text: string | null): string {
+  const problem = codexConfigProblem(text ?? '');
+  if (problem) {
+    throw new Error(`${path}: ${problem}; nothing was changed`);
+  }
+  return text ?? '';
+}
+
 function writeConfig(options: InstallOptions, path: string): void {
   if (options.url === undefined && options.token === undefined && options.tokenFile === undefined) {
     return;
@@ -194,7 +206,7 @@ export function installHooks(options: InstallOptions): InstallResult {
   const before = readText(target);
   const after =
     options.agent === 'codex'
-      ? withCodexBlock(before ?? '', commands)
+      ? withCodexBlock(mergeableCodexConfig(target, before), commands)
       : `${JSON.stringify(withAirlock(options.agent, mergeableSettings(target, before), commands, httpOf(options)), null, 2)}\n`;
   const backup = backupPath(target);
   if (after === before) {
@@ -240,7 +252,13 @@ export function uninstallHooks(options: {
   const before = readText(target);
   if (before === null) return { settingsPath: target, removed: 0 };
   if (options.agent === 'codex') {
-    const { text, removed } = withoutCodexBlock(before);
+    let taken: ReturnType<typeof withoutCodexBlock>;
+    try {
+      taken = withoutCodexBlock(before);
+    } catch (error) {
+      throw new Error(`${target}: ${(error as Error).message}; nothing was changed`);
+    }
+    const { text, removed } = taken;
     if (removed) writeFileSync(target, text);
     return { settingsPath: target, removed: removed ? 1 : 0 };
   }
