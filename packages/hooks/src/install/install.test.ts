@@ -128,6 +128,7 @@ describe('airlock hooks install / uninstall', () => {
   it('Gemini CLI: timeouts in milliseconds, into a project folder', () => {
     const { home, env } = sandbox();
     const project = join(home, 'repo');
+    mkdirSync(project);
     const result = installHooks({
       agent: 'gemini',
       ...common(env),

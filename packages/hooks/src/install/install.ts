@@ -1,19 +1,15 @@
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath } from '../client/config.js';
-import { codexConfigProblem, withCodexBlock, withoutCodexBlock } from './codex-toml.js';
+import { withCodexBlock, withoutCodexBlock } from './codex-toml.js';
 import { waitMsProblem } from './entries.js';
-import { hooksShapeProblem, withAirlock, withoutAirlock } from './json-settings.js';
-import { type ShellClient, shellHookPath, writeShellClientConfig } from './shell-client.js';
+import { type PlannedWrite, readTextFile, writeAll } from './file-writes.js';
+import { planHookConfig, readTokenFile, resolveKernel } from './hooks-config.js';
+import { withAirlock, withoutAirlock } from './json-settings.js';
+import { mergeableCodexConfig, mergeableSettings, parseSettings } from './settings-files.js';
+import { type ShellClient, shellClientConfig, shellHookPath } from './shell-client.js';
 import { backupPath, type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
 /** The hook entry's compiled file (the source tree's entry is TypeScript, so tests use the build). */
@@ -86,80 +82,6 @@ export function hookCommand(options: InstallOptions, configPath: string): string
   return parts.join(' ');
 }
 
-function readText(path: string): string | null {
-  return existsSync(path) ? readFileSync(path, 'utf8') : null;
-}
-
-/**
- * Parses a JSON settings file, refusing to touch one it cannot read.
- * @throws Error naming the file when it is not a JSON object.
- */
-function parseSettings(path: string, text: string | null): Record<string, unknown> {
-  if (text === null || text.trim() === '') return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new Error(
-      `${path} is not valid JSON (${(error as Error).message}); fix it first, nothing was changed`,
-    );
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`${path} is not a JSON object; nothing was changed`);
-  }
-  return parsed as Record<string, unknown>;
-}
-
-/**
- * Parses settings Airlock can merge its entries into.
- * @throws Error naming the file and the key whose shape Airlock cannot merge with.
- */
-function mergeableSettings(path: string, text: string | null): Record<string, unknown> {
-  const settings = parseSettings(path, text);
-  const problem = hooksShapeProblem(settings);
-  if (problem) {
-    throw new Error(
-      `${path}: ${problem}, so Airlock cannot add its hooks beside it; fix it first, nothing was changed`,
-    );
-  }
-  return settings;
-}
-
-/**
- * A config.toml text Airlock can add its block to.
- * @throws Error naming the file and the line when it declares hooks of its own or its block is damaged.
- */
-function mergeableCodexConfig(path: string, text: string | null): string {
-  const problem = codexConfigProblem(text ?? '');
-  if (problem) {
-    throw new Error(`${path}: ${problem}; nothing was changed`);
-  }
-  return text ?? '';
-}
-
-function writeConfig(options: InstallOptions, path: string): void {
-  if (options.url === undefined && options.token === undefined && options.tokenFile === undefined) {
-    return;
-  }
-  const previous = existsSync(path)
-    ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>)
-    : {};
-  const next: Record<string, unknown> = { ...previous };
-  if (options.url !== undefined) next.url = options.url;
-  if (options.token !== undefined) {
-    next.token = options.token;
-    delete next.token_file;
-  }
-  if (options.tokenFile !== undefined) {
-    next.token_file = options.tokenFile;
-    delete next.token;
-  }
-  if (options.waitMs !== undefined) next.wait_ms = options.waitMs;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
-}
-
 function httpOf(
   options: InstallOptions,
 ): { url: string; waitMs?: number | undefined; defer?: boolean | undefined } | undefined {
@@ -171,65 +93,105 @@ function httpOf(
   return { url: options.url, waitMs: options.waitMs, defer: options.defer };
 }
 
+/** The sentence every refusal of `install` ends with: it refuses before it writes anything. */
+const UNCHANGED = 'nothing was changed';
+
+function refused(error: unknown): Error {
+  const message = (error as Error).message ?? String(error);
+  return new Error(message.endsWith(UNCHANGED) ? message : `${message}; ${UNCHANGED}`);
+}
+
+/** Refuses a project folder that does not exist (a typo must not create a tree). */
+function checkScope(scope: InstallScope): void {
+  if (scope.kind !== 'project') return;
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(scope.dir).isDirectory();
+  } catch {
+    // Reported below, with the path the user typed.
+  }
+  if (!isDirectory) throw new Error(`the project directory ${scope.dir} does not exist`);
+}
+
+/** Everything `install` will write, worked out (and checked) before anything is written. */
+function planInstall(options: InstallOptions): { result: InstallResult; writes: PlannedWrite[] } {
+  const waitProblem = options.waitMs === undefined ? null : waitMsProblem(options.waitMs);
+  if (waitProblem) throw new Error(waitProblem);
+  const http = httpOf(options);
+  checkScope(options.scope);
+  const env = options.env ?? process.env;
+  const target = settingsPath(options.agent, options.scope, env);
+  const configPath = options.configPath ?? defaultConfigPath(env);
+  const config = planHookConfig(configPath, options);
+  if (options.tokenFile !== undefined) readTokenFile(options.tokenFile);
+  const shell =
+    options.client === 'sh' || options.client === 'bash'
+      ? shellClientConfig({
+          agent: options.agent,
+          configPath,
+          kernel: resolveKernel(config.stored, configPath, env),
+          waitMs: options.waitMs,
+          defer: options.defer,
+        })
+      : null;
+  const command =
+    shell && (options.client === 'sh' || options.client === 'bash')
+      ? [options.client, shellHookPath(options.client), shell.path].map(quote).join(' ')
+      : hookCommand(options, configPath);
+  const commands = { each: command, turnEnd: hookCommand(options, configPath) };
+  const before = readTextFile(target);
+  const after =
+    options.agent === 'codex'
+      ? withCodexBlock(mergeableCodexConfig(target, before), commands)
+      : `${JSON.stringify(withAirlock(options.agent, mergeableSettings(target, before), commands, http), null, 2)}\n`;
+  const writes: PlannedWrite[] = [];
+  if (config.text !== null) {
+    writes.push({ path: configPath, content: config.text, mode: 0o600, dirMode: 0o700 });
+  }
+  if (shell) writes.push({ path: shell.path, content: shell.text, mode: 0o600, dirMode: 0o700 });
+  const backup = backupPath(target);
+  const changed = after !== before;
+  if (changed && before !== null && !existsSync(backup)) {
+    writes.push({
+      path: backup,
+      content: readFileSync(target),
+      mode: statSync(target).mode & 0o777,
+    });
+  }
+  if (changed) writes.push({ path: target, content: after });
+  return {
+    writes,
+    result: {
+      settingsPath: target,
+      backupPath: before !== null || existsSync(backup) ? backup : null,
+      changed,
+      configPath,
+      command,
+      turnEndCommand: commands.turnEnd,
+    },
+  };
+}
+
 /**
  * Writes Airlock's hooks into the agent's own settings, merged with the
  * hooks already there: idempotent (a second run changes nothing), with a
  * backup of the file as it was before Airlock first changed it. The kernel
  * URL and credential go to the hooks' own configuration file (mode 0600).
- * @throws Error when the settings file cannot be read as the agent's format,
- * or when `waitMs` would outlast the hook timeout it writes (see `waitMsProblem`).
+ * Everything is checked before the first write, and the writes are all or
+ * none: a refused install changes no file.
+ * @throws Error (ending "nothing was changed") when the settings or the hooks'
+ * configuration cannot be read as their format, a file cannot be written,
+ * `waitMs` would outlast the hook timeout it writes (see `waitMsProblem`),
+ * `http` is asked of an agent without HTTP hooks, or a project folder does not exist.
  */
 export function installHooks(options: InstallOptions): InstallResult {
-  const waitProblem = options.waitMs === undefined ? null : waitMsProblem(options.waitMs);
-  if (waitProblem) throw new Error(`${waitProblem}; nothing was changed`);
-  const env = options.env ?? process.env;
-  const target = settingsPath(options.agent, options.scope, env);
-  const configPath = options.configPath ?? defaultConfigPath(env);
-  writeConfig(options, configPath);
-  const command =
-    options.client === 'sh' || options.client === 'bash'
-      ? [
-          options.client,
-          shellHookPath(options.client),
-          writeShellClientConfig({
-            agent: options.agent,
-            configPath,
-            waitMs: options.waitMs,
-            defer: options.defer,
-            env,
-          }),
-        ]
-          .map(quote)
-          .join(' ')
-      : hookCommand(options, configPath);
-  const commands = { each: command, turnEnd: hookCommand(options, configPath) };
-  const before = readText(target);
-  const after =
-    options.agent === 'codex'
-      ? withCodexBlock(mergeableCodexConfig(target, before), commands)
-      : `${JSON.stringify(withAirlock(options.agent, mergeableSettings(target, before), commands, httpOf(options)), null, 2)}\n`;
-  const backup = backupPath(target);
-  if (after === before) {
-    return {
-      settingsPath: target,
-      backupPath: existsSync(backup) ? backup : null,
-      changed: false,
-      configPath,
-      command,
-      turnEndCommand: commands.turnEnd,
-    };
+  try {
+    const { result, writes } = planInstall(options);
+    writeAll(writes);
+    return result;
+  } catch (error) {
+    throw refused(error);
   }
-  mkdirSync(dirname(target), { recursive: true });
-  if (before !== null && !existsSync(backup)) copyFileSync(target, backup);
-  writeFileSync(target, after);
-  return {
-    settingsPath: target,
-    backupPath: before !== null ? backup : null,
-    changed: true,
-    configPath,
-    command,
-    turnEndCommand: commands.turnEnd,
-  };
 }
 
 /** What `uninstall` did. */
@@ -239,30 +201,43 @@ export interface UninstallResult {
   removed: number;
 }
 
+/** The settings text without Airlock's entries, and how many there were. */
+function planUninstall(
+  agent: HookedAgent,
+  target: string,
+  before: string,
+): { text: string; removed: number } {
+  if (agent === 'codex') {
+    let taken: ReturnType<typeof withoutCodexBlock>;
+    try {
+      taken = withoutCodexBlock(before);
+    } catch (error) {
+      throw new Error(`${target}: ${(error as Error).message}`);
+    }
+    return { text: taken.text, removed: taken.removed ? 1 : 0 };
+  }
+  const { settings, removed } = withoutAirlock(parseSettings(target, before));
+  return { text: `${JSON.stringify(settings, null, 2)}\n`, removed };
+}
+
 /**
  * Removes Airlock's entries (and only them) from the agent's settings.
- * @throws Error when the settings file cannot be read as the agent's format.
+ * @throws Error (ending "nothing was changed") when the settings file cannot
+ * be read as the agent's format or cannot be written.
  */
 export function uninstallHooks(options: {
   agent: HookedAgent;
   scope: InstallScope;
   env?: (InstallEnv & NodeJS.ProcessEnv) | undefined;
 }): UninstallResult {
-  const target = settingsPath(options.agent, options.scope, options.env ?? process.env);
-  const before = readText(target);
-  if (before === null) return { settingsPath: target, removed: 0 };
-  if (options.agent === 'codex') {
-    let taken: ReturnType<typeof withoutCodexBlock>;
-    try {
-      taken = withoutCodexBlock(before);
-    } catch (error) {
-      throw new Error(`${target}: ${(error as Error).message}; nothing was changed`);
-    }
-    const { text, removed } = taken;
-    if (removed) writeFileSync(target, text);
-    return { settingsPath: target, removed: removed ? 1 : 0 };
+  try {
+    const target = settingsPath(options.agent, options.scope, options.env ?? process.env);
+    const before = readTextFile(target);
+    if (before === null) return { settingsPath: target, removed: 0 };
+    const { text, removed } = planUninstall(options.agent, target, before);
+    if (removed > 0) writeAll([{ path: target, content: text }]);
+    return { settingsPath: target, removed };
+  } catch (error) {
+    throw refused(error);
   }
-  const { settings, removed } = withoutAirlock(parseSettings(target, before));
-  if (removed > 0) writeFileSync(target, `${JSON.stringify(settings, null, 2)}\n`);
-  return { settingsPath: target, removed };
 }

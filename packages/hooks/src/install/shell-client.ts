@@ -1,8 +1,6 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookedAgent } from '@airlock/core';
-import { readHookConfig } from '../client/config.js';
 import { HOOK_TIMEOUT_SECONDS, nativeHookPath } from './entries.js';
 
 /** The hook clients that are shell scripts, not the Node.js entry. */
@@ -32,36 +30,35 @@ function curlString(value: string): string {
 /** What the shell client's curl config is made from. */
 export interface ShellClientOptions {
   agent: HookedAgent;
-  /** The hooks' JSON configuration (url, token or token_file), already written. */
+  /** The hooks' JSON configuration: the curl config goes beside it. */
   configPath: string;
+  /** The kernel URL and the agent credential the hooks present. */
+  kernel: { url: string; token: string };
   waitMs?: number | undefined;
   defer?: boolean | undefined;
-  env?: NodeJS.ProcessEnv | undefined;
 }
 
 /**
- * Writes the curl config the shell clients read (mode 0600, beside the
+ * The curl config the shell clients read (to be written mode 0600, beside the
  * hooks' configuration): this agent's kernel hook endpoint, the agent
- * credential as a header (a token file is read now: rotating it means
+ * credential as a header (a token file is read at install: rotating it means
  * installing again) and curl's time limit, a little under the agent's own
- * hook timeout. Answers the file's path.
- * @throws Error when no kernel URL or credential is configured.
+ * hook timeout.
+ * @throws Error when the URL or the credential holds a line break.
  */
-export function writeShellClientConfig(options: ShellClientOptions): string {
-  const config = readHookConfig(options.configPath, options.env);
+export function shellClientConfig(options: ShellClientOptions): { path: string; text: string } {
   const defer = options.agent === 'claude-code' && options.defer === true;
-  const endpoint = `${config.url.replace(/\/+$/, '')}${nativeHookPath(options.agent, { waitMs: options.waitMs, defer })}`;
+  const endpoint = `${options.kernel.url.replace(/\/+$/, '')}${nativeHookPath(options.agent, { waitMs: options.waitMs, defer })}`;
   const lines = [
     '# Written by `airlock hooks install --client sh|bash`; read by airlock-hook.sh and airlock-hook.bash. Keep it private.',
     `url = ${curlString(endpoint)}`,
-    `header = ${curlString(`authorization: Bearer ${config.token}`)}`,
+    `header = ${curlString(`authorization: Bearer ${options.kernel.token}`)}`,
     'header = "content-type: application/json"',
     `max-time = ${HOOK_TIMEOUT_SECONDS - 5}`,
     '',
   ];
-  const path = join(dirname(options.configPath), `hooks-${options.agent}.curl`);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, lines.join('\n'), { mode: 0o600 });
-  chmodSync(path, 0o600);
-  return path;
+  return {
+    path: join(dirname(options.configPath), `hooks-${options.agent}.curl`),
+    text: lines.join('\n'),
+  };
 }

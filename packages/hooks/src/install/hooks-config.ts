@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { fileError, readTextFile } from './file-writes.js';
+
+/** What `install` was told about the kernel. */
+export interface KernelOptions {
+  url?: string | undefined;
+  token?: string | undefined;
+  tokenFile?: string | undefined;
+  waitMs?: number | undefined;
+}
+
+/** The hooks' configuration file as `install` would leave it. */
+export interface PlannedHookConfig {
+  /** The file's new text, or null when this install does not change it. */
+  text: string | null;
+  /** The file's content as it would be (what the Node.js client then reads). */
+  stored: Record<string, unknown>;
+}
+
+/**
+ * Reads the hooks' configuration (`~/.airlock/hooks.json`) and merges what
+ * this install was told: the URL, the credential or its file, the wait.
+ * @throws Error naming the file when it cannot be read or is not a JSON object.
+ */
+export function planHookConfig(path: string, options: KernelOptions): PlannedHookConfig {
+  const text = readTextFile(path);
+  let stored: unknown = {};
+  if (text !== null) {
+    try {
+      stored = JSON.parse(text);
+    } catch (error) {
+      throw new Error(
+        `the hooks configuration ${path} is not valid JSON (${(error as Error).message}); fix or remove it first`,
+      );
+    }
+  }
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) {
+    throw new Error(`the hooks configuration ${path} is not a JSON object; fix or remove it first`);
+  }
+  if (options.url === undefined && options.token === undefined && options.tokenFile === undefined) {
+    return { text: null, stored: stored as Record<string, unknown> };
+  }
+  const next: Record<string, unknown> = { ...stored };
+  if (options.url !== undefined) next.url = options.url;
+  if (options.token !== undefined) {
+    next.token = options.token;
+    delete next.token_file;
+  }
+  if (options.tokenFile !== undefined) {
+    next.token_file = options.tokenFile;
+    delete next.token;
+  }
+  if (options.waitMs !== undefined) next.wait_ms = options.waitMs;
+  const nextText = `${JSON.stringify(next, null, 2)}\n`;
+  return { text: nextText === text ? null : nextText, stored: next };
+}
+
+/**
+ * The kernel URL and credential the hooks will present, as the client reads
+ * them (`AIRLOCK_URL`, `AIRLOCK_TOKEN`, `AIRLOCK_TOKEN_FILE` first).
+ * @throws Error saying what is missing, or naming a credential file it cannot read.
+ */
+export function resolveKernel(
+  stored: Record<string, unknown>,
+  path: string,
+  env: NodeJS.ProcessEnv,
+): { url: string; token: string } {
+  const url = env.AIRLOCK_URL ?? (typeof stored.url === 'string' ? stored.url : undefined);
+  const tokenFile =
+    env.AIRLOCK_TOKEN_FILE ??
+    (typeof stored.token_file === 'string' ? stored.token_file : undefined);
+  let token = env.AIRLOCK_TOKEN ?? (typeof stored.token === 'string' ? stored.token : undefined);
+  if (token === undefined && tokenFile !== undefined) token = readTokenFile(tokenFile);
+  if (!url) throw new Error(`no kernel URL: pass --url (or set "url" in ${path})`);
+  if (!token)
+    throw new Error(
+      `no agent credential: pass --token or --token-file (or set "token" in ${path})`,
+    );
+  return { url, token };
+}
+
+/**
+ * Reads an agent credential file.
+ * @throws Error naming the file when it cannot be read or is empty.
+ */
+export function readTokenFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw fileError(path, error);
+  }
+  const token = text.trim();
+  if (token === '') throw new Error(`the credential file ${path} is empty`);
+  return token;
+}

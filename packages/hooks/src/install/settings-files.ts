@@ -1,0 +1,44 @@
+import { codexConfigProblem } from './codex-toml.js';
+import { hooksShapeProblem } from './json-settings.js';
+
+/**
+ * Parses a JSON settings file, refusing to touch one it cannot read (an
+ * absent or blank file is empty settings).
+ * @throws Error naming the file when it is not a JSON object.
+ */
+export function parseSettings(path: string, text: string | null): Record<string, unknown> {
+  if (text === null || text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${path} is not valid JSON (${(error as Error).message}); fix it first`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`${path} is not a JSON object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * Parses settings Airlock can merge its entries into.
+ * @throws Error naming the file and the key whose shape Airlock cannot merge with.
+ */
+export function mergeableSettings(path: string, text: string | null): Record<string, unknown> {
+  const settings = parseSettings(path, text);
+  const problem = hooksShapeProblem(settings);
+  if (problem) {
+    throw new Error(`${path}: ${problem}, so Airlock cannot add its hooks beside it; fix it first`);
+  }
+  return settings;
+}
+
+/**
+ * A config.toml text Airlock can add its block to.
+ * @throws Error naming the file and the line when it declares hooks of its own or its block is damaged.
+ */
+export function mergeableCodexConfig(path: string, text: string | null): string {
+  const problem = codexConfigProblem(text ?? '');
+  if (problem) throw new Error(`${path}: ${problem}`);
+  return text ?? '';
+}
