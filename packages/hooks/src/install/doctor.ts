@@ -1,18 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath, readHookConfig } from '../client/config.js';
-import { BLOCK_BEGIN, codexConfigProblem } from './codex-toml.js';
-import { HOOK_ENTRIES, isAirlockEntry } from './entries.js';
-import { type InstallEnv, type InstallScope, settingsPath } from './targets.js';
+import { settingsChecks } from './doctor-settings.js';
+import type { DoctorCheck } from './doctor-types.js';
+import type { InstallEnv, InstallScope } from './targets.js';
 
-/** One finding of `doctor`: what it checked, how it went, and what to do. */
-export interface DoctorCheck {
-  check: string;
-  status: 'ok' | 'warn' | 'fail';
-  detail: string;
-  fix?: string;
-}
+export type { DoctorCheck } from './doctor-types.js';
 
 /** The agent versions these hooks were measured with (docs/agents.md): major.minor, and the least patch. */
 export const SUPPORTED_VERSIONS: Readonly<Record<HookedAgent, { prefix: string; min: number }>> = {
@@ -37,17 +30,102 @@ export interface DoctorOptions {
   env?: (InstallEnv & NodeJS.ProcessEnv) | undefined;
 }
 
-async function timed(
+/** One request to the kernel, bounded: its status, its time, and its body read as JSON (undefined when it is not). */
+async function request(
   url: string,
-  token: string,
+  token?: string,
 ): Promise<{ status: number; ms: number; body: unknown }> {
   const started = performance.now();
   const response = await fetch(url, {
-    headers: { authorization: `Bearer ${token}` },
+    ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
     signal: AbortSignal.timeout(5000),
   });
-  const body = await response.json().catch(() => null);
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
   return { status: response.status, ms: performance.now() - started, body };
+}
+
+/** Why a request failed, in a few words: `ECONNREFUSED`, `timeout`, … */
+function failure(error: unknown): string {
+  if ((error as Error).name === 'TimeoutError') return 'no answer within 5 s';
+  return (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The credential and profile checks: an authenticated Airlock route, and its expected answer. */
+async function credentialChecks(base: string, token: string): Promise<DoctorCheck[]> {
+  let profile: Awaited<ReturnType<typeof request>>;
+  try {
+    profile = await request(`${base}/agent_api/v1/profile/configuration`, token);
+  } catch (error) {
+    return [
+      {
+        check: 'credential',
+        status: 'fail',
+        detail: `${base} answered /healthz, then not the agent's profile request (${failure(error)}): every tool call will be refused`,
+        fix: 'check the kernel (its log) and that "url" points at it',
+      },
+    ];
+  }
+  if (profile.status === 401) {
+    return [
+      {
+        check: 'credential',
+        status: 'fail',
+        detail: 'the kernel does not know this token',
+        fix: 'create an agent credential: airlock tokens create --kind agent',
+      },
+    ];
+  }
+  if (profile.status === 403) {
+    return [
+      {
+        check: 'credential',
+        status: 'fail',
+        detail: 'the token is not an agent credential (wrong plane)',
+        fix: 'use an agent credential (alk_agent_…)',
+      },
+    ];
+  }
+  // Airlock answers 200 with the stored configuration, or with `null` when there is none.
+  const answered =
+    profile.status === 200 &&
+    (profile.body === null || (isObject(profile.body) && 'configuration' in profile.body));
+  if (!answered) {
+    return [
+      {
+        check: 'credential',
+        status: 'fail',
+        detail: `${base} answered the agent's profile request with ${profile.status}${profile.body === undefined ? ' and no JSON' : ''}, not as Airlock does: it is not an Airlock kernel, or not this version`,
+        fix: 'point "url" at the Airlock kernel (airlock serve prints it)',
+      },
+    ];
+  }
+  const declared = isObject(profile.body) ? profile.body.configuration : undefined;
+  return [
+    { check: 'credential', status: 'ok', detail: 'an agent credential the kernel accepts' },
+    declared
+      ? {
+          check: 'profile',
+          status: 'ok',
+          detail: 'the application declares a profile configuration',
+        }
+      : {
+          check: 'profile',
+          status: 'fail',
+          detail:
+            'no profile configuration: every tool call will be refused (no_profile_configuration)',
+          fix: 'declare one (PUT /agent_api/v1/profile/configuration), e.g. a default rule set of @airlock/hooks',
+        },
+  ];
 }
 
 async function kernelChecks(configPath: string, env: NodeJS.ProcessEnv): Promise<DoctorCheck[]> {
@@ -68,195 +146,48 @@ async function kernelChecks(configPath: string, env: NodeJS.ProcessEnv): Promise
     { check: 'configuration', status: 'ok', detail: `${configPath}: kernel ${config.url}` },
   ];
   const base = config.url.replace(/\/+$/, '');
+  let health: Awaited<ReturnType<typeof request>>;
   try {
-    await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5000) });
-    checks.push({ check: 'kernel reachable', status: 'ok', detail: `${base}/healthz answered` });
+    health = await request(`${base}/healthz`);
   } catch (error) {
     checks.push({
       check: 'kernel reachable',
       status: 'fail',
-      detail: `cannot reach ${base} (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message}): every tool call will be refused`,
+      detail: `cannot reach ${base} (${failure(error)}): every tool call will be refused`,
       fix: 'start the kernel (airlock serve) or fix "url"',
     });
     return checks;
   }
-  const profile = await timed(`${base}/agent_api/v1/profile/configuration`, config.token);
-  if (profile.status === 401) {
+  if (health.status !== 200 || !isObject(health.body) || health.body.ok !== true) {
     checks.push({
-      check: 'credential',
+      check: 'kernel reachable',
       status: 'fail',
-      detail: 'the kernel does not know this token',
-      fix: 'create an agent credential: airlock tokens create --kind agent',
+      detail: `${base}/healthz answered ${health.status}, not Airlock's {"ok":true}: "url" does not point at an Airlock kernel, so every tool call will be refused`,
+      fix: 'point "url" at the Airlock kernel (airlock serve prints it)',
     });
     return checks;
   }
-  if (profile.status === 403) {
-    checks.push({
-      check: 'credential',
-      status: 'fail',
-      detail: 'the token is not an agent credential (wrong plane)',
-      fix: 'use an agent credential (alk_agent_…)',
-    });
+  checks.push({ check: 'kernel reachable', status: 'ok', detail: `${base}/healthz answered` });
+  const credential = await credentialChecks(base, config.token);
+  checks.push(...credential);
+  if (credential.some((check) => check.check === 'credential' && check.status === 'fail')) {
     return checks;
   }
-  checks.push({
-    check: 'credential',
-    status: 'ok',
-    detail: 'an agent credential the kernel accepts',
-  });
-  const declared = (profile.body as { configuration?: unknown } | null)?.configuration;
-  checks.push(
-    declared
-      ? {
-          check: 'profile',
-          status: 'ok',
-          detail: 'the application declares a profile configuration',
-        }
-      : {
-          check: 'profile',
-          status: 'fail',
-          detail:
-            'no profile configuration: every tool call will be refused (no_profile_configuration)',
-          fix: 'declare one (PUT /agent_api/v1/profile/configuration), e.g. a default rule set of @airlock/hooks',
-        },
-  );
-  const samples: number[] = [];
-  for (let i = 0; i < 5; i += 1) samples.push((await timed(`${base}/healthz`, config.token)).ms);
-  samples.sort((a, b) => a - b);
-  checks.push({
-    check: 'round trip',
-    status: 'ok',
-    detail: `median ${samples[2]?.toFixed(1)} ms to the kernel over 5 requests`,
-  });
-  return checks;
-}
-
-function settingsChecks(agent: HookedAgent, scope: InstallScope, env: InstallEnv): DoctorCheck[] {
-  const path = settingsPath(agent, scope, env);
-  const name = `${agent} hooks`;
-  if (!existsSync(path)) {
-    return [
-      {
-        check: name,
-        status: 'fail',
-        detail: `${path} does not exist`,
-        fix: `airlock hooks install ${agent}`,
-      },
-    ];
-  }
-  const text = readFileSync(path, 'utf8');
-  if (agent === 'codex') {
-    const problem = codexConfigProblem(text);
-    const checks: DoctorCheck[] = [
-      problem
-        ? {
-            check: name,
-            status: 'fail',
-            detail: `${path}: ${problem}`,
-            fix: 'fix config.toml, then airlock hooks install codex',
-          }
-        : text.includes(BLOCK_BEGIN)
-          ? { check: name, status: 'ok', detail: `${path} holds Airlock's hooks` }
-          : {
-              check: name,
-              status: 'fail',
-              detail: `${path} has no Airlock hooks`,
-              fix: 'airlock hooks install codex',
-            },
-    ];
-    checks.push({
-      check: 'codex hook trust',
-      status: 'warn',
-      detail: 'Codex skips hooks it has not been told to trust, silently',
-      fix: 'trust them once in Codex, or run codex with --dangerously-bypass-hook-trust in automation',
-    });
-    return checks;
-  }
-  let settings: {
-    hooks?: Record<
-      string,
-      {
-        hooks?: {
-          type?: string;
-          command?: string;
-          url?: string;
-          onFailure?: string;
-          timeout?: number;
-          async?: boolean;
-        }[];
-      }[]
-    >;
-  };
   try {
-    settings = JSON.parse(text) as typeof settings;
-  } catch {
-    return [
-      {
-        check: name,
-        status: 'fail',
-        detail: `${path} is not valid JSON: the agent ignores it`,
-        fix: 'fix the JSON, then airlock hooks install',
-      },
-    ];
-  }
-  const checks: DoctorCheck[] = [];
-  for (const entry of HOOK_ENTRIES[agent]) {
-    const ours = (settings.hooks?.[entry.event] ?? [])
-      .flatMap((group) => group.hooks ?? [])
-      .filter((hook) => isAirlockEntry(hook));
-    if (ours.length === 0) {
-      checks.push({
-        check: `${name} ${entry.event}`,
-        status: 'fail',
-        detail: 'not registered',
-        fix: `airlock hooks install ${agent}`,
-      });
-      continue;
-    }
-    const hook = ours[0];
-    if (entry.blockOnFailure && hook?.onFailure !== 'block') {
-      checks.push({
-        check: `${name} ${entry.event}`,
-        status: 'fail',
-        detail: 'registered without "onFailure": "block": a failed hook lets the call through',
-        fix: `airlock hooks install ${agent}`,
-      });
-      continue;
-    }
-    const script = /\S*airlock-hook\.(js|bash|sh)\b/
-      .exec(hook?.command ?? '')?.[0]
-      ?.replace(/^'/, '');
-    if (script && !existsSync(script)) {
-      checks.push({
-        check: `${name} ${entry.event}`,
-        status: 'fail',
-        detail: `the hook entry ${script} is missing`,
-        fix: `airlock hooks install ${agent}`,
-      });
-      continue;
-    }
-    if (entry.background && hook?.type === 'command' && hook.async !== true) {
-      checks.push({
-        check: `${name} ${entry.event}`,
-        status: 'warn',
-        detail: 'registered without "async": true: the agent waits for the report of every call',
-        fix: `airlock hooks install ${agent}`,
-      });
-      continue;
-    }
-    checks.push({ check: `${name} ${entry.event}`, status: 'ok', detail: 'registered' });
-  }
-  // An event an earlier install registered and this one no longer does (Gemini CLI's PreCompress).
-  const expected = new Set(HOOK_ENTRIES[agent].map((entry) => entry.event));
-  for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
-    if (expected.has(event)) continue;
-    if (!groups.flatMap((group) => group.hooks ?? []).some((hook) => isAirlockEntry(hook)))
-      continue;
+    const samples: number[] = [];
+    for (let i = 0; i < 5; i += 1) samples.push((await request(`${base}/healthz`)).ms);
+    samples.sort((a, b) => a - b);
     checks.push({
-      check: `${name} ${event}`,
-      status: 'warn',
-      detail: `registered by an earlier install; Airlock no longer hooks ${event} (see docs/agents.md)`,
-      fix: `airlock hooks install ${agent}`,
+      check: 'round trip',
+      status: 'ok',
+      detail: `median ${samples[2]?.toFixed(1)} ms to the kernel over 5 requests`,
+    });
+  } catch (error) {
+    checks.push({
+      check: 'round trip',
+      status: 'fail',
+      detail: `the kernel stopped answering (${failure(error)})`,
+      fix: 'check the kernel (its log)',
     });
   }
   return checks;
@@ -293,9 +224,28 @@ function versionCheck(agent: HookedAgent, binary: string | undefined): DoctorChe
  */
 export async function doctor(options: DoctorOptions): Promise<DoctorCheck[]> {
   const env = options.env ?? process.env;
-  const checks = await kernelChecks(options.configPath ?? defaultConfigPath(env), env);
+  const checks = await kernelChecks(options.configPath ?? defaultConfigPath(env), env).catch(
+    (error: unknown): DoctorCheck[] => [
+      {
+        check: 'kernel reachable',
+        status: 'fail',
+        detail: `could not check the kernel: ${(error as Error).message}`,
+        fix: 'check "url" in the hooks configuration and the kernel (its log)',
+      },
+    ],
+  );
   for (const agent of options.agents) {
-    checks.push(...settingsChecks(agent, options.scope, env));
+    try {
+      checks.push(...settingsChecks(agent, options.scope, env));
+    } catch (error) {
+      // settingsChecks reads what it cannot trust defensively; this is the last net.
+      checks.push({
+        check: `${agent} hooks`,
+        status: 'fail',
+        detail: `could not check: ${(error as Error).message}`,
+        fix: `airlock hooks install ${agent}`,
+      });
+    }
     checks.push(versionCheck(agent, options.binaries?.[agent]));
   }
   return checks;

@@ -1,0 +1,51 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { airlockCommandOf } from './command-shape.js';
+
+/**
+ * Why an Airlock hook command cannot start, or null: the program it runs
+ * (the Node.js binary install pinned, `sh`, `bash`) must be an executable
+ * file, and Airlock's script must exist. A program that is gone makes the
+ * hook exit 127, which Codex and Gemini CLI read as "run the call".
+ */
+export function commandProblem(command: unknown): string | null {
+  const parsed = airlockCommandOf(command);
+  if (parsed === null) return null;
+  const program = parsed.program ?? parsed.script;
+  if (!runnable(program)) {
+    return `the program the hook runs, ${program}, is missing or not executable: the hook exits 127, and Codex and Gemini CLI then run the call`;
+  }
+  if (!isFile(parsed.script) && parsed.script.includes('/')) {
+    return `the hook entry ${parsed.script} is missing`;
+  }
+  return null;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return isFile(path);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a program starts: a path must be an executable file, a bare name
+ * be found on this shell's PATH (the agent's own PATH is not known here).
+ */
+function runnable(program: string): boolean {
+  if (program.includes('/')) return executable(program);
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => dir.length > 0)
+    .some((dir) => executable(join(dir, program)));
+}
