@@ -148,7 +148,11 @@ async function readInput(
   const input: Record<string, unknown> = Object.create(null);
   let large = false;
   if (route.operation.method === 'GET') {
-    for (const [key, value] of url.searchParams) input[key] = value;
+    for (const [key, value] of url.searchParams) {
+      // One value per parameter: of `order=sideways&order=newest`, none is silently the one.
+      if (key in input) throw new AirlockError('invalid_input', `${key}: given more than once`);
+      input[key] = value;
+    }
   } else {
     const body = await readBody(req, limit);
     if (body.length > 0) {

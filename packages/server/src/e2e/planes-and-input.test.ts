@@ -200,6 +200,13 @@ describe('planes, credentials and bad input', () => {
     expect(refused.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
   });
 
+  it('refuses a query parameter given twice rather than keep one of its values', async () => {
+    const twice = await d.member.get(`${d.ws}/runs?limit=1000&limit=abc`);
+    expect(twice.status).toBe(400);
+    expect(twice.body.error.code).toBe('invalid_input');
+    expect(twice.body.error.detail).toContain('limit: given more than once');
+  });
+
   it('answers input that is not JSON with invalid_json over tRPC, as over REST', async () => {
     const headers = { authorization: `Bearer ${d.tokens.member}` };
     const posted = await fetch(`${d.url}/trpc/decisions.deny`, {
