@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -56,5 +56,56 @@ describe('airlock hooks install: --wait-ms', () => {
   it.each(['1000', '109999'])('accepts --wait-ms %s', async (wait) => {
     const result = await run(['install', 'gemini', '--user', ...kernel, '--wait-ms', wait]);
     expect(result).toMatchObject({ code: 0, err: '' });
+  });
+});
+
+describe('airlock hooks: mistakes on the command line are refused (exit 2), nothing written', () => {
+  it.each([
+    [['install', 'claude-code', '--projet', '/tmp', ...kernel], 'unknown option --projet'],
+    [['uninstall', 'claude-code', '--frobnicate'], 'unknown option --frobnicate'],
+    [['doctor', '--jsn'], 'unknown option --jsn'],
+    [['install', 'codex', '--user', '--http', ...kernel], '--http is for claude-code only'],
+    [['install', 'gemini', '--defer', ...kernel], '--defer is for claude-code only'],
+    [['install', 'claude-code', '--http', '--client', 'sh', ...kernel], 'drop --client or --http'],
+    [['install', 'gemini', '--user', '--project', ...kernel], 'give --user or --project, not both'],
+    [['install', 'codex', ...kernel, '--token-file', '/x'], 'give --token or --token-file'],
+    [['install', 'codex', ...kernel, '--url', 'http://other'], '--url is given twice'],
+    [['install', 'codex', 'gemini', ...kernel], 'unexpected argument gemini'],
+    [['frobnicate'], 'unknown command frobnicate'],
+  ])('%j', async (argv, message) => {
+    const result = await run(argv);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(message);
+    expect(result.err).toContain('Usage:');
+    expect(existsSync(join(home, '.claude'))).toBe(false);
+    expect(existsSync(join(home, '.codex'))).toBe(false);
+    expect(existsSync(join(home, '.gemini'))).toBe(false);
+    expect(existsSync(join(home, '.airlock'))).toBe(false);
+  });
+
+  it.each(['install', 'uninstall', 'doctor'])(
+    '%s --project with a folder that does not exist: refused, not created',
+    async (verb) => {
+      const missing = join(home, 'no', 'such', 'dir');
+      const result = await run([
+        verb,
+        'claude-code',
+        '--project',
+        missing,
+        ...(verb === 'install' ? kernel : []),
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.err).toContain(`--project ${missing}: no such directory`);
+      expect(existsSync(join(home, 'no'))).toBe(false);
+    },
+  );
+
+  it('--project DIR installs into the project', async () => {
+    const project = join(home, 'repo');
+    mkdirSync(project);
+    const result = await run(['install', 'claude-code', '--project', project, ...kernel]);
+    expect(result.code).toBe(0);
+    expect(existsSync(join(project, '.claude', 'settings.json'))).toBe(true);
+    expect(existsSync(join(home, '.claude'))).toBe(false);
   });
 });

@@ -1,39 +1,54 @@
+import { statSync } from 'node:fs';
 import { HOOKED_AGENTS, type HookedAgent } from '@airlock/core';
+import { type ParsedArgs, parseArgs, UsageError } from './cli-args.js';
 import { type DoctorCheck, doctor } from './install/doctor.js';
 import { waitMsProblem } from './install/entries.js';
-import { installHooks, uninstallHooks } from './install/install.js';
+import { type InstallOptions, installHooks, uninstallHooks } from './install/install.js';
 import type { InstallScope } from './install/targets.js';
 
 const USAGE = `Usage:
   airlock hooks install claude-code|codex|gemini [--project [DIR] | --user] [--url URL]
-                [--token TOKEN | --token-file FILE] [--wait-ms N] [--defer] [--http] [--client node|sh|bash] [--config FILE]
+                [--token TOKEN | --token-file FILE] [--wait-ms N] [--client node|sh|bash] [--config FILE]
+                [--defer] [--http]   (claude-code only)
   airlock hooks uninstall claude-code|codex|gemini [--project [DIR] | --user]
   airlock hooks doctor [claude-code|codex|gemini] [--project [DIR] | --user] [--config FILE] [--json]
 `;
 
-/** A command-line mistake: the message and exit code 2. */
-class UsageError extends Error {}
+const SCOPE = ['--user'];
+const FLAGS = {
+  install: {
+    values: ['--url', '--token', '--token-file', '--wait-ms', '--client', '--config'],
+    switches: [...SCOPE, '--defer', '--http'],
+  },
+  uninstall: { values: [], switches: SCOPE },
+  doctor: { values: ['--config'], switches: [...SCOPE, '--json'] },
+} as const;
 
-function value(argv: readonly string[], name: string): string | undefined {
-  const index = argv.indexOf(name);
-  if (index < 0) return undefined;
-  const next = argv[index + 1];
-  if (next === undefined || next.startsWith('--')) throw new UsageError(`${name} needs a value`);
-  return next;
-}
-
-function scopeOf(argv: readonly string[]): InstallScope {
-  const index = argv.indexOf('--project');
-  if (index >= 0) {
-    const next = argv[index + 1];
-    return { kind: 'project', dir: next && !next.startsWith('--') ? next : process.cwd() };
+/** The scope the words name; refuses both at once and a project folder that does not exist. */
+function scopeOf(args: ParsedArgs): InstallScope {
+  if (args.project === null) return { kind: 'user' };
+  if (args.switches.has('--user')) throw new UsageError('give --user or --project, not both');
+  const dir = args.project.dir ?? process.cwd();
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch {
+    // Reported below with the path as given.
   }
-  return { kind: 'user' };
+  if (!isDirectory) throw new UsageError(`--project ${dir}: no such directory`);
+  return { kind: 'project', dir };
 }
 
 function agentOf(name: string | undefined): HookedAgent {
   if (name && (HOOKED_AGENTS as readonly string[]).includes(name)) return name as HookedAgent;
   throw new UsageError(`name an agent: ${HOOKED_AGENTS.join(', ')}${name ? ` (not ${name})` : ''}`);
+}
+
+/** The one agent a verb names (none more). */
+function oneAgent(args: ParsedArgs, optional: boolean): HookedAgent | null {
+  const [name, extra] = args.positionals;
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${extra}`);
+  return optional && name === undefined ? null : agentOf(name);
 }
 
 function print(checks: DoctorCheck[]): void {
@@ -44,34 +59,68 @@ function print(checks: DoctorCheck[]): void {
   }
 }
 
+function clientOf(value: string | undefined): InstallOptions['client'] {
+  if (value === undefined || value === 'node' || value === 'sh' || value === 'bash') return value;
+  throw new UsageError('--client takes node, sh or bash');
+}
+
+/** Reads `install`'s words, refusing contradictions before anything is read or written. */
+function installOptions(rest: readonly string[]): InstallOptions {
+  const args = parseArgs(rest, FLAGS.install);
+  const agent = oneAgent(args, false) as HookedAgent;
+  const waitMs = args.values.get('--wait-ms');
+  if (waitMs !== undefined && !/^\d+$/.test(waitMs)) {
+    throw new UsageError('--wait-ms takes milliseconds');
+  }
+  const waitProblem = waitMs === undefined ? null : waitMsProblem(Number(waitMs));
+  if (waitProblem) throw new UsageError(waitProblem);
+  const client = clientOf(args.values.get('--client'));
+  const http = args.switches.has('--http');
+  const defer = args.switches.has('--defer');
+  if ((http || defer) && agent !== 'claude-code') {
+    throw new UsageError(
+      `${http ? '--http' : '--defer'} is for claude-code only: ${agent} has no such hooks`,
+    );
+  }
+  if (http && client !== undefined && client !== 'node') {
+    throw new UsageError('--http writes HTTP hooks, which run no client: drop --client or --http');
+  }
+  if (http && !args.values.has('--url'))
+    throw new UsageError('--http needs the kernel URL (--url)');
+  if (args.values.has('--token') && args.values.has('--token-file')) {
+    throw new UsageError('give --token or --token-file, not both');
+  }
+  return {
+    agent,
+    client,
+    scope: scopeOf(args),
+    url: args.values.get('--url'),
+    token: args.values.get('--token'),
+    tokenFile: args.values.get('--token-file'),
+    waitMs: waitMs === undefined ? undefined : Number(waitMs),
+    defer,
+    http,
+    configPath: args.values.get('--config'),
+  };
+}
+
 /**
  * `airlock hooks install|uninstall|doctor …` (the words after `hooks`).
- * Returns the exit code: 0, 1 when doctor finds a failure, 2 on a usage error.
+ * Returns the exit code: 0, 1 when a command is refused or doctor finds a
+ * failure, 2 on a usage error (an unknown or contradictory flag).
  */
 export async function main(argv: readonly string[]): Promise<number> {
   const [verb, ...rest] = argv;
   try {
+    if (
+      (verb === 'install' || verb === 'uninstall' || verb === 'doctor') &&
+      (rest.includes('--help') || rest.includes('-h'))
+    ) {
+      process.stdout.write(USAGE);
+      return 0;
+    }
     if (verb === 'install') {
-      const waitMs = value(rest, '--wait-ms');
-      if (waitMs !== undefined && !/^\d+$/.test(waitMs))
-        throw new UsageError('--wait-ms takes milliseconds');
-      const waitProblem = waitMs === undefined ? null : waitMsProblem(Number(waitMs));
-      if (waitProblem) throw new UsageError(waitProblem);
-      const client = value(rest, '--client');
-      if (client !== undefined && client !== 'node' && client !== 'sh' && client !== 'bash')
-        throw new UsageError('--client takes node, sh or bash');
-      const result = installHooks({
-        agent: agentOf(rest[0]),
-        client,
-        scope: scopeOf(rest),
-        url: value(rest, '--url'),
-        token: value(rest, '--token'),
-        tokenFile: value(rest, '--token-file'),
-        waitMs: waitMs === undefined ? undefined : Number(waitMs),
-        defer: rest.includes('--defer'),
-        http: rest.includes('--http'),
-        configPath: value(rest, '--config'),
-      });
+      const result = installHooks(installOptions(rest));
       process.stdout.write(
         `${result.changed ? 'installed' : 'already installed'}: ${result.settingsPath}` +
           `${result.backupPath ? ` (backup ${result.backupPath})` : ''}; configuration ${result.configPath}\n`,
@@ -79,25 +128,31 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (verb === 'uninstall') {
-      const result = uninstallHooks({ agent: agentOf(rest[0]), scope: scopeOf(rest) });
+      const args = parseArgs(rest, FLAGS.uninstall);
+      const agent = oneAgent(args, false) as HookedAgent;
+      const result = uninstallHooks({ agent, scope: scopeOf(args) });
       process.stdout.write(
         `removed ${result.removed} Airlock hook entr${result.removed === 1 ? 'y' : 'ies'} from ${result.settingsPath}\n`,
       );
       return 0;
     }
     if (verb === 'doctor') {
-      const named = rest[0] && !rest[0].startsWith('--') ? [agentOf(rest[0])] : [...HOOKED_AGENTS];
+      const args = parseArgs(rest, FLAGS.doctor);
+      const agent = oneAgent(args, true);
       const checks = await doctor({
-        agents: named,
-        scope: scopeOf(rest),
-        configPath: value(rest, '--config'),
+        agents: agent ? [agent] : [...HOOKED_AGENTS],
+        scope: scopeOf(args),
+        configPath: args.values.get('--config'),
       });
-      if (rest.includes('--json')) process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
+      if (args.switches.has('--json')) process.stdout.write(`${JSON.stringify(checks, null, 2)}\n`);
       else print(checks);
       return checks.some((check) => check.status === 'fail') ? 1 : 0;
     }
-    process.stdout.write(USAGE);
-    return verb === undefined || verb === '--help' || verb === '-h' ? 0 : 2;
+    if (verb === undefined || verb === '--help' || verb === '-h') {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    throw new UsageError(`unknown command ${verb}`);
   } catch (error) {
     process.stderr.write(`airlock hooks ${verb}: ${(error as Error).message}\n`);
     if (error instanceof UsageError) process.stderr.write(USAGE);
