@@ -132,7 +132,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       const agent = oneAgent(args, false) as HookedAgent;
       const result = uninstallHooks({ agent, scope: scopeOf(args) });
       process.stdout.write(
-        `removed ${result.removed} Airlock hook entr${result.removed === 1 ? 'y' : 'ies'} from ${result.settingsPath}\n`,
+        `removed ${result.removed} Airlock hook entr${result.removed === 1 ? 'y' : 'ies'} from ${result.settingsPath}` +
+          `${result.outcome === 'restored' ? ' (the file as it was, from its backup)' : result.outcome === 'removed' ? ' (install had created it: deleted)' : ''}\n`,
       );
       return 0;
     }

@@ -6,7 +6,7 @@ export const BLOCK_BEGIN =
 export const BLOCK_END = '# <<< airlock hooks';
 
 /** How a begin line is found: its start, whatever a hand edit did to the rest. */
-const BEGIN_MARK = '# >>> airlock hooks';
+export const BEGIN_MARK = '# >>> airlock hooks';
 
 /** A TOML basic string. */
 function tomlString(value: string): string {

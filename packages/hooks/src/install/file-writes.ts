@@ -41,6 +41,15 @@ export function fileError(path: string, error: unknown): Error {
   return new Error(`cannot use ${path}: ${why}`);
 }
 
+/** The sentence every refusal of install and uninstall ends with: they refuse before they write. */
+const UNCHANGED = 'nothing was changed';
+
+/** The error a refused command reports: its reason, then that nothing was changed. */
+export function refused(error: unknown): Error {
+  const message = (error as Error).message ?? String(error);
+  return new Error(message.endsWith(UNCHANGED) ? message : `${message}; ${UNCHANGED}`);
+}
+
 /**
  * Reads a text file, or null when there is none.
  * @throws Error naming the file when it exists but cannot be read.

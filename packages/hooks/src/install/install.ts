@@ -3,12 +3,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath } from '../client/config.js';
-import { withCodexBlock, withoutCodexBlock } from './codex-toml.js';
+import { BEGIN_MARK, withCodexBlock } from './codex-toml.js';
 import { waitMsProblem } from './entries.js';
-import { type PlannedWrite, readTextFile, writeAll } from './file-writes.js';
+import { type PlannedWrite, readTextFile, refused, writeAll } from './file-writes.js';
 import { planHookConfig, readTokenFile, resolveKernel } from './hooks-config.js';
 import { withAirlock, withoutAirlock } from './json-settings.js';
-import { mergeableCodexConfig, mergeableSettings, parseSettings } from './settings-files.js';
+import { mergeableCodexConfig, mergeableSettings } from './settings-files.js';
 import { type ShellClient, shellClientConfig, shellHookPath } from './shell-client.js';
 import { backupPath, type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
@@ -93,14 +93,6 @@ function httpOf(
   return { url: options.url, waitMs: options.waitMs, defer: options.defer };
 }
 
-/** The sentence every refusal of `install` ends with: it refuses before it writes anything. */
-const UNCHANGED = 'nothing was changed';
-
-function refused(error: unknown): Error {
-  const message = (error as Error).message ?? String(error);
-  return new Error(message.endsWith(UNCHANGED) ? message : `${message}; ${UNCHANGED}`);
-}
-
 /** Refuses a project folder that does not exist (a typo must not create a tree). */
 function checkScope(scope: InstallScope): void {
   if (scope.kind !== 'project') return;
@@ -140,10 +132,16 @@ function planInstall(options: InstallOptions): { result: InstallResult; writes: 
       : hookCommand(options, configPath);
   const commands = { each: command, turnEnd: hookCommand(options, configPath) };
   const before = readTextFile(target);
-  const after =
-    options.agent === 'codex'
-      ? withCodexBlock(mergeableCodexConfig(target, before), commands)
-      : `${JSON.stringify(withAirlock(options.agent, mergeableSettings(target, before), commands, http), null, 2)}\n`;
+  let after: string;
+  let installedBefore: boolean;
+  if (options.agent === 'codex') {
+    after = withCodexBlock(mergeableCodexConfig(target, before), commands);
+    installedBefore = (before ?? '').includes(BEGIN_MARK);
+  } else {
+    const settings = mergeableSettings(target, before);
+    after = `${JSON.stringify(withAirlock(options.agent, settings, commands, http), null, 2)}\n`;
+    installedBefore = withoutAirlock(settings).removed > 0;
+  }
   const writes: PlannedWrite[] = [];
   if (config.text !== null) {
     writes.push({ path: configPath, content: config.text, mode: 0o600, dirMode: 0o700 });
@@ -151,7 +149,9 @@ function planInstall(options: InstallOptions): { result: InstallResult; writes: 
   if (shell) writes.push({ path: shell.path, content: shell.text, mode: 0o600, dirMode: 0o700 });
   const backup = backupPath(target);
   const changed = after !== before;
-  if (changed && before !== null && !existsSync(backup)) {
+  // A backup is of the file as it was before Airlock's entries: one kept from an earlier
+  // install, before an uninstall and the user's own edits, is no longer that file.
+  if (changed && before !== null && (!existsSync(backup) || !installedBefore)) {
     writes.push({
       path: backup,
       content: readFileSync(target),
@@ -194,50 +194,4 @@ export function installHooks(options: InstallOptions): InstallResult {
   }
 }
 
-/** What `uninstall` did. */
-export interface UninstallResult {
-  settingsPath: string;
-  /** How many Airlock entries it removed (Codex: 1 for its block). */
-  removed: number;
-}
-
-/** The settings text without Airlock's entries, and how many there were. */
-function planUninstall(
-  agent: HookedAgent,
-  target: string,
-  before: string,
-): { text: string; removed: number } {
-  if (agent === 'codex') {
-    let taken: ReturnType<typeof withoutCodexBlock>;
-    try {
-      taken = withoutCodexBlock(before);
-    } catch (error) {
-      throw new Error(`${target}: ${(error as Error).message}`);
-    }
-    return { text: taken.text, removed: taken.removed ? 1 : 0 };
-  }
-  const { settings, removed } = withoutAirlock(parseSettings(target, before));
-  return { text: `${JSON.stringify(settings, null, 2)}\n`, removed };
-}
-
-/**
- * Removes Airlock's entries (and only them) from the agent's settings.
- * @throws Error (ending "nothing was changed") when the settings file cannot
- * be read as the agent's format or cannot be written.
- */
-export function uninstallHooks(options: {
-  agent: HookedAgent;
-  scope: InstallScope;
-  env?: (InstallEnv & NodeJS.ProcessEnv) | undefined;
-}): UninstallResult {
-  try {
-    const target = settingsPath(options.agent, options.scope, options.env ?? process.env);
-    const before = readTextFile(target);
-    if (before === null) return { settingsPath: target, removed: 0 };
-    const { text, removed } = planUninstall(options.agent, target, before);
-    if (removed > 0) writeAll([{ path: target, content: text }]);
-    return { settingsPath: target, removed };
-  } catch (error) {
-    throw refused(error);
-  }
-}
+export { type UninstallResult, uninstallHooks } from './uninstall.js';
