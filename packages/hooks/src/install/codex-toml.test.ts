@@ -47,9 +47,28 @@ describe("Codex's config.toml: hooks Airlock cannot add to", () => {
   );
 
   it.each([
+    ['a string left open', 'model = "o3\n', 'line 1 (model = "o3) has a string it does not close'],
+    ['a table header left open', 'model = "o3"\n[broken\n', 'line 2 ([broken) opens a table'],
+    [
+      'a multi-line string never closed',
+      "notes = '''\nhi\n",
+      "a multi-line string (''') is never closed",
+    ],
+  ])('%s: not TOML, refused, nothing written', (_, config, why) => {
+    const { path, env } = codexHome(config);
+    expect(() => install(env)).toThrow(why);
+    expect(readFileSync(path, 'utf8')).toBe(config);
+  });
+
+  it.each([
     ['a key in another table', '[profiles.fast]\nhooks = "none"\n'],
     ['a multi-line string', 'notes = """\n[hooks]\n"""\n'],
     ['a comment', '# [hooks] are installed by airlock\n'],
+    [
+      'strings with quotes and hashes',
+      'a = "say \\"hi\\" # not a comment"\nb = \'it"s\' # note\n[t] # a table\n',
+    ],
+    ['a multi-line basic string', 'a = """\nline "one"\n"""\n'],
   ])('%s is not a hooks declaration', (_, config) => {
     expect(codexConfigProblem(config)).toBeNull();
   });

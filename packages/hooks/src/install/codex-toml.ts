@@ -1,4 +1,5 @@
 import { commandOf, HOOK_ENTRIES, type HookCommands } from './entries.js';
+import { tomlLineProblem } from './toml-lines.js';
 
 /** The lines that open and close the block Airlock owns in Codex's config.toml. */
 export const BLOCK_BEGIN =
@@ -48,51 +49,19 @@ function blockLines(lines: readonly string[]): { begin: number; end: number } | 
   return { begin, end };
 }
 
-/** A table header or top-level key that declares Codex hooks: `[hooks…]`, `[[hooks…]]`, `hooks = …`, `hooks.X = …`. */
-const HOOKS_TABLE = /^\[\[?\s*(?:hooks|"hooks"|'hooks')\s*[.\]]/;
-const HOOKS_KEY = /^(?:hooks|"hooks"|'hooks')\s*[.=]/;
-
-/** Whether a line opens or closes a multi-line string (an odd count of `"""` or `'''`). */
-function togglesMultiline(line: string): boolean {
-  return (line.split('"""').length + line.split("'''").length) % 2 === 1;
-}
-
-function declaredHooks(lines: readonly string[]): string | null {
-  let topLevel = true;
-  let inString = false;
-  for (const [index, raw] of lines.entries()) {
-    const line = raw.trim();
-    const toggles = togglesMultiline(line);
-    if (inString) {
-      if (toggles) inString = false;
-      continue;
-    }
-    if (line.startsWith('[')) {
-      topLevel = false;
-      if (HOOKS_TABLE.test(line)) return `line ${index + 1} (${line}) declares hooks`;
-    } else if (topLevel && HOOKS_KEY.test(line)) {
-      return `line ${index + 1} (${line}) declares hooks`;
-    }
-    if (toggles) inString = true;
-  }
-  return null;
-}
-
 /**
  * Why Airlock cannot add its block to (or take it out of) a config.toml, or
  * null. Read conservatively, line by line (no TOML parser): hooks declared
- * outside Airlock's block would clash with its `[[hooks.EVENT]]` tables, and a
- * block without its end line cannot be told apart from what follows.
+ * outside Airlock's block would clash with its `[[hooks.EVENT]]` tables, a
+ * block without its end line cannot be told apart from what follows, and a
+ * string or table header left open is not TOML (see `tomlLineProblem`).
  */
 export function codexConfigProblem(text: string): string | null {
   const lines = text.split('\n');
   const block = blockLines(lines);
   if (typeof block === 'string') return block;
   const outside = block ? [...lines.slice(0, block.begin), ...lines.slice(block.end + 1)] : lines;
-  const hooks = declaredHooks(outside);
-  return hooks
-    ? `${hooks} outside Airlock's block, and its tables would clash with Airlock's; remove those hooks, or add Airlock's by hand`
-    : null;
+  return tomlLineProblem(outside);
 }
 
 /**
