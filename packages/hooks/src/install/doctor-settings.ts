@@ -4,6 +4,7 @@ import { commandProblem } from './doctor-commands.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { HOOK_ENTRIES, type HookEntry, isAirlockEntry } from './entries.js';
 import { readTextFile } from './file-writes.js';
+import { withoutJsonComments } from './json-comments.js';
 import { hooksShapeProblem } from './json-settings.js';
 import { type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
@@ -82,7 +83,8 @@ function jsonChecks(
   const name = `${agent} hooks`;
   let settings: unknown;
   try {
-    settings = JSON.parse(text);
+    // Gemini CLI reads its settings with comments stripped.
+    settings = JSON.parse(agent === 'gemini' ? withoutJsonComments(text) : text);
   } catch {
     return [
       {

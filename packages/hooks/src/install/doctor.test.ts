@@ -103,7 +103,10 @@ describe('doctor never aborts: what it cannot read is a failed check', () => {
   });
 
   it.each([
-    ['health-then-reset', /answered \/healthz, then not the agent's profile request/],
+    [
+      'health-then-reset',
+      /answered \/healthz, then not the agent's profile request \(the connection was closed\)/,
+    ],
     ['health-then-hang', /no answer within 5 s/],
   ] as const)(
     'a kernel that answers /healthz, then %s',
@@ -119,6 +122,21 @@ describe('doctor never aborts: what it cannot read is a failed check', () => {
     },
     15_000,
   );
+  it('a credential file that is gone is named', async () => {
+    mode = 'airlock';
+    const home = mkdtempSync(join(tmpdir(), 'airlock-hooks-doctor-'));
+    const env = { HOME: home, CODEX_HOME: join(home, '.codex') };
+    mkdirSync(join(home, '.airlock'));
+    const tokenFile = join(home, 'gone-token');
+    writeFileSync(
+      join(home, '.airlock', 'hooks.json'),
+      JSON.stringify({ url, token_file: tokenFile }),
+    );
+    expect((await checksOf(env)).configuration).toMatchObject({
+      status: 'fail',
+      detail: `cannot use ${tokenFile}: it does not exist`,
+    });
+  });
 });
 
 describe('doctor says ok only where the path protects', () => {
@@ -176,6 +194,25 @@ describe('doctor says ok only where the path protects', () => {
       status: 'fail',
       detail: expect.stringContaining('"disableAllHooks": true'),
     });
+  });
+
+  it('Gemini CLI settings with comments are read as Gemini CLI reads them', async () => {
+    mode = 'airlock';
+    const { home, env } = installed();
+    installHooks({
+      agent: 'gemini',
+      scope: { kind: 'user' },
+      env,
+      url,
+      token: 'alk_agent_doctor',
+      node: process.execPath,
+      hookEntry: join(home, 'airlock', 'airlock-hook.js'),
+    });
+    const path = join(home, '.gemini', 'settings.json');
+    writeFileSync(path, `// managed by hand\n${readFileSync(path, 'utf8')}`);
+    const checks = await checksOf(env, ['gemini']);
+    expect(checks['gemini hooks']).toBeUndefined();
+    expect(checks['gemini hooks BeforeTool']?.status).toBe('ok');
   });
 
   it('all ok against Airlock, also with the hook entry under a path with a space', async () => {

@@ -3,6 +3,7 @@ import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath, readHookConfig } from '../client/config.js';
 import { settingsChecks } from './doctor-settings.js';
 import type { DoctorCheck } from './doctor-types.js';
+import { fileError } from './file-writes.js';
 import type { InstallEnv, InstallScope } from './targets.js';
 
 export type { DoctorCheck } from './doctor-types.js';
@@ -53,7 +54,9 @@ async function request(
 /** Why a request failed, in a few words: `ECONNREFUSED`, `timeout`, … */
 function failure(error: unknown): string {
   if ((error as Error).name === 'TimeoutError') return 'no answer within 5 s';
-  return (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'the connection was closed';
+  return code ?? (error as Error).message;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -137,7 +140,10 @@ async function kernelChecks(configPath: string, env: NodeJS.ProcessEnv): Promise
       {
         check: 'configuration',
         status: 'fail',
-        detail: (error as Error).message,
+        // A credential file it cannot read fails with the file system's own words: name the file.
+        detail: (error as { path?: string }).path
+          ? fileError((error as { path: string }).path, error).message
+          : (error as Error).message,
         fix: 'airlock hooks install AGENT --url URL --token-file FILE',
       },
     ];

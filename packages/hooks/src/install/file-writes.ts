@@ -34,7 +34,9 @@ export function fileError(path: string, error: unknown): Error {
         : code === 'ENOTDIR'
           ? 'a part of its path is not a directory'
           : code === 'ENOENT'
-            ? 'it does not exist (a dangling link?)'
+            ? isDanglingLink(path)
+              ? 'it is a link to a file that does not exist'
+              : 'it does not exist'
             : code === 'EROFS'
               ? 'the file system is read-only'
               : ((error as Error).message ?? String(error));

@@ -145,7 +145,7 @@ describe('a refused install changes nothing', () => {
         token: 't',
         ...node,
       }),
-    ).toThrow(/settings\.json: it does not exist \(a dangling link\?\); nothing was changed/);
+    ).toThrow(/settings\.json: it is a link to a file that does not exist; nothing was changed/);
     expect(existsSync(join(home, '.airlock'))).toBe(false);
   });
 

@@ -138,7 +138,7 @@ function planInstall(options: InstallOptions): { result: InstallResult; writes: 
     after = withCodexBlock(mergeableCodexConfig(target, before), commands);
     installedBefore = (before ?? '').includes(BEGIN_MARK);
   } else {
-    const settings = mergeableSettings(target, before);
+    const settings = mergeableSettings(target, before, options.agent);
     after = `${JSON.stringify(withAirlock(options.agent, settings, commands, http), null, 2)}\n`;
     installedBefore = withoutAirlock(settings).removed > 0;
   }

@@ -34,7 +34,7 @@ function planUninstall(
     }
     return { text: taken.text, meaning: codexMeaning(taken.text), removed: taken.removed ? 1 : 0 };
   }
-  const { settings, removed } = withoutAirlock(parseSettings(target, before));
+  const { settings, removed } = withoutAirlock(parseSettings(target, before, agent));
   return { text: `${JSON.stringify(settings, null, 2)}\n`, meaning: settings, removed };
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { airlockCommandOf } from './command-shape.js';
 import { isAirlockEntry } from './entries.js';
 import { installHooks, uninstallHooks } from './install.js';
+import { withoutJsonComments } from './json-comments.js';
 
 function sandbox() {
   const home = mkdtempSync(join(tmpdir(), 'airlock-hooks-settings-'));
@@ -106,5 +107,22 @@ describe("Airlock's own entries, recognised by the exact shape install writes", 
     expect(isAirlockEntry(url('/agent_api/v1/hooks/claude-code/wait-5000-defer'))).toBe(true);
     expect(isAirlockEntry(url('/proxy/agent_api/v1/hooks/claude-code/audit'))).toBe(false);
     expect(isAirlockEntry(null)).toBe(false);
+  });
+});
+
+describe('Gemini CLI settings with comments (Gemini CLI reads them)', () => {
+  it('install refuses saying why, not that the JSON is invalid, and changes nothing', () => {
+    const { home, env } = sandbox();
+    const content = '{\n  // my theme\n  "theme": "GitHub" /* dark later */\n}\n';
+    const path = settingsFile(home, 'gemini', content);
+    expect(() => installHooks({ agent: 'gemini', ...common(env) })).toThrow(
+      `${path} holds comments: Gemini CLI reads them`,
+    );
+    expect(readFileSync(path, 'utf8')).toBe(content);
+  });
+
+  it('withoutJsonComments keeps strings that look like comments', () => {
+    const text = '{"url": "http://x//y", /* a */ "b": "/*c*/" // d\n}';
+    expect(JSON.parse(withoutJsonComments(text))).toEqual({ url: 'http://x//y', b: '/*c*/' });
   });
 });
