@@ -109,3 +109,26 @@ describe('airlock hooks: mistakes on the command line are refused (exit 2), noth
     expect(existsSync(join(home, '.claude'))).toBe(false);
   });
 });
+
+describe('airlock hooks install: a second kernel or credential', () => {
+  it('says that the shared configuration now points elsewhere', async () => {
+    expect((await run(['install', 'claude-code', '--user', ...kernel])).err).toBe('');
+    const again = await run(['install', 'claude-code', '--user', ...kernel]);
+    expect(again).toMatchObject({ code: 0, err: '' });
+    const other = await run([
+      'install',
+      'gemini',
+      '--user',
+      '--url',
+      'http://127.0.0.1:4200',
+      '--token',
+      'alk_agent_B',
+    ]);
+    expect(other.code).toBe(0);
+    expect(other.err).toContain(
+      'note: ' +
+        join(home, '.airlock', 'hooks.json') +
+        ' changed (the kernel http://127.0.0.1:9 → http://127.0.0.1:4200 and the credential)',
+    );
+  });
+});

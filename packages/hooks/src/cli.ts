@@ -121,6 +121,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     if (verb === 'install') {
       const result = installHooks(installOptions(rest));
+      for (const note of result.notes) process.stderr.write(`note: ${note}\n`);
       process.stdout.write(
         `${result.changed ? 'installed' : 'already installed'}: ${result.settingsPath}` +
           `${result.backupPath ? ` (backup ${result.backupPath})` : ''}; configuration ${result.configPath}\n`,

@@ -15,6 +15,27 @@ export interface PlannedHookConfig {
   text: string | null;
   /** The file's content as it would be (what the Node.js client then reads). */
   stored: Record<string, unknown>;
+  /**
+   * Set when this install points the file at another kernel or credential
+   * than an earlier install did: every entry that reads the file follows.
+   */
+  repointed: string | null;
+}
+
+function repointing(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): string | null {
+  if (before.url === undefined && before.token === undefined && before.token_file === undefined) {
+    return null;
+  }
+  const changes: string[] = [];
+  if (before.url !== after.url)
+    changes.push(`the kernel ${String(before.url)} → ${String(after.url)}`);
+  if (before.token !== after.token || before.token_file !== after.token_file) {
+    changes.push('the credential');
+  }
+  return changes.length > 0 ? changes.join(' and ') : null;
 }
 
 /**
@@ -38,7 +59,7 @@ export function planHookConfig(path: string, options: KernelOptions): PlannedHoo
     throw new Error(`the hooks configuration ${path} is not a JSON object; fix or remove it first`);
   }
   if (options.url === undefined && options.token === undefined && options.tokenFile === undefined) {
-    return { text: null, stored: stored as Record<string, unknown> };
+    return { text: null, stored: stored as Record<string, unknown>, repointed: null };
   }
   const next: Record<string, unknown> = { ...stored };
   if (options.url !== undefined) next.url = options.url;
@@ -52,7 +73,11 @@ export function planHookConfig(path: string, options: KernelOptions): PlannedHoo
   }
   if (options.waitMs !== undefined) next.wait_ms = options.waitMs;
   const nextText = `${JSON.stringify(next, null, 2)}\n`;
-  return { text: nextText === text ? null : nextText, stored: next };
+  return {
+    text: nextText === text ? null : nextText,
+    stored: next,
+    repointed: repointing(stored as Record<string, unknown>, next),
+  };
 }
 
 /**

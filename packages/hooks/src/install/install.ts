@@ -62,6 +62,8 @@ export interface InstallResult {
   command: string;
   /** What the entry of the turn's end runs: the Node.js client (see `HookEntry.turnEnd`). */
   turnEndCommand: string;
+  /** What the user should know: this install changed what other agents' entries use. */
+  notes: string[];
 }
 
 function quote(value: string): string {
@@ -168,6 +170,11 @@ function planInstall(options: InstallOptions): { result: InstallResult; writes: 
       configPath,
       command,
       turnEndCommand: commands.turnEnd,
+      notes: config.repointed
+        ? [
+            `${configPath} changed (${config.repointed}): the entries of every agent installed with the Node.js client, and every agent's turn-end entry, use it from now on`,
+          ]
+        : [],
     },
   };
 }
