@@ -113,6 +113,23 @@ describe('a refused install changes nothing', () => {
     },
   );
 
+  it('HTTP hooks with a shell client: refused, nothing written', () => {
+    const { home, env } = sandbox();
+    expect(() =>
+      installHooks({
+        agent: 'claude-code',
+        scope: { kind: 'user' },
+        env,
+        url: 'http://127.0.0.1:4100',
+        token: 't',
+        http: true,
+        client: 'bash',
+        ...node,
+      }),
+    ).toThrow('HTTP hooks run no client');
+    expect(readdirSync(home)).toEqual([]);
+  });
+
   it('a settings folder that is a file: named, and no hooks.json written', () => {
     const { home, env } = sandbox();
     writeFileSync(join(home, '.claude'), 'not a folder');

@@ -92,6 +92,9 @@ function httpOf(
     throw new Error(`${options.agent} has no HTTP hooks; install without --http`);
   }
   if (!options.url) throw new Error('--http needs the kernel URL (--url)');
+  if (options.client === 'sh' || options.client === 'bash') {
+    throw new Error('HTTP hooks run no client: install with --http or with --client, not both');
+  }
   return { url: options.url, waitMs: options.waitMs, defer: options.defer };
 }
 
@@ -118,19 +121,19 @@ function planInstall(options: InstallOptions): { result: InstallResult; writes: 
   const configPath = options.configPath ?? defaultConfigPath(env);
   const config = planHookConfig(configPath, options);
   if (options.tokenFile !== undefined) readTokenFile(options.tokenFile);
-  const shell =
-    options.client === 'sh' || options.client === 'bash'
-      ? shellClientConfig({
-          agent: options.agent,
-          configPath,
-          kernel: resolveKernel(config.stored, configPath, env),
-          waitMs: options.waitMs,
-          defer: options.defer,
-        })
-      : null;
+  const client = options.client === 'sh' || options.client === 'bash' ? options.client : null;
+  const shell = client
+    ? shellClientConfig({
+        agent: options.agent,
+        configPath,
+        kernel: resolveKernel(config.stored, configPath, env),
+        waitMs: options.waitMs,
+        defer: options.defer,
+      })
+    : null;
   const command =
-    shell && (options.client === 'sh' || options.client === 'bash')
-      ? [options.client, shellHookPath(options.client), shell.path].map(quote).join(' ')
+    client && shell
+      ? [client, shellHookPath(client), shell.path].map(quote).join(' ')
       : hookCommand(options, configPath);
   const commands = { each: command, turnEnd: hookCommand(options, configPath) };
   const before = readTextFile(target);
