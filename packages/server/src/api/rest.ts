@@ -204,7 +204,7 @@ export function createRestHandler(
     const hit = matching.find((m) => m.route.operation.method === method);
     try {
       if (!hit) {
-        const allowed = matching.map((m) => m.route.operation.method);
+        const allowed: string[] = matching.map((m) => m.route.operation.method);
         if (allowed.includes('GET')) allowed.push('HEAD');
         res.setHeader('allow', allowed.join(', '));
         throw new AirlockError('method_not_allowed', `${req.method} is not served here`);
