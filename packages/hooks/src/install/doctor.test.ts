@@ -224,3 +224,23 @@ describe('doctor says ok only where the path protects', () => {
     expect(checks['claude-code hooks PreToolUse']?.detail).toBe('registered');
   });
 });
+
+describe("doctor's version check says what to do", () => {
+  it('an agent version that was not measured: a warning with a fix', async () => {
+    mode = 'airlock';
+    const { home, env } = installed();
+    const binary = join(home, 'claude');
+    writeFileSync(binary, '#!/bin/sh\necho "9.9.9 (Claude Code)"\n', { mode: 0o755 });
+    const checks = await doctor({
+      agents: ['claude-code'],
+      scope: { kind: 'user' },
+      env,
+      binaries: { 'claude-code': binary },
+    });
+    expect(checks.find((check) => check.check === 'claude-code version')).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('9.9.9 was not measured'),
+      fix: expect.stringContaining('2.1.295'),
+    });
+  });
+});

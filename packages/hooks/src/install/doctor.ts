@@ -207,6 +207,7 @@ function versionCheck(agent: HookedAgent, binary: string | undefined): DoctorChe
       check: `${agent} version`,
       status: 'warn',
       detail: `${command} --version did not run; the version is unchecked`,
+      fix: `put ${BINARIES[agent]} on PATH (doctor runs it to read its version)`,
     };
   }
   const version = /\d+\.\d+\.\d+/.exec(ran.stdout)?.[0] ?? '';
@@ -219,6 +220,7 @@ function versionCheck(agent: HookedAgent, binary: string | undefined): DoctorChe
         check: `${agent} version`,
         status: 'warn',
         detail: `${version || 'an unknown version'} was not measured (supported: ${supported.prefix}${supported.min}+); its fail-open behaviour may differ`,
+        fix: `run ${supported.prefix}${supported.min} or a later ${supported.prefix}x, or measure this one (docs/agents.md, "Fail closed")`,
       };
 }
 
