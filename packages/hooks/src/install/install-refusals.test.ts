@@ -2,22 +2,18 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeAll } from './file-writes.js';
 import { installHooks } from './install.js';
+import { freshHome } from './test-home.js';
 
-function sandbox() {
-  const home = mkdtempSync(join(tmpdir(), 'airlock-hooks-refusal-'));
-  return { home, env: { HOME: home, CODEX_HOME: join(home, '.codex') } };
-}
+const sandbox = () => freshHome('refusal');
 
 const node = { node: '/usr/bin/node', hookEntry: '/opt/airlock/airlock-hook.js' };
 

@@ -1,23 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_BEGIN } from './codex-toml.js';
 import { installHooks, uninstallHooks } from './install.js';
+import { freshHome, installBasics } from './test-home.js';
 
-function sandbox() {
-  const home = mkdtempSync(join(tmpdir(), 'airlock-hooks-install-'));
-  return { home, env: { HOME: home, CODEX_HOME: join(home, '.codex') } };
-}
+const sandbox = () => freshHome('install');
 
-const common = (env: { HOME: string }) => ({
-  scope: { kind: 'user' } as const,
-  env,
-  url: 'http://127.0.0.1:4100',
-  token: 'alk_agent_x',
-  node: '/usr/bin/node',
-  hookEntry: '/opt/airlock/airlock-hook.js',
-});
+const common = installBasics;
 
 describe('airlock hooks install / uninstall', () => {
   it('Claude Code: merges after existing hooks, blocks on failure, is idempotent, keeps a backup, uninstalls only its own', () => {

@@ -1,17 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installHooks } from './install.js';
 import { shellHookPath } from './shell-client.js';
+import { freshHome } from './test-home.js';
 
-function sandbox() {
-  const home = mkdtempSync(join(tmpdir(), 'airlock-hooks-sh-'));
-  return { home, env: { HOME: home, CODEX_HOME: join(home, '.codex') } };
-}
+const sandbox = () => freshHome('sh');
 
 /** A loopback server standing for the kernel's hook endpoint: records what it got, answers `reply`. */
 let reply: { status: number; body: string } = { status: 200, body: '{}' };

@@ -1,14 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookedAgent } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
 import { installHooks, uninstallHooks } from './install.js';
+import { freshHome } from './test-home.js';
 
-function sandbox() {
-  const home = mkdtempSync(join(tmpdir(), 'airlock-hooks-uninstall-'));
-  return { home, env: { HOME: home, CODEX_HOME: join(home, '.codex') } };
-}
+const sandbox = () => freshHome('uninstall');
 
 const PATHS: Record<HookedAgent, string> = {
   'claude-code': join('.claude', 'settings.json'),

@@ -1,25 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { airlockCommandOf } from './command-shape.js';
 import { isAirlockEntry } from './entries.js';
 import { installHooks, uninstallHooks } from './install.js';
 import { withoutJsonComments } from './json-comments.js';
+import { freshHome, installBasics } from './test-home.js';
 
-function sandbox() {
-  const home = mkdtempSync(join(tmpdir(), 'airlock-hooks-settings-'));
-  return { home, env: { HOME: home, CODEX_HOME: join(home, '.codex') } };
-}
+const sandbox = () => freshHome('settings');
 
-const common = (env: { HOME: string }) => ({
-  scope: { kind: 'user' } as const,
-  env,
-  url: 'http://127.0.0.1:4100',
-  token: 'alk_agent_x',
-  node: '/usr/bin/node',
-  hookEntry: '/opt/airlock/airlock-hook.js',
-});
+const common = installBasics;
 
 function settingsFile(home: string, agent: 'claude-code' | 'gemini', content: string): string {
   const dir = join(home, agent === 'gemini' ? '.gemini' : '.claude');
