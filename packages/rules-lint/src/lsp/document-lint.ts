@@ -20,7 +20,7 @@ export interface DocumentLint {
 
 /** The file path of a `file:` URI, or undefined for an unsaved or remote document. */
 function filePath(uri: string): string | undefined {
-  if (!uri.startsWith('file:')) return undefined;
+  if (typeof uri !== 'string' || !uri.startsWith('file:')) return undefined;
   try {
     return fileURLToPath(uri);
   } catch {

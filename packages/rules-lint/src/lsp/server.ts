@@ -12,6 +12,7 @@ import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import { quickFixes } from './code-actions.js';
 import { completions } from './completion.js';
 import { configProblemDiagnostic, outcomeDiagnostics } from './diagnostics.js';
+import { guardedConnection } from './document-guard.js';
 import { lintEditorDocument } from './document-lint.js';
 import { ruleHover } from './hover.js';
 
@@ -51,14 +52,22 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     serverInfo: { name: 'rules-lint' },
   }));
 
-  documents.onDidChangeContent(async ({ document }) => {
+  documents.onDidChangeContent(({ document }) => {
+    // An event handler's rejection would end the process: every failure becomes one log line.
+    publishDiagnostics(document).catch((error: unknown) => {
+      connection.console.error(
+        `rules-lint: could not lint ${document.uri}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    });
+  });
+  async function publishDiagnostics(document: TextDocument): Promise<void> {
     const linted = await lintEditorDocument(document, options.tools);
     const diagnostics =
       linted.configProblem === undefined
         ? outcomeDiagnostics(document, linted.outcome)
         : [configProblemDiagnostic(linted.configProblem)];
-    void connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
-  });
+    await connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
+  }
   documents.onDidClose(({ document }) => {
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
@@ -93,7 +102,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
 
   return new Promise((resolve) => {
     connection.onExit(() => resolve(shutdownRequested ? 0 : 1));
-    documents.listen(connection);
+    documents.listen(guardedConnection(connection));
     connection.listen();
   });
 }

@@ -1,0 +1,59 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildDist } from '../testing/build-dist.js';
+import { type RawLspSession, startRawLsp } from '../testing/raw-lsp.js';
+
+let cli = '';
+const sessions: RawLspSession[] = [];
+
+beforeAll(() => {
+  cli = buildDist();
+});
+
+afterEach(() => {
+  for (const session of sessions.splice(0)) session.kill();
+});
+
+async function start(): Promise<RawLspSession> {
+  const session = await startRawLsp(cli);
+  sessions.push(session);
+  return session;
+}
+
+const uri = 'file:///nowhere/agent.rules.json';
+
+/** Sends a valid open and resolves with the diagnostics published for it. */
+async function lintsAfterwards(session: RawLspSession): Promise<boolean> {
+  const good = 'file:///nowhere/good.rules.json';
+  session.send({
+    jsonrpc: '2.0',
+    method: 'textDocument/didOpen',
+    params: { textDocument: { uri: good, languageId: 'json', version: 1, text: '[]' } },
+  });
+  const published = await session.waitFor(
+    (message) =>
+      message.method === 'textDocument/publishDiagnostics' &&
+      (message.params as { uri: string }).uri === good,
+  );
+  return published !== undefined;
+}
+
+describe('the language server on malformed notifications', () => {
+  it.each([
+    ['a number as uri', { uri: 5, languageId: 'json', version: 1, text: '[]' }],
+    ['null as text', { uri, languageId: 'json', version: 1, text: null }],
+    ['a number as text', { uri, languageId: 'json', version: 1, text: 42 }],
+    ['no text', { uri, languageId: 'json', version: 1 }],
+    ['no textDocument', undefined],
+  ])('survives a didOpen with %s and keeps linting', async (_label, textDocument) => {
+    const session = await start();
+    session.send({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument } });
+    session.send({
+      jsonrpc: '2.0',
+      method: 'textDocument/didChange',
+      params: { textDocument: { uri, version: 2 }, contentChanges: [{ text: 7 }] },
+    });
+    expect(await lintsAfterwards(session)).toBe(true);
+    expect(session.child.exitCode).toBeNull();
+    expect(session.stderr()).not.toMatch(/\n\s+at /);
+  });
+});
