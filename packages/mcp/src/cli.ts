@@ -120,12 +120,17 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
     awaitCommits: values['await-commits'] === true,
     onError: (error) => log(error.message),
   });
+  let status = 0;
   try {
     if (clientToken !== null) {
-      const closed = new Promise<void>((resolve) => process.stdin.once('close', () => resolve()));
-      await gateway.serveStdio(clientToken);
+      const { ended } = await gateway.serveStdio(clientToken);
       log(`serving ${gateway.bridge.tools.size} tools on stdio`);
-      await Promise.race([closed, stopped]);
+      // The client's end (stdin closed, a broken stream, a line over the limit) ends the gateway.
+      const end = await Promise.race([ended, stopped.then(() => null)]);
+      if (end) {
+        log(`${end.message}; shutting down`);
+        status = 1;
+      }
     } else {
       const front = await gateway.listenHttp({
         host: values.host as string | undefined,
@@ -139,7 +144,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
   } finally {
     await gateway.close();
   }
-  return 0;
+  return status;
 }
 
 /** Runs `executor` or `gateway` (the words after `airlock-mcp`, or after `airlock … mcp`). */

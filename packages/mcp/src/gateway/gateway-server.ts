@@ -40,6 +40,8 @@ export function createGatewayServer(options: {
   tools: ReadonlyMap<string, BridgedTool>;
   session: (clientName: string) => GatewaySession;
   progressEveryMs?: number | undefined;
+  /** Told when the client's session starts ending, with the promise of its end. */
+  onSessionEnding?: ((ending: Promise<void>) => void) | undefined;
 }): Server {
   const server = new Server(GATEWAY_INFO, {
     capabilities: { tools: {} },
@@ -107,7 +109,9 @@ export function createGatewayServer(options: {
   });
   server.onclose = () => {
     closed = true;
-    void session?.close().catch(() => {});
+    if (!session) return;
+    const ending = session.close().catch((error: unknown) => server.onerror?.(error as Error));
+    options.onSessionEnding?.(ending);
   };
   return server;
 }

@@ -1,5 +1,4 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type ExecutorBridge, startExecutorBridge } from '../executor-bridge.js';
 import { KernelApi } from '../kernel-api.js';
@@ -7,6 +6,7 @@ import type { NamedServer } from '../servers-config.js';
 import { createGatewayServer } from './gateway-server.js';
 import { credentialKind, GatewaySession, type MemberRunPolicy } from './gateway-session.js';
 import { type HttpGateway, type HttpGatewayOptions, listenHttp } from './http-transport.js';
+import { GatewayStdioTransport, type StdioEnd } from './stdio-transport.js';
 
 /** Options of {@link startGateway}. */
 export interface GatewayOptions {
@@ -45,8 +45,12 @@ export interface Gateway {
   readonly bridge: ExecutorBridge;
   /** Serves one client over a transport (stdio, or any other) with a client credential. */
   connect(transport: Transport, token: string): Promise<void>;
-  /** Serves stdin/stdout as one MCP client with a client credential. */
-  serveStdio(token: string): Promise<void>;
+  /**
+   * Serves stdin/stdout as one MCP client with a client credential; `ended`
+   * resolves when that connection closes: null when stdin ended, else the
+   * error that ended it (a line over the limit, a broken stream).
+   */
+  serveStdio(token: string): Promise<{ ended: Promise<StdioEnd> }>;
   /** Serves Streamable HTTP at `/mcp`; each request carries its client credential. */
   listenHttp(options?: HttpListenOptions): Promise<HttpGateway>;
   /**
@@ -54,7 +58,10 @@ export interface Gateway {
    * whose connection is still open, and the open sessions of its HTTP fronts.
    */
   connectedClients(): number;
-  /** Stops the HTTP fronts, closes every client still connected, then the bridge. */
+  /**
+   * Stops the HTTP fronts, closes every client still connected, waits for
+   * their sessions to settle the calls they planted, then closes the bridge.
+   */
   close(): Promise<void>;
 }
 
@@ -87,11 +94,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const fronts: HttpGateway[] = [];
   // The servers of the clients given to connect, each dropped when its connection closes.
   const clients = new Set<Server>();
+  // Sessions still ending: the bridge stays open until the rows they planted are run.
+  const endings = new Set<Promise<void>>();
 
   const serverFor = (token: string, kind: 'agent' | 'member') => {
     const api = new KernelApi({ url: options.url, token, workspaceId: options.workspaceId });
-    return createGatewayServer({
+    const server = createGatewayServer({
       tools: bridge.tools,
+      onSessionEnding: (ending) => {
+        endings.add(ending);
+        void ending.finally(() => endings.delete(ending));
+      },
       progressEveryMs: options.progressEveryMs,
       session: (clientName) =>
         new GatewaySession({
@@ -104,6 +117,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           bridge,
         }),
     });
+    // A message the SDK drops (or a failed send) leaves a line on stderr, never nothing.
+    server.onerror = (error) => options.onError?.(error);
+    return server;
   };
 
   const kindOf = (token: string) => {
@@ -126,8 +142,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       };
       await server.connect(transport);
     },
-    serveStdio(token) {
-      return gateway.connect(new StdioServerTransport(), token);
+    async serveStdio(token) {
+      const transport = new GatewayStdioTransport();
+      await gateway.connect(transport, token);
+      return { ended: transport.ended };
     },
     async listenHttp(listen = {}) {
       const front = await listenHttp({
@@ -146,6 +164,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     async close() {
       await Promise.all(fronts.map((front) => front.close()));
       await Promise.all([...clients].map((server) => server.close()));
+      while (endings.size > 0) await Promise.allSettled([...endings]);
       await bridge.close();
     },
   };

@@ -1,0 +1,152 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+
+/** The longest line the stdio gateway reads (the HTTP front's body limit): 4 MiB. */
+export const STDIO_LINE_LIMIT = 4 * 1024 * 1024;
+
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+
+/** Why a stdio client's connection ended: null when its input ended, else what broke it. */
+export type StdioEnd = Error | null;
+
+/** The id of a JSON-RPC message when it has a usable one, else null (as JSON-RPC answers then). */
+function readableId(value: unknown): string | number | null {
+  if (typeof value !== 'object' || value === null || !('id' in value)) return null;
+  const { id } = value as { id: unknown };
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+/** The first validation problem of a message, in one line. */
+function firstProblem(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0];
+  if (!issue) return 'it is not a JSON-RPC 2.0 message';
+  const path = issue.path.map(String).join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+/**
+ * MCP over newline-delimited JSON on stdin/stdout for one client. Unlike the
+ * SDK's transport, a line that is not JSON or not a JSON-RPC message is
+ * answered (-32700 or -32600, with its id when one can be read), and a line
+ * over {@link STDIO_LINE_LIMIT}, a broken stream or the input's end closes
+ * the connection; {@link GatewayStdioTransport.ended} says why.
+ */
+export class GatewayStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  /** Resolves when the connection closes: null when the input ended, else the error that ended it. */
+  readonly ended: Promise<StdioEnd>;
+  private resolveEnded: (end: StdioEnd) => void = () => {};
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private closed = false;
+
+  constructor(
+    private readonly input: Readable = process.stdin,
+    private readonly output: Writable = process.stdout,
+    private readonly lineLimit = STDIO_LINE_LIMIT,
+  ) {
+    this.ended = new Promise((resolve) => {
+      this.resolveEnded = resolve;
+    });
+  }
+
+  private readonly onData = (chunk: Buffer | string) => {
+    let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let newline = data.indexOf(10);
+    while (newline !== -1 && !this.closed) {
+      const piece = data.subarray(0, newline);
+      if (!this.fits(piece.length)) return;
+      const line = Buffer.concat([...this.pending, piece]).toString('utf8');
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.receive(line.replace(/\r$/, ''));
+      data = data.subarray(newline + 1);
+      newline = data.indexOf(10);
+    }
+    if (this.closed || data.length === 0 || !this.fits(data.length)) return;
+    this.pending.push(data);
+    this.pendingBytes += data.length;
+  };
+
+  private readonly onEnd = () => {
+    void this.finish(null);
+  };
+
+  private readonly onStreamError = (error: Error) => {
+    void this.finish(new Error(`the client's stream failed: ${error.message}`));
+  };
+
+  /** Whether `bytes` more fit in the current line; past the limit the connection ends. */
+  private fits(bytes: number): boolean {
+    if (this.pendingBytes + bytes <= this.lineLimit) return true;
+    const limit = `${this.lineLimit / (1024 * 1024)} MiB`;
+    const line = `a message line over the ${limit} limit`;
+    this.answer(null, INVALID_REQUEST, `Invalid Request: ${line}; the gateway ends the connection`);
+    void this.finish(new Error(`the client sent ${line}`));
+    return false;
+  }
+
+  private receive(line: string): void {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.answer(null, PARSE_ERROR, 'Parse error: the line is not JSON');
+      this.onerror?.(new Error('the client sent a line that is not JSON'));
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      const problem = firstProblem(parsed.error);
+      this.answer(readableId(value), INVALID_REQUEST, `Invalid Request: ${problem}`);
+      this.onerror?.(new Error(`the client sent an invalid JSON-RPC message (${problem})`));
+      return;
+    }
+    this.onmessage?.(parsed.data);
+  }
+
+  private answer(id: string | number | null, code: number, message: string): void {
+    if (this.closed) return;
+    this.output.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
+  }
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('end', this.onEnd);
+    this.input.on('close', this.onEnd);
+    this.input.on('error', this.onStreamError);
+    this.output.on('error', this.onStreamError);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.output.once('drain', resolve);
+    });
+  }
+
+  close(): Promise<void> {
+    return this.finish(null);
+  }
+
+  private async finish(end: StdioEnd): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.off('close', this.onEnd);
+    this.input.off('error', this.onStreamError);
+    this.input.pause();
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.resolveEnded(end);
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,88 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../docs/samples.js';
+import { eventually, type TestKernel } from '../support/kernel.js';
+import { filesystemServer } from './servers.js';
+
+/** The built `airlock` binary, as a desktop client starts it. */
+export const CLI = join(REPO_ROOT, 'packages/server/dist/cli.js');
+
+/** The environment of `airlock gateway mcp --stdio` for the kernel's agent. */
+export function gatewayEnv(kernel: TestKernel): Record<string, string> {
+  return {
+    ...(process.env as Record<string, string>),
+    AIRLOCK_URL: kernel.url,
+    AIRLOCK_WORKSPACE: kernel.workspace.id,
+    AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
+    AIRLOCK_TOKEN: kernel.workspace.tokens.agent,
+  };
+}
+
+/** The gateway's command line in front of the real filesystem server serving `dir`. */
+export function gatewayArgs(dir: string, ...options: string[]): string[] {
+  const { spec } = filesystemServer(dir);
+  return [CLI, 'gateway', 'mcp', ...options, '--name', 'fs', '--', spec.command, ...spec.args];
+}
+
+/** A stdio gateway driven line by line, as a client that writes raw JSON-RPC would. */
+export interface RawGateway {
+  child: ChildProcessWithoutNullStreams;
+  /** Every JSON line the gateway wrote on stdout, parsed. */
+  readonly answers: Record<string, unknown>[];
+  readonly stderr: () => string;
+  readonly exited: Promise<number | null>;
+  send(line: string): void;
+  /** Waits for the answer with this id. */
+  answer(id: string | number | null, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Sends `initialize` and `notifications/initialized`. */
+  initialize(): Promise<void>;
+}
+
+/** Starts `airlock gateway mcp --stdio` and reads its stdout as JSON lines. */
+export function rawGateway(kernel: TestKernel, dir: string): RawGateway {
+  const child = spawn(process.execPath, gatewayArgs(dir), { env: gatewayEnv(kernel) });
+  const answers: Record<string, unknown>[] = [];
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += String(chunk);
+    let newline = stdout.indexOf('\n');
+    while (newline !== -1) {
+      answers.push(JSON.parse(stdout.slice(0, newline)));
+      stdout = stdout.slice(newline + 1);
+      newline = stdout.indexOf('\n');
+    }
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  // A gateway that already exited makes writes fail; the test reads that from `exited`.
+  child.stdin.on('error', () => {});
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const gateway: RawGateway = {
+    child,
+    answers,
+    stderr: () => stderr,
+    exited,
+    send: (line) => child.stdin.write(`${line}\n`),
+    answer: (id, timeoutMs = 20_000) =>
+      eventually(() => answers.find((a) => a.id === id), { timeoutMs }),
+    async initialize() {
+      gateway.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'init',
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'raw', version: '1' },
+          },
+        }),
+      );
+      await gateway.answer('init');
+      gateway.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    },
+  };
+  return gateway;
+}
