@@ -6,7 +6,7 @@ import { startLanguageServer } from '../lsp/server.js';
 /**
  * `rules-lint lsp [--stdio] [--tools CATALOG.json]`: a language server on
  * stdin/stdout until the client says exit. `--stdio` is accepted because
- * editors pass it. Throws UsageError.
+ * editors pass it. Ends the process when the server stops. Throws UsageError.
  */
 export async function lspCommand(args: readonly string[], io: CliIo): Promise<number> {
   const { values } = parseCommand(
@@ -19,7 +19,10 @@ export async function lspCommand(args: readonly string[], io: CliIo): Promise<nu
   const code = await startLanguageServer({
     input: process.stdin,
     output: process.stdout,
+    log: (line) => io.stderr(line),
     ...(tools ? { tools } : {}),
   });
-  return code === 0 ? EXIT.clean : EXIT.findings;
+  // The library's parent-process watch keeps the event loop alive: end the process once output is flushed.
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.exit(code === 0 ? EXIT.clean : EXIT.findings);
 }

@@ -57,3 +57,37 @@ describe('the language server on malformed notifications', () => {
     expect(session.stderr()).not.toMatch(/\n\s+at /);
   });
 });
+
+describe('the language server when its input ends or breaks', () => {
+  it.each([
+    ['after a whole message', ''],
+    ['in the middle of a frame', 'Content-Length: 100\r\n\r\n{"jsonrpc"'],
+  ])('exits when stdin closes %s', async (_label, bytes) => {
+    const session = await start();
+    if (bytes) session.write(bytes);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    session.child.stdin!.end();
+    expect(await session.exited(5_000)).toBe(1);
+  });
+
+  it.each([
+    ['Content-Length: abc', 'Content-Length: abc\r\n\r\n{}'],
+    ['no Content-Length', 'Content-Type: application/vscode-jsonrpc\r\n\r\n{}'],
+    ['Content-Length: -5', 'Content-Length: -5\r\n\r\n'],
+  ])('says why and exits on a header with %s', async (_label, bytes) => {
+    const session = await start();
+    session.write(bytes);
+    expect(await session.exited(5_000)).toBe(1);
+    const logged = session.messages.find((message) => message.method === 'window/logMessage');
+    expect(logged?.params).toMatchObject({ message: expect.stringMatching(/not framed as LSP/) });
+    expect(session.stderr()).toMatch(/^rules-lint lsp: the input is not framed as LSP messages/);
+    expect(session.stderr().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('skips a well-framed body that is not JSON and keeps serving', async () => {
+    const session = await start();
+    session.write('Content-Length: 8\r\n\r\nnot json');
+    expect(await lintsAfterwards(session)).toBe(true);
+    expect(session.child.exitCode).toBeNull();
+  });
+});

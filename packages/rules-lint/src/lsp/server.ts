@@ -15,6 +15,7 @@ import { configProblemDiagnostic, outcomeDiagnostics } from './diagnostics.js';
 import { guardedConnection } from './document-guard.js';
 import { lintEditorDocument } from './document-lint.js';
 import { ruleHover } from './hover.js';
+import { watchTransportEnd } from './transport-end.js';
 
 /** Options of the language server. */
 export interface LanguageServerOptions {
@@ -22,6 +23,8 @@ export interface LanguageServerOptions {
   readonly output: NodeJS.WritableStream;
   /** Tools from `rules-lint lsp --tools CATALOG.json`. */
   readonly tools?: ToolCatalog;
+  /** Where a reason to stop goes besides the LSP log (stderr), so it is seen when the client is gone. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -31,14 +34,14 @@ export interface LanguageServerOptions {
  * its docs), answers code action requests with the lint
  * rules' quick fixes, hovers a rule with what it matches, its outcome under
  * each mode and what shadows it, and completes keys, verdicts, origins,
- * modes and known tool names. Resolves
- * when the client sends `exit`.
+ * modes and known tool names. Resolves with the exit code when the client
+ * sends `exit`, when the input ends (1 unless `shutdown` came first), or
+ * when a malformed header makes the input unreadable (1, with a reason in
+ * the LSP log and `log`).
  */
 export function startLanguageServer(options: LanguageServerOptions): Promise<number> {
-  const connection = createConnection(
-    new StreamMessageReader(options.input),
-    new StreamMessageWriter(options.output),
-  );
+  const reader = new StreamMessageReader(options.input);
+  const connection = createConnection(reader, new StreamMessageWriter(options.output));
   const documents = new TextDocuments(TextDocument);
   let shutdownRequested = false;
 
@@ -102,6 +105,21 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
 
   return new Promise((resolve) => {
     connection.onExit(() => resolve(shutdownRequested ? 0 : 1));
+    watchTransportEnd({
+      input: options.input,
+      reader,
+      onBadMessage: (reason) => connection.console.warn(`rules-lint: ignored input: ${reason}`),
+      onEnd: (reason) => {
+        if (reason === undefined) {
+          resolve(shutdownRequested ? 0 : 1);
+          return;
+        }
+        connection.console.error(`rules-lint: ${reason}`);
+        options.log?.(`rules-lint lsp: ${reason}\n`);
+        // The writer encodes asynchronously: let the log message reach the output first.
+        setTimeout(() => resolve(1), 50);
+      },
+    });
     documents.listen(guardedConnection(connection));
     connection.listen();
   });

@@ -88,7 +88,8 @@ export async function startRawLsp(cli: string): Promise<RawLspSession> {
     jsonrpc: '2.0',
     id: 'init',
     method: 'initialize',
-    params: { processId: null, rootUri: null, capabilities: {} },
+    // The parent's pid, as editors send it: the library then watches the parent with a timer.
+    params: { processId: process.pid, rootUri: null, capabilities: {} },
   });
   await session.waitFor((message) => message.id === 'init');
   session.send({ jsonrpc: '2.0', method: 'initialized', params: {} });
