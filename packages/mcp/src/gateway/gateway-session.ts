@@ -47,6 +47,18 @@ export interface GatewaySessionOptions {
     | undefined;
 }
 
+/** One `tools/call` as the session takes it. */
+export interface CallRequest {
+  name: string;
+  input: unknown;
+  callId: string;
+  signal: AbortSignal;
+  cancelRequested: () => boolean;
+  onWaiting?: WaitingListener | undefined;
+  /** The MCP client's W3C trace context (`_meta.traceparent`), when it sent one. */
+  traceparent?: string | null | undefined;
+}
+
 /** What a caller hears while its call waits for a person. */
 export type WaitingListener = (task: TaskView, elapsedMs: number) => void | Promise<void>;
 
@@ -66,6 +78,12 @@ export class GatewaySession {
   private runId: string | null = null;
   private creating: Promise<string> | null = null;
   private readonly inFlight = new Set<string>();
+  /** Every call not answered yet, from its first line: close waits for them. */
+  private readonly calls = new Set<Promise<unknown>>();
+  /** Runs of rows on this process's bridge, which close lets finish and commit. */
+  private readonly runs = new Set<Promise<unknown>>();
+  /** Whether a call left a row that still waits (for a person, or another executor). */
+  private leftWaiting = false;
   private feed: FeedSubscription | null = null;
   /** Waiting calls by task key, woken by the run's feed. */
   private readonly wakers = new Map<string, () => void>();
@@ -227,16 +245,23 @@ export class GatewaySession {
    * `notifications/cancelled`) cancels the row; any other abort (the client
    * went away) leaves a parked row to its clock.
    */
-  async call(request: {
-    name: string;
-    input: unknown;
-    callId: string;
-    signal: AbortSignal;
-    cancelRequested: () => boolean;
-    onWaiting?: WaitingListener | undefined;
-    /** The MCP client's W3C trace context (`_meta.traceparent`), when it sent one. */
-    traceparent?: string | null | undefined;
-  }): Promise<CallToolResult> {
+  call(request: CallRequest): Promise<CallToolResult> {
+    const answered = this.answer(request);
+    this.calls.add(answered);
+    const forget = () => this.calls.delete(answered);
+    answered.then(forget, forget);
+    return answered;
+  }
+
+  /** Keeps a run of the bridge until it finished: the session's close waits for it. */
+  private keep<T>(running: Promise<T>): Promise<T> {
+    this.runs.add(running);
+    const forget = () => this.runs.delete(running);
+    running.then(forget, forget);
+    return running;
+  }
+
+  private async answer(request: CallRequest): Promise<CallToolResult> {
     const planted = await this.plant(
       request.name,
       request.input,
@@ -252,13 +277,13 @@ export class GatewaySession {
       // Granted and claimed in its round: it runs here now, and answers as it ran (its commit
       // follows) or, when the session awaits commits, as committed.
       if (planted.claim) {
-        running = this.runClaimedHere(planted.claim);
+        running = this.keep(this.runClaimedHere(planted.claim));
         if (this.options.awaitCommits) task = (await running) ?? task;
       }
       while (!SETTLED_STATES.includes(task.state)) {
         // Granted, or approved since: run it here now (unless the bridge already does).
         if (task.state === 'runnable' && !this.runningHere(task)) {
-          task = (await this.runHere(task)) ?? task;
+          task = (await this.keep(this.runHere(task))) ?? task;
         }
         const settled = this.settledHere.get(key);
         if (settled) task = settled;
@@ -267,6 +292,7 @@ export class GatewaySession {
           // The SDK aborts on a cancellation and on a disconnect alike; only the first cancels.
           await sleep(0);
           if (request.cancelRequested()) await this.cancel(task);
+          else if (!running && !this.runningHere(task)) this.leftWaiting = true;
           return toolResultOf({ ...task, state: 'canceled' });
         }
         if (task.state === 'needs_approval') await request.onWaiting?.(task, Date.now() - started);
@@ -328,17 +354,24 @@ export class GatewaySession {
   }
 
   /**
-   * Ends the session. With no call waiting, its run ends with a final
-   * answer; with calls still waiting (a disconnect), the run is left as is
+   * Ends the session. It first waits for the calls the client sent (their
+   * signals are aborted by then): a call still being planted reaches the
+   * kernel, and a granted row this process claimed runs and commits. Then,
+   * with no row left waiting, the run ends with a final answer; with a row
+   * waiting for a person (a disconnect during a park), the run is left as is
    * and its parked rows to their clock.
+   * @throws the kernel's error when the final answer is refused for another reason.
    */
   async close(): Promise<void> {
     this.feed?.close();
+    while (this.calls.size > 0 || this.runs.size > 0) {
+      await Promise.allSettled([...this.calls, ...this.runs]);
+    }
     this.stopListening();
     this.keepNudges();
     const runId = this.runId;
-    if (!runId || this.inFlight.size > 0) return;
-    await this.committing;
+    if (!runId || this.leftWaiting || this.inFlight.size > 0) return;
+    await this.committing.catch(() => {});
     try {
       await this.options.api.submit(runId, { final: 'The MCP session ended.' });
     } catch (error) {

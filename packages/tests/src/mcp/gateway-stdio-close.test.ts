@@ -1,0 +1,66 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KernelApi } from '@airlock/mcp';
+import { createClient } from '@airlock/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestKernel, type TestKernel } from '../support/kernel.js';
+import { workFolder } from './servers.js';
+import { type RawGateway, rawGateway } from './stdio-gateway.js';
+
+/*
+ * A client that goes away right after a tools/call (it crashed, or it
+ * piped one request and closed): the granted call still runs and commits,
+ * and the session's run gets its final answer, instead of a run left
+ * `running` and a claimed row that another executor runs later for nobody.
+ */
+describe('airlock gateway mcp --stdio: a client that leaves right after a call', () => {
+  let kernel: TestKernel;
+  let dir: string;
+  const gateways: RawGateway[] = [];
+
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+    dir = workFolder();
+    writeFileSync(join(dir, 'a.txt'), 'hello');
+    await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
+      approval_mode: 'rules',
+      approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
+    });
+  });
+  afterAll(async () => {
+    for (const gateway of gateways) gateway.child.kill('SIGKILL');
+    await kernel?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const workspace = () =>
+    createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
+      kernel.workspace.id,
+    );
+
+  it.each([0, 5, 20])(
+    'stdin closed %i ms after the call: the row runs and the run completes',
+    async (delayMs) => {
+      const before = new Set((await workspace().runs.list()).map((run) => run.id));
+      const gateway = rawGateway(kernel, dir);
+      gateways.push(gateway);
+      await gateway.initialize();
+      gateway.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'r',
+          method: 'tools/call',
+          params: { name: 'fs__read_text_file', arguments: { path: 'a.txt' } },
+        }),
+      );
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      gateway.child.stdin.end();
+      expect(await gateway.exited).toBe(0);
+      const runs = (await workspace().runs.list()).filter((run) => !before.has(run.id));
+      expect(runs).toHaveLength(1);
+      const run = workspace().runs.run(runs[0]?.id ?? '');
+      expect((await run.get()).state).toBe('completed');
+      expect((await run.tasks()).map((task) => task.state)).toEqual(['succeeded']);
+    },
+  );
+});
