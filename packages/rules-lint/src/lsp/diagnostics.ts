@@ -27,6 +27,18 @@ export function configProblemDiagnostic(message: string): Diagnostic {
   };
 }
 
+/** The one diagnostic shown for a document over the size limit (`check` exits 2 on such a file). */
+export function sizeProblemDiagnostic(message: string): Diagnostic {
+  return {
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    severity: DiagnosticSeverity.Error,
+    code: 'file_too_large',
+    codeDescription: { href: docsUrlFor('file_too_large') },
+    source: 'rules-lint',
+    message,
+  };
+}
+
 /** The editor range of an offset span. */
 export function rangeOf(document: TextDocument, offset: number, length: number): Range {
   return { start: document.positionAt(offset), end: document.positionAt(offset + length) };

@@ -7,6 +7,7 @@ import { DEFAULT_CONFIG } from '../config/lint-config.js';
 import type { LintOutcome } from '../lint.js';
 import { readRuleFile } from '../rule-file.js';
 import { parseDocument } from '../source/document.js';
+import { MAX_SOURCE_BYTES, overLimitMessage } from '../source/read-source.js';
 import { documentFileName } from './diagnostics.js';
 
 /** A document linted as `check` would lint its file, with the config it was linted under. */
@@ -16,6 +17,17 @@ export interface DocumentLint {
   readonly tools: ToolCatalog | undefined;
   /** Why the nearest config could not be used, when it could not (then nothing else is reported). */
   readonly configProblem?: string;
+  /** Why the text is not linted at all: it is over the size limit `check` applies to files. */
+  readonly sizeProblem?: string;
+}
+
+/**
+ * Why a document is too large to lint, or undefined. The same limit as
+ * `check` on a file, so that an editor's memory stays bounded too.
+ */
+export function documentTooLarge(text: string): string | undefined {
+  const size = Buffer.byteLength(text, 'utf8');
+  return size > MAX_SOURCE_BYTES ? `${overLimitMessage(size)}; it is not linted` : undefined;
 }
 
 /** The file path of a `file:` URI, or undefined for an unsaved or remote document. */
@@ -37,6 +49,11 @@ export async function lintEditorDocument(
   document: TextDocument,
   cliTools: ToolCatalog | undefined,
 ): Promise<DocumentLint> {
+  const sizeProblem = documentTooLarge(document.getText());
+  if (sizeProblem !== undefined) {
+    const location = { offset: 0, length: 0, line: 1, column: 1, endLine: 1, endColumn: 1 };
+    return { outcome: { ok: false, message: sizeProblem, location }, tools: cliTools, sizeProblem };
+  }
   const path = filePath(document.uri);
   let config: LoadedConfig = { ...DEFAULT_CONFIG, tools: undefined };
   try {

@@ -91,3 +91,38 @@ describe('the language server when its input ends or breaks', () => {
     expect(session.child.exitCode).toBeNull();
   });
 });
+
+describe('the language server on a document over the size limit', () => {
+  it('publishes one file_too_large diagnostic and lints nothing else', async () => {
+    const session = await start();
+    const big = 'file:///nowhere/big.rules.json';
+    // Valid JSON whose rule would be reported (unknown verdict) if it were linted.
+    const text = `[{"tool": "bash", "verdict": "maybe"}${' '.repeat(4 * 1024 * 1024)}]`;
+    session.send({
+      jsonrpc: '2.0',
+      method: 'textDocument/didOpen',
+      params: { textDocument: { uri: big, languageId: 'json', version: 1, text } },
+    });
+    const published = await session.waitFor(
+      (message) =>
+        message.method === 'textDocument/publishDiagnostics' &&
+        (message.params as { uri: string }).uri === big,
+    );
+    expect(published?.params).toMatchObject({
+      diagnostics: [
+        {
+          code: 'file_too_large',
+          message: expect.stringMatching(/^4\.0 MiB is over the 4\.0 MiB limit for a rule file/),
+        },
+      ],
+    });
+    session.send({
+      jsonrpc: '2.0',
+      id: 'hover',
+      method: 'textDocument/hover',
+      params: { textDocument: { uri: big }, position: { line: 0, character: 3 } },
+    });
+    const hover = await session.waitFor((message) => message.id === 'hover');
+    expect(hover).toMatchObject({ result: null });
+  });
+});

@@ -11,9 +11,13 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import { quickFixes } from './code-actions.js';
 import { completions } from './completion.js';
-import { configProblemDiagnostic, outcomeDiagnostics } from './diagnostics.js';
+import {
+  configProblemDiagnostic,
+  outcomeDiagnostics,
+  sizeProblemDiagnostic,
+} from './diagnostics.js';
 import { guardedConnection } from './document-guard.js';
-import { lintEditorDocument } from './document-lint.js';
+import { documentTooLarge, lintEditorDocument } from './document-lint.js';
 import { ruleHover } from './hover.js';
 import { watchTransportEnd } from './transport-end.js';
 
@@ -66,9 +70,11 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   async function publishDiagnostics(document: TextDocument): Promise<void> {
     const linted = await lintEditorDocument(document, options.tools);
     const diagnostics =
-      linted.configProblem === undefined
-        ? outcomeDiagnostics(document, linted.outcome)
-        : [configProblemDiagnostic(linted.configProblem)];
+      linted.sizeProblem !== undefined
+        ? [sizeProblemDiagnostic(linted.sizeProblem)]
+        : linted.configProblem !== undefined
+          ? [configProblemDiagnostic(linted.configProblem)]
+          : outcomeDiagnostics(document, linted.outcome);
     await connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
   }
   documents.onDidClose(({ document }) => {
@@ -87,7 +93,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
 
   connection.onHover((params) => {
     const document = documents.get(params.textDocument.uri);
-    if (!document) return null;
+    if (!document || documentTooLarge(document.getText()) !== undefined) return null;
     const value = ruleHover(document.getText(), document.offsetAt(params.position));
     return value === undefined ? null : { contents: { kind: MarkupKind.Markdown, value } };
   });
@@ -95,7 +101,8 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   connection.onCompletion(async (params) => {
     const document = documents.get(params.textDocument.uri);
     if (!document) return [];
-    const { tools } = await lintEditorDocument(document, options.tools);
+    const { tools, sizeProblem } = await lintEditorDocument(document, options.tools);
+    if (sizeProblem !== undefined) return [];
     return completions(document.getText(), document.offsetAt(params.position), tools);
   });
 

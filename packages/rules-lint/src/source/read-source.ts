@@ -22,10 +22,7 @@ export async function readSource(path: string): Promise<SourceText> {
     const info = await stat(path);
     if (!info.isFile()) return { ok: false, message: `${path}: not a file` };
     if (info.size > MAX_SOURCE_BYTES) {
-      return {
-        ok: false,
-        message: `${path}: ${formatSize(info.size)} is over the ${formatSize(MAX_SOURCE_BYTES)} limit for a rule file`,
-      };
+      return { ok: false, message: `${path}: ${overLimitMessage(info.size)}` };
     }
     return decodeSource(path, await readFile(path));
   } catch (error) {
@@ -36,10 +33,7 @@ export async function readSource(path: string): Promise<SourceText> {
 /** Decodes bytes as a rule file's text, refusing binary and non-UTF-8 content. */
 export function decodeSource(path: string, bytes: Uint8Array): SourceText {
   if (bytes.length > MAX_SOURCE_BYTES) {
-    return {
-      ok: false,
-      message: `${path}: ${formatSize(bytes.length)} is over the ${formatSize(MAX_SOURCE_BYTES)} limit for a rule file`,
-    };
+    return { ok: false, message: `${path}: ${overLimitMessage(bytes.length)}` };
   }
   if (bytes.includes(0))
     return { ok: false, message: `${path}: binary file (it contains NUL bytes), not JSON` };
@@ -50,6 +44,11 @@ export function decodeSource(path: string, bytes: Uint8Array): SourceText {
     return { ok: false, message: `${path}: not UTF-8 text` };
   }
   return { ok: true, text: text.startsWith('\uFEFF') ? text.slice(1) : text };
+}
+
+/** Why a text of `size` bytes is not linted (the size over MAX_SOURCE_BYTES). */
+export function overLimitMessage(size: number): string {
+  return `${formatSize(size)} is over the ${formatSize(MAX_SOURCE_BYTES)} limit for a rule file`;
 }
 
 function formatSize(bytes: number): string {
