@@ -32,6 +32,9 @@ Serves the servers' tools to MCP clients; every call crosses Airlock's approval 
   --host ADDR --port N   where --http listens (default 127.0.0.1:4821: loopback only)
   --allow-origin ORIGIN  serve browser requests from this Origin (repeatable; others get 403)
   --session-idle SECONDS end an HTTP session (and its gateway run) after this long without a request (default 1800)
+  --max-sessions-per-credential N
+                         HTTP sessions one credential may hold open (default 32; past it 429)
+  --max-sessions N       HTTP sessions open in all (default 1024; past it 503)
   --token TOK            the client credential for --stdio, member or agent (env AIRLOCK_TOKEN)
   --workspace ID         the workspace (env AIRLOCK_WORKSPACE)
   --rules FILE           mode and rules of member runs: {"approval_mode", "approval_rules"}
@@ -48,6 +51,17 @@ function untilSignal(): Promise<void> {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
+}
+
+/** A positive whole number given as `--name`, or its default. */
+function positiveCount(values: Record<string, unknown>, name: string, fallback: number): number {
+  const given = values[name];
+  if (given === undefined) return fallback;
+  const count = Number(given);
+  if (!Number.isInteger(count) || count <= 0) {
+    throw new UsageError(`--${name} must be a positive whole number, not ${String(given)}`);
+  }
+  return count;
 }
 
 /** `airlock executor mcp`: runs the executor bridge until SIGINT/SIGTERM. */
@@ -89,6 +103,8 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
     rules: { type: 'string' },
     'allow-origin': { type: 'string', multiple: true },
     'session-idle': { type: 'string' },
+    'max-sessions-per-credential': { type: 'string' },
+    'max-sessions': { type: 'string' },
     'await-commits': { type: 'boolean' },
   });
   if (values.help) {
@@ -106,6 +122,8 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
       `--session-idle must be a positive number of seconds, not ${values['session-idle']}`,
     );
   }
+  const maxSessionsPerCredential = positiveCount(values, 'max-sessions-per-credential', 32);
+  const maxSessions = positiveCount(values, 'max-sessions', 1024);
   const allowOrigins = values['allow-origin'] as unknown as string[] | undefined;
   const servers = await serversFrom(values, command);
   const clientToken = values.http ? null : required(values.token, 'AIRLOCK_TOKEN', '--token');
@@ -137,6 +155,8 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
         port,
         allowOrigins,
         sessionIdleMs: idleSeconds * 1000,
+        maxSessionsPerCredential,
+        maxSessions,
       });
       log(`serving ${gateway.bridge.tools.size} tools at ${front.url}`);
       await stopped;

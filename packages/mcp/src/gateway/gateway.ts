@@ -37,7 +37,7 @@ export interface GatewayOptions {
 /** Where and how the HTTP front listens (see {@link listenHttp}). */
 export type HttpListenOptions = Pick<
   HttpGatewayOptions,
-  'host' | 'port' | 'allowOrigins' | 'sessionIdleMs'
+  'host' | 'port' | 'allowOrigins' | 'sessionIdleMs' | 'maxSessionsPerCredential' | 'maxSessions'
 >;
 
 /** A running gateway. */

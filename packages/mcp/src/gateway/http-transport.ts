@@ -12,6 +12,10 @@ export const MCP_PATH = '/mcp';
 const BODY_LIMIT = 4 * 1024 * 1024;
 /** A session with no request for this long ends (and so does its gateway run); default 30 min. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+/** How many sessions one credential may hold open at once, by default. */
+export const DEFAULT_MAX_SESSIONS_PER_CREDENTIAL = 32;
+/** How many sessions the front holds open at once, by default. */
+export const DEFAULT_MAX_SESSIONS = 1024;
 
 /** What the HTTP front needs from the gateway: a session per client credential. */
 export interface HttpGatewayOptions {
@@ -22,6 +26,16 @@ export interface HttpGatewayOptions {
   allowOrigins?: readonly string[] | undefined;
   /** How long a session may go without a request before it ends; default 30 min. */
   sessionIdleMs?: number | undefined;
+  /**
+   * How many sessions one credential may hold open; past it an `initialize`
+   * is refused with 429. Default {@link DEFAULT_MAX_SESSIONS_PER_CREDENTIAL}.
+   */
+  maxSessionsPerCredential?: number | undefined;
+  /**
+   * How many sessions the front holds open in all; past it an `initialize`
+   * is refused with 503. Default {@link DEFAULT_MAX_SESSIONS}.
+   */
+  maxSessions?: number | undefined;
   /**
    * Checks a client credential with the kernel before anything is read or made.
    * @throws AirlockError (the SDK's) when the kernel refuses the credential.
@@ -60,11 +74,36 @@ function targetOf(req: IncomingMessage): URL | null {
   }
 }
 
-function refuse(res: ServerResponse, status: number, message: string, req?: IncomingMessage): void {
+function refuse(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  req?: IncomingMessage,
+  id: string | number | null = null,
+): void {
   // A refused request's body is never read: the connection closes after the answer.
   if (req && !req.complete) res.setHeader('connection', 'close');
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id }));
+}
+
+/** The sessions of each credential (by its hash), counting those still initializing. */
+class SessionCounts {
+  private readonly counts = new Map<string, number>();
+  total = 0;
+  of(key: string): number {
+    return this.counts.get(key) ?? 0;
+  }
+  add(key: string): void {
+    this.counts.set(key, this.of(key) + 1);
+    this.total += 1;
+  }
+  remove(key: string): void {
+    const left = this.of(key) - 1;
+    if (left > 0) this.counts.set(key, left);
+    else this.counts.delete(key);
+    this.total -= 1;
+  }
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
@@ -92,6 +131,9 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
   const sessions = new Map<string, Session>();
   const host = options.host ?? '127.0.0.1';
   const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const perCredential = options.maxSessionsPerCredential ?? DEFAULT_MAX_SESSIONS_PER_CREDENTIAL;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const counts = new SessionCounts();
 
   const serve = async (
     session: Session,
@@ -152,17 +194,47 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return refuse(res, 400, 'start with an initialize request (no mcp-session-id yet)');
     }
+    const tokenHash = hash(token);
+    const key = tokenHash.toString('hex');
+    const id = (body as unknown as { id?: string | number }).id ?? null;
+    if (counts.of(key) >= perCredential) {
+      const message = `this credential already holds ${perCredential} open MCP sessions; end one (DELETE) or wait for it to go idle`;
+      return refuse(res, 429, message, req, id);
+    }
+    if (counts.total >= maxSessions) {
+      return refuse(
+        res,
+        503,
+        `the gateway already holds ${maxSessions} open MCP sessions`,
+        req,
+        id,
+      );
+    }
+    // Counted from now: concurrent initializes cannot all slip under the cap.
+    counts.add(key);
+    let counted = true;
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      counts.remove(key);
+    };
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, tokenHash: hash(token), lastActive: Date.now(), open: 0 });
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, { transport, tokenHash, lastActive: Date.now(), open: 0 });
       },
     });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
+      release();
     };
-    await options.open(token, kind, transport);
-    return transport.handleRequest(req, res, body);
+    try {
+      await options.open(token, kind, transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      // An initialize that made no session holds no place.
+      if (!transport.sessionId || !sessions.has(transport.sessionId)) release();
+    }
   };
 
   // Idle sessions end as if their client had sent DELETE: the gateway run gets its final answer.
