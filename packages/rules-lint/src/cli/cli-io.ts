@@ -1,4 +1,5 @@
 import { progressAllowed } from '@airlock/core';
+import { readStreamBounded } from '../source/read-bounded.js';
 
 /** Where a command writes and what it reads relative to: the process, or a test's capture. */
 export interface CliIo {
@@ -7,8 +8,8 @@ export interface CliIo {
   readonly cwd: string;
   /** Draws a progress line on a terminal; absent when stderr is piped or in CI. */
   progress?(text: string): void;
-  /** Reads all of standard input as UTF-8 bytes (for the FILE `-`). */
-  readStdin?(): Promise<Uint8Array>;
+  /** Reads standard input (for the FILE `-`), stopping once it holds more than `limit` bytes. */
+  readStdin?(limit: number): Promise<Uint8Array>;
 }
 
 /** Exit codes: 0 clean, 1 errors found (or an example failed), 2 bad usage or an unreadable file. */
@@ -28,10 +29,6 @@ export function processIo(): CliIo {
       ? { progress: (text: string) => process.stderr.write(text) }
       : {}),
     cwd: process.cwd(),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
-    },
+    readStdin: (limit) => readStreamBounded(process.stdin, limit),
   };
 }

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseToolCatalog, type ToolCatalog } from '../catalog/tool-catalog.js';
 import type { SourceLocation } from '../findings.js';
 import { parseDocument, type SourceDocument } from '../source/document.js';
-import { decodeSource, readSource } from '../source/read-source.js';
+import { decodeSource, MAX_SOURCE_BYTES, readSource } from '../source/read-source.js';
 import { type CliIo, UsageError } from './cli-io.js';
 
 /** A file parsed with positions, or the one-line reason it cannot be used. */
@@ -56,7 +56,7 @@ export async function loadInput(
 ): Promise<LoadedDocument> {
   if (file !== '-') return loadDocument(file, io.cwd);
   if (!io.readStdin) throw new UsageError('standard input is not available here');
-  const source = decodeSource(stdinName, await io.readStdin());
+  const source = decodeSource(stdinName, await io.readStdin(MAX_SOURCE_BYTES));
   if (!source.ok) return { ok: false, message: source.message };
   const parsed = parseDocument(stdinName, source.text);
   if (!parsed.ok) {

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { readFileBounded } from './read-bounded.js';
 
 /**
  * Largest rule file read. A declaration is at most 64 KiB of JSON; the
@@ -24,16 +25,21 @@ export async function readSource(path: string): Promise<SourceText> {
     if (info.size > MAX_SOURCE_BYTES) {
       return { ok: false, message: `${path}: ${overLimitMessage(info.size)}` };
     }
-    return decodeSource(path, await readFile(path));
+    // The stat size only lets a too large file be refused early: the read is bounded whatever it said.
+    return decodeSource(path, await readFileBounded(path, MAX_SOURCE_BYTES));
   } catch (error) {
     return { ok: false, message: `${path}: cannot read (${describeFsError(error)})` };
   }
 }
 
-/** Decodes bytes as a rule file's text, refusing binary and non-UTF-8 content. */
+/** Decodes bytes as a rule file's text, refusing binary and non-UTF-8 content and more than MAX_SOURCE_BYTES. */
 export function decodeSource(path: string, bytes: Uint8Array): SourceText {
   if (bytes.length > MAX_SOURCE_BYTES) {
-    return { ok: false, message: `${path}: ${overLimitMessage(bytes.length)}` };
+    // The reads stop one byte past the limit, so the true size is unknown here.
+    return {
+      ok: false,
+      message: `${path}: over the ${formatSize(MAX_SOURCE_BYTES)} limit for a rule file (reading stopped there)`,
+    };
   }
   if (bytes.includes(0))
     return { ok: false, message: `${path}: binary file (it contains NUL bytes), not JSON` };
