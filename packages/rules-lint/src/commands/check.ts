@@ -16,6 +16,7 @@ import { type FixLevel, fixDocument } from '../fixes/fix-document.js';
 import { permissionFileKind } from '../permissions/permission-file.js';
 import type { PrettyFileReport } from '../reporters/pretty.js';
 import { renderReports } from '../reporters/render.js';
+import { escapeForTerminal } from '../reporters/terminal-text.js';
 
 const OPTIONS = {
   format: { type: 'string' },
@@ -69,7 +70,7 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
     const config = await configs.forFile(shown);
     const loaded = await loadInput(file, io, stdinName);
     if (!loaded.ok) {
-      io.stderr(`rules-lint: ${loaded.message}\n`);
+      io.stderr(`rules-lint: ${escapeForTerminal(loaded.message)}\n`);
       reports.push({
         file: shown,
         findings: [],
@@ -88,7 +89,7 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
       if (fixed.applied > 0) {
         await writeFile(resolve(io.cwd, file), fixed.document.text);
         io.stderr(
-          `rules-lint: ${shown}: applied ${fixed.applied} fix${fixed.applied === 1 ? '' : 'es'}\n`,
+          `rules-lint: ${escapeForTerminal(shown)}: applied ${fixed.applied} fix${fixed.applied === 1 ? '' : 'es'}\n`,
         );
       }
       findings = fixed.findings;

@@ -1,6 +1,7 @@
 import { countBySeverity, type Finding } from '../findings.js';
 import type { LineIndex } from '../source/line-index.js';
 import type { FileReport } from './json.js';
+import { escapeForTerminal, sourceLineForTerminal } from './terminal-text.js';
 
 /** A file's report with the line index to quote source lines. */
 export interface PrettyFileReport extends FileReport {
@@ -10,8 +11,9 @@ export interface PrettyFileReport extends FileReport {
 /**
  * `--format pretty`: each finding as `file:line:column: severity[code]:
  * message`, the source line with a caret under the span, and the fix when
- * there is one, like a compiler; then a one-line summary. Files that could
- * not be read are left to stderr and only counted.
+ * there is one, like a compiler; then a one-line summary. Control
+ * characters from the file are printed escaped. Files that could not be
+ * read are left to stderr and only counted.
  */
 export function renderPretty(reports: readonly PrettyFileReport[]): string {
   if (reports.length > 0 && reports.every((report) => report.failure)) return '';
@@ -28,8 +30,9 @@ export function renderPretty(reports: readonly PrettyFileReport[]): string {
 
 function renderFinding(file: string, finding: Finding, lines: LineIndex | undefined): string[] {
   const { line, column } = finding.location;
+  // Messages quote rule text: no escape sequence or line break from the file reaches the terminal raw.
   const out = [
-    `${file}:${line}:${column}: ${finding.severity}[${finding.code}]: ${finding.message}`,
+    `${escapeForTerminal(file)}:${line}:${column}: ${finding.severity}[${finding.code}]: ${escapeForTerminal(finding.message)}`,
   ];
   if (lines) {
     const text = lines.lineText(line);
@@ -40,11 +43,12 @@ function renderFinding(file: string, finding: Finding, lines: LineIndex | undefi
     const lead = text.slice(0, column - 1).replace(/[^\t]/g, ' ');
     out.push(
       `${' '.repeat(gutter)} |`,
-      `${line} | ${text}`,
+      `${line} | ${sourceLineForTerminal(text)}`,
       `${' '.repeat(gutter)} | ${lead}^${'~'.repeat(width - 1)}`,
     );
   }
-  if (finding.fix) out.push(`  = fix (${finding.fix.kind}): ${finding.fix.title}`);
+  if (finding.fix)
+    out.push(`  = fix (${finding.fix.kind}): ${escapeForTerminal(finding.fix.title)}`);
   return out;
 }
 
