@@ -13,6 +13,7 @@ export {
 } from './gateway/gateway.js';
 export { createGatewayServer, GATEWAY_INFO, listedTools } from './gateway/gateway-server.js';
 export {
+  type CallRequest,
   credentialKind,
   GatewaySession,
   type GatewaySessionOptions,
@@ -20,12 +21,24 @@ export {
   type WaitingListener,
 } from './gateway/gateway-session.js';
 export {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_CREDENTIAL,
   DEFAULT_SESSION_IDLE_MS,
   type HttpGateway,
   type HttpGatewayOptions,
   listenHttp,
   MCP_PATH,
 } from './gateway/http-transport.js';
+export {
+  ARGUMENT_DEPTH_LIMIT,
+  callParamsProblem,
+  connectGuarded,
+} from './gateway/request-guard.js';
+export {
+  GatewayStdioTransport,
+  STDIO_LINE_LIMIT,
+  type StdioEnd,
+} from './gateway/stdio-transport.js';
 export { SETTLED_STATES, toolResultOf } from './gateway/tool-results.js';
 export { hasErrorCode, type KernelAddress, KernelApi } from './kernel-api.js';
 export {

@@ -7,7 +7,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { BridgedTool } from '../executor-bridge.js';
-import type { GatewaySession, WaitingListener } from './gateway-session.js';
+import { hasErrorCode } from '../kernel-api.js';
+import type { CallRequest, GatewaySession, WaitingListener } from './gateway-session.js';
 import { askInline, canAskInline } from './inline-approval.js';
 
 /** What this package tells MCP clients it is. */
@@ -26,6 +27,26 @@ export function listedTools(tools: ReadonlyMap<string, BridgedTool>): Tool[] {
     if (tool.annotations !== undefined) listed.annotations = tool.annotations;
     return listed;
   });
+}
+
+/** Kernel refusals that are the client's mistake in its arguments. */
+const CLIENT_MISTAKES = ['payload_too_large', 'input_too_deep', 'invalid_input'] as const;
+
+/**
+ * Sends a call through the session; a kernel refusal of its arguments is
+ * the client's mistake and answers -32602 with the kernel's one-line reason.
+ */
+async function answerOrRefuse(session: GatewaySession, request: CallRequest) {
+  try {
+    return await session.call(request);
+  } catch (error) {
+    if (hasErrorCode(error, ...CLIENT_MISTAKES)) {
+      throw Object.assign(new Error(`${error.code}: ${error.detail}`), {
+        code: ErrorCode.InvalidParams,
+      });
+    }
+    throw error;
+  }
 }
 
 /**
@@ -93,7 +114,7 @@ export function createGatewayServer(options: {
       });
     };
     try {
-      return await current.call({
+      return await answerOrRefuse(current, {
         name,
         input: request.params.arguments ?? {},
         callId: String(extra.requestId),

@@ -6,6 +6,7 @@ import type { NamedServer } from '../servers-config.js';
 import { createGatewayServer } from './gateway-server.js';
 import { credentialKind, GatewaySession, type MemberRunPolicy } from './gateway-session.js';
 import { type HttpGateway, type HttpGatewayOptions, listenHttp } from './http-transport.js';
+import { connectGuarded } from './request-guard.js';
 import { GatewayStdioTransport, type StdioEnd } from './stdio-transport.js';
 
 /** Options of {@link startGateway}. */
@@ -140,7 +141,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         clients.delete(server);
         ended?.();
       };
-      await server.connect(transport);
+      await connectGuarded(server, transport);
     },
     async serveStdio(token) {
       const transport = new GatewayStdioTransport();
@@ -153,7 +154,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         verify,
         // Not kept in `clients`: the front keeps and closes its own sessions, and the transport of a
         // failed initialize never closes, so it would stay there for good.
-        open: (token, kind, transport) => serverFor(token, kind).connect(transport),
+        open: (token, kind, transport) => connectGuarded(serverFor(token, kind), transport),
       });
       fronts.push(front);
       return front;

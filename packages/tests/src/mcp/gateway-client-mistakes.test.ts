@@ -1,0 +1,94 @@
+import { rmSync } from 'node:fs';
+import { KernelApi } from '@airlock/mcp';
+import { createClient } from '@airlock/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestKernel, type TestKernel } from '../support/kernel.js';
+import { workFolder } from './servers.js';
+import { type RawGateway, rawGateway } from './stdio-gateway.js';
+
+/*
+ * A client's mistakes get the JSON-RPC error that names them (-32602 for
+ * bad params, -32600 for a request before initialize) with a one-line
+ * message, and nothing runs or is recorded for them.
+ */
+describe('airlock gateway mcp: client mistakes', () => {
+  let kernel: TestKernel;
+  let dir: string;
+  const gateways: RawGateway[] = [];
+
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+    dir = workFolder();
+    await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
+      approval_mode: 'rules',
+      approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
+    });
+  });
+  afterAll(async () => {
+    for (const gateway of gateways) gateway.child.kill('SIGKILL');
+    await kernel?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = () => {
+    const gateway = rawGateway(kernel, dir);
+    gateways.push(gateway);
+    return gateway;
+  };
+  const runCount = async () =>
+    (
+      await createClient({ url: kernel.url, token: kernel.workspace.tokens.member })
+        .workspace(kernel.workspace.id)
+        .runs.list()
+    ).length;
+  const call = (id: string, params: unknown) =>
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params });
+  // Written as text: JSON.stringify itself overflows the stack on the deepest one.
+  const deepCall = (id: string, depth: number) =>
+    `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"fs__read_text_file","arguments":${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}}}`;
+
+  it('answers bad tools/call params with -32602 and a one-line message, recording nothing', async () => {
+    const gateway = start();
+    await gateway.initialize();
+    const runsBefore = await runCount();
+    const cases: [string, unknown][] = [
+      ['name-number', { name: 5, arguments: {} }],
+      ['args-string', { name: 'fs__read_text_file', arguments: 'a.txt' }],
+      ['no-params', undefined],
+    ];
+    for (const [id, params] of cases) gateway.send(call(id, params));
+    gateway.send(deepCall('deep-5000', 5000));
+    gateway.send(deepCall('deep-100', 100));
+    for (const id of [...cases.map(([id]) => id), 'deep-5000', 'deep-100']) {
+      const answer = (await gateway.answer(id)) as { error: { code: number; message: string } };
+      expect(answer.error.code, id).toBe(-32602);
+      expect(answer.error.message, id).not.toContain('\n');
+      expect(answer.error.message, id).not.toMatch(/stack|invalid_type/);
+    }
+    expect(await runCount()).toBe(runsBefore);
+  });
+
+  it('maps a kernel refusal of the arguments (over the body limit) to -32602', async () => {
+    const gateway = start();
+    await gateway.initialize();
+    gateway.send(call('big', { name: 'fs__read_text_file', arguments: { path: 'x'.repeat(2e6) } }));
+    const answer = (await gateway.answer('big')) as { error: { code: number; message: string } };
+    expect(answer.error).toMatchObject({ code: -32602 });
+    expect(answer.error.message).toContain('payload_too_large');
+  });
+
+  it('refuses tools/call and tools/list before initialize, running nothing', async () => {
+    const gateway = start();
+    const runsBefore = await runCount();
+    gateway.send(call('early', { name: 'fs__read_text_file', arguments: { path: 'a.txt' } }));
+    gateway.send('{"jsonrpc":"2.0","id":"list","method":"tools/list"}');
+    gateway.send('{"jsonrpc":"2.0","id":"ping","method":"ping"}');
+    expect(await gateway.answer('early')).toMatchObject({ error: { code: -32600 } });
+    expect(await gateway.answer('list')).toMatchObject({ error: { code: -32600 } });
+    expect(await gateway.answer('ping')).toMatchObject({ result: {} });
+    await gateway.initialize();
+    gateway.send('{"jsonrpc":"2.0","id":"list2","method":"tools/list"}');
+    expect(await gateway.answer('list2')).toHaveProperty('result.tools');
+    expect(await runCount()).toBe(runsBefore);
+  });
+});
