@@ -56,7 +56,7 @@ export function readRuleFile(value: unknown): RuleFile {
   }
   const declaration: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    if (!(FILE_ONLY_KEYS as readonly string[]).includes(key)) declaration[key] = field;
+    if (!(FILE_ONLY_KEYS as readonly string[]).includes(key)) setOwn(declaration, key, field);
   }
   const validated = validateProfileConfiguration(declaration);
   const mode = ApprovalModeSchema.safeParse(value.approval_mode);
@@ -92,8 +92,22 @@ function declaredTools(profile: Record<string, unknown>): ToolCatalog | undefine
 function stringEntries(value: Record<string, unknown>): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [key, field] of Object.entries(value))
-    if (typeof field === 'string') result[key] = field;
+    if (typeof field === 'string') setOwn(result, key, field);
   return result;
+}
+
+/**
+ * Adds a key as data. A plain assignment of `"__proto__"` would replace the
+ * prototype instead, hiding the key from the validator that the kernel
+ * runs on the same JSON (JSON.parse keeps it as an own key).
+ */
+function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
