@@ -86,6 +86,11 @@ export async function readPolicy(path: string): Promise<MemberRunPolicy> {
   } catch (error) {
     throw new UsageError(`cannot read the rules file ${path}: ${(error as Error).message}`);
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(
+      `${path}: the rules file must hold an object {"approval_mode", "approval_rules"}`,
+    );
+  }
   const mode = value.approval_mode;
   if (mode !== 'bypass' && mode !== 'ask' && mode !== 'rules') {
     throw new UsageError(`${path}: approval_mode must be bypass, ask or rules`);

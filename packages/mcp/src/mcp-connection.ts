@@ -11,6 +11,11 @@ import type { NamedServer } from './servers-config.js';
 /** What this package tells MCP servers it is. */
 export const CLIENT_INFO = { name: 'airlock-mcp-bridge', version: '0.0.0' };
 
+/** Longest a server may take to answer `initialize`, by default (the SDK's request timeout). */
+const START_TIMEOUT_MS = 60_000;
+/** Longest a failed start waits for the SDK to stop the server's process (stdin, SIGTERM, SIGKILL). */
+const STOP_WAIT_MS = 5000;
+
 /** Longest a tools/call may run before it is failed (the lease is heartbeated meanwhile). */
 const CALL_TIMEOUT_MS = 10 * 60_000;
 
@@ -30,7 +35,10 @@ export class McpServerConnection {
   /** How many times the server's process was started. */
   starts = 0;
 
-  constructor(readonly server: NamedServer) {}
+  constructor(
+    readonly server: NamedServer,
+    private readonly options: { startTimeoutMs?: number | undefined } = {},
+  ) {}
 
   /** The server's process id, while it runs. */
   get pid(): number | null {
@@ -54,8 +62,18 @@ export class McpServerConnection {
       client.onclose = () => {
         if (this.client === client) this.client = null;
       };
+      // Resolves once the server's process is gone (the transport's close follows its exit).
+      const exited = new Promise<void>((resolve) => {
+        transport.onclose = resolve;
+      });
       try {
-        await client.connect(transport);
+        await client.connect(transport, {
+          timeout: this.options.startTimeoutMs ?? START_TIMEOUT_MS,
+        });
+      } catch (error) {
+        // The SDK stops a server that failed to start without waiting: wait, so none is orphaned.
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS))]);
+        throw error;
       } finally {
         this.connecting = null;
       }

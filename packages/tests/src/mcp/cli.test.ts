@@ -201,6 +201,36 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     expect(await exited).toBe(0);
   });
 
+  it('refuses a --rules file that holds no object as a usage error (exit 2)', async () => {
+    const rules = join(dir, 'null-rules.json');
+    writeFileSync(rules, 'null');
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'gateway',
+        'mcp',
+        '--rules',
+        rules,
+        '--token',
+        'alk_member_x',
+        '--name',
+        'fs',
+        '--',
+        'x',
+      ],
+      { env: env(), stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('the rules file must hold an object');
+  });
+
   it('refuses a bad command line with a one-line message and exit code 2', async () => {
     const child = spawn(process.execPath, [CLI, 'gateway', 'mcp', '--name', 'a__b', '--', 'x'], {
       env: env(),
