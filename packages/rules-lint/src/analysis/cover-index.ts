@@ -1,13 +1,16 @@
 import { GlobIndex } from '../glob/glob-index.js';
 import { type RuleEntry, readsCompatibleText } from './rule-entry.js';
 import { callsMayIntersect, type SampleCall, sampleCalls, toolMatches } from './sample-calls.js';
+import { currentWorkBudget } from './work-budget.js';
 
 /**
  * The rules that may cover others, indexed so a question about one rule
  * looks at the few rules that match a concrete call of it rather than at
  * every rule: rules without path by tool glob, rules with a path by the
  * glob of their match (per path). Lookups are exact (core's matcher
- * confirms each hit); only `overlapping` scans.
+ * confirms each hit); only `overlapping` scans. Both are charged to the
+ * running lint rule's work budget, so once it is spent they find fewer
+ * rules (or none) and the question is left undecided.
  */
 export class CoverIndex {
   private readonly byTool = new GlobIndex<RuleEntry>();
@@ -69,8 +72,14 @@ export class CoverIndex {
     return sampleCalls(subject).find((call) => !this.anyMatching(subject, call));
   }
 
-  /** Every rule (other than `subject`) that may share a call with it and reads compatible text: a scan. */
-  overlapping(subject: RuleEntry): RuleEntry[] {
+  /**
+   * Every rule (other than `subject`) that may share a call with it and
+   * reads compatible text: a scan, charged one unit per rule to the work
+   * budget; undefined when the budget cannot pay for it.
+   */
+  overlapping(subject: RuleEntry): RuleEntry[] | undefined {
+    const budget = currentWorkBudget();
+    if (budget && !budget.spend(this.entries.length)) return undefined;
     return this.entries.filter(
       (entry) =>
         entry.index !== subject.index &&

@@ -20,6 +20,11 @@ export class WorkBudget {
     return true;
   }
 
+  /** Units taken so far (what a failed spend would have taken is not counted). */
+  get spent(): number {
+    return this.units - this.left;
+  }
+
   /** True once a spend has failed or everything is used. */
   get exhausted(): boolean {
     return this.left <= 0;
@@ -28,7 +33,9 @@ export class WorkBudget {
 
 /**
  * Units one lint rule may spend on one list: a unit is one automaton
- * position stepped, roughly 10 ns here, so the bound is well under a second.
+ * position stepped (or one character of a candidate rule's glob check, or
+ * one rule looked at by a scan), roughly 10 ns here, so the bound is well
+ * under a second.
  */
 export const RULE_WORK_UNITS = 30_000_000;
 

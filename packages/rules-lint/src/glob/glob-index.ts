@@ -1,3 +1,4 @@
+import { currentWorkBudget, type WorkBudget } from '../analysis/work-budget.js';
 import { type GlobShape, globShape, shapeMatches } from './glob-shape.js';
 
 /** How many UTF-16 units of a literal run key the substring index. */
@@ -35,6 +36,9 @@ function gramKey(text: string, start: number): number {
  * each piece of the text). Globs with none of those (`*`, `?*`, `*a*`) are tried on every
  * text. Every hit is confirmed with core's matcher, so the answer is exact,
  * and a lookup costs the text's length plus the hits, not the glob count.
+ * Each confirmation is charged to the running lint rule's work budget (the
+ * text's length plus one); once it is spent, lookups stop early and find
+ * fewer items, which the rules read as "not shown", never as a finding.
  */
 export class GlobIndex<T> {
   private readonly prefixes = trieNode<T>();
@@ -80,9 +84,11 @@ export class GlobIndex<T> {
   }
 
   /** Calls `visit` for each item whose glob matches `text` until it returns true; returns whether it did. */
-  private visit(text: string, visit: (item: T) => boolean): boolean {
-    if (walk(this.prefixes, text, false, visit) || walk(this.suffixes, text, true, visit))
-      return true;
+  private visit(text: string, accept: (item: T) => boolean): boolean {
+    const budget = currentWorkBudget();
+    if (budget?.exhausted) return false;
+    const visit = { text, accept, budget, cost: text.length + 1 };
+    if (walk(this.prefixes, false, visit) || walk(this.suffixes, true, visit)) return true;
     if (this.byGram.size > 0) {
       const seen = new Set<number>();
       for (let start = 0; start + GRAM <= text.length; start++) {
@@ -90,10 +96,10 @@ export class GlobIndex<T> {
         if (seen.has(key)) continue;
         seen.add(key);
         const list = this.byGram.get(key);
-        if (list && confirm(list, text, visit)) return true;
+        if (list && confirm(list, visit)) return true;
       }
     }
-    return confirm(this.scanned, text, visit);
+    return confirm(this.scanned, visit);
   }
 }
 
@@ -111,22 +117,30 @@ function insert<T>(root: TrieNode<T>, literal: string, backwards: boolean): Trie
   return node;
 }
 
+/** One lookup: the text, what to do with a hit, and the budget each confirmation is charged to. */
+interface Visit<T> {
+  readonly text: string;
+  readonly accept: (item: T) => boolean;
+  readonly budget: WorkBudget | undefined;
+  readonly cost: number;
+}
+
 /** Confirms the globs filed along the text's path through the trie (its prefixes, or suffixes). */
-function walk<T>(
-  root: TrieNode<T>,
-  text: string,
-  backwards: boolean,
-  visit: (item: T) => boolean,
-): boolean {
+function walk<T>(root: TrieNode<T>, backwards: boolean, visit: Visit<T>): boolean {
+  const { text } = visit;
   let node: TrieNode<T> | undefined = root;
   for (let step = 0; node && step < text.length; step++) {
     node = node.children.get(text.charCodeAt(backwards ? text.length - 1 - step : step));
-    if (node && node.filed.length > 0 && confirm(node.filed, text, visit)) return true;
+    if (node && node.filed.length > 0 && confirm(node.filed, visit)) return true;
   }
   return false;
 }
 
-function confirm<T>(list: readonly Filed<T>[], text: string, visit: (item: T) => boolean): boolean {
-  for (const { shape, item } of list) if (shapeMatches(shape, text) && visit(item)) return true;
+/** Confirms each glob of `list`; stops (finding no more) when the budget cannot pay for one. */
+function confirm<T>(list: readonly Filed<T>[], visit: Visit<T>): boolean {
+  for (const { shape, item } of list) {
+    if (visit.budget && !visit.budget.spend(visit.cost)) return false;
+    if (shapeMatches(shape, visit.text) && visit.accept(item)) return true;
+  }
   return false;
 }

@@ -26,7 +26,7 @@ export const shadowedAllow: LintRule = {
       'over the bytes the globs name plus one symbol for every other byte; each reachable state where A accepts gives the exact set S of B rules matching some name there, ' +
       "and A's text language must then be inside the union of the text languages of S (a rule of S without path or without match covers every text). " +
       'Languages are over byte strings; two globs that differ only on texts that are not UTF-8 are treated as different, which can only hide a finding, never invent one. ' +
-      'Cost bound: rules that could cover are found through an index (tool globs, and match globs per path, filed by literal prefix, suffix or inner piece) from concrete sample calls of A, so a list costs near-linear time; a union of more than 64 candidate rules, a product of more than 20,000 states, or a question once the rule has spent its work budget on the list is left undecided and not reported (never guessed).',
+      'Cost bound: rules that could cover are found through an index (tool globs, and match globs per path, filed by literal prefix, suffix or inner piece) from concrete sample calls of A, and every candidate looked at is charged to the work budget of the lint rule, so a list costs near-linear time; a union of more than 64 candidate rules, a product of more than 20,000 states, or a question once the rule has spent its work budget on the list is left undecided and not reported (never guessed).',
     bad: '[\n  {"tool": "bash", "verdict": "deny", "reason": "no shell in this agent"},\n  {"tool": "bash", "path": "command", "match": "ls*", "verdict": "allow"}\n]',
     good: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "ls*", "verdict": "allow"}\n]',
   },
@@ -71,5 +71,6 @@ export function shadowingRules(subject: RuleEntry, index: CoverIndex): RuleEntry
   const single = index.impliers(subject).find((cover) => ruleImplies(subject, cover) === true);
   if (single) return [single];
   const covers = index.overlapping(subject);
+  if (covers === undefined) return undefined;
   return ruleCoveredByUnion(subject, covers) === true ? covers : undefined;
 }
