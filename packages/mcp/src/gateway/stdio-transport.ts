@@ -18,12 +18,31 @@ function readableId(value: unknown): string | number | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
-/** The first validation problem of a message, in one line. */
-function firstProblem(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  const issue = error.issues[0];
-  if (!issue) return 'it is not a JSON-RPC 2.0 message';
-  const path = issue.path.map(String).join('.');
-  return path ? `${path}: ${issue.message}` : issue.message;
+/** What makes a value no JSON-RPC 2.0 message, in one line for the client. */
+function envelopeProblem(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return 'a message is one JSON object (batches are not part of MCP)';
+  }
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== '2.0') return '"jsonrpc" must be "2.0"';
+  if ('id' in message && readableId(message) === null) return '"id" must be a string or a number';
+  if ('method' in message && typeof message.method !== 'string') return '"method" must be a string';
+  const params = message.params;
+  if (
+    params !== undefined &&
+    (typeof params !== 'object' || params === null || Array.isArray(params))
+  ) {
+    return '"params" must be an object';
+  }
+  const meta = (params as { _meta?: unknown } | undefined)?._meta;
+  if (meta !== undefined && (typeof meta !== 'object' || meta === null || Array.isArray(meta))) {
+    return '"params._meta" must be an object';
+  }
+  const token = (meta as { progressToken?: unknown } | undefined)?.progressToken;
+  if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') {
+    return '"params._meta.progressToken" must be a string or a number';
+  }
+  return 'it is no JSON-RPC 2.0 request, notification or response';
 }
 
 /**
@@ -103,7 +122,7 @@ export class GatewayStdioTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
-      const problem = firstProblem(parsed.error);
+      const problem = envelopeProblem(value);
       this.answer(readableId(value), INVALID_REQUEST, `Invalid Request: ${problem}`);
       this.onerror?.(new Error(`the client sent an invalid JSON-RPC message (${problem})`));
       return;

@@ -105,6 +105,10 @@ describe('airlock gateway mcp --stdio: bad input', () => {
       const answer = await eventually(() => gateway.answers.slice(before).find(() => true));
       expect(answer, line).toMatchObject({ jsonrpc: '2.0', id, error: { code } });
     }
+    const tokenAnswer = gateway.answers.find((a) => a.id === 'pt-obj') as {
+      error: { message: string };
+    };
+    expect(tokenAnswer.error.message).toContain('progressToken');
     gateway.send('{"jsonrpc":"2.0","id":"ping","method":"ping"}');
     expect(await gateway.answer('ping')).toMatchObject({ result: {} });
     // Each dropped line leaves its trace on stderr.
