@@ -126,3 +126,39 @@ describe('the language server on a document over the size limit', () => {
     expect(hover).toMatchObject({ result: null });
   });
 });
+
+describe('the language server on a burst of edits', () => {
+  it('lints only the version that is current once the burst has landed', async () => {
+    const session = await start();
+    const edited = 'file:///nowhere/edited.rules.json';
+    const frames = [
+      {
+        jsonrpc: '2.0',
+        method: 'textDocument/didOpen',
+        params: { textDocument: { uri: edited, languageId: 'json', version: 1, text: '[]' } },
+      },
+      ...[2, 3, 4].map((version) => ({
+        jsonrpc: '2.0',
+        method: 'textDocument/didChange',
+        params: {
+          textDocument: { uri: edited, version },
+          contentChanges: [{ text: `[${' '.repeat(version)}]` }],
+        },
+      })),
+    ];
+    session.write(
+      frames
+        .map((frame) => {
+          const body = JSON.stringify(frame);
+          return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+        })
+        .join(''),
+    );
+    const isPublish = (message: { method?: string; params?: unknown }) =>
+      message.method === 'textDocument/publishDiagnostics' &&
+      (message.params as { uri: string }).uri === edited;
+    expect(await session.waitFor(isPublish)).toMatchObject({ params: { version: 4 } });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(session.messages.filter(isPublish)).toHaveLength(1);
+  });
+});

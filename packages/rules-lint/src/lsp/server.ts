@@ -68,7 +68,12 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     });
   });
   async function publishDiagnostics(document: TextDocument): Promise<void> {
+    // Edits come in bursts: let the queued ones land, and lint only the version that is still current.
+    const version = document.version;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (document.version !== version || documents.get(document.uri) !== document) return;
     const linted = await lintEditorDocument(document, options.tools);
+    if (document.version !== version) return;
     const diagnostics =
       linted.sizeProblem !== undefined
         ? [sizeProblemDiagnostic(linted.sizeProblem)]
