@@ -1,10 +1,6 @@
-import { rmSync } from 'node:fs';
-import { KernelApi } from '@airlock/mcp';
 import { createClient } from '@airlock/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestKernel, type TestKernel } from '../support/kernel.js';
-import { workFolder } from './servers.js';
-import { type RawGateway, rawGateway } from './stdio-gateway.js';
+import { describe, expect, it } from 'vitest';
+import { gatewayFixture } from './stdio-gateway.js';
 
 /*
  * A client's mistakes get the JSON-RPC error that names them (-32602 for
@@ -12,33 +8,12 @@ import { type RawGateway, rawGateway } from './stdio-gateway.js';
  * message, and nothing runs or is recorded for them.
  */
 describe('airlock gateway mcp: client mistakes', () => {
-  let kernel: TestKernel;
-  let dir: string;
-  const gateways: RawGateway[] = [];
-
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-    dir = workFolder();
-    await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
-      approval_mode: 'rules',
-      approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
-    });
-  });
-  afterAll(async () => {
-    for (const gateway of gateways) gateway.child.kill('SIGKILL');
-    await kernel?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  const start = () => {
-    const gateway = rawGateway(kernel, dir);
-    gateways.push(gateway);
-    return gateway;
-  };
+  const fixture = gatewayFixture();
+  const start = () => fixture.start();
   const runCount = async () =>
     (
-      await createClient({ url: kernel.url, token: kernel.workspace.tokens.member })
-        .workspace(kernel.workspace.id)
+      await createClient({ url: fixture.kernel.url, token: fixture.kernel.workspace.tokens.member })
+        .workspace(fixture.kernel.workspace.id)
         .runs.list()
     ).length;
   const call = (id: string, params: unknown) =>
@@ -68,7 +43,7 @@ describe('airlock gateway mcp: client mistakes', () => {
     expect(await runCount()).toBe(runsBefore);
   });
 
-  it('maps a kernel refusal of the arguments (over the body limit) to -32602', async () => {
+  it('maps a fixture.kernel refusal of the arguments (over the body limit) to -32602', async () => {
     const gateway = start();
     await gateway.initialize();
     gateway.send(call('big', { name: 'fs__read_text_file', arguments: { path: 'x'.repeat(2e6) } }));

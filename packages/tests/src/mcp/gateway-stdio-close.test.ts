@@ -1,11 +1,8 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KernelApi } from '@airlock/mcp';
 import { createClient } from '@airlock/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestKernel, type TestKernel } from '../support/kernel.js';
-import { workFolder } from './servers.js';
-import { type RawGateway, rawGateway } from './stdio-gateway.js';
+import { describe, expect, it } from 'vitest';
+import { gatewayFixture } from './stdio-gateway.js';
 
 /*
  * A client that goes away right after a tools/call (it crashed, or it
@@ -14,36 +11,19 @@ import { type RawGateway, rawGateway } from './stdio-gateway.js';
  * `running` and a claimed row that another executor runs later for nobody.
  */
 describe('airlock gateway mcp --stdio: a client that leaves right after a call', () => {
-  let kernel: TestKernel;
-  let dir: string;
-  const gateways: RawGateway[] = [];
-
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-    dir = workFolder();
-    writeFileSync(join(dir, 'a.txt'), 'hello');
-    await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
-      approval_mode: 'rules',
-      approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
-    });
-  });
-  afterAll(async () => {
-    for (const gateway of gateways) gateway.child.kill('SIGKILL');
-    await kernel?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  const fixture = gatewayFixture((dir) => writeFileSync(join(dir, 'a.txt'), 'hello'));
 
   const workspace = () =>
-    createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
-      kernel.workspace.id,
-    );
+    createClient({
+      url: fixture.kernel.url,
+      token: fixture.kernel.workspace.tokens.member,
+    }).workspace(fixture.kernel.workspace.id);
 
   it.each([0, 5, 20])(
     'stdin closed %i ms after the call: the row runs and the run completes',
     async (delayMs) => {
       const before = new Set((await workspace().runs.list()).map((run) => run.id));
-      const gateway = rawGateway(kernel, dir);
-      gateways.push(gateway);
+      const gateway = fixture.start();
       await gateway.initialize();
       gateway.send(
         JSON.stringify({

@@ -1,11 +1,8 @@
-import { rmSync } from 'node:fs';
-import { KernelApi } from '@airlock/mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
-import { workFolder } from './servers.js';
-import { gatewayArgs, gatewayEnv, type RawGateway, rawGateway } from './stdio-gateway.js';
+import { describe, expect, it } from 'vitest';
+import { eventually } from '../support/kernel.js';
+import { gatewayArgs, gatewayEnv, gatewayFixture } from './stdio-gateway.js';
 
 /*
  * What the stdio gateway does with input a client should not send: every
@@ -13,35 +10,14 @@ import { gatewayArgs, gatewayEnv, type RawGateway, rawGateway } from './stdio-ga
  * gateway with a reason on stderr instead of leaving it hung.
  */
 describe('airlock gateway mcp --stdio: bad input', () => {
-  let kernel: TestKernel;
-  let dir: string;
-  const gateways: RawGateway[] = [];
-
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-    dir = workFolder();
-    await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
-      approval_mode: 'rules',
-      approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
-    });
-  });
-  afterAll(async () => {
-    for (const gateway of gateways) gateway.child.kill('SIGKILL');
-    await kernel?.close();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
-
-  const start = () => {
-    const gateway = rawGateway(kernel, dir);
-    gateways.push(gateway);
-    return gateway;
-  };
+  const fixture = gatewayFixture();
+  const start = () => fixture.start();
 
   it('a line over the limit ends the gateway with a reason; an SDK client sees it close', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: gatewayArgs(dir),
-      env: gatewayEnv(kernel),
+      args: gatewayArgs(fixture.dir),
+      env: gatewayEnv(fixture.kernel),
       stderr: 'pipe',
     });
     let stderr = '';

@@ -1,8 +1,11 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { KernelApi } from '@airlock/mcp';
+import { afterAll, beforeAll } from 'vitest';
 import { REPO_ROOT } from '../docs/samples.js';
-import { eventually, type TestKernel } from '../support/kernel.js';
-import { filesystemServer } from './servers.js';
+import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { filesystemServer, workFolder } from './servers.js';
 
 /** The built `airlock` binary, as a desktop client starts it. */
 export const CLI = join(REPO_ROOT, 'packages/server/dist/cli.js');
@@ -85,4 +88,53 @@ export function rawGateway(kernel: TestKernel, dir: string): RawGateway {
     },
   };
   return gateway;
+}
+
+/** What the stdio gateway tests share: a kernel granting `fs__read_*`, a work folder, and the gateways started. */
+export interface GatewayFixture {
+  readonly kernel: TestKernel;
+  readonly dir: string;
+  /** Starts a raw gateway, killed after the tests. */
+  start(): RawGateway;
+}
+
+/**
+ * Registers the fixture's `beforeAll` and `afterAll` in the calling
+ * `describe`: a kernel whose profile grants the filesystem server's reads,
+ * a work folder (`prepare` fills it), and every gateway started killed and
+ * the folder removed afterwards.
+ */
+export function gatewayFixture(prepare?: (dir: string) => void): GatewayFixture {
+  let kernel: TestKernel | undefined;
+  let dir: string | undefined;
+  const gateways: RawGateway[] = [];
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+    dir = workFolder();
+    prepare?.(dir);
+    await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
+      approval_mode: 'rules',
+      approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
+    });
+  });
+  afterAll(async () => {
+    for (const gateway of gateways) gateway.child.kill('SIGKILL');
+    await kernel?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get kernel() {
+      if (!kernel) throw new Error('the gateway fixture is used before its beforeAll ran');
+      return kernel;
+    },
+    get dir() {
+      if (!dir) throw new Error('the gateway fixture is used before its beforeAll ran');
+      return dir;
+    },
+    start() {
+      const gateway = rawGateway(this.kernel, this.dir);
+      gateways.push(gateway);
+      return gateway;
+    },
+  };
 }
