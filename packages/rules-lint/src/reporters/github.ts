@@ -1,5 +1,6 @@
 import type { Severity } from '../findings.js';
 import type { FileReport } from './json.js';
+import { escapeForTerminal } from './terminal-text.js';
 
 const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = {
   error: 'error',
@@ -7,9 +8,16 @@ const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = {
   info: 'notice',
 };
 
+// Control characters but CR and LF (which the workflow command's own escapes carry): a terminal
+// escape from a rule file would otherwise reach the Actions log raw.
+const CONTROL_BUT_LINE_BREAKS =
+  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/g;
+
 /** Escapes a workflow command's message. */
 function escapeData(text: string): string {
-  return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+  return escapeForTerminal(text.replaceAll('%', '%25'), CONTROL_BUT_LINE_BREAKS)
+    .replaceAll('\r', '%0D')
+    .replaceAll('\n', '%0A');
 }
 
 /** Escapes a workflow command's property value. */

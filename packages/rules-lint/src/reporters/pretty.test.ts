@@ -37,6 +37,20 @@ describe('--format pretty on control characters from the file', () => {
   });
 });
 
+describe('--format github on control characters from the file', () => {
+  it('prints terminal escapes from rule text escaped, line breaks as the workflow command wants', async () => {
+    const tool = 'bs\u001b[31mRED\u001b[0m\u0007%\n::error::injected';
+    writeFileSync(
+      join(dir, 'github.json'),
+      JSON.stringify({ tool_names: ['bash'], approval_rules: [{ tool, verdict: 'allow' }] }),
+    );
+    const run = await runCaptured(['check', '--format', 'github', 'github.json'], dir);
+    expect(run.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('::error::'))).toEqual([]);
+    expect(run.stdout).toContain('bs\\u001b[31mRED\\u001b[0m\\u0007%25%0A::error::injected');
+  });
+});
+
 describe('terminal text', () => {
   it('escapes C0, DEL, C1 and the Unicode line separators, and nothing else', () => {
     expect(escapeForTerminal('a\tb\nc\u001b\u007f\u009b\u2028é')).toBe(

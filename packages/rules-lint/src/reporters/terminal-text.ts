@@ -8,11 +8,12 @@ const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': 
 /**
  * Text from a rule file made safe to print as one terminal line: each
  * control character becomes its JSON escape (`\n`, `\u001b`), as the user
- * would write it in the file.
+ * would write it in the file. `which` (a global pattern) narrows the
+ * characters escaped.
  */
-export function escapeForTerminal(text: string): string {
+export function escapeForTerminal(text: string, which: RegExp = CONTROL): string {
   return text.replace(
-    CONTROL,
+    which,
     (char) => SHORT_ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
