@@ -128,7 +128,7 @@ describe('the language server on a document over the size limit', () => {
 });
 
 describe('the language server on a burst of edits', () => {
-  it('lints only the version that is current once the burst has landed', async () => {
+  it('publishes the current version last, never an older one after it, after a burst of edits', async () => {
     const session = await start();
     const edited = 'file:///nowhere/edited.rules.json';
     const frames = [
@@ -157,8 +157,16 @@ describe('the language server on a burst of edits', () => {
     const isPublish = (message: { method?: string; params?: unknown }) =>
       message.method === 'textDocument/publishDiagnostics' &&
       (message.params as { uri: string }).uri === edited;
-    expect(await session.waitFor(isPublish)).toMatchObject({ params: { version: 4 } });
+    const versionOf = (message: { params?: unknown }) =>
+      (message.params as { version?: number }).version;
+    await session.waitFor((message) => isPublish(message) && versionOf(message) === 4);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(session.messages.filter(isPublish)).toHaveLength(1);
+    // How many versions a burst skips depends on when its frames arrive (all at once here, but a
+    // busy machine may hand the server the first alone); what never happens is diagnostics of an
+    // older version published after a newer one's, or the current version left unlinted.
+    const versions = session.messages.filter(isPublish).map(versionOf);
+    expect(versions.at(-1)).toBe(4);
+    expect(versions).toEqual([...versions].sort((a, b) => (a ?? 0) - (b ?? 0)));
+    expect(new Set(versions).size).toBe(versions.length);
   });
 });
