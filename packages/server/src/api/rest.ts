@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { AirlockError } from '../errors.js';
 import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
 import type { Kernel } from '../kernel/kernel.js';
-import { asStoreError } from '../store/store-unavailable.js';
+import { asStoreError } from '../store/store-errors.js';
 import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
 import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';

@@ -7,7 +7,7 @@ import type { FeedHub } from '../feed/hub.js';
 import { prunedResume } from '../feed/pruned-position.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Principal } from '../store/accounts.js';
-import { asStoreError } from '../store/store-unavailable.js';
+import { asStoreError } from '../store/store-errors.js';
 import { checkAccess, checkRunFence, fenceOf } from './access.js';
 import { FeedBacklog } from './feed-backlog.js';
 import { checkParsedInput } from './input-guard.js';

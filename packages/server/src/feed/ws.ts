@@ -3,7 +3,6 @@ import type { Duplex } from 'node:stream';
 import {
   EXECUTOR_CABLE_PATH,
   feedPathWorkspaceSegment,
-  IdSchema,
   SUBSCRIPTION_CONTRACTS,
 } from '@airlock/core';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -15,17 +14,21 @@ import {
   fenceOf,
 } from '../api/access.js';
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
+import { invalidInput } from '../api/input-problems.js';
 import { badRequestTarget, requestTarget } from '../api/request-target.js';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { KernelMetrics } from '../metrics/registry.js';
 import { workspaceHead } from '../store/events.js';
-import { asStoreError } from '../store/store-unavailable.js';
+import { asStoreError } from '../store/store-errors.js';
 import { fencedDelivery } from './fence.js';
 import { FrameWriter, MAX_BUFFERED } from './frame-writer.js';
 import type { FeedHub } from './hub.js';
 import { nudgeFor } from './nudges.js';
 import { prunedResume } from './pruned-position.js';
+
+/** The feed's `run_id` query parameter, as its contract declares it. */
+const FEED_RUN_QUERY = SUBSCRIPTION_CONTRACTS.feed.query.pick({ run_id: true });
 
 /**
  * The error code a socket's protocol error counts as: ws refuses a message
@@ -113,12 +116,9 @@ export function createSocketHandler(options: {
         options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
       const runId = feed !== null ? url.searchParams.get('run_id') : null;
-      if (runId !== null && !IdSchema.safeParse(runId).success) {
-        throw new AirlockError(
-          'invalid_input',
-          'run_id: an id of 1 to 200 characters, with no NUL and no lone surrogate',
-        );
-      }
+      // Checked as the feed's contract declares it (`after` may be `latest`, read below).
+      const checkedRun = FEED_RUN_QUERY.safeParse({ run_id: runId ?? undefined });
+      if (!checkedRun.success) throw invalidInput(checkedRun.error.issues);
       if (feed !== null) {
         checkAccess(SUBSCRIPTION_CONTRACTS.feed, principal, { workspace_id: decodeSegment(feed) });
         // Another application's run is not there for an agent credential, as on REST.

@@ -15,7 +15,7 @@ import { migrateToLatest } from './migrations.js';
 import type { PreparedQuery } from './prepared.js';
 import type { Database } from './schema.js';
 import { SQL, type SqlHandle } from './sql-handle.js';
-import { asStoreError } from './store-unavailable.js';
+import { asStoreError } from './store-errors.js';
 
 export type { CommitListener, CommitObserver, StoreLocation } from './backend.js';
 export type { PendingEvent, StoredEvent } from './event-log.js';

@@ -1,4 +1,5 @@
 import { AirlockError } from '../errors.js';
+import type { StoreBackend } from './backend.js';
 import { STORE_BACKENDS } from './backends.js';
 
 /** How long a client is told to wait before it retries a write the store refused. */
@@ -22,21 +23,14 @@ export class StoreUnavailableError extends AirlockError {
   }
 }
 
-/** Why an error means the store is unavailable (a short reason), or null when it means something else. */
-function unavailableReason(error: unknown): string | null {
+/** The first reason a backend gives for a driver's error (see StoreBackend), or null. */
+function backendReason(
+  error: unknown,
+  reasonOf: (backend: StoreBackend, error: Error) => string | null,
+): string | null {
   if (!(error instanceof Error)) return null;
   for (const backend of STORE_BACKENDS) {
-    const reason = backend.unavailableReason(error);
-    if (reason !== null) return reason;
-  }
-  return null;
-}
-
-/** Why the store refused text it was given (see StoreBackend.refusedTextReason), or null. */
-function refusedTextReason(error: unknown): string | null {
-  if (!(error instanceof Error)) return null;
-  for (const backend of STORE_BACKENDS) {
-    const reason = backend.refusedTextReason(error);
+    const reason = reasonOf(backend, error);
     if (reason !== null) return reason;
   }
   return null;
@@ -50,9 +44,9 @@ function refusedTextReason(error: unknown): string | null {
  */
 export function asStoreError(error: unknown): unknown {
   if (error instanceof AirlockError) return error;
-  const reason = unavailableReason(error);
+  const reason = backendReason(error, (backend, e) => backend.unavailableReason(e));
   if (reason !== null) return new StoreUnavailableError(reason);
-  const refused = refusedTextReason(error);
+  const refused = backendReason(error, (backend, e) => backend.refusedTextReason(e));
   if (refused !== null) return new AirlockError('invalid_input', `${refused}; nothing was changed`);
   return error;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AirlockError } from '../errors.js';
-import { asStoreError, StoreUnavailableError } from './store-unavailable.js';
+import { asStoreError, StoreUnavailableError } from './store-errors.js';
 
 /** An error as a driver throws it: a message and a code. */
 function failure(code: string, message = 'failed'): Error {
