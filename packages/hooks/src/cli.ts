@@ -1,10 +1,9 @@
-import { statSync } from 'node:fs';
 import { HOOKED_AGENTS, type HookedAgent } from '@airlock/core';
 import { type ParsedArgs, parseArgs, UsageError } from './cli-args.js';
 import { type DoctorCheck, doctor } from './install/doctor.js';
 import { waitMsProblem } from './install/entries.js';
 import { type InstallOptions, installHooks, uninstallHooks } from './install/install.js';
-import type { InstallScope } from './install/targets.js';
+import { type InstallScope, isExistingDirectory } from './install/targets.js';
 
 const USAGE = `Usage:
   airlock hooks install claude-code|codex|gemini [--project [DIR] | --user] [--url URL]
@@ -29,13 +28,7 @@ function scopeOf(args: ParsedArgs): InstallScope {
   if (args.project === null) return { kind: 'user' };
   if (args.switches.has('--user')) throw new UsageError('give --user or --project, not both');
   const dir = args.project.dir ?? process.cwd();
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(dir).isDirectory();
-  } catch {
-    // Reported below with the path as given.
-  }
-  if (!isDirectory) throw new UsageError(`--project ${dir}: no such directory`);
+  if (!isExistingDirectory(dir)) throw new UsageError(`--project ${dir}: no such directory`);
   return { kind: 'project', dir };
 }
 

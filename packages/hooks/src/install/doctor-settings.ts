@@ -5,14 +5,10 @@ import type { DoctorCheck } from './doctor-types.js';
 import { HOOK_ENTRIES, type HookEntry, isAirlockEntry } from './entries.js';
 import { readTextFile } from './file-writes.js';
 import { withoutJsonComments } from './json-comments.js';
-import { hooksShapeProblem } from './json-settings.js';
+import { hooksShapeProblem, isJsonObject } from './json-settings.js';
 import { type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
 type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The matchers that send every tool to the hook (Gemini CLI's are regular expressions). */
 const EVERY_TOOL: Readonly<Record<HookedAgent, readonly unknown[]>> = {
@@ -24,10 +20,10 @@ const EVERY_TOOL: Readonly<Record<HookedAgent, readonly unknown[]>> = {
 /** Airlock's entries of one event, each with the group (and so the matcher) it sits in. */
 function airlockHooks(groups: unknown[]): { hook: Json; group: Json }[] {
   return groups
-    .filter(isObject)
+    .filter(isJsonObject)
     .flatMap((group) =>
       (Array.isArray(group.hooks) ? group.hooks : [])
-        .filter((hook): hook is Json => isObject(hook) && isAirlockEntry(hook))
+        .filter((hook): hook is Json => isJsonObject(hook) && isAirlockEntry(hook))
         .map((hook) => ({ hook, group })),
     );
 }
@@ -95,10 +91,10 @@ function jsonChecks(
       },
     ];
   }
-  const problem = isObject(settings)
+  const problem = isJsonObject(settings)
     ? hooksShapeProblem(settings)
     : 'the file is not a JSON object';
-  if (problem || !isObject(settings)) {
+  if (problem || !isJsonObject(settings)) {
     return [
       {
         check: name,

@@ -4,6 +4,7 @@ import { defaultConfigPath, readHookConfig } from '../client/config.js';
 import { settingsChecks } from './doctor-settings.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { fileError } from './file-writes.js';
+import { isJsonObject } from './json-settings.js';
 import type { InstallEnv, InstallScope } from './targets.js';
 
 export type { DoctorCheck } from './doctor-types.js';
@@ -59,10 +60,6 @@ function failure(error: unknown): string {
   return code ?? (error as Error).message;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The credential and profile checks: an authenticated Airlock route, and its expected answer. */
 async function credentialChecks(base: string, token: string): Promise<DoctorCheck[]> {
   let profile: Awaited<ReturnType<typeof request>>;
@@ -101,7 +98,7 @@ async function credentialChecks(base: string, token: string): Promise<DoctorChec
   // Airlock answers 200 with the stored configuration, or with `null` when there is none.
   const answered =
     profile.status === 200 &&
-    (profile.body === null || (isObject(profile.body) && 'configuration' in profile.body));
+    (profile.body === null || (isJsonObject(profile.body) && 'configuration' in profile.body));
   if (!answered) {
     return [
       {
@@ -112,7 +109,7 @@ async function credentialChecks(base: string, token: string): Promise<DoctorChec
       },
     ];
   }
-  const declared = isObject(profile.body) ? profile.body.configuration : undefined;
+  const declared = isJsonObject(profile.body) ? profile.body.configuration : undefined;
   return [
     { check: 'credential', status: 'ok', detail: 'an agent credential the kernel accepts' },
     declared
@@ -164,7 +161,7 @@ async function kernelChecks(configPath: string, env: NodeJS.ProcessEnv): Promise
     });
     return checks;
   }
-  if (health.status !== 200 || !isObject(health.body) || health.body.ok !== true) {
+  if (health.status !== 200 || !isJsonObject(health.body) || health.body.ok !== true) {
     checks.push({
       check: 'kernel reachable',
       status: 'fail',

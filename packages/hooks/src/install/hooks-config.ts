@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileError, readTextFile } from './file-writes.js';
+import { isJsonObject } from './json-settings.js';
 
 /** What `install` was told about the kernel. */
 export interface KernelOptions {
@@ -55,11 +56,11 @@ export function planHookConfig(path: string, options: KernelOptions): PlannedHoo
       );
     }
   }
-  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) {
+  if (!isJsonObject(stored)) {
     throw new Error(`the hooks configuration ${path} is not a JSON object; fix or remove it first`);
   }
   if (options.url === undefined && options.token === undefined && options.tokenFile === undefined) {
-    return { text: null, stored: stored as Record<string, unknown>, repointed: null };
+    return { text: null, stored, repointed: null };
   }
   const next: Record<string, unknown> = { ...stored };
   if (options.url !== undefined) next.url = options.url;
@@ -76,7 +77,7 @@ export function planHookConfig(path: string, options: KernelOptions): PlannedHoo
   return {
     text: nextText === text ? null : nextText,
     stored: next,
-    repointed: repointing(stored as Record<string, unknown>, next),
+    repointed: repointing(stored, next),
   };
 }
 

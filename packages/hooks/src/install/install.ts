@@ -10,7 +10,13 @@ import { planHookConfig, readTokenFile, resolveKernel } from './hooks-config.js'
 import { withAirlock, withoutAirlock } from './json-settings.js';
 import { mergeableCodexConfig, mergeableSettings } from './settings-files.js';
 import { type ShellClient, shellClientConfig, shellHookPath } from './shell-client.js';
-import { backupPath, type InstallEnv, type InstallScope, settingsPath } from './targets.js';
+import {
+  backupPath,
+  type InstallEnv,
+  type InstallScope,
+  isExistingDirectory,
+  settingsPath,
+} from './targets.js';
 
 /** The hook entry's compiled file (the source tree's entry is TypeScript, so tests use the build). */
 export function hookEntryPath(): string {
@@ -100,14 +106,9 @@ function httpOf(
 
 /** Refuses a project folder that does not exist (a typo must not create a tree). */
 function checkScope(scope: InstallScope): void {
-  if (scope.kind !== 'project') return;
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(scope.dir).isDirectory();
-  } catch {
-    // Reported below, with the path the user typed.
+  if (scope.kind === 'project' && !isExistingDirectory(scope.dir)) {
+    throw new Error(`the project directory ${scope.dir} does not exist`);
   }
-  if (!isDirectory) throw new Error(`the project directory ${scope.dir} does not exist`);
 }
 
 /** Everything `install` will write, worked out (and checked) before anything is written. */

@@ -14,7 +14,8 @@ interface Group {
   [key: string]: unknown;
 }
 
-function isObject(value: unknown): value is Json {
+/** A JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -33,7 +34,7 @@ function kindOf(value: unknown): string {
 export function hooksShapeProblem(settings: Json): string | null {
   const hooks = settings.hooks;
   if (hooks === undefined) return null;
-  if (!isObject(hooks)) return `"hooks" is ${kindOf(hooks)}, not an object of events`;
+  if (!isJsonObject(hooks)) return `"hooks" is ${kindOf(hooks)}, not an object of events`;
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) {
       return `"hooks.${event}" is ${kindOf(groups)}, not an array of hook groups`;
@@ -49,7 +50,7 @@ export function hooksShapeProblem(settings: Json): string | null {
  */
 export function withoutAirlock(settings: Json): { settings: Json; removed: number } {
   const hooks = settings.hooks;
-  if (!isObject(hooks)) return { settings, removed: 0 };
+  if (!isJsonObject(hooks)) return { settings, removed: 0 };
   let removed = 0;
   const kept: Json = {};
   for (const [event, groups] of Object.entries(hooks)) {
@@ -59,7 +60,7 @@ export function withoutAirlock(settings: Json): { settings: Json; removed: numbe
     }
     const left: unknown[] = [];
     for (const group of groups as unknown[]) {
-      const entries = isObject(group) ? group.hooks : undefined;
+      const entries = isJsonObject(group) ? group.hooks : undefined;
       if (!Array.isArray(entries)) {
         left.push(group);
         continue;

@@ -1,7 +1,7 @@
 import type { HookedAgent } from '@airlock/core';
 import { codexConfigProblem } from './codex-toml.js';
 import { withoutJsonComments } from './json-comments.js';
-import { hooksShapeProblem } from './json-settings.js';
+import { hooksShapeProblem, isJsonObject } from './json-settings.js';
 
 function readsWithoutComments(text: string): boolean {
   try {
@@ -35,10 +35,8 @@ export function parseSettings(
     }
     throw new Error(`${path} is not valid JSON (${(error as Error).message}); fix it first`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`${path} is not a JSON object`);
-  }
-  return parsed as Record<string, unknown>;
+  if (!isJsonObject(parsed)) throw new Error(`${path} is not a JSON object`);
+  return parsed;
 }
 
 /**

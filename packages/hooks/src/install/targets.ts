@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { HookedAgent } from '@airlock/core';
@@ -28,6 +29,15 @@ export function settingsPath(
   }
   if (agent === 'codex') return join(env.CODEX_HOME ?? join(home, '.codex'), 'config.toml');
   return join(home, agent === 'gemini' ? '.gemini' : '.claude', 'settings.json');
+}
+
+/** Whether a project folder exists (a typo must not make install create a tree). */
+export function isExistingDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The backup of a settings file, written before Airlock first changes it. */
