@@ -246,19 +246,20 @@ export class GatewaySession {
    * went away) leaves a parked row to its clock.
    */
   call(request: CallRequest): Promise<CallToolResult> {
-    const answered = this.answer(request);
-    this.calls.add(answered);
-    const forget = () => this.calls.delete(answered);
-    answered.then(forget, forget);
-    return answered;
+    return this.track(this.calls, this.answer(request));
   }
 
   /** Keeps a run of the bridge until it finished: the session's close waits for it. */
   private keep<T>(running: Promise<T>): Promise<T> {
-    this.runs.add(running);
-    const forget = () => this.runs.delete(running);
-    running.then(forget, forget);
-    return running;
+    return this.track(this.runs, running);
+  }
+
+  /** Holds `work` in `pending` until it settles, and hands it back. */
+  private track<T>(pending: Set<Promise<unknown>>, work: Promise<T>): Promise<T> {
+    pending.add(work);
+    const forget = () => pending.delete(work);
+    work.then(forget, forget);
+    return work;
   }
 
   private async answer(request: CallRequest): Promise<CallToolResult> {

@@ -9,7 +9,8 @@ import { foreignRequest } from './request-origin.js';
 
 /** The path the gateway serves MCP at. */
 export const MCP_PATH = '/mcp';
-const BODY_LIMIT = 4 * 1024 * 1024;
+/** The largest MCP message the gateway reads: an HTTP body here, a stdio line (see `STDIO_LINE_LIMIT`). */
+export const MCP_MESSAGE_LIMIT = 4 * 1024 * 1024;
 /** A session with no request for this long ends (and so does its gateway run); default 30 min. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 /** How many sessions one credential may hold open at once, by default. */
@@ -111,7 +112,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > BODY_LIMIT) throw new RangeError('the request body is too large');
+    if (size > MCP_MESSAGE_LIMIT) throw new RangeError('the request body is too large');
     chunks.push(chunk as Buffer);
   }
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));

@@ -1,9 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_MESSAGE_LIMIT } from './http-transport.js';
 
-/** The longest line the stdio gateway reads (the HTTP front's body limit): 4 MiB. */
-export const STDIO_LINE_LIMIT = 4 * 1024 * 1024;
+/** The longest line the stdio gateway reads: the HTTP front's body limit, 4 MiB. */
+export const STDIO_LINE_LIMIT = MCP_MESSAGE_LIMIT;
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
