@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -26,21 +26,7 @@ export async function readStreamBounded(
  * whatever its stat size says (files under /proc report 0 and never end).
  * Throws the file system's error when it cannot be opened or read.
  */
-export async function readFileBounded(path: string, limit: number): Promise<Uint8Array> {
-  const handle = await open(path, 'r');
-  try {
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    // Whole chunks: some special files (/proc/PID/pagemap) refuse reads of odd sizes.
-    while (total <= limit) {
-      const buffer = Buffer.alloc(CHUNK_BYTES);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) break;
-      chunks.push(buffer.subarray(0, bytesRead));
-      total += bytesRead;
-    }
-    return Buffer.concat(chunks, Math.min(total, limit + 1));
-  } finally {
-    await handle.close();
-  }
+export function readFileBounded(path: string, limit: number): Promise<Uint8Array> {
+  // Whole chunks: some special files (/proc/PID/pagemap) refuse reads of odd sizes.
+  return readStreamBounded(createReadStream(path, { highWaterMark: CHUNK_BYTES }), limit);
 }
