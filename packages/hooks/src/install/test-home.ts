@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,3 +21,27 @@ export const installBasics = (env: { HOME: string }) => ({
   node: '/usr/bin/node',
   hookEntry: '/opt/airlock/airlock-hook.js',
 });
+
+/**
+ * Runs an installed hook command the way an agent does: through a shell, the
+ * payload on stdin. Asynchronously: a stand-in kernel may answer from the test's own process.
+ */
+export function runInstalled(
+  command: string,
+  payload: string,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(payload);
+  });
+}

@@ -1,0 +1,145 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { installHooks } from './install.js';
+import { freshHome, runInstalled } from './test-home.js';
+
+const sandbox = () => freshHome('bash');
+
+describe('the bash hook client beyond the shared cases', () => {
+  /** Installs the bash client for Claude Code against `target`, with its time limit set to `maxTime` s. */
+  function installBash(target: string, maxTime: number): string {
+    const { home, env } = sandbox();
+    const { command } = installHooks({
+      agent: 'claude-code',
+      scope: { kind: 'user' },
+      env,
+      url: target,
+      token: 'alk_agent_bash',
+      client: 'bash',
+    });
+    const config = join(home, '.airlock', 'hooks-claude-code.curl');
+    writeFileSync(
+      config,
+      readFileSync(config, 'utf8').replace(/max-time = \d+/, `max-time = ${maxTime}`),
+    );
+    return command;
+  }
+
+  it('refuses a tool call when the kernel accepts the connection but never answers', async () => {
+    const silent = createNetServer((socket) => socket.on('data', () => {}));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const command = installBash(`http://127.0.0.1:${port}`, 1);
+      const run = await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain('the kernel did not answer within 1 s');
+    } finally {
+      silent.close();
+    }
+  });
+
+  /** Runs the bash client against a loopback server that answers every request with `raw` bytes, then closes. */
+  async function againstRaw(raw: string) {
+    const server = createNetServer((socket) => {
+      socket.once('data', () => socket.end(raw));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const command = installBash(`http://127.0.0.1:${port}`, 5);
+      return await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
+    } finally {
+      server.close();
+    }
+  }
+
+  it('refuses a long tool call the kernel cuts off (a 413, then a close) instead of dying of SIGPIPE', async () => {
+    const cutting = createNetServer((socket) => {
+      // As a kernel refuses a body past its limit: it answers, closes its side, then drops the rest.
+      socket.once('data', () => {
+        socket.pause();
+        socket.end('HTTP/1.1 413 Payload Too Large\r\n\r\n{"error":{"code":"payload_too_large"}}');
+        setTimeout(() => socket.destroy(), 20);
+      });
+    });
+    await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (cutting.address() as AddressInfo).port;
+      const command = installBash(`http://127.0.0.1:${port}`, 5);
+      const payload = JSON.stringify({
+        session_id: 's',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { content: 'x'.repeat(5 << 20) },
+      });
+      for (let i = 0; i < 3; i += 1) {
+        const run = await runInstalled(command, payload);
+        expect(run.status).toBe(2);
+        expect(run.stderr).toContain('Airlock could not decide this call, so it was not run');
+      }
+    } finally {
+      cutting.close();
+    }
+  });
+
+  it('refuses a long tool call within its time limit when the kernel never reads it', async () => {
+    const deaf = createNetServer((socket) => socket.pause());
+    await new Promise<void>((resolve) => deaf.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (deaf.address() as AddressInfo).port;
+      const command = installBash(`http://127.0.0.1:${port}`, 1);
+      const payload = JSON.stringify({
+        session_id: 's',
+        hook_event_name: 'PreToolUse',
+        tool_input: { content: 'x'.repeat(10 << 20) },
+      });
+      const started = Date.now();
+      const run = await runInstalled(command, payload);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain('the kernel did not answer within 1 s');
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      deaf.close();
+    }
+  });
+
+  it('refuses a tool call when the answer ends before its headers do', async () => {
+    const run = await againstRaw('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("the kernel's answer ended before its headers did");
+  });
+
+  it('refuses a tool call answered in chunks, and reads headers in any case', async () => {
+    const chunked = await againstRaw(
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: Chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+    );
+    expect(chunked.status).toBe(2);
+    expect(chunked.stderr).toContain('the kernel answered in chunks');
+    // A body that names chunks is not a chunked answer.
+    const plain = await againstRaw(
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{"decision":"allow","reason":"transfer-encoding: chunked"}',
+    );
+    expect(plain.stderr).toBe('');
+    expect(plain.stdout).toBe('{"decision":"allow","reason":"transfer-encoding: chunked"}\n');
+  });
+
+  it('refuses a tool call on an error status, with the status and body in the reason', async () => {
+    const run = await againstRaw(
+      'HTTP/1.1 503 Service Unavailable\r\n\r\n{"code":"store_unavailable"}',
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(
+      `the kernel answered 'HTTP/1.1 503 Service Unavailable': {"code":"store_unavailable"}`,
+    );
+  });
+
+  it('goes through curl for an https:// kernel URL', async () => {
+    const command = installBash('https://127.0.0.1:9', 5);
+    const run = await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('curl exit 7');
+  });
+});
