@@ -1,27 +1,25 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deployment } from '../testing/harness.js';
 import { deploy } from '../testing/harness.js';
+import { openRaw } from '../testing/raw-connection.js';
 import { backends } from '../testing/stores.js';
 
 const [sqlite] = await backends();
 
-/** Sends raw request text on a new loopback connection and resolves with all the server sent. */
-function exchange(url: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let text = '';
-    socket.on('data', (chunk) => {
-      text += chunk.toString('latin1');
-      // One answer is all a test needs: a keep-alive connection would stay open.
-      if (/\r\n\r\n/.test(text) && /"code"/.test(text)) socket.end();
-    });
-    socket.once('error', reject);
-    socket.once('close', () => resolve(text));
-    socket.once('connect', () => socket.write(request));
-    setTimeout(() => socket.destroy(), 5000).unref();
+/** Sends raw request text on a new loopback connection and resolves with the server's first answer. */
+async function exchange(url: string, request: string): Promise<string> {
+  const connection = await openRaw(url);
+  connection.socket.write(request);
+  // One answer is all a test needs: a keep-alive connection would stay open. (openRaw's own
+  // listener runs first, so what arrived is already in received().)
+  connection.socket.on('data', () => {
+    const text = connection.received();
+    if (/\r\n\r\n/.test(text) && /"code"/.test(text)) connection.socket.end();
   });
+  const gaveUp = setTimeout(() => connection.socket.destroy(), 5000);
+  await connection.closed;
+  clearTimeout(gaveUp);
+  return connection.received();
 }
 
 // Node's HTTP parser lets these request lines through; `new URL` throws on each of them.

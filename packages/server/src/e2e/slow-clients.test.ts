@@ -1,32 +1,10 @@
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deployment } from '../testing/harness.js';
 import { deploy } from '../testing/harness.js';
+import { openRaw as open, type RawConnection } from '../testing/raw-connection.js';
 import { backends } from '../testing/stores.js';
 
 const [sqlite] = await backends();
-
-/** A raw loopback connection: what the server sent, and whether it has closed. */
-interface RawConnection {
-  socket: Socket;
-  received(): string;
-  closed: Promise<void>;
-}
-
-function open(url: string): Promise<RawConnection> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let text = '';
-    socket.on('data', (chunk) => {
-      text += chunk.toString('latin1');
-    });
-    const closed = new Promise<void>((done) => socket.once('close', () => done()));
-    socket.once('error', () => {});
-    socket.once('connect', () => resolve({ socket, received: () => text, closed }));
-    socket.once('error', reject);
-  });
-}
 
 /** Resolves with what happened first: the server closing the connection, or a grace period. */
 function closedWithin(connection: RawConnection, ms: number): Promise<boolean> {
