@@ -195,5 +195,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 const invoked = process.argv[1] ? realpathSync(process.argv[1]) : '';
 if (invoked === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then((code) => process.exit(code));
+  // Exits once stdout has taken the last answer: writes to a pipe are asynchronous.
+  main(process.argv.slice(2)).then((code) =>
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code))),
+  );
 }

@@ -63,14 +63,26 @@ async function main(argv: string[]): Promise<number> {
   return 2;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  async (error: unknown) => {
-    // Loaded only on failure: describing an operator's error needs the SDK, which `serve` does not.
-    const { describeFailure } = await import('./cli/operator/connection.js');
-    const { message, exitCode } = describeFailure(error);
-    // Command errors already name themselves ("airlock runs list: ..."): one prefix, not two.
-    process.stderr.write(`${message.startsWith('airlock ') ? message : `airlock: ${message}`}\n`);
-    process.exit(exitCode);
-  },
-);
+/**
+ * Ends the process once what it printed has left: writes to a pipe are
+ * asynchronous, so exiting at once cut `airlock runs show --json | jq` at
+ * 64 KiB.
+ */
+function exitWhenWritten(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+// A reader that went away (`airlock runs list | head -1`) ends the command quietly, not with a
+// stack trace; what it did is done, and nobody is left to read the rest.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', () => process.exit(process.exitCode ?? 0));
+}
+
+main(process.argv.slice(2)).then(exitWhenWritten, async (error: unknown) => {
+  // Loaded only on failure: describing an operator's error needs the SDK, which `serve` does not.
+  const { describeFailure } = await import('./cli/operator/connection.js');
+  const { message, exitCode } = describeFailure(error);
+  // Command errors already name themselves ("airlock runs list: ..."): one prefix, not two.
+  process.stderr.write(`${message.startsWith('airlock ') ? message : `airlock: ${message}`}\n`);
+  exitWhenWritten(exitCode);
+});

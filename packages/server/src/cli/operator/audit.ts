@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { elapsedSince, progressLine } from '@airlock/core';
 import { parseDuration } from '../durations.js';
 import { CONNECTION_HELP, connectionFrom, OperatorError, parseOperatorArgs } from './connection.js';
@@ -75,7 +76,10 @@ export async function audit(argv: string[]): Promise<number> {
             })
           : await connection.call('audit.run', { ...page, run_id: run });
       // One record a line; stringifying what the kernel's JSON lines parsed to gives back its text.
-      for (const record of records) process.stdout.write(`${JSON.stringify(record)}\n`);
+      const lines = records.map((record) => `${JSON.stringify(record)}\n`).join('');
+      // A slow reader (a pipe to gzip, a network copy) holds the next page: a long export
+      // never piles up in memory.
+      if (lines && !process.stdout.write(lines)) await once(process.stdout, 'drain');
       written += records.length;
       progress.update(`${written} decisions written, ${elapsedSince(startedAt)}`, true);
       const last = records.at(-1);

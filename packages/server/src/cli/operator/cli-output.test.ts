@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from '../../testing/harness.js';
+import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
+
+const sqlite = await sqliteBackend();
+const BUILT_CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
+
+/** A command far over a pipe's 64 KiB buffer. */
+const LONG_COMMAND = `echo ${'x'.repeat(300_000)}`;
+
+describe('what the CLI prints reaches a pipe whole', { timeout: 180_000 }, () => {
+  let d: Deployment;
+  let runId: string;
+
+  beforeAll(async () => {
+    d = await deploy(sqlite);
+    const created = await d.member.post(`${d.ws}/runs`, {
+      approval_mode: 'ask',
+      input: 'a long command',
+      provider: { kind: 'gateway', client: 'cli-output test' },
+    });
+    expect(created.status).toBe(201);
+    runId = created.body.id;
+    const planted = await d.member.post(`${d.ws}/runs/${runId}/calls`, {
+      calls: [{ name: 'bash', input: { command: LONG_COMMAND }, id: 'c1' }],
+    });
+    expect(planted.status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  it('prints a run of 300 KB as complete JSON into a pipe', async () => {
+    const shown = await runOperatorCli(d, ['runs', 'show', runId, '--json']);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.length).toBeGreaterThan(300_000);
+    const parsed = JSON.parse(shown.stdout) as { tasks: { tool_input: { command: string } }[] };
+    expect(parsed.tasks[0]?.tool_input.command).toBe(LONG_COMMAND);
+  });
+
+  it('ends quietly when the reader goes away after the first bytes', async () => {
+    const child = spawn(process.execPath, [BUILT_CLI, 'runs', 'show', runId, '--json'], {
+      env: {
+        ...process.env,
+        AIRLOCK_URL: d.url,
+        AIRLOCK_TOKEN: d.tokens.member,
+        AIRLOCK_WORKSPACE: d.workspaceId,
+      },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    // Like `| head -c 100`: read once, then close the pipe.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  });
+});
