@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 
+import { writeSync } from 'node:fs';
+
 type Command = (argv: string[]) => Promise<number>;
 
 /**
@@ -69,13 +71,38 @@ async function main(argv: string[]): Promise<number> {
  * 64 KiB.
  */
 function exitWhenWritten(code: number): void {
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  // setImmediate: a write's error event, queued behind its callback, has been heard by then.
+  process.stdout.write('', () =>
+    process.stderr.write('', () =>
+      setImmediate(() => {
+        if (lostOutput) failOutput(lostOutput);
+        process.exit(code);
+      }),
+    ),
+  );
+}
+
+/** A write error that lost output someone wanted (not a reader that went away). */
+let lostOutput: NodeJS.ErrnoException | null = null;
+
+/** Says on stderr (directly: a failed stdout must still be able to say so) that output was lost, and exits 1. */
+function failOutput(error: NodeJS.ErrnoException): never {
+  try {
+    writeSync(2, `airlock: could not write the output: ${error.code ?? error.message}\n`);
+  } catch {
+    // stderr itself is gone: the exit code says it.
+  }
+  process.exit(1);
 }
 
 // A reader that went away (`airlock runs list | head -1`) ends the command quietly, not with a
-// stack trace; what it did is done, and nobody is left to read the rest.
+// stack trace; what it did is done, and nobody is left to read the rest. Any other write error
+// (a full disk, a closed descriptor) lost output someone wanted: the command fails.
 for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', () => process.exit(process.exitCode ?? 0));
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    lostOutput ??= error;
+  });
 }
 
 main(process.argv.slice(2)).then(exitWhenWritten, async (error: unknown) => {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, deploy } from '../../testing/harness.js';
@@ -59,5 +60,26 @@ describe('what the CLI prints reaches a pipe whole', { timeout: 180_000 }, () =>
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(stderr).toBe('');
     expect(code).toBe(0);
+  });
+
+  it('fails, saying so, when the output cannot be written (a full disk)', async () => {
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [BUILT_CLI, 'runs', 'list'], {
+      env: {
+        ...process.env,
+        AIRLOCK_URL: d.url,
+        AIRLOCK_TOKEN: d.tokens.member,
+        AIRLOCK_WORKSPACE: d.workspaceId,
+      },
+      stdio: ['ignore', full, 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    closeSync(full);
+    expect(stderr).toContain('airlock: could not write the output: ENOSPC');
+    expect(code).toBe(1);
   });
 });
