@@ -97,7 +97,7 @@ function failOutput(error: NodeJS.ErrnoException): never {
 
 // A reader that went away (`airlock runs list | head -1`) ends the command quietly, not with a
 // stack trace; what it did is done, and nobody is left to read the rest. Any other write error
-// (a full disk, a closed descriptor) lost output someone wanted: the command fails.
+// (a full disk) lost output someone wanted: the command fails.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installHooks } from './install.js';
@@ -27,83 +27,85 @@ describe('the bash hook client beyond the shared cases', () => {
     return command;
   }
 
-  it('refuses a tool call when the kernel accepts the connection but never answers', async () => {
-    const silent = createNetServer((socket) => socket.on('data', () => {}));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (silent.address() as AddressInfo).port;
-      const command = installBash(`http://127.0.0.1:${port}`, 1);
-      const run = await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
-      expect(run.status).toBe(2);
-      expect(run.stderr).toContain('the kernel did not answer within 1 s');
-    } finally {
-      silent.close();
-    }
-  });
-
-  /** Runs the bash client against a loopback server that answers every request with `raw` bytes, then closes. */
-  async function againstRaw(raw: string) {
-    const server = createNetServer((socket) => {
-      socket.once('data', () => socket.end(raw));
-    });
+  /**
+   * Runs `use` with the bash client installed against a loopback server whose
+   * connections `onConnection` takes, its time limit set to `maxTime` s; the server closes after.
+   */
+  async function againstServer<T>(
+    onConnection: (socket: Socket) => void,
+    maxTime: number,
+    use: (command: string) => Promise<T>,
+  ): Promise<T> {
+    const server = createNetServer(onConnection);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const port = (server.address() as AddressInfo).port;
-      const command = installBash(`http://127.0.0.1:${port}`, 5);
-      return await runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}');
+      return await use(installBash(`http://127.0.0.1:${port}`, maxTime));
     } finally {
       server.close();
     }
   }
 
+  it('refuses a tool call when the kernel accepts the connection but never answers', async () => {
+    const run = await againstServer(
+      (socket) => socket.on('data', () => {}),
+      1,
+      (command) => runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}'),
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('the kernel did not answer within 1 s');
+  });
+
+  /** Runs the bash client against a loopback server that answers every request with `raw` bytes, then closes. */
+  function againstRaw(raw: string) {
+    return againstServer(
+      (socket) => {
+        socket.once('data', () => socket.end(raw));
+      },
+      5,
+      (command) => runInstalled(command, '{"session_id":"s","hook_event_name":"PreToolUse"}'),
+    );
+  }
+
   it('refuses a long tool call the kernel cuts off (a 413, then a close) instead of dying of SIGPIPE', async () => {
-    const cutting = createNetServer((socket) => {
-      // As a kernel refuses a body past its limit: it answers, closes its side, then drops the rest.
+    const payload = JSON.stringify({
+      session_id: 's',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { content: 'x'.repeat(5 << 20) },
+    });
+    // As a kernel refuses a body past its limit: it answers, closes its side, then drops the rest.
+    const cutOff = (socket: Socket) => {
       socket.once('data', () => {
         socket.pause();
         socket.end('HTTP/1.1 413 Payload Too Large\r\n\r\n{"error":{"code":"payload_too_large"}}');
         setTimeout(() => socket.destroy(), 20);
       });
-    });
-    await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (cutting.address() as AddressInfo).port;
-      const command = installBash(`http://127.0.0.1:${port}`, 5);
-      const payload = JSON.stringify({
-        session_id: 's',
-        hook_event_name: 'PreToolUse',
-        tool_name: 'Write',
-        tool_input: { content: 'x'.repeat(5 << 20) },
-      });
+    };
+    await againstServer(cutOff, 5, async (command) => {
       for (let i = 0; i < 3; i += 1) {
         const run = await runInstalled(command, payload);
         expect(run.status).toBe(2);
         expect(run.stderr).toContain('Airlock could not decide this call, so it was not run');
       }
-    } finally {
-      cutting.close();
-    }
+    });
   });
 
   it('refuses a long tool call within its time limit when the kernel never reads it', async () => {
-    const deaf = createNetServer((socket) => socket.pause());
-    await new Promise<void>((resolve) => deaf.listen(0, '127.0.0.1', resolve));
-    try {
-      const port = (deaf.address() as AddressInfo).port;
-      const command = installBash(`http://127.0.0.1:${port}`, 1);
-      const payload = JSON.stringify({
-        session_id: 's',
-        hook_event_name: 'PreToolUse',
-        tool_input: { content: 'x'.repeat(10 << 20) },
-      });
-      const started = Date.now();
-      const run = await runInstalled(command, payload);
-      expect(run.status).toBe(2);
-      expect(run.stderr).toContain('the kernel did not answer within 1 s');
-      expect(Date.now() - started).toBeLessThan(30_000);
-    } finally {
-      deaf.close();
-    }
+    const payload = JSON.stringify({
+      session_id: 's',
+      hook_event_name: 'PreToolUse',
+      tool_input: { content: 'x'.repeat(10 << 20) },
+    });
+    const started = Date.now();
+    const run = await againstServer(
+      (socket) => socket.pause(),
+      1,
+      (command) => runInstalled(command, payload),
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('the kernel did not answer within 1 s');
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('refuses a tool call when the answer ends before its headers do', async () => {

@@ -9,7 +9,7 @@ const execute = promisify(execFile);
  * The built CLI (`pnpm test` builds first; after an edit, `pnpm run build`):
  * starting it costs no TypeScript transform, seconds per command on a busy machine.
  */
-const BUILT_CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** The kernel an operator command talks to, and the member credential it uses by default. */
 export interface OperatorTarget {
@@ -32,6 +32,16 @@ export async function sqliteBackend(): Promise<Backend> {
   return sqlite;
 }
 
+/** The environment that connects the CLI to `target` (AIRLOCK_URL, AIRLOCK_TOKEN, AIRLOCK_WORKSPACE). */
+export function operatorCliEnv(target: OperatorTarget, token?: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    AIRLOCK_URL: target.url,
+    AIRLOCK_TOKEN: token ?? target.tokens.member,
+    AIRLOCK_WORKSPACE: target.workspaceId,
+  };
+}
+
 /**
  * Runs the real `airlock` CLI in a child process against a running kernel,
  * connected through the environment (AIRLOCK_URL, AIRLOCK_TOKEN,
@@ -42,12 +52,7 @@ export async function runOperatorCli(
   args: string[],
   options: { token?: string } = {},
 ): Promise<CliOutcome> {
-  const env = {
-    ...process.env,
-    AIRLOCK_URL: target.url,
-    AIRLOCK_TOKEN: options.token ?? target.tokens.member,
-    AIRLOCK_WORKSPACE: target.workspaceId,
-  };
+  const env = operatorCliEnv(target, options.token);
   try {
     const { stdout, stderr } = await execute(process.execPath, [BUILT_CLI, ...args], { env });
     return { code: 0, stdout, stderr };

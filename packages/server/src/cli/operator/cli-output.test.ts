@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, deploy } from '../../testing/harness.js';
-import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
+import {
+  BUILT_CLI,
+  operatorCliEnv,
+  runOperatorCli,
+  sqliteBackend,
+} from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
-const BUILT_CLI = fileURLToPath(new URL('../../../dist/cli.js', import.meta.url));
 
 /** A command far over a pipe's 64 KiB buffer. */
 const LONG_COMMAND = `echo ${'x'.repeat(300_000)}`;
@@ -44,12 +47,7 @@ describe('what the CLI prints reaches a pipe whole', { timeout: 180_000 }, () =>
 
   it('ends quietly when the reader goes away after the first bytes', async () => {
     const child = spawn(process.execPath, [BUILT_CLI, 'runs', 'show', runId, '--json'], {
-      env: {
-        ...process.env,
-        AIRLOCK_URL: d.url,
-        AIRLOCK_TOKEN: d.tokens.member,
-        AIRLOCK_WORKSPACE: d.workspaceId,
-      },
+      env: operatorCliEnv(d),
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
@@ -65,12 +63,7 @@ describe('what the CLI prints reaches a pipe whole', { timeout: 180_000 }, () =>
   it('fails, saying so, when the output cannot be written (a full disk)', async () => {
     const full = openSync('/dev/full', 'w');
     const child = spawn(process.execPath, [BUILT_CLI, 'runs', 'list'], {
-      env: {
-        ...process.env,
-        AIRLOCK_URL: d.url,
-        AIRLOCK_TOKEN: d.tokens.member,
-        AIRLOCK_WORKSPACE: d.workspaceId,
-      },
+      env: operatorCliEnv(d),
       stdio: ['ignore', full, 'pipe'],
     });
     let stderr = '';
