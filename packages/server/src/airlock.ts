@@ -94,21 +94,63 @@ export interface Airlock {
 
 /**
  * Opens the store (migrating it), starts the kernel's clocks and run loop,
- * and serves HTTP and WebSocket.
+ * and serves HTTP and WebSocket. A SQLite data directory is held
+ * exclusively (its kernel.lock) until close; a failed start lets it go.
+ * @throws DataDirInUseError when another live kernel serves the SQLite data directory.
  * @throws Error when the store cannot be opened or the port is taken.
  */
 export async function startAirlock(options: AirlockOptions = {}): Promise<Airlock> {
+  // Before the store is opened (or created): a second kernel on one SQLite directory is refused,
+  // and `airlock restore` refuses while a kernel serves it.
+  const releaseDataDir = options.databaseUrl
+    ? () => {}
+    : holdDataDir(options.dataDir ?? '.airlock');
+  const started: Partial<Parts> = {};
+  try {
+    return await startParts(options, started, releaseDataDir);
+  } catch (error) {
+    // A failed start lets go of what it took: the port, the store, the data directory.
+    await stopParts(started).catch(() => {});
+    releaseDataDir();
+    throw error;
+  }
+}
+
+/** What a start has brought up, in order; a failed start stops the ones it got to. */
+interface Parts {
+  tracing: CallTracing | null;
+  store: Store;
+  kernel: Kernel;
+  hub: FeedHub;
+  notifications: Notifications | null;
+  http: HttpHandle;
+  metricsListener: MetricsListener | null;
+}
+
+/** Stops serving, finishes in-flight steps, closes the store: the reverse of the start. */
+async function stopParts(parts: Partial<Parts>): Promise<void> {
+  await parts.metricsListener?.close();
+  await parts.http?.close();
+  await parts.notifications?.close();
+  await parts.kernel?.stop();
+  await parts.hub?.stop();
+  await parts.store?.close();
+  await parts.tracing?.shutdown();
+}
+
+async function startParts(
+  options: AirlockOptions,
+  parts: Partial<Parts>,
+  releaseDataDir: () => void,
+): Promise<Airlock> {
   const logger = options.logger ?? pino({ level: 'silent', redact: LOG_REDACTION });
   // A wrong endpoint is refused before the store is opened or created.
   const tracing: CallTracing | null = options.otlpEndpoint
     ? await startTracing({ endpoint: options.otlpEndpoint })
     : null;
-  const store = await Store.open(options, options.clock).catch(async (error: unknown) => {
-    await tracing?.shutdown();
-    throw error;
-  });
-  // `airlock restore` refuses while a kernel serves the data directory of an embedded store.
-  const releaseDataDir = store.dataDir ? holdDataDir(store.dataDir) : () => {};
+  parts.tracing = tracing;
+  const store = await Store.open(options, options.clock);
+  parts.store = store;
   const metrics = options.metrics === false ? null : createMetrics();
   const kernel = new Kernel({
     metrics,
@@ -128,6 +170,7 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
   });
   const hub = new FeedHub(store, logger);
   await hub.start();
+  parts.hub = hub;
   if (metrics) connectMetrics(metrics, { store, hub });
   // A copy: the kernel's own URL becomes the public URL once it listens, when none was given.
   const notifyConfig = options.notifications && { ...options.notifications };
@@ -139,7 +182,9 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
         tuning: options.notificationTuning,
       })
     : null;
+  parts.notifications = notifications;
   kernel.start();
+  parts.kernel = kernel;
   const http = await startHttpServer({
     kernel,
     hub,
@@ -164,11 +209,13 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     tracing,
     routes: notifications?.routes,
   });
+  parts.http = http;
   if (notifyConfig && !notifyConfig.publicUrl) notifyConfig.publicUrl = http.url;
   const metricsListener =
     metrics && options.metricsListen
       ? await startMetricsListener({ ...options.metricsListen, metrics, logger })
       : null;
+  parts.metricsListener = metricsListener;
   let closing: Promise<void> | undefined;
   return {
     store,
@@ -180,16 +227,7 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     metricsListener,
     notifications,
     close() {
-      closing ??= (async () => {
-        await metricsListener?.close();
-        await http.close();
-        await notifications?.close();
-        await kernel.stop();
-        await hub.stop();
-        await store.close();
-        releaseDataDir();
-        await tracing?.shutdown();
-      })();
+      closing ??= stopParts(parts).finally(releaseDataDir);
       return closing;
     },
   };

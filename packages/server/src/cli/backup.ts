@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
-import { kernelHoldingDataDir } from '../store/sqlite/kernel-lock.js';
+import {
+  DataDirInUseError,
+  holdDataDir,
+  type KernelLockHolder,
+} from '../store/sqlite/kernel-lock.js';
 import {
   BackupError,
   type BackupProgress,
@@ -128,12 +132,21 @@ export async function restore(argv: string[]): Promise<number> {
     process.stdout.write(RESTORE_HELP);
     return options.help ? 0 : 2;
   }
+  let release = () => {};
   try {
     if (options.databaseUrl) refusePostgres('airlock restore');
+    // Held while the store is swapped: a kernel that starts meanwhile is refused, not served a half-moved store.
+    let runningKernel: KernelLockHolder | null = null;
+    try {
+      release = holdDataDir(options.dataDir);
+    } catch (error) {
+      if (!(error instanceof DataDirInUseError)) throw error;
+      runningKernel = error.holder;
+    }
     const summary = await restoreSqliteStore({
       dataDir: options.dataDir,
       file: options.file,
-      runningKernel: kernelHoldingDataDir(options.dataDir),
+      runningKernel,
     });
     // Opening migrates an older backup to this build's schema now, not at the kernel's start.
     const store = await Store.open({ dataDir: options.dataDir });
@@ -145,5 +158,7 @@ export async function restore(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     return refused('restore', error);
+  } finally {
+    release();
   }
 }

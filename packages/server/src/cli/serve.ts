@@ -9,6 +9,7 @@ import { createStandaloneRun } from '../kernel/verbs/runs.js';
 import { LOG_REDACTION } from '../logging/redact.js';
 import { loadNotificationsConfig } from '../notifications/config.js';
 import { type Durability, InvalidDurabilityError, parseDurability } from '../store/durability.js';
+import { DataDirInUseError } from '../store/sqlite/kernel-lock.js';
 import { parseDuration } from './durations.js';
 import { selfCommand } from './existing-store.js';
 import { parseListenAddress } from './listen-address.js';
@@ -96,6 +97,16 @@ export function parseRateLimit(
     throw new Error(`${flag} wants N/B (per second / burst) or off, not ${text}`);
   }
   return { perSecond, burst: match[2] ? Math.max(1, Number(match[2])) : Math.ceil(perSecond * 5) };
+}
+
+/** The exit code of a serve refused because another live kernel serves its data directory. */
+export const DATA_DIR_IN_USE_EXIT = 3;
+
+/** Says why a start was refused when another kernel holds the data directory (null); rethrows anything else. */
+function refuseHeldDataDir(error: unknown): null {
+  if (!(error instanceof DataDirInUseError)) throw error;
+  process.stderr.write(`airlock serve: ${error.code}: ${error.message}\n`);
+  return null;
 }
 
 /** Runs `airlock serve`; resolves when the server has stopped. */
@@ -195,7 +206,8 @@ export async function serve(argv: string[]): Promise<number> {
       : undefined,
     otlpEndpoint: values['otlp-endpoint'] ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined),
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
-  });
+  }).catch(refuseHeldDataDir);
+  if (!airlock) return DATA_DIR_IN_USE_EXIT;
   logger.info(
     { url: airlock.url, store: airlock.store.description, durability },
     'airlock kernel listening',

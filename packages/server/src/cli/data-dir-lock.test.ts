@@ -1,0 +1,80 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type KernelProcess, runCli, startKernelProcess } from '../testing/kernel-process.js';
+
+/** One kernel per SQLite data directory, over real `airlock serve` processes. */
+
+const root = mkdtempSync(join(tmpdir(), 'airlock-data-dir-lock-'));
+const kernels: KernelProcess[] = [];
+afterAll(async () => {
+  for (const kernel of kernels) await kernel.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const lockOf = (dataDir: string) =>
+  JSON.parse(readFileSync(join(dataDir, 'kernel.lock'), 'utf8')) as { pid: number };
+const portOf = (url: string) => new URL(url).port;
+
+describe('airlock serve holds its data directory', { timeout: 180_000 }, () => {
+  let first: KernelProcess;
+  const dataDir = join(root, 'held');
+  const backup = join(root, 'held.sqlite');
+
+  beforeAll(async () => {
+    first = await startKernelProcess({ dataDir });
+    kernels.push(first);
+    expect((await runCli(['backup', backup, '--data-dir', dataDir])).code).toBe(0);
+  });
+
+  it('refuses a second kernel on a directory a live one serves, and restore stays refused', async () => {
+    // The first kernel's port: before the lock, this start overwrote kernel.lock and then failed.
+    const second = await runCli([
+      'serve',
+      '--data-dir',
+      dataDir,
+      '--port',
+      portOf(first.url),
+      '--no-demo',
+    ]);
+    expect(second.code).toBe(3);
+    expect(second.stderr).toContain('airlock serve: data_dir_in_use: ');
+    expect(second.stderr).toContain(`pid ${first.pid}`);
+    expect(second.stderr).not.toMatch(/\n\s+at /);
+    expect(lockOf(dataDir).pid).toBe(first.pid);
+    const restored = await runCli(['restore', backup, '--data-dir', dataDir]);
+    expect(restored.code).toBe(1);
+    expect(restored.stderr).toContain('kernel_running');
+    expect(restored.stderr).toContain(`pid ${first.pid}`);
+  });
+
+  it('lets go of the directory when its start fails', async () => {
+    const other = join(root, 'failed-start');
+    const failed = await runCli(['serve', '--data-dir', other, '--port', portOf(first.url)]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/EADDRINUSE/);
+    expect(existsSync(join(other, 'kernel.lock'))).toBe(false);
+    // Nothing holds it now: a restore goes ahead.
+    const restored = await runCli(['restore', backup, '--data-dir', other]);
+    expect(restored.stderr).toContain('restored 1 workspace(s)');
+    expect(restored.code).toBe(0);
+    expect(existsSync(join(other, 'kernel.lock'))).toBe(false);
+  });
+
+  it('takes over a lock whose process is gone', async () => {
+    const stale = join(root, 'stale');
+    mkdirSync(stale);
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(
+      join(stale, 'kernel.lock'),
+      JSON.stringify({ pid: gone, host: hostname(), started_at: '2020-01-01T00:00:00.000Z' }),
+    );
+    const kernel = await startKernelProcess({ dataDir: stale });
+    kernels.push(kernel);
+    expect(lockOf(stale).pid).toBe(kernel.pid);
+    await kernel.stop();
+    expect(existsSync(join(stale, 'kernel.lock'))).toBe(false);
+  });
+});
