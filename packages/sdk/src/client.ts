@@ -4,7 +4,7 @@ import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
 import { createOperations } from './internal/operations.js';
 import type { WebSocketConstructor } from './internal/socket.js';
 import type { ConnectionOptions, OperationsClient } from './internal/transport.js';
-import { watchDecisions } from './internal/watch-decisions.js';
+import { type WatchOptions, watchDecisions } from './internal/watch-decisions.js';
 import { Runs, type WorkspaceContext } from './runs.js';
 import type { AuditRecord } from './views.js';
 
@@ -74,15 +74,31 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
     return isWaiting(task) && !authoredQuestion ? toDecision(this.context, task) : null;
   }
 
-  /** Yields each decision once as it starts waiting, across all runs; never ends by itself. */
-  [Symbol.asyncIterator](): AsyncIterator<Decision> {
-    return watchDecisions(this.context, {
-      openFeed: () => new FeedSubscription(this.context.feedTarget(null)),
-      read: async () => ({
-        tasks: (await this.list({ limit: 1000 })).map((decision) => decision.task),
-        ended: false,
-      }),
-    });
+  /**
+   * Yields each decision once as it starts waiting, across all runs: those
+   * waiting now, then each new one as it parks; never ends by itself. Ends
+   * at once when the loop breaks, `return()` is called or `signal` aborts.
+   * It follows the feed from its head, so a store whose retention pruned
+   * events is watched as any other.
+   * @throws ForbiddenError for a non-member token; UnauthorizedError.
+   */
+  watch(options: WatchOptions = {}): AsyncIterableIterator<Decision> {
+    return watchDecisions(
+      this.context,
+      {
+        openFeed: (feedOptions) => new FeedSubscription(this.context.feedTarget(null), feedOptions),
+        read: async () => ({
+          tasks: (await this.list({ limit: 1000 })).map((decision) => decision.task),
+          ended: false,
+        }),
+      },
+      options,
+    );
+  }
+
+  /** The same as {@link watch} without a signal: `for await (const d of workspace.decisions)`. */
+  [Symbol.asyncIterator](): AsyncIterableIterator<Decision> {
+    return this.watch();
   }
 }
 

@@ -50,7 +50,8 @@ export {
 } from './executor.js';
 export { type FeedOptions, FeedSubscription } from './feed.js';
 export type { SocketStatus, WebSocketConstructor, WebSocketLike } from './internal/socket.js';
-export { RunHandle, Runs } from './runs.js';
+export type { WatchOptions } from './internal/watch-decisions.js';
+export { type DecisionStream, RunHandle, Runs } from './runs.js';
 export type {
   ApprovalProgress,
   AuditRecord,

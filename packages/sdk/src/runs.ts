@@ -1,6 +1,6 @@
 import type { Decision, DecisionContext } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
-import { watchDecisions } from './internal/watch-decisions.js';
+import { type WatchOptions, watchDecisions } from './internal/watch-decisions.js';
 import {
   type CreateRunInput,
   type FeedEvent,
@@ -14,33 +14,48 @@ export interface WorkspaceContext extends DecisionContext {
   feedTarget(runId: string | null): FeedTarget;
 }
 
+/** Decisions to iterate (`for await`), or to {@link DecisionStream.watch | watch} with a signal. */
+export interface DecisionStream extends AsyncIterable<Decision> {
+  /**
+   * The decisions as a watcher that ends at once when its loop breaks,
+   * `return()` is called or `signal` aborts (a waiting `next()` resolves as done).
+   */
+  watch(options?: WatchOptions): AsyncIterableIterator<Decision>;
+}
+
 /** One run of a workspace: read it, follow it, stop it, and resolve what it waits on. */
 export class RunHandle {
   /**
    * Every task of this run resting on a person, as a {@link Decision}: those
-   * waiting now, then each new one as it parks. The loop ends when the run ends.
+   * waiting now, then each new one as it parks. The loop ends when the run
+   * ends; `run.decisions.watch({ signal })` also ends when the signal aborts.
+   * It follows the feed from its head, so a run whose first events retention
+   * pruned is watched as any other.
    *
    * ```ts
    * for await (const d of run.decisions) d.isAsk() ? await d.answer({ content: 'Now' }) : await d.approve();
    * ```
    */
-  readonly decisions: AsyncIterable<Decision>;
+  readonly decisions: DecisionStream;
 
   constructor(
     private readonly context: WorkspaceContext,
     /** The run's id. */
     readonly id: string,
   ) {
-    this.decisions = {
-      [Symbol.asyncIterator]: () =>
-        watchDecisions(context, {
-          openFeed: () => this.feed(),
+    const watch = (options: WatchOptions = {}) =>
+      watchDecisions(
+        context,
+        {
+          openFeed: (feedOptions) => this.feed(feedOptions),
           read: async () => {
             const [run, tasks] = await Promise.all([this.get(), this.tasks()]);
             return { tasks, ended: RUN_END_STATES.includes(run.state) };
           },
-        }),
-    };
+        },
+        options,
+      );
+    this.decisions = { watch, [Symbol.asyncIterator]: () => watch() };
   }
 
   private get address() {

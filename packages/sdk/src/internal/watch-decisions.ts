@@ -1,13 +1,20 @@
 import { type Decision, type DecisionContext, isWaiting, toDecision } from '../decisions.js';
-import type { FeedSubscription } from '../feed.js';
+import { isFeedResyncError } from '../errors.js';
+import type { FeedOptions, FeedSubscription } from '../feed.js';
 import type { TaskView } from '../views.js';
+
+/** Options of a decisions watcher. */
+export interface WatchOptions {
+  /** Ends the watcher when aborted: a waiting `next()` resolves as done. */
+  signal?: AbortSignal | undefined;
+}
 
 /** What a decision watcher reads: the waiting rows now, and a feed that says when to look again. */
 export interface DecisionSource {
   /** The rows resting on a person now, and whether the watched scope has ended. */
-  read(): Promise<{ tasks: TaskView[]; ended: boolean }>;
+  read(signal: AbortSignal): Promise<{ tasks: TaskView[]; ended: boolean }>;
   /** A live feed of the watched scope's events. */
-  openFeed(): FeedSubscription;
+  openFeed(options: FeedOptions): FeedSubscription;
 }
 
 /**
@@ -21,46 +28,96 @@ function spell(task: TaskView): string {
 // Events that cannot change what rests on a person.
 const QUIET = new Set(['run.model_read', 'run.round_started', 'task.claimed', 'task.succeeded']);
 
+/** When the watcher must read the rows again, and how it waits until then. */
+class Nudges {
+  dirty = true;
+  failure: unknown = null;
+  private wake: (() => void) | null = null;
+
+  nudge(): void {
+    this.dirty = true;
+    this.wake?.();
+  }
+
+  fail(error: unknown): void {
+    this.failure = error;
+    this.wake?.();
+  }
+
+  /** Waits for the next nudge, failure or stop. */
+  async next(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.wake = resolve;
+    });
+    this.wake = null;
+  }
+}
+
+/**
+ * Follows the scope's feed from its head (history is read as state, never
+ * replayed, so a store whose retention pruned events is watched as any
+ * other), nudging on each event that may change what waits, and on each
+ * (re)connection, when events may have gone by unseen. A feed told to
+ * resynchronise (a long outage outlived by retention) is opened again at the head.
+ */
+async function pumpFeed(source: DecisionSource, nudges: Nudges, stop: AbortSignal): Promise<void> {
+  while (!stop.aborted) {
+    const feed = source.openFeed({
+      after: 'latest',
+      signal: stop,
+      onStatus: (status) => {
+        if (status === 'open') nudges.nudge();
+      },
+    });
+    try {
+      for await (const event of feed) if (!QUIET.has(event.type)) nudges.nudge();
+      return;
+    } catch (error) {
+      if (!isFeedResyncError(error)) {
+        nudges.fail(error);
+        return;
+      }
+    } finally {
+      feed.close();
+    }
+  }
+}
+
 /**
  * Yields each row resting on a person once, as it starts waiting: the ones
  * waiting now first, then new ones as the feed announces them. A row that
  * stops waiting and waits again (a retried park) is yielded again. Ends when
- * the scope ends (a run that finished) or when the loop breaks.
+ * the scope ends (a run that finished), when the loop breaks, or when stopped.
  */
-export async function* watchDecisions(
+async function* follow(
   context: DecisionContext,
   source: DecisionSource,
+  stopper: AbortController,
 ): AsyncGenerator<Decision, void, undefined> {
-  const feed = source.openFeed();
-  let dirty = true;
-  const waker: { wake: (() => void) | null } = { wake: null };
-  let failure: unknown = null;
-  const pump = (async () => {
-    try {
-      for await (const event of feed) {
-        if (QUIET.has(event.type)) continue;
-        dirty = true;
-        waker.wake?.();
-      }
-    } catch (error) {
-      failure = error;
-      waker.wake?.();
-    }
-  })();
+  const stop = stopper.signal;
+  if (stop.aborted) return;
+  const nudges = new Nudges();
+  const wakeOnStop = () => nudges.nudge();
+  stop.addEventListener('abort', wakeOnStop, { once: true });
+  const pump = pumpFeed(source, nudges, stop);
   const yielded = new Set<string>();
   try {
-    for (;;) {
-      if (failure) throw failure;
-      if (!dirty) {
-        await new Promise<void>((resolve) => {
-          waker.wake = resolve;
-        });
-        waker.wake = null;
+    while (!stop.aborted) {
+      if (nudges.failure) throw nudges.failure;
+      if (!nudges.dirty) {
+        await nudges.next();
         continue;
       }
-      dirty = false;
-      const { tasks, ended } = await source.read();
-      const waiting = tasks.filter(isWaiting);
+      nudges.dirty = false;
+      let read: { tasks: TaskView[]; ended: boolean };
+      try {
+        read = await source.read(stop);
+      } catch (error) {
+        if (stop.aborted) return;
+        throw error;
+      }
+      if (stop.aborted) return;
+      const waiting = read.tasks.filter(isWaiting);
       const keys = new Set(waiting.map(spell));
       for (const key of yielded) if (!keys.has(key)) yielded.delete(key);
       for (const task of waiting) {
@@ -68,11 +125,49 @@ export async function* watchDecisions(
         if (yielded.has(key)) continue;
         yielded.add(key);
         yield toDecision(context, task);
+        if (stop.aborted) return;
       }
-      if (ended) return;
+      if (read.ended) return;
     }
   } finally {
-    feed.close();
+    stop.removeEventListener('abort', wakeOnStop);
+    // A watcher that ended by itself (its scope ended, a read failed) closes its feed too.
+    stopper.abort();
     await pump;
   }
+}
+
+/**
+ * A decisions watcher (see {@link follow}) that ends at once when its loop
+ * breaks, `return()` is called, or the signal aborts: a `next()` waiting for
+ * a decision resolves as done, and the feed socket and any read in flight end.
+ */
+export function watchDecisions(
+  context: DecisionContext,
+  source: DecisionSource,
+  options: WatchOptions = {},
+): AsyncIterableIterator<Decision> {
+  const stop = new AbortController();
+  const end = () => stop.abort();
+  if (options.signal?.aborted) end();
+  else options.signal?.addEventListener('abort', end, { once: true });
+  const inner = follow(context, source, stop);
+  const done: IteratorReturnResult<undefined> = { done: true, value: undefined };
+  return {
+    next: async () => {
+      const result = await inner.next();
+      if (result.done) options.signal?.removeEventListener('abort', end);
+      return result;
+    },
+    return: () => {
+      end();
+      options.signal?.removeEventListener('abort', end);
+      // Runs the generator's cleanup once it settles; the caller need not wait for it.
+      inner.return(undefined).catch(() => {});
+      return Promise.resolve(done);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }

@@ -1,0 +1,129 @@
+import { createClient, type Decision } from '@airlock/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A run whose one call parks for a person; it ends once the call is decided. */
+const parkThenFinish = (to: string) => ({
+  approval_mode: 'ask' as const,
+  input: 'deploy it',
+  provider: {
+    kind: 'scripted' as const,
+    rounds: [{ tool_calls: [{ name: 'deploy', input: { to } }] }, { final: 'done' }] as never,
+  },
+});
+
+/** Resolves with what the promise gives, or with 'pending' when it has not settled in time. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
+  return Promise.race([
+    promise,
+    new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms)),
+  ]);
+}
+
+describe('watching decisions on a store whose retention pruned events', () => {
+  let kernel: TestKernel;
+  let now = Date.now();
+  let liveRun: string;
+  const member = () =>
+    createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
+      kernel.workspace.id,
+    );
+
+  beforeAll(async () => {
+    kernel = await startTestKernel({
+      clock: () => now,
+      parkTtlMs: 1000 * DAY,
+      retention: { intervalMs: 10 * 365 * DAY },
+    });
+    const ws = member();
+    liveRun = (await ws.runs.create(parkThenFinish('prod'))).id;
+    await eventually(
+      async () => (await ws.runs.run(liveRun).task('t1')).state === 'needs_approval',
+      {
+        what: 'the run to park',
+      },
+    );
+    // A hundred days on, a 90-day policy prunes the run's first events: after=0 is gone.
+    now += 100 * DAY;
+    const client = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
+    const policy = { events_days: 90, runs_days: 90, audit_days: null };
+    await client.call('retention.put', { workspace_id: kernel.workspace.id, ...policy });
+    await kernel.airlock.kernel.pruner!.pruneNow();
+    const retention = await client.call('retention.get', { workspace_id: kernel.workspace.id });
+    expect(retention.pruned_through).toBeGreaterThan(0);
+  });
+  afterAll(async () => {
+    await kernel?.close();
+  });
+
+  it("workspace.decisions yields what waits now, then follows new ones from the feed's head", async () => {
+    const ws = member();
+    const seen: string[] = [];
+    let later: string | null = null;
+    for await (const decision of ws.decisions) {
+      seen.push(`${decision.run_id}/${decision.task_key}`);
+      if (later === null) later = (await ws.runs.create(parkThenFinish('staging'))).id;
+      if (seen.length === 2) break;
+    }
+    expect(seen).toEqual([`${liveRun}/t1`, `${later}/t1`]);
+    await ws.runs.run(later!).stop();
+  });
+
+  it('run.decisions yields the parked call of a run whose first events were pruned, and ends with the run', async () => {
+    const run = member().runs.run(liveRun);
+    const seen: Decision[] = [];
+    for await (const decision of run.decisions) {
+      seen.push(decision);
+      if (decision.isApproval()) await decision.deny({ reason: 'not today' });
+    }
+    expect(seen.map((decision) => decision.task_key)).toEqual(['t1']);
+    expect((await run.get()).state).not.toBe('running');
+  });
+});
+
+describe('cancelling a decisions watcher', () => {
+  let kernel: TestKernel;
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+  });
+  afterAll(async () => {
+    await kernel?.close();
+  });
+  const member = () =>
+    createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
+      kernel.workspace.id,
+    );
+
+  it('return() ends a watcher at once, while a next() waits for a decision that never comes', async () => {
+    const watcher = member().decisions[Symbol.asyncIterator]();
+    const pending = watcher.next();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await within(watcher.return!(), 2000)).toEqual({ done: true, value: undefined });
+    expect(await within(pending, 2000)).toEqual({ done: true, value: undefined });
+    expect(await watcher.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("a signal ends the workspace's and a run's watchers, as the loop waits", async () => {
+    const ws = member();
+    const run = (await ws.runs.create(parkThenFinish('prod'))).id;
+    const controller = new AbortController();
+    const watchers = [
+      ws.decisions.watch({ signal: controller.signal }),
+      ws.runs.run(run).decisions.watch({ signal: controller.signal }),
+    ];
+    for (const watcher of watchers) {
+      expect((await watcher.next()).value).toMatchObject({ run_id: run, task_key: 't1' });
+    }
+    const pending = watchers.map((watcher) => watcher.next());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    for (const next of pending) {
+      expect(await within(next, 2000)).toEqual({ done: true, value: undefined });
+    }
+    const aborted = ws.decisions.watch({ signal: controller.signal });
+    expect(await within(aborted.next(), 2000)).toEqual({ done: true, value: undefined });
+    await ws.runs.run(run).stop();
+  });
+});
