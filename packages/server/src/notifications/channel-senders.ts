@@ -40,16 +40,16 @@ export class ChannelSenders {
   }
 
   /**
-   * Sends a delivery.
+   * Sends a delivery; `signal` aborts it (the attempt's deadline, a shutdown).
    * @throws Error when the channel refuses it or cannot be reached (the attempt failed).
    */
-  async send(delivery: DeliveryRow, now: number): Promise<SentRef> {
+  async send(delivery: DeliveryRow, now: number, signal?: AbortSignal): Promise<SentRef> {
     const channel = this.channelOf(delivery);
     if (!channel) throw new Error(`no channel ${delivery.channel} is configured any more`);
     const payload = JSON.parse(delivery.payload) as NotificationPayload;
     switch (channel.kind) {
       case 'webhook':
-        await sendWebhook(channel, delivery, now);
+        await sendWebhook(channel, delivery, { now, signal });
         return null;
       case 'slack':
         return this.slackSender(channel).post(delivery.id, payload);

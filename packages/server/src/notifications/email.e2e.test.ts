@@ -14,13 +14,22 @@ interface Mail {
   raw: string;
 }
 
-/** A real SMTP server on loopback (smtp-server), keeping every message it accepts. */
-async function startSmtp(): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
+/**
+ * A real SMTP server on loopback (smtp-server), keeping every message it
+ * accepts; it never answers the RCPT TO of the `stalls` address.
+ */
+async function startSmtp(
+  stalls?: string,
+): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
   const mails: Mail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    closeTimeout: 100,
+    onRcptTo(address, _session, callback) {
+      if (address.address !== stalls) callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -63,8 +72,11 @@ for (const backend of all) {
       for (const close of closers.splice(0)) await close();
     });
 
-    async function deployEmail(actionLinks: boolean) {
-      const smtp = await startSmtp();
+    async function deployEmail(
+      actionLinks: boolean,
+      options: { to?: string[]; stalls?: string; leaseMs?: number } = {},
+    ) {
+      const smtp = await startSmtp(options.stalls);
       closers.push(smtp.close);
       d = await deployWithChannels(
         backend,
@@ -76,7 +88,7 @@ for (const backend of all) {
               workspace: workspaceId,
               smtp: { host: '127.0.0.1', port: smtp.port },
               from: 'airlock@example.com',
-              to: ['alice@example.com'],
+              to: options.to ?? ['alice@example.com'],
               ...(actionLinks
                 ? {
                     action_links: {
@@ -88,7 +100,7 @@ for (const backend of all) {
             },
           ],
         }),
-        { port: await freePort(), notificationTuning: FAST },
+        { port: await freePort(), notificationTuning: { ...FAST, leaseMs: options.leaseMs } },
       );
       return smtp;
     }
@@ -135,6 +147,25 @@ for (const backend of all) {
       // A tampered link is refused whole.
       const tampered = `${approve.slice(0, -3)}abc`;
       expect((await fetch(tampered, { method: 'POST' })).status).toBe(403);
+    });
+
+    it('sends to every recipient at once, and a server that stalls on one ends the attempt at its deadline', async () => {
+      const smtp = await deployEmail(false, {
+        to: ['slow@example.com', 'alice@example.com'],
+        stalls: 'slow@example.com',
+        leaseMs: 2000,
+      });
+      await d!.park();
+      const mail = await waitFor(async () => smtp.mails[0], { timeoutMs: 3000 });
+      expect(mail.to).toEqual(['alice@example.com']);
+      const failed = await waitFor(
+        async () => {
+          const listed = await d!.member.get(`${d!.ws}/notifications?state=pending`);
+          return listed.body.deliveries.find((x: { attempts: number }) => x.attempts >= 1);
+        },
+        { timeoutMs: 4000, what: 'the stalled attempt to fail' },
+      );
+      expect(failed.last_error).toMatch(/deadline of 1000 ms/);
     });
   });
 }

@@ -47,6 +47,10 @@ export function emailText(
   return `${lines.join('\n')}\n`;
 }
 
+function messageOf(reason: unknown): string {
+  return reason instanceof Error ? reason.message : String(reason);
+}
+
 /** Sends notices over SMTP with nodemailer, one transport per channel. */
 export class EmailSender {
   private readonly transport: Transporter;
@@ -90,25 +94,39 @@ export class EmailSender {
   }
 
   /**
-   * Sends the notice to every recipient (one message each: action links are personal).
-   * @throws Error when the SMTP server refuses it or cannot be reached.
+   * Sends the notice to every recipient at once (one message each: action
+   * links are personal), so that one slow recipient does not hold back the rest.
+   * @throws Error when the SMTP server refuses a message or cannot be reached.
    */
   async send(
     deliveryId: string,
     payload: NotificationPayload,
     publicUrl: string | undefined,
   ): Promise<void> {
-    for (const recipient of this.channel.to) {
-      await this.transport.sendMail({
-        from: this.channel.from,
-        to: recipient,
-        subject: `[Airlock] ${headline(payload)}`.slice(0, 200),
-        text: emailText(payload, this.linksFor(recipient, payload, publicUrl)),
-        // Lets a receiving system dedupe a notice sent again after a crash.
-        messageId: `<${deliveryId}.${Buffer.from(recipient).toString('hex').slice(0, 16)}@airlock>`,
-        headers: { 'X-Airlock-Delivery': deliveryId },
-      });
-    }
+    const notice = { deliveryId, payload, publicUrl };
+    const sent = await Promise.allSettled(
+      this.channel.to.map((recipient) => this.sendTo(recipient, notice)),
+    );
+    const refused = sent.flatMap((outcome, i) =>
+      outcome.status === 'rejected' ? [`${this.channel.to[i]}: ${messageOf(outcome.reason)}`] : [],
+    );
+    if (refused.length > 0) throw new Error(`not sent to ${refused.join('; ')}`);
+  }
+
+  private async sendTo(
+    recipient: string,
+    notice: { deliveryId: string; payload: NotificationPayload; publicUrl: string | undefined },
+  ): Promise<void> {
+    const { deliveryId, payload } = notice;
+    await this.transport.sendMail({
+      from: this.channel.from,
+      to: recipient,
+      subject: `[Airlock] ${headline(payload)}`.slice(0, 200),
+      text: emailText(payload, this.linksFor(recipient, payload, notice.publicUrl)),
+      // Lets a receiving system dedupe a notice sent again after a crash.
+      messageId: `<${deliveryId}.${Buffer.from(recipient).toString('hex').slice(0, 16)}@airlock>`,
+      headers: { 'X-Airlock-Delivery': deliveryId },
+    });
   }
 
   /** Closes the SMTP transport. */

@@ -14,6 +14,7 @@ export interface DeliveryTuning {
   leaseMs?: number | undefined;
   backoff?: Backoff | undefined;
   maxAttempts?: number | undefined;
+  stopGraceMs?: number | undefined;
 }
 
 /** A kernel's notifications: the outbox enqueue, the worker and the channels' HTTP routes. */

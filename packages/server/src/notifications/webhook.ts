@@ -42,8 +42,10 @@ const WEBHOOK_TIMEOUT_MS = 10_000;
 export async function sendWebhook(
   channel: WebhookChannelConfig,
   delivery: { id: string; payload: string },
-  now: number,
+  attempt: { now: number; signal?: AbortSignal | undefined },
 ): Promise<void> {
+  const { now } = attempt;
+  const timeout = AbortSignal.timeout(WEBHOOK_TIMEOUT_MS);
   const headers = signWebhook(
     channel.secrets.map((secret) => secret.value),
     { id: delivery.id, timestampSeconds: Math.floor(now / 1000), body: delivery.payload },
@@ -52,7 +54,7 @@ export async function sendWebhook(
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': 'airlock-webhooks', ...headers },
     body: delivery.payload,
-    signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+    signal: attempt.signal ? AbortSignal.any([attempt.signal, timeout]) : timeout,
     redirect: 'manual',
   });
   // The body is drained so the connection can be reused; its content is not kept.

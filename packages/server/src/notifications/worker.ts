@@ -22,28 +22,76 @@ export interface DeliveryWorkerOptions {
   backoff?: Backoff | undefined;
   /** Attempts before a delivery is dead-lettered, unless its channel says; default 8. */
   maxAttempts?: number | undefined;
+  /** How long stop() waits for sends in flight before it cuts them short; default 5 s. */
+  stopGraceMs?: number | undefined;
 }
 
-/** Deliveries one pass claims at most. */
-const CLAIM_LIMIT = 32;
+/** Sends in flight at most, all channels together. */
+const MAX_IN_FLIGHT = 32;
+/** Sends in flight of one channel before its deliveries wait (soft: one claim may add as many). */
+const PER_CHANNEL = 4;
+/** The longest an attempt may take, whatever the lease. */
+const MAX_ATTEMPT_MS = 30_000;
+
+/**
+ * How long one attempt may take: half the lease, so that its outcome is
+ * recorded while the lease still holds and no other kernel sends it too.
+ */
+export function attemptDeadlineMs(leaseMs: number): number {
+  return Math.min(MAX_ATTEMPT_MS, Math.floor(leaseMs / 2));
+}
+
+/** Why an attempt was cut short; `stopping` when the worker stopped, not the receiver's fault. */
+class AttemptCut extends Error {
+  constructor(
+    message: string,
+    readonly stopping: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** One send in flight. */
+interface InFlight {
+  delivery: DeliveryRow;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** Settles as `work` does, or rejects with the signal's reason once it aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
 
 /**
  * The outbox's delivery worker: claims due deliveries with a lease (several
  * kernels may share a PostgreSQL store), sends each over its channel, and
  * records the outcome with a `notification.delivered` or
- * `notification.dead_lettered` event in the run's story. A failed attempt is
- * retried with exponential backoff and jitter; a kernel killed mid-send
- * leaves the lease to lapse and the delivery is sent again with the same
- * idempotency id (at least once).
+ * `notification.dead_lettered` event in the run's story. Each send runs on
+ * its own with a deadline below the lease, so a slow receiver holds back
+ * neither other channels nor shutdown. A failed attempt is retried with
+ * exponential backoff and jitter; a kernel killed mid-send leaves the lease
+ * to lapse and the delivery is sent again with the same idempotency id (at
+ * least once).
  */
 export class DeliveryWorker {
   private readonly owner = `worker_${randomBytes(6).toString('hex')}`;
+  private readonly inFlight = new Map<string, InFlight>();
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
 
   constructor(private readonly options: DeliveryWorkerOptions) {}
+
+  private get leaseMs(): number {
+    return this.options.leaseMs ?? 60_000;
+  }
 
   /** Starts polling. */
   start(): void {
@@ -60,7 +108,7 @@ export class DeliveryWorker {
       this.again = true;
       return;
     }
-    this.running = this.drain().finally(() => {
+    this.running = this.claimPass().finally(() => {
       this.running = undefined;
       if (this.again) {
         this.again = false;
@@ -69,44 +117,103 @@ export class DeliveryWorker {
     });
   }
 
-  /** Resolves once no pass is in flight. */
+  /** Resolves once no claim pass and no send is in flight. */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.inFlight.size > 0) {
+      await Promise.all([this.running, ...[...this.inFlight.values()].map((s) => s.done)]);
+    }
   }
 
-  /** Stops polling and waits for the pass in flight. */
+  /**
+   * Stops polling, waits for the sends in flight up to the grace, then cuts
+   * the rest short: each is recorded as a failed attempt due again at once,
+   * for this kernel after a restart or for another sharing the store.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.running;
+    const sends = () => Promise.all([...this.inFlight.values()].map((s) => s.done));
+    let grace: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((resolve) => {
+      grace = setTimeout(resolve, this.options.stopGraceMs ?? 5000);
+    });
+    await Promise.race([sends(), graceOver]);
+    clearTimeout(grace);
+    for (const send of this.inFlight.values()) {
+      send.controller.abort(new AttemptCut('the kernel stopped during the attempt', true));
+    }
+    await sends();
   }
 
-  private async drain(): Promise<void> {
+  /** Claims what the free room allows, leaving out channels with enough sends in flight. */
+  private async claimPass(): Promise<void> {
     try {
       for (;;) {
+        const room = MAX_IN_FLIGHT - this.inFlight.size;
+        if (room <= 0 || this.stopped) return;
+        const limit = Math.min(room, PER_CHANNEL);
         const claimed = await claimDueDeliveries(this.options.store, {
           owner: this.owner,
           now: this.options.store.now(),
-          leaseMs: this.options.leaseMs ?? 60_000,
-          limit: CLAIM_LIMIT,
+          leaseMs: this.leaseMs,
+          limit,
+          skipChannels: this.busyChannels(),
         });
-        await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
-        if (claimed.length < CLAIM_LIMIT || this.stopped) return;
+        for (const delivery of claimed) this.launch(delivery);
+        if (claimed.length < limit) return;
       }
     } catch (error) {
       if (!this.stopped) this.options.logger.error({ err: error }, 'notification pass failed');
     }
   }
 
-  private async deliver(delivery: DeliveryRow): Promise<void> {
+  private busyChannels(): { workspace_id: string; channel: string }[] {
+    const counts = new Map<string, { workspace_id: string; channel: string; n: number }>();
+    for (const { delivery } of this.inFlight.values()) {
+      const key = JSON.stringify([delivery.workspace_id, delivery.channel]);
+      const entry = counts.get(key) ?? { ...delivery, n: 0 };
+      entry.n += 1;
+      counts.set(key, entry);
+    }
+    return [...counts.values()]
+      .filter((entry) => entry.n >= PER_CHANNEL)
+      .map(({ workspace_id, channel }) => ({ workspace_id, channel }));
+  }
+
+  private launch(delivery: DeliveryRow): void {
+    const controller = new AbortController();
+    const deadline = attemptDeadlineMs(this.leaseMs);
+    const timer = setTimeout(
+      () =>
+        controller.abort(
+          new AttemptCut(`no answer within the attempt's deadline of ${deadline} ms`, false),
+        ),
+      deadline,
+    );
+    const done = this.deliver(delivery, controller.signal)
+      .catch((error: unknown) =>
+        this.options.logger.error({ err: error, delivery: delivery.id }, 'notification failed'),
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        this.inFlight.delete(delivery.id);
+        this.kick();
+      });
+    this.inFlight.set(delivery.id, { delivery, controller, done });
+  }
+
+  private async deliver(delivery: DeliveryRow, signal: AbortSignal): Promise<void> {
     const { store, senders, logger } = this.options;
     const attempts = delivery.attempts + 1;
     let externalRef: string | null = null;
     let failure: string | null = null;
+    let stopping = false;
     try {
-      externalRef = await senders.send(delivery, store.now());
+      externalRef = await untilAborted(senders.send(delivery, store.now(), signal), signal);
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
+      stopping = error instanceof AttemptCut && error.stopping;
     }
     const base = {
       workspace_id: delivery.workspace_id,
@@ -135,10 +242,13 @@ export class DeliveryWorker {
     }
     const channel = senders.channelOf(delivery);
     const max = channel?.max_attempts ?? this.options.maxAttempts ?? 8;
-    const dead = attempts >= max;
+    // A send cut short by a shutdown is no fault of the receiver: due again at once, never dead.
+    const dead = !stopping && attempts >= max;
     const retryAt = dead
       ? null
-      : store.now() + retryDelayMs(attempts, this.options.backoff ?? DEFAULT_BACKOFF);
+      : stopping
+        ? store.now()
+        : store.now() + retryDelayMs(attempts, this.options.backoff ?? DEFAULT_BACKOFF);
     logger.warn(
       { delivery: delivery.id, channel: delivery.channel, attempts, dead, error: failure },
       'notification attempt failed',

@@ -63,6 +63,8 @@ export interface DeliveryClaim {
   now: number;
   leaseMs: number;
   limit: number;
+  /** Channels the worker is busy with: none of their deliveries is claimed. */
+  skipChannels?: readonly { workspace_id: string; channel: string }[] | undefined;
 }
 
 /**
@@ -83,6 +85,20 @@ export async function claimDueDeliveries(
         .where('state', '=', 'pending')
         .where('next_attempt_at', '<=', claim.now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', claim.now)]))
+        .$if((claim.skipChannels ?? []).length > 0, (query) =>
+          query.where((eb) =>
+            eb.not(
+              eb.or(
+                (claim.skipChannels ?? []).map((busy) =>
+                  eb.and([
+                    eb('workspace_id', '=', busy.workspace_id),
+                    eb('channel', '=', busy.channel),
+                  ]),
+                ),
+              ),
+            ),
+          ),
+        )
         .orderBy('next_attempt_at')
         .limit(claim.limit),
     );

@@ -102,9 +102,13 @@ export interface Received {
   body: string;
 }
 
-/** A real HTTP server on loopback that records requests and answers with `respond`. */
+/**
+ * A real HTTP server on loopback that records requests and answers with
+ * `respond`; a `null` answer holds the request open (a receiver that never
+ * answers) until the server closes.
+ */
 export async function startReceiver(
-  respond: (request: Received, index: number) => { status: number; body?: string } = () => ({
+  respond: (request: Received, index: number) => { status: number; body?: string } | null = () => ({
     status: 200,
   }),
 ): Promise<{ url: string; received: Received[]; server: Server; close(): Promise<void> }> {
@@ -124,6 +128,7 @@ export async function startReceiver(
       };
       received.push(request);
       const answer = respond(request, received.length - 1);
+      if (answer === null) return;
       res.writeHead(answer.status, { 'content-type': 'application/json' });
       res.end(answer.body ?? '{}');
     });
@@ -134,7 +139,11 @@ export async function startReceiver(
     url: `http://127.0.0.1:${port}`,
     received,
     server,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

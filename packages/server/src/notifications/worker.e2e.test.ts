@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../testing/harness.js';
+import {
+  deployWithChannels,
+  freePort,
+  type NotifyDeployment,
+  startReceiver,
+} from '../testing/notify-kit.js';
+import { backends } from '../testing/stores.js';
+
+const all = await backends();
+const SECRET = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
+const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 }, stopGraceMs: 100 };
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`the delivery worker (${backend.name})`, () => {
+    let d: NotifyDeployment | undefined;
+    const closers: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      await d?.close();
+      d = undefined;
+      for (const close of closers.splice(0)) await close();
+    });
+
+    /** Two webhook channels: `stuck`, whose receiver never answers, and `ops`, which answers 200. */
+    async function deployStuckAndOps(tuning: Record<string, unknown> = {}) {
+      const stuck = await startReceiver(() => null);
+      const ops = await startReceiver();
+      closers.push(stuck.close, ops.close);
+      d = await deployWithChannels(
+        backend,
+        ({ workspaceId }) => ({
+          channels: [
+            {
+              name: 'stuck',
+              kind: 'webhook',
+              workspace: workspaceId,
+              url: stuck.url,
+              secrets: [SECRET],
+            },
+            {
+              name: 'ops',
+              kind: 'webhook',
+              workspace: workspaceId,
+              url: ops.url,
+              secrets: [SECRET],
+            },
+          ],
+        }),
+        { port: await freePort(), notificationTuning: { ...FAST, ...tuning } },
+      );
+      return { stuck, ops };
+    }
+
+    it('a receiver that never answers holds back no other channel: the next notices still go out', async () => {
+      const { stuck, ops } = await deployStuckAndOps();
+      await d!.park();
+      await waitFor(async () => stuck.received.length === 1 && ops.received.length === 1);
+      await d!.park();
+      await d!.park();
+      // Well inside the webhook's own 10 s timeout: the stuck send is still in flight.
+      await waitFor(async () => ops.received.length === 3, { timeoutMs: 3000, what: 'ops x3' });
+    });
+
+    it('an attempt ends at its deadline, below the lease, and is retried later', async () => {
+      const { stuck } = await deployStuckAndOps({ leaseMs: 2000 });
+      await d!.park();
+      const failed = await waitFor(
+        async () => {
+          const listed = await d!.member.get(`${d!.ws}/notifications?state=pending`);
+          return listed.body.deliveries.find(
+            (x: { channel: string; attempts: number }) => x.channel === 'stuck' && x.attempts >= 1,
+          );
+        },
+        { timeoutMs: 4000, what: 'the stuck attempt to fail' },
+      );
+      expect(failed.last_error).toMatch(/deadline of 1000 ms/);
+      await waitFor(async () => stuck.received.length >= 2, { timeoutMs: 4000 });
+    });
+
+    it('stop waits a bounded grace for a send that never ends, then leaves it for a retry', async () => {
+      const { stuck } = await deployStuckAndOps();
+      await d!.park();
+      await waitFor(async () => stuck.received.length === 1);
+      const started = Date.now();
+      await d!.airlock.notifications!.close();
+      expect(Date.now() - started).toBeLessThan(2000);
+      const listed = await d!.member.get(`${d!.ws}/notifications?state=pending`);
+      const left = listed.body.deliveries.find((x: { channel: string }) => x.channel === 'stuck');
+      expect(left).toMatchObject({ state: 'pending' });
+      expect(left.last_error).toMatch(/stopped/);
+    });
+  });
+}
