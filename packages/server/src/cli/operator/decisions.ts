@@ -11,8 +11,9 @@ import {
 /** `airlock decisions --help` */
 export const DECISIONS_HELP = `Usage:
   airlock decisions list
-  airlock decisions approve <run-id> <task-key> [--input <json>]
-  airlock decisions deny <run-id> <task-key> [--reason <text>]
+  airlock decisions show <run-id> <task-key>
+  airlock decisions approve <run-id> <task-key> [--version <v>] [--input <json>]
+  airlock decisions deny <run-id> <task-key> [--version <v>] [--reason <text>]
   airlock decisions answer <run-id> <task-key> (--content <text> | --decline) [--resolution-token <t>]
 
 Lists and ends the decisions resting on a person: parked tool calls
@@ -21,6 +22,12 @@ policy wants several approvals for shows "1 of 2 approvals" and runs once
 enough distinct members approved. "approve --input" approves an edited call:
 the kernel evaluates the new input again through every rule and layer, and
 refuses it (edit_refused) if a rule would. Needs a member credential.
+
+list and show print each row's version. Pass it as --version to approve or
+deny exactly what you read: if the row changed since (another member edited
+its input, it expired and was parked again), the kernel refuses with
+version_mismatch and nothing changes; show it again and decide on what it
+holds now. Without --version the decision applies to whatever the row holds.
 
 ${CONNECTION_HELP}`;
 
@@ -40,10 +47,38 @@ function describeRow(row: TaskView): string[] {
       ? `question: ${row.prompt ?? ''}${row.options?.length ? ` [${row.options.join(' | ')}]` : ''}`
       : `call ${row.tool_name} ${JSON.stringify(row.tool_input ?? null)}`;
   return [
-    `${row.run_id} ${row.key}  ${row.state}  expires ${deadline}`,
+    `${row.run_id} ${row.key}  ${row.state}  expires ${deadline}  version ${row.version}`,
     `  ${what}`,
     ...progressLine(row),
   ];
+}
+
+/** The commands that decide exactly the version of a row shown. */
+function decideLines(row: TaskView): string[] {
+  const bound = `${row.run_id} ${row.key} --version ${row.version}`;
+  if (row.state === 'needs_approval') {
+    return [
+      `  approve: airlock decisions approve ${bound}`,
+      `  deny:    airlock decisions deny ${bound}`,
+    ];
+  }
+  return [];
+}
+
+/** The `--version` of a decision, or a usage error (exit 2) when it is given empty. */
+function versionOf(
+  values: Record<string, string | boolean | undefined>,
+  verb: string,
+): { version?: string } {
+  const version = values.version;
+  if (version === undefined) return {};
+  if (typeof version !== 'string' || version.trim() === '') {
+    throw new OperatorError(
+      `airlock decisions ${verb}: --version wants the version \`decisions list\` or \`decisions show\` printed`,
+      2,
+    );
+  }
+  return { version };
 }
 
 /** The row a verb names, or a usage error (exit 2) when the command left it out. */
@@ -74,6 +109,7 @@ export async function decisions(argv: string[]): Promise<number> {
     decline: { type: 'boolean' },
     'resolution-token': { type: 'string' },
     input: { type: 'string' },
+    version: { type: 'string' },
   });
   const [verb, runId, taskKey] = positionals;
   if (values.help || !verb) {
@@ -91,9 +127,15 @@ export async function decisions(argv: string[]): Promise<number> {
       );
       return 0;
     }
+    case 'show': {
+      const body = await connection.call('tasks.get', taskOf(connection, runId, taskKey, 'show'));
+      print(connection, body, () => [...describeRow(body), ...decideLines(body)]);
+      return 0;
+    }
     case 'approve': {
       const body = await connection.call('decisions.approve', {
         ...taskOf(connection, runId, taskKey, 'approve'),
+        ...versionOf(values, 'approve'),
         ...(typeof values.input === 'string' ? { tool_input: parseInput(values.input) } : {}),
       });
       print(connection, body, () =>
@@ -106,6 +148,7 @@ export async function decisions(argv: string[]): Promise<number> {
     case 'deny': {
       const body = await connection.call('decisions.deny', {
         ...taskOf(connection, runId, taskKey, 'deny'),
+        ...versionOf(values, 'deny'),
         ...(typeof values.reason === 'string' ? { reason: values.reason } : {}),
       });
       print(connection, body, () => [`denied ${runId} ${taskKey}`]);
@@ -130,7 +173,7 @@ export async function decisions(argv: string[]): Promise<number> {
     }
     default:
       throw new OperatorError(
-        `airlock decisions: unknown verb "${verb}" (list, approve, deny, answer)`,
+        `airlock decisions: unknown verb "${verb}" (list, show, approve, deny, answer)`,
         2,
       );
   }
