@@ -31,6 +31,7 @@ export async function ensureLocalWorkspace(store: Store): Promise<LocalWorkspace
 async function findOrCreateLocalWorkspace(store: Store): Promise<LocalWorkspace> {
   const [existing] = await listWorkspaces(store);
   if (existing) {
+    // A removed application fences every credential of it: a new token goes to a live one.
     const [app] = await listAgentApplications(store, existing.id);
     const agentApplicationId =
       app?.id ??

@@ -154,7 +154,7 @@ export async function listApplicationRecords(
     .execute();
 }
 
-/** Lists a workspace's agent applications, oldest first. */
+/** Lists a workspace's agent applications that are not removed (their credentials are fenced), oldest first. */
 export async function listAgentApplications(
   store: Store,
   workspaceId: string,
@@ -163,6 +163,7 @@ export async function listAgentApplications(
     .selectFrom('agent_applications')
     .select(['id', 'name'])
     .where('workspace_id', '=', workspaceId)
+    .where('removed_at', 'is', null)
     .orderBy('created_at')
     .execute();
 }

@@ -1,5 +1,6 @@
 import {
   CONNECTION_HELP,
+  type Connection,
   connectionFrom,
   OperatorError,
   parseOperatorArgs,
@@ -15,9 +16,39 @@ export const APPS_HELP = `Usage:
 Creates, lists and removes the workspace's agent applications through a
 running kernel, with a member credential. Mint a new application's tokens with
 \`airlock tokens create --kind agent|executor --application <id>\`. Removing
-one fences its credentials at once and stops its running runs.
+one fences its credentials at once and stops its running runs; an
+application that active member credentials belong to (the local workspace's,
+which \`airlock serve\` and \`airlock token create\` give member tokens of) is
+refused, since removing it would lock those members out: make a member
+credential that outlives it first (\`airlock tokens create --kind member
+--workspace-level\`), revoke theirs, then remove it.
 
 ${CONNECTION_HELP}`;
+
+/**
+ * Refuses to remove an application that active member credentials belong to:
+ * the removal fences them, and the operators holding them (perhaps this one) are locked out.
+ * @throws OperatorError (exit 1) naming them and what to do instead.
+ */
+async function refuseLockout(connection: Connection, application: string): Promise<void> {
+  const workspace_id = connection.workspace;
+  const { credentials } = await connection.call('credentials.list', { workspace_id });
+  const members = credentials.filter(
+    (c) => c.kind === 'member' && c.agent_application_id === application,
+  );
+  if (members.length === 0) return;
+  const self = await connection.call('credentials.self', { workspace_id });
+  const named = members.map(
+    (c) =>
+      `${c.credential_id} "${c.label}"${c.credential_id === self.credential_id ? ' (yours)' : ''}`,
+  );
+  throw new OperatorError(
+    `airlock apps remove: ${application} has ${members.length} active member credential(s): ${named.join(', ')}; ` +
+      'removing it would fence them and lock those members out. Make a member credential that outlives it ' +
+      '(airlock tokens create --kind member --workspace-level), revoke these, then remove it',
+    1,
+  );
+}
 
 /** Runs `airlock apps ...`; returns the exit code. */
 export async function apps(argv: string[]): Promise<number> {
@@ -52,6 +83,7 @@ export async function apps(argv: string[]): Promise<number> {
     }
     case 'remove': {
       if (!target) throw new OperatorError('airlock apps remove: give <application-id>', 2);
+      await refuseLockout(connection, target);
       const removed = await connection.call('agentApplications.remove', {
         workspace_id,
         agent_application_id: target,
