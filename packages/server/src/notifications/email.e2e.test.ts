@@ -80,7 +80,7 @@ for (const backend of all) {
       closers.push(smtp.close);
       d = await deployWithChannels(
         backend,
-        ({ workspaceId, memberCredentialId }) => ({
+        ({ workspaceId, memberCredentialId, otherMemberCredentialId }) => ({
           channels: [
             {
               name: 'mail',
@@ -93,7 +93,10 @@ for (const backend of all) {
                 ? {
                     action_links: {
                       secret: 'action-link-secret',
-                      members: { 'alice@example.com': memberCredentialId },
+                      members: {
+                        'alice@example.com': memberCredentialId,
+                        'bob@example.com': otherMemberCredentialId,
+                      },
                     },
                   }
                 : {}),
@@ -166,6 +169,32 @@ for (const backend of all) {
         { timeoutMs: 4000, what: 'the stalled attempt to fail' },
       );
       expect(failed.last_error).toMatch(/deadline of 1000 ms/);
+    });
+
+    it('under a policy needing two approvals, the first link records "1 of 2" and the second decides', async () => {
+      const smtp = await deployEmail(true, { to: ['alice@example.com', 'bob@example.com'] });
+      const policy = await d!.member.put(`${d!.ws}/approval_policy`, {
+        policy: { rules: [{ actions: ['destructive'], required: 2 }] },
+      });
+      expect(policy.status).toBe(200);
+      const runId = await d!.park();
+      await waitFor(async () => smtp.mails.length === 2);
+      const linkOf = (to: string) =>
+        /Approve: (\S+)/.exec(bodyOf(smtp.mails.find((m) => m.to[0] === to)!.raw))![1]!;
+      const first = await fetch(linkOf('alice@example.com'), { method: 'POST' });
+      expect(first.status).toBe(200);
+      const page = await first.text();
+      expect(page).toContain('1 of 2 approvals');
+      expect(page).not.toContain('<h1>Approved</h1>');
+      expect((await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body.state).toBe(
+        'needs_approval',
+      );
+      const second = await fetch(linkOf('bob@example.com'), { method: 'POST' });
+      expect(second.status).toBe(200);
+      expect(await second.text()).toContain('<h1>Approved</h1>');
+      expect((await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body.state).not.toBe(
+        'needs_approval',
+      );
     });
   });
 }

@@ -7,7 +7,7 @@ import { checkActionLink, peekActionLink } from './action-links.js';
 import type { ChannelSenders } from './channel-senders.js';
 import type { NotificationsConfig } from './config.js';
 import { ACTION_LINK_PATH } from './email.js';
-import { decideForMember } from './member-decision.js';
+import { decideForMember, describeOutcome } from './member-decision.js';
 import { handleSlackInteraction } from './slack-interactions.js';
 
 /** Slack's interaction requests: `/notifications/slack/{workspace}/{channel}/interactions`. */
@@ -104,7 +104,7 @@ export function notificationRoutes(options: {
     }
     await readBody(req, BODY_LIMIT);
     try {
-      const { decidedBy } = await decideForMember(ctx, {
+      const outcome = await decideForMember(ctx, {
         workspaceId: claim.workspace_id,
         memberCredentialId: claim.member,
         runId: claim.run_id,
@@ -113,11 +113,16 @@ export function notificationRoutes(options: {
         action: claim.action,
         via: 'email',
       });
+      const title = !outcome.decided
+        ? 'Approval recorded'
+        : claim.action === 'approve'
+          ? 'Approved'
+          : 'Denied';
       page(
         res,
         200,
-        claim.action === 'approve' ? 'Approved' : 'Denied',
-        `<p>Recorded as ${escapeHtml(decidedBy)}.</p>`,
+        title,
+        `<p>${escapeHtml(describeOutcome(claim.action, outcome, outcome.by))}.</p>`,
       );
     } catch (error) {
       if (!(error instanceof AirlockError)) throw error;

@@ -1,9 +1,8 @@
 import { AirlockError } from '../errors.js';
 import type { KernelContext } from '../kernel/context.js';
 import { approveTask } from '../kernel/verbs/approvals.js';
-import { denyTask, readTask } from '../kernel/verbs/decisions.js';
-import { taskVersion } from '../kernel/views.js';
-import { listCredentials, type Principal } from '../store/accounts.js';
+import { denyTask } from '../kernel/verbs/decisions.js';
+import { listCredentials, type Principal, principalName } from '../store/accounts.js';
 
 /** A decision arriving from outside the API (a Slack button, an email link). */
 export interface OutsideDecision {
@@ -44,33 +43,60 @@ export async function memberPrincipal(
   };
 }
 
+/** What a decision from outside did to the row. */
+export interface MemberDecisionOutcome {
+  /** True once the row left needs_approval: approved (enough approvals) or denied. */
+  decided: boolean;
+  /** Who decided, as the kernel names a principal (`member:cred_…`). */
+  by: string;
+  /** Approvals given and needed when the approval policy asks more than one; else null. */
+  approvals: { received: number; required: number } | null;
+}
+
 /**
  * Decides a parked row for a mapped member through the kernel's own decision
- * path (the same as the API's approve and deny), bound to the version shown.
+ * path (the same as the API's approve and deny), bound to the version shown:
+ * the version is checked in the decision's own transaction.
  * @throws AirlockError forbidden, version_mismatch, task_not_waiting, and every code approve/deny answers.
  */
 export async function decideForMember(
   ctx: KernelContext,
   decision: OutsideDecision,
-): Promise<{ decidedBy: string }> {
+): Promise<MemberDecisionOutcome> {
   const principal = await memberPrincipal(ctx, decision.workspaceId, decision.memberCredentialId);
   const address = {
     workspaceId: decision.workspaceId,
     runId: decision.runId,
     taskKey: decision.taskKey,
   };
+  const by = principalName(principal);
   if (decision.action === 'approve') {
     const task = await approveTask(ctx, principal, address, { version: decision.version });
-    return { decidedBy: task.decided_by ?? '' };
+    const required = task.approvals?.required ?? 1;
+    return {
+      decided: task.state !== 'needs_approval',
+      by,
+      approvals: required > 1 ? { received: task.approvals?.received.length ?? 0, required } : null,
+    };
   }
-  // Deny takes no version: the row is read first, and the deny itself still needs it parked.
-  const row = await readTask(ctx.store, decision.runId, decision.taskKey);
-  if (taskVersion(row) !== decision.version) {
-    throw new AirlockError(
-      'version_mismatch',
-      `task ${row.key} changed since it was shown; open it in the inbox`,
-    );
+  const reason = `denied by a person (${decision.via})`;
+  await denyTask(ctx, principal, address, reason, decision.version);
+  return { decided: true, by, approvals: null };
+}
+
+/**
+ * What a person is told of their decision: who decided, or, while a policy
+ * waits for more approvals, how many it has ("1 of 2 approvals").
+ */
+export function describeOutcome(
+  action: OutsideDecision['action'],
+  outcome: MemberDecisionOutcome,
+  who: string,
+): string {
+  const name = who === outcome.by ? who : `${who} (${outcome.by})`;
+  if (!outcome.decided && outcome.approvals) {
+    const { received, required } = outcome.approvals;
+    return `${name} approved: ${received} of ${required} approvals, waiting for ${required - received} more`;
   }
-  const task = await denyTask(ctx, principal, address, `denied by a person (${decision.via})`);
-  return { decidedBy: task.decided_by ?? '' };
+  return `${action === 'approve' ? 'Approved' : 'Denied'} by ${name}`;
 }

@@ -112,12 +112,35 @@ export function noticeMessage(
   return { text, blocks };
 }
 
+/** The block_id of the line that counts a call's approvals while it waits for more. */
+const PROGRESS_BLOCK = 'airlock_progress';
+
 /** The message once decided: the call as it was, and who decided instead of the buttons. */
 export function decidedMessage(
   original: { text: string; blocks: Block[] },
   outcome: string,
 ): { text: string; blocks: Block[] } {
-  const blocks = original.blocks.filter((block) => block.type !== 'actions');
+  const blocks = original.blocks.filter(
+    (block) => block.type !== 'actions' && block.block_id !== PROGRESS_BLOCK,
+  );
   blocks.push({ type: 'section', text: { type: 'mrkdwn', text: escapeMrkdwn(outcome) } });
   return { text: `${original.text}: ${outcome}`, blocks };
+}
+
+/**
+ * The message while a policy waits for more approvals: the buttons stay for
+ * the other approvers, with a line above them counting the approvals so far.
+ */
+export function progressMessage(
+  original: { text: string; blocks: Block[] },
+  progress: string,
+): { text: string; blocks: Block[] } {
+  const blocks = original.blocks.filter((block) => block.block_id !== PROGRESS_BLOCK);
+  const actions = blocks.findIndex((block) => block.type === 'actions');
+  blocks.splice(actions === -1 ? blocks.length : actions, 0, {
+    type: 'context',
+    block_id: PROGRESS_BLOCK,
+    elements: [{ type: 'mrkdwn', text: escapeMrkdwn(progress) }],
+  });
+  return { text: original.text, blocks };
 }

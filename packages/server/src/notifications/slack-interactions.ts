@@ -3,9 +3,15 @@ import type { Logger } from 'pino';
 import { AirlockError } from '../errors.js';
 import type { KernelContext } from '../kernel/context.js';
 import type { SlackChannelConfig } from './config.js';
-import { decideForMember } from './member-decision.js';
+import { decideForMember, describeOutcome } from './member-decision.js';
 import type { SlackSender } from './slack.js';
-import { APPROVE_ACTION, type ButtonValue, DENY_ACTION } from './slack-blocks.js';
+import {
+  APPROVE_ACTION,
+  type ButtonValue,
+  DENY_ACTION,
+  decidedMessage,
+  progressMessage,
+} from './slack-blocks.js';
 
 /** How far a Slack request's timestamp may be from the kernel's clock: five minutes. */
 export const SLACK_REPLAY_WINDOW_S = 300;
@@ -107,7 +113,7 @@ export async function handleSlackInteraction(options: {
       throw new AirlockError('forbidden', 'your Slack user is not mapped to an Airlock member');
     }
     const verb = action.action_id === APPROVE_ACTION ? 'approve' : 'deny';
-    const { decidedBy } = await decideForMember(ctx, {
+    const outcome = await decideForMember(ctx, {
       workspaceId: channel.workspace,
       memberCredentialId: member,
       runId: button.run_id,
@@ -117,9 +123,12 @@ export async function handleSlackInteraction(options: {
       via: `Slack, ${who}`,
     });
     const original = { text: payload.message?.text ?? '', blocks: payload.message?.blocks ?? [] };
-    const outcome = `${verb === 'approve' ? 'Approved' : 'Denied'} by ${who} (${decidedBy})`;
+    const said = describeOutcome(verb, outcome, who);
     await sender
-      .markDecided({ channel: slackChannel, ts }, original, outcome)
+      .update(
+        { channel: slackChannel, ts },
+        outcome.decided ? decidedMessage(original, said) : progressMessage(original, said),
+      )
       .catch((error: unknown) =>
         options.logger.warn({ err: error }, 'slack message update failed'),
       );

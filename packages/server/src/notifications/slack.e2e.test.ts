@@ -86,7 +86,7 @@ for (const backend of all) {
       closers.push(slack.close);
       d = await deployWithChannels(
         backend,
-        ({ workspaceId, memberCredentialId }) => ({
+        ({ workspaceId, memberCredentialId, otherMemberCredentialId }) => ({
           channels: [
             {
               name: 'approvals',
@@ -96,7 +96,11 @@ for (const backend of all) {
               signing_secret: SIGNING_SECRET,
               channel: 'C123',
               api_url: `${slack.url}/api/`,
-              members: { U_ALICE: memberCredentialId, U_REVOKED: 'cred_unknown' },
+              members: {
+                U_ALICE: memberCredentialId,
+                U_BOB: otherMemberCredentialId,
+                U_REVOKED: 'cred_unknown',
+              },
             },
           ],
         }),
@@ -182,6 +186,50 @@ for (const backend of all) {
       const task = (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body;
       expect(task.state).toBe('failed');
       expect(task.error.detail).toContain('Slack');
+    });
+
+    it('under a policy needing two approvals, the first press shows "1 of 2" and keeps the buttons; the second decides', async () => {
+      const { slack, endpoint } = await deploySlack();
+      const policy = await d!.member.put(`${d!.ws}/approval_policy`, {
+        policy: { rules: [{ actions: ['destructive'], required: 2 }] },
+      });
+      expect(policy.status).toBe(200);
+      const runId = await d!.park();
+      const post = await waitFor(async () =>
+        slack.received.find((r) => r.path === '/api/chat.postMessage'),
+      );
+      const first = press(fieldsOf(post), 'airlock_approve', 'U_ALICE');
+      expect(
+        (await fetch(endpoint, { method: 'POST', headers: signed(first), body: first })).status,
+      ).toBe(200);
+      expect((await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body.state).toBe(
+        'needs_approval',
+      );
+      const progress = await waitFor(async () =>
+        slack.received.find((r) => r.path === '/api/chat.update'),
+      );
+      const shown = JSON.stringify(fieldsOf(progress).blocks);
+      expect(shown).toContain('1 of 2 approvals');
+      expect(shown).toContain('airlock_approve');
+      expect(shown).not.toContain('Approved by');
+      // Slack sends the message as it now stands with the next press.
+      const second = press(
+        { text: fieldsOf(progress).text, blocks: fieldsOf(progress).blocks },
+        'airlock_approve',
+        'U_BOB',
+      );
+      expect(
+        (await fetch(endpoint, { method: 'POST', headers: signed(second), body: second })).status,
+      ).toBe(200);
+      const task = (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body;
+      expect(task.state).not.toBe('needs_approval');
+      const decided = await waitFor(
+        async () => slack.received.filter((r) => r.path === '/api/chat.update')[1],
+      );
+      const final = JSON.stringify(fieldsOf(decided).blocks);
+      expect(final).toContain(`Approved by u_bob (member:${d!.otherMember.credentialId})`);
+      expect(final).not.toContain('airlock_approve');
+      expect(final).not.toContain('1 of 2 approvals');
     });
   });
 }

@@ -2,7 +2,7 @@ import { LogLevel, WebClient } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { SlackChannelConfig } from './config.js';
 import type { NotificationPayload } from './payload.js';
-import { decidedMessage, noticeMessage } from './slack-blocks.js';
+import { noticeMessage } from './slack-blocks.js';
 
 /**
  * Posts notices to a Slack channel with the official Web API client
@@ -47,13 +47,11 @@ export class SlackSender {
     return `${answer.channel ?? this.channel.channel}:${answer.ts ?? ''}`;
   }
 
-  /** Replaces a posted message's buttons with the outcome (who decided, or why not). */
-  async markDecided(
+  /** Replaces a posted message (with who decided, or how many approvals it has). */
+  async update(
     where: { channel: string; ts: string },
-    original: { text: string; blocks: Record<string, unknown>[] },
-    outcome: string,
+    message: { text: string; blocks: Record<string, unknown>[] },
   ): Promise<void> {
-    const message = decidedMessage(original, outcome);
     await this.client.chat.update({
       channel: where.channel,
       ts: where.ts,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { type Airlock, type AirlockOptions, startAirlock } from '../airlock.js';
 import { parseNotificationsConfig } from '../notifications/config.js';
-import { listCredentials } from '../store/accounts.js';
+import { createCredential, listCredentials } from '../store/accounts.js';
 import { type Client, client } from './harness.js';
 import type { Backend } from './stores.js';
 import { type WorkspaceTokens, workspaceWithTokens } from './workspace-tokens.js';
@@ -14,6 +14,8 @@ export interface NotifyDeployment {
   url: string;
   workspaceId: string;
   memberCredentialId: string;
+  /** A second member of the workspace (for policies that need two approvals). */
+  otherMember: { credentialId: string; client: Client };
   tokens: WorkspaceTokens;
   agent: Client;
   member: Client;
@@ -31,14 +33,24 @@ export interface NotifyDeployment {
  */
 export async function deployWithChannels(
   backend: Backend,
-  configFor: (ids: { workspaceId: string; memberCredentialId: string; url: string }) => unknown,
+  configFor: (ids: {
+    workspaceId: string;
+    memberCredentialId: string;
+    otherMemberCredentialId: string;
+    url: string;
+  }) => unknown,
   options: Omit<AirlockOptions, 'dataDir' | 'databaseUrl' | 'notifications'> & { port: number },
 ): Promise<NotifyDeployment> {
   const opened = await backend.open();
-  const { workspaceId, tokens } = await workspaceWithTokens(opened.store, 'notify');
+  const { workspaceId, appId, tokens } = await workspaceWithTokens(opened.store, 'notify');
   const member = (await listCredentials(opened.store, workspaceId)).find(
     (c) => c.kind === 'member',
   )!;
+  const { credential: other, token: otherToken } = await createCredential(opened.store, {
+    workspaceId,
+    kind: 'member',
+    agentApplicationId: appId,
+  });
   await opened.store.close();
   const url = `http://127.0.0.1:${options.port}`;
   const airlock = await startAirlock({
@@ -48,7 +60,12 @@ export async function deployWithChannels(
     ...options,
     ...opened.location,
     notifications: parseNotificationsConfig(
-      configFor({ workspaceId, memberCredentialId: member.credential_id, url }),
+      configFor({
+        workspaceId,
+        memberCredentialId: member.credential_id,
+        otherMemberCredentialId: other.credential_id,
+        url,
+      }),
     ),
   });
   const ws = `/api/v1/workspaces/${workspaceId}`;
@@ -58,6 +75,7 @@ export async function deployWithChannels(
     url: airlock.url,
     workspaceId,
     memberCredentialId: member.credential_id,
+    otherMember: { credentialId: other.credential_id, client: client(airlock.url, otherToken) },
     tokens,
     agent: client(airlock.url, tokens.agent),
     member: memberClient,
