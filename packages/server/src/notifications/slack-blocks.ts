@@ -23,8 +23,8 @@ export const DENY_ACTION = 'airlock_deny';
 
 type Block = Record<string, unknown>;
 
-/** Keeps Slack's 3000-character limit of a text object, with room for the fence. */
-function clip(text: string, max = 2800): string {
+/** Keeps a plain text within `max` characters. */
+function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
 }
 
@@ -33,9 +33,21 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/**
+ * Escapes, then keeps `max` characters: escaping lengthens a text (`<` is
+ * four characters), so clipping first could pass Slack's limits. An escape
+ * cut in half at the end is dropped whole.
+ */
+function escapeAndClip(text: string, max: number): string {
+  const escaped = escapeMrkdwn(text);
+  if (escaped.length <= max) return escaped;
+  return `${escaped.slice(0, max).replace(/&[a-z]{0,3}$/, '')}…`;
+}
+
 function callText(task: TaskView): string {
   const input = JSON.stringify(task.tool_input, null, 2) ?? 'null';
-  return `*${escapeMrkdwn(task.tool_name)}*\n\`\`\`${escapeMrkdwn(clip(input))}\`\`\``;
+  // 3000 characters a text object: the name, the input and the fence fit in it.
+  return `*${escapeAndClip(task.tool_name, 150)}*\n\`\`\`${escapeAndClip(input, 2800)}\`\`\``;
 }
 
 function profileFields(task: TaskView): Block[] {
@@ -48,10 +60,11 @@ function profileFields(task: TaskView): Block[] {
     {
       type: 'section',
       fields: [
-        { type: 'mrkdwn', text: `*Action tags*\n${escapeMrkdwn(clip(tags, 1900))}` },
-        { type: 'mrkdwn', text: `*Targets*\n${escapeMrkdwn(clip(targets, 1900))}` },
+        // 2000 characters a field.
+        { type: 'mrkdwn', text: `*Action tags*\n${escapeAndClip(tags, 1900)}` },
+        { type: 'mrkdwn', text: `*Targets*\n${escapeAndClip(targets, 1900)}` },
         { type: 'mrkdwn', text: `*Mode*\n${profile.mode}` },
-        { type: 'mrkdwn', text: `*Matched rules*\n${rules || 'none'}` },
+        { type: 'mrkdwn', text: `*Matched rules*\n${clip(rules || 'none', 1900)}` },
       ],
     },
   ];

@@ -231,5 +231,25 @@ for (const backend of all) {
       expect(final).not.toContain('airlock_approve');
       expect(final).not.toContain('1 of 2 approvals');
     });
+
+    it("keeps every text within Slack's limits when escaping lengthens the call", async () => {
+      const { slack } = await deploySlack();
+      await d!.park({ name: 'bash', input: { command: `echo ${'<&>'.repeat(1500)}` } });
+      const post = await waitFor(async () =>
+        slack.received.find((r) => r.path === '/api/chat.postMessage'),
+      );
+      const blocks = fieldsOf(post).blocks as {
+        text?: { text: string };
+        fields?: { text: string }[];
+      }[];
+      const section = blocks.find((b) => b.text?.text.includes('echo'))!;
+      expect(section.text!.text).toContain('&lt;&amp;&gt;');
+      for (const block of blocks) {
+        expect(block.text?.text.length ?? 0).toBeLessThanOrEqual(3000);
+        for (const field of block.fields ?? []) expect(field.text.length).toBeLessThanOrEqual(2000);
+      }
+      // The clip never cuts an escape in half.
+      expect(section.text!.text).not.toMatch(/&[a-z]{0,3}…/);
+    });
   });
 }
