@@ -32,7 +32,8 @@ export function outboxEnqueue(
       const subject = {
         event: kind,
         application: run.agent_application_id,
-        tool: task?.tool_name ?? null,
+        // The resolved name as well as the model's: an alias must not take a call off a channel.
+        tools: row ? [row.tool_name, row.resolved_tool_name] : [],
         actionTags: task?.effect_profile?.action_tags ?? [],
         ruleSet: view.permission_rule_set,
       };

@@ -25,7 +25,7 @@ function channel(when?: unknown) {
 const parked = {
   event: 'task.parked' as const,
   application: 'app_1',
-  tool: 'bash',
+  tools: ['bash'],
   actionTags: ['delete', 'destructive'],
   ruleSet: 'Supervised',
 };
@@ -69,6 +69,11 @@ describe('notification routing', () => {
     expect(channelWants(channel({ rule_sets: ['Supervised'] }), { ...parked, ruleSet: null })).toBe(
       false,
     );
+    // A call named through an alias matches on the model's name and on the resolved one.
+    const aliased = { ...parked, tools: ['sh', 'bash'] };
+    expect(channelWants(channel({ tools: ['bash'] }), aliased)).toBe(true);
+    expect(channelWants(channel({ tools: ['sh'] }), aliased)).toBe(true);
+    expect(channelWants(channel({ tools: ['python'] }), aliased)).toBe(false);
   });
 
   it('spaces retries exponentially, capped, with jitter in the upper half of each step', () => {

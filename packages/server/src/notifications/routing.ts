@@ -26,7 +26,8 @@ export function notifyingEventOf(event: PendingEvent): NotifyingEvent | null {
 export interface RoutedSubject {
   event: NotifyingEvent;
   application: string | null;
-  tool: string | null;
+  /** The call's tool names: the model's and, when an alias resolved it, the resolved one. */
+  tools: readonly (string | null)[];
   actionTags: readonly string[];
   ruleSet: string | null;
 }
@@ -49,7 +50,7 @@ export function channelWants(channel: ChannelConfig, subject: RoutedSubject): bo
   return (
     anyOf(when.events, [subject.event]) &&
     anyOf(when.applications, [subject.application]) &&
-    anyOf(when.tools, [subject.tool]) &&
+    anyOf(when.tools, subject.tools) &&
     anyOf(when.action_tags, subject.actionTags) &&
     anyOf(when.rule_sets, [subject.ruleSet])
   );

@@ -162,5 +162,44 @@ for (const backend of all) {
       await d.airlock.notifications!.worker.idle();
       expect(receiver.received.map((r) => r.path)).toEqual(['/all']);
     });
+
+    it('routes by tool on the resolved name: an alias does not take a call away from its channel', async () => {
+      const receiver = await startReceiver();
+      closers.push(receiver.close);
+      d = await deployWithChannels(
+        backend,
+        ({ workspaceId }) => ({
+          channels: [
+            {
+              name: 'shell',
+              kind: 'webhook',
+              workspace: workspaceId,
+              url: `${receiver.url}/shell`,
+              secrets: [NEW_SECRET],
+              when: { tools: ['bash'] },
+            },
+          ],
+        }),
+        { port: await freePort(), notificationTuning: FAST },
+      );
+      const created = await d.agent.post(`${d.ws}/runs`, {
+        approval_mode: 'ask',
+        input: 'notify',
+        tool_aliases: { sh: 'bash' },
+        provider: {
+          kind: 'scripted',
+          rounds: [
+            { tool_calls: [{ name: 'sh', input: { command: 'rm -rf /tmp/x' } }] },
+            { final: 'done' },
+          ],
+        },
+      });
+      expect(created.status).toBe(201);
+      await waitFor(async () => (await d!.events(created.body.id, 'notification.delivered'))[0], {
+        timeoutMs: 3000,
+        what: 'the notice of the aliased call',
+      });
+      expect(receiver.received.map((r) => r.path)).toEqual(['/shell']);
+    });
   });
 }
