@@ -1,10 +1,23 @@
-import { type CableMessage, HookEventSchema, validateHookResult } from '@airlock/core';
+import type { CableMessage } from '@airlock/core';
 import { EXECUTOR_CABLE_PATH } from '@airlock/core/wire';
-import { AirlockError, ConnectionError, isLeaseLostError } from './errors.js';
+import { AirlockError, ConnectionError } from './errors.js';
+import { commitOutcome } from './executor/commit.js';
+import { holdLease } from './executor/lease.js';
+import {
+  failed,
+  hookOutcome,
+  type Outcome,
+  ranView,
+  resultOutcome,
+  ToolError,
+  thrownOutcome,
+} from './executor/outcome.js';
 import { createOperations } from './internal/operations.js';
 import { LiveSocket, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl, type ConnectionOptions } from './internal/transport.js';
 import type { ClaimView, TaskView } from './views.js';
+
+export { ToolError };
 
 /** What a tool handler is given besides the task's input. */
 export interface ToolContext {
@@ -27,18 +40,6 @@ export type ToolHandler<Input = unknown> = (
   input: Input,
   context: ToolContext,
 ) => unknown | Promise<unknown>;
-
-/** A failure a handler throws on purpose: its code and detail are what the model reads. */
-export class ToolError extends Error {
-  constructor(
-    /** A short machine code, such as `not_found`. */
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ToolError';
-  }
-}
 
 /** Options of {@link createExecutor}. */
 export interface ExecutorOptions extends ConnectionOptions {
@@ -103,13 +104,17 @@ export interface Executor {
   holds(runId: string, taskKey: string): boolean;
   /**
    * Stops claiming, closes the cable and waits for running tasks to commit.
-   * With `abort: true` their signals are aborted and nothing more is committed:
-   * their leases lapse and the kernel hands the rows out again.
+   * With `abort: true` their signals are aborted, their heartbeats stop and
+   * nothing more is committed: each lease is shortened to the kernel's
+   * shortest (a second), so the kernel hands the rows out again at once,
+   * and close resolves within a few seconds even when a handler ignores
+   * its signal (its value is then dropped).
    */
   close(options?: { abort?: boolean }): Promise<void>;
 }
 
-const DETAIL_LIMIT = 16_000;
+/** How long `close({abort: true})` waits for its rows' releases (each gives up after 2 s). */
+const ABORT_WAIT_MS = 3000;
 
 /** What a targeted claim answers for a row that is not this executor's to run now. */
 const NOT_OURS: readonly string[] = [
@@ -201,22 +206,31 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const held = `${task.run_id}/${task.key}`;
     holding.add(held);
     const controller = new AbortController();
-    const onClose = () => controller.abort(new ToolError('executor_closed', 'the executor closed'));
-    closed.signal.addEventListener('abort', onClose, { once: true });
     let lost = false;
-    const beat = setInterval(
-      () => {
-        operations.executor.heartbeat
-          .mutate({ ...address, lease_ms: leaseMs })
-          .catch((error: Error) => {
-            if (!isLeaseLostError(error) || lost) return;
-            lost = true;
-            report(error, task);
-            controller.abort(error);
-          });
+    let committing = false;
+    const lease = holdLease({
+      operations,
+      address,
+      leaseMs,
+      onLost: (error) => {
+        // A heartbeat that crossed the commit on the wire says lease_lost of a committed row:
+        // the commit's own answer tells whether the lease was lost.
+        if (committing) return;
+        lost = true;
+        report(error, task);
+        controller.abort(error);
       },
-      Math.max(250, Math.floor(leaseMs / 3)),
-    );
+    });
+    let onClose: () => void = () => {};
+    // Settles when the executor closes with abort: a handler that ignores its signal is not waited for.
+    const abandoned = new Promise<null>((resolve) => {
+      onClose = () => {
+        controller.abort(new ToolError('executor_closed', 'the executor closed'));
+        resolve(null);
+      };
+    });
+    if (closed.signal.aborted) onClose();
+    else closed.signal.addEventListener('abort', onClose, { once: true });
     const deadline =
       task.deadline_at === null
         ? undefined
@@ -225,10 +239,25 @@ export function createExecutor(options: ExecutorOptions): Executor {
             Math.max(0, task.deadline_at - Date.now()),
           );
     try {
-      const outcome = await execute(task, controller.signal, claim);
-      if (lost || closed.signal.aborted) return null;
+      const outcome = await Promise.race([execute(task, controller.signal, claim), abandoned]);
+      if (lost) return null;
+      if (outcome === null || closed.signal.aborted) {
+        await lease.release();
+        return null;
+      }
       options.onRan?.(ranView(task, outcome));
-      const committed = await operations.executor.commit.mutate({ ...address, ...outcome });
+      committing = true;
+      const committed = await commitOutcome({
+        operations,
+        address,
+        outcome,
+        mayHold: lease.mayHold,
+        signal: closed.signal,
+      });
+      if (committed === null) {
+        await lease.release();
+        return null;
+      }
       options.onCommitted?.(committed);
       return committed;
     } catch (error) {
@@ -236,7 +265,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       return null;
     } finally {
       holding.delete(held);
-      clearInterval(beat);
+      lease.stop();
       clearTimeout(deadline);
       closed.signal.removeEventListener('abort', onClose);
     }
@@ -246,10 +275,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     task: TaskView,
     signal: AbortSignal,
     claim: ClaimView,
-  ): Promise<
-    | { outcome: 'succeeded'; result: unknown }
-    | { outcome: 'failed'; error: { code: string; detail: string } }
-  > => {
+  ): Promise<Outcome> => {
     const handler = options.tools[task.tool_name];
     if (!handler) {
       return failed('unknown_tool', `this executor does not serve ${task.tool_name}`);
@@ -264,12 +290,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
         attempt: claim.task.attempts,
       });
     } catch (error) {
-      const reason = signal.aborted ? signal.reason : error;
-      const code = reason instanceof ToolError ? reason.code : 'tool_failed';
-      return failed(code, (reason as Error)?.message ?? String(reason));
+      return thrownOutcome(signal.aborted ? signal.reason : error);
     }
-    if (task.kind !== 'hook') return { outcome: 'succeeded', result: value ?? null };
-    return hookOutcome(task, value);
+    return task.kind === 'hook' ? hookOutcome(task, value) : resultOutcome(value);
   };
 
   const cable = new LiveSocket({
@@ -340,41 +363,22 @@ export function createExecutor(options: ExecutorOptions): Executor {
       if (closeOptions.abort) closed.abort();
       clearInterval(poll);
       cable.close();
-      await Promise.allSettled([...inFlight]);
+      const settled = Promise.allSettled([...inFlight]);
+      if (!closeOptions.abort) {
+        await settled;
+        return;
+      }
+      // Every aborted row ends within its release's wait; a commit already on the wire may not.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        settled,
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, ABORT_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(timer);
     },
   };
-}
-
-/** A row as its outcome will commit it. */
-function ranView(
-  task: TaskView,
-  outcome:
-    | { outcome: 'succeeded'; result: unknown }
-    | { outcome: 'failed'; error: { code: string; detail: string } },
-): TaskView {
-  return outcome.outcome === 'succeeded'
-    ? { ...task, state: 'succeeded', result: outcome.result as TaskView['result'], error: null }
-    : { ...task, state: 'failed', result: null, error: outcome.error };
-}
-
-function failed(code: string, detail: string) {
-  return { outcome: 'failed' as const, error: { code, detail: detail.slice(0, DETAIL_LIMIT) } };
-}
-
-/** A hook's result rides in `structured_content`, once core says it is a valid one. */
-function hookOutcome(task: TaskView, value: unknown) {
-  const event = HookEventSchema.safeParse((task.tool_input as { event?: unknown } | null)?.event);
-  if (!event.success) {
-    return failed('invalid_hook_result', 'the hook task names no lifecycle event');
-  }
-  const validated = validateHookResult(event.data, value);
-  if (!validated.ok) {
-    const detail = validated.problems
-      .map((problem) => `${problem.pointer || '/'}: ${problem.message}`)
-      .join('; ');
-    return failed('invalid_hook_result', detail);
-  }
-  return { outcome: 'succeeded' as const, result: { structured_content: validated.value } };
 }
 
 /** The cable URL; a first connection starts at the head, since the executor drains its inbox on `ready` anyway. */

@@ -28,6 +28,10 @@ export interface TestKernel {
   addWorkspace(name: string): Promise<TestWorkspace>;
   /** Stops the kernel and starts a new process-like kernel on the same port and store. */
   restart(): Promise<void>;
+  /** Stops the kernel, keeping its port and store for {@link TestKernel.start}: an outage. */
+  stop(): Promise<void>;
+  /** Starts a new kernel on the stopped one's port and store. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,14 +67,20 @@ export async function startTestKernel(
     };
   };
   const workspace = await addWorkspace('test');
+  const port = airlock.http.port;
   const kernel: TestKernel = {
     airlock,
     url: airlock.url,
     workspace,
     addWorkspace,
     async restart() {
-      const port = airlock.http.port;
+      await kernel.stop();
+      await kernel.start();
+    },
+    async stop() {
       await airlock.close();
+    },
+    async start() {
       airlock = await startAirlock({ sweepIntervalMs: 50, ...options, dataDir, port });
       kernel.airlock = airlock;
     },

@@ -1,0 +1,93 @@
+import { LeaseSchema } from '@airlock/core';
+import { isLeaseLostError } from '../errors.js';
+import type { OperationsClient } from '../internal/transport.js';
+
+/** The address a claim's heartbeats and commit present. */
+export interface ClaimAddress {
+  run_id: string;
+  task_key: string;
+  claim_id: string;
+}
+
+/** The shortest lease the kernel grants: what a release asks for. */
+const SHORTEST_LEASE_MS = LeaseSchema.unwrap().minValue ?? 1000;
+
+/** How long a release may take before close stops waiting for it. */
+const RELEASE_WAIT_MS = 2000;
+
+/** A claim's lease, kept alive by heartbeats while its row runs and commits. */
+export interface Lease {
+  /** Whether the lease may still hold: not reported lost, and renewed within its length. */
+  mayHold(): boolean;
+  /** Stops heartbeating. */
+  stop(): void;
+  /**
+   * Stops heartbeating and shortens the lease to the shortest the kernel
+   * grants, so the row is handed out again within about a second instead of
+   * a whole lease; resolves within two seconds even when the kernel does not answer.
+   */
+  release(): Promise<void>;
+}
+
+/** Options of {@link holdLease}. */
+export interface HoldLeaseOptions {
+  operations: OperationsClient;
+  address: ClaimAddress;
+  leaseMs: number;
+  /** Told once when a heartbeat answers that the claim no longer holds the row. */
+  onLost: (error: Error) => void;
+}
+
+/**
+ * Heartbeats a claim every third of its lease. A heartbeat that gets no
+ * answer is let go (the next one may); one answered `lease_lost` calls `onLost`.
+ */
+export function holdLease(options: HoldLeaseOptions): Lease {
+  const { operations, address, leaseMs } = options;
+  // Measured from here, this process's clock never puts the lapse later than the kernel's.
+  let renewedAt = Date.now();
+  let lost = false;
+  let stopped = false;
+  const beat = setInterval(
+    () => {
+      const sentAt = Date.now();
+      operations.executor.heartbeat.mutate({ ...address, lease_ms: leaseMs }).then(
+        () => {
+          renewedAt = Math.max(renewedAt, sentAt);
+        },
+        (error: Error) => {
+          // An answer after stop may be about the commit that just landed: not a loss.
+          if (!isLeaseLostError(error) || lost || stopped) return;
+          lost = true;
+          options.onLost(error);
+        },
+      );
+    },
+    Math.max(250, Math.floor(leaseMs / 3)),
+  );
+  const stop = () => {
+    stopped = true;
+    clearInterval(beat);
+  };
+  return {
+    mayHold: () => !lost && Date.now() < renewedAt + leaseMs,
+    stop,
+    async release() {
+      stop();
+      if (lost) return;
+      const shortened = operations.executor.heartbeat
+        .mutate({ ...address, lease_ms: Math.min(SHORTEST_LEASE_MS, leaseMs) })
+        .then(
+          () => {},
+          // Lost, committed meanwhile, or no kernel: the lease lapses by itself then.
+          () => {},
+        );
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, RELEASE_WAIT_MS);
+      });
+      await Promise.race([shortened, waited]);
+      clearTimeout(timer);
+    },
+  };
+}

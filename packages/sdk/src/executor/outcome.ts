@@ -1,0 +1,107 @@
+import { HookEventSchema, validateHookResult } from '@airlock/core';
+import type { TaskView } from '../views.js';
+
+/** A failure a handler throws on purpose: its code and detail are what the model reads. */
+export class ToolError extends Error {
+  constructor(
+    /** A short machine code, such as `not_found`. */
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** What a handler's run comes to: the result to commit, or the failure. */
+export type Outcome =
+  | { outcome: 'succeeded'; result: unknown }
+  | { outcome: 'failed'; error: { code: string; detail: string } };
+
+/** The kernel keeps a failure's detail up to 16,384 characters; the SDK sends a little less. */
+const DETAIL_LIMIT = 16_000;
+
+/** The kernel takes a failure code of 1 to 100 characters (core's commit contract). */
+const CODE_LIMIT = 100;
+
+/** A failed outcome, its detail cut to what the kernel keeps. */
+export function failed(code: string, detail: string): Outcome {
+  return { outcome: 'failed', error: { code, detail: detail.slice(0, DETAIL_LIMIT) } };
+}
+
+/**
+ * The failure a handler's throw commits as: a {@link ToolError}'s code (an
+ * unusable one, such as `''`, commits as `invalid_result` naming it), else
+ * `tool_failed`; the detail is the message as text, whatever was thrown.
+ */
+export function thrownOutcome(reason: unknown): Outcome {
+  const detail = messageOf(reason);
+  if (!(reason instanceof ToolError)) return failed('tool_failed', detail);
+  const { code } = reason as { code: unknown };
+  if (typeof code === 'string' && code.length >= 1 && code.length <= CODE_LIMIT) {
+    return failed(code, detail);
+  }
+  const shown = (typeof code === 'string' ? JSON.stringify(code) : textOf(code)).slice(0, 120);
+  return failed(
+    'invalid_result',
+    `the tool threw a ToolError whose code ${shown} is not 1 to ${CODE_LIMIT} characters: ${detail}`,
+  );
+}
+
+/**
+ * A handler's returned value as the outcome to commit: a value JSON cannot
+ * carry (a BigInt, a cycle) is the failure `invalid_result`, found here
+ * rather than by a commit that could never be sent.
+ */
+export function resultOutcome(value: unknown): Outcome {
+  try {
+    JSON.stringify(value);
+  } catch (error) {
+    return failed('invalid_result', `the tool's result is not JSON: ${messageOf(error)}`);
+  }
+  return { outcome: 'succeeded', result: value ?? null };
+}
+
+/** A hook's result rides in `structured_content`, once core says it is a valid one. */
+export function hookOutcome(task: TaskView, value: unknown): Outcome {
+  const event = HookEventSchema.safeParse((task.tool_input as { event?: unknown } | null)?.event);
+  if (!event.success) {
+    return failed('invalid_hook_result', 'the hook task names no lifecycle event');
+  }
+  const validated = validateHookResult(event.data, value);
+  if (!validated.ok) {
+    const detail = validated.problems
+      .map((problem) => `${problem.pointer || '/'}: ${problem.message}`)
+      .join('; ');
+    return failed('invalid_hook_result', detail);
+  }
+  return resultOutcome({ structured_content: validated.value });
+}
+
+/** A row as its outcome will commit it. */
+export function ranView(task: TaskView, outcome: Outcome): TaskView {
+  return outcome.outcome === 'succeeded'
+    ? { ...task, state: 'succeeded', result: outcome.result as TaskView['result'], error: null }
+    : { ...task, state: 'failed', result: null, error: outcome.error };
+}
+
+/** The message of anything thrown, as text: `{message: 5}` gives `5`. */
+function messageOf(reason: unknown): string {
+  try {
+    const message = (reason as { message?: unknown } | null | undefined)?.message;
+    return textOf(message === undefined || message === null ? reason : message);
+  } catch {
+    // A getter that throws (a revoked proxy, say) still leaves the value itself to show.
+    return textOf(reason);
+  }
+}
+
+/** Any value as text, even one whose own conversion throws (an object without a prototype). */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return String(value);
+  } catch {
+    return 'a value that cannot be shown as text';
+  }
+}

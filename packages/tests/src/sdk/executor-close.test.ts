@@ -1,0 +1,89 @@
+import { createClient, createExecutor, type Executor } from '@airlock/sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
+
+describe('executor close({abort: true}) against a real kernel', () => {
+  let kernel: TestKernel;
+  const executors: Executor[] = [];
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+  });
+  afterEach(async () => {
+    for (const executor of executors.splice(0)) await executor.close({ abort: true });
+  });
+  afterAll(async () => {
+    await kernel?.close();
+  });
+
+  const start = (tools: Parameters<typeof createExecutor>[0]['tools']) => {
+    const executor = createExecutor({
+      url: kernel.url,
+      token: kernel.workspace.tokens.executor,
+      tools,
+    });
+    executors.push(executor);
+    return executor;
+  };
+
+  it('resolves promptly, stops heartbeating and hands the rows out again, even a handler that ignores the signal', async () => {
+    const first: string[] = [];
+    // The default 30 s lease: rows that are only left to lapse would not run again within the test.
+    const closing = start({
+      stubborn: () => {
+        first.push('stubborn');
+        return new Promise(() => {});
+      },
+      polite: (_input, { signal }) => {
+        first.push('polite');
+        return new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
+      },
+    });
+    await closing.ready;
+    const runs = createClient({
+      url: kernel.url,
+      token: kernel.workspace.tokens.member,
+    }).workspace(kernel.workspace.id).runs;
+    const created = await runs.create(
+      scriptedRun('bypass', [
+        { tool_calls: [{ name: 'stubborn' }, { name: 'polite' }] },
+        { final: 'done', expect: ['stubborn ran', 'polite ran'] },
+      ]),
+    );
+    await eventually(() => first.length === 2, { what: 'both handlers to start' });
+
+    const startedAt = Date.now();
+    const outcome = await Promise.race([
+      closing.close({ abort: true }).then(() => 'closed'),
+      new Promise((resolve) => setTimeout(() => resolve('still closing'), 4000)),
+    ]);
+    expect(outcome).toBe('closed');
+    expect(Date.now() - startedAt).toBeLessThan(4000);
+    expect(closing.running).toBe(0);
+
+    const second: { tool: string; attempt: number }[] = [];
+    start({
+      stubborn: (_input, { attempt }) => {
+        second.push({ tool: 'stubborn', attempt });
+        return 'stubborn ran';
+      },
+      polite: (_input, { attempt }) => {
+        second.push({ tool: 'polite', attempt });
+        return 'polite ran';
+      },
+    });
+    const ended = await eventually(
+      async () => {
+        const view = await runs.run(created.id).get();
+        return view.state !== 'running' && view;
+      },
+      { timeoutMs: 8000, what: 'the run to end on the second executor' },
+    );
+    expect(ended).toMatchObject({ state: 'completed', final_answer: 'done' });
+    expect(second.sort((a, b) => a.tool.localeCompare(b.tool))).toEqual([
+      { tool: 'polite', attempt: 2 },
+      { tool: 'stubborn', attempt: 2 },
+    ]);
+  });
+});

@@ -1,0 +1,147 @@
+import { createClient, createExecutor, type Executor, ToolError } from '@airlock/sdk';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
+
+/** Commits the kernel refuses or cannot take now: each tool runs once, never again for it. */
+describe('executor commits against a real kernel', () => {
+  let kernel: TestKernel;
+  const executors: Executor[] = [];
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+  });
+  afterEach(async () => {
+    for (const executor of executors.splice(0)) await executor.close({ abort: true });
+  });
+  afterAll(async () => {
+    await kernel?.close();
+  });
+
+  const runs = () =>
+    createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
+      kernel.workspace.id,
+    ).runs;
+  const ended = (runId: string, timeoutMs = 10_000) =>
+    eventually(
+      async () => {
+        const view = await runs().run(runId).get();
+        return view.state !== 'running' && view;
+      },
+      { timeoutMs, what: `run ${runId} to end` },
+    );
+
+  it('commits a result or failure the kernel cannot take as a failure once, never running the tool again', async () => {
+    const cyclic: Record<string, unknown> = { name: 'loop' };
+    cyclic.self = cyclic;
+    const handlers: Record<string, () => unknown> = {
+      big_int: () => ({ count: 10n }),
+      cyclic: () => cyclic,
+      too_large: () => 'x'.repeat(1024 * 1024 + 16),
+      // JSON, but nested past what the kernel reads: refused as input_too_deep.
+      too_deep: () => Array.from({ length: 100 }).reduce<unknown>((inner) => [inner], 'core'),
+      empty_code: () => {
+        throw new ToolError('', 'a code nobody set');
+      },
+      odd_throw: () => {
+        throw { message: 5 };
+      },
+    };
+    const calls: Record<string, number> = {};
+    const tools = Object.fromEntries(
+      Object.entries(handlers).map(([name, handler]) => [
+        name,
+        () => {
+          calls[name] = (calls[name] ?? 0) + 1;
+          return handler();
+        },
+      ]),
+    );
+    // A short lease: today's lapse-and-rerun shows within the test's wait.
+    const executor = createExecutor({
+      url: kernel.url,
+      token: kernel.workspace.tokens.executor,
+      leaseMs: 1000,
+      tools,
+    });
+    executors.push(executor);
+    await executor.ready;
+    const created = await runs().create(
+      scriptedRun('bypass', [
+        { tool_calls: Object.keys(handlers).map((name) => ({ name, input: {} })) },
+        { final: 'read them all' },
+      ]),
+    );
+    expect(await ended(created.id, 8000)).toMatchObject({ state: 'completed' });
+    // Two more leases' time: a row handed out again would have run by now.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(calls).toEqual({
+      big_int: 1,
+      cyclic: 1,
+      too_large: 1,
+      too_deep: 1,
+      empty_code: 1,
+      odd_throw: 1,
+    });
+    const rows = Object.fromEntries(
+      (await runs().run(created.id).tasks())
+        .filter((task) => task.kind === 'tool')
+        .map((task) => [task.tool_name, task]),
+    );
+    expect(rows.big_int).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(rows.big_int?.error).toMatchObject({ code: 'invalid_result' });
+    expect(rows.big_int?.error?.detail).toMatch(/BigInt/);
+    expect(rows.cyclic?.error).toMatchObject({ code: 'invalid_result' });
+    expect(rows.cyclic?.error?.detail).toMatch(/circular/i);
+    expect(rows.too_large).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(rows.too_large?.error?.code).toBe('result_too_large');
+    expect(rows.too_deep?.error).toMatchObject({ code: 'invalid_result' });
+    expect(rows.too_deep?.error?.detail).toMatch(/deeper than/);
+    expect(rows.empty_code?.error).toMatchObject({ code: 'invalid_result' });
+    expect(rows.empty_code?.error?.detail).toContain('a code nobody set');
+    expect(rows.odd_throw?.error).toEqual({ code: 'tool_failed', detail: '5' });
+  });
+
+  it('retries a commit through a kernel outage until it lands: the tool runs once', async () => {
+    const ran: number[] = [];
+    const errors: Error[] = [];
+    let restarted: Promise<void> | null = null;
+    const executor = createExecutor({
+      url: kernel.url,
+      token: kernel.workspace.tokens.executor,
+      leaseMs: 4000,
+      tools: {
+        build: async (_input, { attempt }) => {
+          ran.push(attempt);
+          if (ran.length === 1) {
+            // The kernel goes away as the tool finishes and is back a second later, same port and file.
+            await kernel.stop();
+            restarted = new Promise((resolve) => setTimeout(resolve, 1000)).then(() =>
+              kernel.start(),
+            );
+          }
+          return 'built';
+        },
+      },
+      // A claim the drain sends into the outage fails (no row named); nothing about the row may.
+      onError: (error, task) => {
+        if (task) errors.push(error);
+      },
+    });
+    executors.push(executor);
+    await executor.ready;
+    const created = await runs().create(
+      scriptedRun('bypass', [
+        { tool_calls: [{ name: 'build' }] },
+        { final: 'done', expect: 'built' },
+      ]),
+    );
+    await eventually(() => ran.length > 0 && restarted !== null, { what: 'the outage' });
+    await restarted;
+    expect(await ended(created.id, 15_000)).toMatchObject({ state: 'completed' });
+    // Past the lease: a commit that was dropped would have let the row run again by now.
+    await new Promise((resolve) => setTimeout(resolve, 4500));
+    expect(ran).toEqual([1]);
+    const [task] = await runs().run(created.id).tasks();
+    expect(task).toMatchObject({ state: 'succeeded', result: 'built', attempts: 1 });
+    expect(errors).toEqual([]);
+  });
+});
