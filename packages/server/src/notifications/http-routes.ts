@@ -68,6 +68,7 @@ export function notificationRoutes(options: {
     });
     res.writeHead(answer.status, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(answer.body);
+    await answer.followUp?.();
   };
   const action = async (req: IncomingMessage, res: ServerResponse, token: string) => {
     const claim = peekActionLink(token);

@@ -57,18 +57,24 @@ function parseButton(value: string | undefined): ButtonValue | null {
   }
 }
 
-/** What the interaction endpoint answers Slack: a status and a short text. */
+/**
+ * What the interaction endpoint answers Slack: a status and a short text,
+ * and what to tell Slack afterwards (the message update, a private reply),
+ * run once the answer is sent: Slack gives up on an answer later than 3 s.
+ */
 export interface InteractionAnswer {
   status: number;
   body: string;
+  /** Never rejects: a failure is logged. */
+  followUp?: (() => Promise<void>) | undefined;
 }
 
 /**
  * Handles one Slack interaction request for a channel: verifies its
  * signature, turns an Approve or Deny press into the mapped member's decision
  * through the kernel's decision path (bound to the row version on the button,
- * so a second press changes nothing), then updates the message with who
- * decided, or tells the person alone why their press was refused.
+ * so a second press changes nothing); its follow-up updates the message
+ * with who decided, or tells the person alone why their press was refused.
  */
 export async function handleSlackInteraction(options: {
   ctx: KernelContext;
@@ -124,23 +130,31 @@ export async function handleSlackInteraction(options: {
     });
     const original = { text: payload.message?.text ?? '', blocks: payload.message?.blocks ?? [] };
     const said = describeOutcome(verb, outcome, who);
-    await sender
-      .update(
-        { channel: slackChannel, ts },
-        outcome.decided ? decidedMessage(original, said) : progressMessage(original, said),
-      )
-      .catch((error: unknown) =>
-        options.logger.warn({ err: error }, 'slack message update failed'),
-      );
-    return { status: 200, body: '' };
+    const message = outcome.decided
+      ? decidedMessage(original, said)
+      : progressMessage(original, said);
+    return {
+      status: 200,
+      body: '',
+      followUp: () =>
+        sender
+          .update({ channel: slackChannel, ts }, message)
+          .catch((error: unknown) =>
+            options.logger.warn({ err: error }, 'slack message update failed'),
+          ),
+    };
   } catch (error) {
     if (!(error instanceof AirlockError)) throw error;
-    await sender
-      .tellOnly(
-        { channel: slackChannel, user },
-        `Airlock did not record your press: ${error.detail} (${error.code})`,
-      )
-      .catch((failure: unknown) => options.logger.warn({ err: failure }, 'slack ephemeral failed'));
-    return { status: 200, body: '' };
+    const text = `Airlock did not record your press: ${error.detail} (${error.code})`;
+    return {
+      status: 200,
+      body: '',
+      followUp: () =>
+        sender
+          .tellOnly({ channel: slackChannel, user }, text)
+          .catch((failure: unknown) =>
+            options.logger.warn({ err: failure }, 'slack ephemeral failed'),
+          ),
+    };
   }
 }

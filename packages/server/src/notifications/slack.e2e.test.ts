@@ -14,10 +14,14 @@ const all = await backends();
 const SIGNING_SECRET = 'slack-signing-secret-for-tests';
 const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
 
-/** Slack's Web API as a local server: chat.* answers like Slack, and every call is kept. */
-async function startSlack() {
+/**
+ * Slack's Web API as a local server: chat.* answers like Slack, and every
+ * call is kept; `hold` names methods it never answers (a Slack that is slow).
+ */
+async function startSlack(hold: string[] = []) {
   let ts = 1000;
   return startReceiver((request) => {
+    if (hold.some((method) => request.path === `/api/${method}`)) return null;
     if (request.path === '/api/chat.postMessage') {
       ts += 1;
       return {
@@ -81,8 +85,8 @@ for (const backend of all) {
       for (const close of closers.splice(0)) await close();
     });
 
-    async function deploySlack() {
-      const slack = await startSlack();
+    async function deploySlack(hold: string[] = []) {
+      const slack = await startSlack(hold);
       closers.push(slack.close);
       d = await deployWithChannels(
         backend,
@@ -146,7 +150,9 @@ for (const backend of all) {
       const task = (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body;
       expect(task.decided_by).toBe(`member:${d!.memberCredentialId}`);
       expect(task.state).not.toBe('needs_approval');
-      const update = slack.received.find((r) => r.path === '/api/chat.update')!;
+      const update = await waitFor(async () =>
+        slack.received.find((r) => r.path === '/api/chat.update'),
+      );
       expect(fieldsOf(update)).toMatchObject({ channel: 'C123', ts: '1001.000100' });
       expect(JSON.stringify(fieldsOf(update).blocks)).toContain(
         `Approved by u_alice (member:${d!.memberCredentialId})`,
@@ -174,9 +180,13 @@ for (const backend of all) {
         const answer = await fetch(endpoint, { method: 'POST', headers: signed(body), body });
         expect(answer.status).toBe(200);
       }
-      const told = slack.received.filter((r) => r.path === '/api/chat.postEphemeral');
-      expect(told.map((r) => fieldsOf(r).user)).toEqual(['U_STRANGER', 'U_REVOKED']);
-      expect(String(fieldsOf(told[0]!).text)).toContain('forbidden');
+      // The private replies follow the answers.
+      const told = await waitFor(async () => {
+        const replies = slack.received.filter((r) => r.path === '/api/chat.postEphemeral');
+        return replies.length === 2 && replies;
+      });
+      expect(told.map((r) => fieldsOf(r).user).sort()).toEqual(['U_REVOKED', 'U_STRANGER']);
+      for (const reply of told) expect(String(fieldsOf(reply).text)).toContain('forbidden');
       expect((await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body.state).toBe(
         'needs_approval',
       );
@@ -250,6 +260,26 @@ for (const backend of all) {
       }
       // The clip never cuts an escape in half.
       expect(section.text!.text).not.toMatch(/&[a-z]{0,3}…/);
+    });
+
+    it('answers a press at once, before the message update or the private reply, however slow Slack is', async () => {
+      const { slack, endpoint } = await deploySlack(['chat.update', 'chat.postEphemeral']);
+      const runId = await d!.park();
+      const post = await waitFor(async () =>
+        slack.received.find((r) => r.path === '/api/chat.postMessage'),
+      );
+      const body = press(fieldsOf(post), 'airlock_approve', 'U_ALICE');
+      for (const expected of ['/api/chat.update', '/api/chat.postEphemeral']) {
+        const started = Date.now();
+        const answer = await fetch(endpoint, { method: 'POST', headers: signed(body), body });
+        expect(answer.status).toBe(200);
+        // Slack gives up on an interaction not answered within 3 s.
+        expect(Date.now() - started).toBeLessThan(2000);
+        await waitFor(async () => slack.received.find((r) => r.path === expected));
+      }
+      expect((await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body.state).not.toBe(
+        'needs_approval',
+      );
     });
   });
 }
