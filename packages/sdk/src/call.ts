@@ -6,12 +6,16 @@ import type {
 } from '@airlock/core';
 import { traceparentOf } from '@airlock/core/tracing';
 import { OPERATION_ROUTES, type OperationRoute, pathParams } from '@airlock/core/wire';
-import { ConnectionError, errorFromBody, ServerError, ValidationError } from './errors.js';
+import { ConnectionError, errorFromBody, ServerError, type ValidationError } from './errors.js';
+import { invalidInput, jsonOf, type RequestOptions, underDeadline } from './internal/deadline.js';
 import {
   addTraceContext,
   baseUrl,
   type ConnectionOptions,
+  checkConnectionOptions,
+  deadlineExceeded,
   retryingReads,
+  timeoutOf,
 } from './internal/transport.js';
 
 /** What an operation takes: its path parameters and its query or body fields, in one object. */
@@ -20,12 +24,10 @@ export type CallInput<N extends OperationName> = OperationInput<OperationContrac
 /** What an operation answers (a JSON-lines answer is gathered back into its object). */
 export type CallOutput<N extends OperationName> = OperationOutput<OperationContracts[N]>;
 
-/** Per-call options of {@link Call}. */
-export interface CallOptions {
+/** Per-call options of {@link Call}: a signal, a timeout, a trace context. */
+export interface CallOptions extends RequestOptions {
   /** The W3C `traceparent` of this call; an invalid or absent one falls back on the client's. */
   traceparent?: string | null | undefined;
-  /** Aborts the request. */
-  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -38,9 +40,11 @@ export interface CallOptions {
  * const run = await client.call('runs.get', { workspace_id, run_id });
  * ```
  * @throws AirlockError (a subclass per failure mode) carrying the server's
- *   stable code; ConnectionError when no answer arrived; ValidationError
- *   `invalid_input` before sending when a path parameter is missing or a
- *   query field is not a scalar.
+ *   stable code; ConnectionError when no answer arrived, DeadlineExceededError
+ *   when none arrived within the timeout; the signal's reason when it aborts;
+ *   ValidationError `invalid_input` before sending when a path parameter is
+ *   missing, a query field is not a scalar, or the input cannot be sent as
+ *   JSON (a BigInt, a cycle).
  */
 export type Call = <N extends OperationName>(
   operation: N,
@@ -51,11 +55,7 @@ export type Call = <N extends OperationName>(
 type Fields = Record<string, unknown>;
 
 function refuse(detail: string, pointer: string): ValidationError {
-  return new ValidationError({
-    code: 'invalid_input',
-    detail,
-    problems: [{ code: 'invalid_input', pointer, message: detail }],
-  });
+  return invalidInput([{ code: 'invalid_input', pointer, message: detail }]);
 }
 
 /** An operation's name and route. */
@@ -108,8 +108,40 @@ function readAnswer(route: NamedRoute, text: string, status: number): unknown {
   }
 }
 
-/** Makes the {@link Call} of a kernel. */
+/** What answered: the response and its text. */
+interface Answer {
+  response: Response;
+  text: string;
+}
+
+/** Sends one request and reads its text; no answer at all is a ConnectionError. */
+async function send(
+  options: ConnectionOptions,
+  fetcher: typeof fetch,
+  url: URL,
+  init: RequestInit,
+): Promise<Answer> {
+  try {
+    const response = await fetcher(url, init);
+    return { response, text: await response.text() };
+  } catch (error) {
+    // Node's fetch says only "fetch failed"; the socket's code (ECONNREFUSED) says why.
+    const reason = (error as { cause?: { code?: unknown } }).cause?.code;
+    const message = (error as Error).message;
+    const why = typeof reason === 'string' && !message.includes(reason) ? ` (${reason})` : '';
+    throw new ConnectionError(
+      `the kernel at ${options.url} did not answer: ${message}${why}`,
+      error,
+    );
+  }
+}
+
+/**
+ * Makes the {@link Call} of a kernel.
+ * @throws ValidationError `invalid_input` for options it cannot send with (see checkConnectionOptions).
+ */
 export function createCall(options: ConnectionOptions): Call {
+  checkConnectionOptions(options);
   const fetcher = retryingReads(options.fetch);
   const base = baseUrl(options.url);
   const routes: Readonly<Record<string, OperationRoute>> = OPERATION_ROUTES;
@@ -123,37 +155,30 @@ export function createCall(options: ConnectionOptions): Call {
       : undefined;
     if (!route) throw refuse(`there is no operation named ${String(operation)}`, '');
     const { url, rest } = routeOf(base, route, { ...(input as Fields) });
+    const timeoutMs = timeoutOf(options, callOptions);
     const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
-    const traceparent = traceparentOf(callOptions.traceparent);
-    if (traceparent) headers.traceparent = traceparent;
-    else await addTraceContext(options, headers);
     let body: string | undefined;
     if (route.method === 'GET') {
       setQuery(url, route, rest);
     } else {
       headers['content-type'] = 'application/json';
-      body = JSON.stringify(rest);
+      body = jsonOf(rest, `the input of ${route.name}`);
     }
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetcher(url, {
-        method: route.method,
-        headers,
-        ...(body === undefined ? {} : { body }),
-        ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-      });
-      text = await response.text();
-    } catch (error) {
-      // Node's fetch says only "fetch failed"; the socket's code (ECONNREFUSED) says why.
-      const reason = (error as { cause?: { code?: unknown } }).cause?.code;
-      const message = (error as Error).message;
-      const why = typeof reason === 'string' && !message.includes(reason) ? ` (${reason})` : '';
-      throw new ConnectionError(
-        `the kernel at ${options.url} did not answer: ${message}${why}`,
-        error,
-      );
-    }
+    const traceparent = traceparentOf(callOptions.traceparent);
+    if (traceparent) headers.traceparent = traceparent;
+    else await addTraceContext(options, headers);
+    const { response, text } = await underDeadline(
+      timeoutMs,
+      callOptions.signal,
+      () => deadlineExceeded(options, timeoutMs ?? 0, route.method !== 'GET'),
+      (signal) =>
+        send(options, fetcher, url, {
+          method: route.method,
+          headers,
+          ...(body === undefined ? {} : { body }),
+          ...(signal ? { signal } : {}),
+        }),
+    );
     if (response.ok) return readAnswer(route, text, response.status) as CallOutput<N>;
     let parsed: unknown = null;
     try {

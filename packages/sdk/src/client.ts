@@ -1,6 +1,7 @@
 import { type Call, createCall } from './call.js';
 import { type Decision, isWaiting, toDecision } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
+import { type RequestOptions, splitRequest } from './internal/deadline.js';
 import { createOperations } from './internal/operations.js';
 import type { WebSocketConstructor } from './internal/socket.js';
 import type { ConnectionOptions, OperationsClient } from './internal/transport.js';
@@ -34,7 +35,7 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
    * Lists every task of the workspace resting on a person, oldest first.
    * @throws ForbiddenError for a non-member token; UnauthorizedError.
    */
-  async list(options: { limit?: number } = {}): Promise<Decision[]> {
+  async list(options: { limit?: number } & RequestOptions = {}): Promise<Decision[]> {
     return (await this.page(options)).decisions;
   }
 
@@ -45,12 +46,13 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
    * @throws ForbiddenError for a non-member token; ValidationError for a foreign cursor.
    */
   async page(
-    options: { limit?: number; order?: 'oldest' | 'newest'; cursor?: string } = {},
+    options: { limit?: number; order?: 'oldest' | 'newest'; cursor?: string } & RequestOptions = {},
   ): Promise<DecisionPage> {
-    const page = await this.context.operations.decisions.list.query({
-      workspace_id: this.context.workspaceId,
-      ...options,
-    });
+    const [query, request] = splitRequest(options);
+    const page = await this.context.operations.decisions.list.query(
+      { workspace_id: this.context.workspaceId, ...query },
+      request,
+    );
     return {
       decisions: page.decisions.map((task) => toDecision(this.context, task)),
       total: page.total,
@@ -63,12 +65,15 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
    * running, or authored with a resolution token).
    * @throws NotFoundError when the run has no such row; ForbiddenError.
    */
-  async get(runId: string, taskKey: string): Promise<Decision | null> {
-    const task = await this.context.operations.tasks.get.query({
-      workspace_id: this.context.workspaceId,
-      run_id: runId,
-      task_key: taskKey,
-    });
+  async get(
+    runId: string,
+    taskKey: string,
+    request: RequestOptions = {},
+  ): Promise<Decision | null> {
+    const task = await this.context.operations.tasks.get.query(
+      { workspace_id: this.context.workspaceId, run_id: runId, task_key: taskKey },
+      request,
+    );
     // A question authored through the tasks door is its token holder's alone.
     const authoredQuestion = task.origin === 'author' && task.kind === 'ask';
     return isWaiting(task) && !authoredQuestion ? toDecision(this.context, task) : null;
@@ -87,8 +92,8 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
       this.context,
       {
         openFeed: (feedOptions) => new FeedSubscription(this.context.feedTarget(null), feedOptions),
-        read: async () => ({
-          tasks: (await this.list({ limit: 1000 })).map((decision) => decision.task),
+        read: async (signal) => ({
+          tasks: (await this.list({ limit: 1000, signal })).map((decision) => decision.task),
           ended: false,
         }),
       },
@@ -125,6 +130,7 @@ export class Workspace {
         workspaceId: id,
         runId,
         WebSocket: options.WebSocket,
+        timeoutMs: options.timeoutMs,
         check: async () => {
           if (runId) await operations.runs.get.query({ workspace_id: id, run_id: runId });
           else await operations.runs.list.query({ workspace_id: id, limit: 1 });
@@ -140,13 +146,13 @@ export class Workspace {
    * principal (`member:cred_…`) its decisions are recorded under.
    * @throws UnauthorizedError; ForbiddenError for an executor token.
    */
-  self(): Promise<{
+  self(request: RequestOptions = {}): Promise<{
     credential_id: string;
     kind: 'agent' | 'executor' | 'member';
     agent_application_id: string | null;
     principal: string;
   }> {
-    return this.context.operations.credentials.self.query({ workspace_id: this.id });
+    return this.context.operations.credentials.self.query({ workspace_id: this.id }, request);
   }
 
   /**
@@ -156,12 +162,13 @@ export class Workspace {
    * @throws ForbiddenError for a non-member token; UnauthorizedError.
    */
   async audit(
-    options: { since?: number; after?: number; limit?: number } = {},
+    options: { since?: number; after?: number; limit?: number } & RequestOptions = {},
   ): Promise<AuditRecord[]> {
-    const { records } = await this.context.operations.audit.export.query({
-      workspace_id: this.id,
-      ...options,
-    });
+    const [query, request] = splitRequest(options);
+    const { records } = await this.context.operations.audit.export.query(
+      { workspace_id: this.id, ...query },
+      request,
+    );
     return records;
   }
 

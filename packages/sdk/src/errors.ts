@@ -200,12 +200,38 @@ export class ServerError extends AirlockError {
   }
 }
 
-/** No answer arrived: the kernel is unreachable or the connection broke (`connection_failed`). */
+/**
+ * No answer arrived: the kernel is unreachable or the connection broke
+ * (`connection_failed`), or it did not answer in time (`deadline_exceeded`,
+ * a {@link DeadlineExceededError}).
+ */
 export class ConnectionError extends AirlockError {
-  declare readonly code: 'connection_failed';
+  declare readonly code: 'connection_failed' | 'deadline_exceeded';
   constructor(detail: string, cause?: unknown) {
     super({ code: 'connection_failed', detail, cause });
     this.name = 'ConnectionError';
+  }
+}
+
+/**
+ * The kernel did not answer within the request's timeout
+ * (`deadline_exceeded`; `timeoutMs` in the client's options, 30 s by
+ * default), or a feed's socket did not open in that time. A write that timed
+ * out may have been applied: read before sending it again. A
+ * {@link ConnectionError} too, since no answer arrived.
+ */
+export class DeadlineExceededError extends ConnectionError {
+  declare readonly code: 'deadline_exceeded';
+  /** How long the SDK waited for the answer, in milliseconds. */
+  readonly timeoutMs: number;
+
+  constructor(detail: string, timeoutMs: number) {
+    super(detail);
+    // ConnectionError fixes its code; this failure mode has its own.
+    (this as { code: string }).code = 'deadline_exceeded';
+    this.message = `deadline_exceeded: ${detail}`;
+    this.name = 'DeadlineExceededError';
+    this.timeoutMs = timeoutMs;
   }
 }
 
@@ -290,5 +316,8 @@ export const isRequestRefusedError = guard('RequestRefusedError', RequestRefused
 export const isServerError = guard('ServerError', ServerError);
 /** True for a {@link FeedResyncError}. */
 export const isFeedResyncError = guard('FeedResyncError', FeedResyncError);
-/** True for a {@link ConnectionError}. */
-export const isConnectionError = guard('ConnectionError', ConnectionError);
+/** True for a {@link DeadlineExceededError}. */
+export const isDeadlineExceededError = guard('DeadlineExceededError', DeadlineExceededError);
+/** True for a {@link ConnectionError}, a {@link DeadlineExceededError} included. */
+export const isConnectionError = (value: unknown): value is ConnectionError =>
+  guard('ConnectionError', ConnectionError)(value) || isDeadlineExceededError(value);

@@ -30,6 +30,8 @@ export interface FeedTarget {
   workspaceId: string;
   runId: string | null;
   WebSocket?: WebSocketConstructor | undefined;
+  /** How long a connection may take to open before it is tried again (the client's `timeoutMs`). */
+  timeoutMs?: number | null | undefined;
   /** Checked before each reconnect: throws the typed error of a credential that stopped working. */
   check(): Promise<void>;
 }
@@ -68,6 +70,7 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
       url: () => feedUrl(target, this.cursor),
       WebSocket: target.WebSocket,
       check: target.check,
+      handshakeMs: target.timeoutMs,
       onStatus: options.onStatus,
       // The kernel sends only what the feed's contract declares (core's FeedMessageSchema).
       onMessage: (message) => this.receive(message as FeedMessage),

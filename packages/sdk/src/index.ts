@@ -19,11 +19,13 @@ export {
   type AirlockErrorInit,
   ConflictError,
   ConnectionError,
+  DeadlineExceededError,
   FeedResyncError,
   ForbiddenError,
   isAirlockError,
   isConflictError,
   isConnectionError,
+  isDeadlineExceededError,
   isFeedResyncError,
   isForbiddenError,
   isLeaseLostError,
@@ -49,6 +51,7 @@ export {
   type ToolHandler,
 } from './executor.js';
 export { type FeedOptions, FeedSubscription } from './feed.js';
+export type { RequestOptions } from './internal/deadline.js';
 export type { SocketStatus, WebSocketConstructor, WebSocketLike } from './internal/socket.js';
 export type { WatchOptions } from './internal/watch-decisions.js';
 export { type DecisionStream, RunHandle, Runs } from './runs.js';

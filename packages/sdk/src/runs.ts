@@ -1,5 +1,6 @@
 import type { Decision, DecisionContext } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
+import { type RequestOptions, splitRequest } from './internal/deadline.js';
 import { type WatchOptions, watchDecisions } from './internal/watch-decisions.js';
 import {
   type CreateRunInput,
@@ -48,8 +49,8 @@ export class RunHandle {
         context,
         {
           openFeed: (feedOptions) => this.feed(feedOptions),
-          read: async () => {
-            const [run, tasks] = await Promise.all([this.get(), this.tasks()]);
+          read: async (signal) => {
+            const [run, tasks] = await Promise.all([this.get({ signal }), this.tasks({ signal })]);
             return { tasks, ended: RUN_END_STATES.includes(run.state) };
           },
         },
@@ -64,34 +65,37 @@ export class RunHandle {
 
   /**
    * Reads the run: its state, frozen configuration and attention.
-   * @throws NotFoundError, ForbiddenError, UnauthorizedError.
+   * @throws NotFoundError, ForbiddenError, UnauthorizedError; DeadlineExceededError.
    */
-  get(): Promise<RunView> {
-    return this.context.operations.runs.get.query(this.address);
+  get(request: RequestOptions = {}): Promise<RunView> {
+    return this.context.operations.runs.get.query(this.address, request);
   }
 
   /**
    * Lists the run's task rows in order.
-   * @throws NotFoundError, ForbiddenError, UnauthorizedError.
+   * @throws NotFoundError, ForbiddenError, UnauthorizedError; DeadlineExceededError.
    */
-  async tasks(): Promise<TaskView[]> {
-    return (await this.context.operations.tasks.list.query(this.address)).tasks;
+  async tasks(request: RequestOptions = {}): Promise<TaskView[]> {
+    return (await this.context.operations.tasks.list.query(this.address, request)).tasks;
   }
 
   /**
    * Reads one task row.
    * @throws NotFoundError when the run has no such task.
    */
-  task(key: string): Promise<TaskView> {
-    return this.context.operations.tasks.get.query({ ...this.address, task_key: key });
+  task(key: string, request: RequestOptions = {}): Promise<TaskView> {
+    return this.context.operations.tasks.get.query({ ...this.address, task_key: key }, request);
   }
 
   /**
    * Reads a page of the run's lifecycle events after a sequence number.
    * @throws NotFoundError, ForbiddenError, UnauthorizedError.
    */
-  async events(options: { after?: number; limit?: number } = {}): Promise<FeedEvent[]> {
-    return (await this.context.operations.runs.events.query({ ...this.address, ...options }))
+  async events(
+    options: { after?: number; limit?: number } & RequestOptions = {},
+  ): Promise<FeedEvent[]> {
+    const [query, request] = splitRequest(options);
+    return (await this.context.operations.runs.events.query({ ...this.address, ...query }, request))
       .events;
   }
 
@@ -107,36 +111,38 @@ export class RunHandle {
    * Stops the run: unstarted rows, parked ones included, are canceled.
    * @throws ConflictError run_not_running when it already ended; NotFoundError.
    */
-  stop(): Promise<RunView> {
-    return this.context.operations.runs.stop.mutate(this.address);
+  stop(request: RequestOptions = {}): Promise<RunView> {
+    return this.context.operations.runs.stop.mutate(this.address, request);
   }
 
   /**
    * Abandons a run resting on a failure hold: it fails and its unstarted rows are canceled.
    * @throws ConflictError when it already ended; ForbiddenError for a non-member token.
    */
-  abandon(): Promise<RunView> {
-    return this.context.operations.runs.abandon.mutate(this.address);
+  abandon(request: RequestOptions = {}): Promise<RunView> {
+    return this.context.operations.runs.abandon.mutate(this.address, request);
   }
 
   /**
    * Appends an author row through the tasks door (member plane).
    * @throws ConflictError run_not_running; ForbiddenError for a non-member token.
    */
-  appendTask(input: {
-    tool_name: string;
-    tool_input?: unknown;
-    on_failure?: 'continue' | 'hold';
-  }): Promise<TaskView> {
-    return this.context.operations.tasks.append.mutate({ ...this.address, ...input });
+  appendTask(
+    input: { tool_name: string; tool_input?: unknown; on_failure?: 'continue' | 'hold' },
+    request: RequestOptions = {},
+  ): Promise<TaskView> {
+    return this.context.operations.tasks.append.mutate({ ...this.address, ...input }, request);
   }
 
   /**
    * Retries a row holding the run (on_failure hold).
    * @throws ConflictError task_not_waiting when the row does not hold the run.
    */
-  retryTask(key: string): Promise<TaskView> {
-    return this.context.operations.decisions.retry.mutate({ ...this.address, task_key: key });
+  retryTask(key: string, request: RequestOptions = {}): Promise<TaskView> {
+    return this.context.operations.decisions.retry.mutate(
+      { ...this.address, task_key: key },
+      request,
+    );
   }
 }
 
@@ -148,23 +154,26 @@ export class Runs {
    * Creates a standalone run with its own approval mode, rules and provider.
    * @throws ValidationError with every problem in the rules or the input; ForbiddenError.
    */
-  create(input: CreateRunInput): Promise<RunView> {
-    return this.context.operations.runs.create.mutate({
-      ...input,
-      workspace_id: this.context.workspaceId,
-    });
+  create(input: CreateRunInput, request: RequestOptions = {}): Promise<RunView> {
+    return this.context.operations.runs.create.mutate(
+      { ...input, workspace_id: this.context.workspaceId },
+      request,
+    );
   }
 
   /**
    * Lists the workspace's runs, newest first.
    * @throws ForbiddenError, UnauthorizedError.
    */
-  async list(options: { state?: RunView['state']; limit?: number } = {}): Promise<RunView[]> {
+  async list(
+    options: { state?: RunView['state']; limit?: number } & RequestOptions = {},
+  ): Promise<RunView[]> {
+    const [query, request] = splitRequest(options);
     return (
-      await this.context.operations.runs.list.query({
-        workspace_id: this.context.workspaceId,
-        ...options,
-      })
+      await this.context.operations.runs.list.query(
+        { workspace_id: this.context.workspaceId, ...query },
+        request,
+      )
     ).runs;
   }
 

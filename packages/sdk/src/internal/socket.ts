@@ -1,3 +1,5 @@
+import { DEFAULT_TIMEOUT_MS } from './deadline.js';
+
 /** The part of the WHATWG WebSocket the SDK uses; the browser's, Node 22's and `ws` all fit. */
 export interface WebSocketLike {
   readonly readyState: number;
@@ -59,6 +61,12 @@ export interface LiveSocketOptions {
   onFatal(error: Error): void;
   /** Delay before the first reconnect; doubles up to 5 s. */
   retryMs?: number | undefined;
+  /**
+   * How long a connection may take to say `ready` (default 30 s) before it is
+   * dropped and tried again: a kernel that accepts and never answers would
+   * otherwise hold the socket connecting for ever. null waits as long as it takes.
+   */
+  handshakeMs?: number | null | undefined;
 }
 
 const MAX_RETRY_MS = 5000;
@@ -75,6 +83,7 @@ export class LiveSocket {
   private paused = false;
   private attempt = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private handshake: ReturnType<typeof setTimeout> | undefined;
   private ping: ReturnType<typeof setInterval> | undefined;
   private lastHeard = 0;
 
@@ -90,6 +99,7 @@ export class LiveSocket {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.handshake);
     clearInterval(this.ping);
     const socket = this.socket;
     this.socket = null;
@@ -127,6 +137,7 @@ export class LiveSocket {
 
   private drop(): void {
     clearInterval(this.ping);
+    clearTimeout(this.handshake);
     const socket = this.socket;
     this.socket = null;
     if (socket) {
@@ -155,6 +166,7 @@ export class LiveSocket {
     if (this.closed || this.paused) return;
     const socket = new Socket(this.options.url());
     this.socket = socket;
+    this.awaitHandshake(socket);
     socket.onmessage = (event) => {
       this.lastHeard = Date.now();
       let message: unknown;
@@ -166,6 +178,7 @@ export class LiveSocket {
       if (message === null || typeof message !== 'object') return;
       const typed = message as Record<string, unknown>;
       if (typed.type === 'ready') {
+        clearTimeout(this.handshake);
         this.attempt = 0;
         this.options.onStatus?.('open');
       }
@@ -182,8 +195,22 @@ export class LiveSocket {
       if (this.socket !== socket) return;
       this.socket = null;
       clearInterval(this.ping);
+      clearTimeout(this.handshake);
       this.scheduleReconnect();
     };
+  }
+
+  /** Drops a connection that has not said `ready` in time, and tries again with backoff. */
+  private awaitHandshake(socket: WebSocketLike): void {
+    const handshakeMs =
+      this.options.handshakeMs === undefined ? DEFAULT_TIMEOUT_MS : this.options.handshakeMs;
+    clearTimeout(this.handshake);
+    if (handshakeMs === null) return;
+    this.handshake = setTimeout(() => {
+      if (this.socket !== socket) return;
+      this.drop();
+      this.scheduleReconnect();
+    }, handshakeMs);
   }
 
   private keepAlive(socket: WebSocketLike): void {
@@ -215,8 +242,13 @@ export class LiveSocket {
   }
 }
 
-/** A failure worth retrying: no answer, or the kernel said it is unavailable. */
+/** A failure worth retrying: no answer (in time), or the kernel said it is unavailable. */
 function isRetryable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return code === 'connection_failed' || code === 'unavailable' || code === 'internal';
+  return (
+    code === 'connection_failed' ||
+    code === 'deadline_exceeded' ||
+    code === 'unavailable' ||
+    code === 'internal'
+  );
 }

@@ -5,7 +5,15 @@ import type {
   OperationOutput,
 } from '@airlock/core';
 import { traceparentOf } from '@airlock/core/tracing';
-import { ConnectionError, errorFromBody } from '../errors.js';
+import { ConnectionError, DeadlineExceededError, errorFromBody, type Problem } from '../errors.js';
+import {
+  DEFAULT_TIMEOUT_MS,
+  invalidInput,
+  jsonOf,
+  type RequestOptions,
+  timeoutProblem,
+  underDeadline,
+} from './deadline.js';
 import { defaultFetch } from './node-http.js';
 
 /** How the SDK reaches a kernel: its base URL and a bearer token. */
@@ -26,6 +34,66 @@ export interface ConnectionOptions {
    * propagated when it registered a propagator (nothing is sent otherwise).
    */
   traceparent?: string | (() => string | undefined) | undefined;
+  /**
+   * How long each request waits for the kernel's answer, in milliseconds
+   * (default 30 000), and a feed's socket for its handshake; then it fails
+   * with a DeadlineExceededError (`deadline_exceeded`). null waits as long
+   * as it takes. A request's own `timeoutMs` overrides it.
+   */
+  timeoutMs?: number | null | undefined;
+}
+
+/** Characters a bearer token may hold: visible ASCII, what an HTTP header carries as is. */
+const TOKEN = /^[\x21-\x7e]*$/;
+
+/**
+ * Checks what a client is made with, reporting every problem at once.
+ * @throws ValidationError `invalid_input` for a URL that is not http(s), a
+ *   token a header cannot carry, or a timeout that is not a positive number.
+ */
+export function checkConnectionOptions(options: ConnectionOptions): void {
+  const problems: Problem[] = [];
+  const refuse = (pointer: string, message: string) =>
+    problems.push({ code: 'invalid_input', pointer, message });
+  let url: URL | null = null;
+  try {
+    url = new URL(options.url);
+  } catch {
+    // reported below
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    refuse('/url', `url must be the kernel's http(s) base URL, such as http://127.0.0.1:4820`);
+  }
+  if (typeof options.token !== 'string' || !TOKEN.test(options.token)) {
+    refuse(
+      '/token',
+      'token must be the credential as issued: visible ASCII, no spaces or line breaks',
+    );
+  }
+  const timeout = timeoutProblem(options.timeoutMs, '/timeoutMs');
+  if (timeout) problems.push(timeout);
+  if (problems.length > 0) throw invalidInput(problems);
+}
+
+/** The timeout of one request: its own, else the client's, else the default. */
+export function timeoutOf(options: ConnectionOptions, request: RequestOptions): number | null {
+  const own = request.timeoutMs !== undefined ? request.timeoutMs : options.timeoutMs;
+  const problem = timeoutProblem(own, '/timeoutMs');
+  if (problem) throw invalidInput([problem]);
+  return own === undefined ? DEFAULT_TIMEOUT_MS : own;
+}
+
+/** The error of a request the kernel did not answer in time. */
+export function deadlineExceeded(
+  options: ConnectionOptions,
+  timeoutMs: number,
+  write: boolean,
+): DeadlineExceededError {
+  const applied = write ? '; the write may have been applied: read before sending it again' : '';
+  return new DeadlineExceededError(
+    `the kernel at ${options.url} did not answer within ${timeoutMs} ms${applied}`,
+    timeoutMs,
+  );
 }
 
 type OpenTelemetryApi = Pick<typeof import('@opentelemetry/api'), 'context' | 'propagation'>;
@@ -73,8 +141,8 @@ export function baseUrl(url: string): string {
 
 /** One operation as the client calls it: `query` for a read, `mutate` for a write. */
 type Procedure<C extends OperationContracts[OperationName]> = C['method'] extends 'GET'
-  ? { query(input: OperationInput<C>): Promise<OperationOutput<C>> }
-  : { mutate(input: OperationInput<C>): Promise<OperationOutput<C>> };
+  ? { query(input: OperationInput<C>, options?: RequestOptions): Promise<OperationOutput<C>> }
+  : { mutate(input: OperationInput<C>, options?: RequestOptions): Promise<OperationOutput<C>> };
 
 type Group<N extends string> = N extends `${infer G}.${string}` ? G : never;
 
@@ -117,33 +185,44 @@ interface TrpcAnswer {
 /**
  * Sends one read in tRPC's HTTP form (a GET, the input as JSON in `?input=`)
  * and reads the answer. Writes go over their REST routes (internal/operations.ts).
- * @throws AirlockError (a subclass per failure mode); ConnectionError when no answer arrived.
+ * @throws AirlockError (a subclass per failure mode); ConnectionError when no
+ *   answer arrived, DeadlineExceededError when none arrived in time; the
+ *   signal's reason when it aborts; ValidationError for an input JSON cannot carry.
  */
 export async function trpcQuery(
   options: ConnectionOptions,
   fetcher: typeof fetch,
   name: string,
   input: unknown,
+  request: RequestOptions = {},
 ): Promise<unknown> {
   const url = new URL(`${baseUrl(options.url)}/trpc/${name}`);
+  if (input !== undefined) url.searchParams.set('input', jsonOf(input, `the input of ${name}`));
+  const timeoutMs = timeoutOf(options, request);
   const headers: Record<string, string> = { authorization: `Bearer ${options.token}` };
   await addTraceContext(options, headers);
-  if (input !== undefined) url.searchParams.set('input', JSON.stringify(input));
-  let response: Response;
-  try {
-    response = await fetcher(url, { method: 'GET', headers });
-  } catch (error) {
-    throw new ConnectionError(
-      `the kernel at ${options.url} did not answer: ${(error as Error).message}`,
-      error,
-    );
-  }
-  let answer: TrpcAnswer | null = null;
-  try {
-    answer = (await response.json()) as TrpcAnswer;
-  } catch (error) {
-    throw errorFromBody(null, response.status, error);
-  }
+  const { response, answer } = await underDeadline(
+    timeoutMs,
+    request.signal,
+    () => deadlineExceeded(options, timeoutMs ?? 0, false),
+    async (signal) => {
+      let response: Response;
+      try {
+        response = await fetcher(url, { method: 'GET', headers, ...(signal ? { signal } : {}) });
+      } catch (error) {
+        throw new ConnectionError(
+          `the kernel at ${options.url} did not answer: ${(error as Error).message}`,
+          error,
+        );
+      }
+      try {
+        return { response, answer: (await response.json()) as TrpcAnswer | null };
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        throw errorFromBody(null, response.status, error);
+      }
+    },
+  );
   if (response.ok && answer?.result && 'data' in answer.result) return answer.result.data;
   const data = answer?.error?.data;
   return Promise.reject(errorFromBody(data ?? null, data?.httpStatus ?? response.status));

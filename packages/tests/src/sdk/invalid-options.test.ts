@@ -1,0 +1,89 @@
+import { createClient, createExecutor, isValidationError, ValidationError } from '@airlock/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
+
+/** What a function throws (it must throw). */
+function thrownBy(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a throw');
+}
+
+/** What a promise rejects with (it must reject). */
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('options and inputs the SDK cannot send, refused before anything is sent', () => {
+  let kernel: TestKernel;
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+  });
+  afterAll(async () => {
+    await kernel?.close();
+  });
+
+  it('createClient refuses a URL it cannot reach and a token a header cannot carry, each named', () => {
+    const both = thrownBy(() => createClient({ url: 'not a url', token: 'abc\r\nx-admin: 1' }));
+    expect(both).toBeInstanceOf(ValidationError);
+    expect(isValidationError(both)).toBe(true);
+    expect(both).toMatchObject({ code: 'invalid_input', status: null });
+    expect((both as ValidationError).problems.map((problem) => problem.pointer)).toEqual([
+      '/url',
+      '/token',
+    ]);
+    for (const url of ['ftp://127.0.0.1:4820', '127.0.0.1:4820', '']) {
+      const error = thrownBy(() => createClient({ url, token: 't' }));
+      expect((error as ValidationError).problems).toEqual([
+        expect.objectContaining({ code: 'invalid_input', pointer: '/url' }),
+      ]);
+    }
+    for (const token of ['é-unicode-✓', 'tab\there\u0000']) {
+      const error = thrownBy(() => createClient({ url: kernel.url, token }));
+      expect((error as ValidationError).problems[0]?.pointer).toBe('/token');
+    }
+    for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const error = thrownBy(() => createClient({ url: kernel.url, token: 't', timeoutMs }));
+      expect((error as ValidationError).problems[0]?.pointer).toBe('/timeoutMs');
+    }
+  });
+
+  it('createExecutor refuses them too, at construction', () => {
+    const error = thrownBy(() =>
+      createExecutor({ url: 'http//oops', token: kernel.workspace.tokens.executor, tools: {} }),
+    );
+    expect(error).toMatchObject({ code: 'invalid_input' });
+  });
+
+  it('an input JSON cannot carry (a BigInt, a cycle) is a ValidationError, and nothing reaches the kernel', async () => {
+    const client = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
+    const ws = client.workspace(kernel.workspace.id);
+    const created = await ws.runs.create(scriptedRun('bypass', [{ final: 'done' }]));
+    const cyclic: Record<string, unknown> = { command: 'ls' };
+    cyclic.self = cyclic;
+    const write = await failureOf(
+      ws.runs.run(created.id).appendTask({ tool_name: 'bash', tool_input: cyclic }),
+    );
+    expect(write).toBeInstanceOf(ValidationError);
+    expect(write).toMatchObject({ code: 'invalid_input', status: null });
+    const big = await failureOf(
+      client.call('runs.create', {
+        workspace_id: kernel.workspace.id,
+        ...scriptedRun('bypass', [{ final: 'done' }]),
+        input: 10n as never,
+      }),
+    );
+    expect(big).toMatchObject({ code: 'invalid_input', status: null });
+    const read = await failureOf(ws.audit({ after: 1n as never }));
+    expect(read).toBeInstanceOf(ValidationError);
+    expect((await ws.runs.list()).map((run) => run.id)).toEqual([created.id]);
+  });
+});

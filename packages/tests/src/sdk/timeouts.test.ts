@@ -1,0 +1,119 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import {
+  ConnectionError,
+  createClient,
+  DeadlineExceededError,
+  isConnectionError,
+  isDeadlineExceededError,
+  type SocketStatus,
+} from '@airlock/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** Settles with the promise, or rejects when it has not settled in time (instead of hanging). */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms),
+    ),
+  ]);
+}
+
+/** What a promise rejects with (it must reject). */
+async function failureOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+/** A kernel that accepts connections on loopback and never answers: a hung process, a stuck proxy. */
+describe('the SDK against a kernel that accepts and never answers', () => {
+  let silent: Server;
+  let url: string;
+  const sockets = new Set<Socket>();
+  let connections = 0;
+
+  beforeAll(async () => {
+    silent = createServer((socket) => {
+      connections += 1;
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+
+  it('a read fails with DeadlineExceededError (deadline_exceeded) after the client timeout', async () => {
+    const workspace = createClient({ url, token: 'x', timeoutMs: 300 }).workspace('ws');
+    const started = Date.now();
+    const error = await within(failureOf(workspace.runs.list()), 5000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(error).toBeInstanceOf(DeadlineExceededError);
+    expect(isDeadlineExceededError(error)).toBe(true);
+    // Still a ConnectionError (no answer arrived), so code that handles those handles this.
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(isConnectionError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'deadline_exceeded', status: null, timeoutMs: 300 });
+    expect((error as DeadlineExceededError).detail).toContain(url);
+  });
+
+  it('a write and client.call time out too; a per-request timeoutMs overrides the client one', async () => {
+    const client = createClient({ url, token: 'x', timeoutMs: 60_000 });
+    const run = client.workspace('ws').runs.run('run_1');
+    const stop = await within(failureOf(run.stop({ timeoutMs: 200 })), 5000);
+    expect(stop).toMatchObject({ code: 'deadline_exceeded', timeoutMs: 200 });
+    expect((stop as DeadlineExceededError).detail).toContain('may have been applied');
+    const read = await within(
+      failureOf(client.call('runs.get', { workspace_id: 'ws', run_id: 'r' }, { timeoutMs: 200 })),
+      5000,
+    );
+    expect(read).toMatchObject({ code: 'deadline_exceeded', timeoutMs: 200 });
+    const task = await within(failureOf(run.task('t1', { timeoutMs: 200 })), 5000);
+    expect(task).toBeInstanceOf(DeadlineExceededError);
+  });
+
+  it("a read aborts with the signal's reason, before or while it waits", async () => {
+    const run = createClient({ url, token: 'x', timeoutMs: null }).workspace('ws').runs.run('r');
+    const controller = new AbortController();
+    const pending = failureOf(run.get({ signal: controller.signal }));
+    setTimeout(() => controller.abort(new Error('the user left')), 100);
+    expect(await within(pending, 5000)).toMatchObject({ message: 'the user left' });
+    const early = await failureOf(run.tasks({ signal: controller.signal }));
+    expect(early).toMatchObject({ message: 'the user left' });
+    const listed = await within(
+      failureOf(
+        createClient({ url, token: 'x' })
+          .workspace('ws')
+          .decisions.list({ signal: AbortSignal.timeout(100) }),
+      ),
+      5000,
+    );
+    expect(listed).toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('a feed whose handshake never completes drops the socket and reconnects', async () => {
+    const before = connections;
+    const statuses: SocketStatus[] = [];
+    const feed = createClient({ url, token: 'x', timeoutMs: 300 })
+      .workspace('ws')
+      .feed({ onStatus: (status) => statuses.push(status) });
+    try {
+      const deadline = Date.now() + 5000;
+      // The socket is dropped, and the reconnect's check reaches the kernel again.
+      while (connections - before < 2 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(statuses).toContain('reconnecting');
+      expect(connections - before).toBeGreaterThanOrEqual(2);
+    } finally {
+      feed.close();
+    }
+  });
+});
