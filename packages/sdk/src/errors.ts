@@ -50,6 +50,7 @@ export const ERROR_MODES = {
   version_mismatch: 'conflict',
   run_not_gateway: 'conflict',
   run_busy: 'conflict',
+  call_mismatch: 'conflict',
   stale_digest: 'conflict',
   feed_position_pruned: 'resync',
   lease_lost: 'lease_lost',

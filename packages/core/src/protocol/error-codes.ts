@@ -29,6 +29,8 @@ export const ERROR_STATUS = {
   contract_version_not_higher: 409,
   run_not_gateway: 409,
   run_busy: 409,
+  // A hooked call asked about by its call id or key that is not the call its row holds.
+  call_mismatch: 409,
   stale_digest: 409,
   // Retention (issue 29): a feed resumed from a position whose events were pruned.
   feed_position_pruned: 410,

@@ -60,9 +60,9 @@ for (const backend of all) {
         task_key: 't2',
         task_state: 'claimed',
       });
-      // The same call asked again (a hook retried by its agent) answers the same, plants nothing.
+      // The same call asked again is refused and plants nothing: a call is granted once.
       const again = await event(bash('ls -la', 'tu-2'));
-      expect(again.body).toMatchObject({ verdict: 'allow', task_key: 't2' });
+      expect(again.body.error.code).toBe('not_claimable');
       // No executor can take a call the agent runs itself.
       const inbox = await d.executor.get('/executor_api/v1/inbox');
       expect(inbox.body.items.filter((i: { run_id: string }) => i.run_id === runId)).toEqual([]);

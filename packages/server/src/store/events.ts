@@ -60,18 +60,21 @@ export async function runHasEvent(
   return earlier !== undefined;
 }
 
-/** The data of a run's events of one type, oldest first (each as its JSON text). */
+/**
+ * The data of a run's events of one type (of one row, with `taskKey`),
+ * oldest first, each as its JSON text.
+ */
 export async function listRunEventData(
   reader: Reader,
-  run: { workspaceId: string; runId: string; type: EventType },
+  run: { workspaceId: string; runId: string; type: EventType; taskKey?: string | undefined },
 ): Promise<string[]> {
-  const rows = await reader[SQL].db
+  let query = reader[SQL].db
     .selectFrom('run_events')
     .select('data')
     .where('workspace_id', '=', run.workspaceId)
     .where('run_id', '=', run.runId)
-    .where('type', '=', run.type)
-    .orderBy('seq')
-    .execute();
+    .where('type', '=', run.type);
+  if (run.taskKey !== undefined) query = query.where('task_key', '=', run.taskKey);
+  const rows = await query.orderBy('seq').execute();
   return rows.map((row) => row.data);
 }

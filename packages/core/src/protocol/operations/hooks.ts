@@ -138,7 +138,14 @@ export const hookEventContract = defineContract({
     /** On an allow of a call a person edited before approving it: the input the agent runs instead. */
     updated_input: JsonValueSchema.optional(),
   }),
-  errors: ['no_profile_configuration', 'run_busy', 'task_not_found', 'invalid_configuration'],
+  errors: [
+    'no_profile_configuration',
+    'run_busy',
+    'task_not_found',
+    'invalid_configuration',
+    'call_mismatch',
+    'not_claimable',
+  ],
 });
 
 /** A hook URL's options: `default`, `wait-N` (ms a park is waited for) or `wait-N-defer`. */

@@ -16,6 +16,7 @@ import { applyRound } from '../loop/run-loop.js';
 import { moveTask } from '../machines/move-task.js';
 import { settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
+import { checkNotGranted, checkPresentedCall } from './call-binding.js';
 
 /** A call of a hooked session, as its agent reported it. */
 export interface HookedCall {
@@ -29,19 +30,26 @@ export function hookedPrincipal(agent: string): string {
   return `hooks:${agent}`;
 }
 
-/** The row of a call asked about again: by its key, or by the agent's id for the call. */
-export async function findCallRow(
+/**
+ * The row of a call asked about again: by its key, or by the agent's id for
+ * the call; null when neither names one. The row found must hold the call
+ * presented (see {@link checkPresentedCall}).
+ * @throws AirlockError task_not_found for an unknown key, call_mismatch.
+ */
+async function findCallRow(
   tx: Tx,
   run: RunTable,
-  by: { taskKey?: string | undefined; toolUseId?: string | null | undefined },
+  by: { call: HookedCall; taskKey?: string | undefined },
 ): Promise<TaskTable | null> {
+  let row: TaskTable | null = null;
   if (by.taskKey !== undefined) {
-    const row = await findTask(tx, run.id, by.taskKey);
+    row = (await findTask(tx, run.id, by.taskKey)) ?? null;
     if (!row) throw new AirlockError('task_not_found', `no task ${by.taskKey} in run ${run.id}`);
-    return row;
+  } else if (by.call.toolUseId) {
+    row = (await findModelRowByCallId(tx, run.id, by.call.toolUseId)) ?? null;
   }
-  if (!by.toolUseId) return null;
-  return (await findModelRowByCallId(tx, run.id, by.toolUseId)) ?? null;
+  if (row) await checkPresentedCall(tx, run, row, by.call);
+  return row;
 }
 
 /**
@@ -137,7 +145,9 @@ async function takeForAgent(
  * A call the agent is about to run: the row it is about (asked again by key
  * or by the agent's call id; an identical call approved after its hook gave
  * up; or a new model row through the approval stage). A granted row is
- * claimed for the agent in the same transaction.
+ * claimed for the agent in the same transaction, once.
+ * @throws AirlockError call_mismatch when the row asked about holds another call,
+ *   not_claimable when its call was already granted or ran, task_not_found, run_busy.
  */
 export async function preToolRow(
   ctx: KernelContext,
@@ -146,8 +156,10 @@ export async function preToolRow(
   options: { agent: string; call: HookedCall; taskKey?: string | undefined },
 ): Promise<TaskTable> {
   const { call, agent } = options;
+  const asked = await findCallRow(tx, run, { call, taskKey: options.taskKey });
+  if (asked) checkNotGranted(asked);
   let row =
-    (await findCallRow(tx, run, { taskKey: options.taskKey, toolUseId: call.toolUseId })) ??
+    asked ??
     (await identicalWaitingRow(tx, run, call, ['runnable', 'needs_approval'])) ??
     (await plantCall(ctx, tx, run, call));
   if (row.state === 'runnable' && row.kind === 'tool' && run.state === 'running') {
@@ -187,7 +199,7 @@ export async function postToolRow(
 ): Promise<TaskTable | null> {
   const { ran, agent } = options;
   let row =
-    (await findCallRow(tx, run, { taskKey: options.taskKey, toolUseId: ran.toolUseId })) ??
+    (await findCallRow(tx, run, { call: ran, taskKey: options.taskKey })) ??
     (await identicalWaitingRow(tx, run, ran, ['claimed', 'needs_approval']));
   if (!row) return null;
   const principal = hookedPrincipal(agent);

@@ -40,6 +40,11 @@ function decisionOf(row: TaskTable): StoredDecision {
   return row.decision ? (JSON.parse(row.decision) as StoredDecision) : {};
 }
 
+/** True when a person approved the row's call with changes (its input is the person's edit). */
+export function wasEdited(row: TaskTable): boolean {
+  return decisionOf(row).edited_by !== undefined;
+}
+
 /** True when a parked row waits because an action contract's requires_user rule matched. */
 export function requiresUser(row: TaskTable): boolean {
   return (
@@ -74,9 +79,7 @@ export function answerOf(
         ...about,
         verdict: 'allow',
         // The agent runs what the person approved, not what its model composed.
-        ...(decisionOf(row).edited_by === undefined
-          ? {}
-          : { updated_input: JSON.parse(row.tool_input) as unknown }),
+        ...(!wasEdited(row) ? {} : { updated_input: JSON.parse(row.tool_input) as unknown }),
       });
     case 'ready':
     case 'needs_approval':

@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from '../testing/harness.js';
+import { bashPostTool, bashPreTool, postHookEvent } from '../testing/hooked-events.js';
+import { backends } from '../testing/stores.js';
+
+/**
+ * A call asked about again by its agent's call id (or the key the kernel
+ * named) is bound to what the row holds: another tool or another input under
+ * the same id is refused, and a grant goes to one check only.
+ */
+
+const [sqlite] = await backends();
+const bash = bashPreTool;
+const PROFILE = '/agent_api/v1/profile/configuration';
+const RULES = [
+  { tool: 'Bash', path: 'command', match: 'ls*', verdict: 'allow' },
+  { tool: 'Bash', path: 'command', match: 'git push*', verdict: 'ask' },
+];
+
+describe('a hooked call is bound to the call its row holds', () => {
+  let d: Deployment;
+  afterEach(async () => {
+    await d?.close();
+  });
+
+  const event = (body: Record<string, unknown>) => postHookEvent(d, body);
+  const taskOf = async (runId: string, key: string) =>
+    (await d.member.get(`${d.ws}/runs/${runId}/tasks/${key}`)).body as {
+      state: string;
+      tool_name: string;
+      tool_input: unknown;
+    };
+
+  it('refuses another input or another tool under an approved call id, and changes nothing', async () => {
+    d = await deploy(sqlite!);
+    await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
+    const push = { command: 'git push origin main', description: 'push' };
+    const parked = await event({ ...bash('', 'tu-1'), tool_input: push });
+    expect(parked.body).toMatchObject({ verdict: 'wait', task_key: 't1' });
+    const runId = parked.body.run_id as string;
+    await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/approve`, {});
+
+    const edited = await event(bash('rm -rf /', 'tu-1'));
+    expect(edited.status).toBe(409);
+    expect(edited.body.error.code).toBe('call_mismatch');
+    const byKey = await event({ ...bash('rm -rf /', 'tu-1'), task_key: 't1' });
+    expect(byKey.body.error.code).toBe('call_mismatch');
+    const otherTool = await event({
+      event: 'pre_tool',
+      tool_name: 'Write',
+      tool_input: push,
+      tool_use_id: 'tu-1',
+    });
+    expect(otherTool.body.error.code).toBe('call_mismatch');
+    expect(await taskOf(runId, 't1')).toMatchObject({
+      state: 'runnable',
+      tool_name: 'Bash',
+      tool_input: push,
+    });
+
+    // The approved call itself, with its keys in another order, is granted.
+    const granted = await event({
+      event: 'pre_tool',
+      tool_name: 'Bash',
+      tool_input: { description: 'push', command: 'git push origin main' },
+      tool_use_id: 'tu-1',
+    });
+    expect(granted.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
+    // A report of another call under the id is refused too: the row keeps its claim.
+    const reported = await event(bashPostTool('rm -rf /', 'tu-1', 'succeeded', 'gone'));
+    expect(reported.body.error.code).toBe('call_mismatch');
+    expect((await taskOf(runId, 't1')).state).toBe('claimed');
+  });
+
+  it('after approve with changes, grants the composed call with the edit, or the edit itself', async () => {
+    d = await deploy(sqlite!);
+    await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
+    const parked = await event(bash('git push origin main', 'tu-1'));
+    const runId = parked.body.run_id as string;
+    const approved = await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/approve`, {
+      tool_input: { command: 'git push origin feature' },
+    });
+    expect(approved.body.state).toBe('runnable');
+    const other = await event(bash('git push origin other', 'tu-1'));
+    expect(other.body.error.code).toBe('call_mismatch');
+    const granted = await event({ ...bash('git push origin main', 'tu-1'), task_key: 't1' });
+    expect(granted.body).toMatchObject({
+      verdict: 'allow',
+      updated_input: { command: 'git push origin feature' },
+    });
+    const ran = await event(bashPostTool('git push origin feature', 'tu-1', 'succeeded', 'ok'));
+    expect(ran.body).toMatchObject({ verdict: 'ack', task_state: 'succeeded' });
+  });
+
+  it('grants an approved call to one check only: the racing checks are refused not_claimable', async () => {
+    d = await deploy(sqlite!);
+    await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
+    const parked = await event(bash('git push origin main', 'tu-1'));
+    const runId = parked.body.run_id as string;
+    await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/approve`, {});
+
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => event({ ...bash('git push origin main', 'tu-1'), task_key: 't1' })),
+    );
+    const granted = answers.filter((answer) => answer.body.verdict === 'allow');
+    expect(granted).toHaveLength(1);
+    const refused = answers.filter((answer) => answer.status === 409);
+    expect(refused.map((answer) => answer.body.error.code)).toEqual([
+      'not_claimable',
+      'not_claimable',
+    ]);
+    // Once it ran, asking again is refused as well: the call runs at most once.
+    await event(bashPostTool('git push origin main', 'tu-1', 'succeeded', 'ok'));
+    const after = await event(bash('git push origin main', 'tu-1'));
+    expect(after.body.error.code).toBe('not_claimable');
+    expect((await taskOf(runId, 't1')).state).toBe('succeeded');
+  });
+});
