@@ -1,0 +1,64 @@
+import { OPERATION_CONTRACTS } from '@airlock/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { resultOutcome, ToolError, thrownOutcome } from './outcome.js';
+
+/** The body the kernel's commit takes (core's contract), for a made-up claim. */
+const commitInput = OPERATION_CONTRACTS['executor.commit'].input;
+const address = { run_id: 'run_1', task_key: 't1', claim_id: 'claim_1' };
+
+/** Anything a handler may throw: values of every shape, ToolErrors with any code, odd messages. */
+const thrown = fc.oneof(
+  fc.anything(),
+  fc
+    .record({ code: fc.string({ maxLength: 200 }), message: fc.string() })
+    .map(({ code, message }) => new ToolError(code, message)),
+  fc.anything().map((message) => ({ message })),
+  fc.constant(Object.create(null)),
+  fc.constant(new ToolError(undefined as never, 'no code')),
+);
+
+describe('executor outcomes', () => {
+  it('turns anything thrown into a failure the kernel takes', () => {
+    fc.assert(
+      fc.property(thrown, (reason) => {
+        const outcome = thrownOutcome(reason);
+        expect(outcome.outcome).toBe('failed');
+        expect(commitInput.safeParse({ ...address, ...outcome }).success).toBe(true);
+      }),
+    );
+  });
+
+  it('keeps a ToolError code the kernel takes, and names one it does not', () => {
+    expect(thrownOutcome(new ToolError('not_found', 'gone'))).toEqual({
+      outcome: 'failed',
+      error: { code: 'not_found', detail: 'gone' },
+    });
+    expect(thrownOutcome(new ToolError('', 'no code'))).toEqual({
+      outcome: 'failed',
+      error: {
+        code: 'invalid_result',
+        detail: 'the tool threw a ToolError whose code "" is not 1 to 100 characters: no code',
+      },
+    });
+    expect(thrownOutcome({ message: 5 })).toEqual({
+      outcome: 'failed',
+      error: { code: 'tool_failed', detail: '5' },
+    });
+  });
+
+  it('commits a JSON result as it is, and a value JSON cannot carry as invalid_result', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(resultOutcome(value)).toEqual({ outcome: 'succeeded', result: value ?? null });
+      }),
+    );
+    const cyclic: unknown[] = [];
+    cyclic.push(cyclic);
+    for (const value of [{ count: 1n }, cyclic]) {
+      const outcome = resultOutcome(value);
+      expect(outcome).toMatchObject({ outcome: 'failed', error: { code: 'invalid_result' } });
+      expect(commitInput.safeParse({ ...address, ...outcome }).success).toBe(true);
+    }
+  });
+});
