@@ -15,6 +15,18 @@ const SLACK_PATH = /^\/notifications\/slack\/([^/]+)\/([^/]+)\/interactions$/;
 /** Interaction payloads and action-link forms are small. */
 const BODY_LIMIT = 64 * 1024;
 
+/**
+ * One percent-encoded path segment, decoded.
+ * @throws AirlockError invalid_input when it is not valid percent-encoding.
+ */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new AirlockError('invalid_input', 'a path segment is not valid percent-encoding');
+  }
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -43,7 +55,7 @@ export function notificationRoutes(options: {
 }): (req: IncomingMessage, res: ServerResponse, url: URL) => boolean {
   const { ctx, config, senders, logger } = options;
   const slack = async (req: IncomingMessage, res: ServerResponse, match: RegExpExecArray) => {
-    const [workspace, name] = [decodeURIComponent(match[1]!), decodeURIComponent(match[2]!)];
+    const [workspace, name] = [decodeSegment(match[1]!), decodeSegment(match[2]!)];
     const channel = config.channels.find(
       (c) => c.kind === 'slack' && c.workspace === workspace && c.name === name,
     );

@@ -58,6 +58,23 @@ function parseButton(value: string | undefined): ButtonValue | null {
 }
 
 /**
+ * The interaction payload of a request body (`payload=` and JSON).
+ * @throws AirlockError invalid_input when there is none, or it is not a JSON object.
+ */
+function parsePayload(body: string): BlockActions {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(new URLSearchParams(body).get('payload') ?? '');
+  } catch {
+    payload = undefined;
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
+    throw new AirlockError('invalid_input', 'the body holds no interaction payload object');
+  }
+  return payload as BlockActions;
+}
+
+/**
  * What the interaction endpoint answers Slack: a status and a short text,
  * and what to tell Slack afterwards (the message update, a private reply),
  * run once the answer is sent: Slack gives up on an answer later than 3 s.
@@ -75,6 +92,7 @@ export interface InteractionAnswer {
  * through the kernel's decision path (bound to the row version on the button,
  * so a second press changes nothing); its follow-up updates the message
  * with who decided, or tells the person alone why their press was refused.
+ * @throws AirlockError unauthenticated (a bad signature), invalid_input (no payload, not an Airlock button).
  */
 export async function handleSlackInteraction(options: {
   ctx: KernelContext;
@@ -92,14 +110,9 @@ export async function handleSlackInteraction(options: {
       ctx.store.now(),
     )
   ) {
-    return { status: 401, body: 'invalid signature' };
+    throw new AirlockError('unauthenticated', 'the Slack signature is missing, wrong or stale');
   }
-  let payload: BlockActions;
-  try {
-    payload = JSON.parse(new URLSearchParams(body).get('payload') ?? '') as BlockActions;
-  } catch {
-    return { status: 400, body: 'no interaction payload' };
-  }
+  const payload = parsePayload(body);
   const action = payload.actions?.[0];
   if (payload.type !== 'block_actions' || !action) return { status: 200, body: '' };
   if (action.action_id !== APPROVE_ACTION && action.action_id !== DENY_ACTION) {
@@ -110,7 +123,7 @@ export async function handleSlackInteraction(options: {
   const ts = payload.container?.message_ts ?? payload.message?.ts;
   const user = payload.user?.id;
   if (!button || !slackChannel || !ts || !user || button.workspace_id !== channel.workspace) {
-    return { status: 400, body: 'not an Airlock button' };
+    throw new AirlockError('invalid_input', 'the interaction is not a press of an Airlock button');
   }
   const member = channel.members[user];
   const who = payload.user?.username ?? payload.user?.name ?? user;

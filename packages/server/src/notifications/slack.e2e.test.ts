@@ -281,5 +281,27 @@ for (const backend of all) {
         'needs_approval',
       );
     });
+
+    it('refuses a malformed request with 400 and a stable code: a bad path escape, a null payload', async () => {
+      const { endpoint } = await deploySlack();
+      const badPath = await fetch(`${d!.url}/notifications/slack/%E0%A4%A/approvals/interactions`, {
+        method: 'POST',
+        body: '',
+      });
+      expect(badPath.status).toBe(400);
+      expect((await badPath.json()).error.code).toBe('invalid_input');
+      for (const body of ['payload=null', 'payload=%7B', 'nothing=1']) {
+        const answer = await fetch(endpoint, { method: 'POST', headers: signed(body), body });
+        expect(answer.status).toBe(400);
+        expect((await answer.json()).error.code).toBe('invalid_input');
+      }
+      const forged = await fetch(endpoint, {
+        method: 'POST',
+        headers: signed('payload=null', 'wrong'),
+        body: 'payload=null',
+      });
+      expect(forged.status).toBe(401);
+      expect((await forged.json()).error.code).toBe('unauthenticated');
+    });
   });
 }
