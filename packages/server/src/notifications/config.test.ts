@@ -100,6 +100,27 @@ describe('notification configuration', () => {
     expect(JSON.stringify(secretProblems)).not.toContain('whsec_short');
   });
 
+  it('refuses a URL with a user name or password, without repeating it', () => {
+    const problems = problemsOf({
+      public_url: 'https://admin:hunter2@airlock.example.com',
+      channels: [
+        {
+          name: 'a',
+          kind: 'webhook',
+          workspace: 'ws',
+          url: 'https://user:hunter2@example.com/h',
+          secrets: [SECRET],
+        },
+      ],
+    });
+    expect(problems.map((p) => [p.code, p.pointer])).toEqual([
+      ['invalid_value', '/public_url'],
+      ['invalid_value', '/channels/0/url'],
+    ]);
+    expect(problems[1]!.message).toMatch(/user name or password/);
+    expect(JSON.stringify(problems)).not.toContain('hunter2');
+  });
+
   it('names an unreadable or non-JSON file in its error', () => {
     const dir = mkdtempSync(join(tmpdir(), 'airlock-notify-'));
     const file = join(dir, 'n.json');

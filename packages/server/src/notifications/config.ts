@@ -23,7 +23,21 @@ export type NotifyingEvent = (typeof NOTIFYING_EVENTS)[number];
 
 const Secret = z.union([z.string().min(1), z.strictObject({ env: z.string().min(1) })]);
 const Name = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'lowercase letters, digits, - and _');
-const HttpUrl = z.url({ protocol: /^https?$/ });
+/** An http(s) URL without a user name or password: those would show wherever the URL is logged. */
+const HttpUrl = z.url({ protocol: /^https?$/ }).refine(
+  (url) => {
+    try {
+      const parsed = new URL(url);
+      return !parsed.username && !parsed.password;
+    } catch {
+      return true; // Not a URL at all: z.url says so.
+    }
+  },
+  {
+    message:
+      'a URL here may not carry a user name or password (it would show in logs and errors); a webhook receiver checks the signature instead',
+  },
+);
 
 const When = z.strictObject({
   events: z.array(z.enum(NOTIFYING_EVENTS)).min(1).optional(),

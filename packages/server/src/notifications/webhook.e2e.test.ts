@@ -201,5 +201,30 @@ for (const backend of all) {
       });
       expect(receiver.received.map((r) => r.path)).toEqual(['/shell']);
     });
+
+    it('says why a receiver could not be reached by its code, never by quoting the URL', async () => {
+      const port = await freePort();
+      d = await deployWithChannels(
+        backend,
+        ({ workspaceId }) => ({
+          channels: [
+            {
+              name: 'gone',
+              kind: 'webhook',
+              workspace: workspaceId,
+              url: `http://127.0.0.1:${port}/hook?token=receiver-token`,
+              secrets: [NEW_SECRET],
+            },
+          ],
+        }),
+        { port: await freePort(), notificationTuning: FAST },
+      );
+      await d.park();
+      const failed = await waitFor(async () => {
+        const listed = await d!.member.get(`${d!.ws}/notifications?state=pending`);
+        return listed.body.deliveries.find((x: { attempts: number }) => x.attempts >= 1);
+      });
+      expect(failed.last_error).toBe('the receiver could not be reached (ECONNREFUSED)');
+    });
   });
 }

@@ -32,6 +32,13 @@ export function signWebhook(
   };
 }
 
+/** Why a fetch failed, as a code (`ECONNREFUSED`, `TimeoutError`), never its message. */
+function unreachableReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  return error instanceof Error ? error.name : 'unknown';
+}
+
 /** How long a receiver has to answer before the attempt counts as failed. */
 const WEBHOOK_TIMEOUT_MS = 10_000;
 
@@ -50,13 +57,19 @@ export async function sendWebhook(
     channel.secrets.map((secret) => secret.value),
     { id: delivery.id, timestampSeconds: Math.floor(now / 1000), body: delivery.payload },
   );
-  const response = await fetch(channel.url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'user-agent': 'airlock-webhooks', ...headers },
-    body: delivery.payload,
-    signal: attempt.signal ? AbortSignal.any([attempt.signal, timeout]) : timeout,
-    redirect: 'manual',
-  });
+  let response: Response;
+  try {
+    response = await fetch(channel.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'airlock-webhooks', ...headers },
+      body: delivery.payload,
+      signal: attempt.signal ? AbortSignal.any([attempt.signal, timeout]) : timeout,
+      redirect: 'manual',
+    });
+  } catch (error) {
+    // Said without the client's own message, which may quote the URL (logged, kept as last_error).
+    throw new Error(`the receiver could not be reached (${unreachableReason(error)})`);
+  }
   // The body is drained so the connection can be reused; its content is not kept.
   await response.arrayBuffer().catch(() => undefined);
   if (response.status < 200 || response.status > 299) {
