@@ -239,7 +239,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
             Math.max(0, task.deadline_at - Date.now()),
           );
     try {
-      const outcome = await Promise.race([execute(task, controller.signal, claim), abandoned]);
+      // A claim that arrives after an abort is released without running its tool.
+      const outcome = closed.signal.aborted
+        ? null
+        : await Promise.race([execute(task, controller.signal, claim), abandoned]);
       if (lost) return null;
       if (outcome === null || closed.signal.aborted) {
         await lease.release();

@@ -1,29 +1,9 @@
-import { createClient, createExecutor, type Executor } from '@airlock/sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { describe, expect, it } from 'vitest';
+import { useExecutorKernel } from '../support/executor-kernel.js';
+import { eventually, scriptedRun } from '../support/kernel.js';
 
 describe('executor close({abort: true}) against a real kernel', () => {
-  let kernel: TestKernel;
-  const executors: Executor[] = [];
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-  });
-  afterEach(async () => {
-    for (const executor of executors.splice(0)) await executor.close({ abort: true });
-  });
-  afterAll(async () => {
-    await kernel?.close();
-  });
-
-  const start = (tools: Parameters<typeof createExecutor>[0]['tools']) => {
-    const executor = createExecutor({
-      url: kernel.url,
-      token: kernel.workspace.tokens.executor,
-      tools,
-    });
-    executors.push(executor);
-    return executor;
-  };
+  const { start, runs, ended } = useExecutorKernel();
 
   it('resolves promptly, stops heartbeating and hands the rows out again, even a handler that ignores the signal', async () => {
     const first: string[] = [];
@@ -41,11 +21,7 @@ describe('executor close({abort: true}) against a real kernel', () => {
       },
     });
     await closing.ready;
-    const runs = createClient({
-      url: kernel.url,
-      token: kernel.workspace.tokens.member,
-    }).workspace(kernel.workspace.id).runs;
-    const created = await runs.create(
+    const created = await runs().create(
       scriptedRun('bypass', [
         { tool_calls: [{ name: 'stubborn' }, { name: 'polite' }] },
         { final: 'done', expect: ['stubborn ran', 'polite ran'] },
@@ -73,14 +49,8 @@ describe('executor close({abort: true}) against a real kernel', () => {
         return 'polite ran';
       },
     });
-    const ended = await eventually(
-      async () => {
-        const view = await runs.run(created.id).get();
-        return view.state !== 'running' && view;
-      },
-      { timeoutMs: 8000, what: 'the run to end on the second executor' },
-    );
-    expect(ended).toMatchObject({ state: 'completed', final_answer: 'done' });
+    const view = await ended(created.id, 8000);
+    expect(view).toMatchObject({ state: 'completed', final_answer: 'done' });
     expect(second.sort((a, b) => a.tool.localeCompare(b.tool))).toEqual([
       { tool: 'polite', attempt: 2 },
       { tool: 'stubborn', attempt: 2 },

@@ -1,33 +1,12 @@
-import { createClient, createExecutor, type Executor, ToolError } from '@airlock/sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { ToolError } from '@airlock/sdk';
+import { describe, expect, it } from 'vitest';
+import { useExecutorKernel } from '../support/executor-kernel.js';
+import { eventually, scriptedRun } from '../support/kernel.js';
 
 /** Commits the kernel refuses or cannot take now: each tool runs once, never again for it. */
 describe('executor commits against a real kernel', () => {
-  let kernel: TestKernel;
-  const executors: Executor[] = [];
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-  });
-  afterEach(async () => {
-    for (const executor of executors.splice(0)) await executor.close({ abort: true });
-  });
-  afterAll(async () => {
-    await kernel?.close();
-  });
-
-  const runs = () =>
-    createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
-      kernel.workspace.id,
-    ).runs;
-  const ended = (runId: string, timeoutMs = 10_000) =>
-    eventually(
-      async () => {
-        const view = await runs().run(runId).get();
-        return view.state !== 'running' && view;
-      },
-      { timeoutMs, what: `run ${runId} to end` },
-    );
+  const fixture = useExecutorKernel();
+  const { start, runs, ended } = fixture;
 
   it('commits a result or failure the kernel cannot take as a failure once, never running the tool again', async () => {
     const cyclic: Record<string, unknown> = { name: 'loop' };
@@ -55,14 +34,8 @@ describe('executor commits against a real kernel', () => {
         },
       ]),
     );
-    // A short lease: today's lapse-and-rerun shows within the test's wait.
-    const executor = createExecutor({
-      url: kernel.url,
-      token: kernel.workspace.tokens.executor,
-      leaseMs: 1000,
-      tools,
-    });
-    executors.push(executor);
+    // A short lease: a lapse-and-rerun would show within the test's wait.
+    const executor = start(tools, { leaseMs: 1000 });
     await executor.ready;
     const created = await runs().create(
       scriptedRun('bypass', [
@@ -104,29 +77,28 @@ describe('executor commits against a real kernel', () => {
     const ran: number[] = [];
     const errors: Error[] = [];
     let restarted: Promise<void> | null = null;
-    const executor = createExecutor({
-      url: kernel.url,
-      token: kernel.workspace.tokens.executor,
-      leaseMs: 4000,
-      tools: {
+    const executor = start(
+      {
         build: async (_input, { attempt }) => {
           ran.push(attempt);
           if (ran.length === 1) {
             // The kernel goes away as the tool finishes and is back a second later, same port and file.
-            await kernel.stop();
+            await fixture.kernel.stop();
             restarted = new Promise((resolve) => setTimeout(resolve, 1000)).then(() =>
-              kernel.start(),
+              fixture.kernel.start(),
             );
           }
           return 'built';
         },
       },
-      // A claim the drain sends into the outage fails (no row named); nothing about the row may.
-      onError: (error, task) => {
-        if (task) errors.push(error);
+      {
+        leaseMs: 4000,
+        // A claim the drain sends into the outage fails (no row named); nothing about the row may.
+        onError: (error, task) => {
+          if (task) errors.push(error);
+        },
       },
-    });
-    executors.push(executor);
+    );
     await executor.ready;
     const created = await runs().create(
       scriptedRun('bypass', [

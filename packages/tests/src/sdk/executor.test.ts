@@ -1,37 +1,17 @@
-import { createClient, createExecutor, type Executor, ToolError } from '@airlock/sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { createClient, type Executor, ToolError } from '@airlock/sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useExecutorKernel } from '../support/executor-kernel.js';
+import { eventually, scriptedRun } from '../support/kernel.js';
 import { stopHookUnsupportedReason } from '../support/probes.js';
 
 describe('createExecutor against a real kernel', () => {
-  let kernel: TestKernel;
+  const fixture = useExecutorKernel();
+  const { start, runs } = fixture;
   let stopHookSkip: string | null;
-  const executors: Executor[] = [];
   beforeAll(async () => {
-    kernel = await startTestKernel();
-    stopHookSkip = await stopHookUnsupportedReason(kernel);
+    stopHookSkip = await stopHookUnsupportedReason(fixture.kernel);
     if (stopHookSkip) console.warn(`[airlock tests] skipping the stop hook test: ${stopHookSkip}`);
   });
-  afterEach(async () => {
-    for (const executor of executors.splice(0)) await executor.close({ abort: true });
-  });
-  afterAll(async () => {
-    await kernel?.close();
-  });
-
-  const start = (tools: Parameters<typeof createExecutor>[0]['tools']) => {
-    const executor = createExecutor({
-      url: kernel.url,
-      token: kernel.workspace.tokens.executor,
-      tools,
-    });
-    executors.push(executor);
-    return executor;
-  };
-  const runs = () =>
-    createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
-      kernel.workspace.id,
-    ).runs;
 
   it('serves a tool end to end: claimed on the nudge, result committed, the model reads it', async () => {
     const seen: { command: string; attempt: number; aborted: boolean }[] = [];
@@ -87,10 +67,8 @@ describe('createExecutor against a real kernel', () => {
     let holdsWhileRunning: boolean | null = null;
     let executor: Executor | undefined;
     const ran: string[] = [];
-    executor = createExecutor({
-      url: kernel.url,
-      token: kernel.workspace.tokens.executor,
-      tools: {
+    executor = start(
+      {
         bash: async (input: { command: string }, { run_id, task_key }) => {
           holdsWhileRunning = executor?.holds(run_id, task_key) ?? null;
           ran.push(input.command);
@@ -98,9 +76,8 @@ describe('createExecutor against a real kernel', () => {
         },
       },
       // The rows of every run are left to take(): the nudges claim nothing.
-      leaves: () => true,
-    });
-    executors.push(executor);
+      { leaves: () => true },
+    );
     await executor.ready;
     const created = await runs().create(
       scriptedRun('ask', [
@@ -116,9 +93,9 @@ describe('createExecutor against a real kernel', () => {
     // Parked: not this executor's to run yet.
     expect(await executor.take(created.id, parked.key)).toBeNull();
     const decisions = createClient({
-      url: kernel.url,
-      token: kernel.workspace.tokens.member,
-    }).workspace(kernel.workspace.id).decisions;
+      url: fixture.kernel.url,
+      token: fixture.kernel.workspace.tokens.member,
+    }).workspace(fixture.kernel.workspace.id).decisions;
     const approval = (await decisions.list()).find(
       (d) => d.isApproval() && d.task.run_id === created.id,
     );
@@ -138,19 +115,15 @@ describe('createExecutor against a real kernel', () => {
 
   it('heartbeats keep the lease of a task that runs longer than it', async () => {
     const errors: Error[] = [];
-    const executor = createExecutor({
-      url: kernel.url,
-      token: kernel.workspace.tokens.executor,
-      leaseMs: 1000,
-      tools: {
+    start(
+      {
         build: async (_input, { signal }) => {
           await new Promise((resolve) => setTimeout(resolve, 2500));
           return signal.aborted ? 'aborted' : 'built';
         },
       },
-      onError: (error) => errors.push(error),
-    });
-    executors.push(executor);
+      { leaseMs: 1000, onError: (error) => errors.push(error) },
+    );
     const created = await runs().create(
       scriptedRun('bypass', [
         { tool_calls: [{ name: 'build' }] },
@@ -199,10 +172,10 @@ describe('createExecutor against a real kernel', () => {
   const turnWithStopHook = async (tool: string) => {
     const agent = async (method: string, path: string, body: unknown) =>
       (
-        await fetch(`${kernel.url}${path}`, {
+        await fetch(`${fixture.kernel.url}${path}`, {
           method,
           headers: {
-            authorization: `Bearer ${kernel.workspace.tokens.agent}`,
+            authorization: `Bearer ${fixture.kernel.workspace.tokens.agent}`,
             'content-type': 'application/json',
           },
           body: JSON.stringify(body),
