@@ -100,6 +100,52 @@ describe('notification configuration', () => {
     expect(JSON.stringify(secretProblems)).not.toContain('whsec_short');
   });
 
+  it('lists schema, secret and environment problems together', () => {
+    const problems = problemsOf({
+      channels: [
+        { name: 'a', kind: 'webhook', workspace: 'ws', url: 'ftp://x', secrets: [SECRET] },
+        {
+          name: 'b',
+          kind: 'webhook',
+          workspace: 'ws',
+          url: 'https://y',
+          secrets: ['whsec_short', { env: 'NOPE' }],
+        },
+        {
+          name: 'c',
+          kind: 'slack',
+          workspace: 'ws',
+          token: { env: 'NO_TOKEN' },
+          signing_secret: 's',
+          channel: 'C1',
+          members: {},
+        },
+      ],
+    });
+    expect(problems.map((p) => [p.code, p.pointer])).toEqual([
+      ['invalid_value', '/channels/0/url'],
+      ['invalid_webhook_secret', '/channels/1/secrets/0'],
+      ['missing_environment_variable', '/channels/1/secrets/1'],
+      ['missing_environment_variable', '/channels/2/token'],
+    ]);
+  });
+
+  it('takes a whsec_ secret of 24 to 64 bytes, as Standard Webhooks allows', () => {
+    const webhook = (secret: string) => ({
+      channels: [
+        { name: 'a', kind: 'webhook', workspace: 'ws', url: 'https://x', secrets: [secret] },
+      ],
+    });
+    const whsec = (bytes: number) => `whsec_${Buffer.alloc(bytes, 1).toString('base64')}`;
+    expect(() => parseNotificationsConfig(webhook(whsec(24)), {})).not.toThrow();
+    expect(() => parseNotificationsConfig(webhook(whsec(64)), {})).not.toThrow();
+    for (const bytes of [23, 65, 300]) {
+      expect(problemsOf(webhook(whsec(bytes))).map((p) => p.code)).toEqual([
+        'invalid_webhook_secret',
+      ]);
+    }
+  });
+
   it('refuses a URL with a user name or password, without repeating it', () => {
     const problems = problemsOf({
       public_url: 'https://admin:hunter2@airlock.example.com',

@@ -96,10 +96,12 @@ const EmailChannel = z.strictObject({
     .optional(),
 });
 
+const Channel = z.discriminatedUnion('kind', [WebhookChannel, SlackChannel, EmailChannel]);
+
 const ConfigFile = z.strictObject({
   /** Where people reach this kernel (links in messages); default the kernel's own URL. */
   public_url: HttpUrl.optional(),
-  channels: z.array(z.discriminatedUnion('kind', [WebhookChannel, SlackChannel, EmailChannel])),
+  channels: z.array(Channel),
   /** The delivery worker's tuning; the defaults suit most deployments. */
   delivery: z
     .strictObject({
@@ -208,11 +210,17 @@ function secretOf(
   return { value, fingerprint: fingerprint(value) };
 }
 
-/** True when a webhook secret is `whsec_` and base64 of at least 24 bytes (Standard Webhooks). */
+/**
+ * True when a webhook secret is `whsec_` and base64 of 24 to 64 bytes: the
+ * Standard Webhooks specification's symmetric secret is at least 24 bytes
+ * (192 bits) and at most 512 bits.
+ */
 function isWebhookSecret(value: string): boolean {
   if (!value.startsWith('whsec_')) return false;
   const body = value.slice('whsec_'.length);
-  return /^[A-Za-z0-9+/]+={0,2}$/.test(body) && Buffer.from(body, 'base64').length >= 24;
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return false;
+  const bytes = Buffer.from(body, 'base64').length;
+  return bytes >= 24 && bytes <= 64;
 }
 
 function resolveChannel(
@@ -261,6 +269,33 @@ function resolveChannel(
   }
 }
 
+function schemaProblems(issues: readonly z.core.$ZodIssue[]): ConfigProblem[] {
+  return issues.flatMap((issue): ConfigProblem[] => {
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        code: 'unknown_key',
+        pointer: pointerOf([...issue.path, key]),
+        message: `${key} is not a setting here`,
+      }));
+    }
+    return [{ code: 'invalid_value', pointer: pointerOf(issue.path), message: issue.message }];
+  });
+}
+
+/**
+ * The channels of a file that failed the schema which pass it on their own,
+ * with their places: their secrets are still read, so that every problem is
+ * listed at once.
+ */
+function channelsThatParse(input: unknown): { channel: RawChannel; index: number }[] {
+  const channels = (input as { channels?: unknown } | null)?.channels;
+  if (!Array.isArray(channels)) return [];
+  return channels.flatMap((raw: unknown, index) => {
+    const parsed = Channel.safeParse(raw);
+    return parsed.success ? [{ channel: parsed.data, index }] : [];
+  });
+}
+
 /**
  * Validates a configuration (already parsed JSON) and reads its secrets.
  * @throws NotificationsConfigError listing every problem found.
@@ -270,35 +305,24 @@ export function parseNotificationsConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): NotificationsConfig {
   const parsed = ConfigFile.safeParse(input);
-  if (!parsed.success) {
-    throw new NotificationsConfigError(
-      parsed.error.issues.flatMap((issue): ConfigProblem[] => {
-        if (issue.code === 'unrecognized_keys') {
-          return issue.keys.map((key) => ({
-            code: 'unknown_key',
-            pointer: pointerOf([...issue.path, key]),
-            message: `${key} is not a setting here`,
-          }));
-        }
-        return [{ code: 'invalid_value', pointer: pointerOf(issue.path), message: issue.message }];
-      }),
-    );
-  }
-  const problems: ConfigProblem[] = [];
+  const problems = parsed.success ? [] : schemaProblems(parsed.error.issues);
+  const raw = parsed.success
+    ? parsed.data.channels.map((channel, index) => ({ channel, index }))
+    : channelsThatParse(input);
   const seen = new Set<string>();
-  const channels = parsed.data.channels.map((channel, i) => {
+  const channels = raw.map(({ channel, index }) => {
     const key = `${channel.workspace} ${channel.name}`;
     if (seen.has(key)) {
       problems.push({
         code: 'duplicate_channel',
-        pointer: `/channels/${i}/name`,
+        pointer: `/channels/${index}/name`,
         message: `workspace ${channel.workspace} already has a channel named ${channel.name}`,
       });
     }
     seen.add(key);
-    return resolveChannel(channel, `/channels/${i}`, env, problems);
+    return resolveChannel(channel, `/channels/${index}`, env, problems);
   });
-  if (problems.length > 0) throw new NotificationsConfigError(problems);
+  if (!parsed.success || problems.length > 0) throw new NotificationsConfigError(problems);
   return { publicUrl: parsed.data.public_url, channels, delivery: parsed.data.delivery };
 }
 
