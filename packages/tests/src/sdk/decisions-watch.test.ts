@@ -1,6 +1,7 @@
 import { createClient, type Decision } from '@airlock/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/kernel.js';
+import { useMemberKernel, within } from '../support/member-kernel.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -14,36 +15,23 @@ const parkThenFinish = (to: string) => ({
   },
 });
 
-/** Resolves with what the promise gives, or with 'pending' when it has not settled in time. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | 'pending'> {
-  return Promise.race([
-    promise,
-    new Promise<'pending'>((resolve) => setTimeout(() => resolve('pending'), ms)),
-  ]);
-}
-
 describe('watching decisions on a store whose retention pruned events', () => {
-  let kernel: TestKernel;
   let now = Date.now();
   let liveRun: string;
-  const member = () =>
-    createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
-      kernel.workspace.id,
-    );
+  const file = useMemberKernel({
+    clock: () => now,
+    parkTtlMs: 1000 * DAY,
+    retention: { intervalMs: 10 * 365 * DAY },
+  });
+  const member = file.workspace;
 
   beforeAll(async () => {
-    kernel = await startTestKernel({
-      clock: () => now,
-      parkTtlMs: 1000 * DAY,
-      retention: { intervalMs: 10 * 365 * DAY },
-    });
+    const kernel = file.kernel;
     const ws = member();
     liveRun = (await ws.runs.create(parkThenFinish('prod'))).id;
     await eventually(
       async () => (await ws.runs.run(liveRun).task('t1')).state === 'needs_approval',
-      {
-        what: 'the run to park',
-      },
+      { what: 'the run to park' },
     );
     // A hundred days on, a 90-day policy prunes the run's first events: after=0 is gone.
     now += 100 * DAY;
@@ -53,9 +41,6 @@ describe('watching decisions on a store whose retention pruned events', () => {
     await kernel.airlock.kernel.pruner!.pruneNow();
     const retention = await client.call('retention.get', { workspace_id: kernel.workspace.id });
     expect(retention.pruned_through).toBeGreaterThan(0);
-  });
-  afterAll(async () => {
-    await kernel?.close();
   });
 
   it("workspace.decisions yields what waits now, then follows new ones from the feed's head", async () => {
@@ -84,17 +69,7 @@ describe('watching decisions on a store whose retention pruned events', () => {
 });
 
 describe('cancelling a decisions watcher', () => {
-  let kernel: TestKernel;
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-  });
-  afterAll(async () => {
-    await kernel?.close();
-  });
-  const member = () =>
-    createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
-      kernel.workspace.id,
-    );
+  const { workspace: member } = useMemberKernel();
 
   it('return() ends a watcher at once, while a next() waits for a decision that never comes', async () => {
     const watcher = member().decisions[Symbol.asyncIterator]();

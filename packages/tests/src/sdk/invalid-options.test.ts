@@ -1,6 +1,7 @@
 import { createClient, createExecutor, isValidationError, ValidationError } from '@airlock/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scriptedRun, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { describe, expect, it } from 'vitest';
+import { scriptedRun } from '../support/kernel.js';
+import { rejectionOf, useMemberKernel } from '../support/member-kernel.js';
 
 /** What a function throws (it must throw). */
 function thrownBy(run: () => unknown): unknown {
@@ -12,24 +13,8 @@ function thrownBy(run: () => unknown): unknown {
   throw new Error('expected a throw');
 }
 
-/** What a promise rejects with (it must reject). */
-async function failureOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => error,
-  );
-}
-
 describe('options and inputs the SDK cannot send, refused before anything is sent', () => {
-  let kernel: TestKernel;
-  beforeAll(async () => {
-    kernel = await startTestKernel();
-  });
-  afterAll(async () => {
-    await kernel?.close();
-  });
+  const file = useMemberKernel();
 
   it('createClient refuses a URL it cannot reach and a token a header cannot carry, each named', () => {
     const both = thrownBy(() => createClient({ url: 'not a url', token: 'abc\r\nx-admin: 1' }));
@@ -47,42 +32,49 @@ describe('options and inputs the SDK cannot send, refused before anything is sen
       ]);
     }
     for (const token of ['é-unicode-✓', 'tab\there\u0000']) {
-      const error = thrownBy(() => createClient({ url: kernel.url, token }));
+      const error = thrownBy(() => createClient({ url: file.kernel.url, token }));
       expect((error as ValidationError).problems[0]?.pointer).toBe('/token');
     }
     for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      const error = thrownBy(() => createClient({ url: kernel.url, token: 't', timeoutMs }));
+      const error = thrownBy(() => createClient({ url: file.kernel.url, token: 't', timeoutMs }));
       expect((error as ValidationError).problems[0]?.pointer).toBe('/timeoutMs');
     }
   });
 
   it('createExecutor refuses them too, at construction', () => {
     const error = thrownBy(() =>
-      createExecutor({ url: 'http//oops', token: kernel.workspace.tokens.executor, tools: {} }),
+      createExecutor({
+        url: 'http//oops',
+        token: file.kernel.workspace.tokens.executor,
+        tools: {},
+      }),
     );
     expect(error).toMatchObject({ code: 'invalid_input' });
   });
 
   it('an input JSON cannot carry (a BigInt, a cycle) is a ValidationError, and nothing reaches the kernel', async () => {
-    const client = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
-    const ws = client.workspace(kernel.workspace.id);
+    const client = createClient({
+      url: file.kernel.url,
+      token: file.kernel.workspace.tokens.member,
+    });
+    const ws = client.workspace(file.kernel.workspace.id);
     const created = await ws.runs.create(scriptedRun('bypass', [{ final: 'done' }]));
     const cyclic: Record<string, unknown> = { command: 'ls' };
     cyclic.self = cyclic;
-    const write = await failureOf(
+    const write = await rejectionOf(
       ws.runs.run(created.id).appendTask({ tool_name: 'bash', tool_input: cyclic }),
     );
     expect(write).toBeInstanceOf(ValidationError);
     expect(write).toMatchObject({ code: 'invalid_input', status: null });
-    const big = await failureOf(
+    const big = await rejectionOf(
       client.call('runs.create', {
-        workspace_id: kernel.workspace.id,
+        workspace_id: file.kernel.workspace.id,
         ...scriptedRun('bypass', [{ final: 'done' }]),
         input: 10n as never,
       }),
     );
     expect(big).toMatchObject({ code: 'invalid_input', status: null });
-    const read = await failureOf(ws.audit({ after: 1n as never }));
+    const read = await rejectionOf(ws.audit({ after: 1n as never }));
     expect(read).toBeInstanceOf(ValidationError);
     expect((await ws.runs.list()).map((run) => run.id)).toEqual([created.id]);
   });

@@ -8,26 +8,7 @@ import {
   type SocketStatus,
 } from '@airlock/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-/** Settles with the promise, or rejects when it has not settled in time (instead of hanging). */
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms),
-    ),
-  ]);
-}
-
-/** What a promise rejects with (it must reject). */
-async function failureOf(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => error,
-  );
-}
+import { rejectionOf, within } from '../support/member-kernel.js';
 
 /** A kernel that accepts connections on loopback and never answers: a hung process, a stuck proxy. */
 describe('the SDK against a kernel that accepts and never answers', () => {
@@ -53,7 +34,7 @@ describe('the SDK against a kernel that accepts and never answers', () => {
   it('a read fails with DeadlineExceededError (deadline_exceeded) after the client timeout', async () => {
     const workspace = createClient({ url, token: 'x', timeoutMs: 300 }).workspace('ws');
     const started = Date.now();
-    const error = await within(failureOf(workspace.runs.list()), 5000);
+    const error = await within(rejectionOf(workspace.runs.list()), 5000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     expect(error).toBeInstanceOf(DeadlineExceededError);
     expect(isDeadlineExceededError(error)).toBe(true);
@@ -67,28 +48,28 @@ describe('the SDK against a kernel that accepts and never answers', () => {
   it('a write and client.call time out too; a per-request timeoutMs overrides the client one', async () => {
     const client = createClient({ url, token: 'x', timeoutMs: 60_000 });
     const run = client.workspace('ws').runs.run('run_1');
-    const stop = await within(failureOf(run.stop({ timeoutMs: 200 })), 5000);
+    const stop = await within(rejectionOf(run.stop({ timeoutMs: 200 })), 5000);
     expect(stop).toMatchObject({ code: 'deadline_exceeded', timeoutMs: 200 });
     expect((stop as DeadlineExceededError).detail).toContain('may have been applied');
     const read = await within(
-      failureOf(client.call('runs.get', { workspace_id: 'ws', run_id: 'r' }, { timeoutMs: 200 })),
+      rejectionOf(client.call('runs.get', { workspace_id: 'ws', run_id: 'r' }, { timeoutMs: 200 })),
       5000,
     );
     expect(read).toMatchObject({ code: 'deadline_exceeded', timeoutMs: 200 });
-    const task = await within(failureOf(run.task('t1', { timeoutMs: 200 })), 5000);
+    const task = await within(rejectionOf(run.task('t1', { timeoutMs: 200 })), 5000);
     expect(task).toBeInstanceOf(DeadlineExceededError);
   });
 
   it("a read aborts with the signal's reason, before or while it waits", async () => {
     const run = createClient({ url, token: 'x', timeoutMs: null }).workspace('ws').runs.run('r');
     const controller = new AbortController();
-    const pending = failureOf(run.get({ signal: controller.signal }));
+    const pending = rejectionOf(run.get({ signal: controller.signal }));
     setTimeout(() => controller.abort(new Error('the user left')), 100);
     expect(await within(pending, 5000)).toMatchObject({ message: 'the user left' });
-    const early = await failureOf(run.tasks({ signal: controller.signal }));
+    const early = await rejectionOf(run.tasks({ signal: controller.signal }));
     expect(early).toMatchObject({ message: 'the user left' });
     const listed = await within(
-      failureOf(
+      rejectionOf(
         createClient({ url, token: 'x' })
           .workspace('ws')
           .decisions.list({ signal: AbortSignal.timeout(100) }),
