@@ -2,8 +2,11 @@ import { ERROR_CODES, ERROR_STATUS } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
 import {
   ConflictError,
+  DeadlineExceededError,
   errorFromBody,
   isConflictError,
+  isConnectionError,
+  isDeadlineExceededError,
   isLeaseLostError,
   LeaseLostError,
   NotFoundError,
@@ -58,6 +61,16 @@ describe('errorFromBody', () => {
     expect(isLeaseLostError(copy)).toBe(true);
     expect(isConflictError(copy)).toBe(true);
     expect(isConflictError({ name: 'ConflictError' })).toBe(false);
+  });
+
+  it('a timeout is its own mode and a connection error too, across copies', () => {
+    const timeout = new DeadlineExceededError('no answer within 5 ms', 5);
+    expect(timeout).toMatchObject({ code: 'deadline_exceeded', status: null, timeoutMs: 5 });
+    expect(timeout.message).toBe('deadline_exceeded: no answer within 5 ms');
+    const copy = Object.assign(Object.create(null), timeout, { name: 'DeadlineExceededError' });
+    Object.defineProperty(copy, Symbol.for('@airlock/sdk.error'), { value: true });
+    expect(isDeadlineExceededError(copy)).toBe(true);
+    expect(isConnectionError(copy)).toBe(true);
   });
 });
 

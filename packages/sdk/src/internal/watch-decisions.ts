@@ -155,9 +155,14 @@ export function watchDecisions(
   const done: IteratorReturnResult<undefined> = { done: true, value: undefined };
   return {
     next: async () => {
-      const result = await inner.next();
-      if (result.done) options.signal?.removeEventListener('abort', end);
-      return result;
+      let ended = true;
+      try {
+        const result = await inner.next();
+        ended = result.done === true;
+        return result;
+      } finally {
+        if (ended) options.signal?.removeEventListener('abort', end);
+      }
     },
     return: () => {
       end();
