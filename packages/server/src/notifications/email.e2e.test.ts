@@ -1,8 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
-import { deployWithChannels, freePort, type NotifyDeployment } from '../testing/notify-kit.js';
+import {
+  closeAfterEach,
+  deployWithChannels,
+  failedDelivery,
+  freePort,
+  type NotifyDeployment,
+} from '../testing/notify-kit.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -65,12 +71,7 @@ function bodyOf(raw: string): string {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`email notifications (${backend.name})`, () => {
     let d: NotifyDeployment | undefined;
-    const closers: (() => Promise<void>)[] = [];
-    afterEach(async () => {
-      await d?.close();
-      d = undefined;
-      for (const close of closers.splice(0)) await close();
-    });
+    const closers = closeAfterEach(() => d);
 
     async function deployEmail(
       actionLinks: boolean,
@@ -161,13 +162,7 @@ for (const backend of all) {
       await d!.park();
       const mail = await waitFor(async () => smtp.mails[0], { timeoutMs: 3000 });
       expect(mail.to).toEqual(['alice@example.com']);
-      const failed = await waitFor(
-        async () => {
-          const listed = await d!.member.get(`${d!.ws}/notifications?state=pending`);
-          return listed.body.deliveries.find((x: { attempts: number }) => x.attempts >= 1);
-        },
-        { timeoutMs: 4000, what: 'the stalled attempt to fail' },
-      );
+      const failed = await failedDelivery(d!, { timeoutMs: 4000 });
       expect(failed.last_error).toMatch(/deadline of 1000 ms/);
     });
 

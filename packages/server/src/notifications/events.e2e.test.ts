@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { client, waitFor } from '../testing/harness.js';
 import {
+  closeAfterEach,
   deployWithChannels,
   freePort,
   type NotifyDeployment,
@@ -16,12 +17,7 @@ const SECRET = `whsec_${Buffer.alloc(32, 8).toString('base64')}`;
 
 describe('notifying events beyond a park', () => {
   let d: NotifyDeployment | undefined;
-  const closers: (() => Promise<void>)[] = [];
-  afterEach(async () => {
-    await d?.close();
-    d = undefined;
-    for (const close of closers.splice(0)) await close();
-  });
+  const closers = closeAfterEach(() => d);
 
   it('a question and an expiry each reach the channel; no secret reaches the log, even when a send fails', async () => {
     const receiver = await startReceiver((_, i) => ({ status: i === 0 ? 500 : 200 }));

@@ -127,6 +127,12 @@ export async function handleSlackInteraction(options: {
   }
   const member = channel.members[user];
   const who = payload.user?.username ?? payload.user?.name ?? user;
+  // Slack is answered 200 at once; what it is told next follows, a failure only logged.
+  const thenTell = (tell: () => Promise<void>, failed: string): InteractionAnswer => ({
+    status: 200,
+    body: '',
+    followUp: () => tell().catch((error: unknown) => options.logger.warn({ err: error }, failed)),
+  });
   try {
     if (!member) {
       throw new AirlockError('forbidden', 'your Slack user is not mapped to an Airlock member');
@@ -146,28 +152,16 @@ export async function handleSlackInteraction(options: {
     const message = outcome.decided
       ? decidedMessage(original, said)
       : progressMessage(original, said);
-    return {
-      status: 200,
-      body: '',
-      followUp: () =>
-        sender
-          .update({ channel: slackChannel, ts }, message)
-          .catch((error: unknown) =>
-            options.logger.warn({ err: error }, 'slack message update failed'),
-          ),
-    };
+    return thenTell(
+      () => sender.update({ channel: slackChannel, ts }, message),
+      'slack message update failed',
+    );
   } catch (error) {
     if (!(error instanceof AirlockError)) throw error;
     const text = `Airlock did not record your press: ${error.detail} (${error.code})`;
-    return {
-      status: 200,
-      body: '',
-      followUp: () =>
-        sender
-          .tellOnly({ channel: slackChannel, user }, text)
-          .catch((failure: unknown) =>
-            options.logger.warn({ err: failure }, 'slack ephemeral failed'),
-          ),
-    };
+    return thenTell(
+      () => sender.tellOnly({ channel: slackChannel, user }, text),
+      'slack ephemeral failed',
+    );
   }
 }

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
 import {
+  closeAfterEach,
   deployWithChannels,
   freePort,
   type NotifyDeployment,
@@ -78,12 +79,7 @@ function press(message: Record<string, unknown>, actionId: string, user: string)
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`Slack notifications (${backend.name})`, () => {
     let d: NotifyDeployment | undefined;
-    const closers: (() => Promise<void>)[] = [];
-    afterEach(async () => {
-      await d?.close();
-      d = undefined;
-      for (const close of closers.splice(0)) await close();
-    });
+    const closers = closeAfterEach(() => d);
 
     async function deploySlack(hold: string[] = []) {
       const slack = await startSlack(hold);

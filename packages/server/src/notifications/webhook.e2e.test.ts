@@ -1,8 +1,11 @@
 import { Webhook } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
 import {
+  closeAfterEach,
+  deployWebhooks,
   deployWithChannels,
+  failedDelivery,
   freePort,
   type NotifyDeployment,
   startReceiver,
@@ -19,12 +22,7 @@ const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`webhook notifications (${backend.name})`, () => {
     let d: NotifyDeployment | undefined;
-    const closers: (() => Promise<void>)[] = [];
-    afterEach(async () => {
-      await d?.close();
-      d = undefined;
-      for (const close of closers.splice(0)) await close();
-    });
+    const closers = closeAfterEach(() => d);
 
     it('a park reaches the receiver once, signed per Standard Webhooks under every secret, and the run story records it', async () => {
       const receiver = await startReceiver();
@@ -166,21 +164,17 @@ for (const backend of all) {
     it('routes by tool on the resolved name: an alias does not take a call away from its channel', async () => {
       const receiver = await startReceiver();
       closers.push(receiver.close);
-      d = await deployWithChannels(
+      d = await deployWebhooks(
         backend,
-        ({ workspaceId }) => ({
-          channels: [
-            {
-              name: 'shell',
-              kind: 'webhook',
-              workspace: workspaceId,
-              url: `${receiver.url}/shell`,
-              secrets: [NEW_SECRET],
-              when: { tools: ['bash'] },
-            },
-          ],
-        }),
-        { port: await freePort(), notificationTuning: FAST },
+        [
+          {
+            name: 'shell',
+            url: `${receiver.url}/shell`,
+            secrets: [NEW_SECRET],
+            when: { tools: ['bash'] },
+          },
+        ],
+        FAST,
       );
       const created = await d.agent.post(`${d.ws}/runs`, {
         approval_mode: 'ask',
@@ -204,26 +198,19 @@ for (const backend of all) {
 
     it('says why a receiver could not be reached by its code, never by quoting the URL', async () => {
       const port = await freePort();
-      d = await deployWithChannels(
+      d = await deployWebhooks(
         backend,
-        ({ workspaceId }) => ({
-          channels: [
-            {
-              name: 'gone',
-              kind: 'webhook',
-              workspace: workspaceId,
-              url: `http://127.0.0.1:${port}/hook?token=receiver-token`,
-              secrets: [NEW_SECRET],
-            },
-          ],
-        }),
-        { port: await freePort(), notificationTuning: FAST },
+        [
+          {
+            name: 'gone',
+            url: `http://127.0.0.1:${port}/hook?token=receiver-token`,
+            secrets: [NEW_SECRET],
+          },
+        ],
+        FAST,
       );
       await d.park();
-      const failed = await waitFor(async () => {
-        const listed = await d!.member.get(`${d!.ws}/notifications?state=pending`);
-        return listed.body.deliveries.find((x: { attempts: number }) => x.attempts >= 1);
-      });
+      const failed = await failedDelivery(d);
       expect(failed.last_error).toBe('the receiver could not be reached (ECONNREFUSED)');
     });
   });

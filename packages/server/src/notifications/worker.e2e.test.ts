@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
 import {
-  deployWithChannels,
-  freePort,
+  closeAfterEach,
+  deployWebhooks,
+  failedDelivery,
   type NotifyDeployment,
   startReceiver,
 } from '../testing/notify-kit.js';
@@ -15,39 +16,20 @@ const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 }, stopGraceMs: 100
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`the delivery worker (${backend.name})`, () => {
     let d: NotifyDeployment | undefined;
-    const closers: (() => Promise<void>)[] = [];
-    afterEach(async () => {
-      await d?.close();
-      d = undefined;
-      for (const close of closers.splice(0)) await close();
-    });
+    const closers = closeAfterEach(() => d);
 
     /** Two webhook channels: `stuck`, whose receiver never answers, and `ops`, which answers 200. */
-    async function deployStuckAndOps(tuning: Record<string, unknown> = {}) {
+    async function deployStuckAndOps(tuning: { leaseMs?: number } = {}) {
       const stuck = await startReceiver(() => null);
       const ops = await startReceiver();
       closers.push(stuck.close, ops.close);
-      d = await deployWithChannels(
+      d = await deployWebhooks(
         backend,
-        ({ workspaceId }) => ({
-          channels: [
-            {
-              name: 'stuck',
-              kind: 'webhook',
-              workspace: workspaceId,
-              url: stuck.url,
-              secrets: [SECRET],
-            },
-            {
-              name: 'ops',
-              kind: 'webhook',
-              workspace: workspaceId,
-              url: ops.url,
-              secrets: [SECRET],
-            },
-          ],
-        }),
-        { port: await freePort(), notificationTuning: { ...FAST, ...tuning } },
+        [
+          { name: 'stuck', url: stuck.url, secrets: [SECRET] },
+          { name: 'ops', url: ops.url, secrets: [SECRET] },
+        ],
+        { ...FAST, ...tuning },
       );
       return { stuck, ops };
     }
@@ -65,15 +47,7 @@ for (const backend of all) {
     it('an attempt ends at its deadline, below the lease, and is retried later', async () => {
       const { stuck } = await deployStuckAndOps({ leaseMs: 2000 });
       await d!.park();
-      const failed = await waitFor(
-        async () => {
-          const listed = await d!.member.get(`${d!.ws}/notifications?state=pending`);
-          return listed.body.deliveries.find(
-            (x: { channel: string; attempts: number }) => x.channel === 'stuck' && x.attempts >= 1,
-          );
-        },
-        { timeoutMs: 4000, what: 'the stuck attempt to fail' },
-      );
+      const failed = await failedDelivery(d!, { channel: 'stuck', timeoutMs: 4000 });
       expect(failed.last_error).toMatch(/deadline of 1000 ms/);
       await waitFor(async () => stuck.received.length >= 2, { timeoutMs: 4000 });
     });
@@ -85,9 +59,8 @@ for (const backend of all) {
       const started = Date.now();
       await d!.airlock.notifications!.close();
       expect(Date.now() - started).toBeLessThan(2000);
-      const listed = await d!.member.get(`${d!.ws}/notifications?state=pending`);
-      const left = listed.body.deliveries.find((x: { channel: string }) => x.channel === 'stuck');
-      expect(left).toMatchObject({ state: 'pending' });
+      const left = await failedDelivery(d!, { channel: 'stuck', timeoutMs: 0 });
+      expect(left.state).toBe('pending');
       expect(left.last_error).toMatch(/stopped/);
     });
   });

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { afterEach } from 'vitest';
 import { type Airlock, type AirlockOptions, startAirlock } from '../airlock.js';
 import { parseNotificationsConfig } from '../notifications/config.js';
 import { createCredential, listCredentials } from '../store/accounts.js';
-import { type Client, client } from './harness.js';
+import { type Client, client, waitFor } from './harness.js';
 import type { Backend } from './stores.js';
 import { type WorkspaceTokens, workspaceWithTokens } from './workspace-tokens.js';
 
@@ -99,6 +100,74 @@ export async function deployWithChannels(
       await opened.dispose();
     },
   };
+}
+
+/**
+ * Called inside a `describe`: after each test, closes the deployment
+ * `current` names, then every closer pushed on the answered list (receivers).
+ */
+export function closeAfterEach(
+  current: () => NotifyDeployment | undefined,
+): (() => Promise<void>)[] {
+  const closers: (() => Promise<void>)[] = [];
+  const closed = new WeakSet<NotifyDeployment>();
+  afterEach(async () => {
+    const deployment = current();
+    if (deployment && !closed.has(deployment)) {
+      closed.add(deployment);
+      await deployment.close();
+    }
+    for (const close of closers.splice(0)) await close();
+  });
+  return closers;
+}
+
+/** A webhook channel of a test, without its kind and workspace. */
+export type TestWebhook = { name: string; url: string; secrets: string[] } & Record<
+  string,
+  unknown
+>;
+
+/** {@link deployWithChannels} with webhook channels only, on a free port. */
+export async function deployWebhooks(
+  backend: Backend,
+  webhooks: TestWebhook[],
+  tuning: AirlockOptions['notificationTuning'],
+): Promise<NotifyDeployment> {
+  return deployWithChannels(
+    backend,
+    ({ workspaceId }) => ({
+      channels: webhooks.map((webhook) => ({
+        kind: 'webhook',
+        workspace: workspaceId,
+        ...webhook,
+      })),
+    }),
+    { port: await freePort(), notificationTuning: tuning },
+  );
+}
+
+/** Waits for a delivery (of `channel`, if named) to have failed an attempt; answers its view. */
+export async function failedDelivery(
+  d: NotifyDeployment,
+  options: { channel?: string; timeoutMs?: number } = {},
+): Promise<{ state: string; attempts: number; last_error: string | null }> {
+  return waitFor(
+    async () => {
+      const listed = await d.member.get(`${d.ws}/notifications?state=pending`);
+      return (
+        listed.body.deliveries as {
+          channel: string;
+          attempts: number;
+          state: string;
+          last_error: string | null;
+        }[]
+      ).find(
+        (x) => x.attempts >= 1 && (options.channel === undefined || x.channel === options.channel),
+      );
+    },
+    { timeoutMs: options.timeoutMs ?? 10_000, what: 'a failed attempt' },
+  );
 }
 
 /** A free loopback port. */
