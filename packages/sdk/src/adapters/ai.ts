@@ -180,15 +180,7 @@ export class AiSdkAirlock {
         // Resumed after a park (maybe in another process): Airlock, not the response, decides.
         if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
         if (verdict.verdict !== 'allow') throw new AirlockRefusal(verdict);
-        let output: unknown;
-        try {
-          output = await execute(input, options);
-        } catch (error) {
-          await this.session.ran(call, { ok: false, output: (error as Error).message });
-          throw error;
-        }
-        await this.session.ran(call, { ok: true, output });
-        return output;
+        return this.session.runGranted(call, verdict, (granted) => execute(granted, options));
       },
     };
   }

@@ -68,15 +68,9 @@ export class LangGraphAirlock {
           verdict = await this.session.check(call);
         }
         if (verdict.verdict !== 'allow') return refusalText(verdict);
-        let output: unknown;
-        try {
-          output = await original.invoke(input as never, { ...config, toolCall: undefined });
-        } catch (error) {
-          await this.session.ran(call, { ok: false, output: (error as Error).message });
-          throw error;
-        }
-        await this.session.ran(call, { ok: true, output });
-        return output;
+        return this.session.runGranted(call, verdict, (granted) =>
+          original.invoke(granted as never, { ...config, toolCall: undefined }),
+        );
       },
       { name, description: original.description, schema: original.schema as never },
     ) as unknown as StructuredToolInterface;

@@ -108,15 +108,11 @@ export class OpenAIAgentsAirlock {
         // Approved in the RunState (maybe in another process): Airlock, not the state, decides.
         if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
         if (verdict.verdict !== 'allow') return refusalText(verdict);
-        let output: unknown;
-        try {
-          output = await invoke(runContext, input, details);
-        } catch (error) {
-          await this.session.ran(call, { ok: false, output: (error as Error).message });
-          throw error;
-        }
-        await this.session.ran(call, { ok: true, output });
-        return output;
+        // The tool reads its arguments as text: a person's edit is handed over as JSON text.
+        const edited = 'updatedInput' in verdict;
+        return this.session.runGranted(call, verdict, (granted) =>
+          invoke(runContext, edited ? JSON.stringify(granted) : input, details),
+        );
       },
     } as TOOL;
   }

@@ -1,4 +1,5 @@
 import type { HookedFramework, JsonValue } from '@airlock/core';
+import { isAirlockError } from '../errors.js';
 import { createOperations } from '../internal/operations.js';
 import type { OperationsClient } from '../internal/transport.js';
 
@@ -47,6 +48,17 @@ export interface CallVerdict {
   runId: string | null;
   /** The park waits for a person because an action contract's `requires_user` matched. */
   requiresUser: boolean;
+  /**
+   * On a deny the kernel answered with an error: its stable code, such as
+   * `call_mismatch` (the call presented is not the one its row holds) or
+   * `not_claimable` (the call was already granted to another check, or ran).
+   */
+  code?: string;
+  /**
+   * On an allow of a call a person approved with changes: the input to run
+   * instead of the one the model composed (see {@link FrameworkSession.runGranted}).
+   */
+  updatedInput?: unknown;
 }
 
 /** Largest output sent back to the row: the kernel keeps 16 KiB anyway. */
@@ -64,6 +76,27 @@ export function outputText(value: unknown): string {
     }
   }
   return text.length > OUTPUT_LIMIT_CHARS ? text.slice(0, OUTPUT_LIMIT_CHARS) : text;
+}
+
+/** What a tool threw, as the failure committed to its row: also for a thrown `null` or `undefined`. */
+export function thrownText(thrown: unknown): string {
+  if (thrown instanceof Error) return thrown.message;
+  return `the tool threw ${outputText(thrown)}`;
+}
+
+/** The deny of a check that failed: the kernel's refusal with its code, or a kernel out of reach. */
+function failedCheck(error: unknown): CallVerdict {
+  const refused = isAirlockError(error) && error.status !== null;
+  return {
+    verdict: 'deny',
+    reason: refused
+      ? `${error.code}: ${error.detail}`
+      : `Airlock could not decide this call: ${(error as Error | null)?.message ?? String(error)}`,
+    taskKey: null,
+    runId: null,
+    requiresUser: false,
+    ...(isAirlockError(error) ? { code: error.code } : {}),
+  };
 }
 
 /**
@@ -126,19 +159,42 @@ export class FrameworkSession {
           reason: `this call already ran (Airlock run ${answer.run_id}, task ${answer.task_key})`,
         };
       }
-      if (answer.verdict === 'allow' || answer.verdict === 'wait') {
-        return { ...base, verdict: answer.verdict };
+      if (answer.verdict === 'allow') {
+        return {
+          ...base,
+          verdict: 'allow',
+          ...(answer.updated_input === undefined ? {} : { updatedInput: answer.updated_input }),
+        };
       }
+      if (answer.verdict === 'wait') return { ...base, verdict: 'wait' };
       return { ...base, verdict: 'deny', reason: answer.reason ?? 'Airlock refused this call' };
     } catch (error) {
-      return {
-        verdict: 'deny',
-        reason: `Airlock could not decide this call: ${(error as Error).message}`,
-        taskKey: null,
-        runId: null,
-        requiresUser: false,
-      };
+      return failedCheck(error);
     }
+  }
+
+  /**
+   * Runs a call Airlock granted, with the input a person approved when they
+   * changed it (`verdict.updatedInput`), and reports what it returned or
+   * threw (whatever was thrown, even `null`) before passing it on.
+   * @throws what `execute` threw; AirlockError when the session awaits its reports and the kernel refuses one.
+   */
+  async runGranted<T>(
+    call: FrameworkCall,
+    verdict: CallVerdict,
+    execute: (input: unknown) => Promise<T> | T,
+  ): Promise<T> {
+    // The report names what ran: the kernel takes the composed input or the edit for such a row.
+    const ran = 'updatedInput' in verdict ? { ...call, input: verdict.updatedInput } : call;
+    let output: T;
+    try {
+      output = await execute(ran.input);
+    } catch (error) {
+      await this.ran(ran, { ok: false, output: thrownText(error) });
+      throw error;
+    }
+    await this.ran(ran, { ok: true, output });
+    return output;
   }
 
   /**
