@@ -27,15 +27,19 @@ LC_ALL=C
 READ_LIMIT=268435456
 IFS= read -r -N "$READ_LIMIT" input
 
-# Fails the event: a tool call is refused (exit 2), anything else passes.
+# Fails the event: a tool call is refused (exit 2), anything else passes. It
+# writes to a copy of stderr (fd 5), which a redirection around the command it
+# interrupts (the watchdog's signal lands inside the connect's `2>/dev/null`)
+# does not silence.
+exec 5>&2
 fail() {
   case $input in
     *'"PreToolUse"'* | *'"BeforeTool"'*)
-      printf 'Airlock could not decide this call, so it was not run: %s\n' "$1" >&2
+      printf 'Airlock could not decide this call, so it was not run: %s\n' "$1" >&5
       exit 2
       ;;
   esac
-  printf 'airlock-hook.bash: %s\n' "$1" >&2
+  printf 'airlock-hook.bash: %s\n' "$1" >&5
   exit 0
 }
 
@@ -92,6 +96,24 @@ path=${BASH_REMATCH[4]:-/}
 address=${host#[}
 address=${address%]}
 
+# One deadline bounds the connection too: connect() to a host that drops
+# packets, or to a kernel whose listen queue is full, waits about two minutes,
+# past the agent's own hook timeout (after which Codex and Gemini CLI run the
+# call). A watchdog, a forked shell that starts no program, signals this one
+# when the time is up. It sleeps in a read of a new pseudo-terminal's master
+# side, which nothing writes; only a read that timed out (status over 128)
+# sends the signal, so a system without /dev/ptmx just has no watchdog.
+trap 'fail "the kernel did not answer within $max_time s"' USR1
+# It holds none of the agent's pipes, which would keep the agent waiting.
+(read -r -t "$max_time" </dev/ptmx; [ $? -gt 128 ] && kill -USR1 "$$") </dev/null >/dev/null 2>&1 &
+watchdog=$!
+# Out of the job table, so that killing a helper prints no job report on the agent's stderr.
+disown "$watchdog"
+# Whatever ends the client ends its helpers: the watchdog, and a long payload's
+# writer. With SIGKILL: a forked shell of one that traps EXIT catches SIGTERM, and
+# a write it is blocked in resumes after the handler, so TERM would not end it.
+trap 'kill -KILL "$watchdog" ${writer:-} 2>/dev/null' EXIT
+
 length=${#input}
 if ! { exec 3<>"/dev/tcp/$address/$port"; } 2>/dev/null; then
   fail "the kernel at $host:$port did not accept a connection"
@@ -108,6 +130,7 @@ else
   # below also bounds a kernel that accepted the connection but does not read.
   request &
   writer=$!
+  disown "$writer"
 fi
 
 # The whole answer, up to the end of the connection (HTTP/1.0: the server closes
@@ -115,8 +138,7 @@ fi
 IFS= read -r -N "$READ_LIMIT" -t "$max_time" answer <&3
 read_status=$?
 if [ -n "${writer:-}" ]; then
-  kill "$writer" 2>/dev/null
-  wait "$writer" 2>/dev/null
+  kill -KILL "$writer" 2>/dev/null
 fi
 [ "$read_status" -gt 128 ] && fail "the kernel did not answer within $max_time s"
 exec 3<&-
