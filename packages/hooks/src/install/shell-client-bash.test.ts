@@ -72,7 +72,9 @@ describe('the bash hook client beyond the shared cases', () => {
     ]);
     const fillers: Socket[] = [];
     try {
-      const port = Number(await new Promise<string>((resolve) => stuck.stdout.once('data', resolve)));
+      const port = Number(
+        await new Promise<string>((resolve) => stuck.stdout.once('data', resolve)),
+      );
       for (let i = 0; i < 4; i += 1) fillers.push(connect(port, '127.0.0.1').on('error', () => {}));
       const command = installBash(`http://127.0.0.1:${port}`, 1);
       const started = Date.now();
