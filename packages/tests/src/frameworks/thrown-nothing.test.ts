@@ -20,9 +20,17 @@ describe('a granted tool that throws null or undefined', () => {
     k = undefined;
   });
 
-  async function rowOf(runId: string | null) {
-    const [row] = await k!.tasks(runId as string);
-    return row;
+  /** Waits for the adapter's reports, then checks that its one call is recorded as failed. */
+  async function expectFailed(
+    airlock: { flush(): Promise<void>; session: { runId: string | null } },
+    thrown: 'null' | 'undefined',
+  ) {
+    await airlock.flush();
+    const [row] = await k!.tasks(airlock.session.runId as string);
+    expect(row).toMatchObject({
+      state: 'failed',
+      error: { code: 'tool_failed', detail: `the tool threw ${thrown}` },
+    });
   }
 
   it('AI SDK: the call is recorded as failed', async () => {
@@ -41,11 +49,7 @@ describe('a granted tool that throws null or undefined', () => {
       messages: USER,
     });
     expect(result.content.some((part) => part.type === 'tool-error')).toBe(true);
-    await airlock.flush();
-    expect(await rowOf(airlock.session.runId)).toMatchObject({
-      state: 'failed',
-      error: { code: 'tool_failed', detail: 'the tool threw undefined' },
-    });
+    await expectFailed(airlock, 'undefined');
   });
 
   it('OpenAI Agents: invoke rethrows the null, and the call is recorded as failed', async () => {
@@ -62,11 +66,7 @@ describe('a granted tool that throws null or undefined', () => {
     ]);
     const invoke = lookup?.invoke as (context: unknown, input: string, details: unknown) => unknown;
     await expect(invoke({}, '{"q":1}', { toolCall: { callId: 'x2' } })).rejects.toBeNull();
-    await airlock.flush();
-    expect(await rowOf(airlock.session.runId)).toMatchObject({
-      state: 'failed',
-      error: { code: 'tool_failed', detail: 'the tool threw null' },
-    });
+    await expectFailed(airlock, 'null');
   });
 
   it('LangGraph: the call is recorded as failed', async () => {
@@ -82,10 +82,6 @@ describe('a granted tool that throws null or undefined', () => {
     await expect(
       lookup?.invoke({ id: 'x3', name: 'lookup', args: { q: 1 }, type: 'tool_call' }),
     ).rejects.toBeUndefined();
-    await airlock.flush();
-    expect(await rowOf(airlock.session.runId)).toMatchObject({
-      state: 'failed',
-      error: { code: 'tool_failed', detail: 'the tool threw undefined' },
-    });
+    await expectFailed(airlock, 'undefined');
   });
 });
