@@ -50,8 +50,10 @@ function envelopeProblem(value: unknown): string {
  * MCP over newline-delimited JSON on stdin/stdout for one client. Unlike the
  * SDK's transport, a line that is not JSON or not a JSON-RPC message is
  * answered (-32700 or -32600, with its id when one can be read), and a line
- * over {@link STDIO_LINE_LIMIT}, a broken stream or the input's end closes
- * the connection; {@link GatewayStdioTransport.ended} says why.
+ * over {@link STDIO_LINE_LIMIT} or a broken stream closes the connection;
+ * {@link GatewayStdioTransport.ended} says why. The input's end closes it once
+ * every request read before it is answered, as the SDK's own stdio servers do:
+ * a client that pipes one call and closes its input still reads the answer.
  */
 export class GatewayStdioTransport implements Transport {
   onclose?: () => void;
@@ -64,6 +66,9 @@ export class GatewayStdioTransport implements Transport {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private closed = false;
+  private inputEnded = false;
+  /** The ids of the requests read and not answered yet. */
+  private readonly unanswered = new Set<string | number>();
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -94,7 +99,12 @@ export class GatewayStdioTransport implements Transport {
   };
 
   private readonly onEnd = () => {
-    void this.finish(null);
+    if (this.closed || this.inputEnded) return;
+    this.inputEnded = true;
+    this.input.off('data', this.onData);
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (this.unanswered.size === 0) void this.finish(null);
   };
 
   private readonly onStreamError = (error: Error) => {
@@ -128,7 +138,9 @@ export class GatewayStdioTransport implements Transport {
       this.onerror?.(new Error(`the client sent an invalid JSON-RPC message (${problem})`));
       return;
     }
-    this.onmessage?.(parsed.data);
+    const message = parsed.data;
+    if ('method' in message && 'id' in message) this.unanswered.add(message.id);
+    this.onmessage?.(message);
   }
 
   private answer(id: string | number | null, code: number, message: string): void {
@@ -146,10 +158,16 @@ export class GatewayStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
+    const answered = !('method' in message) && 'id' in message && message.id !== undefined;
+    const sent = new Promise<void>((resolve) => {
       if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.output.once('drain', resolve);
     });
+    if (!answered) return sent;
+    this.unanswered.delete(message.id as string | number);
+    if (!this.inputEnded || this.unanswered.size > 0) return sent;
+    // The last answer the client waited for after its input ended: the connection ends once it left.
+    return sent.then(() => this.finish(null));
   }
 
   close(): Promise<void> {

@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { gatewayFixture } from './stdio-gateway.js';
 
 /*
- * A client that goes away right after a tools/call (it crashed, or it
- * piped one request and closed): the granted call still runs and commits,
- * and the session's run gets its final answer, instead of a run left
+ * A client that closes its input right after a tools/call (it piped one
+ * request and closed, or it crashed): the granted call still runs and
+ * commits, the client still reads its answer (as from the MCP SDK's own stdio
+ * servers), and the session's run gets its final answer, instead of a run left
  * `running` and a claimed row that another executor runs later for nobody.
  */
 describe('airlock gateway mcp --stdio: a client that leaves right after a call', () => {
@@ -20,7 +21,7 @@ describe('airlock gateway mcp --stdio: a client that leaves right after a call',
     }).workspace(fixture.kernel.workspace.id);
 
   it.each([0, 5, 20])(
-    'stdin closed %i ms after the call: the row runs and the run completes',
+    'stdin closed %i ms after the call: the row runs, the client reads the answer, the run completes',
     async (delayMs) => {
       const before = new Set((await workspace().runs.list()).map((run) => run.id));
       const gateway = fixture.start();
@@ -36,6 +37,8 @@ describe('airlock gateway mcp --stdio: a client that leaves right after a call',
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       gateway.child.stdin.end();
       expect(await gateway.exited).toBe(0);
+      const answer = gateway.answers.find((line) => line.id === 'r');
+      expect(answer?.result).toMatchObject({ content: [{ type: 'text', text: 'hello' }] });
       const runs = (await workspace().runs.list()).filter((run) => !before.has(run.id));
       expect(runs).toHaveLength(1);
       const run = workspace().runs.run(runs[0]?.id ?? '');
