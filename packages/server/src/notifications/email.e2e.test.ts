@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
 import {
@@ -9,64 +8,11 @@ import {
   freePort,
   type NotifyDeployment,
 } from '../testing/notify-kit.js';
+import { bodyOf, startSmtp } from '../testing/smtp-receiver.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
 const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
-
-interface Mail {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/**
- * A real SMTP server on loopback (smtp-server), keeping every message it
- * accepts; it never answers the RCPT TO of the `stalls` address.
- */
-async function startSmtp(
-  stalls?: string,
-): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    closeTimeout: 100,
-    onRcptTo(address, _session, callback) {
-      if (address.address !== stalls) callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    port,
-    mails,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/** The text body of a plain-text message, soft line breaks of quoted-printable undone. */
-function bodyOf(raw: string): string {
-  const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
-  return /quoted-printable/i.test(raw)
-    ? body
-        .replace(/=\r\n/g, '')
-        .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)))
-    : body;
-}
 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`email notifications (${backend.name})`, () => {
@@ -191,5 +137,39 @@ for (const backend of all) {
         'needs_approval',
       );
     });
+
+    // PostgreSQL only: a second connection holds the run's lock while the row changes under a deny.
+    it.skipIf(backend.name !== 'postgres')(
+      'a deny link checks the version in the deny’s own transaction: a row changed meanwhile is not denied',
+      async () => {
+        const smtp = await deployEmail(true);
+        const runId = await d!.park();
+        const mail = await waitFor(async () => smtp.mails[0]);
+        const deny = /Deny: (\S+)/.exec(bodyOf(mail.raw))![1]!;
+        const db = new pg.Client({ connectionString: d!.databaseUrl });
+        await db.connect();
+        try {
+          await db.query('begin');
+          await db.query('select id from runs where id = $1 for update', [runId]);
+          // The deny reads the row as shown, then waits for the run's lock.
+          const denied = fetch(deny, { method: 'POST' });
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          // Meanwhile the row changes (a new version) and still waits for approval.
+          await db.query(
+            "update tasks set updated_at = updated_at + 1 where run_id = $1 and key = 't1'",
+            [runId],
+          );
+          await db.query('commit');
+          const answer = await denied;
+          expect(answer.status).toBe(409);
+          expect(await answer.text()).toContain('version_mismatch');
+        } finally {
+          await db.end();
+        }
+        expect((await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body.state).toBe(
+          'needs_approval',
+        );
+      },
+    );
   });
 }

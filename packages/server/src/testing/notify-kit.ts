@@ -12,6 +12,8 @@ import { type WorkspaceTokens, workspaceWithTokens } from './workspace-tokens.js
 /** A kernel started with notification channels that name its own workspace (tests only). */
 export interface NotifyDeployment {
   airlock: Airlock;
+  /** The PostgreSQL database the kernel runs on; undefined on SQLite. */
+  databaseUrl: string | undefined;
   url: string;
   workspaceId: string;
   memberCredentialId: string;
@@ -73,6 +75,7 @@ export async function deployWithChannels(
   const memberClient = client(airlock.url, tokens.member);
   return {
     airlock,
+    databaseUrl: opened.location.databaseUrl,
     url: airlock.url,
     workspaceId,
     memberCredentialId: member.credential_id,

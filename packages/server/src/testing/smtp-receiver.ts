@@ -1,0 +1,57 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+/** One message the SMTP server accepted. */
+export interface Mail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/**
+ * A real SMTP server on loopback (smtp-server), keeping every message it
+ * accepts; it never answers the RCPT TO of the `stalls` address.
+ */
+export async function startSmtp(
+  stalls?: string,
+): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
+  const mails: Mail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    closeTimeout: 100,
+    onRcptTo(address, _session, callback) {
+      if (address.address !== stalls) callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    mails,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The text body of a plain-text message, soft line breaks of quoted-printable undone. */
+export function bodyOf(raw: string): string {
+  const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+  return /quoted-printable/i.test(raw)
+    ? body
+        .replace(/=\r\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)))
+    : body;
+}
