@@ -100,13 +100,16 @@ export interface Airlock {
  * @throws Error when the store cannot be opened or the port is taken.
  */
 export async function startAirlock(options: AirlockOptions = {}): Promise<Airlock> {
-  // Before the store is opened (or created): a second kernel on one SQLite directory is refused,
-  // and `airlock restore` refuses while a kernel serves it.
-  const releaseDataDir = options.databaseUrl
-    ? () => {}
-    : holdDataDir(options.dataDir ?? '.airlock');
-  const started: Partial<Parts> = {};
+  // A wrong endpoint is refused before the data directory is taken or the store opened.
+  const tracing: CallTracing | null = options.otlpEndpoint
+    ? await startTracing({ endpoint: options.otlpEndpoint })
+    : null;
+  const started: Partial<Parts> = { tracing };
+  let releaseDataDir = () => {};
   try {
+    // Before the store is opened (or created): a second kernel on one SQLite directory is
+    // refused, and `airlock restore` refuses while a kernel serves it.
+    if (!options.databaseUrl) releaseDataDir = holdDataDir(options.dataDir ?? '.airlock');
     return await startParts(options, started, releaseDataDir);
   } catch (error) {
     // A failed start lets go of what it took: the port, the store, the data directory.
@@ -144,11 +147,7 @@ async function startParts(
   releaseDataDir: () => void,
 ): Promise<Airlock> {
   const logger = options.logger ?? pino({ level: 'silent', redact: LOG_REDACTION });
-  // A wrong endpoint is refused before the store is opened or created.
-  const tracing: CallTracing | null = options.otlpEndpoint
-    ? await startTracing({ endpoint: options.otlpEndpoint })
-    : null;
-  parts.tracing = tracing;
+  const tracing = parts.tracing ?? null;
   const store = await Store.open(options, options.clock);
   parts.store = store;
   const metrics = options.metrics === false ? null : createMetrics();

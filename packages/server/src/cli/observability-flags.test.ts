@@ -69,7 +69,7 @@ describe('airlock serve refuses a bad observability flag before opening a store'
 
   it('a --metrics-listen that is not host:port', async () => {
     const { code, stderr, created } = await serve(['--metrics-listen', '9464']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr).toContain('--metrics-listen wants host:port (e.g. 127.0.0.1:9464), not 9464');
     expect(created).toBe(false);
   }, 90_000);

@@ -1,19 +1,14 @@
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { startAirlock } from '../airlock.js';
-import type { RateLimitOptions } from '../api/rate-limit.js';
 import { settleFirstSteps } from '../api/runs.js';
-import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
-import { InvalidPruningPaceError, parsePruningPace } from '../kernel/retention/pruning-pace.js';
 import { createStandaloneRun } from '../kernel/verbs/runs.js';
 import { LOG_REDACTION } from '../logging/redact.js';
 import { loadNotificationsConfig } from '../notifications/config.js';
-import { type Durability, InvalidDurabilityError, parseDurability } from '../store/durability.js';
 import { DataDirInUseError } from '../store/sqlite/kernel-lock.js';
-import { parseDuration } from './durations.js';
 import { selfCommand } from './existing-store.js';
-import { parseListenAddress } from './listen-address.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
+import { readServeSettings, type ServeSettings, ServeUsageError } from './serve-options.js';
 
 /** `airlock serve --help` */
 export const SERVE_HELP = `Usage: airlock serve [options]
@@ -32,8 +27,9 @@ Options:
   --park-ttl <dur>      How long a parked call waits for a person before it
                         expires, e.g. 24h, 30m, 90s (env AIRLOCK_PARK_TTL; default 24h)
   --lease <dur>         Default executor lease (env AIRLOCK_LEASE; default 30s)
-  --body-limit <bytes>  Largest request body (env AIRLOCK_BODY_LIMIT; default 1048576;
-                        an agent's hook event is read up to 16 MiB whatever this says)
+  --body-limit <bytes>  Largest request body, 1024 to 1073741824 (env AIRLOCK_BODY_LIMIT;
+                        default 1048576; an agent's hook event is read up to 16 MiB
+                        whatever this says)
   --request-timeout <dur>  A request's headers and body must arrive within this
                         (env AIRLOCK_REQUEST_TIMEOUT; default 30s)
   --headers-timeout <dur>  Its headers must arrive within this (env AIRLOCK_HEADERS_TIMEOUT; default 10s)
@@ -66,6 +62,11 @@ Options:
   --no-demo             Do not start the demo run on first start
   -h, --help            Show this help
 
+Durations take their unit: ms, s, m, h or d. Flags win over the environment;
+an empty variable counts as unset. A value a setting cannot take stops serve
+with exit 2 before anything opens; a data directory another live kernel
+serves (its kernel.lock), with exit 3.
+
 On first start it creates a local workspace, prints an agent, an executor and
 a member token (shown once), and starts a demo run that parks one call.
 The openai provider reads OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL.
@@ -75,29 +76,6 @@ const DEMO_RULES = [
   { tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' },
   { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'ask' },
 ];
-
-function optionalDuration(text: string | undefined): number | undefined {
-  return text === undefined ? undefined : parseDuration(text);
-}
-
-/**
- * Reads `--rate-limit` (or `flag`, of the same form): `N/B` (N per second,
- * burst B), `N` (burst 5N) or `off`.
- * @throws Error on anything else.
- */
-export function parseRateLimit(
-  text: string | undefined,
-  flag = '--rate-limit',
-): RateLimitOptions | null | undefined {
-  if (text === undefined || text === '') return undefined;
-  if (text === 'off') return null;
-  const match = /^(\d+(?:\.\d+)?)(?:\/(\d+))?$/.exec(text);
-  const perSecond = Number(match?.[1]);
-  if (!match || !(perSecond > 0)) {
-    throw new Error(`${flag} wants N/B (per second / burst) or off, not ${text}`);
-  }
-  return { perSecond, burst: match[2] ? Math.max(1, Number(match[2])) : Math.ceil(perSecond * 5) };
-}
 
 /** The exit code of a serve refused because another live kernel serves its data directory. */
 export const DATA_DIR_IN_USE_EXIT = 3;
@@ -109,102 +87,84 @@ function refuseHeldDataDir(error: unknown): null {
   return null;
 }
 
+/**
+ * Reads `airlock serve`'s flags.
+ * @throws ServeUsageError on an unknown flag or a missing value.
+ */
+function parseServeArgs(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
+        durability: { type: 'string' },
+        'park-ttl': { type: 'string' },
+        lease: { type: 'string' },
+        'body-limit': { type: 'string' },
+        'request-timeout': { type: 'string' },
+        'headers-timeout': { type: 'string' },
+        'idle-timeout': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        'auth-failure-limit': { type: 'string' },
+        'log-level': { type: 'string' },
+        'retention-export-dir': { type: 'string' },
+        'retention-interval': { type: 'string' },
+        'retention-pace': { type: 'string' },
+        'metrics-listen': { type: 'string' },
+        'no-metrics': { type: 'boolean' },
+        'otlp-endpoint': { type: 'string' },
+        'no-demo': { type: 'boolean' },
+        notifications: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    throw new ServeUsageError(`${(error as Error).message} (airlock serve --help lists the flags)`);
+  }
+}
+
 /** Runs `airlock serve`; resolves when the server has stopped. */
 export async function serve(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'data-dir': { type: 'string' },
-      'database-url': { type: 'string' },
-      durability: { type: 'string' },
-      'park-ttl': { type: 'string' },
-      lease: { type: 'string' },
-      'body-limit': { type: 'string' },
-      'request-timeout': { type: 'string' },
-      'headers-timeout': { type: 'string' },
-      'idle-timeout': { type: 'string' },
-      'rate-limit': { type: 'string' },
-      'auth-failure-limit': { type: 'string' },
-      'log-level': { type: 'string' },
-      'retention-export-dir': { type: 'string' },
-      'retention-interval': { type: 'string' },
-      'retention-pace': { type: 'string' },
-      'metrics-listen': { type: 'string' },
-      'no-metrics': { type: 'boolean' },
-      'otlp-endpoint': { type: 'string' },
-      'no-demo': { type: 'boolean' },
-      notifications: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(SERVE_HELP);
-    return 0;
+  let values: ReturnType<typeof parseServeArgs>;
+  let settings: ServeSettings;
+  try {
+    values = parseServeArgs(argv);
+    if (values.help) {
+      process.stdout.write(SERVE_HELP);
+      return 0;
+    }
+    settings = readServeSettings(values, process.env);
+  } catch (error) {
+    if (!(error instanceof ServeUsageError)) throw error;
+    process.stderr.write(`airlock serve: ${error.message}\n`);
+    return 2;
   }
+  const { durability } = settings;
   const env = process.env;
-  let durability: Durability;
-  try {
-    durability = parseDurability(
-      values.durability ?? env.AIRLOCK_DURABILITY,
-      values.durability === undefined ? 'AIRLOCK_DURABILITY' : '--durability',
-    );
-  } catch (error) {
-    if (!(error instanceof InvalidDurabilityError)) throw error;
-    process.stderr.write(`airlock serve: ${error.message}\n`);
-    return 2;
-  }
-  let retentionPace: number;
-  try {
-    retentionPace = parsePruningPace(
-      values['retention-pace'] ?? env.AIRLOCK_RETENTION_PACE,
-      values['retention-pace'] === undefined ? 'AIRLOCK_RETENTION_PACE' : '--retention-pace',
-    );
-  } catch (error) {
-    if (!(error instanceof InvalidPruningPaceError)) throw error;
-    process.stderr.write(`airlock serve: ${error.message}\n`);
-    return 2;
-  }
-  const logger = pino({
-    level: values['log-level'] ?? env.AIRLOCK_LOG_LEVEL ?? 'info',
-    redact: LOG_REDACTION,
-  });
-  const parkTtl = values['park-ttl'] ?? env.AIRLOCK_PARK_TTL;
-  const lease = values.lease ?? env.AIRLOCK_LEASE;
-  const metricsListen = values['metrics-listen'] ?? env.AIRLOCK_METRICS_LISTEN;
-  const notificationsFile = values.notifications ?? env.AIRLOCK_NOTIFICATIONS;
+  const logger = pino({ level: settings.logLevel, redact: LOG_REDACTION });
   const airlock = await startAirlock({
-    notifications: notificationsFile ? loadNotificationsConfig(notificationsFile) : undefined,
-    port: Number(values.port ?? env.AIRLOCK_PORT ?? 4820),
-    host: values.host ?? env.AIRLOCK_HOST ?? '127.0.0.1',
-    dataDir: values['data-dir'] ?? env.AIRLOCK_DATA_DIR ?? '.airlock',
-    databaseUrl: values['database-url'] ?? env.DATABASE_URL,
-    durability,
-    parkTtlMs: parkTtl ? parseDuration(parkTtl) : DEFAULT_PARK_TTL_MS,
-    defaultLeaseMs: lease ? parseDuration(lease) : undefined,
-    bodyLimit: Number(values['body-limit'] ?? env.AIRLOCK_BODY_LIMIT ?? 1024 * 1024),
-    logger,
-    rateLimit: parseRateLimit(values['rate-limit'] ?? env.AIRLOCK_RATE_LIMIT),
-    authFailureLimit: parseRateLimit(
-      values['auth-failure-limit'] ?? env.AIRLOCK_AUTH_FAILURE_LIMIT,
-      '--auth-failure-limit',
-    ),
-    timeouts: {
-      requestMs: optionalDuration(values['request-timeout'] ?? env.AIRLOCK_REQUEST_TIMEOUT),
-      headersMs: optionalDuration(values['headers-timeout'] ?? env.AIRLOCK_HEADERS_TIMEOUT),
-      idleMs: optionalDuration(values['idle-timeout'] ?? env.AIRLOCK_IDLE_TIMEOUT),
-    },
-    retention: {
-      exportDir: values['retention-export-dir'] ?? env.AIRLOCK_RETENTION_EXPORT_DIR,
-      intervalMs: optionalDuration(values['retention-interval'] ?? env.AIRLOCK_RETENTION_INTERVAL),
-      pace: retentionPace,
-    },
-    metrics: !values['no-metrics'],
-    metricsListen: metricsListen
-      ? parseListenAddress(metricsListen, '--metrics-listen')
+    notifications: settings.notificationsFile
+      ? loadNotificationsConfig(settings.notificationsFile)
       : undefined,
-    otlpEndpoint: values['otlp-endpoint'] ?? (env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined),
+    port: settings.port,
+    host: settings.host,
+    dataDir: settings.dataDir,
+    databaseUrl: settings.databaseUrl,
+    durability,
+    parkTtlMs: settings.parkTtlMs,
+    defaultLeaseMs: settings.defaultLeaseMs,
+    bodyLimit: settings.bodyLimit,
+    logger,
+    rateLimit: settings.rateLimit,
+    authFailureLimit: settings.authFailureLimit,
+    timeouts: settings.timeouts,
+    retention: settings.retention,
+    metrics: !values['no-metrics'],
+    metricsListen: settings.metricsListen,
+    otlpEndpoint: settings.otlpEndpoint,
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
   }).catch(refuseHeldDataDir);
   if (!airlock) return DATA_DIR_IN_USE_EXIT;

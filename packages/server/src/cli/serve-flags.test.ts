@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BUILT_CLI } from '../testing/operator-cli.js';
+import { parseDuration } from './durations.js';
+
+const root = mkdtempSync(join(tmpdir(), 'airlock-serve-flags-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+
+describe('parseDuration', () => {
+  it('takes a duration with its unit, within bounds', () => {
+    expect(parseDuration('24h')).toBe(86_400_000);
+    expect(parseDuration('1500ms')).toBe(1500);
+    expect(parseDuration('1.5s', '--lease', { min: 100, max: 60_000 })).toBe(1500);
+  });
+
+  it.each([
+    ['24', /--park-ttl wants a duration .*needs its unit/],
+    ['', /--park-ttl wants a duration/],
+    ['-5s', /--park-ttl wants a duration/],
+    ['0s', /--park-ttl must be between 100ms and 365d/],
+    ['400d', /--park-ttl must be between 100ms and 365d/],
+  ])('refuses %j naming the flag', (text, message) => {
+    expect(() => parseDuration(text, '--park-ttl', { min: 100, max: 365 * 86_400_000 })).toThrow(
+      message,
+    );
+  });
+});
+
+// Each case starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+describe('airlock serve refuses a value its setting cannot take, before opening a store', {
+  timeout: 180_000,
+}, () => {
+  it.each([
+    [['--port', ''], '--port is empty'],
+    [['--port', '0x10'], '--port wants a port number'],
+    [['--port', '70000'], '--port wants a port number'],
+    [['--host', ''], '--host is empty'],
+    [['--data-dir', ''], '--data-dir is empty'],
+    [['--body-limit', 'abc'], '--body-limit wants a number of bytes'],
+    [['--body-limit', '0'], '--body-limit wants a number of bytes'],
+    [['--body-limit=-5'], '--body-limit wants a number of bytes'],
+    [['--park-ttl', '24'], '--park-ttl wants a duration'],
+    [['--lease', '0s'], '--lease must be between'],
+    [['--idle-timeout', '30d'], '--idle-timeout must be between'],
+    [['--log-level', 'loud'], '--log-level wants one of'],
+    [['--rate-limit', 'fast'], '--rate-limit wants N/B'],
+    [['--bogus'], "Unknown option '--bogus'"],
+  ])('%j', async (args, message) => {
+    n += 1;
+    const dataDir = join(root, `refused-${n}`);
+    const refused = await runServe(['--data-dir', dataDir, ...args], {});
+    expect(refused.output).toContain(`airlock serve: ${message}`);
+    expect(refused.output).not.toMatch(/\n\s+at /);
+    expect(refused.code).toBe(2);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('names the variable when the value came from the environment', async () => {
+    const refused = await runServe([], {
+      AIRLOCK_PORT: 'abc',
+      AIRLOCK_DATA_DIR: join(root, 'env'),
+    });
+    expect(refused.output).toContain('airlock serve: AIRLOCK_PORT wants a port number');
+    expect(refused.code).toBe(2);
+  });
+
+  it('reads an empty variable as unset: loopback, ./.airlock', async () => {
+    const cwd = join(root, 'empty-env');
+    const started = await runServe(
+      ['--port', '0', '--no-demo'],
+      {
+        AIRLOCK_HOST: '',
+        AIRLOCK_DATA_DIR: '',
+        AIRLOCK_PORT: '',
+      },
+      cwd,
+    );
+    expect(started.output).toMatch(/ready at http:\/\/127\.0\.0\.1:\d+/);
+    expect(existsSync(join(cwd, '.airlock', 'airlock.sqlite'))).toBe(true);
+    expect(existsSync(join(cwd, 'airlock.sqlite'))).toBe(false);
+  });
+});
+
+/**
+ * Runs the built `airlock serve` with more environment; resolves with
+ * what it printed once it exits, or once it serves (then stops it: a start
+ * that should have been refused fails the test instead of hanging it).
+ */
+function runServe(
+  args: string[],
+  env: Record<string, string>,
+  cwd = root,
+): Promise<{ code: number | null; output: string }> {
+  mkdirSync(cwd, { recursive: true });
+  return new Promise((settle) => {
+    const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args], {
+      cwd,
+      env: { ...process.env, DATABASE_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      if (/ready at http/.test(output) && /tokens/.test(output)) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => settle({ code, output }));
+  });
+}

@@ -1,0 +1,183 @@
+import type { RateLimitOptions } from '../api/rate-limit.js';
+import type { ServerTimeouts } from '../http-server.js';
+import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
+import { parsePruningPace } from '../kernel/retention/pruning-pace.js';
+import { type Durability, parseDurability } from '../store/durability.js';
+import { type DurationBounds, parseDuration } from './durations.js';
+import { parseListenAddress } from './listen-address.js';
+
+/** A flag or variable of `airlock serve` with a value it cannot take: exit 2, before anything opens. */
+export class ServeUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ServeUsageError';
+  }
+}
+
+/** What `airlock serve`'s flags and environment say, checked. */
+export interface ServeSettings {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  durability: Durability;
+  parkTtlMs: number;
+  defaultLeaseMs: number | undefined;
+  bodyLimit: number;
+  timeouts: Partial<ServerTimeouts>;
+  rateLimit: RateLimitOptions | null | undefined;
+  authFailureLimit: RateLimitOptions | null | undefined;
+  retention: { exportDir: string | undefined; intervalMs: number | undefined; pace: number };
+  metricsListen: { host: string; port: number } | undefined;
+  otlpEndpoint: string | undefined;
+  notificationsFile: string | undefined;
+  logLevel: string;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const DAY = 86_400_000;
+/** Timers past 2^31-1 ms (24.8 days) fire at once in Node: no duration that feeds one may pass it. */
+const TIMER_DAYS = 24 * DAY;
+const BOUNDS: Record<string, DurationBounds> = {
+  'park-ttl': { min: 100, max: 365 * DAY },
+  lease: { min: 100, max: DAY },
+  'request-timeout': { min: 100, max: DAY },
+  'headers-timeout': { min: 100, max: DAY },
+  'idle-timeout': { min: 100, max: TIMER_DAYS },
+  'retention-interval': { min: 100, max: DAY },
+};
+const BODY_LIMIT = { min: 1024, max: 1024 * 1024 * 1024 };
+
+/** A value and where it came from (the flag or the variable), to name it in a refusal. */
+interface Setting {
+  text: string;
+  source: string;
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+/**
+ * A setting from its flag, else its environment variable. An empty variable
+ * counts as unset (`AIRLOCK_HOST=` is the default host, not every interface);
+ * an empty flag is refused.
+ */
+function setting(
+  values: Values,
+  env: NodeJS.ProcessEnv,
+  flag: string,
+  variable: string,
+): Setting | undefined {
+  const given = values[flag];
+  if (typeof given === 'string') {
+    if (given.trim() === '') {
+      throw new ServeUsageError(`--${flag} is empty: give it a value, or leave the flag out`);
+    }
+    return { text: given, source: `--${flag}` };
+  }
+  const text = env[variable];
+  if (text === undefined || text.trim() === '') return undefined;
+  return { text, source: variable };
+}
+
+/** Runs a parser, its error becoming a usage error. */
+function checked<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new ServeUsageError((error as Error).message);
+  }
+}
+
+function wholeNumber(found: Setting, min: number, max: number, what: string): number {
+  const value = /^\d{1,10}$/.test(found.text.trim()) ? Number(found.text.trim()) : Number.NaN;
+  if (!(value >= min && value <= max)) {
+    throw new ServeUsageError(`${found.source} wants ${what}, not "${found.text}"`);
+  }
+  return value;
+}
+
+function duration(values: Values, env: NodeJS.ProcessEnv, flag: string, variable: string) {
+  const found = setting(values, env, flag, variable);
+  return found && checked(() => parseDuration(found.text, found.source, BOUNDS[flag]));
+}
+
+/**
+ * Reads `--rate-limit` (or `source`, of the same form): `N/B` (N per second,
+ * burst B), `N` (burst 5N) or `off`.
+ * @throws Error on anything else.
+ */
+export function parseRateLimit(
+  text: string | undefined,
+  source = '--rate-limit',
+): RateLimitOptions | null | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (text === 'off') return null;
+  const match = /^(\d+(?:\.\d+)?)(?:\/(\d+))?$/.exec(text);
+  const perSecond = Number(match?.[1]);
+  if (!match || !(perSecond > 0)) {
+    throw new Error(`${source} wants N/B (per second / burst) or off, not ${text}`);
+  }
+  return { perSecond, burst: match[2] ? Math.max(1, Number(match[2])) : Math.ceil(perSecond * 5) };
+}
+
+/**
+ * Reads and checks every setting of `airlock serve`: flags win over the
+ * environment, empty variables are unset, numbers are whole and in range,
+ * durations carry their unit.
+ * @throws ServeUsageError naming the flag or variable and what it wants.
+ */
+export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): ServeSettings {
+  const get = (flag: string, variable: string) => setting(values, env, flag, variable);
+  const port = get('port', 'AIRLOCK_PORT');
+  const body = get('body-limit', 'AIRLOCK_BODY_LIMIT');
+  const host = get('host', 'AIRLOCK_HOST');
+  if (host && /\s/.test(host.text)) {
+    throw new ServeUsageError(
+      `${host.source} wants an address such as 127.0.0.1, not "${host.text}"`,
+    );
+  }
+  const durabilityText = get('durability', 'AIRLOCK_DURABILITY');
+  const paceText = get('retention-pace', 'AIRLOCK_RETENTION_PACE');
+  const metrics = get('metrics-listen', 'AIRLOCK_METRICS_LISTEN');
+  const rate = get('rate-limit', 'AIRLOCK_RATE_LIMIT');
+  const authLimit = get('auth-failure-limit', 'AIRLOCK_AUTH_FAILURE_LIMIT');
+  const logLevel = get('log-level', 'AIRLOCK_LOG_LEVEL');
+  if (logLevel && !LOG_LEVELS.includes(logLevel.text)) {
+    throw new ServeUsageError(
+      `${logLevel.source} wants one of ${LOG_LEVELS.join(', ')}, not "${logLevel.text}"`,
+    );
+  }
+  return {
+    port: port ? wholeNumber(port, 0, 65_535, 'a port number from 0 to 65535') : 4820,
+    host: host?.text ?? '127.0.0.1',
+    dataDir: get('data-dir', 'AIRLOCK_DATA_DIR')?.text ?? '.airlock',
+    databaseUrl: get('database-url', 'DATABASE_URL')?.text,
+    durability: checked(() => parseDurability(durabilityText?.text, durabilityText?.source)),
+    parkTtlMs: duration(values, env, 'park-ttl', 'AIRLOCK_PARK_TTL') ?? DEFAULT_PARK_TTL_MS,
+    defaultLeaseMs: duration(values, env, 'lease', 'AIRLOCK_LEASE'),
+    bodyLimit: body
+      ? wholeNumber(
+          body,
+          BODY_LIMIT.min,
+          BODY_LIMIT.max,
+          'a number of bytes from 1024 to 1073741824',
+        )
+      : 1024 * 1024,
+    timeouts: {
+      requestMs: duration(values, env, 'request-timeout', 'AIRLOCK_REQUEST_TIMEOUT'),
+      headersMs: duration(values, env, 'headers-timeout', 'AIRLOCK_HEADERS_TIMEOUT'),
+      idleMs: duration(values, env, 'idle-timeout', 'AIRLOCK_IDLE_TIMEOUT'),
+    },
+    rateLimit: checked(() => parseRateLimit(rate?.text, rate?.source)),
+    authFailureLimit: checked(() => parseRateLimit(authLimit?.text, authLimit?.source)),
+    retention: {
+      exportDir: get('retention-export-dir', 'AIRLOCK_RETENTION_EXPORT_DIR')?.text,
+      intervalMs: duration(values, env, 'retention-interval', 'AIRLOCK_RETENTION_INTERVAL'),
+      pace: checked(() => parsePruningPace(paceText?.text, paceText?.source)),
+    },
+    metricsListen: metrics && checked(() => parseListenAddress(metrics.text, metrics.source)),
+    otlpEndpoint: get('otlp-endpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT')?.text,
+    notificationsFile: get('notifications', 'AIRLOCK_NOTIFICATIONS')?.text,
+    logLevel: logLevel?.text ?? 'info',
+  };
+}
