@@ -7,10 +7,11 @@ import {
   parseOperatorArgs,
   print,
 } from './connection.js';
+import { parseLimit } from './paging.js';
 
 /** `airlock decisions --help` */
 export const DECISIONS_HELP = `Usage:
-  airlock decisions list
+  airlock decisions list [--limit <n>] [--cursor <c> | --all]
   airlock decisions show <run-id> <task-key>
   airlock decisions approve <run-id> <task-key> [--version <v>] [--input <json>]
   airlock decisions deny <run-id> <task-key> [--version <v>] [--reason <text>]
@@ -28,6 +29,10 @@ deny exactly what you read: if the row changed since (another member edited
 its input, it expired and was parked again), the kernel refuses with
 version_mismatch and nothing changes; show it again and decide on what it
 holds now. Without --version the decision applies to whatever the row holds.
+
+list shows a page, oldest first: 100 rows unless --limit says (1 to 1000).
+When more wait, it says how many in all and prints the command that reads
+the next page (--cursor); --all reads every page.
 
 ${CONNECTION_HELP}`;
 
@@ -101,6 +106,28 @@ function parseInput(text: string): JsonValue {
   }
 }
 
+/** A page of the decisions list, or with `all` every page after the first as one. */
+async function listDecisions(
+  connection: Connection,
+  options: { limit: number | undefined; cursor: string | undefined; all: boolean },
+) {
+  const page = (cursor: string | undefined) =>
+    connection.call('decisions.list', {
+      workspace_id: connection.workspace,
+      ...(options.limit ? { limit: options.limit } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
+  const first = await page(options.cursor);
+  if (!options.all) return first;
+  const decisions = [...first.decisions];
+  for (let cursor = first.next_cursor; cursor; ) {
+    const next = await page(cursor);
+    decisions.push(...next.decisions);
+    cursor = next.next_cursor;
+  }
+  return { ...first, decisions, next_cursor: null };
+}
+
 /** Runs `airlock decisions ...`; returns the exit code. */
 export async function decisions(argv: string[]): Promise<number> {
   const { values, positionals } = parseOperatorArgs(argv, {
@@ -110,6 +137,9 @@ export async function decisions(argv: string[]): Promise<number> {
     'resolution-token': { type: 'string' },
     input: { type: 'string' },
     version: { type: 'string' },
+    limit: { type: 'string' },
+    cursor: { type: 'string' },
+    all: { type: 'boolean' },
   });
   const [verb, runId, taskKey] = positionals;
   if (values.help || !verb) {
@@ -119,12 +149,23 @@ export async function decisions(argv: string[]): Promise<number> {
   const connection = connectionFrom(values);
   switch (verb) {
     case 'list': {
-      const body = await connection.call('decisions.list', { workspace_id: connection.workspace });
-      print(connection, body, () =>
-        body.decisions.length === 0
+      const limit = parseLimit(values.limit, 'airlock decisions list');
+      const body = await listDecisions(connection, {
+        limit,
+        cursor: typeof values.cursor === 'string' ? values.cursor : undefined,
+        all: values.all === true,
+      });
+      print(connection, body, () => [
+        ...(body.decisions.length === 0
           ? ['nothing is waiting for a person']
-          : body.decisions.flatMap(describeRow),
-      );
+          : body.decisions.flatMap(describeRow)),
+        ...(body.next_cursor
+          ? [
+              `showing ${body.decisions.length} of ${body.total}; next page: airlock decisions list` +
+                `${limit ? ` --limit ${limit}` : ''} --cursor ${body.next_cursor} (or --all)`,
+            ]
+          : []),
+      ]);
       return 0;
     }
     case 'show': {

@@ -6,14 +6,17 @@ import {
   parseOperatorArgs,
   print,
 } from './connection.js';
+import { MAX_PAGE, parseLimit } from './paging.js';
 
 /** `airlock runs --help` */
 export const RUNS_HELP = `Usage:
-  airlock runs list [--state running|completed|canceled|failed]
+  airlock runs list [--state running|completed|canceled|failed] [--limit <n>]
   airlock runs show <run-id>
   airlock runs stop <run-id>
 
-Lists, shows and stops the workspace's runs. Needs a member credential
+Lists, shows and stops the workspace's runs. list shows the newest 100
+unless --limit says (1 to 1000), and says when more runs exist (narrow
+them with --state). Needs a member credential
 (an agent credential may list and show).
 
 ${CONNECTION_HELP}`;
@@ -31,7 +34,10 @@ function runLine(run: RunView): string {
 
 /** Runs `airlock runs ...`; returns the exit code. */
 export async function runs(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOperatorArgs(argv, { state: { type: 'string' } });
+  const { values, positionals } = parseOperatorArgs(argv, {
+    state: { type: 'string' },
+    limit: { type: 'string' },
+  });
   const [verb, runId] = positionals;
   if (values.help || !verb) {
     process.stdout.write(RUNS_HELP);
@@ -50,15 +56,25 @@ export async function runs(argv: string[]): Promise<number> {
   };
   switch (verb) {
     case 'list': {
+      const limit = parseLimit(values.limit, 'airlock runs list') ?? 100;
+      // One row past the page tells whether more exist (the API has no cursor for runs).
       const body = await connection.call('runs.list', {
         workspace_id: connection.workspace,
+        limit: Math.min(limit + 1, MAX_PAGE),
         ...(typeof values.state === 'string' && isRunState(values.state)
           ? { state: values.state }
           : {}),
       });
-      print(connection, body, () =>
-        body.runs.length === 0 ? ['no runs'] : body.runs.map(runLine),
-      );
+      const more = body.runs.length > limit || body.runs.length === MAX_PAGE;
+      const shown = { runs: body.runs.slice(0, limit) };
+      print(connection, shown, () => [
+        ...(shown.runs.length === 0 ? ['no runs'] : shown.runs.map(runLine)),
+        ...(more
+          ? [
+              `showing the newest ${shown.runs.length}; more runs exist (--limit up to ${MAX_PAGE}, --state to narrow)`,
+            ]
+          : []),
+      ]);
       return 0;
     }
     case 'show': {

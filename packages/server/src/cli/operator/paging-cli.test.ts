@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
+
+const sqlite = await sqliteBackend();
+
+// Each step starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+describe('airlock decisions list and runs list page, and say when more exist', {
+  timeout: 180_000,
+}, () => {
+  let d: Deployment;
+  const runIds: string[] = [];
+
+  beforeAll(async () => {
+    d = await deploy(sqlite);
+    for (let n = 0; n < 3; n += 1) {
+      const created = await d.agent.post(`${d.ws}/runs`, {
+        approval_mode: 'ask',
+        provider: {
+          kind: 'scripted',
+          rounds: [{ tool_calls: [{ name: 'deploy', input: { n } }] }, { final: 'f' }],
+        },
+      });
+      runIds.push(created.body.id);
+    }
+    await waitFor(
+      async () => (await d.member.get(`${d.ws}/decisions`)).body.decisions.length === 3,
+      { what: 'three parked calls' },
+    );
+  });
+  afterAll(async () => {
+    await d.close();
+  });
+
+  it('shows a page of decisions, how many wait in all, and how to read the next', async () => {
+    const first = await runOperatorCli(d, ['decisions', 'list', '--limit', '2']);
+    expect(first.code).toBe(0);
+    expect(first.stdout.match(/needs_approval/g)).toHaveLength(2);
+    const hint = /showing 2 of 3; next page: airlock decisions list --limit 2 --cursor (\S+)/.exec(
+      first.stdout,
+    );
+    expect(hint).not.toBeNull();
+    const next = await runOperatorCli(d, [
+      'decisions',
+      'list',
+      '--limit',
+      '2',
+      '--cursor',
+      hint![1]!,
+    ]);
+    expect(next.stdout.match(/needs_approval/g)).toHaveLength(1);
+    expect(next.stdout).not.toContain('next page');
+    const all = await runOperatorCli(d, ['decisions', 'list', '--limit', '2', '--all', '--json']);
+    const body = JSON.parse(all.stdout);
+    expect(body.decisions).toHaveLength(3);
+    expect(body.next_cursor).toBeNull();
+  });
+
+  it('shows a page of runs and says more exist', async () => {
+    const page = await runOperatorCli(d, ['runs', 'list', '--limit', '2']);
+    expect(page.code).toBe(0);
+    expect(page.stdout.match(/^run_/gm)).toHaveLength(2);
+    expect(page.stdout).toContain('more runs exist');
+    const all = await runOperatorCli(d, ['runs', 'list', '--limit', '3']);
+    expect(all.stdout.match(/^run_/gm)).toHaveLength(3);
+    expect(all.stdout).not.toContain('more runs exist');
+  });
+
+  it.each([['0'], ['1001'], ['ten'], ['']])(
+    'refuses --limit %j as a usage error',
+    async (limit) => {
+      const refused = await runOperatorCli(d, ['decisions', 'list', '--limit', limit]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('--limit');
+    },
+  );
+});
