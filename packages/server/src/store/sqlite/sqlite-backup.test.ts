@@ -92,6 +92,26 @@ describe('backupSqliteStore and restoreSqliteStore', () => {
     ).toBe('backup_not_found');
   });
 
+  it('refuses a foreign SQLite file that only has tables of the same names, and moves nothing', async () => {
+    const target = fresh();
+    const before = await Store.open({ dataDir: target });
+    await before.close();
+    const foreign = join(root, 'foreign.sqlite');
+    const database = new SqliteDatabase(foreign);
+    database.exec(
+      'create table airlock_migrations (name text, timestamp text); create table workspaces (id text)',
+    );
+    database.close();
+    const error = await refusal(
+      restoreSqliteStore({ dataDir: target, file: foreign, runningKernel: null }),
+    );
+    expect(error.code).toBe('not_an_airlock_store');
+    expect(error.message).toContain('no Airlock migration');
+    expect(readdirSync(target).filter((name) => name.startsWith('before-restore-'))).toEqual([]);
+    const reopened = await Store.open({ dataDir: target });
+    await reopened.close();
+  });
+
   it('refuses a backup from a newer schema, naming the migrations it does not know', async () => {
     const { dir, store } = await openStore();
     const file = join(root, 'future.sqlite');

@@ -217,7 +217,19 @@ export async function restoreSqliteStore(options: {
     const database = openChecked(incoming, file);
     try {
       facts = storeFileFacts(database, file);
-      const known = new Set(await knownMigrations());
+      const knownList = await knownMigrations();
+      const known = new Set(knownList);
+      // Tables of the right names prove nothing: an Airlock store has applied Airlock's first
+      // migrations in order (the kernel's next start applies the rest).
+      const applied = facts.migrations.filter((name) => known.has(name));
+      if (applied.length === 0 || applied.some((name, i) => name !== knownList[i])) {
+        throw new BackupError(
+          'not_an_airlock_store',
+          `${file} has tables named like Airlock's but no Airlock migration history ` +
+            `(${applied.length === 0 ? 'no Airlock migration recorded' : 'migrations missing in between'}); ` +
+            'restore a file `airlock backup` wrote',
+        );
+      }
       const unknown = facts.migrations.filter((name) => !known.has(name));
       if (unknown.length > 0) {
         throw new BackupError(
