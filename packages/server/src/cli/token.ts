@@ -5,6 +5,7 @@ import { type CredentialKind, createCredential, listCredentials } from '../store
 import type { Store } from '../store/store.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
+import { forTerminal } from './terminal-text.js';
 
 /** `airlock token --help` */
 export const TOKEN_HELP = `Usage:
@@ -98,7 +99,7 @@ export async function token(argv: string[]): Promise<number> {
       for (const credential of await listCredentials(store, local.workspaceId)) {
         const state = credential.revoked_at ? 'revoked' : 'active';
         process.stdout.write(
-          `${credential.credential_id}\t${credential.kind}\t${state}\t${credential.label}\n`,
+          `${credential.credential_id}\t${credential.kind}\t${state}\t${forTerminal(credential.label)}\n`,
         );
       }
       return 0;

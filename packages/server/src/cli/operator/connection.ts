@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type Call, createClient, isAirlockError, isConnectionError } from '@airlock/sdk';
+import { forTerminal } from '../terminal-text.js';
 
 /** Where and as whom an operator command talks to a running kernel. */
 export interface Connection {
@@ -108,13 +109,21 @@ function callerOf(url: string, token: string): Call {
  * its message (exit 1).
  */
 export function describeFailure(error: unknown): { message: string; exitCode: number } {
-  if (error instanceof OperatorError) return { message: error.message, exitCode: error.status };
-  if (isAirlockError(error)) return { message: `${error.code}: ${error.detail}`, exitCode: 1 };
-  return { message: (error as Error).message, exitCode: 1 };
+  // A detail may repeat what the operator or an agent sent: its control characters are escaped.
+  if (error instanceof OperatorError) {
+    return { message: forTerminal(error.message), exitCode: error.status };
+  }
+  if (isAirlockError(error)) {
+    return { message: forTerminal(`${error.code}: ${error.detail}`), exitCode: 1 };
+  }
+  return { message: forTerminal((error as Error).message), exitCode: 1 };
 }
 
-/** Prints a value as JSON or as the lines a person reads. */
+/**
+ * Prints a value as JSON (as the kernel answered it) or as the lines a person
+ * reads, each with its control characters escaped (see {@link forTerminal}).
+ */
 export function print(connection: Connection, value: unknown, lines: () => string[]): void {
   if (connection.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-  else process.stdout.write(`${lines().join('\n')}\n`);
+  else process.stdout.write(`${lines().map(forTerminal).join('\n')}\n`);
 }

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
+
+const sqlite = await sqliteBackend();
+
+/** An escape (red text), a C1 CSI (clear screen), a right-to-left override, and a forged line. */
+const HOSTILE = 'rm\u001b[31m\u009b2J\u202eevil\nforged line';
+/** What a terminal may safely show of every part of a hostile text. */
+const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+// Each step starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+describe('human CLI output escapes terminal control sequences', { timeout: 180_000 }, () => {
+  let d: Deployment;
+  let runId: string;
+
+  beforeAll(async () => {
+    d = await deploy(sqlite);
+    const created = await d.member.post(`${d.ws}/runs`, {
+      approval_mode: 'ask',
+      input: 'hostile names',
+      provider: { kind: 'gateway', client: 'terminal-text test' },
+    });
+    runId = created.body.id;
+    const planted = await d.member.post(`${d.ws}/runs/${runId}/calls`, {
+      calls: [
+        { name: HOSTILE, input: { command: HOSTILE }, id: 'c1' },
+        { name: 'bash', input: { command: 'ls' }, id: 'c2' },
+      ],
+    });
+    expect(planted.status).toBe(201);
+    await waitFor(
+      async () => (await d.member.get(`${d.ws}/decisions`)).body.decisions.length === 2,
+      { what: 'two parked calls' },
+    );
+  });
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  it('in decisions list and runs show, and keeps the text as it is in --json', async () => {
+    const listed = await runOperatorCli(d, ['decisions', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toMatch(RAW);
+    expect(listed.stdout).toContain('rm\\x1b[31m\\x9b2J\\u202eevil\\nforged line');
+    expect(listed.stdout).not.toMatch(/^forged line/m);
+    const json = await runOperatorCli(d, ['decisions', 'list', '--json']);
+    expect(
+      JSON.parse(json.stdout).decisions.map((row: { tool_name: string }) => row.tool_name),
+    ).toContain(HOSTILE);
+    const shown = await runOperatorCli(d, ['runs', 'show', runId]);
+    expect(shown.stdout).not.toMatch(RAW);
+    expect(shown.stdout).toContain('rm\\x1b[31m');
+  });
+
+  it('in a reason, a label and an error detail', async () => {
+    const [hostile] = (await d.member.get(`${d.ws}/decisions`)).body.decisions as { key: string }[];
+    const denied = await runOperatorCli(d, [
+      'decisions',
+      'deny',
+      runId,
+      hostile!.key,
+      '--reason',
+      'no\u001b]0;pwned\u0007 way',
+    ]);
+    expect(denied.code).toBe(0);
+    const shown = await runOperatorCli(d, ['runs', 'show', runId]);
+    expect(shown.stdout).not.toMatch(RAW);
+    const made = await d.member.post(`${d.ws}/credentials`, {
+      kind: 'member',
+      agent_application_id: null,
+      label: 'ops',
+    });
+    const labeled = await runOperatorCli(d, [
+      'tokens',
+      'label',
+      made.body.credential_id,
+      'Ana\u202eLima',
+    ]);
+    expect(labeled.stdout).not.toMatch(RAW);
+    const tokens = await runOperatorCli(d, ['tokens', 'list']);
+    expect(tokens.stdout).not.toMatch(RAW);
+    const missing = await runOperatorCli(d, ['runs', 'show', 'run_\u001b[2Jx']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).not.toMatch(RAW);
+  });
+});
