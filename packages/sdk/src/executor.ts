@@ -77,7 +77,8 @@ export interface Executor {
   /**
    * Resolves once the cable is connected for the first time; rejects with the
    * typed error when the kernel refuses the token, with a ConnectionError when
-   * the kernel cannot be reached (the cable keeps retrying until closed), or
+   * the kernel cannot be reached (a DeadlineExceededError when it does not
+   * answer within `timeoutMs`; the cable keeps retrying until closed), or
    * when the executor closes first.
    */
   readonly ready: Promise<void>;
@@ -301,6 +302,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const cable = new LiveSocket({
     url: () => cableUrl(options, lastSeq),
     WebSocket: options.WebSocket,
+    // A cable that never says ready is dropped and retried within the executor's timeout, as its requests are.
+    handshakeMs: options.timeoutMs,
     check: async () => {
       try {
         await operations.executor.inbox.query({ limit: 1 });

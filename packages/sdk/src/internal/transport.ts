@@ -36,7 +36,8 @@ export interface ConnectionOptions {
   traceparent?: string | (() => string | undefined) | undefined;
   /**
    * How long each request waits for the kernel's answer, in milliseconds
-   * (default 30 000), and a feed's socket for its handshake; then it fails
+   * (default 30 000), and a feed's socket or an executor's cable for its
+   * handshake (then it is dropped and tried again); then a request fails
    * with a DeadlineExceededError (`deadline_exceeded`). null waits as long
    * as it takes. A request's own `timeoutMs` overrides it.
    */

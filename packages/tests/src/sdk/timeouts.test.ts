@@ -2,6 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import {
   ConnectionError,
   createClient,
+  createExecutor,
   DeadlineExceededError,
   isConnectionError,
   isDeadlineExceededError,
@@ -95,6 +96,26 @@ describe('the SDK against a kernel that accepts and never answers', () => {
       expect(connections - before).toBeGreaterThanOrEqual(2);
     } finally {
       feed.close();
+    }
+  });
+
+  it("an executor's timeoutMs bounds its cable's handshake and its requests: ready rejects with DeadlineExceededError", async () => {
+    const executor = createExecutor({
+      url,
+      token: 'x',
+      timeoutMs: 300,
+      pollMs: 60_000,
+      tools: { bash: () => 'ran' },
+    });
+    try {
+      // The cable is dropped after 300 ms (not the 30 s default), and the reconnect's check times out.
+      const ready = await within(rejectionOf(executor.ready), 5000);
+      expect(ready).toBeInstanceOf(DeadlineExceededError);
+      expect(ready).toMatchObject({ code: 'deadline_exceeded', timeoutMs: 300 });
+      const take = await within(rejectionOf(executor.take('run_1', 't1')), 5000);
+      expect(take).toMatchObject({ code: 'deadline_exceeded', timeoutMs: 300 });
+    } finally {
+      await executor.close({ abort: true });
     }
   });
 });
