@@ -1,4 +1,5 @@
 import type { ApprovalProgress, EffectProfileView, Remember } from '@airlock/core';
+import { type RequestOptions, splitRequest } from './internal/deadline.js';
 import type { OperationsClient } from './internal/transport.js';
 import type { TaskView } from './views.js';
 
@@ -68,15 +69,24 @@ export class Question extends BaseDecision {
   }
 
   /**
-   * Answers the question; `outcome: 'failed'` declines it.
-   * @throws ConflictError when it was already answered (or expired); NotFoundError, ForbiddenError.
+   * Answers the question; `outcome: 'failed'` declines it. `signal` and
+   * `timeoutMs` apply to this request (see {@link RequestOptions}).
+   * @throws ConflictError when it was already answered (or expired); NotFoundError, ForbiddenError;
+   * DeadlineExceededError when no answer came in time (it may have been applied);
+   * the signal's reason when it aborts.
    */
-  answer(resolution: { content: unknown; outcome?: 'succeeded' | 'failed' }): Promise<TaskView> {
-    return this.context.operations.decisions.resolve.mutate({
-      ...address(this.context, this.task),
-      content: resolution.content,
-      ...(resolution.outcome ? { outcome: resolution.outcome } : {}),
-    });
+  answer(
+    resolution: { content: unknown; outcome?: 'succeeded' | 'failed' } & RequestOptions,
+  ): Promise<TaskView> {
+    const [fields, request] = splitRequest(resolution);
+    return this.context.operations.decisions.resolve.mutate(
+      {
+        ...address(this.context, this.task),
+        content: fields.content,
+        ...(fields.outcome ? { outcome: fields.outcome } : {}),
+      },
+      request,
+    );
   }
 }
 
@@ -116,7 +126,8 @@ export class Approval extends BaseDecision {
    * evaluates it again through every layer and the executor runs the edit.
    * With `remember`, the kernel also keeps an allow rule in the overlay of
    * that scope, for the permission rule set captured when the call was
-   * evaluated; without a `rule` it remembers exactly this call.
+   * evaluated; without a `rule` it remembers exactly this call. `signal` and
+   * `timeoutMs` apply to this request (see {@link RequestOptions}).
    * @example
    * await d.approve({ remember: { scope: 'conversation', rule: { tools: ['bash'], argument_patterns: { '/command': 'git push origin *' } } } });
    * await d.approve({ tool_input: { command: 'rm -rf build/cache' } });
@@ -125,35 +136,47 @@ export class Approval extends BaseDecision {
    * ForbiddenError `approver_not_allowed` / `self_approval_refused` under the approval
    * policy; ValidationError `edit_refused` when a layer refuses the edit,
    * `remember_unavailable` when no rule set evaluated the call; NotFoundError.
-   * Nothing changes when it throws.
+   * Nothing changes when it throws, except DeadlineExceededError (no answer
+   * came in time: the approval may have been applied) and the signal's reason
+   * when it aborts while the request is out.
    */
   approve(
-    options: { remember?: Remember; tool_input?: unknown; version?: string } = {},
+    options: { remember?: Remember; tool_input?: unknown; version?: string } & RequestOptions = {},
   ): Promise<TaskView> {
-    const version = options.version ?? (this.task as { version?: string }).version;
-    return this.context.operations.decisions.approve.mutate({
-      ...address(this.context, this.task),
-      ...(version ? { version } : {}),
-      ...(options.remember ? { remember: options.remember } : {}),
-      ...(options.tool_input !== undefined
-        ? { tool_input: options.tool_input as TaskView['tool_input'] }
-        : {}),
-    });
+    const [fields, request] = splitRequest(options);
+    const version = fields.version ?? (this.task as { version?: string }).version;
+    return this.context.operations.decisions.approve.mutate(
+      {
+        ...address(this.context, this.task),
+        ...(version ? { version } : {}),
+        ...(fields.remember ? { remember: fields.remember } : {}),
+        ...(fields.tool_input !== undefined
+          ? { tool_input: fields.tool_input as TaskView['tool_input'] }
+          : {}),
+      },
+      request,
+    );
   }
 
   /**
    * Denies the call; the model reads the reason. A deny by any member the
    * approval policy lets decide the call ends it, whatever approvals it had.
    * With `version` (`task.version`) only the version the person saw is denied.
+   * `signal` and `timeoutMs` apply to this request (see {@link RequestOptions}).
    * @throws ConflictError when it was already decided or changed since `version`;
-   * ForbiddenError (`approver_not_allowed` too); NotFoundError.
+   * ForbiddenError (`approver_not_allowed` too); NotFoundError; DeadlineExceededError
+   * when no answer came in time (it may have been applied); the signal's reason when it aborts.
    */
-  deny(options: { reason?: string; version?: string } = {}): Promise<TaskView> {
-    return this.context.operations.decisions.deny.mutate({
-      ...address(this.context, this.task),
-      ...(options.reason !== undefined ? { reason: options.reason } : {}),
-      ...(options.version !== undefined ? { version: options.version } : {}),
-    });
+  deny(options: { reason?: string; version?: string } & RequestOptions = {}): Promise<TaskView> {
+    const [fields, request] = splitRequest(options);
+    return this.context.operations.decisions.deny.mutate(
+      {
+        ...address(this.context, this.task),
+        ...(fields.reason !== undefined ? { reason: fields.reason } : {}),
+        ...(fields.version !== undefined ? { version: fields.version } : {}),
+      },
+      request,
+    );
   }
 }
 
