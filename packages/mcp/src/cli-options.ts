@@ -70,9 +70,31 @@ export function required(value: string | boolean | undefined, env: string, flag:
   return found;
 }
 
-/** The kernel URL from `--url` or AIRLOCK_URL; default the local kernel. */
+/** Whether a kernel URL is one the SDK can send to: http(s) and absolute. */
+function isHttpUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The kernel URL from `--url` or AIRLOCK_URL (an empty one counts as unset);
+ * default the local kernel.
+ * @throws UsageError naming where it came from when it is not an http(s) URL
+ *   (the value is not quoted back: it may carry credentials).
+ */
 export function kernelUrl(value: string | boolean | undefined): string {
-  return typeof value === 'string' ? value : (process.env.AIRLOCK_URL ?? 'http://127.0.0.1:4820');
+  const given = typeof value === 'string';
+  const url = given ? value : process.env.AIRLOCK_URL || 'http://127.0.0.1:4820';
+  if (!isHttpUrl(url)) {
+    throw new UsageError(
+      `${given ? '--url' : 'AIRLOCK_URL'} must be the kernel's http(s) base URL, such as http://127.0.0.1:4820`,
+    );
+  }
+  return url;
 }
 
 /**

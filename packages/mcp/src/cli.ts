@@ -71,11 +71,13 @@ export async function executorCommand(argv: readonly string[]): Promise<number> 
     process.stdout.write(EXECUTOR_HELP);
     return 0;
   }
+  // Refused before any server is started.
+  const url = kernelUrl(values.url);
   const servers = await serversFrom(values, command);
   // Listening from the start: a stop asked for during startup is honored once it is done.
   const stopped = untilSignal();
   const bridge = await startExecutorBridge({
-    url: kernelUrl(values.url),
+    url,
     executorToken: required(values['executor-token'], 'AIRLOCK_EXECUTOR_TOKEN', '--executor-token'),
     agentToken: (values['agent-token'] as string | undefined) ?? process.env.AIRLOCK_AGENT_TOKEN,
     servers,
@@ -112,6 +114,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (values.stdio && values.http) throw new UsageError('choose --stdio or --http');
+  const url = kernelUrl(values.url);
   const port = Number(values.port ?? 4821);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new UsageError(`--port must be a port number, not ${values.port}`);
@@ -129,7 +132,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
   const clientToken = values.http ? null : required(values.token, 'AIRLOCK_TOKEN', '--token');
   const stopped = untilSignal();
   const gateway = await startGateway({
-    url: kernelUrl(values.url),
+    url,
     workspaceId: required(values.workspace, 'AIRLOCK_WORKSPACE', '--workspace'),
     executorToken: required(values['executor-token'], 'AIRLOCK_EXECUTOR_TOKEN', '--executor-token'),
     agentToken: (values['agent-token'] as string | undefined) ?? process.env.AIRLOCK_AGENT_TOKEN,

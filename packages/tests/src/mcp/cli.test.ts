@@ -231,6 +231,34 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     expect(stderr).toContain('the rules file must hold an object');
   });
 
+  it('refuses a kernel URL that is not http(s) as a usage error naming --url or AIRLOCK_URL (exit 2)', async () => {
+    const cases = [
+      { args: ['executor', 'mcp', '--url', 'not a url'], env: {}, named: '--url' },
+      {
+        args: ['gateway', 'mcp', '--token', 'alk_member_x'],
+        env: { AIRLOCK_URL: 'ftp://127.0.0.1:4820' },
+        named: 'AIRLOCK_URL',
+      },
+    ];
+    for (const { args, env: overrides, named } of cases) {
+      // A real server behind it, so only the URL is wrong.
+      const child = spawn(process.execPath, [CLI, ...args, '--name', 'fs', '--', ...fsCommand()], {
+        env: { ...env(), ...overrides },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      children.push(child);
+      let stderr = '';
+      child.stderr?.on('data', (chunk) => {
+        stderr += String(chunk);
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr).toContain(`${named} must be the kernel's http(s) base URL`);
+      expect(stderr).not.toContain('the kernel refused');
+    }
+  });
+
   it('refuses a bad command line with a one-line message and exit code 2', async () => {
     const child = spawn(process.execPath, [CLI, 'gateway', 'mcp', '--name', 'a__b', '--', 'x'], {
       env: env(),
