@@ -201,76 +201,60 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     expect(await exited).toBe(0);
   });
 
+  /** Runs the command to its end: its exit code and its stderr. */
+  const exitOf = async (args: string[], overrides: Record<string, string> = {}) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...env(), ...overrides },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { code, stderr };
+  };
+
+  /** Expects a usage error: exit 2 and one line on stderr saying `message`. */
+  const expectUsageError = (ended: { code: number | null; stderr: string }, message: string) => {
+    expect(ended.code).toBe(2);
+    expect(ended.stderr.trim().split('\n')).toHaveLength(1);
+    expect(ended.stderr).toContain(message);
+  };
+
   it('refuses a --rules file that holds no object as a usage error (exit 2)', async () => {
     const rules = join(dir, 'null-rules.json');
     writeFileSync(rules, 'null');
-    const child = spawn(
-      process.execPath,
-      [
-        CLI,
-        'gateway',
-        'mcp',
-        '--rules',
-        rules,
-        '--token',
-        'alk_member_x',
-        '--name',
-        'fs',
-        '--',
-        'x',
-      ],
-      { env: env(), stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(2);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toContain('the rules file must hold an object');
+    const ended = await exitOf([
+      'gateway',
+      'mcp',
+      '--rules',
+      rules,
+      '--token',
+      'alk_member_x',
+      '--name',
+      'fs',
+      '--',
+      'x',
+    ]);
+    expectUsageError(ended, 'the rules file must hold an object');
   });
 
   it('refuses a kernel URL that is not http(s) as a usage error naming --url or AIRLOCK_URL (exit 2)', async () => {
-    const cases = [
-      { args: ['executor', 'mcp', '--url', 'not a url'], env: {}, named: '--url' },
-      {
-        args: ['gateway', 'mcp', '--token', 'alk_member_x'],
-        env: { AIRLOCK_URL: 'ftp://127.0.0.1:4820' },
-        named: 'AIRLOCK_URL',
-      },
-    ];
-    for (const { args, env: overrides, named } of cases) {
-      // A real server behind it, so only the URL is wrong.
-      const child = spawn(process.execPath, [CLI, ...args, '--name', 'fs', '--', ...fsCommand()], {
-        env: { ...env(), ...overrides },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      children.push(child);
-      let stderr = '';
-      child.stderr?.on('data', (chunk) => {
-        stderr += String(chunk);
-      });
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-      expect(code).toBe(2);
-      expect(stderr.trim().split('\n')).toHaveLength(1);
-      expect(stderr).toContain(`${named} must be the kernel's http(s) base URL`);
-      expect(stderr).not.toContain('the kernel refused');
-    }
+    // A real server behind it, so only the URL is wrong.
+    const server = ['--name', 'fs', '--', ...fsCommand()];
+    const flag = await exitOf(['executor', 'mcp', '--url', 'not a url', ...server]);
+    expectUsageError(flag, "--url must be the kernel's http(s) base URL");
+    const variable = await exitOf(['gateway', 'mcp', '--token', 'alk_member_x', ...server], {
+      AIRLOCK_URL: 'ftp://127.0.0.1:4820',
+    });
+    expectUsageError(variable, "AIRLOCK_URL must be the kernel's http(s) base URL");
+    expect(flag.stderr + variable.stderr).not.toContain('the kernel refused');
   });
 
   it('refuses a bad command line with a one-line message and exit code 2', async () => {
-    const child = spawn(process.execPath, [CLI, 'gateway', 'mcp', '--name', 'a__b', '--', 'x'], {
-      env: env(),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).toBe(2);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toContain('invalid server name "a__b"');
+    const ended = await exitOf(['gateway', 'mcp', '--name', 'a__b', '--', 'x']);
+    expectUsageError(ended, 'invalid server name "a__b"');
   });
 });
