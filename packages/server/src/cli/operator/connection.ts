@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { type Call, createClient, isAirlockError, isConnectionError } from '@airlock/sdk';
+import {
+  type Call,
+  createClient,
+  isAirlockError,
+  isConnectionError,
+  isDeadlineExceededError,
+} from '@airlock/sdk';
+import { formatDuration, parseDuration } from '../durations.js';
 import { forTerminal } from '../terminal-text.js';
 
 /** Where and as whom an operator command talks to a running kernel. */
@@ -30,6 +37,7 @@ export const CONNECTION_OPTIONS = {
   url: { type: 'string' },
   token: { type: 'string' },
   workspace: { type: 'string' },
+  timeout: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -39,6 +47,8 @@ export const CONNECTION_HELP = `Connection (flags win over the environment):
   --url <url>          the kernel's base URL (env AIRLOCK_URL; default http://127.0.0.1:4820)
   --token <token>      a bearer credential (env AIRLOCK_TOKEN)
   --workspace <id>     the workspace id (env AIRLOCK_WORKSPACE)
+  --timeout <dur>      give up on a request the kernel has not answered in this
+                       long, e.g. 30s, 2m (env AIRLOCK_TIMEOUT; default 30s)
   --json               print JSON instead of text
 `;
 
@@ -67,6 +77,7 @@ export function connectionFrom(values: {
   url?: string | boolean | undefined;
   token?: string | boolean | undefined;
   workspace?: string | boolean | undefined;
+  timeout?: string | boolean | undefined;
   json?: string | boolean | undefined;
 }): Connection {
   const url = String(values.url ?? process.env.AIRLOCK_URL ?? 'http://127.0.0.1:4820').replace(
@@ -84,16 +95,50 @@ export function connectionFrom(values: {
   if (typeof workspace !== 'string' || workspace === '') {
     throw new OperatorError('no workspace: pass --workspace or set AIRLOCK_WORKSPACE', 2);
   }
-  return { url, token, workspace, json: values.json === true, call: callerOf(url, token) };
+  const timeoutMs = requestTimeout(values.timeout);
+  return {
+    url,
+    token,
+    workspace,
+    json: values.json === true,
+    call: callerOf(url, token, timeoutMs),
+  };
 }
 
-/** The SDK's call, with an unreachable kernel told the way an operator reads it. */
-function callerOf(url: string, token: string): Call {
-  const client = createClient({ url, token });
+/** How long a request waits for the kernel's answer by default. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+const TIMEOUT_BOUNDS = { min: 100, max: 3_600_000 };
+
+/**
+ * Reads `--timeout` (else AIRLOCK_TIMEOUT; an empty variable is unset).
+ * @throws OperatorError (exit 2) on a value that is not a duration from 100ms to 1h.
+ */
+function requestTimeout(flag: string | boolean | undefined): number {
+  const fromEnv = process.env.AIRLOCK_TIMEOUT;
+  const [text, source] =
+    flag !== undefined ? [String(flag), '--timeout'] : [fromEnv ?? '', 'AIRLOCK_TIMEOUT'];
+  if (flag === undefined && text.trim() === '') return DEFAULT_TIMEOUT_MS;
+  try {
+    return parseDuration(text, source, TIMEOUT_BOUNDS);
+  } catch (error) {
+    throw new OperatorError((error as Error).message, 2);
+  }
+}
+
+/** The SDK's call, with an unreachable or silent kernel told the way an operator reads it. */
+function callerOf(url: string, token: string, timeoutMs: number): Call {
+  const client = createClient({ url, token, timeoutMs });
   return async (operation, input, options) => {
     try {
       return await client.call(operation, input, options);
     } catch (error) {
+      if (isDeadlineExceededError(error)) {
+        throw new OperatorError(
+          `the kernel at ${url} did not answer within ${formatDuration(timeoutMs)} ` +
+            '(--timeout or AIRLOCK_TIMEOUT waits longer); a change it was asked for may have been made: read before asking again',
+          1,
+        );
+      }
       if (!isConnectionError(error)) throw error;
       const cause = error.cause as { cause?: { code?: string }; message?: string } | undefined;
       const reason = cause?.cause?.code ?? cause?.message ?? error.detail;
