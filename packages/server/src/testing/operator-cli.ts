@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { type Deployment, waitFor } from './harness.js';
 import { type Backend, backends } from './stores.js';
 
 const execute = promisify(execFile);
@@ -60,4 +61,48 @@ export async function runOperatorCli(
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
+}
+
+/** Adds member credentials with these labels to a deployment; their ids and tokens, in order. */
+export async function addMembers(
+  d: Deployment,
+  labels: string[],
+): Promise<{ id: string; token: string }[]> {
+  const members: { id: string; token: string }[] = [];
+  for (const label of labels) {
+    const made = await d.member.post(`${d.ws}/credentials`, {
+      kind: 'member',
+      agent_application_id: null,
+      label,
+    });
+    members.push({ id: made.body.credential_id, token: made.body.token });
+  }
+  return members;
+}
+
+/** Waits until `count` decisions wait in the deployment's workspace. */
+export async function waitForDecisions(d: Deployment, count: number): Promise<void> {
+  await waitFor(
+    async () => (await d.member.get(`${d.ws}/decisions`)).body.decisions.length === count,
+    { what: `${count} waiting decision(s)` },
+  );
+}
+
+/**
+ * Starts an `ask` run driven from outside (a gateway client) and plants
+ * these calls in it, as an agent would; answers the run's id.
+ */
+export async function plantCalls(
+  d: Deployment,
+  calls: { name: string; input: unknown; id: string }[],
+): Promise<string> {
+  const created = await d.member.post(`${d.ws}/runs`, {
+    approval_mode: 'ask',
+    input: 'planted calls',
+    provider: { kind: 'gateway', client: 'operator CLI test' },
+  });
+  if (created.status !== 201) throw new Error(`the run was not created: ${created.status}`);
+  const planted = await d.member.post(`${d.ws}/runs/${created.body.id}/calls`, { calls });
+  if (planted.status !== 201) throw new Error(`the calls were not planted: ${planted.status}`);
+  return created.body.id;
 }

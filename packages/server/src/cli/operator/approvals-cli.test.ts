@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
-import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
+import { addMembers, runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
 const airlock = (d: Deployment, args: string[], token: string) =>
@@ -18,14 +18,7 @@ describe('airlock approvals, tokens label and decisions progress', { timeout: 18
   beforeAll(async () => {
     d = await deploy(sqlite);
     dir = mkdtempSync(join(tmpdir(), 'airlock-approvals-cli-'));
-    for (const label of ['member', 'member']) {
-      const made = await d.member.post(`${d.ws}/credentials`, {
-        kind: 'member',
-        agent_application_id: null,
-        label,
-      });
-      members.push({ id: made.body.credential_id, token: made.body.token });
-    }
+    members.push(...(await addMembers(d, ['member', 'member'])));
   });
   afterAll(async () => {
     await d.close();

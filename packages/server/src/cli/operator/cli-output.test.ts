@@ -5,6 +5,7 @@ import { type Deployment, deploy } from '../../testing/harness.js';
 import {
   BUILT_CLI,
   operatorCliEnv,
+  plantCalls,
   runOperatorCli,
   sqliteBackend,
 } from '../../testing/operator-cli.js';
@@ -20,17 +21,7 @@ describe('what the CLI prints reaches a pipe whole', { timeout: 180_000 }, () =>
 
   beforeAll(async () => {
     d = await deploy(sqlite);
-    const created = await d.member.post(`${d.ws}/runs`, {
-      approval_mode: 'ask',
-      input: 'a long command',
-      provider: { kind: 'gateway', client: 'cli-output test' },
-    });
-    expect(created.status).toBe(201);
-    runId = created.body.id;
-    const planted = await d.member.post(`${d.ws}/runs/${runId}/calls`, {
-      calls: [{ name: 'bash', input: { command: LONG_COMMAND }, id: 'c1' }],
-    });
-    expect(planted.status).toBe(201);
+    runId = await plantCalls(d, [{ name: 'bash', input: { command: LONG_COMMAND }, id: 'c1' }]);
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
-import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
+import { type Deployment, deploy } from '../../testing/harness.js';
+import { runOperatorCli, sqliteBackend, waitForDecisions } from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
 const airlock = (d: Deployment, args: string[], token?: string) =>
@@ -31,13 +31,7 @@ describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
     });
     expect(created.status).toBe(201);
     runId = created.body.id;
-    await waitFor(
-      async () => {
-        const listed = await d.member.get(`${d.ws}/decisions`);
-        return listed.body.decisions.length === 2 ? listed.body : null;
-      },
-      { what: 'two parked calls' },
-    );
+    await waitForDecisions(d, 2);
   });
 
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
-import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
+import { type Deployment, deploy } from '../../testing/harness.js';
+import { runOperatorCli, sqliteBackend, waitForDecisions } from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
 
@@ -23,10 +23,7 @@ describe('airlock decisions list and runs list page, and say when more exist', {
       });
       runIds.push(created.body.id);
     }
-    await waitFor(
-      async () => (await d.member.get(`${d.ws}/decisions`)).body.decisions.length === 3,
-      { what: 'three parked calls' },
-    );
+    await waitForDecisions(d, 3);
   });
   afterAll(async () => {
     await d.close();

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
-import { runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
+import { type Deployment, deploy } from '../../testing/harness.js';
+import {
+  plantCalls,
+  runOperatorCli,
+  sqliteBackend,
+  waitForDecisions,
+} from '../../testing/operator-cli.js';
 
 const sqlite = await sqliteBackend();
 
@@ -16,23 +21,11 @@ describe('human CLI output escapes terminal control sequences', { timeout: 180_0
 
   beforeAll(async () => {
     d = await deploy(sqlite);
-    const created = await d.member.post(`${d.ws}/runs`, {
-      approval_mode: 'ask',
-      input: 'hostile names',
-      provider: { kind: 'gateway', client: 'terminal-text test' },
-    });
-    runId = created.body.id;
-    const planted = await d.member.post(`${d.ws}/runs/${runId}/calls`, {
-      calls: [
-        { name: HOSTILE, input: { command: HOSTILE }, id: 'c1' },
-        { name: 'bash', input: { command: 'ls' }, id: 'c2' },
-      ],
-    });
-    expect(planted.status).toBe(201);
-    await waitFor(
-      async () => (await d.member.get(`${d.ws}/decisions`)).body.decisions.length === 2,
-      { what: 'two parked calls' },
-    );
+    runId = await plantCalls(d, [
+      { name: HOSTILE, input: { command: HOSTILE }, id: 'c1' },
+      { name: 'bash', input: { command: 'ls' }, id: 'c2' },
+    ]);
+    await waitForDecisions(d, 2);
   });
   afterAll(async () => {
     await d?.close();
