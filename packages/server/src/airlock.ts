@@ -97,9 +97,15 @@ export interface Airlock {
  * and serves HTTP and WebSocket. A SQLite data directory is held
  * exclusively (its kernel.lock) until close; a failed start lets it go.
  * @throws DataDirInUseError when another live kernel serves the SQLite data directory.
- * @throws Error when the store cannot be opened or the port is taken.
+ * @throws Error when the store cannot be opened or the port is taken, or on a
+ *   body limit that is not a whole number of bytes above 0.
  */
 export async function startAirlock(options: AirlockOptions = {}): Promise<Airlock> {
+  const { bodyLimit } = options;
+  // NaN, 0 or a negative number would turn the limit off rather than refuse every body.
+  if (bodyLimit !== undefined && !(Number.isSafeInteger(bodyLimit) && bodyLimit > 0)) {
+    throw new Error(`bodyLimit must be a whole number of bytes above 0, not ${bodyLimit}`);
+  }
   // A wrong endpoint is refused before the data directory is taken or the store opened.
   const tracing: CallTracing | null = options.otlpEndpoint
     ? await startTracing({ endpoint: options.otlpEndpoint })
