@@ -11,6 +11,7 @@ import {
   parseOperatorArgs,
   print,
 } from './connection.js';
+import { parseWholeNumber } from './paging.js';
 
 /** `airlock approvals --help` */
 export const APPROVALS_HELP = `Usage:
@@ -88,10 +89,13 @@ export async function approvals(argv: string[]): Promise<number> {
     }
     case 'set': {
       const policy = readPolicyFile(values.file);
-      const version = typeof values.version === 'string' ? Number(values.version) : undefined;
-      if (version !== undefined && !Number.isInteger(version)) {
-        throw new OperatorError('airlock approvals set: --version is a whole number', 2);
-      }
+      const version = parseWholeNumber(values.version, {
+        command: 'airlock approvals set',
+        flag: '--version',
+        what: 'the policy version `approvals show` printed (a whole number)',
+        min: 0,
+        max: Number.MAX_SAFE_INTEGER,
+      });
       const body = await connection.call('approvalPolicy.replace', {
         workspace_id: connection.workspace,
         policy,

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { elapsedSince, progressLine } from '@airlock/core';
 import { parseDuration } from '../durations.js';
 import { CONNECTION_HELP, connectionFrom, OperatorError, parseOperatorArgs } from './connection.js';
+import { parseWholeNumber } from './paging.js';
 
 /** `airlock audit --help` */
 export const AUDIT_HELP = `Usage:
@@ -48,10 +49,14 @@ export async function audit(argv: string[]): Promise<number> {
   }
   const connection = connectionFrom(values);
   const since = typeof values.since === 'string' ? parseSince(values.since) : null;
-  let after = typeof values.after === 'string' ? Number(values.after) : 0;
-  if (!Number.isSafeInteger(after) || after < 0) {
-    throw new OperatorError('--after wants a nonnegative sequence number', 2);
-  }
+  let after =
+    parseWholeNumber(values.after, {
+      command: 'airlock audit export',
+      flag: '--after',
+      what: 'a sequence number (0 or more, in decimal digits)',
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+    }) ?? 0;
   const workspace_id = connection.workspace;
   const run = typeof values.run === 'string' ? values.run : null;
   // A count on the terminal while the lines go to a file or a pipe; never over the lines themselves.

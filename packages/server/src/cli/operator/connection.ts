@@ -80,7 +80,8 @@ export function connectionFrom(values: {
   timeout?: string | boolean | undefined;
   json?: string | boolean | undefined;
 }): Connection {
-  const url = String(values.url ?? process.env.AIRLOCK_URL ?? 'http://127.0.0.1:4820').replace(
+  // An empty variable counts as unset, as `airlock serve` reads its own.
+  const url = String(values.url ?? (process.env.AIRLOCK_URL || 'http://127.0.0.1:4820')).replace(
     /\/+$/,
     '',
   );

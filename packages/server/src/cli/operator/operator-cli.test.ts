@@ -92,6 +92,15 @@ describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ run_id: runId });
   });
 
+  it('refuses an --after that is not plain decimal digits, naming the flag', async () => {
+    for (const after of ['1e3', '0x10', '', ' 5', '-1']) {
+      const exported = await airlock(d, ['audit', 'export', '--run', runId, `--after=${after}`]);
+      expect(exported.code).toBe(2);
+      expect(exported.stdout).toBe('');
+      expect(exported.stderr).toContain(`airlock audit export: --after wants a sequence number`);
+    }
+  });
+
   it('reads and sets retention, keeping the windows a set leaves out', async () => {
     const before = await airlock(d, ['retention', 'get']);
     expect(before.code).toBe(0);

@@ -4,6 +4,26 @@ import { OperatorError } from './connection.js';
 export const MAX_PAGE = 1000;
 
 /**
+ * Reads a flag that holds a whole number written in plain decimal digits, from
+ * `min` to `max`; undefined when absent. `1e3`, `0x10`, `''` and ` 5` are refused.
+ * @throws OperatorError (exit 2) naming the command and the flag on anything else.
+ */
+export function parseWholeNumber(
+  value: string | boolean | undefined,
+  options: { command: string; flag: string; what: string; min: number; max: number },
+): number | undefined {
+  if (value === undefined) return undefined;
+  const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(number >= options.min && number <= options.max)) {
+    throw new OperatorError(
+      `${options.command}: ${options.flag} wants ${options.what}, not "${String(value)}"`,
+      2,
+    );
+  }
+  return number;
+}
+
+/**
  * Reads `--limit`: a whole number of rows from 1 to {@link MAX_PAGE}; undefined when absent.
  * @throws OperatorError (exit 2) naming the command on anything else.
  */
@@ -11,13 +31,11 @@ export function parseLimit(
   value: string | boolean | undefined,
   command: string,
 ): number | undefined {
-  if (value === undefined) return undefined;
-  const limit = typeof value === 'string' && /^\d{1,4}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(limit >= 1 && limit <= MAX_PAGE)) {
-    throw new OperatorError(
-      `${command}: --limit wants a number of rows from 1 to ${MAX_PAGE}, not "${String(value)}"`,
-      2,
-    );
-  }
-  return limit;
+  return parseWholeNumber(value, {
+    command,
+    flag: '--limit',
+    what: `a number of rows from 1 to ${MAX_PAGE}`,
+    min: 1,
+    max: MAX_PAGE,
+  });
 }
