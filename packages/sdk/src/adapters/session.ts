@@ -18,6 +18,12 @@ export interface FrameworkSessionOptions {
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch | undefined;
   /**
+   * How long one request to the kernel may take, in ms (default 30000; null
+   * waits as long as it takes). A check the kernel did not answer in time
+   * answers `deny` with the code `deadline_exceeded`: the call does not run.
+   */
+  timeoutMs?: number | null | undefined;
+  /**
    * Commit what each tool returned before handing it to the framework (one
    * more kernel round trip on every call's path). By default the report
    * goes behind the call: the session's next check, `flush()` and `finish()`
@@ -125,6 +131,7 @@ export class FrameworkSession {
       url: options.url,
       token: options.token,
       fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
     });
   }
 

@@ -8,6 +8,7 @@ import {
   isDeadlineExceededError,
   type SocketStatus,
 } from '@airlock/sdk';
+import { createAiSdkAirlock } from '@airlock/sdk/ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejectionOf, within } from '../support/member-kernel.js';
 
@@ -117,5 +118,18 @@ describe('the SDK against a kernel that accepts and never answers', () => {
     } finally {
       await executor.close({ abort: true });
     }
+  });
+  it("a framework adapter's timeoutMs bounds its check: the call is denied with deadline_exceeded", async () => {
+    const airlock = createAiSdkAirlock({
+      url,
+      token: 'alk_agent_x',
+      sessionId: 's',
+      timeoutMs: 300,
+    });
+    const verdict = await within(
+      airlock.session.check({ name: 'bash', input: { command: 'ls' }, callId: 'c1' }),
+      5_000,
+    );
+    expect(verdict).toMatchObject({ verdict: 'deny', code: 'deadline_exceeded' });
   });
 });
