@@ -67,8 +67,12 @@ export class GatewayStdioTransport implements Transport {
   private pendingBytes = 0;
   private closed = false;
   private inputEnded = false;
-  /** The ids of the requests read and not answered yet. */
-  private readonly unanswered = new Set<string | number>();
+  /**
+   * The requests read and not answered yet, by id (a count: a client may reuse
+   * an id). A request the client cancelled is answered by no one, so its
+   * cancellation takes it off.
+   */
+  private readonly unanswered = new Map<string | number, number>();
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -139,8 +143,21 @@ export class GatewayStdioTransport implements Transport {
       return;
     }
     const message = parsed.data;
-    if ('method' in message && 'id' in message) this.unanswered.add(message.id);
+    if ('method' in message && 'id' in message) {
+      this.unanswered.set(message.id, (this.unanswered.get(message.id) ?? 0) + 1);
+    } else if ('method' in message && message.method === 'notifications/cancelled') {
+      const id = readableId({ id: message.params?.requestId });
+      if (id !== null) this.settle(id);
+    }
     this.onmessage?.(message);
+  }
+
+  /** Takes one request with this id off those waiting for an answer. */
+  private settle(id: string | number): void {
+    const count = this.unanswered.get(id);
+    if (count === undefined) return;
+    if (count > 1) this.unanswered.set(id, count - 1);
+    else this.unanswered.delete(id);
   }
 
   private answer(id: string | number | null, code: number, message: string): void {
@@ -164,7 +181,7 @@ export class GatewayStdioTransport implements Transport {
       else this.output.once('drain', resolve);
     });
     if (!answered) return sent;
-    this.unanswered.delete(message.id as string | number);
+    this.settle(message.id as string | number);
     if (!this.inputEnded || this.unanswered.size > 0) return sent;
     // The last answer the client waited for after its input ended: the connection ends once it left.
     return sent.then(() => this.finish(null));
