@@ -3,7 +3,7 @@ import { AirlockError } from '../../errors.js';
 import { listRunEventData } from '../../store/events.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import type { HookedCall } from './hooked-calls.js';
+import type { HookedCall } from './agent-calls.js';
 import { wasEdited } from './hooked-verdicts.js';
 
 /**

@@ -16,19 +16,8 @@ import { applyRound } from '../loop/run-loop.js';
 import { moveTask } from '../machines/move-task.js';
 import { settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
+import { type HookedCall, hookedPrincipal, type RanCall } from './agent-calls.js';
 import { checkNotGranted, checkPresentedCall } from './call-binding.js';
-
-/** A call of a hooked session, as its agent reported it. */
-export interface HookedCall {
-  toolName: string;
-  toolInput: unknown;
-  toolUseId: string | null;
-}
-
-/** Who claims and commits the rows of a hooked session: the agent runs its calls itself. */
-export function hookedPrincipal(agent: string): string {
-  return `hooks:${agent}`;
-}
 
 /**
  * The row of a call asked about again: by its key, or by the agent's id for
@@ -176,13 +165,6 @@ export function ranResult(output: string): string {
 /** The failure a hooked call's row records: `tool_failed`, its detail cut to 256 bytes. */
 export function toolFailure(detail: string): { code: 'tool_failed'; detail: string } {
   return { code: 'tool_failed', detail: truncateUtf8(detail, 256) };
-}
-
-/** What the agent says ran. */
-export interface RanCall extends HookedCall {
-  outcome: 'succeeded' | 'failed';
-  output: string;
-  answeredByUser: boolean;
 }
 
 /**

@@ -4,7 +4,8 @@ import type { RunTable } from '../../store/schema.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
 import { lockRun } from '../machines/run-state.js';
-import { hookedPrincipal, ranResult, toolFailure } from './hooked-calls.js';
+import { hookedPrincipal } from './agent-calls.js';
+import { ranResult, toolFailure } from './hooked-calls.js';
 
 /**
  * At the turn's stop: fails the rows whose call the agent reported as run

@@ -3,7 +3,7 @@ import { listRunEventData } from '../../store/events.js';
 import { listModelCalls, type ModelCall } from '../../store/hooked-rows.js';
 import type { RunTable } from '../../store/schema.js';
 import type { KernelContext } from '../context.js';
-import { hookedPrincipal } from './hooked-calls.js';
+import { hookedPrincipal } from './agent-calls.js';
 
 /** How much of an unstaged call's output the run story keeps. */
 const UNSTAGED_OUTPUT_MAX_BYTES = 2048;
