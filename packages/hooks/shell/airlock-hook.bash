@@ -33,6 +33,8 @@ IFS= read -r -N "$READ_LIMIT" input
 # does not silence.
 exec 5>&2
 fail() {
+  # Once the event's outcome is known, a late deadline changes nothing.
+  trap '' USR1
   case $input in
     *'"PreToolUse"'* | *'"BeforeTool"'*)
       printf 'Airlock could not decide this call, so it was not run: %s\n' "$1" >&5
@@ -55,6 +57,7 @@ answer_with() {
         fail "the kernel's answer holds no decision: '${1:0:200}'"
       ;;
   esac
+  trap '' USR1
   printf '%s\n' "$1"
   exit 0
 }
@@ -101,11 +104,23 @@ address=${address%]}
 # past the agent's own hook timeout (after which Codex and Gemini CLI run the
 # call). A watchdog, a forked shell that starts no program, signals this one
 # when the time is up. It sleeps in a read of a new pseudo-terminal's master
-# side, which nothing writes; only a read that timed out (status over 128)
-# sends the signal, so a system without /dev/ptmx just has no watchdog.
+# side, which nothing writes; where that read cannot wait (no /dev/ptmx), it
+# runs sleep instead. It signals only while this client is still its parent:
+# a client killed outright leaves it behind, and the client's process id may
+# by then belong to another process.
+watch() {
+  read -r -t "$max_time" </dev/ptmx
+  [ $? -gt 128 ] || sleep "$max_time" || return
+  if [ -r "/proc/$BASHPID/stat" ]; then
+    local _pid _name _state parent
+    read -r _pid _name _state parent _ <"/proc/$BASHPID/stat"
+    [ "$parent" = "$$" ] || return
+  fi
+  kill -USR1 "$$"
+}
 trap 'fail "the kernel did not answer within $max_time s"' USR1
 # It holds none of the agent's pipes, which would keep the agent waiting.
-(read -r -t "$max_time" </dev/ptmx; [ $? -gt 128 ] && kill -USR1 "$$") </dev/null >/dev/null 2>&1 &
+(watch) </dev/null >/dev/null 2>&1 &
 watchdog=$!
 # Out of the job table, so that killing a helper prints no job report on the agent's stderr.
 disown "$watchdog"
