@@ -29,6 +29,7 @@ describe('a hooked call is bound to the call its row holds', () => {
       state: string;
       tool_name: string;
       tool_input: unknown;
+      error: { code: string; detail: string } | null;
     };
 
   it('refuses another input or another tool under an approved call id, and changes nothing', async () => {
@@ -66,10 +67,105 @@ describe('a hooked call is bound to the call its row holds', () => {
       tool_use_id: 'tu-1',
     });
     expect(granted.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
-    // A report of another call under the id is refused too: the row keeps its claim.
+    // A report of another call under the id is recorded, not refused: it ran.
     const reported = await event(bashPostTool('rm -rf /', 'tu-1', 'succeeded', 'gone'));
-    expect(reported.body.error.code).toBe('call_mismatch');
-    expect((await taskOf(runId, 't1')).state).toBe('claimed');
+    expect(reported.body).toMatchObject({ verdict: 'ack', task_key: 't1', task_state: 'failed' });
+    expect(await taskOf(runId, 't1')).toMatchObject({
+      state: 'failed',
+      error: { code: 'call_mismatch' },
+    });
+  });
+
+  it('records a report of another input than granted: the row fails call_mismatch, what ran is an unstaged call, and stop does not call it not run', async () => {
+    d = await deploy(sqlite!);
+    await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
+    const granted = await event(bash('ls', 'tu-1'));
+    expect(granted.body).toMatchObject({ verdict: 'allow', task_key: 't1', task_state: 'claimed' });
+    const runId = granted.body.run_id as string;
+    // Something between the allow and the run (another hook, the tool itself) changed the input.
+    const ranInput = { command: 'ls', timeout: 120000 };
+    const reported = await event({
+      ...bashPostTool('ls', 'tu-1', 'succeeded', 'out'),
+      tool_input: ranInput,
+    });
+    expect(reported.status).toBe(200);
+    expect(reported.body).toMatchObject({ verdict: 'ack', task_key: 't1', task_state: 'failed' });
+    expect(reported.body.reason).toContain('call_mismatch');
+    const ranCall = { tool_use_id: 'tu-1', tool_name: 'Bash', tool_input: ranInput };
+    await event({
+      event: 'stop',
+      text: 'done',
+      ran_calls: [{ ...ranCall, outcome: 'succeeded', output: 'out' }],
+    });
+
+    const row = (await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`)).body;
+    expect(row).toMatchObject({ state: 'failed', error: { code: 'call_mismatch' } });
+    expect(row.error.detail).toContain('"timeout":120000');
+    const story = (await d.member.get(`${d.ws}/runs/${runId}/events`)).body.events as {
+      type: string;
+      data: Record<string, unknown>;
+    }[];
+    expect(story.filter((e) => e.type === 'run.unstaged_call').map((e) => e.data)).toEqual([
+      expect.objectContaining({
+        tool_name: 'Bash',
+        tool_use_id: 'tu-1',
+        outcome: 'succeeded',
+        output: 'out',
+        found_in: 'post_tool',
+      }),
+    ]);
+  });
+
+  it('after approve with changes, a report that the composed input ran is a mismatch, not a success of the edit', async () => {
+    d = await deploy(sqlite!);
+    await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
+    const parked = await event(bash('git push --force origin main', 'tu-1'));
+    const runId = parked.body.run_id as string;
+    await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/approve`, {
+      tool_input: { command: 'git push origin main' },
+    });
+    const granted = await event(bash('git push --force origin main', 'tu-1'));
+    expect(granted.body).toMatchObject({
+      verdict: 'allow',
+      updated_input: { command: 'git push origin main' },
+    });
+    const reported = await event(
+      bashPostTool('git push --force origin main', 'tu-1', 'succeeded', 'forced'),
+    );
+    expect(reported.body).toMatchObject({ verdict: 'ack', task_state: 'failed' });
+    const row = (await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`)).body;
+    expect(row).toMatchObject({
+      state: 'failed',
+      error: { code: 'call_mismatch' },
+      tool_input: { command: 'git push origin main' },
+    });
+    expect(row.error.detail).toContain('--force');
+  });
+
+  it("a task key names only a call of the agent's model: a lifecycle hook's row is not found", async () => {
+    d = await deploy(sqlite!);
+    await d.agent.put(PROFILE, {
+      approval_mode: 'rules',
+      approval_rules: [{ tool: 'check_turn', verdict: 'allow', origin: 'kernel' }],
+      lifecycle_hooks: { turn_start: { tool: 'check_turn', timeout_ms: 5000 } },
+    });
+    const turn = await event({ event: 'turn_start', text: 'hi' });
+    expect(turn.body).toMatchObject({ verdict: 'wait', task_key: 't1', task_state: 'runnable' });
+    const runId = turn.body.run_id as string;
+    const hook = await taskOf(runId, 't1');
+    const call = { tool_name: hook.tool_name, tool_input: hook.tool_input, task_key: 't1' };
+
+    const reported = await event({
+      ...call,
+      event: 'post_tool',
+      outcome: 'succeeded',
+      output: '{"continue":true}',
+    });
+    expect(reported.status).toBe(404);
+    expect(reported.body.error.code).toBe('task_not_found');
+    const asked = await event({ ...call, event: 'pre_tool' });
+    expect(asked.body.error.code).toBe('task_not_found');
+    expect((await taskOf(runId, 't1')).state).toBe('runnable');
   });
 
   it('after approve with changes, grants the composed call with the edit, or the edit itself', async () => {

@@ -1,4 +1,4 @@
-import { canonicalJson } from '@airlock/core';
+import { canonicalJson, truncateUtf8 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import { listRunEventData } from '../../store/events.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
@@ -6,16 +6,26 @@ import type { Tx } from '../../store/store.js';
 import type { HookedCall } from './agent-calls.js';
 import { wasEdited } from './hooked-verdicts.js';
 
+/** The hook event that presents a call again: asking to run it, or reporting what ran. */
+export type PresentedAt = 'pre_tool' | 'post_tool';
+
 /**
- * The inputs a call asked about again may present for its row, each as
- * canonical JSON: the row's own, and for a call a person approved with
- * changes also the input the model composed (the first edit's
+ * The inputs a call presented again may carry for its row, each as
+ * canonical JSON: the row's own, and on `pre_tool` of a call a person
+ * approved with changes also the input the model composed (the first edit's
  * `previous_input`), since the agent's hook asks again with what its model
- * composed and runs the edit the allow hands back (`updated_input`).
+ * composed and runs the edit the allow hands back (`updated_input`). A
+ * report (`post_tool`) must carry the input that ran, so only the row's own
+ * fits: a report that the composed input ran says the edit was not run.
  */
-async function inputsOfRow(tx: Tx, run: RunTable, row: TaskTable): Promise<string[]> {
+async function inputsOfRow(
+  tx: Tx,
+  run: RunTable,
+  row: TaskTable,
+  at: PresentedAt,
+): Promise<string[]> {
   const inputs = [canonicalJson(JSON.parse(row.tool_input) as unknown)];
-  if (!wasEdited(row)) return inputs;
+  if (at !== 'pre_tool' || !wasEdited(row)) return inputs;
   const [firstEdit] = await listRunEventData(tx, {
     workspaceId: run.workspace_id,
     runId: run.id,
@@ -29,12 +39,42 @@ async function inputsOfRow(tx: Tx, run: RunTable, row: TaskTable): Promise<strin
   return inputs;
 }
 
+/** The most of a presented call's input a mismatch's detail names (the detail is cut to 256 bytes). */
+const MISMATCH_INPUT_MAX_BYTES = 160;
+
+/**
+ * What is wrong with a call presented under a row's call id or key, as the
+ * detail of a `call_mismatch`, naming the call presented; null when it is
+ * the row's call (same tool, an input it may carry: see {@link inputsOfRow}).
+ * Inputs compare as canonical JSON (key order does not count).
+ */
+export async function presentedMismatch(
+  tx: Tx,
+  run: RunTable,
+  row: TaskTable,
+  options: { call: HookedCall; at: PresentedAt },
+): Promise<string | null> {
+  const { call, at } = options;
+  const presented = canonicalJson(call.toolInput ?? null);
+  if (
+    row.tool_name === call.toolName &&
+    (await inputsOfRow(tx, run, row, at)).includes(presented)
+  ) {
+    return null;
+  }
+  const input = truncateUtf8(presented, MISMATCH_INPUT_MAX_BYTES);
+  const verb = at === 'pre_tool' ? 'asked to run' : 'reported running';
+  return truncateUtf8(
+    `the agent ${verb} ${call.toolName} ${input} under task ${row.key}, which holds another ${row.tool_name} call`,
+    256,
+  );
+}
+
 /**
  * Refuses a call presented under a row's call id or key that is not the
- * row's call (another tool, another input): the grant and the report of a
- * row belong to the call a person or a rule decided, never to whatever the
- * agent sends under its id. Inputs compare as canonical JSON (key order
- * does not count).
+ * row's call (another tool, another input): the grant of a row belongs to
+ * the call a person or a rule decided, never to whatever the agent sends
+ * under its id.
  * @throws AirlockError call_mismatch, with nothing changed.
  */
 export async function checkPresentedCall(
@@ -43,13 +83,11 @@ export async function checkPresentedCall(
   row: TaskTable,
   call: HookedCall,
 ): Promise<void> {
-  const presented = canonicalJson(call.toolInput ?? null);
-  if (row.tool_name === call.toolName && (await inputsOfRow(tx, run, row)).includes(presented)) {
-    return;
-  }
+  const mismatch = await presentedMismatch(tx, run, row, { call, at: 'pre_tool' });
+  if (mismatch === null) return;
   throw new AirlockError(
     'call_mismatch',
-    `the ${call.toolName} call presented for task ${row.key} is not the ${row.tool_name} call it holds (another tool or another input): ask about the call as it was decided, or make a new call`,
+    `${mismatch}: ask about the call as it was decided, or make a new call`,
   );
 }
 

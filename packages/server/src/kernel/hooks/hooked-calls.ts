@@ -17,28 +17,29 @@ import { moveTask } from '../machines/move-task.js';
 import { settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { type HookedCall, hookedPrincipal, type RanCall } from './agent-calls.js';
-import { checkNotGranted, checkPresentedCall } from './call-binding.js';
+import { checkNotGranted, checkPresentedCall, presentedMismatch } from './call-binding.js';
+import { emitUnstagedCall } from './unstaged-calls.js';
 
 /**
  * The row of a call asked about again: by its key, or by the agent's id for
- * the call; null when neither names one. The row found must hold the call
- * presented (see {@link checkPresentedCall}).
- * @throws AirlockError task_not_found for an unknown key, call_mismatch.
+ * the call; null when neither names one. A key names only a call of the
+ * agent's model (a lifecycle hook's row is no call of the agent's).
+ * @throws AirlockError task_not_found for a key of no call of the model.
  */
 async function findCallRow(
   tx: Tx,
   run: RunTable,
-  by: { call: HookedCall; taskKey?: string | undefined },
+  by: { taskKey?: string | undefined; toolUseId: string | null },
 ): Promise<TaskTable | null> {
-  let row: TaskTable | null = null;
   if (by.taskKey !== undefined) {
-    row = (await findTask(tx, run.id, by.taskKey)) ?? null;
-    if (!row) throw new AirlockError('task_not_found', `no task ${by.taskKey} in run ${run.id}`);
-  } else if (by.call.toolUseId) {
-    row = (await findModelRowByCallId(tx, run.id, by.call.toolUseId)) ?? null;
+    const row = await findTask(tx, run.id, by.taskKey);
+    if (row?.origin !== 'model' || row.kind !== 'tool') {
+      throw new AirlockError('task_not_found', `no task ${by.taskKey} in run ${run.id}`);
+    }
+    return row;
   }
-  if (row) await checkPresentedCall(tx, run, row, by.call);
-  return row;
+  if (!by.toolUseId) return null;
+  return (await findModelRowByCallId(tx, run.id, by.toolUseId)) ?? null;
 }
 
 /**
@@ -136,7 +137,8 @@ async function takeForAgent(
  * up; or a new model row through the approval stage). A granted row is
  * claimed for the agent in the same transaction, once.
  * @throws AirlockError call_mismatch when the row asked about holds another call,
- *   not_claimable when its call was already granted or ran, task_not_found, run_busy.
+ *   not_claimable when its call was already granted or ran, task_not_found (also for
+ *   a key of no call of the model), run_busy.
  */
 export async function preToolRow(
   ctx: KernelContext,
@@ -145,8 +147,11 @@ export async function preToolRow(
   options: { agent: string; call: HookedCall; taskKey?: string | undefined },
 ): Promise<TaskTable> {
   const { call, agent } = options;
-  const asked = await findCallRow(tx, run, { call, taskKey: options.taskKey });
-  if (asked) checkNotGranted(asked);
+  const asked = await findCallRow(tx, run, { taskKey: options.taskKey, toolUseId: call.toolUseId });
+  if (asked) {
+    await checkPresentedCall(tx, run, asked, call);
+    checkNotGranted(asked);
+  }
   let row =
     asked ??
     (await identicalWaitingRow(tx, run, call, ['runnable', 'needs_approval'])) ??
@@ -167,23 +172,41 @@ export function toolFailure(detail: string): { code: 'tool_failed'; detail: stri
   return { code: 'tool_failed', detail: truncateUtf8(detail, 256) };
 }
 
+/** What a report of a call did to its row; `mismatch` when the row holds another call. */
+export interface PostToolOutcome {
+  row: TaskTable | null;
+  /** The detail of the row's `call_mismatch`: what the agent reported running instead. */
+  mismatch: string | null;
+}
+
 /**
  * Commits what the agent ran to its row: outcome and output (cut to 16 KiB),
  * so the run story and the audit trail show it. A parked row the agent's own
- * user answered in the agent's prompt is approved as such first. Returns
- * null when no row of the session matches (the call never crossed the stage).
+ * user answered in the agent's prompt is approved as such first. The row is
+ * null when no row of the session matches (the call never crossed the
+ * stage). A report under a row's call id or key of another call than the
+ * row holds is recorded, not refused: see {@link commitMismatch}.
+ * @throws AirlockError task_not_found for a key of no call of the model.
  */
 export async function postToolRow(
   ctx: KernelContext,
   tx: Tx,
   run: RunTable,
   options: { agent: string; ran: RanCall; taskKey?: string | undefined },
-): Promise<TaskTable | null> {
+): Promise<PostToolOutcome> {
   const { ran, agent } = options;
-  let row =
-    (await findCallRow(tx, run, { call: ran, taskKey: options.taskKey })) ??
-    (await identicalWaitingRow(tx, run, ran, ['claimed', 'needs_approval']));
-  if (!row) return null;
+  const asked = await findCallRow(tx, run, { taskKey: options.taskKey, toolUseId: ran.toolUseId });
+  if (asked) {
+    const mismatch = await presentedMismatch(tx, run, asked, { call: ran, at: 'post_tool' });
+    if (mismatch !== null) {
+      return {
+        row: await commitMismatch(ctx, tx, run, { agent, ran, row: asked, mismatch }),
+        mismatch,
+      };
+    }
+  }
+  let row = asked ?? (await identicalWaitingRow(tx, run, ran, ['claimed', 'needs_approval']));
+  if (!row) return { row: null, mismatch: null };
   const principal = hookedPrincipal(agent);
   if (row.state === 'needs_approval' && ran.answeredByUser && run.state === 'running') {
     const who = `${principal}:user`;
@@ -200,11 +223,11 @@ export async function postToolRow(
   if (row.state === 'runnable' && run.state === 'running') {
     row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: ran.toolUseId });
   }
-  if (row.state !== 'claimed' || row.claim_id === null) return row;
+  if (row.state !== 'claimed' || row.claim_id === null) return { row, mismatch: null };
   const output = truncateUtf8(ran.output, HOOKED_OUTPUT_MAX_BYTES);
   const failed = ran.outcome === 'failed';
   const error = failed ? toolFailure(ran.output || 'the tool failed') : null;
-  return moveTask(tx, {
+  const committed = await moveTask(tx, {
     verb: 'commit',
     run,
     key: row.key,
@@ -221,6 +244,57 @@ export async function postToolRow(
       ? { type: 'task.failed', data: { error } }
       : { type: 'task.succeeded', data: { ran_by: agent } },
     principal,
+    settle: { ctx, run },
+  });
+  return { row: committed, mismatch: null };
+}
+
+/**
+ * Records a report of another call than its row holds (another tool or
+ * input: a hook rewrote it, or the agent ran the model's input instead of a
+ * person's edit): what ran is a `run.unstaged_call` (no layer decided it),
+ * and the row granted for the call (claimed, or approved and not yet
+ * claimed) fails `call_mismatch`, its detail naming what ran, since the
+ * call decided did not run as decided. A row not granted, or already
+ * closed, stays as it is.
+ */
+async function commitMismatch(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  options: { agent: string; ran: RanCall; row: TaskTable; mismatch: string },
+): Promise<TaskTable> {
+  const { agent, ran } = options;
+  emitUnstagedCall(tx, run, {
+    agent,
+    call: {
+      toolName: ran.toolName,
+      toolUseId: ran.toolUseId,
+      outcome: ran.outcome,
+      output: ran.output,
+      foundIn: 'post_tool',
+    },
+  });
+  let row = options.row;
+  if (row.state === 'runnable' && run.state === 'running') {
+    row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: ran.toolUseId });
+  }
+  if (row.state !== 'claimed' || row.claim_id === null) return row;
+  const error = { code: 'call_mismatch', detail: options.mismatch };
+  return moveTask(tx, {
+    verb: 'commit',
+    run,
+    key: row.key,
+    to: 'failed',
+    match: { claim_id: row.claim_id },
+    set: {
+      error_code: error.code,
+      error_detail: error.detail,
+      lease_until: null,
+      deadline_at: null,
+    },
+    event: { type: 'task.failed', data: { error } },
+    principal: hookedPrincipal(agent),
     settle: { ctx, run },
   });
 }

@@ -288,7 +288,7 @@ async function recordInSession(
         output: input.output ?? '',
         answeredByUser: input.answered_by_user ?? false,
       };
-      const row = await ctx.store.transaction(async (tx) => {
+      const { row, mismatch } = await ctx.store.transaction(async (tx) => {
         const locked = await lockRun(tx, run.workspace_id, run.id);
         return postToolRow(ctx, tx, locked, { agent: input.agent, taskKey: input.task_key, ran });
       });
@@ -315,6 +315,10 @@ async function recordInSession(
         verdict: 'ack',
         task_key: row.key,
         task_state: row.state,
+        // A report of another call than the row's is recorded as such, not refused: it ran.
+        ...(mismatch === null
+          ? {}
+          : { reason: `${mismatch}; recorded as call_mismatch and as an unstaged call` }),
         reminders: remindersOf(row),
       });
     }

@@ -2,6 +2,7 @@ import { canonicalJson, type HookedRanCall, truncateUtf8 } from '@airlock/core';
 import { listRunEventData } from '../../store/events.js';
 import { listModelCalls, type ModelCall } from '../../store/hooked-rows.js';
 import type { RunTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import { hookedPrincipal } from './agent-calls.js';
 
@@ -23,6 +24,34 @@ export interface UnstagedCall {
 }
 
 /**
+ * Writes one `run.unstaged_call` event in the transaction: a call the agent
+ * ran that no layer decided (see {@link recordUnstagedCalls}), or one it ran
+ * under a row's call id that is not the call the row holds.
+ */
+export function emitUnstagedCall(
+  tx: Tx,
+  run: RunTable,
+  options: { agent: string; call: UnstagedCall },
+): void {
+  const { agent, call } = options;
+  tx.emit({
+    workspace_id: run.workspace_id,
+    run_id: run.id,
+    task_key: null,
+    type: 'run.unstaged_call',
+    data: {
+      agent,
+      tool_name: call.toolName,
+      tool_use_id: call.toolUseId,
+      outcome: call.outcome,
+      output: truncateUtf8(call.output, UNSTAGED_OUTPUT_MAX_BYTES),
+      found_in: call.foundIn,
+    },
+    principal: hookedPrincipal(agent),
+  });
+}
+
+/**
  * Records calls the agent ran without asking first (no hook matched their
  * tool, or the hook was not installed when they ran): one
  * `run.unstaged_call` event each on the session's turn, in one
@@ -37,23 +66,7 @@ export async function recordUnstagedCalls(
 ): Promise<void> {
   if (calls.length === 0) return;
   await ctx.store.transaction(async (tx) => {
-    for (const call of calls) {
-      tx.emit({
-        workspace_id: run.workspace_id,
-        run_id: run.id,
-        task_key: null,
-        type: 'run.unstaged_call',
-        data: {
-          agent,
-          tool_name: call.toolName,
-          tool_use_id: call.toolUseId,
-          outcome: call.outcome,
-          output: truncateUtf8(call.output, UNSTAGED_OUTPUT_MAX_BYTES),
-          found_in: call.foundIn,
-        },
-        principal: hookedPrincipal(agent),
-      });
-    }
+    for (const call of calls) emitUnstagedCall(tx, run, { agent, call });
   });
 }
 
