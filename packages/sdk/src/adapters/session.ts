@@ -191,7 +191,7 @@ export class FrameworkSession {
     verdict: CallVerdict,
     execute: (input: unknown) => Promise<T> | T,
   ): Promise<T> {
-    // The report names what ran: the kernel takes the composed input or the edit for such a row.
+    // The report names what ran: after a person's edit the kernel takes only the edited input as run.
     const ran = 'updatedInput' in verdict ? { ...call, input: verdict.updatedInput } : call;
     let output: T;
     try {
