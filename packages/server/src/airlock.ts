@@ -95,7 +95,7 @@ export interface Airlock {
 /**
  * Opens the store (migrating it), starts the kernel's clocks and run loop,
  * and serves HTTP and WebSocket. A SQLite data directory is held
- * exclusively (its kernel.lock) until close; a failed start lets it go.
+ * exclusively (an OS file lock, kernel-lock.ts) until close; a failed start lets it go.
  * @throws DataDirInUseError when another live kernel serves the SQLite data directory.
  * @throws Error when the store cannot be opened or the port is taken, or on a
  *   body limit that is not a whole number of bytes above 0.

@@ -1,9 +1,5 @@
 import { parseArgs } from 'node:util';
-import {
-  DataDirInUseError,
-  holdDataDir,
-  type KernelLockHolder,
-} from '../store/sqlite/kernel-lock.js';
+import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
 import {
   BackupError,
   type BackupProgress,
@@ -136,12 +132,12 @@ export async function restore(argv: string[]): Promise<number> {
   try {
     if (options.databaseUrl) refusePostgres('airlock restore');
     // Held while the store is swapped: a kernel that starts meanwhile is refused, not served a half-moved store.
-    let runningKernel: KernelLockHolder | null = null;
+    let runningKernel: { pid: number | null } | null = null;
     try {
       release = holdDataDir(options.dataDir);
     } catch (error) {
       if (!(error instanceof DataDirInUseError)) throw error;
-      runningKernel = error.holder;
+      runningKernel = { pid: error.holder?.pid ?? null };
     }
     const summary = await restoreSqliteStore({
       dataDir: options.dataDir,

@@ -77,4 +77,27 @@ describe('airlock serve holds its data directory', { timeout: 180_000 }, () => {
     await kernel.stop();
     expect(existsSync(join(stale, 'kernel.lock'))).toBe(false);
   });
+
+  it('serves again after a kill -9, whatever pid or host the lock it left names', async () => {
+    const killed = join(root, 'killed');
+    for (const left of [
+      { pid: 1, host: hostname() },
+      { pid: 4242, host: 'old-container-id' },
+    ]) {
+      const kernel = await startKernelProcess({ dataDir: killed });
+      kernels.push(kernel);
+      const exited = new Promise((done) => kernel.child.once('exit', done));
+      process.kill(kernel.pid, 'SIGKILL');
+      await exited;
+      // As after a container's PID 1 restarted in place, or a re-created container's new hostname.
+      writeFileSync(
+        join(killed, 'kernel.lock'),
+        JSON.stringify({ ...left, started_at: '2020-01-01T00:00:00.000Z' }),
+      );
+      const next = await startKernelProcess({ dataDir: killed });
+      kernels.push(next);
+      expect(lockOf(killed).pid).toBe(next.pid);
+      await next.stop();
+    }
+  });
 });

@@ -5,7 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listWorkspaces } from '../accounts.js';
 import { Store } from '../store.js';
-import { holdDataDir, kernelHoldingDataDir } from './kernel-lock.js';
+import { DataDirInUseError, holdDataDir } from './kernel-lock.js';
 import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 import { BackupError, backupSqliteStore, restoreSqliteStore } from './sqlite-backup.js';
 
@@ -134,22 +134,23 @@ describe('backupSqliteStore and restoreSqliteStore', () => {
     const file = join(root, 'held.sqlite');
     await backupSqliteStore({ dataDir: dir, target: file });
     const release = holdDataDir(dir);
-    const holder = kernelHoldingDataDir(dir);
+    let holder: { pid: number | null } | null = null;
+    try {
+      holdDataDir(dir)();
+    } catch (error) {
+      if (error instanceof DataDirInUseError) holder = { pid: error.holder?.pid ?? null };
+    }
     expect(holder?.pid).toBe(process.pid);
     const error = await refusal(restoreSqliteStore({ dataDir: dir, file, runningKernel: holder }));
     expect(error.code).toBe('kernel_running');
+    expect(error.message).toContain(`pid ${process.pid}`);
+    // A holder that has not named itself in kernel.lock still holds.
+    const unnamed = await refusal(
+      restoreSqliteStore({ dataDir: dir, file, runningKernel: { pid: null } }),
+    );
+    expect(unnamed.message).toContain('pid unknown');
     release();
     await store.close();
-    expect(kernelHoldingDataDir(dir)).toBeNull();
-    // A lock left by a process that is gone (kill -9) does not hold the directory.
-    writeFileSync(
-      join(dir, 'kernel.lock'),
-      JSON.stringify({
-        pid: 2 ** 22 + 17,
-        host: (await import('node:os')).hostname(),
-        started_at: '',
-      }),
-    );
-    expect(kernelHoldingDataDir(dir)).toBeNull();
+    holdDataDir(dir)();
   });
 });

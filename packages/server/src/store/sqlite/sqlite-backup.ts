@@ -192,15 +192,15 @@ export interface RestoreSummary {
 export async function restoreSqliteStore(options: {
   dataDir: string;
   file: string;
-  /** The kernel serving the directory, if any (see kernel-lock.ts). */
-  runningKernel: { pid: number } | null;
+  /** The kernel serving the directory, if any, with its pid when kernel.lock names it (see kernel-lock.ts). */
+  runningKernel: { pid: number | null } | null;
   now?: Date | undefined;
 }): Promise<RestoreSummary> {
   const dir = resolve(options.dataDir);
   if (options.runningKernel) {
     throw new BackupError(
       'kernel_running',
-      `a kernel (pid ${options.runningKernel.pid}) is serving ${dir}; stop it, then restore`,
+      `a kernel (${options.runningKernel.pid === null ? 'pid unknown' : `pid ${options.runningKernel.pid}`}) is serving ${dir}; stop it, then restore`,
     );
   }
   const file = resolve(options.file);
