@@ -226,6 +226,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
     // Settles when the executor closes with abort: a handler that ignores its signal is not waited for.
     const abandoned = new Promise<null>((resolve) => {
       onClose = () => {
+        // A commit already on the wire is not waited for: its row's lease must not be kept alive meanwhile.
+        lease.stop();
         controller.abort(new ToolError('executor_closed', 'the executor closed'));
         resolve(null);
       };
@@ -254,9 +256,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
       const committed = await commitOutcome({
         operations,
         address,
+        task,
         outcome,
-        mayHold: lease.mayHold,
+        lease,
+        leaseMs,
         signal: closed.signal,
+        onUndeliverable: (error) => report(error, task),
       });
       if (committed === null) {
         await lease.release();

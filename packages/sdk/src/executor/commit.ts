@@ -1,13 +1,15 @@
 import {
   isAirlockError,
   isConnectionError,
+  isDeadlineExceededError,
+  isLeaseLostError,
   isRequestRefusedError,
   isValidationError,
 } from '../errors.js';
 import type { OperationsClient } from '../internal/transport.js';
 import type { TaskView } from '../views.js';
-import type { ClaimAddress } from './lease.js';
-import { failed, type Outcome } from './outcome.js';
+import type { ClaimAddress, Lease } from './lease.js';
+import { failed, type Outcome, ranView } from './outcome.js';
 
 /** Codes of a kernel that cannot take the commit now but may in a moment. */
 const TRANSIENT_CODES: ReadonlySet<string> = new Set([
@@ -21,6 +23,24 @@ const TRANSIENT_CODES: ReadonlySet<string> = new Set([
 /** How often an `internal` answer is tried again: it may be a kernel bug that answers so every time. */
 const INTERNAL_RETRIES = 3;
 
+/**
+ * How many leases' time an outcome's commit is retried from its first
+ * attempt (heartbeats hold the row meanwhile): past it the outcome is given
+ * up on, so a commit that can never arrive while heartbeats do cannot hold
+ * its row forever.
+ */
+const RETRY_WINDOW_LEASES = 3;
+
+/**
+ * How many times an outcome is sent that timed out on the way (no answer
+ * within `timeoutMs`, the kernel's `request_timeout`, a proxy's 504): a body
+ * too slow to arrive once mostly is again.
+ */
+const SLOW_ATTEMPTS = 2;
+
+/** The failure committed instead of an outcome that could not be delivered. */
+export const UNDELIVERABLE_CODE = 'result_undeliverable';
+
 const FIRST_BACKOFF_MS = 100;
 const LONGEST_BACKOFF_MS = 2000;
 
@@ -28,11 +48,16 @@ const LONGEST_BACKOFF_MS = 2000;
 export interface CommitOptions {
   operations: OperationsClient;
   address: ClaimAddress;
+  /** The claimed row: what a commit known to have landed answers as, with its outcome. */
+  task: TaskView;
   outcome: Outcome;
-  /** Whether the claim's lease may still hold (its heartbeats go on meanwhile). */
-  mayHold: () => boolean;
+  /** The claim's lease, heartbeated meanwhile. */
+  lease: Pick<Lease, 'mayHold' | 'leftWhileHeld' | 'heldUntil'>;
+  leaseMs: number;
   /** Aborted when the executor closes with `abort`: nothing more is sent. */
   signal: AbortSignal;
+  /** Told when the outcome is given up on and the failure `result_undeliverable` is committed instead. */
+  onUndeliverable: (error: Error) => void;
 }
 
 /**
@@ -40,37 +65,99 @@ export interface CommitOptions {
  * An outcome the kernel refuses as invalid or too large is committed once
  * more as the failure `invalid_result` or `result_too_large`. A kernel that
  * cannot be reached or cannot take it now (a restart, a 5xx) is tried again
- * with backoff while the lease may hold.
+ * with backoff while the lease may hold, for at most three leases' time and
+ * two attempts that time out; then the failure `result_undeliverable` is
+ * committed instead (the tool ran: its row is not handed out to run again),
+ * tried for one more lease. A retry the kernel refuses because the row is
+ * already committed, while no other claim can have taken it, means an
+ * earlier attempt landed: the row is answered as this executor sent it.
  * @returns the row as committed, or null when the signal aborted first.
  * @throws LeaseLostError when the claim no longer holds the row; the last
- * error when the lease lapsed while the kernel could not be reached; any
- * other refusal (the row or run is gone).
+ * error when the lease lapsed while the kernel could not be reached, or when
+ * not even the failure could be delivered (the lease then lapses and the row
+ * is handed out again); any other refusal (the row or run is gone).
  */
 export async function commitOutcome(options: CommitOptions): Promise<TaskView | null> {
-  const { operations, address, signal } = options;
+  const { operations, address, signal, lease } = options;
   let outcome = options.outcome;
+  /** The outcomes sent whose fate is unknown: each may have landed. */
+  const unanswered: Outcome[] = [];
   let replaced = false;
+  let undeliverable = false;
   let internalFailures = 0;
+  let slowFailures = 0;
+  let giveUpAt = Date.now() + RETRY_WINDOW_LEASES * options.leaseMs;
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) return null;
     try {
       return await operations.executor.commit.mutate({ ...address, ...outcome });
     } catch (error) {
+      const landed = landedOutcome(error, unanswered, lease);
+      if (landed) return ranView(options.task, landed);
       const replacement = replaced ? null : refusedOutcome(error);
       if (replacement) {
         outcome = replacement;
         replaced = true;
         continue;
       }
+      if (!retryable(error)) throw error;
+      unanswered.push(outcome);
       if (isAirlockError(error) && error.code === 'internal' && (error.status ?? 500) < 502) {
         internalFailures++;
       }
-      if (!retryable(error) || internalFailures > INTERNAL_RETRIES || !options.mayHold()) {
-        throw error;
+      if (slow(error)) slowFailures++;
+      // A heartbeat found the row gone while it was held: one more attempt learns whether it was this commit.
+      const probe = lease.leftWhileHeld() && unanswered.length === 1;
+      if (internalFailures > INTERNAL_RETRIES || (!lease.mayHold() && !probe)) throw error;
+      if (!probe && (slowFailures >= SLOW_ATTEMPTS || Date.now() >= giveUpAt)) {
+        if (undeliverable) throw error;
+        options.onUndeliverable(error as Error);
+        outcome = failed(UNDELIVERABLE_CODE, undeliverableDetail(outcome, error, options.leaseMs));
+        undeliverable = true;
+        slowFailures = 0;
+        giveUpAt = Date.now() + options.leaseMs;
+        continue;
       }
       await pause(backoff(attempt), signal);
     }
   }
+}
+
+/**
+ * The outcome that already landed when the kernel refuses a retry with
+ * `lease_lost` because the row is committed (`task … is succeeded; commit
+ * needs claimed`), and no other claim can have taken the row: the refusal
+ * came before the lease could lapse, or a heartbeat found the row gone
+ * before then. Only a commit with this claim moves a claimed row to
+ * succeeded or failed (a cancel or a hook timeout reaches other states).
+ * Null otherwise, or when no attempt is unanswered.
+ */
+function landedOutcome(
+  error: unknown,
+  unanswered: readonly Outcome[],
+  lease: CommitOptions['lease'],
+): Outcome | null {
+  if (unanswered.length === 0 || !isLeaseLostError(error)) return null;
+  const state = /\bis (succeeded|failed); commit needs claimed$/.exec(error.detail)?.[1];
+  if (state === undefined) return null;
+  if (!lease.leftWhileHeld() && Date.now() >= lease.heldUntil()) return null;
+  // A failed hook result may have landed as succeeded and been failed by the kernel since.
+  return unanswered.findLast((sent) => sent.outcome === state) ?? unanswered.at(-1) ?? null;
+}
+
+/** Whether an error says the commit took too long on its way rather than found no kernel. */
+function slow(error: unknown): boolean {
+  if (isDeadlineExceededError(error)) return true;
+  return isAirlockError(error) && (error.code === 'request_timeout' || error.status === 504);
+}
+
+/** Why an outcome was given up on, as the failure's detail. */
+function undeliverableDetail(outcome: Outcome, error: unknown, leaseMs: number): string {
+  const what = outcome.outcome === 'succeeded' ? 'result' : `failure ${outcome.error.code}`;
+  const why = error instanceof Error ? error.message : String(error);
+  return `the tool ran, but its ${what} could not be committed within ${
+    RETRY_WINDOW_LEASES * leaseMs
+  } ms or ${SLOW_ATTEMPTS} attempts that timed out (last: ${why})`;
 }
 
 /**

@@ -19,6 +19,15 @@ const RELEASE_WAIT_MS = 2000;
 export interface Lease {
   /** Whether the lease may still hold: not reported lost, and renewed within its length. */
   mayHold(): boolean;
+  /**
+   * Whether the row is known to have left this claim before the lease could
+   * lapse: a heartbeat was answered `lease_lost` while the lease was renewed
+   * within its length. No other claim can have taken the row then: it was
+   * committed with this claim, canceled or timed out.
+   */
+  leftWhileHeld(): boolean;
+  /** The earliest the lease can lapse: its last renewal's send time plus its length. */
+  heldUntil(): number;
   /** Stops heartbeating. */
   stop(): void;
   /**
@@ -48,6 +57,7 @@ export function holdLease(options: HoldLeaseOptions): Lease {
   let renewedAt = Date.now();
   let lost = false;
   let stopped = false;
+  let left = false;
   const beat = setInterval(
     () => {
       const sentAt = Date.now();
@@ -56,8 +66,10 @@ export function holdLease(options: HoldLeaseOptions): Lease {
           renewedAt = Math.max(renewedAt, sentAt);
         },
         (error: Error) => {
+          if (!isLeaseLostError(error)) return;
+          if (Date.now() < renewedAt + leaseMs) left = true;
           // An answer after stop may be about the commit that just landed: not a loss.
-          if (!isLeaseLostError(error) || lost || stopped) return;
+          if (lost || stopped) return;
           lost = true;
           options.onLost(error);
         },
@@ -65,12 +77,16 @@ export function holdLease(options: HoldLeaseOptions): Lease {
     },
     Math.max(250, Math.floor(leaseMs / 3)),
   );
+  // Heartbeats alone never keep the process alive: the work or commit they serve does.
+  (beat as { unref?: () => void }).unref?.();
   const stop = () => {
     stopped = true;
     clearInterval(beat);
   };
   return {
     mayHold: () => !lost && Date.now() < renewedAt + leaseMs,
+    leftWhileHeld: () => left,
+    heldUntil: () => renewedAt + leaseMs,
     stop,
     async release() {
       stop();
