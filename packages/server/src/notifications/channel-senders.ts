@@ -40,7 +40,9 @@ export class ChannelSenders {
   }
 
   /**
-   * Sends a delivery; `signal` aborts it (the attempt's deadline, a shutdown).
+   * Sends a delivery; `signal` cancels it (the attempt's deadline, a shutdown):
+   * every channel closes its request, so the send has settled, and sends
+   * nothing more, once this rejects.
    * @throws Error when the channel refuses it or cannot be reached (the attempt failed).
    */
   async send(delivery: DeliveryRow, now: number, signal?: AbortSignal): Promise<SentRef> {
@@ -52,14 +54,14 @@ export class ChannelSenders {
         await sendWebhook(channel, delivery, { now, signal });
         return null;
       case 'slack':
-        return this.slackSender(channel).post(delivery.id, payload);
+        return this.slackSender(channel).post(delivery.id, payload, signal);
       case 'email': {
         let sender = this.email.get(channel.workspace + channel.name);
         if (!sender) {
           sender = new EmailSender(channel);
           this.email.set(channel.workspace + channel.name, sender);
         }
-        await sender.send(delivery.id, payload, this.config.publicUrl);
+        await sender.send(delivery.id, payload, { publicUrl: this.config.publicUrl, signal });
         return null;
       }
     }

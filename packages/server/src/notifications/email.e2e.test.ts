@@ -8,7 +8,7 @@ import {
   freePort,
   type NotifyDeployment,
 } from '../testing/notify-kit.js';
-import { bodyOf, startSmtp } from '../testing/smtp-receiver.js';
+import { bodyOf, type Stall, startSmtp } from '../testing/smtp-receiver.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -21,7 +21,7 @@ for (const backend of all) {
 
     async function deployEmail(
       actionLinks: boolean,
-      options: { to?: string[]; stalls?: string; leaseMs?: number } = {},
+      options: { to?: string[]; stalls?: Stall; leaseMs?: number; stopGraceMs?: number } = {},
     ) {
       const smtp = await startSmtp(options.stalls);
       closers.push(smtp.close);
@@ -50,7 +50,14 @@ for (const backend of all) {
             },
           ],
         }),
-        { port: await freePort(), notificationTuning: { ...FAST, leaseMs: options.leaseMs } },
+        {
+          port: await freePort(),
+          notificationTuning: {
+            ...FAST,
+            leaseMs: options.leaseMs,
+            stopGraceMs: options.stopGraceMs,
+          },
+        },
       );
       return smtp;
     }
@@ -110,6 +117,34 @@ for (const backend of all) {
       expect(mail.to).toEqual(['alice@example.com']);
       const failed = await failedDelivery(d!, { timeoutMs: 4000 });
       expect(failed.last_error).toMatch(/deadline of 1000 ms/);
+    });
+
+    it('a send stalled past its deadline is cancelled, not sent again beside its retry', async () => {
+      const smtp = await deployEmail(false, {
+        stalls: { address: 'alice@example.com', firstAnswerAfterMs: 2500 },
+        leaseMs: 2000,
+      });
+      const runId = await d!.park();
+      await waitFor(async () => (await d!.events(runId, 'notification.delivered'))[0], {
+        timeoutMs: 5000,
+      });
+      // Past the moment the server answers the first, cut-short send.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(smtp.mails).toHaveLength(1);
+    });
+
+    it('stop cancels a send in flight: it is not sent once the kernel has stopped', async () => {
+      const smtp = await deployEmail(false, {
+        stalls: { address: 'alice@example.com', firstAnswerAfterMs: 1000 },
+        stopGraceMs: 100,
+      });
+      await d!.park();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await d!.airlock.notifications!.close();
+      const left = await failedDelivery(d!, { timeoutMs: 0 });
+      expect(left.last_error).toMatch(/stopped/);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(smtp.mails).toHaveLength(0);
     });
 
     it('under a policy needing two approvals, the first link records "1 of 2" and the second decides', async () => {

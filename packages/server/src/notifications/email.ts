@@ -95,15 +95,17 @@ export class EmailSender {
 
   /**
    * Sends the notice to every recipient at once (one message each: action
-   * links are personal), so that one slow recipient does not hold back the rest.
-   * @throws Error when the SMTP server refuses a message or cannot be reached.
+   * links are personal), so that one slow recipient does not hold back the
+   * rest. `signal` cancels the sends still under way: their SMTP connections
+   * close before the message's end, so the server keeps none of them.
+   * @throws Error when the SMTP server refuses a message, cannot be reached or `signal` aborts.
    */
   async send(
     deliveryId: string,
     payload: NotificationPayload,
-    publicUrl: string | undefined,
+    options: { publicUrl: string | undefined; signal?: AbortSignal | undefined },
   ): Promise<void> {
-    const notice = { deliveryId, payload, publicUrl };
+    const notice = { deliveryId, payload, ...options };
     const sent = await Promise.allSettled(
       this.channel.to.map((recipient) => this.sendTo(recipient, notice)),
     );
@@ -115,7 +117,12 @@ export class EmailSender {
 
   private async sendTo(
     recipient: string,
-    notice: { deliveryId: string; payload: NotificationPayload; publicUrl: string | undefined },
+    notice: {
+      deliveryId: string;
+      payload: NotificationPayload;
+      publicUrl: string | undefined;
+      signal?: AbortSignal | undefined;
+    },
   ): Promise<void> {
     const { deliveryId, payload } = notice;
     await this.transport.sendMail({
@@ -126,6 +133,8 @@ export class EmailSender {
       // Lets a receiving system dedupe a notice sent again after a crash.
       messageId: `<${deliveryId}.${Buffer.from(recipient).toString('hex').slice(0, 16)}@airlock>`,
       headers: { 'X-Airlock-Delivery': deliveryId },
+      // nodemailer's SMTP transport closes the connection when it aborts.
+      ...(notice.signal ? { signal: notice.signal } : {}),
     });
   }
 

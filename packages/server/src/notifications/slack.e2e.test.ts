@@ -81,8 +81,12 @@ for (const backend of all) {
     let d: NotifyDeployment | undefined;
     const closers = closeAfterEach(() => d);
 
-    async function deploySlack(hold: string[] = []) {
-      const slack = await startSlack(hold);
+    async function deploySlack(
+      hold: string[] = [],
+      tuning: { leaseMs?: number; stopGraceMs?: number } = {},
+      started?: Awaited<ReturnType<typeof startSlack>>,
+    ) {
+      const slack = started ?? (await startSlack(hold));
       closers.push(slack.close);
       d = await deployWithChannels(
         backend,
@@ -104,7 +108,7 @@ for (const backend of all) {
             },
           ],
         }),
-        { port: await freePort(), notificationTuning: FAST },
+        { port: await freePort(), notificationTuning: { ...FAST, ...tuning } },
       );
       const endpoint = `${d.url}/notifications/slack/${d.workspaceId}/approvals/interactions`;
       return { slack, endpoint };
@@ -298,6 +302,68 @@ for (const backend of all) {
       });
       expect(forged.status).toBe(401);
       expect((await forged.json()).error.code).toBe('unauthenticated');
+    });
+
+    /**
+     * A Slack whose first chat.postMessage answers only after `answerAfterMs`
+     * (if the client still waits); `overlapped` tells, for each post, whether
+     * another post was still open when it arrived.
+     */
+    async function startSlowFirstSlack(answerAfterMs: number) {
+      let answered = 0;
+      const slack = await startReceiver((request) => {
+        if (request.path !== '/api/chat.postMessage') return { status: 200, body: '{"ok":true}' };
+        answered += 1;
+        if (answered === 1) return null;
+        return {
+          status: 200,
+          body: JSON.stringify({ ok: true, channel: 'C123', ts: `${1000 + answered}.000100` }),
+        };
+      });
+      const overlapped: boolean[] = [];
+      let open = 0;
+      slack.server.on('request', (req, res) => {
+        if (req.url !== '/api/chat.postMessage') return;
+        open += 1;
+        overlapped.push(open > 1);
+        let closed = false;
+        res.on('close', () => {
+          closed = true;
+          open -= 1;
+        });
+        if (overlapped.length > 1) return;
+        const late = setTimeout(() => {
+          if (closed) return;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ ok: true, channel: 'C123', ts: '1001.000100' }));
+        }, answerAfterMs);
+        closers.push(async () => clearTimeout(late));
+      });
+      return { slack, overlapped, open: () => open };
+    }
+
+    it('a post cut short at its deadline is cancelled: Slack gets no second post while the first is in flight', async () => {
+      const slow = await startSlowFirstSlack(2500);
+      await deploySlack([], { leaseMs: 2000 }, slow.slack);
+      const runId = await d!.park();
+      await waitFor(async () => (await d!.events(runId, 'notification.delivered'))[0], {
+        timeoutMs: 5000,
+      });
+      // Past the moment the first post would have been answered.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(slow.overlapped).toEqual([false, false]);
+      const [delivered] = await d!.events(runId, 'notification.delivered');
+      expect(delivered?.data).toMatchObject({ attempts: 2 });
+    });
+
+    it('stop cancels a post in flight before leaving it due again', async () => {
+      const slow = await startSlowFirstSlack(60_000);
+      await deploySlack([], { stopGraceMs: 100 }, slow.slack);
+      await d!.park();
+      await waitFor(async () => slow.open() === 1);
+      await d!.airlock.notifications!.close();
+      // The request is closed on the kernel's side, so the server sees it end at once.
+      await waitFor(async () => slow.open() === 0, { timeoutMs: 1000, what: 'the post closed' });
     });
   });
 }

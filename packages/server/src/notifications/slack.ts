@@ -1,8 +1,11 @@
-import { LogLevel, WebClient } from '@slack/web-api';
+import { LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { SlackChannelConfig } from './config.js';
 import type { NotificationPayload } from './payload.js';
 import { noticeMessage } from './slack-blocks.js';
+
+/** How long Slack has to answer; an attempt's shorter deadline ends a post sooner. */
+const SLACK_TIMEOUT_MS = 10_000;
 
 /**
  * Posts notices to a Slack channel with the official Web API client
@@ -11,12 +14,13 @@ import { noticeMessage } from './slack-blocks.js';
  */
 export class SlackSender {
   private readonly client: WebClient;
+  private readonly options: WebClientOptions;
 
   constructor(
     private readonly channel: SlackChannelConfig,
     logger: Logger,
   ) {
-    this.client = new WebClient(channel.token.value, {
+    this.options = {
       ...(channel.api_url ? { slackApiUrl: channel.api_url } : {}),
       retryConfig: { retries: 0 },
       logLevel: LogLevel.ERROR,
@@ -29,17 +33,40 @@ export class SlackSender {
         getLevel: () => LogLevel.ERROR,
         setName: () => {},
       },
-      timeout: 10_000,
+      timeout: SLACK_TIMEOUT_MS,
+    };
+    this.client = new WebClient(channel.token.value, this.options);
+  }
+
+  /**
+   * A client whose requests also end when `signal` aborts: the Web API client
+   * takes no signal per call, only a `fetch` of its own (and is cheap to make).
+   */
+  private clientFor(signal: AbortSignal | undefined): WebClient {
+    if (!signal) return this.client;
+    return new WebClient(this.channel.token.value, {
+      ...this.options,
+      fetch: (url, init) =>
+        fetch(url, {
+          ...init,
+          signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
+        }),
     });
   }
 
   /**
-   * Posts the notice; answers `channel:ts` of the message.
-   * @throws Error when Slack refuses it or cannot be reached.
+   * Posts the notice; answers `channel:ts` of the message. `signal` cancels
+   * the request (its connection is closed), so a post cut short is not still
+   * in flight when the attempt is recorded failed and sent again.
+   * @throws Error when Slack refuses it, cannot be reached or `signal` aborts.
    */
-  async post(deliveryId: string, payload: NotificationPayload): Promise<string> {
+  async post(
+    deliveryId: string,
+    payload: NotificationPayload,
+    signal?: AbortSignal | undefined,
+  ): Promise<string> {
     const message = noticeMessage(deliveryId, payload);
-    const answer = await this.client.chat.postMessage({
+    const answer = await this.clientFor(signal).chat.postMessage({
       channel: this.channel.channel,
       text: message.text,
       blocks: message.blocks as never,

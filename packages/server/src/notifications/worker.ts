@@ -51,21 +51,21 @@ class AttemptCut extends Error {
   }
 }
 
+/** Settles once `work` did or `ms` passed, whichever comes first. */
+async function boundedWait(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const over = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  await Promise.race([work, over]);
+  clearTimeout(timer);
+}
+
 /** One send in flight. */
 interface InFlight {
   delivery: DeliveryRow;
   controller: AbortController;
   done: Promise<void>;
-}
-
-/** Settles as `work` does, or rejects with the signal's reason once it aborts. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 /**
@@ -126,24 +126,21 @@ export class DeliveryWorker {
 
   /**
    * Stops polling, waits for the sends in flight up to the grace, then cuts
-   * the rest short: each is recorded as a failed attempt due again at once,
-   * for this kernel after a restart or for another sharing the store.
+   * the rest short: each is cancelled and, once it settled, recorded as a
+   * failed attempt due again at once, for this kernel after a restart or for
+   * another sharing the store. A send that has not settled a grace after its
+   * cut is left unrecorded: its delivery is due again only when the lease lapses.
    */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.running;
     const sends = () => Promise.all([...this.inFlight.values()].map((s) => s.done));
-    let grace: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<void>((resolve) => {
-      grace = setTimeout(resolve, this.options.stopGraceMs ?? 5000);
-    });
-    await Promise.race([sends(), graceOver]);
-    clearTimeout(grace);
+    await boundedWait(sends(), this.options.stopGraceMs ?? 5000);
     for (const send of this.inFlight.values()) {
       send.controller.abort(new AttemptCut('the kernel stopped during the attempt', true));
     }
-    await sends();
+    await boundedWait(sends(), this.options.stopGraceMs ?? 5000);
   }
 
   /** Claims what the free room allows, leaving out channels with enough sends in flight. */
@@ -210,10 +207,14 @@ export class DeliveryWorker {
     let failure: string | null = null;
     let stopping = false;
     try {
-      externalRef = await untilAborted(senders.send(delivery, store.now(), signal), signal);
+      // Awaited to the end, not raced with the signal: the senders cancel their
+      // request on it, and only a send that settled may be recorded failed and
+      // become due again (one still in flight could land beside the retry).
+      externalRef = await senders.send(delivery, store.now(), signal);
     } catch (error) {
-      failure = error instanceof Error ? error.message : String(error);
-      stopping = error instanceof AttemptCut && error.stopping;
+      const cause: unknown = signal.aborted ? signal.reason : error;
+      failure = cause instanceof Error ? cause.message : String(cause);
+      stopping = cause instanceof AttemptCut && cause.stopping;
     }
     const base = {
       workspace_id: delivery.workspace_id,

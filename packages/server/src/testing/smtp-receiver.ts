@@ -8,21 +8,35 @@ export interface Mail {
   raw: string;
 }
 
+/** A recipient the server is slow on: never answered, or its first RCPT TO only after `firstAnswerAfterMs`. */
+export type Stall = string | { address: string; firstAnswerAfterMs: number };
+
 /**
  * A real SMTP server on loopback (smtp-server), keeping every message it
- * accepts; it never answers the RCPT TO of the `stalls` address.
+ * accepts; it stalls on the RCPT TO of the `stalls` address.
  */
 export async function startSmtp(
-  stalls?: string,
+  stalls?: Stall,
 ): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
   const mails: Mail[] = [];
+  const stall = typeof stalls === 'string' ? { address: stalls, firstAnswerAfterMs: null } : stalls;
+  const timers = new Set<NodeJS.Timeout>();
+  let stalled = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
     closeTimeout: 100,
     onRcptTo(address, _session, callback) {
-      if (address.address !== stalls) callback();
+      if (address.address !== stall?.address) return callback();
+      stalled += 1;
+      if (stall.firstAnswerAfterMs === null) return;
+      if (stalled > 1) return callback();
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        callback();
+      }, stall.firstAnswerAfterMs);
+      timers.add(timer);
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -42,7 +56,10 @@ export async function startSmtp(
   return {
     port,
     mails,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const timer of timers) clearTimeout(timer);
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
