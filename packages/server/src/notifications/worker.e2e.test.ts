@@ -1,4 +1,6 @@
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { enqueueDeliveries } from '../store/notifications.js';
 import { waitFor } from '../testing/harness.js';
 import {
   closeAfterEach,
@@ -8,6 +10,8 @@ import {
   startReceiver,
 } from '../testing/notify-kit.js';
 import { backends } from '../testing/stores.js';
+import type { ChannelSenders } from './channel-senders.js';
+import { DeliveryWorker } from './worker.js';
 
 const all = await backends();
 const SECRET = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
@@ -62,6 +66,50 @@ for (const backend of all) {
       const left = await failedDelivery(d!, { channel: 'stuck', timeoutMs: 0 });
       expect(left.state).toBe('pending');
       expect(left.last_error).toMatch(/stopped/);
+    });
+
+    it('a send that ignores its cut is waited for: it lands once, recorded delivered, not failed and sent again', async () => {
+      await deployStuckAndOps();
+      // The kernel's own worker stops: this test runs one over a sender that cannot be cancelled.
+      await d!.airlock.notifications!.close();
+      const runId = await d!.park();
+      const { store } = d!.airlock;
+      await store.transaction((tx) =>
+        enqueueDeliveries(tx, [
+          {
+            workspace_id: d!.workspaceId,
+            run_id: runId,
+            task_key: null,
+            event_type: 'airlock.task.parked',
+            channel: 'ops',
+            channel_kind: 'webhook',
+            payload: {},
+          },
+        ]),
+      );
+      let sends = 0;
+      const senders = {
+        channelOf: () => undefined,
+        async send() {
+          sends += 1;
+          await new Promise((resolve) => setTimeout(resolve, 1500));
+          return null;
+        },
+      } as unknown as ChannelSenders;
+      const worker = new DeliveryWorker({
+        store,
+        senders,
+        logger: pino({ level: 'silent' }),
+        leaseMs: 2000,
+        ...FAST,
+      });
+      closers.push(() => worker.stop());
+      worker.start();
+      await waitFor(async () => (await d!.events(runId, 'notification.delivered'))[0], {
+        timeoutMs: 4000,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(sends).toBe(1);
     });
   });
 }
