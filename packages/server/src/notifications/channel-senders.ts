@@ -41,8 +41,8 @@ export class ChannelSenders {
 
   /**
    * Sends a delivery; `signal` cancels it (the attempt's deadline, a shutdown):
-   * every channel closes its request, so the send has settled, and sends
-   * nothing more, once this rejects.
+   * every channel closes its connection, so once this rejects nothing of the
+   * send is still under way.
    * @throws Error when the channel refuses it or cannot be reached (the attempt failed).
    */
   async send(delivery: DeliveryRow, now: number, signal?: AbortSignal): Promise<SentRef> {

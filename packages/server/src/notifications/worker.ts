@@ -128,8 +128,9 @@ export class DeliveryWorker {
    * Stops polling, waits for the sends in flight up to the grace, then cuts
    * the rest short: each is cancelled and, once it settled, recorded as a
    * failed attempt due again at once, for this kernel after a restart or for
-   * another sharing the store. A send that has not settled a grace after its
-   * cut is left unrecorded: its delivery is due again only when the lease lapses.
+   * another sharing the store. A send still unsettled a grace after its cut
+   * (a sender that ignores the signal) is not waited for, and stays unrecorded
+   * until it settles: meanwhile its delivery is due again only when the lease lapses.
    */
   async stop(): Promise<void> {
     this.stopped = true;
