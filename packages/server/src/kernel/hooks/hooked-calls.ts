@@ -280,13 +280,33 @@ async function commitMismatch(
     row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: ran.toolUseId });
   }
   if (row.state !== 'claimed' || row.claim_id === null) return row;
-  const error = { code: 'call_mismatch', detail: options.mismatch };
+  return failClaimed(ctx, tx, run, {
+    row,
+    claimId: row.claim_id,
+    agent,
+    error: { code: 'call_mismatch', detail: options.mismatch },
+  });
+}
+
+/** Fails a row the agent holds (claimed under `claimId`) with `error`, as the agent's commit. */
+function failClaimed(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  options: {
+    row: TaskTable;
+    claimId: string;
+    agent: string;
+    error: { code: string; detail: string };
+  },
+): Promise<TaskTable> {
+  const { error } = options;
   return moveTask(tx, {
     verb: 'commit',
     run,
-    key: row.key,
+    key: options.row.key,
     to: 'failed',
-    match: { claim_id: row.claim_id },
+    match: { claim_id: options.claimId },
     set: {
       error_code: error.code,
       error_detail: error.detail,
@@ -294,7 +314,7 @@ async function commitMismatch(
       deadline_at: null,
     },
     event: { type: 'task.failed', data: { error } },
-    principal: hookedPrincipal(agent),
+    principal: hookedPrincipal(options.agent),
     settle: { ctx, run },
   });
 }
@@ -313,17 +333,11 @@ export async function closeUnreported(
   const rows = await listClaimedModelRows(tx, run.id);
   for (const row of rows) {
     if (row.claim_id === null) continue;
-    const error = { code: 'not_run', detail: `${agent} did not report running this call` };
-    await moveTask(tx, {
-      verb: 'commit',
-      run,
-      key: row.key,
-      to: 'failed',
-      match: { claim_id: row.claim_id },
-      set: { error_code: error.code, error_detail: error.detail, lease_until: null },
-      event: { type: 'task.failed', data: { error } },
-      principal: hookedPrincipal(agent),
-      settle: { ctx, run },
+    await failClaimed(ctx, tx, run, {
+      row,
+      claimId: row.claim_id,
+      agent,
+      error: { code: 'not_run', detail: `${agent} did not report running this call` },
     });
   }
 }
