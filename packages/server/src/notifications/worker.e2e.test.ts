@@ -87,12 +87,13 @@ for (const backend of all) {
           },
         ]),
       );
-      let sends = 0;
+      // Lands 500 ms past the attempt's 2 s deadline, well inside its 4 s lease.
+      const sends: number[] = [];
       const senders = {
         channelOf: () => undefined,
         async send() {
-          sends += 1;
-          await new Promise((resolve) => setTimeout(resolve, 1500));
+          sends.push(Date.now());
+          await new Promise((resolve) => setTimeout(resolve, 2500));
           return null;
         },
       } as unknown as ChannelSenders;
@@ -100,16 +101,20 @@ for (const backend of all) {
         store,
         senders,
         logger: pino({ level: 'silent' }),
-        leaseMs: 2000,
+        leaseMs: 4000,
         ...FAST,
       });
-      closers.push(() => worker.stop());
       worker.start();
-      await waitFor(async () => (await d!.events(runId, 'notification.delivered'))[0], {
-        timeoutMs: 4000,
-      });
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(sends).toBe(1);
+      try {
+        await waitFor(async () => (await d!.events(runId, 'notification.delivered'))[0], {
+          timeoutMs: 6000,
+        });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(sends).toHaveLength(1);
+      } finally {
+        // Before the deployment closes its store under the worker's polls.
+        await worker.stop();
+      }
     });
   });
 }
