@@ -1,4 +1,4 @@
-import { LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
+import { type FetchFunction, LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { Logger } from 'pino';
 import type { SlackChannelConfig } from './config.js';
 import type { NotificationPayload } from './payload.js';
@@ -44,14 +44,13 @@ export class SlackSender {
    */
   private clientFor(signal: AbortSignal | undefined): WebClient {
     if (!signal) return this.client;
-    return new WebClient(this.channel.token.value, {
-      ...this.options,
-      fetch: (url, init) =>
-        fetch(url, {
-          ...init,
-          signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
-        }),
-    });
+    // Node's Response is the client's FetchResponse; this package's lib has no iterable Headers.
+    const cancellable: FetchFunction = (url, init) =>
+      fetch(url, {
+        ...init,
+        signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal,
+      }) as unknown as ReturnType<FetchFunction>;
+    return new WebClient(this.channel.token.value, { ...this.options, fetch: cancellable });
   }
 
   /**
