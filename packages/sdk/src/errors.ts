@@ -51,6 +51,7 @@ export const ERROR_MODES = {
   run_not_gateway: 'conflict',
   run_busy: 'conflict',
   call_mismatch: 'conflict',
+  application_has_member_credentials: 'conflict',
   stale_digest: 'conflict',
   feed_position_pruned: 'resync',
   lease_lost: 'lease_lost',

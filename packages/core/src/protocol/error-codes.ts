@@ -31,6 +31,8 @@ export const ERROR_STATUS = {
   run_busy: 409,
   // A hooked call asked about by its call id or key that is not the call its row holds.
   call_mismatch: 409,
+  // Removing an application would fence the member credentials of it and lock those members out.
+  application_has_member_credentials: 409,
   stale_digest: 409,
   // Retention (issue 29): a feed resumed from a position whose events were pruned.
   feed_position_pruned: 410,

@@ -54,12 +54,32 @@ describe('the local application and its operators', { timeout: 180_000 }, () => 
       '--json',
     ]);
     const admin = JSON.parse(workspaceLevel.stdout).token as string;
-    // Over REST, as any client may: the kernel itself does not refuse it.
-    const removed = await fetch(
-      `${kernel.url}/api/v1/workspaces/${kernel.workspaceId}/agent_applications/${localApp}/remove`,
-      { method: 'POST', headers: { authorization: `Bearer ${admin}` } },
+    // Over REST, as any client may: the kernel refuses it too while its member credentials are active.
+    const remove = () =>
+      fetch(
+        `${kernel.url}/api/v1/workspaces/${kernel.workspaceId}/agent_applications/${localApp}/remove`,
+        { method: 'POST', headers: { authorization: `Bearer ${admin}` } },
+      );
+    const refused = await remove();
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+      'application_has_member_credentials',
     );
-    expect(removed.status).toBe(202);
+    const credentials = await runOperatorCli(target, ['tokens', 'list', '--json'], {
+      token: admin,
+    });
+    for (const c of JSON.parse(credentials.stdout).credentials as {
+      credential_id: string;
+      kind: string;
+      agent_application_id: string | null;
+    }[]) {
+      if (c.kind !== 'member' || c.agent_application_id !== localApp) continue;
+      const revoked = await runOperatorCli(target, ['tokens', 'revoke', c.credential_id], {
+        token: admin,
+      });
+      expect(revoked.code).toBe(0);
+    }
+    expect((await remove()).status).toBe(202);
     expect((await runOperatorCli(target, ['decisions', 'list'])).code).toBe(1);
 
     const member = await runCli(['token', 'create', '--kind', 'member', '--data-dir', dataDir]);

@@ -52,12 +52,15 @@ for (const backend of all) {
         });
         expect(unbound.status).toBe(201);
         expect(unbound.body.agent_application_id).toBeNull();
-        const apps = (await d.member.get(`${d.ws}/agent_applications`)).body.agent_applications;
+        const operator = client(d.url, unbound.body.token);
+        // The application's own member credential would be locked out: it is revoked first.
+        const bound = (await d.member.get(`${d.ws}/credentials/self`)).body.credential_id;
+        expect((await operator.post(`${d.ws}/credentials/${bound}/revoke`)).status).toBe(200);
+        const apps = (await operator.get(`${d.ws}/agent_applications`)).body.agent_applications;
         for (const app of apps as { id: string }[]) {
-          const removed = await d.member.post(`${d.ws}/agent_applications/${app.id}/remove`);
+          const removed = await operator.post(`${d.ws}/agent_applications/${app.id}/remove`);
           expect(removed.status).toBe(202);
         }
-        const operator = client(d.url, unbound.body.token);
         const runs = await operator.get(`${d.ws}/runs`);
         expect(runs.status).toBe(200);
         const listed = await operator.get(`${d.ws}/agent_applications`);

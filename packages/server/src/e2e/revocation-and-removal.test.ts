@@ -108,10 +108,13 @@ for (const backend of all) {
         parking([{ tool_calls: [{ name: 'deploy' }, { name: 'ask', input: { prompt: '?' } }] }]),
       );
       const mine = await op.post(`${d.ws}/runs`, parking([{ tool_calls: [{ name: 'y' }] }]));
+      // Its member credential would be locked out: it goes first (see the next test).
+      const member = (await d.member.get(`${d.ws}/credentials/self`)).body.credential_id;
+      expect((await op.post(`${d.ws}/credentials/${member}/revoke`)).status).toBe(200);
       const removed = await op.post(`${d.ws}/agent_applications/${d.appId}/remove`);
       expect(removed.status).toBe(202);
       expect(removed.body.stopping_run_ids).toEqual([parked.body.id]);
-      for (const fenced of [d.agent, d.executor, d.member]) {
+      for (const fenced of [d.agent, d.executor]) {
         expect((await fenced.get(`${d.ws}/runs`)).status).toBe(401);
       }
       const run = await waitFor(async () => {
@@ -127,6 +130,37 @@ for (const backend of all) {
       expect((await op.get(`${d.ws}/runs/${mine.body.id}`)).body.state).toBe('running');
       const unknown = await op.post(`${d.ws}/agent_applications/app_nope/remove`);
       expect(unknown.status).toBe(404);
+    });
+
+    it('refuses to remove an application that an active member credential belongs to, until it is revoked', async () => {
+      d = await deploy(backend);
+      const op = await operator(d);
+      const remove = () => op.post(`${d.ws}/agent_applications/${d.appId}/remove`);
+      const refused = await remove();
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('application_has_member_credentials');
+      expect(refused.body.error.detail).toContain('1 active member credential(s)');
+      expect(refused.body.error.detail).toContain('--workspace-level');
+      // Nothing changed: the application is not removed and every credential of it still works.
+      const apps = (await op.get(`${d.ws}/agent_applications`)).body.agent_applications;
+      expect(apps.find((a: { id: string }) => a.id === d.appId).removed_at).toBeNull();
+      for (const kept of [d.agent, d.member]) {
+        expect((await kept.get(`${d.ws}/runs`)).status).toBe(200);
+      }
+      const member = (await d.member.get(`${d.ws}/credentials/self`)).body.credential_id;
+      expect((await op.post(`${d.ws}/credentials/${member}/revoke`)).status).toBe(200);
+      const removed = await remove();
+      expect(removed.status).toBe(202);
+      expect((await d.agent.get(`${d.ws}/runs`)).status).toBe(401);
+      // A second removal answers the first, whatever member credential was made since.
+      await createCredential(d.airlock.store, {
+        workspaceId: d.workspaceId,
+        kind: 'member',
+        agentApplicationId: d.appId,
+      });
+      const again = await remove();
+      expect(again.status).toBe(202);
+      expect(again.body.removed_at).toBe(removed.body.removed_at);
     });
   });
 }

@@ -350,15 +350,30 @@ export async function hasActiveExecutor(
   return remaining !== undefined;
 }
 
+/** How many active member credentials belong to an agent application. */
+export async function countActiveMembersOf(
+  reader: Reader,
+  agentApplicationId: string,
+): Promise<number> {
+  const row = await reader[SQL].db
+    .selectFrom('credentials')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('agent_application_id', '=', agentApplicationId)
+    .where('kind', '=', 'member')
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /**
  * Marks an agent application removed (once: a second removal keeps the first
- * time); returns when it was removed, or undefined when the workspace has no
- * such application.
+ * time); returns when it was removed and whether this call removed it, or
+ * undefined when the workspace has no such application.
  */
 export async function markApplicationRemoved(
   tx: Tx,
   options: { workspaceId: string; agentApplicationId: string },
-): Promise<number | undefined> {
+): Promise<{ removedAt: number; newly: boolean } | undefined> {
   const app = await tx[SQL].db
     .selectFrom('agent_applications')
     .select(['id', 'removed_at'])
@@ -366,13 +381,13 @@ export async function markApplicationRemoved(
     .where('workspace_id', '=', options.workspaceId)
     .executeTakeFirst();
   if (!app) return undefined;
-  if (app.removed_at !== null) return app.removed_at;
+  if (app.removed_at !== null) return { removedAt: app.removed_at, newly: false };
   await tx[SQL].db
     .updateTable('agent_applications')
     .set({ removed_at: tx.now })
     .where('id', '=', app.id)
     .execute();
-  return tx.now;
+  return { removedAt: tx.now, newly: true };
 }
 
 /** True when any agent application of any workspace was removed. */

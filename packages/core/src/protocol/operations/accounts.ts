@@ -132,7 +132,7 @@ export const removeAgentApplicationContract = defineContract({
     removed_at: z.number().int(),
     stopping_run_ids: z.array(z.string()),
   }),
-  errors: ['agent_application_not_found'],
+  errors: ['agent_application_not_found', 'application_has_member_credentials'],
 });
 
 /** POST /api/v1/workspaces/{ws}/credentials/{credential_id}/label */

@@ -1,3 +1,4 @@
+import { isAirlockError } from '@airlock/sdk';
 import {
   CONNECTION_HELP,
   type Connection,
@@ -26,23 +27,26 @@ credential that outlives it first (\`airlock tokens create --kind member
 ${CONNECTION_HELP}`;
 
 /**
- * Refuses to remove an application that active member credentials belong to:
- * the removal fences them, and the operators holding them (perhaps this one) are locked out.
- * @throws OperatorError (exit 1) naming them and what to do instead.
+ * Tells the kernel's refusal to remove an application that active member
+ * credentials belong to (the removal would fence them and lock the operators
+ * holding them, perhaps this one, out) by naming those credentials.
+ * @returns OperatorError (exit 1) naming them and what to do instead.
  */
-async function refuseLockout(connection: Connection, application: string): Promise<void> {
+async function describeLockout(
+  connection: Connection,
+  application: string,
+): Promise<OperatorError> {
   const workspace_id = connection.workspace;
   const { credentials } = await connection.call('credentials.list', { workspace_id });
   const members = credentials.filter(
     (c) => c.kind === 'member' && c.agent_application_id === application,
   );
-  if (members.length === 0) return;
   const self = await connection.call('credentials.self', { workspace_id });
   const named = members.map(
     (c) =>
       `${c.credential_id} "${c.label}"${c.credential_id === self.credential_id ? ' (yours)' : ''}`,
   );
-  throw new OperatorError(
+  return new OperatorError(
     `airlock apps remove: ${application} has ${members.length} active member credential(s): ${named.join(', ')}; ` +
       'removing it would fence them and lock those members out. Make a member credential that outlives it ' +
       '(airlock tokens create --kind member --workspace-level), revoke these, then remove it',
@@ -83,11 +87,15 @@ export async function apps(argv: string[]): Promise<number> {
     }
     case 'remove': {
       if (!target) throw new OperatorError('airlock apps remove: give <application-id>', 2);
-      await refuseLockout(connection, target);
-      const removed = await connection.call('agentApplications.remove', {
-        workspace_id,
-        agent_application_id: target,
-      });
+      const removed = await connection
+        .call('agentApplications.remove', { workspace_id, agent_application_id: target })
+        .catch(async (error: unknown) => {
+          // The kernel refuses it; the operator is told which credentials and whose.
+          if (isAirlockError(error) && error.code === 'application_has_member_credentials') {
+            throw await describeLockout(connection, target);
+          }
+          throw error;
+        });
       print(connection, removed, () => [
         `removed ${target}; stopping ${removed.stopping_run_ids.length} run(s)`,
       ]);

@@ -1,6 +1,7 @@
 import { AirlockError } from '../../errors.js';
 import {
   anyApplicationRemoved,
+  countActiveMembersOf,
   forgetCredentials,
   hasActiveExecutor,
   markApplicationRemoved,
@@ -99,23 +100,36 @@ export async function revokeCredentialAndReaddress(
  * Removes an agent application: every credential of it is fenced at once
  * (refused from the next request), and its running runs are force-stopped
  * asynchronously by the clocks sweep ({@link stopRunsOfRemovedApplications}).
- * Returns the runs that will be stopped.
- * @throws AirlockError agent_application_not_found.
+ * Refused while active member credentials belong to it: fencing them would
+ * lock those members (perhaps every operator) out. Removing one already
+ * removed answers its first removal. Returns the runs that will be stopped.
+ * @throws AirlockError agent_application_not_found; application_has_member_credentials.
  */
 export async function removeAgentApplication(
   ctx: KernelContext,
   options: { workspaceId: string; agentApplicationId: string },
 ): Promise<{ removed_at: number; stopping_run_ids: string[] }> {
+  const app = options.agentApplicationId;
   const removal = await ctx.store.transaction(async (tx) => {
-    const removedAt = await markApplicationRemoved(tx, options);
-    if (removedAt === undefined) {
+    const marked = await markApplicationRemoved(tx, options);
+    if (marked === undefined) {
       throw new AirlockError(
         'agent_application_not_found',
-        `no agent application ${options.agentApplicationId} in this workspace`,
+        `no agent application ${app} in this workspace`,
       );
     }
-    const running = await runningRunIdsOf(tx, options.agentApplicationId);
-    return { removed_at: removedAt, stopping_run_ids: running };
+    // Counted after the mark, in its transaction: the refusal rolls the mark back.
+    const members = marked.newly ? await countActiveMembersOf(tx, app) : 0;
+    if (members > 0) {
+      throw new AirlockError(
+        'application_has_member_credentials',
+        `agent application ${app} has ${members} active member credential(s); removing it would fence them ` +
+          'and lock those members out. Make a member credential that outlives it (a workspace-level one: ' +
+          'airlock tokens create --kind member --workspace-level), revoke these, then remove it',
+      );
+    }
+    const running = await runningRunIdsOf(tx, app);
+    return { removed_at: marked.removedAt, stopping_run_ids: running };
   });
   forgetCredentials(ctx.store);
   setImmediate(() => {
