@@ -97,8 +97,10 @@ export interface Executor {
   /**
    * Runs a row claimed for this process in another way (a gateway round
    * that asked for the claims of its granted calls) like any claim of its
-   * own: heartbeats, the handler, the commit. Resolves with the row as
-   * committed, or null when the executor closes or the claim was lost.
+   * own: heartbeats, the handler, the commit. The lease counts as held no
+   * later than the claim's `lease_until`, however long ago it was granted.
+   * Resolves with the row as committed, or null when the executor closes or
+   * the claim was lost.
    */
   runClaimed(claim: ClaimView): Promise<TaskView | null>;
   /** Whether this executor runs the row now (claimed, not yet committed). */
@@ -213,6 +215,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       operations,
       address,
       leaseMs,
+      leaseUntil: claim.lease_until,
       onLost: (error) => {
         // A heartbeat that crossed the commit on the wire says lease_lost of a committed row:
         // the commit's own answer tells whether the lease was lost.

@@ -17,16 +17,20 @@ const RELEASE_WAIT_MS = 2000;
 
 /** A claim's lease, kept alive by heartbeats while its row runs and commits. */
 export interface Lease {
-  /** Whether the lease may still hold: not reported lost, and renewed within its length. */
+  /** Whether the lease may still hold: not reported lost, and {@link Lease.heldUntil} not passed. */
   mayHold(): boolean;
   /**
    * Whether the row is known to have left this claim before the lease could
-   * lapse: a heartbeat was answered `lease_lost` while the lease was renewed
-   * within its length. No other claim can have taken the row then: it was
-   * committed with this claim, canceled or timed out.
+   * lapse: a heartbeat was answered `lease_lost` before {@link Lease.heldUntil}.
+   * No other claim can have taken the row then: it was committed with this
+   * claim, canceled or timed out.
    */
   leftWhileHeld(): boolean;
-  /** The earliest the lease can lapse: its last renewal's send time plus its length. */
+  /**
+   * The earliest the lease can lapse, on this process's clock: the earlier of
+   * its last grant's send time (or, for the claim, when it was set up here)
+   * plus its length, and the `lease_until` the kernel answered for that grant.
+   */
   heldUntil(): number;
   /** Stops heartbeating. */
   stop(): void;
@@ -43,6 +47,11 @@ export interface HoldLeaseOptions {
   operations: OperationsClient;
   address: ClaimAddress;
   leaseMs: number;
+  /**
+   * The claim's `lease_until` as the kernel granted it: a claim handed in
+   * from elsewhere may have been granted long before its lease is set up here.
+   */
+  leaseUntil: number;
   /** Told once when a heartbeat answers that the claim no longer holds the row. */
   onLost: (error: Error) => void;
 }
@@ -53,8 +62,7 @@ export interface HoldLeaseOptions {
  */
 export function holdLease(options: HoldLeaseOptions): Lease {
   const { operations, address, leaseMs } = options;
-  // Measured from here, this process's clock never puts the lapse later than the kernel's.
-  let renewedAt = Date.now();
+  let heldUntil = grantedUntil(Date.now(), leaseMs, options.leaseUntil);
   let lost = false;
   let stopped = false;
   let left = false;
@@ -62,12 +70,12 @@ export function holdLease(options: HoldLeaseOptions): Lease {
     () => {
       const sentAt = Date.now();
       operations.executor.heartbeat.mutate({ ...address, lease_ms: leaseMs }).then(
-        () => {
-          renewedAt = Math.max(renewedAt, sentAt);
+        (answer) => {
+          heldUntil = Math.max(heldUntil, grantedUntil(sentAt, leaseMs, answer.lease_until));
         },
         (error: Error) => {
           if (!isLeaseLostError(error)) return;
-          if (Date.now() < renewedAt + leaseMs) left = true;
+          if (Date.now() < heldUntil) left = true;
           // An answer after stop may be about the commit that just landed: not a loss.
           if (lost || stopped) return;
           lost = true;
@@ -84,9 +92,9 @@ export function holdLease(options: HoldLeaseOptions): Lease {
     clearInterval(beat);
   };
   return {
-    mayHold: () => !lost && Date.now() < renewedAt + leaseMs,
+    mayHold: () => !lost && Date.now() < heldUntil,
     leftWhileHeld: () => left,
-    heldUntil: () => renewedAt + leaseMs,
+    heldUntil: () => heldUntil,
     stop,
     async release() {
       stop();
@@ -106,4 +114,17 @@ export function holdLease(options: HoldLeaseOptions): Lease {
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * When a grant lapses at the earliest, on this process's clock: the kernel
+ * measures a lease from when it handled the grant, never before it was sent
+ * from here, unless it granted less than asked (its longest lease) or the
+ * grant is older than this process knows (a claim handed in). The kernel's
+ * own `lease_until` covers both, read as if the clocks agreed: a kernel clock
+ * behind this one only makes the answer earlier, which is safe; one ahead
+ * leaves it at most as late as the local measure alone.
+ */
+function grantedUntil(sentAt: number, leaseMs: number, leaseUntil: number): number {
+  return Math.min(sentAt + leaseMs, leaseUntil);
 }
