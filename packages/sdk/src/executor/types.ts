@@ -1,0 +1,100 @@
+import type { WebSocketConstructor } from '../internal/socket.js';
+import type { ConnectionOptions } from '../internal/transport.js';
+import type { ClaimView, TaskView } from '../views.js';
+
+/** What a tool handler is given besides the task's input. */
+export interface ToolContext {
+  /** Aborted when the lease is lost, the task's deadline passes, or the executor closes. */
+  signal: AbortSignal;
+  /** The claimed task row. */
+  task: TaskView;
+  run_id: string;
+  task_key: string;
+  /** 1 for the first claim of this row, 2 after a lease expired once, ... */
+  attempt: number;
+}
+
+/**
+ * Serves one tool: gets the task's input, returns the result (any JSON), or
+ * throws to fail the task (a {@link ToolError} sets the failure code). A hook
+ * tool returns the hook result, such as `{continue: false}`.
+ */
+export type ToolHandler<Input = unknown> = (
+  input: Input,
+  context: ToolContext,
+) => unknown | Promise<unknown>;
+
+/** Options of {@link createExecutor}. */
+export interface ExecutorOptions extends ConnectionOptions {
+  /** The tools this executor serves, by name (at most 256): hook tools are ordinary entries. */
+  tools: Record<string, ToolHandler<never>>;
+  /** The WebSocket class for the cable (default: global, else `ws` in Node). */
+  WebSocket?: WebSocketConstructor | undefined;
+  /** The lease asked for on each claim, renewed by heartbeats; default 30 s. */
+  leaseMs?: number | undefined;
+  /** How many tasks run at once; default 4. */
+  concurrency?: number | undefined;
+  /** A safety-net look for work between nudges; default 10 s. */
+  pollMs?: number | undefined;
+  /** Told about failures that have nobody else to tell (a lost lease, a refused commit). */
+  onError?: ((error: Error, task: TaskView | null) => void) | undefined;
+  /** Told of each row this executor committed, as the kernel answered the commit. */
+  onCommitted?: ((task: TaskView) => void) | undefined;
+  /**
+   * Told of each row's outcome as its handler ends, before the commit goes
+   * out: the row as it will commit (`succeeded` with its result, or `failed`
+   * with its error). A caller that answers from it does not wait for the
+   * commit's round trip; the commit follows at once.
+   */
+  onRan?: ((task: TaskView) => void) | undefined;
+  /**
+   * Nudges this executor leaves alone (true): rows someone in its process
+   * takes by address with `take` (the MCP gateway its own runs' rows). The
+   * safety-net poll still claims them if nobody does.
+   */
+  leaves?: ((nudge: { run_id: string; task_key: string }) => boolean) | undefined;
+}
+
+/** A running executor. */
+export interface Executor {
+  /**
+   * Resolves once the cable is connected for the first time; rejects with the
+   * typed error when the kernel refuses the token, with a ConnectionError when
+   * the kernel cannot be reached (a DeadlineExceededError when it does not
+   * answer within `timeoutMs`; the cable keeps retrying until closed), or
+   * when the executor closes first.
+   */
+  readonly ready: Promise<void>;
+  /** How many tasks are running now. */
+  readonly running: number;
+  /** The lease this executor asks for on each claim (and heartbeats back to). */
+  readonly leaseMs: number;
+  /**
+   * Claims one runnable row by its address (instead of waiting for a nudge),
+   * runs it like any claimed row and resolves with the row as committed.
+   * Resolves null when the row is not this executor's to run: someone else
+   * claimed it, it is not runnable, or the executor is closing.
+   * @throws AirlockError when the kernel cannot be reached or refuses the credential.
+   */
+  take(runId: string, taskKey: string): Promise<TaskView | null>;
+  /**
+   * Runs a row claimed for this process in another way (a gateway round
+   * that asked for the claims of its granted calls) like any claim of its
+   * own: heartbeats, the handler, the commit. The lease counts as held no
+   * later than the claim's `lease_until`, however long ago it was granted.
+   * Resolves with the row as committed, or null when the executor closes or
+   * the claim was lost.
+   */
+  runClaimed(claim: ClaimView): Promise<TaskView | null>;
+  /** Whether this executor runs the row now (claimed, not yet committed). */
+  holds(runId: string, taskKey: string): boolean;
+  /**
+   * Stops claiming, closes the cable and waits for running tasks to commit.
+   * With `abort: true` their signals are aborted, their heartbeats stop and
+   * nothing more is committed: each lease is shortened to the kernel's
+   * shortest (a second), so the kernel hands the rows out again at once,
+   * and close resolves within a few seconds even when a handler ignores
+   * its signal (its value is then dropped).
+   */
+  close(options?: { abort?: boolean }): Promise<void>;
+}
