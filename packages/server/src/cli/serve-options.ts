@@ -5,6 +5,7 @@ import { parsePruningPace } from '../kernel/retention/pruning-pace.js';
 import { type Durability, parseDurability } from '../store/durability.js';
 import { type DurationBounds, parseDuration } from './durations.js';
 import { parseListenAddress } from './listen-address.js';
+import { plainWholeNumber } from './whole-number.js';
 
 /** A flag or variable of `airlock serve` with a value it cannot take: exit 2, before anything opens. */
 export class ServeUsageError extends Error {
@@ -89,8 +90,8 @@ function checked<T>(read: () => T): T {
 }
 
 function wholeNumber(found: Setting, min: number, max: number, what: string): number {
-  const value = /^\d{1,10}$/.test(found.text.trim()) ? Number(found.text.trim()) : Number.NaN;
-  if (!(value >= min && value <= max)) {
+  const value = plainWholeNumber(found.text.trim(), min, max);
+  if (value === null) {
     throw new ServeUsageError(`${found.source} wants ${what}, not "${found.text}"`);
   }
   return value;

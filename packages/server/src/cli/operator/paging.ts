@@ -1,3 +1,4 @@
+import { plainWholeNumber } from '../whole-number.js';
 import { OperatorError } from './connection.js';
 
 /** The most rows one page of a list holds (the API's bound). */
@@ -13,8 +14,9 @@ export function parseWholeNumber(
   options: { command: string; flag: string; what: string; min: number; max: number },
 ): number | undefined {
   if (value === undefined) return undefined;
-  const number = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(number >= options.min && number <= options.max)) {
+  const number =
+    typeof value === 'string' ? plainWholeNumber(value, options.min, options.max) : null;
+  if (number === null) {
     throw new OperatorError(
       `${options.command}: ${options.flag} wants ${options.what}, not "${String(value)}"`,
       2,
