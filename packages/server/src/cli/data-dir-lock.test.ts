@@ -74,7 +74,9 @@ describe('airlock serve holds its data directory', { timeout: 180_000 }, () => {
     const kernel = await startKernelProcess({ dataDir: stale });
     kernels.push(kernel);
     expect(lockOf(stale).pid).toBe(kernel.pid);
+    // At once after its banner: the SIGTERM is heard (a clean exit 0), not fatal mid-start.
     await kernel.stop();
+    expect(kernel.child.exitCode).toBe(0);
     expect(existsSync(join(stale, 'kernel.lock'))).toBe(false);
   });
 

@@ -145,6 +145,13 @@ export async function serve(argv: string[]): Promise<number> {
   const { durability } = settings;
   const env = process.env;
   const logger = pino({ level: settings.logLevel, redact: LOG_REDACTION });
+  // Heard from before the start: a SIGTERM sent once the banner is read (or a Ctrl-C while the
+  // store opens) shuts down cleanly, letting go of the data directory, instead of killing the
+  // process mid-start. `once`: a second signal kills, for a start that hangs.
+  const stopSignal = new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+  });
   const airlock = await startAirlock({
     notifications: settings.notificationsFile
       ? loadNotificationsConfig(settings.notificationsFile)
@@ -237,17 +244,9 @@ export async function serve(argv: string[]): Promise<number> {
       ].join('\n'),
     );
   }
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      logger.info({ signal }, 'shutting down');
-      airlock
-        .close()
-        .catch((error: unknown) => logger.error({ err: error }, 'shutdown failed'))
-        .finally(() => resolve());
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
+  const signal = await stopSignal;
+  logger.info({ signal }, 'shutting down');
+  await airlock.close().catch((error: unknown) => logger.error({ err: error }, 'shutdown failed'));
   logger.info('stopped');
   return 0;
 }
