@@ -26,15 +26,8 @@ export const createCredentialOperation = implement(
       input.agent_application_id === undefined
         ? principal.agent_application_id
         : input.agent_application_id;
-    if (applicationId) {
-      const application = await findAgentApplication(store, principal.workspace_id, applicationId);
-      if (!application || application.removed_at !== null) {
-        throw new AirlockError(
-          'agent_application_not_found',
-          `no agent application ${applicationId} in this workspace`,
-        );
-      }
-    } else if (input.kind !== 'member') {
+    // A live application is checked by createCredential, with its row locked against a removal.
+    if (!applicationId && input.kind !== 'member') {
       throw new AirlockError(
         'invalid_input',
         `a ${input.kind} credential belongs to an agent application: give agent_application_id`,

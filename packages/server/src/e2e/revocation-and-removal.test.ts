@@ -152,12 +152,14 @@ for (const backend of all) {
       const removed = await remove();
       expect(removed.status).toBe(202);
       expect((await d.agent.get(`${d.ws}/runs`)).status).toBe(401);
-      // A second removal answers the first, whatever member credential was made since.
-      await createCredential(d.airlock.store, {
-        workspaceId: d.workspaceId,
-        kind: 'member',
-        agentApplicationId: d.appId,
-      });
+      // A removed application takes no new member credential; a second removal answers the first.
+      await expect(
+        createCredential(d.airlock.store, {
+          workspaceId: d.workspaceId,
+          kind: 'member',
+          agentApplicationId: d.appId,
+        }),
+      ).rejects.toMatchObject({ code: 'agent_application_not_found' });
       const again = await remove();
       expect(again.status).toBe(202);
       expect(again.body.removed_at).toBe(removed.body.removed_at);

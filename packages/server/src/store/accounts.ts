@@ -1,3 +1,5 @@
+import { AirlockError } from '../errors.js';
+import { lockedForUpdate } from './dialect.js';
 import { hashToken, newId, newToken } from './ids.js';
 import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
@@ -170,7 +172,11 @@ export async function listAgentApplications(
 
 /**
  * Creates a credential and returns its token: the only time the token is visible.
+ * An application's credential is made with the application row locked, so a
+ * removal of it either waits and counts this credential or commits first and
+ * refuses it.
  * @throws Error when an agent or executor credential has no agent application.
+ * @throws AirlockError agent_application_not_found when the workspace has no live application by that id.
  */
 export async function createCredential(
   store: Store,
@@ -186,28 +192,59 @@ export async function createCredential(
     throw new Error('an agent credential belongs to an agent application');
   }
   const token = newToken(options.kind);
-  const credential: CredentialInfo = {
-    credential_id: newId('cred'),
-    kind: options.kind,
-    workspace_id: options.workspaceId,
-    agent_application_id: agentApplicationId,
-    label: options.label ?? options.kind,
-    created_at: store.now(),
-    revoked_at: null,
-  };
-  await store.db
-    .insertInto('credentials')
-    .values({
-      id: credential.credential_id,
-      workspace_id: credential.workspace_id,
+  const credential = await store.transaction(async (tx): Promise<CredentialInfo> => {
+    if (agentApplicationId !== null) {
+      await lockLiveApplication(tx, { workspaceId: options.workspaceId, agentApplicationId });
+    }
+    const made: CredentialInfo = {
+      credential_id: newId('cred'),
+      kind: options.kind,
+      workspace_id: options.workspaceId,
       agent_application_id: agentApplicationId,
-      kind: credential.kind,
-      token_hash: hashToken(token),
-      label: credential.label,
-      created_at: credential.created_at,
-    })
-    .execute();
+      label: options.label ?? options.kind,
+      created_at: tx.now,
+      revoked_at: null,
+    };
+    await tx[SQL].db
+      .insertInto('credentials')
+      .values({
+        id: made.credential_id,
+        workspace_id: made.workspace_id,
+        agent_application_id: agentApplicationId,
+        kind: made.kind,
+        token_hash: hashToken(token),
+        label: made.label,
+        created_at: made.created_at,
+      })
+      .execute();
+    return made;
+  });
   return { credential, token };
+}
+
+/**
+ * Locks a live (not removed) agent application of a workspace until the
+ * unit commits, so no removal of it interleaves with the unit's writes.
+ * @throws AirlockError agent_application_not_found when there is none by that id, or it is removed.
+ */
+async function lockLiveApplication(
+  tx: Tx,
+  options: { workspaceId: string; agentApplicationId: string },
+): Promise<void> {
+  const { db, dialect } = tx[SQL];
+  const app = await db
+    .selectFrom('agent_applications')
+    .select('removed_at')
+    .where('id', '=', options.agentApplicationId)
+    .where('workspace_id', '=', options.workspaceId)
+    .$call((qb) => lockedForUpdate(dialect, qb))
+    .executeTakeFirst();
+  if (!app || app.removed_at !== null) {
+    throw new AirlockError(
+      'agent_application_not_found',
+      `no agent application ${options.agentApplicationId} in this workspace`,
+    );
+  }
 }
 
 /** How long a resolved token is trusted before the store is asked again. */
@@ -368,21 +405,25 @@ export async function countActiveMembersOf(
 /**
  * Marks an agent application removed (once: a second removal keeps the first
  * time); returns when it was removed and whether this call removed it, or
- * undefined when the workspace has no such application.
+ * undefined when the workspace has no such application. The application row
+ * stays locked until the unit commits.
  */
 export async function markApplicationRemoved(
   tx: Tx,
   options: { workspaceId: string; agentApplicationId: string },
 ): Promise<{ removedAt: number; newly: boolean } | undefined> {
-  const app = await tx[SQL].db
+  const { db, dialect } = tx[SQL];
+  // Locked: a credential made for it meanwhile waits, then finds it removed (createCredential).
+  const app = await db
     .selectFrom('agent_applications')
     .select(['id', 'removed_at'])
     .where('id', '=', options.agentApplicationId)
     .where('workspace_id', '=', options.workspaceId)
+    .$call((qb) => lockedForUpdate(dialect, qb))
     .executeTakeFirst();
   if (!app) return undefined;
   if (app.removed_at !== null) return { removedAt: app.removed_at, newly: false };
-  await tx[SQL].db
+  await db
     .updateTable('agent_applications')
     .set({ removed_at: tx.now })
     .where('id', '=', app.id)

@@ -118,7 +118,9 @@ export async function removeAgentApplication(
         `no agent application ${app} in this workspace`,
       );
     }
-    // Counted after the mark, in its transaction: the refusal rolls the mark back.
+    // Counted after the mark, which locks the application row: a member credential being made
+    // for it has committed (and is counted) or waits and then finds it removed. A refusal rolls
+    // the mark back.
     const members = marked.newly ? await countActiveMembersOf(tx, app) : 0;
     if (members > 0) {
       throw new AirlockError(
