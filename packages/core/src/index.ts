@@ -148,6 +148,8 @@ export {
   type ErrorCode,
   ErrorCodeSchema,
   errorStatus,
+  type LostClaim,
+  LostClaimSchema,
   type ProblemDetail,
   ProblemDetailSchema,
 } from './protocol/error-codes.js';

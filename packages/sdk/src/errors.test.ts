@@ -53,6 +53,18 @@ describe('errorFromBody', () => {
     expect(unknown.code).toBe('brand_new');
   });
 
+  it("keeps lease_lost's claim, and null for a kernel that sends none or another shape", () => {
+    const lost = (claim?: unknown) =>
+      errorFromBody({ error: { code: 'lease_lost', detail: 'x', claim } }, 409) as LeaseLostError;
+    expect(lost({ task_state: 'succeeded', committed: true }).claim).toEqual({
+      task_state: 'succeeded',
+      committed: true,
+    });
+    expect(lost().claim).toBeNull();
+    expect(lost({ task_state: 'succeeded', committed: 'yes' }).claim).toBeNull();
+    expect(lost('committed').claim).toBeNull();
+  });
+
   it('guards work across copies of the SDK by name and brand', () => {
     const lost = errorFromBody({ error: { code: 'lease_lost', detail: 'x' } }, 409);
     expect(lost).toBeInstanceOf(LeaseLostError);

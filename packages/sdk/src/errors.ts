@@ -1,7 +1,14 @@
-import type { ErrorCode, ProblemDetail } from '@airlock/core';
+import type { ErrorCode, LostClaim, ProblemDetail, TaskState } from '@airlock/core';
 
 /** One validation problem the server reported: where (a JSON pointer) and what (core's wire type). */
 export type Problem = ProblemDetail;
+
+/**
+ * What a `lease_lost` refusal says of the row (core's wire type): `task_state`,
+ * its state now; `committed`, true when it holds an outcome committed with
+ * the claim presented (an earlier commit of that claim landed).
+ */
+export type { LostClaim };
 
 /** The failure modes the SDK tells apart, one error class each. */
 type FailureMode =
@@ -79,6 +86,8 @@ export interface AirlockErrorInit {
   detail: string;
   status?: number | null | undefined;
   problems?: readonly Problem[] | undefined;
+  /** What a `lease_lost` refusal said of the row, when the kernel said it. */
+  claim?: LostClaim | undefined;
   cause?: unknown;
 }
 
@@ -160,12 +169,20 @@ export class ConflictError extends AirlockError {
   }
 }
 
-/** An executor's claim no longer holds its row (`lease_lost`): its result cannot be committed. */
+/**
+ * An executor's claim no longer holds its row (`lease_lost`): its result
+ * cannot be committed. `claim` says what became of the row: a retried commit
+ * answered `{committed: true}` means an earlier attempt landed.
+ */
 export class LeaseLostError extends ConflictError {
   declare readonly code: CodesOf<'lease_lost'>;
+  /** The row's state now and whether this claim committed it; null from a kernel that does not say (older than this SDK). */
+  readonly claim: LostClaim | null;
+
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'LeaseLostError';
+    this.claim = init.claim ?? null;
   }
 }
 
@@ -283,8 +300,17 @@ export function errorFromBody(body: unknown, status: number | null, cause?: unkn
   const detail =
     typeof error?.detail === 'string' ? error.detail : `the server answered ${status ?? 'nothing'}`;
   const problems = Array.isArray(error?.problems) ? (error.problems as Problem[]) : undefined;
+  const claim = lostClaim((error as { claim?: unknown } | undefined)?.claim);
   const Class = code && isErrorCode(code) ? BY_MODE[ERROR_MODES[code]] : ServerError;
-  return new Class({ code: code ?? 'internal', detail, status, problems, cause });
+  return new Class({ code: code ?? 'internal', detail, status, problems, claim, cause });
+}
+
+/** A `lease_lost` body's `claim`, when it has the shape core declares; undefined otherwise. */
+function lostClaim(value: unknown): LostClaim | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { task_state, committed } = value as { task_state?: unknown; committed?: unknown };
+  if (typeof task_state !== 'string' || typeof committed !== 'boolean') return undefined;
+  return { task_state: task_state as TaskState, committed };
 }
 
 function guard<T extends AirlockError>(name: string, Class: abstract new (...args: never[]) => T) {

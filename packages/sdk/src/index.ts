@@ -35,6 +35,7 @@ export {
   isUnauthorizedError,
   isValidationError,
   LeaseLostError,
+  type LostClaim,
   NotFoundError,
   type Problem,
   RequestRefusedError,

@@ -1,6 +1,18 @@
-import { ERROR_STATUS, type ErrorCode, type ProblemDetail } from '@airlock/core';
+import {
+  ERROR_STATUS,
+  type ErrorBody,
+  type ErrorCode,
+  type LostClaim,
+  type ProblemDetail,
+} from '@airlock/core';
 
-export { ERROR_CODES, ERROR_STATUS, type ErrorCode, type ProblemDetail } from '@airlock/core';
+export {
+  ERROR_CODES,
+  ERROR_STATUS,
+  type ErrorCode,
+  type LostClaim,
+  type ProblemDetail,
+} from '@airlock/core';
 
 /** A failure the server reports as `{error: {code, detail}}` with the code's HTTP status. */
 export class AirlockError extends Error {
@@ -24,7 +36,7 @@ export class AirlockError extends Error {
   }
 
   /** The wire body. */
-  toBody(): { error: { code: ErrorCode; detail: string; problems?: ProblemDetail[] } } {
+  toBody(): ErrorBody {
     return {
       error: {
         code: this.code,
@@ -32,6 +44,26 @@ export class AirlockError extends Error {
         ...(this.problems ? { problems: [...this.problems] } : {}),
       },
     };
+  }
+}
+
+/**
+ * `lease_lost`, saying what became of the row (the body's `claim`): its
+ * state now, and whether it holds an outcome committed with the claim
+ * presented, so an executor whose commit's answer was lost learns that it landed.
+ */
+export class LeaseLostError extends AirlockError {
+  readonly claim: LostClaim;
+
+  constructor(detail: string, claim: LostClaim) {
+    super('lease_lost', detail);
+    this.name = 'LeaseLostError';
+    this.claim = claim;
+  }
+
+  override toBody(): ErrorBody {
+    const { error } = super.toBody();
+    return { error: { ...error, claim: { ...this.claim } } };
   }
 }
 

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { named } from './registry.js';
+import { TaskStateSchema } from './views.js';
 
 /**
  * Every error code the kernel answers with, beside its HTTP status: the one
@@ -102,12 +104,32 @@ export const ProblemDetailSchema = z.object({
 /** One validation problem. */
 export type ProblemDetail = z.infer<typeof ProblemDetailSchema>;
 
-/** The body of every failure: `{error: {code, detail, problems?}}`. */
+/**
+ * What a `lease_lost` refusal says of the row its claim no longer holds, so
+ * an executor whose commit's answer was lost can tell that the commit landed
+ * without reading the detail's wording.
+ */
+export const LostClaimSchema = named(
+  z.object({
+    task_state: TaskStateSchema,
+    committed: z.boolean(),
+  }),
+  {
+    id: 'LostClaim',
+    description:
+      "What a lease_lost refusal says of the row: `task_state`, the row's state now; `committed`, true when the row holds an outcome committed with the claim presented (an earlier commit of that claim landed, and nothing ran the row again since).",
+  },
+);
+/** What a `lease_lost` refusal says of the row its claim no longer holds. */
+export type LostClaim = z.infer<typeof LostClaimSchema>;
+
+/** The body of every failure: `{error: {code, detail, problems?, claim?}}`; `claim` comes with `lease_lost` only. */
 export const ErrorBodySchema = z.object({
   error: z.object({
     code: ErrorCodeSchema,
     detail: z.string(),
     problems: z.array(ProblemDetailSchema).optional(),
+    claim: LostClaimSchema.optional(),
   }),
 });
 /** The body of every failure. */

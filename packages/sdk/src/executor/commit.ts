@@ -68,8 +68,8 @@ export interface CommitOptions {
  * with backoff while the lease may hold, for at most three leases' time and
  * two attempts that time out; then the failure `result_undeliverable` is
  * committed instead (the tool ran: its row is not handed out to run again),
- * tried for one more lease. A retry the kernel refuses because the row is
- * already committed, while no other claim can have taken it, means an
+ * tried for one more lease. A retry the kernel refuses with `lease_lost`
+ * saying the row holds an outcome committed with this claim means an
  * earlier attempt landed: the row is answered as this executor sent it.
  * @returns the row as committed, or null when the signal aborted first.
  * @throws LeaseLostError when the claim no longer holds the row; the last
@@ -125,12 +125,9 @@ export async function commitOutcome(options: CommitOptions): Promise<TaskView | 
 
 /**
  * The outcome that already landed when the kernel refuses a retry with
- * `lease_lost` because the row is committed (`task … is succeeded; commit
- * needs claimed`), and no other claim can have taken the row: the refusal
- * came before the lease could lapse, or a heartbeat found the row gone
- * before then. Only a commit with this claim moves a claimed row to
- * succeeded or failed (a cancel or a hook timeout reaches other states).
- * Null otherwise, or when no attempt is unanswered.
+ * `lease_lost` because the row holds an outcome committed with this claim
+ * (the refusal's `claim.committed`). Null otherwise, or when no attempt is
+ * unanswered.
  */
 function landedOutcome(
   error: unknown,
@@ -138,11 +135,31 @@ function landedOutcome(
   lease: CommitOptions['lease'],
 ): Outcome | null {
   if (unanswered.length === 0 || !isLeaseLostError(error)) return null;
-  const state = /\bis (succeeded|failed); commit needs claimed$/.exec(error.detail)?.[1];
+  let state: string | undefined;
+  if (error.claim) state = error.claim.committed ? error.claim.task_state : undefined;
+  else state = committedStateFromDetail(error.detail, lease);
   if (state === undefined) return null;
-  if (!lease.leftWhileHeld() && Date.now() >= lease.heldUntil()) return null;
   // A failed hook result may have landed as succeeded and been failed by the kernel since.
   return unanswered.findLast((sent) => sent.outcome === state) ?? unanswered.at(-1) ?? null;
+}
+
+/**
+ * For a kernel whose `lease_lost` carries no `claim` (older than this SDK),
+ * kept only as that fallback: the state its detail names when it refused
+ * because the row is committed (`task … is succeeded; commit needs
+ * claimed`), when no other claim can have taken the row: the refusal came
+ * before the lease could lapse, or a heartbeat found the row gone before
+ * then. Only a commit with this claim moves a claimed row to succeeded or
+ * failed (a cancel or a hook timeout reaches other states).
+ */
+function committedStateFromDetail(
+  detail: string,
+  lease: CommitOptions['lease'],
+): string | undefined {
+  const state = /\bis (succeeded|failed); commit needs claimed$/.exec(detail)?.[1];
+  if (state === undefined) return undefined;
+  if (!lease.leftWhileHeld() && Date.now() >= lease.heldUntil()) return undefined;
+  return state;
 }
 
 /** Whether an error says the commit took too long on its way rather than found no kernel. */

@@ -20,10 +20,11 @@ export interface Lease {
   /** Whether the lease may still hold: not reported lost, and {@link Lease.heldUntil} not passed. */
   mayHold(): boolean;
   /**
-   * Whether the row is known to have left this claim before the lease could
-   * lapse: a heartbeat was answered `lease_lost` before {@link Lease.heldUntil}.
-   * No other claim can have taken the row then: it was committed with this
-   * claim, canceled or timed out.
+   * Whether the row is known to have left this claim with no other claim
+   * taking it: a heartbeat was answered `lease_lost` saying the row was
+   * committed with this claim, or, from a kernel that does not say, before
+   * {@link Lease.heldUntil} (the row was then committed with this claim,
+   * canceled or timed out).
    */
   leftWhileHeld(): boolean;
   /**
@@ -75,7 +76,7 @@ export function holdLease(options: HoldLeaseOptions): Lease {
         },
         (error: Error) => {
           if (!isLeaseLostError(error)) return;
-          if (Date.now() < heldUntil) left = true;
+          if (error.claim ? error.claim.committed : Date.now() < heldUntil) left = true;
           // An answer after stop may be about the commit that just landed: not a loss.
           if (lost || stopped) return;
           lost = true;

@@ -81,11 +81,7 @@ const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error, ctx }) {
     const cause = airlockCause(error);
     ctx?.noteError?.(cause.code);
-    const body: { code: ErrorCode; detail: string } = {
-      code: cause.code,
-      detail: cause.detail,
-      ...(cause.problems ? { problems: cause.problems } : {}),
-    };
+    const body = cause.toBody().error;
     return {
       ...shape,
       message: body.detail,

@@ -114,6 +114,57 @@ describe('executor commits that cannot arrive or are not answered', () => {
     });
   }
 
+  it("recognises a landed commit by the refusal's claim, whatever its detail says", async () => {
+    // The first attempt lands unanswered; the retry's lease_lost reaches the executor reworded.
+    const reworded: Steer = {
+      rewrite: (body) => {
+        const answer = JSON.parse(body) as { error?: { code: string; detail: string } };
+        if (answer.error?.code === 'lease_lost') answer.error.detail = 'wording of another kernel';
+        return JSON.stringify(answer);
+      },
+    };
+    const proxy = await startSteeringProxy(
+      fixture.kernel.url,
+      steerCommits('lands-reworded', 'drop_answer', reworded),
+    );
+    try {
+      let ran = 0;
+      const errors: Error[] = [];
+      const committed: TaskView[] = [];
+      const executor = start(
+        {
+          build: () => {
+            ran++;
+            return 'lands-reworded';
+          },
+        },
+        {
+          url: proxy.url,
+          leaseMs: 1000,
+          onError: (error, task) => {
+            if (task) errors.push(error);
+          },
+          onCommitted: (task) => committed.push(task),
+        },
+      );
+      await executor.ready;
+      const created = await runs().create(
+        scriptedRun('bypass', [{ tool_calls: [{ name: 'build' }] }, { final: 'done' }]),
+      );
+      expect(await ended(created.id, 8000)).toMatchObject({ state: 'completed' });
+      await eventually(() => committed.length > 0 || errors.length > 0, {
+        what: 'the commit to be settled',
+      });
+      expect(errors).toEqual([]);
+      expect(committed).toEqual([
+        expect.objectContaining({ state: 'succeeded', result: 'lands-reworded' }),
+      ]);
+      expect(ran).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('close({abort: true}) stops heartbeating a row whose commit is still on the wire', async () => {
     let heartbeats = 0;
     const steer = steerCommits('stuck-on-the-wire', 'stall');

@@ -6,9 +6,15 @@ import { connect, type Socket } from 'node:net';
  * unanswered (as a body that never finishes arriving on a slow link), or pass
  * it on and then drop the kernel's answer (`drop_answer`: the connection
  * closes) or hold it back (`hold_answer`): the request took effect, its
- * caller never hears so.
+ * caller never hears so. `{rewrite}` passes it on and answers the kernel's
+ * answer body as rewritten (a kernel of other wording).
  */
-export type Steer = 'forward' | 'stall' | 'drop_answer' | 'hold_answer';
+export type Steer =
+  | 'forward'
+  | 'stall'
+  | 'drop_answer'
+  | 'hold_answer'
+  | { rewrite: (body: string) => string };
 
 /** A request as the proxy's steering function reads it. */
 export interface SteeredRequest {
@@ -56,6 +62,18 @@ export async function startSteeringProxy(
         if (verdict === 'drop_answer' || verdict === 'hold_answer') {
           answer.resume();
           if (verdict === 'drop_answer') answer.on('end', () => incoming.socket.destroy());
+          return;
+        }
+        if (typeof verdict === 'object') {
+          void readBody(answer).then((body) => {
+            const rewritten = verdict.rewrite(body);
+            const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
+            outgoing.writeHead(answer.statusCode ?? 502, {
+              ...headers,
+              'content-length': String(Buffer.byteLength(rewritten)),
+            });
+            outgoing.end(rewritten);
+          });
           return;
         }
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -1,5 +1,5 @@
 import type { EventData, EventType } from '@airlock/core';
-import { AirlockError } from '../../errors.js';
+import { AirlockError, LeaseLostError } from '../../errors.js';
 import { LARGE_VALUE_CHARACTERS, nextTurn } from '../../event-loop-turn.js';
 import type { PendingEvent } from '../../store/event-log.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
@@ -61,6 +61,19 @@ function guardRun(verb: TaskVerb, run: RunOfMove): void {
 async function refusal<V extends TaskVerb>(tx: Tx, move: TaskMove<V>): Promise<AirlockError> {
   const row = await findTask(tx, move.run.id, move.key);
   if (!row) return new AirlockError('task_not_found', `no task ${move.key} in run ${move.run.id}`);
+  const refused = stateRefusal(move, row);
+  const claimId = move.match?.claim_id;
+  if (refused.code !== 'lease_lost' || claimId === undefined) return refused;
+  return new LeaseLostError(refused.detail, {
+    task_state: row.state,
+    // Only a commit with the claim leaves its id on a succeeded or failed row: a lapse, a retry
+    // and a hook's timeout clear it, and every claim's id is new.
+    committed: (row.state === 'succeeded' || row.state === 'failed') && row.claim_id === claimId,
+  });
+}
+
+/** The verb's refusal of a row as it is now: its state or kind, else the claim or a move meanwhile. */
+function stateRefusal<V extends TaskVerb>(move: TaskMove<V>, row: TaskTable): AirlockError {
   const rule = verbRule(move.verb);
   try {
     checkMove(move.verb, row, move.run);
