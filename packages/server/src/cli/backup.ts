@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
 import {
   BackupError,
@@ -7,6 +6,7 @@ import {
   restoreSqliteStore,
 } from '../store/sqlite/sqlite-backup.js';
 import { Store } from '../store/store.js';
+import { flagText, parseCommandLine } from './command-line.js';
 
 const STORE_OPTIONS = `Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
@@ -43,20 +43,24 @@ interface Parsed {
   help: boolean;
 }
 
-function parse(argv: string[]): Parsed {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
+/**
+ * Reads `airlock backup|restore <file> [store options]`.
+ * @throws UsageError on an unknown option or an argument past <file>.
+ */
+function parse(argv: string[], command: string): Parsed {
+  const { values, positionals } = parseCommandLine(argv, {
+    command,
+    flags: {
       'data-dir': { type: 'string' },
       'database-url': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
+    operands: ['<file>'],
   });
   return {
     file: positionals[0],
-    dataDir: values['data-dir'] ?? process.env.AIRLOCK_DATA_DIR ?? '.airlock',
-    databaseUrl: values['database-url'] ?? (process.env.DATABASE_URL || undefined),
+    dataDir: flagText(values, 'data-dir') ?? process.env.AIRLOCK_DATA_DIR ?? '.airlock',
+    databaseUrl: flagText(values, 'database-url') ?? (process.env.DATABASE_URL || undefined),
     help: values.help === true,
   };
 }
@@ -82,7 +86,7 @@ function megabytes(bytes: number): string {
 
 /** Runs `airlock backup <file>`; returns the exit code. */
 export async function backup(argv: string[]): Promise<number> {
-  const options = parse(argv);
+  const options = parse(argv, 'airlock backup');
   if (options.help || !options.file) {
     process.stdout.write(BACKUP_HELP);
     return options.help ? 0 : 2;
@@ -123,7 +127,7 @@ export async function backup(argv: string[]): Promise<number> {
 
 /** Runs `airlock restore <file>`; returns the exit code. */
 export async function restore(argv: string[]): Promise<number> {
-  const options = parse(argv);
+  const options = parse(argv, 'airlock restore');
   if (options.help || !options.file) {
     process.stdout.write(RESTORE_HELP);
     return options.help ? 0 : 2;

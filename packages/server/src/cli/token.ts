@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { AirlockError } from '../errors.js';
 import { revokeCredentialAndReaddress } from '../kernel/verbs/revocation.js';
 import { type CredentialKind, createCredential, listCredentials } from '../store/accounts.js';
 import type { Store } from '../store/store.js';
+import { flagText, parseVerbCommandLine } from './command-line.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 import { forTerminal } from './terminal-text.js';
@@ -27,15 +27,17 @@ const KINDS: CredentialKind[] = ['agent', 'executor', 'member'];
 
 /** Runs `airlock token ...`; returns the exit code. */
 export async function token(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      kind: { type: 'string' },
-      label: { type: 'string' },
+  const { values, positionals } = parseVerbCommandLine(argv, {
+    command: 'airlock token',
+    common: {
       'data-dir': { type: 'string' },
       'database-url': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+    },
+    verbs: {
+      create: { flags: { kind: { type: 'string' }, label: { type: 'string' } } },
+      revoke: { operands: ['<credential-id or token>'] },
+      list: {},
     },
   });
   const [verb, target] = positionals;
@@ -46,8 +48,8 @@ export async function token(argv: string[]): Promise<number> {
   let store: Store;
   try {
     store = await openExistingStore({
-      dataDir: values['data-dir'] ?? process.env.AIRLOCK_DATA_DIR ?? '.airlock',
-      databaseUrl: values['database-url'] ?? process.env.DATABASE_URL,
+      dataDir: flagText(values, 'data-dir') ?? process.env.AIRLOCK_DATA_DIR ?? '.airlock',
+      databaseUrl: flagText(values, 'database-url') ?? process.env.DATABASE_URL,
     });
   } catch (error) {
     if (!(error instanceof MissingStoreError)) throw error;
@@ -66,7 +68,7 @@ export async function token(argv: string[]): Promise<number> {
         workspaceId: local.workspaceId,
         kind,
         agentApplicationId: local.agentApplicationId,
-        label: values.label ?? kind,
+        label: flagText(values, 'label') ?? kind,
       });
       process.stderr.write(
         `created ${kind} credential ${made.credential.credential_id} in ${local.workspaceId}\n`,

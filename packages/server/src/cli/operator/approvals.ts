@@ -66,9 +66,9 @@ function readPolicyFile(path: unknown): unknown {
 
 /** Runs `airlock approvals ...`; returns the exit code. */
 export async function approvals(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOperatorArgs(argv, {
-    file: { type: 'string' },
-    version: { type: 'string' },
+  const { values, positionals } = parseOperatorArgs(argv, 'approvals', {
+    show: {},
+    set: { flags: { file: { type: 'string' }, version: { type: 'string' } } },
   });
   const [verb] = positionals;
   if (values.help || !verb) {
@@ -88,7 +88,7 @@ export async function approvals(argv: string[]): Promise<number> {
       return 0;
     }
     case 'set': {
-      const policy = readPolicyFile(values.file);
+      // The flags first: a usage error is named before the file is read.
       const version = parseWholeNumber(values.version, {
         command: 'airlock approvals set',
         flag: '--version',
@@ -96,6 +96,7 @@ export async function approvals(argv: string[]): Promise<number> {
         min: 0,
         max: Number.MAX_SAFE_INTEGER,
       });
+      const policy = readPolicyFile(values.file);
       const body = await connection.call('approvalPolicy.replace', {
         workspace_id: connection.workspace,
         policy,

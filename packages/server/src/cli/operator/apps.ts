@@ -56,7 +56,11 @@ async function describeLockout(
 
 /** Runs `airlock apps ...`; returns the exit code. */
 export async function apps(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOperatorArgs(argv, {});
+  const { values, positionals } = parseOperatorArgs(argv, 'apps', {
+    create: { operands: ['<name>'] },
+    list: {},
+    remove: { operands: ['<application-id>'] },
+  });
   const [verb, target] = positionals;
   if (values.help || !verb) {
     process.stdout.write(APPS_HELP);

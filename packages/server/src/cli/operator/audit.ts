@@ -28,6 +28,13 @@ const PAGE = 1000;
  */
 export function parseSince(text: string, now: number = Date.now()): number {
   if (/^\d+(\.\d+)?(ms|s|m|h|d)$/.test(text)) return now - parseDuration(text);
+  // Date.parse reads a bare number as some date (5 is 2001-05-01): an age needs its unit.
+  if (/^[+-]?\d+(\.\d+)?$/.test(text.trim())) {
+    throw new OperatorError(
+      `--since wants an ISO time or an age such as 24h, not ${text} (a number needs its unit, a date its month and day)`,
+      2,
+    );
+  }
   const at = Date.parse(text);
   if (Number.isNaN(at)) {
     throw new OperatorError(`--since wants an ISO time or an age such as 24h, not ${text}`, 2);
@@ -37,10 +44,10 @@ export function parseSince(text: string, now: number = Date.now()): number {
 
 /** Runs `airlock audit ...`; returns the exit code. */
 export async function audit(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOperatorArgs(argv, {
-    since: { type: 'string' },
-    after: { type: 'string' },
-    run: { type: 'string' },
+  const { values, positionals } = parseOperatorArgs(argv, 'audit', {
+    export: {
+      flags: { since: { type: 'string' }, after: { type: 'string' }, run: { type: 'string' } },
+    },
   });
   const [verb] = positionals;
   if (values.help || verb !== 'export') {

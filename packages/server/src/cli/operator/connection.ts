@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   type Call,
   createClient,
@@ -6,6 +5,12 @@ import {
   isConnectionError,
   isDeadlineExceededError,
 } from '@airlock/sdk';
+import {
+  type ParsedCommandLine,
+  parseVerbCommandLine,
+  UsageError,
+  type VerbShape,
+} from '../command-line.js';
 import { formatDuration, parseDuration } from '../durations.js';
 import { forTerminal } from '../terminal-text.js';
 
@@ -52,24 +57,22 @@ export const CONNECTION_HELP = `Connection (flags win over the environment):
   --json               print JSON instead of text
 `;
 
-/** Parses an operator command's flags, adding the connection ones. */
+/**
+ * Parses `airlock <command> <verb> ...` of an operator command: each verb's
+ * own flags and operands, and the connection flags every verb takes.
+ * @throws UsageError (exit 2) on an unknown option, a flag of another verb
+ *   or an argument the verb does not take.
+ */
 export function parseOperatorArgs(
   argv: string[],
-  extra: Record<string, { type: 'string' | 'boolean' }>,
-): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  try {
-    const parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { ...CONNECTION_OPTIONS, ...extra },
-    });
-    return {
-      values: parsed.values as Record<string, string | boolean | undefined>,
-      positionals: parsed.positionals,
-    };
-  } catch (error) {
-    throw new OperatorError((error as Error).message, 2);
-  }
+  command: string,
+  verbs: Readonly<Record<string, VerbShape>>,
+): ParsedCommandLine {
+  return parseVerbCommandLine(argv, {
+    command: `airlock ${command}`,
+    common: CONNECTION_OPTIONS,
+    verbs,
+  });
 }
 
 /** Reads the connection from flags and the environment; refuses when the token or workspace is missing. */
@@ -158,6 +161,9 @@ export function describeFailure(error: unknown): { message: string; exitCode: nu
   // A detail may repeat what the operator or an agent sent: its control characters are escaped.
   if (error instanceof OperatorError) {
     return { message: forTerminal(error.message), exitCode: error.status };
+  }
+  if (error instanceof UsageError) {
+    return { message: forTerminal(error.message), exitCode: error.exitCode };
   }
   if (isAirlockError(error)) {
     return { message: forTerminal(`${error.code}: ${error.detail}`), exitCode: 1 };

@@ -86,6 +86,9 @@ function versionOf(
   return { version };
 }
 
+/** What the verbs that name a row take after their name. */
+const TASK = ['<run-id>', '<task-key>'];
+
 /** The row a verb names, or a usage error (exit 2) when the command left it out. */
 function taskOf(
   connection: Connection,
@@ -130,16 +133,24 @@ async function listDecisions(
 
 /** Runs `airlock decisions ...`; returns the exit code. */
 export async function decisions(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOperatorArgs(argv, {
-    reason: { type: 'string' },
-    content: { type: 'string' },
-    decline: { type: 'boolean' },
-    'resolution-token': { type: 'string' },
-    input: { type: 'string' },
-    version: { type: 'string' },
-    limit: { type: 'string' },
-    cursor: { type: 'string' },
-    all: { type: 'boolean' },
+  const { values, positionals } = parseOperatorArgs(argv, 'decisions', {
+    list: {
+      flags: { limit: { type: 'string' }, cursor: { type: 'string' }, all: { type: 'boolean' } },
+    },
+    show: { operands: TASK },
+    approve: {
+      operands: TASK,
+      flags: { version: { type: 'string' }, input: { type: 'string' } },
+    },
+    deny: { operands: TASK, flags: { version: { type: 'string' }, reason: { type: 'string' } } },
+    answer: {
+      operands: TASK,
+      flags: {
+        content: { type: 'string' },
+        decline: { type: 'boolean' },
+        'resolution-token': { type: 'string' },
+      },
+    },
   });
   const [verb, runId, taskKey] = positionals;
   if (values.help || !verb) {

@@ -6,6 +6,7 @@ import {
   parseOperatorArgs,
   print,
 } from './connection.js';
+import { parseLimit } from './paging.js';
 
 /** `airlock notifications --help` */
 export const NOTIFICATIONS_HELP = `Usage:
@@ -28,10 +29,11 @@ function describeRow(row: DeliveryView): string[] {
 
 /** Runs `airlock notifications ...`; returns the exit code. */
 export async function notifications(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOperatorArgs(argv, {
-    state: { type: 'string' },
-    run: { type: 'string' },
-    limit: { type: 'string' },
+  const { values, positionals } = parseOperatorArgs(argv, 'notifications', {
+    list: {
+      flags: { state: { type: 'string' }, run: { type: 'string' }, limit: { type: 'string' } },
+    },
+    redeliver: { operands: ['<delivery-id>'] },
   });
   const [verb, id] = positionals;
   if (values.help || !verb) {
@@ -41,14 +43,15 @@ export async function notifications(argv: string[]): Promise<number> {
   const connection = connectionFrom(values);
   switch (verb) {
     case 'list': {
+      const limit = parseLimit(values.limit, 'airlock notifications list');
       const body = await connection.call('notifications.list', {
         workspace_id: connection.workspace,
-        // Checked by the kernel, which names a wrong state or limit (invalid_input).
+        // Checked by the kernel, which names a wrong state (invalid_input).
         ...(typeof values.state === 'string'
           ? { state: values.state as DeliveryView['state'] }
           : {}),
         ...(typeof values.run === 'string' ? { run_id: values.run } : {}),
-        ...(typeof values.limit === 'string' ? { limit: values.limit } : {}),
+        ...(limit === undefined ? {} : { limit }),
       });
       print(connection, body, () =>
         body.deliveries.length === 0 ? ['no notifications'] : body.deliveries.flatMap(describeRow),

@@ -94,11 +94,17 @@ function need(value: string | boolean | undefined, what: string): string {
 
 /** Runs `airlock overlays ...`; returns the exit code. */
 export async function overlays(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOperatorArgs(argv, {
-    file: { type: 'string' },
-    digest: { type: 'string' },
-    trust: { type: 'boolean' },
-    repo: { type: 'string' },
+  const { values, positionals } = parseOperatorArgs(argv, 'overlays', {
+    show: { operands: ['<scope>', '<owner>'] },
+    replace: {
+      operands: ['<scope>', '<owner>'],
+      flags: { file: { type: 'string' }, digest: { type: 'string' } },
+    },
+    trust: { operands: ['<agent-application-id>'], flags: { digest: { type: 'string' } } },
+    load: {
+      operands: ['<agent-application-id>'],
+      flags: { repo: { type: 'string' }, file: { type: 'string' }, trust: { type: 'boolean' } },
+    },
   });
   const [verb, first, second] = positionals;
   if (values.help || !verb) {

@@ -57,10 +57,11 @@ function describe(policy: RetentionPolicyView): string[] {
 
 /** Runs `airlock retention ...`; returns the exit code. */
 export async function retention(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOperatorArgs(argv, {
-    events: { type: 'string' },
-    runs: { type: 'string' },
-    audit: { type: 'string' },
+  const { values, positionals } = parseOperatorArgs(argv, 'retention', {
+    get: {},
+    set: {
+      flags: { events: { type: 'string' }, runs: { type: 'string' }, audit: { type: 'string' } },
+    },
   });
   const [verb] = positionals;
   if (values.help || (verb !== 'get' && verb !== 'set')) {

@@ -34,9 +34,10 @@ function runLine(run: RunView): string {
 
 /** Runs `airlock runs ...`; returns the exit code. */
 export async function runs(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOperatorArgs(argv, {
-    state: { type: 'string' },
-    limit: { type: 'string' },
+  const { values, positionals } = parseOperatorArgs(argv, 'runs', {
+    list: { flags: { state: { type: 'string' }, limit: { type: 'string' } } },
+    show: { operands: ['<run-id>'] },
+    stop: { operands: ['<run-id>'] },
   });
   const [verb, runId] = positionals;
   if (values.help || !verb) {

@@ -29,12 +29,18 @@ ${CONNECTION_HELP}`;
 
 /** Runs `airlock tokens ...`; returns the exit code. */
 export async function tokens(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOperatorArgs(argv, {
-    kind: { type: 'string' },
-    application: { type: 'string' },
-    label: { type: 'string' },
-    'workspace-level': { type: 'boolean' },
-    all: { type: 'boolean' },
+  const { values, positionals } = parseOperatorArgs(argv, 'tokens', {
+    create: {
+      flags: {
+        kind: { type: 'string' },
+        application: { type: 'string' },
+        label: { type: 'string' },
+        'workspace-level': { type: 'boolean' },
+      },
+    },
+    list: { flags: { all: { type: 'boolean' } } },
+    revoke: { operands: ['<credential-id or token>'] },
+    label: { operands: ['<credential-id>', '<name>'] },
   });
   const [verb, target] = positionals;
   if (values.help || !verb) {

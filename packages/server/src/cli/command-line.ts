@@ -1,0 +1,128 @@
+import { parseArgs } from 'node:util';
+
+/** A flag that takes a value (`--limit 5`) or a switch (`--json`). */
+export interface FlagShape {
+  readonly type: 'string' | 'boolean';
+  readonly short?: string;
+}
+
+/** The flags a command or one of its verbs takes, by name. */
+export type FlagTable = Readonly<Record<string, FlagShape>>;
+
+/** What one verb of a command takes after its name. */
+export interface VerbShape {
+  /** Its arguments in order, as its usage writes them (`<run-id>`): the most it takes. */
+  readonly operands?: readonly string[];
+  /** Its own flags, beside those every verb of the command takes. */
+  readonly flags?: FlagTable;
+}
+
+/** A command line that cannot be right (an unknown flag, an argument too many); the CLI exits 2. */
+export class UsageError extends Error {
+  readonly exitCode = 2;
+}
+
+/** The flags and the arguments of a command line. */
+export interface ParsedCommandLine {
+  readonly values: Record<string, string | boolean | undefined>;
+  readonly positionals: string[];
+}
+
+/** The value of a flag that takes one; undefined when it was not given. */
+export function flagText(values: ParsedCommandLine['values'], name: string): string | undefined {
+  const value = values[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Reads `argv` against these flags, saying what is wrong the way an operator fixes it.
+ * @throws UsageError on an unknown option or a flag without its value.
+ */
+function readArgs(argv: string[], command: string, options: FlagTable): ParsedCommandLine {
+  try {
+    const parsed = parseArgs({ args: argv, allowPositionals: true, options: { ...options } });
+    return {
+      values: parsed.values as Record<string, string | boolean | undefined>,
+      positionals: parsed.positionals,
+    };
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    // Node names the flag in quotes: "Unknown option '--kind'. To specify a positional ...".
+    const flag = /'(-[^' ]*)/.exec(message)?.[1];
+    const what =
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag
+        ? `unknown option ${flag}`
+        : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && message.includes('missing')
+          ? `${flag} needs a value`
+          : message;
+    throw new UsageError(`${command}: ${what} (see ${command} --help)`);
+  }
+}
+
+/**
+ * Refuses arguments past the most a command takes.
+ * @throws UsageError naming them and what the command takes.
+ */
+function refuseExtraOperands(
+  command: string,
+  help: string,
+  operands: readonly string[],
+  given: readonly string[],
+): void {
+  const extra = given.slice(operands.length);
+  if (extra.length === 0) return;
+  const takes = operands.length === 0 ? 'takes no arguments' : `takes ${operands.join(' ')}`;
+  throw new UsageError(
+    `${command}: unexpected argument${extra.length > 1 ? 's' : ''} ${extra.map((text) => JSON.stringify(text)).join(' ')} ` +
+      `(it ${takes}; see ${help} --help)`,
+  );
+}
+
+/**
+ * Parses `airlock <command> [operands] [flags]`, a command without verbs
+ * (`airlock backup <file>`). With --help nothing more is checked.
+ * @throws UsageError on an unknown option, a flag without its value, or an argument too many.
+ */
+export function parseCommandLine(
+  argv: string[],
+  shape: { command: string; flags: FlagTable; operands: readonly string[] },
+): ParsedCommandLine {
+  const parsed = readArgs(argv, shape.command, shape.flags);
+  if (parsed.values.help !== true) {
+    refuseExtraOperands(shape.command, shape.command, shape.operands, parsed.positionals);
+  }
+  return parsed;
+}
+
+/**
+ * Parses `airlock <command> <verb> [operands] [flags]`: the flags of every
+ * verb are read, then the verb named is held to its own flags (and `common`,
+ * which every verb takes) and to the most operands it takes. A missing or
+ * unknown verb, and --help, are left to the command, which prints its help
+ * or names its verbs.
+ * @throws UsageError on an unknown option, a flag without its value, a flag
+ *   of another verb, or an argument the verb does not take.
+ */
+export function parseVerbCommandLine(
+  argv: string[],
+  shape: { command: string; common: FlagTable; verbs: Readonly<Record<string, VerbShape>> },
+): ParsedCommandLine {
+  const every: Record<string, FlagShape> = {};
+  for (const verb of Object.values(shape.verbs)) Object.assign(every, verb.flags);
+  const parsed = readArgs(argv, shape.command, { ...every, ...shape.common });
+  const [verb, ...operands] = parsed.positionals;
+  if (parsed.values.help === true || verb === undefined || !Object.hasOwn(shape.verbs, verb)) {
+    return parsed;
+  }
+  const own = shape.verbs[verb]!;
+  const named = `${shape.command} ${verb}`;
+  for (const flag of Object.keys(parsed.values)) {
+    if (!Object.hasOwn(shape.common, flag) && !Object.hasOwn(own.flags ?? {}, flag)) {
+      throw new UsageError(
+        `${named}: --${flag} is not an option of ${verb} (see ${shape.command} --help)`,
+      );
+    }
+  }
+  refuseExtraOperands(named, shape.command, own.operands ?? [], operands);
+  return parsed;
+}

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from '../../testing/harness.js';
+import { plantCalls, runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
+
+const sqlite = await sqliteBackend();
+
+// Each case starts the CLI in a child process: slow on a loaded machine, so a wide bound.
+describe('the operator CLI refuses a command line it would misread, exit 2', {
+  timeout: 180_000,
+}, () => {
+  let d: Deployment;
+  let runId: string;
+  let key: string;
+
+  beforeAll(async () => {
+    d = await deploy(sqlite);
+    runId = await plantCalls(d, [{ name: 'bash', input: { command: 'ls' }, id: 'c1' }]);
+    key = (await d.member.get(`${d.ws}/decisions`)).body.decisions[0].key;
+  });
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  // What Number() or Date.parse would have read as some number or date.
+  it.each([
+    [
+      ['audit', 'export', '--after', '1e3'],
+      'airlock audit export: --after wants a sequence number',
+    ],
+    [['audit', 'export', '--after', '0x10'], 'airlock audit export: --after wants'],
+    [['audit', 'export', '--after', ''], 'airlock audit export: --after wants'],
+    [['audit', 'export', '--after', ' 5'], 'airlock audit export: --after wants'],
+    [['audit', 'export', '--since', '5'], 'airlock: --since wants an ISO time or an age'],
+    [['audit', 'export', '--since=-1'], 'a number needs its unit'],
+    [['approvals', 'set', '--version', '', '--file', 'missing.json'], 'approvals set: --version'],
+    [
+      ['approvals', 'set', '--version', '1e3', '--file', 'missing.json'],
+      'approvals set: --version',
+    ],
+    [['notifications', 'list', '--limit', '1e3'], 'airlock notifications list: --limit wants'],
+    [['notifications', 'list', '--limit', '0x10'], 'notifications list: --limit wants'],
+    [['notifications', 'list', '--limit', ''], 'notifications list: --limit wants'],
+    [['runs', 'list', '--limit', '1e2'], 'airlock runs list: --limit wants a number of rows'],
+    [['decisions', 'list', '--limit', '0x10'], 'airlock decisions list: --limit wants'],
+  ])('refuses the number in %j', async (args, message) => {
+    const refused = await runOperatorCli(d, args);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(message);
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('takes plain decimal numbers and ISO times', async () => {
+    for (const args of [
+      ['notifications', 'list', '--limit', '5'],
+      ['audit', 'export', '--after', '0', '--since', '2026-01-01'],
+      ['runs', 'list', '--limit', '010'],
+    ]) {
+      const taken = await runOperatorCli(d, args);
+      expect({ args, code: taken.code, stderr: taken.stderr }).toEqual({
+        args,
+        code: 0,
+        stderr: '',
+      });
+    }
+  });
+
+  it.each([
+    [
+      ['runs', 'list', 'extra'],
+      'airlock runs list: unexpected argument "extra" (it takes no arguments; see airlock runs --help)',
+    ],
+    [
+      ['runs', 'show', 'RUN', 'extra'],
+      'airlock runs show: unexpected argument "extra" (it takes <run-id>;',
+    ],
+    [['decisions', 'list', 'x', 'y'], 'airlock decisions list: unexpected arguments "x" "y"'],
+    [['approvals', 'show', 'x'], 'airlock approvals show: unexpected argument "x"'],
+    [
+      ['tokens', 'revoke', 'a', 'b'],
+      'airlock tokens revoke: unexpected argument "b" (it takes <credential-id or token>;',
+    ],
+    [
+      ['overlays', 'trust', 'app', 'x', '--digest', 'd'],
+      'airlock overlays trust: unexpected argument "x"',
+    ],
+    [['apps', 'list', 'x'], 'airlock apps list: unexpected argument "x"'],
+    [
+      ['notifications', 'redeliver', 'a', 'b'],
+      'airlock notifications redeliver: unexpected argument "b"',
+    ],
+    [['retention', 'get', 'x'], 'airlock retention get: unexpected argument "x"'],
+    [['audit', 'export', 'x'], 'airlock audit export: unexpected argument "x"'],
+  ])('refuses an argument too many in %j', async (args, message) => {
+    const refused = await runOperatorCli(d, args);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(message);
+    expect(refused.stderr).toMatch(/; see airlock \w+ --help\)\n$/);
+  });
+
+  it.each([
+    [
+      ['runs', 'show', 'RUN', '--state', 'running'],
+      'airlock runs show: --state is not an option of show (see airlock runs --help)',
+    ],
+    [
+      ['decisions', 'list', '--reason', 'x'],
+      'airlock decisions list: --reason is not an option of list',
+    ],
+    [
+      ['decisions', 'approve', 'RUN', 'T', '--content', 'x'],
+      'airlock decisions approve: --content is not an option of approve',
+    ],
+    [['tokens', 'list', '--kind', 'agent'], 'airlock tokens list: --kind is not an option of list'],
+    [
+      ['retention', 'get', '--runs', '30d'],
+      'airlock retention get: --runs is not an option of get',
+    ],
+    [
+      ['runs', 'list', '--kind', 'agent'],
+      'airlock runs: unknown option --kind (see airlock runs --help)',
+    ],
+    [['runs', 'list', '--limit'], 'airlock runs: --limit needs a value (see airlock runs --help)'],
+  ])('refuses a flag the verb does not take in %j', async (args, message) => {
+    const refused = await runOperatorCli(d, args);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(message);
+  });
+
+  it('changes nothing when it refuses: an approve with an argument too many leaves the call parked', async () => {
+    const refused = await runOperatorCli(d, ['decisions', 'approve', runId, key, 'now']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('unexpected argument "now"');
+    const task = await d.member.get(`${d.ws}/runs/${runId}/tasks/${key}`);
+    expect(task.body.state).toBe('needs_approval');
+  });
+
+  it('still prints the help with --help, whatever else the line holds', async () => {
+    const help = await runOperatorCli(d, ['runs', 'list', 'extra', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('airlock runs list');
+  });
+});
