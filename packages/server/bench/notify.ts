@@ -16,11 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
-import {
-  createAgentApplication,
-  createCredential,
-  createWorkspace,
-} from '../src/store/accounts.js';
+import { createCredential, createWorkspace } from '../src/store/accounts.js';
+import { createAgentApplication } from '../src/store/applications.js';
 import { Store } from '../src/store/store.js';
 import { freshDatabase, packageDir } from './server-process.js';
 

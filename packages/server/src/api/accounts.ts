@@ -6,14 +6,16 @@ import {
   revokeCredentialAndReaddress,
 } from '../kernel/verbs/revocation.js';
 import {
-  createAgentApplication,
   createCredential,
-  findAgentApplication,
-  listApplicationRecords,
   listCredentials,
   principalName,
   setCredentialLabel,
 } from '../store/accounts.js';
+import {
+  createAgentApplication,
+  findAgentApplication,
+  listApplicationRecords,
+} from '../store/applications.js';
 import { implement } from './operation.js';
 
 /** POST /api/v1/workspaces/{ws}/credentials: a new bearer token, shown once. */

@@ -2,7 +2,8 @@ import { OPERATION_CONTRACTS, type OverlayScope, validateOverlayDocument } from 
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { recordPolicyChange } from '../kernel/verbs/policy-changes.js';
-import { findAgentApplication, type Principal, principalName } from '../store/accounts.js';
+import { type Principal, principalName } from '../store/accounts.js';
+import { findAgentApplication } from '../store/applications.js';
 import { conversationExists, lockConversation } from '../store/conversations.js';
 import { type OverlayKey, readOverlay, replaceOverlay, trustOverlay } from '../store/overlays.js';
 import { implement } from './operation.js';

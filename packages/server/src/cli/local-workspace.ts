@@ -1,12 +1,11 @@
 import {
   type CredentialKind,
-  createAgentApplication,
   createCredential,
   createWorkspace,
-  listAgentApplications,
   listWorkspaces,
 } from '../store/accounts.js';
 import { ADVISORY_LOCK_KEYS, withAdvisoryLock } from '../store/advisory-lock.js';
+import { createAgentApplication, listAgentApplications } from '../store/applications.js';
 import type { Store } from '../store/store.js';
 
 /** The local workspace, and its tokens when this call created it. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentApplication, createCredential } from '../store/accounts.js';
+import { createCredential } from '../store/accounts.js';
+import { createAgentApplication } from '../store/applications.js';
 import { type Client, client, type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { connect, type Socket } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';

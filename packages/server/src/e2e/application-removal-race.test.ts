@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Airlock, startAirlock } from '../airlock.js';
-import { listApplicationRecords, listCredentials } from '../store/accounts.js';
+import { listCredentials } from '../store/accounts.js';
+import { listApplicationRecords } from '../store/applications.js';
 import { type Client, client } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 import { workspaceWithTokens } from '../testing/workspace-tokens.js';

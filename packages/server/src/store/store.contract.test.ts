@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backends, freshStorePerTest } from '../testing/stores.js';
-import {
-  authenticate,
-  createAgentApplication,
-  createCredential,
-  createWorkspace,
-  revokeCredential,
-} from './accounts.js';
+import { authenticate, createCredential, createWorkspace, revokeCredential } from './accounts.js';
+import { createAgentApplication } from './applications.js';
 import { currentProfileConfiguration, putProfileConfiguration } from './profiles.js';
 import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';

@@ -1,4 +1,5 @@
-import { createAgentApplication, createCredential, createWorkspace } from '../store/accounts.js';
+import { createCredential, createWorkspace } from '../store/accounts.js';
+import { createAgentApplication } from '../store/applications.js';
 import type { Store } from '../store/store.js';
 
 /** The tokens of one workspace, one of each kind, all of its one agent application. */

@@ -1,12 +1,11 @@
 import { AirlockError } from '../../errors.js';
 import {
-  anyApplicationRemoved,
   countActiveMembersOf,
   forgetCredentials,
   hasActiveExecutor,
-  markApplicationRemoved,
   revokeActiveCredential,
 } from '../../store/accounts.js';
+import { anyApplicationRemoved, markApplicationRemoved } from '../../store/applications.js';
 import { runningRunIdsOf, runningRunsOfRemovedApplications } from '../../store/runs.js';
 import type { Store, Tx } from '../../store/store.js';
 import { clearAddressee } from '../../store/tasks.js';

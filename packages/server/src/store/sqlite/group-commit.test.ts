@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backends, freshStorePerTest } from '../../testing/stores.js';
-import { createAgentApplication, createWorkspace } from '../accounts.js';
+import { createWorkspace } from '../accounts.js';
+import { createAgentApplication } from '../applications.js';
 import { SQL } from '../sql-handle.js';
 
 const all = await backends();
