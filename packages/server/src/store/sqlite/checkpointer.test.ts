@@ -8,7 +8,9 @@ import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 const sqlite = (await backends()).find((b) => b.name === 'sqlite');
 
 describe('the SQLite WAL under writes that never pause', () => {
-  it('starts again from its beginning instead of growing with everything written', async () => {
+  it('starts again from its beginning instead of growing with everything written', {
+    timeout: 120_000,
+  }, async () => {
     if (!sqlite) throw new Error('no SQLite backend');
     const { store, location, dispose } = await sqlite.open();
     try {
@@ -26,11 +28,12 @@ describe('the SQLite WAL under writes that never pause', () => {
           });
         });
       // Two writers back to back: a unit of work is always waiting, the connection never idles.
+      // They stop at an amount written, not after a time: a busy machine writes the same, slower.
+      const target = 24 * 1024 * 1024;
       let written = 0;
       let largest = 0;
-      const until = Date.now() + 4000;
       const writer = async () => {
-        while (Date.now() < until) {
+        while (written < target) {
           await unit();
           written += payload.length;
           if (written % (400 * payload.length) === 0)
@@ -43,7 +46,7 @@ describe('the SQLite WAL under writes that never pause', () => {
       // fifth of the payloads written here. Before the kernel's thread finished checkpoints it
       // grew with everything written, to about 2.5 times the payloads (each event takes more
       // than its payload in frames). The bound leaves room for a worker slowed by a busy machine.
-      expect(written).toBeGreaterThan(20 * 1024 * 1024);
+      expect(written).toBeGreaterThanOrEqual(target);
       expect(largest).toBeLessThan(written);
     } finally {
       await dispose();
