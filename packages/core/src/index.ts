@@ -378,6 +378,7 @@ export {
   type ProfileConfiguration,
   ProfileConfigurationSchema,
 } from './schemas/profile.js';
+export { type DurationBounds, formatDuration, parseDuration } from './terminal/durations.js';
 export {
   elapsedSince,
   type ProgressLine,

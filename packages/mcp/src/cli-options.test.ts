@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { kernelUrl, UsageError } from './cli-options.js';
+import { kernelUrl, requestTimeout, UsageError } from './cli-options.js';
 
 /** The usage error a call throws (it must throw one). */
 function usageErrorOf(run: () => unknown): UsageError {
@@ -43,5 +43,56 @@ describe('kernelUrl', () => {
     const error = usageErrorOf(() => kernelUrl(undefined));
     expect(error.message).toMatch(/^AIRLOCK_URL must be the kernel's http\(s\) base URL/);
     expect(error.message).not.toContain('secret');
+  });
+});
+
+describe('requestTimeout', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('reads --timeout as the operator commands do: a duration with its unit, from 100ms to 1h', () => {
+    expect(requestTimeout('5s')).toBe(5000);
+    expect(requestTimeout('500ms')).toBe(500);
+    expect(requestTimeout('1.5s')).toBe(1500);
+    expect(requestTimeout('2m')).toBe(120_000);
+    expect(requestTimeout('100ms')).toBe(100);
+    expect(requestTimeout('1h')).toBe(3_600_000);
+  });
+
+  it('takes --timeout over AIRLOCK_TIMEOUT, and 30s when neither is set (an empty variable counts as unset)', () => {
+    vi.stubEnv('AIRLOCK_TIMEOUT', '1500ms');
+    expect(requestTimeout('2s')).toBe(2000);
+    expect(requestTimeout(undefined)).toBe(1500);
+    vi.stubEnv('AIRLOCK_TIMEOUT', '');
+    expect(requestTimeout(undefined)).toBe(30_000);
+    vi.stubEnv('AIRLOCK_TIMEOUT', '  ');
+    expect(requestTimeout(undefined)).toBe(30_000);
+  });
+
+  it.each([
+    [
+      '10',
+      '--timeout wants a duration such as 24h, 30m, 90s or 500ms, not "10" (a number needs its unit: 10s? 10ms?)',
+    ],
+    ['', '--timeout wants a duration such as 24h, 30m, 90s or 500ms, not ""'],
+    ['soon', '--timeout wants a duration such as 24h, 30m, 90s or 500ms, not "soon"'],
+    ['-1s', '--timeout wants a duration such as 24h, 30m, 90s or 500ms, not "-1s"'],
+    ['0s', '--timeout must be between 100ms and 1h, not "0s"'],
+    ['50ms', '--timeout must be between 100ms and 1h, not "50ms"'],
+    ['2h', '--timeout must be between 100ms and 1h, not "2h"'],
+  ])('refuses --timeout %j as a usage error (exit 2) naming the flag', (value, message) => {
+    const error = usageErrorOf(() => requestTimeout(value));
+    expect(error.status).toBe(2);
+    expect(error.message).toBe(message);
+  });
+
+  it('names AIRLOCK_TIMEOUT when the bad value came from it', () => {
+    vi.stubEnv('AIRLOCK_TIMEOUT', '30');
+    const error = usageErrorOf(() => requestTimeout(undefined));
+    expect(error.status).toBe(2);
+    expect(error.message).toMatch(
+      /^AIRLOCK_TIMEOUT wants a duration .*not "30" \(a number needs its unit/,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import type { ApprovalRule } from '@airlock/core';
+import { type ApprovalRule, parseDuration } from '@airlock/core';
 import type { MemberRunPolicy } from './gateway/gateway-session.js';
 import {
   commandLineServer,
@@ -27,6 +27,7 @@ export const COMMON_OPTIONS = {
   config: { type: 'string' },
   'executor-token': { type: 'string' },
   'agent-token': { type: 'string' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -95,6 +96,30 @@ export function kernelUrl(value: string | boolean | undefined): string {
     );
   }
   return url;
+}
+
+/** How long a kernel request waits for its answer unless `--timeout` says otherwise (the SDK's default too). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** The operator commands' bounds of `--timeout`: 100 ms to 1 h. */
+const REQUEST_TIMEOUT_BOUNDS = { min: 100, max: 3_600_000 };
+
+/**
+ * How long each request to the kernel waits for its answer, in milliseconds:
+ * `--timeout`, else AIRLOCK_TIMEOUT (an empty one counts as unset), else 30 s.
+ * Read as the operator commands read theirs (`30s`, `500ms`, `2m`).
+ * @throws UsageError naming the flag or variable when the value is not a
+ *   duration with its unit from 100ms to 1h.
+ */
+export function requestTimeout(value: string | boolean | undefined): number {
+  const given = typeof value === 'string';
+  const text = given ? value : (process.env.AIRLOCK_TIMEOUT ?? '');
+  if (!given && text.trim() === '') return DEFAULT_REQUEST_TIMEOUT_MS;
+  try {
+    return parseDuration(text, given ? '--timeout' : 'AIRLOCK_TIMEOUT', REQUEST_TIMEOUT_BOUNDS);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /**

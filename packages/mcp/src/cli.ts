@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { isConnectionError } from '@airlock/sdk';
+import { isConnectionError, isDeadlineExceededError } from '@airlock/sdk';
 import {
   COMMON_OPTIONS,
   kernelUrl,
   parseCommand,
   readPolicy,
+  requestTimeout,
   required,
   serversFrom,
   UsageError,
@@ -22,6 +23,8 @@ Starts MCP servers over stdio and serves their tools (NAME__tool) as an Airlock 
   --url URL              the kernel (env AIRLOCK_URL; default http://127.0.0.1:4820)
   --executor-token TOK   an executor credential (env AIRLOCK_EXECUTOR_TOKEN)
   --agent-token TOK      register the tools in this agent's profile (env AIRLOCK_AGENT_TOKEN)
+  --timeout DUR          give up on a kernel request not answered in this long, e.g. 30s, 2m
+                         (env AIRLOCK_TIMEOUT; default 30s)
 `;
 
 const GATEWAY_HELP = `Usage: airlock gateway mcp (--name NAME -- command [args...] | --config FILE) [options]
@@ -39,6 +42,9 @@ Serves the servers' tools to MCP clients; every call crosses Airlock's approval 
   --workspace ID         the workspace (env AIRLOCK_WORKSPACE)
   --rules FILE           mode and rules of member runs: {"approval_mode", "approval_rules"}
   --await-commits        answer a call only once its row is committed (default: as soon as the tool returned)
+  --timeout DUR          give up on a kernel request not answered in this long, e.g. 30s, 2m; the
+                         client's call then answers a deadline_exceeded error; a call waiting for a
+                         person is not cut short (env AIRLOCK_TIMEOUT; default 30s)
   --url, --executor-token, --agent-token, --config, --name as for \`airlock executor mcp\`
 `;
 
@@ -73,6 +79,7 @@ export async function executorCommand(argv: readonly string[]): Promise<number> 
   }
   // Refused before any server is started.
   const url = kernelUrl(values.url);
+  const timeoutMs = requestTimeout(values.timeout);
   const servers = await serversFrom(values, command);
   // Listening from the start: a stop asked for during startup is honored once it is done.
   const stopped = untilSignal();
@@ -81,6 +88,7 @@ export async function executorCommand(argv: readonly string[]): Promise<number> 
     executorToken: required(values['executor-token'], 'AIRLOCK_EXECUTOR_TOKEN', '--executor-token'),
     agentToken: (values['agent-token'] as string | undefined) ?? process.env.AIRLOCK_AGENT_TOKEN,
     servers,
+    timeoutMs,
     onError: (error) => log(error.message),
   });
   log(`serving ${bridge.tools.size} tools: ${[...bridge.tools.keys()].join(', ')}`);
@@ -115,6 +123,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
   }
   if (values.stdio && values.http) throw new UsageError('choose --stdio or --http');
   const url = kernelUrl(values.url);
+  const timeoutMs = requestTimeout(values.timeout);
   const port = Number(values.port ?? 4821);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new UsageError(`--port must be a port number, not ${values.port}`);
@@ -139,6 +148,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
     servers,
     memberPolicy: typeof values.rules === 'string' ? await readPolicy(values.rules) : undefined,
     awaitCommits: values['await-commits'] === true,
+    timeoutMs,
     onError: (error) => log(error.message),
   });
   let status = 0;
@@ -182,6 +192,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof UsageError) {
       log(error.message);
       return error.status;
+    }
+    if (isDeadlineExceededError(error)) {
+      log(`${error.message} (--timeout or AIRLOCK_TIMEOUT waits longer)`);
+      return 1;
     }
     if (isConnectionError(error)) {
       log(error.detail);

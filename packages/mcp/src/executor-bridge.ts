@@ -25,6 +25,11 @@ export interface ExecutorBridgeOptions {
    */
   agentToken?: string | undefined;
   servers: readonly NamedServer[];
+  /**
+   * How long each request to the kernel waits for its answer, in
+   * milliseconds (a DeadlineExceededError past it); default 30 s.
+   */
+  timeoutMs?: number | undefined;
   /** The lease asked for on each claim (heartbeated while the tool runs); default 30 s. */
   leaseMs?: number | undefined;
   /** Told about failures that have nobody else to tell. */
@@ -106,7 +111,11 @@ async function register(
   entriesByServer: Map<string, ToolManifestEntry[]>,
 ): Promise<number | null> {
   if (!options.agentToken) return null;
-  const api = new KernelApi({ url: options.url, token: options.agentToken });
+  const api = new KernelApi({
+    url: options.url,
+    token: options.agentToken,
+    timeoutMs: options.timeoutMs,
+  });
   const stored = await api.profile();
   if (stored === null) return null;
   let configuration: ProfileConfiguration = stored;
@@ -128,7 +137,9 @@ async function register(
  * an agent credential is given, then claims the granted rows of those tools
  * through the executor plane, calls `tools/call`, heartbeats while it runs,
  * and commits the result (`content`, `structuredContent`).
- * @throws when a server cannot be started or listed, or the kernel refuses a credential.
+ * @throws when a server cannot be started or listed, or the kernel refuses a
+ *   credential; the SDK's DeadlineExceededError when the kernel does not
+ *   answer within `timeoutMs` on the way up.
  */
 export async function startExecutorBridge(options: ExecutorBridgeOptions): Promise<ExecutorBridge> {
   const connections = new Map<string, McpServerConnection>();
@@ -161,6 +172,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
     executor = createExecutor({
       url: options.url,
       token: options.executorToken,
+      timeoutMs: options.timeoutMs,
       tools: handlers,
       leaseMs: options.leaseMs,
       onError: (error) => options.onError?.(error),

@@ -23,6 +23,12 @@ export interface KernelAddress {
   token: string;
   /** The workspace (needed for the member and agent run routes). */
   workspaceId?: string | undefined;
+  /**
+   * How long each request waits for the kernel's answer, in milliseconds,
+   * before it fails with the SDK's DeadlineExceededError (`deadline_exceeded`);
+   * default 30 s.
+   */
+  timeoutMs?: number | undefined;
 }
 
 /** What a turn or a standalone run takes besides the address the api fills in. */
@@ -45,6 +51,7 @@ export class KernelApi {
     this.call = createClient({
       url: address.url,
       token: address.token,
+      timeoutMs: address.timeoutMs,
       traceparent: () => inheritedTraceparent(process.env) ?? undefined,
     }).call;
   }

@@ -1,3 +1,9 @@
+/**
+ * Durations as the command lines take them (`24h`, `90s`, `500ms`): one
+ * syntax and one wording for every Airlock command (`airlock serve`, the
+ * operator commands, `airlock executor|gateway mcp`).
+ */
+
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** The shortest and longest a duration flag accepts, in milliseconds. */

@@ -175,8 +175,11 @@ export class GatewaySession {
   /** Follows the run's feed: an event on a waiting call's row wakes it before its next poll. */
   private follow(runId: string): void {
     this.feed?.close();
-    const { url, token, workspaceId = '' } = this.options.api.address;
-    const feed = createClient({ url, token }).workspace(workspaceId).runs.run(runId).feed();
+    const { url, token, workspaceId = '', timeoutMs } = this.options.api.address;
+    const feed = createClient({ url, token, timeoutMs })
+      .workspace(workspaceId)
+      .runs.run(runId)
+      .feed();
     this.feed = feed;
     void (async () => {
       try {

@@ -25,6 +25,14 @@ export interface GatewayOptions {
   /** How often a waiting call re-reads its row; default 250 ms. */
   pollMs?: number | undefined;
   /**
+   * How long each request to the kernel waits for its answer, in
+   * milliseconds; default 30 s. A call whose request the kernel does not
+   * answer in time answers its client with a JSON-RPC error naming
+   * `deadline_exceeded`; a call parked for a person is not cut short (each
+   * re-read of its row is a request of its own).
+   */
+  timeoutMs?: number | undefined;
+  /**
    * Answer each call only once its row is committed (see
    * `GatewaySessionOptions.awaitCommits`); default false: a call answers as
    * soon as the tool returned, and its commit follows at once.
@@ -71,25 +79,27 @@ export interface Gateway {
  * process) and exposes their tools as an MCP server of its own, where every
  * `tools/call` is a model row of the client's gateway run.
  * @throws when a server cannot be started or the kernel refuses a credential
- *   (the SDK's ForbiddenError `forbidden` for a client of another workspace or application).
+ *   (the SDK's ForbiddenError `forbidden` for a client of another workspace or application);
+ *   the SDK's DeadlineExceededError when the kernel does not answer within `timeoutMs`.
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // The application whose executor serves the calls: an agent of another one would wait forever.
-  const own = await new KernelApi({
-    url: options.url,
-    token: options.executorToken,
-    workspaceId: options.workspaceId,
-  }).self();
+  const kernelAs = (token: string) =>
+    new KernelApi({
+      url: options.url,
+      token,
+      workspaceId: options.workspaceId,
+      timeoutMs: options.timeoutMs,
+    });
+  const own = await kernelAs(options.executorToken).self();
   const verify = (token: string, kind: 'agent' | 'member') =>
-    new KernelApi({ url: options.url, token, workspaceId: options.workspaceId }).verify(
-      kind,
-      own.agent_application_id,
-    );
+    kernelAs(token).verify(kind, own.agent_application_id);
   const bridge = await startExecutorBridge({
     url: options.url,
     executorToken: options.executorToken,
     agentToken: options.agentToken,
     servers: options.servers,
+    timeoutMs: options.timeoutMs,
     onError: options.onError,
   });
   const fronts: HttpGateway[] = [];
@@ -99,7 +109,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const endings = new Set<Promise<void>>();
 
   const serverFor = (token: string, kind: 'agent' | 'member') => {
-    const api = new KernelApi({ url: options.url, token, workspaceId: options.workspaceId });
+    const api = kernelAs(token);
     const server = createGatewayServer({
       tools: bridge.tools,
       onSessionEnding: (ending) => {
