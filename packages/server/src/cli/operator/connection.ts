@@ -13,6 +13,9 @@ import {
 } from '../command-line.js';
 import { formatDuration, parseDuration } from '../durations.js';
 import { forTerminal } from '../terminal-text.js';
+import { unlikeKernelAnswer, unlikeKernelFailure } from './kernel-answer.js';
+import { type KernelUrl, kernelUrlFrom } from './kernel-url.js';
+import { OperatorError } from './operator-error.js';
 
 /** Where and as whom an operator command talks to a running kernel. */
 export interface Connection {
@@ -22,20 +25,13 @@ export interface Connection {
   readonly json: boolean;
   /**
    * Calls an operation of the kernel through the SDK, typed by its contract.
-   * @throws AirlockError when the kernel refuses; OperatorError (exit 1) when it cannot be reached.
+   * @throws AirlockError when the kernel refuses; OperatorError (exit 1) when it cannot be
+   *   reached, or the server at the URL does not answer as an Airlock kernel.
    */
   readonly call: Call;
 }
 
-/** A failure the operator reads as one line; `status` is the exit code. */
-export class OperatorError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
+export { OperatorError } from './operator-error.js';
 
 /** Options every operator command takes. */
 export const CONNECTION_OPTIONS = {
@@ -83,11 +79,7 @@ export function connectionFrom(values: {
   timeout?: string | boolean | undefined;
   json?: string | boolean | undefined;
 }): Connection {
-  // An empty variable counts as unset, as `airlock serve` reads its own.
-  const url = String(values.url ?? (process.env.AIRLOCK_URL || 'http://127.0.0.1:4820')).replace(
-    /\/+$/,
-    '',
-  );
+  const kernel = kernelUrlFrom(values.url);
   const token = values.token ?? process.env.AIRLOCK_TOKEN;
   const workspace = values.workspace ?? process.env.AIRLOCK_WORKSPACE;
   if (typeof token !== 'string' || token === '') {
@@ -101,11 +93,11 @@ export function connectionFrom(values: {
   }
   const timeoutMs = requestTimeout(values.timeout);
   return {
-    url,
+    url: kernel.url,
     token,
     workspace,
     json: values.json === true,
-    call: callerOf(url, token, timeoutMs),
+    call: callerOf(kernel, token, timeoutMs),
   };
 }
 
@@ -129,10 +121,22 @@ function requestTimeout(flag: string | boolean | undefined): number {
   }
 }
 
-/** The SDK's call, with an unreachable or silent kernel told the way an operator reads it. */
-function callerOf(url: string, token: string, timeoutMs: number): Call {
+/**
+ * The SDK's call, with an unreachable or silent kernel, and a server that
+ * does not answer as an Airlock kernel, told the way an operator reads it.
+ */
+function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
+  const { url } = kernel;
   const client = createClient({ url, token, timeoutMs });
-  return async (operation, input, options) => {
+  const notKernel = (why: string) =>
+    new OperatorError(
+      `the server at ${url} did not answer as an Airlock kernel: ${why}; ` +
+        (kernel.source === 'the default URL'
+          ? "pass the kernel's URL as --url or AIRLOCK_URL"
+          : `check ${kernel.source}`),
+      1,
+    );
+  const reached: Call = async (operation, input, options) => {
     try {
       return await client.call(operation, input, options);
     } catch (error) {
@@ -143,11 +147,19 @@ function callerOf(url: string, token: string, timeoutMs: number): Call {
           1,
         );
       }
+      const unlike = unlikeKernelFailure(error);
+      if (unlike) throw notKernel(unlike);
       if (!isConnectionError(error)) throw error;
       const cause = error.cause as { cause?: { code?: string }; message?: string } | undefined;
       const reason = cause?.cause?.code ?? cause?.message ?? error.detail;
       throw new OperatorError(`cannot reach the kernel at ${url} (${reason})`, 1);
     }
+  };
+  return async (operation, input, options) => {
+    const answer = await reached(operation, input, options);
+    const unlike = await unlikeKernelAnswer(operation, answer, { url, timeoutMs });
+    if (unlike) throw notKernel(unlike);
+    return answer;
   };
 }
 
