@@ -19,9 +19,15 @@ import type { ClaimView, TaskView } from './views.js';
 
 export { ToolError };
 
-import type { Executor, ExecutorOptions, ToolContext, ToolHandler } from './executor/types.js';
+import type {
+  Executor,
+  ExecutorOptions,
+  RunClaimedOptions,
+  ToolContext,
+  ToolHandler,
+} from './executor/types.js';
 
-export type { Executor, ExecutorOptions, ToolContext, ToolHandler };
+export type { Executor, ExecutorOptions, RunClaimedOptions, ToolContext, ToolHandler };
 
 /** How long `close({abort: true})` waits for its rows' releases (each gives up after 2 s). */
 const ABORT_WAIT_MS = 3000;
@@ -74,12 +80,13 @@ export function createExecutor(options: ExecutorOptions): Executor {
       do {
         again = false;
         while (!closing && inFlight.size < concurrency) {
+          const sentAt = performance.now();
           const { claim } = await operations.executor.claimNext.mutate({
             tool_names: toolNames,
             lease_ms: leaseMs,
           });
           if (!claim) break;
-          track(runClaim(claim), true);
+          track(runClaim(claim, sentAt), true);
         }
       } while (again && !closing);
     } catch (error) {
@@ -109,8 +116,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
     return work;
   };
 
-  /** Runs a claimed row and commits it; resolves with the committed row, null when nothing was committed. */
-  const runClaim = async (claim: ClaimView): Promise<TaskView | null> => {
+  /**
+   * Runs a claimed row and commits it; resolves with the committed row, null
+   * when nothing was committed. `sentAt`: when the claim's request was sent
+   * (`performance.now()`), null when not known here.
+   */
+  const runClaim = async (claim: ClaimView, sentAt: number | null): Promise<TaskView | null> => {
     const { task } = claim;
     const address = { run_id: task.run_id, task_key: task.key, claim_id: claim.claim_id };
     const held = `${task.run_id}/${task.key}`;
@@ -122,7 +133,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
       operations,
       address,
       leaseMs,
-      leaseUntil: claim.lease_until,
+      claim,
+      sentAt,
       onLost: (error) => {
         // A heartbeat that crossed the commit on the wire says lease_lost of a committed row:
         // the commit's own answer tells whether the lease was lost.
@@ -262,6 +274,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     async take(runId, taskKey) {
       if (closing) return null;
       let claim: ClaimView;
+      const sentAt = performance.now();
       try {
         claim = await operations.executor.claim.mutate({
           run_id: runId,
@@ -272,11 +285,11 @@ export function createExecutor(options: ExecutorOptions): Executor {
         if (error instanceof AirlockError && NOT_OURS.includes(error.code)) return null;
         throw error;
       }
-      return track(runClaim(claim), false);
+      return track(runClaim(claim, sentAt), false);
     },
-    async runClaimed(claim) {
+    async runClaimed(claim, claimedOptions = {}) {
       if (closing) return null;
-      return track(runClaim(claim), false);
+      return track(runClaim(claim, claimedOptions.sentAt ?? null), false);
     },
     async close(closeOptions = {}) {
       closing = true;

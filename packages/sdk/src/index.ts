@@ -47,6 +47,7 @@ export {
   createExecutor,
   type Executor,
   type ExecutorOptions,
+  type RunClaimedOptions,
   type ToolContext,
   ToolError,
   type ToolHandler,

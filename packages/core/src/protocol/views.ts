@@ -257,8 +257,17 @@ export type InboxItem = z.infer<typeof InboxItemSchema>;
 
 /** A successful claim: the claim id, the lease and the row. */
 export const ClaimSchema = named(
-  z.object({ claim_id: z.string(), lease_until: z.number().int(), task: TaskViewSchema }),
-  { id: 'Claim', description: 'A successful claim: the claim id, the lease and the row.' },
+  z.object({
+    claim_id: z.string(),
+    lease_until: z.number().int(),
+    lease_ms: z.number().int(),
+    task: TaskViewSchema,
+  }),
+  {
+    id: 'Claim',
+    description:
+      "A successful claim: the claim id, the lease and the row. `lease_ms` is the lease granted (at most the one asked for), measured from when the kernel took the claim; `lease_until` is when it lapses on the kernel's clock. Measure `lease_ms` from when you sent the request on your own clock: a kernel clock ahead of yours makes `lease_until` read late.",
+  },
 );
 /** A successful claim. */
 export type ClaimView = z.infer<typeof ClaimSchema>;

@@ -86,7 +86,7 @@ export async function commitOutcome(options: CommitOptions): Promise<TaskView | 
   let undeliverable = false;
   let internalFailures = 0;
   let slowFailures = 0;
-  let giveUpAt = Date.now() + RETRY_WINDOW_LEASES * options.leaseMs;
+  let giveUpAt = performance.now() + RETRY_WINDOW_LEASES * options.leaseMs;
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) return null;
     try {
@@ -109,13 +109,13 @@ export async function commitOutcome(options: CommitOptions): Promise<TaskView | 
       // A heartbeat found the row gone while it was held: one more attempt learns whether it was this commit.
       const probe = lease.leftWhileHeld() && unanswered.length === 1;
       if (internalFailures > INTERNAL_RETRIES || (!lease.mayHold() && !probe)) throw error;
-      if (!probe && (slowFailures >= SLOW_ATTEMPTS || Date.now() >= giveUpAt)) {
+      if (!probe && (slowFailures >= SLOW_ATTEMPTS || performance.now() >= giveUpAt)) {
         if (undeliverable) throw error;
         options.onUndeliverable(error as Error);
         outcome = failed(UNDELIVERABLE_CODE, undeliverableDetail(outcome, error, options.leaseMs));
         undeliverable = true;
         slowFailures = 0;
-        giveUpAt = Date.now() + options.leaseMs;
+        giveUpAt = performance.now() + options.leaseMs;
         continue;
       }
       await pause(backoff(attempt), signal);
@@ -158,7 +158,7 @@ function committedStateFromDetail(
 ): string | undefined {
   const state = /\bis (succeeded|failed); commit needs claimed$/.exec(detail)?.[1];
   if (state === undefined) return undefined;
-  if (!lease.leftWhileHeld() && Date.now() >= lease.heldUntil()) return undefined;
+  if (!lease.leftWhileHeld() && performance.now() >= lease.heldUntil()) return undefined;
   return state;
 }
 

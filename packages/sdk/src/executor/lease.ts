@@ -28,9 +28,10 @@ export interface Lease {
    */
   leftWhileHeld(): boolean;
   /**
-   * The earliest the lease can lapse, on this process's clock: the earlier of
-   * its last grant's send time (or, for the claim, when it was set up here)
-   * plus its length, and the `lease_until` the kernel answered for that grant.
+   * The earliest the lease can lapse, on this process's monotonic clock
+   * (`performance.now()`): when the grant last answered (the claim, then
+   * each heartbeat) was asked for, plus the lease the kernel granted (see
+   * {@link grantedUntil}).
    */
   heldUntil(): number;
   /** Stops heartbeating. */
@@ -43,16 +44,25 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/** A lease as the kernel answered a claim or heartbeat; `lease_ms` is missing from a kernel older than this SDK. */
+export interface GrantAnswer {
+  lease_until: number;
+  lease_ms?: number | undefined;
+}
+
 /** Options of {@link holdLease}. */
 export interface HoldLeaseOptions {
   operations: OperationsClient;
   address: ClaimAddress;
+  /** The lease each heartbeat asks for (and the claim asked for, when it was asked from here). */
   leaseMs: number;
+  /** The claim's lease as the kernel granted it. */
+  claim: GrantAnswer;
   /**
-   * The claim's `lease_until` as the kernel granted it: a claim handed in
-   * from elsewhere may have been granted long before its lease is set up here.
+   * When the request that got the claim was sent, on `performance.now()`'s
+   * clock; null for a claim granted elsewhere at a time this process does not know.
    */
-  leaseUntil: number;
+  sentAt: number | null;
   /** Told once when a heartbeat answers that the claim no longer holds the row. */
   onLost: (error: Error) => void;
 }
@@ -63,20 +73,27 @@ export interface HoldLeaseOptions {
  */
 export function holdLease(options: HoldLeaseOptions): Lease {
   const { operations, address, leaseMs } = options;
-  let heldUntil = grantedUntil(Date.now(), leaseMs, options.leaseUntil);
+  let heldUntil = grantedUntil({
+    sentAt: options.sentAt ?? performance.now(),
+    askedHere: options.sentAt !== null,
+    askedMs: leaseMs,
+    answer: options.claim,
+  });
   let lost = false;
   let stopped = false;
   let left = false;
   const beat = setInterval(
     () => {
-      const sentAt = Date.now();
+      const sentAt = performance.now();
       operations.executor.heartbeat.mutate({ ...address, lease_ms: leaseMs }).then(
-        (answer) => {
-          heldUntil = Math.max(heldUntil, grantedUntil(sentAt, leaseMs, answer.lease_until));
+        (answer: GrantAnswer) => {
+          // The kernel set the lease anew from this heartbeat (maybe shorter than a handed-in
+          // claim's), and one it handles later ends no earlier: this answer replaces the bound.
+          heldUntil = grantedUntil({ sentAt, askedHere: true, askedMs: leaseMs, answer });
         },
         (error: Error) => {
           if (!isLeaseLostError(error)) return;
-          if (error.claim ? error.claim.committed : Date.now() < heldUntil) left = true;
+          if (error.claim ? error.claim.committed : performance.now() < heldUntil) left = true;
           // An answer after stop may be about the commit that just landed: not a loss.
           if (lost || stopped) return;
           lost = true;
@@ -93,7 +110,7 @@ export function holdLease(options: HoldLeaseOptions): Lease {
     clearInterval(beat);
   };
   return {
-    mayHold: () => !lost && Date.now() < heldUntil,
+    mayHold: () => !lost && performance.now() < heldUntil,
     leftWhileHeld: () => left,
     heldUntil: () => heldUntil,
     stop,
@@ -118,14 +135,24 @@ export function holdLease(options: HoldLeaseOptions): Lease {
 }
 
 /**
- * When a grant lapses at the earliest, on this process's clock: the kernel
- * measures a lease from when it handled the grant, never before it was sent
- * from here, unless it granted less than asked (its longest lease) or the
- * grant is older than this process knows (a claim handed in). The kernel's
- * own `lease_until` covers both, read as if the clocks agreed: a kernel clock
- * behind this one only makes the answer earlier, which is safe; one ahead
- * leaves it at most as late as the local measure alone.
+ * When a grant lapses at the earliest, on this process's monotonic clock.
+ * The kernel measures the lease it granted (`lease_ms`) from when it handled
+ * the request, never before the request was sent from here: a grant asked
+ * for from here lapses no earlier than its send time plus that lease,
+ * whatever the two wall clocks say. For a grant asked for elsewhere (a
+ * claim handed in) or a kernel that does not answer `lease_ms`, the
+ * kernel's `lease_until` is read on this wall clock as if the clocks agreed
+ * and bounds the measure: a kernel clock ahead of this one by d can then
+ * leave the lease believed held up to d too long (docs/executors.md).
  */
-function grantedUntil(sentAt: number, leaseMs: number, leaseUntil: number): number {
-  return Math.min(sentAt + leaseMs, leaseUntil);
+function grantedUntil(grant: {
+  sentAt: number;
+  askedHere: boolean;
+  askedMs: number;
+  answer: GrantAnswer;
+}): number {
+  const { sentAt, answer } = grant;
+  if (grant.askedHere && answer.lease_ms !== undefined) return sentAt + answer.lease_ms;
+  const kernelSays = answer.lease_until - Date.now() + performance.now();
+  return Math.min(sentAt + (answer.lease_ms ?? grant.askedMs), kernelSays);
 }

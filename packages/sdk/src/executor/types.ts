@@ -55,6 +55,15 @@ export interface ExecutorOptions extends ConnectionOptions {
   leaves?: ((nudge: { run_id: string; task_key: string }) => boolean) | undefined;
 }
 
+/** Options of {@link Executor.runClaimed}. */
+export interface RunClaimedOptions {
+  /**
+   * When the request that answered the claim was sent, as
+   * `performance.now()` read just before sending it in this process.
+   */
+  sentAt?: number | undefined;
+}
+
 /** A running executor. */
 export interface Executor {
   /**
@@ -80,12 +89,15 @@ export interface Executor {
   /**
    * Runs a row claimed for this process in another way (a gateway round
    * that asked for the claims of its granted calls) like any claim of its
-   * own: heartbeats, the handler, the commit. The lease counts as held no
-   * later than the claim's `lease_until`, however long ago it was granted.
-   * Resolves with the row as committed, or null when the executor closes or
-   * the claim was lost.
+   * own: heartbeats, the handler, the commit. Pass `sentAt`, the
+   * `performance.now()` read just before sending the request that answered
+   * the claim, and the lease counts as held for the claim's `lease_ms` from
+   * then, whatever the kernel's clock says; without it, for `lease_ms` from
+   * this call but no later than the claim's `lease_until` read on this
+   * host's clock (see docs/executors.md on clocks). Resolves with the row as
+   * committed, or null when the executor closes or the claim was lost.
    */
-  runClaimed(claim: ClaimView): Promise<TaskView | null>;
+  runClaimed(claim: ClaimView, options?: RunClaimedOptions): Promise<TaskView | null>;
   /** Whether this executor runs the row now (claimed, not yet committed). */
   holds(runId: string, taskKey: string): boolean;
   /**

@@ -9,6 +9,9 @@ import {
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { eventually, startTestKernel, type TestKernel } from './kernel.js';
 
+/** What a test file's kernel is started with. */
+type KernelOptions = Parameters<typeof startTestKernel>[0];
+
 /** A test file's kernel for executor tests, and the executors its tests start. */
 export interface ExecutorKernel {
   /** The kernel, once the file's beforeAll ran. */
@@ -23,13 +26,14 @@ export interface ExecutorKernel {
 
 /**
  * Registers a kernel for the calling test file (started before its tests,
- * closed after them) and closes the executors each test started after it.
+ * with `options`, and closed after them) and closes the executors each test
+ * started after it.
  */
-export function useExecutorKernel(): ExecutorKernel {
+export function useExecutorKernel(options: KernelOptions = {}): ExecutorKernel {
   let kernel: TestKernel | undefined;
   const executors: Executor[] = [];
   beforeAll(async () => {
-    kernel = await startTestKernel();
+    kernel = await startTestKernel(options);
   });
   afterEach(async () => {
     for (const executor of executors.splice(0)) await executor.close({ abort: true });
@@ -49,11 +53,11 @@ export function useExecutorKernel(): ExecutorKernel {
     get kernel() {
       return started();
     },
-    start(tools, options = {}) {
+    start(tools, executorOptions = {}) {
       const executor = createExecutor({
         url: started().url,
         token: started().workspace.tokens.executor,
-        ...options,
+        ...executorOptions,
         tools,
       });
       executors.push(executor);

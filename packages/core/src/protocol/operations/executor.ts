@@ -44,7 +44,8 @@ export const heartbeatContract = defineContract({
   summary: "Extend a claim's lease (409 lease_lost when the claim no longer holds the row)",
   planes: ['executor'],
   input: z.strictObject({ ...ExecutorTaskParams, claim_id: IdSchema, lease_ms: LeaseSchema }),
-  output: z.object({ lease_until: z.number().int() }),
+  // lease_ms: the lease granted (at most the one asked for), measured from when the kernel took the heartbeat.
+  output: z.object({ lease_until: z.number().int(), lease_ms: z.number().int() }),
   errors: ['task_not_found', 'lease_lost'],
 });
 

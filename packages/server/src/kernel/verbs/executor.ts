@@ -121,6 +121,8 @@ function leaseFor(ctx: KernelContext, requested: number | undefined): number {
 export interface Claim {
   claim_id: string;
   lease_until: number;
+  /** The lease granted, from this transaction's now: what an executor measures on its own clock. */
+  lease_ms: number;
   task: TaskView;
 }
 
@@ -153,7 +155,7 @@ async function takeRow(
     { quiet: true },
   );
   if (!claimed) return null;
-  return { claim_id: claimId, lease_until: leaseUntil, task: taskView(claimed) };
+  return { claim_id: claimId, lease_until: leaseUntil, lease_ms: leaseMs, task: taskView(claimed) };
 }
 
 /**
@@ -248,17 +250,18 @@ export async function claimNext(
 }
 
 /**
- * Extends a claim's lease.
+ * Extends a claim's lease; answers it as granted, on the kernel's clock and as a length.
  * @throws AirlockError lease_lost when the claim is no longer the row's.
  */
 export async function heartbeat(
   ctx: KernelContext,
   principal: Principal,
   address: TaskAddress & { claimId: string; leaseMs?: number | undefined },
-): Promise<{ lease_until: number }> {
+): Promise<{ lease_until: number; lease_ms: number }> {
   return ctx.store.transaction(async (tx) => {
     const row = await visibleTask(tx, principal, address);
-    const leaseUntil = tx.now + leaseFor(ctx, address.leaseMs);
+    const leaseMs = leaseFor(ctx, address.leaseMs);
+    const leaseUntil = tx.now + leaseMs;
     await moveTask(tx, {
       verb: 'heartbeat',
       run: runOf(row),
@@ -269,7 +272,7 @@ export async function heartbeat(
       event: null,
       principal: principalName(principal),
     });
-    return { lease_until: leaseUntil };
+    return { lease_until: leaseUntil, lease_ms: leaseMs };
   });
 }
 
