@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
 import {
   BackupError,
@@ -6,7 +7,14 @@ import {
   restoreSqliteStore,
 } from '../store/sqlite/sqlite-backup.js';
 import { Store } from '../store/store.js';
+import {
+  BackupPathError,
+  checkBackupTarget,
+  checkRestorePaths,
+  fileErrorOf,
+} from './backup-paths.js';
 import { flagText, parseCommandLine } from './command-line.js';
+import { forTerminal } from './terminal-text.js';
 
 const STORE_OPTIONS = `Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
@@ -20,7 +28,8 @@ export const BACKUP_HELP = `Usage: airlock backup <file> [store options]
 Copies the SQLite store to <file> while the kernel keeps serving (SQLite's
 online backup API, from a connection of its own): the copy holds everything
 committed when it finished, as one consistent snapshot. Prints its progress
-on stderr and, at the end, the file, its size and schema. Never overwrites a file.
+on stderr and, at the end, the file, its size and schema. Never overwrites a file
+nor makes a directory: <file> is a new file in a directory that exists.
 
 ${STORE_OPTIONS}`;
 
@@ -73,10 +82,22 @@ function refusePostgres(command: string): never {
   );
 }
 
-/** Writes a refusal as `airlock <command>: <code>: <message>` and returns exit code 1. */
-function refused(command: string, error: unknown): number {
-  if (!(error instanceof BackupError)) throw error;
-  process.stderr.write(`airlock ${command}: ${error.code}: ${error.message}\n`);
+/**
+ * Writes a refusal, or a file the command could not use, as
+ * `airlock <command>: <code>: <message>` and returns exit code 1.
+ */
+function refused(command: 'backup' | 'restore', error: unknown, options: Parsed): number {
+  const dataDir = resolve(options.dataDir);
+  const cantOpen =
+    command === 'backup'
+      ? `check that the store in ${dataDir} can be read and that ${dirname(resolve(options.file ?? '.'))} can be written`
+      : `check that ${dataDir} can be written`;
+  const told =
+    error instanceof BackupError || error instanceof BackupPathError
+      ? error
+      : fileErrorOf(error, cantOpen);
+  if (!told) throw error;
+  process.stderr.write(`airlock ${command}: ${told.code}: ${forTerminal(told.message)}\n`);
   return 1;
 }
 
@@ -108,6 +129,7 @@ export async function backup(argv: string[]): Promise<number> {
   };
   try {
     if (options.databaseUrl) refusePostgres('airlock backup');
+    checkBackupTarget(options.file);
     const summary = await backupSqliteStore({
       dataDir: options.dataDir,
       target: options.file,
@@ -121,7 +143,7 @@ export async function backup(argv: string[]): Promise<number> {
     process.stdout.write(`${summary.file}\n`);
     return 0;
   } catch (error) {
-    return refused('backup', error);
+    return refused('backup', error, options);
   }
 }
 
@@ -135,6 +157,7 @@ export async function restore(argv: string[]): Promise<number> {
   let release = () => {};
   try {
     if (options.databaseUrl) refusePostgres('airlock restore');
+    checkRestorePaths({ file: options.file, dataDir: options.dataDir });
     // Held while the store is swapped: a kernel that starts meanwhile is refused, not served a half-moved store.
     let runningKernel: { pid: number | null } | null = null;
     try {
@@ -157,7 +180,7 @@ export async function restore(argv: string[]): Promise<number> {
     );
     return 0;
   } catch (error) {
-    return refused('restore', error);
+    return refused('restore', error, options);
   } finally {
     release();
   }

@@ -69,6 +69,27 @@ describe('the airlock command as a new user meets it', () => {
     expect(result.stdout.trim().split('\n')).toHaveLength(3);
   });
 
+  it('token refuses an argument too many or a flag of another verb (exit 2), creating nothing', async () => {
+    const extra = await airlock([
+      'token',
+      'create',
+      '--kind',
+      'member',
+      'ana',
+      '--data-dir',
+      existing,
+    ]);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toBe(
+      'airlock token create: unexpected argument "ana" (it takes no arguments; see airlock token --help)\n',
+    );
+    const flag = await airlock(['token', 'list', '--kind', 'member', '--data-dir', existing]);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('airlock token list: --kind is not an option of list');
+    const listed = await airlock(['token', 'list', '--data-dir', existing]);
+    expect(listed.stdout.trim().split('\n')).toHaveLength(3);
+  });
+
   it('serve on an existing store says how to mint a token', async () => {
     const child = spawn(
       process.execPath,
