@@ -44,26 +44,29 @@ export function parsePruningPace(text: string | undefined, source = '--retention
  * step itself take longer. A share of 1 never rests.
  */
 export class PruningPace {
-  private since = performance.now();
+  private since: number;
 
   constructor(
     private readonly share: number,
     private readonly wait: (ms: number) => Promise<unknown> = sleep,
+    /** A monotonic clock in milliseconds (tests give their own). */
+    private readonly now: () => number = () => performance.now(),
   ) {
     if (!(share > 0 && share <= 1)) throw new InvalidPruningPaceError(share, 'the pruning pace');
+    this.since = now();
   }
 
   /** Starts counting a pass's work from now (at the start of a pass). */
   start(): void {
-    this.since = performance.now();
+    this.since = this.now();
   }
 
   /** Rests after a step, as the share asks; answers how long, in milliseconds. */
   async rest(): Promise<number> {
-    const worked = performance.now() - this.since;
+    const worked = this.now() - this.since;
     const ms = Math.min(MAX_REST_MS, (worked * (1 - this.share)) / this.share);
     if (ms >= 1) await this.wait(ms);
-    this.since = performance.now();
+    this.since = this.now();
     return ms >= 1 ? ms : 0;
   }
 }
