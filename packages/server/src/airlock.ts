@@ -31,6 +31,8 @@ export interface AirlockOptions extends StoreLocation {
   host?: string | undefined;
   parkTtlMs?: number | undefined;
   defaultLeaseMs?: number | undefined;
+  /** The longest lease a claim or heartbeat is granted, whatever it asks for; default 1 h. */
+  maxLeaseMs?: number | undefined;
   sweepIntervalMs?: number | undefined;
   /** Largest request body in bytes; default 1 MiB. */
   bodyLimit?: number | undefined;
@@ -164,6 +166,7 @@ async function startParts(
     logger,
     parkTtlMs: options.parkTtlMs,
     defaultLeaseMs: options.defaultLeaseMs,
+    maxLeaseMs: options.maxLeaseMs,
     sweepIntervalMs: options.sweepIntervalMs,
     providers: defaultProviders(options.openai),
     retention: {

@@ -68,7 +68,7 @@ export interface HoldLeaseOptions {
 }
 
 /**
- * Heartbeats a claim every third of its lease. A heartbeat that gets no
+ * Heartbeats a claim every third of the lease the kernel granted. A heartbeat that gets no
  * answer is let go (the next one may); one answered `lease_lost` calls `onLost`.
  */
 export function holdLease(options: HoldLeaseOptions): Lease {
@@ -82,32 +82,41 @@ export function holdLease(options: HoldLeaseOptions): Lease {
   let lost = false;
   let stopped = false;
   let left = false;
-  const beat = setInterval(
-    () => {
-      const sentAt = performance.now();
-      operations.executor.heartbeat.mutate({ ...address, lease_ms: leaseMs }).then(
-        (answer: GrantAnswer) => {
-          // The kernel set the lease anew from this heartbeat (maybe shorter than a handed-in
-          // claim's), and one it handles later ends no earlier: this answer replaces the bound.
-          heldUntil = grantedUntil({ sentAt, askedHere: true, askedMs: leaseMs, answer });
-        },
-        (error: Error) => {
-          if (!isLeaseLostError(error)) return;
-          if (error.claim ? error.claim.committed : performance.now() < heldUntil) left = true;
-          // An answer after stop may be about the commit that just landed: not a loss.
-          if (lost || stopped) return;
-          lost = true;
-          options.onLost(error);
-        },
-      );
-    },
-    Math.max(250, Math.floor(leaseMs / 3)),
-  );
-  // Heartbeats alone never keep the process alive: the work or commit they serve does.
-  (beat as { unref?: () => void }).unref?.();
+  // The lease the kernel last granted (it caps what is asked for): heartbeats go every third
+  // of it, so a capped lease is renewed in time, not every third of what was asked for.
+  let grantedMs = Math.min(leaseMs, Math.max(0, heldUntil - performance.now()));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(beat, Math.max(250, Math.floor(grantedMs / 3)));
+    // Heartbeats alone never keep the process alive: the work or commit they serve does.
+    (timer as { unref?: () => void }).unref?.();
+  };
+  const beat = () => {
+    const sentAt = performance.now();
+    operations.executor.heartbeat.mutate({ ...address, lease_ms: leaseMs }).then(
+      (answer: GrantAnswer) => {
+        // The kernel set the lease anew from this heartbeat (maybe shorter than a handed-in
+        // claim's), and one it handles later ends no earlier: this answer replaces the bound.
+        heldUntil = grantedUntil({ sentAt, askedHere: true, askedMs: leaseMs, answer });
+        grantedMs = Math.min(leaseMs, answer.lease_ms ?? Math.max(0, heldUntil - sentAt));
+      },
+      (error: Error) => {
+        if (!isLeaseLostError(error)) return;
+        if (error.claim ? error.claim.committed : performance.now() < heldUntil) left = true;
+        // An answer after stop may be about the commit that just landed: not a loss.
+        if (lost || stopped) return;
+        lost = true;
+        options.onLost(error);
+      },
+    );
+    // The next beat does not wait for this one's answer: a kernel slow to answer still gets it.
+    schedule();
+  };
+  schedule();
   const stop = () => {
     stopped = true;
-    clearInterval(beat);
+    clearTimeout(timer);
   };
   return {
     mayHold: () => !lost && performance.now() < heldUntil,
