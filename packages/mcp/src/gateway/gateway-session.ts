@@ -218,20 +218,22 @@ export class GatewaySession {
     input: unknown,
     callId: string,
     traceparent: string | null,
-  ): Promise<{ task: TaskView; claim: ClaimView | null }> {
+  ): Promise<{ task: TaskView; claim: ClaimView | null; sentAt: number }> {
     // The session's calls reach the kernel in the order they ran: an earlier commit first.
     await this.committing;
     const runId = await this.ensureRun();
     const bridge = this.options.bridge;
     const claim = bridge?.tools.has(name) ? { claim: { lease_ms: bridge.leaseMs } } : {};
     try {
+      // The claim's lease counts from here, on this process's clock (not the kernel's lease_until).
+      const sentAt = performance.now();
       const { tasks, claims } = await this.options.api.submit(
         runId,
         // An MCP client's arguments arrived as JSON.
         { calls: [{ name, input: input as JsonValue, id: callId }], ...claim },
         traceparent,
       );
-      return { task: tasks[0] as TaskView, claim: claims?.[0] ?? null };
+      return { task: tasks[0] as TaskView, claim: claims?.[0] ?? null, sentAt };
     } catch (error) {
       // A run someone stopped or that ended: the session goes on in a new one.
       if (!hasErrorCode(error, 'run_not_running') || this.runId !== runId) throw error;
@@ -281,7 +283,7 @@ export class GatewaySession {
       // Granted and claimed in its round: it runs here now, and answers as it ran (its commit
       // follows) or, when the session awaits commits, as committed.
       if (planted.claim) {
-        running = this.keep(this.runClaimedHere(planted.claim));
+        running = this.keep(this.runClaimedHere(planted.claim, planted.sentAt));
         if (this.options.awaitCommits) task = (await running) ?? task;
       }
       while (!SETTLED_STATES.includes(task.state)) {
@@ -340,9 +342,9 @@ export class GatewaySession {
   }
 
   /** Runs a row claimed in its round on this process's bridge; null when the bridge did not commit it. */
-  private async runClaimedHere(claim: ClaimView): Promise<TaskView | null> {
+  private async runClaimedHere(claim: ClaimView, sentAt: number): Promise<TaskView | null> {
     try {
-      return (await this.options.bridge?.runClaimed(claim)) ?? null;
+      return (await this.options.bridge?.runClaimed(claim, sentAt)) ?? null;
     } catch {
       return null;
     }
