@@ -1,4 +1,5 @@
 import { RETENTION_MAX_DAYS, type RetentionPolicyView } from '@airlock/core';
+import { plainWholeNumber } from '../whole-number.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -34,9 +35,10 @@ const UNIT_DAYS: Record<string, number> = { d: 1, w: 7, y: 365 };
  */
 export function parseRetentionAge(flag: string, text: string): number | null {
   if (text === 'forever') return null;
-  const match = /^(\d+)([dwy]?)$/.exec(text);
-  const days = match ? Number(match[1]) * UNIT_DAYS[match[2] || 'd']! : Number.NaN;
-  if (!Number.isSafeInteger(days) || days < 1 || days > RETENTION_MAX_DAYS) {
+  const match = /^(.*?)([dwy]?)$/.exec(text);
+  const count = match ? plainWholeNumber(match[1]!, 1, RETENTION_MAX_DAYS) : null;
+  const days = count === null ? Number.NaN : count * UNIT_DAYS[match?.[2] || 'd']!;
+  if (!(days >= 1 && days <= RETENTION_MAX_DAYS)) {
     throw new OperatorError(
       `airlock retention set: --${flag} wants an age from 1d to ${RETENTION_MAX_DAYS}d (90, 90d, 12w, 1y) or forever, not ${text}`,
       2,

@@ -40,6 +40,8 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
     [['notifications', 'list', '--limit', '1e3'], 'airlock notifications list: --limit wants'],
     [['notifications', 'list', '--limit', '0x10'], 'notifications list: --limit wants'],
     [['notifications', 'list', '--limit', ''], 'notifications list: --limit wants'],
+    [['retention', 'set', '--runs', '1e3'], 'airlock retention set: --runs wants an age'],
+    [['retention', 'set', '--audit', '0x10d'], 'airlock retention set: --audit wants an age'],
     [['runs', 'list', '--limit', '1e2'], 'airlock runs list: --limit wants a number of rows'],
     [['decisions', 'list', '--limit', '0x10'], 'airlock decisions list: --limit wants'],
   ])('refuses the number in %j', async (args, message) => {
