@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 
-import { readFileSync, readlinkSync, writeSync } from 'node:fs';
-import type { Writable } from 'node:stream';
+import { writeSync } from 'node:fs';
 
 type Command = (argv: string[]) => Promise<number>;
 
@@ -88,9 +87,8 @@ let lostOutput: NodeJS.ErrnoException | null = null;
 
 /** Says on stderr (directly: a failed stdout must still be able to say so) that output was lost, and exits 1. */
 function failOutput(error: NodeJS.ErrnoException): never {
-  const why = error.code === 'EBADF' ? 'stdout is closed (EBADF)' : (error.code ?? error.message);
   try {
-    writeSync(2, `airlock: could not write the output: ${why}\n`);
+    writeSync(2, `airlock: could not write the output: ${error.code ?? error.message}\n`);
   } catch {
     // stderr itself is gone: the exit code says it.
   }
@@ -107,35 +105,8 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-/**
- * True when fd 1 was closed as the process started (`airlock runs list >&-`):
- * Node then opens /dev/null there, for reading and writing, which a shell's
- * `>/dev/null` never does. Read from /proc (Linux); elsewhere false.
- */
-function stdoutWasClosed(): boolean {
-  try {
-    if (readlinkSync('/proc/self/fd/1') !== '/dev/null') return false;
-    const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync('/proc/self/fdinfo/1', 'utf8'))?.[1];
-    // The access mode (O_ACCMODE, 3) is O_RDWR (2).
-    return flags !== undefined && (Number.parseInt(flags, 8) & 3) === 2;
-  } catch {
-    return false;
-  }
-}
-
-// What a command prints into a closed stdout is lost: each write fails as EBADF, as it would
-// without Node's /dev/null, and the command fails once it is done (a command that prints
-// nothing there still succeeds).
-if (stdoutWasClosed()) {
-  const closed = process.stdout as NodeJS.WriteStream & Pick<Writable, '_write'>;
-  closed._write = (chunk: Buffer | string, _encoding, callback) => {
-    if (chunk.length === 0) callback();
-    else callback(Object.assign(new Error('write EBADF'), { code: 'EBADF', syscall: 'write' }));
-  };
-}
-
 main(process.argv.slice(2)).then(exitWhenWritten, async (error: unknown) => {
-  // A command that failed on the lost write itself (waiting for stdout to drain): said once, below.
+  // A command that failed on the lost write itself (waiting for stdout to drain): said once.
   if (lostOutput && error === lostOutput) failOutput(lostOutput);
   // Loaded only on failure: describing an operator's error needs the SDK, which `serve` does not.
   const { describeFailure } = await import('./cli/operator/connection.js');

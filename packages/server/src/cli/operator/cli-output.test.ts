@@ -51,53 +51,30 @@ describe('what the CLI prints reaches a pipe whole', { timeout: 180_000 }, () =>
     expect(code).toBe(0);
   });
 
-  it('fails, saying so, when the output cannot be written (a full disk)', async () => {
-    const full = openSync('/dev/full', 'w');
-    const child = spawn(process.execPath, [BUILT_CLI, 'runs', 'list'], {
-      env: operatorCliEnv(d),
-      stdio: ['ignore', full, 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    closeSync(full);
-    expect(stderr).toContain('airlock: could not write the output: ENOSPC');
-    expect(code).toBe(1);
+  it('fails, saying so once, when the output cannot be written (a full disk)', async () => {
+    // A list, and an export that waits for its output to drain (it failed on the write itself).
+    for (const args of [
+      ['runs', 'list'],
+      ['audit', 'export'],
+    ]) {
+      const full = openSync('/dev/full', 'w');
+      const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+        env: operatorCliEnv(d),
+        stdio: ['ignore', full, 'pipe'],
+      });
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      closeSync(full);
+      expect({ args, code, stderr }).toEqual({
+        args,
+        code: 1,
+        stderr: 'airlock: could not write the output: ENOSPC\n',
+      });
+    }
   });
-
-  /** Runs the built CLI through `sh -c 'exec ... >&-'`: fd 1 really closed, not a pipe nobody reads. */
-  const withStdoutClosed = async (args: string[]) => {
-    const child = spawn('sh', ['-c', 'exec "$0" "$@" >&-', process.execPath, BUILT_CLI, ...args], {
-      env: operatorCliEnv(d),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    return { code, stderr };
-  };
-
-  // Node opens /dev/null on a closed fd 1; the CLI tells it from a shell's `>/dev/null` in /proc.
-  it.runIf(process.platform === 'linux')(
-    'fails, saying so, when stdout is closed (>&-), once for a list and once for an export',
-    async () => {
-      for (const args of [
-        ['runs', 'list'],
-        ['audit', 'export'],
-      ]) {
-        const closed = await withStdoutClosed(args);
-        expect({ args, ...closed }).toEqual({
-          args,
-          code: 1,
-          stderr: 'airlock: could not write the output: stdout is closed (EBADF)\n',
-        });
-      }
-    },
-  );
 
   it('succeeds into /dev/null, where the output was sent away on purpose', async () => {
     const devNull = openSync('/dev/null', 'w');
