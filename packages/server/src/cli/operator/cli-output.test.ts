@@ -51,24 +51,29 @@ describe('what the CLI prints reaches a pipe whole', { timeout: 180_000 }, () =>
     expect(code).toBe(0);
   });
 
+  /** Runs the built CLI with its stdout written into `device`; answers its exit code and stderr. */
+  const intoDevice = async (device: string, args: string[]) => {
+    const fd = openSync(device, 'w');
+    const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+      env: operatorCliEnv(d),
+      stdio: ['ignore', fd, 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    closeSync(fd);
+    return { code, stderr };
+  };
+
   it('fails, saying so once, when the output cannot be written (a full disk)', async () => {
     // A list, and an export that waits for its output to drain (it failed on the write itself).
     for (const args of [
       ['runs', 'list'],
       ['audit', 'export'],
     ]) {
-      const full = openSync('/dev/full', 'w');
-      const child = spawn(process.execPath, [BUILT_CLI, ...args], {
-        env: operatorCliEnv(d),
-        stdio: ['ignore', full, 'pipe'],
-      });
-      let stderr = '';
-      child.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      closeSync(full);
-      expect({ args, code, stderr }).toEqual({
+      expect({ args, ...(await intoDevice('/dev/full', args)) }).toEqual({
         args,
         code: 1,
         stderr: 'airlock: could not write the output: ENOSPC\n',
@@ -77,18 +82,6 @@ describe('what the CLI prints reaches a pipe whole', { timeout: 180_000 }, () =>
   });
 
   it('succeeds into /dev/null, where the output was sent away on purpose', async () => {
-    const devNull = openSync('/dev/null', 'w');
-    const child = spawn(process.execPath, [BUILT_CLI, 'runs', 'list'], {
-      env: operatorCliEnv(d),
-      stdio: ['ignore', devNull, 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    closeSync(devNull);
-    expect(stderr).toBe('');
-    expect(code).toBe(0);
+    expect(await intoDevice('/dev/null', ['runs', 'list'])).toEqual({ code: 0, stderr: '' });
   });
 });
