@@ -164,10 +164,19 @@ export function createExecutor(options: ExecutorOptions): Executor {
             Math.max(0, task.deadline_at - Date.now()),
           );
     try {
-      // A claim that arrives after an abort is released without running its tool.
-      const outcome = closed.signal.aborted
-        ? null
-        : await Promise.race([execute(task, controller.signal, claim), abandoned]);
+      // A claim that arrives after an abort is released without running its tool; so is a handed-in
+      // claim whose lease already lapsed (another claim may hold the row by now).
+      const lapsed = !closed.signal.aborted && !lease.mayHold();
+      if (lapsed) {
+        report(
+          new ToolError('lease_lost', `the claim on ${held} lapsed before its tool ran`),
+          task,
+        );
+      }
+      const outcome =
+        closed.signal.aborted || lapsed
+          ? null
+          : await Promise.race([execute(task, controller.signal, claim), abandoned]);
       if (lost) return null;
       if (outcome === null || closed.signal.aborted) {
         await lease.release();

@@ -4,7 +4,7 @@ import { useExecutorKernel } from '../support/executor-kernel.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
 import { startSteeringProxy } from '../support/steering-proxy.js';
 
-/** A claim handed to runClaimed holds its row only until the kernel's lease_until, however old. */
+/** A claim handed to runClaimed holds its row only for its lease, however old. */
 describe('executor runClaimed with a claim granted long before', () => {
   const fixture = useExecutorKernel();
   const { start, runs } = fixture;
@@ -25,10 +25,47 @@ describe('executor runClaimed with a claim granted long before', () => {
     return claim;
   };
 
-  it('does not count a refused retry as landed when the handed-in lease lapsed before it was run', async () => {
+  it('does not run a handed-in claim whose lease already lapsed', async () => {
+    // `wait` is served by nobody: the run stays running. (Its own tool name: this test leaves
+    // its row unclaimed for the next.)
+    const created = await runs().create(
+      scriptedRun('bypass', [
+        { tool_calls: [{ name: 'lint' }, { name: 'wait' }] },
+        { final: 'done' },
+      ]),
+    );
+    const old = await eventually(() => claimOnce('lint', 1000).catch(() => null), {
+      what: 'the lint row to be claimable',
+    });
+    expect(old.task.run_id).toBe(created.id);
+    // Held past its lease without heartbeats: another claim may hold the row by now.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    let ran = 0;
+    const errors: Error[] = [];
+    const executor = start(
+      {
+        lint: () => {
+          ran++;
+          return 'from-the-old-claim';
+        },
+      },
+      {
+        onError: (error, task) => {
+          if (task) errors.push(error);
+        },
+      },
+    );
+    expect(await executor.runClaimed(old)).toBeNull();
+    expect(ran).toBe(0);
+    expect(errors.map((error) => (error as { code?: string }).code)).toEqual(['lease_lost']);
+  });
+
+  it('does not count a refused retry as landed when the lease lapsed while its tool ran', async () => {
     let commits = 0;
-    // The first commit of the old claim reaches the kernel, its answer is dropped; the retry goes through.
+    // The old claim's heartbeats never arrive, so its lease lapses while its tool runs; its
+    // first commit reaches the kernel, its answer is dropped; a retry would go through.
     const proxy = await startSteeringProxy(fixture.kernel.url, ({ path, body }) => {
+      if (path.endsWith('/heartbeat')) return 'stall';
       if (!path.endsWith('/commit') || !body.includes('from-the-old-claim')) return 'forward';
       commits++;
       return commits === 1 ? 'drop_answer' : 'forward';
@@ -45,32 +82,28 @@ describe('executor runClaimed with a claim granted long before', () => {
         what: 'the build row to be claimable',
       });
       expect(old.task.run_id).toBe(created.id);
-      // Held past its lease without heartbeats: the kernel hands the row out again.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      const second: number[] = [];
-      const other = start({
-        build: (_input, { attempt }) => {
-          second.push(attempt);
-          return 'from-the-new-claim';
-        },
-      });
-      await eventually(
-        async () => {
-          const tasks = await runs().run(created.id).tasks();
-          return tasks.some((task) => task.key === old.task.key && task.state === 'succeeded');
-        },
-        { what: 'the other executor to commit the row' },
-      );
-      expect(second).toEqual([2]);
-      await other.close();
+      const committedByOther = () =>
+        eventually(
+          async () => {
+            const tasks = await runs().run(created.id).tasks();
+            return tasks.some((task) => task.key === old.task.key && task.state === 'succeeded');
+          },
+          { what: 'the other executor to commit the row' },
+        );
 
       const errors: Error[] = [];
       const committed: TaskView[] = [];
       const executor = start(
-        { build: () => 'from-the-old-claim' },
+        {
+          // Runs until the row, its lease lapsed, was claimed and committed by the other executor.
+          build: async () => {
+            await committedByOther();
+            return 'from-the-old-claim';
+          },
+        },
         {
           url: proxy.url,
-          // This executor's own lease is long: only the claim's lease_until says it lapsed.
+          // This executor's own lease is long: only the claim's lease says it lapsed.
           leaseMs: 10_000,
           onError: (error, task) => {
             if (task) errors.push(error);
@@ -78,8 +111,17 @@ describe('executor runClaimed with a claim granted long before', () => {
           onCommitted: (task) => committed.push(task),
         },
       );
-      const answered = await executor.runClaimed(old);
-      expect(answered).toBeNull();
+      const answering = executor.runClaimed(old);
+      const second: number[] = [];
+      const other = start({
+        build: (_input, { attempt }) => {
+          second.push(attempt);
+          return 'from-the-new-claim';
+        },
+      });
+      expect(await answering).toBeNull();
+      expect(second).toEqual([2]);
+      await other.close();
       expect(committed).toEqual([]);
       expect(errors).toHaveLength(1);
       // The lease had lapsed: the unanswered commit is not retried as if it were held.
