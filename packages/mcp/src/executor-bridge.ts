@@ -2,6 +2,7 @@ import {
   type ClaimView,
   createExecutor,
   type Executor,
+  type RunClaimedOptions,
   type TaskView,
   ToolError,
   type ToolHandler,
@@ -60,11 +61,11 @@ export interface ExecutorBridge {
   /**
    * Runs a row its gateway session claimed in its own round (see
    * `runs.calls`' `claim`), resolving with the row as committed; null when
-   * the bridge closes first or the claim was lost. `sentAt` is when the
-   * request that got the claim was sent (`performance.now()`): the lease
+   * the bridge closes first or the claim was lost. `options.sentAt`: when
+   * the request that got the claim was sent (`performance.now()`); the lease
    * counts from it.
    */
-  runClaimed(claim: ClaimView, sentAt: number): Promise<TaskView | null>;
+  runClaimed(claim: ClaimView, options?: RunClaimedOptions): Promise<TaskView | null>;
   /** The lease each claim of this bridge asks for (heartbeated while the tool runs). */
   readonly leaseMs: number;
   /** Whether this bridge runs the row now (its commit is still to come). */
@@ -193,7 +194,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       connections,
       registeredVersion,
       take: (runId, taskKey) => running.take(runId, taskKey),
-      runClaimed: (claim, sentAt) => running.runClaimed(claim, { sentAt }),
+      runClaimed: (claim, options) => running.runClaimed(claim, options),
       leaseMs: running.leaseMs,
       holds: (runId, taskKey) => running.holds(runId, taskKey),
       onCommitted(listener) {

@@ -344,7 +344,7 @@ export class GatewaySession {
   /** Runs a row claimed in its round on this process's bridge; null when the bridge did not commit it. */
   private async runClaimedHere(claim: ClaimView, sentAt: number): Promise<TaskView | null> {
     try {
-      return (await this.options.bridge?.runClaimed(claim, sentAt)) ?? null;
+      return (await this.options.bridge?.runClaimed(claim, { sentAt })) ?? null;
     } catch {
       return null;
     }
