@@ -13,7 +13,12 @@ import {
 } from '../command-line.js';
 import { formatDuration, parseDuration } from '../durations.js';
 import { forTerminal } from '../terminal-text.js';
-import { unlikeKernelAnswer, unlikeKernelFailure } from './kernel-answer.js';
+import {
+  proxyFailureStatus,
+  servesAirlockApi,
+  unlikeKernelAnswer,
+  unlikeKernelFailure,
+} from './kernel-answer.js';
 import { type KernelUrl, kernelUrlFrom } from './kernel-url.js';
 import { OperatorError } from './operator-error.js';
 
@@ -147,6 +152,13 @@ function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
           1,
         );
       }
+      const proxied = proxyFailureStatus(error);
+      if (proxied !== null) {
+        throw new OperatorError(
+          `the server at ${url} answered HTTP ${proxied} in words not the kernel's: a proxy or load balancer in front of it, whose kernel may be restarting, down or slow; try again`,
+          1,
+        );
+      }
       const unlike = unlikeKernelFailure(error);
       if (unlike) throw notKernel(unlike);
       if (!isConnectionError(error)) throw error;
@@ -155,9 +167,15 @@ function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
       throw new OperatorError(`cannot reach the kernel at ${url} (${reason})`, 1);
     }
   };
+  // Read once per command: an export of many pages asks at most once.
+  let airlockApi: Promise<boolean> | undefined;
+  const servesAirlock = () => {
+    airlockApi ??= servesAirlockApi({ url, timeoutMs });
+    return airlockApi;
+  };
   return async (operation, input, options) => {
     const answer = await reached(operation, input, options);
-    const unlike = await unlikeKernelAnswer(operation, answer, { url, timeoutMs });
+    const unlike = await unlikeKernelAnswer(operation, answer, servesAirlock);
     if (unlike) throw notKernel(unlike);
     return answer;
   };

@@ -2,13 +2,35 @@ import { OPERATION_CONTRACTS, type OperationName } from '@airlock/core';
 import { isAirlockError } from '@airlock/sdk';
 
 /**
+ * Statuses a proxy or load balancer in front of a kernel answers itself, in
+ * its own words, while the kernel restarts, is down or is slow: no sign the
+ * URL is wrong.
+ */
+const PROXY_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * The status of a failed call that a proxy in front of the kernel answered
+ * (502, 503, 504 without Airlock's error body), or null.
+ */
+export function proxyFailureStatus(error: unknown): number | null {
+  if (!isAirlockError(error) || error.status === null || !PROXY_STATUSES.has(error.status)) {
+    return null;
+  }
+  const enveloped =
+    !(error.cause instanceof SyntaxError) && error.detail !== `the server answered ${error.status}`;
+  return enveloped ? null : error.status;
+}
+
+/**
  * What in a failed call shows that no Airlock kernel answered, or null: a
  * body that is not JSON, or an error status without Airlock's
  * `{error: {code, detail}}` (every answer of a kernel is JSON, every error
- * carries its code).
+ * carries its code). A proxy's own 502, 503 or 504 is not such a sign
+ * ({@link proxyFailureStatus}).
  */
 export function unlikeKernelFailure(error: unknown): string | null {
   if (!isAirlockError(error) || error.status === null) return null;
+  if (proxyFailureStatus(error) !== null) return null;
   if (error.cause instanceof SyntaxError) {
     return `it answered HTTP ${error.status} with a body that is not JSON`;
   }
@@ -28,18 +50,21 @@ export function unlikeKernelFailure(error: unknown): string | null {
 export async function unlikeKernelAnswer(
   operation: OperationName,
   answer: unknown,
-  options: { url: string; timeoutMs: number },
+  servesAirlockApi: () => Promise<boolean>,
 ): Promise<string | null> {
   const checked = OPERATION_CONTRACTS[operation].output.safeParse(answer);
   if (checked.success) return null;
-  if (await servesAirlockApi(options)) return null;
+  if (await servesAirlockApi()) return null;
   const issue = checked.error.issues[0];
   const where = issue ? ` (/${issue.path.join('/')}: ${issue.message})` : '';
   return `its answer to ${operation} is not an Airlock answer${where}`;
 }
 
 /** True when the server's GET /openapi.json is the Airlock kernel's API document. */
-async function servesAirlockApi(options: { url: string; timeoutMs: number }): Promise<boolean> {
+export async function servesAirlockApi(options: {
+  url: string;
+  timeoutMs: number;
+}): Promise<boolean> {
   try {
     const response = await fetch(`${options.url}/openapi.json`, {
       signal: AbortSignal.timeout(options.timeoutMs),

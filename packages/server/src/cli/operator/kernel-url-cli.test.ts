@@ -44,6 +44,21 @@ describe('the operator CLI says what is wrong with the kernel URL it was given',
     expect(refused.stderr).toMatch(/^airlock: AIRLOCK_URL wants the kernel's base URL with http:/);
   });
 
+  it('does not quote back what may be credentials in the URL', async () => {
+    for (const [given, shown] of [
+      [
+        'admin:s3cret@kernel.example:4820',
+        '"…@kernel.example:4820" (http://…@kernel.example:4820?)',
+      ],
+      ['ftp://admin:s3cret@kernel.example', '"ftp://…@kernel.example"'],
+    ] as const) {
+      const refused = await runOperatorCli(target(given), ['runs', 'list']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).not.toContain('s3cret');
+      expect(refused.stderr).toContain(`not ${shown}\n`);
+    }
+  });
+
   it.each([
     [
       'a web page',
@@ -77,6 +92,22 @@ describe('the operator CLI says what is wrong with the kernel URL it was given',
     expect(outcome.stderr).toContain(`${url} did not answer as an Airlock kernel: ${why}`);
     expect(outcome.stderr).toMatch(/; check AIRLOCK_URL\n$/);
   });
+
+  it.each([502, 503, 504])(
+    "reports a proxy's own %i as the kernel behind it being away, not as a wrong URL",
+    async (status) => {
+      const url = await serving((_req, res) => {
+        res.writeHead(status, { 'content-type': 'text/html' });
+        res.end(`<html><body>${status} no healthy upstream</body></html>`);
+      });
+      const outcome = await runOperatorCli(target(url), ['runs', 'list']);
+      expect(outcome.code).toBe(1);
+      expect(outcome.stdout).toBe('');
+      expect(outcome.stderr).toBe(
+        `airlock: the server at ${url} answered HTTP ${status} in words not the kernel's: a proxy or load balancer in front of it, whose kernel may be restarting, down or slow; try again\n`,
+      );
+    },
+  );
 
   it('does not report a decision another server acknowledged as made', async () => {
     const url = await serving((_req, res) => json(res, 200, { ok: true }));

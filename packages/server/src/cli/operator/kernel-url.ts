@@ -31,9 +31,11 @@ export function kernelUrlFrom(flag: string | boolean | undefined): KernelUrl {
     // said below
   }
   if (protocol !== 'http:' && protocol !== 'https:') {
-    const guess = text !== '' && !text.includes('://') ? ` (http://${text}?)` : '';
+    // Quoted back without what may be credentials (`user:secret@host`): stderr lands in CI logs.
+    const shown = text.replace(/^([^/]*?\/\/)?[^/@]*@/, '$1…@');
+    const guess = shown !== '' && !shown.includes('://') ? ` (http://${shown}?)` : '';
     throw new OperatorError(
-      `${source} wants the kernel's base URL with http:// or https://, such as ${DEFAULT_KERNEL_URL}, not "${text}"${guess}`,
+      `${source} wants the kernel's base URL with http:// or https://, such as ${DEFAULT_KERNEL_URL}, not "${shown}"${guess}`,
       2,
     );
   }
