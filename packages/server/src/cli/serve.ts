@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import pino from 'pino';
-import { startAirlock } from '../airlock.js';
+import pino, { type Logger } from 'pino';
+import { type Airlock, startAirlock } from '../airlock.js';
 import { settleFirstSteps } from '../api/runs.js';
 import { createStandaloneRun } from '../kernel/verbs/runs.js';
 import { LOG_REDACTION } from '../logging/redact.js';
@@ -9,6 +9,7 @@ import { DataDirInUseError } from '../store/sqlite/kernel-lock.js';
 import { selfCommand } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 import { readServeSettings, type ServeSettings, ServeUsageError } from './serve-options.js';
+import { listenForStop } from './stop-signal.js';
 
 /** `airlock serve --help` */
 export const SERVE_HELP = `Usage: airlock serve [options]
@@ -145,13 +146,7 @@ export async function serve(argv: string[]): Promise<number> {
   const { durability } = settings;
   const env = process.env;
   const logger = pino({ level: settings.logLevel, redact: LOG_REDACTION });
-  // Heard from before the start: a SIGTERM sent once the banner is read (or a Ctrl-C while the
-  // store opens) shuts down cleanly, letting go of the data directory, instead of killing the
-  // process mid-start. `once`: a second signal kills, for a start that hangs.
-  const stopSignal = new Promise<string>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-  });
+  const stop = listenForStop(logger);
   const airlock = await startAirlock({
     notifications: settings.notificationsFile
       ? loadNotificationsConfig(settings.notificationsFile)
@@ -175,6 +170,12 @@ export async function serve(argv: string[]): Promise<number> {
     openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
   }).catch(refuseHeldDataDir);
   if (!airlock) return DATA_DIR_IN_USE_EXIT;
+  stop.started();
+  if (stop.asked) {
+    // Asked to stop while starting: no workspace, demo run or tokens for a kernel that is going.
+    await shutDown(airlock, await stop.heard, logger);
+    return 0;
+  }
   logger.info(
     { url: airlock.url, store: airlock.store.description, durability },
     'airlock kernel listening',
@@ -244,9 +245,13 @@ export async function serve(argv: string[]): Promise<number> {
       ].join('\n'),
     );
   }
-  const signal = await stopSignal;
+  await shutDown(airlock, await stop.heard, logger);
+  return 0;
+}
+
+/** Stops serving, finishes in-flight steps and closes the store, saying so in the log. */
+async function shutDown(airlock: Airlock, signal: string, logger: Logger): Promise<void> {
   logger.info({ signal }, 'shutting down');
   await airlock.close().catch((error: unknown) => logger.error({ err: error }, 'shutdown failed'));
   logger.info('stopped');
-  return 0;
 }
