@@ -46,7 +46,6 @@ describe('the SQLite WAL under writes that never pause', () => {
       // fifth of the payloads written here. Before the kernel's thread finished checkpoints it
       // grew with everything written, to about 2.5 times the payloads (each event takes more
       // than its payload in frames). The bound leaves room for a worker slowed by a busy machine.
-      expect(written).toBeGreaterThanOrEqual(target);
       expect(largest).toBeLessThan(written);
     } finally {
       await dispose();
