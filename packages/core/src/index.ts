@@ -379,6 +379,7 @@ export {
   ProfileConfigurationSchema,
 } from './schemas/profile.js';
 export { type DurationBounds, formatDuration, parseDuration } from './terminal/durations.js';
+export { DEFAULT_KERNEL_URL, type KernelUrl, readKernelUrl } from './terminal/kernel-url.js';
 export {
   elapsedSince,
   type ProgressLine,
@@ -388,6 +389,12 @@ export {
   type StageTicker,
   stageTicker,
 } from './terminal/progress.js';
+export {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type RequestTimeout,
+  readRequestTimeout,
+} from './terminal/request-timeout.js';
+export { isSettingError, SettingError, type SettingErrorCode } from './terminal/setting-error.js';
 export {
   MODE_STRICTNESS,
   type TighteningBase,

@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { type ApprovalRule, parseDuration } from '@airlock/core';
+import {
+  type ApprovalRule,
+  isSettingError,
+  readKernelUrl,
+  readRequestTimeout,
+  type SettingError,
+} from '@airlock/core';
 import type { MemberRunPolicy } from './gateway/gateway-session.js';
 import {
   commandLineServer,
@@ -71,38 +77,16 @@ export function required(value: string | boolean | undefined, env: string, flag:
   return found;
 }
 
-/** Whether a kernel URL is one the SDK can send to: http(s) and absolute. */
-function isHttpUrl(url: string): boolean {
-  try {
-    const { protocol } = new URL(url);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
 /**
- * The kernel URL from `--url` or AIRLOCK_URL (an empty one counts as unset);
- * default the local kernel.
+ * The kernel URL from `--url`, else AIRLOCK_URL (an empty one counts as
+ * unset), else the local kernel; read as the operator commands read theirs.
  * @throws UsageError naming where it came from when it is not an http(s) URL
- *   (the value is not quoted back: it may carry credentials).
+ *   (quoted without what may be credentials).
  */
 export function kernelUrl(value: string | boolean | undefined): string {
-  const given = typeof value === 'string';
-  const url = given ? value : process.env.AIRLOCK_URL || 'http://127.0.0.1:4820';
-  if (!isHttpUrl(url)) {
-    throw new UsageError(
-      `${given ? '--url' : 'AIRLOCK_URL'} must be the kernel's http(s) base URL, such as http://127.0.0.1:4820`,
-    );
-  }
-  return url;
+  return usable(() => readKernelUrl(typeof value === 'string' ? value : undefined, process.env))
+    .url;
 }
-
-/** How long a kernel request waits for its answer unless `--timeout` says otherwise (the SDK's default too). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-
-/** The operator commands' bounds of `--timeout`: 100 ms to 1 h. */
-const REQUEST_TIMEOUT_BOUNDS = { min: 100, max: 3_600_000 };
 
 /**
  * How long each request to the kernel waits for its answer, in milliseconds:
@@ -112,13 +96,21 @@ const REQUEST_TIMEOUT_BOUNDS = { min: 100, max: 3_600_000 };
  *   duration with its unit from 100ms to 1h.
  */
 export function requestTimeout(value: string | boolean | undefined): number {
-  const given = typeof value === 'string';
-  const text = given ? value : (process.env.AIRLOCK_TIMEOUT ?? '');
-  if (!given && text.trim() === '') return DEFAULT_REQUEST_TIMEOUT_MS;
+  return usable(() =>
+    readRequestTimeout(typeof value === 'string' ? value : undefined, process.env),
+  ).timeoutMs;
+}
+
+/**
+ * What `read` reads from a flag or the environment.
+ * @throws UsageError (exit 2) with the message of the {@link SettingError} it throws.
+ */
+function usable<T>(read: () => T): T {
   try {
-    return parseDuration(text, given ? '--timeout' : 'AIRLOCK_TIMEOUT', REQUEST_TIMEOUT_BOUNDS);
+    return read();
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    if (isSettingError(error)) throw new UsageError(error.message);
+    throw error;
   }
 }
 

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { OperatorError } from './operator/operator-error.js';
 
 /** A flag that takes a value (`--limit 5`) or a switch (`--json`). */
 export interface FlagShape {
@@ -17,9 +18,14 @@ export interface VerbShape {
   readonly flags?: FlagTable;
 }
 
-/** A command line that cannot be right (an unknown flag, an argument too many); the CLI exits 2. */
-export class UsageError extends Error {
-  readonly exitCode = 2;
+/**
+ * A command line that cannot be right (an unknown flag, an argument too many,
+ * a flag's value it cannot use): an operator error whose exit code is 2.
+ */
+export class UsageError extends OperatorError {
+  constructor(message: string) {
+    super(message, 2);
+  }
 }
 
 /** The flags and the arguments of a command line. */

@@ -244,12 +244,17 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
   it('refuses a kernel URL that is not http(s) as a usage error naming --url or AIRLOCK_URL (exit 2)', async () => {
     // A real server behind it, so only the URL is wrong.
     const server = ['--name', 'fs', '--', ...fsCommand()];
-    const flag = await exitOf(['executor', 'mcp', '--url', 'not a url', ...server]);
-    expectUsageError(flag, "--url must be the kernel's http(s) base URL");
+    const flag = await exitOf(['executor', 'mcp', '--url', 'localhost:4820', ...server]);
+    expectUsageError(
+      flag,
+      `--url wants the kernel's base URL with http:// or https://, such as http://127.0.0.1:4820, not "localhost:4820" (http://localhost:4820?)`,
+    );
     const variable = await exitOf(['gateway', 'mcp', '--token', 'alk_member_x', ...server], {
-      AIRLOCK_URL: 'ftp://127.0.0.1:4820',
+      AIRLOCK_URL: 'ftp://admin:s3cret@127.0.0.1:4820',
     });
-    expectUsageError(variable, "AIRLOCK_URL must be the kernel's http(s) base URL");
+    expectUsageError(variable, `AIRLOCK_URL wants the kernel's base URL with http:// or https://`);
+    expect(variable.stderr).toContain('not "ftp://…@127.0.0.1:4820"');
+    expect(variable.stderr).not.toContain('s3cret');
     expect(flag.stderr + variable.stderr).not.toContain('the kernel refused');
   });
 

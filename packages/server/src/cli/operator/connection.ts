@@ -1,4 +1,11 @@
 import {
+  isSettingError,
+  type KernelUrl,
+  readKernelUrl,
+  readRequestTimeout,
+  type SettingError,
+} from '@airlock/core';
+import {
   type Call,
   createClient,
   isAirlockError,
@@ -6,12 +13,13 @@ import {
   isDeadlineExceededError,
 } from '@airlock/sdk';
 import {
+  flagText,
   type ParsedCommandLine,
   parseVerbCommandLine,
   UsageError,
   type VerbShape,
 } from '../command-line.js';
-import { formatDuration, parseDuration } from '../durations.js';
+import { formatDuration } from '../durations.js';
 import { forTerminal } from '../terminal-text.js';
 import {
   proxyFailureStatus,
@@ -19,7 +27,6 @@ import {
   unlikeKernelAnswer,
   unlikeKernelFailure,
 } from './kernel-answer.js';
-import { type KernelUrl, kernelUrlFrom } from './kernel-url.js';
 import { OperatorError } from './operator-error.js';
 
 /** Where and as whom an operator command talks to a running kernel. */
@@ -36,6 +43,7 @@ export interface Connection {
   readonly call: Call;
 }
 
+export { UsageError } from '../command-line.js';
 export { OperatorError } from './operator-error.js';
 
 /** Options every operator command takes. */
@@ -76,7 +84,11 @@ export function parseOperatorArgs(
   });
 }
 
-/** Reads the connection from flags and the environment; refuses when the token or workspace is missing. */
+/**
+ * Reads the connection from flags and the environment.
+ * @throws UsageError (exit 2) when the token or workspace is missing, or the
+ *   URL or timeout is not one it can use (naming the flag or variable).
+ */
 export function connectionFrom(values: {
   url?: string | boolean | undefined;
   token?: string | boolean | undefined;
@@ -84,19 +96,18 @@ export function connectionFrom(values: {
   timeout?: string | boolean | undefined;
   json?: string | boolean | undefined;
 }): Connection {
-  const kernel = kernelUrlFrom(values.url);
+  const kernel = usable(() => readKernelUrl(flagText(values, 'url'), process.env));
   const token = values.token ?? process.env.AIRLOCK_TOKEN;
   const workspace = values.workspace ?? process.env.AIRLOCK_WORKSPACE;
   if (typeof token !== 'string' || token === '') {
-    throw new OperatorError(
+    throw new UsageError(
       'no credential: pass --token or set AIRLOCK_TOKEN (see `airlock serve` output)',
-      2,
     );
   }
   if (typeof workspace !== 'string' || workspace === '') {
-    throw new OperatorError('no workspace: pass --workspace or set AIRLOCK_WORKSPACE', 2);
+    throw new UsageError('no workspace: pass --workspace or set AIRLOCK_WORKSPACE');
   }
-  const timeoutMs = requestTimeout(values.timeout);
+  const { timeoutMs } = usable(() => readRequestTimeout(flagText(values, 'timeout'), process.env));
   return {
     url: kernel.url,
     token,
@@ -106,23 +117,16 @@ export function connectionFrom(values: {
   };
 }
 
-/** How long a request waits for the kernel's answer by default. */
-const DEFAULT_TIMEOUT_MS = 30_000;
-const TIMEOUT_BOUNDS = { min: 100, max: 3_600_000 };
-
 /**
- * Reads `--timeout` (else AIRLOCK_TIMEOUT; an empty variable is unset).
- * @throws OperatorError (exit 2) on a value that is not a duration from 100ms to 1h.
+ * What `read` reads from a flag or the environment.
+ * @throws UsageError (exit 2) with the message of the {@link SettingError} it throws.
  */
-function requestTimeout(flag: string | boolean | undefined): number {
-  const fromEnv = process.env.AIRLOCK_TIMEOUT;
-  const [text, source] =
-    flag !== undefined ? [String(flag), '--timeout'] : [fromEnv ?? '', 'AIRLOCK_TIMEOUT'];
-  if (flag === undefined && text.trim() === '') return DEFAULT_TIMEOUT_MS;
+function usable<T>(read: () => T): T {
   try {
-    return parseDuration(text, source, TIMEOUT_BOUNDS);
+    return read();
   } catch (error) {
-    throw new OperatorError((error as Error).message, 2);
+    if (isSettingError(error)) throw new UsageError(error.message);
+    throw error;
   }
 }
 
@@ -136,7 +140,7 @@ function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
   const notKernel = (why: string) =>
     new OperatorError(
       `the server at ${url} did not answer as an Airlock kernel: ${why}; ` +
-        (kernel.source === 'the default URL'
+        (kernel.source === 'default'
           ? "pass the kernel's URL as --url or AIRLOCK_URL"
           : `check ${kernel.source}`),
       1,
@@ -191,9 +195,6 @@ export function describeFailure(error: unknown): { message: string; exitCode: nu
   // A detail may repeat what the operator or an agent sent: its control characters are escaped.
   if (error instanceof OperatorError) {
     return { message: forTerminal(error.message), exitCode: error.status };
-  }
-  if (error instanceof UsageError) {
-    return { message: forTerminal(error.message), exitCode: error.exitCode };
   }
   if (isAirlockError(error)) {
     return { message: forTerminal(`${error.code}: ${error.detail}`), exitCode: 1 };
