@@ -10,6 +10,7 @@ import {
   OperatorError,
   parseOperatorArgs,
   print,
+  UsageError,
 } from './connection.js';
 import { parseWholeNumber } from './paging.js';
 
@@ -42,16 +43,13 @@ function describePolicy(view: ApprovalPolicyView): string[] {
 
 function readPolicyFile(path: unknown): unknown {
   if (typeof path !== 'string') {
-    throw new OperatorError('airlock approvals set: give --file <policy.json>', 2);
+    throw new UsageError('airlock approvals set: give --file <policy.json>');
   }
   let document: unknown;
   try {
     document = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new OperatorError(
-      `airlock approvals set: cannot read ${path}: ${(error as Error).message}`,
-      2,
-    );
+    throw new UsageError(`airlock approvals set: cannot read ${path}: ${(error as Error).message}`);
   }
   const checked = validateApprovalPolicy(document);
   if (!checked.ok) {
@@ -106,6 +104,6 @@ export async function approvals(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new OperatorError(`airlock approvals: unknown verb "${verb}" (show, set)`, 2);
+      throw new UsageError(`airlock approvals: unknown verb "${verb}" (show, set)`);
   }
 }

@@ -6,6 +6,7 @@ import {
   OperatorError,
   parseOperatorArgs,
   print,
+  UsageError,
 } from './connection.js';
 
 /** `airlock apps --help` */
@@ -70,7 +71,7 @@ export async function apps(argv: string[]): Promise<number> {
   const workspace_id = connection.workspace;
   switch (verb) {
     case 'create': {
-      if (!target) throw new OperatorError('airlock apps create: give <name>', 2);
+      if (!target) throw new UsageError('airlock apps create: give <name>');
       const made = await connection.call('agentApplications.create', {
         workspace_id,
         name: target,
@@ -90,7 +91,7 @@ export async function apps(argv: string[]): Promise<number> {
       return 0;
     }
     case 'remove': {
-      if (!target) throw new OperatorError('airlock apps remove: give <application-id>', 2);
+      if (!target) throw new UsageError('airlock apps remove: give <application-id>');
       const removed = await connection
         .call('agentApplications.remove', { workspace_id, agent_application_id: target })
         .catch(async (error: unknown) => {
@@ -106,6 +107,6 @@ export async function apps(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new OperatorError(`airlock apps: unknown verb "${verb}" (create, list, remove)`, 2);
+      throw new UsageError(`airlock apps: unknown verb "${verb}" (create, list, remove)`);
   }
 }

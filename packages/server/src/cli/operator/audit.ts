@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { elapsedSince, progressLine } from '@airlock/core';
 import { parseDuration } from '../durations.js';
-import { CONNECTION_HELP, connectionFrom, OperatorError, parseOperatorArgs } from './connection.js';
+import { CONNECTION_HELP, connectionFrom, parseOperatorArgs, UsageError } from './connection.js';
 import { parseWholeNumber } from './paging.js';
 
 /** `airlock audit --help` */
@@ -24,20 +24,19 @@ const PAGE = 1000;
 
 /**
  * Reads `--since`: an ISO date or time, or an age counted back from now.
- * @throws OperatorError (exit 2) on anything else.
+ * @throws UsageError (exit 2) on anything else.
  */
 export function parseSince(text: string, now: number = Date.now()): number {
   if (/^\d+(\.\d+)?(ms|s|m|h|d)$/.test(text)) return now - parseDuration(text);
   // Date.parse reads a bare number as some date (5 is 2001-05-01): an age needs its unit.
   if (/^[+-]?\d+(\.\d+)?$/.test(text.trim())) {
-    throw new OperatorError(
+    throw new UsageError(
       `--since wants an ISO time or an age such as 24h, not ${text} (a number needs its unit, a date its month and day)`,
-      2,
     );
   }
   const at = Date.parse(text);
   if (Number.isNaN(at)) {
-    throw new OperatorError(`--since wants an ISO time or an age such as 24h, not ${text}`, 2);
+    throw new UsageError(`--since wants an ISO time or an age such as 24h, not ${text}`);
   }
   return at;
 }

@@ -3,9 +3,9 @@ import {
   CONNECTION_HELP,
   type Connection,
   connectionFrom,
-  OperatorError,
   parseOperatorArgs,
   print,
+  UsageError,
 } from './connection.js';
 import { parseLimit } from './paging.js';
 
@@ -78,9 +78,8 @@ function versionOf(
   const version = values.version;
   if (version === undefined) return {};
   if (typeof version !== 'string' || version.trim() === '') {
-    throw new OperatorError(
+    throw new UsageError(
       `airlock decisions ${verb}: --version wants the version \`decisions list\` or \`decisions show\` printed`,
-      2,
     );
   }
   return { version };
@@ -97,7 +96,7 @@ function taskOf(
   verb: string,
 ): { workspace_id: string; run_id: string; task_key: string } {
   if (!runId || !taskKey)
-    throw new OperatorError(`airlock decisions ${verb}: give <run-id> <task-key>`, 2);
+    throw new UsageError(`airlock decisions ${verb}: give <run-id> <task-key>`);
   return { workspace_id: connection.workspace, run_id: runId, task_key: taskKey };
 }
 
@@ -105,7 +104,7 @@ function parseInput(text: string): JsonValue {
   try {
     return JSON.parse(text) as JsonValue;
   } catch {
-    throw new OperatorError('airlock decisions approve: --input is the edited input as JSON', 2);
+    throw new UsageError('airlock decisions approve: --input is the edited input as JSON');
   }
 }
 
@@ -209,7 +208,7 @@ export async function decisions(argv: string[]): Promise<number> {
     case 'answer': {
       const content = values.content;
       if (typeof content !== 'string' && !values.decline) {
-        throw new OperatorError('airlock decisions answer: give --content <text> or --decline', 2);
+        throw new UsageError('airlock decisions answer: give --content <text> or --decline');
       }
       const body = await connection.call('decisions.resolve', {
         ...taskOf(connection, runId, taskKey, 'answer'),
@@ -224,9 +223,8 @@ export async function decisions(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new OperatorError(
+      throw new UsageError(
         `airlock decisions: unknown verb "${verb}" (list, show, approve, deny, answer)`,
-        2,
       );
   }
 }

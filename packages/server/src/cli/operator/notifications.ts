@@ -2,9 +2,9 @@ import type { DeliveryView } from '@airlock/core';
 import {
   CONNECTION_HELP,
   connectionFrom,
-  OperatorError,
   parseOperatorArgs,
   print,
+  UsageError,
 } from './connection.js';
 import { parseLimit } from './paging.js';
 
@@ -59,7 +59,7 @@ export async function notifications(argv: string[]): Promise<number> {
       return 0;
     }
     case 'redeliver': {
-      if (!id) throw new OperatorError('airlock notifications redeliver: give <delivery-id>', 2);
+      if (!id) throw new UsageError('airlock notifications redeliver: give <delivery-id>');
       const body = await connection.call('notifications.redeliver', {
         workspace_id: connection.workspace,
         delivery_id: id,
@@ -68,6 +68,6 @@ export async function notifications(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new OperatorError(`airlock notifications: unknown verb "${verb}" (list, redeliver)`, 2);
+      throw new UsageError(`airlock notifications: unknown verb "${verb}" (list, redeliver)`);
   }
 }

@@ -9,9 +9,9 @@ import {
 import {
   CONNECTION_HELP,
   connectionFrom,
-  OperatorError,
   parseOperatorArgs,
   print,
+  UsageError,
 } from './connection.js';
 
 /** The repository file a project overlay document is kept in, under review. */
@@ -57,7 +57,7 @@ function describeOverlay(view: OverlayView): string[] {
 function scopeOf(value: string | undefined): OverlayScope {
   const parsed = OverlayScopeSchema.safeParse(value);
   if (!parsed.success) {
-    throw new OperatorError('airlock overlays: <scope> is user, project or conversation', 2);
+    throw new UsageError('airlock overlays: <scope> is user, project or conversation');
   }
   return parsed.data;
 }
@@ -71,7 +71,7 @@ export function readOverlayFile(path: string, scope: OverlayScope): unknown[] {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new OperatorError(`cannot read ${path}: ${(error as Error).message}`, 2);
+    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
   }
   const groups =
     parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
@@ -80,14 +80,14 @@ export function readOverlayFile(path: string, scope: OverlayScope): unknown[] {
   const validated = validateOverlayDocument(groups, scope);
   if (!validated.ok) {
     const lines = validated.problems.map((p) => `  ${p.pointer || '/'}: ${p.message}`);
-    throw new OperatorError(`${path} is not a valid overlay document:\n${lines.join('\n')}`, 2);
+    throw new UsageError(`${path} is not a valid overlay document:\n${lines.join('\n')}`);
   }
   return validated.value;
 }
 
 function need(value: string | boolean | undefined, what: string): string {
   if (typeof value !== 'string' || value === '') {
-    throw new OperatorError(`airlock overlays: give ${what}`, 2);
+    throw new UsageError(`airlock overlays: give ${what}`);
   }
   return value;
 }
@@ -172,9 +172,6 @@ export async function overlays(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new OperatorError(
-        `airlock overlays: unknown verb "${verb}" (show, replace, trust, load)`,
-        2,
-      );
+      throw new UsageError(`airlock overlays: unknown verb "${verb}" (show, replace, trust, load)`);
   }
 }

@@ -1,5 +1,5 @@
 import { plainWholeNumber } from '../whole-number.js';
-import { OperatorError } from './connection.js';
+import { UsageError } from './connection.js';
 
 /** The most rows one page of a list holds (the API's bound). */
 export const MAX_PAGE = 1000;
@@ -7,7 +7,7 @@ export const MAX_PAGE = 1000;
 /**
  * Reads a flag that holds a whole number written in plain decimal digits, from
  * `min` to `max`; undefined when absent. `1e3`, `0x10`, `''` and ` 5` are refused.
- * @throws OperatorError (exit 2) naming the command and the flag on anything else.
+ * @throws UsageError (exit 2) naming the command and the flag on anything else.
  */
 export function parseWholeNumber(
   value: string | boolean | undefined,
@@ -17,9 +17,8 @@ export function parseWholeNumber(
   const number =
     typeof value === 'string' ? plainWholeNumber(value, options.min, options.max) : null;
   if (number === null) {
-    throw new OperatorError(
+    throw new UsageError(
       `${options.command}: ${options.flag} wants ${options.what}, not "${String(value)}"`,
-      2,
     );
   }
   return number;
@@ -27,7 +26,7 @@ export function parseWholeNumber(
 
 /**
  * Reads `--limit`: a whole number of rows from 1 to {@link MAX_PAGE}; undefined when absent.
- * @throws OperatorError (exit 2) naming the command on anything else.
+ * @throws UsageError (exit 2) naming the command on anything else.
  */
 export function parseLimit(
   value: string | boolean | undefined,

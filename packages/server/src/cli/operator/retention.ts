@@ -3,9 +3,9 @@ import { plainWholeNumber } from '../whole-number.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
-  OperatorError,
   parseOperatorArgs,
   print,
+  UsageError,
 } from './connection.js';
 
 /** `airlock retention --help` */
@@ -31,7 +31,7 @@ const UNIT_DAYS: Record<string, number> = { d: 1, w: 7, y: 365 };
 
 /**
  * Reads an age flag: days, weeks or years, or `forever` (null).
- * @throws OperatorError (exit 2) naming the flag and what it accepts.
+ * @throws UsageError (exit 2) naming the flag and what it accepts.
  */
 export function parseRetentionAge(flag: string, text: string): number | null {
   if (text === 'forever') return null;
@@ -39,9 +39,8 @@ export function parseRetentionAge(flag: string, text: string): number | null {
   const count = match ? plainWholeNumber(match[1]!, 1, RETENTION_MAX_DAYS) : null;
   const days = count === null ? Number.NaN : count * UNIT_DAYS[match?.[2] || 'd']!;
   if (!(days >= 1 && days <= RETENTION_MAX_DAYS)) {
-    throw new OperatorError(
+    throw new UsageError(
       `airlock retention set: --${flag} wants an age from 1d to ${RETENTION_MAX_DAYS}d (90, 90d, 12w, 1y) or forever, not ${text}`,
-      2,
     );
   }
   return days;
@@ -76,7 +75,7 @@ export async function retention(argv: string[]): Promise<number> {
     if (typeof text === 'string') changes[`${flag}_days`] = parseRetentionAge(flag, text);
   }
   if (verb === 'set' && Object.keys(changes).length === 0) {
-    throw new OperatorError('airlock retention set: give --events, --runs or --audit', 2);
+    throw new UsageError('airlock retention set: give --events, --runs or --audit');
   }
   const connection = connectionFrom(values);
   const workspace_id = connection.workspace;

@@ -2,9 +2,9 @@ import { RUN_STATES, type RunState, type RunView } from '@airlock/core';
 import {
   CONNECTION_HELP,
   connectionFrom,
-  OperatorError,
   parseOperatorArgs,
   print,
+  UsageError,
 } from './connection.js';
 import { MAX_PAGE, parseLimit } from './paging.js';
 
@@ -45,14 +45,13 @@ export async function runs(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   if (verb === 'list' && typeof values.state === 'string' && !isRunState(values.state)) {
-    throw new OperatorError(
+    throw new UsageError(
       `airlock runs list: --state must be one of ${RUN_STATES.join(', ')}, not ${values.state}`,
-      2,
     );
   }
   const connection = connectionFrom(values);
   const run = () => {
-    if (!runId) throw new OperatorError(`airlock runs ${verb}: give <run-id>`, 2);
+    if (!runId) throw new UsageError(`airlock runs ${verb}: give <run-id>`);
     return { workspace_id: connection.workspace, run_id: runId };
   };
   switch (verb) {
@@ -97,6 +96,6 @@ export async function runs(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new OperatorError(`airlock runs: unknown verb "${verb}" (list, show, stop)`, 2);
+      throw new UsageError(`airlock runs: unknown verb "${verb}" (list, show, stop)`);
   }
 }

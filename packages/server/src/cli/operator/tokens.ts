@@ -2,9 +2,9 @@ import { CredentialKindSchema } from '@airlock/core';
 import {
   CONNECTION_HELP,
   connectionFrom,
-  OperatorError,
   parseOperatorArgs,
   print,
+  UsageError,
 } from './connection.js';
 
 /** `airlock tokens --help` */
@@ -52,15 +52,11 @@ export async function tokens(argv: string[]): Promise<number> {
     case 'create': {
       const kind = CredentialKindSchema.safeParse(values.kind);
       if (!kind.success) {
-        throw new OperatorError(
-          'airlock tokens create: --kind must be agent, executor or member',
-          2,
-        );
+        throw new UsageError('airlock tokens create: --kind must be agent, executor or member');
       }
       if (values['workspace-level'] && (values.kind !== 'member' || values.application)) {
-        throw new OperatorError(
+        throw new UsageError(
           'airlock tokens create: --workspace-level is for a member credential without --application',
-          2,
         );
       }
       const made = await connection.call('credentials.create', {
@@ -92,8 +88,7 @@ export async function tokens(argv: string[]): Promise<number> {
       return 0;
     }
     case 'revoke': {
-      if (!target)
-        throw new OperatorError('airlock tokens revoke: give <credential-id or token>', 2);
+      if (!target) throw new UsageError('airlock tokens revoke: give <credential-id or token>');
       const revoked = await connection.call('credentials.revoke', {
         workspace_id: connection.workspace,
         credential_id: target,
@@ -109,7 +104,7 @@ export async function tokens(argv: string[]): Promise<number> {
     case 'label': {
       const name = positionals[2];
       if (!target || !name) {
-        throw new OperatorError('airlock tokens label: give <credential-id> <name>', 2);
+        throw new UsageError('airlock tokens label: give <credential-id> <name>');
       }
       const labeled = await connection.call('credentials.label', {
         workspace_id: connection.workspace,
@@ -120,9 +115,6 @@ export async function tokens(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new OperatorError(
-        `airlock tokens: unknown verb "${verb}" (create, list, revoke, label)`,
-        2,
-      );
+      throw new UsageError(`airlock tokens: unknown verb "${verb}" (create, list, revoke, label)`);
   }
 }
