@@ -379,7 +379,12 @@ export {
   ProfileConfigurationSchema,
 } from './schemas/profile.js';
 export { type DurationBounds, formatDuration, parseDuration } from './terminal/durations.js';
-export { DEFAULT_KERNEL_URL, type KernelUrl, readKernelUrl } from './terminal/kernel-url.js';
+export {
+  DEFAULT_KERNEL_URL,
+  type KernelUrl,
+  readKernelUrl,
+  shownKernelUrl,
+} from './terminal/kernel-url.js';
 export {
   elapsedSince,
   type ProgressLine,

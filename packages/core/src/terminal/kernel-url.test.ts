@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_KERNEL_URL, readKernelUrl } from './kernel-url.js';
+import { DEFAULT_KERNEL_URL, readKernelUrl, shownKernelUrl } from './kernel-url.js';
 import { isSettingError, type SettingError } from './setting-error.js';
 
 /** The setting error a call throws (it must throw one). */
@@ -100,5 +100,18 @@ describe('readKernelUrl', () => {
         }
       }),
     );
+  });
+});
+
+describe('shownKernelUrl', () => {
+  it('shows a URL without its user and password, the rest as given', () => {
+    expect(shownKernelUrl('http://127.0.0.1:4820')).toBe('http://127.0.0.1:4820');
+    expect(shownKernelUrl('https://admin:s3cret@kernel.example/base')).toBe(
+      'https://…@kernel.example/base',
+    );
+    expect(shownKernelUrl('https://admin:s3c@ret@kernel.example/a@b')).toBe(
+      'https://…@kernel.example/a@b',
+    );
+    expect(shownKernelUrl('http://token@kernel.example')).toBe('http://…@kernel.example');
   });
 });

@@ -42,6 +42,24 @@ export function readKernelUrl(
   return { url: text.replace(/\/+$/, ''), source };
 }
 
+/**
+ * An accepted kernel URL as a message may show it: with `…@` in place of
+ * its user and password, if it has any (stderr lands in CI logs).
+ */
+export function shownKernelUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    // The authority's last `@` (a raw `@` in the password comes before it).
+    const start = url.indexOf('//') + 2;
+    const end = url.slice(start).search(/[/?#]/);
+    const at = url.lastIndexOf('@', end === -1 ? url.length : start + end);
+    return `${parsed.protocol}//…${url.slice(at)}`;
+  } catch {
+    return withoutCredentials(url);
+  }
+}
+
 /** Whether `text` is an absolute http(s) URL, the kind the SDK sends to. */
 function isHttpUrl(text: string): boolean {
   try {

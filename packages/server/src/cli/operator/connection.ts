@@ -4,6 +4,7 @@ import {
   readKernelUrl,
   readRequestTimeout,
   type SettingError,
+  shownKernelUrl,
 } from '@airlock/core';
 import {
   type Call,
@@ -137,9 +138,11 @@ function usable<T>(read: () => T): T {
 function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
   const { url } = kernel;
   const client = createClient({ url, token, timeoutMs });
+  // What the messages show: without a user:secret@ part (stderr lands in CI logs).
+  const shown = shownKernelUrl(url);
   const notKernel = (why: string) =>
     new OperatorError(
-      `the server at ${url} did not answer as an Airlock kernel: ${why}; ` +
+      `the server at ${shown} did not answer as an Airlock kernel: ${why}; ` +
         (kernel.source === 'default'
           ? "pass the kernel's URL as --url or AIRLOCK_URL"
           : `check ${kernel.source}`),
@@ -151,7 +154,7 @@ function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
     } catch (error) {
       if (isDeadlineExceededError(error)) {
         throw new OperatorError(
-          `the kernel at ${url} did not answer within ${formatDuration(timeoutMs)} ` +
+          `the kernel at ${shown} did not answer within ${formatDuration(timeoutMs)} ` +
             '(--timeout or AIRLOCK_TIMEOUT waits longer); a change it was asked for may have been made: read before asking again',
           1,
         );
@@ -159,7 +162,7 @@ function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
       const proxied = proxyFailureStatus(error);
       if (proxied !== null) {
         throw new OperatorError(
-          `the server at ${url} answered HTTP ${proxied} in words not the kernel's: a proxy or load balancer in front of it, whose kernel may be restarting, down or slow; try again`,
+          `the server at ${shown} answered HTTP ${proxied} in words not the kernel's: a proxy or load balancer in front of it, whose kernel may be restarting, down or slow; try again`,
           1,
         );
       }
@@ -168,7 +171,7 @@ function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
       if (!isConnectionError(error)) throw error;
       const cause = error.cause as { cause?: { code?: string }; message?: string } | undefined;
       const reason = cause?.cause?.code ?? cause?.message ?? error.detail;
-      throw new OperatorError(`cannot reach the kernel at ${url} (${reason})`, 1);
+      throw new OperatorError(`cannot reach the kernel at ${shown} (${reason})`, 1);
     }
   };
   // Read once per command: an export of many pages asks at most once.

@@ -59,6 +59,16 @@ describe('the operator CLI says what is wrong with the kernel URL it was given',
     }
   });
 
+  it('does not show the user and password of a URL it could not reach', async () => {
+    const outcome = await runOperatorCli(target('http://admin:s3cret@127.0.0.1:9'), [
+      'runs',
+      'list',
+    ]);
+    expect(outcome.code).toBe(1);
+    expect(outcome.stderr).not.toContain('s3cret');
+    expect(outcome.stderr).toContain('cannot reach the kernel at http://…@127.0.0.1:9 (');
+  });
+
   it.each([
     [
       'a web page',
