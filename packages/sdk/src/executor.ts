@@ -2,7 +2,7 @@ import type { CableMessage } from '@airlock/core';
 import { EXECUTOR_CABLE_PATH } from '@airlock/core/wire';
 import { AirlockError, ConnectionError } from './errors.js';
 import { commitOutcome } from './executor/commit.js';
-import { holdLease } from './executor/lease.js';
+import { holdLease, untilDeadline } from './executor/lease.js';
 import {
   failed,
   hookOutcome,
@@ -156,12 +156,13 @@ export function createExecutor(options: ExecutorOptions): Executor {
     });
     if (closed.signal.aborted) onClose();
     else closed.signal.addEventListener('abort', onClose, { once: true });
+    const deadlineIn = untilDeadline(claim, sentAt);
     const deadline =
-      task.deadline_at === null
+      deadlineIn === null
         ? undefined
         : setTimeout(
             () => controller.abort(new ToolError('deadline_exceeded', 'the deadline passed')),
-            Math.max(0, task.deadline_at - Date.now()),
+            deadlineIn,
           );
     try {
       // A claim that arrives after an abort is released without running its tool; so is a handed-in

@@ -165,3 +165,24 @@ function grantedUntil(grant: {
   const kernelSays = answer.lease_until - Date.now() + performance.now();
   return Math.min(sentAt + (answer.lease_ms ?? grant.askedMs), kernelSays);
 }
+
+/**
+ * How long from now, in milliseconds, until a claimed row's deadline
+ * (`deadline_at`, on the kernel's clock), or null when it has none. The
+ * kernel's clock at the claim is the claim's `lease_until` less the lease
+ * it granted, and that moment came no earlier than the claim was asked for
+ * here: counted from the send time on this process's monotonic clock, the
+ * deadline falls no later than the kernel's, whatever the two wall clocks
+ * say. A claim handed in without its send time, or from a kernel that does
+ * not answer `lease_ms`, reads `deadline_at` on this wall clock.
+ */
+export function untilDeadline(
+  claim: GrantAnswer & { task: { deadline_at: number | null } },
+  sentAt: number | null,
+): number | null {
+  const { deadline_at } = claim.task;
+  if (deadline_at === null) return null;
+  if (sentAt === null || claim.lease_ms === undefined) return Math.max(0, deadline_at - Date.now());
+  const kernelNowAtClaim = claim.lease_until - claim.lease_ms;
+  return Math.max(0, deadline_at - kernelNowAtClaim - (performance.now() - sentAt));
+}

@@ -84,4 +84,49 @@ describe('executor leases under a kernel clock a minute ahead', () => {
       await proxy.close();
     }
   });
+
+  it("aborts a hook tool at the hook's deadline on the executor's clock, not a minute late", async () => {
+    const agent = async (method: string, path: string, body: unknown) =>
+      (
+        await fetch(`${fixture.kernel.url}${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${fixture.kernel.workspace.tokens.agent}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<{ id: string }>;
+    await agent('PUT', '/agent_api/v1/profile/configuration', {
+      approval_mode: 'bypass',
+      lifecycle_hooks: { stop: { tool: 'slow_check', timeout_ms: 2000, max_continuations: 1 } },
+    });
+    const aborted: { code: string | undefined; afterMs: number }[] = [];
+    start({
+      // Never answers by itself: only its signal ends it.
+      slow_check: (_input: unknown, { signal }) =>
+        new Promise((_resolve, reject) => {
+          const began = performance.now();
+          signal.addEventListener('abort', () => {
+            aborted.push({
+              code: (signal.reason as { code?: string } | undefined)?.code,
+              afterMs: performance.now() - began,
+            });
+            reject(signal.reason);
+          });
+        }),
+    });
+    const conversation = await agent('POST', '/agent_api/v1/conversations', {});
+    await agent('POST', `/agent_api/v1/conversations/${conversation.id}/inputs`, {
+      input: 'finish',
+      provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
+    });
+    // Read on this wall clock, deadline_at is a minute away; the hook's own 2 s is what counts.
+    const [first] = await eventually(() => aborted.length > 0 && aborted, {
+      what: 'the hook tool to be aborted',
+      timeoutMs: 15_000,
+    });
+    expect(first?.code).toBe('deadline_exceeded');
+    expect(first?.afterMs).toBeLessThan(2000);
+  });
 });
