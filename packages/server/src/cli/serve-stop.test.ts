@@ -8,13 +8,10 @@ const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
 
 /** A loopback "database" that takes connections and never says a word: a start that hangs. */
 const sockets: Socket[] = [];
-let connected: () => void = () => {};
-const firstConnection = new Promise<void>((resolve) => {
-  connected = resolve;
-});
+const waiting: (() => void)[] = [];
 const silent: Server = createServer((socket) => {
   sockets.push(socket);
-  connected();
+  for (const wake of waiting.splice(0)) wake();
 });
 await new Promise<void>((listening) => silent.listen(0, '127.0.0.1', listening));
 const port = (silent.address() as { port: number }).port;
@@ -23,42 +20,68 @@ afterAll(async () => {
   await new Promise((closed) => silent.close(closed));
 });
 
+/** Starts `airlock serve` on the silent database; resolves once its start is waiting on it. */
+async function hangingServe() {
+  const connected = new Promise<void>((resolve) => waiting.push(resolve));
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      CLI,
+      'serve',
+      '--port',
+      '0',
+      '--no-demo',
+      '--database-url',
+      `postgres://airlock:airlock@127.0.0.1:${port}/airlock`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' } },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  await connected;
+  return { child, exited, output: () => output };
+}
+
 describe('airlock serve asked to stop while its start hangs', { timeout: 60_000 }, () => {
   it('ends within the grace after a SIGTERM, exit 1, saying why', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--conditions=source',
-        '--import',
-        'tsx',
-        CLI,
-        'serve',
-        '--port',
-        '0',
-        '--no-demo',
-        '--database-url',
-        `postgres://airlock:airlock@127.0.0.1:${port}/airlock`,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DATABASE_URL: '' } },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const exited = new Promise<number | null>((done) => child.once('exit', done));
-    // The start is waiting on the database that never answers.
-    await firstConnection;
+    const serving = await hangingServe();
     const sentAt = performance.now();
-    child.kill('SIGTERM');
-    const code = await exited;
+    serving.child.kill('SIGTERM');
+    const { code } = await serving.exited;
     const tookMs = performance.now() - sentAt;
     expect(code).toBe(1);
-    expect(output).toContain('stop asked for while starting');
-    expect(output).toContain('the start did not finish within 5000 ms of SIGTERM');
+    expect(serving.output()).toContain('stop asked for while starting');
+    expect(serving.output()).toContain('the start did not finish within 5000 ms of SIGTERM');
     // Not killed by the signal itself (that would be no exit code), and not hung for good.
     expect(tookMs).toBeGreaterThanOrEqual(4_900);
   });
+
+  it('ends at once on a second signal', async () => {
+    const serving = await hangingServe();
+    serving.child.kill('SIGTERM');
+    // The first is heard (and logged) before the second is sent.
+    await eventuallyContains(serving.output, 'stop asked for while starting');
+    serving.child.kill('SIGINT');
+    expect(await serving.exited).toEqual({ code: null, signal: 'SIGINT' });
+  });
 });
+
+/** Waits (up to 20 s) until `output()` contains `text`. */
+async function eventuallyContains(output: () => string, text: string): Promise<void> {
+  for (let waited = 0; waited < 20_000; waited += 50) {
+    if (output().includes(text)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no "${text}" in: ${output()}`);
+}

@@ -19,15 +19,21 @@ export interface StopSignal {
  * kernel down cleanly (letting go of its data directory) instead of
  * killing it mid-start. A start that a stop was asked for during gets
  * {@link START_STOP_GRACE_MS} to finish (a database that never answers
- * would hold it forever); the process then exits 1. A second signal kills
- * at once (`once`: the default action is back).
+ * would hold it forever); the process then exits 1. A second signal, of
+ * either kind, kills at once: the first removes both listeners, so the
+ * default action is back.
  */
 export function listenForStop(logger: Logger, graceMs = START_STOP_GRACE_MS): StopSignal {
   let starting = true;
   let asked = false;
   let grace: ReturnType<typeof setTimeout> | undefined;
   const heard = new Promise<string>((resolve) => {
+    const onTerm = () => hear('SIGTERM');
+    const onInt = () => hear('SIGINT');
     const hear = (signal: string) => {
+      // Either signal next, not only the same one, gets its default action: it kills.
+      process.removeListener('SIGTERM', onTerm);
+      process.removeListener('SIGINT', onInt);
       asked = true;
       if (starting) {
         logger.warn(
@@ -41,8 +47,8 @@ export function listenForStop(logger: Logger, graceMs = START_STOP_GRACE_MS): St
       }
       resolve(signal);
     };
-    process.once('SIGTERM', () => hear('SIGTERM'));
-    process.once('SIGINT', () => hear('SIGINT'));
+    process.on('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
   });
   return {
     heard,
