@@ -9,36 +9,38 @@ import { isAirlockError } from '@airlock/sdk';
 const PROXY_STATUSES = new Set([502, 503, 504]);
 
 /**
- * The status of a failed call that a proxy in front of the kernel answered
- * (502, 503, 504 without Airlock's error body), or null.
+ * A failed call whose answer is not in a kernel's words, or null: a body
+ * that is not JSON, or an error status without Airlock's
+ * `{error: {code, detail}}` (every answer of a kernel is JSON, every error
+ * carries its code). `why` says which.
  */
-export function proxyFailureStatus(error: unknown): number | null {
-  if (!isAirlockError(error) || error.status === null || !PROXY_STATUSES.has(error.status)) {
-    return null;
+function foreignFailure(error: unknown): { status: number; why: string } | null {
+  if (!isAirlockError(error) || error.status === null) return null;
+  const { status } = error;
+  if (error.cause instanceof SyntaxError) {
+    return { status, why: `it answered HTTP ${status} with a body that is not JSON` };
   }
-  const enveloped =
-    !(error.cause instanceof SyntaxError) && error.detail !== `the server answered ${error.status}`;
-  return enveloped ? null : error.status;
+  // The SDK's words for an error body without Airlock's envelope.
+  if (error.detail === `the server answered ${status}`) {
+    return { status, why: `it answered HTTP ${status} without an Airlock error` };
+  }
+  return null;
+}
+
+/** The status of a failed call that a proxy in front of the kernel answered in its own words (502, 503, 504), or null. */
+export function proxyFailureStatus(error: unknown): number | null {
+  const foreign = foreignFailure(error);
+  return foreign && PROXY_STATUSES.has(foreign.status) ? foreign.status : null;
 }
 
 /**
- * What in a failed call shows that no Airlock kernel answered, or null: a
- * body that is not JSON, or an error status without Airlock's
- * `{error: {code, detail}}` (every answer of a kernel is JSON, every error
- * carries its code). A proxy's own 502, 503 or 504 is not such a sign
- * ({@link proxyFailureStatus}).
+ * What in a failed call shows that no Airlock kernel answered, or null: an
+ * answer not in a kernel's words ({@link foreignFailure}), unless a proxy's
+ * own 502, 503 or 504 ({@link proxyFailureStatus}).
  */
 export function unlikeKernelFailure(error: unknown): string | null {
-  if (!isAirlockError(error) || error.status === null) return null;
-  if (proxyFailureStatus(error) !== null) return null;
-  if (error.cause instanceof SyntaxError) {
-    return `it answered HTTP ${error.status} with a body that is not JSON`;
-  }
-  // The SDK's words for an error body without Airlock's envelope.
-  if (error.detail === `the server answered ${error.status}`) {
-    return `it answered HTTP ${error.status} without an Airlock error`;
-  }
-  return null;
+  const foreign = foreignFailure(error);
+  return foreign && !PROXY_STATUSES.has(foreign.status) ? foreign.why : null;
 }
 
 /**
