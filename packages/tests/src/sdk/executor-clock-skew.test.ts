@@ -1,7 +1,7 @@
 import type { ClaimView, TaskView } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
 import { useExecutorKernel } from '../support/executor-kernel.js';
-import { eventually, scriptedRun } from '../support/kernel.js';
+import { eventually, scriptedRun, startTurnWithStopHook } from '../support/kernel.js';
 import { startSteeringProxy } from '../support/steering-proxy.js';
 
 /** How far the kernel's clock runs ahead of the executor's. */
@@ -86,21 +86,6 @@ describe('executor leases under a kernel clock a minute ahead', () => {
   });
 
   it("aborts a hook tool at the hook's deadline on the executor's clock, not a minute late", async () => {
-    const agent = async (method: string, path: string, body: unknown) =>
-      (
-        await fetch(`${fixture.kernel.url}${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${fixture.kernel.workspace.tokens.agent}`,
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify(body),
-        })
-      ).json() as Promise<{ id: string }>;
-    await agent('PUT', '/agent_api/v1/profile/configuration', {
-      approval_mode: 'bypass',
-      lifecycle_hooks: { stop: { tool: 'slow_check', timeout_ms: 2000, max_continuations: 1 } },
-    });
     const aborted: { code: string | undefined; afterMs: number }[] = [];
     start({
       // Never answers by itself: only its signal ends it.
@@ -116,11 +101,7 @@ describe('executor leases under a kernel clock a minute ahead', () => {
           });
         }),
     });
-    const conversation = await agent('POST', '/agent_api/v1/conversations', {});
-    await agent('POST', `/agent_api/v1/conversations/${conversation.id}/inputs`, {
-      input: 'finish',
-      provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
-    });
+    await startTurnWithStopHook(fixture.kernel, { tool: 'slow_check', timeoutMs: 2000 });
     // Read on this wall clock, deadline_at is a minute away; the hook's own 2 s is what counts.
     const [first] = await eventually(() => aborted.length > 0 && aborted, {
       what: 'the hook tool to be aborted',

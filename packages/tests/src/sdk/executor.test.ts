@@ -1,7 +1,7 @@
 import { createClient, type Executor, ToolError } from '@airlock/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useExecutorKernel } from '../support/executor-kernel.js';
-import { eventually, scriptedRun } from '../support/kernel.js';
+import { eventually, scriptedRun, startTurnWithStopHook } from '../support/kernel.js';
 import { stopHookUnsupportedReason } from '../support/probes.js';
 
 describe('createExecutor against a real kernel', () => {
@@ -169,29 +169,8 @@ describe('createExecutor against a real kernel', () => {
   });
 
   /** Declares a stop hook on the agent's profile and starts a turn that answers at once. */
-  const turnWithStopHook = async (tool: string) => {
-    const agent = async (method: string, path: string, body: unknown) =>
-      (
-        await fetch(`${fixture.kernel.url}${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${fixture.kernel.workspace.tokens.agent}`,
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify(body),
-        })
-      ).json() as Promise<{ id: string }>;
-    await agent('PUT', '/agent_api/v1/profile/configuration', {
-      approval_mode: 'bypass',
-      lifecycle_hooks: { stop: { tool, timeout_ms: 5000, max_continuations: 1 } },
-    });
-    const conversation = await agent('POST', '/agent_api/v1/conversations', {});
-    const turn = await agent('POST', `/agent_api/v1/conversations/${conversation.id}/inputs`, {
-      input: 'finish',
-      provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
-    });
-    return runs().run(turn.id);
-  };
+  const turnWithStopHook = async (tool: string) =>
+    runs().run(await startTurnWithStopHook(fixture.kernel, { tool, timeoutMs: 5000 }));
 
   it('serves the stop hook: the handler acknowledges and the turn completes', async (context) => {
     if (stopHookSkip) {

@@ -121,3 +121,38 @@ export function scriptedRun(
     provider: { kind: 'scripted' as const, rounds: rounds as never },
   };
 }
+
+/**
+ * Declares a stop hook served by `tool` on the workspace's agent profile
+ * (bypass mode, one continuation at most) and starts a conversation turn
+ * that answers at once, so the hook's row is planted as the turn ends.
+ * @returns the turn's run id.
+ */
+export async function startTurnWithStopHook(
+  kernel: TestKernel,
+  hook: { tool: string; timeoutMs: number },
+): Promise<string> {
+  const agent = async (method: string, path: string, body: unknown) =>
+    (
+      await fetch(`${kernel.url}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${kernel.workspace.tokens.agent}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      })
+    ).json() as Promise<{ id: string }>;
+  await agent('PUT', '/agent_api/v1/profile/configuration', {
+    approval_mode: 'bypass',
+    lifecycle_hooks: {
+      stop: { tool: hook.tool, timeout_ms: hook.timeoutMs, max_continuations: 1 },
+    },
+  });
+  const conversation = await agent('POST', '/agent_api/v1/conversations', {});
+  const turn = await agent('POST', `/agent_api/v1/conversations/${conversation.id}/inputs`, {
+    input: 'finish',
+    provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
+  });
+  return turn.id;
+}
