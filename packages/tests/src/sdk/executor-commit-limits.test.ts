@@ -66,6 +66,41 @@ describe('executor commits that cannot arrive or are not answered', () => {
     }
   });
 
+  /**
+   * Runs one `build` call, answering `result`, through an executor on
+   * `proxyUrl`, until its run completed and its commit settled (committed or
+   * reported): what the executor ran, reported and committed.
+   */
+  const buildOnce = async (proxyUrl: string, result: string, timeoutMs?: number) => {
+    const seen = { ran: 0, errors: [] as Error[], committed: [] as TaskView[] };
+    const executor = start(
+      {
+        build: () => {
+          seen.ran++;
+          return result;
+        },
+      },
+      {
+        url: proxyUrl,
+        leaseMs: 1000,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        onError: (error, task) => {
+          if (task) seen.errors.push(error);
+        },
+        onCommitted: (task) => seen.committed.push(task),
+      },
+    );
+    await executor.ready;
+    const created = await runs().create(
+      scriptedRun('bypass', [{ tool_calls: [{ name: 'build' }] }, { final: 'done' }]),
+    );
+    expect(await ended(created.id, 8000)).toMatchObject({ state: 'completed' });
+    await eventually(() => seen.committed.length > 0 || seen.errors.length > 0, {
+      what: 'the commit to be settled',
+    });
+    return { ...seen, runId: created.id };
+  };
+
   for (const lost of ['drop_answer', 'hold_answer'] as const) {
     it(`treats a retry refused because its first attempt landed as committed (${lost})`, async () => {
       const proxy = await startSteeringProxy(
@@ -73,40 +108,17 @@ describe('executor commits that cannot arrive or are not answered', () => {
         steerCommits('lands-unanswered', lost, 'forward'),
       );
       try {
-        let ran = 0;
-        const errors: Error[] = [];
-        const committed: TaskView[] = [];
-        const executor = start(
-          {
-            build: () => {
-              ran++;
-              return 'lands-unanswered';
-            },
-          },
-          {
-            url: proxy.url,
-            // A held answer times out after three leases: heartbeats meanwhile hear lease_lost.
-            leaseMs: 1000,
-            timeoutMs: 3000,
-            onError: (error, task) => {
-              if (task) errors.push(error);
-            },
-            onCommitted: (task) => committed.push(task),
-          },
+        // A held answer times out after three leases: heartbeats meanwhile hear lease_lost.
+        const { ran, errors, committed, runId } = await buildOnce(
+          proxy.url,
+          'lands-unanswered',
+          3000,
         );
-        await executor.ready;
-        const created = await runs().create(
-          scriptedRun('bypass', [{ tool_calls: [{ name: 'build' }] }, { final: 'done' }]),
-        );
-        expect(await ended(created.id, 8000)).toMatchObject({ state: 'completed' });
-        await eventually(() => committed.length > 0 || errors.length > 0, {
-          what: 'the commit to be settled',
-        });
         expect(errors).toEqual([]);
         expect(committed).toHaveLength(1);
         expect(committed[0]).toMatchObject({ state: 'succeeded', result: 'lands-unanswered' });
         expect(ran).toBe(1);
-        const [task] = await runs().run(created.id).tasks();
+        const [task] = await runs().run(runId).tasks();
         expect(task).toMatchObject({ state: 'succeeded', result: 'lands-unanswered', attempts: 1 });
       } finally {
         await proxy.close();
@@ -128,33 +140,7 @@ describe('executor commits that cannot arrive or are not answered', () => {
       steerCommits('lands-reworded', 'drop_answer', reworded),
     );
     try {
-      let ran = 0;
-      const errors: Error[] = [];
-      const committed: TaskView[] = [];
-      const executor = start(
-        {
-          build: () => {
-            ran++;
-            return 'lands-reworded';
-          },
-        },
-        {
-          url: proxy.url,
-          leaseMs: 1000,
-          onError: (error, task) => {
-            if (task) errors.push(error);
-          },
-          onCommitted: (task) => committed.push(task),
-        },
-      );
-      await executor.ready;
-      const created = await runs().create(
-        scriptedRun('bypass', [{ tool_calls: [{ name: 'build' }] }, { final: 'done' }]),
-      );
-      expect(await ended(created.id, 8000)).toMatchObject({ state: 'completed' });
-      await eventually(() => committed.length > 0 || errors.length > 0, {
-        what: 'the commit to be settled',
-      });
+      const { ran, errors, committed } = await buildOnce(proxy.url, 'lands-reworded');
       expect(errors).toEqual([]);
       expect(committed).toEqual([
         expect.objectContaining({ state: 'succeeded', result: 'lands-reworded' }),
