@@ -1,18 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { settingErrorOf } from './fixtures/setting-error-of.js';
 import { DEFAULT_KERNEL_URL, readKernelUrl, shownKernelUrl } from './kernel-url.js';
-import { isSettingError, type SettingError } from './setting-error.js';
-
-/** The setting error a call throws (it must throw one). */
-function settingErrorOf(run: () => unknown): SettingError {
-  try {
-    run();
-  } catch (error) {
-    if (isSettingError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a SettingError');
-}
 
 describe('readKernelUrl', () => {
   it('takes --url over AIRLOCK_URL, and the local kernel when neither says', () => {

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { settingErrorOf } from './fixtures/setting-error-of.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, readRequestTimeout } from './request-timeout.js';
-import { isSettingError, type SettingError } from './setting-error.js';
-
-/** The setting error a call throws (it must throw one). */
-function settingErrorOf(run: () => unknown): SettingError {
-  try {
-    run();
-  } catch (error) {
-    if (isSettingError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a SettingError');
-}
 
 describe('readRequestTimeout', () => {
   it('reads a duration with its unit, from 100ms to 1h', () => {
