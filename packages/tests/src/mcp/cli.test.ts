@@ -9,11 +9,10 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../docs/samples.js';
 import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
 import { filesystemServer, memoryServer, workFolder } from './servers.js';
+import { CLI, runAirlockCli } from './stdio-gateway.js';
 
-const CLI = join(REPO_ROOT, 'packages/server/dist/cli.js');
 const execFileAsync = promisify(execFile);
 
 /*
@@ -202,19 +201,8 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
   });
 
   /** Runs the command to its end: its exit code and its stderr. */
-  const exitOf = async (args: string[], overrides: Record<string, string> = {}) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...env(), ...overrides },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    children.push(child);
-    let stderr = '';
-    child.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    return { code, stderr };
-  };
+  const exitOf = (args: string[], overrides: Record<string, string> = {}) =>
+    runAirlockCli(args, { ...env(), ...overrides }, children);
 
   /** Expects a usage error: exit 2 and one line on stderr saying `message`. */
   const expectUsageError = (ended: { code: number | null; stderr: string }, message: string) => {

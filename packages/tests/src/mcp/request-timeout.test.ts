@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StallingProxy, startStallingProxy } from '../support/stalling-proxy.js';
 import { filesystemServer } from './servers.js';
-import { CLI, gatewayArgs, gatewayEnv, gatewayFixture } from './stdio-gateway.js';
+import { gatewayArgs, gatewayEnv, gatewayFixture, runAirlockCli } from './stdio-gateway.js';
 
 /*
  * `--timeout` of `airlock executor mcp` and `airlock gateway mcp`, as the
@@ -46,17 +46,12 @@ describe('airlock executor mcp / gateway mcp --timeout', { timeout: 60_000 }, ()
   /** Runs the command to its end against the silent kernel: its exit code, stderr and time taken. */
   const run = async (args: string[], env: Record<string, string> = {}) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...gatewayEnv(fixture.kernel), AIRLOCK_URL: silentUrl, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    children.push(child);
-    let stderr = '';
-    child.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    return { code, stderr, elapsedMs: Date.now() - started };
+    const ended = await runAirlockCli(
+      args,
+      { ...gatewayEnv(fixture.kernel), AIRLOCK_URL: silentUrl, ...env },
+      children,
+    );
+    return { ...ended, elapsedMs: Date.now() - started };
   };
 
   it('the bridge gives up on a kernel that never answers after --timeout: exit 1 naming deadline_exceeded', async () => {

@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { KernelApi } from '@airlock/mcp';
@@ -9,6 +9,29 @@ import { filesystemServer, workFolder } from './servers.js';
 
 /** The built `airlock` binary, as a desktop client starts it. */
 export const CLI = join(REPO_ROOT, 'packages/server/dist/cli.js');
+
+/**
+ * Runs the built `airlock` with `args` to its end, stdout ignored; `children`
+ * keeps the process for a test file's cleanup.
+ * @returns its exit code and what it wrote on stderr.
+ */
+export async function runAirlockCli(
+  args: string[],
+  env: Record<string, string>,
+  children: ChildProcess[],
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stderr };
+}
 
 /** The environment of `airlock gateway mcp --stdio` for the kernel's agent. */
 export function gatewayEnv(kernel: TestKernel): Record<string, string> {
