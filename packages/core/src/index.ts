@@ -378,28 +378,8 @@ export {
   type ProfileConfiguration,
   ProfileConfigurationSchema,
 } from './schemas/profile.js';
-export { type DurationBounds, formatDuration, parseDuration } from './terminal/durations.js';
-export {
-  DEFAULT_KERNEL_URL,
-  type KernelUrl,
-  readKernelUrl,
-  shownKernelUrl,
-} from './terminal/kernel-url.js';
-export {
-  elapsedSince,
-  type ProgressLine,
-  type ProgressStream,
-  progressAllowed,
-  progressLine,
-  type StageTicker,
-  stageTicker,
-} from './terminal/progress.js';
-export {
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  type RequestTimeout,
-  readRequestTimeout,
-} from './terminal/request-timeout.js';
-export { isSettingError, SettingError, type SettingErrorCode } from './terminal/setting-error.js';
+// What the command lines of Airlock's CLIs share: durations, the kernel URL, timeouts, progress.
+export * from './terminal/index.js';
 export {
   MODE_STRICTNESS,
   type TighteningBase,

@@ -1,0 +1,23 @@
+/** What the command lines of Airlock's CLIs share, re-exported by the package's index. */
+export { type DurationBounds, formatDuration, parseDuration } from './durations.js';
+export {
+  DEFAULT_KERNEL_URL,
+  type KernelUrl,
+  readKernelUrl,
+  shownKernelUrl,
+} from './kernel-url.js';
+export {
+  elapsedSince,
+  type ProgressLine,
+  type ProgressStream,
+  progressAllowed,
+  progressLine,
+  type StageTicker,
+  stageTicker,
+} from './progress.js';
+export {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type RequestTimeout,
+  readRequestTimeout,
+} from './request-timeout.js';
+export { isSettingError, SettingError, type SettingErrorCode } from './setting-error.js';
