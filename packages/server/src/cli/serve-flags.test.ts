@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseDuration } from '@airlock/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUILT_CLI } from '../testing/operator-cli.js';
-import { parseDuration } from './durations.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-serve-flags-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,9 +1,9 @@
+import { type DurationBounds, parseDuration } from '@airlock/core';
 import type { RateLimitOptions } from '../api/rate-limit.js';
 import type { ServerTimeouts } from '../http-server.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { parsePruningPace } from '../kernel/retention/pruning-pace.js';
 import { type Durability, parseDurability } from '../store/durability.js';
-import { type DurationBounds, parseDuration } from './durations.js';
 import { parseListenAddress } from './listen-address.js';
 import { plainWholeNumber } from './whole-number.js';
 

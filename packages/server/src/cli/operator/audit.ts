@@ -1,6 +1,5 @@
 import { once } from 'node:events';
-import { elapsedSince, progressLine } from '@airlock/core';
-import { parseDuration } from '../durations.js';
+import { elapsedSince, parseDuration, progressLine } from '@airlock/core';
 import { CONNECTION_HELP, connectionFrom, parseOperatorArgs, UsageError } from './connection.js';
 import { parseWholeNumber } from './paging.js';
 

@@ -1,4 +1,5 @@
 import {
+  formatDuration,
   isSettingError,
   type KernelUrl,
   readKernelUrl,
@@ -20,7 +21,6 @@ import {
   UsageError,
   type VerbShape,
 } from '../command-line.js';
-import { formatDuration } from '../durations.js';
 import { forTerminal } from '../terminal-text.js';
 import {
   proxyFailureStatus,
