@@ -1,0 +1,266 @@
+/*
+ * Prints the floor under issue 25's MCP gateway target beside the gateway itself, in one run: the
+ * same granted `read_text_file` on the real filesystem server, sent as raw JSON-RPC lines over
+ * stdio by this process to
+ * - the server directly;
+ * - a relay process that forwards each line to the server it started and the answer back (the
+ *   gateway's two extra stdio hops, with no work of its own: mcp-floor/relay.ts);
+ * - the relay asking a record server over loopback HTTP before each call (the kernel's hop), first
+ *   answering at once, then only after writing 13 pages and fsyncing them (the COMMIT a grant
+ *   needs at full durability: mcp-floor/record-server.ts);
+ * - `airlock gateway mcp --stdio` in front of the same server, against a kernel on SQLite in a
+ *   process of its own whose rule grants the call.
+ * The relay and the gateway run as a desktop client starts a gateway (node with tsx, a process of
+ * their own); every variant first makes WARMUP calls. The timed calls go in ROUNDS rounds, the
+ * variants' order rotating each round so a machine that drifts moves them alike, back to back and
+ * then with 20 ms (untimed) between calls, where a client's model takes its turn. Each line is a
+ * variant's median and p95 over all rounds and what it adds to the direct call's median.
+ * Run: pnpm --filter @airlock/tests bench:mcp-floor   (CALLS=200 per variant and pacing, ROUNDS=4,
+ * WARMUP=1000)
+ */
+import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { KernelApi } from '@airlock/mcp';
+import { forkKernel } from './kernel-process.js';
+
+const CALLS = Number(process.env.CALLS ?? 200);
+const ROUNDS = Number(process.env.ROUNDS ?? 4);
+const WARMUP = Number(process.env.WARMUP ?? 1000);
+const GAP_MS = 20;
+const TSX = ['--conditions=source', '--import', 'tsx'];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A process's CPU time so far (user + system), in ms, from /proc (Linux's 100 ticks a second). */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** An MCP session spoken as raw JSON-RPC lines over a child's stdio. */
+class LineSession {
+  readonly #child: ChildProcess;
+  readonly #waiting = new Map<number, (message: { result?: unknown; error?: unknown }) => void>();
+  #nextId = 1;
+
+  constructor(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+    this.#child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], env });
+    createInterface({ input: this.#child.stdout! }).on('line', (line) => {
+      const message = JSON.parse(line) as { id?: number; result?: unknown; error?: unknown };
+      if (typeof message.id !== 'number') return;
+      this.#waiting.get(message.id)?.(message);
+      this.#waiting.delete(message.id);
+    });
+  }
+
+  #request(method: string, params: unknown): Promise<{ result?: unknown; error?: unknown }> {
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#waiting.set(id, resolve);
+      this.#child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  }
+
+  /** The process this session speaks to (the server, the relay or the gateway). */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  async start(): Promise<void> {
+    const answer = await this.#request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'bench', version: '1' },
+    });
+    if (answer.error) throw new Error(`initialize failed: ${JSON.stringify(answer.error)}`);
+    this.#child.stdin!.write(
+      `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`,
+    );
+  }
+
+  async call(name: string, args: unknown): Promise<void> {
+    const answer = await this.#request('tools/call', { name, arguments: args });
+    const result = answer.result as { isError?: boolean } | undefined;
+    if (answer.error || result?.isError) {
+      throw new Error(`${name} failed: ${JSON.stringify(answer.error ?? answer.result)}`);
+    }
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#child.exitCode !== null) return resolve();
+      this.#child.once('exit', () => resolve());
+      this.#child.stdin!.end();
+      setTimeout(() => this.#child.kill('SIGKILL'), 3000).unref();
+    });
+  }
+}
+
+/** A record server process (mcp-floor/record-server.ts), and its URL. */
+async function recordServer(
+  env: Record<string, string>,
+): Promise<{ url: string; child: ChildProcess }> {
+  const child = fork(fileURLToPath(new URL('./mcp-floor/record-server.ts', import.meta.url)), {
+    execArgv: TSX,
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, ...env },
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the record server exited (${code})`)));
+    child.once('message', (message: { port: number }) => resolve(message.port));
+  });
+  return { url: `http://127.0.0.1:${port}/`, child };
+}
+
+interface Variant {
+  label: string;
+  session: LineSession;
+  tool: string;
+  /** The process that stands for the kernel in this variant, if any. */
+  decider: number | undefined;
+  back: number[];
+  paced: number[];
+  /** CPU ms the front process (the server, relay or gateway) and the decider spent on timed calls. */
+  cpu: { front: number; decider: number };
+}
+
+function median(samples: number[], q = 0.5): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-mcp-floor-'));
+mkdirSync(join(dir, 'src'));
+writeFileSync(join(dir, 'src/a.txt'), 'hello');
+const entry = createRequire(import.meta.url).resolve(
+  '@modelcontextprotocol/server-filesystem/dist/index.js',
+);
+const relay = fileURLToPath(new URL('./mcp-floor/relay.ts', import.meta.url));
+const cli = fileURLToPath(new URL('../../mcp/src/cli.ts', import.meta.url));
+const input = { path: 'src/a.txt' };
+const kernel = await forkKernel({ inbox: false });
+const instant = await recordServer({ RECORD_SYNC: '0' });
+const durable = await recordServer({ RECORD_FILE: join(dir, 'record.wal') });
+const server = [process.execPath, entry, dir];
+const variants: Variant[] = [];
+const add = (
+  label: string,
+  session: LineSession,
+  options: { tool?: string; decider?: number | undefined } = {},
+) =>
+  variants.push({
+    label,
+    session,
+    tool: options.tool ?? 'read_text_file',
+    decider: options.decider,
+    back: [],
+    paced: [],
+    cpu: { front: 0, decider: 0 },
+  });
+try {
+  await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
+    approval_mode: 'rules',
+    approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
+  });
+  add('direct', new LineSession(process.execPath, [entry, dir]));
+  add('relay (hops only)', new LineSession(process.execPath, [...TSX, relay, ...server]));
+  add(
+    'relay + record, no fsync',
+    new LineSession(process.execPath, [...TSX, relay, ...server], {
+      ...process.env,
+      RECORD_URL: instant.url,
+    }),
+    { decider: instant.child.pid },
+  );
+  add(
+    'relay + record, fsync',
+    new LineSession(process.execPath, [...TSX, relay, ...server], {
+      ...process.env,
+      RECORD_URL: durable.url,
+    }),
+    { decider: durable.child.pid },
+  );
+  add(
+    'airlock gateway --stdio',
+    new LineSession(
+      process.execPath,
+      [...TSX, cli, 'gateway', '--stdio', '--name', 'fs', '--', ...server],
+      {
+        ...process.env,
+        AIRLOCK_URL: kernel.url,
+        AIRLOCK_WORKSPACE: kernel.workspace.id,
+        AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
+        AIRLOCK_TOKEN: kernel.workspace.tokens.agent,
+      },
+    ),
+    { tool: 'fs__read_text_file', decider: kernel.pid },
+  );
+  for (const variant of variants) {
+    await variant.session.start();
+    for (let i = 0; i < WARMUP; i += 1) await variant.session.call(variant.tool, input);
+  }
+  const perRound = Math.ceil(CALLS / ROUNDS);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
+    for (const variant of order) {
+      const front = cpuMs(variant.session.pid);
+      const decider = cpuMs(variant.decider);
+      for (let i = 0; i < perRound; i += 1) {
+        const started = performance.now();
+        await variant.session.call(variant.tool, input);
+        variant.back.push(performance.now() - started);
+      }
+      for (let i = 0; i < perRound; i += 1) {
+        await sleep(GAP_MS);
+        const started = performance.now();
+        await variant.session.call(variant.tool, input);
+        variant.paced.push(performance.now() - started);
+      }
+      variant.cpu.front += cpuMs(variant.session.pid) - front;
+      variant.cpu.decider += cpuMs(variant.decider) - decider;
+    }
+  }
+  const direct = variants[0]!;
+  console.log(
+    `granted read_text_file as raw JSON-RPC lines, node ${process.version}, ${perRound * ROUNDS} calls per variant and pacing in ${ROUNDS} rotating rounds, ${WARMUP} calls of warm-up`,
+  );
+  console.log(
+    `${'variant'.padEnd(26)} ${'back to back'.padStart(14)} ${'p95'.padStart(6)} ${'added'.padStart(7)}   ${`${GAP_MS} ms between`.padStart(14)} ${'p95'.padStart(6)} ${'added'.padStart(7)}   CPU per call: front, decider`,
+  );
+  for (const variant of variants) {
+    const cells = (own: number[], base: number[]) => [
+      `${median(own).toFixed(2)} ms`.padStart(14),
+      median(own, 0.95).toFixed(1).padStart(6),
+      (median(own) - median(base)).toFixed(2).padStart(7),
+    ];
+    console.log(
+      [
+        variant.label.padEnd(26),
+        ...cells(variant.back, direct.back),
+        '  ',
+        ...cells(variant.paced, direct.paced),
+        '  ',
+        `${(variant.cpu.front / (2 * variant.back.length)).toFixed(2)} ms`.padStart(9),
+        Number.isNaN(variant.cpu.decider)
+          ? '-'
+          : `${(variant.cpu.decider / (2 * variant.back.length)).toFixed(2)} ms`,
+      ].join(' '),
+    );
+  }
+} finally {
+  await Promise.all(variants.map((variant) => variant.session.close()));
+  instant.child.disconnect();
+  durable.child.disconnect();
+  await kernel.close();
+  rmSync(dir, { recursive: true, force: true });
+}
