@@ -7,7 +7,11 @@
  * (SQLite, in this process). Variants are interleaved; the figure is the p50 difference. Beside
  * it, the floor of this kernel on this machine: one authenticated GET round trip on loopback (a
  * granted call costs two kernel round trips: the check before, the report after; by default the
- * report goes behind the call, and the bench waits for it untimed after each run).
+ * report goes behind the call, and the bench waits for it untimed after each run). With the report
+ * behind the call, a third variant gives the floor of any remote check: the framework's own
+ * approval function awaiting one POST to a record server in a process of its own that answers
+ * after writing 13 pages and fsyncing them (floor/record-server.ts), the durable round trip a grant
+ * needs with no logic at all.
  * The kernel first serves KERNEL_WARMUP granted checks and their reports (3000 by default, about
  * 15 s): V8 is still optimizing the kernel's code over its first few thousand requests (its CPU per
  * request halves), and the kernel an application talks to has been serving for hours. Each
@@ -18,7 +22,10 @@
  * kernel in a process of its own, as `airlock serve` runs beside an application, and with it
  * PROFILE=FILE for a V8 CPU profile of that kernel)
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { get, Agent as HttpAgent } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createAiSdkAirlock } from '@airlock/sdk/ai';
 import { createLangGraphAirlock } from '@airlock/sdk/langgraph';
 import { createOpenAIAgentsAirlock } from '@airlock/sdk/openai-agents';
@@ -37,6 +44,7 @@ import { tool as aiTool, generateText, jsonSchema, stepCountIs, type ToolSet } f
 import { z } from 'zod';
 import { scriptedGraph } from '../src/frameworks/langgraph-app.js';
 import { declareProfile, oneLookupModel, startFrameworkKernel } from '../src/frameworks/support.js';
+import { recordAsker, startRecordServer } from './floor/record.js';
 import { forkKernel } from './kernel-process.js';
 
 const CALLS = Number(process.env.CALLS ?? 200);
@@ -50,12 +58,16 @@ function percentile(samples: number[], q: number): number {
 
 type Invoke = (i: number) => Promise<void>;
 
-function aiSdk(wrap: (tools: ToolSet) => ToolSet): Invoke {
+/** An approval function that answers "approved"; the floor's awaits a durable remote record first. */
+type Approve = () => Promise<boolean>;
+const approveAtOnce: Approve = async () => false;
+
+function aiSdk(wrap: (tools: ToolSet) => ToolSet, needsApproval: Approve = approveAtOnce): Invoke {
   return async (i) => {
     const model = oneLookupModel(`a${i}`, `{"q":${i}}`);
     const lookup = aiTool({
       inputSchema: jsonSchema<{ q: number }>({ type: 'object' }),
-      needsApproval: async () => false,
+      needsApproval,
       execute: async ({ q }) => ({ q }),
     });
     await generateText({
@@ -101,14 +113,17 @@ class OneCallModel implements Model {
   }
 }
 
-function openaiAgents<T>(wrap: (tools: T[]) => T[]): Invoke {
+function openaiAgents<T>(
+  wrap: (tools: T[]) => T[],
+  needsApproval: Approve = approveAtOnce,
+): Invoke {
   return async (i) => {
     const lookup = agentsTool({
       name: 'lookup',
       description: 'lookup',
       parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
       strict: false,
-      needsApproval: async () => false,
+      needsApproval,
       execute: async () => 'ok',
     });
     const agent = new Agent({
@@ -120,8 +135,11 @@ function openaiAgents<T>(wrap: (tools: T[]) => T[]): Invoke {
   };
 }
 
-function langGraph(wrap: (tools: StructuredToolInterface[]) => StructuredToolInterface[]): Invoke {
-  const lookup = lcTool(async () => 'ok', {
+function langGraph(
+  wrap: (tools: StructuredToolInterface[]) => StructuredToolInterface[],
+  approve?: Approve,
+): Invoke {
+  const lookup = lcTool(async () => (approve && (await approve()) ? 'refused' : 'ok'), {
     name: 'lookup',
     description: 'lookup',
     schema: z.object({}).passthrough(),
@@ -154,20 +172,25 @@ async function compare(
   baseline: Invoke,
   airlock: Invoke,
   flush: () => Promise<void>,
+  floor?: Invoke,
 ): Promise<void> {
   const base: number[] = [];
   const through: number[] = [];
+  const floored: number[] = [];
   for (let i = 0; i < WARMUP + CALLS; i += 1) {
     const a = await timed(baseline, i);
     const b = await timed(airlock, i);
     await flush();
+    const c = floor ? await timed(floor, i) : Number.NaN;
     if (i >= WARMUP) {
       base.push(a);
       through.push(b);
+      floored.push(c);
     }
   }
   const p50Base = percentile(base, 0.5);
   const p50Airlock = percentile(through, 0.5);
+  const p50Floor = percentile(floored, 0.5);
   console.log(
     [
       name.padEnd(16),
@@ -175,6 +198,7 @@ async function compare(
       `through Airlock p50 ${p50Airlock.toFixed(2)} ms`.padEnd(32),
       `added p50 ${(p50Airlock - p50Base).toFixed(2)} ms`.padEnd(20),
       `(p99 ${percentile(through, 0.99).toFixed(2)} ms)`,
+      ...(floor ? [`  floor added p50 ${(p50Floor - p50Base).toFixed(2)} ms`] : []),
     ].join(' '),
   );
 }
@@ -188,6 +212,7 @@ async function frameworkKernelProcess(durability: 'full' | 'relaxed') {
 }
 
 setTracingDisabled(true);
+const cleanups: (() => void)[] = [];
 const DURABILITY = process.env.DURABILITY === 'relaxed' ? 'relaxed' : 'full';
 const OWN_PROCESS = process.env.KERNEL === 'process';
 const k = OWN_PROCESS
@@ -259,6 +284,19 @@ try {
   console.log(
     `kernel floor: one GET round trip on loopback (node:http, kept alive) p50 ${percentile(floor, 0.5).toFixed(2)} ms`,
   );
+  const recordDir = mkdtempSync(join(tmpdir(), 'airlock-bench-record-'));
+  const record = await startRecordServer({ file: join(recordDir, 'record.wal') });
+  cleanups.push(() => {
+    record.close();
+    rmSync(recordDir, { recursive: true, force: true });
+  });
+  const askRecord = recordAsker(record.url);
+  let asked = 0;
+  const recordApproval: Approve = async () => {
+    asked += 1;
+    await askRecord({ tool: 'lookup', id: asked });
+    return false;
+  };
   // With KERNEL=process and PROFILE=FILE, a V8 CPU profile of the kernel over every variant.
   const profiling = OWN_PROCESS && process.env.PROFILE ? process.env.PROFILE : undefined;
   if (profiling && 'forked' in k) await k.forked.startProfile();
@@ -273,12 +311,16 @@ try {
       sessionId: `bench-${name}-${awaitReports}`,
       awaitReports,
     });
+    // The floor (with the report behind the call): the framework's own approval function asking
+    // a remote record server that answers after a 13-page fsync, one durable round trip.
+    const floor = awaitReports ? undefined : recordApproval;
     const ai = createAiSdkAirlock(session('ai'));
     await compare(
       'ai 6',
       aiSdk((tools) => tools),
       aiSdk((tools) => ai.tools(tools)),
       () => ai.flush(),
+      floor && aiSdk((tools) => tools, floor),
     );
     const agents = createOpenAIAgentsAirlock(session('agents'));
     await compare(
@@ -286,6 +328,7 @@ try {
       openaiAgents((tools) => tools),
       openaiAgents((tools) => agents.tools(tools as never)),
       () => agents.flush(),
+      floor && openaiAgents((tools) => tools, floor),
     );
     const lg = createLangGraphAirlock(session('langgraph'));
     await compare(
@@ -293,9 +336,11 @@ try {
       langGraph((tools) => tools),
       langGraph((tools) => lg.tools(tools)),
       () => lg.flush(),
+      floor && langGraph((tools) => tools, floor),
     );
   }
   if (profiling && 'forked' in k) await k.forked.stopProfile(profiling);
 } finally {
+  for (const cleanup of cleanups) cleanup();
   await k.close();
 }

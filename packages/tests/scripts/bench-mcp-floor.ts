@@ -4,10 +4,10 @@
  * stdio by this process to
  * - the server directly;
  * - a relay process that forwards each line to the server it started and the answer back (the
- *   gateway's two extra stdio hops, with no work of its own: mcp-floor/relay.ts);
+ *   gateway's two extra stdio hops, with no work of its own: floor/relay.ts);
  * - the relay asking a record server over loopback HTTP before each call (the kernel's hop), first
  *   answering at once, then only after writing 13 pages and fsyncing them (the COMMIT a grant
- *   needs at full durability: mcp-floor/record-server.ts);
+ *   needs at full durability: floor/record-server.ts);
  * - `airlock gateway mcp --stdio` in front of the same server, against a kernel on SQLite in a
  *   process of its own whose rule grants the call.
  * The relay and the gateway run as a desktop client starts a gateway (node with tsx, a process of
@@ -18,7 +18,7 @@
  * Run: pnpm --filter @airlock/tests bench:mcp-floor   (CALLS=200 per variant and pacing, ROUNDS=4,
  * WARMUP=1000)
  */
-import { type ChildProcess, fork, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { KernelApi } from '@airlock/mcp';
+import { startRecordServer } from './floor/record.js';
 import { forkKernel } from './kernel-process.js';
 
 const CALLS = Number(process.env.CALLS ?? 200);
@@ -106,22 +107,6 @@ class LineSession {
   }
 }
 
-/** A record server process (mcp-floor/record-server.ts), and its URL. */
-async function recordServer(
-  env: Record<string, string>,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = fork(fileURLToPath(new URL('./mcp-floor/record-server.ts', import.meta.url)), {
-    execArgv: TSX,
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    env: { ...process.env, ...env },
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the record server exited (${code})`)));
-    child.once('message', (message: { port: number }) => resolve(message.port));
-  });
-  return { url: `http://127.0.0.1:${port}/`, child };
-}
-
 interface Variant {
   label: string;
   session: LineSession;
@@ -145,12 +130,12 @@ writeFileSync(join(dir, 'src/a.txt'), 'hello');
 const entry = createRequire(import.meta.url).resolve(
   '@modelcontextprotocol/server-filesystem/dist/index.js',
 );
-const relay = fileURLToPath(new URL('./mcp-floor/relay.ts', import.meta.url));
+const relay = fileURLToPath(new URL('./floor/relay.ts', import.meta.url));
 const cli = fileURLToPath(new URL('../../mcp/src/cli.ts', import.meta.url));
 const input = { path: 'src/a.txt' };
 const kernel = await forkKernel({ inbox: false });
-const instant = await recordServer({ RECORD_SYNC: '0' });
-const durable = await recordServer({ RECORD_FILE: join(dir, 'record.wal') });
+const instant = await startRecordServer();
+const durable = await startRecordServer({ file: join(dir, 'record.wal') });
 const server = [process.execPath, entry, dir];
 const variants: Variant[] = [];
 const add = (
@@ -180,7 +165,7 @@ try {
       ...process.env,
       RECORD_URL: instant.url,
     }),
-    { decider: instant.child.pid },
+    { decider: instant.pid },
   );
   add(
     'relay + record, fsync',
@@ -188,7 +173,7 @@ try {
       ...process.env,
       RECORD_URL: durable.url,
     }),
-    { decider: durable.child.pid },
+    { decider: durable.pid },
   );
   add(
     'airlock gateway --stdio',
@@ -259,8 +244,8 @@ try {
   }
 } finally {
   await Promise.all(variants.map((variant) => variant.session.close()));
-  instant.child.disconnect();
-  durable.child.disconnect();
+  instant.close();
+  durable.close();
   await kernel.close();
   rmSync(dir, { recursive: true, force: true });
 }
