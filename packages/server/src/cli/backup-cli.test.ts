@@ -1,7 +1,16 @@
-import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKernelProcess } from '../testing/kernel-process.js';
 import { BUILT_CLI } from '../testing/operator-cli.js';
@@ -9,6 +18,11 @@ import { BUILT_CLI } from '../testing/operator-cli.js';
 /** Another user than root, who file modes hold back, for the permission cases. */
 const NOBODY = 65_534;
 const asRoot = process.getuid?.() === 0;
+/** prlimit (util-linux) caps the file size a command may write: a full disk, as the writes see it. */
+const noPrlimit = spawnSync('prlimit', ['--version']).error
+  ? 'prlimit (util-linux) is not installed'
+  : null;
+if (noPrlimit) console.warn(`[airlock tests] skipping the full-disk backup cases: ${noPrlimit}`);
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-backup-cli-'));
 // The permission cases run as nobody when the tests run as root: nobody must reach the files.
@@ -16,13 +30,20 @@ chmodSync(root, 0o755);
 const dataDir = join(root, 'data');
 const good = join(root, 'good.sqlite');
 
-/** Runs the built `airlock` (as nobody under root when `unprivileged`) to its end. */
-function airlock(args: string[], options: { unprivileged?: boolean } = {}) {
+/**
+ * Runs the built `airlock` (as nobody under root when `unprivileged`; with
+ * files capped at `maxFileBytes`, as on a full disk) to its end.
+ */
+function airlock(args: string[], options: { unprivileged?: boolean; maxFileBytes?: number } = {}) {
   const user = options.unprivileged && asRoot ? { uid: NOBODY, gid: NOBODY } : {};
+  const command =
+    options.maxFileBytes === undefined
+      ? [process.execPath, BUILT_CLI, ...args]
+      : ['prlimit', `--fsize=${options.maxFileBytes}`, process.execPath, BUILT_CLI, ...args];
   return new Promise<{ code: number; stdout: string; stderr: string }>((settle) => {
     execFile(
-      process.execPath,
-      [BUILT_CLI, ...args],
+      command[0] as string,
+      command.slice(1),
       { env: { ...process.env, DATABASE_URL: '', AIRLOCK_DATA_DIR: '' }, ...user },
       (error, stdout, stderr) => {
         const code = error ? (error as { code?: number }).code : 0;
@@ -107,6 +128,79 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
     expect(notDir.stderr).toBe(
       `airlock restore: data_dir_not_a_directory: the data directory ${file} is a file, not a directory; check --data-dir (or AIRLOCK_DATA_DIR)\n`,
     );
+    expect(existsSync(fresh)).toBe(false);
+  });
+
+  it('refuses a data directory whose store is not an Airlock store, naming that store, and writes no backup', async () => {
+    const garbage = join(root, 'garbage-data');
+    mkdirSync(garbage);
+    writeFileSync(join(garbage, 'airlock.sqlite'), Buffer.alloc(8192, 7));
+    const other = join(root, 'other-data');
+    mkdirSync(other);
+    const foreign = new SqliteDatabase(join(other, 'airlock.sqlite'));
+    foreign.exec('create table notes (body text)');
+    foreign.close();
+    const targets = join(root, 'targets');
+    mkdirSync(targets);
+
+    const notSqlite = await airlock(['backup', join(targets, 'g.sqlite'), '--data-dir', garbage]);
+    expect(notSqlite.code).toBe(1);
+    expect(notSqlite.stderr).toBe(
+      `airlock backup: not_an_airlock_store: ${join(garbage, 'airlock.sqlite')} is not a SQLite database; check --data-dir (or AIRLOCK_DATA_DIR)\n`,
+    );
+    const notOurs = await airlock(['backup', join(targets, 'o.sqlite'), '--data-dir', other]);
+    expect(notOurs.code).toBe(1);
+    expect(notOurs.stderr.split('\n').at(-2)).toBe(
+      `airlock backup: not_an_airlock_store: ${join(other, 'airlock.sqlite')} is a SQLite file but not an Airlock store (no airlock_migrations or workspaces table); check --data-dir (or AIRLOCK_DATA_DIR)`,
+    );
+    expect(readdirSync(targets).filter((name) => !name.startsWith('.'))).toEqual([]);
+  });
+
+  it.skipIf(noPrlimit !== null)(
+    'says a backup or a restore ran out of room with file_error, leaving nothing behind',
+    async () => {
+      const targets = join(root, 'full');
+      mkdirSync(targets);
+      const backup = await airlock(['backup', join(targets, 'x.sqlite'), '--data-dir', dataDir], {
+        maxFileBytes: 65_536,
+      });
+      expect(backup.code).toBe(1);
+      expect(backup.stderr).toMatch(
+        /^airlock backup: file_error: SQLite failed on a file: (no space left on the device|an input\/output error, such as a full disk, a file size limit or a failing device) \(SQLITE_[A-Z_]+\); check the free space and permissions of /m,
+      );
+      expect(backup.stderr).toContain(
+        `of ${targets}, and that the store in ${dataDir} can be read`,
+      );
+      expect(readdirSync(targets)).toEqual([]);
+
+      const fresh = join(root, 'full-restore');
+      const restore = await airlock(['restore', good, '--data-dir', fresh], {
+        maxFileBytes: 65_536,
+      });
+      expect(restore.code).toBe(1);
+      // The copy's destination is where the room lacks, not the backup it reads.
+      expect(restore.stderr).toBe(
+        `airlock restore: file_error: cannot copyfile ${good} to ${join(fresh, 'airlock.sqlite.restoring')}: the file would pass the size limit this process may write (EFBIG)\n`,
+      );
+      expect(existsSync(fresh)).toBe(false);
+    },
+  );
+
+  it('refuses a missing or foreign backup without making the data directory', async () => {
+    const fresh = join(root, 'typo-dir');
+    const missing = join(root, 'no-such-backup.sqlite');
+    const notFound = await airlock(['restore', missing, '--data-dir', fresh]);
+    expect(notFound.code).toBe(1);
+    expect(notFound.stderr).toBe(
+      `airlock restore: backup_not_found: no backup file at ${missing}\n`,
+    );
+    expect(existsSync(fresh)).toBe(false);
+
+    const foreign = join(root, 'foreign.sqlite');
+    writeFileSync(foreign, Buffer.alloc(4096, 1));
+    const notOurs = await airlock(['restore', foreign, '--data-dir', fresh]);
+    expect(notOurs.code).toBe(1);
+    expect(notOurs.stderr).toContain('airlock restore: not_an_airlock_store: ');
     expect(existsSync(fresh)).toBe(false);
   });
 

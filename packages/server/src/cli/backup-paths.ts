@@ -12,6 +12,8 @@ export class BackupPathError extends Error {
       | 'backup_unreadable'
       | 'data_dir_not_a_directory'
       | 'data_dir_not_writable'
+      | 'not_an_airlock_store'
+      | 'store_corrupt'
       | 'file_error',
     message: string,
   ) {
@@ -80,13 +82,17 @@ export function checkBackupTarget(file: string): void {
 export function checkRestorePaths(options: { file: string; dataDir: string }): void {
   const file = resolve(options.file);
   const found = statOf(file);
-  if (found?.isDirectory()) {
+  if (!found) {
+    // Before the restore takes the data directory's lock: a refusal makes no directory.
+    throw new BackupPathError('backup_not_found', `no backup file at ${file}`);
+  }
+  if (found.isDirectory()) {
     throw new BackupPathError(
       'backup_not_found',
       `${file} is a directory, not a backup file; name the file \`airlock backup\` wrote`,
     );
   }
-  if (found && !allowed(file, constants.R_OK)) {
+  if (!allowed(file, constants.R_OK)) {
     throw new BackupPathError('backup_unreadable', `cannot read ${file} (permission denied)`);
   }
   const dataDir = resolve(options.dataDir);
@@ -118,29 +124,67 @@ const REASONS: Record<string, string> = {
   ENAMETOOLONG: 'the name is too long',
   ELOOP: 'too many symbolic links',
   EIO: 'an input/output error',
+  EFBIG: 'the file would pass the size limit this process may write',
+};
+
+/** SQLite's codes for a file it could not write or read, as said to an operator. */
+const SQLITE_REASONS: Record<string, string> = {
+  SQLITE_FULL: 'no space left on the device',
+  SQLITE_IOERR: 'an input/output error, such as a full disk, a file size limit or a failing device',
+  SQLITE_READONLY: 'the file or its file system is read-only',
+  SQLITE_PERM: 'permission denied',
+  SQLITE_CANTOPEN: 'a file could not be opened',
 };
 
 /**
- * Tells a file system error (with the path it names), or SQLite's failure to
- * open a file, as a refusal that says which path and what is wrong; null for
- * any other error.
- * @param cantOpen what to check when SQLite cannot open a file (it does not say which).
+ * Tells SQLite's refusal to read the store a backup copies as a refusal that
+ * names the store; null for any other error.
  */
-export function fileErrorOf(error: unknown, cantOpen: string): BackupPathError | null {
-  const { code, path, syscall } = (error ?? {}) as {
-    code?: unknown;
-    path?: unknown;
-    syscall?: unknown;
-  };
-  if (code === 'SQLITE_CANTOPEN') {
+export function storeErrorOf(error: unknown, store: string): BackupPathError | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_NOTADB') {
     return new BackupPathError(
-      'file_error',
-      `SQLite cannot open a file (SQLITE_CANTOPEN): ${cantOpen}`,
+      'not_an_airlock_store',
+      `${store} is not a SQLite database; check --data-dir (or AIRLOCK_DATA_DIR)`,
     );
   }
-  if (typeof code !== 'string' || typeof path !== 'string' || !Object.hasOwn(REASONS, code)) {
-    return null;
+  if (code === 'SQLITE_CORRUPT') {
+    return new BackupPathError(
+      'store_corrupt',
+      `${store} is damaged (SQLITE_CORRUPT); restore the last good backup, or copy the rows out with sqlite3's .recover`,
+    );
   }
+  return null;
+}
+
+/**
+ * Tells a file system error (with the path it names), or SQLite's failure to
+ * open, write or read a file, as a refusal that says which path and what is
+ * wrong; null for any other error.
+ * @param check what to check when SQLite fails on a file (it does not say which).
+ */
+export function fileErrorOf(error: unknown, check: string): BackupPathError | null {
+  const { code, path, dest, syscall } = (error ?? {}) as {
+    code?: unknown;
+    path?: unknown;
+    dest?: unknown;
+    syscall?: unknown;
+  };
+  if (typeof code !== 'string') return null;
+  // SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED, ...: the extended codes share their family's reason.
+  const family = code.match(/^SQLITE_[A-Z]+/)?.[0];
+  if (family !== undefined && Object.hasOwn(SQLITE_REASONS, family)) {
+    return new BackupPathError(
+      'file_error',
+      `SQLite failed on a file: ${SQLITE_REASONS[family]} (${code}); ${check}`,
+    );
+  }
+  if (typeof path !== 'string' || !Object.hasOwn(REASONS, code)) return null;
   const doing = typeof syscall === 'string' ? `${syscall} ` : '';
-  return new BackupPathError('file_error', `cannot ${doing}${path}: ${REASONS[code]} (${code})`);
+  // A copy names its source as path: the destination is where the space or the permission lacks.
+  const to = typeof dest === 'string' ? ` to ${dest}` : '';
+  return new BackupPathError(
+    'file_error',
+    `cannot ${doing}${path}${to}: ${REASONS[code]} (${code})`,
+  );
 }

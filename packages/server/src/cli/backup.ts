@@ -1,5 +1,7 @@
-import { dirname, resolve } from 'node:path';
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
+import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
 import {
   BackupError,
   type BackupProgress,
@@ -12,6 +14,7 @@ import {
   checkBackupTarget,
   checkRestorePaths,
   fileErrorOf,
+  storeErrorOf,
 } from './backup-paths.js';
 import { flagText, parseCommandLine } from './command-line.js';
 import { forTerminal } from './terminal-text.js';
@@ -88,17 +91,37 @@ function refusePostgres(command: string): never {
  */
 function refused(command: 'backup' | 'restore', error: unknown, options: Parsed): number {
   const dataDir = resolve(options.dataDir);
-  const cantOpen =
+  const check =
     command === 'backup'
-      ? `check that the store in ${dataDir} can be read and that ${dirname(resolve(options.file ?? '.'))} can be written`
-      : `check that ${dataDir} can be written`;
+      ? `check the free space and permissions of ${dirname(resolve(options.file ?? '.'))}, and that the store in ${dataDir} can be read`
+      : `check the free space and permissions of ${dataDir}`;
+  const store = join(dataDir, SQLITE_FILE_NAME);
   const told =
-    error instanceof BackupError || error instanceof BackupPathError
-      ? error
-      : fileErrorOf(error, cantOpen);
+    command === 'backup'
+      ? (backupStoreError(error, store) ?? knownError(error, check))
+      : knownError(error, check);
   if (!told) throw error;
   process.stderr.write(`airlock ${command}: ${told.code}: ${forTerminal(told.message)}\n`);
   return 1;
+}
+
+function knownError(error: unknown, check: string): BackupError | BackupPathError | null {
+  if (error instanceof BackupError || error instanceof BackupPathError) return error;
+  return fileErrorOf(error, check);
+}
+
+/**
+ * A backup copies the store as it is, so a copy that is not an Airlock store, or
+ * that SQLite cannot read, says so of the store in --data-dir, not of the target.
+ */
+function backupStoreError(error: unknown, store: string): BackupPathError | null {
+  if (error instanceof BackupError && error.code === 'not_an_airlock_store') {
+    return new BackupPathError(
+      'not_an_airlock_store',
+      `${store} is a SQLite file but not an Airlock store (no airlock_migrations or workspaces table); check --data-dir (or AIRLOCK_DATA_DIR)`,
+    );
+  }
+  return storeErrorOf(error, store);
 }
 
 function megabytes(bytes: number): string {
@@ -155,6 +178,8 @@ export async function restore(argv: string[]): Promise<number> {
     return options.help ? 0 : 2;
   }
   let release = () => {};
+  const dataDir = resolve(options.dataDir);
+  const madeDataDir = !existsSync(dataDir);
   try {
     if (options.databaseUrl) refusePostgres('airlock restore');
     checkRestorePaths({ file: options.file, dataDir: options.dataDir });
@@ -180,8 +205,28 @@ export async function restore(argv: string[]): Promise<number> {
     );
     return 0;
   } catch (error) {
+    release();
+    if (madeDataDir) removeLockOnlyDirectory(dataDir);
     return refused('restore', error, options);
   } finally {
     release();
+  }
+}
+
+/** What taking a data directory's lock leaves in it (see store/sqlite/kernel-lock.ts). */
+const LOCK_FILES = new Set(['kernel.lock', 'kernel.lock.sqlite', 'kernel.lock.sqlite-journal']);
+
+/**
+ * Removes a data directory a refused restore made (to take its lock), so a
+ * refusal changes nothing; a directory holding anything else is left alone.
+ */
+function removeLockOnlyDirectory(dir: string): void {
+  try {
+    const entries = readdirSync(dir);
+    if (!entries.every((name) => LOCK_FILES.has(name))) return;
+    for (const name of entries) rmSync(join(dir, name), { force: true });
+    rmdirSync(dir);
+  } catch {
+    // Gone already, or not ours to clean: the refusal itself is what the operator needs.
   }
 }
