@@ -1,7 +1,9 @@
 import { type CompletionItem, CompletionItemKind } from 'vscode-languageserver/node.js';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { mergeCatalogs, type ToolCatalog } from '../catalog/tool-catalog.js';
 import type { RuleFile } from '../rule-file.js';
 import { ruleAt, tolerantRuleFile } from './rule-at.js';
+import { stringContentAt } from './string-at.js';
 
 const RULE_KEYS: Record<string, string> = {
   tool: '`|`-separated anchored globs over the resolved tool name (required)',
@@ -27,19 +29,40 @@ const VALUES: Record<string, readonly string[]> = {
 };
 
 /**
- * Completions at an offset: the keys a rule (or profile) may still take,
- * the values of `verdict`, `origin` and `approval_mode`, and known tool
- * names (the catalog's and the profile's) for `tool`.
+ * How a completed word enters the text. Inside a string literal (where the
+ * `"` trigger puts the cursor) an edit replaces the string's content with the
+ * word, escaped, so no second pair of quotes appears and the typed prefix
+ * filters; elsewhere the quoted word is inserted.
+ */
+function wordItems(
+  document: TextDocument,
+  offset: number,
+): (item: Omit<CompletionItem, 'insertText' | 'textEdit'>) => CompletionItem {
+  const inside = stringContentAt(document.getText(), offset);
+  if (inside === undefined) return (item) => ({ ...item, insertText: JSON.stringify(item.label) });
+  const range = { start: document.positionAt(inside.start), end: document.positionAt(inside.end) };
+  return (item) => ({
+    ...item,
+    filterText: item.label,
+    textEdit: { range, newText: JSON.stringify(item.label).slice(1, -1) },
+  });
+}
+
+/**
+ * Completions at an offset of a document: the keys a rule (or profile) may
+ * still take, the values of `verdict`, `origin` and `approval_mode`, and
+ * known tool names (the catalog's and the profile's) for `tool`.
  */
 export function completions(
-  text: string,
+  document: TextDocument,
   offset: number,
   catalog: ToolCatalog | undefined,
 ): CompletionItem[] {
+  const text = document.getText();
   const { value, file } = tolerantRuleFile(text);
   const tools = mergeCatalogs(catalog, file.declaredTools);
   const position = ruleAt(text, offset, file);
-  const quote = (word: string) => JSON.stringify(word);
+  const word = wordItems(document, offset);
   if (position.atKey) {
     const keys = position.topLevel
       ? PROFILE_KEYS
@@ -51,31 +74,20 @@ export function completions(
     const present = presentKeys(value, file, position);
     return Object.entries(keys)
       .filter(([key]) => !present.has(key))
-      .map(([key, detail]) => ({
-        label: key,
-        kind: CompletionItemKind.Property,
-        detail,
-        insertText: quote(key),
-      }));
+      .map(([key, detail]) => word({ label: key, kind: CompletionItemKind.Property, detail }));
   }
   const key = position.key;
   if (key === undefined) return [];
   const inRule = position.ruleIndex !== undefined;
   if (key === 'tool' && inRule)
-    return (tools?.names ?? []).map((name) => ({
-      label: name,
-      kind: CompletionItemKind.Value,
-      insertText: quote(name),
-    }));
+    return (tools?.names ?? []).map((name) =>
+      word({ label: name, kind: CompletionItemKind.Value }),
+    );
   const values =
     (key === 'approval_mode' && position.topLevel) || (inRule && key !== 'approval_mode')
       ? VALUES[key]
       : undefined;
-  return (values ?? []).map((value) => ({
-    label: value,
-    kind: CompletionItemKind.EnumMember,
-    insertText: quote(value),
-  }));
+  return (values ?? []).map((value) => word({ label: value, kind: CompletionItemKind.EnumMember }));
 }
 
 /** Keys already written where the offset is (a rule's, or the profile's). */

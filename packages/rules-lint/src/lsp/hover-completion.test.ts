@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { CompletionItem } from 'vscode-languageserver/node.js';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { catalogOfNames } from '../catalog/tool-catalog.js';
 import { completions } from './completion.js';
 import { ruleHover } from './hover.js';
@@ -39,9 +41,26 @@ describe('hover', () => {
   });
 });
 
+const editorDocument = (text: string) =>
+  TextDocument.create('file:///a.rules.json', 'json', 1, text);
+
+/** The items offered at `offset`, as an editor receives them. */
+const items = (text: string, offset: number, tools?: string[]): CompletionItem[] =>
+  completions(editorDocument(text), offset, tools ? catalogOfNames(tools) : undefined);
+
+/** The text after an editor accepts `label` at `offset`: its edit, or its insert text at the cursor. */
+function accept(text: string, offset: number, label: string, tools?: string[]): string {
+  const item = items(text, offset, tools).find((candidate) => candidate.label === label);
+  if (!item) throw new Error(`no item ${label}`);
+  const document = editorDocument(text);
+  if (item.textEdit && 'range' in item.textEdit)
+    return TextDocument.applyEdits(document, [item.textEdit]);
+  return text.slice(0, offset) + (item.insertText ?? item.label) + text.slice(offset);
+}
+
 describe('completion', () => {
   const labels = (text: string, offset: number, tools?: string[]) =>
-    completions(text, offset, tools ? catalogOfNames(tools) : undefined).map((item) => item.label);
+    items(text, offset, tools).map((item) => item.label);
 
   it('offers the keys a rule does not have yet', () => {
     const text = '[{"tool": "bash", "verdict": "allow", "" }]';
@@ -76,5 +95,37 @@ describe('completion', () => {
       'examples',
       '$schema',
     ]);
+  });
+});
+
+describe('accepting a completion', () => {
+  it('fills the string the cursor is in, without a second pair of quotes', () => {
+    const empty = '[{"tool": "bash", "verdict": ""}]';
+    expect(accept(empty, after(empty, '"verdict": "'), 'deny')).toBe(
+      '[{"tool": "bash", "verdict": "deny"}]',
+    );
+    const key = '[{"tool": "bash", "verdict": "allow", ""}]';
+    expect(accept(key, after(key, '"allow", "'), 'reason')).toBe(
+      '[{"tool": "bash", "verdict": "allow", "reason"}]',
+    );
+  });
+
+  it('replaces what is typed of a string still open, and filters by it', () => {
+    const typing = '[\n  {"tool": "bash", "verdict": "de\n]';
+    const offset = after(typing, '"de');
+    const item = items(typing, offset).find((candidate) => candidate.label === 'deny');
+    expect(item?.filterText).toBe('deny');
+    expect(accept(typing, offset, 'deny')).toBe('[\n  {"tool": "bash", "verdict": "deny\n]');
+    const tool = '{"approval_rules": [{"tool": "mc", "verdict": "allow"}]}';
+    expect(accept(tool, after(tool, '"mc'), 'mcp__git__push', ['mcp__git__push'])).toBe(
+      '{"approval_rules": [{"tool": "mcp__git__push", "verdict": "allow"}]}',
+    );
+  });
+
+  it('inserts the quoted word where no string is open yet', () => {
+    const bare = '[{"tool": "bash", "verdict": }]';
+    expect(accept(bare, after(bare, '"verdict": '), 'ask')).toBe(
+      '[{"tool": "bash", "verdict": "ask"}]',
+    );
   });
 });

@@ -108,7 +108,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     if (!document) return [];
     const { tools, sizeProblem } = await lintEditorDocument(document, options.tools);
     if (sizeProblem !== undefined) return [];
-    return completions(document.getText(), document.offsetAt(params.position), tools);
+    return completions(document, document.offsetAt(params.position), tools);
   });
 
   connection.onShutdown(() => {
