@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDist } from '../testing/build-dist.js';
 import { runCaptured } from '../testing/capture.js';
 import { type LspSession, startLspSession, type WireDiagnostic } from '../testing/lsp-client.js';
+import { startRawLsp } from '../testing/raw-lsp.js';
 
 const SEVERITY = { error: 1, warning: 2, info: 3 } as const;
 const root = mkdtempSync(join(tmpdir(), 'rules-lint-lsp-config-'));
@@ -105,5 +106,56 @@ describe('the language server honours rules-lint.config.jsonc', () => {
     const diagnostics = await received;
     expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['config_invalid']);
     expect(diagnostics[0]?.message).toContain('no lint rule "no-such-rule"');
+  });
+});
+
+describe('the language server when a config changes on disk', () => {
+  it('lints every open document again on workspace/didChangeWatchedFiles', async () => {
+    const folder = join(root, 'changing');
+    mkdirSync(folder);
+    const config = join(folder, 'rules-lint.config.json');
+    writeFileSync(config, '{"rules": {}}\n');
+    const uri = pathToFileURL(join(folder, 'agent.json')).href;
+    const opened = lsp.nextDiagnostics(uri);
+    await lsp.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'json', version: 1, text: RULES },
+    });
+    const before = await opened;
+    expect(before.find((d) => d.code === 'deny-without-reason')?.severity).toBe(SEVERITY.info);
+
+    writeFileSync(config, '{"rules": {"deny-without-reason": "error"}}\n');
+    const relinted = lsp.nextDiagnostics(uri);
+    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: pathToFileURL(config).href, type: 2 }],
+    });
+    const after = await relinted;
+    expect(after.find((d) => d.code === 'deny-without-reason')?.severity).toBe(SEVERITY.error);
+  });
+
+  it('asks a client that can watch files to watch the configs', async () => {
+    const session = await startRawLsp(buildDist(), {
+      workspace: { didChangeWatchedFiles: { dynamicRegistration: true } },
+    });
+    try {
+      const request = await session.waitFor(
+        (message) => message.method === 'client/registerCapability',
+      );
+      expect(request?.params).toEqual({
+        registrations: [
+          {
+            id: expect.any(String),
+            method: 'workspace/didChangeWatchedFiles',
+            registerOptions: {
+              watchers: [
+                { globPattern: '**/rules-lint.config.json' },
+                { globPattern: '**/rules-lint.config.jsonc' },
+              ],
+            },
+          },
+        ],
+      });
+    } finally {
+      session.kill();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import {
   CodeActionKind,
   createConnection,
+  DidChangeWatchedFilesNotification,
   MarkupKind,
   StreamMessageReader,
   StreamMessageWriter,
@@ -9,6 +10,7 @@ import {
 } from 'vscode-languageserver/node.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
+import { CONFIG_NAMES } from '../config/find-config.js';
 import { quickFixes } from './code-actions.js';
 import { completions } from './completion.js';
 import {
@@ -49,24 +51,38 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   const documents = new TextDocuments(TextDocument);
   let shutdownRequested = false;
 
-  connection.onInitialize(() => ({
-    capabilities: {
-      textDocumentSync: TextDocumentSyncKind.Incremental,
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
-      hoverProvider: true,
-      completionProvider: { triggerCharacters: ['"'] },
-    },
-    serverInfo: { name: 'rules-lint' },
-  }));
+  let watchConfigs = false;
+  connection.onInitialize((params) => {
+    watchConfigs =
+      params.capabilities?.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: ['"'] },
+      },
+      serverInfo: { name: 'rules-lint' },
+    };
+  });
+  connection.onInitialized(() => {
+    if (!watchConfigs) return;
+    connection.client
+      .register(DidChangeWatchedFilesNotification.type, {
+        watchers: CONFIG_NAMES.map((name) => ({ globPattern: `**/${name}` })),
+      })
+      .catch(() => connection.console.warn('rules-lint: the client did not watch the configs'));
+  });
 
-  documents.onDidChangeContent(({ document }) => {
+  documents.onDidChangeContent(({ document }) => lintInBackground(document));
+  function lintInBackground(document: TextDocument): void {
     // An event handler's rejection would end the process: every failure becomes one log line.
     publishDiagnostics(document).catch((error: unknown) => {
       connection.console.error(
         `rules-lint: could not lint ${document.uri}: ${error instanceof Error ? error.message : String(error)}`,
       );
     });
-  });
+  }
   async function publishDiagnostics(document: TextDocument): Promise<void> {
     // Edits come in bursts: let the queued ones land, and lint only the version that is still current.
     const version = document.version;
@@ -82,6 +98,11 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
           : outcomeDiagnostics(document, linted.outcome);
     await connection.sendDiagnostics({ uri: document.uri, version: document.version, diagnostics });
   }
+  // A config or its tool catalog changed on disk (the VS Code extension watches configs, and
+  // clients that can are asked to below): every open document may lint differently now.
+  connection.onDidChangeWatchedFiles(() => {
+    for (const document of documents.all()) lintInBackground(document);
+  });
   documents.onDidClose(({ document }) => {
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });

@@ -27,8 +27,8 @@ export interface RawLspSession {
   kill(): void;
 }
 
-/** Spawns the built CLI's language server and initializes it. */
-export async function startRawLsp(cli: string): Promise<RawLspSession> {
+/** Spawns the built CLI's language server and initializes it with the client `capabilities`. */
+export async function startRawLsp(cli: string, capabilities: object = {}): Promise<RawLspSession> {
   const child = spawn(process.execPath, [cli, 'lsp', '--stdio'], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -89,7 +89,7 @@ export async function startRawLsp(cli: string): Promise<RawLspSession> {
     id: 'init',
     method: 'initialize',
     // The parent's pid, as editors send it: the library then watches the parent with a timer.
-    params: { processId: process.pid, rootUri: null, capabilities: {} },
+    params: { processId: process.pid, rootUri: null, capabilities },
   });
   await session.waitFor((message) => message.id === 'init');
   session.send({ jsonrpc: '2.0', method: 'initialized', params: {} });
