@@ -50,7 +50,7 @@ describe('the airlock command', () => {
         if (line.startsWith('```')) fenced = !fenced;
         const bare =
           fenced &&
-          /^\s*(\$ )?airlock (serve|token|tokens|apps|runs|decisions|overlays|audit|executor|gateway)\b/.test(
+          /^\s*(\$ )?airlock (serve|token|tokens|apps|runs|decisions|approvals|overlays|audit|executor|gateway)\b/.test(
             line,
           );
         if (bare || OTHER_SPELLINGS.some((pattern) => pattern.test(line)))

@@ -28,7 +28,7 @@ const run = promisify(execFile);
 
 const KNOWN_COMMANDS = [
   /^\.\/run (start|test|bench)\b/,
-  /^pnpm exec airlock (serve|token|tokens|apps|runs|decisions|overlays|audit|backup|restore|retention)\b/,
+  /^pnpm exec airlock (serve|token|tokens|apps|runs|decisions|approvals|overlays|audit|backup|restore|retention)\b/,
   /^pnpm exec airlock (executor|gateway) mcp\b/,
   /^pnpm exec rules-lint (check|test|eval|lsp|schema|classify)\b/,
   /^pnpm (--filter @airlock\/[a-z-]+ )?[a-z:-]+\b/,

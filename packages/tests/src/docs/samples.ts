@@ -14,6 +14,8 @@ export const DOC_PAGES = [
   'docs/concepts.md',
   'docs/rules.md',
   'docs/permissions.md',
+  'docs/approval-policies.md',
+  'docs/action-contracts.md',
   'docs/executors.md',
   'docs/mcp.md',
   'docs/operations.md',
