@@ -1,4 +1,4 @@
-import { type ExtensionContext, workspace } from 'vscode';
+import { type ExtensionContext, window, workspace } from 'vscode';
 import {
   LanguageClient,
   type LanguageClientOptions,
@@ -11,8 +11,9 @@ import {
   type ExtensionSettings,
   serverArguments,
 } from './server-options.js';
+import { SingleClient } from './single-client.js';
 
-let client: LanguageClient | undefined;
+let clients: SingleClient<LanguageClient> | undefined;
 
 function readSettings(): ExtensionSettings {
   const section = workspace.getConfiguration('airlockRulesLint');
@@ -22,13 +23,8 @@ function readSettings(): ExtensionSettings {
   };
 }
 
-/**
- * Starts the bundled rules-lint language server for rule files and
- * profiles: diagnostics (the nearest rules-lint.config.json(c) honoured),
- * hovers, completion and quick fixes. The JSON Schema is associated by the
- * manifest's `jsonValidation`.
- */
-export async function activate(context: ExtensionContext): Promise<void> {
+/** A language client for the bundled server under the current settings, started. */
+async function startClient(context: ExtensionContext): Promise<LanguageClient> {
   const settings = readSettings();
   const module = context.asAbsolutePath('dist/server/server.mjs');
   const args = serverArguments(settings);
@@ -42,24 +38,42 @@ export async function activate(context: ExtensionContext): Promise<void> {
       fileEvents: workspace.createFileSystemWatcher('**/rules-lint.config.{json,jsonc}'),
     },
   };
-  client = new LanguageClient(
+  const client = new LanguageClient(
     'airlockRulesLint',
     'Airlock rules-lint',
     serverOptions,
     clientOptions,
   );
+  await client.start();
+  return client;
+}
+
+/**
+ * Starts the bundled rules-lint language server for rule files and
+ * profiles: diagnostics (the nearest rules-lint.config.json(c) honoured),
+ * hovers, completion and quick fixes, and starts it again under new
+ * settings when `airlockRulesLint.*` changes. The JSON Schema is associated
+ * by the manifest's `jsonValidation`.
+ */
+export async function activate(context: ExtensionContext): Promise<void> {
+  const single = new SingleClient(() => startClient(context));
+  clients = single;
+  // Registered once: a listener per restart would restart once more after each change.
   context.subscriptions.push(
-    workspace.onDidChangeConfiguration(async (event) => {
-      if (!event.affectsConfiguration('airlockRulesLint') || !client) return;
-      await client.stop();
-      await activate(context);
+    workspace.onDidChangeConfiguration((event) => {
+      if (!event.affectsConfiguration('airlockRulesLint')) return;
+      single.restart().catch((error: unknown) => {
+        void window.showErrorMessage(
+          `Airlock rules-lint did not start: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
     }),
   );
-  await client.start();
+  await single.restart();
 }
 
 /** Stops the language server. */
 export async function deactivate(): Promise<void> {
-  await client?.stop();
-  client = undefined;
+  await clients?.stop();
+  clients = undefined;
 }
