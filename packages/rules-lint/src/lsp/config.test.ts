@@ -134,7 +134,7 @@ describe('the language server when a config changes on disk', () => {
 
   it('asks a client that can watch files to watch the configs', async () => {
     const session = await startRawLsp(buildDist(), {
-      workspace: { didChangeWatchedFiles: { dynamicRegistration: true } },
+      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
     });
     try {
       const request = await session.waitFor(

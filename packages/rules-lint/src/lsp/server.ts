@@ -1,8 +1,13 @@
 import {
   CodeActionKind,
+  type CodeActionParams,
+  type CompletionParams,
   createConnection,
   DidChangeWatchedFilesNotification,
+  ErrorCodes,
+  type HoverParams,
   MarkupKind,
+  ResponseError,
   StreamMessageReader,
   StreamMessageWriter,
   TextDocumentSyncKind,
@@ -21,6 +26,7 @@ import {
 import { guardedConnection } from './document-guard.js';
 import { documentTooLarge, lintEditorDocument } from './document-lint.js';
 import { ruleHover } from './hover.js';
+import { Lifecycle } from './lifecycle.js';
 import { watchTransportEnd } from './transport-end.js';
 
 /** Options of the language server. */
@@ -49,10 +55,11 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   const reader = new StreamMessageReader(options.input);
   const connection = createConnection(reader, new StreamMessageWriter(options.output));
   const documents = new TextDocuments(TextDocument);
-  let shutdownRequested = false;
+  const lifecycle = new Lifecycle();
 
   let watchConfigs = false;
   connection.onInitialize((params) => {
+    lifecycle.initialized = true;
     watchConfigs =
       params.capabilities?.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     return {
@@ -107,44 +114,57 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
 
-  connection.onCodeAction(async (params) => {
-    const document = documents.get(params.textDocument.uri);
-    if (!document) return [];
-    return quickFixes(
-      document,
-      (await lintEditorDocument(document, options.tools)).outcome,
-      params.range,
-    );
-  });
+  connection.onCodeAction(
+    lifecycle.gate('textDocument/codeAction', async (params: CodeActionParams) => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return [];
+      return quickFixes(
+        document,
+        (await lintEditorDocument(document, options.tools)).outcome,
+        params.range,
+      );
+    }),
+  );
 
-  connection.onHover((params) => {
-    const document = documents.get(params.textDocument.uri);
-    if (!document || documentTooLarge(document.getText()) !== undefined) return null;
-    const value = ruleHover(document.getText(), document.offsetAt(params.position));
-    return value === undefined ? null : { contents: { kind: MarkupKind.Markdown, value } };
-  });
+  connection.onHover(
+    lifecycle.gate('textDocument/hover', (params: HoverParams) => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document || documentTooLarge(document.getText()) !== undefined) return null;
+      const value = ruleHover(document.getText(), document.offsetAt(params.position));
+      return value === undefined ? null : { contents: { kind: MarkupKind.Markdown, value } };
+    }),
+  );
 
-  connection.onCompletion(async (params) => {
-    const document = documents.get(params.textDocument.uri);
-    if (!document) return [];
-    const { tools, sizeProblem } = await lintEditorDocument(document, options.tools);
-    if (sizeProblem !== undefined) return [];
-    return completions(document, document.offsetAt(params.position), tools);
-  });
+  connection.onCompletion(
+    lifecycle.gate('textDocument/completion', async (params: CompletionParams) => {
+      const document = documents.get(params.textDocument.uri);
+      if (!document) return [];
+      const { tools, sizeProblem } = await lintEditorDocument(document, options.tools);
+      if (sizeProblem !== undefined) return [];
+      return completions(document, document.offsetAt(params.position), tools);
+    }),
+  );
+
+  // Methods the server has no handler for: MethodNotFound, unless the lifecycle refuses first.
+  connection.onRequest(
+    (method) =>
+      lifecycle.refusal(method) ??
+      new ResponseError(ErrorCodes.MethodNotFound, `rules-lint: no method ${method}`),
+  );
 
   connection.onShutdown(() => {
-    shutdownRequested = true;
+    lifecycle.shutdownRequested = true;
   });
 
   return new Promise((resolve) => {
-    connection.onExit(() => resolve(shutdownRequested ? 0 : 1));
+    connection.onExit(() => resolve(lifecycle.shutdownRequested ? 0 : 1));
     watchTransportEnd({
       input: options.input,
       reader,
       onBadMessage: (reason) => connection.console.warn(`rules-lint: ignored input: ${reason}`),
       onEnd: (reason) => {
         if (reason === undefined) {
-          resolve(shutdownRequested ? 0 : 1);
+          resolve(lifecycle.shutdownRequested ? 0 : 1);
           return;
         }
         connection.console.error(`rules-lint: ${reason}`);

@@ -27,8 +27,18 @@ export interface RawLspSession {
   kill(): void;
 }
 
-/** Spawns the built CLI's language server and initializes it with the client `capabilities`. */
-export async function startRawLsp(cli: string, capabilities: object = {}): Promise<RawLspSession> {
+/** How a raw session starts: the client capabilities it announces, and whether it initializes at all. */
+export interface RawLspStart {
+  readonly capabilities?: object;
+  /** False leaves the server uninitialized (default true). */
+  readonly initialize?: boolean;
+}
+
+/** Spawns the built CLI's language server and (unless told not to) initializes it. */
+export async function startRawLsp(
+  cli: string,
+  { capabilities = {}, initialize = true }: RawLspStart = {},
+): Promise<RawLspSession> {
   const child = spawn(process.execPath, [cli, 'lsp', '--stdio'], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -84,6 +94,7 @@ export async function startRawLsp(cli: string, capabilities: object = {}): Promi
       if (exitCode === undefined) child.kill('SIGKILL');
     },
   };
+  if (!initialize) return session;
   session.send({
     jsonrpc: '2.0',
     id: 'init',

@@ -1,0 +1,75 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildDist } from '../testing/build-dist.js';
+import { type RawLspSession, startRawLsp } from '../testing/raw-lsp.js';
+
+let cli = '';
+const sessions: RawLspSession[] = [];
+
+beforeAll(() => {
+  cli = buildDist();
+});
+
+afterEach(() => {
+  for (const session of sessions.splice(0)) session.kill();
+});
+
+const uri = 'file:///nowhere/agent.rules.json';
+const hover = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'textDocument/hover',
+  params: { textDocument: { uri }, position: { line: 0, character: 3 } },
+});
+
+/** The answer to request `id`. */
+async function answer(session: RawLspSession, id: number) {
+  return (await session.waitFor((message) => message.id === id && message.method === undefined)) as
+    | { result?: unknown; error?: { code: number; message: string } }
+    | undefined;
+}
+
+describe('the language server answers as the LSP lifecycle says', () => {
+  it('refuses requests before initialize with ServerNotInitialized, then serves once initialized', async () => {
+    const session = await startRawLsp(cli, { initialize: false });
+    sessions.push(session);
+    session.send(hover(1));
+    session.send({ jsonrpc: '2.0', id: 2, method: 'no/such-method', params: {} });
+    expect((await answer(session, 1))?.error?.code).toBe(-32002);
+    expect((await answer(session, 2))?.error?.code).toBe(-32002);
+
+    session.send({ jsonrpc: '2.0', id: 3, method: 'initialize', params: { capabilities: {} } });
+    expect((await answer(session, 3))?.result).toMatchObject({
+      serverInfo: { name: 'rules-lint' },
+    });
+    session.send({ jsonrpc: '2.0', method: 'initialized', params: {} });
+    session.send({
+      jsonrpc: '2.0',
+      method: 'textDocument/didOpen',
+      params: {
+        textDocument: {
+          uri,
+          languageId: 'json',
+          version: 1,
+          text: '[{"tool": "bash", "verdict": "deny"}]',
+        },
+      },
+    });
+    session.send(hover(4));
+    expect((await answer(session, 4))?.result).toMatchObject({
+      contents: { value: expect.stringContaining('**rule 0**: deny') },
+    });
+    session.send({ jsonrpc: '2.0', id: 5, method: 'no/such-method', params: {} });
+    expect((await answer(session, 5))?.error?.code).toBe(-32601);
+  });
+
+  it('refuses requests after shutdown with InvalidRequest, and exits 0 on exit', async () => {
+    const session = await startRawLsp(cli);
+    sessions.push(session);
+    session.send({ jsonrpc: '2.0', id: 1, method: 'shutdown' });
+    expect(await answer(session, 1)).toMatchObject({ result: null });
+    session.send(hover(2));
+    expect((await answer(session, 2))?.error?.code).toBe(-32600);
+    session.send({ jsonrpc: '2.0', method: 'exit' });
+    expect(await session.exited(5_000)).toBe(0);
+  });
+});
