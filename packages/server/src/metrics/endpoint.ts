@@ -6,6 +6,7 @@ import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
 import { sendError } from '../api/rest.js';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { asStoreError } from '../store/store-errors.js';
 import type { KernelMetrics } from './registry.js';
 
 /** Who may read `GET /metrics` on the main port: a member credential, like the decisions. */
@@ -18,7 +19,12 @@ export async function sendMetrics(
   logger: Logger,
 ): Promise<void> {
   try {
-    const text = await metrics.render();
+    const text = await metrics.render((error) =>
+      logger.error(
+        { err: error },
+        'metrics: a gauge could not be read; it is left out of this scrape',
+      ),
+    );
     res.writeHead(200, {
       'content-type': metrics.contentType,
       'content-length': Buffer.byteLength(text),
@@ -33,7 +39,8 @@ export async function sendMetrics(
 /**
  * `GET /metrics` on the kernel's own port: a member credential of any
  * workspace may read it (the figures span workspaces, as an operator's do).
- * @throws AirlockError unauthenticated (401) or forbidden (403), answered by the caller.
+ * @throws AirlockError unauthenticated (401) or forbidden (403), or store_unavailable (503)
+ *   while the store cannot check the token; answered by the caller.
  */
 export async function serveProtectedMetrics(
   req: IncomingMessage,
@@ -45,11 +52,17 @@ export async function serveProtectedMetrics(
     authThrottle: AuthFailureThrottle | null;
   },
 ): Promise<void> {
-  const principal = await authenticateToken(
-    options.kernel,
-    bearerToken(req.headers.authorization),
-    options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
-  );
+  let principal: Awaited<ReturnType<typeof authenticateToken>>;
+  try {
+    principal = await authenticateToken(
+      options.kernel,
+      bearerToken(req.headers.authorization),
+      options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
+    );
+  } catch (error) {
+    // The token is checked in the store: while it does not answer, a 503 to retry, not a 500.
+    throw asStoreError(error);
+  }
   checkAccess(METRICS_ACCESS, principal, null);
   await sendMetrics(res, options.metrics, options.logger);
 }

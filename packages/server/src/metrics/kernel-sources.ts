@@ -23,6 +23,8 @@ export function connectMetrics(
     // Only a backend that shares COMMITs among units of work (SQLite's group commit) has batches.
     if (units !== null) batchUnits.observe(units);
   });
+  const parkGauges = [metrics.parksWaiting, metrics.parksOldestSeconds, metrics.parksWaitingOver];
+  // Each read is a refresh of its own: one the store cannot answer leaves the others in the scrape.
   metrics.onScrape(async () => {
     const now = store.now();
     const parks = await parksWaitingByWorkspace(store, {
@@ -30,9 +32,7 @@ export function connectMetrics(
       agesMs: PARK_AGE_THRESHOLDS_SECONDS.map((seconds) => seconds * 1000),
     });
     // A workspace whose parks were all decided drops its series instead of keeping a stale one.
-    metrics.parksWaiting.reset();
-    metrics.parksOldestSeconds.reset();
-    metrics.parksWaitingOver.reset();
+    for (const gauge of parkGauges) gauge.reset();
     for (const workspace of parks) {
       const labels = { workspace: workspace.workspaceId };
       metrics.parksWaiting.set(labels, workspace.waiting);
@@ -44,12 +44,18 @@ export function connectMetrics(
         );
       });
     }
+  }, parkGauges);
+  metrics.onScrape(async () => {
     metrics.notificationsPending.set(await countPendingDeliveries(store));
+  }, [metrics.notificationsPending]);
+  metrics.onScrape(() => {
     const wal = store.walFile();
     if (wal !== null) metrics.sqliteWalBytes.set({ file: wal.path }, wal.bytes);
+  }, [metrics.sqliteWalBytes]);
+  metrics.onScrape(() => {
     const feed = hub.stats();
     metrics.feedSubscribers.set({ state: 'live' }, feed.live);
     metrics.feedSubscribers.set({ state: 'catching_up' }, feed.catchingUp);
     metrics.feedLagEvents.set(feed.maxLagEvents);
-  });
+  }, [metrics.feedSubscribers, metrics.feedLagEvents]);
 }

@@ -6,7 +6,8 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
  * as `_seconds` or `_total`), add it to {@link KernelMetrics}, and record it
  * where the thing happens through `ctx.metrics?.name`, which costs nothing
  * when metrics are off. A value that is cheaper to read than to track (a
- * backlog, a queue length) is a gauge set from {@link KernelMetrics.onScrape}.
+ * backlog, a queue length) is a gauge set from {@link KernelMetrics.onScrape}
+ * (which names the gauges it sets, left out of a scrape when it fails).
  */
 export interface KernelMetrics {
   readonly registry: Registry;
@@ -38,10 +39,18 @@ export interface KernelMetrics {
   readonly notificationsPending: Gauge<never>;
   /** The SQLite WAL file's size in bytes, by its path (no series on PostgreSQL). */
   readonly sqliteWalBytes: Gauge<'file'>;
-  /** Registers work that refreshes gauges before each scrape (errors are logged by the caller). */
-  onScrape(refresh: () => Promise<void> | void): void;
-  /** Refreshes the gauges and renders every metric in the Prometheus text format. */
-  render(): Promise<string>;
+  /**
+   * Registers work that refreshes gauges before each scrape. When it fails
+   * (the store does not answer), the gauges it owns are left out of that
+   * scrape rather than shown stale, and the scrape goes on.
+   */
+  onScrape(refresh: () => Promise<void> | void, owns: readonly Gauge<string>[]): void;
+  /**
+   * Refreshes the gauges and renders every metric in the Prometheus text
+   * format; each refresh that failed is handed to `onRefreshError` (to log),
+   * and every other metric is still rendered.
+   */
+  render(onRefreshError: (error: unknown) => void): Promise<string>;
   /** The content type of {@link render}'s text. */
   readonly contentType: string;
 }
@@ -61,7 +70,7 @@ const PERSON_SECONDS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200, 21_60
 export function createMetrics(): KernelMetrics {
   const registry = new Registry();
   const registers = [registry];
-  const refreshers: (() => Promise<void> | void)[] = [];
+  const refreshers: { refresh: () => Promise<void> | void; owns: readonly Gauge<string>[] }[] = [];
   return {
     registry,
     contentType: registry.contentType,
@@ -149,12 +158,27 @@ export function createMetrics(): KernelMetrics {
       labelNames: ['file'],
       registers,
     }),
-    onScrape(refresh) {
-      refreshers.push(refresh);
+    onScrape(refresh, owns) {
+      refreshers.push({ refresh, owns });
     },
-    async render() {
-      for (const refresh of refreshers) await refresh();
-      return registry.metrics();
+    async render(onRefreshError) {
+      // The counters and histograms recorded in memory matter most when the store is down.
+      const unread = new Set<unknown>();
+      for (const { refresh, owns } of refreshers) {
+        try {
+          await refresh();
+        } catch (error) {
+          for (const gauge of owns) unread.add(gauge);
+          onRefreshError(error);
+        }
+      }
+      if (unread.size === 0) return registry.metrics();
+      // Left out, not cleared: a cleared gauge without labels would read 0, as if nothing waited.
+      const shown = registry.getMetricsAsArray().filter((metric) => !unread.has(metric));
+      const texts = await Promise.all(
+        shown.map((metric) => registry.getSingleMetricAsString(metric.name)),
+      );
+      return `${texts.join('\n\n')}\n`;
     },
   };
 }

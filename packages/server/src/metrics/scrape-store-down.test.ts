@@ -1,0 +1,121 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Airlock, startAirlock } from '../airlock.js';
+import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
+import { workspaceWithTokens } from '../testing/workspace-tokens.js';
+
+const pgSkip = await postgresSkipReason();
+if (pgSkip) console.warn(`[airlock tests] skipping the scrape of a store that is down: ${pgSkip}`);
+
+/** Lines of a scrape that hold a sample of `name` (with or without labels). */
+function samples(text: string, name: string): string[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
+}
+
+/**
+ * A TCP relay on loopback between the kernel and PostgreSQL that can be cut:
+ * the open sessions drop and new ones are refused, as when the server or the
+ * network goes away, and then let through again on the same port.
+ */
+async function startRelay(target: { host: string; port: number }) {
+  const sockets = new Set<Socket>();
+  let server: Server;
+  const listen = (port: number) =>
+    new Promise<number>((settle) => {
+      server = createServer((client) => {
+        const upstream = tcpConnect(target.port, target.host);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => {});
+        }
+        client.pipe(upstream).pipe(client);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+      });
+      server.listen(port, '127.0.0.1', () => settle((server.address() as AddressInfo).port));
+    });
+  const port = await listen(0);
+  return {
+    port,
+    async cut() {
+      await new Promise<void>((settle) => {
+        server.close(() => settle());
+        for (const socket of sockets) socket.destroy();
+      });
+    },
+    async restore() {
+      await listen(port);
+    },
+  };
+}
+
+describe.skipIf(pgSkip !== null)('a scrape while PostgreSQL does not answer', () => {
+  let airlock: Airlock;
+  let relay: Awaited<ReturnType<typeof startRelay>>;
+  let member: string;
+
+  beforeAll(async () => {
+    const direct = new URL(await freshPostgresDatabase());
+    relay = await startRelay({ host: direct.hostname, port: Number(direct.port || 5432) });
+    const relayed = new URL(direct);
+    relayed.hostname = '127.0.0.1';
+    relayed.port = String(relay.port);
+    airlock = await startAirlock({
+      databaseUrl: relayed.toString(),
+      metricsListen: { host: '127.0.0.1', port: 0 },
+      rateLimit: null,
+      authFailureLimit: null,
+    });
+    member = (await workspaceWithTokens(airlock.store, 'scrape')).tokens.member;
+  }, 60_000);
+  afterAll(async () => {
+    await airlock?.close();
+    await relay?.cut();
+  });
+
+  it('still serves what the kernel counted, leaves out the gauges read from the store, and refuses the main port with 503', async () => {
+    const scrape = async () => {
+      const response = await fetch(airlock.metricsListener!.url);
+      return { status: response.status, text: await response.text() };
+    };
+    const up = await scrape();
+    expect(up.status).toBe(200);
+    expect(samples(up.text, 'airlock_notifications_pending')).toEqual([
+      'airlock_notifications_pending 0',
+    ]);
+
+    await relay.cut();
+    try {
+      // The kernel's own port checks the member token in the store: a 503 to retry, not a 500.
+      const main = await fetch(`${airlock.url}/metrics`, {
+        headers: { authorization: `Bearer ${member}` },
+      });
+      expect(main.status).toBe(503);
+      expect(main.headers.get('retry-after')).toBe('5');
+      expect(((await main.json()) as { error: { code: string } }).error.code).toBe(
+        'store_unavailable',
+      );
+
+      const down = await scrape();
+      expect(down.status).toBe(200);
+      // The error the main port answered is counted, and shown while the store is down.
+      expect(samples(down.text, 'airlock_errors_total')).toContain(
+        'airlock_errors_total{code="store_unavailable"} 1',
+      );
+      expect(samples(down.text, 'airlock_feed_subscribers')).toHaveLength(2);
+      // Absent rather than a stale or made-up 0: an alert on the backlog sees no data, not "none".
+      expect(samples(down.text, 'airlock_notifications_pending')).toEqual([]);
+      expect(down.text).not.toContain('airlock_parks_waiting');
+    } finally {
+      await relay.restore();
+    }
+    const back = await scrape();
+    expect(samples(back.text, 'airlock_notifications_pending')).toEqual([
+      'airlock_notifications_pending 0',
+    ]);
+  }, 60_000);
+});
