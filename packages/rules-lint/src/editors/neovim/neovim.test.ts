@@ -164,5 +164,35 @@ describe.skipIf(!version)(
       expect(result.hover).toContain('**rule 1**: allow');
       expect(result.completion).toEqual(['bash', 'read', 'write']);
     });
+
+    it('opens a rule file without an error from the configuration when rules-lint is not on PATH', {
+      timeout: 60_000,
+    }, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'rules-lint-nvim-nopath-'));
+      writeFileSync(join(dir, 'init.lua'), docsNeovimConfig());
+      writeFileSync(join(dir, 'agent.rules.json'), RULES);
+      const messages = join(dir, 'messages.txt');
+      const nvim = execFileSync('sh', ['-c', 'command -v nvim'], { encoding: 'utf8' }).trim();
+      const keep = `vim.defer_fn(function() vim.cmd('redir! > ${messages} | silent messages | redir END'); vim.cmd('qall!') end, 1000)`;
+      await run(
+        nvim,
+        [
+          '--headless',
+          '-u',
+          'init.lua',
+          '-i',
+          'NONE',
+          '--noplugin',
+          'agent.rules.json',
+          '-c',
+          `lua ${keep}`,
+        ],
+        // Only the system folders: no node_modules/.bin, so no rules-lint.
+        { cwd: dir, timeout: 50_000, env: { ...process.env, PATH: '/usr/bin:/bin' } },
+      ).catch((error: { stderr?: string }) => error);
+      const said = readFileSync(messages, 'utf8');
+      expect(said).toMatch(/rules-lint/);
+      expect(said).not.toMatch(/Error executing lua/);
+    });
   },
 );
