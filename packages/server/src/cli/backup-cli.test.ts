@@ -34,7 +34,10 @@ const good = join(root, 'good.sqlite');
  * Runs the built `airlock` (as nobody under root when `unprivileged`; with
  * files capped at `maxFileBytes`, as on a full disk) to its end.
  */
-function airlock(args: string[], options: { unprivileged?: boolean; maxFileBytes?: number } = {}) {
+function airlock(
+  args: string[],
+  options: { unprivileged?: boolean; maxFileBytes?: number; cwd?: string } = {},
+) {
   const user = options.unprivileged && asRoot ? { uid: NOBODY, gid: NOBODY } : {};
   const command =
     options.maxFileBytes === undefined
@@ -44,7 +47,11 @@ function airlock(args: string[], options: { unprivileged?: boolean; maxFileBytes
     execFile(
       command[0] as string,
       command.slice(1),
-      { env: { ...process.env, DATABASE_URL: '', AIRLOCK_DATA_DIR: '' }, ...user },
+      {
+        env: { ...process.env, DATABASE_URL: '', AIRLOCK_DATA_DIR: '' },
+        ...user,
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+      },
       (error, stdout, stderr) => {
         const code = error ? (error as { code?: number }).code : 0;
         settle({ code: typeof code === 'number' ? code : 1, stdout, stderr });
@@ -202,6 +209,18 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
     expect(notOurs.code).toBe(1);
     expect(notOurs.stderr).toContain('airlock restore: not_an_airlock_store: ');
     expect(existsSync(fresh)).toBe(false);
+  });
+
+  it('reads an empty AIRLOCK_DATA_DIR as unset: ./.airlock, where serve looks, not the current directory', async () => {
+    const cwd = join(root, 'empty-variable');
+    mkdirSync(cwd);
+    const restored = await airlock(['restore', good], { cwd });
+    expect(restored.code).toBe(0);
+    expect(readdirSync(cwd)).toEqual(['.airlock']);
+    expect(existsSync(join(cwd, '.airlock', 'airlock.sqlite'))).toBe(true);
+    const copied = await airlock(['backup', join(root, 'from-default.sqlite')], { cwd });
+    expect(copied.stderr).toContain('backed up 1 workspace(s)');
+    expect(copied.code).toBe(0);
   });
 
   it('still restores a good backup into a fresh directory', async () => {

@@ -71,7 +71,8 @@ function parse(argv: string[], command: string): Parsed {
   });
   return {
     file: positionals[0],
-    dataDir: flagText(values, 'data-dir') ?? process.env.AIRLOCK_DATA_DIR ?? '.airlock',
+    // An empty variable counts as unset, as for `airlock serve`: '' would be the current directory.
+    dataDir: flagText(values, 'data-dir') ?? (process.env.AIRLOCK_DATA_DIR || '.airlock'),
     databaseUrl: flagText(values, 'database-url') ?? (process.env.DATABASE_URL || undefined),
     help: values.help === true,
   };
