@@ -30,6 +30,16 @@ export function documentTooLarge(text: string): string | undefined {
   return size > MAX_SOURCE_BYTES ? `${overLimitMessage(size)}; it is not linted` : undefined;
 }
 
+/**
+ * The text linted for a document. `check` drops a file's byte order mark; a
+ * client that keeps it in the text gets it linted as a space, so the file
+ * lints as `check` lints it and every offset still matches the editor's text.
+ */
+function lintedText(document: TextDocument): string {
+  const text = document.getText();
+  return text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
+}
+
 /** The file path of a `file:` URI, or undefined for an unsaved or remote document. */
 function filePath(uri: string): string | undefined {
   if (typeof uri !== 'string' || !uri.startsWith('file:')) return undefined;
@@ -59,7 +69,7 @@ export async function lintEditorDocument(
   try {
     if (path !== undefined) config = await new ConfigFinder(process.cwd(), undefined).forFile(path);
   } catch (error) {
-    const parsed = parseDocument(documentFileName(document.uri), document.getText());
+    const parsed = parseDocument(documentFileName(document.uri), lintedText(document));
     const outcome: LintOutcome = parsed.ok
       ? {
           ok: true,
@@ -71,7 +81,7 @@ export async function lintEditorDocument(
     return { outcome, tools: cliTools, configProblem: (error as Error).message };
   }
   const tools = cliTools ?? config.tools;
-  const parsed = parseDocument(documentFileName(document.uri), document.getText());
+  const parsed = parseDocument(documentFileName(document.uri), lintedText(document));
   if (!parsed.ok) return { outcome: parsed, tools };
   const source = parsed.document;
   const findings = withCustomRuleSets(source, fileLinter(source, { config, tools })(source));
