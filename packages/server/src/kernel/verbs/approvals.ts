@@ -162,9 +162,17 @@ export function approveTask(
       taskKey: row.key,
       rowVersion: taskVersion(row),
     };
-    await recordApproval(tx, { ...key, principal: who });
-    const approvals = await listApprovals(tx, key);
+    const earlier = await listApprovals(tx, key);
     const names = await principalNames(tx, run.workspace_id);
+    const again = earlier.some((approval) => approval.principal === who);
+    if (again && earlier.length < requirement.required) {
+      // The same member approving this version again (a double click, a retried press): it
+      // counts once, so nothing is recorded, emitted or audited a second time. (When a policy
+      // change lowered the quorum to what was given, it goes on and settles the row.)
+      return { ...taskView(row), approvals: progressOf(requirement, earlier, names) };
+    }
+    if (!again) await recordApproval(tx, { ...key, principal: who });
+    const approvals = again ? earlier : [...earlier, { principal: who, created_at: tx.now }];
     const progress = progressOf(requirement, approvals, names);
     if (approvals.length < requirement.required) {
       tx.emit({
