@@ -48,6 +48,9 @@ describe('airlock approvals, tokens label and decisions progress', { timeout: 18
     expect(set.stdout).toContain('approval policy version 1');
     const shown = await airlock(d, ['approvals', 'show'], d.tokens.member);
     expect(shown.stdout).toContain('1 rule(s), no_self_approval true');
+    // The policy is printed as indented JSON over several lines, not one line of escaped \n.
+    expect(shown.stdout).not.toContain('\\n');
+    expect(shown.stdout.split('\n')).toContain('  "no_self_approval": true');
   });
 
   it('names a member, and decisions list shows "1 of 2 approvals" by name', async () => {

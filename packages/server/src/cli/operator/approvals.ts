@@ -81,7 +81,8 @@ export async function approvals(argv: string[]): Promise<number> {
       });
       print(connection, body, () => [
         ...describePolicy(body),
-        JSON.stringify(body.policy, null, 2),
+        // One line each: a line holding a newline would be printed escaped, as one line.
+        ...JSON.stringify(body.policy, null, 2).split('\n'),
       ]);
       return 0;
     }
