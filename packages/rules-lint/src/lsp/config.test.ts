@@ -132,6 +132,41 @@ describe('the language server when a config changes on disk', () => {
     expect(after.find((d) => d.code === 'deny-without-reason')?.severity).toBe(SEVERITY.error);
   });
 
+  it('offers quick fixes for the findings it published, until it hears that the config changed', async () => {
+    const folder = join(root, 'quiet');
+    mkdirSync(folder);
+    const config = join(folder, 'rules-lint.config.json');
+    writeFileSync(config, '{"rules": {"fragment-without-star": "off"}}\n');
+    const text =
+      '[{"tool": "write", "path": "path", "match": ".env", "verdict": "deny", "reason": "s"}]\n';
+    const uri = pathToFileURL(join(folder, 'agent.json')).href;
+    const opened = lsp.nextDiagnostics(uri);
+    await lsp.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'json', version: 1, text },
+    });
+    expect(await opened).toEqual([]);
+    const at = text.indexOf('".env"') + 1;
+    const fixes = async () =>
+      (await lsp.connection.sendRequest('textDocument/codeAction', {
+        textDocument: { uri },
+        range: { start: { line: 0, character: at }, end: { line: 0, character: at } },
+        context: { diagnostics: [] },
+      })) as { title: string }[];
+
+    // Edited on disk, not yet reported: the editor still shows no finding, so no fix either.
+    writeFileSync(config, '{"rules": {}}\n');
+    expect(await fixes()).toEqual([]);
+
+    const relinted = lsp.nextDiagnostics(uri);
+    await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', {
+      changes: [{ uri: pathToFileURL(config).href, type: 2 }],
+    });
+    expect((await relinted).map((d) => d.code)).toEqual(['fragment-without-star']);
+    expect((await fixes()).map((action) => action.title)).toEqual([
+      'Add a leading "*": "*.env" (fragment-without-star)',
+    ]);
+  });
+
   it('asks a client that can watch files to watch the configs', async () => {
     const session = await startRawLsp(buildDist(), {
       capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },

@@ -27,6 +27,7 @@ import { guardedConnection } from './document-guard.js';
 import { documentTooLarge, lintEditorDocument } from './document-lint.js';
 import { ruleHover } from './hover.js';
 import { Lifecycle } from './lifecycle.js';
+import { LintCache } from './lint-cache.js';
 import { watchTransportEnd } from './transport-end.js';
 
 /** Options of the language server. */
@@ -56,6 +57,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   const connection = createConnection(reader, new StreamMessageWriter(options.output));
   const documents = new TextDocuments(TextDocument);
   const lifecycle = new Lifecycle();
+  const lints = new LintCache((document) => lintEditorDocument(document, options.tools));
 
   let watchConfigs = false;
   connection.onInitialize((params) => {
@@ -95,7 +97,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     const version = document.version;
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (document.version !== version || documents.get(document.uri) !== document) return;
-    const linted = await lintEditorDocument(document, options.tools);
+    const linted = await lints.get(document);
     if (document.version !== version) return;
     const diagnostics =
       linted.sizeProblem !== undefined
@@ -108,9 +110,11 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   // A config or its tool catalog changed on disk (the VS Code extension watches configs, and
   // clients that can are asked to below): every open document may lint differently now.
   connection.onDidChangeWatchedFiles(() => {
+    lints.clear();
     for (const document of documents.all()) lintInBackground(document);
   });
   documents.onDidClose(({ document }) => {
+    lints.forget(document.uri);
     void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
   });
 
@@ -118,11 +122,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     lifecycle.gate('textDocument/codeAction', async (params: CodeActionParams) => {
       const document = documents.get(params.textDocument.uri);
       if (!document) return [];
-      return quickFixes(
-        document,
-        (await lintEditorDocument(document, options.tools)).outcome,
-        params.range,
-      );
+      return quickFixes(document, (await lints.get(document)).outcome, params.range);
     }),
   );
 
@@ -139,7 +139,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     lifecycle.gate('textDocument/completion', async (params: CompletionParams) => {
       const document = documents.get(params.textDocument.uri);
       if (!document) return [];
-      const { tools, sizeProblem } = await lintEditorDocument(document, options.tools);
+      const { tools, sizeProblem } = await lints.get(document);
       if (sizeProblem !== undefined) return [];
       return completions(document, document.offsetAt(params.position), tools);
     }),
