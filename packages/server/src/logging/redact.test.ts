@@ -29,6 +29,22 @@ describe('credentials never reach a log line', () => {
     expect(redactUrl('/healthz')).toBe('/healthz');
   });
 
+  it('redacts a token wherever the URL carries it, in a path segment or a query value', () => {
+    const token = `alk_member_${'A'.repeat(43)}`;
+    expect(redactUrl(`/api/v1/workspaces/ws_1/credentials/${token}/revoke`)).toBe(
+      `/api/v1/workspaces/ws_1/credentials/${REDACTED}/revoke`,
+    );
+    expect(redactUrl(`/x/${token.replaceAll('_', '%5F')}?a=1`)).toBe(`/x/${REDACTED}?a=1`);
+    expect(redactUrl(`/x?credential=${token}&b=2`)).toBe(`/x?credential=${REDACTED}&b=2`);
+    // Ids are not tokens: a credential id, a run id and a path stay readable.
+    expect(redactUrl('/api/v1/workspaces/ws_1/credentials/cred_3b1f0c/revoke')).toBe(
+      '/api/v1/workspaces/ws_1/credentials/cred_3b1f0c/revoke',
+    );
+    expect(redactUrl('/api/v1/workspaces/ws_1/runs/run_0mx8l81ug_u76GOvKF5r3arCk')).toBe(
+      '/api/v1/workspaces/ws_1/runs/run_0mx8l81ug_u76GOvKF5r3arCk',
+    );
+  });
+
   it('redacts Authorization headers in any logged object, at every level', () => {
     const { lines, logger } = capturingLogger();
     logger.error({ headers: { authorization: 'Bearer secret-1' } }, 'a');
@@ -56,6 +72,19 @@ describe('credentials never reach a log line', () => {
       const lines = captured.lines.filter((line) => line.includes('"msg":"request"'));
       expect(lines.some((line) => line.includes(`access_token=${REDACTED}`))).toBe(true);
       expect(captured.lines.join('')).not.toContain(d.tokens.member);
+    });
+
+    it('records a revoke by the token itself with the token in its path redacted', async () => {
+      const { body } = await d.member.post(`${d.ws}/credentials`, { kind: 'member', label: 'x' });
+      const token = body.token as string;
+      const response = await fetch(`${d.url}${d.ws}/credentials/${token}/revoke`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${d.tokens.member}` },
+      });
+      expect(response.status).toBe(200);
+      const lines = captured.lines.filter((line) => line.includes('"msg":"request"'));
+      expect(lines.some((line) => line.includes(`/credentials/${REDACTED}/revoke`))).toBe(true);
+      expect(captured.lines.join('')).not.toContain(token);
     });
   });
 });

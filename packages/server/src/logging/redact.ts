@@ -6,27 +6,44 @@ export const REDACTED = '[redacted]';
 /** Query parameters that carry a credential (the WebSocket fallback for a bearer token). */
 const SECRET_PARAMS = ['access_token', 'token'];
 
+/** A bearer token as the store makes them (`alk_<kind>_` and 256 random bits, store/ids.ts). */
+const TOKEN = /^alk_[a-z]+_[A-Za-z0-9_-]{16,}$/;
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * A request URL fit for a log line: the value of every credential query
- * parameter replaced, the rest kept as sent.
+ * parameter replaced, and so is every path segment or query value that is a
+ * token itself (a credential may be revoked by its token:
+ * `POST .../credentials/<token>/revoke`); the rest is kept as sent.
  */
 export function redactUrl(url: string | undefined): string {
   if (!url) return '';
   const query = url.indexOf('?');
-  if (query < 0) return url;
+  const path = (query < 0 ? url : url.slice(0, query))
+    .split('/')
+    .map((segment) => (TOKEN.test(decoded(segment)) ? REDACTED : segment))
+    .join('/');
+  if (query < 0) return path;
   const params = url
     .slice(query + 1)
     .split('&')
     .map((pair) => {
       const equals = pair.indexOf('=');
       const name = equals < 0 ? pair : pair.slice(0, equals);
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name);
-      } catch {}
-      return SECRET_PARAMS.includes(decoded.toLowerCase()) ? `${name}=${REDACTED}` : pair;
+      const value = equals < 0 ? '' : pair.slice(equals + 1);
+      const secret =
+        SECRET_PARAMS.includes(decoded(name).toLowerCase()) ||
+        TOKEN.test(decoded(value.replaceAll('+', ' ')));
+      return secret ? `${name}=${REDACTED}` : pair;
     });
-  return `${url.slice(0, query)}?${params.join('&')}`;
+  return `${path}?${params.join('&')}`;
 }
 
 /**
