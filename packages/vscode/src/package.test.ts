@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_FILES, serverArguments } from './server-options.js';
 
 const run = promisify(execFile);
 const packageDir = join(import.meta.dirname, '..');
@@ -46,6 +47,9 @@ describe('the VS Code extension, packaged to a .vsix', () => {
     expect(outside).toEqual([]);
     expect(required.has('vscode')).toBe(true);
     expect(code).toContain('textDocument/publishDiagnostics');
+    // The client adds these to the server's arguments; the server test below starts it with them.
+    expect(code).toContain('args.push("--stdio")');
+    expect(code).toContain('--clientProcessId=');
   });
 
   it('the schema it associates is the rule file schema', () => {
@@ -79,7 +83,9 @@ describe('the VS Code extension, packaged to a .vsix', () => {
       ['deny-without-reason', 'error'],
     ]);
 
-    const lsp = await startLspSession(server, dir);
+    // As vscode-languageclient starts it: the extension's arguments, then --stdio and --clientProcessId.
+    expect(serverArguments({ files: [...DEFAULT_FILES], tools: '' })).toEqual(['lsp']);
+    const lsp = await startLspSession(server, dir, [`--clientProcessId=${process.pid}`]);
     try {
       const uri = pathToFileURL(file).href;
       const received = lsp.nextDiagnostics(uri);

@@ -34,7 +34,7 @@ export const COMMANDS: readonly Command[] = [
   { name: 'classify', usage: ["classify 'COMMAND' [--format pretty|json]"], run: classifyCommand },
   {
     name: 'lsp',
-    usage: ['lsp [--stdio] [--tools CATALOG.json]'],
+    usage: ['lsp [--stdio] [--tools CATALOG.json] [--clientProcessId PID]'],
     // Loaded on demand: the language server library is most of start-up for the other commands.
     run: async (args, io) => (await import('./lsp.js')).lspCommand(args, io),
   },

@@ -72,4 +72,21 @@ describe('the language server answers as the LSP lifecycle says', () => {
     session.send({ jsonrpc: '2.0', method: 'exit' });
     expect(await session.exited(5_000)).toBe(0);
   });
+
+  it('starts as vscode-languageclient starts it, with --clientProcessId appended, and refuses a bad one', async () => {
+    const session = await startRawLsp(cli, {
+      initialize: false,
+      args: [`--clientProcessId=${process.pid}`],
+    });
+    sessions.push(session);
+    session.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { capabilities: {} } });
+    expect((await answer(session, 1))?.result).toMatchObject({
+      serverInfo: { name: 'rules-lint' },
+    });
+
+    const bad = await startRawLsp(cli, { initialize: false, args: ['--clientProcessId', 'abc'] });
+    sessions.push(bad);
+    expect(await bad.exited(5_000)).toBe(2);
+    expect(bad.stderr()).toMatch(/--clientProcessId must be a process id/);
+  });
 });

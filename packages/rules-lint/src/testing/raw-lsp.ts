@@ -32,14 +32,16 @@ export interface RawLspStart {
   readonly capabilities?: object;
   /** False leaves the server uninitialized (default true). */
   readonly initialize?: boolean;
+  /** More arguments after `lsp --stdio`. */
+  readonly args?: readonly string[];
 }
 
 /** Spawns the built CLI's language server and (unless told not to) initializes it. */
 export async function startRawLsp(
   cli: string,
-  { capabilities = {}, initialize = true }: RawLspStart = {},
+  { capabilities = {}, initialize = true, args = [] }: RawLspStart = {},
 ): Promise<RawLspSession> {
-  const child = spawn(process.execPath, [cli, 'lsp', '--stdio'], {
+  const child = spawn(process.execPath, [cli, 'lsp', '--stdio', ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const messages: RawMessage[] = [];
