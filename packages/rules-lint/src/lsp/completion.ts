@@ -32,15 +32,25 @@ const VALUES: Record<string, readonly string[]> = {
  * How a completed word enters the text. Inside a string literal (where the
  * `"` trigger puts the cursor) an edit replaces the string's content with the
  * word, escaped, so no second pair of quotes appears and the typed prefix
- * filters; elsewhere the quoted word is inserted.
+ * filters; with a `separator` (the `|` between tool alternatives) only the
+ * alternative at the cursor is replaced. Elsewhere the quoted word is inserted.
  */
 function wordItems(
   document: TextDocument,
   offset: number,
+  separator?: string,
 ): (item: Omit<CompletionItem, 'insertText' | 'textEdit'>) => CompletionItem {
-  const inside = stringContentAt(document.getText(), offset);
+  const text = document.getText();
+  const inside = stringContentAt(text, offset);
   if (inside === undefined) return (item) => ({ ...item, insertText: JSON.stringify(item.label) });
-  const range = { start: document.positionAt(inside.start), end: document.positionAt(inside.end) };
+  let { start, end } = inside;
+  if (separator !== undefined) {
+    const before = text.lastIndexOf(separator, offset - 1);
+    const after = text.indexOf(separator, offset);
+    if (before >= start) start = before + separator.length;
+    if (after >= 0 && after < end) end = after;
+  }
+  const range = { start: document.positionAt(start), end: document.positionAt(end) };
   return (item) => ({
     ...item,
     filterText: item.label,
@@ -79,10 +89,13 @@ export function completions(
   const key = position.key;
   if (key === undefined) return [];
   const inRule = position.ruleIndex !== undefined;
-  if (key === 'tool' && inRule)
+  if (key === 'tool' && inRule) {
+    // A tool is `|`-separated alternatives: complete the one at the cursor.
+    const alternative = wordItems(document, offset, '|');
     return (tools?.names ?? []).map((name) =>
-      word({ label: name, kind: CompletionItemKind.Value }),
+      alternative({ label: name, kind: CompletionItemKind.Value }),
     );
+  }
   const values =
     (key === 'approval_mode' && position.topLevel) || (inRule && key !== 'approval_mode')
       ? VALUES[key]

@@ -122,6 +122,17 @@ describe('accepting a completion', () => {
     );
   });
 
+  it('completes only the tool alternative at the cursor', () => {
+    const text = '[{"tool": "bash|wr|read", "verdict": "allow"}]';
+    expect(accept(text, after(text, 'bash|wr'), 'write', ['bash', 'read', 'write'])).toBe(
+      '[{"tool": "bash|write|read", "verdict": "allow"}]',
+    );
+    const last = '[{"tool": "bash|", "verdict": "allow"}]';
+    expect(accept(last, after(last, 'bash|'), 'read', ['bash', 'read'])).toBe(
+      '[{"tool": "bash|read", "verdict": "allow"}]',
+    );
+  });
+
   it('inserts the quoted word where no string is open yet', () => {
     const bare = '[{"tool": "bash", "verdict": }]';
     expect(accept(bare, after(bare, '"verdict": '), 'ask')).toBe(
