@@ -1,10 +1,11 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
@@ -14,6 +15,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKernelProcess } from '../testing/kernel-process.js';
 import { BUILT_CLI } from '../testing/operator-cli.js';
+import { straceSkipReason } from '../testing/syscall-trace.js';
 
 /** Another user than root, who file modes hold back, for the permission cases. */
 const NOBODY = 65_534;
@@ -23,6 +25,8 @@ const noPrlimit = spawnSync('prlimit', ['--version']).error
   ? 'prlimit (util-linux) is not installed'
   : null;
 if (noPrlimit) console.warn(`[airlock tests] skipping the full-disk backup cases: ${noPrlimit}`);
+const noStrace = straceSkipReason();
+if (noStrace) console.warn(`[airlock tests] skipping the backup's directory sync: ${noStrace}`);
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-backup-cli-'));
 // The permission cases run as nobody when the tests run as root: nobody must reach the files.
@@ -222,6 +226,39 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
     expect(copied.stderr).toContain('backed up 1 workspace(s)');
     expect(copied.code).toBe(0);
   });
+
+  it.skipIf(noStrace !== null)(
+    'syncs the directory after it renames the backup into place, before it says done',
+    () => {
+      const targets = join(root, 'synced');
+      mkdirSync(targets);
+      const target = join(targets, 'x.sqlite');
+      const trace = join(root, 'backup.strace');
+      execFileSync('strace', [
+        '-f',
+        '-y',
+        '-e',
+        'trace=rename,renameat,renameat2,fsync,fdatasync',
+        '-o',
+        trace,
+        process.execPath,
+        BUILT_CLI,
+        'backup',
+        target,
+        '--data-dir',
+        dataDir,
+      ]);
+      const lines = readFileSync(trace, 'utf8').split('\n');
+      const renamed = lines.findIndex(
+        (line) => /rename/.test(line) && line.includes(`"${target}"`),
+      );
+      expect(renamed).toBeGreaterThanOrEqual(0);
+      const dirSync = lines
+        .slice(renamed + 1)
+        .some((line) => /\bf(data)?sync\(\d+</.test(line) && line.includes(`<${targets}>) = 0`));
+      expect(dirSync).toBe(true);
+    },
+  );
 
   it('still restores a good backup into a fresh directory', async () => {
     const restored = await airlock(['restore', good, '--data-dir', join(root, 'restored')]);

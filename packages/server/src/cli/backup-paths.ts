@@ -1,4 +1,12 @@
-import { accessSync, constants, type Stats, statSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fsyncSync,
+  openSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** A path `airlock backup` or `airlock restore` cannot use; `code` is stable, `message` names the path and what to do. */
@@ -108,6 +116,23 @@ export function checkRestorePaths(options: { file: string; dataDir: string }): v
       'data_dir_not_writable',
       `cannot write in the data directory ${dataDir} (permission denied); the restore puts the store there`,
     );
+  }
+}
+
+/**
+ * Flushes a directory's entries to disk, so a file just renamed into it is
+ * there after a power cut too (the file's own data SQLite has synced).
+ * A file system that cannot sync a directory (EINVAL) is left as it is.
+ * @throws Error from the file system, such as EIO.
+ */
+export function syncDirectory(directory: string): void {
+  const fd = openSync(directory, 'r');
+  try {
+    fsyncSync(fd);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'EINVAL') throw error;
+  } finally {
+    closeSync(fd);
   }
 }
 

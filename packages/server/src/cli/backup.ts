@@ -15,6 +15,7 @@ import {
   checkRestorePaths,
   fileErrorOf,
   storeErrorOf,
+  syncDirectory,
 } from './backup-paths.js';
 import { flagText, parseCommandLine } from './command-line.js';
 import { forTerminal } from './terminal-text.js';
@@ -159,6 +160,8 @@ export async function backup(argv: string[]): Promise<number> {
       target: options.file,
       onProgress: show,
     });
+    // The copy was renamed into place: its name, too, must survive a power cut before "done".
+    syncDirectory(dirname(summary.file));
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     process.stderr.write(
       `backed up ${summary.workspaces} workspace(s), schema ${summary.schema}, ` +
