@@ -26,6 +26,14 @@ export async function lspCommand(args: readonly string[], io: CliIo): Promise<nu
   if (clientProcessId !== undefined && !/^\d+$/.test(clientProcessId))
     throw new UsageError(`--clientProcessId must be a process id, not "${clientProcessId}"`);
   const tools = await loadToolCatalog(values.tools as string | undefined, io.cwd);
+  // The language server library throws from its own callbacks once the client has gone:
+  // one line on stderr and exit 1, never a stack trace.
+  process.on('uncaughtException', (error) => {
+    io.stderr(
+      `rules-lint lsp: stopping: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(EXIT.findings);
+  });
   const code = await startLanguageServer({
     input: process.stdin,
     output: process.stdout,
@@ -33,6 +41,7 @@ export async function lspCommand(args: readonly string[], io: CliIo): Promise<nu
     ...(tools ? { tools } : {}),
   });
   // The library's parent-process watch keeps the event loop alive: end the process once output is flushed.
-  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  if (process.stdout.writable)
+    await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
   process.exit(code === 0 ? EXIT.clean : EXIT.findings);
 }

@@ -84,6 +84,24 @@ describe('the language server when its input ends or breaks', () => {
     expect(session.stderr().trim().split('\n')).toHaveLength(1);
   });
 
+  it('stops without a stack trace when the client closes the server output', async () => {
+    const session = await start();
+    session.child.stdout!.destroy();
+    for (let version = 1; version <= 20; version += 1) {
+      session.send({
+        jsonrpc: '2.0',
+        method: 'textDocument/didOpen',
+        params: {
+          textDocument: { uri: `${uri}${version}`, languageId: 'json', version, text: '[]' },
+        },
+      });
+      session.send({ jsonrpc: '2.0', id: version, method: 'no/such-method' });
+      session.send({ jsonrpc: '2.0', method: 'textDocument/didClose' });
+    }
+    expect(await session.exited(5_000)).toBe(1);
+    expect(session.stderr()).not.toMatch(/\n\s+at /);
+  });
+
   it('skips a well-framed body that is not JSON and keeps serving', async () => {
     const session = await start();
     session.write('Content-Length: 8\r\n\r\nnot json');

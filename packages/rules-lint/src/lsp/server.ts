@@ -54,7 +54,8 @@ export interface LanguageServerOptions {
  */
 export function startLanguageServer(options: LanguageServerOptions): Promise<number> {
   const reader = new StreamMessageReader(options.input);
-  const connection = createConnection(reader, new StreamMessageWriter(options.output));
+  const writer = new StreamMessageWriter(options.output);
+  const connection = createConnection(reader, writer);
   const documents = new TextDocuments(TextDocument);
   const lifecycle = new Lifecycle();
   const lints = new LintCache((document) => lintEditorDocument(document, options.tools));
@@ -80,17 +81,21 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
       .register(DidChangeWatchedFilesNotification.type, {
         watchers: CONFIG_NAMES.map((name) => ({ globPattern: `**/${name}` })),
       })
-      .catch(() => connection.console.warn('rules-lint: the client did not watch the configs'));
+      .catch(() =>
+        toClient(() => connection.console.warn('rules-lint: the client did not watch the configs')),
+      );
   });
 
   documents.onDidChangeContent(({ document }) => lintInBackground(document));
   function lintInBackground(document: TextDocument): void {
     // An event handler's rejection would end the process: every failure becomes one log line.
-    publishDiagnostics(document).catch((error: unknown) => {
-      connection.console.error(
-        `rules-lint: could not lint ${document.uri}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
+    publishDiagnostics(document).catch((error: unknown) =>
+      toClient(() =>
+        connection.console.error(
+          `rules-lint: could not lint ${document.uri}: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      ),
+    );
   }
   async function publishDiagnostics(document: TextDocument): Promise<void> {
     // Edits come in bursts: let the queued ones land, and lint only the version that is still current.
@@ -115,7 +120,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   });
   documents.onDidClose(({ document }) => {
     lints.forget(document.uri);
-    void connection.sendDiagnostics({ uri: document.uri, diagnostics: [] });
+    toClient(() => connection.sendDiagnostics({ uri: document.uri, diagnostics: [] }));
   });
 
   connection.onCodeAction(
@@ -157,17 +162,21 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   });
 
   return new Promise((resolve) => {
+    // The client closed the server's output: nothing can be answered any more, so stop.
+    writer.onError(() => resolve(1));
+    writer.onClose(() => resolve(1));
     connection.onExit(() => resolve(lifecycle.shutdownRequested ? 0 : 1));
     watchTransportEnd({
       input: options.input,
       reader,
-      onBadMessage: (reason) => connection.console.warn(`rules-lint: ignored input: ${reason}`),
+      onBadMessage: (reason) =>
+        toClient(() => connection.console.warn(`rules-lint: ignored input: ${reason}`)),
       onEnd: (reason) => {
         if (reason === undefined) {
           resolve(lifecycle.shutdownRequested ? 0 : 1);
           return;
         }
-        connection.console.error(`rules-lint: ${reason}`);
+        toClient(() => connection.console.error(`rules-lint: ${reason}`));
         options.log?.(`rules-lint lsp: ${reason}\n`);
         // The writer encodes asynchronously: let the log message reach the output first.
         setTimeout(() => resolve(1), 50);
@@ -176,4 +185,19 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     documents.listen(guardedConnection(connection));
     connection.listen();
   });
+}
+
+/**
+ * Sends something to the client, if it is still there. Once the client has
+ * closed the server's output, the library throws (or rejects) on every send;
+ * that must not end the process with a stack trace while the input is still
+ * being read (the server ends when its input ends).
+ */
+function toClient(send: () => unknown): void {
+  try {
+    const sent = send();
+    if (sent instanceof Promise) sent.catch(() => undefined);
+  } catch {
+    // The output is gone: there is no one left to tell.
+  }
 }
