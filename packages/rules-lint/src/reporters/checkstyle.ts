@@ -4,13 +4,14 @@ import { xmlEscape } from './xml.js';
 /**
  * `--format checkstyle`: Checkstyle XML, one `<file>` per file and one
  * `<error>` per finding (severity error, warning or info; source
- * `rules-lint.CODE`). An unreadable file is one error on line 1.
+ * `rules-lint.CODE`). An unreadable file is one error where reading stopped
+ * (line 1 when there is no place, such as a missing file).
  */
 export function renderCheckstyle(reports: readonly FileReport[]): string {
   const files = reports.map((report) => {
     const errors = report.failure
       ? [
-          `    <error line="1" column="1" severity="error" message="${xmlEscape(report.failure.message)}" source="rules-lint"/>`,
+          `    <error line="${report.failure.location?.line ?? 1}" column="${report.failure.location?.column ?? 1}" severity="error" message="${xmlEscape(report.failure.message)}" source="rules-lint"/>`,
         ]
       : report.findings.map(
           (finding) =>

@@ -109,7 +109,7 @@ describe('--format github', () => {
       /^::notice file=c#d\.json,line=1,.*title=rules-lint deny-without-reason::/,
     );
     expect(lines[3]).toMatch(
-      /^::error file=broken\.json,title=rules-lint::broken\.json%3A1%3A2|^::error file=broken\.json,title=rules-lint::broken\.json:1:2/,
+      /^::error file=broken\.json,line=1,col=2,title=rules-lint::broken\.json:1:2/,
     );
     expect(lines).toHaveLength(4);
   });
@@ -136,7 +136,7 @@ describe('--format junit and checkstyle', () => {
 
   it('checkstyle: a file element per file and an error element per finding', async () => {
     const run = await runCaptured(
-      ['check', '--format', 'checkstyle', 'a b.json', 'clean.json'],
+      ['check', '--format', 'checkstyle', 'a b.json', 'clean.json', 'broken.json'],
       dir,
     );
     expect(run.stdout).toContain('<checkstyle version="4.3">');
@@ -145,5 +145,8 @@ describe('--format junit and checkstyle', () => {
     );
     expect(run.stdout).toContain('source="rules-lint.verdict_invalid"');
     expect(run.stdout).toContain('<file name="clean.json"/>');
+    expect(run.stdout).toMatch(
+      /<file name="broken\.json">\n {4}<error line="1" column="2" severity="error" message="broken\.json:1:2: /,
+    );
   });
 });

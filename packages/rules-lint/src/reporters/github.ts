@@ -29,14 +29,18 @@ function escapeProperty(text: string): string {
  * `--format github`: one GitHub Actions workflow command per finding
  * (`::error file=F,line=L,col=C,endLine=..,endColumn=..,title=CODE::MESSAGE`;
  * info is a notice), so findings show as annotations on the pull request.
- * An unreadable file is an error annotation on the file.
+ * An unreadable file is an error annotation on the file (on its line and
+ * column when the failure has one, such as text that is not JSON).
  */
 export function renderGithub(reports: readonly FileReport[]): string {
   const lines: string[] = [];
   for (const report of reports) {
     if (report.failure) {
+      // Text that is not JSON has a place: annotate that line, not only the file.
+      const at = report.failure.location;
+      const place = at ? `,line=${at.line},col=${at.column}` : '';
       lines.push(
-        `::error file=${escapeProperty(report.file)},title=rules-lint::${escapeData(report.failure.message)}`,
+        `::error file=${escapeProperty(report.file)}${place},title=rules-lint::${escapeData(report.failure.message)}`,
       );
       continue;
     }
