@@ -89,4 +89,23 @@ describe('the language server answers as the LSP lifecycle says', () => {
     expect(await bad.exited(5_000)).toBe(2);
     expect(bad.stderr()).toMatch(/--clientProcessId must be a process id/);
   });
+
+  it('answers a document request without a usable uri, position or range with InvalidParams', async () => {
+    const session = await startRawLsp(cli);
+    sessions.push(session);
+    const requests = [
+      ['textDocument/hover', {}],
+      ['textDocument/hover', { textDocument: { uri } }],
+      [
+        'textDocument/completion',
+        { textDocument: { uri: 5 }, position: { line: 0, character: 0 } },
+      ],
+      ['textDocument/codeAction', { textDocument: { uri }, range: { start: { line: 0 } } }],
+    ] as const;
+    for (const [index, [method, params]] of requests.entries())
+      session.send({ jsonrpc: '2.0', id: index + 1, method, params });
+    for (let id = 1; id <= requests.length; id += 1)
+      expect((await answer(session, id))?.error?.code).toBe(-32602);
+    expect(session.child.exitCode).toBeNull();
+  });
 });

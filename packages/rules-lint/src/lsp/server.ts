@@ -124,7 +124,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   });
 
   connection.onCodeAction(
-    lifecycle.gate('textDocument/codeAction', async (params: CodeActionParams) => {
+    lifecycle.gate('textDocument/codeAction', 'range', async (params: CodeActionParams) => {
       const document = documents.get(params.textDocument.uri);
       if (!document) return [];
       return quickFixes(document, (await lints.get(document)).outcome, params.range);
@@ -132,7 +132,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   );
 
   connection.onHover(
-    lifecycle.gate('textDocument/hover', (params: HoverParams) => {
+    lifecycle.gate('textDocument/hover', 'position', (params: HoverParams) => {
       const document = documents.get(params.textDocument.uri);
       if (!document || documentTooLarge(document.getText()) !== undefined) return null;
       const value = ruleHover(document.getText(), document.offsetAt(params.position));
@@ -141,7 +141,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   );
 
   connection.onCompletion(
-    lifecycle.gate('textDocument/completion', async (params: CompletionParams) => {
+    lifecycle.gate('textDocument/completion', 'position', async (params: CompletionParams) => {
       const document = documents.get(params.textDocument.uri);
       if (!document) return [];
       const { tools, sizeProblem } = await lints.get(document);
