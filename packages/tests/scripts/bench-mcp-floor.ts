@@ -16,7 +16,8 @@
  * then with 20 ms (untimed) between calls, where a client's model takes its turn. Each line is a
  * variant's median and p95 over all rounds and what it adds to the direct call's median.
  * Run: pnpm --filter @airlock/tests bench:mcp-floor   (CALLS=200 per variant and pacing, ROUNDS=4,
- * WARMUP=1000)
+ * WARMUP=1000; PROFILE=DIR writes V8 CPU profiles to DIR: the kernel's over the timed calls, the
+ * gateway's over its whole life; profiling slows both, so its figures are not the bench's)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -179,7 +180,17 @@ try {
     'airlock gateway --stdio',
     new LineSession(
       process.execPath,
-      [...TSX, cli, 'gateway', '--stdio', '--name', 'fs', '--', ...server],
+      [
+        ...TSX,
+        ...(process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : []),
+        cli,
+        'gateway',
+        '--stdio',
+        '--name',
+        'fs',
+        '--',
+        ...server,
+      ],
       {
         ...process.env,
         AIRLOCK_URL: kernel.url,
@@ -194,6 +205,7 @@ try {
     await variant.session.start();
     for (let i = 0; i < WARMUP; i += 1) await variant.session.call(variant.tool, input);
   }
+  if (process.env.PROFILE) await kernel.startProfile();
   const perRound = Math.ceil(CALLS / ROUNDS);
   for (let round = 0; round < ROUNDS; round += 1) {
     const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
@@ -215,6 +227,7 @@ try {
       variant.cpu.decider += cpuMs(variant.decider) - decider;
     }
   }
+  if (process.env.PROFILE) await kernel.stopProfile(`${process.env.PROFILE}/kernel.cpuprofile`);
   const direct = variants[0]!;
   console.log(
     `granted read_text_file as raw JSON-RPC lines, node ${process.version}, ${perRound * ROUNDS} calls per variant and pacing in ${ROUNDS} rotating rounds, ${WARMUP} calls of warm-up`,
