@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pino, { type Logger } from 'pino';
+import { FailureStreak } from '../logging/failure-streak.js';
 import type { KernelMetrics } from '../metrics/registry.js';
 import { defaultProviders, type ProviderRegistry } from '../providers/registry.js';
 import type { Store } from '../store/store.js';
@@ -43,6 +44,7 @@ export class Kernel {
   private readonly sweepIntervalMs: number;
   private timer: NodeJS.Timeout | undefined;
   private sweeping: Promise<unknown> | undefined;
+  private readonly sweepFailures: FailureStreak;
   private readonly driving = new Map<string, Promise<void>>();
   private readonly again = new Set<string>();
   private stopped = false;
@@ -69,6 +71,7 @@ export class Kernel {
     this.pruner = options.retention
       ? new RetentionPruner(this.context, options.retention)
       : undefined;
+    this.sweepFailures = new FailureStreak(this.context.logger, 'clock sweep');
     // Once per process, here rather than in the first request that declares a tool schema.
     prepareSchemaChecks();
   }
@@ -87,13 +90,14 @@ export class Kernel {
     this.timer.unref();
   }
 
-  /** Runs one sweep of every clock now; errors are logged, never thrown. */
+  /** Runs one sweep of every clock now; errors are logged (a streak of them once), never thrown. */
   async sweep(): Promise<void> {
     try {
       await sweepOnce(this.context);
       this.pruner?.tick();
+      this.sweepFailures.succeeded();
     } catch (error) {
-      if (!this.stopped) this.context.logger.error({ err: error }, 'clock sweep failed');
+      if (!this.stopped) this.sweepFailures.failed(error);
     }
   }
 

@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Airlock, startAirlock } from '../airlock.js';
+import { startPostgresRelay } from '../testing/cuttable-relay.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
 import { workspaceWithTokens } from '../testing/workspace-tokens.js';
 
@@ -15,57 +14,15 @@ function samples(text: string, name: string): string[] {
     .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
 }
 
-/**
- * A TCP relay on loopback between the kernel and PostgreSQL that can be cut:
- * the open sessions drop and new ones are refused, as when the server or the
- * network goes away, and then let through again on the same port.
- */
-async function startRelay(target: { host: string; port: number }) {
-  const sockets = new Set<Socket>();
-  let server: Server;
-  const listen = (port: number) =>
-    new Promise<number>((settle) => {
-      server = createServer((client) => {
-        const upstream = tcpConnect(target.port, target.host);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => {});
-        }
-        client.pipe(upstream).pipe(client);
-        client.on('close', () => upstream.destroy());
-        upstream.on('close', () => client.destroy());
-      });
-      server.listen(port, '127.0.0.1', () => settle((server.address() as AddressInfo).port));
-    });
-  const port = await listen(0);
-  return {
-    port,
-    async cut() {
-      await new Promise<void>((settle) => {
-        server.close(() => settle());
-        for (const socket of sockets) socket.destroy();
-      });
-    },
-    async restore() {
-      await listen(port);
-    },
-  };
-}
-
 describe.skipIf(pgSkip !== null)('a scrape while PostgreSQL does not answer', () => {
   let airlock: Airlock;
-  let relay: Awaited<ReturnType<typeof startRelay>>;
+  let relay: Awaited<ReturnType<typeof startPostgresRelay>>;
   let member: string;
 
   beforeAll(async () => {
-    const direct = new URL(await freshPostgresDatabase());
-    relay = await startRelay({ host: direct.hostname, port: Number(direct.port || 5432) });
-    const relayed = new URL(direct);
-    relayed.hostname = '127.0.0.1';
-    relayed.port = String(relay.port);
+    relay = await startPostgresRelay(await freshPostgresDatabase());
     airlock = await startAirlock({
-      databaseUrl: relayed.toString(),
+      databaseUrl: relay.url,
       metricsListen: { host: '127.0.0.1', port: 0 },
       rateLimit: null,
       authFailureLimit: null,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { FailureStreak } from '../logging/failure-streak.js';
 import {
   claimDueDeliveries,
   type DeliveryRow,
@@ -86,8 +87,11 @@ export class DeliveryWorker {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  private readonly passFailures: FailureStreak;
 
-  constructor(private readonly options: DeliveryWorkerOptions) {}
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.passFailures = new FailureStreak(options.logger, 'notification pass');
+  }
 
   private get leaseMs(): number {
     return this.options.leaseMs ?? 60_000;
@@ -159,10 +163,11 @@ export class DeliveryWorker {
           skipChannels: this.busyChannels(),
         });
         for (const delivery of claimed) this.launch(delivery);
-        if (claimed.length < limit) return;
+        if (claimed.length < limit) break;
       }
+      this.passFailures.succeeded();
     } catch (error) {
-      if (!this.stopped) this.options.logger.error({ err: error }, 'notification pass failed');
+      if (!this.stopped) this.passFailures.failed(error);
     }
   }
 
