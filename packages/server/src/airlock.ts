@@ -108,9 +108,10 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
   if (bodyLimit !== undefined && !(Number.isSafeInteger(bodyLimit) && bodyLimit > 0)) {
     throw new Error(`bodyLimit must be a whole number of bytes above 0, not ${bodyLimit}`);
   }
+  const logger = options.logger ?? pino({ level: 'silent', redact: LOG_REDACTION });
   // A wrong endpoint is refused before the data directory is taken or the store opened.
   const tracing: CallTracing | null = options.otlpEndpoint
-    ? await startTracing({ endpoint: options.otlpEndpoint })
+    ? await startTracing({ endpoint: options.otlpEndpoint, logger })
     : null;
   const started: Partial<Parts> = { tracing };
   let releaseDataDir = () => {};
@@ -118,7 +119,7 @@ export async function startAirlock(options: AirlockOptions = {}): Promise<Airloc
     // Before the store is opened (or created): a second kernel on one SQLite directory is
     // refused, and `airlock restore` refuses while a kernel serves it.
     if (!options.databaseUrl) releaseDataDir = holdDataDir(options.dataDir ?? '.airlock');
-    return await startParts(options, started, releaseDataDir);
+    return await startParts({ ...options, logger }, started, releaseDataDir);
   } catch (error) {
     // A failed start lets go of what it took: the port, the store, the data directory.
     await stopParts(started).catch(() => {});
@@ -150,11 +151,11 @@ async function stopParts(parts: Partial<Parts>): Promise<void> {
 }
 
 async function startParts(
-  options: AirlockOptions,
+  options: AirlockOptions & { logger: Logger },
   parts: Partial<Parts>,
   releaseDataDir: () => void,
 ): Promise<Airlock> {
-  const logger = options.logger ?? pino({ level: 'silent', redact: LOG_REDACTION });
+  const { logger } = options;
   const tracing = parts.tracing ?? null;
   const store = await Store.open(options, options.clock);
   parts.store = store;

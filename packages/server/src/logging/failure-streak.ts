@@ -9,7 +9,7 @@ export const STREAK_REMINDER_MS = 60_000;
  * the store is down each of its passes fails the same way, and logging each
  * one would bury everything else (four error lines with a stack a second).
  *
- * A streak's first failure is logged at error with its error; while it goes
+ * A streak's first failure is logged (at error, or warn) with its error; while it goes
  * on, one reminder at most every `reminderMs` says how many failed since the
  * last line; the first success after it is logged at info with the count.
  */
@@ -19,13 +19,15 @@ export class FailureStreak {
   private lastLoggedAt = 0;
   private readonly reminderMs: number;
   private readonly now: () => number;
+  private readonly level: 'error' | 'warn';
 
   constructor(
     private readonly logger: Logger,
     /** What fails, as the log names it: `clock sweep` logs `clock sweep failed`. */
     private readonly what: string,
-    options: { reminderMs?: number; now?: () => number } = {},
+    options: { reminderMs?: number; now?: () => number; level?: 'error' | 'warn' } = {},
   ) {
+    this.level = options.level ?? 'error';
     this.reminderMs = options.reminderMs ?? STREAK_REMINDER_MS;
     this.now = options.now ?? Date.now;
   }
@@ -36,12 +38,12 @@ export class FailureStreak {
     const at = this.now();
     if (this.failures === 1) {
       this.lastLoggedAt = at;
-      this.logger.error({ ...fields, err: error }, `${this.what} failed`);
+      this.logger[this.level]({ ...fields, err: error }, `${this.what} failed`);
       return;
     }
     this.unlogged += 1;
     if (at - this.lastLoggedAt < this.reminderMs) return;
-    this.logger.error(
+    this.logger[this.level](
       { ...fields, err: error, failures: this.failures, since_last_log: this.unlogged },
       `${this.what} still failing`,
     );

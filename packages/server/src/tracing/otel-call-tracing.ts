@@ -13,8 +13,11 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Logger } from 'pino';
 import { readNote } from '../api/request-notes.js';
+import { FailureStreak } from '../logging/failure-streak.js';
 import type { CallAddress, CallTracing } from './call-tracing.js';
+import { ReportingExporter } from './reporting-exporter.js';
 
 /** Most calls whose trace context is kept between their requests (oldest dropped first). */
 const KEPT_CALLS = 10_000;
@@ -28,15 +31,21 @@ const KEPT_CALLS = 10_000;
 export function createCallTracing(options: {
   tracesUrl: string;
   serviceName: string;
+  logger: Logger;
 }): CallTracing {
   // Several kernels in one process share the one context manager; the first registers it.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
     spanProcessors: [
-      new BatchSpanProcessor(new OTLPTraceExporter({ url: options.tracesUrl }), {
-        scheduledDelayMillis: 500,
-      }),
+      new BatchSpanProcessor(
+        new ReportingExporter(
+          new OTLPTraceExporter({ url: options.tracesUrl }),
+          new FailureStreak(options.logger, 'OTLP trace export', { level: 'warn' }),
+          options.tracesUrl,
+        ),
+        { scheduledDelayMillis: 500 },
+      ),
     ],
   });
   const tracer = provider.getTracer('@airlock/server');

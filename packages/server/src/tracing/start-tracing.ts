@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { CallTracing } from './call-tracing.js';
 
 /** Where traces go (`--otlp-endpoint`, or `OTEL_EXPORTER_OTLP_ENDPOINT`). */
@@ -6,6 +7,8 @@ export interface TracingOptions {
   endpoint: string;
   /** `service.name` of the spans; default `airlock`. */
   serviceName?: string | undefined;
+  /** Where failed exports are reported (a streak once, and its end). */
+  logger: Logger;
 }
 
 /**
@@ -27,6 +30,7 @@ export async function startTracing(options: TracingOptions): Promise<CallTracing
   return createCallTracing({
     tracesUrl: tracesUrlOf(base),
     serviceName: options.serviceName ?? 'airlock',
+    logger: options.logger,
   });
 }
 
