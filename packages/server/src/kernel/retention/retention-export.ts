@@ -25,6 +25,24 @@ export function exportDay(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
 }
 
+/**
+ * An export file that could not be written whole and flushed (a full disk,
+ * a file-size limit, an I/O error); `code` is stable. The step that wrote
+ * it deletes nothing, so no row goes that was not exported.
+ */
+export class RetentionExportError extends Error {
+  readonly code = 'retention_export_failed';
+
+  constructor(
+    readonly file: string,
+    detail: string,
+    options: { cause?: unknown } = {},
+  ) {
+    super(`retention_export_failed: ${file}: ${detail}; nothing was pruned`, options);
+    this.name = 'RetentionExportError';
+  }
+}
+
 /** The file in an export directory that names it (see {@link exportLocation}). */
 export const EXPORT_LOCATION_FILE = '.airlock-location';
 
@@ -102,7 +120,8 @@ export class ExportFolder {
    * Appends a step's lines to the files of its day and flushes each to disk;
    * answers the record of the files once the step's delete commits
    * (`committed` carried over when it is of the same day).
-   * @throws Error when a file cannot be written (the step then deletes nothing).
+   * @throws RetentionExportError when a file cannot be written whole and
+   *   flushed (the step then deletes nothing).
    */
   async append(
     lines: ExportLines,
@@ -114,14 +133,8 @@ export class ExportFolder {
     for (const [kind, rows] of Object.entries(lines) as [ExportKind, readonly unknown[]][]) {
       if (rows.length === 0) continue;
       const name = `${kind}-${day}.jsonl`;
-      const handle = await open(join(this.folder, name), 'a');
-      try {
-        await handle.write(`${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
-        await handle.sync();
-        sizes[name] = (await handle.stat()).size;
-      } finally {
-        await handle.close();
-      }
+      const bytes = Buffer.from(`${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
+      sizes[name] = await appendWhole(join(this.folder, name), bytes);
     }
     return { day, sizes };
   }
@@ -140,5 +153,34 @@ export class ExportFolder {
       found.push({ name, day: match[2]!, size: (await stat(join(this.folder, name))).size });
     }
     return found;
+  }
+}
+
+/**
+ * Appends every byte to a file and flushes it to disk; answers the file's
+ * length then. A write may take only part of the bytes (a nearly full disk):
+ * the rest is written again until all are, or a write fails.
+ * @throws RetentionExportError when the file cannot be opened, written whole or flushed.
+ */
+async function appendWhole(path: string, bytes: Buffer): Promise<number> {
+  let written = 0;
+  try {
+    const handle = await open(path, 'a');
+    try {
+      while (written < bytes.length) {
+        const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
+        if (bytesWritten <= 0) throw new Error('the write took no bytes');
+        written += bytesWritten;
+      }
+      await handle.sync();
+      return (await handle.stat()).size;
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RetentionExportError(path, `wrote ${written} of ${bytes.length} bytes (${reason})`, {
+      cause: error,
+    });
   }
 }

@@ -59,31 +59,35 @@ export class PruningSteps {
   /**
    * Exports a step's lines (flushed to disk), then runs `remove` and records
    * the export in one unit of work, then rests as the pace asks; answers how
-   * long the unit's statements ran (milliseconds). When the unit fails, the lines are cut again (while
-   * the lock still holds), so the step can be redone at once.
-   * @throws Error when the lock was lost, the export cannot be written or the unit fails
+   * long the unit's statements ran (milliseconds). When the export cannot be
+   * written whole or the unit fails, the lines are cut again (while the lock
+   * still holds), so the step can be redone at once.
+   * @throws RetentionExportError when the export cannot be written whole (nothing is deleted);
+   *   Error when the lock was lost or the unit fails
    *   (unless the caller redoes the step, the pass stops; the next one cuts
    *   the export back if this one could not, and redoes it).
    */
   async commit(lines: ExportLines, remove: (tx: Tx) => Promise<void>): Promise<number> {
     await this.hold.confirm();
     const now = this.ctx.store.now();
-    const next = await this.folder.append(lines, { now, committed: this.committed });
-    let heldMs: number;
+    let step: { next: CommittedExports; heldMs: number };
     try {
-      heldMs = await this.ctx.store.transaction(async (tx) => {
+      // A torn export (a full disk) is cut at once, freeing its space, and nothing is deleted.
+      const next = await this.folder.append(lines, { now, committed: this.committed });
+      const heldMs = await this.ctx.store.transaction(async (tx) => {
         const started = performance.now();
         await remove(tx);
         await writeCommittedExports(tx, { ...this.identity, ...next });
         return performance.now() - started;
       });
+      step = { next, heldMs };
     } catch (error) {
       await this.cutBack(now);
       throw error;
     }
-    this.committed = next;
+    this.committed = step.next;
     await this.rest();
-    return heldMs;
+    return step.heldMs;
   }
 
   /** Rests after a step as the pass's pace asks (see PruningPace). */
