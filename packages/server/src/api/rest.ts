@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { AirlockError } from '../errors.js';
 import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { redactUrl } from '../logging/redact.js';
 import { asStoreError } from '../store/store-errors.js';
 import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
 import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
@@ -265,7 +266,8 @@ export function createRestHandler(
       if (error instanceof AirlockError) {
         sendError(res, error);
       } else {
-        options.logger.error({ err: error, path: url.pathname }, 'request failed');
+        // A path segment may be a token (a credential revoked by its token): it never reaches the log.
+        options.logger.error({ err: error, path: redactUrl(url.pathname) }, 'request failed');
         sendError(res, new AirlockError('internal', 'internal error'));
       }
     }

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import SqliteDatabase from 'better-sqlite3';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startAirlock } from '../airlock.js';
+import { LOG_REDACTION, REDACTED } from '../logging/redact.js';
+import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
+import { workspaceWithTokens } from '../testing/workspace-tokens.js';
+
+const root = mkdtempSync(join(tmpdir(), 'airlock-internal-error-log-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('the error line of a request that fails inside the kernel', () => {
+  it('names the path with a token in it redacted (a credential revoked by its token)', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const dataDir = join(root, 'data');
+    // The logger the kernel's command line makes: every level from info, the same redaction.
+    const airlock = await startAirlock({
+      dataDir,
+      logger: pino({ level: 'info', redact: LOG_REDACTION }, sink),
+    });
+    const db = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+    try {
+      const { workspaceId, tokens } = await workspaceWithTokens(airlock.store, 'logs');
+      // A revocation the database refuses is a failure the kernel has no code for: a 500.
+      db.exec(`CREATE TRIGGER refuse_revoke BEFORE UPDATE OF revoked_at ON credentials
+        BEGIN SELECT RAISE(ABORT, 'the test refuses revocations'); END`);
+      const answer = await fetch(
+        `${airlock.url}/api/v1/workspaces/${workspaceId}/credentials/${tokens.agent}/revoke`,
+        { method: 'POST', headers: { authorization: `Bearer ${tokens.member}` } },
+      );
+      expect(answer.status).toBe(500);
+      expect(await answer.json()).toEqual({
+        error: { code: 'internal', detail: 'internal error' },
+      });
+      const failed = lines
+        .map((line) => JSON.parse(line) as { msg: string; level: number; path?: string })
+        .find((line) => line.msg === 'request failed');
+      expect(failed).toMatchObject({
+        level: 50,
+        path: `/api/v1/workspaces/${workspaceId}/credentials/${REDACTED}/revoke`,
+      });
+      expect(lines.filter((line) => line.includes(tokens.agent))).toEqual([]);
+    } finally {
+      db.close();
+      await airlock.close();
+    }
+  });
+});
