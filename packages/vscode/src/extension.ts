@@ -1,4 +1,4 @@
-import { type ExtensionContext, window, workspace } from 'vscode';
+import { type ExtensionContext, type FileSystemWatcher, window, workspace } from 'vscode';
 import {
   LanguageClient,
   type LanguageClientOptions,
@@ -24,7 +24,10 @@ function readSettings(): ExtensionSettings {
 }
 
 /** A language client for the bundled server under the current settings, started. */
-async function startClient(context: ExtensionContext): Promise<LanguageClient> {
+async function startClient(
+  context: ExtensionContext,
+  configWatcher: FileSystemWatcher,
+): Promise<LanguageClient> {
   const settings = readSettings();
   const module = context.asAbsolutePath('dist/server/server.mjs');
   const args = serverArguments(settings);
@@ -34,9 +37,8 @@ async function startClient(context: ExtensionContext): Promise<LanguageClient> {
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: documentSelector(settings),
-    synchronize: {
-      fileEvents: workspace.createFileSystemWatcher('**/rules-lint.config.{json,jsonc}'),
-    },
+    // A stopped client stops listening to the watcher; the watcher itself is the extension's.
+    synchronize: { fileEvents: configWatcher },
   };
   const client = new LanguageClient(
     'airlockRulesLint',
@@ -56,7 +58,10 @@ async function startClient(context: ExtensionContext): Promise<LanguageClient> {
  * by the manifest's `jsonValidation`.
  */
 export async function activate(context: ExtensionContext): Promise<void> {
-  const single = new SingleClient(() => startClient(context));
+  // One watcher for every client: the library never disposes it, so one per restart leaked.
+  const configWatcher = workspace.createFileSystemWatcher('**/rules-lint.config.{json,jsonc}');
+  context.subscriptions.push(configWatcher);
+  const single = new SingleClient(() => startClient(context, configWatcher));
   clients = single;
   // Registered once: a listener per restart would restart once more after each change.
   context.subscriptions.push(

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_FILES, serverArguments } from './server-options.js';
+import { buildExtension } from './testing/build-extension.js';
 
 const run = promisify(execFile);
 const packageDir = join(import.meta.dirname, '..');
@@ -15,7 +16,7 @@ let unpacked: string;
 
 beforeAll(async () => {
   // What CI runs: build the extension and package it with @vscode/vsce.
-  await run('pnpm', ['run', 'package'], { cwd: packageDir, timeout: 240_000 });
+  await buildExtension('package');
   unpacked = mkdtempSync(join(tmpdir(), 'airlock-vsix-'));
   await run('unzip', ['-q', join(packageDir, 'dist', 'airlock-rules-lint.vsix'), '-d', unpacked]);
 }, 300_000);
