@@ -1,10 +1,9 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { startAirlock } from '../airlock.js';
 import { parseNotificationsConfig } from '../notifications/config.js';
 import { startPostgresRelay } from '../testing/cuttable-relay.js';
 import { waitFor } from '../testing/harness.js';
+import { capturedLogger } from '../testing/log-lines.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
 
 const pgSkip = await postgresSkipReason();
@@ -14,17 +13,11 @@ const SECRET = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
 
 describe.skipIf(pgSkip !== null)('the log while PostgreSQL does not answer', () => {
   it('has one line for each background loop that fails, not one per pass, and a line when it recovers', async () => {
-    const lines: { msg: string; level: number }[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
-        done();
-      },
-    });
+    const { logger, lines } = capturedLogger();
     const relay = await startPostgresRelay(await freshPostgresDatabase());
     const airlock = await startAirlock({
       databaseUrl: relay.url,
-      logger: pino({ level: 'info' }, sink),
+      logger,
       // Twenty clock sweeps and twenty notification passes a second.
       sweepIntervalMs: 50,
       notifications: parseNotificationsConfig({

@@ -1,23 +1,10 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { capturedLogger } from '../testing/log-lines.js';
 import { FailureStreak } from './failure-streak.js';
-
-/** A real pino logger whose JSON lines are kept, parsed, in `lines`. */
-function capturedLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, sink), lines };
-}
 
 describe('a streak of failures of a background loop', () => {
   it('logs the first failure with its error, one reminder a minute with the count, and the recovery', () => {
-    const { logger, lines } = capturedLogger();
+    const { logger, lines } = capturedLogger('debug');
     let now = 0;
     const streak = new FailureStreak(logger, 'clock sweep', { now: () => now });
     // Four passes a second for a minute and a half, all failing.
@@ -39,7 +26,7 @@ describe('a streak of failures of a background loop', () => {
   });
 
   it('keeps the fields it is given on its lines', () => {
-    const { logger, lines } = capturedLogger();
+    const { logger, lines } = capturedLogger('debug');
     const streak = new FailureStreak(logger, 'notification pass', { reminderMs: 0 });
     streak.failed(new Error('one'), { channel: 'hook' });
     streak.failed(new Error('two'), { channel: 'hook' });

@@ -3,11 +3,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { startAirlock } from '../airlock.js';
 import { waitFor } from '../testing/harness.js';
+import { capturedLogger } from '../testing/log-lines.js';
 import { workspaceWithTokens } from '../testing/workspace-tokens.js';
 
 /** A collector on loopback that refuses every export (400) while `refusing` is set. */
@@ -37,17 +36,11 @@ describe('failed OTLP exports', () => {
   it('are logged once a streak, at warn with the endpoint, and so is the streak’s end', async () => {
     const collector = await startCollector();
     const dataDir = mkdtempSync(join(tmpdir(), 'airlock-otlp-'));
-    const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line));
-        done();
-      },
-    });
+    const { logger, lines } = capturedLogger();
     const airlock = await startAirlock({
       dataDir,
       otlpEndpoint: collector.url,
-      logger: pino({ level: 'info' }, sink),
+      logger,
     });
     try {
       const { workspaceId, tokens } = await workspaceWithTokens(airlock.store, 'otlp');
