@@ -8,7 +8,7 @@ function failure(code: string, message = 'failed'): Error {
 }
 
 describe('asStoreError', () => {
-  it('reads a full disk, a read-only store, I/O errors and a lost database as store_unavailable', () => {
+  it('reads a full disk, a read-only store, I/O errors, a lost database and a refused session as store_unavailable', () => {
     for (const [code, reason] of [
       ['SQLITE_FULL', 'disk full'],
       ['SQLITE_IOERR_WRITE', 'SQLITE_IOERR_WRITE'],
@@ -17,6 +17,13 @@ describe('asStoreError', () => {
       ['53100', 'disk full'],
       ['25006', 'read-only'],
       ['57P01', 'PostgreSQL 57P01'],
+      ['57P04', 'PostgreSQL 57P04'],
+      ['57P05', 'PostgreSQL 57P05'],
+      ['3D000', 'database not found: 3D000'],
+      ['55000', 'database not accepting connections: 55000'],
+      ['28000', 'login refused: 28000'],
+      // The test cluster trusts every login: a wrong password is read from its code here only.
+      ['28P01', 'password authentication failed: 28P01'],
       ['08006', 'PostgreSQL 08006'],
       ['ECONNREFUSED', 'database unreachable: ECONNREFUSED'],
     ]) {

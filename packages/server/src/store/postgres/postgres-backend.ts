@@ -32,8 +32,21 @@ export function postgresSynchronousCommit(mode: Durability): 'on' | 'off' {
 const RETRYABLE_CODES = new Set(['40001', '40P01']);
 
 // SQLSTATEs that say the server cannot take a write now: class 08 (connection), 53 (resources:
-// disk full, out of memory), 57P01-03 (shutting down, cannot connect now), 25006 (read-only).
-const UNAVAILABLE_STATES = /^(08...|53...|57P0[123]|25006)$/;
+// disk full, out of memory), 57P01-05 (shut down, cannot connect now, database dropped, idle
+// session ended), 25006 (read-only). And those that refuse the pool a new session, as when the
+// database is renamed or closed to connections, or the role's login or password changed under
+// a running kernel: 3D000 (no such database), 55000 (not accepting connections), 28000 and 28P01.
+const UNAVAILABLE_STATES = /^(08...|53...|57P0[1-5]|25006|3D000|55000|28000|28P01)$/;
+
+/** The words a store_unavailable answer gives for a SQLSTATE, where the code alone says little. */
+const UNAVAILABLE_REASONS: Readonly<Record<string, string>> = {
+  '53100': 'disk full',
+  '25006': 'read-only',
+  '3D000': 'database not found: 3D000',
+  '55000': 'database not accepting connections: 55000',
+  '28000': 'login refused: 28000',
+  '28P01': 'password authentication failed: 28P01',
+};
 
 // Node's socket errors when the server cannot be reached at all.
 const NETWORK_UNAVAILABLE = new Set([
@@ -211,10 +224,7 @@ export const postgresBackend: StoreBackend = {
   unavailableReason(error) {
     const { code } = error;
     if (typeof code === 'string') {
-      if (UNAVAILABLE_STATES.test(code)) {
-        if (code === '53100') return 'disk full';
-        return code === '25006' ? 'read-only' : `PostgreSQL ${code}`;
-      }
+      if (UNAVAILABLE_STATES.test(code)) return UNAVAILABLE_REASONS[code] ?? `PostgreSQL ${code}`;
       if (NETWORK_UNAVAILABLE.has(code)) return `database unreachable: ${code}`;
     }
     // The pg driver's own words when the connection drops mid-query.
