@@ -1,3 +1,4 @@
+import { shownValue } from './shown-value.js';
 /**
  * Reads `host:port` (`[::1]:9464` for an IPv6 host; a bare `:9464` listens on 127.0.0.1).
  * @throws Error when the text is not of that form or the port is outside 0..65535.
@@ -6,7 +7,7 @@ export function parseListenAddress(text: string, flag: string): { host: string; 
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text);
   const port = Number(match?.[3]);
   if (!match || port > 65_535) {
-    throw new Error(`${flag} wants host:port (e.g. 127.0.0.1:9464), not ${text}`);
+    throw new Error(`${flag} wants host:port (e.g. 127.0.0.1:9464), not ${shownValue(text)}`);
   }
   return { host: match[1] ?? (match[2] || '127.0.0.1'), port };
 }

@@ -5,6 +5,7 @@ import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { parsePruningPace } from '../kernel/retention/pruning-pace.js';
 import { type Durability, parseDurability } from '../store/durability.js';
 import { parseListenAddress } from './listen-address.js';
+import { shownValue } from './shown-value.js';
 import { plainWholeNumber } from './whole-number.js';
 
 /** A flag or variable of `airlock serve` with a value it cannot take: exit 2, before anything opens. */
@@ -116,7 +117,7 @@ export function parseRateLimit(
   const match = /^(\d+(?:\.\d+)?)(?:\/(\d+))?$/.exec(text);
   const perSecond = Number(match?.[1]);
   if (!match || !(perSecond > 0)) {
-    throw new Error(`${source} wants N/B (per second / burst) or off, not ${text}`);
+    throw new Error(`${source} wants N/B (per second / burst) or off, not ${shownValue(text)}`);
   }
   return { perSecond, burst: match[2] ? Math.max(1, Number(match[2])) : Math.ceil(perSecond * 5) };
 }

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { elapsedSince, parseDuration, progressLine } from '@airlock/core';
+import { shownValue } from '../shown-value.js';
 import { CONNECTION_HELP, connectionFrom, parseOperatorArgs, UsageError } from './connection.js';
 import { parseWholeNumber } from './paging.js';
 
@@ -30,12 +31,14 @@ export function parseSince(text: string, now: number = Date.now()): number {
   // Date.parse reads a bare number as some date (5 is 2001-05-01): an age needs its unit.
   if (/^[+-]?\d+(\.\d+)?$/.test(text.trim())) {
     throw new UsageError(
-      `--since wants an ISO time or an age such as 24h, not ${text} (a number needs its unit, a date its month and day)`,
+      `--since wants an ISO time or an age such as 24h, not ${shownValue(text)} (a number needs its unit, a date its month and day)`,
     );
   }
   const at = Date.parse(text);
   if (Number.isNaN(at)) {
-    throw new UsageError(`--since wants an ISO time or an age such as 24h, not ${text}`);
+    throw new UsageError(
+      `--since wants an ISO time or an age such as 24h, not ${shownValue(text)}`,
+    );
   }
   return at;
 }

@@ -1,4 +1,5 @@
 import { RETENTION_MAX_DAYS, type RetentionPolicyView } from '@airlock/core';
+import { shownValue } from '../shown-value.js';
 import { plainWholeNumber } from '../whole-number.js';
 import {
   CONNECTION_HELP,
@@ -40,7 +41,7 @@ export function parseRetentionAge(flag: string, text: string): number | null {
   const days = count === null ? Number.NaN : count * UNIT_DAYS[match?.[2] || 'd']!;
   if (!(days >= 1 && days <= RETENTION_MAX_DAYS)) {
     throw new UsageError(
-      `airlock retention set: --${flag} wants an age from 1d to ${RETENTION_MAX_DAYS}d (90, 90d, 12w, 1y) or forever, not ${text}`,
+      `airlock retention set: --${flag} wants an age from 1d to ${RETENTION_MAX_DAYS}d (90, 90d, 12w, 1y) or forever, not ${shownValue(text)}`,
     );
   }
   return days;

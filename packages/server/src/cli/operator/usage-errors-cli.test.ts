@@ -42,6 +42,8 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
     [['notifications', 'list', '--limit', ''], 'notifications list: --limit wants'],
     [['retention', 'set', '--runs', '1e3'], 'airlock retention set: --runs wants an age'],
     [['retention', 'set', '--audit', '0x10d'], 'airlock retention set: --audit wants an age'],
+    [['retention', 'set', '--events='], 'or forever, not an empty value\n'],
+    [['audit', 'export', '--since='], 'such as 24h, not an empty value'],
     [['runs', 'list', '--limit', '1e2'], 'airlock runs list: --limit wants a number of rows'],
     [['decisions', 'list', '--limit', '0x10'], 'airlock decisions list: --limit wants'],
   ])('refuses the number in %j', async (args, message) => {
