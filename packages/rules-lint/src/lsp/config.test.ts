@@ -92,6 +92,46 @@ describe('the language server honours rules-lint.config.jsonc', () => {
     expect(items.map((item) => item.label)).toEqual(expect.arrayContaining(['bash', 'read']));
   });
 
+  it("hovers a rule under the config's mode, the mode its diagnostics were computed under", async () => {
+    const folder = join(root, 'bypass');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'rules-lint.config.json'), '{"mode": "bypass"}\n');
+    const text = '[\n  {"tool": "bash", "verdict": "ask"}\n]\n';
+    writeFileSync(join(folder, 'agent.json'), text);
+    const check = await runCaptured(['check', '--format', 'json', 'bypass/agent.json'], root);
+    const codes = (list: { code: string }[]) => list.map((finding) => finding.code);
+    // Under bypass an ask rule for model calls does nothing: check knows the mode from the config.
+    expect(codes(JSON.parse(check.stdout).files[0].findings)).toEqual(['unreachable-unmatched']);
+
+    const hoverAt = async (file: string, body: string, marker: string) => {
+      const uri = pathToFileURL(join(folder, file)).href;
+      const received = lsp.nextDiagnostics(uri);
+      await lsp.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'json', version: 1, text: body },
+      });
+      const diagnostics = await received;
+      const lines = body.slice(0, body.indexOf(marker)).split('\n');
+      const hover = (await lsp.connection.sendRequest('textDocument/hover', {
+        textDocument: { uri },
+        position: { line: lines.length - 1, character: lines.at(-1)!.length },
+      })) as { contents: { value: string } };
+      return { diagnostics, value: hover.contents.value };
+    };
+    const bare = await hoverAt('agent.json', text, '"ask"');
+    expect(codes(bare.diagnostics)).toEqual(['unreachable-unmatched']);
+    expect(bare.value).toContain(
+      '| bypass (this file, by rules-lint.config.json) | granted (by the mode: bypass never parks) |',
+    );
+    expect(bare.value).toContain('| ask | parked for a person |');
+
+    // A profile's own approval_mode wins over the config's, in the diagnostics and in the hover.
+    const profile = `{"approval_mode": "ask", "approval_rules": ${text}}`;
+    const own = await hoverAt('agent.profile.json', profile, '"ask"}');
+    expect(codes(own.diagnostics)).toEqual(['ask-noop-in-ask-mode']);
+    expect(own.value).toContain('| ask (this file) | parked for a person |');
+    expect(own.value).toContain('| bypass | granted (by the mode: bypass never parks) |');
+  });
+
   it('shows a broken config as one error, as check refuses it', async () => {
     const broken = join(root, 'broken');
     mkdirSync(broken);

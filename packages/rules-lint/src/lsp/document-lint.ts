@@ -15,6 +15,8 @@ export interface DocumentLint {
   readonly outcome: LintOutcome;
   /** The tools the file was linted against (for completion). */
   readonly tools: ToolCatalog | undefined;
+  /** The config it was linted under (its `mode` for hover), unless none could be used. */
+  readonly config?: LoadedConfig;
   /** Why the nearest config could not be used, when it could not (then nothing else is reported). */
   readonly configProblem?: string;
   /** Why the text is not linted at all: it is over the size limit `check` applies to files. */
@@ -82,11 +84,12 @@ export async function lintEditorDocument(
   }
   const tools = cliTools ?? config.tools;
   const parsed = parseDocument(documentFileName(document.uri), lintedText(document));
-  if (!parsed.ok) return { outcome: parsed, tools };
+  if (!parsed.ok) return { outcome: parsed, tools, config };
   const source = parsed.document;
   const findings = withCustomRuleSets(source, fileLinter(source, { config, tools })(source));
   return {
     outcome: { ok: true, document: source, file: readRuleFile(source.value), findings },
     tools,
+    config,
   };
 }

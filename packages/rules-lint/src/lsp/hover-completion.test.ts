@@ -32,6 +32,19 @@ describe('hover', () => {
     expect(hover).toContain('Shadowed by rule 0 (deny): it never decides a call.');
   });
 
+  it("marks a bare list's mode from its config, and a profile's own approval_mode over it", () => {
+    const list = '[{"tool": "bash", "verdict": "ask"}]';
+    const config = { mode: 'rules' as const, path: '/team/rules-lint.config.jsonc' };
+    const hover = ruleHover(list, after(list, '"ask'), config);
+    expect(hover).toContain(
+      '| rules (this file, by rules-lint.config.jsonc) | parked for a person |',
+    );
+    expect(ruleHover(list, after(list, '"ask'))).toContain('| rules | parked for a person |');
+    expect(ruleHover(policy, after(policy, '"match": "ls'), config)).toContain(
+      '| ask (this file) | granted (by this rule) |\n| rules | granted (by this rule) |',
+    );
+  });
+
   it('speaks of origin for author and kernel rules, and is silent outside rules', () => {
     const hover = ruleHover(policy, after(policy, '"origin": "au'));
     expect(hover).toContain('**rule 2**: ask for author rows');

@@ -1,7 +1,9 @@
+import { basename } from 'node:path';
 import type { ApprovalMode, Origin, Verdict } from '@airlock/core';
 import { CoverIndex } from '../analysis/cover-index.js';
 import { type RuleEntry, ruleEntries } from '../analysis/rule-entry.js';
 import { RULE_WORK_UNITS, WorkBudget, withWorkBudget } from '../analysis/work-budget.js';
+import type { LintConfig } from '../config/lint-config.js';
 import { shadowingRules } from '../rules/correctness/shadowed-allow/rule.js';
 import { ruleAt, tolerantRuleFile } from './rule-at.js';
 
@@ -29,11 +31,31 @@ function matchesText(entry: RuleEntry): string {
 }
 
 /**
- * The hover of a rule: what it matches, what a call gets under each mode
- * when it is the strongest rule matching, and the rules that shadow it
- * (deny and ask over an allow, deny over an ask). Undefined outside a rule.
+ * The table's mark on the mode the file runs under, as `check` decides it:
+ * the profile's `approval_mode`, else the config's `mode`, else none.
  */
-export function ruleHover(text: string, offset: number): string | undefined {
+function modeMark(
+  fileMode: ApprovalMode | undefined,
+  config: Pick<LintConfig, 'mode' | 'path'> | undefined,
+): (mode: ApprovalMode) => string {
+  if (fileMode !== undefined) return (mode) => (mode === fileMode ? ' (this file)' : '');
+  const { mode: configMode, path } = config ?? {};
+  const from = path === undefined ? 'its config' : basename(path);
+  return (mode) => (mode === configMode ? ` (this file, by ${from})` : '');
+}
+
+/**
+ * The hover of a rule: what it matches, what a call gets under each mode
+ * when it is the strongest rule matching (the mode the file runs under
+ * marked, from its `approval_mode` or else the config's `mode`), and the
+ * rules that shadow it (deny and ask over an allow, deny over an ask).
+ * Undefined outside a rule.
+ */
+export function ruleHover(
+  text: string,
+  offset: number,
+  config?: Pick<LintConfig, 'mode' | 'path'>,
+): string | undefined {
   const { file } = tolerantRuleFile(text);
   const position = ruleAt(text, offset, file);
   if (position.ruleIndex === undefined) return undefined;
@@ -41,6 +63,7 @@ export function ruleHover(text: string, offset: number): string | undefined {
   const entry = entries.find((candidate) => candidate.index === position.ruleIndex);
   if (!entry)
     return `**rule ${position.ruleIndex}**: the kernel refuses this rule (see the diagnostics).`;
+  const mark = modeMark(file.mode, config);
   const lines = [
     `**rule ${entry.index}**: ${entry.verdict}${entry.origin === 'model' ? '' : ` for ${entry.origin} rows`}`,
     '',
@@ -51,8 +74,7 @@ export function ruleHover(text: string, offset: number): string | undefined {
     '| mode | outcome |',
     '| --- | --- |',
     ...MODES.map(
-      (mode) =>
-        `| ${mode}${file.mode === mode ? ' (this file)' : ''} | ${outcomeUnder(mode, entry.verdict, entry.origin)} |`,
+      (mode) => `| ${mode}${mark(mode)} | ${outcomeUnder(mode, entry.verdict, entry.origin)} |`,
     ),
   ];
   const shadows = shadowsOf(entry, entries);

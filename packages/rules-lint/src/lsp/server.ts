@@ -24,7 +24,7 @@ import {
   sizeProblemDiagnostic,
 } from './diagnostics.js';
 import { guardedConnection } from './document-guard.js';
-import { documentTooLarge, lintEditorDocument } from './document-lint.js';
+import { lintEditorDocument } from './document-lint.js';
 import { ruleHover } from './hover.js';
 import { Lifecycle } from './lifecycle.js';
 import { LintCache } from './lint-cache.js';
@@ -132,10 +132,13 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   );
 
   connection.onHover(
-    lifecycle.gate('textDocument/hover', 'position', (params: HoverParams) => {
+    lifecycle.gate('textDocument/hover', 'position', async (params: HoverParams) => {
       const document = documents.get(params.textDocument.uri);
-      if (!document || documentTooLarge(document.getText()) !== undefined) return null;
-      const value = ruleHover(document.getText(), document.offsetAt(params.position));
+      if (!document) return null;
+      // The lint's config: the table marks the mode the diagnostics were computed under.
+      const { config, sizeProblem } = await lints.get(document);
+      if (sizeProblem !== undefined) return null;
+      const value = ruleHover(document.getText(), document.offsetAt(params.position), config);
       return value === undefined ? null : { contents: { kind: MarkupKind.Markdown, value } };
     }),
   );
