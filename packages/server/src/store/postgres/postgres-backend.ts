@@ -15,6 +15,7 @@ import { compilePrepared } from '../prepared.js';
 import type { Database } from '../schema.js';
 import { postgresAppend, sequencePostgres } from './postgres-event-log.js';
 import { namedStatementPool, PostgresSession } from './postgres-session.js';
+import { redactDatabaseUrl } from './postgres-url.js';
 
 // PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -204,7 +205,7 @@ export const postgresBackend: StoreBackend = {
     let observer: CommitObserver | null = null;
     return {
       db,
-      description: `postgres ${databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}`,
+      description: `postgres ${redactDatabaseUrl(databaseUrl)}`,
       dataDir: null,
       walFile: () => null,
       commitUnit: (unit) => commitOnSession(pool, () => observer, unit),

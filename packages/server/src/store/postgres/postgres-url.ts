@@ -1,0 +1,44 @@
+/** What a credential in a database URL is replaced with where the URL is shown or logged. */
+const HIDDEN = '***';
+
+/** Query parameters that carry a credential: `password`, `sslpassword` and the like. */
+const SECRET_PARAM = /pass|secret|token|key|credential/i;
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A PostgreSQL URL fit for a log line or a message: the user information
+ * (`user:password@`) hidden, and the value of every query parameter that
+ * can carry a credential (`?password=`, `sslpassword`, a key or a token),
+ * which libpq and the `pg` driver read as well as the user information.
+ * Works on text, so a URL no parser accepts is redacted too.
+ */
+export function redactDatabaseUrl(url: string): string {
+  const fragment = url.indexOf('#');
+  const text = fragment < 0 ? url : url.slice(0, fragment);
+  const query = text.indexOf('?');
+  let base = query < 0 ? text : text.slice(0, query);
+  const authority = base.indexOf('//');
+  // The last `@` before the query ends the user information, whatever its password holds.
+  const at = base.lastIndexOf('@');
+  if (authority >= 0 && at > authority)
+    base = `${base.slice(0, authority + 2)}${HIDDEN}${base.slice(at)}`;
+  if (query < 0) return base;
+  const params = text
+    .slice(query + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals < 0) return pair;
+      return SECRET_PARAM.test(decoded(pair.slice(0, equals)))
+        ? `${pair.slice(0, equals)}=${HIDDEN}`
+        : pair;
+    });
+  return `${base}?${params.join('&')}`;
+}
