@@ -62,6 +62,59 @@ describe('the language server answers as the LSP lifecycle says', () => {
     expect((await answer(session, 5))?.error?.code).toBe(-32601);
   });
 
+  it('drops notifications that come before initialize, all but exit', async () => {
+    const session = await startRawLsp(cli, { initialize: false });
+    sessions.push(session);
+    const early = 'file:///nowhere/early.rules.json';
+    const open = (at: string) => ({
+      jsonrpc: '2.0',
+      method: 'textDocument/didOpen',
+      params: {
+        textDocument: {
+          uri: at,
+          languageId: 'json',
+          version: 1,
+          text: '[{"tool": "bash", "verdict": "deny"}]',
+        },
+      },
+    });
+    const publishedFor = (at: string) => (message: { method?: string; params?: unknown }) =>
+      message.method === 'textDocument/publishDiagnostics' &&
+      (message.params as { uri: string }).uri === at;
+    session.send(open(early));
+    session.send({ jsonrpc: '2.0', method: 'initialized', params: {} });
+    session.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { capabilities: {} } });
+    expect((await answer(session, 1))?.result).toMatchObject({
+      serverInfo: { name: 'rules-lint' },
+    });
+    session.send({ jsonrpc: '2.0', method: 'initialized', params: {} });
+    session.send(open(uri));
+    expect(await session.waitFor(publishedFor(uri))).toBeDefined();
+
+    // The early document was never opened: no diagnostics, no hover; the log says why.
+    expect(session.messages.some(publishedFor(early))).toBe(false);
+    session.send({ ...hover(2), params: { ...hover(2).params, textDocument: { uri: early } } });
+    expect(await answer(session, 2)).toMatchObject({ result: null });
+    const logged = session.messages
+      .filter((message) => message.method === 'window/logMessage')
+      .map((message) => (message.params as { message: string }).message);
+    expect(logged).toEqual([
+      'rules-lint: ignored textDocument/didOpen before initialize',
+      'rules-lint: ignored initialized before initialize',
+    ]);
+    session.send(hover(3));
+    expect((await answer(session, 3))?.result).toMatchObject({
+      contents: { value: expect.stringContaining('**rule 0**: deny') },
+    });
+  });
+
+  it('exits on an exit notification before initialize, with 1 (no shutdown came)', async () => {
+    const session = await startRawLsp(cli, { initialize: false });
+    sessions.push(session);
+    session.send({ jsonrpc: '2.0', method: 'exit' });
+    expect(await session.exited(5_000)).toBe(1);
+  });
+
   it('refuses requests after shutdown with InvalidRequest, and exits 0 on exit', async () => {
     const session = await startRawLsp(cli);
     sessions.push(session);

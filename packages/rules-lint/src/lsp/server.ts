@@ -26,6 +26,7 @@ import {
 import { guardedConnection } from './document-guard.js';
 import { lintEditorDocument } from './document-lint.js';
 import { ruleHover } from './hover.js';
+import { initializeFirst } from './initialize-first.js';
 import { Lifecycle } from './lifecycle.js';
 import { LintCache } from './lint-cache.js';
 import { watchTransportEnd } from './transport-end.js';
@@ -55,7 +56,12 @@ export interface LanguageServerOptions {
 export function startLanguageServer(options: LanguageServerOptions): Promise<number> {
   const reader = new StreamMessageReader(options.input);
   const writer = new StreamMessageWriter(options.output);
-  const connection = createConnection(reader, writer);
+  const connection = createConnection(
+    initializeFirst(reader, (method) =>
+      toClient(() => connection.console.warn(`rules-lint: ignored ${method} before initialize`)),
+    ),
+    writer,
+  );
   const documents = new TextDocuments(TextDocument);
   const lifecycle = new Lifecycle();
   const lints = new LintCache((document) => lintEditorDocument(document, options.tools));
