@@ -21,7 +21,12 @@ export function parseCommand(
 ): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: negativeValuesJoined(args, options),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError(`${command}: ${(error as Error).message.split('\n')[0]}`);
   }
@@ -35,6 +40,26 @@ export function parseCommand(
     values: parsed.values as Record<string, string | boolean | undefined>,
     positionals: parsed.positionals,
   };
+}
+
+/**
+ * The arguments with `--name -1` written as `--name=-1` for a string option:
+ * parseArgs refuses a value that starts with a dash as ambiguous, but a
+ * negative number (`--max-warnings -1`) is one. Nothing after `--` changes.
+ */
+function negativeValuesJoined(args: readonly string[], options: OptionSpec): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg === '--') return [...joined, ...args.slice(index)];
+    const next = args[index + 1];
+    const option = arg.startsWith('--') ? options[arg.slice(2)] : undefined;
+    if (option?.type === 'string' && next !== undefined && /^-\d+$/.test(next)) {
+      joined.push(`${arg}=${next}`);
+      index += 1;
+    } else joined.push(arg);
+  }
+  return joined;
 }
 
 /** Reads `--format`, default pretty. Throws UsageError on another value. */

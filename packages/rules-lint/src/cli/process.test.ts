@@ -80,3 +80,38 @@ describe('the built CLI on bad input', () => {
     expect(refused.stdout).toContain('error[verdict_invalid]');
   });
 });
+
+describe('the built CLI, check --max-warnings', () => {
+  beforeAll(() => {
+    writeFileSync(
+      join(dir, 'one-warning.json'),
+      '[{"tool": "write", "path": "path", "match": ".env", "verdict": "deny", "reason": "secrets"}]\n',
+    );
+  });
+
+  it('reads -1 as no limit, as ESLint does, written as two arguments or with =', () => {
+    const over = run('check', '--max-warnings', '0', 'one-warning.json');
+    expect(over.code).toBe(1);
+    expect(over.stderr).toBe('rules-lint: 1 warning(s), more than --max-warnings 0\n');
+    for (const args of [['--max-warnings', '-1'], ['--max-warnings=-1']]) {
+      const unlimited = run('check', ...args, 'one-warning.json');
+      expect(unlimited.code, args.join(' ')).toBe(0);
+      expect(unlimited.stdout, args.join(' ')).toContain('warning[fragment-without-star]');
+      expect(unlimited.stderr, args.join(' ')).toBe('');
+    }
+    // No limit on the count; --error-on-warnings still fails on any warning.
+    expect(
+      run('check', '--max-warnings', '-1', '--error-on-warnings', 'one-warning.json').code,
+    ).toBe(1);
+  });
+
+  it('refuses another negative number or a word with one line and exit 2', () => {
+    for (const value of ['-2', 'many', '1.5']) {
+      const result = run('check', '--max-warnings', value, 'one-warning.json');
+      expect(result.code, value).toBe(2);
+      expect(result.stderr, value).toBe(
+        `rules-lint: --max-warnings must be a whole number, or -1 for no limit, not "${value}"\n`,
+      );
+    }
+  });
+});

@@ -22,9 +22,14 @@ export async function writeOutput(
   }
 }
 
-/** Reads a non-negative integer option such as `--max-warnings`. Throws UsageError. */
-export function countOption(value: string | boolean | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
+/**
+ * Reads a limit option such as `--max-warnings`: a whole number, or -1 for
+ * no limit (undefined), as ESLint reads its `--max-warnings`. Throws UsageError.
+ */
+export function limitOption(value: string | boolean | undefined, name: string): number | undefined {
+  if (value === undefined || value === '-1') return undefined;
   if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
-  throw new UsageError(`--${name} must be a whole number, not "${String(value)}"`);
+  throw new UsageError(
+    `--${name} must be a whole number, or -1 for no limit, not "${String(value)}"`,
+  );
 }

@@ -9,7 +9,7 @@ import { lintExitCode, type WarningPolicy, warningPolicyNote } from '../cli/exit
 import { expandInputs } from '../cli/inputs.js';
 import { loadInput, loadToolCatalog } from '../cli/load.js';
 import { fileProgress } from '../cli/progress.js';
-import { countOption, writeOutput } from '../cli/write-output.js';
+import { limitOption, writeOutput } from '../cli/write-output.js';
 import { ConfigFinder } from '../config/find-config.js';
 import type { Finding } from '../findings.js';
 import { type FixLevel, fixDocument } from '../fixes/fix-document.js';
@@ -51,7 +51,7 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
   const format = formatOption(values.format);
   const cliMode = choiceOption(values.mode, 'mode', ApprovalModeSchema.options);
   const policy: WarningPolicy = {
-    maxWarnings: countOption(values['max-warnings'], 'max-warnings'),
+    maxWarnings: limitOption(values['max-warnings'], 'max-warnings'),
     errorOnWarnings: values['error-on-warnings'] === true,
   };
   const fixLevel: FixLevel | undefined =
