@@ -17,7 +17,7 @@ import {
   storeErrorOf,
   syncDirectory,
 } from './backup-paths.js';
-import { flagText, parseCommandLine } from './command-line.js';
+import { parseCommandLine, storeLocationOf } from './command-line.js';
 import { forTerminal } from './terminal-text.js';
 
 const STORE_OPTIONS = `Store options:
@@ -72,9 +72,7 @@ function parse(argv: string[], command: string): Parsed {
   });
   return {
     file: positionals[0],
-    // An empty variable counts as unset, as for `airlock serve`: '' would be the current directory.
-    dataDir: flagText(values, 'data-dir') ?? (process.env.AIRLOCK_DATA_DIR || '.airlock'),
-    databaseUrl: flagText(values, 'database-url') ?? (process.env.DATABASE_URL || undefined),
+    ...storeLocationOf(values),
     help: values.help === true,
   };
 }

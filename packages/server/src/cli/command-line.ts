@@ -41,6 +41,32 @@ export function flagText(values: ParsedCommandLine['values'], name: string): str
 }
 
 /**
+ * A variable of the environment as a setting: undefined when it is unset,
+ * empty or blank (`AIRLOCK_DATA_DIR= airlock ...`), so the default applies.
+ */
+export function environmentSetting(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const text = env[name];
+  return text === undefined || text.trim() === '' ? undefined : text;
+}
+
+/**
+ * The store a command opens from its `--data-dir` and `--database-url`
+ * flags, which win over AIRLOCK_DATA_DIR and DATABASE_URL; an empty variable
+ * counts as unset, as for `airlock serve` ('' would be the current
+ * directory), and the data directory defaults to ./.airlock.
+ */
+export function storeLocationOf(
+  values: ParsedCommandLine['values'],
+  env: NodeJS.ProcessEnv = process.env,
+): { dataDir: string; databaseUrl: string | undefined } {
+  return {
+    dataDir:
+      flagText(values, 'data-dir') ?? environmentSetting(env, 'AIRLOCK_DATA_DIR') ?? '.airlock',
+    databaseUrl: flagText(values, 'database-url') ?? environmentSetting(env, 'DATABASE_URL'),
+  };
+}
+
+/**
  * Reads `argv` against these flags, saying what is wrong the way an operator fixes it.
  * @throws UsageError on an unknown option or a flag without its value.
  */

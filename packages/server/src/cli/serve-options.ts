@@ -4,6 +4,7 @@ import type { ServerTimeouts } from '../http-server.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { parsePruningPace } from '../kernel/retention/pruning-pace.js';
 import { type Durability, parseDurability } from '../store/durability.js';
+import { environmentSetting } from './command-line.js';
 import { parseListenAddress } from './listen-address.js';
 import { shownValue } from './shown-value.js';
 import { plainWholeNumber } from './whole-number.js';
@@ -76,9 +77,8 @@ function setting(
     }
     return { text: given, source: `--${flag}` };
   }
-  const text = env[variable];
-  if (text === undefined || text.trim() === '') return undefined;
-  return { text, source: variable };
+  const text = environmentSetting(env, variable);
+  return text === undefined ? undefined : { text, source: variable };
 }
 
 /** Runs a parser, its error becoming a usage error. */

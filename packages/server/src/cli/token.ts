@@ -2,7 +2,7 @@ import { AirlockError } from '../errors.js';
 import { revokeCredentialAndReaddress } from '../kernel/verbs/revocation.js';
 import { type CredentialKind, createCredential, listCredentials } from '../store/accounts.js';
 import type { Store } from '../store/store.js';
-import { flagText, parseVerbCommandLine } from './command-line.js';
+import { flagText, parseVerbCommandLine, storeLocationOf } from './command-line.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 import { forTerminal } from './terminal-text.js';
@@ -47,10 +47,7 @@ export async function token(argv: string[]): Promise<number> {
   }
   let store: Store;
   try {
-    store = await openExistingStore({
-      dataDir: flagText(values, 'data-dir') ?? process.env.AIRLOCK_DATA_DIR ?? '.airlock',
-      databaseUrl: flagText(values, 'database-url') ?? process.env.DATABASE_URL,
-    });
+    store = await openExistingStore(storeLocationOf(values));
   } catch (error) {
     if (!(error instanceof MissingStoreError)) throw error;
     process.stderr.write(`airlock token: ${error.message}\n`);

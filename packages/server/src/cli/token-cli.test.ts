@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type KernelProcess, startKernelProcess } from '../testing/kernel-process.js';
+import { BUILT_CLI } from '../testing/operator-cli.js';
+
+const root = mkdtempSync(join(tmpdir(), 'airlock-token-cli-'));
+chmodSync(root, 0o755);
+/** The directory the commands run in: its ./.airlock is the default store. */
+const cwd = join(root, 'project');
+mkdirSync(cwd);
+let kernel: KernelProcess;
+
+beforeAll(async () => {
+  kernel = await startKernelProcess({ dataDir: join(cwd, '.airlock') });
+}, 120_000);
+afterAll(async () => {
+  await kernel?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Runs the built `airlock` in `cwd` with AIRLOCK_DATA_DIR and DATABASE_URL set but empty. */
+function airlock(args: string[]) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((settle) => {
+    execFile(
+      process.execPath,
+      [BUILT_CLI, ...args],
+      { cwd, env: { ...process.env, AIRLOCK_DATA_DIR: '', DATABASE_URL: '' } },
+      (error, stdout, stderr) => {
+        const code = error ? (error as { code?: number }).code : 0;
+        settle({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('airlock token', { timeout: 60_000 }, () => {
+  it('reads an empty AIRLOCK_DATA_DIR as unset: ./.airlock, where serve looks, not the current directory', async () => {
+    const created = await airlock(['token', 'create', '--kind', 'member', '--label', 'from-env']);
+    expect(created.code, created.stderr).toBe(0);
+    const token = created.stdout.trim();
+    expect(token).toMatch(/^alk_member_/);
+    // The token was made in the store the kernel serves: the kernel takes it.
+    const self = await fetch(
+      `${kernel.url}/api/v1/workspaces/${kernel.workspaceId}/credentials/self`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
+    expect(self.status).toBe(200);
+    const listed = await airlock(['token', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain('from-env');
+    expect(existsSync(join(cwd, 'airlock.sqlite'))).toBe(false);
+  });
+});
