@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildDist } from '../testing/build-dist.js';
 import { runCaptured } from '../testing/capture.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rules-lint-fix-'));
@@ -136,5 +138,44 @@ describe('check --baseline', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('not a rules-lint baseline');
     expect((await runCaptured(['check', '--write-baseline', 'legacy.json'], dir)).code).toBe(2);
+  });
+});
+
+describe('the built CLI, check --fix with --fix-unsafe', () => {
+  let cli = '';
+  beforeAll(() => {
+    cli = buildDist();
+  });
+  const run = (...args: string[]) => {
+    const result = spawnSync(process.execPath, [cli, ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      input: '[]',
+      timeout: 20_000,
+    });
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+
+  it('takes both: --fix-unsafe implies --fix, so both together fix exactly what --fix-unsafe does', () => {
+    const alone = file('alone.jsonc', POLICY);
+    const both = file('both.jsonc', POLICY);
+    const unsafeOnly = run('check', '--fix-unsafe', alone);
+    const together = run('check', '--fix', '--fix-unsafe', both);
+    expect(together.code).toBe(0);
+    expect(together.stderr).toBe(unsafeOnly.stderr.replace('alone.jsonc', 'both.jsonc'));
+    expect(together.stderr).toContain('both.jsonc: applied 3 fixes');
+    expect(readFileSync(join(dir, both), 'utf8')).toBe(readFileSync(join(dir, alone), 'utf8'));
+    expect(readFileSync(join(dir, both), 'utf8')).toContain('"match": "*.env"');
+  });
+
+  it('says so in --help, and names the flag given when refusing standard input', () => {
+    expect(run('--help').stdout).toContain('[--fix] [--fix-unsafe (implies --fix)]');
+    for (const flags of [['--fix'], ['--fix-unsafe'], ['--fix', '--fix-unsafe']]) {
+      const refused = run('check', ...flags, '-');
+      expect(refused.code, flags.join(' ')).toBe(2);
+      expect(refused.stderr, flags.join(' ')).toBe(
+        `rules-lint: ${flags.at(-1)} cannot write to standard input; fix a file instead\n`,
+      );
+    }
   });
 });

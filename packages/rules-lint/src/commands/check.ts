@@ -36,8 +36,9 @@ const OPTIONS = {
 
 /**
  * `rules-lint check FILE...`: lints rule files (folders, globs and `-` for
- * stdin included) under the nearest config file, applies `--fix` or
- * `--fix-unsafe` in place, subtracts (or writes) a `--baseline`, prints one report, and
+ * stdin included) under the nearest config file, applies `--fix` (or, with
+ * `--fix-unsafe`, which implies it, the unsafe fixes too) in place,
+ * subtracts (or writes) a `--baseline`, prints one report, and
  * exits 2 when a file cannot be read or parsed (one line each on stderr),
  * else 1 on an error finding or warnings past `--max-warnings` /
  * `--error-on-warnings`, else 0. Throws UsageError.
@@ -54,10 +55,13 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
     maxWarnings: limitOption(values['max-warnings'], 'max-warnings'),
     errorOnWarnings: values['error-on-warnings'] === true,
   };
+  // --fix-unsafe implies --fix: given both, the unsafe fixes are applied too.
   const fixLevel: FixLevel | undefined =
     values['fix-unsafe'] === true ? 'unsafe' : values.fix === true ? 'safe' : undefined;
   if (fixLevel && positionals.includes('-'))
-    throw new UsageError('--fix cannot write to standard input; fix a file instead');
+    throw new UsageError(
+      `${fixLevel === 'unsafe' ? '--fix-unsafe' : '--fix'} cannot write to standard input; fix a file instead`,
+    );
   const stdinName = (values['stdin-filename'] as string | undefined) ?? 'stdin.json';
   const cliTools = await loadToolCatalog(values.tools as string | undefined, io.cwd);
   const configs = new ConfigFinder(io.cwd, values.config as string | undefined);

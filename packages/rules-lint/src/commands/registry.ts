@@ -12,7 +12,7 @@ export const COMMANDS: readonly Command[] = [
     usage: [
       'check FILE|FOLDER|GLOB|-... [--format pretty|json|sarif|github|junit|checkstyle]',
       '    [--config FILE] [--tools CATALOG.json] [--mode bypass|ask|rules] [--quiet] [--output FILE]',
-      '    [--max-warnings N] [--error-on-warnings] [--fix | --fix-unsafe]',
+      '    [--max-warnings N] [--error-on-warnings] [--fix] [--fix-unsafe (implies --fix)]',
       '    [--baseline FILE [--write-baseline]] [--stdin-filename NAME]',
     ],
     run: checkCommand,
