@@ -127,8 +127,31 @@ export async function backupSqliteStore(options: {
   }
   mkdirSync(dirname(target), { recursive: true });
   const partial = join(dirname(target), `.${basename(target)}.partial`);
-  rmSync(partial, { force: true });
-  const database = new SqliteDatabase(source, { readonly: true, fileMustExist: true });
+  removeCopy(partial);
+  try {
+    return await copyIntoPlace({ ...options, source, partial, target });
+  } catch (error) {
+    // Refused or failed, the backup leaves nothing beside the target, not even its unchecked copy.
+    removeCopy(partial);
+    throw error;
+  }
+}
+
+/** Removes a copy being made and the journal files SQLite may have made beside it. */
+function removeCopy(file: string): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal'])
+    rmSync(`${file}${suffix}`, { force: true });
+}
+
+/** Copies the store to `partial`, checks the copy, and renames it to `target`. */
+async function copyIntoPlace(options: {
+  source: string;
+  partial: string;
+  target: string;
+  onProgress?: ((progress: BackupProgress) => void) | undefined;
+}): Promise<BackupSummary> {
+  const { partial, target } = options;
+  const database = new SqliteDatabase(options.source, { readonly: true, fileMustExist: true });
   let oneStep = false;
   let lastRemaining = Number.POSITIVE_INFINITY;
   try {
@@ -143,9 +166,6 @@ export async function backupSqliteStore(options: {
       },
     });
     options.onProgress?.({ totalPages: result.totalPages, remainingPages: 0, oneStep });
-  } catch (error) {
-    rmSync(partial, { force: true });
-    throw error;
   } finally {
     database.close();
   }
@@ -209,11 +229,10 @@ export async function restoreSqliteStore(options: {
   }
   mkdirSync(dir, { recursive: true });
   const incoming = join(dir, `${SQLITE_FILE_NAME}.restoring`);
-  for (const suffix of ['', '-wal', '-shm', '-journal'])
-    rmSync(`${incoming}${suffix}`, { force: true });
-  copyFileSync(file, incoming);
+  removeCopy(incoming);
   let facts: StoreFileFacts;
   try {
+    copyFileSync(file, incoming);
     const database = openChecked(incoming, file);
     try {
       facts = storeFileFacts(database, file);
@@ -242,8 +261,7 @@ export async function restoreSqliteStore(options: {
       database.close();
     }
   } catch (error) {
-    for (const suffix of ['', '-wal', '-shm', '-journal'])
-      rmSync(`${incoming}${suffix}`, { force: true });
+    removeCopy(incoming);
     throw error;
   }
   const current = join(dir, SQLITE_FILE_NAME);
