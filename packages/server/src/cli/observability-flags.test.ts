@@ -42,7 +42,7 @@ describe('airlock serve refuses a bad observability flag before opening a store'
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function serve(args: string[]) {
+  async function serve(args: string[], env: NodeJS.ProcessEnv = {}) {
     dir = mkdtempSync(join(tmpdir(), 'airlock-flags-'));
     const dataDir = join(dir, 'store');
     const outcome = await run(
@@ -59,7 +59,7 @@ describe('airlock serve refuses a bad observability flag before opening a store'
         '0',
         ...args,
       ],
-      { env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '' }, timeout: 60_000 },
+      { env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', ...env }, timeout: 60_000 },
     ).then(
       () => ({ code: 0, stderr: '' }),
       (error: { code: number; stderr: string }) => error,
@@ -74,10 +74,23 @@ describe('airlock serve refuses a bad observability flag before opening a store'
     expect(created).toBe(false);
   }, 90_000);
 
-  it('an --otlp-endpoint that is not an http(s) URL', async () => {
+  it('an --otlp-endpoint that is not an http(s) URL: a usage error (exit 2), as for any bad flag', async () => {
     const { code, stderr, created } = await serve(['--otlp-endpoint', 'ftp://collector:4318']);
-    expect(code).toBe(1);
-    expect(stderr).toContain('the OTLP endpoint ftp://collector:4318 is not an http(s) URL');
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      'airlock serve: --otlp-endpoint wants an http(s) URL such as http://127.0.0.1:4318, not ftp://collector:4318\n',
+    );
+    expect(created).toBe(false);
+  }, 90_000);
+
+  it('an OTEL_EXPORTER_OTLP_ENDPOINT that is not a URL, naming the variable (exit 2)', async () => {
+    const { code, stderr, created } = await serve([], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318',
+    });
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      'airlock serve: OTEL_EXPORTER_OTLP_ENDPOINT wants an http(s) URL such as http://127.0.0.1:4318, not collector:4318\n',
+    );
     expect(created).toBe(false);
   }, 90_000);
 });

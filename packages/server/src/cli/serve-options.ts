@@ -4,6 +4,7 @@ import type { ServerTimeouts } from '../http-server.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { parsePruningPace } from '../kernel/retention/pruning-pace.js';
 import { type Durability, parseDurability } from '../store/durability.js';
+import { parseOtlpEndpoint } from '../tracing/start-tracing.js';
 import { environmentSetting } from './command-line.js';
 import { parseListenAddress } from './listen-address.js';
 import { shownValue } from './shown-value.js';
@@ -141,6 +142,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
   const durabilityText = get('durability', 'AIRLOCK_DURABILITY');
   const paceText = get('retention-pace', 'AIRLOCK_RETENTION_PACE');
   const metrics = get('metrics-listen', 'AIRLOCK_METRICS_LISTEN');
+  const otlp = get('otlp-endpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT');
   const rate = get('rate-limit', 'AIRLOCK_RATE_LIMIT');
   const authLimit = get('auth-failure-limit', 'AIRLOCK_AUTH_FAILURE_LIMIT');
   const logLevel = get('log-level', 'AIRLOCK_LOG_LEVEL');
@@ -178,7 +180,12 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
       pace: checked(() => parsePruningPace(paceText?.text, paceText?.source)),
     },
     metricsListen: metrics && checked(() => parseListenAddress(metrics.text, metrics.source)),
-    otlpEndpoint: get('otlp-endpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT')?.text,
+    otlpEndpoint:
+      otlp &&
+      checked(() => {
+        parseOtlpEndpoint(otlp.text, otlp.source);
+        return otlp.text;
+      }),
     notificationsFile: get('notifications', 'AIRLOCK_NOTIFICATIONS')?.text,
     logLevel: logLevel?.text ?? 'info',
   };

@@ -17,21 +17,32 @@ export interface TracingOptions {
  * @throws Error when the endpoint is not an http(s) URL.
  */
 export async function startTracing(options: TracingOptions): Promise<CallTracing> {
-  let base: URL;
-  try {
-    base = new URL(options.endpoint);
-  } catch {
-    throw new Error(`the OTLP endpoint ${options.endpoint} is not a URL`);
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new Error(`the OTLP endpoint ${options.endpoint} is not an http(s) URL`);
-  }
+  const base = parseOtlpEndpoint(options.endpoint);
   const { createCallTracing } = await import('./otel-call-tracing.js');
   return createCallTracing({
     tracesUrl: tracesUrlOf(base),
     serviceName: options.serviceName ?? 'airlock',
     logger: options.logger,
   });
+}
+
+/**
+ * Reads an OTLP/HTTP base URL; `source` names where it came from (a flag, a
+ * variable) in the error, so `airlock serve` refuses it as a usage error.
+ * @throws Error when the text is not an http(s) URL.
+ */
+export function parseOtlpEndpoint(text: string, source = 'the OTLP endpoint'): URL {
+  let base: URL | null = null;
+  try {
+    base = new URL(text);
+  } catch {
+    // Not a URL: said below, as for another scheme.
+  }
+  if (base?.protocol !== 'http:' && base?.protocol !== 'https:') {
+    const shown = text === '' ? 'an empty value' : text;
+    throw new Error(`${source} wants an http(s) URL such as http://127.0.0.1:4318, not ${shown}`);
+  }
+  return base;
 }
 
 /** The traces URL of an OTLP base URL (`/v1/traces` appended, as the OTLP exporter spec says). */
