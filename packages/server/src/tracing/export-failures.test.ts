@@ -39,7 +39,8 @@ describe('failed OTLP exports', () => {
     const { logger, lines } = capturedLogger();
     const airlock = await startAirlock({
       dataDir,
-      otlpEndpoint: collector.url,
+      // A collector behind basic authentication: its password stays out of the log.
+      otlpEndpoint: collector.url.replace('http://', 'http://tenant:s3cret@'),
       logger,
     });
     try {
@@ -53,7 +54,10 @@ describe('failed OTLP exports', () => {
       const said = (msg: string) => lines.filter((line) => line.msg === msg);
       await list();
       const failed = await waitFor(async () => said('OTLP trace export failed')[0]);
-      expect(failed).toMatchObject({ level: 40, endpoint: `${collector.url}/v1/traces` });
+      expect(failed).toMatchObject({
+        level: 40,
+        endpoint: `${collector.url.replace('http://', 'http://***@')}/v1/traces`,
+      });
       // Three more batches refused (the processor sends one each half second): still one line.
       for (let i = 0; i < 3; i += 1) {
         await list();
@@ -65,6 +69,7 @@ describe('failed OTLP exports', () => {
       await list();
       await waitFor(async () => said('OTLP trace export recovered')[0]);
       expect(collector.state.taken).toBeGreaterThan(0);
+      expect(JSON.stringify(lines)).not.toContain('s3cret');
     } finally {
       await airlock.close();
       await collector.close();

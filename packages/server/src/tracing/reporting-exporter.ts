@@ -1,6 +1,7 @@
 import { type ExportResult, ExportResultCode } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { FailureStreak } from '../logging/failure-streak.js';
+import { hideUrlCredentials } from '../logging/url-credentials.js';
 
 /**
  * An exporter that says in the kernel's log when its exports fail: the
@@ -21,7 +22,7 @@ export class ReportingExporter implements SpanExporter {
       if (result.code === ExportResultCode.SUCCESS) this.failures.succeeded();
       else {
         this.failures.failed(result.error ?? new Error('the export failed'), {
-          endpoint: this.tracesUrl,
+          endpoint: hideUrlCredentials(this.tracesUrl),
           spans: spans.length,
         });
       }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { hideUrlCredentials } from '../logging/url-credentials.js';
 import type { CallTracing } from './call-tracing.js';
 
 /** Where traces go (`--otlp-endpoint`, or `OTEL_EXPORTER_OTLP_ENDPOINT`). */
@@ -39,7 +40,7 @@ export function parseOtlpEndpoint(text: string, source = 'the OTLP endpoint'): U
     // Not a URL: said below, as for another scheme.
   }
   if (base?.protocol !== 'http:' && base?.protocol !== 'https:') {
-    const shown = text === '' ? 'an empty value' : text;
+    const shown = text === '' ? 'an empty value' : hideUrlCredentials(text);
     throw new Error(`${source} wants an http(s) URL such as http://127.0.0.1:4318, not ${shown}`);
   }
   return base;

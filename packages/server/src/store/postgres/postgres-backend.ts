@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
+import { hideUrlCredentials } from '../../logging/url-credentials.js';
 import type {
   AdvisoryLockHold,
   CommitListener,
@@ -15,7 +16,6 @@ import { compilePrepared } from '../prepared.js';
 import type { Database } from '../schema.js';
 import { postgresAppend, sequencePostgres } from './postgres-event-log.js';
 import { namedStatementPool, PostgresSession } from './postgres-session.js';
-import { redactDatabaseUrl } from './postgres-url.js';
 
 // PostgreSQL returns bigint as text; every bigint here is a millisecond time or a counter.
 pg.types.setTypeParser(20, (value) => Number(value));
@@ -205,7 +205,7 @@ export const postgresBackend: StoreBackend = {
     let observer: CommitObserver | null = null;
     return {
       db,
-      description: `postgres ${redactDatabaseUrl(databaseUrl)}`,
+      description: `postgres ${hideUrlCredentials(databaseUrl)}`,
       dataDir: null,
       walFile: () => null,
       commitUnit: (unit) => commitOnSession(pool, () => observer, unit),

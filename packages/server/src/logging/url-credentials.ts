@@ -1,4 +1,4 @@
-/** What a credential in a database URL is replaced with where the URL is shown or logged. */
+/** What a credential in a URL is replaced with where the URL is shown or logged. */
 const HIDDEN = '***';
 
 /** Query parameters that carry a credential: `password`, `sslpassword` and the like. */
@@ -13,13 +13,14 @@ function decoded(text: string): string {
 }
 
 /**
- * A PostgreSQL URL fit for a log line or a message: the user information
- * (`user:password@`) hidden, and the value of every query parameter that
- * can carry a credential (`?password=`, `sslpassword`, a key or a token),
- * which libpq and the `pg` driver read as well as the user information.
- * Works on text, so a URL no parser accepts is redacted too.
+ * A URL that may carry a credential (a PostgreSQL URL, an OTLP endpoint)
+ * fit for a log line or a message: the user information (`user:password@`)
+ * hidden, and the value of every query parameter that can carry a
+ * credential (`?password=`, `sslpassword` as libpq and the `pg` driver read
+ * them, an API key or a token). Works on text, so a URL no parser accepts
+ * is redacted too.
  */
-export function redactDatabaseUrl(url: string): string {
+export function hideUrlCredentials(url: string): string {
   const fragment = url.indexOf('#');
   const text = fragment < 0 ? url : url.slice(0, fragment);
   const query = text.indexOf('?');

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { hideUrlCredentials } from './url-credentials.js';
+
+describe('hideUrlCredentials', () => {
+  it('hides the password of the user information, whatever it holds', () => {
+    expect(hideUrlCredentials('postgres://airlock:hunter2@db:5432/airlock')).toBe(
+      'postgres://***@db:5432/airlock',
+    );
+    expect(hideUrlCredentials('postgresql://u:p@ss@db/airlock')).toBe(
+      'postgresql://***@db/airlock',
+    );
+    expect(hideUrlCredentials('postgres://db/airlock')).toBe('postgres://db/airlock');
+  });
+
+  it('hides the value of every query parameter that carries a credential, and keeps the rest', () => {
+    expect(
+      hideUrlCredentials(
+        'postgres://airlock@db/airlock?sslmode=require&password=hunter2&sslpassword=k3y&application_name=x',
+      ),
+    ).toBe(
+      'postgres://***@db/airlock?sslmode=require&password=***&sslpassword=***&application_name=x',
+    );
+    // However the name is spelled or encoded.
+    expect(
+      hideUrlCredentials('postgres://db/a?PassWord=hunter2&pass%77ord=hunter2&auth_token=t'),
+    ).toBe('postgres://db/a?PassWord=***&pass%77ord=***&auth_token=***');
+    expect(hideUrlCredentials('postgres:///a?host=/run/postgresql&password=hunter2#x')).toBe(
+      'postgres:///a?host=/run/postgresql&password=***',
+    );
+  });
+
+  it('hides the credentials of an OTLP endpoint', () => {
+    expect(hideUrlCredentials('https://tenant:s3cret@collector:4318/v1/traces?api_key=k')).toBe(
+      'https://***@collector:4318/v1/traces?api_key=***',
+    );
+    expect(hideUrlCredentials('http://127.0.0.1:4318/v1/traces')).toBe(
+      'http://127.0.0.1:4318/v1/traces',
+    );
+  });
+});
