@@ -177,7 +177,7 @@ try {
     { decider: durable.pid },
   );
   add(
-    'airlock gateway --stdio',
+    'Airlock gateway, stdio',
     new LineSession(
       process.execPath,
       [
