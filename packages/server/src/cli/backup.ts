@@ -72,7 +72,7 @@ function parse(argv: string[], command: string): Parsed {
   });
   return {
     file: positionals[0],
-    ...storeLocationOf(values),
+    ...storeLocationOf(values, command),
     help: values.help === true,
   };
 }

@@ -54,11 +54,22 @@ export function environmentSetting(env: NodeJS.ProcessEnv, name: string): string
  * flags, which win over AIRLOCK_DATA_DIR and DATABASE_URL; an empty variable
  * counts as unset, as for `airlock serve` ('' would be the current
  * directory), and the data directory defaults to ./.airlock.
+ * @throws UsageError when either flag is given empty.
  */
 export function storeLocationOf(
   values: ParsedCommandLine['values'],
+  command: string,
   env: NodeJS.ProcessEnv = process.env,
 ): { dataDir: string; databaseUrl: string | undefined } {
+  // An empty flag is a mistake (an unset shell variable, `--data-dir=`), as `airlock serve` says:
+  // read as the current directory it would open or create a store where none was meant.
+  for (const flag of ['data-dir', 'database-url']) {
+    if (flagText(values, flag)?.trim() === '') {
+      throw new UsageError(
+        `${command}: --${flag} is empty: give it a value, or leave the flag out`,
+      );
+    }
+  }
   return {
     dataDir:
       flagText(values, 'data-dir') ?? environmentSetting(env, 'AIRLOCK_DATA_DIR') ?? '.airlock',

@@ -53,4 +53,25 @@ describe('airlock token', { timeout: 60_000 }, () => {
     expect(listed.stdout).toContain('from-env');
     expect(existsSync(join(cwd, 'airlock.sqlite'))).toBe(false);
   });
+
+  it('refuses an empty --data-dir or --database-url with exit 2, as serve does, creating nothing', async () => {
+    for (const args of [
+      ['token', 'list', '--data-dir='],
+      ['token', 'create', '--kind', 'member', '--database-url', ''],
+      ['backup', join(root, 'copy.sqlite'), '--data-dir', ''],
+      ['restore', join(root, 'copy.sqlite'), '--data-dir='],
+    ]) {
+      const refused = await airlock(args);
+      const flag = args.some((arg) => arg.startsWith('--database-url'))
+        ? 'database-url'
+        : 'data-dir';
+      expect({ args, code: refused.code, stderr: refused.stderr }).toEqual({
+        args,
+        code: 2,
+        stderr: `airlock ${args[0]}: --${flag} is empty: give it a value, or leave the flag out\n`,
+      });
+    }
+    expect(existsSync(join(cwd, 'airlock.sqlite'))).toBe(false);
+    expect(existsSync(join(root, 'copy.sqlite'))).toBe(false);
+  });
 });

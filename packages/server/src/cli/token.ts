@@ -47,7 +47,7 @@ export async function token(argv: string[]): Promise<number> {
   }
   let store: Store;
   try {
-    store = await openExistingStore(storeLocationOf(values));
+    store = await openExistingStore(storeLocationOf(values, 'airlock token'));
   } catch (error) {
     if (!(error instanceof MissingStoreError)) throw error;
     process.stderr.write(`airlock token: ${error.message}\n`);
