@@ -3,8 +3,8 @@ import { AirlockError } from '../errors.js';
 import { asStoreError, StoreUnavailableError } from './store-errors.js';
 
 /** An error as a driver throws it: a message and a code. */
-function failure(code: string, message = 'failed'): Error {
-  return Object.assign(new Error(message), { code });
+function failure(code: string, message = 'failed', severity?: string): Error {
+  return Object.assign(new Error(message), { code, ...(severity ? { severity } : {}) });
 }
 
 describe('asStoreError', () => {
@@ -27,7 +27,8 @@ describe('asStoreError', () => {
       ['08006', 'PostgreSQL 08006'],
       ['ECONNREFUSED', 'database unreachable: ECONNREFUSED'],
     ]) {
-      const mapped = asStoreError(failure(code!));
+      // PostgreSQL refuses a session at severity FATAL (55000 is unavailable only then).
+      const mapped = asStoreError(failure(code!, 'failed', 'FATAL'));
       expect(mapped).toBeInstanceOf(StoreUnavailableError);
       expect((mapped as StoreUnavailableError).code).toBe('store_unavailable');
       expect((mapped as StoreUnavailableError).status).toBe(503);
@@ -57,6 +58,8 @@ describe('asStoreError', () => {
       failure('SQLITE_ERROR'),
       failure('23505'),
       failure('42601'),
+      // A statement's own 55000 (not the server refusing the session) is an error to see.
+      failure('55000', 'currval of sequence "s" is not yet defined in this session', 'ERROR'),
       new AirlockError('task_not_waiting', 'x'),
       'not an error',
     ];

@@ -39,6 +39,11 @@ const RETRYABLE_CODES = new Set(['40001', '40P01']);
 // a running kernel: 3D000 (no such database), 55000 (not accepting connections), 28000 and 28P01.
 const UNAVAILABLE_STATES = /^(08...|53...|57P0[1-5]|25006|3D000|55000|28000|28P01)$/;
 
+// 55000 (object_not_in_prerequisite_state) also names statement errors that are bugs to see
+// as such (`currval` before `nextval`, say): it is the store going away only when the server
+// refuses the session itself, which it reports at severity FATAL.
+const UNAVAILABLE_WHEN_FATAL = new Set(['55000']);
+
 /** The words a store_unavailable answer gives for a SQLSTATE, where the code alone says little. */
 const UNAVAILABLE_REASONS: Readonly<Record<string, string>> = {
   '53100': 'disk full',
@@ -225,6 +230,8 @@ export const postgresBackend: StoreBackend = {
   unavailableReason(error) {
     const { code } = error;
     if (typeof code === 'string') {
+      const fatal = (error as { severity?: unknown }).severity === 'FATAL';
+      if (UNAVAILABLE_WHEN_FATAL.has(code) && !fatal) return null;
       if (UNAVAILABLE_STATES.test(code)) return UNAVAILABLE_REASONS[code] ?? `PostgreSQL ${code}`;
       if (NETWORK_UNAVAILABLE.has(code)) return `database unreachable: ${code}`;
     }
