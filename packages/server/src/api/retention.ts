@@ -1,10 +1,12 @@
 import { OPERATION_CONTRACTS, type RetentionPolicyView } from '@airlock/core';
+import { AirlockError } from '../errors.js';
 import { configurationDigest, recordPolicyChange } from '../kernel/verbs/policy-changes.js';
 import { principalName } from '../store/accounts.js';
 import {
   type RetentionPolicyRow,
   type RetentionWindows,
   readRetentionPolicy,
+  readRetentionPolicyToReplace,
   writeRetentionPolicy,
 } from '../store/retention.js';
 import { implement } from './operation.js';
@@ -56,7 +58,18 @@ export const putRetention = implement(
     kernel.context.store.transaction(async (tx) => {
       const workspaceId = principal.workspace_id;
       const who = principalName(principal);
-      const found = await readRetentionPolicy(tx, workspaceId);
+      const found = await readRetentionPolicyToReplace(tx, workspaceId);
+      const current = found === undefined ? null : Number(found.updated_at);
+      if (input.expected_updated_at !== undefined && input.expected_updated_at !== current) {
+        throw new AirlockError(
+          'stale_digest',
+          current === null
+            ? `the workspace has no retention policy yet, not one updated at ${input.expected_updated_at}; read it again`
+            : `the retention policy was changed at ${current} by ${found?.updated_by}, after the read it was updated at ${
+                input.expected_updated_at ?? 'never'
+              }; read it again`,
+        );
+      }
       const before = found === undefined ? null : windowsOf(found);
       const after = windowsOf(input);
       const written = await writeRetentionPolicy(tx, { workspaceId, principal: who, ...after });

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { lockedForUpdate } from './dialect.js';
 import type { Reader } from './reader.js';
 import type { EventType, RetentionPolicyTable, RunEventTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -30,6 +31,26 @@ export async function readRetentionPolicy(
     .selectAll()
     .where('workspace_id', '=', workspaceId)
     .executeTakeFirst();
+}
+
+/**
+ * A workspace's policy as stored, read to be replaced in this unit: the
+ * workspace's row is locked until the commit where processes share the
+ * store, so two replacements made from the same read take turns and the
+ * second sees the first (the policy row may not exist yet to lock).
+ */
+export async function readRetentionPolicyToReplace(
+  tx: Tx,
+  workspaceId: string,
+): Promise<RetentionPolicyRow | undefined> {
+  const { db, dialect } = tx[SQL];
+  await db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', workspaceId)
+    .$call((qb) => lockedForUpdate(dialect, qb))
+    .executeTakeFirst();
+  return readRetentionPolicy(tx, workspaceId);
 }
 
 /** Sets a workspace's policy in the caller's unit of work (its pruning position is kept). */

@@ -47,14 +47,19 @@ export const getRetentionContract = defineContract({
 export const putRetentionContract = defineContract({
   ...operationRoute('retention.put'),
   summary:
-    "Set the workspace's retention policy: days to keep lifecycle events, ended runs and audit records (1..36500, null keeps forever); the kernel prunes older data in small batches, exporting it first",
+    "Set the workspace's retention policy: days to keep lifecycle events, ended runs and audit records (1..36500, null keeps forever); the kernel prunes older data in small batches, exporting it first (409 stale_digest when expected_updated_at is not the policy's updated_at)",
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,
     events_days: Days,
     runs_days: Days,
     audit_days: Days,
+    /**
+     * The policy's `updated_at` the caller read (null: no policy was set); refused when another
+     * change came since, so a change of one window made from a read keeps the others' changes.
+     */
+    expected_updated_at: z.number().int().nullable().optional(),
   }),
   output: RetentionPolicyViewSchema,
-  errors: [],
+  errors: ['stale_digest'],
 });

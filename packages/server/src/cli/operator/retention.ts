@@ -1,4 +1,5 @@
 import { RETENTION_MAX_DAYS, type RetentionPolicyView } from '@airlock/core';
+import { isAirlockError } from '@airlock/sdk';
 import { shownValue } from '../shown-value.js';
 import { plainWholeNumber } from '../whole-number.js';
 import {
@@ -80,18 +81,32 @@ export async function retention(argv: string[]): Promise<number> {
   }
   const connection = connectionFrom(values);
   const workspace_id = connection.workspace;
-  const current = await connection.call('retention.get', { workspace_id });
-  if (verb === 'get') {
-    print(connection, current, () => describe(current));
-    return 0;
+  for (let attempt = 1; ; attempt += 1) {
+    const current = await connection.call('retention.get', { workspace_id });
+    if (verb === 'get') {
+      print(connection, current, () => describe(current));
+      return 0;
+    }
+    try {
+      // The windows not named keep what was read, and the write is refused if another change
+      // came since the read (it is then read again): a concurrent change of another window stays.
+      const updated = await connection.call('retention.put', {
+        workspace_id,
+        events_days: current.events_days,
+        runs_days: current.runs_days,
+        audit_days: current.audit_days,
+        ...changes,
+        expected_updated_at: current.updated_at,
+      });
+      print(connection, updated, () => describe(updated));
+      return 0;
+    } catch (error) {
+      if (!(isAirlockError(error) && error.code === 'stale_digest') || attempt === SET_ATTEMPTS) {
+        throw error;
+      }
+    }
   }
-  const updated = await connection.call('retention.put', {
-    workspace_id,
-    events_days: current.events_days,
-    runs_days: current.runs_days,
-    audit_days: current.audit_days,
-    ...changes,
-  });
-  print(connection, updated, () => describe(updated));
-  return 0;
 }
+
+/** How many reads a `set` makes when the policy keeps changing under it before giving up. */
+const SET_ATTEMPTS = 3;
