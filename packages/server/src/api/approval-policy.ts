@@ -8,7 +8,11 @@ import {
 import { AirlockError } from '../errors.js';
 import { configurationDigest, recordPolicyChange } from '../kernel/verbs/policy-changes.js';
 import { existingMemberIds, principalName } from '../store/accounts.js';
-import { readApprovalPolicy, writeApprovalPolicy } from '../store/approvals.js';
+import {
+  readApprovalPolicy,
+  readApprovalPolicyToReplace,
+  writeApprovalPolicy,
+} from '../store/approvals.js';
 import { implement } from './operation.js';
 import { assertPolicyTextIsUnicode } from './policy-text.js';
 
@@ -71,7 +75,7 @@ export const replaceApprovalPolicy = implement(
       );
     }
     return store.transaction(async (tx) => {
-      const before = await readApprovalPolicy(tx, principal.workspace_id);
+      const before = await readApprovalPolicyToReplace(tx, principal.workspace_id);
       if (input.expected_version !== undefined && input.expected_version !== before.version) {
         throw new AirlockError(
           'stale_digest',

@@ -1,4 +1,5 @@
 import { lockLiveApplication } from './applications.js';
+import { lockedForUpdate } from './dialect.js';
 import { hashToken, newId, newToken } from './ids.js';
 import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
@@ -103,6 +104,23 @@ export async function createWorkspace(store: Store, name: string): Promise<{ id:
 }
 
 /** Lists workspaces, oldest first. */
+/**
+ * Locks a workspace's row until the unit commits where processes share the
+ * store (SQLite runs one writer at a time already): a read-check-write of a
+ * workspace's settings (its approval or retention policy) made in two units
+ * at once then takes turns, the second seeing the first's write, even where
+ * the settings row does not exist yet to lock.
+ */
+export async function lockWorkspaceRow(tx: Tx, workspaceId: string): Promise<void> {
+  const { db, dialect } = tx[SQL];
+  await db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', workspaceId)
+    .$call((qb) => lockedForUpdate(dialect, qb))
+    .executeTakeFirst();
+}
+
 export async function listWorkspaces(store: Store): Promise<{ id: string; name: string }[]> {
   return store.db.selectFrom('workspaces').select(['id', 'name']).orderBy('created_at').execute();
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { lockWorkspaceRow } from './accounts.js';
 import { type Param, runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import type { ApprovalPolicyTable, Database } from './schema.js';
@@ -47,6 +48,20 @@ export async function readApprovalPolicy(
   return recordOf(rows[0] as ApprovalPolicyTable | undefined);
 }
 
+/**
+ * A workspace's approval policy read to be replaced in this unit: the
+ * workspace's row is locked first (lockWorkspaceRow), so two replacements
+ * take turns, the second checks its expected version against the first's
+ * write, and no two writes take the same version number.
+ */
+export async function readApprovalPolicyToReplace(
+  tx: Tx,
+  workspaceId: string,
+): Promise<ApprovalPolicyRecord> {
+  await lockWorkspaceRow(tx, workspaceId);
+  return readApprovalPolicy(tx, workspaceId);
+}
+
 /** Per unit of work, each workspace's policy as that unit first read it. */
 const policyOfUnit = new WeakMap<Tx, Map<string, Promise<ApprovalPolicyRecord>>>();
 
@@ -80,7 +95,7 @@ export async function writeApprovalPolicy(
   tx: Tx,
   options: { workspaceId: string; policy: Record<string, unknown>; principal: string },
 ): Promise<ApprovalPolicyRecord> {
-  const current = await readApprovalPolicy(tx, options.workspaceId);
+  const current = await readApprovalPolicyToReplace(tx, options.workspaceId);
   const version = current.version + 1;
   const document = JSON.stringify(options.policy);
   if (current.version === 0) {

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { lockedForUpdate } from './dialect.js';
+import { lockWorkspaceRow } from './accounts.js';
 import type { Reader } from './reader.js';
 import type { EventType, RetentionPolicyTable, RunEventTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -35,21 +35,14 @@ export async function readRetentionPolicy(
 
 /**
  * A workspace's policy as stored, read to be replaced in this unit: the
- * workspace's row is locked until the commit where processes share the
- * store, so two replacements made from the same read take turns and the
- * second sees the first (the policy row may not exist yet to lock).
+ * workspace's row is locked first (lockWorkspaceRow), so two replacements
+ * made from the same read take turns and the second sees the first.
  */
 export async function readRetentionPolicyToReplace(
   tx: Tx,
   workspaceId: string,
 ): Promise<RetentionPolicyRow | undefined> {
-  const { db, dialect } = tx[SQL];
-  await db
-    .selectFrom('workspaces')
-    .select('id')
-    .where('id', '=', workspaceId)
-    .$call((qb) => lockedForUpdate(dialect, qb))
-    .executeTakeFirst();
+  await lockWorkspaceRow(tx, workspaceId);
   return readRetentionPolicy(tx, workspaceId);
 }
 
