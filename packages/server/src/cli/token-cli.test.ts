@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,12 +21,25 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** Runs the built `airlock` in `cwd` with AIRLOCK_DATA_DIR and DATABASE_URL set but empty. */
-function airlock(args: string[]) {
+/** prlimit (util-linux) caps the file size a command may write: a full disk, as the writes see it. */
+const noPrlimit = spawnSync('prlimit', ['--version']).error
+  ? 'prlimit (util-linux) is not installed'
+  : null;
+if (noPrlimit) console.warn(`[airlock tests] skipping the full-disk token case: ${noPrlimit}`);
+
+/**
+ * Runs the built `airlock` in `cwd` with AIRLOCK_DATA_DIR and DATABASE_URL set but empty (with
+ * files capped at `maxFileBytes`, as on a full disk; its stdout and stderr are pipes, not capped).
+ */
+function airlock(args: string[], options: { maxFileBytes?: number } = {}) {
+  const command =
+    options.maxFileBytes === undefined
+      ? [process.execPath, BUILT_CLI, ...args]
+      : ['prlimit', `--fsize=${options.maxFileBytes}`, process.execPath, BUILT_CLI, ...args];
   return new Promise<{ code: number; stdout: string; stderr: string }>((settle) => {
     execFile(
-      process.execPath,
-      [BUILT_CLI, ...args],
+      command[0] as string,
+      command.slice(1),
       { cwd, env: { ...process.env, AIRLOCK_DATA_DIR: '', DATABASE_URL: '' } },
       (error, stdout, stderr) => {
         const code = error ? (error as { code?: number }).code : 0;
@@ -74,4 +87,22 @@ describe('airlock token', { timeout: 60_000 }, () => {
     expect(existsSync(join(cwd, 'airlock.sqlite'))).toBe(false);
     expect(existsSync(join(root, 'copy.sqlite'))).toBe(false);
   });
+
+  it.skipIf(noPrlimit !== null)(
+    'on a full disk says store_unavailable with the reason, exit 1, no stack, and makes no credential',
+    async () => {
+      // The kernel holds the store: the WAL it keeps open is what a new write must grow.
+      const refused = await airlock(['token', 'create', '--kind', 'member', '--label', 'no-room'], {
+        maxFileBytes: 0,
+      });
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toMatch(
+        /^airlock token create: store_unavailable: the store is unavailable \(.+\); nothing was changed, retry later\n$/,
+      );
+      const listed = await airlock(['token', 'list']);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).not.toContain('no-room');
+    },
+  );
 });

@@ -2,7 +2,13 @@ import { AirlockError } from '../errors.js';
 import { revokeCredentialAndReaddress } from '../kernel/verbs/revocation.js';
 import { type CredentialKind, createCredential, listCredentials } from '../store/accounts.js';
 import type { Store } from '../store/store.js';
-import { flagText, parseVerbCommandLine, storeLocationOf } from './command-line.js';
+import { asStoreError, StoreUnavailableError } from '../store/store-errors.js';
+import {
+  flagText,
+  type ParsedCommandLine,
+  parseVerbCommandLine,
+  storeLocationOf,
+} from './command-line.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 import { forTerminal } from './terminal-text.js';
@@ -45,67 +51,83 @@ export async function token(argv: string[]): Promise<number> {
     process.stdout.write(TOKEN_HELP);
     return values.help ? 0 : 2;
   }
-  let store: Store;
+  const location = storeLocationOf(values, 'airlock token');
+  let store: Store | undefined;
   try {
-    store = await openExistingStore(storeLocationOf(values, 'airlock token'));
+    store = await openExistingStore(location);
+    return await runVerb(store, verb, target, values);
   } catch (error) {
-    if (!(error instanceof MissingStoreError)) throw error;
-    process.stderr.write(`airlock token: ${error.message}\n`);
+    if (error instanceof MissingStoreError) {
+      process.stderr.write(`airlock token: ${error.message}\n`);
+      return 1;
+    }
+    // A full disk, an I/O error, a database that went away: the store's stable code, no stack.
+    const mapped = asStoreError(error);
+    if (!(mapped instanceof StoreUnavailableError)) throw error;
+    process.stderr.write(`airlock token ${verb}: ${mapped.code}: ${mapped.detail}\n`);
     return 1;
-  }
-  try {
-    const local = await ensureLocalWorkspace(store);
-    if (verb === 'create') {
-      const kind = values.kind as CredentialKind;
-      if (!KINDS.includes(kind)) {
-        process.stderr.write('airlock token create: --kind must be agent, executor or member\n');
-        return 2;
-      }
-      const made = await createCredential(store, {
-        workspaceId: local.workspaceId,
-        kind,
-        agentApplicationId: local.agentApplicationId,
-        label: flagText(values, 'label') ?? kind,
-      });
-      process.stderr.write(
-        `created ${kind} credential ${made.credential.credential_id} in ${local.workspaceId}\n`,
-      );
-      process.stdout.write(`${made.token}\n`);
-      return 0;
-    }
-    if (verb === 'revoke') {
-      if (!target) {
-        process.stderr.write('airlock token revoke: name a credential id or a token\n');
-        return 2;
-      }
-      try {
-        const revoked = await revokeCredentialAndReaddress(store, {
-          idOrToken: target,
-          principal: 'operator:cli',
-        });
-        const moved = revoked.readdressed.length;
-        process.stderr.write(
-          `revoked${moved > 0 ? `; ${moved} held row(s) now addressed to nobody (a member answers them)` : ''}\n`,
-        );
-        return 0;
-      } catch (error) {
-        if (!(error instanceof AirlockError)) throw error;
-        process.stderr.write('no such active credential\n');
-        return 1;
-      }
-    }
-    if (verb === 'list') {
-      for (const credential of await listCredentials(store, local.workspaceId)) {
-        const state = credential.revoked_at ? 'revoked' : 'active';
-        process.stdout.write(
-          `${credential.credential_id}\t${credential.kind}\t${state}\t${forTerminal(credential.label)}\n`,
-        );
-      }
-      return 0;
-    }
-    process.stderr.write(`airlock token: unknown verb ${verb}\n${TOKEN_HELP}`);
-    return 2;
   } finally {
-    await store.close();
+    // What was committed stays committed: a close that fails (a checkpoint on a full disk) changes no answer.
+    await store?.close().catch(() => {});
   }
+}
+
+/** Runs one verb on the open store; returns the exit code. */
+async function runVerb(
+  store: Store,
+  verb: string,
+  target: string | undefined,
+  values: ParsedCommandLine['values'],
+): Promise<number> {
+  const local = await ensureLocalWorkspace(store);
+  if (verb === 'create') {
+    const kind = values.kind as CredentialKind;
+    if (!KINDS.includes(kind)) {
+      process.stderr.write('airlock token create: --kind must be agent, executor or member\n');
+      return 2;
+    }
+    const made = await createCredential(store, {
+      workspaceId: local.workspaceId,
+      kind,
+      agentApplicationId: local.agentApplicationId,
+      label: flagText(values, 'label') ?? kind,
+    });
+    process.stderr.write(
+      `created ${kind} credential ${made.credential.credential_id} in ${local.workspaceId}\n`,
+    );
+    process.stdout.write(`${made.token}\n`);
+    return 0;
+  }
+  if (verb === 'revoke') {
+    if (!target) {
+      process.stderr.write('airlock token revoke: name a credential id or a token\n');
+      return 2;
+    }
+    try {
+      const revoked = await revokeCredentialAndReaddress(store, {
+        idOrToken: target,
+        principal: 'operator:cli',
+      });
+      const moved = revoked.readdressed.length;
+      process.stderr.write(
+        `revoked${moved > 0 ? `; ${moved} held row(s) now addressed to nobody (a member answers them)` : ''}\n`,
+      );
+      return 0;
+    } catch (error) {
+      if (!(error instanceof AirlockError)) throw error;
+      process.stderr.write('no such active credential\n');
+      return 1;
+    }
+  }
+  if (verb === 'list') {
+    for (const credential of await listCredentials(store, local.workspaceId)) {
+      const state = credential.revoked_at ? 'revoked' : 'active';
+      process.stdout.write(
+        `${credential.credential_id}\t${credential.kind}\t${state}\t${forTerminal(credential.label)}\n`,
+      );
+    }
+    return 0;
+  }
+  process.stderr.write(`airlock token: unknown verb ${verb}\n${TOKEN_HELP}`);
+  return 2;
 }
