@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -14,16 +14,13 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKernelProcess } from '../testing/kernel-process.js';
-import { BUILT_CLI } from '../testing/operator-cli.js';
+import { BUILT_CLI, prlimitSkipReason, runLocalCli } from '../testing/operator-cli.js';
 import { straceSkipReason } from '../testing/syscall-trace.js';
 
 /** Another user than root, who file modes hold back, for the permission cases. */
 const NOBODY = 65_534;
 const asRoot = process.getuid?.() === 0;
-/** prlimit (util-linux) caps the file size a command may write: a full disk, as the writes see it. */
-const noPrlimit = spawnSync('prlimit', ['--version']).error
-  ? 'prlimit (util-linux) is not installed'
-  : null;
+const noPrlimit = prlimitSkipReason;
 if (noPrlimit) console.warn(`[airlock tests] skipping the full-disk backup cases: ${noPrlimit}`);
 const noStrace = straceSkipReason();
 if (noStrace) console.warn(`[airlock tests] skipping the backup's directory sync: ${noStrace}`);
@@ -34,33 +31,15 @@ chmodSync(root, 0o755);
 const dataDir = join(root, 'data');
 const good = join(root, 'good.sqlite');
 
-/**
- * Runs the built `airlock` (as nobody under root when `unprivileged`; with
- * files capped at `maxFileBytes`, as on a full disk) to its end.
- */
+/** Runs the built `airlock` (as nobody under root when `unprivileged`; see runLocalCli). */
 function airlock(
   args: string[],
   options: { unprivileged?: boolean; maxFileBytes?: number; cwd?: string } = {},
 ) {
-  const user = options.unprivileged && asRoot ? { uid: NOBODY, gid: NOBODY } : {};
-  const command =
-    options.maxFileBytes === undefined
-      ? [process.execPath, BUILT_CLI, ...args]
-      : ['prlimit', `--fsize=${options.maxFileBytes}`, process.execPath, BUILT_CLI, ...args];
-  return new Promise<{ code: number; stdout: string; stderr: string }>((settle) => {
-    execFile(
-      command[0] as string,
-      command.slice(1),
-      {
-        env: { ...process.env, DATABASE_URL: '', AIRLOCK_DATA_DIR: '' },
-        ...user,
-        ...(options.cwd ? { cwd: options.cwd } : {}),
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (error as { code?: number }).code : 0;
-        settle({ code: typeof code === 'number' ? code : 1, stdout, stderr });
-      },
-    );
+  const { unprivileged, ...rest } = options;
+  return runLocalCli(args, {
+    ...rest,
+    ...(unprivileged && asRoot ? { user: { uid: NOBODY, gid: NOBODY } } : {}),
   });
 }
 

@@ -1,10 +1,9 @@
-import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KernelProcess, startKernelProcess } from '../testing/kernel-process.js';
-import { BUILT_CLI } from '../testing/operator-cli.js';
+import { prlimitSkipReason, runLocalCli } from '../testing/operator-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-token-cli-'));
 chmodSync(root, 0o755);
@@ -21,33 +20,13 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** prlimit (util-linux) caps the file size a command may write: a full disk, as the writes see it. */
-const noPrlimit = spawnSync('prlimit', ['--version']).error
-  ? 'prlimit (util-linux) is not installed'
-  : null;
-if (noPrlimit) console.warn(`[airlock tests] skipping the full-disk token case: ${noPrlimit}`);
-
-/**
- * Runs the built `airlock` in `cwd` with AIRLOCK_DATA_DIR and DATABASE_URL set but empty (with
- * files capped at `maxFileBytes`, as on a full disk; its stdout and stderr are pipes, not capped).
- */
-function airlock(args: string[], options: { maxFileBytes?: number } = {}) {
-  const command =
-    options.maxFileBytes === undefined
-      ? [process.execPath, BUILT_CLI, ...args]
-      : ['prlimit', `--fsize=${options.maxFileBytes}`, process.execPath, BUILT_CLI, ...args];
-  return new Promise<{ code: number; stdout: string; stderr: string }>((settle) => {
-    execFile(
-      command[0] as string,
-      command.slice(1),
-      { cwd, env: { ...process.env, AIRLOCK_DATA_DIR: '', DATABASE_URL: '' } },
-      (error, stdout, stderr) => {
-        const code = error ? (error as { code?: number }).code : 0;
-        settle({ code: typeof code === 'number' ? code : 1, stdout, stderr });
-      },
-    );
-  });
+if (prlimitSkipReason) {
+  console.warn(`[airlock tests] skipping the full-disk token case: ${prlimitSkipReason}`);
 }
+
+/** Runs the built `airlock` in `cwd` (see runLocalCli). */
+const airlock = (args: string[], options: { maxFileBytes?: number } = {}) =>
+  runLocalCli(args, { ...options, cwd });
 
 describe('airlock token', { timeout: 60_000 }, () => {
   it('reads an empty AIRLOCK_DATA_DIR as unset: ./.airlock, where serve looks, not the current directory', async () => {
@@ -88,7 +67,7 @@ describe('airlock token', { timeout: 60_000 }, () => {
     expect(existsSync(join(root, 'copy.sqlite'))).toBe(false);
   });
 
-  it.skipIf(noPrlimit !== null)(
+  it.skipIf(prlimitSkipReason !== null)(
     'on a full disk says store_unavailable with the reason, exit 1, no stack, and makes no credential',
     async () => {
       // The kernel holds the store: the WAL it keeps open is what a new write must grow.

@@ -31,19 +31,34 @@ export function redactUrl(url: string | undefined): string {
     .map((segment) => (TOKEN.test(decoded(segment)) ? REDACTED : segment))
     .join('/');
   if (query < 0) return path;
-  const params = url
-    .slice(query + 1)
+  const params = maskQueryValues(
+    url.slice(query + 1),
+    (name, value) =>
+      SECRET_PARAMS.includes(decoded(name).toLowerCase()) ||
+      TOKEN.test(decoded(value.replaceAll('+', ' '))),
+    REDACTED,
+  );
+  return `${path}?${params}`;
+}
+
+/**
+ * A query string (without its `?`) with the value of every `name=value` pair
+ * that `secret` picks (given both as written, still encoded) replaced by `mask`.
+ */
+export function maskQueryValues(
+  query: string,
+  secret: (name: string, value: string) => boolean,
+  mask: string,
+): string {
+  return query
     .split('&')
     .map((pair) => {
       const equals = pair.indexOf('=');
       const name = equals < 0 ? pair : pair.slice(0, equals);
       const value = equals < 0 ? '' : pair.slice(equals + 1);
-      const secret =
-        SECRET_PARAMS.includes(decoded(name).toLowerCase()) ||
-        TOKEN.test(decoded(value.replaceAll('+', ' ')));
-      return secret ? `${name}=${REDACTED}` : pair;
-    });
-  return `${path}?${params.join('&')}`;
+      return secret(name, value) ? `${name}=${mask}` : pair;
+    })
+    .join('&');
 }
 
 /**

@@ -1,3 +1,5 @@
+import { maskQueryValues } from './redact.js';
+
 /** What a credential in a URL is replaced with where the URL is shown or logged. */
 const HIDDEN = '***';
 
@@ -31,15 +33,10 @@ export function hideUrlCredentials(url: string): string {
   if (authority >= 0 && at > authority)
     base = `${base.slice(0, authority + 2)}${HIDDEN}${base.slice(at)}`;
   if (query < 0) return base;
-  const params = text
-    .slice(query + 1)
-    .split('&')
-    .map((pair) => {
-      const equals = pair.indexOf('=');
-      if (equals < 0) return pair;
-      return SECRET_PARAM.test(decoded(pair.slice(0, equals)))
-        ? `${pair.slice(0, equals)}=${HIDDEN}`
-        : pair;
-    });
-  return `${base}?${params.join('&')}`;
+  const params = maskQueryValues(
+    text.slice(query + 1),
+    (name) => SECRET_PARAM.test(decoded(name)),
+    HIDDEN,
+  );
+  return `${base}?${params}`;
 }

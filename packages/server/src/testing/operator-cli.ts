@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { type Deployment, waitFor } from './harness.js';
@@ -105,4 +105,40 @@ export async function plantCalls(
   const planted = await d.member.post(`${d.ws}/runs/${created.body.id}/calls`, { calls });
   if (planted.status !== 201) throw new Error(`the calls were not planted: ${planted.status}`);
   return created.body.id;
+}
+
+/** prlimit (util-linux) caps the file size a command may write; null when it can run here. */
+export const prlimitSkipReason: string | null = spawnSync('prlimit', ['--version']).error
+  ? 'prlimit (util-linux) is not installed'
+  : null;
+
+/**
+ * Runs the built `airlock` on a local store to its end, with AIRLOCK_DATA_DIR
+ * and DATABASE_URL set but empty: as another user (`user`), in `cwd`, and
+ * with the files it writes capped at `maxFileBytes` (prlimit), as on a full
+ * disk (its stdout and stderr are pipes, which the cap leaves alone).
+ */
+export function runLocalCli(
+  args: string[],
+  options: { maxFileBytes?: number; cwd?: string; user?: { uid: number; gid: number } } = {},
+): Promise<CliOutcome> {
+  const command =
+    options.maxFileBytes === undefined
+      ? [process.execPath, BUILT_CLI, ...args]
+      : ['prlimit', `--fsize=${options.maxFileBytes}`, process.execPath, BUILT_CLI, ...args];
+  return new Promise((settle) => {
+    execFile(
+      command[0] as string,
+      command.slice(1),
+      {
+        env: { ...process.env, DATABASE_URL: '', AIRLOCK_DATA_DIR: '' },
+        ...(options.user ?? {}),
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (error as { code?: number }).code : 0;
+        settle({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      },
+    );
+  });
 }
