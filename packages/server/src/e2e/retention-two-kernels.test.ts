@@ -142,7 +142,15 @@ function exportLines(
   return readdirSync(folder)
     .filter((name) => name.startsWith(`${kind}-`))
     .flatMap((name) => {
-      const text = readFileSync(join(folder, name), 'utf8');
+      let text: string;
+      try {
+        text = readFileSync(join(folder, name), 'utf8');
+      } catch (error) {
+        // A step whose delete failed cuts its export back, removing a file it alone wrote:
+        // listed a moment ago, gone now, it holds no line.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
       return (options.whileWriting ? text.slice(0, text.lastIndexOf('\n') + 1) : text)
         .split('\n')
         .filter((line) => line !== '')
