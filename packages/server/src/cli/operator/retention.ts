@@ -25,7 +25,9 @@ export directory (audit records in the format of \`airlock audit export\`).
   --audit <age>    the audit trail (every decision)
 
 An age is a number of days (90, 90d), weeks (12w) or years (1y = 365 days),
-from 1 day to ${RETENTION_MAX_DAYS} days, or \`forever\`. A flag left out keeps its current value.
+from 1 day to ${RETENTION_MAX_DAYS} days, or \`forever\`. A flag left out keeps its current value,
+as it is when the change is written: a change someone made meanwhile is read
+again, not undone.
 
 ${CONNECTION_HELP}`;
 
