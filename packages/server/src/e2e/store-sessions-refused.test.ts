@@ -94,6 +94,17 @@ describe.skipIf(skip !== null)('a kernel whose PostgreSQL refuses it new session
     await served();
   });
 
+  it('answers 503 store_unavailable while its role may not connect to its database (42501), and recovers', async () => {
+    await admin.query(`revoke connect on database ${database} from public, ${role}`);
+    await endSessions();
+    try {
+      await refusedWith('(permission to connect refused: 42501)');
+    } finally {
+      await admin.query(`grant connect on database ${database} to public, ${role}`);
+    }
+    await served();
+  });
+
   it('answers 503 store_unavailable while its database is gone by its name (3D000), and recovers', async () => {
     const away = `${database}_away`;
     // Closed to new sessions first, so that none is open when it is renamed.

@@ -24,6 +24,7 @@ describe('asStoreError', () => {
       ['28000', 'login refused: 28000'],
       // The test cluster trusts every login: a wrong password is read from its code here only.
       ['28P01', 'password authentication failed: 28P01'],
+      ['42501', 'permission to connect refused: 42501'],
       ['08006', 'PostgreSQL 08006'],
       ['ECONNREFUSED', 'database unreachable: ECONNREFUSED'],
     ]) {
@@ -60,6 +61,7 @@ describe('asStoreError', () => {
       failure('42601'),
       // A statement's own 55000 (not the server refusing the session) is an error to see.
       failure('55000', 'currval of sequence "s" is not yet defined in this session', 'ERROR'),
+      failure('42501', 'permission denied for table runs', 'ERROR'),
       new AirlockError('task_not_waiting', 'x'),
       'not an error',
     ];

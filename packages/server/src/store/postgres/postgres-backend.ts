@@ -37,12 +37,13 @@ const RETRYABLE_CODES = new Set(['40001', '40P01']);
 // session ended), 25006 (read-only). And those that refuse the pool a new session, as when the
 // database is renamed or closed to connections, or the role's login or password changed under
 // a running kernel: 3D000 (no such database), 55000 (not accepting connections), 28000 and 28P01.
-const UNAVAILABLE_STATES = /^(08...|53...|57P0[1-5]|25006|3D000|55000|28000|28P01)$/;
+const UNAVAILABLE_STATES = /^(08...|53...|57P0[1-5]|25006|3D000|55000|28000|28P01|42501)$/;
 
-// 55000 (object_not_in_prerequisite_state) also names statement errors that are bugs to see
-// as such (`currval` before `nextval`, say): it is the store going away only when the server
-// refuses the session itself, which it reports at severity FATAL.
-const UNAVAILABLE_WHEN_FATAL = new Set(['55000']);
+// 55000 (object_not_in_prerequisite_state) and 42501 (insufficient_privilege) also name
+// statement errors that are bugs to see as such (`currval` before `nextval`, a table the role
+// may not write): they are the store going away only when the server refuses the session
+// itself (a database closed to connections, its CONNECT privilege revoked), at severity FATAL.
+const UNAVAILABLE_WHEN_FATAL = new Set(['55000', '42501']);
 
 /** The words a store_unavailable answer gives for a SQLSTATE, where the code alone says little. */
 const UNAVAILABLE_REASONS: Readonly<Record<string, string>> = {
@@ -52,6 +53,7 @@ const UNAVAILABLE_REASONS: Readonly<Record<string, string>> = {
   '55000': 'database not accepting connections: 55000',
   '28000': 'login refused: 28000',
   '28P01': 'password authentication failed: 28P01',
+  '42501': 'permission to connect refused: 42501',
 };
 
 // Node's socket errors when the server cannot be reached at all.
