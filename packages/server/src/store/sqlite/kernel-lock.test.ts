@@ -4,8 +4,14 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import SqliteDatabase from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DataDirInUseError, holdDataDir, KERNEL_LOCK_FILE } from './kernel-lock.js';
+import {
+  DataDirInUseError,
+  holdDataDir,
+  KERNEL_LOCK_DATABASE,
+  KERNEL_LOCK_FILE,
+} from './kernel-lock.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-kernel-lock-'));
 const children: ChildProcess[] = [];
@@ -128,6 +134,25 @@ describe('holdDataDir', { timeout: 60_000 }, () => {
       release();
     });
   }
+
+  // The race behind a CI failure where all three starts below were refused: the start about to
+  // win holds RESERVED and needs every SHARED lock gone to finish, while a refused start waits
+  // out its busy timeout. Here the test plays the winner caught in that window.
+  it('lets a start about to win finish while another start waits for the directory', async () => {
+    const dir = join(root, 'settling');
+    mkdirSync(dir);
+    const winner = new SqliteDatabase(join(dir, KERNEL_LOCK_DATABASE), { timeout: 200 });
+    winner.exec('BEGIN IMMEDIATE');
+    winner.exec('CREATE TABLE winning (at INTEGER)');
+    const waiter = await startHolder();
+    const answer = waiter.hold(dir);
+    // Well inside the waiter's 1 s of retries (a slow machine only makes this check weaker).
+    await new Promise((settle) => setTimeout(settle, 300));
+    // A waiter that kept its SHARED lock while retrying would make this COMMIT time out (SQLITE_BUSY).
+    expect(() => winner.exec('COMMIT')).not.toThrow();
+    winner.close();
+    expect(await answer).toBe('held');
+  });
 
   it('lets exactly one of three processes starting at once hold a directory', async () => {
     const holders = await Promise.all([startHolder(), startHolder(), startHolder()]);

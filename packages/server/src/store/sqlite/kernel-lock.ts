@@ -71,9 +71,13 @@ export function holdDataDir(dataDir: string): () => void {
   mkdirSync(dir, { recursive: true });
   const lock = new SqliteDatabase(join(dir, KERNEL_LOCK_DATABASE), { timeout: SETTLE_MS });
   try {
-    // EXCLUSIVE locking mode keeps the lock a write transaction took after its COMMIT, until close.
-    lock.pragma('locking_mode = EXCLUSIVE');
+    // Taken in NORMAL locking mode: there a refused attempt lets go of its SHARED lock before
+    // its busy handler waits, while in EXCLUSIVE mode it keeps it for the whole wait, so the
+    // start about to win could not finish (it needs every SHARED lock gone) and, with three
+    // starts at once, all of them were refused. Switched inside the transaction: EXCLUSIVE
+    // locking mode keeps the lock the transaction took after its COMMIT, until close.
     lock.exec('BEGIN EXCLUSIVE');
+    lock.pragma('locking_mode = EXCLUSIVE');
     lock.exec('COMMIT');
   } catch (error) {
     lock.close();
