@@ -105,6 +105,38 @@ describe.skipIf(skip !== null)('a kernel whose PostgreSQL refuses it new session
     await served();
   });
 
+  /** Sets `setting` on the kernel's role, holds `runs` locked from another session, and lists runs. */
+  async function refusedBehindLock(setting: string, reason: string) {
+    await admin.query(`alter role ${role} set ${setting} = '100ms'`);
+    await endSessions();
+    const url = new URL(process.env.AIRLOCK_TEST_DATABASE_URL!);
+    url.pathname = `/${database}`;
+    const locker = new pg.Client({ connectionString: url.toString() });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query('lock table runs in access exclusive mode');
+      await refusedWith(reason);
+    } finally {
+      await locker.query('rollback').catch(() => {});
+      await locker.end();
+      await admin.query(`alter role ${role} reset ${setting}`);
+      await endSessions();
+    }
+    await served();
+  }
+
+  it("answers 503 store_unavailable when a lock wait outlasts the role's lock_timeout (55P03), and recovers", async () => {
+    await refusedBehindLock('lock_timeout', '(lock wait timed out (lock_timeout): 55P03)');
+  });
+
+  it("answers 503 store_unavailable when a statement outlasts the role's statement_timeout (57014), and recovers", async () => {
+    await refusedBehindLock(
+      'statement_timeout',
+      '(statement canceled (statement_timeout or an operator): 57014)',
+    );
+  });
+
   it('answers 503 store_unavailable while its database is gone by its name (3D000), and recovers', async () => {
     const away = `${database}_away`;
     // Closed to new sessions first, so that none is open when it is renamed.

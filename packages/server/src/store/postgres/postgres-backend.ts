@@ -37,7 +37,12 @@ const RETRYABLE_CODES = new Set(['40001', '40P01']);
 // session ended), 25006 (read-only). And those that refuse the pool a new session, as when the
 // database is renamed or closed to connections, or the role's login or password changed under
 // a running kernel: 3D000 (no such database), 55000 (not accepting connections), 28000 and 28P01.
-const UNAVAILABLE_STATES = /^(08...|53...|57P0[1-5]|25006|3D000|55000|28000|28P01|42501)$/;
+// And a statement the server gave up on: 55P03 (lock_timeout while another session holds a lock
+// it needs) and 57014 (canceled: statement_timeout, or an operator's pg_cancel_backend); the
+// kernel sets neither timeout itself, so a database or role setting did, and the same request
+// may well pass once the lock is gone.
+const UNAVAILABLE_STATES =
+  /^(08...|53...|57P0[1-5]|25006|3D000|55000|28000|28P01|42501|55P03|57014)$/;
 
 // 55000 (object_not_in_prerequisite_state) and 42501 (insufficient_privilege) also name
 // statement errors that are bugs to see as such (`currval` before `nextval`, a table the role
@@ -54,6 +59,8 @@ const UNAVAILABLE_REASONS: Readonly<Record<string, string>> = {
   '28000': 'login refused: 28000',
   '28P01': 'password authentication failed: 28P01',
   '42501': 'permission to connect refused: 42501',
+  '55P03': 'lock wait timed out (lock_timeout): 55P03',
+  '57014': 'statement canceled (statement_timeout or an operator): 57014',
 };
 
 // Node's socket errors when the server cannot be reached at all.
