@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { backends, freshStorePerTest } from '../testing/stores.js';
 import { authenticate, createCredential, createWorkspace, revokeCredential } from './accounts.js';
@@ -5,6 +6,7 @@ import { createAgentApplication } from './applications.js';
 import { currentProfileConfiguration, putProfileConfiguration } from './profiles.js';
 import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';
+import { StoreUnavailableError } from './store-errors.js';
 
 const all = await backends();
 
@@ -153,6 +155,40 @@ for (const backend of all) {
       const seqs = await store.db.selectFrom('run_events').select('seq').orderBy('seq').execute();
       expect(seqs.map((r) => Number(r.seq))).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     });
+
+    // PostgreSQL raises the SQLSTATE itself (RAISE ... USING ERRCODE), on every attempt.
+    it.skipIf(backend.name !== 'postgres')(
+      'retries a unit PostgreSQL keeps failing with a serialization failure or a deadlock, then answers store_unavailable, nothing written',
+      async () => {
+        const store = await open();
+        const ws = await createWorkspace(store, 'w');
+        for (const [code, reason] of [
+          ['40001', 'serialization failures'],
+          ['40P01', 'deadlocks'],
+        ] as const) {
+          let attempts = 0;
+          const failed = await store
+            .transaction(async (tx) => {
+              attempts += 1;
+              await tx[SQL].db
+                .updateTable('workspaces')
+                .set({ name: `try-${attempts}` })
+                .where('id', '=', ws.id)
+                .execute();
+              await sql`do $$ begin raise exception 'conflict' using errcode = '${sql.raw(code)}'; end $$`.execute(
+                tx[SQL].db,
+              );
+            })
+            .catch((error: unknown) => error);
+          expect(attempts).toBe(6);
+          expect(failed).toBeInstanceOf(StoreUnavailableError);
+          expect((failed as StoreUnavailableError).status).toBe(503);
+          expect((failed as StoreUnavailableError).detail).toContain(`${reason}`);
+          expect((failed as StoreUnavailableError).detail).toContain(code);
+        }
+        expect(await workspaceName(store, ws.id)).toBe('w');
+      },
+    );
 
     it('lets exactly one of racing conditional updates win', async () => {
       const store = await open();

@@ -40,9 +40,10 @@ const RETRYABLE_CODES = new Set(['40001', '40P01']);
 // And a statement the server gave up on: 55P03 (lock_timeout while another session holds a lock
 // it needs) and 57014 (canceled: statement_timeout, or an operator's pg_cancel_backend); the
 // kernel sets neither timeout itself, so a database or role setting did, and the same request
-// may well pass once the lock is gone.
+// may well pass once the lock is gone. 40001 and 40P01 reach here only once the unit's retries
+// are spent (Store.transaction runs it again first): contention the client may retry later.
 const UNAVAILABLE_STATES =
-  /^(08...|53...|57P0[1-5]|25006|3D000|55000|28000|28P01|42501|55P03|57014)$/;
+  /^(08...|53...|57P0[1-5]|25006|3D000|55000|28000|28P01|42501|55P03|57014|40001|40P01)$/;
 
 // 55000 (object_not_in_prerequisite_state) and 42501 (insufficient_privilege) also name
 // statement errors that are bugs to see as such (`currval` before `nextval`, a table the role
@@ -61,6 +62,8 @@ const UNAVAILABLE_REASONS: Readonly<Record<string, string>> = {
   '42501': 'permission to connect refused: 42501',
   '55P03': 'lock wait timed out (lock_timeout): 55P03',
   '57014': 'statement canceled (statement_timeout or an operator): 57014',
+  '40001': 'serialization failures on every attempt: 40001',
+  '40P01': 'deadlocks on every attempt: 40P01',
 };
 
 // Node's socket errors when the server cannot be reached at all.
