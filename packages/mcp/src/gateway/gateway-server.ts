@@ -125,7 +125,8 @@ export function createGatewayServer(options: {
         traceparent: traceparentOf(request.params._meta?.traceparent),
       });
     } finally {
-      withdraw.abort();
+      // Withdraws the inline question, when one was asked (an abort builds a DOMException).
+      if (asked) withdraw.abort();
     }
   });
   server.onclose = () => {
