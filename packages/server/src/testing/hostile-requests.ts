@@ -18,6 +18,12 @@ export interface HostileRequest {
   body?: string | Buffer;
   /** The content type; absent sends `application/json` with a body, null sends none. */
   contentType?: string | null;
+  /** Headers sent besides (an `authorization` here replaces the plane's token). */
+  headers?: Record<string, string>;
+  /** Another method than the operation's. */
+  method?: string;
+  /** Sent in chunks, with no content-length. */
+  chunked?: boolean;
 }
 
 /** A JSON value as raw text (so `-0` and `2**53+1` reach the server as written), with a label. */
@@ -42,8 +48,13 @@ const HOSTILE_TEXT: RawValue[] = [
   { label: 'a lone surrogate', json: '"\\ud800"' },
   { label: 'a reversed lone surrogate pair', json: '"\\udc00\\ud800"' },
   { label: 'RTL and zero-width marks', json: '"\\u202e\\u200b\\u200dabc\\u2066\\ufeff"' },
-  { label: 'a 256 KiB string', json: JSON.stringify('y'.repeat(256 * 1024)) },
 ];
+
+/** Text within the body limit but far past any field's own: tried on an operation's first field. */
+const LARGE_TEXT: RawValue = {
+  label: 'a 256 KiB string',
+  json: JSON.stringify('y'.repeat(256 * 1024)),
+};
 
 const EDGE_NUMBERS: RawValue[] = [
   { label: '-1', json: '-1' },
@@ -68,15 +79,16 @@ function membersOf(base: Record<string, unknown>): [string, string][] {
 
 /**
  * Each field of the body (required or not) replaced by each of
- * {@link FIELD_VALUES}, the other fields kept as in the sample.
+ * {@link FIELD_VALUES}, the other fields kept as in the sample; the first
+ * field by a 256 KiB string too.
  */
 export function fieldMutations(
   base: Record<string, unknown>,
   fields: readonly string[],
 ): HostileRequest[] {
   const requests: HostileRequest[] = [];
-  for (const field of fields) {
-    for (const value of FIELD_VALUES) {
+  for (const [index, field] of fields.entries()) {
+    for (const value of index === 0 ? [...FIELD_VALUES, LARGE_TEXT] : FIELD_VALUES) {
       const members = membersOf(base).filter(([key]) => key !== field);
       members.push([field, value.json]);
       requests.push({ label: `field /${field} = ${value.label}`, body: objectText(members) });
@@ -201,4 +213,131 @@ export function pathMutations(params: readonly string[]): HostileRequest[] {
       segments: { [param]: segment },
     })),
   );
+}
+
+/** Keys no schema names, each odd in its own way. */
+const HOSTILE_KEYS: readonly RawValue[] = [
+  { label: 'a NUL key', json: '"\\u0000"' },
+  { label: 'a lone surrogate key', json: '"\\ud800"' },
+  { label: 'an empty key', json: '""' },
+  { label: 'a __proto__ key', json: '"__proto__"' },
+];
+
+const HOLE = '\u0001hole\u0001';
+const HOLE_TEXT = JSON.stringify(HOLE);
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** The pointers of a value's leaves and of its objects (an object, then what is under it). */
+function walk(
+  value: Json,
+  path: string[],
+  into: { leaves: string[][]; objects: string[][] },
+): void {
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) walk(item, [...path, String(index)], into);
+  } else if (value !== null && typeof value === 'object') {
+    into.objects.push(path);
+    for (const [key, item] of Object.entries(value)) walk(item, [...path, key], into);
+  } else {
+    into.leaves.push(path);
+  }
+}
+
+/** The value at `path`. */
+function at(value: Json, path: readonly string[]): Json {
+  return path.reduce<Json>((inner, key) => (inner as Record<string, Json>)[key] as Json, value);
+}
+
+/** A copy of `value` with the value at `path` replaced. */
+function replaced(value: Json, path: readonly string[], by: Json): Json {
+  const [head, ...rest] = path;
+  if (head === undefined) return by;
+  if (Array.isArray(value)) {
+    return value.map((item, index) => (String(index) === head ? replaced(item, rest, by) : item));
+  }
+  const object = value as { [key: string]: Json };
+  return { ...object, [head]: replaced(object[head] as Json, rest, by) };
+}
+
+/**
+ * Inside each field's full sample (see `fullFieldSamples`), each leaf
+ * replaced by four of {@link FIELD_VALUES} (a different four from one leaf to
+ * the next, so every value is tried somewhere), and each object given one
+ * odd key; the field's full sample is sent unchanged too.
+ */
+export function leafMutations(
+  base: Record<string, unknown>,
+  full: Readonly<Record<string, unknown>>,
+): HostileRequest[] {
+  const requests: HostileRequest[] = [];
+  let turn = 0;
+  for (const [field, value] of Object.entries(full)) {
+    if (value === null || typeof value !== 'object') continue;
+    const found = { leaves: [] as string[][], objects: [] as string[][] };
+    walk(value as Json, [], found);
+    const bodyWith = (fieldText: string) =>
+      objectText([...membersOf(base).filter(([key]) => key !== field), [field, fieldText]]);
+    requests.push({ label: `field /${field} filled`, body: bodyWith(JSON.stringify(value)) });
+    for (const leaf of found.leaves) {
+      for (let j = 0; j < 4; j++) {
+        const mutant = FIELD_VALUES[(turn * 4 + j) % FIELD_VALUES.length]!;
+        const text = JSON.stringify(replaced(value as Json, leaf, HOLE)).replace(
+          HOLE_TEXT,
+          mutant.json,
+        );
+        requests.push({
+          label: `leaf /${[field, ...leaf].join('/')} = ${mutant.label}`,
+          body: bodyWith(text),
+        });
+      }
+      turn++;
+    }
+    for (const object of found.objects) {
+      const key = HOSTILE_KEYS[turn++ % HOSTILE_KEYS.length]!;
+      const inner = JSON.stringify(at(value as Json, object)).slice(1, -1);
+      const text = JSON.stringify(replaced(value as Json, object, HOLE)).replace(
+        HOLE_TEXT,
+        `{${key.json}:1${inner ? `,${inner}` : ''}}`,
+      );
+      requests.push({
+        label: `object /${[field, ...object].join('/')} with ${key.label}`,
+        body: bodyWith(text),
+      });
+    }
+  }
+  return requests;
+}
+
+/**
+ * The request's framing and headers: credentials in odd shapes (sent in
+ * place of the plane's token), `If-Match` values where the operation takes a
+ * version, a method the route does not serve, and a body sent in chunks.
+ */
+export function headerMutations(
+  base: Record<string, unknown>,
+  options: { takesVersion: boolean; hasBody: boolean },
+): HostileRequest[] {
+  const text = JSON.stringify(base);
+  const body = options.hasBody ? { body: text } : {};
+  const requests: HostileRequest[] = [
+    ['an empty bearer token', 'Bearer '],
+    ['a Basic credential', 'Basic dXNlcjpwYXNz'],
+    ['two bearer tokens', 'Bearer a b'],
+    ['a 12 KiB bearer token', `Bearer ${'t'.repeat(12 * 1024)}`],
+    ['a bearer token of latin-1 bytes', 'Bearer \u00ff\u00e9x'],
+  ].map(([label, authorization]) => ({
+    label: `authorization: ${label}`,
+    headers: { authorization: authorization! },
+    ...body,
+  }));
+  if (options.takesVersion) {
+    for (const value of ['"nope"', '*', 'W/"1"', '"a", "b"', '"', '']) {
+      requests.push({ label: `If-Match: ${value}`, headers: { 'if-match': value }, ...body });
+    }
+  }
+  requests.push({ label: 'method DELETE', method: 'DELETE' });
+  requests.push({ label: 'method PATCH with a body', method: 'PATCH', body: text });
+  if (options.hasBody) requests.push({ label: 'a chunked body', body: text, chunked: true });
+  return requests;
 }

@@ -1,0 +1,75 @@
+import type { Deployment } from './harness.js';
+import { waitFor } from './harness.js';
+
+/**
+ * What a run-and-task path names in a drive, by the state the operation
+ * needs to reach past its guards: a scripted run waiting on `t1`'s approval;
+ * the same with `t1` approved (claimable) or claimed; a gateway run waiting
+ * for calls; a gateway run with its call `t1` parked.
+ */
+export type FixtureKind = 'waiting' | 'approved' | 'claimed' | 'gateway' | 'gateway_parked';
+
+/** A run in a known state, and what a body needs to act on it (a claim id). */
+export interface RunFixture {
+  runId: string;
+  taskKey: string;
+  claimId: string | null;
+}
+
+async function taskState(d: Deployment, runId: string, key: string): Promise<string | null> {
+  const task = await d.member.get(`${d.ws}/runs/${runId}/tasks/${key}`);
+  return task.status === 200 ? task.body.state : null;
+}
+
+async function scriptedRun(d: Deployment): Promise<string> {
+  const created = await d.agent.post(`${d.ws}/runs`, {
+    approval_mode: 'ask',
+    input: 'x',
+    provider: { kind: 'scripted', rounds: [{ tool_calls: [{ name: 'ls' }] }, { final: 'x' }] },
+  });
+  const runId: string = created.body.id;
+  await waitFor(async () => (await taskState(d, runId, 't1')) === 'needs_approval');
+  return runId;
+}
+
+async function gatewayRun(d: Deployment): Promise<string> {
+  const created = await d.agent.post(`${d.ws}/runs`, {
+    approval_mode: 'ask',
+    input: 'x',
+    provider: { kind: 'gateway' },
+  });
+  await d.airlock.kernel.idle();
+  return created.body.id;
+}
+
+/**
+ * Makes a fresh run of a kind on a deployment.
+ * @throws Error when a step of its making is refused.
+ */
+export async function makeFixture(d: Deployment, kind: FixtureKind): Promise<RunFixture> {
+  const fixture: RunFixture = { runId: '', taskKey: 't1', claimId: null };
+  if (kind === 'gateway' || kind === 'gateway_parked') {
+    fixture.runId = await gatewayRun(d);
+    if (kind === 'gateway_parked') {
+      const planted = await d.agent.post(`${d.ws}/runs/${fixture.runId}/calls`, {
+        calls: [{ name: 'ls' }],
+      });
+      if (planted.status !== 201) throw new Error(`calls refused: ${JSON.stringify(planted.body)}`);
+      await waitFor(async () => (await taskState(d, fixture.runId, 't1')) === 'needs_approval');
+    }
+    return fixture;
+  }
+  fixture.runId = await scriptedRun(d);
+  if (kind === 'waiting') return fixture;
+  const task = `${d.ws}/runs/${fixture.runId}/tasks/t1`;
+  const approved = await d.member.post(`${task}/approve`, {});
+  if (approved.status !== 200) throw new Error(`approve refused: ${JSON.stringify(approved.body)}`);
+  await d.airlock.kernel.idle();
+  if (kind === 'approved') return fixture;
+  const claimed = await d.executor.post(`/executor_api/v1/runs/${fixture.runId}/tasks/t1/claim`, {
+    lease_ms: 3_600_000,
+  });
+  if (claimed.status !== 200) throw new Error(`claim refused: ${JSON.stringify(claimed.body)}`);
+  fixture.claimId = claimed.body.claim_id;
+  return fixture;
+}
