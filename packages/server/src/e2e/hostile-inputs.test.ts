@@ -139,6 +139,14 @@ const FIXTURE_OF: Readonly<Record<string, FixtureKind>> = {
   'executor.claim': 'approved',
   'executor.heartbeat': 'claimed',
   'executor.commit': 'claimed',
+  'decisions.resolve': 'question',
+  'decisions.retry': 'held',
+};
+
+/** Body fields an operation's sample needs to pass its handler's checks on its run. */
+const BASE_OF: Readonly<Record<string, Record<string, unknown>>> = {
+  // The question fixture's options are Now and Later: another answer stops at invalid_resolution.
+  'decisions.resolve': { content: 'Now' },
 };
 
 /** Stands for the claim id of the run a request acts on, filled in when it is sent. */
@@ -149,7 +157,7 @@ const CLAIM_HOLE_TEXT = JSON.stringify(CLAIM_HOLE);
 function hostileRequests(contract: OperationContract): HostileRequest[] {
   const params = pathParams(contract.path);
   const fields = Object.keys(contract.input.shape).filter((key) => !params.includes(key));
-  const base = sampleBody(contract);
+  const base = { ...sampleBody(contract), ...BASE_OF[contract.name] };
   if ('claim_id' in base) base.claim_id = CLAIM_HOLE;
   const requests = [
     ...pathMutations(params),

@@ -4,10 +4,18 @@ import { waitFor } from './harness.js';
 /**
  * What a run-and-task path names in a drive, by the state the operation
  * needs to reach past its guards: a scripted run waiting on `t1`'s approval;
- * the same with `t1` approved (claimable) or claimed; a gateway run waiting
- * for calls; a gateway run with its call `t1` parked.
+ * the same with `t1` approved (claimable), claimed, or failed and held for a
+ * person; a run whose `t1` asks a question; a gateway run waiting for calls;
+ * a gateway run with its call `t1` parked.
  */
-export type FixtureKind = 'waiting' | 'approved' | 'claimed' | 'gateway' | 'gateway_parked';
+export type FixtureKind =
+  | 'waiting'
+  | 'approved'
+  | 'claimed'
+  | 'held'
+  | 'question'
+  | 'gateway'
+  | 'gateway_parked';
 
 /** A run in a known state, and what a body needs to act on it (a claim id). */
 export interface RunFixture {
@@ -21,14 +29,20 @@ async function taskState(d: Deployment, runId: string, key: string): Promise<str
   return task.status === 200 ? task.body.state : null;
 }
 
-async function scriptedRun(d: Deployment): Promise<string> {
+async function scriptedRun(d: Deployment, kind: FixtureKind): Promise<string> {
+  const call =
+    kind === 'question'
+      ? { name: 'ask', input: { prompt: 'When?', options: ['Now', 'Later'] } }
+      : { name: 'ls' };
   const created = await d.agent.post(`${d.ws}/runs`, {
     approval_mode: 'ask',
     input: 'x',
-    provider: { kind: 'scripted', rounds: [{ tool_calls: [{ name: 'ls' }] }, { final: 'x' }] },
+    ...(kind === 'held' ? { on_failure: 'hold' } : {}),
+    provider: { kind: 'scripted', rounds: [{ tool_calls: [call] }, { final: 'x' }] },
   });
   const runId: string = created.body.id;
-  await waitFor(async () => (await taskState(d, runId, 't1')) === 'needs_approval');
+  const state = kind === 'question' ? 'awaiting_input' : 'needs_approval';
+  await waitFor(async () => (await taskState(d, runId, 't1')) === state);
   return runId;
 }
 
@@ -59,8 +73,8 @@ export async function makeFixture(d: Deployment, kind: FixtureKind): Promise<Run
     }
     return fixture;
   }
-  fixture.runId = await scriptedRun(d);
-  if (kind === 'waiting') return fixture;
+  fixture.runId = await scriptedRun(d, kind);
+  if (kind === 'waiting' || kind === 'question') return fixture;
   const task = `${d.ws}/runs/${fixture.runId}/tasks/t1`;
   const approved = await d.member.post(`${task}/approve`, {});
   if (approved.status !== 200) throw new Error(`approve refused: ${JSON.stringify(approved.body)}`);
@@ -71,5 +85,14 @@ export async function makeFixture(d: Deployment, kind: FixtureKind): Promise<Run
   });
   if (claimed.status !== 200) throw new Error(`claim refused: ${JSON.stringify(claimed.body)}`);
   fixture.claimId = claimed.body.claim_id;
+  if (kind === 'claimed') return fixture;
+  const failed = await d.executor.post(`/executor_api/v1/runs/${fixture.runId}/tasks/t1/commit`, {
+    claim_id: fixture.claimId,
+    outcome: 'failed',
+    error: { code: 'x', detail: 'x' },
+  });
+  if (failed.status !== 200) throw new Error(`commit refused: ${JSON.stringify(failed.body)}`);
+  await d.airlock.kernel.idle();
+  await waitFor(async () => (await taskState(d, fixture.runId, 't1')) === 'failed');
   return fixture;
 }
