@@ -18,7 +18,12 @@ import {
   fullFieldSamples,
   sampleBody,
 } from '../testing/operation-samples.js';
-import { type FixtureKind, makeFixture, type RunFixture } from '../testing/run-fixtures.js';
+import {
+  type FixtureKind,
+  fixtureHolds,
+  makeFixture,
+  type RunFixture,
+} from '../testing/run-fixtures.js';
 import { type StoreFingerprint, storeFingerprint } from '../testing/store-fingerprint.js';
 import { backends } from '../testing/stores.js';
 
@@ -295,7 +300,9 @@ for (const backend of await backends()) {
             const after = await storeFingerprint(store);
             if (Object.keys(after).some((key) => after[key] !== before[key])) {
               acceptedChanges++;
-              if (contract.path.includes('{run_id}')) fixtures.delete(kind);
+              if (contract.path.includes('{run_id}') && !(await fixtureHolds(d, kind, run))) {
+                fixtures.delete(kind);
+              }
             }
             before = after;
           }

@@ -96,3 +96,25 @@ export async function makeFixture(d: Deployment, kind: FixtureKind): Promise<Run
   await waitFor(async () => (await taskState(d, fixture.runId, 't1')) === 'failed');
   return fixture;
 }
+
+/** The state `t1` rests in on a fresh run of each kind; null where the run has no `t1`. */
+const TASK_STATE_OF: Readonly<Record<FixtureKind, string | null>> = {
+  waiting: 'needs_approval',
+  approved: 'runnable',
+  claimed: 'claimed',
+  held: 'failed',
+  question: 'awaiting_input',
+  gateway: null,
+  gateway_parked: 'needs_approval',
+};
+
+/** True while a run made by {@link makeFixture} is still running with `t1` as it was made. */
+export async function fixtureHolds(
+  d: Deployment,
+  kind: FixtureKind,
+  fixture: RunFixture,
+): Promise<boolean> {
+  const run = await d.member.get(`${d.ws}/runs/${fixture.runId}`);
+  if (run.body.state !== 'running') return false;
+  return (await taskState(d, fixture.runId, fixture.taskKey)) === TASK_STATE_OF[kind];
+}
