@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import { ApprovalModeSchema } from '../schemas/approval.js';
 import { ProviderConfigSchema } from './provider.js';
+import { LONE_SURROGATE, NOT_STORABLE } from './stored-text.js';
 import { OnFailureSchema } from './views.js';
-
-/** A UTF-16 surrogate with no partner: text with no UTF-8 form. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** U+0000, or a lone surrogate. */
-const NOT_STORABLE = new RegExp(`\\u0000|${LONE_SURROGATE.source}`);
 
 /**
  * Text a person writes that is stored and shown as text (a name, a label, a

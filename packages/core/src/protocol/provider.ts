@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { keptText, storableName } from './stored-text.js';
 import { OnFailureSchema } from './views.js';
 
 /** One scripted tool call. */
 export const ScriptedCallSchema = z.strictObject({
-  name: z.string().min(1),
+  name: storableName(z.string().min(1)),
   input: z.unknown().optional(),
-  id: z.string().optional(),
+  id: storableName(z.string()).optional(),
   on_failure: OnFailureSchema.optional(),
 });
 
@@ -16,7 +17,7 @@ export const ScriptedRoundSchema = z.union([
     expect: z.union([z.string(), z.array(z.string())]).optional(),
   }),
   z.strictObject({
-    final: z.string(),
+    final: keptText(z.string()),
     expect: z.union([z.string(), z.array(z.string())]).optional(),
   }),
 ]);
@@ -28,7 +29,7 @@ export const ScriptedProviderSchema = z.strictObject({
   kind: z.literal('scripted'),
   rounds: z.array(ScriptedRoundSchema).min(1).max(256),
   /** What the scripted model answers when the kernel asks it for a compaction summary. */
-  summary: z.string().optional(),
+  summary: keptText(z.string()).optional(),
 });
 
 /** A tool offered to an OpenAI-compatible model. */

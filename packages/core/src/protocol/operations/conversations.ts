@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IdSchema, ModeSchema, RunStartShape } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { operationRoute } from '../routes.js';
+import { storableName } from '../stored-text.js';
 import { RunViewSchema } from '../views.js';
 
 /** POST /agent_api/v1/conversations */
@@ -25,7 +26,7 @@ export const postInputContract = defineContract({
     conversation_id: IdSchema,
     ...RunStartShape,
     approval_mode: ModeSchema.optional(),
-    tool_names: z.array(z.string().min(1)).optional(),
+    tool_names: z.array(storableName(z.string().min(1))).optional(),
   }),
   output: RunViewSchema,
   errors: [

@@ -3,6 +3,7 @@ import { ExecutorTaskParams, IdSchema, LeaseSchema, LimitSchema } from '../input
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
+import { keptText, storableName } from '../stored-text.js';
 import { ClaimSchema, InboxItemSchema, TaskViewSchema } from '../views.js';
 
 /** GET /executor_api/v1/inbox */
@@ -60,7 +61,10 @@ export const commitContract = defineContract({
     outcome: z.enum(['succeeded', 'failed']),
     result: JsonValueSchema.optional(),
     error: z
-      .object({ code: z.string().min(1).max(100), detail: z.string().max(16_384) })
+      .object({
+        code: storableName(z.string().min(1).max(100)),
+        detail: keptText(z.string().max(16_384)),
+      })
       .optional(),
   }),
   output: TaskViewSchema,

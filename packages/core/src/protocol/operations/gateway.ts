@@ -3,14 +3,15 @@ import { LeaseSchema, RunParams, TaskParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
+import { keptText, storableName } from '../stored-text.js';
 import { ClaimSchema, OnFailureSchema, RunViewSchema, TaskViewSchema } from '../views.js';
 
 /** One call a gateway client asks for. */
 const GatewayCallSchema = z.strictObject({
-  name: z.string().min(1).max(512),
+  name: storableName(z.string().min(1).max(512)),
   input: JsonValueSchema.optional(),
   /** The client's id for the call (an MCP request id), kept on the row. */
-  id: z.string().max(200).optional(),
+  id: storableName(z.string().max(200)).optional(),
   on_failure: OnFailureSchema.optional(),
 });
 
@@ -24,7 +25,7 @@ export const submitCallsContract = defineContract({
   input: z.strictObject({
     ...RunParams,
     calls: z.array(GatewayCallSchema).min(1).max(64).optional(),
-    final: z.string().max(1_000_000).optional(),
+    final: keptText(z.string().max(1_000_000)).optional(),
     /**
      * The caller runs the calls the stage grants itself (a gateway with the
      * tools in its own process): each granted row is claimed for it in the

@@ -3,6 +3,7 @@ import { IdSchema } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
+import { keptText, storableName } from '../stored-text.js';
 import { TaskStateSchema } from '../views.js';
 
 /** The coding agents whose hooks Airlock answers. */
@@ -64,11 +65,11 @@ export const HOOKED_RAN_CALLS_MAX = 500;
  * one no hook asked about.
  */
 export const RanCallSchema = z.strictObject({
-  tool_use_id: z.string().min(1).max(200),
-  tool_name: z.string().min(1).max(512),
+  tool_use_id: storableName(z.string().min(1).max(200)),
+  tool_name: storableName(z.string().min(1).max(512)),
   /** Unknown when the transcript holds the call but not yet its result. */
   outcome: z.enum(['succeeded', 'failed']).optional(),
-  output: z.string().max(HOOKED_OUTPUT_MAX_BYTES).optional(),
+  output: keptText(z.string().max(HOOKED_OUTPUT_MAX_BYTES)).optional(),
   /**
    * The call's input, where the agent's hooks carry no call id (Gemini CLI):
    * the kernel matches the call to a row of the turn by its tool and input.
@@ -102,17 +103,17 @@ export const hookEventContract = defineContract({
     event: z.enum(HOOKED_EVENTS),
     /** Set when asking again about a row the kernel named (a wait, a retry after a deadline). */
     task_key: z.string().min(1).max(40).optional(),
-    tool_name: z.string().min(1).max(512).optional(),
+    tool_name: storableName(z.string().min(1).max(512)).optional(),
     tool_input: JsonValueSchema.optional(),
     /** The agent's id for the call, where it has one (Claude Code, Codex). */
-    tool_use_id: z.string().min(1).max(200).optional(),
+    tool_use_id: storableName(z.string().min(1).max(200)).optional(),
     /** For post_tool: whether the call succeeded, and what it printed (cut to 16 KiB). */
     outcome: z.enum(['succeeded', 'failed']).optional(),
-    output: z.string().max(1_000_000).optional(),
+    output: keptText(z.string().max(1_000_000)).optional(),
     /** For turn_start: the user's prompt. For stop: the agent's last message. */
-    text: z.string().max(1_000_000).optional(),
+    text: keptText(z.string().max(1_000_000)).optional(),
     /** For pre_compact: what triggered it (`auto`, `manual`). */
-    trigger: z.string().max(40).optional(),
+    trigger: storableName(z.string().max(40)).optional(),
     /** For post_tool: the agent's user answered the agent's own prompt for this call. */
     answered_by_user: z.boolean().optional(),
     /**

@@ -3,6 +3,7 @@ import { RunParams, TaskParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
+import { storableName } from '../stored-text.js';
 import { AppendedTaskViewSchema, OnFailureSchema, TaskViewSchema } from '../views.js';
 
 /** GET /api/v1/workspaces/{ws}/runs/{run}/tasks */
@@ -34,7 +35,7 @@ export const appendTaskContract = defineContract({
   status: 201,
   input: z.strictObject({
     ...RunParams,
-    tool_name: z.string().min(1).max(512),
+    tool_name: storableName(z.string().min(1).max(512)),
     tool_input: JsonValueSchema.default({}),
     on_failure: OnFailureSchema.optional(),
   }),

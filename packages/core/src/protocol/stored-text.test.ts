@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { keptText, storableName } from './stored-text.js';
+
+describe('storableName', () => {
+  const name = storableName(z.string().min(1));
+  it('takes any well-formed name, astral characters and RTL marks included', () => {
+    for (const text of ['Bash', 'mcp__fs__read', '\u{1F600}', '\u202Ename']) {
+      expect(name.parse(text)).toBe(text);
+    }
+  });
+  it('refuses NUL and lone surrogates of either half, saying why', () => {
+    for (const text of ['a\u0000', '\ud800', 'x\udc00', '\udc00\ud800']) {
+      const result = name.safeParse(text);
+      expect(result.success, JSON.stringify(text)).toBe(false);
+      expect(result.error?.issues[0]?.message).toMatch(/NUL \(U\+0000\) or a lone surrogate/);
+    }
+  });
+});
+
+describe('keptText', () => {
+  const text = keptText(z.string().max(3));
+  it('replaces each lone surrogate with one U+FFFD and keeps pairs and NUL as they are', () => {
+    expect(text.parse('a\ud800')).toBe('a\ufffd');
+    expect(text.parse('\udc00\ud800')).toBe('\ufffd\ufffd');
+    expect(text.parse('\u{1F600}')).toBe('\u{1F600}');
+    expect(text.parse('a\u0000')).toBe('a\u0000');
+  });
+  it('still applies the checks of the schema it wraps', () => {
+    expect(text.safeParse('abcd').success).toBe(false);
+  });
+});
