@@ -20,11 +20,12 @@ describe('storableName', () => {
 
 describe('keptText', () => {
   const text = keptText(z.string().max(3));
-  it('replaces each lone surrogate with one U+FFFD and keeps pairs and NUL as they are', () => {
+  it('replaces each lone surrogate and each NUL with one U+FFFD and keeps pairs as they are', () => {
     expect(text.parse('a\ud800')).toBe('a\ufffd');
     expect(text.parse('\udc00\ud800')).toBe('\ufffd\ufffd');
     expect(text.parse('\u{1F600}')).toBe('\u{1F600}');
-    expect(text.parse('a\u0000')).toBe('a\u0000');
+    expect(text.parse('a\u0000\u0000')).toBe('a\ufffd\ufffd');
+    expect(text.parse('abc')).toBe('abc');
   });
   it('still applies the checks of the schema it wraps', () => {
     expect(text.safeParse('abcd').success).toBe(false);

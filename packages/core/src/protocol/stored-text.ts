@@ -20,12 +20,22 @@ export function storableName(schema: z.ZodString): z.ZodString {
 }
 
 /**
+ * Text as the kernel keeps it in a text column: each lone surrogate (no
+ * UTF-8 form; each store would keep it as U+FFFD in its own way) and each
+ * NUL (PostgreSQL refuses it in text) as U+FFFD, so that SQLite and
+ * PostgreSQL keep, and answer with, the same text.
+ */
+export function asKeptText(text: string): string {
+  const wellFormed = toWellFormedText(text);
+  return wellFormed.includes('\u0000') ? wellFormed.replaceAll('\u0000', '\uFFFD') : wellFormed;
+}
+
+/**
  * Text a model, a tool or an executor writes that the kernel keeps as text
- * (a final answer, a tool's output, an error's detail): a lone surrogate
- * becomes U+FFFD here, as a UTF-8 encoder writes it, so that SQLite and
- * PostgreSQL keep, and answer with, the same text. Refusing it instead would
- * lose what a tool that already ran returned.
+ * (a final answer, a hooked tool's output, an error's detail): taken as
+ * {@link asKeptText} makes it. Refusing it instead would lose what a tool
+ * that already ran returned, or leave its row without an outcome.
  */
 export function keptText(schema: z.ZodString): z.ZodString {
-  return schema.overwrite(toWellFormedText);
+  return schema.overwrite(asKeptText);
 }
