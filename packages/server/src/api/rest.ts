@@ -122,10 +122,15 @@ function versionFromIfMatch(
   if (header === undefined || header.trim() === '*' || !('version' in operation.input.shape)) {
     return;
   }
-  const version = header
-    .trim()
-    .replace(/^W\//, '')
-    .replace(/^"(.*)"$/, '$1');
+  // One entity tag, quoted or bare: an approve is bound to one version, so a list is refused.
+  const tag = /^(?:W\/)?"([^"]*)"$|^([^",\s]+)$/.exec(header.trim());
+  if (!tag) {
+    throw new AirlockError(
+      'invalid_input',
+      'If-Match names one version (the ETag the row was read with), not a list',
+    );
+  }
+  const version = tag[1] ?? tag[2]!;
   if (input.version !== undefined && input.version !== version) {
     throw new AirlockError('invalid_input', 'If-Match and the body name different versions');
   }

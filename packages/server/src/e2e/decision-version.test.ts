@@ -83,6 +83,20 @@ describe('an approve bound to the row version the person saw', () => {
     expect(after.version).toBe(current);
   });
 
+  it('refuses an If-Match that lists versions or is no entity tag, changing nothing', async () => {
+    for (const header of [`"${current}", "${seen}"`, `"${current}`, 'a b']) {
+      const refused = await fetch(`${d.url}${task()}/approve`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${d.tokens.member}`, 'if-match': header },
+      });
+      expect(refused.status, header).toBe(400);
+      const body = (await refused.json()) as { error: { code: string; detail: string } };
+      expect(body.error.code).toBe('invalid_input');
+      expect(body.error.detail).toMatch(/If-Match names one version/);
+    }
+    expect((await d.member.get(task())).body.version).toBe(current);
+  });
+
   it('approves with the current version (If-Match) and refuses a conflicting body', async () => {
     const conflicting = await fetch(`${d.url}${task()}/approve`, {
       method: 'POST',
