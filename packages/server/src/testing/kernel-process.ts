@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, type ExecFileOptions, execFile, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkspaceTokens } from './workspace-tokens.js';
@@ -126,17 +126,26 @@ export interface CliOutcome {
   stderr: string;
 }
 
+/**
+ * Runs a command to its end and settles with its exit code (1 when it had
+ * none, as when a signal ended it) and what it printed; never rejects.
+ */
+export function runToEnd(
+  command: string,
+  args: string[],
+  options: ExecFileOptions,
+): Promise<CliOutcome> {
+  return new Promise((settle) => {
+    execFile(command, args, { ...options, encoding: 'utf8' }, (error, stdout, stderr) => {
+      const code = error ? ((error as { code?: unknown }).code ?? 1) : 0;
+      settle({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+    });
+  });
+}
+
 /** Runs the real `airlock` CLI (from its sources, on no PostgreSQL) to its end. */
 export function runCli(args: string[]): Promise<CliOutcome> {
-  return new Promise((settle) => {
-    execFile(
-      process.execPath,
-      [...NODE_ARGS, ...args],
-      { env: { ...process.env, DATABASE_URL: '' } },
-      (error, stdout, stderr) => {
-        const code = error ? ((error as { code?: number }).code ?? 1) : 0;
-        settle({ code: typeof code === 'number' ? code : 1, stdout, stderr });
-      },
-    );
+  return runToEnd(process.execPath, [...NODE_ARGS, ...args], {
+    env: { ...process.env, DATABASE_URL: '' },
   });
 }

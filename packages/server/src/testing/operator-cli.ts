@@ -1,10 +1,8 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { type Deployment, waitFor } from './harness.js';
+import { type CliOutcome, runToEnd } from './kernel-process.js';
 import { type Backend, backends } from './stores.js';
-
-const execute = promisify(execFile);
 
 /**
  * The built CLI (`pnpm test` builds first; after an edit, `pnpm run build`):
@@ -17,13 +15,6 @@ export interface OperatorTarget {
   url: string;
   workspaceId: string;
   tokens: { member: string };
-}
-
-/** What one run of the CLI gave: its exit code and what it printed. */
-export interface CliOutcome {
-  code: number;
-  stdout: string;
-  stderr: string;
 }
 
 /** The SQLite backend the operator CLI tests deploy on. */
@@ -48,19 +39,14 @@ export function operatorCliEnv(target: OperatorTarget, token?: string): NodeJS.P
  * connected through the environment (AIRLOCK_URL, AIRLOCK_TOKEN,
  * AIRLOCK_WORKSPACE); `token` replaces the member credential.
  */
-export async function runOperatorCli(
+export function runOperatorCli(
   target: OperatorTarget,
   args: string[],
   options: { token?: string } = {},
 ): Promise<CliOutcome> {
-  const env = operatorCliEnv(target, options.token);
-  try {
-    const { stdout, stderr } = await execute(process.execPath, [BUILT_CLI, ...args], { env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+  return runToEnd(process.execPath, [BUILT_CLI, ...args], {
+    env: operatorCliEnv(target, options.token),
+  });
 }
 
 /** Adds member credentials with these labels to a deployment; their ids and tokens, in order. */
@@ -126,19 +112,9 @@ export function runLocalCli(
     options.maxFileBytes === undefined
       ? [process.execPath, BUILT_CLI, ...args]
       : ['prlimit', `--fsize=${options.maxFileBytes}`, process.execPath, BUILT_CLI, ...args];
-  return new Promise((settle) => {
-    execFile(
-      command[0] as string,
-      command.slice(1),
-      {
-        env: { ...process.env, DATABASE_URL: '', AIRLOCK_DATA_DIR: '' },
-        ...(options.user ?? {}),
-        ...(options.cwd ? { cwd: options.cwd } : {}),
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (error as { code?: number }).code : 0;
-        settle({ code: typeof code === 'number' ? code : 1, stdout, stderr });
-      },
-    );
+  return runToEnd(command[0] as string, command.slice(1), {
+    env: { ...process.env, DATABASE_URL: '', AIRLOCK_DATA_DIR: '' },
+    ...(options.user ?? {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
   });
 }
