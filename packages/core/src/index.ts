@@ -63,6 +63,7 @@ export { compileGlob, type Glob, isLiteralGlob, matchGlob } from './glob/byte-gl
 export type { GlobSegment } from './glob/glob-segment.js';
 export { PreparedText } from './glob/prepared-text.js';
 export { truncateUtf8, utf8Bytes, utf8Length } from './glob/utf8.js';
+export { textIsWellFormed } from './glob/well-formed.js';
 export { validateHookResult } from './hooks/validate-hook-result.js';
 export { validateLifecycleHooks } from './hooks/validate-hooks.js';
 export {

@@ -1,32 +1,18 @@
 import { z } from 'zod';
 import { ApprovalModeSchema } from '../schemas/approval.js';
 import { ProviderConfigSchema } from './provider.js';
-import { LONE_SURROGATE, NOT_STORABLE } from './stored-text.js';
+import { storableName } from './stored-text.js';
 import { OnFailureSchema } from './views.js';
-
-/**
- * Text a person writes that is stored and shown as text (a name, a label, a
- * deny reason): refused with a lone surrogate, which would be stored as
- * U+FFFD, so that what is shown is what was sent.
- */
-export function personText(schema: z.ZodString): z.ZodString {
-  return schema.refine((text) => !LONE_SURROGATE.test(text), {
-    message: 'the text holds a lone surrogate (no Unicode text); send it as UTF-8 text',
-  });
-}
 
 /**
  * An id (in a path, a query or a body): short text that every store keeps
  * as sent, so no NUL (PostgreSQL refuses it) and no lone surrogate (stored,
  * it would turn into U+FFFD and name another thing).
  */
-export const IdSchema = z
-  .string()
-  .min(1)
-  .max(200)
-  .refine((id) => !NOT_STORABLE.test(id), {
-    message: 'an id holds no NUL (U+0000) and no lone surrogate',
-  });
+export const IdSchema = storableName(
+  z.string().min(1).max(200),
+  'an id holds no NUL (U+0000) and no lone surrogate',
+);
 
 /** `{workspace_id}` in a path. */
 export const WorkspaceParams = { workspace_id: IdSchema };

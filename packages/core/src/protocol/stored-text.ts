@@ -1,11 +1,21 @@
 import type { z } from 'zod';
-import { toWellFormedText } from '../glob/well-formed.js';
+import { textIsWellFormed, toWellFormedText } from '../glob/well-formed.js';
 
-/** A UTF-16 surrogate with no partner: text with no UTF-8 form. */
-export const LONE_SURROGATE =
-  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-/** U+0000, or a lone surrogate. */
-export const NOT_STORABLE = new RegExp(`\\u0000|${LONE_SURROGATE.source}`);
+/** True when a store keeps the text as sent: no NUL (PostgreSQL refuses it), no lone surrogate. */
+function isStorable(text: string): boolean {
+  return textIsWellFormed(text) && !text.includes('\u0000');
+}
+
+/**
+ * Text a person writes that is stored and shown as text (a name, a label, a
+ * deny reason): refused with a lone surrogate, which would be stored as
+ * U+FFFD, so that what is shown is what was sent.
+ */
+export function personText(schema: z.ZodString): z.ZodString {
+  return schema.refine(textIsWellFormed, {
+    message: 'the text holds a lone surrogate (no Unicode text); send it as UTF-8 text',
+  });
+}
 
 /**
  * A name or an id a model or an agent gives, kept as text (a tool's name, a
@@ -13,10 +23,11 @@ export const NOT_STORABLE = new RegExp(`\\u0000|${LONE_SURROGATE.source}`);
  * surrogate (each store would keep it as U+FFFD, in its own way, and the
  * name would name another thing), as ids are.
  */
-export function storableName(schema: z.ZodString): z.ZodString {
-  return schema.refine((text) => !NOT_STORABLE.test(text), {
-    message: 'the name holds NUL (U+0000) or a lone surrogate, which no store keeps as sent',
-  });
+export function storableName(
+  schema: z.ZodString,
+  message = 'the name holds NUL (U+0000) or a lone surrogate, which no store keeps as sent',
+): z.ZodString {
+  return schema.refine(isStorable, { message });
 }
 
 /**

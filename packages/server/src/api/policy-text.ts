@@ -1,8 +1,5 @@
-import type { ProblemDetail } from '@airlock/core';
+import { type ProblemDetail, textIsWellFormed } from '@airlock/core';
 import { AirlockError } from '../errors.js';
-
-/** A UTF-16 surrogate with no partner: text that has no UTF-8 form. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function escapePointer(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -17,7 +14,7 @@ export function loneSurrogateProblems(value: unknown, pointer = ''): ProblemDeta
   const problems: ProblemDetail[] = [];
   const walk = (node: unknown, at: string) => {
     if (typeof node === 'string') {
-      if (LONE_SURROGATE.test(node)) {
+      if (!textIsWellFormed(node)) {
         problems.push({
           code: 'not_unicode',
           pointer: at,
@@ -32,7 +29,7 @@ export function loneSurrogateProblems(value: unknown, pointer = ''): ProblemDeta
       : Object.entries(node);
     for (const [key, item] of entries) {
       const next = `${at}/${escapePointer(key)}`;
-      if (LONE_SURROGATE.test(key)) {
+      if (!textIsWellFormed(key)) {
         problems.push({
           code: 'not_unicode',
           pointer: next,

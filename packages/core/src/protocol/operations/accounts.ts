@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { IdSchema, personText, WorkspaceParams } from '../inputs.js';
+import { IdSchema, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { named } from '../registry.js';
 import { operationRoute } from '../routes.js';
+import { personText } from '../stored-text.js';
 import { CredentialKindSchema } from '../views.js';
 
 /** A credential as listed: never its token. */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { RememberSchema } from '../../schemas/permissions.js';
-import { LimitSchema, personText, TaskParams, WorkspaceParams } from '../inputs.js';
+import { LimitSchema, TaskParams, WorkspaceParams } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
+import { personText } from '../stored-text.js';
 import { TaskViewSchema } from '../views.js';
 
 /** POST .../tasks/{key}/approve */
