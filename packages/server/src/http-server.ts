@@ -5,6 +5,7 @@ import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from 'pino';
 import { authenticateToken, bearerToken } from './api/access.js';
 import { type AuthFailureLimit, AuthFailureThrottle, peerOf } from './api/auth-throttle.js';
+import { closeAfterAnswer } from './api/close-after-answer.js';
 import { buildOpenApiDocument } from './api/openapi.js';
 import { OPERATIONS } from './api/operations.js';
 import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
@@ -223,13 +224,13 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       void authenticateRequest(options.kernel, req, authThrottle).then(async (auth) => {
         authentications.set(req, auth);
         // A refused caller's body is never read: the connection closes after the answer.
-        if (auth.error && hasUnreadBody(req)) res.setHeader('connection', 'close');
+        if (auth.error && hasUnreadBody(req)) closeAfterAnswer(res);
         else if (req.method === 'POST' && hasUnreadBody(req)) {
           // Read here, not by tRPC: bytes that are not UTF-8 are refused, never stored as U+FFFD.
           const refusal = await readTrpcBody(req, options.bodyLimit);
           if (refusal) bodyRefusals.set(req, refusal);
           if (refusal instanceof AirlockError && refusal.code === 'payload_too_large') {
-            res.setHeader('connection', 'close');
+            closeAfterAnswer(res);
           }
         }
         trpc(req, res);

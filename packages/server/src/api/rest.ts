@@ -7,6 +7,7 @@ import { redactUrl } from '../logging/redact.js';
 import { asStoreError } from '../store/store-errors.js';
 import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
 import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
+import { closeAfterAnswer } from './close-after-answer.js';
 import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
 import { declaresCode, type Operation, pathParams } from './operation.js';
@@ -92,7 +93,7 @@ export function sendJsonLines(res: ServerResponse, items: readonly unknown[]): v
 /** Sends `{error: {code, detail}}` with the code's status. */
 export function sendError(res: ServerResponse, error: AirlockError): void {
   noteErrorCode(res, error.code);
-  if (error.code === 'payload_too_large') res.setHeader('connection', 'close');
+  if (error.code === 'payload_too_large') closeAfterAnswer(res);
   if (error.retryAfterSeconds !== undefined) res.setHeader('retry-after', error.retryAfterSeconds);
   sendJson(res, error.status, error.toBody());
 }
@@ -252,8 +253,8 @@ export function createRestHandler(
     } catch (thrown) {
       // A write the store refused (disk full, read-only) is a 503 the client may retry, not a 500.
       const error = asStoreError(thrown);
-      // A request refused before its body was read is not drained: the connection closes.
-      if (!req.complete && !res.headersSent) res.setHeader('connection', 'close');
+      // A request refused before its body was read is not read on: the connection closes.
+      if (!req.complete) closeAfterAnswer(res);
       if (error instanceof AirlockError && options.validateOutputs && hit) {
         // Tests turn this on: a code the operation does not declare is a contract bug.
         if (!declaresCode(hit.route.operation, error.code) && error.code !== 'method_not_allowed') {

@@ -22,3 +22,24 @@ export function openRaw(url: string): Promise<RawConnection> {
     socket.once('error', reject);
   });
 }
+
+/**
+ * Sends a whole request (head, then body) before reading anything, as
+ * Python's http.client does, and resolves with what was read after it, or
+ * `error CODE` when the connection failed first (a reset while writing).
+ */
+export function writeWholeThenRead(url: string, head: string, body: Buffer): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.pause();
+    let text = '';
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code}`));
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+    });
+    socket.on('end', () => resolve(text));
+    socket.write(head);
+    socket.write(body, () => socket.resume());
+  });
+}

@@ -48,7 +48,7 @@ describe('airlock gateway mcp: client mistakes', () => {
     await gateway.initialize();
     gateway.send(call('big', { name: 'fs__read_text_file', arguments: { path: 'x'.repeat(2e6) } }));
     const answer = (await gateway.answer('big')) as { error: { code: number; message: string } };
-    expect(answer.error).toMatchObject({ code: -32602 });
+    expect(answer.error, answer.error.message).toMatchObject({ code: -32602 });
     expect(answer.error.message).toContain('payload_too_large');
   });
 

@@ -1,0 +1,97 @@
+import { createServer, type Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeAfterAnswer, type Lingering } from './close-after-answer.js';
+
+/** A server that answers 413 before reading any body, closing after the answer as `closing` says. */
+async function refusingServer(closing: 'lingering' | 'at once'): Promise<Server> {
+  const linger: Lingering = { idleMs: 200, maxMs: 1_500 };
+  const server = createServer((_req, res) => {
+    if (closing === 'lingering') closeAfterAnswer(res, linger);
+    else res.setHeader('connection', 'close');
+    res.writeHead(413, { 'content-type': 'text/plain' });
+    res.end('too large');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+/** What a client that writes its whole request before reading anything gets back. */
+function writeAllThenRead(server: Server, bodyBytes: number): Promise<string> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.pause();
+    let text = '';
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code}`));
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+    });
+    socket.on('end', () => resolve(text));
+    const head = `POST / HTTP/1.1\r\nhost: x\r\ncontent-length: ${bodyBytes}\r\n\r\n`;
+    socket.write(head);
+    // The write completes only once the server took every byte; then the answer is read.
+    socket.write(Buffer.alloc(bodyBytes, 120), () => socket.resume());
+  });
+}
+
+/** How long after its answer the server closes a connection that announced a large body and sends `perTick` bytes every 20 ms. */
+async function closedAfterMs(server: Server, perTick: number): Promise<number> {
+  const { port } = server.address() as AddressInfo;
+  const serverSide = new Promise<Socket>((resolve) => server.once('connection', resolve));
+  // Half open: the client goes on sending after the server's FIN, as a client writing a body does.
+  const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  socket.on('error', () => {});
+  const answered = new Promise<number>((resolve) =>
+    socket.once('data', () => resolve(performance.now())),
+  );
+  socket.write(`POST / HTTP/1.1\r\nhost: x\r\ncontent-length: ${1e9}\r\n\r\nx`);
+  const drip = setInterval(() => {
+    if (perTick > 0 && socket.writable) socket.write(Buffer.alloc(perTick, 120));
+  }, 20);
+  await new Promise((resolve) => void serverSide.then((side) => side.once('close', resolve)));
+  const closed = performance.now();
+  clearInterval(drip);
+  socket.destroy();
+  return closed - (await answered);
+}
+
+describe('closing a connection after an answer to an unread body', () => {
+  const servers: Server[] = [];
+  afterEach(() => {
+    for (const server of servers.splice(0)) server.close();
+  });
+  const serve = async (closing: 'lingering' | 'at once') => {
+    const server = await refusingServer(closing);
+    servers.push(server);
+    return server;
+  };
+
+  it('lets a client that writes its whole body first read the answer', async () => {
+    const server = await serve('lingering');
+    // 32 MB: more than the loopback socket buffers hold, so the server must read on.
+    const answer = await writeAllThenRead(server, 32 * 1024 * 1024);
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer).toMatch(/connection: close/i);
+    expect(answer).toContain('too large');
+  });
+
+  it('shows the reset that closing at once gives that client (the case lingering fixes)', async () => {
+    const server = await serve('at once');
+    expect(await writeAllThenRead(server, 32 * 1024 * 1024)).toMatch(/^error (ECONNRESET|EPIPE)$/);
+  });
+
+  it('closes when the client goes quiet, after the idle period', async () => {
+    const server = await serve('lingering');
+    const ms = await closedAfterMs(server, 0);
+    // One idle period (200 ms) of silence, seen at the first or second check.
+    expect(ms).toBeLessThan(1_400);
+  });
+
+  it('closes a client that keeps sending at the cap', async () => {
+    const server = await serve('lingering');
+    const ms = await closedAfterMs(server, 4096);
+    expect(ms).toBeGreaterThanOrEqual(1_400);
+    expect(ms).toBeLessThan(5_000);
+  });
+});

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from '../testing/harness.js';
+import { writeWholeThenRead } from '../testing/raw-connection.js';
+import { backends } from '../testing/stores.js';
+
+const [sqlite] = await backends();
+
+/*
+ * A request refused before its body was read (past the body limit, an
+ * unknown credential) is answered and the connection closes; the client
+ * that writes its whole body before reading still gets the answer, not a
+ * connection reset. 16 MB is more than the loopback socket buffers hold.
+ */
+describe('answers to bodies the kernel does not read', () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await deploy(sqlite!, { bodyLimit: 64 * 1024 });
+  });
+  afterAll(async () => {
+    await d.close();
+  });
+  const body = Buffer.alloc(16 * 1024 * 1024, 32);
+  const head = (path: string, token: string, framing: string) =>
+    `POST ${path} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\n` +
+    `content-type: application/json\r\n${framing}\r\n`;
+  const sized = `content-length: ${body.length}\r\n`;
+
+  const cases: [string, () => string, () => string, string, number, string][] = [
+    [
+      'REST past the limit',
+      () => `${d.ws}/runs`,
+      () => d.tokens.agent,
+      sized,
+      413,
+      'payload_too_large',
+    ],
+    [
+      'tRPC past the limit',
+      () => '/trpc/runs.create',
+      () => d.tokens.agent,
+      sized,
+      413,
+      'payload_too_large',
+    ],
+    [
+      'REST with an unknown token',
+      () => `${d.ws}/runs`,
+      () => 'nope',
+      sized,
+      401,
+      'unauthenticated',
+    ],
+    [
+      'tRPC with an unknown token',
+      () => '/trpc/runs.create',
+      () => 'nope',
+      sized,
+      401,
+      'unauthenticated',
+    ],
+  ];
+  for (const [name, path, token, framing, status, code] of cases) {
+    it(`answers ${status} to a whole body sent first: ${name}`, async () => {
+      const answer = await writeWholeThenRead(d.url, head(path(), token(), framing), body);
+      expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+      expect(answer).toContain(code);
+    });
+  }
+
+  it('answers 413 to a chunked body found past the limit while reading it', async () => {
+    // Chunked: no length announced, so the limit is found while reading, part way through.
+    const chunks = Buffer.concat([
+      ...Array.from({ length: 256 }, () =>
+        Buffer.concat([Buffer.from('10000\r\n'), Buffer.alloc(0x10000, 32), Buffer.from('\r\n')]),
+      ),
+      Buffer.from('0\r\n\r\n'),
+    ]);
+    const answer = await writeWholeThenRead(
+      d.url,
+      head(`${d.ws}/runs`, d.tokens.agent, 'transfer-encoding: chunked\r\n'),
+      chunks,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toContain('payload_too_large');
+  });
+
+  it('still serves the next request after each', async () => {
+    const runs = await d.agent.get(`${d.ws}/runs`);
+    expect(runs.status).toBe(200);
+  });
+});
