@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { keptText, storableName } from './stored-text.js';
+import { keptText, personText, storableName } from './stored-text.js';
 
 describe('storableName', () => {
   const name = storableName(z.string().min(1));
@@ -29,5 +29,20 @@ describe('keptText', () => {
   });
   it('still applies the checks of the schema it wraps', () => {
     expect(text.safeParse('abcd').success).toBe(false);
+  });
+});
+
+describe('personText', () => {
+  const text = personText(z.string().max(20));
+  it('takes any well-formed text a person writes', () => {
+    for (const sent of ['Deploy bot', 'не сейчас', '\u{1F680} ship', ''])
+      expect(text.parse(sent)).toBe(sent);
+  });
+  it('refuses NUL, which PostgreSQL cannot keep in text, and lone surrogates, on every store', () => {
+    for (const sent of ['no\u0000', '\ud800', 'a\udc00b']) {
+      const result = text.safeParse(sent);
+      expect(result.success, JSON.stringify(sent)).toBe(false);
+      expect(result.error?.issues[0]?.message).toMatch(/NUL \(U\+0000\) or a lone surrogate/);
+    }
   });
 });

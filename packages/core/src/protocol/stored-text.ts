@@ -9,11 +9,13 @@ function isStorable(text: string): boolean {
 /**
  * Text a person writes that is stored and shown as text (a name, a label, a
  * deny reason): refused with a lone surrogate, which would be stored as
- * U+FFFD, so that what is shown is what was sent.
+ * U+FFFD, so that what is shown is what was sent, and with NUL, which
+ * PostgreSQL cannot keep in text, so that every store answers alike.
  */
 export function personText(schema: z.ZodString): z.ZodString {
-  return schema.refine(textIsWellFormed, {
-    message: 'the text holds a lone surrogate (no Unicode text); send it as UTF-8 text',
+  return schema.refine(isStorable, {
+    message:
+      'the text holds NUL (U+0000) or a lone surrogate (no Unicode text); send it as UTF-8 text without NUL',
   });
 }
 

@@ -33,7 +33,8 @@ export const claimNextContract = defineContract({
   planes: ['executor'],
   input: z.strictObject({
     lease_ms: LeaseSchema,
-    tool_names: z.array(z.string()).max(256).optional(),
+    // A tool's name never holds NUL or a lone surrogate: a filter with one is a mistake on every store.
+    tool_names: z.array(storableName(z.string())).max(256).optional(),
   }),
   output: z.object({ claim: ClaimSchema.nullable() }),
   errors: [],

@@ -102,7 +102,10 @@ export const hookEventContract = defineContract({
     session_id: IdSchema,
     event: z.enum(HOOKED_EVENTS),
     /** Set when asking again about a row the kernel named (a wait, a retry after a deadline). */
-    task_key: z.string().min(1).max(40).optional(),
+    task_key: storableName(
+      z.string().min(1).max(40),
+      'a task key holds no NUL (U+0000) and no lone surrogate',
+    ).optional(),
     tool_name: storableName(z.string().min(1).max(512)).optional(),
     tool_input: JsonValueSchema.optional(),
     /** The agent's id for the call, where it has one (Claude Code, Codex). */
