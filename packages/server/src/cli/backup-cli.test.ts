@@ -13,8 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { startKernelProcess } from '../testing/kernel-process.js';
-import { BUILT_CLI, prlimitSkipReason, runLocalCli } from '../testing/operator-cli.js';
+import { prlimitSkipReason, runLocalCli } from '../testing/operator-cli.js';
 import { straceSkipReason } from '../testing/syscall-trace.js';
 
 /** Another user than root, who file modes hold back, for the permission cases. */
@@ -222,7 +223,7 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
         '-o',
         trace,
         process.execPath,
-        BUILT_CLI,
+        ...CLI_NODE_ARGS,
         'backup',
         target,
         '--data-dir',

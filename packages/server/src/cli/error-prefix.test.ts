@@ -1,11 +1,9 @@
 import { execFile } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 
 const run = promisify(execFile);
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
 
 /** The real CLI's exit code and standard error for some arguments (no kernel needed). */
 async function failing(args: string[]) {
@@ -15,13 +13,9 @@ async function failing(args: string[]) {
     AIRLOCK_TOKEN: 'x',
     AIRLOCK_WORKSPACE: 'ws',
   };
-  const outcome = await run(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', cli, ...args],
-    {
-      env,
-    },
-  ).then(
+  const outcome = await run(process.execPath, [...CLI_NODE_ARGS, ...args], {
+    env,
+  }).then(
     () => ({ code: 0, stderr: '' }),
     (error: { code: number; stderr: string }) => error,
   );

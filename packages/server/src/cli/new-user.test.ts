@@ -1,21 +1,19 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../store/store.js';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
 
 const run = promisify(execFile);
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
-const NODE_ARGS = ['--conditions=source', '--import', 'tsx', cli];
 
 /** Runs the real `airlock` CLI; returns its exit code and output. */
 async function airlock(args: string[], env: Record<string, string> = {}) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [...NODE_ARGS, ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...CLI_NODE_ARGS, ...args], {
       env: { ...process.env, ...env },
     });
     return { code: 0, stdout, stderr };
@@ -93,7 +91,7 @@ describe('the airlock command as a new user meets it', () => {
   it('serve on an existing store says how to mint a token', async () => {
     const child = spawn(
       process.execPath,
-      [...NODE_ARGS, 'serve', '--port', '0', '--data-dir', existing, '--log-level', 'error'],
+      [...CLI_NODE_ARGS, 'serve', '--port', '0', '--data-dir', existing, '--log-level', 'error'],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     try {

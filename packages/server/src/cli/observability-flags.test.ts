@@ -1,14 +1,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { parseListenAddress } from './listen-address.js';
 
 const run = promisify(execFile);
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
 
 describe('parseListenAddress', () => {
   it('reads host:port, a bracketed IPv6 host, and a bare :port on loopback', () => {
@@ -47,18 +46,7 @@ describe('airlock serve refuses a bad observability flag before opening a store'
     const dataDir = join(dir, 'store');
     const outcome = await run(
       process.execPath,
-      [
-        '--conditions=source',
-        '--import',
-        'tsx',
-        cli,
-        'serve',
-        '--data-dir',
-        dataDir,
-        '--port',
-        '0',
-        ...args,
-      ],
+      [...CLI_NODE_ARGS, 'serve', '--data-dir', dataDir, '--port', '0', ...args],
       { env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '', ...env }, timeout: 60_000 },
     ).then(
       () => ({ code: 0, stderr: '' }),

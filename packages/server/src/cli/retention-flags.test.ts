@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 
 const run = promisify(execFile);
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
 
 describe('airlock serve refuses a bad retention pace before opening a store', () => {
   let dir: string | undefined;
@@ -20,18 +19,7 @@ describe('airlock serve refuses a bad retention pace before opening a store', ()
     const dataDir = join(dir, 'store');
     const outcome = await run(
       process.execPath,
-      [
-        '--conditions=source',
-        '--import',
-        'tsx',
-        cli,
-        'serve',
-        '--data-dir',
-        dataDir,
-        '--port',
-        '0',
-        ...args,
-      ],
+      [...CLI_NODE_ARGS, 'serve', '--data-dir', dataDir, '--port', '0', ...args],
       { env: { ...process.env, ...env }, timeout: 60_000 },
     ).then(
       () => ({ code: 0, stderr: '' }),

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDuration } from '@airlock/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUILT_CLI } from '../testing/operator-cli.js';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-serve-flags-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -97,7 +97,7 @@ function runServe(
 ): Promise<{ code: number | null; output: string }> {
   mkdirSync(cwd, { recursive: true });
   return new Promise((settle) => {
-    const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args], {
+    const child = spawn(process.execPath, [...CLI_NODE_ARGS, 'serve', ...args], {
       cwd,
       env: { ...process.env, DATABASE_URL: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,10 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 
 /** A loopback "database" that takes connections and never says a word: a start that hangs. */
 const sockets: Socket[] = [];
@@ -26,10 +23,7 @@ async function hangingServe() {
   const child = spawn(
     process.execPath,
     [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      CLI,
+      ...CLI_NODE_ARGS,
       'serve',
       '--port',
       '0',

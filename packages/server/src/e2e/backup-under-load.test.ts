@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { type Client, client, waitFor } from '../testing/harness.js';
 import { type KernelProcess, runCli, startKernelProcess } from '../testing/kernel-process.js';
 
@@ -13,7 +13,6 @@ import { type KernelProcess, runCli, startKernelProcess } from '../testing/kerne
  * finds every answer that was acknowledged before the backup began.
  */
 
-const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
 const root = mkdtempSync(join(tmpdir(), 'airlock-backup-'));
 const kernels: KernelProcess[] = [];
 afterAll(async () => {
@@ -76,7 +75,7 @@ function backupProcess(dataDir: string, file: string) {
   return new Promise<{ code: number | null; stderr: string }>((settle) => {
     const child = spawn(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', CLI, 'backup', file, '--data-dir', dataDir],
+      [...CLI_NODE_ARGS, 'backup', file, '--data-dir', dataDir],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';

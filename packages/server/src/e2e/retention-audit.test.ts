@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { type Deployment, deploy } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
 const execute = promisify(execFile);
-const CLI = fileURLToPath(new URL('../cli.ts', import.meta.url));
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read JSON lines loosely and assert on them.
 type Loose = any;
@@ -78,19 +77,15 @@ for (const backend of all) {
         );
 
         // `airlock audit export` writes the same records.
-        const { stdout } = await execute(
-          process.execPath,
-          ['--conditions=source', '--import', 'tsx', CLI, 'audit', 'export'],
-          {
-            env: {
-              ...process.env,
-              DATABASE_URL: '',
-              AIRLOCK_URL: d.url,
-              AIRLOCK_TOKEN: d.tokens.member,
-              AIRLOCK_WORKSPACE: d.workspaceId,
-            },
+        const { stdout } = await execute(process.execPath, [...CLI_NODE_ARGS, 'audit', 'export'], {
+          env: {
+            ...process.env,
+            DATABASE_URL: '',
+            AIRLOCK_URL: d.url,
+            AIRLOCK_TOKEN: d.tokens.member,
+            AIRLOCK_WORKSPACE: d.workspaceId,
           },
-        );
+        });
         const exported = stdout
           .split('\n')
           .filter(Boolean)

@@ -1,12 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { type Client, client, waitFor } from '../testing/harness.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
 
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
 const skip = await postgresSkipReason();
 if (skip) console.warn(`[airlock tests] skipping two kernel processes on one PostgreSQL: ${skip}`);
 
@@ -21,10 +19,7 @@ async function serve(databaseUrl: string): Promise<Served> {
   const child = spawn(
     process.execPath,
     [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      cli,
+      ...CLI_NODE_ARGS,
       'serve',
       '--port',
       '0',

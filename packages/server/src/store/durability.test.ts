@@ -1,19 +1,18 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAirlock } from '../airlock.js';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
 import { InvalidDurabilityError, parseDurability } from './durability.js';
 import { SQL } from './sql-handle.js';
 import { Store } from './store.js';
 
-const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
 const pgSkip = await postgresSkipReason();
 if (pgSkip) console.warn(`[airlock tests] skipping synchronous_commit per mode: ${pgSkip}`);
 
@@ -60,11 +59,10 @@ describe('the durability setting', () => {
 
   it('`airlock serve` refuses an invalid --durability or AIRLOCK_DURABILITY with exit 2', async () => {
     const serve = (args: string[], env: Record<string, string> = {}) =>
-      promisify(execFile)(
-        process.execPath,
-        ['--conditions=source', '--import', 'tsx', cli, 'serve', '--port', '0', ...args],
-        { env: { ...process.env, DATABASE_URL: '', ...env }, timeout: 30_000 },
-      ).then(
+      promisify(execFile)(process.execPath, [...CLI_NODE_ARGS, 'serve', '--port', '0', ...args], {
+        env: { ...process.env, DATABASE_URL: '', ...env },
+        timeout: 30_000,
+      }).then(
         () => ({ code: 0, stderr: '' }),
         (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
       );

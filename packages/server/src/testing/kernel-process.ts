@@ -1,11 +1,6 @@
 import { type ChildProcess, type ExecFileOptions, execFile, spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CLI_NODE_ARGS } from './cli-entry.js';
 import type { WorkspaceTokens } from './workspace-tokens.js';
-
-const CLI = resolve(dirname(fileURLToPath(import.meta.url)), '../cli.ts');
-/** Node's arguments that run the `airlock` CLI from its sources. */
-const NODE_ARGS = ['--conditions=source', '--import', 'tsx', CLI];
 
 /** A real `airlock serve` process, with what its start printed. */
 export interface KernelProcess {
@@ -55,7 +50,7 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
       : ['--data-dir', options.dataDir];
   const command = [
     process.execPath,
-    ...NODE_ARGS,
+    ...CLI_NODE_ARGS,
     'serve',
     '--port',
     '0',
@@ -143,9 +138,9 @@ export function runToEnd(
   });
 }
 
-/** Runs the real `airlock` CLI (from its sources, on no PostgreSQL) to its end. */
+/** Runs the real `airlock` CLI (on no PostgreSQL) to its end. */
 export function runCli(args: string[]): Promise<CliOutcome> {
-  return runToEnd(process.execPath, [...NODE_ARGS, ...args], {
+  return runToEnd(process.execPath, [...CLI_NODE_ARGS, ...args], {
     env: { ...process.env, DATABASE_URL: '' },
   });
 }

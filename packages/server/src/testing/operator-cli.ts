@@ -1,14 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { CLI_NODE_ARGS } from './cli-entry.js';
 import { type Deployment, waitFor } from './harness.js';
 import { type CliOutcome, runToEnd } from './kernel-process.js';
 import { type Backend, backends } from './stores.js';
-
-/**
- * The built CLI (`pnpm test` builds first; after an edit, `pnpm run build`):
- * starting it costs no TypeScript transform, seconds per command on a busy machine.
- */
-export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** The kernel an operator command talks to, and the member credential it uses by default. */
 export interface OperatorTarget {
@@ -44,7 +38,7 @@ export function runOperatorCli(
   args: string[],
   options: { token?: string } = {},
 ): Promise<CliOutcome> {
-  return runToEnd(process.execPath, [BUILT_CLI, ...args], {
+  return runToEnd(process.execPath, [...CLI_NODE_ARGS, ...args], {
     env: operatorCliEnv(target, options.token),
   });
 }
@@ -99,7 +93,7 @@ export const prlimitSkipReason: string | null = spawnSync('prlimit', ['--version
   : null;
 
 /**
- * Runs the built `airlock` on a local store to its end, with AIRLOCK_DATA_DIR
+ * Runs the real `airlock` on a local store to its end, with AIRLOCK_DATA_DIR
  * and DATABASE_URL set but empty: as another user (`user`), in `cwd`, and
  * with the files it writes capped at `maxFileBytes` (prlimit), as on a full
  * disk (its stdout and stderr are pipes, which the cap leaves alone).
@@ -110,8 +104,8 @@ export function runLocalCli(
 ): Promise<CliOutcome> {
   const command =
     options.maxFileBytes === undefined
-      ? [process.execPath, BUILT_CLI, ...args]
-      : ['prlimit', `--fsize=${options.maxFileBytes}`, process.execPath, BUILT_CLI, ...args];
+      ? [process.execPath, ...CLI_NODE_ARGS, ...args]
+      : ['prlimit', `--fsize=${options.maxFileBytes}`, process.execPath, ...CLI_NODE_ARGS, ...args];
   return runToEnd(command[0] as string, command.slice(1), {
     env: { ...process.env, DATABASE_URL: '', AIRLOCK_DATA_DIR: '' },
     ...(options.user ?? {}),

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_NODE_ARGS } from '../../testing/cli-entry.js';
 import { type Deployment, deploy } from '../../testing/harness.js';
 import {
-  BUILT_CLI,
   operatorCliEnv,
   plantCalls,
   runOperatorCli,
@@ -37,7 +37,7 @@ describe('what the CLI prints reaches a pipe whole', { timeout: 180_000 }, () =>
   });
 
   it('ends quietly when the reader goes away after the first bytes', async () => {
-    const child = spawn(process.execPath, [BUILT_CLI, 'runs', 'show', runId, '--json'], {
+    const child = spawn(process.execPath, [...CLI_NODE_ARGS, 'runs', 'show', runId, '--json'], {
       env: operatorCliEnv(d),
     });
     let stderr = '';
@@ -54,7 +54,7 @@ describe('what the CLI prints reaches a pipe whole', { timeout: 180_000 }, () =>
   /** Runs the built CLI with its stdout written into `device`; answers its exit code and stderr. */
   const intoDevice = async (device: string, args: string[]) => {
     const fd = openSync(device, 'w');
-    const child = spawn(process.execPath, [BUILT_CLI, ...args], {
+    const child = spawn(process.execPath, [...CLI_NODE_ARGS, ...args], {
       env: operatorCliEnv(d),
       stdio: ['ignore', fd, 'pipe'],
     });
