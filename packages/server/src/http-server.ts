@@ -6,7 +6,6 @@ import type { Logger } from 'pino';
 import { authenticateToken, bearerToken } from './api/access.js';
 import { type AuthFailureLimit, AuthFailureThrottle, peerOf } from './api/auth-throttle.js';
 import { closeAfterAnswer } from './api/close-after-answer.js';
-import { buildOpenApiDocument } from './api/openapi.js';
 import { OPERATIONS } from './api/operations.js';
 import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
 import { type BodyRefusal, hasLargeTrpcBody, readTrpcBody } from './api/request-body.js';
@@ -138,7 +137,12 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     ? new AuthFailureThrottle(options.authFailureLimit)
     : null;
   const rest = createRestHandler(OPERATIONS, { ...options, rateLimiter, authThrottle });
-  const openapi = JSON.stringify(buildOpenApiDocument(OPERATIONS, { version: options.version }));
+  // Built on its first request, not at start: it takes about 150 ms that most kernels never need.
+  let openapi: Promise<string> | undefined;
+  const openapiText = () =>
+    (openapi ??= import('./api/openapi.js').then(({ buildOpenApiDocument }) =>
+      JSON.stringify(buildOpenApiDocument(OPERATIONS, { version: options.version })),
+    ));
   // Each tRPC request is authenticated before tRPC reads its body (see the request handler).
   const authentications = new WeakMap<IncomingMessage, Authentication>();
   const bodyRefusals = new WeakMap<IncomingMessage, BodyRefusal>();
@@ -238,8 +242,16 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       return;
     }
     if (req.method === 'GET' && url.pathname === '/openapi.json') {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(openapi);
+      openapiText().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+          res.end(text);
+        },
+        (error: unknown) => {
+          options.logger.error({ err: error }, 'the API document could not be built');
+          sendError(res, new AirlockError('internal', 'internal error'));
+        },
+      );
       return;
     }
     if (options.routes?.(req, res, url)) return;

@@ -8,6 +8,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * refuses a decision bound to another version.
  */
 
+/** The path action links point to, under the kernel's public URL. */
+export const ACTION_LINK_PATH = '/notifications/email/actions/';
+
 /** What an action link decides. */
 export interface ActionClaim {
   /** The channel whose secret signed it (`workspace/name`). */

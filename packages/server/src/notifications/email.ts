@@ -1,11 +1,8 @@
 import type { TaskView } from '@airlock/core';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { signActionLink } from './action-links.js';
+import { ACTION_LINK_PATH, signActionLink } from './action-links.js';
 import type { EmailChannelConfig } from './config.js';
 import { headline, type NotificationPayload } from './payload.js';
-
-/** The path action links point to, under the kernel's public URL. */
-export const ACTION_LINK_PATH = '/notifications/email/actions/';
 
 function describeTask(task: TaskView): string[] {
   const lines = [`Tool: ${task.tool_name}`];

@@ -3,10 +3,9 @@ import type { Logger } from 'pino';
 import { readBody } from '../api/request-body.js';
 import { AirlockError } from '../errors.js';
 import type { KernelContext } from '../kernel/context.js';
-import { checkActionLink, peekActionLink } from './action-links.js';
+import { ACTION_LINK_PATH, checkActionLink, peekActionLink } from './action-links.js';
 import type { ChannelSenders } from './channel-senders.js';
 import type { NotificationsConfig } from './config.js';
-import { ACTION_LINK_PATH } from './email.js';
 import { decideForMember, describeOutcome } from './member-decision.js';
 import { handleSlackInteraction } from './slack-interactions.js';
 
@@ -70,7 +69,7 @@ export function notificationRoutes(options: {
     const answer = await handleSlackInteraction({
       ctx,
       channel,
-      sender: senders.slackSender(channel),
+      sender: await senders.slackSender(channel),
       logger,
       headers: {
         timestamp: header('x-slack-request-timestamp'),
