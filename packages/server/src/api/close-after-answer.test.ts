@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeWholeThenRead } from '../testing/raw-connection.js';
 import { closeAfterAnswer, type Lingering } from './close-after-answer.js';
 
 /** A server that answers 413 before reading any body, closing after the answer as `closing` says. */
@@ -19,20 +20,8 @@ async function refusingServer(closing: 'lingering' | 'at once'): Promise<Server>
 /** What a client that writes its whole request before reading anything gets back. */
 function writeAllThenRead(server: Server, bodyBytes: number): Promise<string> {
   const { port } = server.address() as AddressInfo;
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.pause();
-    let text = '';
-    socket.on('error', (error: NodeJS.ErrnoException) => resolve(`error ${error.code}`));
-    socket.on('data', (chunk: Buffer) => {
-      text += chunk.toString('latin1');
-    });
-    socket.on('end', () => resolve(text));
-    const head = `POST / HTTP/1.1\r\nhost: x\r\ncontent-length: ${bodyBytes}\r\n\r\n`;
-    socket.write(head);
-    // The write completes only once the server took every byte; then the answer is read.
-    socket.write(Buffer.alloc(bodyBytes, 120), () => socket.resume());
-  });
+  const head = `POST / HTTP/1.1\r\nhost: x\r\ncontent-length: ${bodyBytes}\r\n\r\n`;
+  return writeWholeThenRead(`http://127.0.0.1:${port}`, head, Buffer.alloc(bodyBytes, 120));
 }
 
 /** How long after its answer the server closes a connection that announced a large body and sends `perTick` bytes every 20 ms. */
