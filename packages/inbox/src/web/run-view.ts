@@ -27,6 +27,23 @@ function decisionItem(decision: StoryDecision): HTMLElement {
   );
 }
 
+/** The list of a row's decisions; hidden while there is none. */
+function decisionList(taskKey: string, decisions: readonly StoryDecision[]): HTMLElement {
+  return h(
+    'ul',
+    { class: 'decisions', 'aria-label': `decisions on ${taskKey}`, hidden: decisions.length === 0 },
+    ...decisions.map(decisionItem),
+  );
+}
+
+/** A drawn row: what its call showed, its element, and its list of decisions. */
+interface BuiltRow {
+  signature: string;
+  element: HTMLElement;
+  decisionList: HTMLElement;
+  decisions: number;
+}
+
 /**
  * One run's story, live: its rows in order with their states, what the model
  * read after each, and every decision on each row with who or what made it.
@@ -44,7 +61,7 @@ export class RunStoryView {
   private readonly handle: RunHandle;
   private readonly rows = h('ol', { class: 'rows', 'aria-label': 'the run’s rows in order' });
   /** Each row's element and what it showed, so an unchanged row is left alone. */
-  private readonly built = new Map<string, { signature: string; element: HTMLElement }>();
+  private readonly built = new Map<string, BuiltRow>();
   private refreshing = false;
   private again = false;
 
@@ -144,20 +161,28 @@ export class RunStoryView {
   }
 
   /**
-   * Puts the rows in order, building anew only a row that changed: an
+   * Puts the rows in order, building anew only a row whose call changed: an
    * untouched row keeps its element, so an editor open on it (its text, the
-   * cursor) survives the run's other events.
+   * cursor) survives the run's other events. A row whose decisions alone
+   * grew (the feed's history arriving after the first drawing, another
+   * person's approval) gets its list of decisions redrawn in place.
    */
   private placeRows(): void {
     const seen = new Set<string>();
     const wanted = this.tasks.map((task) => {
       seen.add(task.key);
-      const decisions = this.decisions.get(task.key)?.length ?? 0;
-      const signature = `${task.version}|${task.updated_at}|${task.state}|${decisions}`;
+      const decisions = this.decisions.get(task.key) ?? [];
+      const signature = `${task.version}|${task.updated_at}|${task.state}`;
       const known = this.built.get(task.key);
-      if (known?.signature === signature) return known.element;
+      if (known?.signature === signature) {
+        if (known.decisions !== decisions.length) {
+          known.decisionList.replaceWith(decisionList(task.key, decisions));
+          this.built.set(task.key, { ...known, ...this.decisionPart(known.element) });
+        }
+        return known.element;
+      }
       const element = this.rowItem(task);
-      this.built.set(task.key, { signature, element });
+      this.built.set(task.key, { signature, element, ...this.decisionPart(element) });
       return element;
     });
     for (const key of this.built.keys()) if (!seen.has(key)) this.built.delete(key);
@@ -166,6 +191,12 @@ export class RunStoryView {
       if (at !== element) this.rows.insertBefore(element, at);
     });
     while (this.rows.children.length > wanted.length) this.rows.lastElementChild?.remove();
+  }
+
+  /** A built row's list of decisions and how many it shows. */
+  private decisionPart(row: HTMLElement): Pick<BuiltRow, 'decisionList' | 'decisions'> {
+    const decisionList = row.querySelector(':scope > .decisions') as HTMLElement;
+    return { decisionList, decisions: decisionList.children.length };
   }
 
   private rowItem(task: TaskView): HTMLElement {
@@ -181,13 +212,7 @@ export class RunStoryView {
         `${task.origin} ${task.kind} row, round ${task.round} · `,
         h('span', { class: 'row-state' }, stateWords(task.state)),
       ),
-      decisions.length
-        ? h(
-            'ul',
-            { class: 'decisions', 'aria-label': `decisions on ${task.key}` },
-            ...decisions.map(decisionItem),
-          )
-        : null,
+      decisionList(task.key, decisions),
       read === null
         ? null
         : h('p', { class: 'model-read' }, 'The model read: ', h('code', {}, read)),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason, saveScreenshot } from '../support/browser.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
+import { type HeldFeed, holdFeed } from './held-feed.js';
 import { useInboxFixture } from './inbox-fixture.js';
 
 /** Approve with changes: a person edits a parked call's input, reads the diff, and approves. */
@@ -201,6 +202,42 @@ describe.skipIf(browserSkipReason !== null)(
       expect(f.executed).toContain('rm -rf ./dist/cache');
       expect(f.executed).not.toContain('rm -rf ./dist');
       await story.locator('.row[data-task="t1"][data-state="succeeded"]').waitFor();
+    });
+
+    it("keeps an editor opened before the run's feed caught up, drawing the row's decisions in place", async () => {
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'bash', input: { command: 'rm -rf ./tmp' } }] },
+          { final: 'tidied' },
+        ]),
+      );
+      await eventually(
+        async () => (await f.ws.runs.run(run.id).task('t1')).state === 'needs_approval',
+      );
+      let held: HeldFeed | undefined;
+      const page = await f.openSignedIn(
+        `#/runs/${run.id}`,
+        undefined,
+        undefined,
+        async (opened) => {
+          held = await holdFeed(opened);
+        },
+      );
+      const row = page.locator('.run-view .row[data-task="t1"]');
+      await row.getByRole('button', { name: /^Edit input of bash rm -rf \.\/tmp/ }).click();
+      const text = row.locator('textarea[name="tool-input"]');
+      const edit = JSON.stringify({ command: 'rm -rf ./tmp/cache' }, null, 2);
+      await text.fill(edit);
+      // The story is drawn from its reads; the feed, held back, has brought no decision yet.
+      expect(await row.locator('.decision').count()).toBe(0);
+      held?.release();
+      await row.locator('.decision[data-outcome="parked"]').waitFor();
+      expect(await text.inputValue()).toBe(edit);
+      expect(await text.evaluate((element) => element === document.activeElement)).toBe(true);
+      await text.press('Control+Enter');
+      await row.locator('.decision[data-outcome="edited"]').waitFor();
+      expect(await f.ended(run.id)).toMatchObject({ state: 'completed' });
+      expect(f.executed).toContain('rm -rf ./tmp/cache');
     });
 
     it('closes the editor with Escape, back on its button, and sends nothing for an unchanged input', async () => {

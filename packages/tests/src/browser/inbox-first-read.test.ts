@@ -1,8 +1,9 @@
 import type { Decision } from '@airlock/sdk';
-import type { Page, WebSocketRoute } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { browserSkipReason } from '../support/browser.js';
 import { eventually } from '../support/kernel.js';
+import { type HeldFeed, holdFeed } from './held-feed.js';
 import { parkedWrites, useInboxFixture } from './inbox-fixture.js';
 
 /**
@@ -29,34 +30,15 @@ describe.skipIf(browserSkipReason !== null)(
       release: () => void;
       lists: string[];
     }> {
-      let release: () => void = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      let held: HeldFeed | undefined;
       const lists: string[] = [];
-      const route = (page: Page) =>
-        page.routeWebSocket(
-          () => true,
-          (socket: WebSocketRoute) => {
-            // What the page sends before the kernel is reached waits, in order, and goes then.
-            const early: (string | Buffer)[] = [];
-            let server: WebSocketRoute | null = null;
-            socket.onMessage((message) => (server ? server.send(message) : early.push(message)));
-            void held.then(() => {
-              server = socket.connectToServer();
-              server.onMessage((message) => socket.send(message));
-              server.onClose((code, reason) => socket.close({ code, reason }));
-              for (const message of early.splice(0)) server.send(message);
-            });
-          },
-        );
       const page = await f.openSignedIn('#/', undefined, undefined, async (opened) => {
-        await route(opened);
+        held = await holdFeed(opened);
         opened.on('request', (request) => {
           if (request.url().includes('decisions.list')) lists.push(request.url());
         });
       });
-      return { page, release, lists };
+      return { page, release: () => held?.release(), lists };
     }
 
     it('paints the first page before the feed is live, then shows what changed meanwhile', async () => {
