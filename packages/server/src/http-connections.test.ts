@@ -3,10 +3,17 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OpenConnections } from './http-connections.js';
 
-/** A server that answers `/stream` with a response it never ends, `/slow` after 150 ms, anything else at once. */
-async function serve(connections: OpenConnections): Promise<{ server: Server; port: number }> {
+/**
+ * A server that answers `/stream` with a response it never ends, `/slow` after 150 ms, anything
+ * else at once; `requested` lists the paths whose requests it has started.
+ */
+async function serve(
+  connections: OpenConnections,
+): Promise<{ server: Server; port: number; requested: string[] }> {
+  const requested: string[] = [];
   const server = createServer((req, res) => {
     connections.started(req.socket, res);
+    requested.push(req.url ?? '');
     if (req.url === '/stream') {
       connections.streaming(req.socket);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -18,7 +25,7 @@ async function serve(connections: OpenConnections): Promise<{ server: Server; po
   });
   server.on('connection', (socket: Socket) => connections.accepted(socket));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as AddressInfo).port };
+  return { server, port: (server.address() as AddressInfo).port, requested };
 }
 
 /** Opens `/stream`, waits for its first bytes, then drops the connection; resolves once the server saw its response close. */
@@ -78,11 +85,13 @@ describe('OpenConnections', () => {
         res.on('end', resolve);
       }).end();
     });
-    const streamClosed = new Promise<void>((resolve) => {
+    const streamClosed = new Promise<void>((resolve, reject) => {
       request({ ...at, path: '/stream', agent: false }, (res) => {
         res.on('data', () => {});
         res.on('close', resolve);
-      }).end();
+      })
+        .on('error', reject)
+        .end();
     });
     const slowAnswer = new Promise<string>((resolve, reject) => {
       request({ ...at, path: '/slow', agent: false }, (res) => {
@@ -95,8 +104,11 @@ describe('OpenConnections', () => {
         .on('error', reject)
         .end();
     });
-    await until(() => connections.size === 3);
+    // Accepted is not enough: a connection whose request the server has not started yet is idle.
+    const inFlight = () => ['/stream', '/slow'].every((path) => served.requested.includes(path));
+    await until(() => connections.size === 3 && inFlight());
     expect(connections.size).toBe(3);
+    expect(inFlight()).toBe(true);
     connections.endIdle();
     await streamClosed;
     await expect(slowAnswer).resolves.toBe('slow');
