@@ -36,11 +36,10 @@ function decisionList(taskKey: string, decisions: readonly StoryDecision[]): HTM
   );
 }
 
-/** A drawn row: what its call showed, its element, and its list of decisions. */
+/** A drawn row: what its call showed, its element, and how many decisions it lists. */
 interface BuiltRow {
   signature: string;
   element: HTMLElement;
-  decisionList: HTMLElement;
   decisions: number;
 }
 
@@ -176,13 +175,15 @@ export class RunStoryView {
       const known = this.built.get(task.key);
       if (known?.signature === signature) {
         if (known.decisions !== decisions.length) {
-          known.decisionList.replaceWith(decisionList(task.key, decisions));
-          this.built.set(task.key, { ...known, ...this.decisionPart(known.element) });
+          known.element
+            .querySelector(':scope > .decisions')
+            ?.replaceWith(decisionList(task.key, decisions));
+          known.decisions = decisions.length;
         }
         return known.element;
       }
       const element = this.rowItem(task);
-      this.built.set(task.key, { signature, element, ...this.decisionPart(element) });
+      this.built.set(task.key, { signature, element, decisions: decisions.length });
       return element;
     });
     for (const key of this.built.keys()) if (!seen.has(key)) this.built.delete(key);
@@ -191,12 +192,6 @@ export class RunStoryView {
       if (at !== element) this.rows.insertBefore(element, at);
     });
     while (this.rows.children.length > wanted.length) this.rows.lastElementChild?.remove();
-  }
-
-  /** A built row's list of decisions and how many it shows. */
-  private decisionPart(row: HTMLElement): Pick<BuiltRow, 'decisionList' | 'decisions'> {
-    const decisionList = row.querySelector(':scope > .decisions') as HTMLElement;
-    return { decisionList, decisions: decisionList.children.length };
   }
 
   private rowItem(task: TaskView): HTMLElement {
