@@ -9,6 +9,21 @@ import { sendWebhook } from './webhook.js';
 /** What a channel kept of a delivered notice (a Slack message's `channel:ts`), or null. */
 export type SentRef = string | null;
 
+/** The sender kept for a channel in `senders`, made by `make` on the channel's first use. */
+function senderOf<T>(
+  senders: Map<string, Promise<T>>,
+  channel: ChannelConfig,
+  make: () => Promise<T>,
+): Promise<T> {
+  const key = channel.workspace + channel.name;
+  let sender = senders.get(key);
+  if (!sender) {
+    sender = make();
+    senders.set(key, sender);
+  }
+  return sender;
+}
+
 /**
  * Sends one delivery over its channel; one sender per channel, built once
  * (a Slack client, an SMTP transport). The Slack and email clients load
@@ -33,25 +48,17 @@ export class ChannelSenders {
 
   /** The Slack sender of a channel (for updating its messages after a decision). */
   slackSender(channel: Extract<ChannelConfig, { kind: 'slack' }>): Promise<SlackSender> {
-    const key = channel.workspace + channel.name;
-    let sender = this.slack.get(key);
-    if (!sender) {
-      sender = import('./slack.js').then(
-        ({ SlackSender }) => new SlackSender(channel, this.logger),
-      );
-      this.slack.set(key, sender);
-    }
-    return sender;
+    return senderOf(this.slack, channel, async () => {
+      const { SlackSender } = await import('./slack.js');
+      return new SlackSender(channel, this.logger);
+    });
   }
 
   private emailSender(channel: Extract<ChannelConfig, { kind: 'email' }>): Promise<EmailSender> {
-    const key = channel.workspace + channel.name;
-    let sender = this.email.get(key);
-    if (!sender) {
-      sender = import('./email.js').then(({ EmailSender }) => new EmailSender(channel));
-      this.email.set(key, sender);
-    }
-    return sender;
+    return senderOf(this.email, channel, async () => {
+      const { EmailSender } = await import('./email.js');
+      return new EmailSender(channel);
+    });
   }
 
   /**
