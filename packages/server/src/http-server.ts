@@ -8,7 +8,12 @@ import { type AuthFailureLimit, AuthFailureThrottle, peerOf } from './api/auth-t
 import { closeAfterAnswer } from './api/close-after-answer.js';
 import { OPERATIONS } from './api/operations.js';
 import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
-import { type BodyRefusal, hasLargeTrpcBody, readTrpcBody } from './api/request-body.js';
+import {
+  type BodyRefusal,
+  continueWhenRead,
+  hasLargeTrpcBody,
+  readTrpcBody,
+} from './api/request-body.js';
 import { noteErrorCode, noteOperation, readNote } from './api/request-notes.js';
 import { badRequestTarget, requestTarget } from './api/request-target.js';
 import { createRestHandler, sendError, sendJson } from './api/rest.js';
@@ -291,6 +296,12 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       });
   }
   const server = createServer(serverOptions, onRequest);
+  // `Expect: 100-continue`: the 100 goes out when the body is about to be read (readBody),
+  // so a caller refused first (credential, plane, body limit) never sends its body.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    continueWhenRead(req, res);
+    onRequest(req, res);
+  });
   server.on('connection', (socket: Socket) => connections.accepted(socket));
   server.on('upgrade', sockets.upgrade);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {

@@ -1,9 +1,23 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationContract } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
 import { declaresCode } from './operation.js';
+
+/** Requests sent with `Expect: 100-continue` whose `100 Continue` has not gone out yet. */
+const awaitingContinue = new WeakMap<IncomingMessage, ServerResponse>();
+
+/**
+ * Holds back the `100 Continue` of a request sent with `Expect:
+ * 100-continue` until {@link readBody} starts reading its body. A request
+ * answered before that (an unknown credential, the wrong plane, a body
+ * announced past the limit) gets its answer instead, and the client never
+ * sends the body.
+ */
+export function continueWhenRead(req: IncomingMessage, res: ServerResponse): void {
+  awaitingContinue.set(req, res);
+}
 
 /**
  * Reads a request body up to a limit.
@@ -15,6 +29,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     return Promise.reject(
       new AirlockError('payload_too_large', `the body limit is ${limit} bytes`),
     );
+  }
+  const waiting = awaitingContinue.get(req);
+  if (waiting) {
+    awaitingContinue.delete(req);
+    if (!waiting.headersSent) waiting.writeContinue();
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

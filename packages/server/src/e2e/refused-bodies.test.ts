@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, deploy } from '../testing/harness.js';
-import { writeWholeThenRead } from '../testing/raw-connection.js';
+import { openRaw, writeWholeThenRead } from '../testing/raw-connection.js';
 import { backends } from '../testing/stores.js';
 
 const [sqlite] = await backends();
@@ -83,6 +83,82 @@ describe('answers to bodies the kernel does not read', () => {
     );
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toContain('payload_too_large');
+  });
+
+  const withoutContinue: [string, () => string, () => string, string, number, string][] = [
+    [
+      'announced past the limit, REST',
+      () => `${d.ws}/runs`,
+      () => d.tokens.agent,
+      sized,
+      413,
+      'payload_too_large',
+    ],
+    [
+      'announced past the limit, tRPC',
+      () => '/trpc/runs.create',
+      () => d.tokens.agent,
+      sized,
+      413,
+      'payload_too_large',
+    ],
+    [
+      'with an unknown token, REST',
+      () => `${d.ws}/runs`,
+      () => 'nope',
+      'content-length: 10\r\n',
+      401,
+      'unauthenticated',
+    ],
+    [
+      'with an unknown token, tRPC',
+      () => '/trpc/runs.create',
+      () => 'nope',
+      'content-length: 10\r\n',
+      401,
+      'unauthenticated',
+    ],
+    [
+      'on the wrong plane, REST',
+      () => `${d.ws}/runs`,
+      () => d.tokens.executor,
+      'content-length: 10\r\n',
+      403,
+      'forbidden',
+    ],
+  ];
+  for (const [name, path, token, framing, status, code] of withoutContinue) {
+    it(`answers ${status} to Expect: 100-continue before the body is sent: ${name}`, async () => {
+      const raw = await openRaw(d.url);
+      raw.socket.write(head(path(), token(), `${framing}expect: 100-continue\r\n`));
+      // The whole answer: a JSON body (REST) or its last chunk (tRPC answers chunked).
+      await expect.poll(() => raw.received()).toMatch(/(\}|\r\n0\r\n\r\n)$/);
+      raw.socket.destroy();
+      expect(raw.received()).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(raw.received()).not.toContain('100 Continue');
+      expect(raw.received()).toContain(code);
+    });
+  }
+
+  it('answers 100 Continue to a body within the limit, then serves it', async () => {
+    const raw = await openRaw(d.url);
+    const json = JSON.stringify({
+      approval_mode: 'bypass',
+      input: 'hello',
+      provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
+    });
+    raw.socket.write(
+      head(
+        `${d.ws}/runs`,
+        d.tokens.agent,
+        `content-length: ${Buffer.byteLength(json)}\r\nexpect: 100-continue\r\nconnection: close\r\n`,
+      ),
+    );
+    await expect.poll(() => raw.received()).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n/);
+    raw.socket.write(json);
+    await raw.closed;
+    const final = raw.received().replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
+    expect(final).toMatch(/^HTTP\/1\.1 201 /);
   });
 
   it('still serves the next request after each', async () => {
