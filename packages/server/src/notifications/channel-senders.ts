@@ -6,20 +6,27 @@ import type { NotificationPayload } from './payload.js';
 import type { SlackSender } from './slack.js';
 import { sendWebhook } from './webhook.js';
 
+type SlackChannel = Extract<ChannelConfig, { kind: 'slack' }>;
+type EmailChannel = Extract<ChannelConfig, { kind: 'email' }>;
+
 /** What a channel kept of a delivered notice (a Slack message's `channel:ts`), or null. */
 export type SentRef = string | null;
 
-/** The sender kept for a channel in `senders`, made by `make` on the channel's first use. */
-function senderOf<T>(
-  senders: Map<string, Promise<T>>,
-  channel: ChannelConfig,
+/**
+ * The sender kept for a channel in `senders`, made by `make` on the
+ * channel's first use. Keyed by the configured channel itself: the
+ * configuration is fixed for the kernel's life, and no two channels share
+ * a key, whatever their workspace ids and names.
+ */
+function senderOf<C extends ChannelConfig, T>(
+  senders: Map<C, Promise<T>>,
+  channel: C,
   make: () => Promise<T>,
 ): Promise<T> {
-  const key = channel.workspace + channel.name;
-  let sender = senders.get(key);
+  let sender = senders.get(channel);
   if (!sender) {
     sender = make();
-    senders.set(key, sender);
+    senders.set(channel, sender);
   }
   return sender;
 }
@@ -31,8 +38,8 @@ function senderOf<T>(
  * (about 70 ms of every start).
  */
 export class ChannelSenders {
-  private readonly slack = new Map<string, Promise<SlackSender>>();
-  private readonly email = new Map<string, Promise<EmailSender>>();
+  private readonly slack = new Map<SlackChannel, Promise<SlackSender>>();
+  private readonly email = new Map<EmailChannel, Promise<EmailSender>>();
 
   constructor(
     private readonly config: NotificationsConfig,
@@ -47,14 +54,14 @@ export class ChannelSenders {
   }
 
   /** The Slack sender of a channel (for updating its messages after a decision). */
-  slackSender(channel: Extract<ChannelConfig, { kind: 'slack' }>): Promise<SlackSender> {
+  slackSender(channel: SlackChannel): Promise<SlackSender> {
     return senderOf(this.slack, channel, async () => {
       const { SlackSender } = await import('./slack.js');
       return new SlackSender(channel, this.logger);
     });
   }
 
-  private emailSender(channel: Extract<ChannelConfig, { kind: 'email' }>): Promise<EmailSender> {
+  private emailSender(channel: EmailChannel): Promise<EmailSender> {
     return senderOf(this.email, channel, async () => {
       const { EmailSender } = await import('./email.js');
       return new EmailSender(channel);
