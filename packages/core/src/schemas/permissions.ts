@@ -158,5 +158,9 @@ export const PermissionConfigurationShape = {
   /** Custom sets, checked when selected: a malformed one falls back to Baseline. */
   custom_rule_sets: z.array(z.unknown()).optional(),
   /** The absolute POSIX directory path targets are canonicalized against. */
-  project_root: z.string().startsWith('/').max(4096).optional(),
+  project_root: z
+    .string()
+    .regex(/^\//, 'must be an absolute POSIX path (it starts with "/")')
+    .max(4096)
+    .optional(),
 };

@@ -16,9 +16,17 @@ const sarifSchema = JSON.parse(
 );
 // A CommonJS module: its `default` property is the class.
 const Ajv = AjvDraft04.default;
-const validateSarif = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false }).compile(
-  sarifSchema,
+const sarifAjv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
+// The formats the schema names, checked (Ajv knows none of them by itself and would skip them).
+sarifAjv.addFormat('uri', (value: string) => URL.canParse(value));
+sarifAjv.addFormat('uri-reference', (value: string) => URL.canParse(value, 'file:///base/'));
+sarifAjv.addFormat(
+  'date-time',
+  (value: string) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i.test(value) &&
+    !Number.isNaN(Date.parse(value)),
 );
+const validateSarif = sarifAjv.compile(sarifSchema);
 
 const dir = mkdtempSync(join(tmpdir(), 'rules-lint-formats-'));
 const WARN_AND_ERROR =
@@ -43,6 +51,10 @@ describe('--format sarif', () => {
     expect(validateSarif(log), JSON.stringify(validateSarif.errors, null, 2)).toBe(true);
     // The validator does refuse a broken log (a driver needs a name).
     expect(validateSarif({ version: '2.1.0', runs: [{ tool: { driver: {} } }] })).toBe(false);
+    // ...and a URI that is not one (the formats are checked, not skipped).
+    const badBase = structuredClone(log);
+    badBase.runs[0].originalUriBaseIds['%SRCROOT%'].uri = 'http://[not a host/';
+    expect(validateSarif(badBase)).toBe(false);
     const sarifRun = log.runs[0];
     expect(sarifRun.originalUriBaseIds['%SRCROOT%'].uri).toBe(`file://${dir}/`);
     const uris = sarifRun.results.map(
