@@ -103,7 +103,6 @@ export async function createWorkspace(store: Store, name: string): Promise<{ id:
   return { id };
 }
 
-/** Lists workspaces, oldest first. */
 /**
  * Locks a workspace's row until the unit commits where processes share the
  * store (SQLite runs one writer at a time already): a read-check-write of a
@@ -121,6 +120,7 @@ export async function lockWorkspaceRow(tx: Tx, workspaceId: string): Promise<voi
     .executeTakeFirst();
 }
 
+/** Lists workspaces, oldest first. */
 export async function listWorkspaces(store: Store): Promise<{ id: string; name: string }[]> {
   return store.db.selectFrom('workspaces').select(['id', 'name']).orderBy('created_at').execute();
 }
