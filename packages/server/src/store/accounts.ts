@@ -217,19 +217,28 @@ export async function authenticate(store: Store, token: string): Promise<Princip
 }
 
 async function lookUpCredential(store: Store, hash: string): Promise<Principal | null> {
-  const row = await store.db
-    .selectFrom('credentials')
-    .leftJoin('agent_applications', 'agent_applications.id', 'credentials.agent_application_id')
-    .select([
-      'credentials.id',
-      'credentials.kind',
-      'credentials.workspace_id',
-      'credentials.agent_application_id',
-      'credentials.revoked_at',
-      'agent_applications.removed_at',
-    ])
-    .where('credentials.token_hash', '=', hash)
-    .executeTakeFirst();
+  // A prepared statement: every request with a token not cached (a wrong one above all) reads it.
+  const { db, dialect } = store[SQL];
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    'credentials.by_token',
+    (p) =>
+      db
+        .selectFrom('credentials')
+        .leftJoin('agent_applications', 'agent_applications.id', 'credentials.agent_application_id')
+        .select([
+          'credentials.id',
+          'credentials.kind',
+          'credentials.workspace_id',
+          'credentials.agent_application_id',
+          'credentials.revoked_at',
+          'agent_applications.removed_at',
+        ])
+        .where('credentials.token_hash', '=', p('token_hash')),
+    { token_hash: hash },
+  );
+  const row = rows[0];
   if (!row || row.revoked_at !== null || row.removed_at != null) return null;
   return {
     credential_id: row.id,
