@@ -1,6 +1,7 @@
 import { AirlockError } from '../errors.js';
 import { lockedForUpdate } from './dialect.js';
 import { newId } from './ids.js';
+import { rowLimit } from './row-limit.js';
 import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
@@ -126,7 +127,7 @@ export async function anyApplicationRemoved(store: Store): Promise<boolean> {
     .selectFrom('agent_applications')
     .select('id')
     .where('removed_at', 'is not', null)
-    .limit(1)
+    .limit(rowLimit(1))
     .executeTakeFirst();
   return removed !== undefined;
 }

@@ -1,3 +1,4 @@
+import { rowLimit } from './row-limit.js';
 import type { RunEventTable, TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';
@@ -80,6 +81,6 @@ export async function readAuditEvents(
         : qb.where('runs.agent_application_id', '=', fence!.applicationId),
     )
     .orderBy('run_events.seq')
-    .limit(query.limit)
+    .limit(rowLimit(query.limit))
     .execute();
 }

@@ -1,4 +1,5 @@
 import type { Reader } from './reader.js';
+import { rowLimit } from './row-limit.js';
 import type { EventType, RunEventTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';
@@ -41,7 +42,7 @@ export async function readEvents(store: Store, page: EventPage): Promise<RunEven
     .where('seq', '>', page.after)
     .$if(page.through !== undefined, (qb) => qb.where('seq', '<=', page.through!))
     .orderBy('seq')
-    .limit(page.limit)
+    .limit(rowLimit(page.limit))
     .execute();
 }
 

@@ -1,6 +1,7 @@
 import { OPEN_CALL_STATES } from './hooked-lookups-migration.js';
 import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
+import { rowLimit } from './row-limit.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import { stateLiteral } from './tasks.js';
@@ -30,7 +31,7 @@ export async function findModelRowByCallId(
         .where('tool_call_id', '=', p('tool_call_id'))
         .where('origin', '=', 'model')
         .orderBy('created_at', 'desc')
-        .limit(1),
+        .limit(rowLimit(1)),
     { run_id: runId, tool_call_id: toolUseId },
   );
   return rows[0] as TaskTable | undefined;
@@ -79,7 +80,7 @@ export async function findIdenticalModelCall(
         .where('tool_name', '=', p('tool_name'))
         .where('tool_input', '=', p('tool_input'))
         .orderBy('created_at')
-        .limit(1),
+        .limit(rowLimit(1)),
     { run_id: runId, tool_name: call.toolName, tool_input: call.toolInputJson },
   );
   return rows[0] as TaskTable | undefined;

@@ -1,6 +1,7 @@
 import { claimedForUpdate } from './dialect.js';
 import { newId } from './ids.js';
 import type { Reader } from './reader.js';
+import { rowLimit } from './row-limit.js';
 import type { NotificationDeliveryTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
@@ -100,7 +101,7 @@ export async function claimDueDeliveries(
           ),
         )
         .orderBy('next_attempt_at')
-        .limit(claim.limit),
+        .limit(rowLimit(claim.limit)),
     );
     const ids = (await due.execute()).map((row) => row.id);
     if (ids.length === 0) return [];
@@ -187,7 +188,7 @@ export async function listDeliveries(
     .$if(listing.runId !== undefined, (qb) => qb.where('run_id', '=', listing.runId!))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(listing.limit)
+    .limit(rowLimit(listing.limit))
     .execute();
   return rows as DeliveryRow[];
 }

@@ -1,6 +1,7 @@
 import { lockedForUpdate } from './dialect.js';
 import type { DeliveryRow } from './notifications.js';
 import type { EventTypes } from './retention.js';
+import { rowLimit } from './row-limit.js';
 import type {
   ConversationTable,
   EventType,
@@ -37,7 +38,7 @@ export async function endedRunsBefore(
     .where('ended_at', 'is not', null)
     .where('ended_at', '<', options.cutoff)
     .orderBy('ended_at')
-    .limit(options.limit)
+    .limit(rowLimit(options.limit))
     .execute();
 }
 
@@ -68,7 +69,7 @@ export async function eventsOfRuns(
       ...('only' in options.types ? options.types.only : options.types.except),
     ])
     .orderBy('seq')
-    .limit(options.limit)
+    .limit(rowLimit(options.limit))
     .execute();
 }
 

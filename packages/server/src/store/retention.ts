@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { lockWorkspaceRow } from './accounts.js';
 import type { Reader } from './reader.js';
+import { rowLimit } from './row-limit.js';
 import type { EventType, RetentionPolicyTable, RunEventTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
@@ -131,7 +132,7 @@ export async function lastSeqBefore(
       .where('workspace_id', '=', workspaceId)
       .where('seq', '>=', from)
       .orderBy('seq')
-      .limit(1)
+      .limit(rowLimit(1))
       .executeTakeFirst();
   const head = await store.db
     .selectFrom('workspaces')
@@ -174,7 +175,7 @@ export async function eventsToPrune(store: Store, batch: EventBatch): Promise<Ru
       ...('only' in batch.types ? batch.types.only : batch.types.except),
     ])
     .orderBy('seq')
-    .limit(batch.limit)
+    .limit(rowLimit(batch.limit))
     .execute();
 }
 

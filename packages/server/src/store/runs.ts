@@ -2,6 +2,7 @@ import type { RunState } from '@airlock/core';
 import { sql } from 'kysely';
 import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
+import { rowLimit } from './row-limit.js';
 import type { RunTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';
@@ -31,7 +32,7 @@ export async function listRuns(store: Store, listing: RunListing): Promise<RunTa
     )
     .$if(listing.state !== undefined, (qb) => qb.where('state', '=', listing.state!))
     .orderBy('created_at', 'desc')
-    .limit(listing.limit)
+    .limit(rowLimit(listing.limit))
     .execute();
 }
 
@@ -103,7 +104,7 @@ export async function runningRunsOfRemovedApplications(
     .select(['runs.id', 'runs.workspace_id', 'runs.agent_application_id'])
     .where('runs.state', '=', 'running')
     .where('agent_applications.removed_at', 'is not', null)
-    .limit(limit)
+    .limit(rowLimit(limit))
     .execute();
 }
 
@@ -144,7 +145,7 @@ export async function runsDueForModel(
     .where((eb) =>
       eb.or([eb('model_lease_until', 'is', null), eb('model_lease_until', '<', due.now)]),
     )
-    .limit(due.limit)
+    .limit(rowLimit(due.limit))
     .execute();
   return rows.map((row) => row.id);
 }

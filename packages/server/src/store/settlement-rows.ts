@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { type PreparedQuery, readAhead, runPrepared } from './prepared.js';
+import { rowLimit } from './row-limit.js';
 import type { RunTable, TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
@@ -221,7 +222,7 @@ export async function hasOpenRow(tx: Tx, runId: string, except: string): Promise
           ]),
         )
         .where((eb) => eb.or([eb('hook_source', 'is', null), eb('hook_source', '!=', p('except'))]))
-        .limit(1),
+        .limit(rowLimit(1)),
     { run_id: runId, except },
   );
   return rows.length > 0;

@@ -2,6 +2,7 @@ import type { RunState } from '@airlock/core';
 import { sql } from 'kysely';
 import { claimedForUpdate } from './dialect.js';
 import { type PreparedQuery, readAhead, runPrepared } from './prepared.js';
+import { rowLimit } from './row-limit.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
@@ -57,7 +58,7 @@ export async function listInboxRows(
       return eb.or([work, decisions]);
     })
     .orderBy('tasks.created_at')
-    .limit(owner.limit)
+    .limit(rowLimit(owner.limit))
     .execute();
 }
 
@@ -161,7 +162,7 @@ export async function claimCandidates(
         ),
       )
       .orderBy('tasks.created_at')
-      .limit(8)
+      .limit(rowLimit(8))
       .$call((qb) => claimedForUpdate(tx[SQL].dialect, qb))
       .execute()
   );

@@ -2,6 +2,7 @@ import type { TaskState } from '@airlock/core';
 import { type RawBuilder, sql } from 'kysely';
 import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
+import { rowLimit } from './row-limit.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
@@ -88,7 +89,7 @@ export async function pageOpenDecisions(
       .orderBy('created_at', direction)
       .orderBy('run_id', direction)
       .orderBy('key', direction)
-      .limit(page.limit)
+      .limit(rowLimit(page.limit))
       .execute(),
     waiting.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirst(),
   ]);
@@ -258,7 +259,7 @@ export async function waitingRowsDue(
     .where('state', '=', sql.lit(due.state))
     .where('deadline_at', '<=', due.now)
     .orderBy('deadline_at')
-    .limit(due.limit)
+    .limit(rowLimit(due.limit))
     .execute();
 }
 
@@ -272,7 +273,7 @@ export async function lapsedClaims(
     .select(['run_id', 'workspace_id', 'key', 'claim_id'])
     .where('state', '=', stateLiteral('claimed'))
     .where('lease_until', '<=', due.now)
-    .limit(due.limit)
+    .limit(rowLimit(due.limit))
     .execute();
 }
 
@@ -287,6 +288,6 @@ export async function hookRowsDue(
     .where('kind', '=', sql.lit('hook'))
     .where('state', 'in', [stateLiteral('runnable'), stateLiteral('claimed')])
     .where('deadline_at', '<=', due.now)
-    .limit(due.limit)
+    .limit(rowLimit(due.limit))
     .execute();
 }
