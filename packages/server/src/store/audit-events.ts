@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { rowLimit } from './row-limit.js';
 import type { RunEventTable, TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -63,7 +64,7 @@ export async function readAuditEvents(
     .where((eb) =>
       eb.or([
         eb('run_events.type', 'not in', ['task.succeeded', 'task.failed']),
-        eb('tasks.kind', '=', 'hook'),
+        eb('tasks.kind', '=', sql.lit('hook')),
         // A pruned run's hook row, as retention stamped it on the event.
         eb('run_events.data', 'like', '%"pruned_task":{"kind":"hook"%'),
       ]),

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { OPEN_CALL_STATES } from './hooked-lookups-migration.js';
 import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
@@ -64,8 +65,9 @@ export async function findIdenticalModelCall(
         .selectFrom('tasks')
         .selectAll()
         .where('run_id', '=', p('run_id'))
-        .where('origin', '=', 'model')
-        .where('kind', '=', 'tool')
+        .where('origin', '=', sql.lit('model'))
+        // A literal, not a parameter (see stateLiteral): `kind` is in a partial index's condition.
+        .where('kind', '=', sql.lit('tool'))
         // The index's own condition, word for word, so that SQLite uses it (tasks_open_by_tool).
         .where(
           'state',

@@ -4,6 +4,7 @@ import type { TaskTable } from './schema.js';
 import { forgetRows, notePlanted } from './settlement-rows.js';
 import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
+import { stateLiteral } from './tasks.js';
 
 /**
  * The writes of a task row's state, as the kernel's task machine makes them
@@ -118,7 +119,7 @@ export async function cancelRunRows(
     .where((eb) =>
       eb.or([
         eb('state', 'in', cancel.unstarted),
-        eb.and([eb('state', '=', 'claimed'), eb('kind', 'in', cancel.claimedKinds)]),
+        eb.and([eb('state', '=', stateLiteral('claimed')), eb('kind', 'in', cancel.claimedKinds)]),
       ]),
     )
     .returning('key')

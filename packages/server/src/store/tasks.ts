@@ -12,7 +12,16 @@ import type { Store, Tx } from './store.js';
  * of a row (and the reads they need) go through the kernel's task machine.
  */
 
-/** A state as an SQL literal (the partial indexes name their states literally). */
+/**
+ * A state as an SQL literal, for a condition on `tasks.state` (and the same
+ * goes for `kind`, `on_failure` and the other columns the partial indexes'
+ * conditions name: `sql.lit`). The partial indexes name their states
+ * literally, so SQLite can match a literal with them. A bound value it has
+ * to compare with the index's condition as bound, and it then prepares the
+ * statement again on every run (better-sqlite3's SQLite is built with
+ * STAT4): a read of a round's rows with `kind = ?` and `state = ?` took 35 µs
+ * instead of 14.
+ */
 export function stateLiteral<S extends TaskState>(state: S): RawBuilder<S> {
   return sql.lit(state);
 }
@@ -131,7 +140,7 @@ export async function findTaskBySource(
     .selectAll()
     .where('run_id', '=', runId)
     .where('hook_source', '=', source)
-    .$if(options.runnableOnly === true, (qb) => qb.where('state', '=', 'runnable'))
+    .$if(options.runnableOnly === true, (qb) => qb.where('state', '=', stateLiteral('runnable')))
     .executeTakeFirst();
 }
 
@@ -157,8 +166,9 @@ export async function listFedTasks(
       if (inRound) query = query.where('round', '=', p('round'));
       return query.where((eb) =>
         eb.or([
-          eb('origin', '=', 'model'),
-          eb.and([eb('kind', '=', 'hook'), eb('state', '=', 'succeeded')]),
+          eb('origin', '=', sql.lit('model')),
+          // Literals, not parameters: see stateLiteral.
+          eb.and([eb('kind', '=', sql.lit('hook')), eb('state', '=', stateLiteral('succeeded'))]),
         ]),
       );
     },
