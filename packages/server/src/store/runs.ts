@@ -45,13 +45,21 @@ export async function applicationOfRun(
   workspaceId: string,
   runId: string,
 ): Promise<string | null | undefined> {
-  const run = await store.db
-    .selectFrom('runs')
-    .select('agent_application_id')
-    .where('id', '=', runId)
-    .where('workspace_id', '=', workspaceId)
-    .executeTakeFirst();
-  return run?.agent_application_id;
+  // A prepared statement: every agent request that names a run reads it.
+  const { db, dialect } = store[SQL];
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    'runs.application_of',
+    (p) =>
+      db
+        .selectFrom('runs')
+        .select('agent_application_id')
+        .where('id', '=', p('id'))
+        .where('workspace_id', '=', p('workspace_id')),
+    { id: runId, workspace_id: workspaceId },
+  );
+  return rows[0]?.agent_application_id;
 }
 
 /** The agent application of each of these runs (a run never changes application). */

@@ -183,14 +183,23 @@ export async function listRoundModelTasks(
   runId: string,
   round: number,
 ): Promise<TaskTable[]> {
-  return reader[SQL].db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('run_id', '=', runId)
-    .where('origin', '=', 'model')
-    .where('round', '=', round)
-    .orderBy('created_at')
-    .execute();
+  // A prepared statement: a gateway session reads it on every call.
+  const { db, dialect } = reader[SQL];
+  const { rows } = await runPrepared(
+    db,
+    dialect,
+    'tasks.model_of_round',
+    (p) =>
+      db
+        .selectFrom('tasks')
+        .selectAll()
+        .where('run_id', '=', p('run_id'))
+        .where('origin', '=', sql.lit('model'))
+        .where('round', '=', p('round'))
+        .orderBy('created_at'),
+    { run_id: runId, round },
+  );
+  return rows as TaskTable[];
 }
 
 /** Arms a row's deadline (a hook row's timeout, once it is approved). */
