@@ -46,6 +46,28 @@ describe('the input guard', () => {
     );
   });
 
+  it('finds where strings end through any run of backslashes and quotes', () => {
+    // Strings of backslashes, quotes and brackets only: every escape the skip over a string meets.
+    const tricky = fc
+      .array(fc.constantFrom('\\', '"', '[', ']', '{', '}', 'a'), { maxLength: 30 })
+      .map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(tricky, { maxLength: 4 }),
+        fc.integer({ min: 60, max: 68 }),
+        (strings, wrap) => {
+          let nested: unknown = strings;
+          for (let i = 0; i < wrap; i++)
+            nested = i % 2 === 0 ? [nested, strings[0] ?? ''] : { k: nested };
+          const deep = depthOf(nested) > MAX_JSON_DEPTH;
+          expect(codeOf(() => checkJsonTextDepth(JSON.stringify(nested)))).toBe(
+            deep ? 'input_too_deep' : null,
+          );
+        },
+      ),
+    );
+  });
+
   it('refuses a __proto__ key at any depth with its pointer, and keeps other keys', () => {
     const refused = (() => {
       try {
