@@ -176,9 +176,11 @@ for (const backend of all) {
 
     it('a hook that times out holds the run; a retry runs it again and the answer is delivered', async () => {
       d = await deploy(backend);
+      // The retry arms the timeout afresh: 2 s leaves the retried attempt room to claim and
+      // commit on a loaded machine (300 ms timed it out again under CI load, on PostgreSQL).
       const created = await d.member.post(
         `${d.ws}/runs`,
-        hooked(stopHook({ timeout_ms: 300 }), [{ final: 'late' }]),
+        hooked(stopHook({ timeout_ms: 2_000 }), [{ final: 'late' }]),
       );
       const runId = created.body.id;
       // Claimed and never committed: the timeout fires.
