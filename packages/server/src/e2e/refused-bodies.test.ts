@@ -25,43 +25,23 @@ describe('answers to bodies the kernel does not read', () => {
     `content-type: application/json\r\n${framing}\r\n`;
   const sized = `content-length: ${body.length}\r\n`;
 
-  const cases: [string, () => string, () => string, string, number, string][] = [
-    [
-      'REST past the limit',
-      () => `${d.ws}/runs`,
-      () => d.tokens.agent,
-      sized,
-      413,
-      'payload_too_large',
-    ],
+  /** Requests the kernel refuses before it reads their body: name, path, token, status, code. */
+  const refusals: [string, () => string, () => string, number, string][] = [
+    ['REST past the limit', () => `${d.ws}/runs`, () => d.tokens.agent, 413, 'payload_too_large'],
     [
       'tRPC past the limit',
       () => '/trpc/runs.create',
       () => d.tokens.agent,
-      sized,
       413,
       'payload_too_large',
     ],
-    [
-      'REST with an unknown token',
-      () => `${d.ws}/runs`,
-      () => 'nope',
-      sized,
-      401,
-      'unauthenticated',
-    ],
-    [
-      'tRPC with an unknown token',
-      () => '/trpc/runs.create',
-      () => 'nope',
-      sized,
-      401,
-      'unauthenticated',
-    ],
+    ['REST with an unknown token', () => `${d.ws}/runs`, () => 'nope', 401, 'unauthenticated'],
+    ['tRPC with an unknown token', () => '/trpc/runs.create', () => 'nope', 401, 'unauthenticated'],
+    ['REST on the wrong plane', () => `${d.ws}/runs`, () => d.tokens.executor, 403, 'forbidden'],
   ];
-  for (const [name, path, token, framing, status, code] of cases) {
+  for (const [name, path, token, status, code] of refusals) {
     it(`answers ${status} to a whole body sent first: ${name}`, async () => {
-      const answer = await writeWholeThenRead(d.url, head(path(), token(), framing), body);
+      const answer = await writeWholeThenRead(d.url, head(path(), token(), sized), body);
       expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
       expect(answer).toMatch(/\r\nconnection: close\r\n/i);
       expect(answer).toContain(code);
@@ -85,52 +65,10 @@ describe('answers to bodies the kernel does not read', () => {
     expect(answer).toContain('payload_too_large');
   });
 
-  const withoutContinue: [string, () => string, () => string, string, number, string][] = [
-    [
-      'announced past the limit, REST',
-      () => `${d.ws}/runs`,
-      () => d.tokens.agent,
-      sized,
-      413,
-      'payload_too_large',
-    ],
-    [
-      'announced past the limit, tRPC',
-      () => '/trpc/runs.create',
-      () => d.tokens.agent,
-      sized,
-      413,
-      'payload_too_large',
-    ],
-    [
-      'with an unknown token, REST',
-      () => `${d.ws}/runs`,
-      () => 'nope',
-      'content-length: 10\r\n',
-      401,
-      'unauthenticated',
-    ],
-    [
-      'with an unknown token, tRPC',
-      () => '/trpc/runs.create',
-      () => 'nope',
-      'content-length: 10\r\n',
-      401,
-      'unauthenticated',
-    ],
-    [
-      'on the wrong plane, REST',
-      () => `${d.ws}/runs`,
-      () => d.tokens.executor,
-      'content-length: 10\r\n',
-      403,
-      'forbidden',
-    ],
-  ];
-  for (const [name, path, token, framing, status, code] of withoutContinue) {
+  for (const [name, path, token, status, code] of refusals) {
     it(`answers ${status} to Expect: 100-continue before the body is sent: ${name}`, async () => {
       const raw = await openRaw(d.url);
-      raw.socket.write(head(path(), token(), `${framing}expect: 100-continue\r\n`));
+      raw.socket.write(head(path(), token(), `${sized}expect: 100-continue\r\n`));
       // The whole answer: a JSON body (REST) or its last chunk (tRPC answers chunked).
       await expect.poll(() => raw.received()).toMatch(/(\}|\r\n0\r\n\r\n)$/);
       raw.socket.destroy();

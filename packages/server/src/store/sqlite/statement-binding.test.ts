@@ -136,13 +136,13 @@ describe('statements SQLite must not prepare again on every run', () => {
     for (const text of ran) {
       if (/\blimit \?/i.test(text)) offending.push(`LIMIT ?: ${text}`);
       const table = /\b(?:from|update) "(\w+)"/i.exec(text)?.[1];
-      for (const column of (table && guarded.get(table)) ?? []) {
+      // Conditions only: an UPDATE's SET comes before its first WHERE.
+      const where = text.toLowerCase().indexOf(' where ');
+      if (!table || where === -1) continue;
+      const conditions = text.slice(where + 1);
+      for (const column of guarded.get(table) ?? []) {
         const bound = new RegExp(`(?:"${table}"\\.)?"${column}" (?:=|!=|<>) \\?`);
-        // Conditions only: an UPDATE's SET comes before its first WHERE.
-        const conditions = text.slice(text.toLowerCase().indexOf(' where ') + 1);
-        if (/ where /i.test(text) && bound.test(conditions)) {
-          offending.push(`${column} = ?: ${text}`);
-        }
+        if (bound.test(conditions)) offending.push(`${column} = ?: ${text}`);
       }
     }
     expect(offending).toEqual([]);
