@@ -84,7 +84,17 @@ export class GatewaySession {
   private readonly runs = new Set<Promise<unknown>>();
   /** Whether a call left a row that still waits (for a person, or another executor). */
   private leftWaiting = false;
+  /**
+   * The run's feed, open only while a call waits on a row this process does not run
+   * (a park, or another executor's run): a granted call run here needs no event.
+   */
   private feed: FeedSubscription | null = null;
+  /** The run the feed follows (a session that moved to a new run follows that one). */
+  private feedRun: string | null = null;
+  /** How many calls wait on the feed now. */
+  private watching = 0;
+  /** How many times the feed said ready: a row read before the latest may have missed an event. */
+  private feedOpens = 0;
   /** Waiting calls by task key, woken by the run's feed. */
   private readonly wakers = new Map<string, () => void>();
 
@@ -164,7 +174,6 @@ export class GatewaySession {
       this.runId = run.id;
       this.keepNudges();
       this.keepNudges = this.options.bridge?.leaveRun(run.id) ?? (() => {});
-      this.follow(run.id);
       return run.id;
     })().finally(() => {
       this.creating = null;
@@ -172,15 +181,47 @@ export class GatewaySession {
     return this.creating;
   }
 
-  /** Follows the run's feed: an event on a waiting call's row wakes it before its next poll. */
+  /**
+   * Opens the run's feed for one more waiting call (unless open); the answer
+   * closes it when the last waiting call ends.
+   */
+  private watch(runId: string): () => void {
+    this.watching += 1;
+    if (this.feedRun !== runId) this.follow(runId);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.watching -= 1;
+      if (this.watching > 0) return;
+      this.feed?.close();
+      this.feed = null;
+      this.feedRun = null;
+    };
+  }
+
+  /**
+   * Follows the run's feed from its head: an event on a waiting call's row wakes
+   * it before its next poll. Each time the feed says ready, every waiting call
+   * is woken to read its row again, which covers what changed before the feed
+   * listened.
+   */
   private follow(runId: string): void {
     this.feed?.close();
     const { url, token, workspaceId = '', timeoutMs } = this.options.api.address;
     const feed = createClient({ url, token, timeoutMs })
       .workspace(workspaceId)
       .runs.run(runId)
-      .feed();
+      .feed({
+        after: 'latest',
+        onStatus: (status) => {
+          if (status !== 'open') return;
+          this.feedOpens += 1;
+          for (const wake of [...this.wakers.values()]) wake();
+        },
+      });
     this.feed = feed;
+    this.feedRun = runId;
     void (async () => {
       try {
         for await (const event of feed) {
@@ -279,6 +320,9 @@ export class GatewaySession {
     const key = `${task.run_id}/${task.key}`;
     this.inFlight.add(key);
     const started = Date.now();
+    let unwatch: (() => void) | null = null;
+    /** The feed's opens as of the row's last read. */
+    let readAsOf = this.feedOpens;
     try {
       // Granted and claimed in its round: it runs here now, and answers as it ran (its commit
       // follows) or, when the session awaits commits, as committed.
@@ -301,14 +345,18 @@ export class GatewaySession {
           else if (!running && !this.runningHere(task)) this.leftWaiting = true;
           return toolResultOf({ ...task, state: 'canceled' });
         }
+        // A row no run of this process holds settles elsewhere: the run's feed hastens its reads.
+        if (!unwatch && !running && !this.runningHere(task)) unwatch = this.watch(task.run_id);
         if (task.state === 'needs_approval') await request.onWaiting?.(task, Date.now() - started);
+        const missed = readAsOf !== this.feedOpens;
         await this.pause(
           task.key,
-          pollDelay(this.options.pollMs ?? 250, Date.now() - started),
+          missed ? 0 : pollDelay(this.options.pollMs ?? 250, Date.now() - started),
           request.signal,
         );
         // A row this process runs answers as it ran or committed (settledHere), not from a read.
         if (this.settledHere.has(key) || this.runningHere(task)) continue;
+        readAsOf = this.feedOpens;
         task = await this.options.api.task(task.run_id, task.key);
       }
       // Answered as it ran: the session's next call waits for this commit, not for the tool.
@@ -317,6 +365,7 @@ export class GatewaySession {
       }
       return toolResultOf(task);
     } finally {
+      unwatch?.();
       this.inFlight.delete(key);
       this.settledHere.delete(key);
     }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { connect, type Socket } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';
 
 const available = (await backends()).filter((backend) => backend.skip === null);
@@ -8,7 +9,9 @@ describe.each(available)(
   'gateway runs on $name: rounds planted by a client through runs.calls',
   (backend) => {
     let d: Deployment;
+    const sockets: Socket[] = [];
     afterEach(async () => {
+      for (const socket of sockets.splice(0)) socket.close();
       await d?.close();
     });
 
@@ -93,6 +96,8 @@ describe.each(available)(
     it('claims the granted calls for a client that runs them itself, and only those', async () => {
       d = await deploy(backend);
       const runId = await gatewayTurn();
+      const cable = await connect(`${d.url}/executor_api/v1/cable`, d.tokens.executor);
+      sockets.push(cable);
       const tooShort = await d.agent.post(`${d.ws}/runs/${runId}/calls`, {
         calls: [{ name: 'fs__read_file' }],
         claim: { lease_ms: 10 },
@@ -153,6 +158,14 @@ describe.each(available)(
       });
       expect(plain.body.claims).toBeUndefined();
       expect(plain.body.tasks).toMatchObject([{ key: 't4', state: 'runnable' }]);
+      // Executors are nudged for the row nobody holds, never for the one claimed as it was granted.
+      const nudged = async () =>
+        cable.messages.filter((m) => m.type === 'work_available' && m.kind === 'tool');
+      const tools = await waitFor(async () => {
+        const seen = await nudged();
+        return seen.some((m) => m.task_key === 't4') ? seen : undefined;
+      });
+      expect(tools.map((m) => m.task_key)).toEqual(['t4']);
     });
 
     it('cancels a parked call at its client request; the model reads it was canceled', async () => {

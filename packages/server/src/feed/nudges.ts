@@ -42,3 +42,25 @@ export function nudgeFor(
   if (state === 'awaiting_input' && addressed) return { ...base, kind: 'ask' };
   return null;
 }
+
+/**
+ * The positions in one batch of events (one commit's, or one page of the log)
+ * whose row a later event of the same batch claims: a nudge for them would send
+ * an executor after work someone already holds (a gateway's submit claims its
+ * granted rows in the transaction that grants them). A later release, expiry or
+ * retry of the row is an event of its own, with its own nudge.
+ */
+export function claimedLater(
+  rows: readonly { run_id: string; task_key: string | null; type: string }[],
+): Set<number> {
+  const stale = new Set<number>();
+  const claimed = new Set<string>();
+  for (let i = rows.length - 1; i >= 0; i -= 1) {
+    const row = rows[i]!;
+    if (!row.task_key) continue;
+    const key = `${row.run_id}/${row.task_key}`;
+    if (row.type === 'task.claimed') claimed.add(key);
+    else if (claimed.has(key)) stale.add(i);
+  }
+  return stale;
+}

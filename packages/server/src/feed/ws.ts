@@ -24,7 +24,7 @@ import { asStoreError } from '../store/store-errors.js';
 import { fencedDelivery } from './fence.js';
 import { FrameWriter, MAX_BUFFERED } from './frame-writer.js';
 import type { FeedHub } from './hub.js';
-import { nudgeFor } from './nudges.js';
+import { claimedLater, nudgeFor } from './nudges.js';
 import { prunedResume } from './pruned-position.js';
 
 /** The feed's `run_id` query parameter, as its contract declares it. */
@@ -169,7 +169,9 @@ export function createSocketHandler(options: {
           deliver: fencedDelivery(options.kernel.context.store, fenceOf(principal), (items) => {
             if (feed !== null) frames.push(items);
             else {
-              for (const item of items) {
+              const stale = claimedLater(items.map((item) => item.row));
+              for (const [i, item] of items.entries()) {
+                if (stale.has(i)) continue;
                 const frame = item.frameFor(applicationId, (view) => nudgeFor(view, applicationId));
                 if (frame !== null && !sendFrame(frame)) return;
               }

@@ -119,6 +119,37 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
     expect(run.conversation_id).not.toBeNull();
   });
 
+  it('a parked call is woken by its run feed once decided, with no poll due for a minute', async () => {
+    const slow = await startGateway({
+      url: kernel.url,
+      workspaceId: kernel.workspace.id,
+      executorToken: kernel.workspace.tokens.executor,
+      servers: [filesystemServer(dir)],
+      pollMs: 60_000,
+    });
+    try {
+      const client = new Client({ name: 'test-client', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL((await slow.listenHttp()).url), {
+          requestInit: { headers: { authorization: `Bearer ${kernel.workspace.tokens.agent}` } },
+        }),
+      );
+      const pending = client.callTool(
+        { name: 'fs__write_file', arguments: { path: 'src/woken.txt', content: 'w' } },
+        undefined,
+        // Far shorter than the session's next read of the row: only the feed can wake it in time.
+        { timeout: 20_000 },
+      );
+      const decision = await parked('fs__write_file');
+      await decision.approve();
+      expect(((await pending) as CallToolResult).isError).toBeFalsy();
+      expect(readFileSync(join(dir, 'src/woken.txt'), 'utf8')).toBe('w');
+      await client.close();
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('a read the rules allow is granted without a park, in the same run', async () => {
     const client = await connect(kernel.workspace.tokens.agent);
     const first = (await client.callTool({
@@ -141,9 +172,30 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
   });
 
   it("a granted call runs on the gateway's own bridge: claimed in its submit, then committed", async () => {
-    const client = await connect(kernel.workspace.tokens.agent);
-    // The session's run is made by its first call.
+    const live = async () => {
+      const response = await fetch(`${kernel.url}/metrics`, {
+        headers: { authorization: `Bearer ${kernel.workspace.tokens.member}` },
+      });
+      const found = /^airlock_feed_subscribers\{state="live"\} (\d+)$/m.exec(await response.text());
+      return Number(found?.[1]);
+    };
+    const subscribers = await live();
+    const client = new Client({ name: 'bridge-trips', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(front.url), {
+        requestInit: { headers: { authorization: `Bearer ${kernel.workspace.tokens.agent}` } },
+      }),
+    );
+    clients.push(client);
+    // The session's run is made by its first call, whose commit follows its answer: wait for it.
     await client.callTool({ name: 'fs__list_directory', arguments: { path: '.' } });
+    await eventually(async () => {
+      const run = (await workspace().runs.list()).find(
+        (r) => r.input === 'MCP session of bridge-trips 1.0.0',
+      );
+      const tasks = run ? await workspace().runs.run(run.id).tasks() : [];
+      return tasks.length === 1 && tasks[0]?.state === 'succeeded';
+    });
     const requests = async () => {
       const response = await fetch(`${kernel.url}/metrics`, {
         headers: { authorization: `Bearer ${kernel.workspace.tokens.member}` },
@@ -171,6 +223,8 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
     // Two trips a call: the submit, which claims the granted row for the gateway's own bridge,
     // and its commit. No claim of its own, no claimNext of the drain (the bridge leaves the
     // session's nudges to it), no read of the row afterwards.
+    // No call waited, so the session opened no feed of its run.
+    expect(await live()).toBeLessThanOrEqual(subscribers);
     const trips = [...after.keys()].filter((operation) => operation !== 'other' && made(operation));
     expect(Object.fromEntries(trips.map((operation) => [operation, made(operation)]))).toEqual({
       'runs.calls': 3,
