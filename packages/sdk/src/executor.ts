@@ -12,6 +12,7 @@ import {
   ToolError,
   thrownOutcome,
 } from './executor/outcome.js';
+import { nextTurn } from './internal/next-turn.js';
 import { createOperations } from './internal/operations.js';
 import { LiveSocket } from './internal/socket.js';
 import { baseUrl, type ConnectionOptions } from './internal/transport.js';
@@ -183,7 +184,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
         await lease.release();
         return null;
       }
-      options.onRan?.(ranView(task, outcome));
+      if (options.onRan) {
+        options.onRan(ranView(task, outcome));
+        // Whoever answers from the row as it ran (a gateway) writes that answer before the
+        // commit is built and sent.
+        await nextTurn();
+      }
       committing = true;
       const committed = await commitOutcome({
         operations,

@@ -44,7 +44,8 @@ export interface ExecutorOptions extends ConnectionOptions {
    * Told of each row's outcome as its handler ends, before the commit goes
    * out: the row as it will commit (`succeeded` with its result, or `failed`
    * with its error). A caller that answers from it does not wait for the
-   * commit's round trip; the commit follows at once.
+   * commit's round trip: the commit is built and sent on the event loop's
+   * next turn, so an answer written in this one goes out first.
    */
   onRan?: ((task: TaskView) => void) | undefined;
   /**
