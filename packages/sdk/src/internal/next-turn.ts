@@ -1,3 +1,6 @@
+/** `setImmediate`, where the runtime has it (Node, Bun, Deno); browsers do not. */
+const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+
 /**
  * Resolves on the event loop's next turn, after the I/O callbacks already due
  * (`setImmediate` where the runtime has it; a zero timeout elsewhere): work
@@ -5,7 +8,7 @@
  */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => {
-    if (typeof setImmediate === 'function') setImmediate(resolve);
+    if (immediate) immediate(resolve);
     else setTimeout(resolve, 0);
   });
 }
