@@ -36,16 +36,31 @@ export async function listRuns(store: Store, listing: RunListing): Promise<RunTa
     .execute();
 }
 
+/** Past this many runs, the known applications start over rather than grow without end. */
+const KNOWN_APPLICATIONS_LIMIT = 100_000;
+
+/** The application of each run this process read, by store and `workspace/run`. */
+const knownApplications = new WeakMap<Store, Map<string, string | null>>();
+
 /**
  * The agent application of a run of a workspace: its id, null for a run of no
- * application, undefined when the workspace has no such run.
+ * application, undefined when the workspace has no such run. A run never
+ * changes application (nor do applications go away), so what was read once is
+ * answered from memory after: every agent request that names a run asks.
  */
 export async function applicationOfRun(
   store: Store,
   workspaceId: string,
   runId: string,
 ): Promise<string | null | undefined> {
-  // A prepared statement: every agent request that names a run reads it.
+  let known = knownApplications.get(store);
+  if (!known) {
+    known = new Map();
+    knownApplications.set(store, known);
+  }
+  const key = `${workspaceId}/${runId}`;
+  const remembered = known.get(key);
+  if (remembered !== undefined) return remembered;
   const { db, dialect } = store[SQL];
   const { rows } = await runPrepared(
     db,
@@ -59,7 +74,13 @@ export async function applicationOfRun(
         .where('workspace_id', '=', p('workspace_id')),
     { id: runId, workspace_id: workspaceId },
   );
-  return rows[0]?.agent_application_id;
+  const application = rows[0]?.agent_application_id;
+  // A run not found is not remembered: it may be committed in a moment.
+  if (application !== undefined) {
+    if (known.size >= KNOWN_APPLICATIONS_LIMIT) known.clear();
+    known.set(key, application);
+  }
+  return application;
 }
 
 /** The agent application of each of these runs (a run never changes application). */
