@@ -19,12 +19,11 @@
  * WARMUP=1000; PROFILE=DIR writes V8 CPU profiles to DIR: the kernel's over the timed calls, the
  * gateway's over its whole life; profiling slows both, so its figures are not the bench's)
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KernelApi } from '@airlock/mcp';
+import { filesystemFolder, gatewaySession, READ, TSX } from './floor/gateway-fixture.js';
 import { LineSession } from './floor/line-session.js';
 import { startRecordServer } from './floor/record.js';
 import { forkKernel } from './kernel-process.js';
@@ -33,7 +32,6 @@ const CALLS = Number(process.env.CALLS ?? 200);
 const ROUNDS = Number(process.env.ROUNDS ?? 4);
 const WARMUP = Number(process.env.WARMUP ?? 1000);
 const GAP_MS = 20;
-const TSX = ['--conditions=source', '--import', 'tsx'];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -65,19 +63,12 @@ function median(samples: number[], q = 0.5): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'airlock-bench-mcp-floor-'));
-mkdirSync(join(dir, 'src'));
-writeFileSync(join(dir, 'src/a.txt'), 'hello');
-const entry = createRequire(import.meta.url).resolve(
-  '@modelcontextprotocol/server-filesystem/dist/index.js',
-);
+const { dir, server } = filesystemFolder('airlock-bench-mcp-floor-');
 const relay = fileURLToPath(new URL('./floor/relay.ts', import.meta.url));
-const cli = fileURLToPath(new URL('../../mcp/src/cli.ts', import.meta.url));
-const input = { path: 'src/a.txt' };
+const input = READ.input;
 const kernel = await forkKernel({ inbox: false });
 const instant = await startRecordServer();
 const durable = await startRecordServer({ file: join(dir, 'record.wal') });
-const server = [process.execPath, entry, dir];
 const variants: Variant[] = [];
 const add = (
   label: string,
@@ -87,7 +78,7 @@ const add = (
   variants.push({
     label,
     session,
-    tool: options.tool ?? 'read_text_file',
+    tool: options.tool ?? READ.tool,
     decider: options.decider,
     back: [],
     paced: [],
@@ -98,7 +89,7 @@ try {
     approval_mode: 'rules',
     approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
   });
-  add('direct', new LineSession(process.execPath, [entry, dir]));
+  add('direct', new LineSession(server[0]!, server.slice(1)));
   add('relay (hops only)', new LineSession(process.execPath, [...TSX, relay, ...server]));
   add(
     'relay + record, no fsync',
@@ -118,28 +109,12 @@ try {
   );
   add(
     'Airlock gateway, stdio',
-    new LineSession(
-      process.execPath,
-      [
-        ...TSX,
-        ...(process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : []),
-        cli,
-        'gateway',
-        '--stdio',
-        '--name',
-        'fs',
-        '--',
-        ...server,
-      ],
-      {
-        ...process.env,
-        AIRLOCK_URL: kernel.url,
-        AIRLOCK_WORKSPACE: kernel.workspace.id,
-        AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
-        AIRLOCK_TOKEN: kernel.workspace.tokens.agent,
-      },
+    gatewaySession(
+      kernel,
+      server,
+      process.env.PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE}`] : [],
     ),
-    { tool: 'fs__read_text_file', decider: kernel.pid },
+    { tool: READ.gatewayTool, decider: kernel.pid },
   );
   for (const variant of variants) {
     await variant.session.start();

@@ -12,13 +12,11 @@
  * with `perf trace`, and the right to trace these processes: root, or perf_event_paranoid <= 1)
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { KernelApi } from '@airlock/mcp';
-import { LineSession } from './floor/line-session.js';
+import { filesystemFolder, gatewaySession, READ } from './floor/gateway-fixture.js';
+import type { LineSession } from './floor/line-session.js';
 import { callSegments, parseTrace, SEGMENTS } from './floor/syscall-timeline.js';
 import { forkKernel } from './kernel-process.js';
 
@@ -40,13 +38,7 @@ try {
   process.exit(1);
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'airlock-trace-mcp-'));
-mkdirSync(join(dir, 'src'));
-writeFileSync(join(dir, 'src/a.txt'), 'hello');
-const entry = createRequire(import.meta.url).resolve(
-  '@modelcontextprotocol/server-filesystem/dist/index.js',
-);
-const cli = fileURLToPath(new URL('../../mcp/src/cli.ts', import.meta.url));
+const { dir, server: serverCommand } = filesystemFolder('airlock-trace-mcp-');
 const output = join(dir, 'perf.txt');
 const kernel = await forkKernel({ inbox: false });
 let gateway: LineSession | null = null;
@@ -56,23 +48,9 @@ try {
     approval_mode: 'rules',
     approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
   });
-  gateway = new LineSession(
-    process.execPath,
-    [
-      ...['--conditions=source', '--import', 'tsx', cli],
-      ...['gateway', '--stdio', '--name', 'fs', '--', process.execPath, entry, dir],
-    ],
-    {
-      ...process.env,
-      AIRLOCK_URL: kernel.url,
-      AIRLOCK_WORKSPACE: kernel.workspace.id,
-      AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
-      AIRLOCK_TOKEN: kernel.workspace.tokens.agent,
-    },
-  );
+  gateway = gatewaySession(kernel, serverCommand);
   await gateway.start();
-  const input = { path: 'src/a.txt' };
-  for (let i = 0; i < WARMUP; i += 1) await gateway.call('fs__read_text_file', input);
+  for (let i = 0; i < WARMUP; i += 1) await gateway.call(READ.gatewayTool, READ.input);
   // The filesystem server is the gateway's one child.
   const server = Number(
     execFileSync('pgrep', ['-P', String(gateway.pid)])
@@ -95,7 +73,7 @@ try {
   await sleep(1500);
   for (let i = 0; i < CALLS; i += 1) {
     await sleep(GAP_MS);
-    await gateway.call('fs__read_text_file', input);
+    await gateway.call(READ.gatewayTool, READ.input);
   }
   await sleep(200);
   const stopped = new Promise((resolve) => perf?.once('exit', resolve));

@@ -1,0 +1,57 @@
+/*
+ * What the MCP gateway benches share (bench-mcp-floor.ts, trace-mcp-path.ts): a folder for the real
+ * filesystem server, the command that starts that server, and `airlock gateway mcp --stdio` in
+ * front of it against a bench kernel, spoken to as raw JSON-RPC lines.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { KernelProcess } from '../kernel-process.js';
+import { LineSession } from './line-session.js';
+
+/** How the benches start a TypeScript entry point: node with tsx, from the packages' sources. */
+export const TSX = ['--conditions=source', '--import', 'tsx'];
+
+/** The granted call the benches make, and the tool it is behind the gateway. */
+export const READ = {
+  tool: 'read_text_file',
+  gatewayTool: 'fs__read_text_file',
+  input: { path: 'src/a.txt' },
+};
+
+/** A fresh folder holding `src/a.txt`, and the filesystem server's command serving it. */
+export function filesystemFolder(prefix: string): { dir: string; server: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  mkdirSync(join(dir, 'src'));
+  writeFileSync(join(dir, 'src/a.txt'), 'hello');
+  const entry = createRequire(import.meta.url).resolve(
+    '@modelcontextprotocol/server-filesystem/dist/index.js',
+  );
+  return { dir, server: [process.execPath, entry, dir] };
+}
+
+/**
+ * Starts `airlock gateway mcp --stdio` (its own process, as a desktop client starts it) in front of
+ * `server`, against `kernel` with its workspace's agent and executor credentials; `nodeArgs` go to
+ * the gateway's node (a profiler's flags).
+ */
+export function gatewaySession(
+  kernel: KernelProcess,
+  server: string[],
+  nodeArgs: string[] = [],
+): LineSession {
+  const cli = fileURLToPath(new URL('../../../mcp/src/cli.ts', import.meta.url));
+  return new LineSession(
+    process.execPath,
+    [...TSX, ...nodeArgs, cli, 'gateway', '--stdio', '--name', 'fs', '--', ...server],
+    {
+      ...process.env,
+      AIRLOCK_URL: kernel.url,
+      AIRLOCK_WORKSPACE: kernel.workspace.id,
+      AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
+      AIRLOCK_TOKEN: kernel.workspace.tokens.agent,
+    },
+  );
+}
