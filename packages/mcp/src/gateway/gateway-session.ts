@@ -95,7 +95,7 @@ export class GatewaySession {
   private watching = 0;
   /** How many times the feed said ready: a row read before the latest may have missed an event. */
   private feedOpens = 0;
-  /** Waiting calls by task key, woken by the run's feed. */
+  /** Waiting calls by `run/key` (a session that moved to a new run reuses keys), woken by the run's feed. */
   private readonly wakers = new Map<string, () => void>();
 
   /**
@@ -114,7 +114,7 @@ export class GatewaySession {
       const key = `${task.run_id}/${task.key}`;
       if (!this.inFlight.has(key)) return;
       this.settledHere.set(key, task);
-      this.wakers.get(task.key)?.();
+      this.wakers.get(key)?.();
     };
     const stops = [
       options.bridge?.onCommitted(heard),
@@ -226,7 +226,9 @@ export class GatewaySession {
       try {
         for await (const event of feed) {
           // A claim changes nothing a waiting call answers from: its row settles later.
-          if (event.task_key && event.type !== 'task.claimed') this.wakers.get(event.task_key)?.();
+          if (event.task_key && event.type !== 'task.claimed') {
+            this.wakers.get(`${event.run_id}/${event.task_key}`)?.();
+          }
         }
       } catch {
         // The feed only hastens the polls; without it the calls are still read.
@@ -350,7 +352,7 @@ export class GatewaySession {
         if (task.state === 'needs_approval') await request.onWaiting?.(task, Date.now() - started);
         const missed = readAsOf !== this.feedOpens;
         await this.pause(
-          task.key,
+          key,
           missed ? 0 : pollDelay(this.options.pollMs ?? 250, Date.now() - started),
           request.signal,
         );
