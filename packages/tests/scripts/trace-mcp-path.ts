@@ -1,22 +1,25 @@
 /*
  * Where a granted MCP call's time goes, across the four processes of its path: this process (the
  * MCP client, raw JSON-RPC lines), `airlock gateway mcp --stdio`, the kernel (SQLite, full
- * durability, a process of its own) and the real filesystem server behind the gateway. After
- * WARMUP calls it attaches `perf trace` to the four processes, makes CALLS calls of
- * `read_text_file` with 20 ms between them (a client's model taking its turn), and cuts each call
- * at the system calls that carry it from one process to the next (the reads and writes of its
- * lines and requests, the kernel's fsync): the median of each segment, in ms. Tracing slows every
- * system call a little, so the whole call is slower here than in bench:mcp-floor; the segments are
- * what to compare.
+ * durability, a process of its own) and the real filesystem server behind the gateway; and beside
+ * it the same call through the floor of that topology (bench-mcp-floor.ts's relay asking a record
+ * server that writes and fsyncs 13 pages before each grant). For each, after WARMUP calls, it
+ * attaches `perf trace` to the four processes, makes CALLS calls of `read_text_file` with 20 ms
+ * between them (a client's model taking its turn), and cuts each call at the system calls that
+ * carry it from one process to the next (the reads and writes of its lines and requests, the
+ * fsync): the median of each segment, in ms. Tracing slows every system call a little, so the
+ * whole call is slower here than in bench:mcp-floor; the segments are what to compare.
  * Run: pnpm --filter @airlock/tests trace:mcp-path   (CALLS=200, WARMUP=800; needs Linux's `perf`
  * with `perf trace`, and the right to trace these processes: root, or perf_event_paranoid <= 1)
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { KernelApi } from '@airlock/mcp';
-import { filesystemFolder, gatewaySession, READ } from './floor/gateway-fixture.js';
-import type { LineSession } from './floor/line-session.js';
+import { filesystemFolder, gatewaySession, READ, TSX } from './floor/gateway-fixture.js';
+import { LineSession } from './floor/line-session.js';
+import { startRecordServer } from './floor/record.js';
 import { callSegments, parseTrace, SEGMENTS } from './floor/syscall-timeline.js';
 import { forkKernel } from './kernel-process.js';
 
@@ -38,64 +41,92 @@ try {
   process.exit(1);
 }
 
-const { dir, server: serverCommand } = filesystemFolder('airlock-trace-mcp-');
-const output = join(dir, 'perf.txt');
+/**
+ * Warms a session up, traces CALLS paced calls through it, and answers each call's segments.
+ * `decider`: the process that grants (the kernel, or the record server).
+ */
+async function traceSession(
+  session: LineSession,
+  tool: string,
+  decider: number,
+  output: string,
+): Promise<number[][]> {
+  await session.start();
+  for (let i = 0; i < WARMUP; i += 1) await session.call(tool, READ.input);
+  // The filesystem server is the front process's one child.
+  const server = Number(
+    execFileSync('pgrep', ['-P', String(session.pid)])
+      .toString()
+      .trim(),
+  );
+  const processes = { client: process.pid, gateway: session.pid!, kernel: decider, server };
+  const perf: ChildProcess = spawn(
+    'perf',
+    [
+      ...['trace', '-T', '-p', Object.values(processes).join(',')],
+      ...['-e', 'read,write,writev,fsync,fdatasync', '-o', output],
+    ],
+    { stdio: 'ignore' },
+  );
+  try {
+    // perf prints nothing when it is ready: give it a moment to attach.
+    await sleep(1500);
+    for (let i = 0; i < CALLS; i += 1) {
+      await sleep(GAP_MS);
+      await session.call(tool, READ.input);
+    }
+    await sleep(200);
+  } finally {
+    const stopped = new Promise((resolve) => perf.once('exit', resolve));
+    perf.kill('SIGINT');
+    await stopped;
+  }
+  return callSegments(parseTrace(readFileSync(output, 'utf8')), processes);
+}
+
+const cell = (segments: number[][], of: (call: number[]) => number) =>
+  median(segments.map(of)).toFixed(3).padStart(9);
+
+const { dir, server } = filesystemFolder('airlock-trace-mcp-');
 const kernel = await forkKernel({ inbox: false });
-let gateway: LineSession | null = null;
-let perf: ChildProcess | null = null;
+const record = await startRecordServer({ file: join(dir, 'record.wal') });
+const relay = fileURLToPath(new URL('./floor/relay.ts', import.meta.url));
+const sessions: LineSession[] = [];
 try {
   await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
     approval_mode: 'rules',
     approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
   });
-  gateway = gatewaySession(kernel, serverCommand);
-  await gateway.start();
-  for (let i = 0; i < WARMUP; i += 1) await gateway.call(READ.gatewayTool, READ.input);
-  // The filesystem server is the gateway's one child.
-  const server = Number(
-    execFileSync('pgrep', ['-P', String(gateway.pid)])
-      .toString()
-      .trim(),
+  const gateway = gatewaySession(kernel, server);
+  const floor = new LineSession(process.execPath, [...TSX, relay, ...server], {
+    ...process.env,
+    RECORD_URL: record.url,
+  });
+  sessions.push(gateway, floor);
+  const airlock = await traceSession(
+    gateway,
+    READ.gatewayTool,
+    kernel.pid!,
+    join(dir, 'airlock.txt'),
   );
-  const processes = {
-    client: process.pid,
-    gateway: gateway.pid!,
-    kernel: kernel.pid!,
-    server,
-  };
-  const pids = Object.values(processes).join(',');
-  perf = spawn(
-    'perf',
-    ['trace', '-T', '-p', pids, '-e', 'read,write,writev,fsync,fdatasync', '-o', output],
-    { stdio: 'ignore' },
-  );
-  // perf prints nothing when it is ready: give it a moment to attach.
-  await sleep(1500);
-  for (let i = 0; i < CALLS; i += 1) {
-    await sleep(GAP_MS);
-    await gateway.call(READ.gatewayTool, READ.input);
-  }
-  await sleep(200);
-  const stopped = new Promise((resolve) => perf?.once('exit', resolve));
-  perf.kill('SIGINT');
-  await stopped;
-  perf = null;
-  const segments = callSegments(parseTrace(readFileSync(output, 'utf8')), processes);
+  const floored = await traceSession(floor, READ.tool, record.pid!, join(dir, 'floor.txt'));
   console.log(
-    `a granted read_text_file through the gateway, ${segments.length} of ${CALLS} calls found in the trace, ${GAP_MS} ms between calls, node ${process.version}; median ms per segment:`,
+    `a granted read_text_file, ${GAP_MS} ms between calls, node ${process.version}; calls found in the trace: Airlock ${airlock.length} of ${CALLS}, floor ${floored.length} of ${CALLS}`,
   );
+  console.log(
+    'median ms per segment; for the floor, "gateway" is the relay and "kernel" the record server',
+  );
+  console.log(`${'Airlock'.padStart(9)}${'floor'.padStart(9)}`);
   SEGMENTS.forEach((label, i) => {
     console.log(
-      `${median(segments.map((call) => call[i]!))
-        .toFixed(3)
-        .padStart(8)}  ${label}`,
+      `${cell(airlock, (call) => call[i]!)}${cell(floored, (call) => call[i]!)}  ${label}`,
     );
   });
-  const whole = segments.map((call) => call.reduce((sum, ms) => sum + ms, 0));
-  console.log(`${median(whole).toFixed(3).padStart(8)}  the whole call`);
+  const whole = (call: number[]) => call.reduce((sum, ms) => sum + ms, 0);
+  console.log(`${cell(airlock, whole)}${cell(floored, whole)}  the whole call`);
 } finally {
-  perf?.kill('SIGKILL');
-  await gateway?.close();
+  await Promise.all(sessions.map((session) => session.close()));
+  record.close();
   await kernel.close();
   rmSync(dir, { recursive: true, force: true });
 }
