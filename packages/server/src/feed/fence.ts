@@ -17,26 +17,6 @@ export function fencedIn(fence: ApplicationFence, runApplication: string | null)
   return runApplication === null ? fence.unowned : runApplication === fence.applicationId;
 }
 
-/** The agent application of each run, read once: a run never changes application. */
-class RunApplications {
-  private readonly known = new Map<string, string | null>();
-
-  constructor(private readonly store: Store) {}
-
-  async of(runIds: readonly string[]): Promise<Map<string, string | null>> {
-    const missing = [...new Set(runIds)].filter((id) => !this.known.has(id));
-    if (missing.length > 0) {
-      const rows = await applicationsOfRuns(this.store, missing);
-      // A bounded cache: past its size it starts over rather than grow without end.
-      if (this.known.size > 100_000) this.known.clear();
-      for (const row of rows) this.known.set(row.id, row.agent_application_id);
-    }
-    return this.known;
-  }
-}
-
-const applications = new WeakMap<Store, RunApplications>();
-
 /**
  * Wraps a feed subscriber's delivery so it receives only the events of runs
  * inside its fence, in the same order (batches wait for each other while the
@@ -48,17 +28,15 @@ export function fencedDelivery(
   deliver: (items: readonly FeedItem[]) => void,
 ): (items: readonly FeedItem[]) => void {
   if (!fence) return deliver;
-  let runs = applications.get(store);
-  if (!runs) {
-    runs = new RunApplications(store);
-    applications.set(store, runs);
-  }
-  const lookup = runs;
   let queue: Promise<void> = Promise.resolve();
   return (items) => {
     queue = queue
       .then(async () => {
-        const known = await lookup.of(items.map((item) => item.view.run_id));
+        // A run's application is read once for the whole process (see applicationsOfRuns).
+        const known = await applicationsOfRuns(
+          store,
+          items.map((item) => item.view.run_id),
+        );
         // An event of no run (a change of policy) is the workspace's: no fenced subscriber reads it.
         const inside = items.filter(
           (item) => item.view.run_id !== '' && fencedIn(fence, known.get(item.view.run_id) ?? null),

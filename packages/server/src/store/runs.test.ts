@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
-import { applicationOfRun } from './runs.js';
+import { applicationOfRun, applicationsOfRuns } from './runs.js';
 
 const available = (await backends()).filter((backend) => backend.skip === null);
 
@@ -30,5 +30,8 @@ describe.each(available)('applicationOfRun on $name', (backend) => {
       .where('id', '=', run.body.id)
       .execute();
     expect(await applicationOfRun(store, d.workspaceId, run.body.id)).toBe(d.appId);
+    // The feeds' fence reads the same memory, and answers only the runs that exist.
+    const many = await applicationsOfRuns(store, [run.body.id, 'run_none']);
+    expect([...many]).toEqual([[run.body.id, d.appId]]);
   });
 });

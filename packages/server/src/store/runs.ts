@@ -36,63 +36,99 @@ export async function listRuns(store: Store, listing: RunListing): Promise<RunTa
     .execute();
 }
 
-/** Past this many runs, the known applications start over rather than grow without end. */
-const KNOWN_APPLICATIONS_LIMIT = 100_000;
+/** Past this many runs, the remembered owners start over rather than grow without end. */
+const KNOWN_OWNERS_LIMIT = 100_000;
 
-/** The application of each run this process read, by store and `workspace/run`. */
-const knownApplications = new WeakMap<Store, Map<string, string | null>>();
+/** Whose a run is: its workspace and agent application, neither of which ever changes. */
+interface RunOwner {
+  workspaceId: string;
+  application: string | null;
+}
+
+/** The owner of each run this process read, by store and run id. */
+const knownOwners = new WeakMap<Store, Map<string, RunOwner>>();
+
+function ownersOf(store: Store): Map<string, RunOwner> {
+  let known = knownOwners.get(store);
+  if (!known) {
+    known = new Map();
+    knownOwners.set(store, known);
+  }
+  return known;
+}
+
+function remember(known: Map<string, RunOwner>, runId: string, owner: RunOwner): void {
+  if (known.size >= KNOWN_OWNERS_LIMIT) known.clear();
+  known.set(runId, owner);
+}
 
 /**
  * The agent application of a run of a workspace: its id, null for a run of no
  * application, undefined when the workspace has no such run. A run never
- * changes application (nor do applications go away), so what was read once is
- * answered from memory after: every agent request that names a run asks.
+ * changes workspace or application (nor do applications go away), so what
+ * was read once is answered from memory after: every agent request that
+ * names a run asks. A run not found is not remembered: it may be committed
+ * in a moment.
  */
 export async function applicationOfRun(
   store: Store,
   workspaceId: string,
   runId: string,
 ): Promise<string | null | undefined> {
-  let known = knownApplications.get(store);
-  if (!known) {
-    known = new Map();
-    knownApplications.set(store, known);
+  const known = ownersOf(store);
+  let owner = known.get(runId);
+  if (!owner) {
+    const { db, dialect } = store[SQL];
+    const { rows } = await runPrepared(
+      db,
+      dialect,
+      'runs.owner_of',
+      (p) =>
+        db
+          .selectFrom('runs')
+          .select(['workspace_id', 'agent_application_id'])
+          .where('id', '=', p('id')),
+      { id: runId },
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    owner = { workspaceId: row.workspace_id, application: row.agent_application_id };
+    remember(known, runId, owner);
   }
-  const key = `${workspaceId}/${runId}`;
-  const remembered = known.get(key);
-  if (remembered !== undefined) return remembered;
-  const { db, dialect } = store[SQL];
-  const { rows } = await runPrepared(
-    db,
-    dialect,
-    'runs.application_of',
-    (p) =>
-      db
-        .selectFrom('runs')
-        .select('agent_application_id')
-        .where('id', '=', p('id'))
-        .where('workspace_id', '=', p('workspace_id')),
-    { id: runId, workspace_id: workspaceId },
-  );
-  const application = rows[0]?.agent_application_id;
-  // A run not found is not remembered: it may be committed in a moment.
-  if (application !== undefined) {
-    if (known.size >= KNOWN_APPLICATIONS_LIMIT) known.clear();
-    known.set(key, application);
-  }
-  return application;
+  return owner.workspaceId === workspaceId ? owner.application : undefined;
 }
 
-/** The agent application of each of these runs (a run never changes application). */
+/**
+ * The agent application of each of these runs that exists, by run id (from
+ * the same memory as {@link applicationOfRun}: only runs not read before are
+ * read).
+ */
 export async function applicationsOfRuns(
   store: Store,
   runIds: readonly string[],
-): Promise<{ id: string; agent_application_id: string | null }[]> {
-  return store.db
+): Promise<Map<string, string | null>> {
+  const known = ownersOf(store);
+  const answer = new Map<string, string | null>();
+  const missing: string[] = [];
+  for (const runId of new Set(runIds)) {
+    const owner = known.get(runId);
+    if (owner) answer.set(runId, owner.application);
+    else missing.push(runId);
+  }
+  if (missing.length === 0) return answer;
+  const rows = await store.db
     .selectFrom('runs')
-    .select(['id', 'agent_application_id'])
-    .where('id', 'in', runIds)
+    .select(['id', 'workspace_id', 'agent_application_id'])
+    .where('id', 'in', missing)
     .execute();
+  for (const row of rows) {
+    answer.set(row.id, row.agent_application_id);
+    remember(known, row.id, {
+      workspaceId: row.workspace_id,
+      application: row.agent_application_id,
+    });
+  }
+  return answer;
 }
 
 /** What an approval policy reads of each of these runs: application, starter and frozen layers. */
