@@ -1,8 +1,9 @@
 import type { ApprovalMode, ApprovalRule, JsonValue } from '@airlock/core';
-import { type ClaimView, createClient, type FeedSubscription, type TaskView } from '@airlock/sdk';
+import type { ClaimView, TaskView } from '@airlock/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutorBridge } from '../executor-bridge.js';
 import { hasErrorCode, type KernelApi } from '../kernel-api.js';
+import { RunFeedWatch } from './run-feed-watch.js';
 import { SETTLED_STATES, toolResultOf } from './tool-results.js';
 
 /** The plane of a client credential, read from its prefix (`alk_agent_…`, `alk_member_…`). */
@@ -84,19 +85,8 @@ export class GatewaySession {
   private readonly runs = new Set<Promise<unknown>>();
   /** Whether a call left a row that still waits (for a person, or another executor). */
   private leftWaiting = false;
-  /**
-   * The run's feed, open only while a call waits on a row this process does not run
-   * (a park, or another executor's run): a granted call run here needs no event.
-   */
-  private feed: FeedSubscription | null = null;
-  /** The run the feed follows (a session that moved to a new run follows that one). */
-  private feedRun: string | null = null;
-  /** How many calls wait on the feed now. */
-  private watching = 0;
-  /** How many times the feed said ready: a row read before the latest may have missed an event. */
-  private feedOpens = 0;
-  /** Waiting calls by `run/key` (a session that moved to a new run reuses keys), woken by the run's feed. */
-  private readonly wakers = new Map<string, () => void>();
+  /** The session's waits on its rows, hastened by its run's feed. */
+  private readonly feed: RunFeedWatch;
 
   /**
    * Rows of this session's calls the bridge ran here (as they will commit, or
@@ -110,11 +100,12 @@ export class GatewaySession {
   private keepNudges: () => void = () => {};
 
   constructor(private readonly options: GatewaySessionOptions) {
+    this.feed = new RunFeedWatch(options.api.address);
     const heard = (task: TaskView) => {
       const key = `${task.run_id}/${task.key}`;
       if (!this.inFlight.has(key)) return;
       this.settledHere.set(key, task);
-      this.wakers.get(key)?.();
+      this.feed.wake(key);
     };
     const stops = [
       options.bridge?.onCommitted(heard),
@@ -179,76 +170,6 @@ export class GatewaySession {
       this.creating = null;
     });
     return this.creating;
-  }
-
-  /**
-   * Opens the run's feed for one more waiting call (unless open); the answer
-   * closes it when the last waiting call ends.
-   */
-  private watch(runId: string): () => void {
-    this.watching += 1;
-    if (this.feedRun !== runId) this.follow(runId);
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.watching -= 1;
-      if (this.watching > 0) return;
-      this.feed?.close();
-      this.feed = null;
-      this.feedRun = null;
-    };
-  }
-
-  /**
-   * Follows the run's feed from its head: an event on a waiting call's row wakes
-   * it before its next poll. Each time the feed says ready, every waiting call
-   * is woken to read its row again, which covers what changed before the feed
-   * listened.
-   */
-  private follow(runId: string): void {
-    this.feed?.close();
-    const { url, token, workspaceId = '', timeoutMs } = this.options.api.address;
-    const feed = createClient({ url, token, timeoutMs })
-      .workspace(workspaceId)
-      .runs.run(runId)
-      .feed({
-        after: 'latest',
-        onStatus: (status) => {
-          if (status !== 'open') return;
-          this.feedOpens += 1;
-          for (const wake of [...this.wakers.values()]) wake();
-        },
-      });
-    this.feed = feed;
-    this.feedRun = runId;
-    void (async () => {
-      try {
-        for await (const event of feed) {
-          // A claim changes nothing a waiting call answers from: its row settles later.
-          if (event.task_key && event.type !== 'task.claimed') {
-            this.wakers.get(`${event.run_id}/${event.task_key}`)?.();
-          }
-        }
-      } catch {
-        // The feed only hastens the polls; without it the calls are still read.
-      }
-    })();
-  }
-
-  /** Sleeps until the row's next poll, an event on it, or the caller's abort. */
-  private async pause(key: string, ms: number, signal: AbortSignal): Promise<void> {
-    let wake: () => void = () => {};
-    const woken = new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-    const timer = setTimeout(wake, ms);
-    this.wakers.set(key, wake);
-    signal.addEventListener('abort', wake, { once: true });
-    await woken;
-    clearTimeout(timer);
-    this.wakers.delete(key);
-    signal.removeEventListener('abort', wake);
   }
 
   /**
@@ -324,7 +245,7 @@ export class GatewaySession {
     const started = Date.now();
     let unwatch: (() => void) | null = null;
     /** The feed's opens as of the row's last read. */
-    let readAsOf = this.feedOpens;
+    let readAsOf = this.feed.opens;
     try {
       // Granted and claimed in its round: it runs here now, and answers as it ran (its commit
       // follows) or, when the session awaits commits, as committed.
@@ -348,17 +269,17 @@ export class GatewaySession {
           return toolResultOf({ ...task, state: 'canceled' });
         }
         // A row no run of this process holds settles elsewhere: the run's feed hastens its reads.
-        if (!unwatch && !running && !this.runningHere(task)) unwatch = this.watch(task.run_id);
+        if (!unwatch && !running && !this.runningHere(task)) unwatch = this.feed.watch(task.run_id);
         if (task.state === 'needs_approval') await request.onWaiting?.(task, Date.now() - started);
-        const missed = readAsOf !== this.feedOpens;
-        await this.pause(
+        const missed = readAsOf !== this.feed.opens;
+        await this.feed.pause(
           key,
           missed ? 0 : pollDelay(this.options.pollMs ?? 250, Date.now() - started),
           request.signal,
         );
         // A row this process runs answers as it ran or committed (settledHere), not from a read.
         if (this.settledHere.has(key) || this.runningHere(task)) continue;
-        readAsOf = this.feedOpens;
+        readAsOf = this.feed.opens;
         task = await this.options.api.task(task.run_id, task.key);
       }
       // Answered as it ran: the session's next call waits for this commit, not for the tool.
@@ -420,7 +341,7 @@ export class GatewaySession {
    * @throws the kernel's error when the final answer is refused for another reason.
    */
   async close(): Promise<void> {
-    this.feed?.close();
+    this.feed.close();
     while (this.calls.size > 0 || this.runs.size > 0) {
       await Promise.allSettled([...this.calls, ...this.runs]);
     }
