@@ -141,22 +141,11 @@ export function callSegments(calls: Syscall[], p: PathProcesses): number[][] {
       clientHeard,
     ];
     if (steps.some((step) => step === null)) return;
-    const at = (i: number) => calls[steps[i]!]!.at;
+    // The moments the call crosses, in order: each step's start, and the fsync's end too.
     const sync = calls[synced!]!;
-    found.push([
-      at(1) - at(0),
-      at(2) - at(1),
-      at(3) - at(2),
-      sync.at - at(3),
-      sync.took,
-      at(5) - (sync.at + sync.took),
-      at(6) - at(5),
-      at(7) - at(6),
-      at(8) - at(7),
-      at(9) - at(8),
-      at(10) - at(9),
-      at(11) - at(10),
-    ]);
+    const moments = steps.map((step) => calls[step!]!.at);
+    moments.splice(5, 0, sync.at + sync.took);
+    found.push(moments.slice(1).map((at, i) => at - moments[i]!));
   });
   return found;
 }
