@@ -58,14 +58,19 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function connect(token: string, elicit?: () => ElicitResult): Promise<Client> {
+  /** An SDK client of the gateway (`at.url`, default the suite's), named `at.name`. */
+  async function connect(
+    token: string,
+    elicit?: () => ElicitResult,
+    at: { name?: string; url?: string } = {},
+  ): Promise<Client> {
     const client = new Client(
-      { name: 'test-client', version: '1.0.0' },
+      { name: at.name ?? 'test-client', version: '1.0.0' },
       elicit ? { capabilities: { elicitation: { form: {} } } } : {},
     );
     if (elicit) client.setRequestHandler(ElicitRequestSchema, async () => elicit());
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(front.url), {
+      new StreamableHTTPClientTransport(new URL(at.url ?? front.url), {
         requestInit: { headers: { authorization: `Bearer ${token}` } },
       }),
     );
@@ -128,12 +133,9 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
       pollMs: 60_000,
     });
     try {
-      const client = new Client({ name: 'test-client', version: '1.0.0' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL((await slow.listenHttp()).url), {
-          requestInit: { headers: { authorization: `Bearer ${kernel.workspace.tokens.agent}` } },
-        }),
-      );
+      const client = await connect(kernel.workspace.tokens.agent, undefined, {
+        url: (await slow.listenHttp()).url,
+      });
       const pending = client.callTool(
         { name: 'fs__write_file', arguments: { path: 'src/woken.txt', content: 'w' } },
         undefined,
@@ -172,21 +174,18 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
   });
 
   it("a granted call runs on the gateway's own bridge: claimed in its submit, then committed", async () => {
-    const live = async () => {
+    const metrics = async () => {
       const response = await fetch(`${kernel.url}/metrics`, {
         headers: { authorization: `Bearer ${kernel.workspace.tokens.member}` },
       });
-      const found = /^airlock_feed_subscribers\{state="live"\} (\d+)$/m.exec(await response.text());
-      return Number(found?.[1]);
+      return response.text();
     };
+    const live = async () =>
+      Number(/^airlock_feed_subscribers\{state="live"\} (\d+)$/m.exec(await metrics())?.[1]);
     const subscribers = await live();
-    const client = new Client({ name: 'bridge-trips', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(front.url), {
-        requestInit: { headers: { authorization: `Bearer ${kernel.workspace.tokens.agent}` } },
-      }),
-    );
-    clients.push(client);
+    const client = await connect(kernel.workspace.tokens.agent, undefined, {
+      name: 'bridge-trips',
+    });
     // The session's run is made by its first call, whose commit follows its answer: wait for it.
     await client.callTool({ name: 'fs__list_directory', arguments: { path: '.' } });
     await eventually(async () => {
@@ -197,11 +196,8 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
       return tasks.length === 1 && tasks[0]?.state === 'succeeded';
     });
     const requests = async () => {
-      const response = await fetch(`${kernel.url}/metrics`, {
-        headers: { authorization: `Bearer ${kernel.workspace.tokens.member}` },
-      });
       const counts = new Map<string, number>();
-      for (const [, operation, count] of (await response.text()).matchAll(
+      for (const [, operation, count] of (await metrics()).matchAll(
         /^airlock_request_seconds_count\{operation="([^"]+)"\} (\d+)$/gm,
       )) {
         counts.set(operation as string, Number(count));
