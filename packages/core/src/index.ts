@@ -207,6 +207,7 @@ export {
   HOOKED_RAN_CALLS_MAX,
   HOOKED_VERDICTS,
   type HookedAgent,
+  type HookedAnswer,
   type HookedEvent,
   type HookedFramework,
   type HookedLoop,

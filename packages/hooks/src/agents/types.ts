@@ -1,10 +1,4 @@
-import type {
-  HookedAgent,
-  HookedEvent,
-  HookedRanCall,
-  HookedVerdict,
-  TaskState,
-} from '@airlock/core';
+import type { HookedAgent, HookedAnswer, HookedEvent, HookedRanCall } from '@airlock/core';
 
 /** An agent's hook event in the kernel's words (the body of `hooks.event`). */
 export interface NeutralEvent {
@@ -24,19 +18,8 @@ export interface NeutralEvent {
   ran_calls?: HookedRanCall[];
 }
 
-/** The kernel's answer to one event (the output of `hooks.event`). */
-export interface KernelAnswer {
-  verdict: HookedVerdict;
-  reason: string | null;
-  run_id: string | null;
-  conversation_id: string;
-  task_key: string | null;
-  task_state: TaskState | null;
-  requires_user: boolean;
-  reminders: string[];
-  /** On an allow of a call a person edited before approving it: the input to run instead. */
-  updated_input?: unknown;
-}
+/** The kernel's answer to one event (the output of `hooks.event`, defined in core). */
+export type KernelAnswer = HookedAnswer;
 
 /**
  * What the hook client decided to tell the agent, before it is written in

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdSchema } from '../inputs.js';
-import { defineContract } from '../operation.js';
+import { defineContract, type OperationOutput } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
 import { operationRoute } from '../routes.js';
 import { keptText, storableName } from '../stored-text.js';
@@ -151,6 +151,12 @@ export const hookEventContract = defineContract({
     'not_claimable',
   ],
 });
+
+/**
+ * The kernel's answer to one hooked-session event (the output of
+ * `hooks.event`): built by the kernel, read by the hook clients.
+ */
+export type HookedAnswer = OperationOutput<typeof hookEventContract>;
 
 /** A hook URL's options: `default`, `wait-N` (ms a park is waited for) or `wait-N-defer`. */
 const HookOptionsSchema = z.string().regex(/^(default|wait-\d{1,6}(-defer)?)$/);

@@ -1,4 +1,4 @@
-import type { HookedEvent, HookedLoop, HookedRanCall } from '@airlock/core';
+import type { HookedAnswer, HookedEvent, HookedLoop, HookedRanCall } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import type { Principal } from '../../store/accounts.js';
 import {
@@ -17,7 +17,7 @@ import type { KernelContext } from '../context.js';
 import { lockRun } from '../machines/run-state.js';
 import { startTurn } from '../verbs/runs.js';
 import { awaitReportsInFlight, closeUnreported, postToolRow, preToolRow } from './hooked-calls.js';
-import { answerOf, type HookedAnswer, hookAnswer } from './hooked-verdicts.js';
+import { answerOf, hookAnswer } from './hooked-verdicts.js';
 import { hookOutcome, hookRow } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
 import { correctReportedOutcomes } from './transcript-outcomes.js';

@@ -1,19 +1,5 @@
-import type { HookedVerdict, TaskState } from '@airlock/core';
+import type { HookedAnswer, JsonValue } from '@airlock/core';
 import type { TaskTable } from '../../store/schema.js';
-
-/** The kernel's answer to one event. */
-export interface HookedAnswer {
-  verdict: HookedVerdict;
-  reason: string | null;
-  run_id: string | null;
-  conversation_id: string;
-  task_key: string | null;
-  task_state: TaskState | null;
-  requires_user: boolean;
-  reminders: string[];
-  /** On an allow of a call a person edited before approving it: the input to run instead. */
-  updated_input?: unknown;
-}
 
 /** Fills an answer's optional parts. */
 export function hookAnswer(
@@ -79,7 +65,7 @@ export function answerOf(
         ...about,
         verdict: 'allow',
         // The agent runs what the person approved, not what its model composed.
-        ...(!wasEdited(row) ? {} : { updated_input: JSON.parse(row.tool_input) as unknown }),
+        ...(!wasEdited(row) ? {} : { updated_input: JSON.parse(row.tool_input) as JsonValue }),
       });
     case 'ready':
     case 'needs_approval':
