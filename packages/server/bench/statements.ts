@@ -2,7 +2,9 @@
  * Counts the SQL statements (and transactions, and on PostgreSQL the writes
  * to the server, i.e. round trips) each hot verb costs, on SQLite
  * and, when a URL is set, PostgreSQL: park (a run whose one call parks),
- * approve, claim and commit, through REST against an in-process kernel.
+ * approve, claim and commit, and a gateway's granted call (its submit,
+ * which claims the row, and its commit), through REST against an
+ * in-process kernel.
  *
  *   pnpm --filter @airlock/server bench:statements [-- --sql]
  *
@@ -144,6 +146,37 @@ async function measure(location: { dataDir?: string; databaseUrl?: string }) {
           outcome: 'succeeded',
           result: 'done',
         }),
+      );
+    }
+    // A gateway's granted call: its submit plants the row and claims it for the gateway, which
+    // runs the call and commits what ran (the path of `airlock gateway mcp`).
+    const gateway = await call(airlock.url, agent, `${prefix}/runs`, {
+      approval_mode: 'rules',
+      approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
+      input: 'bench',
+      provider: { kind: 'gateway', client: 'bench 1.0' },
+    });
+    for (let i = 0; i < 12; i += 1) {
+      const submitted = (await verb('gateway call (granted, claimed in its submit)', () =>
+        call(airlock.url, agent, `${prefix}/runs/${gateway.id}/calls`, {
+          calls: [{ name: 'fs__read_text_file', input: { path: 'a.txt' }, id: `c${i}` }],
+          claim: { lease_ms: 30_000 },
+        }),
+      )) as unknown as { tasks: { key: string }[]; claims: { claim_id: string }[] };
+      const [task] = submitted.tasks;
+      const [claim] = submitted.claims;
+      if (!task || !claim) throw new Error('the gateway call was not granted and claimed');
+      await verb('gateway commit (what ran)', () =>
+        call(
+          airlock.url,
+          executor,
+          `/executor_api/v1/runs/${gateway.id}/tasks/${task.key}/commit`,
+          {
+            claim_id: claim.claim_id,
+            outcome: 'succeeded',
+            result: 'text',
+          },
+        ),
       );
     }
     if (showSql) {

@@ -168,6 +168,48 @@ describe.each(available)(
       expect(tools.map((m) => m.task_key)).toEqual(['t4']);
     });
 
+    it('claims in its submit only the granted rows no other claim holds back (a sequential tool)', async () => {
+      d = await deploy(backend);
+      const put = await d.agent.put('/agent_api/v1/profile/configuration', {
+        approval_mode: 'bypass',
+        tool_manifest: [
+          {
+            name: 'migrate',
+            input_schema: { type: 'object' },
+            risk_traits: ['execute'],
+            execution: 'sequential',
+          },
+        ],
+      });
+      expect(put.status).toBe(200);
+      const conversation = (await d.agent.post('/agent_api/v1/conversations')).body.id;
+      const runId = (
+        await d.agent.post(`/agent_api/v1/conversations/${conversation}/inputs`, {
+          input: 'mcp session',
+          provider: { kind: 'gateway', client: 'test-client 1.0' },
+        })
+      ).body.id as string;
+      const submit = () =>
+        d.agent.post(`${d.ws}/runs/${runId}/calls`, {
+          calls: [{ name: 'migrate', input: {} }],
+          claim: { lease_ms: 5_000 },
+        });
+      const first = await submit();
+      expect(first.body.claims).toHaveLength(1);
+      // The second call of the sequential tool joins the open round granted, but unclaimed.
+      const second = await submit();
+      expect(second.status).toBe(201);
+      expect(second.body.claims).toEqual([]);
+      expect(second.body.tasks).toMatchObject([{ key: 't2', state: 'runnable' }]);
+      await d.executor.post(`/executor_api/v1/runs/${runId}/tasks/t1/commit`, {
+        claim_id: first.body.claims[0].claim_id,
+        outcome: 'succeeded',
+        result: 'migrated',
+      });
+      const after = await d.executor.post(`/executor_api/v1/runs/${runId}/tasks/t2/claim`);
+      expect(after.status).toBe(200);
+    });
+
     it('cancels a parked call at its client request; the model reads it was canceled', async () => {
       d = await deploy(backend);
       const runId = await gatewayTurn();

@@ -2,11 +2,12 @@ import {
   type FedResult,
   type ModelProvider,
   type PastRound,
+  type ProposedCall,
   ProviderError,
   type ProviderRound,
 } from '../../providers/types.js';
 import { peekRun } from '../../store/runs.js';
-import type { RunTable } from '../../store/schema.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import { beforeModel, onFinalAnswer } from '../hooks/lifecycle.js';
@@ -62,14 +63,18 @@ async function askModel(
   }
 }
 
-/** Records what the model read and what it answered: a final answer, a failure, or a round of calls. */
+/**
+ * Records what the model read and what it answered: a final answer, a
+ * failure, or a round of calls. Returns the rows a round of calls planted, as
+ * written (none for an answer or a failure).
+ */
 export async function applyRound(
   ctx: KernelContext,
   tx: Tx,
   run: RunTable,
   fed: FedResult[],
   outcome: ProviderRound | ProviderError,
-): Promise<void> {
+): Promise<TaskTable[]> {
   const base = { workspace_id: run.workspace_id, run_id: run.id };
   tx.emit({
     ...base,
@@ -86,11 +91,11 @@ export async function applyRound(
       error: { code: outcome.code, detail: outcome.detail },
       principal: 'kernel',
     });
-    return;
+    return [];
   }
   if (outcome.type === 'final') {
     await onFinalAnswer(ctx, tx, run, outcome.content);
-    return;
+    return [];
   }
   run.round += 1;
   setRunPhase(tx, run, 'round_planted');
@@ -99,18 +104,35 @@ export async function applyRound(
     type: 'run.round_started',
     data: { round: run.round, calls: outcome.calls.length },
   });
-  for (const call of outcome.calls) {
-    await plantToolRow(ctx, tx, run, {
-      origin: 'model',
-      toolName: call.name,
-      toolInput: call.input,
-      toolCallId: call.id,
-      onFailure: call.onFailure ?? run.on_failure,
-      round: run.round,
-      principal: null,
-    });
+  return plantCalls(ctx, tx, run, outcome.calls);
+}
+
+/**
+ * Plants a model's calls into the run's current round, each through the
+ * approval stage, then settles the run. Returns the rows as written.
+ */
+export async function plantCalls(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  calls: readonly ProposedCall[],
+): Promise<TaskTable[]> {
+  const planted: TaskTable[] = [];
+  for (const call of calls) {
+    planted.push(
+      await plantToolRow(ctx, tx, run, {
+        origin: 'model',
+        toolName: call.name,
+        toolInput: call.input,
+        toolCallId: call.id,
+        onFailure: call.onFailure ?? run.on_failure,
+        round: run.round,
+        principal: null,
+      }),
+    );
   }
   await settleRun(ctx, tx, run);
+  return planted;
 }
 
 function due(run: RunTable, now: number): boolean {

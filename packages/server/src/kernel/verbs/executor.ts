@@ -2,7 +2,7 @@ import { AirlockError } from '../../errors.js';
 import { type Principal, principalName } from '../../store/accounts.js';
 import { effectProfileFromColumn } from '../../store/effect-profile-column.js';
 import { newId } from '../../store/ids.js';
-import type { TaskTable } from '../../store/schema.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import {
   claimCandidates,
@@ -159,21 +159,22 @@ async function takeRow(
 }
 
 /**
- * Claims a row just granted in the caller's own transaction (a gateway
- * round that runs its granted calls itself); null when the row is not
- * runnable or a claim on its sequential tool or paths holds it back.
+ * Claims a row planted in the caller's own transaction (a gateway round that
+ * runs its granted calls itself), from the row as written: no other unit can
+ * have moved it since. Null when the row is not runnable, or a claim on its
+ * sequential tool or paths holds it back (the update is guarded either way).
  */
-export async function claimInTransaction(
+export async function claimPlanted(
   ctx: KernelContext,
   tx: Tx,
   principal: Principal,
-  address: TaskAddress,
+  run: RunTable,
+  planted: TaskTable,
   leaseMs: number | undefined,
 ): Promise<Claim | null> {
-  const row = (await readVisibleTask(tx, rowAddress(principal, address)))[0];
-  if (row?.state !== 'runnable' || row.kind !== 'tool') return null;
-  const { run_app: _ignored, ...task } = row;
-  return takeRow(tx, task, principal, leaseFor(ctx, leaseMs));
+  if (planted.state !== 'runnable' || planted.kind !== 'tool') return null;
+  const row = { ...planted, run_state: run.state, run_has_layers: run.policy_layers !== null };
+  return takeRow(tx, row, principal, leaseFor(ctx, leaseMs));
 }
 
 /**

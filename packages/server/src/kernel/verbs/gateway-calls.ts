@@ -3,17 +3,15 @@ import type { ProposedCall } from '../../providers/types.js';
 import type { Principal } from '../../store/accounts.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import { listRoundModelTasks } from '../../store/tasks.js';
 import { preciseNow } from '../../tracing/call-tracing.js';
 import type { KernelContext } from '../context.js';
 import { readCurrentRound } from '../loop/history.js';
-import { applyRound } from '../loop/run-loop.js';
+import { applyRound, plantCalls } from '../loop/run-loop.js';
 import { providerKind } from '../machines/run-machine.js';
-import { drivenByClient, lockRun, readRun, settleRun } from '../machines/run-state.js';
-import { plantToolRow } from '../stage/approval-stage.js';
+import { drivenByClient, lockRun, readRun } from '../machines/run-state.js';
 import type { TaskView } from '../views.js';
 import { cancelTask } from './decisions.js';
-import { type Claim, claimInTransaction, traceClaim } from './executor.js';
+import { type Claim, claimPlanted, traceClaim } from './executor.js';
 
 /** What a gateway client sends: a round of calls, or its final answer. */
 export type GatewaySubmission =
@@ -37,34 +35,6 @@ function checkGatewayRun(ctx: KernelContext, principal: Principal, run: RunTable
 }
 
 /**
- * Plants calls into the round still open, next to rows that wait (a parked
- * call must not hold back the client's other calls of the same round).
- */
-async function joinOpenRound(
-  ctx: KernelContext,
-  tx: Tx,
-  run: RunTable,
-  calls: ProposedCall[],
-): Promise<TaskTable[]> {
-  const planted: TaskTable[] = [];
-  for (const call of calls) {
-    planted.push(
-      await plantToolRow(ctx, tx, run, {
-        origin: 'model',
-        toolName: call.name,
-        toolInput: call.input,
-        toolCallId: call.id,
-        onFailure: call.onFailure ?? run.on_failure,
-        round: run.round,
-        principal: null,
-      }),
-    );
-  }
-  await settleRun(ctx, tx, run);
-  return planted;
-}
-
-/**
  * Claims the granted rows of a round for the client that runs them itself,
  * in the round's own transaction: no other executor can take them between
  * the grant and the claim, and the client saves a round trip per call.
@@ -79,10 +49,8 @@ async function claimGranted(
 ): Promise<TimedClaim[]> {
   const claims: TimedClaim[] = [];
   for (const task of tasks) {
-    if (task.state !== 'runnable' || task.kind !== 'tool') continue;
     const startedAt = ctx.tracing ? preciseNow() : 0;
-    const address = { workspaceId: run.workspace_id, runId: run.id, taskKey: task.key };
-    const claim = await claimInTransaction(ctx, tx, principal, address, leaseMs);
+    const claim = await claimPlanted(ctx, tx, principal, run, task, leaseMs);
     if (claim) claims.push({ claim, startedAt });
   }
   return claims;
@@ -130,12 +98,12 @@ export async function submitGatewayRound(
       if (submission.calls === undefined) {
         throw new AirlockError('run_busy', `run ${run.id} still has calls of round ${run.round}`);
       }
-      const tasks = await joinOpenRound(ctx, tx, run, submission.calls);
+      // A parked call must not hold back the client's other calls of the same round: they join it.
+      const tasks = await plantCalls(ctx, tx, run, submission.calls);
       return { run, tasks, claims: await claimFor(tasks) };
     }
     const fed = await readCurrentRound(tx, run);
-    const before = run.task_counter;
-    await applyRound(
+    const tasks = await applyRound(
       ctx,
       tx,
       run,
@@ -144,9 +112,6 @@ export async function submitGatewayRound(
         ? { type: 'final', content: submission.final }
         : { type: 'tool_calls', calls: submission.calls },
     );
-    const round =
-      run.task_counter === before ? [] : await listRoundModelTasks(tx, run.id, run.round);
-    const tasks = round.filter((t) => Number(t.key.slice(1)) > before);
     return { run, tasks, claims: await claimFor(tasks) };
   });
   // Traced once committed, as an executor's own claim is.
