@@ -1,5 +1,6 @@
 import type { HookedFramework, JsonValue } from '@airlock/core';
 import { isAirlockError } from '../errors.js';
+import { nextTurn } from '../internal/next-turn.js';
 import { createOperations } from '../internal/operations.js';
 import type { OperationsClient } from '../internal/transport.js';
 
@@ -211,6 +212,10 @@ export class FrameworkSession {
    */
   async report(call: FrameworkCall, ran: { ok: boolean; output: unknown }): Promise<void> {
     await this.#reporting;
+    await this.#send(call, ran);
+  }
+
+  async #send(call: FrameworkCall, ran: { ok: boolean; output: unknown }): Promise<void> {
     await this.#operations.hooks.event.mutate({
       agent: this.framework,
       session_id: this.sessionId,
@@ -226,7 +231,8 @@ export class FrameworkSession {
   /**
    * What an adapter does once a granted call ran: commits it now when the
    * session awaits its reports, else sends the report behind the call (see
-   * {@link FrameworkSessionOptions.awaitReports}).
+   * {@link FrameworkSessionOptions.awaitReports}), from the event loop's next
+   * turn: the framework hands the tool's result on to its model first.
    * @throws AirlockError when the session awaits its reports and the kernel refuses one.
    */
   async ran(call: FrameworkCall, ran: { ok: boolean; output: unknown }): Promise<void> {
@@ -234,9 +240,12 @@ export class FrameworkSession {
       await this.report(call, ran);
       return;
     }
-    this.#reporting = this.report(call, ran).catch((error: unknown) => {
-      this.#reportFailure ??= error;
-    });
+    const earlier = this.#reporting;
+    this.#reporting = Promise.all([earlier, nextTurn()])
+      .then(() => this.#send(call, ran))
+      .catch((error: unknown) => {
+        this.#reportFailure ??= error;
+      });
   }
 
   /**

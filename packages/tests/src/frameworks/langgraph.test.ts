@@ -30,6 +30,8 @@ describe('Airlock inside LangGraph.js (@langchain/langgraph 1.7, ToolNode, fake 
     expect(out.messages.at(-1)?.content).toBe('sunny');
     expect(app.ran).toEqual(['lookup']);
     expect(app.lastRequest()).toContain('weather');
+    // The report of what ran goes behind the call: flush() waits until it is committed.
+    await airlock.flush();
     const [row] = await k.tasks(airlock.session.runId as string);
     expect(row).toMatchObject({ tool_name: 'lookup', state: 'succeeded', tool_call_id: 'c1' });
     expect(JSON.stringify(row?.result)).toContain('weather');
@@ -68,6 +70,8 @@ describe('Airlock inside LangGraph.js (@langchain/langgraph 1.7, ToolNode, fake 
     const second = await app.graph.invoke(new Command({ resume: 'decided' }), thread('p'));
     expect(second.messages.at(-1)?.content).toBe('sent');
     expect(app.ran).toEqual(['send_email']);
+    // The report of what ran goes behind the call: flush() waits until it is committed.
+    await airlock.flush();
     const rows = await k.tasks(airlock.session.runId as string);
     expect(rows.find((row) => row.tool_call_id === 'p1')).toMatchObject({ state: 'succeeded' });
   });

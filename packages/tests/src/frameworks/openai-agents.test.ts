@@ -24,6 +24,8 @@ describe('Airlock inside the OpenAI Agents SDK (@openai/agents 0.14, real runner
     expect(result.finalOutput).toBe('it is sunny');
     expect(ran).toEqual(['lookup']);
     expect(model.lastInput()).toContain('weather');
+    // The report of what ran goes behind the call: flush() waits until it is committed.
+    await airlock.flush();
     const [row] = await k.tasks(airlock.session.runId as string);
     expect(row).toMatchObject({ tool_name: 'lookup', state: 'succeeded', tool_call_id: 'c1' });
     expect(JSON.stringify(row?.result)).toContain('weather');
@@ -66,6 +68,8 @@ describe('Airlock inside the OpenAI Agents SDK (@openai/agents 0.14, real runner
     expect(second.finalOutput).toBe('sent');
     expect(ran).toEqual(['send_email']);
     expect(model.lastInput()).toContain('ops@example.com');
+    // The report of what ran goes behind the call: flush() waits until it is committed.
+    await airlock.flush();
     const rows = await k.tasks(airlock.session.runId as string);
     expect(rows.find((row) => row.tool_call_id === 'p1')).toMatchObject({ state: 'succeeded' });
     // The adapter holds no verdict for a call once the call ran or was refused.

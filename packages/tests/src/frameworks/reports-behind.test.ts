@@ -50,6 +50,8 @@ describe('a granted call’s report (AI SDK adapter, real kernel)', () => {
       stopWhen: stepCountIs(3),
     });
     expect(result.text).toBe('done');
+    // The report leaves on the event loop's next turn, after the framework had the result.
+    while (gate.held.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(gate.held).toHaveLength(1);
     const runId = airlock.session.runId as string;
     expect((await k.tasks(runId))[0]).toMatchObject({ tool_call_id: 'b1', state: 'claimed' });
