@@ -2,9 +2,9 @@
  * Counts the SQL statements (and transactions, and on PostgreSQL the writes
  * to the server, i.e. round trips) each hot verb costs, on SQLite
  * and, when a URL is set, PostgreSQL: park (a run whose one call parks),
- * approve, claim and commit, and a gateway's granted call (its submit,
- * which claims the row, and its commit), through REST against an
- * in-process kernel.
+ * approve, claim and commit, a gateway's granted call (its submit, which
+ * claims the row, and its commit) and a hooked session's (its check and its
+ * report), through REST against an in-process kernel.
  *
  *   pnpm --filter @airlock/server bench:statements [-- --sql]
  *
@@ -177,6 +177,39 @@ async function measure(location: { dataDir?: string; databaseUrl?: string }) {
             result: 'text',
           },
         ),
+      );
+    }
+    // A hooked session's granted call (a coding agent's hook or a framework adapter): the check
+    // before the call, which plants and claims the row, and the report of what ran.
+    const put = await fetch(`${airlock.url}/agent_api/v1/profile/configuration`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${agent}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        approval_mode: 'rules',
+        approval_rules: [{ tool: 'lookup', verdict: 'allow' }],
+      }),
+    });
+    if (!put.ok) throw new Error(`profile: ${put.status} ${await put.text()}`);
+    const hookEvent = (event: Record<string, unknown>) =>
+      call(airlock.url, agent, '/agent_api/v1/hooks/events', {
+        agent: 'ai-sdk',
+        session_id: 'bench-session',
+        tool_name: 'lookup',
+        ...event,
+      });
+    for (let i = 0; i < 12; i += 1) {
+      const input = { q: i };
+      await verb('hooked check (granted, claimed for the agent)', () =>
+        hookEvent({ event: 'pre_tool', tool_input: input, tool_use_id: `h${i}` }),
+      );
+      await verb('hooked report (what ran)', () =>
+        hookEvent({
+          event: 'post_tool',
+          tool_input: input,
+          tool_use_id: `h${i}`,
+          outcome: 'succeeded',
+          output: 'found',
+        }),
       );
     }
     if (showSql) {

@@ -12,10 +12,8 @@ import type { Tx } from '../../store/store.js';
 import { findTask } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { readCurrentRound } from '../loop/history.js';
-import { applyRound } from '../loop/run-loop.js';
+import { applyRound, plantCalls } from '../loop/run-loop.js';
 import { moveTask } from '../machines/move-task.js';
-import { settleRun } from '../machines/run-state.js';
-import { plantToolRow } from '../stage/approval-stage.js';
 import { type HookedCall, hookedPrincipal, type RanCall } from './agent-calls.js';
 import { checkNotGranted, checkPresentedCall, presentedMismatch } from './call-binding.js';
 import { emitUnstagedCall } from './unstaged-calls.js';
@@ -75,26 +73,14 @@ async function plantCall(
   if (run.pending_answer !== null || run.phase === 'hook') {
     throw new AirlockError('run_busy', `run ${run.id} waits on a lifecycle hook`);
   }
-  if (run.phase === 'tools') {
-    const row = await plantToolRow(ctx, tx, run, {
-      origin: 'model',
-      toolName: call.toolName,
-      toolInput: call.toolInput,
-      toolCallId: call.toolUseId,
-      onFailure: run.on_failure,
-      round: run.round,
-      principal: null,
-    });
-    await settleRun(ctx, tx, run);
-    return row;
-  }
-  const fed = await readCurrentRound(tx, run);
-  const key = `t${run.task_counter + 1}`;
-  await applyRound(ctx, tx, run, fed, {
-    type: 'tool_calls',
-    calls: [{ id: call.toolUseId, name: call.toolName, input: call.toolInput }],
-  });
-  const row = await findTask(tx, run.id, key);
+  const calls = [{ id: call.toolUseId, name: call.toolName, input: call.toolInput }];
+  const [row] =
+    run.phase === 'tools'
+      ? await plantCalls(ctx, tx, run, calls)
+      : await applyRound(ctx, tx, run, await readCurrentRound(tx, run), {
+          type: 'tool_calls',
+          calls,
+        });
   if (!row) throw new AirlockError('run_busy', `run ${run.id} planted no row for the call`);
   return row;
 }

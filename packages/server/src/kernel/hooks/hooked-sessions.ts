@@ -9,6 +9,7 @@ import {
 } from '../../store/hook-sessions.js';
 import { listWaitingKeys } from '../../store/hooked-rows.js';
 import { newId } from '../../store/ids.js';
+import { lockRunRow } from '../../store/run-writes.js';
 import { peekRun } from '../../store/runs.js';
 import type { HookSessionTable, RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
@@ -85,6 +86,24 @@ async function currentTurn(
 }
 
 /** The run of the session's current turn, whatever its state; null before any. */
+/**
+ * Runs `work` on the session's last turn, locked in a transaction of its
+ * own; null when the session has no turn, or it is gone (pruned).
+ */
+async function inSessionTurn<T>(
+  ctx: KernelContext,
+  principal: Principal,
+  session: HookSessionTable,
+  work: (tx: Tx, run: RunTable) => Promise<T>,
+): Promise<{ run: RunTable; value: T } | null> {
+  const runId = session.run_id;
+  if (runId === null) return null;
+  return ctx.store.transaction(async (tx) => {
+    const run = await lockRunRow(tx, principal.workspace_id, runId);
+    return run ? { run, value: await work(tx, run) } : null;
+  });
+}
+
 async function lastTurn(ctx: KernelContext, session: HookSessionTable): Promise<RunTable | null> {
   if (session.run_id === null) return null;
   return (await peekRun(ctx.store, session.run_id)) ?? null;
@@ -255,31 +274,28 @@ async function recordInSession(
     }
     case 'pre_tool': {
       if (!input.tool_name) throw new AirlockError('invalid_input', 'pre_tool needs tool_name');
+      const options = {
+        agent: input.agent,
+        taskKey: input.task_key,
+        call: {
+          toolName: input.tool_name,
+          toolInput: input.tool_input ?? {},
+          toolUseId: input.tool_use_id ?? null,
+        },
+      };
+      // The session's turn, when it still runs, is locked at once (no read of it before).
+      const inTurn = await inSessionTurn(ctx, principal, session, async (tx, run) =>
+        run.state === 'running' ? preToolRow(ctx, tx, run, options) : null,
+      );
+      if (inTurn?.value) return answerOf({ ...base, run_id: inTurn.run.id }, inTurn.value);
       const { run } = await currentTurn(ctx, principal, session, key, undefined);
-      const row = await ctx.store.transaction(async (tx) => {
-        const locked = await lockRun(tx, run.workspace_id, run.id);
-        return preToolRow(ctx, tx, locked, {
-          agent: input.agent,
-          taskKey: input.task_key,
-          call: {
-            toolName: input.tool_name as string,
-            toolInput: input.tool_input ?? {},
-            toolUseId: input.tool_use_id ?? null,
-          },
-        });
-      });
+      const row = await ctx.store.transaction(async (tx) =>
+        preToolRow(ctx, tx, await lockRun(tx, run.workspace_id, run.id), options),
+      );
       return answerOf({ ...base, run_id: run.id }, row);
     }
     case 'post_tool': {
       if (!input.tool_name) throw new AirlockError('invalid_input', 'post_tool needs tool_name');
-      const run = await lastTurn(ctx, session);
-      if (!run)
-        return hookAnswer({
-          ...base,
-          run_id: null,
-          verdict: 'ack',
-          reason: 'no call of this session crossed the stage',
-        });
       const ran = {
         toolName: input.tool_name as string,
         toolInput: input.tool_input ?? {},
@@ -288,10 +304,19 @@ async function recordInSession(
         output: input.output ?? '',
         answeredByUser: input.answered_by_user ?? false,
       };
-      const { row, mismatch } = await ctx.store.transaction(async (tx) => {
-        const locked = await lockRun(tx, run.workspace_id, run.id);
-        return postToolRow(ctx, tx, locked, { agent: input.agent, taskKey: input.task_key, ran });
-      });
+      const reported = await inSessionTurn(ctx, principal, session, (tx, run) =>
+        postToolRow(ctx, tx, run, { agent: input.agent, taskKey: input.task_key, ran }),
+      );
+      if (!reported) {
+        return hookAnswer({
+          ...base,
+          run_id: null,
+          verdict: 'ack',
+          reason: 'no call of this session crossed the stage',
+        });
+      }
+      const { run } = reported;
+      const { row, mismatch } = reported.value;
       if (!row) {
         await recordUnstagedCalls(ctx, run, input.agent, [
           {
