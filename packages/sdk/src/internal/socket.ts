@@ -99,16 +99,7 @@ export class LiveSocket {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.timer);
-    clearTimeout(this.handshake);
-    clearInterval(this.ping);
-    const socket = this.socket;
-    this.socket = null;
-    if (socket) {
-      socket.onclose = null;
-      socket.onerror = () => {};
-      socket.onmessage = null;
-      socket.close(1000, 'done');
-    }
+    this.drop('done');
     this.options.onStatus?.('closed');
   }
 
@@ -135,7 +126,8 @@ export class LiveSocket {
     void this.connect();
   }
 
-  private drop(): void {
+  /** Closes the current connection, if any, without its handlers firing (`reason` goes to the kernel). */
+  private drop(reason = 'reconnecting'): void {
     clearInterval(this.ping);
     clearTimeout(this.handshake);
     const socket = this.socket;
@@ -144,7 +136,7 @@ export class LiveSocket {
       socket.onclose = null;
       socket.onerror = () => {};
       socket.onmessage = null;
-      socket.close(1000, 'reconnecting');
+      socket.close(1000, reason);
     }
   }
 
