@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import { OPEN_CALL_STATES } from './hooked-lookups-migration.js';
-import { runPrepared } from './prepared.js';
+import { type PreparedQuery, readAhead, runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import { rowLimit } from './row-limit.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
+import type { Tx } from './store.js';
 import { stateLiteral } from './tasks.js';
 
 /**
@@ -13,18 +14,11 @@ import { stateLiteral } from './tasks.js';
  * by its own call id, or by what they were.
  */
 
-/** A run's newest model row of the agent's call id; undefined when there is none. */
-export async function findModelRowByCallId(
-  reader: Reader,
-  runId: string,
-  toolUseId: string,
-): Promise<TaskTable | undefined> {
-  const { db, dialect } = reader[SQL];
-  const { rows } = await runPrepared(
-    db,
-    dialect,
-    'tasks.model_by_call_id',
-    (p) =>
+function modelRowByCallIdQuery(reader: Reader, runId: string, toolUseId: string): PreparedQuery {
+  const { db } = reader[SQL];
+  return {
+    key: 'tasks.model_by_call_id',
+    build: (p) =>
       db
         .selectFrom('tasks')
         .selectAll()
@@ -33,9 +27,17 @@ export async function findModelRowByCallId(
         .where('origin', '=', 'model')
         .orderBy('created_at', 'desc')
         .limit(rowLimit(1)),
-    { run_id: runId, tool_call_id: toolUseId },
-  );
-  return rows[0] as TaskTable | undefined;
+    values: { run_id: runId, tool_call_id: toolUseId },
+  };
+}
+
+/** A run's newest model row of the agent's call id; undefined when there is none. */
+export async function findModelRowByCallId(
+  reader: Reader,
+  runId: string,
+  toolUseId: string,
+): Promise<TaskTable | undefined> {
+  return firstRow(reader, modelRowByCallIdQuery(reader, runId, toolUseId));
 }
 
 /** The call a hooked agent reported: its tool, its input as JSON text, the states to look in. */
@@ -45,22 +47,16 @@ export interface IdenticalCall {
   states: readonly ('runnable' | 'needs_approval' | 'claimed')[];
 }
 
-/**
- * A run's oldest model tool row of the same tool and the same input resting
- * in one of `states`; undefined when there is none.
- */
-export async function findIdenticalModelCall(
+function identicalModelCallQuery(
   reader: Reader,
   runId: string,
   call: IdenticalCall,
-): Promise<TaskTable | undefined> {
-  // A prepared statement per set of states (the states are literals, as the index's condition is).
-  const { db, dialect } = reader[SQL];
-  const { rows } = await runPrepared(
-    db,
-    dialect,
-    `tasks.identical_model_call:${call.states.join(',')}`,
-    (p) =>
+): PreparedQuery {
+  const { db } = reader[SQL];
+  return {
+    // A prepared statement per set of states (the states are literals, as the index's condition is).
+    key: `tasks.identical_model_call:${call.states.join(',')}`,
+    build: (p) =>
       db
         .selectFrom('tasks')
         .selectAll()
@@ -83,9 +79,53 @@ export async function findIdenticalModelCall(
         .where('tool_input', '=', p('tool_input'))
         .orderBy('created_at')
         .limit(rowLimit(1)),
-    { run_id: runId, tool_name: call.toolName, tool_input: call.toolInputJson },
-  );
-  return rows[0] as TaskTable | undefined;
+    values: { run_id: runId, tool_name: call.toolName, tool_input: call.toolInputJson },
+  };
+}
+
+/**
+ * A run's oldest model tool row of the same tool and the same input resting
+ * in one of `states`; undefined when there is none.
+ */
+export async function findIdenticalModelCall(
+  reader: Reader,
+  runId: string,
+  call: IdenticalCall,
+): Promise<TaskTable | undefined> {
+  return firstRow(reader, identicalModelCallQuery(reader, runId, call));
+}
+
+async function firstRow(reader: Reader, query: PreparedQuery): Promise<TaskTable | undefined> {
+  const { db, dialect } = reader[SQL];
+  const { rows } = await runPrepared<TaskTable>(db, dialect, query.key, query.build, query.values);
+  return rows[0];
+}
+
+/** The two lookups of a reported call, read ahead (see {@link readCallLookupsAhead}). */
+export interface CallLookupsAhead {
+  byCallId: Promise<TaskTable[]> | null;
+  identical: Promise<TaskTable[]>;
+}
+
+/**
+ * On PostgreSQL, sends a hooked call's two lookups (its row by the agent's
+ * call id, when it has one; an identical open call) with the unit's next
+ * statement, the lock of its run (see `readAhead`); undefined on SQLite.
+ */
+export function readCallLookupsAhead(
+  tx: Tx,
+  runId: string,
+  call: IdenticalCall & { toolUseId: string | null },
+): CallLookupsAhead | undefined {
+  const { db, dialect } = tx[SQL];
+  const identical = readAhead<TaskTable>(db, dialect, identicalModelCallQuery(tx, runId, call));
+  if (!identical) return undefined;
+  const byCallId =
+    call.toolUseId === null
+      ? null
+      : (readAhead<TaskTable>(db, dialect, modelRowByCallIdQuery(tx, runId, call.toolUseId)) ??
+        null);
+  return { byCallId, identical };
 }
 
 /** A run's claimed model rows (unordered). */

@@ -2,9 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import {
+  type CallLookupsAhead,
   findIdenticalModelCall,
   findModelRowByCallId,
   listClaimedModelRows,
+  readCallLookupsAhead,
 } from '../../store/hooked-rows.js';
 import { newId } from '../../store/ids.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
@@ -28,6 +30,7 @@ async function findCallRow(
   tx: Tx,
   run: RunTable,
   by: { taskKey?: string | undefined; toolUseId: string | null },
+  ahead: CallLookupsAhead | undefined,
 ): Promise<TaskTable | null> {
   if (by.taskKey !== undefined) {
     const row = await findTask(tx, run.id, by.taskKey);
@@ -37,7 +40,39 @@ async function findCallRow(
     return row;
   }
   if (!by.toolUseId) return null;
+  if (ahead?.byCallId) return (await ahead.byCallId)[0] ?? null;
   return (await findModelRowByCallId(tx, run.id, by.toolUseId)) ?? null;
+}
+
+/** The states in which a pre_tool takes over an identical call's row (see identicalWaitingRow). */
+const PRE_TOOL_IDENTICAL: readonly ('runnable' | 'needs_approval')[] = [
+  'runnable',
+  'needs_approval',
+];
+
+/** The states in which a post_tool's report finds an identical call's row. */
+const POST_TOOL_IDENTICAL: readonly ('claimed' | 'needs_approval')[] = [
+  'claimed',
+  'needs_approval',
+];
+
+/**
+ * On PostgreSQL, sends the lookups a `pre_tool` (`post_tool` with `report`)
+ * makes with the unit's next statement, its run's lock; undefined on SQLite,
+ * or when the event names its row by key (no lookup).
+ */
+export function callLookupsAhead(
+  tx: Tx,
+  runId: string,
+  event: { call: HookedCall; taskKey?: string | undefined; report?: boolean },
+): CallLookupsAhead | undefined {
+  if (event.taskKey !== undefined) return undefined;
+  return readCallLookupsAhead(tx, runId, {
+    toolName: event.call.toolName,
+    toolInputJson: JSON.stringify(event.call.toolInput ?? null),
+    toolUseId: event.call.toolUseId,
+    states: event.report ? POST_TOOL_IDENTICAL : PRE_TOOL_IDENTICAL,
+  });
 }
 
 /**
@@ -50,7 +85,9 @@ async function identicalWaitingRow(
   run: RunTable,
   call: HookedCall,
   states: readonly ('runnable' | 'needs_approval' | 'claimed')[],
+  ahead: CallLookupsAhead | undefined,
 ): Promise<TaskTable | null> {
+  if (ahead) return (await ahead.identical)[0] ?? null;
   const row = await findIdenticalModelCall(tx, run.id, {
     toolName: call.toolName,
     toolInputJson: JSON.stringify(call.toolInput ?? null),
@@ -131,16 +168,18 @@ export async function preToolRow(
   tx: Tx,
   run: RunTable,
   options: { agent: string; call: HookedCall; taskKey?: string | undefined },
+  ahead?: CallLookupsAhead,
 ): Promise<TaskTable> {
   const { call, agent } = options;
-  const asked = await findCallRow(tx, run, { taskKey: options.taskKey, toolUseId: call.toolUseId });
+  const by = { taskKey: options.taskKey, toolUseId: call.toolUseId };
+  const asked = await findCallRow(tx, run, by, ahead);
   if (asked) {
     await checkPresentedCall(tx, run, asked, call);
     checkNotGranted(asked);
   }
   let row =
     asked ??
-    (await identicalWaitingRow(tx, run, call, ['runnable', 'needs_approval'])) ??
+    (await identicalWaitingRow(tx, run, call, PRE_TOOL_IDENTICAL, ahead)) ??
     (await plantCall(ctx, tx, run, call));
   if (row.state === 'runnable' && row.kind === 'tool' && run.state === 'running') {
     row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: call.toolUseId });
@@ -179,9 +218,11 @@ export async function postToolRow(
   tx: Tx,
   run: RunTable,
   options: { agent: string; ran: RanCall; taskKey?: string | undefined },
+  ahead?: CallLookupsAhead,
 ): Promise<PostToolOutcome> {
   const { ran, agent } = options;
-  const asked = await findCallRow(tx, run, { taskKey: options.taskKey, toolUseId: ran.toolUseId });
+  const by = { taskKey: options.taskKey, toolUseId: ran.toolUseId };
+  const asked = await findCallRow(tx, run, by, ahead);
   if (asked) {
     const mismatch = await presentedMismatch(tx, run, asked, { call: ran, at: 'post_tool' });
     if (mismatch !== null) {
@@ -191,7 +232,7 @@ export async function postToolRow(
       };
     }
   }
-  let row = asked ?? (await identicalWaitingRow(tx, run, ran, ['claimed', 'needs_approval']));
+  let row = asked ?? (await identicalWaitingRow(tx, run, ran, POST_TOOL_IDENTICAL, ahead));
   if (!row) return { row: null, mismatch: null };
   const principal = hookedPrincipal(agent);
   if (row.state === 'needs_approval' && ran.answeredByUser && run.state === 'running') {

@@ -1,23 +1,14 @@
 import type { HookedAnswer, HookedEvent, HookedLoop, HookedRanCall } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import type { Principal } from '../../store/accounts.js';
-import {
-  type HookSessionKey,
-  openHookSession,
-  readHookSession,
-  setHookSessionRun,
-} from '../../store/hook-sessions.js';
 import { listWaitingKeys } from '../../store/hooked-rows.js';
-import { newId } from '../../store/ids.js';
-import { lockRunRow } from '../../store/run-writes.js';
-import { peekRun } from '../../store/runs.js';
-import type { HookSessionTable, RunTable, TaskTable } from '../../store/schema.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { findTask, findTaskBySource } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { lockRun } from '../machines/run-state.js';
-import { startTurn } from '../verbs/runs.js';
 import { awaitReportsInFlight, closeUnreported, postToolRow, preToolRow } from './hooked-calls.js';
+import { currentTurn, inSessionTurn, keyOf, lastTurn, sessionOf } from './hooked-turns.js';
 import { answerOf, hookAnswer } from './hooked-verdicts.js';
 import { hookOutcome, hookRow } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
@@ -39,74 +30,6 @@ export interface HookedEventInput {
   trigger?: string | undefined;
   answered_by_user?: boolean | undefined;
   ran_calls?: HookedRanCall[] | undefined;
-}
-
-function keyOf(principal: Principal, input: HookedEventInput): HookSessionKey {
-  if (!principal.agent_application_id) {
-    throw new AirlockError('forbidden', 'this credential belongs to no agent application');
-  }
-  return {
-    workspaceId: principal.workspace_id,
-    agentApplicationId: principal.agent_application_id,
-    agent: input.agent,
-    sessionId: input.session_id,
-  };
-}
-
-async function sessionOf(ctx: KernelContext, key: HookSessionKey): Promise<HookSessionTable> {
-  return (await readHookSession(ctx.store, key)) ?? openHookSession(ctx.store, key, newId('conv'));
-}
-
-/**
- * The run of the session's current turn, when it is still running; else a
- * new turn of its conversation (the profile's configuration, frozen), as a
- * run whose calls come from the agent's hooks.
- * @throws AirlockError no_profile_configuration.
- */
-async function currentTurn(
-  ctx: KernelContext,
-  principal: Principal,
-  session: HookSessionTable,
-  key: HookSessionKey,
-  prompt: string | undefined,
-): Promise<{ run: RunTable; fresh: boolean }> {
-  if (session.run_id !== null) {
-    const run = await peekRun(ctx.store, session.run_id);
-    if (run && run.state === 'running') return { run, fresh: false };
-  }
-  const run = await startTurn(ctx, principal, {
-    conversation_id: session.conversation_id,
-    input: prompt ?? `${key.agent} session ${key.sessionId}`,
-    provider: { kind: 'gateway', client: `${key.agent} hooks` },
-  });
-  await ctx.store.transaction(async (tx) => setHookSessionRun(tx, key, run.id));
-  session.run_id = run.id;
-  ctx.scheduleDrive(run.id);
-  return { run, fresh: true };
-}
-
-/** The run of the session's current turn, whatever its state; null before any. */
-/**
- * Runs `work` on the session's last turn, locked in a transaction of its
- * own; null when the session has no turn, or it is gone (pruned).
- */
-async function inSessionTurn<T>(
-  ctx: KernelContext,
-  principal: Principal,
-  session: HookSessionTable,
-  work: (tx: Tx, run: RunTable) => Promise<T>,
-): Promise<{ run: RunTable; value: T } | null> {
-  const runId = session.run_id;
-  if (runId === null) return null;
-  return ctx.store.transaction(async (tx) => {
-    const run = await lockRunRow(tx, principal.workspace_id, runId);
-    return run ? { run, value: await work(tx, run) } : null;
-  });
-}
-
-async function lastTurn(ctx: KernelContext, session: HookSessionTable): Promise<RunTable | null> {
-  if (session.run_id === null) return null;
-  return (await peekRun(ctx.store, session.run_id)) ?? null;
 }
 
 /** A lifecycle hook row's answer: waiting, passed (ack, or continue with feedback), or failed. */
@@ -284,8 +207,13 @@ async function recordInSession(
         },
       };
       // The session's turn, when it still runs, is locked at once (no read of it before).
-      const inTurn = await inSessionTurn(ctx, principal, session, async (tx, run) =>
-        run.state === 'running' ? preToolRow(ctx, tx, run, options) : null,
+      const inTurn = await inSessionTurn(
+        ctx,
+        principal,
+        session,
+        options,
+        async (tx, run, ahead) =>
+          run.state === 'running' ? preToolRow(ctx, tx, run, options, ahead) : null,
       );
       if (inTurn?.value) return answerOf({ ...base, run_id: inTurn.run.id }, inTurn.value);
       const { run } = await currentTurn(ctx, principal, session, key, undefined);
@@ -304,8 +232,9 @@ async function recordInSession(
         output: input.output ?? '',
         answeredByUser: input.answered_by_user ?? false,
       };
-      const reported = await inSessionTurn(ctx, principal, session, (tx, run) =>
-        postToolRow(ctx, tx, run, { agent: input.agent, taskKey: input.task_key, ran }),
+      const event = { call: ran, taskKey: input.task_key, report: true };
+      const reported = await inSessionTurn(ctx, principal, session, event, (tx, run, ahead) =>
+        postToolRow(ctx, tx, run, { agent: input.agent, taskKey: input.task_key, ran }, ahead),
       );
       if (!reported) {
         return hookAnswer({

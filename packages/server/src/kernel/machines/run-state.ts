@@ -16,6 +16,18 @@ import { holds } from './task-machine.js';
 import { isTerminal } from './task-states.js';
 
 /**
+ * Reads a run of a workspace, locking its row on PostgreSQL until the
+ * transaction ends; undefined when there is none (pruned, say).
+ */
+export async function lockRunIfAny(
+  tx: Tx,
+  workspaceId: string,
+  runId: string,
+): Promise<RunTable | undefined> {
+  return lockRunRow(tx, workspaceId, runId);
+}
+
+/**
  * Reads a run of a workspace, locking its row on PostgreSQL until the transaction ends.
  * @throws AirlockError run_not_found when no such run is in the workspace.
  */
