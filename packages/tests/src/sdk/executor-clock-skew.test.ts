@@ -108,6 +108,8 @@ describe('executor leases under a kernel clock a minute ahead', () => {
       timeoutMs: 15_000,
     });
     expect(first?.code).toBe('deadline_exceeded');
-    expect(first?.afterMs).toBeLessThan(2000);
+    // On the kernel's clock it would run 62 s. Its own 2 s, counted from the claim's request, end
+    // a little before 2 s of the tool, or a little after on a loaded machine whose timers fire late.
+    expect(first?.afterMs).toBeLessThan(5_000);
   });
 });
