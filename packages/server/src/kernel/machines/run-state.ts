@@ -32,7 +32,7 @@ export async function lockRunIfAny(
  * @throws AirlockError run_not_found when no such run is in the workspace.
  */
 export async function lockRun(tx: Tx, workspaceId: string, runId: string): Promise<RunTable> {
-  const run = await lockRunRow(tx, workspaceId, runId);
+  const run = await lockRunIfAny(tx, workspaceId, runId);
   if (!run) throw new AirlockError('run_not_found', `no run ${runId} in this workspace`);
   return run;
 }
