@@ -177,31 +177,6 @@ export async function listFedTasks(
   return rows as TaskTable[];
 }
 
-/** A run's model rows of one round, oldest first. */
-export async function listRoundModelTasks(
-  reader: Reader,
-  runId: string,
-  round: number,
-): Promise<TaskTable[]> {
-  // A prepared statement: a gateway session reads it on every call.
-  const { db, dialect } = reader[SQL];
-  const { rows } = await runPrepared(
-    db,
-    dialect,
-    'tasks.model_of_round',
-    (p) =>
-      db
-        .selectFrom('tasks')
-        .selectAll()
-        .where('run_id', '=', p('run_id'))
-        .where('origin', '=', sql.lit('model'))
-        .where('round', '=', p('round'))
-        .orderBy('created_at'),
-    { run_id: runId, round },
-  );
-  return rows as TaskTable[];
-}
-
 /** Arms a row's deadline (a hook row's timeout, once it is approved). */
 export async function setTaskDeadline(
   reader: Reader,
