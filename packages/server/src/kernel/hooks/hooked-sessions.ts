@@ -8,7 +8,7 @@ import { findTask, findTaskBySource } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { lockRun } from '../machines/run-state.js';
 import { awaitReportsInFlight, closeUnreported, postToolRow, preToolRow } from './hooked-calls.js';
-import { currentTurn, inSessionTurn, keyOf, lastTurn, sessionOf } from './hooked-turns.js';
+import { currentTurn, inSessionTurn, keyOf, lastTurn, newTurn, sessionOf } from './hooked-turns.js';
 import { answerOf, hookAnswer } from './hooked-verdicts.js';
 import { hookOutcome, hookRow } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
@@ -185,7 +185,7 @@ async function recordInSession(
     case 'session_start':
       return hookAnswer({ ...base, run_id: session.run_id, verdict: 'ack' });
     case 'turn_start': {
-      const { run } = await currentTurn(ctx, principal, session, key, input.text);
+      const run = await currentTurn(ctx, principal, session, key, input.text);
       const started = await turnStart(ctx, run, input.task_key);
       return hookAnswer({
         ...base,
@@ -216,7 +216,8 @@ async function recordInSession(
           run.state === 'running' ? preToolRow(ctx, tx, run, options, ahead) : null,
       );
       if (inTurn?.value) return answerOf({ ...base, run_id: inTurn.run.id }, inTurn.value);
-      const { run } = await currentTurn(ctx, principal, session, key, undefined);
+      // The session has no turn that runs (it ended, or there is none yet): a new one takes the call.
+      const run = await newTurn(ctx, principal, session, key, undefined);
       const row = await ctx.store.transaction(async (tx) =>
         preToolRow(ctx, tx, await lockRun(tx, run.workspace_id, run.id), options),
       );

@@ -49,8 +49,7 @@ export async function sessionOf(
 
 /**
  * The run of the session's current turn, when it is still running; else a
- * new turn of its conversation (the profile's configuration, frozen), as a
- * run whose calls come from the agent's hooks.
+ * new turn (see {@link newTurn}).
  * @throws AirlockError no_profile_configuration.
  */
 export async function currentTurn(
@@ -59,11 +58,27 @@ export async function currentTurn(
   session: HookSessionTable,
   key: HookSessionKey,
   prompt: string | undefined,
-): Promise<{ run: RunTable; fresh: boolean }> {
+): Promise<RunTable> {
   if (session.run_id !== null) {
     const run = await peekRun(ctx.store, session.run_id);
-    if (run && run.state === 'running') return { run, fresh: false };
+    if (run && run.state === 'running') return run;
   }
+  return newTurn(ctx, principal, session, key, prompt);
+}
+
+/**
+ * Starts a new turn of the session's conversation (the profile's
+ * configuration, frozen), as a run whose calls come from the agent's hooks,
+ * and makes it the session's current turn.
+ * @throws AirlockError no_profile_configuration.
+ */
+export async function newTurn(
+  ctx: KernelContext,
+  principal: Principal,
+  session: HookSessionTable,
+  key: HookSessionKey,
+  prompt: string | undefined,
+): Promise<RunTable> {
   const run = await startTurn(ctx, principal, {
     conversation_id: session.conversation_id,
     input: prompt ?? `${key.agent} session ${key.sessionId}`,
@@ -72,7 +87,7 @@ export async function currentTurn(
   await ctx.store.transaction(async (tx) => setHookSessionRun(tx, key, run.id));
   session.run_id = run.id;
   ctx.scheduleDrive(run.id);
-  return { run, fresh: true };
+  return run;
 }
 
 /**
