@@ -21,9 +21,13 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { KernelApi } from '@airlock/mcp';
-import { filesystemFolder, gatewaySession, READ, TSX } from './floor/gateway-fixture.js';
+import {
+  filesystemFolder,
+  gatewaySession,
+  grantReads,
+  READ,
+  relaySession,
+} from './floor/gateway-fixture.js';
 import { LineSession } from './floor/line-session.js';
 import { startRecordServer } from './floor/record.js';
 import { forkKernel } from './kernel-process.js';
@@ -64,7 +68,6 @@ function median(samples: number[], q = 0.5): number {
 }
 
 const { dir, server } = filesystemFolder('airlock-bench-mcp-floor-');
-const relay = fileURLToPath(new URL('./floor/relay.ts', import.meta.url));
 const input = READ.input;
 const kernel = await forkKernel({ inbox: false });
 const instant = await startRecordServer();
@@ -85,28 +88,11 @@ const add = (
     cpu: { front: 0, decider: 0 },
   });
 try {
-  await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
-    approval_mode: 'rules',
-    approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
-  });
+  await grantReads(kernel);
   add('direct', new LineSession(server[0]!, server.slice(1)));
-  add('relay (hops only)', new LineSession(process.execPath, [...TSX, relay, ...server]));
-  add(
-    'relay + record, no fsync',
-    new LineSession(process.execPath, [...TSX, relay, ...server], {
-      ...process.env,
-      RECORD_URL: instant.url,
-    }),
-    { decider: instant.pid },
-  );
-  add(
-    'relay + record, fsync',
-    new LineSession(process.execPath, [...TSX, relay, ...server], {
-      ...process.env,
-      RECORD_URL: durable.url,
-    }),
-    { decider: durable.pid },
-  );
+  add('relay (hops only)', relaySession(server));
+  add('relay + record, no fsync', relaySession(server, instant), { decider: instant.pid });
+  add('relay + record, fsync', relaySession(server, durable), { decider: durable.pid });
   add(
     'Airlock gateway, stdio',
     gatewaySession(

@@ -15,10 +15,14 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { KernelApi } from '@airlock/mcp';
-import { filesystemFolder, gatewaySession, READ, TSX } from './floor/gateway-fixture.js';
-import { LineSession } from './floor/line-session.js';
+import {
+  filesystemFolder,
+  gatewaySession,
+  grantReads,
+  READ,
+  relaySession,
+} from './floor/gateway-fixture.js';
+import type { LineSession } from './floor/line-session.js';
 import { startRecordServer } from './floor/record.js';
 import { callSegments, parseTrace, SEGMENTS } from './floor/syscall-timeline.js';
 import { forkKernel } from './kernel-process.js';
@@ -90,18 +94,11 @@ const cell = (segments: number[][], of: (call: number[]) => number) =>
 const { dir, server } = filesystemFolder('airlock-trace-mcp-');
 const kernel = await forkKernel({ inbox: false });
 const record = await startRecordServer({ file: join(dir, 'record.wal') });
-const relay = fileURLToPath(new URL('./floor/relay.ts', import.meta.url));
 const sessions: LineSession[] = [];
 try {
-  await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
-    approval_mode: 'rules',
-    approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
-  });
+  await grantReads(kernel);
   const gateway = gatewaySession(kernel, server);
-  const floor = new LineSession(process.execPath, [...TSX, relay, ...server], {
-    ...process.env,
-    RECORD_URL: record.url,
-  });
+  const floor = relaySession(server, record);
   sessions.push(gateway, floor);
   const airlock = await traceSession(
     gateway,

@@ -25,8 +25,9 @@ export class RunFeedWatch {
   }
 
   /**
-   * Opens the run's feed for one more waiting call (unless open); the
-   * answered removal closes it when the last waiting call ends.
+   * Opens the run's feed for one more waiting call (unless open). The
+   * function it returns ends that call's wait; the last one to end closes
+   * the feed.
    */
   watch(runId: string): () => void {
     this.watching += 1;

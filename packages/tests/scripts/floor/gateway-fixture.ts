@@ -1,13 +1,15 @@
 /*
  * What the MCP gateway benches share (bench-mcp-floor.ts, trace-mcp-path.ts): a folder for the real
- * filesystem server, the command that starts that server, and `airlock gateway mcp --stdio` in
- * front of it against a bench kernel, spoken to as raw JSON-RPC lines.
+ * filesystem server, the command that starts that server, the profile that grants its reads, and
+ * the two fronts spoken to as raw JSON-RPC lines: `airlock gateway mcp --stdio` against a bench
+ * kernel, and the floor's relay (floor/relay.ts), asking a record server or not.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KernelApi } from '@airlock/mcp';
 import type { KernelProcess } from '../kernel-process.js';
 import { LineSession } from './line-session.js';
 
@@ -53,5 +55,26 @@ export function gatewaySession(
       AIRLOCK_EXECUTOR_TOKEN: kernel.workspace.tokens.executor,
       AIRLOCK_TOKEN: kernel.workspace.tokens.agent,
     },
+  );
+}
+
+/** Declares the profile under which the kernel grants the benches' reads (`fs__read_*`). */
+export async function grantReads(kernel: KernelProcess): Promise<void> {
+  await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
+    approval_mode: 'rules',
+    approval_rules: [{ tool: 'fs__read_*', verdict: 'allow' }],
+  });
+}
+
+/**
+ * Starts the floor's relay (its own process, as the gateway runs) in front of `server`; with
+ * `record`, it asks that record server before each call, as the gateway asks the kernel.
+ */
+export function relaySession(server: string[], record?: { url: string }): LineSession {
+  const relay = fileURLToPath(new URL('./relay.ts', import.meta.url));
+  return new LineSession(
+    process.execPath,
+    [...TSX, relay, ...server],
+    record ? { ...process.env, RECORD_URL: record.url } : undefined,
   );
 }
