@@ -25,17 +25,19 @@ export const fragmentWithoutStar: LintRule = {
       'A match that looks like a fragment (`git push`, `.env`) without a leading `*`, so it only matches the whole text.',
     description:
       'Globs are anchored at both ends: `.env` matches the path `.env` and nothing else, not `config/.env`, and `git push` matches only the exact command `git push`. ' +
-      'A deny written this way lets through almost everything it was meant to stop. Add a leading `*` (and a trailing one to match anywhere in the text). ' +
+      'A deny or ask written this way lets through almost everything it was meant to stop. Add a leading `*` (and a trailing one to match anywhere in the text). ' +
+      'An allow rule is never reported: anchored, it grants less than it seems, and a leading `*` would grant calls nobody read (`*git status` grants `rm -rf ~; git status`). ' +
       'The quick fix adds the leading `*`; it is unsafe because the rule then matches more calls.',
     semantics:
-      'Reported when the match does not start with `*` and either starts with `.`, `-`, a space, `|`, `;`, `&` or `>`, or has no wildcard at all and contains a space.',
+      'Reported for a deny or ask rule whose match does not start with `*` and either starts with `.`, `-`, a space, `|`, `;`, `&` or `>`, or has no wildcard at all and contains a space.',
     bad: '[{"tool": "write|edit", "path": "path", "match": ".env", "verdict": "deny", "reason": "secrets stay local"}]',
     good: '[{"tool": "write|edit", "path": "path", "match": "*.env", "verdict": "deny", "reason": "secrets stay local"}]',
   },
   check({ rules }) {
     const reports: LintReport[] = [];
     for (const entry of rules) {
-      if (entry.match === undefined || !looksLikeFragment(entry.match)) continue;
+      if (entry.verdict === 'allow' || entry.match === undefined) continue;
+      if (!looksLikeFragment(entry.match)) continue;
       const pointer = `${entry.pointer}/match`;
       reports.push({
         pointer,

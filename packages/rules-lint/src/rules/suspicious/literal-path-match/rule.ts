@@ -28,10 +28,11 @@ export const literalPathMatch: LintRule = {
       'A match with no wildcard on a path-like field (`"match": "id_rsa"` on `path`), which only matches that exact relative path.',
     description:
       'Globs are anchored and tools usually receive absolute or nested paths: `id_rsa` on `path` matches the text `id_rsa` and nothing else, not `/home/me/.ssh/id_rsa`. ' +
-      'A deny written this way protects nothing. Add a leading `*` (`*id_rsa`, or `*/id_rsa` for the whole name). ' +
+      'A deny or ask written this way protects nothing. Add a leading `*` (`*id_rsa`, or `*/id_rsa` for the whole name). ' +
+      'An allow rule is never reported: it grants that one path only, and a leading `*` would grant every path ending so. ' +
       'The quick fix adds the leading `*`; it is unsafe because the rule then matches more calls.',
     semantics:
-      'Reported when the last segment of `path` names a path (`path`, `file`, `file_path`, `filename`, `dir`, `directory`, `folder`, `target`, `dest`, `destination`, `src`, `source`, alone or after `_` or `-`), ' +
+      'Reported for a deny or ask rule when the last segment of `path` names a path (`path`, `file`, `file_path`, `filename`, `dir`, `directory`, `folder`, `target`, `dest`, `destination`, `src`, `source`, alone or after `_` or `-`), ' +
       'and the match is non-empty with no `*`, `?`, `/` or `\\\\`, does not start with `~`, and is not already reported by `fragment-without-star`.',
     bad: '[{"tool": "read|write", "path": "file_path", "match": "id_rsa", "verdict": "deny", "reason": "private keys stay private"}]',
     good: '[{"tool": "read|write", "path": "file_path", "match": "*id_rsa", "verdict": "deny", "reason": "private keys stay private"}]',
@@ -39,7 +40,7 @@ export const literalPathMatch: LintRule = {
   check({ rules }) {
     const reports: LintReport[] = [];
     for (const entry of rules) {
-      if (entry.path === null || entry.match === undefined) continue;
+      if (entry.verdict === 'allow' || entry.path === null || entry.match === undefined) continue;
       if (!looksLikeBareName(entry.path, entry.match)) continue;
       const pointer = `${entry.pointer}/match`;
       reports.push({

@@ -22,17 +22,19 @@ export const suffixAnchoredFragment: LintRule = {
       'A fragment of command words with a leading `*` but no trailing one (`*rm -rf`), so it only matches at the end of the text.',
     description:
       'Globs are anchored at both ends. `*rm -rf` matches `sudo rm -rf` but not `rm -rf /tmp/x`: the text must end with the fragment. ' +
-      'A deny written this way misses nearly every real command it was meant to stop. Add a trailing `*` to match the words anywhere. ' +
+      'A deny or ask written this way misses nearly every real command it was meant to stop. Add a trailing `*` to match the words anywhere. ' +
+      'An allow rule is never reported: it grants less than it seems, and a trailing `*` would grant calls nobody read. ' +
       'The quick fix adds it; it is unsafe because the rule then matches more calls.',
     semantics:
-      'Reported when the match starts with `*`, does not end with `*`, and the literal text after its last wildcard holds two words separated by white space, or a space before a `-` (a flag).',
+      'Reported for a deny or ask rule whose match starts with `*`, does not end with `*`, and whose literal text after its last wildcard holds two words separated by white space, or a space before a `-` (a flag).',
     bad: '[{"tool": "bash", "path": "command", "match": "*rm -rf", "verdict": "deny", "reason": "no recursive deletes"}]',
     good: '[{"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"}]',
   },
   check({ rules }) {
     const reports: LintReport[] = [];
     for (const entry of rules) {
-      if (entry.match === undefined || !looksSuffixAnchored(entry.match)) continue;
+      if (entry.verdict === 'allow' || entry.match === undefined) continue;
+      if (!looksSuffixAnchored(entry.match)) continue;
       const pointer = `${entry.pointer}/match`;
       reports.push({
         pointer,
