@@ -45,7 +45,7 @@ describe('classifyShellCommand', () => {
     ['dotnet tool install -g dotnet-ef', ['install_local', 'network']],
     ['Install-Module PSReadLine', ['install_local', 'network']],
     ['npm publish', ['network', 'publish']],
-    ['curl https://example.com -o page.html', ['network']],
+    ['curl https://example.com -o page.html', ['write', 'network']],
     ['kubectl apply -f deploy.yaml', ['external']],
     ['echo hi > notes.txt', ['read', 'write']],
     ['./scripts/deploy.sh', ['unknown']],

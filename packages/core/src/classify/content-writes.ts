@@ -1,19 +1,21 @@
 import { hasFlag } from './flags.js';
+import { readSedScript } from './sed-script.js';
 import type { ActionTag } from './tags.js';
 
-/** A sed `d` or `D` command: after an address (or nothing) and before `;`, `}` or the end. */
-const SED_DELETE = /(^|[;\n{}0-9$/!\s])[dD]\s*(;|}|$|\n)/;
 const SED_VALUED = new Set(['-e', '--expression', '-f', '--file', '-l', '--line-length']);
 const QUIET = /^\/dev\/(null|stdout|stderr|fd\/[0-9]+)$/;
 
-/** `sed -i`: an in-place edit writes; a script that deletes lines deletes content for good. */
+/**
+ * `sed`: it prints (`read`), and with `-i` edits in place (`write`). Its
+ * script is read command by command: deleting lines in place loses content
+ * for good; `w FILE` (a command, or a flag of `s`) empties and writes a file;
+ * `e` (a command, or a flag of `s`) runs a shell command, which is not read.
+ * A script from a file (`-f`), or one that cannot be read, is `unknown`.
+ * `--sandbox` refuses `e`, `w` and `r`, so under it they do nothing.
+ */
 function sedTags(args: readonly string[], tags: Set<ActionTag>): void {
   const inPlace = args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith('--in-place'));
-  if (!inPlace) {
-    tags.add('read');
-    return;
-  }
-  tags.add('write');
+  tags.add(inPlace ? 'write' : 'read');
   const scripts: string[] = [];
   const operands: string[] = [];
   let scriptFile = false;
@@ -31,11 +33,26 @@ function sedTags(args: readonly string[], tags: Set<ActionTag>): void {
   }
   // Without -e or -f the first operand is the script (`sed -i '' 'd' f` on macOS: the second).
   if (scripts.length === 0 && !scriptFile) {
-    scripts.push(operands[0] === '' ? (operands[1] ?? '') : (operands[0] ?? ''));
+    scripts.push(operands[0] === '' && inPlace ? (operands[1] ?? '') : (operands[0] ?? ''));
   }
-  if (scripts.some((script) => SED_DELETE.test(script))) {
-    tags.add('delete');
-    tags.add('destructive');
+  const sandboxed = args.includes('--sandbox');
+  for (const script of scripts) {
+    const effects = readSedScript(script);
+    if (effects === null) {
+      tags.add('unknown');
+      continue;
+    }
+    if (effects.deletes && inPlace) {
+      tags.add('delete');
+      tags.add('destructive');
+    }
+    if (sandboxed) continue;
+    if (effects.executes) tags.add('unknown');
+    if (effects.writes.some((file) => !QUIET.test(file))) {
+      tags.add('write');
+      tags.add('delete');
+      tags.add('destructive');
+    }
   }
   if (scriptFile) tags.add('unknown');
 }

@@ -184,8 +184,11 @@ export function gitTags(
   verbCommands(verb, rest, out);
   if (verb === 'config') configTags(rest, tags, out);
   else if (verb === 'worktree') worktreeTags(rest, tags);
-  else if (GIT_READ.has(verb)) tags.add('read');
-  else if (verb === 'tag' && !hasFlag(rest, '-d', '--delete', '-l', '--list')) {
+  else if (GIT_READ.has(verb)) {
+    tags.add('read');
+    // `git log --output=FILE` (diff, show, ...) writes its output to a file.
+    if (rest.some((arg) => arg === '--output' || arg.startsWith('--output='))) tags.add('write');
+  } else if (verb === 'tag' && !hasFlag(rest, '-d', '--delete', '-l', '--list')) {
     tags.add(rest.some((arg) => !arg.startsWith('-')) ? 'write' : 'read');
   } else if (verb === 'branch' || verb === 'tag') {
     tags.add(hasFlag(rest, '-D', '-d', '--delete') ? 'delete' : 'read');

@@ -1,6 +1,7 @@
 import { assignmentCommands } from './command-variables.js';
 import { editorCommands, isEditor } from './editor-commands.js';
 import { type EmbeddedCommands, noEmbedded } from './embedded.js';
+import { optionValues } from './flags.js';
 import { gitTags } from './git-tags.js';
 import type { ActionTag } from './tags.js';
 
@@ -12,32 +13,10 @@ const SHELL_STARTERS = new Set(['su', 'runuser', 'script', 'sg']);
 const LATER_PROGRAMS = new Set([
   ...['git', 'trap', 'ssh', 'scp', 'sftp', 'sshfs', 'rsync', 'tar', 'gtar', 'bsdtar', 'man'],
   ...['alias', 'at', 'batch', 'crontab', ...DECLARERS, ...SHELL_STARTERS],
+  ...['fd', 'fdfind', 'zip', 'rg'],
 ]);
+const FD_EXEC = new Set(['-x', '--exec', '-X', '--exec-batch']);
 const NOTHING: EmbeddedCommands = Object.freeze({ lines: [] });
-
-/**
- * The values of `--name=value`, `--name value`, and of a short option `-x`
- * given as `-x value`, `-xvalue` or inside a cluster (`-avze value`,
- * `-vvoValue`): letters before it are read as flags.
- */
-function optionValues(args: readonly string[], names: readonly string[]): string[] {
-  const values: string[] = [];
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index]!;
-    if (arg === '--') break;
-    if (names.includes(arg)) values.push(args[++index] ?? '');
-    else if (arg.startsWith('--')) {
-      if (names.includes(arg.split('=')[0]!)) values.push(arg.slice(arg.indexOf('=') + 1));
-    } else if (/^-[a-zA-Z]/.test(arg)) {
-      for (let at = 1; at < arg.length; at++) {
-        if (!names.includes(`-${arg[at]}`)) continue;
-        values.push(at + 1 < arg.length ? arg.slice(at + 1) : (args[++index] ?? ''));
-        break;
-      }
-    }
-  }
-  return values.filter((value) => value !== '');
-}
 
 /** `ssh -o ProxyCommand=...`, `scp -S program`, `sshfs -o ssh_command=...`. */
 function sshOptions(program: string, args: readonly string[], out: EmbeddedCommands): void {
@@ -81,7 +60,7 @@ function commandOption(program: string, args: readonly string[], out: EmbeddedCo
  * for `at`, in its here-document): `trap`, git's command-valued settings,
  * `ssh -o ProxyCommand`, `rsync -e`, `tar --to-command`, editors' `-c`,
  * `man -P`, `alias`, command-valued variables given to `export`, `crontab`
- * tables. Git's own tags are added to `tags`.
+ * tables, `fd -x`, `zip -TT`, `rg --pre`. Git's own tags are added to `tags`.
  */
 export function laterCommands(
   program: string,
@@ -132,6 +111,22 @@ export function laterCommands(
   } else if (program === 'crontab') {
     if (!args.some((arg) => /^-[lrei]+$/.test(arg))) {
       out.unknown = 'crontab installs a table of commands the classifier does not read';
+    }
+  } else if (program === 'fd' || program === 'fdfind') {
+    // `fd -x CMD ARGS...` runs CMD for every result: every word after it, up to a `;`.
+    const exec = args.findIndex((arg) => FD_EXEC.has(arg));
+    const words = exec < 0 ? [] : args.slice(exec + 1);
+    const end = words.indexOf(';');
+    const line = (end < 0 ? words : words.slice(0, end)).join(' ');
+    if (line !== '') out.lines.push({ line, via: `${program} ${args[exec]}` });
+    else if (exec >= 0) out.unknown = `${program} ${args[exec]} names no command`;
+  } else if (program === 'zip') {
+    for (const line of optionValues(args, ['-TT', '--unzip-command'])) {
+      out.lines.push({ line, via: 'zip -TT' });
+    }
+  } else if (program === 'rg') {
+    if (optionValues(args, ['--pre']).length > 0) {
+      out.unknown = 'rg --pre runs a program on every file it searches';
     }
   } else if (SHELL_STARTERS.has(program)) commandOption(program, args, out);
   else editorCommands(program, args, out);

@@ -180,6 +180,19 @@ export function publishesPackages(program: string, args: readonly string[]): boo
   return lookUp(PUBLISH_VERBS, program, args);
 }
 
+/** Verbs that take a published version back from everyone who depends on it. */
+const WITHDRAW_VERBS: Record<string, readonly string[]> = {
+  npm: ['unpublish'],
+  cargo: ['yank'],
+  gem: ['yank'],
+  'dotnet nuget': ['delete'],
+};
+
+/** Whether a command withdraws a published package version (`npm unpublish`, `cargo yank`). */
+export function withdrawsPackages(program: string, args: readonly string[]): boolean {
+  return lookUp(WITHDRAW_VERBS, program, args);
+}
+
 /** Whether the program is a package manager this module knows (for reporting). */
 export function isPackageManager(program: string): boolean {
   const name = SAME_AS[program] ?? program;

@@ -1,6 +1,7 @@
 import { contentWriteTags } from './content-writes.js';
 import { hasFlag } from './flags.js';
-import { installsPackages, publishesPackages } from './package-managers.js';
+import { outputTags } from './output-files.js';
+import { installsPackages, publishesPackages, withdrawsPackages } from './package-managers.js';
 import type { ActionTag } from './tags.js';
 
 const READ = new Set(
@@ -11,6 +12,7 @@ const READ = new Set(
     ...['realpath', 'readlink', 'whoami', 'date', 'true', 'false', 'test', '[', '[[', 'cd'],
     ...['pushd', 'popd', 'id', 'uname', 'ps', 'printenv', 'type', 'sha256sum', 'sha1sum'],
     ...['md5sum', 'cmp', 'column', 'nl', 'xxd', 'od', 'hexdump', 'strings', 'fd', 'fzf', 'bat'],
+    ...['fdfind'],
     ...['hostname', 'uptime', 'free', 'top', 'htop', 'lsof', 'locate', 'man', 'help', 'tac'],
     ...['base64', 'export', 'set', 'unset', 'shopt', 'read', 'sleep', 'wait', 'exit', 'return'],
     ...['local', 'declare', 'typeset', 'alias', 'history', 'jobs', 'seq', 'yes', 'paste', 'join'],
@@ -144,6 +146,10 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
     tags.add('publish');
     tags.add('network');
   }
+  if (withdrawsPackages(program, args)) {
+    tags.add('delete');
+    tags.add('destructive');
+  }
   if (program === 'git') return tags;
   if (contentWriteTags(program, args, tags)) {
     // dd, truncate, sed, cp: tagged by what they do to a file's content.
@@ -175,5 +181,6 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
     tags.add('destructive');
   }
   if (program === 'mv' && args.at(-1) === '/dev/null') tags.add('delete');
+  outputTags(program, args, tags);
   return tags;
 }

@@ -1,0 +1,77 @@
+import { hasFlag, optionValues } from './flags.js';
+import type { ActionTag } from './tags.js';
+
+/** Where an output goes that writes no file: standard output, or nothing. */
+const NO_FILE = /^(-|\/dev\/(null|stdout|stderr|fd\/[0-9]+))$/;
+
+const writesAFile = (values: readonly string[]) => values.some((value) => !NO_FILE.test(value));
+
+/** The words of a command that are not options, nor the value of one of `valued`. */
+function operands(args: readonly string[], valued: readonly string[] = []): string[] {
+  return args.filter(
+    (arg, index) => !arg.startsWith('-') && !valued.includes(args[index - 1] ?? ''),
+  );
+}
+
+/** curl's short options that take a value: in a cluster (`-XPOST`, `-sSLo f`), the rest is it. */
+const CURL_VALUED = new Set('ADEFHKPQTUXYbcdemortuwxyz');
+const CURL_OUTPUTS = new Set(['o', 'D', 'c']);
+const CURL_LONG_OUTPUTS = new Set([
+  ...['--output', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--stderr'],
+]);
+
+/** Whether curl saves to a file: `-o FILE`, `-O` (the remote name), headers, cookies, a trace. */
+function curlWritesAFile(args: readonly string[]): boolean {
+  const values: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === '--') break;
+    if (arg.startsWith('--')) {
+      const name = arg.split('=')[0]!;
+      if (name === '--remote-name' || name === '--remote-name-all') return true;
+      if (!CURL_LONG_OUTPUTS.has(name)) continue;
+      values.push(arg.includes('=') ? arg.slice(name.length + 1) : (args[++index] ?? ''));
+    } else if (/^-[^-]/.test(arg)) {
+      for (let at = 1; at < arg.length; at++) {
+        const letter = arg[at]!;
+        if (letter === 'O') return true;
+        if (!CURL_VALUED.has(letter)) continue;
+        const value = at + 1 < arg.length ? arg.slice(at + 1) : (args[++index] ?? '');
+        if (CURL_OUTPUTS.has(letter)) values.push(value);
+        break;
+      }
+    }
+  }
+  return writesAFile(values);
+}
+
+/**
+ * Programs that otherwise only read or fetch, writing a file an option or an
+ * operand names: `sort -o`, `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`,
+ * `wget` (which saves what it fetches unless told `-O -` or `--spider`);
+ * and the commands that set the machine's clock or name. Adds `write` (and
+ * `external` for the machine's settings).
+ */
+export function outputTags(program: string, args: readonly string[], tags: Set<ActionTag>): void {
+  let writes = false;
+  if (program === 'sort') writes = writesAFile(optionValues(args, ['-o', '--output']));
+  else if (program === 'uniq') writes = operands(args, ['-f', '-s', '-w']).length >= 2;
+  else if (program === 'xxd' && hasFlag(args, '-r', '-revert')) {
+    writes = operands(args, ['-c', '-g', '-l', '-o', '-s', '-seek']).length >= 2;
+  } else if (program === 'curl') {
+    writes = curlWritesAFile(args);
+  } else if (program === 'wget') {
+    const saved = optionValues(args, ['-O', '--output-document']);
+    writes = saved.length > 0 ? writesAFile(saved) : !hasFlag(args, '--spider');
+    writes ||= writesAFile(optionValues(args, ['-o', '--output-file', '-a', '--append-output']));
+  } else if (
+    (program === 'date' && args.some((arg) => /^(-s|--set(=.*)?)$/.test(arg))) ||
+    (program === 'hostname' && (operands(args).length > 0 || hasFlag(args, '-F', '--file')))
+  ) {
+    tags.delete('read');
+    tags.add('write');
+    tags.add('external');
+    return;
+  }
+  if (writes) tags.add('write');
+}
