@@ -47,14 +47,18 @@ function curlWritesAFile(args: readonly string[]): boolean {
 
 /**
  * Programs that otherwise only read or fetch, writing a file an option or an
- * operand names: `sort -o`, `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`,
+ * operand names, or the files they work on: `tsc` (unless `--noEmit`),
+ * `eslint --fix`, `yq -i`, `sort -o`, `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`,
  * `wget` (which saves what it fetches unless told `-O -` or `--spider`);
  * and the commands that set the machine's clock or name. Adds `write` (and
  * `external` for the machine's settings).
  */
 export function outputTags(program: string, args: readonly string[], tags: Set<ActionTag>): void {
   let writes = false;
-  if (program === 'sort') writes = writesAFile(optionValues(args, ['-o', '--output']));
+  if (program === 'tsc') writes = !hasFlag(args, '--noEmit', '-v', '--version', '-h', '--help');
+  else if (program === 'eslint') writes = hasFlag(args, '--fix');
+  else if (program === 'yq') writes = hasFlag(args, '-i', '--inplace');
+  else if (program === 'sort') writes = writesAFile(optionValues(args, ['-o', '--output']));
   else if (program === 'uniq') writes = operands(args, ['-f', '-s', '-w']).length >= 2;
   else if (program === 'xxd' && hasFlag(args, '-r', '-revert')) {
     writes = operands(args, ['-c', '-g', '-l', '-o', '-s', '-seek']).length >= 2;

@@ -1,3 +1,4 @@
+import { awkTags } from './awk-program.js';
 import { contentWriteTags } from './content-writes.js';
 import { hasFlag } from './flags.js';
 import { outputTags } from './output-files.js';
@@ -169,9 +170,7 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
     tags.add('destructive');
   }
   // awk and netcat can start other programs: what they run is not read.
-  if (program.endsWith('awk') && args.some((arg) => /\bsystem\s*\(|\|\s*"|"\s*\|/.test(arg))) {
-    tags.add('unknown');
-  }
+  if (program.endsWith('awk')) awkTags(args, tags);
   if (/^(nc|ncat|netcat)$/.test(program) && hasFlag(args, '-e', '-c', '--exec', '--sh-exec')) {
     tags.add('unknown');
   }
