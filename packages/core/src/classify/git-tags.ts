@@ -188,6 +188,12 @@ export function gitTags(
     tags.add('read');
     // `git log --output=FILE` (diff, show, ...) writes its output to a file.
     if (rest.some((arg) => arg === '--output' || arg.startsWith('--output='))) tags.add('write');
+    // Expiring or deleting reflog entries drops what `git reflog` would recover.
+    if (verb === 'reflog' && (rest[0] === 'expire' || rest[0] === 'delete')) {
+      tags.delete('read');
+      tags.add(rest[0] === 'delete' ? 'delete' : 'write');
+      tags.add('destructive');
+    }
   } else if (verb === 'tag' && !hasFlag(rest, '-d', '--delete', '-l', '--list')) {
     tags.add(rest.some((arg) => !arg.startsWith('-')) ? 'write' : 'read');
   } else if (verb === 'branch' || verb === 'tag') {

@@ -13,7 +13,7 @@ const SHELL_STARTERS = new Set(['su', 'runuser', 'script', 'sg']);
 const LATER_PROGRAMS = new Set([
   ...['git', 'trap', 'ssh', 'scp', 'sftp', 'sshfs', 'rsync', 'tar', 'gtar', 'bsdtar', 'man'],
   ...['alias', 'at', 'batch', 'crontab', ...DECLARERS, ...SHELL_STARTERS],
-  ...['fd', 'fdfind', 'zip', 'rg'],
+  ...['fd', 'fdfind', 'zip', 'rg', 'socat'],
 ]);
 const FD_EXEC = new Set(['-x', '--exec', '-X', '--exec-batch']);
 const NOTHING: EmbeddedCommands = Object.freeze({ lines: [] });
@@ -60,7 +60,7 @@ function commandOption(program: string, args: readonly string[], out: EmbeddedCo
  * for `at`, in its here-document): `trap`, git's command-valued settings,
  * `ssh -o ProxyCommand`, `rsync -e`, `tar --to-command`, editors' `-c`,
  * `man -P`, `alias`, command-valued variables given to `export`, `crontab`
- * tables, `fd -x`, `zip -TT`, `rg --pre`. Git's own tags are added to `tags`.
+ * tables, `fd -x`, `zip -TT`, `rg --pre`, socat's `EXEC:` and `SYSTEM:`. Git's own tags are added to `tags`.
  */
 export function laterCommands(
   program: string,
@@ -123,6 +123,13 @@ export function laterCommands(
   } else if (program === 'zip') {
     for (const line of optionValues(args, ['-TT', '--unzip-command'])) {
       out.lines.push({ line, via: 'zip -TT' });
+    }
+  } else if (program === 'socat') {
+    // An EXEC: or SYSTEM: address runs its command (up to the address's options after a comma).
+    for (const arg of args) {
+      const address = /^(exec|system):(.*)$/is.exec(arg);
+      const line = address?.[2]?.split(',')[0]?.trim();
+      if (line) out.lines.push({ line, via: `socat ${address![1]!.toUpperCase()}:` });
     }
   } else if (program === 'rg') {
     if (optionValues(args, ['--pre']).length > 0) {
