@@ -6,6 +6,7 @@ import type { LintRule } from './lint-rule.js';
 import { denyWithoutReason } from './style/deny-without-reason/rule.js';
 import { reasonTooLong } from './style/reason-too-long/rule.js';
 import { redundantRule } from './style/redundant-rule/rule.js';
+import { allowGrantsChains } from './suspicious/allow-grants-chains/rule.js';
 import { askNoopInAskMode } from './suspicious/ask-noop-in-ask-mode/rule.js';
 import { fragmentWithoutStar } from './suspicious/fragment-without-star/rule.js';
 import { literalPathMatch } from './suspicious/literal-path-match/rule.js';
@@ -19,6 +20,7 @@ export const LINT_RULES: readonly LintRule[] = [
   shadowedAllow,
   shadowedAsk,
   unknownTool,
+  allowGrantsChains,
   askNoopInAskMode,
   fragmentWithoutStar,
   literalPathMatch,
