@@ -48,7 +48,7 @@ export const allowGrantsChains: LintRule = {
       '(`*;*`, `*&*`, `*|*`, `*$(*`, a backtick, `*<*`, `*>*`, a line break: ask wins over allow, so such a line waits for a person), ' +
       'or grant exact commands, or decide shell commands with an action contract, which reads each command of the line.',
     semantics:
-      'Reported for an allow rule of origin `model` whose path ends in `command`, `cmd` or `script` and whose match has a `*`, when for some way of chaining ' +
+      'Reported for an allow rule of origin `model` whose path ends in `command`, `cmd` or `script` and whose match has a `*` and something else (not `*` alone), when for some way of chaining ' +
       '(`;`, `&&`, `|`, a line break, `$(…)`, backticks, `<(…)`, `>`) the text made by putting `x` and a second command at its last `*` ' +
       'is matched by no deny or ask rule of origin `model` for the same tool (one without path, or with the same path). The message names every such way.',
     bad: '[\n  {"tool": "bash", "path": "command", "match": "ls *", "verdict": "allow"},\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "ask"}\n]',
@@ -63,6 +63,8 @@ export const allowGrantsChains: LintRule = {
       if (allow.verdict !== 'allow' || allow.origin !== 'model') continue;
       const field = allow.path?.at(-1);
       if (allow.match === undefined || field === undefined || !SHELL_FIELD.test(field)) continue;
+      // `*` grants every command line on purpose: there is no first command to ride on.
+      if (allow.match.replaceAll('*', '') === '') continue;
       const name = globShape(allow.alternatives[0] ?? '').samples[0];
       if (name === undefined) continue;
       const granted = CHAINS.flatMap((chain) => {
