@@ -48,7 +48,7 @@ function curlWritesAFile(args: readonly string[]): boolean {
 /**
  * Programs that otherwise only read or fetch, writing a file an option or an
  * operand names, or the files they work on: `tsc` (unless `--noEmit`),
- * `eslint --fix`, `yq -i`, `sort -o`, `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`,
+ * `eslint --fix`, `yq -i`, `tree -o`, `cloc --out`, `base64 -o`, `sort -o`, `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`,
  * `wget` (which saves what it fetches unless told `-O -` or `--spider`);
  * and the commands that set the machine's clock or name. Adds `write` (and
  * `external` for the machine's settings).
@@ -58,6 +58,9 @@ export function outputTags(program: string, args: readonly string[], tags: Set<A
   if (program === 'tsc') writes = !hasFlag(args, '--noEmit', '-v', '--version', '-h', '--help');
   else if (program === 'eslint') writes = hasFlag(args, '--fix');
   else if (program === 'yq') writes = hasFlag(args, '-i', '--inplace');
+  else if (program === 'tree') writes = writesAFile(optionValues(args, ['-o']));
+  else if (program === 'cloc') writes = writesAFile(optionValues(args, ['--out', '--report-file']));
+  else if (program === 'base64') writes = writesAFile(optionValues(args, ['-o', '--output']));
   else if (program === 'sort') writes = writesAFile(optionValues(args, ['-o', '--output']));
   else if (program === 'uniq') writes = operands(args, ['-f', '-s', '-w']).length >= 2;
   else if (program === 'xxd' && hasFlag(args, '-r', '-revert')) {

@@ -13,7 +13,12 @@ interface WrapperGrammar {
   readonly alone: 'read' | 'unknown';
   /** Options that make it run no command at all (`sudo -l`, `command -v`). */
   readonly lookupOnly?: readonly string[];
+  /** Valued options naming a file it writes (`strace -o FILE`). */
+  readonly outputs?: readonly string[];
 }
+
+/** Where an output goes that writes no file. */
+const NO_FILE = /^(-|\/dev\/(null|stdout|stderr|fd\/[0-9]+))$/;
 
 const GRAMMARS: Record<string, WrapperGrammar> = {
   sudo: {
@@ -25,7 +30,7 @@ const GRAMMARS: Record<string, WrapperGrammar> = {
   timeout: { valued: ['s', 'k', 'signal', 'kill-after'], leadingOperands: 1, alone: 'unknown' },
   nice: { valued: ['n', 'adjustment'], alone: 'read' },
   nohup: { valued: [], alone: 'unknown' },
-  time: { valued: ['f', 'o', 'format', 'output'], alone: 'read' },
+  time: { valued: ['f', 'o', 'format', 'output'], alone: 'read', outputs: ['o', 'output'] },
   command: { valued: [], alone: 'read', lookupOnly: ['v', 'V'] },
   builtin: { valued: [], alone: 'unknown' },
   exec: { valued: ['a'], alone: 'read' },
@@ -37,10 +42,12 @@ const GRAMMARS: Record<string, WrapperGrammar> = {
   strace: {
     valued: ['e', 'o', 'p', 's', 'u', 'E', 'I', 'P', 'a', 'b', 'X', 'O', 'S', 'output', 'trace'],
     alone: 'unknown',
+    outputs: ['o', 'output'],
   },
   ltrace: {
-    valued: ['e', 'o', 'p', 's', 'u', 'n', 'a', 'A', 'D', 'F', 'l', 'L', 'x'],
+    valued: ['e', 'o', 'p', 's', 'u', 'n', 'a', 'A', 'D', 'F', 'l', 'L', 'x', 'output'],
     alone: 'unknown',
+    outputs: ['o', 'output'],
   },
   fakeroot: { valued: ['l', 's', 'i', 'lib', 'faked'], alone: 'unknown' },
   chroot: { valued: ['userspec', 'groups'], leadingOperands: 1, alone: 'unknown' },
@@ -83,17 +90,26 @@ function isNumericOption(text: string): boolean {
   return /^-[0-9]+$/.test(text);
 }
 
-/** Index of the first word after the options; `lookup` when an option runs no command. */
+/**
+ * Index of the first word after the options; `lookup` when an option runs
+ * no command; `writes` when an output option names a file.
+ */
 function skipOptions(
   words: readonly ShellWord[],
   from: number,
   grammar: WrapperGrammar,
-): { index: number; lookup: boolean } {
+): { index: number; lookup: boolean; writes: boolean } {
   let index = from;
   let lookup = false;
+  let writes = false;
+  const output = (name: string, value: string | undefined) => {
+    if (grammar.outputs?.includes(name) && value !== undefined && !NO_FILE.test(value)) {
+      writes = true;
+    }
+  };
   while (index < words.length) {
     const text = words[index]!.text;
-    if (text === '--') return { index: index + 1, lookup };
+    if (text === '--') return { index: index + 1, lookup, writes };
     if (!text.startsWith('-') || text === '-' || isNumericOption(text)) {
       if (isNumericOption(text)) {
         index++;
@@ -104,7 +120,9 @@ function skipOptions(
     if (text.startsWith('--')) {
       const name = text.slice(2).split('=')[0]!;
       if (grammar.lookupOnly?.includes(name)) lookup = true;
-      index += grammar.valued.includes(name) && !text.includes('=') ? 2 : 1;
+      const separate = grammar.valued.includes(name) && !text.includes('=');
+      output(name, separate ? words[index + 1]?.text : text.slice(text.indexOf('=') + 1));
+      index += separate ? 2 : 1;
       continue;
     }
     index++;
@@ -112,12 +130,13 @@ function skipOptions(
       const letter = text[at]!;
       if (grammar.lookupOnly?.includes(letter)) lookup = true;
       if (grammar.valued.includes(letter)) {
+        output(letter, at === text.length - 1 ? words[index]?.text : text.slice(at + 1));
         if (at === text.length - 1) index++;
         break;
       }
     }
   }
-  return { index, lookup };
+  return { index, lookup, writes };
 }
 
 /** `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=value]... [command]`. */
@@ -160,14 +179,14 @@ export function unwrap(
   if (later !== null) return later;
   const grammar = GRAMMARS[program];
   if (!grammar) return null;
-  const { index, lookup } = skipOptions(words, from, grammar);
+  const { index, lookup, writes } = skipOptions(words, from, grammar);
   if (lookup) return { kind: 'no_command', tag: 'read' };
   const start = index + (grammar.leadingOperands ?? 0);
   if (start >= words.length) {
     // xargs with no command runs echo.
     return { kind: 'no_command', tag: grammar.alone };
   }
-  let edits = false;
+  let edits = writes;
   for (let at = from; at < index && program === 'sudo'; at++) {
     if (/^-\w*e/.test(words[at]!.text)) edits = true;
   }
