@@ -47,17 +47,14 @@ const REFUSED: readonly { match: string; reason: string }[] = [
   { match: '*git push*--force*', reason: 'force pushes are refused; push without --force' },
 ];
 
-/** Shell commands that always wait for a person, whatever else the rules say. */
-const ASKED = ['rm *', 'git push*', 'npm publish*', 'pnpm publish*', 'curl *', 'wget *'];
-
 /**
  * A profile configuration a team starts from for one agent (PUT
  * /agent_api/v1/profile/configuration): mode `ask` (what no rule grants
- * waits for a person), reads and read-only shell commands granted (one
- * command alone: a line that chains, substitutes or redirects waits for a
- * person), destructive shell patterns refused with a reason anywhere in the
- * line, deletes, pushes, publishes and downloads asked, and the agent's
- * tool manifest.
+ * waits for a person: deletes, pushes, publishes, downloads and the
+ * unknown), reads and read-only shell commands granted (one command alone:
+ * a line that chains, substitutes or redirects waits for a person),
+ * destructive shell patterns refused with a reason anywhere in the line, and
+ * the agent's tool manifest. `rules-lint check` finds nothing in it.
  */
 export function defaultProfile(agent: HookedAgent): {
   approval_mode: 'ask';
@@ -73,7 +70,7 @@ export function defaultProfile(agent: HookedAgent): {
       verdict: 'deny' as const,
       reason,
     })),
-    ...[...SHELL_SYNTAX, ...ASKED].map((match) => ({
+    ...SHELL_SYNTAX.map((match) => ({
       tool: shell,
       path: 'command',
       match,
