@@ -1,9 +1,9 @@
 import { hasFlag } from './flags.js';
 import { readSedScript } from './sed-script.js';
+import { STANDARD_STREAM } from './streams.js';
 import type { ActionTag } from './tags.js';
 
 const SED_VALUED = new Set(['-e', '--expression', '-f', '--file', '-l', '--line-length']);
-const QUIET = /^\/dev\/(null|stdout|stderr|fd\/[0-9]+)$/;
 
 /**
  * `sed`: it prints (`read`), and with `-i` edits in place (`write`). Its
@@ -48,7 +48,7 @@ function sedTags(args: readonly string[], tags: Set<ActionTag>): void {
     }
     if (sandboxed) continue;
     if (effects.executes) tags.add('unknown');
-    if (effects.writes.some((file) => !QUIET.test(file))) {
+    if (effects.writes.some((file) => !STANDARD_STREAM.test(file))) {
       tags.add('write');
       tags.add('delete');
       tags.add('destructive');
@@ -69,7 +69,7 @@ export function contentWriteTags(
 ): boolean {
   if (program === 'dd') {
     const target = args.find((arg) => arg.startsWith('of='))?.slice(3);
-    if (target === undefined || QUIET.test(target)) tags.add('read');
+    if (target === undefined || STANDARD_STREAM.test(target)) tags.add('read');
     else {
       tags.add('write');
       tags.add('destructive');

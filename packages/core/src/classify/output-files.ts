@@ -1,10 +1,8 @@
 import { hasFlag, optionValues } from './flags.js';
+import { writesNoFile } from './streams.js';
 import type { ActionTag } from './tags.js';
 
-/** Where an output goes that writes no file: standard output, or nothing. */
-const NO_FILE = /^(-|\/dev\/(null|stdout|stderr|fd\/[0-9]+))$/;
-
-const writesAFile = (values: readonly string[]) => values.some((value) => !NO_FILE.test(value));
+const writesAFile = (values: readonly string[]) => values.some((value) => !writesNoFile(value));
 
 /** The words of a command that are not options, nor the value of one of `valued`. */
 function operands(args: readonly string[], valued: readonly string[] = []): string[] {

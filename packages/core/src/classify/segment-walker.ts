@@ -5,6 +5,7 @@ import { laterCommands } from './later-commands.js';
 import { probeTags } from './probes.js';
 import { programTags } from './program-tags.js';
 import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
+import { redirectsNowhere } from './streams.js';
 import { type ActionTag, orderedTags } from './tags.js';
 import type { Unwrapped } from './unwrapped.js';
 import { unwrap } from './wrappers.js';
@@ -26,7 +27,6 @@ const MAX_DEPTH = 16;
 const KEYWORDS = new Set(['!', '{', '}', 'do', 'then', 'else', 'elif', 'if', 'while', 'until']);
 const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
 const CONTROL = new Set(['for', 'select', 'case', 'function', 'in']);
-const QUIET_TARGETS = /^(\/dev\/(null|stdout|stderr|tty|fd\/[0-9]+)|[0-9]+|-)$/;
 const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
 /** Disks and partitions: writing to one overwrites whatever it held. */
 const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|md|dm-|mapper\/|loop)/;
@@ -78,7 +78,7 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   for (const source of segment.substitutions) walkLine(source, nested(walk, '$(...)'));
   const redirectionTags = new Set<ActionTag>();
   for (const { operator, target } of segment.redirections) {
-    if (WRITE_OPERATORS.has(operator) && !QUIET_TARGETS.test(target)) {
+    if (WRITE_OPERATORS.has(operator) && !redirectsNowhere(target)) {
       redirectionTags.add('write');
       if (BLOCK_DEVICE.test(target)) redirectionTags.add('destructive');
     } else if (operator === '<') redirectionTags.add('read');
@@ -90,7 +90,7 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
 function truncatesFile(segment: LexedSegment): boolean {
   if (segment.redirections.length === 0) return false;
   return segment.redirections.some(
-    ({ operator, target }) => TRUNCATING.has(operator) && !QUIET_TARGETS.test(target),
+    ({ operator, target }) => TRUNCATING.has(operator) && !redirectsNowhere(target),
   );
 }
 

@@ -1,4 +1,5 @@
 import { lexShellLine } from './shell-lexer.js';
+import { redirectsNowhere } from './streams.js';
 
 /** One simple command of a shell line: its words, quotes removed. */
 export type ShellSegment = readonly string[];
@@ -15,14 +16,12 @@ export function splitShellSegments(command: string): ShellSegment[] {
     .filter((words) => words.length > 0);
 }
 
-const QUIET_TARGETS = /^(\/dev\/(null|stdout|stderr|tty|fd\/[0-9]+)|[0-9]+|-)$/;
-
 /** The files a command line's top-level redirections write to (`> file`, `>> file`). */
 export function redirectionTargets(command: string): string[] {
   const targets: string[] = [];
   for (const segment of lexShellLine(command).segments) {
     for (const { operator, target } of segment.redirections) {
-      if (operator.includes('>') && !QUIET_TARGETS.test(target)) targets.push(target);
+      if (operator.includes('>') && !redirectsNowhere(target)) targets.push(target);
     }
   }
   return targets;

@@ -1,5 +1,6 @@
 import { laterWrapper } from './later-wrappers.js';
 import type { ShellWord } from './shell-lexer.js';
+import { writesNoFile } from './streams.js';
 import type { ActionTag } from './tags.js';
 import type { Unwrapped } from './unwrapped.js';
 
@@ -16,9 +17,6 @@ interface WrapperGrammar {
   /** Valued options naming a file it writes (`strace -o FILE`). */
   readonly outputs?: readonly string[];
 }
-
-/** Where an output goes that writes no file. */
-const NO_FILE = /^(-|\/dev\/(null|stdout|stderr|fd\/[0-9]+))$/;
 
 const GRAMMARS: Record<string, WrapperGrammar> = {
   sudo: {
@@ -103,7 +101,7 @@ function skipOptions(
   let lookup = false;
   let writes = false;
   const output = (name: string, value: string | undefined) => {
-    if (grammar.outputs?.includes(name) && value !== undefined && !NO_FILE.test(value)) {
+    if (grammar.outputs?.includes(name) && value !== undefined && !writesNoFile(value)) {
       writes = true;
     }
   };
