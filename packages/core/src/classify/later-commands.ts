@@ -60,7 +60,8 @@ function commandOption(program: string, args: readonly string[], out: EmbeddedCo
  * for `at`, in its here-document): `trap`, git's command-valued settings,
  * `ssh -o ProxyCommand`, `rsync -e`, `tar --to-command`, editors' `-c`,
  * `man -P`, `alias`, command-valued variables given to `export`, `crontab`
- * tables, `fd -x`, `zip -TT`, `rg --pre`, socat's `EXEC:` and `SYSTEM:`. Git's own tags are added to `tags`.
+ * tables, `fd -x`, `zip -TT`, `rg --pre`, socat's `EXEC:` and `SYSTEM:`.
+ * Git's own tags are added to `tags`.
  */
 export function laterCommands(
   program: string,

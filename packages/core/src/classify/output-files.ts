@@ -46,8 +46,9 @@ function curlWritesAFile(args: readonly string[]): boolean {
 /**
  * Programs that otherwise only read or fetch, writing a file an option or an
  * operand names, or the files they work on: `tsc` (unless `--noEmit`),
- * `eslint --fix`, `yq -i`, `tree -o`, `cloc --out`, `base64 -o`, `sort -o`, `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`,
- * `wget` (which saves what it fetches unless told `-O -` or `--spider`);
+ * `eslint --fix`, `yq -i`, `tree -o`, `cloc --out`, `base64 -o`, `sort -o`,
+ * `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`, `wget` (which saves what
+ * it fetches unless told `-O -` or `--spider`);
  * and the commands that set the machine's clock or name. Adds `write` (and
  * `external` for the machine's settings).
  */

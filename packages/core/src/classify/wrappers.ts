@@ -184,15 +184,14 @@ export function unwrap(
     // xargs with no command runs echo.
     return { kind: 'no_command', tag: grammar.alone };
   }
-  let edits = writes;
-  for (let at = from; at < index && program === 'sudo'; at++) {
-    if (/^-\w*e/.test(words[at]!.text)) edits = true;
-  }
+  // `sudo -e` edits files; an output option (`strace -o FILE`) writes one.
+  const edits =
+    program === 'sudo' && words.slice(from, index).some((word) => /^-\w*e/.test(word.text));
   const tags: ActionTag[] = program === 'systemd-run' ? ['external'] : [];
   return {
     kind: 'words',
     from: start,
-    ...(edits ? { write: true } : {}),
+    ...(edits || writes ? { write: true } : {}),
     ...(tags.length > 0 ? { tags } : {}),
   };
 }
