@@ -73,8 +73,10 @@ a member token (shown once), and starts a demo run that parks one call.
 The openai provider reads OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_MODEL.
 `;
 
+/** An exact `ls` is granted; a prefix glob (`ls*`) would also grant `ls; rm -r build`. */
 const DEMO_RULES = [
-  { tool: 'bash', path: 'command', match: 'ls*', verdict: 'allow' },
+  { tool: 'bash', path: 'command', match: 'ls', verdict: 'allow' },
+  { tool: 'bash', path: 'command', match: 'ls -la', verdict: 'allow' },
   { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'ask' },
 ];
 

@@ -27,8 +27,8 @@ export const shadowedAllow: LintRule = {
       "and A's text language must then be inside the union of the text languages of S (a rule of S without path or without match covers every text). " +
       'Languages are over byte strings; two globs that differ only on texts that are not UTF-8 are treated as different, which can only hide a finding, never invent one. ' +
       'Cost bound: rules that could cover are found through an index (tool globs, and match globs per path, filed by literal prefix, suffix or inner piece) from concrete sample calls of A, and every candidate looked at is charged to the work budget of the lint rule, so a list costs near-linear time; a union of more than 64 candidate rules, a product of more than 20,000 states, or a question once the rule has spent its work budget on the list is left undecided and not reported (never guessed).',
-    bad: '[\n  {"tool": "bash", "verdict": "deny", "reason": "no shell in this agent"},\n  {"tool": "bash", "path": "command", "match": "ls*", "verdict": "allow"}\n]',
-    good: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "ls*", "verdict": "allow"}\n]',
+    bad: '[\n  {"tool": "bash", "verdict": "deny", "reason": "no shell in this agent"},\n  {"tool": "bash", "path": "command", "match": "ls", "verdict": "allow"}\n]',
+    good: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "ls", "verdict": "allow"}\n]',
   },
   check({ rules }) {
     return withWorkBudget(new WorkBudget(RULE_WORK_UNITS), () => {
