@@ -2,9 +2,11 @@ import type { ApprovalMode } from '@airlock/core';
 import type { ToolCatalog } from './catalog/tool-catalog.js';
 import type { LoadedConfig } from './config/find-config.js';
 import { compareFindings, type Finding } from './findings.js';
+import { withFingerprints } from './fingerprint.js';
 import { lintDocument } from './lint.js';
 import {
   customRuleSetFindings,
+  permissionChainFindings,
   permissionFileKind,
   permissionFindings,
 } from './permissions/permission-file.js';
@@ -26,27 +28,35 @@ export interface FileLintSettings {
  * so that an editor shows exactly what CI reports: a permission file gets
  * its own findings; a rule file gets the declaration problems and every
  * lint rule under the config's severities, tool catalog and mode, plus its
- * custom rule sets. Never throws.
+ * custom rule sets. Permission rules get `allow-grants-chains` under the
+ * same setting. Never throws.
  */
 export function fileLinter(
   document: SourceDocument,
   settings: FileLintSettings,
 ): (current: SourceDocument) => Finding[] {
+  const { config } = settings;
+  const chains = (current: SourceDocument, kind: ReturnType<typeof permissionFileKind>) =>
+    withFingerprints(
+      current.text,
+      permissionChainFindings(current, kind, config.rules['allow-grants-chains']),
+    );
   if (permissionFileKind(document.value))
     return (current) => {
       const kind = permissionFileKind(current.value);
-      return kind ? permissionFindings(current, kind) : [];
+      if (kind === null) return [];
+      return [...permissionFindings(current, kind), ...chains(current, kind)].sort(compareFindings);
     };
-  const { config } = settings;
   const tools = settings.tools ?? config.tools;
   return (current) => {
     const ruleFile = readRuleFile(current.value);
     const mode = ruleFile.mode ?? settings.mode ?? config.mode;
-    return lintDocument(
+    const linted = lintDocument(
       current,
       { ...ruleFile, ...(mode === undefined ? {} : { mode }) },
       { settings: config.rules, ...(tools ? { tools } : {}) },
     );
+    return [...linted, ...chains(current, null)].sort(compareFindings);
   };
 }
 

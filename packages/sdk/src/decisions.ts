@@ -129,7 +129,7 @@ export class Approval extends BaseDecision {
    * evaluated; without a `rule` it remembers exactly this call. `signal` and
    * `timeoutMs` apply to this request (see {@link RequestOptions}).
    * @example
-   * await d.approve({ remember: { scope: 'conversation', rule: { tools: ['bash'], argument_patterns: { '/command': 'git push origin *' } } } });
+   * await d.approve({ remember: { scope: 'conversation', rule: { tools: ['bash', 'sh'], arguments: { '/command': 'git push origin main' } } } });
    * await d.approve({ tool_input: { command: 'rm -rf build/cache' } });
    * @throws ConflictError when it was already decided or changed since it was read
    * (`version_mismatch`; or the overlay changed meanwhile: `stale_digest`);

@@ -4,8 +4,14 @@ import {
   validateCustomRuleSet,
   validateOverlayDocument,
 } from '@airlock/core';
+import type { RuleSetting } from '../config/lint-config.js';
 import { compareFindings, type Finding } from '../findings.js';
 import { locatePointer, type SourceDocument } from '../source/document.js';
+import {
+  PERMISSION_CHAINS_CODE,
+  type PermissionRuleList,
+  permissionChainReports,
+} from './permission-chains.js';
 
 /** A spec 003 file `check` reads: an overlay document or one custom rule set. */
 export type PermissionFileKind = 'overlay' | 'custom-rule-set';
@@ -78,4 +84,58 @@ export function customRuleSetFindings(document: SourceDocument): Finding[] {
     return validated.ok ? [] : validated.problems;
   });
   return findingsOf(document, problems);
+}
+
+function rulesOf(value: unknown): readonly unknown[] {
+  return isObject(value) && Array.isArray(value.rules) ? value.rules : [];
+}
+
+/**
+ * The ordered permission rule lists of a file: an overlay document's groups
+ * (each bound by the guardrails of the groups for the same rule set), a
+ * custom rule set's rules, or a rule file's `custom_rule_sets`.
+ */
+export function permissionRuleLists(
+  value: unknown,
+  kind: PermissionFileKind | null,
+): PermissionRuleList[] {
+  if (kind === 'custom-rule-set') return [{ pointer: '/rules', rules: rulesOf(value) }];
+  if (kind === 'overlay') {
+    const groups = value as readonly Record<string, unknown>[];
+    return groups.map((group, index) => ({
+      pointer: `/${index}/rules`,
+      rules: rulesOf(group),
+      binding: groups
+        .filter((other) => other.ruleSetId === group.ruleSetId)
+        .flatMap((other) => rulesOf(other))
+        .filter((rule) => isObject(rule) && rule.guardrail === true),
+    }));
+  }
+  const sets = isObject(value) ? value.custom_rule_sets : undefined;
+  if (!Array.isArray(sets)) return [];
+  return sets.map((set, index) => ({
+    pointer: `/custom_rule_sets/${index}/rules`,
+    rules: rulesOf(set),
+  }));
+}
+
+/**
+ * `allow-grants-chains` for permission rules: an allow whose
+ * `argument_patterns` on a shell command line also grant a second command.
+ * Governed by the same setting as the approval rules' lint rule.
+ */
+export function permissionChainFindings(
+  document: SourceDocument,
+  kind: PermissionFileKind | null,
+  setting: RuleSetting | undefined,
+): Finding[] {
+  if (setting === 'off') return [];
+  return permissionChainReports(permissionRuleLists(document.value, kind)).map((report) => ({
+    code: PERMISSION_CHAINS_CODE,
+    source: 'lint' as const,
+    severity: setting ?? 'warning',
+    message: report.message,
+    pointer: report.pointer,
+    location: locatePointer(document, report.pointer),
+  }));
 }

@@ -1,37 +1,14 @@
 import { samePath } from '../../../analysis/rule-entry.js';
 import { toolMatches } from '../../../analysis/sample-calls.js';
+import {
+  CHAINS,
+  CHAINS_ADVICE,
+  chainedText,
+  grantsEveryLine,
+  SHELL_FIELD,
+} from '../../../analysis/shell-chains.js';
 import { globShape, shapeMatches } from '../../../glob/glob-shape.js';
 import type { LintReport, LintRule } from '../../lint-rule.js';
-
-/** Input fields that hold a shell command line (an argv array runs no shell: not these). */
-const SHELL_FIELD = /^(command|cmd|script)$/i;
-
-/**
- * The ways a shell runs a second command on a granted command's line, each
- * with a second command no rule is likely to name (a rule that catches
- * `rm -rf` still lets `ls x; touch x` through).
- */
-const CHAINS = [
-  { after: '; touch x', by: '`;`' },
-  { after: ' && touch x', by: '`&&`' },
-  { after: ' | touch x', by: '`|`' },
-  { after: '\ntouch x', by: 'a line break' },
-  { after: ' $(touch x)', by: '`$(…)`' },
-  { after: ' `touch x`', by: 'backticks' },
-  { after: ' <(touch x)', by: '`<(…)`' },
-  { after: ' > ~/.bashrc', by: '`>`' },
-] as const;
-
-/** The text a glob matches with its last `*` standing for an argument and `after`; null without a `*`. */
-function chainedText(match: string, after: string): string | null {
-  const star = match.lastIndexOf('*');
-  if (star < 0) return null;
-  const plain = (part: string) => part.replaceAll('*', '').replaceAll('?', 'x');
-  const head = plain(match.slice(0, star));
-  // `ls*` stands for `ls x; …`, `ls *` for `ls x; …`: an argument, then the second command.
-  const argument = head === '' || /\s$/.test(head) ? 'x' : ' x';
-  return `${head}${argument}${after}${plain(match.slice(star + 1))}`;
-}
 
 /** An allow on a shell command line whose `*` also grants a second command after it. */
 export const allowGrantsChains: LintRule = {
@@ -50,7 +27,9 @@ export const allowGrantsChains: LintRule = {
     semantics:
       'Reported for an allow rule of origin `model` whose path ends in `command`, `cmd` or `script` and whose match has a `*` and something else (not `*` alone), when for some way of chaining ' +
       '(`;`, `&&`, `|`, a line break, `$(…)`, backticks, `<(…)`, `>`) the text made by putting `x` and a second command at its last `*` ' +
-      'is matched by no deny or ask rule of origin `model` for the same tool (one without path, or with the same path). The message names every such way.',
+      'is matched by no deny or ask rule of origin `model` for the same tool (one without path, or with the same path). The message names every such way. ' +
+      "The same check reads permission rules (overlay documents, custom rule set files and a profile's `custom_rule_sets`): an allow whose `argument_patterns` names a pointer ending in `command`, `cmd` or `script`, without `targets` or `urls`, " +
+      'is reported when the line with a second command is decided by an allow, the first matching rule of its list deciding, unless a guardrail for the same rule set catches it.',
     bad: '[\n  {"tool": "bash", "path": "command", "match": "ls *", "verdict": "allow"},\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "ask"}\n]',
     good: '[\n  {"tool": "bash", "path": "command", "match": "ls *", "verdict": "allow"},\n  {"tool": "bash", "path": "command", "match": "*;*", "verdict": "ask"},\n  {"tool": "bash", "path": "command", "match": "*&*", "verdict": "ask"},\n  {"tool": "bash", "path": "command", "match": "*|*", "verdict": "ask"},\n  {"tool": "bash", "path": "command", "match": "*\\n*", "verdict": "ask"},\n  {"tool": "bash", "path": "command", "match": "*$(*", "verdict": "ask"},\n  {"tool": "bash", "path": "command", "match": "*`*", "verdict": "ask"},\n  {"tool": "bash", "path": "command", "match": "*<*", "verdict": "ask"},\n  {"tool": "bash", "path": "command", "match": "*>*", "verdict": "ask"}\n]',
   },
@@ -63,8 +42,7 @@ export const allowGrantsChains: LintRule = {
       if (allow.verdict !== 'allow' || allow.origin !== 'model') continue;
       const field = allow.path?.at(-1);
       if (allow.match === undefined || field === undefined || !SHELL_FIELD.test(field)) continue;
-      // `*` grants every command line on purpose: there is no first command to ride on.
-      if (allow.match.replaceAll('*', '') === '') continue;
+      if (grantsEveryLine(allow.match)) continue;
       const name = globShape(allow.alternatives[0] ?? '').samples[0];
       if (name === undefined) continue;
       const granted = CHAINS.flatMap((chain) => {
@@ -82,9 +60,7 @@ export const allowGrantsChains: LintRule = {
       if (first === undefined) continue;
       reports.push({
         pointer: `${allow.pointer}/match`,
-        message:
-          `allow rule ${allow.index} also grants ${JSON.stringify(first.text)}: a glob reads the whole command line, and no deny or ask rule catches a second command after ${granted.map((chain) => chain.by).join(', ')}. ` +
-          'Add ask rules for them (`*;*`, `*&*`, `*|*`, `*$(*`, …), or grant exact commands.',
+        message: `allow rule ${allow.index} also grants ${JSON.stringify(first.text)}: a glob reads the whole command line, and no deny or ask rule catches a second command after ${granted.map((chain) => chain.by).join(', ')}. ${CHAINS_ADVICE}`,
       });
     }
     return reports;
