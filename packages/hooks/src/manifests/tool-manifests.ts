@@ -34,10 +34,14 @@ const CLAUDE_CODE: ToolManifest = [
   { name: 'TodoWrite', input_schema: object, risk_traits: ['plan_write'] },
 ];
 
-/** Codex reports its shell tool (`exec_command`) as `Bash` and file patches as `apply_patch`. */
+/**
+ * Codex reports its shell tool (`exec_command`) as `Bash` and file patches as
+ * `apply_patch`. A patch adds, changes and deletes files (`*** Delete File:`),
+ * and names them inside its text, so the entry has no targets.
+ */
 const CODEX: ToolManifest = [
   { name: 'Bash', input_schema: object, risk_traits: ['execute'], execution: 'sequential' },
-  { name: 'apply_patch', input_schema: object, risk_traits: ['write'] },
+  { name: 'apply_patch', input_schema: object, risk_traits: ['write', 'delete'] },
 ];
 
 /** Gemini CLI's built-in tools. */
