@@ -9,8 +9,8 @@ import type { Tx } from './store.js';
 import { stateLiteral } from './tasks.js';
 
 /**
- * The reads of task rows a hooked session's events make (kernel/hooks/hooked-calls.ts
- * and hooked-sessions.ts): the agent runs its calls itself and reports them
+ * The reads of task rows a hooked session's events make (kernel/hooks/hooked-calls.ts,
+ * hooked-reports.ts and hooked-sessions.ts): the agent runs its calls itself and reports them
  * by its own call id, or by what they were.
  */
 

@@ -1,11 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import {
   type CallLookupsAhead,
   findIdenticalModelCall,
   findModelRowByCallId,
-  listClaimedModelRows,
   readCallLookupsAhead,
 } from '../../store/hooked-rows.js';
 import { newId } from '../../store/ids.js';
@@ -16,9 +13,8 @@ import type { KernelContext } from '../context.js';
 import { readCurrentRound } from '../loop/history.js';
 import { applyRound, plantCalls } from '../loop/run-loop.js';
 import { moveTask } from '../machines/move-task.js';
-import { type HookedCall, hookedPrincipal, type RanCall } from './agent-calls.js';
-import { checkNotGranted, checkPresentedCall, presentedMismatch } from './call-binding.js';
-import { emitUnstagedCall } from './unstaged-calls.js';
+import { type HookedCall, hookedPrincipal } from './agent-calls.js';
+import { checkNotGranted, checkPresentedCall } from './call-binding.js';
 
 /**
  * The row of a call asked about again: by its key, or by the agent's id for
@@ -26,7 +22,7 @@ import { emitUnstagedCall } from './unstaged-calls.js';
  * agent's model (a lifecycle hook's row is no call of the agent's).
  * @throws AirlockError task_not_found for a key of no call of the model.
  */
-async function findCallRow(
+export async function findCallRow(
   tx: Tx,
   run: RunTable,
   by: { taskKey?: string | undefined; toolUseId: string | null },
@@ -51,7 +47,7 @@ const PRE_TOOL_IDENTICAL: readonly ('runnable' | 'needs_approval')[] = [
 ];
 
 /** The states in which a post_tool's report finds an identical call's row. */
-const POST_TOOL_IDENTICAL: readonly ('claimed' | 'needs_approval')[] = [
+export const POST_TOOL_IDENTICAL: readonly ('claimed' | 'needs_approval')[] = [
   'claimed',
   'needs_approval',
 ];
@@ -80,7 +76,7 @@ export function callLookupsAhead(
  * up waiting (runnable, not yet claimed: granted once, to the first retry),
  * or one still parked (the retry waits on it instead of asking twice).
  */
-async function identicalWaitingRow(
+export async function identicalWaitingRow(
   tx: Tx,
   run: RunTable,
   call: HookedCall,
@@ -127,7 +123,7 @@ async function plantCall(
  * under the longest lease, so no executor serving a tool of that name takes
  * it, until the agent reports what ran (post_tool).
  */
-async function takeForAgent(
+export async function takeForAgent(
   ctx: KernelContext,
   tx: Tx,
   run: RunTable,
@@ -185,215 +181,4 @@ export async function preToolRow(
     row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: call.toolUseId });
   }
   return row;
-}
-
-/** A hooked call's output as its row keeps it: one text part. */
-export function ranResult(output: string): string {
-  return JSON.stringify({ content: [{ type: 'text', text: output }] });
-}
-
-/** The failure a hooked call's row records: `tool_failed`, its detail cut to 256 bytes. */
-export function toolFailure(detail: string): { code: 'tool_failed'; detail: string } {
-  return { code: 'tool_failed', detail: truncateUtf8(detail, 256) };
-}
-
-/** What a report of a call did to its row; `mismatch` when the row holds another call. */
-export interface PostToolOutcome {
-  row: TaskTable | null;
-  /** The detail of the row's `call_mismatch`: what the agent reported running instead. */
-  mismatch: string | null;
-}
-
-/**
- * Commits what the agent ran to its row: outcome and output (cut to 16 KiB),
- * so the run story and the audit trail show it. A parked row the agent's own
- * user answered in the agent's prompt is approved as such first. The row is
- * null when no row of the session matches (the call never crossed the
- * stage). A report under a row's call id or key of another call than the
- * row holds is recorded, not refused: see {@link commitMismatch}.
- * @throws AirlockError task_not_found for a key of no call of the model.
- */
-export async function postToolRow(
-  ctx: KernelContext,
-  tx: Tx,
-  run: RunTable,
-  options: { agent: string; ran: RanCall; taskKey?: string | undefined },
-  ahead?: CallLookupsAhead,
-): Promise<PostToolOutcome> {
-  const { ran, agent } = options;
-  const by = { taskKey: options.taskKey, toolUseId: ran.toolUseId };
-  const asked = await findCallRow(tx, run, by, ahead);
-  if (asked) {
-    const mismatch = await presentedMismatch(tx, run, asked, { call: ran, at: 'post_tool' });
-    if (mismatch !== null) {
-      return {
-        row: await commitMismatch(ctx, tx, run, { agent, ran, row: asked, mismatch }),
-        mismatch,
-      };
-    }
-  }
-  let row = asked ?? (await identicalWaitingRow(tx, run, ran, POST_TOOL_IDENTICAL, ahead));
-  if (!row) return { row: null, mismatch: null };
-  const principal = hookedPrincipal(agent);
-  if (row.state === 'needs_approval' && ran.answeredByUser && run.state === 'running') {
-    const who = `${principal}:user`;
-    row = await moveTask(tx, {
-      verb: 'approve',
-      run,
-      key: row.key,
-      to: 'runnable',
-      set: { deadline_at: null, decided_by: who },
-      event: { type: 'task.approved', data: { decided_by: who, in_agent_prompt: true } },
-      principal: who,
-    });
-  }
-  if (row.state === 'runnable' && run.state === 'running') {
-    row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: ran.toolUseId });
-  }
-  if (row.state !== 'claimed' || row.claim_id === null) return { row, mismatch: null };
-  const output = truncateUtf8(ran.output, HOOKED_OUTPUT_MAX_BYTES);
-  const failed = ran.outcome === 'failed';
-  const error = failed ? toolFailure(ran.output || 'the tool failed') : null;
-  const committed = await moveTask(tx, {
-    verb: 'commit',
-    run,
-    key: row.key,
-    to: failed ? 'failed' : 'succeeded',
-    match: { claim_id: row.claim_id },
-    set: {
-      result: ranResult(output),
-      error_code: error?.code ?? null,
-      error_detail: error?.detail ?? null,
-      lease_until: null,
-      deadline_at: null,
-    },
-    event: error
-      ? { type: 'task.failed', data: { error } }
-      : { type: 'task.succeeded', data: { ran_by: agent } },
-    principal,
-    settle: { ctx, run },
-  });
-  return { row: committed, mismatch: null };
-}
-
-/**
- * Records a report of another call than its row holds (another tool or
- * input: a hook rewrote it, or the agent ran the model's input instead of a
- * person's edit): what ran is a `run.unstaged_call` (no layer decided it),
- * and the row granted for the call (claimed, or approved and not yet
- * claimed) fails `call_mismatch`, its detail naming what ran, since the
- * call decided did not run as decided. A row not granted, or already
- * closed, stays as it is.
- */
-async function commitMismatch(
-  ctx: KernelContext,
-  tx: Tx,
-  run: RunTable,
-  options: { agent: string; ran: RanCall; row: TaskTable; mismatch: string },
-): Promise<TaskTable> {
-  const { agent, ran } = options;
-  emitUnstagedCall(tx, run, {
-    agent,
-    call: {
-      toolName: ran.toolName,
-      toolUseId: ran.toolUseId,
-      outcome: ran.outcome,
-      output: ran.output,
-      foundIn: 'post_tool',
-    },
-  });
-  let row = options.row;
-  if (row.state === 'runnable' && run.state === 'running') {
-    row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: ran.toolUseId });
-  }
-  if (row.state !== 'claimed' || row.claim_id === null) return row;
-  return failClaimed(ctx, tx, run, {
-    row,
-    claimId: row.claim_id,
-    agent,
-    error: { code: 'call_mismatch', detail: options.mismatch },
-  });
-}
-
-/** Fails a row the agent holds (claimed under `claimId`) with `error`, as the agent's commit. */
-function failClaimed(
-  ctx: KernelContext,
-  tx: Tx,
-  run: RunTable,
-  options: {
-    row: TaskTable;
-    claimId: string;
-    agent: string;
-    error: { code: string; detail: string };
-  },
-): Promise<TaskTable> {
-  const { error } = options;
-  return moveTask(tx, {
-    verb: 'commit',
-    run,
-    key: options.row.key,
-    to: 'failed',
-    match: { claim_id: options.claimId },
-    set: {
-      error_code: error.code,
-      error_detail: error.detail,
-      lease_until: null,
-      deadline_at: null,
-    },
-    event: { type: 'task.failed', data: { error } },
-    principal: hookedPrincipal(options.agent),
-    settle: { ctx, run },
-  });
-}
-
-/**
- * Closes the calls the agent was allowed but never reported (its own
- * permission flow refused them, or it stopped): failed `not_run`, so the
- * turn can end and the story says they did not run.
- */
-export async function closeUnreported(
-  ctx: KernelContext,
-  tx: Tx,
-  run: RunTable,
-  agent: string,
-): Promise<void> {
-  const rows = await listClaimedModelRows(tx, run.id);
-  for (const row of rows) {
-    if (row.claim_id === null) continue;
-    await failClaimed(ctx, tx, run, {
-      row,
-      claimId: row.claim_id,
-      agent,
-      error: { code: 'not_run', detail: `${agent} did not report running this call` },
-    });
-  }
-}
-
-/**
- * How long after a call was granted its report may still be on its way:
- * Claude Code sends `PostToolUse` from a hook that runs in the background,
- * so a turn's `Stop` can arrive before the report of its last call.
- */
-export const REPORT_GRACE_MS = 1_500;
-
-/** How often a `Stop` looks again for reports still on their way. */
-const REPORT_POLL_MS = 20;
-
-/**
- * Waits (at most {@link REPORT_GRACE_MS}) until the agent reported every
- * call of the run it was granted within the grace, so that `Stop` closes as
- * not run only the calls that did not run. Returns at once when no granted
- * call is unreported, or when the newest was granted longer ago than the
- * grace (its report is not coming).
- */
-export async function awaitReportsInFlight(ctx: KernelContext, runId: string): Promise<void> {
-  const started = performance.now();
-  for (;;) {
-    const rows = await listClaimedModelRows(ctx.store, runId);
-    if (rows.length === 0) return;
-    const newest = Math.max(...rows.map((row) => row.updated_at));
-    const waited = performance.now() - started;
-    if (ctx.store.now() - newest >= REPORT_GRACE_MS || waited >= REPORT_GRACE_MS) return;
-    await sleep(REPORT_POLL_MS);
-  }
 }

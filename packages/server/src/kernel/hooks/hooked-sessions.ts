@@ -7,7 +7,9 @@ import type { Tx } from '../../store/store.js';
 import { findTask, findTaskBySource } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { lockRun } from '../machines/run-state.js';
-import { awaitReportsInFlight, closeUnreported, postToolRow, preToolRow } from './hooked-calls.js';
+import { answerableInAgentPrompt } from './agent-prompt.js';
+import { preToolRow } from './hooked-calls.js';
+import { awaitReportsInFlight, closeUnreported, postToolRow } from './hooked-reports.js';
 import { currentTurn, inSessionTurn, keyOf, lastTurn, newTurn, sessionOf } from './hooked-turns.js';
 import { answerOf, hookAnswer } from './hooked-verdicts.js';
 import { hookOutcome, hookRow } from './hooks.js';
@@ -215,13 +217,13 @@ async function recordInSession(
         async (tx, run, ahead) =>
           run.state === 'running' ? preToolRow(ctx, tx, run, options, ahead) : null,
       );
-      if (inTurn?.value) return answerOf({ ...base, run_id: inTurn.run.id }, inTurn.value);
+      if (inTurn?.value) return callAnswer(ctx, base, inTurn.run, inTurn.value);
       // The session has no turn that runs (it ended, or there is none yet): a new one takes the call.
       const run = await newTurn(ctx, principal, session, key, undefined);
       const row = await ctx.store.transaction(async (tx) =>
         preToolRow(ctx, tx, await lockRun(tx, run.workspace_id, run.id), options),
       );
-      return answerOf({ ...base, run_id: run.id }, row);
+      return callAnswer(ctx, base, run, row);
     }
     case 'post_tool': {
       if (!input.tool_name) throw new AirlockError('invalid_input', 'post_tool needs tool_name');
@@ -246,7 +248,7 @@ async function recordInSession(
         });
       }
       const { run } = reported;
-      const { row, mismatch } = reported.value;
+      const { row, mismatch, ungranted } = reported.value;
       if (!row) {
         await recordUnstagedCalls(ctx, run, input.agent, [
           {
@@ -274,6 +276,9 @@ async function recordInSession(
         ...(mismatch === null
           ? {}
           : { reason: `${mismatch}; recorded as call_mismatch and as an unstaged call` }),
+        ...(ungranted === undefined
+          ? {}
+          : { reason: `${ungranted}, never granted; recorded as an unstaged call` }),
         reminders: remindersOf(row),
       });
     }
@@ -313,6 +318,17 @@ async function recordInSession(
       });
     }
   }
+}
+
+/** The answer to a pre-tool check; a park is offered to the agent's prompt only where it may be answered there. */
+async function callAnswer(
+  ctx: KernelContext,
+  base: Pick<HookedAnswer, 'conversation_id'>,
+  run: RunTable,
+  row: TaskTable,
+): Promise<HookedAnswer> {
+  const inAgentPrompt = await answerableInAgentPrompt(ctx.store, run, row);
+  return answerOf({ ...base, run_id: run.id }, row, { inAgentPrompt });
 }
 
 function remindersOf(row: TaskTable): string[] {

@@ -46,11 +46,14 @@ export function requiresUser(row: TaskTable): boolean {
 /**
  * The verdict on a call's row: taken for the agent (claimed) or already
  * run: allow; waiting for a person: wait; refused, expired or canceled:
- * deny with the reason the model reads.
+ * deny with the reason the model reads. `requires_user` is set only for a
+ * park the agent's own user may answer (`inAgentPrompt`, see
+ * agent-prompt.ts); any other park waits for members.
  */
 export function answerOf(
   base: Pick<HookedAnswer, 'run_id' | 'conversation_id'>,
   row: TaskTable,
+  options: { inAgentPrompt: boolean } = { inAgentPrompt: false },
 ): HookedAnswer {
   const about = {
     ...base,
@@ -77,7 +80,7 @@ export function answerOf(
           row.state === 'awaiting_input'
             ? 'the call waits for an answer from a person'
             : "the call waits for a person's approval",
-        requires_user: row.state === 'needs_approval' && requiresUser(row),
+        requires_user: row.state === 'needs_approval' && options.inAgentPrompt,
       });
     case 'timed_out':
       return hookAnswer({
