@@ -29,6 +29,16 @@ describe('credentials never reach a log line', () => {
     expect(redactUrl('/healthz')).toBe('/healthz');
   });
 
+  it('redacts a signed email action link, which decides as a member', () => {
+    const link = 'eyJ3b3Jrc3BhY2VfaWQiOiJ3c18xIn0.c2lnbmF0dXJl';
+    expect(redactUrl(`/notifications/email/actions/${link}`)).toBe(
+      `/notifications/email/actions/${REDACTED}`,
+    );
+    expect(redactUrl(`/notifications/email/actions/${link}?x=1`)).toBe(
+      `/notifications/email/actions/${REDACTED}?x=1`,
+    );
+  });
+
   it('redacts a token wherever the URL carries it, in a path segment or a query value', () => {
     const token = `alk_member_${'A'.repeat(43)}`;
     expect(redactUrl(`/api/v1/workspaces/ws_1/credentials/${token}/revoke`)).toBe(

@@ -1,4 +1,5 @@
 import type { LoggerOptions } from 'pino';
+import { ACTION_LINK_PATH } from '../notifications/action-links.js';
 
 /** What a credential is replaced with wherever a log line would carry it. */
 export const REDACTED = '[redacted]';
@@ -17,16 +18,23 @@ function decoded(text: string): string {
   }
 }
 
+/** A signed email action link's path: what follows it decides as a member, so it is a credential. */
+function withoutSignedLink(path: string): string {
+  const at = path.indexOf(ACTION_LINK_PATH);
+  return at < 0 ? path : `${path.slice(0, at + ACTION_LINK_PATH.length)}${REDACTED}`;
+}
+
 /**
  * A request URL fit for a log line: the value of every credential query
  * parameter replaced, and so is every path segment or query value that is a
  * token itself (a credential may be revoked by its token:
- * `POST .../credentials/<token>/revoke`); the rest is kept as sent.
+ * `POST .../credentials/<token>/revoke`), and a signed email action link;
+ * the rest is kept as sent.
  */
 export function redactUrl(url: string | undefined): string {
   if (!url) return '';
   const query = url.indexOf('?');
-  const path = (query < 0 ? url : url.slice(0, query))
+  const path = withoutSignedLink(query < 0 ? url : url.slice(0, query))
     .split('/')
     .map((segment) => (TOKEN.test(decoded(segment)) ? REDACTED : segment))
     .join('/');

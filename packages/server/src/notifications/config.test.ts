@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   describeChannel,
-  fingerprint,
   loadNotificationsConfig,
   NotificationsConfigError,
   parseNotificationsConfig,
 } from './config.js';
+import { fingerprint } from './secrets.js';
 
 const SECRET = `whsec_${Buffer.alloc(32, 3).toString('base64')}`;
 
@@ -173,5 +173,50 @@ describe('notification configuration', () => {
     writeFileSync(file, '{ nope');
     expect(() => loadNotificationsConfig(file)).toThrow(/is not JSON/);
     expect(() => loadNotificationsConfig(join(dir, 'missing.json'))).toThrow(/ENOENT/);
+  });
+
+  it('says where a file stops being JSON, never quoting its text (it may hold a secret)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-notify-'));
+    const messageFor = (text: string) => {
+      const file = join(dir, 'n.json');
+      writeFileSync(file, text);
+      try {
+        loadNotificationsConfig(file);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('the file was accepted');
+    };
+    const bare = messageFor('{"channels": [{"token": xoxb-TOPSECRET}]}');
+    expect(bare).toContain('an unexpected "x"');
+    expect(bare).not.toContain('TOPSECRET');
+    const trailing = messageFor('{\n  "token": "xoxb-TOPSECRET",\n}');
+    expect(trailing).toContain('(line 3, column 1)');
+    expect(trailing).not.toContain('TOPSECRET');
+  });
+
+  it('refuses an action link secret short enough to guess from one link', () => {
+    const email = (secret: string) => ({
+      channels: [
+        {
+          name: 'mail',
+          kind: 'email',
+          workspace: 'ws',
+          smtp: { host: 'smtp.example.com', port: 587 },
+          from: 'airlock@example.com',
+          to: ['a@example.com'],
+          action_links: { secret, members: { 'a@example.com': 'cred_1' } },
+        },
+      ],
+    });
+    const problems = problemsOf(email('zq'));
+    expect(problems.map((p) => [p.code, p.pointer])).toEqual([
+      ['invalid_action_link_secret', '/channels/0/action_links/secret'],
+    ]);
+    expect(JSON.stringify(problems)).not.toContain('"zq"');
+    expect(() => parseNotificationsConfig(email('k'.repeat(31)), {})).toThrow();
+    expect(() =>
+      parseNotificationsConfig(email(Buffer.alloc(32, 7).toString('base64')), {}),
+    ).not.toThrow();
   });
 });

@@ -1,6 +1,12 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import {
+  ACTION_LINK_SECRET_MIN_LENGTH,
+  isActionLinkSecret,
+  isWebhookSecret,
+  type SecretValue,
+  secretOf,
+} from './secrets.js';
 
 /**
  * Notification channels and their routing, as configuration (issue 27): a
@@ -84,6 +90,12 @@ const EmailChannel = z.strictObject({
     secure: z.boolean().optional(),
     user: z.string().min(1).optional(),
     password: Secret.optional(),
+    /**
+     * Sends over a connection that is not encrypted when the server offers no
+     * STARTTLS. Off: without `secure`, the kernel requires STARTTLS, except
+     * to a relay on this machine (a loopback host).
+     */
+    allow_plaintext: z.boolean().optional(),
   }),
   from: z.email(),
   to: z.array(z.email()).min(1),
@@ -119,13 +131,6 @@ const ConfigFile = z.strictObject({
 
 type RawConfig = z.infer<typeof ConfigFile>;
 type RawChannel = RawConfig['channels'][number];
-
-/** A secret with its value read: the value never leaves the process, the fingerprint may. */
-export interface SecretValue {
-  readonly value: string;
-  /** `sha256:` and the first 12 hex digits of the value's SHA-256. */
-  readonly fingerprint: string;
-}
 
 /** A webhook channel with its secrets read. */
 export type WebhookChannelConfig = Omit<Extract<RawChannel, { kind: 'webhook' }>, 'secrets'> & {
@@ -165,6 +170,7 @@ export interface ConfigProblem {
     | 'unknown_key'
     | 'duplicate_channel'
     | 'invalid_webhook_secret'
+    | 'invalid_action_link_secret'
     | 'missing_environment_variable';
   pointer: string;
   message: string;
@@ -182,45 +188,8 @@ export class NotificationsConfigError extends Error {
   }
 }
 
-/** The fingerprint shown in place of a secret. */
-export function fingerprint(value: string): string {
-  return `sha256:${createHash('sha256').update(value).digest('hex').slice(0, 12)}`;
-}
-
 function pointerOf(path: readonly PropertyKey[]): string {
   return path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
-
-function secretOf(
-  raw: string | { env: string },
-  pointer: string,
-  env: NodeJS.ProcessEnv,
-  problems: ConfigProblem[],
-): SecretValue {
-  const value = typeof raw === 'string' ? raw : env[raw.env];
-  if (value === undefined || value === '') {
-    const name = typeof raw === 'string' ? '' : raw.env;
-    problems.push({
-      code: 'missing_environment_variable',
-      pointer,
-      message: `the environment variable ${name} is not set (or empty)`,
-    });
-    return { value: '', fingerprint: '' };
-  }
-  return { value, fingerprint: fingerprint(value) };
-}
-
-/**
- * True when a webhook secret is `whsec_` and base64 of 24 to 64 bytes: the
- * Standard Webhooks specification's symmetric secret is at least 24 bytes
- * (192 bits) and at most 512 bits.
- */
-function isWebhookSecret(value: string): boolean {
-  if (!value.startsWith('whsec_')) return false;
-  const body = value.slice('whsec_'.length);
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return false;
-  const bytes = Buffer.from(body, 'base64').length;
-  return bytes >= 24 && bytes <= 64;
 }
 
 function resolveChannel(
@@ -251,6 +220,17 @@ function resolveChannel(
         signing_secret: secretOf(channel.signing_secret, `${at}/signing_secret`, env, problems),
       };
     case 'email': {
+      const actionLinkSecret = (raw: string | { env: string }, pointer: string) => {
+        const secret = secretOf(raw, pointer, env, problems);
+        if (secret.value && !isActionLinkSecret(secret.value)) {
+          problems.push({
+            code: 'invalid_action_link_secret',
+            pointer,
+            message: `an action link secret is at least ${ACTION_LINK_SECRET_MIN_LENGTH} random characters (openssl rand -base64 32): whoever holds one link can guess a short one offline`,
+          });
+        }
+        return secret;
+      };
       const { password, ...smtp } = channel.smtp;
       return {
         ...channel,
@@ -262,7 +242,7 @@ function resolveChannel(
         },
         action_links: channel.action_links && {
           members: channel.action_links.members,
-          secret: secretOf(channel.action_links.secret, `${at}/action_links/secret`, env, problems),
+          secret: actionLinkSecret(channel.action_links.secret, `${at}/action_links/secret`),
         },
       };
     }
@@ -327,6 +307,22 @@ export function parseNotificationsConfig(
 }
 
 /**
+ * Where JSON.parse stopped, as a line and column, or the unexpected token:
+ * never the text around it, which may hold an inline secret.
+ */
+function whereJsonBroke(error: unknown, text: string): string {
+  const message = (error as Error).message;
+  const position = /at position (\d+)/.exec(message);
+  if (position) {
+    const before = text.slice(0, Number(position[1])).split('\n');
+    return ` (line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1})`;
+  }
+  const token = /^Unexpected token '(.)'/.exec(message);
+  if (token) return ` (an unexpected ${JSON.stringify(token[1])})`;
+  return /end of JSON input/.test(message) ? ' (it ends too soon)' : '';
+}
+
+/**
  * Reads and validates a configuration file.
  * @throws NotificationsConfigError when the file is unreadable, not JSON or invalid.
  */
@@ -351,7 +347,7 @@ export function loadNotificationsConfig(
       {
         code: 'invalid_json',
         pointer: '',
-        message: `${file} is not JSON: ${(error as Error).message}`,
+        message: `${file} is not JSON${whereJsonBroke(error, text)}`,
       },
     ]);
   }

@@ -18,7 +18,7 @@ describe('docs/notifications.md samples', () => {
       SLACK_BOT_TOKEN: 'xoxb-1',
       SLACK_SIGNING_SECRET: 's',
       SMTP_PASSWORD: 'p',
-      AIRLOCK_LINK_SECRET: 'l',
+      AIRLOCK_LINK_SECRET: Buffer.alloc(32, 5).toString('base64'),
     };
     for (const sample of samples) {
       expect(() => parseNotificationsConfig(JSON.parse(sample), env)).not.toThrow();

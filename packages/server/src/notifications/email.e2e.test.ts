@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
@@ -10,9 +11,15 @@ import {
 } from '../testing/notify-kit.js';
 import { bodyOf, type Stall, startSmtp } from '../testing/smtp-receiver.js';
 import { backends } from '../testing/stores.js';
+import { signActionLink } from './action-links.js';
 
 const all = await backends();
 const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
+const LINK_SECRET = 'u3Jx9mQ2vL8pT5wR1zK7cN4bH6yF0aDe';
+/** An address of this machine off loopback, where the kernel requires STARTTLS; none in a sandbox without one. */
+const OFF_LOOPBACK = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`email notifications (${backend.name})`, () => {
@@ -21,9 +28,17 @@ for (const backend of all) {
 
     async function deployEmail(
       actionLinks: boolean,
-      options: { to?: string[]; stalls?: Stall; leaseMs?: number; stopGraceMs?: number } = {},
+      options: {
+        to?: string[];
+        stalls?: Stall;
+        leaseMs?: number;
+        stopGraceMs?: number;
+        host?: string;
+        allowPlaintext?: boolean;
+      } = {},
     ) {
-      const smtp = await startSmtp(options.stalls);
+      const host = options.host ?? '127.0.0.1';
+      const smtp = await startSmtp(options.stalls, host);
       closers.push(smtp.close);
       d = await deployWithChannels(
         backend,
@@ -33,13 +48,17 @@ for (const backend of all) {
               name: 'mail',
               kind: 'email',
               workspace: workspaceId,
-              smtp: { host: '127.0.0.1', port: smtp.port },
+              smtp: {
+                host,
+                port: smtp.port,
+                ...(options.allowPlaintext ? { allow_plaintext: true } : {}),
+              },
               from: 'airlock@example.com',
               to: options.to ?? ['alice@example.com'],
               ...(actionLinks
                 ? {
                     action_links: {
-                      secret: 'action-link-secret',
+                      secret: LINK_SECRET,
                       members: {
                         'alice@example.com': memberCredentialId,
                         'bob@example.com': otherMemberCredentialId,
@@ -105,6 +124,41 @@ for (const backend of all) {
       const tampered = `${approve.slice(0, -3)}abc`;
       expect((await fetch(tampered, { method: 'POST' })).status).toBe(403);
     });
+
+    it('a link signed for a member the channel maps no recipient to decides nothing', async () => {
+      const smtp = await deployEmail(true);
+      const runId = await d!.park();
+      const mail = await waitFor(async () => smtp.mails[0]);
+      const approve = /Approve: (\S+)/.exec(bodyOf(mail.raw))![1]!;
+      const token = approve.slice(approve.lastIndexOf('/') + 1);
+      const claim = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8'));
+      const forged = signActionLink(LINK_SECRET, { ...claim, member: 'cred_nobody_mapped' });
+      const answer = await fetch(`${approve.slice(0, approve.lastIndexOf('/') + 1)}${forged}`, {
+        method: 'POST',
+      });
+      expect(answer.status).toBe(403);
+      expect((await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body.state).toBe(
+        'needs_approval',
+      );
+    });
+
+    it.skipIf(OFF_LOOPBACK === undefined)(
+      'off loopback, a server without STARTTLS gets no mail unless the channel allows plain text',
+      async () => {
+        const refused = await deployEmail(true, { host: OFF_LOOPBACK });
+        await d!.park();
+        const failed = await failedDelivery(d!, { timeoutMs: 4000 });
+        expect(failed.last_error).toMatch(/TLS/i);
+        expect(refused.mails).toHaveLength(0);
+        await d!.close();
+        d = undefined;
+
+        const allowed = await deployEmail(false, { host: OFF_LOOPBACK, allowPlaintext: true });
+        await d!.park();
+        const mail = await waitFor(async () => allowed.mails[0]);
+        expect(mail.to).toEqual(['alice@example.com']);
+      },
+    );
 
     it('sends to every recipient at once, and a server that stalls on one ends the attempt at its deadline', async () => {
       const smtp = await deployEmail(false, {

@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import type { TaskView } from '@airlock/core';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { ACTION_LINK_PATH, signActionLink } from './action-links.js';
@@ -44,6 +45,13 @@ export function emailText(
   return `${lines.join('\n')}\n`;
 }
 
+/** True for a host name or address of this machine's loopback (a local relay needs no TLS). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  return isIPv4(bare) && bare.startsWith('127.');
+}
+
 function messageOf(reason: unknown): string {
   return reason instanceof Error ? reason.message : String(reason);
 }
@@ -54,10 +62,13 @@ export class EmailSender {
 
   constructor(private readonly channel: EmailChannelConfig) {
     const { smtp } = channel;
+    const secure = smtp.secure ?? smtp.port === 465;
     this.transport = nodemailer.createTransport({
       host: smtp.host,
       port: smtp.port,
-      secure: smtp.secure ?? smtp.port === 465,
+      secure,
+      // The password and the action links never cross the network in clear text, unless asked.
+      requireTLS: !secure && smtp.allow_plaintext !== true && !isLoopbackHost(smtp.host),
       ...(smtp.user && smtp.password
         ? { auth: { user: smtp.user, pass: smtp.password.value } }
         : {}),

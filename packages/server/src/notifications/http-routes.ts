@@ -89,9 +89,14 @@ export function notificationRoutes(options: {
             c.kind === 'email' && c.workspace === claim.workspace_id && c.name === claim.channel,
         )
       : undefined;
-    const secret = channel?.kind === 'email' ? channel.action_links?.secret.value : undefined;
-    const refused = secret ? checkActionLink(secret, token, ctx.store.now()) : 'bad_signature';
-    if (!claim || refused === 'bad_signature') {
+    const links = channel?.kind === 'email' ? channel.action_links : undefined;
+    const refused = links
+      ? checkActionLink(links.secret.value, token, ctx.store.now())
+      : 'bad_signature';
+    // A link decides only as a member the channel maps a recipient to, whatever it was signed with.
+    const mapped =
+      links !== undefined && Object.values(links.members).includes(claim?.member ?? '');
+    if (!claim || refused === 'bad_signature' || !mapped) {
       page(
         res,
         403,

@@ -12,11 +12,13 @@ export interface Mail {
 export type Stall = string | { address: string; firstAnswerAfterMs: number };
 
 /**
- * A real SMTP server on loopback (smtp-server), keeping every message it
- * accepts; it stalls on the RCPT TO of the `stalls` address.
+ * A real SMTP server (smtp-server) on loopback, or on `listen` (an address
+ * of this machine), offering neither STARTTLS nor AUTH, keeping every
+ * message it accepts; it stalls on the RCPT TO of the `stalls` address.
  */
 export async function startSmtp(
   stalls?: Stall,
+  listen = '127.0.0.1',
 ): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
   const mails: Mail[] = [];
   const stall = typeof stalls === 'string' ? { address: stalls, firstAnswerAfterMs: null } : stalls;
@@ -51,7 +53,7 @@ export async function startSmtp(
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  await new Promise<void>((resolve) => server.listen(0, listen, () => resolve()));
   const port = (server.server.address() as AddressInfo).port;
   return {
     port,
