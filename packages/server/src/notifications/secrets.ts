@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { ConfigProblem } from './config.js';
+
+/** The problem secretOf reports, in the shape of the configuration's problems. */
+export interface MissingVariable {
+  code: 'missing_environment_variable';
+  pointer: string;
+  message: string;
+}
 
 /*
  * The secrets of notification channels: read inline or from the
@@ -27,7 +33,7 @@ export function secretOf(
   raw: string | { env: string },
   pointer: string,
   env: NodeJS.ProcessEnv,
-  problems: ConfigProblem[],
+  problems: { push(problem: MissingVariable): unknown },
 ): SecretValue {
   const value = typeof raw === 'string' ? raw : env[raw.env];
   if (value === undefined || value === '') {
