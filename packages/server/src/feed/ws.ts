@@ -40,6 +40,8 @@ function protocolErrorCode(error: Error): ErrorCode {
 }
 
 function refuse(socket: Duplex, error: AirlockError): void {
+  // The client went away while its upgrade was read: nobody to answer.
+  if (socket.destroyed) return;
   const body = JSON.stringify(error.toBody());
   const retry =
     error.retryAfterSeconds !== undefined ? `retry-after: ${error.retryAfterSeconds}\r\n` : '';
@@ -103,6 +105,10 @@ export function createSocketHandler(options: {
     perMessageDeflate: false,
   });
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node hands over an upgrade's socket with no 'error' listener: a client that resets it
+    // while the credential and the store are read would otherwise end the process.
+    const dropOnError = () => socket.destroy();
+    socket.on('error', dropOnError);
     try {
       const url = requestTarget(req);
       if (!url) throw badRequestTarget();
@@ -136,7 +142,10 @@ export function createSocketHandler(options: {
         runId,
         after,
       });
+      if (socket.destroyed) return;
       wss.handleUpgrade(req, socket, head, (ws) => {
+        // The WebSocket listens for the socket's errors from here on.
+        socket.off('error', dropOnError);
         if (pruned) {
           // A message a client reads (not a refused upgrade, which a browser cannot see), then a close.
           ws.send(JSON.stringify({ type: 'resync', ...pruned.toBody().error, after }));
