@@ -14,6 +14,21 @@ export {
   type ProblemDetail,
 } from '@airlock/core';
 
+/** The most problems an error lists: a request of a million bad items is answered in a few kilobytes. */
+export const MAX_LISTED_PROBLEMS = 50;
+/** The longest detail an error carries, in UTF-16 units. */
+const MAX_DETAIL_LENGTH = 4096;
+
+/** An error's detail, cut to its bound, saying how many problems there are when only some are listed. */
+function boundedDetail(detail: string, problems: number): string {
+  const count =
+    problems > MAX_LISTED_PROBLEMS
+      ? ` (${problems} problems; the first ${MAX_LISTED_PROBLEMS} are listed)`
+      : '';
+  if (detail.length <= MAX_DETAIL_LENGTH) return `${detail}${count}`;
+  return `${detail.slice(0, MAX_DETAIL_LENGTH)}…${count}`;
+}
+
 /** A failure the server reports as `{error: {code, detail}}` with the code's HTTP status. */
 export class AirlockError extends Error {
   readonly code: ErrorCode;
@@ -22,12 +37,23 @@ export class AirlockError extends Error {
   /** Seconds the client should wait before retrying (sent as `retry-after`), when it should. */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, detail: string, problems?: readonly ProblemDetail[]) {
-    super(`${code}: ${detail}`);
+  /**
+   * `problems` beyond MAX_LISTED_PROBLEMS are left out, and so is a detail's
+   * text past 4 KiB; `total` is how many problems were found when the caller
+   * passes only the first ones.
+   */
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    problems?: readonly ProblemDetail[],
+    total = problems?.length ?? 0,
+  ) {
+    const shown = boundedDetail(detail, total);
+    super(`${code}: ${shown}`);
     this.name = 'AirlockError';
     this.code = code;
-    this.detail = detail;
-    this.problems = problems;
+    this.detail = shown;
+    this.problems = problems?.slice(0, MAX_LISTED_PROBLEMS);
   }
 
   /** The HTTP status of this error's code. */

@@ -41,7 +41,8 @@ export function validateProfileConfiguration(input: unknown): Validated<ValidPro
     );
     return { ok: false, problems: problems.items };
   }
-  checkEnvelope(input, '', problems);
+  // Past the envelope nothing else is read: a huge list would cost a problem per item.
+  if (!checkEnvelope(input, '', problems)) return { ok: false, problems: problems.items };
   const fields = input as Record<string, unknown>;
   for (const key of Object.keys(fields)) {
     if (!PROFILE_KEYS.includes(key)) {

@@ -24,7 +24,8 @@ export interface RuleListOptions {
  */
 export function validateRuleList(input: unknown, options: RuleListOptions = {}): Validated<Policy> {
   const problems = new ProblemList();
-  checkEnvelope(input, '', problems);
+  // Past the envelope nothing else is read: a huge list would cost a problem per item.
+  if (!checkEnvelope(input, '', problems)) return invalid(problems.items);
   const rules = checkRuleList(input, '', problems);
   if (!problems.empty || rules === null) return invalid(problems.items);
   return {

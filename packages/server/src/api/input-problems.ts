@@ -1,5 +1,5 @@
 import { pointerFrom } from '@airlock/core';
-import { AirlockError, type ProblemDetail } from '../errors.js';
+import { AirlockError, MAX_LISTED_PROBLEMS, type ProblemDetail } from '../errors.js';
 
 /** A validation issue as zod and Standard Schema report it. */
 interface Issue {
@@ -24,14 +24,14 @@ export function issueProblems(issues: readonly Issue[]): ProblemDetail[] {
   }));
 }
 
-/** The `invalid_input` error for a request whose input failed validation, listing every problem. */
+/**
+ * The `invalid_input` error for a request whose input failed validation,
+ * listing its first problems (AirlockError bounds the list and says how many).
+ */
 export function invalidInput(issues: readonly Issue[]): AirlockError {
-  const problems = issueProblems(issues);
-  return new AirlockError(
-    'invalid_input',
-    problems.map((p) => `${p.pointer || '/'}: ${p.message}`).join('; '),
-    problems,
-  );
+  const problems = issueProblems(issues.slice(0, MAX_LISTED_PROBLEMS));
+  const detail = problems.map((p) => `${p.pointer || '/'}: ${p.message}`).join('; ');
+  return new AirlockError('invalid_input', detail, problems, issues.length);
 }
 
 /** The issues carried by a validator's error (zod's or Standard Schema's), if any. */

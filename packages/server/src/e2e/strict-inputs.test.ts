@@ -158,4 +158,41 @@ describe('strict inputs at the door', () => {
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('invalid_input');
   });
+
+  it('answers a request of a few hundred thousand bad items in kilobytes, naming how many', async () => {
+    const items = Array.from({ length: 300_000 }, (_, i) => i);
+    const created = await raw(
+      d,
+      d.tokens.agent,
+      'POST',
+      `${d.ws}/runs`,
+      JSON.stringify({ ...parkOne, tool_names: items }),
+    );
+    expect(created.status).toBe(400);
+    expect(created.body.error.code).toBe('invalid_input');
+    expect(created.body.error.problems).toHaveLength(50);
+    expect(created.body.error.detail).toContain('(300000 problems; the first 50 are listed)');
+    expect(JSON.stringify(created.body).length).toBeLessThan(16_384);
+    const viaTrpc = await trpc(
+      d,
+      d.tokens.agent,
+      'runs.create',
+      JSON.stringify({ ...parkOne, tool_names: items }),
+    );
+    expect(viaTrpc.code).toBe('invalid_input');
+    expect(JSON.stringify(viaTrpc.body).length).toBeLessThan(32_768);
+
+    // A profile past its 64 KiB envelope is refused for that alone, not item by item.
+    const profile = await raw(
+      d,
+      d.tokens.agent,
+      'PUT',
+      '/agent_api/v1/profile/configuration',
+      JSON.stringify({ approval_mode: 'rules', approval_rules: items }),
+    );
+    expect(profile.status).toBe(422);
+    expect(profile.body.error.problems.map((p: { code: string }) => p.code)).toEqual([
+      'envelope_too_large',
+    ]);
+  });
 });
