@@ -14,7 +14,7 @@ const rules = [
   },
   { tool: 'write|edit', path: 'path', match: '*.env', verdict: 'deny' },
   { tool: 'memory_*|ask|read', verdict: 'allow' },
-  { tool: 'bash|start_process', path: 'command', match: 'ls*', verdict: 'allow' },
+  { tool: 'bash|start_process', path: 'command', match: 'ls -la', verdict: 'allow' },
   { tool: 'bash', path: 'command', match: '*rm -rf*', verdict: 'ask' },
   { tool: 'bash', verdict: 'ask', origin: 'author' },
 ];

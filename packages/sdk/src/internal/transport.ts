@@ -65,7 +65,10 @@ export function checkConnectionOptions(options: ConnectionOptions): void {
   if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
     refuse('/url', `url must be the kernel's http(s) base URL, such as http://127.0.0.1:4820`);
   }
-  if (typeof options.token !== 'string' || !TOKEN.test(options.token)) {
+  if (options.token === undefined || options.token === null || options.token === '') {
+    // Most often `process.env.X!` of a variable that is not set.
+    refuse('/token', 'no token was given: pass the credential (is its environment variable set?)');
+  } else if (typeof options.token !== 'string' || !TOKEN.test(options.token)) {
     refuse(
       '/token',
       'token must be the credential as issued: visible ASCII, no spaces or line breaks',
