@@ -263,16 +263,18 @@ export async function revokeCredential(store: Store, idOrToken: string): Promise
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Lists a workspace's credentials (without tokens). */
+/** Lists a workspace's credentials (without tokens); one of a removed application as revoked at its removal. */
 export async function listCredentials(
   store: Store,
   workspaceId: string,
 ): Promise<CredentialInfo[]> {
   const rows = await store.db
     .selectFrom('credentials')
-    .selectAll()
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('created_at')
+    .leftJoin('agent_applications', 'agent_applications.id', 'credentials.agent_application_id')
+    .selectAll('credentials')
+    .select('agent_applications.removed_at as application_removed_at')
+    .where('credentials.workspace_id', '=', workspaceId)
+    .orderBy('credentials.created_at')
     .execute();
   return rows.map((row) => ({
     credential_id: row.id,
@@ -281,7 +283,8 @@ export async function listCredentials(
     agent_application_id: row.agent_application_id,
     label: row.label,
     created_at: row.created_at,
-    revoked_at: row.revoked_at,
+    // A credential of a removed application is refused from the removal on (activeCredential).
+    revoked_at: row.revoked_at ?? row.application_removed_at ?? null,
   }));
 }
 

@@ -140,7 +140,9 @@ describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
     const listed = await airlock(d, ['runs', 'list'], made.token);
     expect(listed.code).toBe(0);
     const executor = await airlock(d, ['tokens', 'create', '--kind', 'executor']);
-    expect(executor.stdout.split('\n')[0]).toMatch(/^alk_executor_/);
+    // The token alone on stdout (`T=$(airlock tokens create …)`); what it is, on stderr.
+    expect(executor.stdout).toMatch(/^alk_executor_\S+\n$/);
+    expect(executor.stderr).toMatch(/executor credential cred_\S+.*; shown once/);
     const revoked = await airlock(d, ['tokens', 'revoke', made.credential_id]);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toContain(`revoked member credential ${made.credential_id}`);
@@ -201,6 +203,23 @@ describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
     expect(tokens.stdout).not.toContain(credential.token);
     const wrong = await airlock(d, ['tokens', 'create', '--kind', 'agent', '--workspace-level']);
     expect(wrong.code).toBe(2);
+
+    // A removed application's credentials are refused from then on, and listed so.
+    const ofApp = await airlock(d, [
+      'tokens',
+      'create',
+      '--kind',
+      'executor',
+      '--application',
+      app.id,
+      '--json',
+    ]);
+    const appToken = JSON.parse(ofApp.stdout) as { credential_id: string };
+    expect((await airlock(d, ['apps', 'remove', app.id])).code).toBe(0);
+    const active = await airlock(d, ['tokens', 'list'], credential.token);
+    expect(active.stdout).not.toContain(appToken.credential_id);
+    const all = await airlock(d, ['tokens', 'list', '--all'], credential.token);
+    expect(all.stdout).toContain(`${appToken.credential_id}\texecutor\t${app.id}\trevoked`);
   });
 
   it('explains missing connection settings and bad usage with exit 2', async () => {

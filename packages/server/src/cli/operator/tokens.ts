@@ -68,10 +68,14 @@ export async function tokens(argv: string[]): Promise<number> {
         ...(values['workspace-level'] ? { agent_application_id: null } : {}),
         ...(typeof values.label === 'string' ? { label: values.label } : {}),
       });
-      print(connection, made, () => [
-        made.token,
-        `(${made.kind} credential ${made.credential_id}${made.agent_application_id ? ` of ${made.agent_application_id}` : ''}; shown once)`,
-      ]);
+      // Only the token on stdout, so that `T=$(airlock tokens create …)` holds the token alone.
+      print(connection, made, () => [made.token]);
+      if (!connection.json) {
+        process.stderr.write(
+          `(${made.kind} credential ${made.credential_id}${made.agent_application_id ? ` of ${made.agent_application_id}` : ''}; shown once)
+`,
+        );
+      }
       return 0;
     }
     case 'list': {
