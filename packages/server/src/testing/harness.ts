@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Airlock, type AirlockOptions, startAirlock } from '../airlock.js';
 import type { Backend } from './stores.js';
 import { type WorkspaceTokens, workspaceWithTokens } from './workspace-tokens.js';
@@ -67,6 +70,15 @@ export async function deploy(
   await opened.store.close();
   const airlock = await startAirlock({
     ...options,
+    // On a database server retention would export under the working directory (the repository).
+    ...(opened.location.databaseUrl !== undefined && options.retention?.exportDir === undefined
+      ? {
+          retention: {
+            ...options.retention,
+            exportDir: mkdtempSync(join(tmpdir(), 'airlock-exports-')),
+          },
+        }
+      : {}),
     // Rate limits are off in tests unless a test turns them on.
     rateLimit: options.rateLimit ?? null,
     authFailureLimit: options.authFailureLimit ?? null,

@@ -10,6 +10,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_DIR_MODE } from '../../store/private-dir.js';
 import type { CommittedExports } from '../../store/retention-exports.js';
 
 /** What a pruned batch is written as: audit records, event views, runs with their rows, conversations. */
@@ -59,7 +60,7 @@ export async function exportLocation(directory: string): Promise<string> {
   try {
     return await read();
   } catch {
-    await mkdir(directory, { recursive: true });
+    await mkdir(directory, { recursive: true, mode: PRIVATE_DIR_MODE });
     try {
       await writeFile(file, `exports_${randomUUID()}\n`, { flag: 'wx' });
     } catch {
@@ -129,7 +130,7 @@ export class ExportFolder {
   ): Promise<CommittedExports> {
     const day = exportDay(options.now);
     const sizes = day === options.committed.day ? { ...options.committed.sizes } : {};
-    await mkdir(this.folder, { recursive: true });
+    await mkdir(this.folder, { recursive: true, mode: PRIVATE_DIR_MODE });
     for (const [kind, rows] of Object.entries(lines) as [ExportKind, readonly unknown[]][]) {
       if (rows.length === 0) continue;
       const name = `${kind}-${day}.jsonl`;

@@ -5,6 +5,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type { AdvisoryLockHold, OpenedBackend, StoreBackend } from '../backend.js';
 import type { Durability } from '../durability.js';
 import { runPrepared } from '../prepared.js';
+import { PRIVATE_DIR_MODE } from '../private-dir.js';
 import type { Database } from '../schema.js';
 import { Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
@@ -61,7 +62,8 @@ export const sqliteBackend: StoreBackend = {
 
   async open(location, durability): Promise<OpenedBackend> {
     const dir = resolve(location.dataDir ?? '.airlock');
-    mkdirSync(dir, { recursive: true });
+    // Only its owner reads a new data directory: it holds every call's input and result.
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const file = join(dir, SQLITE_FILE_NAME);
     const database = new SqliteDatabase(file);
     database.pragma('journal_mode = WAL');

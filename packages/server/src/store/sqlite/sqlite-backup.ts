@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } fro
 import { basename, dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { StaticMigrations } from '../migrations.js';
+import { PRIVATE_DIR_MODE } from '../private-dir.js';
 import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 
 /** Why a backup or a restore was refused; `code` is stable, `message` says what to do. */
@@ -125,7 +126,7 @@ export async function backupSqliteStore(options: {
       `${target} exists; name a new file (a backup never overwrites one)`,
     );
   }
-  mkdirSync(dirname(target), { recursive: true });
+  mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
   const partial = join(dirname(target), `.${basename(target)}.partial`);
   removeCopy(partial);
   try {
@@ -227,7 +228,7 @@ export async function restoreSqliteStore(options: {
   if (!existsSync(file) || !statSync(file).isFile()) {
     throw new BackupError('backup_not_found', `no backup file at ${file}`);
   }
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const incoming = join(dir, `${SQLITE_FILE_NAME}.restoring`);
   removeCopy(incoming);
   let facts: StoreFileFacts;

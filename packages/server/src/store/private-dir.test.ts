@@ -1,0 +1,22 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { holdDataDir } from './sqlite/kernel-lock.js';
+import { Store } from './store.js';
+
+describe('a data directory the kernel creates', () => {
+  it('is its owner’s alone, down to the folder that did not exist yet', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'airlock-private-'));
+    const dataDir = join(parent, 'nested', '.airlock');
+    const letGo = holdDataDir(dataDir);
+    const store = await Store.open({ dataDir });
+    try {
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      expect(statSync(join(parent, 'nested')).mode & 0o777).toBe(0o700);
+    } finally {
+      await store.close();
+      letGo();
+    }
+  });
+});
