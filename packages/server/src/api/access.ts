@@ -95,6 +95,6 @@ export async function checkRunFence(
   if (typeof runId !== 'string') return;
   const application = await applicationOfRun(kernel.context.store, principal.workspace_id, runId);
   if (application !== undefined && !fencedIn(fenceOf(principal)!, application)) {
-    throw new AirlockError('run_not_found', `no run ${runId} of this agent application`);
+    throw new AirlockError('run_not_found', `no run ${runId} in this workspace`);
   }
 }

@@ -219,6 +219,8 @@ const feed = authorized(FEED)
     const after = input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0);
     try {
       checkAccess(FEED, ctx.principal, input);
+      // Another application's run is not there for an agent credential, as on REST and the socket.
+      await checkRunFence(ctx.kernel, ctx.principal, { run_id: input.run_id ?? null });
       const pruned = await prunedResume(ctx.kernel.context.store, {
         workspaceId: ctx.principal.workspace_id,
         runId: input.run_id ?? null,

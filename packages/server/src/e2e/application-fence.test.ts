@@ -123,6 +123,10 @@ for (const backend of all) {
             'run_not_found',
           ]);
         }
+        // Word for word what a run that does not exist answers: nothing tells them apart.
+        const other = (await otherAgent.get(`${d.ws}/runs/${parked}`)).body.error.detail;
+        const none = (await otherAgent.get(`${d.ws}/runs/run_doesnotexist`)).body.error.detail;
+        expect(other.replace(parked, 'RUN')).toBe(none.replace('run_doesnotexist', 'RUN'));
         const stop = await otherAgent.post(`${d.ws}/runs/${parked}/stop`);
         expect(stop.status).toBe(404);
         expect((await d.member.get(`${d.ws}/runs/${parked}`)).body.state).toBe('running');
@@ -165,6 +169,23 @@ for (const backend of all) {
           (m) => m.type === 'event' && (m.event.run_id === parked || m.event.run_id === granted),
         );
         expect(foreign).toEqual([]);
+      });
+
+      it("refuses an agent's tRPC subscription to another application's run as not found", async () => {
+        const input = encodeURIComponent(
+          JSON.stringify({ workspace_id: d.workspaceId, run_id: parked, after: 0 }),
+        );
+        const controller = new AbortController();
+        const answer = await fetch(`${d.url}/trpc/runs.feed?input=${input}`, {
+          headers: { authorization: `Bearer ${tokensB.agent}` },
+          signal: controller.signal,
+        });
+        const text = await Promise.race([
+          answer.text(),
+          new Promise<string>((resolve) => setTimeout(() => resolve('(still open)'), 1500)),
+        ]);
+        controller.abort();
+        expect(text).toContain('run_not_found');
       });
 
       it("shows an agent's tRPC subscription only its own application's runs", async () => {

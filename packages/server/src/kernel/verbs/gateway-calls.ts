@@ -20,14 +20,15 @@ export type GatewaySubmission =
 
 /** A gateway run is one whose provider is external (its rounds come from a client). */
 function checkGatewayRun(ctx: KernelContext, principal: Principal, run: RunTable): void {
+  // Another application's run is not there, whatever kind of run it is.
+  if (principal.kind === 'agent' && run.agent_application_id !== principal.agent_application_id) {
+    throw new AirlockError('run_not_found', `no run ${run.id} in this workspace`);
+  }
   if (!drivenByClient(ctx, run)) {
     throw new AirlockError(
       'run_not_gateway',
       `run ${run.id} gets its rounds from ${providerKind(run)}`,
     );
-  }
-  if (principal.kind === 'agent' && run.agent_application_id !== principal.agent_application_id) {
-    throw new AirlockError('run_not_found', `no run ${run.id} of this agent application`);
   }
   if (run.state !== 'running') {
     throw new AirlockError('run_not_running', `run ${run.id} is ${run.state}`);

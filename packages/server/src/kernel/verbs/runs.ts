@@ -270,7 +270,7 @@ export async function regenerateRun(
     principal.kind === 'agent' &&
     original.agent_application_id !== principal.agent_application_id
   ) {
-    throw new AirlockError('run_not_found', `no run ${runId} of this agent application`);
+    throw new AirlockError('run_not_found', `no run ${runId} in this workspace`);
   }
   const start: RunStart = {
     input: (JSON.parse(original.input) as { content: string }).content,
