@@ -34,6 +34,8 @@ export interface AirlockOptions extends StoreLocation {
   /** The longest lease a claim or heartbeat is granted, whatever it asks for; default 1 h. */
   maxLeaseMs?: number | undefined;
   sweepIntervalMs?: number | undefined;
+  /** How often an open socket's credential is asked about again, to end it once revoked (default 10 s). */
+  credentialRecheckMs?: number | undefined;
   /** Largest request body in bytes; default 1 MiB. */
   bodyLimit?: number | undefined;
   logger?: Logger | undefined;
@@ -201,6 +203,7 @@ async function startParts(
     port: options.port ?? 0,
     host: options.host ?? '127.0.0.1',
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    credentialRecheckMs: options.credentialRecheckMs,
     validateOutputs: options.validateOutputs ?? process.env.VITEST !== undefined,
     version: SERVER_VERSION,
     rateLimit:

@@ -53,6 +53,8 @@ export interface HttpOptions {
   tracing?: CallTracing | null | undefined;
   /** Routes served before REST (the notification channels'); true when one served the request. */
   routes?: ((req: IncomingMessage, res: ServerResponse, url: URL) => boolean) | undefined;
+  /** How often an open socket's credential is asked about again (default 10 s). */
+  credentialRecheckMs?: number | undefined;
 }
 
 /** The tRPC procedures by name, so a request's operation label stays within the known ones. */
@@ -179,6 +181,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     hub: options.hub,
     authThrottle,
     metrics: options.metrics,
+    credentialRecheckMs: options.credentialRecheckMs,
   });
   const inbox = createInboxHandler();
   // Shutdown ends idle connections (even ones that never sent a request) and

@@ -21,11 +21,15 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { KernelMetrics } from '../metrics/registry.js';
 import { workspaceHead } from '../store/events.js';
 import { asStoreError } from '../store/store-errors.js';
+import { CredentialWatch } from './credential-watch.js';
 import { fencedDelivery } from './fence.js';
 import { FrameWriter, MAX_BUFFERED } from './frame-writer.js';
 import type { FeedHub } from './hub.js';
 import { claimedLater, nudgeFor } from './nudges.js';
 import { prunedResume } from './pruned-position.js';
+
+/** The close code of a socket whose credential was revoked (or its application removed). */
+export const CREDENTIAL_REVOKED_CLOSE = 4401;
 
 /** The feed's `run_id` query parameter, as its contract declares it. */
 const FEED_RUN_QUERY = SUBSCRIPTION_CONTRACTS.feed.query.pick({ run_id: true });
@@ -96,7 +100,13 @@ export function createSocketHandler(options: {
   hub: FeedHub;
   authThrottle?: AuthFailureThrottle | null | undefined;
   metrics?: KernelMetrics | null | undefined;
+  credentialRecheckMs?: number | undefined;
 }) {
+  // A revoked credential's sockets end within a recheck, not at their next reconnect.
+  const credentials = new CredentialWatch(
+    options.kernel.context.store,
+    options.credentialRecheckMs,
+  );
   const errors = options.metrics?.errors;
   // No permessage-deflate: feed frames are written prebuilt to the socket (FrameWriter).
   const wss = new WebSocketServer({
@@ -116,9 +126,10 @@ export function createSocketHandler(options: {
       if (feed === null && url.pathname !== EXECUTOR_CABLE_PATH) {
         throw new AirlockError('not_found', `no socket at ${url.pathname}`);
       }
+      const token = bearerToken(req.headers.authorization, url.searchParams.get('access_token'));
       const principal = await authenticateToken(
         options.kernel,
-        bearerToken(req.headers.authorization, url.searchParams.get('access_token')),
+        token,
         options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
       const runId = feed !== null ? url.searchParams.get('run_id') : null;
@@ -190,7 +201,13 @@ export function createSocketHandler(options: {
         ws.on('message', (data) => {
           if (data.toString() === 'ping') send({ type: 'pong' });
         });
-        ws.on('close', () => subscription.close());
+        const unwatch = credentials.watch(token ?? '', () => {
+          ws.close(CREDENTIAL_REVOKED_CLOSE, 'credential revoked');
+        });
+        ws.on('close', () => {
+          unwatch();
+          subscription.close();
+        });
         ws.on('error', (error) => {
           errors?.inc({ code: protocolErrorCode(error) });
           subscription.close();
@@ -207,6 +224,7 @@ export function createSocketHandler(options: {
   return {
     upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void handle(req, socket, head),
     close: () => {
+      credentials.close();
       for (const client of wss.clients) client.terminate();
       wss.close();
     },

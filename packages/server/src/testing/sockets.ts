@@ -13,6 +13,8 @@ export interface Socket {
    *   FeedMessageSchema or CableMessageSchema): each socket test checks the wire as declared.
    */
   close(): void;
+  /** Resolves with the close code and reason once the socket closed, whoever closed it. */
+  closed: Promise<{ code: number; reason: string }>;
 }
 
 /** Opens a feed or cable socket with a bearer token; rejects with `status N` when refused. */
@@ -25,6 +27,9 @@ export function connect(url: string, token: string): Promise<Socket> {
     });
     const messages: Message[] = [];
     const broken: string[] = [];
+    const closed = new Promise<{ code: number; reason: string }>((settle) => {
+      ws.on('close', (code, reason) => settle({ code, reason: reason.toString() }));
+    });
     ws.on('message', (data) => {
       const message = JSON.parse(data.toString());
       const checked = contract.safeParse(message);
@@ -38,7 +43,7 @@ export function connect(url: string, token: string): Promise<Socket> {
         throw new Error(`messages outside the subscription's contract:\n${broken.join('\n')}`);
       }
     };
-    ws.on('open', () => resolve({ messages, close }));
+    ws.on('open', () => resolve({ messages, close, closed }));
     ws.on('unexpected-response', (_req, res) => reject(new Error(`status ${res.statusCode}`)));
     ws.on('error', reject);
   });

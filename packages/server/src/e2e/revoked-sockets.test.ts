@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { CREDENTIAL_REVOKED_CLOSE } from '../feed/ws.js';
+import { type Deployment, deploy } from '../testing/harness.js';
+import { connect, type Socket } from '../testing/sockets.js';
+import { backends } from '../testing/stores.js';
+
+/**
+ * A revoked credential's open sockets end within the kernel's recheck (here
+ * 100 ms), with close code 4401, rather than at their next reconnect; the
+ * sockets of credentials that still work stay open.
+ */
+
+const all = await backends();
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(
+    `sockets of a revoked credential (${backend.name})`,
+    () => {
+      let d: Deployment;
+      const sockets: Socket[] = [];
+      afterEach(async () => {
+        for (const socket of sockets.splice(0)) socket.close();
+        await d?.close();
+      });
+
+      it('closes its feed and its cable, and leaves the others open', async () => {
+        d = await deploy(backend, { credentialRecheckMs: 100 });
+        const make = async (kind: string) =>
+          (await d.member.post(`${d.ws}/credentials`, { kind })).body as {
+            credential_id: string;
+            token: string;
+          };
+        const member = await make('member');
+        const executor = await make('executor');
+        const feed = await connect(`${d.url}${d.ws}/feed?after=0`, member.token);
+        const cable = await connect(`${d.url}/executor_api/v1/cable?after=0`, executor.token);
+        const kept = await connect(`${d.url}${d.ws}/feed?after=0`, d.tokens.member);
+        sockets.push(feed, cable, kept);
+
+        for (const made of [member, executor]) {
+          const revoked = await d.member.post(`${d.ws}/credentials/${made.credential_id}/revoke`);
+          expect(revoked.status).toBe(200);
+        }
+        for (const socket of [feed, cable]) {
+          expect(await socket.closed).toEqual({
+            code: CREDENTIAL_REVOKED_CLOSE,
+            reason: 'credential revoked',
+          });
+        }
+        const stillOpen = await Promise.race([
+          kept.closed.then(() => false),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 400)),
+        ]);
+        expect(stillOpen).toBe(true);
+      });
+    },
+  );
+}
