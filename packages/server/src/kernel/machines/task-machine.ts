@@ -281,6 +281,25 @@ export function checkMove(
   if (refused) throw new AirlockError(rule.refusal, `task ${row.key} ${refused}`);
 }
 
+/**
+ * Refuses a person's decision on a waiting row whose deadline has passed,
+ * in the moments before the clocks' sweep expires it: past its deadline a
+ * park or a question takes no decision on any surface.
+ * @throws AirlockError task_not_waiting.
+ */
+export function checkStillWaiting(
+  row: Pick<TaskTable, 'key' | 'state' | 'deadline_at'>,
+  now: number,
+): void {
+  const waiting = row.state === 'needs_approval' || row.state === 'awaiting_input';
+  if (waiting && row.deadline_at !== null && row.deadline_at <= now) {
+    throw new AirlockError(
+      'task_not_waiting',
+      `task ${row.key} stopped waiting at ${new Date(row.deadline_at).toISOString()}: its decision expired`,
+    );
+  }
+}
+
 /** True when a verb may leave a row in a state. */
 export function mayReach(verb: TaskVerb, from: TaskState, to: TaskState): boolean {
   const rule = verbRule(verb);

@@ -17,7 +17,7 @@ import { preciseNow } from '../../tracing/call-tracing.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
 import { lockRun, readAttentionAhead, settleRun } from '../machines/run-state.js';
-import { checkMove } from '../machines/task-machine.js';
+import { checkMove, checkStillWaiting } from '../machines/task-machine.js';
 import { evaluateEditedCall } from '../stage/approval-stage.js';
 import { taskVersion, taskView } from '../views.js';
 import { checkDecider, policyOfWorkspace, progressOf, requirementOf } from './approval-quorum.js';
@@ -135,6 +135,7 @@ export function approveTask(
     const run = await lockRun(tx, address.workspaceId, address.runId);
     let row = await readTask(tx, run.id, address.taskKey);
     checkMove('approve', row, run);
+    checkStillWaiting(row, tx.now);
     if (request.version !== undefined) checkVersion(row, request.version);
     const policy = await policyOfWorkspace(tx, run.workspace_id);
     let requirement: ApprovalRequirement = requirementOf(policy, run, row);

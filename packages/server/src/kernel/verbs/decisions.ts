@@ -11,7 +11,12 @@ import type { KernelContext } from '../context.js';
 import { hookEventOf, hooksOf } from '../hooks/hooks.js';
 import { moveTask, type TaskChange, taskEvent } from '../machines/move-task.js';
 import { lockRun, readAttentionAhead, settleRun } from '../machines/run-state.js';
-import { checkMove, type TaskEventOf, type ToState } from '../machines/task-machine.js';
+import {
+  checkMove,
+  checkStillWaiting,
+  type TaskEventOf,
+  type ToState,
+} from '../machines/task-machine.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from '../stage/questions.js';
 import { type TaskView, taskVersion, taskView } from '../views.js';
@@ -75,6 +80,7 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
     if (options.guard) {
       current = await readTask(tx, run.id, address.taskKey);
       checkMove(options.verb, current, run);
+      if (options.verb !== 'retry') checkStillWaiting(current, tx.now);
       await options.guard(current, tx, run);
     }
     const { to, set } = options.change(current, tx, run);
