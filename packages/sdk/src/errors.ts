@@ -60,6 +60,7 @@ export const ERROR_MODES = {
   call_mismatch: 'conflict',
   application_has_member_credentials: 'conflict',
   stale_digest: 'conflict',
+  delivery_in_flight: 'conflict',
   feed_position_pruned: 'resync',
   lease_lost: 'lease_lost',
   payload_too_large: 'refused',

@@ -36,6 +36,7 @@ export const ERROR_STATUS = {
   // Removing an application would fence the member credentials of it and lock those members out.
   application_has_member_credentials: 409,
   stale_digest: 409,
+  delivery_in_flight: 409,
   // Retention (issue 29): a feed resumed from a position whose events were pruned.
   feed_position_pruned: 410,
   payload_too_large: 413,

@@ -23,12 +23,19 @@ export const redeliverNotification = implement(
   OPERATION_CONTRACTS['notifications.redeliver'],
   async ({ kernel, principal }, input) => {
     const store = kernel.context.store;
-    const found = await store.transaction((tx) =>
+    const scheduled = await store.transaction((tx) =>
       scheduleRedelivery(tx, principal.workspace_id, input.delivery_id),
     );
-    const row = found
-      ? await findDelivery(store, principal.workspace_id, input.delivery_id)
-      : undefined;
+    if (scheduled === 'in_flight') {
+      throw new AirlockError(
+        'delivery_in_flight',
+        `notification ${input.delivery_id} is being sent right now; redeliver it once that attempt ended`,
+      );
+    }
+    const row =
+      scheduled === 'scheduled'
+        ? await findDelivery(store, principal.workspace_id, input.delivery_id)
+        : undefined;
     if (!row) {
       throw new AirlockError(
         'delivery_not_found',

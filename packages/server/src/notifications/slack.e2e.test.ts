@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
 import {
@@ -354,6 +356,55 @@ for (const backend of all) {
       expect(slow.overlapped).toEqual([false, false]);
       const [delivered] = await d!.events(runId, 'notification.delivered');
       expect(delivered?.data).toMatchObject({ attempts: 2 });
+    });
+
+    it('a rate-limited post (429) fails its attempt at once and is retried by the outbox, never twice at a time', async () => {
+      let posts = 0;
+      let open = 0;
+      const overlapped: boolean[] = [];
+      const slack = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          if (req.url !== '/api/chat.postMessage') {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end('{"ok":true}');
+            return;
+          }
+          posts += 1;
+          open += 1;
+          overlapped.push(open > 1);
+          res.on('close', () => {
+            open -= 1;
+          });
+          if (posts === 1) {
+            res.writeHead(429, { 'retry-after': '30', 'content-type': 'application/json' });
+            res.end('{"ok":false,"error":"ratelimited"}');
+            return;
+          }
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ ok: true, channel: 'C123', ts: '1002.000100' }));
+        });
+      });
+      await new Promise<void>((resolve) => slack.listen(0, '127.0.0.1', () => resolve()));
+      const port = (slack.address() as AddressInfo).port;
+      const started = {
+        url: `http://127.0.0.1:${port}`,
+        received: [],
+        server: slack,
+        close: () => new Promise<void>((resolve) => slack.close(() => resolve())),
+      };
+      await deploySlack([], { leaseMs: 2000 }, started);
+      const runId = await d!.park();
+      const [delivered] = await waitFor(
+        async () => {
+          const events = await d!.events(runId, 'notification.delivered');
+          return events.length > 0 ? events : undefined;
+        },
+        { timeoutMs: 4000 },
+      );
+      expect(delivered?.data).toMatchObject({ attempts: 2 });
+      expect(posts).toBe(2);
+      expect(overlapped).toEqual([false, false]);
     });
 
     it('stop cancels a post in flight before leaving it due again', async () => {

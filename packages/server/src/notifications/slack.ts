@@ -23,6 +23,9 @@ export class SlackSender {
     this.options = {
       ...(channel.api_url ? { slackApiUrl: channel.api_url } : {}),
       retryConfig: { retries: 0 },
+      // A 429 fails the attempt at once (the outbox retries it with backoff): left to the client,
+      // it sleeps out Retry-After past the attempt's deadline, deaf to its signal.
+      rejectRateLimitedCalls: true,
       logLevel: LogLevel.ERROR,
       logger: {
         debug: () => {},

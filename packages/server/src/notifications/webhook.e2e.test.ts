@@ -129,6 +129,34 @@ for (const backend of all) {
       expect(missing.body.error.code).toBe('delivery_not_found');
     });
 
+    it('refuses to redeliver a notice while it is being sent: no second send beside the first', async () => {
+      const receiver = await startReceiver(() => null);
+      closers.push(receiver.close);
+      d = await deployWithChannels(
+        backend,
+        ({ workspaceId }) => ({
+          channels: [
+            {
+              name: 'slow',
+              kind: 'webhook',
+              workspace: workspaceId,
+              url: receiver.url,
+              secrets: [NEW_SECRET],
+            },
+          ],
+        }),
+        { port: await freePort(), notificationTuning: { ...FAST, leaseMs: 30_000 } },
+      );
+      await d.park();
+      await waitFor(async () => receiver.received.length === 1);
+      const pending = await d.member.get(`${d.ws}/notifications?state=pending`);
+      const id = pending.body.deliveries[0].id as string;
+      const again = await d.member.post(`${d.ws}/notifications/${id}/redeliver`, {});
+      expect([again.status, again.body.error.code]).toEqual([409, 'delivery_in_flight']);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.received).toHaveLength(1);
+    });
+
     it('routes by action tag: a channel for destructive calls hears nothing of a read', async () => {
       const receiver = await startReceiver();
       closers.push(receiver.close);

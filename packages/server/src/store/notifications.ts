@@ -210,13 +210,15 @@ export async function findDelivery(
 
 /**
  * Makes a delivery due again now, with its attempts counted afresh (a person
- * redelivers a dead or delivered notice); its id, hence its idempotency id, is kept.
+ * redelivers a dead or delivered notice); its id, hence its idempotency id, is
+ * kept. A delivery a kernel is sending right now (pending under a live lease)
+ * is left alone, so that no second send runs beside it: `in_flight`.
  */
 export async function scheduleRedelivery(
   tx: Tx,
   workspaceId: string,
   id: string,
-): Promise<boolean> {
+): Promise<'scheduled' | 'in_flight' | 'not_found'> {
   const result = await tx[SQL].db
     .updateTable('notification_deliveries')
     .set({
@@ -229,8 +231,16 @@ export async function scheduleRedelivery(
     })
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb('state', '!=', 'pending'),
+        eb('lease_until', 'is', null),
+        eb('lease_until', '<=', tx.now),
+      ]),
+    )
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  if (Number(result.numUpdatedRows) === 1) return 'scheduled';
+  return (await findDelivery(tx, workspaceId, id)) ? 'in_flight' : 'not_found';
 }
 
 /** Deliveries still to be made (pending), for the backlog gauge. */

@@ -51,5 +51,5 @@ export const redeliverContract = defineContract({
   planes: ['member'],
   input: z.strictObject({ ...WorkspaceParams, delivery_id: IdSchema }),
   output: DeliveryViewSchema,
-  errors: ['delivery_not_found'],
+  errors: ['delivery_not_found', 'delivery_in_flight'],
 });
