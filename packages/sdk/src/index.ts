@@ -1,5 +1,7 @@
 export type {
   EffectProfileView,
+  HookInput,
+  HookResult,
   MatchedRuleView as MatchedRule,
   OperationName,
   Remember,

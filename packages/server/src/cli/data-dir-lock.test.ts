@@ -55,6 +55,7 @@ describe('airlock serve holds its data directory', { timeout: 180_000 }, () => {
     const failed = await runCli(['serve', '--data-dir', other, '--port', portOf(first.url)]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/EADDRINUSE/);
+    expect(failed.stderr).toContain('pick another port with --port N');
     expect(existsSync(join(other, 'kernel.lock'))).toBe(false);
     // Nothing holds it now: a restore goes ahead.
     const restored = await runCli(['restore', backup, '--data-dir', other]);

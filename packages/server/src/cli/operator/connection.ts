@@ -202,7 +202,13 @@ export function describeFailure(error: unknown): { message: string; exitCode: nu
   if (isAirlockError(error)) {
     return { message: forTerminal(`${error.code}: ${error.detail}`), exitCode: 1 };
   }
-  return { message: forTerminal((error as Error).message), exitCode: 1 };
+  const code = (error as NodeJS.ErrnoException).code;
+  // `airlock serve` on a port something else listens on: say what to do about it.
+  const hint =
+    code === 'EADDRINUSE'
+      ? ' (another process listens there: pick another port with --port N)'
+      : '';
+  return { message: forTerminal(`${(error as Error).message}${hint}`), exitCode: 1 };
 }
 
 /**

@@ -16,7 +16,8 @@ export const TOKENS_HELP = `Usage:
   airlock tokens label <credential-id> <name>
 
 Creates and revokes credentials through a running kernel, with a member
-credential. A new token is printed once. Agent and executor credentials
+credential. A new token is printed once, alone on stdout (what it is goes to
+stderr). Agent and executor credentials
 belong to an agent application (default: the one your member credential
 belongs to). A workspace-level member credential belongs to no application,
 so it outlives the removal of every one. Revoking an application's last executor leaves its held rows
