@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createInboxHandler } from '@airlock/inbox';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from 'pino';
@@ -26,6 +27,7 @@ import type { Kernel } from './kernel/kernel.js';
 import { redactUrl } from './logging/redact.js';
 import { serveProtectedMetrics } from './metrics/endpoint.js';
 import type { KernelMetrics } from './metrics/registry.js';
+import { serveDespiteUpgrade } from './other-upgrades.js';
 import type { Principal } from './store/accounts.js';
 import { checkReadiness } from './store/readiness.js';
 import type { CallTracing } from './tracing/call-tracing.js';
@@ -306,7 +308,11 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     onRequest(req, res);
   });
   server.on('connection', (socket: Socket) => connections.accepted(socket));
-  server.on('upgrade', sockets.upgrade);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (String(req.headers.upgrade).toLowerCase() === 'websocket')
+      sockets.upgrade(req, socket, head);
+    else serveDespiteUpgrade(req, socket, onRequest);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return;
     const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';

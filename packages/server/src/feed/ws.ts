@@ -56,6 +56,30 @@ function refuse(socket: Duplex, error: AirlockError): void {
 }
 
 /**
+ * Refuses an upgrade that is no WebSocket handshake (RFC 6455 §4.2.1) with
+ * a JSON error of its own, where the ws library would answer it in HTML.
+ * @throws AirlockError method_not_allowed, or invalid_input naming what is wrong.
+ */
+function checkHandshake(req: IncomingMessage): void {
+  if (req.method !== 'GET') {
+    throw new AirlockError('method_not_allowed', 'a WebSocket handshake is a GET request');
+  }
+  const key = req.headers['sec-websocket-key'];
+  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key.trim())) {
+    throw new AirlockError(
+      'invalid_input',
+      'a WebSocket handshake needs a Sec-WebSocket-Key header: 16 random bytes in base64',
+    );
+  }
+  if (req.headers['sec-websocket-version'] !== '13') {
+    throw new AirlockError(
+      'invalid_input',
+      'this server speaks WebSocket version 13: send Sec-WebSocket-Version: 13',
+    );
+  }
+}
+
+/**
  * The sequence number to resume after: a number, or `latest` for the
  * workspace's head, so a fresh client skips the history it does not need.
  */
@@ -120,6 +144,7 @@ export function createSocketHandler(options: {
     const dropOnError = () => socket.destroy();
     socket.on('error', dropOnError);
     try {
+      checkHandshake(req);
       const url = requestTarget(req);
       if (!url) throw badRequestTarget();
       const feed = feedPathWorkspaceSegment(url.pathname);
