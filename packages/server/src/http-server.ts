@@ -20,6 +20,7 @@ import { badRequestTarget, requestTarget } from './api/request-target.js';
 import { createRestHandler, sendError, sendJson } from './api/rest.js';
 import { appRouter, type TrpcContext } from './api/trpc.js';
 import { AirlockError } from './errors.js';
+import { CredentialWatch } from './feed/credential-watch.js';
 import type { FeedHub } from './feed/hub.js';
 import { createSocketHandler } from './feed/ws.js';
 import { OpenConnections } from './http-connections.js';
@@ -155,6 +156,11 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   // Each tRPC request is authenticated before tRPC reads its body (see the request handler).
   const authentications = new WeakMap<IncomingMessage, Authentication>();
   const bodyRefusals = new WeakMap<IncomingMessage, BodyRefusal>();
+  // A revoked credential's feeds (sockets and tRPC subscriptions) end within a recheck.
+  const credentials = new CredentialWatch(
+    options.kernel.context.store,
+    options.credentialRecheckMs,
+  );
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
@@ -172,6 +178,8 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         rateLimiter,
         checkDeclaredCodes: options.validateOutputs,
         noteError: (code) => noteErrorCode(res, code),
+        watchCredential: (revoked) =>
+          credentials.watch(bearerToken(req.headers.authorization) ?? '', revoked),
         setHeader: (name, value) => {
           if (!res.headersSent) res.setHeader(name, value);
         },
@@ -183,7 +191,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     hub: options.hub,
     authThrottle,
     metrics: options.metrics,
-    credentialRecheckMs: options.credentialRecheckMs,
+    credentials,
   });
   const inbox = createInboxHandler();
   // Shutdown ends idle connections (even ones that never sent a request) and
@@ -340,6 +348,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     port,
     url: `http://${shownHost}:${port}`,
     close: async () => {
+      credentials.close();
       sockets.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       connections.endIdle();

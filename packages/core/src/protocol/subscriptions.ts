@@ -140,7 +140,8 @@ export const SUBSCRIPTION_CONTRACTS = {
     }),
     messages: EventViewSchema,
     // `unavailable`: the subscriber fell 8 MB behind; it resumes with `lastEventId`.
-    errors: ['feed_position_pruned', 'unavailable'],
+    // `run_not_found`: another application's run, for an agent credential.
+    errors: ['feed_position_pruned', 'unavailable', 'run_not_found'],
   },
 } as const satisfies Record<string, SubscriptionContract>;
 

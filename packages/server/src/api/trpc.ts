@@ -29,6 +29,8 @@ export interface TrpcContext {
   largeBody?: boolean | undefined;
   /** Per-credential request limit; none when null. */
   rateLimiter: RateLimiter | null;
+  /** Calls `revoked` once the request's credential stops working; returns the unwatch. */
+  watchCredential?: ((revoked: () => void) => () => void) | undefined;
   /** Refuses, as `internal`, a code the operation's contract does not declare (tests turn this on). */
   checkDeclaredCodes?: boolean | undefined;
   /** Sets a header of the answer (Retry-After on a refused request). */
@@ -240,12 +242,19 @@ const feed = authorized(FEED)
         backlog.push(items),
       ),
     });
+    // A revoked credential's subscription ends within the server's recheck, as a socket does.
+    const revoked = new AbortController();
+    const unwatch = ctx.watchCredential?.(() => revoked.abort());
     try {
-      for await (const item of backlog.drain(signal))
-        yield tracked(String(item.row.seq), item.view);
+      const until = signal ? AbortSignal.any([signal, revoked.signal]) : revoked.signal;
+      for await (const item of backlog.drain(until)) yield tracked(String(item.row.seq), item.view);
+      if (revoked.signal.aborted) {
+        throw new AirlockError('unauthenticated', 'the token was revoked while its feed was open');
+      }
     } catch (error) {
       throw toTrpcError(error);
     } finally {
+      unwatch?.();
       subscription.close();
     }
   });

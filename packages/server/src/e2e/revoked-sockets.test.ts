@@ -23,7 +23,7 @@ for (const backend of all) {
         await d?.close();
       });
 
-      it('closes its feed and its cable, and leaves the others open', async () => {
+      it('closes its feed, its cable and its tRPC subscription, and leaves the others open', async () => {
         d = await deploy(backend, { credentialRecheckMs: 100 });
         const make = async (kind: string) =>
           (await d.member.post(`${d.ws}/credentials`, { kind })).body as {
@@ -36,6 +36,12 @@ for (const backend of all) {
         const cable = await connect(`${d.url}/executor_api/v1/cable?after=0`, executor.token);
         const kept = await connect(`${d.url}${d.ws}/feed?after=0`, d.tokens.member);
         sockets.push(feed, cable, kept);
+        // The same feed as a tRPC subscription (server-sent events), read to its end.
+        const input = encodeURIComponent(JSON.stringify({ workspace_id: d.workspaceId, after: 0 }));
+        const subscription = await fetch(`${d.url}/trpc/runs.feed?input=${input}`, {
+          headers: { authorization: `Bearer ${member.token}` },
+        });
+        const streamed = subscription.text();
 
         for (const made of [member, executor]) {
           const revoked = await d.member.post(`${d.ws}/credentials/${made.credential_id}/revoke`);
@@ -47,6 +53,7 @@ for (const backend of all) {
             reason: 'credential revoked',
           });
         }
+        expect(await streamed).toContain('unauthenticated');
         const stillOpen = await Promise.race([
           kept.closed.then(() => false),
           new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 400)),

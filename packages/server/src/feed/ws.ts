@@ -21,7 +21,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { KernelMetrics } from '../metrics/registry.js';
 import { workspaceHead } from '../store/events.js';
 import { asStoreError } from '../store/store-errors.js';
-import { CredentialWatch } from './credential-watch.js';
+import type { CredentialWatch } from './credential-watch.js';
 import { fencedDelivery } from './fence.js';
 import { FrameWriter, MAX_BUFFERED } from './frame-writer.js';
 import type { FeedHub } from './hub.js';
@@ -124,13 +124,10 @@ export function createSocketHandler(options: {
   hub: FeedHub;
   authThrottle?: AuthFailureThrottle | null | undefined;
   metrics?: KernelMetrics | null | undefined;
-  credentialRecheckMs?: number | undefined;
+  /** Ends a socket whose credential stops working (the server's, shared with tRPC). */
+  credentials: CredentialWatch;
 }) {
-  // A revoked credential's sockets end within a recheck, not at their next reconnect.
-  const credentials = new CredentialWatch(
-    options.kernel.context.store,
-    options.credentialRecheckMs,
-  );
+  const { credentials } = options;
   const errors = options.metrics?.errors;
   // No permessage-deflate: feed frames are written prebuilt to the socket (FrameWriter).
   const wss = new WebSocketServer({
@@ -249,7 +246,6 @@ export function createSocketHandler(options: {
   return {
     upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void handle(req, socket, head),
     close: () => {
-      credentials.close();
       for (const client of wss.clients) client.terminate();
       wss.close();
     },
