@@ -78,9 +78,19 @@ for (const backend of all) {
         const events = feed.messages.filter((m) => m.type === 'event').map((m) => m.event);
         expect(events[0].seq).toBe(ready.after + 1);
         expect(events.map((e) => e.type)).not.toContain('task.parked');
-        await expect(connect(`${d.url}${d.ws}/feed?after=soon`, d.tokens.member)).rejects.toThrow(
-          'status 400',
-        );
+        // Decimal digits or latest, once: not what Number() would also read.
+        for (const query of [
+          'after=soon',
+          'after=1e3',
+          'after=0x10',
+          'after=%203',
+          'after=1&after=2',
+        ]) {
+          await expect(
+            connect(`${d.url}${d.ws}/feed?${query}`, d.tokens.member),
+            query,
+          ).rejects.toThrow('status 400');
+        }
       });
 
       it('nudges executors with work_available for approvals and for runnable rows', async () => {

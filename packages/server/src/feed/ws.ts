@@ -92,8 +92,9 @@ async function resolveAfter(
   if (value === 'latest') {
     return workspaceHead(kernel.context.store, workspaceId);
   }
-  const after = Number(value);
-  if (!Number.isSafeInteger(after) || after < 0) {
+  // Decimal digits only: Number() would also read `1e3`, `0x10` and ` 3`.
+  const after = /^(0|[1-9][0-9]*)$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(after)) {
     throw new AirlockError(
       'invalid_input',
       'after must be a nonnegative integer sequence number or latest',
@@ -164,6 +165,11 @@ export function createSocketHandler(options: {
         await checkRunFence(options.kernel, principal, { run_id: runId });
       } else {
         checkAccess(SUBSCRIPTION_CONTRACTS['executor.cable'], principal, null);
+      }
+      for (const name of ['after', 'run_id', 'access_token']) {
+        if (url.searchParams.getAll(name).length > 1) {
+          throw new AirlockError('invalid_input', `${name} is given more than once`);
+        }
       }
       const after = await resolveAfter(
         options.kernel,
