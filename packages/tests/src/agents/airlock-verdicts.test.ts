@@ -64,11 +64,15 @@ describe.each(agentNames)('%s through Airlock', { timeout: 300_000 }, (agent) =>
   it.skipIf(missing)(
     'a denied rm -r leaves build/ intact and the model reads the reason',
     async () => {
-      const { sandbox } = await setUp([{ kind: 'shell', command: 'rm -r ./build' }]);
+      const { sandbox, airlock } = await setUp([{ kind: 'shell', command: 'rm -r ./build' }]);
       const run = await runAgent(sandbox);
       expect(run.timedOut, run.stderr).toBe(false);
       expect(existsSync(join(sandbox.project, 'build', 'artifact.txt'))).toBe(true);
       expect(sandbox.server.toolOutputs()[0]).toContain('build output stays until release');
+      // The agent reports no run of the refused call: the story records none.
+      const [turn] = await airlock.member.runs.list({ limit: 1 });
+      const events = await airlock.member.runs.run(turn!.id).events();
+      expect(events.filter((event) => event.type === 'run.unstaged_call')).toEqual([]);
     },
   );
 
