@@ -7,6 +7,7 @@ import {
 } from '../testing/prometheus.js';
 import { connect } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';
+import { workspaceWithTokens } from '../testing/workspace-tokens.js';
 
 const all = await backends();
 const available = all.filter((backend) => backend.skip === null);
@@ -119,6 +120,35 @@ describe.each(available)('GET /metrics on $name', (backend) => {
     expect(
       sample(later, 'airlock_park_to_decision_seconds_bucket', { decision: 'approve', le: '1800' }),
     ).toBe(1);
+  });
+
+  it("shows a member its own workspace's parks, never another workspace's", async () => {
+    d = await deploy(backend);
+    const other = await workspaceWithTokens(d.airlock.store, 'other');
+    const parkOne = {
+      approval_mode: 'ask',
+      input: 'x',
+      provider: {
+        kind: 'scripted',
+        rounds: [{ tool_calls: [{ name: 'deploy' }] }, { final: 'f' }],
+      },
+    };
+    await d.agent.post(`${d.ws}/runs`, parkOne);
+    const elsewhere = client(d.url, other.tokens.agent);
+    expect(
+      (await elsewhere.post(`/api/v1/workspaces/${other.workspaceId}/runs`, parkOne)).status,
+    ).toBe(201);
+    const mine = { workspace: d.workspaceId };
+    const theirs = { workspace: other.workspaceId };
+    await waitFor(async () => sample(await scrape(d), 'airlock_parks_waiting', mine) === 1);
+    const text = await scrape(d);
+    expect(text).not.toContain(other.workspaceId);
+    const asOther = await fetch(`${d.url}/metrics`, {
+      headers: { authorization: `Bearer ${other.tokens.member}` },
+    });
+    const otherText = await asOther.text();
+    expect(sample(otherText, 'airlock_parks_waiting', theirs)).toBe(1);
+    expect(otherText).not.toContain(d.workspaceId);
   });
 
   it('records nothing and serves no /metrics when metrics are off', async () => {

@@ -12,19 +12,37 @@ import type { KernelMetrics } from './registry.js';
 /** Who may read `GET /metrics` on the main port: a member credential, like the decisions. */
 export const METRICS_ACCESS = { name: 'metrics.scrape', planes: ['member'] } as const;
 
-/** Answers a scrape with the metrics in the Prometheus text format. */
+/**
+ * The exposition text without the samples of other workspaces than
+ * `workspaceId`: a sample with a `workspace` label of another value is left
+ * out; comments and samples without that label (process-wide figures) stay.
+ */
+export function onlyWorkspace(text: string, workspaceId: string): string {
+  const own = `workspace=${JSON.stringify(workspaceId)}`;
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('#') || !line.includes('workspace="') || line.includes(own))
+    .join('\n');
+}
+
+/**
+ * Answers a scrape with the metrics in the Prometheus text format; with
+ * `workspaceId`, only that workspace's per-workspace samples.
+ */
 export async function sendMetrics(
   res: ServerResponse,
   metrics: KernelMetrics,
   logger: Logger,
+  workspaceId?: string,
 ): Promise<void> {
   try {
-    const text = await metrics.render((error) =>
+    const rendered = await metrics.render((error) =>
       logger.error(
         { err: error },
         'metrics: a gauge could not be read; it is left out of this scrape',
       ),
     );
+    const text = workspaceId === undefined ? rendered : onlyWorkspace(rendered, workspaceId);
     res.writeHead(200, {
       'content-type': metrics.contentType,
       'content-length': Buffer.byteLength(text),
@@ -38,7 +56,9 @@ export async function sendMetrics(
 
 /**
  * `GET /metrics` on the kernel's own port: a member credential of any
- * workspace may read it (the figures span workspaces, as an operator's do).
+ * workspace may read it, with the per-workspace samples of its own
+ * workspace only (the process-wide figures span the kernel); the unguarded
+ * `--metrics-listen` listener, an operator's, shows every workspace.
  * @throws AirlockError unauthenticated (401) or forbidden (403), or store_unavailable (503)
  *   while the store cannot check the token; answered by the caller.
  */
@@ -64,7 +84,7 @@ export async function serveProtectedMetrics(
     throw asStoreError(error);
   }
   checkAccess(METRICS_ACCESS, principal, null);
-  await sendMetrics(res, options.metrics, options.logger);
+  await sendMetrics(res, options.metrics, options.logger, principal.workspace_id);
 }
 
 /** A listener that serves only `GET /metrics`, without credentials (`--metrics-listen`). */
