@@ -50,11 +50,12 @@ fail() {
 # answer must carry a decision, since an agent runs a call whose hook printed
 # anything else.
 answer_with() {
-  [[ $1 == '{'* ]] || fail "the answer is not the kernel's: '${1:0:200}'"
+  # One line, one object: a page, an answer cut short or one with more after it is none.
+  [[ $1 != *$'\n'* && $1 == '{'*'}' ]] || fail "the answer is not the kernel's: '${1:0:200}'"
   case $input in
     *'"PreToolUse"'* | *'"BeforeTool"'*)
-      [[ $1 == *'"permissionDecision":'* || $1 == *'"decision":'* ]] ||
-        fail "the kernel's answer holds no decision: '${1:0:200}'"
+      [[ $1 =~ \"permissionDecision\":\"(allow|deny|ask|defer)\" || $1 =~ \"decision\":\"(allow|deny|block)\" ]] ||
+        fail "the kernel's answer holds no decision the agent knows: '${1:0:200}'"
       ;;
   esac
   trap '' USR1
@@ -84,8 +85,12 @@ while IFS= read -r line; do
 done <"$config"
 
 if [[ $url == https://* ]]; then
-  if answer=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" --data-binary @- 2>&1); then
-    answer_with "$answer"
+  # The status on a line of its own after the body: curl --fail lets a redirect's body through.
+  if answer=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" --data-binary @- --write-out $'\n%{http_code}' 2>&1); then
+    status=${answer##*$'\n'}
+    answer=${answer%$'\n'*}
+    [[ $status == 2?? ]] || fail "the kernel answered $status: '${answer:0:200}'"
+    answer_with "${answer%$'\n'}"
   else
     fail "the kernel did not answer (curl exit $?: $answer)"
   fi
@@ -167,6 +172,14 @@ encoding=${lower#*$'\r\n'transfer-encoding:}
 if [ "$encoding" != "$lower" ] && [[ ${encoding%%$'\r\n'*} == *chunked* ]]; then
   fail "the kernel answered in chunks, which this client does not read"
 fi
+# The kernel says how long its answer is: one cut short (or with more after it) is refused.
+declared=${lower#*$'\r\n'content-length:}
+[ "$declared" = "$lower" ] && fail "the kernel's answer has no Content-Length"
+declared=${declared%%$'\r\n'*}
+declared=${declared//[[:space:]]/}
+[[ $declared =~ ^[0-9]+$ && ${#body} -eq $declared ]] ||
+  fail "the kernel's answer is ${#body} bytes where it said ${declared:0:20}"
+
 # One line break ends the printed answer (a substring, not a pattern: a pattern
 # removal tries every position of a long answer).
 [ "${body: -1}" = $'\n' ] && body=${body:0:${#body}-1}

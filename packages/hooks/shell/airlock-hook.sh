@@ -33,23 +33,36 @@ if [ -z "$config" ] || [ ! -r "$config" ]; then
   fail "cannot read the hook configuration '$config'"
 fi
 
-if answer=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" --data-binary @- 2>&1); then
+nl='
+'
+# The status goes on a line of its own after the body: curl --fail lets a redirect's body through.
+if response=$(printf '%s' "$input" | curl --silent --show-error --fail --config "$config" --data-binary @- --write-out "$nl%{http_code}" 2>&1); then
   :
 else
-  fail "the kernel did not answer (curl exit $?: $answer)"
+  fail "the kernel did not answer (curl exit $?: $response)"
 fi
+status=${response##*"$nl"}
+answer=${response%"$nl"*}
+case $status in
+  2??) ;;
+  *) fail "the kernel answered $status: '$(printf '%s' "$answer" | head -c 200)'" ;;
+esac
+answer=${answer%"$nl"}
 
-# Only the kernel's JSON answer is printed (a proxy's page, a redirect's body
-# or an empty answer is none), and a tool call's answer must carry a decision:
-# an agent runs a call whose hook printed anything else.
+# Only the kernel's JSON answer is printed: one line, one object (a proxy's
+# page, a redirect's body, an answer cut short or with more after it is none),
+# and a tool call's answer must carry a decision the agent knows: an agent runs
+# a call whose hook printed anything else.
 case $answer in
-  '{'*) ;;
+  *"$nl"*) fail "the answer is not the kernel's: it holds more than one line" ;;
+  '{'*'}') ;;
   *) fail "the answer is not the kernel's: '$(printf '%s' "$answer" | head -c 200)'" ;;
 esac
 case $input in
   *'"PreToolUse"'* | *'"BeforeTool"'*)
     case $answer in
-      *'"permissionDecision":'* | *'"decision":'*) ;;
+      *'"permissionDecision":"allow"'* | *'"permissionDecision":"deny"'* | *'"permissionDecision":"ask"'* | *'"permissionDecision":"defer"'*) ;;
+      *'"decision":"allow"'* | *'"decision":"deny"'* | *'"decision":"block"'*) ;;
       *) fail "the kernel's answer holds no decision: '$(printf '%s' "$answer" | head -c 200)'" ;;
     esac
     ;;

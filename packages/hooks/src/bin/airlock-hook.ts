@@ -8,10 +8,19 @@
 import { protocolOf } from '../agents/registry.js';
 import { runHook } from '../client/run-hook.js';
 
-async function readStdin(): Promise<string> {
+/**
+ * The payload as text; `unreadable` when its bytes are not UTF-8, which a
+ * lossy decoding would turn into another call than the agent's.
+ */
+async function readStdin(): Promise<{ text: string; unreadable?: string }> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    return { text: bytes.toString('utf8'), unreadable: 'the payload is not UTF-8' };
+  }
 }
 
 function flag(argv: string[], name: string): string | undefined {
@@ -28,9 +37,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const wait = flag(argv, '--wait-ms');
+  const stdin = await readStdin();
   const output = await runHook({
     protocol,
-    input: await readStdin(),
+    input: stdin.text,
+    unreadable: stdin.unreadable,
     configPath: flag(argv, '--config'),
     waitMs: wait === undefined ? undefined : Number(wait),
     defer: argv.includes('--defer'),

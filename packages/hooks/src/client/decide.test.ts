@@ -60,3 +60,27 @@ describe('a parked call whose poll outlives what is left of the wait', () => {
     );
   });
 });
+
+describe('a poll answered about another row', () => {
+  const pollAnsweredWith = (answer: KernelAnswer) =>
+    decide(claudeCode, preTool, {
+      kernel: { url: 'http://127.0.0.1:9', token: 'alk_agent_x' },
+      waitMs: 60_000,
+      pollMs: 1,
+      send: async (sent) => (sent.task_key === undefined ? parked : answer),
+    });
+
+  it("refuses the call: an allow of another task or run is not this call's", async () => {
+    const granted: KernelAnswer = { ...parked, verdict: 'allow', task_state: 'claimed' };
+    for (const other of [
+      { ...granted, task_key: 't9' },
+      { ...granted, run_id: 'run_2' },
+    ]) {
+      const reply = await pollAnsweredWith(other);
+      expect(reply.kind).toBe('deny');
+      expect(reply.kind === 'deny' && reply.reason).toContain('not the call it holds');
+    }
+    // The same row's allow is the answer.
+    expect((await pollAnsweredWith(granted)).kind).toBe('allow');
+  });
+});

@@ -138,6 +138,16 @@ export async function decide(
         if (event.event !== 'pre_tool') throw error;
         return { kind: 'deny', reason: waitingReason(waiting, inboxUrl) };
       }
+      // An answer about another row than the one asked about decides nothing for this call.
+      if (
+        (waiting.task_key && answer.task_key && answer.task_key !== waiting.task_key) ||
+        (waiting.run_id && answer.run_id && answer.run_id !== waiting.run_id)
+      ) {
+        return failClosed(
+          event,
+          `the kernel answered about run ${answer.run_id} task ${answer.task_key}, not the call it holds`,
+        );
+      }
     }
     return replyOf(protocol, event, answer);
   } catch (error) {

@@ -11,6 +11,8 @@ export interface RunHookOptions {
   protocol: AgentProtocol;
   /** The payload the agent wrote on stdin. */
   input: string;
+  /** Why the payload's bytes could not be read as they were sent (not UTF-8): it is not asked about. */
+  unreadable?: string | undefined;
   configPath?: string | undefined;
   waitMs?: number | undefined;
   defer?: boolean | undefined;
@@ -31,6 +33,7 @@ export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
   let event: ReturnType<AgentProtocol['parse']>;
   let payload: unknown;
   try {
+    if (options.unreadable) throw new Error(options.unreadable);
     payload = JSON.parse(options.input) as unknown;
     event = protocol.parse(payload);
   } catch (error) {

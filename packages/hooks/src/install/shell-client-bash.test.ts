@@ -158,11 +158,26 @@ describe('the bash hook client beyond the shared cases', () => {
     expect(chunked.status).toBe(2);
     expect(chunked.stderr).toContain('the kernel answered in chunks');
     // A body that names chunks is not a chunked answer.
+    const named = '{"decision":"allow","reason":"transfer-encoding: chunked"}';
     const plain = await againstRaw(
-      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n{"decision":"allow","reason":"transfer-encoding: chunked"}',
+      `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${named.length}\r\n\r\n${named}`,
     );
     expect(plain.stderr).toBe('');
     expect(plain.stdout).toBe('{"decision":"allow","reason":"transfer-encoding: chunked"}\n');
+  });
+
+  it('refuses an answer cut short, or one that does not say how long it is', async () => {
+    const deny = '{"hookSpecificOutput":{"permissionDecision":"deny"}}';
+    // The kernel closed the connection partway through the answer it announced.
+    const cut = await againstRaw(
+      `HTTP/1.1 200 OK\r\nContent-Length: ${deny.length + 40}\r\n\r\n${deny.slice(0, 30)}"}`,
+    );
+    expect(cut.status).toBe(2);
+    expect(cut.stdout).toBe('');
+    expect(cut.stderr).toContain("the kernel's answer is");
+    const unsaid = await againstRaw(`HTTP/1.0 200 OK\r\n\r\n${deny}`);
+    expect(unsaid.status).toBe(2);
+    expect(unsaid.stderr).toContain("the kernel's answer has no Content-Length");
   });
 
   it('refuses a tool call on an error status, with the status and body in the reason', async () => {

@@ -26,7 +26,11 @@ const server = createServer((request, response) => {
       authorization: request.headers.authorization ?? '',
       body,
     });
-    response.writeHead(reply.status, { 'content-type': 'application/json' });
+    // As the kernel does (sendJson): the answer's length is always declared.
+    response.writeHead(reply.status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(reply.body),
+    });
     response.end(reply.body);
   });
 });
@@ -186,6 +190,13 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
       { status: 200, body: '<!doctype html><title>app</title>' },
       { status: 200, body: '{"ok":true}' },
       { status: 302, body: 'Moved' },
+      // A redirect's body is not the kernel's answer, even one that reads as an allow.
+      { status: 302, body: '{"decision":"allow"}' },
+      // A decision the agent does not know, which it would run the call on.
+      { status: 200, body: '{"hookSpecificOutput":{"permissionDecision":"maybe"}}' },
+      // One object and nothing more: not a second line, not text after it.
+      { status: 200, body: '{"hookSpecificOutput":{"permissionDecision":"deny"}}\n<html>' },
+      { status: 200, body: '{"decision":"deny"} garbage' },
     ]) {
       reply = answer;
       const run = await runInstalled(command, tool);
