@@ -58,6 +58,8 @@ export interface AirlockCommand {
   program: string | null;
   /** Airlock's script: `…/airlock-hook.js`, `…/airlock-hook.sh|bash`, or the `airlock-hook` bin. */
   script: string;
+  /** A shell client's curl config (`…/hooks-AGENT.curl`): its kernel URL and credential. */
+  config?: string | undefined;
 }
 
 const NODE_ENTRIES = new Set(['airlock-hook.js', 'airlock-hook']);
@@ -83,7 +85,7 @@ function shellCommand(words: string[]): AirlockCommand | null {
   if (!/^(?:.*\/)?(?:sh|bash)$/.test(program)) return null;
   if (!/^airlock-hook\.(?:sh|bash)$/.test(basename(script))) return null;
   if (!/^hooks-[a-z-]+\.curl$/.test(basename(config ?? ''))) return null;
-  return { client: 'shell', program, script };
+  return { client: 'shell', program, script, config };
 }
 
 /**

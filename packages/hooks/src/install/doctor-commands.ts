@@ -18,7 +18,23 @@ export function commandProblem(command: unknown): string | null {
   if (!isFile(parsed.script) && parsed.script.includes('/')) {
     return `the hook entry ${parsed.script} is missing`;
   }
+  if (parsed.config !== undefined && !readable(parsed.config)) {
+    return `the shell client's configuration ${parsed.config} is missing or unreadable: the hook refuses every tool call; run airlock hooks install again`;
+  }
+  // The sh client posts with curl (the bash one only for an https:// kernel).
+  if (parsed.script.endsWith('.sh') && !runnable('curl')) {
+    return 'curl is not on PATH: the sh hook client refuses every tool call without it';
+  }
   return null;
+}
+
+function readable(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return isFile(path);
+  } catch {
+    return false;
+  }
 }
 
 function isFile(path: string): boolean {

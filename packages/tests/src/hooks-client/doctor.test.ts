@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { doctor, installHooks, main } from '@airlock/hooks';
@@ -91,6 +91,14 @@ describe('airlock hooks doctor on a shell client', () => {
         );
       return (async () => {
         expect((await pre())?.status).toBe('ok');
+        // The client's curl config is gone: every tool call would be refused.
+        const config = join(home, '.airlock', 'hooks-claude-code.curl');
+        const kept = readFileSync(config, 'utf8');
+        rmSync(config);
+        const missing = await pre();
+        expect(missing?.status).toBe('fail');
+        expect(missing?.detail).toContain('hooks-claude-code.curl is missing or unreadable');
+        writeFileSync(config, kept);
         // The entries now name a script that is not there (a package moved or removed).
         const settings = join(home, '.claude', 'settings.json');
         const moved = readFileSync(settings, 'utf8').replaceAll(
