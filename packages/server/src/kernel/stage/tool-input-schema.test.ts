@@ -75,3 +75,47 @@ describe('manifest schema checks against the shared draft-07 meta-schema', () =>
     expect(second).toEqual(first);
   });
 });
+
+describe('schemas that would make checking a call cost seconds', () => {
+  const owner = { workspaceId: 'ws_1', applicationId: null };
+  const problemsOf = (input_schema: Record<string, unknown>) =>
+    manifestSchemaProblems(owner, [{ name: 't', input_schema, risk_traits: [] }]);
+
+  it('refuses uniqueItems compared pair by pair over an unbounded array', () => {
+    const [unbounded] = problemsOf({
+      type: 'object',
+      properties: { a: { type: 'array', uniqueItems: true } },
+    });
+    expect(unbounded).toMatchObject({
+      code: 'tool_manifest_invalid',
+      pointer: '/tool_manifest/0/input_schema/properties/a/uniqueItems',
+    });
+    expect(unbounded?.message).toContain('maxItems of at most 1000');
+    // A hash serves scalar items; a bound keeps the pairs few.
+    expect(problemsOf({ type: 'array', uniqueItems: true, items: { type: 'integer' } })).toEqual(
+      [],
+    );
+    expect(
+      problemsOf({ type: 'array', uniqueItems: true, items: { type: ['string', 'null'] } }),
+    ).toEqual([]);
+    expect(problemsOf({ type: 'array', uniqueItems: true, maxItems: 500 })).toEqual([]);
+  });
+
+  it('refuses a pattern whose counted repetitions make it large, and keeps the usual ones', () => {
+    const heavy = `${'[a-z]{1000}'.repeat(10)}[0-9]`;
+    const [problem] = problemsOf({ type: 'string', pattern: heavy });
+    expect(problem?.pointer).toBe('/tool_manifest/0/input_schema/pattern');
+    expect(problem?.message).toContain('counted repetitions add up to 10000');
+    const uuid = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+    expect(problemsOf({ type: 'string', pattern: uuid })).toEqual([]);
+    expect(problemsOf({ type: 'string', pattern: 'x'.repeat(2000) })[0]?.message).toContain(
+      'at most 1024 characters',
+    );
+  });
+
+  it('does not try a pattern on a text past 64 KiB: it does not match', () => {
+    const any = linearRegExp('^a*$');
+    expect(any.test('a'.repeat(65_536))).toBe(true);
+    expect(any.test('a'.repeat(65_537))).toBe(false);
+  });
+});

@@ -1,7 +1,7 @@
 import type { ToolManifestEntry } from '@airlock/core';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { ProblemDetail } from '../../errors.js';
-import { linearRegExp, linearRegExpProblem } from './schema-regexp.js';
+import { costlyPatternProblem, linearRegExp, linearRegExpProblem } from './schema-regexp.js';
 
 /**
  * Checks a call's input against its manifest entry's JSON Schema (draft-07,
@@ -122,31 +122,62 @@ function pointerToken(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** The first `pattern` or `patternProperties` key the linear engine cannot compile. */
-function regExpCulprit(value: unknown, pointer: string): { pointer: string; why: string } | null {
+/** Why a pattern cannot be used: the linear engine refuses it, or it would cost too much to match. */
+function patternProblem(pattern: string): string | null {
+  const refused = linearRegExpProblem(pattern);
+  if (refused !== null) {
+    return `the pattern needs a construct the linear-time engine refuses (backreference, lookaround): ${refused}`;
+  }
+  return costlyPatternProblem(pattern);
+}
+
+/** Item types ajv checks `uniqueItems` over with a hash, in linear time. */
+const SCALAR_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+/** The most items `uniqueItems` may compare pair by pair (a million comparisons). */
+const UNIQUE_PAIRWISE_MAX = 1000;
+
+/**
+ * Why `uniqueItems` would cost too much, or null: over items of a scalar
+ * `type` ajv keeps a hash (linear), over any other items it compares every
+ * pair, which a 140,000-item array made 24 seconds of the kernel's thread.
+ */
+function uniqueItemsProblem(schema: Record<string, unknown>): string | null {
+  if (schema.uniqueItems !== true) return null;
+  const items = schema.items as { type?: unknown } | undefined;
+  const types = items && typeof items === 'object' ? [items.type].flat() : [];
+  if (types.length > 0 && types.every((type) => SCALAR_TYPES.has(type as string))) return null;
+  const max = schema.maxItems;
+  if (typeof max === 'number' && max <= UNIQUE_PAIRWISE_MAX) return null;
+  return `uniqueItems over items that are not all of a scalar type needs maxItems of at most ${UNIQUE_PAIRWISE_MAX}: every pair of items is compared`;
+}
+
+/** The first `pattern`, `patternProperties` key or `uniqueItems` that would stall or break checking. */
+function schemaCulprit(value: unknown, pointer: string): { pointer: string; why: string } | null {
   if (value === null || typeof value !== 'object') return null;
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
-      const found = regExpCulprit(item, `${pointer}/${index}`);
+      const found = schemaCulprit(item, `${pointer}/${index}`);
       if (found) return found;
     }
     return null;
   }
+  const unique = uniqueItemsProblem(value as Record<string, unknown>);
+  if (unique !== null) return { pointer: `${pointer}/uniqueItems`, why: unique };
   for (const [key, child] of Object.entries(value)) {
     const here = `${pointer}/${pointerToken(key)}`;
     if (key === 'pattern' && typeof child === 'string') {
-      const why = linearRegExpProblem(child);
+      const why = patternProblem(child);
       if (why !== null) return { pointer: here, why };
       continue;
     }
     if (key === 'patternProperties' && child !== null && typeof child === 'object') {
       for (const pattern of Object.keys(child)) {
-        const why = linearRegExpProblem(pattern);
+        const why = patternProblem(pattern);
         if (why !== null) return { pointer: `${here}/${pointerToken(pattern)}`, why };
       }
     }
     if (DATA_KEYWORDS.has(key)) continue;
-    const found = regExpCulprit(child, here);
+    const found = schemaCulprit(child, here);
     if (found) return found;
   }
   return null;
@@ -165,12 +196,12 @@ export function manifestSchemaProblems(owner: SchemaOwner, manifest: unknown): P
     const schema = (entry as { input_schema?: unknown } | null)?.input_schema;
     if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
     const pointer = `/tool_manifest/${index}/input_schema`;
-    const culprit = regExpCulprit(schema, pointer);
+    const culprit = schemaCulprit(schema, pointer);
     if (culprit) {
       problems.push({
         code: 'tool_manifest_invalid',
         pointer: culprit.pointer,
-        message: `the pattern needs a construct the linear-time engine refuses (backreference, lookaround): ${culprit.why}`,
+        message: culprit.why,
       });
       return;
     }
