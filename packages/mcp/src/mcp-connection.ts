@@ -23,6 +23,14 @@ function connectionLost(error: unknown): boolean {
   return error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
 }
 
+/** What the SDK's stdio transport says when a message is over its limit (it then closes itself). */
+const OVERSIZED = /ReadBuffer exceeded maximum size/;
+/** The SDK's limit on one stdio message. */
+const STDIO_MESSAGE_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Connections the bridge closed itself over a message too large: not the server's exit. */
+const overflowed = new WeakSet<Client>();
+
 /**
  * A stdio connection to one MCP server that comes back by itself: when the
  * server's process exits, the next use starts it again, and a call the exit
@@ -62,6 +70,9 @@ export class McpServerConnection {
       client.onclose = () => {
         if (this.client === client) this.client = null;
       };
+      client.onerror = (error) => {
+        if (OVERSIZED.test(error.message)) overflowed.add(client);
+      };
       // Resolves once the server's process is gone (the transport's close follows its exit).
       const exited = new Promise<void>((resolve) => {
         transport.onclose = resolve;
@@ -99,17 +110,26 @@ export class McpServerConnection {
 
   /**
    * Calls a tool (by its own name, unprefixed). A call cut off by the
-   * server's exit is sent once more to a fresh process.
+   * server's exit is sent once more to a fresh process; one whose answer was
+   * too large for a stdio message ran, and is not sent again.
    * @throws McpError when the server cannot be reached or refuses the request.
    */
   async callTool(name: string, input: unknown, signal: AbortSignal): Promise<CallToolResult> {
     const send = async () => {
       const client = await this.open();
-      return (await client.callTool(
-        { name, arguments: (input ?? {}) as Record<string, unknown> },
-        undefined,
-        { signal, timeout: CALL_TIMEOUT_MS },
-      )) as CallToolResult;
+      try {
+        return (await client.callTool(
+          { name, arguments: (input ?? {}) as Record<string, unknown> },
+          undefined,
+          { signal, timeout: CALL_TIMEOUT_MS },
+        )) as CallToolResult;
+      } catch (error) {
+        if (!overflowed.has(client)) throw error;
+        throw new McpError(
+          ErrorCode.InternalError,
+          `the result of ${name} is over ${STDIO_MESSAGE_MAX_BYTES} bytes, more than one stdio message may carry: the tool ran, and is not sent again`,
+        );
+      }
     };
     try {
       return await send();

@@ -35,3 +35,33 @@ describe('McpServerConnection: a server that never starts', () => {
     await connection.close();
   }, 15_000);
 });
+
+/*
+ * A result larger than one stdio message makes the SDK's transport close the
+ * connection itself: the tool ran, so the call is not sent again (a server's
+ * own exit mid-call is, once).
+ */
+describe('McpServerConnection: a result too large for a stdio message', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-mcp-huge-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fails the call with what happened, and runs the tool once', async () => {
+    const countFile = join(dir, 'calls');
+    const connection = new McpServerConnection({
+      name: 'huge',
+      spec: {
+        command: process.execPath,
+        args: [new URL('./fixtures/huge-result-server.mjs', import.meta.url).pathname],
+        env: { COUNT_FILE: countFile, RESULT_BYTES: String(11 * 1024 * 1024) },
+      },
+    });
+    try {
+      await expect(connection.callTool('dump', {}, new AbortController().signal)).rejects.toThrow(
+        /is not sent again/,
+      );
+      expect(readFileSync(countFile, 'utf8').trim().split('\n')).toHaveLength(1);
+    } finally {
+      await connection.close();
+    }
+  }, 30_000);
+});
