@@ -4,6 +4,7 @@ import {
   type PermissionRule,
   PermissionRuleSchema,
   permissionRuleMatches,
+  pointerFrom,
   pointerTokens,
 } from '@airlock/core';
 import {
@@ -31,10 +32,6 @@ export interface PermissionRuleList {
 export interface PermissionChainReport {
   readonly pointer: string;
   readonly message: string;
-}
-
-function escapeToken(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 function parsedRule(value: unknown): PermissionRule | null {
@@ -111,7 +108,7 @@ export function permissionChainReports(
         const shown = granted[0];
         if (shown === undefined) continue;
         reports.push({
-          pointer: `${list.pointer}/${index}/argument_patterns/${escapeToken(pointer)}`,
+          pointer: `${list.pointer}/${index}${pointerFrom(['argument_patterns', pointer])}`,
           message: `rule ${index} allows ${JSON.stringify(shown.text)}: a pattern reads the whole command line, and no earlier deny or ask rule catches a second command after ${granted.map((chain) => chain.by).join(', ')}. ${CHAINS_ADVICE}`,
         });
       }

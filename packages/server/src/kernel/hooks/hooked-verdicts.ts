@@ -80,7 +80,8 @@ export function answerOf(
           row.state === 'awaiting_input'
             ? 'the call waits for an answer from a person'
             : "the call waits for a person's approval",
-        requires_user: row.state === 'needs_approval' && options.inAgentPrompt,
+        // Set only for a needs_approval row (answerableInAgentPrompt).
+        requires_user: options.inAgentPrompt,
       });
     case 'timed_out':
       return hookAnswer({

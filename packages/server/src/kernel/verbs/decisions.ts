@@ -80,7 +80,8 @@ async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
     if (options.guard) {
       current = await readTask(tx, run.id, address.taskKey);
       checkMove(options.verb, current, run);
-      if (options.verb !== 'retry') checkStillWaiting(current, tx.now);
+      // A retry's rows (failed, timed out) are not waiting: only a decision meets a deadline.
+      checkStillWaiting(current, tx.now);
       await options.guard(current, tx, run);
     }
     const { to, set } = options.change(current, tx, run);

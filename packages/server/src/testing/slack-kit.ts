@@ -1,0 +1,66 @@
+import { createHmac } from 'node:crypto';
+import { type Received, startReceiver } from './notify-kit.js';
+
+/** The signing secret the Slack channels of the tests are configured with. */
+export const SIGNING_SECRET = 'slack-signing-secret-for-tests';
+
+/**
+ * Slack's Web API as a local server: chat.* answers like Slack, and every
+ * call is kept; `hold` names methods it never answers (a Slack that is slow).
+ */
+export async function startSlack(hold: string[] = []) {
+  let ts = 1000;
+  return startReceiver((request) => {
+    if (hold.some((method) => request.path === `/api/${method}`)) return null;
+    if (request.path === '/api/chat.postMessage') {
+      ts += 1;
+      return {
+        status: 200,
+        body: JSON.stringify({ ok: true, channel: 'C123', ts: `${ts}.000100` }),
+      };
+    }
+    return { status: 200, body: JSON.stringify({ ok: true }) };
+  });
+}
+
+/** The fields of a Web API call, whichever encoding the client chose. */
+export function fieldsOf(request: Received): Record<string, unknown> {
+  if (request.headers['content-type']?.includes('application/json'))
+    return JSON.parse(request.body);
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(request.body)) {
+    fields[key] = key === 'blocks' ? JSON.parse(value) : value;
+  }
+  return fields;
+}
+
+/** Signs an interaction body the way Slack does (v0, HMAC-SHA256 over v0:timestamp:body). */
+export function signed(body: string, secret = SIGNING_SECRET, at = Math.floor(Date.now() / 1000)) {
+  const signature = `v0=${createHmac('sha256', secret).update(`v0:${at}:${body}`).digest('hex')}`;
+  return {
+    'content-type': 'application/x-www-form-urlencoded',
+    'x-slack-request-timestamp': String(at),
+    'x-slack-signature': signature,
+  };
+}
+
+/** A block_actions payload for a press of a button of a posted message. */
+export function press(message: Record<string, unknown>, actionId: string, user: string): string {
+  const blocks = message.blocks as {
+    type: string;
+    elements?: { action_id: string; value?: string }[];
+  }[];
+  const button = blocks
+    .find((b) => b.type === 'actions')!
+    .elements!.find((e) => e.action_id === actionId)!;
+  const payload = {
+    type: 'block_actions',
+    user: { id: user, username: user.toLowerCase() },
+    team: { id: 'T1' },
+    container: { type: 'message', channel_id: 'C123', message_ts: '1001.000100' },
+    channel: { id: 'C123' },
+    message: { ts: '1001.000100', text: message.text, blocks },
+    actions: [{ action_id: actionId, value: button.value, type: 'button' }],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
