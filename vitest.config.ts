@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/tests/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 30_000,
+    // Every temporary directory of the run lives under one that the run removes at its end.
+    globalSetup: ['scripts/testing/temp-root.ts'],
     // Two test files at a time on the 2-core machines this runs on: most files spend their time
     // waiting on the processes they start (kernels, agents, browsers), not on the CPU.
     // AIRLOCK_TEST_WORKERS=1 runs one file at a time.
