@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { forTerminal, refusalLines } from '@airlock/core';
 import { isConnectionError, isDeadlineExceededError } from '@airlock/sdk';
 import {
   COMMON_OPTIONS,
@@ -48,8 +49,13 @@ Serves the servers' tools to MCP clients; every call crosses Airlock's approval 
   --url, --executor-token, --agent-token, --config, --name as for \`airlock executor mcp\`
 `;
 
-function log(line: string): void {
-  process.stderr.write(`airlock mcp: ${line}\n`);
+/**
+ * Writes lines to stderr, each prefixed. What they repeat (a server's tool names and messages,
+ * the kernel's detail) has its control characters escaped, so a terminal shows them and does
+ * not act on them.
+ */
+function log(...lines: string[]): void {
+  for (const line of lines) process.stderr.write(`airlock mcp: ${forTerminal(line)}\n`);
 }
 
 function untilSignal(): Promise<void> {
@@ -92,8 +98,12 @@ export async function executorCommand(argv: readonly string[]): Promise<number> 
     onError: (error) => log(error.message),
   });
   log(`serving ${bridge.tools.size} tools: ${[...bridge.tools.keys()].join(', ')}`);
-  if (bridge.registeredVersion !== null) {
+  if (bridge.registration === 'registered') {
     log(`registered them in the profile (version ${bridge.registeredVersion})`);
+  } else if (bridge.registration === 'no_profile') {
+    log(
+      'the agent has no profile yet, so the tools were not registered: declare one (PUT /agent_api/v1/profile/configuration) and start the bridge again',
+    );
   }
   await stopped;
   await bridge.close();
@@ -202,7 +212,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 1;
     }
     if (hasErrorCode(error)) {
-      log(`the kernel refused: ${error.code}: ${error.detail}`);
+      const [first = '', ...problems] = refusalLines(error);
+      log(`the kernel refused: ${first}`, ...problems);
       return 1;
     }
     log((error as Error).message);

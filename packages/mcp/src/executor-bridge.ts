@@ -50,8 +50,14 @@ export interface ExecutorBridge {
   readonly tools: ReadonlyMap<string, BridgedTool>;
   /** The connection of each server, by name. */
   readonly connections: ReadonlyMap<string, McpServerConnection>;
-  /** The profile version the registration made, or null when none was needed. */
+  /** The profile version the registration made, or null when none was made. */
   readonly registeredVersion: number | null;
+  /**
+   * What registering the tools did: no agent credential given (`not_asked`), a new profile
+   * version (`registered`), nothing to change (`unchanged`), or nothing because the agent has
+   * no profile yet to register them in (`no_profile`).
+   */
+  readonly registration: Registration;
   /**
    * Claims a granted row by its address and runs it here, resolving with the
    * row as committed; null when it is not this bridge's to run (see the SDK
@@ -109,18 +115,21 @@ function handlerFor(connection: McpServerConnection, tool: Tool): ToolHandler {
   };
 }
 
+/** What registering a bridge's tools in the agent's profile did. */
+export type Registration = 'not_asked' | 'registered' | 'unchanged' | 'no_profile';
+
 async function register(
   options: ExecutorBridgeOptions,
   entriesByServer: Map<string, ToolManifestEntry[]>,
-): Promise<number | null> {
-  if (!options.agentToken) return null;
+): Promise<{ registration: Registration; version: number | null }> {
+  if (!options.agentToken) return { registration: 'not_asked', version: null };
   const api = new KernelApi({
     url: options.url,
     token: options.agentToken,
     timeoutMs: options.timeoutMs,
   });
   const stored = await api.profile();
-  if (stored === null) return null;
+  if (stored === null) return { registration: 'no_profile', version: null };
   let configuration: ProfileConfiguration = stored;
   let changed = false;
   for (const [server, entries] of entriesByServer) {
@@ -131,7 +140,9 @@ async function register(
     }
   }
   // The stored configuration with only tool_names and tool_manifest rewritten; the kernel checks it whole.
-  return changed ? (await api.putProfile(configuration as typeof stored)).version : null;
+  if (!changed) return { registration: 'unchanged', version: null };
+  const { version } = await api.putProfile(configuration as typeof stored);
+  return { registration: 'registered', version };
 }
 
 /**
@@ -171,7 +182,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
         handlers[name] = handlerFor(connection, tool);
       });
     }
-    const registeredVersion = await register(options, entriesByServer);
+    const { registration, version: registeredVersion } = await register(options, entriesByServer);
     executor = createExecutor({
       url: options.url,
       token: options.executorToken,
@@ -193,6 +204,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       tools,
       connections,
       registeredVersion,
+      registration,
       take: (runId, taskKey) => running.take(runId, taskKey),
       runClaimed: (claim, options) => running.runClaimed(claim, options),
       leaseMs: running.leaseMs,

@@ -2,6 +2,7 @@ export {
   type BridgedTool,
   type ExecutorBridge,
   type ExecutorBridgeOptions,
+  type Registration,
   resultText,
   startExecutorBridge,
 } from './executor-bridge.js';

@@ -21,3 +21,4 @@ export {
   readRequestTimeout,
 } from './request-timeout.js';
 export { isSettingError, SettingError, type SettingErrorCode } from './setting-error.js';
+export { forTerminal, type RefusalText, refusalLines } from './terminal-text.js';

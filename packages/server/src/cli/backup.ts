@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { forTerminal } from '@airlock/core';
 import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
 import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
 import {
@@ -18,7 +19,6 @@ import {
   syncDirectory,
 } from './backup-paths.js';
 import { parseCommandLine, storeLocationOf } from './command-line.js';
-import { forTerminal } from './terminal-text.js';
 
 const STORE_OPTIONS = `Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)

@@ -1,3 +1,4 @@
+import { forTerminal } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { revokeCredentialAndReaddress } from '../kernel/verbs/revocation.js';
 import { type CredentialKind, createCredential, listCredentials } from '../store/accounts.js';
@@ -11,7 +12,6 @@ import {
 } from './command-line.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
-import { forTerminal } from './terminal-text.js';
 
 /** `airlock token --help` */
 export const TOKEN_HELP = `Usage:

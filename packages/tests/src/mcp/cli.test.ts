@@ -160,6 +160,71 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     expect(await exited).toBe(0);
   });
 
+  /** A desktop-style config of the fixture server that declares these tools as they are. */
+  const declaredToolsConfig = (name: string, tools: unknown[]) => {
+    const config = join(dir, `${name}-servers.json`);
+    const fixture = new URL('./fixtures/declared-tools-server.mjs', import.meta.url).pathname;
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          [name]: {
+            command: process.execPath,
+            args: [fixture],
+            env: { TOOLS_JSON: JSON.stringify(tools) },
+          },
+        },
+      }),
+    );
+    return config;
+  };
+  const agentEnv = () => ({ ...env(), AIRLOCK_AGENT_TOKEN: kernel.workspace.tokens.agent });
+
+  it("prints a server's tool names with their control characters escaped", async () => {
+    const config = declaredToolsConfig('odd', [
+      { name: 'paint\u001b[2J\u001b[31mred', inputSchema: { type: 'object' } },
+    ]);
+    const child = spawn(process.execPath, [CLI, 'executor', 'mcp', '--config', config], {
+      env: agentEnv(),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(child);
+    let stderr = '';
+    child.stderr?.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    await eventually(() => stderr.includes('registered them'), { timeoutMs: 20_000 });
+    expect(stderr).toContain('serving 1 tools: odd__paint\\x1b[2J\\x1b[31mred');
+    expect(stderr).not.toContain('\u001b');
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('a refused registration prints every problem the kernel found, and changes nothing', async () => {
+    const agent = new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent });
+    const before = await agent.profile();
+    const config = declaredToolsConfig('bad', [
+      { name: 'first', inputSchema: { type: 'object', properties: { a: { type: 'nope' } } } },
+      { name: 'second', inputSchema: { type: 'object', properties: { b: { minimum: 'x' } } } },
+    ]);
+    const ended = await runAirlockCli(
+      ['executor', 'mcp', '--config', config],
+      agentEnv(),
+      children,
+    );
+    expect(ended.code).toBe(1);
+    const lines = ended.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(
+      /^airlock mcp: the kernel refused: invalid_configuration: the configuration has 2 problem\(s\)/,
+    );
+    expect(lines.slice(1).map((line) => line.split(':')[1]?.trim())).toEqual([
+      '/tool_manifest/1/input_schema',
+      '/tool_manifest/2/input_schema',
+    ]);
+    expect(await agent.profile()).toEqual(before);
+  });
+
   it('the gateway command serves Streamable HTTP with each client credential', async () => {
     const child = spawn(
       process.execPath,

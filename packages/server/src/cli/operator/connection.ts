@@ -1,9 +1,11 @@
 import {
   formatDuration,
+  forTerminal,
   isSettingError,
   type KernelUrl,
   readKernelUrl,
   readRequestTimeout,
+  refusalLines,
   type SettingError,
   shownKernelUrl,
 } from '@airlock/core';
@@ -21,7 +23,6 @@ import {
   UsageError,
   type VerbShape,
 } from '../command-line.js';
-import { forTerminal } from '../terminal-text.js';
 import {
   proxyFailureStatus,
   servesAirlockApi,
@@ -191,8 +192,8 @@ function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
 /**
  * How a failure of an operator command reads on stderr, and its exit code:
  * an operator error as it says (its own code); a refusal of the kernel as
- * `code: detail` with the server's stable code (exit 1); anything else by
- * its message (exit 1).
+ * `code: detail` with the server's stable code, then a line for each problem
+ * it found (exit 1); anything else by its message (exit 1).
  */
 export function describeFailure(error: unknown): { message: string; exitCode: number } {
   // A detail may repeat what the operator or an agent sent: its control characters are escaped.
@@ -200,7 +201,7 @@ export function describeFailure(error: unknown): { message: string; exitCode: nu
     return { message: forTerminal(error.message), exitCode: error.status };
   }
   if (isAirlockError(error)) {
-    return { message: forTerminal(`${error.code}: ${error.detail}`), exitCode: 1 };
+    return { message: refusalLines(error).join('\n'), exitCode: 1 };
   }
   const code = (error as NodeJS.ErrnoException).code;
   // `airlock serve` on a port something else listens on: say what to do about it.

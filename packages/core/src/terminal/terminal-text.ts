@@ -22,3 +22,24 @@ export function forTerminal(text: string): string {
       : `\\u${code.toString(16).padStart(4, '0')}`;
   });
 }
+
+/** What a kernel's refusal carries: its stable code, its detail, and the problems it found. */
+export interface RefusalText {
+  code: string;
+  detail: string;
+  problems?: readonly { code: string; pointer: string; message: string }[] | undefined;
+}
+
+/**
+ * A refusal of the kernel as lines for a person's terminal: `code: detail`, then one line a
+ * problem (`  /pointer: message (code)`), so a refused declaration says what to fix. The kernel
+ * already bounds how many problems it lists; every line has its control characters escaped.
+ */
+export function refusalLines(refusal: RefusalText): string[] {
+  return [
+    forTerminal(`${refusal.code}: ${refusal.detail}`),
+    ...(refusal.problems ?? []).map((problem) =>
+      forTerminal(`  ${problem.pointer || '/'}: ${problem.message} (${problem.code})`),
+    ),
+  ];
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { forTerminal, refusalLines } from './terminal-text.js';
+
+describe('forTerminal', () => {
+  it('writes escape sequences, line breaks and bidirectional overrides as escapes', () => {
+    expect(forTerminal('a\u001b[2Jb\nc\rd\u202ee\u009bf')).toBe('a\\x1b[2Jb\\nc\\rd\\u202ee\\x9bf');
+  });
+  it('leaves tabs and printable text, accents and emoji included, as they are', () => {
+    expect(forTerminal('tab\there é 🚀')).toBe('tab\there é 🚀');
+  });
+});
+
+describe('refusalLines', () => {
+  it('says code and detail, then one line a problem with its pointer and code', () => {
+    expect(
+      refusalLines({
+        code: 'invalid_configuration',
+        detail: 'the configuration has 2 problem(s)',
+        problems: [
+          { code: 'tool_manifest_invalid', pointer: '/tool_manifest/0', message: 'bad\u001b[31m' },
+          { code: 'not_an_object', pointer: '', message: 'want an object' },
+        ],
+      }),
+    ).toEqual([
+      'invalid_configuration: the configuration has 2 problem(s)',
+      '  /tool_manifest/0: bad\\x1b[31m (tool_manifest_invalid)',
+      '  /: want an object (not_an_object)',
+    ]);
+  });
+  it('is one line when the refusal lists no problems', () => {
+    expect(refusalLines({ code: 'forbidden', detail: 'no' })).toEqual(['forbidden: no']);
+  });
+});
