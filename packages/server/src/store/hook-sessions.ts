@@ -1,4 +1,5 @@
 import { runPrepared } from './prepared.js';
+import type { Reader } from './reader.js';
 import type { HookSessionTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
@@ -13,11 +14,11 @@ export interface HookSessionKey {
 
 /** Reads a hooked session, or null before its first event. */
 export async function readHookSession(
-  store: Store,
+  reader: Reader,
   key: HookSessionKey,
 ): Promise<HookSessionTable | null> {
   // A prepared statement: every event of a hooked session reads its session first.
-  const { db, dialect } = store[SQL];
+  const { db, dialect } = reader[SQL];
   const { rows } = await runPrepared(
     db,
     dialect,

@@ -20,7 +20,7 @@ import type { HookSessionTable, RunTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import { lockRunIfAny } from '../machines/run-state.js';
-import { startTurn } from '../verbs/runs.js';
+import { startTurn, type TurnKeeper } from '../verbs/runs.js';
 import { callLookupsAhead } from './hooked-calls.js';
 
 /** Where a hooked session is kept: its workspace, application, agent and the agent's session id. */
@@ -79,12 +79,26 @@ export async function newTurn(
   key: HookSessionKey,
   prompt: string | undefined,
 ): Promise<RunTable> {
-  const run = await startTurn(ctx, principal, {
-    conversation_id: session.conversation_id,
-    input: prompt ?? `${key.agent} session ${key.sessionId}`,
-    provider: { kind: 'gateway', client: `${key.agent} hooks` },
-  });
-  await ctx.store.transaction(async (tx) => setHookSessionRun(tx, key, run.id));
+  // An agent's parallel calls at the start of a turn race here: the session is read again under
+  // its conversation's lock, so the first makes the turn and the others join it.
+  const keeper: TurnKeeper = {
+    async running(tx) {
+      const runId = (await readHookSession(tx, key))?.run_id ?? null;
+      const run = runId === null ? undefined : await peekRun(tx, runId);
+      return run?.state === 'running' ? run : null;
+    },
+    adopt: (tx, run) => setHookSessionRun(tx, key, run.id),
+  };
+  const run = await startTurn(
+    ctx,
+    principal,
+    {
+      conversation_id: session.conversation_id,
+      input: prompt ?? `${key.agent} session ${key.sessionId}`,
+      provider: { kind: 'gateway', client: `${key.agent} hooks` },
+    },
+    keeper,
+  );
   session.run_id = run.id;
   ctx.scheduleDrive(run.id);
   return run;

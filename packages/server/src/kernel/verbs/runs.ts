@@ -41,6 +41,18 @@ export interface RunStart {
 /** The mode a profile that declares none runs under. */
 export const DEFAULT_APPROVAL_MODE = 'ask';
 
+/**
+ * Who keeps a conversation's current turn (a hooked session): a new turn asks it, under the
+ * conversation's lock, whether a concurrent event already started one, and hands it the new run
+ * in the run's own transaction. So two events that race to open a turn make one run.
+ */
+export interface TurnKeeper {
+  /** The turn that runs now (started meanwhile by another event), or null when one is needed. */
+  running(tx: Tx): Promise<RunTable | null>;
+  /** Makes a new run the current turn. */
+  adopt(tx: Tx, run: RunTable): Promise<void>;
+}
+
 async function insertRun(
   ctx: KernelContext,
   options: {
@@ -50,11 +62,15 @@ async function insertRun(
     regeneratedFrom: string | null;
     frozen: FrozenConfiguration;
     start: RunStart;
+    keeper?: TurnKeeper | undefined;
   },
 ): Promise<RunTable> {
   const { frozen, start } = options;
   return ctx.store.transaction(async (tx) => {
     await holdWhatTheRunNames(tx, options);
+    // Under the conversation's lock: a turn another event started meanwhile is the one to use.
+    const running = await options.keeper?.running(tx);
+    if (running) return running;
     const run: RunTable = {
       id: newSortableId('run'),
       workspace_id: options.principal.workspace_id,
@@ -93,6 +109,7 @@ async function insertRun(
       ended_at: null,
     };
     await startRun(tx, run);
+    await options.keeper?.adopt(tx, run);
     tx.emit({
       workspace_id: run.workspace_id,
       run_id: run.id,
@@ -195,7 +212,8 @@ export async function createStandaloneRun(
 
 /**
  * Starts a run-backed turn of a conversation: freezes the profile's current
- * configuration, narrowed by the input's tightening.
+ * configuration, narrowed by the input's tightening. With a keeper, the turn
+ * it already runs (another event started it meanwhile) instead of a second.
  * @throws AirlockError conversation_not_found, no_profile_configuration, tightening_widens.
  */
 export async function startTurn(
@@ -206,6 +224,7 @@ export async function startTurn(
     approval_mode?: 'bypass' | 'ask' | 'rules' | undefined;
     tool_names?: string[] | undefined;
   },
+  keeper?: TurnKeeper,
 ): Promise<RunTable> {
   const conversation = await findOwnConversation(ctx.store, {
     workspaceId: principal.workspace_id,
@@ -252,6 +271,7 @@ export async function startTurn(
       config_version: profile.version,
     },
     start: request,
+    keeper,
   });
 }
 
