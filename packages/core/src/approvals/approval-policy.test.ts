@@ -56,6 +56,20 @@ describe('validateApprovalPolicy', () => {
     );
     expect(validateApprovalPolicy([]).ok).toBe(false);
   });
+
+  it('refuses a rule that asks more approvals than the distinct members its approvers name', () => {
+    const result = validateApprovalPolicy({
+      groups: { leads: ['cred_a', 'member:cred_b'] },
+      rules: [
+        { tool: 'deploy', approvers: ['group:leads', 'cred_a', 'member:cred_b'], required: 3 },
+        { tool: 'bash', approvers: ['group:leads'], required: 2 },
+        { tool: 'curl', required: 5 },
+      ],
+    });
+    expect(result.ok ? [] : result.problems.map((p) => [p.code, p.pointer])).toEqual([
+      ['approval_quorum_unreachable', '/rules/0/required'],
+    ]);
+  });
 });
 
 describe('approvalRequirement', () => {

@@ -247,7 +247,35 @@ export function validateApprovalPolicy(document: unknown): Validated<ApprovalPol
       message: 'no_self_approval is true or false',
     });
   }
-  return problems.length > 0 ? invalid(problems) : valid(document as ApprovalPolicy);
+  if (problems.length > 0) return invalid(problems);
+  const policy = document as ApprovalPolicy;
+  (policy.rules ?? []).forEach((rule, index) => {
+    const required = rule.required ?? 1;
+    const approvers = rule.approvers ? namedApprovers(policy, rule.approvers).length : null;
+    if (approvers !== null && approvers < required) {
+      problems.push({
+        code: 'approval_quorum_unreachable',
+        pointer: pointerTo(pointerTo('/rules', index), 'required'),
+        message: `the rule asks ${required} approvals of ${approvers} distinct member(s): no call it covers could ever be approved`,
+      });
+    }
+  });
+  return problems.length > 0 ? invalid(problems) : valid(policy);
+}
+
+/** The distinct members (`member:cred_x`) a rule's approvers name, each group expanded. */
+function namedApprovers(policy: ApprovalPolicy, entries: readonly string[]): string[] {
+  const set = new Set<string>();
+  for (const entry of entries) {
+    const members = entry.startsWith('group:')
+      ? (policy.groups?.[entry.slice('group:'.length)] ?? [])
+      : [entry];
+    for (const member of members) {
+      const id = credentialIdOf(member);
+      if (id) set.add(`member:${id}`);
+    }
+  }
+  return [...set];
 }
 
 /** Every credential id a valid policy names (in groups and rules), each once. */
@@ -288,19 +316,6 @@ export function approvalRequirement(
   const index = rules.findIndex((rule) => covers(rule, call));
   const rule = index < 0 ? undefined : rules[index];
   if (!rule) return { rule_index: null, required: 1, approvers: null, no_self_approval: noSelf };
-  let approvers: string[] | null = null;
-  if (rule.approvers) {
-    const set = new Set<string>();
-    for (const entry of rule.approvers) {
-      const members = entry.startsWith('group:')
-        ? (policy?.groups?.[entry.slice('group:'.length)] ?? [])
-        : [entry];
-      for (const member of members) {
-        const id = credentialIdOf(member);
-        if (id) set.add(`member:${id}`);
-      }
-    }
-    approvers = [...set];
-  }
+  const approvers = rule.approvers && policy ? namedApprovers(policy, rule.approvers) : null;
   return { rule_index: index, required: rule.required ?? 1, approvers, no_self_approval: noSelf };
 }

@@ -59,6 +59,8 @@ export const PROBLEM_CODES = [
   'approval_group_invalid',
   'approval_rule_invalid',
   'approval_approver_unknown',
+  'approval_approver_revoked',
+  'approval_quorum_unreachable',
 ] as const;
 
 /** A stable, machine-readable name for one kind of validation problem. */

@@ -90,6 +90,10 @@ export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
     'An approval rule has a tool glob, action tags, rule set, application or `required` count the kernel cannot use.',
   approval_approver_unknown:
     'An approver is neither a member credential of the workspace nor a `group:NAME` the policy defines.',
+  approval_approver_revoked:
+    'An approver names a member credential that was revoked: it can no longer approve, so the kernel refuses the policy rather than count on it.',
+  approval_quorum_unreachable:
+    'A rule asks for more approvals (`required`) than the distinct members its `approvers` name: no call it covers could ever be approved.',
 };
 
 /** The description of a declaration or example code, or a generic sentence for a code not in the table. */

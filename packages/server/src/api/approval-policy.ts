@@ -7,7 +7,7 @@ import {
 } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { configurationDigest, recordPolicyChange } from '../kernel/verbs/policy-changes.js';
-import { existingMemberIds, principalName } from '../store/accounts.js';
+import { memberCredentialStates, principalName } from '../store/accounts.js';
 import {
   readApprovalPolicy,
   readApprovalPolicyToReplace,
@@ -16,18 +16,32 @@ import {
 import { implement } from './operation.js';
 import { assertPolicyTextIsUnicode } from './policy-text.js';
 
-/** Pointers of every entry naming a credential that is no member credential of the workspace. */
-function unknownMembers(policy: Record<string, unknown>, known: Set<string>): Problem[] {
+/**
+ * Every entry naming a credential that is no member credential of the workspace, or one that
+ * was revoked (it can approve nothing, so a rule counting on it could wait forever).
+ */
+function unknownMembers(
+  policy: Record<string, unknown>,
+  members: ReadonlyMap<string, { revoked: boolean }>,
+): Problem[] {
   const problems: Problem[] = [];
   const check = (list: unknown, pointer: string) => {
     if (!Array.isArray(list)) return;
     list.forEach((entry, index) => {
       const id = typeof entry === 'string' ? credentialIdOf(entry) : null;
-      if (id !== null && !known.has(id)) {
+      if (id === null) return;
+      const member = members.get(id);
+      if (!member) {
         problems.push({
           code: 'approval_approver_unknown',
           pointer: `${pointer}/${index}`,
           message: `${entry} is no member credential of this workspace`,
+        });
+      } else if (member.revoked) {
+        problems.push({
+          code: 'approval_approver_revoked',
+          pointer: `${pointer}/${index}`,
+          message: `${entry} was revoked: it can approve nothing`,
         });
       }
     });
@@ -62,15 +76,14 @@ export const replaceApprovalPolicy = implement(
     }
     const policy = validated.value as Record<string, unknown>;
     const store = kernel.context.store;
-    const named = policyCredentialIds(validated.value);
-    const unknown = unknownMembers(
-      policy,
-      await existingMemberIds(store, principal.workspace_id, named),
-    );
+    const unknown =
+      policyCredentialIds(validated.value).length === 0
+        ? []
+        : unknownMembers(policy, await memberCredentialStates(store, principal.workspace_id));
     if (unknown.length > 0) {
       throw new AirlockError(
         'invalid_configuration',
-        `the approval policy names ${unknown.length} credential(s) that are no member of this workspace; nothing was changed`,
+        `the approval policy names ${unknown.length} credential(s) that are no live member of this workspace; nothing was changed`,
         unknown,
       );
     }

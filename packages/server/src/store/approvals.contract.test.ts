@@ -3,8 +3,10 @@ import { backends, freshStorePerTest } from '../testing/stores.js';
 import {
   createCredential,
   createWorkspace,
-  existingMemberIds,
+  memberCredentialStates,
   principalNames,
+  principalRoster,
+  revokeActiveCredential,
   setCredentialLabel,
 } from './accounts.js';
 import {
@@ -85,7 +87,7 @@ for (const backend of all) {
       expect(await listApprovalsOfRuns(store, ws.id, [])).toEqual([]);
     });
 
-    it('names members by label, renames them, and finds member ids', async () => {
+    it('names members by label, renames them, and lists member credentials with their revocations', async () => {
       const store = await open();
       const ws = await createWorkspace(store, 'w');
       const other = await createWorkspace(store, 'o');
@@ -108,8 +110,18 @@ for (const backend of all) {
       expect(
         await setCredentialLabel(store, { workspaceId: other.id, credentialId: ana, label: 'x' }),
       ).toBeUndefined();
-      expect(await existingMemberIds(store, ws.id, [ana, 'cred_none'])).toEqual(new Set([ana]));
-      expect(await existingMemberIds(store, other.id, [ana])).toEqual(new Set());
+      expect(await memberCredentialStates(store, ws.id)).toEqual(
+        new Map([
+          [ana, { revoked: false }],
+          [plainId, { revoked: false }],
+        ]),
+      );
+      expect(await memberCredentialStates(store, other.id)).toEqual(new Map());
+      await store.transaction((tx) =>
+        revokeActiveCredential(tx, { idOrToken: plainId, workspaceId: ws.id }),
+      );
+      expect((await memberCredentialStates(store, ws.id)).get(plainId)).toEqual({ revoked: true });
+      expect((await principalRoster(store, ws.id)).revoked).toEqual(new Set([`member:${plainId}`]));
     });
   });
 }

@@ -162,6 +162,23 @@ export async function recordApproval(
   );
 }
 
+/**
+ * Carries a row's approvals from one version to the next, when what changed is not what the
+ * members approved (the row was readdressed): they still count.
+ */
+export async function carryApprovals(
+  tx: Tx,
+  key: Omit<RowVersionKey, 'rowVersion'> & { from: string; to: string },
+): Promise<void> {
+  await tx[SQL].db
+    .updateTable('task_approvals')
+    .set({ row_version: key.to })
+    .where('run_id', '=', key.runId)
+    .where('task_key', '=', key.taskKey)
+    .where('row_version', '=', key.from)
+    .execute();
+}
+
 /** The approvals of one row version, oldest first. */
 export async function listApprovals(reader: Reader, key: RowVersionKey): Promise<ApprovalRecord[]> {
   const { db, dialect } = reader[SQL];

@@ -1,5 +1,6 @@
 import type { TaskState } from '@airlock/core';
 import { type RawBuilder, sql } from 'kysely';
+import { lockedForUpdate } from './dialect.js';
 import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import { rowLimit } from './row-limit.js';
@@ -219,24 +220,37 @@ export async function rewriteParkedCall(
 }
 
 /**
- * Clears the addressee of an application's rows resting in these states (the
- * task machine's `readdress`, which keeps each row's state); returns the rows.
+ * Clears the addressee of the rows held for it in these states (read locked first where the
+ * backend needs it). Returns each row as it was and as it is now, so a caller can carry what is
+ * keyed to the row's version (a parked row's approvals) to the new one.
  */
 export async function clearAddressee(
   tx: Tx,
   options: { addressee: string; states: readonly TaskState[] },
-): Promise<Pick<TaskTable, 'workspace_id' | 'run_id' | 'key' | 'state'>[]> {
-  return tx[SQL].db
+): Promise<{ before: TaskTable; after: TaskTable }[]> {
+  const { db, dialect } = tx[SQL];
+  const states = options.states.map((state) => stateLiteral(state));
+  const held = await lockedForUpdate(
+    dialect,
+    db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('addressee', '=', options.addressee)
+      .where('state', 'in', states)
+      .orderBy('run_id')
+      .orderBy('key'),
+  ).execute();
+  if (held.length === 0) return [];
+  await db
     .updateTable('tasks')
     .set({ addressee: null, updated_at: tx.now })
     .where('addressee', '=', options.addressee)
-    .where(
-      'state',
-      'in',
-      options.states.map((state) => stateLiteral(state)),
-    )
-    .returning(['workspace_id', 'run_id', 'key', 'state'])
+    .where('state', 'in', states)
     .execute();
+  return held.map((before) => ({
+    before: before as TaskTable,
+    after: { ...(before as TaskTable), addressee: null, updated_at: tx.now },
+  }));
 }
 
 /** A row the clocks sweep: where it is, and its claim when it holds one. */

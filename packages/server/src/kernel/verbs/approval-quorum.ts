@@ -7,7 +7,7 @@ import {
   type TaskView,
 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
-import { principalNames } from '../../store/accounts.js';
+import { principalRoster } from '../../store/accounts.js';
 import {
   type ApprovalPolicyRecord,
   type ApprovalRecord,
@@ -99,6 +99,29 @@ export function checkDecider(
   }
 }
 
+/** Whether the policy lets this principal's approval count for a row of this run. */
+function mayApprove(requirement: ApprovalRequirement, run: RunFacts, principal: string): boolean {
+  if (requirement.approvers !== null && !requirement.approvers.includes(principal)) return false;
+  return !(requirement.no_self_approval && run.created_by === principal);
+}
+
+/**
+ * The approvals of a row that still count: the policy is read when a person decides, so an
+ * approval given earlier counts only while its member may still approve the row (still a named
+ * approver, not the run's starter under no_self_approval) and its credential is not revoked.
+ */
+export function standingApprovals<T extends { principal: string }>(
+  requirement: ApprovalRequirement,
+  run: RunFacts,
+  approvals: readonly T[],
+  revoked: ReadonlySet<string>,
+): T[] {
+  return approvals.filter(
+    (approval) =>
+      !revoked.has(approval.principal) && mayApprove(requirement, run, approval.principal),
+  );
+}
+
 /** The progress a view shows: the requirement and the approvals given, with names. */
 export function progressOf(
   requirement: ApprovalRequirement,
@@ -129,8 +152,8 @@ export async function decisionViews(
 ): Promise<TaskView[]> {
   const parked = rows.filter((row) => row.state === 'needs_approval');
   const runIds = parked.map((row) => row.run_id);
-  const [names, policy, runs, approvals] = await Promise.all([
-    principalNames(reader, workspaceId),
+  const [{ names, revoked }, policy, runs, approvals] = await Promise.all([
+    principalRoster(reader, workspaceId),
     parked.length > 0 ? policyOfWorkspace(reader, workspaceId) : null,
     approvalFactsOfRuns(reader, runIds),
     listApprovalsOfRuns(reader, workspaceId, runIds),
@@ -147,6 +170,8 @@ export async function decisionViews(
     const given = approvals.filter(
       (a) => a.run_id === row.run_id && a.task_key === row.key && a.row_version === version,
     );
-    return { ...view, approvals: progressOf(requirementOf(policy, run, row), given, names) };
+    const requirement = requirementOf(policy, run, row);
+    const standing = standingApprovals(requirement, run, given, revoked);
+    return { ...view, approvals: progressOf(requirement, standing, names) };
   });
 }

@@ -7,7 +7,7 @@ import type {
   TaskView,
 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
-import { type Principal, principalName, principalNames } from '../../store/accounts.js';
+import { type Principal, principalName, principalRoster } from '../../store/accounts.js';
 import { listApprovals, recordApproval } from '../../store/approvals.js';
 import { effectProfileColumn } from '../../store/effect-profile-column.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
@@ -20,7 +20,13 @@ import { lockRun, readAttentionAhead, settleRun } from '../machines/run-state.js
 import { checkMove, checkStillWaiting } from '../machines/task-machine.js';
 import { evaluateEditedCall } from '../stage/approval-stage.js';
 import { taskVersion, taskView } from '../views.js';
-import { checkDecider, policyOfWorkspace, progressOf, requirementOf } from './approval-quorum.js';
+import {
+  checkDecider,
+  policyOfWorkspace,
+  progressOf,
+  requirementOf,
+  standingApprovals,
+} from './approval-quorum.js';
 import {
   checkVersion,
   hookTimeoutMs,
@@ -118,6 +124,9 @@ async function applyEdit(
  * approval counts for the row version it was given to (an edit starts the
  * count again); the same member approving twice counts once. With
  * `toolInput` the call is edited first and evaluated again by every layer.
+ * An earlier approval counts only while it stands (see standingApprovals): not
+ * when its credential was revoked since, or the policy no longer lets its
+ * member approve the row.
  * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
  *   version_mismatch (409) when it changed since `version`, approver_not_allowed or
  *   self_approval_refused (403), edit_refused (422), remember_unavailable (422) when
@@ -163,8 +172,9 @@ export function approveTask(
       taskKey: row.key,
       rowVersion: taskVersion(row),
     };
-    const earlier = await listApprovals(tx, key);
-    const names = await principalNames(tx, run.workspace_id);
+    const { names, revoked } = await principalRoster(tx, run.workspace_id);
+    // Earlier approvals count only while they stand under the policy as it reads now.
+    const earlier = standingApprovals(requirement, run, await listApprovals(tx, key), revoked);
     const again = earlier.some((approval) => approval.principal === who);
     if (again && earlier.length < requirement.required) {
       // The same member approving this version again (a double click, a retried press): it

@@ -6,6 +6,7 @@ import {
   revokeActiveCredential,
 } from '../../store/accounts.js';
 import { anyApplicationRemoved, markApplicationRemoved } from '../../store/applications.js';
+import { carryApprovals } from '../../store/approvals.js';
 import { runningRunIdsOf, runningRunsOfRemovedApplications } from '../../store/runs.js';
 import type { Store, Tx } from '../../store/store.js';
 import { clearAddressee } from '../../store/tasks.js';
@@ -13,6 +14,7 @@ import type { KernelContext } from '../context.js';
 import { endRun } from '../machines/run-machine.js';
 import { lockRun } from '../machines/run-state.js';
 import { TASK_VERBS } from '../machines/task-machine.js';
+import { taskVersion } from '../views.js';
 
 /** A held row whose addressee was cleared. */
 export interface Readdressed {
@@ -36,11 +38,19 @@ async function readdressHeldRows(
   tx: Tx,
   options: { agentApplicationId: string; detail: string; principal: string },
 ): Promise<Readdressed[]> {
-  const rows = await clearAddressee(tx, {
+  const changed = await clearAddressee(tx, {
     addressee: options.agentApplicationId,
     states: TASK_VERBS.readdress.from,
   });
-  for (const row of rows) {
+  for (const { before, after: row } of changed) {
+    // A parked row's approvals were given to what it asks, which a new addressee does not change.
+    await carryApprovals(tx, {
+      workspaceId: row.workspace_id,
+      runId: row.run_id,
+      taskKey: row.key,
+      from: taskVersion(before),
+      to: taskVersion(row),
+    });
     tx.emit({
       workspace_id: row.workspace_id,
       run_id: row.run_id,
@@ -56,7 +66,7 @@ async function readdressHeldRows(
       principal: options.principal,
     });
   }
-  return rows.map((row) => ({ run_id: row.run_id, task_key: row.key }));
+  return changed.map(({ after }) => ({ run_id: after.run_id, task_key: after.key }));
 }
 
 /**
