@@ -32,6 +32,12 @@ export const PolicyChangeKindSchema = z.enum([
   'rule_remembered',
   'approval_policy_replaced',
   'retention_policy_replaced',
+  'contract_removed',
+  'credential_created',
+  'credential_relabelled',
+  'credential_revoked',
+  'agent_application_created',
+  'agent_application_removed',
 ]);
 
 /**
@@ -42,9 +48,9 @@ export const PolicyChangeKindSchema = z.enum([
 export const PolicyChangeSchema = named(
   z.object({
     change: PolicyChangeKindSchema,
-    /** `profile` (an application's configuration), `approval_policy`, `retention_policy`, or an overlay scope: `user`, `project`, `conversation`. */
+    /** `profile` (an application's configuration), `approval_policy`, `retention_policy`, an overlay scope (`user`, `project`, `conversation`), `credential` or `agent_application`. */
     scope: z.string(),
-    /** The agent application, conversation or member principal whose document changed. */
+    /** The agent application, conversation or member principal whose document changed; the credential or application made, relabelled, revoked or removed. */
     owner_id: z.string(),
     before_digest: z.string().nullable(),
     after_digest: z.string().nullable(),
@@ -52,9 +58,9 @@ export const PolicyChangeSchema = named(
     rule: z.record(z.string(), z.unknown()).optional(),
     /** The action contract version published. */
     contract_version: z.number().int().optional(),
-    /** The whole document before the change (null: there was none), where it is small: a retention policy's windows. */
+    /** The whole document before the change (null: there was none), where it is small: a retention policy's windows, a credential's label. */
     before: z.record(z.string(), z.unknown()).nullable().optional(),
-    /** The whole document after the change, where it is small: a retention policy's windows. */
+    /** The whole document after the change, where it is small: a retention policy's windows, a credential's kind, application and label. */
     after: z.record(z.string(), z.unknown()).optional(),
   }),
   { id: 'PolicyChange', description: 'One change of policy, as the audit trail records it.' },

@@ -87,4 +87,23 @@ describe('changes of policy in the list', () => {
       remembered,
     ]);
   });
+
+  it('shows a credential change by its detail, without digests it has none of', () => {
+    const revoked = record({
+      seq: 5,
+      event: 'policy.changed',
+      decision: 'credential_revoked',
+      tool_name: null,
+      detail: 'revoked member credential cred_x',
+      policy: {
+        change: 'credential_revoked',
+        scope: 'credential',
+        owner_id: 'cred_x',
+        before_digest: null,
+        after_digest: null,
+      },
+    });
+    expect(subjectWords(revoked)).toBe('credential cred_x');
+    expect(detailWords(revoked)).toBe('revoked member credential cred_x');
+  });
 });

@@ -23,6 +23,14 @@ const OUTCOMES = [
   'overlay_replaced',
   'overlay_trusted',
   'rule_remembered',
+  'contract_removed',
+  'approval_policy_replaced',
+  'retention_policy_replaced',
+  'credential_created',
+  'credential_relabelled',
+  'credential_revoked',
+  'agent_application_created',
+  'agent_application_removed',
 ];
 
 /** What a record is about: the tool of a call, or the document a change of policy touched. */
@@ -36,10 +44,12 @@ export function detailWords(record: AuditRecord): string {
   const policy = record.policy;
   if (!policy) return record.detail ?? '';
   const short = (digest: string | null) => (digest ? `${digest.slice(0, 19)}…` : 'none');
-  const parts = [
-    record.detail ?? '',
-    `${short(policy.before_digest)} → ${short(policy.after_digest)}`,
-  ];
+  // A credential or an application has no document to digest: its detail says what changed.
+  const digests =
+    policy.before_digest === null && policy.after_digest === null
+      ? ''
+      : `${short(policy.before_digest)} → ${short(policy.after_digest)}`;
+  const parts = [record.detail ?? '', digests];
   if (policy.rule) parts.push(`rule ${JSON.stringify(policy.rule)}`);
   return parts.filter(Boolean).join('; ');
 }

@@ -2,6 +2,11 @@ import { OPERATION_CONTRACTS } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import {
+  recordApplicationChange,
+  recordCredentialCreated,
+  recordCredentialRelabelled,
+} from '../kernel/verbs/account-changes.js';
+import {
   removeAgentApplication,
   revokeCredentialAndReaddress,
 } from '../kernel/verbs/revocation.js';
@@ -40,6 +45,7 @@ export const createCredentialOperation = implement(
       kind: input.kind,
       agentApplicationId: applicationId ?? null,
       ...(input.label ? { label: input.label } : {}),
+      recordIn: (tx, made) => recordCredentialCreated(tx, principalName(principal), made),
     });
     return {
       credential_id: made.credential.credential_id,
@@ -71,6 +77,7 @@ export const labelCredentialOperation = implement(
       workspaceId: principal.workspace_id,
       credentialId: input.credential_id,
       label: input.label,
+      recordIn: (tx, change) => recordCredentialRelabelled(tx, principalName(principal), change),
     });
     if (!credential) {
       throw new AirlockError('credential_not_found', `no credential ${input.credential_id}`);
@@ -93,6 +100,7 @@ export const removeAgentApplicationOperation = implement(
     const removal = await removeAgentApplication(kernel.context, {
       workspaceId: principal.workspace_id,
       agentApplicationId: input.agent_application_id,
+      principal: principalName(principal),
     });
     return { agent_application_id: input.agent_application_id, ...removal };
   },
@@ -136,6 +144,14 @@ export const createAgentApplicationOperation = implement(
     const { id } = await createAgentApplication(store, {
       workspaceId: principal.workspace_id,
       name: input.name,
+      recordIn: (tx, applicationId) =>
+        recordApplicationChange(tx, {
+          workspaceId: principal.workspace_id,
+          principal: principalName(principal),
+          applicationId,
+          change: 'agent_application_created',
+          name: input.name,
+        }),
     });
     return readApplication(kernel, principal.workspace_id, id);
   },

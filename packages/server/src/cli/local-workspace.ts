@@ -1,4 +1,8 @@
 import {
+  recordApplicationChange,
+  recordCredentialCreated,
+} from '../kernel/verbs/account-changes.js';
+import {
   type CredentialKind,
   createCredential,
   createWorkspace,
@@ -6,7 +10,7 @@ import {
 } from '../store/accounts.js';
 import { ADVISORY_LOCK_KEYS, withAdvisoryLock } from '../store/advisory-lock.js';
 import { createAgentApplication, listAgentApplications } from '../store/applications.js';
-import type { Store } from '../store/store.js';
+import type { Store, Tx } from '../store/store.js';
 
 /** The local workspace, and its tokens when this call created it. */
 export interface LocalWorkspace {
@@ -27,6 +31,20 @@ export async function ensureLocalWorkspace(store: Store): Promise<LocalWorkspace
   );
 }
 
+/** Who made what a local store starts with: the operator, through the CLI (first start, `airlock token`). */
+const LOCAL_MAKER = 'operator:cli';
+
+function recordLocalApplication(workspaceId: string, name: string) {
+  return (tx: Tx, applicationId: string) =>
+    recordApplicationChange(tx, {
+      workspaceId,
+      principal: LOCAL_MAKER,
+      applicationId,
+      change: 'agent_application_created',
+      name,
+    });
+}
+
 async function findOrCreateLocalWorkspace(store: Store): Promise<LocalWorkspace> {
   const [existing] = await listWorkspaces(store);
   if (existing) {
@@ -34,13 +52,20 @@ async function findOrCreateLocalWorkspace(store: Store): Promise<LocalWorkspace>
     const [app] = await listAgentApplications(store, existing.id);
     const agentApplicationId =
       app?.id ??
-      (await createAgentApplication(store, { workspaceId: existing.id, name: 'local-agent' })).id;
+      (
+        await createAgentApplication(store, {
+          workspaceId: existing.id,
+          name: 'local-agent',
+          recordIn: recordLocalApplication(existing.id, 'local-agent'),
+        })
+      ).id;
     return { workspaceId: existing.id, agentApplicationId, created: false, tokens: null };
   }
   const workspace = await createWorkspace(store, 'local');
   const app = await createAgentApplication(store, {
     workspaceId: workspace.id,
     name: 'local-agent',
+    recordIn: recordLocalApplication(workspace.id, 'local-agent'),
   });
   const tokens = {} as Record<CredentialKind, string>;
   for (const kind of ['agent', 'executor', 'member'] as const) {
@@ -49,6 +74,7 @@ async function findOrCreateLocalWorkspace(store: Store): Promise<LocalWorkspace>
       kind,
       agentApplicationId: app.id,
       label: `local ${kind}`,
+      recordIn: (tx, made) => recordCredentialCreated(tx, LOCAL_MAKER, made),
     });
     tokens[kind] = made.token;
   }

@@ -1,5 +1,6 @@
 import { forTerminal } from '@airlock/core';
 import { AirlockError } from '../errors.js';
+import { recordCredentialCreated } from '../kernel/verbs/account-changes.js';
 import { revokeCredentialAndReaddress } from '../kernel/verbs/revocation.js';
 import { type CredentialKind, createCredential, listCredentials } from '../store/accounts.js';
 import type { Store } from '../store/store.js';
@@ -91,6 +92,7 @@ async function runVerb(
       kind,
       agentApplicationId: local.agentApplicationId,
       label: flagText(values, 'label') ?? kind,
+      recordIn: (tx, made) => recordCredentialCreated(tx, 'operator:cli', made),
     });
     process.stderr.write(
       `created ${kind} credential ${made.credential.credential_id} in ${local.workspaceId}\n`,
@@ -115,7 +117,7 @@ async function runVerb(
       return 0;
     } catch (error) {
       if (!(error instanceof AirlockError)) throw error;
-      process.stderr.write('no such active credential\n');
+      process.stderr.write(`airlock token: ${error.code}: ${forTerminal(error.detail)}\n`);
       return 1;
     }
   }

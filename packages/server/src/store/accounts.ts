@@ -100,19 +100,56 @@ export async function memberCredentialStates(
   return new Map(rows.map((row) => [row.id, { revoked: row.revoked_at !== null }]));
 }
 
-/** Sets a credential's label; the credential as listed, or undefined when the workspace has none by that id. */
+/**
+ * Sets a credential's label; the credential before and after, or undefined when the workspace
+ * has none by that id. `recordIn` records the change in the same unit of work.
+ */
 export async function setCredentialLabel(
   store: Store,
-  options: { workspaceId: string; credentialId: string; label: string },
+  options: {
+    workspaceId: string;
+    credentialId: string;
+    label: string;
+    recordIn?: (tx: Tx, change: { before: CredentialInfo; after: CredentialInfo }) => void;
+  },
 ): Promise<CredentialInfo | undefined> {
-  await store.db
-    .updateTable('credentials')
-    .set({ label: options.label })
-    .where('id', '=', options.credentialId)
-    .where('workspace_id', '=', options.workspaceId)
-    .execute();
-  const all = await listCredentials(store, options.workspaceId);
-  return all.find((credential) => credential.credential_id === options.credentialId);
+  return store.transaction(async (tx) => {
+    const row = await lockedForUpdate(
+      tx[SQL].dialect,
+      tx[SQL].db
+        .selectFrom('credentials')
+        .selectAll()
+        .where('id', '=', options.credentialId)
+        .where('workspace_id', '=', options.workspaceId),
+    ).executeTakeFirst();
+    if (!row) return undefined;
+    await tx[SQL].db
+      .updateTable('credentials')
+      .set({ label: options.label })
+      .where('id', '=', options.credentialId)
+      .execute();
+    const removedAt = row.agent_application_id
+      ? ((
+          await tx[SQL].db
+            .selectFrom('agent_applications')
+            .select('removed_at')
+            .where('id', '=', row.agent_application_id)
+            .executeTakeFirst()
+        )?.removed_at ?? null)
+      : null;
+    const before: CredentialInfo = {
+      credential_id: row.id,
+      kind: row.kind,
+      workspace_id: row.workspace_id,
+      agent_application_id: row.agent_application_id,
+      label: row.label,
+      created_at: row.created_at,
+      revoked_at: row.revoked_at ?? removedAt,
+    };
+    const after = { ...before, label: options.label };
+    options.recordIn?.(tx, { before, after });
+    return after;
+  });
 }
 
 /** Creates a workspace. */
@@ -159,6 +196,8 @@ export async function createCredential(
     kind: CredentialKind;
     agentApplicationId?: string | null;
     label?: string;
+    /** Records the new credential in its unit of work (the audit trail's line). */
+    recordIn?: (tx: Tx, made: CredentialInfo) => void;
   },
 ): Promise<{ credential: CredentialInfo; token: string }> {
   const agentApplicationId = options.agentApplicationId ?? null;
@@ -191,6 +230,7 @@ export async function createCredential(
         created_at: made.created_at,
       })
       .execute();
+    options.recordIn?.(tx, made);
     return made;
   });
   return { credential, token };
@@ -315,7 +355,9 @@ export async function listCredentials(
 export async function revokeActiveCredential(
   tx: Tx,
   options: { idOrToken: string; workspaceId?: string | undefined },
-): Promise<Pick<CredentialTable, 'id' | 'kind' | 'agent_application_id'> | undefined> {
+): Promise<
+  Pick<CredentialTable, 'id' | 'kind' | 'agent_application_id' | 'workspace_id'> | undefined
+> {
   return tx[SQL].db
     .updateTable('credentials')
     .set({ revoked_at: tx.now })
@@ -329,7 +371,7 @@ export async function revokeActiveCredential(
     .$if(options.workspaceId !== undefined, (qb) =>
       qb.where('workspace_id', '=', options.workspaceId!),
     )
-    .returning(['id', 'kind', 'agent_application_id'])
+    .returning(['id', 'kind', 'agent_application_id', 'workspace_id'])
     .executeTakeFirst();
 }
 

@@ -8,13 +8,21 @@ import type { Store, Tx } from './store.js';
 /** Creates an agent application in a workspace. */
 export async function createAgentApplication(
   store: Store,
-  options: { workspaceId: string; name: string },
+  options: {
+    workspaceId: string;
+    name: string;
+    /** Records the new application in its unit of work (the audit trail's line). */
+    recordIn?: (tx: Tx, id: string) => void;
+  },
 ): Promise<{ id: string }> {
   const id = newId('app');
-  await store.db
-    .insertInto('agent_applications')
-    .values({ id, workspace_id: options.workspaceId, name: options.name, created_at: store.now() })
-    .execute();
+  await store.transaction(async (tx) => {
+    await tx[SQL].db
+      .insertInto('agent_applications')
+      .values({ id, workspace_id: options.workspaceId, name: options.name, created_at: tx.now })
+      .execute();
+    options.recordIn?.(tx, id);
+  });
   return { id };
 }
 

@@ -6,7 +6,8 @@ import { configurationDigest, recordPolicyChange } from './policy-changes.js';
 /**
  * Records a new profile configuration version as a change of policy (its
  * digest before and after) and, when its action contract differs from the
- * previous version's, the contract's publication with its version.
+ * previous version's, the contract's publication with its version, or its
+ * removal when the new version has none.
  */
 export async function recordProfileChange(
   tx: Tx,
@@ -40,7 +41,24 @@ export async function recordProfileChange(
   });
   const contract = options.configuration.action_contract;
   const was = before?.action_contract;
-  if (contract === undefined || contract === null) return;
+  if (contract === undefined || contract === null) {
+    // A version without the contract lifts every rule of it: a change of its own on the trail.
+    if (was === undefined || was === null) return;
+    const lifted = (was as { contract_version?: number }).contract_version;
+    recordPolicyChange(tx, {
+      ...base,
+      change: {
+        change: 'contract_removed',
+        scope: 'profile',
+        owner_id: options.agentApplicationId,
+        before_digest: configurationDigest(was),
+        after_digest: null,
+        ...(typeof lifted === 'number' ? { contract_version: lifted } : {}),
+      },
+      detail: `removed action contract v${lifted} of ${options.agentApplicationId}`,
+    });
+    return;
+  }
   if (was !== undefined && was !== null && canonicalJson(was) === canonicalJson(contract)) return;
   const version = (contract as { contract_version?: number }).contract_version;
   recordPolicyChange(tx, {

@@ -15,6 +15,7 @@ import { endRun } from '../machines/run-machine.js';
 import { lockRun } from '../machines/run-state.js';
 import { TASK_VERBS } from '../machines/task-machine.js';
 import { taskVersion } from '../views.js';
+import { recordApplicationChange, recordCredentialRevoked } from './account-changes.js';
 
 /** A held row whose addressee was cleared. */
 export interface Readdressed {
@@ -85,6 +86,12 @@ export async function revokeCredentialAndReaddress(
     if (!credential) {
       throw new AirlockError('credential_not_found', 'no such active credential in this workspace');
     }
+    recordCredentialRevoked(tx, {
+      workspaceId: credential.workspace_id,
+      principal: options.principal,
+      credentialId: credential.id,
+      kind: credential.kind,
+    });
     const result: Revocation = {
       credential_id: credential.id,
       kind: credential.kind,
@@ -116,7 +123,7 @@ export async function revokeCredentialAndReaddress(
  */
 export async function removeAgentApplication(
   ctx: KernelContext,
-  options: { workspaceId: string; agentApplicationId: string },
+  options: { workspaceId: string; agentApplicationId: string; principal: string },
 ): Promise<{ removed_at: number; stopping_run_ids: string[] }> {
   const app = options.agentApplicationId;
   const removal = await ctx.store.transaction(async (tx) => {
@@ -138,6 +145,14 @@ export async function removeAgentApplication(
           'and lock those members out. Make a member credential that outlives it (a workspace-level one: ' +
           'airlock tokens create --kind member --workspace-level), revoke these, then remove it',
       );
+    }
+    if (marked.newly) {
+      recordApplicationChange(tx, {
+        workspaceId: options.workspaceId,
+        principal: options.principal,
+        applicationId: app,
+        change: 'agent_application_removed',
+      });
     }
     const running = await runningRunIdsOf(tx, app);
     return { removed_at: marked.removedAt, stopping_run_ids: running };
