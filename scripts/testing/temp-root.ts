@@ -5,12 +5,15 @@
  * which the workers and every process a test starts inherit.
  * AIRLOCK_KEEP_TEST_TMP=1 keeps it (its path is printed) to look at what a failed test left.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'airlock-tests-'));
+  // As open as the system's own: some tests run a command as another user (nobody), whose tools
+  // (tsx's cache) make a directory of their own in TMPDIR. The sticky bit keeps each user's own.
+  chmodSync(root, 0o1777);
   const before = process.env.TMPDIR;
   process.env.TMPDIR = root;
   return () => {
