@@ -244,6 +244,7 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
   it('still restores a good backup into a fresh directory', async () => {
     const restored = await airlock(['restore', good, '--data-dir', join(root, 'restored')]);
     expect(restored.stderr).toContain('restored 1 workspace(s)');
+    expect(restored.stderr).toContain('everything after the backup is undone');
     expect(restored.code).toBe(0);
   });
 

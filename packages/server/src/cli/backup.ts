@@ -203,7 +203,9 @@ export async function restore(argv: string[]): Promise<number> {
     await store.close();
     process.stderr.write(
       `restored ${summary.workspaces} workspace(s) from schema ${summary.schema} into ${summary.file}\n` +
-        (summary.previous ? `the store that was there is now in ${summary.previous}\n` : ''),
+        (summary.previous ? `the store that was there is now in ${summary.previous}\n` : '') +
+        'everything after the backup is undone: credentials revoked since work again, and calls run since may run again; ' +
+        'see docs/operations.md, "A restore goes back in time", before serving it\n',
     );
     return 0;
   } catch (error) {

@@ -91,7 +91,7 @@ async function countEveryTable(
 function exported(dir: string, workspaceId: string, kind: string): Record<string, unknown>[] {
   const folder = join(dir, workspaceId);
   return readdirSync(folder)
-    .filter((name) => name.startsWith(`${kind}-`))
+    .filter((name) => name.startsWith(`${kind}-`) && name.endsWith('.jsonl'))
     .flatMap((name) =>
       readFileSync(join(folder, name), 'utf8')
         .split('\n')

@@ -140,7 +140,7 @@ function exportLines(
   const folder = join(dir, workspaceId);
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
-    .filter((name) => name.startsWith(`${kind}-`))
+    .filter((name) => name.startsWith(`${kind}-`) && name.endsWith('.jsonl'))
     .flatMap((name) => {
       let text: string;
       try {

@@ -24,7 +24,7 @@ const parkThenFinish = {
 function exported(dir: string, workspaceId: string, kind: string): Message[] {
   const folder = join(dir, workspaceId);
   return readdirSync(folder)
-    .filter((name) => name.startsWith(`${kind}-`))
+    .filter((name) => name.startsWith(`${kind}-`) && name.endsWith('.jsonl'))
     .flatMap((name) =>
       readFileSync(join(folder, name), 'utf8')
         .split('\n')
@@ -87,6 +87,48 @@ for (const backend of all) {
       expect(good.status).toBe(200);
       expect(good.body).toMatchObject({ events_days: 90, runs_days: 90, audit_days: 365 });
       expect(good.body.updated_by).toMatch(/^member:/);
+    });
+
+    it('keeps an ended run while an executor still runs its call, and prunes it once the call is committed', async () => {
+      const exportDir = mkdtempSync(join(root, 'claimed-'));
+      d = await deploy(backend, { retention: { exportDir, intervalMs: 10 * 365 * DAY } });
+      const created = await d.agent.post(`${d.ws}/runs`, {
+        approval_mode: 'bypass',
+        input: 'run the job',
+        provider: {
+          kind: 'scripted',
+          rounds: [{ tool_calls: [{ name: 'long_job', input: {} }] }, { final: 'done' }],
+        },
+      });
+      const runId = created.body.id as string;
+      const claim = await d.executor.post('/executor_api/v1/claim', { lease_ms: 600_000 });
+      expect(claim.body.claim.task.key).toBe('t1');
+      // A stop cancels only rows not yet started: the claimed call goes on running.
+      expect((await d.member.post(`${d.ws}/runs/${runId}/stop`)).body.state).toBe('canceled');
+      // The run ended 100 days ago as far as retention reads it; the lease is still live.
+      const endedLongAgo = () =>
+        d.airlock.store.db
+          .updateTable('runs')
+          .set({ ended_at: Date.now() - 100 * DAY })
+          .where('id', '=', runId)
+          .execute();
+      await endedLongAgo();
+      await d.member.put(`${d.ws}/retention`, {
+        events_days: null,
+        runs_days: 90,
+        audit_days: null,
+      });
+      expect((await d.airlock.kernel.pruner!.pruneNow()).runs).toBe(0);
+      const committed = await d.executor.post(`/executor_api/v1/runs/${runId}/tasks/t1/commit`, {
+        claim_id: claim.body.claim.claim_id,
+        outcome: 'succeeded',
+        result: { ok: true },
+      });
+      expect(committed.status).toBe(200);
+      await endedLongAgo();
+      expect((await d.airlock.kernel.pruner!.pruneNow()).runs).toBe(1);
+      const [line] = exported(exportDir, d.workspaceId, 'runs');
+      expect(line?.tasks[0]).toMatchObject({ key: 't1', state: 'succeeded' });
     });
 
     it('prunes old events, ended runs and audit records in small batches, exporting them first; the feed says resync', async () => {

@@ -5,3 +5,6 @@
  * A directory that already exists keeps its mode.
  */
 export const PRIVATE_DIR_MODE = 0o700;
+
+/** The mode of a file the kernel writes with what it keeps (a backup, a restored store): its owner's alone. */
+export const PRIVATE_FILE_MODE = 0o600;

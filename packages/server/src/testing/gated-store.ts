@@ -45,7 +45,7 @@ export function exportedLines(
   const folder = join(dir, workspaceId);
   if (!existsSync(folder)) return [];
   return readdirSync(folder)
-    .filter((name) => name.startsWith(`${kind}-`))
+    .filter((name) => name.startsWith(`${kind}-`) && name.endsWith('.jsonl'))
     .flatMap((name) =>
       readFileSync(join(folder, name), 'utf8')
         .split('\n')

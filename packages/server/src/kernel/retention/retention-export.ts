@@ -90,31 +90,44 @@ export class ExportFolder {
   /**
    * Cuts the folder's files back to the record: a file of a later day than
    * the record's goes, one of its day is cut to its recorded length (or goes
-   * when it has none). Answers how many bytes were cut. Without a record it
+   * when it has none). What is cut is never lost: it is kept beside the file
+   * as `<file>.cut-<time>` (which no later repair reads), since a store
+   * restored from an older backup has a record older than lines whose
+   * delete did commit, and those rows are in no store any more (`keepCut`
+   * false: a pass cutting back the lines of its own failed step, which it
+   * writes again). Answers how many bytes were cut and where they were
+   * kept. Without a record it
    * changes nothing and answers the files of `today` as they are, for the
    * caller to record first.
    */
   async repair(
     record: CommittedExports | undefined,
     today: string,
-  ): Promise<{ cutBytes: number; record: CommittedExports }> {
+    options: { now: number; keepCut: boolean } = { now: Date.now(), keepCut: true },
+  ): Promise<{ cutBytes: number; keptIn: string[]; record: CommittedExports }> {
     const files = await this.files();
     if (!record) {
       const sizes: Record<string, number> = {};
       for (const file of files) if (file.day === today) sizes[file.name] = file.size;
-      return { cutBytes: 0, record: { day: today, sizes } };
+      return { cutBytes: 0, keptIn: [], record: { day: today, sizes } };
     }
     let cutBytes = 0;
+    const keptIn: string[] = [];
     for (const file of files) {
       if (file.day < record.day) continue;
       const keep = file.day === record.day ? (record.sizes[file.name] ?? 0) : 0;
       if (file.size <= keep) continue;
       cutBytes += file.size - keep;
       const path = join(this.folder, file.name);
+      if (options.keepCut) {
+        const aside = `${path}.cut-${new Date(options.now).toISOString().replace(/[:.]/g, '-')}`;
+        await keepTail(path, keep, aside);
+        keptIn.push(aside);
+      }
       if (keep === 0) await unlink(path);
       else await truncate(path, keep);
     }
-    return { cutBytes, record };
+    return { cutBytes, keptIn, record };
   }
 
   /**
@@ -154,6 +167,18 @@ export class ExportFolder {
       found.push({ name, day: match[2]!, size: (await stat(join(this.folder, name))).size });
     }
     return found;
+  }
+}
+
+/** Copies a file's bytes from `from` on into a new file (flushed), before they are cut off. */
+async function keepTail(path: string, from: number, aside: string): Promise<void> {
+  const bytes = (await readFile(path)).subarray(from);
+  const handle = await open(aside, 'wx', 0o600);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 

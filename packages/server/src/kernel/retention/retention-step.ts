@@ -43,11 +43,14 @@ export class PruningSteps {
     const folder = new ExportFolder(options.exportDir, workspaceId);
     const recorded = await readCommittedExports(ctx.store, workspaceId, identity.location);
     await options.hold.confirm();
-    const { cutBytes, record } = await folder.repair(recorded, exportDay(ctx.store.now()));
+    const { cutBytes, keptIn, record } = await folder.repair(recorded, exportDay(ctx.store.now()), {
+      now: ctx.store.now(),
+      keepCut: true,
+    });
     if (cutBytes > 0) {
       ctx.logger.warn(
-        { workspace: workspaceId, bytes: cutBytes },
-        'retention: cut export lines whose delete never committed (they are exported again)',
+        { workspace: workspaceId, bytes: cutBytes, kept_in: keptIn },
+        'retention: cut export lines past what the store recorded (a delete that never committed is exported again; after a restore from an older backup they may be the only copy, kept in kept_in)',
       );
     }
     if (!recorded) {
@@ -99,7 +102,8 @@ export class PruningSteps {
   private async cutBack(now: number): Promise<void> {
     try {
       await this.hold.confirm();
-      await this.folder.repair(this.committed, exportDay(now));
+      // The lines of this pass's own failed step: written again by the step, not kept aside.
+      await this.folder.repair(this.committed, exportDay(now), { now, keepCut: false });
     } catch (failure) {
       this.ctx.logger.warn(
         { err: failure, workspace: this.identity.workspaceId },

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -90,6 +99,43 @@ describe('backupSqliteStore and restoreSqliteStore', () => {
         )
       ).code,
     ).toBe('backup_not_found');
+  });
+
+  it('writes the backup and the restored store for their owner alone, whatever the umask', async () => {
+    const { dir, store } = await openStore();
+    const file = join(root, 'private.sqlite');
+    const umask = process.umask(0o022);
+    try {
+      await backupSqliteStore({ dataDir: dir, target: file });
+    } finally {
+      process.umask(umask);
+      await store.close();
+    }
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    chmodSync(file, 0o644);
+    const target = fresh();
+    const before = await Store.open({ dataDir: target });
+    await before.close();
+    const restored = await restoreSqliteStore({ dataDir: target, file, runningKernel: null });
+    expect(statSync(restored.file).mode & 0o777).toBe(0o600);
+    expect(statSync(restored.previous!).mode & 0o777).toBe(0o700);
+  });
+
+  it('says a backup cut short or damaged is corrupt, not a file of another kind', async () => {
+    const { dir, store } = await openStore();
+    const file = join(root, 'whole.sqlite');
+    await backupSqliteStore({ dataDir: dir, target: file });
+    await store.close();
+    const bytes = readFileSync(file);
+    for (const length of [4096, Math.floor(bytes.length * 0.9), bytes.length - 512]) {
+      const cut = join(root, `cut-${length}.sqlite`);
+      writeFileSync(cut, bytes.subarray(0, length));
+      const error = await refusal(
+        restoreSqliteStore({ dataDir: fresh(), file: cut, runningKernel: null }),
+      );
+      expect([length, error.code]).toEqual([length, 'backup_corrupt']);
+      expect(error.message).toContain('cut short');
+    }
   });
 
   it('refuses a foreign SQLite file that only has tables of the same names, and moves nothing', async () => {

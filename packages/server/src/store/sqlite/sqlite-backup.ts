@@ -1,8 +1,19 @@
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { StaticMigrations } from '../migrations.js';
-import { PRIVATE_DIR_MODE } from '../private-dir.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-dir.js';
 import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 
 /** Why a backup or a restore was refused; `code` is stable, `message` says what to do. */
@@ -91,12 +102,70 @@ function storeFileFacts(database: SqliteDatabase.Database, file: string): StoreF
     return { migrations, workspaces: count };
   } catch (error) {
     if (error instanceof BackupError) throw error;
-    const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      throw new BackupError('not_an_airlock_store', `${file} is not a SQLite database`);
-    }
-    throw error;
+    throw unreadable(error, file);
   }
+}
+
+/** The first bytes of every SQLite database file. */
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+/**
+ * Refuses a SQLite file shorter or longer than its header says (its page size times its page
+ * count, when the header's count is valid): a copy cut short can lose only zeros at its end,
+ * which SQLite reads back as they were, so nothing else would tell.
+ * @throws BackupError `backup_corrupt`.
+ */
+function checkWholeFile(file: string): void {
+  const head = Buffer.alloc(100);
+  const fd = openSync(file, 'r');
+  let read: number;
+  try {
+    read = readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (read < head.length || !head.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) return;
+  const raw = head.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65_536 : raw;
+  const pages = head.readUInt32BE(28);
+  // The header's page count is only current when its change counter matches this field.
+  if (pages === 0 || head.readUInt32BE(24) !== head.readUInt32BE(92)) return;
+  const size = statSync(file).size;
+  if (size !== pageSize * pages) {
+    throw new BackupError(
+      'backup_corrupt',
+      `${file} holds ${size} bytes where its header says ${pageSize * pages}: it was cut short or damaged`,
+    );
+  }
+}
+
+/**
+ * What SQLite's refusal to read a file means to a person restoring it: a file that starts as a
+ * SQLite database but does not read whole was damaged or cut short (a copy interrupted), which
+ * `backup_corrupt` says; anything else is no SQLite database at all. Other errors pass through.
+ */
+function unreadable(error: unknown, file: string): unknown {
+  const code = (error as { code?: string }).code;
+  if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return error;
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  let read = 0;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      read = readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Unreadable here too: said as not a SQLite database below.
+  }
+  if (read === head.length && head.equals(SQLITE_HEADER)) {
+    return new BackupError(
+      'backup_corrupt',
+      `${file} is a SQLite database that does not read whole (damaged, or cut short by an interrupted copy)`,
+    );
+  }
+  return new BackupError('not_an_airlock_store', `${file} is not a SQLite database`);
 }
 
 /**
@@ -181,6 +250,8 @@ async function copyIntoPlace(options: {
   } finally {
     copy.close();
   }
+  // A backup holds every call's input and the credentials' hashes: its owner's alone, whatever the umask.
+  chmodSync(partial, PRIVATE_FILE_MODE);
   renameSync(partial, target);
   return {
     file: target,
@@ -234,6 +305,9 @@ export async function restoreSqliteStore(options: {
   let facts: StoreFileFacts;
   try {
     copyFileSync(file, incoming);
+    // The store is the data directory's owner's alone, whatever mode the backup file had.
+    chmodSync(incoming, PRIVATE_FILE_MODE);
+    checkWholeFile(incoming);
     const database = openChecked(incoming, file);
     try {
       facts = storeFileFacts(database, file);
@@ -270,7 +344,7 @@ export async function restoreSqliteStore(options: {
   if (existsSync(current)) {
     const stamp = (options.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
     previous = join(dir, `before-restore-${stamp}`);
-    mkdirSync(previous);
+    mkdirSync(previous, { mode: PRIVATE_DIR_MODE });
     for (const suffix of ['', '-wal', '-shm']) {
       if (existsSync(`${current}${suffix}`)) {
         renameSync(`${current}${suffix}`, join(previous, `${SQLITE_FILE_NAME}${suffix}`));
@@ -297,10 +371,6 @@ function openChecked(copy: string, file: string): SqliteDatabase.Database {
     database.pragma('schema_version');
     return database;
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      throw new BackupError('not_an_airlock_store', `${file} is not a SQLite database`);
-    }
-    throw error;
+    throw unreadable(error, file);
   }
 }
