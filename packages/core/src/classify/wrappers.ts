@@ -137,7 +137,35 @@ function skipOptions(
   return { index, lookup, writes };
 }
 
-/** `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=value]... [command]`. */
+/** env's long options taking a value; any unambiguous prefix is accepted too (`--split=...`). */
+const ENV_VALUED_LONG = ['--unset', '--chdir', '--split-string'];
+/** env's short options taking a value, given apart (`-u NAME`) or attached (`-uNAME`). */
+const ENV_VALUED_SHORT = new Set(['u', 'C', 'P', 'S']);
+
+/** The full name of env's long option `text` abbreviates (GNU getopt accepts prefixes). */
+function envLongOption(text: string): string | undefined {
+  const name = text.split('=')[0]!;
+  if (name.length < 3) return undefined;
+  return ENV_VALUED_LONG.find((option) => option.startsWith(name));
+}
+
+/**
+ * The command line of `env -S STRING [ARGS]`: the string (attached to the
+ * option word at `option`, or the word after it), split, with the words after it.
+ */
+function splitString(args: readonly ShellWord[], option: number, attached?: string): Unwrapped {
+  const next = attached === undefined ? option + 2 : option + 1;
+  const value = attached ?? args[option + 1]?.text ?? '';
+  const rest = args.slice(next).map((word) => word.text);
+  const dynamic = args.slice(option).some((word) => word.dynamic);
+  return { kind: 'line', line: [value, ...rest].join(' '), dynamic };
+}
+
+/**
+ * `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=value]... [command]`. `-S`
+ * may be attached (`-S'rm -rf y'`), end a cluster (`-iS'...'`) or be written
+ * `--split-string=` or any prefix of it: each splits its string into the command.
+ */
 function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
   let index = from;
   while (index < args.length) {
@@ -146,15 +174,24 @@ function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
       index++;
       break;
     }
-    if (text === '-S' || text === '--split-string' || text.startsWith('--split-string=')) {
-      const value = text.includes('=') ? text.slice(text.indexOf('=') + 1) : args[index + 1]?.text;
-      const rest = args.slice(index + (text.includes('=') ? 1 : 2)).map((word) => word.text);
-      const dynamic = args.slice(index).some((word) => word.dynamic);
-      return { kind: 'line', line: [value ?? '', ...rest].join(' '), dynamic };
-    }
-    if (/^-[uC]$/.test(text) || text === '--unset' || text === '--chdir') index += 2;
-    else if (text.startsWith('-') && text !== '-') index++;
-    else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) index++;
+    if (text.startsWith('--')) {
+      const long = envLongOption(text);
+      if (long === '--split-string') {
+        const equals = text.indexOf('=');
+        return splitString(args, index, equals < 0 ? undefined : text.slice(equals + 1));
+      }
+      index += long !== undefined && !text.includes('=') ? 2 : 1;
+    } else if (text.startsWith('-') && text !== '-') {
+      for (let at = 1; at < text.length; at++) {
+        if (!ENV_VALUED_SHORT.has(text[at]!)) continue;
+        const attached = at + 1 < text.length ? text.slice(at + 1) : undefined;
+        if (text[at] === 'S') return splitString(args, index, attached);
+        // A valued letter takes the rest of the word, or the next word.
+        if (attached === undefined) index++;
+        break;
+      }
+      index++;
+    } else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) index++;
     else break;
   }
   return index >= args.length
