@@ -1,10 +1,26 @@
-/** True when a short flag cluster or a long option among `args` is one of `flags`. */
+/**
+ * Whether `arg` names the long option `flag`: exactly, or (as GNU getopt_long
+ * and git's parse-options accept) as a prefix of it, so `rm --rec` and
+ * `git reset --har` read as `--recursive` and `--hard`. A prefix that is
+ * ambiguous for the program makes it refuse to run, so counting it costs nothing.
+ */
+export function namesLongOption(arg: string, flag: string): boolean {
+  if (!flag.startsWith('--') || !arg.startsWith('--')) return false;
+  const name = arg.split('=')[0]!;
+  return name.length > 2 && flag.startsWith(name);
+}
+
+/**
+ * True when a short flag cluster or a long option among `args` is one of
+ * `flags`; a long option may be abbreviated ({@link namesLongOption}).
+ */
 export function hasFlag(args: readonly string[], ...flags: string[]): boolean {
   return args.some(
     (arg) =>
       flags.includes(arg) ||
       (/^-[a-zA-Z]+$/.test(arg) &&
-        flags.some((flag) => flag.length === 2 && flag[0] === '-' && arg.includes(flag[1]!))),
+        flags.some((flag) => flag.length === 2 && flag[0] === '-' && arg.includes(flag[1]!))) ||
+      flags.some((flag) => namesLongOption(arg, flag)),
   );
 }
 

@@ -198,7 +198,11 @@ export function gitTags(
     tags.add(rest.some((arg) => !arg.startsWith('-')) ? 'write' : 'read');
   } else if (verb === 'branch' || verb === 'tag') {
     tags.add(hasFlag(rest, '-D', '-d', '--delete') ? 'delete' : 'read');
-    if (hasFlag(rest, '-D') || (hasFlag(rest, '-d') && hasFlag(rest, '-f'))) {
+    // `-D` is `--delete --force`: either spelling drops a branch whatever it holds.
+    if (
+      hasFlag(rest, '-D') ||
+      (hasFlag(rest, '-d', '--delete') && hasFlag(rest, '-f', '--force'))
+    ) {
       tags.add('destructive');
     }
   } else if (['clone', 'fetch', 'pull', 'submodule', 'ls-remote'].includes(verb)) {
@@ -208,7 +212,16 @@ export function gitTags(
     tags.add('network');
     tags.add('publish');
     if (
-      hasFlag(rest, '-f', '--force', '--force-with-lease', '--delete', '--mirror', '-d') ||
+      hasFlag(
+        rest,
+        '-f',
+        '--force',
+        '--force-with-lease',
+        '--delete',
+        '--mirror',
+        '--prune',
+        '-d',
+      ) ||
       rest.some((arg) => arg.startsWith('+') || arg.startsWith(':') || arg.startsWith('--force'))
     ) {
       tags.add('destructive');
@@ -217,10 +230,10 @@ export function gitTags(
   else if (verb === 'clean') {
     tags.add('delete');
     if (hasFlag(rest, '-f', '--force')) tags.add('destructive');
-  } else if (verb === 'reset' && rest.includes('--hard')) tags.add('destructive');
+  } else if (verb === 'reset' && hasFlag(rest, '--hard')) tags.add('destructive');
   else if (
     verb === 'checkout' &&
-    (rest.includes('.') || rest.includes('--') || hasFlag(rest, '-f'))
+    (rest.includes('.') || rest.includes('--') || hasFlag(rest, '-f', '--force'))
   ) {
     tags.add('write');
     tags.add('destructive');

@@ -54,8 +54,10 @@ function curlWritesAFile(args: readonly string[]): boolean {
  */
 export function outputTags(program: string, args: readonly string[], tags: Set<ActionTag>): void {
   let writes = false;
-  if (program === 'tsc') writes = !hasFlag(args, '--noEmit', '-v', '--version', '-h', '--help');
-  else if (program === 'eslint') writes = hasFlag(args, '--fix');
+  // tsc takes no abbreviations: only the exact options keep it from writing.
+  if (program === 'tsc') {
+    writes = !args.some((arg) => ['--noEmit', '-v', '--version', '-h', '--help'].includes(arg));
+  } else if (program === 'eslint') writes = hasFlag(args, '--fix');
   else if (program === 'yq') writes = hasFlag(args, '-i', '--inplace');
   else if (program === 'tree') writes = writesAFile(optionValues(args, ['-o']));
   else if (program === 'cloc') writes = writesAFile(optionValues(args, ['--out', '--report-file']));
