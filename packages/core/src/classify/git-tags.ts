@@ -1,5 +1,5 @@
 import type { EmbeddedCommands } from './embedded.js';
-import { hasFlag } from './flags.js';
+import { hasFlag, namesLongOption, optionValues } from './flags.js';
 import type { ActionTag } from './tags.js';
 
 const GIT_READ = new Set(
@@ -16,14 +16,42 @@ const GIT_READ = new Set(
 );
 
 /**
+ * git's own commands (`git help -a`). Any other verb is an alias from a
+ * configuration file or a `git-VERB` program on the PATH: what it runs is
+ * not read. An alias cannot shadow one of these names.
+ */
+const GIT_COMMANDS = new Set([
+  ...['add', 'am', 'annotate', 'apply', 'archive', 'bisect', 'blame', 'branch', 'bugreport'],
+  ...['bundle', 'cat-file', 'check-attr', 'check-ignore', 'check-mailmap', 'check-ref-format'],
+  ...['checkout', 'checkout-index', 'cherry', 'cherry-pick', 'clean', 'clone', 'column'],
+  ...['commit', 'commit-graph', 'commit-tree', 'config', 'count-objects', 'describe'],
+  ...['diagnose', 'diff', 'diff-files', 'diff-index', 'diff-tree', 'fast-export'],
+  ...['fast-import', 'fetch', 'fetch-pack', 'fmt-merge-msg', 'for-each-ref', 'format-patch'],
+  ...['fsck', 'gc', 'get-tar-commit-id', 'grep', 'hash-object', 'help', 'index-pack', 'init'],
+  ...['init-db', 'interpret-trailers', 'log', 'ls-files', 'ls-remote', 'ls-tree', 'mailinfo'],
+  ...['mailsplit', 'maintenance', 'merge', 'merge-base', 'merge-file', 'merge-tree', 'mktag'],
+  ...['mktree', 'multi-pack-index', 'mv', 'name-rev', 'notes', 'pack-objects', 'pack-refs'],
+  ...['patch-id', 'prune', 'prune-packed', 'pull', 'push', 'range-diff', 'read-tree'],
+  ...['rebase', 'reflog', 'refs', 'remote', 'repack', 'replace', 'replay', 'rerere', 'reset'],
+  ...['restore', 'rev-list', 'rev-parse', 'revert', 'rm', 'shortlog', 'show', 'show-branch'],
+  ...['show-index', 'show-ref', 'sparse-checkout', 'stash', 'status', 'stripspace'],
+  ...['submodule', 'switch', 'symbolic-ref', 'tag', 'unpack-file', 'unpack-objects'],
+  ...['update-index', 'update-ref', 'update-server-info', 'var', 'verify-commit'],
+  ...['verify-pack', 'verify-tag', 'version', 'whatchanged', 'worktree', 'filter-branch'],
+  ...['difftool', 'mergetool', 'filter-repo'],
+]);
+
+/**
  * Configuration keys whose value git runs as a command (or from which it
  * loads code), lowercase. `alias.*` and `credential.helper` are read apart:
  * only some of their values are commands.
  */
 const COMMAND_KEY =
-  /^(core\.(sshcommand|pager|editor|askpass|fsmonitor|gitproxy)|sequence\.editor|diff\.external|gpg\.([a-z0-9]+\.)?program|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|web\.browser|(browser|man|difftool|mergetool)\..+\.(cmd|path)|pager\..+|filter\..+\.(clean|smudge|process)|merge\..+\.driver|diff\..+\.(textconv|command))$/;
+  /^(core\.(sshcommand|pager|editor|askpass|fsmonitor|gitproxy)|sequence\.editor|diff\.external|gpg\.([a-z0-9]+\.)?program|uploadpack\.packobjectshook|remote\..+\.(uploadpack|receivepack)|web\.browser|(browser|man|difftool|mergetool)\..+\.(cmd|path)|pager\..+|interactive\.difffilter|core\.alternaterefscommand|imap\.tunnel|sendemail\.(tocmd|cccmd|sendmailcmd)|hook\..+\.command|filter\..+\.(clean|smudge|process)|merge\..+\.driver|diff\..+\.(textconv|command))$/;
 /** Keys that make git load hooks or configuration from files the classifier cannot read. */
-const FILE_KEY = /^(core\.hookspath|include\.path|includeif\..+\.path)$/;
+const FILE_KEY = /^(core\.hookspath|include\.path|includeif\..+\.path|init\.templatedir)$/;
+/** Keys that allow the `ext::` transport, whose URL is a command git runs. */
+const EXT_KEY = /^protocol\.(ext\.)?allow$/;
 const BOOLEAN = /^(true|false|yes|no|on|off|0|1)$/i;
 
 /** The command a `key=value` configuration entry makes git run, if any. */
@@ -38,6 +66,8 @@ function configCommand(key: string, value: string, out: EmbeddedCommands): void 
     else if (/[/\s$`]/.test(value)) out.lines.push({ line: value, via });
   } else if (FILE_KEY.test(name)) {
     out.unknown ??= `${via} loads hooks or configuration from files`;
+  } else if (EXT_KEY.test(name) && /^always$/i.test(value)) {
+    out.unknown ??= `${via} allows ext:: URLs, which run a command`;
   } else if (COMMAND_KEY.test(name) && value !== '' && !BOOLEAN.test(value)) {
     out.lines.push({ line: value, via });
   }
@@ -128,6 +158,13 @@ function worktreeTags(rest: readonly string[], tags: Set<ActionTag>): void {
 const VERB_OPTIONS = new Map<string, readonly string[]>(
   Object.entries({
     rebase: ['-x', '--exec'],
+    // The program git starts to serve the other side: a command line, run here for a local path.
+    clone: ['-u', '--upload-pack'],
+    fetch: ['--upload-pack'],
+    pull: ['--upload-pack'],
+    'ls-remote': ['-u', '--upload-pack'],
+    push: ['--receive-pack', '--exec'],
+    archive: ['--exec'],
     difftool: ['-x', '--extcmd'],
     mergetool: ['--tool-cmd'],
     grep: ['-O', '--open-files-in-pager'],
@@ -145,6 +182,17 @@ function verbCommands(verb: string, rest: readonly string[], out: EmbeddedComman
     const words = rest.slice(rest.indexOf('foreach') + 1).filter((arg) => arg !== '--recursive');
     if (words.length > 0) out.lines.push({ line: words.join(' '), via: 'git submodule foreach' });
   }
+  // `git clone -c key=value` writes the entry into the new repository's configuration;
+  // `--template=DIR` copies its hooks, which the checkout runs.
+  if (verb === 'clone') {
+    if (rest.some((arg) => namesLongOption(arg, '--template'))) {
+      out.unknown ??= 'git clone --template copies hooks from a directory';
+    }
+    for (const entry of optionValues(rest, ['-c', '--config'])) {
+      const equals = entry.indexOf('=');
+      configCommand(equals < 0 ? entry : entry.slice(0, equals), entry.slice(equals + 1), out);
+    }
+  }
   if (verb === 'bisect' && rest[0] === 'run' && rest.length > 1) {
     out.lines.push({ line: rest.slice(1).join(' '), via: 'git bisect run' });
   }
@@ -154,10 +202,12 @@ function verbCommands(verb: string, rest: readonly string[], out: EmbeddedComman
     const arg = rest[index]!;
     let value: string | undefined;
     let name = arg;
+    // git takes any unambiguous prefix of a long option (`--upload-p=...`).
+    const long = options.find((option) => namesLongOption(arg, option));
     if (options.includes(arg)) value = rest[++index];
-    else if (arg.startsWith('--') && options.includes(arg.split('=')[0]!)) {
-      name = arg.split('=')[0]!;
-      value = arg.slice(name.length + 1);
+    else if (long !== undefined) {
+      name = long;
+      value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : rest[++index];
     } else {
       const short = options.find(
         (o) => o.length === 2 && arg.startsWith(o) && !arg.startsWith('--'),
@@ -168,6 +218,12 @@ function verbCommands(verb: string, rest: readonly string[], out: EmbeddedComman
     }
     if (value) out.lines.push({ line: value, via: `${via} ${name}` });
   }
+}
+
+/** Whether `git -c alias.VERB=...` defines the verb on the line itself (its value is read). */
+function aliasGiven(args: readonly string[], verb: string): boolean {
+  const prefix = `alias.${verb.toLowerCase()}=`;
+  return args.some((arg) => arg.replace(/^-c/, '').toLowerCase().startsWith(prefix));
 }
 
 /**
@@ -182,6 +238,8 @@ export function gitTags(
 ): void {
   const { verb, rest } = gitVerb(args, out);
   verbCommands(verb, rest, out);
+  // An `ext::` URL is a command git runs (when protocol.ext.allow lets it), `%`-escaped.
+  if (rest.some((arg) => /ext::/i.test(arg))) out.unknown ??= 'an ext:: URL runs a command';
   if (verb === 'config') configTags(rest, tags, out);
   else if (verb === 'worktree') worktreeTags(rest, tags);
   else if (GIT_READ.has(verb)) {
@@ -244,5 +302,10 @@ export function gitTags(
     tags.add('write');
     tags.add('destructive');
   } else if (verb === 'filter-branch' || verb === 'filter-repo') tags.add('destructive');
-  else if (verb !== '') tags.add('write');
+  else if (verb !== '') {
+    tags.add('write');
+    if (!GIT_COMMANDS.has(verb) && !aliasGiven(args, verb)) {
+      out.unknown ??= `git ${verb} is an alias from configuration or a git-${verb} program`;
+    }
+  }
 }
