@@ -174,6 +174,8 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
   if (/^(nc|ncat|netcat)$/.test(program) && hasFlag(args, '-e', '-c', '--exec', '--sh-exec')) {
     tags.add('unknown');
   }
+  // `hash -p PATH NAME` makes NAME run PATH for the rest of the shell: later names are not what they say.
+  if (program === 'hash' && hasFlag(args, '-p')) tags.add('unknown');
   if (program === 'chmod' && hasFlag(args, '-R')) tags.add('destructive');
   if (program === 'rsync' && args.some((arg) => arg.startsWith('--delete'))) {
     tags.add('delete');
