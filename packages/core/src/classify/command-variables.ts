@@ -7,9 +7,15 @@ const COMMAND_VARIABLES = new Set([
   ...['EDITOR', 'VISUAL', 'PAGER', 'MANPAGER', 'SYSTEMD_PAGER', 'RSYNC_RSH', 'PROMPT_COMMAND'],
   ...['LESSOPEN', 'LESSCLOSE', 'BROWSER'],
 ]);
-/** Variables that make a program load code or configuration from elsewhere. */
+/**
+ * Variables that make a program load code or configuration from elsewhere:
+ * start-up files, preloaded or searched libraries and modules (a module path
+ * put first shadows the standard one), and npm's shell and configuration files.
+ */
 const CODE_VARIABLES =
-  /^(BASH_ENV|ENV|LD_PRELOAD|LD_AUDIT|GIT_CONFIG(_[A-Z0-9_]+)?|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|PERL5OPT|RUBYOPT|PYTHONSTARTUP)$/;
+  /^(BASH_ENV|ENV|LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_[A-Z_]+|GCONV_PATH|GIT_CONFIG(_[A-Z0-9_]+)?|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONUSERBASE|NODE_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|(npm_config_|NPM_CONFIG_)(script_shell|shell|node_options|userconfig|globalconfig|onload_script|git|editor|browser|viewer|SCRIPT_SHELL|SHELL|NODE_OPTIONS|USERCONFIG|GLOBALCONFIG|ONLOAD_SCRIPT|GIT|EDITOR|BROWSER|VIEWER))$/;
+/** Prompt strings: bash expands them (`PS4` under `set -x`), so their `$(...)` and backticks run. */
+const PROMPT_VARIABLES = /^PS[0-4]$/;
 const NODE_LOADS = /(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/;
 
 /**
@@ -26,5 +32,7 @@ export function assignmentCommands(text: string, out: EmbeddedCommands): void {
     if (value.trim() !== '') out.lines.push({ line: value.replace(/^\|+/, ''), via: `${name}=` });
   } else if (CODE_VARIABLES.test(name) || (name === 'NODE_OPTIONS' && NODE_LOADS.test(value))) {
     out.unknown ??= `${name} makes programs load code the classifier does not read`;
+  } else if (PROMPT_VARIABLES.test(name) && /[$`]/.test(value)) {
+    out.unknown ??= `${name} is a prompt: the shell expands it, running its substitutions`;
   }
 }
