@@ -13,7 +13,7 @@ const SHELL_STARTERS = new Set(['su', 'runuser', 'script', 'sg']);
 const LATER_PROGRAMS = new Set([
   ...['git', 'trap', 'ssh', 'scp', 'sftp', 'sshfs', 'rsync', 'tar', 'gtar', 'bsdtar', 'man'],
   ...['alias', 'at', 'batch', 'crontab', ...DECLARERS, ...SHELL_STARTERS],
-  ...['fd', 'fdfind', 'zip', 'rg', 'socat'],
+  ...['fd', 'fdfind', 'zip', 'rg', 'socat', 'mapfile', 'readarray'],
 ]);
 const FD_EXEC = new Set(['-x', '--exec', '-X', '--exec-batch']);
 const NOTHING: EmbeddedCommands = Object.freeze({ lines: [] });
@@ -132,6 +132,9 @@ export function laterCommands(
       const line = address?.[2]?.split(',')[0]?.trim();
       if (line) out.lines.push({ line, via: `socat ${address![1]!.toUpperCase()}:` });
     }
+  } else if (program === 'mapfile' || program === 'readarray') {
+    // `-C CALLBACK` is evaluated as a command (with an index and a line appended) every `-c` lines.
+    for (const line of optionValues(args, ['-C'])) out.lines.push({ line, via: `${program} -C` });
   } else if (program === 'rg') {
     if (optionValues(args, ['--pre']).length > 0) {
       out.unknown = 'rg --pre runs a program on every file it searches';

@@ -20,7 +20,7 @@ const READ = new Set(
     ...['comm', 'expr', 'bc', 'tput', 'stty', 'clear', 'getconf', 'nproc', 'lscpu', 'env'],
     ...['trap', 'shift', 'break', 'continue', 'hash', 'umask', 'ulimit', 'getopts', ':', 'fold'],
     ...['rev', 'look', 'zcat', 'zgrep', 'bzcat', 'xzcat', 'tsc', 'eslint', 'tokei', 'cloc'],
-    ...['view', 'atq', 'disown'],
+    ...['view', 'atq', 'disown', 'mapfile', 'readarray'],
   ].map((name) => name.toLowerCase()),
 );
 const WRITE = new Set([

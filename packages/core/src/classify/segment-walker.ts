@@ -32,6 +32,8 @@ const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
 const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|md|dm-|mapper\/|loop)/;
 const TRUNCATING = new Set(['>', '>|', '&>', '>&']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+/** Programs whose arguments are code in their own language, where `a[$1]` is no shell subscript. */
+const OTHER_LANGUAGES = /^([gmn]?awk|jq|yq|gojq|sed|gsed|perl|ruby)$/;
 const SSH_VALUED = new Set('pilofFJLRDbcEeIimOQSWwB'.split('').map((letter) => `-${letter}`));
 
 interface Walk {
@@ -112,10 +114,15 @@ function addEmptied(tags: Set<ActionTag>): void {
   tags.add('destructive');
 }
 
-/** Walks the commands an assignment's value makes a later program run (`GIT_SSH_COMMAND=...`). */
-function walkAssignment(text: string, walk: Walk, tags: Set<ActionTag>): void {
+/**
+ * Walks the commands an assignment's value makes a later program run
+ * (`GIT_SSH_COMMAND=...`); a value with a command in a subscript
+ * (`x='a[$(rm -rf y)]'`) runs it wherever bash evaluates `x` as arithmetic.
+ */
+function walkAssignment(word: ShellWord, walk: Walk, tags: Set<ActionTag>): void {
+  if (word.subscript) tags.add('unknown');
   const embedded = noEmbedded();
-  assignmentCommands(text, embedded);
+  assignmentCommands(word.text, embedded);
   walkEmbedded(embedded, walk, tags);
 }
 
@@ -153,7 +160,7 @@ function walkWords(
     while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
     if (at < words.length && CONTROL.has(words[at]!.text)) at = words.length;
     while (at < words.length && ASSIGNMENT.test(words[at]!.text)) {
-      walkAssignment(words[at]!.text, walk(), tags);
+      walkAssignment(words[at]!, walk(), tags);
       at++;
     }
     const remaining = words.length - at;
@@ -185,11 +192,15 @@ function walkWords(
     }
     const program = programName(first.text);
     const unwrapped = unwrap(program, words, at + 1);
+    // env's assignments are read whether or not it runs a command (a word `x='a[$(...)]'` counts).
+    if (program === 'env' && unwrapped?.kind !== 'line') {
+      const end = unwrapped?.kind === 'words' ? unwrapped.from : words.length;
+      for (let index = at + 1; index < end; index++) {
+        if (ASSIGNMENT.test(words[index]!.text)) walkAssignment(words[index]!, walk(), tags);
+      }
+    }
     if (unwrapped?.kind === 'words') {
       if (unwrapped.write) tags.add('write');
-      for (let index = at + 1; index < unwrapped.from && program === 'env'; index++) {
-        if (ASSIGNMENT.test(words[index]!.text)) walkAssignment(words[index]!.text, walk(), tags);
-      }
       if (unwrapped.tags) for (const tag of unwrapped.tags) tags.add(tag);
       via.push(program);
       at = unwrapped.from;
@@ -270,6 +281,8 @@ function finishCommand(command: Command): void {
   if (program === 'find') walkFind(args, segment, walk, tags);
   else if (program === 'ssh') walkSsh(args, walk, tags);
   const texts = textsOf(args);
+  // printf -v, declare, read, test -v, unset... evaluate a subscript in a name they are given.
+  if (!OTHER_LANGUAGES.test(program) && args.some((arg) => arg.subscript)) tags.add('unknown');
   for (const tag of programTags(program, texts)) tags.add(tag);
   if (emptiesFile(segment, program, texts)) addEmptied(tags);
   if (program === 'sudoedit') tags.add('write');

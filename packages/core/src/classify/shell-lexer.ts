@@ -1,40 +1,25 @@
-import { decodeEscape, isArithmetic } from './shell-syntax.js';
+import {
+  arithmeticProblem,
+  EXPANSION_MARK,
+  parameterProblem,
+  subscriptProblem,
+} from './expansion-checks.js';
+import {
+  emptySegment,
+  type LexedLine,
+  type LexedSegment,
+  type ShellRedirection,
+  type ShellWord,
+} from './lexed-line.js';
+import { isArithmetic, readAnsiQuoted, readBackticks } from './shell-syntax.js';
 
-/** One word of a simple command, quotes removed. */
-export interface ShellWord {
-  /** The word's text; expansions (`$X`, `$(...)`, backticks) are kept as written. */
-  readonly text: string;
-  /** True when the word holds an expansion whose value the classifier cannot know. */
-  readonly dynamic: boolean;
-}
-
-/** A redirection of a simple command. */
-export interface ShellRedirection {
-  readonly operator: string;
-  readonly target: string;
-}
-
-/** One simple command of a shell line, as the lexer read it. */
-export interface LexedSegment {
-  readonly words: ShellWord[];
-  readonly redirections: ShellRedirection[];
-  /** Command sources run by `$(...)`, backticks and `<(...)` inside this command's words. */
-  readonly substitutions: string[];
-  /** Bodies of `<<<` here-strings and `<<` here-documents fed to this command's input. */
-  readonly inputs: { readonly text: string; readonly dynamic: boolean }[];
-}
-
-/** A shell line split into simple commands, with what the lexer could not read. */
-export interface LexedLine {
-  readonly segments: LexedSegment[];
-  /** Why the line cannot be read with confidence (unbalanced quotes, unclosed `$(`...). */
-  readonly problems: string[];
-}
+export type { LexedLine, LexedSegment, ShellRedirection, ShellWord };
 
 /** Substitutions nested deeper than this are not read: the line is unknown. */
 const MAX_NESTING = 8;
 const SEPARATORS = ['&&', '||', ';;', '|&', ';', '|', '&', '\n'];
 const BLANK = new Set([' ', '\t', '\r']);
+const STORES_INPUT = new Set(['read', 'mapfile', 'readarray']);
 
 interface PendingHeredoc {
   readonly delimiter: string;
@@ -53,6 +38,8 @@ class Lexer {
   private index: number;
   private segment: LexedSegment = emptySegment();
   private word = '';
+  /** The word with quotes removed and each expansion as {@link EXPANSION_MARK}. */
+  private shape = '';
   private inWord = false;
   private dynamic = false;
   private readonly heredocs: PendingHeredoc[] = [];
@@ -132,13 +119,22 @@ class Lexer {
 
   private append(text: string, dynamic = false): void {
     this.word += text;
+    this.shape += dynamic ? EXPANSION_MARK : text;
     this.inWord = true;
     if (dynamic) this.dynamic = true;
   }
 
   private endWord(): void {
-    if (this.inWord) this.segment.words.push({ text: this.word, dynamic: this.dynamic });
+    if (this.inWord) {
+      const subscript = subscriptProblem(this.shape) !== undefined;
+      this.segment.words.push({
+        text: this.word,
+        dynamic: this.dynamic,
+        ...(subscript ? { subscript } : {}),
+      });
+    }
     this.word = '';
+    this.shape = '';
     this.inWord = false;
     this.dynamic = false;
   }
@@ -203,14 +199,7 @@ class Lexer {
     const source = this.source;
     const start = this.index;
     if (source[start] === '`') {
-      let end = start + 1;
-      let inner = '';
-      while (end < source.length && source[end] !== '`') {
-        if (source[end] === '\\' && end + 1 < source.length) {
-          inner += source[end + 1];
-          end += 2;
-        } else inner += source[end++];
-      }
+      const { inner, end } = readBackticks(source, start);
       if (end >= source.length) this.problems.push('unclosed backtick');
       this.segment.substitutions.push(inner);
       this.append(source.slice(start, end + 1), true);
@@ -222,8 +211,8 @@ class Lexer {
       const end = source.indexOf('))', start + 3);
       const stop = end < 0 ? source.length : end + 2;
       if (end < 0) this.problems.push('unclosed $(( arithmetic');
-      const inner = source.slice(start + 3, stop - 2);
-      if (inner.includes('$(') || inner.includes('`')) this.problems.push('command inside $((');
+      const problem = arithmeticProblem(source.slice(start + 3, stop - 2));
+      if (problem !== undefined) this.problems.push(problem);
       this.append(source.slice(start, stop), true);
       this.index = stop;
     } else if (next === '(') {
@@ -232,8 +221,8 @@ class Lexer {
       const end = source.indexOf('}', start + 2);
       const stop = end < 0 ? source.length : end + 1;
       if (end < 0) this.problems.push('unclosed ${');
-      const inner = source.slice(start + 2, stop - 1);
-      if (inner.includes('$(') || inner.includes('`')) this.problems.push('command inside ${');
+      const problem = parameterProblem(source.slice(start + 2, stop - 1));
+      if (problem !== undefined) this.problems.push(problem);
       this.append(source.slice(start, stop), true);
       this.index = stop;
     } else if (next === "'" && !quoted) {
@@ -269,17 +258,8 @@ class Lexer {
 
   /** `$'...'`: decodes the escapes so an obfuscated name (`$'\x72m'`) reads as what it is. */
   private ansiQuoted(): void {
-    const source = this.source;
-    let end = this.index + 2;
-    let text = '';
-    while (end < source.length && source[end] !== "'") {
-      if (source[end] === '\\' && end + 1 < source.length) {
-        const [decoded, length] = decodeEscape(source, end + 1);
-        text += decoded;
-        end += 1 + length;
-      } else text += source[end++];
-    }
-    if (end >= source.length) this.problems.push("unbalanced $' quote");
+    const { text, end } = readAnsiQuoted(this.source, this.index);
+    if (end >= this.source.length) this.problems.push("unbalanced $' quote");
     this.append(text);
     this.index = end + 1;
   }
@@ -289,15 +269,17 @@ class Lexer {
     // A word of digits right before `>` is the file descriptor, not an argument.
     if (this.inWord && /^[0-9]+$/.test(this.word) && !this.dynamic) {
       this.word = '';
+      this.shape = '';
       this.inWord = false;
     } else this.endWord();
     const operator = /^(<<<|<<-|<<|&>>|&>|>>|>&|<&|>\||<>|>|<)/.exec(source.slice(this.index))![0];
     this.index += operator.length;
     while (BLANK.has(source[this.index] ?? '')) this.index++;
     const target = this.readWord();
-    if (operator === '<<<')
+    if (operator === '<<<') {
       this.segment.inputs.push({ text: target.text, dynamic: target.dynamic });
-    else if (operator === '<<' || operator === '<<-') {
+      this.checkInput(this.segment, target.shape);
+    } else if (operator === '<<' || operator === '<<-') {
       this.heredocs.push({
         delimiter: target.text,
         stripTabs: operator === '<<-',
@@ -308,9 +290,15 @@ class Lexer {
   }
 
   /** Reads one word (for a redirection target) with the same quoting rules. */
-  private readWord(): { text: string; dynamic: boolean; raw: string } {
-    const saved = { word: this.word, inWord: this.inWord, dynamic: this.dynamic };
+  private readWord(): { text: string; dynamic: boolean; raw: string; shape: string } {
+    const saved = {
+      word: this.word,
+      shape: this.shape,
+      inWord: this.inWord,
+      dynamic: this.dynamic,
+    };
     this.word = '';
+    this.shape = '';
     this.inWord = false;
     this.dynamic = false;
     const start = this.index;
@@ -327,11 +315,24 @@ class Lexer {
         this.index++;
       }
     }
-    const result = { text: this.word, dynamic: this.dynamic, raw: source.slice(start, this.index) };
+    const result = {
+      text: this.word,
+      dynamic: this.dynamic,
+      raw: source.slice(start, this.index),
+      shape: this.shape,
+    };
     this.word = saved.word;
+    this.shape = saved.shape;
     this.inWord = saved.inWord;
     this.dynamic = saved.dynamic;
     return result;
+  }
+
+  /** Input `read` or `mapfile` stores in variables (`read x <<< 'a[$(...)]'`) may carry a subscript payload. */
+  private checkInput(segment: LexedSegment, shape: string): void {
+    if (!segment.words.some((word) => STORES_INPUT.has(word.text))) return;
+    const problem = subscriptProblem(shape);
+    if (problem !== undefined) this.problems.push(problem);
   }
 
   /** After a newline: the bodies of the here-documents opened on the line just read. */
@@ -356,6 +357,7 @@ class Lexer {
       if (!closed) this.problems.push(`here-document without its ${heredoc.delimiter} line`);
       const text = lines.join('\n');
       heredoc.segment.inputs.push({ text, dynamic: heredoc.dynamic });
+      if (!heredoc.dynamic) this.checkInput(heredoc.segment, text);
       // An unquoted delimiter expands the body: its `$(...)` and backticks run (POSIX 2.7.4).
       if (heredoc.dynamic && /[$`]/.test(text)) this.readExpandedBody(text, heredoc.segment);
     }
@@ -383,11 +385,8 @@ class Lexer {
       else this.index++;
     }
     this.word = '';
+    this.shape = '';
   }
-}
-
-function emptySegment(): LexedSegment {
-  return { words: [], redirections: [], substitutions: [], inputs: [] };
 }
 
 /**

@@ -1,4 +1,4 @@
-/** Small pieces of shell syntax the lexer needs: `$'...'` escapes and `$((` arithmetic. */
+/** Small pieces of shell syntax the lexer needs: backticks, `$'...'` escapes and `$((` arithmetic. */
 
 const SIMPLE_ESCAPES: Record<string, string> = {
   n: '\n',
@@ -50,4 +50,39 @@ export function isArithmetic(source: string, from: number): boolean {
     }
   }
   return false;
+}
+
+/**
+ * The command inside backticks opening at `start`, a backslash quoting the
+ * next character, and the index of the closing backtick (the end of the
+ * source when there is none).
+ */
+export function readBackticks(source: string, start: number): { inner: string; end: number } {
+  let end = start + 1;
+  let inner = '';
+  while (end < source.length && source[end] !== '`') {
+    if (source[end] === '\\' && end + 1 < source.length) {
+      inner += source[end + 1];
+      end += 2;
+    } else inner += source[end++];
+  }
+  return { inner, end };
+}
+
+/**
+ * The text of `$'...'` opening at `start` with its escapes decoded (so an
+ * obfuscated name, `$'\x72m'`, reads as what it is), and the index of the
+ * closing quote (the end of the source when there is none).
+ */
+export function readAnsiQuoted(source: string, start: number): { text: string; end: number } {
+  let end = start + 2;
+  let text = '';
+  while (end < source.length && source[end] !== "'") {
+    if (source[end] === '\\' && end + 1 < source.length) {
+      const [decoded, length] = decodeEscape(source, end + 1);
+      text += decoded;
+      end += 1 + length;
+    } else text += source[end++];
+  }
+  return { text, end };
 }

@@ -1,0 +1,68 @@
+/**
+ * Expansions that run a command the lexer does not see as a `$(...)`. Bash
+ * evaluates an indexed array's subscript as arithmetic, and arithmetic
+ * evaluates a variable's value again: a value such as `a[$(rm -rf y)]` runs
+ * `rm` when `$((x))`, `${a[x]}`, or a builtin that takes a variable name
+ * (`printf -v`, `declare`, `read`, `test -v`) meets it. `${x@P}` expands
+ * a value as a prompt, which runs its substitutions. The line is unknown.
+ */
+
+/** The placeholder the lexer puts in a word's shape for an expansion it keeps as written. */
+export const EXPANSION_MARK = '\0';
+
+/** `${name@OP}` (and `${name[i]@OP}`): a transformation; `@P` runs the value's substitutions. */
+const TRANSFORMATION = /^[!#]?([A-Za-z_]\w*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?@/;
+/** A word that names a variable or array element (`a[...]`, `a=...`): its subscripts are evaluated. */
+const NAMES_VARIABLE = /^[A-Za-z_]\w*(\[|\+?=)/;
+
+/**
+ * Whether `payload` holds at some position inside square brackets of
+ * `text` (nested or not). One pass, so a long word costs linear time; a
+ * bracket left open runs to the end.
+ */
+function insideBrackets(text: string, payload: (text: string, at: number) => boolean): boolean {
+  let depth = 0;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (char === '[') depth++;
+    else if (char === ']') depth = Math.max(0, depth - 1);
+    else if (depth > 0 && payload(text, at)) return true;
+  }
+  return false;
+}
+
+const anyExpansion = (text: string, at: number) => text[at] === '$' || text[at] === '`';
+
+/** Why the text inside `${...}` may run a command, or undefined. */
+export function parameterProblem(inner: string): string | undefined {
+  if (inner.includes('$(') || inner.includes('`')) return 'command inside ${';
+  if (TRANSFORMATION.test(inner)) return 'a transformation inside ${ (@P runs substitutions)';
+  if (insideBrackets(inner, anyExpansion)) return 'expansion inside an array subscript of ${';
+  return undefined;
+}
+
+/** Why the text inside `$((...))` may run a command, or undefined. */
+export function arithmeticProblem(inner: string): string | undefined {
+  if (inner.includes('$(') || inner.includes('`')) return 'command inside $((';
+  if (insideBrackets(inner, anyExpansion)) return 'expansion inside an array subscript of $((';
+  return undefined;
+}
+
+/**
+ * Why a word may carry a command into a subscript, or undefined. `shape`
+ * is the word's text with quotes removed and each expansion replaced by
+ * {@link EXPANSION_MARK}: a quoted `$(`, `${`, `$NAME` or backtick inside
+ * brackets is a payload (`x='a[$(rm -rf y)]'`); in a word that names a
+ * variable (`a[$i]=1`, `x="a[${p}...]"`), so is any expansion inside brackets.
+ */
+export function subscriptProblem(shape: string): string | undefined {
+  if (!shape.includes('[')) return undefined;
+  const names = NAMES_VARIABLE.test(shape);
+  const payload = (text: string, at: number) =>
+    text[at] === '`' ||
+    (text[at] === '$' && /[({A-Za-z_]/.test(text[at + 1] ?? '')) ||
+    (names && text[at] === EXPANSION_MARK);
+  return insideBrackets(shape, payload)
+    ? 'a command or expansion inside an array subscript, which bash evaluates'
+    : undefined;
+}
