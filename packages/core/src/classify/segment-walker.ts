@@ -278,17 +278,20 @@ function finishCommand(command: Command): void {
     for (const line of interpreted.lines ?? []) walkLine(line, nested(walk, program));
     return;
   }
-  if (program === 'find') walkFind(args, segment, walk, tags);
-  else if (program === 'ssh') walkSsh(args, walk, tags);
+  // The program's own tags, apart from its redirections' and wrappers': `make < f` is no read.
+  const own = new Set<ActionTag>();
+  if (program === 'find') walkFind(args, segment, walk, own);
+  else if (program === 'ssh') walkSsh(args, walk, own);
   const texts = textsOf(args);
   // printf -v, declare, read, test -v, unset... evaluate a subscript in a name they are given.
-  if (!OTHER_LANGUAGES.test(program) && args.some((arg) => arg.subscript)) tags.add('unknown');
-  for (const tag of programTags(program, texts)) tags.add(tag);
-  if (emptiesFile(segment, program, texts)) addEmptied(tags);
-  if (program === 'sudoedit') tags.add('write');
-  const later = laterCommands(program, texts, segment.inputs, tags);
-  if (later.unknown !== undefined) tags.add('unknown');
-  if (tags.size === 0 && later.lines.length === 0) {
+  if (!OTHER_LANGUAGES.test(program) && args.some((arg) => arg.subscript)) own.add('unknown');
+  for (const tag of programTags(program, texts)) own.add(tag);
+  if (emptiesFile(segment, program, texts)) addEmptied(own);
+  if (program === 'sudoedit') own.add('write');
+  const later = laterCommands(program, texts, segment.inputs, own);
+  if (later.unknown !== undefined) own.add('unknown');
+  for (const tag of own) tags.add(tag);
+  if (own.size === 0 && later.lines.length === 0) {
     tags.add('unknown');
     push(walk, words, tags, `no rule reads ${program}`);
     return;

@@ -227,7 +227,8 @@ export function unwrap(
   const tags: ActionTag[] = program === 'systemd-run' ? ['external'] : [];
   return {
     kind: 'words',
-    from: start,
+    // `sudo -e FILE...` edits the files as sudoedit does: it runs no command.
+    from: edits ? words.length : start,
     ...(edits || writes ? { write: true } : {}),
     ...(tags.length > 0 ? { tags } : {}),
   };
