@@ -25,7 +25,8 @@ export function hasFlag(args: readonly string[], ...flags: string[]): boolean {
 }
 
 /**
- * The values of `--name=value`, `--name value`, and of a short option `-x`
+ * The values of `--name=value`, `--name value` (the name abbreviated or not),
+ * and of a short option `-x`
  * given as `-x value`, `-xvalue` or inside a cluster (`-avze value`,
  * `-vvoValue`): letters before it are read as flags.
  */
@@ -36,7 +37,9 @@ export function optionValues(args: readonly string[], names: readonly string[]):
     if (arg === '--') break;
     if (names.includes(arg)) values.push(args[++index] ?? '');
     else if (arg.startsWith('--')) {
-      if (names.includes(arg.split('=')[0]!)) values.push(arg.slice(arg.indexOf('=') + 1));
+      // A long option may be abbreviated (`--to-comman=CMD`, `--use-compress-prog CMD`).
+      if (!names.some((name) => namesLongOption(arg, name))) continue;
+      values.push(arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : (args[++index] ?? ''));
     } else if (/^-[a-zA-Z]/.test(arg)) {
       for (let at = 1; at < arg.length; at++) {
         if (!names.includes(`-${arg[at]}`)) continue;

@@ -36,6 +36,25 @@ function sshOptions(program: string, args: readonly string[], out: EmbeddedComma
   }
 }
 
+/** tar's short options that take a value, in the old bundled form too (`tar cfI a.tar CMD`). */
+const TAR_VALUED = new Set('bCfFgHIKLNTVX'.split(''));
+
+/**
+ * tar's arguments with an old-style first word (`cfI a.tar CMD`, no dash)
+ * spelled out: each valued letter takes the next word, in order (`-c -f a.tar -I CMD`).
+ */
+function tarOptions(args: readonly string[]): readonly string[] {
+  const bundle = args[0];
+  if (bundle === undefined || !/^[A-Za-z]+$/.test(bundle)) return args;
+  const spelled: string[] = [];
+  let next = 1;
+  for (const letter of bundle) {
+    spelled.push(`-${letter}`);
+    if (TAR_VALUED.has(letter)) spelled.push(args[next++] ?? '');
+  }
+  return [...spelled, ...args.slice(next)];
+}
+
 /** `trap 'cmd' SIGNAL...` runs cmd later; `trap`, `trap -p`, `trap - SIG` and `trap '' SIG` run nothing. */
 function trapAction(args: readonly string[], out: EmbeddedCommands): void {
   const rest = args[0] === '--' ? args.slice(1) : args;
@@ -83,13 +102,20 @@ export function laterCommands(
       out.lines.push({ line, via: 'rsync --rsync-path' });
     }
   } else if (program === 'tar' || program === 'gtar' || program === 'bsdtar') {
-    const names = ['--to-command', '-I', '--use-compress-program', '--rsh-command'];
-    for (const line of optionValues(args, names))
+    const options = tarOptions(args);
+    const names = [
+      '--to-command',
+      '-I',
+      '--use-compress-program',
+      '--rsh-command',
+      '--rmt-command',
+    ];
+    for (const line of optionValues(options, names))
       out.lines.push({ line, via: `${program} option` });
-    for (const line of optionValues(args, ['-F', '--info-script', '--new-volume-script'])) {
+    for (const line of optionValues(options, ['-F', '--info-script', '--new-volume-script'])) {
       out.lines.push({ line, via: `${program} volume script` });
     }
-    for (const action of optionValues(args, ['--checkpoint-action'])) {
+    for (const action of optionValues(options, ['--checkpoint-action'])) {
       if (action.startsWith('exec='))
         out.lines.push({ line: action.slice(5), via: 'tar --checkpoint-action' });
     }
