@@ -1,7 +1,30 @@
+import { namesLongOption } from './flags.js';
 import type { ActionTag } from './tags.js';
 
-/** awk options that take a value: `-F :`, `-v name=value` (attached too: `-F:`). */
-const VALUED = new Set(['-F', '-v', '--field-separator', '--assign']);
+/**
+ * awk's long options, each taking a value (`--assign=x=1`, `--source 'prog'`);
+ * any prefix is accepted. Those that load code come first, so an ambiguous
+ * prefix (`--fi`, which gawk refuses) reads as the worse one.
+ */
+const LONG = [
+  '--source',
+  '--file',
+  '--exec',
+  '--include',
+  '--load',
+  '--field-separator',
+  '--assign',
+];
+/** awk's short options taking a value, apart or attached (`-F:`, `-fprog.awk`). */
+const SHORT: Record<string, string> = {
+  F: '--field-separator',
+  v: '--assign',
+  e: '--source',
+  f: '--file',
+  E: '--exec',
+  i: '--include',
+  l: '--load',
+};
 
 /** Where a `/` starts a regular expression rather than a division: after these, or at the start. */
 const BEFORE_REGEX = /[(,{;!~&|}\n]$/;
@@ -28,31 +51,74 @@ function blankLiterals(program: string): string {
   return out;
 }
 
-/**
- * The tags of an awk program beyond reading: `system()`, a pipe to or
- * from a command (`print | "sh"`, `cmd | getline`, gawk's `|&`) run
- * commands that are not read (`unknown`); `print > FILE` and `>>` write a
- * file. A program from a file (`-f`) is `unknown`.
- */
-export function awkTags(args: readonly string[], tags: Set<ActionTag>): void {
-  const programs: string[] = [];
-  let fromFile = false;
-  let operand = false;
+/** What awk's options say: the program texts given, and what it loads from elsewhere. */
+interface AwkOptions {
+  readonly programs: string[];
+  /** A program, library or extension from a file (`-f`, `-E`, `-i`, `-l`). */
+  loads: boolean;
+  /** gawk's `-i inplace`: each file is replaced by what the program prints. */
+  inplace: boolean;
+}
+
+function option(name: string, value: string, options: AwkOptions): void {
+  if (name === '--source') options.programs.push(value);
+  else if (name === '--include' && /^inplace(\.awk)?$/.test(value)) options.inplace = true;
+  else if (name !== '--field-separator' && name !== '--assign') options.loads = true;
+}
+
+/** Reads awk's options up to the program (or the first operand after `-f`/`-e`). */
+function readOptions(args: readonly string[]): AwkOptions {
+  const options: AwkOptions = { programs: [], loads: false, inplace: false };
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
-    if (arg === '--') operand = true;
-    else if (!operand && VALUED.has(arg)) index++;
-    else if (!operand && (arg === '-f' || arg.startsWith('--file'))) fromFile = true;
-    else if (!operand && (arg === '-e' || arg === '--source')) programs.push(args[++index] ?? '');
-    else if (!operand && arg.startsWith('-') && arg !== '-') continue;
-    else if (programs.length === 0 && !fromFile) {
-      programs.push(arg);
+    if (arg === '--') {
+      if (options.programs.length === 0 && !options.loads)
+        options.programs.push(args[index + 1] ?? '');
       break;
-    } else break;
+    }
+    if (arg.startsWith('--')) {
+      const name = LONG.find((long) => namesLongOption(arg, long));
+      if (name === undefined) continue;
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : (args[++index] ?? '');
+      option(name, value, options);
+    } else if (arg.startsWith('-') && arg !== '-') {
+      // In a cluster (`-vx=1`, `-fprog.awk`), a valued letter takes the rest, or the next word.
+      for (let at = 1; at < arg.length; at++) {
+        const name = SHORT[arg[at]!];
+        if (name === undefined) continue;
+        option(name, at + 1 < arg.length ? arg.slice(at + 1) : (args[++index] ?? ''), options);
+        break;
+      }
+    } else {
+      if (options.programs.length === 0 && !options.loads) options.programs.push(arg);
+      break;
+    }
   }
-  if (fromFile) tags.add('unknown');
+  return options;
+}
+
+/**
+ * The tags of an awk program beyond reading: `system()`, a pipe to or
+ * from a command (`print | "sh"`, `cmd | getline`, gawk's `|&`) and gawk's
+ * indirect calls (`@f()`, which may name `system`) run commands that are
+ * not read (`unknown`); `print > FILE` and `>>` write a file. A program,
+ * library or extension from a file (`-f`, `--exec`, `-i`, `-l`, `@include`,
+ * `@load`) is `unknown`. `-i inplace` replaces each file with what the
+ * program prints: `write`, `delete`, `destructive`, as an emptying `>` is.
+ */
+export function awkTags(args: readonly string[], tags: Set<ActionTag>): void {
+  const { programs, loads, inplace } = readOptions(args);
+  if (loads) tags.add('unknown');
+  if (inplace) {
+    tags.add('write');
+    tags.add('delete');
+    tags.add('destructive');
+  }
   for (const program of programs.map(blankLiterals)) {
     if (/\bsystem\s*\(/.test(program) || /(^|[^|])\|(?!\|)/.test(program)) tags.add('unknown');
+    if (/@[A-Za-z_][\w:]*\s*\(/.test(program) || /@(include|load)\b/.test(program)) {
+      tags.add('unknown');
+    }
     if (/\bprintf?\b[^;{}\n]*>/.test(program)) tags.add('write');
   }
 }
