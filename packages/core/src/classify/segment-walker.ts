@@ -1,5 +1,6 @@
 import { assignmentCommands } from './command-variables.js';
 import { type EmbeddedCommands, noEmbedded } from './embedded.js';
+import { addEmptied, emptiesFile } from './emptied-files.js';
 import { type Interpreted, interpret } from './interpreters.js';
 import { laterCommands } from './later-commands.js';
 import { probeTags } from './probes.js';
@@ -8,6 +9,7 @@ import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.j
 import { redirectsNowhere } from './streams.js';
 import { type ActionTag, orderedTags } from './tags.js';
 import type { Unwrapped } from './unwrapped.js';
+import { IFS, literalPart, splitAtIfs } from './word-text.js';
 import { unwrap } from './wrappers.js';
 
 /** One simple command found in a shell line, with its action tags. */
@@ -26,11 +28,10 @@ const MAX_DEPTH = 16;
 
 const KEYWORDS = new Set(['!', '{', '}', 'do', 'then', 'else', 'elif', 'if', 'while', 'until']);
 const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
-const CONTROL = new Set(['for', 'select', 'case', 'function', 'in']);
+const CONTROL = new Set(['for', 'select', 'case', 'in']);
 const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>', '>&']);
 /** Disks and partitions: writing to one overwrites whatever it held. */
 const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|md|dm-|mapper\/|loop)/;
-const TRUNCATING = new Set(['>', '>|', '&>', '>&']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 /** Programs whose arguments are code in their own language, where `a[$1]` is no shell subscript. */
 const OTHER_LANGUAGES = /^([gmn]?awk|jq|yq|gojq|sed|gsed|perl|ruby)$/;
@@ -88,32 +89,6 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   walkWords(segment.words, segment, walk, redirectionTags);
 }
 
-/** Whether a segment redirects with `>` (not `>>`) to a file, emptying it before the command runs. */
-function truncatesFile(segment: LexedSegment): boolean {
-  if (segment.redirections.length === 0) return false;
-  return segment.redirections.some(
-    ({ operator, target }) => TRUNCATING.has(operator) && !redirectsNowhere(target),
-  );
-}
-
-/**
- * `> f`, `: > f`, `cat /dev/null > f`: a command (or none) that prints
- * nothing, redirected with `>`, empties the file: its content is deleted.
- */
-function emptiesFile(segment: LexedSegment, program: string | null, args: readonly string[]) {
-  if (!truncatesFile(segment)) return false;
-  if (program === null || program === ':' || program === 'true' || program === 'false') return true;
-  if (program === 'cat') return args.length > 0 && args.every((arg) => arg === '/dev/null');
-  if (program === 'echo') return args.length === 1 && args[0] === '-n';
-  if (program === 'printf') return args.length > 0 && args.every((arg) => arg === '');
-  return false;
-}
-
-function addEmptied(tags: Set<ActionTag>): void {
-  tags.add('delete');
-  tags.add('destructive');
-}
-
 /**
  * Walks the commands an assignment's value makes a later program run
  * (`GIT_SSH_COMMAND=...`); a value with a command in a subscript
@@ -158,6 +133,17 @@ function walkWords(
   const walk = (): Walk => ({ out: outer.out, depth: outer.depth, via: [...via] });
   for (;;) {
     while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
+    // `function NAME { BODY; }` and `coproc NAME { BODY; }`: the body follows the name;
+    // `coproc CMD` runs CMD in the background.
+    const control = at < words.length && !words[at]!.dynamic ? words[at]!.text : '';
+    if (control === 'function' || (control === 'coproc' && words[at + 2]?.text === '{')) {
+      at += 2;
+      continue;
+    }
+    if (control === 'coproc') {
+      at++;
+      continue;
+    }
     if (at < words.length && CONTROL.has(words[at]!.text)) at = words.length;
     while (at < words.length && ASSIGNMENT.test(words[at]!.text)) {
       walkAssignment(words[at]!, walk(), tags);
@@ -170,6 +156,13 @@ function walkWords(
       return;
     }
     const first = words[at]!;
+    if (first.dynamic && first.text.search(IFS) >= 0 && ++rewrites <= MAX_DEPTH) {
+      // The separator splits the words (`rm${IFS}-rf${IFS}y` runs `rm -rf y`): read them split.
+      tags.add('unknown');
+      words = words.slice(at).flatMap(splitAtIfs);
+      at = 0;
+      continue;
+    }
     if (first.dynamic) {
       tags.add('unknown');
       const literal = literalPart(first.text);
@@ -298,31 +291,6 @@ function finishCommand(command: Command): void {
   }
   if (tags.size > 0) push(walk, words, tags, later.unknown);
   walkEmbedded({ lines: later.lines }, walk, tags);
-}
-
-/** A word's text without its expansions (`$(...)`, backticks, `${...}`, `$NAME`). */
-function literalPart(text: string): string {
-  let literal = '';
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index]!;
-    if (char === '`') {
-      const end = text.indexOf('`', index + 1);
-      index = end < 0 ? text.length : end;
-    } else if (char === '$' && (text[index + 1] === '(' || text[index + 1] === '{')) {
-      const [open, close] = text[index + 1] === '(' ? ['(', ')'] : ['{', '}'];
-      let depth = 0;
-      let at = index + 1;
-      for (; at < text.length; at++) {
-        if (text[at] === open) depth++;
-        else if (text[at] === close && --depth === 0) break;
-      }
-      index = at;
-    } else if (char === '$' && /[A-Za-z0-9_@*#?$!-]/.test(text[index + 1] ?? '')) {
-      index++;
-      if (/[A-Za-z_]/.test(text[index]!)) while (/\w/.test(text[index + 1] ?? '')) index++;
-    } else literal += char;
-  }
-  return literal;
 }
 
 function textsOf(words: readonly ShellWord[]): string[] {

@@ -25,6 +25,7 @@ const GRAMMARS: Record<string, WrapperGrammar> = {
     lookupOnly: ['l', 'v', 'k', 'K', 'V', 'list', 'validate', 'version'],
   },
   doas: { valued: ['u', 'C'], alone: 'unknown' },
+  pkexec: { valued: ['user'], alone: 'unknown', lookupOnly: ['version', 'help'] },
   timeout: { valued: ['s', 'k', 'signal', 'kill-after'], leadingOperands: 1, alone: 'unknown' },
   nice: { valued: ['n', 'adjustment'], alone: 'read' },
   nohup: { valued: [], alone: 'unknown' },
@@ -76,6 +77,42 @@ const GRAMMARS: Record<string, WrapperGrammar> = {
     alone: 'read',
   },
 };
+
+/**
+ * `runuser -u USER [--] COMMAND...` runs the command itself; without `-u`
+ * (or with `-c`) runuser starts a shell, read as `su` is (later-commands.ts).
+ */
+const RUNUSER: WrapperGrammar = {
+  valued: [
+    'u',
+    'user',
+    'g',
+    'group',
+    'G',
+    'supp-group',
+    's',
+    'shell',
+    'w',
+    'whitelist-environment',
+  ],
+  alone: 'unknown',
+};
+
+/**
+ * Whether runuser names a user with `-u` and is given no `-c` command. Every
+ * word up to `--` is looked at: a `-c` that belongs to the command only sends
+ * it the way of `su`, which reads `-c` too.
+ */
+function runsDirectly(words: readonly ShellWord[], from: number): boolean {
+  let user = false;
+  for (let index = from; index < words.length; index++) {
+    const text = words[index]!.text;
+    if (text === '--') break;
+    if (/^-[a-zA-Z]*c/.test(text) || /^--(command|session-command)/.test(text)) return false;
+    if (/^-[a-zA-Z]*u/.test(text) || /^--user/.test(text)) user = true;
+  }
+  return user;
+}
 
 /** Programs that run the rest of their words as another command. */
 export const WRAPPER_NAMES: ReadonlySet<string> = new Set([
@@ -212,7 +249,8 @@ export function unwrap(
   if (program === 'env') return unwrapEnv(words, from);
   const later = laterWrapper(program, words, from);
   if (later !== null) return later;
-  const grammar = GRAMMARS[program];
+  const grammar =
+    program === 'runuser' ? (runsDirectly(words, from) ? RUNUSER : undefined) : GRAMMARS[program];
   if (!grammar) return null;
   const { index, lookup, writes } = skipOptions(words, from, grammar);
   if (lookup) return { kind: 'no_command', tag: 'read' };

@@ -1,0 +1,36 @@
+import type { ShellWord } from './lexed-line.js';
+
+/** `${IFS}` or `$IFS`: a field separator, so `rm${IFS}-rf${IFS}y` is three words. */
+export const IFS = /\$\{IFS\}|\$IFS(?![A-Za-z0-9_])/g;
+
+/** A word's text without its expansions (`$(...)`, backticks, `${...}`, `$NAME`). */
+export function literalPart(text: string): string {
+  let literal = '';
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === '`') {
+      const end = text.indexOf('`', index + 1);
+      index = end < 0 ? text.length : end;
+    } else if (char === '$' && (text[index + 1] === '(' || text[index + 1] === '{')) {
+      const [open, close] = text[index + 1] === '(' ? ['(', ')'] : ['{', '}'];
+      let depth = 0;
+      let at = index + 1;
+      for (; at < text.length; at++) {
+        if (text[at] === open) depth++;
+        else if (text[at] === close && --depth === 0) break;
+      }
+      index = at;
+    } else if (char === '$' && /[A-Za-z0-9_@*#?$!-]/.test(text[index + 1] ?? '')) {
+      index++;
+      if (/[A-Za-z_]/.test(text[index]!)) while (/\w/.test(text[index + 1] ?? '')) index++;
+    } else literal += char;
+  }
+  return literal;
+}
+
+/** A word split where it expands `$IFS`; a piece is dynamic while it holds another expansion. */
+export function splitAtIfs(word: ShellWord): ShellWord[] {
+  if (!word.dynamic) return [word];
+  const pieces = word.text.split(IFS).filter((piece) => piece !== '');
+  return pieces.map((text) => ({ text, dynamic: /[$`]/.test(text) }));
+}
