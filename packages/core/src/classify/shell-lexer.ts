@@ -4,6 +4,7 @@ import {
   parameterProblem,
   subscriptProblem,
 } from './expansion-checks.js';
+import { inputProblem, type PendingHeredoc, readHeredocBodies } from './heredocs.js';
 import {
   emptySegment,
   type LexedLine,
@@ -11,7 +12,7 @@ import {
   type ShellRedirection,
   type ShellWord,
 } from './lexed-line.js';
-import { isArithmetic, readAnsiQuoted, readBackticks } from './shell-syntax.js';
+import { arithmeticEnd, readAnsiQuoted, readBackticks } from './shell-syntax.js';
 
 export type { LexedLine, LexedSegment, ShellRedirection, ShellWord };
 
@@ -19,15 +20,6 @@ export type { LexedLine, LexedSegment, ShellRedirection, ShellWord };
 const MAX_NESTING = 8;
 const SEPARATORS = ['&&', '||', ';;', '|&', ';', '|', '&', '\n'];
 const BLANK = new Set([' ', '\t', '\r']);
-const STORES_INPUT = new Set(['read', 'mapfile', 'readarray']);
-
-interface PendingHeredoc {
-  readonly delimiter: string;
-  readonly stripTabs: boolean;
-  readonly segment: LexedSegment;
-  readonly dynamic: boolean;
-}
-
 /**
  * A tokenizer for classification, not a shell: it splits a command line at
  * unquoted separators and parentheses, removes quotes, keeps expansions
@@ -73,11 +65,7 @@ class Lexer {
       } else if (char === '<' || char === '>' || (char === '&' && source[this.index + 1] === '>')) {
         this.redirection();
       } else if (char === '(' && this.inWord && this.word.endsWith('=')) {
-        // An array assignment `name=(a b)`: its elements are words, not a subshell.
-        const end = source.indexOf(')', this.index);
-        const stop = end < 0 ? source.length : end + 1;
-        this.append(source.slice(this.index, stop));
-        this.index = stop;
+        this.arrayElements();
       } else if (char === '(') {
         this.endSegment();
         depth++;
@@ -207,22 +195,19 @@ class Lexer {
       return;
     }
     const next = source[start + 1];
-    if (next === '(' && source[start + 2] === '(' && isArithmetic(source, start + 3)) {
-      const end = source.indexOf('))', start + 3);
-      const stop = end < 0 ? source.length : end + 2;
-      if (end < 0) this.problems.push('unclosed $(( arithmetic');
-      const problem = arithmeticProblem(source.slice(start + 3, stop - 2));
-      if (problem !== undefined) this.problems.push(problem);
-      this.append(source.slice(start, stop), true);
-      this.index = stop;
+    const arithmetic =
+      next === '(' && source[start + 2] === '(' ? arithmeticEnd(source, start + 3) : -1;
+    if (arithmetic >= 0) {
+      this.unreadExpansion(source.slice(start + 3, arithmetic), arithmeticProblem);
+      this.append(source.slice(start, arithmetic + 2), true);
+      this.index = arithmetic + 2;
     } else if (next === '(') {
       this.substitution(start + 2, '$(');
     } else if (next === '{') {
       const end = source.indexOf('}', start + 2);
       const stop = end < 0 ? source.length : end + 1;
       if (end < 0) this.problems.push('unclosed ${');
-      const problem = parameterProblem(source.slice(start + 2, stop - 1));
-      if (problem !== undefined) this.problems.push(problem);
+      this.unreadExpansion(source.slice(start + 2, stop - 1), parameterProblem);
       this.append(source.slice(start, stop), true);
       this.index = stop;
     } else if (next === "'" && !quoted) {
@@ -236,6 +221,35 @@ class Lexer {
       this.append('$');
       this.index++;
     }
+  }
+
+  /**
+   * The inside of `${...}` or `$((...))`, which the lexer does not parse: a
+   * problem when it may run a command, and the `$(...)` and backticks in it
+   * read all the same (`${x:-$(rm -rf y)}` keeps rm's tags).
+   */
+  private unreadExpansion(inner: string, check: (inner: string) => string | undefined): void {
+    const problem = check(inner);
+    if (problem === undefined) return;
+    this.problems.push(problem);
+    if (/\$\(|`/.test(inner)) this.readExpandedBody(inner, this.segment);
+  }
+
+  /** An array assignment `name=(a b $(c))`: its elements are words, not a subshell; `$(c)` runs. */
+  private arrayElements(): void {
+    if (this.depth >= MAX_NESTING) {
+      this.problems.push('command substitutions nested too deeply');
+      this.append(this.source.slice(this.index), true);
+      this.index = this.source.length;
+      return;
+    }
+    const elements = new Lexer(this.source, this.index + 1, ')', this.depth + 1);
+    const end = elements.run();
+    this.problems.push(...elements.problems);
+    const substitutions = elements.segments.flatMap((segment) => segment.substitutions);
+    this.segment.substitutions.push(...substitutions);
+    this.append(this.source.slice(this.index, end), substitutions.length > 0);
+    this.index = end;
   }
 
   /** `$(...)`, `<(...)`, `>(...)`: a nested command line read to its closing parenthesis. */
@@ -328,39 +342,21 @@ class Lexer {
     return result;
   }
 
-  /** Input `read` or `mapfile` stores in variables (`read x <<< 'a[$(...)]'`) may carry a subscript payload. */
-  private checkInput(segment: LexedSegment, shape: string): void {
-    if (!segment.words.some((word) => STORES_INPUT.has(word.text))) return;
-    const problem = subscriptProblem(shape);
-    if (problem !== undefined) this.problems.push(problem);
-  }
-
   /** After a newline: the bodies of the here-documents opened on the line just read. */
   private readHeredocBodies(): void {
-    const source = this.source;
-    while (this.heredocs.length > 0) {
-      const heredoc = this.heredocs.shift()!;
-      const lines: string[] = [];
-      let closed = false;
-      while (this.index < source.length) {
-        const newline = source.indexOf('\n', this.index);
-        const stop = newline < 0 ? source.length : newline;
-        let line = source.slice(this.index, stop);
-        this.index = newline < 0 ? source.length : newline + 1;
-        if (heredoc.stripTabs) line = line.replace(/^\t+/, '');
-        if (line === heredoc.delimiter) {
-          closed = true;
-          break;
-        }
-        lines.push(line);
-      }
-      if (!closed) this.problems.push(`here-document without its ${heredoc.delimiter} line`);
-      const text = lines.join('\n');
+    const read = readHeredocBodies(this.source, this.index, this.heredocs.splice(0), this.problems);
+    this.index = read.index;
+    for (const { heredoc, text } of read.bodies) {
       heredoc.segment.inputs.push({ text, dynamic: heredoc.dynamic });
       if (!heredoc.dynamic) this.checkInput(heredoc.segment, text);
       // An unquoted delimiter expands the body: its `$(...)` and backticks run (POSIX 2.7.4).
       if (heredoc.dynamic && /[$`]/.test(text)) this.readExpandedBody(text, heredoc.segment);
     }
+  }
+
+  private checkInput(segment: LexedSegment, shape: string): void {
+    const problem = inputProblem(segment, shape);
+    if (problem !== undefined) this.problems.push(problem);
   }
 
   /** The command substitutions of an expanded here-document body, as the shell runs them. */

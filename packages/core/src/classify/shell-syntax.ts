@@ -1,4 +1,4 @@
-/** Small pieces of shell syntax the lexer needs: backticks, `$'...'` escapes and `$((` arithmetic. */
+/** Small pieces of shell syntax the lexer needs: backticks, `$'...'` escapes and where `$((` arithmetic ends. */
 
 const SIMPLE_ESCAPES: Record<string, string> = {
   n: '\n',
@@ -33,11 +33,13 @@ export function decodeEscape(source: string, at: number): [string, number] {
 }
 
 /**
- * Whether `$((` at `from` opens arithmetic: like bash, only when the
+ * Where `$((` at `from` (just after it) closes: the index of its `))`, or
+ * -1 when it is no arithmetic. Like bash, it is arithmetic only when the
  * parentheses close with an adjacent `))`; otherwise it is `$(` around a
- * subshell (`$((cd x && rm -rf y) )`), read as commands.
+ * subshell (`$((cd x && rm -rf y) )`), read as commands. Parentheses nest,
+ * so `$((1+$(cmd)))` closes at its last `))`.
  */
-export function isArithmetic(source: string, from: number): boolean {
+export function arithmeticEnd(source: string, from: number): number {
   let depth = 2;
   let lastAtOne = -1;
   for (let index = from; index < source.length; index++) {
@@ -46,10 +48,10 @@ export function isArithmetic(source: string, from: number): boolean {
     else if (char === ')') {
       depth--;
       if (depth === 1) lastAtOne = index;
-      if (depth === 0) return lastAtOne === index - 1;
+      if (depth === 0) return lastAtOne === index - 1 ? lastAtOne : -1;
     }
   }
-  return false;
+  return -1;
 }
 
 /**
