@@ -7,8 +7,8 @@ const SED_VALUED = new Set(['-e', '--expression', '-f', '--file', '-l', '--line-
 
 /**
  * `sed`: it prints (`read`), and with `-i` edits in place (`write`). Its
- * script is read command by command: deleting lines in place loses content
- * for good; `w FILE` (a command, or a flag of `s`) empties and writes a file;
+ * script is read command by command: deleting lines in place (`d`, `c`,
+ * `q`, or `-n`, which keeps only what is printed) loses content for good; `w FILE` (a command, or a flag of `s`) empties and writes a file;
  * `e` (a command, or a flag of `s`) runs a shell command, which is not read.
  * A script from a file (`-f`), or one that cannot be read, is `unknown`.
  * `--sandbox` refuses `e`, `w` and `r`, so under it they do nothing.
@@ -16,6 +16,14 @@ const SED_VALUED = new Set(['-e', '--expression', '-f', '--file', '-l', '--line-
 function sedTags(args: readonly string[], tags: Set<ActionTag>): void {
   const inPlace = args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith('--in-place'));
   tags.add(inPlace ? 'write' : 'read');
+  // `-n` prints only what the script prints: in place, every other line is gone.
+  const quiet = args.some(
+    (arg) => /^-[a-zA-Z]*n/.test(arg) || hasFlag([arg], '--quiet', '--silent'),
+  );
+  if (inPlace && quiet) {
+    tags.add('delete');
+    tags.add('destructive');
+  }
   const scripts: string[] = [];
   const operands: string[] = [];
   let scriptFile = false;

@@ -13,9 +13,29 @@ function truncatesFile(segment: LexedSegment): boolean {
   );
 }
 
+/** Whether the segment's standard input is empty (`< /dev/null`, and no here-document). */
+function readsNothing(segment: LexedSegment): boolean {
+  if (segment.inputs.length > 0) return false;
+  return segment.redirections.some(
+    ({ operator, target }) => operator === '<' && target === '/dev/null',
+  );
+}
+
+/** `echo -n` with nothing or one empty operand (`echo -n ''`); options end at the first operand. */
+function echoesNothing(args: readonly string[]): boolean {
+  let at = 0;
+  let newline = true;
+  for (; at < args.length && /^-[neE]+$/.test(args[at]!); at++) {
+    if (args[at]!.includes('n')) newline = false;
+  }
+  const operands = args.slice(at);
+  return !newline && (operands.length === 0 || (operands.length === 1 && operands[0] === ''));
+}
+
 /**
- * `> f`, `: > f`, `cat /dev/null > f`: a command (or none) that prints
- * nothing, redirected with `>`, empties the file: its content is deleted.
+ * `> f`, `: > f`, `cat /dev/null > f`, `cat < /dev/null > f`, `echo -n '' > f`,
+ * `printf -- '' > f`: a command (or none) that prints nothing, redirected
+ * with `>`, empties the file: its content is deleted.
  */
 export function emptiesFile(
   segment: LexedSegment,
@@ -24,9 +44,16 @@ export function emptiesFile(
 ): boolean {
   if (!truncatesFile(segment)) return false;
   if (program === null || program === ':' || program === 'true' || program === 'false') return true;
-  if (program === 'cat') return args.length > 0 && args.every((arg) => arg === '/dev/null');
-  if (program === 'echo') return args.length === 1 && args[0] === '-n';
-  if (program === 'printf') return args.length > 0 && args.every((arg) => arg === '');
+  if (program === 'cat') {
+    const inputs = args.length === 0 ? ['-'] : args;
+    return inputs.every((arg) => arg === '/dev/null' || (arg === '-' && readsNothing(segment)));
+  }
+  if (program === 'echo') return echoesNothing(args);
+  if (program === 'printf') {
+    // An empty format prints nothing, whatever arguments follow it.
+    const format = args[0] === '--' ? args[1] : args[0];
+    return format === '';
+  }
   return false;
 }
 

@@ -177,10 +177,15 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
   // `hash -p PATH NAME` makes NAME run PATH for the rest of the shell: later names are not what they say.
   if (program === 'hash' && hasFlag(args, '-p')) tags.add('unknown');
   if (program === 'chmod' && hasFlag(args, '-R')) tags.add('destructive');
-  if (program === 'rsync' && args.some((arg) => arg.startsWith('--delete'))) {
+  // rsync's `--del` is `--delete-during`; `--remove-source-files` deletes what it sent.
+  if (program === 'rsync' && args.some((arg) => arg === '--del' || arg.startsWith('--delete'))) {
     tags.add('delete');
     tags.add('destructive');
   }
+  if (program === 'rsync' && args.some((arg) => /^--remove-(source|sent)-files$/.test(arg))) {
+    tags.add('delete');
+  }
+  if (/^(g|bsd)?tar$/.test(program) && hasFlag(args, '--remove-files')) tags.add('delete');
   if (program === 'mv' && args.at(-1) === '/dev/null') tags.add('delete');
   outputTags(program, args, tags);
   return tags;

@@ -1,6 +1,9 @@
 /** What a sed script does besides printing, read command by command. */
 export interface SedEffects {
-  /** It deletes lines (`d`, `D`): content lost when the edit is in place. */
+  /**
+   * It drops content (`d`, `D`, `z`, `c` replacing lines, `q`/`Q` dropping
+   * the rest of the file): content lost when the edit is in place.
+   */
   deletes: boolean;
   /** It runs a shell command (`e`, or the `e` flag of `s`), which is not read. */
   executes: boolean;
@@ -94,7 +97,7 @@ export function readSedScript(script: string): SedEffects | null {
     if (command === '{') continue;
     if (command === undefined) return null;
     if (BARE.has(command)) {
-      if (command === 'd' || command === 'D') effects.deletes = true;
+      if (command === 'd' || command === 'D' || command === 'z') effects.deletes = true;
     } else if (command === 's') {
       const delimiter = script[i++];
       if (!delimited(delimiter) || !delimited(delimiter)) return null;
@@ -110,14 +113,17 @@ export function readSedScript(script: string): SedEffects | null {
     } else if (command === 'y') {
       const delimiter = script[i++];
       if (!delimited(delimiter) || !delimited(delimiter)) return null;
-    } else if (command === 'a' || command === 'i' || command === 'c') text();
-    else if (command === 'w' || command === 'W') effects.writes.push(restOfLine());
+    } else if (command === 'a' || command === 'i' || command === 'c') {
+      if (command === 'c') effects.deletes = true;
+      text();
+    } else if (command === 'w' || command === 'W') effects.writes.push(restOfLine());
     else if (command === 'e') {
       effects.executes = true;
       restOfLine();
     } else if (command === 'r' || command === 'R') restOfLine();
     else if ('btT:v'.includes(command)) until(';\n');
     else if ('qQlL'.includes(command)) {
+      if (command === 'q' || command === 'Q') effects.deletes = true;
       skip(' \t');
       number();
     } else return null;

@@ -81,7 +81,9 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
   for (const source of segment.substitutions) walkLine(source, nested(walk, '$(...)'));
   const redirectionTags = new Set<ActionTag>();
   for (const { operator, target } of segment.redirections) {
-    if (WRITE_OPERATORS.has(operator) && !redirectsNowhere(target)) {
+    // bash opens a connection for `/dev/tcp/HOST/PORT` and `/dev/udp/...`: no file.
+    if (/^\/dev\/(tcp|udp)\//.test(target)) redirectionTags.add('network');
+    else if (WRITE_OPERATORS.has(operator) && !redirectsNowhere(target)) {
       redirectionTags.add('write');
       if (BLOCK_DEVICE.test(target)) redirectionTags.add('destructive');
     } else if (operator === '<') redirectionTags.add('read');
