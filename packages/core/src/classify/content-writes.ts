@@ -1,9 +1,17 @@
-import { hasFlag } from './flags.js';
+import { hasFlag, namesLongOption } from './flags.js';
 import { readSedScript } from './sed-script.js';
 import { STANDARD_STREAM } from './streams.js';
 import type { ActionTag } from './tags.js';
 
 const SED_VALUED = new Set(['-e', '--expression', '-f', '--file', '-l', '--line-length']);
+const SED_LONG = ['--expression', '--file', '--line-length'];
+
+/** An option's name, a long one spelled out when abbreviated (`--exp=1d` is `--expression`). */
+function sedOption(arg: string): string {
+  const name = arg.split('=')[0]!;
+  if (!arg.startsWith('--')) return name;
+  return SED_LONG.find((long) => namesLongOption(arg, long)) ?? name;
+}
 
 /**
  * `sed`: it prints (`read`), and with `-i` edits in place (`write`). Its
@@ -14,7 +22,7 @@ const SED_VALUED = new Set(['-e', '--expression', '-f', '--file', '-l', '--line-
  * `--sandbox` refuses `e`, `w` and `r`, so under it they do nothing.
  */
 function sedTags(args: readonly string[], tags: Set<ActionTag>): void {
-  const inPlace = args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith('--in-place'));
+  const inPlace = args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || hasFlag([arg], '--in-place'));
   tags.add(inPlace ? 'write' : 'read');
   // `-n` prints only what the script prints: in place, every other line is gone.
   const quiet = args.some(
@@ -29,10 +37,10 @@ function sedTags(args: readonly string[], tags: Set<ActionTag>): void {
   let scriptFile = false;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
-    const name = arg.split('=')[0]!;
+    const name = sedOption(arg);
     if (SED_VALUED.has(name)) {
       const value =
-        arg.includes('=') && arg.startsWith('--') ? arg.slice(name.length + 1) : args[++index];
+        arg.includes('=') && arg.startsWith('--') ? arg.slice(arg.indexOf('=') + 1) : args[++index];
       if (name === '-e' || name === '--expression') scripts.push(value ?? '');
       if (name === '-f' || name === '--file') scriptFile = true;
     } else if (/^-[a-zA-Z]*e./.test(arg) && !arg.startsWith('--')) {

@@ -61,6 +61,9 @@ function configCommand(key: string, value: string, out: EmbeddedCommands): void 
   if (name.startsWith('alias.')) {
     // `!cmd` runs a shell command; any other value runs git with those words.
     out.lines.push({ line: value.startsWith('!') ? value.slice(1) : `git ${value}`, via });
+  } else if (/^submodule\..+\.update$/.test(name)) {
+    // `!cmd` makes `git submodule update` run the command instead of a checkout.
+    if (value.startsWith('!')) out.lines.push({ line: value.slice(1), via });
   } else if (/^credential\.(.+\.)?helper$/.test(name)) {
     if (value.startsWith('!')) out.lines.push({ line: value.slice(1), via });
     else if (/[/\s$`]/.test(value)) out.lines.push({ line: value, via });

@@ -176,7 +176,9 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
   }
   // `hash -p PATH NAME` makes NAME run PATH for the rest of the shell: later names are not what they say.
   if (program === 'hash' && hasFlag(args, '-p')) tags.add('unknown');
-  if (program === 'chmod' && hasFlag(args, '-R')) tags.add('destructive');
+  if (program === 'chmod' && hasFlag(args, '-R', '--recursive')) {
+    tags.add('destructive');
+  }
   // rsync's `--del` is `--delete-during`; `--remove-source-files` deletes what it sent.
   if (program === 'rsync' && args.some((arg) => arg === '--del' || arg.startsWith('--delete'))) {
     tags.add('delete');
