@@ -139,7 +139,7 @@ function walkWords(
     // `coproc CMD` runs CMD in the background.
     const control = at < words.length && !words[at]!.dynamic ? words[at]!.text : '';
     if (control === 'function' || (control === 'coproc' && words[at + 2]?.text === '{')) {
-      at += 2;
+      at = Math.min(at + 2, words.length);
       continue;
     }
     if (control === 'coproc') {
