@@ -70,6 +70,18 @@ describe('any text at all', () => {
           "$'",
         ],
         ...['\\x72', 'find . -exec ', '{}', '\\;', 'xargs ', 'env A=1 ', 'eval ', 'python -m '],
+        ...[
+          'function ',
+          'coproc ',
+          '$IFS',
+          'IFS',
+          '[',
+          ']',
+          '@P',
+          'a=(',
+          'runuser -u r ',
+          'env -S',
+        ],
       ),
       { maxLength: 40 },
     )
