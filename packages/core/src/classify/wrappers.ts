@@ -126,6 +126,16 @@ function isNumericOption(text: string): boolean {
 }
 
 /**
+ * The long option `name` abbreviates (getopt_long takes any unambiguous
+ * prefix: `sudo --us root CMD` is `--user root`), or `name` itself.
+ */
+function longName(name: string, grammar: WrapperGrammar): string {
+  const known = [...grammar.valued, ...(grammar.lookupOnly ?? []), ...(grammar.outputs ?? [])];
+  if (name === '' || known.includes(name)) return name;
+  return known.find((option) => option.length > 1 && option.startsWith(name)) ?? name;
+}
+
+/**
  * Index of the first word after the options; `lookup` when an option runs
  * no command; `writes` when an output option names a file.
  */
@@ -153,7 +163,7 @@ function skipOptions(
       break;
     }
     if (text.startsWith('--')) {
-      const name = text.slice(2).split('=')[0]!;
+      const name = longName(text.slice(2).split('=')[0]!, grammar);
       if (grammar.lookupOnly?.includes(name)) lookup = true;
       const separate = grammar.valued.includes(name) && !text.includes('=');
       output(name, separate ? words[index + 1]?.text : text.slice(text.indexOf('=') + 1));
