@@ -146,7 +146,11 @@ function walkWords(
       at++;
       continue;
     }
-    if (at < words.length && CONTROL.has(words[at]!.text)) at = words.length;
+    if (at < words.length && CONTROL.has(words[at]!.text)) {
+      // `for x in 'a[$(cmd)]'` stores the payload in x as an assignment would.
+      if (words.slice(at).some((word) => word.subscript)) tags.add('unknown');
+      at = words.length;
+    }
     while (at < words.length && ASSIGNMENT.test(words[at]!.text)) {
       walkAssignment(words[at]!, walk(), tags);
       at++;
