@@ -293,8 +293,10 @@ export function gitTags(
     if (hasFlag(rest, '-f', '--force')) tags.add('destructive');
   } else if (verb === 'reset' && hasFlag(rest, '--hard')) tags.add('destructive');
   else if (
-    verb === 'checkout' &&
-    (rest.includes('.') || rest.includes('--') || hasFlag(rest, '-f', '--force'))
+    (verb === 'checkout' &&
+      (rest.includes('.') || rest.includes('--') || hasFlag(rest, '-f', '--force'))) ||
+    // `git switch -f` throws local changes away as `git checkout -f` does.
+    (verb === 'switch' && hasFlag(rest, '-f', '--force', '--discard-changes'))
   ) {
     tags.add('write');
     tags.add('destructive');
