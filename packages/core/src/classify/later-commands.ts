@@ -13,7 +13,7 @@ const SHELL_STARTERS = new Set(['su', 'runuser', 'script', 'sg']);
 const LATER_PROGRAMS = new Set([
   ...['git', 'trap', 'ssh', 'scp', 'sftp', 'sshfs', 'rsync', 'tar', 'gtar', 'bsdtar', 'man'],
   ...['alias', 'at', 'batch', 'crontab', ...DECLARERS, ...SHELL_STARTERS],
-  ...['fd', 'fdfind', 'zip', 'rg', 'socat', 'mapfile', 'readarray'],
+  ...['fd', 'fdfind', 'zip', 'rg', 'socat', 'mapfile', 'readarray', 'hash'],
 ]);
 const FD_EXEC = new Set(['-x', '--exec', '-X', '--exec-batch']);
 const NOTHING: EmbeddedCommands = Object.freeze({ lines: [] });
@@ -158,6 +158,9 @@ export function laterCommands(
       const line = address?.[2]?.split(',')[0]?.trim();
       if (line) out.lines.push({ line, via: `socat ${address![1]!.toUpperCase()}:` });
     }
+  } else if (program === 'hash') {
+    // `hash -p PATH NAME`: NAME runs PATH from now on; what PATH is, at least, is read.
+    for (const line of optionValues(args, ['-p'])) out.lines.push({ line, via: 'hash -p' });
   } else if (program === 'mapfile' || program === 'readarray') {
     // `-C CALLBACK` is evaluated as a command (with an index and a line appended) every `-c` lines.
     for (const line of optionValues(args, ['-C'])) out.lines.push({ line, via: `${program} -C` });
