@@ -170,13 +170,16 @@ export class AiSdkAirlock {
         // The SDK asks again before running an approved call: a parked call stays one that
         // needs approval, and execute (which reads Airlock's decision) does the rest.
         if (this.#verdicts.has(callId) || wasParked(options.messages ?? [], callId)) return true;
-        const verdict = await this.session.check({ name, input, callId });
-        this.#verdicts.hold(callId, verdict);
+        const call: FrameworkCall = { name, input, callId };
+        const verdict = await this.session.check(call);
+        this.#verdicts.hold(call, verdict);
         return verdict.verdict === 'wait';
       },
       execute: async (input: unknown, options: ExecutionOptions) => {
         const call: FrameworkCall = { name, input, callId: options.toolCallId };
-        let verdict = this.#verdicts.take(call.callId);
+        // A verdict held for the call id is good for the call Airlock checked only: another
+        // tool or input under that id (saved messages edited) is refused with call_mismatch.
+        let verdict = this.#verdicts.take(call);
         // Resumed after a park (maybe in another process): Airlock, not the response, decides.
         if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
         if (verdict.verdict !== 'allow') throw new AirlockRefusal(verdict);
@@ -195,7 +198,11 @@ export class AiSdkAirlock {
     const responses: AiSdkApprovalResponse[] = [];
     const pending: PendingApproval[] = [];
     for (const request of openApprovalRequests(messages)) {
-      const call = { name: request.toolName, input: request.input, callId: request.toolCallId };
+      const call: FrameworkCall = {
+        name: request.toolName,
+        input: request.input,
+        callId: request.toolCallId,
+      };
       const verdict = await this.session.check(call);
       if (verdict.verdict === 'wait') {
         pending.push({
@@ -210,7 +217,7 @@ export class AiSdkAirlock {
       }
       // A grant is held for execute, so it does not ask twice; the SDK never runs a denied
       // approval's execute, so a refusal drops what needsApproval held for the park.
-      if (verdict.verdict === 'allow') this.#verdicts.hold(request.toolCallId, verdict);
+      if (verdict.verdict === 'allow') this.#verdicts.hold(call, verdict);
       else this.#verdicts.forget(request.toolCallId);
       responses.push({
         type: 'tool-approval-response',

@@ -1,17 +1,21 @@
-import type { CallVerdict } from './session.js';
+import { bindVerdict } from './call-binding.js';
+import type { CallVerdict, FrameworkCall } from './session.js';
 
 /** How long a verdict is held for its call: the kernel's default park clock, 24 hours. */
 export const VERDICT_HOLD_MS = 24 * 60 * 60 * 1000;
 
 interface Held {
+  /** The call as Airlock checked it: the verdict is good for this tool and input only. */
+  call: FrameworkCall;
   verdict: CallVerdict;
   heldAt: number;
 }
 
 /**
- * The verdicts an adapter asked Airlock for, each held by call id until the
- * framework runs the call (which takes it) or the adapter learns that the
- * framework never will (a refusal a person gave to a parked call).
+ * The verdicts an adapter asked Airlock for, each held by call id, with the
+ * call as it was checked, until the framework runs the call (which takes it)
+ * or the adapter learns that the framework never will (a refusal a person
+ * gave to a parked call).
  *
  * Bounded by age, not by count: a verdict nobody took within the park's own
  * 24 h clock (a park nobody resumed, a grant whose run was abandoned) is
@@ -26,26 +30,30 @@ export class HeldVerdicts {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Holds the verdict of a call, replacing (and renewing) one held before. */
-  hold(callId: string, verdict: CallVerdict): void {
+  /** Holds the verdict of a call as it was checked, replacing (and renewing) one held before. */
+  hold(call: FrameworkCall, verdict: CallVerdict): void {
     const now = this.now();
     this.#forgetExpired(now);
-    this.#held.delete(callId);
-    this.#held.set(callId, { verdict, heldAt: now });
+    this.#held.delete(call.callId);
+    this.#held.set(call.callId, { call, verdict, heldAt: now });
   }
 
-  /** True when a verdict is held for the call. */
+  /** True when a verdict is held for the call id. */
   has(callId: string): boolean {
     this.#forgetExpired(this.now());
     return this.#held.has(callId);
   }
 
-  /** The verdict held for the call, which is no longer held; undefined when none is. */
-  take(callId: string): CallVerdict | undefined {
+  /**
+   * The verdict held for the call about to run, which is no longer held;
+   * undefined when none is. A call presented with another tool or input than
+   * the one checked under its id gets a `call_mismatch` refusal instead.
+   */
+  take(call: FrameworkCall): CallVerdict | undefined {
     this.#forgetExpired(this.now());
-    const held = this.#held.get(callId);
-    this.#held.delete(callId);
-    return held?.verdict;
+    const held = this.#held.get(call.callId);
+    this.#held.delete(call.callId);
+    return held && bindVerdict(held.call, held.verdict, call);
   }
 
   /** Drops the verdict of a call the framework will never run. */

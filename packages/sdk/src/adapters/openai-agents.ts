@@ -93,18 +93,21 @@ export class OpenAIAgentsAirlock {
     return {
       ...tool,
       needsApproval: async (_runContext: unknown, input: unknown, callId?: string) => {
-        const verdict = await this.session.check({ name, input, callId: callId ?? '' });
+        const call: FrameworkCall = { name, input, callId: callId ?? '' };
+        const verdict = await this.session.check(call);
         if (callId) {
           // A park's verdict is not held: invoke asks Airlock again after the person's decision.
           if (verdict.verdict === 'wait') this.#verdicts.forget(callId);
-          else this.#verdicts.hold(callId, verdict);
+          else this.#verdicts.hold(call, verdict);
         }
         return verdict.verdict === 'wait';
       },
       invoke: async (runContext: unknown, input: string, details?: CallDetails) => {
         const callId = details?.toolCall?.callId ?? '';
         const call: FrameworkCall = { name, input: parseArguments(input), callId };
-        let verdict = this.#verdicts.take(callId);
+        // A verdict held for the call id is good for the call Airlock checked only: another
+        // tool or arguments under that id (a RunState edited) is refused with call_mismatch.
+        let verdict = this.#verdicts.take(call);
         // Approved in the RunState (maybe in another process): Airlock, not the state, decides.
         if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
         if (verdict.verdict !== 'allow') return refusalText(verdict);
@@ -132,11 +135,8 @@ export class OpenAIAgentsAirlock {
       const callId = item.rawItem.callId;
       const name = item.toolName ?? item.rawItem.name;
       if (!callId || !name) continue;
-      const verdict = await this.session.check({
-        name,
-        input: parseArguments(item.rawItem.arguments),
-        callId,
-      });
+      const call: FrameworkCall = { name, input: parseArguments(item.rawItem.arguments), callId };
+      const verdict = await this.session.check(call);
       if (verdict.verdict === 'wait') {
         pending.push({
           item,
@@ -145,7 +145,7 @@ export class OpenAIAgentsAirlock {
           requiresUser: verdict.requiresUser,
         });
       } else if (verdict.verdict === 'allow') {
-        this.#verdicts.hold(callId, verdict);
+        this.#verdicts.hold(call, verdict);
         state.approve(item);
         approved += 1;
       } else {
