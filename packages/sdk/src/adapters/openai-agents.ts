@@ -1,3 +1,5 @@
+import type { Problem } from '../errors.js';
+import { invalidInput } from '../internal/deadline.js';
 import { HeldVerdicts } from './held-verdicts.js';
 import {
   type FrameworkCall,
@@ -53,7 +55,9 @@ function parseArguments(text: string | undefined): unknown {
 /**
  * Airlock for the OpenAI Agents SDK for JavaScript (`@openai/agents`): wrap
  * the function tools, and every call the runner is about to make crosses
- * Airlock's approval stage.
+ * Airlock's approval stage. Other tools (local shell, apply-patch, computer,
+ * hosted tools) are refused by {@link OpenAIAgentsAirlock.tools}: Airlock
+ * cannot gate them.
  *
  * - grant: the tool runs, and what it returned is committed to the row;
  * - refuse: the tool does not run; its output is `Airlock refused this call: REASON`;
@@ -79,8 +83,26 @@ export class OpenAIAgentsAirlock {
     return this.#verdicts.size;
   }
 
-  /** The same tools, each function tool asking Airlock before it runs; others pass through. */
+  /**
+   * The same function tools, each asking Airlock before it runs.
+   * @throws ValidationError `invalid_input` naming each tool that is not a function tool (a
+   *   local shell, apply-patch or computer tool, a hosted tool): its calls never reach a
+   *   function Airlock can gate, so wrapping it would let it run unchecked. Give such a tool
+   *   to the agent outside `airlock.tools()` only if it may run without Airlock.
+   */
   tools<TOOL extends AgentsFunctionTool>(tools: TOOL[]): TOOL[] {
+    const problems: Problem[] = [];
+    tools.forEach((tool, at) => {
+      if (tool.type === 'function' && typeof tool.invoke === 'function') return;
+      problems.push({
+        code: 'invalid_input',
+        pointer: `/${at}`,
+        message:
+          `the ${tool.type} tool ${JSON.stringify(tool.name)} is not a function tool: Airlock ` +
+          'cannot check its calls, so airlock.tools() refuses it rather than let it run unchecked',
+      });
+    });
+    if (problems.length > 0) throw invalidInput(problems);
     return tools.map((tool) => this.#wrap(tool));
   }
 
@@ -88,7 +110,7 @@ export class OpenAIAgentsAirlock {
     const invoke = tool.invoke as
       | ((runContext: unknown, input: string, details?: CallDetails) => Promise<unknown>)
       | undefined;
-    if (tool.type !== 'function' || !invoke) return tool;
+    if (!invoke) return tool;
     const name = tool.name;
     return {
       ...tool,
