@@ -43,6 +43,17 @@ export interface PendingInterruption<ITEM> {
   requiresUser: boolean;
 }
 
+/**
+ * How the output of the Agents SDK's default `errorFunction` begins: `tool()`
+ * catches what its `execute` threw and hands this text on as the output.
+ */
+const TOOL_ERROR_PREFIX = 'An error occurred while running the tool. Please try again. Error: ';
+
+/** True when a function tool's output is the text `tool()` made of what its `execute` threw. */
+function isCaughtToolError(output: unknown): boolean {
+  return typeof output === 'string' && output.startsWith(TOOL_ERROR_PREFIX);
+}
+
 function parseArguments(text: string | undefined): unknown {
   if (text === undefined || text === '') return {};
   try {
@@ -135,8 +146,12 @@ export class OpenAIAgentsAirlock {
         if (verdict.verdict !== 'allow') return refusalText(verdict);
         // The tool reads its arguments as text: a person's edit is handed over as JSON text.
         const edited = 'updatedInput' in verdict;
-        return this.session.runGranted(call, verdict, (granted) =>
-          invoke(runContext, edited ? JSON.stringify(granted) : input, details),
+        // What execute threw comes back as the default errorFunction's text: the call failed.
+        return this.session.runGranted(
+          call,
+          verdict,
+          (granted) => invoke(runContext, edited ? JSON.stringify(granted) : input, details),
+          isCaughtToolError,
         );
       },
     } as TOOL;

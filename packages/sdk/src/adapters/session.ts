@@ -184,13 +184,16 @@ export class FrameworkSession {
   /**
    * Runs a call Airlock granted, with the input a person approved when they
    * changed it (`verdict.updatedInput`), and reports what it returned or
-   * threw (whatever was thrown, even `null`) before passing it on.
+   * threw (whatever was thrown, even `null`) before passing it on. `failed`
+   * tells a failure the framework caught and handed back as the tool's output
+   * (reported as failed, and passed on all the same).
    * @throws what `execute` threw; AirlockError when the session awaits its reports and the kernel refuses one.
    */
   async runGranted<T>(
     call: FrameworkCall,
     verdict: CallVerdict,
     execute: (input: unknown) => Promise<T> | T,
+    failed: (output: T) => boolean = () => false,
   ): Promise<T> {
     // The report names what ran: after a person's edit the kernel takes only the edited input as run.
     const ran = 'updatedInput' in verdict ? { ...call, input: verdict.updatedInput } : call;
@@ -201,7 +204,7 @@ export class FrameworkSession {
       await this.ran(ran, { ok: false, output: thrownText(error) });
       throw error;
     }
-    await this.ran(ran, { ok: true, output });
+    await this.ran(ran, { ok: !failed(output), output });
     return output;
   }
 

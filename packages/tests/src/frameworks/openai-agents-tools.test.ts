@@ -1,10 +1,19 @@
 import { isValidationError, ValidationError } from '@airlock/sdk';
 import { createOpenAIAgentsAirlock } from '@airlock/sdk/openai-agents';
-import { shellTool, tool } from '@openai/agents';
-import { describe, expect, it } from 'vitest';
+import { Agent, run, setTracingDisabled, shellTool, tool } from '@openai/agents';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ScriptedModel } from './openai-agents-app.js';
+import { type FrameworkKernel, startFrameworkKernel } from './support.js';
 
-/** Which tools the Agents SDK adapter can gate. */
+/** Which tools the Agents SDK adapter can gate, and what it records of a tool that fails. */
 describe('the OpenAI Agents SDK adapter and the tools it is given', () => {
+  let k: FrameworkKernel | undefined;
+  beforeAll(() => setTracingDisabled(true));
+  afterEach(async () => {
+    await k?.close();
+    k = undefined;
+  });
+
   it('refuses to wrap a tool that is not a function tool (a local shell), naming it: it cannot run unchecked', () => {
     const airlock = createOpenAIAgentsAirlock({
       url: 'http://127.0.0.1:9',
@@ -39,5 +48,36 @@ describe('the OpenAI Agents SDK adapter and the tools it is given', () => {
       expect.objectContaining({ pointer: '/1', message: expect.stringContaining('"shell"') }),
     ]);
     expect(ran).toEqual([]);
+  });
+
+  it('a function tool whose execute throws (caught by tool() and handed to the model) is recorded failed', async () => {
+    k = await startFrameworkKernel();
+    const airlock = createOpenAIAgentsAirlock({ ...k.connection, sessionId: 'agents-throws' });
+    const lookup = tool({
+      name: 'lookup',
+      description: 'lookup',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: true },
+      strict: false,
+      execute: async () => {
+        throw new Error('disk on fire');
+      },
+    });
+    const model = new ScriptedModel([
+      { call: { id: 'e1', name: 'lookup', input: {} } },
+      { text: 'it failed' },
+    ]);
+    const agent = new Agent({
+      name: 'a',
+      instructions: 'help',
+      model,
+      tools: airlock.tools([lookup]),
+    });
+    await run(agent, 'do the thing');
+    await airlock.flush();
+    // The model reads the Agents SDK's own error text, as without Airlock.
+    expect(model.lastInput()).toContain('disk on fire');
+    const [row] = await k.tasks(airlock.session.runId as string);
+    expect(row).toMatchObject({ tool_name: 'lookup', state: 'failed', tool_call_id: 'e1' });
+    expect(JSON.stringify(row)).toContain('disk on fire');
   });
 });
