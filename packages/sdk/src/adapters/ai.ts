@@ -1,3 +1,4 @@
+import { isAsyncGeneratorFunction, runGrantedStream, settled } from './ai-streaming.js';
 import { HeldVerdicts } from './held-verdicts.js';
 import {
   type CallVerdict,
@@ -160,6 +161,8 @@ export class AiSdkAirlock {
       | ((input: unknown, options: ExecutionOptions) => unknown)
       | undefined;
     if (!execute) return original;
+    const session = this.session;
+    const decide = (call: FrameworkCall) => this.#decide(call);
     return {
       ...original,
       needsApproval: async (
@@ -175,17 +178,40 @@ export class AiSdkAirlock {
         this.#verdicts.hold(call, verdict);
         return verdict.verdict === 'wait';
       },
-      execute: async (input: unknown, options: ExecutionOptions) => {
-        const call: FrameworkCall = { name, input, callId: options.toolCallId };
-        // A verdict held for the call id is good for the call Airlock checked only: another
-        // tool or input under that id (saved messages edited) is refused with call_mismatch.
-        let verdict = this.#verdicts.take(call);
-        // Resumed after a park (maybe in another process): Airlock, not the response, decides.
-        if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
-        if (verdict.verdict !== 'allow') throw new AirlockRefusal(verdict);
-        return this.session.runGranted(call, verdict, (granted) => execute(granted, options));
-      },
+      // A streaming tool stays one, so the SDK streams its preliminary results through.
+      execute: isAsyncGeneratorFunction(execute)
+        ? async function* (this: void, input: unknown, options: ExecutionOptions) {
+            const call: FrameworkCall = { name, input, callId: options.toolCallId };
+            const verdict = await decide(call);
+            yield* runGrantedStream(session, call, verdict, (granted) =>
+              (execute as (input: unknown, options: ExecutionOptions) => AsyncIterable<unknown>)(
+                granted,
+                options,
+              ),
+            );
+          }
+        : async (input: unknown, options: ExecutionOptions) => {
+            const call: FrameworkCall = { name, input, callId: options.toolCallId };
+            const verdict = await decide(call);
+            return session.runGranted(call, verdict, (granted) =>
+              settled(execute(granted, options)),
+            );
+          },
     };
+  }
+
+  /**
+   * The grant of a call the SDK is about to run.
+   * @throws AirlockRefusal when Airlock does not grant it.
+   */
+  async #decide(call: FrameworkCall): Promise<CallVerdict> {
+    // A verdict held for the call id is good for the call Airlock checked only: another
+    // tool or input under that id (saved messages edited) is refused with call_mismatch.
+    let verdict = this.#verdicts.take(call);
+    // Resumed after a park (maybe in another process): Airlock, not the response, decides.
+    if (!verdict || verdict.verdict === 'wait') verdict = await this.session.check(call);
+    if (verdict.verdict !== 'allow') throw new AirlockRefusal(verdict);
+    return verdict;
   }
 
   /**

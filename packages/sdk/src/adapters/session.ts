@@ -195,8 +195,7 @@ export class FrameworkSession {
     execute: (input: unknown) => Promise<T> | T,
     failed: (output: T) => boolean = () => false,
   ): Promise<T> {
-    // The report names what ran: after a person's edit the kernel takes only the edited input as run.
-    const ran = 'updatedInput' in verdict ? { ...call, input: verdict.updatedInput } : call;
+    const ran = grantedCall(call, verdict);
     let output: T;
     try {
       output = await execute(ran.input);
@@ -277,6 +276,14 @@ export class FrameworkSession {
       text,
     });
   }
+}
+
+/**
+ * The call a grant runs, as its report names it: after a person's edit the
+ * kernel takes only the edited input as run.
+ */
+export function grantedCall(call: FrameworkCall, verdict: CallVerdict): FrameworkCall {
+  return 'updatedInput' in verdict ? { ...call, input: verdict.updatedInput } : call;
 }
 
 /** The text a model reads when Airlock refuses a call. */
