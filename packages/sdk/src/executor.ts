@@ -144,6 +144,19 @@ export function createExecutor(options: ExecutorOptions): Executor {
         report(error, task);
         controller.abort(error);
       },
+      // No heartbeat renewed the lease in time: the row may be another executor's by now, so
+      // the handler is told to stop and nothing is committed.
+      onLapsed: () => {
+        if (committing) return;
+        lease.stop();
+        lost = true;
+        const error = new ToolError(
+          'lease_lost',
+          `the lease on ${held} lapsed with no heartbeat answered: the row may run elsewhere`,
+        );
+        report(error, task);
+        controller.abort(error);
+      },
     });
     let onClose: () => void = () => {};
     // Settles when the executor closes with abort: a handler that ignores its signal is not waited for.

@@ -65,6 +65,13 @@ export interface HoldLeaseOptions {
   sentAt: number | null;
   /** Told once when a heartbeat answers that the claim no longer holds the row. */
   onLost: (error: Error) => void;
+  /**
+   * Told once when {@link Lease.heldUntil} passes with no heartbeat answered to renew it (the
+   * kernel out of reach, its answers lost): the kernel may have handed the row to another
+   * claim by then. Heartbeats go on until the lease is stopped (a commit under way may still
+   * be answered).
+   */
+  onLapsed?: ((heldUntil: number) => void) | undefined;
 }
 
 /**
@@ -86,6 +93,21 @@ export function holdLease(options: HoldLeaseOptions): Lease {
   // of it, so a capped lease is renewed in time, not every third of what was asked for.
   let grantedMs = Math.min(leaseMs, Math.max(0, heldUntil - performance.now()));
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let lapseTimer: ReturnType<typeof setTimeout> | undefined;
+  const watchIn = (ms: number) => {
+    lapseTimer = setTimeout(watch, ms);
+    (lapseTimer as { unref?: () => void }).unref?.();
+  };
+  // Fires at heldUntil; a heartbeat answered meanwhile moved it later, and the watch goes on.
+  const watch = () => {
+    if (stopped || lost) return;
+    const left = heldUntil - performance.now();
+    if (left > 0) {
+      watchIn(Math.ceil(left));
+      return;
+    }
+    options.onLapsed?.(heldUntil);
+  };
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(beat, Math.max(250, Math.floor(grantedMs / 3)));
@@ -113,11 +135,14 @@ export function holdLease(options: HoldLeaseOptions): Lease {
     // The next beat does not wait for this one's answer: a kernel slow to answer still gets it.
     schedule();
   };
-  schedule();
   const stop = () => {
     stopped = true;
     clearTimeout(timer);
+    clearTimeout(lapseTimer);
   };
+  schedule();
+  // Never from inside holdLease: the caller first learns whether the lease already lapsed.
+  watchIn(Math.max(0, Math.ceil(heldUntil - performance.now())));
   return {
     mayHold: () => !lost && performance.now() < heldUntil,
     leftWhileHeld: () => left,

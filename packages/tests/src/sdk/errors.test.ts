@@ -54,8 +54,13 @@ function guardsFor(error: unknown): string[] {
 
 describe('typed errors from a real kernel', () => {
   let kernel: TestKernel;
+  /** How far the kernel's clock is set ahead: a step forward lapses the leases it granted. */
+  let kernelAheadMs = 0;
   beforeAll(async () => {
-    kernel = await startTestKernel({ bodyLimit: 64 * 1024 });
+    kernel = await startTestKernel({
+      bodyLimit: 64 * 1024,
+      clock: () => Date.now() + kernelAheadMs,
+    });
   });
   afterAll(async () => {
     await kernel?.close();
@@ -156,24 +161,18 @@ describe('typed errors from a real kernel', () => {
     const created = await ws.runs.create(
       scriptedRun('bypass', [{ tool_calls: [{ name: 'slow' }] }, { final: 'ok' }]),
     );
-    // Heartbeats held back past the lease: the kernel's sweeper takes the row back meanwhile.
-    const slowHeartbeats: typeof fetch = async (input, init) => {
-      if (String(input).endsWith('/heartbeat')) {
-        await new Promise((resolve) => setTimeout(resolve, 1800));
-      }
-      return fetch(input, init);
-    };
     const errors: Error[] = [];
     let abortReason: unknown = null;
+    let started = false;
     const executor = createExecutor({
       url: kernel.url,
       token: kernel.workspace.tokens.executor,
-      fetch: slowHeartbeats,
       leaseMs: 1000,
       concurrency: 1,
       tools: {
         slow: (_input, { signal }) =>
           new Promise((resolve) => {
+            started = true;
             signal.addEventListener('abort', () => {
               abortReason ??= signal.reason;
               resolve('too late');
@@ -182,6 +181,10 @@ describe('typed errors from a real kernel', () => {
       },
       onError: (error) => errors.push(error),
     });
+    // The kernel's clock steps past the lease while the tool runs: its sweeper takes the row
+    // back, and the next heartbeat, sent well within the lease on the executor's clock, is refused.
+    await eventually(() => started, { what: 'the tool to start' });
+    kernelAheadMs = 60_000;
     await eventually(() => errors.length > 0 || null, { what: 'a lost lease' });
     await executor.close({ abort: true });
     const [error] = errors;
