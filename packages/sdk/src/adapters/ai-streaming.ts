@@ -47,14 +47,21 @@ export async function* runGrantedStream(
 ): AsyncGenerator<unknown, void, undefined> {
   const ran = grantedCall(call, verdict);
   let last: unknown;
+  let ended = false;
   try {
     for await (const output of execute(ran.input)) {
       last = output;
       yield output;
     }
+    ended = true;
   } catch (error) {
+    ended = true;
     await session.ran(ran, { ok: false, output: thrownText(error) });
     throw error;
+  } finally {
+    // Left before its end (whoever read it stopped, an aborted stream): it did not finish.
+    if (!ended)
+      await session.ran(ran, { ok: false, output: 'the tool was stopped before its end' });
   }
   await session.ran(ran, { ok: true, output: last });
 }
