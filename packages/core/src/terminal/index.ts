@@ -6,6 +6,7 @@ export {
   readKernelUrl,
   shownKernelUrl,
 } from './kernel-url.js';
+export { isLoopbackHost } from './loopback.js';
 export {
   elapsedSince,
   type ProgressLine,

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
+import { isLoopbackHost } from '@airlock/core';
 
 /** Where the gateway listens and which browser origins it serves. */
 export interface OriginPolicy {
@@ -9,12 +9,9 @@ export interface OriginPolicy {
   readonly allowOrigins: readonly string[];
 }
 
-/** True for a loopback address or the name `localhost`. */
+/** True for a host of this machine's loopback, `*.localhost` included (browsers resolve it so). */
 export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  return bare === '::1' || bare === '0:0:0:0:0:0:0:1';
+  return isLoopbackHost(host, { localhostSubdomains: true });
 }
 
 /** An origin as browsers send it: lower case, no trailing slash. */

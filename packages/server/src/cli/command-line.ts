@@ -97,7 +97,11 @@ function readArgs(argv: string[], command: string, options: FlagTable): ParsedCo
         ? `unknown option ${flag}`
         : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && message.includes('missing')
           ? `${flag} needs a value`
-          : message;
+          : code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag && message.includes('ambiguous')
+            ? // A value that starts with a dash (`--limit -1`): Node reads it as another flag.
+              `${flag} takes a value that starts with a dash only as ${flag}=VALUE`
+            : // Node's own text: one line, whatever it says.
+              message.replace(/\n/g, ' ');
     throw new UsageError(`${command}: ${what} (see ${command} --help)`);
   }
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isLoopbackHost } from '@airlock/core';
 import type { Logger } from 'pino';
 import { authenticateToken, bearerToken, checkAccess } from '../api/access.js';
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
@@ -120,12 +121,27 @@ export async function startMetricsListener(options: {
     }
     void sendMetrics(res, options.metrics, options.logger);
   });
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      // Said as the metrics address's own problem, not the kernel's port (--port).
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(
+              `--metrics-listen ${shownHost}:${options.port}: another process listens there; pick another address for the metrics`,
+            )
+          : error,
+      );
+    });
     server.listen(options.port, options.host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  if (!isLoopbackHost(options.host)) {
+    options.logger.warn(
+      { host: options.host, port },
+      'metrics: /metrics answers anyone who reaches this address, without a token; keep it on loopback or a private network',
+    );
+  }
   return {
     url: `http://${shownHost}:${port}/metrics`,
     close: () =>

@@ -1,5 +1,4 @@
-import { isIPv4 } from 'node:net';
-import type { TaskView } from '@airlock/core';
+import { isLoopbackHost, type TaskView } from '@airlock/core';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { ACTION_LINK_PATH, signActionLink } from './action-links.js';
 import type { EmailChannelConfig } from './config.js';
@@ -43,13 +42,6 @@ export function emailText(
     );
   }
   return `${lines.join('\n')}\n`;
-}
-
-/** True for a host name or address of this machine's loopback (a local relay needs no TLS). */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost' || bare === '::1') return true;
-  return isIPv4(bare) && bare.startsWith('127.');
 }
 
 function messageOf(reason: unknown): string {

@@ -124,6 +124,10 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
       'airlock runs: unknown option --kind (see airlock runs --help)',
     ],
     [['runs', 'list', '--limit'], 'airlock runs: --limit needs a value (see airlock runs --help)'],
+    [
+      ['decisions', 'list', '--limit', '-1'],
+      'airlock decisions: --limit takes a value that starts with a dash only as --limit=VALUE (see airlock decisions --help)',
+    ],
   ])('refuses a flag the verb does not take in %j', async (args, message) => {
     const refused = await runOperatorCli(d, args);
     expect(refused.code).toBe(2);
