@@ -153,6 +153,8 @@ export {
   LostClaimSchema,
   type ProblemDetail,
   ProblemDetailSchema,
+  type RanCall,
+  RanCallSchema,
 } from './protocol/error-codes.js';
 export {
   EVENT_TYPES,

@@ -53,6 +53,14 @@ describe('errorFromBody', () => {
     expect(unknown.code).toBe('brand_new');
   });
 
+  it("keeps not_claimable's ran output, and null for a kernel that sends none or another shape", () => {
+    const refused = (ran?: unknown) =>
+      errorFromBody({ error: { code: 'not_claimable', detail: 'x', ran } }, 409) as ConflictError;
+    expect(refused({ output: 'build\n' }).ran).toEqual({ output: 'build\n' });
+    expect(refused().ran).toBeNull();
+    expect(refused({ output: 3 }).ran).toBeNull();
+  });
+
   it("keeps lease_lost's claim, and null for a kernel that sends none or another shape", () => {
     const lost = (claim?: unknown) =>
       errorFromBody({ error: { code: 'lease_lost', detail: 'x', claim } }, 409) as LeaseLostError;

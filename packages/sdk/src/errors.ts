@@ -1,4 +1,4 @@
-import type { ErrorCode, LostClaim, ProblemDetail, TaskState } from '@airlock/core';
+import type { ErrorCode, LostClaim, ProblemDetail, RanCall, TaskState } from '@airlock/core';
 
 /** One validation problem the server reported: where (a JSON pointer) and what (core's wire type). */
 export type Problem = ProblemDetail;
@@ -8,7 +8,7 @@ export type Problem = ProblemDetail;
  * its state now; `committed`, true when it holds an outcome committed with
  * the claim presented (an earlier commit of that claim landed).
  */
-export type { LostClaim };
+export type { LostClaim, RanCall };
 
 /** The failure modes the SDK tells apart, one error class each. */
 type FailureMode =
@@ -89,6 +89,8 @@ export interface AirlockErrorInit {
   problems?: readonly Problem[] | undefined;
   /** What a `lease_lost` refusal said of the row, when the kernel said it. */
   claim?: LostClaim | undefined;
+  /** What a `not_claimable` refusal said a call that already ran returned, when the kernel said it. */
+  ran?: RanCall | undefined;
   cause?: unknown;
 }
 
@@ -164,9 +166,15 @@ export class NotFoundError extends AirlockError {
  */
 export class ConflictError extends AirlockError {
   declare readonly code: CodesOf<'conflict'> | CodesOf<'lease_lost'>;
+  /**
+   * On `not_claimable` of a hooked call that already ran: the output committed to its row (a
+   * framework that runs the same call again hands the model this instead); null otherwise.
+   */
+  readonly ran: RanCall | null;
   constructor(init: AirlockErrorInit) {
     super(init);
     this.name = 'ConflictError';
+    this.ran = init.ran ?? null;
   }
 }
 
@@ -302,8 +310,16 @@ export function errorFromBody(body: unknown, status: number | null, cause?: unkn
     typeof error?.detail === 'string' ? error.detail : `the server answered ${status ?? 'nothing'}`;
   const problems = Array.isArray(error?.problems) ? (error.problems as Problem[]) : undefined;
   const claim = lostClaim((error as { claim?: unknown } | undefined)?.claim);
+  const ran = ranCall((error as { ran?: unknown } | undefined)?.ran);
   const Class = code && isErrorCode(code) ? BY_MODE[ERROR_MODES[code]] : ServerError;
-  return new Class({ code: code ?? 'internal', detail, status, problems, claim, cause });
+  return new Class({ code: code ?? 'internal', detail, status, problems, claim, ran, cause });
+}
+
+/** A `not_claimable` body's `ran`, when it has the shape core declares; undefined otherwise. */
+function ranCall(value: unknown): RanCall | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { output } = value as { output?: unknown };
+  return typeof output === 'string' ? { output } : undefined;
 }
 
 /** A `lease_lost` body's `claim`, when it has the shape core declares; undefined otherwise. */

@@ -40,6 +40,7 @@ export {
   type LostClaim,
   NotFoundError,
   type Problem,
+  type RanCall,
   RequestRefusedError,
   ServerError,
   UnauthorizedError,

@@ -4,6 +4,7 @@ import {
   type ErrorCode,
   type LostClaim,
   type ProblemDetail,
+  type RanCall,
 } from '@airlock/core';
 
 export {
@@ -90,6 +91,26 @@ export class LeaseLostError extends AirlockError {
   override toBody(): ErrorBody {
     const { error } = super.toBody();
     return { error: { ...error, claim: { ...this.claim } } };
+  }
+}
+
+/**
+ * `not_claimable` of a hooked call that already ran, saying what it returned
+ * (the body's `ran`), so a framework that runs the same call again hands the
+ * model that output instead of running the call twice.
+ */
+export class CallAlreadyRanError extends AirlockError {
+  readonly ran: RanCall;
+
+  constructor(detail: string, ran: RanCall) {
+    super('not_claimable', detail);
+    this.name = 'CallAlreadyRanError';
+    this.ran = ran;
+  }
+
+  override toBody(): ErrorBody {
+    const { error } = super.toBody();
+    return { error: { ...error, ran: { ...this.ran } } };
   }
 }
 

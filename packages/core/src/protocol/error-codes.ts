@@ -124,13 +124,31 @@ export const LostClaimSchema = named(
 /** What a `lease_lost` refusal says of the row its claim no longer holds. */
 export type LostClaim = z.infer<typeof LostClaimSchema>;
 
-/** The body of every failure: `{error: {code, detail, problems?, claim?}}`; `claim` comes with `lease_lost` only. */
+/**
+ * What a `not_claimable` refusal of a hooked call that already ran says of
+ * it: the output committed to its row, so a framework that runs the same
+ * call again (LangGraph's tool node on a resume) hands the model what the
+ * call returned instead of running it twice.
+ */
+export const RanCallSchema = named(z.object({ output: z.string() }), {
+  id: 'RanCall',
+  description:
+    'What a not_claimable refusal of a call that already ran says of it: `output`, the text committed to its row.',
+});
+/** What a `not_claimable` refusal of a call that already ran says of it. */
+export type RanCall = z.infer<typeof RanCallSchema>;
+
+/**
+ * The body of every failure: `{error: {code, detail, problems?, claim?, ran?}}`; `claim` comes
+ * with `lease_lost` only, `ran` with `not_claimable` of a hooked call that already ran.
+ */
 export const ErrorBodySchema = z.object({
   error: z.object({
     code: ErrorCodeSchema,
     detail: z.string(),
     problems: z.array(ProblemDetailSchema).optional(),
     claim: LostClaimSchema.optional(),
+    ran: RanCallSchema.optional(),
   }),
 });
 /** The body of every failure. */

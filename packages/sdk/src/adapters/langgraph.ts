@@ -32,7 +32,10 @@ export interface AirlockInterrupt {
  * - park: LangGraph's own `interrupt()` (the graph needs a checkpointer), its
  *   value an {@link AirlockInterrupt}; after a person decides, resume the
  *   thread with `new Command({ resume: ... })` (any value: Airlock's decision,
- *   not the resume value, decides) and the call runs once.
+ *   not the resume value, decides) and the call runs once;
+ * - a call that already ran, run again by the tool node on a resume (a granted
+ *   call beside a parked one in the same step): the model reads what it
+ *   returned then, and the tool does not run again.
  */
 export class LangGraphAirlock {
   readonly session: FrameworkSession;
@@ -67,6 +70,9 @@ export class LangGraphAirlock {
           });
           verdict = await this.session.check(call);
         }
+        // The tool node runs every call of a step again on a resume, those that ran included:
+        // one that ran hands the model what it returned, and does not run twice.
+        if (verdict.verdict === 'deny' && verdict.ranOutput !== undefined) return verdict.ranOutput;
         if (verdict.verdict !== 'allow') return refusalText(verdict);
         return this.session.runGranted(call, verdict, (granted) =>
           original.invoke(granted as never, { ...config, toolCall: undefined }),

@@ -1,5 +1,5 @@
 import type { HookedFramework, JsonValue } from '@airlock/core';
-import { isAirlockError } from '../errors.js';
+import { isAirlockError, isConflictError } from '../errors.js';
 import { nextTurn } from '../internal/next-turn.js';
 import { createOperations } from '../internal/operations.js';
 import type { OperationsClient } from '../internal/transport.js';
@@ -66,6 +66,12 @@ export interface CallVerdict {
    * instead of the one the model composed (see {@link FrameworkSession.runGranted}).
    */
   updatedInput?: unknown;
+  /**
+   * On a `not_claimable` deny of a call that already ran: the output committed to its row. A
+   * framework that runs the same call again (LangGraph's tool node on a resume) hands the model
+   * this, and the call does not run twice.
+   */
+  ranOutput?: string;
 }
 
 /** Largest output sent back to the row: the kernel keeps 16 KiB anyway. */
@@ -103,6 +109,7 @@ function failedCheck(error: unknown): CallVerdict {
     runId: null,
     requiresUser: false,
     ...(isAirlockError(error) ? { code: error.code } : {}),
+    ...(isConflictError(error) && error.ran !== null ? { ranOutput: error.ran.output } : {}),
   };
 }
 
@@ -123,6 +130,8 @@ export class FrameworkSession {
   #reporting: Promise<void> = Promise.resolve();
   /** The first report the kernel refused since the last flush. */
   #reportFailure: unknown = null;
+  /** Granted calls running now, by call id, until their report is on its way. */
+  readonly #running = new Map<string, Promise<unknown>>();
 
   constructor(framework: HookedFramework, options: FrameworkSessionOptions) {
     this.framework = framework;
@@ -142,6 +151,10 @@ export class FrameworkSession {
    * Never throws: an unreachable or failing kernel answers `deny`.
    */
   async check(call: FrameworkCall): Promise<CallVerdict> {
+    // The same call still running here (a framework that runs it again on a resume, as
+    // LangGraph's tool node does): its end and report first, so the kernel answers with what it
+    // returned instead of a grant still held.
+    await this.#running.get(call.callId);
     // The session's calls reach Airlock in the order they ran: an earlier report first.
     await this.#reporting;
     try {
@@ -196,15 +209,27 @@ export class FrameworkSession {
     failed: (output: T) => boolean = () => false,
   ): Promise<T> {
     const ran = grantedCall(call, verdict);
-    let output: T;
+    const running = (async () => {
+      let output: T;
+      try {
+        output = await execute(ran.input);
+      } catch (error) {
+        await this.ran(ran, { ok: false, output: thrownText(error) });
+        throw error;
+      }
+      await this.ran(ran, { ok: !failed(output), output });
+      return output;
+    })();
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#running.set(call.callId, settled);
     try {
-      output = await execute(ran.input);
-    } catch (error) {
-      await this.ran(ran, { ok: false, output: thrownText(error) });
-      throw error;
+      return await running;
+    } finally {
+      if (this.#running.get(call.callId) === settled) this.#running.delete(call.callId);
     }
-    await this.ran(ran, { ok: !failed(output), output });
-    return output;
   }
 
   /**

@@ -76,6 +76,12 @@ for (const backend of all) {
         output: 'build\nsrc\n',
       });
       expect(ran.body).toMatchObject({ verdict: 'ack', task_key: 't2', task_state: 'succeeded' });
+      // Asked again once it ran, the call is refused with what it returned (a framework's replay).
+      const replay = await event(bash('ls -la', 'tu-2'));
+      expect(replay.body.error).toMatchObject({
+        code: 'not_claimable',
+        ran: { output: 'build\nsrc\n' },
+      });
       const tasks = await tasksOf(runId);
       expect(tasks.map((t) => [t.key, t.state, t.tool_call_id])).toEqual([
         ['t1', 'failed', 'tu-1'],

@@ -14,9 +14,15 @@ import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from '@langch
 import { ToolNode, toolsCondition } from '@langchain/langgraph/prebuilt';
 import { z } from 'zod';
 
-export type Step =
-  | { call: { id: string; name: string; input: Record<string, unknown> } }
-  | { text: string };
+/** One tool call of the model's. */
+export interface StepCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/** The model's next message: one tool call, several in one step, or a text. */
+export type Step = { call: StepCall } | { calls: StepCall[] } | { text: string };
 
 /** The model's next message: a text, or a tool call. */
 export interface ModelFields {
@@ -81,12 +87,12 @@ export function appGraph(
     (messages) => {
       requests.push(messages);
       const step = steps.shift() ?? { text: 'done' };
-      return 'text' in step
-        ? { content: step.text }
-        : {
-            content: '',
-            tool_calls: [{ id: step.call.id, name: step.call.name, args: step.call.input }],
-          };
+      if ('text' in step) return { content: step.text };
+      const calls = 'calls' in step ? step.calls : [step.call];
+      return {
+        content: '',
+        tool_calls: calls.map((call) => ({ id: call.id, name: call.name, args: call.input })),
+      };
     },
     checkpointer,
   );

@@ -76,6 +76,39 @@ describe('Airlock inside LangGraph.js (@langchain/langgraph 1.7, ToolNode, fake 
     expect(rows.find((row) => row.tool_call_id === 'p1')).toMatchObject({ state: 'succeeded' });
   });
 
+  it('a granted call beside a parked one in a step runs once; on the resume the model reads what it returned', async () => {
+    k = await startFrameworkKernel();
+    const airlock = createLangGraphAirlock({ ...k.connection, sessionId: 'lg-beside' });
+    const app = appGraph(
+      airlock,
+      [
+        {
+          calls: [
+            { id: 'b1', name: 'lookup', input: { q: 'weather' } },
+            { id: 'b2', name: 'send_email', input: { to: 'ops@example.com' } },
+          ],
+        },
+        { text: 'done' },
+      ],
+      new MemorySaver(),
+    );
+    const first = await app.graph.invoke(input, thread('b'));
+    expect(interruptOf(first)).toMatchObject({ airlock: { tool: 'send_email', callId: 'b2' } });
+    await (await k.parked('send_email')).approve();
+    // The tool node runs both calls of the step again: the lookup that ran is not run twice.
+    await app.graph.invoke(new Command({ resume: 'decided' }), thread('b'));
+    expect(app.ran.sort()).toEqual(['lookup', 'send_email']);
+    const request = app.lastRequest();
+    expect(request).toContain('weather');
+    expect(request).not.toContain('Airlock refused');
+    await airlock.flush();
+    const rows = await k.tasks(airlock.session.runId as string);
+    expect(rows.map((row) => [row.tool_call_id, row.state]).sort()).toEqual([
+      ['b1', 'succeeded'],
+      ['b2', 'succeeded'],
+    ]);
+  });
+
   it('a deny after a park: the call never runs and the model reads the reason', async () => {
     k = await startFrameworkKernel();
     const airlock = createLangGraphAirlock({ ...k.connection, sessionId: 'lg-park-deny' });

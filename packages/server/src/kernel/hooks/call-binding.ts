@@ -1,5 +1,5 @@
 import { canonicalJson, truncateUtf8 } from '@airlock/core';
-import { AirlockError } from '../../errors.js';
+import { AirlockError, CallAlreadyRanError } from '../../errors.js';
 import { listRunEventData } from '../../store/events.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
@@ -94,14 +94,33 @@ export async function checkPresentedCall(
 /**
  * Refuses a check of a call already granted (its row claimed for the agent)
  * or already run: a call is granted once, to the first check after its
- * decision, so two racing resumes never both run it.
- * @throws AirlockError not_claimable, with nothing changed.
+ * decision, so two racing resumes never both run it. A call that ran is
+ * refused with what it returned (`ran`), for a framework that runs the same
+ * call again to hand the model instead.
+ * @throws AirlockError not_claimable (CallAlreadyRanError once it ran), with nothing changed.
  */
 export function checkNotGranted(row: TaskTable): void {
-  if (row.kind !== 'tool' || (row.state !== 'claimed' && row.state !== 'succeeded')) return;
-  const why =
-    row.state === 'claimed'
-      ? 'was already granted to an earlier check of this call'
-      : 'already ran';
-  throw new AirlockError('not_claimable', `task ${row.key} ${why}: a call is granted once`);
+  if (row.kind !== 'tool') return;
+  if (row.state === 'claimed') {
+    throw new AirlockError(
+      'not_claimable',
+      `task ${row.key} was already granted to an earlier check of this call: a call is granted once`,
+    );
+  }
+  if (row.state === 'succeeded') {
+    throw new CallAlreadyRanError(`task ${row.key} already ran: a call is granted once`, {
+      output: committedOutput(row.result),
+    });
+  }
+}
+
+/** The text a hooked call's row holds as what it returned (see ranResult), else its JSON. */
+function committedOutput(result: string | null): string {
+  if (result === null) return '';
+  const parsed = JSON.parse(result) as { content?: { type?: string; text?: unknown }[] } | null;
+  const first = parsed?.content?.[0];
+  if (parsed?.content?.length === 1 && first?.type === 'text' && typeof first.text === 'string') {
+    return first.text;
+  }
+  return result;
 }
