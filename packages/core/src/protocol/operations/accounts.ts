@@ -38,7 +38,7 @@ export type AgentApplicationView = z.infer<typeof AgentApplicationViewSchema>;
 export const createCredentialContract = defineContract({
   ...operationRoute('credentials.create'),
   summary:
-    "Create a credential of the workspace; agent and executor credentials belong to an agent application (default: the caller's); a member credential without one acts for the workspace",
+    "Create a credential of the workspace. `agent_application_id` left out means the caller's application, for every kind; `null` means none, which only a member credential may have (it then acts for the workspace, and outlives every application)",
   planes: ['member'],
   status: 201,
   input: z.strictObject({
