@@ -46,6 +46,10 @@ describe('credentials never reach a log line', () => {
     );
     expect(redactUrl(`/x/${token.replaceAll('_', '%5F')}?a=1`)).toBe(`/x/${REDACTED}?a=1`);
     expect(redactUrl(`/x?credential=${token}&b=2`)).toBe(`/x?credential=${REDACTED}&b=2`);
+    // A token inside a value or a segment carries it as much: `Bearer alk_…`, `alk_…,more`.
+    expect(redactUrl(`/x?h=Bearer%20${token}&b=2`)).toBe(`/x?h=${REDACTED}&b=2`);
+    expect(redactUrl(`/x?h=${token},foo`)).toBe(`/x?h=${REDACTED}`);
+    expect(redactUrl(`/x/prefix-${token}/y`)).toBe(`/x/${REDACTED}/y`);
     // Ids are not tokens: a credential id, a run id and a path stay readable.
     expect(redactUrl('/api/v1/workspaces/ws_1/credentials/cred_3b1f0c/revoke')).toBe(
       '/api/v1/workspaces/ws_1/credentials/cred_3b1f0c/revoke',

@@ -7,8 +7,11 @@ export const REDACTED = '[redacted]';
 /** Query parameters that carry a credential (the WebSocket fallback for a bearer token). */
 const SECRET_PARAMS = ['access_token', 'token'];
 
-/** A bearer token as the store makes them (`alk_<kind>_` and 256 random bits, store/ids.ts). */
-const TOKEN = /^alk_[a-z]+_[A-Za-z0-9_-]{16,}$/;
+/**
+ * A bearer token as the store makes them (`alk_<kind>_` and 256 random bits, store/ids.ts),
+ * anywhere in a text: `Bearer alk_…`, `alk_…,foo` carry it as much as the token alone does.
+ */
+const TOKEN = /alk_[a-z]+_[A-Za-z0-9_-]{16,}/;
 
 function decoded(text: string): string {
   try {
@@ -26,8 +29,8 @@ function withoutSignedLink(path: string): string {
 
 /**
  * A request URL fit for a log line: the value of every credential query
- * parameter replaced, and so is every path segment or query value that is a
- * token itself (a credential may be revoked by its token:
+ * parameter replaced, and so is every path segment or query value that holds
+ * a token (a credential may be revoked by its token:
  * `POST .../credentials/<token>/revoke`), and a signed email action link;
  * the rest is kept as sent.
  */
