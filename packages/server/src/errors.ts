@@ -69,8 +69,14 @@ export class AirlockError extends Error {
         code: this.code,
         detail: this.detail,
         ...(this.problems ? { problems: [...this.problems] } : {}),
+        ...this.bodyFields(),
       },
     };
+  }
+
+  /** What a refusal of this kind says besides its code and detail (`claim`, `ran`). */
+  protected bodyFields(): Pick<ErrorBody['error'], 'claim' | 'ran'> {
+    return {};
   }
 }
 
@@ -88,9 +94,8 @@ export class LeaseLostError extends AirlockError {
     this.claim = claim;
   }
 
-  override toBody(): ErrorBody {
-    const { error } = super.toBody();
-    return { error: { ...error, claim: { ...this.claim } } };
+  protected override bodyFields() {
+    return { claim: { ...this.claim } };
   }
 }
 
@@ -108,9 +113,8 @@ export class CallAlreadyRanError extends AirlockError {
     this.ran = ran;
   }
 
-  override toBody(): ErrorBody {
-    const { error } = super.toBody();
-    return { error: { ...error, ran: { ...this.ran } } };
+  protected override bodyFields() {
+    return { ran: { ...this.ran } };
   }
 }
 

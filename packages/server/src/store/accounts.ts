@@ -1,9 +1,10 @@
+import type { Kysely } from 'kysely';
 import { lockLiveApplication } from './applications.js';
 import { lockedForUpdate } from './dialect.js';
 import { hashToken, newId, newToken } from './ids.js';
 import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
-import type { CredentialTable } from './schema.js';
+import type { CredentialTable, Database } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
@@ -101,8 +102,8 @@ export async function memberCredentialStates(
 }
 
 /**
- * Sets a credential's label; the credential before and after, or undefined when the workspace
- * has none by that id. `recordIn` records the change in the same unit of work.
+ * Sets a credential's label; the credential as listed after, or undefined when the workspace
+ * has none by that id. `recordIn` records the change (before and after) in the same unit of work.
  */
 export async function setCredentialLabel(
   store: Store,
@@ -114,38 +115,26 @@ export async function setCredentialLabel(
   },
 ): Promise<CredentialInfo | undefined> {
   return store.transaction(async (tx) => {
-    const row = await lockedForUpdate(
-      tx[SQL].dialect,
-      tx[SQL].db
+    const { db, dialect } = tx[SQL];
+    const held = await lockedForUpdate(
+      dialect,
+      db
         .selectFrom('credentials')
-        .selectAll()
+        .select('id')
         .where('id', '=', options.credentialId)
         .where('workspace_id', '=', options.workspaceId),
     ).executeTakeFirst();
-    if (!row) return undefined;
-    await tx[SQL].db
+    if (!held) return undefined;
+    const before = credentialInfoOf(
+      await credentialsWithApplications(db)
+        .where('credentials.id', '=', options.credentialId)
+        .executeTakeFirstOrThrow(),
+    );
+    await db
       .updateTable('credentials')
       .set({ label: options.label })
       .where('id', '=', options.credentialId)
       .execute();
-    const removedAt = row.agent_application_id
-      ? ((
-          await tx[SQL].db
-            .selectFrom('agent_applications')
-            .select('removed_at')
-            .where('id', '=', row.agent_application_id)
-            .executeTakeFirst()
-        )?.removed_at ?? null)
-      : null;
-    const before: CredentialInfo = {
-      credential_id: row.id,
-      kind: row.kind,
-      workspace_id: row.workspace_id,
-      agent_application_id: row.agent_application_id,
-      label: row.label,
-      created_at: row.created_at,
-      revoked_at: row.revoked_at ?? removedAt,
-    };
     const after = { ...before, label: options.label };
     options.recordIn?.(tx, { before, after });
     return after;
@@ -327,15 +316,27 @@ export async function listCredentials(
   store: Store,
   workspaceId: string,
 ): Promise<CredentialInfo[]> {
-  const rows = await store.db
-    .selectFrom('credentials')
-    .leftJoin('agent_applications', 'agent_applications.id', 'credentials.agent_application_id')
-    .selectAll('credentials')
-    .select('agent_applications.removed_at as application_removed_at')
+  const rows = await credentialsWithApplications(store.db)
     .where('credentials.workspace_id', '=', workspaceId)
     .orderBy('credentials.created_at')
     .execute();
-  return rows.map((row) => ({
+  return rows.map(credentialInfoOf);
+}
+
+/** Credentials with when their application was removed, as listings read them. */
+function credentialsWithApplications(db: Kysely<Database>) {
+  return db
+    .selectFrom('credentials')
+    .leftJoin('agent_applications', 'agent_applications.id', 'credentials.agent_application_id')
+    .selectAll('credentials')
+    .select('agent_applications.removed_at as application_removed_at');
+}
+
+/** A credential as listings show it. */
+function credentialInfoOf(
+  row: CredentialTable & { application_removed_at: number | null },
+): CredentialInfo {
+  return {
     credential_id: row.id,
     kind: row.kind,
     workspace_id: row.workspace_id,
@@ -344,7 +345,7 @@ export async function listCredentials(
     created_at: row.created_at,
     // A credential of a removed application is refused from the removal on (activeCredential).
     revoked_at: row.revoked_at ?? row.application_removed_at ?? null,
-  }));
+  };
 }
 
 /**
