@@ -1,4 +1,5 @@
 import type { MatchedRule } from '@airlock/sdk';
+import { shortened, visibleText } from './visible-text.js';
 
 /** A short "3 min ago" for an epoch-ms time. */
 export function ago(time: number, now = Date.now()): string {
@@ -29,17 +30,24 @@ export function approvalsWords(received: number, required: number): string | nul
   return `${received} of ${required} approvals`;
 }
 
-/** The shell command of a call's input, if it carries one. */
-export function commandOf(input: unknown): string | null {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) return null;
-  for (const key of ['command', 'cmd', 'script']) {
+/** The keys an input names a shell command under, as the kernel's classifier reads them. */
+export const COMMAND_KEYS = ['command', 'cmd', 'script', 'argv'] as const;
+
+/**
+ * Every command an input names, `[key, text]` in COMMAND_KEYS order: a tool may run any of them,
+ * so a card shows them all, not the first alone.
+ */
+export function commandsOf(input: unknown): [string, string][] {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return [];
+  const found: [string, string][] = [];
+  for (const key of COMMAND_KEYS) {
     const value = (input as Record<string, unknown>)[key];
-    if (typeof value === 'string') return value;
-    if (Array.isArray(value) && value.every((part) => typeof part === 'string')) {
-      return value.join(' ');
+    if (typeof value === 'string') found.push([key, value]);
+    else if (Array.isArray(value) && value.every((part) => typeof part === 'string')) {
+      found.push([key, value.join(' ')]);
     }
   }
-  return null;
+  return found;
 }
 
 /** A readable text for one input value: strings as they are, anything else as JSON. */
@@ -70,21 +78,29 @@ export function readableText(value: unknown, indent = ''): string {
     const entries = Object.entries(value as Record<string, unknown>);
     if (entries.length === 0) return '{}';
     return entries
-      .map(([key, item]) => `\n${indent}${key}: ${readableText(item, `${indent}  `)}`)
+      .map(([key, item]) => `\n${indent}${keyText(key)}: ${readableText(item, `${indent}  `)}`)
       .join('');
   }
   return JSON.stringify(value) ?? String(value);
 }
 
-/** The fields of a call's input, in order: `[key, text]`, or one `['input', text]` for a non-object. */
+/** A key as a nested view shows it: quoted when it is not a plain word, so it cannot forge a line. */
+function keyText(key: string): string {
+  return /^[\w.$@/-]+$/.test(key) ? key : JSON.stringify(key);
+}
+
+/**
+ * The fields of a call's input, in order: `[key, text]`, or one `['input', text]` for a
+ * non-object; hidden characters, long blank runs and empty lines shown as marks (visibleText).
+ */
 export function inputFields(input: unknown): [string, string][] {
   if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
     return Object.entries(input as Record<string, unknown>).map(([key, value]) => [
-      key,
-      readableText(value).replace(/^\n/, ''),
+      visibleText(key),
+      visibleText(readableText(value).replace(/^\n/, '')),
     ]);
   }
-  return [['input', readableText(input).replace(/^\n/, '')]];
+  return [['input', visibleText(readableText(input).replace(/^\n/, ''))]];
 }
 
 /** One matched rule as a sentence: `#1 ask bash when command matches "*rm -rf*"`. */
@@ -111,9 +127,19 @@ export function parkedByMode(mode: string | null): string {
     : `Parked by mode ${mode ?? 'unknown'}.`;
 }
 
-/** A short line for a row's call: the command of a shell call, or its input as JSON. */
+/**
+ * A short line for a row's call: the commands of a shell call, or its input as JSON; its
+ * hidden characters, blank runs and line breaks shown as marks, and its end kept when cut.
+ */
 export function callLine(toolName: string, input: unknown, max = 120): string {
-  const text = commandOf(input) ?? valueText(input).replace(/\s+/g, ' ');
-  const line = `${toolName} ${text}`;
-  return line.length > max ? `${line.slice(0, max)}…` : line;
+  const commands = commandsOf(input);
+  const text =
+    commands.length === 0
+      ? valueText(input).replace(/\s+/g, ' ')
+      : commands
+          .map(([key, command], index) => (index === 0 ? command : `${key}: ${command}`))
+          .join(' · ');
+  // A line break shows as one: the rest of a command is on the same line, not hidden below.
+  const line = `${visibleText(toolName)} ${visibleText(text).replace(/\n/g, ' ⏎ ')}`;
+  return shortened(line, max);
 }

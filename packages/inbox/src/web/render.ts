@@ -3,9 +3,10 @@ import { act } from './acting.js';
 import { approvalsView } from './approvals-view.js';
 import { diffLinesOf, fileChangeOf } from './diff-source.js';
 import { type Child, h } from './dom.js';
-import { ago, callLine, commandOf, inputFields, parkedByMode, ruleText, until } from './format.js';
+import { ago, callLine, commandsOf, inputFields, parkedByMode, ruleText, until } from './format.js';
 import { inputEditor } from './input-editor.js';
 import { rememberControls } from './remember.js';
+import { hasHiddenCharacters, visibleText } from './visible-text.js';
 
 /** What the buttons of a card do; each resolves when the kernel answered. */
 export interface CardActions {
@@ -67,14 +68,38 @@ export function cardName(decision: Decision): string {
 }
 
 function inputView(input: unknown): HTMLElement {
-  const command = commandOf(input);
-  const fields = inputFields(input).filter(
-    ([key]) => command === null || !['command', 'cmd', 'script'].includes(key),
-  );
+  const commands = commandsOf(input);
+  const shownAsCommand = new Set(commands.map(([key]) => key));
+  const fields = inputFields(input).filter(([key]) => !shownAsCommand.has(key));
+  const hidden = hasHiddenCharacters(JSON.stringify(input) ?? '');
   return h(
     'section',
     { class: 'input' },
-    command === null ? null : h('pre', { class: 'command' }, h('code', {}, `$ ${command}`)),
+    hidden
+      ? h(
+          'p',
+          { class: 'warning', role: 'note' },
+          'This call holds characters that change how text reads without showing (shown as ⟨U+…⟩). What runs is the text as sent.',
+        )
+      : null,
+    commands.length > 1
+      ? h(
+          'p',
+          { class: 'warning', role: 'note' },
+          `This call names ${commands.length} commands (${commands.map(([key]) => key).join(', ')}): the tool may run any of them.`,
+        )
+      : null,
+    ...commands.map(([key, command]) =>
+      h(
+        'pre',
+        { class: 'command' },
+        h(
+          'code',
+          {},
+          `${commands.length > 1 || key !== 'command' ? `${key}: ` : ''}$ ${visibleText(command)}`,
+        ),
+      ),
+    ),
     fields.length === 0
       ? null
       : h(

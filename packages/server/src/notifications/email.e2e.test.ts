@@ -100,6 +100,20 @@ for (const backend of all) {
       await waitFor(async () => (await d!.events(runId, 'notification.delivered'))[0]);
     });
 
+    it('the confirmation shows the call with its hidden characters escaped', async () => {
+      const smtp = await deployEmail(true);
+      await d!.park({
+        name: 'bash',
+        input: { command: 'echo "\u2067"; rm -rf ~; echo "#\u2069"' },
+      });
+      const mail = await waitFor(async () => smtp.mails[0]);
+      const approve = /Approve: (\S+)/.exec(bodyOf(mail.raw))![1]!;
+      const html = await (await fetch(approve)).text();
+      expect(html).toContain('rm -rf ~');
+      expect(html).toContain('\\u2067');
+      expect(html).not.toContain('\u2067');
+    });
+
     it('with action links on, the approve link asks first, decides once as the mapped member, then refuses', async () => {
       const smtp = await deployEmail(true);
       const runId = await d!.park();
@@ -109,7 +123,12 @@ for (const backend of all) {
       // Following the link (as a mail scanner would) decides nothing.
       const confirm = await fetch(approve);
       expect(confirm.status).toBe(200);
-      expect(await confirm.text()).toContain('<form method="post">');
+      const html = await confirm.text();
+      expect(html).toContain('<form method="post">');
+      // No other page may frame its one button, and it shows the call it decides.
+      expect(confirm.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(confirm.headers.get('x-frame-options')).toBe('DENY');
+      expect(html).toContain('<p>Tool <code>');
       expect((await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body.state).toBe(
         'needs_approval',
       );

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { forTerminal } from '@airlock/core';
 import type { Logger } from 'pino';
 import { readBody } from '../api/request-body.js';
 import { AirlockError } from '../errors.js';
 import type { KernelContext } from '../kernel/context.js';
+import { findTask } from '../store/tasks.js';
 import { ACTION_LINK_PATH, checkActionLink, peekActionLink } from './action-links.js';
 import type { ChannelSenders } from './channel-senders.js';
 import type { NotificationsConfig } from './config.js';
@@ -36,8 +38,31 @@ function page(res: ServerResponse, status: number, title: string, body: string):
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
     'referrer-policy': 'no-referrer',
+    // Its one button decides as a member: no other page may frame it, nor run anything in it.
+    'content-security-policy':
+      "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
   });
   res.end(html);
+}
+
+/** The most of a call's input the confirmation page shows. */
+const SHOWN_INPUT_CHARS = 8192;
+
+/**
+ * The call a link decides, as its confirmation shows it: the tool and its input, each hidden
+ * character escaped (`\u202e`), so what a person approves is what runs.
+ */
+function callHtml(row: { tool_name: string; tool_input: string } | undefined): string {
+  if (!row) return '';
+  const lines = (text: string) => text.split('\n').map(forTerminal).join('\n');
+  const input = JSON.stringify(JSON.parse(row.tool_input), null, 2) ?? 'null';
+  const shown =
+    input.length > SHOWN_INPUT_CHARS
+      ? `${input.slice(0, SHOWN_INPUT_CHARS)}\n… (${input.length - SHOWN_INPUT_CHARS} more characters: open it in the inbox)`
+      : input;
+  return `<p>Tool <code>${escapeHtml(forTerminal(row.tool_name))}</code></p><pre>${escapeHtml(lines(shown))}</pre>`;
 }
 
 /**
@@ -115,7 +140,7 @@ export function notificationRoutes(options: {
         res,
         200,
         `${verb} this call?`,
-        `<p>Run ${escapeHtml(claim.run_id)}, row ${escapeHtml(claim.task_key)}.</p><form method="post"><button type="submit">${verb}</button></form>`,
+        `<p>Run ${escapeHtml(claim.run_id)}, row ${escapeHtml(claim.task_key)}.</p>${callHtml(await findTask(ctx.store, claim.run_id, claim.task_key))}<form method="post"><button type="submit">${verb}</button></form>`,
       );
       return;
     }

@@ -175,6 +175,46 @@ describe.skipIf(browserSkipReason !== null)(
       await f.page.locator('.status[data-status="live"]').waitFor();
     });
 
+    it('shows what will run: every command, hidden characters and padding as marks, the end in view', async () => {
+      const tricky = await f.ws.runs.create(
+        scriptedRun('ask', [
+          {
+            tool_calls: [
+              {
+                name: 'bash',
+                input: {
+                  command: `ls -la${'\n'.repeat(300)}rm -rf /`,
+                  cmd: 'echo "\u2067"; rm -rf ~; echo "#\u2069"',
+                },
+              },
+            ],
+          },
+          { final: 'done' },
+        ]),
+      );
+      const card = f.page.locator(`.list [data-decision="${tricky.id}/t1"]`);
+      await card.waitFor();
+      const row = (await card.textContent()) ?? '';
+      expect(row).toContain('rm -rf /');
+      expect(row).toContain('⟨U+2067⟩');
+      await card.locator('.open').click();
+      const detail = f.page.locator('.detail article');
+      await detail.locator('.input .warning').first().waitFor();
+      const text = (await detail.textContent()) ?? '';
+      expect(text).toContain('⟨299 empty lines⟩');
+      expect(text).toContain('rm -rf /');
+      expect(text).toContain('cmd: $ echo "⟨U+2067⟩"; rm -rf ~; echo "#⟨U+2069⟩"');
+      expect(text).toContain('names 2 commands (command, cmd)');
+      expect(text).toContain('characters that change how text reads');
+      // The whole card fits where a person reads it: no screens of blank lines before Approve.
+      const box = await detail.boundingBox();
+      expect(box?.height ?? Number.POSITIVE_INFINITY).toBeLessThan(2000);
+      const [decision] = (await f.ws.decisions.list()).filter((d) => d.run_id === tricky.id);
+      if (!decision?.isApproval()) throw new Error('expected a parked call');
+      await decision.deny({ reason: 'tricky' });
+      await card.waitFor({ state: 'detached' });
+    });
+
     it('removes a card decided elsewhere, live', async () => {
       const other = await f.ws.runs.create(
         scriptedRun('ask', [

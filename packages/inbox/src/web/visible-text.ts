@@ -1,0 +1,54 @@
+/*
+ * What a person approves must be what runs. An agent writes the text a card shows (a command,
+ * a tool's name, an input's keys), and some characters change how text reads without showing
+ * themselves: bidirectional controls reorder what follows (`echo "⁧"; rm -rf ~; echo "#⁩"`
+ * reads as an echo), zero-width ones hide, and thousands of blanks or empty lines push the
+ * dangerous part off the screen. Every such run is shown as a visible mark instead.
+ */
+
+/**
+ * Controls a terminal or a browser acts on instead of showing: C0 but tab and newline, DEL,
+ * C1, the Arabic letter mark, zero-width characters, line and paragraph separators, the
+ * bidirectional embeddings, overrides and isolates, word joiners and the byte order mark.
+ */
+const HIDDEN =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/** Runs of blanks long enough to hide what follows on a line. */
+const BLANK_RUN = /[ \t]{8,}/g;
+/** Runs of two empty lines or more (lines of blanks count as empty). */
+const EMPTY_LINES = /(?:[ \t]*\n){3,}/g;
+
+function codePoint(character: string): string {
+  return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Text as it should be shown to a person deciding on it: each hidden character as `⟨U+202E⟩`,
+ * a run of 8 blanks or more as `⟨N blanks⟩`, two empty lines or more as one `⟨N empty lines⟩`
+ * line. Everything else is kept as sent.
+ */
+export function visibleText(text: string): string {
+  return text
+    .replace(HIDDEN, (character) => `⟨${codePoint(character)}⟩`)
+    .replace(BLANK_RUN, (run) => ` ⟨${run.length} blanks⟩ `)
+    .replace(EMPTY_LINES, (run) => `\n⟨${run.split('\n').length - 2} empty lines⟩\n`);
+}
+
+/** Whether a text holds characters that change how it reads without showing themselves. */
+export function hasHiddenCharacters(text: string): boolean {
+  HIDDEN.lastIndex = 0;
+  return HIDDEN.test(text);
+}
+
+/**
+ * A text cut to `max` characters for a one-line view, never hiding its end: the start, the
+ * number of characters left out, and the last part (where `; rm -rf /` would be).
+ */
+export function shortened(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const tail = Math.floor(max * 0.35);
+  const head = max - tail;
+  const left = text.length - head - tail;
+  return `${text.slice(0, head)} …⟨${left} more⟩… ${text.slice(text.length - tail)}`;
+}
