@@ -166,6 +166,11 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     basePath: '/trpc/',
     maxBodySize: options.bodyLimit,
     async createContext({ req, res }): Promise<TrpcContext> {
+      // As every REST answer (api/rest.ts): for its caller alone, read only as its type.
+      if (!res.headersSent) {
+        res.setHeader('cache-control', 'no-store');
+        res.setHeader('x-content-type-options', 'nosniff');
+      }
       const auth =
         authentications.get(req) ?? (await authenticateRequest(options.kernel, req, authThrottle));
       return {

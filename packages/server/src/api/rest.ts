@@ -70,10 +70,17 @@ function matchRoutes(
   return found;
 }
 
+/**
+ * Headers of every API answer: what it says (calls' inputs, decisions) is for its caller, so no
+ * cache along the way keeps it, and a browser never reads it as anything but its type.
+ */
+const PRIVATE_ANSWER = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+
 /** Sends a JSON answer. */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
+    ...PRIVATE_ANSWER,
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
   });
@@ -84,6 +91,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 export function sendJsonLines(res: ServerResponse, items: readonly unknown[]): void {
   const text = items.map((item) => `${JSON.stringify(item)}\n`).join('');
   res.writeHead(200, {
+    ...PRIVATE_ANSWER,
     'content-type': 'application/x-ndjson; charset=utf-8',
     'content-length': Buffer.byteLength(text),
   });
