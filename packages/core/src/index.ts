@@ -384,6 +384,8 @@ export {
 } from './schemas/profile.js';
 // What the command lines of Airlock's CLIs share: durations, the kernel URL, timeouts, progress.
 export * from './terminal/index.js';
+// What an approval shows of an agent's text: hidden characters and padding as marks.
+export { hasHiddenCharacters, shortened, visibleText } from './text/visible-text.js';
 export {
   MODE_STRICTNESS,
   type TighteningBase,

@@ -6,6 +6,8 @@ export type {
   OperationName,
   Remember,
 } from '@airlock/core';
+// For an approval UI: an agent's text shown as it will run (hidden characters, padding as marks).
+export { hasHiddenCharacters, shortened, visibleText } from '@airlock/core/text';
 export type { Call, CallInput, CallOptions, CallOutput } from './call.js';
 export {
   type Client,

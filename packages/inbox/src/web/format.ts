@@ -1,5 +1,5 @@
 import type { MatchedRule } from '@airlock/sdk';
-import { shortened, visibleText } from './visible-text.js';
+import { shortened, visibleText } from '@airlock/sdk';
 
 /** A short "3 min ago" for an epoch-ms time. */
 export function ago(time: number, now = Date.now()): string {

@@ -1,4 +1,5 @@
 import type { Approval, Decision, Question, Remember } from '@airlock/sdk';
+import { hasHiddenCharacters, visibleText } from '@airlock/sdk';
 import { act } from './acting.js';
 import { approvalsView } from './approvals-view.js';
 import { diffLinesOf, fileChangeOf } from './diff-source.js';
@@ -6,7 +7,6 @@ import { type Child, h } from './dom.js';
 import { ago, callLine, commandsOf, inputFields, parkedByMode, ruleText, until } from './format.js';
 import { inputEditor } from './input-editor.js';
 import { rememberControls } from './remember.js';
-import { hasHiddenCharacters, visibleText } from './visible-text.js';
 
 /** What the buttons of a card do; each resolves when the kernel answered. */
 export interface CardActions {

@@ -110,7 +110,7 @@ for (const backend of all) {
       const approve = /Approve: (\S+)/.exec(bodyOf(mail.raw))![1]!;
       const html = await (await fetch(approve)).text();
       expect(html).toContain('rm -rf ~');
-      expect(html).toContain('\\u2067');
+      expect(html).toContain('⟨U+2067⟩');
       expect(html).not.toContain('\u2067');
     });
 

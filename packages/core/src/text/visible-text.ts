@@ -1,7 +1,7 @@
 /*
- * What a person approves must be what runs. An agent writes the text a card shows (a command,
- * a tool's name, an input's keys), and some characters change how text reads without showing
- * themselves: bidirectional controls reorder what follows (`echo "⁧"; rm -rf ~; echo "#⁩"`
+ * `@airlock/core/text`: what a person approves must be what runs. An agent writes the text an
+ * approval shows (a command, a tool's name, an input's keys: in the inbox, Slack, email), and
+ * some characters change how text reads without showing themselves: bidirectional controls reorder what follows (`echo "⁧"; rm -rf ~; echo "#⁩"`
  * reads as an echo), zero-width ones hide, and thousands of blanks or empty lines push the
  * dangerous part off the screen. Every such run is shown as a visible mark instead.
  */
