@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Finding } from '../findings.js';
 import { type CliIo, UsageError } from './cli-io.js';
+import { writeContained } from './contained-path.js';
 import { requireDocument } from './load.js';
 
 /** One accepted finding of a baseline file. */
@@ -81,7 +81,7 @@ export function subtractBaseline<T extends FileFindings>(
   return { reports: kept, accepted };
 }
 
-/** Writes every current finding (declaration errors aside) as the new baseline. Throws UsageError. */
+/** Writes every current finding (declaration errors aside) as the new baseline, never through a link. Throws UsageError. */
 export async function writeBaseline(
   path: string,
   io: CliIo,
@@ -95,16 +95,11 @@ export async function writeBaseline(
       message: finding.message,
     })),
   );
-  try {
-    await writeFile(
-      resolve(io.cwd, path),
-      `${JSON.stringify({ version: 1, findings }, null, 2)}\n`,
-    );
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new UsageError(
-      `--baseline ${path}: cannot write (${typeof code === 'string' ? code : 'error'})`,
-    );
-  }
+  await writeContained(
+    path,
+    io.cwd,
+    `${JSON.stringify({ version: 1, findings }, null, 2)}\n`,
+    `--baseline ${path}`,
+  );
   return findings.length;
 }

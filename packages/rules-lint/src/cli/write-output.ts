@@ -1,8 +1,11 @@
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { type CliIo, UsageError } from './cli-io.js';
+import { writeContained } from './contained-path.js';
 
-/** Writes a report to `--output FILE` (relative to cwd) or, without it, to stdout. Throws UsageError. */
+/**
+ * Writes a report to `--output FILE` (relative to cwd; never through a
+ * symbolic link nor outside the working folder) or, without it, to stdout.
+ * Throws UsageError.
+ */
 export async function writeOutput(
   io: CliIo,
   output: string | undefined,
@@ -12,14 +15,7 @@ export async function writeOutput(
     io.stdout(text);
     return;
   }
-  try {
-    await writeFile(resolve(io.cwd, output), text);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    throw new UsageError(
-      `--output ${output}: cannot write (${typeof code === 'string' ? code : 'error'})`,
-    );
-  }
+  await writeContained(output, io.cwd, text, `--output ${output}`);
 }
 
 /**

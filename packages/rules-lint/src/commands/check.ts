@@ -1,10 +1,14 @@
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { ApprovalModeSchema } from '@airlock/core';
 import { fileLinter, withCustomRuleSets } from '../check-file.js';
 import { choiceOption, formatOption, parseCommand } from '../cli/arguments.js';
 import { readBaseline, subtractBaseline, writeBaseline } from '../cli/baseline.js';
 import { type CliIo, UsageError } from '../cli/cli-io.js';
+import {
+  OUTSIDE_READ,
+  readEscape,
+  requireWritable,
+  writeContained,
+} from '../cli/contained-path.js';
 import { lintExitCode, type WarningPolicy, warningPolicyNote } from '../cli/exit-code.js';
 import { expandInputs } from '../cli/inputs.js';
 import { loadInput, loadToolCatalog } from '../cli/load.js';
@@ -67,10 +71,30 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
   const configs = new ConfigFinder(io.cwd, values.config as string | undefined);
   let reports: PrettyFileReport[] = [];
   const files = expandInputs(positionals, io.cwd);
+  // A link leading out of the working folder is never read: its target could land in CI logs.
+  const escapes = new Map<string, string>();
+  for (const file of files) {
+    const reason = file === '-' ? undefined : readEscape(file, io.cwd);
+    if (reason) escapes.set(file, `${file}: not read (${OUTSIDE_READ}): ${reason}`);
+  }
+  // Refuse every unsafe write before writing anything.
+  if (values.output !== undefined)
+    requireWritable(values.output as string, io.cwd, `--output ${values.output}`);
+  if (values['write-baseline'] === true && values.baseline !== undefined)
+    requireWritable(values.baseline as string, io.cwd, `--baseline ${values.baseline}`);
+  if (fixLevel)
+    for (const file of files.filter((candidate) => !escapes.has(candidate)))
+      requireWritable(file, io.cwd, `${fixLevel === 'unsafe' ? '--fix-unsafe' : '--fix'} ${file}`);
   const progress = fileProgress(io, files.length);
   for (const file of files) {
     progress.tick();
     const shown = file === '-' ? stdinName : file;
+    const refusal = escapes.get(file);
+    if (refusal) {
+      io.stderr(`rules-lint: ${escapeForTerminal(refusal)}\n`);
+      reports.push({ file: shown, findings: [], failure: { message: refusal } });
+      continue;
+    }
     const config = await configs.forFile(shown);
     const loaded = await loadInput(file, io, stdinName);
     if (!loaded.ok) {
@@ -91,7 +115,7 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
     if (fixLevel && !permissionFileKind(document.value)) {
       const fixed = fixDocument(document, lint, fixLevel);
       if (fixed.applied > 0) {
-        await writeFile(resolve(io.cwd, file), fixed.document.text);
+        await writeContained(file, io.cwd, fixed.document.text, `--fix ${file}`);
         io.stderr(
           `rules-lint: ${escapeForTerminal(shown)}: applied ${fixed.applied} fix${fixed.applied === 1 ? '' : 'es'}\n`,
         );

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import { UsageError } from '../cli/cli-io.js';
+import { isInside, realTarget } from '../cli/contained-path.js';
 import { loadToolCatalog, requireDocument } from '../cli/load.js';
 import { DEFAULT_CONFIG, type LintConfig, parseLintConfig } from './lint-config.js';
 
@@ -55,15 +56,26 @@ export class ConfigFinder {
   }
 }
 
-/** Reads and checks one config file. Throws UsageError with every problem on one line. */
+/**
+ * Reads and checks one config file; its `tools` path must stay in the
+ * config's folder or below it (no absolute path, no `..` out, no link
+ * leading out). Throws UsageError with every problem on one line.
+ */
 export async function loadConfig(path: string, cwd: string): Promise<LoadedConfig> {
   const document = await requireDocument(path, cwd);
   const parsed = parseLintConfig(document.value, path);
   if (!parsed.ok) throw new UsageError(`${path}: ${parsed.problems.join('; ')}`);
   const { tools, ...rest } = parsed.config;
   if (typeof tools !== 'string') return { ...rest, tools };
-  return {
-    ...rest,
-    tools: await loadToolCatalog(resolve(dirname(resolve(cwd, path)), tools), cwd),
-  };
+  const folder = dirname(resolve(cwd, path));
+  const catalog = resolve(folder, tools);
+  if (
+    isAbsolute(tools) ||
+    !isInside(folder, catalog) ||
+    !isInside(realTarget(folder), realTarget(catalog))
+  )
+    throw new UsageError(
+      `${path}: "tools" must name a file in the config's folder or below it, not through a link leading elsewhere (${JSON.stringify(tools)})`,
+    );
+  return { ...rest, tools: await loadToolCatalog(catalog, cwd) };
 }
