@@ -82,11 +82,13 @@ export function lintDocument(
     tools: mergeCatalogs(options.tools, file.declaredTools),
   };
   for (const rule of options.rules ?? LINT_RULES) {
-    const setting = options.settings?.[rule.id];
-    if (setting === 'off') continue;
+    if (options.settings?.[rule.id] === 'off') continue;
     for (const report of rule.check(context)) {
+      const code = report.code ?? rule.id;
+      const setting = options.settings?.[code];
+      if (setting === 'off') continue;
       findings.push({
-        code: rule.id,
+        code,
         source: 'lint',
         severity: setting ?? report.severity ?? rule.severity,
         message: report.message,

@@ -1,4 +1,5 @@
 import { type ApprovalMode, ApprovalModeSchema } from '@airlock/core';
+import { EXTRA_FINDING_CODES } from '../analysis/incomplete.js';
 import { parseToolCatalog, type ToolCatalog } from '../catalog/tool-catalog.js';
 import type { Severity } from '../findings.js';
 import { lintRuleById } from '../rules/catalog.js';
@@ -56,7 +57,8 @@ export function parseLintConfig(value: unknown, path: string): ParsedConfig {
       problems.push('"rules" is an object of lint rule ids to error, warn, info or off');
     } else {
       for (const [id, setting] of Object.entries(record.rules)) {
-        if (!lintRuleById(id)) problems.push(`"rules": no lint rule "${id}"`);
+        if (!lintRuleById(id) && !EXTRA_FINDING_CODES.includes(id))
+          problems.push(`"rules": no lint rule "${id}"`);
         else if (typeof setting !== 'string' || !Object.hasOwn(SETTINGS, setting))
           problems.push(`"rules"."${id}" must be error, warn, info or off`);
         else rules[id] = SETTINGS[setting]!;

@@ -25,6 +25,8 @@ export interface LintContext {
 
 /** One thing a lint rule reports; the linter adds severity and location. */
 export interface LintReport {
+  /** The finding's code when it is not the rule's id (only `analysis-incomplete`). */
+  readonly code?: string;
   readonly pointer: string;
   /** Point at the property's key rather than its value. */
   readonly part?: PointerPart;

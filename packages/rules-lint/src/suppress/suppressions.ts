@@ -1,6 +1,12 @@
 import { createScanner } from 'jsonc-parser';
+import { EXTRA_FINDING_CODES } from '../analysis/incomplete.js';
 import type { Finding } from '../findings.js';
 import { lintRuleById } from '../rules/catalog.js';
+
+function isFindingCode(name: string): boolean {
+  return lintRuleById(name) !== undefined || EXTRA_FINDING_CODES.includes(name);
+}
+
 import { allowsComments, type SourceDocument, spanLocation } from '../source/document.js';
 
 // jsonc-parser's SyntaxKind is an ambient const enum, which isolated modules cannot read.
@@ -48,8 +54,8 @@ function readDirectives(document: SourceDocument): Directive[] {
       offset,
       length,
       targetLine: document.lines.position(offset + length).line + 1,
-      ids: names.filter((name) => lintRuleById(name) !== undefined),
-      unknown: names.filter((name) => lintRuleById(name) === undefined),
+      ids: names.filter((name) => isFindingCode(name)),
+      unknown: names.filter((name) => !isFindingCode(name)),
     });
   }
   return directives;

@@ -1,4 +1,5 @@
 import { CoverIndex } from '../../../analysis/cover-index.js';
+import { UndecidedTally } from '../../../analysis/incomplete.js';
 import { ruleCoveredByUnion, ruleImplies } from '../../../analysis/rule-containment.js';
 import type { RuleEntry } from '../../../analysis/rule-entry.js';
 import { RULE_WORK_UNITS, WorkBudget, withWorkBudget } from '../../../analysis/work-budget.js';
@@ -26,12 +27,14 @@ export const shadowedAllow: LintRule = {
       'over the bytes the globs name plus one symbol for every other byte; each reachable state where A accepts gives the exact set S of B rules matching some name there, ' +
       "and A's text language must then be inside the union of the text languages of S (a rule of S without path or without match covers every text). " +
       'Languages are over byte strings; two globs that differ only on texts that are not UTF-8 are treated as different, which can only hide a finding, never invent one. ' +
-      'Cost bound: rules that could cover are found through an index (tool globs, and match globs per path, filed by literal prefix, suffix or inner piece) from concrete sample calls of A, and every candidate looked at is charged to the work budget of the lint rule, so a list costs near-linear time; a union of more than 64 candidate rules, a product of more than 20,000 states, or a question once the rule has spent its work budget on the list is left undecided and not reported (never guessed).',
+      'Cost bound: rules that could cover are found through an index (tool globs, and match globs per path, filed by literal prefix, suffix or inner piece) from concrete sample calls of A, and every candidate looked at is charged to the work budget of the lint rule, so a list costs near-linear time; a union of more than 64 candidate rules, a product of more than 20,000 states, or a question once the rule has spent its work budget on the list is left undecided and not reported (never guessed); when any is, one `analysis-incomplete` finding says how many.',
     bad: '[\n  {"tool": "bash", "verdict": "deny", "reason": "no shell in this agent"},\n  {"tool": "bash", "path": "command", "match": "ls", "verdict": "allow"}\n]',
     good: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "ls", "verdict": "allow"}\n]',
   },
   check({ rules }) {
-    return withWorkBudget(new WorkBudget(RULE_WORK_UNITS), () => {
+    const budget = new WorkBudget(RULE_WORK_UNITS);
+    const undecided = new UndecidedTally('shadowed-allow', budget, 'allow rules');
+    return withWorkBudget(budget, () => {
       const indexes = new Map<string, CoverIndex>();
       const reports: LintReport[] = [];
       for (const allow of rules) {
@@ -44,6 +47,7 @@ export const shadowedAllow: LintRule = {
           indexes.set(allow.origin, index);
         }
         const named = shadowingRules(allow, index);
+        undecided.note(allow, named !== undefined);
         if (!named) continue;
         const names = named.slice(0, 5).map((cover) => `${cover.index} (${cover.verdict})`);
         const more = named.length > 5 ? ` and ${named.length - 5} more` : '';
@@ -54,7 +58,8 @@ export const shadowedAllow: LintRule = {
             'and deny and ask win over allow. Narrow those rules or remove this one.',
         });
       }
-      return reports;
+      const incomplete = undecided.report();
+      return incomplete ? [...reports, incomplete] : reports;
     });
   },
 };

@@ -1,4 +1,5 @@
 import { CoverIndex } from '../../../analysis/cover-index.js';
+import { UndecidedTally } from '../../../analysis/incomplete.js';
 import { RULE_WORK_UNITS, WorkBudget, withWorkBudget } from '../../../analysis/work-budget.js';
 import type { LintReport, LintRule } from '../../lint-rule.js';
 import { shadowingRules } from '../shadowed-allow/rule.js';
@@ -17,12 +18,14 @@ export const shadowedAsk: LintRule = {
       'each of its calls is refused. It reads like "a person decides" while the list says "never". Narrow the deny rules, or remove the ask rule.',
     semantics:
       'As for `shadowed-allow`, with the deny rules of the same origin as the covers: the ask rule A is reported when the set of calls A matches is a subset of the union ' +
-      'of the calls matched by those deny rules, decided exactly on the same automata and under the same bounds (an undecided question is not reported).',
+      'of the calls matched by those deny rules, decided exactly on the same automata and under the same bounds (an undecided question is not reported; when any is, one `analysis-incomplete` finding says how many).',
     bad: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "*rm -rf /tmp/*", "verdict": "ask"}\n]',
     good: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf /*", "verdict": "deny", "reason": "not from the root"},\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "ask"}\n]',
   },
   check({ rules }) {
-    return withWorkBudget(new WorkBudget(RULE_WORK_UNITS), () => {
+    const budget = new WorkBudget(RULE_WORK_UNITS);
+    const undecided = new UndecidedTally('shadowed-ask', budget, 'ask rules');
+    return withWorkBudget(budget, () => {
       const indexes = new Map<string, CoverIndex>();
       const reports: LintReport[] = [];
       for (const ask of rules) {
@@ -35,6 +38,7 @@ export const shadowedAsk: LintRule = {
           indexes.set(ask.origin, index);
         }
         const named = shadowingRules(ask, index);
+        undecided.note(ask, named !== undefined);
         if (!named) continue;
         const names = named.slice(0, 5).map((cover) => String(cover.index));
         const more = named.length > 5 ? ` and ${named.length - 5} more` : '';
@@ -45,7 +49,8 @@ export const shadowedAsk: LintRule = {
             'and deny wins over ask, so those calls are refused. Narrow the deny rules or remove this one.',
         });
       }
-      return reports;
+      const incomplete = undecided.report();
+      return incomplete ? [...reports, incomplete] : reports;
     });
   },
 };

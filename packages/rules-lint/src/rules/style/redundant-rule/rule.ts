@@ -1,4 +1,5 @@
 import { CoverIndex } from '../../../analysis/cover-index.js';
+import { UndecidedTally } from '../../../analysis/incomplete.js';
 import { ruleImplies } from '../../../analysis/rule-containment.js';
 import type { RuleEntry } from '../../../analysis/rule-entry.js';
 import { callsMayIntersect } from '../../../analysis/sample-calls.js';
@@ -53,7 +54,9 @@ export const redundantRule: LintRule = {
     good: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "*git push*--force*", "verdict": "deny", "reason": "no force push"}\n]',
   },
   check({ rules, listLength }) {
-    return withWorkBudget(new WorkBudget(RULE_WORK_UNITS), () => {
+    const budget = new WorkBudget(RULE_WORK_UNITS);
+    const undecided = new UndecidedTally('redundant-rule', budget, 'rules');
+    return withWorkBudget(budget, () => {
       const groups = new Map<string, CoverIndex>();
       const reports: LintReport[] = [];
       const catchAll = finalCatchAll(rules, listLength);
@@ -78,6 +81,7 @@ export const redundantRule: LintRule = {
             !(other.index > subject.index && ruleImplies(other, subject) === true) &&
             (subject.verdict !== 'deny' || denialUnchanged(subject, other, group)),
         );
+        undecided.note(subject, cover !== undefined);
         if (!cover) {
           if (catchAll && impliers.includes(catchAll) && ruleImplies(subject, catchAll) === true)
             impliedByCatchAll.push(subject.index);
@@ -97,7 +101,8 @@ export const redundantRule: LintRule = {
       }
       if (catchAll && impliedByCatchAll.length > 0)
         reports.push(catchAllNote(catchAll, impliedByCatchAll));
-      return reports;
+      const incomplete = undecided.report();
+      return incomplete ? [...reports, incomplete] : reports;
     });
   },
 };
