@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { compileByteGlob } from '../glob/byte-nfa.js';
 import { exploreProduct, findUncoveredText } from '../glob/inclusion.js';
-import { WorkBudget, withWorkBudget } from './work-budget.js';
+import { PRODUCT_STEP_UNITS, WorkBudget, withWorkBudget } from './work-budget.js';
+
+/** Positions times symbols stepped exploring `*a?b*` against `*ab*`. */
+const UNWEIGHTED_SPEND = 360;
 
 describe('the work budget of a lint rule', () => {
   it('stops an exploration once spent, and the answer is unknown rather than a guess', () => {
@@ -20,6 +23,14 @@ describe('the work budget of a lint rule', () => {
     expect(cut).toBeUndefined();
     // Asked again with room to spare, the same question gets its real answer.
     expect(findUncoveredText('*a?b*a*b*', ['*ab*', '*a?*b*', '*a??b*'])).toBeNull();
+  });
+
+  it('charges a product exploration for its states and keys, not only its steps', () => {
+    const budget = new WorkBudget(1_000_000);
+    withWorkBudget(budget, () =>
+      exploreProduct(compileByteGlob('*a?b*'), [compileByteGlob('*ab*')], () => true),
+    );
+    expect(budget.spent).toBe(PRODUCT_STEP_UNITS * UNWEIGHTED_SPEND);
   });
 
   it('counts as spent once a spend does not fit', () => {

@@ -1,5 +1,5 @@
 import { utf8Bytes } from '@airlock/core';
-import { currentWorkBudget } from '../analysis/work-budget.js';
+import { currentWorkBudget, PRODUCT_STEP_UNITS } from '../analysis/work-budget.js';
 import { type ByteGlob, compileByteGlob, GlobSet, literalBytes } from './byte-nfa.js';
 import { FILLER, type GlobShape, globShape, mayIntersect, shapeMatches } from './glob-shape.js';
 
@@ -71,7 +71,7 @@ export function exploreProduct(
     const cost = alphabet.length * (node.subject.length + node.others.length);
     work += cost;
     if (work > QUESTION_WORK_UNITS) return 'budget';
-    if (run && !run.spend(cost)) return 'exhausted';
+    if (run && !run.spend(cost * PRODUCT_STEP_UNITS)) return 'exhausted';
     if (subjectSet.accepting(node.subject).length > 0) {
       const witness = () => witnessOf(node, otherByte ?? 0);
       if (!visit(otherSet.accepting(node.others), witness)) return 'stopped';
