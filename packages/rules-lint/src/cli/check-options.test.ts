@@ -131,6 +131,25 @@ describe('check: inputs', () => {
     ]);
   });
 
+  it("enters the .airlock dot-folder (the project's permissions.json), and no other", async () => {
+    const project = mkdtempSync(join(tmpdir(), 'rules-lint-dot-'));
+    const guardrail =
+      '[{"ruleSetId": "supervised", "rules": [{"verdict": "deny", "guardrail": true}]}]';
+    for (const folder of ['.airlock', '.Airlock', '.github', 'policies'])
+      mkdirSync(join(project, folder));
+    writeFileSync(join(project, '.airlock/permissions.json'), guardrail);
+    writeFileSync(join(project, '.Airlock/Permissions.json'), guardrail);
+    writeFileSync(join(project, '.github/x.json'), '[]');
+    writeFileSync(join(project, 'policies/a.json'), '[]');
+    const run = await runCaptured(['check', '--format', 'json', '.'], project);
+    expect(JSON.parse(run.stdout).files.map((file: { file: string }) => file.file)).toEqual([
+      '.airlock/permissions.json',
+      'policies/a.json',
+    ]);
+    // A guardrail is refused in a project document.
+    expect(run.code).toBe(1);
+  });
+
   it('expands globs, ** across folders', async () => {
     const run = await runCaptured(
       ['check', '--format', 'json', 'team/**/*.jsonc', 'other/a.*'],

@@ -9,10 +9,13 @@ export const STDIN = '-';
 /** Folders never searched: dependencies and version control. */
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
+/** The one dot-folder a folder walk enters: the project's `.airlock/permissions.json` lives there. */
+const SEARCHED_DOT_FOLDER = '.airlock';
+
 /**
  * Turns the command line's FILE arguments into files to lint, in order and
  * without repeats: a file as given; a folder, every `*.json` and `*.jsonc`
- * below it (skipping `node_modules`, dot-folders, config files, tool
+ * below it (skipping `node_modules`, dot-folders other than `.airlock`, config files, tool
  * catalogs named `tools.json` or `*.tools.json`, and package and tsconfig
  * files); a glob (`*`, `**`, `?`), the rule files it matches;
  * `-`, standard input. Throws UsageError when a glob or folder gives no file.
@@ -66,7 +69,11 @@ function ruleFilesUnder(folder: string, cwd: string): string[] {
     for (const entry of entries) {
       const path = join(relativeFolder, entry.name);
       if (entry.isDirectory()) {
-        if (!SKIPPED_FOLDERS.has(entry.name) && !entry.name.startsWith('.')) walk(path);
+        if (
+          !SKIPPED_FOLDERS.has(entry.name) &&
+          (!entry.name.startsWith('.') || entry.name === SEARCHED_DOT_FOLDER)
+        )
+          walk(path);
       } else if (entry.isFile() && isRuleFileName(entry.name)) found.push(path);
     }
   };
