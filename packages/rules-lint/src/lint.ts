@@ -8,6 +8,8 @@ import { type RuleFile, readRuleFile } from './rule-file.js';
 import { LINT_RULES } from './rules/catalog.js';
 import type { LintRule } from './rules/lint-rule.js';
 import { locatePointer, parseDocument, type SourceDocument } from './source/document.js';
+import { duplicateKeyFindings } from './source/duplicate-key-findings.js';
+import { DUPLICATE_KEY } from './source/duplicate-keys.js';
 import { applySuppressions } from './suppress/suppressions.js';
 
 /** Options of one lint run. */
@@ -64,6 +66,7 @@ export function lintDocument(
       KEY_PROBLEMS.has(problem.code) ? 'key' : 'value',
     ),
   }));
+  findings.push(...duplicateKeyFindings(document, options.settings?.[DUPLICATE_KEY]));
   if (file.examples !== undefined) {
     // A malformed examples block is reported here as `test` would, without running any example.
     const shape = runExamples({

@@ -3,6 +3,7 @@ import { EXTRA_FINDING_CODES } from '../analysis/incomplete.js';
 import { parseToolCatalog, type ToolCatalog } from '../catalog/tool-catalog.js';
 import type { Severity } from '../findings.js';
 import { lintRuleById } from '../rules/catalog.js';
+import { DUPLICATE_KEY } from '../source/duplicate-keys.js';
 
 /** A lint rule's setting in the config file: a severity, or `off`. */
 export type RuleSetting = Severity | 'off';
@@ -57,7 +58,7 @@ export function parseLintConfig(value: unknown, path: string): ParsedConfig {
       problems.push('"rules" is an object of lint rule ids to error, warn, info or off');
     } else {
       for (const [id, setting] of Object.entries(record.rules)) {
-        if (!lintRuleById(id) && !EXTRA_FINDING_CODES.includes(id))
+        if (!lintRuleById(id) && !EXTRA_FINDING_CODES.includes(id) && id !== DUPLICATE_KEY)
           problems.push(`"rules": no lint rule "${id}"`);
         else if (typeof setting !== 'string' || !Object.hasOwn(SETTINGS, setting))
           problems.push(`"rules"."${id}" must be error, warn, info or off`);
