@@ -54,12 +54,17 @@ export function readEscape(path: string, cwd: string): string | undefined {
   return 'a symbolic link leads it outside the working folder';
 }
 
-/** Why rules-lint refuses to write a path (relative to cwd), or undefined when it may. */
+/**
+ * Why rules-lint refuses to write a path (relative to cwd), or undefined when it may: a link
+ * (a pull request can commit one where a report or a fix goes), or a path inside the working
+ * folder that a link on its way leads outside. A plain path the command line names outside
+ * (`--output "$RUNNER_TEMP/report.sarif"`) is the user's own choice and is written.
+ */
 export function writeRefusal(path: string, cwd: string): string | undefined {
   const absolute = resolve(cwd, path);
   if (isLink(absolute)) return 'it is a symbolic link; rules-lint never writes through links';
-  if (!isInside(realFolder(cwd), realTarget(absolute)))
-    return 'it resolves outside the working folder';
+  if (isInside(resolve(cwd), absolute) && !isInside(realFolder(cwd), realTarget(absolute)))
+    return 'a symbolic link on its way leads it outside the working folder';
   return undefined;
 }
 
