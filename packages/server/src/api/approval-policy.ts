@@ -7,12 +7,13 @@ import {
 } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { configurationDigest, recordPolicyChange } from '../kernel/verbs/policy-changes.js';
-import { memberCredentialStates, principalName } from '../store/accounts.js';
+import { principalName } from '../store/accounts.js';
 import {
   readApprovalPolicy,
   readApprovalPolicyToReplace,
   writeApprovalPolicy,
 } from '../store/approvals.js';
+import { memberCredentialStates } from '../store/principal-roster.js';
 import { implement } from './operation.js';
 import { assertPolicyTextIsUnicode } from './policy-text.js';
 

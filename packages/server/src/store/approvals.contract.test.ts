@@ -3,9 +3,6 @@ import { backends, freshStorePerTest } from '../testing/stores.js';
 import {
   createCredential,
   createWorkspace,
-  memberCredentialStates,
-  principalNames,
-  principalRoster,
   revokeActiveCredential,
   setCredentialLabel,
 } from './accounts.js';
@@ -17,6 +14,7 @@ import {
   recordApproval,
   writeApprovalPolicy,
 } from './approvals.js';
+import { memberCredentialStates, principalNames, principalRoster } from './principal-roster.js';
 
 const all = await backends();
 

@@ -7,7 +7,6 @@ import {
   type TaskView,
 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
-import { principalRoster } from '../../store/accounts.js';
 import {
   type ApprovalPolicyRecord,
   type ApprovalRecord,
@@ -15,6 +14,7 @@ import {
   readApprovalPolicy,
   readApprovalPolicyOnce,
 } from '../../store/approvals.js';
+import { principalRoster } from '../../store/principal-roster.js';
 import type { Reader } from '../../store/reader.js';
 import { approvalFactsOfRuns } from '../../store/runs.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
@@ -85,13 +85,13 @@ export function checkDecider(
   options: { who: string; verb: 'approve' | 'deny'; run: RunFacts; taskKey: string },
 ): void {
   const { who, verb } = options;
-  if (requirement.approvers !== null && !requirement.approvers.includes(who)) {
+  if (!isNamedApprover(requirement, who)) {
     throw new AirlockError(
       'approver_not_allowed',
       `${who} may not ${verb} task ${options.taskKey}: approval policy rule ${requirement.rule_index} names who may decide it`,
     );
   }
-  if (verb === 'approve' && requirement.no_self_approval && options.run.created_by === who) {
+  if (verb === 'approve' && isBarredStarter(requirement, options.run, who)) {
     throw new AirlockError(
       'self_approval_refused',
       `${who} started this run; the approval policy lets nobody approve a call of a run they started`,
@@ -99,10 +99,18 @@ export function checkDecider(
   }
 }
 
-/** Whether the policy lets this principal's approval count for a row of this run. */
-function mayApprove(requirement: ApprovalRequirement, run: RunFacts, principal: string): boolean {
-  if (requirement.approvers !== null && !requirement.approvers.includes(principal)) return false;
-  return !(requirement.no_self_approval && run.created_by === principal);
+/** Whether the covering rule lets this principal decide (every member, when it names nobody). */
+function isNamedApprover(requirement: ApprovalRequirement, principal: string): boolean {
+  return requirement.approvers === null || requirement.approvers.includes(principal);
+}
+
+/** Whether this principal started the run under a policy that forbids self-approval. */
+function isBarredStarter(
+  requirement: ApprovalRequirement,
+  run: RunFacts,
+  principal: string,
+): boolean {
+  return requirement.no_self_approval && run.created_by === principal;
 }
 
 /**
@@ -118,7 +126,9 @@ export function standingApprovals<T extends { principal: string }>(
 ): T[] {
   return approvals.filter(
     (approval) =>
-      !revoked.has(approval.principal) && mayApprove(requirement, run, approval.principal),
+      !revoked.has(approval.principal) &&
+      isNamedApprover(requirement, approval.principal) &&
+      !isBarredStarter(requirement, run, approval.principal),
   );
 }
 

@@ -7,9 +7,10 @@ import type {
   TaskView,
 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
-import { type Principal, principalName, principalRoster } from '../../store/accounts.js';
+import { type Principal, principalName } from '../../store/accounts.js';
 import { listApprovals, recordApproval } from '../../store/approvals.js';
 import { effectProfileColumn } from '../../store/effect-profile-column.js';
+import { principalRoster } from '../../store/principal-roster.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { rewriteParkedCall, setTaskDeadline } from '../../store/tasks.js';
