@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import {
   mkdir,
   open,
@@ -10,6 +11,7 @@ import {
   writeFile,
 } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { PRIVATE_DIR_MODE } from '../../store/private-dir.js';
 import type { CommittedExports } from '../../store/retention-exports.js';
 
@@ -170,16 +172,16 @@ export class ExportFolder {
   }
 }
 
-/** Copies a file's bytes from `from` on into a new file (flushed), before they are cut off. */
+/**
+ * Copies a file's bytes from `from` on into a new file (flushed), before they are cut off: only
+ * that tail is read, streamed, however long the day's file has grown.
+ */
 async function keepTail(path: string, from: number, aside: string): Promise<void> {
-  const bytes = (await readFile(path)).subarray(from);
-  const handle = await open(aside, 'wx', 0o600);
-  try {
-    await handle.writeFile(bytes);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  // `flush` syncs the copy to disk before the stream closes: it outlives the cut that follows.
+  await pipeline(
+    createReadStream(path, { start: from }),
+    createWriteStream(aside, { flags: 'wx', mode: 0o600, flush: true }),
+  );
 }
 
 /**

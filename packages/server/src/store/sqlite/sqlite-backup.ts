@@ -109,6 +109,24 @@ function storeFileFacts(database: SqliteDatabase.Database, file: string): StoreF
 /** The first bytes of every SQLite database file. */
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
+/** The first `length` bytes of a file (fewer when it is shorter). */
+function fileHead(file: string, length: number): Buffer {
+  const head = Buffer.alloc(length);
+  const fd = openSync(file, 'r');
+  try {
+    return head.subarray(0, readSync(fd, head, 0, length, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function startsAsSqlite(head: Buffer): boolean {
+  return (
+    head.length >= SQLITE_HEADER.length &&
+    head.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)
+  );
+}
+
 /**
  * Refuses a SQLite file shorter or longer than its header says (its page size times its page
  * count, when the header's count is valid): a copy cut short can lose only zeros at its end,
@@ -116,15 +134,8 @@ const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
  * @throws BackupError `backup_corrupt`.
  */
 function checkWholeFile(file: string): void {
-  const head = Buffer.alloc(100);
-  const fd = openSync(file, 'r');
-  let read: number;
-  try {
-    read = readSync(fd, head, 0, head.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  if (read < head.length || !head.subarray(0, SQLITE_HEADER.length).equals(SQLITE_HEADER)) return;
+  const head = fileHead(file, 100);
+  if (head.length < 100 || !startsAsSqlite(head)) return;
   const raw = head.readUInt16BE(16);
   const pageSize = raw === 1 ? 65_536 : raw;
   const pages = head.readUInt32BE(28);
@@ -147,19 +158,13 @@ function checkWholeFile(file: string): void {
 function unreadable(error: unknown, file: string): unknown {
   const code = (error as { code?: string }).code;
   if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return error;
-  const head = Buffer.alloc(SQLITE_HEADER.length);
-  let read = 0;
+  let head: Buffer = Buffer.alloc(0);
   try {
-    const fd = openSync(file, 'r');
-    try {
-      read = readSync(fd, head, 0, head.length, 0);
-    } finally {
-      closeSync(fd);
-    }
+    head = fileHead(file, SQLITE_HEADER.length);
   } catch {
     // Unreadable here too: said as not a SQLite database below.
   }
-  if (read === head.length && head.equals(SQLITE_HEADER)) {
+  if (startsAsSqlite(head)) {
     return new BackupError(
       'backup_corrupt',
       `${file} is a SQLite database that does not read whole (damaged, or cut short by an interrupted copy)`,
