@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, client, type Deployment, deploy, waitFor } from '../testing/harness.js';
+import {
+  addMember,
+  type Client,
+  type Deployment,
+  deploy,
+  type MemberOf,
+  waitFor,
+} from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -16,27 +23,14 @@ function destructiveRun(command = 'rm -rf build') {
   };
 }
 
-interface Member {
-  id: string;
-  client: Client;
-}
-
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`approval policies over HTTP (${backend.name})`, () => {
     let d: Deployment;
-    let ana: Member;
-    let bo: Member;
-    let cy: Member;
+    let ana: MemberOf;
+    let bo: MemberOf;
+    let cy: MemberOf;
 
-    async function member(label: string): Promise<Member> {
-      const made = await d.member.post(`${d.ws}/credentials`, {
-        kind: 'member',
-        agent_application_id: null,
-        label,
-      });
-      expect(made.status).toBe(201);
-      return { id: made.body.credential_id, client: client(d.url, made.body.token) };
-    }
+    const member = (label: string): Promise<MemberOf> => addMember(d, label);
 
     async function parkedRun(by: Client = d.agent, command?: string): Promise<string> {
       const created = await by.post(`${d.ws}/runs`, destructiveRun(command));

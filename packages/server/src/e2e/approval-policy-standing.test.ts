@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Client, client, type Deployment, deploy, waitFor } from '../testing/harness.js';
+import {
+  addMember,
+  type Client,
+  type Deployment,
+  deploy,
+  type MemberOf,
+  waitFor,
+} from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -16,19 +23,7 @@ for (const backend of all) {
       await d?.close();
     });
 
-    interface Member {
-      id: string;
-      client: Client;
-    }
-    async function member(label: string): Promise<Member> {
-      const made = await d.member.post(`${d.ws}/credentials`, {
-        kind: 'member',
-        agent_application_id: null,
-        label,
-      });
-      expect(made.status).toBe(201);
-      return { id: made.body.credential_id, client: client(d.url, made.body.token) };
-    }
+    const member = (label: string): Promise<MemberOf> => addMember(d, label);
     const setPolicy = async (policy: unknown) =>
       d.member.put(`${d.ws}/approval_policy`, { policy });
     async function parkedRun(by: Client = d.agent): Promise<string> {
@@ -49,7 +44,7 @@ for (const backend of all) {
       return runId;
     }
     const task = (runId: string) => `${d.ws}/runs/${runId}/tasks/t1`;
-    const approve = async (who: Member, runId: string) => {
+    const approve = async (who: MemberOf, runId: string) => {
       const answer = await who.client.post(`${task(runId)}/approve`, {});
       expect(answer.status).toBe(200);
       return answer.body as { state: string; approvals: { received: { principal: string }[] } };

@@ -116,6 +116,25 @@ export async function deploy(
   return deployment;
 }
 
+/** A member credential of the workspace made over the API: its id, and a client that uses it. */
+export interface MemberOf {
+  id: string;
+  client: Client;
+}
+
+/** Makes a workspace-level member credential labelled `label` through the deployment's member. */
+export async function addMember(d: Deployment, label: string): Promise<MemberOf> {
+  const made = await d.member.post(`${d.ws}/credentials`, {
+    kind: 'member',
+    agent_application_id: null,
+    label,
+  });
+  if (made.status !== 201) {
+    throw new Error(`making member ${label} answered ${made.status}: ${JSON.stringify(made.body)}`);
+  }
+  return { id: made.body.credential_id, client: client(d.url, made.body.token) };
+}
+
 /** Polls until a check returns a truthy value, or fails after a timeout. */
 export async function waitFor<T>(
   check: () => Promise<T | null | undefined | false>,
