@@ -5,6 +5,7 @@ import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { HookedCall } from './agent-calls.js';
 import { wasEdited } from './hooked-verdicts.js';
+import { ranOutput } from './ran-result.js';
 
 /** The hook event that presents a call again: asking to run it, or reporting what ran. */
 export type PresentedAt = 'pre_tool' | 'post_tool';
@@ -109,18 +110,7 @@ export function checkNotGranted(row: TaskTable): void {
   }
   if (row.state === 'succeeded') {
     throw new CallAlreadyRanError(`task ${row.key} already ran: a call is granted once`, {
-      output: committedOutput(row.result),
+      output: ranOutput(row.result),
     });
   }
-}
-
-/** The text a hooked call's row holds as what it returned (see ranResult), else its JSON. */
-function committedOutput(result: string | null): string {
-  if (result === null) return '';
-  const parsed = JSON.parse(result) as { content?: { type?: string; text?: unknown }[] } | null;
-  const first = parsed?.content?.[0];
-  if (parsed?.content?.length === 1 && first?.type === 'text' && typeof first.text === 'string') {
-    return first.text;
-  }
-  return result;
 }

@@ -14,17 +14,13 @@ import {
   POST_TOOL_IDENTICAL,
   takeForAgent,
 } from './hooked-calls.js';
+import { ranResult } from './ran-result.js';
 import { emitUnstagedCall } from './unstaged-calls.js';
 
 /*
  * What a hooked agent reports it ran (post_tool), and the calls it never
  * reported: committed to their rows, or recorded as run without a grant.
  */
-
-/** A hooked call's output as its row keeps it: one text part. */
-export function ranResult(output: string): string {
-  return JSON.stringify({ content: [{ type: 'text', text: output }] });
-}
 
 /** The failure a hooked call's row records: `tool_failed`, its detail cut to 256 bytes. */
 export function toolFailure(detail: string): { code: 'tool_failed'; detail: string } {

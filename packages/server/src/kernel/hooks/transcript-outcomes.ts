@@ -5,7 +5,8 @@ import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
 import { lockRun } from '../machines/run-state.js';
 import { hookedPrincipal } from './agent-calls.js';
-import { ranResult, toolFailure } from './hooked-reports.js';
+import { toolFailure } from './hooked-reports.js';
+import { ranResult } from './ran-result.js';
 
 /**
  * At the turn's stop: fails the rows whose call the agent reported as run
