@@ -1,7 +1,12 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { CHECK_BUDGET, SCHEMA_VALUES_MAX } from './schema-cost.js';
 import { linearRegExp } from './schema-regexp.js';
-import { manifestSchemaProblems, prepareSchemaChecks } from './tool-input-schema.js';
+import {
+  inputSchemaProblems,
+  manifestSchemaProblems,
+  prepareSchemaChecks,
+} from './tool-input-schema.js';
 
 /** What ajv answers when it checks and compiles a schema alone, as every declaration once did. */
 function ajvAlone(schema: Record<string, unknown>): string | null {
@@ -117,5 +122,82 @@ describe('schemas that would make checking a call cost seconds', () => {
     const any = linearRegExp('^a*$');
     expect(any.test('a'.repeat(65_536))).toBe(true);
     expect(any.test('a'.repeat(65_537))).toBe(false);
+  });
+});
+
+describe('the cost of checking a call is bounded by the schema and input sizes', () => {
+  const owner = { workspaceId: 'ws_cost', applicationId: null };
+  const declare = (input_schema: Record<string, unknown>) =>
+    manifestSchemaProblems(owner, [{ name: 'tool', input_schema, risk_traits: [] }]);
+  const check = (input_schema: Record<string, unknown>, input: unknown) =>
+    inputSchemaProblems(owner, { name: 'tool', input_schema, risk_traits: [] }, input);
+  const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+  it('refuses a schema of more JSON values than it compiles, not counting its annotations', () => {
+    const big = { type: 'array', items: { enum: range(SCHEMA_VALUES_MAX) } };
+    expect(declare(big)).toEqual([
+      {
+        code: 'tool_manifest_invalid',
+        pointer: '/tool_manifest/0/input_schema',
+        message: expect.stringContaining(`at most ${SCHEMA_VALUES_MAX} are accepted`),
+      },
+    ]);
+    // The same number of properties with long descriptions: the descriptions are not checks.
+    const documented = {
+      type: 'object',
+      properties: Object.fromEntries(
+        range(300).map((i) => [`p${i}`, { type: 'string', description: 'x '.repeat(20) }]),
+      ),
+    };
+    expect(declare(documented)).toEqual([]);
+    // A call of a tool whose declared schema is too large is refused as data, never compiled.
+    expect(check(big, [1])).toContain(`at most ${SCHEMA_VALUES_MAX} are accepted`);
+  });
+
+  it('refuses an input whose size times the schema size is past the budget, before ajv runs', () => {
+    const schema = { type: 'array', items: { enum: range(2000) } };
+    expect(declare(schema)).toEqual([]);
+    const allowed = Math.floor(CHECK_BUDGET / 2004);
+    // An enum of 2,000 over 400,000 items: 800 million comparisons, minutes of the kernel's thread.
+    const refused = check(
+      schema,
+      range(400_000).map(() => -1),
+    );
+    expect(refused).toContain('the input is too large to check against the schema of tool');
+    expect(refused).toContain(`more than ${allowed} JSON values`);
+    // Under the budget the input is checked as before.
+    expect(check(schema, range(500))).toBeNull();
+    expect(check(schema, [...range(10), -1])).toContain(
+      '/10 must be equal to one of the allowed values',
+    );
+  });
+
+  it('lists every problem of a small input, only the first once listing them all would cost', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'integer' } },
+    };
+    const small = check(schema, { a: 1, b: 'x' });
+    expect(small).toContain('/a must be string');
+    expect(small).toContain('/b must be integer');
+    // An allOf of 300 failing subschemas over 3,000 items made 900,000 error objects.
+    const every = { type: 'array', items: { allOf: range(300).map(() => ({ type: 'string' })) } };
+    const large = check(every, range(3000));
+    expect(large).toBe('the input does not match the schema of tool: /0 must be string');
+  });
+
+  it('refuses, rather than throws, an input nested past what the generated code recurses', () => {
+    const nested = {
+      definitions: {
+        n: { anyOf: [{ type: 'integer' }, { type: 'array', items: { $ref: '#/definitions/n' } }] },
+      },
+      $ref: '#/definitions/n',
+    };
+    let deep: unknown = 1;
+    for (let i = 0; i < 50_000; i += 1) deep = [deep];
+    expect(check(nested, deep)).toMatch(
+      /could not be checked against the schema of tool|too large to check/,
+    );
+    expect(check(nested, [[[1]]])).toBeNull();
   });
 });

@@ -1,6 +1,13 @@
 import type { ToolManifestEntry } from '@airlock/core';
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ProblemDetail } from '../../errors.js';
+import {
+  inputValuesAllowed,
+  inputValuesUpTo,
+  REPORT_ALL_BUDGET,
+  schemaSizeProblem,
+  schemaValues,
+} from './schema-cost.js';
 import { costlyPatternProblem, linearRegExp, linearRegExpProblem } from './schema-regexp.js';
 
 /**
@@ -14,7 +21,7 @@ import { costlyPatternProblem, linearRegExp, linearRegExpProblem } from './schem
  * owner (workspace and application) and schema text. `pattern` and
  * `patternProperties` run on a linear-time engine (./schema-regexp.ts).
  */
-const compiled = new Map<string, ValidateFunction | string>();
+const compiled = new Map<string, CompiledSchema | string>();
 const CACHE_LIMIT = 1000;
 const DETAIL_MAX = 2000;
 /** Keywords whose values are data, not subschemas. */
@@ -33,6 +40,18 @@ const AJV_OPTIONS = {
   logger: false,
   code: { regExp: linearRegExp },
 } as const;
+
+/**
+ * A schema compiled to decide (stopping at the first problem, so a failing
+ * input costs little), and its size; the validator that lists every problem
+ * is compiled only when a refusal small enough to list them needs it.
+ */
+interface CompiledSchema {
+  readonly schema: Record<string, unknown>;
+  readonly values: number;
+  readonly decide: ValidateFunction;
+  listAll?: ValidateFunction;
+}
 
 /** The names the draft-07 meta-schema answers to in ajv: a schema naming none of them checks itself. */
 const DRAFT_07_META = new Set([
@@ -68,26 +87,32 @@ export function prepareSchemaChecks(): void {
   schemaChecker();
 }
 
-function compileSchema(schema: Record<string, unknown>): ValidateFunction {
+function compileSchema(schema: Record<string, unknown>, allErrors: boolean): ValidateFunction {
   if (!DRAFT_07_META.has(schema.$schema as string | undefined)) {
     // Another meta-schema (perhaps the declaration's own): ajv resolves and checks it as before.
-    return new Ajv({ ...AJV_OPTIONS, validateSchema: true }).compile(schema);
+    return new Ajv({ ...AJV_OPTIONS, allErrors, validateSchema: true }).compile(schema);
   }
   // Checked against the shared meta-schema validator first (what ajv's own check would do, with
   // the same options and message), then compiled alone in an instance of its own.
   schemaChecker().validateSchema(schema, true);
-  return new Ajv({ ...AJV_OPTIONS, validateSchema: false }).compile(schema);
+  return new Ajv({ ...AJV_OPTIONS, allErrors, validateSchema: false }).compile(schema);
 }
 
 function validatorFor(
   owner: SchemaOwner,
   schema: Record<string, unknown>,
-): ValidateFunction | string {
+): CompiledSchema | string {
   const key = JSON.stringify([owner.workspaceId, owner.applicationId, schema]);
   let found = compiled.get(key);
   if (found === undefined) {
+    const values = schemaValues(schema);
     try {
-      found = compileSchema(schema);
+      // A schema past the size bound is never compiled: compiling it is what would take long.
+      found = schemaSizeProblem(values) ?? {
+        schema,
+        values,
+        decide: compileSchema(schema, false),
+      };
     } catch (error) {
       found = (error as Error).message;
     }
@@ -95,6 +120,23 @@ function validatorFor(
     compiled.set(key, found);
   }
   return found;
+}
+
+/** The problems of an input the deciding validator refused, every one when that stays cheap. */
+function problemsOf(
+  compiledSchema: CompiledSchema,
+  input: unknown,
+  inputValues: number,
+): ErrorObject[] {
+  const first = compiledSchema.decide.errors ?? [];
+  if (inputValues * compiledSchema.values > REPORT_ALL_BUDGET) return first;
+  try {
+    compiledSchema.listAll ??= compileSchema(compiledSchema.schema, true);
+    compiledSchema.listAll(input);
+    return compiledSchema.listAll.errors ?? first;
+  } catch {
+    return first;
+  }
 }
 
 /**
@@ -110,8 +152,24 @@ export function inputSchemaProblems(
   if (typeof validate === 'string') {
     return `the input_schema of ${entry.name} in the tool manifest does not compile: ${validate}`;
   }
-  if (validate(input)) return null;
-  const problems = (validate.errors ?? []).map(
+  const allowed = inputValuesAllowed(validate.values);
+  const inputValues = inputValuesUpTo(input, allowed);
+  if (inputValues > allowed) {
+    return (
+      `the input is too large to check against the schema of ${entry.name}: it has more than ` +
+      `${allowed} JSON values, the most a schema of ${validate.values} values is applied to; ` +
+      'send a smaller input'
+    );
+  }
+  let valid: boolean;
+  try {
+    valid = validate.decide(input) as boolean;
+  } catch (error) {
+    // ajv's generated code recursing past the stack on a deeply nested input or schema.
+    return `the input could not be checked against the schema of ${entry.name}: ${(error as Error).message}`;
+  }
+  if (valid) return null;
+  const problems = problemsOf(validate, input, inputValues).map(
     (error) => `${error.instancePath || '(the input)'} ${error.message ?? 'is invalid'}`,
   );
   const text = `the input does not match the schema of ${entry.name}: ${problems.join('; ')}`;
@@ -203,6 +261,11 @@ export function manifestSchemaProblems(owner: SchemaOwner, manifest: unknown): P
         pointer: culprit.pointer,
         message: culprit.why,
       });
+      return;
+    }
+    const tooLarge = schemaSizeProblem(schemaValues(schema));
+    if (tooLarge !== null) {
+      problems.push({ code: 'tool_manifest_invalid', pointer, message: tooLarge });
       return;
     }
     const validate = validatorFor(owner, schema as Record<string, unknown>);

@@ -1,0 +1,91 @@
+/**
+ * What checking a call's input against its tool's JSON Schema costs, bounded
+ * before ajv runs. ajv compiles a schema to code (time grows with the
+ * schema, and faster than linearly for `oneOf` and `anyOf` of objects), then
+ * applies, to each value of the input, the subschemas that reach it: an
+ * `enum` of 6,000 values over an array of 20,000 items, or an `allOf` of 300
+ * subschemas collecting an error each for every item, kept the kernel's only
+ * thread for seconds to minutes. Two bounds keep that from happening:
+ *
+ * - a schema of more than {@link SCHEMA_VALUES_MAX} JSON values is refused
+ *   when it is declared (compiling one that size stays around a tenth of a
+ *   second on this machine kind);
+ * - a call is refused, as data the model reads, when its input's values times
+ *   the schema's values exceed {@link CHECK_BUDGET}: on every shape measured
+ *   (enums of objects, `anyOf` whose last branch matches, `allOf` that
+ *   fails everywhere) ajv's time grew with that product, at up to about
+ *   40 ns per unit on this machine kind when quiet.
+ *
+ * Annotations ajv never evaluates (`description`, `title`, `examples`,
+ * `default`, `$comment`) are not counted, so a well documented schema costs
+ * what its checks cost.
+ */
+
+/** The most JSON values (annotations aside) a declared input schema may have. */
+export const SCHEMA_VALUES_MAX = 3000;
+
+/** The most input values times schema values a call's check may cost. */
+export const CHECK_BUDGET = 2_000_000;
+
+/**
+ * Up to this product, a refusal lists every problem (ajv's `allErrors`, which
+ * builds an error per problem); past it, the first problem alone.
+ */
+export const REPORT_ALL_BUDGET = 200_000;
+
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment']);
+
+/** The JSON values of a schema that ajv evaluates: subschemas, keywords' values, enum members. */
+export function schemaValues(schema: unknown): number {
+  let count = 0;
+  const pending: unknown[] = [schema];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    count += 1;
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+      continue;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (!ANNOTATIONS.has(key)) pending.push(child);
+    }
+  }
+  return count;
+}
+
+/**
+ * The JSON values of a call's input, counted up to `limit` (a count past it
+ * answers `limit + 1`, having looked at no more than that many values).
+ */
+export function inputValuesUpTo(input: unknown, limit: number): number {
+  let count = 0;
+  const pending: unknown[] = [input];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    count += 1;
+    if (count > limit) return count;
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else {
+      for (const child of Object.values(value)) pending.push(child);
+    }
+  }
+  return count;
+}
+
+/** Why a declared schema is too large to compile, or null. */
+export function schemaSizeProblem(values: number): string | null {
+  if (values <= SCHEMA_VALUES_MAX) return null;
+  return (
+    `the input_schema has ${values} JSON values besides its annotations; at most ` +
+    `${SCHEMA_VALUES_MAX} are accepted, since compiling and applying a larger schema would ` +
+    "hold up every other call: split the tool or move a long enum's values into the description"
+  );
+}
+
+/** How many input values a call may have against a schema of `schemaValueCount` values. */
+export function inputValuesAllowed(schemaValueCount: number): number {
+  return Math.floor(CHECK_BUDGET / Math.max(1, schemaValueCount));
+}
