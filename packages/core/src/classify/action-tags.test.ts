@@ -100,6 +100,35 @@ describe('effect profile', () => {
       ['ls', 'git push', 'npm i x'],
     );
   });
+  it('reads a command field that is not a string or an array of strings as unknown, besides its words', () => {
+    const tagsOf = (toolInput: unknown) =>
+      buildEffectProfile({ toolName: 'bash', toolInput, mode: 'rules', matchedRules: [] })
+        .action_tags;
+    // An executor joining the words runs `rm -rf /srv/data null`: the words are read, and unknown added.
+    expect(tagsOf({ command: ['rm', '-rf', '/srv/data', null] })).toEqual([
+      'delete',
+      'destructive',
+      'unknown',
+    ]);
+    expect(shellCommandsOf({ command: ['rm', '-rf', '/srv/data', null] })).toEqual([
+      'rm -rf /srv/data null',
+    ]);
+    expect(tagsOf({ command: ['rm', '-rf', '/srv/data', 0] })).toContain('destructive');
+    expect(tagsOf({ argv: ['bash', '-c', 'rm -rf /srv/data', true] })).toContain('destructive');
+    expect(tagsOf({ command: [['rm', '-rf', '/srv/data']] })).toEqual([
+      'delete',
+      'destructive',
+      'unknown',
+    ]);
+    // Nothing readable at all: unknown alone, never no tags.
+    expect(tagsOf({ command: 42 })).toEqual(['unknown']);
+    expect(tagsOf({ cmd: { run: 'rm -rf /' } })).toEqual(['unknown']);
+    expect(tagsOf({ argv: ['ls', { x: 1 }] })).toEqual(['unknown']);
+    // No command given: no tags, as before.
+    expect(tagsOf({ command: null })).toEqual([]);
+    expect(tagsOf({ argv: [] })).toEqual([]);
+    expect(tagsOf({ command: ['ls', '-la'] })).toEqual(['read']);
+  });
   it('reads the fields a manifest marks as commands', () => {
     const input = { steps: [{ run: 'ls' }, { run: 'rm -rf build' }] };
     expect(shellCommandsOf(input)).toEqual([]);

@@ -71,12 +71,58 @@ function valuesAt(value: unknown, tokens: readonly string[], out: unknown[]): vo
   }
 }
 
-function commandText(value: unknown): string | null {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && value.length > 0 && value.every((part) => typeof part === 'string')) {
-    return argvLine(value);
+/** What a command field holds: its line, and whether its shape is one a command is written in. */
+interface CommandField {
+  readonly text: string | null;
+  readonly wellFormed: boolean;
+}
+
+/**
+ * The words of an argv array whose elements are not all strings, as an
+ * executor that joins them would pass them: nested arrays flattened, other
+ * scalars as their JSON text (`null`, `0`, `true`). Null when an element is
+ * an object (no executor's join is predictable then).
+ */
+function looseWords(value: readonly unknown[], words: string[], depth = 0): string[] | null {
+  for (const part of value) {
+    if (typeof part === 'string') words.push(part);
+    else if (Array.isArray(part) && depth < 8) {
+      if (looseWords(part, words, depth + 1) === null) return null;
+    } else if (part === null || typeof part === 'number' || typeof part === 'boolean') {
+      words.push(JSON.stringify(part));
+    } else return null;
   }
-  return null;
+  return words;
+}
+
+/**
+ * A command field's line: a string as given, an array of strings quoted back
+ * into one line. Any other value (a number, an object, an array holding
+ * another kind of element) is not how a command is written, so the call
+ * carries `unknown` besides the tags of the words it does hold:
+ * `["rm","-rf","/srv",null]` reads as `rm -rf /srv null`, destructive and
+ * unknown, not as no command at all. A missing field, `null` and `[]` carry
+ * no command.
+ */
+function commandField(value: unknown): CommandField | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return { text: value, wellFormed: true };
+  if (Array.isArray(value)) {
+    if (value.length === 0) return null;
+    if (value.every((part) => typeof part === 'string')) {
+      return { text: argvLine(value), wellFormed: true };
+    }
+    const words = looseWords(value, []);
+    return { text: words && words.length > 0 ? argvLine(words) : null, wellFormed: false };
+  }
+  return { text: null, wellFormed: false };
+}
+
+/** The shell commands a tool input carries, and whether a command field held something else. */
+export interface CarriedCommands {
+  readonly commands: string[];
+  /** A command field held a value no command is written as: its tags include `unknown`. */
+  readonly malformed: boolean;
 }
 
 /**
@@ -84,23 +130,32 @@ function commandText(value: unknown): string | null {
  * and `argv` fields (a string, or an array of words quoted back into one
  * line), then each field the tool's manifest marks as a command (JSON
  * pointers). All of them, not only the first present: an input may carry a
- * harmless `command` beside a destructive `cmd`. Empty when there is none.
+ * harmless `command` beside a destructive `cmd`.
  */
-export function shellCommandsOf(input: unknown, commandPointers: readonly string[] = []): string[] {
+export function commandsCarried(
+  input: unknown,
+  commandPointers: readonly string[] = [],
+): CarriedCommands {
   const commands: string[] = [];
-  for (const key of COMMAND_KEYS) {
-    const text = commandText(stringAt(input, key));
-    if (text !== null) commands.push(text);
-  }
+  let malformed = false;
+  const take = (value: unknown) => {
+    const field = commandField(value);
+    if (field === null) return;
+    if (!field.wellFormed) malformed = true;
+    if (field.text !== null && !commands.includes(field.text)) commands.push(field.text);
+  };
+  for (const key of COMMAND_KEYS) take(stringAt(input, key));
   for (const pointer of commandPointers) {
     const values: unknown[] = [];
     valuesAt(input, pointerTokens(pointer), values);
-    for (const value of values) {
-      const text = commandText(value);
-      if (text !== null && !commands.includes(text)) commands.push(text);
-    }
+    for (const value of values) take(value);
   }
-  return commands;
+  return { commands, malformed };
+}
+
+/** The shell commands of {@link commandsCarried}; empty when there is none. */
+export function shellCommandsOf(input: unknown, commandPointers: readonly string[] = []): string[] {
+  return commandsCarried(input, commandPointers).commands;
 }
 
 /** The tags of every command a tool input carries, as one set in canonical order. */
@@ -109,6 +164,13 @@ export function classifyCommands(commands: readonly string[]): ActionTag[] {
   // The classifier's bound holds for a call, not only for each of its commands.
   if (totalLength(commands) > MAX_CLASSIFIED_COMMAND_LENGTH) return [...UNREAD_COMMAND_TAGS];
   return orderedTags(commands.flatMap((command) => classifyShellCommand(command)));
+}
+
+/** The action tags of what a tool input carries: none without a command field. */
+export function carriedTags(carried: CarriedCommands): ActionTag[] {
+  const tags = carried.commands.length === 0 ? [] : classifyCommands(carried.commands);
+  if (!carried.malformed || tags.includes('unknown')) return tags;
+  return orderedTags([...tags, 'unknown']);
 }
 
 function totalLength(commands: readonly string[]): number {
@@ -162,7 +224,8 @@ export interface EffectProfileOptions {
  * URL targets found in the command or in the input's path-like fields.
  */
 export function buildEffectProfile(options: EffectProfileOptions): EffectProfile {
-  const commands = shellCommandsOf(options.toolInput, options.commandPointers);
+  const carried = commandsCarried(options.toolInput, options.commandPointers);
+  const commands = carried.commands;
   const targets =
     totalLength(commands) > MAX_CLASSIFIED_COMMAND_LENGTH
       ? []
@@ -177,7 +240,7 @@ export function buildEffectProfile(options: EffectProfileOptions): EffectProfile
     tool_input: options.toolInput,
     mode: options.mode,
     matched_rules: [...options.matchedRules],
-    action_tags: commands.length === 0 ? [] : classifyCommands(commands),
+    action_tags: carriedTags(carried),
     targets: [...new Set(targets.map(canonicalTarget))],
   };
 }

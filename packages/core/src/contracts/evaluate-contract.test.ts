@@ -28,6 +28,26 @@ describe('evaluateActionContract', () => {
     expect(decision?.detail).toContain('read, delete, destructive');
   });
 
+  it('refuses an argv padded with a word that is not a string, as it refuses the plain one', () => {
+    const declared = contract({
+      authorization: { forbidden: ['action:destructive'], requires_user: ['action:unknown'] },
+    });
+    for (const command of [
+      ['rm', '-rf', '/srv/data', null],
+      ['rm', '-rf', '/srv/data', 0],
+      [['rm', '-rf', '/srv/data']],
+    ]) {
+      expect(
+        evaluateActionContract(declared, { toolName: 'bash', toolInput: { command } })?.verdict,
+      ).toBe('deny');
+    }
+    // A command field with no words at all is unknown: the catch-all asks a person.
+    expect(
+      evaluateActionContract(declared, { toolName: 'bash', toolInput: { command: { x: 1 } } })
+        ?.verdict,
+    ).toBe('ask');
+  });
+
   it('keeps 004 precedence: must_not over requires_user over allowed', () => {
     const declared = contract({
       authorization: { requires_user: ['action:install_local'], allowed: ['tool:bash'] },

@@ -1,4 +1,4 @@
-import { classifyCommands, shellCommandsOf } from '../classify/effect-profile.js';
+import { carriedTags, commandsCarried } from '../classify/effect-profile.js';
 import type { ActionTag } from '../classify/tags.js';
 import type { LayerDecision } from '../schemas/layers.js';
 import {
@@ -48,12 +48,8 @@ export function firstMatchingRule(
 
 /** The tool name, shell command and action tags a contract matches a call on. */
 export function contractSubject(call: ContractCall): ContractSubject {
-  const commands = shellCommandsOf(call.toolInput, call.commandPointers);
-  return {
-    toolName: call.toolName,
-    commands,
-    tags: commands.length === 0 ? [] : classifyCommands(commands),
-  };
+  const carried = commandsCarried(call.toolInput, call.commandPointers);
+  return { toolName: call.toolName, commands: carried.commands, tags: carriedTags(carried) };
 }
 
 function constraintReminder(contract: ActionContract, subject: ContractSubject): string | null {
