@@ -37,11 +37,15 @@ export const RunStartShape = {
 /** The approval mode (re-exported under the name the routes use). */
 export const ModeSchema = ApprovalModeSchema;
 
-/** A page cursor of events: those after a sequence number. */
-export const AfterSchema = z.coerce.number().int().min(0).default(0);
+/**
+ * A page cursor of events: those after a sequence number. A number, never
+ * coerced: a query string carries it as plain decimal digits, which REST
+ * reads as a number before this schema checks it.
+ */
+export const AfterSchema = z.number().int().min(0).default(0);
 
-/** A page size. */
-export const LimitSchema = z.coerce.number().int().min(1).max(1000).default(100);
+/** A page size (a number, as {@link AfterSchema}). */
+export const LimitSchema = z.number().int().min(1).max(1000).default(100);
 
 /** A claim's lease in milliseconds. */
 export const LeaseSchema = z.number().int().min(1000).max(86_400_000).optional();

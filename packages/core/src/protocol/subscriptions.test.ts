@@ -44,7 +44,9 @@ describe('the subscription contracts', () => {
   });
 
   it('take the query each door reads', () => {
-    expect(SUBSCRIPTION_CONTRACTS.feed.query.parse({ after: '12' }).after).toBe(12);
+    expect(SUBSCRIPTION_CONTRACTS.feed.query.parse({ after: 12 }).after).toBe(12);
+    // The upgrade reads the digits of `after=` itself: the schema never coerces text.
+    expect(SUBSCRIPTION_CONTRACTS.feed.query.safeParse({ after: '12' }).success).toBe(false);
     expect(SUBSCRIPTION_CONTRACTS.feed.query.parse({ after: 'latest' }).after).toBe('latest');
     expect(SUBSCRIPTION_CONTRACTS.feed.query.safeParse({ after: '-1' }).success).toBe(false);
     expect(

@@ -33,8 +33,11 @@ export interface SubscriptionContract<
   readonly errors: readonly ErrorCode[];
 }
 
-/** Where a resume starts: after a sequence number, or `latest` (the head, named by `ready`). */
-const AfterSchema = z.union([z.literal('latest'), z.coerce.number().int().min(0)]);
+/**
+ * Where a resume starts: after a sequence number, or `latest` (the head,
+ * named by `ready`). The upgrade reads the number from plain decimal digits.
+ */
+const AfterSchema = z.union([z.literal('latest'), z.number().int().min(0)]);
 
 /** The first message on a socket: the position it starts after. */
 export const SocketReadyMessageSchema = named(

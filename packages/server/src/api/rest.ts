@@ -11,6 +11,7 @@ import { closeAfterAnswer } from './close-after-answer.js';
 import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
 import { declaresCode, type Operation, pathParams } from './operation.js';
+import { decimalQueryNumber, numberFields } from './query-values.js';
 import type { RateLimiter } from './rate-limit.js';
 import { decodeUtf8, readBody } from './request-body.js';
 import { noteErrorCode, noteOperation } from './request-notes.js';
@@ -20,6 +21,8 @@ interface Route {
   /** The path's segments: a literal, or null where a parameter stands. */
   segments: (string | null)[];
   params: string[];
+  /** The query parameters a GET reads as numbers (plain decimal digits). */
+  numbers: ReadonlySet<string>;
 }
 
 /** Options of the REST surface. */
@@ -47,7 +50,9 @@ function compile(operation: Operation): Route {
     if (segment.includes('{')) throw new Error(`${operation.path}: a parameter is not a segment`);
     return segment;
   });
-  return { operation, segments, params };
+  const numbers =
+    operation.method === 'GET' ? numberFields(operation.input.shape) : new Set<string>();
+  return { operation, segments, params, numbers };
 }
 
 /** The routes whose path matches, with the parameters' raw (still percent-encoded) values. */
@@ -166,7 +171,7 @@ async function readInput(
     for (const [key, value] of url.searchParams) {
       // One value per parameter: of `order=sideways&order=newest`, none is silently the one.
       if (key in input) throw new AirlockError('invalid_input', `${key}: given more than once`);
-      input[key] = value;
+      input[key] = route.numbers.has(key) ? decimalQueryNumber(key, value) : value;
     }
   } else {
     const body = await readBody(req, limit);

@@ -15,6 +15,7 @@ import {
 } from '../api/access.js';
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
 import { invalidInput } from '../api/input-problems.js';
+import { DECIMAL_DIGITS } from '../api/query-values.js';
 import { badRequestTarget, requestTarget } from '../api/request-target.js';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
@@ -93,7 +94,7 @@ async function resolveAfter(
     return workspaceHead(kernel.context.store, workspaceId);
   }
   // Decimal digits only: Number() would also read `1e3`, `0x10` and ` 3`.
-  const after = /^(0|[1-9][0-9]*)$/.test(value) ? Number(value) : Number.NaN;
+  const after = DECIMAL_DIGITS.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(after)) {
     throw new AirlockError(
       'invalid_input',

@@ -5,7 +5,7 @@ import { defineContract } from '../operation.js';
 import { operationRoute } from '../routes.js';
 
 const AuditOutput = z.object({ records: z.array(AuditRecordSchema) });
-const AuditLimit = z.coerce.number().int().min(1).max(10_000).default(1000);
+const AuditLimit = z.number().int().min(1).max(10_000).default(1000);
 
 /** GET /api/v1/workspaces/{ws}/runs/{run}/audit: the run's decisions as JSON lines. */
 export const runAuditContract = defineContract({
@@ -26,7 +26,7 @@ export const exportAuditContract = defineContract({
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,
-    since: z.coerce.number().int().min(0).optional(),
+    since: z.number().int().min(0).optional(),
     after: AfterSchema,
     limit: AuditLimit,
   }),
