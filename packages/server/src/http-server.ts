@@ -14,6 +14,7 @@ import {
   continueWhenRead,
   hasLargeTrpcBody,
   readTrpcBody,
+  trpcQueryRefusal,
 } from './api/request-body.js';
 import { noteErrorCode, noteOperation, readNote } from './api/request-notes.js';
 import { badRequestTarget, requestTarget } from './api/request-target.js';
@@ -259,6 +260,9 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
           if (refusal instanceof AirlockError && refusal.code === 'payload_too_large') {
             closeAfterAnswer(res);
           }
+        } else if (req.method === 'GET') {
+          const refusal = trpcQueryRefusal(url);
+          if (refusal) bodyRefusals.set(req, refusal);
         }
         trpc(req, res);
       });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AirlockError } from '../errors.js';
-import { checkJsonTextDepth, checkParsedInput, MAX_JSON_DEPTH } from './input-guard.js';
+import { checkParsedInput, MAX_JSON_DEPTH } from './input-guard.js';
+import { checkJsonText } from './json-text.js';
 
 function codeOf(check: () => void): string | null {
   try {
@@ -22,10 +23,8 @@ function depthOf(value: unknown): number {
 describe('the input guard', () => {
   it('counts brackets inside strings (escaped quotes included) as text, not nesting', () => {
     const text = JSON.stringify({ a: '[[[[{{{{\\"[[[', b: ['"]]]]'] });
-    expect(codeOf(() => checkJsonTextDepth(text))).toBeNull();
-    expect(codeOf(() => checkJsonTextDepth(`${'['.repeat(MAX_JSON_DEPTH + 1)}`))).toBe(
-      'input_too_deep',
-    );
+    expect(codeOf(() => checkJsonText(text))).toBeNull();
+    expect(codeOf(() => checkJsonText(`${'['.repeat(MAX_JSON_DEPTH + 1)}`))).toBe('input_too_deep');
   });
 
   it('agrees with the parsed walk on every JSON value: refused exactly past the limit', () => {
@@ -38,7 +37,7 @@ describe('the input guard', () => {
           for (let i = 0; i < wrap; i++) nested = i % 2 === 0 ? [nested] : { k: nested };
           const deep = depthOf(nested) > MAX_JSON_DEPTH;
           const text = JSON.stringify(nested);
-          expect(codeOf(() => checkJsonTextDepth(text))).toBe(deep ? 'input_too_deep' : null);
+          expect(codeOf(() => checkJsonText(text))).toBe(deep ? 'input_too_deep' : null);
           const parsed = codeOf(() => checkParsedInput(JSON.parse(text)));
           expect(parsed === 'input_too_deep').toBe(deep);
         },
@@ -60,7 +59,7 @@ describe('the input guard', () => {
           for (let i = 0; i < wrap; i++)
             nested = i % 2 === 0 ? [nested, strings[0] ?? ''] : { k: nested };
           const deep = depthOf(nested) > MAX_JSON_DEPTH;
-          expect(codeOf(() => checkJsonTextDepth(JSON.stringify(nested)))).toBe(
+          expect(codeOf(() => checkJsonText(JSON.stringify(nested)))).toBe(
             deep ? 'input_too_deep' : null,
           );
         },

@@ -12,51 +12,12 @@ export const MAX_JSON_DEPTH = 64;
 /** Keys no request may carry at any depth: they reach an object's prototype, not its data. */
 const FORBIDDEN_KEYS = new Set(['__proto__']);
 
-function tooDeep(): AirlockError {
+/** The refusal of input nested past {@link MAX_JSON_DEPTH}. */
+export function tooDeep(): AirlockError {
   return new AirlockError(
     'input_too_deep',
     `the input nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
   );
-}
-
-/**
- * Checks the nesting depth of JSON text without parsing it (brackets inside
- * strings do not count), so a hostile body is refused before `JSON.parse`.
- * Strings, most of a body's text (a tool's output, a file), are skipped with
- * `indexOf` rather than read a character at a time.
- * @throws AirlockError input_too_deep past {@link MAX_JSON_DEPTH}.
- */
-export function checkJsonTextDepth(text: string): void {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      i = closingQuote(text, i);
-    } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > MAX_JSON_DEPTH) throw tooDeep();
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
-    }
-  }
-}
-
-/**
- * Where the string opened at `open` ends: its closing quote, the first one
- * not escaped (an even number of backslashes before it), or the text's end.
- * Each backslash is counted at most once, so this stays linear.
- */
-function closingQuote(text: string, open: number): number {
-  let from = open + 1;
-  for (;;) {
-    const quote = text.indexOf('"', from);
-    if (quote === -1) return text.length;
-    let backslashes = 0;
-    while (quote - backslashes - 1 >= from && text.charCodeAt(quote - backslashes - 1) === 0x5c) {
-      backslashes++;
-    }
-    if (backslashes % 2 === 0) return quote;
-    from = quote + 1;
-  }
 }
 
 /**

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationContract } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
+import { checkJsonText } from './json-text.js';
 import { declaresCode } from './operation.js';
 
 /** Requests sent with `Expect: 100-continue` whose `100 Continue` has not gone out yet. */
@@ -86,8 +87,9 @@ export type BodyRefusal = 'not_utf8' | AirlockError;
 /**
  * Reads a tRPC call's body before tRPC does (tRPC would decode bytes that are
  * not UTF-8 leniently, into U+FFFD) and hands tRPC the decoded text as
- * `req.body`. On a refusal tRPC sees an empty body, and the refusal is
- * returned for the procedure to answer.
+ * `req.body`, once {@link checkJsonText} found nothing wrong with it (no key
+ * named twice, no number read otherwise than written). On a refusal tRPC
+ * sees an empty body, and the refusal is returned for the procedure to answer.
  */
 export async function readTrpcBody(
   req: IncomingMessage,
@@ -107,10 +109,35 @@ export async function readTrpcBody(
     holder.body = '';
     return 'not_utf8';
   }
-  holder.body = body.toString('utf8');
+  const text = body.toString('utf8');
+  try {
+    checkJsonText(text);
+  } catch (error) {
+    holder.body = '';
+    if (error instanceof AirlockError) return error;
+    throw error;
+  }
+  holder.body = text;
   // tRPC parses a large body a turn after it was read and decoded.
   if (holder.body.length > LARGE_VALUE_CHARACTERS) await nextTurn(null);
   return null;
+}
+
+/**
+ * Checks the JSON text of a tRPC query's `input` parameter (a query or a
+ * subscription carries its input in the URL) as {@link readTrpcBody} checks
+ * a body: the refusal, or null.
+ */
+export function trpcQueryRefusal(url: URL): AirlockError | null {
+  const input = url.searchParams.get('input');
+  if (input === null) return null;
+  try {
+    checkJsonText(input);
+    return null;
+  } catch (error) {
+    if (error instanceof AirlockError) return error;
+    throw error;
+  }
 }
 
 /** Whether a tRPC call's body, as {@link readTrpcBody} left it, is past the large-value threshold. */

@@ -8,8 +8,9 @@ import { asStoreError } from '../store/store-errors.js';
 import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
 import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import { closeAfterAnswer } from './close-after-answer.js';
-import { checkJsonTextDepth, checkParsedInput } from './input-guard.js';
+import { checkParsedInput } from './input-guard.js';
 import { invalidInput } from './input-problems.js';
+import { checkJsonText } from './json-text.js';
 import { declaresCode, type Operation, pathParams } from './operation.js';
 import { decimalQueryNumber, numberFields } from './query-values.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -181,7 +182,7 @@ async function readInput(
         throw new AirlockError('unsupported_media_type', 'send the body as application/json');
       }
       const text = decodeUtf8(body, route.operation);
-      checkJsonTextDepth(text);
+      checkJsonText(text);
       large = text.length > LARGE_VALUE_CHARACTERS;
       // A large body is read and scanned in one turn, parsed in the next, checked in the one after.
       if (large) await nextTurn(null);

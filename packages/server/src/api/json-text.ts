@@ -1,0 +1,165 @@
+import { pointerFrom } from '@airlock/core';
+import { AirlockError } from '../errors.js';
+import { MAX_JSON_DEPTH, tooDeep } from './input-guard.js';
+
+/** An open array or object of the text being scanned, and where its current member sits. */
+interface Frame {
+  /** The keys an object has named so far; null for an array. */
+  readonly keys: Set<string> | null;
+  /** The current member: an object's last key, an array's index. */
+  at: string | number;
+  /** In an object: whether the next string is a key (after `{` or `,`). */
+  expectsKey: boolean;
+}
+
+function pointerOf(frames: readonly Frame[], last: string | number): string {
+  // The root frame is the body itself; each frame's `at` is a step toward the member.
+  return pointerFrom([...frames.slice(0, -1).map((frame) => frame.at), last]);
+}
+
+function refusal(problem: 'duplicate_key' | 'inexact_number', pointer: string, message: string) {
+  return new AirlockError('invalid_json', `${pointer || '/'}: ${message}; nothing was changed`, [
+    { code: problem, pointer, message },
+  ]);
+}
+
+/**
+ * Where the string opened at `open` ends: its closing quote, the first one
+ * not escaped (an even number of backslashes before it), or the text's end.
+ * Each backslash is counted at most once, so this stays linear.
+ */
+function closingQuote(text: string, open: number): number {
+  let from = open + 1;
+  for (;;) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1) return text.length;
+    let backslashes = 0;
+    while (quote - backslashes - 1 >= from && text.charCodeAt(quote - backslashes - 1) === 0x5c) {
+      backslashes++;
+    }
+    if (backslashes % 2 === 0) return quote;
+    from = quote + 1;
+  }
+}
+
+/** Whether a character may be part of a JSON number token. */
+function inNumber(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || (c | 0x20) === 0x65;
+}
+
+/** The digits of 2^53 - 1, the largest integer every JSON reader holds exactly. */
+const SAFE_DIGITS = String(Number.MAX_SAFE_INTEGER);
+
+/** The integer digits the kernel writes for a whole number (JSON.stringify's, exponent spelled out). */
+function writtenDigits(value: number): string {
+  const written = String(Math.abs(value));
+  const at = written.indexOf('e+');
+  if (at === -1) return written;
+  const mantissa = written.slice(0, at);
+  const fraction = mantissa.length - (mantissa.indexOf('.') + 1);
+  const digits = mantissa.replace('.', '');
+  return (
+    digits + '0'.repeat(Number(written.slice(at + 2)) - (mantissa.includes('.') ? fraction : 0))
+  );
+}
+
+/**
+ * The reason a number token would not be read as written, or null: an integer
+ * past 2^53 that the kernel would read, show and pass on as other digits
+ * (`12345678901234567890` as `12345678901234567000`), or any number past the
+ * largest double (read as Infinity). A token with a fraction or an exponent
+ * is a floating-point number, read as one.
+ */
+function inexactNumber(token: string): string | null {
+  const integer = !/[.eE]/.test(token);
+  const negative = token.charCodeAt(0) === 0x2d;
+  const length = token.length - (negative ? 1 : 0);
+  // A safe integer is exact: up to 15 digits, or 16 up to 2^53 - 1 (same length: compared as text).
+  if (integer && (length <= 15 || (length === 16 && token.slice(-16) <= SAFE_DIGITS))) return null;
+  const value = Number(token);
+  // Not a number token JSON.parse reads: the parse refuses it.
+  if (Number.isNaN(value)) return null;
+  if (!Number.isFinite(value)) {
+    const shown = token.length > 40 ? `${token.slice(0, 40)}…` : token;
+    return `${shown} is past the largest number JSON carries here (it would be read as ${value})`;
+  }
+  const digits = negative ? token.slice(1) : token;
+  // A leading zero is not JSON: the parse refuses it.
+  if (digits.charCodeAt(0) === 0x30) return null;
+  if (integer && writtenDigits(value) !== digits) {
+    const read = `${negative ? '-' : ''}${writtenDigits(value)}`;
+    return `${token} is an integer past 2^53 that would be read as ${read}; send it as a string`;
+  }
+  return null;
+}
+
+/**
+ * Checks a request's JSON text before `JSON.parse` reads it, in one linear
+ * pass (strings are skipped with `indexOf`): its nesting depth, a key named
+ * twice in one object (`JSON.parse` keeps the last, where a proxy or a
+ * validator in front of the kernel may read the first), and a number the
+ * parse would not read as written (an integer past 2^53, a number past the
+ * largest double). Text that is not JSON is left to `JSON.parse` to refuse.
+ * @throws AirlockError input_too_deep past {@link MAX_JSON_DEPTH}; invalid_json
+ * with a `duplicate_key` or `inexact_number` problem naming its pointer.
+ */
+export function checkJsonText(text: string): void {
+  const frames: Frame[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const end = closingQuote(text, i);
+      const top = frames[frames.length - 1];
+      if (top?.keys && top.expectsKey) {
+        const key = keyOf(text, i, end);
+        // A key that does not decode is not JSON: the parse refuses it.
+        if (key === null) return;
+        if (top.keys.has(key)) {
+          throw refusal(
+            'duplicate_key',
+            pointerOf(frames, key),
+            `the key ${JSON.stringify(key)} is named twice in one object; name each key once`,
+          );
+        }
+        top.keys.add(key);
+        top.at = key;
+        top.expectsKey = false;
+      }
+      i = end;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (frames.length >= MAX_JSON_DEPTH) throw tooDeep();
+      frames.push(
+        c === 0x7b
+          ? { keys: new Set(), at: '', expectsKey: true }
+          : { keys: null, at: 0, expectsKey: false },
+      );
+    } else if (c === 0x7d || c === 0x5d) {
+      frames.pop();
+    } else if (c === 0x2c) {
+      const top = frames[frames.length - 1];
+      if (top?.keys) top.expectsKey = true;
+      else if (top) top.at = (top.at as number) + 1;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      while (end < text.length && inNumber(text.charCodeAt(end))) end++;
+      const token = text.slice(i, end);
+      const reason = inexactNumber(token);
+      if (reason !== null) {
+        const top = frames[frames.length - 1];
+        throw refusal('inexact_number', top ? pointerOf(frames, top.at) : '', reason);
+      }
+      i = end - 1;
+    }
+  }
+}
+
+/** A key's text as `JSON.parse` reads it (escapes decoded), or null when it does not decode. */
+function keyOf(text: string, open: number, close: number): string | null {
+  const raw = text.slice(open + 1, close);
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(text.slice(open, close + 1)) as string;
+  } catch {
+    return null;
+  }
+}
