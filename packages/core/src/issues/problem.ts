@@ -22,6 +22,7 @@ export const PROBLEM_CODES = [
   'glob_too_complex',
   'tool_names_invalid',
   'tool_aliases_invalid',
+  'tool_name_hidden_character',
   'hooks_not_object',
   'hooks_require_mode',
   'hook_event_unknown',

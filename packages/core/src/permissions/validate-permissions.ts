@@ -4,11 +4,13 @@ import {
   invalid,
   type Problem,
   type ProblemCode,
+  ProblemList,
   pointerFrom,
   pointerTo,
   type Validated,
   valid,
 } from '../issues/problem.js';
+import { checkToolNameText } from '../rules/tool-name-text.js';
 import {
   type CustomRuleSet,
   CustomRuleSetSchema,
@@ -111,9 +113,12 @@ export function validateCustomRuleSet(input: unknown, base = ''): Validated<Cust
 /** Validates a tool manifest; every problem is reported under `base`. */
 export function validateToolManifest(input: unknown, base = ''): Validated<ToolManifest> {
   const parsed = ToolManifestSchema.safeParse(input);
-  return parsed.success
-    ? valid(parsed.data)
-    : invalid(zodProblems(parsed.error, base, 'tool_manifest_invalid'));
+  if (!parsed.success) return invalid(zodProblems(parsed.error, base, 'tool_manifest_invalid'));
+  const problems = new ProblemList();
+  parsed.data.forEach((entry, index) => {
+    checkToolNameText(entry.name, `${base}${pointerFrom([index, 'name'])}`, problems);
+  });
+  return problems.empty ? valid(parsed.data) : invalid(problems.items);
 }
 
 /**

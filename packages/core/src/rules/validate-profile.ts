@@ -5,6 +5,7 @@ import { permissionConfigurationProblems } from '../permissions/validate-permiss
 import { ApprovalModeSchema } from '../schemas/approval.js';
 import type { ProfileConfiguration } from '../schemas/profile.js';
 import { CompiledPolicy, type Policy } from './policy.js';
+import { checkToolNameText } from './tool-name-text.js';
 import { checkEnvelope, checkRuleList, describe } from './validate-rules.js';
 
 const PROFILE_KEYS = [
@@ -114,6 +115,8 @@ function checkToolNames(value: unknown, problems: ProblemList): void {
         pointerTo('/tool_names', index),
         `a tool name must be nonempty text, not ${describe(name)}`,
       );
+    } else {
+      checkToolNameText(name, pointerTo('/tool_names', index), problems);
     }
   });
 }
@@ -136,7 +139,13 @@ function checkToolAliases(value: unknown, problems: ProblemList): Record<string,
         pointerTo('/tool_aliases', alias),
         `an alias must map a nonempty name to a nonempty tool name, not ${describe(target)}`,
       );
-    } else {
+    } else if (
+      // Both sides are names a person reads: the wire name the model sends, the name that runs.
+      [
+        checkToolNameText(alias, pointerTo('/tool_aliases', alias), problems),
+        checkToolNameText(target, pointerTo('/tool_aliases', alias), problems),
+      ].every(Boolean)
+    ) {
       aliases[alias] = target;
     }
   }

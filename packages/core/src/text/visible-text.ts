@@ -35,6 +35,22 @@ export function visibleText(text: string): string {
     .replace(EMPTY_LINES, (run) => `\n⟨${run.split('\n').length - 2} empty lines⟩\n`);
 }
 
+/**
+ * The first character of a text that changes how it reads without showing itself, as its code
+ * point (`U+202E`), or null. With `oneLine`, tab and newline count too (a name is one line).
+ */
+export function firstHiddenCharacter(
+  text: string,
+  options: { oneLine?: boolean } = {},
+): string | null {
+  HIDDEN.lastIndex = 0;
+  const hidden = HIDDEN.exec(text);
+  const breaking = options.oneLine ? /[\t\n]/.exec(text) : null;
+  const first =
+    hidden && breaking ? (hidden.index < breaking.index ? hidden : breaking) : (hidden ?? breaking);
+  return first ? codePoint(first[0]) : null;
+}
+
 /** Whether a text holds characters that change how it reads without showing themselves. */
 export function hasHiddenCharacters(text: string): boolean {
   HIDDEN.lastIndex = 0;

@@ -48,6 +48,8 @@ export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
   tool_names_invalid: '`tool_names` must be an array of non-empty tool names.',
   tool_aliases_invalid:
     '`tool_aliases` must map non-empty wire names to non-empty execution names.',
+  tool_name_hidden_character:
+    'A declared tool name (in `tool_names`, `tool_aliases` or `tool_manifest`) holds a character that changes how it reads without showing itself: a C0 or C1 control (tab and newline included), DEL, a bidirectional control or a zero-width character. A person approving a call would read another name than the one that runs.',
   hooks_not_object: '`lifecycle_hooks` must be an object keyed by event.',
   hooks_require_mode: 'A profile that declares `lifecycle_hooks` must declare `approval_mode` too.',
   hook_event_unknown:
