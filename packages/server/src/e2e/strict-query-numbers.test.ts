@@ -89,6 +89,17 @@ describe('numbers in a query string and a tRPC input are strict', () => {
     expect(answer.error.problems[0].pointer).toBe('/limit');
   });
 
+  it('documents limit, after and since as integers with their bounds', async () => {
+    const document = await (await fetch(`${d.url}/openapi.json`)).json();
+    const parameter = (path: string, name: string) =>
+      document.paths[path].get.parameters.find((p: { name: string }) => p.name === name).schema;
+    const runs = '/api/v1/workspaces/{workspace_id}/runs';
+    expect(parameter(runs, 'limit')).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
+    const audit = '/api/v1/workspaces/{workspace_id}/audit';
+    expect(parameter(audit, 'since')).toMatchObject({ type: 'integer', minimum: 0 });
+    expect(parameter(audit, 'after')).toMatchObject({ type: 'integer', minimum: 0 });
+  });
+
   it('takes limit as a number over tRPC', async () => {
     const answer = await trpcQuery(d, 'runs.list', { workspace_id: d.workspaceId, limit: 2 });
     expect(answer.status).toBe(200);
