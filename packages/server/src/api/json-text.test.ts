@@ -81,6 +81,9 @@ describe('the JSON text check', () => {
     // Read as written: the safe integers, 2^53, a double's own digits (as JSON.stringify writes them).
     expect(refusalOf('[9007199254740991,-9007199254740991,9007199254740992]')).toBeNull();
     expect(refusalOf('[41341348184070250,12345678901234567000,-1e21]')).toBeNull();
+    // Past 1e21 the kernel writes an exponent; the digits it stands for are compared.
+    expect(refusalOf('[1000000000000000000000,-1234567890123456800000]')).toBeNull();
+    expect(refusalOf('[1234567890123456789012]')?.problem).toBe('inexact_number');
     expect(refusalOf('[100000000000000000000,1e300,0.1,1.7976931348623157e308,-0]')).toBeNull();
   });
 

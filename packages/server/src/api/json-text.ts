@@ -55,12 +55,9 @@ function writtenDigits(value: number): string {
   const written = String(Math.abs(value));
   const at = written.indexOf('e+');
   if (at === -1) return written;
-  const mantissa = written.slice(0, at);
-  const fraction = mantissa.length - (mantissa.indexOf('.') + 1);
-  const digits = mantissa.replace('.', '');
-  return (
-    digits + '0'.repeat(Number(written.slice(at + 2)) - (mantissa.includes('.') ? fraction : 0))
-  );
+  // `1.2345e+21`: the mantissa's digits, then zeros for the exponent its fraction does not cover.
+  const [whole, fraction = ''] = written.slice(0, at).split('.');
+  return `${whole}${fraction}${'0'.repeat(Number(written.slice(at + 2)) - fraction.length)}`;
 }
 
 /**
