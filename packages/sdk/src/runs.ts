@@ -135,8 +135,12 @@ export class RunHandle {
   }
 
   /**
-   * Retries a row holding the run (on_failure hold).
-   * @throws ConflictError task_not_waiting when the row does not hold the run.
+   * Retries a row holding the run (on_failure hold): a question asks again, a
+   * refused call crosses the approval stage again, an expired park parks
+   * again, anything else runs again.
+   * @throws ConflictError task_not_waiting when the row does not hold the run,
+   *   retry_refused when it cannot be retried as it stands (an invalid question,
+   *   a call the rules refuse again): the hold stays.
    */
   retryTask(key: string, request: RequestOptions = {}): Promise<TaskView> {
     return this.context.operations.decisions.retry.mutate(

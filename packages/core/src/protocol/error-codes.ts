@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   delivery_not_found: 404,
   method_not_allowed: 405,
   task_not_waiting: 409,
+  // A retry the row's failure forbids (an invalid question) or the approval stage refuses again.
+  retry_refused: 409,
   not_claimable_kind: 409,
   not_claimable: 409,
   lease_lost: 409,

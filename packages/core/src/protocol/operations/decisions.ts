@@ -83,11 +83,18 @@ export const resolveContract = defineContract({
 /** POST .../tasks/{key}/retry */
 export const retryContract = defineContract({
   ...operationRoute('decisions.retry'),
-  summary: 'Retry a row holding its run (on_failure hold): runnable again, or parked afresh',
+  summary:
+    'Retry a row holding its run (on_failure hold): a question asks again, a refused call crosses the approval stage again, an expired park parks again, anything else runs again (409 retry_refused for an invalid question or a call the stage refuses again)',
   planes: ['member'],
   input: z.strictObject(TaskParams),
   output: TaskViewSchema,
-  errors: ['run_not_found', 'task_not_found', 'task_not_waiting', 'run_not_running'],
+  errors: [
+    'run_not_found',
+    'task_not_found',
+    'task_not_waiting',
+    'retry_refused',
+    'run_not_running',
+  ],
 });
 
 /** GET /api/v1/workspaces/{ws}/decisions: every row resting on a person. */

@@ -1,5 +1,5 @@
 import { RUN_PHASE_MOVES, RUN_STATES } from './run-machine.js';
-import { TASK_VERB_NAMES, verbRule } from './task-machine.js';
+import { RETRY_ROUTES, TASK_VERB_NAMES, verbRule } from './task-machine.js';
 import { type TaskState, TERMINAL_STATES } from './task-states.js';
 
 /** Where docs/task-states.md is generated from, named in its header. */
@@ -37,6 +37,28 @@ function verbTable(): string[] {
   return [
     '| verb | by | from | to | emits | run must be | kinds | refused with (409) | what it does |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ];
+}
+
+function retryTable(): string[] {
+  const rows = RETRY_ROUTES.map((entry) => {
+    const kinds = entry.kinds ? code(entry.kinds) : 'any';
+    const codes = entry.codes ? code(entry.codes) : 'any';
+    const to = entry.to.length > 0 ? code(entry.to) : '(unchanged)';
+    return `| \`${entry.route}\` | ${kinds} | ${codes} | ${to} | ${entry.summary} |`;
+  });
+  return [
+    '## Retries',
+    '',
+    "A person's `retry` of a row that holds its run goes by the row's kind and failure code: the",
+    'first line that matches decides. Every state a retry leaves a row in is one some verb moves',
+    'that kind of row on from, so a retry never strands its run. A tool call the rules or a person',
+    'refused (`approval_denied`) does not hold its run: the model reads the refusal, and its retry',
+    'answers `task_not_waiting`.',
+    '',
+    '| route | kinds | failure codes | to | what it does |',
+    '| --- | --- | --- | --- | --- |',
     ...rows,
   ];
 }
@@ -98,6 +120,8 @@ export function renderStateDiagram(): string {
     "A person's `approve`, `deny` or `resolve` of a row whose deadline has passed is refused with",
     '`task_not_waiting` ("its decision expired") on every surface, even in the moments before the',
     "clocks' sweep moves it to `timed_out`.",
+    '',
+    ...retryTable(),
     '',
     '## Run phases',
     '',

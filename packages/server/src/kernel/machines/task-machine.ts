@@ -87,7 +87,7 @@ export const TASK_VERBS = {
   },
   retry: {
     summary:
-      'a person retries a row that holds its run: an expired decision waits again, anything else runs again',
+      'a person retries a row that holds its run: a question asks again, a refused call crosses the approval stage again, an expired park parks again, anything else runs again (see Retries)',
     from: ['failed', 'timed_out'],
     to: ['runnable', 'needs_approval', 'awaiting_input'],
     emits: ['task.retried'],
@@ -304,4 +304,70 @@ export function checkStillWaiting(
 export function mayReach(verb: TaskVerb, from: TaskState, to: TaskState): boolean {
   const rule = verbRule(verb);
   return rule.to === 'same' ? to === from : rule.to.includes(to);
+}
+
+/** What a person's retry does with a holding row: the first entry whose kinds and codes match. */
+export interface RetryRoute {
+  /** How the retry moves the row (`refuse` answers 409 `retry_refused` and keeps the hold). */
+  route: 'refuse' | 'ask_again' | 'stage_again' | 'park_again' | 'run_again';
+  /** The row kinds the entry applies to; absent: every kind. */
+  kinds?: readonly TaskKind[];
+  /** The failure codes the entry applies to; absent: every code. */
+  codes?: readonly string[];
+  /** The states the retry may leave the row in (none for a refusal). */
+  to: readonly ToState<'retry'>[];
+  /** What it does, in one line (printed in docs/task-states.md). */
+  summary: string;
+}
+
+/**
+ * Where a person's retry sends a row that holds its run, by the row's kind and
+ * failure code: the first entry that matches decides. Every state an entry
+ * may leave a row in is one some verb moves that kind of row on from (the
+ * task-machine tests check it), so no retry strands its run.
+ */
+export const RETRY_ROUTES: readonly RetryRoute[] = [
+  {
+    route: 'refuse',
+    kinds: ['ask'],
+    codes: ['invalid_question'],
+    to: [],
+    summary:
+      'an invalid question cannot be asked again unchanged: 409 `retry_refused`, the hold stays (abandon or stop the run)',
+  },
+  {
+    route: 'ask_again',
+    kinds: ['ask'],
+    to: ['awaiting_input'],
+    summary: 'a declined or expired question waits for an answer again, with a fresh clock',
+  },
+  {
+    route: 'stage_again',
+    codes: ['approval_denied'],
+    to: ['runnable', 'needs_approval'],
+    summary:
+      'a row the approval stage or a person refused crosses the stage again: granted, parked afresh, or refused again (409 `retry_refused`, the hold stays)',
+  },
+  {
+    route: 'park_again',
+    codes: ['approval_expired'],
+    to: ['needs_approval'],
+    summary: 'an expired park parks again with a fresh clock; its approvals start again',
+  },
+  {
+    route: 'run_again',
+    to: ['runnable'],
+    summary: 'any other failure runs again (a hook with its timeout afresh)',
+  },
+];
+
+/** The retry route of a row: the first entry of {@link RETRY_ROUTES} its kind and failure match. */
+export function retryRoute(row: Pick<TaskTable, 'kind' | 'error_code'>): RetryRoute {
+  const route = RETRY_ROUTES.find(
+    (entry) =>
+      (!entry.kinds || entry.kinds.includes(row.kind)) &&
+      (!entry.codes || (row.error_code !== null && entry.codes.includes(row.error_code))),
+  );
+  // The last entry matches every row.
+  return route ?? RETRY_ROUTES[RETRY_ROUTES.length - 1]!;
 }

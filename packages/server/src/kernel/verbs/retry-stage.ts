@@ -1,0 +1,57 @@
+import { AirlockError } from '../../errors.js';
+import { effectProfileColumn } from '../../store/effect-profile-column.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import type { KernelContext } from '../context.js';
+import type { TaskChange } from '../machines/move-task.js';
+import { evaluateEditedCall } from '../stage/approval-stage.js';
+
+/** Where a refused row's retry goes once the approval stage decided it again, and what that sets. */
+export interface StagedAgain {
+  state: 'runnable' | 'needs_approval';
+  set: TaskChange;
+}
+
+/**
+ * Sends a row the approval stage (or a person) refused through the stage
+ * again, as it stands now, for a person's retry: a deny binds every origin,
+ * so a retry is never a way past it. Granted, the row runs; asked, it parks
+ * afresh for the approvers (a person's deny is not overturned by the retrier
+ * alone); refused again, the retry is refused and the hold stays. Nothing is
+ * written here.
+ * @throws AirlockError retry_refused (409) when the stage refuses the row again.
+ */
+export async function stageAgain(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  row: TaskTable,
+): Promise<StagedAgain> {
+  const { decision, effectProfile } = await evaluateEditedCall(ctx, tx, {
+    run,
+    row,
+    toolInput: JSON.parse(row.tool_input) as unknown,
+  });
+  const decided = {
+    decision: JSON.stringify(decision),
+    resolved_tool_name: decision.tool_name,
+  };
+  if (decision.outcome === 'denied') {
+    const why = decision.error?.detail ?? 'denied';
+    throw new AirlockError(
+      'retry_refused',
+      `task ${row.key}: the approval stage refuses it again (${why}); the hold stays until the rules allow it, or abandon or stop the run`,
+    );
+  }
+  if (decision.outcome === 'parked') {
+    return {
+      state: 'needs_approval',
+      set: {
+        ...decided,
+        addressee: run.agent_application_id,
+        effect_profile: effectProfileColumn(effectProfile),
+      },
+    };
+  }
+  return { state: 'runnable', set: decided };
+}
