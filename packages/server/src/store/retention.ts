@@ -163,20 +163,52 @@ export interface EventBatch {
   limit: number;
 }
 
-/** Reads one batch of events to prune, oldest first. */
-export async function eventsToPrune(store: Store, batch: EventBatch): Promise<RunEventTable[]> {
-  return store.db
+/**
+ * One batch of the sweep: the events it may delete, how far it read, and
+ * when the oldest event it kept was written (null when it kept none).
+ */
+export interface PruneBatch {
+  rows: RunEventTable[];
+  /** The last sequence number read: the next batch starts after it (0 when nothing was read). */
+  scannedThrough: number;
+  /** The time of the first event kept for a live run; its type's pruned-before mark stays below it. */
+  firstKeptAt: number | null;
+}
+
+/**
+ * Reads one batch of events to prune, oldest first: at most `limit` events
+ * of the range, less those of a run that has not ended (the kernel reads a
+ * live run's events back, such as a row's edit or a call it recorded, for
+ * as long as the run lasts, however old they are). The batch reads `limit`
+ * rows whatever it keeps, so a run kept open for months costs each batch no
+ * more than its size; an event of no run (a policy change) or of a pruned
+ * run goes with its window.
+ */
+export async function eventsToPrune(reader: Reader, batch: EventBatch): Promise<PruneBatch> {
+  const rows = await reader[SQL].db
     .selectFrom('run_events')
-    .selectAll()
-    .where('workspace_id', '=', batch.workspaceId)
-    .where('seq', '>', batch.after)
-    .where('seq', '<=', batch.through)
-    .where('type', 'only' in batch.types ? 'in' : 'not in', [
+    .leftJoin('runs', (join) =>
+      join.onRef('runs.id', '=', 'run_events.run_id').on('runs.ended_at', 'is', null),
+    )
+    .selectAll('run_events')
+    .select('runs.id as live_run')
+    .where('run_events.workspace_id', '=', batch.workspaceId)
+    .where('run_events.seq', '>', batch.after)
+    .where('run_events.seq', '<=', batch.through)
+    .where('run_events.type', 'only' in batch.types ? 'in' : 'not in', [
       ...('only' in batch.types ? batch.types.only : batch.types.except),
     ])
-    .orderBy('seq')
+    .orderBy('run_events.seq')
     .limit(rowLimit(batch.limit))
     .execute();
+  const prunable: RunEventTable[] = [];
+  let firstKeptAt: number | null = null;
+  for (const { live_run, ...row } of rows) {
+    if (live_run === null) prunable.push(row);
+    else firstKeptAt ??= Number(row.created_at);
+  }
+  const last = rows[rows.length - 1];
+  return { rows: prunable, scannedThrough: last ? Number(last.seq) : 0, firstKeptAt };
 }
 
 /** Deletes events by sequence number, in the caller's unit of work, and moves the workspace's pruned position past them. */

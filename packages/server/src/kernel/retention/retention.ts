@@ -180,11 +180,14 @@ export class RetentionPruner {
     if (policy.events_days !== null) {
       const cutoff = now - policy.events_days * DAY_MS;
       // What an earlier pass pruned is not read again: the kept audit events there are many.
-      report.events += await this.pruneEventRange(steps, ws, cutoff, {
+      const swept = await this.pruneEventRange(steps, ws, cutoff, {
         except: AUDIT_TYPES,
         prunedBefore: Number(policy.events_pruned_before),
       });
-      if (!this.stopped) await markEventsPrunedBefore(this.ctx.store, ws, cutoff);
+      report.events += swept.pruned;
+      // An event kept for a live run is read again by the next pass, once the run has ended.
+      const prunedBefore = Math.min(cutoff, swept.firstKeptAt ?? cutoff);
+      if (!this.stopped) await markEventsPrunedBefore(this.ctx.store, ws, prunedBefore);
     }
     if (policy.runs_days !== null) {
       report.runs += await pruneRuns({
@@ -199,10 +202,11 @@ export class RetentionPruner {
       });
     }
     if (policy.audit_days !== null) {
-      report.audit += await this.pruneEventRange(steps, ws, now - policy.audit_days * DAY_MS, {
+      const swept = await this.pruneEventRange(steps, ws, now - policy.audit_days * DAY_MS, {
         only: AUDIT_TYPES,
         prunedBefore: 0,
       });
+      report.audit += swept.pruned;
     }
     return report;
   }
@@ -210,7 +214,9 @@ export class RetentionPruner {
   /**
    * Prunes a workspace's events of some types written before `cutoff`, batch
    * by batch, from the first written at or after `prunedBefore` (every event
-   * of those types written earlier is known to be gone).
+   * of those types written earlier is known to be gone), keeping those of
+   * runs that have not ended (see eventsToPrune); answers how many went and
+   * when the first kept one was written.
    */
   private async pruneEventRange(
     steps: PruningSteps,
@@ -219,20 +225,29 @@ export class RetentionPruner {
     types: ({ only: typeof AUDIT_TYPES } | { except: typeof AUDIT_TYPES }) & {
       prunedBefore: number;
     },
-  ): Promise<number> {
+  ): Promise<{ pruned: number; firstKeptAt: number | null }> {
     const through = await lastSeqBefore(this.ctx.store, ws, cutoff);
     let after =
       types.prunedBefore > 0 ? await lastSeqBefore(this.ctx.store, ws, types.prunedBefore) : 0;
     let pruned = 0;
+    let firstKeptAt: number | null = null;
     while (!this.stopped) {
-      const rows = await eventsToPrune(this.ctx.store, {
+      const batch = await eventsToPrune(this.ctx.store, {
         workspaceId: ws,
         after,
         through,
         types,
         limit: this.budgets.events.rows,
       });
-      if (rows.length === 0) break;
+      if (batch.scannedThrough === 0) break;
+      firstKeptAt ??= batch.firstKeptAt;
+      after = batch.scannedThrough;
+      const rows = batch.rows;
+      if (rows.length === 0) {
+        // A batch of kept events only is a read on the kernel's thread too: it rests alike.
+        await steps.rest();
+        continue;
+      }
       const heldMs = await steps.commit(await this.eventLines(rows), (tx) =>
         deleteEvents(
           tx,
@@ -242,9 +257,8 @@ export class RetentionPruner {
       );
       this.budgets.events.record(rows.length, heldMs);
       pruned += rows.length;
-      after = rows[rows.length - 1]!.seq;
     }
-    return pruned;
+    return { pruned, firstKeptAt };
   }
 
   /** The export lines of events: audit records where they are decisions, event views otherwise. */
