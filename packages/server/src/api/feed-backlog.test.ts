@@ -30,6 +30,17 @@ describe('FeedBacklog', () => {
     expect(await drain.next()).toEqual({ done: true, value: undefined });
   });
 
+  it('ends with a refusal after every event pushed before it, even when it waits', async () => {
+    const backlog = new FeedBacklog();
+    const drain = backlog.drain(new AbortController().signal);
+    const first = drain.next();
+    backlog.push([item(1), item(2)]);
+    backlog.fail(new AirlockError('feed_position_pruned', 'events after 2 were pruned'));
+    expect((await first).value?.row.seq).toBe(1);
+    expect((await drain.next()).value?.row.seq).toBe(2);
+    await expect(drain.next()).rejects.toMatchObject({ code: 'feed_position_pruned' });
+  });
+
   it('holds one abort listener however often it waits, and none once it ends', async () => {
     const backlog = new FeedBacklog();
     const controller = new AbortController();

@@ -20,6 +20,7 @@ export class FeedBacklog {
   private bytes = 0;
   private wake: (() => void) | null = null;
   private overflowed = false;
+  private failure: AirlockError | null = null;
 
   constructor(private readonly maxBytes = MAX_BUFFERED) {}
 
@@ -35,6 +36,15 @@ export class FeedBacklog {
       this.items.length = 0;
       this.bytes = 0;
     }
+    this.wake?.();
+  }
+
+  /**
+   * Ends the subscription with `error` once the events handed over before it
+   * are sent (a catch-up refused because retention pruned what it would read).
+   */
+  fail(error: AirlockError): void {
+    this.failure ??= error;
     this.wake?.();
   }
 
@@ -56,6 +66,7 @@ export class FeedBacklog {
           this.bytes -= sizeOf(item);
           yield item;
         }
+        if (this.failure) throw this.failure;
         if (this.overflowed) {
           throw new AirlockError(
             'unavailable',
@@ -65,7 +76,9 @@ export class FeedBacklog {
         await new Promise<void>((resolve) => {
           this.wake = resolve;
           // Something happened while an event was being yielded: nothing else would wake this wait.
-          if (signal?.aborted || this.overflowed || this.items.length > 0) resolve();
+          if (signal?.aborted || this.overflowed || this.failure || this.items.length > 0) {
+            resolve();
+          }
         });
         this.wake = null;
       }

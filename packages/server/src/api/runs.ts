@@ -1,5 +1,6 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { AirlockError } from '../errors.js';
+import { prunedResume } from '../feed/pruned-position.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { readRun } from '../kernel/machines/run-state.js';
 import { manifestSchemaProblems } from '../kernel/stage/tool-input-schema.js';
@@ -87,7 +88,10 @@ export const abandonRun = implement(
   },
 );
 
-/** GET /api/v1/workspaces/{ws}/runs/{run}/events?after=N */
+/**
+ * GET /api/v1/workspaces/{ws}/runs/{run}/events?after=N
+ * @throws feed_position_pruned when retention pruned events of the run after `after`.
+ */
 export const listEvents = implement(
   OPERATION_CONTRACTS['runs.events'],
   async ({ kernel, principal }, input) => {
@@ -98,6 +102,13 @@ export const listEvents = implement(
       after: input.after,
       limit: input.limit,
     });
+    // Read after the page: events it missed to retention moved the pruned position first.
+    const pruned = await prunedResume(kernel.context.store, {
+      workspaceId: principal.workspace_id,
+      runId: input.run_id,
+      after: input.after,
+    });
+    if (pruned) throw pruned;
     const names = await principalNames(kernel.context.store, principal.workspace_id);
     return {
       events: rows.map((row) => ({

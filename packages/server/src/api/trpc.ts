@@ -2,7 +2,7 @@ import { SUBSCRIPTION_CONTRACTS } from '@airlock/core';
 import { initTRPC, TRPCError, tracked } from '@trpc/server';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import { nextTurn } from '../event-loop-turn.js';
-import { fencedDelivery } from '../feed/fence.js';
+import { fencedSink } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
 import { prunedResume } from '../feed/pruned-position.js';
 import type { Kernel } from '../kernel/kernel.js';
@@ -238,9 +238,11 @@ const feed = authorized(FEED)
       runId: input.run_id ?? null,
       after,
       // An agent credential follows only its own application's runs.
-      deliver: fencedDelivery(ctx.kernel.context.store, fenceOf(ctx.principal), (items) =>
-        backlog.push(items),
-      ),
+      ...fencedSink(ctx.kernel.context.store, fenceOf(ctx.principal), {
+        deliver: (items) => backlog.push(items),
+        // Retention pruned what the catch-up was about to read: the events before it, then the error.
+        refuse: (refusal) => backlog.fail(refusal),
+      }),
     });
     // A revoked credential's subscription ends within the server's recheck, as a socket does.
     const revoked = new AbortController();

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { connect } from '../testing/sockets.js';
 import { backends } from '../testing/stores.js';
 
 /**
@@ -110,9 +111,49 @@ for (const backend of all) {
       const pruned = await d.airlock.kernel.pruner!.pruneNow();
       expect(pruned.events).toBeGreaterThan(0);
       expect(pruned.audit).toBeGreaterThan(0);
-      expect((await d.member.get(`${d.ws}/runs/${runId}/events?limit=100`)).body.events).toEqual(
-        [],
-      );
+      // Reading the ended run's events from the start now says what went, and where to resume.
+      const gone = await d.member.get(`${d.ws}/runs/${runId}/events?limit=100`);
+      expect(gone.status).toBe(410);
+      expect(gone.body.error.code).toBe('feed_position_pruned');
+      const { pruned_through } = (await d.member.get(`${d.ws}/retention`)).body;
+      expect(gone.body.error.detail).toContain(`after=${pruned_through}`);
+      const rest = await d.member.get(`${d.ws}/runs/${runId}/events?after=${pruned_through}`);
+      expect(rest.status).toBe(200);
+      expect(rest.body.events).toEqual([]);
+    });
+
+    it('an ended run whose audit records went says so on its feed and its event listing, even with every other event kept', async () => {
+      let now = Date.now();
+      d = await deploy(backend, {
+        clock: () => now,
+        retention: { exportDir: mkdtempSync(join(root, 'audit-')), intervalMs: 10 * 365 * DAY },
+      });
+      const created = await d.agent.post(`${d.ws}/runs`, {
+        approval_mode: 'bypass',
+        input: 'say hi',
+        provider: { kind: 'scripted', rounds: [{ final: 'hi' }] },
+      });
+      const runId = created.body.id as string;
+      for (let i = 0; i < 200; i++) {
+        if ((await d.member.get(`${d.ws}/runs/${runId}`)).body.state !== 'running') break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect((await d.member.get(`${d.ws}/runs/${runId}`)).body.state).toBe('completed');
+      now += 2 * DAY;
+      await d.member.put(`${d.ws}/retention`, {
+        events_days: null,
+        runs_days: null,
+        audit_days: 1,
+      });
+      expect((await d.airlock.kernel.pruner!.pruneNow()).audit).toBeGreaterThan(0);
+
+      const listed = await d.member.get(`${d.ws}/runs/${runId}/events?after=0`);
+      expect(listed.status).toBe(410);
+      expect(listed.body.error.code).toBe('feed_position_pruned');
+      const socket = await connect(`${d.url}${d.ws}/feed?run_id=${runId}&after=0`, d.tokens.member);
+      const first = await waitFor(async () => socket.messages[0], { what: 'a first message' });
+      socket.close();
+      expect(first).toMatchObject({ type: 'resync', code: 'feed_position_pruned', after: 0 });
     });
   });
 }

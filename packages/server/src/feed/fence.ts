@@ -1,3 +1,4 @@
+import type { AirlockError } from '../errors.js';
 import { applicationsOfRuns } from '../store/runs.js';
 import type { Store } from '../store/store.js';
 import type { FeedItem } from './feed-item.js';
@@ -17,34 +18,43 @@ export function fencedIn(fence: ApplicationFence, runApplication: string | null)
   return runApplication === null ? fence.unowned : runApplication === fence.applicationId;
 }
 
+/** Where a feed subscriber's events go, and its refusal when retention pruned what it would read. */
+export interface FeedSink {
+  deliver(items: readonly FeedItem[]): void;
+  refuse(refusal: AirlockError, after: number): void;
+}
+
 /**
- * Wraps a feed subscriber's delivery so it receives only the events of runs
+ * Wraps a feed subscriber's sink so it receives only the events of runs
  * inside its fence, in the same order (batches wait for each other while the
- * runs' applications are looked up). Without a fence, delivery is unchanged.
+ * runs' applications are looked up), and its refusal after every batch handed
+ * over before it. Without a fence, the sink is unchanged.
  */
-export function fencedDelivery(
-  store: Store,
-  fence: ApplicationFence | null,
-  deliver: (items: readonly FeedItem[]) => void,
-): (items: readonly FeedItem[]) => void {
-  if (!fence) return deliver;
+export function fencedSink(store: Store, fence: ApplicationFence | null, sink: FeedSink): FeedSink {
+  if (!fence) return sink;
   let queue: Promise<void> = Promise.resolve();
-  return (items) => {
-    queue = queue
-      .then(async () => {
-        // A run's application is read once for the whole process (see applicationsOfRuns).
-        const known = await applicationsOfRuns(
-          store,
-          items.map((item) => item.view.run_id),
-        );
-        // An event of no run (a change of policy) is the workspace's: no fenced subscriber reads it.
-        const inside = items.filter(
-          (item) => item.view.run_id !== '' && fencedIn(fence, known.get(item.view.run_id) ?? null),
-        );
-        if (inside.length > 0) deliver(inside);
-      })
-      .catch(() => {
-        // A failed lookup drops the batch for this subscriber only; it never reaches another run.
-      });
+  return {
+    deliver(items) {
+      queue = queue
+        .then(async () => {
+          // A run's application is read once for the whole process (see applicationsOfRuns).
+          const known = await applicationsOfRuns(
+            store,
+            items.map((item) => item.view.run_id),
+          );
+          // An event of no run (a change of policy) is the workspace's: no fenced subscriber reads it.
+          const inside = items.filter(
+            (item) =>
+              item.view.run_id !== '' && fencedIn(fence, known.get(item.view.run_id) ?? null),
+          );
+          if (inside.length > 0) sink.deliver(inside);
+        })
+        .catch(() => {
+          // A failed lookup drops the batch for this subscriber only; it never reaches another run.
+        });
+    },
+    refuse(refusal, after) {
+      queue = queue.then(() => sink.refuse(refusal, after));
+    },
   };
 }

@@ -30,6 +30,16 @@ export class FrameWriter {
     setImmediate(() => this.#flush());
   }
 
+  /**
+   * Writes what waits now, then a last frame, then closes: a refusal comes
+   * after every event frame handed over before it.
+   */
+  finish(frame: string, close: () => void): void {
+    this.#flush();
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(frame);
+    close();
+  }
+
   /** Writes what waits, as one write; drops it if the socket closed meanwhile. */
   #flush(): void {
     this.#scheduled = false;

@@ -1,9 +1,11 @@
 import type { Logger } from 'pino';
+import type { AirlockError } from '../errors.js';
 import type { EventView } from '../kernel/views.js';
 import { readEvents, workspaceHead } from '../store/events.js';
 import type { RunEventTable } from '../store/schema.js';
 import type { CommitListener, Store } from '../store/store.js';
 import { FeedItem } from './feed-item.js';
+import { prunedResume } from './pruned-position.js';
 
 /** One feed subscriber's handle. */
 export interface FeedSubscription {
@@ -21,6 +23,12 @@ export interface SubscribeOptions {
   deliver?: (items: readonly FeedItem[]) => void;
   /** Receives one event at a time; used when `deliver` is absent. */
   send?: (event: EventView) => void;
+  /**
+   * Told, once and last, when retention pruned events this subscriber was
+   * about to read while it caught up (`feed_position_pruned`, naming where
+   * it stood, `after`): it is removed, having received everything up to there.
+   */
+  refuse?: (refusal: AirlockError, after: number) => void;
 }
 
 interface Subscriber {
@@ -36,6 +44,7 @@ interface Subscriber {
   busy: boolean;
   closed: boolean;
   deliver(items: readonly FeedItem[]): void;
+  refuse(refusal: AirlockError, after: number): void;
 }
 
 /** Every subscriber of one workspace, and the head they follow. */
@@ -110,6 +119,7 @@ export class FeedHub {
       busy: false,
       closed: false,
       deliver,
+      refuse: options.refuse ?? (() => {}),
     };
     const feed = this.feedOf(subscriber.workspaceId);
     if (subscriber.runId === null) feed.wholeWorkspace.add(subscriber);
@@ -168,6 +178,8 @@ export class FeedHub {
   }
 
   private remove(feed: WorkspaceFeed, subscriber: Subscriber): void {
+    // A refused subscriber was removed already: its later close must not drop a newer feed.
+    if (subscriber.closed) return;
     subscriber.closed = true;
     feed.lagging.delete(subscriber);
     if (subscriber.runId === null) feed.wholeWorkspace.delete(subscriber);
@@ -292,7 +304,11 @@ export class FeedHub {
     })();
   }
 
-  /** A subscriber behind the head reads the log on its own, then joins the live ones. */
+  /**
+   * A subscriber behind the head reads the log on its own, then joins the
+   * live ones; each page is checked against what retention pruned, so a
+   * pass that runs during a long catch-up refuses it rather than skip.
+   */
   private async catchUp(feed: WorkspaceFeed, subscriber: Subscriber): Promise<void> {
     if (subscriber.busy || subscriber.closed || subscriber.live) return;
     subscriber.busy = true;
@@ -317,6 +333,18 @@ export class FeedHub {
           limit: PAGE,
         });
         if (subscriber.closed) return;
+        // Read after the page: events pruned before it was read moved the pruned position first.
+        const refusal = await prunedResume(this.store, {
+          workspaceId: subscriber.workspaceId,
+          runId: subscriber.runId,
+          after: subscriber.cursor,
+        });
+        if (subscriber.closed) return;
+        if (refusal) {
+          this.remove(feed, subscriber);
+          subscriber.refuse(refusal, subscriber.cursor);
+          return;
+        }
         if (rows.length > 0) {
           this.deliver(
             subscriber,

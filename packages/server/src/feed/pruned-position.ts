@@ -1,8 +1,8 @@
 import { AirlockError } from '../errors.js';
-import { prunedPosition, runCreatedAt } from '../store/retention.js';
+import { lastSeqBefore, prunedPosition, runLifetime } from '../store/retention.js';
 import type { Store } from '../store/store.js';
 
-/** Where a subscriber asks to resume: a workspace (or one run of it) after a sequence number. */
+/** Where a reader of the event log asks to resume: a workspace (or one run of it) after a sequence number. */
 export interface ResumePosition {
   workspaceId: string;
   runId?: string | null | undefined;
@@ -10,21 +10,30 @@ export interface ResumePosition {
 }
 
 /**
- * The refusal for a subscriber that would resume where retention pruned
- * events it would have received, or null when nothing it would read is
- * gone. A whole-workspace subscriber behind the highest pruned sequence
- * number must resynchronise; one run's subscriber only when that run is
- * older than what retention has already cut (a live run's events are young).
+ * The refusal (`feed_position_pruned`) for a reader that would resume where
+ * retention pruned events it would have read, or null when nothing it
+ * would read is gone. A whole-workspace reader behind the highest pruned
+ * sequence number must resynchronise. One run's reader only when that run
+ * may have lost events: never while it runs (retention keeps a live run's
+ * events whole), always once it was pruned, and, once it has ended, when it
+ * began before the pruned position (every event of a run comes after the
+ * last one written before it was created).
+ *
+ * Read it after the page it guards: a delete and the move of the pruned
+ * position commit together, so a page that missed events is always caught.
  */
 export async function prunedResume(
   store: Store,
   position: ResumePosition,
 ): Promise<AirlockError | null> {
-  const { prunedThrough, eventsPrunedBefore } = await prunedPosition(store, position.workspaceId);
+  const { prunedThrough } = await prunedPosition(store, position.workspaceId);
   if (position.after >= prunedThrough) return null;
   if (position.runId) {
-    const created = await runCreatedAt(store, position.workspaceId, position.runId);
-    if (created !== undefined && created >= eventsPrunedBefore) return null;
+    const run = await runLifetime(store, position.workspaceId, position.runId);
+    if (run && !run.ended) return null;
+    if (run && (await lastSeqBefore(store, position.workspaceId, run.createdAt)) >= prunedThrough) {
+      return null;
+    }
   }
   return new AirlockError(
     'feed_position_pruned',

@@ -23,7 +23,7 @@ import type { KernelMetrics } from '../metrics/registry.js';
 import { workspaceHead } from '../store/events.js';
 import { asStoreError } from '../store/store-errors.js';
 import type { CredentialWatch } from './credential-watch.js';
-import { fencedDelivery } from './fence.js';
+import { fencedSink } from './fence.js';
 import { FrameWriter, MAX_BUFFERED } from './frame-writer.js';
 import type { FeedHub } from './hub.js';
 import { claimedLater, nudgeFor } from './nudges.js';
@@ -112,6 +112,11 @@ function decodeSegment(value: string): string {
   }
 }
 
+/** The last message of a socket whose resume position was pruned (then close 4410). */
+function resyncFrame(refusal: AirlockError, after: number): string {
+  return JSON.stringify({ type: 'resync', ...refusal.toBody().error, after });
+}
+
 /**
  * The lifecycle feed (`/api/v1/workspaces/{ws}/feed?run_id=&after=`) and the
  * executor cable (`/executor_api/v1/cable?after=`) over WebSocket; both resume
@@ -188,7 +193,7 @@ export function createSocketHandler(options: {
         socket.off('error', dropOnError);
         if (pruned) {
           // A message a client reads (not a refused upgrade, which a browser cannot see), then a close.
-          ws.send(JSON.stringify({ type: 'resync', ...pruned.toBody().error, after }));
+          ws.send(resyncFrame(pruned, after));
           ws.close(4410, 'feed_position_pruned');
           errors?.inc({ code: pruned.code });
           return;
@@ -215,16 +220,27 @@ export function createSocketHandler(options: {
           runId,
           after,
           // An agent's feed and an executor's cable see only their own application's runs.
-          deliver: fencedDelivery(options.kernel.context.store, fenceOf(principal), (items) => {
-            if (feed !== null) frames.push(items);
-            else {
-              const stale = claimedLater(items.map((item) => item.row));
-              for (const [i, item] of items.entries()) {
-                if (stale.has(i)) continue;
-                const frame = item.frameFor(applicationId, (view) => nudgeFor(view, applicationId));
-                if (frame !== null && !sendFrame(frame)) return;
+          ...fencedSink(options.kernel.context.store, fenceOf(principal), {
+            deliver: (items) => {
+              if (feed !== null) frames.push(items);
+              else {
+                const stale = claimedLater(items.map((item) => item.row));
+                for (const [i, item] of items.entries()) {
+                  if (stale.has(i)) continue;
+                  const frame = item.frameFor(applicationId, (view) =>
+                    nudgeFor(view, applicationId),
+                  );
+                  if (frame !== null && !sendFrame(frame)) return;
+                }
               }
-            }
+            },
+            // Retention pruned what a catch-up was about to read: as at the start, after what was sent.
+            refuse: (refusal, position) => {
+              frames.finish(resyncFrame(refusal, position), () => {
+                ws.close(4410, 'feed_position_pruned');
+              });
+              errors?.inc({ code: refusal.code });
+            },
           }),
         });
         ws.on('message', (data) => {

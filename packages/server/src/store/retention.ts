@@ -99,19 +99,21 @@ export async function prunedPosition(
   };
 }
 
-/** When a run was created, or undefined when the workspace has no such run. */
-export async function runCreatedAt(
+/** When a run was created and whether it has ended, or undefined when the workspace has no such run. */
+export async function runLifetime(
   store: Store,
   workspaceId: string,
   runId: string,
-): Promise<number | undefined> {
+): Promise<{ createdAt: number; ended: boolean } | undefined> {
   const run = await store.db
     .selectFrom('runs')
-    .select('created_at')
+    .select(['created_at', 'ended_at'])
     .where('id', '=', runId)
     .where('workspace_id', '=', workspaceId)
     .executeTakeFirst();
-  return run === undefined ? undefined : Number(run.created_at);
+  return run === undefined
+    ? undefined
+    : { createdAt: Number(run.created_at), ended: run.ended_at !== null };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createClient, type Decision } from '@airlock/sdk';
+import { createClient, type Decision, isFeedResyncError } from '@airlock/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/kernel.js';
 import { useMemberKernel, within } from '../support/member-kernel.js';
@@ -18,6 +18,7 @@ const parkThenFinish = (to: string) => ({
 describe('watching decisions on a store whose retention pruned events', () => {
   let now = Date.now();
   let liveRun: string;
+  let endedRun: string;
   const file = useMemberKernel({
     clock: () => now,
     parkTtlMs: 1000 * DAY,
@@ -33,7 +34,14 @@ describe('watching decisions on a store whose retention pruned events', () => {
       async () => (await ws.runs.run(liveRun).task('t1')).state === 'needs_approval',
       { what: 'the run to park' },
     );
-    // A hundred days on, a 90-day policy prunes the run's first events: after=0 is gone.
+    // A run that ended then: its events go with the windows (a live run's are kept whole).
+    endedRun = (await ws.runs.create(parkThenFinish('qa'))).id;
+    await eventually(
+      async () => (await ws.runs.run(endedRun).task('t1')).state === 'needs_approval',
+      { what: 'the second run to park' },
+    );
+    await ws.runs.run(endedRun).stop();
+    // A hundred days on, a 90-day policy prunes the ended run and its events: after=0 is gone.
     now += 100 * DAY;
     const client = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
     const policy = { events_days: 90, runs_days: 90, audit_days: null };
@@ -65,6 +73,17 @@ describe('watching decisions on a store whose retention pruned events', () => {
     }
     expect(seen.map((decision) => decision.task_key)).toEqual(['t1']);
     expect((await run.get()).state).not.toBe('running');
+  });
+
+  it("a pruned run's feed ends with FeedResyncError, never a silent gap", async () => {
+    const feed = member().runs.run(endedRun).feed({ after: 0 });
+    try {
+      const next = feed.next();
+      await expect(next).rejects.toSatisfy(isFeedResyncError);
+      await expect(next).rejects.toMatchObject({ code: 'feed_position_pruned' });
+    } finally {
+      feed.close();
+    }
   });
 });
 

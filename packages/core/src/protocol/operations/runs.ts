@@ -99,7 +99,8 @@ export const listEventsContract = defineContract({
   planes: ['agent', 'member'],
   input: z.strictObject({ ...RunParams, after: AfterSchema, limit: LimitSchema }),
   output: z.object({ events: z.array(EventViewSchema) }),
-  errors: ['run_not_found'],
+  // `feed_position_pruned`: retention pruned events of the run after `after` (resume after the pruned position).
+  errors: ['run_not_found', 'feed_position_pruned'],
 });
 
 /** POST /agent_api/v1/runs/{run}/regenerate */
