@@ -89,7 +89,8 @@ export class RunHandle {
 
   /**
    * Reads a page of the run's lifecycle events after a sequence number.
-   * @throws NotFoundError, ForbiddenError, UnauthorizedError.
+   * @throws FeedResyncError when retention pruned events of the run after `after`
+   *   (its detail names the position to resume after); NotFoundError, ForbiddenError, UnauthorizedError.
    */
   async events(
     options: { after?: number; limit?: number } & RequestOptions = {},
