@@ -33,6 +33,12 @@ export interface ExecutorBridgeOptions {
   timeoutMs?: number | undefined;
   /** The lease asked for on each claim (heartbeated while the tool runs); default 30 s. */
   leaseMs?: number | undefined;
+  /**
+   * The kernel's request body limit in bytes (its `--body-limit`); default
+   * 1 MiB, the kernel's default. A result that may not fit is told to `onRan`
+   * only once committed (see the SDK executor's `bodyLimit`).
+   */
+  bodyLimit?: number | undefined;
   /** Told about failures that have nobody else to tell. */
   onError?: ((error: Error) => void) | undefined;
 }
@@ -189,6 +195,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       timeoutMs: options.timeoutMs,
       tools: handlers,
       leaseMs: options.leaseMs,
+      bodyLimit: options.bodyLimit,
       onError: (error) => options.onError?.(error),
       onCommitted: (task) => {
         for (const listener of committedListeners) listener(task);

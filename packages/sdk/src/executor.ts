@@ -2,11 +2,12 @@ import type { CableMessage } from '@airlock/core';
 import { EXECUTOR_CABLE_PATH } from '@airlock/core/wire';
 import { AirlockError, ConnectionError } from './errors.js';
 import { commitOutcome } from './executor/commit.js';
+import { DEFAULT_BODY_LIMIT } from './executor/commit-fit.js';
 import { holdLease, untilDeadline } from './executor/lease.js';
 import {
   failed,
   hookOutcome,
-  type Outcome,
+  type Ran,
   ranView,
   resultOutcome,
   ToolError,
@@ -51,6 +52,7 @@ const NOT_OURS: readonly string[] = [
 export function createExecutor(options: ExecutorOptions): Executor {
   const operations = createOperations(options);
   const leaseMs = options.leaseMs ?? 30_000;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const toolNames = Object.keys(options.tools);
   const report = (error: Error, task: TaskView | null) => options.onError?.(error, task);
@@ -188,16 +190,18 @@ export function createExecutor(options: ExecutorOptions): Executor {
           task,
         );
       }
-      const outcome =
+      const ran =
         closed.signal.aborted || lapsed
           ? null
           : await Promise.race([execute(task, controller.signal, claim), abandoned]);
       if (lost) return null;
-      if (outcome === null || closed.signal.aborted) {
+      if (ran === null || closed.signal.aborted) {
         await lease.release();
         return null;
       }
-      if (options.onRan) {
+      const { outcome } = ran;
+      // An outcome the kernel may refuse (and a failure commit instead) is told only as committed.
+      if (options.onRan && ran.commitsAsIs) {
         options.onRan(ranView(task, outcome));
         // Whoever answers from the row as it ran (a gateway) writes that answer before the
         // commit is built and sent.
@@ -231,14 +235,13 @@ export function createExecutor(options: ExecutorOptions): Executor {
     }
   };
 
-  const execute = async (
-    task: TaskView,
-    signal: AbortSignal,
-    claim: ClaimView,
-  ): Promise<Outcome> => {
+  const execute = async (task: TaskView, signal: AbortSignal, claim: ClaimView): Promise<Ran> => {
     const handler = options.tools[task.tool_name];
     if (!handler) {
-      return failed('unknown_tool', `this executor does not serve ${task.tool_name}`);
+      return {
+        outcome: failed('unknown_tool', `this executor does not serve ${task.tool_name}`),
+        commitsAsIs: true,
+      };
     }
     let value: unknown;
     try {
@@ -250,9 +253,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
         attempt: claim.task.attempts,
       });
     } catch (error) {
-      return thrownOutcome(signal.aborted ? signal.reason : error);
+      return { outcome: thrownOutcome(signal.aborted ? signal.reason : error), commitsAsIs: true };
     }
-    return task.kind === 'hook' ? hookOutcome(task, value) : resultOutcome(value);
+    return task.kind === 'hook' ? hookOutcome(task, value) : resultOutcome(value, bodyLimit);
   };
 
   const cable = new LiveSocket({

@@ -38,6 +38,12 @@ export interface GatewayOptions {
    * soon as the tool returned, and its commit follows at once.
    */
   awaitCommits?: boolean | undefined;
+  /**
+   * The kernel's request body limit in bytes (its `--body-limit`); default
+   * 1 MiB. A call whose result may be over it answers only once committed,
+   * as its row records it (`result_too_large` when the kernel refused it).
+   */
+  bodyLimit?: number | undefined;
   /** How often a parked call sends progress; default 1 s. */
   progressEveryMs?: number | undefined;
   onError?: ((error: Error) => void) | undefined;
@@ -100,6 +106,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     agentToken: options.agentToken,
     servers: options.servers,
     timeoutMs: options.timeoutMs,
+    bodyLimit: options.bodyLimit,
     onError: options.onError,
   });
   const fronts: HttpGateway[] = [];

@@ -26,6 +26,15 @@ describe('the MCP answer for a settled row', () => {
       isError: true,
     });
     expect(failed('lease_lost', 'x')).toMatchObject({ content: [{ text: 'lease_lost: x' }] });
+    expect(failed('result_too_large', 'the body limit is 1048576 bytes')).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'The tool ran, but Airlock could not record its result (result_too_large): the body limit is 1048576 bytes',
+        },
+      ],
+      isError: true,
+    });
     expect(toolResultOf(row({ state: 'timed_out' }))).toMatchObject({
       content: [{ text: 'Nobody approved this tool call before it expired.' }],
       isError: true,

@@ -7,6 +7,9 @@ export const SETTLED_STATES: readonly string[] = ['succeeded', 'failed', 'timed_
 /** What the model reads for a park nobody decided in time (the kernel's own words). */
 const EXPIRED_TEXT = 'Nobody approved this tool call before it expired.';
 
+/** Failures a row commits instead of a result the kernel refused: the tool ran, its result is gone. */
+const UNRECORDED_RESULT = ['result_too_large', 'invalid_result', 'result_undeliverable'];
+
 function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
@@ -14,7 +17,8 @@ function errorResult(text: string): CallToolResult {
 /**
  * The MCP answer for a settled row: the bridged server's result when it ran;
  * otherwise `isError` with what the model would read in a kernel run (the
- * refusal with its reason, the server's own error text, the expiry notice).
+ * refusal with its reason, the server's own error text, the expiry notice,
+ * or that the tool ran but its result was not recorded, never the result).
  */
 export function toolResultOf(task: TaskView): CallToolResult {
   switch (task.state) {
@@ -32,6 +36,11 @@ export function toolResultOf(task: TaskView): CallToolResult {
       const detail = task.error?.detail ?? '';
       if (code === 'approval_denied') return errorResult(`Airlock refused this call: ${detail}`);
       if (code === 'tool_error') return errorResult(detail);
+      if (UNRECORDED_RESULT.includes(code)) {
+        return errorResult(
+          `The tool ran, but Airlock could not record its result (${code}): ${detail}`,
+        );
+      }
       return errorResult(`${code}: ${detail}`);
     }
   }

@@ -50,13 +50,16 @@ describe('executor outcomes', () => {
   it('commits a JSON result as it is, and a value JSON cannot carry as invalid_result', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
-        expect(resultOutcome(value)).toEqual({ outcome: 'succeeded', result: value ?? null });
+        expect(resultOutcome(value).outcome).toEqual({
+          outcome: 'succeeded',
+          result: value ?? null,
+        });
       }),
     );
     const cyclic: unknown[] = [];
     cyclic.push(cyclic);
     for (const value of [{ count: 1n }, cyclic]) {
-      const outcome = resultOutcome(value);
+      const { outcome } = resultOutcome(value);
       expect(outcome).toMatchObject({ outcome: 'failed', error: { code: 'invalid_result' } });
       expect(commitInput.safeParse({ ...address, ...outcome }).success).toBe(true);
     }

@@ -1,5 +1,6 @@
 import { HookEventSchema, validateHookResult } from '@airlock/core';
 import type { TaskView } from '../views.js';
+import { DEFAULT_BODY_LIMIT, resultCommitsAsIs } from './commit-fit.js';
 
 /** A failure a handler throws on purpose: its code and detail are what the model reads. */
 export class ToolError extends Error {
@@ -17,6 +18,15 @@ export class ToolError extends Error {
 export type Outcome =
   | { outcome: 'succeeded'; result: unknown }
   | { outcome: 'failed'; error: { code: string; detail: string } };
+
+/**
+ * What a handler's run comes to, and whether the kernel takes its commit as
+ * it is (false: the commit may be refused and a failure committed instead).
+ */
+export interface Ran {
+  outcome: Outcome;
+  commitsAsIs: boolean;
+}
 
 /** The kernel keeps a failure's detail up to 16,384 characters; the SDK sends a little less. */
 const DETAIL_LIMIT = 16_000;
@@ -51,29 +61,42 @@ export function thrownOutcome(reason: unknown): Outcome {
 /**
  * A handler's returned value as the outcome to commit: a value JSON cannot
  * carry (a BigInt, a cycle) is the failure `invalid_result`, found here
- * rather than by a commit that could never be sent.
+ * rather than by a commit that could never be sent. The JSON text made to
+ * find that also tells, at no second serialization, whether a kernel with
+ * the body limit `bodyLimit` takes the result as it is (see
+ * {@link resultCommitsAsIs}).
  */
-export function resultOutcome(value: unknown): Outcome {
+export function resultOutcome(value: unknown, bodyLimit = DEFAULT_BODY_LIMIT): Ran {
+  let text: string;
   try {
-    JSON.stringify(value);
+    text = JSON.stringify(value ?? null);
   } catch (error) {
-    return failed('invalid_result', `the tool's result is not JSON: ${messageOf(error)}`);
+    return {
+      outcome: failed('invalid_result', `the tool's result is not JSON: ${messageOf(error)}`),
+      commitsAsIs: true,
+    };
   }
-  return { outcome: 'succeeded', result: value ?? null };
+  return {
+    outcome: { outcome: 'succeeded', result: value ?? null },
+    commitsAsIs: resultCommitsAsIs(text, bodyLimit),
+  };
 }
 
 /** A hook's result rides in `structured_content`, once core says it is a valid one. */
-export function hookOutcome(task: TaskView, value: unknown): Outcome {
+export function hookOutcome(task: TaskView, value: unknown): Ran {
   const event = HookEventSchema.safeParse((task.tool_input as { event?: unknown } | null)?.event);
   if (!event.success) {
-    return failed('invalid_hook_result', 'the hook task names no lifecycle event');
+    return {
+      outcome: failed('invalid_hook_result', 'the hook task names no lifecycle event'),
+      commitsAsIs: true,
+    };
   }
   const validated = validateHookResult(event.data, value);
   if (!validated.ok) {
     const detail = validated.problems
       .map((problem) => `${problem.pointer || '/'}: ${problem.message}`)
       .join('; ');
-    return failed('invalid_hook_result', detail);
+    return { outcome: failed('invalid_hook_result', detail), commitsAsIs: true };
   }
   return resultOutcome({ structured_content: validated.value });
 }

@@ -45,9 +45,20 @@ export interface ExecutorOptions extends ConnectionOptions {
    * out: the row as it will commit (`succeeded` with its result, or `failed`
    * with its error). A caller that answers from it does not wait for the
    * commit's round trip: the commit is built and sent on the event loop's
-   * next turn, so an answer written in this one goes out first.
+   * next turn, so an answer written in this one goes out first. A result
+   * the kernel may refuse (over `bodyLimit`, or nested deeper than a request
+   * may be), which then commits as the failure `result_too_large` or
+   * `invalid_result`, is not told here: only `onCommitted` tells its row,
+   * as the kernel recorded it.
    */
   onRan?: ((task: TaskView) => void) | undefined;
+  /**
+   * The kernel's request body limit in bytes (its `--body-limit`); default
+   * 1 MiB, the kernel's own default. Only decides which results `onRan`
+   * tells before their commit: a kernel with a larger limit still gets
+   * larger results, told once committed.
+   */
+  bodyLimit?: number | undefined;
   /**
    * Nudges this executor leaves alone (true): rows someone in its process
    * takes by address with `take` (the MCP gateway its own runs' rows). The

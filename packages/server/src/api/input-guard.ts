@@ -1,13 +1,8 @@
-import { pointerFrom } from '@airlock/core';
+import { MAX_JSON_DEPTH, pointerFrom } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 
-/**
- * The deepest nesting of arrays and objects a request may carry, counted
- * from the body itself (the body object is level 1). Deeper input is refused
- * at the door, before anything parses or stores it, because the kernel
- * serializes every JSON field and recursion that deep overflows the stack.
- */
-export const MAX_JSON_DEPTH = 64;
+/** The deepest nesting a request may carry (core's, shared with the SDK's executor). */
+export { MAX_JSON_DEPTH };
 
 /** Keys no request may carry at any depth: they reach an object's prototype, not its data. */
 const FORBIDDEN_KEYS = new Set(['__proto__']);

@@ -34,3 +34,17 @@ export function workFolder(): string {
   mkdirSync(join(dir, 'src'));
   return dir;
 }
+
+/**
+ * A small MCP server built on the official SDK whose `dump` tool answers a text of
+ * `resultBytes` bytes and, with `nestDepth`, a structuredContent nesting that deep.
+ */
+export function hugeResultServer(
+  options: { resultBytes?: number; nestDepth?: number },
+  name = 'huge',
+): NamedServer {
+  const entry = fileURLToPath(new URL('./fixtures/huge-result-server.mjs', import.meta.url));
+  const env: Record<string, string> = { RESULT_BYTES: String(options.resultBytes ?? 0) };
+  if (options.nestDepth !== undefined) env.NEST_DEPTH = String(options.nestDepth);
+  return { name, spec: { command: process.execPath, args: [entry], env } };
+}
