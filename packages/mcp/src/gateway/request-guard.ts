@@ -1,10 +1,19 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CallToolRequestSchema,
+  CancelledNotificationSchema,
   ErrorCode,
+  InitializedNotificationSchema,
+  InitializeRequestSchema,
+  isJSONRPCNotification,
   isJSONRPCRequest,
   type JSONRPCMessage,
+  type JSONRPCNotification,
   type JSONRPCRequest,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  ProgressNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
 /**
@@ -50,6 +59,63 @@ export function callParamsProblem(params: unknown): string | null {
   return null;
 }
 
+/** What a schema of the MCP SDK needs of a message: a check that reports its issues. */
+interface MessageSchema {
+  safeParse(value: unknown): {
+    success: boolean;
+    error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] };
+  };
+}
+
+/**
+ * The SDK's schema of each message the gateway's server handles: the SDK
+ * parses a message with it inside its handler, and a message that fails
+ * answers -32603 with the validation issues dumped as JSON (a notification
+ * leaves that dump on stderr), so the guard checks them first.
+ */
+const MESSAGE_SCHEMAS: ReadonlyMap<string, MessageSchema> = new Map<string, MessageSchema>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+  ['notifications/initialized', InitializedNotificationSchema],
+  ['notifications/cancelled', CancelledNotificationSchema],
+  ['notifications/progress', ProgressNotificationSchema],
+]);
+
+/** How many of a message's issues its one line names. */
+const ISSUES_SHOWN = 2;
+
+/** A path of an issue as the client wrote it: `params.cursor`, `params._meta["a b"]`. */
+function pathText(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, index) => {
+      if (typeof key === 'number') return `[${key}]`;
+      const name = String(key);
+      if (/^[A-Za-z_$][\w$]*$/.test(name)) return index === 0 ? name : `.${name}`;
+      return `[${JSON.stringify(name)}]`;
+    })
+    .join('');
+}
+
+/**
+ * What is wrong with a message the gateway's server handles, in one short
+ * line (`tools/list: params.cursor: expected string, received number`), or
+ * null when the SDK's own schema takes it.
+ */
+export function messageProblem(message: JSONRPCRequest | JSONRPCNotification): string | null {
+  const schema = MESSAGE_SCHEMAS.get(message.method);
+  const checked = schema?.safeParse({ method: message.method, params: message.params });
+  if (!checked || checked.success) return null;
+  const issues = checked.error?.issues ?? [];
+  const shown = issues.slice(0, ISSUES_SHOWN).map((issue) => {
+    const reason = issue.message.replace(/^Invalid input: /, '');
+    return issue.path.length > 0 ? `${pathText(issue.path)}: ${reason}` : reason;
+  });
+  const more = issues.length > ISSUES_SHOWN ? ` (and ${issues.length - ISSUES_SHOWN} more)` : '';
+  return `${message.method}: ${shown.join('; ') || 'invalid params'}${more}`.slice(0, 300);
+}
+
 /** The error a request gets before the SDK sees it, or null to let it through. */
 function refusal(request: JSONRPCRequest, initialized: boolean) {
   if (!initialized && !BEFORE_INITIALIZE.has(request.method)) {
@@ -58,16 +124,21 @@ function refusal(request: JSONRPCRequest, initialized: boolean) {
       message: `send initialize before ${request.method}`,
     };
   }
-  if (request.method !== 'tools/call') return null;
-  const problem = callParamsProblem(request.params);
+  // The call's own check first: its deep arguments would overflow the schema's recursion.
+  const problem =
+    (request.method === 'tools/call' ? callParamsProblem(request.params) : null) ??
+    messageProblem(request);
   return problem ? { code: ErrorCode.InvalidParams, message: problem } : null;
 }
 
 /**
  * Connects `server` to `transport` with a guard in front: a request before
- * `initialize` (other than `ping`) is refused with -32600, and a
- * `tools/call` whose params are malformed with -32602 and a one-line reason;
- * neither reaches the gateway's handlers, so nothing runs or is recorded.
+ * `initialize` (other than `ping`) is refused with -32600, and a request the
+ * server handles whose params are malformed (`initialize`, `ping`,
+ * `tools/list`, `tools/call`) with -32602 and a one-line reason; neither
+ * reaches the gateway's handlers, so nothing runs or is recorded. A
+ * malformed notification the server handles is dropped, and told to
+ * `server.onerror` in one line.
  */
 export async function connectGuarded(server: Server, transport: Transport): Promise<void> {
   await server.connect(transport);
@@ -84,6 +155,14 @@ export async function connectGuarded(server: Server, transport: Transport): Prom
         return;
       }
       if (message.method === 'initialize') initialized = true;
+    } else if (isJSONRPCNotification(message)) {
+      const problem = messageProblem(message);
+      if (problem) {
+        server.onerror?.(
+          new Error(`the client sent a malformed notification, dropped: ${problem}`),
+        );
+        return;
+      }
     }
     deliver?.(message, extra);
   };

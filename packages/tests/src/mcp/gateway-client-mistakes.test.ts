@@ -1,5 +1,6 @@
 import { createClient } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
+import { eventually } from '../support/kernel.js';
 import { gatewayFixture } from './stdio-gateway.js';
 
 /*
@@ -40,6 +41,48 @@ describe('airlock gateway mcp: client mistakes', () => {
       expect(answer.error.message, id).not.toContain('\n');
       expect(answer.error.message, id).not.toMatch(/stack|invalid_type/);
     }
+    expect(await runCount()).toBe(runsBefore);
+  });
+
+  it('answers malformed params of initialize and tools/list with -32602 and a one-line message', async () => {
+    const gateway = start();
+    const request = (id: string, method: string, params: unknown) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    gateway.send(request('init-bad', 'initialize', { protocolVersion: 5 }));
+    const refusedInit = (await gateway.answer('init-bad')) as { error: { message: string } };
+    expect(refusedInit).toMatchObject({ error: { code: -32602 } });
+    expect(refusedInit.error.message).toMatch(
+      /^initialize: params\.protocolVersion: expected string/,
+    );
+    await gateway.initialize();
+    const runsBefore = await runCount();
+    const cases: [string, string, unknown][] = [
+      ['cursor-number', 'tools/list', { cursor: 5 }],
+      ['cursor-object', 'tools/list', { cursor: { page: 2 } }],
+      ['cursor-null', 'tools/list', { cursor: null }],
+    ];
+    for (const [id, method, params] of cases) gateway.send(request(id, method, params));
+    for (const [id] of cases) {
+      const answer = (await gateway.answer(id)) as { error: { code: number; message: string } };
+      expect(answer.error?.code, id).toBe(-32602);
+      expect(answer.error.message, id).toMatch(/^tools\/list: params\.cursor: expected string/);
+      expect(answer.error.message, id).not.toMatch(/\n|invalid_type|"code"/);
+    }
+    // A malformed cancellation is dropped with one line on stderr, not a validation dump.
+    gateway.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: { x: 1 } },
+      }),
+    );
+    gateway.send(request('list-ok', 'tools/list', {}));
+    expect(await gateway.answer('list-ok')).toHaveProperty('result.tools');
+    await eventually(() => gateway.stderr().includes('malformed notification'));
+    expect(gateway.stderr()).toContain(
+      'the client sent a malformed notification, dropped: notifications/cancelled: params.requestId',
+    );
+    expect(gateway.stderr()).not.toMatch(/invalid_union|Uncaught/);
     expect(await runCount()).toBe(runsBefore);
   });
 
