@@ -58,6 +58,15 @@ function log(...lines: string[]): void {
   for (const line of lines) process.stderr.write(`airlock mcp: ${forTerminal(line)}\n`);
 }
 
+/**
+ * Logs a failure met while serving (a refused commit, a dropped message): a refusal of the
+ * kernel with every problem it found, one line each, like a refused start.
+ */
+function logFailure(error: Error): void {
+  if (hasErrorCode(error)) log(...refusalLines(error));
+  else log(error.message);
+}
+
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
     process.once('SIGINT', () => resolve());
@@ -95,7 +104,7 @@ export async function executorCommand(argv: readonly string[]): Promise<number> 
     agentToken: (values['agent-token'] as string | undefined) ?? process.env.AIRLOCK_AGENT_TOKEN,
     servers,
     timeoutMs,
-    onError: (error) => log(error.message),
+    onError: logFailure,
   });
   log(`serving ${bridge.tools.size} tools: ${[...bridge.tools.keys()].join(', ')}`);
   if (bridge.registration === 'registered') {
@@ -159,7 +168,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
     memberPolicy: typeof values.rules === 'string' ? await readPolicy(values.rules) : undefined,
     awaitCommits: values['await-commits'] === true,
     timeoutMs,
-    onError: (error) => log(error.message),
+    onError: logFailure,
   });
   let status = 0;
   try {

@@ -2,16 +2,22 @@ import {
   type ClaimView,
   createExecutor,
   type Executor,
+  isValidationError,
   type RunClaimedOptions,
   type TaskView,
   ToolError,
   type ToolHandler,
+  ValidationError,
 } from '@airlock/sdk';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { KernelApi } from './kernel-api.js';
 import { manifestEntries, prefixedName, type ToolManifestEntry } from './manifest.js';
 import { McpServerConnection } from './mcp-connection.js';
-import { type ProfileConfiguration, registerServerTools } from './profile-registration.js';
+import {
+  type ProfileConfiguration,
+  problemsNamingTools,
+  registerServerTools,
+} from './profile-registration.js';
 import type { NamedServer } from './servers-config.js';
 
 /** Options of {@link startExecutorBridge}. */
@@ -147,8 +153,20 @@ async function register(
   }
   // The stored configuration with only tool_names and tool_manifest rewritten; the kernel checks it whole.
   if (!changed) return { registration: 'unchanged', version: null };
-  const { version } = await api.putProfile(configuration as typeof stored);
-  return { registration: 'registered', version };
+  try {
+    const { version } = await api.putProfile(configuration as typeof stored);
+    return { registration: 'registered', version };
+  } catch (error) {
+    if (!isValidationError(error) || error.problems.length === 0) throw error;
+    // The kernel points at a tool by its index in what was sent: its name says which one.
+    throw new ValidationError({
+      code: error.code,
+      detail: error.detail,
+      status: error.status,
+      problems: problemsNamingTools(configuration, error.problems),
+      cause: error,
+    });
+  }
 }
 
 /**

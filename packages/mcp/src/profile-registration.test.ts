@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { manifestEntries } from './manifest.js';
-import { REGISTER_TOOL_MANIFEST, registerServerTools } from './profile-registration.js';
+import {
+  problemsNamingTools,
+  REGISTER_TOOL_MANIFEST,
+  registerServerTools,
+} from './profile-registration.js';
 
 const entries = manifestEntries('fs', [
   { name: 'read_file', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
@@ -40,5 +44,24 @@ describe('registering a server tools in the profile', () => {
       { manifest: true },
     );
     expect(next?.tool_manifest).toEqual([{ name: 'bash' }, ...entries]);
+  });
+});
+
+describe("a refused registration's problems", () => {
+  it('name the tool each one points into, and leave the others as they are', () => {
+    const configuration = { tool_names: ['bash', 'fs__write_file'], tool_manifest: entries };
+    const problem = (pointer: string) => ({
+      code: 'tool_manifest_invalid',
+      pointer,
+      message: 'bad',
+    });
+    expect(
+      problemsNamingTools(configuration, [
+        problem('/tool_manifest/1/input_schema'),
+        problem('/tool_names/0'),
+        problem('/tool_manifest/9'),
+        problem('/approval_rules/0/tool'),
+      ]).map((p) => p.message),
+    ).toEqual(['tool fs__write_file: bad', 'tool bash: bad', 'bad', 'bad']);
   });
 });

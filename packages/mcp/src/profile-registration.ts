@@ -41,3 +41,33 @@ export function registerServerTools(
   }
   return JSON.stringify(next) === JSON.stringify(configuration) ? null : next;
 }
+
+/** A problem of a refused declaration, as the kernel lists it. */
+export interface DeclarationProblem {
+  code: string;
+  pointer: string;
+  message: string;
+}
+
+/**
+ * The problems of a refused registration, each one that points into a tool
+ * (`/tool_manifest/3/input_schema`, `/tool_names/2`) with that tool's name
+ * at the head of its message, so the operator reads which tool is refused,
+ * not only its place in the list. Pure.
+ */
+export function problemsNamingTools(
+  configuration: ProfileConfiguration,
+  problems: readonly DeclarationProblem[],
+): DeclarationProblem[] {
+  return problems.map((problem) => {
+    const match = /^\/(tool_manifest|tool_names)\/(\d+)(?:\/|$)/.exec(problem.pointer);
+    if (!match) return problem;
+    const list = configuration[match[1] as string];
+    const entry = Array.isArray(list) ? list[Number(match[2])] : undefined;
+    const name =
+      typeof entry === 'string' ? entry : (entry as { name?: unknown } | undefined)?.name;
+    return typeof name === 'string'
+      ? { ...problem, message: `tool ${name}: ${problem.message}` }
+      : problem;
+  });
+}

@@ -1,6 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { forTerminal } from '@airlock/core';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { hasErrorCode } from '../kernel-api.js';
@@ -254,7 +255,8 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      process.stderr.write(`airlock gateway: ${(error as Error).message}\n`);
+      // The message may repeat what a client sent: escaped, a terminal shows it and does not act on it.
+      process.stderr.write(`airlock gateway: ${forTerminal((error as Error).message)}\n`);
       if (!res.headersSent) refuse(res, 500, 'the gateway failed on this request');
       else res.end();
     });

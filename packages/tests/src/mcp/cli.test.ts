@@ -218,10 +218,40 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     expect(lines[0]).toMatch(
       /^airlock mcp: the kernel refused: invalid_configuration: the configuration has 2 problem\(s\)/,
     );
-    expect(lines.slice(1).map((line) => line.split(':')[1]?.trim())).toEqual([
-      '/tool_manifest/1/input_schema',
-      '/tool_manifest/2/input_schema',
+    // Each problem's pointer (its index follows the tools earlier tests registered) and its tool.
+    expect(lines.slice(1).map((line) => line.split(':').slice(1, 3).join(':').trim())).toEqual([
+      expect.stringMatching(/^\/tool_manifest\/\d+\/input_schema: tool bad__first$/),
+      expect.stringMatching(/^\/tool_manifest\/\d+\/input_schema: tool bad__second$/),
     ]);
+    expect(await agent.profile()).toEqual(before);
+  });
+
+  it('the gateway command, refused its registration, prints every problem and serves nothing', async () => {
+    const agent = new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent });
+    const before = await agent.profile();
+    const config = declaredToolsConfig('gwbad', [
+      { name: 'ok', inputSchema: { type: 'object' } },
+      {
+        name: 'bad\u001b[31m',
+        inputSchema: { type: 'object', properties: { a: { type: 'nope' } } },
+      },
+    ]);
+    const ended = await runAirlockCli(
+      ['gateway', 'mcp', '--stdio', '--config', config],
+      { ...agentEnv(), AIRLOCK_TOKEN: kernel.workspace.tokens.agent },
+      children,
+    );
+    expect(ended.code).toBe(1);
+    const lines = ended.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(
+      /^airlock mcp: the kernel refused: invalid_configuration: the configuration has 1 problem\(s\)/,
+    );
+    // The problem names its tool, escaped for the terminal, not only its place in the manifest.
+    expect(lines[1]).toMatch(
+      /^airlock mcp: {3}\/tool_manifest\/\d+\/input_schema: tool gwbad__bad\\x1b\[31m: .+ \(tool_manifest_invalid\)$/,
+    );
+    expect(ended.stderr).not.toContain('\u001b');
+    expect(ended.stderr).not.toContain('serving');
     expect(await agent.profile()).toEqual(before);
   });
 
