@@ -1,0 +1,62 @@
+import { rmSync } from 'node:fs';
+import { type Gateway, type HttpGateway, startGateway } from '@airlock/mcp';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ListToolsResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestKernel, type TestKernel } from '../support/kernel.js';
+import { filesystemServer, workFolder } from './servers.js';
+
+/*
+ * Over HTTP as over stdio, a request whose params do not fit the MCP schema
+ * answers -32602 with one short line, never -32603 with a validation dump.
+ */
+describe('MCP gateway over HTTP: malformed params', () => {
+  let kernel: TestKernel;
+  let gateway: Gateway;
+  let front: HttpGateway;
+  let dir: string;
+
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+    dir = workFolder();
+    gateway = await startGateway({
+      url: kernel.url,
+      workspaceId: kernel.workspace.id,
+      executorToken: kernel.workspace.tokens.executor,
+      servers: [filesystemServer(dir)],
+    });
+    front = await gateway.listenHttp();
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await kernel?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a tools/list cursor that is not a string with -32602 and one line', async () => {
+    const client = new Client({ name: 'http-mistakes', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(front.url), {
+        requestInit: { headers: { authorization: `Bearer ${kernel.workspace.tokens.agent}` } },
+      }),
+    );
+    try {
+      const refused = await client
+        .request({ method: 'tools/list', params: { cursor: 5 as never } }, ListToolsResultSchema)
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
+      expect(refused).toBeInstanceOf(McpError);
+      expect(refused).toMatchObject({ code: -32602 });
+      expect((refused as McpError).message).toBe(
+        'MCP error -32602: tools/list: params.cursor: expected string, received number',
+      );
+      // The session goes on.
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
+  });
+});
