@@ -249,6 +249,7 @@ export {
   PROTOCOL_SCHEMAS,
   type ProtocolSchemaMeta,
 } from './protocol/registry.js';
+export { asKeptText } from './protocol/stored-text.js';
 export {
   type CableMessage,
   CableMessageSchema,

@@ -29,6 +29,20 @@ describe('executor outcomes', () => {
     );
   });
 
+  it('is a failure the kernel records as it is, whatever text it holds (what onRan tells is what the row reads)', () => {
+    const text = fc.string({ unit: 'binary', maxLength: 40 });
+    fc.assert(
+      fc.property(text, text, (code, message) => {
+        const outcome = thrownOutcome(new ToolError(code, message));
+        const kept = commitInput.parse({ ...address, ...outcome });
+        expect(kept.error).toEqual(outcome.outcome === 'failed' ? outcome.error : null);
+      }),
+    );
+    expect(thrownOutcome(new ToolError('bad\u0000', 'a\u0000b\ud800'))).toMatchObject({
+      error: { code: 'invalid_result', detail: expect.stringMatching(/: a\uFFFDb\uFFFD$/) },
+    });
+  });
+
   it('keeps a ToolError code the kernel takes, and names one it does not', () => {
     expect(thrownOutcome(new ToolError('not_found', 'gone'))).toEqual({
       outcome: 'failed',
@@ -38,7 +52,8 @@ describe('executor outcomes', () => {
       outcome: 'failed',
       error: {
         code: 'invalid_result',
-        detail: 'the tool threw a ToolError whose code "" is not 1 to 100 characters: no code',
+        detail:
+          'the tool threw a ToolError whose code "" is not 1 to 100 characters without NUL or a lone surrogate: no code',
       },
     });
     expect(thrownOutcome({ message: 5 })).toEqual({

@@ -1,4 +1,4 @@
-import { HookEventSchema, validateHookResult } from '@airlock/core';
+import { asKeptText, HookEventSchema, textIsWellFormed, validateHookResult } from '@airlock/core';
 import type { TaskView } from '../views.js';
 import { DEFAULT_BODY_LIMIT, resultCommitsAsIs } from './commit-fit.js';
 
@@ -34,9 +34,24 @@ const DETAIL_LIMIT = 16_000;
 /** The kernel takes a failure code of 1 to 100 characters (core's commit contract). */
 const CODE_LIMIT = 100;
 
-/** A failed outcome, its detail cut to what the kernel keeps. */
+/**
+ * A failed outcome, its detail cut to what the kernel keeps and written as
+ * the kernel keeps it (a NUL or a lone surrogate as U+FFFD), so that the row
+ * as it will commit (`onRan`) reads as it is recorded.
+ */
 export function failed(code: string, detail: string): Outcome {
-  return { outcome: 'failed', error: { code, detail: detail.slice(0, DETAIL_LIMIT) } };
+  return { outcome: 'failed', error: { code, detail: asKeptText(detail.slice(0, DETAIL_LIMIT)) } };
+}
+
+/** Whether the kernel takes a failure code as sent: 1 to 100 characters, no NUL, no lone surrogate. */
+function usableCode(code: unknown): code is string {
+  return (
+    typeof code === 'string' &&
+    code.length >= 1 &&
+    code.length <= CODE_LIMIT &&
+    textIsWellFormed(code) &&
+    !code.includes('\u0000')
+  );
 }
 
 /**
@@ -48,13 +63,11 @@ export function thrownOutcome(reason: unknown): Outcome {
   const detail = messageOf(reason);
   if (!(reason instanceof ToolError)) return failed('tool_failed', detail);
   const { code } = reason as { code: unknown };
-  if (typeof code === 'string' && code.length >= 1 && code.length <= CODE_LIMIT) {
-    return failed(code, detail);
-  }
+  if (usableCode(code)) return failed(code, detail);
   const shown = (typeof code === 'string' ? JSON.stringify(code) : textOf(code)).slice(0, 120);
   return failed(
     'invalid_result',
-    `the tool threw a ToolError whose code ${shown} is not 1 to ${CODE_LIMIT} characters: ${detail}`,
+    `the tool threw a ToolError whose code ${shown} is not 1 to ${CODE_LIMIT} characters without NUL or a lone surrogate: ${detail}`,
   );
 }
 
