@@ -47,11 +47,21 @@ function isLink(path: string): boolean {
  * but a symbolic link (the file or a folder on its way) leads it outside.
  * Undefined when it may be read, including a path the user names outside.
  */
-export function readEscape(path: string, cwd: string): string | undefined {
+function readEscape(path: string, cwd: string): string | undefined {
   const absolute = resolve(cwd, path);
   if (!isInside(resolve(cwd), absolute)) return undefined;
   if (isInside(realFolder(cwd), realTarget(absolute))) return undefined;
   return 'a symbolic link leads it outside the working folder';
+}
+
+/**
+ * The one line saying why a file (relative to cwd, shown as given) is not
+ * read, or undefined when it may be: every command, config, tool catalog,
+ * baseline and the language server read files through this rule.
+ */
+export function readRefusal(path: string, cwd: string): string | undefined {
+  const reason = readEscape(path, cwd);
+  return reason === undefined ? undefined : `${path}: not read (${OUTSIDE_READ}): ${reason}`;
 }
 
 /**

@@ -4,14 +4,21 @@ import type { SourceLocation } from '../findings.js';
 import { parseDocument, type SourceDocument } from '../source/document.js';
 import { decodeSource, MAX_SOURCE_BYTES, readSource } from '../source/read-source.js';
 import { type CliIo, UsageError } from './cli-io.js';
+import { readRefusal } from './contained-path.js';
 
 /** A file parsed with positions, or the one-line reason it cannot be used. */
 export type LoadedDocument =
   | { ok: true; document: SourceDocument }
   | { ok: false; message: string; location?: SourceLocation };
 
-/** Reads and parses a rule file (`path` relative to `cwd`, shown as given). Never throws. */
+/**
+ * Reads and parses a rule file (`path` relative to `cwd`, shown as given),
+ * unless a link leads it out of the working folder (its target could land in
+ * CI logs). Every file rules-lint reads comes through here. Never throws.
+ */
 export async function loadDocument(path: string, cwd: string): Promise<LoadedDocument> {
+  const refusal = readRefusal(path, cwd);
+  if (refusal !== undefined) return { ok: false, message: refusal };
   const source = await readSource(resolve(cwd, path));
   if (!source.ok) return { ok: false, message: source.message.replace(resolve(cwd, path), path) };
   const parsed = parseDocument(path, source.text);

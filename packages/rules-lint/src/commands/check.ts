@@ -3,12 +3,7 @@ import { fileLinter, withCustomRuleSets } from '../check-file.js';
 import { choiceOption, formatOption, parseCommand } from '../cli/arguments.js';
 import { readBaseline, subtractBaseline, writeBaseline } from '../cli/baseline.js';
 import { type CliIo, UsageError } from '../cli/cli-io.js';
-import {
-  OUTSIDE_READ,
-  readEscape,
-  requireWritable,
-  writeContained,
-} from '../cli/contained-path.js';
+import { readRefusal, requireWritable, writeContained } from '../cli/contained-path.js';
 import { lintExitCode, type WarningPolicy, warningPolicyNote } from '../cli/exit-code.js';
 import { expandInputs } from '../cli/inputs.js';
 import { loadInput, loadToolCatalog } from '../cli/load.js';
@@ -74,8 +69,8 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
   // A link leading out of the working folder is never read: its target could land in CI logs.
   const escapes = new Map<string, string>();
   for (const file of files) {
-    const reason = file === '-' ? undefined : readEscape(file, io.cwd);
-    if (reason) escapes.set(file, `${file}: not read (${OUTSIDE_READ}): ${reason}`);
+    const refusal = file === '-' ? undefined : readRefusal(file, io.cwd);
+    if (refusal) escapes.set(file, refusal);
   }
   // Refuse every unsafe write before writing anything.
   if (values.output !== undefined)

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -146,6 +146,27 @@ describe('the language server honours rules-lint.config.jsonc', () => {
     const diagnostics = await received;
     expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['config_invalid']);
     expect(diagnostics[0]?.message).toContain('no lint rule "no-such-rule"');
+  });
+
+  it('does not read a config that a link leads out of the working folder, as check does not', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'rules-lint-lsp-outside-'));
+    writeFileSync(join(outside, 'secret.json'), '{"rules": {"s3cr3t-rule": "error"}}');
+    const linked = join(root, 'linked');
+    mkdirSync(linked);
+    symlinkSync(join(outside, 'secret.json'), join(linked, 'rules-lint.config.json'));
+    writeFileSync(join(linked, 'agent.json'), RULES);
+    const check = await runCaptured(['check', 'linked/agent.json'], root);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain('not read (outside-working-folder)');
+    const uri = pathToFileURL(join(linked, 'agent.json')).href;
+    const received = lsp.nextDiagnostics(uri);
+    await lsp.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri, languageId: 'json', version: 1, text: RULES },
+    });
+    const diagnostics = await received;
+    expect(diagnostics.map((diagnostic) => diagnostic.code)).toEqual(['config_invalid']);
+    expect(diagnostics[0]?.message).toContain('not read (outside-working-folder)');
+    expect(diagnostics[0]?.message).not.toContain('s3cr3t');
   });
 });
 
