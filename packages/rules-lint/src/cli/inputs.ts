@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { CONFIG_NAMES } from '../config/find-config.js';
 import { UsageError } from './cli-io.js';
+import { compilePathGlob } from './path-glob.js';
 
 /** The name standing for standard input on the command line. */
 export const STDIN = '-';
@@ -83,7 +84,7 @@ function ruleFilesUnder(folder: string, cwd: string): string[] {
 
 /** Files matching a path glob: `*` and `?` within one segment, `**` across any number of folders. */
 function globFiles(pattern: string, cwd: string): string[] {
-  const matcher = globRegExp(pattern.split(sep).join('/'));
+  const matcher = compilePathGlob(pattern.split(sep).join('/'));
   const base = pattern.startsWith('/') ? '/' : '.';
   const root = resolve(cwd, staticBase(pattern));
   const found: string[] = [];
@@ -100,7 +101,7 @@ function globFiles(pattern: string, cwd: string): string[] {
         if (!SKIPPED_FOLDERS.has(entry.name)) walk(path);
       } else if (entry.isFile()) {
         const shown = base === '/' ? path : relative(cwd, path);
-        if (isRuleFileName(entry.name) && matcher.test(shown.split(sep).join('/')))
+        if (isRuleFileName(entry.name) && matcher.matches(shown.split(sep).join('/')))
           found.push(shown);
       }
     }
@@ -118,20 +119,4 @@ function staticBase(pattern: string): string {
     fixed.push(part);
   }
   return fixed.join('/') || (pattern.startsWith('/') ? '/' : '.');
-}
-
-function globRegExp(pattern: string): RegExp {
-  const normalized = pattern.replace(/^\.\//, '');
-  let source = '';
-  for (let index = 0; index < normalized.length; index++) {
-    const char = normalized[index]!;
-    if (char === '*' && normalized[index + 1] === '*') {
-      // `**/` is any number of folders, including none.
-      source += normalized[index + 2] === '/' ? '(?:.*/)?' : '.*';
-      index += normalized[index + 2] === '/' ? 2 : 1;
-    } else if (char === '*') source += '[^/]*';
-    else if (char === '?') source += '[^/]';
-    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`);
 }
