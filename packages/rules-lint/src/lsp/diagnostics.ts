@@ -2,7 +2,7 @@ import { type Diagnostic, DiagnosticSeverity, type Range } from 'vscode-language
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { docsUrlFor } from '../docs/links.js';
 import type { Finding, Severity } from '../findings.js';
-import type { LintOutcome } from '../lint.js';
+import type { AnalysisOutcome } from './analyse-text.js';
 
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -58,7 +58,7 @@ export function findingDiagnostic(document: TextDocument, finding: Finding): Dia
 }
 
 /** Every diagnostic of a lint outcome; a text that is not JSON gives one error diagnostic. */
-export function outcomeDiagnostics(document: TextDocument, outcome: LintOutcome): Diagnostic[] {
+export function outcomeDiagnostics(document: TextDocument, outcome: AnalysisOutcome): Diagnostic[] {
   if (!outcome.ok) {
     return [
       {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { lintEditorDocument } from './document-lint.js';
+import { documentContext, lintEditorDocument } from './document-lint.js';
 
 const RULES =
   '[\n  {"tool": "write", "path": "path", "match": ".env", "verdict": "deny", "reason": "s"}\n]\n';
 
 async function findingsOf(text: string) {
   const document = TextDocument.create('untitled:agent.rules.json', 'json', 1, text);
-  const { outcome } = await lintEditorDocument(document, undefined);
+  const linted = await lintEditorDocument(document, await documentContext(document, undefined));
+  const outcome = linted!.outcome;
   if (!outcome.ok) return [outcome.message];
   return outcome.findings.map((finding) => [finding.code, finding.location.offset]);
 }

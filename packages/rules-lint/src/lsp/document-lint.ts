@@ -1,18 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
-import { fileLinter, withCustomRuleSets } from '../check-file.js';
 import { ConfigFinder, type LoadedConfig } from '../config/find-config.js';
 import { DEFAULT_CONFIG } from '../config/lint-config.js';
-import type { LintOutcome } from '../lint.js';
-import { readRuleFile } from '../rule-file.js';
-import { parseDocument } from '../source/document.js';
 import { MAX_SOURCE_BYTES, overLimitMessage } from '../source/read-source.js';
+import { type AnalysisJob, type AnalysisOutcome, analyseText } from './analyse-text.js';
 import { documentFileName } from './diagnostics.js';
 
 /** A document linted as `check` would lint its file, with the config it was linted under. */
 export interface DocumentLint {
-  readonly outcome: LintOutcome;
+  readonly outcome: AnalysisOutcome;
   /** The tools the file was linted against (for completion). */
   readonly tools: ToolCatalog | undefined;
   /** The config it was linted under (its `mode` for hover), unless none could be used. */
@@ -37,7 +34,7 @@ export function documentTooLarge(text: string): string | undefined {
  * client that keeps it in the text gets it linted as a space, so the file
  * lints as `check` lints it and every offset still matches the editor's text.
  */
-function lintedText(document: TextDocument): string {
+export function lintedText(document: TextDocument): string {
   const text = document.getText();
   return text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
 }
@@ -52,44 +49,57 @@ function filePath(uri: string): string | undefined {
   }
 }
 
+/** What hover and completion need of a document, known without analysing it. */
+export type DocumentContext = Omit<DocumentLint, 'outcome'>;
+
 /**
- * Lints an editor document under the nearest `rules-lint.config.json(c)`
- * of its file (read again on every call, so edits to the config show at
- * once) and the server's `--tools`, exactly as `check FILE` does. Never throws.
+ * The config, tools and size verdict for a document: its file's nearest
+ * `rules-lint.config.json(c)` (read again on every call, so edits to the
+ * config show at once) and the server's `--tools`. Cheap; never throws.
+ */
+export async function documentContext(
+  document: TextDocument,
+  cliTools: ToolCatalog | undefined,
+): Promise<DocumentContext> {
+  const sizeProblem = documentTooLarge(document.getText());
+  if (sizeProblem !== undefined) return { tools: cliTools, sizeProblem };
+  const path = filePath(document.uri);
+  try {
+    const config =
+      path === undefined
+        ? { ...DEFAULT_CONFIG, tools: undefined }
+        : await new ConfigFinder(process.cwd(), undefined).forFile(path);
+    return { tools: cliTools ?? config.tools, config };
+  } catch (error) {
+    return { tools: cliTools, configProblem: (error as Error).message };
+  }
+}
+
+/** Runs the analysis of a text: in place, or on the server's analysis thread; undefined when dropped. */
+export type Analyse = (job: AnalysisJob) => Promise<AnalysisOutcome | undefined>;
+
+/**
+ * Lints an editor document under its context (see `documentContext`)
+ * exactly as `check FILE` does, the analysis going through `analyse`.
+ * Undefined when the analysis was dropped (a newer version came). Rejects
+ * only when `analyse` does.
  */
 export async function lintEditorDocument(
   document: TextDocument,
-  cliTools: ToolCatalog | undefined,
-): Promise<DocumentLint> {
-  const sizeProblem = documentTooLarge(document.getText());
-  if (sizeProblem !== undefined) {
+  context: DocumentContext,
+  analyse: Analyse = async (job) => analyseText(job),
+): Promise<DocumentLint | undefined> {
+  if (context.sizeProblem !== undefined) {
     const location = { offset: 0, length: 0, line: 1, column: 1, endLine: 1, endColumn: 1 };
-    return { outcome: { ok: false, message: sizeProblem, location }, tools: cliTools, sizeProblem };
+    return { ...context, outcome: { ok: false, message: context.sizeProblem, location } };
   }
-  const path = filePath(document.uri);
-  let config: LoadedConfig = { ...DEFAULT_CONFIG, tools: undefined };
-  try {
-    if (path !== undefined) config = await new ConfigFinder(process.cwd(), undefined).forFile(path);
-  } catch (error) {
-    const parsed = parseDocument(documentFileName(document.uri), lintedText(document));
-    const outcome: LintOutcome = parsed.ok
-      ? {
-          ok: true,
-          document: parsed.document,
-          file: readRuleFile(parsed.document.value),
-          findings: [],
-        }
-      : parsed;
-    return { outcome, tools: cliTools, configProblem: (error as Error).message };
-  }
-  const tools = cliTools ?? config.tools;
-  const parsed = parseDocument(documentFileName(document.uri), lintedText(document));
-  if (!parsed.ok) return { outcome: parsed, tools, config };
-  const source = parsed.document;
-  const findings = withCustomRuleSets(source, fileLinter(source, { config, tools })(source));
-  return {
-    outcome: { ok: true, document: source, file: readRuleFile(source.value), findings },
-    tools,
-    config,
-  };
+  // A broken config reports only itself, as `check` exits 2 on it.
+  if (context.config === undefined) return { ...context, outcome: { ok: true, findings: [] } };
+  const outcome = await analyse({
+    fileName: documentFileName(document.uri),
+    text: lintedText(document),
+    config: context.config,
+    tools: context.tools,
+  });
+  return outcome === undefined ? undefined : { ...context, outcome };
 }

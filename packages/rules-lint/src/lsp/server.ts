@@ -16,6 +16,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import { CONFIG_NAMES } from '../config/find-config.js';
+import { AnalysisThread } from './analysis-thread.js';
 import { quickFixes } from './code-actions.js';
 import { completions } from './completion.js';
 import {
@@ -24,12 +25,15 @@ import {
   sizeProblemDiagnostic,
 } from './diagnostics.js';
 import { guardedConnection } from './document-guard.js';
-import { lintEditorDocument } from './document-lint.js';
+import { documentContext, lintEditorDocument } from './document-lint.js';
 import { ruleHover } from './hover.js';
 import { initializeFirst } from './initialize-first.js';
 import { Lifecycle } from './lifecycle.js';
 import { LintCache } from './lint-cache.js';
 import { watchTransportEnd } from './transport-end.js';
+
+/** How long a document must be still after an edit before it is linted: one lint per burst of typing. */
+const LINT_DELAY_MS = 75;
 
 /** Options of the language server. */
 export interface LanguageServerOptions {
@@ -64,7 +68,17 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   );
   const documents = new TextDocuments(TextDocument);
   const lifecycle = new Lifecycle();
-  const lints = new LintCache((document) => lintEditorDocument(document, options.tools));
+  const analyses = new AnalysisThread();
+  const isCurrent = (uri: string, version: number) => documents.get(uri)?.version === version;
+  const lints = new LintCache(
+    (document, context) => {
+      const version = document.version;
+      return lintEditorDocument(document, context, (job) =>
+        analyses.analyse(job, () => isCurrent(document.uri, version)),
+      );
+    },
+    (document) => documentContext(document, options.tools),
+  );
 
   let watchConfigs = false;
   connection.onInitialize((params) => {
@@ -92,7 +106,24 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
       );
   });
 
-  documents.onDidChangeContent(({ document }) => lintInBackground(document));
+  // Edits come in bursts: each document is linted once it has been still for a moment, and
+  // an analysis a newer version made stale is stopped rather than finished.
+  const scheduled = new Map<string, NodeJS.Timeout>();
+  const opened = new Set<string>();
+  documents.onDidOpen(({ document }) => opened.add(document.uri));
+  documents.onDidChangeContent(({ document }) => {
+    // A document just opened is linted at once; edits wait for the burst to end.
+    const delay = opened.delete(document.uri) ? 0 : LINT_DELAY_MS;
+    analyses.dropStale();
+    clearTimeout(scheduled.get(document.uri));
+    scheduled.set(
+      document.uri,
+      setTimeout(() => {
+        scheduled.delete(document.uri);
+        lintInBackground(document);
+      }, delay),
+    );
+  });
   function lintInBackground(document: TextDocument): void {
     // An event handler's rejection would end the process: every failure becomes one log line.
     publishDiagnostics(document).catch((error: unknown) =>
@@ -104,12 +135,11 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     );
   }
   async function publishDiagnostics(document: TextDocument): Promise<void> {
-    // Edits come in bursts: let the queued ones land, and lint only the version that is still current.
     const version = document.version;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    if (document.version !== version || documents.get(document.uri) !== document) return;
+    if (!isCurrent(document.uri, version)) return;
     const linted = await lints.get(document);
-    if (document.version !== version) return;
+    // Only the current version's diagnostics are ever published: a stale one never follows a newer one.
+    if (linted === undefined || !isCurrent(document.uri, version)) return;
     const diagnostics =
       linted.sizeProblem !== undefined
         ? [sizeProblemDiagnostic(linted.sizeProblem)]
@@ -125,7 +155,10 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     for (const document of documents.all()) lintInBackground(document);
   });
   documents.onDidClose(({ document }) => {
+    clearTimeout(scheduled.get(document.uri));
+    scheduled.delete(document.uri);
     lints.forget(document.uri);
+    analyses.dropStale();
     toClient(() => connection.sendDiagnostics({ uri: document.uri, diagnostics: [] }));
   });
 
@@ -133,7 +166,8 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     lifecycle.gate('textDocument/codeAction', 'range', async (params: CodeActionParams) => {
       const document = documents.get(params.textDocument.uri);
       if (!document) return [];
-      return quickFixes(document, (await lints.get(document)).outcome, params.range);
+      const linted = await lints.get(document);
+      return linted ? quickFixes(document, linted.outcome, params.range) : [];
     }),
   );
 
@@ -142,7 +176,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
       const document = documents.get(params.textDocument.uri);
       if (!document) return null;
       // The lint's config: the table marks the mode the diagnostics were computed under.
-      const { config, sizeProblem } = await lints.get(document);
+      const { config, sizeProblem } = await lints.contextOf(document);
       if (sizeProblem !== undefined) return null;
       const value = ruleHover(document.getText(), document.offsetAt(params.position), config);
       return value === undefined ? null : { contents: { kind: MarkupKind.Markdown, value } };
@@ -153,7 +187,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     lifecycle.gate('textDocument/completion', 'position', async (params: CompletionParams) => {
       const document = documents.get(params.textDocument.uri);
       if (!document) return [];
-      const { tools, sizeProblem } = await lints.get(document);
+      const { tools, sizeProblem } = await lints.contextOf(document);
       if (sizeProblem !== undefined) return [];
       return completions(document, document.offsetAt(params.position), tools);
     }),
@@ -170,7 +204,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     lifecycle.shutdownRequested = true;
   });
 
-  return new Promise((resolve) => {
+  const stopped = new Promise<number>((resolve) => {
     // The client closed the server's output: nothing can be answered any more, so stop.
     writer.onError(() => resolve(1));
     writer.onClose(() => resolve(1));
@@ -194,6 +228,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     documents.listen(guardedConnection(connection));
     connection.listen();
   });
+  return stopped.finally(() => analyses.close());
 }
 
 /**

@@ -16,9 +16,18 @@ export interface WireDiagnostic {
   codeDescription?: { href: string };
 }
 
+/** One publishDiagnostics notification as received. */
+export interface PublishedDiagnostics {
+  uri: string;
+  version?: number;
+  diagnostics: WireDiagnostic[];
+}
+
 /** A running `rules-lint lsp --stdio` with a JSON-RPC connection to it. */
 export interface LspSession {
   readonly connection: MessageConnection;
+  /** Every publishDiagnostics received so far, in order. */
+  readonly published: readonly PublishedDiagnostics[];
   /** Resolves with the next diagnostics published for `uri`. */
   nextDiagnostics(uri: string): Promise<WireDiagnostic[]>;
   /** Shuts the server down and resolves with its exit code. */
@@ -40,12 +49,11 @@ export async function startLspSession(
     new StreamMessageWriter(server.stdin!),
   );
   const waiters = new Map<string, ((diagnostics: WireDiagnostic[]) => void)[]>();
-  connection.onNotification(
-    'textDocument/publishDiagnostics',
-    (message: { uri: string; diagnostics: WireDiagnostic[] }) => {
-      waiters.get(message.uri)?.shift()?.(message.diagnostics);
-    },
-  );
+  const published: PublishedDiagnostics[] = [];
+  connection.onNotification('textDocument/publishDiagnostics', (message: PublishedDiagnostics) => {
+    published.push(message);
+    waiters.get(message.uri)?.shift()?.(message.diagnostics);
+  });
   connection.listen();
   await connection.sendRequest('initialize', {
     processId: process.pid,
@@ -56,6 +64,7 @@ export async function startLspSession(
   const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
   return {
     connection,
+    published,
     nextDiagnostics: (uri) =>
       new Promise((resolve) => {
         const list = waiters.get(uri) ?? [];

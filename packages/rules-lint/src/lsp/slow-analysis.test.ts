@@ -1,0 +1,77 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDist } from '../testing/build-dist.js';
+import { type LspSession, startLspSession } from '../testing/lsp-client.js';
+
+/** A list crafted to spend a lint rule's whole work budget: over a second of analysis each. */
+const PADDED = readFileSync(
+  join(import.meta.dirname, '..', 'analysis', 'fixtures', 'budget-evasion.json'),
+  'utf8',
+);
+const SMALL =
+  '[\n  {"tool": "write", "path": "path", "match": ".env", "verdict": "deny", "reason": "s"}\n]\n';
+
+const root = mkdtempSync(join(tmpdir(), 'rules-lint-lsp-slow-'));
+const uriOf = (name: string) => pathToFileURL(join(root, name)).href;
+
+let lsp: LspSession;
+beforeAll(async () => {
+  lsp = await startLspSession(buildDist(), root);
+});
+afterAll(async () => {
+  await lsp?.close();
+});
+
+function open(uri: string, text: string, version = 1): Promise<void> {
+  return lsp.connection.sendNotification('textDocument/didOpen', {
+    textDocument: { uri, languageId: 'json', version, text },
+  });
+}
+
+/** Waits without asserting anything about time: only lets the server start on what it was sent. */
+const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+describe('the language server while a slow file is analysed', () => {
+  it('answers a hover on another document before any slow analysis is published', async () => {
+    const slow = ['slow-1.json', 'slow-2.json', 'slow-3.json'].map(uriOf);
+    const lastSlow = lsp.nextDiagnostics(slow[2]!);
+    for (const uri of slow) await open(uri, PADDED);
+    const small = uriOf('small.json');
+    await open(small, SMALL);
+    await pause(300);
+    const hover = (await lsp.connection.sendRequest('textDocument/hover', {
+      textDocument: { uri: small },
+      position: { line: 1, character: 6 },
+    })) as { contents: { value: string } } | null;
+    expect(hover?.contents.value).toContain('write');
+    const slowPublishedBeforeHover = lsp.published.filter((message) => slow.includes(message.uri));
+    expect(slowPublishedBeforeHover).toEqual([]);
+    // The slow files were analysed in full all the same, as check analyses them.
+    const diagnostics = await lastSlow;
+    expect(diagnostics.map((diagnostic) => diagnostic.code)).toContain('analysis-incomplete');
+  }, 120_000);
+
+  it('never publishes a version that a newer one replaced during its analysis', async () => {
+    const uri = uriOf('edited.json');
+    await open(uri, PADDED, 1);
+    await pause(300);
+    const current = lsp.nextDiagnostics(uri);
+    await lsp.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: SMALL }],
+    });
+    expect((await current).map((diagnostic) => diagnostic.code)).toEqual(['fragment-without-star']);
+    // A later document's analysis runs after anything left of version 1's: a barrier.
+    const barrier = uriOf('barrier.json');
+    const behind = lsp.nextDiagnostics(barrier);
+    await open(barrier, SMALL);
+    await behind;
+    const versions = lsp.published
+      .filter((message) => message.uri === uri)
+      .map((message) => message.version);
+    expect(versions).toEqual([2]);
+  }, 120_000);
+});
