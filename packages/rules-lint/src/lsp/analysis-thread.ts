@@ -35,7 +35,11 @@ export class AnalysisThread {
   private readonly queue: Pending[] = [];
   private readonly script: URL | undefined;
 
-  constructor(script: URL | undefined = WORKER_SCRIPT) {
+  /** `script` is the worker's module (the built `lint-worker.js` unless a test names another). */
+  constructor(
+    script: URL | undefined = WORKER_SCRIPT,
+    private readonly deadlineMs = ANALYSIS_DEADLINE_MS,
+  ) {
     this.script = script && existsSync(fileURLToPath(script)) ? script : undefined;
   }
 
@@ -80,11 +84,9 @@ export class AnalysisThread {
     this.deadline = setTimeout(() => {
       this.stopWorker();
       this.settle(pending, () =>
-        pending.reject(
-          new Error(`analysis stopped after ${ANALYSIS_DEADLINE_MS / 1000} s (deadline)`),
-        ),
+        pending.reject(new Error(`analysis stopped after ${this.deadlineMs / 1000} s (deadline)`)),
       );
-    }, ANALYSIS_DEADLINE_MS);
+    }, this.deadlineMs);
     this.deadline.unref();
     this.worker.postMessage(pending.job);
   }
