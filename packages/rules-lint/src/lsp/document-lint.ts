@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ToolCatalog } from '../catalog/tool-catalog.js';
+import { isInside } from '../cli/contained-path.js';
 import { ConfigFinder, type LoadedConfig } from '../config/find-config.js';
 import { DEFAULT_CONFIG } from '../config/lint-config.js';
 import { MAX_SOURCE_BYTES, overLimitMessage } from '../source/read-source.js';
@@ -40,7 +41,7 @@ export function lintedText(document: TextDocument): string {
 }
 
 /** The file path of a `file:` URI, or undefined for an unsaved or remote document. */
-function filePath(uri: string): string | undefined {
+export function filePath(uri: string): string | undefined {
   if (typeof uri !== 'string' || !uri.startsWith('file:')) return undefined;
   try {
     return fileURLToPath(uri);
@@ -53,13 +54,25 @@ function filePath(uri: string): string | undefined {
 export type DocumentContext = Omit<DocumentLint, 'outcome'>;
 
 /**
+ * The folder whose files the server may read for a file: the deepest
+ * workspace folder holding it (what a command's working folder is to
+ * `check`), else the server's own working folder.
+ */
+function workingFolderOf(path: string, workspaceFolders: readonly string[]): string {
+  const holding = workspaceFolders.filter((folder) => isInside(folder, path));
+  return holding.sort((a, b) => b.length - a.length)[0] ?? process.cwd();
+}
+
+/**
  * The config, tools and size verdict for a document: its file's nearest
  * `rules-lint.config.json(c)` (read again on every call, so edits to the
- * config show at once) and the server's `--tools`. Cheap; never throws.
+ * config show at once; never through a link leading out of the file's
+ * workspace folder) and the server's `--tools`. Cheap; never throws.
  */
 export async function documentContext(
   document: TextDocument,
   cliTools: ToolCatalog | undefined,
+  workspaceFolders: readonly string[] = [],
 ): Promise<DocumentContext> {
   const sizeProblem = documentTooLarge(document.getText());
   if (sizeProblem !== undefined) return { tools: cliTools, sizeProblem };
@@ -68,7 +81,7 @@ export async function documentContext(
     const config =
       path === undefined
         ? { ...DEFAULT_CONFIG, tools: undefined }
-        : await new ConfigFinder(process.cwd(), undefined).forFile(path);
+        : await new ConfigFinder(workingFolderOf(path, workspaceFolders), undefined).forFile(path);
     return { tools: cliTools ?? config.tools, config };
   } catch (error) {
     return { tools: cliTools, configProblem: (error as Error).message };

@@ -25,7 +25,7 @@ import {
   sizeProblemDiagnostic,
 } from './diagnostics.js';
 import { guardedConnection } from './document-guard.js';
-import { documentContext, lintEditorDocument } from './document-lint.js';
+import { documentContext, filePath, lintEditorDocument } from './document-lint.js';
 import { ruleHover } from './hover.js';
 import { initializeFirst } from './initialize-first.js';
 import { Lifecycle } from './lifecycle.js';
@@ -77,12 +77,14 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
         analyses.analyse(job, () => isCurrent(document.uri, version)),
       );
     },
-    (document) => documentContext(document, options.tools),
+    (document) => documentContext(document, options.tools, workspaceFolders),
   );
 
   let watchConfigs = false;
+  let workspaceFolders: string[] = [];
   connection.onInitialize((params) => {
     lifecycle.initialized = true;
+    workspaceFolders = workspaceFolderPaths(params);
     watchConfigs =
       params.capabilities?.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     return {
@@ -229,6 +231,21 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     connection.listen();
   });
   return stopped.finally(() => analyses.close());
+}
+
+/** The file paths of the client's workspace folders (or its root), ignoring anything malformed. */
+function workspaceFolderPaths(params: unknown): string[] {
+  const { workspaceFolders, rootUri } = (params ?? {}) as {
+    workspaceFolders?: unknown;
+    rootUri?: unknown;
+  };
+  const uris = Array.isArray(workspaceFolders)
+    ? workspaceFolders.map((folder) => (folder as { uri?: unknown } | null)?.uri)
+    : [rootUri];
+  return uris.flatMap((uri) => {
+    const path = typeof uri === 'string' ? filePath(uri) : undefined;
+    return path === undefined ? [] : [path];
+  });
 }
 
 /**

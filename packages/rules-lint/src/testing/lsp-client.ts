@@ -34,11 +34,12 @@ export interface LspSession {
   close(): Promise<number | null>;
 }
 
-/** Spawns the built CLI's language server in `cwd` and initializes it. */
+/** Spawns the built CLI's language server in `cwd` and initializes it (with `rootUri` as its workspace). */
 export async function startLspSession(
   cli: string,
   cwd: string,
   args: readonly string[] = [],
+  rootUri: string | null = null,
 ): Promise<LspSession> {
   const server: ChildProcess = spawn(process.execPath, [cli, 'lsp', '--stdio', ...args], {
     cwd,
@@ -57,7 +58,7 @@ export async function startLspSession(
   connection.listen();
   await connection.sendRequest('initialize', {
     processId: process.pid,
-    rootUri: null,
+    rootUri,
     capabilities: {},
   });
   await connection.sendNotification('initialized', {});
