@@ -4,6 +4,15 @@ import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
 
 /**
+ * The claim lock of a sequential tool in a run. The claim's read of its
+ * candidates spells the same key in SQL (store/task-inbox.ts) to look past
+ * rows it holds back.
+ */
+export function sequentialLockKey(runId: string, toolName: string): string {
+  return `tool:${runId}:${toolName}`;
+}
+
+/**
  * The claim locks of spec 003 (see kernel/verbs/claim-serialization.ts for which
  * keys a row needs): a lock is held while the row that took it is still
  * `claimed`, so a committed, failed or expired claim frees it without any

@@ -1,7 +1,8 @@
 import type { RunState } from '@airlock/core';
 import { sql } from 'kysely';
 import { claimedForUpdate } from './dialect.js';
-import { type PreparedQuery, readAhead, runPrepared } from './prepared.js';
+import { type Param, type PreparedQuery, readAhead, runPrepared } from './prepared.js';
+import type { Reader } from './reader.js';
 import { rowLimit } from './row-limit.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -21,8 +22,21 @@ export interface InboxOwner {
 }
 
 /**
- * An executor's inbox rows, oldest first: runnable work of its runs (no
- * summarizer rows), and parks and questions addressed to its application.
+ * True of a row a claimed call holds back by its sequential tool: the claim
+ * lock `tool:<run>:<tool>` (written by `sequentialLockKey`) belongs to a row
+ * still claimed. Such a row cannot be claimed now, so a claim or the inbox
+ * looks past it.
+ */
+const heldBySequentialClaim = sql<boolean>`exists (select 1 from claim_locks
+  inner join tasks as holder on holder.run_id = claim_locks.run_id and holder.key = claim_locks.task_key
+  where claim_locks.workspace_id = tasks.workspace_id
+  and claim_locks.lock_key = 'tool:' || tasks.run_id || ':' || coalesce(tasks.resolved_tool_name, tasks.tool_name)
+  and holder.state = 'claimed')`;
+
+/**
+ * An executor's inbox rows, oldest first: runnable work of its runs it may
+ * claim now (no summarizer rows, no row a sequential tool's claim holds
+ * back), and parks and questions addressed to its application.
  */
 export async function listInboxRows(
   store: Store,
@@ -54,6 +68,7 @@ export async function listInboxRows(
         eb('tasks.state', '=', stateLiteral('runnable')),
         eb('tasks.kind', '!=', sql.lit('summary')),
         mine,
+        eb.not(heldBySequentialClaim),
       ]);
       return eb.or([work, decisions]);
     })
@@ -114,17 +129,47 @@ export function readVisibleTaskAhead(
   return readAhead<VisibleRow>(tx[SQL].db, tx[SQL].dialect, visibleTaskQuery(tx, address));
 }
 
+/** Where a claim's walk through its candidates got to: the last row read, in their order. */
+export interface CandidateCursor {
+  createdAt: number;
+  runId: string;
+  key: string;
+}
+
+/** A row's key `t<n>` orders by its length, then its text: t2 before t10, as the calls were made. */
+const keyLength = sql<number>`length(tasks.key)`;
+
+/** How many candidates one read of a claim takes (see `claimCandidates`). */
+export const CANDIDATE_PAGE = 16;
+
 /**
- * Up to eight runnable rows an executor may claim, oldest first (no
- * summarizer rows; only these tool names when given). On PostgreSQL they are
- * read FOR UPDATE SKIP LOCKED, so several kernels hand out different rows.
+ * Up to `CANDIDATE_PAGE` runnable rows an executor may claim, oldest first,
+ * after `after` when given (no summarizer rows; only these tool names when
+ * given). Rows a claimed call holds back by their sequential tool's lock are
+ * left out here, so one run's chain never hides the rows behind it. On
+ * PostgreSQL they are read FOR UPDATE SKIP LOCKED, so several kernels hand
+ * out different rows.
  */
 export async function claimCandidates(
-  tx: Tx,
+  tx: Reader,
   owner: InboxOwner & { toolNames?: readonly string[] | undefined },
+  after?: CandidateCursor,
 ): Promise<TaskWithRun[]> {
+  const toolNames = owner.toolNames ?? [];
   const app = owner.applicationId;
-  return (
+  const values: Record<string, unknown> = { workspace_id: owner.workspaceId };
+  toolNames.forEach((name, i) => {
+    values[`tool_${i}`] = name;
+  });
+  if (app !== null) values.app = app;
+  if (after) {
+    values.after_created_at = after.createdAt;
+    values.after_run_id = after.runId;
+    values.after_key = after.key;
+    values.after_key_length = after.key.length;
+  }
+  const key = `tasks.claim_candidates:${app === null ? 'all' : 'app'}:${toolNames.length}:${after ? 'after' : 'first'}`;
+  const build = (p: Param) =>
     tx[SQL].db
       .selectFrom('tasks')
       .selectAll('tasks')
@@ -139,11 +184,15 @@ export async function claimCandidates(
           'run_has_layers',
         ),
       )
-      .where('tasks.workspace_id', '=', owner.workspaceId)
+      .where('tasks.workspace_id', '=', p('workspace_id'))
       .where('tasks.state', '=', stateLiteral('runnable'))
       .where('tasks.kind', '!=', sql.lit('summary'))
-      .$if(Boolean(owner.toolNames?.length), (qb) =>
-        qb.where('tasks.tool_name', 'in', owner.toolNames!),
+      .$if(toolNames.length > 0, (qb) =>
+        qb.where(
+          'tasks.tool_name',
+          'in',
+          toolNames.map((_, i) => p(`tool_${i}`)),
+        ),
       )
       .$if(app !== null, (qb) =>
         qb.where((eb) =>
@@ -155,15 +204,38 @@ export async function claimCandidates(
               .where((e) =>
                 e.or([
                   e('runs.agent_application_id', 'is', null),
-                  e('runs.agent_application_id', '=', app),
+                  e('runs.agent_application_id', '=', p('app')),
                 ]),
               ),
           ),
         ),
       )
+      .$if(after !== undefined, (qb) =>
+        qb
+          .where('tasks.created_at', '>=', p('after_created_at'))
+          .where((eb) =>
+            eb.or([
+              eb('tasks.created_at', '>', p('after_created_at')),
+              eb('tasks.run_id', '>', p('after_run_id')),
+              eb.and([
+                eb('tasks.run_id', '=', p('after_run_id')),
+                eb.or([
+                  eb(keyLength, '>', p('after_key_length')),
+                  eb.and([
+                    eb(keyLength, '=', p('after_key_length')),
+                    eb('tasks.key', '>', p('after_key')),
+                  ]),
+                ]),
+              ]),
+            ]),
+          ),
+      )
+      .where((eb) => eb.not(heldBySequentialClaim))
       .orderBy('tasks.created_at')
-      .limit(rowLimit(8))
-      .$call((qb) => claimedForUpdate(tx[SQL].dialect, qb))
-      .execute()
-  );
+      .orderBy('tasks.run_id')
+      .orderBy(keyLength)
+      .orderBy('tasks.key')
+      .limit(rowLimit(CANDIDATE_PAGE))
+      .$call((qb) => claimedForUpdate(tx[SQL].dialect, qb));
+  return (await runPrepared<TaskWithRun>(tx[SQL].db, tx[SQL].dialect, key, build, values)).rows;
 }

@@ -1,5 +1,5 @@
 import { callTargets, MUTATION_TRAITS, type ToolManifest } from '@airlock/core';
-import { takeClaimLocks as takeLocks } from '../../store/claim-locks.js';
+import { sequentialLockKey, takeClaimLocks as takeLocks } from '../../store/claim-locks.js';
 import { policyLayersOfRun } from '../../store/runs.js';
 import type { TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
@@ -18,7 +18,7 @@ export function serializationKeys(
   const entry = manifest?.find((tool) => tool.name === name);
   if (!entry) return [];
   const keys: string[] = [];
-  if (entry.execution === 'sequential') keys.push(`tool:${row.run_id}:${name}`);
+  if (entry.execution === 'sequential') keys.push(sequentialLockKey(row.run_id, name));
   if (entry.risk_traits.some((trait) => MUTATION_TRAITS.includes(trait))) {
     const root = (frozen.project_root as string | undefined)?.replace(/\/+$/, '') ?? '';
     for (const target of callTargets(

@@ -5,6 +5,8 @@ import { newId } from '../../store/ids.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import {
+  CANDIDATE_PAGE,
+  type CandidateCursor,
   claimCandidates,
   listInboxRows,
   type RowAddress,
@@ -222,27 +224,43 @@ export function traceClaim(
 }
 
 /**
- * Claims the oldest runnable row visible to the executor, or returns null.
- * On PostgreSQL, candidates are read with FOR UPDATE SKIP LOCKED so several
- * kernels hand out different rows.
+ * How many candidates one claim looks at before it answers null: rows held
+ * back by a path lock are tried one by one (their keys come from the tool's
+ * input), so the walk past them is bounded. Rows a sequential tool's claim
+ * holds back are left out by the read itself, at no cost.
+ */
+export const CLAIM_SCAN_LIMIT = 4 * CANDIDATE_PAGE;
+
+/**
+ * Claims the oldest runnable row visible to the executor that a claim may
+ * take now, or returns null. Pages on through the candidates (oldest first,
+ * by a keyset) while every row read is held back by another claim's lock,
+ * up to CLAIM_SCAN_LIMIT rows. On PostgreSQL, candidates are read with FOR
+ * UPDATE SKIP LOCKED so several kernels hand out different rows.
  */
 export async function claimNext(
   ctx: KernelContext,
   principal: Principal,
   options: { lease_ms?: number | undefined; tool_names?: string[] | undefined },
 ): Promise<Claim | null> {
-  const app = principal.agent_application_id;
+  const owner = {
+    workspaceId: principal.workspace_id,
+    applicationId: principal.agent_application_id,
+    toolNames: options.tool_names,
+  };
   const startedAt = ctx.tracing ? preciseNow() : 0;
   const claim = await ctx.store.transaction(async (tx) => {
-    const candidates = await claimCandidates(tx, {
-      workspaceId: principal.workspace_id,
-      applicationId: app,
-      toolNames: options.tool_names,
-    });
-    for (const candidate of candidates) {
-      if (candidate.run_state !== 'running') continue;
-      const claim = await takeRow(tx, candidate, principal, leaseFor(ctx, options.lease_ms));
-      if (claim) return claim;
+    let after: CandidateCursor | undefined;
+    for (let scanned = 0; scanned < CLAIM_SCAN_LIMIT; scanned += CANDIDATE_PAGE) {
+      const candidates = await claimCandidates(tx, owner, after);
+      for (const candidate of candidates) {
+        if (candidate.run_state !== 'running') continue;
+        const claim = await takeRow(tx, candidate, principal, leaseFor(ctx, options.lease_ms));
+        if (claim) return claim;
+      }
+      const last = candidates.at(-1);
+      if (!last || candidates.length < CANDIDATE_PAGE) return null;
+      after = { createdAt: last.created_at, runId: last.run_id, key: last.key };
     }
     return null;
   });
