@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { backends } from '../testing/stores.js';
 import { planningReader } from './query-plan.js';
-import { claimCandidates } from './task-inbox.js';
+import { claimCandidates, isAgentsOwnCall } from './task-inbox.js';
 
 const sqlite = (await backends()).find((backend) => backend.name === 'sqlite');
 
 /**
  * A claim's read of its candidates costs index probes however many rows
  * claims hold back: the runnable rows by workspace and age, a sequential
- * tool's lock and its holder by key.
+ * tool's lock and its holder by key, a hooked session by conversation.
  * Read from SQLite's own query plan of the statement the repository sends.
  */
 describe('claim candidates on SQLite', () => {
@@ -29,9 +29,14 @@ describe('claim candidates on SQLite', () => {
           // Past a held sequential tool: its lock by key, its holder by the row's key.
           expect(plan).toMatch(/claim_locks USING INDEX \S+ \(workspace_id=\? AND lock_key=\?\)/);
           expect(plan).toMatch(/holder USING INDEX \S+ \(run_id=\? AND key=\?\)/);
+          expect(plan).toMatch(/hook_sessions USING COVERING INDEX hook_sessions_by_conversation/);
           expect(plan).not.toMatch(/^SCAN /m);
         }
       }
+      await isAgentsOwnCall(reader, { workspaceId: 'ws_1', runId: 'run_1', key: 't1' });
+      const own = (await plans()).at(-1) ?? '';
+      expect(own).toMatch(/SEARCH tasks USING INDEX \S+ \(run_id=\? AND key=\?\)/);
+      expect(own).not.toMatch(/^SCAN /m);
     } finally {
       await dispose();
     }

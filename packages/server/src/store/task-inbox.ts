@@ -34,9 +34,21 @@ const heldBySequentialClaim = sql<boolean>`exists (select 1 from claim_locks
   and holder.state = 'claimed')`;
 
 /**
+ * True of an agent's own call in a run whose loop is outside the kernel: a
+ * hooked session's turn (coding agents and framework adapters), where the
+ * agent runs its calls itself (`takeForAgent`). No executor runs such a row;
+ * the run's lifecycle hook rows stay an executor's work.
+ */
+export const agentRunsCall = sql<boolean>`(tasks.kind = 'tool' and tasks.origin = 'model' and exists (
+  select 1 from runs as own_run
+  inner join hook_sessions on hook_sessions.conversation_id = own_run.conversation_id
+  where own_run.id = tasks.run_id))`;
+
+/**
  * An executor's inbox rows, oldest first: runnable work of its runs it may
  * claim now (no summarizer rows, no row a sequential tool's claim holds
- * back), and parks and questions addressed to its application.
+ * back, no hooked agent's own call), and parks and questions addressed to
+ * its application.
  */
 export async function listInboxRows(
   store: Store,
@@ -69,6 +81,7 @@ export async function listInboxRows(
         eb('tasks.kind', '!=', sql.lit('summary')),
         mine,
         eb.not(heldBySequentialClaim),
+        eb.not(agentRunsCall),
       ]);
       return eb.or([work, decisions]);
     })
@@ -146,9 +159,10 @@ export const CANDIDATE_PAGE = 16;
  * Up to `CANDIDATE_PAGE` runnable rows an executor may claim, oldest first,
  * after `after` when given (no summarizer rows; only these tool names when
  * given). Rows a claimed call holds back by their sequential tool's lock are
- * left out here, so one run's chain never hides the rows behind it. On
- * PostgreSQL they are read FOR UPDATE SKIP LOCKED, so several kernels hand
- * out different rows.
+ * left out here, so one run's chain never hides the rows behind it; rows of
+ * a run whose loop is outside the kernel (a hooked session: its agent runs
+ * its calls itself) are never candidates. On PostgreSQL they are read FOR
+ * UPDATE SKIP LOCKED, so several kernels hand out different rows.
  */
 export async function claimCandidates(
   tx: Reader,
@@ -231,6 +245,7 @@ export async function claimCandidates(
           ),
       )
       .where((eb) => eb.not(heldBySequentialClaim))
+      .where((eb) => eb.not(agentRunsCall))
       .orderBy('tasks.created_at')
       .orderBy('tasks.run_id')
       .orderBy(keyLength)
@@ -238,4 +253,27 @@ export async function claimCandidates(
       .limit(rowLimit(CANDIDATE_PAGE))
       .$call((qb) => claimedForUpdate(tx[SQL].dialect, qb));
   return (await runPrepared<TaskWithRun>(tx[SQL].db, tx[SQL].dialect, key, build, values)).rows;
+}
+
+/**
+ * Whether a row is an agent's own call in a hooked session (see
+ * `agentRunsCall`): the agent runs it, never an executor.
+ */
+export async function isAgentsOwnCall(tx: Reader, address: RowAddress): Promise<boolean> {
+  const db = tx[SQL].db;
+  const { rows } = await runPrepared<{ own: number }>(
+    db,
+    tx[SQL].dialect,
+    'tasks.agent_runs_call',
+    (p) =>
+      db
+        .selectFrom('tasks')
+        .select(sql<number>`1`.as('own'))
+        .where('tasks.run_id', '=', p('run_id'))
+        .where('tasks.key', '=', p('key'))
+        .where('tasks.workspace_id', '=', p('workspace_id'))
+        .where(agentRunsCall),
+    { run_id: address.runId, key: address.key, workspace_id: address.workspaceId },
+  );
+  return rows.length > 0;
 }

@@ -8,6 +8,7 @@ import {
   CANDIDATE_PAGE,
   type CandidateCursor,
   claimCandidates,
+  isAgentsOwnCall,
   listInboxRows,
   type RowAddress,
   readVisibleTask,
@@ -181,7 +182,8 @@ export async function claimPlanted(
 
 /**
  * Claims one runnable row with a lease.
- * @throws AirlockError not_claimable_kind for approval/ask rows, not_claimable when not runnable.
+ * @throws AirlockError not_claimable_kind for approval/ask rows and a hooked agent's own
+ *   call, not_claimable when not runnable.
  */
 export async function claimTask(
   ctx: KernelContext,
@@ -193,6 +195,12 @@ export async function claimTask(
   const claim = await ctx.store.transaction(async (tx) => {
     const row = await visibleTask(tx, principal, address);
     refuseDecisionRows(row);
+    if (await isAgentsOwnCall(tx, rowAddress(principal, address))) {
+      throw new AirlockError(
+        'not_claimable_kind',
+        `task ${row.key} is a hooked agent's own call: the agent runs it itself`,
+      );
+    }
     checkMove('claim', row, runOf(row));
     const claim = await takeRow(tx, row, principal, leaseFor(ctx, options.lease_ms));
     if (!claim) {
