@@ -27,6 +27,7 @@ import { checkMove } from '../machines/task-machine.js';
 import { type TaskView, taskView } from '../views.js';
 import { takeClaimLocks } from './claim-serialization.js';
 import type { TaskAddress } from './decisions.js';
+import { executorFailure } from './executor-failure.js';
 
 /** One row on an executor's inbox: work to claim (`tool`) or a decision to watch (`approval`, `ask`). */
 export interface InboxItem {
@@ -305,6 +306,8 @@ export async function heartbeat(
 
 /**
  * Commits a claimed row's result or failure; a failure then follows the row's on_failure.
+ * A failure code the kernel keeps for its own decisions and clocks is
+ * recorded as `tool_failed` (see `executorFailure`).
  * A hook row's result is `{structured_content}` holding a decision core
  * accepts for its event; anything else commits as failed `invalid_hook_result`.
  * @throws AirlockError task_not_found (also for an unknown run), not_claimable_kind, lease_lost.
@@ -342,7 +345,7 @@ export async function commitTask(
         ? (checkHookCommit(row, address.result) ?? stopDecisionError(ctx, run, row, address.result))
         : null;
     const failed = address.outcome === 'failed' || invalid !== null;
-    const error = invalid ?? address.error;
+    const error = invalid ?? executorFailure(address.error);
     const errorCode = failed ? (error?.code ?? 'tool_failed') : null;
     const errorDetail = failed ? (error?.detail ?? 'the tool failed') : null;
     const moved = await moveTask(tx, {
