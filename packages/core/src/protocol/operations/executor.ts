@@ -19,7 +19,8 @@ export const inboxContract = defineContract({
 /** POST /executor_api/v1/runs/{run}/tasks/{key}/claim */
 export const claimContract = defineContract({
   ...operationRoute('executor.claim'),
-  summary: 'Claim a runnable row with a lease (409 not_claimable_kind for approval/ask rows)',
+  summary:
+    "Claim a runnable row with a lease (409 not_claimable_kind for approval/ask rows and a hooked agent's own calls)",
   planes: ['executor'],
   input: z.strictObject({ ...ExecutorTaskParams, lease_ms: LeaseSchema }),
   output: ClaimSchema,
