@@ -282,6 +282,8 @@ export {
   InboxItemSchema,
   LifecycleHooksViewSchema,
   type MatchedRuleView,
+  type MemberRole,
+  MemberRoleSchema,
   type OnFailure,
   OnFailureSchema,
   type ProfileConfigurationView,

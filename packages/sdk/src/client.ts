@@ -142,14 +142,16 @@ export class Workspace {
   }
 
   /**
-   * Who this client's token is: its credential, kind, application, and the
-   * principal (`member:cred_…`) its decisions are recorded under.
+   * Who this client's token is: its credential, kind, application, role (a
+   * member's `admin` or `approver`; null for other kinds), and the principal
+   * (`member:cred_…`) its decisions are recorded under.
    * @throws UnauthorizedError; ForbiddenError for an executor token.
    */
   self(request: RequestOptions = {}): Promise<{
     credential_id: string;
     kind: 'agent' | 'executor' | 'member';
     agent_application_id: string | null;
+    role: 'admin' | 'approver' | null;
     principal: string;
   }> {
     return this.context.operations.credentials.self.query({ workspace_id: this.id }, request);

@@ -134,7 +134,7 @@ export class Approval extends BaseDecision {
    * @throws ConflictError when it was already decided or changed since it was read
    * (`version_mismatch`; or the overlay changed meanwhile: `stale_digest`);
    * ForbiddenError `approver_not_allowed` / `self_approval_refused` under the approval
-   * policy; ValidationError `edit_refused` when a layer refuses the edit,
+   * policy, `admin_required` when an approver remembers at project scope; ValidationError `edit_refused` when a layer refuses the edit,
    * `remember_unavailable` when no rule set evaluated the call; NotFoundError.
    * Nothing changes when it throws, except DeadlineExceededError (no answer
    * came in time: the approval may have been applied) and the signal's reason

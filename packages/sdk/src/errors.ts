@@ -41,6 +41,7 @@ export const ERROR_MODES = {
   forbidden: 'forbidden',
   approver_not_allowed: 'forbidden',
   self_approval_refused: 'forbidden',
+  admin_required: 'forbidden',
   not_found: 'not_found',
   run_not_found: 'not_found',
   task_not_found: 'not_found',

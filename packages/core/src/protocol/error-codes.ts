@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   forbidden: 403,
   approver_not_allowed: 403,
   self_approval_refused: 403,
+  // Governance: a member credential whose role may not do this (an approver managing the workspace).
+  admin_required: 403,
   not_found: 404,
   run_not_found: 404,
   task_not_found: 404,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ErrorCode } from './error-codes.js';
 import type { OperationRoute } from './routes.js';
-import type { CredentialKind } from './views.js';
+import type { CredentialKind, MemberRole } from './views.js';
 
 /**
  * One operation of the wire, declared once: the REST route (its method,
@@ -18,6 +18,12 @@ export interface OperationContract<
   readonly summary: string;
   /** Which credential kinds may call it; any other gets 403. */
   readonly planes: readonly CredentialKind[];
+  /**
+   * The role a member credential needs to call it (an agent or executor
+   * credential of its planes is not asked); absent: any member. Any other
+   * member gets 403 `admin_required`.
+   */
+  readonly role?: MemberRole;
   /** HTTP status of a success; default 200. */
   readonly status?: number;
   /** What the server parses. */

@@ -52,6 +52,15 @@ export const CredentialKindSchema = z.enum(['agent', 'executor', 'member']);
 export type CredentialKind = z.infer<typeof CredentialKindSchema>;
 
 /**
+ * What a member credential may do: an `admin` also governs the workspace
+ * (credentials, applications, the approval and retention policies, workspace-wide
+ * overlays); an `approver` decides calls. Agent and executor credentials have no role.
+ */
+export const MemberRoleSchema = z.enum(['admin', 'approver']);
+/** A member credential's role. */
+export type MemberRole = z.infer<typeof MemberRoleSchema>;
+
+/**
  * The effect profile frozen on a parked row: the classifier's profile plus
  * what the kernel adds (the origin, the mode, each matched rule itself, and
  * the deciding policy layer). Open: a policy layer may add fields.

@@ -11,6 +11,8 @@ const WORDS: Record<string, string> = {
   version_mismatch: 'This call changed since you read it: read it again before you decide',
   task_not_waiting: 'This call no longer waits for a decision',
   remember_unavailable: 'This approval cannot be remembered',
+  admin_required:
+    'Only an admin may do this: your member credential is an approver, and nothing changed',
   invalid_input: 'The kernel refused what was sent',
 };
 

@@ -1,6 +1,7 @@
 import { AirlockError } from '../errors.js';
 import { type ApplicationFence, fencedIn } from '../feed/fence.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { requireAdmin } from '../kernel/verbs/member-roles.js';
 import { authenticate, type Principal } from '../store/accounts.js';
 import { applicationOfRun } from '../store/runs.js';
 import type { AuthFailureThrottle } from './auth-throttle.js';
@@ -44,11 +45,12 @@ export async function authenticateToken(
 const PLANE_NAMES = { agent: 'an agent', executor: 'an executor', member: 'a member' } as const;
 
 /**
- * Refuses a credential of the wrong plane or of another workspace, before any row is read.
- * @throws AirlockError forbidden (403).
+ * Refuses a credential of the wrong plane, of another workspace, or a member
+ * credential without the role the operation needs, before any row is read.
+ * @throws AirlockError forbidden (403), admin_required (403).
  */
 export function checkAccess(
-  operation: Pick<Operation, 'name' | 'planes'>,
+  operation: Pick<Operation, 'name' | 'planes' | 'role'>,
   principal: Principal,
   input: unknown,
 ): void {
@@ -63,6 +65,7 @@ export function checkAccess(
   if (typeof workspace === 'string' && workspace !== principal.workspace_id) {
     throw new AirlockError('forbidden', 'this credential belongs to another workspace');
   }
+  if (operation.role === 'admin') requireAdmin(principal, operation.name);
 }
 
 /**

@@ -40,10 +40,17 @@ export const createCredentialOperation = implement(
         `a ${input.kind} credential belongs to an agent application: give agent_application_id`,
       );
     }
+    if (input.role !== undefined && input.kind !== 'member') {
+      throw new AirlockError(
+        'invalid_input',
+        `a role belongs to a member credential; leave it out for a ${input.kind} credential`,
+      );
+    }
     const made = await createCredential(store, {
       workspaceId: principal.workspace_id,
       kind: input.kind,
       agentApplicationId: applicationId ?? null,
+      ...(input.role ? { role: input.role } : {}),
       ...(input.label ? { label: input.label } : {}),
       recordIn: (tx, made) => recordCredentialCreated(tx, principalName(principal), made),
     });
@@ -51,6 +58,7 @@ export const createCredentialOperation = implement(
       credential_id: made.credential.credential_id,
       kind: made.credential.kind,
       agent_application_id: made.credential.agent_application_id,
+      role: made.credential.role,
       label: made.credential.label,
       token: made.token,
     };
@@ -86,6 +94,7 @@ export const labelCredentialOperation = implement(
       credential_id: credential.credential_id,
       kind: credential.kind,
       agent_application_id: credential.agent_application_id,
+      role: credential.role,
       label: credential.label,
       created_at: credential.created_at,
       revoked_at: credential.revoked_at,
@@ -113,6 +122,7 @@ export const selfCredentialOperation = implement(
     credential_id: principal.credential_id,
     kind: principal.kind,
     agent_application_id: principal.agent_application_id,
+    role: principal.role,
     principal: principalName(principal),
   }),
 );
@@ -128,6 +138,7 @@ export const listCredentialsOperation = implement(
         credential_id: c.credential_id,
         kind: c.kind,
         agent_application_id: c.agent_application_id,
+        role: c.role,
         label: c.label,
         created_at: c.created_at,
         revoked_at: c.revoked_at,

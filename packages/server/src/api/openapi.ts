@@ -157,6 +157,7 @@ function describeOperation(operation: Operation, schemas: SchemaCollector): Oper
     tags: [operation.name.split('.')[0]!],
     security: [{ bearer: [] }],
     'x-airlock-planes': [...operation.planes],
+    ...(operation.role ? { 'x-airlock-role': operation.role } : {}),
     parameters,
     responses: {
       [String(operation.status ?? 200)]: {

@@ -1,6 +1,7 @@
 import { OPERATION_CONTRACTS, type OverlayScope, validateOverlayDocument } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { requireAdmin } from '../kernel/verbs/member-roles.js';
 import { recordPolicyChange } from '../kernel/verbs/policy-changes.js';
 import { type Principal, principalName } from '../store/accounts.js';
 import { findAgentApplication } from '../store/applications.js';
@@ -61,6 +62,9 @@ export const getOverlay = implement(
 export const replaceOverlayOperation = implement(
   OPERATION_CONTRACTS['overlays.replace'],
   async ({ kernel, principal }, input) => {
+    // A project document applies to every run of its application, whoever started it.
+    if (input.scope === 'project')
+      requireAdmin(principal, 'overlays.replace of a project document');
     const key = await overlayKey(kernel, principal, input);
     assertPolicyTextIsUnicode({ groups: input.groups });
     const validated = validateOverlayDocument(input.groups, key.scope);
@@ -70,6 +74,10 @@ export const replaceOverlayOperation = implement(
         `the overlay document has ${validated.problems.length} problem(s); nothing was changed`,
         validated.problems.map((p) => ({ ...p, pointer: `/groups${p.pointer}` })),
       );
+    }
+    // A guardrail binds every run of the workspace; an approver's document holds ordinary rules only.
+    if (validated.value.some((group) => group.rules.some((rule) => rule.guardrail === true))) {
+      requireAdmin(principal, 'a guardrail rule');
     }
     return kernel.context.store.transaction(async (tx) => {
       // Checked again, locked, in the write's unit: the pruner may have taken the conversation since.

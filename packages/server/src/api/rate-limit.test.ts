@@ -7,6 +7,7 @@ const member: Principal = {
   kind: 'member',
   workspace_id: 'ws',
   agent_application_id: null,
+  role: 'approver',
 };
 
 describe('the per-credential rate limiter', () => {

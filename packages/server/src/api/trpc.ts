@@ -117,7 +117,7 @@ function airlockCause(error: TRPCError): AirlockError {
     : new AirlockError('internal', 'internal error');
 }
 
-function authorized(operation: Pick<Operation, 'name' | 'planes' | 'errors'>) {
+function authorized(operation: Pick<Operation, 'name' | 'planes' | 'role' | 'errors'>) {
   return t.procedure.use(({ ctx, next }) => {
     if (!ctx.principal) {
       if (ctx.authError instanceof RateLimitedError) {

@@ -50,6 +50,8 @@ describe('the local application and its operators', { timeout: 180_000 }, () => 
       'create',
       '--kind',
       'member',
+      '--role',
+      'admin',
       '--workspace-level',
       '--json',
     ]);

@@ -73,6 +73,8 @@ async function findOrCreateLocalWorkspace(store: Store): Promise<LocalWorkspace>
       workspaceId: workspace.id,
       kind,
       agentApplicationId: app.id,
+      // The first member is the workspace's admin: it governs, and makes the others.
+      ...(kind === 'member' ? { role: 'admin' as const } : {}),
       label: `local ${kind}`,
       recordIn: (tx, made) => recordCredentialCreated(tx, LOCAL_MAKER, made),
     });

@@ -208,6 +208,7 @@ export async function serve(argv: string[]): Promise<number> {
           kind: 'agent',
           workspace_id: local.workspaceId,
           agent_application_id: local.agentApplicationId,
+          role: null,
         },
         {
           approval_mode: 'rules',

@@ -2,7 +2,12 @@ import { forTerminal } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { recordCredentialCreated } from '../kernel/verbs/account-changes.js';
 import { revokeCredentialAndReaddress } from '../kernel/verbs/revocation.js';
-import { type CredentialKind, createCredential, listCredentials } from '../store/accounts.js';
+import {
+  type CredentialKind,
+  createCredential,
+  listCredentials,
+  type MemberRole,
+} from '../store/accounts.js';
 import type { Store } from '../store/store.js';
 import { asStoreError, StoreUnavailableError } from '../store/store-errors.js';
 import {
@@ -16,14 +21,17 @@ import { ensureLocalWorkspace } from './local-workspace.js';
 
 /** `airlock token --help` */
 export const TOKEN_HELP = `Usage:
-  airlock token create --kind agent|executor|member [--label <text>] [store options]
+  airlock token create --kind agent|executor|member [--role admin|approver] [--label <text>] [store options]
   airlock token revoke <credential-id or token> [store options]
   airlock token list [store options]
 
 Creates, revokes or lists bearer credentials of the local workspace. A token
 is printed once, on stdout; only its SHA-256 is stored. Revoking an
 application's last executor credential leaves the parks and questions held
-for it addressed to nobody: a member still answers them.
+for it addressed to nobody: a member still answers them. A member credential
+is an approver (decides calls) unless --role admin makes it an admin (also
+manages credentials, applications and policies). "list" shows each
+credential's id, kind, role (- for agent and executor), state and label.
 
 Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
@@ -31,6 +39,7 @@ Store options:
 `;
 
 const KINDS: CredentialKind[] = ['agent', 'executor', 'member'];
+const ROLES: MemberRole[] = ['admin', 'approver'];
 
 /** Runs `airlock token ...`; returns the exit code. */
 export async function token(argv: string[]): Promise<number> {
@@ -42,7 +51,9 @@ export async function token(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
     verbs: {
-      create: { flags: { kind: { type: 'string' }, label: { type: 'string' } } },
+      create: {
+        flags: { kind: { type: 'string' }, role: { type: 'string' }, label: { type: 'string' } },
+      },
       revoke: { operands: ['<credential-id or token>'] },
       list: {},
     },
@@ -87,15 +98,23 @@ async function runVerb(
       process.stderr.write('airlock token create: --kind must be agent, executor or member\n');
       return 2;
     }
+    const role = values.role as MemberRole | undefined;
+    if (role !== undefined && (!ROLES.includes(role) || kind !== 'member')) {
+      process.stderr.write(
+        'airlock token create: --role must be admin or approver, for a member credential\n',
+      );
+      return 2;
+    }
     const made = await createCredential(store, {
       workspaceId: local.workspaceId,
       kind,
       agentApplicationId: local.agentApplicationId,
+      ...(role ? { role } : {}),
       label: flagText(values, 'label') ?? kind,
       recordIn: (tx, made) => recordCredentialCreated(tx, 'operator:cli', made),
     });
     process.stderr.write(
-      `created ${kind} credential ${made.credential.credential_id} in ${local.workspaceId}\n`,
+      `created ${made.credential.role ? `${made.credential.role} ` : ''}${kind} credential ${made.credential.credential_id} in ${local.workspaceId}\n`,
     );
     process.stdout.write(`${made.token}\n`);
     return 0;
@@ -125,7 +144,7 @@ async function runVerb(
     for (const credential of await listCredentials(store, local.workspaceId)) {
       const state = credential.revoked_at ? 'revoked' : 'active';
       process.stdout.write(
-        `${credential.credential_id}\t${credential.kind}\t${state}\t${forTerminal(credential.label)}\n`,
+        `${credential.credential_id}\t${credential.kind}\t${credential.role ?? '-'}\t${state}\t${forTerminal(credential.label)}\n`,
       );
     }
     return 0;

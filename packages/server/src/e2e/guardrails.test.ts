@@ -145,11 +145,12 @@ for (const backend of all) {
 
     it("a standalone agent run with no manifest and no set meets every member's guardrails", async () => {
       d = await deploy(backend);
-      // A second member keeps the guardrails; the run is the agent's, not theirs.
+      // A second member (an admin: guardrails bind the workspace) keeps the guardrails; the run is the agent's, not theirs.
       const other = await createCredential(d.airlock.store, {
         workspaceId: d.workspaceId,
         kind: 'member',
         agentApplicationId: null,
+        role: 'admin',
       });
       await putOwnOverlay(d, other.token, GUARDRAILS);
       const created = await d.agent.post(`${d.ws}/runs`, {

@@ -48,10 +48,12 @@ for (const backend of all) {
         const unbound = await d.member.post(`${d.ws}/credentials`, {
           kind: 'member',
           agent_application_id: null,
+          role: 'admin',
           label: 'operator',
         });
         expect(unbound.status).toBe(201);
         expect(unbound.body.agent_application_id).toBeNull();
+        expect(unbound.body.role).toBe('admin');
         const operator = client(d.url, unbound.body.token);
         // The application's own member credential would be locked out: it is revoked first.
         const bound = (await d.member.get(`${d.ws}/credentials/self`)).body.credential_id;

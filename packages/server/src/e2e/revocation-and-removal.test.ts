@@ -14,11 +14,12 @@ async function credentialId(d: Deployment, kind: 'agent' | 'executor' | 'member'
   return credentials.find((c) => c.kind === kind)!.credential_id;
 }
 
-/** A member credential of the workspace that belongs to no agent application. */
+/** An admin member credential of the workspace that belongs to no agent application. */
 async function operator(d: Deployment) {
   const made = await createCredential(d.airlock.store, {
     workspaceId: d.workspaceId,
     kind: 'member',
+    role: 'admin',
     label: 'operator',
   });
   return client(d.url, made.token);

@@ -40,6 +40,7 @@ export async function memberPrincipal(
     kind: 'member',
     workspace_id: found.workspace_id,
     agent_application_id: found.agent_application_id,
+    role: found.role,
   };
 }
 

@@ -11,12 +11,17 @@ import type { Store, Tx } from './store.js';
 /** The three credential kinds, one per plane. */
 export type CredentialKind = 'agent' | 'executor' | 'member';
 
+/** A member credential's role (see MemberRoleSchema in @airlock/core). */
+export type MemberRole = 'admin' | 'approver';
+
 /** Who is calling: the credential a request authenticated with. */
 export interface Principal {
   credential_id: string;
   kind: CredentialKind;
   workspace_id: string;
   agent_application_id: string | null;
+  /** A member credential's role; null for agent and executor credentials. */
+  role: MemberRole | null;
 }
 
 /** A credential as listed (never with its token). */
@@ -112,8 +117,9 @@ export async function listWorkspaces(store: Store): Promise<{ id: string; name: 
  * Creates a credential and returns its token: the only time the token is visible.
  * An application's credential is made with the application row locked, so a
  * removal of it either waits and counts this credential or commits first and
- * refuses it.
- * @throws Error when an agent or executor credential has no agent application.
+ * refuses it. A member credential is an `approver` unless `role` says otherwise.
+ * @throws Error when an agent credential has no agent application, or a
+ *   credential that is no member's is given a role.
  * @throws AirlockError agent_application_not_found when the workspace has no live application by that id.
  */
 export async function createCredential(
@@ -122,6 +128,8 @@ export async function createCredential(
     workspaceId: string;
     kind: CredentialKind;
     agentApplicationId?: string | null;
+    /** A member credential's role (default `approver`); no other kind has one. */
+    role?: MemberRole;
     label?: string;
     /** Records the new credential in its unit of work (the audit trail's line). */
     recordIn?: (tx: Tx, made: CredentialInfo) => void;
@@ -131,6 +139,10 @@ export async function createCredential(
   if (options.kind === 'agent' && !agentApplicationId) {
     throw new Error('an agent credential belongs to an agent application');
   }
+  if (options.kind !== 'member' && options.role !== undefined) {
+    throw new Error(`a role belongs to a member credential, not to a ${options.kind} credential`);
+  }
+  const role = options.kind === 'member' ? (options.role ?? 'approver') : null;
   const token = newToken(options.kind);
   const credential = await store.transaction(async (tx): Promise<CredentialInfo> => {
     if (agentApplicationId !== null) {
@@ -141,6 +153,7 @@ export async function createCredential(
       kind: options.kind,
       workspace_id: options.workspaceId,
       agent_application_id: agentApplicationId,
+      role,
       label: options.label ?? options.kind,
       created_at: tx.now,
       revoked_at: null,
@@ -152,6 +165,7 @@ export async function createCredential(
         workspace_id: made.workspace_id,
         agent_application_id: agentApplicationId,
         kind: made.kind,
+        role,
         token_hash: hashToken(token),
         label: made.label,
         created_at: made.created_at,
@@ -218,6 +232,7 @@ async function lookUpCredential(store: Store, hash: string): Promise<Principal |
           'credentials.kind',
           'credentials.workspace_id',
           'credentials.agent_application_id',
+          'credentials.role',
           'credentials.revoked_at',
           'agent_applications.removed_at',
         ])
@@ -231,6 +246,7 @@ async function lookUpCredential(store: Store, hash: string): Promise<Principal |
     kind: row.kind,
     workspace_id: row.workspace_id,
     agent_application_id: row.agent_application_id,
+    role: row.role,
   };
 }
 
@@ -279,6 +295,7 @@ function credentialInfoOf(
     kind: row.kind,
     workspace_id: row.workspace_id,
     agent_application_id: row.agent_application_id,
+    role: row.role,
     label: row.label,
     created_at: row.created_at,
     // A credential of a removed application is refused from the removal on (activeCredential).

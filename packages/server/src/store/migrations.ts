@@ -4,6 +4,7 @@ import { approvalPoliciesMigration } from './approval-policies-migration.js';
 import { DIALECT_TRAITS, type Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
 import { hookedLookupsMigration } from './hooked-lookups-migration.js';
+import { memberRolesMigration } from './member-roles-migration.js';
 import { notificationsMigration } from './notifications-migration.js';
 import { permissionsMigration } from './permissions-migration.js';
 import { retentionExportsMigration } from './retention-exports-migration.js';
@@ -309,6 +310,7 @@ export class StaticMigrations implements MigrationProvider {
       '0014_retention_exports': retentionExportsMigration(this.dialect),
       '0015_hooked_lookups': hookedLookupsMigration(),
       '0016_waiting_page': waitingPageMigration(),
+      '0017_member_roles': memberRolesMigration(),
     };
   }
 }

@@ -54,6 +54,8 @@ export interface CredentialTable {
   agent_application_id: string | null;
   kind: 'agent' | 'executor' | 'member';
   token_hash: string;
+  /** A member credential's role; null for agent and executor credentials. */
+  role: 'admin' | 'approver' | null;
   label: string;
   created_at: number;
   revoked_at: number | null;

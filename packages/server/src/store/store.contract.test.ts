@@ -39,6 +39,7 @@ for (const backend of all) {
         kind: 'executor',
         workspace_id: ws.id,
         agent_application_id: app.id,
+        role: null,
       });
       expect(await authenticate(store, `${token}x`)).toBeNull();
       expect(await revokeCredential(store, credential.credential_id)).toBe(true);

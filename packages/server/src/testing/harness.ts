@@ -122,11 +122,19 @@ export interface MemberOf {
   client: Client;
 }
 
-/** Makes a workspace-level member credential labelled `label` through the deployment's member. */
-export async function addMember(d: Deployment, label: string): Promise<MemberOf> {
+/**
+ * Makes a workspace-level member credential labelled `label` through the
+ * deployment's member (an admin): an `approver` unless `role` says `admin`.
+ */
+export async function addMember(
+  d: Deployment,
+  label: string,
+  role: 'admin' | 'approver' = 'approver',
+): Promise<MemberOf> {
   const made = await d.member.post(`${d.ws}/credentials`, {
     kind: 'member',
     agent_application_id: null,
+    role,
     label,
   });
   if (made.status !== 201) {

@@ -11,7 +11,8 @@ export interface WorkspaceTokens {
 
 /**
  * Creates a workspace named `name` with an agent application (`app`) and one
- * agent, executor and member token of it: the setup of tests and benchmarks.
+ * agent, executor and member token of it (the member an admin, as the first
+ * member of a kernel is): the setup of tests and benchmarks.
  */
 export async function workspaceWithTokens(
   store: Store,
@@ -20,8 +21,14 @@ export async function workspaceWithTokens(
   const workspace = await createWorkspace(store, name);
   const app = await createAgentApplication(store, { workspaceId: workspace.id, name: 'app' });
   const token = async (kind: keyof WorkspaceTokens) =>
-    (await createCredential(store, { workspaceId: workspace.id, kind, agentApplicationId: app.id }))
-      .token;
+    (
+      await createCredential(store, {
+        workspaceId: workspace.id,
+        kind,
+        agentApplicationId: app.id,
+        ...(kind === 'member' ? { role: 'admin' as const } : {}),
+      })
+    ).token;
   return {
     workspaceId: workspace.id,
     appId: app.id,

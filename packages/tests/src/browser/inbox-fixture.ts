@@ -174,9 +174,11 @@ export async function secondLeadWithPolicy(
   rules: (credentialId: string) => unknown[],
 ) {
   const me = await f.ws.self();
+  // An admin: the lead sets the approval policy below.
   const lead = await createCredential(f.kernel.airlock.store, {
     workspaceId: f.kernel.workspace.id,
     kind: 'member',
+    role: 'admin',
     label,
   });
   const id = lead.credential.credential_id;

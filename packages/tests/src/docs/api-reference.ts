@@ -21,6 +21,7 @@ interface OperationObject {
   summary: string;
   tags?: string[];
   'x-airlock-planes'?: string[];
+  'x-airlock-role'?: string;
   parameters?: { name: string; in: string; required?: boolean; schema?: JsonSchema }[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
   responses: Record<
@@ -100,7 +101,7 @@ function renderOperation(method: string, path: string, operation: OperationObjec
     '',
     `${operation.summary}.`,
     '',
-    `Operation \`${operation.operationId}\` · credential: ${(operation['x-airlock-planes'] ?? []).join(' or ')}`,
+    `Operation \`${operation.operationId}\` · credential: ${(operation['x-airlock-planes'] ?? []).join(' or ')}${operation['x-airlock-role'] ? ` · member role: ${operation['x-airlock-role']}` : ''}`,
     '',
   ];
   const parameters = operation.parameters ?? [];

@@ -29,6 +29,8 @@ describe('approval policies through the SDK', () => {
       const made = await createCredential(kernel.airlock.store, {
         workspaceId: kernel.workspace.id,
         kind: 'member',
+        // Ana sets the approval policy, which is an admin's; Bo and Cy decide calls.
+        role: who === 'ana' ? 'admin' : 'approver',
         label,
       });
       tokens[who] = made.token;

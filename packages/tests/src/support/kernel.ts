@@ -53,6 +53,8 @@ export async function startTestKernel(
           workspaceId: workspace.id,
           kind,
           agentApplicationId: app.id,
+          // The workspace's first member governs it, as a kernel's first member does.
+          ...(kind === 'member' ? { role: 'admin' as const } : {}),
           label: `${name} ${kind}`,
         })
       ).token;

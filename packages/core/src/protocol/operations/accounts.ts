@@ -4,7 +4,7 @@ import { defineContract } from '../operation.js';
 import { named } from '../registry.js';
 import { operationRoute } from '../routes.js';
 import { personText } from '../stored-text.js';
-import { CredentialKindSchema } from '../views.js';
+import { CredentialKindSchema, MemberRoleSchema } from '../views.js';
 
 /** A credential as listed: never its token. */
 export const CredentialViewSchema = named(
@@ -12,6 +12,8 @@ export const CredentialViewSchema = named(
     credential_id: z.string(),
     kind: CredentialKindSchema,
     agent_application_id: z.string().nullable(),
+    /** A member credential's role; null for agent and executor credentials. */
+    role: MemberRoleSchema.nullable(),
     label: z.string(),
     created_at: z.number().int(),
     revoked_at: z.number().int().nullable(),
@@ -38,23 +40,26 @@ export type AgentApplicationView = z.infer<typeof AgentApplicationViewSchema>;
 export const createCredentialContract = defineContract({
   ...operationRoute('credentials.create'),
   summary:
-    "Create a credential of the workspace. `agent_application_id` left out means the caller's application, for every kind; `null` means none, which only a member credential may have (it then acts for the workspace, and outlives every application)",
+    "Create a credential of the workspace (admin only). `agent_application_id` left out means the caller's application, for every kind; `null` means none, which only a member credential may have (it then acts for the workspace, and outlives every application). A member credential's `role` is `approver` unless `admin` is asked for; other kinds take no role",
   planes: ['member'],
+  role: 'admin',
   status: 201,
   input: z.strictObject({
     ...WorkspaceParams,
     kind: CredentialKindSchema,
     agent_application_id: IdSchema.nullable().optional(),
+    role: MemberRoleSchema.optional(),
     label: personText(z.string().min(1).max(200)).optional(),
   }),
   output: z.object({
     credential_id: z.string(),
     kind: CredentialKindSchema,
     agent_application_id: z.string().nullable(),
+    role: MemberRoleSchema.nullable(),
     label: z.string(),
     token: z.string(),
   }),
-  errors: ['agent_application_not_found'],
+  errors: ['agent_application_not_found', 'admin_required'],
 });
 
 /** GET /api/v1/workspaces/{ws}/credentials */
@@ -71,13 +76,14 @@ export const listCredentialsContract = defineContract({
 export const selfCredentialContract = defineContract({
   ...operationRoute('credentials.self'),
   summary:
-    'Who the calling credential is: its id, kind, application and the principal its decisions are recorded under',
+    'Who the calling credential is: its id, kind, application, role (members) and the principal its decisions are recorded under',
   planes: ['agent', 'executor', 'member'],
   input: z.strictObject({ ...WorkspaceParams }),
   output: z.object({
     credential_id: z.string(),
     kind: CredentialKindSchema,
     agent_application_id: z.string().nullable(),
+    role: MemberRoleSchema.nullable(),
     /** `kind:credential_id`, as decisions and events name their principal. */
     principal: z.string(),
   }),
@@ -88,26 +94,28 @@ export const selfCredentialContract = defineContract({
 export const revokeCredentialContract = defineContract({
   ...operationRoute('credentials.revoke'),
   summary:
-    "Revoke a credential of the workspace; an application's last executor leaves its held rows addressed to nobody (task.readdressed)",
+    "Revoke a credential of the workspace (admin only); an application's last executor leaves its held rows addressed to nobody (task.readdressed)",
   planes: ['member'],
+  role: 'admin',
   input: z.strictObject({ ...WorkspaceParams, credential_id: IdSchema }),
   output: z.object({
     credential_id: z.string(),
     kind: CredentialKindSchema,
     readdressed: z.array(z.object({ run_id: z.string(), task_key: z.string() })),
   }),
-  errors: ['credential_not_found'],
+  errors: ['credential_not_found', 'admin_required'],
 });
 
 /** POST /api/v1/workspaces/{ws}/agent_applications */
 export const createAgentApplicationContract = defineContract({
   ...operationRoute('agentApplications.create'),
-  summary: 'Create an agent application of the workspace (then mint its credentials)',
+  summary: 'Create an agent application of the workspace (admin only; then mint its credentials)',
   planes: ['member'],
+  role: 'admin',
   status: 201,
   input: z.strictObject({ ...WorkspaceParams, name: personText(z.string().min(1).max(200)) }),
   output: AgentApplicationViewSchema,
-  errors: [],
+  errors: ['admin_required'],
 });
 
 /** GET /api/v1/workspaces/{ws}/agent_applications */
@@ -124,8 +132,9 @@ export const listAgentApplicationsContract = defineContract({
 export const removeAgentApplicationContract = defineContract({
   ...operationRoute('agentApplications.remove'),
   summary:
-    'Remove an agent application: its credentials are fenced at once, its running runs are force-stopped asynchronously',
+    'Remove an agent application (admin only): its credentials are fenced at once, its running runs are force-stopped asynchronously',
   planes: ['member'],
+  role: 'admin',
   status: 202,
   input: z.strictObject({ ...WorkspaceParams, agent_application_id: IdSchema }),
   output: z.object({
@@ -133,20 +142,21 @@ export const removeAgentApplicationContract = defineContract({
     removed_at: z.number().int(),
     stopping_run_ids: z.array(z.string()),
   }),
-  errors: ['agent_application_not_found', 'application_has_member_credentials'],
+  errors: ['agent_application_not_found', 'application_has_member_credentials', 'admin_required'],
 });
 
 /** POST /api/v1/workspaces/{ws}/credentials/{credential_id}/label */
 export const labelCredentialContract = defineContract({
   ...operationRoute('credentials.label'),
   summary:
-    "Rename a credential: its label is the member's name shown on decisions, the run story and the inbox instead of the credential id",
+    "Rename a credential (admin only): its label is the member's name shown on decisions, the run story and the inbox instead of the credential id",
   planes: ['member'],
+  role: 'admin',
   input: z.strictObject({
     ...WorkspaceParams,
     credential_id: IdSchema,
     label: personText(z.string().trim().min(1).max(200)),
   }),
   output: CredentialViewSchema,
-  errors: ['credential_not_found'],
+  errors: ['credential_not_found', 'admin_required'],
 });

@@ -37,8 +37,9 @@ export const getApprovalPolicyContract = defineContract({
 export const replaceApprovalPolicyContract = defineContract({
   ...operationRoute('approvalPolicy.replace'),
   summary:
-    "Replace the workspace's approval policy whole (422 invalid_configuration with every problem; 409 stale_digest when expected_version is not the current version)",
+    "Replace the workspace's approval policy whole (admin only; 422 invalid_configuration with every problem; 409 stale_digest when expected_version is not the current version)",
   planes: ['member'],
+  role: 'admin',
   input: z.strictObject({
     ...WorkspaceParams,
     // Checked by core, which reports every problem with its pointer.
@@ -47,5 +48,5 @@ export const replaceApprovalPolicyContract = defineContract({
     expected_version: z.number().int().min(0).optional(),
   }),
   output: ApprovalPolicyViewSchema,
-  errors: ['invalid_configuration', 'stale_digest'],
+  errors: ['invalid_configuration', 'stale_digest', 'admin_required'],
 });

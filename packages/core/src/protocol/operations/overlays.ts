@@ -42,7 +42,7 @@ export const getOverlayContract = defineContract({
 export const replaceOverlayContract = defineContract({
   ...operationRoute('overlays.replace'),
   summary:
-    'Replace a whole overlay document if it still has expected_digest (409 stale_digest otherwise); a project document becomes untrusted',
+    'Replace a whole overlay document if it still has expected_digest (409 stale_digest otherwise); a project document becomes untrusted. A project document, and a user document holding a guardrail, need an admin',
   planes: ['member'],
   input: z.strictObject({
     ...OverlayParams,
@@ -56,6 +56,7 @@ export const replaceOverlayContract = defineContract({
     'conversation_not_found',
     'stale_digest',
     'invalid_configuration',
+    'admin_required',
   ],
 });
 
@@ -63,13 +64,14 @@ export const replaceOverlayContract = defineContract({
 export const trustOverlayContract = defineContract({
   ...operationRoute('overlays.trust'),
   summary:
-    "Trust a project overlay document's exact digest: its groups apply until it changes (409 stale_digest if it already did)",
+    "Trust a project overlay document's exact digest (admin only): its groups apply until it changes (409 stale_digest if it already did)",
   planes: ['member'],
+  role: 'admin',
   input: z.strictObject({
     ...WorkspaceParams,
     owner_id: IdSchema,
     digest: z.string().min(1).max(200),
   }),
   output: OverlayViewSchema,
-  errors: ['agent_application_not_found', 'stale_digest'],
+  errors: ['agent_application_not_found', 'stale_digest', 'admin_required'],
 });

@@ -47,8 +47,9 @@ export const getRetentionContract = defineContract({
 export const putRetentionContract = defineContract({
   ...operationRoute('retention.put'),
   summary:
-    "Set the workspace's retention policy: days to keep lifecycle events, ended runs and audit records (1..36500, null keeps forever); the kernel prunes older data in small batches, exporting it first (409 stale_digest when expected_updated_at is not the policy's updated_at)",
+    "Set the workspace's retention policy (admin only): days to keep lifecycle events, ended runs and audit records (1..36500, null keeps forever); the kernel prunes older data in small batches, exporting it first (409 stale_digest when expected_updated_at is not the policy's updated_at)",
   planes: ['member'],
+  role: 'admin',
   input: z.strictObject({
     ...WorkspaceParams,
     events_days: Days,
@@ -61,5 +62,5 @@ export const putRetentionContract = defineContract({
     expected_updated_at: z.number().int().nullable().optional(),
   }),
   output: RetentionPolicyViewSchema,
-  errors: ['stale_digest'],
+  errors: ['stale_digest', 'admin_required'],
 });

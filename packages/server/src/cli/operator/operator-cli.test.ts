@@ -199,7 +199,9 @@ describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
     expect(credential.agent_application_id).toBeNull();
     const tokens = await airlock(d, ['tokens', 'list'], credential.token);
     expect(tokens.code).toBe(0);
-    expect(tokens.stdout).toContain(`${credential.credential_id}\tmember\tworkspace\tactive`);
+    expect(tokens.stdout).toContain(
+      `${credential.credential_id}\tmember\tapprover\tworkspace\tactive\toperator`,
+    );
     expect(tokens.stdout).not.toContain(credential.token);
     const wrong = await airlock(d, ['tokens', 'create', '--kind', 'agent', '--workspace-level']);
     expect(wrong.code).toBe(2);
@@ -219,7 +221,7 @@ describe('operator CLI against a running kernel', { timeout: 180_000 }, () => {
     const active = await airlock(d, ['tokens', 'list'], credential.token);
     expect(active.stdout).not.toContain(appToken.credential_id);
     const all = await airlock(d, ['tokens', 'list', '--all'], credential.token);
-    expect(all.stdout).toContain(`${appToken.credential_id}\texecutor\t${app.id}\trevoked`);
+    expect(all.stdout).toContain(`${appToken.credential_id}\texecutor\t-\t${app.id}\trevoked`);
   });
 
   it('explains missing connection settings and bad usage with exit 2', async () => {

@@ -1,4 +1,4 @@
-import { CredentialKindSchema } from '@airlock/core';
+import { CredentialKindSchema, MemberRoleSchema } from '@airlock/core';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -10,7 +10,7 @@ import {
 /** `airlock tokens --help` */
 export const TOKENS_HELP = `Usage:
   airlock tokens create --kind agent|executor|member [--application <id>] [--label <text>]
-  airlock tokens create --kind member --workspace-level [--label <text>]
+  airlock tokens create --kind member [--role admin|approver] --workspace-level [--label <text>]
   airlock tokens list [--all]
   airlock tokens revoke <credential-id or token>
   airlock tokens label <credential-id> <name>
@@ -25,6 +25,11 @@ addressed to nobody; a member still answers them. (To manage credentials
 straight in a local store without a running kernel, use \`airlock token\`.)
 A label is the member's name: decisions, the run story and the inbox show it
 instead of the credential id; "label" renames a credential.
+A member credential is an approver (decides calls) unless --role admin makes it
+an admin (also manages credentials, applications and policies). Creating,
+revoking and labelling credentials needs an admin credential. "list" shows
+each credential's id, kind, role (- for agent and executor), application,
+state and label.
 
 ${CONNECTION_HELP}`;
 
@@ -36,6 +41,7 @@ export async function tokens(argv: string[]): Promise<number> {
         kind: { type: 'string' },
         application: { type: 'string' },
         label: { type: 'string' },
+        role: { type: 'string' },
         'workspace-level': { type: 'boolean' },
       },
     },
@@ -55,6 +61,13 @@ export async function tokens(argv: string[]): Promise<number> {
       if (!kind.success) {
         throw new UsageError('airlock tokens create: --kind must be agent, executor or member');
       }
+      const role = values.role === undefined ? undefined : MemberRoleSchema.safeParse(values.role);
+      if (role && !role.success) {
+        throw new UsageError('airlock tokens create: --role must be admin or approver');
+      }
+      if (role && kind.data !== 'member') {
+        throw new UsageError('airlock tokens create: --role is for a member credential');
+      }
       if (values['workspace-level'] && (values.kind !== 'member' || values.application)) {
         throw new UsageError(
           'airlock tokens create: --workspace-level is for a member credential without --application',
@@ -67,13 +80,14 @@ export async function tokens(argv: string[]): Promise<number> {
           ? { agent_application_id: values.application }
           : {}),
         ...(values['workspace-level'] ? { agent_application_id: null } : {}),
+        ...(role?.success ? { role: role.data } : {}),
         ...(typeof values.label === 'string' ? { label: values.label } : {}),
       });
       // Only the token on stdout, so that `T=$(airlock tokens create …)` holds the token alone.
       print(connection, made, () => [made.token]);
       if (!connection.json) {
         process.stderr.write(
-          `(${made.kind} credential ${made.credential_id}${made.agent_application_id ? ` of ${made.agent_application_id}` : ''}; shown once)
+          `(${made.role ? `${made.role} ` : ''}${made.kind} credential ${made.credential_id}${made.agent_application_id ? ` of ${made.agent_application_id}` : ''}; shown once)
 `,
         );
       }
@@ -87,7 +101,7 @@ export async function tokens(argv: string[]): Promise<number> {
       print(connection, listed, () =>
         listed.credentials.map(
           (c) =>
-            `${c.credential_id}\t${c.kind}\t${c.agent_application_id ?? 'workspace'}\t${c.revoked_at ? 'revoked' : 'active'}\t${c.label}`,
+            `${c.credential_id}\t${c.kind}\t${c.role ?? '-'}\t${c.agent_application_id ?? 'workspace'}\t${c.revoked_at ? 'revoked' : 'active'}\t${c.label}`,
         ),
       );
       return 0;

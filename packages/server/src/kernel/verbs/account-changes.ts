@@ -53,6 +53,8 @@ function credentialFacts(credential: CredentialInfo): Record<string, unknown> {
   return {
     kind: credential.kind,
     agent_application_id: credential.agent_application_id,
+    // Only a member credential has a role; who may govern the workspace is on the record.
+    ...(credential.role === null ? {} : { role: credential.role }),
     label: credential.label,
   };
 }
@@ -66,7 +68,7 @@ export function recordCredentialCreated(tx: Tx, principal: string, made: Credent
     ownerId: made.credential_id,
     before: null,
     after: credentialFacts(made),
-    detail: `created ${made.kind} credential ${made.credential_id} (${made.label})`,
+    detail: `created ${made.role ? `${made.role} ` : ''}${made.kind} credential ${made.credential_id} (${made.label})`,
   });
 }
 
