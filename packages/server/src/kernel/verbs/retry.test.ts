@@ -14,6 +14,7 @@ function member(d: Deployment): Principal {
     kind: 'member',
     workspace_id: d.workspaceId,
     agent_application_id: null,
+    role: 'approver',
   };
 }
 
