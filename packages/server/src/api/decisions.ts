@@ -1,7 +1,8 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { decisionViews } from '../kernel/verbs/approval-quorum.js';
 import { approveTask } from '../kernel/verbs/approvals.js';
-import { denyTask, resolveTask, retryTask } from '../kernel/verbs/decisions.js';
+import { denyTask, resolveTask } from '../kernel/verbs/decisions.js';
+import { retryTask } from '../kernel/verbs/retry.js';
 import { pageOpenDecisions } from '../store/tasks.js';
 import { decodeDecisionCursor, encodeDecisionCursor } from './decision-cursor.js';
 import { implement } from './operation.js';

@@ -14,20 +14,13 @@ import { lockRun, readAttentionAhead, settleRun } from '../machines/run-state.js
 import {
   checkMove,
   checkStillWaiting,
-  retryRoute,
   type TaskEventOf,
   type ToState,
 } from '../machines/task-machine.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from '../stage/questions.js';
 import { type TaskView, taskVersion, taskView } from '../views.js';
-import {
-  approvalsRequiredNow,
-  checkDecider,
-  policyOfWorkspace,
-  requirementOf,
-} from './approval-quorum.js';
-import { type StagedAgain, stageAgain } from './retry-stage.js';
+import { checkDecider, policyOfWorkspace, requirementOf } from './approval-quorum.js';
 
 /** Names a row: its workspace, run and key. */
 export interface TaskAddress {
@@ -47,7 +40,7 @@ export async function readTask(tx: Reader, runId: string, key: string): Promise<
 }
 
 /** A member's move of one row: the verb, where it ends, and what it sets. */
-interface MemberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'> {
+export interface MemberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'> {
   verb: V;
   principal: string;
   /** A check of the row beyond its state (a guarded move reads the row first). */
@@ -70,7 +63,7 @@ interface MemberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'> {
  * conditional UPDATE makes exactly one of two racing decisions win, and the
  * run settles.
  */
-async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
+export async function memberMove<V extends 'approve' | 'deny' | 'resolve' | 'retry'>(
   ctx: KernelContext,
   address: TaskAddress,
   options: MemberMove<V>,
@@ -251,96 +244,6 @@ export function resolveTask(
     event: () => ({
       type: 'task.resolved',
       data: { decided_by: who, outcome: failed ? ('failed' as const) : ('succeeded' as const) },
-    }),
-  });
-}
-
-/**
- * Retries a row that holds its run (on_failure hold), by the task machine's
- * retry route (RETRY_ROUTES): a declined or expired question waits for an
- * answer again; a row the approval stage or a person refused crosses the stage
- * again (granted, parked afresh, or refused again); an expired park parks
- * again; anything else runs again. A park or question waits with a fresh
- * clock, decided by nobody yet.
- * @throws AirlockError task_not_waiting (409) when the row is not holding the run,
- *   retry_refused (409) for an invalid question or a call the stage refuses again
- *   (the hold stays; a member abandons or stops the run).
- */
-export function retryTask(
-  ctx: KernelContext,
-  principal: Principal,
-  address: TaskAddress,
-): Promise<TaskView> {
-  const who = principalName(principal);
-  // What the policy asks of a row that parks again; read only for one.
-  let approvalsRequired: number | null = null;
-  // The stage's decision of a refused row crossing it again.
-  let staged: StagedAgain | null = null;
-  return memberMove(ctx, address, {
-    verb: 'retry',
-    principal: who,
-    // The state machine's own check (the row must hold its run) runs on the read row.
-    guard: async (row, tx, run) => {
-      const route = retryRoute(row);
-      if (route.route === 'refuse') {
-        throw new AirlockError(
-          'retry_refused',
-          `task ${row.key} is a question that failed ${row.error_code}: it cannot be asked again unchanged; abandon or stop the run`,
-        );
-      }
-      if (route.route === 'stage_again') {
-        staged = await stageAgain(ctx, tx, run, row);
-        if (staged.state === 'needs_approval') {
-          approvalsRequired = await approvalsRequiredNow(tx, run, { ...row, ...staged.set });
-        }
-      }
-      if (route.route === 'park_again') {
-        approvalsRequired = await approvalsRequiredNow(tx, run, row);
-      }
-    },
-    change: (row, tx, run) => {
-      const route = retryRoute(row!);
-      // A park or a question waits again with a fresh clock, decided by nobody yet.
-      const again = {
-        deadline_at: tx.now + ctx.parkTtlMs,
-        error_code: null,
-        error_detail: null,
-        decided_by: null,
-      };
-      if (route.route === 'park_again') return { to: 'needs_approval', set: again };
-      if (route.route === 'ask_again')
-        return { to: 'awaiting_input', set: { ...again, result: null } };
-      const parked: StagedAgain | null = staged;
-      if (parked?.state === 'needs_approval') {
-        return { to: 'needs_approval', set: { ...again, ...parked.set } };
-      }
-      // Anything else (and a refused row the stage now grants) runs again; the retrier decided that.
-      return {
-        to: 'runnable',
-        set: {
-          claim_id: null,
-          lease_until: null,
-          // A retried hook gets its timeout afresh.
-          deadline_at: row?.kind === 'hook' ? tx.now + hookTimeoutMs(run, row) : null,
-          error_code: null,
-          error_detail: null,
-          result: null,
-          decided_by: who,
-          ...(parked ? parked.set : {}),
-        },
-      };
-    },
-    event: (row) => ({
-      type: 'task.retried',
-      data: {
-        decided_by: who,
-        kind: row.kind,
-        deadline_at: row.deadline_at,
-        addressee: row.addressee,
-        ...(row.state === 'needs_approval' && approvalsRequired !== null
-          ? { approvals_required: approvalsRequired }
-          : {}),
-      },
     }),
   });
 }

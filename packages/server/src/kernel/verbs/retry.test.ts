@@ -3,7 +3,8 @@ import { isAirlockError } from '../../errors.js';
 import type { Principal } from '../../store/accounts.js';
 import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
 import { backends } from '../../testing/stores.js';
-import { denyTask, resolveTask, retryTask } from './decisions.js';
+import { denyTask, resolveTask } from './decisions.js';
+import { retryTask } from './retry.js';
 
 const [sqlite] = await backends();
 
