@@ -39,5 +39,24 @@ await build({
   logLevel: 'warning',
 });
 
+// The server analyses documents on a worker thread loaded from `lint-worker.js` beside it;
+// without that file it analyses on its own thread and hover waits for a slow file.
+await build({
+  entryPoints: [path('../rules-lint/src/lsp/lint-worker.ts')],
+  outfile: path('dist/server/lint-worker.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node18',
+  conditions: ['source'],
+  mainFields: ['module', 'main'],
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
+  logLevel: 'warning',
+});
+
 writeFileSync(path('dist/rule-file.schema.json'), `${JSON.stringify(ruleFileSchema(), null, 2)}\n`);
-console.log('built dist/extension.cjs, dist/server/server.mjs, dist/rule-file.schema.json');
+console.log(
+  'built dist/extension.cjs, dist/server/server.mjs, dist/server/lint-worker.js, dist/rule-file.schema.json',
+);

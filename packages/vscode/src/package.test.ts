@@ -32,6 +32,8 @@ describe('the VS Code extension, packaged to a .vsix', () => {
     for (const entry of extension.contributes.jsonValidation)
       expect(existsSync(join(unpacked, 'extension', entry.url))).toBe(true);
     expect(existsSync(join(unpacked, 'extension', 'dist', 'server', 'server.mjs'))).toBe(true);
+    // The analysis thread the server loads from beside itself (else hover waits for slow files).
+    expect(existsSync(join(unpacked, 'extension', 'dist', 'server', 'lint-worker.js'))).toBe(true);
     expect(existsSync(join(unpacked, 'extension', 'src'))).toBe(false);
     expect(extension.engines.vscode).toMatch(/^\^1\./);
     expect(extension.activationEvents).toContain('onLanguage:jsonc');
