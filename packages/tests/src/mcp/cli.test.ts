@@ -180,25 +180,24 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
   };
   const agentEnv = () => ({ ...env(), AIRLOCK_AGENT_TOKEN: kernel.workspace.tokens.agent });
 
-  it("prints a server's tool names with their control characters escaped", async () => {
+  it("refuses a server's tool name holding control characters, printing it escaped", async () => {
+    const agent = new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent });
+    const before = await agent.profile();
     const config = declaredToolsConfig('odd', [
       { name: 'paint\u001b[2J\u001b[31mred', inputSchema: { type: 'object' } },
     ]);
-    const child = spawn(process.execPath, [CLI, 'executor', 'mcp', '--config', config], {
-      env: agentEnv(),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    children.push(child);
-    let stderr = '';
-    child.stderr?.on('data', (chunk) => {
-      stderr += String(chunk);
-    });
-    await eventually(() => stderr.includes('registered them'), { timeoutMs: 20_000 });
-    expect(stderr).toContain('serving 1 tools: odd__paint\\x1b[2J\\x1b[31mred');
-    expect(stderr).not.toContain('\u001b');
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    const ended = await runAirlockCli(
+      ['executor', 'mcp', '--config', config],
+      agentEnv(),
+      children,
+    );
+    // A person would read another name than the one that runs: the kernel refuses it.
+    expect(ended.code).toBe(1);
+    expect(ended.stderr).toContain('tool odd__paint\\x1b[2J\\x1b[31mred');
+    expect(ended.stderr).toContain('(tool_name_hidden_character)');
+    expect(ended.stderr).not.toContain('\u001b');
+    expect(ended.stderr).not.toContain('serving');
+    expect(await agent.profile()).toEqual(before);
   });
 
   it('a refused registration prints every problem the kernel found, and changes nothing', async () => {
@@ -244,11 +243,17 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     expect(ended.code).toBe(1);
     const lines = ended.stderr.trim().split('\n');
     expect(lines[0]).toMatch(
-      /^airlock mcp: the kernel refused: invalid_configuration: the configuration has 1 problem\(s\)/,
+      /^airlock mcp: the kernel refused: invalid_configuration: the configuration has 2 problem\(s\)/,
     );
-    // The problem names its tool, escaped for the terminal, not only its place in the manifest.
-    expect(lines[1]).toMatch(
-      /^airlock mcp: {3}\/tool_manifest\/\d+\/input_schema: tool gwbad__bad\\x1b\[31m: .+ \(tool_manifest_invalid\)$/,
+    // Each problem names its tool, escaped for the terminal, not only its place in the manifest:
+    // its schema does not compile, and its name holds a control character.
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^airlock mcp: {3}\/tool_manifest\/\d+\/input_schema: tool gwbad__bad\\x1b\[31m: .+ \(tool_manifest_invalid\)$/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/tool gwbad__bad\\x1b\[31m: .+\(tool_name_hidden_character\)$/),
     );
     expect(ended.stderr).not.toContain('\u001b');
     expect(ended.stderr).not.toContain('serving');
