@@ -8,13 +8,12 @@
  * thread for seconds to minutes. Two bounds keep that from happening:
  *
  * - a schema of more than {@link SCHEMA_VALUES_MAX} JSON values is refused
- *   when it is declared (compiling one that size stays around a tenth of a
- *   second on this machine kind);
+ *   when it is declared (compiling the costliest shapes that size took about
+ *   0.1 s on this machine kind, `pnpm --filter @airlock/server bench:schema-cost`);
  * - a call is refused, as data the model reads, when its input's values times
  *   the schema's values exceed {@link CHECK_BUDGET}: on every shape measured
- *   (enums of objects, `anyOf` whose last branch matches, `allOf` that
- *   fails everywhere) ajv's time grew with that product, at up to about
- *   40 ns per unit on this machine kind when quiet.
+ *   ajv's time grew with that product, at up to about 75 ns per unit (an
+ *   `anyOf` whose last branch matches), so a check stays under about 0.1 s.
  *
  * Annotations ajv never evaluates (`description`, `title`, `examples`,
  * `default`, `$comment`) are not counted, so a well documented schema costs
@@ -25,13 +24,13 @@
 export const SCHEMA_VALUES_MAX = 3000;
 
 /** The most input values times schema values a call's check may cost. */
-export const CHECK_BUDGET = 2_000_000;
+export const CHECK_BUDGET = 1_000_000;
 
 /**
  * Up to this product, a refusal lists every problem (ajv's `allErrors`, which
  * builds an error per problem); past it, the first problem alone.
  */
-export const REPORT_ALL_BUDGET = 200_000;
+export const REPORT_ALL_BUDGET = 100_000;
 
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment']);
 
