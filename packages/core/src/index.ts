@@ -185,7 +185,7 @@ export {
   TaskParams,
   WorkspaceParams,
 } from './protocol/inputs.js';
-export { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from './protocol/json-depth.js';
+export { jsonStringEnd, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from './protocol/json-depth.js';
 export {
   defineContract,
   type OperationContract,

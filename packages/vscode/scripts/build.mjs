@@ -19,12 +19,9 @@ await build({
   logLevel: 'warning',
 });
 
-// The server reads its docs links from `../../package.json` beside itself: two folders
-// down from the extension's root, that is the extension's own manifest (which declares
-// the same repository as @airlock/rules-lint).
-await build({
-  entryPoints: [path('src/server.ts')],
-  outfile: path('dist/server/server.mjs'),
+// The server, and the analysis thread it loads from `lint-worker.js` beside itself (without
+// that file it analyses on its own thread and hover waits for a slow file), as ES modules.
+const serverModule = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -37,23 +34,19 @@ await build({
     js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
   },
   logLevel: 'warning',
-});
-
-// The server analyses documents on a worker thread loaded from `lint-worker.js` beside it;
-// without that file it analyses on its own thread and hover waits for a slow file.
+};
+// The server reads its docs links from `../../package.json` beside itself: two folders
+// down from the extension's root, that is the extension's own manifest (which declares
+// the same repository as @airlock/rules-lint).
 await build({
+  ...serverModule,
+  entryPoints: [path('src/server.ts')],
+  outfile: path('dist/server/server.mjs'),
+});
+await build({
+  ...serverModule,
   entryPoints: [path('../rules-lint/src/lsp/lint-worker.ts')],
   outfile: path('dist/server/lint-worker.js'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node18',
-  conditions: ['source'],
-  mainFields: ['module', 'main'],
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
 });
 
 writeFileSync(path('dist/rule-file.schema.json'), `${JSON.stringify(ruleFileSchema(), null, 2)}\n`);

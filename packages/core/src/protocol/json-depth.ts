@@ -18,7 +18,7 @@ export function jsonTextNestsDeeperThan(text: string, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      i = closingQuote(text, i);
+      i = jsonStringEnd(text, i);
     } else if (c === 0x7b || c === 0x5b) {
       if (++depth > limit) return true;
     } else if (c === 0x7d || c === 0x5d) {
@@ -33,7 +33,7 @@ export function jsonTextNestsDeeperThan(text: string, limit: number): boolean {
  * not escaped (an even number of backslashes before it), or the text's end.
  * Each backslash is counted at most once, so this stays linear.
  */
-function closingQuote(text: string, open: number): number {
+export function jsonStringEnd(text: string, open: number): number {
   let from = open + 1;
   for (;;) {
     const quote = text.indexOf('"', from);

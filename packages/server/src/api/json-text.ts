@@ -1,4 +1,4 @@
-import { pointerFrom } from '@airlock/core';
+import { jsonStringEnd, pointerFrom } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { MAX_JSON_DEPTH, tooDeep } from './input-guard.js';
 
@@ -21,25 +21,6 @@ function refusal(problem: 'duplicate_key' | 'inexact_number', pointer: string, m
   return new AirlockError('invalid_json', `${pointer || '/'}: ${message}; nothing was changed`, [
     { code: problem, pointer, message },
   ]);
-}
-
-/**
- * Where the string opened at `open` ends: its closing quote, the first one
- * not escaped (an even number of backslashes before it), or the text's end.
- * Each backslash is counted at most once, so this stays linear.
- */
-function closingQuote(text: string, open: number): number {
-  let from = open + 1;
-  for (;;) {
-    const quote = text.indexOf('"', from);
-    if (quote === -1) return text.length;
-    let backslashes = 0;
-    while (quote - backslashes - 1 >= from && text.charCodeAt(quote - backslashes - 1) === 0x5c) {
-      backslashes++;
-    }
-    if (backslashes % 2 === 0) return quote;
-    from = quote + 1;
-  }
 }
 
 /** Whether a character may be part of a JSON number token. */
@@ -105,7 +86,7 @@ export function checkJsonText(text: string): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      const end = closingQuote(text, i);
+      const end = jsonStringEnd(text, i);
       const top = frames[frames.length - 1];
       if (top?.keys && top.expectsKey) {
         const key = keyOf(text, i, end);
