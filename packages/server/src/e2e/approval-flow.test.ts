@@ -244,6 +244,40 @@ for (const backend of all) {
       expect(run).toMatchObject({ state: 'completed', final_answer: 'deployed' });
     });
 
+    it('on_failure hold: an expired park retried crosses the stage again, so a guardrail added since refuses it', async () => {
+      d = await deploy(backend, { parkTtlMs: 200 });
+      const created = await d.agent.post(
+        `${d.ws}/runs`,
+        scripted('ask', [{ tool_calls: [{ name: 'deploy', input: {} }] }, { final: 'never' }], {
+          on_failure: 'hold',
+        }),
+      );
+      const runId = created.body.id;
+      await waitFor(async () => {
+        const r = await d.member.get(`${d.ws}/runs/${runId}`);
+        return r.body.attention.some((a: { reason: string }) => a.reason === 'failure_hold')
+          ? r.body
+          : null;
+      });
+      // While the run held, a member added a guardrail against deploys.
+      const path = `${d.ws}/overlays/user/me`;
+      const read = await d.member.get(path);
+      const guardrail = {
+        ruleSetId: 'supervised',
+        rules: [{ verdict: 'deny', guardrail: true, tools: ['deploy'], reason: 'freeze' }],
+      };
+      const put = await d.member.put(path, {
+        expected_digest: read.body.digest,
+        groups: [guardrail],
+      });
+      expect(put.status).toBe(200);
+      const retried = await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/retry`);
+      expect([retried.status, retried.body.error?.code]).toEqual([409, 'retry_refused']);
+      expect(retried.body.error.detail).toContain('freeze');
+      const task = await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`);
+      expect(task.body).toMatchObject({ state: 'timed_out', error: { code: 'approval_expired' } });
+    });
+
     it('on_failure hold: a failed tool holds the run; abandon ends it', async () => {
       d = await deploy(backend);
       const created = await d.agent.post(

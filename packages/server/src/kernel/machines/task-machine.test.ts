@@ -188,7 +188,7 @@ describe('retry routes', () => {
   it('a row the approval stage refused crosses it again; only a question waits for an answer', () => {
     for (const kind of ['tool', 'hook', 'summary'] as const) {
       expect(retryRoute({ kind, error_code: 'approval_denied' }).route).toBe('stage_again');
-      expect(retryRoute({ kind, error_code: 'approval_expired' }).route).toBe('park_again');
+      expect(retryRoute({ kind, error_code: 'approval_expired' }).route).toBe('stage_again');
       expect(retryRoute({ kind, error_code: 'question_expired' }).to).toEqual(['runnable']);
     }
   });

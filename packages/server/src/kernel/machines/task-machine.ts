@@ -309,7 +309,7 @@ export function mayReach(verb: TaskVerb, from: TaskState, to: TaskState): boolea
 /** What a person's retry does with a holding row: the first entry whose kinds and codes match. */
 export interface RetryRoute {
   /** How the retry moves the row (`refuse` answers 409 `retry_refused` and keeps the hold). */
-  route: 'refuse' | 'ask_again' | 'stage_again' | 'park_again' | 'run_again';
+  route: 'refuse' | 'ask_again' | 'stage_again' | 'run_again';
   /** The row kinds the entry applies to; absent: every kind. */
   kinds?: readonly TaskKind[];
   /** The failure codes the entry applies to; absent: every code. */
@@ -343,16 +343,10 @@ export const RETRY_ROUTES: readonly RetryRoute[] = [
   },
   {
     route: 'stage_again',
-    codes: ['approval_denied'],
+    codes: ['approval_denied', 'approval_expired'],
     to: ['runnable', 'needs_approval'],
     summary:
-      'a row the approval stage or a person refused crosses the stage again: granted, parked afresh, or refused again (409 `retry_refused`, the hold stays)',
-  },
-  {
-    route: 'park_again',
-    codes: ['approval_expired'],
-    to: ['needs_approval'],
-    summary: 'an expired park parks again with a fresh clock; its approvals start again',
+      'a row the approval stage or a person refused, or whose park expired, crosses the stage again as it stands now (a guardrail added since binds it): granted, parked afresh with a fresh clock and its approvals started again, or refused again (409 `retry_refused`, the hold stays)',
   },
   {
     route: 'run_again',

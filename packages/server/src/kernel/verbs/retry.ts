@@ -10,10 +10,10 @@ import { type StagedAgain, stageAgain } from './retry-stage.js';
 /**
  * Retries a row that holds its run (on_failure hold), by the task machine's
  * retry route (RETRY_ROUTES): a declined or expired question waits for an
- * answer again; a row the approval stage or a person refused crosses the stage
- * again (granted, parked afresh, or refused again); an expired park parks
- * again; anything else runs again. A park or question waits with a fresh
- * clock, decided by nobody yet.
+ * answer again; a row the approval stage or a person refused, or whose park
+ * expired, crosses the stage again as it stands now (granted, parked afresh,
+ * or refused again); anything else runs again. A park or question waits with
+ * a fresh clock, decided by nobody yet.
  * @throws AirlockError task_not_waiting (409) when the row is not holding the run,
  *   retry_refused (409) for an invalid question or a call the stage refuses again
  *   (the hold stays; a member abandons or stops the run).
@@ -46,9 +46,6 @@ export function retryTask(
           approvalsRequired = await approvalsRequiredNow(tx, run, { ...row, ...staged.set });
         }
       }
-      if (route.route === 'park_again') {
-        approvalsRequired = await approvalsRequiredNow(tx, run, row);
-      }
     },
     change: (row, tx, run) => {
       const route = retryRoute(row!);
@@ -59,7 +56,6 @@ export function retryTask(
         error_detail: null,
         decided_by: null,
       };
-      if (route.route === 'park_again') return { to: 'needs_approval', set: again };
       if (route.route === 'ask_again')
         return { to: 'awaiting_input', set: { ...again, result: null } };
       const parked: StagedAgain | null = staged;
