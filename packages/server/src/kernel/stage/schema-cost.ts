@@ -34,23 +34,34 @@ export const REPORT_ALL_BUDGET = 100_000;
 
 const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment']);
 
-/** The JSON values of a schema that ajv evaluates: subschemas, keywords' values, enum members. */
-export function schemaValues(schema: unknown): number {
+/**
+ * The JSON values of `value`, counted up to `limit` (a count past it answers
+ * `limit + 1`, having looked at no more than that many values), leaving out
+ * the members of objects named in `skipKeys`. Iterative: no recursion to
+ * overflow on deep nesting.
+ */
+function jsonValuesUpTo(value: unknown, limit: number, skipKeys?: ReadonlySet<string>): number {
   let count = 0;
-  const pending: unknown[] = [schema];
+  const pending: unknown[] = [value];
   while (pending.length > 0) {
-    const value = pending.pop();
+    const current = pending.pop();
     count += 1;
-    if (value === null || typeof value !== 'object') continue;
-    if (Array.isArray(value)) {
-      for (const item of value) pending.push(item);
+    if (count > limit) return count;
+    if (current === null || typeof current !== 'object') continue;
+    if (Array.isArray(current)) {
+      for (const item of current) pending.push(item);
       continue;
     }
-    for (const [key, child] of Object.entries(value)) {
-      if (!ANNOTATIONS.has(key)) pending.push(child);
+    for (const [key, child] of Object.entries(current)) {
+      if (!skipKeys?.has(key)) pending.push(child);
     }
   }
   return count;
+}
+
+/** The JSON values of a schema that ajv evaluates: subschemas, keywords' values, enum members. */
+export function schemaValues(schema: unknown): number {
+  return jsonValuesUpTo(schema, Number.POSITIVE_INFINITY, ANNOTATIONS);
 }
 
 /**
@@ -58,20 +69,7 @@ export function schemaValues(schema: unknown): number {
  * answers `limit + 1`, having looked at no more than that many values).
  */
 export function inputValuesUpTo(input: unknown, limit: number): number {
-  let count = 0;
-  const pending: unknown[] = [input];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    count += 1;
-    if (count > limit) return count;
-    if (value === null || typeof value !== 'object') continue;
-    if (Array.isArray(value)) {
-      for (const item of value) pending.push(item);
-    } else {
-      for (const child of Object.values(value)) pending.push(child);
-    }
-  }
-  return count;
+  return jsonValuesUpTo(input, limit);
 }
 
 /** Why a declared schema is too large to compile, or null. */
