@@ -14,13 +14,12 @@ import {
   checkMove,
   holds,
   mayReach,
-  RETRY_ROUTES,
-  retryRoute,
   TASK_VERB_NAMES,
   TASK_VERBS,
   type TaskVerb,
   verbRule,
 } from './task-machine.js';
+import { isTerminal, TASK_STATES, type TaskState } from './task-states.js';
 
 /** The data of a planted row's two events, as the approval stage writes them. */
 const CREATED = { origin: 'model', kind: 'tool', tool_name: 'shell', round: 1 } as const;
@@ -28,8 +27,6 @@ const GRANTED = {
   type: 'task.granted' as const,
   data: { granted_by: 'rule' as const, matched: [0] },
 };
-
-import { isTerminal, TASK_STATES, type TaskKind, type TaskState } from './task-states.js';
 
 const all = await backends();
 const NOW = 1_000_000;
@@ -128,76 +125,6 @@ function dueOf(verb: TaskVerb) {
   if (verb.endsWith('_expiry') || verb === 'hook_timeout') return { due: 'deadline_at' as const };
   return {};
 }
-
-/** Verbs that only end a row's wait from outside (a stop, a revoked executor): no way on for it. */
-const NOT_A_WAY_ON: readonly TaskVerb[] = ['cancel', 'readdress', 'heartbeat'];
-
-/** The verbs that move a row of this kind on from this state (a person's, an executor's or the kernel's). */
-function waysOn(kind: TaskKind, state: TaskState): TaskVerb[] {
-  return TASK_VERB_NAMES.filter((verb) => {
-    const rule = verbRule(verb);
-    return (
-      !NOT_A_WAY_ON.includes(verb) &&
-      rule.from.includes(state) &&
-      (!rule.kinds || rule.kinds.includes(kind))
-    );
-  });
-}
-
-describe('retry routes', () => {
-  const kinds: TaskKind[] = ['tool', 'ask', 'hook', 'summary'];
-  const codes = [
-    null,
-    'approval_denied',
-    'approval_expired',
-    'question_expired',
-    'declined',
-    'invalid_question',
-    'tool_failed',
-    'hook_timed_out',
-    'invalid_hook_result',
-    'summary_failed',
-  ];
-
-  it('leave every kind of row where some verb moves it on (no retry strands its run)', () => {
-    for (const kind of kinds) {
-      for (const error_code of codes) {
-        const route = retryRoute({ kind, error_code });
-        for (const to of route.to) {
-          expect([kind, error_code, to, waysOn(kind, to).length > 0]).toEqual([
-            kind,
-            error_code,
-            to,
-            true,
-          ]);
-        }
-      }
-    }
-  });
-
-  it('a retried question is never left runnable: it waits for an answer, or the retry is refused', () => {
-    expect(waysOn('ask', 'runnable')).toEqual([]);
-    for (const error_code of codes) {
-      const route = retryRoute({ kind: 'ask', error_code });
-      expect(route.to).not.toContain('runnable');
-    }
-    expect(retryRoute({ kind: 'ask', error_code: 'declined' }).to).toEqual(['awaiting_input']);
-    expect(retryRoute({ kind: 'ask', error_code: 'invalid_question' }).route).toBe('refuse');
-  });
-
-  it('a row the approval stage refused crosses it again; only a question waits for an answer', () => {
-    for (const kind of ['tool', 'hook', 'summary'] as const) {
-      expect(retryRoute({ kind, error_code: 'approval_denied' }).route).toBe('stage_again');
-      expect(retryRoute({ kind, error_code: 'approval_expired' }).route).toBe('stage_again');
-      expect(retryRoute({ kind, error_code: 'question_expired' }).to).toEqual(['runnable']);
-    }
-  });
-
-  it("the retry verb's targets are exactly its routes' targets", () => {
-    const targets = new Set(RETRY_ROUTES.flatMap((route) => route.to));
-    expect([...targets].sort()).toEqual([...TASK_VERBS.retry.to].sort());
-  });
-});
 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`state machine on a real store (${backend.name})`, () => {
