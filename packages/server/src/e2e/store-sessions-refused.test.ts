@@ -20,11 +20,25 @@ describe.skipIf(skip !== null)(
     let token: string;
 
     /** Ends the kernel's sessions, so its next request needs a new one. */
-    async function endSessions(name = database) {
+    /**
+     * Terminates the database's sessions; with `untilGone` (the database closed to new sessions,
+     * before a rename) waits until they have exited too.
+     */
+    async function endSessions(name = database, untilGone = false) {
       await admin.query(
         'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
         [name],
       );
+      if (!untilGone) return;
+      // pg_terminate_backend only signals: a backend leaves pg_stat_activity once it has exited,
+      // and a rename meanwhile fails with "being accessed by other users".
+      await waitFor(async () => {
+        const left = await admin.query(
+          'select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+          [name],
+        );
+        return left.rows[0].n === 0 ? true : null;
+      });
     }
 
     /** Lists runs until the answer is a 503 naming `reason` (a killed pooled session answers 503 too). */
@@ -143,14 +157,14 @@ describe.skipIf(skip !== null)(
       const away = `${database}_away`;
       // Closed to new sessions first, so that none is open when it is renamed.
       await admin.query(`alter database ${database} allow_connections false`);
-      await endSessions();
+      await endSessions(database, true);
       await admin.query(`alter database ${database} rename to ${away}`);
       await admin.query(`alter database ${away} allow_connections true`);
       try {
         await refusedWith('(database not found: 3D000)');
       } finally {
         await admin.query(`alter database ${away} allow_connections false`);
-        await endSessions(away);
+        await endSessions(away, true);
         await admin.query(`alter database ${away} rename to ${database}`);
         await admin.query(`alter database ${database} allow_connections true`);
       }
