@@ -25,12 +25,13 @@ import {
   sizeProblemDiagnostic,
 } from './diagnostics.js';
 import { guardedConnection } from './document-guard.js';
-import { documentContext, filePath, lintEditorDocument } from './document-lint.js';
+import { documentContext, lintEditorDocument } from './document-lint.js';
 import { ruleHover } from './hover.js';
 import { initializeFirst } from './initialize-first.js';
 import { Lifecycle } from './lifecycle.js';
 import { LintCache } from './lint-cache.js';
 import { watchTransportEnd } from './transport-end.js';
+import { changedWorkspaceFolders, initialWorkspaceFolders } from './workspace-folders.js';
 
 /** How long a document must be still after an edit before it is linted: one lint per burst of typing. */
 const LINT_DELAY_MS = 75;
@@ -81,14 +82,17 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   );
 
   let watchConfigs = false;
+  let followFolders = false;
   let workspaceFolders: string[] = [];
   connection.onInitialize((params) => {
     lifecycle.initialized = true;
-    workspaceFolders = workspaceFolderPaths(params);
+    workspaceFolders = initialWorkspaceFolders(params);
     watchConfigs =
       params.capabilities?.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    followFolders = params.capabilities?.workspace?.workspaceFolders === true;
     return {
       capabilities: {
+        workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
         textDocumentSync: TextDocumentSyncKind.Incremental,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         hoverProvider: true,
@@ -98,6 +102,14 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     };
   });
   connection.onInitialized(() => {
+    // A folder added to the workspace after start-up: its files may read their configs now, and
+    // a removed folder's may not; every open document is linted again under the new folders.
+    if (followFolders) {
+      connection.workspace.onDidChangeWorkspaceFolders((event) => {
+        workspaceFolders = changedWorkspaceFolders(workspaceFolders, event);
+        relintAll();
+      });
+    }
     if (!watchConfigs) return;
     connection.client
       .register(DidChangeWatchedFilesNotification.type, {
@@ -152,10 +164,11 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   }
   // A config or its tool catalog changed on disk (the VS Code extension watches configs, and
   // clients that can are asked to below): every open document may lint differently now.
-  connection.onDidChangeWatchedFiles(() => {
+  connection.onDidChangeWatchedFiles(() => relintAll());
+  function relintAll(): void {
     lints.clear();
     for (const document of documents.all()) lintInBackground(document);
-  });
+  }
   documents.onDidClose(({ document }) => {
     clearTimeout(scheduled.get(document.uri));
     scheduled.delete(document.uri);
@@ -231,21 +244,6 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
     connection.listen();
   });
   return stopped.finally(() => analyses.close());
-}
-
-/** The file paths of the client's workspace folders (or its root), ignoring anything malformed. */
-function workspaceFolderPaths(params: unknown): string[] {
-  const { workspaceFolders, rootUri } = (params ?? {}) as {
-    workspaceFolders?: unknown;
-    rootUri?: unknown;
-  };
-  const uris = Array.isArray(workspaceFolders)
-    ? workspaceFolders.map((folder) => (folder as { uri?: unknown } | null)?.uri)
-    : [rootUri];
-  return uris.flatMap((uri) => {
-    const path = typeof uri === 'string' ? filePath(uri) : undefined;
-    return path === undefined ? [] : [path];
-  });
 }
 
 /**

@@ -34,12 +34,19 @@ export interface LspSession {
   close(): Promise<number | null>;
 }
 
+/** What the client says of itself at `initialize` besides `rootUri`. */
+export interface ClientInitialize {
+  readonly capabilities?: object;
+  readonly workspaceFolders?: readonly { uri: string; name: string }[];
+}
+
 /** Spawns the built CLI's language server in `cwd` and initializes it (with `rootUri` as its workspace). */
 export async function startLspSession(
   cli: string,
   cwd: string,
   args: readonly string[] = [],
   rootUri: string | null = null,
+  client: ClientInitialize = {},
 ): Promise<LspSession> {
   const server: ChildProcess = spawn(process.execPath, [cli, 'lsp', '--stdio', ...args], {
     cwd,
@@ -59,7 +66,8 @@ export async function startLspSession(
   await connection.sendRequest('initialize', {
     processId: process.pid,
     rootUri,
-    capabilities: {},
+    capabilities: client.capabilities ?? {},
+    ...(client.workspaceFolders === undefined ? {} : { workspaceFolders: client.workspaceFolders }),
   });
   await connection.sendNotification('initialized', {});
   const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
