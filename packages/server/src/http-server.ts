@@ -196,6 +196,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     kernel: options.kernel,
     hub: options.hub,
     authThrottle,
+    rateLimiter,
     metrics: options.metrics,
     credentials,
   });

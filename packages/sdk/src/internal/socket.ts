@@ -234,13 +234,20 @@ export class LiveSocket {
   }
 }
 
-/** A failure worth retrying: no answer (in time), or the kernel said it is unavailable. */
+/**
+ * Failures that pass: no answer (in time), a kernel or store that is unavailable, a credential
+ * past its rate limit (the socket backs off and tries again; a revoked one is not among them).
+ */
+const PASSING_CODES = new Set([
+  'connection_failed',
+  'deadline_exceeded',
+  'unavailable',
+  'store_unavailable',
+  'rate_limited',
+  'internal',
+]);
+
+/** A failure worth retrying (see {@link PASSING_CODES}). */
 function isRetryable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return (
-    code === 'connection_failed' ||
-    code === 'deadline_exceeded' ||
-    code === 'unavailable' ||
-    code === 'internal'
-  );
+  return PASSING_CODES.has((error as { code?: unknown } | null)?.code as string);
 }

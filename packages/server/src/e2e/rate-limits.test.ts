@@ -1,9 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { createCredential } from '../store/accounts.js';
 import { client, type Deployment, deploy } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const [sqlite] = await backends();
+
+/** Opens a socket with a bearer token: 101 when it opened, else the refusal's status and headers. */
+function upgrade(url: string, token: string): Promise<{ status: number; retryAfter?: string }> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
+    socket.once('unexpected-response', (_req, res) => {
+      resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] });
+      socket.terminate();
+    });
+    socket.once('open', () => {
+      resolve({ status: 101 });
+      socket.close();
+    });
+    socket.once('error', () => undefined);
+  });
+}
 
 describe('rate limits per credential', () => {
   let d: Deployment;
@@ -59,5 +76,21 @@ describe('rate limits per credential', () => {
     });
     const runs = (await client(d.url, token).get(`${d.ws}/runs`)).body.runs;
     expect(runs).toHaveLength(0);
+  });
+
+  it('counts a feed socket as a request, as REST and tRPC do, and leaves the cable alone', async () => {
+    const { token } = await createCredential(d.airlock.store, {
+      workspaceId: d.workspaceId,
+      kind: 'member',
+    });
+    const feed = `${d.url.replace('http', 'ws')}${d.ws}/feed?after=latest`;
+    for (let i = 0; i < 3; i++) expect((await upgrade(feed, token)).status).toBe(101);
+    const refused = await upgrade(feed, token);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
+    // The burst is spent: REST refuses this credential too, one bucket for every surface.
+    expect((await client(d.url, token).get(`${d.ws}/runs`)).status).toBe(429);
+    const cable = `${d.url.replace('http', 'ws')}/executor_api/v1/cable?after=latest`;
+    for (let i = 0; i < 5; i++) expect((await upgrade(cable, d.tokens.executor)).status).toBe(101);
   });
 });

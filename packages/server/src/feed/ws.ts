@@ -16,6 +16,7 @@ import {
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
 import { invalidInput } from '../api/input-problems.js';
 import { DECIMAL_DIGITS } from '../api/query-values.js';
+import type { RateLimiter } from '../api/rate-limit.js';
 import { badRequestTarget, requestTarget } from '../api/request-target.js';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
@@ -131,6 +132,8 @@ export function createSocketHandler(options: {
   hub: FeedHub;
   authThrottle?: AuthFailureThrottle | null | undefined;
   metrics?: KernelMetrics | null | undefined;
+  /** Per-credential request limit, shared with REST and tRPC: an upgrade counts as one request. */
+  rateLimiter?: RateLimiter | null | undefined;
   /** Ends a socket whose credential stops working (the server's, shared with tRPC). */
   credentials: CredentialWatch;
 }) {
@@ -161,6 +164,8 @@ export function createSocketHandler(options: {
         token,
         options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
+      // Each opening reads the log from its position: it counts against the limit as a request does.
+      options.rateLimiter?.take(principal);
       const runId = feed !== null ? url.searchParams.get('run_id') : null;
       // Checked as the feed's contract declares it (`after` may be `latest`, read below).
       const checkedRun = FEED_RUN_QUERY.safeParse({ run_id: runId ?? undefined });
