@@ -67,11 +67,17 @@ const TRPC_CODES: Record<number, TRPCError['code']> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/** The answer to a failure the kernel has no code for; it keeps the failure for the log. */
+function internalError(thrown: unknown): AirlockError {
+  const error = new AirlockError('internal', 'internal error');
+  error.cause = thrown;
+  return error;
+}
+
 function toTrpcError(thrown: unknown): TRPCError {
   if (thrown instanceof TRPCError) return thrown;
   const error = asStoreError(thrown);
-  const airlock =
-    error instanceof AirlockError ? error : new AirlockError('internal', 'internal error');
+  const airlock = error instanceof AirlockError ? error : internalError(error);
   return new TRPCError({
     code: TRPC_CODES[airlock.status] ?? 'INTERNAL_SERVER_ERROR',
     message: airlock.detail,
@@ -83,6 +89,13 @@ const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error, ctx }) {
     const cause = airlockCause(error);
     ctx?.noteError?.(cause.code);
+    if (cause.code === 'internal') {
+      // As REST logs it (api/rest.ts): the operation's name, never its input (it may hold a token).
+      ctx?.kernel.context.logger.error(
+        { err: cause.cause ?? error.cause ?? error, operation: shape.data.path },
+        'request failed',
+      );
+    }
     const body = cause.toBody().error;
     return {
       ...shape,
@@ -112,9 +125,7 @@ function airlockCause(error: TRPCError): AirlockError {
   if (issues) return invalidInput(issues);
   if (error.code === 'BAD_REQUEST') return new AirlockError('invalid_input', error.message);
   const code = TRPC_FAILURES[error.code];
-  return code
-    ? new AirlockError(code, error.message)
-    : new AirlockError('internal', 'internal error');
+  return code ? new AirlockError(code, error.message) : internalError(error.cause ?? error);
 }
 
 function authorized(operation: Pick<Operation, 'name' | 'planes' | 'role' | 'errors'>) {

@@ -55,4 +55,42 @@ describe('the error line of a request that fails inside the kernel', () => {
       await airlock.close();
     }
   });
+
+  it('is written for a tRPC call as for REST, naming the operation and never the input', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const dataDir = join(root, 'data-trpc');
+    const airlock = await startAirlock({
+      dataDir,
+      logger: pino({ level: 'info', redact: LOG_REDACTION }, sink),
+    });
+    const db = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+    try {
+      const { workspaceId, tokens } = await workspaceWithTokens(airlock.store, 'logs');
+      db.exec(`CREATE TRIGGER refuse_revoke BEFORE UPDATE OF revoked_at ON credentials
+        BEGIN SELECT RAISE(ABORT, 'the test refuses revocations'); END`);
+      const answer = await fetch(`${airlock.url}/trpc/credentials.revoke`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.member}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ workspace_id: workspaceId, credential_id: tokens.agent }),
+      });
+      expect(answer.status).toBe(500);
+      const body = (await answer.json()) as { error: { data: { error: unknown } } };
+      expect(body.error.data.error).toEqual({ code: 'internal', detail: 'internal error' });
+      const failed = lines
+        .map((line) => JSON.parse(line) as { msg: string; level: number; operation?: string })
+        .find((line) => line.msg === 'request failed');
+      expect(failed).toMatchObject({ level: 50, operation: 'credentials.revoke' });
+      expect(JSON.stringify(failed)).toContain('the test refuses revocations');
+      expect(lines.filter((line) => line.includes(tokens.agent))).toEqual([]);
+    } finally {
+      db.close();
+      await airlock.close();
+    }
+  });
 });
