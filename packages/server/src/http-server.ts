@@ -19,7 +19,7 @@ import {
 import { noteErrorCode, noteOperation, readNote } from './api/request-notes.js';
 import { badRequestTarget, requestTarget } from './api/request-target.js';
 import { createRestHandler, sendError, sendJson } from './api/rest.js';
-import { appRouter, type TrpcContext } from './api/trpc.js';
+import { appRouter, MAX_TRPC_BATCH, type TrpcContext } from './api/trpc.js';
 import { AirlockError } from './errors.js';
 import { CredentialWatch } from './feed/credential-watch.js';
 import type { FeedHub } from './feed/hub.js';
@@ -166,6 +166,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: options.bodyLimit,
+    maxBatchSize: MAX_TRPC_BATCH,
     async createContext({ req, res }): Promise<TrpcContext> {
       // As every REST answer (api/rest.ts): for its caller alone, read only as its type.
       if (!res.headersSent) {

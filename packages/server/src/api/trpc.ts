@@ -105,6 +105,17 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
+/**
+ * The most calls one tRPC batch request may carry. Each call is a request to
+ * the kernel (it takes its own from the rate limit); without a bound one HTTP
+ * request could carry a URL's worth of them (about 1,500 writes), which REST,
+ * one operation a request, never lets a client do.
+ */
+export const MAX_TRPC_BATCH = 50;
+
+/** tRPC's refusal of a batch past {@link MAX_TRPC_BATCH} (its message is all that tells it apart). */
+const BATCH_TOO_LARGE = 'Batch call exceeds maximum size';
+
 /** tRPC's own failures (before a procedure runs), in the kernel's error table. */
 const TRPC_FAILURES: Partial<Record<TRPCError['code'], ErrorCode>> = {
   PARSE_ERROR: 'invalid_json',
@@ -120,6 +131,12 @@ function airlockCause(error: TRPCError): AirlockError {
   // tRPC reports input that does not parse as JSON as BAD_REQUEST, its cause JSON.parse's error.
   if (error.code === 'BAD_REQUEST' && error.cause instanceof SyntaxError) {
     return new AirlockError('invalid_json', 'the input is not JSON');
+  }
+  if (error.code === 'BAD_REQUEST' && error.message === BATCH_TOO_LARGE) {
+    return new AirlockError(
+      'invalid_input',
+      `a tRPC batch holds at most ${MAX_TRPC_BATCH} calls; send the rest in another request`,
+    );
   }
   const issues = error.code === 'BAD_REQUEST' ? issuesOf(error.cause) : null;
   if (issues) return invalidInput(issues);
