@@ -126,9 +126,15 @@ export async function readTrpcBody(
 /**
  * Checks the JSON text of a tRPC query's `input` parameter (a query or a
  * subscription carries its input in the URL) as {@link readTrpcBody} checks
- * a body: the refusal, or null.
+ * a body, and refuses a parameter given more than once as REST does (tRPC
+ * reads the first `input`, where a proxy may read the last): the refusal, or null.
  */
 export function trpcQueryRefusal(url: URL): AirlockError | null {
+  const seen = new Set<string>();
+  for (const key of url.searchParams.keys()) {
+    if (seen.has(key)) return new AirlockError('invalid_input', `${key}: given more than once`);
+    seen.add(key);
+  }
   const input = url.searchParams.get('input');
   if (input === null) return null;
   try {

@@ -14,6 +14,7 @@ import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
 import { declaresCode, type Operation } from './operation.js';
 import { OPERATIONS } from './operations.js';
+import { DECIMAL_DIGITS } from './query-values.js';
 import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 import { type BodyRefusal, notUtf8Error } from './request-body.js';
 
@@ -242,12 +243,30 @@ function procedure(operation: Operation) {
  */
 const FEED = SUBSCRIPTION_CONTRACTS['runs.feed'];
 
+/**
+ * Where a feed resumes: after `lastEventId` (an id the feed sent, which
+ * EventSource sends back as a header), else `after`, else the start.
+ * @throws AirlockError invalid_input for an id that is not a sequence number
+ *   as the feed writes one (past 2^53 it would be read as another number).
+ */
+function resumePosition(input: { after?: number | undefined; lastEventId?: string | null }) {
+  const { lastEventId } = input;
+  if (!lastEventId) return input.after ?? 0;
+  const after = DECIMAL_DIGITS.test(lastEventId) ? Number(lastEventId) : Number.NaN;
+  if (Number.isSafeInteger(after)) return after;
+  const message = 'lastEventId is a sequence number the feed sent: decimal digits up to 2^53 - 1';
+  throw new AirlockError('invalid_input', `/lastEventId: ${message}`, [
+    { code: 'invalid_format', pointer: '/lastEventId', message },
+  ]);
+}
+
 const feed = authorized(FEED)
   .use(guarded)
   .input(FEED.query)
   .subscription(async function* ({ ctx, input, signal }) {
-    const after = input.lastEventId ? Number(input.lastEventId) : (input.after ?? 0);
+    let after = 0;
     try {
+      after = resumePosition(input);
       checkAccess(FEED, ctx.principal, input);
       // Another application's run is not there for an agent credential, as on REST and the socket.
       await checkRunFence(ctx.kernel, ctx.principal, { run_id: input.run_id ?? null });

@@ -5,7 +5,7 @@ import { backends } from '../testing/stores.js';
 
 /**
  * What a tRPC request may carry besides its calls' inputs, held to what REST
- * allows: a bounded number of calls in a batch.
+ * allows: a bounded number of calls in a batch, each query parameter once.
  */
 
 const [sqlite] = await backends();
@@ -59,5 +59,43 @@ describe('tRPC requests, held to what REST allows', () => {
     const served = await stopBatch(runId, MAX_TRPC_BATCH);
     expect((await served.json()) as unknown[]).toHaveLength(MAX_TRPC_BATCH);
     expect((await d.member.get(`${d.ws}/runs/${runId}`)).body.state).toBe('canceled');
+  });
+
+  it('refuses a query whose input is given twice, as REST refuses a repeated parameter', async () => {
+    const input = (workspaceId: string) =>
+      encodeURIComponent(JSON.stringify({ workspace_id: workspaceId }));
+    // A proxy in front of the kernel could read the second where tRPC reads the first.
+    const answer = await fetch(
+      `${d.url}/trpc/runs.list?input=${input(d.workspaceId)}&input=${input('ws_other')}`,
+      { headers: { authorization: `Bearer ${d.tokens.member}` } },
+    );
+    expect(answer.status).toBe(400);
+    const body = (await answer.json()) as TrpcError;
+    expect(body.error.data.error).toMatchObject({
+      code: 'invalid_input',
+      detail: 'input: given more than once',
+    });
+    const once = await fetch(`${d.url}/trpc/runs.list?input=${input(d.workspaceId)}`, {
+      headers: { authorization: `Bearer ${d.tokens.member}` },
+    });
+    expect(once.status).toBe(200);
+  });
+
+  it('refuses a feed resume position past 2^53 or with leading zeros, as the WebSocket feed does', async () => {
+    const input = encodeURIComponent(JSON.stringify({ workspace_id: d.workspaceId }));
+    for (const position of ['99999999999999999999999', '9007199254740993', '0012']) {
+      // EventSource sends back the last id it saw as a header; it may be anything a client puts there.
+      const answer = await fetch(`${d.url}/trpc/runs.feed?input=${input}`, {
+        headers: {
+          authorization: `Bearer ${d.tokens.member}`,
+          accept: 'text/event-stream',
+          'last-event-id': position,
+        },
+      });
+      const text = await answer.text();
+      expect(text, position).toContain('event: serialized-error');
+      expect(text, position).toContain('"code":"invalid_input"');
+      expect(text, position).toContain('/lastEventId');
+    }
   });
 });
