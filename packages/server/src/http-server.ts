@@ -13,6 +13,7 @@ import {
   type BodyRefusal,
   continueWhenRead,
   hasLargeTrpcBody,
+  hasUnreadBody,
   readTrpcBody,
   trpcQueryRefusal,
 } from './api/request-body.js';
@@ -123,14 +124,6 @@ async function authenticateRequest(
       error: error instanceof AirlockError ? error : new AirlockError('internal', 'internal error'),
     };
   }
-}
-
-/** True while a request still has body bytes the server has not read. */
-function hasUnreadBody(req: IncomingMessage): boolean {
-  return (
-    !req.complete &&
-    (Number(req.headers['content-length'] ?? 0) > 0 || 'transfer-encoding' in req.headers)
-  );
 }
 
 /** A listening HTTP server. */
@@ -255,7 +248,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         authentications.set(req, auth);
         // A refused caller's body is never read: the connection closes after the answer.
         if (auth.error && hasUnreadBody(req)) closeAfterAnswer(res);
-        else if (req.method === 'POST' && hasUnreadBody(req)) {
+        else if (req.method === 'POST') {
           // Read here, not by tRPC: bytes that are not UTF-8 are refused, never stored as U+FFFD.
           const refusal = await readTrpcBody(req, options.bodyLimit);
           if (refusal) bodyRefusals.set(req, refusal);

@@ -84,17 +84,40 @@ export function decodeUtf8(body: Buffer, operation: Pick<OperationContract, 'err
 /** What reading a tRPC call's body found wrong; the procedure answers it in its operation's terms. */
 export type BodyRefusal = 'not_utf8' | AirlockError;
 
+/** A JSON media type as REST reads one: `application/json` or `application/…+json`. */
+export const JSON_MEDIA_TYPE = /^application\/([a-z.+-]*\+)?json\b/i;
+
+/** The refusal of a body sent as another type than JSON (REST's and tRPC's). */
+export function unsupportedMediaType(): AirlockError {
+  return new AirlockError('unsupported_media_type', 'send the body as application/json');
+}
+
+/** True while a request still has body bytes the server has not read. */
+export function hasUnreadBody(req: IncomingMessage): boolean {
+  return (
+    !req.complete &&
+    (Number(req.headers['content-length'] ?? 0) > 0 || 'transfer-encoding' in req.headers)
+  );
+}
+
 /**
  * Reads a tRPC call's body before tRPC does (tRPC would decode bytes that are
  * not UTF-8 leniently, into U+FFFD) and hands tRPC the decoded text as
  * `req.body`, once {@link checkJsonText} found nothing wrong with it (no key
- * named twice, no number read otherwise than written). On a refusal tRPC
- * sees an empty body, and the refusal is returned for the procedure to answer.
+ * named twice, no number read otherwise than written). tRPC reads it as JSON
+ * whatever its type said: a body of a JSON type or none is JSON, as on REST,
+ * and one of another type (form data, a byte stream, which tRPC would hand the
+ * schema as an object of unknown keys) is refused `unsupported_media_type`.
+ * On a refusal tRPC sees an empty body, and the refusal is returned for the
+ * procedure to answer. A request without a body is left unread.
  */
 export async function readTrpcBody(
   req: IncomingMessage,
   limit: number,
 ): Promise<BodyRefusal | null> {
+  const type = req.headers['content-type'];
+  req.headers['content-type'] = 'application/json';
+  if (!hasUnreadBody(req)) return null;
   const holder = req as IncomingMessage & { body?: string };
   let body: Buffer;
   try {
@@ -104,6 +127,10 @@ export async function readTrpcBody(
     return error instanceof AirlockError
       ? error
       : new AirlockError('invalid_json', 'the body could not be read to its end');
+  }
+  if (body.length > 0 && type !== undefined && !JSON_MEDIA_TYPE.test(type)) {
+    holder.body = '';
+    return unsupportedMediaType();
   }
   if (!isUtf8(body)) {
     holder.body = '';

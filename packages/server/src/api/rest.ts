@@ -14,7 +14,7 @@ import { checkJsonText } from './json-text.js';
 import { declaresCode, type Operation, pathParams } from './operation.js';
 import { decimalQueryNumber, numberFields } from './query-values.js';
 import type { RateLimiter } from './rate-limit.js';
-import { decodeUtf8, readBody } from './request-body.js';
+import { decodeUtf8, JSON_MEDIA_TYPE, readBody, unsupportedMediaType } from './request-body.js';
 import { noteErrorCode, noteOperation } from './request-notes.js';
 
 interface Route {
@@ -178,9 +178,7 @@ async function readInput(
     const body = await readBody(req, limit);
     if (body.length > 0) {
       const type = req.headers['content-type'] ?? 'application/json';
-      if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
-        throw new AirlockError('unsupported_media_type', 'send the body as application/json');
-      }
+      if (!JSON_MEDIA_TYPE.test(type)) throw unsupportedMediaType();
       const text = decodeUtf8(body, route.operation);
       checkJsonText(text);
       large = text.length > LARGE_VALUE_CHARACTERS;

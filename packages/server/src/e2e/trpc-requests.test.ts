@@ -5,7 +5,8 @@ import { backends } from '../testing/stores.js';
 
 /**
  * What a tRPC request may carry besides its calls' inputs, held to what REST
- * allows: a bounded number of calls in a batch, each query parameter once.
+ * allows: a bounded number of calls in a batch, each query parameter once, a
+ * body read as JSON or refused as REST refuses it.
  */
 
 const [sqlite] = await backends();
@@ -97,5 +98,44 @@ describe('tRPC requests, held to what REST allows', () => {
       expect(text, position).toContain('"code":"invalid_input"');
       expect(text, position).toContain('/lastEventId');
     }
+  });
+
+  it('reads a body as JSON when its type is JSON or none, and refuses any other type with 415', async () => {
+    const runId = await parkedRun();
+    const input = JSON.stringify({ workspace_id: d.workspaceId, run_id: runId });
+    const stop = (headers: Record<string, string>, body: BodyInit) =>
+      fetch(`${d.url}/trpc/runs.stop`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${d.tokens.member}`, ...headers },
+        body,
+      });
+    const stopped = async (id: string) =>
+      (await d.member.get(`${d.ws}/runs/${id}`)).body.state === 'canceled';
+    const form = new FormData();
+    form.set('workspace_id', d.workspaceId);
+    form.set('run_id', runId);
+    const refusals = [
+      await stop({}, form),
+      await stop({ 'content-type': 'application/octet-stream' }, input),
+      await stop({ 'content-type': 'text/plain' }, input),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status).toBe(415);
+      const body = (await refused.json()) as TrpcError;
+      expect(body.error.data.error).toEqual({
+        code: 'unsupported_media_type',
+        detail: 'send the body as application/json',
+      });
+    }
+    expect(await stopped(runId)).toBe(false);
+    // A JSON type with a suffix, or none at all (a byte body): read as JSON, as REST reads it.
+    const suffixed = await stop({ 'content-type': 'application/vnd.airlock+json' }, input);
+    expect(suffixed.status).toBe(200);
+    expect(await stopped(runId)).toBe(true);
+    const other = await parkedRun();
+    const otherInput = JSON.stringify({ workspace_id: d.workspaceId, run_id: other });
+    const untyped = await stop({}, new TextEncoder().encode(otherInput));
+    expect(untyped.status).toBe(200);
+    expect(await stopped(other)).toBe(true);
   });
 });
