@@ -241,6 +241,16 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       return;
     }
     if (url.pathname.startsWith('/trpc/')) {
+      if (req.method !== 'GET' && req.method !== 'POST') {
+        // tRPC would answer another method 415 as text/plain; REST answers 405 and names the methods.
+        res.setHeader('allow', 'GET, POST');
+        if (hasUnreadBody(req)) closeAfterAnswer(res);
+        sendError(
+          res,
+          new AirlockError('method_not_allowed', `tRPC serves GET and POST, not ${req.method}`),
+        );
+        return;
+      }
       const name = url.pathname.slice('/trpc/'.length);
       if (TRPC_NAMES.has(name)) noteOperation(res, name);
       if (req.headers.accept?.includes('text/event-stream')) connections.streaming(socket);

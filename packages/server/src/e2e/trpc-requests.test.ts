@@ -6,7 +6,8 @@ import { backends } from '../testing/stores.js';
 /**
  * What a tRPC request may carry besides its calls' inputs, held to what REST
  * allows: a bounded number of calls in a batch, each query parameter once, a
- * body read as JSON or refused as REST refuses it.
+ * body read as JSON or refused as REST refuses it, a method it does not serve
+ * answered 405.
  */
 
 const [sqlite] = await backends();
@@ -137,5 +138,21 @@ describe('tRPC requests, held to what REST allows', () => {
     const untyped = await stop({}, new TextEncoder().encode(otherInput));
     expect(untyped.status).toBe(200);
     expect(await stopped(other)).toBe(true);
+  });
+
+  it('answers a method tRPC does not serve with 405 and Allow, as REST does', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+      // A body it will not read: the answer comes first, then the connection closes.
+      const answer = await fetch(`${d.url}/trpc/runs.list`, {
+        method,
+        headers: { authorization: `Bearer ${d.tokens.member}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ workspace_id: d.workspaceId }),
+      });
+      expect(answer.status, method).toBe(405);
+      expect(answer.headers.get('allow'), method).toBe('GET, POST');
+      expect(answer.headers.get('content-type'), method).toMatch(/^application\/json/);
+      const body = (await answer.json()) as { error: { code: string } };
+      expect(body.error.code, method).toBe('method_not_allowed');
+    }
   });
 });
