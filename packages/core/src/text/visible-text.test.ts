@@ -22,6 +22,13 @@ describe('what an approval shows of the text an agent wrote', () => {
     expect(visibleText('one\n\ntwo\tthree  four')).toBe('one\n\ntwo\tthree  four');
   });
 
+  it('shows tab and newline as marks in a one-line view, so a name cannot start a line', () => {
+    expect(visibleText('deploy\r\nBcc: x\tz', { oneLine: true })).toBe(
+      'deploy⟨U+000D⟩⟨U+000A⟩Bcc: x⟨U+0009⟩z',
+    );
+    expect(visibleText('a\nb')).toBe('a\nb');
+  });
+
   it('keeps the end of a text it cuts, saying how much it left out', () => {
     const text = `ls ${'a'.repeat(500)} ; rm -rf /`;
     const line = shortened(text, 120);

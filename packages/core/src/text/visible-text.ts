@@ -23,14 +23,22 @@ function codePoint(character: string): string {
   return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/** Tab and newline, which a one-line view (a name, a subject, a headline) shows as marks. */
+const LINE_BREAKING = /[\t\n]/g;
+
 /**
  * Text as it should be shown to a person deciding on it: each hidden character as `⟨U+202E⟩`,
  * a run of 8 blanks or more as `⟨N blanks⟩`, two empty lines or more as one `⟨N empty lines⟩`
- * line. Everything else is kept as sent.
+ * line. With `oneLine` (a name, a mail's subject), tab and newline are marks too, so the text
+ * cannot start a line of what quotes it. Everything else is kept as sent.
  */
-export function visibleText(text: string): string {
-  return text
-    .replace(HIDDEN, (character) => `⟨${codePoint(character)}⟩`)
+export function visibleText(text: string, options: { oneLine?: boolean } = {}): string {
+  const marked = text.replace(HIDDEN, (character) => `⟨${codePoint(character)}⟩`);
+  return (
+    options.oneLine
+      ? marked.replace(LINE_BREAKING, (character) => `⟨${codePoint(character)}⟩`)
+      : marked
+  )
     .replace(BLANK_RUN, (run) => ` ⟨${run.length} blanks⟩ `)
     .replace(EMPTY_LINES, (run) => `\n⟨${run.split('\n').length - 2} empty lines⟩\n`);
 }

@@ -4,10 +4,25 @@ import { ACTION_LINK_PATH, signActionLink } from './action-links.js';
 import type { EmailChannelConfig } from './config.js';
 import { headline, type NotificationPayload } from './payload.js';
 
+/** A model's text on one visible line (a tool name, an option). */
+function oneLine(text: string): string {
+  return visibleText(text, { oneLine: true });
+}
+
+/**
+ * A model's text of several lines, each indented under its label as the call's input is, so
+ * that none reads as a line of the notice itself (`Approve: https://…`).
+ */
+function indented(text: string): string[] {
+  return visibleText(text)
+    .split('\n')
+    .map((line) => `  ${line}`);
+}
+
 function describeTask(task: TaskView): string[] {
-  const lines = [`Tool: ${task.tool_name}`];
-  if (task.prompt) lines.push(`Question: ${task.prompt}`);
-  if (task.options) lines.push(`Options: ${task.options.join(' | ')}`);
+  const lines = [`Tool: ${oneLine(task.tool_name)}`];
+  if (task.prompt) lines.push('Question:', ...indented(task.prompt));
+  if (task.options) lines.push(`Options: ${task.options.map(oneLine).join(' | ')}`);
   // Hidden characters and padding as marks: what a person reads is what runs.
   lines.push('Input:', visibleText(JSON.stringify(task.tool_input, null, 2) ?? 'null'));
   const profile = task.effect_profile;
@@ -129,7 +144,8 @@ export class EmailSender {
     await this.transport.sendMail({
       from: this.channel.from,
       to: recipient,
-      subject: `[Airlock] ${headline(payload)}`.slice(0, 200),
+      // The headline is one visible line, and short: nothing of the model's starts a header.
+      subject: `[Airlock] ${headline(payload)}`,
       text: emailText(payload, this.linksFor(recipient, payload, notice.publicUrl)),
       // Lets a receiving system dedupe a notice sent again after a crash.
       messageId: `<${deliveryId}.${Buffer.from(recipient).toString('hex').slice(0, 16)}@airlock>`,

@@ -1,5 +1,6 @@
 import type { RunView, TaskView } from '@airlock/core';
 import type { NotifyingEvent } from './config.js';
+import { shownWithin } from './shown-text.js';
 
 /**
  * The notice every channel is built from, and the body a webhook receives
@@ -29,15 +30,24 @@ export function cardUrl(publicUrl: string | undefined, runId: string): string | 
   return `${publicUrl.replace(/\/+$/, '')}/#/runs/${encodeURIComponent(runId)}`;
 }
 
-/** One line saying what a notice asks of a person. */
+/** The most characters of a model's text (a tool name, a question) a headline holds. */
+const HEADLINE_TEXT = 120;
+
+/**
+ * One line saying what a notice asks of a person (a Slack header, a mail's subject). The
+ * tool name and the question are the model's: shown on one line with their hidden
+ * characters as marks, cut short with their end kept.
+ */
 export function headline(payload: NotificationPayload): string {
   const task = payload.data.task;
-  const tool = task?.tool_name ?? 'a call';
+  const tool = task ? shownWithin(task.tool_name, HEADLINE_TEXT, { oneLine: true }) : 'a call';
   switch (payload.type) {
     case 'airlock.task.parked':
       return `Approval needed: ${tool}`;
-    case 'airlock.task.asked':
-      return `Question waiting: ${task?.prompt ?? ''}`.trim();
+    case 'airlock.task.asked': {
+      const prompt = shownWithin(task?.prompt ?? '', HEADLINE_TEXT, { oneLine: true });
+      return `Question waiting: ${prompt}`.trim();
+    }
     case 'airlock.task.expired':
       return `Expired without a decision: ${tool}`;
     case 'airlock.run.held':

@@ -1,6 +1,6 @@
 import type { TaskView } from '@airlock/core';
-import { shortened, visibleText } from '@airlock/core';
 import { headline, type NotificationPayload } from './payload.js';
+import { shownWithin } from './shown-text.js';
 
 /**
  * Slack Block Kit messages for a notice: the call, its effect profile and,
@@ -34,37 +34,23 @@ export function escapeMrkdwn(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/**
- * Escapes, then keeps `max` characters: escaping lengthens a text (`<` is
- * four characters), so clipping first could pass Slack's limits. An escape
- * cut in half at the end is dropped whole.
- */
-function escapeAndClip(text: string, max: number): string {
-  const escaped = escapeMrkdwn(text);
-  if (escaped.length <= max) return escaped;
-  return `${escaped.slice(0, max).replace(/&[a-z]{0,3}$/, '')}…`;
-}
+/** Runs of three backticks or more, which would close the code block quoting an input. */
+const FENCE = /`{3,}/g;
 
 /**
- * A text as a person deciding from Slack should read it (hidden characters and padding as marks,
- * see visibleText), escaped, in at most `max` characters with its end kept when it is cut: the
- * end of a command is where `; rm -rf /` would hide. Escaping lengthens a text, so it is cut
- * shorter until the escaped text fits.
+ * Escapes a text for inside a code block: mrkdwn's three control characters, and each run
+ * of backticks that would end the block (and show what follows as the notice's own text) as
+ * a mark, as visibleText shows a run of blanks.
  */
-function shownAndShortened(text: string, max: number): string {
-  const visible = visibleText(text);
-  let budget = max;
-  for (;;) {
-    const escaped = escapeMrkdwn(shortened(visible, budget));
-    if (escaped.length <= max || budget < 64) return escaped.slice(0, max);
-    budget = Math.floor(budget * (max / escaped.length)) - 8;
-  }
+function escapeCode(text: string): string {
+  return escapeMrkdwn(text).replace(FENCE, (run) => `⟨${run.length} backticks⟩`);
 }
 
 function callText(task: TaskView): string {
   const input = JSON.stringify(task.tool_input, null, 2) ?? 'null';
+  const name = shownWithin(task.tool_name, 150, { oneLine: true, escape: escapeMrkdwn });
   // 3000 characters a text object: the name, the input and the fence fit in it.
-  return `*${shownAndShortened(task.tool_name, 150)}*\n\`\`\`${shownAndShortened(input, 2800)}\`\`\``;
+  return `*${name}*\n\`\`\`${shownWithin(input, 2800, { escape: escapeCode })}\`\`\``;
 }
 
 function profileFields(task: TaskView): Block[] {
@@ -78,8 +64,15 @@ function profileFields(task: TaskView): Block[] {
       type: 'section',
       fields: [
         // 2000 characters a field.
-        { type: 'mrkdwn', text: `*Action tags*\n${escapeAndClip(tags, 1900)}` },
-        { type: 'mrkdwn', text: `*Targets*\n${escapeAndClip(targets, 1900)}` },
+        {
+          type: 'mrkdwn',
+          text: `*Action tags*\n${shownWithin(tags, 1900, { escape: escapeMrkdwn })}`,
+        },
+        // Targets are read from the model's command: shown like it.
+        {
+          type: 'mrkdwn',
+          text: `*Targets*\n${shownWithin(targets, 1900, { escape: escapeMrkdwn })}`,
+        },
         { type: 'mrkdwn', text: `*Mode*\n${profile.mode}` },
         { type: 'mrkdwn', text: `*Matched rules*\n${clip(rules || 'none', 1900)}` },
       ],
@@ -92,8 +85,10 @@ export function noticeMessage(
   deliveryId: string,
   payload: NotificationPayload,
 ): { text: string; blocks: Block[] } {
-  const text = headline(payload);
-  const blocks: Block[] = [{ type: 'header', text: { type: 'plain_text', text: clip(text, 150) } }];
+  // The headline is plain text in the header; the notification text is mrkdwn, so escaped.
+  const line = headline(payload);
+  const text = escapeMrkdwn(line);
+  const blocks: Block[] = [{ type: 'header', text: { type: 'plain_text', text: clip(line, 150) } }];
   const task = payload.data.task;
   if (task) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: callText(task) } });
@@ -154,7 +149,7 @@ export function decidedMessage(
     (block) => block.type !== 'actions' && block.block_id !== PROGRESS_BLOCK,
   );
   blocks.push({ type: 'section', text: { type: 'mrkdwn', text: escapeMrkdwn(outcome) } });
-  return { text: `${original.text}: ${outcome}`, blocks };
+  return { text: `${original.text}: ${escapeMrkdwn(outcome)}`, blocks };
 }
 
 /**
