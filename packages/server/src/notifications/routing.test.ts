@@ -55,6 +55,21 @@ describe('notification routing', () => {
     expect(notifying({ ...base, type: 'task.granted' })).toBeNull();
   });
 
+  it('notifies a call that waits for people again at a new version as a park', () => {
+    const base = { workspace_id: 'ws', run_id: 'r', task_key: 't1' };
+    const of = (type: string, data: object) => notifying({ ...base, type, data });
+    expect(of('task.edited', { outcome: 'parked' })).toBe('task.parked');
+    expect(of('task.edited', { outcome: 'granted' })).toBeNull();
+    expect(of('task.retried', { state: 'needs_approval', approvals_required: 2 })).toBe(
+      'task.parked',
+    );
+    expect(of('task.retried', { state: 'runnable' })).toBeNull();
+    expect(of('task.retried', { state: 'awaiting_input' })).toBe('task.asked');
+    expect(of('task.readdressed', { state: 'needs_approval' })).toBe('task.parked');
+    expect(of('task.readdressed', { state: 'awaiting_input' })).toBeNull();
+    expect(of('task.approval_added', { received: 1, required: 2 })).toBeNull();
+  });
+
   it('needs every key of `when` to match, any one value within a key', () => {
     expect(channelWants(channel(), parked)).toBe(true);
     expect(channelWants(channel({ action_tags: ['destructive', 'publish'] }), parked)).toBe(true);

@@ -6,7 +6,12 @@ import type { ChannelConfig, NotifyingEvent } from './config.js';
  * issue 27, pure so that every rule of it is tested without a kernel.
  */
 
-/** The notifying event an event of the log is, or null when nobody need hear of it. */
+/**
+ * The notifying event an event of the log is, or null when nobody need hear of it. A call
+ * that waits for people again at a new version (an edit that still parks, an expired or
+ * denied park retried, a park readdressed) notifies as `task.parked` again: the buttons and
+ * links already sent are bound to the version they showed, and the call may have changed.
+ */
 export function notifyingEventOf(event: PendingEvent): NotifyingEvent | null {
   switch (event.type) {
     case 'task.parked':
@@ -14,6 +19,13 @@ export function notifyingEventOf(event: PendingEvent): NotifyingEvent | null {
     case 'task.expired':
     case 'run.failed':
       return event.type;
+    case 'task.edited':
+      return event.data?.outcome === 'parked' ? 'task.parked' : null;
+    case 'task.retried':
+      if (event.data?.state === 'needs_approval') return 'task.parked';
+      return event.data?.state === 'awaiting_input' ? 'task.asked' : null;
+    case 'task.readdressed':
+      return event.data?.state === 'needs_approval' ? 'task.parked' : null;
     case 'run.attention_required':
       // A row holding its run (on_failure hold, a hook included) waits for a person to retry it.
       return event.data?.reason === 'failure_hold' ? 'run.held' : null;
