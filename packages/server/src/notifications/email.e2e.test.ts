@@ -144,6 +144,33 @@ for (const backend of all) {
       expect((await fetch(tampered, { method: 'POST' })).status).toBe(403);
     });
 
+    it('the page of a link whose call changed or was decided since offers no button', async () => {
+      const smtp = await deployEmail(true);
+      await d!.member.put(`${d!.ws}/approval_policy`, {
+        policy: { rules: [{ actions: ['destructive'], required: 2 }] },
+      });
+      const runId = await d!.park();
+      const approve = /Approve: (\S+)/.exec(
+        bodyOf((await waitFor(async () => smtp.mails[0])).raw),
+      )![1]!;
+      const { version } = (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body;
+      // Another member edits the call: it still waits, at a new version the link is not bound to.
+      const edited = await d!.otherMember.client.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {
+        version,
+        tool_input: { command: 'rm -rf /tmp/edited' },
+      });
+      expect(edited.status).toBe(200);
+      const page = await fetch(approve);
+      expect(page.status).toBe(409);
+      const html = await page.text();
+      // Not the edited call under a button that would only answer version_mismatch.
+      expect(html).not.toContain('<form');
+      expect(html).not.toContain('/tmp/edited');
+      expect(html).toContain('no longer applies');
+      await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/deny`, {});
+      expect((await fetch(approve)).status).toBe(409);
+    });
+
     it('a link signed for a member the channel maps no recipient to decides nothing', async () => {
       const smtp = await deployEmail(true);
       const runId = await d!.park();

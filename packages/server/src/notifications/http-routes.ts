@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { readBody } from '../api/request-body.js';
 import { AirlockError } from '../errors.js';
 import type { KernelContext } from '../kernel/context.js';
+import { taskVersion } from '../kernel/views.js';
 import { findTask } from '../store/tasks.js';
 import { ACTION_LINK_PATH, checkActionLink, peekActionLink } from './action-links.js';
 import type { ChannelSenders } from './channel-senders.js';
@@ -55,11 +56,10 @@ const SHOWN_INPUT_CHARS = 8192;
  * characters and padding as marks and the end of a long input kept (visibleText, shortened),
  * so what a person approves is what runs.
  */
-function callHtml(row: { tool_name: string; tool_input: string } | undefined): string {
-  if (!row) return '';
+function callHtml(row: { tool_name: string; tool_input: string }): string {
   const input = JSON.stringify(JSON.parse(row.tool_input), null, 2) ?? 'null';
   const shown = shortened(visibleText(input), SHOWN_INPUT_CHARS);
-  return `<p>Tool <code>${escapeHtml(visibleText(row.tool_name))}</code></p><pre>${escapeHtml(shown)}</pre>`;
+  return `<p>Tool <code>${escapeHtml(visibleText(row.tool_name, { oneLine: true }))}</code></p><pre>${escapeHtml(shown)}</pre>`;
 }
 
 /**
@@ -133,11 +133,22 @@ export function notificationRoutes(options: {
     }
     const verb = claim.action === 'approve' ? 'Approve' : 'Deny';
     if (req.method === 'GET') {
+      const row = await findTask(ctx.store, claim.run_id, claim.task_key);
+      // A page shows the call its button decides: one decided or changed since, its button could not.
+      if (row?.state !== 'needs_approval' || taskVersion(row) !== claim.version) {
+        page(
+          res,
+          409,
+          'This link no longer applies',
+          '<p>The call was decided, or changed, since this mail was sent: this link decides nothing now. Open it in the Airlock inbox.</p>',
+        );
+        return;
+      }
       page(
         res,
         200,
         `${verb} this call?`,
-        `<p>Run ${escapeHtml(claim.run_id)}, row ${escapeHtml(claim.task_key)}.</p>${callHtml(await findTask(ctx.store, claim.run_id, claim.task_key))}<form method="post"><button type="submit">${verb}</button></form>`,
+        `<p>Run ${escapeHtml(claim.run_id)}, row ${escapeHtml(claim.task_key)}.</p>${callHtml(row)}<form method="post"><button type="submit">${verb}</button></form>`,
       );
       return;
     }
