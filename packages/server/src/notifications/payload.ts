@@ -34,6 +34,16 @@ export function cardUrl(publicUrl: string | undefined, runId: string): string | 
 const HEADLINE_TEXT = 120;
 
 /**
+ * How a park notice begins when the call waits again (routing.ts): a person who saw the
+ * first notice can tell the new one from a duplicate.
+ */
+const PARKED_AGAIN: Record<string, string> = {
+  'task.edited': 'Approval needed for the edited call',
+  'task.retried': 'Approval needed again',
+  'task.readdressed': 'Approval needed again',
+};
+
+/**
  * One line saying what a notice asks of a person (a Slack header, a mail's subject). The
  * tool name and the question are the model's: shown on one line with their hidden
  * characters as marks, cut short with their end kept.
@@ -43,7 +53,7 @@ export function headline(payload: NotificationPayload): string {
   const tool = task ? shownWithin(task.tool_name, HEADLINE_TEXT, { oneLine: true }) : 'a call';
   switch (payload.type) {
     case 'airlock.task.parked':
-      return `Approval needed: ${tool}`;
+      return `${PARKED_AGAIN[payload.data.event.type] ?? 'Approval needed'}: ${tool}`;
     case 'airlock.task.asked': {
       const prompt = shownWithin(task?.prompt ?? '', HEADLINE_TEXT, { oneLine: true });
       return `Question waiting: ${prompt}`.trim();

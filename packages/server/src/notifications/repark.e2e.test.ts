@@ -107,6 +107,7 @@ for (const backend of all) {
         const now = await task(runId);
         expect(now.state).toBe('needs_approval');
         const second = fieldsOf(await post(2));
+        expect(second.text).toBe('Approval needed for the edited call: bash');
         const shown = JSON.stringify(second.blocks);
         expect(shown).toContain('rm -rf /tmp/edited');
         expect(shown).toContain(now.version);
@@ -159,6 +160,7 @@ for (const backend of all) {
         );
         expect(revoked.status).toBe(200);
         const second = fieldsOf(await post(2));
+        expect(second.text).toBe('Approval needed again: bash');
         expect(JSON.stringify(second.blocks)).toContain((await task(runId)).version);
         expect((await pressAs(second, 'U_BOB')).status).toBe(200);
         expect((await task(runId)).state).toBe('runnable');
