@@ -15,6 +15,7 @@ export const ROW_FAILURE_CODES = [
   'hook_requires_model',
   'max_continuations_exceeded',
   'summary_failed',
+  'outcome_unknown',
   'canceled',
   'abandoned',
   'agent_application_removed',

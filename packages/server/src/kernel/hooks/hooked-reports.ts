@@ -5,6 +5,7 @@ import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
+import { OUTCOME_UNKNOWN } from '../machines/task-machine.js';
 import { hookedPrincipal, type RanCall } from './agent-calls.js';
 import { approveInAgentPrompt } from './agent-prompt.js';
 import { presentedMismatch } from './call-binding.js';
@@ -69,7 +70,6 @@ export async function postToolRow(
   }
   let row = asked ?? (await identicalWaitingRow(tx, run, ran, POST_TOOL_IDENTICAL, ahead));
   if (!row) return { row: null, mismatch: null };
-  const principal = hookedPrincipal(agent);
   if (ran.answeredByUser) row = await approveInAgentPrompt(tx, run, row, agent);
   if (row.state === 'runnable' && run.state === 'running') {
     row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: ran.toolUseId });
@@ -82,16 +82,45 @@ export async function postToolRow(
     });
     return { row, mismatch: null, ungranted: `the call ran while its row was ${row.state}` };
   }
+  if (lapsedUnreported(row)) {
+    // The report came after the claim lapsed: what ran replaces "outcome unknown", nothing is granted.
+    return {
+      row: await commitRan(ctx, tx, run, { agent, ran, row, verb: 'correct_outcome' }),
+      mismatch: null,
+    };
+  }
   if (row.state !== 'claimed' || row.claim_id === null) return { row, mismatch: null };
+  return {
+    row: await commitRan(ctx, tx, run, { agent, ran, row, verb: 'commit' }),
+    mismatch: null,
+  };
+}
+
+/** True of a row failed because its agent's claim lapsed unreported (see {@link lapseAgentClaim}). */
+function lapsedUnreported(row: TaskTable): boolean {
+  return row.kind === 'tool' && row.state === 'failed' && row.error_code === OUTCOME_UNKNOWN;
+}
+
+/**
+ * Records what the agent ran on its row: as the claim holder's commit, or
+ * as the correction of a row whose claim lapsed before the report came.
+ */
+async function commitRan(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  options: { agent: string; ran: RanCall; row: TaskTable; verb: 'commit' | 'correct_outcome' },
+): Promise<TaskTable> {
+  const { agent, ran, row } = options;
   const output = truncateUtf8(ran.output, HOOKED_OUTPUT_MAX_BYTES);
   const failed = ran.outcome === 'failed';
   const error = failed ? toolFailure(ran.output || 'the tool failed') : null;
-  const committed = await moveTask(tx, {
-    verb: 'commit',
+  return moveTask(tx, {
+    verb: options.verb,
     run,
     key: row.key,
     to: failed ? 'failed' : 'succeeded',
-    match: { claim_id: row.claim_id },
+    ...(row.claim_id === null ? {} : { match: { claim_id: row.claim_id } }),
     set: {
       result: ranResult(output),
       error_code: error?.code ?? null,
@@ -102,10 +131,51 @@ export async function postToolRow(
     event: error
       ? { type: 'task.failed', data: { error } }
       : { type: 'task.succeeded', data: { ran_by: agent } },
-    principal,
+    principal: hookedPrincipal(agent),
     settle: { ctx, run },
   });
-  return { row: committed, mismatch: null };
+}
+
+/**
+ * Ends an agent's claim on its own call whose lease lapsed with no
+ * `post_tool`: the agent may have run the call, so the row fails
+ * `outcome_unknown` (its claim stays on it, as a commit's would) and no
+ * later check is granted against it, nor against the approval it held: the
+ * next identical call is a new row that crosses the approval stage afresh.
+ * Only the agent's late report of the call changes it (to what ran).
+ * Returns null when the row moved meanwhile (its report came first).
+ */
+export function lapseAgentClaim(
+  ctx: KernelContext,
+  tx: Tx,
+  run: RunTable,
+  task: Pick<TaskTable, 'key' | 'claim_id'>,
+): Promise<TaskTable | null> {
+  const error = {
+    code: OUTCOME_UNKNOWN,
+    detail: 'the agent did not report running this call before its claim lapsed: it may have run',
+  };
+  return moveTask(
+    tx,
+    {
+      verb: 'lease_lapse',
+      run,
+      key: task.key,
+      to: 'failed',
+      match: { claim_id: task.claim_id ?? '' },
+      due: 'lease_until',
+      set: {
+        error_code: error.code,
+        error_detail: error.detail,
+        lease_until: null,
+        deadline_at: null,
+      },
+      event: { type: 'task.failed', data: { error } },
+      principal: 'kernel',
+      settle: { ctx, run },
+    },
+    { quiet: true },
+  );
 }
 
 /**

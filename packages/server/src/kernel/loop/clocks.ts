@@ -1,7 +1,9 @@
 import { runsDueForModel } from '../../store/runs.js';
+import { isAgentsOwnCall } from '../../store/task-inbox.js';
 import { lapsedClaims, waitingRowsDue } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { expireHooks } from '../hooks/hook-clock.js';
+import { lapseAgentClaim } from '../hooks/hooked-reports.js';
 import { moveTask } from '../machines/move-task.js';
 import { lockRun } from '../machines/run-state.js';
 import { APPROVAL_EXPIRED_TEXT } from '../machines/task-states.js';
@@ -86,7 +88,12 @@ async function expireWaiting(ctx: KernelContext, clock: WaitingClock): Promise<n
   return fired;
 }
 
-/** Returns every claimed row whose lease lapsed to runnable, so another executor can claim it. */
+/**
+ * Ends every claim whose lease lapsed: an executor's row returns to
+ * runnable, so another executor can claim it; a hooked agent's own call
+ * fails `outcome_unknown` instead (see `lapseAgentClaim`), since the agent
+ * alone runs it and may already have.
+ */
 async function lapseLeases(ctx: KernelContext): Promise<number> {
   const now = ctx.store.now();
   const due = await lapsedClaims(ctx.store, { now, limit: BATCH });
@@ -113,6 +120,15 @@ async function lapseLeases(ctx: KernelContext): Promise<number> {
           { quiet: true },
         );
         return canceled ? 1 : 0;
+      }
+      if (
+        await isAgentsOwnCall(tx, {
+          workspaceId: task.workspace_id,
+          runId: task.run_id,
+          key: task.key,
+        })
+      ) {
+        return (await lapseAgentClaim(ctx, tx, run, task)) ? 1 : 0;
       }
       const moved = await moveTask(
         tx,

@@ -37,6 +37,7 @@ describe('retry routes', () => {
     'hook_timed_out',
     'invalid_hook_result',
     'summary_failed',
+    'outcome_unknown',
   ];
 
   it('leave every kind of row where some verb moves it on (no retry strands its run)', () => {

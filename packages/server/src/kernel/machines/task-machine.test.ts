@@ -14,6 +14,7 @@ import {
   checkMove,
   holds,
   mayReach,
+  OUTCOME_UNKNOWN,
   TASK_VERB_NAMES,
   TASK_VERBS,
   type TaskVerb,
@@ -96,7 +97,12 @@ function taskRow(run: RunTable, state: TaskState, verb: TaskVerb): TaskTable {
     lease_until: NOW - 1,
     attempts: 0,
     result: null,
-    error_code: state === 'failed' || state === 'timed_out' ? 'tool_failed' : null,
+    error_code:
+      state === 'failed' || state === 'timed_out'
+        ? verb === 'correct_outcome'
+          ? OUTCOME_UNKNOWN
+          : 'tool_failed'
+        : null,
     error_detail: null,
     decided_by: null,
     prompt: null,

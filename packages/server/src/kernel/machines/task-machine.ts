@@ -1,4 +1,4 @@
-import type { EventData } from '@airlock/core';
+import type { EventData, RowFailureCode } from '@airlock/core';
 import { AirlockError, type ErrorCode } from '../../errors.js';
 import type { TaskTable } from '../../store/schema.js';
 import type { TaskEventType, TaskKind, TaskState } from './task-states.js';
@@ -39,6 +39,13 @@ export function holds(
     (row.error_code !== 'approval_denied' || row.kind !== 'tool')
   );
 }
+
+/**
+ * The failure of a hooked agent's own call whose claim lapsed without its
+ * report: the agent may have run it, so it is never granted again (see
+ * `lapseAgentClaim`), and only the agent's late report corrects it.
+ */
+export const OUTCOME_UNKNOWN = 'outcome_unknown' satisfies RowFailureCode;
 
 const WAITING = ['needs_approval', 'awaiting_input'] as const;
 const CLAIMABLE_KINDS = ['tool', 'hook'] as const;
@@ -130,10 +137,11 @@ export const TASK_VERBS = {
     actor: 'executor',
   },
   lease_lapse: {
-    summary: 'a claim whose lease lapsed returns its row to the inbox',
+    summary:
+      "a claim whose lease lapsed: an executor's row returns to the inbox; a hooked agent's own call fails outcome_unknown (it may have run), never granted again",
     from: ['claimed'],
-    to: ['runnable'],
-    emits: ['task.lease_expired'],
+    to: ['runnable', 'failed'],
+    emits: ['task.lease_expired', 'task.failed'],
     run: 'running',
     refusal: 'lease_lost',
     actor: 'kernel',
@@ -198,14 +206,18 @@ export const TASK_VERBS = {
   },
   correct_outcome: {
     summary:
-      "a hooked call its agent reported as run is failed after all: the agent's transcript shows it failed",
-    from: ['succeeded'],
-    to: ['failed'],
-    emits: ['task.failed'],
+      "a hooked call's outcome is corrected from its agent's account: a reported success its transcript shows failed, or a call whose claim lapsed (outcome_unknown) reported after all",
+    from: ['succeeded', 'failed'],
+    to: ['failed', 'succeeded'],
+    emits: ['task.failed', 'task.succeeded'],
     run: 'any',
     kinds: ['tool'],
     refusal: 'task_not_waiting',
     actor: 'kernel',
+    admits: (row) =>
+      row.state === 'succeeded' || row.error_code === OUTCOME_UNKNOWN
+        ? null
+        : `failed ${row.error_code ?? 'without a code'}: only a call whose outcome is unknown is corrected`,
   },
   summarize: {
     summary: "the kernel records a summarizer row's summary, or its failure",
@@ -343,10 +355,10 @@ export const RETRY_ROUTES: readonly RetryRoute[] = [
   },
   {
     route: 'stage_again',
-    codes: ['approval_denied', 'approval_expired'],
+    codes: ['approval_denied', 'approval_expired', OUTCOME_UNKNOWN],
     to: ['runnable', 'needs_approval'],
     summary:
-      'a row the approval stage or a person refused, or whose park expired, crosses the stage again as it stands now (a guardrail added since binds it): granted, parked afresh with a fresh clock and its approvals started again, or refused again (409 `retry_refused`, the hold stays)',
+      'a row the approval stage or a person refused, whose park expired, or whose hooked agent let its claim lapse unreported (outcome_unknown: it may have run), crosses the stage again as it stands now (a guardrail added since binds it): granted, parked afresh with a fresh clock and its approvals started again, or refused again (409 `retry_refused`, the hold stays)',
   },
   {
     route: 'run_again',

@@ -13,6 +13,7 @@ const DECIDED_BY_KERNEL: ReadonlySet<string> = new Set<RowFailureCode>([
   'declined',
   'invalid_question',
   'hook_timed_out',
+  'outcome_unknown',
   'canceled',
   'abandoned',
   'agent_application_removed',
