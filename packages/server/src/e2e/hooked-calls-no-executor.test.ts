@@ -79,5 +79,27 @@ for (const backend of all) {
       });
       await expectNoExecutorTakes(runId, 't1');
     });
+
+    it("leaves a kernel-driven turn of a hooked session's conversation to executors", async () => {
+      d = await deploy(backend);
+      await d.agent.put(PROFILE, { approval_mode: 'bypass', approval_rules: [] });
+      const session = await event({ event: 'session_start' });
+      const conversation = session.body.conversation_id as string;
+      // A turn whose model is the kernel's provider: nobody but an executor runs its calls.
+      const turn = await d.agent.post(`/agent_api/v1/conversations/${conversation}/inputs`, {
+        input: 'list the files',
+        provider: {
+          kind: 'scripted',
+          rounds: [{ tool_calls: [{ name: 'Bash', input: { command: 'ls' } }] }, { final: 'ok' }],
+        },
+      });
+      expect(turn.status).toBe(201);
+      const runId = turn.body.id as string;
+      await waitFor(async () => (await tasksOf(runId))[0]?.state === 'runnable', {
+        what: 'the scripted call to be granted',
+      });
+      const claimed = await d.executor.post('/executor_api/v1/claim', { tool_names: ['Bash'] });
+      expect(claimed.body.claim?.task).toMatchObject({ run_id: runId, key: 't1' });
+    });
   });
 }

@@ -8,7 +8,7 @@ const sqlite = (await backends()).find((backend) => backend.name === 'sqlite');
 /**
  * A claim's read of its candidates costs index probes however many rows
  * claims hold back: the runnable rows by workspace and age, a sequential
- * tool's lock and its holder by key, a hooked session by conversation.
+ * tool's lock and its holder by key, a hooked session's turn by its run.
  * Read from SQLite's own query plan of the statement the repository sends.
  */
 describe('claim candidates on SQLite', () => {
@@ -29,7 +29,8 @@ describe('claim candidates on SQLite', () => {
           // Past a held sequential tool: its lock by key, its holder by the row's key.
           expect(plan).toMatch(/claim_locks USING INDEX \S+ \(workspace_id=\? AND lock_key=\?\)/);
           expect(plan).toMatch(/holder USING INDEX \S+ \(run_id=\? AND key=\?\)/);
-          expect(plan).toMatch(/hook_sessions USING COVERING INDEX hook_sessions_by_conversation/);
+          // A hooked session's turn by its run's key (runs.loop), no walk of the conversation.
+          expect(plan).toMatch(/own_run USING INDEX \S+ \(id=\?\)/);
           expect(plan).not.toMatch(/^SCAN /m);
         }
       }

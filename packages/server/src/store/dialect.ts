@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import type { RawBuilder, SelectQueryBuilder } from 'kysely';
 import { POSTGRES_TRAITS } from './postgres/postgres-traits.js';
 import { SQLITE_TRAITS } from './sqlite/sqlite-traits.js';
 
@@ -17,6 +17,8 @@ export interface DialectTraits {
    * file, and its units run one at a time.
    */
   sharedByProcesses: boolean;
+  /** The text of a top-level key of a JSON text column, as SQL (null when the key is absent). */
+  jsonTextAt(column: string, key: string): RawBuilder<string | null>;
 }
 
 /** The traits of each backend, by the name of its SQL dialect. */

@@ -10,6 +10,7 @@ import { permissionsMigration } from './permissions-migration.js';
 import { retentionExportsMigration } from './retention-exports-migration.js';
 import { retentionMigration } from './retention-migration.js';
 import { retentionOrphansMigration } from './retention-orphans-migration.js';
+import { runLoopsMigration } from './run-loops-migration.js';
 import { waitingPageMigration } from './waiting-page-migration.js';
 
 /** Which SQL engine a store speaks. */
@@ -311,6 +312,7 @@ export class StaticMigrations implements MigrationProvider {
       '0015_hooked_lookups': hookedLookupsMigration(),
       '0016_waiting_page': waitingPageMigration(),
       '0017_member_roles': memberRolesMigration(),
+      '0018_run_loops': runLoopsMigration(this.dialect),
     };
   }
 }

@@ -16,6 +16,17 @@ export const RUN_PHASES = ['model', 'tools', 'hook', 'done'] as const;
 /** A run's phase. */
 export type RunPhase = (typeof RUN_PHASES)[number];
 
+/**
+ * Whose loop composes a run's calls: the kernel's own (it asks a model
+ * provider), a gateway client's (an MCP client submits its rounds), or a
+ * hooked session's (a coding agent or a framework adapter runs its calls
+ * itself and asks through its hooks). Set when the run is made; never changes.
+ */
+export const RUN_LOOPS = ['kernel', 'gateway', 'hooked'] as const;
+
+/** Whose loop composes a run's calls (see RUN_LOOPS). */
+export type RunLoop = (typeof RUN_LOOPS)[number];
+
 /** A coding agent's session: its conversation and the run of its current turn. */
 export interface HookSessionTable {
   agent_application_id: string;
@@ -85,6 +96,8 @@ export interface RunTable {
   agent_application_id: string | null;
   conversation_id: string | null;
   regenerated_from: string | null;
+  /** Whose loop composes the run's calls (see RUN_LOOPS). */
+  loop: RunLoop;
   /** Written only by run-machine.ts. */
   state: RunState;
   /** Where the loop is (see RUN_PHASES); written only by run-machine.ts. */

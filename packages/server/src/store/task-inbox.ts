@@ -34,15 +34,13 @@ const heldBySequentialClaim = sql<boolean>`exists (select 1 from claim_locks
   and holder.state = 'claimed')`;
 
 /**
- * True of an agent's own call in a run whose loop is outside the kernel: a
- * hooked session's turn (coding agents and framework adapters), where the
- * agent runs its calls itself (`takeForAgent`). No executor runs such a row;
- * the run's lifecycle hook rows stay an executor's work.
+ * True of an agent's own call in a hooked session's turn (`runs.loop` is
+ * `hooked`: coding agents and framework adapters), where the agent runs its
+ * calls itself (`takeForAgent`). No executor runs such a row; the run's
+ * lifecycle hook rows stay an executor's work.
  */
 export const agentRunsCall = sql<boolean>`(tasks.kind = 'tool' and tasks.origin = 'model' and exists (
-  select 1 from runs as own_run
-  inner join hook_sessions on hook_sessions.conversation_id = own_run.conversation_id
-  where own_run.id = tasks.run_id))`;
+  select 1 from runs as own_run where own_run.id = tasks.run_id and own_run.loop = 'hooked'))`;
 
 /**
  * An executor's inbox rows, oldest first: runnable work of its runs it may

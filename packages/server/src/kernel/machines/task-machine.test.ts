@@ -39,6 +39,7 @@ function runRow(id: string, workspaceId: string, state: RunTable['state']): RunT
     agent_application_id: null,
     conversation_id: null,
     regenerated_from: null,
+    loop: 'kernel',
     state,
     phase: state === 'running' ? 'tools' : 'done',
     approval_mode: 'ask',

@@ -5,7 +5,7 @@ import { type Principal, principalName } from '../../store/accounts.js';
 import { findOwnConversation, lockConversation } from '../../store/conversations.js';
 import { newSortableId } from '../../store/ids.js';
 import { currentProfileConfiguration } from '../../store/profiles.js';
-import type { RunTable } from '../../store/schema.js';
+import type { RunLoop, RunTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import { advanceInline } from '../loop/run-loop.js';
@@ -42,6 +42,21 @@ export interface RunStart {
 export const DEFAULT_APPROVAL_MODE = 'ask';
 
 /**
+ * Whose loop composes a new run's calls: a hooked session's turn (it has a
+ * keeper), a regenerated run's original's, else its provider's (the
+ * `gateway` provider is a client's loop; any other, the kernel's).
+ */
+function loopOf(options: {
+  keeper?: TurnKeeper | undefined;
+  regeneratedLoop?: RunLoop | undefined;
+  provider: ProviderConfig;
+}): RunLoop {
+  if (options.keeper) return 'hooked';
+  if (options.regeneratedLoop) return options.regeneratedLoop;
+  return options.provider.kind === 'gateway' ? 'gateway' : 'kernel';
+}
+
+/**
  * Who keeps a conversation's current turn (a hooked session): a new turn asks it, under the
  * conversation's lock, whether a concurrent event already started one, and hands it the new run
  * in the run's own transaction. So two events that race to open a turn make one run.
@@ -63,6 +78,8 @@ async function insertRun(
     frozen: FrozenConfiguration;
     start: RunStart;
     keeper?: TurnKeeper | undefined;
+    /** A regenerated run's original's loop. */
+    regeneratedLoop?: RunLoop | undefined;
   },
 ): Promise<RunTable> {
   const { frozen, start } = options;
@@ -77,6 +94,7 @@ async function insertRun(
       agent_application_id: options.agentApplicationId,
       conversation_id: options.conversationId,
       regenerated_from: options.regeneratedFrom,
+      loop: loopOf({ ...options, provider: start.provider }),
       ...RUN_START,
       approval_mode: frozen.approval_mode,
       approval_rules: JSON.stringify(frozen.approval_rules),
@@ -307,6 +325,7 @@ export async function regenerateRun(
     agentApplicationId: original.agent_application_id,
     conversationId: original.conversation_id,
     regeneratedFrom: original.id,
+    regeneratedLoop: original.loop,
     frozen: {
       approval_mode: original.approval_mode,
       approval_rules: JSON.parse(original.approval_rules) as unknown[],
