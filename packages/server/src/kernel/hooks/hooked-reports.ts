@@ -85,7 +85,7 @@ export async function postToolRow(
   if (lapsedUnreported(row)) {
     // The report came after the claim lapsed: what ran replaces "outcome unknown", nothing is granted.
     return {
-      row: await commitRan(ctx, tx, run, { agent, ran, row, verb: 'correct_outcome' }),
+      row: await commitRan(ctx, tx, run, { agent, ran, row, verb: 'late_report' }),
       mismatch: null,
     };
   }
@@ -109,7 +109,7 @@ async function commitRan(
   ctx: KernelContext,
   tx: Tx,
   run: RunTable,
-  options: { agent: string; ran: RanCall; row: TaskTable; verb: 'commit' | 'correct_outcome' },
+  options: { agent: string; ran: RanCall; row: TaskTable; verb: 'commit' | 'late_report' },
 ): Promise<TaskTable> {
   const { agent, ran, row } = options;
   const output = truncateUtf8(ran.output, HOOKED_OUTPUT_MAX_BYTES);

@@ -113,7 +113,7 @@ export function renderStateDiagram(): string {
     '```',
     '',
     `Terminal states: ${code(TERMINAL_STATES)}. Only a person's \`retry\` (of a row that holds its run)`,
-    "and the kernel's `fail_hook` and `correct_outcome` leave one.",
+    "and the kernel's `fail_hook`, `correct_outcome` and `late_report` leave one.",
     '',
     ...verbTable(),
     '',

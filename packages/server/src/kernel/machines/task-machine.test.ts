@@ -100,7 +100,7 @@ function taskRow(run: RunTable, state: TaskState, verb: TaskVerb): TaskTable {
     result: null,
     error_code:
       state === 'failed' || state === 'timed_out'
-        ? verb === 'correct_outcome'
+        ? verb === 'late_report'
           ? OUTCOME_UNKNOWN
           : 'tool_failed'
         : null,
@@ -219,6 +219,7 @@ for (const backend of all) {
           'readdress',
           'fail_hook',
           'correct_outcome',
+          'late_report',
           'summarize',
         ]);
         for (const verb of TASK_VERB_NAMES) {

@@ -206,18 +206,29 @@ export const TASK_VERBS = {
   },
   correct_outcome: {
     summary:
-      "a hooked call's outcome is corrected from its agent's account: a reported success its transcript shows failed, or a call whose claim lapsed (outcome_unknown) reported after all",
-    from: ['succeeded', 'failed'],
-    to: ['failed', 'succeeded'],
-    emits: ['task.failed', 'task.succeeded'],
+      "a hooked call its agent reported as run is failed after all: the agent's transcript shows it failed",
+    from: ['succeeded'],
+    to: ['failed'],
+    emits: ['task.failed'],
+    run: 'any',
+    kinds: ['tool'],
+    refusal: 'task_not_waiting',
+    actor: 'kernel',
+  },
+  late_report: {
+    summary:
+      "a hooked call whose agent's claim lapsed (outcome_unknown) is reported after all: the row records what ran, and nothing is granted",
+    from: ['failed'],
+    to: ['succeeded', 'failed'],
+    emits: ['task.succeeded', 'task.failed'],
     run: 'any',
     kinds: ['tool'],
     refusal: 'task_not_waiting',
     actor: 'kernel',
     admits: (row) =>
-      row.state === 'succeeded' || row.error_code === OUTCOME_UNKNOWN
+      row.error_code === OUTCOME_UNKNOWN
         ? null
-        : `failed ${row.error_code ?? 'without a code'}: only a call whose outcome is unknown is corrected`,
+        : `failed ${row.error_code ?? 'without a code'}: only a call whose outcome is unknown takes a late report`,
   },
   summarize: {
     summary: "the kernel records a summarizer row's summary, or its failure",
