@@ -24,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   hooks: async () => (await import('./cli/hooks.js')).hooks,
   backup: async () => (await import('./cli/backup.js')).backup,
   restore: async () => (await import('./cli/backup.js')).restore,
+  fence: async () => (await import('./cli/fence.js')).fence,
 };
 
 const HELP = `Usage: airlock <command> [options]
@@ -42,6 +43,7 @@ Commands:
   token      Create, revoke or list credentials straight in a local store
   backup     Copy the SQLite store to a file while the kernel serves (airlock backup --help)
   restore    Put a backup in place, the kernel stopped (airlock restore --help)
+  fence      Hold the calls a restored store may have run since its backup (airlock fence --help)
   executor mcp  Serve MCP servers' tools as an executor (needs @airlock/mcp)
   gateway mcp   Serve MCP clients; every call crosses the approval stage (needs @airlock/mcp)
   hooks      Put Airlock in front of Claude Code, Codex, Gemini CLI: install, uninstall, doctor (needs @airlock/hooks)

@@ -172,7 +172,7 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
       expect(restore.code).toBe(1);
       // The copy's destination is where the room lacks, not the backup it reads.
       expect(restore.stderr).toBe(
-        `airlock restore: file_error: cannot copyfile ${good} to ${join(fresh, 'airlock.sqlite.restoring')}: the file would pass the size limit this process may write (EFBIG)\n`,
+        `airlock restore: file_error: cannot copyfile ${good} to ${join(fresh, 'restoring', 'airlock.sqlite')}: the file would pass the size limit this process may write (EFBIG)\n`,
       );
       expect(existsSync(fresh)).toBe(false);
     },

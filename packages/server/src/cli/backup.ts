@@ -19,6 +19,7 @@ import {
   syncDirectory,
 } from './backup-paths.js';
 import { parseCommandLine, storeLocationOf } from './command-line.js';
+import { type FenceOutcome, fenceReport, fenceStore } from './fence.js';
 
 const STORE_OPTIONS = `Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
@@ -43,9 +44,18 @@ export const RESTORE_HELP = `Usage: airlock restore <file> [store options]
 Puts a backup made by \`airlock backup\` in place as the data directory's
 store. Stop the kernel first: a restore refuses while one serves the
 directory. The file is checked before anything moves (an Airlock store,
-intact, not from a newer Airlock); the store that was there is moved aside
-into <data-dir>/before-restore-<time>/. The next \`airlock serve\` migrates
-an older backup to this version.
+intact, not from a newer Airlock), migrated to this version and fenced; the
+store that was there is moved aside into <data-dir>/before-restore-<time>/.
+
+Fencing: a call that was granted or claimed when the backup was taken may
+have run after it. Each such call fails with outcome_unknown and holds its
+run until a person retries it (it runs again) or abandons or stops the run;
+no executor claims it before. The restore lists them.
+
+Options:
+  --no-fence            keep granted and claimed calls as the backup has them:
+                        executors claim and run them again (only when nothing
+                        ran after the backup, e.g. it was taken with the kernel stopped)
 
 ${STORE_OPTIONS}`;
 
@@ -54,6 +64,8 @@ interface Parsed {
   dataDir: string;
   databaseUrl: string | undefined;
   help: boolean;
+  /** False when `restore --no-fence` keeps granted and claimed calls as the backup has them. */
+  fence: boolean;
 }
 
 /**
@@ -67,6 +79,7 @@ function parse(argv: string[], command: string): Parsed {
       'data-dir': { type: 'string' },
       'database-url': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      ...(command === 'airlock restore' ? { 'no-fence': { type: 'boolean' as const } } : {}),
     },
     operands: ['<file>'],
   });
@@ -74,6 +87,7 @@ function parse(argv: string[], command: string): Parsed {
     file: positionals[0],
     ...storeLocationOf(values, command),
     help: values.help === true,
+    fence: values['no-fence'] !== true,
   };
 }
 
@@ -193,18 +207,28 @@ export async function restore(argv: string[]): Promise<number> {
       if (!(error instanceof DataDirInUseError)) throw error;
       runningKernel = { pid: error.holder?.pid ?? null };
     }
+    const fenced: { outcome: FenceOutcome | null } = { outcome: null };
     const summary = await restoreSqliteStore({
       dataDir: options.dataDir,
       file: options.file,
       runningKernel,
+      // Opening migrates an older backup to this build's schema, and the fence needs it so.
+      prepare: async (stagingDir) => {
+        const store = await Store.open({ dataDir: stagingDir });
+        try {
+          if (options.fence) fenced.outcome = await fenceStore(store);
+        } finally {
+          await store.close();
+        }
+      },
     });
-    // Opening migrates an older backup to this build's schema now, not at the kernel's start.
-    const store = await Store.open({ dataDir: options.dataDir });
-    await store.close();
     process.stderr.write(
       `restored ${summary.workspaces} workspace(s) from schema ${summary.schema} into ${summary.file}\n` +
         (summary.previous ? `the store that was there is now in ${summary.previous}\n` : '') +
-        'everything after the backup is undone: credentials revoked since work again, and calls run since may run again; ' +
+        (fenced.outcome
+          ? fenceReport(fenced.outcome)
+          : 'not fenced (--no-fence): calls granted or claimed at the backup will be claimed and run again\n') +
+        'everything after the backup is undone: credentials revoked since work again, and approvals given since are gone; ' +
         'see docs/operations.md, "A restore goes back in time", before serving it\n',
     );
     return 0;

@@ -212,6 +212,7 @@ for (const backend of all) {
           'heartbeat',
           'commit',
           'lease_lapse',
+          'fence',
           'park_expiry',
           'question_expiry',
           'hook_timeout',

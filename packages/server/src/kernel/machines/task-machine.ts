@@ -146,6 +146,17 @@ export const TASK_VERBS = {
     refusal: 'lease_lost',
     actor: 'kernel',
   },
+  fence: {
+    summary:
+      'after a restore, a call an executor could have run since the backup (granted or claimed) fails outcome_unknown and holds its run for a person',
+    from: ['runnable', 'claimed'],
+    to: ['failed'],
+    emits: ['task.failed'],
+    run: 'running',
+    kinds: CLAIMABLE_KINDS,
+    refusal: 'task_not_waiting',
+    actor: 'kernel',
+  },
   park_expiry: {
     summary:
       "a park nobody decided in time expires (approval_expired), then follows the row's on_failure",
@@ -369,7 +380,7 @@ export const RETRY_ROUTES: readonly RetryRoute[] = [
     codes: ['approval_denied', 'approval_expired', OUTCOME_UNKNOWN],
     to: ['runnable', 'needs_approval'],
     summary:
-      'a row the approval stage or a person refused, whose park expired, or whose hooked agent let its claim lapse unreported (outcome_unknown: it may have run), crosses the stage again as it stands now (a guardrail added since binds it): granted, parked afresh with a fresh clock and its approvals started again, or refused again (409 `retry_refused`, the hold stays)',
+      'a row the approval stage or a person refused, whose park expired, or whose outcome is unknown (outcome_unknown: a hooked agent let its claim lapse unreported, or a restore fenced it; it may have run), crosses the stage again as it stands now (a guardrail added since binds it): granted, parked afresh with a fresh clock and its approvals started again, or refused again (409 `retry_refused`, the hold stays)',
   },
   {
     route: 'run_again',

@@ -282,7 +282,10 @@ export interface RestoreSummary {
  * kernel stopped. The file is copied and checked first (an Airlock store,
  * intact, no migration this build does not know); only then is the current
  * store (with its -wal and -shm) moved aside into `before-restore-<time>/`
- * and the copy renamed into place.
+ * and the copy renamed into place. `prepare` works on the copy before it
+ * moves (migrating and fencing it), in a data directory of its own
+ * (`<data-dir>/restoring/`): a restore cut short before the rename leaves
+ * the store that was there in place, never an unprepared copy.
  * @throws BackupError `kernel_running`, `backup_not_found`,
  *   `not_an_airlock_store`, `backup_corrupt`, `backup_newer_schema`.
  */
@@ -292,6 +295,8 @@ export async function restoreSqliteStore(options: {
   /** The kernel serving the directory, if any, with its pid when kernel.lock names it (see kernel-lock.ts). */
   runningKernel: { pid: number | null } | null;
   now?: Date | undefined;
+  /** Works on the checked copy, given the data directory it lies in, before it is put in place. */
+  prepare?: ((stagingDir: string) => Promise<void>) | undefined;
 }): Promise<RestoreSummary> {
   const dir = resolve(options.dataDir);
   if (options.runningKernel) {
@@ -305,10 +310,12 @@ export async function restoreSqliteStore(options: {
     throw new BackupError('backup_not_found', `no backup file at ${file}`);
   }
   mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const incoming = join(dir, `${SQLITE_FILE_NAME}.restoring`);
-  removeCopy(incoming);
+  const staging = join(dir, 'restoring');
+  const incoming = join(staging, SQLITE_FILE_NAME);
+  rmSync(staging, { recursive: true, force: true });
   let facts: StoreFileFacts;
   try {
+    mkdirSync(staging, { mode: PRIVATE_DIR_MODE });
     copyFileSync(file, incoming);
     // The store is the data directory's owner's alone, whatever mode the backup file had.
     chmodSync(incoming, PRIVATE_FILE_MODE);
@@ -340,8 +347,9 @@ export async function restoreSqliteStore(options: {
     } finally {
       database.close();
     }
+    await options.prepare?.(staging);
   } catch (error) {
-    removeCopy(incoming);
+    rmSync(staging, { recursive: true, force: true });
     throw error;
   }
   const current = join(dir, SQLITE_FILE_NAME);
@@ -358,6 +366,7 @@ export async function restoreSqliteStore(options: {
   }
   for (const suffix of ['-wal', '-shm']) rmSync(`${incoming}${suffix}`, { force: true });
   renameSync(incoming, current);
+  rmSync(staging, { recursive: true, force: true });
   return {
     file: current,
     schema: facts.migrations.at(-1) ?? '',
