@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { BODY_LIMIT_HEADER } from '@airlock/core';
 import { createInboxHandler } from '@airlock/inbox';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { Logger } from 'pino';
@@ -212,6 +213,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     keepAliveTimeout: timeouts.idleMs,
     connectionsCheckingInterval: timeouts.checkIntervalMs,
   };
+  const bodyLimitText = String(options.bodyLimit);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     if (metrics) measureRequest(metrics, res);
     if (tracing) tracing.serve(req, res, () => handle(req, res));
@@ -220,6 +222,8 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;
     connections.started(socket, res);
+    // Every answer says the limit, so a client sizing a commit (the MCP gateway) uses this one.
+    res.setHeader(BODY_LIMIT_HEADER, bodyLimitText);
     if (accessLog) {
       const started = performance.now();
       res.once('finish', () =>

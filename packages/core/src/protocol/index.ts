@@ -8,6 +8,7 @@ export {
   PolicyChangeKindSchema,
   PolicyChangeSchema,
 } from './audit.js';
+export { BODY_LIMIT_HEADER, readBodyLimitHeader } from './body-limit.js';
 export {
   BODY_ERROR_CODES,
   COMMON_ERROR_CODES,

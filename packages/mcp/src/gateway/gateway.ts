@@ -6,6 +6,7 @@ import type { NamedServer } from '../servers-config.js';
 import { createGatewayServer } from './gateway-server.js';
 import { credentialKind, GatewaySession, type MemberRunPolicy } from './gateway-session.js';
 import { type HttpGateway, type HttpGatewayOptions, listenHttp } from './http-transport.js';
+import { kernelBodyLimit } from './kernel-body-limit.js';
 import { connectGuarded } from './request-guard.js';
 import { GatewayStdioTransport, type StdioEnd } from './stdio-transport.js';
 
@@ -39,9 +40,11 @@ export interface GatewayOptions {
    */
   awaitCommits?: boolean | undefined;
   /**
-   * The kernel's request body limit in bytes (its `--body-limit`); default
-   * 1 MiB. A call whose result may be over it answers only once committed,
-   * as its row records it (`result_too_large` when the kernel refused it).
+   * The kernel's request body limit in bytes: by default the one the kernel
+   * says on its answers (its `--body-limit`; 1 MiB from a kernel that says
+   * none); a value given here counts only where it is smaller. A call whose
+   * result may be over it answers only once committed, as its row records it
+   * (`result_too_large` when the kernel refused it).
    */
   bodyLimit?: number | undefined;
   /** How often a parked call sends progress; default 1 s. */
@@ -106,7 +109,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     agentToken: options.agentToken,
     servers: options.servers,
     timeoutMs: options.timeoutMs,
-    bodyLimit: options.bodyLimit,
+    bodyLimit: await kernelBodyLimit(options.url, {
+      given: options.bodyLimit,
+      timeoutMs: options.timeoutMs,
+    }),
     onError: options.onError,
   });
   const fronts: HttpGateway[] = [];
