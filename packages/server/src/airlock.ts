@@ -6,6 +6,7 @@ import { FeedHub } from './feed/hub.js';
 import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-server.js';
 import { Kernel } from './kernel/kernel.js';
 import type { RetentionOptions } from './kernel/retention/retention.js';
+import { fenceIfCopied } from './kernel/verbs/restore-fence.js';
 import { LOG_REDACTION } from './logging/redact.js';
 import { type MetricsListener, startMetricsListener } from './metrics/endpoint.js';
 import { connectMetrics } from './metrics/kernel-sources.js';
@@ -161,6 +162,16 @@ async function startParts(
   const tracing = parts.tracing ?? null;
   const store = await Store.open(options, options.clock);
   parts.store = store;
+  // Before any executor is served: a restored copy nobody fenced may hold calls that already ran.
+  const fenced = await fenceIfCopied(store);
+  if (fenced) {
+    logger.warn(
+      {
+        fenced: fenced.map(({ run_id, key, tool_name, was }) => ({ run_id, key, tool_name, was })),
+      },
+      `the database is a copy of the one this store was last served from (a restore): fenced ${fenced.length} call(s) granted or claimed in it; each holds its run until a person retries it or abandons or stops the run`,
+    );
+  }
   const metrics = options.metrics === false ? null : createMetrics();
   const kernel = new Kernel({
     metrics,

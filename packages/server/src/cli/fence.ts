@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { forTerminal } from '@airlock/core';
-import { type FencedRow, fenceRestoredStore } from '../kernel/verbs/restore-fence.js';
+import { type FencedRow, fenceByHand } from '../kernel/verbs/restore-fence.js';
 import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
 import type { Store } from '../store/store.js';
 import { asStoreError, StoreUnavailableError } from '../store/store-errors.js';
@@ -34,7 +34,7 @@ export type FenceOutcome = readonly FencedRow[];
 
 /** Fences an open store (see kernel/verbs/restore-fence.ts). */
 export function fenceStore(store: Store): Promise<FenceOutcome> {
-  return fenceRestoredStore(store);
+  return fenceByHand(store);
 }
 
 /** One fenced call as a line of tab-separated fields. */

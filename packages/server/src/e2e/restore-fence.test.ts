@@ -197,6 +197,40 @@ for (const backend of all) {
   });
 }
 
+const postgres = all.find((backend) => backend.name === 'postgres');
+
+describe.skipIf(!postgres || postgres.skip !== null)('a pg_restore nobody fenced', () => {
+  it('is fenced by the first kernel that starts on it, and only once', async () => {
+    const { served, runId, backup } = await backupWhileCallsAreOut('postgres', 'unattended');
+    const restored = await backup.restoreInto('unattended');
+    const first = await serve(restored);
+    let claimed: Loose;
+    try {
+      const member = client(first.url, served.tokens.member);
+      const executor = client(first.url, served.tokens.executor);
+      expect(await nextClaim(executor)).toBeNull();
+      for (const key of ['t1', 't2']) {
+        const task = (await member.get(`${served.ws}/runs/${runId}/tasks/${key}`)).body;
+        expect(task).toMatchObject({ state: 'failed', error: { code: 'outcome_unknown' } });
+      }
+      await member.post(`${served.ws}/runs/${runId}/tasks/t2/retry`);
+      claimed = await nextClaim(executor);
+      expect(claimed.task).toMatchObject({ run_id: runId, key: 't2' });
+    } finally {
+      await first.close();
+    }
+    // The next start is on the database it recorded: the claim made since is no restore's to fence.
+    const second = await serve(restored);
+    try {
+      const member = client(second.url, served.tokens.member);
+      const t2 = (await member.get(`${served.ws}/runs/${runId}/tasks/t2`)).body;
+      expect(t2).toMatchObject({ state: 'claimed', error: null });
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('restore --no-fence, and fence refusals (sqlite)', () => {
   it('keeps the calls as the backup has them: the granted one is claimed again at once', async () => {
     const { served, runId, backup } = await backupWhileCallsAreOut('sqlite', 'unfenced');

@@ -10,6 +10,8 @@ export const ADVISORY_LOCK_KEYS = {
   localWorkspace: 4_820_001,
   /** Retention passes (kernel/retention.ts). */
   retentionPass: 4_820_002,
+  /** Starts checking whether the database is a copy, and fencing it (kernel/verbs/restore-fence.ts). */
+  restoreFence: 4_820_003,
 } as const;
 
 export type { AdvisoryLockHold } from './backend.js';

@@ -19,6 +19,12 @@ export interface DialectTraits {
   sharedByProcesses: boolean;
   /** The text of a top-level key of a JSON text column, as SQL (null when the key is absent). */
   jsonTextAt(column: string, key: string): RawBuilder<string | null>;
+  /**
+   * A query answering `identity`, text naming the database the store is open
+   * on that a copy of it (a restore into a new database) does not share;
+   * null where copies are not told apart (store-identity.ts).
+   */
+  identityQuery: string | null;
 }
 
 /** The traits of each backend, by the name of its SQL dialect. */

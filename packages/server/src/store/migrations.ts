@@ -11,6 +11,7 @@ import { retentionExportsMigration } from './retention-exports-migration.js';
 import { retentionMigration } from './retention-migration.js';
 import { retentionOrphansMigration } from './retention-orphans-migration.js';
 import { runLoopsMigration } from './run-loops-migration.js';
+import { storeIdentityMigration } from './store-identity-migration.js';
 import { waitingPageMigration } from './waiting-page-migration.js';
 
 /** Which SQL engine a store speaks. */
@@ -313,6 +314,7 @@ export class StaticMigrations implements MigrationProvider {
       '0016_waiting_page': waitingPageMigration(),
       '0017_member_roles': memberRolesMigration(),
       '0018_run_loops': runLoopsMigration(this.dialect),
+      '0019_store_identity': storeIdentityMigration(this.dialect),
     };
   }
 }

@@ -288,6 +288,13 @@ export interface TaskApprovalTable {
   created_at: number;
 }
 
+/** What the database a store was last served from was (store-identity.ts). */
+export interface StoreIdentityTable {
+  name: string;
+  value: string;
+  recorded_at: number;
+}
+
 export interface Database {
   workspaces: WorkspaceTable;
   agent_applications: AgentApplicationTable;
@@ -305,4 +312,5 @@ export interface Database {
   notification_deliveries: NotificationDeliveryTable;
   approval_policies: ApprovalPolicyTable;
   task_approvals: TaskApprovalTable;
+  store_identity: StoreIdentityTable;
 }

@@ -1,7 +1,9 @@
 import pino from 'pino';
 import { defaultProviders } from '../../providers/registry.js';
+import { ADVISORY_LOCK_KEYS, withAdvisoryLock } from '../../store/advisory-lock.js';
 import { rowsToFence, runsToFence } from '../../store/fence-rows.js';
 import type { Store } from '../../store/store.js';
+import { liveIdentity, recordedIdentity, recordIdentity } from '../../store/store-identity.js';
 import type { KernelContext } from '../context.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel.js';
 import { moveTask } from '../machines/move-task.js';
@@ -91,6 +93,37 @@ export async function fenceRestoredStore(store: Store): Promise<FencedRow[]> {
     if (runs.length < PAGE) return fenced;
     after = runs[runs.length - 1]!.run_id;
   }
+}
+
+/**
+ * Fences the store when it is a copy of the database it was last served
+ * from (a `pg_restore` into a new database that nobody fenced with
+ * `airlock fence`), then records the database it is now, so a kernel's first
+ * start on a restored PostgreSQL store never hands out a call that may have
+ * run after the backup. Kernels starting together take turns (an advisory
+ * lock): one fences, the others find the database recorded. A store that
+ * records none (a new one, or one from before this check) is recorded and
+ * not fenced; on SQLite nothing happens (`airlock restore` fences).
+ * Returns the rows it fenced, or null when the store is no copy.
+ */
+export async function fenceIfCopied(store: Store): Promise<FencedRow[] | null> {
+  const live = await liveIdentity(store);
+  if (live === null) return null;
+  return withAdvisoryLock(store, ADVISORY_LOCK_KEYS.restoreFence, async () => {
+    const recorded = await recordedIdentity(store);
+    if (recorded === live) return null;
+    const fenced = recorded === undefined ? null : await fenceRestoredStore(store);
+    await recordIdentity(store, live);
+    return fenced;
+  });
+}
+
+/** Fences a store restored by hand (`airlock fence`), and records it as fenced where it is. */
+export async function fenceByHand(store: Store): Promise<FencedRow[]> {
+  const fenced = await fenceRestoredStore(store);
+  const live = await liveIdentity(store);
+  if (live !== null) await recordIdentity(store, live);
+  return fenced;
 }
 
 /**

@@ -3,12 +3,14 @@ import { type RawBuilder, sql } from 'kysely';
 /**
  * What the store's shared code asks of PostgreSQL (see `DialectTraits` in
  * `dialect.ts`): 64-bit integers are `bigint` columns, several kernel
- * processes share the database, so units lock the rows they change, and a
- * JSON text column is read through the `json` type.
+ * processes share the database, so units lock the rows they change, a
+ * JSON text column is read through the `json` type, and a database is told
+ * from a copy of it by its OID.
  */
 export const POSTGRES_TRAITS = {
   bigInteger: 'bigint',
   sharedByProcesses: true,
   jsonTextAt: (column: string, key: string): RawBuilder<string | null> =>
     sql<string | null>`(${sql.ref(column)}::json ->> ${sql.lit(key)})`,
+  identityQuery: 'select oid::text as identity from pg_database where datname = current_database()',
 } as const;
