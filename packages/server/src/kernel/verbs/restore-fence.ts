@@ -68,7 +68,7 @@ export async function fenceRestoredStore(store: Store): Promise<FencedRow[]> {
                 claim_id: null,
                 lease_until: null,
                 deadline_at: null,
-                decided_by: 'kernel',
+                // Who granted it stays on the row for the person deciding it; the event names the kernel.
               },
               event: { type: 'task.failed', data: { error: { code: 'outcome_unknown', detail } } },
               principal: 'kernel',
