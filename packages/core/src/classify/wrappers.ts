@@ -3,100 +3,12 @@ import type { ShellWord } from './shell-lexer.js';
 import { writesNoFile } from './streams.js';
 import type { ActionTag } from './tags.js';
 import type { Unwrapped } from './unwrapped.js';
-
-/** The options of a wrapper: those that take a value, and where its command starts. */
-interface WrapperGrammar {
-  /** Options taking a value (short letters or long names). */
-  readonly valued: readonly string[];
-  /** Operands before the command (timeout's duration). */
-  readonly leadingOperands?: number;
-  /** What the wrapper does when given no command. */
-  readonly alone: 'read' | 'unknown';
-  /** Options that make it run no command at all (`sudo -l`, `command -v`). */
-  readonly lookupOnly?: readonly string[];
-  /** Valued options naming a file it writes (`strace -o FILE`). */
-  readonly outputs?: readonly string[];
-}
-
-const GRAMMARS: Record<string, WrapperGrammar> = {
-  sudo: {
-    valued: ['C', 'D', 'g', 'h', 'p', 'R', 'r', 'T', 't', 'U', 'u', 'chdir', 'user', 'group'],
-    alone: 'unknown',
-    lookupOnly: ['l', 'v', 'k', 'K', 'V', 'list', 'validate', 'version'],
-  },
-  doas: { valued: ['u', 'C'], alone: 'unknown' },
-  pkexec: { valued: ['user'], alone: 'unknown', lookupOnly: ['version', 'help'] },
-  timeout: { valued: ['s', 'k', 'signal', 'kill-after'], leadingOperands: 1, alone: 'unknown' },
-  nice: { valued: ['n', 'adjustment'], alone: 'read' },
-  nohup: { valued: [], alone: 'unknown' },
-  time: { valued: ['f', 'o', 'format', 'output'], alone: 'read', outputs: ['o', 'output'] },
-  command: { valued: [], alone: 'read', lookupOnly: ['v', 'V'] },
-  builtin: { valued: [], alone: 'unknown' },
-  exec: { valued: ['a'], alone: 'read' },
-  stdbuf: { valued: ['i', 'o', 'e', 'input', 'output', 'error'], alone: 'unknown' },
-  ionice: { valued: ['c', 'n', 'p', 'class', 'classdata'], alone: 'read' },
-  setsid: { valued: [], alone: 'unknown' },
-  chronic: { valued: [], alone: 'unknown' },
-  unbuffer: { valued: [], alone: 'unknown' },
-  strace: {
-    valued: ['e', 'o', 'p', 's', 'u', 'E', 'I', 'P', 'a', 'b', 'X', 'O', 'S', 'output', 'trace'],
-    alone: 'unknown',
-    outputs: ['o', 'output'],
-  },
-  ltrace: {
-    valued: ['e', 'o', 'p', 's', 'u', 'n', 'a', 'A', 'D', 'F', 'l', 'L', 'x', 'output'],
-    alone: 'unknown',
-    outputs: ['o', 'output'],
-  },
-  fakeroot: { valued: ['l', 's', 'i', 'lib', 'faked'], alone: 'unknown' },
-  chroot: { valued: ['userspec', 'groups'], leadingOperands: 1, alone: 'unknown' },
-  taskset: { valued: [], leadingOperands: 1, alone: 'read', lookupOnly: ['p', 'pid'] },
-  unshare: { valued: ['S', 'G', 'setuid', 'setgid', 'root', 'wd'], alone: 'unknown' },
-  nsenter: {
-    valued: ['t', 'target', 'S', 'G', 'setuid', 'setgid', 'root', 'wd'],
-    alone: 'unknown',
-  },
-  firejail: { valued: [], alone: 'unknown' },
-  'xvfb-run': {
-    valued: ['n', 's', 'f', 'e', 'p', 'w', 'server-num', 'server-args', 'auth-file', 'error-file'],
-    alone: 'unknown',
-  },
-  'dbus-run-session': { valued: ['config-file', 'dbus-daemon'], alone: 'unknown' },
-  caffeinate: { valued: ['t', 'w'], alone: 'read' },
-  valgrind: { valued: [], alone: 'unknown' },
-  catchsegv: { valued: [], alone: 'unknown' },
-  'systemd-run': {
-    valued: [
-      ...['u', 'unit', 'p', 'property', 'E', 'setenv', 'M', 'machine', 'H', 'host', 'description'],
-      ...['slice', 'uid', 'gid', 'working-directory', 'on-calendar', 'on-active', 'on-boot'],
-    ],
-    alone: 'unknown',
-  },
-  xargs: {
-    valued: ['a', 'd', 'E', 'I', 'L', 'n', 'P', 's', 'max-args', 'max-procs', 'delimiter'],
-    alone: 'read',
-  },
-};
-
-/**
- * `runuser -u USER [--] COMMAND...` runs the command itself; without `-u`
- * (or with `-c`) runuser starts a shell, read as `su` is (later-commands.ts).
- */
-const RUNUSER: WrapperGrammar = {
-  valued: [
-    'u',
-    'user',
-    'g',
-    'group',
-    'G',
-    'supp-group',
-    's',
-    'shell',
-    'w',
-    'whitelist-environment',
-  ],
-  alone: 'unknown',
-};
+import {
+  GRAMMAR_WRAPPERS,
+  RUNUSER,
+  type WrapperGrammar,
+  wrapperGrammar,
+} from './wrapper-grammars.js';
 
 /**
  * Whether runuser names a user with `-u` and is given no `-c` command. Every
@@ -116,13 +28,24 @@ function runsDirectly(words: readonly ShellWord[], from: number): boolean {
 
 /** Programs that run the rest of their words as another command. */
 export const WRAPPER_NAMES: ReadonlySet<string> = new Set([
-  ...Object.keys(GRAMMARS),
+  ...GRAMMAR_WRAPPERS,
   ...['env', 'watch', 'parallel', 'flock'],
 ]);
 
-/** Options a numeric short form stands for (`nice -5`). */
+/** Options a numeric short form stands for (`nice -5`, and `nice --5` for -5). */
 function isNumericOption(text: string): boolean {
-  return /^-[0-9]+$/.test(text);
+  return /^--?[0-9]+$/.test(text);
+}
+
+/** Every option name a grammar knows. */
+function knownOptions(grammar: WrapperGrammar): string[] {
+  return [
+    ...grammar.valued,
+    ...(grammar.flags ?? []),
+    ...(grammar.lookupOnly ?? []),
+    ...(grammar.idle ?? []),
+    ...(grammar.outputs ?? []),
+  ];
 }
 
 /**
@@ -130,33 +53,60 @@ function isNumericOption(text: string): boolean {
  * prefix: `sudo --us root CMD` is `--user root`), or `name` itself.
  */
 function longName(name: string, grammar: WrapperGrammar): string {
-  const known = [...grammar.valued, ...(grammar.lookupOnly ?? []), ...(grammar.outputs ?? [])];
+  const known = knownOptions(grammar);
   if (name === '' || known.includes(name)) return name;
   return known.find((option) => option.length > 1 && option.startsWith(name)) ?? name;
 }
 
-/**
- * Index of the first word after the options; `lookup` when an option runs
- * no command; `writes` when an output option names a file.
- */
+/** What the options before a wrapper's command say. */
+interface SkippedOptions {
+  /** The first word after the options. */
+  readonly index: number;
+  /** An option makes it run no command. */
+  readonly lookup: boolean;
+  /** Only options that do nothing without a command were given. */
+  readonly idle: boolean;
+  /** An output option names a file. */
+  readonly writes: boolean;
+  /** An option the grammar does not know: it may take the next word as its value. */
+  readonly unknownOption: boolean;
+}
+
+/** Index of the first word after the options, and what the options say. */
 function skipOptions(
   words: readonly ShellWord[],
   from: number,
   grammar: WrapperGrammar,
-): { index: number; lookup: boolean; writes: boolean } {
+): SkippedOptions {
   let index = from;
   let lookup = false;
+  let idle = index < words.length;
   let writes = false;
+  let unknownOption = false;
+  const checked = grammar.flags !== undefined || grammar.attachedLongValues === true;
+  const known = knownOptions(grammar);
+  const note = (name: string, long: boolean) => {
+    if (grammar.lookupOnly?.includes(name)) lookup = true;
+    if (!grammar.idle?.includes(name)) idle = false;
+    if (checked && !known.includes(name) && !(long && grammar.attachedLongValues)) {
+      unknownOption = true;
+    }
+  };
   const output = (name: string, value: string | undefined) => {
     if (grammar.outputs?.includes(name) && value !== undefined && !writesNoFile(value)) {
       writes = true;
     }
   };
+  const result = () => ({ index, lookup, idle, writes, unknownOption });
   while (index < words.length) {
     const text = words[index]!.text;
-    if (text === '--') return { index: index + 1, lookup, writes };
+    if (text === '--') {
+      index++;
+      return result();
+    }
     if (!text.startsWith('-') || text === '-' || isNumericOption(text)) {
       if (isNumericOption(text)) {
+        idle = false;
         index++;
         continue;
       }
@@ -164,7 +114,7 @@ function skipOptions(
     }
     if (text.startsWith('--')) {
       const name = longName(text.slice(2).split('=')[0]!, grammar);
-      if (grammar.lookupOnly?.includes(name)) lookup = true;
+      note(name, true);
       const separate = grammar.valued.includes(name) && !text.includes('=');
       output(name, separate ? words[index + 1]?.text : text.slice(text.indexOf('=') + 1));
       index += separate ? 2 : 1;
@@ -173,7 +123,7 @@ function skipOptions(
     index++;
     for (let at = 1; at < text.length; at++) {
       const letter = text[at]!;
-      if (grammar.lookupOnly?.includes(letter)) lookup = true;
+      note(letter, false);
       if (grammar.valued.includes(letter)) {
         output(letter, at === text.length - 1 ? words[index]?.text : text.slice(at + 1));
         if (at === text.length - 1) index++;
@@ -181,13 +131,13 @@ function skipOptions(
       }
     }
   }
-  return { index, lookup, writes };
+  return result();
 }
 
 /** env's long options taking a value; any unambiguous prefix is accepted too (`--split=...`). */
-const ENV_VALUED_LONG = ['--unset', '--chdir', '--split-string'];
-/** env's short options taking a value, given apart (`-u NAME`) or attached (`-uNAME`). */
-const ENV_VALUED_SHORT = new Set(['u', 'C', 'P', 'S']);
+const ENV_VALUED_LONG = ['--unset', '--chdir', '--split-string', '--argv0'];
+/** env's short options taking a value, given apart (`-u NAME`) or attached (`-uNAME`); `-a` is coreutils 9.5's `--argv0`. */
+const ENV_VALUED_SHORT = new Set(['u', 'C', 'P', 'S', 'a']);
 
 /** The full name of env's long option `text` abbreviates (GNU getopt accepts prefixes). */
 function envLongOption(text: string): string | undefined {
@@ -260,19 +210,25 @@ export function unwrap(
   const later = laterWrapper(program, words, from);
   if (later !== null) return later;
   const grammar =
-    program === 'runuser' ? (runsDirectly(words, from) ? RUNUSER : undefined) : GRAMMARS[program];
+    program === 'runuser'
+      ? runsDirectly(words, from)
+        ? RUNUSER
+        : undefined
+      : wrapperGrammar(program);
   if (!grammar) return null;
-  const { index, lookup, writes } = skipOptions(words, from, grammar);
+  const { index, lookup, idle, writes, unknownOption } = skipOptions(words, from, grammar);
   if (lookup) return { kind: 'no_command', tag: 'read' };
   const start = index + (grammar.leadingOperands ?? 0);
   if (start >= words.length) {
-    // xargs with no command runs echo.
-    return { kind: 'no_command', tag: grammar.alone };
+    // xargs with no command runs echo; `sudo -k` alone forgets the cached password.
+    return { kind: 'no_command', tag: idle && !unknownOption ? 'read' : grammar.alone };
   }
   // `sudo -e` edits files; an output option (`strace -o FILE`) writes one.
   const edits =
     program === 'sudo' && words.slice(from, index).some((word) => /^-\w*e/.test(word.text));
   const tags: ActionTag[] = program === 'systemd-run' ? ['external'] : [];
+  // The words from `start` are read as the command; it may start one word later.
+  if (unknownOption) tags.push('unknown');
   return {
     kind: 'words',
     // `sudo -e FILE...` edits the files as sudoedit does: it runs no command.

@@ -1,0 +1,219 @@
+/**
+ * The option grammars of the wrappers whose command is the rest of their
+ * words (`sudo`, `timeout`, `xargs`...): which options take a value, which
+ * take none, which run no command.
+ */
+
+/** The options of a wrapper: those that take a value, and where its command starts. */
+export interface WrapperGrammar {
+  /** Options taking a value (short letters or long names). */
+  readonly valued: readonly string[];
+  /**
+   * Options taking no value. An option in none of the lists may take one,
+   * so the command may start a word later than the classifier reads: the
+   * line is then unknown. Left out for a wrapper whose long options always
+   * attach their value (`firejail --net=none`), which only lists short ones.
+   */
+  readonly flags?: readonly string[];
+  /** Long options never take a separate value (`valgrind --tool=memcheck`). */
+  readonly attachedLongValues?: boolean;
+  /** Operands before the command (timeout's duration). */
+  readonly leadingOperands?: number;
+  /** What the wrapper does when given no command. */
+  readonly alone: 'read' | 'unknown';
+  /** Options that make it run no command at all (`sudo -l`, `command -v`). */
+  readonly lookupOnly?: readonly string[];
+  /** Options that run nothing when no command follows (`sudo -k`), but run one that does. */
+  readonly idle?: readonly string[];
+  /** Valued options naming a file it writes (`strace -o FILE`). */
+  readonly outputs?: readonly string[];
+}
+
+const GRAMMARS: Readonly<Record<string, WrapperGrammar>> = {
+  sudo: {
+    valued: [
+      ...['C', 'D', 'g', 'h', 'p', 'R', 'r', 'T', 't', 'U', 'u', 'chdir', 'user', 'group'],
+      ...['close-from', 'host', 'prompt', 'chroot', 'role', 'type', 'command-timeout'],
+      'other-user',
+    ],
+    flags: [
+      ...['A', 'B', 'b', 'E', 'H', 'i', 'n', 'P', 'S', 's', 'N', 'askpass', 'background'],
+      ...['bell', 'preserve-env', 'set-home', 'login', 'non-interactive', 'preserve-groups'],
+      ...['stdin', 'shell', 'help', 'e', 'edit'],
+    ],
+    alone: 'unknown',
+    lookupOnly: ['l', 'v', 'K', 'V', 'list', 'validate', 'version', 'remove-timestamp'],
+    idle: ['k', 'reset-timestamp'],
+  },
+  doas: { valued: ['u', 'C', 'a'], flags: ['n', 's'], lookupOnly: ['L'], alone: 'unknown' },
+  pkexec: {
+    valued: ['user'],
+    flags: ['disable-internal-agent', 'keep-cwd'],
+    alone: 'unknown',
+    lookupOnly: ['version', 'help'],
+  },
+  timeout: {
+    valued: ['s', 'k', 'signal', 'kill-after'],
+    flags: ['v', 'foreground', 'preserve-status', 'verbose'],
+    lookupOnly: ['help', 'version'],
+    leadingOperands: 1,
+    alone: 'unknown',
+  },
+  nice: { valued: ['n', 'adjustment'], flags: [], lookupOnly: ['help', 'version'], alone: 'read' },
+  nohup: { valued: [], flags: [], lookupOnly: ['help', 'version'], alone: 'unknown' },
+  time: {
+    valued: ['f', 'o', 'format', 'output'],
+    flags: ['a', 'p', 'q', 'v', 'append', 'portability', 'quiet', 'verbose'],
+    alone: 'read',
+    outputs: ['o', 'output'],
+  },
+  command: { valued: [], flags: ['p'], alone: 'read', lookupOnly: ['v', 'V'] },
+  builtin: { valued: [], flags: [], alone: 'unknown' },
+  exec: { valued: ['a'], flags: ['c', 'l'], alone: 'read' },
+  stdbuf: {
+    valued: ['i', 'o', 'e', 'input', 'output', 'error'],
+    flags: [],
+    lookupOnly: ['help', 'version'],
+    alone: 'unknown',
+  },
+  ionice: {
+    valued: ['c', 'n', 'p', 'P', 'u', 'class', 'classdata', 'pid', 'pgid', 'uid'],
+    flags: ['t', 'ignore'],
+    alone: 'read',
+  },
+  setsid: { valued: [], flags: ['c', 'f', 'w', 'ctty', 'fork', 'wait'], alone: 'unknown' },
+  chronic: { valued: [], flags: ['e', 'v', 'b'], alone: 'unknown' },
+  unbuffer: { valued: [], flags: ['p'], alone: 'unknown' },
+  strace: {
+    valued: [
+      ...['e', 'o', 'p', 's', 'u', 'E', 'I', 'P', 'a', 'b', 'X', 'O', 'S', 'U', 'output'],
+      ...['trace', 'env', 'user', 'attach', 'signal', 'status', 'string-limit', 'trace-path'],
+      ...['columns', 'summary-sort-by', 'summary-columns', 'detach-on', 'const-print-style'],
+      ...['inject', 'fault', 'abbrev', 'verbose', 'raw', 'read', 'write', 'quiet'],
+    ],
+    flags: [
+      ...['A', 'c', 'C', 'd', 'D', 'f', 'F', 'h', 'i', 'k', 'n', 'q', 'r', 'T', 't', 'V', 'v'],
+      ...['w', 'x', 'y', 'Y', 'z', 'Z', 'follow-forks', 'output-separately', 'summary-only'],
+      ...['summary', 'successful-only', 'failed-only', 'syscall-times', 'relative-timestamps'],
+    ],
+    alone: 'unknown',
+    outputs: ['o', 'output'],
+  },
+  ltrace: {
+    valued: ['e', 'o', 'p', 's', 'u', 'n', 'a', 'A', 'D', 'F', 'l', 'L', 'x', 'w', 'output'],
+    flags: ['b', 'c', 'C', 'f', 'h', 'i', 'r', 'S', 't', 'T', 'V', 'demangle', 'no-signals'],
+    alone: 'unknown',
+    outputs: ['o', 'output'],
+  },
+  fakeroot: {
+    valued: ['b', 'l', 's', 'i', 'lib', 'faked'],
+    flags: ['u', 'unknown-is-real', 'h', 'v', 'help', 'version'],
+    alone: 'unknown',
+  },
+  chroot: {
+    valued: ['userspec', 'groups'],
+    flags: ['skip-chdir'],
+    leadingOperands: 1,
+    alone: 'unknown',
+  },
+  taskset: {
+    valued: [],
+    flags: ['a', 'c', 'all-tasks', 'cpu-list'],
+    leadingOperands: 1,
+    alone: 'read',
+    lookupOnly: ['p', 'pid'],
+  },
+  unshare: {
+    valued: [
+      ...['S', 'G', 'R', 'w', 'setuid', 'setgid', 'root', 'wd', 'propagation', 'setgroups'],
+      ...['map-user', 'map-group', 'map-users', 'map-groups', 'monotonic', 'boottime'],
+      'load-interp',
+    ],
+    // The namespace options take an optional value, attached with `=` only.
+    flags: [
+      ...['m', 'u', 'i', 'n', 'p', 'U', 'C', 'T', 'f', 'r', 'c', 'mount', 'uts', 'ipc', 'net'],
+      ...['pid', 'user', 'cgroup', 'time', 'fork', 'map-root-user', 'map-current-user'],
+      ...['mount-proc', 'kill-child', 'keep-caps', 'map-auto'],
+    ],
+    alone: 'unknown',
+  },
+  nsenter: {
+    valued: ['t', 'target', 'S', 'G', 'setuid', 'setgid', 'root', 'wd'],
+    // `-r` and `-w` take an optional value, attached only.
+    flags: [
+      ...['a', 'm', 'u', 'i', 'n', 'p', 'U', 'C', 'T', 'F', 'Z', 'r', 'w', 'e', 'all', 'mount'],
+      ...['uts', 'ipc', 'net', 'pid', 'user', 'cgroup', 'time', 'preserve-credentials'],
+      ...['no-fork', 'follow-context', 'env'],
+    ],
+    alone: 'unknown',
+  },
+  firejail: { valued: [], attachedLongValues: true, alone: 'unknown' },
+  'xvfb-run': {
+    valued: ['n', 's', 'f', 'e', 'p', 'w', 'server-num', 'server-args', 'auth-file', 'error-file'],
+    flags: ['a', 'auto-servernum', 'h', 'help'],
+    alone: 'unknown',
+  },
+  'dbus-run-session': {
+    valued: ['config-file', 'dbus-daemon'],
+    flags: ['help', 'version'],
+    alone: 'unknown',
+  },
+  caffeinate: { valued: ['t', 'w'], flags: ['d', 'i', 'm', 's', 'u'], alone: 'read' },
+  valgrind: { valued: [], attachedLongValues: true, alone: 'unknown' },
+  catchsegv: { valued: [], flags: [], alone: 'unknown' },
+  'systemd-run': {
+    valued: [
+      ...['u', 'unit', 'p', 'property', 'E', 'setenv', 'M', 'machine', 'H', 'host', 'description'],
+      ...['slice', 'uid', 'gid', 'working-directory', 'on-calendar', 'on-active', 'on-boot'],
+      ...['service-type', 'nice', 'timer-property', 'path-property', 'socket-property'],
+      ...['on-startup', 'on-unit-active', 'on-unit-inactive'],
+    ],
+    flags: [
+      ...['user', 'system', 'scope', 'wait', 'pty', 't', 'q', 'quiet', 'collect', 'G', 'P'],
+      ...['pipe', 'no-block', 'r', 'remain-after-exit', 'd', 'same-dir', 'shell', 'S'],
+      ...['no-ask-password', 'send-sighup'],
+    ],
+    alone: 'unknown',
+  },
+  xargs: {
+    valued: [
+      ...['a', 'd', 'E', 'I', 'L', 'n', 'P', 's', 'max-args', 'max-procs', 'delimiter'],
+      ...['arg-file', 'process-slot-var', 'max-chars'],
+    ],
+    // `-e`, `-i`, `-l` and their long forms take an optional value, attached only.
+    flags: [
+      ...['0', 'e', 'i', 'l', 'p', 'r', 't', 'x', 'o', 'null', 'eof', 'replace', 'max-lines'],
+      ...['interactive', 'no-run-if-empty', 'verbose', 'exit', 'open-tty', 'show-limits'],
+    ],
+    lookupOnly: ['help', 'version'],
+    alone: 'read',
+  },
+};
+
+/**
+ * `runuser -u USER [--] COMMAND...` runs the command itself; without `-u`
+ * (or with `-c`) runuser starts a shell, read as `su` is (later-commands.ts).
+ */
+export const RUNUSER: WrapperGrammar = {
+  valued: [
+    'u',
+    'user',
+    'g',
+    'group',
+    'G',
+    'supp-group',
+    's',
+    'shell',
+    'w',
+    'whitelist-environment',
+  ],
+  alone: 'unknown',
+};
+
+/** Names of the programs {@link wrapperGrammar} knows. */
+export const GRAMMAR_WRAPPERS: readonly string[] = Object.keys(GRAMMARS);
+
+/** The grammar of wrapper `program`, or undefined (an own key only: `__proto__` is no wrapper). */
+export function wrapperGrammar(program: string): WrapperGrammar | undefined {
+  return Object.hasOwn(GRAMMARS, program) ? GRAMMARS[program] : undefined;
+}
