@@ -5,15 +5,21 @@ const COMMAND_VARIABLES = new Set([
   ...['GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_PAGER', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR'],
   ...['GIT_EXTERNAL_DIFF', 'GIT_ASKPASS', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'GIT_PROXY_COMMAND'],
   ...['EDITOR', 'VISUAL', 'PAGER', 'MANPAGER', 'SYSTEMD_PAGER', 'RSYNC_RSH', 'PROMPT_COMMAND'],
-  ...['LESSOPEN', 'LESSCLOSE', 'BROWSER'],
+  ...['LESSOPEN', 'LESSCLOSE', 'BROWSER', 'ACK_PAGER', 'ACK_PAGER_COLOR', 'BAT_PAGER'],
+  ...['FZF_DEFAULT_COMMAND', 'RSYNC_CONNECT_PROG'],
 ]);
 /**
  * Variables that make a program load code or configuration from elsewhere:
  * start-up files, preloaded or searched libraries and modules (a module path
- * put first shadows the standard one), and npm's shell and configuration files.
+ * put first shadows the standard one), npm's shell and configuration files;
+ * `PATH`, which decides what every later program name runs; `HOME` and
+ * `XDG_CONFIG_HOME`, where git and others find configuration that names
+ * commands; and variables holding a program's options (`MANOPT`,
+ * `TAR_OPTIONS`, `FZF_DEFAULT_OPTS`) or the file it reads them from
+ * (`RIPGREP_CONFIG_PATH`, whose `--pre` runs a command).
  */
 const CODE_VARIABLES =
-  /^(BASH_ENV|ENV|LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_[A-Z_]+|GCONV_PATH|GIT_CONFIG(_[A-Z0-9_]+)?|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONUSERBASE|NODE_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|(npm_config_|NPM_CONFIG_)(script_shell|shell|node_options|userconfig|globalconfig|onload_script|git|editor|browser|viewer|SCRIPT_SHELL|SHELL|NODE_OPTIONS|USERCONFIG|GLOBALCONFIG|ONLOAD_SCRIPT|GIT|EDITOR|BROWSER|VIEWER))$/;
+  /^(PATH|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|MANOPT|TAR_OPTIONS|RIPGREP_CONFIG_PATH|FZF_DEFAULT_OPTS|FZF_DEFAULT_OPTS_FILE|BAT_CONFIG_PATH|ACKRC|BASH_ENV|ENV|LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_[A-Z_]+|GCONV_PATH|GIT_CONFIG(_[A-Z0-9_]+)?|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONUSERBASE|NODE_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|(npm_config_|NPM_CONFIG_)(script_shell|shell|node_options|userconfig|globalconfig|onload_script|git|editor|browser|viewer|SCRIPT_SHELL|SHELL|NODE_OPTIONS|USERCONFIG|GLOBALCONFIG|ONLOAD_SCRIPT|GIT|EDITOR|BROWSER|VIEWER))$/;
 /** Prompt strings: bash expands them (`PS4` under `set -x`), so their `$(...)` and backticks run. */
 const PROMPT_VARIABLES = /^PS[0-4]$/;
 const NODE_LOADS = /(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/;

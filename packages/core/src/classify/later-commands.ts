@@ -3,6 +3,7 @@ import { editorCommands, isEditor } from './editor-commands.js';
 import { type EmbeddedCommands, noEmbedded } from './embedded.js';
 import { optionValues } from './flags.js';
 import { gitTags } from './git-tags.js';
+import { READER_PROGRAMS, readerCommands } from './reader-commands.js';
 import type { ActionTag } from './tags.js';
 
 /** `ssh -o` options whose value runs a command (here, or on the remote host). */
@@ -13,7 +14,7 @@ const SHELL_STARTERS = new Set(['su', 'runuser', 'script', 'sg']);
 const LATER_PROGRAMS = new Set([
   ...['git', 'trap', 'ssh', 'scp', 'sftp', 'sshfs', 'rsync', 'tar', 'gtar', 'bsdtar', 'man'],
   ...['alias', 'at', 'batch', 'crontab', ...DECLARERS, ...SHELL_STARTERS],
-  ...['fd', 'fdfind', 'zip', 'rg', 'socat', 'mapfile', 'readarray', 'hash'],
+  ...['fd', 'fdfind', 'zip', 'rg', 'socat', 'mapfile', 'readarray', 'hash', ...READER_PROGRAMS],
 ]);
 const FD_EXEC = new Set(['-x', '--exec', '-X', '--exec-batch']);
 const NOTHING: EmbeddedCommands = Object.freeze({ lines: [] });
@@ -79,7 +80,8 @@ function commandOption(program: string, args: readonly string[], out: EmbeddedCo
  * for `at`, in its here-document): `trap`, git's command-valued settings,
  * `ssh -o ProxyCommand`, `rsync -e`, `tar --to-command`, editors' `-c`,
  * `man -P`, `alias`, command-valued variables given to `export`, `crontab`
- * tables, `fd -x`, `zip -TT`, `rg --pre`, socat's `EXEC:` and `SYSTEM:`.
+ * tables, `fd -x`, `zip -TT`, `rg --pre`, socat's `EXEC:` and `SYSTEM:`, and the
+ * reading programs of reader-commands.ts (`sort --compress-program`, `bat --pager`...).
  * Git's own tags are added to `tags`.
  */
 export function laterCommands(
@@ -122,6 +124,10 @@ export function laterCommands(
   } else if (program === 'man') {
     for (const line of optionValues(args, ['-P', '--pager', '--html'])) {
       out.lines.push({ line, via: 'man pager' });
+    }
+    // `-H` takes its browser attached only (`man -Hfirefox ls`); alone it uses the default one.
+    for (const arg of args) {
+      if (/^-H./s.test(arg)) out.lines.push({ line: arg.slice(2), via: 'man -H' });
     }
   } else if (program === 'alias') {
     for (const arg of args) {
@@ -168,7 +174,8 @@ export function laterCommands(
     if (optionValues(args, ['--pre']).length > 0) {
       out.unknown = 'rg --pre runs a program on every file it searches';
     }
-  } else if (SHELL_STARTERS.has(program)) commandOption(program, args, out);
+  } else if (READER_PROGRAMS.has(program)) readerCommands(program, args, out);
+  else if (SHELL_STARTERS.has(program)) commandOption(program, args, out);
   else editorCommands(program, args, out);
   return out;
 }
