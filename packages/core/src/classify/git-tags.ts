@@ -157,6 +157,32 @@ function worktreeTags(rest: readonly string[], tags: Set<ActionTag>): void {
   } else tags.add('write');
 }
 
+/** `git branch` options that only list branches (their values are no new branch). */
+const BRANCH_LISTS = [
+  ...['-l', '--list', '-a', '--all', '-r', '--remotes', '--contains', '--no-contains'],
+  ...['--merged', '--no-merged', '--points-at', '--show-current', '-v', '--verbose'],
+  ...['--format', '--sort', '--column'],
+];
+
+/**
+ * `git branch` without deleting: `-f`, `-M` and `-C` move a branch or
+ * overwrite one whatever it holds (`destructive`, as `reset --hard` is);
+ * renaming, copying, setting an upstream or naming a new branch writes;
+ * listing reads.
+ */
+function branchTags(rest: readonly string[], tags: Set<ActionTag>): void {
+  if (hasFlag(rest, '-f', '--force', '-M', '-C')) {
+    tags.add('write');
+    tags.add('destructive');
+  } else if (
+    hasFlag(rest, '-m', '--move', '-c', '--copy', '-u', '--set-upstream-to', '--unset-upstream') ||
+    hasFlag(rest, '--edit-description', '-t', '--track', '--no-track')
+  ) {
+    tags.add('write');
+  } else if (hasFlag(rest, ...BRANCH_LISTS)) tags.add('read');
+  else tags.add(rest.some((arg) => !arg.startsWith('-')) ? 'write' : 'read');
+}
+
 /** Options of git verbs whose value is a command git runs. */
 const VERB_OPTIONS = new Map<string, readonly string[]>(
   Object.entries({
@@ -257,6 +283,11 @@ export function gitTags(
     }
   } else if (verb === 'tag' && !hasFlag(rest, '-d', '--delete', '-l', '--list')) {
     tags.add(rest.some((arg) => !arg.startsWith('-')) ? 'write' : 'read');
+  } else if (verb === 'branch' && !hasFlag(rest, '-D', '-d', '--delete')) branchTags(rest, tags);
+  else if (verb === 'update-ref') {
+    // Moving or deleting a ref outright skips every check `git branch` makes.
+    tags.add(hasFlag(rest, '-d') ? 'delete' : 'write');
+    tags.add('destructive');
   } else if (verb === 'branch' || verb === 'tag') {
     tags.add(hasFlag(rest, '-D', '-d', '--delete') ? 'delete' : 'read');
     // `-D` is `--delete --force`: either spelling drops a branch whatever it holds.
