@@ -1,5 +1,6 @@
 import type { EmbeddedCommands } from './embedded.js';
 import { hasFlag, namesLongOption, optionValues } from './flags.js';
+import { branchTags, discardsLocalChanges } from './git-refs.js';
 import type { ActionTag } from './tags.js';
 
 const GIT_READ = new Set(
@@ -157,32 +158,6 @@ function worktreeTags(rest: readonly string[], tags: Set<ActionTag>): void {
   } else tags.add('write');
 }
 
-/** `git branch` options that only list branches (their values are no new branch). */
-const BRANCH_LISTS = [
-  ...['-l', '--list', '-a', '--all', '-r', '--remotes', '--contains', '--no-contains'],
-  ...['--merged', '--no-merged', '--points-at', '--show-current', '-v', '--verbose'],
-  ...['--format', '--sort', '--column'],
-];
-
-/**
- * `git branch` without deleting: `-f`, `-M` and `-C` move a branch or
- * overwrite one whatever it holds (`destructive`, as `reset --hard` is);
- * renaming, copying, setting an upstream or naming a new branch writes;
- * listing reads.
- */
-function branchTags(rest: readonly string[], tags: Set<ActionTag>): void {
-  if (hasFlag(rest, '-f', '--force', '-M', '-C')) {
-    tags.add('write');
-    tags.add('destructive');
-  } else if (
-    hasFlag(rest, '-m', '--move', '-c', '--copy', '-u', '--set-upstream-to', '--unset-upstream') ||
-    hasFlag(rest, '--edit-description', '-t', '--track', '--no-track')
-  ) {
-    tags.add('write');
-  } else if (hasFlag(rest, ...BRANCH_LISTS)) tags.add('read');
-  else tags.add(rest.some((arg) => !arg.startsWith('-')) ? 'write' : 'read');
-}
-
 /** Options of git verbs whose value is a command git runs. */
 const VERB_OPTIONS = new Map<string, readonly string[]>(
   Object.entries({
@@ -323,12 +298,7 @@ export function gitTags(
     tags.add('delete');
     if (hasFlag(rest, '-f', '--force')) tags.add('destructive');
   } else if (verb === 'reset' && hasFlag(rest, '--hard')) tags.add('destructive');
-  else if (
-    (verb === 'checkout' &&
-      (rest.includes('.') || rest.includes('--') || hasFlag(rest, '-f', '--force'))) ||
-    // `git switch -f` throws local changes away as `git checkout -f` does.
-    (verb === 'switch' && hasFlag(rest, '-f', '--force', '--discard-changes'))
-  ) {
+  else if (discardsLocalChanges(verb, rest)) {
     tags.add('write');
     tags.add('destructive');
   } else if (
