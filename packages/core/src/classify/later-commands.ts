@@ -16,7 +16,34 @@ const LATER_PROGRAMS = new Set([
   ...['alias', 'at', 'batch', 'crontab', ...DECLARERS, ...SHELL_STARTERS],
   ...['fd', 'fdfind', 'zip', 'rg', 'socat', 'mapfile', 'readarray', 'hash', ...READER_PROGRAMS],
 ]);
-const FD_EXEC = new Set(['-x', '--exec', '-X', '--exec-batch']);
+/** fd's short options taking a value: in a cluster (`-Hx`), the rest of the word is the value. */
+const FD_VALUED = new Set('etEdSjcoxX'.split(''));
+
+/**
+ * The words of fd's `-x`/`-X` command, given every way fd (clap) takes it:
+ * `-x CMD`, `-xCMD`, `-Hx CMD`, `--exec CMD`, `--exec=CMD` (and `--exec-batch`).
+ */
+function fdExec(args: readonly string[]): { option: string; words: string[] } | undefined {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === '--') return undefined;
+    const long = /^(--exec(-batch)?)(=(.*))?$/s.exec(arg);
+    if (long !== null) {
+      const after = args.slice(index + 1);
+      return { option: long[1]!, words: long[3] === undefined ? after : [long[4]!, ...after] };
+    }
+    if (!/^-[^-]/.test(arg)) continue;
+    for (let at = 1; at < arg.length; at++) {
+      const letter = arg[at]!;
+      if (!FD_VALUED.has(letter)) continue;
+      if (letter !== 'x' && letter !== 'X') break;
+      const attached = arg.slice(at + 1).replace(/^=/, '');
+      const after = args.slice(index + 1);
+      return { option: `-${letter}`, words: attached === '' ? after : [attached, ...after] };
+    }
+  }
+  return undefined;
+}
 const NOTHING: EmbeddedCommands = Object.freeze({ lines: [] });
 
 /** `ssh -o ProxyCommand=...`, `scp -S program`, `sshfs -o ssh_command=...`. */
@@ -31,6 +58,10 @@ function sshOptions(program: string, args: readonly string[], out: EmbeddedComma
     ) {
       out.lines.push({ line: match[2]!, via: `${program} -o ${key}` });
     }
+  }
+  // A configuration file may set ProxyCommand or LocalCommand, which run here.
+  if (optionValues(args, ['-F']).some((file) => file !== 'none' && file !== '/dev/null')) {
+    out.unknown ??= `${program} -F loads a configuration that may run commands`;
   }
   if (program === 'scp' || program === 'sftp') {
     for (const line of optionValues(args, ['-S'])) out.lines.push({ line, via: `${program} -S` });
@@ -147,12 +178,12 @@ export function laterCommands(
     }
   } else if (program === 'fd' || program === 'fdfind') {
     // `fd -x CMD ARGS...` runs CMD for every result: every word after it, up to a `;`.
-    const exec = args.findIndex((arg) => FD_EXEC.has(arg));
-    const words = exec < 0 ? [] : args.slice(exec + 1);
-    const end = words.indexOf(';');
-    const line = (end < 0 ? words : words.slice(0, end)).join(' ');
-    if (line !== '') out.lines.push({ line, via: `${program} ${args[exec]}` });
-    else if (exec >= 0) out.unknown = `${program} ${args[exec]} names no command`;
+    const exec = fdExec(args);
+    if (exec === undefined) return out;
+    const end = exec.words.indexOf(';');
+    const line = (end < 0 ? exec.words : exec.words.slice(0, end)).join(' ');
+    if (line !== '') out.lines.push({ line, via: `${program} ${exec.option}` });
+    else out.unknown = `${program} ${exec.option} names no command`;
   } else if (program === 'zip') {
     for (const line of optionValues(args, ['-TT', '--unzip-command'])) {
       out.lines.push({ line, via: 'zip -TT' });

@@ -100,6 +100,9 @@ function containerTags(args: readonly string[], tags: Set<ActionTag>): void {
   } else if (verb === 'down' && hasFlag(args, '-v', '--volumes', '--rmi')) {
     tags.add('delete');
     tags.add('destructive');
+  } else if (verb === 'run' || verb === 'exec' || verb === 'create') {
+    // The container runs a command the classifier does not read, on whatever the host mounts into it.
+    tags.add('unknown');
   }
 }
 
@@ -128,6 +131,13 @@ function externalTags(program: string, args: readonly string[], tags: Set<Action
   }
   if (program === 'gh' && args[0] === 'release' && args[1] === 'create') tags.add('publish');
   if (CONTAINERS.has(program)) containerTags(args, tags);
+  // `kubectl exec POD -- CMD` (and run, debug) runs a command in the cluster, not read here.
+  if (
+    (program === 'kubectl' || program === 'oc') &&
+    args.some((arg) => /^(exec|run|debug)$/.test(arg))
+  ) {
+    tags.add('unknown');
+  }
   if (program === 'crontab') crontabTags(args, tags);
   if (program === 'atrm') tags.add('delete');
 }
