@@ -77,6 +77,18 @@ function configCommand(key: string, value: string, out: EmbeddedCommands): void 
   }
 }
 
+/** git's global options that take the next word as their value (`--attr-source TREE`). */
+const GIT_VALUED = new Set([
+  ...['-C', '--git-dir', '--work-tree', '--namespace', '--attr-source', '--super-prefix'],
+]);
+/** git's global options that take no value. */
+const GIT_FLAGS = new Set([
+  ...['-p', '--paginate', '-P', '--no-pager', '--bare', '--no-replace-objects'],
+  ...['--no-lazy-fetch', '--no-optional-locks', '--no-advice', '--literal-pathspecs'],
+  ...['--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--html-path'],
+  ...['--man-path', '--info-path', '--exec-path', '-v', '-h'],
+]);
+
 /** The global options before git's verb: `-c key=value` entries run commands later. */
 function gitVerb(args: readonly string[], out: EmbeddedCommands): { verb: string; rest: string[] } {
   for (let index = 0; index < args.length; index++) {
@@ -88,15 +100,13 @@ function gitVerb(args: readonly string[], out: EmbeddedCommands): { verb: string
     } else if (arg.startsWith('--config-env') || arg.startsWith('--exec-path=')) {
       out.unknown ??= `git ${arg.split('=')[0]} takes commands from the environment`;
       if (arg === '--config-env') index++;
-    } else if (
-      arg === '-C' ||
-      arg === '--git-dir' ||
-      arg === '--work-tree' ||
-      arg === '--namespace'
-    )
-      index++;
+    } else if (GIT_VALUED.has(arg)) index++;
     else if (!arg.startsWith('-')) return { verb: arg, rest: args.slice(index + 1) };
     else if (arg === '--version' || arg === '--help') return { verb: 'version', rest: [] };
+    else if (!GIT_FLAGS.has(arg) && !/^--[a-z-]+=/.test(arg)) {
+      // git takes no abbreviation here: an option it does not know may take the verb as its value.
+      out.unknown ??= `git ${arg} is an option the classifier does not know`;
+    }
   }
   return { verb: '', rest: [] };
 }
