@@ -2,8 +2,10 @@
  * Read-only probes of toolchains and package managers: version and help
  * flags, listing and showing installed packages, printing the environment.
  * A verb ending in `*` asks a registry (`read` and `network`). Matched on the
- * program's first operands, so `npm ls --depth 0` is a probe and `npm ls x;
- * npm i y` is two commands. Any other form is left to the other tables.
+ * program's first words (after options that take no value, or whose value is
+ * attached with `=`), so `npm ls --depth 0` is a probe, `npm ls x; npm i y`
+ * is two commands, and `npm --prefix ls install x` is no probe. Any other
+ * form is left to the other tables.
  */
 const PROBE_TABLE: Record<string, readonly string[]> = {
   node: ['-v', '--version', '-h', '--help'],
@@ -88,6 +90,9 @@ const SAME_AS: Record<string, string> = {
 
 const SAME_AS_NAMES = new Map(Object.entries(SAME_AS));
 
+/** Options before a probe's verb that take no value (`npm -g ls`). */
+const LEADING_FLAGS = new Set(['-g', '--global', '-q', '--quiet', '-s', '--silent', '--json']);
+
 /** Options that change what a probe does: `go env -w` writes, `npm ls --json` does not. */
 const WRITING_OPTIONS = /^(-w|-u|--set|--unset|--add|--remove|--edit)$/;
 
@@ -103,12 +108,17 @@ export function probeTags(program: string, args: readonly string[]): ('read' | '
     PROBES.get(SAME_AS_NAMES.get(program) ?? (/^python[0-9.]+$/.test(program) ? 'python' : ''));
   if (probes === undefined) return null;
   if (args.some((arg) => WRITING_OPTIONS.test(arg))) return null;
-  const operands = args.filter((arg) => !arg.startsWith('-'));
+  // A verb follows the options only when none of them may take it as a value
+  // (`npm --prefix ls install x` installs; `go -C env run x.go` runs).
+  let verb = 0;
+  while (verb < args.length && (LEADING_FLAGS.has(args[verb]!) || /^--[^=]+=/.test(args[verb]!))) {
+    verb++;
+  }
   for (const { parts, option, tags } of probes) {
     const matches = option
       ? parts.every((part, index) => args[index] === part) &&
         args.slice(parts.length).every((arg) => !arg.startsWith('-'))
-      : parts.every((part, index) => operands[index]?.toLowerCase() === part);
+      : parts.every((part, index) => args[verb + index]?.toLowerCase() === part);
     if (matches) return [...tags];
   }
   return null;
