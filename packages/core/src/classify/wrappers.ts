@@ -37,15 +37,22 @@ function isNumericOption(text: string): boolean {
   return /^--?[0-9]+$/.test(text);
 }
 
-/** Every option name a grammar knows. */
-function knownOptions(grammar: WrapperGrammar): string[] {
-  return [
-    ...grammar.valued,
-    ...(grammar.flags ?? []),
-    ...(grammar.lookupOnly ?? []),
-    ...(grammar.idle ?? []),
-    ...(grammar.outputs ?? []),
-  ];
+const KNOWN_OPTIONS = new WeakMap<WrapperGrammar, readonly string[]>();
+
+/** Every option name a grammar knows (worked out once per grammar). */
+function knownOptions(grammar: WrapperGrammar): readonly string[] {
+  let known = KNOWN_OPTIONS.get(grammar);
+  if (known === undefined) {
+    known = [
+      ...grammar.valued,
+      ...(grammar.flags ?? []),
+      ...(grammar.lookupOnly ?? []),
+      ...(grammar.idle ?? []),
+      ...(grammar.outputs ?? []),
+    ];
+    KNOWN_OPTIONS.set(grammar, known);
+  }
+  return known;
 }
 
 /**
