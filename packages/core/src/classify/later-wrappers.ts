@@ -1,7 +1,13 @@
 import type { ShellWord } from './shell-lexer.js';
 import type { Unwrapped } from './unwrapped.js';
 
-const WATCH_VALUED = new Set(['-n', '--interval', '-q', '--equexit']);
+const WATCH_VALUED = new Set(['-n', '--interval', '-q', '--equexit', '-s', '--shotsdir']);
+/** watch's options that take no value (`-d` and `--differences` take theirs attached only). */
+const WATCH_FLAGS = new Set([
+  ...['-b', '--beep', '-c', '--color', '-C', '--no-color', '-d', '--differences', '-e'],
+  ...['--errexit', '-g', '--chgexit', '-p', '--precise', '-r', '--no-rerun', '-t'],
+  ...['--no-title', '-w', '--no-wrap', '-x', '--exec', '-f', '--follow'],
+]);
 const FLOCK_VALUED = new Set(['-E', '-w', '--timeout', '--conflict-exit-code']);
 const PARALLEL_VALUED = new Set([
   ...['-j', '-P', '-S', '-a', '-n', '-N', '-L', '-l', '-d', '-E', '-I', '-C', '--colsep'],
@@ -10,7 +16,25 @@ const PARALLEL_VALUED = new Set([
   ...['--wd', '--tmpdir', '--tagstring', '--basefile', '--bf', '--return', '--transferfile'],
   ...['--tf', '--sshloginfile', '--slf', '--memfree', '--load', '--retries', '--block'],
 ]);
+/** GNU parallel's options that take no value. */
+const PARALLEL_FLAGS = new Set([
+  ...['-k', '--keep-order', '-v', '--verbose', '-q', '--quote', '-u', '--ungroup', '--group'],
+  ...['--line-buffer', '--lb', '--tag', '--progress', '--bar', '--eta', '--dry-run', '--dryrun'],
+  ...['-0', '--null', '-X', '-m', '--xargs', '-r', '--no-run-if-empty', '--pipe', '--pipepart'],
+  ...['--will-cite', '--no-notice', '--shuf', '--plus', '-t', '-p', '--interactive', '--files'],
+  ...['--halt-on-error', '--nonall', '--onall', '--keep-order', '--group-by', '--quote'],
+]);
 const PARALLEL_INPUTS = /^(:::|::::|:::\+|::::\+)$/;
+
+/**
+ * Whether `text` is an option the sets name: given alone, with its value
+ * after `=` (`--jobs=4`), or a short one with its value attached (`-j4`).
+ */
+function knownOption(text: string, valued: ReadonlySet<string>, flags: ReadonlySet<string>) {
+  if (valued.has(text) || flags.has(text)) return true;
+  if (text.startsWith('--')) return text.includes('=') && valued.has(text.split('=')[0]!);
+  return valued.has(text.slice(0, 2)) || (flags.has(text.slice(0, 2)) && text.length === 2);
+}
 
 function joined(words: readonly ShellWord[]): { line: string; dynamic: boolean } {
   return {
@@ -23,6 +47,8 @@ function joined(words: readonly ShellWord[]): { line: string; dynamic: boolean }
 function watch(words: readonly ShellWord[], from: number): Unwrapped {
   let index = from;
   let exec = false;
+  // An option watch does not list may take the command's first word as its value.
+  let unknownOption = false;
   while (index < words.length && words[index]!.text.startsWith('-')) {
     const text = words[index]!.text;
     if (text === '--') {
@@ -30,11 +56,21 @@ function watch(words: readonly ShellWord[], from: number): Unwrapped {
       break;
     }
     if (text === '-x' || text === '--exec') exec = true;
+    if (!knownOption(text, WATCH_VALUED, WATCH_FLAGS) && !/^--differences=/.test(text)) {
+      unknownOption = true;
+    }
     index += WATCH_VALUED.has(text) ? 2 : 1;
   }
   if (index >= words.length) return { kind: 'no_command', tag: 'unknown' };
-  if (exec) return { kind: 'words', from: index };
-  return { kind: 'line', ...joined(words.slice(index)) };
+  if (exec) return { kind: 'words', from: index, ...(unknownOption ? { tags: ['unknown'] } : {}) };
+  const line = joined(words.slice(index));
+  if (!unknownOption) return { kind: 'line', ...line };
+  return {
+    kind: 'line',
+    line: line.line,
+    dynamic: true,
+    note: 'watch has an option it may not take alone',
+  };
 }
 
 /** `flock [opts] file command...`, `flock [opts] file -c 'command'`, `flock [opts] fd`. */
@@ -66,6 +102,7 @@ function flock(words: readonly ShellWord[], from: number): Unwrapped {
  */
 function parallel(words: readonly ShellWord[], from: number): Unwrapped {
   let index = from;
+  let unknownOption = false;
   while (index < words.length) {
     const text = words[index]!.text;
     if (text === '--') {
@@ -73,7 +110,18 @@ function parallel(words: readonly ShellWord[], from: number): Unwrapped {
       break;
     }
     if (!text.startsWith('-') || PARALLEL_INPUTS.test(text)) break;
+    if (!knownOption(text, PARALLEL_VALUED, PARALLEL_FLAGS)) unknownOption = true;
     index += PARALLEL_VALUED.has(text) ? 2 : 1;
+  }
+  if (unknownOption) {
+    // The command may start a word later: read the words, and the line is unknown.
+    const { line } = joined(words.slice(index));
+    return {
+      kind: 'line',
+      line,
+      dynamic: true,
+      note: 'parallel has an option it may not take alone',
+    };
   }
   const separator = words.findIndex((word, at) => at >= index && PARALLEL_INPUTS.test(word.text));
   const command = words.slice(index, separator < 0 ? words.length : separator);
