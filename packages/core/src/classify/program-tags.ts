@@ -1,4 +1,5 @@
 import { awkTags } from './awk-program.js';
+import { containerVerb } from './container-verbs.js';
 import { contentWriteTags } from './content-writes.js';
 import { hasFlag } from './flags.js';
 import { outputTags } from './output-files.js';
@@ -87,8 +88,8 @@ const CONTAINERS = new Set(['docker', 'podman', 'nerdctl']);
  * both are `destructive` as docs/action-contracts.md defines it.
  */
 function containerTags(args: readonly string[], tags: Set<ActionTag>): void {
-  const verbs = args.filter((arg) => !arg.startsWith('-')).map((arg) => arg.toLowerCase());
-  const verb = verbs[0] === 'image' || verbs[0] === 'compose' ? verbs[1] : verbs[0];
+  const { verb, unknownOption } = containerVerb(args);
+  if (unknownOption) tags.add('unknown');
   if (verb === 'pull') {
     tags.add('network');
     tags.add('install_local');
