@@ -200,6 +200,10 @@ export function programTags(program: string, args: readonly string[]): Set<Actio
   }
   if (/^(g|bsd)?tar$/.test(program) && hasFlag(args, '--remove-files')) tags.add('delete');
   if (program === 'mv' && args.at(-1) === '/dev/null') tags.add('delete');
+  // `ln -f` removes an existing destination first (`ln -sf /dev/null FILE` drops FILE's content).
+  if (program === 'ln' && hasFlag(args, '-f', '--force') && !hasFlag(args, '-b', '--backup')) {
+    tags.add('delete');
+  }
   outputTags(program, args, tags);
   return tags;
 }
