@@ -146,6 +146,12 @@ const ENV_VALUED_LONG = ['--unset', '--chdir', '--split-string', '--argv0'];
 /** env's short options taking a value, given apart (`-u NAME`) or attached (`-uNAME`); `-a` is coreutils 9.5's `--argv0`. */
 const ENV_VALUED_SHORT = new Set(['u', 'C', 'P', 'S', 'a']);
 
+/** env's long options taking no value (the signal ones take theirs after `=` only). */
+const ENV_FLAGS_LONG = [
+  ...['--ignore-environment', '--null', '--debug', '--default-signal', '--ignore-signal'],
+  ...['--block-signal', '--list-signal-handling', '--help', '--version'],
+];
+
 /** The full name of env's long option `text` abbreviates (GNU getopt accepts prefixes). */
 function envLongOption(text: string): string | undefined {
   const name = text.split('=')[0]!;
@@ -172,6 +178,7 @@ function splitString(args: readonly ShellWord[], option: number, attached?: stri
  */
 function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
   let index = from;
+  let unknownOption = false;
   while (index < args.length) {
     const text = args[index]!.text;
     if (text === '--') {
@@ -184,10 +191,19 @@ function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
         const equals = text.indexOf('=');
         return splitString(args, index, equals < 0 ? undefined : text.slice(equals + 1));
       }
+      if (
+        long === undefined &&
+        !ENV_FLAGS_LONG.some((flag) => flag.startsWith(text.split('=')[0]!))
+      ) {
+        unknownOption = true;
+      }
       index += long !== undefined && !text.includes('=') ? 2 : 1;
     } else if (text.startsWith('-') && text !== '-') {
       for (let at = 1; at < text.length; at++) {
-        if (!ENV_VALUED_SHORT.has(text[at]!)) continue;
+        if (!ENV_VALUED_SHORT.has(text[at]!)) {
+          if (!'i0v'.includes(text[at]!)) unknownOption = true;
+          continue;
+        }
         const attached = at + 1 < text.length ? text.slice(at + 1) : undefined;
         if (text[at] === 'S') return splitString(args, index, attached);
         // A valued letter takes the rest of the word, or the next word.
@@ -198,9 +214,9 @@ function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
     } else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) index++;
     else break;
   }
-  return index >= args.length
-    ? { kind: 'no_command', tag: 'read' }
-    : { kind: 'words', from: index };
+  if (index >= args.length) return { kind: 'no_command', tag: unknownOption ? 'unknown' : 'read' };
+  // An option env does not list may take the command's first word as its value.
+  return { kind: 'words', from: index, ...(unknownOption ? { tags: ['unknown'] } : {}) };
 }
 
 /**
