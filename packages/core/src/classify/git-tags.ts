@@ -196,12 +196,15 @@ function verbCommands(verb: string, rest: readonly string[], out: EmbeddedComman
     const words = rest.slice(rest.indexOf('foreach') + 1).filter((arg) => arg !== '--recursive');
     if (words.length > 0) out.lines.push({ line: words.join(' '), via: 'git submodule foreach' });
   }
-  // `git clone -c key=value` writes the entry into the new repository's configuration;
-  // `--template=DIR` copies its hooks, which the checkout runs.
+  // `--template=DIR` copies its hooks, which the checkout and later commits run;
+  // `git clone -c key=value` writes the entry into the new repository's configuration.
+  if (
+    (verb === 'clone' || verb === 'init' || verb === 'init-db') &&
+    rest.some((arg) => namesLongOption(arg, '--template'))
+  ) {
+    out.unknown ??= `git ${verb} --template copies hooks from a directory`;
+  }
   if (verb === 'clone') {
-    if (rest.some((arg) => namesLongOption(arg, '--template'))) {
-      out.unknown ??= 'git clone --template copies hooks from a directory';
-    }
     for (const entry of optionValues(rest, ['-c', '--config'])) {
       const equals = entry.indexOf('=');
       configCommand(equals < 0 ? entry : entry.slice(0, equals), entry.slice(equals + 1), out);
