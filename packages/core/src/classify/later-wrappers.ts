@@ -1,5 +1,6 @@
 import type { ShellWord } from './shell-lexer.js';
 import type { Unwrapped } from './unwrapped.js';
+import { splitsBefore } from './word-text.js';
 
 const WATCH_VALUED = new Set(['-n', '--interval', '-q', '--equexit', '-s', '--shotsdir']);
 /** watch's options that take no value (`-d` and `--differences` take theirs attached only). */
@@ -61,6 +62,8 @@ function watch(words: readonly ShellWord[], from: number): Unwrapped {
     }
     index += WATCH_VALUED.has(text) ? 2 : 1;
   }
+  // A word bash splits among the options (`-n $N`) may carry the command.
+  if (splitsBefore(words, from, index)) unknownOption = true;
   if (index >= words.length) return { kind: 'no_command', tag: 'unknown' };
   if (exec) return { kind: 'words', from: index, ...(unknownOption ? { tags: ['unknown'] } : {}) };
   const line = joined(words.slice(index));
@@ -84,7 +87,10 @@ function flock(words: readonly ShellWord[], from: number): Unwrapped {
       if (command === undefined) return { kind: 'no_command', tag: 'unknown' };
       return { kind: 'line', line: command.text, dynamic: command.dynamic };
     }
-    if (lockSeen) return { kind: 'words', from: index };
+    if (lockSeen) {
+      const split = splitsBefore(words, from, index);
+      return { kind: 'words', from: index, ...(split ? { tags: ['unknown'] } : {}) };
+    }
     if (text.startsWith('-')) index += FLOCK_VALUED.has(text) ? 2 : 1;
     else {
       lockSeen = true;
@@ -113,6 +119,7 @@ function parallel(words: readonly ShellWord[], from: number): Unwrapped {
     if (!knownOption(text, PARALLEL_VALUED, PARALLEL_FLAGS)) unknownOption = true;
     index += PARALLEL_VALUED.has(text) ? 2 : 1;
   }
+  if (splitsBefore(words, from, index)) unknownOption = true;
   if (unknownOption) {
     // The command may start a word later: read the words, and the line is unknown.
     const { line } = joined(words.slice(index));

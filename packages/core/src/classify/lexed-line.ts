@@ -12,6 +12,12 @@ export interface ShellWord {
    * as a variable name or arithmetic (see expansion-checks.ts).
    */
   readonly subscript?: true;
+  /**
+   * True when the word holds an expansion bash splits into several words
+   * (unquoted `$X`, `$(...)`, or `"$@"`): where one word is expected, such
+   * as an option's value before a wrapped command, it may carry the command.
+   */
+  readonly splits?: true;
 }
 
 /** A redirection of a simple command. */

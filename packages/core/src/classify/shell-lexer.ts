@@ -34,6 +34,9 @@ class Lexer {
   private shape = '';
   private inWord = false;
   private dynamic = false;
+  /** The word holds an expansion bash splits into words (unquoted, or `"$@"`). */
+  private splits = false;
+  private inDoubleQuotes = false;
   private readonly heredocs: PendingHeredoc[] = [];
   readonly segments: LexedSegment[] = [];
   readonly problems: string[] = [];
@@ -110,6 +113,7 @@ class Lexer {
     this.shape += dynamic ? EXPANSION_MARK : text;
     this.inWord = true;
     if (dynamic) this.dynamic = true;
+    if (dynamic && (!this.inDoubleQuotes || /^\$(@|\{[^}]*@\})/.test(text))) this.splits = true;
   }
 
   private endWord(): void {
@@ -119,12 +123,14 @@ class Lexer {
         text: this.word,
         dynamic: this.dynamic,
         ...(subscript ? { subscript } : {}),
+        ...(this.splits ? { splits: true as const } : {}),
       });
     }
     this.word = '';
     this.shape = '';
     this.inWord = false;
     this.dynamic = false;
+    this.splits = false;
   }
 
   private endSegment(): void {
@@ -154,9 +160,15 @@ class Lexer {
   }
 
   private doubleQuoted(): void {
-    const source = this.source;
     this.index++;
     this.inWord = true;
+    this.inDoubleQuotes = true;
+    this.readDoubleQuoted();
+    this.inDoubleQuotes = false;
+  }
+
+  private readDoubleQuoted(): void {
+    const source = this.source;
     while (this.index < source.length) {
       const char = source[this.index]!;
       if (char === '"') {
@@ -310,11 +322,13 @@ class Lexer {
       shape: this.shape,
       inWord: this.inWord,
       dynamic: this.dynamic,
+      splits: this.splits,
     };
     this.word = '';
     this.shape = '';
     this.inWord = false;
     this.dynamic = false;
+    this.splits = false;
     const start = this.index;
     const source = this.source;
     while (this.index < source.length) {
@@ -339,6 +353,7 @@ class Lexer {
     this.shape = saved.shape;
     this.inWord = saved.inWord;
     this.dynamic = saved.dynamic;
+    this.splits = saved.splits;
     return result;
   }
 

@@ -34,3 +34,11 @@ export function splitAtIfs(word: ShellWord): ShellWord[] {
   const pieces = word.text.split(IFS).filter((piece) => piece !== '');
   return pieces.map((text) => ({ text, dynamic: /[$`]/.test(text) }));
 }
+
+/** Whether a word in `words[from..to)` holds an expansion bash splits into several words. */
+export function splitsBefore(words: readonly ShellWord[], from: number, to: number): boolean {
+  for (let index = from; index < to && index < words.length; index++) {
+    if (words[index]!.splits) return true;
+  }
+  return false;
+}

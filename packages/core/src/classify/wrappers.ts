@@ -3,6 +3,7 @@ import type { ShellWord } from './shell-lexer.js';
 import { writesNoFile } from './streams.js';
 import type { ActionTag } from './tags.js';
 import type { Unwrapped } from './unwrapped.js';
+import { splitsBefore } from './word-text.js';
 import {
   GRAMMAR_WRAPPERS,
   RUNUSER,
@@ -214,6 +215,7 @@ function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
     } else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) index++;
     else break;
   }
+  if (splitsBefore(args, from, index)) unknownOption = true;
   if (index >= args.length) return { kind: 'no_command', tag: unknownOption ? 'unknown' : 'read' };
   // An option env does not list may take the command's first word as its value.
   return { kind: 'words', from: index, ...(unknownOption ? { tags: ['unknown'] } : {}) };
@@ -250,8 +252,9 @@ export function unwrap(
   const edits =
     program === 'sudo' && words.slice(from, index).some((word) => /^-\w*e/.test(word.text));
   const tags: ActionTag[] = program === 'systemd-run' ? ['external'] : [];
-  // The words from `start` are read as the command; it may start one word later.
-  if (unknownOption) tags.push('unknown');
+  // The words from `start` are read as the command; it may start one word later,
+  // or a word before it that bash splits (`nice -n$N ls`) may carry the command.
+  if (unknownOption || splitsBefore(words, from, start)) tags.push('unknown');
   return {
     kind: 'words',
     // `sudo -e FILE...` edits the files as sudoedit does: it runs no command.
