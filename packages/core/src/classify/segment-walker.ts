@@ -6,6 +6,7 @@ import { laterCommands } from './later-commands.js';
 import { probeTags } from './probes.js';
 import { programTags } from './program-tags.js';
 import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
+import { splitsIntoOptions } from './split-options.js';
 import { redirectsNowhere } from './streams.js';
 import { type ActionTag, orderedTags } from './tags.js';
 import type { Unwrapped } from './unwrapped.js';
@@ -284,6 +285,7 @@ function finishCommand(command: Command): void {
   const texts = textsOf(args);
   // printf -v, declare, read, test -v, unset... evaluate a subscript in a name they are given.
   if (!OTHER_LANGUAGES.test(program) && args.some((arg) => arg.subscript)) own.add('unknown');
+  if (splitsIntoOptions(program, args)) own.add('unknown');
   for (const tag of programTags(program, texts)) own.add(tag);
   if (emptiesFile(segment, program, texts)) addEmptied(own);
   if (program === 'sudoedit') own.add('write');

@@ -1,0 +1,24 @@
+import type { ShellWord } from './lexed-line.js';
+
+/**
+ * Programs whose options run a command, write, delete or widen what they
+ * touch (`find -delete`, `sort --compress-program`, `rg --pre`, `sed -i`,
+ * `git --output`, `cp --remove-destination`, `chmod -R`, `printf -v`).
+ */
+const OPTION_SENSITIVE = new Set([
+  ...['find', 'fd', 'fdfind', 'sort', 'rg', 'sed', 'awk', 'gawk', 'mawk', 'nawk', 'git', 'tar'],
+  ...['gtar', 'bsdtar', 'man', 'tree', 'base64', 'yq', 'eslint', 'tsc', 'uniq', 'xxd', 'curl'],
+  ...['wget', 'zip', 'date', 'hostname', 'cloc', 'ack', 'ag', 'bat', 'fzf', 'ssh', 'scp', 'sftp'],
+  ...['rsync', 'less', 'more', 'printf', 'declare', 'typeset', 'local', 'export', 'readonly'],
+  ...['read', 'mapfile', 'readarray', 'test', '[', '[[', 'hash', 'trap', 'alias', 'dd'],
+  ...['truncate', 'cp', 'mv', 'ln', 'chmod', 'chown', 'chgrp', 'install', 'tee', 'socat'],
+]);
+
+/**
+ * Whether an argument of `program` holds an expansion bash splits into
+ * several words (`find . -name $N`), where `program` takes options that
+ * change what it does: the value may bring one (`N='x -delete'`).
+ */
+export function splitsIntoOptions(program: string, args: readonly ShellWord[]): boolean {
+  return OPTION_SENSITIVE.has(program) && args.some((arg) => arg.splits);
+}
