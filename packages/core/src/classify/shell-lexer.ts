@@ -113,7 +113,7 @@ class Lexer {
     this.shape += dynamic ? EXPANSION_MARK : text;
     this.inWord = true;
     if (dynamic) this.dynamic = true;
-    if (dynamic && (!this.inDoubleQuotes || /^\$(@|\{[^}]*@\})/.test(text))) this.splits = true;
+    if (dynamic && (!this.inDoubleQuotes || /^\$(@|\{[^}]*@)/.test(text))) this.splits = true;
   }
 
   private endWord(): void {
