@@ -90,6 +90,10 @@ export function fakeVscode(): FakeVscode {
       configurationListeners.push(listener);
       return { dispose: () => undefined };
     },
+    // No folder open, as VS Code has it for a window without a workspace; the language client
+    // follows folder changes since the server asks for them.
+    workspaceFolders: undefined,
+    onDidChangeWorkspaceFolders: (): Disposable => ({ dispose: () => undefined }),
   });
   const window = partOfApi({
     showErrorMessage(message: string) {
