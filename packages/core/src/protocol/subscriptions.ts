@@ -138,7 +138,9 @@ export const SUBSCRIPTION_CONTRACTS = {
     query: z.strictObject({
       workspace_id: IdSchema,
       run_id: IdSchema.optional(),
-      after: z.number().int().min(0).optional(),
+      after: AfterSchema.optional().describe(
+        'resume after this sequence number, or latest (the head: no history)',
+      ),
       lastEventId: z.string().regex(/^\d+$/).nullish(),
     }),
     messages: EventViewSchema,

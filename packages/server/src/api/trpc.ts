@@ -7,6 +7,8 @@ import type { FeedHub } from '../feed/hub.js';
 import { prunedResume } from '../feed/pruned-position.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Principal } from '../store/accounts.js';
+import { workspaceHead } from '../store/events.js';
+import type { Store } from '../store/store.js';
 import { asStoreError } from '../store/store-errors.js';
 import { checkAccess, checkRunFence, fenceOf } from './access.js';
 import { FeedBacklog } from './feed-backlog.js';
@@ -245,13 +247,20 @@ const FEED = SUBSCRIPTION_CONTRACTS['runs.feed'];
 
 /**
  * Where a feed resumes: after `lastEventId` (an id the feed sent, which
- * EventSource sends back as a header), else `after`, else the start.
+ * EventSource sends back as a header), else `after` (`latest`: the
+ * workspace's head, as on the WebSocket feed), else the start.
  * @throws AirlockError invalid_input for an id that is not a sequence number
  *   as the feed writes one (past 2^53 it would be read as another number).
  */
-function resumePosition(input: { after?: number | undefined; lastEventId?: string | null }) {
+async function resumePosition(
+  store: Store,
+  workspaceId: string,
+  input: { after?: number | 'latest' | undefined; lastEventId?: string | null },
+): Promise<number> {
   const { lastEventId } = input;
-  if (!lastEventId) return input.after ?? 0;
+  if (!lastEventId) {
+    return input.after === 'latest' ? workspaceHead(store, workspaceId) : (input.after ?? 0);
+  }
   const after = DECIMAL_DIGITS.test(lastEventId) ? Number(lastEventId) : Number.NaN;
   if (Number.isSafeInteger(after)) return after;
   const message = 'lastEventId is a sequence number the feed sent: decimal digits up to 2^53 - 1';
@@ -266,8 +275,8 @@ const feed = authorized(FEED)
   .subscription(async function* ({ ctx, input, signal }) {
     let after = 0;
     try {
-      after = resumePosition(input);
       checkAccess(FEED, ctx.principal, input);
+      after = await resumePosition(ctx.kernel.context.store, ctx.principal.workspace_id, input);
       // Another application's run is not there for an agent credential, as on REST and the socket.
       await checkRunFence(ctx.kernel, ctx.principal, { run_id: input.run_id ?? null });
       const pruned = await prunedResume(ctx.kernel.context.store, {

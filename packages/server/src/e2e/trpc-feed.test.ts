@@ -81,6 +81,50 @@ describe('lifecycle feed as a tRPC subscription', () => {
     expect(text).not.toContain('"type":"run.');
   });
 
+  it('starts at the head with after latest, skipping the history, as the WebSocket feed does', async () => {
+    d = await deploy(sqlite!);
+    const scripted = { kind: 'scripted', rounds: [{ final: 'f' }] };
+    const runBody = (input: string) => ({ approval_mode: 'ask', input, provider: scripted });
+    const before = await d.agent.post(`${d.ws}/runs`, runBody('x'));
+    expect(before.status).toBe(201);
+    const history = await readEvents(
+      `${d.url}/trpc/runs.feed?input=${encodeURIComponent(JSON.stringify({ workspace_id: d.workspaceId }))}`,
+      d.tokens.member,
+      (events) => events.some((e) => e.data.type === 'run.completed'),
+    );
+    const head = Math.max(...history.map((e) => e.data.seq));
+    const url = `${d.url}/trpc/runs.feed?input=${encodeURIComponent(
+      JSON.stringify({ workspace_id: d.workspaceId, after: 'latest' }),
+    )}`;
+    const reading = readEvents(url, d.tokens.member, (events) => events.length > 0);
+    // A new run every 200 ms until the feed shows one: however long the subscription takes to
+    // start on a busy machine, a run made after it is what it sees first.
+    const made: Promise<unknown>[] = [];
+    const timer = setInterval(() => made.push(d.agent.post(`${d.ws}/runs`, runBody('y'))), 200);
+    const seen = await reading.finally(() => clearInterval(timer));
+    await Promise.all(made);
+    expect(seen[0]!.data.seq).toBeGreaterThan(head);
+    expect(JSON.stringify(seen[0]!.data)).not.toContain(before.body.id);
+
+    const refused = await fetch(
+      `${d.url}/trpc/runs.feed?input=${encodeURIComponent(
+        JSON.stringify({ workspace_id: d.workspaceId, after: 'earliest' }),
+      )}`,
+      { headers: { authorization: `Bearer ${d.tokens.member}`, accept: 'text/event-stream' } },
+    );
+    // tRPC reports a subscription's bad input inside the stream, as a serialized error event.
+    const reader = (refused.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('invalid_input')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    expect(text).toContain('"code":"invalid_input"');
+    expect(text).not.toContain('"type":"run.');
+  });
+
   it('holds one abort listener per subscription, however many times it waits for events', async () => {
     d = await deploy(sqlite!);
     const warnings: Error[] = [];
