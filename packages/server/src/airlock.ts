@@ -37,6 +37,8 @@ export interface AirlockOptions extends StoreLocation {
   sweepIntervalMs?: number | undefined;
   /** How often an open socket's credential is asked about again, to end it once revoked (default 10 s). */
   credentialRecheckMs?: number | undefined;
+  /** Live feeds (sockets, cables, tRPC subscriptions) one credential may hold open (default 1000). */
+  maxFeeds?: number | undefined;
   /** Largest request body in bytes; default 1 MiB. */
   bodyLimit?: number | undefined;
   logger?: Logger | undefined;
@@ -215,6 +217,7 @@ async function startParts(
     host: options.host ?? '127.0.0.1',
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     credentialRecheckMs: options.credentialRecheckMs,
+    maxFeeds: options.maxFeeds,
     validateOutputs: options.validateOutputs ?? process.env.VITEST !== undefined,
     version: SERVER_VERSION,
     rateLimit:

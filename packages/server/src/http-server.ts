@@ -61,6 +61,8 @@ export interface HttpOptions {
   routes?: ((req: IncomingMessage, res: ServerResponse, url: URL) => boolean) | undefined;
   /** How often an open socket's credential is asked about again (default 10 s). */
   credentialRecheckMs?: number | undefined;
+  /** Live feeds one credential may hold open (default 1000; Infinity: no bound). */
+  maxFeeds?: number | undefined;
 }
 
 /** The tRPC procedures by name, so a request's operation label stays within the known ones. */
@@ -155,6 +157,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   const credentials = new CredentialWatch(
     options.kernel.context.store,
     options.credentialRecheckMs,
+    options.maxFeeds,
   );
   const trpc = createHTTPHandler({
     router: appRouter,
@@ -181,6 +184,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         noteError: (code) => noteErrorCode(res, code),
         watchCredential: (revoked) =>
           credentials.watch(bearerToken(req.headers.authorization) ?? '', revoked),
+        admitFeed: () => credentials.admit(bearerToken(req.headers.authorization) ?? ''),
         setHeader: (name, value) => {
           if (!res.headersSent) res.setHeader(name, value);
         },

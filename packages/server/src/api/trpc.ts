@@ -34,6 +34,8 @@ export interface TrpcContext {
   rateLimiter: RateLimiter | null;
   /** Calls `revoked` once the request's credential stops working; returns the unwatch. */
   watchCredential?: ((revoked: () => void) => () => void) | undefined;
+  /** Refuses a feed past the credential's open-feed cap (rate_limited). */
+  admitFeed?: (() => void) | undefined;
   /** Refuses, as `internal`, a code the operation's contract does not declare (tests turn this on). */
   checkDeclaredCodes?: boolean | undefined;
   /** Sets a header of the answer (Retry-After on a refused request). */
@@ -285,6 +287,7 @@ const feed = authorized(FEED)
         after,
       });
       if (pruned) throw pruned;
+      ctx.admitFeed?.();
     } catch (error) {
       throw toTrpcError(error);
     }

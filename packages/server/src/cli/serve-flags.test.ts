@@ -48,6 +48,7 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     [['--idle-timeout', '30d'], '--idle-timeout must be between'],
     [['--log-level', 'loud'], '--log-level wants one of'],
     [['--rate-limit', 'fast'], '--rate-limit wants N/B'],
+    [['--max-feeds', '0'], '--max-feeds wants a number of feeds from 1 to 1000000, or off'],
     [['--bogus'], "Unknown option '--bogus'"],
   ])('%j', async (args, message) => {
     n += 1;

@@ -1,5 +1,6 @@
 import { type DurationBounds, parseDuration } from '@airlock/core';
 import type { RateLimitOptions } from '../api/rate-limit.js';
+import { DEFAULT_MAX_FEEDS } from '../feed/credential-watch.js';
 import type { ServerTimeouts } from '../http-server.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { parsePruningPace } from '../kernel/retention/pruning-pace.js';
@@ -30,6 +31,8 @@ export interface ServeSettings {
   bodyLimit: number;
   timeouts: Partial<ServerTimeouts>;
   rateLimit: RateLimitOptions | null | undefined;
+  /** Live feeds one credential may hold open (Infinity: off). */
+  maxFeeds: number;
   authFailureLimit: RateLimitOptions | null | undefined;
   retention: { exportDir: string | undefined; intervalMs: number | undefined; pace: number };
   metricsListen: { host: string; port: number } | undefined;
@@ -144,6 +147,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
   const metrics = get('metrics-listen', 'AIRLOCK_METRICS_LISTEN');
   const otlp = get('otlp-endpoint', 'OTEL_EXPORTER_OTLP_ENDPOINT');
   const rate = get('rate-limit', 'AIRLOCK_RATE_LIMIT');
+  const maxFeeds = get('max-feeds', 'AIRLOCK_MAX_FEEDS');
   const authLimit = get('auth-failure-limit', 'AIRLOCK_AUTH_FAILURE_LIMIT');
   const logLevel = get('log-level', 'AIRLOCK_LOG_LEVEL');
   if (logLevel && !LOG_LEVELS.includes(logLevel.text)) {
@@ -173,6 +177,11 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
       idleMs: duration(values, env, 'idle-timeout', 'AIRLOCK_IDLE_TIMEOUT'),
     },
     rateLimit: checked(() => parseRateLimit(rate?.text, rate?.source)),
+    maxFeeds: !maxFeeds
+      ? DEFAULT_MAX_FEEDS
+      : maxFeeds.text.trim() === 'off'
+        ? Number.POSITIVE_INFINITY
+        : wholeNumber(maxFeeds, 1, 1_000_000, 'a number of feeds from 1 to 1000000, or off'),
     authFailureLimit: checked(() => parseRateLimit(authLimit?.text, authLimit?.source)),
     retention: {
       exportDir: get('retention-export-dir', 'AIRLOCK_RETENTION_EXPORT_DIR')?.text,

@@ -38,6 +38,9 @@ Options:
   --rate-limit <spec>   Requests per credential on the agent and member planes:
                         N per second with a burst of B as N/B (e.g. 100/500), or off
                         (env AIRLOCK_RATE_LIMIT; default off on SQLite, 100/500 on PostgreSQL)
+  --max-feeds <n>       Live feeds (WebSocket feeds and cables, tRPC subscriptions)
+                        one credential may hold open in this kernel, or off; past it
+                        a new one is refused 429 (env AIRLOCK_MAX_FEEDS; default 1000)
   --auth-failure-limit <spec>  Failed authentications per peer address on every
                         surface, as N/B (N per second after a burst of B), or off
                         (env AIRLOCK_AUTH_FAILURE_LIMIT; default 1/20 on every store)
@@ -111,6 +114,7 @@ function parseServeArgs(argv: string[]) {
         'headers-timeout': { type: 'string' },
         'idle-timeout': { type: 'string' },
         'rate-limit': { type: 'string' },
+        'max-feeds': { type: 'string' },
         'auth-failure-limit': { type: 'string' },
         'log-level': { type: 'string' },
         'retention-export-dir': { type: 'string' },
@@ -163,6 +167,7 @@ export async function serve(argv: string[]): Promise<number> {
     bodyLimit: settings.bodyLimit,
     logger,
     rateLimit: settings.rateLimit,
+    maxFeeds: settings.maxFeeds,
     authFailureLimit: settings.authFailureLimit,
     timeouts: settings.timeouts,
     retention: settings.retention,

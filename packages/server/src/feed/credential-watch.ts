@@ -1,8 +1,15 @@
+import { RateLimitedError } from '../api/rate-limit.js';
 import { authenticate } from '../store/accounts.js';
 import type { Store } from '../store/store.js';
 
 /** How often the credentials of open sockets are asked about again. */
 export const CREDENTIAL_RECHECK_MS = 10_000;
+
+/** Live feeds (sockets, cables, tRPC subscriptions) one credential may hold open in a kernel. */
+export const DEFAULT_MAX_FEEDS = 1000;
+
+/** How long a client refused for holding too many feeds is told to wait. */
+const FEEDS_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Ends what a credential holds open once it stops working (revoked, or its
@@ -17,12 +24,28 @@ export class CredentialWatch {
   readonly #timer: NodeJS.Timeout;
   #sweeping = false;
 
+  /** `maxOpen`: the most live feeds one token may hold open here (Infinity: no bound). */
   constructor(
     private readonly store: Store,
     everyMs = CREDENTIAL_RECHECK_MS,
+    private readonly maxOpen = DEFAULT_MAX_FEEDS,
   ) {
     this.#timer = setInterval(() => void this.sweep(), everyMs);
     this.#timer.unref();
+  }
+
+  /**
+   * Refuses a new feed for `token` when it already holds `maxOpen` open: each
+   * one holds a subscription and its buffers for as long as it stays open.
+   * @throws RateLimitedError (429, `Retry-After`), which the SDK's feeds wait out.
+   */
+  admit(token: string): void {
+    const open = this.#watchers.get(token)?.size ?? 0;
+    if (open < this.maxOpen) return;
+    throw new RateLimitedError(
+      FEEDS_RETRY_AFTER_SECONDS,
+      `this credential already holds ${open} feeds open in this kernel, the most it may (--max-feeds); close one, or retry after ${FEEDS_RETRY_AFTER_SECONDS} s`,
+    );
   }
 
   /** Calls `revoked` once when `token` stops working; returns the function that stops watching. */

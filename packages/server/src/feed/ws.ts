@@ -193,6 +193,7 @@ export function createSocketHandler(options: {
         after,
       });
       if (socket.destroyed) return;
+      credentials.admit(token ?? '');
       wss.handleUpgrade(req, socket, head, (ws) => {
         // The WebSocket listens for the socket's errors from here on.
         socket.off('error', dropOnError);
