@@ -1,15 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { storeBeforeMigration } from '../testing/older-schema.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
 import { authenticate, listCredentials } from './accounts.js';
 import type { StoreLocation } from './backend.js';
-import { backendFor } from './backends.js';
-import { parseDurability } from './durability.js';
 import { hashToken } from './ids.js';
-import { StaticMigrations } from './migrations.js';
 import { Store } from './store.js';
 
 /**
@@ -25,26 +23,7 @@ const pgSkip = await postgresSkipReason();
 
 /** Applies the migrations named before `0017_member_roles`, as an older kernel did. */
 async function migrateAsBeforeRoles(location: StoreLocation): Promise<void> {
-  const backend = backendFor(location);
-  const opened = await backend.open(location, parseDurability(undefined));
-  try {
-    const db = opened.db as Kysely<unknown>;
-    const all = await new StaticMigrations(backend.dialect).getMigrations();
-    const older: Record<string, Migration> = Object.fromEntries(
-      Object.entries(all).filter(([name]) => name < '0017'),
-    );
-    const { error } = await new Migrator({
-      db,
-      provider: { getMigrations: async () => older },
-      migrationTableName: 'airlock_migrations',
-      migrationLockTableName: 'airlock_migrations_lock',
-    }).migrateToLatest();
-    if (error) throw error;
-    await sql`insert into workspaces (id, name, created_at) values ('ws_old', 'old', 1)`.execute(
-      db,
-    );
-    await sql`insert into agent_applications (id, workspace_id, name, created_at)
-      values ('app_old', 'ws_old', 'app', 1)`.execute(db);
+  await storeBeforeMigration(location, '0017', async (db) => {
     for (const [id, kind, application] of [
       ['cred_member', 'member', 'app_old'],
       ['cred_workspace_member', 'member', null],
@@ -52,13 +31,11 @@ async function migrateAsBeforeRoles(location: StoreLocation): Promise<void> {
       ['cred_executor', 'executor', 'app_old'],
     ] as const) {
       await sql`insert into credentials (id, workspace_id, agent_application_id, kind, token_hash, label, created_at)
-        values (${id}, 'ws_old', ${application}, ${kind}, ${hashToken(`token-${id}`)}, ${kind}, 1)`.execute(
+      values (${id}, 'ws_old', ${application}, ${kind}, ${hashToken(`token-${id}`)}, ${kind}, 1)`.execute(
         db,
       );
     }
-  } finally {
-    await opened.close();
-  }
+  });
 }
 
 async function expectRolesAfterUpgrade(location: StoreLocation): Promise<void> {

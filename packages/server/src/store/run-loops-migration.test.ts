@@ -1,13 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { storeBeforeMigration } from '../testing/older-schema.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
 import type { StoreLocation } from './backend.js';
-import { backendFor } from './backends.js';
-import { parseDurability } from './durability.js';
-import { StaticMigrations } from './migrations.js';
 import { Store } from './store.js';
 import { isAgentsOwnCall } from './task-inbox.js';
 
@@ -30,48 +28,27 @@ const PROVIDERS = {
 
 /** Applies the migrations named before `0018_run_loops`, as an older kernel did, and writes runs. */
 async function migrateAsBeforeLoops(location: StoreLocation): Promise<void> {
-  const backend = backendFor(location);
-  const opened = await backend.open(location, parseDurability(undefined));
-  try {
-    const db = opened.db as Kysely<unknown>;
-    const all = await new StaticMigrations(backend.dialect).getMigrations();
-    const older: Record<string, Migration> = Object.fromEntries(
-      Object.entries(all).filter(([name]) => name < '0018'),
-    );
-    const { error } = await new Migrator({
-      db,
-      provider: { getMigrations: async () => older },
-      migrationTableName: 'airlock_migrations',
-      migrationLockTableName: 'airlock_migrations_lock',
-    }).migrateToLatest();
-    if (error) throw error;
-    await sql`insert into workspaces (id, name, created_at) values ('ws_old', 'old', 1)`.execute(
-      db,
-    );
-    await sql`insert into agent_applications (id, workspace_id, name, created_at)
-      values ('app_old', 'ws_old', 'app', 1)`.execute(db);
+  await storeBeforeMigration(location, '0018', async (db) => {
     for (const id of ['conv_hooked', 'conv_plain']) {
       await sql`insert into conversations (id, workspace_id, agent_application_id, created_at)
-        values (${id}, 'ws_old', 'app_old', 1)`.execute(db);
+      values (${id}, 'ws_old', 'app_old', 1)`.execute(db);
     }
     await sql`insert into hook_sessions (agent_application_id, agent, session_id, workspace_id, conversation_id, created_at)
-      values ('app_old', 'claude-code', 's-1', 'ws_old', 'conv_hooked', 1)`.execute(db);
+    values ('app_old', 'claude-code', 's-1', 'ws_old', 'conv_hooked', 1)`.execute(db);
     for (const [id, provider] of Object.entries(PROVIDERS)) {
       const conversation = id === 'run_hooked' ? 'conv_hooked' : 'conv_plain';
       await sql`insert into runs (id, workspace_id, agent_application_id, conversation_id, state, phase,
-        approval_mode, approval_rules, tool_aliases, provider, input, on_failure, round, task_counter,
-        created_by, created_at, updated_at)
-        values (${id}, 'ws_old', 'app_old', ${conversation}, 'running', 'tools', 'bypass', '[]', '{}',
-        ${provider}, '{"content":"x"}', 'continue', 1, 1, 'agent:app_old', 1, 1)`.execute(db);
+      approval_mode, approval_rules, tool_aliases, provider, input, on_failure, round, task_counter,
+      created_by, created_at, updated_at)
+      values (${id}, 'ws_old', 'app_old', ${conversation}, 'running', 'tools', 'bypass', '[]', '{}',
+      ${provider}, '{"content":"x"}', 'continue', 1, 1, 'agent:app_old', 1, 1)`.execute(db);
       await sql`insert into tasks (workspace_id, run_id, key, round, origin, kind, state, tool_name,
-        tool_input, on_failure, attempts, created_at, updated_at)
-        values ('ws_old', ${id}, 't1', 1, 'model', 'tool', 'runnable', 'Bash', '{}', 'continue', 0, 1, 1)`.execute(
+      tool_input, on_failure, attempts, created_at, updated_at)
+      values ('ws_old', ${id}, 't1', 1, 'model', 'tool', 'runnable', 'Bash', '{}', 'continue', 0, 1, 1)`.execute(
         db,
       );
     }
-  } finally {
-    await opened.close();
-  }
+  });
 }
 
 async function expectLoopsAfterUpgrade(location: StoreLocation): Promise<void> {
