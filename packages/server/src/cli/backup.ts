@@ -49,8 +49,9 @@ store that was there is moved aside into <data-dir>/before-restore-<time>/.
 
 Fencing: a call that was granted or claimed when the backup was taken may
 have run after it. Each such call fails with outcome_unknown and holds its
-run until a person retries it (it runs again) or abandons or stops the run;
-no executor claims it before. The restore lists them.
+run until a person retries it (it crosses the approval stage again: granted,
+it runs again) or abandons or stops the run; no executor claims it before.
+The restore lists them.
 
 Options:
   --no-fence            keep granted and claimed calls as the backup has them:

@@ -15,10 +15,11 @@ Fences a store restored from a backup by other means than \`airlock restore\`
 (pg_restore, a copy of the data directory, a volume snapshot), before any
 kernel serves it. A call that was granted or claimed when the backup was
 taken may have run after it: each such call fails with outcome_unknown and
-holds its run until a person retries it (it runs again) or abandons or stops
-the run; no executor claims it before. Prints one line per fenced call on
-stdout (workspace, run, task, kind, tool, and whether it was runnable or
-claimed); fencing again fences nothing twice. \`airlock restore\` fences by itself.
+holds its run until a person retries it (it crosses the approval stage again:
+granted, it runs again) or abandons or stops the run; no executor claims it
+before. Prints one line per fenced call on stdout (workspace, run, task, kind,
+tool, and whether it was runnable or claimed); fencing again fences nothing
+twice. \`airlock restore\` fences by itself.
 
 Stop every kernel of the store first: on SQLite the fence refuses while one
 serves the directory; on PostgreSQL a kernel serving meanwhile could hand a
@@ -61,7 +62,7 @@ export function fenceReport(fenced: FenceOutcome, options: { listed?: boolean } 
   return (
     `fenced ${fenced.length} call(s) in ${runs} run(s) that were granted or claimed when the backup was taken ` +
     '(they may have run since): each failed with outcome_unknown and holds its run; ' +
-    'retry one to run it again, or abandon or stop its run (docs/operations.md, "Fencing")\n' +
+    'retry one to send it through approval again, or abandon or stop its run (docs/operations.md, "Fencing")\n' +
     (options.listed ? '' : fenced.map((row) => `  ${fencedLine(row)}\n`).join(''))
   );
 }

@@ -8,12 +8,13 @@ import type { KernelContext } from '../context.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel.js';
 import { moveTask } from '../machines/move-task.js';
 import { lockRunIfAny } from '../machines/run-state.js';
+import { OUTCOME_UNKNOWN } from '../machines/task-machine.js';
 
 /** The failure a fenced row records: the kernel cannot know whether the call ran. */
 export const OUTCOME_UNKNOWN_DETAIL =
   'the store was restored from a backup taken while this call was granted or claimed: ' +
   'an executor may have run it after the backup, so its outcome is unknown. ' +
-  'Retry it to run it again, or abandon or stop the run';
+  'Retry it to send it through approval again (granted, it runs again), or abandon or stop the run';
 
 /** One row a fence moved. */
 export interface FencedRow {
@@ -33,7 +34,8 @@ const PAGE = 200;
  * tool or hook row of a running run that was granted (`runnable`) or claimed
  * when the backup was taken fails `outcome_unknown` and holds its run
  * (`failure_hold`), whatever its on_failure, so no executor claims it again
- * until a person retries it (it runs again) or abandons or stops the run.
+ * until a person retries it (it crosses the approval stage again) or abandons
+ * or stops the run.
  * Each run moves in a transaction of its own under its lock; a row moved
  * meanwhile is passed by, so fencing twice fences nothing twice.
  * Returns the rows it fenced, run by run.
@@ -61,7 +63,7 @@ export async function fenceRestoredStore(store: Store): Promise<FencedRow[]> {
               to: 'failed',
               from: row.state as 'runnable' | 'claimed',
               set: {
-                error_code: 'outcome_unknown',
+                error_code: OUTCOME_UNKNOWN,
                 error_detail: detail,
                 // A restore needs a person's decision, as an expired question does.
                 on_failure: 'hold',
@@ -70,7 +72,7 @@ export async function fenceRestoredStore(store: Store): Promise<FencedRow[]> {
                 deadline_at: null,
                 // Who granted it stays on the row for the person deciding it; the event names the kernel.
               },
-              event: { type: 'task.failed', data: { error: { code: 'outcome_unknown', detail } } },
+              event: { type: 'task.failed', data: { error: { code: OUTCOME_UNKNOWN, detail } } },
               principal: 'kernel',
               settle: { ctx, run },
             },
