@@ -1,5 +1,6 @@
+import { RETRY_ROUTES } from './retry-routes.js';
 import { RUN_PHASE_MOVES, RUN_STATES } from './run-machine.js';
-import { RETRY_ROUTES, TASK_VERB_NAMES, verbRule } from './task-machine.js';
+import { TASK_VERB_NAMES, verbRule } from './task-machine.js';
 import { type TaskState, TERMINAL_STATES } from './task-states.js';
 
 /** Where docs/task-states.md is generated from, named in its header. */

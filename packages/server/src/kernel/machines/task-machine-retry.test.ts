@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  RETRY_ROUTES,
-  retryRoute,
-  TASK_VERB_NAMES,
-  TASK_VERBS,
-  type TaskVerb,
-  verbRule,
-} from './task-machine.js';
+import { RETRY_ROUTES, retryRoute } from './retry-routes.js';
+import { TASK_VERB_NAMES, TASK_VERBS, type TaskVerb, verbRule } from './task-machine.js';
 import type { TaskKind, TaskState } from './task-states.js';
 
 /** Verbs that only end a row's wait from outside (a stop, a revoked executor): no way on for it. */

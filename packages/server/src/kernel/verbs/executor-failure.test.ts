@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OUTCOME_UNKNOWN, RETRY_ROUTES } from '../machines/task-machine.js';
+import { RETRY_ROUTES } from '../machines/retry-routes.js';
+import { OUTCOME_UNKNOWN } from '../machines/task-machine.js';
 import { executorFailure } from './executor-failure.js';
 
 /**

@@ -1,7 +1,7 @@
 import { AirlockError } from '../../errors.js';
 import { type Principal, principalName } from '../../store/accounts.js';
 import type { KernelContext } from '../context.js';
-import { retryRoute } from '../machines/task-machine.js';
+import { retryRoute } from '../machines/retry-routes.js';
 import type { TaskView } from '../views.js';
 import { approvalsRequiredNow } from './approval-quorum.js';
 import { hookTimeoutMs, memberMove, type TaskAddress } from './decisions.js';
