@@ -82,6 +82,8 @@ for (const backend of all) {
           batchRows: 2,
         },
       });
+      // As below: the first tick's pass happens now, not after the clock moves.
+      await d.airlock.kernel.pruner!.pruneNow();
       const created = await d.agent.post(`${d.ws}/runs`, {
         approval_mode: 'ask',
         input: 'deploy it',
@@ -128,6 +130,9 @@ for (const backend of all) {
         clock: () => now,
         retention: { exportDir: mkdtempSync(join(root, 'audit-')), intervalMs: 10 * 365 * DAY },
       });
+      // The kernel's first clock tick starts a pass; on a loaded machine it can come after the
+      // clock moves and prune what the pass below counts. Passing now leaves none for it to start.
+      await d.airlock.kernel.pruner!.pruneNow();
       const created = await d.agent.post(`${d.ws}/runs`, {
         approval_mode: 'bypass',
         input: 'say hi',
