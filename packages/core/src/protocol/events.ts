@@ -35,6 +35,8 @@ function event<T extends string, D extends z.ZodType>(type: T, data: D) {
 }
 
 const decidedBy = z.string();
+/** Where a person decided when outside the API: `Slack, <user>` for a button, `email` for a link. */
+const decidedVia = z.string().optional();
 
 /**
  * How many distinct approvals the workspace's approval policy asked of the row
@@ -183,6 +185,7 @@ export const EVENT_SCHEMAS = [
       kind: TaskKindSchema.optional(),
       /** The allow rule the approval remembered, when it asked to. */
       remembered: RememberedSchema.optional(),
+      via: decidedVia,
     }),
   ),
   // One member's approval of a call that needs more than one: the row waits on.
@@ -192,6 +195,7 @@ export const EVENT_SCHEMAS = [
       decided_by: decidedBy,
       received: z.number().int(),
       required: z.number().int(),
+      via: decidedVia,
     }),
   ),
   // A person changed a parked call's input before approving: both versions are kept.
@@ -217,6 +221,7 @@ export const EVENT_SCHEMAS = [
       layer: LayerNameSchema.optional(),
       layers: z.array(LayerDecisionSchema).optional(),
       reminders,
+      via: decidedVia,
     }),
   ),
   event(

@@ -70,6 +70,35 @@ describe('decisionOf', () => {
     expect(decisionOf(named)).toMatchObject({ decider: 'person', by: 'Ana Lima' });
   });
 
+  it('tells where a person decided when it was outside the API (a Slack button, an email link)', () => {
+    const nameOf = (principal: string) => (principal === 'member:cred_a' ? 'Ana Lima' : null);
+    expect(
+      decisionOf(
+        event('task.approved', { decided_by: 'member:cred_a', via: 'Slack, ana' }, 'member:cred_a'),
+        nameOf,
+      ),
+    ).toMatchObject({ decider: 'person', by: 'Ana Lima via Slack, ana' });
+    expect(
+      decisionOf(
+        event(
+          'task.denied',
+          { decided_by: 'member:cred_b', via: 'email', error: { code: 'approval_denied' } },
+          'member:cred_b',
+        ),
+      ),
+    ).toMatchObject({ outcome: 'denied', by: 'member:cred_b via email' });
+    expect(
+      decisionOf(
+        event(
+          'task.approval_added',
+          { decided_by: 'member:cred_a', received: 1, required: 2, via: 'Slack, ana' },
+          'member:cred_a',
+        ),
+        nameOf,
+      ),
+    ).toMatchObject({ outcome: 'approval_added', by: 'Ana Lima via Slack, ana' });
+  });
+
   it('tells each approval toward a quorum, and who made up the quorum, by name', () => {
     const names = new Map([
       ['member:cred_a', 'Ana Lima'],

@@ -64,6 +64,11 @@ function rulesWords(data: Data): string {
   return `${which} (${layerWords(data.layer)})`;
 }
 
+/** Who decided, and where when it was outside the API: "alice via Slack, alice.s". */
+function throughChannel(by: string, data: Data): string {
+  return typeof data.via === 'string' && data.via !== '' ? `${by} via ${data.via}` : by;
+}
+
 function personOr(principal: string | null, fallback: DeciderKind): [DeciderKind, string] {
   if (principal === null || principal === 'kernel') return [fallback, fallback];
   return ['person', principal];
@@ -129,14 +134,14 @@ export function decisionOf(event: StoryEvent, nameOf: NameOf = () => null): Stor
         ...base,
         outcome: 'approved',
         decider,
-        by,
+        by: throughChannel(by, data),
         detail: quorumWords(data.approved_by, named),
       };
     }
     case 'task.approval_added': {
       const [decider, by] = personOr(decided, 'kernel');
       const detail = `${String(data.received ?? '?')} of ${String(data.required ?? '?')} approvals; it waits for more`;
-      return { ...base, outcome: 'approval_added', decider, by, detail };
+      return { ...base, outcome: 'approval_added', decider, by: throughChannel(by, data), detail };
     }
     case 'task.edited': {
       const [decider, by] = personOr(decided, 'kernel');
@@ -151,7 +156,7 @@ export function decisionOf(event: StoryEvent, nameOf: NameOf = () => null): Stor
           ...base,
           outcome: 'denied',
           decider: 'person',
-          by: named(data.decided_by),
+          by: throughChannel(named(data.decided_by), data),
           detail: errorDetail(data),
         };
       }

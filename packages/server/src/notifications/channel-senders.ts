@@ -2,8 +2,10 @@ import type { Logger } from 'pino';
 import type { DeliveryRow } from '../store/notifications.js';
 import type { ChannelConfig, NotificationsConfig } from './config.js';
 import type { EmailSender } from './email.js';
+import type { SettleTarget } from './message-settle.js';
 import type { NotificationPayload } from './payload.js';
 import type { SlackSender } from './slack.js';
+import { decidedMessage, noticeMessage } from './slack-blocks.js';
 import { sendWebhook } from './webhook.js';
 
 type SlackChannel = Extract<ChannelConfig, { kind: 'slack' }>;
@@ -90,6 +92,26 @@ export class ChannelSenders {
         return null;
       }
     }
+  }
+
+  /**
+   * Settles a posted Slack notice: its message, rebuilt from the notice, without
+   * buttons and ending with the outcome. `signal` cancels the request.
+   * @throws Error when the channel is gone or no Slack channel, or Slack refuses.
+   */
+  async settle(
+    delivery: DeliveryRow,
+    target: SettleTarget,
+    signal?: AbortSignal,
+  ): Promise<SentRef> {
+    const channel = this.channelOf(delivery);
+    if (channel?.kind !== 'slack') {
+      throw new Error(`no Slack channel ${delivery.channel} is configured any more`);
+    }
+    const notice = JSON.parse(target.noticePayload) as NotificationPayload;
+    const message = decidedMessage(noticeMessage(target.noticeId, notice), target.outcome);
+    await (await this.slackSender(channel)).update(target.where, message, signal);
+    return `${target.where.channel}:${target.where.ts}`;
   }
 
   /** Closes every transport (each one made; one still loading closes once made). */

@@ -14,7 +14,10 @@ export interface OutsideDecision {
   /** The row version the person was shown. */
   version: string;
   action: 'approve' | 'deny';
-  /** Where it came from, for the deny reason the model reads (`Slack`, `email`). */
+  /**
+   * Where it came from (`Slack, <user>`, `email`): in the deny reason the model reads, and on
+   * the decision's event.
+   */
   via: string;
 }
 
@@ -72,7 +75,10 @@ export async function decideForMember(
   };
   const by = principalName(principal);
   if (decision.action === 'approve') {
-    const task = await approveTask(ctx, principal, address, { version: decision.version });
+    const task = await approveTask(ctx, principal, address, {
+      version: decision.version,
+      via: decision.via,
+    });
     const required = task.approvals?.required ?? 1;
     return {
       decided: task.state !== 'needs_approval',
@@ -81,7 +87,7 @@ export async function decideForMember(
     };
   }
   const reason = `denied by a person (${decision.via})`;
-  await denyTask(ctx, principal, address, reason, decision.version);
+  await denyTask(ctx, principal, address, reason, decision.version, decision.via);
   return { decided: true, by, approvals: null };
 }
 

@@ -4,22 +4,31 @@ import { peekRun } from '../store/runs.js';
 import type { PendingEvent, Tx } from '../store/store.js';
 import { findTask } from '../store/tasks.js';
 import type { NotificationsConfig } from './config.js';
+import { settlesFor } from './message-settle.js';
 import { cardUrl, type NotificationPayload } from './payload.js';
 import { channelWants, notifyingEventOf } from './routing.js';
+
+/** The states a park or question notice asks a person about. */
+const WAITING = new Set(['needs_approval', 'awaiting_input']);
 
 /**
  * The outbox's enqueue, run at the end of every unit of work that emitted
  * events (Store.onUnitEvents), inside its transaction: one delivery per
- * subscribed channel for each event that needs a person. The notice commits
- * with its event or not at all.
+ * subscribed channel for each event that needs a person, and a settle for each
+ * Slack notice of a call whose wait ended (message-settle.ts). The notice
+ * commits with its event or not at all.
  */
 export function outboxEnqueue(
   config: NotificationsConfig,
   onEnqueued: () => void,
 ): (tx: Tx, events: readonly PendingEvent[]) => Promise<void> {
   const workspaces = new Set(config.channels.map((channel) => channel.workspace));
+  const slackWorkspaces = new Set(
+    config.channels.filter((c) => c.kind === 'slack').map((channel) => channel.workspace),
+  );
   return async (tx, events) => {
-    const deliveries: NewDelivery[] = [];
+    const deliveries: NewDelivery[] =
+      slackWorkspaces.size > 0 ? await settlesFor(tx, events, slackWorkspaces) : [];
     for (const event of events) {
       if (!workspaces.has(event.workspace_id)) continue;
       const kind = notifyingEventOf(event);
@@ -27,6 +36,10 @@ export function outboxEnqueue(
       const run = await peekRun(tx, event.run_id);
       if (!run) continue;
       const row = event.task_key ? await findTask(tx, event.run_id, event.task_key) : undefined;
+      // A park the same unit already decided (an edit approved at once) asks nobody anything.
+      if ((kind === 'task.parked' || kind === 'task.asked') && row && !WAITING.has(row.state)) {
+        continue;
+      }
       const task = row ? taskView(row) : null;
       const view = runView(run);
       const subject = {

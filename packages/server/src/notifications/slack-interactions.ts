@@ -5,13 +5,7 @@ import type { KernelContext } from '../kernel/context.js';
 import type { SlackChannelConfig } from './config.js';
 import { decideForMember, describeOutcome } from './member-decision.js';
 import type { SlackSender } from './slack.js';
-import {
-  APPROVE_ACTION,
-  type ButtonValue,
-  DENY_ACTION,
-  decidedMessage,
-  progressMessage,
-} from './slack-blocks.js';
+import { APPROVE_ACTION, type ButtonValue, DENY_ACTION, progressMessage } from './slack-blocks.js';
 
 /** How far a Slack request's timestamp may be from the kernel's clock: five minutes. */
 export const SLACK_REPLAY_WINDOW_S = 300;
@@ -90,8 +84,9 @@ export interface InteractionAnswer {
  * Handles one Slack interaction request for a channel: verifies its
  * signature, turns an Approve or Deny press into the mapped member's decision
  * through the kernel's decision path (bound to the row version on the button,
- * so a second press changes nothing); its follow-up updates the message
- * with who decided, or tells the person alone why their press was refused.
+ * so a second press changes nothing). Once the call is decided, the outbox
+ * settles its messages (this one too); until then the follow-up shows the
+ * approvals so far, or tells the person alone why their press was refused.
  * @throws AirlockError unauthenticated (a bad signature), invalid_input (no payload, not an Airlock button).
  */
 export async function handleSlackInteraction(options: {
@@ -147,11 +142,11 @@ export async function handleSlackInteraction(options: {
       action: verb,
       via: `Slack, ${who}`,
     });
+    // A decided call's messages, this one among them, are settled by the outbox
+    // (message-settle.ts), as when the call is decided anywhere else.
+    if (outcome.decided) return { status: 200, body: '' };
     const original = { text: payload.message?.text ?? '', blocks: payload.message?.blocks ?? [] };
-    const said = describeOutcome(verb, outcome, who);
-    const message = outcome.decided
-      ? decidedMessage(original, said)
-      : progressMessage(original, said);
+    const message = progressMessage(original, describeOutcome(verb, outcome, who));
     return thenTell(
       () => sender.update({ channel: slackChannel, ts }, message),
       'slack message update failed',

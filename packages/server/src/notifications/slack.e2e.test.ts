@@ -7,6 +7,7 @@ import {
   deployWithChannels,
   freePort,
   type NotifyDeployment,
+  type Received,
   startReceiver,
 } from '../testing/notify-kit.js';
 import { fieldsOf, press, SIGNING_SECRET, signed, startSlack } from '../testing/slack-kit.js';
@@ -23,7 +24,7 @@ for (const backend of all) {
     async function deploySlack(
       hold: string[] = [],
       tuning: { leaseMs?: number; stopGraceMs?: number } = {},
-      started?: Awaited<ReturnType<typeof startSlack>>,
+      started?: { url: string; received: Received[]; close(): Promise<void> },
     ) {
       const slack = started ?? (await startSlack(hold));
       closers.push(slack.close);
@@ -94,7 +95,7 @@ for (const backend of all) {
       );
       expect(fieldsOf(update)).toMatchObject({ channel: 'C123', ts: '1001.000100' });
       expect(JSON.stringify(fieldsOf(update).blocks)).toContain(
-        `Approved by u_alice (member:${d!.memberCredentialId})`,
+        `Approved by member:${d!.memberCredentialId} via Slack, u_alice`,
       );
       expect(JSON.stringify(fieldsOf(update).blocks)).not.toContain('airlock_approve');
       // Single use: the same press again is refused (the row version moved), told to the presser alone.
@@ -176,7 +177,7 @@ for (const backend of all) {
         async () => slack.received.filter((r) => r.path === '/api/chat.update')[1],
       );
       const final = JSON.stringify(fieldsOf(decided).blocks);
-      expect(final).toContain(`Approved by u_bob (member:${d!.otherMember.credentialId})`);
+      expect(final).toContain(`Approved by member:${d!.otherMember.credentialId} via Slack, u_bob`);
       expect(final).not.toContain('airlock_approve');
       expect(final).not.toContain('1 of 2 approvals');
     });
@@ -341,7 +342,7 @@ for (const backend of all) {
       const port = (slack.address() as AddressInfo).port;
       const started = {
         url: `http://127.0.0.1:${port}`,
-        received: [],
+        received: [] as Received[],
         server: slack,
         close: () => new Promise<void>((resolve) => slack.close(() => resolve())),
       };

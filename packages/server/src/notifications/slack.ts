@@ -76,12 +76,16 @@ export class SlackSender {
     return `${answer.channel ?? this.channel.channel}:${answer.ts ?? ''}`;
   }
 
-  /** Replaces a posted message (with who decided, or how many approvals it has). */
+  /**
+   * Replaces a posted message (with who decided, or how many approvals it has);
+   * `signal` cancels the request.
+   */
   async update(
     where: { channel: string; ts: string },
     message: { text: string; blocks: Record<string, unknown>[] },
+    signal?: AbortSignal | undefined,
   ): Promise<void> {
-    await this.client.chat.update({
+    await this.clientFor(signal).chat.update({
       channel: where.channel,
       ts: where.ts,
       text: message.text,

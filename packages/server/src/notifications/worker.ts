@@ -9,7 +9,8 @@ import {
 } from '../store/notifications.js';
 import type { Store } from '../store/store.js';
 import { type Backoff, DEFAULT_BACKOFF, retryDelayMs } from './backoff.js';
-import type { ChannelSenders } from './channel-senders.js';
+import type { ChannelSenders, SentRef } from './channel-senders.js';
+import { MESSAGE_SETTLED, settleTarget } from './message-settle.js';
 
 /** How the delivery worker runs. */
 export interface DeliveryWorkerOptions {
@@ -206,6 +207,16 @@ export class DeliveryWorker {
     this.inFlight.set(delivery.id, { delivery, controller, done });
   }
 
+  /** Sends a notice, or settles the message of an earlier one (nothing to do: null). */
+  private async send(delivery: DeliveryRow, signal: AbortSignal): Promise<SentRef> {
+    const { store, senders } = this.options;
+    if (delivery.event_type !== MESSAGE_SETTLED) {
+      return senders.send(delivery, store.now(), signal);
+    }
+    const target = await settleTarget(store, delivery);
+    return target ? senders.settle(delivery, target, signal) : null;
+  }
+
   private async deliver(delivery: DeliveryRow, signal: AbortSignal): Promise<void> {
     const { store, senders, logger } = this.options;
     const attempts = delivery.attempts + 1;
@@ -216,7 +227,7 @@ export class DeliveryWorker {
       // Awaited to the end, not raced with the signal: the senders cancel their
       // request on it, and only a send that settled may be recorded failed and
       // become due again (one still in flight could land beside the retry).
-      externalRef = await senders.send(delivery, store.now(), signal);
+      externalRef = await this.send(delivery, signal);
     } catch (error) {
       const cause: unknown = signal.aborted ? signal.reason : error;
       failure = cause instanceof Error ? cause.message : String(cause);

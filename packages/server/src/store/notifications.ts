@@ -208,6 +208,28 @@ export async function findDelivery(
   return row as DeliveryRow | undefined;
 }
 
+/** What the outbox reads of a call's earlier deliveries to settle their Slack messages. */
+export type TaskDelivery = Pick<
+  DeliveryRow,
+  'id' | 'event_type' | 'channel' | 'channel_kind' | 'state' | 'payload'
+>;
+
+/** Every delivery of one row of a run, oldest first (a handful: one per notice and channel). */
+export async function listTaskDeliveries(
+  reader: Reader,
+  runId: string,
+  taskKey: string,
+): Promise<TaskDelivery[]> {
+  return reader[SQL].db
+    .selectFrom('notification_deliveries')
+    .select(['id', 'event_type', 'channel', 'channel_kind', 'state', 'payload'])
+    .where('run_id', '=', runId)
+    .where('task_key', '=', taskKey)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 /**
  * Makes a delivery due again now, with its attempts counted afresh (a person
  * redelivers a dead or delivered notice); its id, hence its idempotency id, is

@@ -5,22 +5,27 @@ import { type Received, startReceiver } from './notify-kit.js';
 export const SIGNING_SECRET = 'slack-signing-secret-for-tests';
 
 /**
- * Slack's Web API as a local server: chat.* answers like Slack, and every
- * call is kept; `hold` names methods it never answers (a Slack that is slow).
+ * Slack's Web API as a local server: chat.* answers like Slack (a post lands in
+ * the channel it names), and every call is kept; `hold` names methods it never
+ * answers (a Slack that is slow), and methods added to `refusing` are answered
+ * `ok: false` until taken out again (a Slack that has an outage).
  */
 export async function startSlack(hold: string[] = []) {
   let ts = 1000;
-  return startReceiver((request) => {
+  const refusing = new Set<string>();
+  const receiver = await startReceiver((request) => {
     if (hold.some((method) => request.path === `/api/${method}`)) return null;
+    if ([...refusing].some((method) => request.path === `/api/${method}`)) {
+      return { status: 200, body: JSON.stringify({ ok: false, error: 'internal_error' }) };
+    }
     if (request.path === '/api/chat.postMessage') {
       ts += 1;
-      return {
-        status: 200,
-        body: JSON.stringify({ ok: true, channel: 'C123', ts: `${ts}.000100` }),
-      };
+      const channel = String(fieldsOf(request).channel ?? 'C123');
+      return { status: 200, body: JSON.stringify({ ok: true, channel, ts: `${ts}.000100` }) };
     }
     return { status: 200, body: JSON.stringify({ ok: true }) };
   });
+  return { ...receiver, refusing };
 }
 
 /** The fields of a Web API call, whichever encoding the client chose. */
@@ -44,8 +49,13 @@ export function signed(body: string, secret = SIGNING_SECRET, at = Math.floor(Da
   };
 }
 
-/** A block_actions payload for a press of a button of a posted message. */
-export function press(message: Record<string, unknown>, actionId: string, user: string): string {
+/** A block_actions payload for a press of a button of a posted message (by default the first). */
+export function press(
+  message: Record<string, unknown>,
+  actionId: string,
+  user: string,
+  where = { channel: 'C123', ts: '1001.000100' },
+): string {
   const blocks = message.blocks as {
     type: string;
     elements?: { action_id: string; value?: string }[];
@@ -57,9 +67,9 @@ export function press(message: Record<string, unknown>, actionId: string, user: 
     type: 'block_actions',
     user: { id: user, username: user.toLowerCase() },
     team: { id: 'T1' },
-    container: { type: 'message', channel_id: 'C123', message_ts: '1001.000100' },
-    channel: { id: 'C123' },
-    message: { ts: '1001.000100', text: message.text, blocks },
+    container: { type: 'message', channel_id: where.channel, message_ts: where.ts },
+    channel: { id: where.channel },
+    message: { ts: where.ts, text: message.text, blocks },
     actions: [{ action_id: actionId, value: button.value, type: 'button' }],
   };
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();

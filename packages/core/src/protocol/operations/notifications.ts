@@ -11,7 +11,10 @@ export const DeliveryViewSchema = named(
     id: z.string(),
     run_id: z.string(),
     task_key: z.string().nullable(),
-    /** The event that needed a person: task.parked, task.asked, task.expired, run.held, run.failed. */
+    /**
+     * The event that needed a person: task.parked, task.asked, task.expired, run.held, run.failed;
+     * or message.settled, the update of an earlier Slack notice once its call stopped waiting.
+     */
     event_type: z.string(),
     channel: z.string(),
     channel_kind: z.enum(['webhook', 'slack', 'email']),

@@ -45,6 +45,11 @@ export interface ApprovalRequest {
   remember?: Remember | undefined;
   /** Approve with changes: the input the call runs with, if every layer still lets it. */
   toolInput?: unknown;
+  /**
+   * Where the person decided, when outside the API (`Slack, <user>`, `email`): recorded on
+   * the event, and shown where the call's notices are settled. Never read from a request body.
+   */
+  via?: string | undefined;
 }
 
 /**
@@ -197,6 +202,7 @@ export function approveTask(
           decided_by: who,
           received: approvals.length,
           required: requirement.required,
+          ...(request.via ? { via: request.via } : {}),
         },
         principal: who,
       });
@@ -238,6 +244,7 @@ export function approveTask(
         ...(requirement.required > 1 ? { approved_by: approvals.map((a) => a.principal) } : {}),
         ...(moved.kind === 'tool' ? {} : { kind: moved.kind }),
         ...(remembered ? { remembered } : {}),
+        ...(request.via ? { via: request.via } : {}),
       },
       principal: who,
     });

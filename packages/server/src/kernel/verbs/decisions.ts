@@ -145,7 +145,8 @@ export function observeDecision(
 /**
  * Denies a parked row: it fails approval_denied with the person's reason, which the model reads.
  * A deny by any member the approval policy lets decide the row ends it, whatever approvals it had.
- * With `version` it denies only that version of the row.
+ * With `version` it denies only that version of the row; `via` says where the person decided
+ * when outside the API (`Slack, <user>`, `email`), recorded on the event.
  * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
  *   approver_not_allowed (403) when the policy does not let this member decide it,
  *   version_mismatch (409) when the row changed since `version`.
@@ -156,6 +157,7 @@ export function denyTask(
   address: TaskAddress,
   reason: string | undefined,
   version?: string,
+  via?: string,
 ): Promise<TaskView> {
   const who = principalName(principal);
   const detail = reason?.trim() ? reason : 'a person denied this tool call';
@@ -179,7 +181,11 @@ export function denyTask(
     }),
     event: () => ({
       type: 'task.denied',
-      data: { decided_by: who, error: { code: 'approval_denied', detail } },
+      data: {
+        decided_by: who,
+        error: { code: 'approval_denied', detail },
+        ...(via ? { via } : {}),
+      },
     }),
   });
 }

@@ -1,0 +1,171 @@
+import { findDelivery, listTaskDeliveries, type NewDelivery } from '../store/notifications.js';
+import { principalRoster } from '../store/principal-roster.js';
+import type { Reader } from '../store/reader.js';
+import type { PendingEvent, Tx } from '../store/store.js';
+
+/**
+ * Settling a Slack notice: once the call it asked about stops waiting, however
+ * that happened (a press in this message or another channel's, the inbox, the
+ * CLI, the SDK, an email link, the 24 h clock, the run's end), the message loses
+ * its buttons and says what became of the call. Each settle is a delivery of its
+ * own in the outbox (kind `message.settled`), written in the same transaction as
+ * the event that ended the wait, retried like any notice, and in the run's story.
+ */
+
+/** The delivery kind of a settle. */
+export const MESSAGE_SETTLED = 'message.settled';
+
+/** A settle's payload: which notice's message, and the line it now ends with. */
+export interface SettlePayload {
+  type: `airlock.${typeof MESSAGE_SETTLED}`;
+  timestamp: string;
+  data: { workspace_id: string; notice_id: string; outcome: string };
+}
+
+/** The notices that asked a person something, whose messages carry buttons. */
+const ASKING_NOTICES = new Set(['task.parked', 'task.asked']);
+
+/** The events that can end a row's wait. */
+const SETTLING_EVENTS = new Set([
+  'task.approved',
+  'task.denied',
+  'task.resolved',
+  'task.expired',
+  'task.canceled',
+  'task.edited',
+]);
+
+type Names = ReadonlyMap<string, string>;
+
+/** An event's data as the settle reads it, whatever its type declares. */
+function dataOf(event: PendingEvent): Record<string, unknown> {
+  return (event.data ?? {}) as Record<string, unknown>;
+}
+
+function who(event: PendingEvent, names: Names): string {
+  const data = dataOf(event);
+  const by = typeof data.decided_by === 'string' ? data.decided_by : event.principal;
+  const name = by ? (names.get(by) ?? by) : 'someone';
+  return typeof data.via === 'string' ? `${name} via ${data.via}` : name;
+}
+
+/** The line a settled message ends with, for the event that ended its call's wait. */
+export function settledLine(event: PendingEvent, names: Names): string {
+  const data = dataOf(event);
+  switch (event.type) {
+    case 'task.approved':
+      return `Approved by ${who(event, names)}`;
+    case 'task.denied':
+      return `Denied by ${who(event, names)}`;
+    case 'task.resolved':
+      return `${data.outcome === 'failed' ? 'Declined' : 'Answered'} by ${who(event, names)}`;
+    case 'task.expired':
+      return 'Expired: nobody decided in time';
+    case 'task.edited':
+      return data.outcome === 'parked'
+        ? `Edited by ${who(event, names)}: the edited call waits in a new message`
+        : `Edited by ${who(event, names)}`;
+    default:
+      return typeof data.decided_by === 'string'
+        ? `Canceled by ${who(event, names)}`
+        : 'Canceled: the run ended or was stopped';
+  }
+}
+
+/**
+ * The settles a unit of work's events call for: for each row whose wait an event
+ * ended (the unit's last such event speaks for it), one per Slack notice of the
+ * row not yet settled or dead-lettered. A notice still pending is settled too:
+ * its settle waits until it is posted (see {@link settleTarget}).
+ */
+export async function settlesFor(
+  tx: Tx,
+  events: readonly PendingEvent[],
+  slackWorkspaces: ReadonlySet<string>,
+): Promise<NewDelivery[]> {
+  const last = new Map<string, PendingEvent & { task_key: string }>();
+  for (const event of events) {
+    if (!event.task_key || !SETTLING_EVENTS.has(event.type)) continue;
+    if (!slackWorkspaces.has(event.workspace_id)) continue;
+    last.set(`${event.run_id}\u0000${event.task_key}`, { ...event, task_key: event.task_key });
+  }
+  const settles: NewDelivery[] = [];
+  const rosters = new Map<string, Names>();
+  for (const event of last.values()) {
+    const deliveries = await listTaskDeliveries(tx, event.run_id, event.task_key);
+    const settled = new Set(
+      deliveries
+        .filter((delivery) => delivery.event_type === MESSAGE_SETTLED)
+        .map((delivery) => (JSON.parse(delivery.payload) as SettlePayload).data.notice_id),
+    );
+    const open = deliveries.filter(
+      (delivery) =>
+        delivery.channel_kind === 'slack' &&
+        ASKING_NOTICES.has(delivery.event_type) &&
+        delivery.state !== 'dead' &&
+        !settled.has(delivery.id),
+    );
+    if (open.length === 0) continue;
+    let names = rosters.get(event.workspace_id);
+    if (!names) {
+      names = (await principalRoster(tx, event.workspace_id)).names;
+      rosters.set(event.workspace_id, names);
+    }
+    const outcome = settledLine(event, names);
+    for (const notice of open) {
+      const payload: SettlePayload = {
+        type: `airlock.${MESSAGE_SETTLED}`,
+        timestamp: new Date(tx.now).toISOString(),
+        data: { workspace_id: event.workspace_id, notice_id: notice.id, outcome },
+      };
+      settles.push({
+        workspace_id: event.workspace_id,
+        run_id: event.run_id,
+        task_key: event.task_key,
+        event_type: MESSAGE_SETTLED,
+        channel: notice.channel,
+        channel_kind: 'slack',
+        payload,
+      });
+    }
+  }
+  return settles;
+}
+
+/** The posted message a settle updates, with the notice it was built from. */
+export interface SettleTarget {
+  /** The Slack channel and message timestamp of the notice. */
+  where: { channel: string; ts: string };
+  noticeId: string;
+  /** The notice's payload as posted (its message is rebuilt from it). */
+  noticePayload: string;
+  outcome: string;
+}
+
+/**
+ * What a settle updates, read when it is sent: undefined when there is nothing
+ * to update (the notice was dead-lettered, never posted, or pruned).
+ * @throws Error while the notice is not posted yet: the attempt fails and the
+ *   outbox tries again with backoff, after the notice's own retries.
+ */
+export async function settleTarget(
+  reader: Reader,
+  settle: { workspace_id: string; payload: string },
+): Promise<SettleTarget | undefined> {
+  const { data } = JSON.parse(settle.payload) as SettlePayload;
+  const notice = await findDelivery(reader, settle.workspace_id, data.notice_id);
+  if (notice?.state === 'pending') {
+    throw new Error(`notice ${notice.id} is not posted yet: its message is settled once it is`);
+  }
+  if (!notice?.external_ref || notice.state === 'dead') return undefined;
+  const split = notice.external_ref.indexOf(':');
+  return {
+    where: {
+      channel: notice.external_ref.slice(0, split),
+      ts: notice.external_ref.slice(split + 1),
+    },
+    noticeId: notice.id,
+    noticePayload: notice.payload,
+    outcome: data.outcome,
+  };
+}

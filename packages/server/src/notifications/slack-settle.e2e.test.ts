@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest';
+import { waitFor } from '../testing/harness.js';
+import {
+  closeAfterEach,
+  deployWithChannels,
+  freePort,
+  type NotifyDeployment,
+} from '../testing/notify-kit.js';
+import { fieldsOf, press, SIGNING_SECRET, signed, startSlack } from '../testing/slack-kit.js';
+import { backends } from '../testing/stores.js';
+
+/**
+ * A Slack notice is settled once its call stops waiting, wherever that happened: the
+ * message loses its buttons and says what became of the call, in every channel that
+ * posted it, whether the call was decided by a press there, in another channel, in the
+ * inbox or the API, by the clock or by the run's end.
+ */
+
+const all = await backends();
+const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
+const CHANNELS = { approvals: 'C123', oncall: 'C999' } as const;
+
+type Slack = Awaited<ReturnType<typeof startSlack>>;
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`Slack notices settled (${backend.name})`, () => {
+    let d: NotifyDeployment | undefined;
+    const closers = closeAfterEach(() => d);
+
+    async function deploy(options: { parkTtlMs?: number } = {}) {
+      const slack = await startSlack();
+      closers.push(slack.close);
+      d = await deployWithChannels(
+        backend,
+        ({ workspaceId, memberCredentialId, otherMemberCredentialId }) => ({
+          channels: Object.entries(CHANNELS).map(([name, channel]) => ({
+            name,
+            kind: 'slack',
+            workspace: workspaceId,
+            token: 'xoxb-test-token',
+            signing_secret: SIGNING_SECRET,
+            channel,
+            api_url: `${slack.url}/api/`,
+            members: { U_ALICE: memberCredentialId, U_BOB: otherMemberCredentialId },
+          })),
+        }),
+        { port: await freePort(), notificationTuning: FAST, ...options },
+      );
+      return slack;
+    }
+
+    const calls = (slack: Slack, method: string) =>
+      slack.received.filter((r) => r.path === `/api/chat.${method}`).map(fieldsOf);
+
+    /** The message each channel was posted, once both are there. */
+    async function posted(slack: Slack) {
+      return waitFor(
+        async () => {
+          const posts = calls(slack, 'postMessage').filter((p) =>
+            JSON.stringify(p.blocks).includes('airlock_approve'),
+          );
+          return posts.length === 2 ? posts : undefined;
+        },
+        { what: 'a post in each channel' },
+      );
+    }
+
+    /** The updates of both posted messages, once each has one; keyed by channel. */
+    async function settled(slack: Slack) {
+      return waitFor(
+        async () => {
+          const updates = calls(slack, 'update');
+          const byChannel = new Map(updates.map((u) => [String(u.channel), u]));
+          return byChannel.size === 2 ? byChannel : undefined;
+        },
+        { what: 'both messages settled' },
+      );
+    }
+
+    const task = async (runId: string) =>
+      (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body;
+
+    it('a call approved through the API settles its message in every channel: no buttons, who decided', async () => {
+      const slack = await deploy();
+      const runId = await d!.park();
+      const posts = await posted(slack);
+      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      expect(approved.status).toBe(200);
+      const updates = await settled(slack);
+      for (const post of posts) {
+        const update = updates.get(String(post.channel))!;
+        // Each update names the message its channel was posted.
+        expect(update.ts).toBe(await postedTs(slack, String(post.channel)));
+        const shown = JSON.stringify(update.blocks);
+        expect(shown).toContain('rm -rf /tmp/x');
+        expect(shown).not.toContain('airlock_approve');
+        expect(shown).toMatch(/Approved by [^"]+/);
+        expect(String(update.text)).toContain('Approval needed: bash');
+      }
+      // The settles are deliveries of their own, delivered, and in the run's story.
+      const listed = await d!.member.get(`${d!.ws}/notifications?run_id=${runId}`);
+      const settles = (listed.body.deliveries as { event_type: string; state: string }[]).filter(
+        (delivery) => delivery.event_type === 'message.settled',
+      );
+      expect(settles.map((s) => s.state)).toEqual(['delivered', 'delivered']);
+      const story = await d!.events(runId, 'notification.delivered');
+      expect(
+        story.filter(
+          (event) => (event.data as { notified?: string }).notified === 'message.settled',
+        ),
+      ).toHaveLength(2);
+    });
+
+    it('a press in one channel settles the messages of both, once each, saying it came from Slack', async () => {
+      const slack = await deploy();
+      const runId = await d!.park();
+      const posts = await posted(slack);
+      const oncall = posts.find((p) => p.channel === CHANNELS.oncall)!;
+      const where = { channel: CHANNELS.oncall, ts: await postedTs(slack, CHANNELS.oncall) };
+      const body = press(oncall, 'airlock_approve', 'U_ALICE', where);
+      const endpoint = `${d!.url}/notifications/slack/${d!.workspaceId}/oncall/interactions`;
+      expect((await fetch(endpoint, { method: 'POST', headers: signed(body), body })).status).toBe(
+        200,
+      );
+      expect((await task(runId)).state).toBe('runnable');
+      const updates = await settled(slack);
+      expect(updates.get(CHANNELS.oncall)!.ts).toBe(where.ts);
+      for (const update of updates.values()) {
+        expect(JSON.stringify(update.blocks)).toContain('via Slack, u_alice');
+        expect(JSON.stringify(update.blocks)).not.toContain('airlock_approve');
+      }
+      await d!.airlock.notifications!.worker.idle();
+      expect(calls(slack, 'update')).toHaveLength(2);
+      const [approvedEvent] = await d!.events(runId, 'task.approved');
+      expect((approvedEvent!.data as { via?: string }).via).toBe('Slack, u_alice');
+    });
+
+    it('a deny and a stopped run each settle the message with what became of the call', async () => {
+      const slack = await deploy();
+      const denied = await d!.park();
+      await posted(slack);
+      const deny = await d!.otherMember.client.post(`${d!.ws}/runs/${denied}/tasks/t1/deny`, {
+        reason: 'not today',
+      });
+      expect(deny.status).toBe(200);
+      for (const update of (await settled(slack)).values()) {
+        expect(JSON.stringify(update.blocks)).toContain(
+          `Denied by member:${d!.otherMember.credentialId}`,
+        );
+      }
+      slack.received.length = 0;
+      const stopped = await d!.park();
+      await posted(slack);
+      const stop = await d!.member.post(`${d!.ws}/runs/${stopped}/stop`, {});
+      expect(stop.status).toBe(200);
+      for (const update of (await settled(slack)).values()) {
+        const shown = JSON.stringify(update.blocks);
+        expect(shown).toContain('Canceled: the run ended or was stopped');
+        expect(shown).not.toContain('airlock_approve');
+      }
+    });
+
+    it('a park nobody decided in time is settled as expired', async () => {
+      const slack = await deploy({ parkTtlMs: 1000 });
+      const runId = await d!.park();
+      await posted(slack);
+      await waitFor(async () => (await task(runId)).state === 'timed_out', { what: 'expiry' });
+      for (const update of (await settled(slack)).values()) {
+        expect(JSON.stringify(update.blocks)).toContain('Expired: nobody decided in time');
+      }
+    });
+
+    it('a notice Slack refused until its call was decided is settled once it is posted', async () => {
+      const slack = await deploy();
+      slack.refusing.add('chat.postMessage');
+      const runId = await d!.park();
+      await waitFor(async () => calls(slack, 'postMessage').length >= 2, {
+        what: 'refused posts',
+      });
+      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      expect(approved.status).toBe(200);
+      // Meanwhile the settles wait for their notices: nothing to update yet.
+      await waitFor(
+        async () => {
+          const listed = await d!.member.get(`${d!.ws}/notifications?run_id=${runId}`);
+          return (listed.body.deliveries as { event_type: string; last_error: string | null }[])
+            .filter((delivery) => delivery.event_type === 'message.settled')
+            .some((delivery) => delivery.last_error?.includes('not posted yet'));
+        },
+        { what: 'a settle waiting for its notice' },
+      );
+      expect(calls(slack, 'update')).toHaveLength(0);
+      slack.refusing.delete('chat.postMessage');
+      const updates = await settled(slack);
+      // Each message was updated after its one accepted post (the last post to its channel).
+      const sent = slack.received.map((r) => ({ path: r.path, channel: fieldsOf(r).channel }));
+      for (const channel of Object.values(CHANNELS)) {
+        const lastPost = sent.findLastIndex(
+          (r) => r.path === '/api/chat.postMessage' && r.channel === channel,
+        );
+        const update = sent.findIndex(
+          (r) => r.path === '/api/chat.update' && r.channel === channel,
+        );
+        expect(lastPost).toBeGreaterThanOrEqual(0);
+        expect(update).toBeGreaterThan(lastPost);
+      }
+      for (const update of updates.values()) {
+        expect(JSON.stringify(update.blocks)).toMatch(/Approved by/);
+      }
+    });
+
+    it('an edit approved at once settles the message and posts no notice for the edited call', async () => {
+      const slack = await deploy();
+      const runId = await d!.park();
+      await posted(slack);
+      const { version } = await task(runId);
+      const edited = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {
+        version,
+        tool_input: { command: 'rm -rf /tmp/edited' },
+      });
+      expect(edited.status).toBe(200);
+      expect((await task(runId)).state).toBe('runnable');
+      for (const update of (await settled(slack)).values()) {
+        expect(JSON.stringify(update.blocks)).toMatch(/Approved by/);
+      }
+      await d!.airlock.notifications!.worker.idle();
+      const withButtons = calls(slack, 'postMessage').filter((p) =>
+        JSON.stringify(p.blocks).includes('airlock_approve'),
+      );
+      expect(withButtons).toHaveLength(2);
+    });
+
+    it('an edit that still parks settles the old message and posts the edited call', async () => {
+      const slack = await deploy();
+      await d!.member.put(`${d!.ws}/approval_policy`, {
+        policy: { rules: [{ actions: ['destructive'], required: 2 }] },
+      });
+      const runId = await d!.park();
+      await posted(slack);
+      const { version } = await task(runId);
+      const edited = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {
+        version,
+        tool_input: { command: 'rm -rf /tmp/edited' },
+      });
+      expect(edited.status).toBe(200);
+      expect((await task(runId)).state).toBe('needs_approval');
+      for (const update of (await settled(slack)).values()) {
+        expect(JSON.stringify(update.blocks)).toContain('the edited call waits in a new message');
+        expect(JSON.stringify(update.blocks)).not.toContain('airlock_approve');
+      }
+      const fresh = await waitFor(async () => {
+        const again = calls(slack, 'postMessage').filter((p) =>
+          String(p.text).startsWith('Approval needed for the edited call'),
+        );
+        return again.length === 2 ? again : undefined;
+      });
+      expect(JSON.stringify(fresh[0]!.blocks)).toContain('airlock_approve');
+    });
+  });
+}
+
+/** The timestamp Slack answered for the message posted to `channel`. */
+async function postedTs(slack: Slack, channel: string): Promise<string> {
+  const index = slack.received.findIndex(
+    (r) => r.path === '/api/chat.postMessage' && fieldsOf(r).channel === channel,
+  );
+  // The fake answers posts with timestamps 1001, 1002, … in the order it received them.
+  const order = slack.received
+    .slice(0, index + 1)
+    .filter((r) => r.path === '/api/chat.postMessage').length;
+  return `${1000 + order}.000100`;
+}
