@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { Store } from '../store/store.js';
 
 let reachable: Promise<string | null> | undefined;
 
@@ -23,17 +24,46 @@ export function postgresSkipReason(): Promise<string | null> {
   return reachable;
 }
 
-/** Creates a fresh empty database on the test server and returns its URL. */
-export async function freshPostgresDatabase(): Promise<string> {
+/** Creates a fresh database on the test server (a copy of `template`, else empty); its URL. */
+async function createDatabase(template?: string): Promise<string> {
   const url = new URL(process.env.AIRLOCK_TEST_DATABASE_URL!);
   const name = `airlock_t_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   try {
-    await client.query(`create database ${name}`);
+    // FILE_COPY copies the template's files (the test server does not fsync): about 20 ms.
+    await client.query(
+      template
+        ? `create database ${name} template ${template} strategy file_copy`
+        : `create database ${name}`,
+    );
   } finally {
     await client.end();
   }
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** Creates a fresh empty database on the test server and returns its URL. */
+export function freshPostgresDatabase(): Promise<string> {
+  return createDatabase();
+}
+
+let migratedTemplate: Promise<string> | undefined;
+
+/**
+ * Creates a fresh database holding what a store's first open leaves (every
+ * migration applied, nothing else) and returns its URL: a copy of a template
+ * this process migrates once, instead of migrating each test's database
+ * again (about 200 ms of each of some 600 stores a run opens). A test of the
+ * migrations themselves starts from {@link freshPostgresDatabase}.
+ */
+export async function freshMigratedPostgresDatabase(): Promise<string> {
+  migratedTemplate ??= (async () => {
+    const url = await createDatabase();
+    const store = await Store.open({ databaseUrl: url });
+    await store.close();
+    return new URL(url).pathname.slice(1);
+  })();
+  return createDatabase(await migratedTemplate);
 }

@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
 import { Store } from '../store/store.js';
-import { freshPostgresDatabase, postgresSkipReason } from './postgres.js';
+import { freshMigratedPostgresDatabase, postgresSkipReason } from './postgres.js';
 
 /** A store backend under test: how to open a fresh one, or why it is skipped. */
 export interface Backend {
@@ -17,6 +18,25 @@ export interface Backend {
   }>;
 }
 
+let migratedSqlite: Promise<string> | undefined;
+
+/**
+ * A fresh temp data dir holding what a store's first open leaves there (the
+ * database file with every migration applied): a copy of one this process
+ * migrates once, instead of migrating (and fsyncing) each test's store again.
+ */
+async function freshMigratedDataDir(): Promise<string> {
+  migratedSqlite ??= (async () => {
+    const template = mkdtempSync(join(tmpdir(), 'airlock-test-template-'));
+    await (await Store.open({ dataDir: template })).close();
+    return join(template, SQLITE_FILE_NAME);
+  })();
+  const file = await migratedSqlite;
+  const dataDir = mkdtempSync(join(tmpdir(), 'airlock-test-'));
+  copyFileSync(file, join(dataDir, SQLITE_FILE_NAME));
+  return dataDir;
+}
+
 /** Both backends: SQLite in a temp dir, and PostgreSQL when the test server answers. */
 export async function backends(): Promise<Backend[]> {
   const pgSkip = await postgresSkipReason();
@@ -26,7 +46,7 @@ export async function backends(): Promise<Backend[]> {
       name: 'sqlite',
       skip: null,
       async open(clock) {
-        const dataDir = mkdtempSync(join(tmpdir(), 'airlock-test-'));
+        const dataDir = await freshMigratedDataDir();
         const store = await Store.open({ dataDir }, clock);
         return {
           store,
@@ -42,7 +62,7 @@ export async function backends(): Promise<Backend[]> {
       name: 'postgres',
       skip: pgSkip,
       async open(clock) {
-        const databaseUrl = await freshPostgresDatabase();
+        const databaseUrl = await freshMigratedPostgresDatabase();
         const store = await Store.open({ databaseUrl }, clock);
         return {
           store,
