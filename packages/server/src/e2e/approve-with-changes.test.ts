@@ -128,5 +128,44 @@ for (const backend of all) {
       expect(done.body.tool_input).toEqual({ command: 'rm -rf build/tmp' });
       await d.member.put(`${d.ws}/approval_policy`, { policy: {} });
     });
+
+    it('two edits within one millisecond give the call two versions: an approval of the first never approves the second', async () => {
+      // The kernel's clock held still: both edits are stamped with the same time.
+      const now = Date.now();
+      const held = await deploy(backend, { clock: () => now });
+      try {
+        const bo = await held.member.post(`${held.ws}/credentials`, {
+          kind: 'member',
+          agent_application_id: null,
+          label: 'Bo',
+        });
+        const boApi = client(held.url, bo.body.token);
+        await held.member.put(`${held.ws}/approval_policy`, {
+          policy: { rules: [{ actions: ['destructive', 'delete'], required: 2 }] },
+        });
+        const created = await held.agent.post(`${held.ws}/runs`, shellRun('rm -rf build'));
+        const at = `${held.ws}/runs/${created.body.id}/tasks/t1`;
+        await waitFor(async () => (await held.member.get(at)).body.state === 'needs_approval');
+        const first = await held.member.post(`${at}/approve`, {
+          tool_input: { command: 'rm -rf build', why: 'the first edit' },
+        });
+        expect(first.status).toBe(200);
+        const second = await held.member.post(`${at}/approve`, {
+          version: first.body.version,
+          tool_input: { command: 'rm -rf build', why: 'the second edit' },
+        });
+        expect(second.status).toBe(200);
+        expect(second.body.version).not.toBe(first.body.version);
+        // Bo approves the first edit, the one he read: it is no longer what waits.
+        const stale = await boApi.post(`${at}/approve`, { version: first.body.version });
+        expect(stale.status).toBe(409);
+        expect(stale.body.error.code).toBe('version_mismatch');
+        const after = (await held.member.get(at)).body;
+        expect(after.state).toBe('needs_approval');
+        expect(after.tool_input).toEqual({ command: 'rm -rf build', why: 'the second edit' });
+      } finally {
+        await held.close();
+      }
+    });
   });
 }

@@ -194,13 +194,20 @@ export async function setTaskDeadline(
 /**
  * Rewrites a parked row's call after a person edited it (approve with
  * changes): its input, what the approval stage said of it, and its
- * effect profile; the row keeps its state. True when the row was still parked.
+ * effect profile, stamped with the row's `updated_at` (the caller's, which
+ * moves its version); the row keeps its state. True when the row was still parked.
  */
 export async function rewriteParkedCall(
   tx: Tx,
   row: Pick<
     TaskTable,
-    'run_id' | 'key' | 'tool_input' | 'resolved_tool_name' | 'decision' | 'effect_profile'
+    | 'run_id'
+    | 'key'
+    | 'tool_input'
+    | 'resolved_tool_name'
+    | 'decision'
+    | 'effect_profile'
+    | 'updated_at'
   >,
 ): Promise<boolean> {
   const result = await tx[SQL].db
@@ -210,7 +217,7 @@ export async function rewriteParkedCall(
       resolved_tool_name: row.resolved_tool_name,
       decision: row.decision,
       effect_profile: row.effect_profile,
-      updated_at: tx.now,
+      updated_at: row.updated_at,
     })
     .where('run_id', '=', row.run_id)
     .where('key', '=', row.key)

@@ -95,7 +95,9 @@ async function applyEdit(
     // The mark tells the model, when it reads the result, that what ran is not what it composed.
     decision: JSON.stringify({ ...decision, edited_by: who }),
     effect_profile: effectProfileColumn(effectProfile),
-    updated_at: tx.now,
+    // Past the row's last change even within one millisecond (or a clock stepped back): the
+    // version hashes it, and two edits must never share a version an approval is bound to.
+    updated_at: Math.max(tx.now, row.updated_at + 1),
   };
   if (!(await rewriteParkedCall(tx, edited))) {
     throw new AirlockError('task_not_waiting', `task ${row.key} is no longer waiting`);
