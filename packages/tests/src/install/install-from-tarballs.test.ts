@@ -48,8 +48,8 @@ describe('packages a stranger can install', () => {
     const destination = join(root, 'tarballs');
     mkdirSync(destination);
     packages = publicPackages();
-    tarballs = new Map();
-    for (const pkg of packages) tarballs.set(pkg.name, await pack(pkg, destination));
+    const packed = await Promise.all(packages.map((pkg) => pack(pkg, destination)));
+    tarballs = new Map(packages.map((pkg, index) => [pkg.name, packed[index]!]));
   }, INSTALL_TIMEOUT_MS);
 
   afterAll(() => {

@@ -48,6 +48,9 @@ export function npmEnv(): NodeJS.ProcessEnv {
     ...(existsSync('/usr/include/node/node.h') ? { npm_config_nodedir: '/usr' } : {}),
     npm_config_audit: 'false',
     npm_config_fund: 'false',
+    // What npm's cache holds is installed without asking the registry again whether it changed
+    // (pinned versions do not): half of an install's time here. A missing package is still fetched.
+    npm_config_prefer_offline: 'true',
     npm_config_update_notifier: 'false',
   };
 }
