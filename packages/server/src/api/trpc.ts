@@ -4,10 +4,9 @@ import { AirlockError, type ErrorCode } from '../errors.js';
 import { nextTurn } from '../event-loop-turn.js';
 import { fencedSink } from '../feed/fence.js';
 import type { FeedHub } from '../feed/hub.js';
-import { prunedResume } from '../feed/pruned-position.js';
+import { prunedResume, resumeAfter, sequenceNumberOf } from '../feed/pruned-position.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { Principal } from '../store/accounts.js';
-import { workspaceHead } from '../store/events.js';
 import type { Store } from '../store/store.js';
 import { asStoreError } from '../store/store-errors.js';
 import { checkAccess, checkRunFence, fenceOf } from './access.js';
@@ -16,7 +15,6 @@ import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
 import { declaresCode, type Operation } from './operation.js';
 import { OPERATIONS } from './operations.js';
-import { DECIMAL_DIGITS } from './query-values.js';
 import { RateLimitedError, type RateLimiter } from './rate-limit.js';
 import { type BodyRefusal, notUtf8Error } from './request-body.js';
 
@@ -260,11 +258,9 @@ async function resumePosition(
   input: { after?: number | 'latest' | undefined; lastEventId?: string | null },
 ): Promise<number> {
   const { lastEventId } = input;
-  if (!lastEventId) {
-    return input.after === 'latest' ? workspaceHead(store, workspaceId) : (input.after ?? 0);
-  }
-  const after = DECIMAL_DIGITS.test(lastEventId) ? Number(lastEventId) : Number.NaN;
-  if (Number.isSafeInteger(after)) return after;
+  if (!lastEventId) return resumeAfter(store, workspaceId, input.after);
+  const after = sequenceNumberOf(lastEventId);
+  if (after !== undefined) return after;
   const message = 'lastEventId is a sequence number the feed sent: decimal digits up to 2^53 - 1';
   throw new AirlockError('invalid_input', `/lastEventId: ${message}`, [
     { code: 'invalid_format', pointer: '/lastEventId', message },

@@ -1,4 +1,6 @@
+import { DECIMAL_DIGITS } from '../api/query-values.js';
 import { AirlockError } from '../errors.js';
+import { workspaceHead } from '../store/events.js';
 import { lastSeqBefore, prunedPosition, runLifetime } from '../store/retention.js';
 import type { Store } from '../store/store.js';
 
@@ -7,6 +9,30 @@ export interface ResumePosition {
   workspaceId: string;
   runId?: string | null | undefined;
   after: number;
+}
+
+/**
+ * A sequence number as a reader sends one back (a WebSocket's `after`, an
+ * EventSource's `Last-Event-ID`): decimal digits up to 2^53 - 1; undefined
+ * for anything else, which Number() would read as some other number (`1e3`,
+ * `0x10`, ` 3`, or past 2^53).
+ */
+export function sequenceNumberOf(text: string): number | undefined {
+  const value = DECIMAL_DIGITS.test(text) ? Number(text) : Number.NaN;
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/**
+ * Where a feed reader resumes: after a sequence number, after the
+ * workspace's head for `latest` (a fresh reader skips the history it does
+ * not need), or from the start.
+ */
+export function resumeAfter(
+  store: Store,
+  workspaceId: string,
+  position: number | 'latest' | undefined,
+): Promise<number> | number {
+  return position === 'latest' ? workspaceHead(store, workspaceId) : (position ?? 0);
 }
 
 /**

@@ -15,20 +15,18 @@ import {
 } from '../api/access.js';
 import { type AuthFailureThrottle, peerOf } from '../api/auth-throttle.js';
 import { invalidInput } from '../api/input-problems.js';
-import { DECIMAL_DIGITS } from '../api/query-values.js';
 import type { RateLimiter } from '../api/rate-limit.js';
 import { badRequestTarget, requestTarget } from '../api/request-target.js';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import type { KernelMetrics } from '../metrics/registry.js';
-import { workspaceHead } from '../store/events.js';
 import { asStoreError } from '../store/store-errors.js';
 import type { CredentialWatch } from './credential-watch.js';
 import { fencedSink } from './fence.js';
 import { FrameWriter, MAX_BUFFERED } from './frame-writer.js';
 import type { FeedHub } from './hub.js';
 import { claimedLater, nudgeFor } from './nudges.js';
-import { prunedResume } from './pruned-position.js';
+import { prunedResume, resumeAfter, sequenceNumberOf } from './pruned-position.js';
 
 /** The close code of a socket whose credential was revoked (or its application removed). */
 export const CREDENTIAL_REVOKED_CLOSE = 4401;
@@ -91,18 +89,14 @@ async function resolveAfter(
   value: string | null,
 ): Promise<number> {
   if (value === null || value === '') return 0;
-  if (value === 'latest') {
-    return workspaceHead(kernel.context.store, workspaceId);
-  }
-  // Decimal digits only: Number() would also read `1e3`, `0x10` and ` 3`.
-  const after = DECIMAL_DIGITS.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(after)) {
+  const after = value === 'latest' ? value : sequenceNumberOf(value);
+  if (after === undefined) {
     throw new AirlockError(
       'invalid_input',
       'after must be a nonnegative integer sequence number or latest',
     );
   }
-  return after;
+  return resumeAfter(kernel.context.store, workspaceId, after);
 }
 
 function decodeSegment(value: string): string {
