@@ -61,14 +61,26 @@ describe.each(agentNames)('%s through Airlock', { timeout: 300_000 }, (agent) =>
     return { airlock, sandbox };
   }
 
+  // One session per pair of verdicts: each agent run costs seconds, the second call almost nothing.
   it.skipIf(missing)(
-    'a denied rm -r leaves build/ intact and the model reads the reason',
+    'a denied rm -r leaves build/ intact and the model reads the reason; a granted command then runs once, and the run story shows what ran',
     async () => {
-      const { sandbox, airlock } = await setUp([{ kind: 'shell', command: 'rm -r ./build' }]);
+      const { sandbox, airlock } = await setUp([
+        { kind: 'shell', command: 'rm -r ./build' },
+        { kind: 'shell', command: 'echo granted >> ran.log && echo story-output' },
+      ]);
       const run = await runAgent(sandbox);
       expect(run.timedOut, run.stderr).toBe(false);
       expect(existsSync(join(sandbox.project, 'build', 'artifact.txt'))).toBe(true);
-      expect(sandbox.server.toolOutputs()[0]).toContain('build output stays until release');
+      const [refused, granted] = sandbox.server.toolOutputs();
+      expect(refused).toContain('build output stays until release');
+      expect(granted).toContain('story-output');
+      expect(ranLines(sandbox)).toEqual(['granted']);
+      const tasks = await runTasks(airlock);
+      const ran = tasks.filter((task) => task.state === 'succeeded');
+      expect(ran).toHaveLength(1);
+      expect(JSON.stringify(ran[0]?.result)).toContain('story-output');
+      expect(ran[0]?.tool_input).toMatchObject({ command: expect.stringContaining('granted') });
       // The agent reports no run of the refused call: the story records none.
       const [turn] = await airlock.member.runs.list({ limit: 1 });
       const events = await airlock.member.runs.run(turn!.id).events();
@@ -76,48 +88,24 @@ describe.each(agentNames)('%s through Airlock', { timeout: 300_000 }, (agent) =>
     },
   );
 
-  it.skipIf(missing)('a granted command runs once, and the run story shows what ran', async () => {
-    const { sandbox, airlock } = await setUp([
-      { kind: 'shell', command: 'echo granted >> ran.log && echo story-output' },
-    ]);
-    const run = await runAgent(sandbox);
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(ranLines(sandbox)).toEqual(['granted']);
-    expect(sandbox.server.toolOutputs()[0]).toContain('story-output');
-    const tasks = await runTasks(airlock);
-    expect(tasks.map((task) => task.state)).toEqual(['succeeded']);
-    expect(JSON.stringify(tasks[0]?.result)).toContain('story-output');
-  });
-
   it.skipIf(missing)(
-    'a parked command runs exactly once after a member approves through the SDK',
+    'a parked command runs exactly once after a member approves through the SDK; the next one, denied, never runs and the model reads why',
     async () => {
       const { sandbox, airlock } = await setUp([
-        { kind: 'shell', command: 'echo parked >> ran.log' },
+        { kind: 'shell', command: 'echo parked-approved >> ran.log' },
+        { kind: 'shell', command: 'echo parked-denied >> ran.log' },
       ]);
       const running = runAgent(sandbox);
-      const decision = await nextDecision(airlock);
+      const approval = await nextDecision(airlock);
       expect(ranLines(sandbox)).toEqual([]);
-      await decision.approve();
+      await approval.approve();
+      const denial = await nextDecision(airlock);
+      expect(ranLines(sandbox)).toEqual(['parked-approved']);
+      await denial.deny({ reason: 'not on a Friday' });
       const run = await running;
       expect(run.timedOut, run.stderr).toBe(false);
-      expect(ranLines(sandbox)).toEqual(['parked']);
-    },
-  );
-
-  it.skipIf(missing)(
-    'a parked command denied by a member never runs; the model reads why',
-    async () => {
-      const { sandbox, airlock } = await setUp([
-        { kind: 'shell', command: 'echo parked >> ran.log' },
-      ]);
-      const running = runAgent(sandbox);
-      const decision = await nextDecision(airlock);
-      await decision.deny({ reason: 'not on a Friday' });
-      const run = await running;
-      expect(run.timedOut, run.stderr).toBe(false);
-      expect(ranLines(sandbox)).toEqual([]);
-      expect(sandbox.server.toolOutputs()[0]).toContain('not on a Friday');
+      expect(ranLines(sandbox)).toEqual(['parked-approved']);
+      expect(sandbox.server.toolOutputs()[1]).toContain('not on a Friday');
     },
   );
 
