@@ -48,8 +48,9 @@ describe.each(agentNames)('%s: policies through Airlock', { timeout: 300_000 }, 
     return { airlock, sandbox };
   }
 
+  // One session for the rule and the contract's requires_user: an agent run costs seconds.
   it.skipIf(missing)(
-    'a deny rule refuses even under bypass; an unmatched call runs; the run story shows both',
+    'a deny rule refuses even under bypass; an unmatched call runs; requires_user is asked of a user, never granted silently; the run story shows them',
     async () => {
       const { sandbox, airlock } = await setUp(
         {
@@ -57,21 +58,44 @@ describe.each(agentNames)('%s: policies through Airlock', { timeout: 300_000 }, 
           approval_rules: [
             { tool: SHELL, path: 'command', match: 'rm *', verdict: 'deny', reason: 'keep build/' },
           ],
+          action_contract: {
+            contract_version: 1,
+            enforcement: 'balanced',
+            authorization: { requires_user: ['action:install_local'] },
+          },
         },
         [
           { kind: 'shell', command: 'rm -r ./build' },
           { kind: 'shell', command: 'echo unmatched >> ran.log' },
+          { kind: 'shell', command: 'npm init -y >/dev/null && echo installed >> ran.log' },
         ],
       );
-      const run = await runAgent(sandbox);
+      const running = runAgent(sandbox);
+      if (agent !== 'claude-code') {
+        // Codex and Gemini CLI have no prompt a hook can hand over to: the call waits in Airlock
+        // for a member, and runs once one approves.
+        for await (const decision of airlock.member.decisions) {
+          if (!decision.isApproval()) continue;
+          expect(ranLines(sandbox)).toEqual(['unmatched']);
+          await decision.approve();
+          break;
+        }
+      }
+      const run = await running;
       expect(run.timedOut, run.stderr).toBe(false);
       expect(existsSync(join(sandbox.project, 'build', 'artifact.txt'))).toBe(true);
-      expect(sandbox.server.toolOutputs()[0]).toContain('keep build/');
-      expect(ranLines(sandbox)).toEqual(['unmatched']);
-      // The run story: both calls, the refused one with its reason, the one that ran with its output.
+      const outputs = sandbox.server.toolOutputs();
+      expect(outputs[0]).toContain('keep build/');
+      // All three calls reached the agent's tools, the requires_user one included.
+      expect(outputs).toHaveLength(3);
+      // Claude Code's own prompt is asked instead (native ask); headless (-p) nobody answers it.
+      expect(ranLines(sandbox)).toEqual(
+        agent === 'claude-code' ? ['unmatched'] : ['unmatched', 'installed'],
+      );
+      // The run story: the refused call with its reason, the one that ran with its output.
       const [story] = await airlock.member.runs.list({ limit: 1 });
       const tasks = await airlock.member.runs.run(story?.id ?? '').tasks();
-      expect(tasks.map((task) => task.state)).toEqual(['failed', 'succeeded']);
+      expect(tasks.slice(0, 2).map((task) => task.state)).toEqual(['failed', 'succeeded']);
       expect(tasks[0]?.error?.detail).toContain('keep build/');
       expect(JSON.stringify(tasks[1]?.result ?? null)).not.toBe('null');
     },
@@ -93,36 +117,6 @@ describe.each(agentNames)('%s: policies through Airlock', { timeout: 300_000 }, 
     expect(run.timedOut, run.stderr).toBe(false);
     expect(existsSync(join(sandbox.project, 'build'))).toBe(false);
     expect(laterTurns(sandbox)).toContain('would have been refused');
-  });
-
-  it.skipIf(missing)('requires_user is asked of a user, never granted silently', async () => {
-    const { sandbox, airlock } = await setUp(
-      {
-        approval_mode: 'bypass',
-        action_contract: {
-          contract_version: 1,
-          enforcement: 'balanced',
-          authorization: { requires_user: ['action:install_local'] },
-        },
-      },
-      [{ kind: 'shell', command: 'npm init -y >/dev/null && echo installed >> ran.log' }],
-    );
-    if (agent === 'claude-code') {
-      // Claude Code's own prompt is asked (native ask); headless (-p) nobody answers it, so nothing runs.
-      const run = await runAgent(sandbox);
-      expect(run.timedOut, run.stderr).toBe(false);
-      expect(ranLines(sandbox)).toEqual([]);
-      return;
-    }
-    // Codex and Gemini CLI have no prompt a hook can hand over to: the call waits in Airlock for a member.
-    const running = runAgent(sandbox);
-    for await (const decision of airlock.member.decisions) {
-      if (decision.isApproval()) await decision.approve();
-      break;
-    }
-    const run = await running;
-    expect(run.timedOut, run.stderr).toBe(false);
-    expect(ranLines(sandbox)).toEqual(['installed']);
   });
 
   it.skipIf(missing)(
