@@ -80,6 +80,19 @@ for (const backend of all) {
     const task = async (runId: string) =>
       (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body;
 
+    /** Parks a call, waits for its posts, then a member approves it with an edited input. */
+    async function parkAndEdit(slack: Slack): Promise<string> {
+      const runId = await d!.park();
+      await posted(slack);
+      const { version } = await task(runId);
+      const edited = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {
+        version,
+        tool_input: { command: 'rm -rf /tmp/edited' },
+      });
+      expect(edited.status).toBe(200);
+      return runId;
+    }
+
     it('a call approved through the API settles its message in every channel: no buttons, who decided', async () => {
       const slack = await deploy();
       const runId = await d!.park();
@@ -211,14 +224,7 @@ for (const backend of all) {
 
     it('an edit approved at once settles the message and posts no notice for the edited call', async () => {
       const slack = await deploy();
-      const runId = await d!.park();
-      await posted(slack);
-      const { version } = await task(runId);
-      const edited = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {
-        version,
-        tool_input: { command: 'rm -rf /tmp/edited' },
-      });
-      expect(edited.status).toBe(200);
+      const runId = await parkAndEdit(slack);
       expect((await task(runId)).state).toBe('runnable');
       for (const update of (await settled(slack)).values()) {
         expect(JSON.stringify(update.blocks)).toMatch(/Approved by/);
@@ -235,14 +241,7 @@ for (const backend of all) {
       await d!.member.put(`${d!.ws}/approval_policy`, {
         policy: { rules: [{ actions: ['destructive'], required: 2 }] },
       });
-      const runId = await d!.park();
-      await posted(slack);
-      const { version } = await task(runId);
-      const edited = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {
-        version,
-        tool_input: { command: 'rm -rf /tmp/edited' },
-      });
-      expect(edited.status).toBe(200);
+      const runId = await parkAndEdit(slack);
       expect((await task(runId)).state).toBe('needs_approval');
       for (const update of (await settled(slack)).values()) {
         expect(JSON.stringify(update.blocks)).toContain('the edited call waits in a new message');
