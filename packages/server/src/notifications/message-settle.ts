@@ -1,7 +1,14 @@
-import { findDelivery, listTaskDeliveries, type NewDelivery } from '../store/notifications.js';
+import { taskVersion } from '../kernel/views.js';
+import {
+  findDelivery,
+  listTaskDeliveries,
+  type NewDelivery,
+  scheduleRedelivery,
+} from '../store/notifications.js';
 import { principalRoster } from '../store/principal-roster.js';
 import type { Reader } from '../store/reader.js';
-import type { PendingEvent, Tx } from '../store/store.js';
+import type { PendingEvent, Store, Tx } from '../store/store.js';
+import { findTask } from '../store/tasks.js';
 
 /**
  * Settling a Slack notice: once the call it asked about stops waiting, however
@@ -168,4 +175,34 @@ export async function settleTarget(
     noticePayload: notice.payload,
     outcome: data.outcome,
   };
+}
+
+/**
+ * After a press put quorum progress on its message (buttons kept): when the
+ * call changed meanwhile (decided, or edited to a new version), the message's
+ * settle may have reached Slack before that update did and been overwritten by
+ * it. The settle is then sent again, after the update. True when it was.
+ */
+export async function settleAgainIfChanged(
+  store: Store,
+  notice: {
+    workspace_id: string;
+    run_id: string;
+    task_key: string;
+    delivery_id: string;
+    version: string;
+  },
+): Promise<boolean> {
+  return store.transaction(async (tx) => {
+    const row = await findTask(tx, notice.run_id, notice.task_key);
+    if (!row || taskVersion(row) === notice.version) return false;
+    const settle = (await listTaskDeliveries(tx, notice.run_id, notice.task_key)).find(
+      (delivery) =>
+        delivery.event_type === MESSAGE_SETTLED &&
+        (JSON.parse(delivery.payload) as SettlePayload).data.notice_id === notice.delivery_id,
+    );
+    // A settle still pending goes out after the update anyway; none yet: it will.
+    if (!settle || settle.state === 'pending') return false;
+    return (await scheduleRedelivery(tx, notice.workspace_id, settle.id)) === 'scheduled';
+  });
 }

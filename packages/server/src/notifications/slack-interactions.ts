@@ -4,6 +4,7 @@ import { AirlockError } from '../errors.js';
 import type { KernelContext } from '../kernel/context.js';
 import type { SlackChannelConfig } from './config.js';
 import { decideForMember, describeOutcome } from './member-decision.js';
+import { settleAgainIfChanged } from './message-settle.js';
 import type { SlackSender } from './slack.js';
 import { APPROVE_ACTION, type ButtonValue, DENY_ACTION, progressMessage } from './slack-blocks.js';
 
@@ -147,10 +148,10 @@ export async function handleSlackInteraction(options: {
     if (outcome.decided) return { status: 200, body: '' };
     const original = { text: payload.message?.text ?? '', blocks: payload.message?.blocks ?? [] };
     const message = progressMessage(original, describeOutcome(verb, outcome, who));
-    return thenTell(
-      () => sender.update({ channel: slackChannel, ts }, message),
-      'slack message update failed',
-    );
+    return thenTell(async () => {
+      await sender.update({ channel: slackChannel, ts }, message);
+      await settleAgainIfChanged(ctx.store, button);
+    }, 'slack message update failed');
   } catch (error) {
     if (!(error instanceof AirlockError)) throw error;
     const text = `Airlock did not record your press: ${error.detail} (${error.code})`;

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
 import {
@@ -8,6 +9,9 @@ import {
 } from '../testing/notify-kit.js';
 import { fieldsOf, press, SIGNING_SECRET, signed, startSlack } from '../testing/slack-kit.js';
 import { backends } from '../testing/stores.js';
+import { parseNotificationsConfig } from './config.js';
+import { SlackSender } from './slack.js';
+import { handleSlackInteraction } from './slack-interactions.js';
 
 /**
  * A Slack notice is settled once its call stops waiting, wherever that happened: the
@@ -27,25 +31,33 @@ for (const backend of all) {
     let d: NotifyDeployment | undefined;
     const closers = closeAfterEach(() => d);
 
+    /** The notification configuration of the deployment: one Slack channel per entry of CHANNELS. */
+    function configOf(
+      slack: Slack,
+      ids: { workspaceId: string; memberCredentialId: string; otherMemberCredentialId: string },
+    ) {
+      return {
+        channels: Object.entries(CHANNELS).map(([name, channel]) => ({
+          name,
+          kind: 'slack',
+          workspace: ids.workspaceId,
+          token: 'xoxb-test-token',
+          signing_secret: SIGNING_SECRET,
+          channel,
+          api_url: `${slack.url}/api/`,
+          members: { U_ALICE: ids.memberCredentialId, U_BOB: ids.otherMemberCredentialId },
+        })),
+      };
+    }
+
     async function deploy(options: { parkTtlMs?: number } = {}) {
       const slack = await startSlack();
       closers.push(slack.close);
-      d = await deployWithChannels(
-        backend,
-        ({ workspaceId, memberCredentialId, otherMemberCredentialId }) => ({
-          channels: Object.entries(CHANNELS).map(([name, channel]) => ({
-            name,
-            kind: 'slack',
-            workspace: workspaceId,
-            token: 'xoxb-test-token',
-            signing_secret: SIGNING_SECRET,
-            channel,
-            api_url: `${slack.url}/api/`,
-            members: { U_ALICE: memberCredentialId, U_BOB: otherMemberCredentialId },
-          })),
-        }),
-        { port: await freePort(), notificationTuning: FAST, ...options },
-      );
+      d = await deployWithChannels(backend, (ids) => configOf(slack, ids), {
+        port: await freePort(),
+        notificationTuning: FAST,
+        ...options,
+      });
       return slack;
     }
 
@@ -146,6 +158,58 @@ for (const backend of all) {
       expect(calls(slack, 'update')).toHaveLength(2);
       const [approvedEvent] = await d!.events(runId, 'task.approved');
       expect((approvedEvent!.data as { via?: string }).via).toBe('Slack, u_alice');
+    });
+
+    it('a quorum press whose progress update reaches Slack after the settle of a decision made meanwhile is settled again after it', async () => {
+      const slack = await deploy();
+      await d!.member.put(`${d!.ws}/approval_policy`, {
+        policy: { rules: [{ actions: ['destructive'], required: 2 }] },
+      });
+      const runId = await d!.park();
+      const posts = await posted(slack);
+      const approvals = posts.find((p) => p.channel === CHANNELS.approvals)!;
+      // Alice's press, through the kernel's own handler: its follow-up (the progress update) is
+      // held back until Bob has decided the call and its settle has reached Slack.
+      const config = parseNotificationsConfig(
+        configOf(slack, {
+          workspaceId: d!.workspaceId,
+          memberCredentialId: d!.memberCredentialId,
+          otherMemberCredentialId: d!.otherMember.credentialId,
+        }),
+      );
+      const channel = config.channels.find((c) => c.name === 'approvals');
+      if (channel?.kind !== 'slack') throw new Error('the approvals channel is a Slack channel');
+      const logger = pino({ level: 'silent' });
+      const where = { channel: CHANNELS.approvals, ts: await postedTs(slack, CHANNELS.approvals) };
+      const body = press(approvals, 'airlock_approve', 'U_ALICE', where);
+      const answer = await handleSlackInteraction({
+        ctx: d!.airlock.kernel.context,
+        channel,
+        sender: new SlackSender(channel, logger),
+        logger,
+        headers: {
+          timestamp: signed(body)['x-slack-request-timestamp'],
+          signature: signed(body)['x-slack-signature'],
+        },
+        body,
+      });
+      expect(answer.status).toBe(200);
+      expect((await task(runId)).approvals.received).toHaveLength(1);
+      const bob = await d!.otherMember.client.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      expect(bob.status).toBe(200);
+      expect(bob.body.state).toBe('runnable');
+      await settled(slack);
+      await answer.followUp!();
+      const last = await waitFor(
+        async () => {
+          const here = calls(slack, 'update').filter((u) => u.channel === CHANNELS.approvals);
+          return here.length === 3 ? here.at(-1) : undefined;
+        },
+        { what: 'the settle sent again after the progress update' },
+      );
+      const shown = JSON.stringify(last.blocks);
+      expect(shown).toContain('Approved by');
+      expect(shown).not.toContain('airlock_approve');
     });
 
     it('a deny and a stopped run each settle the message with what became of the call', async () => {
