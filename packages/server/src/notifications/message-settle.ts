@@ -4,11 +4,13 @@ import {
   listTaskDeliveries,
   type NewDelivery,
   scheduleRedelivery,
+  type TaskDelivery,
 } from '../store/notifications.js';
 import { principalRoster } from '../store/principal-roster.js';
 import type { Reader } from '../store/reader.js';
 import type { PendingEvent, Store, Tx } from '../store/store.js';
 import { findTask } from '../store/tasks.js';
+import { asksAPerson } from './routing.js';
 
 /**
  * Settling a Slack notice: once the call it asked about stops waiting, however
@@ -29,9 +31,6 @@ export interface SettlePayload {
   data: { workspace_id: string; notice_id: string; outcome: string };
 }
 
-/** The notices that asked a person something, whose messages carry buttons. */
-const ASKING_NOTICES = new Set(['task.parked', 'task.asked']);
-
 /** The events that can end a row's wait. */
 const SETTLING_EVENTS = new Set([
   'task.approved',
@@ -43,6 +42,12 @@ const SETTLING_EVENTS = new Set([
 ]);
 
 type Names = ReadonlyMap<string, string>;
+
+/** The notice a delivery settles, when it is a settle. */
+function settledNotice(delivery: TaskDelivery): string | undefined {
+  if (delivery.event_type !== MESSAGE_SETTLED) return undefined;
+  return (JSON.parse(delivery.payload) as SettlePayload).data.notice_id;
+}
 
 /** An event's data as the settle reads it, whatever its type declares. */
 function dataOf(event: PendingEvent): Record<string, unknown> {
@@ -100,15 +105,11 @@ export async function settlesFor(
   const rosters = new Map<string, Names>();
   for (const event of last.values()) {
     const deliveries = await listTaskDeliveries(tx, event.run_id, event.task_key);
-    const settled = new Set(
-      deliveries
-        .filter((delivery) => delivery.event_type === MESSAGE_SETTLED)
-        .map((delivery) => (JSON.parse(delivery.payload) as SettlePayload).data.notice_id),
-    );
+    const settled = new Set(deliveries.map(settledNotice));
     const open = deliveries.filter(
       (delivery) =>
         delivery.channel_kind === 'slack' &&
-        ASKING_NOTICES.has(delivery.event_type) &&
+        asksAPerson(delivery.event_type) &&
         delivery.state !== 'dead' &&
         !settled.has(delivery.id),
     );
@@ -197,9 +198,7 @@ export async function settleAgainIfChanged(
     const row = await findTask(tx, notice.run_id, notice.task_key);
     if (!row || taskVersion(row) === notice.version) return false;
     const settle = (await listTaskDeliveries(tx, notice.run_id, notice.task_key)).find(
-      (delivery) =>
-        delivery.event_type === MESSAGE_SETTLED &&
-        (JSON.parse(delivery.payload) as SettlePayload).data.notice_id === notice.delivery_id,
+      (delivery) => settledNotice(delivery) === notice.delivery_id,
     );
     // A settle still pending goes out after the update anyway; none yet: it will.
     if (!settle || settle.state === 'pending') return false;

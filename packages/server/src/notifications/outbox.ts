@@ -1,3 +1,4 @@
+import { isWaiting } from '../kernel/machines/task-machine.js';
 import { runView, taskView } from '../kernel/views.js';
 import { enqueueDeliveries, type NewDelivery } from '../store/notifications.js';
 import { peekRun } from '../store/runs.js';
@@ -6,10 +7,7 @@ import { findTask } from '../store/tasks.js';
 import type { NotificationsConfig } from './config.js';
 import { settlesFor } from './message-settle.js';
 import { cardUrl, type NotificationPayload } from './payload.js';
-import { channelWants, notifyingEventOf } from './routing.js';
-
-/** The states a park or question notice asks a person about. */
-const WAITING = new Set(['needs_approval', 'awaiting_input']);
+import { asksAPerson, channelWants, notifyingEventOf } from './routing.js';
 
 /**
  * The outbox's enqueue, run at the end of every unit of work that emitted
@@ -37,9 +35,7 @@ export function outboxEnqueue(
       if (!run) continue;
       const row = event.task_key ? await findTask(tx, event.run_id, event.task_key) : undefined;
       // A park the same unit already decided (an edit approved at once) asks nobody anything.
-      if ((kind === 'task.parked' || kind === 'task.asked') && row && !WAITING.has(row.state)) {
-        continue;
-      }
+      if (asksAPerson(kind) && row && !isWaiting(row.state)) continue;
       const task = row ? taskView(row) : null;
       const view = runView(run);
       const subject = {

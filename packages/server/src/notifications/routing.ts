@@ -6,6 +6,11 @@ import type { ChannelConfig, NotifyingEvent } from './config.js';
  * issue 27, pure so that every rule of it is tested without a kernel.
  */
 
+/** Whether a notice asks a person something (a park, a question): its Slack message has buttons. */
+export function asksAPerson(kind: string): boolean {
+  return kind === 'task.parked' || kind === 'task.asked';
+}
+
 /**
  * The notifying event an event of the log is, or null when nobody need hear of it. A call
  * that waits for people again at a new version (an edit that still parks, an expired or

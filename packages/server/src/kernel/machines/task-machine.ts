@@ -48,6 +48,12 @@ export function holds(
 export const OUTCOME_UNKNOWN = 'outcome_unknown' satisfies RowFailureCode;
 
 const WAITING = ['needs_approval', 'awaiting_input'] as const;
+
+/** Whether a row in this state waits for a person: a park or a question. */
+export function isWaiting(state: string): boolean {
+  return (WAITING as readonly string[]).includes(state);
+}
+
 const CLAIMABLE_KINDS = ['tool', 'hook'] as const;
 
 /**
@@ -325,8 +331,7 @@ export function checkStillWaiting(
   row: Pick<TaskTable, 'key' | 'state' | 'deadline_at'>,
   now: number,
 ): void {
-  const waiting = row.state === 'needs_approval' || row.state === 'awaiting_input';
-  if (waiting && row.deadline_at !== null && row.deadline_at <= now) {
+  if (isWaiting(row.state) && row.deadline_at !== null && row.deadline_at <= now) {
     throw new AirlockError(
       'task_not_waiting',
       `task ${row.key} stopped waiting at ${new Date(row.deadline_at).toISOString()}: its decision expired`,
