@@ -1,6 +1,7 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { deliveryView } from '../kernel/views.js';
+import { settleAgainOnRedelivery } from '../notifications/message-settle.js';
 import { findDelivery, listDeliveries, scheduleRedelivery } from '../store/notifications.js';
 import { implement } from './operation.js';
 
@@ -23,9 +24,15 @@ export const redeliverNotification = implement(
   OPERATION_CONTRACTS['notifications.redeliver'],
   async ({ kernel, principal }, input) => {
     const store = kernel.context.store;
-    const scheduled = await store.transaction((tx) =>
-      scheduleRedelivery(tx, principal.workspace_id, input.delivery_id),
-    );
+    const scheduled = await store.transaction(async (tx) => {
+      const outcome = await scheduleRedelivery(tx, principal.workspace_id, input.delivery_id);
+      const notice =
+        outcome === 'scheduled'
+          ? await findDelivery(tx, principal.workspace_id, input.delivery_id)
+          : undefined;
+      if (notice) await settleAgainOnRedelivery(tx, notice);
+      return outcome;
+    });
     if (scheduled === 'in_flight') {
       throw new AirlockError(
         'delivery_in_flight',

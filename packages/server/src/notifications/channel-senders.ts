@@ -11,6 +11,20 @@ import { sendWebhook } from './webhook.js';
 type SlackChannel = Extract<ChannelConfig, { kind: 'slack' }>;
 type EmailChannel = Extract<ChannelConfig, { kind: 'email' }>;
 
+/** Slack's errors for a message that can no longer be updated, whatever is tried. */
+const MESSAGE_GONE = new Set([
+  'message_not_found',
+  'cant_update_message',
+  'channel_not_found',
+  'is_archived',
+]);
+
+/** Whether a Web API error says the message is gone (`data.error` of a platform error). */
+function isMessageGone(error: unknown): boolean {
+  const data = (error as { data?: { error?: unknown } } | null)?.data;
+  return typeof data?.error === 'string' && MESSAGE_GONE.has(data.error);
+}
+
 /** What a channel kept of a delivered notice (a Slack message's `channel:ts`), or null. */
 export type SentRef = string | null;
 
@@ -112,6 +126,20 @@ export class ChannelSenders {
     const message = decidedMessage(noticeMessage(target.noticeId, notice), target.outcome);
     await (await this.slackSender(channel)).update(target.where, message, signal);
     return `${target.where.channel}:${target.where.ts}`;
+  }
+
+  /**
+   * Retires the message a notice was posted as before it is posted again: like
+   * a settle, with the line that it was sent again. A message Slack no longer
+   * has (deleted, its channel archived or gone) leaves nothing to retire.
+   * @throws Error when Slack refuses for another reason or cannot be reached.
+   */
+  async retire(delivery: DeliveryRow, earlier: SettleTarget, signal?: AbortSignal): Promise<void> {
+    try {
+      await this.settle(delivery, earlier, signal);
+    } catch (error) {
+      if (!isMessageGone(error)) throw error;
+    }
   }
 
   /** Closes every transport (each one made; one still loading closes once made). */

@@ -1,5 +1,6 @@
 import { taskVersion } from '../kernel/views.js';
 import {
+  type DeliveryRow,
   findDelivery,
   listTaskDeliveries,
   type NewDelivery,
@@ -166,16 +167,63 @@ export async function settleTarget(
     throw new Error(`notice ${notice.id} is not posted yet: its message is settled once it is`);
   }
   if (!notice?.external_ref || notice.state === 'dead') return undefined;
-  const split = notice.external_ref.indexOf(':');
   return {
-    where: {
-      channel: notice.external_ref.slice(0, split),
-      ts: notice.external_ref.slice(split + 1),
-    },
+    where: messageAt(notice.external_ref),
     noticeId: notice.id,
     noticePayload: notice.payload,
     outcome: data.outcome,
   };
+}
+
+/** A posted message's place, from the `channel:ts` its notice keeps. */
+function messageAt(externalRef: string): { channel: string; ts: string } {
+  const split = externalRef.indexOf(':');
+  return { channel: externalRef.slice(0, split), ts: externalRef.slice(split + 1) };
+}
+
+/** The line a notice's earlier message ends with once the notice is posted again. */
+export const SENT_AGAIN = 'Sent again as a newer message in this channel';
+
+/**
+ * The message a Slack notice with buttons was posted as before, when it is
+ * being sent again (a redelivery): that message is retired first, its buttons
+ * taken away and pointing at the new one, so each notice has one message a
+ * person can press and its settle reaches that one. Undefined on a first send
+ * and for a notice without buttons.
+ */
+export function earlierMessage(
+  notice: Pick<DeliveryRow, 'id' | 'event_type' | 'channel_kind' | 'external_ref' | 'payload'>,
+): SettleTarget | undefined {
+  if (notice.channel_kind !== 'slack' || !asksAPerson(notice.event_type)) return undefined;
+  if (!notice.external_ref) return undefined;
+  return {
+    where: messageAt(notice.external_ref),
+    noticeId: notice.id,
+    noticePayload: notice.payload,
+    outcome: SENT_AGAIN,
+  };
+}
+
+/**
+ * When a person redelivers a Slack notice whose call already stopped waiting,
+ * its settle is made due again too: it waits for the new message and settles
+ * it, so the message posted anew does not keep live buttons.
+ */
+export async function settleAgainOnRedelivery(
+  tx: Tx,
+  notice: Pick<
+    DeliveryRow,
+    'id' | 'workspace_id' | 'run_id' | 'task_key' | 'event_type' | 'channel_kind'
+  >,
+): Promise<void> {
+  if (notice.channel_kind !== 'slack' || !asksAPerson(notice.event_type)) return;
+  if (!notice.run_id || !notice.task_key) return;
+  const settle = (await listTaskDeliveries(tx, notice.run_id, notice.task_key)).find(
+    (delivery) => settledNotice(delivery) === notice.id,
+  );
+  if (settle && settle.state !== 'pending') {
+    await scheduleRedelivery(tx, notice.workspace_id, settle.id);
+  }
 }
 
 /**

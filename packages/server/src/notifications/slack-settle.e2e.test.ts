@@ -1,13 +1,18 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
+import { closeAfterEach, type NotifyDeployment } from '../testing/notify-kit.js';
+import { fieldsOf, press, signed } from '../testing/slack-kit.js';
 import {
-  closeAfterEach,
-  deployWithChannels,
-  freePort,
-  type NotifyDeployment,
-} from '../testing/notify-kit.js';
-import { fieldsOf, press, SIGNING_SECRET, signed, startSlack } from '../testing/slack-kit.js';
+  CHANNELS,
+  deploySlack,
+  postedTs,
+  postedWithButtons,
+  type Slack,
+  settledInBoth,
+  slackCalls,
+  slackChannelsConfig,
+} from '../testing/slack-settle-kit.js';
 import { backends } from '../testing/stores.js';
 import { parseNotificationsConfig } from './config.js';
 import { SlackSender } from './slack.js';
@@ -21,72 +26,16 @@ import { handleSlackInteraction } from './slack-interactions.js';
  */
 
 const all = await backends();
-const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
-const CHANNELS = { approvals: 'C123', oncall: 'C999' } as const;
-
-type Slack = Awaited<ReturnType<typeof startSlack>>;
 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`Slack notices settled (${backend.name})`, () => {
     let d: NotifyDeployment | undefined;
     const closers = closeAfterEach(() => d);
 
-    /** The notification configuration of the deployment: one Slack channel per entry of CHANNELS. */
-    function configOf(
-      slack: Slack,
-      ids: { workspaceId: string; memberCredentialId: string; otherMemberCredentialId: string },
-    ) {
-      return {
-        channels: Object.entries(CHANNELS).map(([name, channel]) => ({
-          name,
-          kind: 'slack',
-          workspace: ids.workspaceId,
-          token: 'xoxb-test-token',
-          signing_secret: SIGNING_SECRET,
-          channel,
-          api_url: `${slack.url}/api/`,
-          members: { U_ALICE: ids.memberCredentialId, U_BOB: ids.otherMemberCredentialId },
-        })),
-      };
-    }
-
     async function deploy(options: { parkTtlMs?: number } = {}) {
-      const slack = await startSlack();
-      closers.push(slack.close);
-      d = await deployWithChannels(backend, (ids) => configOf(slack, ids), {
-        port: await freePort(),
-        notificationTuning: FAST,
-        ...options,
-      });
-      return slack;
-    }
-
-    const calls = (slack: Slack, method: string) =>
-      slack.received.filter((r) => r.path === `/api/chat.${method}`).map(fieldsOf);
-
-    /** The message each channel was posted, once both are there. */
-    async function posted(slack: Slack) {
-      return waitFor(
-        async () => {
-          const posts = calls(slack, 'postMessage').filter((p) =>
-            JSON.stringify(p.blocks).includes('airlock_approve'),
-          );
-          return posts.length === 2 ? posts : undefined;
-        },
-        { what: 'a post in each channel' },
-      );
-    }
-
-    /** The updates of both posted messages, once each has one; keyed by channel. */
-    async function settled(slack: Slack) {
-      return waitFor(
-        async () => {
-          const updates = calls(slack, 'update');
-          const byChannel = new Map(updates.map((u) => [String(u.channel), u]));
-          return byChannel.size === 2 ? byChannel : undefined;
-        },
-        { what: 'both messages settled' },
-      );
+      const deployed = await deploySlack(backend, closers, options);
+      d = deployed.d;
+      return deployed.slack;
     }
 
     const task = async (runId: string) =>
@@ -95,7 +44,7 @@ for (const backend of all) {
     /** Parks a call, waits for its posts, then a member approves it with an edited input. */
     async function parkAndEdit(slack: Slack): Promise<string> {
       const runId = await d!.park();
-      await posted(slack);
+      await postedWithButtons(slack);
       const { version } = await task(runId);
       const edited = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {
         version,
@@ -108,14 +57,14 @@ for (const backend of all) {
     it('a call approved through the API settles its message in every channel: no buttons, who decided', async () => {
       const slack = await deploy();
       const runId = await d!.park();
-      const posts = await posted(slack);
+      const posts = await postedWithButtons(slack);
       const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
       expect(approved.status).toBe(200);
-      const updates = await settled(slack);
+      const updates = await settledInBoth(slack);
       for (const post of posts) {
         const update = updates.get(String(post.channel))!;
         // Each update names the message its channel was posted.
-        expect(update.ts).toBe(await postedTs(slack, String(post.channel)));
+        expect(update.ts).toBe(postedTs(slack, String(post.channel)));
         const shown = JSON.stringify(update.blocks);
         expect(shown).toContain('rm -rf /tmp/x');
         expect(shown).not.toContain('airlock_approve');
@@ -139,23 +88,23 @@ for (const backend of all) {
     it('a press in one channel settles the messages of both, once each, saying it came from Slack', async () => {
       const slack = await deploy();
       const runId = await d!.park();
-      const posts = await posted(slack);
+      const posts = await postedWithButtons(slack);
       const oncall = posts.find((p) => p.channel === CHANNELS.oncall)!;
-      const where = { channel: CHANNELS.oncall, ts: await postedTs(slack, CHANNELS.oncall) };
+      const where = { channel: CHANNELS.oncall, ts: postedTs(slack, CHANNELS.oncall) };
       const body = press(oncall, 'airlock_approve', 'U_ALICE', where);
       const endpoint = `${d!.url}/notifications/slack/${d!.workspaceId}/oncall/interactions`;
       expect((await fetch(endpoint, { method: 'POST', headers: signed(body), body })).status).toBe(
         200,
       );
       expect((await task(runId)).state).toBe('runnable');
-      const updates = await settled(slack);
+      const updates = await settledInBoth(slack);
       expect(updates.get(CHANNELS.oncall)!.ts).toBe(where.ts);
       for (const update of updates.values()) {
         expect(JSON.stringify(update.blocks)).toContain('via Slack, u_alice');
         expect(JSON.stringify(update.blocks)).not.toContain('airlock_approve');
       }
       await d!.airlock.notifications!.worker.idle();
-      expect(calls(slack, 'update')).toHaveLength(2);
+      expect(slackCalls(slack, 'update')).toHaveLength(2);
       const [approvedEvent] = await d!.events(runId, 'task.approved');
       expect((approvedEvent!.data as { via?: string }).via).toBe('Slack, u_alice');
     });
@@ -166,12 +115,12 @@ for (const backend of all) {
         policy: { rules: [{ actions: ['destructive'], required: 2 }] },
       });
       const runId = await d!.park();
-      const posts = await posted(slack);
+      const posts = await postedWithButtons(slack);
       const approvals = posts.find((p) => p.channel === CHANNELS.approvals)!;
       // Alice's press, through the kernel's own handler: its follow-up (the progress update) is
       // held back until Bob has decided the call and its settle has reached Slack.
       const config = parseNotificationsConfig(
-        configOf(slack, {
+        slackChannelsConfig(slack, {
           workspaceId: d!.workspaceId,
           memberCredentialId: d!.memberCredentialId,
           otherMemberCredentialId: d!.otherMember.credentialId,
@@ -180,7 +129,7 @@ for (const backend of all) {
       const channel = config.channels.find((c) => c.name === 'approvals');
       if (channel?.kind !== 'slack') throw new Error('the approvals channel is a Slack channel');
       const logger = pino({ level: 'silent' });
-      const where = { channel: CHANNELS.approvals, ts: await postedTs(slack, CHANNELS.approvals) };
+      const where = { channel: CHANNELS.approvals, ts: postedTs(slack, CHANNELS.approvals) };
       const body = press(approvals, 'airlock_approve', 'U_ALICE', where);
       const answer = await handleSlackInteraction({
         ctx: d!.airlock.kernel.context,
@@ -198,11 +147,11 @@ for (const backend of all) {
       const bob = await d!.otherMember.client.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
       expect(bob.status).toBe(200);
       expect(bob.body.state).toBe('runnable');
-      await settled(slack);
+      await settledInBoth(slack);
       await answer.followUp!();
       const last = await waitFor(
         async () => {
-          const here = calls(slack, 'update').filter((u) => u.channel === CHANNELS.approvals);
+          const here = slackCalls(slack, 'update').filter((u) => u.channel === CHANNELS.approvals);
           return here.length === 3 ? here.at(-1) : undefined;
         },
         { what: 'the settle sent again after the progress update' },
@@ -215,22 +164,22 @@ for (const backend of all) {
     it('a deny and a stopped run each settle the message with what became of the call', async () => {
       const slack = await deploy();
       const denied = await d!.park();
-      await posted(slack);
+      await postedWithButtons(slack);
       const deny = await d!.otherMember.client.post(`${d!.ws}/runs/${denied}/tasks/t1/deny`, {
         reason: 'not today',
       });
       expect(deny.status).toBe(200);
-      for (const update of (await settled(slack)).values()) {
+      for (const update of (await settledInBoth(slack)).values()) {
         expect(JSON.stringify(update.blocks)).toContain(
           `Denied by member:${d!.otherMember.credentialId}`,
         );
       }
       slack.received.length = 0;
       const stopped = await d!.park();
-      await posted(slack);
+      await postedWithButtons(slack);
       const stop = await d!.member.post(`${d!.ws}/runs/${stopped}/stop`, {});
       expect(stop.status).toBe(200);
-      for (const update of (await settled(slack)).values()) {
+      for (const update of (await settledInBoth(slack)).values()) {
         const shown = JSON.stringify(update.blocks);
         expect(shown).toContain('Canceled: the run ended or was stopped');
         expect(shown).not.toContain('airlock_approve');
@@ -240,9 +189,9 @@ for (const backend of all) {
     it('a park nobody decided in time is settled as expired', async () => {
       const slack = await deploy({ parkTtlMs: 1000 });
       const runId = await d!.park();
-      await posted(slack);
+      await postedWithButtons(slack);
       await waitFor(async () => (await task(runId)).state === 'timed_out', { what: 'expiry' });
-      for (const update of (await settled(slack)).values()) {
+      for (const update of (await settledInBoth(slack)).values()) {
         expect(JSON.stringify(update.blocks)).toContain('Expired: nobody decided in time');
       }
     });
@@ -251,7 +200,7 @@ for (const backend of all) {
       const slack = await deploy();
       slack.refusing.add('chat.postMessage');
       const runId = await d!.park();
-      await waitFor(async () => calls(slack, 'postMessage').length >= 2, {
+      await waitFor(async () => slackCalls(slack, 'postMessage').length >= 2, {
         what: 'refused posts',
       });
       const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
@@ -266,9 +215,9 @@ for (const backend of all) {
         },
         { what: 'a settle waiting for its notice' },
       );
-      expect(calls(slack, 'update')).toHaveLength(0);
+      expect(slackCalls(slack, 'update')).toHaveLength(0);
       slack.refusing.delete('chat.postMessage');
-      const updates = await settled(slack);
+      const updates = await settledInBoth(slack);
       // Each message was updated after its one accepted post (the last post to its channel).
       const sent = slack.received.map((r) => ({ path: r.path, channel: fieldsOf(r).channel }));
       for (const channel of Object.values(CHANNELS)) {
@@ -290,11 +239,11 @@ for (const backend of all) {
       const slack = await deploy();
       const runId = await parkAndEdit(slack);
       expect((await task(runId)).state).toBe('runnable');
-      for (const update of (await settled(slack)).values()) {
+      for (const update of (await settledInBoth(slack)).values()) {
         expect(JSON.stringify(update.blocks)).toMatch(/Approved by/);
       }
       await d!.airlock.notifications!.worker.idle();
-      const withButtons = calls(slack, 'postMessage').filter((p) =>
+      const withButtons = slackCalls(slack, 'postMessage').filter((p) =>
         JSON.stringify(p.blocks).includes('airlock_approve'),
       );
       expect(withButtons).toHaveLength(2);
@@ -307,12 +256,12 @@ for (const backend of all) {
       });
       const runId = await parkAndEdit(slack);
       expect((await task(runId)).state).toBe('needs_approval');
-      for (const update of (await settled(slack)).values()) {
+      for (const update of (await settledInBoth(slack)).values()) {
         expect(JSON.stringify(update.blocks)).toContain('the edited call waits in a new message');
         expect(JSON.stringify(update.blocks)).not.toContain('airlock_approve');
       }
       const fresh = await waitFor(async () => {
-        const again = calls(slack, 'postMessage').filter((p) =>
+        const again = slackCalls(slack, 'postMessage').filter((p) =>
           String(p.text).startsWith('Approval needed for the edited call'),
         );
         return again.length === 2 ? again : undefined;
@@ -320,16 +269,4 @@ for (const backend of all) {
       expect(JSON.stringify(fresh[0]!.blocks)).toContain('airlock_approve');
     });
   });
-}
-
-/** The timestamp Slack answered for the message posted to `channel`. */
-async function postedTs(slack: Slack, channel: string): Promise<string> {
-  const index = slack.received.findIndex(
-    (r) => r.path === '/api/chat.postMessage' && fieldsOf(r).channel === channel,
-  );
-  // The fake answers posts with timestamps 1001, 1002, … in the order it received them.
-  const order = slack.received
-    .slice(0, index + 1)
-    .filter((r) => r.path === '/api/chat.postMessage').length;
-  return `${1000 + order}.000100`;
 }

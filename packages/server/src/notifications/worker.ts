@@ -10,7 +10,7 @@ import {
 import type { Store } from '../store/store.js';
 import { type Backoff, DEFAULT_BACKOFF, retryDelayMs } from './backoff.js';
 import type { ChannelSenders, SentRef } from './channel-senders.js';
-import { MESSAGE_SETTLED, settleTarget } from './message-settle.js';
+import { earlierMessage, MESSAGE_SETTLED, settleTarget } from './message-settle.js';
 
 /** How the delivery worker runs. */
 export interface DeliveryWorkerOptions {
@@ -211,6 +211,9 @@ export class DeliveryWorker {
   private async send(delivery: DeliveryRow, signal: AbortSignal): Promise<SentRef> {
     const { store, senders } = this.options;
     if (delivery.event_type !== MESSAGE_SETTLED) {
+      // Sent again: the message it was posted as before loses its buttons first.
+      const earlier = earlierMessage(delivery);
+      if (earlier) await senders.retire(delivery, earlier, signal);
       return senders.send(delivery, store.now(), signal);
     }
     const target = await settleTarget(store, delivery);

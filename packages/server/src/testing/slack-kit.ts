@@ -7,16 +7,21 @@ export const SIGNING_SECRET = 'slack-signing-secret-for-tests';
 /**
  * Slack's Web API as a local server: chat.* answers like Slack (a post lands in
  * the channel it names), and every call is kept; `hold` names methods it never
- * answers (a Slack that is slow), and methods added to `refusing` are answered
- * `ok: false` until taken out again (a Slack that has an outage).
+ * answers (a Slack that is slow), methods added to `refusing` are answered
+ * `ok: false` until taken out again (a Slack that has an outage), and an update of
+ * a message whose ts is in `deleted` is answered `message_not_found`.
  */
 export async function startSlack(hold: string[] = []) {
   let ts = 1000;
   const refusing = new Set<string>();
+  const deleted = new Set<string>();
   const receiver = await startReceiver((request) => {
     if (hold.some((method) => request.path === `/api/${method}`)) return null;
     if ([...refusing].some((method) => request.path === `/api/${method}`)) {
       return { status: 200, body: JSON.stringify({ ok: false, error: 'internal_error' }) };
+    }
+    if (request.path === '/api/chat.update' && deleted.has(String(fieldsOf(request).ts))) {
+      return { status: 200, body: JSON.stringify({ ok: false, error: 'message_not_found' }) };
     }
     if (request.path === '/api/chat.postMessage') {
       ts += 1;
@@ -25,7 +30,7 @@ export async function startSlack(hold: string[] = []) {
     }
     return { status: 200, body: JSON.stringify({ ok: true }) };
   });
-  return { ...receiver, refusing };
+  return { ...receiver, refusing, deleted };
 }
 
 /** The fields of a Web API call, whichever encoding the client chose. */

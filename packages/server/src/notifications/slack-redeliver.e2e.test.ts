@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { waitFor } from '../testing/harness.js';
+import { closeAfterEach, type NotifyDeployment } from '../testing/notify-kit.js';
+import {
+  CHANNELS,
+  deploySlack,
+  hasButtons,
+  postedTs,
+  postedWithButtons,
+  settledInBoth,
+  slackCalls,
+} from '../testing/slack-settle-kit.js';
+import { backends } from '../testing/stores.js';
+import { SENT_AGAIN } from './message-settle.js';
+
+/**
+ * A Slack notice a person sends again (`airlock notifications redeliver`) is a new
+ * message. Its earlier message loses its buttons first, pointing at the new one, so
+ * each notice has one message a person can press, and that is the one its settle
+ * reaches, whether the call is decided after the redelivery or was decided before it.
+ */
+
+const all = await backends();
+
+interface Delivery {
+  id: string;
+  event_type: string;
+  channel: string;
+  state: string;
+  last_error: string | null;
+}
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`Slack notices sent again (${backend.name})`, () => {
+    let d: NotifyDeployment | undefined;
+    const closers = closeAfterEach(() => d);
+
+    async function deploy() {
+      const deployed = await deploySlack(backend, closers);
+      d = deployed.d;
+      return deployed.slack;
+    }
+
+    async function deliveries(runId: string): Promise<Delivery[]> {
+      return (await d!.member.get(`${d!.ws}/notifications?run_id=${runId}`)).body.deliveries;
+    }
+
+    /** Parks a call, waits for its two posts, and answers the approvals channel's notice. */
+    async function parkedNotice(slack: Awaited<ReturnType<typeof deploy>>) {
+      const runId = await d!.park();
+      await postedWithButtons(slack);
+      const notice = (await deliveries(runId)).find(
+        (delivery) => delivery.event_type === 'task.parked' && delivery.channel === 'approvals',
+      );
+      if (!notice) throw new Error('the park notified the approvals channel');
+      return { runId, notice };
+    }
+
+    /** The updates Slack received of the message with `ts`. */
+    const updatesOf = (slack: Awaited<ReturnType<typeof deploy>>, ts: string) =>
+      slackCalls(slack, 'update').filter((update) => update.ts === ts);
+
+    it('a notice sent again while its call waits retires its first message, and the decision settles the new one', async () => {
+      const slack = await deploy();
+      const { runId, notice } = await parkedNotice(slack);
+      const again = await d!.member.post(`${d!.ws}/notifications/${notice.id}/redeliver`, {});
+      expect(again.status).toBe(200);
+      const posts = await postedWithButtons(slack, 3);
+      expect(posts[2]!.channel).toBe(CHANNELS.approvals);
+      const first = postedTs(slack, CHANNELS.approvals, 1);
+      const second = postedTs(slack, CHANNELS.approvals, 2);
+      // The first message was retired before the second was posted.
+      const [retired] = updatesOf(slack, first);
+      expect(JSON.stringify(retired!.blocks)).toContain(SENT_AGAIN);
+      expect(hasButtons(retired!)).toBe(false);
+      expect(JSON.stringify(retired!.blocks)).toContain('rm -rf /tmp/x');
+      const order = slack.received.map((r) => r.path);
+      expect(order.indexOf('/api/chat.update')).toBeLessThan(
+        order.lastIndexOf('/api/chat.postMessage'),
+      );
+
+      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      expect(approved.status).toBe(200);
+      const settle = await waitFor(async () => updatesOf(slack, second)[0], {
+        what: 'the new message settled',
+      });
+      expect(JSON.stringify(settle.blocks)).toMatch(/Approved by/);
+      expect(hasButtons(settle)).toBe(false);
+      const oncall = postedTs(slack, CHANNELS.oncall);
+      await waitFor(async () => updatesOf(slack, oncall).length === 1, {
+        what: 'the other channel settled',
+      });
+      await d!.airlock.notifications!.worker.idle();
+      // The retired message is left as retired: the settle went to the new one only.
+      expect(updatesOf(slack, first)).toHaveLength(1);
+    });
+
+    it('a notice sent again after its call was decided is posted, then settled with the outcome', async () => {
+      const slack = await deploy();
+      const { runId, notice } = await parkedNotice(slack);
+      const denied = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/deny`, {
+        reason: 'not today',
+      });
+      expect(denied.status).toBe(200);
+      await settledInBoth(slack);
+      const again = await d!.member.post(`${d!.ws}/notifications/${notice.id}/redeliver`, {});
+      expect(again.status).toBe(200);
+      await postedWithButtons(slack, 3);
+      const second = postedTs(slack, CHANNELS.approvals, 2);
+      const settle = await waitFor(async () => updatesOf(slack, second)[0], {
+        what: 'the new message settled',
+      });
+      expect(JSON.stringify(settle.blocks)).toContain('Denied by');
+      expect(hasButtons(settle)).toBe(false);
+      await d!.airlock.notifications!.worker.idle();
+      const settles = (await deliveries(runId)).filter(
+        (delivery) => delivery.event_type === 'message.settled',
+      );
+      expect(settles.map((delivery) => delivery.state)).toEqual(['delivered', 'delivered']);
+    });
+
+    it('a notice whose first message Slack no longer has is still sent again', async () => {
+      const slack = await deploy();
+      const { runId, notice } = await parkedNotice(slack);
+      const first = postedTs(slack, CHANNELS.approvals, 1);
+      slack.deleted.add(first);
+      const again = await d!.member.post(`${d!.ws}/notifications/${notice.id}/redeliver`, {});
+      expect(again.status).toBe(200);
+      await postedWithButtons(slack, 3);
+      await d!.airlock.notifications!.worker.idle();
+      const resent = (await deliveries(runId)).find((delivery) => delivery.id === notice.id);
+      expect(resent).toMatchObject({ state: 'delivered', last_error: null });
+      // Slack was asked to retire it once, and answered that the message is gone.
+      expect(updatesOf(slack, first)).toHaveLength(1);
+    });
+  });
+}
