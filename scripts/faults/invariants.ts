@@ -96,8 +96,23 @@ export function violations(state: Snapshot, ledger: Ledger): string[] {
       break;
     }
   }
-  if (seqs.length !== logged.length) {
-    found.push(`the feed carried ${seqs.length} events, the runs' logs hold ${logged.length}`);
+  // The workspace's own records (policy changes: credentials made, a profile set) belong to no
+  // run; every other event the feed carried is in its run's log, and only those are.
+  const ofRuns = state.feed.filter((e) => e.run_id !== '');
+  const outsideRuns = state.feed.filter((e) => e.run_id === '' && e.type !== 'policy.changed');
+  if (outsideRuns.length > 0) {
+    found.push(
+      `the feed carried events of no run other than policy changes: ${outsideRuns.map((e) => `${e.seq} ${e.type}`).join(', ')}`,
+    );
+  }
+  if (ofRuns.length !== logged.length) {
+    const inLogs = new Set(logged);
+    const unlogged = ofRuns
+      .filter((e) => !inLogs.has(e.seq as number))
+      .map((e) => `${e.seq} ${e.type} (run ${e.run_id})`);
+    found.push(
+      `the feed carried ${ofRuns.length} events of runs, the runs' logs hold ${logged.length}; not in its run's log: ${unlogged.slice(0, 10).join(', ')}`,
+    );
   }
   for (const id of ledger.created) {
     if (!state.runs.some((r) => r.run.id === id)) found.push(`run ${id} (created 201) is missing`);
