@@ -1,7 +1,9 @@
 import { taskVersion } from '../kernel/views.js';
 import {
   type DeliveryRow,
+  enqueueDeliveries,
   findDelivery,
+  hastenDelivery,
   listTaskDeliveries,
   type NewDelivery,
   scheduleRedelivery,
@@ -42,6 +44,15 @@ const SETTLING_EVENTS = new Set([
   'task.edited',
 ]);
 
+/**
+ * Whether an event leaves a row's Slack messages nothing to ask: it ended the
+ * wait, or the park was readdressed (its version moved, and it is posted anew).
+ */
+function settlesMessages(event: PendingEvent): boolean {
+  if (SETTLING_EVENTS.has(event.type)) return true;
+  return event.type === 'task.readdressed' && dataOf(event).state === 'needs_approval';
+}
+
 type Names = ReadonlyMap<string, string>;
 
 /** The notice a delivery settles, when it is a settle. */
@@ -78,6 +89,8 @@ export function settledLine(event: PendingEvent, names: Names): string {
       return data.outcome === 'parked'
         ? `Edited by ${who(event, names)}: the edited call waits in a new message`
         : `Edited by ${who(event, names)}`;
+    case 'task.readdressed':
+      return 'Its executor was revoked: the call waits in a new message';
     default:
       return typeof data.decided_by === 'string'
         ? `Canceled by ${who(event, names)}`
@@ -88,8 +101,10 @@ export function settledLine(event: PendingEvent, names: Names): string {
 /**
  * The settles a unit of work's events call for: for each row whose wait an event
  * ended (the unit's last such event speaks for it), one per Slack notice of the
- * row not yet settled or dead-lettered. A notice still pending is settled too:
- * its settle waits until it is posted (see {@link settleTarget}).
+ * row not yet settled. A notice still pending is settled too: its settle waits
+ * until it is posted (see {@link settleTarget}). So is a dead-lettered one: its
+ * settle has nothing to update, until a person redelivers the notice
+ * ({@link settleAgainOnRedelivery}).
  */
 export async function settlesFor(
   tx: Tx,
@@ -98,7 +113,7 @@ export async function settlesFor(
 ): Promise<NewDelivery[]> {
   const last = new Map<string, PendingEvent & { task_key: string }>();
   for (const event of events) {
-    if (!event.task_key || !SETTLING_EVENTS.has(event.type)) continue;
+    if (!event.task_key || !settlesMessages(event)) continue;
     if (!slackWorkspaces.has(event.workspace_id)) continue;
     last.set(`${event.run_id}\u0000${event.task_key}`, { ...event, task_key: event.task_key });
   }
@@ -111,7 +126,6 @@ export async function settlesFor(
       (delivery) =>
         delivery.channel_kind === 'slack' &&
         asksAPerson(delivery.event_type) &&
-        delivery.state !== 'dead' &&
         !settled.has(delivery.id),
     );
     if (open.length === 0) continue;
@@ -152,10 +166,24 @@ export interface SettleTarget {
 }
 
 /**
+ * A settle whose notice is not posted yet: it waits, without counting an
+ * attempt, until after the notice's next attempt (sooner once the notice is
+ * posted: {@link hastenSettlesOf}).
+ */
+export class NoticeNotPosted extends Error {
+  constructor(
+    noticeId: string,
+    /** When the notice is due again (in the past while it is being sent). */
+    readonly noticeDueAt: number,
+  ) {
+    super(`notice ${noticeId} is not posted yet: its message is settled once it is`);
+  }
+}
+
+/**
  * What a settle updates, read when it is sent: undefined when there is nothing
  * to update (the notice was dead-lettered, never posted, or pruned).
- * @throws Error while the notice is not posted yet: the attempt fails and the
- *   outbox tries again with backoff, after the notice's own retries.
+ * @throws NoticeNotPosted while the notice is not posted yet.
  */
 export async function settleTarget(
   reader: Reader,
@@ -163,9 +191,7 @@ export async function settleTarget(
 ): Promise<SettleTarget | undefined> {
   const { data } = JSON.parse(settle.payload) as SettlePayload;
   const notice = await findDelivery(reader, settle.workspace_id, data.notice_id);
-  if (notice?.state === 'pending') {
-    throw new Error(`notice ${notice.id} is not posted yet: its message is settled once it is`);
-  }
+  if (notice?.state === 'pending') throw new NoticeNotPosted(notice.id, notice.next_attempt_at);
   if (!notice?.external_ref || notice.state === 'dead') return undefined;
   return {
     where: messageAt(notice.external_ref),
@@ -204,25 +230,72 @@ export function earlierMessage(
   };
 }
 
+/** A notice as the settle helpers below find it. */
+type NoticeRef = Pick<
+  DeliveryRow,
+  'id' | 'workspace_id' | 'run_id' | 'task_key' | 'event_type' | 'channel_kind'
+>;
+
+/** The latest settle of a notice among the deliveries of its row. */
+function latestSettle(deliveries: readonly TaskDelivery[], noticeId: string) {
+  return deliveries.findLast((delivery) => settledNotice(delivery) === noticeId);
+}
+
+/**
+ * Sends a notice's settle again, after whatever reached its message since:
+ * a settle already sent (or dead) is made due again; one being sent right now
+ * may have read the message as it was, so a fresh settle follows it; one not
+ * started yet will read the message as it is then. True when one was made due.
+ */
+async function settleAgain(
+  tx: Tx,
+  row: { run_id: string; task_key: string },
+  settle: TaskDelivery,
+): Promise<boolean> {
+  if (settle.state !== 'pending') {
+    return (await scheduleRedelivery(tx, settle.workspace_id, settle.id)) === 'scheduled';
+  }
+  if (settle.lease_until === null || settle.lease_until <= tx.now) return false;
+  await enqueueDeliveries(tx, [
+    {
+      workspace_id: settle.workspace_id,
+      run_id: row.run_id,
+      task_key: row.task_key,
+      event_type: MESSAGE_SETTLED,
+      channel: settle.channel,
+      channel_kind: 'slack',
+      payload: {
+        ...(JSON.parse(settle.payload) as SettlePayload),
+        timestamp: new Date(tx.now).toISOString(),
+      },
+    },
+  ]);
+  return true;
+}
+
 /**
  * When a person redelivers a Slack notice whose call already stopped waiting,
  * its settle is made due again too: it waits for the new message and settles
  * it, so the message posted anew does not keep live buttons.
  */
-export async function settleAgainOnRedelivery(
-  tx: Tx,
-  notice: Pick<
-    DeliveryRow,
-    'id' | 'workspace_id' | 'run_id' | 'task_key' | 'event_type' | 'channel_kind'
-  >,
-): Promise<void> {
+export async function settleAgainOnRedelivery(tx: Tx, notice: NoticeRef): Promise<void> {
   if (notice.channel_kind !== 'slack' || !asksAPerson(notice.event_type)) return;
   if (!notice.run_id || !notice.task_key) return;
-  const settle = (await listTaskDeliveries(tx, notice.run_id, notice.task_key)).find(
-    (delivery) => settledNotice(delivery) === notice.id,
-  );
-  if (settle && settle.state !== 'pending') {
-    await scheduleRedelivery(tx, notice.workspace_id, settle.id);
+  const row = { run_id: notice.run_id, task_key: notice.task_key };
+  const settle = latestSettle(await listTaskDeliveries(tx, row.run_id, row.task_key), notice.id);
+  if (settle) await settleAgain(tx, row, settle);
+}
+
+/**
+ * Once a Slack notice with buttons is posted, its settles that wait for it
+ * (its call was decided meanwhile) are due at once instead of at their next
+ * try.
+ */
+export async function hastenSettlesOf(tx: Tx, notice: NoticeRef): Promise<void> {
+  if (notice.channel_kind !== 'slack' || !asksAPerson(notice.event_type)) return;
+  if (!notice.run_id || !notice.task_key) return;
+  for (const delivery of await listTaskDeliveries(tx, notice.run_id, notice.task_key)) {
+    if (settledNotice(delivery) === notice.id) await hastenDelivery(tx, delivery.id);
   }
 }
 
@@ -245,11 +318,12 @@ export async function settleAgainIfChanged(
   return store.transaction(async (tx) => {
     const row = await findTask(tx, notice.run_id, notice.task_key);
     if (!row || taskVersion(row) === notice.version) return false;
-    const settle = (await listTaskDeliveries(tx, notice.run_id, notice.task_key)).find(
-      (delivery) => settledNotice(delivery) === notice.delivery_id,
+    const at = { run_id: notice.run_id, task_key: notice.task_key };
+    const settle = latestSettle(
+      await listTaskDeliveries(tx, at.run_id, at.task_key),
+      notice.delivery_id,
     );
-    // A settle still pending goes out after the update anyway; none yet: it will.
-    if (!settle || settle.state === 'pending') return false;
-    return (await scheduleRedelivery(tx, notice.workspace_id, settle.id)) === 'scheduled';
+    // None yet: the settle to come reads the message after the update.
+    return settle ? settleAgain(tx, at, settle) : false;
   });
 }

@@ -85,7 +85,17 @@ for (const backend of all) {
           const body = press(message, 'airlock_approve', user);
           return fetch(endpoint, { method: 'POST', headers: signed(body), body });
         };
-        return { post, approveLink, pressAs };
+        /** The first update Slack received of the message with `ts`. */
+        const updateOf = (ts: string) =>
+          waitFor(
+            async () =>
+              slack.received
+                .filter((r) => r.path === '/api/chat.update')
+                .map(fieldsOf)
+                .find((update) => update.ts === ts),
+            { what: `an update of message ${ts}` },
+          );
+        return { post, approveLink, pressAs, updateOf, slack };
       }
 
       const task = async (runId: string) =>
@@ -146,8 +156,8 @@ for (const backend of all) {
         expect((await task(runId)).decided_by).toBe(`member:${d!.otherMember.credentialId}`);
       });
 
-      it('a park readdressed when its last executor credential is revoked is posted again', async () => {
-        const { post, pressAs } = await deploy();
+      it('a park readdressed when its last executor credential is revoked is posted again, its first message settled', async () => {
+        const { post, pressAs, updateOf, slack } = await deploy();
         const runId = await d!.park();
         await post(1);
         const credentials = (await d!.member.get(`${d!.ws}/credentials`)).body.credentials as {
@@ -162,6 +172,10 @@ for (const backend of all) {
         const second = fieldsOf(await post(2));
         expect(second.text).toBe('Approval needed again: bash');
         expect(JSON.stringify(second.blocks)).toContain((await task(runId)).version);
+        // The first message's buttons were bound to the version before: they are gone.
+        const settled = await updateOf(slack.posts[0]!.ts);
+        expect(JSON.stringify(settled.blocks)).toContain('Its executor was revoked');
+        expect(JSON.stringify(settled.blocks)).not.toContain('airlock_approve');
         expect((await pressAs(second, 'U_BOB')).status).toBe(200);
         expect((await task(runId)).state).toBe('runnable');
       });

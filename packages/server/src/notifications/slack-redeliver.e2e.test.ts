@@ -35,8 +35,8 @@ for (const backend of all) {
     let d: NotifyDeployment | undefined;
     const closers = closeAfterEach(() => d);
 
-    async function deploy() {
-      const deployed = await deploySlack(backend, closers);
+    async function deploy(options: Parameters<typeof deploySlack>[2] = {}) {
+      const deployed = await deploySlack(backend, closers, options);
       d = deployed.d;
       return deployed.slack;
     }
@@ -117,6 +117,56 @@ for (const backend of all) {
         (delivery) => delivery.event_type === 'message.settled',
       );
       expect(settles.map((delivery) => delivery.state)).toEqual(['delivered', 'delivered']);
+    });
+
+    it('a notice dead-lettered before its call was decided is settled once a person sends it again', async () => {
+      const slack = await deploy({ tuning: { maxAttempts: 2 } });
+      slack.refusing.add('chat.postMessage');
+      const runId = await d!.park();
+      const dead = await waitFor(
+        async () => {
+          const notices = (await deliveries(runId)).filter((n) => n.event_type === 'task.parked');
+          return notices.length === 2 && notices.every((n) => n.state === 'dead')
+            ? notices
+            : undefined;
+        },
+        { what: 'both notices dead-lettered' },
+      );
+      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      expect(approved.status).toBe(200);
+      slack.refusing.delete('chat.postMessage');
+      const notice = dead.find((n) => n.channel === 'approvals')!;
+      const again = await d!.member.post(`${d!.ws}/notifications/${notice.id}/redeliver`, {});
+      expect(again.status).toBe(200);
+      await waitFor(async () => slack.posts.length === 1, { what: 'the notice posted at last' });
+      const posted = postedTs(slack, CHANNELS.approvals, 1);
+      const settle = await waitFor(async () => updatesOf(slack, posted)[0], {
+        what: 'the message posted at last settled',
+      });
+      expect(JSON.stringify(settle.blocks)).toMatch(/Approved by/);
+      expect(hasButtons(settle)).toBe(false);
+    });
+
+    it('a notice sent again while its settle is on its way to Slack is settled again once posted anew', async () => {
+      const slack = await deploy();
+      const { runId, notice } = await parkedNotice(slack);
+      const release = slack.gate('chat.update');
+      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      expect(approved.status).toBe(200);
+      await waitFor(async () => slackCalls(slack, 'update').length === 2, {
+        what: 'both settles under way',
+      });
+      // The settle has read the first message's place and is being sent: it will update that one.
+      const again = await d!.member.post(`${d!.ws}/notifications/${notice.id}/redeliver`, {});
+      expect(again.status).toBe(200);
+      release();
+      await waitFor(async () => slack.posts.length === 3, { what: 'the notice posted anew' });
+      const second = postedTs(slack, CHANNELS.approvals, 2);
+      const settle = await waitFor(async () => updatesOf(slack, second)[0], {
+        what: 'the new message settled',
+      });
+      expect(JSON.stringify(settle.blocks)).toMatch(/Approved by/);
+      expect(hasButtons(settle)).toBe(false);
     });
 
     it('a notice whose first message Slack no longer has is still sent again', async () => {

@@ -32,7 +32,7 @@ for (const backend of all) {
     let d: NotifyDeployment | undefined;
     const closers = closeAfterEach(() => d);
 
-    async function deploy(options: { parkTtlMs?: number } = {}) {
+    async function deploy(options: Parameters<typeof deploySlack>[2] = {}) {
       const deployed = await deploySlack(backend, closers, options);
       d = deployed.d;
       return deployed.slack;
@@ -233,6 +233,44 @@ for (const backend of all) {
       for (const update of updates.values()) {
         expect(JSON.stringify(update.blocks)).toMatch(/Approved by/);
       }
+    });
+
+    it("a settle outlasts its notice's slow post, however few attempts the channel allows", async () => {
+      const hold = ['chat.postMessage'];
+      // Each notice's first post hangs until its attempt's deadline (1 s); three attempts at most.
+      const slack = await deploy({ hold, tuning: { maxAttempts: 3, leaseMs: 2000 } });
+      const runId = await d!.park();
+      await waitFor(async () => slackCalls(slack, 'postMessage').length === 2, {
+        what: 'both posts under way',
+      });
+      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      expect(approved.status).toBe(200);
+      const settles = async () =>
+        (
+          (await d!.member.get(`${d!.ws}/notifications?run_id=${runId}`)).body.deliveries as {
+            event_type: string;
+            state: string;
+            attempts: number;
+            last_error: string | null;
+          }[]
+        ).filter((delivery) => delivery.event_type === 'message.settled');
+      await waitFor(
+        async () =>
+          (await settles()).filter((settle) => settle.last_error?.includes('not posted yet'))
+            .length === 2,
+        { what: 'both settles waiting for their notices' },
+      );
+      // Long enough for three counted attempts at this backoff (20 to 100 ms): the settles wait
+      // for their notices without spending any.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      for (const settle of await settles())
+        expect(settle).toMatchObject({ state: 'pending', attempts: 0 });
+      hold.length = 0;
+      for (const update of (await settledInBoth(slack)).values()) {
+        expect(JSON.stringify(update.blocks)).toMatch(/Approved by/);
+      }
+      await d!.airlock.notifications!.worker.idle();
+      expect((await settles()).map((settle) => settle.state)).toEqual(['delivered', 'delivered']);
     });
 
     it('an edit approved at once settles the message and posts no notice for the edited call', async () => {

@@ -10,7 +10,13 @@ import {
 import type { Store } from '../store/store.js';
 import { type Backoff, DEFAULT_BACKOFF, retryDelayMs } from './backoff.js';
 import type { ChannelSenders, SentRef } from './channel-senders.js';
-import { earlierMessage, MESSAGE_SETTLED, settleTarget } from './message-settle.js';
+import {
+  earlierMessage,
+  hastenSettlesOf,
+  MESSAGE_SETTLED,
+  NoticeNotPosted,
+  settleTarget,
+} from './message-settle.js';
 
 /** How the delivery worker runs. */
 export interface DeliveryWorkerOptions {
@@ -225,6 +231,7 @@ export class DeliveryWorker {
     const attempts = delivery.attempts + 1;
     let externalRef: string | null = null;
     let failure: string | null = null;
+    let postponed: NoticeNotPosted | null = null;
     let stopping = false;
     try {
       // Awaited to the end, not raced with the signal: the senders cancel their
@@ -233,6 +240,7 @@ export class DeliveryWorker {
       externalRef = await this.send(delivery, signal);
     } catch (error) {
       const cause: unknown = signal.aborted ? signal.reason : error;
+      if (cause instanceof NoticeNotPosted) postponed = cause;
       failure = cause instanceof Error ? cause.message : String(cause);
       stopping = cause instanceof AttemptCut && cause.stopping;
     }
@@ -257,8 +265,26 @@ export class DeliveryWorker {
           attempts,
           externalRef,
         });
-        if (owned) tx.emit({ ...base, type: 'notification.delivered', data: described });
+        if (!owned) return;
+        tx.emit({ ...base, type: 'notification.delivered', data: described });
+        await hastenSettlesOf(tx, delivery);
       });
+      return;
+    }
+    if (postponed) {
+      // A settle whose notice is not posted yet: no attempt of its own, due after the notice's.
+      const retryAt =
+        Math.max(store.now(), postponed.noticeDueAt) +
+        retryDelayMs(1, this.options.backoff ?? DEFAULT_BACKOFF);
+      await store.transaction((tx) =>
+        markAttemptFailed(tx, {
+          id: delivery.id,
+          owner: this.owner,
+          attempts: delivery.attempts,
+          error: postponed.message,
+          retryAt,
+        }),
+      );
       return;
     }
     const channel = senders.channelOf(delivery);

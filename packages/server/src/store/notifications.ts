@@ -211,7 +211,14 @@ export async function findDelivery(
 /** What the outbox reads of a call's earlier deliveries to settle their Slack messages. */
 export type TaskDelivery = Pick<
   DeliveryRow,
-  'id' | 'event_type' | 'channel' | 'channel_kind' | 'state' | 'payload'
+  | 'id'
+  | 'workspace_id'
+  | 'event_type'
+  | 'channel'
+  | 'channel_kind'
+  | 'state'
+  | 'payload'
+  | 'lease_until'
 >;
 
 /** Every delivery of one row of a run, oldest first (a handful: one per notice and channel). */
@@ -222,7 +229,16 @@ export async function listTaskDeliveries(
 ): Promise<TaskDelivery[]> {
   return reader[SQL].db
     .selectFrom('notification_deliveries')
-    .select(['id', 'event_type', 'channel', 'channel_kind', 'state', 'payload'])
+    .select([
+      'id',
+      'workspace_id',
+      'event_type',
+      'channel',
+      'channel_kind',
+      'state',
+      'payload',
+      'lease_until',
+    ])
     .where('run_id', '=', runId)
     .where('task_key', '=', taskKey)
     .orderBy('created_at')
@@ -263,6 +279,20 @@ export async function scheduleRedelivery(
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 1) return 'scheduled';
   return (await findDelivery(tx, workspaceId, id)) ? 'in_flight' : 'not_found';
+}
+
+/**
+ * Makes a pending delivery nobody is sending due now (one waiting for
+ * something that just happened); a delivered, dead or leased one is left.
+ */
+export async function hastenDelivery(tx: Tx, id: string): Promise<void> {
+  await tx[SQL].db
+    .updateTable('notification_deliveries')
+    .set({ next_attempt_at: tx.now, updated_at: tx.now })
+    .where('id', '=', id)
+    .where('state', '=', 'pending')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', tx.now)]))
+    .execute();
 }
 
 /** Deliveries still to be made (pending), for the backlog gauge. */

@@ -192,13 +192,16 @@ export interface Received {
   body: string;
 }
 
+/** What a test receiver answers a request. */
+type Answer = { status: number; body?: string };
+
 /**
  * A real HTTP server on loopback that records requests and answers with
  * `respond`; a `null` answer holds the request open (a receiver that never
- * answers) until the server closes.
+ * answers) until the server closes, and a promise answers once it settles.
  */
 export async function startReceiver(
-  respond: (request: Received, index: number) => { status: number; body?: string } | null = () => ({
+  respond: (request: Received, index: number) => Answer | null | Promise<Answer | null> = () => ({
     status: 200,
   }),
 ): Promise<{ url: string; received: Received[]; server: Server; close(): Promise<void> }> {
@@ -217,10 +220,11 @@ export async function startReceiver(
         body: Buffer.concat(chunks).toString('utf8'),
       };
       received.push(request);
-      const answer = respond(request, received.length - 1);
-      if (answer === null) return;
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(answer.body ?? '{}');
+      void Promise.resolve(respond(request, received.length - 1)).then((answer) => {
+        if (answer === null || res.destroyed) return;
+        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.end(answer.body ?? '{}');
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

@@ -24,6 +24,16 @@ export function postgresSkipReason(): Promise<string | null> {
   return reachable;
 }
 
+let version: Promise<number> | undefined;
+
+/** The test server's `server_version_num` (150004 for 15.4), asked once per process. */
+function serverVersion(client: pg.Client): Promise<number> {
+  version ??= client
+    .query<{ server_version_num: string }>('show server_version_num')
+    .then(({ rows }) => Number(rows[0]?.server_version_num ?? 0));
+  return version;
+}
+
 /** Creates a fresh database on the test server (a copy of `template`, else empty); its URL. */
 async function createDatabase(template?: string): Promise<string> {
   const url = new URL(process.env.AIRLOCK_TEST_DATABASE_URL!);
@@ -32,9 +42,11 @@ async function createDatabase(template?: string): Promise<string> {
   await client.connect();
   try {
     // FILE_COPY copies the template's files (the test server does not fsync): about 20 ms.
+    // PostgreSQL before 15 has no STRATEGY and copies files that way anyway.
+    const strategy = (await serverVersion(client)) >= 150000 ? ' strategy file_copy' : '';
     await client.query(
       template
-        ? `create database ${name} template ${template} strategy file_copy`
+        ? `create database ${name} template ${template}${strategy}`
         : `create database ${name}`,
     );
   } finally {

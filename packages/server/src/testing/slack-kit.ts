@@ -6,17 +6,23 @@ export const SIGNING_SECRET = 'slack-signing-secret-for-tests';
 
 /**
  * Slack's Web API as a local server: chat.* answers like Slack (a post lands in
- * the channel it names), and every call is kept; `hold` names methods it never
- * answers (a Slack that is slow), methods added to `refusing` are answered
+ * the channel it names), and every call is kept; `hold` names methods it does not
+ * answer while they are in it (a Slack that is slow), methods added to `refusing` are answered
  * `ok: false` until taken out again (a Slack that has an outage), and an update of
- * a message whose ts is in `deleted` is answered `message_not_found`.
+ * a message whose ts is in `deleted` is answered `message_not_found`. `gate(method)`
+ * holds that method's answers back until the release it returns is called (a Slack
+ * that answers late, but does answer).
  */
 export async function startSlack(hold: string[] = []) {
   let ts = 1000;
   const refusing = new Set<string>();
   const deleted = new Set<string>();
-  const receiver = await startReceiver((request) => {
+  /** The messages it accepted, in order, with the timestamps it answered. */
+  const posts: { channel: string; ts: string }[] = [];
+  const gates = new Map<string, Promise<void>>();
+  const receiver = await startReceiver(async (request) => {
     if (hold.some((method) => request.path === `/api/${method}`)) return null;
+    await gates.get(request.path);
     if ([...refusing].some((method) => request.path === `/api/${method}`)) {
       return { status: 200, body: JSON.stringify({ ok: false, error: 'internal_error' }) };
     }
@@ -26,11 +32,26 @@ export async function startSlack(hold: string[] = []) {
     if (request.path === '/api/chat.postMessage') {
       ts += 1;
       const channel = String(fieldsOf(request).channel ?? 'C123');
+      posts.push({ channel, ts: `${ts}.000100` });
       return { status: 200, body: JSON.stringify({ ok: true, channel, ts: `${ts}.000100` }) };
     }
     return { status: 200, body: JSON.stringify({ ok: true }) };
   });
-  return { ...receiver, refusing, deleted };
+  /** Holds the answers to `method` back until the returned release is called. */
+  const gate = (method: string): (() => void) => {
+    let release = () => {};
+    gates.set(
+      `/api/${method}`,
+      new Promise<void>((resolve) => {
+        release = () => {
+          gates.delete(`/api/${method}`);
+          resolve();
+        };
+      }),
+    );
+    return release;
+  };
+  return { ...receiver, refusing, deleted, posts, gate };
 }
 
 /** The fields of a Web API call, whichever encoding the client chose. */

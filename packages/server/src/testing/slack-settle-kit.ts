@@ -1,3 +1,4 @@
+import type { DeliveryTuning } from '../notifications/notifications.js';
 import { waitFor } from './harness.js';
 import { deployWithChannels, freePort, type NotifyDeployment } from './notify-kit.js';
 import { fieldsOf, SIGNING_SECRET, startSlack } from './slack-kit.js';
@@ -45,14 +46,20 @@ export function slackChannelsConfig(slack: Slack, ids: SlackIds) {
 export async function deploySlack(
   backend: Backend,
   closers: (() => Promise<void>)[],
-  options: { parkTtlMs?: number } = {},
+  options: {
+    parkTtlMs?: number;
+    /** The worker's settings beside the fast polling and backoff (attempts, lease). */
+    tuning?: DeliveryTuning;
+    /** Web API methods the fake Slack leaves unanswered while they are listed. */
+    hold?: string[];
+  } = {},
 ): Promise<{ slack: Slack; d: NotifyDeployment }> {
-  const slack = await startSlack();
+  const slack = await startSlack(options.hold);
   closers.push(slack.close);
   const d = await deployWithChannels(backend, (ids) => slackChannelsConfig(slack, ids), {
     port: await freePort(),
-    notificationTuning: FAST,
-    ...options,
+    notificationTuning: { ...FAST, ...options.tuning },
+    ...(options.parkTtlMs === undefined ? {} : { parkTtlMs: options.parkTtlMs }),
   });
   return { slack, d };
 }
@@ -90,15 +97,9 @@ export async function settledInBoth(slack: Slack) {
   );
 }
 
-/** The timestamp Slack answered for the `nth` message posted to `channel` (the first by default). */
+/** The timestamp Slack answered for the `nth` message it accepted in `channel` (the first by default). */
 export function postedTs(slack: Slack, channel: string, nth = 1): string {
-  let seen = 0;
-  let order = 0;
-  for (const request of slack.received) {
-    if (request.path !== '/api/chat.postMessage') continue;
-    // The fake answers posts with timestamps 1001, 1002, … in the order it received them.
-    order += 1;
-    if (fieldsOf(request).channel === channel && ++seen === nth) return `${1000 + order}.000100`;
-  }
-  throw new Error(`no post number ${nth} to ${channel}`);
+  const post = slack.posts.filter((p) => p.channel === channel)[nth - 1];
+  if (!post) throw new Error(`no post number ${nth} to ${channel}`);
+  return post.ts;
 }
