@@ -5,6 +5,7 @@ import { waitFor } from '../testing/harness.js';
 import {
   closeAfterEach,
   deployWithChannels,
+  FAST_DELIVERY,
   failedDelivery,
   freePort,
   type NotifyDeployment,
@@ -14,7 +15,6 @@ import { backends } from '../testing/stores.js';
 import { signActionLink } from './action-links.js';
 
 const all = await backends();
-const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
 const LINK_SECRET = 'u3Jx9mQ2vL8pT5wR1zK7cN4bH6yF0aDe';
 /** An address of this machine off loopback, where the kernel requires STARTTLS; none in a sandbox without one. */
 const OFF_LOOPBACK = Object.values(networkInterfaces())
@@ -72,9 +72,9 @@ for (const backend of all) {
         {
           port: await freePort(),
           notificationTuning: {
-            ...FAST,
-            leaseMs: options.leaseMs,
-            stopGraceMs: options.stopGraceMs,
+            ...FAST_DELIVERY,
+            ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
+            ...(options.stopGraceMs === undefined ? {} : { stopGraceMs: options.stopGraceMs }),
           },
         },
       );

@@ -3,6 +3,7 @@ import { waitFor } from '../testing/harness.js';
 import {
   closeAfterEach,
   deployWithChannels,
+  FAST_DELIVERY,
   freePort,
   type NotifyDeployment,
 } from '../testing/notify-kit.js';
@@ -18,7 +19,6 @@ import { backends } from '../testing/stores.js';
 
 // Rendering does not depend on the store: SQLite only.
 const [sqlite] = await backends();
-const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
 const LINK_SECRET = 'u3Jx9mQ2vL8pT5wR1zK7cN4bH6yF0aDe';
 /** A live Slack mention or link: `<!channel>`, `<@U…>`, `<#C…>`, `<https://…|…>`. */
 const LIVE = /<[!@#]|<(?:https?|mailto):/;
@@ -101,7 +101,7 @@ describe('what a notice shows of a model’s text', () => {
           },
         ],
       }),
-      { port: await freePort(), notificationTuning: FAST },
+      { port: await freePort(), notificationTuning: FAST_DELIVERY },
     );
     const posted = (runId: string) =>
       waitFor(async () =>

@@ -3,6 +3,7 @@ import { waitFor } from '../testing/harness.js';
 import {
   closeAfterEach,
   deployWithChannels,
+  FAST_DELIVERY,
   freePort,
   type NotifyDeployment,
 } from '../testing/notify-kit.js';
@@ -18,7 +19,6 @@ import { backends } from '../testing/stores.js';
  */
 
 const all = await backends();
-const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
 const LINK_SECRET = 'u3Jx9mQ2vL8pT5wR1zK7cN4bH6yF0aDe';
 
 for (const backend of all) {
@@ -60,7 +60,7 @@ for (const backend of all) {
               },
             ],
           }),
-          { port: await freePort(), notificationTuning: FAST, parkTtlMs },
+          { port: await freePort(), notificationTuning: FAST_DELIVERY, parkTtlMs },
         );
         const endpoint = `${d.url}/notifications/slack/${d.workspaceId}/approvals/interactions`;
         /** The `n`th Slack post (from 1) with buttons. */

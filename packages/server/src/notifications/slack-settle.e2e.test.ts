@@ -71,7 +71,9 @@ for (const backend of all) {
         expect(shown).toMatch(/Approved by [^"]+/);
         expect(String(update.text)).toContain('Approval needed: bash');
       }
-      // The settles are deliveries of their own, delivered, and in the run's story.
+      // The settles are deliveries of their own, delivered, and in the run's story (once the
+      // worker recorded what Slack answered: the fake logs a request before it answers).
+      await d!.airlock.notifications!.worker.idle();
       const listed = await d!.member.get(`${d!.ws}/notifications?run_id=${runId}`);
       const settles = (listed.body.deliveries as { event_type: string; state: string }[]).filter(
         (delivery) => delivery.event_type === 'message.settled',

@@ -5,6 +5,7 @@ import { waitFor } from '../testing/harness.js';
 import {
   closeAfterEach,
   deployWithChannels,
+  FAST_DELIVERY,
   freePort,
   type NotifyDeployment,
   type Received,
@@ -14,7 +15,6 @@ import { fieldsOf, press, SIGNING_SECRET, signed, startSlack } from '../testing/
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
-const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`Slack notifications (${backend.name})`, () => {
@@ -48,7 +48,7 @@ for (const backend of all) {
             },
           ],
         }),
-        { port: await freePort(), notificationTuning: { ...FAST, ...tuning } },
+        { port: await freePort(), notificationTuning: { ...FAST_DELIVERY, ...tuning } },
       );
       const endpoint = `${d.url}/notifications/slack/${d.workspaceId}/approvals/interactions`;
       return { slack, endpoint };

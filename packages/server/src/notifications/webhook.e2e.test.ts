@@ -5,6 +5,7 @@ import {
   closeAfterEach,
   deployWebhooks,
   deployWithChannels,
+  FAST_DELIVERY,
   failedDelivery,
   freePort,
   type NotifyDeployment,
@@ -17,7 +18,6 @@ const all = await backends();
 // Two secrets: a rotation in progress, both sign every message.
 const OLD_SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const NEW_SECRET = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
-const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`webhook notifications (${backend.name})`, () => {
@@ -40,7 +40,7 @@ for (const backend of all) {
             },
           ],
         }),
-        { port: await freePort(), notificationTuning: FAST },
+        { port: await freePort(), notificationTuning: FAST_DELIVERY },
       );
       const runId = await d.park();
       const delivered = await waitFor(
@@ -104,7 +104,7 @@ for (const backend of all) {
             },
           ],
         }),
-        { port: await freePort(), notificationTuning: FAST },
+        { port: await freePort(), notificationTuning: FAST_DELIVERY },
       );
       const runId = await d.park();
       const dead = await waitFor(
@@ -145,7 +145,7 @@ for (const backend of all) {
             },
           ],
         }),
-        { port: await freePort(), notificationTuning: { ...FAST, leaseMs: 30_000 } },
+        { port: await freePort(), notificationTuning: { ...FAST_DELIVERY, leaseMs: 30_000 } },
       );
       await d.park();
       await waitFor(async () => receiver.received.length === 1);
@@ -181,7 +181,7 @@ for (const backend of all) {
             },
           ],
         }),
-        { port: await freePort(), notificationTuning: FAST },
+        { port: await freePort(), notificationTuning: FAST_DELIVERY },
       );
       const runId = await d.park({ name: 'bash', input: { command: 'ls' } });
       await waitFor(async () => (await d!.events(runId, 'notification.delivered'))[0]);
@@ -202,7 +202,7 @@ for (const backend of all) {
             when: { tools: ['bash'] },
           },
         ],
-        FAST,
+        FAST_DELIVERY,
       );
       const created = await d.agent.post(`${d.ws}/runs`, {
         approval_mode: 'ask',
@@ -235,7 +235,7 @@ for (const backend of all) {
             secrets: [NEW_SECRET],
           },
         ],
-        FAST,
+        FAST_DELIVERY,
       );
       await d.park();
       const failed = await failedDelivery(d);

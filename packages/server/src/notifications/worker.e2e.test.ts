@@ -5,6 +5,7 @@ import { waitFor } from '../testing/harness.js';
 import {
   closeAfterEach,
   deployWebhooks,
+  FAST_DELIVERY,
   failedDelivery,
   type NotifyDeployment,
   startReceiver,
@@ -15,7 +16,6 @@ import { DeliveryWorker } from './worker.js';
 
 const all = await backends();
 const SECRET = `whsec_${Buffer.alloc(32, 5).toString('base64')}`;
-const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 }, stopGraceMs: 100 };
 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`the delivery worker (${backend.name})`, () => {
@@ -33,7 +33,7 @@ for (const backend of all) {
           { name: 'stuck', url: stuck.url, secrets: [SECRET] },
           { name: 'ops', url: ops.url, secrets: [SECRET] },
         ],
-        { ...FAST, ...tuning },
+        { ...FAST_DELIVERY, ...tuning },
       );
       return { stuck, ops };
     }
@@ -102,7 +102,7 @@ for (const backend of all) {
         senders,
         logger: pino({ level: 'silent' }),
         leaseMs: 4000,
-        ...FAST,
+        ...FAST_DELIVERY,
       });
       worker.start();
       try {

@@ -9,6 +9,17 @@ import { type Client, client, waitFor } from './harness.js';
 import type { Backend } from './stores.js';
 import { type WorkspaceTokens, workspaceWithTokens } from './workspace-tokens.js';
 
+/**
+ * The delivery worker's settings in the notification tests: it looks for due
+ * deliveries every 50 ms, retries after 20 to 100 ms, and a kernel's stop cuts a
+ * send still in flight (a fake that holds its answer) after 100 ms instead of 5 s.
+ */
+export const FAST_DELIVERY = {
+  pollMs: 50,
+  backoff: { baseMs: 20, capMs: 100 },
+  stopGraceMs: 100,
+} as const;
+
 /** A kernel started with notification channels that name its own workspace (tests only). */
 export interface NotifyDeployment {
   airlock: Airlock;

@@ -1,6 +1,11 @@
 import type { DeliveryTuning } from '../notifications/notifications.js';
 import { waitFor } from './harness.js';
-import { deployWithChannels, freePort, type NotifyDeployment } from './notify-kit.js';
+import {
+  deployWithChannels,
+  FAST_DELIVERY,
+  freePort,
+  type NotifyDeployment,
+} from './notify-kit.js';
 import { fieldsOf, SIGNING_SECRET, startSlack } from './slack-kit.js';
 import type { Backend } from './stores.js';
 
@@ -11,8 +16,6 @@ import type { Backend } from './stores.js';
 
 /** The Slack channel of each configured notification channel. */
 export const CHANNELS = { approvals: 'C123', oncall: 'C999' } as const;
-
-const FAST = { pollMs: 50, backoff: { baseMs: 20, capMs: 100 } };
 
 export type Slack = Awaited<ReturnType<typeof startSlack>>;
 
@@ -58,7 +61,7 @@ export async function deploySlack(
   closers.push(slack.close);
   const d = await deployWithChannels(backend, (ids) => slackChannelsConfig(slack, ids), {
     port: await freePort(),
-    notificationTuning: { ...FAST, ...options.tuning },
+    notificationTuning: { ...FAST_DELIVERY, ...options.tuning },
     ...(options.parkTtlMs === undefined ? {} : { parkTtlMs: options.parkTtlMs }),
   });
   return { slack, d };
