@@ -1,4 +1,4 @@
-import type { AirlockError } from '../errors.js';
+import { AirlockError } from '../errors.js';
 import { applicationsOfRuns } from '../store/runs.js';
 import type { Store } from '../store/store.js';
 import type { FeedItem } from './feed-item.js';
@@ -33,10 +33,12 @@ export interface FeedSink {
 export function fencedSink(store: Store, fence: ApplicationFence | null, sink: FeedSink): FeedSink {
   if (!fence) return sink;
   let queue: Promise<void> = Promise.resolve();
+  let failed = false;
   return {
     deliver(items) {
       queue = queue
         .then(async () => {
+          if (failed) return;
           // A run's application is read once for the whole process (see applicationsOfRuns).
           const known = await applicationsOfRuns(
             store,
@@ -50,11 +52,24 @@ export function fencedSink(store: Store, fence: ApplicationFence | null, sink: F
           if (inside.length > 0) sink.deliver(inside);
         })
         .catch(() => {
-          // A failed lookup drops the batch for this subscriber only; it never reaches another run.
+          // A failed lookup ends this feed where the batch began (nothing after it is sent, so no
+          // event is skipped): the client resumes from its last event. No other run reaches it.
+          if (failed) return;
+          failed = true;
+          const before = Math.min(...items.map((item) => item.row.seq)) - 1;
+          sink.refuse(
+            new AirlockError(
+              'unavailable',
+              'the feed could not read whose runs its events belong to; resume after your last event',
+            ),
+            before,
+          );
         });
     },
     refuse(refusal, after) {
-      queue = queue.then(() => sink.refuse(refusal, after));
+      queue = queue.then(() => {
+        if (!failed) sink.refuse(refusal, after);
+      });
     },
   };
 }

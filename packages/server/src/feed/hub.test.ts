@@ -144,6 +144,31 @@ for (const backend of all) {
       expect(runOnly.seqs).toEqual(range(26, 65));
     });
 
+    it('gives the event loop a turn between the pages of a long catch-up', async () => {
+      const { store, hub, workspaceId } = await open();
+      await store.transaction(async (tx) => {
+        for (let i = 0; i < 1200; i += 1) {
+          tx.emit({
+            workspace_id: workspaceId,
+            run_id: 'r',
+            type: 'run.round_started',
+            data: { round: i, calls: 1 },
+          });
+        }
+      });
+      const reader = collector();
+      hub.subscribe({ workspaceId, after: 0, deliver: reader.deliver });
+      // A turn asked for now comes while the catch-up still reads: on SQLite the reads give the
+      // loop none of their own, so without a turn between pages it came after all 1,200 events
+      // (and a socket wrote none of them before then).
+      const atTheTurn = await new Promise<number>((resolve) =>
+        setImmediate(() => resolve(reader.seqs.length)),
+      );
+      expect(atTheTurn).toBeLessThan(1200);
+      await waitFor(async () => reader.seqs.length === 1200);
+      expect(reader.seqs).toEqual(range(1, 1200));
+    });
+
     it('holds a subscriber that resumes past the head until the head reaches it', async () => {
       const { store, hub, workspaceId } = await open();
       await commit(store, workspaceId, 'r', 3);

@@ -353,6 +353,9 @@ export class FeedHub {
         }
         // A short page read everything up to the head it was bounded by.
         subscriber.cursor = rows.length === PAGE ? rows[rows.length - 1]!.seq : head;
+        // SQLite reads without giving the event loop a turn: between pages the socket writes
+        // what it was handed (dropping a client too far behind) and other requests are served.
+        if (rows.length === PAGE) await new Promise((resolve) => setImmediate(resolve));
       }
     } catch (error) {
       if (!subscriber.closed) this.logger.warn({ err: error }, 'feed read failed');

@@ -198,7 +198,10 @@ export function createSocketHandler(options: {
           errors?.inc({ code: pruned.code });
           return;
         }
+        // Set once subscribed: a client dropped stops its catch-up's reads at once, not at the close.
+        let unsubscribe = () => {};
         const tooFarBehind = () => {
+          unsubscribe();
           ws.close(1013, 'too far behind; reconnect with after=');
           errors?.inc({ code: 'unavailable' });
         };
@@ -234,8 +237,14 @@ export function createSocketHandler(options: {
                 }
               }
             },
-            // Retention pruned what a catch-up was about to read: as at the start, after what was sent.
+            // Retention pruned what a catch-up was about to read: as at the start, after what was
+            // sent. Any other refusal (the feed could not go on) closes as a client too far behind
+            // does: it resumes from its last event.
             refuse: (refusal, position) => {
+              if (refusal.code !== 'feed_position_pruned') {
+                tooFarBehind();
+                return;
+              }
               frames.finish(resyncFrame(refusal, position), () => {
                 ws.close(4410, 'feed_position_pruned');
               });
@@ -243,6 +252,7 @@ export function createSocketHandler(options: {
             },
           }),
         });
+        unsubscribe = () => subscription.close();
         ws.on('message', (data) => {
           if (data.toString() === 'ping') send({ type: 'pong' });
         });

@@ -103,6 +103,8 @@ for (const backend of all) {
       });
       expect(denied.status).toBe(200);
       await settledInBoth(slack);
+      // Both settles recorded as sent (one still on its way is followed by a fresh one instead).
+      await d!.airlock.notifications!.worker.idle();
       const again = await d!.member.post(`${d!.ws}/notifications/${notice.id}/redeliver`, {});
       expect(again.status).toBe(200);
       await postedWithButtons(slack, 3);

@@ -66,6 +66,8 @@ for (const backend of all) {
       const left = await failedDelivery(d!, { channel: 'stuck', timeoutMs: 0 });
       expect(left.state).toBe('pending');
       expect(left.last_error).toMatch(/stopped/);
+      // A cut by a shutdown is no attempt that counts toward the dead letter.
+      expect(left.attempts).toBe(0);
     });
 
     it('a send that ignores its cut is waited for: it lands once, recorded delivered, not failed and sent again', async () => {

@@ -168,6 +168,8 @@ export class DeliveryWorker {
           leaseMs: this.leaseMs,
           limit,
           skipChannels: this.busyChannels(),
+          // One still being sent here, whose lease lapsed meanwhile, is not sent beside itself.
+          skipIds: [...this.inFlight.keys()],
         });
         for (const delivery of claimed) this.launch(delivery);
         if (claimed.length < limit) break;
@@ -207,7 +209,7 @@ export class DeliveryWorker {
       )
       .finally(() => {
         clearTimeout(timer);
-        this.inFlight.delete(delivery.id);
+        if (this.inFlight.get(delivery.id)?.done === done) this.inFlight.delete(delivery.id);
         this.kick();
       });
     this.inFlight.set(delivery.id, { delivery, controller, done });
@@ -304,7 +306,8 @@ export class DeliveryWorker {
       const owned = await markAttemptFailed(tx, {
         id: delivery.id,
         owner: this.owner,
-        attempts,
+        // A cut by a shutdown does not count toward the dead letter.
+        attempts: stopping ? delivery.attempts : attempts,
         error: failure,
         retryAt,
       });

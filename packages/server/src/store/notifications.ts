@@ -66,6 +66,8 @@ export interface DeliveryClaim {
   limit: number;
   /** Channels the worker is busy with: none of their deliveries is claimed. */
   skipChannels?: readonly { workspace_id: string; channel: string }[] | undefined;
+  /** Deliveries the worker is sending now: not claimed again, even once their lease lapsed. */
+  skipIds?: readonly string[] | undefined;
 }
 
 /**
@@ -86,6 +88,9 @@ export async function claimDueDeliveries(
         .where('state', '=', 'pending')
         .where('next_attempt_at', '<=', claim.now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', claim.now)]))
+        .$if((claim.skipIds ?? []).length > 0, (query) =>
+          query.where('id', 'not in', claim.skipIds ?? []),
+        )
         .$if((claim.skipChannels ?? []).length > 0, (query) =>
           query.where((eb) =>
             eb.not(

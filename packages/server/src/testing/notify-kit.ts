@@ -177,7 +177,8 @@ export async function failedDelivery(
           last_error: string | null;
         }[]
       ).find(
-        (x) => x.attempts >= 1 && (options.channel === undefined || x.channel === options.channel),
+        (x) =>
+          x.last_error !== null && (options.channel === undefined || x.channel === options.channel),
       );
     },
     { timeoutMs: options.timeoutMs ?? 10_000, what: 'a failed attempt' },
