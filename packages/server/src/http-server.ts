@@ -94,14 +94,23 @@ export interface ServerTimeouts {
   idleMs: number;
   /** How often the two deadlines above are checked (`connectionsCheckingInterval`). */
   checkIntervalMs: number;
+  /**
+   * How often an open feed socket is pinged: one that answered nothing since
+   * the last ping is ended (a client gone without a close gives its feed back).
+   */
+  feedPingMs: number;
 }
 
-/** The default limits: a request has 30 s, its headers 10 s, an idle connection 65 s. */
+/**
+ * The default limits: a request has 30 s, its headers 10 s, an idle connection
+ * 65 s, a feed socket that stopped answering pings 30 to 60 s.
+ */
 export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   requestMs: 30_000,
   headersMs: 10_000,
   idleMs: 65_000,
   checkIntervalMs: 1_000,
+  feedPingMs: 30_000,
 };
 
 /** The outcome of authenticating a tRPC request, taken before its body is read. */
@@ -191,6 +200,10 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       };
     },
   });
+  const timeouts: ServerTimeouts = { ...DEFAULT_TIMEOUTS };
+  for (const [key, value] of Object.entries(options.timeouts ?? {})) {
+    if (value !== undefined) timeouts[key as keyof ServerTimeouts] = value;
+  }
   const sockets = createSocketHandler({
     kernel: options.kernel,
     hub: options.hub,
@@ -198,6 +211,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     rateLimiter,
     metrics: options.metrics,
     credentials,
+    heartbeatMs: timeouts.feedPingMs,
   });
   const inbox = createInboxHandler();
   // Shutdown ends idle connections (even ones that never sent a request) and
@@ -205,10 +219,6 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   const connections = new OpenConnections();
   // One line per request at debug level (`--log-level debug`); nothing is built otherwise.
   const accessLog = options.logger.isLevelEnabled('debug');
-  const timeouts: ServerTimeouts = { ...DEFAULT_TIMEOUTS };
-  for (const [key, value] of Object.entries(options.timeouts ?? {})) {
-    if (value !== undefined) timeouts[key as keyof ServerTimeouts] = value;
-  }
   const metrics = options.metrics ?? null;
   const tracing = options.tracing ?? null;
   const serverOptions = {

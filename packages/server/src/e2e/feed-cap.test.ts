@@ -12,10 +12,13 @@ interface Opened {
   socket?: WebSocket;
 }
 
-/** Opens a socket and keeps it open: 101 with the socket, else the refusal's status, header and detail. */
-function open(url: string, token: string): Promise<Opened> {
+/**
+ * Opens a socket and keeps it open: 101 with the socket, else the refusal's status, header and
+ * detail. With `autoPong` false the socket answers no ping (a client that vanished without a close).
+ */
+function open(url: string, token: string, autoPong = true): Promise<Opened> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
+    const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}` }, autoPong });
     socket.once('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => {
@@ -94,5 +97,38 @@ describe('live feeds per credential', () => {
     }
     expect(again.status).toBe(101);
     for (const opened of [second, agentFeed, executorCable, again]) opened.socket?.close();
+  });
+});
+
+describe('a feed whose client stopped answering', () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await deploy(sqlite!, { maxFeeds: 1, timeouts: { feedPingMs: 200 } });
+  });
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  it('is ended after a ping it left unanswered, giving its place under the cap back; one that answers stays', async () => {
+    const feed = `${d.url.replace('http', 'ws')}${d.ws}/feed?after=latest`;
+    const silent = await open(feed, d.tokens.member, false);
+    expect(silent.status).toBe(101);
+    const ended = await new Promise<number>((resolve) => silent.socket!.once('close', resolve));
+    // Terminated, with no close frame: 1006 on the client's side.
+    expect(ended).toBe(1006);
+    let again = await open(feed, d.tokens.member);
+    for (let i = 0; i < 20 && again.status !== 101; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      again = await open(feed, d.tokens.member);
+    }
+    expect(again.status).toBe(101);
+    // A client that pongs (as ws and browsers do on their own) outlives several pings.
+    let closed = false;
+    again.socket!.once('close', () => {
+      closed = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(closed).toBe(false);
+    again.socket!.close();
   });
 });

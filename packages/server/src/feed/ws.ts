@@ -130,6 +130,12 @@ export function createSocketHandler(options: {
   rateLimiter?: RateLimiter | null | undefined;
   /** Ends a socket whose credential stops working (the server's, shared with tRPC). */
   credentials: CredentialWatch;
+  /**
+   * How often each open socket is pinged; one that answered nothing (no pong,
+   * no message) since the last ping is ended, so a client that vanished
+   * without a close gives its feed back (default 30 s).
+   */
+  heartbeatMs?: number | undefined;
 }) {
   const { credentials } = options;
   const errors = options.metrics?.errors;
@@ -139,6 +145,18 @@ export function createSocketHandler(options: {
     maxPayload: 64 * 1024,
     perMessageDeflate: false,
   });
+  // Sockets that answered nothing since the last ping (browsers and ws clients pong on their own).
+  const silent = new WeakSet<WebSocket>();
+  const heartbeat = setInterval(() => {
+    for (const client of wss.clients) {
+      if (silent.has(client)) client.terminate();
+      else {
+        silent.add(client);
+        client.ping();
+      }
+    }
+  }, options.heartbeatMs ?? 30_000);
+  heartbeat.unref();
   const handle = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node hands over an upgrade's socket with no 'error' listener: a client that resets it
     // while the credential and the store are read would otherwise end the process.
@@ -253,7 +271,10 @@ export function createSocketHandler(options: {
           }),
         });
         unsubscribe = () => subscription.close();
+        const heard = () => silent.delete(ws);
+        ws.on('pong', heard);
         ws.on('message', (data) => {
+          heard();
           if (data.toString() === 'ping') send({ type: 'pong' });
         });
         const unwatch = credentials.watch(token ?? '', () => {
@@ -279,6 +300,7 @@ export function createSocketHandler(options: {
   return {
     upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void handle(req, socket, head),
     close: () => {
+      clearInterval(heartbeat);
       for (const client of wss.clients) client.terminate();
       wss.close();
     },
