@@ -3,6 +3,7 @@ import type { DeliveryRow } from '../store/notifications.js';
 import type { ChannelConfig, NotificationsConfig } from './config.js';
 import type { EmailSender } from './email.js';
 import type { SettleTarget } from './message-settle.js';
+import { reachedOf } from './partly-sent.js';
 import type { NotificationPayload } from './payload.js';
 import type { SlackSender } from './slack.js';
 import { decidedMessage, noticeMessage } from './slack-blocks.js';
@@ -102,7 +103,11 @@ export class ChannelSenders {
         return (await this.slackSender(channel)).post(delivery.id, payload, signal);
       case 'email': {
         const sender = await this.emailSender(channel);
-        await sender.send(delivery.id, payload, { publicUrl: this.config.publicUrl, signal });
+        await sender.send(delivery.id, payload, {
+          publicUrl: this.config.publicUrl,
+          signal,
+          reached: reachedOf(delivery.external_ref),
+        });
         return null;
       }
     }

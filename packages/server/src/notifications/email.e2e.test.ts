@@ -219,6 +219,34 @@ for (const backend of all) {
       expect(failed.last_error).toMatch(/deadline of 1000 ms/);
     });
 
+    it('a recipient the server refuses is tried again alone: the others get the notice once', async () => {
+      const smtp = await deployEmail(false, { to: ['bounce@example.com', 'alice@example.com'] });
+      smtp.refused.add('bounce@example.com');
+      await d!.park();
+      const retried = await waitFor(
+        async () => {
+          const listed = await d!.member.get(`${d!.ws}/notifications?state=pending`);
+          return (listed.body.deliveries as { attempts: number; last_error: string | null }[]).find(
+            (delivery) => delivery.attempts >= 3,
+          );
+        },
+        { what: 'three attempts' },
+      );
+      expect(retried.last_error).toContain('bounce@example.com');
+      expect(retried.last_error).not.toContain('alice@example.com');
+      smtp.refused.delete('bounce@example.com');
+      await waitFor(async () => smtp.mails.length === 2, { what: 'the refused recipient reached' });
+      await d!.airlock.notifications!.worker.idle();
+      expect(smtp.mails.map((mail) => mail.to[0]).sort()).toEqual([
+        'alice@example.com',
+        'bounce@example.com',
+      ]);
+      const listed = await d!.member.get(`${d!.ws}/notifications`);
+      expect((listed.body.deliveries as { state: string }[]).map((x) => x.state)).toEqual([
+        'delivered',
+      ]);
+    });
+
     it('a send stalled past its deadline is cancelled, not sent again beside its retry', async () => {
       const smtp = await deployEmail(false, {
         stalls: { address: 'alice@example.com', firstAnswerAfterMs: 2500 },

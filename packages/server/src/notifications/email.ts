@@ -2,6 +2,7 @@ import { isLoopbackHost, type TaskView, visibleText } from '@airlock/core';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { ACTION_LINK_PATH, signActionLink } from './action-links.js';
 import type { EmailChannelConfig } from './config.js';
+import { PartlySent } from './partly-sent.js';
 import { headline, type NotificationPayload } from './payload.js';
 
 /** A model's text on one visible line (a tool name, an option). */
@@ -114,21 +115,31 @@ export class EmailSender {
    * links are personal), so that one slow recipient does not hold back the
    * rest. `signal` cancels the sends still under way: their SMTP connections
    * close before the message's end, so the server keeps none of them.
-   * @throws Error when the SMTP server refuses a message, cannot be reached or `signal` aborts.
+   * Recipients in `reached` (an earlier attempt's) get nothing again.
+   * @throws PartlySent when the SMTP server refuses a message, cannot be reached or `signal`
+   *   aborts for some recipients: it names every recipient reached so far.
    */
   async send(
     deliveryId: string,
     payload: NotificationPayload,
-    options: { publicUrl: string | undefined; signal?: AbortSignal | undefined },
+    options: {
+      publicUrl: string | undefined;
+      signal?: AbortSignal | undefined;
+      reached?: ReadonlySet<string> | undefined;
+    },
   ): Promise<void> {
     const notice = { deliveryId, payload, ...options };
+    const already = options.reached ?? new Set<string>();
+    const recipients = this.channel.to.filter((recipient) => !already.has(recipient));
     const sent = await Promise.allSettled(
-      this.channel.to.map((recipient) => this.sendTo(recipient, notice)),
+      recipients.map((recipient) => this.sendTo(recipient, notice)),
     );
     const refused = sent.flatMap((outcome, i) =>
-      outcome.status === 'rejected' ? [`${this.channel.to[i]}: ${messageOf(outcome.reason)}`] : [],
+      outcome.status === 'rejected' ? [`${recipients[i]}: ${messageOf(outcome.reason)}`] : [],
     );
-    if (refused.length > 0) throw new Error(`not sent to ${refused.join('; ')}`);
+    if (refused.length === 0) return;
+    const reached = [...already, ...recipients.filter((_, i) => sent[i]?.status === 'fulfilled')];
+    throw new PartlySent(`not sent to ${refused.join('; ')}`, reached);
   }
 
   private async sendTo(

@@ -17,6 +17,7 @@ import {
   NoticeNotPosted,
   settleTarget,
 } from './message-settle.js';
+import { PartlySent, reachedRef } from './partly-sent.js';
 
 /** How the delivery worker runs. */
 export interface DeliveryWorkerOptions {
@@ -234,6 +235,7 @@ export class DeliveryWorker {
     let externalRef: string | null = null;
     let failure: string | null = null;
     let postponed: NoticeNotPosted | null = null;
+    let reached: string | null = null;
     let stopping = false;
     try {
       // Awaited to the end, not raced with the signal: the senders cancel their
@@ -243,6 +245,8 @@ export class DeliveryWorker {
     } catch (error) {
       const cause: unknown = signal.aborted ? signal.reason : error;
       if (cause instanceof NoticeNotPosted) postponed = cause;
+      // Cut short or not, the recipients already written to were reached.
+      if (error instanceof PartlySent) reached = reachedRef(error.reached);
       failure = cause instanceof Error ? cause.message : String(cause);
       stopping = cause instanceof AttemptCut && cause.stopping;
     }
@@ -310,6 +314,8 @@ export class DeliveryWorker {
         attempts: stopping ? delivery.attempts : attempts,
         error: failure,
         retryAt,
+        // Whom the attempt reached, so that the next writes only to the others.
+        ...(reached === null ? {} : { externalRef: reached }),
       });
       if (owned && dead) {
         tx.emit({

@@ -152,7 +152,15 @@ export async function markDelivered(
  */
 export async function markAttemptFailed(
   tx: Tx,
-  failure: { id: string; owner: string; attempts: number; error: string; retryAt: number | null },
+  failure: {
+    id: string;
+    owner: string;
+    attempts: number;
+    error: string;
+    retryAt: number | null;
+    /** What the channel keeps of the attempt (the recipients it reached), when it says. */
+    externalRef?: string | undefined;
+  },
 ): Promise<boolean> {
   const result = await tx[SQL].db
     .updateTable('notification_deliveries')
@@ -164,6 +172,7 @@ export async function markAttemptFailed(
       lease_owner: null,
       lease_until: null,
       last_error: failure.error.slice(0, 1000),
+      ...(failure.externalRef === undefined ? {} : { external_ref: failure.externalRef }),
     })
     .where('id', '=', failure.id)
     .where('state', '=', 'pending')

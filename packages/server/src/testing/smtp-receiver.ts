@@ -14,13 +14,15 @@ export type Stall = string | { address: string; firstAnswerAfterMs: number };
 /**
  * A real SMTP server (smtp-server) on loopback, or on `listen` (an address
  * of this machine), offering neither STARTTLS nor AUTH, keeping every
- * message it accepts; it stalls on the RCPT TO of the `stalls` address.
+ * message it accepts; it stalls on the RCPT TO of the `stalls` address, and
+ * refuses (550) the RCPT TO of an address in `refused` while it is there.
  */
 export async function startSmtp(
   stalls?: Stall,
   listen = '127.0.0.1',
-): Promise<{ port: number; mails: Mail[]; close(): Promise<void> }> {
+): Promise<{ port: number; mails: Mail[]; refused: Set<string>; close(): Promise<void> }> {
   const mails: Mail[] = [];
+  const refused = new Set<string>();
   const stall = typeof stalls === 'string' ? { address: stalls, firstAnswerAfterMs: null } : stalls;
   const timers = new Set<NodeJS.Timeout>();
   let stalled = 0;
@@ -30,6 +32,9 @@ export async function startSmtp(
     logger: false,
     closeTimeout: 100,
     onRcptTo(address, _session, callback) {
+      if (refused.has(address.address)) {
+        return callback(Object.assign(new Error('no such mailbox'), { responseCode: 550 }));
+      }
       if (address.address !== stall?.address) return callback();
       stalled += 1;
       if (stall.firstAnswerAfterMs === null) return;
@@ -58,6 +63,7 @@ export async function startSmtp(
   return {
     port,
     mails,
+    refused,
     close: () => {
       for (const timer of timers) clearTimeout(timer);
       return new Promise<void>((resolve) => server.close(() => resolve()));
