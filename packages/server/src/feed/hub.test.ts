@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../store/accounts.js';
-import type { Store } from '../store/store.js';
+import { Store } from '../store/store.js';
 import { waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 import type { FeedItem } from './feed-item.js';
@@ -168,6 +168,44 @@ for (const backend of all) {
       await waitFor(async () => reader.seqs.length === 1200);
       expect(reader.seqs).toEqual(range(1, 1200));
     });
+
+    it.skipIf(backend.name !== 'postgres')(
+      "hears another process's commits again once its lost listening connection is back",
+      async () => {
+        const { hub, workspaceId, location } = await open();
+        const reader = collector();
+        hub.subscribe({ workspaceId, after: 0, deliver: reader.deliver });
+        // Another kernel process on the same database: only NOTIFY tells this one of its commits
+        // (the hub's safety poll is off here).
+        const other = await Store.open({ databaseUrl: location.databaseUrl! });
+        disposers.push(() => other.close());
+        const listening = async () =>
+          (
+            await sql<{ pid: number }>`select pid from pg_stat_activity
+              where datname = current_database() and query ilike 'listen airlock_events'`.execute(
+              other.db,
+            )
+          ).rows.map((row) => row.pid);
+        const [first] = await waitFor(async () => {
+          const pids = await listening();
+          return pids.length === 1 ? pids : undefined;
+        });
+        await commit(other, workspaceId, 'r', 1);
+        await waitFor(async () => reader.seqs.length === 1, { what: 'the first commit heard' });
+        // The database ends the listening connection (a restart or failover does the same).
+        await sql`select pg_terminate_backend(${first!})`.execute(other.db);
+        await waitFor(
+          async () => {
+            const pids = await listening();
+            return pids.length === 1 && pids[0] !== first;
+          },
+          { what: 'a new listening connection' },
+        );
+        await commit(other, workspaceId, 'r', 1);
+        await waitFor(async () => reader.seqs.length === 2, { what: 'the second commit heard' });
+        expect(reader.seqs).toEqual([1, 2]);
+      },
+    );
 
     it('holds a subscriber that resumes past the head until the head reaches it', async () => {
       const { store, hub, workspaceId } = await open();

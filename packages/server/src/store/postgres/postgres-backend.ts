@@ -150,31 +150,80 @@ async function holdAdvisoryLock<T>(
   });
 }
 
+/** The first wait before a lost listening connection is opened again; it doubles up to the cap. */
+const RELISTEN_FIRST_MS = 250;
+const RELISTEN_CAP_MS = 30_000;
+
 /**
  * Hears every process's commits (LISTEN/NOTIFY on a connection of its own),
  * switched off until `want(true)`, so that a process with nobody to tell is
  * not woken for each commit, nor is the database backend that would forward it.
+ * A connection lost (a database restart, a failover, a killed backend) is
+ * opened again, with backoff, and listens again if it should: meanwhile the
+ * feed's safety poll still finds other processes' commits, only later.
  */
 async function listenForCommits(
   databaseUrl: string,
   onWorkspace: (workspaceId: string, lastSeq: number | null) => void,
 ): Promise<CommitListener> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  client.on('error', () => {});
-  await client.connect();
-  client.on('notification', (message) => {
+  let wanted = false;
+  let closed = false;
+  let waitMs = RELISTEN_FIRST_MS;
+  const hear = (message: pg.Notification) => {
     if (!message.payload) return;
     const [workspaceId, lastSeq] = message.payload.split(' ');
     const seq = Number(lastSeq);
     onWorkspace(workspaceId!, lastSeq !== undefined && Number.isSafeInteger(seq) ? seq : null);
-  });
-  let listening = false;
+  };
+  const open = async (): Promise<pg.Client> => {
+    const next = new pg.Client({ connectionString: databaseUrl });
+    let lost = false;
+    const onLost = () => {
+      if (lost || closed) return;
+      lost = true;
+      void next.end().catch(() => {});
+      const timer = setTimeout(() => void reopen(), waitMs);
+      timer.unref();
+      waitMs = Math.min(RELISTEN_CAP_MS, waitMs * 2);
+    };
+    next.on('error', onLost);
+    next.on('end', onLost);
+    next.on('notification', hear);
+    try {
+      await next.connect();
+    } catch (error) {
+      // Not connected: the caller tries again (or fails the store's open), not this client's events.
+      lost = true;
+      throw error;
+    }
+    return next;
+  };
+  let client = await open();
+  const reopen = async () => {
+    if (closed) return;
+    let next: pg.Client;
+    try {
+      next = await open();
+    } catch {
+      setTimeout(() => void reopen(), waitMs).unref();
+      waitMs = Math.min(RELISTEN_CAP_MS, waitMs * 2);
+      return;
+    }
+    if (closed) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    waitMs = RELISTEN_FIRST_MS;
+    // A connection lost during its LISTEN schedules the next try itself (its 'error' or 'end').
+    if (wanted) await next.query('listen airlock_events').catch(() => {});
+  };
   // The client runs its queries in order, so the last switch asked for is the one that holds.
   let switched: Promise<void> = Promise.resolve();
   return {
     want(on) {
-      if (on !== listening) {
-        listening = on;
+      if (on !== wanted) {
+        wanted = on;
         switched = client
           .query(on ? 'listen airlock_events' : 'unlisten airlock_events')
           .then(() => {});
@@ -182,6 +231,7 @@ async function listenForCommits(
       return switched;
     },
     async close() {
+      closed = true;
       await client.end().catch(() => {});
     },
   };
