@@ -207,6 +207,32 @@ for (const backend of all) {
       },
     );
 
+    it('goes on with a catch-up whose read failed once, though nothing more is committed', async () => {
+      const opened = await backend.open();
+      disposers.push(opened.dispose);
+      // The safety poll on, every 50 ms.
+      const hub = new FeedHub(opened.store, logger, 5000, 50);
+      await hub.start();
+      disposers.push(() => hub.stop());
+      const { id: workspaceId } = await createWorkspace(opened.store, 'feed');
+      await commit(opened.store, workspaceId, 'r', 3);
+      // The store fails the next read of the log (a dropped connection, a busy database).
+      const selectFrom = opened.store.db.selectFrom.bind(opened.store.db);
+      let failures = 0;
+      opened.store.db.selectFrom = ((table: string) => {
+        if (table === 'run_events' && failures === 0) {
+          failures += 1;
+          throw new Error('the database went away for a moment');
+        }
+        return selectFrom(table as never);
+      }) as typeof opened.store.db.selectFrom;
+      const reader = collector();
+      hub.subscribe({ workspaceId, after: 0, deliver: reader.deliver });
+      await waitFor(async () => reader.seqs.length === 3, { what: 'the catch-up resumed' });
+      expect(failures).toBe(1);
+      expect(reader.seqs).toEqual([1, 2, 3]);
+    });
+
     it('holds a subscriber that resumes past the head until the head reaches it', async () => {
       const { store, hub, workspaceId } = await open();
       await commit(store, workspaceId, 'r', 3);

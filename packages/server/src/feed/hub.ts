@@ -98,7 +98,11 @@ export class FeedHub {
       this.onNotified(workspaceId, lastSeq),
     );
     this.poll = setInterval(() => {
-      for (const workspaceId of this.feeds.keys()) this.readForward(workspaceId);
+      for (const [workspaceId, feed] of this.feeds) {
+        this.readForward(workspaceId);
+        // A catch-up whose read failed goes on here: a quiet workspace brings no commit to wake it.
+        for (const subscriber of feed.lagging) void this.catchUp(feed, subscriber);
+      }
     }, this.safetyPollMs);
     this.poll.unref();
   }
