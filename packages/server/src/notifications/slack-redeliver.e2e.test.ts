@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
-import { closeAfterEach, type NotifyDeployment } from '../testing/notify-kit.js';
 import {
   CHANNELS,
-  deploySlack,
   hasButtons,
   postedTs,
   postedWithButtons,
+  type Slack,
   settledInBoth,
   slackCalls,
+  slackDeploymentPerTest,
 } from '../testing/slack-settle-kit.js';
 import { backends } from '../testing/stores.js';
 import { SENT_AGAIN } from './message-settle.js';
@@ -32,22 +32,15 @@ interface Delivery {
 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`Slack notices sent again (${backend.name})`, () => {
-    let d: NotifyDeployment | undefined;
-    const closers = closeAfterEach(() => d);
-
-    async function deploy(options: Parameters<typeof deploySlack>[2] = {}) {
-      const deployed = await deploySlack(backend, closers, options);
-      d = deployed.d;
-      return deployed.slack;
-    }
+    const { deploy, d } = slackDeploymentPerTest(backend);
 
     async function deliveries(runId: string): Promise<Delivery[]> {
-      return (await d!.member.get(`${d!.ws}/notifications?run_id=${runId}`)).body.deliveries;
+      return (await d().member.get(`${d().ws}/notifications?run_id=${runId}`)).body.deliveries;
     }
 
     /** Parks a call, waits for its two posts, and answers the approvals channel's notice. */
-    async function parkedNotice(slack: Awaited<ReturnType<typeof deploy>>) {
-      const runId = await d!.park();
+    async function parkedNotice(slack: Slack) {
+      const runId = await d().park();
       await postedWithButtons(slack);
       const notice = (await deliveries(runId)).find(
         (delivery) => delivery.event_type === 'task.parked' && delivery.channel === 'approvals',
@@ -56,15 +49,29 @@ for (const backend of all) {
       return { runId, notice };
     }
 
+    /** A person sends the notice again (`airlock notifications redeliver`). */
+    async function redeliver(noticeId: string) {
+      const again = await d().member.post(`${d().ws}/notifications/${noticeId}/redeliver`, {});
+      expect(again.status).toBe(200);
+    }
+
+    /** Waits for the message with `ts` to be settled: its outcome shown, its buttons gone. */
+    async function settledWith(slack: Slack, ts: string, outcome: RegExp) {
+      const settle = await waitFor(async () => updatesOf(slack, ts)[0], {
+        what: `message ${ts} settled`,
+      });
+      expect(JSON.stringify(settle.blocks)).toMatch(outcome);
+      expect(hasButtons(settle)).toBe(false);
+    }
+
     /** The updates Slack received of the message with `ts`. */
-    const updatesOf = (slack: Awaited<ReturnType<typeof deploy>>, ts: string) =>
+    const updatesOf = (slack: Slack, ts: string) =>
       slackCalls(slack, 'update').filter((update) => update.ts === ts);
 
     it('a notice sent again while its call waits retires its first message, and the decision settles the new one', async () => {
       const slack = await deploy();
       const { runId, notice } = await parkedNotice(slack);
-      const again = await d!.member.post(`${d!.ws}/notifications/${notice.id}/redeliver`, {});
-      expect(again.status).toBe(200);
+      await redeliver(notice.id);
       const posts = await postedWithButtons(slack, 3);
       expect(posts[2]!.channel).toBe(CHANNELS.approvals);
       const first = postedTs(slack, CHANNELS.approvals, 1);
@@ -79,18 +86,14 @@ for (const backend of all) {
         order.lastIndexOf('/api/chat.postMessage'),
       );
 
-      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      const approved = await d().member.post(`${d().ws}/runs/${runId}/tasks/t1/approve`, {});
       expect(approved.status).toBe(200);
-      const settle = await waitFor(async () => updatesOf(slack, second)[0], {
-        what: 'the new message settled',
-      });
-      expect(JSON.stringify(settle.blocks)).toMatch(/Approved by/);
-      expect(hasButtons(settle)).toBe(false);
+      await settledWith(slack, second, /Approved by/);
       const oncall = postedTs(slack, CHANNELS.oncall);
       await waitFor(async () => updatesOf(slack, oncall).length === 1, {
         what: 'the other channel settled',
       });
-      await d!.airlock.notifications!.worker.idle();
+      await d().airlock.notifications!.worker.idle();
       // The retired message is left as retired: the settle went to the new one only.
       expect(updatesOf(slack, first)).toHaveLength(1);
     });
@@ -98,23 +101,18 @@ for (const backend of all) {
     it('a notice sent again after its call was decided is posted, then settled with the outcome', async () => {
       const slack = await deploy();
       const { runId, notice } = await parkedNotice(slack);
-      const denied = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/deny`, {
+      const denied = await d().member.post(`${d().ws}/runs/${runId}/tasks/t1/deny`, {
         reason: 'not today',
       });
       expect(denied.status).toBe(200);
       await settledInBoth(slack);
       // Both settles recorded as sent (one still on its way is followed by a fresh one instead).
-      await d!.airlock.notifications!.worker.idle();
-      const again = await d!.member.post(`${d!.ws}/notifications/${notice.id}/redeliver`, {});
-      expect(again.status).toBe(200);
+      await d().airlock.notifications!.worker.idle();
+      await redeliver(notice.id);
       await postedWithButtons(slack, 3);
       const second = postedTs(slack, CHANNELS.approvals, 2);
-      const settle = await waitFor(async () => updatesOf(slack, second)[0], {
-        what: 'the new message settled',
-      });
-      expect(JSON.stringify(settle.blocks)).toContain('Denied by');
-      expect(hasButtons(settle)).toBe(false);
-      await d!.airlock.notifications!.worker.idle();
+      await settledWith(slack, second, /Denied by/);
+      await d().airlock.notifications!.worker.idle();
       const settles = (await deliveries(runId)).filter(
         (delivery) => delivery.event_type === 'message.settled',
       );
@@ -124,7 +122,7 @@ for (const backend of all) {
     it('a notice dead-lettered before its call was decided is settled once a person sends it again', async () => {
       const slack = await deploy({ tuning: { maxAttempts: 2 } });
       slack.refusing.add('chat.postMessage');
-      const runId = await d!.park();
+      const runId = await d().park();
       const dead = await waitFor(
         async () => {
           const notices = (await deliveries(runId)).filter((n) => n.event_type === 'task.parked');
@@ -134,41 +132,31 @@ for (const backend of all) {
         },
         { what: 'both notices dead-lettered' },
       );
-      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      const approved = await d().member.post(`${d().ws}/runs/${runId}/tasks/t1/approve`, {});
       expect(approved.status).toBe(200);
       slack.refusing.delete('chat.postMessage');
       const notice = dead.find((n) => n.channel === 'approvals')!;
-      const again = await d!.member.post(`${d!.ws}/notifications/${notice.id}/redeliver`, {});
-      expect(again.status).toBe(200);
+      await redeliver(notice.id);
       await waitFor(async () => slack.posts.length === 1, { what: 'the notice posted at last' });
       const posted = postedTs(slack, CHANNELS.approvals, 1);
-      const settle = await waitFor(async () => updatesOf(slack, posted)[0], {
-        what: 'the message posted at last settled',
-      });
-      expect(JSON.stringify(settle.blocks)).toMatch(/Approved by/);
-      expect(hasButtons(settle)).toBe(false);
+      await settledWith(slack, posted, /Approved by/);
     });
 
     it('a notice sent again while its settle is on its way to Slack is settled again once posted anew', async () => {
       const slack = await deploy();
       const { runId, notice } = await parkedNotice(slack);
       const release = slack.gate('chat.update');
-      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      const approved = await d().member.post(`${d().ws}/runs/${runId}/tasks/t1/approve`, {});
       expect(approved.status).toBe(200);
       await waitFor(async () => slackCalls(slack, 'update').length === 2, {
         what: 'both settles under way',
       });
       // The settle has read the first message's place and is being sent: it will update that one.
-      const again = await d!.member.post(`${d!.ws}/notifications/${notice.id}/redeliver`, {});
-      expect(again.status).toBe(200);
+      await redeliver(notice.id);
       release();
       await waitFor(async () => slack.posts.length === 3, { what: 'the notice posted anew' });
       const second = postedTs(slack, CHANNELS.approvals, 2);
-      const settle = await waitFor(async () => updatesOf(slack, second)[0], {
-        what: 'the new message settled',
-      });
-      expect(JSON.stringify(settle.blocks)).toMatch(/Approved by/);
-      expect(hasButtons(settle)).toBe(false);
+      await settledWith(slack, second, /Approved by/);
     });
 
     it('a notice whose first message Slack no longer has is still sent again', async () => {
@@ -176,10 +164,9 @@ for (const backend of all) {
       const { runId, notice } = await parkedNotice(slack);
       const first = postedTs(slack, CHANNELS.approvals, 1);
       slack.deleted.add(first);
-      const again = await d!.member.post(`${d!.ws}/notifications/${notice.id}/redeliver`, {});
-      expect(again.status).toBe(200);
+      await redeliver(notice.id);
       await postedWithButtons(slack, 3);
-      await d!.airlock.notifications!.worker.idle();
+      await d().airlock.notifications!.worker.idle();
       const resent = (await deliveries(runId)).find((delivery) => delivery.id === notice.id);
       expect(resent).toMatchObject({ state: 'delivered', last_error: null });
       // Slack was asked to retire it once, and answered that the message is gone.

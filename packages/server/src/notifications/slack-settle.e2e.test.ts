@@ -1,17 +1,16 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
-import { closeAfterEach, type NotifyDeployment } from '../testing/notify-kit.js';
 import { fieldsOf, press, signed } from '../testing/slack-kit.js';
 import {
   CHANNELS,
-  deploySlack,
   postedTs,
   postedWithButtons,
   type Slack,
   settledInBoth,
   slackCalls,
   slackChannelsConfig,
+  slackDeploymentPerTest,
 } from '../testing/slack-settle-kit.js';
 import { backends } from '../testing/stores.js';
 import { parseNotificationsConfig } from './config.js';
@@ -29,24 +28,17 @@ const all = await backends();
 
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`Slack notices settled (${backend.name})`, () => {
-    let d: NotifyDeployment | undefined;
-    const closers = closeAfterEach(() => d);
-
-    async function deploy(options: Parameters<typeof deploySlack>[2] = {}) {
-      const deployed = await deploySlack(backend, closers, options);
-      d = deployed.d;
-      return deployed.slack;
-    }
+    const { deploy, d } = slackDeploymentPerTest(backend);
 
     const task = async (runId: string) =>
-      (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body;
+      (await d().member.get(`${d().ws}/runs/${runId}/tasks/t1`)).body;
 
     /** Parks a call, waits for its posts, then a member approves it with an edited input. */
     async function parkAndEdit(slack: Slack): Promise<string> {
-      const runId = await d!.park();
+      const runId = await d().park();
       await postedWithButtons(slack);
       const { version } = await task(runId);
-      const edited = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {
+      const edited = await d().member.post(`${d().ws}/runs/${runId}/tasks/t1/approve`, {
         version,
         tool_input: { command: 'rm -rf /tmp/edited' },
       });
@@ -56,9 +48,9 @@ for (const backend of all) {
 
     it('a call approved through the API settles its message in every channel: no buttons, who decided', async () => {
       const slack = await deploy();
-      const runId = await d!.park();
+      const runId = await d().park();
       const posts = await postedWithButtons(slack);
-      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      const approved = await d().member.post(`${d().ws}/runs/${runId}/tasks/t1/approve`, {});
       expect(approved.status).toBe(200);
       const updates = await settledInBoth(slack);
       for (const post of posts) {
@@ -73,13 +65,13 @@ for (const backend of all) {
       }
       // The settles are deliveries of their own, delivered, and in the run's story (once the
       // worker recorded what Slack answered: the fake logs a request before it answers).
-      await d!.airlock.notifications!.worker.idle();
-      const listed = await d!.member.get(`${d!.ws}/notifications?run_id=${runId}`);
+      await d().airlock.notifications!.worker.idle();
+      const listed = await d().member.get(`${d().ws}/notifications?run_id=${runId}`);
       const settles = (listed.body.deliveries as { event_type: string; state: string }[]).filter(
         (delivery) => delivery.event_type === 'message.settled',
       );
       expect(settles.map((s) => s.state)).toEqual(['delivered', 'delivered']);
-      const story = await d!.events(runId, 'notification.delivered');
+      const story = await d().events(runId, 'notification.delivered');
       expect(
         story.filter(
           (event) => (event.data as { notified?: string }).notified === 'message.settled',
@@ -89,12 +81,12 @@ for (const backend of all) {
 
     it('a press in one channel settles the messages of both, once each, saying it came from Slack', async () => {
       const slack = await deploy();
-      const runId = await d!.park();
+      const runId = await d().park();
       const posts = await postedWithButtons(slack);
       const oncall = posts.find((p) => p.channel === CHANNELS.oncall)!;
       const where = { channel: CHANNELS.oncall, ts: postedTs(slack, CHANNELS.oncall) };
       const body = press(oncall, 'airlock_approve', 'U_ALICE', where);
-      const endpoint = `${d!.url}/notifications/slack/${d!.workspaceId}/oncall/interactions`;
+      const endpoint = `${d().url}/notifications/slack/${d().workspaceId}/oncall/interactions`;
       expect((await fetch(endpoint, { method: 'POST', headers: signed(body), body })).status).toBe(
         200,
       );
@@ -105,27 +97,27 @@ for (const backend of all) {
         expect(JSON.stringify(update.blocks)).toContain('via Slack, u_alice');
         expect(JSON.stringify(update.blocks)).not.toContain('airlock_approve');
       }
-      await d!.airlock.notifications!.worker.idle();
+      await d().airlock.notifications!.worker.idle();
       expect(slackCalls(slack, 'update')).toHaveLength(2);
-      const [approvedEvent] = await d!.events(runId, 'task.approved');
+      const [approvedEvent] = await d().events(runId, 'task.approved');
       expect((approvedEvent!.data as { via?: string }).via).toBe('Slack, u_alice');
     });
 
     it('a quorum press whose progress update reaches Slack after the settle of a decision made meanwhile is settled again after it', async () => {
       const slack = await deploy();
-      await d!.member.put(`${d!.ws}/approval_policy`, {
+      await d().member.put(`${d().ws}/approval_policy`, {
         policy: { rules: [{ actions: ['destructive'], required: 2 }] },
       });
-      const runId = await d!.park();
+      const runId = await d().park();
       const posts = await postedWithButtons(slack);
       const approvals = posts.find((p) => p.channel === CHANNELS.approvals)!;
       // Alice's press, through the kernel's own handler: its follow-up (the progress update) is
       // held back until Bob has decided the call and its settle has reached Slack.
       const config = parseNotificationsConfig(
         slackChannelsConfig(slack, {
-          workspaceId: d!.workspaceId,
-          memberCredentialId: d!.memberCredentialId,
-          otherMemberCredentialId: d!.otherMember.credentialId,
+          workspaceId: d().workspaceId,
+          memberCredentialId: d().memberCredentialId,
+          otherMemberCredentialId: d().otherMember.credentialId,
         }),
       );
       const channel = config.channels.find((c) => c.name === 'approvals');
@@ -134,7 +126,7 @@ for (const backend of all) {
       const where = { channel: CHANNELS.approvals, ts: postedTs(slack, CHANNELS.approvals) };
       const body = press(approvals, 'airlock_approve', 'U_ALICE', where);
       const answer = await handleSlackInteraction({
-        ctx: d!.airlock.kernel.context,
+        ctx: d().airlock.kernel.context,
         channel,
         sender: new SlackSender(channel, logger),
         logger,
@@ -146,7 +138,7 @@ for (const backend of all) {
       });
       expect(answer.status).toBe(200);
       expect((await task(runId)).approvals.received).toHaveLength(1);
-      const bob = await d!.otherMember.client.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      const bob = await d().otherMember.client.post(`${d().ws}/runs/${runId}/tasks/t1/approve`, {});
       expect(bob.status).toBe(200);
       expect(bob.body.state).toBe('runnable');
       await settledInBoth(slack);
@@ -165,21 +157,21 @@ for (const backend of all) {
 
     it('a deny and a stopped run each settle the message with what became of the call', async () => {
       const slack = await deploy();
-      const denied = await d!.park();
+      const denied = await d().park();
       await postedWithButtons(slack);
-      const deny = await d!.otherMember.client.post(`${d!.ws}/runs/${denied}/tasks/t1/deny`, {
+      const deny = await d().otherMember.client.post(`${d().ws}/runs/${denied}/tasks/t1/deny`, {
         reason: 'not today',
       });
       expect(deny.status).toBe(200);
       for (const update of (await settledInBoth(slack)).values()) {
         expect(JSON.stringify(update.blocks)).toContain(
-          `Denied by member:${d!.otherMember.credentialId}`,
+          `Denied by member:${d().otherMember.credentialId}`,
         );
       }
       slack.received.length = 0;
-      const stopped = await d!.park();
+      const stopped = await d().park();
       await postedWithButtons(slack);
-      const stop = await d!.member.post(`${d!.ws}/runs/${stopped}/stop`, {});
+      const stop = await d().member.post(`${d().ws}/runs/${stopped}/stop`, {});
       expect(stop.status).toBe(200);
       for (const update of (await settledInBoth(slack)).values()) {
         const shown = JSON.stringify(update.blocks);
@@ -190,7 +182,7 @@ for (const backend of all) {
 
     it('a park nobody decided in time is settled as expired', async () => {
       const slack = await deploy({ parkTtlMs: 1000 });
-      const runId = await d!.park();
+      const runId = await d().park();
       await postedWithButtons(slack);
       await waitFor(async () => (await task(runId)).state === 'timed_out', { what: 'expiry' });
       for (const update of (await settledInBoth(slack)).values()) {
@@ -201,16 +193,16 @@ for (const backend of all) {
     it('a notice Slack refused until its call was decided is settled once it is posted', async () => {
       const slack = await deploy();
       slack.refusing.add('chat.postMessage');
-      const runId = await d!.park();
+      const runId = await d().park();
       await waitFor(async () => slackCalls(slack, 'postMessage').length >= 2, {
         what: 'refused posts',
       });
-      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      const approved = await d().member.post(`${d().ws}/runs/${runId}/tasks/t1/approve`, {});
       expect(approved.status).toBe(200);
       // Meanwhile the settles wait for their notices: nothing to update yet.
       await waitFor(
         async () => {
-          const listed = await d!.member.get(`${d!.ws}/notifications?run_id=${runId}`);
+          const listed = await d().member.get(`${d().ws}/notifications?run_id=${runId}`);
           return (listed.body.deliveries as { event_type: string; last_error: string | null }[])
             .filter((delivery) => delivery.event_type === 'message.settled')
             .some((delivery) => delivery.last_error?.includes('not posted yet'));
@@ -241,15 +233,15 @@ for (const backend of all) {
       const hold = ['chat.postMessage'];
       // Each notice's first post hangs until its attempt's deadline (1 s); three attempts at most.
       const slack = await deploy({ hold, tuning: { maxAttempts: 3, leaseMs: 2000 } });
-      const runId = await d!.park();
+      const runId = await d().park();
       await waitFor(async () => slackCalls(slack, 'postMessage').length === 2, {
         what: 'both posts under way',
       });
-      const approved = await d!.member.post(`${d!.ws}/runs/${runId}/tasks/t1/approve`, {});
+      const approved = await d().member.post(`${d().ws}/runs/${runId}/tasks/t1/approve`, {});
       expect(approved.status).toBe(200);
       const settles = async () =>
         (
-          (await d!.member.get(`${d!.ws}/notifications?run_id=${runId}`)).body.deliveries as {
+          (await d().member.get(`${d().ws}/notifications?run_id=${runId}`)).body.deliveries as {
             event_type: string;
             state: string;
             attempts: number;
@@ -271,7 +263,7 @@ for (const backend of all) {
       for (const update of (await settledInBoth(slack)).values()) {
         expect(JSON.stringify(update.blocks)).toMatch(/Approved by/);
       }
-      await d!.airlock.notifications!.worker.idle();
+      await d().airlock.notifications!.worker.idle();
       expect((await settles()).map((settle) => settle.state)).toEqual(['delivered', 'delivered']);
     });
 
@@ -282,7 +274,7 @@ for (const backend of all) {
       for (const update of (await settledInBoth(slack)).values()) {
         expect(JSON.stringify(update.blocks)).toMatch(/Approved by/);
       }
-      await d!.airlock.notifications!.worker.idle();
+      await d().airlock.notifications!.worker.idle();
       const withButtons = slackCalls(slack, 'postMessage').filter((p) =>
         JSON.stringify(p.blocks).includes('airlock_approve'),
       );
@@ -291,7 +283,7 @@ for (const backend of all) {
 
     it('an edit that still parks settles the old message and posts the edited call', async () => {
       const slack = await deploy();
-      await d!.member.put(`${d!.ws}/approval_policy`, {
+      await d().member.put(`${d().ws}/approval_policy`, {
         policy: { rules: [{ actions: ['destructive'], required: 2 }] },
       });
       const runId = await parkAndEdit(slack);

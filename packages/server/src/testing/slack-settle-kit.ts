@@ -1,6 +1,7 @@
 import type { DeliveryTuning } from '../notifications/notifications.js';
 import { waitFor } from './harness.js';
 import {
+  closeAfterEach,
   deployWithChannels,
   FAST_DELIVERY,
   freePort,
@@ -65,6 +66,26 @@ export async function deploySlack(
     ...(options.parkTtlMs === undefined ? {} : { parkTtlMs: options.parkTtlMs }),
   });
   return { slack, d };
+}
+
+/**
+ * Called inside a `describe`: `deploy` starts the fake Slack and a kernel for
+ * the current test, both closed after it, and `d()` is that test's kernel.
+ */
+export function slackDeploymentPerTest(backend: Backend) {
+  let current: NotifyDeployment | undefined;
+  const closers = closeAfterEach(() => current);
+  return {
+    async deploy(options: Parameters<typeof deploySlack>[2] = {}): Promise<Slack> {
+      const deployed = await deploySlack(backend, closers, options);
+      current = deployed.d;
+      return deployed.slack;
+    },
+    d(): NotifyDeployment {
+      if (!current) throw new Error('deploy() first');
+      return current;
+    },
+  };
 }
 
 /** The fields of every call of one Web API method Slack received (`postMessage`, `update`). */
