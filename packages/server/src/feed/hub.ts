@@ -4,8 +4,14 @@ import type { EventView } from '../kernel/views.js';
 import { readEvents, workspaceHead } from '../store/events.js';
 import type { RunEventTable } from '../store/schema.js';
 import type { CommitListener, Store } from '../store/store.js';
+import {
+  type CatchUpHost,
+  catchUpFromLog,
+  PAGE,
+  type Subscriber,
+  type WorkspaceFeed,
+} from './catch-up.js';
 import { FeedItem } from './feed-item.js';
-import { prunedResume } from './pruned-position.js';
 
 /** One feed subscriber's handle. */
 export interface FeedSubscription {
@@ -31,36 +37,6 @@ export interface SubscribeOptions {
   refuse?: (refusal: AirlockError, after: number) => void;
 }
 
-interface Subscriber {
-  readonly workspaceId: string;
-  readonly runId: string | null;
-  /**
-   * The last sequence number this subscriber has seen (delivered or skipped as filtered out)
-   * while it catches up; once live it follows the head and this stays where it joined.
-   */
-  cursor: number;
-  /** True while it follows the workspace's head from memory; false while it reads the store. */
-  live: boolean;
-  busy: boolean;
-  closed: boolean;
-  deliver(items: readonly FeedItem[]): void;
-  refuse(refusal: AirlockError, after: number): void;
-}
-
-/** Every subscriber of one workspace, and the head they follow. */
-interface WorkspaceFeed {
-  /** The highest sequence number dispatched from memory; null until read from the store. */
-  head: number | null;
-  readonly wholeWorkspace: Set<Subscriber>;
-  readonly byRun: Map<string, Set<Subscriber>>;
-  /** Subscribers reading the store until they reach the head. */
-  readonly lagging: Set<Subscriber>;
-  reading: boolean;
-  readAgain: boolean;
-}
-
-const PAGE = 500;
-
 /**
  * Fans committed events out to feed subscribers. A workspace's events are
  * matched against its subscribers in memory and serialized once however many
@@ -82,6 +58,9 @@ export class FeedHub {
   private unsubscribe: (() => void) | undefined;
   private poll: NodeJS.Timeout | undefined;
 
+  /** What a catch-up asks of the hub. */
+  private readonly catchUpHost: CatchUpHost;
+
   constructor(
     private readonly store: Store,
     private readonly logger: Logger,
@@ -89,7 +68,14 @@ export class FeedHub {
     private readonly quietAfterMs = 5000,
     /** How often the hub reads forward on its own, in case a commit notice was missed. */
     private readonly safetyPollMs = 1000,
-  ) {}
+  ) {
+    this.catchUpHost = {
+      store,
+      logger,
+      remove: (feed, subscriber) => this.remove(feed, subscriber),
+      deliver: (subscriber, items) => this.deliver(subscriber, items),
+    };
+  }
 
   /** Starts following this process's commits, and opens the listener (off until a subscriber comes). */
   async start(): Promise<void> {
@@ -308,64 +294,9 @@ export class FeedHub {
     })();
   }
 
-  /**
-   * A subscriber behind the head reads the log on its own, then joins the
-   * live ones; each page is checked against what retention pruned, so a
-   * pass that runs during a long catch-up refuses it rather than skip.
-   */
-  private async catchUp(feed: WorkspaceFeed, subscriber: Subscriber): Promise<void> {
-    if (subscriber.busy || subscriber.closed || subscriber.live) return;
-    subscriber.busy = true;
-    try {
-      for (;;) {
-        const head = feed.head;
-        if (head === null || subscriber.closed) return;
-        if (subscriber.cursor >= head) {
-          if (subscriber.cursor === head) {
-            subscriber.live = true;
-            feed.lagging.delete(subscriber);
-          }
-          // Ahead of the head (a client resuming past what this process has dispatched):
-          // it waits, and the next dispatch brings the head to it.
-          return;
-        }
-        const rows = await readEvents(this.store, {
-          workspaceId: subscriber.workspaceId,
-          runId: subscriber.runId,
-          after: subscriber.cursor,
-          through: head,
-          limit: PAGE,
-        });
-        if (subscriber.closed) return;
-        // Read after the page: events pruned before it was read moved the pruned position first.
-        const refusal = await prunedResume(this.store, {
-          workspaceId: subscriber.workspaceId,
-          runId: subscriber.runId,
-          after: subscriber.cursor,
-        });
-        if (subscriber.closed) return;
-        if (refusal) {
-          this.remove(feed, subscriber);
-          subscriber.refuse(refusal, subscriber.cursor);
-          return;
-        }
-        if (rows.length > 0) {
-          this.deliver(
-            subscriber,
-            rows.map((row) => new FeedItem(row)),
-          );
-        }
-        // A short page read everything up to the head it was bounded by.
-        subscriber.cursor = rows.length === PAGE ? rows[rows.length - 1]!.seq : head;
-        // SQLite reads without giving the event loop a turn: between pages the socket writes
-        // what it was handed (dropping a client too far behind) and other requests are served.
-        if (rows.length === PAGE) await new Promise((resolve) => setImmediate(resolve));
-      }
-    } catch (error) {
-      if (!subscriber.closed) this.logger.warn({ err: error }, 'feed read failed');
-    } finally {
-      subscriber.busy = false;
-    }
+  /** Reads a subscriber behind the head up to it from the log (see catch-up.ts). */
+  private catchUp(feed: WorkspaceFeed, subscriber: Subscriber): Promise<void> {
+    return catchUpFromLog(this.catchUpHost, feed, subscriber);
   }
 
   /**
