@@ -23,15 +23,15 @@ export const listNotifications = implement(
 export const redeliverNotification = implement(
   OPERATION_CONTRACTS['notifications.redeliver'],
   async ({ kernel, principal }, input) => {
-    const store = kernel.context.store;
-    const scheduled = await store.transaction(async (tx) => {
+    const { scheduled, row } = await kernel.context.store.transaction(async (tx) => {
       const outcome = await scheduleRedelivery(tx, principal.workspace_id, input.delivery_id);
+      // The notice as scheduled, read once: for its settle, and as the answer.
       const notice =
         outcome === 'scheduled'
           ? await findDelivery(tx, principal.workspace_id, input.delivery_id)
           : undefined;
       if (notice) await settleAgainOnRedelivery(tx, notice);
-      return outcome;
+      return { scheduled: outcome, row: notice };
     });
     if (scheduled === 'in_flight') {
       throw new AirlockError(
@@ -39,10 +39,6 @@ export const redeliverNotification = implement(
         `notification ${input.delivery_id} is being sent right now; redeliver it once that attempt ended`,
       );
     }
-    const row =
-      scheduled === 'scheduled'
-        ? await findDelivery(store, principal.workspace_id, input.delivery_id)
-        : undefined;
     if (!row) {
       throw new AirlockError(
         'delivery_not_found',

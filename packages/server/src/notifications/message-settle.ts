@@ -55,6 +55,11 @@ function settlesMessages(event: PendingEvent): boolean {
 
 type Names = ReadonlyMap<string, string>;
 
+/** Whether a delivery is a Slack notice with buttons: a message a settle updates. */
+function isSlackQuestion(delivery: Pick<DeliveryRow, 'channel_kind' | 'event_type'>): boolean {
+  return delivery.channel_kind === 'slack' && asksAPerson(delivery.event_type);
+}
+
 /** The notice a delivery settles, when it is a settle. */
 function settledNotice(delivery: TaskDelivery): string | undefined {
   if (delivery.event_type !== MESSAGE_SETTLED) return undefined;
@@ -123,10 +128,7 @@ export async function settlesFor(
     const deliveries = await listTaskDeliveries(tx, event.run_id, event.task_key);
     const settled = new Set(deliveries.map(settledNotice));
     const open = deliveries.filter(
-      (delivery) =>
-        delivery.channel_kind === 'slack' &&
-        asksAPerson(delivery.event_type) &&
-        !settled.has(delivery.id),
+      (delivery) => isSlackQuestion(delivery) && !settled.has(delivery.id),
     );
     if (open.length === 0) continue;
     let names = rosters.get(event.workspace_id);
@@ -220,8 +222,7 @@ export const SENT_AGAIN = 'Sent again as a newer message in this channel';
 export function earlierMessage(
   notice: Pick<DeliveryRow, 'id' | 'event_type' | 'channel_kind' | 'external_ref' | 'payload'>,
 ): SettleTarget | undefined {
-  if (notice.channel_kind !== 'slack' || !asksAPerson(notice.event_type)) return undefined;
-  if (!notice.external_ref) return undefined;
+  if (!isSlackQuestion(notice) || !notice.external_ref) return undefined;
   return {
     where: messageAt(notice.external_ref),
     noticeId: notice.id,
@@ -235,6 +236,12 @@ type NoticeRef = Pick<
   DeliveryRow,
   'id' | 'workspace_id' | 'run_id' | 'task_key' | 'event_type' | 'channel_kind'
 >;
+
+/** The row a Slack notice with buttons asked about; undefined for any other delivery. */
+function rowOfQuestion(notice: NoticeRef): { run_id: string; task_key: string } | undefined {
+  if (!isSlackQuestion(notice) || !notice.run_id || !notice.task_key) return undefined;
+  return { run_id: notice.run_id, task_key: notice.task_key };
+}
 
 /** The latest settle of a notice among the deliveries of its row. */
 function latestSettle(deliveries: readonly TaskDelivery[], noticeId: string) {
@@ -279,9 +286,8 @@ async function settleAgain(
  * it, so the message posted anew does not keep live buttons.
  */
 export async function settleAgainOnRedelivery(tx: Tx, notice: NoticeRef): Promise<void> {
-  if (notice.channel_kind !== 'slack' || !asksAPerson(notice.event_type)) return;
-  if (!notice.run_id || !notice.task_key) return;
-  const row = { run_id: notice.run_id, task_key: notice.task_key };
+  const row = rowOfQuestion(notice);
+  if (!row) return;
   const settle = latestSettle(await listTaskDeliveries(tx, row.run_id, row.task_key), notice.id);
   if (settle) await settleAgain(tx, row, settle);
 }
@@ -292,9 +298,9 @@ export async function settleAgainOnRedelivery(tx: Tx, notice: NoticeRef): Promis
  * try.
  */
 export async function hastenSettlesOf(tx: Tx, notice: NoticeRef): Promise<void> {
-  if (notice.channel_kind !== 'slack' || !asksAPerson(notice.event_type)) return;
-  if (!notice.run_id || !notice.task_key) return;
-  for (const delivery of await listTaskDeliveries(tx, notice.run_id, notice.task_key)) {
+  const row = rowOfQuestion(notice);
+  if (!row) return;
+  for (const delivery of await listTaskDeliveries(tx, row.run_id, row.task_key)) {
     if (settledNotice(delivery) === notice.id) await hastenDelivery(tx, delivery.id);
   }
 }

@@ -64,6 +64,15 @@ for (const backend of all) {
       expect(hasButtons(settle)).toBe(false);
     }
 
+    /** Waits for the `nth` message Slack accepted in the approvals channel to be settled with `outcome`. */
+    async function nthApprovalsMessageSettled(slack: Slack, nth: number, outcome: RegExp) {
+      const ts = await waitFor(
+        async () => slack.posts.filter((post) => post.channel === CHANNELS.approvals)[nth - 1]?.ts,
+        { what: `message ${nth} in the approvals channel` },
+      );
+      await settledWith(slack, ts, outcome);
+    }
+
     /** The updates Slack received of the message with `ts`. */
     const updatesOf = (slack: Slack, ts: string) =>
       slackCalls(slack, 'update').filter((update) => update.ts === ts);
@@ -110,8 +119,7 @@ for (const backend of all) {
       await d().airlock.notifications!.worker.idle();
       await redeliver(notice.id);
       await postedWithButtons(slack, 3);
-      const second = postedTs(slack, CHANNELS.approvals, 2);
-      await settledWith(slack, second, /Denied by/);
+      await nthApprovalsMessageSettled(slack, 2, /Denied by/);
       await d().airlock.notifications!.worker.idle();
       const settles = (await deliveries(runId)).filter(
         (delivery) => delivery.event_type === 'message.settled',
@@ -137,9 +145,8 @@ for (const backend of all) {
       slack.refusing.delete('chat.postMessage');
       const notice = dead.find((n) => n.channel === 'approvals')!;
       await redeliver(notice.id);
-      await waitFor(async () => slack.posts.length === 1, { what: 'the notice posted at last' });
-      const posted = postedTs(slack, CHANNELS.approvals, 1);
-      await settledWith(slack, posted, /Approved by/);
+      // The notice's first accepted post, at last.
+      await nthApprovalsMessageSettled(slack, 1, /Approved by/);
     });
 
     it('a notice sent again while its settle is on its way to Slack is settled again once posted anew', async () => {
@@ -154,9 +161,8 @@ for (const backend of all) {
       // The settle has read the first message's place and is being sent: it will update that one.
       await redeliver(notice.id);
       release();
-      await waitFor(async () => slack.posts.length === 3, { what: 'the notice posted anew' });
-      const second = postedTs(slack, CHANNELS.approvals, 2);
-      await settledWith(slack, second, /Approved by/);
+      // The notice posted anew.
+      await nthApprovalsMessageSettled(slack, 2, /Approved by/);
     });
 
     it('a notice whose first message Slack no longer has is still sent again', async () => {
