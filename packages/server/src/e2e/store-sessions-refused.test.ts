@@ -19,26 +19,31 @@ describe.skipIf(skip !== null)(
     let runs: string;
     let token: string;
 
-    /** Ends the kernel's sessions, so its next request needs a new one. */
     /**
-     * Terminates the database's sessions; with `untilGone` (the database closed to new sessions,
-     * before a rename) waits until they have exited too.
+     * Terminates the database's sessions, so the kernel's next request needs a new one. With
+     * `untilGone` (the database closed to new sessions, before a rename) it goes on terminating
+     * until none is left: pg_terminate_backend only signals, a backend leaves pg_stat_activity once
+     * it has exited, and a session the kernel was opening as the database closed (its LISTEN
+     * connection reconnects by itself) shows up only after the first round. A rename meanwhile
+     * fails with "being accessed by other users".
      */
     async function endSessions(name = database, untilGone = false) {
-      await admin.query(
-        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-        [name],
-      );
-      if (!untilGone) return;
-      // pg_terminate_backend only signals: a backend leaves pg_stat_activity once it has exited,
-      // and a rename meanwhile fails with "being accessed by other users".
-      await waitFor(async () => {
-        const left = await admin.query(
-          'select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      const terminate = () =>
+        admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
           [name],
         );
-        return left.rows[0].n === 0 ? true : null;
-      });
+      if (!untilGone) {
+        await terminate();
+        return;
+      }
+      await waitFor(
+        async () => {
+          const left = await terminate();
+          return left.rowCount === 0 ? true : null;
+        },
+        { what: `no session left on ${name}` },
+      );
     }
 
     /** Lists runs until the answer is a 503 naming `reason` (a killed pooled session answers 503 too). */
