@@ -21,7 +21,7 @@ import {
 import { noteErrorCode, noteOperation, readNote } from './api/request-notes.js';
 import { badRequestTarget, requestTarget } from './api/request-target.js';
 import { createRestHandler, sendError, sendJson } from './api/rest.js';
-import { appRouter, MAX_TRPC_BATCH, type TrpcContext } from './api/trpc.js';
+import { createAppRouter, MAX_TRPC_BATCH, type TrpcContext } from './api/trpc.js';
 import { AirlockError } from './errors.js';
 import { CredentialWatch } from './feed/credential-watch.js';
 import type { FeedHub } from './feed/hub.js';
@@ -97,6 +97,7 @@ export interface ServerTimeouts {
   /**
    * How often an open feed socket is pinged: one that answered nothing since
    * the last ping is ended (a client gone without a close gives its feed back).
+   * A quiet tRPC subscription gets a ping event as often.
    */
   feedPingMs: number;
 }
@@ -168,8 +169,12 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     options.credentialRecheckMs,
     options.maxFeeds,
   );
+  const timeouts: ServerTimeouts = { ...DEFAULT_TIMEOUTS };
+  for (const [key, value] of Object.entries(options.timeouts ?? {})) {
+    if (value !== undefined) timeouts[key as keyof ServerTimeouts] = value;
+  }
   const trpc = createHTTPHandler({
-    router: appRouter,
+    router: createAppRouter({ pingMs: timeouts.feedPingMs }),
     basePath: '/trpc/',
     maxBodySize: options.bodyLimit,
     maxBatchSize: MAX_TRPC_BATCH,
@@ -200,10 +205,6 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       };
     },
   });
-  const timeouts: ServerTimeouts = { ...DEFAULT_TIMEOUTS };
-  for (const [key, value] of Object.entries(options.timeouts ?? {})) {
-    if (value !== undefined) timeouts[key as keyof ServerTimeouts] = value;
-  }
   const sockets = createSocketHandler({
     kernel: options.kernel,
     hub: options.hub,

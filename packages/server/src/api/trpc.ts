@@ -1,5 +1,5 @@
 import { SUBSCRIPTION_CONTRACTS } from '@airlock/core';
-import { initTRPC, TRPCError, tracked } from '@trpc/server';
+import { initTRPC, type TRPCDefaultErrorShape, TRPCError, tracked } from '@trpc/server';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import { nextTurn } from '../event-loop-turn.js';
 import { fencedSink } from '../feed/fence.js';
@@ -88,8 +88,17 @@ function toTrpcError(thrown: unknown): TRPCError {
   });
 }
 
-const t = initTRPC.context<TrpcContext>().create({
-  errorFormatter({ shape, error, ctx }) {
+/** The root options every router of the kernel shares: how an error reaches a client. */
+const ROOT_OPTIONS = {
+  errorFormatter({
+    shape,
+    error,
+    ctx,
+  }: {
+    shape: TRPCDefaultErrorShape;
+    error: TRPCError;
+    ctx: TrpcContext | undefined;
+  }) {
     const cause = airlockCause(error);
     ctx?.noteError?.(cause.code);
     if (cause.code === 'internal') {
@@ -106,7 +115,9 @@ const t = initTRPC.context<TrpcContext>().create({
       data: { ...shape.data, stack: undefined, error: body },
     };
   },
-});
+};
+
+const t = initTRPC.context<TrpcContext>().create(ROOT_OPTIONS);
 
 /**
  * The most calls one tRPC batch request may carry. Each call is a request to
@@ -329,14 +340,30 @@ function routes(operations: readonly Operation[]): Record<string, Record<string,
 }
 
 /**
- * The tRPC router, generated from the same registry as REST and the OpenAPI
- * document: each operation at its dotted name, plus the `runs.feed` subscription.
+ * A kernel's tRPC router, generated from the same registry as REST and the
+ * OpenAPI document: each operation at its dotted name, plus the `runs.feed`
+ * subscription. A quiet subscription gets a ping every `pingMs` (as the
+ * WebSocket feed does): a proxy that cuts idle streams leaves it open, and a
+ * client gone without a word is found when a write to it fails. Clients are
+ * told to reconnect after two pings' worth of silence.
  */
-export const appRouter = t.router(
-  Object.fromEntries(
-    Object.entries(routes(OPERATIONS)).map(([group, procedures]) => [group, t.router(procedures)]),
-  ),
-);
+export function createAppRouter(options: { pingMs: number }) {
+  const root = initTRPC.context<TrpcContext>().create({
+    ...ROOT_OPTIONS,
+    sse: {
+      ping: { enabled: true, intervalMs: options.pingMs },
+      client: { reconnectAfterInactivityMs: options.pingMs * 2 + 1_000 },
+    },
+  });
+  return root.router(
+    Object.fromEntries(
+      Object.entries(routes(OPERATIONS)).map(([group, procedures]) => [
+        group,
+        root.router(procedures),
+      ]),
+    ),
+  );
+}
 
 /** The router's type. Clients take their types from @airlock/core's contracts instead. */
-export type AppRouter = typeof appRouter;
+export type AppRouter = ReturnType<typeof createAppRouter>;

@@ -167,4 +167,32 @@ describe('lifecycle feed as a tRPC subscription', () => {
       process.off('warning', onWarning);
     }
   });
+
+  it('pings a quiet subscription and tells its client when to give up on a silent one', async () => {
+    d = await deploy(sqlite!, { timeouts: { feedPingMs: 200 } });
+    const controller = new AbortController();
+    const response = await fetch(
+      `${d.url}/trpc/runs.feed?input=${encodeURIComponent(
+        JSON.stringify({ workspace_id: d.workspaceId, after: 'latest' }),
+      )}`,
+      {
+        headers: { authorization: `Bearer ${d.tokens.member}`, accept: 'text/event-stream' },
+        signal: controller.signal,
+      },
+    );
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    // No event happens in the workspace: whatever arrives past the opening is a ping.
+    while ((text.match(/^event: ping$/gm) ?? []).length < 2) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the feed ended: ${text}`);
+      text += decoder.decode(value, { stream: true });
+    }
+    controller.abort();
+    await reader.cancel().catch(() => {});
+    const connected = /^event: connected\ndata: (.*)$/m.exec(text)?.[1];
+    expect(JSON.parse(connected ?? 'null')).toEqual({ reconnectAfterInactivityMs: 1400 });
+  });
 });
