@@ -1,7 +1,7 @@
 import { HOOKED_AGENTS, type HookedAgent } from '@airlock/core';
 import { type ParsedArgs, parseArgs, UsageError } from './cli-args.js';
+import { waitMsProblem } from './client/wait-limits.js';
 import { type DoctorCheck, doctor } from './install/doctor.js';
-import { waitMsProblem } from './install/entries.js';
 import { type InstallOptions, installHooks, uninstallHooks } from './install/install.js';
 import { type InstallScope, isExistingDirectory } from './install/targets.js';
 

@@ -10,22 +10,18 @@ export type {
   Reply,
 } from './agents/types.js';
 export { main } from './cli.js';
-export {
-  DEFAULT_WAIT_MS,
-  defaultConfigPath,
-  type HookConfig,
-  readHookConfig,
-} from './client/config.js';
+export { defaultConfigPath, type HookConfig, readHookConfig } from './client/config.js';
 export { type DecideOptions, decide, failClosed, waitingReason } from './client/decide.js';
 export { type KernelTarget, KernelUnavailable, sendEvent } from './client/kernel-call.js';
 export { type RunHookOptions, runHook } from './client/run-hook.js';
+export { DEFAULT_WAIT_MS, HOOK_TIMEOUT_SECONDS } from './client/wait-limits.js';
 export {
   type DoctorCheck,
   type DoctorOptions,
   doctor,
   SUPPORTED_VERSIONS,
 } from './install/doctor.js';
-export { HOOK_ENTRIES, HOOK_TIMEOUT_SECONDS, type HookEntry } from './install/entries.js';
+export { HOOK_ENTRIES, type HookEntry } from './install/entries.js';
 export {
   hookCommand,
   hookEntryPath,

@@ -36,14 +36,13 @@ async function main(argv: string[]): Promise<number> {
     );
     return 2;
   }
-  const wait = flag(argv, '--wait-ms');
   const stdin = await readStdin();
   const output = await runHook({
     protocol,
     input: stdin.text,
     unreadable: stdin.unreadable,
     configPath: flag(argv, '--config'),
-    waitMs: wait === undefined ? undefined : Number(wait),
+    waitMs: flag(argv, '--wait-ms'),
     defer: argv.includes('--defer'),
     nativeAsk: !argv.includes('--no-ask'),
   });

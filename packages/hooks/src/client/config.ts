@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_WAIT_MS, waitMsProblem } from './wait-limits.js';
 
 /** What the hook client reads: where the kernel is, its credential, how long to wait. */
 export interface HookConfig {
@@ -14,21 +15,19 @@ export function defaultConfigPath(env: NodeJS.ProcessEnv = process.env): string 
   return env.AIRLOCK_HOOKS_CONFIG ?? join(env.HOME ?? homedir(), '.airlock', 'hooks.json');
 }
 
-/** The default time a call waits for a person inside one hook (under every agent's installed timeout). */
-export const DEFAULT_WAIT_MS = 100_000;
-
 /**
  * Reads the configuration: `AIRLOCK_URL` and `AIRLOCK_TOKEN` (or
  * `AIRLOCK_TOKEN_FILE`) when set, else the JSON file (`url`, `token` or
  * `token_file`, `wait_ms`).
- * @throws Error naming what is missing.
+ * @throws Error naming what is missing, or a `wait_ms` the hook could not
+ * keep within the agent's hook timeout (see `waitMsProblem`).
  */
 export function readHookConfig(
   path: string | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): HookConfig {
   const file = path ?? defaultConfigPath(env);
-  let stored: { url?: string; token?: string; token_file?: string; wait_ms?: number } = {};
+  let stored: { url?: string; token?: string; token_file?: string; wait_ms?: unknown } = {};
   try {
     stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
   } catch (error) {
@@ -44,5 +43,8 @@ export function readHookConfig(
     (tokenFile ? readFileSync(tokenFile, 'utf8').trim() : undefined);
   if (!url) throw new Error(`no kernel URL: set AIRLOCK_URL or "url" in ${file}`);
   if (!token) throw new Error(`no agent credential: set AIRLOCK_TOKEN or "token" in ${file}`);
-  return { url, token, waitMs: stored.wait_ms ?? DEFAULT_WAIT_MS };
+  const waitMs = stored.wait_ms ?? DEFAULT_WAIT_MS;
+  const waitProblem = waitMsProblem(waitMs, `"wait_ms" in ${file}`);
+  if (waitProblem) throw new Error(waitProblem);
+  return { url, token, waitMs: waitMs as number };
 }

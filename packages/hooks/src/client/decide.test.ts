@@ -84,3 +84,21 @@ describe('a poll answered about another row', () => {
     expect((await pollAnsweredWith(granted)).kind).toBe('allow');
   });
 });
+
+describe('a wait that is not a number of milliseconds', () => {
+  it('refuses the call at once without asking the kernel (no deadline could be kept)', async () => {
+    let sent = 0;
+    const reply = await decide(claudeCode, preTool, {
+      kernel: { url: 'http://127.0.0.1:9', token: 'alk_agent_x' },
+      waitMs: '3000' as unknown as number,
+      send: async () => {
+        sent += 1;
+        return parked;
+      },
+    });
+    expect(sent).toBe(0);
+    expect(reply.kind === 'deny' && reply.reason).toContain(
+      'the wait 3000 is not a number of milliseconds',
+    );
+  });
+});

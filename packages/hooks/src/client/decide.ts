@@ -93,6 +93,10 @@ export async function decide(
   event: NeutralEvent,
   options: DecideOptions,
 ): Promise<Reply> {
+  if (!Number.isFinite(options.waitMs) || options.waitMs < 0) {
+    // Not a number of milliseconds: no deadline could be kept, so nothing is asked.
+    return failClosed(event, `the wait ${String(options.waitMs)} is not a number of milliseconds`);
+  }
   const now = options.now ?? Date.now;
   const started = now();
   const deadline = started + options.waitMs;

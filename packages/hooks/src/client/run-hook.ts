@@ -5,6 +5,7 @@ import type { AgentOutput, AgentProtocol } from '../agents/types.js';
 import { readHookConfig } from './config.js';
 import { decide, failClosed } from './decide.js';
 import { readTranscriptCalls } from './transcript.js';
+import { waitMsProblem } from './wait-limits.js';
 
 /** Options of one hook invocation (the hook entry's flags). */
 export interface RunHookOptions {
@@ -14,7 +15,8 @@ export interface RunHookOptions {
   /** Why the payload's bytes could not be read as they were sent (not UTF-8): it is not asked about. */
   unreadable?: string | undefined;
   configPath?: string | undefined;
-  waitMs?: number | undefined;
+  /** The wait asked for (`--wait-ms`, as given: text is read as a number), over the file's `wait_ms`. */
+  waitMs?: number | string | undefined;
   defer?: boolean | undefined;
   nativeAsk?: boolean | undefined;
   env?: NodeJS.ProcessEnv | undefined;
@@ -57,6 +59,14 @@ export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
   } catch (error) {
     return protocol.format(event, failClosed(event, (error as Error).message));
   }
+  const asked =
+    typeof options.waitMs === 'string' && /^\d+$/.test(options.waitMs)
+      ? Number(options.waitMs)
+      : options.waitMs;
+  // A wait past the agent's own hook timeout would let the agent give up on the hook
+  // (Codex then runs the call): refuse at once instead.
+  const waitProblem = asked === undefined ? null : waitMsProblem(asked, '--wait-ms');
+  if (waitProblem) return protocol.format(event, failClosed(event, waitProblem));
   const reply = await decide(protocol, event, {
     kernel: {
       url: config.url,
@@ -64,7 +74,7 @@ export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
       // An agent that traces hands its trace context to the hook process (OpenTelemetry's carrier).
       traceparent: inheritedTraceparent(options.env ?? process.env),
     },
-    waitMs: options.waitMs ?? config.waitMs,
+    waitMs: (asked as number | undefined) ?? config.waitMs,
     defer: options.defer,
     nativeAsk: options.nativeAsk,
   });

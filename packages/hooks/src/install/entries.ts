@@ -1,35 +1,6 @@
 import type { HookedAgent } from '@airlock/core';
-import { DEFAULT_WAIT_MS } from '../client/config.js';
+import { DEFAULT_WAIT_MS, HOOK_TIMEOUT_SECONDS } from '../client/wait-limits.js';
 import { airlockCommandOf } from './command-shape.js';
-
-/** Seconds each agent gives one hook before it gives up on it (it must exceed the client's wait). */
-export const HOOK_TIMEOUT_SECONDS = 120;
-
-/**
- * What the client needs beyond its wait to answer before the agent's timeout:
- * its own start, the last request to the kernel (the Node.js client's wait
- * bounds every request, but a process starts and writes its answer besides)
- * and, at the turn's end, the read of the transcript.
- */
-export const WAIT_MARGIN_MS = 10_000;
-
-/** The shortest wait `install` accepts: under a second, every parked call is refused at once. */
-export const MIN_WAIT_MS = 1000;
-
-/** The first wait `install` refuses: the hook timeout it writes, less {@link WAIT_MARGIN_MS}. */
-export const WAIT_LIMIT_MS = HOOK_TIMEOUT_SECONDS * 1000 - WAIT_MARGIN_MS;
-
-/** Why a wait cannot be installed, or null when it can (from {@link MIN_WAIT_MS} up to, not including, {@link WAIT_LIMIT_MS}). */
-export function waitMsProblem(waitMs: number): string | null {
-  if (!Number.isInteger(waitMs) || waitMs < MIN_WAIT_MS || waitMs >= WAIT_LIMIT_MS) {
-    return (
-      `--wait-ms must be a whole number of milliseconds from ${MIN_WAIT_MS} to ${WAIT_LIMIT_MS - 1} ` +
-      `(not ${waitMs}): the hook must answer at least ${WAIT_MARGIN_MS / 1000} s before the ` +
-      `${HOOK_TIMEOUT_SECONDS} s the agent gives it, or the agent gives up on the hook and may run the call`
-    );
-  }
-  return null;
-}
 
 /** What one agent event runs. */
 export interface HookEntry {

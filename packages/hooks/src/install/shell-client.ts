@@ -1,7 +1,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookedAgent } from '@airlock/core';
-import { HOOK_TIMEOUT_SECONDS, nativeHookPath } from './entries.js';
+import { HOOK_TIMEOUT_SECONDS } from '../client/wait-limits.js';
+import { nativeHookPath } from './entries.js';
 
 /** The hook clients that are shell scripts, not the Node.js entry. */
 export type ShellClient = 'sh' | 'bash';
