@@ -199,9 +199,10 @@ export class GatewaySession {
       );
       return { task: tasks[0] as TaskView, claim: claims?.[0] ?? null, sentAt };
     } catch (error) {
-      // A run someone stopped or that ended: the session goes on in a new one.
-      if (!hasErrorCode(error, 'run_not_running') || this.runId !== runId) throw error;
-      this.runId = null;
+      if (!hasErrorCode(error, 'run_not_running')) throw error;
+      // A run someone stopped or that ended: the session goes on in a new one. The first call
+      // to hear it forgets the run; the others share the new run it makes (or already made).
+      if (this.runId === runId) this.runId = null;
       return this.plant(name, input, callId, traceparent);
     }
   }
