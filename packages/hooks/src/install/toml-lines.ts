@@ -1,18 +1,36 @@
 /** A multi-line string still open at the end of a line, or null. */
 type OpenString = '"""' | "'''" | null;
 
+/** Where a line leaves the reading: a multi-line string still open, and how deep in arrays and inline tables. */
+interface LineState {
+  open: OpenString;
+  /** Brackets and braces open (outside strings and comments). */
+  depth: number;
+}
+
 /**
- * Reads one line's strings and comment: where a multi-line string is left
- * open, and whether a one-line string is not closed. Escapes inside a
- * multi-line basic string are not followed (a conservative reading).
+ * Reads one line's strings, comment and brackets: where a multi-line string
+ * is left open, how many arrays and inline tables are, and whether a
+ * one-line string is not closed or a bracket closed that was never opened.
+ * Escapes inside a multi-line basic string are not followed (a
+ * conservative reading).
  */
-function scanLine(line: string, open: OpenString): { open: OpenString; unclosed: boolean } {
+function scanLine(
+  line: string,
+  before: LineState,
+): LineState & { unclosed: boolean; unopened: boolean } {
   let i = 0;
-  let state = open;
+  let { open: state, depth } = before;
+  const result = (unclosed: boolean, unopened = false) => ({
+    open: state,
+    depth,
+    unclosed,
+    unopened,
+  });
   while (i < line.length) {
     if (state !== null) {
       const close = line.indexOf(state, i);
-      if (close < 0) return { open: state, unclosed: false };
+      if (close < 0) return result(false);
       i = close + 3;
       state = null;
       continue;
@@ -25,17 +43,22 @@ function scanLine(line: string, open: OpenString): { open: OpenString; unclosed:
     } else if (char === '"') {
       let j = i + 1;
       while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1;
-      if (j >= line.length) return { open: null, unclosed: true };
+      if (j >= line.length) return result(true);
       i = j + 1;
     } else if (char === "'") {
       const j = line.indexOf("'", i + 1);
-      if (j < 0) return { open: null, unclosed: true };
+      if (j < 0) return result(true);
       i = j + 1;
     } else {
+      if (char === '[' || char === '{') depth += 1;
+      if (char === ']' || char === '}') {
+        depth -= 1;
+        if (depth < 0) return result(false, true);
+      }
       i += 1;
     }
   }
-  return { open: state, unclosed: false };
+  return result(false);
 }
 
 /** A table header or top-level key that declares Codex hooks: `[hooks…]`, `[[hooks…]]`, `hooks = …`, `hooks.X = …`. */
@@ -48,17 +71,19 @@ const NOT_TOML = 'the file is not TOML, and Codex cannot read it; fix it first';
 
 /**
  * The first line of a config.toml (Airlock's block left out) that declares
- * hooks, or that is plainly not TOML (a string or a table header left open);
- * null when there is none. Line by line, outside multi-line strings and
- * comments: no TOML parser, so it reads conservatively.
+ * hooks, or that is plainly not TOML (a string, table header, array or
+ * inline table left open); null when there is none. Line by line, outside
+ * multi-line strings, comments, and arrays and inline tables that span
+ * lines (a `[1, 2]` line inside an array is no table header): no TOML
+ * parser, so it reads conservatively.
  */
 export function tomlLineProblem(lines: readonly string[]): string | null {
   let topLevel = true;
-  let open: OpenString = null;
+  let state: LineState = { open: null, depth: 0 };
   for (const [index, raw] of lines.entries()) {
     const line = raw.trim();
     const where = `line ${index + 1} (${line.length > 60 ? `${line.slice(0, 57)}...` : line})`;
-    if (open === null) {
+    if (state.open === null && state.depth === 0) {
       if (line.startsWith('[')) {
         topLevel = false;
         if (HOOKS_TABLE.test(line)) return `${where} ${CLASH}`;
@@ -68,9 +93,12 @@ export function tomlLineProblem(lines: readonly string[]): string | null {
         return `${where} ${CLASH}`;
       }
     }
-    const scanned = scanLine(line, open);
+    const scanned = scanLine(line, state);
     if (scanned.unclosed) return `${where} has a string it does not close: ${NOT_TOML}`;
-    open = scanned.open;
+    if (scanned.unopened) return `${where} closes a bracket it did not open: ${NOT_TOML}`;
+    state = { open: scanned.open, depth: scanned.depth };
   }
-  return open === null ? null : `a multi-line string (${open}) is never closed: ${NOT_TOML}`;
+  if (state.open !== null)
+    return `a multi-line string (${state.open}) is never closed: ${NOT_TOML}`;
+  return state.depth === 0 ? null : `an array or inline table is never closed: ${NOT_TOML}`;
 }
