@@ -82,8 +82,11 @@ export function planHookConfig(path: string, options: KernelOptions): PlannedHoo
 }
 
 /**
- * The kernel URL and credential the hooks will present, as the client reads
- * them (`AIRLOCK_URL`, `AIRLOCK_TOKEN`, `AIRLOCK_TOKEN_FILE` first).
+ * The kernel URL and credential the shell client's curl config carries: what
+ * this install writes to the hooks' configuration (the flags it was given,
+ * else what an earlier install stored), so that both name the same kernel;
+ * the installing shell's `AIRLOCK_URL`, `AIRLOCK_TOKEN` and
+ * `AIRLOCK_TOKEN_FILE` only fill what neither gives.
  * @throws Error saying what is missing, or naming a credential file it cannot read.
  */
 export function resolveKernel(
@@ -91,12 +94,12 @@ export function resolveKernel(
   path: string,
   env: NodeJS.ProcessEnv,
 ): { url: string; token: string } {
-  const url = env.AIRLOCK_URL ?? (typeof stored.url === 'string' ? stored.url : undefined);
-  const tokenFile =
-    env.AIRLOCK_TOKEN_FILE ??
-    (typeof stored.token_file === 'string' ? stored.token_file : undefined);
-  let token = env.AIRLOCK_TOKEN ?? (typeof stored.token === 'string' ? stored.token : undefined);
-  if (token === undefined && tokenFile !== undefined) token = readTokenFile(tokenFile);
+  const url = typeof stored.url === 'string' ? stored.url : env.AIRLOCK_URL;
+  let token: string | undefined;
+  if (typeof stored.token === 'string') token = stored.token;
+  else if (typeof stored.token_file === 'string') token = readTokenFile(stored.token_file);
+  else if (env.AIRLOCK_TOKEN !== undefined) token = env.AIRLOCK_TOKEN;
+  else if (env.AIRLOCK_TOKEN_FILE !== undefined) token = readTokenFile(env.AIRLOCK_TOKEN_FILE);
   if (!url) throw new Error(`no kernel URL: pass --url (or set "url" in ${path})`);
   if (!token)
     throw new Error(

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -249,5 +249,57 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
         client,
       }),
     ).toThrow(/line break/);
+  });
+});
+
+describe("the shell client's curl config and the installing shell's environment", () => {
+  const staleShell = { AIRLOCK_URL: 'http://stale-kernel:4100', AIRLOCK_TOKEN: 'alk_member_other' };
+  const curlOf = (home: string) => readFileSync(join(home, '.airlock', 'hooks-codex.curl'), 'utf8');
+
+  it('names the kernel and credential given to install, as hooks.json does, not the environment', () => {
+    const { home, env } = sandbox();
+    installHooks({
+      agent: 'codex',
+      scope: { kind: 'user' },
+      env: { ...env, ...staleShell },
+      url: 'http://127.0.0.1:4100',
+      token: 'alk_agent_given',
+      client: 'sh',
+    });
+    const curl = curlOf(home);
+    expect(curl).toContain('url = "http://127.0.0.1:4100/agent_api/v1/hooks/codex/default"');
+    expect(curl).toContain('header = "authorization: Bearer alk_agent_given"');
+    expect(curl).not.toContain('stale-kernel');
+    expect(curl).not.toContain('alk_member_other');
+    const stored = JSON.parse(readFileSync(join(home, '.airlock', 'hooks.json'), 'utf8'));
+    expect(stored).toMatchObject({ url: 'http://127.0.0.1:4100', token: 'alk_agent_given' });
+  });
+
+  it('takes a --token-file given to install over AIRLOCK_TOKEN', () => {
+    const { home, env } = sandbox();
+    const tokenFile = join(home, 'agent-token');
+    writeFileSync(tokenFile, 'alk_agent_from_file\n');
+    installHooks({
+      agent: 'codex',
+      scope: { kind: 'user' },
+      env: { ...env, ...staleShell },
+      url: 'http://127.0.0.1:4100',
+      tokenFile,
+      client: 'sh',
+    });
+    expect(curlOf(home)).toContain('header = "authorization: Bearer alk_agent_from_file"');
+  });
+
+  it('falls back on the environment when neither the flags nor hooks.json name a kernel', () => {
+    const { home, env } = sandbox();
+    installHooks({
+      agent: 'codex',
+      scope: { kind: 'user' },
+      env: { ...env, ...staleShell },
+      client: 'sh',
+    });
+    const curl = curlOf(home);
+    expect(curl).toContain('url = "http://stale-kernel:4100/agent_api/v1/hooks/codex/default"');
+    expect(curl).toContain('header = "authorization: Bearer alk_member_other"');
   });
 });
