@@ -57,6 +57,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const toolNames = Object.keys(options.tools);
   const report = (error: Error, task: TaskView | null) => options.onError?.(error, task);
   const inFlight = new Set<Promise<void>>();
+  /** Claim requests not yet answered: close waits for each, and hands back what it brings. */
+  const claiming = new Set<Promise<void>>();
   let closing = false;
   const closed = new AbortController();
   let draining = false;
@@ -84,12 +86,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
         again = false;
         while (!closing && inFlight.size < concurrency) {
           const sentAt = performance.now();
-          const { claim } = await operations.executor.claimNext.mutate({
-            tool_names: toolNames,
-            lease_ms: leaseMs,
-          });
-          if (!claim) break;
-          track(runClaim(claim, sentAt), true);
+          const request = operations.executor.claimNext
+            .mutate({ tool_names: toolNames, lease_ms: leaseMs })
+            .then(({ claim }) => claim);
+          if (!(await whenClaimed(request, sentAt, true))) break;
         }
       } while (again && !closing);
     } catch (error) {
@@ -117,6 +117,28 @@ export function createExecutor(options: ExecutorOptions): Executor {
       if (drainAfter) void drain();
     });
     return work;
+  };
+
+  /**
+   * Runs the claim a request brings once it lands, and tracks the request until then: close
+   * waits for it too, so no claim lands unseen after close resolved (runClaim hands it back).
+   * Resolves with the claim's run, null when the kernel had none.
+   */
+  const whenClaimed = (
+    request: Promise<ClaimView | null>,
+    sentAt: number,
+    drainAfter: boolean,
+  ): Promise<{ run: Promise<TaskView | null> } | null> => {
+    const landing = request.then((claim) =>
+      claim ? { run: track(runClaim(claim, sentAt), drainAfter) } : null,
+    );
+    const pending = landing.then(
+      () => {},
+      () => {},
+    );
+    claiming.add(pending);
+    void pending.finally(() => claiming.delete(pending));
+    return landing;
   };
 
   /**
@@ -181,9 +203,11 @@ export function createExecutor(options: ExecutorOptions): Executor {
             deadlineIn,
           );
     try {
-      // A claim that arrives after an abort is released without running its tool; so is a handed-in
-      // claim whose lease already lapsed (another claim may hold the row by now).
-      const lapsed = !closed.signal.aborted && !lease.mayHold();
+      // A claim that lands once closing began is handed back without running its tool (its lease
+      // shortened, so the row goes out again at once); so is a handed-in claim whose lease
+      // already lapsed (another claim may hold the row by now).
+      const handBack = closing;
+      const lapsed = !handBack && !lease.mayHold();
       if (lapsed) {
         report(
           new ToolError('lease_lost', `the claim on ${held} lapsed before its tool ran`),
@@ -191,7 +215,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
         );
       }
       const ran =
-        closed.signal.aborted || lapsed
+        handBack || lapsed
           ? null
           : await Promise.race([execute(task, controller.signal, claim), abandoned]);
       if (lost) return null;
@@ -305,22 +329,23 @@ export function createExecutor(options: ExecutorOptions): Executor {
     },
     async take(runId, taskKey) {
       if (closing) return null;
-      let claim: ClaimView;
       const sentAt = performance.now();
+      const request = operations.executor.claim.mutate({
+        run_id: runId,
+        task_key: taskKey,
+        lease_ms: leaseMs,
+      });
+      let claimed: { run: Promise<TaskView | null> } | null;
       try {
-        claim = await operations.executor.claim.mutate({
-          run_id: runId,
-          task_key: taskKey,
-          lease_ms: leaseMs,
-        });
+        claimed = await whenClaimed(request, sentAt, false);
       } catch (error) {
         if (error instanceof AirlockError && NOT_OURS.includes(error.code)) return null;
         throw error;
       }
-      return track(runClaim(claim, sentAt), false);
+      return claimed ? claimed.run : null;
     },
     async runClaimed(claim, claimedOptions = {}) {
-      if (closing) return null;
+      // Once closing began the claim is handed back unrun (runClaim shortens its lease).
       return track(runClaim(claim, claimedOptions.sentAt ?? null), false);
     },
     async close(closeOptions = {}) {
@@ -329,7 +354,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
       if (closeOptions.abort) closed.abort();
       clearInterval(poll);
       cable.close();
-      const settled = Promise.allSettled([...inFlight]);
+      // A claim asked for before closing may still land: it is handed back, and waited for too.
+      const settled = Promise.allSettled([...claiming]).then(() =>
+        Promise.allSettled([...inFlight]),
+      );
       if (!closeOptions.abort) {
         await settled;
         return;

@@ -107,13 +107,18 @@ export interface Executor {
    * then, whatever the kernel's clock says; without it, for `lease_ms` from
    * this call but no later than the claim's `lease_until` read on this
    * host's clock (see docs/executors.md on clocks). Resolves with the row as
-   * committed, or null when the executor closes or the claim was lost.
+   * committed, or null when the executor closes (a claim handed in while
+   * it closes is handed back unrun) or the claim was lost.
    */
   runClaimed(claim: ClaimView, options?: RunClaimedOptions): Promise<TaskView | null>;
   /** Whether this executor runs the row now (claimed, not yet committed). */
   holds(runId: string, taskKey: string): boolean;
   /**
    * Stops claiming, closes the cable and waits for running tasks to commit.
+   * A claim asked for before closing and answered afterwards (or handed to
+   * {@link Executor.runClaimed} while closing) is handed back without
+   * running: its lease is shortened to the kernel's shortest, and close
+   * waits for that claim's answer too, so no handler starts after it resolved.
    * With `abort: true` their signals are aborted, their heartbeats stop and
    * nothing more is committed: each lease is shortened to the kernel's
    * shortest (a second), so the kernel hands the rows out again at once,

@@ -2,6 +2,58 @@ import { describe, expect, it } from 'vitest';
 import { useExecutorKernel } from '../support/executor-kernel.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
 
+/** A fetch that holds each claimNext answer back until `landed` is called: a claim still on the wire. */
+function holdingClaims() {
+  let held = false;
+  let land: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    land = resolve;
+  });
+  const fetchHeld: typeof fetch = async (input, init) => {
+    const answer = await fetch(input, init);
+    if (String(input).endsWith('/executor_api/v1/claim')) {
+      const body = await answer.text();
+      if (!body.includes('"claim":null')) {
+        held = true;
+        await gate;
+      }
+      return new Response(body, { status: answer.status, headers: answer.headers });
+    }
+    return answer;
+  };
+  return { fetch: fetchHeld, isHeld: () => held, land };
+}
+
+describe('executor close() with a claim on the wire, against a real kernel', () => {
+  const { start, runs, ended } = useExecutorKernel();
+
+  it('waits for the claim, hands it back unrun, and the row runs again at once elsewhere', async () => {
+    const ran: { who: string; attempt: number }[] = [];
+    const claims = holdingClaims();
+    // The default 30 s lease: a claim that is only left to lapse would not run again within the test.
+    const closing = start(
+      { pay: (_input, { attempt }) => void ran.push({ who: 'closing', attempt }) },
+      { fetch: claims.fetch },
+    );
+    await closing.ready;
+    const created = await runs().create(
+      scriptedRun('bypass', [{ tool_calls: [{ name: 'pay' }] }, { final: 'paid' }]),
+    );
+    await eventually(claims.isHeld, { what: 'the claim to be granted and held back' });
+
+    const closed = closing.close();
+    claims.land();
+    await closed;
+    expect(ran).toEqual([]);
+    expect(closing.running).toBe(0);
+
+    start({ pay: (_input, { attempt }) => void ran.push({ who: 'next', attempt }) });
+    const view = await ended(created.id, 8000);
+    expect(view).toMatchObject({ state: 'completed', final_answer: 'paid' });
+    expect(ran).toEqual([{ who: 'next', attempt: 2 }]);
+  });
+});
+
 describe('executor close({abort: true}) against a real kernel', () => {
   const { start, runs, ended } = useExecutorKernel();
 
