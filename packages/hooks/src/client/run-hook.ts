@@ -15,7 +15,11 @@ export interface RunHookOptions {
   /** Why the payload's bytes could not be read as they were sent (not UTF-8): it is not asked about. */
   unreadable?: string | undefined;
   configPath?: string | undefined;
-  /** The wait asked for (`--wait-ms`, as given: text is read as a number), over the file's `wait_ms`. */
+  /**
+   * The wait, over the file's `wait_ms`: text is the `--wait-ms` an installed
+   * entry passes, held to install's range (see `waitMsProblem`); a number is a
+   * program's own choice (tests), which `decide` only requires to be one.
+   */
   waitMs?: number | string | undefined;
   defer?: boolean | undefined;
   nativeAsk?: boolean | undefined;
@@ -59,13 +63,11 @@ export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
   } catch (error) {
     return protocol.format(event, failClosed(event, (error as Error).message));
   }
-  const asked =
-    typeof options.waitMs === 'string' && /^\d+$/.test(options.waitMs)
-      ? Number(options.waitMs)
-      : options.waitMs;
+  const flag = typeof options.waitMs === 'string' ? options.waitMs : undefined;
+  const asked = flag === undefined ? options.waitMs : /^\d+$/.test(flag) ? Number(flag) : flag;
   // A wait past the agent's own hook timeout would let the agent give up on the hook
   // (Codex then runs the call): refuse at once instead.
-  const waitProblem = asked === undefined ? null : waitMsProblem(asked, '--wait-ms');
+  const waitProblem = flag === undefined ? null : waitMsProblem(asked, '--wait-ms');
   if (waitProblem) return protocol.format(event, failClosed(event, waitProblem));
   const reply = await decide(protocol, event, {
     kernel: {
