@@ -74,7 +74,8 @@ const EVENT_NAMES: Record<NeutralEvent['event'], string> = {
 };
 
 function formatClaude(event: NeutralEvent, reply: Reply): AgentOutput {
-  const hookEventName = EVENT_NAMES[event.event];
+  // The agent's own name, echoed (`PostToolUseFailure` too); the kernel's mapped back when unknown.
+  const hookEventName = event.hook_event_name ?? EVENT_NAMES[event.event];
   if (event.event === 'pre_tool') {
     const decision = (
       permissionDecision: string,

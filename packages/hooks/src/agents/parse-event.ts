@@ -29,7 +29,7 @@ export function parseHookPayload(
   const { sessionId, eventName } = header(body);
   const event = shape.events[eventName];
   if (!event) return null;
-  const base: NeutralEvent = { agent, session_id: sessionId, event };
+  const base: NeutralEvent = { agent, session_id: sessionId, event, hook_event_name: eventName };
   switch (event) {
     case 'pre_tool':
     case 'post_tool': {

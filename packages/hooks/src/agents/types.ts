@@ -16,6 +16,13 @@ export interface NeutralEvent {
   task_key?: string;
   /** On stop: the calls the agent's transcript shows in the turn (read by the hook client). */
   ran_calls?: HookedRanCall[];
+  /**
+   * The agent's own name for the event (its payload's `hook_event_name`),
+   * which its answer must echo: Claude Code refuses a `PostToolUseFailure`
+   * answered as `PostToolUse`. Kept on the agent's side: `decide` leaves it
+   * out of what the kernel is sent.
+   */
+  hook_event_name?: string;
 }
 
 /** The kernel's answer to one event (the output of `hooks.event`, defined in core). */

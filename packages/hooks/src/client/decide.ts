@@ -102,7 +102,10 @@ export async function decide(
   const deadline = started + options.waitMs;
   const inboxUrl = options.inboxUrl ?? `${options.kernel.url.replace(/\/+$/, '')}/inbox`;
   const budget = () => Math.max(1, Math.min(10_000, deadline - now()));
-  const send = options.send ?? ((body, timeoutMs) => sendEvent(options.kernel, body, timeoutMs));
+  const sendTo = options.send ?? ((body, timeoutMs) => sendEvent(options.kernel, body, timeoutMs));
+  // The agent's own event name is for its answer: the kernel's contract has no such field.
+  const send = ({ hook_event_name: _, ...body }: NeutralEvent, timeoutMs: number) =>
+    sendTo(body, timeoutMs);
   try {
     let answer = await send(event, budget());
     let delay = options.pollMs ?? 250;

@@ -1,0 +1,85 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeCode } from '../agents/claude-code.js';
+import { codex } from '../agents/codex.js';
+import { runHook } from './run-hook.js';
+
+/** A kernel that acknowledges every event with a reminder, and keeps the bodies it was sent. */
+let kernel: Server;
+let config = '';
+const bodies: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  kernel = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      bodies.push(JSON.parse(body) as Record<string, unknown>);
+      response.setHeader('content-type', 'application/json');
+      response.end(
+        JSON.stringify({
+          verdict: 'ack',
+          reason: null,
+          run_id: 'run_1',
+          conversation_id: 'conv_1',
+          task_key: null,
+          task_state: null,
+          requires_user: false,
+          reminders: ['Reminder: the build folder is shared'],
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => kernel.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(kernel.address() as AddressInfo).port}`;
+  config = join(mkdtempSync(join(tmpdir(), 'airlock-hooks-run-')), 'hooks.json');
+  writeFileSync(config, JSON.stringify({ url, token: 'alk_agent_x' }));
+});
+
+afterAll(() => new Promise<void>((resolve) => kernel.close(() => resolve())));
+
+const report = (eventName: string) =>
+  JSON.stringify({
+    session_id: 's1',
+    hook_event_name: eventName,
+    tool_name: 'Bash',
+    tool_input: { command: 'make' },
+    tool_use_id: 'toolu_1',
+    error: 'exit 2',
+  });
+
+describe("an answer echoes the agent's own event name", () => {
+  it.each([
+    ['claude-code', claudeCode, 'PostToolUseFailure'],
+    ['claude-code', claudeCode, 'PostToolUse'],
+    ['codex', codex, 'PostToolUse'],
+  ] as const)(
+    '%s %s: answered under the same name; the kernel is sent its own event only',
+    async (_, protocol, eventName) => {
+      bodies.length = 0;
+      const output = await runHook({
+        protocol,
+        input: report(eventName),
+        configPath: config,
+        env: { PATH: '/nonexistent' },
+      });
+      expect(output.exitCode).toBe(0);
+      expect(JSON.parse(output.stdout)).toEqual({
+        hookSpecificOutput: {
+          hookEventName: eventName,
+          additionalContext: 'Reminder: the build folder is shared',
+        },
+      });
+      expect(bodies).toHaveLength(1);
+      expect(bodies[0]).toMatchObject({ event: 'post_tool', tool_use_id: 'toolu_1' });
+      expect(bodies[0]).not.toHaveProperty('hook_event_name');
+    },
+  );
+});
