@@ -1,11 +1,19 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { listWorkspaces } from '../store/accounts.js';
+import { sqliteFileKind } from '../store/sqlite/store-file.js';
 import { SQLITE_FILE_NAME, Store, type StoreLocation } from '../store/store.js';
+import { NotAnAirlockStoreError } from '../store/store-errors.js';
+
+/** Why a command that never creates a store refuses the one it was pointed at. */
+export type MissingStoreCode = 'store_not_found' | 'not_an_airlock_store' | 'store_corrupt';
 
 /** A store a command refuses to create: it was never started, or its path has a typo. */
 export class MissingStoreError extends Error {
-  constructor(message: string) {
+  constructor(
+    readonly code: MissingStoreCode,
+    message: string,
+  ) {
     super(message);
     this.name = 'MissingStoreError';
   }
@@ -28,23 +36,54 @@ export function selfCommand(): string {
 
 /**
  * Opens a store that `airlock serve` created before, and never creates one:
- * a missing SQLite file or a database without a workspace is refused.
+ * a missing SQLite file or a database without a workspace is refused, and so
+ * is a file or database of another program, before anything is written to
+ * it (no WAL mode, no migrations).
  * @throws MissingStoreError naming where it looked and what to run instead.
  */
 export async function openExistingStore(location: StoreLocation): Promise<Store> {
+  const flag = location.databaseUrl
+    ? '--database-url or DATABASE_URL'
+    : '--data-dir or AIRLOCK_DATA_DIR';
   if (!location.databaseUrl) {
     const dir = resolve(location.dataDir ?? '.airlock');
-    if (!existsSync(join(dir, SQLITE_FILE_NAME))) {
+    const file = join(dir, SQLITE_FILE_NAME);
+    if (!existsSync(file)) {
       throw new MissingStoreError(
-        `no Airlock store in ${dir} (no ${SQLITE_FILE_NAME}); check --data-dir or AIRLOCK_DATA_DIR, ` +
+        'store_not_found',
+        `no Airlock store in ${dir} (no ${SQLITE_FILE_NAME}); check ${flag}, ` +
           `or create it with \`${selfCommand()} serve --data-dir ${location.dataDir ?? '.airlock'}\``,
       );
     }
+    const kind = sqliteFileKind(file);
+    if (kind === 'damaged') {
+      throw new MissingStoreError(
+        'store_corrupt',
+        `${file} is damaged (SQLITE_CORRUPT); restore the last good backup`,
+      );
+    }
+    if (kind !== 'airlock') {
+      const what = kind === 'not_sqlite' ? 'is not a SQLite database' : 'has no Airlock tables';
+      throw new MissingStoreError(
+        'not_an_airlock_store',
+        `${file} ${what}: it is not an Airlock store, and was left as it was; check ${flag}`,
+      );
+    }
   }
-  const store = await Store.open(location);
+  let store: Store;
+  try {
+    store = await Store.open(location, Date.now, { existing: true });
+  } catch (error) {
+    if (!(error instanceof NotAnAirlockStoreError)) throw error;
+    throw new MissingStoreError(
+      'not_an_airlock_store',
+      `${error.description} has no Airlock tables: it is not an Airlock store, and was left as it was; check ${flag}`,
+    );
+  }
   if ((await listWorkspaces(store)).length === 0) {
     await store.close();
     throw new MissingStoreError(
+      'store_not_found',
       `the store ${store.description} has no workspace yet; start \`${selfCommand()} serve\` on it first`,
     );
   }

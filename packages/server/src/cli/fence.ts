@@ -104,7 +104,7 @@ export async function fence(argv: string[]): Promise<number> {
       return 1;
     }
     if (error instanceof MissingStoreError) {
-      process.stderr.write(`airlock fence: store_not_found: ${forTerminal(error.message)}\n`);
+      process.stderr.write(`airlock fence: ${error.code}: ${forTerminal(error.message)}\n`);
       return 1;
     }
     const mapped = asStoreError(error);

@@ -70,7 +70,7 @@ export async function token(argv: string[]): Promise<number> {
     return await runVerb(store, verb, target, values);
   } catch (error) {
     if (error instanceof MissingStoreError) {
-      process.stderr.write(`airlock token: ${error.message}\n`);
+      process.stderr.write(`airlock token: ${error.code}: ${forTerminal(error.message)}\n`);
       return 1;
     }
     // A full disk, an I/O error, a database that went away: the store's stable code, no stack.

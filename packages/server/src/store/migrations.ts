@@ -340,6 +340,15 @@ export async function pendingMigrations(db: Kysely<unknown>, dialect: Dialect): 
 }
 
 /**
+ * Whether a database already holds an Airlock store (its migration history
+ * and its workspaces), read from the catalog without changing anything.
+ */
+export async function holdsAirlockStore(db: Kysely<unknown>): Promise<boolean> {
+  const names = new Set((await db.introspection.getTables()).map((table) => table.name));
+  return names.has('airlock_migrations') && names.has('workspaces');
+}
+
+/**
  * Applies every pending migration (one set for both engines).
  * @throws Error when a migration fails; the store is left at the last good one.
  */

@@ -23,6 +23,14 @@ export class StoreUnavailableError extends AirlockError {
   }
 }
 
+/** A command that must not create a store was pointed at a database that holds none. */
+export class NotAnAirlockStoreError extends Error {
+  constructor(readonly description: string) {
+    super(`${description} holds no Airlock store (no airlock_migrations or workspaces table)`);
+    this.name = 'NotAnAirlockStoreError';
+  }
+}
+
 /** The first reason a backend gives for a driver's error (see StoreBackend), or null. */
 function backendReason(
   error: unknown,

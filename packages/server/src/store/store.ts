@@ -11,11 +11,11 @@ import { backendFor } from './backends.js';
 import type { Dialect } from './dialect.js';
 import { type Durability, parseDurability } from './durability.js';
 import type { PendingEvent, StoredEvent } from './event-log.js';
-import { migrateToLatest } from './migrations.js';
+import { holdsAirlockStore, migrateToLatest } from './migrations.js';
 import type { PreparedQuery } from './prepared.js';
 import type { Database } from './schema.js';
 import { SQL, type SqlHandle } from './sql-handle.js';
-import { asStoreError } from './store-errors.js';
+import { asStoreError, NotAnAirlockStoreError } from './store-errors.js';
 
 export type { CommitListener, CommitObserver, StoreLocation } from './backend.js';
 export type { PendingEvent, StoredEvent } from './event-log.js';
@@ -95,14 +95,25 @@ export class Store {
   /**
    * Opens (and migrates) the store at a location, with the first backend that
    * serves it (see `backends.ts`).
+   * With `existing`, a database that holds no Airlock store yet is refused
+   * before any migration writes to it (a command pointed at the wrong
+   * database leaves it as it was).
    * @throws InvalidDurabilityError when `durability` is not a mode.
+   * @throws NotAnAirlockStoreError with `existing`, for a database without Airlock's tables.
    * @throws Error when the database cannot be reached or migrated.
    */
-  static async open(location: StoreLocation, clock: () => number = Date.now): Promise<Store> {
+  static async open(
+    location: StoreLocation,
+    clock: () => number = Date.now,
+    options: { existing?: boolean } = {},
+  ): Promise<Store> {
     const durability = parseDurability(location.durability, 'the durability option');
     const backend = backendFor(location);
     const opened = await backend.open(location, durability);
     try {
+      if (options.existing && !(await holdsAirlockStore(opened.db as Kysely<unknown>))) {
+        throw new NotAnAirlockStoreError(opened.description);
+      }
       await migrateToLatest(opened.db as Kysely<unknown>, backend.dialect);
     } catch (error) {
       await opened.close().catch(() => {});
