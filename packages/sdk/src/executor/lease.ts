@@ -116,22 +116,30 @@ export function holdLease(options: HoldLeaseOptions): Lease {
   };
   const beat = () => {
     const sentAt = performance.now();
-    operations.executor.heartbeat.mutate({ ...address, lease_ms: leaseMs }).then(
-      (answer: GrantAnswer) => {
-        // The kernel set the lease anew from this heartbeat (maybe shorter than a handed-in
-        // claim's), and one it handles later ends no earlier: this answer replaces the bound.
-        heldUntil = grantedUntil({ sentAt, askedHere: true, askedMs: leaseMs, answer });
-        grantedMs = Math.min(leaseMs, answer.lease_ms ?? Math.max(0, heldUntil - sentAt));
-      },
-      (error: Error) => {
-        if (!isLeaseLostError(error)) return;
-        if (error.claim ? error.claim.committed : performance.now() < heldUntil) left = true;
-        // An answer after stop may be about the commit that just landed: not a loss.
-        if (lost || stopped) return;
-        lost = true;
-        options.onLost(error);
-      },
-    );
+    operations.executor.heartbeat
+      .mutate({ ...address, lease_ms: leaseMs })
+      .then(
+        (answered: unknown) => {
+          const answer = grantOf(answered);
+          // No lease in the answer (an empty body from a proxy, say) renews nothing: the lease
+          // holds as it was, and the next beat asks again (the lapse watch still runs).
+          if (!answer) return;
+          // The kernel set the lease anew from this heartbeat (maybe shorter than a handed-in
+          // claim's), and one it handles later ends no earlier: this answer replaces the bound.
+          heldUntil = grantedUntil({ sentAt, askedHere: true, askedMs: leaseMs, answer });
+          grantedMs = Math.min(leaseMs, answer.lease_ms ?? Math.max(0, heldUntil - sentAt));
+        },
+        (error: Error) => {
+          if (!isLeaseLostError(error)) return;
+          if (error.claim ? error.claim.committed : performance.now() < heldUntil) left = true;
+          // An answer after stop may be about the commit that just landed: not a loss.
+          if (lost || stopped) return;
+          lost = true;
+          options.onLost(error);
+        },
+      )
+      // Nothing here may end the process: a throw from onLost's listener is not the lease's to report.
+      .catch(() => {});
     // The next beat does not wait for this one's answer: a kernel slow to answer still gets it.
     schedule();
   };
@@ -166,6 +174,19 @@ export function holdLease(options: HoldLeaseOptions): Lease {
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * A heartbeat's answer as a grant: a finite `lease_until` and, when given, a
+ * positive `lease_ms`; null for anything else (no answer to renew from).
+ */
+function grantOf(answer: unknown): GrantAnswer | null {
+  if (typeof answer !== 'object' || answer === null) return null;
+  const { lease_until, lease_ms } = answer as { lease_until?: unknown; lease_ms?: unknown };
+  if (typeof lease_until !== 'number' || !Number.isFinite(lease_until)) return null;
+  if (lease_ms === undefined) return { lease_until };
+  if (typeof lease_ms !== 'number' || !Number.isFinite(lease_ms) || lease_ms <= 0) return null;
+  return { lease_until, lease_ms };
 }
 
 /**
