@@ -168,7 +168,7 @@ describe('doctor says ok only where the path protects', () => {
       status: 'fail',
       detail: expect.stringContaining('/nonexistent/bin/node, is missing or not executable'),
     });
-    expect(checks['codex hooks']).toMatchObject({
+    expect(checks['codex hooks PreToolUse']).toMatchObject({
       status: 'fail',
       detail: expect.stringContaining('/nonexistent/bin/node, is missing'),
     });

@@ -102,3 +102,36 @@ export function tomlLineProblem(lines: readonly string[]): string | null {
     return `a multi-line string (${state.open}) is never closed: ${NOT_TOML}`;
   return state.depth === 0 ? null : `an array or inline table is never closed: ${NOT_TOML}`;
 }
+
+/** A key line of a config.toml outside arrays, inline tables and multi-line strings, with the table it sits in. */
+export interface TomlKeyLine {
+  /** The table's name as its header spells it, quotes and spaces dropped (`features`); null at the top level. */
+  table: string | null;
+  /** The line, trimmed. */
+  line: string;
+}
+
+/**
+ * The key lines of a config.toml, each with its table: what a setting such as
+ * `[features] hooks = false` is read from. Read as {@link tomlLineProblem}
+ * reads (call that first: a text it refuses is read here as best it can be).
+ */
+export function tomlKeyLines(lines: readonly string[]): TomlKeyLine[] {
+  const found: TomlKeyLine[] = [];
+  let table: string | null = null;
+  let state: LineState = { open: null, depth: 0 };
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (state.open === null && state.depth === 0 && line !== '' && !line.startsWith('#')) {
+      if (line.startsWith('[')) {
+        table = line.replace(/#.*$/, '').replace(/[[\]\s"']/g, '');
+      } else {
+        found.push({ table, line });
+      }
+    }
+    const scanned = scanLine(line, state);
+    if (scanned.unclosed || scanned.unopened) break;
+    state = { open: scanned.open, depth: scanned.depth };
+  }
+  return found;
+}

@@ -1,0 +1,74 @@
+import type { HookedAgent } from '@airlock/core';
+import { commandProblem } from './doctor-commands.js';
+import type { DoctorCheck } from './doctor-types.js';
+import { type HookEntry, isAirlockEntry } from './entries.js';
+import { isJsonObject } from './json-settings.js';
+
+type Json = Record<string, unknown>;
+
+/** The matchers that send every tool to the hook (Gemini CLI's are regular expressions). */
+const EVERY_TOOL: Readonly<Record<HookedAgent, readonly unknown[]>> = {
+  'claude-code': [undefined, '', '*'],
+  codex: [undefined, '', '*'],
+  gemini: [undefined, '', '*', '.*'],
+};
+
+/** Airlock's entries of one event, each with the group (and so the matcher) it sits in. */
+export function airlockHooks(groups: unknown[]): { hook: Json; group: Json }[] {
+  return groups
+    .filter(isJsonObject)
+    .flatMap((group) =>
+      (Array.isArray(group.hooks) ? group.hooks : [])
+        .filter((hook): hook is Json => isJsonObject(hook) && isAirlockEntry(hook))
+        .map((hook) => ({ hook, group })),
+    );
+}
+
+/**
+ * Checks one event's entry as the agent reads it (`groups`: the JSON agents'
+ * hook groups, or Codex's block read into the same shape): registered,
+ * covering every tool, failing closed where it must, with a timeout the
+ * client answers within, and a command that starts.
+ */
+export function entryCheck(
+  agent: HookedAgent,
+  entry: HookEntry,
+  groups: unknown[],
+): Omit<DoctorCheck, 'check'> {
+  const fix = `airlock hooks install ${agent}`;
+  const [ours] = airlockHooks(groups);
+  if (ours === undefined) return { status: 'fail', detail: 'not registered', fix };
+  const { hook, group } = ours;
+  if (entry.tools && !EVERY_TOOL[agent].includes(group.matcher)) {
+    return {
+      status: 'fail',
+      detail: `registered with the matcher ${JSON.stringify(group.matcher)}: the agent's other tools never reach Airlock`,
+      fix,
+    };
+  }
+  if (entry.blockOnFailure && hook.onFailure !== 'block') {
+    return {
+      status: 'fail',
+      detail: 'registered without "onFailure": "block": a failed hook lets the call through',
+      fix,
+    };
+  }
+  const expected = entry.timeoutSeconds * (agent === 'gemini' ? 1000 : 1);
+  if (typeof hook.timeout === 'number' && hook.timeout < expected) {
+    return {
+      status: 'fail',
+      detail: `registered with a timeout of ${hook.timeout}${agent === 'gemini' ? ' ms' : ' s'} (install writes ${expected}): the agent may give up on the hook before it answers`,
+      fix,
+    };
+  }
+  const problem = hook.type === 'http' ? null : commandProblem(hook.command);
+  if (problem) return { status: 'fail', detail: problem, fix };
+  if (entry.background && hook.type === 'command' && hook.async !== true) {
+    return {
+      status: 'warn',
+      detail: 'registered without "async": true: the agent waits for the report of every call',
+      fix,
+    };
+  }
+  return { status: 'ok', detail: 'registered' };
+}
