@@ -1,4 +1,5 @@
 import type { HookedAgent } from '@airlock/core';
+import { claudeHooksSwitchedOff } from './doctor-claude.js';
 import { codexChecks } from './doctor-codex.js';
 import { airlockHooks, entryCheck } from './doctor-entries.js';
 import type { DoctorCheck } from './doctor-types.js';
@@ -42,14 +43,6 @@ function jsonChecks(
     ];
   }
   const checks: DoctorCheck[] = [];
-  if (agent === 'claude-code' && settings.disableAllHooks === true) {
-    checks.push({
-      check: name,
-      status: 'fail',
-      detail: `${path} sets "disableAllHooks": true: Claude Code runs no hook, so no call reaches Airlock`,
-      fix: `remove "disableAllHooks" from ${path}`,
-    });
-  }
   const hooks = (settings.hooks ?? {}) as Record<string, unknown[]>;
   for (const entry of HOOK_ENTRIES[agent]) {
     checks.push({
@@ -107,5 +100,7 @@ export function settingsChecks(
       },
     ];
   }
-  return agent === 'codex' ? codexChecks(path, text) : jsonChecks(agent, path, text);
+  if (agent === 'codex') return codexChecks(path, text);
+  const switchedOff = agent === 'claude-code' ? claudeHooksSwitchedOff(scope, env) : null;
+  return [...(switchedOff ? [switchedOff] : []), ...jsonChecks(agent, path, text)];
 }
