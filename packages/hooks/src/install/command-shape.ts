@@ -60,6 +60,8 @@ export interface AirlockCommand {
   script: string;
   /** A shell client's curl config (`…/hooks-AGENT.curl`): its kernel URL and credential. */
   config?: string | undefined;
+  /** The Node.js client's `--config FILE` (the hooks' configuration it reads), when given. */
+  hooksConfig?: string | undefined;
 }
 
 const NODE_ENTRIES = new Set(['airlock-hook.js', 'airlock-hook']);
@@ -71,12 +73,20 @@ function nodeCommand(words: string[]): AirlockCommand | null {
   const script = words[at];
   if (script === undefined || !NODE_ENTRIES.has(basename(script))) return null;
   if (!(HOOKED_AGENTS as readonly string[]).includes(words[at + 1] ?? '')) return null;
+  let hooksConfig: string | undefined;
   for (let i = at + 2; i < words.length; i += 1) {
     const word = words[i] as string;
-    if (NODE_FLAGS_WITH_VALUE.has(word) && words[i + 1] !== undefined) i += 1;
-    else if (!NODE_FLAGS.has(word)) return null;
+    if (NODE_FLAGS_WITH_VALUE.has(word) && words[i + 1] !== undefined) {
+      if (word === '--config') hooksConfig = words[i + 1];
+      i += 1;
+    } else if (!NODE_FLAGS.has(word)) return null;
   }
-  return { client: 'node', program: at === 1 ? (words[0] as string) : null, script };
+  return {
+    client: 'node',
+    program: at === 1 ? (words[0] as string) : null,
+    script,
+    ...(hooksConfig === undefined ? {} : { hooksConfig }),
+  };
 }
 
 function shellCommand(words: string[]): AirlockCommand | null {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath, readHookConfig } from '../client/config.js';
+import { entryKernelChecks, entryKernels, failure, request } from './doctor-kernels.js';
 import { settingsChecks } from './doctor-settings.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { fileError } from './file-writes.js';
@@ -30,34 +31,6 @@ export interface DoctorOptions {
   /** The agent binaries (default: found on PATH). */
   binaries?: Partial<Record<HookedAgent, string>> | undefined;
   env?: (InstallEnv & NodeJS.ProcessEnv) | undefined;
-}
-
-/** One request to the kernel, bounded: its status, its time, and its body read as JSON (undefined when it is not). */
-async function request(
-  url: string,
-  token?: string,
-): Promise<{ status: number; ms: number; body: unknown }> {
-  const started = performance.now();
-  const response = await fetch(url, {
-    ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
-    signal: AbortSignal.timeout(5000),
-  });
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.status, ms: performance.now() - started, body };
-}
-
-/** Why a request failed, in a few words: `ECONNREFUSED`, `timeout`, … */
-function failure(error: unknown): string {
-  if ((error as Error).name === 'TimeoutError') return 'no answer within 5 s';
-  const code = (error as { cause?: { code?: string } }).cause?.code;
-  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'the connection was closed';
-  return code ?? (error as Error).message;
 }
 
 /** The credential and profile checks: an authenticated Airlock route, and its expected answer. */
@@ -221,6 +194,18 @@ function versionCheck(agent: HookedAgent, binary: string | undefined): DoctorChe
       };
 }
 
+/** The kernel the hooks' configuration names (what the kernel checks checked), or null when it names none. */
+function mainKernel(
+  path: string,
+  env: NodeJS.ProcessEnv,
+): { path: string; url: string; token: string } | null {
+  try {
+    return { path, ...readHookConfig(path, env) };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Checks the whole path and says what to fix: the hooks' configuration,
  * the kernel reachable, the credential valid and of the agent plane, a
@@ -229,16 +214,15 @@ function versionCheck(agent: HookedAgent, binary: string | undefined): DoctorChe
  */
 export async function doctor(options: DoctorOptions): Promise<DoctorCheck[]> {
   const env = options.env ?? process.env;
-  const checks = await kernelChecks(options.configPath ?? defaultConfigPath(env), env).catch(
-    (error: unknown): DoctorCheck[] => [
-      {
-        check: 'kernel reachable',
-        status: 'fail',
-        detail: `could not check the kernel: ${(error as Error).message}`,
-        fix: 'check "url" in the hooks configuration and the kernel (its log)',
-      },
-    ],
-  );
+  const configPath = options.configPath ?? defaultConfigPath(env);
+  const checks = await kernelChecks(configPath, env).catch((error: unknown): DoctorCheck[] => [
+    {
+      check: 'kernel reachable',
+      status: 'fail',
+      detail: `could not check the kernel: ${(error as Error).message}`,
+      fix: 'check "url" in the hooks configuration and the kernel (its log)',
+    },
+  ]);
   for (const agent of options.agents) {
     try {
       checks.push(...settingsChecks(agent, options.scope, env));
@@ -251,6 +235,13 @@ export async function doctor(options: DoctorOptions): Promise<DoctorCheck[]> {
         fix: `airlock hooks install ${agent}`,
       });
     }
+    checks.push(
+      ...(await entryKernelChecks(
+        agent,
+        entryKernels(agent, options.scope, env),
+        mainKernel(configPath, env),
+      )),
+    );
     checks.push(versionCheck(agent, options.binaries?.[agent]));
   }
   return checks;
