@@ -5,6 +5,7 @@ import {
   isValidationError,
   type RunClaimedOptions,
   type TaskView,
+  type ToolContext,
   ToolError,
   type ToolHandler,
   ValidationError,
@@ -49,6 +50,19 @@ export interface ExecutorBridgeOptions {
   onError?: ((error: Error) => void) | undefined;
 }
 
+/** How a row the bridge runs for a gateway session is run. */
+export interface BridgeRunOptions extends RunClaimedOptions {
+  /**
+   * The client's cancellation of the call: a row it aborted before its tool
+   * started commits the failure `client_canceled` instead of running (the
+   * kernel keeps `canceled` for the rows it cancels itself).
+   */
+  canceled?: AbortSignal | undefined;
+}
+
+/** What a row commits when its client canceled the call before its tool started. */
+const CANCELED_BEFORE_RUN = 'the MCP client canceled the call before its tool ran';
+
 /** One bridged tool: the server serving it and its own (unprefixed) name. */
 export interface BridgedTool {
   server: string;
@@ -73,17 +87,21 @@ export interface ExecutorBridge {
   /**
    * Claims a granted row by its address and runs it here, resolving with the
    * row as committed; null when it is not this bridge's to run (see the SDK
-   * executor's `take`).
+   * executor's `take`). `options.canceled`: see {@link BridgeRunOptions}.
    */
-  take(runId: string, taskKey: string): Promise<TaskView | null>;
+  take(
+    runId: string,
+    taskKey: string,
+    options?: Pick<BridgeRunOptions, 'canceled'>,
+  ): Promise<TaskView | null>;
   /**
    * Runs a row its gateway session claimed in its own round (see
    * `runs.calls`' `claim`), resolving with the row as committed; null when
    * the bridge closes first or the claim was lost. `options.sentAt`: when
    * the request that got the claim was sent (`performance.now()`); the lease
-   * counts from it.
+   * counts from it; `options.canceled`: see {@link BridgeRunOptions}.
    */
-  runClaimed(claim: ClaimView, options?: RunClaimedOptions): Promise<TaskView | null>;
+  runClaimed(claim: ClaimView, options?: BridgeRunOptions): Promise<TaskView | null>;
   /** The lease each claim of this bridge asks for (heartbeated while the tool runs). */
   readonly leaseMs: number;
   /** Whether this bridge runs the row now (its commit is still to come). */
@@ -117,8 +135,13 @@ export function resultText(result: CallToolResult): string {
  * commits. A result the server marks `isError` fails the row (`tool_error`,
  * its text as the detail), which the model reads like any failure.
  */
-function handlerFor(connection: McpServerConnection, tool: Tool): ToolHandler {
+function handlerFor(
+  connection: McpServerConnection,
+  tool: Tool,
+  canceledOf: (context: ToolContext) => AbortSignal | undefined,
+): ToolHandler {
   return async (input, context) => {
+    if (canceledOf(context)?.aborted) throw new ToolError('client_canceled', CANCELED_BEFORE_RUN);
     const result = await connection.callTool(tool.name, input, context.signal);
     if (result.isError) throw new ToolError('tool_error', resultText(result));
     return result.structuredContent === undefined
@@ -188,6 +211,24 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
   const committedListeners = new Set<(task: TaskView) => void>();
   const ranListeners = new Set<(task: TaskView) => void>();
   const leftRuns = new Set<string>();
+  /** The clients' cancellations of the rows run for gateway sessions, by `run/key`. */
+  const cancellations = new Map<string, AbortSignal>();
+  const canceledOf = (context: ToolContext) =>
+    cancellations.get(`${context.run_id}/${context.task_key}`);
+  /** Runs `work` with the row's cancellation known to its handler. */
+  const withCancel = async <T>(
+    row: string,
+    canceled: AbortSignal | undefined,
+    work: () => Promise<T>,
+  ): Promise<T> => {
+    if (!canceled) return work();
+    cancellations.set(row, canceled);
+    try {
+      return await work();
+    } finally {
+      if (cancellations.get(row) === canceled) cancellations.delete(row);
+    }
+  };
   const closeAll = async () => {
     await executor?.close();
     await Promise.all([...connections.values()].map((c) => c.close()));
@@ -203,7 +244,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       listed.forEach((tool, i) => {
         const name = prefixedName(server.name, tool.name);
         tools.set(name, { server: server.name, tool, entry: entries[i] as ToolManifestEntry });
-        handlers[name] = handlerFor(connection, tool);
+        handlers[name] = handlerFor(connection, tool, canceledOf);
       });
     }
     const { registration, version: registeredVersion } = await register(options, entriesByServer);
@@ -230,8 +271,12 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       connections,
       registeredVersion,
       registration,
-      take: (runId, taskKey) => running.take(runId, taskKey),
-      runClaimed: (claim, options) => running.runClaimed(claim, options),
+      take: (runId, taskKey, options = {}) =>
+        withCancel(`${runId}/${taskKey}`, options.canceled, () => running.take(runId, taskKey)),
+      runClaimed: (claim, { canceled, ...options } = {}) =>
+        withCancel(`${claim.task.run_id}/${claim.task.key}`, canceled, () =>
+          running.runClaimed(claim, options),
+        ),
       leaseMs: running.leaseMs,
       holds: (runId, taskKey) => running.holds(runId, taskKey),
       onCommitted(listener) {

@@ -3,6 +3,7 @@ import type { ClaimView, TaskView } from '@airlock/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutorBridge } from '../executor-bridge.js';
 import { hasErrorCode, type KernelApi } from '../kernel-api.js';
+import { ClientCancel } from './client-cancel.js';
 import { RunFeedWatch } from './run-feed-watch.js';
 import { SETTLED_STATES, toolResultOf } from './tool-results.js';
 
@@ -62,8 +63,6 @@ export interface CallRequest {
 
 /** What a caller hears while its call waits for a person. */
 export type WaitingListener = (task: TaskView, elapsedMs: number) => void | Promise<void>;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A call that waits long (a park) is read less often: a tenth of its age, at most every 2 s. */
 function pollDelay(pollMs: number, waitedMs: number): number {
@@ -240,6 +239,7 @@ export class GatewaySession {
       request.traceparent ?? null,
     );
     let task = planted.task;
+    const canceled = new ClientCancel(request);
     let running: Promise<TaskView | null> | null = null;
     const key = `${task.run_id}/${task.key}`;
     this.inFlight.add(key);
@@ -249,23 +249,24 @@ export class GatewaySession {
     let readAsOf = this.feed.opens;
     try {
       // Granted and claimed in its round: it runs here now, and answers as it ran (its commit
-      // follows) or, when the session awaits commits, as committed.
+      // follows) or, when the session awaits commits, as committed. Canceled by the client
+      // meanwhile, it commits as canceled without running.
       if (planted.claim) {
-        running = this.keep(this.runClaimedHere(planted.claim, planted.sentAt));
+        running = this.keep(this.runClaimedHere(planted.claim, planted.sentAt, canceled.signal));
         if (this.options.awaitCommits) task = (await running) ?? task;
       }
       while (!SETTLED_STATES.includes(task.state)) {
-        // Granted, or approved since: run it here now (unless the bridge already does).
-        if (task.state === 'runnable' && !this.runningHere(task)) {
-          task = (await this.keep(this.runHere(task))) ?? task;
+        // Granted, or approved since: run it here now (unless the bridge already does, or the
+        // client canceled it: the kernel cancels it below).
+        const runnable = task.state === 'runnable' && !this.runningHere(task);
+        if (runnable && !(await canceled.requested())) {
+          task = (await this.keep(this.runHere(task, canceled.signal))) ?? task;
         }
         const settled = this.settledHere.get(key);
         if (settled) task = settled;
         if (SETTLED_STATES.includes(task.state)) break;
         if (request.signal.aborted) {
-          // The SDK aborts on a cancellation and on a disconnect alike; only the first cancels.
-          await sleep(0);
-          if (request.cancelRequested()) await this.cancel(task);
+          if (await canceled.requested()) await this.cancel(task);
           else if (!running && !this.runningHere(task)) this.leftWaiting = true;
           return toolResultOf({ ...task, state: 'canceled' });
         }
@@ -305,19 +306,23 @@ export class GatewaySession {
    * committed; null when another executor has it (the call then waits for
    * the row like any other) or the bridge cannot reach the kernel.
    */
-  private async runHere(task: TaskView): Promise<TaskView | null> {
+  private async runHere(task: TaskView, canceled: AbortSignal): Promise<TaskView | null> {
     if (!this.options.bridge) return null;
     try {
-      return await this.options.bridge.take(task.run_id, task.key);
+      return await this.options.bridge.take(task.run_id, task.key, { canceled });
     } catch {
       return null;
     }
   }
 
   /** Runs a row claimed in its round on this process's bridge; null when the bridge did not commit it. */
-  private async runClaimedHere(claim: ClaimView, sentAt: number): Promise<TaskView | null> {
+  private async runClaimedHere(
+    claim: ClaimView,
+    sentAt: number,
+    canceled: AbortSignal,
+  ): Promise<TaskView | null> {
     try {
-      return (await this.options.bridge?.runClaimed(claim, { sentAt })) ?? null;
+      return (await this.options.bridge?.runClaimed(claim, { sentAt, canceled })) ?? null;
     } catch {
       return null;
     }

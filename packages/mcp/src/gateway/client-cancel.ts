@@ -1,0 +1,43 @@
+/** What the session knows of a client's request: its abort and whether the client asked for it. */
+export interface CancelableRequest {
+  /** Aborted when the client cancels the call and when it goes away alike. */
+  signal: AbortSignal;
+  /** Whether an abort was the client's cancellation (`notifications/cancelled`). */
+  cancelRequested: () => boolean;
+}
+
+/**
+ * The client's cancellation of one call, told apart from a disconnect: the
+ * MCP SDK aborts a request's signal on both, and tells the server of a
+ * close only just after, so an abort heard is read once that turn has passed. A
+ * canceled call must not start its tool; a disconnect leaves a granted call
+ * to run (docs/mcp.md).
+ */
+export class ClientCancel {
+  private readonly controller = new AbortController();
+  private readonly decided: Promise<void>;
+
+  constructor(private readonly request: CancelableRequest) {
+    this.decided = new Promise<void>((resolve) => {
+      const decide = () => {
+        if (request.cancelRequested()) this.controller.abort(request.signal.reason);
+        resolve();
+      };
+      // Aborted before: the close, if it was one, has been told by now.
+      if (request.signal.aborted) decide();
+      else request.signal.addEventListener('abort', () => setTimeout(decide, 0), { once: true });
+    });
+  }
+
+  /** Aborted once the client canceled the call (never on a disconnect). */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Whether the client canceled the call by now; waits for an abort to be told apart first. */
+  async requested(): Promise<boolean> {
+    if (!this.request.signal.aborted) return false;
+    await this.decided;
+    return this.controller.signal.aborted;
+  }
+}

@@ -1,0 +1,110 @@
+import { type Gateway, KernelApi, startGateway } from '@airlock/mcp';
+import { createClient, type TaskView } from '@airlock/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
+import { slowServer } from './servers.js';
+
+const SETTLED = ['succeeded', 'failed', 'timed_out', 'canceled'];
+
+/*
+ * A client's cancellation (`notifications/cancelled`) of a call the gateway
+ * has not started yet: whatever happened to the row meanwhile (a person
+ * approved it, or it was granted and claimed in its own submit), the tool
+ * does not run. The agent's calls park (ask); the member's are granted (bypass).
+ */
+describe('MCP gateway: a client cancels a call before its tool ran', () => {
+  let kernel: TestKernel;
+  let gateway: Gateway;
+  let client: Client | undefined;
+
+  beforeEach(async () => {
+    kernel = await startTestKernel();
+    await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
+      approval_mode: 'ask',
+      approval_rules: [],
+    });
+    gateway = await startGateway({
+      url: kernel.url,
+      workspaceId: kernel.workspace.id,
+      executorToken: kernel.workspace.tokens.executor,
+      servers: [slowServer()],
+      memberPolicy: { approval_mode: 'bypass', approval_rules: [] },
+      pollMs: 50,
+    });
+  });
+  afterEach(async () => {
+    await client?.close();
+    await gateway?.close();
+    await kernel?.close();
+  });
+
+  async function connect(token: string): Promise<Client> {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await gateway.connect(serverSide, token);
+    client = new Client({ name: 'cancel-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    return client;
+  }
+
+  const workspace = () =>
+    createClient({ url: kernel.url, token: kernel.workspace.tokens.member }).workspace(
+      kernel.workspace.id,
+    );
+  const parked = () =>
+    eventually(async () => {
+      const found = (await workspace().decisions.list()).find((d) => d.isApproval());
+      return found?.isApproval() ? found : null;
+    });
+  /** The session's one row, once it settled. */
+  const settledRow = () =>
+    eventually(async () => {
+      const [run] = await workspace().runs.list();
+      const [row] = run ? await workspace().runs.run(run.id).tasks() : [];
+      return row && SETTLED.includes(row.state) ? row : null;
+    });
+  const wait = (c: Client, ms: number, signal?: AbortSignal) =>
+    c.callTool({ name: 'slow__wait', arguments: { ms } }, undefined, {
+      signal,
+      timeout: 60_000,
+    }) as Promise<CallToolResult>;
+
+  it('a call canceled right after a person approved it is canceled, not run', async () => {
+    const c = await connect(kernel.workspace.tokens.agent);
+    const controller = new AbortController();
+    const pending = wait(c, 0, controller.signal);
+    const decision = await parked();
+    await decision.approve();
+    controller.abort('changed my mind');
+    await expect(pending).rejects.toThrow();
+    const row: TaskView = await settledRow();
+    expect(row.state).toBe('canceled');
+  });
+
+  it('an approved call the client keeps runs and answers', async () => {
+    const c = await connect(kernel.workspace.tokens.agent);
+    const pending = wait(c, 0);
+    await (await parked()).approve();
+    const answer = await pending;
+    expect(answer.isError).toBeFalsy();
+    expect((await settledRow()).state).toBe('succeeded');
+  });
+
+  it('a granted call canceled while it was planted fails client_canceled without running', async () => {
+    const c = await connect(kernel.workspace.tokens.member);
+    const controller = new AbortController();
+    const pending = wait(c, 0, controller.signal);
+    // The request is on its way; the gateway's submit (a kernel round trip) is not back yet.
+    await new Promise((resolve) => setImmediate(resolve));
+    controller.abort('changed my mind');
+    await expect(pending).rejects.toThrow();
+    const row = await settledRow();
+    expect(row.state).toBe('failed');
+    expect(row.error).toEqual({
+      code: 'client_canceled',
+      detail: 'the MCP client canceled the call before its tool ran',
+    });
+  });
+});
