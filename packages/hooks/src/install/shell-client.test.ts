@@ -64,6 +64,8 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
     expect(text).toContain(`url = "${url}/agent_api/v1/hooks/gemini/wait-5000"`);
     // Quotes and backslashes are escaped as curl's config syntax wants.
     expect(text).toContain('header = "authorization: Bearer alk_agent_\\"quoted\\"\\\\x"');
+    // Ten seconds under the agent's 120 s hook timeout, as every client answers.
+    expect(text).toContain('max-time = 110\n');
     expect(result.command).toBe(`${client} ${shellHookPath(client)} ${config}`);
     expect(result.command).not.toContain('alk_agent');
     // Every entry runs the shell client but the turn's end, which runs the Node.js client (it

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookedAgent } from '@airlock/core';
-import { HOOK_TIMEOUT_SECONDS } from '../client/wait-limits.js';
+import { HOOK_TIMEOUT_SECONDS, WAIT_MARGIN_MS } from '../client/wait-limits.js';
 import { nativeHookPath } from './entries.js';
 
 /** The hook clients that are shell scripts, not the Node.js entry. */
@@ -43,8 +43,8 @@ export interface ShellClientOptions {
  * The curl config the shell clients read (to be written mode 0600, beside the
  * hooks' configuration): this agent's kernel hook endpoint, the agent
  * credential as a header (a token file is read at install: rotating it means
- * installing again) and curl's time limit, a little under the agent's own
- * hook timeout.
+ * installing again) and curl's time limit, the agent's own hook timeout less
+ * the margin every client keeps (110 s).
  * @throws Error when the URL or the credential holds a line break.
  */
 export function shellClientConfig(options: ShellClientOptions): { path: string; text: string } {
@@ -55,7 +55,8 @@ export function shellClientConfig(options: ShellClientOptions): { path: string; 
     `url = ${curlString(endpoint)}`,
     `header = ${curlString(`authorization: Bearer ${options.kernel.token}`)}`,
     'header = "content-type: application/json"',
-    `max-time = ${HOOK_TIMEOUT_SECONDS - 5}`,
+    // The hook answers at least the client's margin before the agent gives up on it.
+    `max-time = ${HOOK_TIMEOUT_SECONDS - WAIT_MARGIN_MS / 1000}`,
     '',
   ];
   return {
