@@ -36,6 +36,26 @@ export function resumeAfter(
 }
 
 /**
+ * The refusal for a reader resuming after a position the workspace's log
+ * never reached, or null. A feed only ever sends positions it committed (the
+ * workspace's counter moves in the same transaction), so such a position
+ * comes from a store since restored from an earlier backup, whose new events
+ * reuse the numbers the reader already passed: waiting for the head to
+ * reach it would skip them silently. It is told to resynchronise, with the
+ * code a pruned position gets, since what it must do is the same.
+ */
+async function aheadOfLog(store: Store, position: ResumePosition): Promise<AirlockError | null> {
+  const head = await workspaceHead(store, position.workspaceId);
+  if (position.after <= head) return null;
+  return new AirlockError(
+    'feed_position_pruned',
+    `events after ${position.after} were never written to this store (its last is ${head}): ` +
+      'it was restored from an earlier backup, or the position is not one the feed sent; ' +
+      `read the current state again, then resume with after=${head} or after=latest`,
+  );
+}
+
+/**
  * The refusal (`feed_position_pruned`) for a reader that would resume where
  * retention pruned events it would have read, or null when nothing it
  * would read is gone. A whole-workspace reader behind the highest pruned
@@ -52,6 +72,8 @@ export async function prunedResume(
   store: Store,
   position: ResumePosition,
 ): Promise<AirlockError | null> {
+  const ahead = await aheadOfLog(store, position);
+  if (ahead) return ahead;
   const { prunedThrough } = await prunedPosition(store, position.workspaceId);
   if (position.after >= prunedThrough) return null;
   if (position.runId) {
