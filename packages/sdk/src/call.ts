@@ -6,7 +6,12 @@ import type {
 } from '@airlock/core';
 import { traceparentOf } from '@airlock/core/tracing';
 import { OPERATION_ROUTES, type OperationRoute, pathParams } from '@airlock/core/wire';
-import { ConnectionError, errorFromBody, ServerError, type ValidationError } from './errors.js';
+import {
+  ConnectionError,
+  errorFromBody,
+  unreadableAnswer,
+  type ValidationError,
+} from './errors.js';
 import { invalidInput, jsonOf, type RequestOptions, underDeadline } from './internal/deadline.js';
 import {
   addTraceContext,
@@ -99,12 +104,11 @@ function readAnswer(route: NamedRoute, text: string, status: number): unknown {
     }
     return text === '' ? null : (JSON.parse(text) as unknown);
   } catch (error) {
-    throw new ServerError({
-      code: 'internal',
-      detail: `the kernel answered ${status} with a body that is not JSON`,
+    throw unreadableAnswer(
+      `the kernel answered ${status} with a body that is not JSON`,
       status,
-      cause: error,
-    });
+      error,
+    );
   }
 }
 

@@ -317,6 +317,20 @@ export function errorFromBody(body: unknown, status: number | null, cause?: unkn
   return new Class({ code: code ?? 'internal', detail, status, problems, claim, ran, cause });
 }
 
+/**
+ * The error for an answer of the kernel the SDK cannot read: a body that is
+ * not JSON, a socket frame without the fields its contract declares. A
+ * {@link ServerError} `internal`: the kernel (or what stands in front of it)
+ * answered outside its contract, and trying again may not help.
+ */
+export function unreadableAnswer(
+  detail: string,
+  status: number | null,
+  cause?: unknown,
+): ServerError {
+  return new ServerError({ code: 'internal', detail, status, cause });
+}
+
 /** A `not_claimable` body's `ran`, when it has the shape core declares; undefined otherwise. */
 function ranCall(value: unknown): RanCall | undefined {
   if (typeof value !== 'object' || value === null) return undefined;

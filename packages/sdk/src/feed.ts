@@ -1,6 +1,5 @@
-import type { FeedMessage } from '@airlock/core';
 import { workspaceFeedPath } from '@airlock/core/wire';
-import { errorFromBody } from './errors.js';
+import { errorFromBody, unreadableAnswer } from './errors.js';
 import { LiveSocket, type SocketStatus, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl } from './internal/transport.js';
 import type { FeedEvent } from './views.js';
@@ -72,8 +71,7 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
       check: target.check,
       handshakeMs: target.timeoutMs,
       onStatus: options.onStatus,
-      // The kernel sends only what the feed's contract declares (core's FeedMessageSchema).
-      onMessage: (message) => this.receive(message as FeedMessage),
+      onMessage: (message) => this.receive(message),
       onFatal: (error) => this.fail(error),
     });
     if (options.signal?.aborted) {
@@ -89,7 +87,7 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
     return Math.max(this.cursor, 0);
   }
 
-  private receive(message: FeedMessage): void {
+  private receive(message: Record<string, unknown>): void {
     if (message.type === 'resync') {
       // The kernel pruned events after this position: stop here, loudly, rather than skip them.
       this.socket.close();
@@ -97,11 +95,20 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
       return;
     }
     if (message.type === 'ready' && this.cursor < 0) {
+      if (!isPosition(message.after)) {
+        this.unreadable('a ready frame whose after is not a sequence number');
+        return;
+      }
       this.cursor = message.after;
       return;
     }
     if (message.type !== 'event' || this.done) return;
-    const event: FeedEvent = message.event;
+    // Core's FeedMessageSchema declares what the kernel sends; the SDK checks what it reads of it.
+    if (!isEvent(message.event)) {
+      this.unreadable('an event frame without an event of a type and a sequence number');
+      return;
+    }
+    const event = message.event;
     if (event.seq <= this.cursor) return;
     this.cursor = event.seq;
     if (this.waiting) {
@@ -116,6 +123,12 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
       this.socket.pause();
       this.options.onStatus?.('paused');
     }
+  }
+
+  /** Ends the subscription on a frame it cannot place: going on could skip or repeat events. */
+  private unreadable(what: string): void {
+    this.socket.close();
+    this.fail(unreadableAnswer(`the feed sent ${what}; the subscription ended there`, null));
   }
 
   private fail(error: Error): void {
@@ -177,6 +190,18 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
   [Symbol.asyncIterator](): this {
     return this;
   }
+}
+
+/** A feed position: a whole number, zero or more. */
+function isPosition(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** Whether a frame's event has what the feed reads of it: its type and its sequence number. */
+function isEvent(value: unknown): value is FeedEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const { type, seq } = value as { type?: unknown; seq?: unknown };
+  return typeof type === 'string' && isPosition(seq);
 }
 
 function feedUrl(target: FeedTarget, after: number): string {

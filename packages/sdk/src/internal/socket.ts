@@ -161,20 +161,12 @@ export class LiveSocket {
     this.awaitHandshake(socket);
     socket.onmessage = (event) => {
       this.lastHeard = Date.now();
-      let message: unknown;
       try {
-        message = JSON.parse(String(event.data));
-      } catch {
-        return;
+        this.receive(event.data);
+      } catch (error) {
+        // A message its reader could not take ends the socket with the error, never the process.
+        this.giveUp(error);
       }
-      if (message === null || typeof message !== 'object') return;
-      const typed = message as Record<string, unknown>;
-      if (typed.type === 'ready') {
-        clearTimeout(this.handshake);
-        this.attempt = 0;
-        this.options.onStatus?.('open');
-      }
-      if (typed.type !== 'pong') this.options.onMessage(typed);
     };
     socket.onopen = () => {
       this.lastHeard = Date.now();
@@ -190,6 +182,33 @@ export class LiveSocket {
       clearTimeout(this.handshake);
       this.scheduleReconnect();
     };
+  }
+
+  /** Reads one message and hands it on; a frame that is not a JSON object is let go. */
+  private receive(data: unknown): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(String(data));
+    } catch {
+      return;
+    }
+    if (message === null || typeof message !== 'object') return;
+    const typed = message as Record<string, unknown>;
+    if (typed.type === 'ready') {
+      clearTimeout(this.handshake);
+      this.attempt = 0;
+      this.options.onStatus?.('open');
+    }
+    if (typed.type !== 'pong') this.options.onMessage(typed);
+  }
+
+  /** Fails the socket with what a listener threw; a throw from the failure's own listener goes no further. */
+  private giveUp(thrown: unknown): void {
+    try {
+      this.fail(thrown instanceof Error ? thrown : new Error(String(thrown)));
+    } catch {
+      // Nobody is left to tell: the socket is closed either way.
+    }
   }
 
   /** Drops a connection that has not said `ready` in time, and tries again with backoff. */

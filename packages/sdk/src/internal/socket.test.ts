@@ -1,0 +1,62 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { LiveSocket } from './socket.js';
+
+/** Polls until a check holds; fails after ten seconds. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A LiveSocket against a WebSocket server on loopback that says `ready`, then one message. */
+describe('a live socket whose reader throws', () => {
+  let server: Server;
+  let sockets: WebSocketServer;
+  let url: string;
+  const crashes: unknown[] = [];
+  const onCrash = (error: unknown) => crashes.push(error);
+
+  beforeAll(async () => {
+    server = createServer();
+    sockets = new WebSocketServer({ server });
+    sockets.on('connection', (socket) => {
+      socket.send('{"type":"ready","after":0}');
+      socket.send('{"type":"work_available","seq":1}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    process.on('uncaughtException', onCrash);
+  });
+  afterAll(async () => {
+    process.off('uncaughtException', onCrash);
+    for (const client of sockets.clients) client.terminate();
+    sockets.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('ends the socket with the thrown error instead of throwing out of the message listener', async () => {
+    const thrown = new Error('the reader could not take this message');
+    const statuses: string[] = [];
+    const fatal: Error[] = [];
+    new LiveSocket({
+      url: () => url,
+      onMessage: (message) => {
+        if (message.type === 'work_available') throw thrown;
+      },
+      onStatus: (status) => statuses.push(status),
+      onFatal: (error) => fatal.push(error),
+    }).start();
+    await until(
+      () => fatal.length + crashes.length > 0,
+      'the socket to fail (or the throw to escape)',
+    );
+    expect(fatal).toEqual([thrown]);
+    expect(statuses.at(-1)).toBe('closed');
+    expect(crashes).toEqual([]);
+  });
+});
