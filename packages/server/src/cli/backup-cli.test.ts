@@ -194,6 +194,13 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
     expect(notOurs.code).toBe(1);
     expect(notOurs.stderr).toContain('airlock restore: not_an_airlock_store: ');
     expect(existsSync(fresh)).toBe(false);
+
+    // A data directory two levels below what exists: neither level is left behind.
+    const typo = join(root, 'typo-parent');
+    const nested = await airlock(['restore', foreign, '--data-dir', join(typo, 'deep', 'dd')]);
+    expect(nested.code).toBe(1);
+    expect(nested.stderr).toContain('airlock restore: not_an_airlock_store: ');
+    expect(existsSync(typo)).toBe(false);
   });
 
   it('reads an empty AIRLOCK_DATA_DIR as unset: ./.airlock, where serve looks, not the current directory', async () => {

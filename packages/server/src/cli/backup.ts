@@ -196,7 +196,7 @@ export async function restore(argv: string[]): Promise<number> {
   }
   let release = () => {};
   const dataDir = resolve(options.dataDir);
-  const madeDataDir = !existsSync(dataDir);
+  const madeFrom = outermostMissing(dataDir);
   try {
     if (options.databaseUrl) refusePostgres('airlock restore');
     checkRestorePaths({ file: options.file, dataDir: options.dataDir });
@@ -235,10 +235,39 @@ export async function restore(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     release();
-    if (madeDataDir) removeLockOnlyDirectory(dataDir);
+    if (madeFrom) removeMadeDirectories(dataDir, madeFrom);
     return refused('restore', error, options);
   } finally {
     release();
+  }
+}
+
+/**
+ * The outermost directory on `dir`'s path that does not exist yet (`dir`
+ * itself when only it is missing), or null when `dir` exists: what taking
+ * its lock creates.
+ */
+function outermostMissing(dir: string): string | null {
+  if (existsSync(dir)) return null;
+  let missing = dir;
+  while (dirname(missing) !== missing && !existsSync(dirname(missing))) missing = dirname(missing);
+  return missing;
+}
+
+/**
+ * Removes what a refused restore created to take the lock: the data
+ * directory (when it holds only the lock's files) and, up to `madeFrom`,
+ * each parent it made that is still empty.
+ */
+function removeMadeDirectories(dataDir: string, madeFrom: string): void {
+  removeLockOnlyDirectory(dataDir);
+  for (let dir = dataDir; dir !== madeFrom; ) {
+    dir = dirname(dir);
+    try {
+      rmdirSync(dir);
+    } catch {
+      return;
+    }
   }
 }
 
