@@ -15,7 +15,6 @@ function projectInstall() {
   const env = {
     HOME: home,
     CODEX_HOME: join(home, '.codex'),
-    AIRLOCK_HOOKS_CONFIG: '/nonexistent',
   };
   const scope = { kind: 'project', dir: project } as const;
   installHooks({

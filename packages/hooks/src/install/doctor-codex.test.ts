@@ -24,7 +24,6 @@ function installedConfig(before = 'model = "o3"\n') {
   const env = {
     HOME: home,
     CODEX_HOME: join(home, '.codex'),
-    AIRLOCK_HOOKS_CONFIG: '/nonexistent',
   };
   return { path, env, text: readFileSync(path, 'utf8') };
 }
