@@ -248,6 +248,44 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
     },
   );
 
+  it.skipIf(noStrace !== null)(
+    'syncs the data directory, and the one the replaced store moved to, after the restore renames, before it says done',
+    async () => {
+      const into = join(root, 'restore-synced');
+      expect((await airlock(['restore', good, '--data-dir', into])).code).toBe(0);
+      const trace = join(root, 'restore.strace');
+      execFileSync('strace', [
+        '-f',
+        '-y',
+        '-e',
+        'trace=rename,renameat,renameat2,fsync,fdatasync',
+        '-o',
+        trace,
+        process.execPath,
+        ...CLI_NODE_ARGS,
+        'restore',
+        good,
+        '--data-dir',
+        into,
+      ]);
+      const lines = readFileSync(trace, 'utf8').split('\n');
+      const syncedAfter = (renamedTo: string, dir: string) => {
+        const renamed = lines.findLastIndex(
+          (line) => /rename/.test(line) && line.includes(`"${renamedTo}"`),
+        );
+        expect(renamed, `a rename to ${renamedTo}`).toBeGreaterThanOrEqual(0);
+        return lines
+          .slice(renamed + 1)
+          .some((line) => /\bf(data)?sync\(\d+</.test(line) && line.includes(`<${dir}>) = 0`));
+      };
+      expect(syncedAfter(join(into, 'airlock.sqlite'), into)).toBe(true);
+      const previous = readdirSync(into).find((name) => name.startsWith('before-restore-'));
+      expect(previous).toBeDefined();
+      const moved = join(into, previous!);
+      expect(syncedAfter(join(moved, 'airlock.sqlite'), moved)).toBe(true);
+    },
+  );
+
   it('still restores a good backup into a fresh directory', async () => {
     const restored = await airlock(['restore', good, '--data-dir', join(root, 'restored')]);
     expect(restored.stderr).toContain('restored 1 workspace(s)');

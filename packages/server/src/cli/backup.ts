@@ -223,6 +223,10 @@ export async function restore(argv: string[]): Promise<number> {
         }
       },
     });
+    // The renames reach the disk before the restore says done: after a power cut the restored
+    // store is in place, not the one it replaced.
+    if (summary.previous) syncDirectory(summary.previous);
+    syncDirectory(dirname(summary.file));
     process.stderr.write(
       `restored ${summary.workspaces} workspace(s) from schema ${summary.schema} into ${summary.file}\n` +
         (summary.previous ? `the store that was there is now in ${summary.previous}\n` : '') +
