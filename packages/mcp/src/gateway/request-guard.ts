@@ -131,6 +131,22 @@ function refusal(request: JSONRPCRequest, initialized: boolean) {
   return problem ? { code: ErrorCode.InvalidParams, message: problem } : null;
 }
 
+/** A transport that waits for the answers of the requests it read (the stdio transport). */
+export interface AnswerAwaitingTransport extends Transport {
+  /** Told of a request the server will not answer: its client cancelled it. */
+  requestCancelled?(id: string | number): void;
+}
+
+/**
+ * The request a delivered `notifications/cancelled` stops, or null for none:
+ * the SDK acts on no falsy id (0, ''), so such a request is still answered.
+ */
+function cancelledRequest(message: JSONRPCNotification): string | number | null {
+  if (message.method !== 'notifications/cancelled') return null;
+  const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+  return id ? id : null;
+}
+
 /**
  * Connects `server` to `transport` with a guard in front: a request before
  * `initialize` (other than `ping`) is refused with -32600, and a request the
@@ -138,9 +154,13 @@ function refusal(request: JSONRPCRequest, initialized: boolean) {
  * `tools/list`, `tools/call`) with -32602 and a one-line reason; neither
  * reaches the gateway's handlers, so nothing runs or is recorded. A
  * malformed notification the server handles is dropped, and told to
- * `server.onerror` in one line.
+ * `server.onerror` in one line. A cancellation it delivers is told to the
+ * transport's `requestCancelled`, when it has one.
  */
-export async function connectGuarded(server: Server, transport: Transport): Promise<void> {
+export async function connectGuarded(
+  server: Server,
+  transport: AnswerAwaitingTransport,
+): Promise<void> {
   await server.connect(transport);
   const deliver = transport.onmessage;
   let initialized = false;
@@ -163,6 +183,8 @@ export async function connectGuarded(server: Server, transport: Transport): Prom
         );
         return;
       }
+      const cancelled = cancelledRequest(message);
+      if (cancelled !== null) transport.requestCancelled?.(cancelled);
     }
     deliver?.(message, extra);
   };

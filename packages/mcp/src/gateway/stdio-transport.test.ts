@@ -81,6 +81,35 @@ describe('the stdio transport when the client closes its input', () => {
     expect(served.lines.some((line) => line.id === 2)).toBe(false);
   });
 
+  it('answers a call whose cancellation was malformed (dropped, so it cancelled nothing)', async () => {
+    const served = await servedTransport();
+    served.call(3);
+    await until(() => served.answerCalls.length === 1);
+    served.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 3, reason: 5 },
+    });
+    // The call answers only once the transport has read the end of the input.
+    served.input.once('end', () => served.answerCalls[0]?.());
+    served.input.end();
+    expect(await served.ended).toBeNull();
+    expect(served.lines.find((line) => line.id === 3)).toMatchObject({
+      result: { content: [{ type: 'text', text: 'ran' }] },
+    });
+  });
+
+  it('answers a call 0 the client cancelled (the SDK acts on no cancellation of id 0)', async () => {
+    const served = await servedTransport();
+    served.call(0);
+    await until(() => served.answerCalls.length === 1);
+    served.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 0 } });
+    served.input.once('end', () => served.answerCalls[0]?.());
+    served.input.end();
+    expect(await served.ended).toBeNull();
+    expect(served.lines.some((line) => line.id === 0 && 'result' in line)).toBe(true);
+  });
+
   it('waits for every call read before the end, even two under one id', async () => {
     const served = await servedTransport();
     served.call('same');

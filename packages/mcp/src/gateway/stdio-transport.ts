@@ -70,7 +70,7 @@ export class GatewayStdioTransport implements Transport {
   /**
    * The requests read and not answered yet, by id (a count: a client may reuse
    * an id). A request the client cancelled is answered by no one, so its
-   * cancellation takes it off.
+   * cancellation takes it off, once the request guard delivered it.
    */
   private readonly unanswered = new Map<string | number, number>();
 
@@ -145,11 +145,19 @@ export class GatewayStdioTransport implements Transport {
     const message = parsed.data;
     if ('method' in message && 'id' in message) {
       this.unanswered.set(message.id, (this.unanswered.get(message.id) ?? 0) + 1);
-    } else if ('method' in message && message.method === 'notifications/cancelled') {
-      const id = readableId({ id: message.params?.requestId });
-      if (id !== null) this.settle(id);
     }
     this.onmessage?.(message);
+  }
+
+  /**
+   * Takes a request the server will not answer (its client cancelled it) off
+   * those the input's end waits for. The request guard tells it, as it
+   * delivers the cancellation: a malformed one it drops cancels nothing, and
+   * that request is still answered.
+   */
+  requestCancelled(id: string | number): void {
+    this.settle(id);
+    if (this.inputEnded && this.unanswered.size === 0) void this.finish(null);
   }
 
   /** Takes one request with this id off those waiting for an answer. */
