@@ -13,6 +13,7 @@ import {
   ToolError,
   thrownOutcome,
 } from './executor/outcome.js';
+import { isPosition } from './internal/frames.js';
 import { nextTurn } from './internal/next-turn.js';
 import { createOperations } from './internal/operations.js';
 import { LiveSocket } from './internal/socket.js';
@@ -297,14 +298,15 @@ export function createExecutor(options: ExecutorOptions): Executor {
       }
     },
     onMessage: (received) => {
-      // The kernel sends only what the cable's contract declares (core's CableMessageSchema).
+      // Core's CableMessageSchema declares what the kernel sends; a position is checked before
+      // it is kept, since the cable resumes after it (NaN would be refused on every reconnect).
       const message = received as CableMessage;
       if (message.type === 'work_available') {
-        lastSeq = Math.max(lastSeq, message.seq);
+        if (isPosition(message.seq)) lastSeq = Math.max(lastSeq, message.seq);
         if (options.leaves?.(message)) return;
         if (message.kind === 'tool' || message.kind === 'hook') void drain();
       } else if (message.type === 'ready') {
-        lastSeq = Math.max(lastSeq, message.after);
+        if (isPosition(message.after)) lastSeq = Math.max(lastSeq, message.after);
         markReady();
         void drain();
       }

@@ -1,5 +1,6 @@
 import { workspaceFeedPath } from '@airlock/core/wire';
 import { errorFromBody, unreadableAnswer } from './errors.js';
+import { isEvent, isPosition } from './internal/frames.js';
 import { LiveSocket, type SocketStatus, type WebSocketConstructor } from './internal/socket.js';
 import { baseUrl } from './internal/transport.js';
 import type { FeedEvent } from './views.js';
@@ -190,18 +191,6 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
   [Symbol.asyncIterator](): this {
     return this;
   }
-}
-
-/** A feed position: a whole number, zero or more. */
-function isPosition(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-/** Whether a frame's event has what the feed reads of it: its type and its sequence number. */
-function isEvent(value: unknown): value is FeedEvent {
-  if (typeof value !== 'object' || value === null) return false;
-  const { type, seq } = value as { type?: unknown; seq?: unknown };
-  return typeof type === 'string' && isPosition(seq);
 }
 
 function feedUrl(target: FeedTarget, after: number): string {
