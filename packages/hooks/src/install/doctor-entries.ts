@@ -61,6 +61,14 @@ export function entryCheck(
       fix,
     };
   }
+  if (!entry.background && hook.async === true) {
+    return {
+      status: 'fail',
+      detail:
+        'registered with "async": true: the agent runs it in the background and does not wait for its answer, so the call goes ahead whatever Airlock decides',
+      fix,
+    };
+  }
   const problem = hook.type === 'http' ? null : commandProblem(hook.command);
   if (problem) return { status: 'fail', detail: problem, fix };
   if (entry.background && hook.type === 'command' && hook.async !== true) {

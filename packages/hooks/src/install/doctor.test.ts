@@ -196,6 +196,21 @@ describe('doctor says ok only where the path protects', () => {
     });
   });
 
+  it('a PreToolUse entry made async: the agent would not wait for its answer', async () => {
+    mode = 'airlock';
+    const { env, settings } = installed();
+    const parsed = JSON.parse(readFileSync(settings, 'utf8'));
+    parsed.hooks.PreToolUse[0].hooks[0].async = true;
+    writeFileSync(settings, JSON.stringify(parsed));
+    const checks = await checksOf(env);
+    expect(checks['claude-code hooks PreToolUse']).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('"async": true'),
+    });
+    // The report of what ran is meant to run in the background.
+    expect(checks['claude-code hooks PostToolUse']?.status).toBe('ok');
+  });
+
   it('Gemini CLI settings with comments are read as Gemini CLI reads them', async () => {
     mode = 'airlock';
     const { home, env } = installed();
