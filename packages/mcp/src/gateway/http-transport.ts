@@ -67,6 +67,10 @@ interface Session {
   open: number;
 }
 
+/** JSON-RPC's codes the front answers itself: the implementation's own, and a body that is no JSON. */
+const SERVER_ERROR = -32000;
+const PARSE_ERROR = -32700;
+
 /** The request's target as a URL, or null when it is none (`//[`): `new URL` throws on it. */
 function targetOf(req: IncomingMessage): URL | null {
   try {
@@ -76,6 +80,7 @@ function targetOf(req: IncomingMessage): URL | null {
   }
 }
 
+/** Refuses a request with the front's own error code (-32000) and `message`. */
 function refuse(
   res: ServerResponse,
   status: number,
@@ -83,10 +88,21 @@ function refuse(
   req?: IncomingMessage,
   id: string | number | null = null,
 ): void {
+  answerError(res, status, { code: SERVER_ERROR, message }, req, id);
+}
+
+/** Answers a request with a JSON-RPC error. */
+function answerError(
+  res: ServerResponse,
+  status: number,
+  error: { code: number; message: string },
+  req?: IncomingMessage,
+  id: string | number | null = null,
+): void {
   // A refused request's body is never read: the connection closes after the answer.
   if (req && !req.complete) res.setHeader('connection', 'close');
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error, id }));
 }
 
 /** The sessions of each credential (by its hash), counting those still initializing. */
@@ -189,7 +205,11 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       try {
         body = await readJson(req);
       } catch (error) {
-        return refuse(res, error instanceof RangeError ? 413 : 400, (error as Error).message, req);
+        if (error instanceof RangeError) return refuse(res, 413, error.message, req);
+        if (!(error instanceof SyntaxError)) return refuse(res, 400, (error as Error).message, req);
+        // Answered as the SDK's own transport and the stdio front answer it.
+        const parseError = { code: PARSE_ERROR, message: 'Parse error: the body is not JSON' };
+        return answerError(res, 400, parseError, req);
       }
     }
     if (session) return serve(session, req, res, body);

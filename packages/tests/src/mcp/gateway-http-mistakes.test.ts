@@ -9,9 +9,10 @@ import { filesystemServer, workFolder } from './servers.js';
 
 /*
  * Over HTTP as over stdio, a request whose params do not fit the MCP schema
- * answers -32602 with one short line, never -32603 with a validation dump.
+ * answers -32602 with one short line, never -32603 with a validation dump;
+ * a body that is no JSON answers -32700.
  */
-describe('MCP gateway over HTTP: malformed params', () => {
+describe('MCP gateway over HTTP: malformed requests', () => {
   let kernel: TestKernel;
   let gateway: Gateway;
   let front: HttpGateway;
@@ -58,5 +59,27 @@ describe('MCP gateway over HTTP: malformed params', () => {
     } finally {
       await client.close();
     }
+  });
+
+  /** A POST of `body` with the agent credential sent as `scheme <token>`. */
+  const post = (body: string, scheme = 'Bearer') =>
+    fetch(front.url, {
+      method: 'POST',
+      headers: {
+        authorization: `${scheme} ${kernel.workspace.tokens.agent}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body,
+    });
+
+  it('answers a body that is not JSON with -32700 Parse error', async () => {
+    const garbled = await post('{not json');
+    expect(garbled.status).toBe(400);
+    expect(await garbled.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: the body is not JSON' },
+      id: null,
+    });
   });
 });

@@ -390,6 +390,6 @@ describe('MCP gateway: an SDK client behind the approval stage', () => {
       body: '{not json',
     });
     expect(garbled.status).toBe(400);
-    expect(await garbled.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
+    expect(await garbled.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
   });
 });
