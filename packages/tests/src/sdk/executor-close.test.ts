@@ -1,8 +1,12 @@
+import { createClient } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
 import { useExecutorKernel } from '../support/executor-kernel.js';
 import { eventually, scriptedRun } from '../support/kernel.js';
 
-/** A fetch that holds each claimNext answer back until `landed` is called: a claim still on the wire. */
+/**
+ * A fetch that holds each answer granting a claim (of claimNext or of a targeted claim) back until
+ * `land` is called: a claim the kernel granted, still on the wire.
+ */
 function holdingClaims() {
   let held = false;
   let land: () => void = () => {};
@@ -11,7 +15,7 @@ function holdingClaims() {
   });
   const fetchHeld: typeof fetch = async (input, init) => {
     const answer = await fetch(input, init);
-    if (String(input).endsWith('/executor_api/v1/claim')) {
+    if (String(input).endsWith('/claim')) {
       const body = await answer.text();
       if (!body.includes('"claim":null')) {
         held = true;
@@ -25,7 +29,8 @@ function holdingClaims() {
 }
 
 describe('executor close() with a claim on the wire, against a real kernel', () => {
-  const { start, runs, ended } = useExecutorKernel();
+  const fixture = useExecutorKernel();
+  const { start, runs, ended } = fixture;
 
   it('waits for the claim, hands it back unrun, and the row runs again at once elsewhere', async () => {
     const ran: { who: string; attempt: number }[] = [];
@@ -46,6 +51,67 @@ describe('executor close() with a claim on the wire, against a real kernel', () 
     await closed;
     expect(ran).toEqual([]);
     expect(closing.running).toBe(0);
+
+    start({ pay: (_input, { attempt }) => void ran.push({ who: 'next', attempt }) });
+    const view = await ended(created.id, 8000);
+    expect(view).toMatchObject({ state: 'completed', final_answer: 'paid' });
+    expect(ran).toEqual([{ who: 'next', attempt: 2 }]);
+  });
+
+  it('take() with its claim on the wire: close waits for it, take resolves null, the row runs elsewhere', async () => {
+    const ran: { who: string; attempt: number }[] = [];
+    const claims = holdingClaims();
+    // The nudges and the poll claim nothing: only take() does.
+    const closing = start(
+      { pay: (_input, { attempt }) => void ran.push({ who: 'closing', attempt }) },
+      { fetch: claims.fetch, leaves: () => true, pollMs: 3_600_000 },
+    );
+    await closing.ready;
+    const created = await runs().create(
+      scriptedRun('bypass', [{ tool_calls: [{ name: 'pay' }] }, { final: 'paid' }]),
+    );
+    const row = await eventually(async () => {
+      const [task] = await runs().run(created.id).tasks();
+      return task?.state === 'runnable' && task;
+    });
+    const taken = closing.take(created.id, row.key);
+    await eventually(claims.isHeld, { what: 'the targeted claim to be granted and held back' });
+
+    const closed = closing.close();
+    claims.land();
+    await closed;
+    expect(await taken).toBeNull();
+    expect(ran).toEqual([]);
+
+    start({ pay: (_input, { attempt }) => void ran.push({ who: 'next', attempt }) });
+    const view = await ended(created.id, 8000);
+    expect(view).toMatchObject({ state: 'completed', final_answer: 'paid' });
+    expect(ran).toEqual([{ who: 'next', attempt: 2 }]);
+  });
+  it('runClaimed() while closing hands the claim back unrun, so the row runs elsewhere at once', async () => {
+    const ran: { who: string; attempt: number }[] = [];
+    const closing = start(
+      { pay: (_input, { attempt }) => void ran.push({ who: 'closing', attempt }) },
+      { leaves: () => true, pollMs: 3_600_000 },
+    );
+    await closing.ready;
+    const created = await runs().create(
+      scriptedRun('bypass', [{ tool_calls: [{ name: 'pay' }] }, { final: 'paid' }]),
+    );
+    const row = await eventually(async () => {
+      const [task] = await runs().run(created.id).tasks();
+      return task?.state === 'runnable' && task;
+    });
+    // Claimed for this process another way (as the MCP gateway's round does), with a 30 s lease.
+    const claim = await createClient({
+      url: fixture.kernel.url,
+      token: fixture.kernel.workspace.tokens.executor,
+    }).call('executor.claim', { run_id: created.id, task_key: row.key, lease_ms: 30_000 });
+
+    const closed = closing.close();
+    expect(await closing.runClaimed(claim)).toBeNull();
+    await closed;
+    expect(ran).toEqual([]);
 
     start({ pay: (_input, { attempt }) => void ran.push({ who: 'next', attempt }) });
     const view = await ended(created.id, 8000);
