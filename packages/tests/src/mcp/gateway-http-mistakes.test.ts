@@ -82,4 +82,30 @@ describe('MCP gateway over HTTP: malformed requests', () => {
       id: null,
     });
   });
+
+  it('reads the bearer scheme in any case', async () => {
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'x', version: '1' },
+      },
+    });
+    for (const scheme of ['bearer', 'BEARER']) {
+      const opened = await post(initialize, scheme);
+      expect(opened.status).toBe(200);
+      const sessionId = opened.headers.get('mcp-session-id') ?? '';
+      expect(sessionId).not.toBe('');
+      await fetch(front.url, {
+        method: 'DELETE',
+        headers: {
+          authorization: `${scheme} ${kernel.workspace.tokens.agent}`,
+          'mcp-session-id': sessionId,
+        },
+      });
+    }
+  });
 });
