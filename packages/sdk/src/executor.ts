@@ -1,6 +1,7 @@
 import type { CableMessage } from '@airlock/core';
 import { EXECUTOR_CABLE_PATH } from '@airlock/core/wire';
 import { AirlockError, ConnectionError } from './errors.js';
+import { claimOf, claimOfNext } from './executor/claim-answer.js';
 import { commitOutcome } from './executor/commit.js';
 import { DEFAULT_BODY_LIMIT } from './executor/commit-fit.js';
 import { holdLease, untilDeadline } from './executor/lease.js';
@@ -89,7 +90,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
           const sentAt = performance.now();
           const request = operations.executor.claimNext
             .mutate({ tool_names: toolNames, lease_ms: leaseMs })
-            .then(({ claim }) => claim);
+            .then(claimOfNext);
           if (!(await whenClaimed(request, sentAt, true))) break;
         }
       } while (again && !closing);
@@ -332,11 +333,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
     async take(runId, taskKey) {
       if (closing) return null;
       const sentAt = performance.now();
-      const request = operations.executor.claim.mutate({
-        run_id: runId,
-        task_key: taskKey,
-        lease_ms: leaseMs,
-      });
+      const request = operations.executor.claim
+        .mutate({ run_id: runId, task_key: taskKey, lease_ms: leaseMs })
+        .then(claimOf);
       let claimed: { run: Promise<TaskView | null> } | null;
       try {
         claimed = await whenClaimed(request, sentAt, false);

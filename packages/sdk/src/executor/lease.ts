@@ -180,7 +180,7 @@ export function holdLease(options: HoldLeaseOptions): Lease {
  * A heartbeat's answer as a grant: a finite `lease_until` and, when given, a
  * positive `lease_ms`; null for anything else (no answer to renew from).
  */
-function grantOf(answer: unknown): GrantAnswer | null {
+export function grantOf(answer: unknown): GrantAnswer | null {
   if (typeof answer !== 'object' || answer === null) return null;
   const { lease_until, lease_ms } = answer as { lease_until?: unknown; lease_ms?: unknown };
   if (typeof lease_until !== 'number' || !Number.isFinite(lease_until)) return null;
