@@ -55,13 +55,14 @@ export interface BridgeRunOptions extends RunClaimedOptions {
   /**
    * The client's cancellation of the call: a row it aborted before its tool
    * started commits the failure `client_canceled` instead of running (the
-   * kernel keeps `canceled` for the rows it cancels itself).
+   * kernel keeps `canceled` for the rows it cancels itself); one aborted while
+   * its tool runs cancels the server's `tools/call` and commits the same.
    */
   canceled?: AbortSignal | undefined;
 }
 
-/** What a row commits when its client canceled the call before its tool started. */
-const CANCELED_BEFORE_RUN = 'the MCP client canceled the call before its tool ran';
+/** The failure a row commits when its client canceled the call (before or while its tool ran). */
+const CLIENT_CANCELED = 'client_canceled';
 
 /** One bridged tool: the server serving it and its own (unprefixed) name. */
 export interface BridgedTool {
@@ -133,7 +134,8 @@ export function resultText(result: CallToolResult): string {
 /**
  * Serves one bridged tool: calls it on its server and answers what the row
  * commits. A result the server marks `isError` fails the row (`tool_error`,
- * its text as the detail), which the model reads like any failure.
+ * its text as the detail), which the model reads like any failure. The
+ * client's cancellation of the row (`canceledOf`) stops the server's call.
  */
 function handlerFor(
   connection: McpServerConnection,
@@ -141,8 +143,19 @@ function handlerFor(
   canceledOf: (context: ToolContext) => AbortSignal | undefined,
 ): ToolHandler {
   return async (input, context) => {
-    if (canceledOf(context)?.aborted) throw new ToolError('client_canceled', CANCELED_BEFORE_RUN);
-    const result = await connection.callTool(tool.name, input, context.signal);
+    const canceled = canceledOf(context);
+    if (canceled?.aborted) {
+      throw new ToolError(CLIENT_CANCELED, 'the MCP client canceled the call before its tool ran');
+    }
+    let result: CallToolResult;
+    try {
+      // The server hears the cancellation as the MCP client's `notifications/cancelled`.
+      const signal = canceled ? AbortSignal.any([context.signal, canceled]) : context.signal;
+      result = await connection.callTool(tool.name, input, signal);
+    } catch (error) {
+      if (!canceled?.aborted || context.signal.aborted) throw error;
+      throw new ToolError(CLIENT_CANCELED, 'the MCP client canceled the call while its tool ran');
+    }
     if (result.isError) throw new ToolError('tool_error', resultText(result));
     return result.structuredContent === undefined
       ? { content: result.content }

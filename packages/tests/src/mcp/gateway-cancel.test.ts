@@ -13,9 +13,10 @@ const SETTLED = ['succeeded', 'failed', 'timed_out', 'canceled'];
  * A client's cancellation (`notifications/cancelled`) of a call the gateway
  * has not started yet: whatever happened to the row meanwhile (a person
  * approved it, or it was granted and claimed in its own submit), the tool
- * does not run. The agent's calls park (ask); the member's are granted (bypass).
+ * does not run; of a call whose tool runs here: the server's call is
+ * canceled too. The agent's calls park (ask); the member's are granted (bypass).
  */
-describe('MCP gateway: a client cancels a call before its tool ran', () => {
+describe('MCP gateway: a client cancels a call', () => {
   let kernel: TestKernel;
   let gateway: Gateway;
   let client: Client | undefined;
@@ -105,6 +106,26 @@ describe('MCP gateway: a client cancels a call before its tool ran', () => {
     expect(row.error).toEqual({
       code: 'client_canceled',
       detail: 'the MCP client canceled the call before its tool ran',
+    });
+  });
+
+  it("a call canceled while its tool runs stops the server's call and fails client_canceled", async () => {
+    const c = await connect(kernel.workspace.tokens.member);
+    const controller = new AbortController();
+    // Far longer than the wait for the row below: only the cancellation ends it in time.
+    const pending = wait(c, 60_000, controller.signal);
+    const { run_id, key } = await eventually(async () => {
+      const [run] = await workspace().runs.list();
+      const [row] = run ? await workspace().runs.run(run.id).tasks() : [];
+      return row && gateway.bridge.holds(row.run_id, row.key) ? row : null;
+    });
+    controller.abort('changed my mind');
+    await expect(pending).rejects.toThrow();
+    const row = await settledRow();
+    expect(row).toMatchObject({ run_id, key, state: 'failed' });
+    expect(row.error).toEqual({
+      code: 'client_canceled',
+      detail: 'the MCP client canceled the call while its tool ran',
     });
   });
 });
