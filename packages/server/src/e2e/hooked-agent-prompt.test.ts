@@ -92,6 +92,38 @@ describe.skipIf(!sqlite)('a parked call answered in the agent prompt', () => {
     expect(decisions.map((decision) => decision.run_id)).toContain(runId);
   });
 
+  it("keeps a park an admin's guardrail also asks for for members, whatever the agent's own contract says", async () => {
+    d = await deploy(sqlite!);
+    const overlay = `${d.ws}/overlays/user/me`;
+    const read = await d.member.get(overlay);
+    const put = await d.member.put(overlay, {
+      expected_digest: read.body.digest,
+      groups: [
+        {
+          ruleSetId: 'supervised',
+          rules: [
+            {
+              verdict: 'ask',
+              guardrail: true,
+              tools: ['Bash'],
+              argument_patterns: { '/command': '*left-pad*' },
+              reason: 'a member looks at installs',
+            },
+          ],
+        },
+      ],
+    });
+    expect(put.status).toBe(200);
+    // The agent writes its own contract: a requires_user rule of its own covering the same call.
+    await d.agent.put(PROFILE, REQUIRES_USER);
+    const asked = await check('claude-code', 'npm install left-pad', 'tu-1');
+    expect(asked.body).toMatchObject({ verdict: 'wait', requires_user: false });
+    const ran = await ranInPrompt('claude-code', 'npm install left-pad', 'tu-1');
+    expect(ran.body).toMatchObject({ verdict: 'ack', task_state: 'needs_approval' });
+    const parked = await row(asked.body.run_id, asked.body.task_key);
+    expect(parked).toMatchObject({ state: 'needs_approval', decided_by: null });
+  });
+
   it('approves nothing for an agent without a prompt of its own (Codex), nor an ordinary ask', async () => {
     d = await deploy(sqlite!);
     await d.agent.put(PROFILE, REQUIRES_USER);

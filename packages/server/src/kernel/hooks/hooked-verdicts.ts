@@ -31,15 +31,21 @@ export function wasEdited(row: TaskTable): boolean {
   return decisionOf(row).edited_by !== undefined;
 }
 
-/** True when a parked row waits because an action contract's requires_user rule matched. */
+/**
+ * True when a parked row waits only because an action contract's
+ * requires_user rule matched: every layer that asks is that rule. A row
+ * another layer also asks about (an admin's guardrail, a trusted overlay,
+ * Baseline, the profile's own mode or rules) waits for members: the agent
+ * writes its own action contract, so a requires_user rule of its own must
+ * not hand a guardrail's park to whoever sits at the agent.
+ */
 export function requiresUser(row: TaskTable): boolean {
+  const asking = (decisionOf(row).layers ?? []).filter((layer) => layer.verdict === 'ask');
   return (
-    decisionOf(row).layers?.some(
-      (layer) =>
-        layer.layer === 'action_contract' &&
-        layer.verdict === 'ask' &&
-        layer.rule?.list === 'requires_user',
-    ) ?? false
+    asking.length > 0 &&
+    asking.every(
+      (layer) => layer.layer === 'action_contract' && layer.rule?.list === 'requires_user',
+    )
   );
 }
 
