@@ -8,7 +8,9 @@ import {
   failClosed,
   gemini,
 } from '@airlock/hooks';
+import { AirlockError } from '../errors.js';
 import { recordHookedEvent } from '../kernel/hooks/hooked-sessions.js';
+import { credentialIsActive } from '../store/accounts.js';
 import { implement, type OperationContext } from './operation.js';
 
 /** POST /agent_api/v1/hooks/events: one event of a coding agent's hooked session. */
@@ -57,12 +59,26 @@ function answerNatively(protocol: AgentProtocol) {
       return JSON.parse(protocol.format(unread, failClosed(unread, reason)).stdout);
     }
     if (event === null) return {};
+    let polls = 0;
     const reply = await decide(protocol, event, {
       kernel: { url: '', token: '' },
       waitMs,
       defer,
       inboxUrl: 'the Airlock inbox',
-      send: (body) => recordHookedEvent(kernel.context, principal, body),
+      send: async (body) => {
+        // The request was authenticated once; a credential revoked (or its application removed)
+        // while it waits for a person must not take the call it was waiting for.
+        if (
+          polls++ > 0 &&
+          !(await credentialIsActive(kernel.context.store, principal.credential_id))
+        ) {
+          throw new AirlockError(
+            'unauthenticated',
+            'the credential was revoked while the hook waited',
+          );
+        }
+        return recordHookedEvent(kernel.context, principal, body);
+      },
     });
     return JSON.parse(protocol.format(event, reply).stdout);
   };

@@ -251,6 +251,21 @@ async function lookUpCredential(store: Store, hash: string): Promise<Principal |
 }
 
 /**
+ * Whether a credential still works: not revoked, and its agent application
+ * (if any) not removed. For a request that holds on to the principal it
+ * authenticated once while it waits (a hook held for a person's answer).
+ */
+export async function credentialIsActive(store: Store, credentialId: string): Promise<boolean> {
+  const row = await store.db
+    .selectFrom('credentials')
+    .leftJoin('agent_applications', 'agent_applications.id', 'credentials.agent_application_id')
+    .select(['credentials.revoked_at', 'agent_applications.removed_at'])
+    .where('credentials.id', '=', credentialId)
+    .executeTakeFirst();
+  return row !== undefined && row.revoked_at === null && row.removed_at == null;
+}
+
+/**
  * Revokes a credential named by its id or by its token; true when one was revoked now.
  */
 export async function revokeCredential(store: Store, idOrToken: string): Promise<boolean> {
