@@ -81,7 +81,13 @@ describe('MCP gateway: a client cancels a call', () => {
     controller.abort('changed my mind');
     await expect(pending).rejects.toThrow();
     const row: TaskView = await settledRow();
-    expect(row.state).toBe('canceled');
+    // Canceled in the kernel as a rule; on a machine slow enough that the gateway claimed the
+    // row before the cancellation reached it, failed client_canceled: never run either way.
+    if (row.state === 'failed') {
+      expect(row.error?.code).toBe('client_canceled');
+    } else {
+      expect(row.state).toBe('canceled');
+    }
   });
 
   it('an approved call the client keeps runs and answers', async () => {
