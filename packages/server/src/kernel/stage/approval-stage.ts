@@ -18,6 +18,7 @@ import { touchRun } from '../machines/run-machine.js';
 import type { TaskEventOf } from '../machines/task-machine.js';
 import { approvalsRequiredNow } from '../verbs/approval-quorum.js';
 import { manifestCommandPointers, manifestEntry } from './action-contract-layer.js';
+import { bindAuthorGrant, countAppenderApproval } from './author-grant.js';
 import type { IncomingCall } from './incoming-call.js';
 import { applyPolicyLayers, frozenOf } from './policy-layers.js';
 import { ASK_TOOL, parseQuestion } from './questions.js';
@@ -115,12 +116,13 @@ function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, deci
  * Sends a parked call's edited input through the approval stage again
  * (declared rules, rule set, contract, schema, classifier), as if the model
  * had composed it: what the stage decides and the effect profile a person
- * reads. Nothing is written.
+ * reads. An author row's grant by origin stands only where the approval
+ * policy lets `decider` (the editor or retrier) alone approve it. Nothing is written.
  */
 export async function evaluateEditedCall(
   ctx: KernelContext,
   tx: Tx,
-  options: { run: RunTable; row: TaskTable; toolInput: unknown },
+  options: { run: RunTable; row: TaskTable; toolInput: unknown; decider: string },
 ): Promise<{ decision: Decision; effectProfile: ReturnType<typeof effectProfileOf> }> {
   const { run, row } = options;
   const call: IncomingCall = {
@@ -140,8 +142,15 @@ export async function evaluateEditedCall(
     toolName: call.toolName,
     toolInput: call.toolInput,
   });
-  const decision = await applyPolicyLayers({ ctx, tx, run, call, toolName: base.tool_name, base });
-  return { decision, effectProfile: effectProfileOf(policy, run, call, decision) };
+  const layered = await applyPolicyLayers({ ctx, tx, run, call, toolName: base.tool_name, base });
+  const effectProfile = effectProfileOf(policy, run, call, layered);
+  const { decision } = await bindAuthorGrant(tx, run, {
+    decision: layered,
+    origin: call.origin,
+    principal: options.decider,
+    actionTags: () => effectProfile.action_tags,
+  });
+  return { decision, effectProfile };
 }
 
 /**
@@ -168,14 +177,21 @@ export async function plantToolRow(
     toolName: call.toolName,
     toolInput: call.toolInput,
   });
-  const decision = await applyPolicyLayers({
-    ctx,
-    tx,
-    run,
-    call,
-    toolName: base.tool_name,
-    base,
-  });
+  const layered = await applyPolicyLayers({ ctx, tx, run, call, toolName: base.tool_name, base });
+  const question =
+    call.origin !== 'kernel' && (call.kind ?? 'tool') === 'tool' && layered.tool_name === ASK_TOOL
+      ? parseQuestion(call.toolInput)
+      : null;
+  // A question asks a person already; any other author row answers to the approval policy.
+  const { decision, appenderApproval } =
+    question === null
+      ? await bindAuthorGrant(tx, run, {
+          decision: layered,
+          origin: call.origin,
+          principal: call.principal,
+          actionTags: () => effectProfileOf(policy, run, call, layered).action_tags,
+        })
+      : { decision: layered, appenderApproval: null };
   const row: TaskTable = {
     workspace_id: run.workspace_id,
     run_id: run.id,
@@ -216,10 +232,6 @@ export async function plantToolRow(
   // Shadow contracts and natural-language constraints: non-blocking, on the feed and in what the model reads.
   const reminders =
     decision.reminders && decision.reminders.length > 0 ? { reminders: decision.reminders } : {};
-  const question =
-    call.origin !== 'kernel' && row.kind === 'tool' && decision.tool_name === ASK_TOOL
-      ? parseQuestion(call.toolInput)
-      : null;
   if (question !== null && decision.outcome !== 'denied') {
     // A question already asks a person: parking it for approval first would ask twice.
     row.kind = 'ask';
@@ -301,6 +313,7 @@ export async function plantToolRow(
   }
   if (observed) observeStage(ctx, tx, { row, startedAt, layer: decision.layer });
   await plantRow(tx, run, row, { created, outcome });
+  if (appenderApproval) await countAppenderApproval(tx, row, appenderApproval);
   return row;
 }
 

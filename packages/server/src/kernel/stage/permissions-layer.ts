@@ -80,6 +80,25 @@ export async function activeOverlays(tx: Tx, run: RunTable): Promise<ActiveOverl
   return overlays;
 }
 
+/**
+ * What the workspace's guardrails alone say of a call (null when none matches): for a
+ * run that selected no rule set, and for an author row, which only they bind of this layer.
+ */
+export async function guardrailsOf(
+  call: Pick<LayerCall, 'tx' | 'run' | 'frozen' | 'call' | 'toolName'>,
+  overlays?: ActiveOverlays,
+): Promise<LayerDecision | null> {
+  const config = frozenPermissions(call.frozen);
+  const bound = evaluateGuardrails({
+    toolName: call.toolName,
+    input: call.call.toolInput ?? null,
+    manifest: config.manifest,
+    projectRoot: config.projectRoot,
+    guardrails: (overlays ?? (await activeOverlays(call.tx, call.run))).guardrails ?? [],
+  });
+  return bound === null ? null : permissionLayerDecision(bound);
+}
+
 const fallbackNoted = new Set<string>();
 
 /** Says once on the run's event log that its selected custom set fell back to Baseline. */
@@ -149,16 +168,7 @@ export const permissionsLayer: PolicyLayer = {
       if (problems !== null) return schemaRefusal(entry, problems, config.ruleSetId);
     }
     const overlays = await activeOverlays(call.tx, call.run);
-    if (config.ruleSetId === undefined) {
-      const bound = evaluateGuardrails({
-        toolName: call.toolName,
-        input,
-        manifest: config.manifest,
-        projectRoot: config.projectRoot,
-        guardrails: overlays.guardrails ?? [],
-      });
-      return bound === null ? null : permissionLayerDecision(bound);
-    }
+    if (config.ruleSetId === undefined) return guardrailsOf(call, overlays);
     const outcome = evaluatePermissions({
       toolName: call.toolName,
       input,

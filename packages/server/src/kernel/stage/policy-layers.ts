@@ -1,7 +1,7 @@
 import { combineLayers, type Decision, type LayerDecision } from '@airlock/core';
 import type { RunTable } from '../../store/schema.js';
 import { actionContractLayer } from './action-contract-layer.js';
-import { permissionsLayer } from './permissions-layer.js';
+import { guardrailsOf, permissionsLayer } from './permissions-layer.js';
 import type { LayerCall, PolicyLayer } from './policy-layer.js';
 
 /**
@@ -49,13 +49,19 @@ export function frozenOf(run: RunTable): Record<string, unknown> | null {
 
 /**
  * Runs every policy layer that applies to a model call and composes the
- * result with the declared rules' decision. Author and kernel rows are
- * decided by the declared rules alone: the layers govern what a model asks
- * for. A run that froze no layer key still meets the workspace's guardrails.
+ * result with the declared rules' decision. The other layers govern what a
+ * model asks for, so an author row meets only the workspace's guardrails
+ * (an admin's word binds a person's own rows too) and a kernel row the
+ * declared rules alone. A run that froze no layer key still meets
+ * the guardrails.
  */
 export async function applyPolicyLayers(options: Omit<LayerCall, 'frozen'>): Promise<Decision> {
-  if (options.call.origin !== 'model') return options.base;
+  if (options.call.origin === 'kernel') return options.base;
   const frozen = frozenOf(options.run);
+  if (options.call.origin === 'author') {
+    const bound = await guardrailsOf({ ...options, frozen: frozen ?? {} });
+    return combineLayers(options.base, bound === null ? [] : [bound]);
+  }
   const said: LayerDecision[] = [];
   for (const layer of POLICY_LAYERS) {
     if (frozen === null && !layer.appliesWithoutConfiguration) continue;

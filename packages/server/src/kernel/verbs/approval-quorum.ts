@@ -51,12 +51,32 @@ export function requirementOf(
   const profile = row.effect_profile
     ? (JSON.parse(row.effect_profile) as { action_tags?: ActionTag[] })
     : null;
-  return approvalRequirement(policy, {
+  return requirementOfCall(policy, run, {
     toolName: row.resolved_tool_name ?? row.tool_name,
     actionTags: profile?.action_tags ?? [],
+  });
+}
+
+/** What the policy asks of a call by its resolved tool name and action tags. */
+export function requirementOfCall(
+  policy: ApprovalPolicy | null,
+  run: RunFacts,
+  call: { toolName: string; actionTags: readonly ActionTag[] },
+): ApprovalRequirement {
+  return approvalRequirement(policy, {
+    toolName: call.toolName,
+    actionTags: call.actionTags,
     ruleSet: ruleSetOf(run),
     applicationId: run.agent_application_id,
   });
+}
+
+/**
+ * The workspace's approval policy as this unit of work first read it: one keyed read
+ * however many rows ask (null when none was set).
+ */
+export async function policyOfUnit(tx: Tx, workspaceId: string): Promise<ApprovalPolicy | null> {
+  return policyOfRecord(await readApprovalPolicyOnce(tx, workspaceId));
 }
 
 /**
@@ -70,8 +90,7 @@ export async function approvalsRequiredNow(
   run: RunFacts,
   row: Pick<TaskTable, 'workspace_id' | 'tool_name' | 'resolved_tool_name' | 'effect_profile'>,
 ): Promise<number> {
-  const policy = policyOfRecord(await readApprovalPolicyOnce(tx, row.workspace_id));
-  return requirementOf(policy, run, row).required;
+  return requirementOf(await policyOfUnit(tx, row.workspace_id), run, row).required;
 }
 
 /**
@@ -97,6 +116,18 @@ export function checkDecider(
       `${who} started this run; the approval policy lets nobody approve a call of a run they started`,
     );
   }
+}
+
+/**
+ * Whether this principal's approval of a row counts under the requirement: the covering rule
+ * lets them decide, and they did not start the run under a policy that forbids self-approval.
+ */
+export function mayApprove(
+  requirement: ApprovalRequirement,
+  run: RunFacts,
+  principal: string,
+): boolean {
+  return isNamedApprover(requirement, principal) && !isBarredStarter(requirement, run, principal);
 }
 
 /** Whether the covering rule lets this principal decide (every member, when it names nobody). */
@@ -126,9 +157,7 @@ export function standingApprovals<T extends { principal: string }>(
 ): T[] {
   return approvals.filter(
     (approval) =>
-      !revoked.has(approval.principal) &&
-      isNamedApprover(requirement, approval.principal) &&
-      !isBarredStarter(requirement, run, approval.principal),
+      !revoked.has(approval.principal) && mayApprove(requirement, run, approval.principal),
   );
 }
 

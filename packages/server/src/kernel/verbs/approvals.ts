@@ -81,6 +81,7 @@ async function applyEdit(
     run,
     row,
     toolInput: options.toolInput,
+    decider: who,
   });
   if (decision.outcome === 'denied') {
     throw new AirlockError(

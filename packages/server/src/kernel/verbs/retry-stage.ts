@@ -17,7 +17,8 @@ export interface StagedAgain {
  * again, as it stands now, for a person's retry: a deny binds every origin,
  * so a retry is never a way past it. Granted, the row runs; asked, it parks
  * afresh for the approvers (a person's deny is not overturned by the retrier
- * alone); refused again, the retry is refused and the hold stays. Nothing is
+ * alone, nor an author row the approval policy asks more of than the
+ * retrier); refused again, the retry is refused and the hold stays. Nothing is
  * written here.
  * @throws AirlockError retry_refused (409) when the stage refuses the row again.
  */
@@ -26,11 +27,13 @@ export async function stageAgain(
   tx: Tx,
   run: RunTable,
   row: TaskTable,
+  retrier: string,
 ): Promise<StagedAgain> {
   const { decision, effectProfile } = await evaluateEditedCall(ctx, tx, {
     run,
     row,
     toolInput: JSON.parse(row.tool_input) as unknown,
+    decider: retrier,
   });
   const decided = {
     decision: JSON.stringify(decision),

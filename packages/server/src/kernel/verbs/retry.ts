@@ -41,7 +41,7 @@ export function retryTask(
         );
       }
       if (route.route === 'stage_again') {
-        staged = await stageAgain(ctx, tx, run, row);
+        staged = await stageAgain(ctx, tx, run, row, who);
         if (staged.state === 'needs_approval') {
           approvalsRequired = await approvalsRequiredNow(tx, run, { ...row, ...staged.set });
         }

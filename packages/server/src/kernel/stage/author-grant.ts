@@ -1,0 +1,86 @@
+import type { ActionTag, Decision } from '@airlock/core';
+import { recordApproval } from '../../store/approvals.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
+import type { Tx } from '../../store/store.js';
+import { mayApprove, policyOfUnit, requirementOfCall } from '../verbs/approval-quorum.js';
+import { taskVersion } from '../views.js';
+
+/**
+ * An author row is granted by its origin because whoever appended it could
+ * have approved it. Under an approval policy that holds only where the policy
+ * lets that member alone approve the call; elsewhere the row parks for the
+ * policy like a model call, and the appender's own approval counts first
+ * when the policy lets them give one.
+ */
+
+/** What the approval policy makes of a row the stage decided. */
+export interface PolicyBoundDecision {
+  decision: Decision;
+  /** The appender's approval to count on the parked row, with the quorum it counts toward. */
+  appenderApproval: { principal: string; required: number } | null;
+}
+
+/**
+ * Holds an author row's grant by origin to the workspace's approval policy:
+ * it stands when one approval is needed and `principal` may give it (not a
+ * named-approver rule leaving them out, not self-approval barred); otherwise
+ * the decision becomes a park. Any other decision passes unchanged.
+ * `actionTags` is read only when a policy is set.
+ */
+export async function bindAuthorGrant(
+  tx: Tx,
+  run: RunTable,
+  options: {
+    decision: Decision;
+    origin: TaskTable['origin'];
+    principal: string | null;
+    actionTags: () => readonly ActionTag[];
+  },
+): Promise<PolicyBoundDecision> {
+  const { decision, principal } = options;
+  const unchanged = { decision, appenderApproval: null };
+  if (options.origin !== 'author' || decision.granted_by !== 'origin') return unchanged;
+  const policy = await policyOfUnit(tx, run.workspace_id);
+  if (policy === null) return unchanged;
+  const requirement = requirementOfCall(policy, run, {
+    toolName: decision.tool_name,
+    actionTags: options.actionTags(),
+  });
+  const approves = principal !== null && mayApprove(requirement, run, principal);
+  if (approves && requirement.required === 1) return unchanged;
+  return {
+    decision: { ...decision, outcome: 'parked', granted_by: null },
+    appenderApproval: approves ? { principal, required: requirement.required } : null,
+  };
+}
+
+/**
+ * Records the appender's approval of the author row that just parked for the
+ * policy, as an approve would (a `task.approval_added` event and its audit line).
+ */
+export async function countAppenderApproval(
+  tx: Tx,
+  row: TaskTable,
+  approval: { principal: string; required: number },
+): Promise<void> {
+  await recordApproval(tx, {
+    workspaceId: row.workspace_id,
+    runId: row.run_id,
+    taskKey: row.key,
+    rowVersion: taskVersion(row),
+    principal: approval.principal,
+  });
+  tx.emit({
+    workspace_id: row.workspace_id,
+    run_id: row.run_id,
+    task_key: row.key,
+    type: 'task.approval_added',
+    data: {
+      state: row.state,
+      decided_by: approval.principal,
+      received: 1,
+      required: approval.required,
+    },
+    principal: approval.principal,
+  });
+}
