@@ -52,6 +52,19 @@ const REFUSED = [
   'echo "$TOKEN" | docker login --password-stdin ghcr.io',
   'podman logout quay.io',
   'crontab -r',
+  // Forms bash 5.2 runs as a deletion that the lexer once read as `echo` or `find` alone.
+  "find . -maxdepth 0 {-exec,sh,-c,'rm -rf victim',\\;}",
+  'find . -name {victim,-delete}',
+  "echo `echo \\'; rm -rf victim; echo \\'`",
+  '<<<x\recho rm -rf victim',
+  'echo hi \r# ; rm -rf victim',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  'echo ${x:-<(rm -rf victim)}',
+  'cat <<EOF\nEO\\\nF\nrm -rf victim\nEOF',
+  'cat <<EOF\r\nhi\nEOF\r\nrm -rf victim\nEOF',
+  'set -- a; for x do rm -rf victim; done',
+  "find . -name victim $'-delete\\0'",
+  'find . -name victim $"-delete"',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */
@@ -62,6 +75,11 @@ const PARKED = [
   'parallel :::: jobs.txt',
   'LD_PRELOAD=./evil.so ls',
   'at -f job.sh now',
+  // Bash adds words read from the input, or the shell reads another input than the line shows.
+  'echo "-exec sh -c \'rm -rf victim\' ;" | xargs find . -maxdepth 0',
+  'echo -delete | xargs find victim',
+  "echo 'rm -rf victim' | bash 3<<<ls",
+  "echo 'rm -rf victim' > s; bash <<<ls <s",
 ];
 
 describe('the issue 24 contract against the evasions', () => {

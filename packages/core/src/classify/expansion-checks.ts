@@ -41,6 +41,12 @@ export function parameterProblem(inner: string): string | undefined {
   return undefined;
 }
 
+/** Why the text inside an unquoted `${...}` may run a command, or undefined: `<(...)` runs there too. */
+export function unquotedParameterProblem(inner: string): string | undefined {
+  if (inner.includes('<(') || inner.includes('>(')) return 'process substitution inside ${';
+  return parameterProblem(inner);
+}
+
 /** Why the text inside `$((...))` may run a command, or undefined. */
 export function arithmeticProblem(inner: string): string | undefined {
   if (inner.includes('$(') || inner.includes('`')) return 'command inside $((';

@@ -8,6 +8,8 @@ export interface PendingHeredoc {
   readonly segment: LexedSegment;
   /** Whether the body is expanded (the delimiter is unquoted). */
   readonly dynamic: boolean;
+  /** Whether it feeds descriptor 0 (`3<<EOF` is no input of the command). */
+  readonly stdin: boolean;
 }
 
 /** Builtins that store their input in variables. */
@@ -21,6 +23,13 @@ const STORES_INPUT = new Set(['read', 'mapfile', 'readarray']);
 export function inputProblem(segment: LexedSegment, shape: string): string | undefined {
   if (!segment.words.some((word) => STORES_INPUT.has(word.text))) return undefined;
   return subscriptProblem(shape);
+}
+
+/** Whether a line ends in a backslash that is not itself quoted by one before it. */
+function continues(line: string): boolean {
+  let count = 0;
+  while (count < line.length && line[line.length - 1 - count] === '\\') count++;
+  return count % 2 === 1;
 }
 
 /**
@@ -42,8 +51,17 @@ export function readHeredocBodies(
     while (at < source.length) {
       const newline = source.indexOf('\n', at);
       const stop = newline < 0 ? source.length : newline;
-      let line = source.slice(at, stop);
+      let part = source.slice(at, stop);
       at = newline < 0 ? source.length : newline + 1;
+      // With an unquoted delimiter a backslash-newline joins lines, before the delimiter is looked for.
+      const parts: string[] = [];
+      while (heredoc.dynamic && continues(part) && at < source.length) {
+        parts.push(part.slice(0, -1));
+        const next = source.indexOf('\n', at);
+        part = source.slice(at, next < 0 ? source.length : next);
+        at = next < 0 ? source.length : next + 1;
+      }
+      let line = parts.length > 0 ? parts.join('') + part : part;
       if (heredoc.stripTabs) line = line.replace(/^\t+/, '');
       if (line === heredoc.delimiter) {
         closed = true;

@@ -15,6 +15,14 @@ const SCRIPT_RUNTIMES = new Set(
   ),
 );
 
+/** Whether descriptor 0 is also redirected from a file or descriptor (`bash <<<ls <file`): the last one wins. */
+function readsOtherInput(segment: LexedSegment): boolean {
+  return segment.redirections.some(
+    ({ operator, fd }) =>
+      ['<', '<&', '<>'].includes(operator) && (fd === undefined || Number(fd) === 0),
+  );
+}
+
 /** `bash -lc '...'`, `sh -c`, `bash <<EOF`, `bash script.sh`. */
 function shell(program: string, args: readonly ShellWord[], segment: LexedSegment): Interpreted {
   let rest = args;
@@ -46,7 +54,7 @@ function shell(program: string, args: readonly ShellWord[], segment: LexedSegmen
     return { kind: 'lines', lines: [script.text], via: name };
   }
   if (index < rest.length) return { kind: 'unreadable', note: `${program} runs a script file` };
-  if (segment.inputs.length === 0) {
+  if (segment.inputs.length === 0 || readsOtherInput(segment)) {
     return { kind: 'unreadable', note: `${program} runs commands from its input` };
   }
   const lines = segment.inputs.map((input) => input.text);

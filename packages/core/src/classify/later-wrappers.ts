@@ -1,4 +1,5 @@
 import type { ShellWord } from './shell-lexer.js';
+import { appendedWordsAct } from './split-options.js';
 import type { Unwrapped } from './unwrapped.js';
 import { splitsBefore } from './word-text.js';
 
@@ -137,7 +138,10 @@ function parallel(words: readonly ShellWord[], from: number): Unwrapped {
   const literals = inputs.filter((word) => !PARALLEL_INPUTS.test(word.text));
   if (command.length > 0) {
     const { line, dynamic } = joined([...command, ...(fromFile ? [] : literals)]);
-    return { kind: 'line', line, dynamic };
+    // Without `:::` the arguments come from the input, added to the command as xargs adds them.
+    const program = command[0]!.text.trim().split(/\s/)[0]!;
+    const appended = separator < 0 && appendedWordsAct(program.slice(program.lastIndexOf('/') + 1));
+    return { kind: 'line', line, dynamic: dynamic || appended };
   }
   if (separator < 0 || fromFile) {
     return {

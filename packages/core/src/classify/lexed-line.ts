@@ -24,6 +24,8 @@ export interface ShellWord {
 export interface ShellRedirection {
   readonly operator: string;
   readonly target: string;
+  /** The file descriptor written before the operator (`2>` is `2`), when one is. */
+  readonly fd?: string;
 }
 
 /** One simple command of a shell line, as the lexer read it. */

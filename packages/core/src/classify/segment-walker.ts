@@ -6,7 +6,7 @@ import { laterCommands } from './later-commands.js';
 import { probeTags } from './probes.js';
 import { programTags } from './program-tags.js';
 import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
-import { splitsIntoOptions } from './split-options.js';
+import { appendedWordsAct, splitsIntoOptions } from './split-options.js';
 import { redirectsNowhere } from './streams.js';
 import { type ActionTag, orderedTags } from './tags.js';
 import type { Unwrapped } from './unwrapped.js';
@@ -133,6 +133,8 @@ function walkWords(
   const via = [...outer.via];
   // Rewrites copy the words (python -m, an expanded name): bounded so hostile chains stay linear.
   let rewrites = 0;
+  // Reached through xargs: words read from the input are added to the command.
+  let appended = false;
   const walk = (): Walk => ({ out: outer.out, depth: outer.depth, via: [...via] });
   for (;;) {
     while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
@@ -150,7 +152,13 @@ function walkWords(
     if (at < words.length && CONTROL.has(words[at]!.text)) {
       // `for x in 'a[$(cmd)]'` stores the payload in x as an assignment would.
       if (words.slice(at).some((word) => word.subscript)) tags.add('unknown');
-      at = words.length;
+      // `for x do CMD` (no `in`, no `;`): the body starts in the same segment, after `do`.
+      const body =
+        control === 'for' || control === 'select'
+          ? words.findIndex((word, index) => index > at && !word.dynamic && word.text === 'do')
+          : -1;
+      at = body < 0 ? words.length : body;
+      if (body >= 0) continue;
     }
     while (at < words.length && ASSIGNMENT.test(words[at]!.text)) {
       walkAssignment(words[at]!, walk(), tags);
@@ -202,10 +210,13 @@ function walkWords(
     if (unwrapped?.kind === 'words') {
       if (unwrapped.write) tags.add('write');
       if (unwrapped.tags) for (const tag of unwrapped.tags) tags.add(tag);
+      if (unwrapped.appendsInput) appended = true;
       via.push(program);
       at = unwrapped.from;
       continue;
     }
+    // `echo -delete | xargs find x` runs `find x -delete`; `xargs env` runs what it reads.
+    if (appended && appendedWordsAct(program)) tags.add('unknown');
     const args = words.slice(at + 1);
     const probe = unwrapped === null ? probeTags(program, textsOf(args)) : null;
     if (probe !== null) {

@@ -1,8 +1,7 @@
 import {
   arithmeticProblem,
-  EXPANSION_MARK,
   parameterProblem,
-  subscriptProblem,
+  unquotedParameterProblem,
 } from './expansion-checks.js';
 import { inputProblem, type PendingHeredoc, readHeredocBodies } from './heredocs.js';
 import {
@@ -13,13 +12,15 @@ import {
   type ShellWord,
 } from './lexed-line.js';
 import { arithmeticEnd, readAnsiQuoted, readBackticks } from './shell-syntax.js';
+import { WordBuilder } from './word-builder.js';
 
 export type { LexedLine, LexedSegment, ShellRedirection, ShellWord };
 
 /** Substitutions nested deeper than this are not read: the line is unknown. */
 const MAX_NESTING = 8;
 const SEPARATORS = ['&&', '||', ';;', '|&', ';', '|', '&', '\n'];
-const BLANK = new Set([' ', '\t', '\r']);
+/** Bash splits words at spaces and tabs only; a carriage return is part of a word. */
+const BLANK = new Set([' ', '\t']);
 /**
  * A tokenizer for classification, not a shell: it splits a command line at
  * unquoted separators and parentheses, removes quotes, keeps expansions
@@ -29,13 +30,7 @@ const BLANK = new Set([' ', '\t', '\r']);
 class Lexer {
   private index: number;
   private segment: LexedSegment = emptySegment();
-  private word = '';
-  /** The word with quotes removed and each expansion as {@link EXPANSION_MARK}. */
-  private shape = '';
-  private inWord = false;
-  private dynamic = false;
-  /** The word holds an expansion bash splits into words (unquoted, or `"$@"`). */
-  private splits = false;
+  private current = new WordBuilder();
   private inDoubleQuotes = false;
   private readonly heredocs: PendingHeredoc[] = [];
   readonly segments: LexedSegment[] = [];
@@ -63,11 +58,15 @@ class Lexer {
       else if (char === '"') this.doubleQuoted();
       else if (char === '\\') this.escaped();
       else if (char === '$' || char === '`') this.expansion(false);
-      else if ((char === '<' || char === '>') && source[this.index + 1] === '(' && !this.inWord) {
+      else if (
+        (char === '<' || char === '>') &&
+        source[this.index + 1] === '(' &&
+        !this.current.started
+      ) {
         this.substitution(this.index + 2, '(');
       } else if (char === '<' || char === '>' || (char === '&' && source[this.index + 1] === '>')) {
         this.redirection();
-      } else if (char === '(' && this.inWord && this.word.endsWith('=')) {
+      } else if (char === '(' && this.current.started && this.current.text.endsWith('=')) {
         this.arrayElements();
       } else if (char === '(') {
         this.endSegment();
@@ -84,7 +83,7 @@ class Lexer {
         depth = Math.max(0, depth - 1);
         this.endSegment();
         this.index++;
-      } else if (char === '#' && !this.inWord) {
+      } else if (char === '#' && !this.current.started) {
         while (this.index < source.length && source[this.index] !== '\n') this.index++;
       } else if (BLANK.has(char)) {
         this.endWord();
@@ -96,7 +95,7 @@ class Lexer {
           this.index += separator.length;
           if (separator === '\n') this.readHeredocBodies();
         } else {
-          this.append(char);
+          this.current.appendUnquoted(char);
           this.index++;
         }
       }
@@ -109,28 +108,12 @@ class Lexer {
   }
 
   private append(text: string, dynamic = false): void {
-    this.word += text;
-    this.shape += dynamic ? EXPANSION_MARK : text;
-    this.inWord = true;
-    if (dynamic) this.dynamic = true;
-    if (dynamic && (!this.inDoubleQuotes || /^\$(@|\{[^}]*@)/.test(text))) this.splits = true;
+    this.current.append(text, dynamic, this.inDoubleQuotes);
   }
 
   private endWord(): void {
-    if (this.inWord) {
-      const subscript = subscriptProblem(this.shape) !== undefined;
-      this.segment.words.push({
-        text: this.word,
-        dynamic: this.dynamic,
-        ...(subscript ? { subscript } : {}),
-        ...(this.splits ? { splits: true as const } : {}),
-      });
-    }
-    this.word = '';
-    this.shape = '';
-    this.inWord = false;
-    this.dynamic = false;
-    this.splits = false;
+    this.current.finishInto(this.segment.words);
+    this.current.clear();
   }
 
   private endSegment(): void {
@@ -161,7 +144,7 @@ class Lexer {
 
   private doubleQuoted(): void {
     this.index++;
-    this.inWord = true;
+    this.current.started = true;
     this.inDoubleQuotes = true;
     this.readDoubleQuoted();
     this.inDoubleQuotes = false;
@@ -199,7 +182,7 @@ class Lexer {
     const source = this.source;
     const start = this.index;
     if (source[start] === '`') {
-      const { inner, end } = readBackticks(source, start);
+      const { inner, end } = readBackticks(source, start, quoted);
       if (end >= source.length) this.problems.push('unclosed backtick');
       this.segment.substitutions.push(inner);
       this.append(source.slice(start, end + 1), true);
@@ -210,7 +193,7 @@ class Lexer {
     const arithmetic =
       next === '(' && source[start + 2] === '(' ? arithmeticEnd(source, start + 3) : -1;
     if (arithmetic >= 0) {
-      this.unreadExpansion(source.slice(start + 3, arithmetic), arithmeticProblem);
+      this.unreadExpansion(source.slice(start + 3, arithmetic), arithmeticProblem, false);
       this.append(source.slice(start, arithmetic + 2), true);
       this.index = arithmetic + 2;
     } else if (next === '(') {
@@ -219,11 +202,17 @@ class Lexer {
       const end = source.indexOf('}', start + 2);
       const stop = end < 0 ? source.length : end + 1;
       if (end < 0) this.problems.push('unclosed ${');
-      this.unreadExpansion(source.slice(start + 2, stop - 1), parameterProblem);
+      // Outside double quotes, `<(...)` in `${x:-...}` is a process substitution.
+      const check = quoted ? parameterProblem : unquotedParameterProblem;
+      this.unreadExpansion(source.slice(start + 2, stop - 1), check, !quoted);
       this.append(source.slice(start, stop), true);
       this.index = stop;
     } else if (next === "'" && !quoted) {
       this.ansiQuoted();
+    } else if (next === '"' && !quoted) {
+      // `$"..."` is a string translated by the locale: a double-quoted string.
+      this.index++;
+      this.doubleQuoted();
     } else if (next !== undefined && /[A-Za-z0-9_@*#?$!-]/.test(next)) {
       let end = start + 2;
       if (/[A-Za-z_]/.test(next)) while (end < source.length && /\w/.test(source[end]!)) end++;
@@ -240,11 +229,15 @@ class Lexer {
    * problem when it may run a command, and the `$(...)` and backticks in it
    * read all the same (`${x:-$(rm -rf y)}` keeps rm's tags).
    */
-  private unreadExpansion(inner: string, check: (inner: string) => string | undefined): void {
+  private unreadExpansion(
+    inner: string,
+    check: (inner: string) => string | undefined,
+    processes: boolean,
+  ): void {
     const problem = check(inner);
     if (problem === undefined) return;
     this.problems.push(problem);
-    if (/\$\(|`/.test(inner)) this.readExpandedBody(inner, this.segment);
+    if (/\$\(|`|[<>]\(/.test(inner)) this.readExpandedBody(inner, this.segment, processes);
   }
 
   /** An array assignment `name=(a b $(c))`: its elements are words, not a subshell; `$(c)` runs. */
@@ -293,17 +286,19 @@ class Lexer {
   private redirection(): void {
     const source = this.source;
     // A word of digits right before `>` is the file descriptor, not an argument.
-    if (this.inWord && /^[0-9]+$/.test(this.word) && !this.dynamic) {
-      this.word = '';
-      this.shape = '';
-      this.inWord = false;
+    let fd: string | undefined;
+    if (this.current.started && /^[0-9]+$/.test(this.current.text) && !this.current.dynamic) {
+      fd = this.current.text;
+      this.current.clear();
     } else this.endWord();
     const operator = /^(<<<|<<-|<<|&>>|&>|>>|>&|<&|>\||<>|>|<)/.exec(source.slice(this.index))![0];
     this.index += operator.length;
     while (BLANK.has(source[this.index] ?? '')) this.index++;
     const target = this.readWord();
+    // Only a here-string or here-document on descriptor 0 is the command's input.
+    const stdin = fd === undefined || Number(fd) === 0;
     if (operator === '<<<') {
-      this.segment.inputs.push({ text: target.text, dynamic: target.dynamic });
+      if (stdin) this.segment.inputs.push({ text: target.text, dynamic: target.dynamic });
       this.checkInput(this.segment, target.shape);
     } else if (operator === '<<' || operator === '<<-') {
       this.heredocs.push({
@@ -311,24 +306,17 @@ class Lexer {
         stripTabs: operator === '<<-',
         segment: this.segment,
         dynamic: !/['"\\]/.test(target.raw),
+        stdin,
       });
-    } else this.segment.redirections.push({ operator, target: target.text });
+    } else {
+      this.segment.redirections.push({ operator, target: target.text, ...(fd ? { fd } : {}) });
+    }
   }
 
   /** Reads one word (for a redirection target) with the same quoting rules. */
   private readWord(): { text: string; dynamic: boolean; raw: string; shape: string } {
-    const saved = {
-      word: this.word,
-      shape: this.shape,
-      inWord: this.inWord,
-      dynamic: this.dynamic,
-      splits: this.splits,
-    };
-    this.word = '';
-    this.shape = '';
-    this.inWord = false;
-    this.dynamic = false;
-    this.splits = false;
+    const saved = this.current;
+    this.current = new WordBuilder();
     const start = this.index;
     const source = this.source;
     while (this.index < source.length) {
@@ -343,18 +331,9 @@ class Lexer {
         this.index++;
       }
     }
-    const result = {
-      text: this.word,
-      dynamic: this.dynamic,
-      raw: source.slice(start, this.index),
-      shape: this.shape,
-    };
-    this.word = saved.word;
-    this.shape = saved.shape;
-    this.inWord = saved.inWord;
-    this.dynamic = saved.dynamic;
-    this.splits = saved.splits;
-    return result;
+    const { text, dynamic, shape } = this.current;
+    this.current = saved;
+    return { text, dynamic, raw: source.slice(start, this.index), shape };
   }
 
   /** After a newline: the bodies of the here-documents opened on the line just read. */
@@ -362,7 +341,7 @@ class Lexer {
     const read = readHeredocBodies(this.source, this.index, this.heredocs.splice(0), this.problems);
     this.index = read.index;
     for (const { heredoc, text } of read.bodies) {
-      heredoc.segment.inputs.push({ text, dynamic: heredoc.dynamic });
+      if (heredoc.stdin) heredoc.segment.inputs.push({ text, dynamic: heredoc.dynamic });
       if (!heredoc.dynamic) this.checkInput(heredoc.segment, text);
       // An unquoted delimiter expands the body: its `$(...)` and backticks run (POSIX 2.7.4).
       if (heredoc.dynamic && /[$`]/.test(text)) this.readExpandedBody(text, heredoc.segment);
@@ -375,28 +354,30 @@ class Lexer {
   }
 
   /** The command substitutions of an expanded here-document body, as the shell runs them. */
-  private readExpandedBody(text: string, segment: LexedSegment): void {
+  private readExpandedBody(text: string, segment: LexedSegment, processes = false): void {
     const body = new Lexer(text, 0, null, this.depth);
-    body.expandOnly(segment);
+    body.expandOnly(segment, processes);
     this.problems.push(...body.problems);
   }
 
   /**
    * Reads text where only expansions are special (a here-document body): a
    * backslash quotes `$`, backticks and itself; every `$(...)` and backtick
-   * found is added to `segment`'s substitutions.
+   * found (and `<(...)`, `>(...)` when `processes`, as in an unquoted
+   * `${x:-...}`) is added to `segment`'s substitutions.
    */
-  expandOnly(segment: LexedSegment): void {
+  expandOnly(segment: LexedSegment, processes: boolean): void {
     const source = this.source;
     this.segment = segment;
     while (this.index < source.length) {
       const char = source[this.index]!;
       if (char === '\\' && '$`\\\n'.includes(source[this.index + 1] ?? '')) this.index += 2;
       else if (char === '$' || char === '`') this.expansion(true);
-      else this.index++;
+      else if (processes && (char === '<' || char === '>') && source[this.index + 1] === '(') {
+        this.substitution(this.index + 2, '(');
+      } else this.index++;
     }
-    this.word = '';
-    this.shape = '';
+    this.current.clear();
   }
 }
 

@@ -20,6 +20,10 @@ export function decodeEscape(source: string, at: number): [string, number] {
   const char = source[at]!;
   const simple = SIMPLE_ESCAPES[char];
   if (simple !== undefined) return [simple, 1];
+  if (char === 'c' && at + 1 < source.length) {
+    // `\cX` is a control character: `\c@` is NUL.
+    return [String.fromCharCode(source.charCodeAt(at + 1) & 0x1f), 2];
+  }
   const hex = /^x([0-9A-Fa-f]{1,2})/.exec(source.slice(at));
   if (hex) return [String.fromCharCode(Number.parseInt(hex[1]!, 16)), hex[0].length];
   const unicode = /^[uU]([0-9A-Fa-f]{1,8})/.exec(source.slice(at));
@@ -55,16 +59,24 @@ export function arithmeticEnd(source: string, from: number): number {
 }
 
 /**
- * The command inside backticks opening at `start`, a backslash quoting the
- * next character, and the index of the closing backtick (the end of the
- * source when there is none).
+ * The command inside backticks opening at `start`, and the index of the
+ * closing backtick (the end of the source when there is none). As in bash,
+ * a backslash is removed only before `$`, a backtick, a backslash or a
+ * newline (and `"` when the backticks are inside double quotes); before
+ * any other character it stays, for the inner command to read.
  */
-export function readBackticks(source: string, start: number): { inner: string; end: number } {
+export function readBackticks(
+  source: string,
+  start: number,
+  quoted = false,
+): { inner: string; end: number } {
   let end = start + 1;
   let inner = '';
+  const removed = quoted ? '$`\\\n"' : '$`\\\n';
   while (end < source.length && source[end] !== '`') {
     if (source[end] === '\\' && end + 1 < source.length) {
-      inner += source[end + 1];
+      const next = source[end + 1]!;
+      if (next !== '\n') inner += removed.includes(next) ? next : `\\${next}`;
       end += 2;
     } else inner += source[end++];
   }
@@ -86,5 +98,7 @@ export function readAnsiQuoted(source: string, start: number): { text: string; e
       end += 1 + length;
     } else text += source[end++];
   }
-  return { text, end };
+  // Bash's strings end at a NUL: `$'-delete\0'` is the word `-delete`.
+  const nul = text.indexOf('\0');
+  return { text: nul < 0 ? text : text.slice(0, nul), end };
 }

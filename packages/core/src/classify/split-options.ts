@@ -1,4 +1,5 @@
 import type { ShellWord } from './lexed-line.js';
+import { wrapperGrammar } from './wrapper-grammars.js';
 
 /**
  * Programs whose options run a command, write, delete or widen what they
@@ -13,6 +14,22 @@ const OPTION_SENSITIVE = new Set([
   ...['read', 'mapfile', 'readarray', 'test', '[', '[[', 'hash', 'trap', 'alias', 'dd'],
   ...['truncate', 'cp', 'mv', 'ln', 'chmod', 'chown', 'chgrp', 'install', 'tee', 'socat'],
 ]);
+
+/** Wrappers outside the grammars, whose own options or command words may come from input. */
+const OTHER_WRAPPERS = new Set(['env', 'watch', 'parallel', 'flock']);
+
+/**
+ * Whether `parallel` or `xargs` appending input words to `program` may make
+ * it do more than its words say: its options act, or it is a wrapper
+ * (`xargs env` runs the command it reads).
+ */
+export function appendedWordsAct(program: string): boolean {
+  return (
+    OPTION_SENSITIVE.has(program) ||
+    OTHER_WRAPPERS.has(program) ||
+    wrapperGrammar(program) !== undefined
+  );
+}
 
 /**
  * Whether an argument of `program` holds an expansion bash splits into

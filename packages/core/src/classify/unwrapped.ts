@@ -12,6 +12,8 @@ export type Unwrapped =
       readonly write?: boolean;
       /** Tags of the wrapper itself (`systemd-run` acts on the service manager). */
       readonly tags?: readonly ActionTag[];
+      /** The wrapper adds words read from its input to the command (`xargs`). */
+      readonly appendsInput?: true;
     }
   | {
       readonly kind: 'line';

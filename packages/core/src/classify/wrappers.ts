@@ -261,5 +261,6 @@ export function unwrap(
     from: edits ? words.length : start,
     ...(edits || writes ? { write: true } : {}),
     ...(tags.length > 0 ? { tags } : {}),
+    ...(program === 'xargs' ? { appendsInput: true as const } : {}),
   };
 }
