@@ -1,6 +1,7 @@
 import { OPERATION_CONTRACTS, type OverlayScope, validateOverlayDocument } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { addsAllowRule, checkAllowWriter } from '../kernel/verbs/allow-writers.js';
 import { requireAdmin } from '../kernel/verbs/member-roles.js';
 import { recordPolicyChange } from '../kernel/verbs/policy-changes.js';
 import { type Principal, principalName } from '../store/accounts.js';
@@ -86,6 +87,10 @@ export const replaceOverlayOperation = implement(
         !(await lockConversation(tx, key.workspaceId, key.ownerId))
       ) {
         throw new AirlockError('conversation_not_found', `no conversation ${key.ownerId}`);
+      }
+      // An approver's new allow must not grant what the approval policy asks named members or several for.
+      if (addsAllowRule((await readOverlay(tx, key)).groups, validated.value)) {
+        await checkAllowWriter(tx, principal, `an allow rule in a ${key.scope} overlay`);
       }
       const written = await replaceOverlay(tx, key, {
         expectedDigest: input.expected_digest,

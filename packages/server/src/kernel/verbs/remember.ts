@@ -11,6 +11,7 @@ import { type Principal, principalName } from '../../store/accounts.js';
 import { type OverlayKey, readOverlay, replaceOverlay } from '../../store/overlays.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
+import { checkAllowWriter } from './allow-writers.js';
 import { requireAdmin } from './member-roles.js';
 import { recordPolicyChange } from './policy-changes.js';
 
@@ -65,7 +66,9 @@ function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal):
  * @throws AirlockError remember_unavailable when the row was not evaluated by
  * a rule set, Baseline or a guardrail parked it (a remembered rule would
  * change nothing), or the run has no owner of that scope; invalid_configuration for
- * a rule the overlay would refuse; admin_required for project scope asked by an approver.
+ * a rule the overlay would refuse; admin_required for project scope asked by an approver,
+ * or any scope while the approval policy asks more than one approval by any member
+ * (allow-writers.ts).
  */
 export async function rememberApproval(
   tx: Tx,
@@ -74,6 +77,7 @@ export async function rememberApproval(
   const { run, row, principal, remember } = options;
   // A project document binds every run of the application: keeping a grant there governs it.
   if (remember.scope === 'project') requireAdmin(principal, 'remember at project scope');
+  await checkAllowWriter(tx, principal, `remember at ${remember.scope} scope`);
   const ruleSetId = capturedRuleSet(row);
   if (ruleSetId === null) {
     throw new AirlockError(
