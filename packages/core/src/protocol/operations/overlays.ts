@@ -42,7 +42,7 @@ export const getOverlayContract = defineContract({
 export const replaceOverlayContract = defineContract({
   ...operationRoute('overlays.replace'),
   summary:
-    'Replace a whole overlay document if it still has expected_digest (409 stale_digest otherwise); a project document becomes untrusted. A project document, and a user document holding a guardrail, need an admin',
+    'Replace a whole overlay document if it still has expected_digest (409 stale_digest otherwise); a project document becomes untrusted. A project document, a user document holding a guardrail, and a new allow rule while the approval policy asks more than one approval by any member, need an admin',
   planes: ['member'],
   input: z.strictObject({
     ...OverlayParams,

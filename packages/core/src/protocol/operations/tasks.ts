@@ -30,7 +30,7 @@ export const getTaskContract = defineContract({
 export const appendTaskContract = defineContract({
   ...operationRoute('tasks.append'),
   summary:
-    'Append an author row (pre-approved by its origin unless a rule names author); an ask row returns its resolution_token',
+    "Append an author row: granted by its origin where the workspace's approval policy lets the appender alone approve it and no guardrail asks, else parked for the policy (the appender's approval counted when allowed) or refused by a guardrail; an ask row returns its resolution_token",
   planes: ['member'],
   status: 201,
   input: z.strictObject({
