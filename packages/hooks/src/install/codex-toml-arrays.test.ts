@@ -1,29 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { codexConfigProblem } from './codex-toml.js';
-import { installHooks } from './install.js';
 
-function codexHome(config: string) {
-  const home = mkdtempSync(join(tmpdir(), 'airlock-hooks-codex-arrays-'));
-  mkdirSync(join(home, '.codex'));
-  const path = join(home, '.codex', 'config.toml');
-  writeFileSync(path, config);
-  return { path, env: { HOME: home, CODEX_HOME: join(home, '.codex'), PATH: '/nonexistent' } };
-}
-
-const install = (env: { HOME: string }) =>
-  installHooks({
-    agent: 'codex',
-    scope: { kind: 'user' },
-    env,
-    url: 'http://127.0.0.1:9',
-    token: 'alk_agent_x',
-    node: '/usr/bin/node',
-    hookEntry: '/opt/airlock/airlock-hook.js',
-  });
+const install = installCodex;
+const codexHomeOf = (config: string) => codexHome(config, 'codex-arrays');
 
 /** The hook events a TOML file declares, as Python's own TOML reader (tomllib) reads it; throws when it is not TOML. */
 function hookEventsOf(path: string): string[] {
@@ -43,6 +24,8 @@ function hookEventsOf(path: string): string[] {
 const hasTomllib =
   spawnSync('python3', ['-c', 'import tomllib'], { encoding: 'utf8' }).status === 0;
 
+import { codexHome, installCodex } from './test-home.js';
+
 describe("Codex's config.toml: arrays that span lines", () => {
   it.each([
     ['nested arrays', 'matrix = [\n  [1, 2],\n  [3, 4],\n]\nmodel = "o3"\n'],
@@ -53,7 +36,7 @@ describe("Codex's config.toml: arrays that span lines", () => {
     ],
     ['an inline table in an array', 'servers = [\n  { name = "a", args = ["--x"] },\n]\n'],
   ])('%s: install adds its block and the file is still TOML Codex reads', (_, config) => {
-    const { path, env } = codexHome(config);
+    const { path, env } = codexHomeOf(config);
     expect(codexConfigProblem(config)).toBeNull();
     install(env);
     const written = readFileSync(path, 'utf8');
@@ -71,7 +54,7 @@ describe("Codex's config.toml: arrays that span lines", () => {
 
   it('a top-level hooks key after a nested array is still found: install refuses, nothing written', () => {
     const config = 'matrix = [\n  [1, 2]\n]\nhooks.Stop = []\n';
-    const { path, env } = codexHome(config);
+    const { path, env } = codexHomeOf(config);
     expect(() => install(env)).toThrow('line 4 (hooks.Stop = []) declares hooks');
     expect(readFileSync(path, 'utf8')).toBe(config);
   });

@@ -1,29 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_END, codexConfigProblem } from './codex-toml.js';
 import { doctor } from './doctor.js';
-import { installHooks, uninstallHooks } from './install.js';
+import { uninstallHooks } from './install.js';
+import { codexHome, installCodex } from './test-home.js';
 
-function codexHome(config: string) {
-  const home = mkdtempSync(join(tmpdir(), 'airlock-hooks-codex-'));
-  mkdirSync(join(home, '.codex'));
-  const path = join(home, '.codex', 'config.toml');
-  writeFileSync(path, config);
-  return { path, env: { HOME: home, CODEX_HOME: join(home, '.codex'), PATH: '/nonexistent' } };
-}
-
-const install = (env: { HOME: string }) =>
-  installHooks({
-    agent: 'codex',
-    scope: { kind: 'user' },
-    env,
-    url: 'http://127.0.0.1:9',
-    token: 'alk_agent_x',
-    node: '/usr/bin/node',
-    hookEntry: '/opt/airlock/airlock-hook.js',
-  });
+const install = installCodex;
 
 describe("Codex's config.toml: hooks Airlock cannot add to", () => {
   it.each([

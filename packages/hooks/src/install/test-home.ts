@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { installHooks } from './install.js';
 
 /** A fresh, empty home for a test: the environment install reads the agents' settings from. */
 export function freshHome(label: string): {
@@ -11,6 +12,19 @@ export function freshHome(label: string): {
   const home = mkdtempSync(join(tmpdir(), `airlock-hooks-${label}-`));
   return { home, env: { HOME: home, CODEX_HOME: join(home, '.codex') } };
 }
+
+/** A fresh home whose Codex config.toml holds `config`, with no program on PATH. */
+export function codexHome(config: string, label = 'codex') {
+  const home = mkdtempSync(join(tmpdir(), `airlock-hooks-${label}-`));
+  mkdirSync(join(home, '.codex'));
+  const path = join(home, '.codex', 'config.toml');
+  writeFileSync(path, config);
+  return { path, env: { HOME: home, CODEX_HOME: join(home, '.codex'), PATH: '/nonexistent' } };
+}
+
+/** Installs Codex's hooks into a test home, against a kernel that is never asked. */
+export const installCodex = (env: { HOME: string }) =>
+  installHooks({ agent: 'codex', ...installBasics(env), url: 'http://127.0.0.1:9' });
 
 /** What every install of these tests passes besides the agent: a user-wide install of a fixed kernel. */
 export const installBasics = (env: { HOME: string }) => ({

@@ -215,36 +215,43 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
     expect(copied.code).toBe(0);
   });
 
+  /**
+   * Runs the CLI under strace (renames and syncs only); returns a check of the trace: whether,
+   * after the last rename to `renamedTo`, the directory `dir` was synced.
+   */
+  function traceCli(args: string[], name: string) {
+    const trace = join(root, `${name}.strace`);
+    execFileSync('strace', [
+      '-f',
+      '-y',
+      '-e',
+      'trace=rename,renameat,renameat2,fsync,fdatasync',
+      '-o',
+      trace,
+      process.execPath,
+      ...CLI_NODE_ARGS,
+      ...args,
+    ]);
+    const lines = readFileSync(trace, 'utf8').split('\n');
+    return (renamedTo: string, dir: string) => {
+      const renamed = lines.findLastIndex(
+        (line) => /rename/.test(line) && line.includes(`"${renamedTo}"`),
+      );
+      expect(renamed, `a rename to ${renamedTo}`).toBeGreaterThanOrEqual(0);
+      return lines
+        .slice(renamed + 1)
+        .some((line) => /\bf(data)?sync\(\d+</.test(line) && line.includes(`<${dir}>) = 0`));
+    };
+  }
+
   it.skipIf(noStrace !== null)(
     'syncs the directory after it renames the backup into place, before it says done',
     () => {
       const targets = join(root, 'synced');
       mkdirSync(targets);
       const target = join(targets, 'x.sqlite');
-      const trace = join(root, 'backup.strace');
-      execFileSync('strace', [
-        '-f',
-        '-y',
-        '-e',
-        'trace=rename,renameat,renameat2,fsync,fdatasync',
-        '-o',
-        trace,
-        process.execPath,
-        ...CLI_NODE_ARGS,
-        'backup',
-        target,
-        '--data-dir',
-        dataDir,
-      ]);
-      const lines = readFileSync(trace, 'utf8').split('\n');
-      const renamed = lines.findIndex(
-        (line) => /rename/.test(line) && line.includes(`"${target}"`),
-      );
-      expect(renamed).toBeGreaterThanOrEqual(0);
-      const dirSync = lines
-        .slice(renamed + 1)
-        .some((line) => /\bf(data)?sync\(\d+</.test(line) && line.includes(`<${targets}>) = 0`));
-      expect(dirSync).toBe(true);
+      const syncedAfter = traceCli(['backup', target, '--data-dir', dataDir], 'backup');
+      expect(syncedAfter(target, targets)).toBe(true);
     },
   );
 
@@ -253,31 +260,7 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
     async () => {
       const into = join(root, 'restore-synced');
       expect((await airlock(['restore', good, '--data-dir', into])).code).toBe(0);
-      const trace = join(root, 'restore.strace');
-      execFileSync('strace', [
-        '-f',
-        '-y',
-        '-e',
-        'trace=rename,renameat,renameat2,fsync,fdatasync',
-        '-o',
-        trace,
-        process.execPath,
-        ...CLI_NODE_ARGS,
-        'restore',
-        good,
-        '--data-dir',
-        into,
-      ]);
-      const lines = readFileSync(trace, 'utf8').split('\n');
-      const syncedAfter = (renamedTo: string, dir: string) => {
-        const renamed = lines.findLastIndex(
-          (line) => /rename/.test(line) && line.includes(`"${renamedTo}"`),
-        );
-        expect(renamed, `a rename to ${renamedTo}`).toBeGreaterThanOrEqual(0);
-        return lines
-          .slice(renamed + 1)
-          .some((line) => /\bf(data)?sync\(\d+</.test(line) && line.includes(`<${dir}>) = 0`));
-      };
+      const syncedAfter = traceCli(['restore', good, '--data-dir', into], 'restore');
       expect(syncedAfter(join(into, 'airlock.sqlite'), into)).toBe(true);
       const previous = readdirSync(into).find((name) => name.startsWith('before-restore-'));
       expect(previous).toBeDefined();

@@ -1,11 +1,11 @@
-import { type Gateway, KernelApi, startGateway } from '@airlock/mcp';
+import { type Gateway, KernelApi } from '@airlock/mcp';
 import { createClient, type TaskView } from '@airlock/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
-import { slowServer } from './servers.js';
+import { startSlowGateway } from './slow-gateway.js';
 
 const SETTLED = ['succeeded', 'failed', 'timed_out', 'canceled'];
 
@@ -27,14 +27,7 @@ describe('MCP gateway: a client cancels a call', () => {
       approval_mode: 'ask',
       approval_rules: [],
     });
-    gateway = await startGateway({
-      url: kernel.url,
-      workspaceId: kernel.workspace.id,
-      executorToken: kernel.workspace.tokens.executor,
-      servers: [slowServer()],
-      memberPolicy: { approval_mode: 'bypass', approval_rules: [] },
-      pollMs: 50,
-    });
+    gateway = await startSlowGateway(kernel);
   });
   afterEach(async () => {
     await client?.close();

@@ -1,11 +1,11 @@
-import { type Gateway, startGateway } from '@airlock/mcp';
+import type { Gateway } from '@airlock/mcp';
 import { createClient } from '@airlock/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestKernel, type TestKernel } from '../support/kernel.js';
-import { slowServer } from './servers.js';
+import { startSlowGateway } from './slow-gateway.js';
 
 /*
  * A session whose gateway run someone stopped goes on in a new run: every
@@ -18,14 +18,7 @@ describe('MCP gateway: calls after the session run was stopped', () => {
 
   beforeAll(async () => {
     kernel = await startTestKernel();
-    gateway = await startGateway({
-      url: kernel.url,
-      workspaceId: kernel.workspace.id,
-      executorToken: kernel.workspace.tokens.executor,
-      servers: [slowServer()],
-      memberPolicy: { approval_mode: 'bypass', approval_rules: [] },
-      pollMs: 50,
-    });
+    gateway = await startSlowGateway(kernel);
   });
   afterAll(async () => {
     await gateway?.close();
