@@ -339,6 +339,9 @@ function routes(operations: readonly Operation[]): Record<string, Record<string,
   return groups;
 }
 
+/** Every procedure, built once: each kernel's router (below) only groups them. */
+const PROCEDURES = routes(OPERATIONS);
+
 /**
  * A kernel's tRPC router, generated from the same registry as REST and the
  * OpenAPI document: each operation at its dotted name, plus the `runs.feed`
@@ -357,10 +360,7 @@ export function createAppRouter(options: { pingMs: number }) {
   });
   return root.router(
     Object.fromEntries(
-      Object.entries(routes(OPERATIONS)).map(([group, procedures]) => [
-        group,
-        root.router(procedures),
-      ]),
+      Object.entries(PROCEDURES).map(([group, procedures]) => [group, root.router(procedures)]),
     ),
   );
 }
