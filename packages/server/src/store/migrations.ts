@@ -339,13 +339,17 @@ export async function pendingMigrations(db: Kysely<unknown>, dialect: Dialect): 
   return migrations.filter((migration) => migration.executedAt === undefined).map((m) => m.name);
 }
 
+/** Whether a database's tables are an Airlock store's: its migration history and its workspaces. */
+export function areAirlockTables(names: ReadonlySet<string>): boolean {
+  return names.has('airlock_migrations') && names.has('workspaces');
+}
+
 /**
- * Whether a database already holds an Airlock store (its migration history
- * and its workspaces), read from the catalog without changing anything.
+ * Whether a database already holds an Airlock store, read from the catalog
+ * without changing anything.
  */
 export async function holdsAirlockStore(db: Kysely<unknown>): Promise<boolean> {
-  const names = new Set((await db.introspection.getTables()).map((table) => table.name));
-  return names.has('airlock_migrations') && names.has('workspaces');
+  return areAirlockTables(new Set((await db.introspection.getTables()).map((table) => table.name)));
 }
 
 /**

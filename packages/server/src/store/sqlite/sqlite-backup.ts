@@ -12,9 +12,10 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { StaticMigrations } from '../migrations.js';
+import { areAirlockTables, StaticMigrations } from '../migrations.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-dir.js';
 import { SQLITE_FILE_NAME } from './sqlite-backend.js';
+import { sqliteTables } from './store-file.js';
 
 /** Why a backup or a restore was refused; `code` is stable, `message` says what to do. */
 export class BackupError extends Error {
@@ -74,14 +75,7 @@ interface StoreFileFacts {
  */
 function storeFileFacts(database: SqliteDatabase.Database, file: string): StoreFileFacts {
   try {
-    const tables = new Set(
-      (
-        database.prepare("select name from sqlite_master where type = 'table'").all() as {
-          name: string;
-        }[]
-      ).map((row) => row.name),
-    );
-    if (!tables.has('airlock_migrations') || !tables.has('workspaces')) {
+    if (!areAirlockTables(sqliteTables(database))) {
       throw new BackupError(
         'not_an_airlock_store',
         `${file} is a SQLite file but not an Airlock store (no airlock_migrations or workspaces table)`,

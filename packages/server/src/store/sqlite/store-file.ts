@@ -1,4 +1,15 @@
 import SqliteDatabase from 'better-sqlite3';
+import { areAirlockTables } from '../migrations.js';
+
+/** The names of a SQLite database's tables. */
+export function sqliteTables(database: SqliteDatabase.Database): Set<string> {
+  return new Set(
+    database
+      .prepare("select name from sqlite_master where type = 'table'")
+      .pluck()
+      .all() as string[],
+  );
+}
 
 /**
  * What a SQLite file in a data directory holds, as a command that must not
@@ -18,10 +29,7 @@ export function sqliteFileKind(file: string): SqliteFileKind {
   let database: SqliteDatabase.Database | undefined;
   try {
     database = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
-    const tables = new Set(
-      database.prepare("select name from sqlite_master where type = 'table'").pluck().all(),
-    );
-    return tables.has('airlock_migrations') && tables.has('workspaces') ? 'airlock' : 'foreign';
+    return areAirlockTables(sqliteTables(database)) ? 'airlock' : 'foreign';
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'SQLITE_NOTADB') return 'not_sqlite';
