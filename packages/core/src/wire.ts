@@ -4,6 +4,7 @@
  * so an application or page that bundles it does not load every contract's Zod schemas; the
  * types still come from `@airlock/core` (type-only imports cost nothing at run time).
  */
+export { bearerTokenOf } from './protocol/bearer.js';
 export {
   OPERATION_ROUTES,
   type OperationRoute,

@@ -2,6 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { forTerminal } from '@airlock/core';
+import { bearerTokenOf } from '@airlock/core/wire';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { hasErrorCode } from '../kernel-api.js';
@@ -105,16 +106,6 @@ function answerError(
   res.end(JSON.stringify({ jsonrpc: '2.0', error, id }));
 }
 
-/**
- * The token of an `Authorization: Bearer <token>` header, or null. The
- * scheme's name is read in any case (RFC 7235), as the kernel reads it; the
- * kernel's reader is internal to the server package, which this one does not
- * depend on.
- */
-function bearerToken(header: string | undefined): string | null {
-  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] ?? null;
-}
-
 /** The sessions of each credential (by its hash), counting those still initializing. */
 class SessionCounts {
   private readonly counts = new Map<string, number>();
@@ -188,7 +179,7 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       allowOrigins: options.allowOrigins ?? [],
     });
     if (foreign) return refuse(res, 403, foreign, req);
-    const token = bearerToken(req.headers.authorization);
+    const token = bearerTokenOf(req.headers.authorization);
     if (!token) return refuse(res, 401, 'send a member or agent credential as a bearer token', req);
     const kind = credentialKind(token);
     if (!kind) return refuse(res, 403, 'the gateway takes a member or agent credential', req);

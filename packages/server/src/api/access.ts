@@ -1,3 +1,4 @@
+import { bearerTokenOf } from '@airlock/core/wire';
 import { AirlockError } from '../errors.js';
 import { type ApplicationFence, fencedIn } from '../feed/fence.js';
 import type { Kernel } from '../kernel/kernel.js';
@@ -9,11 +10,7 @@ import type { Operation } from './operation.js';
 
 /** Reads the bearer token of an Authorization header (or a `access_token` fallback). */
 export function bearerToken(header: string | undefined, fallback?: string | null): string | null {
-  if (header) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match ? match[1]! : null;
-  }
-  return fallback ?? null;
+  return header ? bearerTokenOf(header) : (fallback ?? null);
 }
 
 /** Where a request came from and the throttle its failed authentications count against. */
