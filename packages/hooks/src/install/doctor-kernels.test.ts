@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -87,6 +87,22 @@ describe('doctor checks the kernel each installed entry calls', () => {
         detail: expect.stringContaining(
           `${join(home, '.airlock', 'hooks-codex.curl')} presents another credential than`,
         ),
+      }),
+    ]);
+  });
+
+  it('Gemini CLI settings with comments are read as Gemini CLI reads them, entries and all', async () => {
+    const { home, install, kernelChecks } = sandbox();
+    const other = join(home, 'other-hooks.json');
+    install('gemini', { url: DEAD, configPath: other });
+    install('claude-code', { url: live });
+    const settings = join(home, '.gemini', 'settings.json');
+    writeFileSync(settings, `// hooks put in by airlock\n${readFileSync(settings, 'utf8')}`);
+    expect(await kernelChecks('gemini')).toEqual([
+      expect.objectContaining({
+        check: `gemini kernel of ${other}`,
+        status: 'fail',
+        detail: expect.stringContaining(`cannot reach ${DEAD}`),
       }),
     ]);
   });

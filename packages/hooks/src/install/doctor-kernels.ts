@@ -6,6 +6,7 @@ import { codexHookGroups } from './doctor-codex.js';
 import { airlockHooks } from './doctor-entries.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { readTextFile } from './file-writes.js';
+import { parseAsAgent } from './json-comments.js';
 import { isJsonObject } from './json-settings.js';
 import { type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
@@ -62,7 +63,7 @@ function installedHooks(agent: HookedAgent, path: string): Json[] {
     groups = codexHookGroups(text);
   } else {
     try {
-      const settings: unknown = JSON.parse(text);
+      const settings = parseAsAgent(agent, text);
       groups = isJsonObject(settings) && isJsonObject(settings.hooks) ? settings.hooks : {};
     } catch {
       return [];

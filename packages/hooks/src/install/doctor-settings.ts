@@ -5,7 +5,7 @@ import { airlockHooks, entryCheck } from './doctor-entries.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { HOOK_ENTRIES } from './entries.js';
 import { readTextFile } from './file-writes.js';
-import { withoutJsonComments } from './json-comments.js';
+import { parseAsAgent } from './json-comments.js';
 import { hooksShapeProblem, isJsonObject } from './json-settings.js';
 import { type InstallEnv, type InstallScope, settingsPath } from './targets.js';
 
@@ -17,8 +17,7 @@ function jsonChecks(
   const name = `${agent} hooks`;
   let settings: unknown;
   try {
-    // Gemini CLI reads its settings with comments stripped.
-    settings = JSON.parse(agent === 'gemini' ? withoutJsonComments(text) : text);
+    settings = parseAsAgent(agent, text);
   } catch {
     return [
       {

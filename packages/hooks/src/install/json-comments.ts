@@ -1,3 +1,5 @@
+import type { HookedAgent } from '@airlock/core';
+
 /**
  * A JSON text with its `//` and `/* … *\/` comments blanked out (strings
  * kept), the way Gemini CLI reads its settings (strip-json-comments).
@@ -29,4 +31,13 @@ export function withoutJsonComments(text: string): string {
     }
   }
   return out;
+}
+
+/**
+ * A JSON agent's settings text read as the agent reads it: Gemini CLI strips
+ * comments first, Claude Code does not.
+ * @throws SyntaxError when the agent could not read it either.
+ */
+export function parseAsAgent(agent: HookedAgent, text: string): unknown {
+  return JSON.parse(agent === 'gemini' ? withoutJsonComments(text) : text);
 }
