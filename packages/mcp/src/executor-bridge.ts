@@ -107,6 +107,13 @@ export interface ExecutorBridge {
   readonly leaseMs: number;
   /** Whether this bridge runs the row now (its commit is still to come). */
   holds(runId: string, taskKey: string): boolean;
+  /**
+   * Tells the bridge the client's cancellation of a row for as long as its
+   * call waits (until the returned undo): however this bridge comes to run
+   * the row (its own claim, or the executor's drain of its inbox), the
+   * cancellation reaches the tool as with {@link BridgeRunOptions.canceled}.
+   */
+  cancelWith(runId: string, taskKey: string, canceled: AbortSignal): () => void;
   /** Tells `listener` of every row this bridge commits; returns its removal. */
   onCommitted(listener: (task: TaskView) => void): () => void;
   /**
@@ -292,6 +299,13 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
         ),
       leaseMs: running.leaseMs,
       holds: (runId, taskKey) => running.holds(runId, taskKey),
+      cancelWith(runId, taskKey, canceled) {
+        const row = `${runId}/${taskKey}`;
+        cancellations.set(row, canceled);
+        return () => {
+          if (cancellations.get(row) === canceled) cancellations.delete(row);
+        };
+      },
       onCommitted(listener) {
         committedListeners.add(listener);
         return () => committedListeners.delete(listener);

@@ -6,6 +6,7 @@ export {
   resultText,
   startExecutorBridge,
 } from './executor-bridge.js';
+export { credentialKind } from './gateway/credential-kind.js';
 export {
   type Gateway,
   type GatewayOptions,
@@ -15,7 +16,6 @@ export {
 export { createGatewayServer, GATEWAY_INFO, listedTools } from './gateway/gateway-server.js';
 export {
   type CallRequest,
-  credentialKind,
   GatewaySession,
   type GatewaySessionOptions,
   type MemberRunPolicy,

@@ -7,6 +7,8 @@ import {
   createClient,
   ForbiddenError,
   isAirlockError,
+  isConnectionError,
+  isServerError,
   type RunView,
   type TaskView,
   ValidationError,
@@ -15,6 +17,11 @@ import {
 /** True when a value is an error of the SDK (a refusal of the kernel), optionally with one of the codes. */
 export function hasErrorCode(value: unknown, ...codes: string[]): value is AirlockError {
   return isAirlockError(value) && (codes.length === 0 || codes.includes(value.code));
+}
+
+/** Whether an error says the kernel could not answer now (not that it refused the request). */
+export function isKernelOutage(error: unknown): boolean {
+  return isConnectionError(error) || isServerError(error);
 }
 
 /** Where the kernel is and who is calling it. */

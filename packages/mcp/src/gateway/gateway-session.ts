@@ -2,16 +2,10 @@ import type { ApprovalMode, ApprovalRule, JsonValue } from '@airlock/core';
 import type { ClaimView, TaskView } from '@airlock/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutorBridge } from '../executor-bridge.js';
-import { hasErrorCode, type KernelApi } from '../kernel-api.js';
+import { hasErrorCode, isKernelOutage, type KernelApi } from '../kernel-api.js';
 import { ClientCancel } from './client-cancel.js';
 import { RunFeedWatch } from './run-feed-watch.js';
 import { SETTLED_STATES, toolResultOf } from './tool-results.js';
-
-/** The plane of a client credential, read from its prefix (`alk_agent_…`, `alk_member_…`). */
-export function credentialKind(token: string): 'agent' | 'member' | null {
-  const match = /^alk_(agent|member)_/.exec(token);
-  return match ? (match[1] as 'agent' | 'member') : null;
-}
 
 /** The mode and rules of a member's gateway runs (an agent's runs take its profile's). */
 export interface MemberRunPolicy {
@@ -44,7 +38,15 @@ export interface GatewaySessionOptions {
   bridge?:
     | Pick<
         ExecutorBridge,
-        'take' | 'runClaimed' | 'leaseMs' | 'tools' | 'holds' | 'onCommitted' | 'onRan' | 'leaveRun'
+        | 'take'
+        | 'runClaimed'
+        | 'leaseMs'
+        | 'tools'
+        | 'holds'
+        | 'cancelWith'
+        | 'onCommitted'
+        | 'onRan'
+        | 'leaveRun'
       >
     | undefined;
 }
@@ -63,6 +65,9 @@ export interface CallRequest {
 
 /** What a caller hears while its call waits for a person. */
 export type WaitingListener = (task: TaskView, elapsedMs: number) => void | Promise<void>;
+
+/** How often a cancellation the kernel could not take is sent again. */
+const CANCEL_RETRY_MS = 1000;
 
 /** A call that waits long (a park) is read less often: a tenth of its age, at most every 2 s. */
 function pollDelay(pollMs: number, waitedMs: number): number {
@@ -97,6 +102,8 @@ export class GatewaySession {
   private committing: Promise<unknown> = Promise.resolve();
   /** Gives the nudges of the session's run back to the bridge's drain. */
   private keepNudges: () => void = () => {};
+  /** Aborted when the session closes: the cancellations still being retried stop. */
+  private readonly closed = new AbortController();
 
   constructor(private readonly options: GatewaySessionOptions) {
     this.feed = new RunFeedWatch(options.api.address);
@@ -243,6 +250,9 @@ export class GatewaySession {
     let running: Promise<TaskView | null> | null = null;
     const key = `${task.run_id}/${task.key}`;
     this.inFlight.add(key);
+    // The executor's drain may claim the row too (a nudge of another run, its poll): the
+    // client's cancellation reaches the tool whichever claim runs it.
+    const forgetCancel = this.options.bridge?.cancelWith(task.run_id, task.key, canceled.signal);
     const started = Date.now();
     let unwatch: (() => void) | null = null;
     /** The feed's opens as of the row's last read. */
@@ -282,7 +292,7 @@ export class GatewaySession {
         // A row this process runs answers as it ran or committed (settledHere), not from a read.
         if (this.settledHere.has(key) || this.runningHere(task)) continue;
         readAsOf = this.feed.opens;
-        task = await this.options.api.task(task.run_id, task.key);
+        task = (await this.reread(task)) ?? task;
       }
       // Answered as it ran: the session's next call waits for this commit, not for the tool.
       if (running && !this.options.awaitCommits) {
@@ -291,8 +301,24 @@ export class GatewaySession {
       return toolResultOf(task);
     } finally {
       unwatch?.();
+      forgetCancel?.();
       this.inFlight.delete(key);
       this.settledHere.delete(key);
+    }
+  }
+
+  /**
+   * The row as the kernel has it now; null while the kernel cannot answer
+   * (unreachable, restarting, its store unavailable). A parked row outlives
+   * a kernel outage, so its call waits through one rather than answering an
+   * error while the row stays parked and may still run once approved.
+   */
+  private async reread(task: TaskView): Promise<TaskView | null> {
+    try {
+      return await this.options.api.task(task.run_id, task.key);
+    } catch (error) {
+      if (isKernelOutage(error)) return null;
+      throw error;
     }
   }
 
@@ -328,12 +354,22 @@ export class GatewaySession {
     }
   }
 
+  /**
+   * Cancels the row of a call its client canceled. While the kernel cannot
+   * answer, the cancellation is sent again every second until it lands, for
+   * as long as the session lasts: a parked row left to its clock could
+   * otherwise still be approved and run after its client gave it up.
+   */
   private async cancel(task: TaskView): Promise<void> {
     try {
       await this.options.api.cancelCall(task.run_id, task.key);
     } catch (error) {
       // Already running or settled: nothing is left to cancel.
-      if (!hasErrorCode(error, 'task_not_waiting')) throw error;
+      if (hasErrorCode(error, 'task_not_waiting')) return;
+      if (!isKernelOutage(error)) throw error;
+      if (this.closed.signal.aborted) return;
+      const retry = setTimeout(() => void this.cancel(task).catch(() => {}), CANCEL_RETRY_MS);
+      this.closed.signal.addEventListener('abort', () => clearTimeout(retry), { once: true });
     }
   }
 
@@ -347,6 +383,7 @@ export class GatewaySession {
    * @throws the kernel's error when the final answer is refused for another reason.
    */
   async close(): Promise<void> {
+    this.closed.abort();
     this.feed.close();
     while (this.calls.size > 0 || this.runs.size > 0) {
       await Promise.allSettled([...this.calls, ...this.runs]);

@@ -83,6 +83,29 @@ describe('MCP gateway: a client cancels a call', () => {
     }
   });
 
+  it("a call the bridge's executor claimed by itself still hears the client's cancellation", async () => {
+    const c = await connect(kernel.workspace.tokens.agent);
+    const controller = new AbortController();
+    // Far longer than the wait for the row below: only the cancellation ends it in time.
+    const pending = wait(c, 60_000, controller.signal);
+    const decision = await parked();
+    await decision.approve();
+    // The executor's drain of its inbox (a nudge of another run, its poll) claims the approved
+    // row with no word from the session: here the bridge's take, sent before the session has
+    // read the row again, plays that claim.
+    const drained = gateway.bridge.take(decision.run_id, decision.task_key);
+    await eventually(() => gateway.bridge.holds(decision.run_id, decision.task_key));
+    controller.abort('changed my mind');
+    await expect(pending).rejects.toThrow();
+    const row = await settledRow();
+    expect(row.state).toBe('failed');
+    expect(row.error).toEqual({
+      code: 'client_canceled',
+      detail: 'the MCP client canceled the call while its tool ran',
+    });
+    await drained;
+  });
+
   it('an approved call the client keeps runs and answers', async () => {
     const c = await connect(kernel.workspace.tokens.agent);
     const pending = wait(c, 0);
