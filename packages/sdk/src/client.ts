@@ -18,6 +18,9 @@ export interface ClientOptions extends ConnectionOptions {
   WebSocket?: WebSocketConstructor | undefined;
 }
 
+/** The most rows one page of decisions holds (the kernel's limit). */
+const PAGE_MAX = 1000;
+
 /** A page of waiting decisions (see {@link WorkspaceDecisions.page}). */
 export interface DecisionPage {
   decisions: Decision[];
@@ -32,11 +35,23 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
   constructor(private readonly context: WorkspaceContext) {}
 
   /**
-   * Lists every task of the workspace resting on a person, oldest first.
+   * Lists every task of the workspace resting on a person, oldest first (at
+   * most `limit` of them when given), reading as many pages as that takes.
    * @throws ForbiddenError for a non-member token; UnauthorizedError.
    */
   async list(options: { limit?: number } & RequestOptions = {}): Promise<Decision[]> {
-    return (await this.page(options)).decisions;
+    const { limit, ...request } = options;
+    const listed: Decision[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const wanted = limit === undefined ? PAGE_MAX : Math.min(PAGE_MAX, limit - listed.length);
+      const page = await this.page({ ...request, limit: wanted, ...(cursor ? { cursor } : {}) });
+      listed.push(...page.decisions);
+      if (page.next_cursor === null || (limit !== undefined && listed.length >= limit)) {
+        return listed;
+      }
+      cursor = page.next_cursor;
+    }
   }
 
   /**
@@ -93,7 +108,7 @@ export class WorkspaceDecisions implements AsyncIterable<Decision> {
       {
         openFeed: (feedOptions) => new FeedSubscription(this.context.feedTarget(null), feedOptions),
         read: async (signal) => ({
-          tasks: (await this.list({ limit: 1000, signal })).map((decision) => decision.task),
+          tasks: (await this.list({ signal })).map((decision) => decision.task),
           ended: false,
         }),
       },

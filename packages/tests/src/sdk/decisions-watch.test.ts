@@ -121,3 +121,65 @@ describe('cancelling a decisions watcher', () => {
     await ws.runs.run(run).stop();
   });
 });
+
+describe('more decisions wait than a page holds', () => {
+  const { workspace: member } = useMemberKernel();
+  /** 17 runs of 64 parked writes: more rows than the largest page (1,000). */
+  const RUNS = 17;
+  const CALLS = 64;
+  const waiting = RUNS * CALLS;
+
+  beforeAll(async () => {
+    const ws = member();
+    for (let i = 0; i < RUNS; i += 1) {
+      await ws.runs.create({
+        approval_mode: 'ask',
+        input: 'write them',
+        provider: {
+          kind: 'scripted',
+          rounds: [
+            {
+              tool_calls: Array.from({ length: CALLS }, (_, call) => ({
+                name: 'write',
+                input: { path: `run-${i}/file-${call}.txt` },
+              })),
+            },
+            { final: 'written' },
+          ] as never,
+        },
+      });
+    }
+    await eventually(async () => (await ws.decisions.page({ limit: 1 })).total === waiting, {
+      what: 'every call to park',
+      timeoutMs: 30_000,
+    });
+  });
+
+  const rows = (decisions: Decision[]) => decisions.map((d) => `${d.run_id}/${d.task_key}`);
+
+  it('decisions.list() reads every page, and a limit reads only as far as it', async () => {
+    const ws = member();
+    const all = rows(await ws.decisions.list());
+    expect(all).toHaveLength(waiting);
+    expect(new Set(all).size).toBe(waiting);
+    expect(rows(await ws.decisions.list({ limit: 1500 }))).toEqual(all);
+    expect(rows(await ws.decisions.list({ limit: 150 }))).toEqual(all.slice(0, 150));
+  });
+
+  it('the workspace watcher yields every decision waiting when it starts', async () => {
+    const controller = new AbortController();
+    const seen = new Set<string>();
+    const watching = (async () => {
+      for await (const decision of member().decisions.watch({ signal: controller.signal })) {
+        seen.add(`${decision.run_id}/${decision.task_key}`);
+        if (seen.size === waiting) return;
+      }
+    })();
+    try {
+      await within(watching, 20_000);
+    } finally {
+      controller.abort();
+    }
+    expect(seen.size).toBe(waiting);
+  });
+});
