@@ -7,7 +7,7 @@ const WORDS: Record<string, string> = {
   edit_refused: 'Your edit was refused and nothing changed: the call still waits as it was',
   approver_not_allowed: "The workspace's approval policy does not let you decide this call",
   self_approval_refused:
-    "You started this run, and the workspace's approval policy does not let you approve its calls",
+    "You asked for this call (you started its run or appended it), and the workspace's approval policy does not let you approve it",
   version_mismatch: 'This call changed since you read it: read it again before you decide',
   task_not_waiting: 'This call no longer waits for a decision',
   remember_unavailable: 'This approval cannot be remembered',

@@ -129,6 +129,29 @@ for (const backend of all) {
       expect(approved.body.state).toBe('runnable');
     });
 
+    it("under no_self_approval, a member's append to an agent's run waits for someone else, and its appender may not approve it", async () => {
+      d = await deploy(backend);
+      const { lead1, cy } = await leadsPolicy({ no_self_approval: true });
+      const runId = await waitingRun();
+      const row = await append(cy, runId, { tool_name: 'bash', tool_input: { command: 'ls' } });
+      expect(row.state).toBe('needs_approval');
+      expect(await received(runId, row.key)).toEqual([]);
+      const own = await cy.client.post(`${tasks(runId)}/${row.key}/approve`, {});
+      expect(own.status).toBe(403);
+      expect(own.body.error.code).toBe('self_approval_refused');
+      expect(own.body.error.detail).toContain(`appended task ${row.key}`);
+      expect((await d.member.get(`${tasks(runId)}/${row.key}`)).body.state).toBe('needs_approval');
+      // A lead's append of a destructive call: their own approval is not counted either.
+      const rm = await append(lead1, runId, { tool_name: 'bash', tool_input: RM });
+      expect(rm.state).toBe('needs_approval');
+      expect(await received(runId, rm.key)).toEqual([]);
+      // Anyone else may approve, and the appender may still deny.
+      const approved = await lead1.client.post(`${tasks(runId)}/${row.key}/approve`, {});
+      expect(approved.body.state).toBe('runnable');
+      const denied = await lead1.client.post(`${tasks(runId)}/${rm.key}/deny`, { reason: 'no' });
+      expect(denied.status).toBe(200);
+    });
+
     it("a lead's edit of a parked author row still needs the second lead", async () => {
       d = await deploy(backend);
       const { lead1, lead2, cy } = await leadsPolicy();

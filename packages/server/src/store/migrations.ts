@@ -12,6 +12,7 @@ import { retentionMigration } from './retention-migration.js';
 import { retentionOrphansMigration } from './retention-orphans-migration.js';
 import { runLoopsMigration } from './run-loops-migration.js';
 import { storeIdentityMigration } from './store-identity-migration.js';
+import { taskAppendersMigration } from './task-appenders-migration.js';
 import { waitingPageMigration } from './waiting-page-migration.js';
 
 /** Which SQL engine a store speaks. */
@@ -315,6 +316,7 @@ export class StaticMigrations implements MigrationProvider {
       '0017_member_roles': memberRolesMigration(),
       '0018_run_loops': runLoopsMigration(this.dialect),
       '0019_store_identity': storeIdentityMigration(this.dialect),
+      '0020_task_appenders': taskAppendersMigration(),
     };
   }
 }

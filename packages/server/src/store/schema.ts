@@ -175,6 +175,8 @@ export interface TaskTable {
   resolution_token_hash: string | null;
   /** `event:source` of a lifecycle hook row (or `summary:n`), unique in its run. */
   hook_source: string | null;
+  /** The member who appended an author row through the tasks door; null for any other row. */
+  appended_by: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -64,6 +64,7 @@ function taskRow(run: RunTable, key: string, fields: Partial<TaskTable>): TaskTa
     options: null,
     multi: null,
     resolution_token_hash: null,
+    appended_by: null,
     hook_source: null,
     deadline_at: null,
     lease_until: null,

@@ -110,6 +110,7 @@ function taskRow(run: RunTable, state: TaskState, verb: TaskVerb): TaskTable {
     options: null,
     multi: null,
     resolution_token_hash: null,
+    appended_by: null,
     hook_source: null,
     created_at: NOW,
     updated_at: NOW,

@@ -221,6 +221,7 @@ export async function plantToolRow(
     multi: null,
     resolution_token_hash: null,
     hook_source: call.hookSource ?? null,
+    appended_by: call.origin === 'author' ? call.principal : null,
     created_at: tx.now,
     updated_at: tx.now,
   };

@@ -23,7 +23,8 @@ export interface PolicyBoundDecision {
 /**
  * Holds an author row's grant by origin to the workspace's approval policy:
  * it stands when one approval is needed and `principal` may give it (not a
- * named-approver rule leaving them out, not self-approval barred); otherwise
+ * named-approver rule leaving them out, not under `no_self_approval`, which
+ * bars a member from approving a row they appended); otherwise
  * the decision becomes a park. Any other decision passes unchanged.
  * `actionTags` is read only when a policy is set.
  */
@@ -46,7 +47,11 @@ export async function bindAuthorGrant(
     toolName: decision.tool_name,
     actionTags: options.actionTags(),
   });
-  const approves = principal !== null && mayApprove(requirement, run, principal);
+  // The appender (or the editor, the retrier) asks for the row: under no_self_approval
+  // they may not approve it themselves.
+  const approves =
+    principal !== null &&
+    mayApprove(requirement, { created_by: run.created_by, appended_by: principal }, principal);
   if (approves && requirement.required === 1) return unchanged;
   return {
     decision: { ...decision, outcome: 'parked', granted_by: null },

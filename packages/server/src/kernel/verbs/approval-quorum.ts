@@ -24,6 +24,24 @@ import { taskVersion, taskView } from '../views.js';
 /** What the approval policy reads of a run. */
 export type RunFacts = Pick<RunTable, 'agent_application_id' | 'created_by' | 'policy_layers'>;
 
+/**
+ * Who asked for a row: the run's starter and, for a row a member appended
+ * through the tasks door, that member. Under `no_self_approval` neither may
+ * approve it.
+ */
+export interface RequestFacts {
+  created_by: string | null;
+  appended_by?: string | null | undefined;
+}
+
+/** The request facts of one row of a run. */
+export function requestOf(
+  run: Pick<RunTable, 'created_by'>,
+  row: Pick<TaskTable, 'appended_by'>,
+): RequestFacts {
+  return { created_by: run.created_by, appended_by: row.appended_by };
+}
+
 /** The workspace's approval policy (validated when it was written); null when none was set. */
 export async function policyOfWorkspace(
   reader: Reader,
@@ -95,13 +113,13 @@ export async function approvalsRequiredNow(
 
 /**
  * Refuses a member the policy does not let decide this row; on approve, also
- * the member who started the run when the policy forbids self-approval. A
- * deny is open to every allowed approver, the run's starter included.
+ * the member who started the run or appended the row when the policy forbids
+ * self-approval. A deny is open to every allowed approver, those included.
  * @throws AirlockError approver_not_allowed, self_approval_refused (403).
  */
 export function checkDecider(
   requirement: ApprovalRequirement,
-  options: { who: string; verb: 'approve' | 'deny'; run: RunFacts; taskKey: string },
+  options: { who: string; verb: 'approve' | 'deny'; run: RequestFacts; taskKey: string },
 ): void {
   const { who, verb } = options;
   if (!isNamedApprover(requirement, who)) {
@@ -110,24 +128,27 @@ export function checkDecider(
       `${who} may not ${verb} task ${options.taskKey}: approval policy rule ${requirement.rule_index} names who may decide it`,
     );
   }
-  if (verb === 'approve' && isBarredStarter(requirement, options.run, who)) {
+  if (verb === 'approve' && isBarredRequester(requirement, options.run, who)) {
     throw new AirlockError(
       'self_approval_refused',
-      `${who} started this run; the approval policy lets nobody approve a call of a run they started`,
+      options.run.created_by === who
+        ? `${who} started this run; the approval policy lets nobody approve a call of a run they started`
+        : `${who} appended task ${options.taskKey}; the approval policy lets nobody approve a call they appended`,
     );
   }
 }
 
 /**
  * Whether this principal's approval of a row counts under the requirement: the covering rule
- * lets them decide, and they did not start the run under a policy that forbids self-approval.
+ * lets them decide, and they did not ask for the row (start its run, append it) under a policy
+ * that forbids self-approval.
  */
 export function mayApprove(
   requirement: ApprovalRequirement,
-  run: RunFacts,
+  run: RequestFacts,
   principal: string,
 ): boolean {
-  return isNamedApprover(requirement, principal) && !isBarredStarter(requirement, run, principal);
+  return isNamedApprover(requirement, principal) && !isBarredRequester(requirement, run, principal);
 }
 
 /** Whether the covering rule lets this principal decide (every member, when it names nobody). */
@@ -135,23 +156,25 @@ function isNamedApprover(requirement: ApprovalRequirement, principal: string): b
   return requirement.approvers === null || requirement.approvers.includes(principal);
 }
 
-/** Whether this principal started the run under a policy that forbids self-approval. */
-function isBarredStarter(
+/** Whether this principal asked for the row under a policy that forbids self-approval. */
+function isBarredRequester(
   requirement: ApprovalRequirement,
-  run: RunFacts,
+  run: RequestFacts,
   principal: string,
 ): boolean {
-  return requirement.no_self_approval && run.created_by === principal;
+  return (
+    requirement.no_self_approval && (run.created_by === principal || run.appended_by === principal)
+  );
 }
 
 /**
  * The approvals of a row that still count: the policy is read when a person decides, so an
  * approval given earlier counts only while its member may still approve the row (still a named
- * approver, not the run's starter under no_self_approval) and its credential is not revoked.
+ * approver, neither the run's starter nor the row's appender under no_self_approval) and its credential is not revoked.
  */
 export function standingApprovals<T extends { principal: string }>(
   requirement: ApprovalRequirement,
-  run: RunFacts,
+  run: RequestFacts,
   approvals: readonly T[],
   revoked: ReadonlySet<string>,
 ): T[] {
@@ -210,7 +233,7 @@ export async function decisionViews(
       (a) => a.run_id === row.run_id && a.task_key === row.key && a.row_version === version,
     );
     const requirement = requirementOf(policy, run, row);
-    const standing = standingApprovals(requirement, run, given, revoked);
+    const standing = standingApprovals(requirement, requestOf(run, row), given, revoked);
     return { ...view, approvals: progressOf(requirement, standing, names) };
   });
 }

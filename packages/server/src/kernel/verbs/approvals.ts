@@ -25,6 +25,7 @@ import {
   checkDecider,
   policyOfWorkspace,
   progressOf,
+  requestOf,
   requirementOf,
   standingApprovals,
 } from './approval-quorum.js';
@@ -157,7 +158,7 @@ export function approveTask(
     if (request.version !== undefined) checkVersion(row, request.version);
     const policy = await policyOfWorkspace(tx, run.workspace_id);
     let requirement: ApprovalRequirement = requirementOf(policy, run, row);
-    const decider = { who, verb: 'approve' as const, run, taskKey: row.key };
+    const decider = { who, verb: 'approve' as const, run: requestOf(run, row), taskKey: row.key };
     checkDecider(requirement, decider);
     const edit =
       request.toolInput !== undefined &&
@@ -183,7 +184,8 @@ export function approveTask(
     };
     const { names, revoked } = await principalRoster(tx, run.workspace_id);
     // Earlier approvals count only while they stand under the policy as it reads now.
-    const earlier = standingApprovals(requirement, run, await listApprovals(tx, key), revoked);
+    const asked = requestOf(run, row);
+    const earlier = standingApprovals(requirement, asked, await listApprovals(tx, key), revoked);
     const again = earlier.some((approval) => approval.principal === who);
     if (again && earlier.length < requirement.required) {
       // The same member approving this version again (a double click, a retried press): it

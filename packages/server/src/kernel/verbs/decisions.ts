@@ -20,7 +20,7 @@ import {
 import { plantToolRow } from '../stage/approval-stage.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from '../stage/questions.js';
 import { type TaskView, taskVersion, taskView } from '../views.js';
-import { checkDecider, policyOfWorkspace, requirementOf } from './approval-quorum.js';
+import { checkDecider, policyOfWorkspace, requestOf, requirementOf } from './approval-quorum.js';
 
 /** Names a row: its workspace, run and key. */
 export interface TaskAddress {
@@ -168,7 +168,13 @@ export function denyTask(
     guard: async (row, tx, run) => {
       if (version !== undefined) checkVersion(row, version);
       const policy = await policyOfWorkspace(tx, run.workspace_id);
-      checkDecider(requirementOf(policy, run, row), { who, verb: 'deny', run, taskKey: row.key });
+      const request = requestOf(run, row);
+      checkDecider(requirementOf(policy, run, row), {
+        who,
+        verb: 'deny',
+        run: request,
+        taskKey: row.key,
+      });
     },
     change: () => ({
       to: 'failed',
