@@ -1,3 +1,4 @@
+import { visibleText } from '@airlock/sdk';
 import { h } from './dom.js';
 import { editableText, inputDiffLines, readEditedInput } from './input-edit.js';
 
@@ -102,7 +103,7 @@ export function inputEditor(options: InputEditorOptions): InputEditor {
               h(
                 'span',
                 { class: `diff-${line.kind}`, title: WORDS[line.kind] },
-                `${MARK[line.kind]} ${line.text}\n`,
+                `${MARK[line.kind]} ${visibleText(line.text)}\n`,
               ),
             )
           : [h('span', { class: 'diff-kept' }, 'No change yet.\n')]),

@@ -1,10 +1,11 @@
 import type { Approval, Decision, Question, Remember } from '@airlock/sdk';
-import { hasHiddenCharacters, visibleText } from '@airlock/sdk';
+import { visibleText } from '@airlock/sdk';
 import { act } from './acting.js';
 import { approvalsView } from './approvals-view.js';
 import { diffLinesOf, fileChangeOf } from './diff-source.js';
 import { type Child, h } from './dom.js';
 import { ago, callLine, commandsOf, inputFields, parkedByMode, ruleText, until } from './format.js';
+import { hiddenTextWarning } from './hidden-text.js';
 import { inputEditor } from './input-editor.js';
 import { rememberControls } from './remember.js';
 
@@ -67,21 +68,16 @@ export function cardName(decision: Decision): string {
   return `${what}, run ${decision.run_id}, task ${decision.task_key}`;
 }
 
-function inputView(input: unknown): HTMLElement {
+function inputView(decision: Approval): HTMLElement {
+  const input = decision.tool_input;
   const commands = commandsOf(input);
   const shownAsCommand = new Set(commands.map(([key]) => key));
   const fields = inputFields(input).filter(([key]) => !shownAsCommand.has(key));
-  const hidden = hasHiddenCharacters(JSON.stringify(input) ?? '');
+  const warning = hiddenTextWarning(decision.tool_name, input);
   return h(
     'section',
     { class: 'input' },
-    hidden
-      ? h(
-          'p',
-          { class: 'warning', role: 'note' },
-          'This call holds characters that change how text reads without showing (shown as ⟨U+…⟩). What runs is the text as sent.',
-        )
-      : null,
+    warning ? h('p', { class: 'warning', role: 'note' }, warning) : null,
     commands.length > 1
       ? h(
           'p',
@@ -116,10 +112,12 @@ function diffView(decision: Approval): HTMLElement | null {
   if (change === null) return null;
   const mark = { added: '+', removed: '-', kept: ' ' } as const;
   const words = { added: 'added', removed: 'removed', kept: 'kept' } as const;
+  // Model text: a bidi control or a run of blanks shows as a mark, here as in the input's fields.
+  const path = visibleText(change.path, { oneLine: true });
   return h(
     'section',
-    { class: 'diff', 'aria-label': `change to ${change.path}` },
-    h('h3', {}, 'Change to ', h('code', {}, change.path)),
+    { class: 'diff', 'aria-label': `change to ${path}` },
+    h('h3', {}, 'Change to ', h('code', {}, path)),
     h(
       'pre',
       { class: 'diff-lines' },
@@ -127,7 +125,7 @@ function diffView(decision: Approval): HTMLElement | null {
         h(
           'span',
           { class: `diff-${line.kind}`, title: words[line.kind] },
-          `${mark[line.kind]} ${line.text}\n`,
+          `${mark[line.kind]} ${visibleText(line.text)}\n`,
         ),
       ),
     ),
@@ -150,7 +148,7 @@ function profileView(decision: Approval): HTMLElement | null {
           'p',
           { class: 'targets' },
           'Targets: ',
-          ...profile.targets.map((target) => h('code', {}, target)),
+          ...profile.targets.map((target) => h('code', {}, visibleText(target, { oneLine: true }))),
         )
       : null,
     h('p', { class: 'why' }, `Mode ${profile.mode ?? '?'} · origin ${profile.origin ?? '?'}`),
@@ -214,9 +212,9 @@ function approvalCard(decision: Approval, actions: CardActions): HTMLElement {
   const card: HTMLElement = h(
     'article',
     { class: 'card', 'data-decision': decisionKey(decision), 'aria-label': cardName(decision) },
-    header(decision, decision.tool_name, 'needs approval'),
+    header(decision, visibleText(decision.tool_name, { oneLine: true }), 'needs approval'),
     diffView(decision),
-    inputView(decision.tool_input),
+    inputView(decision),
     profileView(decision),
     approvalsView(decision),
     h(
@@ -305,7 +303,7 @@ function questionCard(decision: Question, actions: CardActions): HTMLElement {
   const card: HTMLElement = h(
     'article',
     { class: 'card', 'data-decision': decisionKey(decision), 'aria-label': cardName(decision) },
-    header(decision, decision.prompt || 'A question', 'question'),
+    header(decision, visibleText(decision.prompt || 'A question'), 'question'),
     h(
       'div',
       { class: 'actions' },
