@@ -6,6 +6,7 @@ import { withFingerprints } from './fingerprint.js';
 import { lintDocument } from './lint.js';
 import {
   customRuleSetFindings,
+  overlayScopeOf,
   permissionChainFindings,
   permissionFileKind,
   permissionFindings,
@@ -21,6 +22,12 @@ export interface FileLintSettings {
   readonly tools?: ToolCatalog | undefined;
   /** `--mode`: used for a bare list before the config's mode. */
   readonly mode?: ApprovalMode | undefined;
+  /**
+   * The file's absolute path, when the document's own name is relative: it
+   * decides whether an overlay is a repository's `.airlock/permissions.json`
+   * (a project document) wherever the command runs from.
+   */
+  readonly path?: string | undefined;
 }
 
 /**
@@ -45,7 +52,10 @@ export function fileLinter(
     return (current) => {
       const kind = permissionFileKind(current.value);
       if (kind === null) return [];
-      return [...permissionFindings(current, kind), ...chains(current, kind)].sort(compareFindings);
+      const scope = overlayScopeOf(settings.path ?? current.fileName);
+      return [...permissionFindings(current, kind, scope), ...chains(current, kind)].sort(
+        compareFindings,
+      );
     };
   const tools = settings.tools ?? config.tools;
   return (current) => {

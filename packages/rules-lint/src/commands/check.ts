@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { ApprovalModeSchema } from '@airlock/core';
 import { fileLinter, withCustomRuleSets } from '../check-file.js';
 import { choiceOption, formatOption, parseCommand } from '../cli/arguments.js';
@@ -104,7 +105,12 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
       continue;
     }
     const { document } = loaded;
-    const lint = fileLinter(document, { config, tools: cliTools, mode: cliMode });
+    const lint = fileLinter(document, {
+      config,
+      tools: cliTools,
+      mode: cliMode,
+      path: resolve(io.cwd, shown),
+    });
     let findings: readonly Finding[];
     let lines = document.lines;
     if (fixLevel && !permissionFileKind(document.value)) {

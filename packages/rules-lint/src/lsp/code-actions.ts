@@ -3,8 +3,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { fixEdits } from '../fixes/fix-edits.js';
 import { parseDocument, type SourceDocument } from '../source/document.js';
 import type { AnalysisOutcome } from './analyse-text.js';
-import { documentFileName, findingDiagnostic, rangeOf } from './diagnostics.js';
-import { lintedText } from './document-lint.js';
+import { findingDiagnostic, rangeOf } from './diagnostics.js';
+import { documentFileName, lintedText } from './document-lint.js';
 
 function overlaps(a: Range, b: Range): boolean {
   const before = (x: Range['start'], y: Range['start']) =>

@@ -10,11 +10,6 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   info: DiagnosticSeverity.Information,
 };
 
-/** The file name an editor document stands for (its URI's last path segment decides `.jsonc`). */
-export function documentFileName(uri: string): string {
-  return decodeURIComponent(uri.split('/').pop() ?? uri);
-}
-
 /** The one diagnostic shown when the file's config cannot be used (`check` exits 2 on it). */
 export function configProblemDiagnostic(message: string): Diagnostic {
   return {

@@ -6,7 +6,6 @@ import { ConfigFinder, type LoadedConfig } from '../config/find-config.js';
 import { DEFAULT_CONFIG } from '../config/lint-config.js';
 import { MAX_SOURCE_BYTES, overLimitMessage } from '../source/read-source.js';
 import { type AnalysisJob, type AnalysisOutcome, analyseText } from './analyse-text.js';
-import { documentFileName } from './diagnostics.js';
 
 /** A document linted as `check` would lint its file, with the config it was linted under. */
 export interface DocumentLint {
@@ -48,6 +47,26 @@ export function filePath(uri: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A URI's percent escapes decoded; a malformed escape (`%ZZ`) is kept as written. */
+function decodedUri(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The file name an editor document is analysed under, as `check` would
+ * name its file: a `file:` URI's path, so that a repository's
+ * `.airlock/permissions.json` is checked as a project document; else the
+ * URI itself without query or fragment (its ending decides `.jsonc`).
+ * Never throws, whatever the URI holds.
+ */
+export function documentFileName(uri: string): string {
+  return filePath(uri) ?? decodedUri(uri.replace(/[?#].*$/s, ''));
 }
 
 /** What hover and completion need of a document, known without analysing it. */
