@@ -120,7 +120,8 @@ function diffView(decision: Approval): HTMLElement | null {
     h('h3', {}, 'Change to ', h('code', {}, path)),
     h(
       'pre',
-      { class: 'diff-lines' },
+      // Focusable: a line wider than the card scrolls in this box, by keyboard too.
+      { class: 'diff-lines', tabindex: 0 },
       ...diffLinesOf(change).map((line) =>
         h(
           'span',

@@ -87,5 +87,47 @@ describe.skipIf(browserSkipReason !== null)(
         if (decision.isApproval()) await decision.deny({ reason: 'tricky' });
       }
     });
+
+    it('keeps Deny and Edit input in view beside a diff of one very long line, at 1280 and 390 px', async () => {
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          {
+            tool_calls: [
+              {
+                name: 'edit',
+                input: {
+                  file_path: 'app.min.js',
+                  old_string: 'var a=1;',
+                  new_string: `var a=${'x'.repeat(3000)};`,
+                },
+              },
+            ],
+          },
+          { final: 'done' },
+        ]),
+      );
+      for (const width of [1280, 390]) {
+        const page = await f.openInbox({ width, height: 900 });
+        const card = await openCall(page, `${run.id}/t1`);
+        const layout = await card.evaluate((article) => {
+          const right = (selector: string) =>
+            (article.querySelector(selector) as HTMLElement).getBoundingClientRect().right;
+          const diff = article.querySelector('.diff .diff-lines') as HTMLElement;
+          return {
+            page: document.documentElement.scrollWidth <= window.innerWidth,
+            buttons: Math.max(right('[data-action="deny"]'), right('[data-action="edit"]')),
+            card: article.getBoundingClientRect().right,
+            viewport: window.innerWidth,
+            diffScrolls: diff.scrollWidth > diff.clientWidth,
+          };
+        });
+        // The long line scrolls inside the diff's own box; the page and the card stay in view.
+        expect(layout.page).toBe(true);
+        expect(layout.card).toBeLessThanOrEqual(layout.viewport);
+        expect(layout.buttons).toBeLessThanOrEqual(layout.viewport);
+        expect(layout.diffScrolls).toBe(true);
+      }
+      expect(await axeViolations(f.page)).toEqual([]);
+    });
   },
 );
