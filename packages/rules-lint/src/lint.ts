@@ -1,5 +1,5 @@
 import { ruleEntries } from './analysis/rule-entry.js';
-import { mergeCatalogs, type ToolCatalog } from './catalog/tool-catalog.js';
+import { mergeCatalogs, resolvedCatalog, type ToolCatalog } from './catalog/tool-catalog.js';
 import type { RuleSetting } from './config/lint-config.js';
 import { runExamples } from './examples/run-examples.js';
 import { compareFindings, type Finding, type SourceLocation } from './findings.js';
@@ -82,7 +82,7 @@ export function lintDocument(
     listLength: Array.isArray(file.rules) ? file.rules.length : 0,
     mode: file.mode,
     toolAliases: file.toolAliases,
-    tools: mergeCatalogs(options.tools, file.declaredTools),
+    tools: mergeCatalogs(resolvedCatalog(options.tools, file.toolAliases), file.declaredTools),
   };
   for (const rule of options.rules ?? LINT_RULES) {
     if (options.settings?.[rule.id] === 'off') continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeCatalogs, parseToolCatalog } from './tool-catalog.js';
+import { mergeCatalogs, parseToolCatalog, resolvedCatalog } from './tool-catalog.js';
 
 describe('parseToolCatalog', () => {
   it('reads names, MCP, Anthropic-style and OpenAI-style entries', () => {
@@ -29,5 +29,17 @@ describe('parseToolCatalog', () => {
     expect(merged?.names).toEqual(['bash', 'write']);
     expect(merged?.schemas.get('bash')).toEqual({ type: 'object' });
     expect(mergeCatalogs(undefined)).toBeUndefined();
+  });
+
+  it('resolves names through tool_aliases, moving their schemas to the resolved name', () => {
+    const parsed = parseToolCatalog([
+      { name: 'read_file', input_schema: { type: 'object', title: 'read' } },
+      'bash',
+    ]);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const resolved = resolvedCatalog(parsed.catalog, { read_file: 'read' });
+    expect(resolved?.names).toEqual(['bash', 'read']);
+    expect([...(resolved?.schemas.keys() ?? [])]).toEqual(['read']);
+    expect(resolved?.schemas.get('read')).toEqual({ type: 'object', title: 'read' });
   });
 });

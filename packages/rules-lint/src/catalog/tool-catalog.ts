@@ -1,4 +1,4 @@
-import { matchGlob } from '@airlock/core';
+import { matchGlob, resolveToolName } from '@airlock/core';
 
 /** The tools a rule file's rules may name: their resolved names and, when known, input schemas. */
 export interface ToolCatalog {
@@ -57,6 +57,28 @@ export function mergeCatalogs(...catalogs: (ToolCatalog | undefined)[]): ToolCat
     for (const [name, schema] of catalog.schemas) if (!schemas.has(name)) schemas.set(name, schema);
   }
   return { names: [...names].sort(), schemas };
+}
+
+/**
+ * A catalog as a profile's rules see it: each name resolved as the kernel
+ * resolves a call's tool name (runner suffix stripped, `tool_aliases`
+ * applied), its schema moved to the resolved name. Without aliases the
+ * names are still resolved, as every call's name is.
+ */
+export function resolvedCatalog(
+  catalog: ToolCatalog | undefined,
+  aliases: Readonly<Record<string, string>>,
+): ToolCatalog | undefined {
+  if (catalog === undefined) return undefined;
+  const schemas = new Map<string, unknown>();
+  for (const [name, schema] of catalog.schemas) {
+    const resolved = resolveToolName(name, aliases);
+    if (!schemas.has(resolved)) schemas.set(resolved, schema);
+  }
+  return {
+    names: [...new Set(catalog.names.map((name) => resolveToolName(name, aliases)))].sort(),
+    schemas,
+  };
 }
 
 /** A catalog of names only. */

@@ -1,6 +1,6 @@
 import { type CompletionItem, CompletionItemKind } from 'vscode-languageserver/node.js';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { mergeCatalogs, type ToolCatalog } from '../catalog/tool-catalog.js';
+import { mergeCatalogs, resolvedCatalog, type ToolCatalog } from '../catalog/tool-catalog.js';
 import type { RuleFile } from '../rule-file.js';
 import { ruleAt, tolerantRuleFile } from './rule-at.js';
 import { stringContentAt } from './string-at.js';
@@ -70,7 +70,7 @@ export function completions(
 ): CompletionItem[] {
   const text = document.getText();
   const { value, file } = tolerantRuleFile(text);
-  const tools = mergeCatalogs(catalog, file.declaredTools);
+  const tools = mergeCatalogs(resolvedCatalog(catalog, file.toolAliases), file.declaredTools);
   const position = ruleAt(text, offset, file);
   const word = wordItems(document, offset);
   if (position.atKey) {

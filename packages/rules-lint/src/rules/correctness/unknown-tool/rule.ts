@@ -11,8 +11,8 @@ export const unknownTool: LintRule = {
     summary: 'A tool name or glob that matches no known tool, so the rule never applies.',
     description:
       'Rules see the resolved tool name (after the runner suffix and `tool_aliases`). An alternative of `tool` that matches none of the known tools is almost always a typo, ' +
-      "and under `rules` mode a typo in an allow rule turns into refusals the model reads. Known tools are those of `--tools CATALOG.json`, the profile's `tool_names` " +
-      '(resolved through its aliases) and its lifecycle hook tools; with none known, the rule is silent. Fix the spelling or add the tool to the catalog. ' +
+      "and under `rules` mode a typo in an allow rule turns into refusals the model reads. Known tools are those of `--tools CATALOG.json` (or the config's `tools`), the profile's `tool_names` " +
+      "and its lifecycle hook tools, every name resolved through its aliases as a call's name is; with none known, the rule is silent. Fix the spelling or add the tool to the catalog. " +
       'A deny whose tool glob (with `*` or `?`) matches no known tool is only a warning: guarding a namespace before its tools exist (`mcp__gitlab__*`) is sound practice.',
     bad: '{\n  "tool_names": ["bash", "write"],\n  "approval_rules": [{"tool": "bsah", "verdict": "allow"}]\n}',
     good: '{\n  "tool_names": ["bash", "write"],\n  "approval_rules": [{"tool": "bash", "verdict": "allow"}]\n}',
