@@ -1,4 +1,9 @@
-import { createClient, isForbiddenError, isUnauthorizedError } from '@airlock/sdk';
+import {
+  createClient,
+  isConnectionError,
+  isForbiddenError,
+  isUnauthorizedError,
+} from '@airlock/sdk';
 import { h } from './dom.js';
 import { InboxView } from './inbox.js';
 import { PrincipalNames } from './principal-names.js';
@@ -79,7 +84,7 @@ function showSignIn(message = ''): void {
       token: token.value.trim(),
     };
     note.textContent = 'Signing in…';
-    void open(session).catch((error: unknown) => {
+    void open(session, { signingIn: true }).catch((error: unknown) => {
       note.textContent =
         isUnauthorizedError(error) || isForbiddenError(error)
           ? `Refused: ${error.detail}`
@@ -103,11 +108,35 @@ function pageFor(session: Session, hash: string): Page {
   });
   if (hash === '#/recent') return new RecentDecisionsView(workspace, names);
   const run = /^#\/runs\/([^/]+)$/.exec(hash);
-  if (run?.[1]) {
-    const runId = decodeURIComponent(run[1]);
-    return new RunStoryView(workspace, runId, names);
-  }
+  if (run?.[1]) return new RunStoryView(workspace, runIdOf(run[1]), names);
   return new InboxView(workspace, { onSignedOut: (reason) => signOut(reason) });
+}
+
+/** A run id from a link: its escapes read, or the text as it is when they are not valid. */
+function runIdOf(linked: string): string {
+  try {
+    return decodeURIComponent(linked);
+  } catch {
+    return linked;
+  }
+}
+
+/** Whether an error ends the session: the kernel refused the token. */
+function endsSession(error: unknown): error is { detail: string } {
+  return isUnauthorizedError(error) || isForbiddenError(error);
+}
+
+/** A page that could not open, said inside the signed-in frame (the session goes on). */
+function showFailure(content: HTMLElement, error: unknown): void {
+  current?.stop();
+  current = null;
+  content.replaceChildren(
+    h(
+      'p',
+      { class: 'page-error', role: 'alert' },
+      `Cannot open the page: ${(error as Error).message}`,
+    ),
+  );
 }
 
 async function show(session: Session, content: HTMLElement): Promise<void> {
@@ -118,9 +147,24 @@ async function show(session: Session, content: HTMLElement): Promise<void> {
   await page.start();
 }
 
-async function open(session: Session): Promise<void> {
+/**
+ * Opens the signed-in frame on the page the address names. Only a refused
+ * token rejects (and, when signing in, a kernel that never answered: the
+ * token is unproven); any other failure of that first page (a run that is
+ * not there, a bad link) is said inside the frame and the session goes on.
+ */
+async function open(session: Session, options: { signingIn?: boolean } = {}): Promise<void> {
   const content = h('div', { class: 'content' });
-  await show(session, content);
+  try {
+    await show(session, content);
+  } catch (error) {
+    if (endsSession(error) || (options.signingIn && isConnectionError(error))) {
+      current?.stop();
+      current = null;
+      throw error;
+    }
+    showFailure(content, error);
+  }
   sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
   signedIn = { session, content };
   app.replaceChildren(
@@ -146,14 +190,12 @@ window.addEventListener('hashchange', () => {
   if (!signedIn) return;
   const { session, content } = signedIn;
   void show(session, content).catch((error: unknown) => {
-    if (isUnauthorizedError(error) || isForbiddenError(error)) signOut(error.detail);
-    else
-      content.replaceChildren(
-        h('p', { role: 'alert' }, `Cannot open the page: ${(error as Error).message}`),
-      );
+    if (endsSession(error)) signOut(error.detail);
+    else showFailure(content, error);
   });
 });
 
 const saved = readSession();
+// open() rejects only when the kernel refused the token.
 if (saved) void open(saved).catch(() => signOut('Your session ended; sign in again.'));
 else showSignIn();
