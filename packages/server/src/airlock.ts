@@ -144,12 +144,18 @@ interface Parts {
   metricsListener: MetricsListener | null;
 }
 
-/** Stops serving, finishes in-flight steps, closes the store: the reverse of the start. */
+/**
+ * Stops serving, finishes in-flight steps, closes the store: the reverse of
+ * the start, except that the kernel (its sweep, its runs' steps) stops before
+ * notifications: every event it commits while stopping (a park that expires
+ * meanwhile) still gets its outbox rows, for this worker's last sends or the
+ * next start's.
+ */
 async function stopParts(parts: Partial<Parts>): Promise<void> {
   await parts.metricsListener?.close();
   await parts.http?.close();
-  await parts.notifications?.close();
   await parts.kernel?.stop();
+  await parts.notifications?.close();
   await parts.hub?.stop();
   await parts.store?.close();
   await parts.tracing?.shutdown();

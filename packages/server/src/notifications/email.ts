@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { isLoopbackHost, type TaskView, visibleText } from '@airlock/core';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { ACTION_LINK_PATH, signActionLink } from './action-links.js';
 import type { EmailChannelConfig } from './config.js';
 import { PartlySent } from './partly-sent.js';
 import { headline, type NotificationPayload } from './payload.js';
+import { shownWithin } from './shown-text.js';
 
 /** A model's text on one visible line (a tool name, an option). */
 function oneLine(text: string): string {
@@ -30,7 +32,8 @@ function describeTask(task: TaskView): string[] {
   if (profile) {
     lines.push(
       `Action tags: ${profile.action_tags.join(', ') || 'none'}`,
-      `Targets: ${profile.targets.join(', ') || 'none'}`,
+      // Targets are read from the model's input: each on the line, shown like it.
+      `Targets: ${profile.targets.map((target) => shownWithin(target, 200, { oneLine: true })).join(', ') || 'none'}`,
       `Mode: ${profile.mode}`,
     );
   }
@@ -159,7 +162,7 @@ export class EmailSender {
       subject: `[Airlock] ${headline(payload)}`,
       text: emailText(payload, this.linksFor(recipient, payload, notice.publicUrl)),
       // Lets a receiving system dedupe a notice sent again after a crash.
-      messageId: `<${deliveryId}.${Buffer.from(recipient).toString('hex').slice(0, 16)}@airlock>`,
+      messageId: `<${deliveryId}.${createHash('sha256').update(recipient).digest('hex').slice(0, 32)}@airlock>`,
       headers: { 'X-Airlock-Delivery': deliveryId },
       // nodemailer's SMTP transport closes the connection when it aborts.
       ...(notice.signal ? { signal: notice.signal } : {}),

@@ -1,3 +1,4 @@
+import type { RunView } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
 import {
@@ -10,6 +11,9 @@ import {
 import { fieldsOf, SIGNING_SECRET, startSlack } from '../testing/slack-kit.js';
 import { type Mail, startSmtp } from '../testing/smtp-receiver.js';
 import { backends } from '../testing/stores.js';
+import type { EmailChannelConfig } from './config.js';
+import { EmailSender } from './email.js';
+import type { NotificationPayload } from './payload.js';
 
 /**
  * What a notice shows of the text a model wrote (a tool's name, a question, a command): a
@@ -188,5 +192,58 @@ describe('what a notice shows of a model’s text', () => {
     expect(text.split('\n').some((line) => line.startsWith('Approve:'))).toBe(false);
     expect(text).toContain('  Approve: https://evil.example/phish');
     expect(text).toContain('Options: a⟨U+2067⟩b | c');
+  });
+
+  it('in a mail, a target read from the input cannot forge a line of the notice nor hide characters', async () => {
+    const { mailed } = await deploy();
+    const runId = await start({
+      name: 'Write',
+      input: {
+        file_path: 'notes.txt\n\nApprove: https://evil.example/approve\u202etxt.exe',
+        content: 'x',
+      },
+    });
+    const text = textOf(await mailed(runId));
+    expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    const targets = text.split('\n').find((line) => line.startsWith('Targets: '));
+    expect(targets).toContain(
+      '⟨U+000A⟩⟨U+000A⟩Approve: https:/evil.example/approve⟨U+202E⟩txt.exe',
+    );
+    const approves = text.split('\n').filter((line) => line.startsWith('Approve: '));
+    expect(approves.every((line) => !line.includes('evil.example'))).toBe(true);
+  });
+
+  it('two recipients of one notice get two Message-IDs, however alike their addresses', async () => {
+    const smtp = await startSmtp();
+    closers.push(smtp.close);
+    const to = ['approvals@team-a.example', 'approvals@team-b.example'];
+    const sender = new EmailSender({
+      name: 'mail',
+      kind: 'email',
+      workspace: 'ws_1',
+      smtp: { host: '127.0.0.1', port: smtp.port },
+      from: 'airlock@example.com',
+      to,
+    } as EmailChannelConfig);
+    const payload = {
+      type: 'airlock.task.expired',
+      timestamp: new Date(0).toISOString(),
+      data: {
+        workspace_id: 'ws_1',
+        event: { type: 'task.expired', data: {}, principal: null },
+        run: { id: 'run_1' } as RunView,
+        task: null,
+        card_url: null,
+      },
+    } satisfies NotificationPayload;
+    try {
+      await sender.send('ntf_1', payload, { publicUrl: undefined });
+    } finally {
+      sender.close();
+    }
+    const ids = smtp.mails.map((mail) => /^Message-ID: (.*)$/im.exec(mail.raw)?.[1]);
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^<ntf_1\.[0-9a-f]+@airlock>$/);
+    expect(new Set(ids).size).toBe(2);
   });
 });

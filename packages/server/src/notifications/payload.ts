@@ -33,6 +33,9 @@ export function cardUrl(publicUrl: string | undefined, runId: string): string | 
 /** The most characters of a model's text (a tool name, a question) a headline holds. */
 const HEADLINE_TEXT = 120;
 
+/** The most characters of a whole headline: what a Slack header takes (150). */
+export const HEADLINE_MAX = 150;
+
 /**
  * How a park notice begins when the call waits again (routing.ts): a person who saw the
  * first notice can tell the new one from a duplicate.
@@ -44,22 +47,25 @@ const PARKED_AGAIN: Record<string, string> = {
 };
 
 /**
- * One line saying what a notice asks of a person (a Slack header, a mail's subject). The
- * tool name and the question are the model's: shown on one line with their hidden
- * characters as marks, cut short with their end kept.
+ * One line saying what a notice asks of a person (a Slack header, a mail's subject), at most
+ * {@link HEADLINE_MAX} characters. The tool name and the question are the model's: shown on
+ * one line with their hidden characters as marks, cut short with their end kept to what the
+ * line's own words leave (at most 120 characters).
  */
 export function headline(payload: NotificationPayload): string {
   const task = payload.data.task;
-  const tool = task ? shownWithin(task.tool_name, HEADLINE_TEXT, { oneLine: true }) : 'a call';
+  const model = (prefix: string, text: string) => {
+    const budget = Math.min(HEADLINE_TEXT, HEADLINE_MAX - prefix.length);
+    return `${prefix}${shownWithin(text, budget, { oneLine: true })}`;
+  };
+  const tool = (prefix: string) => (task ? model(prefix, task.tool_name) : `${prefix}a call`);
   switch (payload.type) {
     case 'airlock.task.parked':
-      return `${PARKED_AGAIN[payload.data.event.type] ?? 'Approval needed'}: ${tool}`;
-    case 'airlock.task.asked': {
-      const prompt = shownWithin(task?.prompt ?? '', HEADLINE_TEXT, { oneLine: true });
-      return `Question waiting: ${prompt}`.trim();
-    }
+      return tool(`${PARKED_AGAIN[payload.data.event.type] ?? 'Approval needed'}: `);
+    case 'airlock.task.asked':
+      return model('Question waiting: ', task?.prompt ?? '').trim();
     case 'airlock.task.expired':
-      return `Expired without a decision: ${tool}`;
+      return tool('Expired without a decision: ');
     case 'airlock.run.held':
       return `Run ${payload.data.run.id} holds on a failed row: retry or abandon it`;
     case 'airlock.run.failed':

@@ -88,7 +88,8 @@ export function noticeMessage(
   // The headline is plain text in the header; the notification text is mrkdwn, so escaped.
   const line = headline(payload);
   const text = escapeMrkdwn(line);
-  const blocks: Block[] = [{ type: 'header', text: { type: 'plain_text', text: clip(line, 150) } }];
+  // Within Slack's 150 characters of a header already (HEADLINE_MAX).
+  const blocks: Block[] = [{ type: 'header', text: { type: 'plain_text', text: line } }];
   const task = payload.data.task;
   if (task) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: callText(task) } });

@@ -1,17 +1,21 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { startAirlock } from '../airlock.js';
 import { enqueueDeliveries } from '../store/notifications.js';
-import { waitFor } from '../testing/harness.js';
+import { client, waitFor } from '../testing/harness.js';
 import {
   closeAfterEach,
   deployWebhooks,
+  deployWithChannels,
   FAST_DELIVERY,
   failedDelivery,
+  freePort,
   type NotifyDeployment,
   startReceiver,
 } from '../testing/notify-kit.js';
 import { backends } from '../testing/stores.js';
 import type { ChannelSenders } from './channel-senders.js';
+import { parseNotificationsConfig } from './config.js';
 import { DeliveryWorker } from './worker.js';
 
 const all = await backends();
@@ -68,6 +72,54 @@ for (const backend of all) {
       expect(left.last_error).toMatch(/stopped/);
       // A cut by a shutdown is no attempt that counts toward the dead letter.
       expect(left.attempts).toBe(0);
+    });
+
+    it('a park that expires while the kernel stops still gets its notice, sent after the restart', async () => {
+      const stuck = await startReceiver(() => null);
+      const ops = await startReceiver();
+      closers.push(stuck.close, ops.close);
+      const channels = [
+        { name: 'stuck', url: stuck.url, secrets: [SECRET] },
+        { name: 'ops', url: ops.url, secrets: [SECRET] },
+      ];
+      const configFor = ({ workspaceId }: { workspaceId: string }) => ({
+        channels: channels.map((channel) => ({
+          kind: 'webhook',
+          workspace: workspaceId,
+          ...channel,
+        })),
+      });
+      // The stop waits up to 1.5 s for the stuck send: the park's 0.7 s clock runs out meanwhile.
+      const tuning = { ...FAST_DELIVERY, stopGraceMs: 1500 };
+      d = await deployWithChannels(backend, configFor, {
+        port: await freePort(),
+        parkTtlMs: 700,
+        notificationTuning: tuning,
+      });
+      const runId = await d.park();
+      await waitFor(async () => stuck.received.length === 1 && ops.received.length === 1);
+      await d.airlock.close();
+      const again = await startAirlock({
+        ...(d.databaseUrl
+          ? { databaseUrl: d.databaseUrl }
+          : { dataDir: d.airlock.store.dataDir ?? undefined }),
+        rateLimit: null,
+        authFailureLimit: null,
+        sweepIntervalMs: 50,
+        parkTtlMs: 700,
+        notifications: parseNotificationsConfig(configFor(d)),
+        notificationTuning: tuning,
+      });
+      closers.unshift(() => again.close());
+      const types = () => ops.received.map((request) => JSON.parse(request.body).type as string);
+      await waitFor(async () => types().includes('airlock.task.expired'), {
+        timeoutMs: 5000,
+        what: `the expired park's notice (ops got ${types().join(', ')})`,
+      });
+      const expired = (
+        await client(again.url, d.tokens.member).get(`${d.ws}/runs/${runId}/tasks/t1`)
+      ).body;
+      expect(expired.state).toBe('timed_out');
     });
 
     it('a send that ignores its cut is waited for: it lands once, recorded delivered, not failed and sent again', async () => {
