@@ -11,7 +11,7 @@ import {
   permissionFileKind,
   permissionFindings,
 } from './permissions/permission-file.js';
-import { readRuleFile } from './rule-file.js';
+import { readRuleFile, runningMode } from './rule-file.js';
 import type { SourceDocument } from './source/document.js';
 
 /** What decides how one file is linted: its config, plus what the command line overrides. */
@@ -20,7 +20,7 @@ export interface FileLintSettings {
   readonly config: LoadedConfig;
   /** `--tools CATALOG.json`: replaces the config's catalog when given. */
   readonly tools?: ToolCatalog | undefined;
-  /** `--mode`: used for a bare list before the config's mode. */
+  /** `--mode`: used for a bare list before the config's mode (a profile runs under its own, else `ask`). */
   readonly mode?: ApprovalMode | undefined;
   /**
    * The file's absolute path, when the document's own name is relative: it
@@ -60,7 +60,7 @@ export function fileLinter(
   const tools = settings.tools ?? config.tools;
   return (current) => {
     const ruleFile = readRuleFile(current.value);
-    const mode = ruleFile.mode ?? settings.mode ?? config.mode;
+    const mode = runningMode(ruleFile, settings.mode ?? config.mode);
     const linted = lintDocument(
       current,
       { ...ruleFile, ...(mode === undefined ? {} : { mode }) },

@@ -4,7 +4,7 @@ import type { RuleSetting } from './config/lint-config.js';
 import { runExamples } from './examples/run-examples.js';
 import { compareFindings, type Finding, type SourceLocation } from './findings.js';
 import { withFingerprints } from './fingerprint.js';
-import { type RuleFile, readRuleFile } from './rule-file.js';
+import { type RuleFile, readRuleFile, runningMode } from './rule-file.js';
 import { LINT_RULES } from './rules/catalog.js';
 import type { LintRule } from './rules/lint-rule.js';
 import { locatePointer, parseDocument, type SourceDocument } from './source/document.js';
@@ -73,14 +73,14 @@ export function lintDocument(
       document,
       examples: file.examples,
       policy: undefined,
-      mode: file.mode,
+      mode: runningMode(file),
     });
     findings.push(...shape.findings);
   }
   const context = {
     rules: ruleEntries(file.rules, file.rulesPointer),
     listLength: Array.isArray(file.rules) ? file.rules.length : 0,
-    mode: file.mode,
+    mode: runningMode(file),
     toolAliases: file.toolAliases,
     tools: mergeCatalogs(resolvedCatalog(options.tools, file.toolAliases), file.declaredTools),
   };

@@ -38,6 +38,22 @@ export interface RuleFile {
   readonly policy: Policy | undefined;
 }
 
+/** The mode the kernel runs a profile under when it declares no `approval_mode`. */
+export const PROFILE_DEFAULT_MODE: ApprovalMode = 'ask';
+
+/**
+ * The mode a rule file's rules run under: a profile's `approval_mode`, else
+ * `ask` (what the kernel gives a profile that declares none, whatever
+ * `--mode` or a config says); a bare list's mode comes from outside the file
+ * (`--mode`, the config's `mode`), so it is `listMode`, if any.
+ */
+export function runningMode(
+  file: Pick<RuleFile, 'kind' | 'mode'>,
+  listMode: ApprovalMode | undefined = file.mode,
+): ApprovalMode | undefined {
+  return file.kind === 'profile' ? (file.mode ?? PROFILE_DEFAULT_MODE) : listMode;
+}
+
 /** Interprets a parsed rule file and validates it with the kernel's own validator. */
 export function readRuleFile(value: unknown): RuleFile {
   if (!isObject(value)) {

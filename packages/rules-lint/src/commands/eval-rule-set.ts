@@ -13,7 +13,7 @@ import { lintDocument } from '../lint.js';
 import { permissionFindings } from '../permissions/permission-file.js';
 import { evaluateRuleSetCall } from '../permissions/rule-set-eval.js';
 import { renderPretty } from '../reporters/pretty.js';
-import { readRuleFile } from '../rule-file.js';
+import { readRuleFile, runningMode } from '../rule-file.js';
 
 /** True when an `eval` command line selects a permission rule set. */
 export function selectsRuleSet(args: readonly string[]): boolean {
@@ -72,7 +72,9 @@ export async function evalRuleSetCommand(args: readonly string[], io: CliIo): Pr
     return EXIT.findings;
   }
   const mode =
-    choiceOption(values.mode, 'mode', ApprovalModeSchema.options) ?? file?.mode ?? 'bypass';
+    choiceOption(values.mode, 'mode', ApprovalModeSchema.options) ??
+    (file && runningMode(file)) ??
+    'bypass';
   const profile = (document?.value ?? {}) as Record<string, unknown>;
   const result = evaluateRuleSetCall(
     {

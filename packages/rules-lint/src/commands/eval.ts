@@ -5,13 +5,13 @@ import { requireDocument } from '../cli/load.js';
 import { evaluateCall } from '../evaluate/evaluate-call.js';
 import { lintDocument } from '../lint.js';
 import { renderPretty } from '../reporters/pretty.js';
-import { readRuleFile } from '../rule-file.js';
+import { readRuleFile, runningMode } from '../rule-file.js';
 import { evalRuleSetCommand, selectsRuleSet } from './eval-rule-set.js';
 
 /**
  * `rules-lint eval --rules FILE --mode bypass|ask|rules [--origin O] --tool NAME --input JSON`:
- * prints core's decision for one call as JSON. `--mode` may be left out when
- * the file declares `approval_mode`. Exit 1 when the file is not a valid
+ * prints core's decision for one call as JSON. `--mode` may be left out for
+ * a profile: it runs under its `approval_mode`, else `ask`. Exit 1 when the file is not a valid
  * declaration (its problems on stderr). Throws UsageError.
  */
 export async function evalCommand(args: readonly string[], io: CliIo): Promise<number> {
@@ -34,8 +34,8 @@ export async function evalCommand(args: readonly string[], io: CliIo): Promise<n
   const input = parseInput(values.input);
   const document = await requireDocument(rulesPath, io.cwd);
   const file = readRuleFile(document.value);
-  const mode = choiceOption(values.mode, 'mode', ApprovalModeSchema.options) ?? file.mode;
-  if (!mode) throw new UsageError('eval: --mode is required (the file declares no approval_mode)');
+  const mode = choiceOption(values.mode, 'mode', ApprovalModeSchema.options) ?? runningMode(file);
+  if (!mode) throw new UsageError('eval: --mode is required (a bare rule list has no mode)');
   if (!file.policy) {
     const findings = lintDocument(document, file, { rules: [] });
     io.stderr(renderPretty([{ file: rulesPath, findings, lines: document.lines }]));

@@ -8,7 +8,7 @@ import { withFingerprints } from '../fingerprint.js';
 import { lintDocument } from '../lint.js';
 import type { PrettyFileReport } from '../reporters/pretty.js';
 import { renderReports } from '../reporters/render.js';
-import { readRuleFile } from '../rule-file.js';
+import { readRuleFile, runningMode } from '../rule-file.js';
 
 /**
  * `rules-lint test FILE... [--format F] [--allow-empty] [--output FILE]`:
@@ -57,7 +57,7 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
       document,
       examples: file.examples,
       policy: file.policy,
-      mode: file.mode,
+      mode: runningMode(file),
     });
     reports.push({
       file: shown,

@@ -45,6 +45,14 @@ describe('hover', () => {
     );
   });
 
+  it('marks ask for a profile without approval_mode, whatever its config says', () => {
+    const profile = '{"approval_rules": [{"tool": "bash", "verdict": "ask"}]}';
+    const config = { mode: 'rules' as const, path: '/team/rules-lint.config.jsonc' };
+    const hover = ruleHover(profile, after(profile, '"ask'), config);
+    expect(hover).toContain('| ask (this file, by default) | parked for a person |');
+    expect(hover).toContain('| rules | parked for a person |');
+  });
+
   it('speaks of origin for author and kernel rules, and is silent outside rules', () => {
     const hover = ruleHover(policy, after(policy, '"origin": "au'));
     expect(hover).toContain('**rule 2**: ask for author rows');

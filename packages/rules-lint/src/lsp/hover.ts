@@ -4,6 +4,7 @@ import { CoverIndex } from '../analysis/cover-index.js';
 import { type RuleEntry, ruleEntries } from '../analysis/rule-entry.js';
 import { RULE_WORK_UNITS, WorkBudget, withWorkBudget } from '../analysis/work-budget.js';
 import type { LintConfig } from '../config/lint-config.js';
+import { type RuleFile, runningMode } from '../rule-file.js';
 import { shadowingRules } from '../rules/correctness/shadowed-allow/rule.js';
 import { ruleAt, tolerantRuleFile } from './rule-at.js';
 
@@ -32,13 +33,16 @@ function matchesText(entry: RuleEntry): string {
 
 /**
  * The table's mark on the mode the file runs under, as `check` decides it:
- * the profile's `approval_mode`, else the config's `mode`, else none.
+ * a profile's `approval_mode`, else `ask` (the kernel's default for a
+ * profile); a bare list's config `mode`, else none.
  */
 function modeMark(
-  fileMode: ApprovalMode | undefined,
+  file: Pick<RuleFile, 'kind' | 'mode'>,
   config: Pick<LintConfig, 'mode' | 'path'> | undefined,
 ): (mode: ApprovalMode) => string {
-  if (fileMode !== undefined) return (mode) => (mode === fileMode ? ' (this file)' : '');
+  if (file.mode !== undefined) return (mode) => (mode === file.mode ? ' (this file)' : '');
+  if (file.kind === 'profile')
+    return (mode) => (mode === runningMode(file) ? ' (this file, by default)' : '');
   const { mode: configMode, path } = config ?? {};
   const from = path === undefined ? 'its config' : basename(path);
   return (mode) => (mode === configMode ? ` (this file, by ${from})` : '');
@@ -47,7 +51,8 @@ function modeMark(
 /**
  * The hover of a rule: what it matches, what a call gets under each mode
  * when it is the strongest rule matching (the mode the file runs under
- * marked, from its `approval_mode` or else the config's `mode`), and the
+ * marked: a profile's `approval_mode`, else `ask`; a bare list's config
+ * `mode`), and the
  * rules that shadow it (deny and ask over an allow, deny over an ask).
  * Undefined outside a rule.
  */
@@ -63,7 +68,7 @@ export function ruleHover(
   const entry = entries.find((candidate) => candidate.index === position.ruleIndex);
   if (!entry)
     return `**rule ${position.ruleIndex}**: the kernel refuses this rule (see the diagnostics).`;
-  const mark = modeMark(file.mode, config);
+  const mark = modeMark(file, config);
   const lines = [
     `**rule ${entry.index}**: ${entry.verdict}${entry.origin === 'model' ? '' : ` for ${entry.origin} rows`}`,
     '',

@@ -15,7 +15,7 @@ export const askNoopInAskMode: LintRule = {
       'An ask rule for model calls that shares no call with any allow rule changes nothing, and suggests the list was written for mode `rules`. ' +
       'Remove it, or check the mode. The quick fix removes it; it is unsafe only because later rule numbers shift. Rules for `author` or `kernel` rows are never reported: for them an ask rule does opt the rows back in.',
     semantics:
-      "Reported when the file's mode (its `approval_mode`, or `--mode`/the config's `mode` for a bare list) is `ask`, the rule's verdict is `ask` and its origin `model`, " +
+      "Reported when the file's mode (a profile's `approval_mode`, else `ask` as the kernel runs it; `--mode`/the config's `mode` for a bare list) is `ask`, the rule's verdict is `ask` and its origin `model`, " +
       'and no allow rule of origin `model` may share a call with it (their tool globs, and when both read the same path their match globs, cannot share a text by their literal ends).',
     bad: '{\n  "approval_mode": "ask",\n  "approval_rules": [\n    {"tool": "read", "verdict": "allow"},\n    {"tool": "bash", "verdict": "ask"}\n  ]\n}',
     good: '{\n  "approval_mode": "ask",\n  "approval_rules": [\n    {"tool": "bash", "verdict": "allow"},\n    {"tool": "bash", "path": "command", "match": "*sudo*", "verdict": "ask"}\n  ]\n}',
