@@ -35,6 +35,40 @@ export function selfCommand(): string {
 }
 
 /**
+ * Checks, reading only, that a SQLite data directory holds a store `airlock
+ * serve` made: its file is there, reads whole and has Airlock's tables. A
+ * command that takes the directory's lock runs this first, so a refusal
+ * leaves the directory as it was (no lock file in it).
+ * @throws MissingStoreError naming where it looked and what to run instead.
+ */
+export function checkExistingSqliteStore(dataDir: string | undefined): void {
+  const flag = '--data-dir or AIRLOCK_DATA_DIR';
+  const dir = resolve(dataDir ?? '.airlock');
+  const file = join(dir, SQLITE_FILE_NAME);
+  if (!existsSync(file)) {
+    throw new MissingStoreError(
+      'store_not_found',
+      `no Airlock store in ${dir} (no ${SQLITE_FILE_NAME}); check ${flag}, ` +
+        `or create it with \`${selfCommand()} serve --data-dir ${dataDir ?? '.airlock'}\``,
+    );
+  }
+  const kind = sqliteFileKind(file);
+  if (kind === 'damaged') {
+    throw new MissingStoreError(
+      'store_corrupt',
+      `${file} is damaged (SQLITE_CORRUPT); restore the last good backup`,
+    );
+  }
+  if (kind !== 'airlock') {
+    const what = kind === 'not_sqlite' ? 'is not a SQLite database' : 'has no Airlock tables';
+    throw new MissingStoreError(
+      'not_an_airlock_store',
+      `${file} ${what}: it is not an Airlock store, and was left as it was; check ${flag}`,
+    );
+  }
+}
+
+/**
  * Opens a store that `airlock serve` created before, and never creates one:
  * a missing SQLite file or a database without a workspace is refused, and so
  * is a file or database of another program, before anything is written to
@@ -45,31 +79,7 @@ export async function openExistingStore(location: StoreLocation): Promise<Store>
   const flag = location.databaseUrl
     ? '--database-url or DATABASE_URL'
     : '--data-dir or AIRLOCK_DATA_DIR';
-  if (!location.databaseUrl) {
-    const dir = resolve(location.dataDir ?? '.airlock');
-    const file = join(dir, SQLITE_FILE_NAME);
-    if (!existsSync(file)) {
-      throw new MissingStoreError(
-        'store_not_found',
-        `no Airlock store in ${dir} (no ${SQLITE_FILE_NAME}); check ${flag}, ` +
-          `or create it with \`${selfCommand()} serve --data-dir ${location.dataDir ?? '.airlock'}\``,
-      );
-    }
-    const kind = sqliteFileKind(file);
-    if (kind === 'damaged') {
-      throw new MissingStoreError(
-        'store_corrupt',
-        `${file} is damaged (SQLITE_CORRUPT); restore the last good backup`,
-      );
-    }
-    if (kind !== 'airlock') {
-      const what = kind === 'not_sqlite' ? 'is not a SQLite database' : 'has no Airlock tables';
-      throw new MissingStoreError(
-        'not_an_airlock_store',
-        `${file} ${what}: it is not an Airlock store, and was left as it was; check ${flag}`,
-      );
-    }
-  }
+  if (!location.databaseUrl) checkExistingSqliteStore(location.dataDir);
   let store: Store;
   try {
     store = await Store.open(location, Date.now, { existing: true });

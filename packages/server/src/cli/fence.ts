@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { forTerminal } from '@airlock/core';
 import { type FencedRow, fenceByHand } from '../kernel/verbs/restore-fence.js';
@@ -6,7 +6,11 @@ import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
 import type { Store } from '../store/store.js';
 import { asStoreError, StoreUnavailableError } from '../store/store-errors.js';
 import { parseCommandLine, storeLocationOf } from './command-line.js';
-import { MissingStoreError, openExistingStore } from './existing-store.js';
+import {
+  checkExistingSqliteStore,
+  MissingStoreError,
+  openExistingStore,
+} from './existing-store.js';
 
 /** `airlock fence --help` */
 export const FENCE_HELP = `Usage: airlock fence [store options]
@@ -86,8 +90,10 @@ export async function fence(argv: string[]): Promise<number> {
   let release = () => {};
   let store: Store | undefined;
   try {
-    // A directory that is not there is refused below as no store, not made by taking its lock.
-    if (!location.databaseUrl && existsSync(resolve(location.dataDir))) {
+    if (!location.databaseUrl) {
+      // Refused before the lock is taken: a refusal makes no directory and leaves no lock file.
+      checkDataDirectory(location.dataDir);
+      checkExistingSqliteStore(location.dataDir);
       release = holdDataDir(location.dataDir);
     }
     store = await openExistingStore(location);
@@ -103,8 +109,15 @@ export async function fence(argv: string[]): Promise<number> {
       );
       return 1;
     }
-    if (error instanceof MissingStoreError) {
+    if (error instanceof MissingStoreError || error instanceof NotADirectoryError) {
       process.stderr.write(`airlock fence: ${error.code}: ${forTerminal(error.message)}\n`);
+      return 1;
+    }
+    const code = (error as { code?: unknown } | null)?.code;
+    if (!location.databaseUrl && (code === 'ENOTDIR' || code === 'EEXIST')) {
+      // The data directory became a file between the check and the lock.
+      const refusal = notADirectory(resolve(location.dataDir));
+      process.stderr.write(`airlock fence: ${refusal.code}: ${forTerminal(refusal.message)}\n`);
       return 1;
     }
     const mapped = asStoreError(error);
@@ -115,4 +128,37 @@ export async function fence(argv: string[]): Promise<number> {
     await store?.close().catch(() => {});
     release();
   }
+}
+
+/** A --data-dir that is a file, or lies under one. */
+class NotADirectoryError extends Error {
+  readonly code = 'data_dir_not_a_directory';
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotADirectoryError';
+  }
+}
+
+function notADirectory(dir: string, under = false): NotADirectoryError {
+  return new NotADirectoryError(
+    `the data directory ${dir} ${under ? 'lies under a file' : 'is a file'}, not a directory; check --data-dir (or AIRLOCK_DATA_DIR)`,
+  );
+}
+
+/**
+ * Refuses a data directory that is a file or lies under one; one that does
+ * not exist is refused next as no store.
+ * @throws NotADirectoryError `data_dir_not_a_directory`.
+ */
+function checkDataDirectory(dataDir: string): void {
+  const dir = resolve(dataDir);
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOTDIR') throw notADirectory(dir, true);
+    // Not there (ENOENT): no store, which the store check says next.
+    return;
+  }
+  if (!isDirectory) throw notADirectory(dir);
 }

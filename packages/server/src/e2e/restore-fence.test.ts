@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -263,5 +263,29 @@ describe('restore --no-fence, and fence refusals (sqlite)', () => {
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/^airlock fence: store_not_found: no Airlock store in /);
     expect(existsSync(missing)).toBe(false);
+  });
+
+  it('refuses a directory with no store, leaving it empty, and a data directory that is a file, with a code', async () => {
+    const empty = join(root, 'empty-dir');
+    mkdirSync(empty);
+    const none = await runLocalCli(['fence', '--data-dir', empty]);
+    expect(none).toMatchObject({ code: 1, stdout: '' });
+    expect(none.stderr).toMatch(/^airlock fence: store_not_found: no Airlock store in /);
+    // Not even the lock's file: the refusal changed nothing.
+    expect(readdirSync(empty)).toEqual([]);
+
+    const file = join(root, 'a-file');
+    writeFileSync(file, 'x\n');
+    const notDir = await runLocalCli(['fence', '--data-dir', file]);
+    expect(notDir).toMatchObject({ code: 1, stdout: '' });
+    expect(notDir.stderr).toBe(
+      `airlock fence: data_dir_not_a_directory: the data directory ${file} is a file, not a directory; check --data-dir (or AIRLOCK_DATA_DIR)\n`,
+    );
+    const under = join(file, 'dd');
+    const underFile = await runLocalCli(['fence', '--data-dir', under]);
+    expect(underFile.code).toBe(1);
+    expect(underFile.stderr).toMatch(
+      /^airlock fence: data_dir_not_a_directory: the data directory .* lies under a file, not a directory;/,
+    );
   });
 });
