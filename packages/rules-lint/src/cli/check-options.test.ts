@@ -131,6 +131,29 @@ describe('check: inputs', () => {
     ]);
   });
 
+  it('skips package.json, package-lock.json and tsconfig files, not rule files named like them', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'rules-lint-package-names-'));
+    for (const name of [
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'tsconfig.base.json',
+      'jsconfig.json',
+    ])
+      writeFileSync(join(project, name), '{"name": "x"}');
+    for (const name of ['package-installs.json', 'packages.json', 'tsconfig-rules.json'])
+      writeFileSync(join(project, name), '[{"tool": "bash", "verdict": "allow", "oops": 1}]');
+    for (const input of ['.', '*.json']) {
+      const run = await runCaptured(['check', '--format', 'json', input], project);
+      expect(JSON.parse(run.stdout).files.map((file: { file: string }) => file.file)).toEqual([
+        'package-installs.json',
+        'packages.json',
+        'tsconfig-rules.json',
+      ]);
+      expect(run.code).toBe(1);
+    }
+  });
+
   it("enters the .airlock dot-folder (the project's permissions.json), and no other", async () => {
     const project = mkdtempSync(join(tmpdir(), 'rules-lint-dot-'));
     const guardrail =

@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { CONFIG_NAMES } from '../config/find-config.js';
+import { describeFsError } from '../source/read-source.js';
 import { UsageError } from './cli-io.js';
 import { compilePathGlob } from './path-glob.js';
 
@@ -13,16 +14,27 @@ const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 /** The one dot-folder a folder walk enters: the project's `.airlock/permissions.json` lives there. */
 const SEARCHED_DOT_FOLDER = '.airlock';
 
+/** The command line's inputs: the files to lint, and the folders on the way that could not be read. */
+export interface ExpandedInputs {
+  /** Files to lint in order, each unreadable folder in the place it was met. */
+  readonly files: readonly string[];
+  /** Why each unreadable folder of `files` could not be read (one line). */
+  readonly unreadable: ReadonlyMap<string, string>;
+}
+
 /**
  * Turns the command line's FILE arguments into files to lint, in order and
  * without repeats: a file as given; a folder, every `*.json` and `*.jsonc`
  * below it (skipping `node_modules`, dot-folders other than `.airlock`, config files, tool
- * catalogs named `tools.json` or `*.tools.json`, and package and tsconfig
- * files); a glob (`*`, `**`, `?`), the rule files it matches;
- * `-`, standard input. Throws UsageError when a glob or folder gives no file.
+ * catalogs named `tools.json` or `*.tools.json`, `package.json`,
+ * `package-lock.json` and tsconfig/jsconfig files); a glob (`*`, `**`, `?`),
+ * the rule files it matches; `-`, standard input. A folder that cannot be
+ * read (where a glob could match) is kept as unreadable, and the walk goes
+ * on. Throws UsageError when a glob or folder gives nothing at all.
  */
-export function expandInputs(args: readonly string[], cwd: string): string[] {
+export function expandInputs(args: readonly string[], cwd: string): ExpandedInputs {
   const files: string[] = [];
+  const unreadable = new Map<string, string>();
   const seen = new Set<string>();
   const add = (file: string) => {
     if (!seen.has(file)) {
@@ -30,19 +42,50 @@ export function expandInputs(args: readonly string[], cwd: string): string[] {
       files.push(file);
     }
   };
+  const addWalk = (walk: FolderWalk) => {
+    for (const file of walk.found) add(file);
+    for (const [folder, reason] of walk.unreadable) {
+      unreadable.set(folder, reason);
+      add(folder);
+    }
+  };
   for (const arg of args) {
     if (arg === STDIN) add(arg);
     else if (/[*?]/.test(arg)) {
-      const matched = globFiles(arg, cwd);
-      if (matched.length === 0) throw new UsageError(`no file matches "${arg}"`);
-      for (const file of matched) add(file);
+      const walk = globFiles(arg, cwd);
+      if (walk.found.length + walk.unreadable.size === 0)
+        throw new UsageError(`no file matches "${arg}"`);
+      addWalk(walk);
     } else if (isFolder(resolve(cwd, arg))) {
-      const found = ruleFilesUnder(arg, cwd);
-      if (found.length === 0) throw new UsageError(`no rule file under ${arg} (*.json or *.jsonc)`);
-      for (const file of found) add(file);
+      const walk = ruleFilesUnder(arg, cwd);
+      if (walk.found.length + walk.unreadable.size === 0)
+        throw new UsageError(`no rule file under ${arg} (*.json or *.jsonc)`);
+      addWalk(walk);
     } else add(arg);
   }
-  return files;
+  return { files, unreadable };
+}
+
+/** What a walk found: rule files, and the folders it could not read with why. */
+interface FolderWalk {
+  readonly found: string[];
+  readonly unreadable: Map<string, string>;
+}
+
+/**
+ * A folder's entries sorted by name; undefined when it is gone (nothing to
+ * lint there); the one-line reason when it cannot be read.
+ */
+function readFolder(path: string, shown: string): import('node:fs').Dirent[] | string | undefined {
+  try {
+    return readdirSync(path, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    return `${shown}: cannot read folder (${describeFsError(error)})`;
+  }
 }
 
 function isFolder(path: string): boolean {
@@ -57,16 +100,18 @@ function isFolder(path: string): boolean {
 function isRuleFileName(name: string): boolean {
   if ((CONFIG_NAMES as readonly string[]).includes(name)) return false;
   if (name === 'tools.json' || name.endsWith('.tools.json')) return false;
-  if (/^(package|tsconfig|jsconfig)\b.*\.json$/.test(name)) return false;
+  if (name === 'package.json' || name === 'package-lock.json') return false;
+  if (/^(tsconfig|jsconfig)(\..+)?\.json$/.test(name)) return false;
   return name.endsWith('.json') || name.endsWith('.jsonc');
 }
 
-function ruleFilesUnder(folder: string, cwd: string): string[] {
-  const found: string[] = [];
+function ruleFilesUnder(folder: string, cwd: string): FolderWalk {
+  const result: FolderWalk = { found: [], unreadable: new Map() };
+  const { found } = result;
   const walk = (relativeFolder: string) => {
-    const entries = readdirSync(resolve(cwd, relativeFolder), { withFileTypes: true }).sort(
-      (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-    );
+    const entries = readFolder(resolve(cwd, relativeFolder), relativeFolder);
+    if (typeof entries === 'string') result.unreadable.set(relativeFolder, entries);
+    if (!Array.isArray(entries)) return;
     for (const entry of entries) {
       const path = join(relativeFolder, entry.name);
       if (entry.isDirectory()) {
@@ -79,35 +124,36 @@ function ruleFilesUnder(folder: string, cwd: string): string[] {
     }
   };
   walk(folder);
-  return found;
+  return result;
 }
 
 /** Files matching a path glob: `*` and `?` within one segment, `**` across any number of folders. */
-function globFiles(pattern: string, cwd: string): string[] {
+function globFiles(pattern: string, cwd: string): FolderWalk {
   const matcher = compilePathGlob(pattern.split(sep).join('/'));
   const base = pattern.startsWith('/') ? '/' : '.';
   const root = resolve(cwd, staticBase(pattern));
-  const found: string[] = [];
+  const result: FolderWalk = { found: [], unreadable: new Map() };
+  const shownOf = (path: string) => (base === '/' ? path : relative(cwd, path));
   const walk = (folder: string) => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const shownFolder = shownOf(folder);
+    const entries = readFolder(folder, shownFolder || '.');
+    // A folder the glob could match nothing in is no loss when it cannot be read.
+    if (typeof entries === 'string' && matcher.mayMatchUnder(shownFolder.split(sep).join('/')))
+      result.unreadable.set(shownFolder || '.', entries);
+    if (!Array.isArray(entries)) return;
+    for (const entry of entries) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name)) walk(path);
       } else if (entry.isFile()) {
-        const shown = base === '/' ? path : relative(cwd, path);
+        const shown = shownOf(path);
         if (isRuleFileName(entry.name) && matcher.matches(shown.split(sep).join('/')))
-          found.push(shown);
+          result.found.push(shown);
       }
     }
   };
   walk(root);
-  return found;
+  return result;
 }
 
 /** The leading folders of a glob that hold no wildcard: where to start walking. */

@@ -60,6 +60,21 @@ describe('command-line path globs', () => {
       ]);
   });
 
+  it('say a folder may hold a match whenever some path below it matches', () => {
+    fc.assert(
+      fc.property(patternText, pathText, pathText, (pattern, folder, rest) => {
+        const glob = compilePathGlob(pattern);
+        if (rest !== '' && glob.matches(`${folder}/${rest}`))
+          expect(glob.mayMatchUnder(folder)).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+    expect(compilePathGlob('policies/*.json').mayMatchUnder('policies')).toBe(true);
+    expect(compilePathGlob('policies/*.json').mayMatchUnder('policies/private')).toBe(false);
+    expect(compilePathGlob('**/*.json').mayMatchUnder('a/b')).toBe(true);
+    expect(compilePathGlob('a.json').mayMatchUnder('')).toBe(true);
+  });
+
   it('finish on a glob that made the old regular expression backtrack for minutes', () => {
     const root = mkdtempSync(join(tmpdir(), 'rules-lint-deep-glob-'));
     const deep = join(root, ...Array.from({ length: 40 }, () => 'd'));

@@ -31,12 +31,22 @@ const SLASH = 0x2f;
 export interface PathGlob {
   /** True when the whole path (with `/` between folders) matches. Never throws. */
   matches(path: string): boolean;
+  /** True when some path below `folder` (`folder/…`; `''` for the walk's root) could match. Never throws. */
+  mayMatchUnder(folder: string): boolean;
 }
 
 /** Compiles a command-line path glob (see the module's comment for its syntax). Never throws. */
 export function compilePathGlob(pattern: string): PathGlob {
   const tokens = tokenize(pattern.replace(/^\.\//, ''));
-  return { matches: (path) => run(tokens, path) };
+  const accept = 2 * tokens.length;
+  return {
+    matches: (path) => run(tokens, path)?.[accept] === 1,
+    // A path below the folder adds a non-empty name: any state but accepting may still lead there.
+    mayMatchUnder: (folder) =>
+      run(tokens, folder === '' ? '' : `${folder}/`)
+        ?.subarray(0, accept)
+        .includes(1) ?? false,
+  };
 }
 
 function tokenize(pattern: string): Token[] {
@@ -55,11 +65,12 @@ function tokenize(pattern: string): Token[] {
 }
 
 /**
- * The automaton's states: `2 * i` is "before token i" (`2 * tokens.length`
- * accepts), `2 * i + 1` is "inside the FOLDERS token i, past at least one
- * character", from which only a `/` leads on.
+ * The automaton's states after reading `path`, undefined when none is left:
+ * `2 * i` is "before token i" (`2 * tokens.length` accepts), `2 * i + 1` is
+ * "inside the FOLDERS token i, past at least one character", from which
+ * only a `/` leads on.
  */
-function run(tokens: readonly Token[], path: string): boolean {
+function run(tokens: readonly Token[], path: string): Uint8Array | undefined {
   const accept = 2 * tokens.length;
   let current = new Uint8Array(accept + 2);
   let next = new Uint8Array(accept + 2);
@@ -93,8 +104,8 @@ function run(tokens: readonly Token[], path: string): boolean {
         if (unit !== SLASH) enter(next, state);
       } else enter(next, state);
     }
-    if (!alive) return false;
+    if (!alive) return undefined;
     [current, next] = [next, current];
   }
-  return current[accept] === 1;
+  return current;
 }

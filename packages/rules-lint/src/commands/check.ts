@@ -66,12 +66,14 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
   const cliTools = await loadToolCatalog(values.tools as string | undefined, io.cwd);
   const configs = new ConfigFinder(io.cwd, values.config as string | undefined);
   let reports: PrettyFileReport[] = [];
-  const files = expandInputs(positionals, io.cwd);
-  // A link leading out of the working folder is never read: its target could land in CI logs.
-  const escapes = new Map<string, string>();
+  const inputs = expandInputs(positionals, io.cwd);
+  const { files } = inputs;
+  // Inputs reported as failures without reading: a folder that could not be read, and a
+  // link leading out of the working folder (its target could land in CI logs).
+  const refused = new Map<string, string>(inputs.unreadable);
   for (const file of files) {
-    const refusal = file === '-' ? undefined : readRefusal(file, io.cwd);
-    if (refusal) escapes.set(file, refusal);
+    const refusal = file === '-' || refused.has(file) ? undefined : readRefusal(file, io.cwd);
+    if (refusal) refused.set(file, refusal);
   }
   // Refuse every unsafe write before writing anything.
   if (values.output !== undefined)
@@ -79,13 +81,13 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
   if (values['write-baseline'] === true && values.baseline !== undefined)
     requireWritable(values.baseline as string, io.cwd, `--baseline ${values.baseline}`);
   if (fixLevel)
-    for (const file of files.filter((candidate) => !escapes.has(candidate)))
+    for (const file of files.filter((candidate) => !refused.has(candidate)))
       requireWritable(file, io.cwd, `${fixLevel === 'unsafe' ? '--fix-unsafe' : '--fix'} ${file}`);
   const progress = fileProgress(io, files.length);
   for (const file of files) {
     progress.tick();
     const shown = file === '-' ? stdinName : file;
-    const refusal = escapes.get(file);
+    const refusal = refused.get(file);
     if (refusal) {
       io.stderr(`rules-lint: ${escapeForTerminal(refusal)}\n`);
       reports.push({ file: shown, findings: [], failure: { message: refusal } });

@@ -33,9 +33,14 @@ export async function testCommand(args: readonly string[], io: CliIo): Promise<n
   const reports: PrettyFileReport[] = [];
   let failed = false;
   let unreadable = false;
-  for (const path of expandInputs(positionals, io.cwd)) {
+  const inputs = expandInputs(positionals, io.cwd);
+  for (const path of inputs.files) {
     const shown = path === '-' ? stdinName : path;
-    const loaded = await loadInput(path, io, stdinName);
+    const folderProblem = inputs.unreadable.get(path);
+    const loaded =
+      folderProblem === undefined
+        ? await loadInput(path, io, stdinName)
+        : { ok: false as const, message: folderProblem };
     if (!loaded.ok) {
       io.stderr(`rules-lint: ${loaded.message}\n`);
       reports.push({ file: shown, findings: [], failure: { message: loaded.message } });

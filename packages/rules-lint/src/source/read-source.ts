@@ -61,7 +61,8 @@ function formatSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${bytes} bytes`;
 }
 
-function describeFsError(error: unknown): string {
+/** A file system error in a few words (`permission denied`, `no such file`, or its code). */
+export function describeFsError(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
