@@ -1,34 +1,74 @@
 import type { Decision } from '@airlock/sdk';
+import {
+  isTextField,
+  refreshApprovals,
+  restoreWork,
+  sayChanged,
+  workingIn,
+  workOf,
+} from './card-work.js';
 import { h } from './dom.js';
-import { type CardActions, decisionCard } from './render.js';
+import { type CardActions, decisionCard, decisionKey } from './render.js';
+import { UnsentNote } from './unsent-note.js';
 
 /** What a key asks of the open decision. */
 export type DetailKey = 'approve' | 'deny' | 'edit';
 
-/** The pane beside the list where the open decision reads in full, with its buttons. */
+/**
+ * The pane beside the list where the open decision reads in full, with its
+ * buttons. What a person types in it is never drawn away under them: a call
+ * that changed while they work in its card is said on the card (its buttons
+ * stay bound to the version they read), one more approval is counted in
+ * place, and a card that goes away while they type leaves what they typed,
+ * and the cursor, in a note of its own.
+ */
 export class DetailPane {
+  private readonly body = h(
+    'div',
+    { class: 'detail-body' },
+    h('p', { class: 'detail-empty' }, 'Pick a decision to read it here (j/k, ? for keys).'),
+  );
+  private readonly unsent = new UnsentNote(() => this.element.focus());
   /** The pane's element. */
   readonly element = h(
     'aside',
-    { class: 'detail', 'aria-label': 'open decision' },
-    h('p', { class: 'detail-empty' }, 'Pick a decision to read it here (j/k, ? for keys).'),
+    { class: 'detail', 'aria-label': 'open decision', tabindex: -1 },
+    this.unsent.element,
+    this.body,
   );
+  /** The open card and the decision it was drawn from: what its buttons answer. */
+  private open: { decision: Decision; card: HTMLElement } | null = null;
+  /** The open call as it is now, when it changed while the person worked in its card. */
+  private current: Decision | null = null;
 
   constructor(private readonly actions: CardActions) {}
 
-  /** Shows a decision's card. */
+  /** Shows a decision's card (the open one's newest read: see the class). */
   show(decision: Decision): void {
-    this.element.replaceChildren(decisionCard(decision, this.actions));
+    const open = this.open;
+    if (open && decisionKey(open.decision) === decisionKey(decision) && workingIn(open.card)) {
+      if (open.decision.task.version === decision.task.version) {
+        // One more approval, say: its buttons are still bound to the version there is.
+        refreshApprovals(open.card, decision);
+      } else {
+        this.current = decision;
+        sayChanged(open.card, open.decision, decision, () => this.showCurrent());
+      }
+      return;
+    }
+    this.draw(decision);
   }
 
   /** Shows that the open decision is being read. */
   reading(): void {
-    this.element.replaceChildren(h('p', { class: 'detail-empty' }, 'Reading this call…'));
+    this.open = null;
+    this.replace(h('p', { class: 'detail-empty' }, 'Reading this call…'));
   }
 
   /** Shows that nothing is open. */
   clear(): void {
-    this.element.replaceChildren(h('p', { class: 'detail-empty' }, 'Nothing is open.'));
+    this.open = null;
+    this.replace(h('p', { class: 'detail-empty' }, 'Nothing is open.'));
   }
 
   /**
@@ -37,7 +77,7 @@ export class DetailPane {
    * cursor in it.
    */
   key(action: DetailKey): void {
-    const card = this.element.querySelector('article');
+    const card = this.body.querySelector('article');
     if (!card) return;
     if (action === 'deny') {
       (card.querySelector('input[name="reason"]') as HTMLInputElement | null)?.focus();
@@ -47,5 +87,35 @@ export class DetailPane {
     if (action === 'edit' && button?.getAttribute('aria-expanded') === 'true') {
       (card.querySelector('textarea[name="tool-input"]') as HTMLElement | null)?.focus();
     } else button?.click();
+  }
+
+  private draw(decision: Decision): HTMLElement {
+    const card = decisionCard(decision, this.actions);
+    this.open = { decision, card };
+    this.current = null;
+    this.replace(card);
+    return card;
+  }
+
+  /** Draws the open call as it is now, with what the person typed in its card. */
+  private showCurrent(): void {
+    if (!this.open || !this.current) return;
+    const work = workOf(this.open.card);
+    restoreWork(this.draw(this.current), work);
+  }
+
+  /**
+   * Puts `content` in the pane. A text field the person was typing into
+   * (not one a verb in flight disabled) goes with the card, so what they
+   * typed and the cursor move to the unsent note.
+   */
+  private replace(content: HTMLElement): void {
+    const focused = document.activeElement;
+    const typing = isTextField(focused) && !focused.disabled && this.body.contains(focused);
+    this.body.replaceChildren(content);
+    if (typing) {
+      const call = focused.closest('article')?.getAttribute('aria-label') ?? 'the call';
+      this.unsent.keep(call, focused.value);
+    }
   }
 }

@@ -272,14 +272,17 @@ export class InboxView {
     if (known) {
       if (known.decision && sameWaiting(known.decision, decision)) return;
       // It changed while it waited: drawn again, unticked, so a bulk verb never decides unseen changes.
-      this.remove(key, false);
+      // It stays open, never through its neighbour: the pane keeps what the person types in it.
+      const next = wasOpen ? this.list.neighbour(key) : null;
+      this.remove(key, false, false);
+      const entry = this.pages.holds(factsOf(decision)) ? this.add(decision) : null;
+      if (wasOpen) this.select(entry ? key : next, false);
+      this.pages.show();
+      return;
     }
     const entry = this.pages.holds(factsOf(decision)) ? this.add(decision) : null;
-    if (wasOpen && entry) this.select(key, false);
-    if (!known) {
-      this.pages.count(1);
-      this.arrived(entry, summaryOf(decision));
-    } else this.pages.show();
+    this.pages.count(1);
+    this.arrived(entry, summaryOf(decision));
   }
 
   private arrived(entry: Entry | null, summary: string): void {
@@ -320,11 +323,12 @@ export class InboxView {
     return entry;
   }
 
-  private remove(key: string, count = true): void {
+  /** Takes a row away; the open one gives the pane to its neighbour unless `moveOn` is false. */
+  private remove(key: string, count = true, moveOn = true): void {
     const next = key === this.selected ? this.list.neighbour(key) : null;
     if (!this.list.remove(key)) return;
     this.bulk.set(key, false);
-    if (key === this.selected) this.select(next, false);
+    if (key === this.selected && moveOn) this.select(next, false);
     if (count) this.pages.count(-1);
     else this.pages.show();
   }
