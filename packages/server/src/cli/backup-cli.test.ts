@@ -269,6 +269,64 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
     },
   );
 
+  it('restores a store copied with its -wal (a volume snapshot) with the commits in the WAL, reading the copy only', async () => {
+    // A store as a kernel leaves it while it serves, or killed: its last commits in the -wal alone.
+    const live = join(root, 'live');
+    mkdirSync(live);
+    const store = join(live, 'airlock.sqlite');
+    writeFileSync(store, readFileSync(good));
+    const database = new SqliteDatabase(store);
+    const snapshot = join(root, 'snapshot');
+    mkdirSync(snapshot);
+    try {
+      database.pragma('journal_mode = WAL');
+      database.pragma('wal_autocheckpoint = 0');
+      database
+        .prepare("insert into workspaces (id, name, created_at) values ('ws_in_wal', 'wal', 1)")
+        .run();
+      // The snapshot: the file, its -wal and -shm as they are on disk, the connection still open.
+      for (const suffix of ['', '-wal', '-shm']) {
+        writeFileSync(join(snapshot, `airlock.sqlite${suffix}`), readFileSync(`${store}${suffix}`));
+      }
+    } finally {
+      database.close();
+    }
+    const copied = join(snapshot, 'airlock.sqlite');
+    const files = Object.fromEntries(
+      ['', '-wal', '-shm'].map((suffix) => [suffix, readFileSync(`${copied}${suffix}`)]),
+    );
+    expect(files['-wal']!.length).toBeGreaterThan(0);
+
+    const into = join(root, 'from-snapshot');
+    const restored = await airlock(['restore', copied, '--data-dir', into]);
+    expect(restored.stderr).toContain('restored 2 workspace(s)');
+    expect(restored.stderr).toContain(`with the commits in ${copied}-wal`);
+    expect(restored.code).toBe(0);
+    // One whole file: the WAL's frames are in it.
+    expect(readdirSync(into).filter((name) => name.startsWith('airlock.sqlite'))).toEqual([
+      'airlock.sqlite',
+    ]);
+    const back = new SqliteDatabase(join(into, 'airlock.sqlite'), { readonly: true });
+    try {
+      expect(back.prepare("select name from workspaces where id = 'ws_in_wal'").get()).toEqual({
+        name: 'wal',
+      });
+    } finally {
+      back.close();
+    }
+    // The snapshot was read, never opened: its file, -wal and -shm are as they were.
+    for (const [suffix, bytes] of Object.entries(files)) {
+      expect(readFileSync(`${copied}${suffix}`).equals(bytes), `airlock.sqlite${suffix}`).toBe(
+        true,
+      );
+    }
+    expect(readdirSync(snapshot).sort()).toEqual([
+      'airlock.sqlite',
+      'airlock.sqlite-shm',
+      'airlock.sqlite-wal',
+    ]);
+  });
+
   it('still restores a good backup into a fresh directory', async () => {
     const restored = await airlock(['restore', good, '--data-dir', join(root, 'restored')]);
     expect(restored.stderr).toContain('restored 1 workspace(s)');

@@ -46,6 +46,8 @@ store. Stop the kernel first: a restore refuses while one serves the
 directory. The file is checked before anything moves (an Airlock store,
 intact, not from a newer Airlock), migrated to this version and fenced; the
 store that was there is moved aside into <data-dir>/before-restore-<time>/.
+A store file copied with its -wal (a volume snapshot) is restored with the
+commits in its WAL; the file and its -wal are only read.
 
 Fencing: a call that was granted or claimed when the backup was taken may
 have run after it. Each such call fails with outcome_unknown and holds its
@@ -229,6 +231,9 @@ export async function restore(argv: string[]): Promise<number> {
     syncDirectory(dirname(summary.file));
     process.stderr.write(
       `restored ${summary.workspaces} workspace(s) from schema ${summary.schema} into ${summary.file}\n` +
+        (summary.wal
+          ? `with the commits in ${summary.wal} (the file's WAL, copied along and only read)\n`
+          : '') +
         (summary.previous ? `the store that was there is now in ${summary.previous}\n` : '') +
         (fenced.outcome
           ? fenceReport(fenced.outcome)

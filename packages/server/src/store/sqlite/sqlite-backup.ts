@@ -27,6 +27,7 @@ export class BackupError extends Error {
       | 'not_an_airlock_store'
       | 'backup_newer_schema'
       | 'backup_corrupt'
+      | 'backup_changed'
       | 'kernel_running'
       | 'postgres_use_pg_dump',
     message: string,
@@ -269,6 +270,46 @@ export interface RestoreSummary {
   workspaces: number;
   /** Where the store that was there before now lies, or null when there was none. */
   previous: string | null;
+  /**
+   * The file's `-wal` whose commits the restore took along (a store copied with its
+   * WAL, such as a volume snapshot), or null when there was none to take.
+   */
+  wal: string | null;
+}
+
+/** The size and modification time of each file, to tell whether any changed meanwhile. */
+function fileStamps(files: (string | null)[]): string {
+  return files
+    .map((file) => {
+      if (!file) return '';
+      try {
+        const found = statSync(file, { bigint: true });
+        return `${found.size}:${found.mtimeNs}`;
+      } catch {
+        return 'gone';
+      }
+    })
+    .join(' ');
+}
+
+/**
+ * The `-wal` beside a file in WAL mode (its header's read and write versions,
+ * bytes 18 and 19, are 2), when it holds anything: commits acknowledged but
+ * not yet copied into the file, which SQLite reads as part of the database.
+ * A file in rollback mode (as `airlock backup` writes) has no WAL to read: a
+ * `-wal` beside it is not its own. The `-shm` is never taken: it is an index
+ * of the WAL that SQLite rebuilds from it.
+ */
+function walOf(file: string): string | null {
+  const head = fileHead(file, 20);
+  if (!startsAsSqlite(head) || head.length < 20 || head[18] !== 2 || head[19] !== 2) return null;
+  const wal = `${file}-wal`;
+  try {
+    const found = statSync(wal);
+    return found.isFile() && found.size > 0 ? wal : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -280,8 +321,12 @@ export interface RestoreSummary {
  * moves (migrating and fencing it), in a data directory of its own
  * (`<data-dir>/restoring/`): a restore cut short before the rename leaves
  * the store that was there in place, never an unprepared copy.
+ * A file in WAL mode is copied with its `-wal` (a store copied with its
+ * WAL, such as a volume snapshot), whose commits SQLite then recovers in the
+ * copy: the file and its WAL are only read.
  * @throws BackupError `kernel_running`, `backup_not_found`,
- *   `not_an_airlock_store`, `backup_corrupt`, `backup_newer_schema`.
+ *   `not_an_airlock_store`, `backup_corrupt`, `backup_newer_schema`,
+ *   `backup_changed` (the file or its WAL changed while they were copied).
  */
 export async function restoreSqliteStore(options: {
   dataDir: string;
@@ -308,14 +353,47 @@ export async function restoreSqliteStore(options: {
   const incoming = join(staging, SQLITE_FILE_NAME);
   rmSync(staging, { recursive: true, force: true });
   let facts: StoreFileFacts;
+  let wal: string | null = null;
   try {
     mkdirSync(staging, { mode: PRIVATE_DIR_MODE });
+    wal = walOf(file);
+    // A file and its WAL copied while a kernel writes them (a commit, a checkpoint) need not
+    // fit together: what either looked like before and after the copies tells.
+    const before = fileStamps([file, wal]);
     copyFileSync(file, incoming);
+    if (wal) {
+      copyFileSync(wal, `${incoming}-wal`);
+      chmodSync(`${incoming}-wal`, PRIVATE_FILE_MODE);
+    }
+    if (fileStamps([file, wal]) !== before) {
+      throw new BackupError(
+        'backup_changed',
+        `${file}${wal ? ' or its -wal' : ''} changed while it was copied: a kernel is serving it; ` +
+          'stop that kernel, or copy its store with `airlock backup` and restore that file',
+      );
+    }
     // The store is the data directory's owner's alone, whatever mode the backup file had.
     chmodSync(incoming, PRIVATE_FILE_MODE);
-    checkWholeFile(incoming);
+    // A file with a WAL is only whole with it: checked once its frames are copied in (below).
+    if (!wal) checkWholeFile(incoming);
+    // Only the copy is opened: SQLite recovers the copied WAL there, never beside the file.
     const database = openChecked(incoming, file);
     try {
+      if (wal) {
+        // Every frame into the copy's file, so the store is whole without its -wal.
+        const [done] = database.pragma('wal_checkpoint(TRUNCATE)') as {
+          busy: number;
+          log: number;
+          checkpointed: number;
+        }[];
+        if (done?.busy !== 0 || done.log !== done.checkpointed) {
+          throw new BackupError(
+            'backup_corrupt',
+            `${wal} could not be copied into ${file}'s copy (checkpoint ${JSON.stringify(done)})`,
+          );
+        }
+        checkWholeFile(incoming);
+      }
       facts = storeFileFacts(database, file);
       const knownList = await knownMigrations();
       const known = new Set(knownList);
@@ -366,6 +444,7 @@ export async function restoreSqliteStore(options: {
     schema: facts.migrations.at(-1) ?? '',
     workspaces: facts.workspaces,
     previous,
+    wal,
   };
 }
 
