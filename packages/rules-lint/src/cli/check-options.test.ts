@@ -269,6 +269,17 @@ describe('check: output and exit policy', () => {
     const bad = await runCaptured(['check', '--max-warnings', 'many', 'other/a.json'], dir);
     expect(bad.code).toBe(2);
   });
+
+  it('--quiet hides warnings from the report but not from --max-warnings or --error-on-warnings', async () => {
+    for (const policy of [['--max-warnings', '0'], ['--error-on-warnings']]) {
+      const run = await runCaptured(
+        ['check', '--format', 'json', '--quiet', ...policy, 'other/a.json'],
+        dir,
+      );
+      expect([policy, codes(run.stdout), run.code]).toEqual([policy, [], 1]);
+      expect(run.stderr).toMatch(/^rules-lint: 1 warning\(s\)/);
+    }
+  });
 });
 
 describe('test: several files and --allow-empty', () => {

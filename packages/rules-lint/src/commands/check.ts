@@ -137,6 +137,14 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
     values['write-baseline'] === true,
     io,
   );
+  // The exit code counts every finding: --quiet hides warnings from the report only, as in ESLint.
+  const all = reports.flatMap((report) => report.findings);
+  const exitCode = lintExitCode(
+    all,
+    reports.some((report) => report.failure),
+    policy,
+  );
+  const note = warningPolicyNote(all, policy);
   if (values.quiet === true)
     reports = reports.map((report) => ({
       ...report,
@@ -147,14 +155,8 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
     values.output as string | undefined,
     renderReports(format, reports, { root: io.cwd }),
   );
-  const all = reports.flatMap((report) => report.findings);
-  const note = warningPolicyNote(all, policy);
   if (note) io.stderr(note);
-  return lintExitCode(
-    all,
-    reports.some((report) => report.failure),
-    policy,
-  );
+  return exitCode;
 }
 
 /**
