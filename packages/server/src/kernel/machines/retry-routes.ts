@@ -46,8 +46,9 @@ export const RETRY_ROUTES: readonly RetryRoute[] = [
   },
   {
     route: 'run_again',
-    to: ['runnable'],
-    summary: 'any other failure runs again (a hook with its timeout afresh)',
+    to: ['runnable', 'needs_approval'],
+    summary:
+      'any other failure runs again (a hook with its timeout afresh); a call people approved at a park parks again instead, its approvals started afresh, when the approval policy does not let the retrier alone approve it',
   },
 ];
 
