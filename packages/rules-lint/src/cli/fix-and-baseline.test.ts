@@ -38,6 +38,23 @@ describe('check --fix and --fix-unsafe', () => {
     expect(readFileSync(join(dir, name), 'utf8')).toBe(fixed);
   });
 
+  it('fixes the copy of a key written twice that JSON.parse and the kernel keep: the last', async () => {
+    const reason = file(
+      'twice-reason.json',
+      `[\n  {"tool": "bash", "verdict": "deny", "reason": "short", "reason": "${LONG}"}\n]\n`,
+    );
+    const reasonRun = await runCaptured(['check', '--fix', reason], dir);
+    expect(reasonRun.stderr).toContain('twice-reason.json: applied 1 fix\n');
+    expect(JSON.parse(readFileSync(join(dir, reason), 'utf8'))[0].reason).toBe('x'.repeat(256));
+    const match = file(
+      'twice-match.json',
+      '[\n  {"tool": "bash", "path": "command", "match": "*rm*", "match": ".env", "verdict": "deny", "reason": "r"}\n]\n',
+    );
+    const matchRun = await runCaptured(['check', '--fix-unsafe', match], dir);
+    expect(matchRun.stderr).toContain('twice-match.json: applied 1 fix\n');
+    expect(JSON.parse(readFileSync(join(dir, match), 'utf8'))[0].match).toBe('*.env');
+  });
+
   it('--fix-unsafe also applies unsafe fixes, minimal and idempotent', async () => {
     const name = file('unsafe.jsonc', POLICY);
     const run = await runCaptured(['check', '--fix-unsafe', '--format', 'json', name], dir);

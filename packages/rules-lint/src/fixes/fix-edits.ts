@@ -50,7 +50,11 @@ function operationEdits(text: string, root: Node, operation: FixOperation): Text
   return removal(text, found.parent.children, found.parent.children.indexOf(member));
 }
 
-/** The node at a JSON pointer with the container holding it, or undefined past the tree. */
+/**
+ * The node at a JSON pointer with the container holding it, or undefined
+ * past the tree. A key written twice resolves to its last copy, the one
+ * JSON.parse and the kernel keep (as `resolvePointer` does).
+ */
 function locate(root: Node, pointer: string): { node: Node; parent: Node | undefined } | undefined {
   let node: Node | undefined = root;
   let parent: Node | undefined;
@@ -59,7 +63,7 @@ function locate(root: Node, pointer: string): { node: Node; parent: Node | undef
     parent = node;
     if (node.type === 'array') node = node.children?.[Number(token)];
     else if (node.type === 'object')
-      node = node.children?.find((property) => property.children?.[0]?.value === token)
+      node = node.children?.findLast((property) => property.children?.[0]?.value === token)
         ?.children?.[1];
     else return undefined;
   }
