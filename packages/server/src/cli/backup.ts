@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { forTerminal } from '@airlock/core';
+import { type ContinuedLog, continueAfterReplacedLog } from '../store/restored-log.js';
 import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
 import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
 import {
@@ -211,14 +212,17 @@ export async function restore(argv: string[]): Promise<number> {
       runningKernel = { pid: error.holder?.pid ?? null };
     }
     const fenced: { outcome: FenceOutcome | null } = { outcome: null };
+    let continued: ContinuedLog[] = [];
     const summary = await restoreSqliteStore({
       dataDir: options.dataDir,
       file: options.file,
       runningKernel,
       // Opening migrates an older backup to this build's schema, and the fence needs it so.
-      prepare: async (stagingDir) => {
+      prepare: async (stagingDir, replaced) => {
         const store = await Store.open({ dataDir: stagingDir });
         try {
+          // Before the fence writes its events: they, too, are numbered after the replaced log.
+          if (replaced) continued = await continueAfterReplacedLog(store, replaced);
           if (options.fence) fenced.outcome = await fenceStore(store);
         } finally {
           await store.close();
@@ -235,6 +239,7 @@ export async function restore(argv: string[]): Promise<number> {
           ? `with the commits in ${summary.wal} (the file's WAL, copied along and only read)\n`
           : '') +
         (summary.previous ? `the store that was there is now in ${summary.previous}\n` : '') +
+        continuedReport(continued, summary.replacedLog) +
         (fenced.outcome
           ? fenceReport(fenced.outcome)
           : 'not fenced (--no-fence): calls granted or claimed at the backup will be claimed and run again\n') +
@@ -249,6 +254,32 @@ export async function restore(argv: string[]): Promise<number> {
   } finally {
     release();
   }
+}
+
+/**
+ * What the restore did to the event log's numbering: per workspace whose
+ * replaced log went past the backup, where new events start and who is told
+ * to resynchronise; or that the replaced store could not be read for it.
+ */
+function continuedReport(
+  continued: readonly ContinuedLog[],
+  replacedLog: 'read' | 'none' | 'unreadable',
+): string {
+  if (replacedLog === 'unreadable') {
+    return (
+      'the store that was there could not be read for its event numbers: new events are numbered ' +
+      "after the backup's, and feed clients that read past the backup are not told to resynchronise; " +
+      'restart them (docs/operations.md, "Backup and restore")\n'
+    );
+  }
+  return continued
+    .map(
+      (log) =>
+        `workspace ${log.workspaceId}: the replaced store's events ${log.after + 1} to ${log.through} are undone; ` +
+        `new events are numbered from ${log.through + 2}, and feed clients that had read past ${log.after} ` +
+        'are told to resynchronise\n',
+    )
+    .join('');
 }
 
 /**

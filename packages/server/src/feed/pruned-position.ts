@@ -1,6 +1,7 @@
 import { DECIMAL_DIGITS } from '../api/query-values.js';
 import { AirlockError } from '../errors.js';
 import { workspaceHead } from '../store/events.js';
+import { skippedRangeAt } from '../store/restored-log.js';
 import { lastSeqBefore, prunedPosition, runLifetime } from '../store/retention.js';
 import type { Store } from '../store/store.js';
 
@@ -56,9 +57,30 @@ async function aheadOfLog(store: Store, position: ResumePosition): Promise<Airlo
 }
 
 /**
+ * The refusal for a reader resuming inside the numbers a restore skipped
+ * (store/restored-log.ts), or null: it read events of the store the restore
+ * replaced, after the backup, which the restore undid. Its view holds them,
+ * so it resynchronises, with the code a pruned position gets.
+ */
+async function inSkippedRange(
+  store: Store,
+  position: ResumePosition,
+): Promise<AirlockError | null> {
+  const range = await skippedRangeAt(store, position.workspaceId, position.after);
+  if (!range) return null;
+  return new AirlockError(
+    'feed_position_pruned',
+    `events ${range.after + 1} to ${range.through} were written by the store this one replaced when it was ` +
+      `restored from a backup whose log ended at ${range.after}; the restore undid them: ` +
+      'read the current state again, then resume with after=latest',
+  );
+}
+
+/**
  * The refusal (`feed_position_pruned`) for a reader that would resume where
  * retention pruned events it would have read, or null when nothing it
- * would read is gone. A whole-workspace reader behind the highest pruned
+ * would read is gone; also for one whose position a restore undid (past
+ * the log's head, or inside the numbers the restore skipped). A whole-workspace reader behind the highest pruned
  * sequence number must resynchronise. One run's reader only when that run
  * may have lost events: never while it runs (retention keeps a live run's
  * events whole), always once it was pruned, and, once it has ended, when it
@@ -72,7 +94,7 @@ export async function prunedResume(
   store: Store,
   position: ResumePosition,
 ): Promise<AirlockError | null> {
-  const ahead = await aheadOfLog(store, position);
+  const ahead = (await aheadOfLog(store, position)) ?? (await inSkippedRange(store, position));
   if (ahead) return ahead;
   const { prunedThrough } = await prunedPosition(store, position.workspaceId);
   if (position.after >= prunedThrough) return null;

@@ -1,6 +1,7 @@
 import {
   chmodSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -73,6 +74,38 @@ describe('backupSqliteStore and restoreSqliteStore', () => {
     const reopened = await Store.open({ dataDir: target });
     expect((await listWorkspaces(reopened)).map((w) => w.id)).toEqual(['ws_backup']);
     await reopened.close();
+  });
+
+  it('hands prepare the event heads of the store it replaces, none without one, and goes on over an unreadable one', async () => {
+    const { dir, store } = await openStore();
+    const file = join(root, 'heads.sqlite');
+    await backupSqliteStore({ dataDir: dir, target: file });
+    await store.db.updateTable('workspaces').set({ event_seq: 12 }).execute();
+    await store.close();
+    const seen: (ReadonlyMap<string, number> | null)[] = [];
+    const prepare = async (_dir: string, heads: ReadonlyMap<string, number> | null) => {
+      seen.push(heads);
+    };
+
+    const over = await restoreSqliteStore({ dataDir: dir, file, runningKernel: null, prepare });
+    expect(over.replacedLog).toBe('read');
+    expect(seen.at(-1)).toEqual(new Map([['ws_backup', 12]]));
+
+    const into = await restoreSqliteStore({ dataDir: fresh(), file, runningKernel: null, prepare });
+    expect(into.replacedLog).toBe('none');
+    expect(seen.at(-1)).toBeNull();
+
+    const garbage = fresh();
+    mkdirSync(garbage);
+    writeFileSync(join(garbage, SQLITE_FILE_NAME), Buffer.alloc(8192, 7));
+    const overGarbage = await restoreSqliteStore({
+      dataDir: garbage,
+      file,
+      runningKernel: null,
+      prepare,
+    });
+    expect(overGarbage.replacedLog).toBe('unreadable');
+    expect(seen.at(-1)).toBeNull();
   });
 
   it('refuses a file that is not an Airlock store, and moves nothing', async () => {

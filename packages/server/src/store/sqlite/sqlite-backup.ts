@@ -275,6 +275,33 @@ export interface RestoreSummary {
    * WAL, such as a volume snapshot), or null when there was none to take.
    */
   wal: string | null;
+  /**
+   * Whether the event log heads of the store that was there were read (for the restored
+   * log to go on after them): `none` when there was no store, `unreadable` when its
+   * file could not be read as an Airlock store.
+   */
+  replacedLog: 'read' | 'none' | 'unreadable';
+}
+
+/**
+ * The last sequence number of each workspace's log in the store a restore
+ * replaces, read-only; 'unreadable' when the file is no Airlock store SQLite
+ * reads (the restore then goes on, numbering from the backup's head).
+ */
+function replacedHeads(file: string): Map<string, number> | 'unreadable' {
+  let database: SqliteDatabase.Database | undefined;
+  try {
+    database = new SqliteDatabase(file, { readonly: true, fileMustExist: true });
+    const rows = database.prepare('select id, event_seq from workspaces').all() as {
+      id: string;
+      event_seq: number | bigint;
+    }[];
+    return new Map(rows.map((row) => [row.id, Number(row.event_seq)]));
+  } catch {
+    return 'unreadable';
+  } finally {
+    database?.close();
+  }
 }
 
 /** The size and modification time of each file, to tell whether any changed meanwhile. */
@@ -334,8 +361,14 @@ export async function restoreSqliteStore(options: {
   /** The kernel serving the directory, if any, with its pid when kernel.lock names it (see kernel-lock.ts). */
   runningKernel: { pid: number | null } | null;
   now?: Date | undefined;
-  /** Works on the checked copy, given the data directory it lies in, before it is put in place. */
-  prepare?: ((stagingDir: string) => Promise<void>) | undefined;
+  /**
+   * Works on the checked copy, given the data directory it lies in, before it is put in
+   * place; and the event log heads of the store it replaces (see replacedHeads), for the
+   * copy to number its log on after them (store/restored-log.ts).
+   */
+  prepare?:
+    | ((stagingDir: string, replaced: ReadonlyMap<string, number> | null) => Promise<void>)
+    | undefined;
 }): Promise<RestoreSummary> {
   const dir = resolve(options.dataDir);
   if (options.runningKernel) {
@@ -354,6 +387,8 @@ export async function restoreSqliteStore(options: {
   rmSync(staging, { recursive: true, force: true });
   let facts: StoreFileFacts;
   let wal: string | null = null;
+  const current = join(dir, SQLITE_FILE_NAME);
+  let replaced: Map<string, number> | 'none' | 'unreadable';
   try {
     mkdirSync(staging, { mode: PRIVATE_DIR_MODE });
     wal = walOf(file);
@@ -419,12 +454,12 @@ export async function restoreSqliteStore(options: {
     } finally {
       database.close();
     }
-    await options.prepare?.(staging);
+    replaced = existsSync(current) ? replacedHeads(current) : 'none';
+    await options.prepare?.(staging, replaced instanceof Map ? replaced : null);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw error;
   }
-  const current = join(dir, SQLITE_FILE_NAME);
   let previous: string | null = null;
   if (existsSync(current)) {
     const stamp = (options.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
@@ -445,6 +480,7 @@ export async function restoreSqliteStore(options: {
     workspaces: facts.workspaces,
     previous,
     wal,
+    replacedLog: replaced instanceof Map ? 'read' : replaced,
   };
 }
 
