@@ -55,6 +55,18 @@ describe('check --fix and --fix-unsafe', () => {
     expect(JSON.parse(readFileSync(join(dir, match), 'utf8'))[0].match).toBe('*.env');
   });
 
+  it('keeps the byte order mark of a file it fixes', async () => {
+    const name = file(
+      'bom.json',
+      `\uFEFF[{"tool": "bash", "verdict": "deny", "reason": "${LONG}"}]\n`,
+    );
+    const run = await runCaptured(['check', '--fix', name], dir);
+    expect(run.stderr).toContain('bom.json: applied 1 fix\n');
+    expect(readFileSync(join(dir, name), 'utf8')).toBe(
+      `\uFEFF[{"tool": "bash", "verdict": "deny", "reason": "${'x'.repeat(256)}"}]\n`,
+    );
+  });
+
   it('--fix-unsafe also applies unsafe fixes, minimal and idempotent', async () => {
     const name = file('unsafe.jsonc', POLICY);
     const run = await runCaptured(['check', '--fix-unsafe', '--format', 'json', name], dir);

@@ -6,9 +6,12 @@ import { decodeSource, MAX_SOURCE_BYTES, readSource } from '../source/read-sourc
 import { type CliIo, UsageError } from './cli-io.js';
 import { readRefusal } from './contained-path.js';
 
-/** A file parsed with positions, or the one-line reason it cannot be used. */
+/**
+ * A file parsed with positions (and the byte order mark it starts with, if
+ * any, which the text leaves out), or the one-line reason it cannot be used.
+ */
 export type LoadedDocument =
-  | { ok: true; document: SourceDocument }
+  | { ok: true; document: SourceDocument; byteOrderMark: string }
   | { ok: false; message: string; location?: SourceLocation };
 
 /**
@@ -29,7 +32,7 @@ export async function loadDocument(path: string, cwd: string): Promise<LoadedDoc
       location: parsed.location,
     };
   }
-  return parsed;
+  return { ...parsed, byteOrderMark: source.byteOrderMark };
 }
 
 /** Loads a document or throws a UsageError with its one-line reason. */
@@ -73,5 +76,5 @@ export async function loadInput(
       location: parsed.location,
     };
   }
-  return parsed;
+  return { ...parsed, byteOrderMark: source.byteOrderMark };
 }

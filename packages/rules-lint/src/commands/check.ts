@@ -118,7 +118,9 @@ export async function checkCommand(args: readonly string[], io: CliIo): Promise<
     if (fixLevel && !permissionFileKind(document.value)) {
       const fixed = fixDocument(document, lint, fixLevel);
       if (fixed.applied > 0) {
-        await writeContained(file, io.cwd, fixed.document.text, `--fix ${file}`);
+        // The byte order mark read off the file goes back where it was.
+        const text = `${loaded.byteOrderMark}${fixed.document.text}`;
+        await writeContained(file, io.cwd, text, `--fix ${file}`);
         io.stderr(
           `rules-lint: ${escapeForTerminal(shown)}: applied ${fixed.applied} fix${fixed.applied === 1 ? '' : 'es'}\n`,
         );

@@ -8,10 +8,16 @@ import { readFileBounded } from './read-bounded.js';
  */
 export const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
 
-/** A file's text, or one line saying why it cannot be linted. */
-export type SourceText = { ok: true; text: string } | { ok: false; message: string };
+/**
+ * A file's text without its leading byte order mark (kept aside, `''` when
+ * there is none, so a fix can write it back), or one line saying why it
+ * cannot be linted.
+ */
+export type SourceText =
+  | { ok: true; text: string; byteOrderMark: string }
+  | { ok: false; message: string };
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Reads a rule file as UTF-8 text (a leading BOM is dropped). Never throws:
@@ -49,7 +55,9 @@ export function decodeSource(path: string, bytes: Uint8Array): SourceText {
   } catch {
     return { ok: false, message: `${path}: not UTF-8 text` };
   }
-  return { ok: true, text: text.startsWith('\uFEFF') ? text.slice(1) : text };
+  // The decoder keeps the marks (ignoreBOM): a leading one, and one more after it, are dropped here.
+  const byteOrderMark = /^\uFEFF{1,2}/.exec(text)?.[0] ?? '';
+  return { ok: true, text: text.slice(byteOrderMark.length), byteOrderMark };
 }
 
 /** Why a text of `size` bytes is not linted (the size over MAX_SOURCE_BYTES). */

@@ -90,10 +90,16 @@ describe('parseJson', () => {
 });
 
 describe('decodeSource', () => {
-  it('drops a BOM and refuses NUL bytes, invalid UTF-8 and oversized input', () => {
+  it('drops a BOM (kept aside for a fix to write back) and refuses NUL bytes, invalid UTF-8 and oversized input', () => {
     expect(decodeSource('f', new Uint8Array([0xef, 0xbb, 0xbf, 0x5b, 0x5d]))).toEqual({
       ok: true,
       text: '[]',
+      byteOrderMark: '\uFEFF',
+    });
+    expect(decodeSource('f', new Uint8Array([0x5b, 0x5d]))).toEqual({
+      ok: true,
+      text: '[]',
+      byteOrderMark: '',
     });
     expect(decodeSource('f', new Uint8Array([0x5b, 0x00, 0x5d])).ok).toBe(false);
     expect(decodeSource('f', new Uint8Array([0x5b, 0xff, 0x5d])).ok).toBe(false);
