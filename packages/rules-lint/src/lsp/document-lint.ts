@@ -4,6 +4,7 @@ import type { ToolCatalog } from '../catalog/tool-catalog.js';
 import { isInside } from '../cli/contained-path.js';
 import { ConfigFinder, type LoadedConfig } from '../config/find-config.js';
 import { DEFAULT_CONFIG } from '../config/lint-config.js';
+import { findTooDeep } from '../source/parse-json.js';
 import { MAX_SOURCE_BYTES, overLimitMessage } from '../source/read-source.js';
 import { type AnalysisJob, type AnalysisOutcome, analyseText } from './analyse-text.js';
 
@@ -37,6 +38,14 @@ export function documentTooLarge(text: string): string | undefined {
 export function lintedText(document: TextDocument): string {
   const text = document.getText();
   return text.startsWith('\uFEFF') ? ` ${text.slice(1)}` : text;
+}
+
+/**
+ * Whether a document nests deeper than `check` accepts. Its diagnostics say
+ * so; hover and completion, which walk the text recursively, leave it alone.
+ */
+export function nestedTooDeep(document: TextDocument): boolean {
+  return findTooDeep(document.getText()) !== undefined;
 }
 
 /** The file path of a `file:` URI, or undefined for an unsaved or remote document. */

@@ -25,7 +25,7 @@ import {
   sizeProblemDiagnostic,
 } from './diagnostics.js';
 import { guardedConnection } from './document-guard.js';
-import { documentContext, lintEditorDocument } from './document-lint.js';
+import { documentContext, lintEditorDocument, nestedTooDeep } from './document-lint.js';
 import { ruleHover } from './hover.js';
 import { initializeFirst } from './initialize-first.js';
 import { Lifecycle } from './lifecycle.js';
@@ -192,7 +192,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
       if (!document) return null;
       // The lint's config: the table marks the mode the diagnostics were computed under.
       const { config, sizeProblem } = await lints.contextOf(document);
-      if (sizeProblem !== undefined) return null;
+      if (sizeProblem !== undefined || nestedTooDeep(document)) return null;
       const value = ruleHover(document.getText(), document.offsetAt(params.position), config);
       return value === undefined ? null : { contents: { kind: MarkupKind.Markdown, value } };
     }),
@@ -204,6 +204,7 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
       if (!document) return [];
       const { tools, sizeProblem } = await lints.contextOf(document);
       if (sizeProblem !== undefined) return [];
+      if (nestedTooDeep(document)) return null;
       return completions(document, document.offsetAt(params.position), tools);
     }),
   );

@@ -112,8 +112,12 @@ function describeParseError(error: ParseError, options: { allowComments: boolean
   return `not valid JSON: ${words}`;
 }
 
-/** Offset of the first bracket past the depth limit, or undefined. */
-function findTooDeep(text: string): number | undefined {
+/**
+ * Offset of the first bracket past the depth limit, or undefined. A text
+ * nested deeper is never walked by anything recursive (jsonc-parser's
+ * `parse`, `parseTree` and `getLocation` recurse once per level).
+ */
+export function findTooDeep(text: string): number | undefined {
   const scanner = createScanner(text, false);
   let depth = 0;
   for (let kind: number = scanner.scan(); kind !== END_OF_FILE; kind = scanner.scan()) {
