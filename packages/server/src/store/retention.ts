@@ -156,38 +156,69 @@ export async function lastSeqBefore(
 /** The event types a batch holds (`only`) or leaves out (`except`). */
 export type EventTypes = { only: readonly EventType[] } | { except: readonly EventType[] };
 
+/** Whether an event's type is among those a batch holds. */
+function ofTypes(type: EventType, types: EventTypes): boolean {
+  return 'only' in types ? types.only.includes(type) : !types.except.includes(type);
+}
+
 /** A bounded page of a workspace's events between two sequence numbers, of some types or all others. */
 export interface EventBatch {
   workspaceId: string;
   after: number;
   through: number;
   types: EventTypes;
+  /** Most events the batch reads (and so returns), whatever their types. */
   limit: number;
+}
+
+/** The first event a batch kept for a run that has not ended. */
+export interface KeptEvent {
+  runId: string;
+  seq: number;
+  createdAt: number;
 }
 
 /**
  * One batch of the sweep: the events it may delete, how far it read, and
- * when the oldest event it kept was written (null when it kept none).
+ * what it kept for live runs.
  */
 export interface PruneBatch {
   rows: RunEventTable[];
-  /** The last sequence number read: the next batch starts after it (0 when nothing was read). */
+  /**
+   * How far the batch covered the range: every event up to here was read or
+   * does not exist; the next batch starts after it (0 when the range was
+   * empty, `after` at or past `through`).
+   */
   scannedThrough: number;
-  /** The time of the first event kept for a live run; its type's pruned-before mark stays below it. */
+  /** The time of the first event kept for a live run (null when none); its type's pruned-before mark stays below it. */
   firstKeptAt: number | null;
+  /** Each live run's first kept event in the batch, oldest first. */
+  kept: KeptEvent[];
 }
 
 /**
- * Reads one batch of events to prune, oldest first: at most `limit` events
- * of the range, less those of a run that has not ended (the kernel reads a
- * live run's events back, such as a row's edit or a call it recorded, for
- * as long as the run lasts, however old they are). The batch reads `limit`
- * rows whatever it keeps, so a run kept open for months costs each batch no
- * more than its size; an event of no run (a policy change) or of a pruned
- * run goes with its window.
+ * Reads one batch of events to prune, oldest first: the events of the
+ * types asked for among the next `limit` sequence numbers of the range,
+ * less those of a run that has not ended (the kernel reads a live run's
+ * events back, such as a row's edit or a call it recorded, for as long as
+ * the run lasts, however old they are); an event of no run (a policy
+ * change) or of a pruned run goes with its window.
+ *
+ * The batch is a window of the log's primary key, `seq > after and seq <=
+ * after + limit`, so it reads at most `limit` rows whatever their types and
+ * whatever it keeps: a run kept open for months, or a long stretch of events
+ * of the other kind (the audit records among lifecycle events, or the other
+ * way round), costs each batch no more than its size. A window with nothing
+ * of those types looks up where the next event is (one row), so a stretch of
+ * numbers already pruned is crossed at once.
  */
 export async function eventsToPrune(reader: Reader, batch: EventBatch): Promise<PruneBatch> {
-  const rows = await reader[SQL].db
+  if (batch.after >= batch.through) {
+    return { rows: [], scannedThrough: 0, firstKeptAt: null, kept: [] };
+  }
+  const end = Math.min(batch.through, batch.after + Math.max(1, batch.limit));
+  const db = reader[SQL].db;
+  const rows = await db
     .selectFrom('run_events')
     .leftJoin('runs', (join) =>
       join.onRef('runs.id', '=', 'run_events.run_id').on('runs.ended_at', 'is', null),
@@ -196,21 +227,96 @@ export async function eventsToPrune(reader: Reader, batch: EventBatch): Promise<
     .select('runs.id as live_run')
     .where('run_events.workspace_id', '=', batch.workspaceId)
     .where('run_events.seq', '>', batch.after)
-    .where('run_events.seq', '<=', batch.through)
+    .where('run_events.seq', '<=', end)
     .where('run_events.type', 'only' in batch.types ? 'in' : 'not in', [
       ...('only' in batch.types ? batch.types.only : batch.types.except),
     ])
     .orderBy('run_events.seq')
-    .limit(rowLimit(batch.limit))
     .execute();
   const prunable: RunEventTable[] = [];
-  let firstKeptAt: number | null = null;
+  const kept: KeptEvent[] = [];
+  const keptRuns = new Set<string>();
   for (const { live_run, ...row } of rows) {
     if (live_run === null) prunable.push(row);
-    else firstKeptAt ??= Number(row.created_at);
+    else if (!keptRuns.has(live_run)) {
+      keptRuns.add(live_run);
+      kept.push({ runId: live_run, seq: Number(row.seq), createdAt: Number(row.created_at) });
+    }
   }
+  let scannedThrough = end;
+  if (rows.length === 0 && end < batch.through) {
+    // Nothing of these types here: the next window starts at the next event of any type.
+    const next = await db
+      .selectFrom('run_events')
+      .select('seq')
+      .where('workspace_id', '=', batch.workspaceId)
+      .where('seq', '>', end)
+      .orderBy('seq')
+      .limit(rowLimit(1))
+      .executeTakeFirst();
+    scannedThrough = next
+      ? Math.min(batch.through, Math.max(end, Number(next.seq) - 1))
+      : batch.through;
+  }
+  return { rows: prunable, scannedThrough, firstKeptAt: kept[0]?.createdAt ?? null, kept };
+}
+
+/** A bounded page of one run's events between two sequence numbers. */
+export interface RunEventBatch {
+  runId: string;
+  after: number;
+  through: number;
+  types: EventTypes;
+  /** Most events the batch reads, whatever their types. */
+  limit: number;
+}
+
+/**
+ * Reads one batch of a run's events to prune (by the run's index), oldest
+ * first: those of the types asked for among the run's next `limit` events
+ * of the range, whatever their types, for a run that was live when the
+ * sweep passed its events and has ended since (or was pruned: its audit
+ * records outlive it). `scannedThrough` is as for eventsToPrune.
+ */
+export async function runEventsToPrune(
+  reader: Reader,
+  batch: RunEventBatch,
+): Promise<{ rows: RunEventTable[]; scannedThrough: number }> {
+  if (batch.after >= batch.through) return { rows: [], scannedThrough: 0 };
+  const limit = Math.max(1, batch.limit);
+  // By run id alone (ids are unique in the store): the run's own index, not the workspace's log.
+  const rows = await reader[SQL].db
+    .selectFrom('run_events')
+    .selectAll()
+    .where('run_id', '=', batch.runId)
+    .where('seq', '>', batch.after)
+    .where('seq', '<=', batch.through)
+    .orderBy('seq')
+    .limit(rowLimit(limit))
+    .execute();
   const last = rows[rows.length - 1];
-  return { rows: prunable, scannedThrough: last ? Number(last.seq) : 0, firstKeptAt };
+  return {
+    rows: rows.filter((row) => ofTypes(row.type, batch.types)),
+    scannedThrough: rows.length < limit || !last ? batch.through : Number(last.seq),
+  };
+}
+
+/** Which of these runs have not ended (a run no longer in the store has). */
+export async function liveRunsAmong(
+  reader: Reader,
+  runIds: readonly string[],
+): Promise<Set<string>> {
+  const live = new Set<string>();
+  for (let from = 0; from < runIds.length; from += 500) {
+    const rows = await reader[SQL].db
+      .selectFrom('runs')
+      .select('id')
+      .where('id', 'in', runIds.slice(from, from + 500))
+      .where('ended_at', 'is', null)
+      .execute();
+    for (const row of rows) live.add(row.id);
+  }
+  return live;
 }
 
 /** Deletes events by sequence number, in the caller's unit of work, and moves the workspace's pruned position past them. */

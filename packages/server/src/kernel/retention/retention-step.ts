@@ -93,9 +93,15 @@ export class PruningSteps {
     return step.heldMs;
   }
 
-  /** Rests after a step as the pass's pace asks (see PruningPace). */
+  /**
+   * Rests after a step as the pass's pace asks (see PruningPace), then
+   * gives the event loop a turn: SQLite's reads answer synchronously, so a
+   * run of batches that delete nothing (and write no export) would
+   * otherwise hold the kernel's thread from one to the next, whatever the pace.
+   */
   async rest(): Promise<void> {
     await this.pace?.rest();
+    await new Promise((resolve) => setImmediate(resolve));
   }
 
   /** Cuts the folder back to the last committed step, when this pass still holds the lock. */

@@ -8,10 +8,13 @@ import {
 import {
   activeRetentionPolicies,
   deleteEvents,
+  type EventTypes,
   eventsToPrune,
   lastSeqBefore,
+  liveRunsAmong,
   markEventsPrunedBefore,
   type RetentionPolicyRow,
+  runEventsToPrune,
 } from '../../store/retention.js';
 import { tasksOfRuns } from '../../store/retention-runs.js';
 import type { RunEventTable } from '../../store/schema.js';
@@ -58,6 +61,22 @@ export interface PruneReport {
 
 const AUDIT_TYPES = [...AUDIT_EVENT_TYPES];
 
+/** The two kinds of events a pass sweeps by their own window: lifecycle events and audit records. */
+type EventKind = 'events' | 'audit';
+
+/**
+ * How far a pass of this process swept one kind of a workspace's events,
+ * kept from pass to pass so the next one reads only the log written since:
+ * every event of that kind up to `through` is gone, except those of the
+ * `held` runs, which had not ended when the sweep read them. Each held run
+ * is remembered by its first kept event; once it has ended, its kept
+ * events are read again by the run's own index and go.
+ */
+interface SweptRange {
+  through: number;
+  held: Map<string, { seq: number; createdAt: number }>;
+}
+
 /**
  * Applies every workspace's retention policy: non-audit events, then ended
  * runs (with their task rows and remaining events), then audit records, each
@@ -80,6 +99,13 @@ export class RetentionPruner {
   /** How much of the time a pass works (see PruningPace). */
   private readonly pace: PruningPace;
   private readonly stopping = new AbortController();
+  /**
+   * How far each kind of each workspace's events was swept, by `<kind>
+   * <workspace>` (see SweptRange). Memory only: a new process starts from
+   * the stored mark (the oldest event kept for a live run) for lifecycle
+   * events and from the log's start for audit records, in the same bounded batches.
+   */
+  private readonly swept = new Map<string, SweptRange>();
 
   constructor(
     private readonly ctx: KernelContext,
@@ -143,7 +169,16 @@ export class RetentionPruner {
   private async pass(hold: AdvisoryLockHold): Promise<PruneReport> {
     const total: PruneReport = { events: 0, runs: 0, audit: 0 };
     this.pace.start();
-    for (const policy of await activeRetentionPolicies(this.ctx.store)) {
+    const policies = await activeRetentionPolicies(this.ctx.store);
+    // A workspace's policy gone, or one of its windows: what was swept is read again when set.
+    const swept = new Set(
+      policies.flatMap((policy) => [
+        ...(policy.events_days === null ? [] : [`events ${policy.workspace_id}`]),
+        ...(policy.audit_days === null ? [] : [`audit ${policy.workspace_id}`]),
+      ]),
+    );
+    for (const key of this.swept.keys()) if (!swept.has(key)) this.swept.delete(key);
+    for (const policy of policies) {
       if (this.stopped) break;
       const report = await this.pruneWorkspace(policy, hold);
       total.events += report.events;
@@ -179,13 +214,13 @@ export class RetentionPruner {
     const report: PruneReport = { events: 0, runs: 0, audit: 0 };
     if (policy.events_days !== null) {
       const cutoff = now - policy.events_days * DAY_MS;
-      // What an earlier pass pruned is not read again: the kept audit events there are many.
       const swept = await this.pruneEventRange(steps, ws, cutoff, {
-        except: AUDIT_TYPES,
+        kind: 'events',
+        types: { except: AUDIT_TYPES },
         prunedBefore: Number(policy.events_pruned_before),
       });
       report.events += swept.pruned;
-      // An event kept for a live run is read again by the next pass, once the run has ended.
+      // Stored for the next process: every non-audit event before it is gone, a live run's kept ones being after it.
       const prunedBefore = Math.min(cutoff, swept.firstKeptAt ?? cutoff);
       if (!this.stopped) await markEventsPrunedBefore(this.ctx.store, ws, prunedBefore);
     }
@@ -203,7 +238,8 @@ export class RetentionPruner {
     }
     if (policy.audit_days !== null) {
       const swept = await this.pruneEventRange(steps, ws, now - policy.audit_days * DAY_MS, {
-        only: AUDIT_TYPES,
+        kind: 'audit',
+        types: { only: AUDIT_TYPES },
         prunedBefore: 0,
       });
       report.audit += swept.pruned;
@@ -212,53 +248,121 @@ export class RetentionPruner {
   }
 
   /**
-   * Prunes a workspace's events of some types written before `cutoff`, batch
-   * by batch, from the first written at or after `prunedBefore` (every event
-   * of those types written earlier is known to be gone), keeping those of
-   * runs that have not ended (see eventsToPrune); answers how many went and
-   * when the first kept one was written.
+   * Prunes a workspace's events of one kind written before `cutoff`: first
+   * the kept events of the runs held by earlier passes that have ended
+   * since, then the log written since the last pass of this process swept
+   * it (or, in a new process, from the first event written at or after
+   * `prunedBefore`: every event of those types written earlier is known to
+   * be gone), batch by batch, each reading at most its size of rows (see
+   * eventsToPrune), keeping those of runs that have not ended. Answers how
+   * many went, and when the oldest event still kept for a live run was written.
    */
   private async pruneEventRange(
     steps: PruningSteps,
     ws: string,
     cutoff: number,
-    types: ({ only: typeof AUDIT_TYPES } | { except: typeof AUDIT_TYPES }) & {
-      prunedBefore: number;
-    },
+    sweep: { kind: EventKind; types: EventTypes; prunedBefore: number },
   ): Promise<{ pruned: number; firstKeptAt: number | null }> {
     const through = await lastSeqBefore(this.ctx.store, ws, cutoff);
-    let after =
-      types.prunedBefore > 0 ? await lastSeqBefore(this.ctx.store, ws, types.prunedBefore) : 0;
-    let pruned = 0;
-    let firstKeptAt: number | null = null;
-    while (!this.stopped) {
+    const key = `${sweep.kind} ${ws}`;
+    let range = this.swept.get(key);
+    if (!range) {
+      const start =
+        sweep.prunedBefore > 0 ? await lastSeqBefore(this.ctx.store, ws, sweep.prunedBefore) : 0;
+      range = { through: start, held: new Map() };
+      this.swept.set(key, range);
+    }
+    let pruned = await this.pruneHeld(steps, ws, range, through, sweep.types);
+    while (!this.stopped && range.through < through) {
       const batch = await eventsToPrune(this.ctx.store, {
         workspaceId: ws,
-        after,
+        after: range.through,
         through,
-        types,
-        limit: this.budgets.events.rows,
+        types: sweep.types,
+        limit: this.batchRows,
       });
       if (batch.scannedThrough === 0) break;
-      firstKeptAt ??= batch.firstKeptAt;
-      after = batch.scannedThrough;
-      const rows = batch.rows;
-      if (rows.length === 0) {
-        // A batch of kept events only is a read on the kernel's thread too: it rests alike.
-        await steps.rest();
-        continue;
+      for (const kept of batch.kept) {
+        if (!range.held.has(kept.runId)) {
+          range.held.set(kept.runId, { seq: kept.seq, createdAt: kept.createdAt });
+        }
       }
-      const heldMs = await steps.commit(await this.eventLines(rows), (tx) =>
+      pruned += await this.prune(steps, ws, batch.rows);
+      range.through = batch.scannedThrough;
+    }
+    let firstKeptAt: number | null = null;
+    for (const { createdAt } of range.held.values()) {
+      firstKeptAt = firstKeptAt === null ? createdAt : Math.min(firstKeptAt, createdAt);
+    }
+    return { pruned, firstKeptAt };
+  }
+
+  /**
+   * Prunes the kept events of the held runs that have ended (or were
+   * pruned) since, up to where the sweep read and the cutoff, by each run's
+   * index in batches of at most their size of the run's rows; a run goes
+   * from the held ones once all of them went. Answers how many went.
+   */
+  private async pruneHeld(
+    steps: PruningSteps,
+    ws: string,
+    range: SweptRange,
+    through: number,
+    types: EventTypes,
+  ): Promise<number> {
+    if (range.held.size === 0) return 0;
+    const live = await liveRunsAmong(this.ctx.store, [...range.held.keys()]);
+    // A window made longer since: the kept events past the new cutoff stay until it passes them.
+    const upTo = Math.min(range.through, through);
+    let pruned = 0;
+    for (const [runId, first] of range.held) {
+      if (this.stopped) break;
+      if (live.has(runId)) continue;
+      let after = first.seq - 1;
+      while (!this.stopped) {
+        const batch = await runEventsToPrune(this.ctx.store, {
+          runId,
+          after,
+          through: upTo,
+          types,
+          limit: this.batchRows,
+        });
+        if (batch.scannedThrough === 0) break;
+        pruned += await this.prune(steps, ws, batch.rows);
+        after = batch.scannedThrough;
+      }
+      if (after >= upTo && upTo === range.through) range.held.delete(runId);
+    }
+    return pruned;
+  }
+
+  /**
+   * Exports and deletes a batch's events, in units of work sized to the
+   * events' budget (see StepBudget), or, when it has none, rests as after
+   * any step: a read is on the kernel's thread too.
+   */
+  private async prune(
+    steps: PruningSteps,
+    ws: string,
+    rows: readonly RunEventTable[],
+  ): Promise<number> {
+    if (rows.length === 0) {
+      await steps.rest();
+      return 0;
+    }
+    for (let done = 0; done < rows.length; ) {
+      const unit = rows.slice(done, done + this.budgets.events.rows);
+      const heldMs = await steps.commit(await this.eventLines(unit), (tx) =>
         deleteEvents(
           tx,
           ws,
-          rows.map((row) => row.seq),
+          unit.map((row) => row.seq),
         ),
       );
-      this.budgets.events.record(rows.length, heldMs);
-      pruned += rows.length;
+      this.budgets.events.record(unit.length, heldMs);
+      done += unit.length;
     }
-    return { pruned, firstKeptAt };
+    return rows.length;
   }
 
   /** The export lines of events: audit records where they are decisions, event views otherwise. */
