@@ -27,8 +27,22 @@ export function onlyWorkspace(text: string, workspaceId: string): string {
 }
 
 /**
+ * The exposition text with every `file` label cut to the file's own name: a
+ * member of one workspace reads the process-wide figures too, and the
+ * server's directories are no business of theirs (the operator's
+ * `--metrics-listen` scrape keeps the whole path).
+ */
+export function withoutServerPaths(text: string): string {
+  return text.replace(
+    /\bfile="((?:[^"\\]|\\.)*)"/g,
+    (_label, path: string) => `file="${path.slice(path.lastIndexOf('/') + 1)}"`,
+  );
+}
+
+/**
  * Answers a scrape with the metrics in the Prometheus text format; with
- * `workspaceId`, only that workspace's per-workspace samples.
+ * `workspaceId`, only that workspace's per-workspace samples, and file
+ * labels without the server's directories.
  */
 export async function sendMetrics(
   res: ServerResponse,
@@ -43,7 +57,10 @@ export async function sendMetrics(
         'metrics: a gauge could not be read; it is left out of this scrape',
       ),
     );
-    const text = workspaceId === undefined ? rendered : onlyWorkspace(rendered, workspaceId);
+    const text =
+      workspaceId === undefined
+        ? rendered
+        : withoutServerPaths(onlyWorkspace(rendered, workspaceId));
     res.writeHead(200, {
       'content-type': metrics.contentType,
       'content-length': Buffer.byteLength(text),
