@@ -37,6 +37,17 @@ describe('credentials never reach a log line', () => {
     expect(redactUrl(`/notifications/email/actions/${link}?x=1`)).toBe(
       `/notifications/email/actions/${REDACTED}?x=1`,
     );
+    // Dot segments reach the action route too (the router resolves them): the link is still one.
+    for (const detour of [
+      '/notifications/email/%2e/actions/',
+      '/notifications/email/./actions/',
+      '/notifications/x/../email/actions/',
+      '/notifications/email/%2E%2E/email/actions/',
+    ]) {
+      const logged = redactUrl(`${detour}${link}`);
+      expect(logged).not.toContain(link);
+      expect(logged).toBe(`/notifications/email/actions/${REDACTED}`);
+    }
   });
 
   it('redacts a token wherever the URL carries it, in a path segment or a query value', () => {

@@ -21,10 +21,24 @@ function decoded(text: string): string {
   }
 }
 
-/** A signed email action link's path: what follows it decides as a member, so it is a credential. */
+/**
+ * A signed email action link's path: what follows it decides as a member, so it is a credential.
+ * The path is matched as the router reads it (dot segments such as `.`, `%2e` and `x/..`
+ * resolved), since that is where a request reaches the action route.
+ */
 function withoutSignedLink(path: string): string {
-  const at = path.indexOf(ACTION_LINK_PATH);
-  return at < 0 ? path : `${path.slice(0, at + ACTION_LINK_PATH.length)}${REDACTED}`;
+  const routed = routedPath(path);
+  const at = routed.indexOf(ACTION_LINK_PATH);
+  return at < 0 ? path : `${routed.slice(0, at + ACTION_LINK_PATH.length)}${REDACTED}`;
+}
+
+/** A request path with its dot segments resolved, as the WHATWG URL parser (and so the router) reads it. */
+function routedPath(path: string): string {
+  try {
+    return new URL(path, 'http://localhost').pathname;
+  } catch {
+    return path;
+  }
 }
 
 /**
