@@ -88,12 +88,16 @@ export async function audit(argv: string[]): Promise<number> {
               ...(since === null ? {} : { since }),
             })
           : await connection.call('audit.run', { ...page, run_id: run });
+      // A run's trail takes no time bound: --since is kept here, as the kernel keeps it for the
+      // workspace's (at or after it). The page still moves on from its last record, kept or not.
+      const kept =
+        run === null || since === null ? records : records.filter((record) => record.at >= since);
       // One record a line; stringifying what the kernel's JSON lines parsed to gives back its text.
-      const lines = records.map((record) => `${JSON.stringify(record)}\n`).join('');
+      const lines = kept.map((record) => `${JSON.stringify(record)}\n`).join('');
       // A slow reader (a pipe to gzip, a network copy) holds the next page: a long export
       // never piles up in memory.
       if (lines && !process.stdout.write(lines)) await once(process.stdout, 'drain');
-      written += records.length;
+      written += kept.length;
       progress.update(`${written} decisions written, ${elapsedSince(startedAt)}`, true);
       const last = records.at(-1);
       if (records.length < PAGE || last === undefined) return 0;
