@@ -1,7 +1,7 @@
 import type { TaskView } from '@airlock/sdk';
 import { act } from './acting.js';
 import { h } from './dom.js';
-import { callLine } from './format.js';
+import { callLine, inputFields } from './format.js';
 import { inputEditor } from './input-editor.js';
 
 /** What approve and deny do from a run's story; each resolves when the kernel answered. */
@@ -13,7 +13,8 @@ export interface RowDecide {
 /**
  * Approve, deny (with a reason) and, for a tool call, approve with changes
  * (the inbox's input editor) for a parked row of a run's story, bound to the
- * row version the story shows. A refusal is said in words on the row.
+ * row version the story shows, under the call's whole input (the story's
+ * line of it is cut short). A refusal is said in words on the row.
  */
 export function rowActions(task: TaskView, actions: RowDecide): HTMLElement {
   const what = `${task.tool_name} (task ${task.key})`;
@@ -46,9 +47,16 @@ export function rowActions(task: TaskView, actions: RowDecide): HTMLElement {
       run('deny');
     }
   });
+  // The story's line of a call is cut short: what a person approves is shown whole here.
+  const fields = inputFields(task.tool_input);
   const element: HTMLElement = h(
     'div',
     { class: 'row-actions' },
+    h(
+      'dl',
+      { class: 'story-input', 'aria-label': `the whole input of ${what}` },
+      ...fields.flatMap(([key, text]) => [h('dt', {}, key), h('dd', {}, h('pre', {}, text))]),
+    ),
     h(
       'button',
       {
