@@ -78,4 +78,18 @@ describe('airlock notifications list|redeliver against a running kernel', () => 
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('delivery_not_found');
   }, 120_000);
+
+  it('says when the outbox holds more than the page it shows', async () => {
+    const second = await d.park();
+    await waitFor(async () => (await d.events(second, 'notification.delivered'))[0]);
+    const page = await airlock(d, ['notifications', 'list', '--limit', '1']);
+    expect(page.code).toBe(0);
+    expect(page.stdout.match(/^ntf_/gm)).toHaveLength(1);
+    expect(page.stdout).toContain('showing the newest 1; more exist (--limit up to 1000');
+    const whole = await airlock(d, ['notifications', 'list', '--limit', '2']);
+    expect(whole.stdout.match(/^ntf_/gm)).toHaveLength(2);
+    expect(whole.stdout).not.toContain('more exist');
+    const json = await airlock(d, ['notifications', 'list', '--limit', '1', '--json']);
+    expect(JSON.parse(json.stdout).deliveries).toHaveLength(1);
+  }, 120_000);
 });

@@ -6,7 +6,7 @@ import {
   print,
   UsageError,
 } from './connection.js';
-import { parseLimit } from './paging.js';
+import { MAX_PAGE, parseLimit } from './paging.js';
 
 /** `airlock notifications --help` */
 export const NOTIFICATIONS_HELP = `Usage:
@@ -15,7 +15,9 @@ export const NOTIFICATIONS_HELP = `Usage:
 
 Lists the notification outbox (one delivery per channel for each event that
 needs a person) and sends a notice again, with the same idempotency id, after
-its channel is fixed. Needs a member credential.
+its channel is fixed. list shows the newest 100 unless --limit says (1 to
+1000), and says when more exist (narrow them with --state or --run). Needs a
+member credential.
 
 ${CONNECTION_HELP}`;
 
@@ -43,7 +45,8 @@ export async function notifications(argv: string[]): Promise<number> {
   const connection = connectionFrom(values);
   switch (verb) {
     case 'list': {
-      const limit = parseLimit(values.limit, 'airlock notifications list');
+      const limit = parseLimit(values.limit, 'airlock notifications list') ?? 100;
+      // One row past the page tells whether more exist (the API has no cursor for the outbox).
       const body = await connection.call('notifications.list', {
         workspace_id: connection.workspace,
         // Checked by the kernel, which names a wrong state (invalid_input).
@@ -51,11 +54,20 @@ export async function notifications(argv: string[]): Promise<number> {
           ? { state: values.state as DeliveryView['state'] }
           : {}),
         ...(typeof values.run === 'string' ? { run_id: values.run } : {}),
-        ...(limit === undefined ? {} : { limit }),
+        limit: Math.min(limit + 1, MAX_PAGE),
       });
-      print(connection, body, () =>
-        body.deliveries.length === 0 ? ['no notifications'] : body.deliveries.flatMap(describeRow),
-      );
+      const more = body.deliveries.length > limit || body.deliveries.length === MAX_PAGE;
+      const shown = { deliveries: body.deliveries.slice(0, limit) };
+      print(connection, shown, () => [
+        ...(shown.deliveries.length === 0
+          ? ['no notifications']
+          : shown.deliveries.flatMap(describeRow)),
+        ...(more
+          ? [
+              `showing the newest ${shown.deliveries.length}; more exist (--limit up to ${MAX_PAGE}, --state or --run to narrow)`,
+            ]
+          : []),
+      ]);
       return 0;
     }
     case 'redeliver': {
