@@ -229,7 +229,9 @@ export class AiSdkAirlock {
         input: request.input,
         callId: request.toolCallId,
       };
-      const verdict = await this.session.check(call);
+      // Approved at an earlier resume of these messages (another call was still waiting): the
+      // grant this adapter holds answers, since Airlock grants a call once.
+      const verdict = this.#verdicts.heldGrant(call) ?? (await this.session.check(call));
       if (verdict.verdict === 'wait') {
         pending.push({
           approvalId: request.approvalId,

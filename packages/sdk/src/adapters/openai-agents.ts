@@ -173,7 +173,9 @@ export class OpenAIAgentsAirlock {
       const name = item.toolName ?? item.rawItem.name;
       if (!callId || !name) continue;
       const call: FrameworkCall = { name, input: parseArguments(item.rawItem.arguments), callId };
-      const verdict = await this.session.check(call);
+      // Approved at an earlier resume of this state (another call was still waiting): the grant
+      // this adapter holds answers, since Airlock grants a call once.
+      const verdict = this.#verdicts.heldGrant(call) ?? (await this.session.check(call));
       if (verdict.verdict === 'wait') {
         pending.push({
           item,
