@@ -219,6 +219,8 @@ export class AiSdkAirlock {
    * each open `tool-approval-request`, a `tool-approval-response` (approved,
    * or denied with the person's reason) once a person decided; undecided ones
    * are listed as `pending`. Works in a fresh process from saved messages.
+   * @throws AirlockError when the kernel gives no decision (`connection_failed`,
+   *   `deadline_exceeded`, a 5xx): no call is refused for it; resume again later.
    */
   async resume<MESSAGE extends AiSdkMessage>(messages: MESSAGE[]): Promise<ResumeResult<MESSAGE>> {
     const responses: AiSdkApprovalResponse[] = [];
@@ -231,7 +233,7 @@ export class AiSdkAirlock {
       };
       // Approved at an earlier resume of these messages (another call was still waiting): the
       // grant this adapter holds answers, since Airlock grants a call once.
-      const verdict = this.#verdicts.heldGrant(call) ?? (await this.session.check(call));
+      const verdict = this.#verdicts.heldGrant(call) ?? (await this.session.checkParked(call));
       if (verdict.verdict === 'wait') {
         pending.push({
           approvalId: request.approvalId,

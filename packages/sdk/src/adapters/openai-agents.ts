@@ -161,6 +161,8 @@ export class OpenAIAgentsAirlock {
    * Answers a paused run's interruptions from Airlock's decisions: approves
    * in the state the calls a person approved, rejects (with the reason the
    * model reads) those refused, and lists those still waiting.
+   * @throws AirlockError when the kernel gives no decision (`connection_failed`,
+   *   `deadline_exceeded`, a 5xx): no call is rejected for it; resume again later.
    */
   async resume<ITEM extends AgentsApprovalItem>(
     state: AgentsRunState<ITEM>,
@@ -175,7 +177,7 @@ export class OpenAIAgentsAirlock {
       const call: FrameworkCall = { name, input: parseArguments(item.rawItem.arguments), callId };
       // Approved at an earlier resume of this state (another call was still waiting): the grant
       // this adapter holds answers, since Airlock grants a call once.
-      const verdict = this.#verdicts.heldGrant(call) ?? (await this.session.check(call));
+      const verdict = this.#verdicts.heldGrant(call) ?? (await this.session.checkParked(call));
       if (verdict.verdict === 'wait') {
         pending.push({
           item,

@@ -151,47 +151,67 @@ export class FrameworkSession {
    * Never throws: an unreachable or failing kernel answers `deny`.
    */
   async check(call: FrameworkCall): Promise<CallVerdict> {
+    try {
+      return await this.#ask(call);
+    } catch (error) {
+      return failedCheck(error);
+    }
+  }
+
+  /**
+   * Asks Airlock about a parked call for a resume, as {@link check} does,
+   * except that a kernel that gave no decision throws instead of answering
+   * `deny`: a resume that wrote that deny into the framework's state would
+   * refuse for good a call a person may still approve.
+   * @throws AirlockError `connection_failed`, `deadline_exceeded` or a 5xx: the kernel gave no decision; ask again.
+   */
+  async checkParked(call: FrameworkCall): Promise<CallVerdict> {
+    try {
+      return await this.#ask(call);
+    } catch (error) {
+      if (isAirlockError(error) && (error.status === null || error.status >= 500)) throw error;
+      return failedCheck(error);
+    }
+  }
+
+  async #ask(call: FrameworkCall): Promise<CallVerdict> {
     // The same call still running here (a framework that runs it again on a resume, as
     // LangGraph's tool node does): its end and report first, so the kernel answers with what it
     // returned instead of a grant still held.
     await this.#running.get(call.callId);
     // The session's calls reach Airlock in the order they ran: an earlier report first.
     await this.#reporting;
-    try {
-      const answer = await this.#operations.hooks.event.mutate({
-        agent: this.framework,
-        session_id: this.sessionId,
-        event: 'pre_tool',
-        tool_name: call.name,
-        tool_input: (call.input ?? {}) as JsonValue,
-        tool_use_id: call.callId,
-      });
-      this.runId = answer.run_id ?? this.runId;
-      const base = {
-        reason: answer.reason,
-        taskKey: answer.task_key,
-        runId: answer.run_id,
-        requiresUser: answer.requires_user,
+    const answer = await this.#operations.hooks.event.mutate({
+      agent: this.framework,
+      session_id: this.sessionId,
+      event: 'pre_tool',
+      tool_name: call.name,
+      tool_input: (call.input ?? {}) as JsonValue,
+      tool_use_id: call.callId,
+    });
+    this.runId = answer.run_id ?? this.runId;
+    const base = {
+      reason: answer.reason,
+      taskKey: answer.task_key,
+      runId: answer.run_id,
+      requiresUser: answer.requires_user,
+    };
+    if (answer.verdict === 'allow' && answer.task_state !== 'claimed') {
+      return {
+        ...base,
+        verdict: 'deny',
+        reason: `this call already ran (Airlock run ${answer.run_id}, task ${answer.task_key})`,
       };
-      if (answer.verdict === 'allow' && answer.task_state !== 'claimed') {
-        return {
-          ...base,
-          verdict: 'deny',
-          reason: `this call already ran (Airlock run ${answer.run_id}, task ${answer.task_key})`,
-        };
-      }
-      if (answer.verdict === 'allow') {
-        return {
-          ...base,
-          verdict: 'allow',
-          ...(answer.updated_input === undefined ? {} : { updatedInput: answer.updated_input }),
-        };
-      }
-      if (answer.verdict === 'wait') return { ...base, verdict: 'wait' };
-      return { ...base, verdict: 'deny', reason: answer.reason ?? 'Airlock refused this call' };
-    } catch (error) {
-      return failedCheck(error);
     }
+    if (answer.verdict === 'allow') {
+      return {
+        ...base,
+        verdict: 'allow',
+        ...(answer.updated_input === undefined ? {} : { updatedInput: answer.updated_input }),
+      };
+    }
+    if (answer.verdict === 'wait') return { ...base, verdict: 'wait' };
+    return { ...base, verdict: 'deny', reason: answer.reason ?? 'Airlock refused this call' };
   }
 
   /**
