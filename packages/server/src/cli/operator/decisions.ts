@@ -113,14 +113,20 @@ async function listDecisions(
   connection: Connection,
   options: { limit: number | undefined; cursor: string | undefined; all: boolean },
 ) {
-  const page = (cursor: string | undefined) =>
+  const page = (cursor: string | undefined, limit = options.limit) =>
     connection.call('decisions.list', {
       workspace_id: connection.workspace,
-      ...(options.limit ? { limit: options.limit } : {}),
+      ...(limit ? { limit } : {}),
       ...(cursor ? { cursor } : {}),
     });
   const first = await page(options.cursor);
-  if (!options.all) return first;
+  if (!options.all) {
+    // The kernel hands a cursor whenever a page comes full, a row after it or not: one row read
+    // past it tells, so that no command offers a next page that holds nothing.
+    if (!first.next_cursor) return first;
+    const following = await page(first.next_cursor, 1);
+    return following.decisions.length === 0 ? { ...first, next_cursor: null } : first;
+  }
   const decisions = [...first.decisions];
   for (let cursor = first.next_cursor; cursor; ) {
     const next = await page(cursor);
@@ -167,7 +173,11 @@ export async function decisions(argv: string[]): Promise<number> {
       });
       print(connection, body, () => [
         ...(body.decisions.length === 0
-          ? ['nothing is waiting for a person']
+          ? [
+              body.total === 0 || values.cursor === undefined
+                ? 'nothing is waiting for a person'
+                : `no more decisions after this cursor (${body.total} wait in all: airlock decisions list)`,
+            ]
           : body.decisions.flatMap(describeRow)),
         ...(body.next_cursor
           ? [

@@ -53,6 +53,20 @@ describe('airlock decisions list and runs list page, and say when more exist', {
     expect(body.next_cursor).toBeNull();
   });
 
+  it('offers no next page when the page it shows holds the last rows', async () => {
+    const whole = await runOperatorCli(d, ['decisions', 'list', '--limit', '3']);
+    expect(whole.stdout.match(/needs_approval/g)).toHaveLength(3);
+    expect(whole.stdout).not.toContain('next page');
+    const json = await runOperatorCli(d, ['decisions', 'list', '--limit', '3', '--json']);
+    expect(JSON.parse(json.stdout).next_cursor).toBeNull();
+    // The kernel's cursor after the last row: its page is empty, yet three wait.
+    const past = (await d.member.get(`${d.ws}/decisions?limit=3`)).body.next_cursor as string;
+    const empty = await runOperatorCli(d, ['decisions', 'list', '--cursor', past]);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).not.toContain('nothing is waiting');
+    expect(empty.stdout).toContain('no more decisions after this cursor (3 wait in all');
+  });
+
   it('shows a page of runs and says more exist', async () => {
     const page = await runOperatorCli(d, ['runs', 'list', '--limit', '2']);
     expect(page.code).toBe(0);
