@@ -26,7 +26,9 @@ export function bindVerdict(
   verdict: CallVerdict,
   presented: FrameworkCall,
 ): CallVerdict {
-  if (sameCall(checked, presented)) return verdict;
+  // Only a grant binds: a refusal or a park runs nothing whatever the call, and keeps the
+  // kernel's own reason (one for an input that cannot be sent as JSON, which no comparison reads).
+  if (verdict.verdict !== 'allow' || sameCall(checked, presented)) return verdict;
   return {
     verdict: 'deny',
     reason:
