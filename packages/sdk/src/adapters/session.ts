@@ -83,12 +83,25 @@ export function outputText(value: unknown): string {
   if (typeof value === 'string') text = value;
   else {
     try {
-      text = JSON.stringify(value) ?? String(value);
+      // A BigInt is written as its digits: JSON has no form for it.
+      text =
+        JSON.stringify(value, (_key, item) =>
+          typeof item === 'bigint' ? item.toString() : item,
+        ) ?? plainText(value);
     } catch {
-      text = String(value);
+      text = plainText(value);
     }
   }
   return text.length > OUTPUT_LIMIT_CHARS ? text.slice(0, OUTPUT_LIMIT_CHARS) : text;
+}
+
+/** A value JSON cannot carry (circular) as text, also one `String()` throws on (no prototype). */
+function plainText(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 /** What a tool threw, as the failure committed to its row: also for a thrown `null` or `undefined`. */
