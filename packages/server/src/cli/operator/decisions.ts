@@ -217,14 +217,13 @@ export async function decisions(argv: string[]): Promise<number> {
     }
     case 'answer': {
       const content = values.content;
-      if (typeof content !== 'string' && !values.decline) {
+      // Both would decline and drop the text: the operator says which one they mean.
+      if ((typeof content === 'string') === (values.decline === true)) {
         throw new UsageError('airlock decisions answer: give --content <text> or --decline');
       }
       const body = await connection.call('decisions.resolve', {
         ...taskOf(connection, runId, taskKey, 'answer'),
-        ...(values.decline || typeof content !== 'string'
-          ? { outcome: 'failed' as const }
-          : { content }),
+        ...(typeof content === 'string' ? { content } : { outcome: 'failed' as const }),
         ...(typeof values['resolution-token'] === 'string'
           ? { resolution_token: values['resolution-token'] }
           : {}),

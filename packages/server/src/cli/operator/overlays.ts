@@ -144,6 +144,10 @@ export async function overlays(argv: string[]): Promise<number> {
       return 0;
     }
     case 'load': {
+      // Both would read --file and leave --repo unread: the operator says which one they mean.
+      if (typeof values.file === 'string' && typeof values.repo === 'string') {
+        throw new UsageError('airlock overlays load: give --repo <dir> or --file <path>, not both');
+      }
       const groups = readOverlayFile(
         typeof values.file === 'string'
           ? values.file

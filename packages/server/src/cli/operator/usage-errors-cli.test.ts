@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, deploy } from '../../testing/harness.js';
 import { plantCalls, runOperatorCli, sqliteBackend } from '../../testing/operator-cli.js';
@@ -132,6 +135,39 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
     const refused = await runOperatorCli(d, args);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(message);
+  });
+
+  it('refuses flags that would leave one of them unread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-usage-'));
+    const file = join(dir, 'overlay.json');
+    writeFileSync(file, JSON.stringify([{ ruleSetId: 'ops', rules: [] }]));
+    const before = (await d.member.get(`${d.ws}/overlays/project/${d.appId}`)).body.digest;
+    const load = await runOperatorCli(d, [
+      'overlays',
+      'load',
+      d.appId,
+      '--repo',
+      dir,
+      '--file',
+      file,
+    ]);
+    expect(load.code).toBe(2);
+    expect(load.stderr).toContain(
+      'airlock overlays load: give --repo <dir> or --file <path>, not both',
+    );
+    expect((await d.member.get(`${d.ws}/overlays/project/${d.appId}`)).body.digest).toBe(before);
+    const answer = await runOperatorCli(d, [
+      'decisions',
+      'answer',
+      runId,
+      key,
+      '--content',
+      'yes',
+      '--decline',
+    ]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toContain('airlock decisions answer: give --content <text> or --decline');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('changes nothing when it refuses: an approve with an argument too many leaves the call parked', async () => {
