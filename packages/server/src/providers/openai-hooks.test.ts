@@ -139,4 +139,22 @@ describe('lifecycle hooks with the openai provider', () => {
     expect(last.messages.map((m) => m.role)).toEqual(['user', 'user', 'assistant', 'tool']);
     expect(last.messages[1]!.content).toBe('SUMMARY: read twice');
   });
+
+  it('hands the earlier summary to the model when it compacts again, so no older round is lost', async () => {
+    stub = await startStub(3);
+    d = await deploy(sqlite!, { openai: { baseUrl: stub.url, apiKey: 'k', model: 'm' } });
+    const created = await d.member.post(`${d.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'read',
+      context_limit_bytes: 400,
+      provider: { kind: 'openai', tools: [{ name: 'read' }] },
+    });
+    const run = await serve(d, created.body.id, () => ({ continue: false }));
+    expect(run).toMatchObject({ state: 'completed', compactions: 2 });
+    const summaryRequests = stub.requests.filter(
+      (r) => r.messages.at(-1)?.content === SUMMARY_INSTRUCTION,
+    );
+    expect(summaryRequests).toHaveLength(2);
+    expect(summaryRequests[1]!.messages.map((m) => m.content)).toContain('SUMMARY: read twice');
+  });
 });

@@ -8,7 +8,7 @@ import { type HookExtras, hookOutcome, hookRow, waitForHook } from '../hooks/hoo
 import { moveTask } from '../machines/move-task.js';
 import { providerKind, touchRun } from '../machines/run-machine.js';
 import { plantToolRow } from '../stage/approval-stage.js';
-import { readRounds } from './history.js';
+import { readRounds, summaryRound } from './history.js';
 
 /** Estimated tokens of a text: its UTF-8 bytes / 4, rounded up. */
 export function estimateTokens(bytes: number): number {
@@ -146,6 +146,9 @@ export async function summarize(
   try {
     if (!model) throw new Error(`no provider ${config.kind}`);
     if (model.summarize) return await model.summarize(config, request);
+    // The earlier summary stands for the rounds before these: the new one must carry it on.
+    const previous = summaryRound(run);
+    const earlier = previous ? [previous] : [];
     const instruction = {
       task_key: row.key,
       tool_call_id: null,
@@ -161,7 +164,7 @@ export async function summarize(
         index: run.round,
         input: request.input,
         toolNames: [],
-        history: [...rounds, { round: through + 1, results: [instruction] }],
+        history: [...earlier, ...rounds, { round: through + 1, results: [instruction] }],
         fed: [instruction],
         signal: request.signal,
       },
