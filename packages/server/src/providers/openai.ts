@@ -1,3 +1,4 @@
+import { postCompletion } from './openai-http.js';
 import type { ModelProvider, ProviderRound, RoundRequest } from './types.js';
 import { ProviderError } from './types.js';
 
@@ -88,24 +89,14 @@ export class OpenAIProvider implements ModelProvider {
         : {}),
     };
     const timeout = AbortSignal.timeout(this.settings.timeoutMs ?? 120_000);
-    let response: Response;
-    try {
-      response = await fetch(`${baseUrl}/chat/completions`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.any([timeout, request.signal]),
-      });
-    } catch (error) {
-      throw new ProviderError('provider_unreachable', (error as Error).message);
-    }
-    const text = await response.text();
-    if (!response.ok) {
-      throw new ProviderError('provider_error', `HTTP ${response.status}: ${text.slice(0, 500)}`);
-    }
+    const text = await postCompletion(`${baseUrl}/chat/completions`, {
+      headers: {
+        'content-type': 'application/json',
+        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+      },
+      body: JSON.stringify(body),
+      signal: AbortSignal.any([timeout, request.signal]),
+    });
     return parseCompletion(text);
   }
 }

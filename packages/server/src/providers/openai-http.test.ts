@@ -1,0 +1,101 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { backends } from '../testing/stores.js';
+import { COMPLETION_ATTEMPTS, COMPLETION_MAX_BYTES } from './openai-http.js';
+
+const [sqlite] = await backends();
+
+interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  body: string;
+}
+
+const answer = (content: string): Reply => ({
+  status: 200,
+  body: JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content } }] }),
+});
+
+/** A chat-completions stand-in that answers its nth request (1-based) with `reply(n)`. */
+async function startStub(reply: (n: number) => Reply) {
+  let requests = 0;
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      requests += 1;
+      const out = reply(requests);
+      res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
+      res.end(out.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { server, url: `http://127.0.0.1:${port}/v1`, requests: () => requests };
+}
+
+describe('openai provider: rate limits, server errors and oversized answers', () => {
+  let d: Deployment;
+  let stub: Awaited<ReturnType<typeof startStub>>;
+  afterEach(async () => {
+    await d?.close();
+    stub?.server.close();
+  });
+
+  async function runToEnd(reply: (n: number) => Reply) {
+    stub = await startStub(reply);
+    d = await deploy(sqlite!, { openai: { baseUrl: stub.url, apiKey: 'sk-test', model: 'm' } });
+    const created = await d.member.post(`${d.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'hello',
+      provider: { kind: 'openai' },
+    });
+    return waitFor(async () => {
+      const r = (await d.member.get(`${d.ws}/runs/${created.body.id}`)).body;
+      return r.state !== 'running' && r;
+    });
+  }
+
+  it('asks again after a 429 whose Retry-After has passed, and the run completes', async () => {
+    const run = await runToEnd((n) =>
+      n === 1
+        ? {
+            status: 429,
+            headers: { 'retry-after': '0' },
+            body: '{"error":{"message":"slow down"}}',
+          }
+        : answer('hi'),
+    );
+    expect(run).toMatchObject({ state: 'completed', final_answer: 'hi' });
+    expect(stub.requests()).toBe(2);
+  });
+
+  it('asks again after a 503 with a body that is not JSON, within a bounded number of requests', async () => {
+    const run = await runToEnd(() => ({
+      status: 503,
+      headers: { 'retry-after': '0' },
+      body: '<html>upstream down</html>',
+    }));
+    expect(run).toMatchObject({
+      state: 'failed',
+      error: { code: 'provider_error', detail: 'HTTP 503: <html>upstream down</html>' },
+    });
+    expect(stub.requests()).toBe(COMPLETION_ATTEMPTS);
+  });
+
+  it('fails at once with provider_rate_limited when the server asks for a wait too long to hold the run', async () => {
+    const run = await runToEnd(() => ({
+      status: 429,
+      headers: { 'retry-after': '3600' },
+      body: '{"error":{"message":"quota"}}',
+    }));
+    expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_rate_limited' } });
+    expect(stub.requests()).toBe(1);
+  });
+
+  it('fails with provider_response_too_large instead of reading a huge completion', async () => {
+    const run = await runToEnd(() => answer('x'.repeat(COMPLETION_MAX_BYTES + 1)));
+    expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_response_too_large' } });
+  });
+});

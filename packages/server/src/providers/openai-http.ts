@@ -1,0 +1,99 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ProviderError } from './types.js';
+
+/** Most requests one round makes: the first and two retries of a rate limit or a server error. */
+export const COMPLETION_ATTEMPTS = 3;
+/** The longest wait before a retry; a server asking for more ends the round at once. */
+export const RETRY_WAIT_MAX_MS = 30_000;
+/** The largest completion body read; a longer one fails the round instead of filling memory. */
+export const COMPLETION_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The statuses worth asking again: a rate limit or a server that could not answer now. */
+const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
+
+/** The wait a `Retry-After` header asks for (seconds or an HTTP date), or null when it names none. */
+function retryAfterMs(header: string | null): number | null {
+  if (header === null || header.trim() === '') return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/** Reads a body up to `COMPLETION_MAX_BYTES`, or throws `provider_response_too_large`. */
+async function readCapped(response: Response): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > COMPLETION_MAX_BYTES) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    total += read.value.byteLength;
+    if (total > COMPLETION_MAX_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function tooLarge(): ProviderError {
+  return new ProviderError(
+    'provider_response_too_large',
+    `the completion is larger than ${COMPLETION_MAX_BYTES} bytes`,
+  );
+}
+
+function failure(status: number, text: string): ProviderError {
+  return new ProviderError(
+    status === 429 ? 'provider_rate_limited' : 'provider_error',
+    `HTTP ${status}: ${text.slice(0, 500)}`,
+  );
+}
+
+/**
+ * POSTs one chat-completions request and returns the body of its successful
+ * answer. A rate limit or a server error is asked again (at most
+ * `COMPLETION_ATTEMPTS` requests), after the `Retry-After` the server names or
+ * a short backoff, all within `signal`; a wait longer than `RETRY_WAIT_MAX_MS`
+ * is not waited for.
+ */
+export async function postCompletion(
+  url: string,
+  init: { headers: Record<string, string>; body: string; signal: AbortSignal },
+): Promise<string> {
+  for (let attempt = 1; ; attempt += 1) {
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(url, { method: 'POST', ...init });
+    } catch (error) {
+      throw new ProviderError('provider_unreachable', (error as Error).message);
+    }
+    try {
+      text = await readCapped(response);
+    } catch (error) {
+      if (error instanceof ProviderError) throw error;
+      throw new ProviderError('provider_unreachable', (error as Error).message);
+    }
+    if (response.ok) return text;
+    if (!RETRIED_STATUSES.has(response.status) || attempt >= COMPLETION_ATTEMPTS) {
+      throw failure(response.status, text);
+    }
+    const wait = retryAfterMs(response.headers.get('retry-after')) ?? 1000 * 2 ** (attempt - 1);
+    if (wait > RETRY_WAIT_MAX_MS) throw failure(response.status, text);
+    try {
+      await sleep(wait, undefined, { signal: init.signal });
+    } catch {
+      throw new ProviderError(
+        'provider_unreachable',
+        `gave up waiting to retry after HTTP ${response.status}: the model's time ran out`,
+      );
+    }
+  }
+}
