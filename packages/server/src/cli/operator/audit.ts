@@ -51,10 +51,11 @@ export async function audit(argv: string[]): Promise<number> {
     },
   });
   const [verb] = positionals;
-  if (values.help || verb !== 'export') {
+  if (values.help || !verb) {
     process.stdout.write(AUDIT_HELP);
     return values.help ? 0 : 2;
   }
+  if (verb !== 'export') throw new UsageError(`airlock audit: unknown verb "${verb}" (export)`);
   const connection = connectionFrom(values);
   const since = typeof values.since === 'string' ? parseSince(values.since) : null;
   let after =

@@ -69,9 +69,12 @@ export async function retention(argv: string[]): Promise<number> {
     },
   });
   const [verb] = positionals;
-  if (values.help || (verb !== 'get' && verb !== 'set')) {
+  if (values.help || !verb) {
     process.stdout.write(RETENTION_HELP);
     return values.help ? 0 : 2;
+  }
+  if (verb !== 'get' && verb !== 'set') {
+    throw new UsageError(`airlock retention: unknown verb "${verb}" (get, set)`);
   }
   const changes: Partial<Record<'events_days' | 'runs_days' | 'audit_days', number | null>> = {};
   for (const flag of ['events', 'runs', 'audit'] as const) {

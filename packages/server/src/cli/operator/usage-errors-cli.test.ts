@@ -170,6 +170,17 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it.each([
+    [['audit', 'exprot', '--json'], 'airlock audit: unknown verb "exprot" (export)'],
+    [['retention', 'show', '--json'], 'airlock retention: unknown verb "show" (get, set)'],
+    [['runs', 'lst', '--json'], 'airlock runs: unknown verb "lst" (list, show, stop)'],
+  ])('names the unknown verb in %j on stderr, nothing on stdout', async (args, message) => {
+    const refused = await runOperatorCli(d, args);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toBe(`${message}\n`);
+  });
+
   it('changes nothing when it refuses: an approve with an argument too many leaves the call parked', async () => {
     const refused = await runOperatorCli(d, ['decisions', 'approve', runId, key, 'now']);
     expect(refused.code).toBe(2);
