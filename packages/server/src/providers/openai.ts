@@ -101,19 +101,39 @@ export class OpenAIProvider implements ModelProvider {
   }
 }
 
+/** Why a completion that stopped for a reason other than an answer or calls is not used. */
+const CUT_SHORT: Record<string, { code: string; detail: string }> = {
+  length: {
+    code: 'provider_truncated',
+    detail:
+      'the model hit its output limit (finish_reason "length"): its answer or calls are cut off',
+  },
+  content_filter: {
+    code: 'provider_content_filtered',
+    detail: 'the endpoint withheld the answer (finish_reason "content_filter")',
+  },
+};
+
 function parseCompletion(text: string): ProviderRound {
   let payload: {
-    choices?: { message?: { content?: string | null; tool_calls?: ChatToolCall[] } }[];
-  };
+    choices?: {
+      finish_reason?: string | null;
+      message?: { content?: string | null; tool_calls?: ChatToolCall[] };
+    }[];
+  } | null;
   try {
     payload = JSON.parse(text);
   } catch {
     throw new ProviderError('provider_error', 'the completion is not JSON');
   }
-  const message = payload.choices?.[0]?.message;
+  const choice = payload?.choices?.[0];
+  const message = choice?.message;
   if (!message) throw new ProviderError('provider_error', 'the completion has no message');
+  const cutShort = CUT_SHORT[choice.finish_reason ?? ''];
+  if (cutShort) throw new ProviderError(cutShort.code, cutShort.detail);
   const calls = message.tool_calls ?? [];
   if (calls.length === 0) return { type: 'final', content: message.content ?? '' };
+  const seenIds = new Set<string>();
   return {
     type: 'tool_calls',
     content: message.content ?? undefined,
@@ -130,7 +150,12 @@ function parseCompletion(text: string): ProviderRound {
           input = { arguments: args };
         }
       }
-      return { id: call.id ?? null, name, input };
+      // An id the round already used would make two results indistinguishable: such a
+      // call (or one without an id) is answered under its task key instead.
+      const id =
+        typeof call.id === 'string' && call.id !== '' && !seenIds.has(call.id) ? call.id : null;
+      if (id !== null) seenIds.add(id);
+      return { id, name, input };
     }),
   };
 }

@@ -1,0 +1,115 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { backends } from '../testing/stores.js';
+
+const [sqlite] = await backends();
+
+interface ChatMessage {
+  role: string;
+  content: string | null;
+  tool_call_id?: string;
+  tool_calls?: { id: string }[];
+}
+
+/** A chat-completions stand-in: its first answer is `first`, every later one is the final answer `done`. */
+async function startStub(first: Record<string, unknown>) {
+  const requests: ChatMessage[][] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      requests.push((JSON.parse(body) as { messages: ChatMessage[] }).messages);
+      const choice =
+        requests.length === 1
+          ? first
+          : { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'done' } };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [choice] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { server, url: `http://127.0.0.1:${port}/v1`, requests };
+}
+
+const readCall = (id: string, args: string) => ({
+  id,
+  type: 'function',
+  function: { name: 'read', arguments: args },
+});
+
+describe('openai provider: completions that are cut short or reuse a call id', () => {
+  let d: Deployment;
+  let stub: Awaited<ReturnType<typeof startStub>>;
+  afterEach(async () => {
+    await d?.close();
+    stub?.server.close();
+  });
+
+  /** Starts a bypass run, commits every call it plants with `result of <key>`, and waits for its end. */
+  async function runToEnd(first: Record<string, unknown>) {
+    stub = await startStub(first);
+    d = await deploy(sqlite!, { openai: { baseUrl: stub.url, apiKey: 'sk-test', model: 'm' } });
+    const created = await d.member.post(`${d.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'read twice',
+      provider: { kind: 'openai', tools: [{ name: 'read' }] },
+    });
+    const runId = created.body.id as string;
+    const executed: unknown[] = [];
+    const run = await waitFor(async () => {
+      const inbox = await d.executor.get('/executor_api/v1/inbox');
+      for (const item of inbox.body.items) {
+        if (item.run_id !== runId) continue;
+        const task = `/executor_api/v1/runs/${runId}/tasks/${item.task_key}`;
+        const claim = await d.executor.post(`${task}/claim`);
+        if (claim.status !== 200) continue;
+        executed.push(item.tool_input);
+        await d.executor.post(`${task}/commit`, {
+          claim_id: claim.body.claim_id,
+          outcome: 'succeeded',
+          result: `result of ${item.task_key}`,
+        });
+      }
+      const r = (await d.member.get(`${d.ws}/runs/${runId}`)).body;
+      return r.state !== 'running' && r;
+    });
+    return { run, executed };
+  }
+
+  it('fails a completion cut off at the output limit instead of running its truncated call', async () => {
+    const { run, executed } = await runToEnd({
+      index: 0,
+      finish_reason: 'length',
+      message: { role: 'assistant', content: null, tool_calls: [readCall('c1', '{"path": "/et')] },
+    });
+    expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_truncated' } });
+    expect(executed).toEqual([]);
+  });
+
+  it('feeds back each result under its own id when the model gave two calls one id', async () => {
+    const { run } = await runToEnd({
+      index: 0,
+      finish_reason: 'tool_calls',
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [readCall('call_1', '{}'), readCall('call_1', '{}')],
+      },
+    });
+    expect(run).toMatchObject({ state: 'completed', final_answer: 'done' });
+    const second = stub.requests[1]!;
+    const offered = second.find((m) => m.role === 'assistant')!.tool_calls!.map((c) => c.id);
+    const answered = second.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
+    expect(new Set(offered).size).toBe(2);
+    expect(answered).toEqual(offered);
+    expect(second.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual([
+      'result of t1',
+      'result of t2',
+    ]);
+  });
+});
