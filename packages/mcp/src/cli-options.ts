@@ -7,7 +7,7 @@ import {
   readRequestTimeout,
   type SettingError,
 } from '@airlock/core';
-import type { MemberRunPolicy } from './gateway/gateway-session.js';
+import type { MemberRunPolicy } from './gateway/client-credential.js';
 import {
   commandLineServer,
   type NamedServer,

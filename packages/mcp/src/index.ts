@@ -6,7 +6,7 @@ export {
   resultText,
   startExecutorBridge,
 } from './executor-bridge.js';
-export { credentialKind } from './gateway/credential-kind.js';
+export { credentialKind, type MemberRunPolicy } from './gateway/client-credential.js';
 export {
   type Gateway,
   type GatewayOptions,
@@ -18,7 +18,6 @@ export {
   type CallRequest,
   GatewaySession,
   type GatewaySessionOptions,
-  type MemberRunPolicy,
   type WaitingListener,
 } from './gateway/gateway-session.js';
 export {

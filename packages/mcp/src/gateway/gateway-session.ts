@@ -1,17 +1,12 @@
-import type { ApprovalMode, ApprovalRule, JsonValue } from '@airlock/core';
+import type { JsonValue } from '@airlock/core';
 import type { ClaimView, TaskView } from '@airlock/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutorBridge } from '../executor-bridge.js';
 import { hasErrorCode, isKernelOutage, type KernelApi } from '../kernel-api.js';
 import { ClientCancel } from './client-cancel.js';
+import type { MemberRunPolicy } from './client-credential.js';
 import { RunFeedWatch } from './run-feed-watch.js';
 import { SETTLED_STATES, toolResultOf } from './tool-results.js';
-
-/** The mode and rules of a member's gateway runs (an agent's runs take its profile's). */
-export interface MemberRunPolicy {
-  approval_mode: ApprovalMode;
-  approval_rules: ApprovalRule[];
-}
 
 /** Options of a {@link GatewaySession}. */
 export interface GatewaySessionOptions {

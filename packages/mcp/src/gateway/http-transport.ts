@@ -6,7 +6,7 @@ import { bearerTokenOf } from '@airlock/core/wire';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { hasErrorCode } from '../kernel-api.js';
-import { credentialKind } from './credential-kind.js';
+import { credentialKind } from './client-credential.js';
 import { foreignRequest } from './request-origin.js';
 
 /** The path the gateway serves MCP at. */
