@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { addMember, type Deployment, deploy, type MemberOf, waitFor } from '../testing/harness.js';
+import {
+  type Deployment,
+  deploy,
+  leadsAndOutsider,
+  type MemberOf,
+  waitFor,
+} from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -24,20 +30,12 @@ for (const backend of all) {
 
     /** Two leads must approve destructive calls; Cy is an approver outside the group. */
     async function setUp(policy: 'leads' | 'none' = 'leads') {
-      const [lead1, lead2, cy] = [
-        await addMember(d, 'L1'),
-        await addMember(d, 'L2'),
-        await addMember(d, 'Cy'),
-      ];
-      if (policy === 'leads') {
-        const put = await d.member.put(`${d.ws}/approval_policy`, {
-          policy: {
-            groups: { leads: [lead1.id, lead2.id] },
-            rules: [{ actions: ['destructive'], approvers: ['group:leads'], required: 2 }],
-          },
-        });
-        expect(put.status).toBe(200);
-      }
+      const { cy } = await leadsAndOutsider(
+        d,
+        policy === 'leads'
+          ? { rules: [{ actions: ['destructive'], approvers: ['group:leads'], required: 2 }] }
+          : undefined,
+      );
       const profile = await d.agent.put('/agent_api/v1/profile/configuration', {
         approval_mode: 'bypass',
         permission_rule_set: 'supervised',

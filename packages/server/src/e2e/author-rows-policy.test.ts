@@ -4,6 +4,7 @@ import {
   type Client,
   type Deployment,
   deploy,
+  leadsAndOutsider,
   type MemberOf,
   waitFor,
 } from '../testing/harness.js';
@@ -28,22 +29,11 @@ for (const backend of all) {
     const tasks = (runId: string) => `${d.ws}/runs/${runId}/tasks`;
 
     /** Two leads must approve destructive calls; Cy is a member outside the group. */
-    async function leadsPolicy(extra: Record<string, unknown> = {}) {
-      const [lead1, lead2, cy] = [
-        await addMember(d, 'L1'),
-        await addMember(d, 'L2'),
-        await addMember(d, 'Cy'),
-      ];
-      const put = await d.member.put(`${d.ws}/approval_policy`, {
-        policy: {
-          groups: { leads: [lead1.id, lead2.id] },
-          rules: [{ actions: ['destructive'], approvers: ['group:leads'], required: 2 }],
-          ...extra,
-        },
+    const leadsPolicy = (extra: Record<string, unknown> = {}) =>
+      leadsAndOutsider(d, {
+        rules: [{ actions: ['destructive'], approvers: ['group:leads'], required: 2 }],
+        ...extra,
       });
-      expect(put.status).toBe(200);
-      return { lead1, lead2, cy };
-    }
 
     /** A running run whose model call waits, so people can append to it. */
     async function waitingRun(by: Client = d.agent): Promise<string> {

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { addMember, type Deployment, deploy, type MemberOf, waitFor } from '../testing/harness.js';
+import {
+  type Deployment,
+  deploy,
+  leadsAndOutsider,
+  type MemberOf,
+  waitFor,
+} from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -20,21 +26,8 @@ for (const backend of all) {
     const tasks = (runId: string) => `${d.ws}/runs/${runId}/tasks`;
 
     /** Deploys need `required` approvals of the leads; Cy is a member outside the group. */
-    async function leadsPolicy(required: number) {
-      const [lead1, lead2, cy] = [
-        await addMember(d, 'L1'),
-        await addMember(d, 'L2'),
-        await addMember(d, 'Cy'),
-      ];
-      const put = await d.member.put(`${d.ws}/approval_policy`, {
-        policy: {
-          groups: { leads: [lead1.id, lead2.id] },
-          rules: [{ tool: 'deploy', approvers: ['group:leads'], required }],
-        },
-      });
-      expect(put.status).toBe(200);
-      return { lead1, lead2, cy };
-    }
+    const leadsPolicy = (required: number) =>
+      leadsAndOutsider(d, { rules: [{ tool: 'deploy', approvers: ['group:leads'], required }] });
 
     /** A run whose deploy the given leads approve, which then fails and holds the run. */
     async function failedDeploy(approvers: MemberOf[]): Promise<string> {

@@ -143,6 +143,31 @@ export async function addMember(
   return { id: made.body.credential_id, client: client(d.url, made.body.token) };
 }
 
+/**
+ * Two leads (`L1`, `L2`) and an approver outside their group (`Cy`); with
+ * `policy`, puts the workspace's approval policy with that group as `leads`
+ * and the policy's other keys (its rules).
+ */
+export async function leadsAndOutsider(
+  d: Deployment,
+  policy?: Record<string, unknown>,
+): Promise<{ lead1: MemberOf; lead2: MemberOf; cy: MemberOf }> {
+  const [lead1, lead2, cy] = [
+    await addMember(d, 'L1'),
+    await addMember(d, 'L2'),
+    await addMember(d, 'Cy'),
+  ];
+  if (policy) {
+    const put = await d.member.put(`${d.ws}/approval_policy`, {
+      policy: { groups: { leads: [lead1.id, lead2.id] }, ...policy },
+    });
+    if (put.status !== 200) {
+      throw new Error(`putting the policy answered ${put.status}: ${JSON.stringify(put.body)}`);
+    }
+  }
+  return { lead1, lead2, cy };
+}
+
 /** Polls until a check returns a truthy value, or fails after a timeout. */
 export async function waitFor<T>(
   check: () => Promise<T | null | undefined | false>,
