@@ -184,8 +184,13 @@ export function approveTask(
     };
     const { names, revoked } = await principalRoster(tx, run.workspace_id);
     // Earlier approvals count only while they stand under the policy as it reads now.
-    const asked = requestOf(run, row);
-    const earlier = standingApprovals(requirement, asked, await listApprovals(tx, key), revoked);
+    // Who asked for the row is the same after an edit (its run's starter, its appender).
+    const earlier = standingApprovals(
+      requirement,
+      decider.run,
+      await listApprovals(tx, key),
+      revoked,
+    );
     const again = earlier.some((approval) => approval.principal === who);
     if (again && earlier.length < requirement.required) {
       // The same member approving this version again (a double click, a retried press): it
