@@ -28,17 +28,17 @@ describe('airlock serve refuses a bad retention pace before opening a store', ()
     return { ...outcome, created: existsSync(dataDir) };
   }
 
-  it('--retention-pace outside (0, 1], and the same from AIRLOCK_RETENTION_PACE', async () => {
+  it('--retention-pace outside [0.01, 1], and the same from AIRLOCK_RETENTION_PACE', async () => {
     const flag = await serve(['--retention-pace', '2']);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toContain(
-      'airlock serve: --retention-pace must be a number above 0 and at most 1',
+      'airlock serve: --retention-pace must be a decimal from 0.01 to 1',
     );
     expect(flag.stderr).toContain('(invalid_retention_pace)');
     expect(flag.created).toBe(false);
     const env = await serve([], { AIRLOCK_RETENTION_PACE: 'fast' });
     expect(env.code).toBe(2);
-    expect(env.stderr).toContain('AIRLOCK_RETENTION_PACE must be a number above 0 and at most 1');
+    expect(env.stderr).toContain('AIRLOCK_RETENTION_PACE must be a decimal from 0.01 to 1');
     expect(env.created).toBe(false);
   }, 120_000);
 });

@@ -49,8 +49,8 @@ Options:
                         ./airlock-exports on PostgreSQL)
   --retention-interval <dur>  How often the kernel applies retention policies
                         (env AIRLOCK_RETENTION_INTERVAL; default 1m)
-  --retention-pace <share>  The share of time a pruning pass works, above 0 and
-                        at most 1; it rests the rest, so requests keep their
+  --retention-pace <share>  The share of time a pruning pass works, a decimal
+                        from 0.01 to 1; it rests the rest, so requests keep their
                         latency while a backlog is pruned (env AIRLOCK_RETENTION_PACE;
                         default 0.25; 1 never rests)
   --metrics-listen <host:port>  Also serve GET /metrics (Prometheus) without

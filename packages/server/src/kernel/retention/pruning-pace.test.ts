@@ -30,14 +30,16 @@ function work(ms: number): void {
 }
 
 describe('parsePruningPace', () => {
-  it('reads a share above 0 and at most 1; absent or empty is the default', () => {
+  it('reads a decimal share from 0.01 to 1; absent or empty is the default', () => {
     expect(parsePruningPace('0.5')).toBe(0.5);
+    expect(parsePruningPace('.05')).toBe(0.05);
+    expect(parsePruningPace(' 0.01 ')).toBe(0.01);
     expect(parsePruningPace('1')).toBe(1);
     expect(parsePruningPace(undefined)).toBe(DEFAULT_PRUNING_PACE);
     expect(parsePruningPace(' ')).toBe(DEFAULT_PRUNING_PACE);
   });
 
-  it.each(['0', '-0.5', '1.5', 'fast', 'NaN', '25%'])('refuses %j with a stable code', (text) => {
+  it.each(['0', '-0.5', '1.5', 'fast', 'NaN', '25%', '0x1', '1e-300', '5e-1', '0.001', 'Infinity', '+1'])('refuses %j with a stable code', (text) => {
     expect(() => parsePruningPace(text, 'AIRLOCK_RETENTION_PACE')).toThrow(InvalidPruningPaceError);
     expect(() => parsePruningPace(text)).toThrow(
       /^--retention-pace must be .*invalid_retention_pace/,

@@ -6,8 +6,14 @@ export const DEFAULT_PRUNING_PACE = 0.25;
 /** The longest one rest, in milliseconds (a slow step does not put the pass to sleep for long). */
 const MAX_REST_MS = 1000;
 
+/** The smallest pace a setting may ask: below it a pass would rest for hours over a backlog. */
+export const MIN_PRUNING_PACE = 0.01;
+
+/** A pace written as a plain decimal (`0.25`, `1`, `.5`); no hex, exponents or signs. */
+const PACE_TEXT = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
 /**
- * A pace that is not a number above 0 and at most 1; its `code` is
+ * A pace that is not a plain decimal from 0.01 to 1; its `code` is
  * `invalid_retention_pace`.
  */
 export class InvalidPruningPaceError extends Error {
@@ -15,7 +21,7 @@ export class InvalidPruningPaceError extends Error {
 
   constructor(value: unknown, source: string) {
     super(
-      `${source} must be a number above 0 and at most 1 (the share of time pruning works), not "${String(value)}" (invalid_retention_pace)`,
+      `${source} must be a decimal from ${MIN_PRUNING_PACE} to 1 (the share of time pruning works), not "${String(value)}" (invalid_retention_pace)`,
     );
     this.name = 'InvalidPruningPaceError';
   }
@@ -27,8 +33,9 @@ export class InvalidPruningPaceError extends Error {
  */
 export function parsePruningPace(text: string | undefined, source = '--retention-pace'): number {
   if (text === undefined || text.trim() === '') return DEFAULT_PRUNING_PACE;
-  const value = Number(text);
-  if (!(value > 0 && value <= 1)) throw new InvalidPruningPaceError(text, source);
+  const trimmed = text.trim();
+  const value = PACE_TEXT.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!(value >= MIN_PRUNING_PACE && value <= 1)) throw new InvalidPruningPaceError(text, source);
   return value;
 }
 

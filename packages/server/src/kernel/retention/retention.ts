@@ -44,7 +44,7 @@ export interface RetentionOptions {
    */
   unitBudgetMs?: number | undefined;
   /**
-   * The share of wall time a pass works (above 0, at most 1): after each
+   * The share of wall time a pass works (from 0.01 to 1): after each
    * step it rests the remainder (see PruningPace). Default 0.25.
    */
   pace?: number | undefined;
