@@ -62,7 +62,9 @@ export class McpServerConnection {
       const transport = new StdioClientTransport({
         command: spec.command,
         args: spec.args,
-        ...(spec.env ? { env: { ...process.env, ...spec.env } as Record<string, string> } : {}),
+        // The SDK adds only the few variables every process needs (PATH, HOME, …) to this env:
+        // the server, someone else's code, never sees the bridge's own (its Airlock credentials).
+        ...(spec.env ? { env: spec.env } : {}),
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         stderr: 'inherit',
       });
