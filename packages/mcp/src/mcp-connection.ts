@@ -16,6 +16,11 @@ const START_TIMEOUT_MS = 60_000;
 /** Longest a failed start waits for the SDK to stop the server's process (stdin, SIGTERM, SIGKILL). */
 const STOP_WAIT_MS = 5000;
 
+/** Most pages of one server's tools/list: past it the server is taken to hand out cursors forever. */
+const TOOL_LIST_MAX_PAGES = 1000;
+/** Most JSON text of one server's tools, over all its pages (the kernel takes far less in a profile). */
+const TOOL_LIST_MAX_BYTES = 16 * 1024 * 1024;
+
 /** Longest a tools/call may run before it is failed (the lease is heartbeated meanwhile). */
 const CALL_TIMEOUT_MS = 10 * 60_000;
 
@@ -97,13 +102,28 @@ export class McpServerConnection {
     return this.connecting;
   }
 
-  /** Starts the server if it is not running and lists every tool it declares. */
+  /**
+   * Starts the server if it is not running and lists every tool it declares.
+   * @throws McpError when the server cannot be reached or refuses the request,
+   *   or when its listing runs past {@link TOOL_LIST_MAX_PAGES} pages or
+   *   {@link TOOL_LIST_MAX_BYTES} bytes (a next cursor handed out forever).
+   */
   async listTools(): Promise<Tool[]> {
     const client = await this.open();
     const tools: Tool[] = [];
     let cursor: string | undefined;
+    let pages = 0;
+    let bytes = 0;
     do {
       const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      pages += 1;
+      bytes += JSON.stringify(page.tools).length;
+      if (pages > TOOL_LIST_MAX_PAGES || bytes > TOOL_LIST_MAX_BYTES) {
+        throw new McpError(
+          ErrorCode.InternalError,
+          `${this.server.name} lists tools without end: more than ${TOOL_LIST_MAX_PAGES} pages or ${TOOL_LIST_MAX_BYTES / 1024 / 1024} MiB of tools`,
+        );
+      }
       tools.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
