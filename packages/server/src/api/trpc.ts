@@ -112,7 +112,9 @@ const ROOT_OPTIONS = {
     return {
       ...shape,
       message: body.detail,
-      data: { ...shape.data, stack: undefined, error: body },
+      // The status of the kernel's table, which tRPC answers with: its own codes have no 410
+      // (feed_position_pruned would go out as 412 PRECONDITION_FAILED, where REST says 410).
+      data: { ...shape.data, httpStatus: cause.status, stack: undefined, error: body },
     };
   },
 };

@@ -155,4 +155,22 @@ describe('tRPC requests, held to what REST allows', () => {
       expect(body.error.code, method).toBe('method_not_allowed');
     }
   });
+
+  it("answers a refusal with its code's status from the error table, as REST does (410, not tRPC's 412)", async () => {
+    const runId = await parkedRun();
+    // A resume position the log never reached: feed_position_pruned, 410 in the kernel's table.
+    const rest = await d.member.get(`${d.ws}/runs/${runId}/events?after=999999`);
+    expect(rest.status).toBe(410);
+    expect(rest.body.error.code).toBe('feed_position_pruned');
+    const input = encodeURIComponent(
+      JSON.stringify({ workspace_id: d.workspaceId, run_id: runId, after: 999999 }),
+    );
+    const trpc = await fetch(`${d.url}/trpc/runs.events?input=${input}`, {
+      headers: { authorization: `Bearer ${d.tokens.member}` },
+    });
+    const body = (await trpc.json()) as TrpcError;
+    expect(body.error.data.error.code).toBe('feed_position_pruned');
+    expect(body.error.data.httpStatus).toBe(410);
+    expect(trpc.status).toBe(410);
+  });
 });
