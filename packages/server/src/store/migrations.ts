@@ -355,11 +355,29 @@ export async function holdsAirlockStore(db: Kysely<unknown>): Promise<boolean> {
 }
 
 /**
- * Applies every pending migration (one set for both engines).
- * @throws Error when a migration fails; the store is left at the last good one.
+ * Applies every pending migration (one set for both engines) in one
+ * transaction, so an upgrade cut short (a full disk, a killed process)
+ * leaves the store as it was and the next start applies it whole.
+ * @throws Error when a migration fails; the store is left as it was.
  */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  const migrator = migratorOf(db, dialect);
-  const { error } = await migrator.migrateToLatest();
+  // Kysely wraps the migrations in a transaction only where it counts DDL as transactional
+  // (PostgreSQL); on SQLite it ran them statement by statement, and a migration cut short
+  // kept its first statements, which then failed every later start (duplicate column).
+  if (db.getExecutor().adapter.supportsTransactionalDdl) return applyPending(db, dialect);
+  await db.connection().execute(async (connection) => {
+    await sql`begin`.execute(connection);
+    try {
+      await applyPending(connection, dialect);
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => {});
+      throw error;
+    }
+    await sql`commit`.execute(connection);
+  });
+}
+
+async function applyPending(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  const { error } = await migratorOf(db, dialect).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }
