@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
+import { HOOKED_OUTPUT_MAX_BYTES, type HookedRanCall, truncateUtf8 } from '@airlock/core';
 import { type CallLookupsAhead, listClaimedModelRows } from '../../store/hooked-rows.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
@@ -249,19 +249,49 @@ function failClaimed(
 }
 
 /**
+ * The calls the agent's transcript shows returned (ran to a result), by the
+ * agent's call id: read by the hook client at the turn's stop (`ran_calls`).
+ */
+function returnedCalls(ranCalls: readonly HookedRanCall[]): Map<string, HookedRanCall> {
+  const returned = new Map<string, HookedRanCall>();
+  for (const call of ranCalls) {
+    if (call.outcome !== undefined || call.output !== undefined)
+      returned.set(call.tool_use_id, call);
+  }
+  return returned;
+}
+
+/**
  * Closes the calls the agent was allowed but never reported (its own
  * permission flow refused them, or it stopped): failed `not_run`, so the
- * turn can end and the story says they did not run.
+ * turn can end and the story says they did not run. A call the agent's
+ * transcript shows ran to a known outcome did run, its report lost or still
+ * on its way: it is committed with what the transcript shows instead.
  */
 export async function closeUnreported(
   ctx: KernelContext,
   tx: Tx,
   run: RunTable,
   agent: string,
+  ranCalls: readonly HookedRanCall[] = [],
 ): Promise<void> {
   const rows = await listClaimedModelRows(tx, run.id);
+  const returned = returnedCalls(ranCalls);
   for (const row of rows) {
     if (row.claim_id === null) continue;
+    const ran = row.tool_call_id === null ? undefined : returned.get(row.tool_call_id);
+    if (ran?.outcome !== undefined) {
+      const call = {
+        toolName: row.tool_name,
+        toolInput: JSON.parse(row.tool_input) as unknown,
+        toolUseId: row.tool_call_id,
+        outcome: ran.outcome,
+        output: ran.output ?? '',
+        answeredByUser: false,
+      };
+      await commitRan(ctx, tx, run, { agent, ran: call, row, verb: 'commit' });
+      continue;
+    }
     await failClaimed(ctx, tx, run, {
       row,
       claimId: row.claim_id,
@@ -272,9 +302,9 @@ export async function closeUnreported(
 }
 
 /**
- * How long after a call was granted its report may still be on its way:
- * Claude Code sends `PostToolUse` from a hook that runs in the background,
- * so a turn's `Stop` can arrive before the report of its last call.
+ * How long a call's report may still be on its way: Claude Code sends
+ * `PostToolUse` from a hook that runs in the background, so a turn's `Stop`
+ * can arrive before the report of its last call.
  */
 export const REPORT_GRACE_MS = 1_500;
 
@@ -283,19 +313,28 @@ const REPORT_POLL_MS = 20;
 
 /**
  * Waits (at most {@link REPORT_GRACE_MS}) until the agent reported every
- * call of the run it was granted within the grace, so that `Stop` closes as
- * not run only the calls that did not run. Returns at once when no granted
- * call is unreported, or when the newest was granted longer ago than the
- * grace (its report is not coming).
+ * call of the run whose report may be on its way: one granted within the
+ * grace, or one the agent's transcript (`ranCalls`) shows returned, however
+ * long it ran. Returns at once when no granted call is unreported, or when
+ * every unreported one was granted longer ago than the grace and did not
+ * return (its report is not coming).
  */
-export async function awaitReportsInFlight(ctx: KernelContext, runId: string): Promise<void> {
+export async function awaitReportsInFlight(
+  ctx: KernelContext,
+  runId: string,
+  ranCalls: readonly HookedRanCall[] = [],
+): Promise<void> {
   const started = performance.now();
+  const returned = returnedCalls(ranCalls);
   for (;;) {
     const rows = await listClaimedModelRows(ctx.store, runId);
-    if (rows.length === 0) return;
-    const newest = Math.max(...rows.map((row) => row.updated_at));
-    const waited = performance.now() - started;
-    if (ctx.store.now() - newest >= REPORT_GRACE_MS || waited >= REPORT_GRACE_MS) return;
+    const now = ctx.store.now();
+    const coming = rows.some(
+      (row) =>
+        now - row.updated_at < REPORT_GRACE_MS ||
+        (row.tool_call_id !== null && returned.has(row.tool_call_id)),
+    );
+    if (!coming || performance.now() - started >= REPORT_GRACE_MS) return;
     await sleep(REPORT_POLL_MS);
   }
 }

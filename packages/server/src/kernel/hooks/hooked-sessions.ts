@@ -107,7 +107,7 @@ async function stop(
     if (locked.state !== 'running') return { verdict: 'ack', reason: null, row: null, run: locked };
     const continuations = locked.continuations;
     if (input.task_key === undefined && locked.pending_answer === null) {
-      await closeUnreported(ctx, tx, locked, input.agent);
+      await closeUnreported(ctx, tx, locked, input.agent, input.ran_calls);
       if (locked.phase === 'tools' && locked.pending_answer === null) {
         const waiting = await listWaitingKeys(tx, locked.id);
         if (waiting.length > 0) {
@@ -285,7 +285,7 @@ async function recordInSession(
     case 'stop': {
       const run = await lastTurn(ctx, session);
       if (!run) return hookAnswer({ ...base, run_id: null, verdict: 'ack' });
-      if (input.task_key === undefined) await awaitReportsInFlight(ctx, run.id);
+      if (input.task_key === undefined) await awaitReportsInFlight(ctx, run.id, input.ran_calls);
       if (input.ran_calls) {
         // Calls reported as succeeded that the agent's transcript shows failed (Codex: no exit code).
         await correctReportedOutcomes(ctx, run, input.agent, input.ran_calls);

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from '../../testing/harness.js';
+import { bashPostTool, bashPreTool, postHookEvent } from '../../testing/hooked-events.js';
+import { backends } from '../../testing/stores.js';
+
+/**
+ * A `Stop` can reach the kernel before the report of the turn's last call
+ * (Claude Code reports from a hook in the background), also of a call that
+ * ran for minutes. The agent's transcript, read at the stop, shows which
+ * calls returned: the stop waits for their reports, and records what the
+ * transcript shows when a report never comes, never "not run".
+ */
+
+const all = await backends();
+const PROFILE = '/agent_api/v1/profile/configuration';
+const RULES = [{ tool: 'Bash', path: 'command', match: 'make*', verdict: 'allow' }];
+
+interface StoryTask {
+  key: string;
+  state: string;
+  result: unknown;
+  error: { code: string } | null;
+}
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`long calls behind a stop (${backend.name})`, () => {
+    let d: Deployment;
+    let offset = 0;
+    afterEach(async () => {
+      await d?.close();
+    });
+
+    /** A granted `make test` whose call ran for a minute before the turn stopped. */
+    async function grantedLongCall(): Promise<string> {
+      offset = 0;
+      d = await deploy(backend, { clock: () => Date.now() + offset });
+      await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
+      const granted = await postHookEvent(d, bashPreTool('make test', 'tu-1'));
+      expect(granted.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
+      offset += 60_000;
+      return granted.body.run_id as string;
+    }
+    const stopWith = (ranCalls: unknown[]) =>
+      postHookEvent(d, { event: 'stop', text: 'done', ran_calls: ranCalls });
+    const tasksOf = async (runId: string) =>
+      (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks as StoryTask[];
+    const returned = { tool_use_id: 'tu-1', tool_name: 'Bash', outcome: 'succeeded', output: 'ok' };
+
+    it('a stop waits for the report of a long call the transcript shows returned', async () => {
+      const runId = await grantedLongCall();
+      const stopping = stopWith([returned]);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const reported = await postHookEvent(
+        d,
+        bashPostTool('make test', 'tu-1', 'succeeded', 'all tests passed'),
+      );
+      expect(reported.body).toMatchObject({ verdict: 'ack', task_state: 'succeeded' });
+      expect((await stopping).status).toBe(200);
+      const [task] = await tasksOf(runId);
+      expect(task).toMatchObject({ key: 't1', state: 'succeeded', error: null });
+      expect(JSON.stringify(task?.result)).toContain('all tests passed');
+    });
+
+    it('a call the transcript shows ran is committed as it shows when its report never comes', async () => {
+      const runId = await grantedLongCall();
+      const failed = { ...returned, outcome: 'failed', output: 'Exit code 2' };
+      expect((await stopWith([failed])).status).toBe(200);
+      expect(await tasksOf(runId)).toEqual([
+        expect.objectContaining({
+          key: 't1',
+          state: 'failed',
+          error: expect.objectContaining({ code: 'tool_failed' }),
+        }),
+      ]);
+    });
+
+    it('a long call the transcript does not show returned is still closed as not run', async () => {
+      const runId = await grantedLongCall();
+      expect((await stopWith([])).status).toBe(200);
+      expect(await tasksOf(runId)).toEqual([
+        expect.objectContaining({
+          key: 't1',
+          state: 'failed',
+          error: expect.objectContaining({ code: 'not_run' }),
+        }),
+      ]);
+    });
+  });
+}
