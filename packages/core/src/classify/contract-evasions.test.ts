@@ -65,6 +65,10 @@ const REFUSED = [
   'set -- a; for x do rm -rf victim; done',
   "find . -name victim $'-delete\\0'",
   'find . -name victim $"-delete"',
+  // A package manager's execution verb runs its command; it was read as an install alone.
+  "npx -c 'rm -rf victim'",
+  'uv run rm -rf victim',
+  'npm exec --call="rm -rf victim"',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

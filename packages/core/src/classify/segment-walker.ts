@@ -135,6 +135,9 @@ function walkWords(
   let rewrites = 0;
   // Reached through xargs: words read from the input are added to the command.
   let appended = false;
+  // Where a package runner's command starts (`npx NAME`): NAME is a fetched package's program.
+  let packageWords: readonly ShellWord[] | null = null;
+  let packageAt = -1;
   const walk = (): Walk => ({ out: outer.out, depth: outer.depth, via: [...via] });
   for (;;) {
     while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
@@ -211,6 +214,7 @@ function walkWords(
       if (unwrapped.write) tags.add('write');
       if (unwrapped.tags) for (const tag of unwrapped.tags) tags.add(tag);
       if (unwrapped.appendsInput) appended = true;
+      if (unwrapped.runsPackage) [packageWords, packageAt] = [words, unwrapped.from];
       via.push(program);
       at = unwrapped.from;
       continue;
@@ -231,6 +235,9 @@ function walkWords(
       return;
     }
     if (interpreted?.kind === 'words') {
+      // `uv run python -m pytest`: the module, like the program, comes with the fetched packages.
+      if (words === packageWords && at === packageAt)
+        [packageWords, packageAt] = [interpreted.words, 0];
       via.push(interpreted.via);
       words = interpreted.words;
       at = 0;
@@ -245,6 +252,7 @@ function walkWords(
       tags,
       unwrapped,
       interpreted,
+      fetched: words === packageWords && at === packageAt,
     });
     return;
   }
@@ -259,12 +267,15 @@ interface Command {
   readonly tags: Set<ActionTag>;
   readonly unwrapped: Unwrapped | null;
   readonly interpreted: Interpreted | null;
+  /** The program is a fetched package's (`npx NAME`): `install_local` says what it runs. */
+  readonly fetched: boolean;
 }
 
 /** Tags a command once its wrappers are stripped: nested lines, unreadable code or a program. */
 function finishCommand(command: Command): void {
   const { walk, program, words, args, segment, tags, unwrapped, interpreted } = command;
   if (unwrapped?.kind === 'line') {
+    for (const tag of unwrapped.tags ?? []) tags.add(tag);
     if (unwrapped.dynamic) tags.add('unknown');
     const note = unwrapped.note ?? (unwrapped.dynamic ? 'runs an expansion' : undefined);
     if (tags.size > 0) push(walk, words, tags, note);
@@ -303,6 +314,10 @@ function finishCommand(command: Command): void {
   const later = laterCommands(program, texts, segment.inputs, own);
   if (later.unknown !== undefined) own.add('unknown');
   for (const tag of own) tags.add(tag);
+  if (own.size === 0 && later.lines.length === 0 && command.fetched) {
+    push(walk, words, tags);
+    return;
+  }
   if (own.size === 0 && later.lines.length === 0) {
     tags.add('unknown');
     push(walk, words, tags, `no rule reads ${program}`);

@@ -14,6 +14,11 @@ export type Unwrapped =
       readonly tags?: readonly ActionTag[];
       /** The wrapper adds words read from its input to the command (`xargs`). */
       readonly appendsInput?: true;
+      /**
+       * The first word names a program of a fetched package (`npx create-vite`):
+       * `install_local` already says what runs, so an unknown name adds no `unknown`.
+       */
+      readonly runsPackage?: true;
     }
   | {
       readonly kind: 'line';
@@ -21,5 +26,7 @@ export type Unwrapped =
       readonly dynamic: boolean;
       /** Why the line is not all there (`parallel ::::` reads commands from a file). */
       readonly note?: string;
+      /** Tags of the wrapper itself (`npx -c` fetches packages). */
+      readonly tags?: readonly ActionTag[];
     }
   | { readonly kind: 'no_command'; readonly tag: 'read' | 'unknown' };

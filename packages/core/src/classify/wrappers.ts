@@ -1,4 +1,5 @@
 import { laterWrapper } from './later-wrappers.js';
+import { packageRunner } from './package-runners.js';
 import type { ShellWord } from './shell-lexer.js';
 import { writesNoFile } from './streams.js';
 import type { ActionTag } from './tags.js';
@@ -232,7 +233,7 @@ export function unwrap(
   from: number,
 ): Unwrapped | null {
   if (program === 'env') return unwrapEnv(words, from);
-  const later = laterWrapper(program, words, from);
+  const later = laterWrapper(program, words, from) ?? packageRunner(program, words, from);
   if (later !== null) return later;
   const grammar =
     program === 'runuser'
