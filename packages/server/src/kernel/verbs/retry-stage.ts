@@ -1,3 +1,4 @@
+import type { Decision } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import { effectProfileColumn } from '../../store/effect-profile-column.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
@@ -10,6 +11,21 @@ import { evaluateEditedCall } from '../stage/approval-stage.js';
 export interface StagedAgain {
   state: 'runnable' | 'needs_approval';
   set: TaskChange;
+}
+
+/**
+ * The stage's new decision of a row, keeping the mark of a person's edit
+ * (`edited_by`, approvals.ts): the row still holds the edited input, so
+ * what the model reads of it, and the input a hooked agent is handed, must
+ * still say a person changed it.
+ */
+export function keepEditMark(
+  row: Pick<TaskTable, 'decision'>,
+  decision: Decision,
+): Decision & { edited_by?: string } {
+  if (row.decision === null) return decision;
+  const { edited_by } = JSON.parse(row.decision) as { edited_by?: unknown };
+  return typeof edited_by === 'string' ? { ...decision, edited_by } : decision;
 }
 
 /**
@@ -36,7 +52,7 @@ export async function stageAgain(
     decider: retrier,
   });
   const decided = {
-    decision: JSON.stringify(decision),
+    decision: JSON.stringify(keepEditMark(row, decision)),
     resolved_tool_name: decision.tool_name,
   };
   if (decision.outcome === 'denied') {
