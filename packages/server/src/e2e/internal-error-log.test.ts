@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import SqliteDatabase from 'better-sqlite3';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { startAirlock } from '../airlock.js';
 import { LOG_REDACTION, REDACTED } from '../logging/redact.js';
 import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
@@ -88,6 +89,46 @@ describe('the error line of a request that fails inside the kernel', () => {
       expect(failed).toMatchObject({ level: 50, operation: 'credentials.revoke' });
       expect(JSON.stringify(failed)).toContain('the test refuses revocations');
       expect(lines.filter((line) => line.includes(tokens.agent))).toEqual([]);
+    } finally {
+      db.close();
+      await airlock.close();
+    }
+  });
+
+  it('is written for a WebSocket upgrade that fails inside the kernel, with no token in it', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const dataDir = join(root, 'data-socket');
+    const airlock = await startAirlock({
+      dataDir,
+      logger: pino({ level: 'info', redact: LOG_REDACTION }, sink),
+    });
+    const db = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+    try {
+      const { workspaceId, tokens } = await workspaceWithTokens(airlock.store, 'logs');
+      // The feed's resume check reads the retention policies: a table gone is a failure with no code.
+      db.exec('ALTER TABLE retention_policies RENAME TO retention_policies_gone');
+      const feed = `/api/v1/workspaces/${workspaceId}/feed`;
+      const status = await new Promise<number>((resolve, reject) => {
+        const socket = new WebSocket(
+          `${airlock.url.replace(/^http/, 'ws')}${feed}?access_token=${tokens.member}`,
+        );
+        socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        socket.on('open', () => reject(new Error('the upgrade was served')));
+        socket.on('error', reject);
+      });
+      expect(status).toBe(500);
+      const failed = lines
+        .map((line) => JSON.parse(line) as { msg: string; level: number; path?: string })
+        .find((line) => line.msg === 'request failed');
+      expect(failed).toMatchObject({ level: 50, path: feed });
+      expect(JSON.stringify(failed)).toContain('retention_policies');
+      expect(lines.filter((line) => line.includes(tokens.member))).toEqual([]);
     } finally {
       db.close();
       await airlock.close();

@@ -19,6 +19,7 @@ import type { RateLimiter } from '../api/rate-limit.js';
 import { badRequestTarget, requestTarget } from '../api/request-target.js';
 import { AirlockError, type ErrorCode } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
+import { redactUrl } from '../logging/redact.js';
 import type { KernelMetrics } from '../metrics/registry.js';
 import { asStoreError } from '../store/store-errors.js';
 import type { CredentialWatch } from './credential-watch.js';
@@ -291,6 +292,13 @@ export function createSocketHandler(options: {
       });
     } catch (thrown) {
       const error = asStoreError(thrown);
+      if (!(error instanceof AirlockError)) {
+        // As REST logs it: the path alone (its query may carry the token), redacted.
+        options.kernel.context.logger.error(
+          { err: error, path: redactUrl(requestTarget(req)?.pathname) },
+          'request failed',
+        );
+      }
       const refusal =
         error instanceof AirlockError ? error : new AirlockError('internal', 'internal error');
       errors?.inc({ code: refusal.code });
