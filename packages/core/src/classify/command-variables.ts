@@ -20,6 +20,8 @@ const COMMAND_VARIABLES = new Set([
  */
 const CODE_VARIABLES =
   /^(PATH|HOME|XDG_CONFIG_HOME|XDG_CONFIG_DIRS|MANOPT|TAR_OPTIONS|RIPGREP_CONFIG_PATH|FZF_DEFAULT_OPTS|FZF_DEFAULT_OPTS_FILE|BAT_CONFIG_PATH|ACKRC|BASH_ENV|ENV|LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_[A-Z_]+|GCONV_PATH|GIT_CONFIG(_[A-Z0-9_]+)?|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|PERL5OPT|PERL5LIB|PERLLIB|PERL5DB|RUBYOPT|RUBYLIB|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|PYTHONUSERBASE|NODE_PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|(npm_config_|NPM_CONFIG_)(script_shell|shell|node_options|userconfig|globalconfig|onload_script|git|editor|browser|viewer|SCRIPT_SHELL|SHELL|NODE_OPTIONS|USERCONFIG|GLOBALCONFIG|ONLOAD_SCRIPT|GIT|EDITOR|BROWSER|VIEWER))$/;
+/** An exported bash function (`BASH_FUNC_NAME%%=() { BODY; }`): a bash started under it runs BODY for NAME. */
+const EXPORTED_FUNCTION = /^BASH_FUNC_(.+)(%%|\(\))$/;
 /** Prompt strings: bash expands them (`PS4` under `set -x`), so their `$(...)` and backticks run. */
 const PROMPT_VARIABLES = /^PS[0-4]$/;
 const NODE_LOADS = /(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/;
@@ -34,7 +36,13 @@ export function assignmentCommands(text: string, out: EmbeddedCommands): void {
   if (equals < 0) return;
   const name = text.slice(0, equals).replace(/\+$/, '');
   const value = text.slice(equals + 1);
-  if (COMMAND_VARIABLES.has(name)) {
+  const exported = EXPORTED_FUNCTION.exec(name);
+  if (exported !== null) {
+    // Any later command named NAME in a bash child runs the body instead: what runs is not what it says.
+    out.unknown ??= `${name} defines the bash function ${exported[1]} for the shells it starts`;
+    const body = value.replace(/^\s*\(\s*\)/, '');
+    if (body.trim() !== '') out.lines.push({ line: body, via: `function ${exported[1]}` });
+  } else if (COMMAND_VARIABLES.has(name)) {
     if (value.trim() !== '') out.lines.push({ line: value.replace(/^\|+/, ''), via: `${name}=` });
   } else if (CODE_VARIABLES.test(name) || (name === 'NODE_OPTIONS' && NODE_LOADS.test(value))) {
     out.unknown ??= `${name} makes programs load code the classifier does not read`;

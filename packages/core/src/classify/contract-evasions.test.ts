@@ -69,6 +69,9 @@ const REFUSED = [
   "npx -c 'rm -rf victim'",
   'uv run rm -rf victim',
   'npm exec --call="rm -rf victim"',
+  // env sets any word holding `=`; one that is no shell name hid the command after it.
+  "env 'BASH_FUNC_ls%%=() { rm -rf victim; }' bash -c ls",
+  'env a-b=c rm -rf victim',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

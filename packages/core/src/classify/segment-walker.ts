@@ -207,7 +207,7 @@ function walkWords(
     if (program === 'env' && unwrapped?.kind !== 'line') {
       const end = unwrapped?.kind === 'words' ? unwrapped.from : words.length;
       for (let index = at + 1; index < end; index++) {
-        if (ASSIGNMENT.test(words[index]!.text)) walkAssignment(words[index]!, walk(), tags);
+        if (words[index]!.text.includes('=')) walkAssignment(words[index]!, walk(), tags);
       }
     }
     if (unwrapped?.kind === 'words') {

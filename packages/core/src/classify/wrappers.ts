@@ -213,8 +213,10 @@ function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
         break;
       }
       index++;
-    } else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) index++;
-    else break;
+    } else if (text.includes('=')) {
+      // env sets any word holding `=` (`a-b=c`, `BASH_FUNC_f%%=() {...}`), not only shell names.
+      index++;
+    } else break;
   }
   if (splitsBefore(args, from, index)) unknownOption = true;
   if (index >= args.length) return { kind: 'no_command', tag: unknownOption ? 'unknown' : 'read' };
