@@ -17,6 +17,7 @@ import {
   type Notifications,
   startNotifications,
 } from './notifications/notifications.js';
+import type { OpenAISettings } from './providers/openai.js';
 import { defaultProviders } from './providers/registry.js';
 import { holdDataDir } from './store/sqlite/kernel-lock.js';
 import { Store, type StoreLocation } from './store/store.js';
@@ -75,7 +76,7 @@ export interface AirlockOptions extends StoreLocation {
   otlpEndpoint?: string | undefined;
   /** Injectable clock (epoch ms). */
   clock?: (() => number) | undefined;
-  openai?: { baseUrl?: string; apiKey?: string; model?: string } | undefined;
+  openai?: OpenAISettings | undefined;
   /** Notification channels and routing (`--notifications FILE`); none when absent. */
   notifications?: NotificationsConfig | undefined;
   /** The delivery worker's tuning (tests shorten its backoff). */

@@ -49,6 +49,8 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     [['--log-level', 'loud'], '--log-level wants one of'],
     [['--rate-limit', 'fast'], '--rate-limit wants N/B'],
     [['--max-feeds', '0'], '--max-feeds wants a number of feeds from 1 to 1000000, or off'],
+    [['--model-timeout', '90'], '--model-timeout wants a duration'],
+    [['--model-timeout', '500ms'], '--model-timeout must be between 1s and 1d'],
     [['--bogus'], "Unknown option '--bogus'"],
   ])('%j', async (args, message) => {
     n += 1;

@@ -37,6 +37,8 @@ export interface ServeSettings {
   retention: { exportDir: string | undefined; intervalMs: number | undefined; pace: number };
   metricsListen: { host: string; port: number } | undefined;
   otlpEndpoint: string | undefined;
+  /** The longest one round of the openai provider may take (`--model-timeout`). */
+  modelTimeoutMs: number | undefined;
   notificationsFile: string | undefined;
   logLevel: string;
 }
@@ -52,6 +54,7 @@ const BOUNDS: Record<string, DurationBounds> = {
   'headers-timeout': { min: 100, max: DAY },
   'idle-timeout': { min: 100, max: TIMER_DAYS },
   'retention-interval': { min: 100, max: DAY },
+  'model-timeout': { min: 1000, max: DAY },
 };
 const BODY_LIMIT = { min: 1024, max: 1024 * 1024 * 1024 };
 
@@ -195,6 +198,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
         parseOtlpEndpoint(otlp.text, otlp.source);
         return otlp.text;
       }),
+    modelTimeoutMs: duration(values, env, 'model-timeout', 'AIRLOCK_MODEL_TIMEOUT'),
     notificationsFile: get('notifications', 'AIRLOCK_NOTIFICATIONS')?.text,
     logLevel: logLevel?.text ?? 'info',
   };

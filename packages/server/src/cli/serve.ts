@@ -59,6 +59,10 @@ Options:
   --no-metrics          Record no metrics (GET /metrics answers 404)
   --otlp-endpoint <url> Export the spans of calls over OTLP/HTTP to this base URL
                         (env OTEL_EXPORTER_OTLP_ENDPOINT; default off)
+  --model-timeout <dur> The longest the openai provider may take for one round
+                        before the run fails (env AIRLOCK_MODEL_TIMEOUT; default 2m);
+                        on PostgreSQL another kernel takes a run's turn over only
+                        after this and 30 s more
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
   --notifications <file>  Notification channels and routing (webhooks, Slack,
                         email) as JSON (env AIRLOCK_NOTIFICATIONS; default none);
@@ -123,6 +127,7 @@ function parseServeArgs(argv: string[]) {
         'metrics-listen': { type: 'string' },
         'no-metrics': { type: 'boolean' },
         'otlp-endpoint': { type: 'string' },
+        'model-timeout': { type: 'string' },
         'no-demo': { type: 'boolean' },
         notifications: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -174,7 +179,12 @@ export async function serve(argv: string[]): Promise<number> {
     metrics: !values['no-metrics'],
     metricsListen: settings.metricsListen,
     otlpEndpoint: settings.otlpEndpoint,
-    openai: { baseUrl: env.OPENAI_BASE_URL, apiKey: env.OPENAI_API_KEY, model: env.OPENAI_MODEL },
+    openai: {
+      baseUrl: env.OPENAI_BASE_URL,
+      apiKey: env.OPENAI_API_KEY,
+      model: env.OPENAI_MODEL,
+      timeoutMs: settings.modelTimeoutMs,
+    },
   }).catch(refuseHeldDataDir);
   if (!airlock) return DATA_DIR_IN_USE_EXIT;
   stop.started();

@@ -49,6 +49,17 @@ function tooLarge(): ProviderError {
   );
 }
 
+/** Why a request got no answer: the round's time ran out (`provider_timeout`), or the endpoint failed. */
+function unreachable(error: unknown, signal: AbortSignal): ProviderError {
+  if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') {
+    return new ProviderError(
+      'provider_timeout',
+      "the model did not answer within the round's time limit (airlock serve --model-timeout)",
+    );
+  }
+  return new ProviderError('provider_unreachable', (error as Error).message);
+}
+
 function failure(status: number, text: string): ProviderError {
   return new ProviderError(
     status === 429 ? 'provider_rate_limited' : 'provider_error',
@@ -73,13 +84,13 @@ export async function postCompletion(
     try {
       response = await fetch(url, { method: 'POST', ...init });
     } catch (error) {
-      throw new ProviderError('provider_unreachable', (error as Error).message);
+      throw unreachable(error, init.signal);
     }
     try {
       text = await readCapped(response);
     } catch (error) {
       if (error instanceof ProviderError) throw error;
-      throw new ProviderError('provider_unreachable', (error as Error).message);
+      throw unreachable(error, init.signal);
     }
     if (response.ok) return text;
     if (!RETRIED_STATUSES.has(response.status) || attempt >= COMPLETION_ATTEMPTS) {

@@ -7,6 +7,7 @@ export interface OpenAISettings {
   baseUrl?: string | undefined;
   apiKey?: string | undefined;
   model?: string | undefined;
+  /** The longest one round may take (`--model-timeout`); absent: two minutes. */
   timeoutMs?: number | undefined;
 }
 
@@ -29,7 +30,11 @@ interface ChatToolCall {
  * a `tool` message the model reads.
  */
 export class OpenAIProvider implements ModelProvider {
-  constructor(private readonly settings: OpenAISettings) {}
+  readonly turnTimeoutMs: number | undefined;
+
+  constructor(private readonly settings: OpenAISettings) {
+    this.turnTimeoutMs = settings.timeoutMs;
+  }
 
   async nextRound(config: unknown, request: RoundRequest): Promise<ProviderRound> {
     const run = config as RunConfig;
@@ -88,14 +93,14 @@ export class OpenAIProvider implements ModelProvider {
           }
         : {}),
     };
-    const timeout = AbortSignal.timeout(this.settings.timeoutMs ?? 120_000);
+    // The kernel's signal carries the round's time limit (this provider's `timeoutMs`).
     const text = await postCompletion(`${baseUrl}/chat/completions`, {
       headers: {
         'content-type': 'application/json',
         ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
       },
       body: JSON.stringify(body),
-      signal: AbortSignal.any([timeout, request.signal]),
+      signal: request.signal,
     });
     return parseCompletion(text);
   }

@@ -87,6 +87,12 @@ export interface ModelProvider {
    */
   readonly external?: boolean;
   /**
+   * The longest one round (or summary) may take, in milliseconds; the kernel
+   * aborts the request's signal then and holds the run's model turn a little
+   * longer (see `kernel/loop/turn-time.ts`). Absent: two minutes.
+   */
+  readonly turnTimeoutMs?: number | undefined;
+  /**
    * Produces the next round.
    * @throws ProviderError when the model cannot answer (the run fails).
    */

@@ -29,6 +29,8 @@ export type KernelProcessOptions = ({ dataDir: string } | { databaseUrl: string 
   args?: string[];
   /** A command that runs the kernel, e.g. `['strace', '-f', '-o', file]`. */
   wrapper?: string[];
+  /** More environment variables for the kernel, e.g. `OPENAI_BASE_URL`. */
+  env?: Record<string, string>;
 };
 
 function pick(text: string, pattern: RegExp): string {
@@ -63,7 +65,7 @@ export async function startKernelProcess(options: KernelProcessOptions): Promise
   const all = [...(options.wrapper ?? []), ...command];
   const child = spawn(all[0]!, all.slice(1), {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DATABASE_URL: '', AIRLOCK_DURABILITY: '' },
+    env: { ...process.env, DATABASE_URL: '', AIRLOCK_DURABILITY: '', ...options.env },
   });
   let output = '';
   // A first start's banner ends with its member token; a later start's says the tokens were shown.

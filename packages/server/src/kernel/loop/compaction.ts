@@ -9,6 +9,7 @@ import { moveTask } from '../machines/move-task.js';
 import { providerKind, touchRun } from '../machines/run-machine.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { readRounds, summaryRound } from './history.js';
+import { turnTimeoutOf } from './turn-time.js';
 
 /** Estimated tokens of a text: its UTF-8 bytes / 4, rounded up. */
 export function estimateTokens(bytes: number): number {
@@ -141,7 +142,7 @@ export async function summarize(
     input: (JSON.parse(run.input) as { content?: string }).content ?? '',
     previousSummary: run.summary,
     rounds,
-    signal: AbortSignal.timeout(120_000),
+    signal: AbortSignal.timeout(turnTimeoutOf(model)),
   };
   try {
     if (!model) throw new Error(`no provider ${config.kind}`);

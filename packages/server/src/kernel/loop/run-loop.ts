@@ -22,9 +22,8 @@ import { lockRun, settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { completeSummary, pendingSummary, summarize } from './compaction.js';
 import { readHistory } from './history.js';
+import { modelTurnLeaseMs, turnTimeoutOf } from './turn-time.js';
 
-/** How long one process may hold a run's model turn before another may take it over. */
-const MODEL_LEASE_MS = 120_000;
 /** The signal of an inline provider's request: it never aborts. */
 const NEVER_ABORTED = new AbortController().signal;
 /** Most rounds one inline advance takes before it lets other work in. */
@@ -54,7 +53,7 @@ async function askModel(
       history: reading.history,
       fed: reading.fed,
       // An inline provider answers inside the unit of work: it gets no timer to arm and disarm.
-      signal: model.inline ? NEVER_ABORTED : AbortSignal.timeout(MODEL_LEASE_MS),
+      signal: model.inline ? NEVER_ABORTED : AbortSignal.timeout(turnTimeoutOf(model)),
     });
   } catch (error) {
     return error instanceof ProviderError
@@ -161,7 +160,9 @@ export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): 
 
 /** Leases the model turn of a run and asks its provider for a pending compaction summary. */
 async function leaseModelTurn(ctx: KernelContext, runId: string, owner: string) {
-  return ctx.store.transaction((tx) => leaseModel(tx, { runId, owner, forMs: MODEL_LEASE_MS }));
+  return ctx.store.transaction((tx) =>
+    leaseModel(tx, { runId, owner, forMs: modelTurnLeaseMs(ctx) }),
+  );
 }
 
 /**
