@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { kernelUrl, requestTimeout, UsageError } from './cli-options.js';
+import {
+  kernelUrl,
+  refuseUnreadGatewayFlags,
+  requestTimeout,
+  serversFrom,
+  UsageError,
+} from './cli-options.js';
 
 /** The usage error a call throws (it must throw one). */
 function usageErrorOf(run: () => unknown): UsageError {
@@ -97,6 +103,51 @@ describe('requestTimeout', () => {
     expect(error.status).toBe(2);
     expect(error.message).toMatch(
       /^AIRLOCK_TIMEOUT wants a duration .*not "30" \(a number needs its unit/,
+    );
+  });
+});
+
+describe('refuseUnreadGatewayFlags', () => {
+  it.each([
+    [{ port: '5000' }, '--port: read only with --http'],
+    [{ stdio: true, host: '0.0.0.0' }, '--host: read only with --http'],
+    [
+      { 'allow-origin': ['https://app.example'], 'session-idle': '60' },
+      '--allow-origin, --session-idle: read only with --http',
+    ],
+    [
+      { 'max-sessions': '4', 'max-sessions-per-credential': '2' },
+      '--max-sessions-per-credential, --max-sessions: read only with --http',
+    ],
+    [
+      { http: true, token: 'alk_agent_x' },
+      "--token is the --stdio client's credential; over --http each client sends its own as a bearer token",
+    ],
+  ])(
+    'refuses %j, which the chosen front would not read, as a usage error (exit 2)',
+    (values, message) => {
+      const error = usageErrorOf(() => refuseUnreadGatewayFlags(values));
+      expect(error.status).toBe(2);
+      expect(error.message).toBe(message);
+    },
+  );
+
+  it('takes the flags each front reads', () => {
+    expect(() => refuseUnreadGatewayFlags({ stdio: true, token: 'alk_agent_x' })).not.toThrow();
+    expect(() =>
+      refuseUnreadGatewayFlags({ http: true, host: '0.0.0.0', port: '4821', 'max-sessions': '8' }),
+    ).not.toThrow();
+  });
+});
+
+describe('serversFrom', () => {
+  it('refuses --name with --config (the file names its servers) as a usage error (exit 2)', async () => {
+    const error = await serversFrom({ config: 'mcp-servers.json', name: 'fs' }, []).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe(
+      'give --config FILE or --name NAME -- command [args...], not both',
     );
   });
 });

@@ -57,7 +57,9 @@ export async function serversFrom(
 ): Promise<NamedServer[]> {
   try {
     if (typeof values.config === 'string') {
-      if (command.length > 0) throw new UsageError('give --config or a command after --, not both');
+      if (command.length > 0 || values.name !== undefined) {
+        throw new UsageError('give --config FILE or --name NAME -- command [args...], not both');
+      }
       return await readServersFile(values.config);
     }
     if (typeof values.name !== 'string' || command.length === 0) {
@@ -67,6 +69,37 @@ export async function serversFrom(
   } catch (error) {
     if (error instanceof ServersConfigError) throw new UsageError(error.message);
     throw error;
+  }
+}
+
+/** The gateway's flags that only its HTTP front reads. */
+const HTTP_ONLY_FLAGS = [
+  'host',
+  'port',
+  'allow-origin',
+  'session-idle',
+  'max-sessions-per-credential',
+  'max-sessions',
+] as const;
+
+/**
+ * Refuses a gateway flag the chosen front would not read, so none is given in
+ * vain: the HTTP front's flags without `--http`, and `--token` (the stdio
+ * client's credential) with it.
+ * @throws UsageError naming the flag.
+ */
+export function refuseUnreadGatewayFlags(values: Record<string, unknown>): void {
+  if (values.http === true) {
+    if (values.token !== undefined) {
+      throw new UsageError(
+        "--token is the --stdio client's credential; over --http each client sends its own as a bearer token",
+      );
+    }
+    return;
+  }
+  const unread = HTTP_ONLY_FLAGS.filter((flag) => values[flag] !== undefined);
+  if (unread.length > 0) {
+    throw new UsageError(`${unread.map((flag) => `--${flag}`).join(', ')}: read only with --http`);
   }
 }
 

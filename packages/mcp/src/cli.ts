@@ -8,6 +8,7 @@ import {
   kernelUrl,
   parseCommand,
   readPolicy,
+  refuseUnreadGatewayFlags,
   requestTimeout,
   required,
   serversFrom,
@@ -141,10 +142,13 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (values.stdio && values.http) throw new UsageError('choose --stdio or --http');
+  refuseUnreadGatewayFlags(values);
   const url = kernelUrl(values.url);
   const timeoutMs = requestTimeout(values.timeout);
   const port = Number(values.port ?? 4821);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  // Number() reads '' as 0 (any free port) and '0x10' as 16: only digits are a port.
+  const digits = values.port === undefined || /^\d+$/.test(String(values.port));
+  if (!digits || !Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new UsageError(`--port must be a port number, not ${values.port}`);
   }
   const idleSeconds = Number(values['session-idle'] ?? 1800);

@@ -346,6 +346,26 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     expect(flag.stderr + variable.stderr).not.toContain('the kernel refused');
   });
 
+  it('refuses a flag the chosen front would not read, and a port that is not digits (exit 2)', async () => {
+    const server = ['--name', 'fs', '--', 'x'];
+    const stdio = await exitOf([
+      'gateway',
+      'mcp',
+      '--token',
+      'alk_member_x',
+      '--port',
+      '5000',
+      ...server,
+    ]);
+    expectUsageError(stdio, '--port: read only with --http');
+    const http = await exitOf(['gateway', 'mcp', '--http', '--token', 'alk_member_x', ...server]);
+    expectUsageError(http, "--token is the --stdio client's credential");
+    const empty = await exitOf(['gateway', 'mcp', '--http', '--port', '', ...server]);
+    expectUsageError(empty, '--port must be a port number, not ');
+    const both = await exitOf(['executor', 'mcp', '--config', 'servers.json', '--name', 'fs']);
+    expectUsageError(both, 'give --config FILE or --name NAME -- command [args...], not both');
+  });
+
   it('refuses a bad command line with a one-line message and exit code 2', async () => {
     const ended = await exitOf(['gateway', 'mcp', '--name', 'a__b', '--', 'x']);
     expectUsageError(ended, 'invalid server name "a__b"');
