@@ -6,7 +6,9 @@ export type Interpreted =
   | { readonly kind: 'words'; readonly words: readonly ShellWord[]; readonly via: string }
   | { readonly kind: 'unreadable'; readonly note: string; readonly lines?: readonly string[] };
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'busybox']);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish']);
+/** Multi-call programs: the first argument names the applet that runs (`busybox rm -rf x`). */
+const MULTI_CALL = new Set(['busybox', 'toybox']);
 const SHELL_VALUED = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
 const POWERSHELLS = new Set(['powershell', 'pwsh', 'powershell.exe', 'pwsh.exe']);
 const SCRIPT_RUNTIMES = new Set(
@@ -25,15 +27,10 @@ function readsOtherInput(segment: LexedSegment): boolean {
 
 /** `bash -lc '...'`, `sh -c`, `bash <<EOF`, `bash script.sh`. */
 function shell(program: string, args: readonly ShellWord[], segment: LexedSegment): Interpreted {
-  let rest = args;
-  if (program === 'busybox') {
-    if (!SHELLS.has(args[0]?.text ?? '')) return { kind: 'unreadable', note: 'busybox applet' };
-    rest = args.slice(1);
-  }
   let commandMode = false;
   let index = 0;
-  while (index < rest.length) {
-    const text = rest[index]!.text;
+  while (index < args.length) {
+    const text = args[index]!.text;
     if (text === '--' || text === '-') {
       index++;
       break;
@@ -46,14 +43,14 @@ function shell(program: string, args: readonly ShellWord[], segment: LexedSegmen
   }
   const name = `${program} -c`;
   if (commandMode) {
-    const script = rest[index];
+    const script = args[index];
     if (!script) return { kind: 'unreadable', note: `${name} without a command` };
     if (script.dynamic) {
       return { kind: 'unreadable', note: `${name} runs an expansion`, lines: [script.text] };
     }
     return { kind: 'lines', lines: [script.text], via: name };
   }
-  if (index < rest.length) return { kind: 'unreadable', note: `${program} runs a script file` };
+  if (index < args.length) return { kind: 'unreadable', note: `${program} runs a script file` };
   if (segment.inputs.length === 0 || readsOtherInput(segment)) {
     return { kind: 'unreadable', note: `${program} runs commands from its input` };
   }
@@ -123,7 +120,7 @@ function cmd(args: readonly ShellWord[]): Interpreted {
 
 /**
  * For a program that interprets code (a shell, python, PowerShell, `eval`,
- * `source`), what it runs: command lines to classify, a module to classify
+ * `source`) or runs an applet (`busybox`, `toybox`), what it runs: command lines to classify, a module to classify
  * as a program, or a note saying why it cannot be read. Null for any other
  * program.
  */
@@ -133,6 +130,9 @@ export function interpret(
   segment: LexedSegment,
 ): Interpreted | null {
   if (SHELLS.has(program)) return shell(program, args, segment);
+  if (MULTI_CALL.has(program) && args.length > 0) {
+    return { kind: 'words', words: args, via: program };
+  }
   if (/^(python|python[0-9][0-9.]*|py|pypy3?)$/.test(program)) return python(args);
   if (POWERSHELLS.has(program)) return powershell(args);
   if (program === 'cmd' || program === 'cmd.exe') return cmd(args);

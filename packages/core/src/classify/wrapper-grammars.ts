@@ -116,12 +116,23 @@ const GRAMMARS: Readonly<Record<string, WrapperGrammar>> = {
     leadingOperands: 1,
     alone: 'unknown',
   },
+  // `taskset -p MASK PID` changes another process: PID is read as a command, which is unknown.
   taskset: {
     valued: [],
-    flags: ['a', 'c', 'all-tasks', 'cpu-list'],
+    flags: ['a', 'c', 'p', 'all-tasks', 'cpu-list', 'pid'],
     leadingOperands: 1,
     alone: 'read',
-    lookupOnly: ['p', 'pid'],
+  },
+  // `chrt [options] PRIORITY COMMAND`; `chrt -p PRIORITY PID` changes another process (unknown).
+  chrt: {
+    valued: ['T', 'P', 'D', 'sched-runtime', 'sched-period', 'sched-deadline'],
+    flags: [
+      ...['a', 'b', 'd', 'f', 'i', 'o', 'r', 'R', 'v', 'p', 'all-tasks', 'batch', 'deadline'],
+      ...['fifo', 'idle', 'other', 'rr', 'reset-on-fork', 'verbose', 'pid'],
+    ],
+    lookupOnly: ['m', 'max', 'h', 'help', 'V', 'version'],
+    leadingOperands: 1,
+    alone: 'unknown',
   },
   unshare: {
     valued: [
