@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { lockedForUpdate } from './dialect.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -10,6 +11,23 @@ import type { Tx } from './store.js';
  */
 export function sequentialLockKey(runId: string, toolName: string): string {
   return `tool:${runId}:${toolName}`;
+}
+
+/**
+ * The longest lock key kept as itself, in UTF-8 bytes. PostgreSQL refuses an
+ * index entry past about 2.7 kB (the key is the primary key's), and a path a
+ * call writes may be longer: such a key is kept as its digest.
+ */
+const LONGEST_STORED_KEY = 2048;
+
+/**
+ * The lock row's key for a lock: the key itself, or its SHA-256 when longer
+ * than {@link LONGEST_STORED_KEY} (the `tool:` keys of names the API accepts
+ * stay readable, as the claim's read of its candidates spells them).
+ */
+function storedLockKey(key: string): string {
+  if (Buffer.byteLength(key) <= LONGEST_STORED_KEY) return key;
+  return `sha256:${createHash('sha256').update(key).digest('hex')}`;
 }
 
 /**
@@ -26,11 +44,12 @@ export async function takeClaimLocks(
   keys: readonly string[],
 ): Promise<string | null> {
   for (const key of keys) {
+    const stored = storedLockKey(key);
     await tx[SQL].db
       .insertInto('claim_locks')
       .values({
         workspace_id: row.workspace_id,
-        lock_key: key,
+        lock_key: stored,
         run_id: row.run_id,
         task_key: row.key,
         taken_at: tx.now,
@@ -43,7 +62,7 @@ export async function takeClaimLocks(
         .selectFrom('claim_locks')
         .select(['run_id', 'task_key'])
         .where('workspace_id', '=', row.workspace_id)
-        .where('lock_key', '=', key),
+        .where('lock_key', '=', stored),
     ).executeTakeFirstOrThrow();
     if (lock.run_id === row.run_id && lock.task_key === row.key) continue;
     const holder = await tx[SQL].db
@@ -57,7 +76,7 @@ export async function takeClaimLocks(
       .updateTable('claim_locks')
       .set({ run_id: row.run_id, task_key: row.key, taken_at: tx.now })
       .where('workspace_id', '=', row.workspace_id)
-      .where('lock_key', '=', key)
+      .where('lock_key', '=', stored)
       .execute();
   }
   return null;
