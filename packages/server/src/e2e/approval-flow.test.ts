@@ -216,7 +216,10 @@ for (const backend of all) {
     });
 
     it('on_failure hold: an expired park holds the run until a person retries it', async () => {
-      d = await deploy(backend, { parkTtlMs: 200 });
+      // The park expires by moving the kernel's clock a day on, not by a short TTL: the retried
+      // row parks again with the same TTL, and the approve below must not race its clock.
+      let ahead = 0;
+      d = await deploy(backend, { clock: () => Date.now() + ahead });
       const created = await d.agent.post(
         `${d.ws}/runs`,
         scripted(
@@ -229,6 +232,11 @@ for (const backend of all) {
         ),
       );
       const runId = created.body.id;
+      await waitFor(
+        async () =>
+          (await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`)).body.state === 'needs_approval',
+      );
+      ahead = 25 * 3_600_000;
       const held = await waitFor(async () => {
         const r = await d.member.get(`${d.ws}/runs/${runId}`);
         return r.body.attention.some((a: { reason: string }) => a.reason === 'failure_hold')
