@@ -5,7 +5,7 @@ import { retryRoute } from '../machines/retry-routes.js';
 import type { TaskView } from '../views.js';
 import { approvalsRequiredNow } from './approval-quorum.js';
 import { hookTimeoutMs, memberMove, type TaskAddress } from './decisions.js';
-import { approvalsToRunAgain } from './rerun-policy.js';
+import { rerunThroughStage } from './rerun-policy.js';
 import { type StagedAgain, stageAgain } from './retry-stage.js';
 
 /**
@@ -13,12 +13,13 @@ import { type StagedAgain, stageAgain } from './retry-stage.js';
  * retry route (RETRY_ROUTES): a declined or expired question waits for an
  * answer again; a row the approval stage or a person refused, or whose park
  * expired, crosses the stage again as it stands now (granted, parked afresh,
- * or refused again); anything else runs again, except a call people approved
- * at a park that the approval policy does not let the retrier alone approve:
- * it parks again for the policy. A park or question waits with a fresh
- * clock, decided by nobody yet.
+ * or refused again); anything else runs again once the stage let it again
+ * (rerunThroughStage: refused now, the retry is refused; a call the stage
+ * parks now, or people approved at a park, runs at once only where the
+ * approval policy lets the retrier alone approve it, else it parks again).
+ * A park or question waits with a fresh clock, decided by nobody yet.
  * @throws AirlockError task_not_waiting (409) when the row is not holding the run,
- *   retry_refused (409) for an invalid question or a call the stage refuses again
+ *   retry_refused (409) for an invalid question or a call the stage refuses now
  *   (the hold stays; a member abandons or stops the run).
  */
 export function retryTask(
@@ -50,18 +51,11 @@ export function retryTask(
         }
       }
       if (route.route === 'run_again') {
-        // A call people approved runs again only as the approval policy would let it now.
-        approvalsRequired = await approvalsToRunAgain(tx, run, row, who);
-        if (approvalsRequired !== null) {
-          staged = {
-            state: 'needs_approval',
-            set: {
-              addressee: run.agent_application_id,
-              claim_id: null,
-              lease_until: null,
-              result: null,
-            },
-          };
+        // Running a failed call again crosses the stage again and answers to the approval policy.
+        const parked = await rerunThroughStage(ctx, tx, { run, row, retrier: who });
+        if (parked !== null) {
+          staged = parked;
+          approvalsRequired = parked.approvalsRequired;
         }
       }
     },
