@@ -159,6 +159,27 @@ describe('strict inputs at the door', () => {
     expect(answer.body.error.code).toBe('invalid_input');
   });
 
+  it('refuses a query string on a route that reads its input from the body; the row does not move', async () => {
+    const parked = (await d.agent.post(`${d.ws}/runs`, parkOne)).body.id;
+    // A version or a reason put in the query would be dropped unread: an approve no longer bound
+    // to the row the person saw, a denial without its reason.
+    const approve = await d.member.post(
+      `${d.ws}/runs/${parked}/tasks/t1/approve?version=not-the-row`,
+      {},
+    );
+    expect(approve.status).toBe(400);
+    expect(approve.body.error).toMatchObject({
+      code: 'invalid_input',
+      problems: [{ code: 'unrecognized_keys', pointer: '/version' }],
+    });
+    const deny = await d.member.post(`${d.ws}/runs/${parked}/tasks/t1/deny?reason=no`, {});
+    expect(deny.status).toBe(400);
+    expect(deny.body.error.code).toBe('invalid_input');
+    expect((await d.member.get(`${d.ws}/runs/${parked}/tasks/t1`)).body.state).toBe(
+      'needs_approval',
+    );
+  });
+
   it('answers a request of a few hundred thousand bad items in kilobytes, naming how many', async () => {
     const items = Array.from({ length: 300_000 }, (_, i) => i);
     const created = await raw(
