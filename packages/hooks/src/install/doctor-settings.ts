@@ -2,6 +2,7 @@ import type { HookedAgent } from '@airlock/core';
 import { claudeHooksSwitchedOff } from './doctor-claude.js';
 import { codexChecks } from './doctor-codex.js';
 import { airlockHooks, entryCheck } from './doctor-entries.js';
+import { geminiHooksSwitchedOff } from './doctor-gemini.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { HOOK_ENTRIES } from './entries.js';
 import { readTextFile } from './file-writes.js';
@@ -13,6 +14,8 @@ function jsonChecks(
   agent: Exclude<HookedAgent, 'codex'>,
   path: string,
   text: string,
+  scope: InstallScope,
+  env: InstallEnv,
 ): DoctorCheck[] {
   const name = `${agent} hooks`;
   let settings: unknown;
@@ -41,7 +44,8 @@ function jsonChecks(
       },
     ];
   }
-  const checks: DoctorCheck[] = [];
+  const switchedOff = agent === 'gemini' ? geminiHooksSwitchedOff(scope, env, settings) : null;
+  const checks: DoctorCheck[] = switchedOff ? [switchedOff] : [];
   const hooks = (settings.hooks ?? {}) as Record<string, unknown[]>;
   for (const entry of HOOK_ENTRIES[agent]) {
     checks.push({
@@ -65,8 +69,10 @@ function jsonChecks(
 
 /**
  * Checks one agent's hook settings: the file readable in the agent's format,
- * every event registered with Airlock's entry, covering every tool, with its
- * fail-closed settings and timeout, and a program and script that exist.
+ * hooks not switched off (Claude Code's `disableAllHooks`, Gemini CLI's
+ * `hooksConfig`), every event registered with Airlock's entry, covering every
+ * tool, with its fail-closed settings and timeout, and a program and script
+ * that exist.
  * Never throws: whatever it cannot read is a failed check saying what to fix.
  */
 export function settingsChecks(
@@ -101,5 +107,5 @@ export function settingsChecks(
   }
   if (agent === 'codex') return codexChecks(path, text);
   const switchedOff = agent === 'claude-code' ? claudeHooksSwitchedOff(scope, env) : null;
-  return [...(switchedOff ? [switchedOff] : []), ...jsonChecks(agent, path, text)];
+  return [...(switchedOff ? [switchedOff] : []), ...jsonChecks(agent, path, text, scope, env)];
 }
