@@ -133,8 +133,8 @@ export interface StoreBackend {
   unavailableReason(error: Error & { code?: unknown }): string | null;
   /**
    * Why a driver error means the store cannot keep text it was given
-   * (PostgreSQL refuses U+0000 in text), in a few words; null when it means
-   * something else.
+   * (PostgreSQL refuses U+0000 in text, and an index entry past about
+   * 2.7 kB), in a few words; null when it means something else.
    */
   refusedTextReason(error: Error & { code?: unknown }): string | null;
 }

@@ -53,6 +53,22 @@ describe('asStoreError', () => {
     }
   });
 
+  it('reads an index entry PostgreSQL refuses as too long (54000) as invalid_input, nothing changed', () => {
+    const mapped = asStoreError(
+      failure(
+        '54000',
+        'index row size 3040 exceeds btree version 4 maximum 2704 for index "tasks_open_by_tool"',
+      ),
+    );
+    expect((mapped as AirlockError).code).toBe('invalid_input');
+    expect((mapped as AirlockError).detail).toMatch(
+      /too long for PostgreSQL to index.*nothing was changed/,
+    );
+    // Another limit of the same code is an error to see.
+    const other = failure('54000', 'array size exceeds the maximum allowed (134217727)');
+    expect(asStoreError(other)).toBe(other);
+  });
+
   it('leaves every other failure as it was: a constraint, a syntax error, a kernel error', () => {
     const others = [
       failure('SQLITE_CONSTRAINT_UNIQUE'),

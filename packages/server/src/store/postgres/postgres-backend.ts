@@ -309,6 +309,11 @@ export const postgresBackend: StoreBackend = {
     if (error.code === '22021' || error.code === '22P05') {
       return 'the input holds a character PostgreSQL cannot store in text (U+0000, NUL)';
     }
+    // 54000 program_limit_exceeded, for an index entry: a name or id of a few kilobytes that an
+    // index holds (a call's tool name or id) passes what PostgreSQL keeps in one (about 2.7 kB).
+    if (error.code === '54000' && /^index row/.test(error.message)) {
+      return 'the input holds a name or id too long for PostgreSQL to index (about 2.7 kB at most)';
+    }
     return null;
   },
 };
