@@ -104,6 +104,26 @@ for (const backend of all) {
         expect(tool).toMatchObject({ type: 'work_available', run_id: run.id, task_key: 't2' });
       });
 
+      it('refuses a socket parameter it does not read, which would leave the socket unfiltered', async () => {
+        d = await deploy(backend);
+        const run = (await d.agent.post(`${d.ws}/runs`, parkTwo)).body;
+        // A misspelt run filter would stream the whole workspace; a cable follows no run.
+        for (const path of [
+          `${d.ws}/feed?runid=${run.id}`,
+          `${d.ws}/feed?after_seq=5`,
+          `/executor_api/v1/cable?run_id=${run.id}`,
+        ]) {
+          const token = path.startsWith('/executor') ? d.tokens.executor : d.tokens.member;
+          await expect(connect(`${d.url}${path}`, token), path).rejects.toThrow('status 400');
+        }
+        const feed = await connect(
+          `${d.url}${d.ws}/feed?run_id=${run.id}&after=0`,
+          d.tokens.member,
+        );
+        sockets.push(feed);
+        await waitFor(async () => feed.messages.some((m) => m.type === 'event'));
+      });
+
       it('refuses a socket with a credential of the wrong plane', async () => {
         d = await deploy(backend);
         await expect(connect(`${d.url}${d.ws}/feed`, d.tokens.executor)).rejects.toThrow(

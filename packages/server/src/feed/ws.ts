@@ -108,6 +108,27 @@ function decodeSegment(value: string): string {
   }
 }
 
+/**
+ * Refuses a parameter the socket's contract does not read (a misspelt
+ * `run_id` would stream the whole workspace, a misspelt `after` start from
+ * the beginning), and one given twice (a proxy could read the other one).
+ * @throws AirlockError invalid_input naming the parameter.
+ */
+function checkSocketParameters(url: URL, socket: 'feed' | 'executor.cable'): void {
+  const known = Object.keys(SUBSCRIPTION_CONTRACTS[socket].query.shape);
+  for (const name of new Set(url.searchParams.keys())) {
+    if (!known.includes(name)) {
+      throw new AirlockError(
+        'invalid_input',
+        `${name} is no parameter of this socket; it reads ${known.join(', ')}`,
+      );
+    }
+    if (url.searchParams.getAll(name).length > 1) {
+      throw new AirlockError('invalid_input', `${name} is given more than once`);
+    }
+  }
+}
+
 /** The last message of a socket whose resume position was pruned (then close 4410). */
 function resyncFrame(refusal: AirlockError, after: number): string {
   return JSON.stringify({ type: 'resync', ...refusal.toBody().error, after });
@@ -190,11 +211,7 @@ export function createSocketHandler(options: {
       } else {
         checkAccess(SUBSCRIPTION_CONTRACTS['executor.cable'], principal, null);
       }
-      for (const name of ['after', 'run_id', 'access_token']) {
-        if (url.searchParams.getAll(name).length > 1) {
-          throw new AirlockError('invalid_input', `${name} is given more than once`);
-        }
-      }
+      checkSocketParameters(url, feed !== null ? 'feed' : 'executor.cable');
       const after = await resolveAfter(
         options.kernel,
         principal.workspace_id,
