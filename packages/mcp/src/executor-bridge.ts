@@ -61,6 +61,22 @@ export interface BridgeRunOptions extends RunClaimedOptions {
   canceled?: AbortSignal | undefined;
 }
 
+/** How {@link ExecutorBridge.take} claims a row. */
+export interface BridgeTakeOptions extends Pick<BridgeRunOptions, 'canceled'> {
+  /**
+   * The row's tool: which of the bridge's executors claims it. Needed only
+   * when the bridge serves more tools than one executor claims
+   * ({@link EXECUTOR_TOOLS_MAX}); without it such a bridge refuses to take.
+   */
+  toolName?: string | undefined;
+}
+
+/**
+ * The most tools one executor serves: the kernel's claim names at most this
+ * many. A bridge serving more splits them over several executors.
+ */
+export const EXECUTOR_TOOLS_MAX = 256;
+
 /** The failure a row commits when its client canceled the call (before or while its tool ran). */
 const CLIENT_CANCELED = 'client_canceled';
 
@@ -88,13 +104,11 @@ export interface ExecutorBridge {
   /**
    * Claims a granted row by its address and runs it here, resolving with the
    * row as committed; null when it is not this bridge's to run (see the SDK
-   * executor's `take`). `options.canceled`: see {@link BridgeRunOptions}.
+   * executor's `take`). `options`: see {@link BridgeTakeOptions}.
+   * @throws Error, claiming nothing, when the bridge serves more than
+   *   {@link EXECUTOR_TOOLS_MAX} tools and `options.toolName` is not given.
    */
-  take(
-    runId: string,
-    taskKey: string,
-    options?: Pick<BridgeRunOptions, 'canceled'>,
-  ): Promise<TaskView | null>;
+  take(runId: string, taskKey: string, options?: BridgeTakeOptions): Promise<TaskView | null>;
   /**
    * Runs a row its gateway session claimed in its own round (see
    * `runs.calls`' `claim`), resolving with the row as committed; null when
@@ -227,7 +241,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
   const tools = new Map<string, BridgedTool>();
   const entriesByServer = new Map<string, ToolManifestEntry[]>();
   const handlers: Record<string, ToolHandler> = {};
-  let executor: Executor | null = null;
+  const executors: Executor[] = [];
   const committedListeners = new Set<(task: TaskView) => void>();
   const ranListeners = new Set<(task: TaskView) => void>();
   const leftRuns = new Set<string>();
@@ -250,7 +264,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
     }
   };
   const closeAll = async () => {
-    await executor?.close();
+    await Promise.all(executors.map((executor) => executor.close()));
     await Promise.all([...connections.values()].map((c) => c.close()));
   };
   try {
@@ -268,37 +282,59 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       });
     }
     const { registration, version: registeredVersion } = await register(options, entriesByServer);
-    executor = createExecutor({
-      url: options.url,
-      token: options.executorToken,
-      timeoutMs: options.timeoutMs,
-      tools: handlers,
-      leaseMs: options.leaseMs,
-      bodyLimit: options.bodyLimit,
-      onError: (error) => options.onError?.(error),
-      onCommitted: (task) => {
-        for (const listener of committedListeners) listener(task);
-      },
-      onRan: (task) => {
-        for (const listener of ranListeners) listener(task);
-      },
-      leaves: (nudge) => leftRuns.has(nudge.run_id),
-    });
-    await executor.ready;
-    const running = executor;
+    const executorFor = (tools: Record<string, ToolHandler>) =>
+      createExecutor({
+        url: options.url,
+        token: options.executorToken,
+        timeoutMs: options.timeoutMs,
+        tools,
+        leaseMs: options.leaseMs,
+        bodyLimit: options.bodyLimit,
+        onError: (error) => options.onError?.(error),
+        onCommitted: (task) => {
+          for (const listener of committedListeners) listener(task);
+        },
+        onRan: (task) => {
+          for (const listener of ranListeners) listener(task);
+        },
+        leaves: (nudge) => leftRuns.has(nudge.run_id),
+      });
+    // The kernel refuses a claim naming more tools than it takes: one executor per share of them.
+    const entries = Object.entries(handlers);
+    const executorOf = new Map<string, Executor>();
+    for (let start = 0; start === 0 || start < entries.length; start += EXECUTOR_TOOLS_MAX) {
+      const share = entries.slice(start, start + EXECUTOR_TOOLS_MAX);
+      const executor = executorFor(Object.fromEntries(share));
+      executors.push(executor);
+      for (const [name] of share) executorOf.set(name, executor);
+    }
+    await Promise.all(executors.map((executor) => executor.ready));
+    const [first] = executors as [Executor, ...Executor[]];
+    /** The executor that serves a tool: only it may run the tool's rows. */
+    const runnerOf = (toolName: string | undefined): Executor => {
+      if (toolName !== undefined) return executorOf.get(toolName) ?? first;
+      if (executors.length === 1) return first;
+      throw new Error(
+        `name the row's tool (toolName): this bridge serves ${entries.length} tools over ${executors.length} executors`,
+      );
+    };
     return {
       tools,
       connections,
       registeredVersion,
       registration,
-      take: (runId, taskKey, options = {}) =>
-        withCancel(`${runId}/${taskKey}`, options.canceled, () => running.take(runId, taskKey)),
+      take: async (runId, taskKey, options = {}) => {
+        const runner = runnerOf(options.toolName);
+        return withCancel(`${runId}/${taskKey}`, options.canceled, () =>
+          runner.take(runId, taskKey),
+        );
+      },
       runClaimed: (claim, { canceled, ...options } = {}) =>
         withCancel(`${claim.task.run_id}/${claim.task.key}`, canceled, () =>
-          running.runClaimed(claim, options),
+          runnerOf(claim.task.tool_name).runClaimed(claim, options),
         ),
-      leaseMs: running.leaseMs,
-      holds: (runId, taskKey) => running.holds(runId, taskKey),
+      leaseMs: first.leaseMs,
+      holds: (runId, taskKey) => executors.some((executor) => executor.holds(runId, taskKey)),
       cancelWith(runId, taskKey, canceled) {
         const row = `${runId}/${taskKey}`;
         cancellations.set(row, canceled);

@@ -1,5 +1,7 @@
 export {
   type BridgedTool,
+  type BridgeTakeOptions,
+  EXECUTOR_TOOLS_MAX,
   type ExecutorBridge,
   type ExecutorBridgeOptions,
   type Registration,

@@ -330,7 +330,10 @@ export class GatewaySession {
   private async runHere(task: TaskView, canceled: AbortSignal): Promise<TaskView | null> {
     if (!this.options.bridge) return null;
     try {
-      return await this.options.bridge.take(task.run_id, task.key, { canceled });
+      return await this.options.bridge.take(task.run_id, task.key, {
+        canceled,
+        toolName: task.tool_name,
+      });
     } catch {
       return null;
     }

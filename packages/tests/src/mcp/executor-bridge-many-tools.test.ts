@@ -1,0 +1,83 @@
+import { fileURLToPath } from 'node:url';
+import { EXECUTOR_TOOLS_MAX, type ExecutorBridge, startExecutorBridge } from '@airlock/mcp';
+import { createClient } from '@airlock/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
+
+const declaredTools = fileURLToPath(
+  new URL('./fixtures/declared-tools-server.mjs', import.meta.url),
+);
+
+/*
+ * The kernel's claim names at most 256 tools. A bridge whose servers declare
+ * more (one large server, or several servers together) still serves every
+ * one of them: it claimed nothing at all when its one claim named them all.
+ */
+describe('executor bridge: more tools than one claim may name', () => {
+  let kernel: TestKernel;
+  let bridge: ExecutorBridge;
+  const errors: string[] = [];
+  const count = EXECUTOR_TOOLS_MAX + 44;
+
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+    const tools = Array.from({ length: count }, (_, i) => ({
+      name: `t${i}`,
+      inputSchema: { type: 'object' },
+    }));
+    bridge = await startExecutorBridge({
+      url: kernel.url,
+      executorToken: kernel.workspace.tokens.executor,
+      servers: [
+        {
+          name: 'many',
+          spec: {
+            command: process.execPath,
+            args: [declaredTools],
+            env: { TOOLS_JSON: JSON.stringify(tools) },
+          },
+        },
+      ],
+      onError: (error) => errors.push(error.message),
+    });
+  });
+  afterAll(async () => {
+    await bridge?.close();
+    await kernel?.close();
+  });
+
+  it('runs a granted call of the first tool and of the last', async () => {
+    expect(bridge.tools.size).toBe(count);
+    const workspace = createClient({
+      url: kernel.url,
+      token: kernel.workspace.tokens.member,
+    }).workspace(kernel.workspace.id);
+    const run = await workspace.runs.create({
+      approval_mode: 'bypass',
+      provider: {
+        kind: 'scripted',
+        rounds: [
+          {
+            tool_calls: [
+              { name: 'many__t0', input: {} },
+              { name: `many__t${count - 1}`, input: {} },
+            ],
+          },
+          { final: 'done' },
+        ],
+      },
+    });
+    const settled = await eventually(async () => {
+      const view = await workspace.runs.run(run.id).get();
+      return view.state !== 'running' && view;
+    });
+    expect(settled.state).toBe('completed');
+    const tasks = await workspace.runs.run(run.id).tasks();
+    expect(tasks.map((task) => task.state)).toEqual(['succeeded', 'succeeded']);
+    expect(errors).toEqual([]);
+  });
+
+  it('take() refuses a row whose tool it is not told, claiming nothing', async () => {
+    await expect(bridge.take('run_x', 't1')).rejects.toThrow(/name the row's tool/);
+  });
+});
