@@ -1,7 +1,10 @@
+import type { RunnableConfig } from '@langchain/core/runnables';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { interrupt } from '@langchain/langgraph';
+import { isAirlockError } from '../errors.js';
 import {
   type CallVerdict,
+  type FrameworkCall,
   FrameworkSession,
   type FrameworkSessionOptions,
   refusalText,
@@ -19,7 +22,34 @@ export interface AirlockInterrupt {
     runId: string | null;
     requiresUser: boolean;
     reason: string | null;
+    /**
+     * Set when the graph paused again on a resume because Airlock gave no
+     * decision (`connection_failed`, `deadline_exceeded`, a 5xx): resume
+     * again once the kernel is back; nothing was refused.
+     */
+    unreached?: string;
   };
+}
+
+/** A resume that reached no decision: the kernel's error code and what it said. */
+interface Unreached {
+  verdict: 'unreached';
+  code: string;
+  reason: string;
+}
+
+/**
+ * Whether LangGraph holds a resume value this tool's next `interrupt()` will
+ * return (a `Command({ resume })` being run): read from the task's scratchpad,
+ * the place `interrupt()` itself reads. False when the scratchpad is not
+ * there or not as LangGraph 1.x writes it.
+ */
+function resumeWaiting(config: RunnableConfig | undefined): boolean {
+  const pad = config?.configurable?.__pregel_scratchpad as
+    | { resume?: unknown; nullResume?: unknown; interruptCounter?: unknown }
+    | undefined;
+  if (!pad || !Array.isArray(pad.resume) || typeof pad.interruptCounter !== 'number') return false;
+  return pad.nullResume !== undefined || pad.resume.length > pad.interruptCounter + 1;
 }
 
 /**
@@ -32,7 +62,9 @@ export interface AirlockInterrupt {
  * - park: LangGraph's own `interrupt()` (the graph needs a checkpointer), its
  *   value an {@link AirlockInterrupt}; after a person decides, resume the
  *   thread with `new Command({ resume: ... })` (any value: Airlock's decision,
- *   not the resume value, decides) and the call runs once;
+ *   not the resume value, decides) and the call runs once. A resume before
+ *   the decision, or while Airlock is out of reach, pauses the graph again
+ *   (`unreached` names the error): nothing runs and nothing is refused;
  * - a call that already ran, run again by the tool node on a resume (a granted
  *   call beside a parked one in the same step): the model reads what it
  *   returned then, and the tool does not run again.
@@ -55,20 +87,16 @@ export class LangGraphAirlock {
       async (input: unknown, config) => {
         const callId = config?.toolCall?.id ?? '';
         const call = { name, input, callId };
-        let verdict: CallVerdict = await this.session.check(call);
-        if (verdict.verdict === 'wait') {
-          // Raises on the first pass; on a resume it returns and Airlock is asked again.
-          interrupt<AirlockInterrupt>({
-            airlock: {
-              tool: name,
-              callId,
-              taskKey: verdict.taskKey,
-              runId: verdict.runId,
-              requiresUser: verdict.requiresUser,
-              reason: verdict.reason,
-            },
-          });
-          verdict = await this.session.check(call);
+        // On a resume a kernel out of reach must not refuse: a person may have approved the call.
+        let verdict: CallVerdict | Unreached = resumeWaiting(config)
+          ? await this.#askOnResume(call)
+          : await this.session.check(call);
+        let parked: CallVerdict | null = null;
+        while (verdict.verdict === 'wait' || verdict.verdict === 'unreached') {
+          if (verdict.verdict === 'wait') parked = verdict;
+          // Raises: the graph pauses. On a resume it returns, and Airlock is asked again.
+          interrupt<AirlockInterrupt>(interruptValue(call, parked, verdict));
+          verdict = await this.#askOnResume(call);
         }
         // The tool node runs every call of a step again on a resume, those that ran included:
         // one that ran hands the model what it returned, and does not run twice.
@@ -80,6 +108,21 @@ export class LangGraphAirlock {
       },
       { name, description: original.description, schema: original.schema as never },
     ) as unknown as StructuredToolInterface;
+  }
+
+  /** Asks Airlock about a call on a resume: no decision from the kernel is `unreached`, not a deny. */
+  async #askOnResume(call: FrameworkCall): Promise<CallVerdict | Unreached> {
+    try {
+      return await this.session.checkParked(call);
+    } catch (error) {
+      const code = isAirlockError(error) ? error.code : 'connection_failed';
+      const detail = isAirlockError(error) ? error.detail : String(error);
+      return {
+        verdict: 'unreached',
+        code,
+        reason: `Airlock gave no decision (${code}: ${detail}); resume again once it is reachable`,
+      };
+    }
   }
 
   /**
@@ -98,6 +141,25 @@ export class LangGraphAirlock {
   flush(): Promise<void> {
     return this.session.flush();
   }
+}
+
+/** The value of the interrupt that pauses a call: its park, and why it paused again if it did. */
+function interruptValue(
+  call: FrameworkCall,
+  parked: CallVerdict | null,
+  verdict: CallVerdict | Unreached,
+): AirlockInterrupt {
+  return {
+    airlock: {
+      tool: call.name,
+      callId: call.callId,
+      taskKey: parked?.taskKey ?? null,
+      runId: parked?.runId ?? null,
+      requiresUser: parked?.requiresUser ?? false,
+      reason: verdict.reason,
+      ...(verdict.verdict === 'unreached' ? { unreached: verdict.code } : {}),
+    },
+  };
 }
 
 /** Airlock for LangGraph.js: see {@link LangGraphAirlock}. */

@@ -1,9 +1,12 @@
 import { createAiSdkAirlock } from '@airlock/sdk/ai';
+import { createLangGraphAirlock } from '@airlock/sdk/langgraph';
 import { createOpenAIAgentsAirlock } from '@airlock/sdk/openai-agents';
+import { Command, MemorySaver } from '@langchain/langgraph';
 import { run } from '@openai/agents';
 import { generateText, stepCountIs } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appTools, scriptedModel, USER } from './ai-sdk-app.js';
+import { appGraph, input, interruptOf, thread } from './langgraph-app.js';
 import { appAgent, ScriptedModel } from './openai-agents-app.js';
 import { type FrameworkKernel, startFrameworkKernel } from './support.js';
 
@@ -71,5 +74,38 @@ describe('a resume while the kernel is out of reach', () => {
     expect(await airlock.resume(first.state)).toMatchObject({ approved: 1, rejected: 0 });
     await run(agent, first.state);
     expect(ran).toEqual(['send_email']);
+  });
+
+  it('LangGraph: a Command resume pauses the graph again (unreached, then still waiting); after the approval the call runs once', async () => {
+    k = await startFrameworkKernel();
+    const airlock = createLangGraphAirlock({ ...k.connection, sessionId: 'outage-lg' });
+    const app = appGraph(
+      airlock,
+      [{ call: { id: 'o3', name: 'send_email', input: { to: 'a' } } }, { text: 'sent' }],
+      new MemorySaver(),
+    );
+    const first = await app.graph.invoke(input, thread('o'));
+    expect(interruptOf(first)).toMatchObject({ airlock: { callId: 'o3', taskKey: 't1' } });
+    const approval = await k.parked('send_email');
+
+    await k.kernel.stop();
+    const down = await app.graph.invoke(new Command({ resume: 'decided' }), thread('o'));
+    // Paused again, nothing refused: before, the model read "Airlock could not decide this call".
+    expect(interruptOf(down)).toMatchObject({
+      airlock: { callId: 'o3', unreached: 'connection_failed' },
+    });
+    expect(app.lastRequest()).not.toContain('Airlock');
+    await k.kernel.start();
+
+    // Back, but nobody decided yet: the graph pauses again on the park.
+    const early = await app.graph.invoke(new Command({ resume: 'decided' }), thread('o'));
+    expect(interruptOf(early)).toMatchObject({ airlock: { callId: 'o3', taskKey: 't1' } });
+    expect(interruptOf(early)).not.toHaveProperty('airlock.unreached');
+    expect(app.ran).toEqual([]);
+
+    await approval.approve();
+    const done = await app.graph.invoke(new Command({ resume: 'decided' }), thread('o'));
+    expect(done.messages.at(-1)?.content).toBe('sent');
+    expect(app.ran).toEqual(['send_email']);
   });
 });
