@@ -1,5 +1,7 @@
 import { classifyShellSegments } from './segment-walker.js';
-import { ACTION_TAGS, type ActionTag, orderedTags } from './tags.js';
+import { type ActionTag, orderedTags, UNREAD_COMMAND_TAGS } from './tags.js';
+
+export { UNREAD_COMMAND_TAGS };
 
 /**
  * The longest command the classifier reads, in UTF-16 code units. Reading
@@ -8,15 +10,6 @@ import { ACTION_TAGS, type ActionTag, orderedTags } from './tags.js';
  * read at all (see {@link UNREAD_COMMAND_TAGS}).
  */
 export const MAX_CLASSIFIED_COMMAND_LENGTH = 8192;
-
-/**
- * The tags of a command too long to read: every action it could take but a
- * plain read, so a contract's forbidden and requires_user lists meet it
- * (padding a command cannot slip it past them) and nothing allows it as a read.
- */
-export const UNREAD_COMMAND_TAGS: readonly ActionTag[] = ACTION_TAGS.filter(
-  (tag) => tag !== 'read',
-);
 
 /**
  * Classifies a shell command line into action tags (spec 004): the union of

@@ -47,6 +47,11 @@ const EXTERNAL = new Set([
   ...['systemctl', 'launchctl', 'service', 'crontab', 'gsutil', 'rclone', 'nerdctl', 'at'],
   ...['batch', 'atrm', 'systemd-run'],
 ]);
+/** Every program the tables above name, for matching a glob in a program name against. */
+export const TABLE_PROGRAMS: readonly string[] = [
+  ...new Set([...READ, ...WRITE, ...DELETE, ...DESTRUCTIVE, ...NETWORK, ...EXTERNAL]),
+];
+
 /** Verbs of external CLIs that remove or destroy what they address. */
 const EXTERNAL_DELETE = new Set([
   ...['delete', 'destroy', 'rm', 'rmi', 'remove', 'prune', 'purge', 'drop', 'uninstall'],

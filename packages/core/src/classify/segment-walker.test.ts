@@ -115,3 +115,21 @@ describe('hostile input', () => {
     ]);
   });
 });
+
+describe('a glob in a program name', () => {
+  it('is read as each known program it fits, and is unknown', () => {
+    expect(readWhole('/usr/bin/[r]m -rf victim')).toEqual(['delete', 'destructive', 'unknown']);
+    expect(classifyShellSegments('/bin/r? -rf x').map((segment) => segment.via)).toEqual([
+      [],
+      ['glob r?'],
+      ['glob r?'],
+    ]);
+  });
+
+  it('may be any program once a call has matched its share of globs', () => {
+    const many = `${'c?t notes;'.repeat(40)}c?t notes`;
+    expect(readWhole(many)).toContain('destructive');
+    expect(readWhole(many)).toContain('publish');
+    expect(readWhole('c?t notes')).toEqual(['read', 'unknown']);
+  });
+});

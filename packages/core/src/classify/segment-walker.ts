@@ -3,26 +3,27 @@ import { type EmbeddedCommands, noEmbedded } from './embedded.js';
 import { addEmptied, emptiesFile } from './emptied-files.js';
 import { type Interpreted, interpret } from './interpreters.js';
 import { laterCommands } from './later-commands.js';
+import {
+  MAX_GLOB_NAMES,
+  MAX_GLOB_WORDS,
+  type Walkers,
+  walkFind,
+  walkGlob,
+  walkSsh,
+} from './nested-walks.js';
 import { probeTags } from './probes.js';
+import { isGlobName } from './program-globs.js';
 import { programTags } from './program-tags.js';
 import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
 import { appendedWordsAct, splitsIntoOptions } from './split-options.js';
 import { redirectsNowhere } from './streams.js';
-import { type ActionTag, orderedTags } from './tags.js';
+import type { ActionTag } from './tags.js';
 import type { Unwrapped } from './unwrapped.js';
+import { type ClassifiedSegment, nested, push, textsOf, type Walk } from './walk.js';
 import { IFS, literalPart, splitAtIfs } from './word-text.js';
 import { unwrap } from './wrappers.js';
 
-/** One simple command found in a shell line, with its action tags. */
-export interface ClassifiedSegment {
-  /** The command's words as read (quotes removed, expansions as written). */
-  readonly command: string;
-  /** What it was found inside, outermost first: `sudo`, `bash -c`, `$(...)`, `find -exec`. */
-  readonly via: readonly string[];
-  readonly tags: readonly ActionTag[];
-  /** Why it is `unknown`, when the classifier could not read it. */
-  readonly note?: string;
-}
+export type { ClassifiedSegment };
 
 /** Nesting deeper than this is not followed: the rest is unknown. */
 const MAX_DEPTH = 16;
@@ -36,26 +37,9 @@ const BLOCK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|r?disk|md|dm-|mapper\/|l
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 /** Programs whose arguments are code in their own language, where `a[$1]` is no shell subscript. */
 const OTHER_LANGUAGES = /^([gmn]?awk|jq|yq|gojq|sed|gsed|perl|ruby)$/;
-const SSH_VALUED = new Set('pilofFJLRDbcEeIimOQSWwB'.split('').map((letter) => `-${letter}`));
 
-interface Walk {
-  readonly out: ClassifiedSegment[];
-  readonly depth: number;
-  readonly via: readonly string[];
-}
-
-function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTag>, note?: string) {
-  walk.out.push({
-    command: words.map((word) => word.text).join(' '),
-    via: walk.via,
-    tags: orderedTags(tags),
-    ...(note === undefined ? {} : { note }),
-  });
-}
-
-function nested(walk: Walk, via: string): Walk {
-  return { out: walk.out, depth: walk.depth + 1, via: [...walk.via, via] };
-}
+/** The walker's entry points, for the programs of nested-walks.ts. */
+const WALKERS: Walkers = { words: walkWords, line: walkLine };
 
 /** Classifies every simple command of a line into `walk.out`. */
 function walkLine(line: string, walk: Walk): void {
@@ -138,7 +122,7 @@ function walkWords(
   // Where a package runner's command starts (`npx NAME`): NAME is a fetched package's program.
   let packageWords: readonly ShellWord[] | null = null;
   let packageAt = -1;
-  const walk = (): Walk => ({ out: outer.out, depth: outer.depth, via: [...via] });
+  const walk = (): Walk => ({ ...outer, via: [...via] });
   for (;;) {
     while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
     // `function NAME { BODY; }` and `coproc NAME { BODY; }`: the body follows the name;
@@ -202,6 +186,11 @@ function walkWords(
       continue;
     }
     const program = programName(first.text);
+    if (isGlobName(program)) {
+      const call = { args: words.slice(at + 1), segment, walk: walk(), tags };
+      walkGlob(program, call, WALKERS);
+      return;
+    }
     const unwrapped = unwrap(program, words, at + 1);
     // env's assignments are read whether or not it runs a command (a word `x='a[$(...)]'` counts).
     if (program === 'env' && unwrapped?.kind !== 'line') {
@@ -302,8 +291,8 @@ function finishCommand(command: Command): void {
   }
   // The program's own tags, apart from its redirections' and wrappers': `make < f` is no read.
   const own = new Set<ActionTag>();
-  if (program === 'find') walkFind(args, segment, walk, own);
-  else if (program === 'ssh') walkSsh(args, walk, own);
+  if (program === 'find') walkFind({ args, segment, walk, tags: own }, WALKERS);
+  else if (program === 'ssh') walkSsh(args, walk, own, WALKERS);
   const texts = textsOf(args);
   // printf -v, declare, read, test -v, unset... evaluate a subscript in a name they are given.
   if (!OTHER_LANGUAGES.test(program) && args.some((arg) => arg.subscript)) own.add('unknown');
@@ -327,57 +316,6 @@ function finishCommand(command: Command): void {
   walkEmbedded({ lines: later.lines }, walk, tags);
 }
 
-function textsOf(words: readonly ShellWord[]): string[] {
-  return words.map((word) => word.text);
-}
-
-/** `find ... -delete` deletes; `-exec CMD {} ;` runs CMD. */
-function walkFind(
-  args: readonly ShellWord[],
-  segment: LexedSegment,
-  walk: Walk,
-  tags: Set<ActionTag>,
-): void {
-  tags.add('read');
-  for (let index = 0; index < args.length; index++) {
-    const text = args[index]!.text;
-    if (text === '-delete') tags.add('delete');
-    if (/^-f(print0?|printf|ls)$/.test(text)) {
-      // find truncates the file before writing its list, even when nothing matches.
-      tags.add('write');
-      tags.add('delete');
-      tags.add('destructive');
-    }
-    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(text)) continue;
-    const end = args.findIndex(
-      (word, at) => at > index && (word.text === ';' || word.text === '+'),
-    );
-    const stop = end < 0 ? args.length : end;
-    walkWords(args.slice(index + 1, stop), segment, nested(walk, `find ${text}`), new Set());
-    index = stop;
-  }
-}
-
-/** `ssh host command...` runs the command on another machine. */
-function walkSsh(args: readonly ShellWord[], walk: Walk, tags: Set<ActionTag>): void {
-  tags.add('network');
-  let index = 0;
-  while (index < args.length && args[index]!.text.startsWith('-')) {
-    const text = args[index]!.text;
-    index++;
-    // In a cluster (`-vvo Value`, `-p22`), a valued letter takes the rest, or the next word.
-    for (let at = 1; at < text.length; at++) {
-      if (!SSH_VALUED.has(`-${text[at]}`)) continue;
-      if (at === text.length - 1) index++;
-      break;
-    }
-  }
-  const remote = args.slice(index + 1);
-  if (remote.length === 0) return;
-  tags.add('external');
-  walkLine(textsOf(remote).join(' '), nested(walk, 'ssh'));
-}
-
 /**
  * Classifies a shell command line segment by segment: each simple command
  * with its action tags and the wrappers or nestings it was found through.
@@ -385,6 +323,7 @@ function walkSsh(args: readonly ShellWord[], walk: Walk, tags: Set<ActionTag>): 
  */
 export function classifyShellSegments(command: string): ClassifiedSegment[] {
   const out: ClassifiedSegment[] = [];
-  walkLine(command, { out, depth: 0, via: [] });
+  const budget = { globs: MAX_GLOB_NAMES, globWords: MAX_GLOB_WORDS };
+  walkLine(command, { out, budget, depth: 0, via: [] });
   return out;
 }

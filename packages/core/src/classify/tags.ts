@@ -14,6 +14,16 @@ export const ACTION_TAGS = [
 /** One normalized action tag. */
 export type ActionTag = (typeof ACTION_TAGS)[number];
 
+/**
+ * The tags of a command the classifier cannot tell anything about (too long
+ * to read, or a program name any program may match): every action it could
+ * take but a plain read, so a contract's forbidden and requires_user lists
+ * meet it and nothing allows it as a read.
+ */
+export const UNREAD_COMMAND_TAGS: readonly ActionTag[] = ACTION_TAGS.filter(
+  (tag) => tag !== 'read',
+);
+
 /** The tags of a set in their canonical order (the order of {@link ACTION_TAGS}). */
 export function orderedTags(tags: Iterable<ActionTag>): ActionTag[] {
   const present = new Set(tags);

@@ -1,0 +1,116 @@
+/**
+ * Programs whose arguments hold other commands the segment walker reads:
+ * `find -exec`, `ssh host CMD`, and a program name that is a glob. The
+ * walker passes itself in (`Walkers`), so this file does not import it.
+ */
+import type { LexedSegment, ShellWord } from './lexed-line.js';
+import { programsMatching } from './program-globs.js';
+import { type ActionTag, UNREAD_COMMAND_TAGS } from './tags.js';
+import { nested, push, textsOf, type Walk } from './walk.js';
+
+/** The segment walker's two entry points. */
+export interface Walkers {
+  readonly words: (
+    words: readonly ShellWord[],
+    segment: LexedSegment,
+    walk: Walk,
+    tags: Set<ActionTag>,
+  ) => void;
+  readonly line: (line: string, walk: Walk) => void;
+}
+
+/**
+ * Glob program names one classification matches against the programs it
+ * knows, and words their readings may walk, all of them together: each
+ * match costs a pass over the known names and re-reads the command, so
+ * without a bound a line of many globs costs many times its length. Past
+ * either, a glob is read as any program.
+ */
+export const MAX_GLOB_NAMES = 32;
+/** See {@link MAX_GLOB_NAMES}. */
+export const MAX_GLOB_WORDS = 4096;
+
+const SSH_VALUED = new Set('pilofFJLRDbcEeIimOQSWwB'.split('').map((letter) => `-${letter}`));
+const FIND_RUNS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+
+/** A program's arguments, its segment, the walk it was found in and the tags it collects. */
+export interface ProgramCall {
+  readonly args: readonly ShellWord[];
+  readonly segment: LexedSegment;
+  readonly walk: Walk;
+  readonly tags: Set<ActionTag>;
+}
+
+/** `find ... -delete` deletes; `-exec CMD {} ;` runs CMD. */
+export function walkFind({ args, segment, walk, tags }: ProgramCall, walkers: Walkers): void {
+  tags.add('read');
+  for (let index = 0; index < args.length; index++) {
+    const text = args[index]!.text;
+    if (text === '-delete') tags.add('delete');
+    if (/^-f(print0?|printf|ls)$/.test(text)) {
+      // find truncates the file before writing its list, even when nothing matches.
+      tags.add('write');
+      tags.add('delete');
+      tags.add('destructive');
+    }
+    if (!FIND_RUNS.has(text)) continue;
+    let stop = index + 1;
+    while (stop < args.length && args[stop]!.text !== ';' && args[stop]!.text !== '+') stop++;
+    walkers.words(args.slice(index + 1, stop), segment, nested(walk, `find ${text}`), new Set());
+    index = stop;
+  }
+}
+
+/** `ssh host command...` runs the command on another machine. */
+export function walkSsh(
+  args: readonly ShellWord[],
+  walk: Walk,
+  tags: Set<ActionTag>,
+  walkers: Walkers,
+): void {
+  tags.add('network');
+  let index = 0;
+  while (index < args.length && args[index]!.text.startsWith('-')) {
+    const text = args[index]!.text;
+    index++;
+    // In a cluster (`-vvo Value`, `-p22`), a valued letter takes the rest, or the next word.
+    for (let at = 1; at < text.length; at++) {
+      if (!SSH_VALUED.has(`-${text[at]}`)) continue;
+      if (at === text.length - 1) index++;
+      break;
+    }
+  }
+  const remote = args.slice(index + 1);
+  if (remote.length === 0) return;
+  tags.add('external');
+  walkers.line(textsOf(remote).join(' '), nested(walk, 'ssh'));
+}
+
+/**
+ * A program name that is a glob (`/bin/r? -rf x`): bash runs whatever file
+ * it matches, so the command is `unknown`, and read as each program the
+ * classifier knows that the pattern fits; one that may be any program, or
+ * a glob met again inside such a reading (`ba?h -c 'r? -rf x'`, not expanded
+ * twice), or one past {@link MAX_GLOB_NAMES}, carries every tag but `read`.
+ */
+export function walkGlob(
+  pattern: string,
+  { args, segment, walk, tags }: ProgramCall,
+  walkers: Walkers,
+): void {
+  const matching = walk.globbed || walk.budget.globs-- <= 0 ? null : programsMatching(pattern);
+  const cost = (matching?.length ?? 0) * (args.length + 1);
+  const names = matching !== null && cost <= walk.budget.globWords ? matching : null;
+  if (names !== null) walk.budget.globWords -= cost;
+  tags.add('unknown');
+  if (names === null) for (const tag of UNREAD_COMMAND_TAGS) tags.add(tag);
+  const note =
+    names === null
+      ? 'the program name is a glob pattern any program may match'
+      : 'the program name is a glob pattern, matched against files';
+  push(walk, [{ text: pattern, dynamic: false }, ...args], tags, note);
+  const branch: Walk = { ...nested(walk, `glob ${pattern}`), globbed: true };
+  for (const name of names ?? []) {
+    walkers.words([{ text: name, dynamic: false }, ...args], segment, branch, new Set());
+  }
+}

@@ -1,0 +1,58 @@
+/** Where the segment walker is: what it found so far, how deep, and through what. */
+import type { ShellWord } from './lexed-line.js';
+import { type ActionTag, orderedTags } from './tags.js';
+
+/** One simple command found in a shell line, with its action tags. */
+export interface ClassifiedSegment {
+  /** The command's words as read (quotes removed, expansions as written). */
+  readonly command: string;
+  /** What it was found inside, outermost first: `sudo`, `bash -c`, `$(...)`, `find -exec`. */
+  readonly via: readonly string[];
+  readonly tags: readonly ActionTag[];
+  /** Why it is `unknown`, when the classifier could not read it. */
+  readonly note?: string;
+}
+
+/** What one classification may still spend, shared by every level of its walk. */
+export interface WalkBudget {
+  /** Glob program names that may still be matched against the known programs (see nested-walks.ts). */
+  globs: number;
+  /** Words the readings of glob program names may still walk. */
+  globWords: number;
+}
+
+/** The state of one walk: the segments found, the nesting depth and the wrappers passed. */
+export interface Walk {
+  readonly out: ClassifiedSegment[];
+  readonly budget: WalkBudget;
+  readonly depth: number;
+  readonly via: readonly string[];
+  /** Inside a program name read as a glob's matches: another glob there is not expanded again. */
+  readonly globbed?: true;
+}
+
+/** Records one classified command. */
+export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTag>, note?: string) {
+  walk.out.push({
+    command: words.map((word) => word.text).join(' '),
+    via: walk.via,
+    tags: orderedTags(tags),
+    ...(note === undefined ? {} : { note }),
+  });
+}
+
+/** The walk one level down, through `via`. */
+export function nested(walk: Walk, via: string): Walk {
+  return {
+    out: walk.out,
+    budget: walk.budget,
+    depth: walk.depth + 1,
+    via: [...walk.via, via],
+    ...(walk.globbed ? { globbed: true as const } : {}),
+  };
+}
+
+/** The words' texts. */
+export function textsOf(words: readonly ShellWord[]): string[] {
+  return words.map((word) => word.text);
+}
