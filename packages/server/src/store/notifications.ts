@@ -31,7 +31,17 @@ export function newDeliveryId(): string {
   return newId('ntf');
 }
 
-/** Writes deliveries in the caller's transaction; answers their ids, in order. */
+/**
+ * Most deliveries one INSERT writes: each row binds 18 values, and a statement
+ * may bind at most 32,766 on SQLite and 65,535 on PostgreSQL.
+ */
+const DELIVERIES_PER_INSERT = 500;
+
+/**
+ * Writes deliveries in the caller's transaction, however many (a run stopped
+ * with thousands of parked calls settles each one's notices); answers their
+ * ids, in order.
+ */
 export async function enqueueDeliveries(tx: Tx, deliveries: NewDelivery[]): Promise<string[]> {
   if (deliveries.length === 0) return [];
   const rows = deliveries.map((delivery) => ({
@@ -54,7 +64,12 @@ export async function enqueueDeliveries(tx: Tx, deliveries: NewDelivery[]): Prom
     updated_at: tx.now,
     delivered_at: null,
   }));
-  await tx[SQL].db.insertInto('notification_deliveries').values(rows).execute();
+  for (let from = 0; from < rows.length; from += DELIVERIES_PER_INSERT) {
+    await tx[SQL].db
+      .insertInto('notification_deliveries')
+      .values(rows.slice(from, from + DELIVERIES_PER_INSERT))
+      .execute();
+  }
   return rows.map((row) => row.id);
 }
 
