@@ -16,6 +16,7 @@ import {
   hasLargeTrpcBody,
   hasUnreadBody,
   readTrpcBody,
+  trpcBodyLimit,
   trpcQueryRefusal,
 } from './api/request-body.js';
 import { noteErrorCode, noteOperation, readNote } from './api/request-notes.js';
@@ -279,7 +280,8 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         if (auth.error && hasUnreadBody(req)) closeAfterAnswer(res);
         else if (req.method === 'POST') {
           // Read here, not by tRPC: bytes that are not UTF-8 are refused, never stored as U+FFFD.
-          const refusal = await readTrpcBody(req, options.bodyLimit);
+          const caller = { limit: options.bodyLimit, plane: auth.principal?.kind ?? null };
+          const refusal = await readTrpcBody(req, trpcBodyLimit(name, caller, OPERATIONS));
           if (refusal) bodyRefusals.set(req, refusal);
           if (refusal instanceof AirlockError && refusal.code === 'payload_too_large') {
             closeAfterAnswer(res);

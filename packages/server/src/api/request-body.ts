@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { OperationContract } from '@airlock/core';
+import type { CredentialKind, OperationContract } from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
 import { checkJsonText } from './json-text.js';
@@ -79,6 +79,28 @@ export function notUtf8Error(operation: Pick<OperationContract, 'errors'>): Airl
 export function decodeUtf8(body: Buffer, operation: Pick<OperationContract, 'errors'>): string {
   if (isUtf8(body)) return body.toString('utf8');
   throw notUtf8Error(operation);
+}
+
+/**
+ * The body limit of a tRPC request to `procedures` (its path: one name, or a
+ * batch's comma-separated names): the kernel's, or the largest floor among
+ * the operations it calls that the caller's plane may call, as REST reads
+ * each one (a hook event's 16 MiB; a credential of another plane is refused
+ * before REST reads its body, so it is not read past the kernel's limit).
+ */
+export function trpcBodyLimit(
+  procedures: string,
+  caller: { limit: number; plane: CredentialKind | null },
+  operations: readonly Pick<OperationContract, 'name' | 'planes' | 'bodyLimitFloor'>[],
+): number {
+  let largest = caller.limit;
+  for (const name of procedures.split(',')) {
+    const operation = operations.find((candidate) => candidate.name === name);
+    if (caller.plane !== null && operation?.planes.includes(caller.plane)) {
+      largest = Math.max(largest, operation.bodyLimitFloor ?? 0);
+    }
+  }
+  return largest;
 }
 
 /** What reading a tRPC call's body found wrong; the procedure answers it in its operation's terms. */

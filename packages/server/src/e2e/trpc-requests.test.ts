@@ -173,4 +173,34 @@ describe('tRPC requests, held to what REST allows', () => {
     expect(body.error.data.httpStatus).toBe(410);
     expect(trpc.status).toBe(410);
   });
+
+  it("reads a hook event past the kernel's body limit over tRPC as REST does (the hooks' floor)", async () => {
+    // A hook event carries the whole file an agent writes: 16 MiB are read whatever --body-limit says.
+    const event = (session: string) =>
+      JSON.stringify({
+        agent: 'claude-code',
+        session_id: session,
+        event: 'pre_tool',
+        tool_name: 'Write',
+        tool_input: { content: 'x'.repeat(1024 * 1024 + 1) },
+        tool_use_id: 'u1',
+      });
+    const post = (path: string, body: string) =>
+      fetch(`${d.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${d.tokens.agent}`, 'content-type': 'application/json' },
+        body,
+      });
+    // The agent declared no profile: both read the event and refuse it for that, not for its size.
+    const rest = await post('/agent_api/v1/hooks/events', event('s-rest'));
+    expect(rest.status).toBe(409);
+    expect(((await rest.json()) as { error: { code: string } }).error.code).toBe(
+      'no_profile_configuration',
+    );
+    const trpc = await post('/trpc/hooks.event', event('s-trpc'));
+    expect(((await trpc.json()) as TrpcError).error.data.error.code).toBe(
+      'no_profile_configuration',
+    );
+    expect(trpc.status).toBe(409);
+  });
 });
