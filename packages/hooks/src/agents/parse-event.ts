@@ -1,5 +1,5 @@
 import type { HookedAgent } from '@airlock/core';
-import { header, objectOf, text } from './payload.js';
+import { header, objectOf, reportedOutput, text } from './payload.js';
 import type { NeutralEvent } from './types.js';
 
 /** Where one agent's hook payload differs from the skeleton every agent shares. */
@@ -42,7 +42,9 @@ export function parseHookPayload(
         tool_input: body.tool_input ?? {},
         ...(toolUseId ? { tool_use_id: toolUseId } : {}),
       };
-      return event === 'pre_tool' ? call : { ...call, ...shape.postTool(body, eventName) };
+      if (event === 'pre_tool') return call;
+      const ran = shape.postTool(body, eventName);
+      return { ...call, ...ran, output: reportedOutput(ran.output ?? '') };
     }
     case 'turn_start':
       return { ...base, text: text(body, 'prompt') ?? '' };

@@ -30,6 +30,22 @@ export function outputText(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * The most of a call's output a report sends, in UTF-16 code units: the
+ * kernel keeps 16 KiB of its UTF-8 (core's `HOOKED_OUTPUT_MAX_BYTES`, which a
+ * test keeps equal), never more code units than that, so it keeps the same;
+ * the rest of a long output (a log, a large file read) would only make the
+ * report larger than the kernel reads, and the call that ran unrecorded.
+ */
+export const REPORTED_OUTPUT_MAX_UNITS = 16_384;
+
+/** A call's output as a report sends it (see {@link REPORTED_OUTPUT_MAX_UNITS}). */
+export function reportedOutput(output: string): string {
+  return output.length > REPORTED_OUTPUT_MAX_UNITS
+    ? output.slice(0, REPORTED_OUTPUT_MAX_UNITS)
+    : output;
+}
+
 /** A JSON answer on stdout, exit 0. */
 export function json(body: Record<string, unknown>): {
   stdout: string;
