@@ -20,6 +20,7 @@ import {
   registerServerTools,
 } from './profile-registration.js';
 import type { NamedServer } from './servers-config.js';
+import { checkToolNames } from './tool-names.js';
 
 /** Options of {@link startExecutorBridge}. */
 export interface ExecutorBridgeOptions {
@@ -232,7 +233,8 @@ async function register(
  * an agent credential is given, then claims the granted rows of those tools
  * through the executor plane, calls `tools/call`, heartbeats while it runs,
  * and commits the result (`content`, `structuredContent`).
- * @throws when a server cannot be started or listed, or the kernel refuses a
+ * @throws when a server cannot be started or listed, lists a tool it cannot
+ *   serve (see `tool-names.ts`), or the kernel refuses a
  *   credential; the SDK's DeadlineExceededError when the kernel does not
  *   answer within `timeoutMs` on the way up.
  */
@@ -273,6 +275,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       const connection = new McpServerConnection(server);
       connections.set(server.name, connection);
       const listed = await connection.listTools();
+      checkToolNames(server.name, listed);
       const entries = manifestEntries(server.name, listed);
       entriesByServer.set(server.name, entries);
       listed.forEach((tool, i) => {

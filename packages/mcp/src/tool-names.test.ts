@@ -1,0 +1,36 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { checkToolNames, TOOL_NAME_MAX, toolNameProblem } from './tool-names.js';
+
+const tools = (...names: string[]): Tool[] =>
+  names.map((name) => ({ name, inputSchema: { type: 'object' } }));
+
+const UNSTORABLE = 'holds NUL (U+0000) or a lone surrogate, which the kernel keeps in no name';
+
+describe('toolNameProblem', () => {
+  it.each([
+    ['read_file', null],
+    ['get-weather.v2', null],
+    ['écrire', null],
+    // A hidden character is the kernel's to refuse at registration, with its own problem code.
+    ['write\u200bfile', null],
+    ['x'.repeat(TOOL_NAME_MAX), null],
+    ['x'.repeat(TOOL_NAME_MAX + 1), `is ${TOOL_NAME_MAX + 1} characters long, more than 1024`],
+    ['bad\u0000', UNSTORABLE],
+    ['lone\ud800', UNSTORABLE],
+  ])('%j: %s', (name, problem) => {
+    expect(toolNameProblem(name)).toBe(problem);
+  });
+});
+
+describe('checkToolNames', () => {
+  it('takes names it can serve', () => {
+    expect(() => checkToolNames('fs', tools('read_file', 'write_file'))).not.toThrow();
+  });
+
+  it('names the server and every tool it cannot serve, hidden characters shown as marks', () => {
+    expect(() => checkToolNames('fs', tools('ok', 'bad\u0000', 'ok', 'x\ud800'))).toThrow(
+      `the MCP server fs cannot be served: the tool name "bad⟨U+0000⟩" ${UNSTORABLE}; the tool "ok" is listed twice; the tool name "x\\ud800" ${UNSTORABLE}`,
+    );
+  });
+});

@@ -1,0 +1,60 @@
+import { fileURLToPath } from 'node:url';
+import { startExecutorBridge } from '@airlock/mcp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestKernel, type TestKernel } from '../support/kernel.js';
+
+const declaredTools = fileURLToPath(
+  new URL('./fixtures/declared-tools-server.mjs', import.meta.url),
+);
+
+/*
+ * The kernel refuses a claim naming a tool whose name holds NUL or a lone
+ * surrogate, or whose names together pass its body limit: one such tool
+ * of one server kept the whole bridge (every server's tools) from claiming
+ * anything, while it seemed to serve. It now refuses to start, naming it.
+ */
+describe('executor bridge: a tool name the kernel cannot take', () => {
+  let kernel: TestKernel;
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+  });
+  afterAll(async () => {
+    await kernel?.close();
+  });
+
+  const start = (names: string[]) =>
+    startExecutorBridge({
+      url: kernel.url,
+      executorToken: kernel.workspace.tokens.executor,
+      servers: [
+        {
+          name: 'odd',
+          spec: {
+            command: process.execPath,
+            args: [declaredTools],
+            env: {
+              TOOLS_JSON: JSON.stringify(
+                names.map((name) => ({ name, inputSchema: { type: 'object' } })),
+              ),
+            },
+          },
+        },
+      ],
+    });
+
+  it.each([
+    ['NUL', 'bad\u0000', 'the tool name "bad⟨U+0000⟩" holds NUL (U+0000) or a lone surrogate'],
+    ['a lone surrogate', 'bad\ud800', 'the tool name "bad\\ud800" holds NUL (U+0000)'],
+    ['2,000 characters', 'x'.repeat(2000), 'is 2000 characters long, more than 1024'],
+  ])('a name holding %s: the start fails naming the server and the tool', async (_, name, why) => {
+    const started = start(['ok', name]);
+    await expect(started).rejects.toThrow('the MCP server odd cannot be served: ');
+    await expect(started).rejects.toThrow(why);
+  });
+
+  it('a name listed twice: the start fails naming it', async () => {
+    await expect(start(['ok', 'twice', 'twice'])).rejects.toThrow(
+      'the MCP server odd cannot be served: the tool "twice" is listed twice',
+    );
+  });
+});
