@@ -4,6 +4,7 @@ import {
   ConflictError,
   DeadlineExceededError,
   errorFromBody,
+  FeedResyncError,
   isConflictError,
   isConnectionError,
   isDeadlineExceededError,
@@ -48,6 +49,12 @@ describe('errorFromBody', () => {
       RequestRefusedError,
     );
     expect(errorFromBody(null, 409)).toBeInstanceOf(ConflictError);
+    // A proxy in front of the kernel answers these in its own words (an HTML page, no code).
+    expect(errorFromBody(null, 429)).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(errorFromBody(null, 429)).toBeInstanceOf(RequestRefusedError);
+    expect(errorFromBody(null, 408)).toBeInstanceOf(RequestRefusedError);
+    expect(errorFromBody(null, 410)).toBeInstanceOf(FeedResyncError);
+    expect(errorFromBody(null, 503)).toMatchObject({ code: 'unavailable', status: 503 });
     const unknown = errorFromBody({ error: { code: 'brand_new', detail: 'x' } }, 500);
     expect(unknown).toBeInstanceOf(ServerError);
     expect(unknown.code).toBe('brand_new');

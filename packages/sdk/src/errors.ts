@@ -289,10 +289,15 @@ const BY_STATUS: Record<number, string> = {
   403: 'forbidden',
   404: 'not_found',
   405: 'method_not_allowed',
+  408: 'request_timeout',
   409: 'task_not_waiting',
+  410: 'feed_position_pruned',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   422: 'invalid_configuration',
+  // What a proxy in front of the kernel answers in its own words: a limit, a kernel gone away.
+  429: 'rate_limited',
+  503: 'unavailable',
 };
 
 /**
