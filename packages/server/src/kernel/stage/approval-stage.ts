@@ -182,13 +182,14 @@ export async function plantToolRow(
     call.origin !== 'kernel' && (call.kind ?? 'tool') === 'tool' && layered.tool_name === ASK_TOOL
       ? parseQuestion(call.toolInput)
       : null;
-  // A question asks a person already; any other author row answers to the approval policy.
+  // A question asks a person already; any other grant a member gave themselves (an author row,
+  // a call of their own standalone run) answers to the approval policy.
   const { decision, appenderApproval } =
     question === null
       ? await bindAuthorGrant(tx, run, {
           decision: layered,
           origin: call.origin,
-          principal: call.principal,
+          principal: call.origin === 'model' ? run.created_by : call.principal,
           actionTags: () => effectProfileOf(policy, run, call, layered).action_tags,
         })
       : { decision: layered, appenderApproval: null };

@@ -10,7 +10,9 @@ import { taskVersion } from '../views.js';
  * have approved it. Under an approval policy that holds only where the policy
  * lets that member alone approve the call; elsewhere the row parks for the
  * policy like a model call, and the appender's own approval counts first
- * when the policy lets them give one.
+ * when the policy lets them give one. A member's standalone run is the same:
+ * its mode and rules are the member's own create call, so a model call they
+ * grant is that member's own word and is held to the same test.
  */
 
 /** What the approval policy makes of a row the stage decided. */
@@ -21,12 +23,35 @@ export interface PolicyBoundDecision {
 }
 
 /**
- * Holds an author row's grant by origin to the workspace's approval policy:
- * it stands when one approval is needed and `principal` may give it (not a
- * named-approver rule leaving them out, not under `no_self_approval`, which
- * bars a member from approving a row they appended); otherwise
- * the decision becomes a park. Any other decision passes unchanged.
- * `actionTags` is read only when a policy is set.
+ * Whether a grant is a member's own word: an author row granted by its
+ * origin, or a model call of a member's standalone run (no agent
+ * application; the member's create call declared its mode and rules)
+ * granted by that mode or a rule. An agent's declaration is not a member's.
+ */
+function isMembersOwnGrant(
+  run: Pick<RunTable, 'agent_application_id' | 'created_by'>,
+  decision: Decision,
+  origin: TaskTable['origin'],
+): boolean {
+  if (decision.outcome !== 'granted') return false;
+  if (origin === 'author') return decision.granted_by === 'origin';
+  return (
+    origin === 'model' &&
+    (decision.granted_by === 'mode' || decision.granted_by === 'rule') &&
+    run.agent_application_id === null &&
+    run.created_by.startsWith('member:')
+  );
+}
+
+/**
+ * Holds a member's own grant (an author row's grant by origin, a model call
+ * granted by a member's standalone run) to the workspace's approval policy:
+ * it stands when one approval is needed and `principal`, who asks for the
+ * row (the appender, the run's starter, an editor or retrier), may give it
+ * (not a named-approver rule leaving them out, not under `no_self_approval`,
+ * which bars a member from approving a row they appended or a call of a run
+ * they started); otherwise the decision becomes a park. Any other decision
+ * passes unchanged. `actionTags` is read only when a policy is set.
  */
 export async function bindAuthorGrant(
   tx: Tx,
@@ -40,15 +65,15 @@ export async function bindAuthorGrant(
 ): Promise<PolicyBoundDecision> {
   const { decision, principal } = options;
   const unchanged = { decision, appenderApproval: null };
-  if (options.origin !== 'author' || decision.granted_by !== 'origin') return unchanged;
+  if (!isMembersOwnGrant(run, decision, options.origin)) return unchanged;
   const policy = await policyOfUnit(tx, run.workspace_id);
   if (policy === null) return unchanged;
   const requirement = requirementOfCall(policy, run, {
     toolName: decision.tool_name,
     actionTags: options.actionTags(),
   });
-  // The appender (or the editor, the retrier) asks for the row: under no_self_approval
-  // they may not approve it themselves.
+  // The appender or starter (or the editor, the retrier) asks for the row: under
+  // no_self_approval they may not approve it themselves.
   const approves =
     principal !== null &&
     mayApprove(requirement, { created_by: run.created_by, appended_by: principal }, principal);
