@@ -11,6 +11,7 @@ import {
 import { AirlockError } from '../errors.js';
 import { recordHookedEvent } from '../kernel/hooks/hooked-sessions.js';
 import { credentialIsActive } from '../store/accounts.js';
+import { invalidInput } from './input-problems.js';
 import { implement, type OperationContext } from './operation.js';
 
 /** POST /agent_api/v1/hooks/events: one event of a coding agent's hooked session. */
@@ -18,6 +19,19 @@ export const hookEvent = implement(
   OPERATION_CONTRACTS['hooks.event'],
   ({ kernel, principal }, input) => recordHookedEvent(kernel.context, principal, input),
 );
+
+/**
+ * An event read from an agent's own payload, checked and kept as
+ * `hooks.event` takes one: its bounds (a call id, a tool name), names a
+ * store keeps as sent, and text as the kernel keeps it (NUL and lone
+ * surrogates as U+FFFD), so that both stores record the same.
+ * @throws AirlockError invalid_input naming what is out of bounds.
+ */
+function asEventInput(body: unknown) {
+  const parsed = OPERATION_CONTRACTS['hooks.event'].input.safeParse(body);
+  if (!parsed.success) throw invalidInput(parsed.error.issues);
+  return parsed.data;
+}
 
 /** The longest a Claude Code HTTP hook may hold its request for a person (under its 10-minute ceiling). */
 const MAX_HTTP_WAIT_MS = 280_000;
@@ -77,7 +91,7 @@ function answerNatively(protocol: AgentProtocol) {
             'the credential was revoked while the hook waited',
           );
         }
-        return recordHookedEvent(kernel.context, principal, body);
+        return recordHookedEvent(kernel.context, principal, asEventInput(body));
       },
     });
     return JSON.parse(protocol.format(event, reply).stdout);
