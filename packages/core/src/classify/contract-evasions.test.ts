@@ -72,6 +72,10 @@ const REFUSED = [
   // env sets any word holding `=`; one that is no shell name hid the command after it.
   "env 'BASH_FUNC_ls%%=() { rm -rf victim; }' bash -c ls",
   'env a-b=c rm -rf victim',
+  // Arithmetic read where bash reads a subshell, or a shift read as a here-document.
+  'echo $((ls) ; (rm -rf victim))',
+  '(( x = 1 << 2 ))\nrm -rf victim',
+  'echo $[1<<2]\nrm -rf victim',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -18,6 +18,8 @@ export interface ShellWord {
    * as an option's value before a wrapped command, it may carry the command.
    */
   readonly splits?: true;
+  /** True for an arithmetic command, `((...))`: it sets variables as an assignment does. */
+  readonly arithmetic?: true;
 }
 
 /** A redirection of a simple command. */

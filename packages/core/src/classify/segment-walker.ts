@@ -147,8 +147,9 @@ function walkWords(
       at = body < 0 ? words.length : body;
       if (body >= 0) continue;
     }
-    while (at < words.length && ASSIGNMENT.test(words[at]!.text)) {
-      walkAssignment(words[at]!, walk(), tags);
+    // An arithmetic command sets variables as an assignment does (its payloads are lexer problems).
+    while (at < words.length && (words[at]!.arithmetic || ASSIGNMENT.test(words[at]!.text))) {
+      if (!words[at]!.arithmetic) walkAssignment(words[at]!, walk(), tags);
       at++;
     }
     const remaining = words.length - at;

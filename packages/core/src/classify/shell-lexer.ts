@@ -11,7 +11,13 @@ import {
   type ShellRedirection,
   type ShellWord,
 } from './lexed-line.js';
-import { arithmeticEnd, readAnsiQuoted, readBackticks } from './shell-syntax.js';
+import { QuotingReader } from './quoting-reader.js';
+import {
+  arithmeticCommandEnd,
+  bracketArithmeticEnd,
+  Parentheses,
+  readBackticks,
+} from './shell-syntax.js';
 import { WordBuilder } from './word-builder.js';
 
 export type { LexedLine, LexedSegment, ShellRedirection, ShellWord };
@@ -27,25 +33,39 @@ const BLANK = new Set([' ', '\t']);
  * visible, collects the sources of command substitutions, here-strings and
  * here-documents, and reports what it cannot read instead of guessing.
  */
-class Lexer {
-  private index: number;
+/** Where a lexer starts, what ends it and how deep it is. */
+interface LexerOptions {
+  readonly start?: number;
+  /** A nested lexer stops at its closing parenthesis. */
+  readonly closer?: ')';
+  readonly depth?: number;
+  readonly parentheses?: Parentheses;
+}
+
+class Lexer extends QuotingReader {
   private segment: LexedSegment = emptySegment();
-  private current = new WordBuilder();
-  private inDoubleQuotes = false;
   private readonly heredocs: PendingHeredoc[] = [];
   readonly segments: LexedSegment[] = [];
-  readonly problems: string[] = [];
   /** For a nested lexer: whether its closing parenthesis was found. */
   closed = false;
 
+  private readonly closer: ')' | null;
+  private readonly depth: number;
+  /** Where the source's parentheses close, shared with the nested lexers reading the same text. */
+  private readonly parentheses: Parentheses;
+
   /** Reads `source` from `start`; a nested lexer stops at its closing parenthesis. */
-  constructor(
-    private readonly source: string,
-    start = 0,
-    private readonly closer: ')' | null = null,
-    private readonly depth = 0,
-  ) {
-    this.index = start;
+  constructor(source: string, options: LexerOptions = {}) {
+    super(source, options.start ?? 0);
+    this.closer = options.closer ?? null;
+    this.depth = options.depth ?? 0;
+    this.parentheses = options.parentheses ?? new Parentheses(source);
+  }
+
+  /** A lexer for the same text from `start`, one level down, stopping at its closing parenthesis. */
+  private nestedAt(start: number): Lexer {
+    const options = { start, closer: ')' as const, depth: this.depth + 1 };
+    return new Lexer(this.source, { ...options, parentheses: this.parentheses });
   }
 
   /** Reads until the end (or the closing parenthesis); returns the index after it. */
@@ -66,6 +86,8 @@ class Lexer {
         this.substitution(this.index + 2, '(');
       } else if (char === '<' || char === '>' || (char === '&' && source[this.index + 1] === '>')) {
         this.redirection();
+      } else if (char === '(' && !this.current.started && this.arithmeticCommand()) {
+        // `((x = 1 << 2))` is arithmetic: its `<<` opens no here-document, its `;` ends nothing.
       } else if (char === '(' && this.current.started && this.current.text.endsWith('=')) {
         this.arrayElements();
       } else if (char === '(') {
@@ -107,10 +129,6 @@ class Lexer {
     return this.index;
   }
 
-  private append(text: string, dynamic = false): void {
-    this.current.append(text, dynamic, this.inDoubleQuotes);
-  }
-
   private endWord(): void {
     this.current.finishInto(this.segment.words);
     this.current.clear();
@@ -130,55 +148,8 @@ class Lexer {
     this.segment = emptySegment();
   }
 
-  private singleQuoted(): void {
-    const end = this.source.indexOf("'", this.index + 1);
-    if (end < 0) {
-      this.problems.push('unbalanced single quote');
-      this.append(this.source.slice(this.index + 1));
-      this.index = this.source.length;
-      return;
-    }
-    this.append(this.source.slice(this.index + 1, end));
-    this.index = end + 1;
-  }
-
-  private doubleQuoted(): void {
-    this.index++;
-    this.current.started = true;
-    this.inDoubleQuotes = true;
-    this.readDoubleQuoted();
-    this.inDoubleQuotes = false;
-  }
-
-  private readDoubleQuoted(): void {
-    const source = this.source;
-    while (this.index < source.length) {
-      const char = source[this.index]!;
-      if (char === '"') {
-        this.index++;
-        return;
-      }
-      if (char === '\\' && '"\\$`\n'.includes(source[this.index + 1] ?? '')) {
-        if (source[this.index + 1] !== '\n') this.append(source[this.index + 1]!);
-        this.index += 2;
-      } else if (char === '$' || char === '`') this.expansion(true);
-      else {
-        this.append(char);
-        this.index++;
-      }
-    }
-    this.problems.push('unbalanced double quote');
-  }
-
-  private escaped(): void {
-    const next = this.source[this.index + 1];
-    this.index += 2;
-    if (next === undefined) this.index = this.source.length;
-    else if (next !== '\n') this.append(next);
-  }
-
   /** `$NAME`, `${...}`, `$((...))`, `$(...)`, `$'...'` and backticks. */
-  private expansion(quoted: boolean): void {
+  protected expansion(quoted: boolean): void {
     const source = this.source;
     const start = this.index;
     if (source[start] === '`') {
@@ -190,14 +161,21 @@ class Lexer {
       return;
     }
     const next = source[start + 1];
-    const arithmetic =
-      next === '(' && source[start + 2] === '(' ? arithmeticEnd(source, start + 3) : -1;
+    const arithmetic = next === '(' ? this.parentheses.arithmeticEnd(start + 1) : -1;
     if (arithmetic >= 0) {
       this.unreadExpansion(source.slice(start + 3, arithmetic), arithmeticProblem, false);
       this.append(source.slice(start, arithmetic + 2), true);
       this.index = arithmetic + 2;
     } else if (next === '(') {
       this.substitution(start + 2, '$(');
+    } else if (next === '[') {
+      // `$[1 << 2]` is bash's old arithmetic: read like `$((...))`, its `<<` no here-document.
+      const end = bracketArithmeticEnd(source, start + 1);
+      const stop = end < 0 ? source.length : end + 1;
+      if (end < 0) this.problems.push('unclosed $[');
+      this.unreadExpansion(source.slice(start + 2, stop - 1), arithmeticProblem, false);
+      this.append(source.slice(start, stop), true);
+      this.index = stop;
     } else if (next === '{') {
       const end = source.indexOf('}', start + 2);
       const stop = end < 0 ? source.length : end + 1;
@@ -224,6 +202,20 @@ class Lexer {
     }
   }
 
+  /** An arithmetic command `((...))` at a command's start, read as one word; false when it is none. */
+  private arithmeticCommand(): boolean {
+    const end = arithmeticCommandEnd(this.parentheses, this.index, this.segment.words);
+    if (end < 0) return false;
+    this.unreadExpansion(this.source.slice(this.index + 2, end), arithmeticProblem, false);
+    this.segment.words.push({
+      text: this.source.slice(this.index, end + 2),
+      dynamic: false,
+      arithmetic: true,
+    });
+    this.index = end + 2;
+    return true;
+  }
+
   /**
    * The inside of `${...}` or `$((...))`, which the lexer does not parse: a
    * problem when it may run a command, and the `$(...)` and backticks in it
@@ -248,7 +240,7 @@ class Lexer {
       this.index = this.source.length;
       return;
     }
-    const elements = new Lexer(this.source, this.index + 1, ')', this.depth + 1);
+    const elements = this.nestedAt(this.index + 1);
     const end = elements.run();
     this.problems.push(...elements.problems);
     const substitutions = elements.segments.flatMap((segment) => segment.substitutions);
@@ -266,21 +258,13 @@ class Lexer {
       this.index = this.source.length;
       return;
     }
-    const nested = new Lexer(this.source, from, ')', this.depth + 1);
+    const nested = this.nestedAt(from);
     const end = nested.run();
     const inner = this.source.slice(from, end - (nested.closed ? 1 : 0));
     this.problems.push(...nested.problems);
     this.segment.substitutions.push(inner);
     this.append(this.source.slice(from - opener.length, end), true);
     this.index = end;
-  }
-
-  /** `$'...'`: decodes the escapes so an obfuscated name (`$'\x72m'`) reads as what it is. */
-  private ansiQuoted(): void {
-    const { text, end } = readAnsiQuoted(this.source, this.index);
-    if (end >= this.source.length) this.problems.push("unbalanced $' quote");
-    this.append(text);
-    this.index = end + 1;
   }
 
   private redirection(): void {
@@ -355,7 +339,7 @@ class Lexer {
 
   /** The command substitutions of an expanded here-document body, as the shell runs them. */
   private readExpandedBody(text: string, segment: LexedSegment, processes = false): void {
-    const body = new Lexer(text, 0, null, this.depth);
+    const body = new Lexer(text, { depth: this.depth });
     body.expandOnly(segment, processes);
     this.problems.push(...body.problems);
   }

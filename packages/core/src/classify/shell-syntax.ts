@@ -1,4 +1,4 @@
-/** Small pieces of shell syntax the lexer needs: backticks, `$'...'` escapes and where `$((` arithmetic ends. */
+/** Small pieces of shell syntax the lexer needs: backticks, `$'...'` escapes and where arithmetic ends. */
 
 const SIMPLE_ESCAPES: Record<string, string> = {
   n: '\n',
@@ -37,23 +37,80 @@ export function decodeEscape(source: string, at: number): [string, number] {
 }
 
 /**
- * Where `$((` at `from` (just after it) closes: the index of its `))`, or
- * -1 when it is no arithmetic. Like bash, it is arithmetic only when the
- * parentheses close with an adjacent `))`; otherwise it is `$(` around a
- * subshell (`$((cd x && rm -rf y) )`), read as commands. Parentheses nest,
- * so `$((1+$(cmd)))` closes at its last `))`.
+ * Where each `(` of a text closes, counted once for the whole text
+ * (parentheses only; quotes are not read), so finding where arithmetic ends
+ * costs no new scan at each `((` of a line such as `((((((...`.
  */
-export function arithmeticEnd(source: string, from: number): number {
-  let depth = 2;
-  let lastAtOne = -1;
-  for (let index = from; index < source.length; index++) {
-    const char = source[index];
-    if (char === '(') depth++;
-    else if (char === ')') {
-      depth--;
-      if (depth === 1) lastAtOne = index;
-      if (depth === 0) return lastAtOne === index - 1 ? lastAtOne : -1;
+export class Parentheses {
+  private closes: Int32Array | undefined;
+
+  constructor(private readonly source: string) {}
+
+  /** The index of the `)` closing the `(` at `open`, or -1 when none does. */
+  private closeOf(open: number): number {
+    if (this.closes === undefined) {
+      const closes = new Int32Array(this.source.length).fill(-1);
+      const opens: number[] = [];
+      for (let index = 0; index < this.source.length; index++) {
+        if (this.source[index] === '(') opens.push(index);
+        else if (this.source[index] === ')' && opens.length > 0) closes[opens.pop()!] = index;
+      }
+      this.closes = closes;
     }
+    return this.closes[open] ?? -1;
+  }
+
+  /**
+   * Where the `((` whose first parenthesis is at `open` closes as
+   * arithmetic: the index of its `))`, or -1 when it is none. As bash reads
+   * `$((` and `((`, it is arithmetic only when the second parenthesis closes
+   * right before a `)`; otherwise it is a subshell (`$((cd x && rm -rf y) )`,
+   * `$((ls) ; (rm -rf y))`), read as commands. Parentheses nest, so
+   * `$((1+$(cmd)))` closes at its last `))`.
+   */
+  arithmeticEnd(open: number): number {
+    if (this.source[open] !== '(' || this.source[open + 1] !== '(') return -1;
+    const inner = this.closeOf(open + 1);
+    return inner >= 0 && this.source[inner + 1] === ')' ? inner : -1;
+  }
+}
+
+/** Words after which `((` at a command's start is bash's arithmetic command (`if ((x > 1))`). */
+const BEFORE_ARITHMETIC = new Set([
+  'for',
+  'if',
+  'elif',
+  'while',
+  'until',
+  '!',
+  'then',
+  'do',
+  'else',
+  '{',
+  'time',
+]);
+
+/**
+ * Where the arithmetic command `((...))` opening at `start` closes: the
+ * index of its `))`, or -1 when it is none. It is one where a command
+ * starts (after nothing but keywords such as `if`, `while` or `for`) and its
+ * parentheses close with an adjacent `))`; otherwise `((` opens two subshells.
+ */
+export function arithmeticCommandEnd(
+  parentheses: Parentheses,
+  start: number,
+  before: readonly { readonly text: string }[],
+): number {
+  if (!before.every((word) => BEFORE_ARITHMETIC.has(word.text))) return -1;
+  return parentheses.arithmeticEnd(start);
+}
+
+/** Where bash's old arithmetic `$[...]`, whose `[` is at `open`, closes (brackets nest); -1 when it does not. */
+export function bracketArithmeticEnd(source: string, open: number): number {
+  let depth = 0;
+  for (let index = open; index < source.length; index++) {
+    if (source[index] === '[') depth++;
+    else if (source[index] === ']' && --depth === 0) return index;
   }
   return -1;
 }

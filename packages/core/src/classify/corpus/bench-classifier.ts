@@ -78,6 +78,7 @@ const hostile: Record<string, string> = {
   'sudo wrappers': filled('sudo ', 'rm -rf x'),
   'unknown sudo options': filled('sudo --zz ', 'ls'),
   'nested parentheses': filled('(', 'ls', ')'),
+  'unclosed parentheses': filled('(', 'ls'),
   words: filled('ls ', ''),
   'unquoted expansions': filled('find . -name $N ', ''),
   'here-documents': filled('cat <<EOF ', '\n'),

@@ -1,0 +1,83 @@
+/** Quoting as bash reads it in a word: single and double quotes, backslashes and `$'...'`. */
+import { readAnsiQuoted } from './shell-syntax.js';
+import { WordBuilder } from './word-builder.js';
+
+/**
+ * The part of the shell lexer that reads quotes into the word being built;
+ * the lexer supplies the expansions (`$...`, backticks) met inside double quotes.
+ */
+export abstract class QuotingReader {
+  protected index: number;
+  protected current = new WordBuilder();
+  protected inDoubleQuotes = false;
+  readonly problems: string[] = [];
+
+  constructor(
+    protected readonly source: string,
+    start: number,
+  ) {
+    this.index = start;
+  }
+
+  /** Reads the expansion at `index` (`$NAME`, `$(...)`, a backtick...); `quoted` inside double quotes. */
+  protected abstract expansion(quoted: boolean): void;
+
+  protected append(text: string, dynamic = false): void {
+    this.current.append(text, dynamic, this.inDoubleQuotes);
+  }
+
+  protected singleQuoted(): void {
+    const end = this.source.indexOf("'", this.index + 1);
+    if (end < 0) {
+      this.problems.push('unbalanced single quote');
+      this.append(this.source.slice(this.index + 1));
+      this.index = this.source.length;
+      return;
+    }
+    this.append(this.source.slice(this.index + 1, end));
+    this.index = end + 1;
+  }
+
+  protected doubleQuoted(): void {
+    this.index++;
+    this.current.started = true;
+    this.inDoubleQuotes = true;
+    this.readDoubleQuoted();
+    this.inDoubleQuotes = false;
+  }
+
+  private readDoubleQuoted(): void {
+    const source = this.source;
+    while (this.index < source.length) {
+      const char = source[this.index]!;
+      if (char === '"') {
+        this.index++;
+        return;
+      }
+      if (char === '\\' && '"\\$`\n'.includes(source[this.index + 1] ?? '')) {
+        if (source[this.index + 1] !== '\n') this.append(source[this.index + 1]!);
+        this.index += 2;
+      } else if (char === '$' || char === '`') this.expansion(true);
+      else {
+        this.append(char);
+        this.index++;
+      }
+    }
+    this.problems.push('unbalanced double quote');
+  }
+
+  protected escaped(): void {
+    const next = this.source[this.index + 1];
+    this.index += 2;
+    if (next === undefined) this.index = this.source.length;
+    else if (next !== '\n') this.append(next);
+  }
+
+  /** `$'...'`: decodes the escapes so an obfuscated name (`$'\x72m'`) reads as what it is. */
+  protected ansiQuoted(): void {
+    const { text, end } = readAnsiQuoted(this.source, this.index);
+    if (end >= this.source.length) this.problems.push("unbalanced $' quote");
+    this.append(text);
+    this.index = end + 1;
+  }
+}
