@@ -274,7 +274,15 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       if (connections.has(server.name)) throw new Error(`two servers are named ${server.name}`);
       const connection = new McpServerConnection(server);
       connections.set(server.name, connection);
-      const listed = await connection.listTools();
+      const listed = await connection.listTools().catch((error: Error) => {
+        // With several servers, the SDK's "Connection closed" alone does not say whose.
+        throw new Error(
+          `the MCP server ${server.name} did not start and list its tools: ${error.message}`,
+          {
+            cause: error,
+          },
+        );
+      });
       checkToolNames(server.name, listed);
       const entries = manifestEntries(server.name, listed);
       entriesByServer.set(server.name, entries);

@@ -58,3 +58,31 @@ describe('executor bridge: a tool name the kernel cannot take', () => {
     );
   });
 });
+
+/*
+ * A server that exits at start (a wrong command, a missing dependency): the
+ * SDK only says "Connection closed", which with several servers does not say
+ * whose. The failure names the server.
+ */
+describe('executor bridge: a server that does not start', () => {
+  it('fails naming the server', async () => {
+    const started = startExecutorBridge({
+      url: 'http://127.0.0.1:1',
+      executorToken: 'alk_executor_unused',
+      servers: [
+        {
+          name: 'fine',
+          spec: {
+            command: process.execPath,
+            args: [declaredTools],
+            env: { TOOLS_JSON: JSON.stringify([{ name: 'ok', inputSchema: { type: 'object' } }]) },
+          },
+        },
+        { name: 'broken', spec: { command: process.execPath, args: ['-e', 'process.exit(3)'] } },
+      ],
+    });
+    await expect(started).rejects.toThrow(
+      /^the MCP server broken did not start and list its tools: .*Connection closed/,
+    );
+  });
+});
