@@ -1,3 +1,4 @@
+import { asKeptText } from '@airlock/core';
 import { claimedForUpdate } from './dialect.js';
 import { newId } from './ids.js';
 import type { Reader } from './reader.js';
@@ -186,7 +187,9 @@ export async function markAttemptFailed(
       updated_at: tx.now,
       lease_owner: null,
       lease_until: null,
-      last_error: failure.error.slice(0, 1000),
+      // The channel's own words (an SMTP server's reply) may hold NUL, which PostgreSQL refuses
+      // in text: the attempt would go unrecorded, and the delivery be sent again for good.
+      last_error: asKeptText(failure.error.slice(0, 1000)),
       ...(failure.externalRef === undefined ? {} : { external_ref: failure.externalRef }),
     })
     .where('id', '=', failure.id)

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { backends, freshStorePerTest } from '../testing/stores.js';
 import { createWorkspace } from './accounts.js';
-import { countPendingDeliveries, enqueueDeliveries, listTaskDeliveries } from './notifications.js';
+import {
+  claimDueDeliveries,
+  countPendingDeliveries,
+  enqueueDeliveries,
+  findDelivery,
+  listTaskDeliveries,
+  markAttemptFailed,
+} from './notifications.js';
 
 const all = await backends();
 
@@ -39,6 +46,50 @@ for (const backend of all) {
       expect(new Set(stored.map((row) => row.id))).toEqual(new Set(ids));
       const channelOf = new Map(stored.map((row) => [row.id, row.channel]));
       expect(ids.map((id) => channelOf.get(id))).toEqual(ids.map((_, i) => `slack-${i}`));
+    });
+
+    it("records a failed attempt whose channel's words hold NUL (U+FFFD kept in its place)", async () => {
+      const store = await open();
+      const ws = await createWorkspace(store, 'w');
+      const [id] = await store.transaction((tx) =>
+        enqueueDeliveries(tx, [
+          {
+            workspace_id: ws.id,
+            run_id: 'run_1',
+            task_key: 't1',
+            event_type: 'task.parked',
+            channel: 'mail',
+            channel_kind: 'email',
+            payload: {},
+          },
+        ]),
+      );
+      const now = store.now();
+      const claimed = await claimDueDeliveries(store, {
+        owner: 'worker_a',
+        now,
+        leaseMs: 60_000,
+        limit: 10,
+      });
+      expect(claimed.map((row) => row.id)).toEqual([id]);
+      // As nodemailer words an SMTP server's refusal that carried a NUL.
+      const error = 'not sent to a@example.com: 550 no\u0000such mailbox';
+      const owned = await store.transaction((tx) =>
+        markAttemptFailed(tx, {
+          id: id!,
+          owner: 'worker_a',
+          attempts: 1,
+          error,
+          retryAt: now + 1000,
+        }),
+      );
+      expect(owned).toBe(true);
+      expect(await findDelivery(store, ws.id, id!)).toMatchObject({
+        state: 'pending',
+        attempts: 1,
+        lease_owner: null,
+        last_error: 'not sent to a@example.com: 550 no\uFFFDsuch mailbox',
+      });
     });
   });
 }
