@@ -76,6 +76,9 @@ const REFUSED = [
   'echo $((ls) ; (rm -rf victim))',
   '(( x = 1 << 2 ))\nrm -rf victim',
   'echo $[1<<2]\nrm -rf victim',
+  // A pager's initial command and a database client's shell escape run here.
+  "less '+!rm -rf victim' notes.txt",
+  "psql -c '\\! rm -rf victim'",
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

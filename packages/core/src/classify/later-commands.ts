@@ -4,6 +4,7 @@ import { type EmbeddedCommands, noEmbedded } from './embedded.js';
 import { optionValues } from './flags.js';
 import { gitTags } from './git-tags.js';
 import { READER_PROGRAMS, readerCommands } from './reader-commands.js';
+import { SQL_ESCAPE_CLIENTS, sqlClientEscapes } from './sql-client-escapes.js';
 import type { ActionTag } from './tags.js';
 
 /** `ssh -o` options whose value runs a command (here, or on the remote host). */
@@ -15,6 +16,7 @@ const LATER_PROGRAMS = new Set([
   ...['git', 'trap', 'ssh', 'scp', 'sftp', 'sshfs', 'rsync', 'tar', 'gtar', 'bsdtar', 'man'],
   ...['alias', 'at', 'batch', 'crontab', ...DECLARERS, ...SHELL_STARTERS],
   ...['fd', 'fdfind', 'zip', 'rg', 'socat', 'mapfile', 'readarray', 'hash', ...READER_PROGRAMS],
+  ...SQL_ESCAPE_CLIENTS,
 ]);
 /** fd's short options taking a value: in a cluster (`-Hx`), the rest of the word is the value. */
 const FD_VALUED = new Set('etEdSjcoxX'.split(''));
@@ -111,7 +113,8 @@ function commandOption(program: string, args: readonly string[], out: EmbeddedCo
  * for `at`, in its here-document): `trap`, git's command-valued settings,
  * `ssh -o ProxyCommand`, `rsync -e`, `tar --to-command`, editors' `-c`,
  * `man -P`, `alias`, command-valued variables given to `export`, `crontab`
- * tables, `fd -x`, `zip -TT`, `rg --pre`, socat's `EXEC:` and `SYSTEM:`, and the
+ * tables, `fd -x`, `zip -TT`, `rg --pre`, socat's `EXEC:` and `SYSTEM:`, database
+ * clients' shell escapes (`psql -c '\\! CMD'`), and the
  * reading programs of reader-commands.ts (`sort --compress-program`, `bat --pager`...).
  * Git's own tags are added to `tags`.
  */
@@ -205,6 +208,8 @@ export function laterCommands(
     if (optionValues(args, ['--pre']).length > 0) {
       out.unknown = 'rg --pre runs a program on every file it searches';
     }
+  } else if (SQL_ESCAPE_CLIENTS.has(program)) {
+    sqlClientEscapes(program, [...args, ...inputs.map((input) => input.text)], out);
   } else if (READER_PROGRAMS.has(program)) readerCommands(program, args, out);
   else if (SHELL_STARTERS.has(program)) commandOption(program, args, out);
   else editorCommands(program, args, out);

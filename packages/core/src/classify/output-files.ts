@@ -46,7 +46,7 @@ function curlWritesAFile(args: readonly string[]): boolean {
 /**
  * Programs that otherwise only read or fetch, writing a file an option or an
  * operand names, or the files they work on: `tsc` (unless `--noEmit`),
- * `eslint --fix`, `yq -i`, `tree -o`, `cloc --out`, `base64 -o`, `sort -o`,
+ * `eslint --fix`, `yq -i`, `tree -o`, `cloc --out`, `base64 -o`, `sort -o`, `less -o`,
  * `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`, `wget` (which saves what
  * it fetches unless told `-O -` or `--spider`);
  * and the commands that set the machine's clock or name. Adds `write` (and
@@ -63,7 +63,9 @@ export function outputTags(program: string, args: readonly string[], tags: Set<A
   else if (program === 'cloc') writes = writesAFile(optionValues(args, ['--out', '--report-file']));
   else if (program === 'base64') writes = writesAFile(optionValues(args, ['-o', '--output']));
   else if (program === 'sort') writes = writesAFile(optionValues(args, ['-o', '--output']));
-  else if (program === 'uniq') writes = operands(args, ['-f', '-s', '-w']).length >= 2;
+  else if (program === 'less') {
+    writes = writesAFile(optionValues(args, ['-o', '-O', '--log-file', '--LOG-FILE']));
+  } else if (program === 'uniq') writes = operands(args, ['-f', '-s', '-w']).length >= 2;
   else if (program === 'xxd' && hasFlag(args, '-r', '-revert')) {
     writes = operands(args, ['-c', '-g', '-l', '-o', '-s', '-seek']).length >= 2;
   } else if (program === 'curl') {
