@@ -98,3 +98,22 @@ export async function checkRunFence(
     throw new AirlockError('run_not_found', `no run ${runId} in this workspace`);
   }
 }
+
+/**
+ * Refuses a feed of one run the workspace does not hold, as the run's event
+ * listing does: an empty feed there would tell an agent credential that a
+ * run id it refuses (another application's) exists. Checked after the resume
+ * position, so a run retention pruned still tells its reader to resynchronise.
+ * @throws AirlockError run_not_found (404).
+ */
+export async function checkFeedRun(
+  kernel: Kernel,
+  principal: Principal,
+  runId: string | null,
+): Promise<void> {
+  if (runId === null) return;
+  const application = await applicationOfRun(kernel.context.store, principal.workspace_id, runId);
+  if (application === undefined) {
+    throw new AirlockError('run_not_found', `no run ${runId} in this workspace`);
+  }
+}

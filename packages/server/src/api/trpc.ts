@@ -9,7 +9,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { Principal } from '../store/accounts.js';
 import type { Store } from '../store/store.js';
 import { asStoreError } from '../store/store-errors.js';
-import { checkAccess, checkRunFence, fenceOf } from './access.js';
+import { checkAccess, checkFeedRun, checkRunFence, fenceOf } from './access.js';
 import { FeedBacklog } from './feed-backlog.js';
 import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
@@ -296,6 +296,7 @@ const feed = authorized(FEED)
         after,
       });
       if (pruned) throw pruned;
+      await checkFeedRun(ctx.kernel, ctx.principal, input.run_id ?? null);
       ctx.admitFeed?.();
     } catch (error) {
       throw toTrpcError(error);

@@ -160,6 +160,23 @@ for (const backend of all) {
         ).rejects.toThrow('status 404');
       });
 
+      it('answers a feed of a run the workspace does not hold as one of another application: not found', async () => {
+        // Else a missing run's empty feed would tell an agent which run ids another application holds.
+        const missing = 'run_00000000000000000000000000';
+        for (const token of [tokensB.agent, d.tokens.member]) {
+          await expect(connect(`${d.url}${d.ws}/feed?run_id=${missing}`, token)).rejects.toThrow(
+            'status 404',
+          );
+          const input = encodeURIComponent(
+            JSON.stringify({ workspace_id: d.workspaceId, run_id: missing, after: 0 }),
+          );
+          const answer = await fetch(`${d.url}/trpc/runs.feed?input=${input}`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
+          expect(await answer.text()).toContain('run_not_found');
+        }
+      });
+
       it("shows an agent's feed only its own application's runs", async () => {
         const ownRun = (await otherAgent.post(`${d.ws}/runs`, parkOne)).body.id;
         await waitFor(async () =>

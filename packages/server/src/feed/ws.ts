@@ -10,6 +10,7 @@ import {
   authenticateToken,
   bearerToken,
   checkAccess,
+  checkFeedRun,
   checkRunFence,
   fenceOf,
 } from '../api/access.js';
@@ -222,6 +223,7 @@ export function createSocketHandler(options: {
         runId,
         after,
       });
+      if (!pruned) await checkFeedRun(options.kernel, principal, runId);
       if (socket.destroyed) return;
       credentials.admit(token ?? '');
       wss.handleUpgrade(req, socket, head, (ws) => {
