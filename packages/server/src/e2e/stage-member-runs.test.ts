@@ -78,6 +78,39 @@ for (const backend of all) {
       expect(second.body.state).toBe('runnable');
     });
 
+    it('a member outside the approvers declares a deploy hook on their own run: it parks for the leads', async () => {
+      d = await deploy(backend);
+      const { lead1, cy } = await leadsPolicy(1);
+      const created = await cy.client.post(`${d.ws}/runs`, {
+        approval_mode: 'rules',
+        lifecycle_hooks: { turn_start: { tool: 'deploy', timeout_ms: 60_000 } },
+        input: 'ship it',
+        provider: { kind: 'scripted', rounds: [{ final: 'done' }] },
+      });
+      expect(created.status).toBe(201);
+      const runId = created.body.id as string;
+      const row = await waitFor(async () => {
+        const read = (await d.member.get(`${tasks(runId)}/t1`)).body;
+        return read.state !== 'ready' ? read : null;
+      });
+      expect(row).toMatchObject({ kind: 'hook', tool_name: 'deploy', state: 'needs_approval' });
+      expect((await claim(runId, 't1')).status).toBe(409);
+      const approved = await lead1.client.post(`${tasks(runId)}/t1/approve`, {});
+      expect(approved.body.state).toBe('runnable');
+      const claimed = await claim(runId, 't1');
+      expect(claimed.status).toBe(200);
+      const failed = await d.executor.post(`/executor_api/v1/runs/${runId}/tasks/t1/commit`, {
+        claim_id: claimed.body.claim_id,
+        outcome: 'failed',
+        error: { code: 'exit_1', detail: 'the deploy failed halfway' },
+      });
+      expect(failed.body.state).toBe('failed');
+      // Running it again is a new decision: Cy's retry parks it for the leads again.
+      const retried = await cy.client.post(`${tasks(runId)}/t1/retry`, {});
+      expect(retried.body.state).toBe('needs_approval');
+      expect((await claim(runId, 't1')).status).toBe(409);
+    });
+
     it("an agent's bypass run keeps its declaration's grant", async () => {
       d = await deploy(backend);
       await leadsPolicy(2);

@@ -48,7 +48,7 @@ export const RETRY_ROUTES: readonly RetryRoute[] = [
     route: 'run_again',
     to: ['runnable', 'needs_approval'],
     summary:
-      'any other failure runs again (a hook with its timeout afresh), once a tool call crossed the approval stage again: refused now (a guardrail added since), 409 `retry_refused` and the hold stays; a call the stage parks now, or people approved at a park, or a member appended, parks again instead, its approvals started afresh, when the approval policy does not let the retrier alone approve it',
+      'any other failure runs again (a hook with its timeout afresh), once a tool call or hook crossed the approval stage again: refused now (a guardrail added since), 409 `retry_refused` and the hold stays; one the stage parks now, or people approved at a park, or a member granted by appending it or by their own run, parks again instead, its approvals started afresh, when the approval policy does not let the retrier alone approve it',
   },
 ];
 

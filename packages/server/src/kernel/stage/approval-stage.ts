@@ -147,6 +147,7 @@ export async function evaluateEditedCall(
   const { decision } = await bindAuthorGrant(tx, run, {
     decision: layered,
     origin: call.origin,
+    kind: row.kind,
     principal: options.decider,
     actionTags: () => effectProfile.action_tags,
   });
@@ -183,13 +184,15 @@ export async function plantToolRow(
       ? parseQuestion(call.toolInput)
       : null;
   // A question asks a person already; any other grant a member gave themselves (an author row,
-  // a call of their own standalone run) answers to the approval policy.
+  // a call or hook of their own standalone run) answers to the approval policy.
   const { decision, appenderApproval } =
     question === null
       ? await bindAuthorGrant(tx, run, {
           decision: layered,
           origin: call.origin,
-          principal: call.origin === 'model' ? run.created_by : call.principal,
+          kind: call.kind ?? 'tool',
+          // Who asks for the row: its appender, else the run's starter (whose create call granted it).
+          principal: call.origin === 'author' ? call.principal : run.created_by,
           actionTags: () => effectProfileOf(policy, run, call, layered).action_tags,
         })
       : { decision: layered, appenderApproval: null };

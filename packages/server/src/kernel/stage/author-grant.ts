@@ -24,27 +24,25 @@ export interface PolicyBoundDecision {
 
 /**
  * Whether a grant is a member's own word: an author row granted by its
- * origin, or a model call of a member's standalone run (no agent
- * application; the member's create call declared its mode and rules)
- * granted by that mode or a rule. An agent's declaration is not a member's.
+ * origin, or, on a member's standalone run (no agent application; the
+ * member's create call declared its mode, rules and hooks), a model call
+ * granted by that mode or a rule and a hook granted by its origin. An
+ * agent's declaration is not a member's.
  */
 function isMembersOwnGrant(
   run: Pick<RunTable, 'agent_application_id' | 'created_by'>,
   decision: Decision,
-  origin: TaskTable['origin'],
+  row: { origin: TaskTable['origin']; kind: TaskTable['kind'] },
 ): boolean {
   if (decision.outcome !== 'granted') return false;
-  if (origin === 'author') return decision.granted_by === 'origin';
-  return (
-    origin === 'model' &&
-    (decision.granted_by === 'mode' || decision.granted_by === 'rule') &&
-    run.agent_application_id === null &&
-    run.created_by.startsWith('member:')
-  );
+  if (row.origin === 'author') return decision.granted_by === 'origin';
+  if (run.agent_application_id !== null || !run.created_by.startsWith('member:')) return false;
+  if (row.origin === 'kernel') return row.kind === 'hook' && decision.granted_by === 'origin';
+  return decision.granted_by === 'mode' || decision.granted_by === 'rule';
 }
 
 /**
- * Holds a member's own grant (an author row's grant by origin, a model call
+ * Holds a member's own grant (an author row's grant by origin, a call or hook
  * granted by a member's standalone run) to the workspace's approval policy:
  * it stands when one approval is needed and `principal`, who asks for the
  * row (the appender, the run's starter, an editor or retrier), may give it
@@ -59,13 +57,14 @@ export async function bindAuthorGrant(
   options: {
     decision: Decision;
     origin: TaskTable['origin'];
+    kind: TaskTable['kind'];
     principal: string | null;
     actionTags: () => readonly ActionTag[];
   },
 ): Promise<PolicyBoundDecision> {
   const { decision, principal } = options;
   const unchanged = { decision, appenderApproval: null };
-  if (!isMembersOwnGrant(run, decision, options.origin)) return unchanged;
+  if (!isMembersOwnGrant(run, decision, options)) return unchanged;
   const policy = await policyOfUnit(tx, run.workspace_id);
   if (policy === null) return unchanged;
   const requirement = requirementOfCall(policy, run, {

@@ -14,7 +14,7 @@ export interface ParkedAgain extends StagedAgain {
 }
 
 /**
- * Sends a failed tool call a person retries through the approval stage
+ * Sends a failed tool call or hook a person retries through the approval stage
  * again, as it stands now, before it runs again: running it again is a new
  * decision to run it. A refusal (a guardrail or deny rule added while the
  * run held) refuses the retry and the hold stays. Where the stage would park
@@ -23,9 +23,10 @@ export interface ParkedAgain extends StagedAgain {
  * (one approval needed, the retrier among its approvers, not barred by
  * `no_self_approval`); otherwise the row parks again for the policy, its
  * approvals started afresh. An author row's grant by its origin is held to
- * the retrier in the appender's place (bindAuthorGrant). Answers the park,
- * or null when the retry runs the call (a hook or other kernel row always
- * does). Nothing is written here.
+ * the retrier in the appender's place, and so is a call or hook a member's
+ * own standalone run granted (bindAuthorGrant). Answers the park, or null
+ * when the retry runs the call (a summarizer row always does). Nothing is
+ * written here.
  * @throws AirlockError retry_refused (409) when the stage refuses the call now.
  */
 export async function rerunThroughStage(
@@ -34,7 +35,7 @@ export async function rerunThroughStage(
   options: { run: RunTable; row: TaskTable; retrier: string },
 ): Promise<ParkedAgain | null> {
   const { run, row, retrier } = options;
-  if (row.kind !== 'tool') return null;
+  if (row.kind !== 'tool' && row.kind !== 'hook') return null;
   const { decision, effectProfile } = await evaluateEditedCall(ctx, tx, {
     run,
     row,
