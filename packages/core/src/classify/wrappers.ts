@@ -164,10 +164,13 @@ function envLongOption(text: string): string | undefined {
 /**
  * The command line of `env -S STRING [ARGS]`: the string (attached to the
  * option word at `option`, or the word after it), split, with the words after it.
+ * env's `\_` separates words as a space does (`rm\_-rf\_x` runs `rm -rf x`);
+ * the shell would read it as `_`, so it is read as a space.
  */
 function splitString(args: readonly ShellWord[], option: number, attached?: string): Unwrapped {
   const next = attached === undefined ? option + 2 : option + 1;
-  const value = attached ?? args[option + 1]?.text ?? '';
+  const text = attached ?? args[option + 1]?.text ?? '';
+  const value = text.replace(/\\(.)/gs, (pair, char: string) => (char === '_' ? ' ' : pair));
   const rest = args.slice(next).map((word) => word.text);
   const dynamic = args.slice(option).some((word) => word.dynamic);
   return { kind: 'line', line: [value, ...rest].join(' '), dynamic };
