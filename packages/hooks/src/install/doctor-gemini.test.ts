@@ -77,3 +77,70 @@ describe('Gemini CLI settings that switch its hooks off', () => {
     expect(await hooksCheck()).toBeUndefined();
   });
 });
+
+describe('a project install and the folder trust of Gemini CLI', () => {
+  const trustCheck = async (env: Record<string, string>, project: string) =>
+    (
+      await doctor({
+        agents: ['gemini'],
+        scope: { kind: 'project', dir: project },
+        env: { HOME: env.HOME as string, CODEX_HOME: join(env.HOME as string, '.codex'), ...env },
+        binaries: { gemini: '/nonexistent' },
+      })
+    ).find((check) => check.check === 'gemini folder trust');
+  function home() {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-hooks-gemini-trust-'));
+    const project = join(dir, 'work', 'project');
+    mkdirSync(project, { recursive: true });
+    mkdirSync(join(dir, '.gemini'));
+    return { env: { HOME: dir }, project, trusted: join(dir, '.gemini', 'trustedFolders.json') };
+  }
+
+  it('an undecided folder is not trusted: doctor fails, saying the project settings are ignored', async () => {
+    const { env, project, trusted } = home();
+    expect(await trustCheck(env, project)).toMatchObject({
+      status: 'fail',
+      detail: `${project} is not trusted in ${trusted} (folder trust is on): Gemini CLI ignores ${join(project, '.gemini', 'settings.json')}, and so runs none of Airlock's hooks`,
+    });
+  });
+
+  it('DO_NOT_TRUST of the folder fails; TRUST_PARENT of a sibling trusts it', async () => {
+    const { env, project, trusted } = home();
+    writeFileSync(trusted, JSON.stringify({ [project]: 'DO_NOT_TRUST' }));
+    expect(await trustCheck(env, project)).toMatchObject({ status: 'fail' });
+    writeFileSync(trusted, JSON.stringify({ [join(project, '..', 'other')]: 'TRUST_PARENT' }));
+    expect(await trustCheck(env, project)).toMatchObject({ status: 'ok' });
+  });
+
+  it('the longest rule wins: a distrusted project inside a trusted folder fails', async () => {
+    const { env, project, trusted } = home();
+    writeFileSync(
+      trusted,
+      JSON.stringify({ [join(project, '..')]: 'TRUST_FOLDER', [project]: 'DO_NOT_TRUST' }),
+    );
+    expect(await trustCheck(env, project)).toMatchObject({ status: 'fail' });
+  });
+
+  it('GEMINI_CLI_TRUST_WORKSPACE=true, or folder trust off, trusts it; a user install is not checked', async () => {
+    const { env, project } = home();
+    expect(await trustCheck({ ...env, GEMINI_CLI_TRUST_WORKSPACE: 'true' }, project)).toMatchObject(
+      {
+        status: 'ok',
+      },
+    );
+    writeFileSync(
+      join(env.HOME, '.gemini', 'settings.json'),
+      JSON.stringify({ security: { folderTrust: { enabled: false } } }),
+    );
+    expect(await trustCheck(env, project)).toMatchObject({ status: 'ok' });
+    const user = (
+      await doctor({
+        agents: ['gemini'],
+        scope: { kind: 'user' },
+        env: { HOME: env.HOME, CODEX_HOME: join(env.HOME, '.codex') },
+        binaries: { gemini: '/nonexistent' },
+      })
+    ).find((check) => check.check === 'gemini folder trust');
+    expect(user).toBeUndefined();
+  });
+});

@@ -1,3 +1,6 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { airlockHooks } from './doctor-entries.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { readTextFile } from './file-writes.js';
@@ -76,4 +79,101 @@ export function geminiHooksSwitchedOff(
     };
   }
   return null;
+}
+
+/** A path as Gemini CLI compares trusted folders: its real path when it exists, else as given, absolute. */
+function realPath(path: string): string {
+  try {
+    return existsSync(path) ? realpathSync(path) : resolve(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** Whether `child` is `parent` or inside it. */
+function isWithin(parent: string, child: string): boolean {
+  const path = relative(parent, child);
+  return path === '' || (!path.startsWith('..') && !isAbsolute(path));
+}
+
+/**
+ * What Gemini CLI's `trustedFolders.json` says of a folder, as Gemini CLI
+ * reads it: the rule of the longest path that holds the folder
+ * (`TRUST_PARENT` holds its path's parent), undefined when none does.
+ */
+function trustRuleOf(file: string, folder: string): unknown {
+  let rules: unknown;
+  try {
+    const text = readTextFile(file);
+    rules = text === null ? {} : parseAsAgent('gemini', text);
+  } catch {
+    return undefined;
+  }
+  if (!isJsonObject(rules)) return undefined;
+  const target = realPath(folder);
+  let longest = -1;
+  let found: unknown;
+  for (const [path, level] of Object.entries(rules)) {
+    const holder = level === 'TRUST_PARENT' ? dirname(path) : path;
+    if (isWithin(realPath(holder), target) && path.length > longest) {
+      longest = path.length;
+      found = level;
+    }
+  }
+  return found;
+}
+
+/**
+ * For a project install, a failed check when Gemini CLI would not trust the
+ * project folder: it then ignores the project's settings, Airlock's hooks
+ * with them, and runs every call unasked. Gemini CLI 0.61 trusts a folder
+ * when `GEMINI_CLI_TRUST_WORKSPACE=true`, when folder trust is off
+ * (`security.folderTrust.enabled: false` in the user's settings), or when
+ * its `trustedFolders.json` trusts it; an undecided folder is not trusted.
+ * This shell's environment stands for the agent's.
+ */
+export function geminiFolderTrust(
+  scope: InstallScope,
+  env: InstallEnv & NodeJS.ProcessEnv,
+): DoctorCheck | null {
+  if (scope.kind !== 'project') return null;
+  const check = 'gemini folder trust';
+  const project = resolve(scope.dir);
+  const fix = `trust ${project} in Gemini CLI (its trust prompt, or /permissions), set GEMINI_CLI_TRUST_WORKSPACE=true where it runs, or install with --user`;
+  const ignored = `Gemini CLI ignores ${settingsPath('gemini', scope, env)}, and so runs none of Airlock's hooks`;
+  if (env.GEMINI_RESTRICTED_MODE === 'true' || env.GEMINI_CLI_TRUST_WORKSPACE === 'false') {
+    const setting =
+      env.GEMINI_RESTRICTED_MODE === 'true'
+        ? 'GEMINI_RESTRICTED_MODE=true'
+        : 'GEMINI_CLI_TRUST_WORKSPACE=false';
+    return { check, status: 'fail', detail: `${setting} is set: ${ignored}`, fix };
+  }
+  if (env.GEMINI_CLI_TRUST_WORKSPACE === 'true') {
+    return { check, status: 'ok', detail: 'GEMINI_CLI_TRUST_WORKSPACE=true trusts the project' };
+  }
+  const user = settingsPath('gemini', { kind: 'user' }, env);
+  let settings: unknown;
+  try {
+    const text = readTextFile(user);
+    settings = text === null ? {} : parseAsAgent('gemini', text);
+  } catch {
+    settings = {};
+  }
+  const security = isJsonObject(settings) ? settings.security : undefined;
+  const folderTrust = isJsonObject(security) ? security.folderTrust : undefined;
+  if (isJsonObject(folderTrust) && folderTrust.enabled === false) {
+    return { check, status: 'ok', detail: `${user} turns folder trust off` };
+  }
+  const file =
+    env.GEMINI_CLI_TRUSTED_FOLDERS_PATH ??
+    join(env.GEMINI_CLI_HOME ?? env.HOME ?? homedir(), '.gemini', 'trustedFolders.json');
+  const rule = trustRuleOf(file, project);
+  if (rule === 'TRUST_FOLDER' || rule === 'TRUST_PARENT') {
+    return { check, status: 'ok', detail: `${file} trusts the project` };
+  }
+  const why =
+    rule === 'DO_NOT_TRUST'
+      ? `${file} does not trust ${project}`
+      : `${project} is not trusted in ${file} (folder trust is on)`;
+  return { check, status: 'fail', detail: `${why}: ${ignored}`, fix };
 }

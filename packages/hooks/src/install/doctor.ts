@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath, readHookConfig } from '../client/config.js';
+import { geminiFolderTrust } from './doctor-gemini.js';
 import { entryKernelChecks, entryKernels, failure, request } from './doctor-kernels.js';
 import { settingsChecks } from './doctor-settings.js';
 import type { DoctorCheck } from './doctor-types.js';
@@ -235,6 +236,8 @@ export async function doctor(options: DoctorOptions): Promise<DoctorCheck[]> {
         fix: `airlock hooks install ${agent}`,
       });
     }
+    const trust = agent === 'gemini' ? geminiFolderTrust(options.scope, env) : null;
+    if (trust) checks.push(trust);
     checks.push(
       ...(await entryKernelChecks(
         agent,
