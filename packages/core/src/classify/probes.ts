@@ -95,6 +95,13 @@ const LEADING_FLAGS = new Set(['-g', '--global', '-q', '--quiet', '-s', '--silen
 
 /** Options that change what a probe does: `go env -w` writes, `npm ls --json` does not. */
 const WRITING_OPTIONS = /^(-w|-u|--set|--unset|--add|--remove|--edit)$/;
+/**
+ * Options naming a program the tool runs (`npm help --browser=CMD`), a file
+ * it writes (`pip list --log FILE`) or configuration that may name either
+ * (`--userconfig`, cargo's `--config`): with one, the command is no probe.
+ */
+const COMMAND_OPTIONS =
+  /^--(browser|viewer|editor|shell|script-shell|node-options|onload-script|userconfig|globalconfig|config|log|log-file)(=|$)/;
 
 /**
  * The tags of a read-only probe (`node --version`, `npm ls`, `pip show x`,
@@ -107,7 +114,7 @@ export function probeTags(program: string, args: readonly string[]): ('read' | '
     PROBES.get(program) ??
     PROBES.get(SAME_AS_NAMES.get(program) ?? (/^python[0-9.]+$/.test(program) ? 'python' : ''));
   if (probes === undefined) return null;
-  if (args.some((arg) => WRITING_OPTIONS.test(arg))) return null;
+  if (args.some((arg) => WRITING_OPTIONS.test(arg) || COMMAND_OPTIONS.test(arg))) return null;
   // A verb follows the options only when none of them may take it as a value
   // (`npm --prefix ls install x` installs; `go -C env run x.go` runs).
   let verb = 0;
