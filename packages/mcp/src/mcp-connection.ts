@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   type CallToolResult,
+  CallToolResultSchema,
   ErrorCode,
   McpError,
   type Tool,
@@ -140,11 +141,17 @@ export class McpServerConnection {
     const send = async () => {
       const client = await this.open();
       try {
-        return (await client.callTool(
-          { name, arguments: (input ?? {}) as Record<string, unknown> },
-          undefined,
+        // Not client.callTool: once the tool has run, it throws away a result whose
+        // structuredContent does not match the tool's outputSchema (as -32602, an input
+        // mistake). The row records what the tool answered; a gateway's client checks it.
+        return await client.request(
+          {
+            method: 'tools/call',
+            params: { name, arguments: (input ?? {}) as Record<string, unknown> },
+          },
+          CallToolResultSchema,
           { signal, timeout: CALL_TIMEOUT_MS },
-        )) as CallToolResult;
+        );
       } catch (error) {
         if (!overflowed.has(client)) throw error;
         throw new McpError(
