@@ -10,12 +10,13 @@ describe('trpcBodyLimit', () => {
     expect(trpcBodyLimit('hooks.event', agent, OPERATIONS)).toBe(16 * MIB);
     expect(trpcBodyLimit('runs.stop,hooks.event', agent, OPERATIONS)).toBe(16 * MIB);
     expect(trpcBodyLimit('runs.stop', agent, OPERATIONS)).toBe(MIB);
-    expect(trpcBodyLimit('no.such', agent, OPERATIONS)).toBe(MIB);
+    expect(trpcBodyLimit('runs.stop,executor.commit', agent, OPERATIONS)).toBe(MIB);
   });
 
-  it("keeps the kernel's limit for a caller the operation's plane refuses, or none", () => {
-    expect(trpcBodyLimit('hooks.event', { limit: MIB, plane: 'executor' }, OPERATIONS)).toBe(MIB);
-    expect(trpcBodyLimit('hooks.event', { limit: MIB, plane: null }, OPERATIONS)).toBe(MIB);
+  it('reads no body for a call no named operation admits (its plane refused, no such procedure)', () => {
+    expect(trpcBodyLimit('hooks.event', { limit: MIB, plane: 'executor' }, OPERATIONS)).toBe(0);
+    expect(trpcBodyLimit('hooks.event', { limit: MIB, plane: null }, OPERATIONS)).toBe(0);
+    expect(trpcBodyLimit('no.such', { limit: MIB, plane: 'agent' }, OPERATIONS)).toBe(0);
     // A limit above the floor stays.
     expect(trpcBodyLimit('hooks.event', { limit: 32 * MIB, plane: 'agent' }, OPERATIONS)).toBe(
       32 * MIB,

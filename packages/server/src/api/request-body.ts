@@ -84,23 +84,27 @@ export function decodeUtf8(body: Buffer, operation: Pick<OperationContract, 'err
 /**
  * The body limit of a tRPC request to `procedures` (its path: one name, or a
  * batch's comma-separated names): the kernel's, or the largest floor among
- * the operations it calls that the caller's plane may call, as REST reads
- * each one (a hook event's 16 MiB; a credential of another plane is refused
- * before REST reads its body, so it is not read past the kernel's limit).
+ * the operations it calls, as REST reads each one (a hook event's 16 MiB).
+ * Only the operations the caller's plane may call count; when it names none,
+ * the limit is 0: its body is not read (nor a `100 Continue` sent), the call
+ * is refused (403, or 404 for no such procedure), as REST refuses a plane
+ * before reading a body.
  */
 export function trpcBodyLimit(
   procedures: string,
   caller: { limit: number; plane: CredentialKind | null },
   operations: readonly Pick<OperationContract, 'name' | 'planes' | 'bodyLimitFloor'>[],
 ): number {
+  let admitted = false;
   let largest = caller.limit;
   for (const name of procedures.split(',')) {
     const operation = operations.find((candidate) => candidate.name === name);
     if (caller.plane !== null && operation?.planes.includes(caller.plane)) {
+      admitted = true;
       largest = Math.max(largest, operation.bodyLimitFloor ?? 0);
     }
   }
-  return largest;
+  return admitted ? largest : 0;
 }
 
 /** What reading a tRPC call's body found wrong; the procedure answers it in its operation's terms. */

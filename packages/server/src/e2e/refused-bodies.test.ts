@@ -78,6 +78,19 @@ describe('answers to bodies the kernel does not read', () => {
     });
   }
 
+  it('answers 403 to a tRPC call on the wrong plane before its body (within the limit) is sent, as REST does', async () => {
+    for (const path of ['/trpc/runs.create', `${d.ws}/runs`]) {
+      const raw = await openRaw(d.url);
+      const within = `content-length: ${32 * 1024}\r\nexpect: 100-continue\r\n`;
+      raw.socket.write(head(path, d.tokens.executor, within));
+      await expect.poll(() => raw.received()).toMatch(/(\}|\r\n0\r\n\r\n)$/);
+      raw.socket.destroy();
+      expect(raw.received(), path).toMatch(/^HTTP\/1\.1 403 /);
+      expect(raw.received(), path).not.toContain('100 Continue');
+      expect(raw.received(), path).toMatch(/\r\nconnection: close\r\n/i);
+    }
+  });
+
   it('answers 100 Continue to a body within the limit, then serves it', async () => {
     const raw = await openRaw(d.url);
     const json = JSON.stringify({
