@@ -94,6 +94,14 @@ function walkEmbedded(embedded: EmbeddedCommands, walk: Walk, tags: Set<ActionTa
   for (const { line, via } of embedded.lines) walkLine(line, nested(walk, via));
 }
 
+/** The index of the first literal `text` after `from` (scanning from there, so a chain stays linear), or -1. */
+function wordAfter(words: readonly ShellWord[], from: number, text: string): number {
+  for (let index = from + 1; index < words.length; index++) {
+    if (!words[index]!.dynamic && words[index]!.text === text) return index;
+  }
+  return -1;
+}
+
 /** The program name a rule reads: basename, lowercase, without a Windows extension. */
 function programName(text: string): string {
   const base = text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1);
@@ -137,14 +145,12 @@ function walkWords(
       continue;
     }
     if (at < words.length && CONTROL.has(words[at]!.text)) {
-      // `for x in 'a[$(cmd)]'` stores the payload in x as an assignment would.
-      if (words.slice(at).some((word) => word.subscript)) tags.add('unknown');
       // `for x do CMD` (no `in`, no `;`): the body starts in the same segment, after `do`.
-      const body =
-        control === 'for' || control === 'select'
-          ? words.findIndex((word, index) => index > at && !word.dynamic && word.text === 'do')
-          : -1;
-      at = body < 0 ? words.length : body;
+      const body = control === 'for' || control === 'select' ? wordAfter(words, at, 'do') : -1;
+      const end = body < 0 ? words.length : body;
+      // `for x in 'a[$(cmd)]'` stores the payload in x as an assignment would (the body is walked).
+      for (let index = at; index < end; index++) if (words[index]!.subscript) tags.add('unknown');
+      at = end;
       if (body >= 0) continue;
     }
     // An arithmetic command sets variables as an assignment does (its payloads are lexer problems).

@@ -79,6 +79,7 @@ const hostile: Record<string, string> = {
   'unknown sudo options': filled('sudo --zz ', 'ls'),
   'nested parentheses': filled('(', 'ls', ')'),
   'unclosed parentheses': filled('(', 'ls'),
+  'for without in': filled('for a do ', 'ls'),
   words: filled('ls ', ''),
   'unquoted expansions': filled('find . -name $N ', ''),
   'here-documents': filled('cat <<EOF ', '\n'),
