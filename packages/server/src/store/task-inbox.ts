@@ -1,6 +1,6 @@
 import type { RunState } from '@airlock/core';
 import { sql } from 'kysely';
-import { claimedForUpdate } from './dialect.js';
+import { claimedForUpdate, DIALECT_TRAITS } from './dialect.js';
 import { type Param, type PreparedQuery, readAhead, runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import { rowLimit } from './row-limit.js';
@@ -159,8 +159,12 @@ export const CANDIDATE_PAGE = 16;
  * given). Rows a claimed call holds back by their sequential tool's lock are
  * left out here, so one run's chain never hides the rows behind it; rows of
  * a run whose loop is outside the kernel (a hooked session: its agent runs
- * its calls itself) are never candidates. On PostgreSQL they are read FOR
- * UPDATE SKIP LOCKED, so several kernels hand out different rows.
+ * its calls itself) are never candidates. On PostgreSQL the first row is the
+ * oldest no other unit has locked, read FOR UPDATE SKIP LOCKED, so several
+ * kernels hand out different rows; the rows after it are read without a
+ * lock (a claim's conditional move decides them). Locking the whole page
+ * made each claim hold sixteen rows, and the claims made meanwhile answered
+ * null while rows waited (one of eight concurrent claims got a row).
  */
 export async function claimCandidates(
   tx: Reader,
@@ -180,8 +184,8 @@ export async function claimCandidates(
     values.after_key = after.key;
     values.after_key_length = after.key.length;
   }
-  const key = `tasks.claim_candidates:${app === null ? 'all' : 'app'}:${toolNames.length}:${after ? 'after' : 'first'}`;
-  const build = (p: Param) =>
+  const shape = `${app === null ? 'all' : 'app'}:${toolNames.length}:${after ? 'after' : 'first'}`;
+  const build = (limit: number, locked: boolean) => (p: Param) =>
     tx[SQL].db
       .selectFrom('tasks')
       .selectAll('tasks')
@@ -248,10 +252,35 @@ export async function claimCandidates(
       .orderBy('tasks.run_id')
       .orderBy(keyLength)
       .orderBy('tasks.key')
-      .limit(rowLimit(CANDIDATE_PAGE))
-      .$call((qb) => claimedForUpdate(tx[SQL].dialect, qb));
-  return (await runPrepared<TaskWithRun>(tx[SQL].db, tx[SQL].dialect, key, build, values)).rows;
+      .limit(rowLimit(limit))
+      .$call((qb) => (locked ? claimedForUpdate(tx[SQL].dialect, qb) : qb));
+  const { db, dialect } = tx[SQL];
+  const read = async (query: PreparedQuery) =>
+    (await runPrepared<TaskWithRun>(db, dialect, query.key, query.build, query.values)).rows;
+  const page = (limit: number): PreparedQuery => ({
+    key: `tasks.claim_candidates:${shape}:${limit}`,
+    build: build(limit, false),
+    values,
+  });
+  // One process owns a SQLite store and its units run one at a time: nothing to lock.
+  if (!DIALECT_TRAITS[dialect].sharedByProcesses) return read(page(CANDIDATE_PAGE));
+  // The page goes out in the same write as the locked read, right after it.
+  const ahead = page(LOCK_AHEAD_PAGE);
+  const pageRows = readAhead<TaskWithRun>(db, dialect, ahead);
+  const locked = { key: `tasks.claim_candidates.locked:${shape}`, build: build(1, true), values };
+  const first = (await read(locked))[0];
+  const rows = await (pageRows ?? read(ahead));
+  if (!first) return [];
+  // Rows before it in the page are other units' (locked): the walk goes on from it.
+  const at = rows.findIndex((row) => row.run_id === first.run_id && row.key === first.key);
+  return [first, ...(at < 0 ? [] : rows.slice(at + 1))].slice(0, CANDIDATE_PAGE);
 }
+
+/**
+ * How many rows the unlocked page reads on PostgreSQL: the page, and as many
+ * again for the rows other claims have locked ahead of the first free one.
+ */
+const LOCK_AHEAD_PAGE = 2 * CANDIDATE_PAGE;
 
 /**
  * Whether a row is an agent's own call in a hooked session (see
