@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath } from '../client/config.js';
@@ -119,9 +119,11 @@ function planInstall(options: InstallOptions): { result: InstallResult; writes: 
   checkScope(options.scope);
   const env = options.env ?? process.env;
   const target = settingsPath(options.agent, options.scope, env);
-  const configPath = options.configPath ?? defaultConfigPath(env);
-  const config = planHookConfig(configPath, options);
-  if (options.tokenFile !== undefined) readTokenFile(options.tokenFile);
+  // The agent runs its hooks in its own working directory, not install's: the files they read are named whole.
+  const configPath = resolve(options.configPath ?? defaultConfigPath(env));
+  const tokenFile = options.tokenFile === undefined ? undefined : resolve(options.tokenFile);
+  const config = planHookConfig(configPath, { ...options, tokenFile });
+  if (tokenFile !== undefined) readTokenFile(tokenFile);
   const client = options.client === 'sh' || options.client === 'bash' ? options.client : null;
   const shell = client
     ? shellClientConfig({
