@@ -74,3 +74,32 @@ export function readHeredocBodies(
   }
   return { index: at, bodies };
 }
+
+/** `$(cat <<DELIM` (or `<<-`, the delimiter quoted or not) and the rest of its first line. */
+const CAT_HEREDOC =
+  /^\$\(\s*cat\s+<<(-?)\s*(?:'([^'\n]+)'|"([^"\n]+)"|\\?([^\s;&|<>()'"]+))[ \t]*\n/;
+
+/**
+ * The text `$(cat <<DELIM ... DELIM)` prints when that substitution is a
+ * whole word (`bash -c "$(cat <<'EOF' ... EOF)"`): the here-document's
+ * body, with its `$(...)` as written. Null for any other text.
+ */
+export function catHeredocOutput(text: string): string | null {
+  const head = CAT_HEREDOC.exec(text);
+  if (head === null) return null;
+  const delimiter = head[2] ?? head[3] ?? head[4]!;
+  const lines = text.slice(head[0].length).split('\n');
+  const end = lines.findIndex(
+    (line) => (head[1] === '-' ? line.replace(/^\t+/, '') : line) === delimiter,
+  );
+  if (
+    end < 0 ||
+    lines
+      .slice(end + 1)
+      .join('\n')
+      .trim() !== ')'
+  )
+    return null;
+  const body = lines.slice(0, end);
+  return (head[1] === '-' ? body.map((line) => line.replace(/^\t+/, '')) : body).join('\n');
+}

@@ -1,3 +1,4 @@
+import { catHeredocOutput } from './heredocs.js';
 import type { LexedSegment, ShellWord } from './shell-lexer.js';
 
 /** What an interpreter invocation runs, as far as the classifier can read it. */
@@ -46,7 +47,10 @@ function shell(program: string, args: readonly ShellWord[], segment: LexedSegmen
     const script = args[index];
     if (!script) return { kind: 'unreadable', note: `${name} without a command` };
     if (script.dynamic) {
-      return { kind: 'unreadable', note: `${name} runs an expansion`, lines: [script.text] };
+      // `bash -c "$(cat <<'EOF' ... EOF)"` runs the here-document's body: it is read too.
+      const output = catHeredocOutput(script.text);
+      const lines = output === null ? [script.text] : [script.text, output];
+      return { kind: 'unreadable', note: `${name} runs an expansion`, lines };
     }
     return { kind: 'lines', lines: [script.text], via: name };
   }
@@ -137,11 +141,10 @@ export function interpret(
   if (POWERSHELLS.has(program)) return powershell(args);
   if (program === 'cmd' || program === 'cmd.exe') return cmd(args);
   if (program === 'eval') {
-    return {
-      kind: 'unreadable',
-      note: 'eval runs text built at run time',
-      lines: [args.map((word) => word.text).join(' ')],
-    };
+    const line = args.map((word) => word.text).join(' ');
+    const output = args.length === 1 ? catHeredocOutput(line) : null;
+    const lines = output === null ? [line] : [line, output];
+    return { kind: 'unreadable', note: 'eval runs text built at run time', lines };
   }
   if (program === 'source' || program === '.') {
     return { kind: 'unreadable', note: `${program} runs a script file` };
