@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { authenticateToken, bearerToken } from './api/access.js';
 import { type AuthFailureLimit, AuthFailureThrottle, peerOf } from './api/auth-throttle.js';
 import { closeAfterAnswer } from './api/close-after-answer.js';
+import { createOpenApiRoute } from './api/openapi-route.js';
 import { OPERATIONS } from './api/operations.js';
 import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
 import {
@@ -155,12 +156,11 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     ? new AuthFailureThrottle(options.authFailureLimit)
     : null;
   const rest = createRestHandler(OPERATIONS, { ...options, rateLimiter, authThrottle });
-  // Built on its first request, not at start: it takes about 150 ms that most kernels never need.
-  let openapi: Promise<string> | undefined;
-  const openapiText = () =>
-    (openapi ??= import('./api/openapi.js').then(({ buildOpenApiDocument }) =>
-      JSON.stringify(buildOpenApiDocument(OPERATIONS, { version: options.version })),
-    ));
+  const openapi = createOpenApiRoute({
+    operations: OPERATIONS,
+    version: options.version,
+    logger: options.logger,
+  });
   // Each tRPC request is authenticated before tRPC reads its body (see the request handler).
   const authentications = new WeakMap<IncomingMessage, Authentication>();
   const bodyRefusals = new WeakMap<IncomingMessage, BodyRefusal>();
@@ -294,19 +294,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       });
       return;
     }
-    if (req.method === 'GET' && url.pathname === '/openapi.json') {
-      openapiText().then(
-        (text) => {
-          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-          res.end(text);
-        },
-        (error: unknown) => {
-          options.logger.error({ err: error }, 'the API document could not be built');
-          sendError(res, new AirlockError('internal', 'internal error'));
-        },
-      );
-      return;
-    }
+    if (openapi(req, res, url)) return;
     if (options.routes?.(req, res, url)) return;
     const reads = req.method === 'GET' || req.method === 'HEAD';
     if (reads && url.pathname === '/healthz') {

@@ -135,6 +135,21 @@ describe('planes, credentials and bad input', () => {
     ).toBeDefined();
   });
 
+  it('answers HEAD of the OpenAPI document as its GET, and another method 405 with Allow', async () => {
+    const get = await fetch(`${d.url}/openapi.json`);
+    const text = await get.text();
+    const head = await fetch(`${d.url}/openapi.json`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    const post = await fetch(`${d.url}/openapi.json`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    expect(((await post.json()) as { error: { code: string } }).error.code).toBe(
+      'method_not_allowed',
+    );
+  });
+
   it('serves the same operations over tRPC with the same errors', async () => {
     const call = async (token: string, path: string, input: unknown) => {
       const response = await fetch(`${d.url}/trpc/${path}`, {
