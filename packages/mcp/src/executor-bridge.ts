@@ -12,7 +12,12 @@ import {
 } from '@airlock/sdk';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { KernelApi } from './kernel-api.js';
-import { manifestEntries, prefixedName, type ToolManifestEntry } from './manifest.js';
+import {
+  manifestEntries,
+  prefixedName,
+  resendableAfterExit,
+  type ToolManifestEntry,
+} from './manifest.js';
 import { McpServerConnection } from './mcp-connection.js';
 import {
   type ProfileConfiguration,
@@ -173,7 +178,9 @@ function handlerFor(
     try {
       // The server hears the cancellation as the MCP client's `notifications/cancelled`.
       const signal = canceled ? AbortSignal.any([context.signal, canceled]) : context.signal;
-      result = await connection.callTool(tool.name, input, signal);
+      result = await connection.callTool(tool.name, input, signal, {
+        resendAfterExit: resendableAfterExit(tool.annotations),
+      });
     } catch (error) {
       if (!canceled?.aborted || context.signal.aborted) throw error;
       throw new ToolError(CLIENT_CANCELED, 'the MCP client canceled the call while its tool ran');

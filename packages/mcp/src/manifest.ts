@@ -46,6 +46,16 @@ export function riskTraitsOf(annotations: Tool['annotations']): RiskTrait[] {
   return traits;
 }
 
+/**
+ * Whether a call of this tool that its server's exit cut off may be sent
+ * again to a fresh process: only when the tool says it is read-only or
+ * idempotent. Any other may have acted before the exit, and a second run
+ * would act twice.
+ */
+export function resendableAfterExit(annotations: Tool['annotations']): boolean {
+  return annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
+}
+
 const PATH_PROPERTY =
   /^(path|file|filename|file_path|filepath|dir|directory|source|destination|target)$|(_path|Path)$/;
 const URL_PROPERTY = /^(url|uri|href)$|(_url|Url|_uri|Uri)$/;

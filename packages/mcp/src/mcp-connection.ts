@@ -133,11 +133,19 @@ export class McpServerConnection {
 
   /**
    * Calls a tool (by its own name, unprefixed). A call cut off by the
-   * server's exit is sent once more to a fresh process; one whose answer was
-   * too large for a stdio message ran, and is not sent again.
+   * server's exit is sent once more to a fresh process only with
+   * `options.resendAfterExit` (a tool that says it is read-only or
+   * idempotent, see `resendableAfterExit`): any other may have run before the
+   * exit, and fails saying so. One whose answer was too large for a stdio
+   * message ran, and is never sent again.
    * @throws McpError when the server cannot be reached or refuses the request.
    */
-  async callTool(name: string, input: unknown, signal: AbortSignal): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    input: unknown,
+    signal: AbortSignal,
+    options: { resendAfterExit?: boolean | undefined } = {},
+  ): Promise<CallToolResult> {
     const send = async () => {
       const client = await this.open();
       try {
@@ -164,6 +172,12 @@ export class McpServerConnection {
       return await send();
     } catch (error) {
       if (!connectionLost(error) || signal.aborted) throw error;
+      if (!options.resendAfterExit) {
+        throw new McpError(
+          ErrorCode.ConnectionClosed,
+          `the server ${this.server.name} exited during ${name}, which may have run before it did: a tool that is neither read-only nor idempotent is not sent again`,
+        );
+      }
       return send();
     }
   }

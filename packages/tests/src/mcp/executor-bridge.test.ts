@@ -168,7 +168,7 @@ describe('executor bridge: real MCP servers behind the approval stage', () => {
     expect(fs?.starts).toBe(before + 1);
   });
 
-  it('a call cut off by the server exiting is sent again to a fresh process', async () => {
+  it('a call of a read-only tool cut off by the server exiting is sent again to a fresh process', async () => {
     const slow = await startExecutorBridge({
       url: kernel.url,
       executorToken: kernel.workspace.tokens.executor,

@@ -38,8 +38,8 @@ describe('McpServerConnection: a server that never starts', () => {
 
 /*
  * A result larger than one stdio message makes the SDK's transport close the
- * connection itself: the tool ran, so the call is not sent again (a server's
- * own exit mid-call is, once).
+ * connection itself: the tool ran, so the call is not sent again, even for a
+ * tool whose call a server's own exit would send again once.
  */
 describe('McpServerConnection: a result too large for a stdio message', () => {
   const dir = mkdtempSync(join(tmpdir(), 'airlock-mcp-huge-'));
@@ -56,9 +56,9 @@ describe('McpServerConnection: a result too large for a stdio message', () => {
       },
     });
     try {
-      await expect(connection.callTool('dump', {}, new AbortController().signal)).rejects.toThrow(
-        /is not sent again/,
-      );
+      await expect(
+        connection.callTool('dump', {}, new AbortController().signal, { resendAfterExit: true }),
+      ).rejects.toThrow(/is not sent again/);
       expect(readFileSync(countFile, 'utf8').trim().split('\n')).toHaveLength(1);
     } finally {
       await connection.close();
