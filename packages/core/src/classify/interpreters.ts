@@ -54,7 +54,17 @@ function shell(program: string, args: readonly ShellWord[], segment: LexedSegmen
     }
     return { kind: 'lines', lines: [script.text], via: name };
   }
-  if (index < args.length) return { kind: 'unreadable', note: `${program} runs a script file` };
+  if (index < args.length && !STDIN_FILE.test(args[index]!.text)) {
+    return { kind: 'unreadable', note: `${program} runs a script file` };
+  }
+  return stdinScript(program, segment);
+}
+
+/** Paths that name the reading process's own input: a script read from one is its here-document. */
+const STDIN_FILE = /^\/(dev\/stdin|dev\/fd\/0|proc\/self\/fd\/0)$/;
+
+/** The script a shell (or `source /dev/stdin`) reads from its input: its here-documents and here-strings. */
+function stdinScript(program: string, segment: LexedSegment): Interpreted {
   if (segment.inputs.length === 0 || readsOtherInput(segment)) {
     return { kind: 'unreadable', note: `${program} runs commands from its input` };
   }
@@ -147,6 +157,7 @@ export function interpret(
     return { kind: 'unreadable', note: 'eval runs text built at run time', lines };
   }
   if (program === 'source' || program === '.') {
+    if (STDIN_FILE.test(args[0]?.text ?? '')) return stdinScript(program, segment);
     return { kind: 'unreadable', note: `${program} runs a script file` };
   }
   if (SCRIPT_RUNTIMES.has(program)) {
