@@ -148,6 +148,7 @@ export async function evaluateEditedCall(
     decision: layered,
     origin: call.origin,
     kind: row.kind,
+    calledName: row.tool_name,
     principal: options.decider,
     actionTags: () => effectProfile.action_tags,
   });
@@ -191,6 +192,7 @@ export async function plantToolRow(
           decision: layered,
           origin: call.origin,
           kind: call.kind ?? 'tool',
+          calledName: call.toolName,
           // Who asks for the row: its appender, else the run's starter (whose create call granted it).
           principal: call.origin === 'author' ? call.principal : run.created_by,
           actionTags: () => effectProfileOf(policy, run, call, layered).action_tags,

@@ -58,6 +58,8 @@ export async function bindAuthorGrant(
     decision: Decision;
     origin: TaskTable['origin'];
     kind: TaskTable['kind'];
+    /** The name the model (or the appender) called the tool by, before aliases. */
+    calledName: string;
     principal: string | null;
     actionTags: () => readonly ActionTag[];
   },
@@ -69,6 +71,7 @@ export async function bindAuthorGrant(
   if (policy === null) return unchanged;
   const requirement = requirementOfCall(policy, run, {
     toolName: decision.tool_name,
+    calledName: options.calledName,
     actionTags: options.actionTags(),
   });
   // The appender or starter (or the editor, the retrier) asks for the row: under

@@ -2,6 +2,7 @@ import {
   type ActiveOverlays,
   evaluateGuardrails,
   evaluatePermissions,
+  LAYER_VERDICT_STRICTNESS,
   type LayerDecision,
   type OverlayDocument,
   type OverlayScope,
@@ -80,23 +81,42 @@ export async function activeOverlays(tx: Tx, run: RunTable): Promise<ActiveOverl
   return overlays;
 }
 
+/** The stricter of two layer decisions (deny > ask > allow); the first on a tie. */
+function stricterOf(
+  first: LayerDecision | null,
+  second: LayerDecision | null,
+): LayerDecision | null {
+  if (first === null || second === null) return first ?? second;
+  return LAYER_VERDICT_STRICTNESS[second.verdict] > LAYER_VERDICT_STRICTNESS[first.verdict]
+    ? second
+    : first;
+}
+
 /**
  * What the workspace's guardrails alone say of a call (null when none matches): for a
  * run that selected no rule set, and for an author row, which only they bind of this layer.
+ * A guardrail reads the call under both its names, the resolved one and the one the model
+ * called (which executors serve), and the stricter word binds: an alias the run declares
+ * never slips a call past an admin's guardrail.
  */
 export async function guardrailsOf(
   call: Pick<LayerCall, 'tx' | 'run' | 'frozen' | 'call' | 'toolName'>,
   overlays?: ActiveOverlays,
 ): Promise<LayerDecision | null> {
   const config = frozenPermissions(call.frozen);
-  const bound = evaluateGuardrails({
-    toolName: call.toolName,
-    input: call.call.toolInput ?? null,
-    manifest: config.manifest,
-    projectRoot: config.projectRoot,
-    guardrails: (overlays ?? (await activeOverlays(call.tx, call.run))).guardrails ?? [],
-  });
-  return bound === null ? null : permissionLayerDecision(bound);
+  const guardrails = (overlays ?? (await activeOverlays(call.tx, call.run))).guardrails ?? [];
+  const byName = (toolName: string): LayerDecision | null => {
+    const bound = evaluateGuardrails({
+      toolName,
+      input: call.call.toolInput ?? null,
+      manifest: config.manifest,
+      projectRoot: config.projectRoot,
+      guardrails,
+    });
+    return bound === null ? null : permissionLayerDecision(bound);
+  };
+  const called = call.call.toolName;
+  return stricterOf(byName(call.toolName), called === call.toolName ? null : byName(called));
 }
 
 const fallbackNoted = new Set<string>();
@@ -180,6 +200,9 @@ export const permissionsLayer: PolicyLayer = {
       overlays,
     });
     await noteFallback(call, outcome);
-    return permissionLayerDecision(outcome);
+    const decided = permissionLayerDecision(outcome);
+    // The rule set read the resolved name; a guardrail also binds the name the model called.
+    if (call.call.toolName === call.toolName) return decided;
+    return stricterOf(decided, await guardrailsOf(call, overlays));
   },
 };

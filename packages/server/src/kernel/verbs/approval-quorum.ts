@@ -71,22 +71,35 @@ export function requirementOf(
     : null;
   return requirementOfCall(policy, run, {
     toolName: row.resolved_tool_name ?? row.tool_name,
+    calledName: row.tool_name,
     actionTags: profile?.action_tags ?? [],
   });
 }
 
-/** What the policy asks of a call by its resolved tool name and action tags. */
+/**
+ * What the policy asks of a call by its action tags and its names: the first rule that
+ * covers the call under its resolved tool name or under the name the model called (which
+ * executors serve), so an alias the run declares never moves a call out of a rule's reach.
+ */
 export function requirementOfCall(
   policy: ApprovalPolicy | null,
   run: RunFacts,
-  call: { toolName: string; actionTags: readonly ActionTag[] },
+  call: { toolName: string; calledName: string; actionTags: readonly ActionTag[] },
 ): ApprovalRequirement {
-  return approvalRequirement(policy, {
-    toolName: call.toolName,
-    actionTags: call.actionTags,
-    ruleSet: ruleSetOf(run),
-    applicationId: run.agent_application_id,
-  });
+  const byName = (toolName: string) =>
+    approvalRequirement(policy, {
+      toolName,
+      actionTags: call.actionTags,
+      ruleSet: ruleSetOf(run),
+      applicationId: run.agent_application_id,
+    });
+  const resolved = byName(call.toolName);
+  if (call.calledName === call.toolName) return resolved;
+  const called = byName(call.calledName);
+  if (called.rule_index === null) return resolved;
+  return resolved.rule_index !== null && resolved.rule_index <= called.rule_index
+    ? resolved
+    : called;
 }
 
 /**
