@@ -78,6 +78,15 @@ describe('effect profile', () => {
     expect(profile.targets).toEqual(['a.txt', '/tmp/b.txt', 'https://x.dev/i']);
     expect(profile.matched_rules).toEqual([{ index: 2, verdict: 'ask', text: 'cp' }]);
   });
+  it('lists the targets of commands nested in the line, and ~, . and .. alone', () => {
+    const targets = (command: string) =>
+      buildEffectProfile({ toolName: 'bash', toolInput: { command }, mode: 'ask', matchedRules: [] })
+        .targets;
+    expect(targets("bash -c 'rm -rf /etc'")).toEqual(['/etc']);
+    expect(targets('echo $(rm -rf /srv/data) > out.txt')).toEqual(['/srv/data', 'out.txt']);
+    expect(targets("sh -c 'echo x > /etc/passwd'")).toEqual(['/etc/passwd']);
+    expect(targets('rm -rf ~ . ..')).toEqual(['~', '.', '..']);
+  });
   it('lists path fields of a non-shell call without tags', () => {
     const profile = buildEffectProfile({
       toolName: 'edit',

@@ -6,7 +6,7 @@ import {
   MAX_CLASSIFIED_COMMAND_LENGTH,
   UNREAD_COMMAND_TAGS,
 } from './action-tags.js';
-import { redirectionTargets, splitShellSegments } from './shell-segments.js';
+import { shellWalkTargets } from './segment-walker.js';
 import { ACTION_TAGS, type ActionTag, orderedTags } from './tags.js';
 
 /** What a person reads before approving a parked call. */
@@ -178,19 +178,18 @@ function totalLength(commands: readonly string[]): number {
 }
 
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\/\S+$/i;
-const PATH_LIKE = /^(~|\.{1,2})?\/|^[\w.-]+\/[\w./-]*|^[\w-]+\.[\w]+$/;
+/** A path: rooted, relative with a slash, a file name with an extension, or `~`, `.` and `..` alone. */
+const PATH_LIKE = /^(~|\.{1,2})?\/|^[\w.-]+\/[\w./-]*|^[\w-]+\.[\w]+$|^(~|\.{1,2})$/;
 
+/** The paths and URLs a command names, in the commands nested in it too (`bash -c 'rm -rf /etc'`). */
 function shellTargets(command: string): string[] {
-  // A command too long to classify is not split for targets either (same bound, same reason).
+  // A command too long to classify is not read for targets either (same bound, same reason).
   if (command.length > MAX_CLASSIFIED_COMMAND_LENGTH) return [];
-  const targets: string[] = [];
-  for (const segment of splitShellSegments(command)) {
-    for (const word of segment.slice(1)) {
-      if (!word.startsWith('-') && (URL_LIKE.test(word) || PATH_LIKE.test(word)))
-        targets.push(word);
-    }
-  }
-  return [...targets, ...redirectionTargets(command)];
+  const { words, files } = shellWalkTargets(command);
+  const named = words.filter(
+    (word) => !word.startsWith('-') && (URL_LIKE.test(word) || PATH_LIKE.test(word)),
+  );
+  return [...named, ...files];
 }
 
 /** Removes `.` segments and resolves `..` lexically, keeping a leading `/`; URLs are kept as given. */

@@ -19,7 +19,14 @@ import { appendedWordsAct, splitsIntoOptions } from './split-options.js';
 import { redirectsNowhere } from './streams.js';
 import type { ActionTag } from './tags.js';
 import type { Unwrapped } from './unwrapped.js';
-import { type ClassifiedSegment, nested, push, textsOf, type Walk } from './walk.js';
+import {
+  type ClassifiedSegment,
+  nested,
+  push,
+  textsOf,
+  type Walk,
+  type WalkTargets,
+} from './walk.js';
 import { IFS, literalPart, splitAtIfs } from './word-text.js';
 import { unwrap } from './wrappers.js';
 
@@ -69,6 +76,7 @@ function walkSegment(segment: LexedSegment, walk: Walk): void {
     // bash opens a connection for `/dev/tcp/HOST/PORT` and `/dev/udp/...`: no file.
     if (/^\/dev\/(tcp|udp)\//.test(target)) redirectionTags.add('network');
     else if (WRITE_OPERATORS.has(operator) && !redirectsNowhere(target)) {
+      walk.targets?.files.push(target);
       redirectionTags.add('write');
       if (BLOCK_DEVICE.test(target)) redirectionTags.add('destructive');
     } else if (operator === '<') redirectionTags.add('read');
@@ -333,4 +341,17 @@ export function classifyShellSegments(command: string): ClassifiedSegment[] {
   const budget = { globs: MAX_GLOB_NAMES, globWords: MAX_GLOB_WORDS };
   walkLine(command, { out, budget, depth: 0, via: [] });
   return out;
+}
+
+/**
+ * The targets an effect profile lists of a command line, read as
+ * {@link classifyShellSegments} reads it: every command's words after its
+ * program (inside `bash -c`, `$(...)`, `ssh host '...'` and wrappers too),
+ * and the files its redirections write to.
+ */
+export function shellWalkTargets(command: string): WalkTargets {
+  const targets: WalkTargets = { words: [], files: [] };
+  const budget = { globs: MAX_GLOB_NAMES, globWords: MAX_GLOB_WORDS };
+  walkLine(command, { out: [], budget, depth: 0, via: [], targets });
+  return targets;
 }

@@ -21,6 +21,16 @@ export interface WalkBudget {
   globWords: number;
 }
 
+/**
+ * What an effect profile lists of a walk: the words after each command's
+ * program, nested commands included (`bash -c 'rm -rf /etc'`), and the
+ * files redirections write to.
+ */
+export interface WalkTargets {
+  readonly words: string[];
+  readonly files: string[];
+}
+
 /** The state of one walk: the segments found, the nesting depth and the wrappers passed. */
 export interface Walk {
   readonly out: ClassifiedSegment[];
@@ -29,10 +39,13 @@ export interface Walk {
   readonly via: readonly string[];
   /** Inside a program name read as a glob's matches: another glob there is not expanded again. */
   readonly globbed?: true;
+  /** Where the walk records targets, when they are asked for. */
+  readonly targets?: WalkTargets;
 }
 
 /** Records one classified command. */
 export function push(walk: Walk, words: readonly ShellWord[], tags: Set<ActionTag>, note?: string) {
+  if (walk.targets) for (const word of words.slice(1)) walk.targets.words.push(word.text);
   walk.out.push({
     command: words.map((word) => word.text).join(' '),
     via: walk.via,
@@ -49,6 +62,7 @@ export function nested(walk: Walk, via: string): Walk {
     depth: walk.depth + 1,
     via: [...walk.via, via],
     ...(walk.globbed ? { globbed: true as const } : {}),
+    ...(walk.targets ? { targets: walk.targets } : {}),
   };
 }
 
