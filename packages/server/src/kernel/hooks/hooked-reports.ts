@@ -68,7 +68,8 @@ export async function postToolRow(
       };
     }
   }
-  let row = asked ?? (await identicalWaitingRow(tx, run, ran, POST_TOOL_IDENTICAL, ahead));
+  let row =
+    asked ?? ofThisCall(await identicalWaitingRow(tx, run, ran, POST_TOOL_IDENTICAL, ahead), ran);
   if (!row) return { row: null, mismatch: null };
   if (ran.answeredByUser) row = await approveInAgentPrompt(tx, run, row, agent);
   if (row.state === 'runnable' && run.state === 'running') {
@@ -94,6 +95,21 @@ export async function postToolRow(
     row: await commitRan(ctx, tx, run, { agent, ran, row, verb: 'commit' }),
     mismatch: null,
   };
+}
+
+/**
+ * An identical call's row, unless it was granted to another call id: a row
+ * claimed under its own id waits for that call's report, and a report under
+ * another id is of another call of the same tool and input (one no hook
+ * asked about), not of this one.
+ */
+function ofThisCall(row: TaskTable | null, ran: RanCall): TaskTable | null {
+  const otherId =
+    row?.state === 'claimed' &&
+    row.tool_call_id !== null &&
+    ran.toolUseId !== null &&
+    row.tool_call_id !== ran.toolUseId;
+  return otherId ? null : row;
 }
 
 /** True of a row failed because its agent's claim lapsed unreported (see {@link lapseAgentClaim}). */
