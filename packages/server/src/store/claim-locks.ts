@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { lockedForUpdate } from './dialect.js';
 import type { TaskTable } from './schema.js';
 import { SQL } from './sql-handle.js';
 import type { Tx } from './store.js';
@@ -35,7 +34,7 @@ function storedLockKey(key: string): string {
  * keys a row needs): a lock is held while the row that took it is still
  * `claimed`, so a committed, failed or expired claim frees it without any
  * cleanup. Keys are taken in the order given; on PostgreSQL the lock row is
- * read FOR UPDATE. Returns null when every key is the row's, else the key a
+ * locked by the upsert that takes it. Returns null when every key is the row's, else the key a
  * claimed row holds.
  */
 export async function takeClaimLocks(
@@ -45,7 +44,10 @@ export async function takeClaimLocks(
 ): Promise<string | null> {
   for (const key of keys) {
     const stored = storedLockKey(key);
-    await tx[SQL].db
+    // One statement takes the lock row, new or existing, and answers its holder with the row
+    // locked: an insert that found the row and a read after it could miss it, deleted between
+    // them by retention pruning its holder's run, and the claim failed (500).
+    const lock = await tx[SQL].db
       .insertInto('claim_locks')
       .values({
         workspace_id: row.workspace_id,
@@ -54,16 +56,13 @@ export async function takeClaimLocks(
         task_key: row.key,
         taken_at: tx.now,
       })
-      .onConflict((oc) => oc.columns(['workspace_id', 'lock_key']).doNothing())
-      .execute();
-    const lock = await lockedForUpdate(
-      tx[SQL].dialect,
-      tx[SQL].db
-        .selectFrom('claim_locks')
-        .select(['run_id', 'task_key'])
-        .where('workspace_id', '=', row.workspace_id)
-        .where('lock_key', '=', stored),
-    ).executeTakeFirstOrThrow();
+      .onConflict((oc) =>
+        oc
+          .columns(['workspace_id', 'lock_key'])
+          .doUpdateSet({ lock_key: (eb) => eb.ref('excluded.lock_key') }),
+      )
+      .returning(['run_id', 'task_key'])
+      .executeTakeFirstOrThrow();
     if (lock.run_id === row.run_id && lock.task_key === row.key) continue;
     const holder = await tx[SQL].db
       .selectFrom('tasks')
