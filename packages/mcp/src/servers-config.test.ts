@@ -36,6 +36,33 @@ describe('servers file', () => {
     expect(() => parseServersFile([], '/')).toThrow('invalid servers file');
   });
 
+  it("takes the stdio entries of Claude Code's .mcp.json, which name their type", () => {
+    expect(
+      parseServersFile({ mcpServers: { fs: { type: 'stdio', command: 'npx', args: ['x'] } } }, '/'),
+    ).toEqual([{ name: 'fs', spec: { command: 'npx', args: ['x'] } }]);
+  });
+
+  it('refuses a remote server as one that cannot be bridged, quoting none of its headers', () => {
+    const refusal = () =>
+      parseServersFile(
+        {
+          mcpServers: {
+            remote: {
+              type: 'http',
+              url: 'https://mcp.example',
+              headers: { authorization: 'Bearer s3cret' },
+            },
+            fs: { command: '' },
+          },
+        },
+        '/',
+      );
+    expect(refusal).toThrow(
+      'invalid servers file: /mcpServers/remote: a remote server (url) cannot be bridged: the bridge starts stdio servers (command, args, env, cwd); /mcpServers/fs/command: ',
+    );
+    expect(refusal).not.toThrow(/s3cret/);
+  });
+
   it('refuses a name that would make tool names ambiguous', () => {
     for (const name of ['a__b', '_a', '1fs', 'f s', '']) {
       expect(() => commandLineServer(name, ['node', 'x.js'])).toThrow(/invalid server name/);

@@ -7,6 +7,8 @@ const SERVER_NAME = /^[A-Za-z][A-Za-z0-9-]*(_[A-Za-z0-9-]+)*$/;
 
 /** How to start one MCP server over stdio. */
 export const ServerSpecSchema = z.strictObject({
+  // Claude Code's `.mcp.json` names each server's transport; stdio is the one the bridge starts.
+  type: z.literal('stdio').optional(),
   command: z.string().min(1),
   args: z.array(z.string()).default([]),
   env: z.record(z.string(), z.string()).optional(),
@@ -39,15 +41,38 @@ export class ServersConfigError extends Error {
 }
 
 /**
+ * The servers of a file that desktop clients reach over the network (an entry
+ * with a `url`, or a `type` other than stdio): the bridge cannot start them.
+ */
+function remoteServers(value: unknown): string[] {
+  const servers = (value as { mcpServers?: unknown } | null)?.mcpServers;
+  if (typeof servers !== 'object' || servers === null) return [];
+  return Object.entries(servers)
+    .filter(([, entry]) => {
+      if (typeof entry !== 'object' || entry === null) return false;
+      const { url, type } = entry as { url?: unknown; type?: unknown };
+      return url !== undefined || (type !== undefined && type !== 'stdio');
+    })
+    .map(([name]) => name);
+}
+
+/**
  * Checks a parsed servers file; a relative `cwd` is resolved from the file's folder.
  * @throws ServersConfigError listing every problem.
  */
 export function parseServersFile(value: unknown, baseDir: string): NamedServer[] {
   const parsed = ServersFileSchema.safeParse(value);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map(
-      (issue) => `/${issue.path.join('/')}: ${issue.message}`,
-    );
+    const remote = remoteServers(value);
+    const problems = [
+      ...remote.map(
+        (name) =>
+          `/mcpServers/${name}: a remote server (url) cannot be bridged: the bridge starts stdio servers (command, args, env, cwd)`,
+      ),
+      ...parsed.error.issues
+        .filter((issue) => !remote.includes(String(issue.path[1])))
+        .map((issue) => `/${issue.path.join('/')}: ${issue.message}`),
+    ];
     throw new ServersConfigError(`invalid servers file: ${problems.join('; ')}`);
   }
   const badNames = Object.keys(parsed.data.mcpServers).filter((name) => !SERVER_NAME.test(name));
@@ -56,7 +81,7 @@ export function parseServersFile(value: unknown, baseDir: string): NamedServer[]
       `invalid server name ${badNames.map((n) => JSON.stringify(n)).join(', ')}: start with a letter; letters, digits, - and single _ only (the name prefixes its tools as NAME__tool)`,
     );
   }
-  const servers = Object.entries(parsed.data.mcpServers).map(([name, spec]) => ({
+  const servers = Object.entries(parsed.data.mcpServers).map(([name, { type: _, ...spec }]) => ({
     name,
     spec: spec.cwd === undefined ? spec : { ...spec, cwd: resolve(baseDir, spec.cwd) },
   }));
