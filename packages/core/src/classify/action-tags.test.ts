@@ -80,8 +80,12 @@ describe('effect profile', () => {
   });
   it('lists the targets of commands nested in the line, and ~, . and .. alone', () => {
     const targets = (command: string) =>
-      buildEffectProfile({ toolName: 'bash', toolInput: { command }, mode: 'ask', matchedRules: [] })
-        .targets;
+      buildEffectProfile({
+        toolName: 'bash',
+        toolInput: { command },
+        mode: 'ask',
+        matchedRules: [],
+      }).targets;
     expect(targets("bash -c 'rm -rf /etc'")).toEqual(['/etc']);
     expect(targets('echo $(rm -rf /srv/data) > out.txt')).toEqual(['/srv/data', 'out.txt']);
     expect(targets("sh -c 'echo x > /etc/passwd'")).toEqual(['/etc/passwd']);
