@@ -94,6 +94,8 @@ const PARKED = [
   'echo -delete | xargs find victim',
   "echo 'rm -rf victim' | bash 3<<<ls",
   "echo 'rm -rf victim' > s; bash <<<ls <s",
+  // A link to rm named cat in the working folder: the name says read, the file deletes.
+  './cat -rf victim',
 ];
 
 describe('the issue 24 contract against the evasions', () => {

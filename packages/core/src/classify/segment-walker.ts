@@ -13,6 +13,7 @@ import {
 } from './nested-walks.js';
 import { probeTags } from './probes.js';
 import { isGlobName } from './program-globs.js';
+import { namesOtherFile } from './program-paths.js';
 import { programTags } from './program-tags.js';
 import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
 import { appendedWordsAct, splitsIntoOptions } from './split-options.js';
@@ -201,6 +202,8 @@ function walkWords(
       continue;
     }
     const program = programName(first.text);
+    // `./cat` runs whatever file is there (a link to rm named cat runs rm): read as cat, and unknown.
+    if (namesOtherFile(first.text)) tags.add('unknown');
     if (isGlobName(program)) {
       const call = { args: words.slice(at + 1), segment, walk: walk(), tags };
       walkGlob(program, call, WALKERS);
