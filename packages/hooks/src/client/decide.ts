@@ -10,7 +10,7 @@ export interface DecideOptions {
   defer?: boolean;
   /** Hand a requires_user call to the agent's own prompt where it has one (default true). */
   nativeAsk?: boolean;
-  /** Where people decide, named in the waiting reason (default: the kernel's inbox). */
+  /** Where people decide, named in the waiting reason (default: the kernel's inbox page, its root). */
   inboxUrl?: string;
   /** How often a waiting call asks again; default 250 ms, growing to 2 s. */
   pollMs?: number;
@@ -100,7 +100,8 @@ export async function decide(
   const now = options.now ?? Date.now;
   const started = now();
   const deadline = started + options.waitMs;
-  const inboxUrl = options.inboxUrl ?? `${options.kernel.url.replace(/\/+$/, '')}/inbox`;
+  // The kernel serves its inbox page at its root (there is no /inbox path).
+  const inboxUrl = options.inboxUrl ?? `${options.kernel.url.replace(/\/+$/, '')}/`;
   const budget = () => Math.max(1, Math.min(10_000, deadline - now()));
   const sendTo = options.send ?? ((body, timeoutMs) => sendEvent(options.kernel, body, timeoutMs));
   // The agent's own event name is for its answer: the kernel's contract has no such field.

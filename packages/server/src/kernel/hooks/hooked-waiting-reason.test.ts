@@ -1,0 +1,45 @@
+import { claudeCode, runHook } from '@airlock/hooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from '../../testing/harness.js';
+import { backends } from '../../testing/stores.js';
+
+/**
+ * A park that outlives the hook's wait is refused with a reason the model
+ * relays to its user: where to decide. The inbox it names is the page the
+ * kernel serves, not a path the kernel answers 404.
+ */
+
+const [sqlite] = await backends();
+
+describe('the waiting reason of a park that outlived the hook', () => {
+  let d: Deployment;
+  afterEach(async () => {
+    await d?.close();
+  });
+
+  it("names the kernel's inbox page", async () => {
+    d = await deploy(sqlite!);
+    await d.agent.put('/agent_api/v1/profile/configuration', { approval_mode: 'ask' });
+    const env = { AIRLOCK_URL: `${d.url}/`, AIRLOCK_TOKEN: d.tokens.agent, HOME: '/nonexistent' };
+    const answered = await runHook({
+      protocol: claudeCode,
+      env,
+      waitMs: 300,
+      input: JSON.stringify({
+        session_id: 's1',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'make deploy' },
+        tool_use_id: 'tu-1',
+      }),
+    });
+    const reason = JSON.parse(answered.stdout).hookSpecificOutput
+      .permissionDecisionReason as string;
+    const inbox = /in the Airlock inbox \((\S+)\)/.exec(reason)?.[1];
+    expect(inbox).toBe(`${d.url}/`);
+    // The inbox page, built or not (a 503 that says how to build it), never a 404.
+    const page = await fetch(inbox as string);
+    expect(page.status).not.toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/(html|plain)/);
+  });
+});
