@@ -1,27 +1,9 @@
 import { AirlockError } from '../errors.js';
 import type { StoreBackend } from './backend.js';
 import { STORE_BACKENDS } from './backends.js';
+import { StoreUnavailableError } from './store-unavailable.js';
 
-/** How long a client is told to wait before it retries a write the store refused. */
-export const STORE_RETRY_AFTER_SECONDS = 5;
-
-/**
- * The store cannot serve a request now, typically a write (disk full,
- * read-only, I/O error, the database unreachable): nothing was changed, and
- * the same request may succeed later. Answered as 503 `store_unavailable`
- * with `retry-after`.
- */
-export class StoreUnavailableError extends AirlockError {
-  override readonly retryAfterSeconds = STORE_RETRY_AFTER_SECONDS;
-
-  constructor(reason: string) {
-    super(
-      'store_unavailable',
-      `the store is unavailable (${reason}); nothing was changed, retry later`,
-    );
-    this.name = 'StoreUnavailableError';
-  }
-}
+export { StoreUnavailableError } from './store-unavailable.js';
 
 /** A command that must not create a store was pointed at a database that holds none. */
 export class NotAnAirlockStoreError extends Error {

@@ -14,6 +14,7 @@ import type { Durability } from '../durability.js';
 import { groupEvents } from '../event-log.js';
 import { compilePrepared } from '../prepared.js';
 import type { Database } from '../schema.js';
+import { StoreUnavailableError } from '../store-unavailable.js';
 import { postgresAppend, sequencePostgres } from './postgres-event-log.js';
 import { namedStatementPool, PostgresSession } from './postgres-session.js';
 
@@ -76,6 +77,22 @@ const NETWORK_UNAVAILABLE = new Set([
 ]);
 
 /**
+ * Whether an error says the connection itself went (a socket error, the
+ * server ending the session), rather than that a statement failed.
+ */
+function connectionLost(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code } = error as { code?: unknown };
+  if (typeof code === 'string') {
+    return NETWORK_UNAVAILABLE.has(code) || /^(08...|57P0[12])$/.test(code);
+  }
+  return CONNECTION_LOST.test(error.message);
+}
+
+/** The pg driver's own words when the connection drops mid-query. */
+const CONNECTION_LOST = /^Connection terminated|^Client has encountered a connection error/;
+
+/**
  * Runs a unit of work on one pooled client. BEGIN goes out with the first
  * statement, and the writes it left and its event rows with the COMMIT
  * (see PostgresSession).
@@ -95,10 +112,17 @@ async function commitOnSession<T>(
     const writes = done.writes.map((query) => compilePrepared('postgres', query));
     const observer = observe();
     const started = observer ? performance.now() : 0;
-    const returned = await session.commitWith([
-      ...writes,
-      ...groups.map((group) => postgresAppend(group, done.now)),
-    ]);
+    const returned = await session
+      .commitWith([...writes, ...groups.map((group) => postgresAppend(group, done.now))])
+      .catch((error: unknown) => {
+        // The COMMIT went out with the unit's last statements: without its answer, nobody knows.
+        if (connectionLost(error)) {
+          throw new StoreUnavailableError('database connection lost during the commit', {
+            maybeChanged: true,
+          });
+        }
+        throw error;
+      });
     observer?.((performance.now() - started) / 1000, null);
     for (const [i, group] of groups.entries()) {
       sequencePostgres(group, returned[writes.length + i]!);
@@ -297,8 +321,7 @@ export const postgresBackend: StoreBackend = {
       if (UNAVAILABLE_STATES.test(code)) return UNAVAILABLE_REASONS[code] ?? `PostgreSQL ${code}`;
       if (NETWORK_UNAVAILABLE.has(code)) return `database unreachable: ${code}`;
     }
-    // The pg driver's own words when the connection drops mid-query.
-    if (/^Connection terminated|^Client has encountered a connection error/.test(error.message)) {
+    if (CONNECTION_LOST.test(error.message)) {
       return 'database connection lost';
     }
     return null;
