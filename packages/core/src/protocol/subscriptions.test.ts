@@ -22,6 +22,18 @@ describe('the subscription contracts', () => {
     expect(EXECUTOR_CABLE_PATH).toBe(SUBSCRIPTION_CONTRACTS['executor.cable'].path);
   });
 
+  it('declare what the sockets refuse: a parameter they do not read, and a run not there', () => {
+    // The sockets answer 400 for a misspelt parameter; the contracts (and the OpenAPI extension) say so.
+    expect(SUBSCRIPTION_CONTRACTS.feed.query.safeParse({ runid: 'r' }).success).toBe(false);
+    expect(SUBSCRIPTION_CONTRACTS.feed.query.safeParse({ run_id: 'r', after: 3 }).success).toBe(
+      true,
+    );
+    expect(SUBSCRIPTION_CONTRACTS['executor.cable'].query.safeParse({ run_id: 'r' }).success).toBe(
+      false,
+    );
+    expect(SUBSCRIPTION_CONTRACTS.feed.errors).toEqual(expect.arrayContaining(['run_not_found']));
+  });
+
   it('read every message the feed sends and refuse one that is not declared', () => {
     for (const message of [
       { type: 'ready', after: 0 },

@@ -106,13 +106,15 @@ export const SUBSCRIPTION_CONTRACTS = {
     transport: 'websocket',
     path: SUBSCRIPTION_PATHS.feed,
     planes: ['agent', 'member'],
-    query: z.object({
+    // Strict: the socket refuses a parameter it does not read (a misspelt run_id).
+    query: z.strictObject({
       run_id: IdSchema.optional().describe('only this run'),
       after: AfterSchema.optional().describe('resume after this sequence number, or latest'),
       access_token: accessToken,
     }),
     messages: FeedMessageSchema,
-    errors: SOCKET_ERRORS,
+    // run_not_found: a run_id the workspace does not hold, or another application's run.
+    errors: [...SOCKET_ERRORS, 'run_not_found'],
   },
   'executor.cable': {
     name: 'executor.cable',
@@ -121,7 +123,7 @@ export const SUBSCRIPTION_CONTRACTS = {
     transport: 'websocket',
     path: SUBSCRIPTION_PATHS['executor.cable'],
     planes: ['executor'],
-    query: z.object({
+    query: z.strictObject({
       after: AfterSchema.optional().describe('resume after this sequence number, or latest'),
       access_token: accessToken,
     }),
