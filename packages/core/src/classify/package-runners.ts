@@ -24,7 +24,10 @@ interface RunnerGrammar {
   readonly lookupOnly?: readonly string[];
   /** Options whose value changes what runs the command (`--script-shell`): unknown. */
   readonly loadsCode?: readonly string[];
-  /** It fetches or installs what it runs (`install_local` and `network`). */
+  /**
+   * It fetches or installs what it runs (`install_local` and `network`);
+   * otherwise it runs a project's installed programs first (`unknown`).
+   */
   readonly fetches: boolean;
 }
 
@@ -204,7 +207,8 @@ export function packageRunner(
   const found = runnerAt(program, words, from);
   if (found === null) return null;
   const { grammar } = found;
-  const tags: ActionTag[] = grammar.fetches ? ['install_local', 'network'] : [];
+  // `pnpm exec NAME` looks in node_modules/.bin first: NAME may be any dependency's program.
+  const tags: ActionTag[] = grammar.fetches ? ['install_local', 'network'] : ['unknown'];
   let shell = false;
   let index = found.after;
   while (index < words.length) {
