@@ -281,8 +281,9 @@ function returnedCalls(ranCalls: readonly HookedRanCall[]): Map<string, HookedRa
  * Closes the calls the agent was allowed but never reported (its own
  * permission flow refused them, or it stopped): failed `not_run`, so the
  * turn can end and the story says they did not run. A call the agent's
- * transcript shows ran to a known outcome did run, its report lost or still
- * on its way: it is committed with what the transcript shows instead.
+ * transcript shows succeeded did run, its report lost or still on its way:
+ * it is committed with what the transcript shows instead. A failed result
+ * proves nothing (the agent's own refusal of a call reads the same).
  */
 export async function closeUnreported(
   ctx: KernelContext,
@@ -296,7 +297,7 @@ export async function closeUnreported(
   for (const row of rows) {
     if (row.claim_id === null) continue;
     const ran = row.tool_call_id === null ? undefined : returned.get(row.tool_call_id);
-    if (ran?.outcome !== undefined) {
+    if (ran?.outcome === 'succeeded') {
       const call = {
         toolName: row.tool_name,
         toolInput: JSON.parse(row.tool_input) as unknown,

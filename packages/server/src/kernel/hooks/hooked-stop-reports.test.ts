@@ -61,15 +61,23 @@ for (const backend of all) {
       expect(JSON.stringify(task?.result)).toContain('all tests passed');
     });
 
-    it('a call the transcript shows ran is committed as it shows when its report never comes', async () => {
+    it('a call the transcript shows succeeded is committed as such when its report never comes', async () => {
       const runId = await grantedLongCall();
-      const failed = { ...returned, outcome: 'failed', output: 'Exit code 2' };
-      expect((await stopWith([failed])).status).toBe(200);
+      expect((await stopWith([returned])).status).toBe(200);
+      const [task] = await tasksOf(runId);
+      expect(task).toMatchObject({ key: 't1', state: 'succeeded', error: null });
+      expect(JSON.stringify(task?.result)).toContain('ok');
+    });
+
+    it('a failed result proves nothing (the agent refusing the call reads the same): not run', async () => {
+      const runId = await grantedLongCall();
+      const refused = { ...returned, outcome: 'failed', output: 'Permission denied' };
+      expect((await stopWith([refused])).status).toBe(200);
       expect(await tasksOf(runId)).toEqual([
         expect.objectContaining({
           key: 't1',
           state: 'failed',
-          error: expect.objectContaining({ code: 'tool_failed' }),
+          error: expect.objectContaining({ code: 'not_run' }),
         }),
       ]);
     });
