@@ -2,16 +2,13 @@ import {
   type ClaimView,
   createExecutor,
   type Executor,
-  isValidationError,
   type RunClaimedOptions,
   type TaskView,
   type ToolContext,
   ToolError,
   type ToolHandler,
-  ValidationError,
 } from '@airlock/sdk';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { KernelApi } from './kernel-api.js';
 import {
   manifestEntries,
   prefixedName,
@@ -19,11 +16,7 @@ import {
   type ToolManifestEntry,
 } from './manifest.js';
 import { McpServerConnection } from './mcp-connection.js';
-import {
-  type ProfileConfiguration,
-  problemsNamingTools,
-  registerServerTools,
-} from './profile-registration.js';
+import { type Registration, registerTools } from './profile-registration.js';
 import type { NamedServer } from './servers-config.js';
 import { checkToolNames } from './tool-names.js';
 
@@ -192,48 +185,6 @@ function handlerFor(
   };
 }
 
-/** What registering a bridge's tools in the agent's profile did. */
-export type Registration = 'not_asked' | 'registered' | 'unchanged' | 'no_profile';
-
-async function register(
-  options: ExecutorBridgeOptions,
-  entriesByServer: Map<string, ToolManifestEntry[]>,
-): Promise<{ registration: Registration; version: number | null }> {
-  if (!options.agentToken) return { registration: 'not_asked', version: null };
-  const api = new KernelApi({
-    url: options.url,
-    token: options.agentToken,
-    timeoutMs: options.timeoutMs,
-  });
-  const stored = await api.profile();
-  if (stored === null) return { registration: 'no_profile', version: null };
-  let configuration: ProfileConfiguration = stored;
-  let changed = false;
-  for (const [server, entries] of entriesByServer) {
-    const next = registerServerTools(configuration, server, entries);
-    if (next) {
-      configuration = next;
-      changed = true;
-    }
-  }
-  // The stored configuration with only tool_names and tool_manifest rewritten; the kernel checks it whole.
-  if (!changed) return { registration: 'unchanged', version: null };
-  try {
-    const { version } = await api.putProfile(configuration as typeof stored);
-    return { registration: 'registered', version };
-  } catch (error) {
-    if (!isValidationError(error) || error.problems.length === 0) throw error;
-    // The kernel points at a tool by its index in what was sent: its name says which one.
-    throw new ValidationError({
-      code: error.code,
-      detail: error.detail,
-      status: error.status,
-      problems: problemsNamingTools(configuration, error.problems),
-      cause: error,
-    });
-  }
-}
-
 /**
  * Starts the executor bridge: connects to each MCP server over stdio, lists
  * its tools (prefixed `<server>__<tool>`), registers them in the profile when
@@ -299,7 +250,10 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
         handlers[name] = handlerFor(connection, tool, canceledOf);
       });
     }
-    const { registration, version: registeredVersion } = await register(options, entriesByServer);
+    const { registration, version: registeredVersion } = await registerTools(
+      options,
+      entriesByServer,
+    );
     const executorFor = (tools: Record<string, ToolHandler>) =>
       createExecutor({
         url: options.url,

@@ -4,7 +4,6 @@ export {
   EXECUTOR_TOOLS_MAX,
   type ExecutorBridge,
   type ExecutorBridgeOptions,
-  type Registration,
   resultText,
   startExecutorBridge,
 } from './executor-bridge.js';
@@ -58,6 +57,7 @@ export { CLIENT_INFO, McpServerConnection } from './mcp-connection.js';
 export {
   type ProfileConfiguration,
   REGISTER_TOOL_MANIFEST,
+  type Registration,
   registerServerTools,
 } from './profile-registration.js';
 export {

@@ -100,6 +100,15 @@ export class KernelApi {
     }
   }
 
+  /**
+   * Checks that the credential is an executor's the kernel takes, with a
+   * read of one item of its inbox (nothing is claimed).
+   * @throws UnauthorizedError; ForbiddenError for a credential of another plane.
+   */
+  async checkExecutor(): Promise<void> {
+    await this.call('executor.inbox', { limit: 1 });
+  }
+
   /** The agent's current profile configuration, or null before its first declaration. */
   async profile(): Promise<CallInput<'profile.put'> | null> {
     const stored = await this.call('profile.get', {});

@@ -1,3 +1,5 @@
+import { isValidationError, ValidationError } from '@airlock/sdk';
+import { KernelApi } from './kernel-api.js';
 import { NAME_SEPARATOR, type ToolManifestEntry } from './manifest.js';
 
 /**
@@ -70,4 +72,69 @@ export function problemsNamingTools(
       ? { ...problem, message: `tool ${name}: ${problem.message}` }
       : problem;
   });
+}
+
+/** What registering a bridge's tools in the agent's profile did. */
+export type Registration = 'not_asked' | 'registered' | 'unchanged' | 'no_profile';
+
+/** Where the kernel is and the credentials a registration uses. */
+export interface RegistrationOptions {
+  url: string;
+  /** Checked before the profile is touched: a bridge that cannot serve changes nothing. */
+  executorToken: string;
+  /** The agent whose profile gets the tools; none: nothing is registered (`not_asked`). */
+  agentToken?: string | undefined;
+  timeoutMs?: number | undefined;
+}
+
+/**
+ * Registers the bridged servers' tools in the agent's profile (see
+ * {@link registerServerTools}), one new version for all of them.
+ * @throws the SDK's UnauthorizedError or ForbiddenError when the kernel
+ *   refuses the executor or the agent credential; its ValidationError, each
+ *   problem naming its tool, when it refuses the new configuration.
+ */
+export async function registerTools(
+  options: RegistrationOptions,
+  entriesByServer: Map<string, ToolManifestEntry[]>,
+): Promise<{ registration: Registration; version: number | null }> {
+  if (!options.agentToken) return { registration: 'not_asked', version: null };
+  // A bridge that cannot serve (its executor credential refused) leaves the profile as it was.
+  await new KernelApi({
+    url: options.url,
+    token: options.executorToken,
+    timeoutMs: options.timeoutMs,
+  }).checkExecutor();
+  const api = new KernelApi({
+    url: options.url,
+    token: options.agentToken,
+    timeoutMs: options.timeoutMs,
+  });
+  const stored = await api.profile();
+  if (stored === null) return { registration: 'no_profile', version: null };
+  let configuration: ProfileConfiguration = stored;
+  let changed = false;
+  for (const [server, entries] of entriesByServer) {
+    const next = registerServerTools(configuration, server, entries);
+    if (next) {
+      configuration = next;
+      changed = true;
+    }
+  }
+  // The stored configuration with only tool_names and tool_manifest rewritten; the kernel checks it whole.
+  if (!changed) return { registration: 'unchanged', version: null };
+  try {
+    const { version } = await api.putProfile(configuration as typeof stored);
+    return { registration: 'registered', version };
+  } catch (error) {
+    if (!isValidationError(error) || error.problems.length === 0) throw error;
+    // The kernel points at a tool by its index in what was sent: its name says which one.
+    throw new ValidationError({
+      code: error.code,
+      detail: error.detail,
+      status: error.status,
+      problems: problemsNamingTools(configuration, error.problems),
+      cause: error,
+    });
+  }
 }

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { startExecutorBridge } from '@airlock/mcp';
+import { KernelApi, startExecutorBridge } from '@airlock/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestKernel, type TestKernel } from '../support/kernel.js';
+import { slowServer } from './servers.js';
 
 const declaredTools = fileURLToPath(
   new URL('./fixtures/declared-tools-server.mjs', import.meta.url),
@@ -84,5 +85,35 @@ describe('executor bridge: a server that does not start', () => {
     await expect(started).rejects.toThrow(
       /^the MCP server broken did not start and list its tools: .*Connection closed/,
     );
+  });
+});
+
+/*
+ * A bridge whose executor credential the kernel refuses serves nothing: it
+ * ended with that refusal, but only after it had registered its tools in
+ * the agent's profile (a new version naming tools no executor serves).
+ */
+describe('executor bridge: a refused executor credential', () => {
+  let kernel: TestKernel;
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+  });
+  afterAll(async () => {
+    await kernel?.close();
+  });
+
+  it('fails before the registration: the profile is left as it was', async () => {
+    const agent = new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent });
+    await agent.putProfile({ approval_mode: 'ask', tool_names: ['ask'] });
+    const before = await agent.profile();
+    await expect(
+      startExecutorBridge({
+        url: kernel.url,
+        executorToken: 'alk_executor_unknown',
+        agentToken: kernel.workspace.tokens.agent,
+        servers: [slowServer()],
+      }),
+    ).rejects.toThrow(/unauthenticated/);
+    expect(await agent.profile()).toEqual(before);
   });
 });
