@@ -47,10 +47,14 @@ function shell(program: string, args: readonly ShellWord[], segment: LexedSegmen
     const script = args[index];
     if (!script) return { kind: 'unreadable', note: `${name} without a command` };
     if (script.dynamic) {
-      // `bash -c "$(cat <<'EOF' ... EOF)"` runs the here-document's body: it is read too.
+      // `bash -c "$(cat <<'EOF' ... EOF)"` runs the here-document's body: it is read instead
+      // (its substitutions are the expansion's; reading both would double the work at each level).
       const output = catHeredocOutput(script.text);
-      const lines = output === null ? [script.text] : [script.text, output];
-      return { kind: 'unreadable', note: `${name} runs an expansion`, lines };
+      return {
+        kind: 'unreadable',
+        note: `${name} runs an expansion`,
+        lines: [output ?? script.text],
+      };
     }
     return { kind: 'lines', lines: [script.text], via: name };
   }
@@ -153,8 +157,11 @@ export function interpret(
   if (program === 'eval') {
     const line = args.map((word) => word.text).join(' ');
     const output = args.length === 1 ? catHeredocOutput(line) : null;
-    const lines = output === null ? [line] : [line, output];
-    return { kind: 'unreadable', note: 'eval runs text built at run time', lines };
+    return {
+      kind: 'unreadable',
+      note: 'eval runs text built at run time',
+      lines: [output ?? line],
+    };
   }
   if (program === 'source' || program === '.') {
     if (STDIN_FILE.test(args[0]?.text ?? '')) return stdinScript(program, segment);

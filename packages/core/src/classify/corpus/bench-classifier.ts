@@ -73,6 +73,15 @@ function filled(open: string, middle: string, close = ''): string {
   return `${open.repeat(n)}${middle}${close.repeat(n)}`;
 }
 // Each just under the classifier's length limit, past which it reads nothing (unknown, at once).
+/** `bash -c "$(cat <<E ... E)"` nested as deep as the limit allows, an unquoted delimiter at each level. */
+function nestedHeredocScripts(): string {
+  let text = 'rm -rf x';
+  for (let level = 0; ; level++) {
+    const next = `bash -c "$(cat <<E${level}\n${text}\nE${level}\n)"`;
+    if (next.length > MAX_CLASSIFIED_COMMAND_LENGTH) return text;
+    text = next;
+  }
+}
 const hostile: Record<string, string> = {
   'nested $(': filled('$(', 'ls', ')'),
   'sudo wrappers': filled('sudo ', 'rm -rf x'),
@@ -80,6 +89,8 @@ const hostile: Record<string, string> = {
   'nested parentheses': filled('(', 'ls', ')'),
   'unclosed parentheses': filled('(', 'ls'),
   'for without in': filled('for a do ', 'ls'),
+  'here-document scripts nested in bash -c': nestedHeredocScripts(),
+  'ssh chain': filled('ssh h ', 'ls'),
   words: filled('ls ', ''),
   'unquoted expansions': filled('find . -name $N ', ''),
   'here-documents': filled('cat <<EOF ', '\n'),
