@@ -23,12 +23,18 @@ const PROGRAMS: readonly string[] = [
   ...new Set([...TABLE_PROGRAMS, ...WRAPPER_NAMES, ...OTHER_PROGRAMS]),
 ];
 
-/** `*`, `?`, a bracket expression with something inside, or an extglob group. */
-const GLOB = /[*?]|\[[^\]]+\]|[@+!]\(/;
+/** `*`, `?` or an extglob group. */
+const WILDCARD = /[*?]|[@+!]\(/;
 
-/** Whether a program name (its last path part) holds a pattern bash matches against files. */
+/**
+ * Whether a program name (its last path part) holds a pattern bash matches
+ * against files: a wildcard, or a bracket expression with something inside
+ * (a `[` with a `]` after the next character; `[` alone is the test program).
+ * Found by index, not by a pattern that backtracks over a run of `[`.
+ */
 export function isGlobName(name: string): boolean {
-  return GLOB.test(name);
+  const open = name.indexOf('[');
+  return WILDCARD.test(name) || (open >= 0 && name.indexOf(']', open + 2) >= 0);
 }
 
 /** The regular expression for a bracket expression starting at `open`, and where it ends; null when unclosed. */

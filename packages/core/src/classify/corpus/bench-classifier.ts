@@ -99,6 +99,7 @@ const hostile: Record<string, string> = {
   segments: filled('ls;', ''),
   'glob program names': filled('r*;', ''),
   'glob program names, one word each': filled('r? ', ''),
+  'a run of [ as a program name': filled('[', ''),
   'find -exec': `find . ${filled('-exec ls ; ', '').slice(0, MAX_CLASSIFIED_COMMAND_LENGTH - 7)}`,
   'past the limit': `${'ls '.repeat(MAX_CLASSIFIED_COMMAND_LENGTH)}`,
 };
