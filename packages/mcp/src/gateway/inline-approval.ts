@@ -1,3 +1,4 @@
+import { shortened, visibleText } from '@airlock/core';
 import type { TaskView } from '@airlock/sdk';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { GatewaySession } from './gateway-session.js';
@@ -16,6 +17,22 @@ const DECISION_FORM = {
   },
   required: ['decision'],
 } as const;
+
+/** The most of a call's input the question shows: past it, its start and its end. */
+const INPUT_SHOWN_MAX = 2000;
+
+/**
+ * The question a person answers: the call as it will run, every character
+ * that would change how it reads shown as a mark, and a long input cut in
+ * its middle (never its end), saying so.
+ */
+export function questionOf(task: TaskView): string {
+  const input = visibleText(JSON.stringify(task.tool_input));
+  const shown = shortened(input, INPUT_SHOWN_MAX);
+  const whole = shown === input ? '' : " (the whole input is in Airlock's inbox)";
+  const name = visibleText(task.tool_name, { oneLine: true });
+  return `Airlock holds this call for a person's approval: ${name} ${shown}${whole}`;
+}
 
 /** True when the client can ask its user and the session's credential can decide (a member's). */
 export function canAskInline(server: Server, session: GatewaySession): boolean {
@@ -36,14 +53,12 @@ export async function askInline(options: {
   signal: AbortSignal;
 }): Promise<void> {
   const { task } = options;
-  const input = JSON.stringify(task.tool_input);
-  const shown = input.length > 500 ? `${input.slice(0, 500)}…` : input;
   let answer: Awaited<ReturnType<Server['elicitInput']>>;
   try {
     answer = await options.server.elicitInput(
       {
         mode: 'form',
-        message: `Airlock holds this call for a person's approval: ${task.tool_name} ${shown}`,
+        message: questionOf(task),
         requestedSchema: DECISION_FORM as never,
       },
       { signal: options.signal, timeout: 24 * 60 * 60_000 },

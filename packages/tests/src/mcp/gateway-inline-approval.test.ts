@@ -1,0 +1,72 @@
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Gateway, startGateway } from '@airlock/mcp';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestKernel, type TestKernel } from '../support/kernel.js';
+import { filesystemServer, workFolder } from './servers.js';
+
+/*
+ * A member's client asks its own user to approve a parked call inline (MCP
+ * elicitation). What that person reads is what runs: the question showed
+ * the input's first 500 characters only, so the end of a long input (where
+ * a command's `; rm -rf ~` would be) was approved unseen, and it showed
+ * bidirectional controls raw, which reorder the text around them.
+ */
+describe('MCP gateway: the inline approval question', () => {
+  let kernel: TestKernel;
+  let gateway: Gateway;
+  let dir: string;
+
+  beforeAll(async () => {
+    kernel = await startTestKernel();
+    dir = workFolder();
+    gateway = await startGateway({
+      url: kernel.url,
+      workspaceId: kernel.workspace.id,
+      executorToken: kernel.workspace.tokens.executor,
+      servers: [filesystemServer(dir)],
+      memberPolicy: { approval_mode: 'ask', approval_rules: [] },
+      pollMs: 50,
+    });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await kernel?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('shows the end of a long input, says it is cut, and marks the characters that reorder text', async () => {
+    const asked: string[] = [];
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await gateway.connect(serverSide, kernel.workspace.tokens.member);
+    const client = new Client(
+      { name: 'inline', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'decline' };
+    });
+    await client.connect(clientSide);
+    try {
+      const content = `${'harmless '.repeat(400)}\u202eTHE END`;
+      const result = (await client.callTool({
+        name: 'fs__write_file',
+        arguments: { path: 'src/long.txt', content },
+      })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(existsSync(join(dir, 'src/long.txt'))).toBe(false);
+      expect(asked).toHaveLength(1);
+      const [message = ''] = asked;
+      expect(message).toContain('THE END');
+      expect(message).toContain('⟨U+202E⟩');
+      expect(message).not.toContain('\u202e');
+      expect(message).toMatch(/…⟨\d+ more⟩… .*\(the whole input is in Airlock's inbox\)$/);
+    } finally {
+      await client.close();
+    }
+  });
+});
