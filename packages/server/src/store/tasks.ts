@@ -1,6 +1,6 @@
 import type { TaskState } from '@airlock/core';
 import { type RawBuilder, sql } from 'kysely';
-import { lockedForUpdate } from './dialect.js';
+import { DIALECT_TRAITS, lockedForUpdate } from './dialect.js';
 import { runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import { rowLimit } from './row-limit.js';
@@ -228,8 +228,8 @@ export async function rewriteParkedCall(
 
 /**
  * Clears the addressee of the rows held for it in these states (read locked first where the
- * backend needs it). Returns each row as it was and as it is now, so a caller can carry what is
- * keyed to the row's version (a parked row's approvals) to the new one.
+ * backend needs it, their runs before them). Returns each row as it was and as it is now, so a
+ * caller can carry what is keyed to the row's version (a parked row's approvals) to the new one.
  */
 export async function clearAddressee(
   tx: Tx,
@@ -237,6 +237,24 @@ export async function clearAddressee(
 ): Promise<{ before: TaskTable; after: TaskTable }[]> {
   const { db, dialect } = tx[SQL];
   const states = options.states.map((state) => stateLiteral(state));
+  if (DIALECT_TRAITS[dialect].sharedByProcesses) {
+    // A decision takes its row's run lock first: an approval given meanwhile to the row as it
+    // is now commits before the rows are read, and is carried to the new version. Without
+    // the runs' locks it committed after the carry, to a version no row has any more: lost.
+    await db
+      .selectFrom('runs')
+      .select('id')
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('tasks')
+          .select('tasks.run_id')
+          .where('tasks.addressee', '=', options.addressee)
+          .where('tasks.state', 'in', states),
+      )
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
   const held = await lockedForUpdate(
     dialect,
     db
