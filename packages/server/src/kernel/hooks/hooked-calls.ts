@@ -1,3 +1,5 @@
+import { canonicalJson } from '@airlock/core';
+import { protocolOf } from '@airlock/hooks';
 import { AirlockError } from '../../errors.js';
 import {
   type CallLookupsAhead,
@@ -15,6 +17,7 @@ import { applyRound, plantCalls } from '../loop/run-loop.js';
 import { moveTask } from '../machines/move-task.js';
 import { type HookedCall, hookedPrincipal } from './agent-calls.js';
 import { checkNotGranted, checkPresentedCall } from './call-binding.js';
+import { wasEdited } from './hooked-verdicts.js';
 
 /**
  * The row of a call asked about again: by its key, or by the agent's id for
@@ -178,7 +181,21 @@ export async function preToolRow(
     (await identicalWaitingRow(tx, run, call, PRE_TOOL_IDENTICAL, ahead)) ??
     (await plantCall(ctx, tx, run, call));
   if (row.state === 'runnable' && row.kind === 'tool' && run.state === 'running') {
+    if (refusedAsComposed(agent, row, call)) return row;
     row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: call.toolUseId });
   }
   return row;
+}
+
+/**
+ * True when a call a person approved only with changes is presented as its
+ * model composed it by an agent that cannot run the edit in its place
+ * (Codex, Gemini CLI): it is refused, naming the edit, and its row is left
+ * approved, not granted, for the call made again with the edit. A framework
+ * adapter, or an agent of no known protocol, runs the edit it is handed.
+ */
+function refusedAsComposed(agent: string, row: TaskTable, call: HookedCall): boolean {
+  if (!wasEdited(row) || protocolOf(agent)?.updatesInput !== false) return false;
+  const edit = canonicalJson(JSON.parse(row.tool_input) as unknown);
+  return canonicalJson(call.toolInput ?? null) !== edit;
 }

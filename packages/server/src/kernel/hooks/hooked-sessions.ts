@@ -328,7 +328,10 @@ async function callAnswer(
   row: TaskTable,
 ): Promise<HookedAnswer> {
   const inAgentPrompt = await answerableInAgentPrompt(ctx.store, run, row);
-  return answerOf({ ...base, run_id: run.id }, row, { inAgentPrompt });
+  return answerOf({ ...base, run_id: run.id }, row, {
+    inAgentPrompt,
+    running: run.state === 'running',
+  });
 }
 
 function remindersOf(row: TaskTable): string[] {

@@ -31,6 +31,11 @@ export function wasEdited(row: TaskTable): boolean {
   return decisionOf(row).edited_by !== undefined;
 }
 
+/** Why a call a person approved only with changes was not run as composed, and what to make instead. */
+function editToMake(row: TaskTable): string {
+  return `a person approved this call only with changes, so it was not run as composed. Make the call again with this input: ${row.tool_input}`;
+}
+
 /**
  * True when a parked row waits only because an action contract's
  * requires_user rule matched: every layer that asks is that rule. A row
@@ -52,14 +57,16 @@ export function requiresUser(row: TaskTable): boolean {
 /**
  * The verdict on a call's row: taken for the agent (claimed) or already
  * run: allow; waiting for a person: wait; refused, expired or canceled:
- * deny with the reason the model reads. `requires_user` is set only for a
+ * deny with the reason the model reads; approved with changes and left for
+ * the call made again with them (`running`: its run still runs): deny
+ * naming the edit. `requires_user` is set only for a
  * park the agent's own user may answer (`inAgentPrompt`, see
  * agent-prompt.ts); any other park waits for members.
  */
 export function answerOf(
   base: Pick<HookedAnswer, 'run_id' | 'conversation_id'>,
   row: TaskTable,
-  options: { inAgentPrompt: boolean } = { inAgentPrompt: false },
+  options: { inAgentPrompt: boolean; running?: boolean } = { inAgentPrompt: false },
 ): HookedAnswer {
   const about = {
     ...base,
@@ -98,6 +105,10 @@ export function answerOf(
     case 'canceled':
       return hookAnswer({ ...about, verdict: 'deny', reason: 'the call was canceled' });
     case 'runnable':
+      // Left for the call made again with a person's edit (see refusedAsComposed).
+      if (options.running && wasEdited(row)) {
+        return hookAnswer({ ...about, verdict: 'deny', reason: editToMake(row) });
+      }
       return hookAnswer({ ...about, verdict: 'deny', reason: 'the run of this call has ended' });
     default:
       return hookAnswer({
