@@ -126,6 +126,14 @@ describe('a glob in a program name', () => {
     ]);
   });
 
+  it('may be any program when the pattern is too long to be a name, and many stars cost no more than one', () => {
+    const any = readWhole(`r${'?'.repeat(70)} -rf victim`);
+    expect(any).toContain('publish');
+    expect(any).not.toContain('read');
+    // A regular expression of 30 `.*` backtracked for hours; runs of `*` are one star here.
+    expect(readWhole(`${'*'.repeat(30)}x -rf victim`)).toEqual(readWhole('*x -rf victim'));
+  });
+
   it('may be any program once a call has matched its share of globs', () => {
     const many = `${'c?t notes;'.repeat(40)}c?t notes`;
     expect(readWhole(many)).toContain('destructive');

@@ -100,6 +100,7 @@ const hostile: Record<string, string> = {
   'glob program names': filled('r*;', ''),
   'glob program names, one word each': filled('r? ', ''),
   'a run of [ as a program name': filled('[', ''),
+  'stars and marks in program names': filled('*?*?*?*?*?*?*?*?*?*?*?*?*x;', ''),
   'blank lines given to a database client': `mysql -e '${'\n'.repeat(MAX_CLASSIFIED_COMMAND_LENGTH - 12)}'`,
   'find -exec': `find . ${filled('-exec ls ; ', '').slice(0, MAX_CLASSIFIED_COMMAND_LENGTH - 7)}`,
   'past the limit': `${'ls '.repeat(MAX_CLASSIFIED_COMMAND_LENGTH)}`,
