@@ -1,11 +1,12 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { airlockCommandOf } from './command-shape.js';
 
 /**
  * Why an Airlock hook command cannot start, or null: the program it runs
  * (the Node.js binary install pinned, `sh`, `bash`) must be an executable
- * file, and Airlock's script must exist. A program that is gone makes the
+ * file, Airlock's script must exist, and the configuration it names must be
+ * named whole (the agent runs it in its own directory). A program that is gone makes the
  * hook exit 127, which Codex and Gemini CLI read as "run the call".
  */
 export function commandProblem(command: unknown): string | null {
@@ -17,6 +18,10 @@ export function commandProblem(command: unknown): string | null {
   }
   if (!isFile(parsed.script) && parsed.script.includes('/')) {
     return `the hook entry ${parsed.script} is missing`;
+  }
+  const named = parsed.config ?? parsed.hooksConfig;
+  if (named !== undefined && !isAbsolute(named)) {
+    return `the hook names its configuration ${named} relative to the directory it runs in, which is the agent's, not install's: every tool call is refused where it is not found; run airlock hooks install again`;
   }
   if (parsed.config !== undefined && !readable(parsed.config)) {
     return `the shell client's configuration ${parsed.config} is missing or unreadable: the hook refuses every tool call; run airlock hooks install again`;

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { doctor } from './doctor.js';
 import { installHooks } from './install.js';
 import { freshHome, installBasics } from './test-home.js';
 
@@ -39,5 +40,33 @@ describe('install given relative paths', () => {
       configPath: relative(process.cwd(), config),
     });
     expect(result.command.split(' ').at(-1)).toBe(join(home, 'airlock', 'hooks-codex.curl'));
+  });
+});
+
+describe('doctor and an entry an earlier install wrote with a relative configuration', () => {
+  it('fails the entry: the agent, in its own directory, would not find the file', async () => {
+    const { home, env } = freshHome('paths-doctor');
+    writeFileSync(join(home, 'airlock-hook.js'), '');
+    installHooks({
+      agent: 'claude-code',
+      ...installBasics(env),
+      node: process.execPath,
+      hookEntry: join(home, 'airlock-hook.js'),
+    });
+    const path = join(home, '.claude', 'settings.json');
+    const absolute = join(home, '.airlock', 'hooks.json');
+    writeFileSync(path, readFileSync(path, 'utf8').replaceAll(absolute, 'hooks.json'));
+    const checks = await doctor({
+      agents: ['claude-code'],
+      scope: { kind: 'user' },
+      env,
+      binaries: { 'claude-code': '/nonexistent' },
+    });
+    expect(checks.find((check) => check.check === 'claude-code hooks PreToolUse')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining(
+        'names its configuration hooks.json relative to the directory it runs in',
+      ),
+    });
   });
 });
