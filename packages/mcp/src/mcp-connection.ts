@@ -4,6 +4,7 @@ import {
   type CallToolResult,
   CallToolResultSchema,
   ErrorCode,
+  ListToolsResultSchema,
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -116,7 +117,12 @@ export class McpServerConnection {
     let pages = 0;
     let bytes = 0;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      // Not client.listTools: it compiles every tool's outputSchema (one that does not compile
+      // throws, a costly one holds the process) for the checks callTool would make (see callTool).
+      const page = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        ListToolsResultSchema,
+      );
       pages += 1;
       bytes += JSON.stringify(page.tools).length;
       if (pages > TOOL_LIST_MAX_PAGES || bytes > TOOL_LIST_MAX_BYTES) {

@@ -53,6 +53,41 @@ describe('executor bridge: a tool name the kernel cannot take', () => {
     await expect(started).rejects.toThrow(why);
   });
 
+  it('a tool whose outputSchema does not compile: the bridge starts and calls it', async () => {
+    const bridge = await startExecutorBridge({
+      url: kernel.url,
+      executorToken: kernel.workspace.tokens.executor,
+      servers: [
+        {
+          name: 'odd',
+          spec: {
+            command: process.execPath,
+            args: [declaredTools],
+            env: {
+              TOOLS_JSON: JSON.stringify([
+                { name: 'ok', inputSchema: { type: 'object' } },
+                {
+                  name: 'shaped',
+                  inputSchema: { type: 'object' },
+                  outputSchema: { type: 'object', properties: { a: { type: 'nope' } } },
+                },
+              ]),
+            },
+          },
+        },
+      ],
+    });
+    try {
+      expect([...bridge.tools.keys()]).toEqual(['odd__ok', 'odd__shaped']);
+      const answer = await bridge.connections
+        .get('odd')
+        ?.callTool('shaped', {}, new AbortController().signal);
+      expect(answer?.content).toEqual([{ type: 'text', text: 'ok' }]);
+    } finally {
+      await bridge.close();
+    }
+  });
+
   it('a name listed twice: the start fails naming it', async () => {
     await expect(start(['ok', 'twice', 'twice'])).rejects.toThrow(
       'the MCP server odd cannot be served: the tool "twice" is listed twice',
