@@ -56,8 +56,10 @@ function walkLine(line: string, walk: Walk): void {
     return;
   }
   const lexed = lexShellLine(line);
-  for (const problem of lexed.problems) {
-    push(walk, [{ text: line.trim(), dynamic: false }], new Set(['unknown']), problem);
+  // Each kind of problem once: a line of 2,000 stray `)` is one unknown segment, not 2,000 copies.
+  const text = lexed.problems.length > 0 ? line.trim() : '';
+  for (const problem of new Set(lexed.problems)) {
+    push(walk, [{ text, dynamic: false }], new Set(['unknown']), problem);
   }
   const from = walk.out.length;
   for (const segment of lexed.segments) walkSegment(segment, walk);

@@ -88,6 +88,7 @@ const hostile: Record<string, string> = {
   'unknown sudo options': filled('sudo --zz ', 'ls'),
   'nested parentheses': filled('(', 'ls', ')'),
   'unclosed parentheses': filled('(', 'ls'),
+  'stray closing parentheses': filled('\t)=', ''),
   'for without in': filled('for a do ', 'ls'),
   'here-document scripts nested in bash -c': nestedHeredocScripts(),
   'ssh chain': filled('ssh h ', 'ls'),
