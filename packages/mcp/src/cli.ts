@@ -14,7 +14,7 @@ import {
   serversFrom,
   UsageError,
 } from './cli-options.js';
-import { startExecutorBridge } from './executor-bridge.js';
+import { type ExecutorBridge, startExecutorBridge } from './executor-bridge.js';
 import { startGateway } from './gateway/gateway.js';
 import { hasErrorCode } from './kernel-api.js';
 
@@ -86,6 +86,17 @@ function positiveCount(values: Record<string, unknown>, name: string, fallback: 
   return count;
 }
 
+/** Says what `--agent-token` did: a new profile version, or why the tools were not registered. */
+function logRegistration(bridge: ExecutorBridge): void {
+  if (bridge.registration === 'registered') {
+    log(`registered the tools in the profile (version ${bridge.registeredVersion})`);
+  } else if (bridge.registration === 'no_profile') {
+    log(
+      'the agent has no profile yet, so the tools were not registered: declare one (PUT /agent_api/v1/profile/configuration) and start again',
+    );
+  }
+}
+
 /** `airlock executor mcp`: runs the executor bridge until SIGINT/SIGTERM. */
 export async function executorCommand(argv: readonly string[]): Promise<number> {
   const { values, command } = parseCommand(argv, COMMON_OPTIONS);
@@ -108,13 +119,7 @@ export async function executorCommand(argv: readonly string[]): Promise<number> 
     onError: logFailure,
   });
   log(`serving ${bridge.tools.size} tools: ${[...bridge.tools.keys()].join(', ')}`);
-  if (bridge.registration === 'registered') {
-    log(`registered them in the profile (version ${bridge.registeredVersion})`);
-  } else if (bridge.registration === 'no_profile') {
-    log(
-      'the agent has no profile yet, so the tools were not registered: declare one (PUT /agent_api/v1/profile/configuration) and start the bridge again',
-    );
-  }
+  logRegistration(bridge);
   await stopped;
   await bridge.close();
   return 0;
@@ -174,6 +179,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
     timeoutMs,
     onError: logFailure,
   });
+  logRegistration(gateway.bridge);
   let status = 0;
   try {
     if (clientToken !== null) {

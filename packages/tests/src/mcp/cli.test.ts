@@ -260,6 +260,26 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     expect(await agent.profile()).toEqual(before);
   });
 
+  it('the gateway command says when --agent-token registered nothing, the agent having no profile', async () => {
+    const fresh = await kernel.addWorkspace('no-profile');
+    const ended = await runAirlockCli(
+      ['gateway', 'mcp', '--stdio', '--name', 'fs', '--', ...fsCommand()],
+      {
+        ...env(),
+        AIRLOCK_WORKSPACE: fresh.id,
+        AIRLOCK_EXECUTOR_TOKEN: fresh.tokens.executor,
+        AIRLOCK_AGENT_TOKEN: fresh.tokens.agent,
+        AIRLOCK_TOKEN: fresh.tokens.agent,
+      },
+      children,
+    );
+    // stdin is empty: the gateway ends at once, having said what it did.
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toContain(
+      'the agent has no profile yet, so the tools were not registered',
+    );
+  });
+
   it('the gateway command serves Streamable HTTP with each client credential', async () => {
     const child = spawn(
       process.execPath,
