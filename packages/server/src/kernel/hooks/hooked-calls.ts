@@ -188,6 +188,24 @@ export async function preToolRow(
 }
 
 /**
+ * The row of a call asked about again by its task key after its turn ended
+ * (a member stopped the run, a deadline ended it): answered with what became
+ * of it, granting nothing, instead of looking for the key in a new turn.
+ * @throws AirlockError task_not_found, call_mismatch, not_claimable, as {@link preToolRow}.
+ */
+export async function rowOfEndedTurn(
+  tx: Tx,
+  run: RunTable,
+  options: { call: HookedCall; taskKey: string },
+): Promise<TaskTable> {
+  const row = await findCallRow(tx, run, { taskKey: options.taskKey, toolUseId: null }, undefined);
+  if (!row) throw new AirlockError('task_not_found', `no task ${options.taskKey} in run ${run.id}`);
+  await checkPresentedCall(tx, run, row, options.call);
+  checkNotGranted(row);
+  return row;
+}
+
+/**
  * True when a call a person approved only with changes is presented as its
  * model composed it by an agent that cannot run the edit in its place
  * (Codex, Gemini CLI): it is refused, naming the edit, and its row is left

@@ -8,7 +8,7 @@ import { findTask, findTaskBySource } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { lockRun } from '../machines/run-state.js';
 import { answerableInAgentPrompt } from './agent-prompt.js';
-import { preToolRow } from './hooked-calls.js';
+import { preToolRow, rowOfEndedTurn } from './hooked-calls.js';
 import { awaitReportsInFlight, closeUnreported, postToolRow } from './hooked-reports.js';
 import { currentTurn, inSessionTurn, keyOf, lastTurn, newTurn, sessionOf } from './hooked-turns.js';
 import { answerOf, hookAnswer } from './hooked-verdicts.js';
@@ -208,14 +208,20 @@ async function recordInSession(
           toolUseId: input.tool_use_id ?? null,
         },
       };
-      // The session's turn, when it still runs, is locked at once (no read of it before).
+      // The session's turn, when it still runs, is locked at once (no read of it before); a
+      // call asked about again in a turn that ended is answered from that turn.
+      const { taskKey } = options;
       const inTurn = await inSessionTurn(
         ctx,
         principal,
         session,
         options,
         async (tx, run, ahead) =>
-          run.state === 'running' ? preToolRow(ctx, tx, run, options, ahead) : null,
+          run.state === 'running'
+            ? preToolRow(ctx, tx, run, options, ahead)
+            : taskKey === undefined
+              ? null
+              : rowOfEndedTurn(tx, run, { call: options.call, taskKey }),
       );
       if (inTurn?.value) return callAnswer(ctx, base, inTurn.run, inTurn.value);
       // The session has no turn that runs (it ended, or there is none yet): a new one takes the call.
