@@ -1,3 +1,4 @@
+import { asKeptText } from '@airlock/core';
 import { postCompletion } from './openai-http.js';
 import type { ModelProvider, ProviderRound, RoundRequest } from './types.js';
 import { ProviderError } from './types.js';
@@ -119,6 +120,15 @@ const CUT_SHORT: Record<string, { code: string; detail: string }> = {
   },
 };
 
+/** The longest tool name and call id a round may carry, as the gateway's calls. */
+const NAME_MAX = 512;
+const ID_MAX = 200;
+
+/** A name or id every store keeps as sent: no NUL, no lone surrogate, not too long. */
+function isKeptName(text: string, max: number): boolean {
+  return text.length <= max && asKeptText(text) === text;
+}
+
 function parseCompletion(text: string): ProviderRound {
   let payload: {
     choices?: {
@@ -137,14 +147,22 @@ function parseCompletion(text: string): ProviderRound {
   const cutShort = CUT_SHORT[choice.finish_reason ?? ''];
   if (cutShort) throw new ProviderError(cutShort.code, cutShort.detail);
   const calls = message.tool_calls ?? [];
-  if (calls.length === 0) return { type: 'final', content: message.content ?? '' };
+  // What the model wrote is kept as text every store keeps alike (NUL as U+FFFD).
+  const content = message.content == null ? message.content : asKeptText(message.content);
+  if (calls.length === 0) return { type: 'final', content: content ?? '' };
   const seenIds = new Set<string>();
   return {
     type: 'tool_calls',
-    content: message.content ?? undefined,
+    content: content ?? undefined,
     calls: calls.map((call, index) => {
       const name = call.function?.name;
       if (!name) throw new ProviderError('provider_error', `tool call ${index} has no name`);
+      if (!isKeptName(name, NAME_MAX)) {
+        throw new ProviderError(
+          'provider_error',
+          `tool call ${index} has a name no store keeps as sent (NUL, a lone surrogate, or over ${NAME_MAX} characters)`,
+        );
+      }
       let input: unknown = {};
       const args = call.function?.arguments;
       if (args) {
@@ -155,10 +173,16 @@ function parseCompletion(text: string): ProviderRound {
           input = { arguments: args };
         }
       }
-      // An id the round already used would make two results indistinguishable: such a
-      // call (or one without an id) is answered under its task key instead.
+      // An id the round already used would make two results indistinguishable, and one no
+      // store keeps as sent would name another call: such a call (or one without an id) is
+      // answered under its task key instead.
       const id =
-        typeof call.id === 'string' && call.id !== '' && !seenIds.has(call.id) ? call.id : null;
+        typeof call.id === 'string' &&
+        call.id !== '' &&
+        isKeptName(call.id, ID_MAX) &&
+        !seenIds.has(call.id)
+          ? call.id
+          : null;
       if (id !== null) seenIds.add(id);
       return { id, name, input };
     }),
