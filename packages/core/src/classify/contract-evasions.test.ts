@@ -79,6 +79,9 @@ const REFUSED = [
   // A pager's initial command and a database client's shell escape run here.
   "less '+!rm -rf victim' notes.txt",
   "psql -c '\\! rm -rf victim'",
+  // npm packages' programs that delete, or wrappers that run the command after them.
+  'npx rimraf victim',
+  'npx cross-env A=1 rm -rf victim',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

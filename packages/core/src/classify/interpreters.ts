@@ -8,8 +8,8 @@ export type Interpreted =
   | { readonly kind: 'unreadable'; readonly note: string; readonly lines?: readonly string[] };
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish']);
-/** Multi-call programs: the first argument names the applet that runs (`busybox rm -rf x`). */
-const MULTI_CALL = new Set(['busybox', 'toybox']);
+/** Multi-call programs: the first argument names the applet that runs (`busybox rm -rf x`, `shx rm -rf x`). */
+const MULTI_CALL = new Set(['busybox', 'toybox', 'shx']);
 const SHELL_VALUED = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file']);
 const POWERSHELLS = new Set(['powershell', 'pwsh', 'powershell.exe', 'pwsh.exe']);
 const SCRIPT_RUNTIMES = new Set(

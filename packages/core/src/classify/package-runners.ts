@@ -258,3 +258,18 @@ export function packageRunner(
   }
   return { kind: 'words', from: index, tags, ...(grammar.fetches ? { runsPackage: true } : {}) };
 }
+
+/**
+ * Packages' programs that run a script or commands they are given (`npx tsx
+ * build.ts`, `npx nodemon --exec CMD`): what they run is not what
+ * `install_local` says, so their command stays `unknown`.
+ */
+const RUNS_GIVEN_CODE = new Set([
+  ...['nodemon', 'ts-node', 'ts-node-esm', 'tsx', 'vite-node', 'zx', 'esno', 'esr', 'jiti'],
+  ...['npm-run-all', 'npm-run-all2', 'run-s', 'run-p', 'lint-staged', 'husky', 'wireit'],
+]);
+
+/** Whether a fetched package's program (`npx NAME`) is read as `install_local` says, with no `unknown`. */
+export function runsOnlyItself(program: string): boolean {
+  return !RUNS_GIVEN_CODE.has(program);
+}

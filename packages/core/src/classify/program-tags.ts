@@ -28,12 +28,18 @@ const WRITE = new Set([
   ...['touch', 'mkdir', 'cp', 'mv', 'tee', 'chmod', 'chown', 'chgrp', 'ln', 'install', 'patch'],
   ...['tar', 'unzip', 'zip', 'gzip', 'gunzip', 'bzip2', 'xz', 'unxz', '7z', 'split', 'mkfifo'],
   ...['mktemp', 'sponge', 'prettier', 'black', 'gofmt', 'rustfmt', 'biome'],
-  ...['zstd', 'pigz', 'lz4', 'brotli'],
+  ...['zstd', 'pigz', 'lz4', 'brotli', 'mkdirp', 'copyfiles', 'cpy', 'ncp', 'cpx'],
   ...['vi', 'vim', 'nvim', 'gvim', 'vimdiff', 'nvi', 'evim', 'ex', 'emacs', 'emacsclient', 'nano'],
   ...['pico', 'micro', 'hx', 'helix', 'joe', 'mcedit', 'kak'],
 ]);
-const DELETE = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'trash', 'trash-put']);
-const DESTRUCTIVE = new Set(['shred', 'wipefs', 'fdisk', 'sfdisk', 'parted', 'mkswap']);
+const DELETE = new Set([
+  ...['rm', 'rmdir', 'unlink', 'shred', 'srm', 'trash', 'trash-put'],
+  // npm packages' programs, often run through npx: rimraf and del remove trees as `rm -rf` does.
+  ...['rimraf', 'del', 'del-cli'],
+]);
+const DESTRUCTIVE = new Set([
+  ...['shred', 'wipefs', 'fdisk', 'sfdisk', 'parted', 'mkswap', 'rimraf', 'del', 'del-cli'],
+]);
 const NETWORK = new Set([
   ...['curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'socat', 'telnet'],
   ...['ftp', 'http', 'https', 'xh', 'ping', 'dig', 'nslookup', 'host', 'aria2c', 'mosh'],

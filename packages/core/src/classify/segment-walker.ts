@@ -11,6 +11,7 @@ import {
   walkGlob,
   walkSsh,
 } from './nested-walks.js';
+import { runsOnlyItself } from './package-runners.js';
 import { probeTags } from './probes.js';
 import { isGlobName } from './program-globs.js';
 import { namesOtherFile } from './program-paths.js';
@@ -213,7 +214,7 @@ function walkWords(
     }
     const unwrapped = unwrap(program, words, at + 1);
     // env's assignments are read whether or not it runs a command (a word `x='a[$(...)]'` counts).
-    if (program === 'env' && unwrapped?.kind !== 'line') {
+    if ((program === 'env' || program === 'cross-env') && unwrapped?.kind !== 'line') {
       const end = unwrapped?.kind === 'words' ? unwrapped.from : words.length;
       for (let index = at + 1; index < end; index++) {
         if (words[index]!.text.includes('=')) walkAssignment(words[index]!, walk(), tags);
@@ -261,7 +262,7 @@ function walkWords(
       tags,
       unwrapped,
       interpreted,
-      fetched: words === packageWords && at === packageAt,
+      fetched: words === packageWords && at === packageAt && runsOnlyItself(program),
     });
     return;
   }

@@ -1,4 +1,5 @@
 import { laterWrapper } from './later-wrappers.js';
+import { nodeWrapper } from './node-wrappers.js';
 import { packageRunner } from './package-runners.js';
 import type { ShellWord } from './shell-lexer.js';
 import { writesNoFile } from './streams.js';
@@ -238,7 +239,10 @@ export function unwrap(
   from: number,
 ): Unwrapped | null {
   if (program === 'env') return unwrapEnv(words, from);
-  const later = laterWrapper(program, words, from) ?? packageRunner(program, words, from);
+  const later =
+    laterWrapper(program, words, from) ??
+    packageRunner(program, words, from) ??
+    nodeWrapper(program, words, from);
   if (later !== null) return later;
   const grammar =
     program === 'runuser'
