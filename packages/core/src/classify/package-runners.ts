@@ -269,7 +269,10 @@ const RUNS_GIVEN_CODE = new Set([
   ...['npm-run-all', 'npm-run-all2', 'run-s', 'run-p', 'lint-staged', 'husky', 'wireit'],
 ]);
 
+/** A script file a runner runs (`uv run build.py`): its code is not read. */
+const SCRIPT_FILE = /\.(py|pyw|js|mjs|cjs|ts|mts|cts|sh|bash|zsh|rb|pl|php|lua)$/i;
+
 /** Whether a fetched package's program (`npx NAME`) is read as `install_local` says, with no `unknown`. */
 export function runsOnlyItself(program: string): boolean {
-  return !RUNS_GIVEN_CODE.has(program);
+  return !RUNS_GIVEN_CODE.has(program) && !SCRIPT_FILE.test(program);
 }

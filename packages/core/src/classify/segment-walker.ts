@@ -206,7 +206,9 @@ function walkWords(
     }
     const program = programName(first.text);
     // `./cat` runs whatever file is there (a link to rm named cat runs rm): read as cat, and unknown.
-    if (namesOtherFile(first.text)) tags.add('unknown');
+    // A runner's `@scope/name` is a package, not a path.
+    const scoped = words === packageWords && at === packageAt && first.text.startsWith('@');
+    if (namesOtherFile(first.text) && !scoped) tags.add('unknown');
     if (isGlobName(program)) {
       const call = { args: words.slice(at + 1), segment, walk: walk(), tags };
       walkGlob(program, call, WALKERS);
