@@ -4,9 +4,10 @@ import { OnFailureSchema } from './views.js';
 
 /** One scripted tool call. */
 export const ScriptedCallSchema = z.strictObject({
-  name: storableName(z.string().min(1)),
+  // The bounds of a gateway call's name and id: what every store keeps and indexes alike.
+  name: storableName(z.string().min(1).max(512)),
   input: z.unknown().optional(),
-  id: storableName(z.string()).optional(),
+  id: storableName(z.string().max(200)).optional(),
   on_failure: OnFailureSchema.optional(),
 });
 

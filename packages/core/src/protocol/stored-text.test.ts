@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { LifecycleHookSchema, StopHookSchema } from '../schemas/hooks.js';
+import { ScriptedCallSchema } from './provider.js';
 import { keptText, personText, storableName } from './stored-text.js';
 
 describe('storableName', () => {
@@ -44,5 +46,28 @@ describe('personText', () => {
       expect(result.success, JSON.stringify(sent)).toBe(false);
       expect(result.error?.issues[0]?.message).toMatch(/NUL \(U\+0000\) or a lone surrogate/);
     }
+  });
+});
+
+describe('the names a run declares are bounded as a call’s are', () => {
+  it('a scripted call: a name up to 512 characters, an id up to 200, neither with NUL', () => {
+    expect(
+      ScriptedCallSchema.safeParse({ name: 'x'.repeat(512), id: 'i'.repeat(200) }).success,
+    ).toBe(true);
+    for (const call of [{ name: 'x'.repeat(513) }, { name: 'ok', id: 'i'.repeat(201) }]) {
+      expect(
+        ScriptedCallSchema.safeParse(call).success,
+        JSON.stringify(call).length.toString(),
+      ).toBe(false);
+    }
+  });
+  it('a lifecycle hook and a stop hook: a tool name without NUL, up to 512 characters', () => {
+    for (const tool of ['deploy\u0000', 'x'.repeat(513)]) {
+      expect(LifecycleHookSchema.safeParse({ tool, timeout_ms: 1000 }).success).toBe(false);
+      expect(
+        StopHookSchema.safeParse({ tool, timeout_ms: 1000, max_continuations: 1 }).success,
+      ).toBe(false);
+    }
+    expect(LifecycleHookSchema.safeParse({ tool: 'notify', timeout_ms: 1000 }).success).toBe(true);
   });
 });

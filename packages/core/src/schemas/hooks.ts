@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storableName } from '../protocol/stored-text.js';
 
 /** The execution boundaries a lifecycle hook can run at. */
 export const HookEventSchema = z.enum(['turn_start', 'pre_compact', 'post_compact', 'stop']);
@@ -13,17 +14,19 @@ export const HOOK_FEEDBACK_MAX_BYTES = 16 * 1024;
 export const HOOK_OUTPUT_PREVIEW_MAX_BYTES = 4 * 1024;
 
 const timeoutMs = z.number().int().min(1).max(HOOK_TIMEOUT_MS_MAX);
+/** The tool a hook runs: a name every store keeps as sent, as a call's. */
+const hookTool = storableName(z.string().min(1).max(512));
 
 /** A turn_start, pre_compact or post_compact hook. */
 export const LifecycleHookSchema = z.strictObject({
-  tool: z.string().min(1),
+  tool: hookTool,
   timeout_ms: timeoutMs,
 });
 export type LifecycleHook = z.infer<typeof LifecycleHookSchema>;
 
 /** The stop hook, which also bounds the continuations it may request. */
 export const StopHookSchema = z.strictObject({
-  tool: z.string().min(1),
+  tool: hookTool,
   timeout_ms: timeoutMs,
   max_continuations: z.number().int().min(0).max(HOOK_MAX_CONTINUATIONS_MAX),
 });
