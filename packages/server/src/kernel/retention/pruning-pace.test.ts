@@ -39,7 +39,20 @@ describe('parsePruningPace', () => {
     expect(parsePruningPace(' ')).toBe(DEFAULT_PRUNING_PACE);
   });
 
-  it.each(['0', '-0.5', '1.5', 'fast', 'NaN', '25%', '0x1', '1e-300', '5e-1', '0.001', 'Infinity', '+1'])('refuses %j with a stable code', (text) => {
+  it.each([
+    '0',
+    '-0.5',
+    '1.5',
+    'fast',
+    'NaN',
+    '25%',
+    '0x1',
+    '1e-300',
+    '5e-1',
+    '0.001',
+    'Infinity',
+    '+1',
+  ])('refuses %j with a stable code', (text) => {
     expect(() => parsePruningPace(text, 'AIRLOCK_RETENTION_PACE')).toThrow(InvalidPruningPaceError);
     expect(() => parsePruningPace(text)).toThrow(
       /^--retention-pace must be .*invalid_retention_pace/,
