@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   kernelUrl,
   refuseUnreadGatewayFlags,
+  refuseUnreadRules,
   requestTimeout,
   serversFrom,
   UsageError,
@@ -149,5 +150,21 @@ describe('serversFrom', () => {
     expect((error as UsageError).message).toBe(
       'give --config FILE or --name NAME -- command [args...], not both',
     );
+  });
+});
+
+describe('refuseUnreadRules', () => {
+  it("refuses --rules for a --stdio client with an agent's credential, which never reads it", () => {
+    const error = usageErrorOf(() => refuseUnreadRules('rules.json', 'alk_agent_x'));
+    expect(error.status).toBe(2);
+    expect(error.message).toMatch(
+      /^--rules sets the runs of a member's credential; .* is an agent's/,
+    );
+  });
+
+  it('takes --rules for a member over stdio, and over --http (each client says who it is)', () => {
+    expect(() => refuseUnreadRules('rules.json', 'alk_member_x')).not.toThrow();
+    expect(() => refuseUnreadRules('rules.json', null)).not.toThrow();
+    expect(() => refuseUnreadRules(undefined, 'alk_agent_x')).not.toThrow();
   });
 });

@@ -7,7 +7,7 @@ import {
   readRequestTimeout,
   type SettingError,
 } from '@airlock/core';
-import type { MemberRunPolicy } from './gateway/client-credential.js';
+import { credentialKind, type MemberRunPolicy } from './gateway/client-credential.js';
 import {
   commandLineServer,
   type NamedServer,
@@ -101,6 +101,18 @@ export function refuseUnreadGatewayFlags(values: Record<string, unknown>): void 
   if (unread.length > 0) {
     throw new UsageError(`${unread.map((flag) => `--${flag}`).join(', ')}: read only with --http`);
   }
+}
+
+/**
+ * Refuses `--rules` for a stdio client whose credential is an agent's: its
+ * runs take the agent's profile, so the file would never be read.
+ * @throws UsageError naming both.
+ */
+export function refuseUnreadRules(rules: unknown, stdioToken: string | null): void {
+  if (rules === undefined || stdioToken === null || credentialKind(stdioToken) !== 'agent') return;
+  throw new UsageError(
+    "--rules sets the runs of a member's credential; the --stdio client's credential (--token or AIRLOCK_TOKEN) is an agent's, whose runs take its profile",
+  );
 }
 
 /** A flag's value, else an environment variable's, else a refusal naming both. */

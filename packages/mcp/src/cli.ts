@@ -9,6 +9,7 @@ import {
   parseCommand,
   readPolicy,
   refuseUnreadGatewayFlags,
+  refuseUnreadRules,
   requestTimeout,
   required,
   serversFrom,
@@ -167,6 +168,7 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
   const allowOrigins = values['allow-origin'] as unknown as string[] | undefined;
   const servers = await serversFrom(values, command);
   const clientToken = values.http ? null : required(values.token, 'AIRLOCK_TOKEN', '--token');
+  refuseUnreadRules(values.rules, clientToken);
   const stopped = untilSignal();
   const gateway = await startGateway({
     url,

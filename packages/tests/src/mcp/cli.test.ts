@@ -382,6 +382,12 @@ describe('airlock executor mcp / airlock gateway mcp', () => {
     expectUsageError(http, "--token is the --stdio client's credential");
     const empty = await exitOf(['gateway', 'mcp', '--http', '--port', '', ...server]);
     expectUsageError(empty, '--port must be a port number, not ');
+    const rules = join(dir, 'agent-rules.json');
+    writeFileSync(rules, JSON.stringify({ approval_mode: 'ask' }));
+    const agentRules = await exitOf(['gateway', 'mcp', '--rules', rules, ...server], {
+      AIRLOCK_TOKEN: 'alk_agent_x',
+    });
+    expectUsageError(agentRules, "--rules sets the runs of a member's credential");
     const both = await exitOf(['executor', 'mcp', '--config', 'servers.json', '--name', 'fs']);
     expectUsageError(both, 'give --config FILE or --name NAME -- command [args...], not both');
   });
