@@ -2,6 +2,9 @@
 import { readAnsiQuoted } from './shell-syntax.js';
 import { WordBuilder } from './word-builder.js';
 
+/** Bash splits words at spaces and tabs only; a carriage return is part of a word. */
+export const BLANK: ReadonlySet<string> = new Set([' ', '\t']);
+
 /**
  * The part of the shell lexer that reads quotes into the word being built;
  * the lexer supplies the expansions (`$...`, backticks) met inside double quotes.
@@ -79,5 +82,28 @@ export abstract class QuotingReader {
     if (end >= this.source.length) this.problems.push("unbalanced $' quote");
     this.append(text);
     this.index = end + 1;
+  }
+
+  /** Reads one word (for a redirection target) with the same quoting rules. */
+  protected readWord(): { text: string; dynamic: boolean; raw: string; shape: string } {
+    const saved = this.current;
+    this.current = new WordBuilder();
+    const start = this.index;
+    const source = this.source;
+    while (this.index < source.length) {
+      const char = source[this.index]!;
+      if (char === "'") this.singleQuoted();
+      else if (char === '"') this.doubleQuoted();
+      else if (char === '\\') this.escaped();
+      else if (char === '$' || char === '`') this.expansion(false);
+      else if (BLANK.has(char) || ';&|<>()\n'.includes(char)) break;
+      else {
+        this.append(char);
+        this.index++;
+      }
+    }
+    const { text, dynamic, shape } = this.current;
+    this.current = saved;
+    return { text, dynamic, raw: source.slice(start, this.index), shape };
   }
 }

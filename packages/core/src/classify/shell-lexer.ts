@@ -11,22 +11,21 @@ import {
   type ShellRedirection,
   type ShellWord,
 } from './lexed-line.js';
-import { QuotingReader } from './quoting-reader.js';
+import { BLANK, QuotingReader } from './quoting-reader.js';
 import {
   arithmeticCommandEnd,
   bracketArithmeticEnd,
+  conditionalOperator,
+  opensConditional,
   Parentheses,
   readBackticks,
 } from './shell-syntax.js';
-import { WordBuilder } from './word-builder.js';
 
 export type { LexedLine, LexedSegment, ShellRedirection, ShellWord };
 
 /** Substitutions nested deeper than this are not read: the line is unknown. */
 const MAX_NESTING = 8;
 const SEPARATORS = ['&&', '||', ';;', '|&', ';', '|', '&', '\n'];
-/** Bash splits words at spaces and tabs only; a carriage return is part of a word. */
-const BLANK = new Set([' ', '\t']);
 /**
  * A tokenizer for classification, not a shell: it splits a command line at
  * unquoted separators and parentheses, removes quotes, keeps expansions
@@ -48,6 +47,8 @@ class Lexer extends QuotingReader {
   readonly segments: LexedSegment[] = [];
   /** For a nested lexer: whether its closing parenthesis was found. */
   closed = false;
+  /** Inside bash's `[[ ... ]]`, where `&&`, `(` or `<` are the test's operators. */
+  private conditional = false;
 
   private readonly closer: ')' | null;
   private readonly depth: number;
@@ -84,6 +85,10 @@ class Lexer extends QuotingReader {
         !this.current.started
       ) {
         this.substitution(this.index + 2, '(');
+      } else if (this.conditional && this.conditionalWord()) {
+        // `[[ $a > $b && -f x ]]`: the test's operators are words of the `[[` command.
+      } else if (char === '[' && !this.current.started && this.openConditional()) {
+        // `[[` at a command's start: its operators are read as words until `]]`.
       } else if (char === '<' || char === '>' || (char === '&' && source[this.index + 1] === '>')) {
         this.redirection();
       } else if (char === '(' && !this.current.started && this.arithmeticCommand()) {
@@ -132,6 +137,8 @@ class Lexer extends QuotingReader {
   private endWord(): void {
     this.current.finishInto(this.segment.words);
     this.current.clear();
+    // Any `]]` ends the test (a quoted one too: ending early reads more, never less).
+    if (this.conditional && this.segment.words.at(-1)?.text === ']]') this.conditional = false;
   }
 
   private endSegment(): void {
@@ -146,6 +153,27 @@ class Lexer extends QuotingReader {
       this.segments.push(segment);
     }
     this.segment = emptySegment();
+    this.conditional = false;
+  }
+
+  /** `[[` opening a conditional command: the word, and the lexer inside the test. */
+  private openConditional(): boolean {
+    if (!opensConditional(this.source, this.index, this.segment.words)) return false;
+    this.segment.words.push({ text: '[[', dynamic: false });
+    this.index += 2;
+    this.conditional = true;
+    return true;
+  }
+
+  /** Inside `[[ ... ]]`, an operator read as a word; false when there is none here (or the test ended). */
+  private conditionalWord(): boolean {
+    const operator = conditionalOperator(this.source, this.index);
+    if (operator === null) return false;
+    this.endWord();
+    if (!this.conditional) return false;
+    this.segment.words.push({ text: operator, dynamic: false });
+    this.index += operator.length;
+    return true;
   }
 
   /** `$NAME`, `${...}`, `$((...))`, `$(...)`, `$'...'` and backticks. */
@@ -295,29 +323,6 @@ class Lexer extends QuotingReader {
     } else {
       this.segment.redirections.push({ operator, target: target.text, ...(fd ? { fd } : {}) });
     }
-  }
-
-  /** Reads one word (for a redirection target) with the same quoting rules. */
-  private readWord(): { text: string; dynamic: boolean; raw: string; shape: string } {
-    const saved = this.current;
-    this.current = new WordBuilder();
-    const start = this.index;
-    const source = this.source;
-    while (this.index < source.length) {
-      const char = source[this.index]!;
-      if (char === "'") this.singleQuoted();
-      else if (char === '"') this.doubleQuoted();
-      else if (char === '\\') this.escaped();
-      else if (char === '$' || char === '`') this.expansion(false);
-      else if (BLANK.has(char) || ';&|<>()\n'.includes(char)) break;
-      else {
-        this.append(char);
-        this.index++;
-      }
-    }
-    const { text, dynamic, shape } = this.current;
-    this.current = saved;
-    return { text, dynamic, raw: source.slice(start, this.index), shape };
   }
 
   /** After a newline: the bodies of the here-documents opened on the line just read. */

@@ -101,8 +101,37 @@ export function arithmeticCommandEnd(
   start: number,
   before: readonly { readonly text: string }[],
 ): number {
-  if (!before.every((word) => BEFORE_ARITHMETIC.has(word.text))) return -1;
+  if (!atCommandStart(before)) return -1;
   return parentheses.arithmeticEnd(start);
+}
+
+/** Whether the words before a position leave it where a command starts (only keywords such as `if`). */
+function atCommandStart(before: readonly { readonly text: string }[]): boolean {
+  return before.every((word) => BEFORE_ARITHMETIC.has(word.text));
+}
+
+/**
+ * Whether an unquoted `[[` at `start` opens bash's conditional command: at
+ * a command's start, and a word of its own. Inside it `&&`, `||`, `(`, `)`,
+ * `<` and `>` are operators of the test, not separators or redirections.
+ */
+export function opensConditional(
+  source: string,
+  start: number,
+  before: readonly { readonly text: string }[],
+): boolean {
+  return (
+    source.startsWith('[[', start) &&
+    /^[ \t\n]?$/.test(source[start + 2] ?? '') &&
+    atCommandStart(before)
+  );
+}
+
+/** The test operator at `at` inside `[[ ... ]]` that would otherwise end a word or a command, or null. */
+export function conditionalOperator(source: string, at: number): string | null {
+  const two = source.slice(at, at + 2);
+  if (two === '&&' || two === '||') return two;
+  return '()<>'.includes(source[at]!) ? source[at]! : null;
 }
 
 /** Where bash's old arithmetic `$[...]`, whose `[` is at `open`, closes (brackets nest); -1 when it does not. */
