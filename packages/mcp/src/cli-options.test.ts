@@ -1,6 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import {
   kernelUrl,
+  readPolicy,
   refuseUnreadGatewayFlags,
   refuseUnreadRules,
   requestTimeout,
@@ -166,5 +170,37 @@ describe('refuseUnreadRules', () => {
     expect(() => refuseUnreadRules('rules.json', 'alk_member_x')).not.toThrow();
     expect(() => refuseUnreadRules('rules.json', null)).not.toThrow();
     expect(() => refuseUnreadRules(undefined, 'alk_agent_x')).not.toThrow();
+  });
+});
+
+describe('readPolicy', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'airlock-mcp-rules-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, value: unknown) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify(value));
+    return path;
+  };
+
+  it('reads a mode and its rules', async () => {
+    const rules = [{ tool: 'fs__write_file', verdict: 'ask' }];
+    await expect(
+      readPolicy(file('good.json', { approval_mode: 'rules', approval_rules: rules })),
+    ).resolves.toEqual({ approval_mode: 'rules', approval_rules: rules });
+  });
+
+  it('refuses, before any server starts, a rule the kernel would refuse at every first call', async () => {
+    const path = file('bad.json', {
+      approval_mode: 'rules',
+      approval_rules: [
+        { tool: 'fs__*', verdict: 'allow' },
+        { tool: 'x', verdict: 'maybe' },
+      ],
+    });
+    const error = await readPolicy(path).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toMatch(
+      new RegExp(`^${path.replaceAll('/', '\\/')}: \\/approval_rules\\/1\\/verdict: `),
+    );
   });
 });

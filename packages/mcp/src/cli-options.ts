@@ -6,6 +6,7 @@ import {
   readKernelUrl,
   readRequestTimeout,
   type SettingError,
+  validateProfileConfiguration,
 } from '@airlock/core';
 import { credentialKind, type MemberRunPolicy } from './gateway/client-credential.js';
 import {
@@ -182,6 +183,15 @@ export async function readPolicy(path: string): Promise<MemberRunPolicy> {
   if (value.approval_rules !== undefined && !Array.isArray(value.approval_rules)) {
     throw new UsageError(`${path}: approval_rules must be a list`);
   }
-  // The kernel checks every rule when the run starts and names each problem (invalid_configuration).
-  return { approval_mode: mode, approval_rules: (value.approval_rules as ApprovalRule[]) ?? [] };
+  const policy: MemberRunPolicy = {
+    approval_mode: mode,
+    approval_rules: (value.approval_rules as ApprovalRule[] | undefined) ?? [],
+  };
+  // What the kernel checks when a member's run starts: a bad rule refused now, not at every first call.
+  const checked = validateProfileConfiguration(policy);
+  if (!checked.ok) {
+    const problems = checked.problems.map((problem) => `${problem.pointer}: ${problem.message}`);
+    throw new UsageError(`${path}: ${problems.join('; ')}`);
+  }
+  return policy;
 }
