@@ -66,6 +66,8 @@ export interface BridgeTakeOptions extends Pick<BridgeRunOptions, 'canceled'> {
    * The row's tool: which of the bridge's executors claims it. Needed only
    * when the bridge serves more tools than one executor claims
    * ({@link EXECUTOR_TOOLS_MAX}); without it such a bridge refuses to take.
+   * A tool the bridge does not serve: nothing is claimed (null), where a
+   * claim would fail the row `unknown_tool` that another executor serves.
    */
   toolName?: string | undefined;
 }
@@ -296,6 +298,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       registeredVersion,
       registration,
       take: async (runId, taskKey, options = {}) => {
+        if (options.toolName !== undefined && !executorOf.has(options.toolName)) return null;
         const runner = runnerOf(options.toolName);
         return withCancel(`${runId}/${taskKey}`, options.canceled, () =>
           runner.take(runId, taskKey),

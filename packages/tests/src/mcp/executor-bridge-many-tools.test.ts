@@ -77,6 +77,26 @@ describe('executor bridge: more tools than one claim may name', () => {
     expect(errors).toEqual([]);
   });
 
+  it('take() claims nothing of a tool it does not serve: the row waits for its executor', async () => {
+    const workspace = createClient({
+      url: kernel.url,
+      token: kernel.workspace.tokens.member,
+    }).workspace(kernel.workspace.id);
+    const run = await workspace.runs.create({
+      approval_mode: 'bypass',
+      provider: {
+        kind: 'scripted',
+        rounds: [{ tool_calls: [{ name: 'elsewhere__tool', input: {} }] }, { final: 'done' }],
+      },
+    });
+    const [row] = await eventually(async () => {
+      const tasks = await workspace.runs.run(run.id).tasks();
+      return tasks[0]?.state === 'runnable' && tasks;
+    });
+    expect(await bridge.take(run.id, row?.key ?? '', { toolName: 'elsewhere__tool' })).toBeNull();
+    expect((await workspace.runs.run(run.id).task(row?.key ?? '')).state).toBe('runnable');
+  });
+
   it('take() refuses a row whose tool it is not told, claiming nothing', async () => {
     await expect(bridge.take('run_x', 't1')).rejects.toThrow(/name the row's tool/);
   });
