@@ -1,4 +1,5 @@
 import { ACTION_TAGS, type ActionTag } from '../classify/tags.js';
+import { commandStartsWith, SimpleCommands } from './command-prefix.js';
 
 /** The four rule lists of an action contract, in precedence order (spec 004). */
 export const CONTRACT_LISTS = ['forbidden', 'must_not', 'requires_user', 'allowed'] as const;
@@ -88,6 +89,8 @@ export interface ContractSubject {
   /** Every shell command the call carries (`command`, `cmd`, `script`, `argv`...); empty for none. */
   readonly commands: readonly string[];
   readonly tags: readonly ActionTag[];
+  /** The simple commands of `commands`, read on demand (command-prefix.ts). */
+  readonly simpleCommands?: SimpleCommands;
 }
 
 /** Whether one rule matches a call (case-insensitively). */
@@ -97,9 +100,12 @@ export function ruleMatches(rule: ContractRule, subject: ContractSubject): boole
       return subject.tags.includes(rule.value as ActionTag);
     case 'tool':
       return subject.toolName.toLowerCase() === rule.value;
-    case 'command-prefix':
-      return subject.commands.some((command) =>
-        command.trim().toLowerCase().startsWith(rule.value),
-      );
+    case 'command-prefix': {
+      if (rule.list === 'allowed') {
+        return subject.commands.some((command) => commandStartsWith(command, rule.value));
+      }
+      const simple = subject.simpleCommands ?? new SimpleCommands();
+      return subject.commands.some((command) => simple.blockingMatch(command, rule.value));
+    }
   }
 }

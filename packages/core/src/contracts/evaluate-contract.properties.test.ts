@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyShellCommand } from '../classify/action-tags.js';
 import { readCorpus } from '../classify/corpus/read-corpus.js';
+import { classifyShellSegments } from '../classify/segment-walker.js';
 import { ACTION_TAGS } from '../classify/tags.js';
 import { CONTRACT_LISTS, type ContractList, LIST_PATHS } from './contract-rules.js';
 import { evaluateActionContract } from './evaluate-contract.js';
@@ -44,8 +45,18 @@ function referenceVerdict(
     if (prefix === 'tool') return toolName.toLowerCase() === value;
     return command.trim().toLowerCase().startsWith(value);
   };
+  // A rule that refuses or asks also reads each simple command the line runs.
+  const blocks = (text: string) =>
+    matches(text) ||
+    (text.startsWith('command-prefix:') &&
+      classifyShellSegments(command).some((segment) =>
+        segment.command
+          .toLowerCase()
+          .replace(/\s+/g, ' ')
+          .startsWith(text.slice('command-prefix:'.length).toLowerCase()),
+      ));
   for (const list of CONTRACT_LISTS) {
-    if (rules[list].some(matches))
+    if (rules[list].some(list === 'allowed' ? matches : blocks))
       return list === 'allowed' ? 'allow' : list === 'requires_user' ? 'ask' : 'deny';
   }
   return null;

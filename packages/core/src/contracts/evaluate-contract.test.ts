@@ -61,6 +61,36 @@ describe('evaluateActionContract', () => {
     });
   });
 
+  it('a refusing or asking command-prefix also reads each simple command the line runs', () => {
+    const declared = contract({
+      must_and_must_not: { must_not: ['command-prefix:git push'] },
+      authorization: { requires_user: ['command-prefix:kubectl  apply'] },
+    });
+    for (const command of [
+      'ls; git push',
+      'ls\ngit push',
+      '# note\ngit push origin main',
+      'cd x && git push',
+      'sudo git push',
+      '"git" push',
+      "bash -c 'git  push'",
+      'echo $(git push)',
+      `ls ${'a'.repeat(9000)}; git push`,
+    ]) {
+      expect(evaluateActionContract(declared, bash(command))?.verdict, command).toBe('deny');
+    }
+    expect(evaluateActionContract(declared, bash('ls && kubectl apply -f x'))?.verdict).toBe('ask');
+    for (const command of ['git status', 'echo "git push"', 'ls git push']) {
+      expect(evaluateActionContract(declared, bash(command))?.verdict, command).not.toBe('deny');
+    }
+  });
+
+  it('an allowed command-prefix stays the literal beginning of the command', () => {
+    const declared = contract({ authorization: { allowed: ['command-prefix:npm test'] } });
+    expect(evaluateActionContract(declared, bash('npm test'))?.rule?.list).toBe('allowed');
+    expect(evaluateActionContract(declared, bash('ls; npm test'))).toBeNull();
+  });
+
   it('does not apply to a call no rule matches', () => {
     const declared = contract({ authorization: { forbidden: ['tool:deploy'] } });
     expect(evaluateActionContract(declared, bash('ls'))).toBeNull();

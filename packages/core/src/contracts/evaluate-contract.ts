@@ -1,6 +1,7 @@
 import { carriedTags, commandsCarried } from '../classify/effect-profile.js';
 import type { ActionTag } from '../classify/tags.js';
 import type { LayerDecision } from '../schemas/layers.js';
+import { SimpleCommands } from './command-prefix.js';
 import {
   type ContractRule,
   type ContractSubject,
@@ -49,7 +50,12 @@ export function firstMatchingRule(
 /** The tool name, shell command and action tags a contract matches a call on. */
 export function contractSubject(call: ContractCall): ContractSubject {
   const carried = commandsCarried(call.toolInput, call.commandPointers);
-  return { toolName: call.toolName, commands: carried.commands, tags: carriedTags(carried) };
+  return {
+    toolName: call.toolName,
+    commands: carried.commands,
+    tags: carriedTags(carried),
+    simpleCommands: new SimpleCommands(),
+  };
 }
 
 function constraintReminder(contract: ActionContract, subject: ContractSubject): string | null {

@@ -1,0 +1,55 @@
+import { MAX_CLASSIFIED_COMMAND_LENGTH } from '../classify/action-tags.js';
+import { classifyShellSegments } from '../classify/segment-walker.js';
+
+/**
+ * How `command-prefix:<text>` matches a call's shell commands.
+ *
+ * Spec 004 reads the literal beginning of the command, whitespace trimmed,
+ * and an `allowed` rule does just that. A rule that refuses or asks
+ * (`forbidden`, `must_not`, `requires_user`) also matches where the command
+ * runs a simple command that begins with the text: after `;`, `&&`, `||`,
+ * `|` or a newline, inside `sudo`, `bash -c`, `$(...)` and the other
+ * wrappers the classifier reads, with quotes removed and words one space
+ * apart, as the classifier reads them (`ls; git push`, `cd x && git push`,
+ * `sudo git push`, `"git" push`). Otherwise a `must_not: command-prefix:git
+ * push` would refuse `git push` and run `ls; git push`. A command too long
+ * for the classifier to read matches such a rule when it holds the text
+ * anywhere.
+ */
+
+/** A text lowercased with each run of whitespace as one space, as the classifier joins words. */
+function spaced(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+/** Whether a command begins with `prefix` (already lowercase), whitespace trimmed: the literal reading. */
+export function commandStartsWith(command: string, prefix: string): boolean {
+  return command.trim().toLowerCase().startsWith(prefix);
+}
+
+/** The simple commands of one shell command, read once per call and kept for every rule. */
+export class SimpleCommands {
+  readonly #read = new Map<string, readonly string[] | null>();
+
+  /** Each simple command `command` runs, spaced; null when it is too long to read. */
+  of(command: string): readonly string[] | null {
+    let read = this.#read.get(command);
+    if (read === undefined) {
+      read =
+        command.length > MAX_CLASSIFIED_COMMAND_LENGTH
+          ? null
+          : classifyShellSegments(command).map((segment) => spaced(segment.command));
+      this.#read.set(command, read);
+    }
+    return read;
+  }
+
+  /** Whether a refusing or asking rule's `prefix` (lowercase) matches `command`. */
+  blockingMatch(command: string, prefix: string): boolean {
+    if (commandStartsWith(command, prefix)) return true;
+    const simple = this.of(command);
+    const wanted = spaced(prefix);
+    if (simple === null) return spaced(command).includes(wanted);
+    return simple.some((text) => text.startsWith(wanted));
+  }
+}
