@@ -27,19 +27,29 @@ export function readHookConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): HookConfig {
   const file = path ?? defaultConfigPath(env);
-  let stored: { url?: string; token?: string; token_file?: string; wait_ms?: unknown } = {};
+  let stored: { url?: unknown; token?: unknown; token_file?: unknown; wait_ms?: unknown } = {};
   try {
-    stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new Error('it is not a JSON object');
+    }
+    stored = parsed as typeof stored;
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT') {
       throw new Error(`cannot read the hooks configuration ${file}: ${(error as Error).message}`);
     }
   }
-  const url = env.AIRLOCK_URL ?? stored.url;
-  const tokenFile = env.AIRLOCK_TOKEN_FILE ?? stored.token_file;
+  for (const key of ['url', 'token', 'token_file'] as const) {
+    if (stored[key] !== undefined && typeof stored[key] !== 'string') {
+      throw new Error(`"${key}" in ${file} is not a string`);
+    }
+  }
+  const named = stored as { url?: string; token?: string; token_file?: string };
+  const url = env.AIRLOCK_URL ?? named.url;
+  const tokenFile = env.AIRLOCK_TOKEN_FILE ?? named.token_file;
   const token =
     env.AIRLOCK_TOKEN ??
-    stored.token ??
+    named.token ??
     (tokenFile ? readFileSync(tokenFile, 'utf8').trim() : undefined);
   if (!url) throw new Error(`no kernel URL: set AIRLOCK_URL or "url" in ${file}`);
   if (!token) throw new Error(`no agent credential: set AIRLOCK_TOKEN or "token" in ${file}`);

@@ -101,7 +101,7 @@ export async function decide(
   const started = now();
   const deadline = started + options.waitMs;
   // The kernel serves its inbox page at its root (there is no /inbox path).
-  const inboxUrl = options.inboxUrl ?? `${options.kernel.url.replace(/\/+$/, '')}/`;
+  const inboxUrl = options.inboxUrl ?? `${String(options.kernel.url).replace(/\/+$/, '')}/`;
   const budget = () => Math.max(1, Math.min(10_000, deadline - now()));
   const sendTo = options.send ?? ((body, timeoutMs) => sendEvent(options.kernel, body, timeoutMs));
   // The agent's own event name is for its answer: the kernel's contract has no such field.

@@ -83,3 +83,44 @@ describe("an answer echoes the agent's own event name", () => {
     },
   );
 });
+
+describe('a hooks configuration of the wrong shape', () => {
+  it.each([
+    [
+      'a url that is not text',
+      '{"url": 4100, "token": "alk_agent_x"}',
+      /"url" in .* is not a string/,
+    ],
+    [
+      'a token that is not text',
+      '{"url": "http://127.0.0.1:9", "token": 7}',
+      /"token" in .* is not a string/,
+    ],
+    ['not an object', 'null', /is not a JSON object/],
+  ])(
+    '%s: a tool call is refused, a stop or a prompt passes (never exit 2)',
+    async (_, text, why) => {
+      const path = join(mkdtempSync(join(tmpdir(), 'airlock-hooks-badconfig-')), 'hooks.json');
+      writeFileSync(path, text);
+      const run = (payload: Record<string, unknown>) =>
+        runHook({
+          protocol: claudeCode,
+          input: JSON.stringify({ session_id: 's1', ...payload }),
+          configPath: path,
+          env: { PATH: '/nonexistent' },
+        });
+      const pre = await run({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: {} });
+      expect(pre.exitCode).toBe(0);
+      const decision = JSON.parse(pre.stdout).hookSpecificOutput;
+      expect(decision.permissionDecision).toBe('deny');
+      expect(decision.permissionDecisionReason).toMatch(why);
+      for (const hook_event_name of ['Stop', 'UserPromptSubmit']) {
+        const passed = await run({ hook_event_name, prompt: 'hi' });
+        expect(passed.exitCode).toBe(0);
+        expect(JSON.parse(passed.stdout)).toEqual({
+          systemMessage: expect.stringMatching(/^Airlock could not record this event: /),
+        });
+      }
+    },
+  );
+});

@@ -1,11 +1,25 @@
 // The tracing entry alone: the whole of @airlock/core (zod, the evaluator) would add
 // hundreds of milliseconds to every hook process the agent starts.
 import { inheritedTraceparent } from '@airlock/core/tracing';
-import type { AgentOutput, AgentProtocol } from '../agents/types.js';
+import type { AgentOutput, AgentProtocol, Reply } from '../agents/types.js';
 import { readHookConfig } from './config.js';
 import { decide, failClosed } from './decide.js';
 import { readTranscriptCalls } from './transcript.js';
 import { waitMsProblem } from './wait-limits.js';
+
+/**
+ * `decide`, with anything it throws after all a failure to decide: a tool
+ * call is refused and any other event passes. The process must not end
+ * with an error (exit 2), which Claude Code reads on a `Stop` as "go on" and
+ * on a prompt as "erase it".
+ */
+async function decideOrFail(...args: Parameters<typeof decide>): Promise<Reply> {
+  try {
+    return await decide(...args);
+  } catch (error) {
+    return failClosed(args[1], `the hook client failed: ${(error as Error).message}`);
+  }
+}
 
 /** Options of one hook invocation (the hook entry's flags). */
 export interface RunHookOptions {
@@ -69,7 +83,7 @@ export async function runHook(options: RunHookOptions): Promise<AgentOutput> {
   // (Codex then runs the call): refuse at once instead.
   const waitProblem = flag === undefined ? null : waitMsProblem(asked, '--wait-ms');
   if (waitProblem) return protocol.format(event, failClosed(event, waitProblem));
-  const reply = await decide(protocol, event, {
+  const reply = await decideOrFail(protocol, event, {
     kernel: {
       url: config.url,
       token: config.token,
