@@ -63,10 +63,11 @@ describe('servers file', () => {
     expect(refusal).not.toThrow(/s3cret/);
   });
 
-  it('refuses a name that would make tool names ambiguous', () => {
-    for (const name of ['a__b', '_a', '1fs', 'f s', '']) {
+  it('refuses a name that would make tool names ambiguous, or too long for a claim', () => {
+    for (const name of ['a__b', '_a', '1fs', 'f s', '', `a${'b'.repeat(64)}`]) {
       expect(() => commandLineServer(name, ['node', 'x.js'])).toThrow(/invalid server name/);
     }
+    expect(commandLineServer(`a${'b'.repeat(63)}`, ['node', 'x.js']).name).toHaveLength(64);
     expect(commandLineServer('fs_2', ['node', 'x.js'])).toEqual({
       name: 'fs_2',
       spec: { command: 'node', args: ['x.js'] },

@@ -1,9 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { shortened } from '@airlock/core';
 import { z } from 'zod';
 
 /** A server name: it prefixes its tools' names (`fs__read_file`), so no `__` inside. */
 const SERVER_NAME = /^[A-Za-z][A-Za-z0-9-]*(_[A-Za-z0-9-]+)*$/;
+/**
+ * The longest server name: it prefixes every tool name, and an executor's
+ * claim names up to 256 tools in one request under the kernel's body limit.
+ */
+const SERVER_NAME_MAX = 64;
 
 /** How to start one MCP server over stdio. */
 export const ServerSpecSchema = z.strictObject({
@@ -75,10 +81,13 @@ export function parseServersFile(value: unknown, baseDir: string): NamedServer[]
     ];
     throw new ServersConfigError(`invalid servers file: ${problems.join('; ')}`);
   }
-  const badNames = Object.keys(parsed.data.mcpServers).filter((name) => !SERVER_NAME.test(name));
+  const badNames = Object.keys(parsed.data.mcpServers).filter(
+    (name) => name.length > SERVER_NAME_MAX || !SERVER_NAME.test(name),
+  );
   if (badNames.length > 0) {
+    const shown = badNames.map((name) => JSON.stringify(shortened(name, 80)));
     throw new ServersConfigError(
-      `invalid server name ${badNames.map((n) => JSON.stringify(n)).join(', ')}: start with a letter; letters, digits, - and single _ only (the name prefixes its tools as NAME__tool)`,
+      `invalid server name ${shown.join(', ')}: start with a letter; letters, digits, - and single _ only, at most ${SERVER_NAME_MAX} characters (the name prefixes its tools as NAME__tool)`,
     );
   }
   const servers = Object.entries(parsed.data.mcpServers).map(([name, { type: _, ...spec }]) => ({
