@@ -17,7 +17,7 @@ import {
 } from './manifest.js';
 import { McpServerConnection } from './mcp-connection.js';
 import { type Registration, registerTools } from './profile-registration.js';
-import type { NamedServer } from './servers-config.js';
+import { checkServerNames, type NamedServer } from './servers-config.js';
 import { checkToolNames } from './tool-names.js';
 
 /** Options of {@link startExecutorBridge}. */
@@ -193,7 +193,8 @@ function handlerFor(
  * an agent credential is given, then claims the granted rows of those tools
  * through the executor plane, calls `tools/call`, heartbeats while it runs,
  * and commits the result (`content`, `structuredContent`).
- * @throws when a server cannot be started or listed, lists a tool it cannot
+ * @throws ServersConfigError for a server name a servers file could not give;
+ *   an Error when a server cannot be started or listed, lists a tool it cannot
  *   serve (see `tool-names.ts`), or the kernel refuses a
  *   credential; the SDK's DeadlineExceededError when the kernel does not
  *   answer within `timeoutMs` on the way up.
@@ -230,6 +231,8 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
     await Promise.all([...connections.values()].map((c) => c.close()));
   };
   try {
+    // Servers handed in directly are held to the names a servers file may give.
+    checkServerNames(options.servers.map((server) => server.name));
     for (const server of options.servers) {
       if (connections.has(server.name)) throw new Error(`two servers are named ${server.name}`);
       const connection = new McpServerConnection(server);

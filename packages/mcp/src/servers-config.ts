@@ -47,6 +47,23 @@ export class ServersConfigError extends Error {
 }
 
 /**
+ * Checks server names: each starts with a letter and holds letters, digits,
+ * `-` and single `_` (never `__`, so no server's tools can take another's
+ * names: `fs` with `x__y` and `fs__x` with `y` would both be `fs__x__y`),
+ * at most {@link SERVER_NAME_MAX} characters.
+ * @throws ServersConfigError naming every bad one.
+ */
+export function checkServerNames(names: readonly string[]): void {
+  const badNames = names.filter((name) => name.length > SERVER_NAME_MAX || !SERVER_NAME.test(name));
+  if (badNames.length > 0) {
+    const shown = badNames.map((name) => JSON.stringify(shortened(name, 80)));
+    throw new ServersConfigError(
+      `invalid server name ${shown.join(', ')}: start with a letter; letters, digits, - and single _ only, at most ${SERVER_NAME_MAX} characters (the name prefixes its tools as NAME__tool)`,
+    );
+  }
+}
+
+/**
  * The servers of a file that desktop clients reach over the network (an entry
  * with a `url`, or a `type` other than stdio): the bridge cannot start them.
  */
@@ -81,15 +98,7 @@ export function parseServersFile(value: unknown, baseDir: string): NamedServer[]
     ];
     throw new ServersConfigError(`invalid servers file: ${problems.join('; ')}`);
   }
-  const badNames = Object.keys(parsed.data.mcpServers).filter(
-    (name) => name.length > SERVER_NAME_MAX || !SERVER_NAME.test(name),
-  );
-  if (badNames.length > 0) {
-    const shown = badNames.map((name) => JSON.stringify(shortened(name, 80)));
-    throw new ServersConfigError(
-      `invalid server name ${shown.join(', ')}: start with a letter; letters, digits, - and single _ only, at most ${SERVER_NAME_MAX} characters (the name prefixes its tools as NAME__tool)`,
-    );
-  }
+  checkServerNames(Object.keys(parsed.data.mcpServers));
   const servers = Object.entries(parsed.data.mcpServers).map(([name, { type: _, ...spec }]) => ({
     name,
     spec: spec.cwd === undefined ? spec : { ...spec, cwd: resolve(baseDir, spec.cwd) },

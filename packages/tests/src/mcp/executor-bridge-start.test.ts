@@ -152,3 +152,28 @@ describe('executor bridge: a refused executor credential', () => {
     expect(await agent.profile()).toEqual(before);
   });
 });
+
+/*
+ * Server names given to startExecutorBridge directly (not from a servers
+ * file) went unchecked: `fs` listing `x__y` and `fs__x` listing `y` both
+ * served `fs__x__y`, and the second took the first's calls.
+ */
+describe('executor bridge: server names handed in directly', () => {
+  it('refuses a name a servers file could not give, before any server starts', async () => {
+    const declaring = (name: string, tool: string) => ({
+      name,
+      spec: {
+        command: process.execPath,
+        args: [declaredTools],
+        env: { TOOLS_JSON: JSON.stringify([{ name: tool, inputSchema: { type: 'object' } }]) },
+      },
+    });
+    await expect(
+      startExecutorBridge({
+        url: 'http://127.0.0.1:1',
+        executorToken: 'alk_executor_unused',
+        servers: [declaring('fs', 'x__y'), declaring('fs__x', 'y')],
+      }),
+    ).rejects.toThrow('invalid server name "fs__x"');
+  });
+});
