@@ -61,7 +61,7 @@ describe('manifest schema checks against the shared draft-07 meta-schema', () =>
           {
             code: 'tool_manifest_invalid',
             pointer: '/tool_manifest/0/input_schema',
-            message: `the input_schema does not compile as a JSON Schema (draft-07): ${expected}`,
+            message: `the input_schema does not compile as a JSON Schema (draft-07, or the 2019-09 or 2020-12 its $schema names): ${expected}`,
           },
         ]);
       }
@@ -78,6 +78,58 @@ describe('manifest schema checks against the shared draft-07 meta-schema', () =>
     ]);
     expect(first).toHaveLength(1);
     expect(second).toEqual(first);
+  });
+});
+
+describe("schemas naming JSON Schema 2020-12 (MCP's default) or 2019-09", () => {
+  const owner = { workspaceId: 'ws-later', applicationId: null };
+  const entry = (input_schema: Record<string, unknown>) => ({
+    name: 'read_file',
+    input_schema,
+    risk_traits: [],
+  });
+
+  it('compile and check calls with the draft they name, prefixItems and $defs included', () => {
+    for (const $schema of [
+      'https://json-schema.org/draft/2020-12/schema',
+      'https://json-schema.org/draft/2020-12/schema#',
+    ]) {
+      const schema = {
+        $schema,
+        type: 'object',
+        required: ['path', 'range'],
+        properties: {
+          path: { $ref: '#/$defs/path' },
+          range: { type: 'array', prefixItems: [{ type: 'integer' }, { type: 'integer' }] },
+        },
+        $defs: { path: { type: 'string', minLength: 1 } },
+        unevaluatedProperties: false,
+      };
+      expect(manifestSchemaProblems(owner, [entry(schema)])).toEqual([]);
+      const good = { path: 'a.txt', range: [1, 2] };
+      expect(inputSchemaProblems(owner, entry(schema) as never, good)).toBeNull();
+      expect(inputSchemaProblems(owner, entry(schema) as never, { ...good, range: ['x'] })).toMatch(
+        /range/,
+      );
+      expect(
+        inputSchemaProblems(owner, entry(schema) as never, { ...good, extra: true }),
+      ).not.toBeNull();
+    }
+    const draft2019 = {
+      $schema: 'https://json-schema.org/draft/2019-09/schema',
+      type: 'object',
+      properties: { n: { type: 'integer' } },
+    };
+    expect(manifestSchemaProblems(owner, [entry(draft2019)])).toEqual([]);
+    expect(inputSchemaProblems(owner, entry(draft2019) as never, { n: 'x' })).not.toBeNull();
+  });
+
+  it('refuses a 2020-12 schema its meta-schema refuses, naming the draft', () => {
+    const [problem] = manifestSchemaProblems(owner, [
+      entry({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'strnig' }),
+    ]);
+    expect(problem).toMatchObject({ code: 'tool_manifest_invalid' });
+    expect(problem?.message).toMatch(/2020-12/);
   });
 });
 

@@ -1,5 +1,7 @@
 import type { ToolManifestEntry } from '@airlock/core';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ProblemDetail } from '../../errors.js';
 import {
   inputValuesAllowed,
@@ -12,7 +14,8 @@ import { costlyPatternProblem, linearRegExp, linearRegExpProblem } from './schem
 
 /**
  * Checks a call's input against its manifest entry's JSON Schema (draft-07,
- * with ajv). A schema that does not compile refuses every call of its tool:
+ * or 2019-09 or 2020-12 where the schema's `$schema` names it, as MCP's tool
+ * schemas do; with ajv). A schema that does not compile refuses every call of its tool:
  * the manifest is wrong, and the model reads why. `format` is not checked
  * (ajv knows no formats without a plugin), and ajv logs nothing.
  *
@@ -84,6 +87,22 @@ function schemaChecker(): Ajv {
   return metaChecker;
 }
 
+/** The later drafts a schema may name in `$schema`, each with its ajv class. */
+const LATER_DRAFTS = [
+  { ids: ['https://json-schema.org/draft/2020-12/schema'], Ajv: Ajv2020 },
+  { ids: ['https://json-schema.org/draft/2019-09/schema'], Ajv: Ajv2019 },
+] as const;
+
+/** The meta-schema checker of each later draft, made the first time a schema names it. */
+const laterCheckers = new Map<(typeof LATER_DRAFTS)[number], Ajv>();
+
+/** The later draft a `$schema` names (with or without its empty fragment), if any. */
+function laterDraftOf(declared: unknown): (typeof LATER_DRAFTS)[number] | undefined {
+  if (typeof declared !== 'string') return undefined;
+  const id = declared.endsWith('#') ? declared.slice(0, -1) : declared;
+  return LATER_DRAFTS.find((draft) => (draft.ids as readonly string[]).includes(id));
+}
+
 /**
  * Compiles the draft-07 meta-schema checker now rather than inside the
  * first request that declares a schema. The kernel calls it when it starts;
@@ -94,6 +113,17 @@ export function prepareSchemaChecks(): void {
 }
 
 function compileSchema(schema: Record<string, unknown>, allErrors: boolean): ValidateFunction {
+  const later = laterDraftOf(schema.$schema);
+  if (later) {
+    // As for draft-07 below: its meta-schema checker is shared, the schema compiled alone.
+    let checker = laterCheckers.get(later);
+    if (!checker) {
+      checker = new later.Ajv({ ...AJV_OPTIONS, validateSchema: true }) as unknown as Ajv;
+      laterCheckers.set(later, checker);
+    }
+    checker.validateSchema(schema, true);
+    return new later.Ajv({ ...AJV_OPTIONS, allErrors, validateSchema: false }).compile(schema);
+  }
   if (!DRAFT_07_META.has(schema.$schema as string | undefined)) {
     // Another meta-schema (perhaps the declaration's own): ajv resolves and checks it as before.
     return new Ajv({ ...AJV_OPTIONS, allErrors, validateSchema: true }).compile(schema);
@@ -279,7 +309,7 @@ export function manifestSchemaProblems(owner: SchemaOwner, manifest: unknown): P
       problems.push({
         code: 'tool_manifest_invalid',
         pointer,
-        message: `the input_schema does not compile as a JSON Schema (draft-07): ${validate}`,
+        message: `the input_schema does not compile as a JSON Schema (draft-07, or the 2019-09 or 2020-12 its $schema names): ${validate}`,
       });
     }
   });
