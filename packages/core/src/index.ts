@@ -220,6 +220,7 @@ export {
 // What the command lines of Airlock's CLIs share: durations, the kernel URL, timeouts, progress.
 export * from './terminal/index.js';
 // What an approval shows of an agent's text: hidden characters and padding as marks.
+export { whereJsonBroke } from './text/json-break.js';
 export { hasHiddenCharacters, shortened, visibleText } from './text/visible-text.js';
 export {
   MODE_STRICTNESS,

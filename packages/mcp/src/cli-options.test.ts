@@ -182,6 +182,14 @@ describe('readPolicy', () => {
     return path;
   };
 
+  it('refuses a file that is not JSON naming where, never quoting the text around it', async () => {
+    const path = join(dir, 'broken.json');
+    writeFileSync(path, '{"approval_mode": "ask", "token": sk-live-SECRET}');
+    const error = await readPolicy(path).catch((caught: unknown) => caught);
+    expect((error as UsageError).message).toMatch(/is not JSON \((line 1, column \d+|an unexpected "s")\)$/);
+    expect((error as UsageError).message).not.toContain('sk-live');
+  });
+
   it('reads a mode and its rules', async () => {
     const rules = [{ tool: 'fs__write_file', verdict: 'ask' }];
     await expect(

@@ -7,6 +7,7 @@ import {
   readRequestTimeout,
   type SettingError,
   validateProfileConfiguration,
+  whereJsonBroke,
 } from '@airlock/core';
 import { credentialKind, type MemberRunPolicy } from './gateway/client-credential.js';
 import {
@@ -165,11 +166,18 @@ function usable<T>(read: () => T): T {
  * @throws UsageError when it cannot be read or has the wrong shape.
  */
 export async function readPolicy(path: string): Promise<MemberRunPolicy> {
-  let value: { approval_mode?: unknown; approval_rules?: unknown };
+  let text: string;
   try {
-    value = JSON.parse(await readFile(path, 'utf8'));
+    text = await readFile(path, 'utf8');
   } catch (error) {
     throw new UsageError(`cannot read the rules file ${path}: ${(error as Error).message}`);
+  }
+  let value: { approval_mode?: unknown; approval_rules?: unknown };
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    // Not the parser's message: it quotes the text around the break.
+    throw new UsageError(`the rules file ${path} is not JSON${whereJsonBroke(error, text)}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(

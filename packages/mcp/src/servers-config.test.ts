@@ -1,5 +1,32 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandLineServer, parseServersFile, ServersConfigError } from './servers-config.js';
+import {
+  commandLineServer,
+  parseServersFile,
+  readServersFile,
+  ServersConfigError,
+} from './servers-config.js';
+
+describe('a servers file that is not JSON', () => {
+  it('is refused naming where it broke, never quoting the text around it (an inline secret)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-mcp-servers-'));
+    try {
+      const path = join(dir, 'servers.json');
+      writeFileSync(
+        path,
+        '{"mcpServers": {"gh": {"command": "gh-mcp",\n "env": {"API_KEY": sk-live-SECRET}}}}',
+      );
+      const error = await readServersFile(path).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ServersConfigError);
+      expect((error as Error).message).toMatch(/is not JSON \((line 2, column \d+|an unexpected "s")\)$/);
+      expect((error as Error).message).not.toContain('sk-live');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('servers file', () => {
   it('reads the mcpServers shape desktop clients use, resolving cwd from the file', () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { shortened } from '@airlock/core';
+import { shortened, whereJsonBroke } from '@airlock/core';
 import { z } from 'zod';
 
 /** A server name: it prefixes its tools' names (`fs__read_file`), so no `__` inside. */
@@ -122,7 +122,8 @@ export async function readServersFile(path: string): Promise<NamedServer[]> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ServersConfigError(`${path} is not JSON: ${(error as Error).message}`);
+    // Not the parser's message: it quotes the text around the break, maybe an inline secret.
+    throw new ServersConfigError(`${path} is not JSON${whereJsonBroke(error, text)}`);
   }
   return parseServersFile(value, dirname(resolve(path)));
 }

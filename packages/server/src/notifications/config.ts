@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { whereJsonBroke } from '@airlock/core';
 import { z } from 'zod';
 import {
   ACTION_LINK_SECRET_MIN_LENGTH,
@@ -304,22 +305,6 @@ export function parseNotificationsConfig(
   });
   if (!parsed.success || problems.length > 0) throw new NotificationsConfigError(problems);
   return { publicUrl: parsed.data.public_url, channels, delivery: parsed.data.delivery };
-}
-
-/**
- * Where JSON.parse stopped, as a line and column, or the unexpected token:
- * never the text around it, which may hold an inline secret.
- */
-function whereJsonBroke(error: unknown, text: string): string {
-  const message = (error as Error).message;
-  const position = /at position (\d+)/.exec(message);
-  if (position) {
-    const before = text.slice(0, Number(position[1])).split('\n');
-    return ` (line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1})`;
-  }
-  const token = /^Unexpected token '(.)'/.exec(message);
-  if (token) return ` (an unexpected ${JSON.stringify(token[1])})`;
-  return /end of JSON input/.test(message) ? ' (it ends too soon)' : '';
 }
 
 /**
