@@ -186,7 +186,9 @@ describe('readPolicy', () => {
     const path = join(dir, 'broken.json');
     writeFileSync(path, '{"approval_mode": "ask", "token": sk-live-SECRET}');
     const error = await readPolicy(path).catch((caught: unknown) => caught);
-    expect((error as UsageError).message).toMatch(/is not JSON \((line 1, column \d+|an unexpected "s")\)$/);
+    expect((error as UsageError).message).toMatch(
+      /is not JSON \((line 1, column \d+|an unexpected "s")\)$/,
+    );
     expect((error as UsageError).message).not.toContain('sk-live');
   });
 

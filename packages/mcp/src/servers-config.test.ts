@@ -20,7 +20,9 @@ describe('a servers file that is not JSON', () => {
       );
       const error = await readServersFile(path).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ServersConfigError);
-      expect((error as Error).message).toMatch(/is not JSON \((line 2, column \d+|an unexpected "s")\)$/);
+      expect((error as Error).message).toMatch(
+        /is not JSON \((line 2, column \d+|an unexpected "s")\)$/,
+      );
       expect((error as Error).message).not.toContain('sk-live');
     } finally {
       rmSync(dir, { recursive: true, force: true });
