@@ -2,6 +2,7 @@ import type { CableMessage } from '@airlock/core';
 import { EXECUTOR_CABLE_PATH } from '@airlock/core/wire';
 import { AirlockError, ConnectionError } from './errors.js';
 import { claimOf, claimOfNext } from './executor/claim-answer.js';
+import { claimGroups } from './executor/claim-groups.js';
 import { commitOutcome } from './executor/commit.js';
 import { DEFAULT_BODY_LIMIT } from './executor/commit-fit.js';
 import { holdLease, untilDeadline } from './executor/lease.js';
@@ -57,6 +58,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const toolNames = Object.keys(options.tools);
+  // The kernel takes at most 256 names a claim: more tools are asked for a group at a time.
+  const toolGroups = claimGroups(toolNames);
   const report = (error: Error, task: TaskView | null) => options.onError?.(error, task);
   const inFlight = new Set<Promise<void>>();
   /** Claim requests not yet answered: close waits for each, and hands back what it brings. */
@@ -86,12 +89,17 @@ export function createExecutor(options: ExecutorOptions): Executor {
     try {
       do {
         again = false;
-        while (!closing && inFlight.size < concurrency) {
-          const sentAt = performance.now();
-          const request = operations.executor.claimNext
-            .mutate({ tool_names: toolNames, lease_ms: leaseMs })
-            .then(claimOfNext);
-          if (!(await whenClaimed(request, sentAt, true))) break;
+        let claimed = true;
+        while (claimed && !closing && inFlight.size < concurrency) {
+          claimed = false;
+          for (const group of toolGroups) {
+            if (closing || inFlight.size >= concurrency) break;
+            const sentAt = performance.now();
+            const request = operations.executor.claimNext
+              .mutate({ tool_names: group, lease_ms: leaseMs })
+              .then(claimOfNext);
+            if (await whenClaimed(request, sentAt, true)) claimed = true;
+          }
         }
       } while (again && !closing);
     } catch (error) {

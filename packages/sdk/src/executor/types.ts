@@ -26,7 +26,10 @@ export type ToolHandler<Input = unknown> = (
 
 /** Options of {@link createExecutor}. */
 export interface ExecutorOptions extends ConnectionOptions {
-  /** The tools this executor serves, by name (at most 256): hook tools are ordinary entries. */
+  /**
+   * The tools this executor serves, by name: hook tools are ordinary entries. Past 256 (the
+   * most one claim names), it claims for a group of 256 at a time.
+   */
   tools: Record<string, ToolHandler<never>>;
   /** The WebSocket class for the cable (default: global, else `ws` in Node). */
   WebSocket?: WebSocketConstructor | undefined;

@@ -39,6 +39,36 @@ describe('createExecutor against a real kernel', () => {
     expect(task).toMatchObject({ state: 'succeeded', result: 'ls: 3 files', attempts: 1 });
   });
 
+  it('serves more than 256 tools (the most one claim names): a call of the 300th runs', async () => {
+    const seen: string[] = [];
+    const tools: Record<string, (input: unknown) => string> = {};
+    for (let i = 0; i < 300; i += 1) {
+      tools[`tool_${i}`] = () => {
+        seen.push(`tool_${i}`);
+        return `tool_${i} ok`;
+      };
+    }
+    const errors: Error[] = [];
+    const executor = start(tools, { onError: (error) => errors.push(error) });
+    await executor.ready;
+    const created = await runs().create(
+      scriptedRun('bypass', [
+        {
+          tool_calls: [
+            { name: 'tool_299', input: {} },
+            { name: 'tool_3', input: {} },
+          ],
+        },
+        { final: 'both ran', expect: ['tool_299 ok', 'tool_3 ok'] },
+      ]),
+    );
+    const ended = await fixture.ended(created.id);
+    expect(ended).toMatchObject({ state: 'completed', final_answer: 'both ran' });
+    expect(seen.sort()).toEqual(['tool_299', 'tool_3']);
+    // Before, every claim named all 300 and the kernel refused it (invalid_input).
+    expect(errors).toEqual([]);
+  });
+
   it('claims work that was already waiting when it connects, and commits thrown failures', async () => {
     const created = await runs().create(
       scriptedRun('bypass', [
