@@ -203,5 +203,33 @@ for (const backend of all) {
       expect(bad.status).toBe(422);
       expect(bad.body.error.code).toBe('invalid_question');
     });
+
+    it('a client-authored ask under a runner-qualified name is a question too: token given, bad one refused', async () => {
+      d = await deploy(backend);
+      const created = await d.member.post(
+        `${d.ws}/runs`,
+        asking([{ tool_calls: [{ name: 'deploy' }] }, { final: 'done' }]),
+      );
+      const runId = created.body.id;
+      // The stage reads ask__0123456789ab as ask: before, it planted a question with no token
+      // (nobody could answer it) and a malformed one as a failed row answered 201.
+      const appended = await d.member.post(`${d.ws}/runs/${runId}/tasks`, {
+        tool_name: 'ask__0123456789ab',
+        tool_input: { prompt: 'Proceed?' },
+      });
+      expect(appended.status).toBe(201);
+      expect(appended.body).toMatchObject({ kind: 'ask', state: 'awaiting_input' });
+      expect(appended.body.resolution_token).toMatch(/^alk_answer_/);
+      const answered = await d.member.post(
+        `${d.ws}/runs/${runId}/tasks/${appended.body.key}/resolution`,
+        { content: 'yes', resolution_token: appended.body.resolution_token },
+      );
+      expect(answered.body).toMatchObject({ state: 'succeeded', result: 'yes' });
+      const bad = await d.member.post(`${d.ws}/runs/${runId}/tasks`, {
+        tool_name: 'ask__0123456789ab',
+        tool_input: { options: ['x'] },
+      });
+      expect([bad.status, bad.body.error.code]).toEqual([422, 'invalid_question']);
+    });
   });
 }

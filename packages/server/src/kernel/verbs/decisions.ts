@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { resolveToolName } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import { type Principal, principalName } from '../../store/accounts.js';
 import { hashToken, newToken } from '../../store/ids.js';
@@ -277,14 +278,19 @@ export async function appendAuthorRow(
     on_failure?: 'continue' | 'hold' | undefined;
   },
 ): Promise<TaskView & { resolution_token?: string }> {
-  const question = request.tool_name === ASK_TOOL ? parseQuestion(request.tool_input) : null;
-  if (typeof question === 'string') throw new AirlockError('invalid_question', question);
-  const token = question ? newToken('answer') : null;
   return ctx.store.transaction(async (tx) => {
     const run = await lockRun(tx, principal.workspace_id, request.runId);
     if (run.state !== 'running') {
       throw new AirlockError('run_not_running', `run ${run.id} is ${run.state}`);
     }
+    // A question by the name the stage reads (`ask`, also runner-qualified or aliased to it), so
+    // that every row the stage plants as a question is checked and given its resolution token.
+    const asks =
+      resolveToolName(request.tool_name, JSON.parse(run.tool_aliases) as Record<string, string>) ===
+      ASK_TOOL;
+    const question = asks ? parseQuestion(request.tool_input) : null;
+    if (typeof question === 'string') throw new AirlockError('invalid_question', question);
+    const token = question ? newToken('answer') : null;
     const row = await plantToolRow(ctx, tx, run, {
       resolutionTokenHash: token ? hashToken(token) : undefined,
       origin: 'author',
