@@ -84,6 +84,19 @@ export abstract class QuotingReader {
     this.index = end + 1;
   }
 
+  /**
+   * Reads the quoted or expanded part `char` opens (`'…'`, `"…"`, `\x`, `$…`, a backquote), as
+   * every word of a line is read; false when `char` opens none.
+   */
+  protected quotedPart(char: string): boolean {
+    if (char === "'") this.singleQuoted();
+    else if (char === '"') this.doubleQuoted();
+    else if (char === '\\') this.escaped();
+    else if (char === '$' || char === '`') this.expansion(false);
+    else return false;
+    return true;
+  }
+
   /** Reads one word (for a redirection target) with the same quoting rules. */
   protected readWord(): { text: string; dynamic: boolean; raw: string; shape: string } {
     const saved = this.current;
@@ -92,15 +105,10 @@ export abstract class QuotingReader {
     const source = this.source;
     while (this.index < source.length) {
       const char = source[this.index]!;
-      if (char === "'") this.singleQuoted();
-      else if (char === '"') this.doubleQuoted();
-      else if (char === '\\') this.escaped();
-      else if (char === '$' || char === '`') this.expansion(false);
-      else if (BLANK.has(char) || ';&|<>()\n'.includes(char)) break;
-      else {
-        this.append(char);
-        this.index++;
-      }
+      if (this.quotedPart(char)) continue;
+      if (BLANK.has(char) || ';&|<>()\n'.includes(char)) break;
+      this.append(char);
+      this.index++;
     }
     const { text, dynamic, shape } = this.current;
     this.current = saved;

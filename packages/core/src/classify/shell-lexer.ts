@@ -75,11 +75,8 @@ class Lexer extends QuotingReader {
     const source = this.source;
     while (this.index < source.length) {
       const char = source[this.index]!;
-      if (char === "'") this.singleQuoted();
-      else if (char === '"') this.doubleQuoted();
-      else if (char === '\\') this.escaped();
-      else if (char === '$' || char === '`') this.expansion(false);
-      else if (
+      if (this.quotedPart(char)) continue;
+      if (
         (char === '<' || char === '>') &&
         source[this.index + 1] === '(' &&
         !this.current.started
