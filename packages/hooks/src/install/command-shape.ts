@@ -99,14 +99,23 @@ function shellCommand(words: string[]): AirlockCommand | null {
 }
 
 /**
+ * The ending of a pre-tool command for an agent with no setting that makes a failed hook block
+ * (Codex, Gemini CLI): a hook that cannot start exits 127, which they read as "run the call";
+ * `|| exit 2` turns it into their refusal. The client itself exits 0 or 2.
+ */
+export const EXIT_BLOCKS = ' || exit 2';
+
+/**
  * Reads a hook command as one `install` writes (`NODE …/airlock-hook.js AGENT
  * --config FILE [--wait-ms N] [--defer]`, or `sh|bash …/airlock-hook.sh|bash
- * …/hooks-AGENT.curl`), whichever paths an earlier install used. Answers null
+ * …/hooks-AGENT.curl`, either ending `|| exit 2`), whichever paths an earlier install used. Answers null
  * for any other command, also one that merely mentions `airlock-hook`.
  */
 export function airlockCommandOf(command: unknown): AirlockCommand | null {
   if (typeof command !== 'string') return null;
-  const words = shellWords(command);
+  const words = shellWords(
+    command.endsWith(EXIT_BLOCKS) ? command.slice(0, -EXIT_BLOCKS.length) : command,
+  );
   if (words === null || words.length === 0) return null;
   return nodeCommand(words) ?? shellCommand(words);
 }

@@ -70,6 +70,20 @@ describe("doctor reads Codex's hooks per event", () => {
     expect(checks['codex hooks Stop']?.status).toBe('ok');
   });
 
+  it("writes PreToolUse ending `|| exit 2`, and fails an earlier install's entry without it", async () => {
+    const installed = installedConfig();
+    const pre = /\[\[hooks\.PreToolUse\.hooks\]\][^[]*?command = "([^"]*)"/.exec(installed.text);
+    expect(pre?.[1]).toMatch(/ \|\| exit 2$/);
+    // Only the pre-tool entry: a failed report or stop must not read as a refusal.
+    const post = /\[\[hooks\.PostToolUse\.hooks\]\][^[]*?command = "([^"]*)"/.exec(installed.text);
+    expect(post?.[1]).not.toContain('exit 2');
+    const older = installed.text.replaceAll(' || exit 2', '');
+    expect((await codexChecks(installed, older))['codex hooks PreToolUse']).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('the hook exits 127 and the agent runs the call'),
+    });
+  });
+
   it('a timeout the client cannot answer within fails, naming it', async () => {
     const installed = installedConfig();
     const checks = await codexChecks(

@@ -1,4 +1,5 @@
 import type { HookedAgent } from '@airlock/core';
+import { EXIT_BLOCKS } from './command-shape.js';
 import { commandProblem } from './doctor-commands.js';
 import type { DoctorCheck } from './doctor-types.js';
 import { type HookEntry, isAirlockEntry } from './entries.js';
@@ -71,6 +72,17 @@ export function entryCheck(
   }
   const problem = hook.type === 'http' ? null : commandProblem(hook.command);
   if (problem) return { status: 'fail', detail: problem, fix };
+  if (
+    entry.exitBlocksOnFailure &&
+    typeof hook.command === 'string' &&
+    !hook.command.endsWith(EXIT_BLOCKS)
+  ) {
+    return {
+      status: 'fail',
+      detail: `registered without its ending "${EXIT_BLOCKS.trim()}": if the program it starts goes away (a Node.js upgrade), the hook exits 127 and the agent runs the call`,
+      fix,
+    };
+  }
   if (entry.background && hook.type === 'command' && hook.async !== true) {
     return {
       status: 'warn',

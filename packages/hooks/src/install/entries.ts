@@ -1,6 +1,6 @@
 import type { HookedAgent } from '@airlock/core';
 import { DEFAULT_WAIT_MS, HOOK_TIMEOUT_SECONDS } from '../client/wait-limits.js';
-import { airlockCommandOf } from './command-shape.js';
+import { airlockCommandOf, EXIT_BLOCKS } from './command-shape.js';
 
 /** What one agent event runs. */
 export interface HookEntry {
@@ -10,6 +10,11 @@ export interface HookEntry {
   tools: boolean;
   /** Whether a failure of the hook must block (the pre-tool event, where the agent has the setting). */
   blockOnFailure: boolean;
+  /**
+   * The pre-tool event of an agent without such a setting (Codex, Gemini CLI): the command ends
+   * `|| exit 2`, so a hook whose program is gone (exit 127) still refuses the call.
+   */
+  exitBlocksOnFailure?: boolean;
   timeoutSeconds: number;
   /**
    * Whether the agent may run the command hook in the background, not
@@ -85,6 +90,7 @@ export const HOOK_ENTRIES: Readonly<Record<HookedAgent, readonly HookEntry[]>> =
       event: 'PreToolUse',
       tools: true,
       blockOnFailure: false,
+      exitBlocksOnFailure: true,
       timeoutSeconds: HOOK_TIMEOUT_SECONDS,
     },
     { event: 'PostToolUse', tools: true, blockOnFailure: false, timeoutSeconds: short },
@@ -108,6 +114,7 @@ export const HOOK_ENTRIES: Readonly<Record<HookedAgent, readonly HookEntry[]>> =
       event: 'BeforeTool',
       tools: true,
       blockOnFailure: false,
+      exitBlocksOnFailure: true,
       timeoutSeconds: HOOK_TIMEOUT_SECONDS,
     },
     { event: 'AfterTool', tools: true, blockOnFailure: false, timeoutSeconds: short },
@@ -135,7 +142,8 @@ export interface HookCommands {
 
 /** The command an entry runs. */
 export function commandOf(entry: HookEntry, commands: HookCommands): string {
-  return entry.turnEnd ? commands.turnEnd : commands.each;
+  const command = entry.turnEnd ? commands.turnEnd : commands.each;
+  return entry.exitBlocksOnFailure ? `${command}${EXIT_BLOCKS}` : command;
 }
 
 /** True when a hook command is one Airlock wrote (its exact shape, see `airlockCommandOf`). */

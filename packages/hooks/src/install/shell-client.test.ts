@@ -78,7 +78,14 @@ describe.each(['sh', 'bash'] as const)('the shell hook client (install --client 
       ]),
     );
     for (const [event, command] of Object.entries(commands)) {
-      expect(command, event).toBe(event === 'AfterAgent' ? result.turnEndCommand : result.command);
+      // The pre-tool entry ends `|| exit 2`: a client that cannot start still refuses the call.
+      const expected =
+        event === 'AfterAgent'
+          ? result.turnEndCommand
+          : event === 'BeforeTool'
+            ? `${result.command} || exit 2`
+            : result.command;
+      expect(command, event).toBe(expected);
     }
     expect(result.turnEndCommand).toMatch(
       /airlock-hook\.js'? gemini --config \S+hooks\.json --wait-ms 5000$/,
