@@ -4,6 +4,7 @@ import {
   deploy,
   leadsAndOutsider,
   type MemberOf,
+  putOverlay,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -60,18 +61,15 @@ for (const backend of all) {
       return { runId, row };
     }
 
-    const putOverlay = async (who: MemberOf | null, path: string, groups: unknown) => {
-      const by = who ? who.client : d.member;
-      const read = await by.get(path);
-      return by.put(path, { expected_digest: read.body.digest, groups });
-    };
+    const putOverlayAs = (who: MemberOf | null, path: string, groups: unknown) =>
+      putOverlay(who ? who.client : d.member, path, groups);
 
     it("refuses an approver's conversation allow, changing nothing; the destructive call still waits for two leads", async () => {
       d = await deploy(backend);
       const { cy, conversation } = await setUp();
       const path = `${d.ws}/overlays/conversation/${conversation}`;
       const before = (await d.member.get(path)).body;
-      const refused = await putOverlay(cy, path, ALLOW_BASH);
+      const refused = await putOverlayAs(cy, path, ALLOW_BASH);
       expect([refused.status, refused.body.error?.code]).toEqual([403, 'admin_required']);
       expect(refused.body.error.detail).toContain('approval policy');
       expect((await d.member.get(path)).body).toEqual(before);
@@ -80,26 +78,26 @@ for (const backend of all) {
       expect(row.approvals.required).toBe(2);
       // Tightening stays open to the approver; the admin, who sets the policy, may allow.
       const deny = [{ ruleSetId: 'supervised', rules: [{ verdict: 'deny', tools: ['curl'] }] }];
-      expect((await putOverlay(cy, path, deny)).status).toBe(200);
-      expect((await putOverlay(null, path, [...deny, ...ALLOW_BASH])).status).toBe(200);
+      expect((await putOverlayAs(cy, path, deny)).status).toBe(200);
+      expect((await putOverlayAs(null, path, [...deny, ...ALLOW_BASH])).status).toBe(200);
       // Keeping the admin's allow while adding a deny is no new allow.
       const more = [
         { ruleSetId: 'supervised', rules: [{ verdict: 'deny', tools: ['curl', 'wget'] }] },
         ...ALLOW_BASH,
       ];
-      expect((await putOverlay(cy, path, more)).status).toBe(200);
+      expect((await putOverlayAs(cy, path, more)).status).toBe(200);
     });
 
     it("refuses an approver's user-scope allow under the policy, and takes it without one", async () => {
       d = await deploy(backend);
       const { cy } = await setUp();
       const path = `${d.ws}/overlays/user/me`;
-      const refused = await putOverlay(cy, path, ALLOW_BASH);
+      const refused = await putOverlayAs(cy, path, ALLOW_BASH);
       expect([refused.status, refused.body.error?.code]).toEqual([403, 'admin_required']);
       await d.close();
       d = await deploy(backend);
       const open = await setUp('none');
-      const taken = await putOverlay(open.cy, `${d.ws}/overlays/user/me`, ALLOW_BASH);
+      const taken = await putOverlayAs(open.cy, `${d.ws}/overlays/user/me`, ALLOW_BASH);
       expect(taken.status).toBe(200);
     });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { type Deployment, deploy, putOverlay, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -268,16 +268,11 @@ for (const backend of all) {
           : null;
       });
       // While the run held, a member added a guardrail against deploys.
-      const path = `${d.ws}/overlays/user/me`;
-      const read = await d.member.get(path);
       const guardrail = {
         ruleSetId: 'supervised',
         rules: [{ verdict: 'deny', guardrail: true, tools: ['deploy'], reason: 'freeze' }],
       };
-      const put = await d.member.put(path, {
-        expected_digest: read.body.digest,
-        groups: [guardrail],
-      });
+      const put = await putOverlay(d.member, `${d.ws}/overlays/user/me`, [guardrail]);
       expect(put.status).toBe(200);
       const retried = await d.member.post(`${d.ws}/runs/${runId}/tasks/t1/retry`);
       expect([retried.status, retried.body.error?.code]).toEqual([409, 'retry_refused']);

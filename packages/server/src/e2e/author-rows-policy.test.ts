@@ -6,6 +6,7 @@ import {
   deploy,
   leadsAndOutsider,
   type MemberOf,
+  putOverlay,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -179,8 +180,6 @@ for (const backend of all) {
     it("an admin's guardrail binds an appended row: a deny refuses it, an ask parks it", async () => {
       d = await deploy(backend);
       const cy = await addMember(d, 'Cy');
-      const path = `${d.ws}/overlays/user/me`;
-      const read = await d.member.get(path);
       const guardrail = (verdict: string, command: string) => ({
         verdict,
         guardrail: true,
@@ -188,15 +187,12 @@ for (const backend of all) {
         argument_patterns: { '/command': command },
         reason: `${verdict} ${command}`,
       });
-      const put = await d.member.put(path, {
-        expected_digest: read.body.digest,
-        groups: [
-          {
-            ruleSetId: 'supervised',
-            rules: [guardrail('deny', '*rm -rf*'), guardrail('ask', 'git push*')],
-          },
-        ],
-      });
+      const put = await putOverlay(d.member, `${d.ws}/overlays/user/me`, [
+        {
+          ruleSetId: 'supervised',
+          rules: [guardrail('deny', '*rm -rf*'), guardrail('ask', 'git push*')],
+        },
+      ]);
       expect(put.status).toBe(200);
       const runId = await waitingRun();
       const refused = await append(cy, runId, { tool_name: 'bash', tool_input: RM });

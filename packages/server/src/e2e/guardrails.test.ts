@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCredential } from '../store/accounts.js';
-import { client, type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { client, type Deployment, deploy, putOverlay, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -55,10 +55,7 @@ const GUARDRAILS = [
 ];
 
 async function putOwnOverlay(d: Deployment, token: string, groups: unknown[]) {
-  const member = client(d.url, token);
-  const path = `${d.ws}/overlays/user/me`;
-  const read = await member.get(path);
-  const put = await member.put(path, { expected_digest: read.body.digest, groups });
+  const put = await putOverlay(client(d.url, token), `${d.ws}/overlays/user/me`, groups);
   expect(put.status).toBe(200);
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../testing/harness.js';
+import { type Deployment, deploy, putOverlay } from '../testing/harness.js';
 import { HOOK_EVENTS_PATH } from '../testing/hooked-events.js';
 import { backends } from '../testing/stores.js';
 
@@ -94,25 +94,20 @@ describe.skipIf(!sqlite)('a parked call answered in the agent prompt', () => {
 
   it("keeps a park an admin's guardrail also asks for for members, whatever the agent's own contract says", async () => {
     d = await deploy(sqlite!);
-    const overlay = `${d.ws}/overlays/user/me`;
-    const read = await d.member.get(overlay);
-    const put = await d.member.put(overlay, {
-      expected_digest: read.body.digest,
-      groups: [
-        {
-          ruleSetId: 'supervised',
-          rules: [
-            {
-              verdict: 'ask',
-              guardrail: true,
-              tools: ['Bash'],
-              argument_patterns: { '/command': '*left-pad*' },
-              reason: 'a member looks at installs',
-            },
-          ],
-        },
-      ],
-    });
+    const put = await putOverlay(d.member, `${d.ws}/overlays/user/me`, [
+      {
+        ruleSetId: 'supervised',
+        rules: [
+          {
+            verdict: 'ask',
+            guardrail: true,
+            tools: ['Bash'],
+            argument_patterns: { '/command': '*left-pad*' },
+            reason: 'a member looks at installs',
+          },
+        ],
+      },
+    ]);
     expect(put.status).toBe(200);
     // The agent writes its own contract: a requires_user rule of its own covering the same call.
     await d.agent.put(PROFILE, REQUIRES_USER);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  claimAndCommit,
   type Deployment,
   deploy,
   leadsAndOutsider,
@@ -50,10 +51,7 @@ for (const backend of all) {
       for (const lead of approvers) {
         expect((await lead.client.post(`${tasks(runId)}/t1/approve`, {})).status).toBe(200);
       }
-      const claim = await d.executor.post(`/executor_api/v1/runs/${runId}/tasks/t1/claim`, {});
-      expect(claim.status).toBe(200);
-      const committed = await d.executor.post(`/executor_api/v1/runs/${runId}/tasks/t1/commit`, {
-        claim_id: claim.body.claim_id,
+      const committed = await claimAndCommit(d, runId, 't1', {
         outcome: 'failed',
         error: { code: 'exit_1', detail: 'the deploy failed halfway' },
       });

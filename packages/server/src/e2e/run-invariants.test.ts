@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { claimAndCommit, type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -23,25 +23,6 @@ async function task(d: Deployment, runId: string, key: string) {
 async function eventTypes(d: Deployment, runId: string): Promise<string[]> {
   const body = (await d.member.get(`${d.ws}/runs/${runId}/events`)).body;
   return body.events.map((e: { type: string }) => e.type);
-}
-
-async function claim(d: Deployment, runId: string, key: string) {
-  return d.executor.post(`/executor_api/v1/runs/${runId}/tasks/${key}/claim`);
-}
-
-/** Claims a row and commits an outcome; returns the commit's answer. */
-async function execute(
-  d: Deployment,
-  runId: string,
-  key: string,
-  outcome: { outcome: 'succeeded' | 'failed'; result?: unknown; error?: unknown },
-) {
-  const claimed = await claim(d, runId, key);
-  expect([key, claimed.status]).toEqual([key, 200]);
-  return d.executor.post(`/executor_api/v1/runs/${runId}/tasks/${key}/commit`, {
-    claim_id: claimed.body.claim_id,
-    ...outcome,
-  });
 }
 
 async function holding(d: Deployment, runId: string) {
@@ -97,7 +78,10 @@ for (const backend of all) {
         ]),
       );
       const runId = created.body.id;
-      await execute(d, runId, 't1', { outcome: 'failed', error: { code: 'exit_2', detail: 'no' } });
+      await claimAndCommit(d, runId, 't1', {
+        outcome: 'failed',
+        error: { code: 'exit_2', detail: 'no' },
+      });
       await holding(d, runId);
       const abandoned = await d.member.post(`${d.ws}/runs/${runId}/abandon`);
       expect(abandoned.body).toMatchObject({ state: 'failed', error: { code: 'abandoned' } });
@@ -140,7 +124,10 @@ for (const backend of all) {
         state: 'timed_out',
         error: { code: 'question_expired' },
       });
-      const committed = await execute(d, runId, 't1', { outcome: 'succeeded', result: 'built' });
+      const committed = await claimAndCommit(d, runId, 't1', {
+        outcome: 'succeeded',
+        result: 'built',
+      });
       expect(committed.body.state).toBe('succeeded');
       await quiesce(d, runId);
       expect(await run(d, runId)).toMatchObject({
@@ -164,8 +151,11 @@ for (const backend of all) {
         on_failure: 'hold',
       });
       expect(appended.body).toMatchObject({ key: 't2', origin: 'author', state: 'runnable' });
-      await execute(d, runId, 't2', { outcome: 'failed', error: { code: 'exit_1', detail: 'x' } });
-      await execute(d, runId, 't1', { outcome: 'succeeded', result: 'built' });
+      await claimAndCommit(d, runId, 't2', {
+        outcome: 'failed',
+        error: { code: 'exit_1', detail: 'x' },
+      });
+      await claimAndCommit(d, runId, 't1', { outcome: 'succeeded', result: 'built' });
       await quiesce(d, runId);
       expect(await run(d, runId)).toMatchObject({
         state: 'running',
@@ -173,7 +163,7 @@ for (const backend of all) {
       });
       const retried = await d.member.post(`${d.ws}/runs/${runId}/tasks/t2/retry`);
       expect(retried.body).toMatchObject({ state: 'runnable' });
-      await execute(d, runId, 't2', { outcome: 'succeeded', result: 'clean' });
+      await claimAndCommit(d, runId, 't2', { outcome: 'succeeded', result: 'clean' });
       const ended = await waitFor(async () => {
         const r = await run(d, runId);
         return r.state !== 'running' && r;
@@ -195,7 +185,7 @@ for (const backend of all) {
         tool_input: {},
       });
       expect(appended.body).toMatchObject({ key: 't2', state: 'runnable' });
-      await execute(d, runId, 't1', { outcome: 'succeeded', result: 'built' });
+      await claimAndCommit(d, runId, 't1', { outcome: 'succeeded', result: 'built' });
       await quiesce(d, runId);
       // The model answered; the answer waits: no stop hook planted, the author row still claimable.
       expect(await eventTypes(d, runId)).toContain('run.model_read');
@@ -205,12 +195,12 @@ for (const backend of all) {
         ['t2', 'runnable'],
       ]);
       expect((await run(d, runId)).state).toBe('running');
-      await execute(d, runId, 't2', { outcome: 'succeeded', result: 'sent' });
+      await claimAndCommit(d, runId, 't2', { outcome: 'succeeded', result: 'sent' });
       const hook = await waitFor(async () => {
         const items = (await d.executor.get('/executor_api/v1/inbox')).body.items;
         return items.find((i: { kind: string }) => i.kind === 'hook');
       });
-      const accepted = await execute(d, runId, hook.task_key, {
+      const accepted = await claimAndCommit(d, runId, hook.task_key, {
         outcome: 'succeeded',
         result: { structured_content: { continue: false } },
       });
@@ -234,7 +224,7 @@ for (const backend of all) {
         tool_name: 'ask',
         tool_input: { prompt: 'Anything to add?' },
       });
-      await execute(d, runId, 't1', { outcome: 'succeeded', result: 'built' });
+      await claimAndCommit(d, runId, 't1', { outcome: 'succeeded', result: 'built' });
       await quiesce(d, runId);
       expect(await run(d, runId)).toMatchObject({ state: 'running', final_answer: null });
       const answered = await d.member.post(`${d.ws}/runs/${runId}/tasks/t2/resolution`, {
@@ -291,7 +281,7 @@ for (const backend of all) {
         const items = (await d.executor.get('/executor_api/v1/inbox')).body.items;
         return items.find((i: { kind: string }) => i.kind === 'hook');
       });
-      const committed = await execute(d, runId, hook.task_key, {
+      const committed = await claimAndCommit(d, runId, hook.task_key, {
         outcome: 'succeeded',
         result: { structured_content: { continue: true, feedback: 'one more' } },
       });

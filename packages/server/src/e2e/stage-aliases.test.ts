@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, leadsAndOutsider, waitFor } from '../testing/harness.js';
+import {
+  type Deployment,
+  deploy,
+  leadsAndOutsider,
+  putOverlay,
+  waitFor,
+} from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 const all = await backends();
@@ -38,17 +44,12 @@ for (const backend of all) {
 
     it("an admin's guardrail on deploy refuses a deploy the run aliased to another name", async () => {
       d = await deploy(backend);
-      const overlay = `${d.ws}/overlays/user/me`;
-      const read = await d.member.get(overlay);
-      const put = await d.member.put(overlay, {
-        expected_digest: read.body.digest,
-        groups: [
-          {
-            ruleSetId: 'supervised',
-            rules: [{ verdict: 'deny', guardrail: true, tools: ['deploy'], reason: 'no deploys' }],
-          },
-        ],
-      });
+      const put = await putOverlay(d.member, `${d.ws}/overlays/user/me`, [
+        {
+          ruleSetId: 'supervised',
+          rules: [{ verdict: 'deny', guardrail: true, tools: ['deploy'], reason: 'no deploys' }],
+        },
+      ]);
       expect(put.status).toBe(200);
       const { runId, row } = await aliasedDeploy('bypass');
       expect(row).toMatchObject({

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type Client,
+  claimAndCommit,
   type Deployment,
   deploy,
   leadsAndOutsider,
@@ -97,10 +98,7 @@ for (const backend of all) {
       expect((await claim(runId, 't1')).status).toBe(409);
       const approved = await lead1.client.post(`${tasks(runId)}/t1/approve`, {});
       expect(approved.body.state).toBe('runnable');
-      const claimed = await claim(runId, 't1');
-      expect(claimed.status).toBe(200);
-      const failed = await d.executor.post(`/executor_api/v1/runs/${runId}/tasks/t1/commit`, {
-        claim_id: claimed.body.claim_id,
+      const failed = await claimAndCommit(d, runId, 't1', {
         outcome: 'failed',
         error: { code: 'exit_1', detail: 'the deploy failed halfway' },
       });

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  claimAndCommit,
   type Deployment,
   deploy,
   leadsAndOutsider,
   type MemberOf,
+  putOverlay,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -28,10 +30,7 @@ for (const backend of all) {
 
     /** Claims a row and commits it failed, so it holds its run (its on_failure is hold). */
     async function failIt(runId: string, key: string): Promise<void> {
-      const claim = await d.executor.post(`${executorTask(runId, key)}/claim`, {});
-      expect(claim.status).toBe(200);
-      const committed = await d.executor.post(`${executorTask(runId, key)}/commit`, {
-        claim_id: claim.body.claim_id,
+      const committed = await claimAndCommit(d, runId, key, {
         outcome: 'failed',
         error: { code: 'exit_1', detail: 'it failed halfway' },
       });
@@ -122,25 +121,20 @@ for (const backend of all) {
         async () => (await d.member.get(`${tasks(runId)}/t1`)).body.state === 'runnable',
       );
       await failIt(runId, 't1');
-      const overlay = `${d.ws}/overlays/user/me`;
-      const read = await d.member.get(overlay);
-      const put = await d.member.put(overlay, {
-        expected_digest: read.body.digest,
-        groups: [
-          {
-            ruleSetId: 'supervised',
-            rules: [
-              {
-                verdict: 'deny',
-                guardrail: true,
-                tools: ['bash'],
-                argument_patterns: { '/command': '*rm -rf*' },
-                reason: 'no recursive deletes',
-              },
-            ],
-          },
-        ],
-      });
+      const put = await putOverlay(d.member, `${d.ws}/overlays/user/me`, [
+        {
+          ruleSetId: 'supervised',
+          rules: [
+            {
+              verdict: 'deny',
+              guardrail: true,
+              tools: ['bash'],
+              argument_patterns: { '/command': '*rm -rf*' },
+              reason: 'no recursive deletes',
+            },
+          ],
+        },
+      ]);
       expect(put.status).toBe(200);
       const retried = await d.member.post(`${tasks(runId)}/t1/retry`, {});
       expect(retried.status).toBe(409);

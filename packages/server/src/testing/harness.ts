@@ -168,6 +168,30 @@ export async function leadsAndOutsider(
   return { lead1, lead2, cy };
 }
 
+/** Replaces an overlay document as `by` (reading its digest first); answers the put. */
+export async function putOverlay(by: Client, path: string, groups: unknown): Promise<Answer> {
+  const read = await by.get(path);
+  return by.put(path, { expected_digest: read.body.digest, groups });
+}
+
+/**
+ * Claims a row with the workspace's executor credential and commits `outcome` for it; answers
+ * the commit. Throws when the claim is refused.
+ */
+export async function claimAndCommit(
+  d: Deployment,
+  runId: string,
+  key: string,
+  outcome: { outcome: 'succeeded' | 'failed'; result?: unknown; error?: unknown },
+): Promise<Answer> {
+  const task = `/executor_api/v1/runs/${runId}/tasks/${key}`;
+  const claimed = await d.executor.post(`${task}/claim`, {});
+  if (claimed.status !== 200) {
+    throw new Error(`claiming ${key} answered ${claimed.status}: ${JSON.stringify(claimed.body)}`);
+  }
+  return d.executor.post(`${task}/commit`, { claim_id: claimed.body.claim_id, ...outcome });
+}
+
 /** Polls until a check returns a truthy value, or fails after a timeout. */
 export async function waitFor<T>(
   check: () => Promise<T | null | undefined | false>,
