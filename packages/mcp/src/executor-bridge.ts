@@ -1,3 +1,4 @@
+import { CLAIM_TOOL_NAMES_MAX } from '@airlock/core';
 import {
   type ClaimView,
   createExecutor,
@@ -76,7 +77,7 @@ export interface BridgeTakeOptions extends Pick<BridgeRunOptions, 'canceled'> {
  * The most tools one executor serves: the kernel's claim names at most this
  * many. A bridge serving more splits them over several executors.
  */
-export const EXECUTOR_TOOLS_MAX = 256;
+export const EXECUTOR_TOOLS_MAX = CLAIM_TOOL_NAMES_MAX;
 
 /** The failure a row commits when its client canceled the call (before or while its tool ran). */
 const CLIENT_CANCELED = 'client_canceled';

@@ -1,5 +1,4 @@
-/** The most tool names one claim may name: the kernel refuses a claim naming more. */
-export const CLAIM_TOOL_NAMES_MAX = 256;
+import { CLAIM_TOOL_NAMES_MAX } from '@airlock/core/wire';
 
 /** An executor's tool names in the groups it claims for, each of at most 256 names, in order. */
 export function claimGroups(names: readonly string[]): string[][] {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CLAIM_TOOL_NAMES_MAX } from '../claim-limits.js';
 import { ExecutorTaskParams, IdSchema, LeaseSchema, LimitSchema } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
@@ -35,7 +36,7 @@ export const claimNextContract = defineContract({
   input: z.strictObject({
     lease_ms: LeaseSchema,
     // A tool's name never holds NUL or a lone surrogate: a filter with one is a mistake on every store.
-    tool_names: z.array(storableName(z.string())).max(256).optional(),
+    tool_names: z.array(storableName(z.string())).max(CLAIM_TOOL_NAMES_MAX).optional(),
   }),
   output: z.object({ claim: ClaimSchema.nullable() }),
   errors: [],
