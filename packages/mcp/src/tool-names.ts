@@ -1,4 +1,4 @@
-import { shortened, textIsWellFormed, visibleText } from '@airlock/core';
+import { isStorableText, shortened, visibleText } from '@airlock/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /**
@@ -20,7 +20,7 @@ export function toolNameProblem(name: string): string | null {
   if (name.length > TOOL_NAME_MAX) {
     return `is ${name.length} characters long, more than ${TOOL_NAME_MAX}`;
   }
-  if (name.includes('\u0000') || !textIsWellFormed(name)) {
+  if (!isStorableText(name)) {
     return 'holds NUL (U+0000) or a lone surrogate, which the kernel keeps in no name';
   }
   return null;

@@ -120,7 +120,7 @@ export {
   PROTOCOL_SCHEMAS,
   type ProtocolSchemaMeta,
 } from './registry.js';
-export { asKeptText } from './stored-text.js';
+export { asKeptText, isStorableText } from './stored-text.js';
 export {
   type CableMessage,
   CableMessageSchema,

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { textIsWellFormed, toWellFormedText } from '../glob/well-formed.js';
 
 /** True when a store keeps the text as sent: no NUL (PostgreSQL refuses it), no lone surrogate. */
-function isStorable(text: string): boolean {
+export function isStorableText(text: string): boolean {
   return textIsWellFormed(text) && !text.includes('\u0000');
 }
 
@@ -13,7 +13,7 @@ function isStorable(text: string): boolean {
  * PostgreSQL cannot keep in text, so that every store answers alike.
  */
 export function personText(schema: z.ZodString): z.ZodString {
-  return schema.refine(isStorable, {
+  return schema.refine(isStorableText, {
     message:
       'the text holds NUL (U+0000) or a lone surrogate (no Unicode text); send it as UTF-8 text without NUL',
   });
@@ -29,7 +29,7 @@ export function storableName(
   schema: z.ZodString,
   message = 'the name holds NUL (U+0000) or a lone surrogate, which no store keeps as sent',
 ): z.ZodString {
-  return schema.refine(isStorable, { message });
+  return schema.refine(isStorableText, { message });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { asKeptText } from '@airlock/core';
+import { asKeptText, isStorableText } from '@airlock/core';
 import { postCompletion } from './openai-http.js';
 import type { ModelProvider, ProviderRound, RoundRequest } from './types.js';
 import { ProviderError } from './types.js';
@@ -126,7 +126,7 @@ const ID_MAX = 200;
 
 /** A name or id every store keeps as sent: no NUL, no lone surrogate, not too long. */
 function isKeptName(text: string, max: number): boolean {
-  return text.length <= max && asKeptText(text) === text;
+  return text.length <= max && isStorableText(text);
 }
 
 function parseCompletion(text: string): ProviderRound {
