@@ -18,7 +18,7 @@ import {
   type TaskEventOf,
   type ToState,
 } from '../machines/task-machine.js';
-import { plantToolRow } from '../stage/approval-stage.js';
+import { plantToolRow, policyForRun } from '../stage/approval-stage.js';
 import { ASK_TOOL, checkAnswer, parseQuestion } from '../stage/questions.js';
 import { type TaskView, taskVersion, taskView } from '../views.js';
 import { checkDecider, policyOfWorkspace, requestOf, requirementOf } from './approval-quorum.js';
@@ -285,9 +285,7 @@ export async function appendAuthorRow(
     }
     // A question by the name the stage reads (`ask`, also runner-qualified or aliased to it), so
     // that every row the stage plants as a question is checked and given its resolution token.
-    const asks =
-      resolveToolName(request.tool_name, JSON.parse(run.tool_aliases) as Record<string, string>) ===
-      ASK_TOOL;
+    const asks = resolveToolName(request.tool_name, policyForRun(run).toolAliases) === ASK_TOOL;
     const question = asks ? parseQuestion(request.tool_input) : null;
     if (typeof question === 'string') throw new AirlockError('invalid_question', question);
     const token = question ? newToken('answer') : null;
