@@ -62,45 +62,55 @@ interface CompiledSchema {
   listAll?: ValidateFunction;
 }
 
-/** The names the draft-07 meta-schema answers to in ajv: a schema naming none of them checks itself. */
-const DRAFT_07_META = new Set([
-  undefined,
-  'http://json-schema.org/draft-07/schema',
-  'http://json-schema.org/draft-07/schema#',
-  'http://json-schema.org/schema',
-]);
+/**
+ * The drafts a schema may name in `$schema`, each with the names ajv knows it by and its ajv
+ * class. Draft-07 also stands for a schema naming none; a schema naming another meta-schema
+ * (perhaps the declaration's own) is resolved and checked by ajv as it comes.
+ */
+const DRAFTS = [
+  {
+    ids: [
+      undefined,
+      'http://json-schema.org/draft-07/schema',
+      'http://json-schema.org/draft-07/schema#',
+      'http://json-schema.org/schema',
+    ],
+    Ajv,
+  },
+  {
+    ids: [
+      'https://json-schema.org/draft/2020-12/schema',
+      'https://json-schema.org/draft/2020-12/schema#',
+    ],
+    Ajv: Ajv2020,
+  },
+  {
+    ids: [
+      'https://json-schema.org/draft/2019-09/schema',
+      'https://json-schema.org/draft/2019-09/schema#',
+    ],
+    Ajv: Ajv2019,
+  },
+] as const;
+type Draft = (typeof DRAFTS)[number];
 
 /**
- * One ajv instance that only checks schemas against the draft-07
+ * One ajv instance per draft that only checks schemas against its
  * meta-schema: no declaration's schema is ever added to it, so it shares
- * nothing between owners. Compiling the meta-schema costs tens of
+ * nothing between owners. Compiling a meta-schema costs tens of
  * milliseconds (about 50 in a fresh process), which a request would
  * otherwise pay for every new schema in one piece of the event loop.
  */
-let metaChecker: Ajv | null = null;
+const metaCheckers = new Map<Draft, Ajv>();
 
-function schemaChecker(): Ajv {
-  if (!metaChecker) {
-    metaChecker = new Ajv({ ...AJV_OPTIONS, validateSchema: true });
-    metaChecker.validateSchema({});
+function metaCheckerOf(draft: Draft): Ajv {
+  let checker = metaCheckers.get(draft);
+  if (!checker) {
+    checker = new draft.Ajv({ ...AJV_OPTIONS, validateSchema: true }) as Ajv;
+    checker.validateSchema({});
+    metaCheckers.set(draft, checker);
   }
-  return metaChecker;
-}
-
-/** The later drafts a schema may name in `$schema`, each with its ajv class. */
-const LATER_DRAFTS = [
-  { ids: ['https://json-schema.org/draft/2020-12/schema'], Ajv: Ajv2020 },
-  { ids: ['https://json-schema.org/draft/2019-09/schema'], Ajv: Ajv2019 },
-] as const;
-
-/** The meta-schema checker of each later draft, made the first time a schema names it. */
-const laterCheckers = new Map<(typeof LATER_DRAFTS)[number], Ajv>();
-
-/** The later draft a `$schema` names (with or without its empty fragment), if any. */
-function laterDraftOf(declared: unknown): (typeof LATER_DRAFTS)[number] | undefined {
-  if (typeof declared !== 'string') return undefined;
-  const id = declared.endsWith('#') ? declared.slice(0, -1) : declared;
-  return LATER_DRAFTS.find((draft) => (draft.ids as readonly string[]).includes(id));
+  return checker;
 }
 
 /**
@@ -109,29 +119,19 @@ function laterDraftOf(declared: unknown): (typeof LATER_DRAFTS)[number] | undefi
  * calling it again does nothing.
  */
 export function prepareSchemaChecks(): void {
-  schemaChecker();
+  metaCheckerOf(DRAFTS[0]);
 }
 
 function compileSchema(schema: Record<string, unknown>, allErrors: boolean): ValidateFunction {
-  const later = laterDraftOf(schema.$schema);
-  if (later) {
-    // As for draft-07 below: its meta-schema checker is shared, the schema compiled alone.
-    let checker = laterCheckers.get(later);
-    if (!checker) {
-      checker = new later.Ajv({ ...AJV_OPTIONS, validateSchema: true }) as unknown as Ajv;
-      laterCheckers.set(later, checker);
-    }
-    checker.validateSchema(schema, true);
-    return new later.Ajv({ ...AJV_OPTIONS, allErrors, validateSchema: false }).compile(schema);
-  }
-  if (!DRAFT_07_META.has(schema.$schema as string | undefined)) {
+  const draft = DRAFTS.find((known) => (known.ids as readonly unknown[]).includes(schema.$schema));
+  if (!draft) {
     // Another meta-schema (perhaps the declaration's own): ajv resolves and checks it as before.
     return new Ajv({ ...AJV_OPTIONS, allErrors, validateSchema: true }).compile(schema);
   }
-  // Checked against the shared meta-schema validator first (what ajv's own check would do, with
-  // the same options and message), then compiled alone in an instance of its own.
-  schemaChecker().validateSchema(schema, true);
-  return new Ajv({ ...AJV_OPTIONS, allErrors, validateSchema: false }).compile(schema);
+  // Checked against the draft's shared meta-schema validator first (what ajv's own check would
+  // do, with the same options and message), then compiled alone in an instance of its own.
+  metaCheckerOf(draft).validateSchema(schema, true);
+  return new draft.Ajv({ ...AJV_OPTIONS, allErrors, validateSchema: false }).compile(schema);
 }
 
 function validatorFor(
