@@ -14,22 +14,30 @@ import { workspaceWithTokens } from '../testing/workspace-tokens.js';
 const root = mkdtempSync(join(tmpdir(), 'airlock-internal-error-log-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+/**
+ * A kernel on a SQLite store in `name`, logging as the kernel's command line makes it log (every
+ * level from info, the same redaction) into `lines`, with the store's file open beside it.
+ */
+async function loggedKernel(name: string) {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const dataDir = join(root, name);
+  const airlock = await startAirlock({
+    dataDir,
+    logger: pino({ level: 'info', redact: LOG_REDACTION }, sink),
+  });
+  const db = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+  return { lines, airlock, db };
+}
+
 describe('the error line of a request that fails inside the kernel', () => {
   it('names the path with a token in it redacted (a credential revoked by its token)', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const dataDir = join(root, 'data');
-    // The logger the kernel's command line makes: every level from info, the same redaction.
-    const airlock = await startAirlock({
-      dataDir,
-      logger: pino({ level: 'info', redact: LOG_REDACTION }, sink),
-    });
-    const db = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+    const { lines, airlock, db } = await loggedKernel('data');
     try {
       const { workspaceId, tokens } = await workspaceWithTokens(airlock.store, 'logs');
       // A revocation the database refuses is a failure the kernel has no code for: a 500.
@@ -58,19 +66,7 @@ describe('the error line of a request that fails inside the kernel', () => {
   });
 
   it('is written for a tRPC call as for REST, naming the operation and never the input', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const dataDir = join(root, 'data-trpc');
-    const airlock = await startAirlock({
-      dataDir,
-      logger: pino({ level: 'info', redact: LOG_REDACTION }, sink),
-    });
-    const db = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+    const { lines, airlock, db } = await loggedKernel('data-trpc');
     try {
       const { workspaceId, tokens } = await workspaceWithTokens(airlock.store, 'logs');
       db.exec(`CREATE TRIGGER refuse_revoke BEFORE UPDATE OF revoked_at ON credentials
@@ -96,19 +92,7 @@ describe('the error line of a request that fails inside the kernel', () => {
   });
 
   it('is written for a WebSocket upgrade that fails inside the kernel, with no token in it', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const dataDir = join(root, 'data-socket');
-    const airlock = await startAirlock({
-      dataDir,
-      logger: pino({ level: 'info', redact: LOG_REDACTION }, sink),
-    });
-    const db = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+    const { lines, airlock, db } = await loggedKernel('data-socket');
     try {
       const { workspaceId, tokens } = await workspaceWithTokens(airlock.store, 'logs');
       // The feed's resume check reads the retention policies: a table gone is a failure with no code.
