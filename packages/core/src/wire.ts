@@ -5,8 +5,8 @@
  * types still come from `@airlock/core` (type-only imports cost nothing at run time).
  */
 export { bearerTokenOf } from './protocol/bearer.js';
-export { CLAIM_TOOL_NAMES_MAX } from './protocol/claim-limits.js';
 export {
+  CLAIM_TOOL_NAMES_MAX,
   OPERATION_ROUTES,
   type OperationRoute,
   pathParams,

@@ -1,4 +1,4 @@
-import { CLAIM_TOOL_NAMES_MAX } from '@airlock/core';
+import { CLAIM_TOOL_NAMES_MAX } from '@airlock/core/wire';
 import {
   type ClaimView,
   createExecutor,

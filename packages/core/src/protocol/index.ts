@@ -9,7 +9,6 @@ export {
   PolicyChangeSchema,
 } from './audit.js';
 export { BODY_LIMIT_HEADER, readBodyLimitHeader } from './body-limit.js';
-export { CLAIM_TOOL_NAMES_MAX } from './claim-limits.js';
 export {
   BODY_ERROR_CODES,
   COMMON_ERROR_CODES,

@@ -18,6 +18,12 @@ export interface OperationRoute {
   readonly jsonLines?: string;
 }
 
+/**
+ * The most tool names one claim (`executor.claimNext`'s `tool_names`) may name: the kernel
+ * refuses a longer list, so an executor serving more tools claims for them a share at a time.
+ */
+export const CLAIM_TOOL_NAMES_MAX = 256;
+
 /** Every operation's route by its dotted name. */
 export const OPERATION_ROUTES = {
   'profile.put': { method: 'PUT', path: '/agent_api/v1/profile/configuration' },

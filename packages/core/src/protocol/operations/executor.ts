@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { CLAIM_TOOL_NAMES_MAX } from '../claim-limits.js';
 import { ExecutorTaskParams, IdSchema, LeaseSchema, LimitSchema } from '../inputs.js';
 import { defineContract } from '../operation.js';
 import { JsonValueSchema } from '../registry.js';
-import { operationRoute } from '../routes.js';
+import { CLAIM_TOOL_NAMES_MAX, operationRoute } from '../routes.js';
 import { keptText, storableName } from '../stored-text.js';
 import { ClaimSchema, InboxItemSchema, TaskViewSchema } from '../views.js';
 
