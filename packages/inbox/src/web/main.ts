@@ -13,9 +13,11 @@ import './styles.css';
 
 const STORAGE_KEY = 'airlock.inbox.session';
 
-/** What a signed-in page remembers for the tab's life. */
+/**
+ * What a signed-in page remembers for the tab's life. The kernel is always the
+ * origin that served the page: its CSP lets it connect nowhere else.
+ */
 interface Session {
-  url: string;
   workspaceId: string;
   token: string;
 }
@@ -63,7 +65,6 @@ function showSignIn(message = ''): void {
     autocomplete: 'current-password',
     placeholder: 'member token',
   });
-  const url = h('input', { name: 'url', value: location.origin });
   const note = h('p', { class: 'message', role: 'alert' }, message);
   const form = h(
     'form',
@@ -72,14 +73,12 @@ function showSignIn(message = ''): void {
     h('p', {}, 'Sign in with a member token to see what waits for a person.'),
     h('label', {}, 'Workspace id', workspace),
     h('label', {}, 'Member token', token),
-    h('details', {}, h('summary', {}, 'Kernel'), h('label', {}, 'Kernel URL', url)),
     h('button', { type: 'submit' }, 'Sign in'),
     note,
   );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const session = {
-      url: url.value,
       workspaceId: workspace.value.trim(),
       token: token.value.trim(),
     };
@@ -96,7 +95,7 @@ function showSignIn(message = ''): void {
 
 /** The page a route names: `#/runs/ID` is a run's story, anything else the inbox. */
 function pageFor(session: Session, hash: string): Page {
-  const client = createClient({ url: session.url, token: session.token });
+  const client = createClient({ url: location.origin, token: session.token });
   const workspace = client.workspace(session.workspaceId);
   // Read once when the page starts: a label given since shows on the next visit.
   const names = new PrincipalNames(async () => {

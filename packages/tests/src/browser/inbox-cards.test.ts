@@ -35,6 +35,8 @@ describe.skipIf(browserSkipReason !== null)(
         expect(csp).toContain(directive);
       }
       await f.page.getByLabel('Workspace id').waitFor();
+      // The CSP lets the page reach its own origin only: it offers no other kernel to sign in to.
+      await expect(f.page.locator('form.sign-in input').count()).resolves.toBe(2);
       expect(await axeViolations(f.page)).toEqual([]);
       await saveScreenshot(f.page, 'inbox-sign-in.png');
       await f.page.getByLabel('Workspace id').fill(f.kernel.workspace.id);
