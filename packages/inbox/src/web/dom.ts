@@ -33,3 +33,13 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 export function afterPaint(work: () => void): void {
   requestAnimationFrame(() => setTimeout(work, 0));
 }
+
+/**
+ * Puts a box that scrolls in the Tab order, and takes out one that does not:
+ * a keyboard reaches a line wider than the box without a stop for every short diff.
+ */
+export function focusableWhileScrolling(box: HTMLElement): void {
+  const scrolls = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight;
+  if (scrolls) box.tabIndex = 0;
+  else box.removeAttribute('tabindex');
+}

@@ -1,5 +1,5 @@
 import { visibleText } from '@airlock/sdk';
-import { h } from './dom.js';
+import { focusableWhileScrolling, h } from './dom.js';
 import { editableText, inputDiffLines, readEditedInput } from './input-edit.js';
 
 /** What the editor of a call's input needs from its card. */
@@ -108,6 +108,7 @@ export function inputEditor(options: InputEditorOptions): InputEditor {
             )
           : [h('span', { class: 'diff-kept' }, 'No change yet.\n')]),
       );
+      focusableWhileScrolling(diff);
     }
     return read;
   };

@@ -94,6 +94,19 @@ describe.skipIf(browserSkipReason !== null)(
         await page.evaluate(() => (document.activeElement as HTMLElement).dataset.action),
       ).toBe('approve-edited');
 
+      // A line wider than the diff box: the box joins the Tab order and scrolls by keyboard.
+      const diffBox = card.locator('.edit-diff');
+      expect(await diffBox.getAttribute('tabindex')).toBeNull();
+      await text.fill(JSON.stringify({ command: `rm -rf ./build/${'x'.repeat(400)}` }));
+      expect(await diffBox.getAttribute('tabindex')).toBe('0');
+      await text.focus();
+      await page.keyboard.press('Tab');
+      expect(
+        await page.evaluate(() => document.activeElement?.classList.contains('edit-diff')),
+      ).toBe(true);
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => diffBox.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
+
       // A narrower edit: the diff against the original, then Ctrl+Enter approves it.
       await text.fill(JSON.stringify({ command: 'rm -rf ./build/cache' }, null, 2));
       expect(await card.locator('.edit-diff .diff-added').allTextContents()).toEqual([
