@@ -10,13 +10,22 @@ export function act(container: HTMLElement, work: () => Promise<void>): void {
     ...container.querySelectorAll('button, input, textarea'),
   ] as HTMLButtonElement[];
   const message = container.querySelector('.message') as HTMLElement;
-  // Disabling takes the focus away: a keyboard user gets it back where it was if this fails.
   const focused = document.activeElement as HTMLElement | null;
+  const hadFocus = focused !== null && container.contains(focused);
+  // Disabling a focused control drops the focus to the page: the keyboard (and a screen
+  // reader) stays on the container while the verb is in flight, and a refusal gives it back.
+  if (hadFocus) {
+    if (!container.hasAttribute('tabindex')) container.tabIndex = -1;
+    container.focus({ preventScroll: true });
+  }
+  container.setAttribute('aria-busy', 'true');
   for (const control of controls) control.disabled = true;
   message.textContent = '';
-  work().catch((error: unknown) => {
-    for (const control of controls) control.disabled = false;
-    message.textContent = refusalWords(error);
-    if (focused && container.contains(focused)) focused.focus();
-  });
+  work()
+    .catch((error: unknown) => {
+      for (const control of controls) control.disabled = false;
+      message.textContent = refusalWords(error);
+      if (hadFocus && focused.isConnected) focused.focus();
+    })
+    .finally(() => container.removeAttribute('aria-busy'));
 }

@@ -136,8 +136,31 @@ describe.skipIf(browserSkipReason !== null)(
 
       await open(single.id);
       await singleCard.getByRole('radio', { name: 'Now' }).check();
-      await singleCard.getByRole('button', { name: /^Answer/ }).click();
+      // While the answer is on its way its buttons are disabled: the focus stays on the card.
+      const answerRoute = /\/tasks\/t1\/resolution$/;
+      let release = () => {};
+      let arrived = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const sent = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      await f.page.route(answerRoute, async (route) => {
+        arrived();
+        await held;
+        await route.continue();
+      });
+      await singleCard.getByRole('button', { name: /^Answer/ }).focus();
+      await f.page.keyboard.press('Enter');
+      await sent;
+      expect(
+        await f.page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null),
+      ).toBe(`Question "Deploy when?", run ${single.id}, task t1`);
+      await expect(singleCard.getAttribute('aria-busy')).resolves.toBe('true');
+      release();
       await singleCard.waitFor({ state: 'detached' });
+      await f.page.unroute(answerRoute);
       expect(await f.ended(single.id)).toMatchObject({
         state: 'completed',
         final_answer: 'deploying',
