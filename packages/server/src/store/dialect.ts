@@ -25,6 +25,13 @@ export interface DialectTraits {
    * null where copies are not told apart (store-identity.ts).
    */
   identityQuery: string | null;
+  /**
+   * How a test reads the engine's plan of a statement (store/query-plan.ts):
+   * the command put before it, the column of each plan line, and a setting
+   * turned off while planning so a table of a test's few rows is not scanned
+   * where an index serves (null where the engine needs none).
+   */
+  queryPlan: { explain: string; lineColumn: string; scanSetting: string | null };
 }
 
 /** The traits of each backend, by the name of its SQL dialect. */

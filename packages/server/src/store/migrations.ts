@@ -1,6 +1,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import { Migrator, sql } from 'kysely';
 import { approvalPoliciesMigration } from './approval-policies-migration.js';
+import { credentialsByWorkspaceMigration } from './credentials-by-workspace-migration.js';
 import { DIALECT_TRAITS, type Dialect } from './dialect.js';
 import { hookSessionsMigration } from './hook-sessions-migration.js';
 import { hookedLookupsMigration } from './hooked-lookups-migration.js';
@@ -317,6 +318,7 @@ export class StaticMigrations implements MigrationProvider {
       '0018_run_loops': runLoopsMigration(this.dialect),
       '0019_store_identity': storeIdentityMigration(this.dialect),
       '0020_task_appenders': taskAppendersMigration(),
+      '0021_credentials_by_workspace': credentialsByWorkspaceMigration(),
     };
   }
 }

@@ -8,6 +8,11 @@ export type Param = (name: string) => any;
 
 const MARK = '\u0000airlock-param:';
 
+/** Whether a compiled parameter is a prepared query's placeholder (its template), not a value. */
+export function isParamMark(value: unknown): boolean {
+  return typeof value === 'string' && value.startsWith(MARK);
+}
+
 interface Template {
   compiled: CompiledQuery;
   /** Per SQL parameter: the name of a named parameter, or a constant (`{ value }`). */
@@ -84,7 +89,7 @@ const TEMPLATE_LIMIT = 500;
 function compileTemplate(compilable: Compilable): Template {
   const compiled = compilable.compile();
   const slots = compiled.parameters.map((value) =>
-    typeof value === 'string' && value.startsWith(MARK) ? value.slice(MARK.length) : { value },
+    isParamMark(value) ? (value as string).slice(MARK.length) : { value },
   );
   return { compiled, slots, order: null };
 }

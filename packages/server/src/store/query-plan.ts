@@ -1,4 +1,6 @@
-import { CompiledQuery, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import { CompiledQuery, type KyselyPlugin, type RootOperationNode, sql } from 'kysely';
+import { DIALECT_TRAITS } from './dialect.js';
+import { isParamMark } from './prepared.js';
 import type { Reader } from './reader.js';
 import { SQL } from './sql-handle.js';
 
@@ -16,9 +18,12 @@ class BuiltQueries implements KyselyPlugin {
 
 /**
  * For tests of the store's repositories (it lives here, beside the query
- * layer's key it needs): a reader over a SQLite store that remembers the statements a repository
- * sends through it, and SQLite's own query plan of each (the `detail` lines
- * of `explain query plan`, joined by newlines).
+ * layer's key it needs): a reader over a store that remembers the statements
+ * a repository sends through it, and the engine's own query plan of each.
+ * On SQLite a plan is the `detail` lines of `explain query plan`; on
+ * PostgreSQL the lines of `explain`, planned with sequential scans priced
+ * out (a test's few rows would otherwise make a scan the cheaper plan, and a
+ * scan is still chosen where no index serves). Lines are joined by newlines.
  */
 export function planningReader(store: Reader): { reader: Reader; plans(): Promise<string[]> } {
   const handle = store[SQL];
@@ -49,12 +54,31 @@ export function planningReader(store: Reader): { reader: Reader; plans(): Promis
       const plans: string[] = [];
       for (const { node, compiled: given } of sent.splice(0)) {
         const compiled = given ?? handle.db.getExecutor().compileQuery(node!, { queryId: 'plan' });
-        const plan = await handle.db.executeQuery<{ detail: string }>(
-          CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]),
-        );
-        plans.push(plan.rows.map((row) => row.detail).join('\n'));
+        // A prepared statement's template is built once with placeholders, then sent as values.
+        if (compiled.parameters.some(isParamMark)) continue;
+        plans.push(await planOf(handle.db, handle.dialect, compiled));
       }
       return plans;
     },
   };
+}
+
+async function planOf(
+  db: Reader[typeof SQL]['db'],
+  dialect: Reader[typeof SQL]['dialect'],
+  compiled: CompiledQuery,
+): Promise<string> {
+  const { explain, lineColumn, scanSetting } = DIALECT_TRAITS[dialect].queryPlan;
+  // One connection: a setting holds for the session that plans.
+  return db.connection().execute(async (connection) => {
+    if (scanSetting !== null) await sql`set ${sql.raw(scanSetting)} = off`.execute(connection);
+    try {
+      const plan = await connection.executeQuery<Record<string, string>>(
+        CompiledQuery.raw(`${explain} ${compiled.sql}`, [...compiled.parameters]),
+      );
+      return plan.rows.map((row) => row[lineColumn]).join('\n');
+    } finally {
+      if (scanSetting !== null) await sql`reset ${sql.raw(scanSetting)}`.execute(connection);
+    }
+  });
 }

@@ -13,4 +13,5 @@ export const POSTGRES_TRAITS = {
   jsonTextAt: (column: string, key: string): RawBuilder<string | null> =>
     sql<string | null>`(${sql.ref(column)}::json ->> ${sql.lit(key)})`,
   identityQuery: 'select oid::text as identity from pg_database where datname = current_database()',
+  queryPlan: { explain: 'explain', lineColumn: 'QUERY PLAN', scanSetting: 'enable_seqscan' },
 } as const;

@@ -13,4 +13,5 @@ export const SQLITE_TRAITS = {
   jsonTextAt: (column: string, key: string): RawBuilder<string | null> =>
     sql<string | null>`json_extract(${sql.ref(column)}, ${sql.lit(`$.${key}`)})`,
   identityQuery: null,
+  queryPlan: { explain: 'explain query plan', lineColumn: 'detail', scanSetting: null },
 } as const;
