@@ -1,3 +1,4 @@
+import { parallelWord } from './replacement-strings.js';
 import type { ShellWord } from './shell-lexer.js';
 import { appendedWordsAct } from './split-options.js';
 import type { Unwrapped } from './unwrapped.js';
@@ -110,6 +111,8 @@ function flock(words: readonly ShellWord[], from: number): Unwrapped {
 function parallel(words: readonly ShellWord[], from: number): Unwrapped {
   let index = from;
   let unknownOption = false;
+  // What `{}` is called: `-I R` renames it.
+  let braces = '{}';
   while (index < words.length) {
     const text = words[index]!.text;
     if (text === '--') {
@@ -118,6 +121,8 @@ function parallel(words: readonly ShellWord[], from: number): Unwrapped {
     }
     if (!text.startsWith('-') || PARALLEL_INPUTS.test(text)) break;
     if (!knownOption(text, PARALLEL_VALUED, PARALLEL_FLAGS)) unknownOption = true;
+    if (text.startsWith('-I'))
+      braces = (text === '-I' ? words[index + 1]?.text : text.slice(2)) || '{}';
     index += PARALLEL_VALUED.has(text) ? 2 : 1;
   }
   if (splitsBefore(words, from, index)) unknownOption = true;
@@ -132,10 +137,15 @@ function parallel(words: readonly ShellWord[], from: number): Unwrapped {
     };
   }
   const separator = words.findIndex((word, at) => at >= index && PARALLEL_INPUTS.test(word.text));
-  const command = words.slice(index, separator < 0 ? words.length : separator);
+  const written = words.slice(index, separator < 0 ? words.length : separator);
+  const command = replaced(written, braces);
   const inputs = separator < 0 ? [] : words.slice(separator);
   const fromFile = inputs.some((word) => word.text.startsWith('::::'));
   const literals = inputs.filter((word) => !PARALLEL_INPUTS.test(word.text));
+  if (command === null) {
+    const { line } = joined([...written, ...literals]);
+    return { kind: 'line', line, dynamic: true, note: 'parallel runs a Perl expression' };
+  }
   if (command.length > 0) {
     const { line, dynamic } = joined([...command, ...(fromFile ? [] : literals)]);
     // Without `:::` the arguments come from the input, added to the command as xargs adds them.
@@ -156,6 +166,17 @@ function parallel(words: readonly ShellWord[], from: number): Unwrapped {
     line: literals.map((word) => word.text).join('\n'),
     dynamic: literals.some((word) => word.dynamic),
   };
+}
+
+/** parallel's command words with their replacement strings read as unknown arguments; null for Perl. */
+function replaced(command: readonly ShellWord[], braces: string): ShellWord[] | null {
+  const out: ShellWord[] = [];
+  for (const word of command) {
+    const text = parallelWord(word.text, braces);
+    if (text === null) return null;
+    out.push(text === word.text ? word : { ...word, text });
+  }
+  return out;
 }
 
 /**

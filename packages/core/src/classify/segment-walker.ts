@@ -16,6 +16,7 @@ import { probeTags } from './probes.js';
 import { isGlobName } from './program-globs.js';
 import { namesOtherFile } from './program-paths.js';
 import { programTags } from './program-tags.js';
+import { withoutReplacement, withReplacement } from './replacement-strings.js';
 import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
 import { appendedWordsAct, splitsIntoOptions } from './split-options.js';
 import { redirectsNowhere } from './streams.js';
@@ -142,6 +143,8 @@ function walkWords(
   // Where a package runner's command starts (`npx NAME`): NAME is a fetched package's program.
   let packageWords: readonly ShellWord[] | null = null;
   let packageAt = -1;
+  // What xargs replaces with the words it reads (`-I{}`): a program name holding it is no literal name.
+  let replacement: string | null = null;
   const walk = (): Walk => ({ ...outer, via: [...via] });
   for (;;) {
     while (at < words.length && !words[at]!.dynamic && KEYWORDS.has(words[at]!.text)) at++;
@@ -186,7 +189,7 @@ function walkWords(
     }
     if (first.dynamic) {
       tags.add('unknown');
-      const literal = literalPart(first.text);
+      const literal = literalPart(withoutReplacement(first.text, replacement));
       if (
         (literal === '' && at + 1 >= words.length) ||
         (literal !== '' && ++rewrites > MAX_DEPTH)
@@ -229,6 +232,11 @@ function walkWords(
       if (unwrapped.runsPackage) [packageWords, packageAt] = [words, unwrapped.from];
       via.push(program);
       at = unwrapped.from;
+      if (unwrapped.replacement !== undefined && ++rewrites <= MAX_DEPTH) {
+        replacement = unwrapped.replacement;
+        words = withReplacement(words, at, replacement);
+        at = 0;
+      } else if (unwrapped.replacement !== undefined) tags.add('unknown');
       continue;
     }
     // `echo -delete | xargs find x` runs `find x -delete`; `xargs env` runs what it reads.

@@ -14,6 +14,8 @@ export type Unwrapped =
       readonly tags?: readonly ActionTag[];
       /** The wrapper adds words read from its input to the command (`xargs`). */
       readonly appendsInput?: true;
+      /** The wrapper puts what it reads in place of this string in the command's words (`xargs -I{}`). */
+      readonly replacement?: string;
       /**
        * The first word names a program of a fetched package (`npx create-vite`):
        * `install_local` already says what runs, so an unknown name adds no `unknown`.

@@ -1,6 +1,7 @@
 import { laterWrapper } from './later-wrappers.js';
 import { nodeWrapper } from './node-wrappers.js';
 import { packageRunner } from './package-runners.js';
+import { xargsReplacement } from './replacement-strings.js';
 import type { ShellWord } from './shell-lexer.js';
 import { writesNoFile } from './streams.js';
 import type { ActionTag } from './tags.js';
@@ -228,6 +229,12 @@ function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
   return { kind: 'words', from: index, ...(unknownOption ? { tags: ['unknown'] } : {}) };
 }
 
+/** How xargs adds what it reads to its command: appended, and in place of a replacement string. */
+function xargsInput(words: readonly ShellWord[], from: number, start: number) {
+  const replacement = xargsReplacement(words, from, start);
+  return { appendsInput: true as const, ...(replacement === null ? {} : { replacement }) };
+}
+
 /**
  * Strips one wrapper (`sudo`, `env`, `timeout`, `nice`, `xargs`, ...) whose
  * arguments start at `words[from]`, and says what it runs; null when
@@ -271,6 +278,6 @@ export function unwrap(
     from: edits ? words.length : start,
     ...(edits || writes ? { write: true } : {}),
     ...(tags.length > 0 ? { tags } : {}),
-    ...(program === 'xargs' ? { appendsInput: true as const } : {}),
+    ...(program === 'xargs' ? xargsInput(words, from, start) : {}),
   };
 }
