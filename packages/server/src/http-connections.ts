@@ -53,3 +53,16 @@ export class OpenConnections {
     }
   }
 }
+
+/**
+ * Aborted when the response closes before it was all written: the client
+ * gave up (closed its connection) while its request was served, so an
+ * operation holding it stops without taking what nobody will read.
+ */
+export function clientGoneSignal(res: ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}

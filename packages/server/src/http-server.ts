@@ -9,6 +9,7 @@ import { authenticateToken, bearerToken } from './api/access.js';
 import { type AuthFailureLimit, AuthFailureThrottle, peerOf } from './api/auth-throttle.js';
 import { closeAfterAnswer } from './api/close-after-answer.js';
 import { createOpenApiRoute } from './api/openapi-route.js';
+import { withClientSignal } from './api/operation.js';
 import { OPERATIONS } from './api/operations.js';
 import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
 import {
@@ -28,7 +29,7 @@ import { AirlockError } from './errors.js';
 import { CredentialWatch } from './feed/credential-watch.js';
 import type { FeedHub } from './feed/hub.js';
 import { createSocketHandler } from './feed/ws.js';
-import { OpenConnections } from './http-connections.js';
+import { clientGoneSignal, OpenConnections } from './http-connections.js';
 import type { Kernel } from './kernel/kernel.js';
 import { redactUrl } from './logging/redact.js';
 import { serveProtectedMetrics } from './metrics/endpoint.js';
@@ -232,8 +233,10 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   const bodyLimitText = String(options.bodyLimit);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     if (metrics) measureRequest(metrics, res);
-    if (tracing) tracing.serve(req, res, () => handle(req, res));
-    else handle(req, res);
+    withClientSignal(clientGoneSignal(res), () => {
+      if (tracing) tracing.serve(req, res, () => handle(req, res));
+      else handle(req, res);
+    });
   };
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;

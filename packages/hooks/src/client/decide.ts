@@ -14,6 +14,12 @@ export interface DecideOptions {
   inboxUrl?: string;
   /** How often a waiting call asks again; default 250 ms, growing to 2 s. */
   pollMs?: number;
+  /**
+   * Aborted when nobody waits for the answer any more (the kernel's HTTP hook
+   * endpoint: the agent closed its request): the wait ends at once and asks
+   * the kernel nothing more, so no decision is taken for a reader that is gone.
+   */
+  signal?: AbortSignal;
   /** The clock (tests). */
   now?: () => number;
   /**
@@ -23,7 +29,24 @@ export interface DecideOptions {
   send?: (event: NeutralEvent, timeoutMs: number) => Promise<KernelAnswer>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Waits `ms`, or less when `signal` aborts meanwhile. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The reply to a wait whose reader left: never read, and it allows nothing. */
+function nobodyWaits(event: NeutralEvent): Reply {
+  return failClosed(event, 'the agent stopped waiting for this hook');
+}
 
 /** The reason a call that outlived the hook's wait is refused with: where it waits, and what to do. */
 export function waitingReason(answer: KernelAnswer, inboxUrl: string): string {
@@ -86,7 +109,8 @@ export function failClosed(event: NeutralEvent, why: string): Reply {
  * a park for a person, a lifecycle hook's decision. Never throws and never
  * answers later than `waitMs` plus one request: past the wait a call is
  * refused with the waiting reason, and any failure to reach a decision
- * refuses a call (fail closed).
+ * refuses a call (fail closed). When `signal` aborts, it asks nothing more
+ * and refuses.
  */
 export async function decide(
   protocol: AgentProtocol,
@@ -97,6 +121,7 @@ export async function decide(
     // Not a number of milliseconds: no deadline could be kept, so nothing is asked.
     return failClosed(event, `the wait ${String(options.waitMs)} is not a number of milliseconds`);
   }
+  if (options.signal?.aborted) return nobodyWaits(event);
   const now = options.now ?? Date.now;
   const started = now();
   const deadline = started + options.waitMs;
@@ -130,7 +155,8 @@ export async function decide(
               `no decision within ${options.waitMs} ms (${answer.reason ?? 'waiting'})`,
             );
       }
-      await sleep(delay);
+      await sleep(delay, options.signal);
+      if (options.signal?.aborted) return nobodyWaits(event);
       delay = Math.min(2000, Math.round(delay * 1.5));
       const waiting = answer;
       try {

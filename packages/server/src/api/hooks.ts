@@ -1,4 +1,4 @@
-import { OPERATION_CONTRACTS } from '@airlock/core';
+import { type HookedAnswer, OPERATION_CONTRACTS } from '@airlock/core';
 import {
   type AgentProtocol,
   claudeCode,
@@ -10,6 +10,7 @@ import {
 } from '@airlock/hooks';
 import { AirlockError } from '../errors.js';
 import { recordHookedEvent } from '../kernel/hooks/hooked-sessions.js';
+import { releaseUnreadGrant } from '../kernel/hooks/unread-grant.js';
 import { credentialIsActive } from '../store/accounts.js';
 import { invalidInput } from './input-problems.js';
 import { implement, type OperationContext } from './operation.js';
@@ -17,8 +18,39 @@ import { implement, type OperationContext } from './operation.js';
 /** POST /agent_api/v1/hooks/events: one event of a coding agent's hooked session. */
 export const hookEvent = implement(
   OPERATION_CONTRACTS['hooks.event'],
-  ({ kernel, principal }, input) => recordHookedEvent(kernel.context, principal, input),
+  async ({ kernel, principal, signal }, input) => {
+    const answer = await recordHookedEvent(kernel.context, principal, input);
+    if (input.event === 'pre_tool') await giveBackIfUnread({ kernel, principal, signal }, answer);
+    return answer;
+  },
 );
+
+/**
+ * When the client left before its answer was written (now, or while it is
+ * written), a call that answer granted goes back to its row, approved and
+ * not granted: nobody read the grant, so nothing ran, and the identical call
+ * made again is granted once instead of parking again (see releaseUnreadGrant).
+ */
+async function giveBackIfUnread(
+  { kernel, principal, signal }: OperationContext,
+  answer: HookedAnswer,
+): Promise<void> {
+  if (!signal || answer.verdict !== 'allow') return;
+  const giveBack = () => releaseUnreadGrant(kernel.context, principal, answer);
+  if (signal.aborted) {
+    await giveBack();
+    return;
+  }
+  signal.addEventListener(
+    'abort',
+    () => {
+      giveBack().catch((error: unknown) =>
+        kernel.context.logger.error({ err: error }, 'an unread grant could not be given back'),
+      );
+    },
+    { once: true },
+  );
+}
 
 /**
  * An event read from an agent's own payload, checked and kept as
@@ -55,9 +87,10 @@ function optionsOf(value: unknown): { waitMs: number; defer: boolean } {
  */
 function answerNatively(protocol: AgentProtocol) {
   return async (
-    { kernel, principal }: OperationContext,
+    context: OperationContext,
     input: Record<string, unknown>,
   ): Promise<Record<string, never>> => {
+    const { kernel, principal, signal } = context;
     const { hook_options: hookOptions, ...payload } = input;
     const { waitMs, defer } = optionsOf(hookOptions);
     let event: ReturnType<AgentProtocol['parse']>;
@@ -74,11 +107,13 @@ function answerNatively(protocol: AgentProtocol) {
     }
     if (event === null) return {};
     let polls = 0;
+    let last: HookedAnswer | null = null;
     const reply = await decide(protocol, event, {
       kernel: { url: '', token: '' },
       waitMs,
       defer,
       inboxUrl: 'the Airlock inbox',
+      ...(signal ? { signal } : {}),
       send: async (body) => {
         // The request was authenticated once; a credential revoked (or its application removed)
         // while it waits for a person must not take the call it was waiting for.
@@ -91,9 +126,11 @@ function answerNatively(protocol: AgentProtocol) {
             'the credential was revoked while the hook waited',
           );
         }
-        return recordHookedEvent(kernel.context, principal, asEventInput(body));
+        last = await recordHookedEvent(kernel.context, principal, asEventInput(body));
+        return last;
       },
     });
+    if (last !== null && event.event === 'pre_tool') await giveBackIfUnread(context, last);
     return JSON.parse(protocol.format(event, reply).stdout);
   };
 }
