@@ -1,6 +1,7 @@
 import { textAtPath } from '../path/tool-input-path.js';
 import { type Policy, VERDICT_ASK, VERDICT_DENY } from '../rules/policy.js';
 import type { ApprovalMode, Decision, Origin, Verdict } from '../schemas/approval.js';
+import { matchedRuleIndices } from './called-name.js';
 
 export { REASON_MAX_BYTES } from '../rules/compiled-rule.js';
 
@@ -21,12 +22,12 @@ export interface RuleMatch {
 }
 
 /**
- * Every rule that addresses the call's origin and matches it, with the text
- * each one read. Use it to show a person why a decision came out as it did.
+ * Every rule that addresses the call's origin and matches it (for an aliased
+ * call, also each deny or ask rule naming the name it was called by), with
+ * the text each one read. Use it to show a person why a decision came out as it did.
  */
 export function explainMatches(policy: Policy, call: ToolCall): RuleMatch[] {
-  const { index } = policy.route(call.origin, call.toolName);
-  const indices = index.matchIndices(call.toolInput);
+  const indices = matchedRuleIndices(policy, policy.route(call.origin, call.toolName), call);
   const rules = policy.compiledRules;
   return indices.map((index) => {
     const rule = rules[index]!;
@@ -37,15 +38,18 @@ export function explainMatches(policy: Policy, call: ToolCall): RuleMatch[] {
 
 /**
  * The approval stage for one call. Collects every rule of the call's origin
- * that matches; deny wins over ask, ask over allow; a model call to a tool
- * outside the declared tool_names is refused next; unmatched model calls
+ * that matches (for a call an alias renamed, a deny or ask rule naming the
+ * name it was called by binds too, since an executor serves that name; an
+ * allow grants by the resolved name alone); deny wins over ask, ask over
+ * allow; a model call to a tool outside the declared tool_names is refused
+ * next; unmatched model calls
  * take the mode's word; author and kernel rows are granted by their origin
  * unless a rule naming that origin says otherwise. Never throws.
  */
 export function decide(policy: Policy, call: ToolCall): Decision {
   const route = policy.route(call.origin, call.toolName);
   const toolName = route.toolName;
-  const matched = route.index.matchIndices(call.toolInput);
+  const matched = matchedRuleIndices(policy, route, call);
   const verdicts = policy.verdictCodes;
   let firstDeny = -1;
   let anyAsk = false;

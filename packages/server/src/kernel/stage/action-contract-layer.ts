@@ -6,6 +6,7 @@ import {
 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import type { PolicyLayer } from './policy-layer.js';
+import { stricterLayerDecision } from './stricter-layer.js';
 
 const contracts = new Map<string, ActionContract>();
 const CONTRACT_CACHE_LIMIT = 2000;
@@ -52,19 +53,24 @@ export function manifestEntry(
  * profile or the run's create call decides a model call on its tool name,
  * shell command prefix and action tags, in 004's precedence; in shadow mode
  * it only reminds. The strictest layer wins, so its allow grants nothing
- * the declared rules refuse or park.
+ * the declared rules refuse or park. An aliased call is read under both its
+ * names (the resolved one and the one the model called), the stricter binding.
  */
 export const actionContractLayer: PolicyLayer = {
   name: 'action_contract',
   configurationKeys: ['action_contract'],
-  evaluate({ run, frozen, call, toolName }) {
+  evaluate({ run, frozen, call, toolName, calledName }) {
     if (frozen.action_contract === undefined) return null;
     const contract = contractForRun(run.id, frozen.action_contract);
     const commandPointers = manifestCommandPointers(frozen, toolName);
-    return evaluateActionContract(contract, {
-      toolName,
-      toolInput: call.toolInput,
-      commandPointers,
-    });
+    const byName = (name: string) =>
+      evaluateActionContract(contract, {
+        toolName: name,
+        toolInput: call.toolInput,
+        commandPointers,
+      });
+    const resolved = byName(toolName);
+    // The stricter reading binds: a tool:<called name> rule can add a refusal or an ask, never lift one.
+    return calledName === toolName ? resolved : stricterLayerDecision(resolved, byName(calledName));
   },
 };

@@ -2,13 +2,15 @@ import {
   type ActiveOverlays,
   evaluateGuardrails,
   evaluatePermissions,
-  LAYER_VERDICT_STRICTNESS,
   type LayerDecision,
   type OverlayDocument,
   type OverlayScope,
   type OwnedOverlay,
   type PermissionOutcome,
+  type PermissionRequest,
+  type PermissionRule,
   permissionLayerDecision,
+  permissionRuleMatches,
   type ToolManifest,
   type ToolManifestEntry,
 } from '@airlock/core';
@@ -17,6 +19,7 @@ import { readOverlayDocuments } from '../../store/overlays.js';
 import type { RunTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { LayerCall, PolicyLayer } from './policy-layer.js';
+import { stricterLayerDecision } from './stricter-layer.js';
 import { inputSchemaProblems } from './tool-input-schema.js';
 
 /** The configuration keys of spec 003 that a run freezes. */
@@ -81,26 +84,15 @@ export async function activeOverlays(tx: Tx, run: RunTable): Promise<ActiveOverl
   return overlays;
 }
 
-/** The stricter of two layer decisions (deny > ask > allow); the first on a tie. */
-function stricterOf(
-  first: LayerDecision | null,
-  second: LayerDecision | null,
-): LayerDecision | null {
-  if (first === null || second === null) return first ?? second;
-  return LAYER_VERDICT_STRICTNESS[second.verdict] > LAYER_VERDICT_STRICTNESS[first.verdict]
-    ? second
-    : first;
-}
-
 /**
  * What the workspace's guardrails alone say of a call (null when none matches): for a
  * run that selected no rule set, and for an author row, which only they bind of this layer.
  * A guardrail reads the call under both its names, the resolved one and the one the model
- * called (which executors serve), and the stricter word binds: an alias the run declares
+ * called with any runner qualification stripped (which executors serve), and the stricter word binds: an alias the run declares
  * never slips a call past an admin's guardrail.
  */
 export async function guardrailsOf(
-  call: Pick<LayerCall, 'tx' | 'run' | 'frozen' | 'call' | 'toolName'>,
+  call: Pick<LayerCall, 'tx' | 'run' | 'frozen' | 'call' | 'toolName' | 'calledName'>,
   overlays?: ActiveOverlays,
 ): Promise<LayerDecision | null> {
   const config = frozenPermissions(call.frozen);
@@ -115,8 +107,11 @@ export async function guardrailsOf(
     });
     return bound === null ? null : permissionLayerDecision(bound);
   };
-  const called = call.call.toolName;
-  return stricterOf(byName(call.toolName), called === call.toolName ? null : byName(called));
+  const called = call.calledName;
+  return stricterLayerDecision(
+    byName(call.toolName),
+    called === call.toolName ? null : byName(called),
+  );
 }
 
 const fallbackNoted = new Set<string>();
@@ -189,7 +184,7 @@ export const permissionsLayer: PolicyLayer = {
     }
     const overlays = await activeOverlays(call.tx, call.run);
     if (config.ruleSetId === undefined) return guardrailsOf(call, overlays);
-    const outcome = evaluatePermissions({
+    const request = {
       toolName: call.toolName,
       input,
       manifest: config.manifest,
@@ -198,11 +193,48 @@ export const permissionsLayer: PolicyLayer = {
       customRuleSets: config.customRuleSets,
       approvalMode: call.run.approval_mode,
       overlays,
-    });
+    };
+    const outcome = evaluatePermissions(request);
     await noteFallback(call, outcome);
     const decided = permissionLayerDecision(outcome);
-    // The rule set read the resolved name; a guardrail also binds the name the model called.
-    if (call.call.toolName === call.toolName) return decided;
-    return stricterOf(decided, await guardrailsOf(call, overlays));
+    if (call.calledName === call.toolName) return decided;
+    // A guardrail binds the called name whatever the rule set makes of it.
+    const named = stricterLayerDecision(decided, ruleNamingCalledName(request, call.calledName));
+    return stricterLayerDecision(named, await guardrailsOf(call, overlays));
   },
 };
+
+/** Whether a permission rule selects a tool by name (`tools` or `tool_names`) and names this one. */
+function namesTool(rule: PermissionRule, toolName: string): boolean {
+  if (rule.tools === undefined && rule.tool_names === undefined) return false;
+  const byName: PermissionRule = {
+    verdict: rule.verdict,
+    ...(rule.tools === undefined ? {} : { tools: rule.tools }),
+    ...(rule.tool_names === undefined ? {} : { tool_names: rule.tool_names }),
+  };
+  return permissionRuleMatches(byName, { toolName, entry: undefined, input: null, targets: [] });
+}
+
+/**
+ * What the rule set, its overlays and the guardrails say of an aliased call under the name it
+ * was called by, when a rule naming that name (and not the resolved one) decides it: the call is
+ * read as the resolved tool (its manifest entry, traits and targets) renamed, so only a rule's
+ * name decides the difference. A default, a Baseline check or a rule naming no tool says nothing
+ * here: the resolved name's reading covers those, and an allow of the resolved name stands.
+ */
+function ruleNamingCalledName(
+  request: PermissionRequest,
+  calledName: string,
+): LayerDecision | null {
+  const resolved = request.toolName;
+  const entry = request.manifest?.find((tool) => tool.name === resolved);
+  const others = request.manifest?.filter(
+    (tool) => tool.name !== resolved && tool.name !== calledName,
+  );
+  const manifest = others && (entry ? [...others, { ...entry, name: calledName }] : others);
+  const outcome = evaluatePermissions({ ...request, toolName: calledName, manifest });
+  const rule = outcome.rule;
+  if (outcome.verdict === 'allow' || rule === undefined) return null;
+  if (!namesTool(rule, calledName) || namesTool(rule, resolved)) return null;
+  return permissionLayerDecision(outcome);
+}

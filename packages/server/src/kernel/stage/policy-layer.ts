@@ -21,6 +21,12 @@ export interface LayerCall {
   readonly call: IncomingCall;
   /** The resolved tool name (runner qualification and aliases applied). */
   readonly toolName: string;
+  /**
+   * The name the call was made by, runner qualification stripped but before
+   * aliases: the name an executor serves. Equal to `toolName` when no alias
+   * applied; otherwise a deny or ask naming it binds the call as well.
+   */
+  readonly calledName: string;
   /** What the declared approval rules decided. */
   readonly base: Decision;
 }

@@ -1,4 +1,4 @@
-import { combineLayers, type Decision, type LayerDecision } from '@airlock/core';
+import { combineLayers, type Decision, type LayerDecision, resolveToolName } from '@airlock/core';
 import type { RunTable } from '../../store/schema.js';
 import { actionContractLayer } from './action-contract-layer.js';
 import { guardrailsOf, permissionsLayer } from './permissions-layer.js';
@@ -53,10 +53,13 @@ export function frozenOf(run: RunTable): Record<string, unknown> | null {
  * model asks for, so an author row meets only the workspace's guardrails
  * (an admin's word binds a person's own rows too) and a kernel row the
  * declared rules alone. A run that froze no layer key still meets
- * the guardrails.
+ * the guardrails. Each layer reads an aliased call under both its names.
  */
-export async function applyPolicyLayers(options: Omit<LayerCall, 'frozen'>): Promise<Decision> {
-  if (options.call.origin === 'kernel') return options.base;
+export async function applyPolicyLayers(
+  given: Omit<LayerCall, 'frozen' | 'calledName'>,
+): Promise<Decision> {
+  if (given.call.origin === 'kernel') return given.base;
+  const options = { ...given, calledName: resolveToolName(given.call.toolName) };
   const frozen = frozenOf(options.run);
   if (options.call.origin === 'author') {
     const bound = await guardrailsOf({ ...options, frozen: frozen ?? {} });

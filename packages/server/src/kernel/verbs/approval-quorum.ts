@@ -4,6 +4,7 @@ import {
   type ApprovalProgress,
   type ApprovalRequirement,
   approvalRequirement,
+  resolveToolName,
   type TaskView,
 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
@@ -78,8 +79,9 @@ export function requirementOf(
 
 /**
  * What the policy asks of a call by its action tags and its names: the first rule that
- * covers the call under its resolved tool name or under the name the model called (which
- * executors serve), so an alias the run declares never moves a call out of a rule's reach.
+ * covers the call under its resolved tool name or under the name the model called with any
+ * runner qualification stripped (which executors serve), so an alias the run declares never
+ * moves a call out of a rule's reach.
  */
 export function requirementOfCall(
   policy: ApprovalPolicy | null,
@@ -94,8 +96,9 @@ export function requirementOfCall(
       applicationId: run.agent_application_id,
     });
   const resolved = byName(call.toolName);
-  if (call.calledName === call.toolName) return resolved;
-  const called = byName(call.calledName);
+  const calledName = resolveToolName(call.calledName);
+  if (calledName === call.toolName) return resolved;
+  const called = byName(calledName);
   if (called.rule_index === null) return resolved;
   return resolved.rule_index !== null && resolved.rule_index <= called.rule_index
     ? resolved
