@@ -111,12 +111,30 @@ export class KernelApi {
 
   /** The agent's current profile configuration, or null before its first declaration. */
   async profile(): Promise<CallInput<'profile.put'> | null> {
-    const stored = await this.call('profile.get', {});
-    // What the kernel stored passed the declaration's validation.
-    return (stored?.configuration as CallInput<'profile.put'> | undefined) ?? null;
+    return (await this.profileVersion())?.configuration ?? null;
   }
 
-  /** Replaces the agent's profile configuration (a new version). */
+  /**
+   * The agent's current profile configuration with its version (what a
+   * {@link KernelApi.putProfile} with `expected_version` holds the kernel
+   * to), or null before its first declaration.
+   */
+  async profileVersion(): Promise<{
+    version: number;
+    configuration: CallInput<'profile.put'>;
+  } | null> {
+    const stored = await this.call('profile.get', {});
+    // What the kernel stored passed the declaration's validation.
+    return stored
+      ? { version: stored.version, configuration: stored.configuration as CallInput<'profile.put'> }
+      : null;
+  }
+
+  /**
+   * Replaces the agent's profile configuration (a new version); with
+   * `expected_version`, only while the profile is still at that version.
+   * @throws the SDK's ConflictError (`stale_digest`) when it is not.
+   */
   putProfile(configuration: CallInput<'profile.put'>): Promise<CallOutput<'profile.put'>> {
     return this.call('profile.put', configuration);
   }

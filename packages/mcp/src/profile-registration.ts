@@ -1,5 +1,5 @@
 import { isValidationError, ValidationError } from '@airlock/sdk';
-import { KernelApi } from './kernel-api.js';
+import { hasErrorCode, KernelApi } from './kernel-api.js';
 import { NAME_SEPARATOR, type ToolManifestEntry } from './manifest.js';
 
 /**
@@ -77,6 +77,12 @@ export function problemsNamingTools(
 /** What registering a bridge's tools in the agent's profile did. */
 export type Registration = 'not_asked' | 'registered' | 'unchanged' | 'no_profile';
 
+/**
+ * How many times a registration reads the profile and writes it back when
+ * another writer (another bridge of the same agent) keeps coming first.
+ */
+export const REGISTRATION_ATTEMPTS = 8;
+
 /** Where the kernel is and the credentials a registration uses. */
 export interface RegistrationOptions {
   url: string;
@@ -89,30 +95,67 @@ export interface RegistrationOptions {
 
 /**
  * Registers the bridged servers' tools in the agent's profile (see
- * {@link registerServerTools}), one new version for all of them.
- * @throws the SDK's UnauthorizedError or ForbiddenError when the kernel
- *   refuses the executor or the agent credential; its ValidationError, each
- *   problem naming its tool, when it refuses the new configuration.
+ * {@link registerServerTools}), one new version for all of them. It writes
+ * with the version it read (`expected_version`), and when another writer
+ * came first (`stale_digest`) it reads again and writes again, so two
+ * bridges of one agent keep each other's tools.
+ * @throws the SDK's UnauthorizedError or ForbiddenError when the kernel refuses the
+ *   executor or the agent credential; its ValidationError, each problem
+ *   naming its tool, when it refuses the new configuration; its
+ *   ConflictError (`stale_digest`) when other writers came first
+ *   {@link REGISTRATION_ATTEMPTS} times.
  */
 export async function registerTools(
   options: RegistrationOptions,
   entriesByServer: Map<string, ToolManifestEntry[]>,
 ): Promise<{ registration: Registration; version: number | null }> {
   if (!options.agentToken) return { registration: 'not_asked', version: null };
+  const kernelAs = (token: string) =>
+    new KernelApi({
+      url: options.url,
+      token,
+      timeoutMs: options.timeoutMs,
+    });
+  const executor = kernelAs(options.executorToken);
+  const api = kernelAs(options.agentToken);
   // A bridge that cannot serve (its executor credential refused) leaves the profile as it was.
-  await new KernelApi({
-    url: options.url,
-    token: options.executorToken,
-    timeoutMs: options.timeoutMs,
-  }).checkExecutor();
-  const api = new KernelApi({
-    url: options.url,
-    token: options.agentToken,
-    timeoutMs: options.timeoutMs,
-  });
-  const stored = await api.profile();
-  if (stored === null) return { registration: 'no_profile', version: null };
-  let configuration: ProfileConfiguration = stored;
+  await executor.checkExecutor();
+  for (let attempt = 1; ; attempt += 1) {
+    const stored = await api.profileVersion();
+    if (stored === null) return { registration: 'no_profile', version: null };
+    const configuration = withServersTools(stored.configuration, entriesByServer);
+    if (configuration === null) return { registration: 'unchanged', version: null };
+    try {
+      const { version } = await api.putProfile({
+        ...(configuration as typeof stored.configuration),
+        expected_version: stored.version,
+      });
+      return { registration: 'registered', version };
+    } catch (error) {
+      if (hasErrorCode(error, 'stale_digest') && attempt < REGISTRATION_ATTEMPTS) continue;
+      if (!isValidationError(error) || error.problems.length === 0) throw error;
+      // The kernel points at a tool by its index in what was sent: its name says which one.
+      throw new ValidationError({
+        code: error.code,
+        detail: error.detail,
+        status: error.status,
+        problems: problemsNamingTools(configuration, error.problems),
+        cause: error,
+      });
+    }
+  }
+}
+
+/**
+ * The stored configuration with every server's tools registered (only
+ * `tool_names` and `tool_manifest` rewritten; the kernel checks it whole), or
+ * null when nothing changes.
+ */
+function withServersTools(
+  stored: ProfileConfiguration,
+  entriesByServer: Map<string, ToolManifestEntry[]>,
+): ProfileConfiguration | null {
+  let configuration = stored;
   let changed = false;
   for (const [server, entries] of entriesByServer) {
     const next = registerServerTools(configuration, server, entries);
@@ -121,20 +164,5 @@ export async function registerTools(
       changed = true;
     }
   }
-  // The stored configuration with only tool_names and tool_manifest rewritten; the kernel checks it whole.
-  if (!changed) return { registration: 'unchanged', version: null };
-  try {
-    const { version } = await api.putProfile(configuration as typeof stored);
-    return { registration: 'registered', version };
-  } catch (error) {
-    if (!isValidationError(error) || error.problems.length === 0) throw error;
-    // The kernel points at a tool by its index in what was sent: its name says which one.
-    throw new ValidationError({
-      code: error.code,
-      detail: error.detail,
-      status: error.status,
-      problems: problemsNamingTools(configuration, error.problems),
-      cause: error,
-    });
-  }
+  return changed ? configuration : null;
 }

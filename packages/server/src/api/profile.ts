@@ -15,10 +15,13 @@ function agentApplication(principal: { agent_application_id: string | null }): s
   return principal.agent_application_id;
 }
 
-/** PUT /agent_api/v1/profile/configuration */
+/**
+ * PUT /agent_api/v1/profile/configuration. `expected_version` rides beside the
+ * configuration and is neither validated nor stored with it.
+ */
 export const putConfiguration = implement(
   OPERATION_CONTRACTS['profile.put'],
-  async ({ kernel, principal }, input) => {
+  async ({ kernel, principal }, { expected_version: expectedVersion, ...input }) => {
     const app = agentApplication(principal);
     assertPolicyTextIsUnicode(input);
     const validated = validateProfileConfiguration(input);
@@ -41,6 +44,7 @@ export const putConfiguration = implement(
         agentApplicationId: app,
         configuration: input,
         createdBy: principalName(principal),
+        expectedVersion,
       });
       await assertContractVersionRises(tx, {
         agentApplicationId: app,

@@ -1,3 +1,4 @@
+import { AirlockError } from '../errors.js';
 import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
@@ -12,18 +13,41 @@ export interface StoredProfileConfiguration {
 /**
  * Stores a new configuration version and makes it current; returns its
  * version and the time it was stored at (what a later read shows).
- * Concurrent declarations get distinct versions (the application row is the counter).
+ * Concurrent declarations get distinct versions (the application row is the
+ * counter); with `expectedVersion`, only while the current version is that
+ * one (0: none declared yet), checked in the same statement that bumps it.
+ * @throws AirlockError stale_digest (409) when the current version is another.
  */
 export async function putProfileConfiguration(
   tx: Tx,
-  options: { agentApplicationId: string; configuration: unknown; createdBy: string },
+  options: {
+    agentApplicationId: string;
+    configuration: unknown;
+    createdBy: string;
+    expectedVersion?: number | undefined;
+  },
 ): Promise<{ version: number; created_at: number }> {
+  const { expectedVersion } = options;
   const bumped = await tx[SQL].db
     .updateTable('agent_applications')
     .set((eb) => ({ config_version: eb('config_version', '+', 1) }))
     .where('id', '=', options.agentApplicationId)
+    .$if(expectedVersion !== undefined, (query) =>
+      query.where('config_version', '=', expectedVersion as number),
+    )
     .returning('config_version')
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!bumped) {
+    const current = await tx[SQL].db
+      .selectFrom('agent_applications')
+      .select('config_version')
+      .where('id', '=', options.agentApplicationId)
+      .executeTakeFirstOrThrow();
+    throw new AirlockError(
+      'stale_digest',
+      `the profile configuration is at version ${current.config_version}, not ${expectedVersion}; read it again`,
+    );
+  }
   await tx[SQL].db
     .insertInto('profile_configurations')
     .values({

@@ -4,10 +4,18 @@ import { defineContract } from '../operation.js';
 import { operationRoute } from '../routes.js';
 import { ProfileConfigurationViewSchema } from '../views.js';
 
+/**
+ * The version a writer read, beside the configuration in the same body (it is
+ * no key of a configuration): the put is refused when the profile changed
+ * since; 0 when it read none (before the first declaration).
+ */
+const ExpectedVersionSchema = z.number().int().min(0).optional();
+
 /** PUT /agent_api/v1/profile/configuration */
 export const putConfigurationContract = defineContract({
   ...operationRoute('profile.put'),
-  summary: 'Replace the whole profile configuration (validated; refused whole with every problem)',
+  summary:
+    'Replace the whole profile configuration (validated; refused whole with every problem; 409 stale_digest when expected_version is not the current version)',
   planes: ['agent'],
   // Left open so that core reports every problem of the declaration at once.
   input: z
@@ -18,11 +26,12 @@ export const putConfigurationContract = defineContract({
       tool_aliases: z.unknown().optional(),
       lifecycle_hooks: z.unknown().optional(),
       action_contract: z.unknown().optional(),
+      expected_version: ExpectedVersionSchema,
     })
     .catchall(z.unknown()),
-  documented: ProfileConfigurationSchema,
+  documented: ProfileConfigurationSchema.extend({ expected_version: ExpectedVersionSchema }),
   output: ProfileConfigurationViewSchema,
-  errors: ['invalid_configuration', 'contract_version_not_higher'],
+  errors: ['invalid_configuration', 'contract_version_not_higher', 'stale_digest'],
 });
 
 /** GET /agent_api/v1/profile/configuration */
