@@ -46,6 +46,21 @@ describe('airlock token', { timeout: 60_000 }, () => {
     expect(existsSync(join(cwd, 'airlock.sqlite'))).toBe(false);
   });
 
+  it('list escapes a tab in a label, which would fake a column', async () => {
+    const created = await airlock([
+      'token',
+      'create',
+      '--kind',
+      'member',
+      '--label',
+      'a\tactive\tb',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const listed = await airlock(['token', 'list']);
+    const row = listed.stdout.split('\n').find((line) => line.endsWith('b'));
+    expect(row?.split('\t').slice(1)).toEqual(['member', 'approver', 'active', 'a\\tactive\\tb']);
+  });
+
   it('refuses an empty --data-dir or --database-url with exit 2, as serve does, creating nothing', async () => {
     for (const args of [
       ['token', 'list', '--data-dir='],

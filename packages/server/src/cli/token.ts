@@ -18,6 +18,7 @@ import {
 } from './command-line.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
+import { terminalLine } from './terminal-lines.js';
 
 /** `airlock token --help` */
 export const TOKEN_HELP = `Usage:
@@ -143,9 +144,8 @@ async function runVerb(
   if (verb === 'list') {
     for (const credential of await listCredentials(store, local.workspaceId)) {
       const state = credential.revoked_at ? 'revoked' : 'active';
-      process.stdout.write(
-        `${credential.credential_id}\t${credential.kind}\t${credential.role ?? '-'}\t${state}\t${forTerminal(credential.label)}\n`,
-      );
+      const row = [credential.credential_id, credential.kind, credential.role ?? '-', state];
+      process.stdout.write(`${terminalLine([...row, credential.label])}\n`);
     }
     return 0;
   }

@@ -84,9 +84,11 @@ export async function apps(argv: string[]): Promise<number> {
       print(connection, listed, () =>
         listed.agent_applications.length === 0
           ? ['no agent applications']
-          : listed.agent_applications.map(
-              (a) => `${a.id}\t${a.removed_at ? 'removed' : 'active'}\t${a.name}`,
-            ),
+          : listed.agent_applications.map((a) => [
+              a.id,
+              a.removed_at ? 'removed' : 'active',
+              a.name,
+            ]),
       );
       return 0;
     }

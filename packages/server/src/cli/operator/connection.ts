@@ -23,6 +23,7 @@ import {
   UsageError,
   type VerbShape,
 } from '../command-line.js';
+import { type OutputLine, terminalLine } from '../terminal-lines.js';
 import {
   proxyFailureStatus,
   servesAirlockApi,
@@ -214,9 +215,14 @@ export function describeFailure(error: unknown): { message: string; exitCode: nu
 
 /**
  * Prints a value as JSON (as the kernel answered it) or as the lines a person
- * reads, each with its control characters escaped (see {@link forTerminal}).
+ * reads, each with its control characters and tabs escaped; a table row's
+ * cells are escaped one by one and joined by tabs (see {@link terminalLine}).
  */
-export function print(connection: Connection, value: unknown, lines: () => string[]): void {
+export function print(
+  connection: Connection,
+  value: unknown,
+  lines: () => readonly OutputLine[],
+): void {
   if (connection.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-  else process.stdout.write(`${lines().map(forTerminal).join('\n')}\n`);
+  else process.stdout.write(`${lines().map(terminalLine).join('\n')}\n`);
 }

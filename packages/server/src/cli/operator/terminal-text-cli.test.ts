@@ -77,4 +77,32 @@ describe('human CLI output escapes terminal control sequences', { timeout: 180_0
     expect(missing.code).toBe(1);
     expect(missing.stderr).not.toMatch(RAW);
   });
+
+  it('in a table cell, where a tab would fake a column', async () => {
+    const fake = 'Ana\tactive\tforged';
+    const made = await d.member.post(`${d.ws}/credentials`, {
+      kind: 'member',
+      agent_application_id: null,
+      label: fake,
+    });
+    const app = await d.member.post(`${d.ws}/agent_applications`, { name: fake });
+    expect(app.status).toBe(201);
+    const tokens = await runOperatorCli(d, ['tokens', 'list']);
+    const row = tokens.stdout.split('\n').find((line) => line.startsWith(made.body.credential_id));
+    expect(row?.split('\t')).toEqual([
+      made.body.credential_id,
+      'member',
+      'approver',
+      'workspace',
+      'active',
+      'Ana\\tactive\\tforged',
+    ]);
+    const apps = await runOperatorCli(d, ['apps', 'list']);
+    const appRow = apps.stdout.split('\n').find((line) => line.startsWith(app.body.id));
+    expect(appRow?.split('\t')).toEqual([app.body.id, 'active', 'Ana\\tactive\\tforged']);
+    const json = await runOperatorCli(d, ['tokens', 'list', '--json']);
+    expect(JSON.parse(json.stdout).credentials.map((c: { label: string }) => c.label)).toContain(
+      fake,
+    );
+  });
 });

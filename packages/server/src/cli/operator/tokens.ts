@@ -99,10 +99,14 @@ export async function tokens(argv: string[]): Promise<number> {
         ...(values.all ? { include_revoked: 'true' } : {}),
       });
       print(connection, listed, () =>
-        listed.credentials.map(
-          (c) =>
-            `${c.credential_id}\t${c.kind}\t${c.role ?? '-'}\t${c.agent_application_id ?? 'workspace'}\t${c.revoked_at ? 'revoked' : 'active'}\t${c.label}`,
-        ),
+        listed.credentials.map((c) => [
+          c.credential_id,
+          c.kind,
+          c.role ?? '-',
+          c.agent_application_id ?? 'workspace',
+          c.revoked_at ? 'revoked' : 'active',
+          c.label,
+        ]),
       );
       return 0;
     }
