@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { elapsedSince, parseDuration, progressLine } from '@airlock/core';
 import { shownValue } from '../shown-value.js';
 import { CONNECTION_HELP, connectionFrom, parseOperatorArgs, UsageError } from './connection.js';
+import { parseIdFilter } from './filter-values.js';
 import { parseWholeNumber } from './paging.js';
 
 /** `airlock audit --help` */
@@ -67,7 +68,12 @@ export async function audit(argv: string[]): Promise<number> {
       max: Number.MAX_SAFE_INTEGER,
     }) ?? 0;
   const workspace_id = connection.workspace;
-  const run = typeof values.run === 'string' ? values.run : null;
+  const run =
+    parseIdFilter(values.run, {
+      command: 'airlock audit export',
+      flag: '--run',
+      what: 'a run id',
+    }) ?? null;
   // A count on the terminal while the lines go to a file or a pipe; never over the lines themselves.
   const startedAt = Date.now();
   const progress = progressLine(

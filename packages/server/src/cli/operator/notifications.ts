@@ -1,4 +1,4 @@
-import type { DeliveryView } from '@airlock/core';
+import { type DeliveryView, DeliveryViewSchema } from '@airlock/core';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -6,7 +6,11 @@ import {
   print,
   UsageError,
 } from './connection.js';
+import { parseChoice, parseIdFilter } from './filter-values.js';
 import { MAX_PAGE, parseLimit } from './paging.js';
+
+/** The states a delivery is in, as the kernel names them. */
+const STATES = DeliveryViewSchema.shape.state.options;
 
 /** `airlock notifications --help` */
 export const NOTIFICATIONS_HELP = `Usage:
@@ -45,15 +49,15 @@ export async function notifications(argv: string[]): Promise<number> {
   const connection = connectionFrom(values);
   switch (verb) {
     case 'list': {
-      const limit = parseLimit(values.limit, 'airlock notifications list') ?? 100;
+      const command = 'airlock notifications list';
+      const state = parseChoice(values.state, { command, flag: '--state', choices: STATES });
+      const run_id = parseIdFilter(values.run, { command, flag: '--run', what: 'a run id' });
+      const limit = parseLimit(values.limit, command) ?? 100;
       // One row past the page tells whether more exist (the API has no cursor for the outbox).
       const body = await connection.call('notifications.list', {
         workspace_id: connection.workspace,
-        // Checked by the kernel, which names a wrong state (invalid_input).
-        ...(typeof values.state === 'string'
-          ? { state: values.state as DeliveryView['state'] }
-          : {}),
-        ...(typeof values.run === 'string' ? { run_id: values.run } : {}),
+        ...(state ? { state } : {}),
+        ...(run_id ? { run_id } : {}),
         limit: Math.min(limit + 1, MAX_PAGE),
       });
       const more = body.deliveries.length > limit || body.deliveries.length === MAX_PAGE;

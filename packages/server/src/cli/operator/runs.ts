@@ -1,4 +1,4 @@
-import { RUN_STATES, type RunState, type RunView } from '@airlock/core';
+import { RUN_STATES, type RunView } from '@airlock/core';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -6,6 +6,7 @@ import {
   print,
   UsageError,
 } from './connection.js';
+import { parseChoice } from './filter-values.js';
 import { MAX_PAGE, parseLimit } from './paging.js';
 
 /** `airlock runs --help` */
@@ -20,10 +21,6 @@ them with --state). Needs a member credential
 (an agent credential may list and show).
 
 ${CONNECTION_HELP}`;
-
-function isRunState(value: string): value is RunState {
-  return (RUN_STATES as readonly string[]).includes(value);
-}
 
 function runLine(run: RunView): string {
   const attention = run.attention
@@ -44,11 +41,6 @@ export async function runs(argv: string[]): Promise<number> {
     process.stdout.write(RUNS_HELP);
     return values.help ? 0 : 2;
   }
-  if (verb === 'list' && typeof values.state === 'string' && !isRunState(values.state)) {
-    throw new UsageError(
-      `airlock runs list: --state must be one of ${RUN_STATES.join(', ')}, not ${values.state}`,
-    );
-  }
   const connection = connectionFrom(values);
   const run = () => {
     if (!runId) throw new UsageError(`airlock runs ${verb}: give <run-id>`);
@@ -56,14 +48,17 @@ export async function runs(argv: string[]): Promise<number> {
   };
   switch (verb) {
     case 'list': {
+      const state = parseChoice(values.state, {
+        command: 'airlock runs list',
+        flag: '--state',
+        choices: RUN_STATES,
+      });
       const limit = parseLimit(values.limit, 'airlock runs list') ?? 100;
       // One row past the page tells whether more exist (the API has no cursor for runs).
       const body = await connection.call('runs.list', {
         workspace_id: connection.workspace,
         limit: Math.min(limit + 1, MAX_PAGE),
-        ...(typeof values.state === 'string' && isRunState(values.state)
-          ? { state: values.state }
-          : {}),
+        ...(state ? { state } : {}),
       });
       const more = body.runs.length > limit || body.runs.length === MAX_PAGE;
       const shown = { runs: body.runs.slice(0, limit) };

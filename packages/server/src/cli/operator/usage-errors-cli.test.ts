@@ -56,6 +56,37 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
     expect(refused.stderr).not.toMatch(/\n\s+at /);
   });
 
+  // One helper checks every filter: a value none takes is exit 2 before the kernel is asked.
+  it.each([
+    [
+      ['runs', 'list', '--state', 'bogus'],
+      'airlock runs list: --state wants one of running, completed, canceled, failed, not bogus\n',
+    ],
+    [
+      ['notifications', 'list', '--state', 'bogus'],
+      'airlock notifications list: --state wants one of pending, delivered, dead, not bogus\n',
+    ],
+    [
+      ['notifications', 'list', '--state='],
+      'airlock notifications list: --state wants one of pending, delivered, dead, not an empty value\n',
+    ],
+    [
+      ['notifications', 'list', '--run='],
+      'airlock notifications list: --run wants a run id, not an empty value\n',
+    ],
+    [
+      ['audit', 'export', '--run', ''],
+      'airlock audit export: --run wants a run id, not an empty value\n',
+    ],
+  ])('refuses the filter in %j', async (args, message) => {
+    const refused = await runOperatorCli(d, args);
+    expect({ code: refused.code, stderr: refused.stderr, stdout: refused.stdout }).toEqual({
+      code: 2,
+      stderr: message,
+      stdout: '',
+    });
+  });
+
   it('takes plain decimal numbers and ISO times', async () => {
     for (const args of [
       ['notifications', 'list', '--limit', '5'],
