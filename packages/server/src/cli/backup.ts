@@ -20,7 +20,7 @@ import {
   syncDirectory,
 } from './backup-paths.js';
 import { parseCommandLine, storeLocationOf } from './command-line.js';
-import { type FenceOutcome, fenceReport, fenceStore } from './fence.js';
+import { continuedReport, type FenceOutcome, fenceReport, fenceStore } from './fence.js';
 
 const STORE_OPTIONS = `Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
@@ -254,32 +254,6 @@ export async function restore(argv: string[]): Promise<number> {
   } finally {
     release();
   }
-}
-
-/**
- * What the restore did to the event log's numbering: per workspace whose
- * replaced log went past the backup, where new events start and who is told
- * to resynchronise; or that the replaced store could not be read for it.
- */
-function continuedReport(
-  continued: readonly ContinuedLog[],
-  replacedLog: 'read' | 'none' | 'unreadable',
-): string {
-  if (replacedLog === 'unreadable') {
-    return (
-      'the store that was there could not be read for its event numbers: new events are numbered ' +
-      "after the backup's, and feed clients that read past the backup are not told to resynchronise; " +
-      'restart them (docs/operations.md, "Backup and restore")\n'
-    );
-  }
-  return continued
-    .map(
-      (log) =>
-        `workspace ${log.workspaceId}: the replaced store's events ${log.after + 1} to ${log.through} are undone; ` +
-        `new events are numbered from ${log.through + 2}, and feed clients that had read past ${log.after} ` +
-        'are told to resynchronise\n',
-    )
-    .join('');
 }
 
 /**

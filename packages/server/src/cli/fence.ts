@@ -2,10 +2,16 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { forTerminal } from '@airlock/core';
 import { type FencedRow, fenceByHand } from '../kernel/verbs/restore-fence.js';
+import { postgresLogHeads } from '../store/postgres/postgres-log-heads.js';
+import { type ContinuedLog, continueAfterReplacedLog } from '../store/restored-log.js';
 import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
 import type { Store } from '../store/store.js';
-import { asStoreError, StoreUnavailableError } from '../store/store-errors.js';
-import { parseCommandLine, storeLocationOf } from './command-line.js';
+import {
+  asStoreError,
+  NotAnAirlockStoreError,
+  StoreUnavailableError,
+} from '../store/store-errors.js';
+import { flagText, parseCommandLine, storeLocationOf, UsageError } from './command-line.js';
 import {
   checkExistingSqliteStore,
   MissingStoreError,
@@ -25,6 +31,12 @@ before. Prints one line per fenced call on stdout (workspace, run, task, kind,
 tool, and whether it was runnable or claimed); fencing again fences nothing
 twice. \`airlock restore\` fences by itself.
 
+After a pg_restore into a new database, give the database it replaces with
+--replaced-database-url: its event numbers are read (only read), and the
+restored log is numbered on after them, as \`airlock restore\` does on
+SQLite, so feed clients that read events the restore undid are told to
+resynchronise instead of skipping new events.
+
 Stop every kernel of the store first: on SQLite the fence refuses while one
 serves the directory; on PostgreSQL a kernel serving meanwhile could hand a
 call to an executor before it is fenced.
@@ -32,6 +44,9 @@ call to an executor before it is fenced.
 Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
   --database-url <url>  PostgreSQL URL (env DATABASE_URL)
+  --replaced-database-url <url>
+                        the PostgreSQL database the restored one replaces
+                        (with --database-url); read only
 `;
 
 /** What a fence did: the rows it moved. */
@@ -78,6 +93,7 @@ export async function fence(argv: string[]): Promise<number> {
     flags: {
       'data-dir': { type: 'string' },
       'database-url': { type: 'string' },
+      'replaced-database-url': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     operands: [],
@@ -87,6 +103,7 @@ export async function fence(argv: string[]): Promise<number> {
     return 0;
   }
   const location = storeLocationOf(values, 'airlock fence');
+  const replacedUrl = replacedDatabaseUrl(values, location.databaseUrl);
   let release = () => {};
   let store: Store | undefined;
   try {
@@ -96,10 +113,16 @@ export async function fence(argv: string[]): Promise<number> {
       checkExistingSqliteStore(location.dataDir);
       release = holdDataDir(location.dataDir);
     }
+    // Read before the restored store is opened: a replaced database that cannot be read changes nothing.
+    const replacedHeads = replacedUrl === undefined ? null : await readReplacedHeads(replacedUrl);
     store = await openExistingStore(location);
+    // Before the fence writes its events: they, too, are numbered after the replaced log.
+    const continued = replacedHeads ? await continueAfterReplacedLog(store, replacedHeads) : null;
     const fenced = await fenceStore(store);
     for (const row of fenced) process.stdout.write(`${fencedLine(row)}\n`);
-    process.stderr.write(fenceReport(fenced, { listed: true }));
+    process.stderr.write(
+      (continued ? continuedReport(continued, 'read') : '') + fenceReport(fenced, { listed: true }),
+    );
     return 0;
   } catch (error) {
     if (error instanceof DataDirInUseError) {
@@ -109,7 +132,11 @@ export async function fence(argv: string[]): Promise<number> {
       );
       return 1;
     }
-    if (error instanceof MissingStoreError || error instanceof NotADirectoryError) {
+    if (
+      error instanceof MissingStoreError ||
+      error instanceof NotADirectoryError ||
+      error instanceof ReplacedStoreError
+    ) {
       process.stderr.write(`airlock fence: ${error.code}: ${forTerminal(error.message)}\n`);
       return 1;
     }
@@ -161,4 +188,89 @@ function checkDataDirectory(dataDir: string): void {
     return;
   }
   if (!isDirectory) throw notADirectory(dir);
+}
+
+/**
+ * The --replaced-database-url given, when there is one.
+ * @throws UsageError when it is empty, or given without --database-url.
+ */
+function replacedDatabaseUrl(
+  values: Parameters<typeof flagText>[0],
+  databaseUrl: string | undefined,
+): string | undefined {
+  const replaced = flagText(values, 'replaced-database-url');
+  if (replaced === undefined) return undefined;
+  if (replaced === '') {
+    throw new UsageError(
+      'airlock fence: --replaced-database-url is empty: give it a value, or leave the flag out',
+    );
+  }
+  if (!databaseUrl) {
+    throw new UsageError(
+      'airlock fence: --replaced-database-url numbers a PostgreSQL store on after the one it replaced; ' +
+        'give the restored database with --database-url (on SQLite, airlock restore does this by itself)',
+    );
+  }
+  return replaced;
+}
+
+/** The replaced database could not be read for its event numbers; nothing was changed. */
+class ReplacedStoreError extends Error {
+  constructor(
+    readonly code: 'not_an_airlock_store' | 'store_unavailable',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReplacedStoreError';
+  }
+}
+
+/**
+ * Each workspace's last event number in the replaced database.
+ * @throws ReplacedStoreError when it is no Airlock store or cannot be read.
+ */
+async function readReplacedHeads(databaseUrl: string): Promise<Map<string, number>> {
+  try {
+    return await postgresLogHeads(databaseUrl);
+  } catch (error) {
+    const check = 'check --replaced-database-url; nothing was changed';
+    if (error instanceof NotAnAirlockStoreError) {
+      throw new ReplacedStoreError(
+        'not_an_airlock_store',
+        `the replaced database ${error.description} has no Airlock tables; ${check}`,
+      );
+    }
+    const mapped = asStoreError(error);
+    if (!(mapped instanceof StoreUnavailableError)) throw error;
+    throw new ReplacedStoreError(
+      'store_unavailable',
+      `reading the replaced database: ${mapped.detail}; check --replaced-database-url`,
+    );
+  }
+}
+
+/**
+ * What a restore did to the event log's numbering: per workspace whose
+ * replaced log went past the backup, where new events start and who is told
+ * to resynchronise; or that the replaced store could not be read for it.
+ */
+export function continuedReport(
+  continued: readonly ContinuedLog[],
+  replacedLog: 'read' | 'none' | 'unreadable',
+): string {
+  if (replacedLog === 'unreadable') {
+    return (
+      'the store that was there could not be read for its event numbers: new events are numbered ' +
+      "after the backup's, and feed clients that read past the backup are not told to resynchronise; " +
+      'restart them (docs/operations.md, "Backup and restore")\n'
+    );
+  }
+  return continued
+    .map(
+      (log) =>
+        `workspace ${log.workspaceId}: the replaced store's events ${log.after + 1} to ${log.through} are undone; ` +
+        `new events are numbered from ${log.through + 2}, and feed clients that had read past ${log.after} ` +
+        'are told to resynchronise\n',
+    )
+    .join('');
 }

@@ -1,3 +1,5 @@
+import type { Reader } from './reader.js';
+import { SQL } from './sql-handle.js';
 import type { Store } from './store.js';
 
 /**
@@ -33,8 +35,8 @@ function rowName(workspaceId: string): string {
 }
 
 /** The ranges a workspace's log skips (none when it was never restored over a longer log). */
-export async function skippedRanges(store: Store, workspaceId: string): Promise<SkippedRange[]> {
-  const row = await store.db
+export async function skippedRanges(reader: Reader, workspaceId: string): Promise<SkippedRange[]> {
+  const row = await reader[SQL].db
     .selectFrom('store_identity')
     .select('value')
     .where('name', '=', rowName(workspaceId))
@@ -71,32 +73,36 @@ export async function skippedRangeAt(
  * between recorded as skipped. One more than the replaced head is skipped
  * but not recorded: it is the head a reader asking for the latest position
  * is given until the first new event, and resumes from untouched.
- * Run on the restored store before anything writes an event to it.
+ * Run on the restored store before anything writes an event to it, in one
+ * unit of work (cut short, it changed nothing and may simply run again). A
+ * second run changes nothing: the log's head is then past the replaced one.
  */
 export async function continueAfterReplacedLog(
   store: Store,
   replacedHeads: ReadonlyMap<string, number>,
 ): Promise<ContinuedLog[]> {
-  const workspaces = await store.db.selectFrom('workspaces').select(['id', 'event_seq']).execute();
-  const continued: ContinuedLog[] = [];
-  for (const workspace of workspaces) {
-    const head = Number(workspace.event_seq);
-    const replaced = replacedHeads.get(workspace.id);
-    if (replaced === undefined || replaced <= head) continue;
-    const range = { after: head, through: replaced };
-    const value = JSON.stringify([...(await skippedRanges(store, workspace.id)), range]);
-    const now = store.now();
-    await store.db
-      .insertInto('store_identity')
-      .values({ name: rowName(workspace.id), value, recorded_at: now })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ value, recorded_at: now }))
-      .execute();
-    await store.db
-      .updateTable('workspaces')
-      .set({ event_seq: replaced + 1 })
-      .where('id', '=', workspace.id)
-      .execute();
-    continued.push({ workspaceId: workspace.id, ...range });
-  }
-  return continued;
+  return store.transaction(async (tx) => {
+    const db = tx[SQL].db;
+    const workspaces = await db.selectFrom('workspaces').select(['id', 'event_seq']).execute();
+    const continued: ContinuedLog[] = [];
+    for (const workspace of workspaces) {
+      const head = Number(workspace.event_seq);
+      const replaced = replacedHeads.get(workspace.id);
+      if (replaced === undefined || replaced <= head) continue;
+      const range = { after: head, through: replaced };
+      const value = JSON.stringify([...(await skippedRanges(tx, workspace.id)), range]);
+      await db
+        .insertInto('store_identity')
+        .values({ name: rowName(workspace.id), value, recorded_at: tx.now })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ value, recorded_at: tx.now }))
+        .execute();
+      await db
+        .updateTable('workspaces')
+        .set({ event_seq: replaced + 1 })
+        .where('id', '=', workspace.id)
+        .execute();
+      continued.push({ workspaceId: workspace.id, ...range });
+    }
+    return continued;
+  });
 }
