@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  bridgeWorkspace,
   kernelUrl,
   readPolicy,
   refuseUnreadGatewayFlags,
@@ -109,6 +110,27 @@ describe('requestTimeout', () => {
     expect(error.message).toMatch(
       /^AIRLOCK_TIMEOUT wants a duration .*not "30" \(a number needs its unit/,
     );
+  });
+});
+
+describe('bridgeWorkspace', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it('takes --workspace over AIRLOCK_WORKSPACE, and none without an agent credential', () => {
+    vi.stubEnv('AIRLOCK_WORKSPACE', 'ws_env');
+    expect(bridgeWorkspace('ws_flag', 'alk_agent_x')).toBe('ws_flag');
+    expect(bridgeWorkspace(undefined, 'alk_agent_x')).toBe('ws_env');
+    vi.stubEnv('AIRLOCK_WORKSPACE', '');
+    expect(bridgeWorkspace(undefined, undefined)).toBeUndefined();
+  });
+
+  it('refuses an agent credential without a workspace (exit 2): the applications could not be checked', () => {
+    vi.stubEnv('AIRLOCK_WORKSPACE', '');
+    const error = usageErrorOf(() => bridgeWorkspace(undefined, 'alk_agent_x'));
+    expect(error.status).toBe(2);
+    expect(error.message).toMatch(/^--agent-token needs --workspace \(or AIRLOCK_WORKSPACE\)/);
   });
 });
 

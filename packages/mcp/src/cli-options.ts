@@ -35,6 +35,7 @@ export const COMMON_OPTIONS = {
   config: { type: 'string' },
   'executor-token': { type: 'string' },
   'agent-token': { type: 'string' },
+  workspace: { type: 'string' },
   timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -121,6 +122,27 @@ export function refuseUnreadRules(rules: unknown, stdioToken: string | null): vo
 export function required(value: string | boolean | undefined, env: string, flag: string): string {
   const found = typeof value === 'string' ? value : process.env[env];
   if (!found) throw new UsageError(`missing ${flag} (or ${env})`);
+  return found;
+}
+
+/**
+ * The workspace `airlock executor mcp` reads its credentials in: `--workspace`,
+ * else AIRLOCK_WORKSPACE (an empty one counts as unset); undefined when
+ * neither is set and no agent credential is given (nothing to check then).
+ * @throws UsageError when an agent credential is given without one: the
+ *   bridge checks in it that the agent credential is of the executor
+ *   credential's application before it registers any tool.
+ */
+export function bridgeWorkspace(
+  value: string | boolean | undefined,
+  agentToken: string | undefined,
+): string | undefined {
+  const found = (typeof value === 'string' && value) || process.env.AIRLOCK_WORKSPACE || undefined;
+  if (agentToken && !found) {
+    throw new UsageError(
+      "--agent-token needs --workspace (or AIRLOCK_WORKSPACE): the bridge checks in it that the agent credential is of the executor credential's application before it registers the tools",
+    );
+  }
   return found;
 }
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { forTerminal, refusalLines } from '@airlock/core';
 import { isConnectionError, isDeadlineExceededError } from '@airlock/sdk';
 import {
+  bridgeWorkspace,
   COMMON_OPTIONS,
   kernelUrl,
   parseCommand,
@@ -26,6 +27,8 @@ Starts MCP servers over stdio and serves their tools (NAME__tool) as an Airlock 
   --url URL              the kernel (env AIRLOCK_URL; default http://127.0.0.1:4820)
   --executor-token TOK   an executor credential (env AIRLOCK_EXECUTOR_TOKEN)
   --agent-token TOK      register the tools in this agent's profile (env AIRLOCK_AGENT_TOKEN)
+  --workspace ID         the workspace of both credentials (env AIRLOCK_WORKSPACE); needed with
+                         --agent-token, to check the agent is of the executor's application
   --timeout DUR          give up on a kernel request not answered in this long, e.g. 30s, 2m
                          (env AIRLOCK_TIMEOUT; default 30s)
 `;
@@ -108,13 +111,17 @@ export async function executorCommand(argv: readonly string[]): Promise<number> 
   // Refused before any server is started.
   const url = kernelUrl(values.url);
   const timeoutMs = requestTimeout(values.timeout);
+  const agentToken =
+    (values['agent-token'] as string | undefined) ?? process.env.AIRLOCK_AGENT_TOKEN;
+  const workspaceId = bridgeWorkspace(values.workspace, agentToken);
   const servers = await serversFrom(values, command);
   // Listening from the start: a stop asked for during startup is honored once it is done.
   const stopped = untilSignal();
   const bridge = await startExecutorBridge({
     url,
     executorToken: required(values['executor-token'], 'AIRLOCK_EXECUTOR_TOKEN', '--executor-token'),
-    agentToken: (values['agent-token'] as string | undefined) ?? process.env.AIRLOCK_AGENT_TOKEN,
+    agentToken,
+    workspaceId,
     servers,
     timeoutMs,
     onError: logFailure,
@@ -135,7 +142,6 @@ export async function gatewayCommand(argv: readonly string[]): Promise<number> {
     host: { type: 'string' },
     port: { type: 'string' },
     token: { type: 'string' },
-    workspace: { type: 'string' },
     rules: { type: 'string' },
     'allow-origin': { type: 'string', multiple: true },
     'session-idle': { type: 'string' },

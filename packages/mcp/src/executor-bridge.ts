@@ -32,6 +32,13 @@ export interface ExecutorBridgeOptions {
    * agent's profile configuration (see `profile-registration.ts`).
    */
   agentToken?: string | undefined;
+  /**
+   * The workspace of both credentials. With it and an agent credential, the
+   * bridge refuses to start unless the agent credential is of the executor
+   * credential's application (see `checkOneApplication`); the gateway always
+   * gives it, `airlock executor mcp` asks for it with `--agent-token`.
+   */
+  workspaceId?: string | undefined;
   servers: readonly NamedServer[];
   /**
    * How long each request to the kernel waits for its answer, in

@@ -159,3 +159,47 @@ describe('registering tools against a kernel that versions the profile', () => {
     expect(kernel.puts).toBe(REGISTRATION_ATTEMPTS);
   });
 });
+
+describe('registering tools with an agent and an executor credential of different applications', () => {
+  let kernel: StandInKernel;
+  afterEach(async () => {
+    await kernel?.close();
+  });
+  const register = (executorToken: string, agentToken = 'agent') =>
+    registerTools({ url: kernel.url, executorToken, agentToken, workspaceId: 'ws_1' }, tools('fs'));
+
+  it('registers when both are of one application', async () => {
+    kernel = await new StandInKernel(ONE_APP).start();
+    expect((await register('executor')).registration).toBe('registered');
+  });
+
+  it('refuses an executor of another application, naming both, and writes nothing', async () => {
+    kernel = await new StandInKernel(ONE_APP).start();
+    await expect(register('executor-b')).rejects.toThrow(
+      /agent credential is of application app_a and the executor credential of application app_b/,
+    );
+    expect(kernel.puts).toBe(0);
+  });
+
+  it('refuses an executor of no application, which serves every application', async () => {
+    kernel = await new StandInKernel(ONE_APP).start();
+    await expect(register('executor-any')).rejects.toThrow(/of no application/);
+    expect(kernel.puts).toBe(0);
+  });
+
+  it('says which credential is of another workspace', async () => {
+    kernel = await new StandInKernel(ONE_APP).start();
+    await expect(register('executor', 'agent-elsewhere')).rejects.toThrow(
+      /^the agent credential: this credential belongs to another workspace/,
+    );
+    expect(kernel.puts).toBe(0);
+  });
+
+  it('refuses two credentials of the wrong kinds for their places', async () => {
+    kernel = await new StandInKernel(ONE_APP).start();
+    await expect(register('agent', 'executor')).rejects.toThrow(
+      /executor credential is a credential of kind agent/,
+    );
+    expect(kernel.puts).toBe(0);
+  });
+});

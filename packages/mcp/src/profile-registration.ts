@@ -90,7 +90,50 @@ export interface RegistrationOptions {
   executorToken: string;
   /** The agent whose profile gets the tools; none: nothing is registered (`not_asked`). */
   agentToken?: string | undefined;
+  /**
+   * The workspace of both credentials. With it, the agent credential must be
+   * of the executor credential's application (see {@link checkOneApplication}).
+   */
+  workspaceId?: string | undefined;
   timeoutMs?: number | undefined;
+}
+
+/**
+ * Checks that the agent credential is of the application the executor
+ * credential serves: otherwise the tools would be registered in one
+ * application's profile while the calls of another are served with them.
+ * An executor of no application (one that serves every application of the
+ * workspace) is refused too: it would serve every other application's calls
+ * of these tools.
+ * @throws Error naming both applications; the SDK's UnauthorizedError or
+ *   ForbiddenError when the kernel refuses either credential (another
+ *   workspace's among them).
+ */
+export async function checkOneApplication(executor: KernelApi, agent: KernelApi): Promise<void> {
+  const whoIs = (api: KernelApi, which: string) =>
+    api.self().catch((error: unknown) => {
+      // The kernel's "belongs to another workspace" alone does not say which credential.
+      if (!hasErrorCode(error, 'forbidden')) throw error;
+      throw new Error(`the ${which} credential: ${error.detail}`, { cause: error });
+    });
+  const [served, declaring] = await Promise.all([
+    whoIs(executor, 'executor'),
+    whoIs(agent, 'agent'),
+  ]);
+  if (served.kind !== 'executor') {
+    throw new Error(`the executor credential is a credential of kind ${served.kind}`);
+  }
+  if (declaring.kind !== 'agent') {
+    throw new Error(`the agent credential is a credential of kind ${declaring.kind}`);
+  }
+  if (served.agent_application_id === declaring.agent_application_id) return;
+  const executorSide =
+    served.agent_application_id === null
+      ? 'of no application (it serves every application of the workspace)'
+      : `of application ${served.agent_application_id}`;
+  throw new Error(
+    `the agent credential is of application ${declaring.agent_application_id} and the executor credential ${executorSide}: the tools would be registered for one and serve the calls of another; give an executor credential of the agent's application`,
+  );
 }
 
 /**
@@ -99,7 +142,9 @@ export interface RegistrationOptions {
  * with the version it read (`expected_version`), and when another writer
  * came first (`stale_digest`) it reads again and writes again, so two
  * bridges of one agent keep each other's tools.
- * @throws the SDK's UnauthorizedError or ForbiddenError when the kernel refuses the
+ * @throws Error when the agent and executor credentials are of different
+ *   applications (see {@link checkOneApplication}, only with a workspace);
+ *   the SDK's UnauthorizedError or ForbiddenError when the kernel refuses the
  *   executor or the agent credential; its ValidationError, each problem
  *   naming its tool, when it refuses the new configuration; its
  *   ConflictError (`stale_digest`) when other writers came first
@@ -114,12 +159,14 @@ export async function registerTools(
     new KernelApi({
       url: options.url,
       token,
+      workspaceId: options.workspaceId,
       timeoutMs: options.timeoutMs,
     });
   const executor = kernelAs(options.executorToken);
   const api = kernelAs(options.agentToken);
   // A bridge that cannot serve (its executor credential refused) leaves the profile as it was.
   await executor.checkExecutor();
+  if (options.workspaceId) await checkOneApplication(executor, api);
   for (let attempt = 1; ; attempt += 1) {
     const stored = await api.profileVersion();
     if (stored === null) return { registration: 'no_profile', version: null };

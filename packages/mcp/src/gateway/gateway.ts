@@ -108,6 +108,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     url: options.url,
     executorToken: options.executorToken,
     agentToken: options.agentToken,
+    workspaceId: options.workspaceId,
     servers: options.servers,
     timeoutMs: options.timeoutMs,
     bodyLimit: await kernelBodyLimit(options.url, {
