@@ -1,6 +1,7 @@
 import type { Decision, DecisionContext } from './decisions.js';
 import { type FeedOptions, FeedSubscription, type FeedTarget } from './feed.js';
 import { type RequestOptions, splitRequest } from './internal/deadline.js';
+import { readEventPages } from './internal/event-pages.js';
 import { type WatchOptions, watchDecisions } from './internal/watch-decisions.js';
 import {
   type CreateRunInput,
@@ -88,7 +89,10 @@ export class RunHandle {
   }
 
   /**
-   * Reads a page of the run's lifecycle events after a sequence number.
+   * Reads the run's lifecycle events after a sequence number (`after`, default
+   * 0), in order: every one to the end of its log, or the first `limit` of
+   * them. It reads as many pages as that takes (the kernel bounds a page by
+   * bytes too), so fewer than `limit` events means the log ended there.
    * @throws FeedResyncError when retention pruned events of the run after `after`
    *   (its detail names the position to resume after); NotFoundError, ForbiddenError, UnauthorizedError.
    */
@@ -96,8 +100,10 @@ export class RunHandle {
     options: { after?: number; limit?: number } & RequestOptions = {},
   ): Promise<FeedEvent[]> {
     const [query, request] = splitRequest(options);
-    return (await this.context.operations.runs.events.query({ ...this.address, ...query }, request))
-      .events;
+    return readEventPages(
+      (page) => this.context.operations.runs.events.query({ ...this.address, ...page }, request),
+      query,
+    );
   }
 
   /**

@@ -6,7 +6,7 @@ import { readRun } from '../kernel/machines/run-state.js';
 import { manifestSchemaProblems } from '../kernel/stage/tool-input-schema.js';
 import { createStandaloneRun, regenerateRun, stopRun } from '../kernel/verbs/runs.js';
 import { eventView, runView } from '../kernel/views.js';
-import { readEvents } from '../store/events.js';
+import { readEventPage } from '../store/events.js';
 import { principalNames } from '../store/principal-roster.js';
 import { listRuns as listStoredRuns } from '../store/runs.js';
 import type { RunTable } from '../store/schema.js';
@@ -89,14 +89,16 @@ export const abandonRun = implement(
 );
 
 /**
- * GET /api/v1/workspaces/{ws}/runs/{run}/events?after=N
+ * GET /api/v1/workspaces/{ws}/runs/{run}/events?after=N: a page bounded by
+ * `limit` and by bytes (see readEventPage); `next_after` is where the next
+ * page starts, null once the page reached the end of the log.
  * @throws feed_position_pruned when retention pruned events of the run after `after`.
  */
 export const listEvents = implement(
   OPERATION_CONTRACTS['runs.events'],
   async ({ kernel, principal }, input) => {
     await readRun(kernel.context.store, principal.workspace_id, input.run_id);
-    const rows = await readEvents(kernel.context.store, {
+    const page = await readEventPage(kernel.context.store, {
       workspaceId: principal.workspace_id,
       runId: input.run_id,
       after: input.after,
@@ -111,10 +113,11 @@ export const listEvents = implement(
     if (pruned) throw pruned;
     const names = await principalNames(kernel.context.store, principal.workspace_id);
     return {
-      events: rows.map((row) => ({
+      events: page.rows.map((row) => ({
         ...eventView(row),
         principal_name: row.principal ? (names.get(row.principal) ?? null) : null,
       })),
+      next_after: page.more ? page.rows[page.rows.length - 1]!.seq : null,
     };
   },
 );

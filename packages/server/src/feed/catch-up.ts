@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AirlockError } from '../errors.js';
-import { readEvents } from '../store/events.js';
+import { readEventPage } from '../store/events.js';
 import type { Store } from '../store/store.js';
 import { FeedItem } from './feed-item.js';
 import { prunedResume } from './pruned-position.js';
@@ -39,8 +39,15 @@ export interface WorkspaceFeed {
   readAgain: boolean;
 }
 
-/** Events read from the log at a time. */
+/** Events read from the log at a time, at most. */
 export const PAGE = 500;
+
+/**
+ * Bytes of event data read from the log at a time, at most (a single larger
+ * event is read alone): many subscribers catching up at once each hold one
+ * such page, well under the socket buffer a client may fill (MAX_BUFFERED).
+ */
+export const FEED_PAGE_BYTES = 1024 * 1024;
 
 /** What a catch-up asks of the hub it belongs to. */
 export interface CatchUpHost {
@@ -77,12 +84,13 @@ export async function catchUpFromLog(
         // it waits, and the next dispatch brings the head to it.
         return;
       }
-      const rows = await readEvents(host.store, {
+      const { rows, more } = await readEventPage(host.store, {
         workspaceId: subscriber.workspaceId,
         runId: subscriber.runId,
         after: subscriber.cursor,
         through: head,
         limit: PAGE,
+        maxBytes: FEED_PAGE_BYTES,
       });
       if (subscriber.closed) return;
       // Read after the page: events pruned before it was read moved the pruned position first.
@@ -103,11 +111,11 @@ export async function catchUpFromLog(
           rows.map((row) => new FeedItem(row)),
         );
       }
-      // A short page read everything up to the head it was bounded by.
-      subscriber.cursor = rows.length === PAGE ? rows[rows.length - 1]!.seq : head;
+      // A page with nothing after it read everything up to the head it was bounded by.
+      subscriber.cursor = more ? rows[rows.length - 1]!.seq : head;
       // SQLite reads without giving the event loop a turn: between pages the socket writes
       // what it was handed (dropping a client too far behind) and other requests are served.
-      if (rows.length === PAGE) await new Promise((resolve) => setImmediate(resolve));
+      if (more) await new Promise((resolve) => setImmediate(resolve));
     }
   } catch (error) {
     if (!subscriber.closed) host.logger.warn({ err: error }, 'feed read failed');

@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
 import type { AirlockError } from '../errors.js';
 import type { EventView } from '../kernel/views.js';
-import { readEvents, workspaceHead } from '../store/events.js';
+import { readEventPage, workspaceHead } from '../store/events.js';
 import type { RunEventTable } from '../store/schema.js';
 import type { CommitListener, Store } from '../store/store.js';
 import {
   type CatchUpHost,
   catchUpFromLog,
+  FEED_PAGE_BYTES,
   PAGE,
   type Subscriber,
   type WorkspaceFeed,
@@ -277,14 +278,15 @@ export class FeedHub {
             for (const subscriber of feed.lagging) void this.catchUp(feed, subscriber);
             continue;
           }
-          const rows = await readEvents(this.store, {
+          const { rows, more } = await readEventPage(this.store, {
             workspaceId,
             after: feed.head,
             limit: PAGE,
+            maxBytes: FEED_PAGE_BYTES,
           });
           const fresh = rows.filter((row) => row.seq > feed.head!);
           if (fresh.length > 0) this.dispatch(feed, fresh);
-          if (rows.length === PAGE) feed.readAgain = true;
+          if (more) feed.readAgain = true;
         } while (feed.readAgain && this.feeds.get(workspaceId) === feed);
       } catch (error) {
         this.logger.warn({ err: error }, 'feed read failed');

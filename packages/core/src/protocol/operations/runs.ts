@@ -95,10 +95,21 @@ export const abandonRunContract = defineContract({
 /** GET /api/v1/workspaces/{ws}/runs/{run}/events?after=N */
 export const listEventsContract = defineContract({
   ...operationRoute('runs.events'),
-  summary: "Read a run's lifecycle events after a sequence number",
+  summary: "Read a page of a run's lifecycle events after a sequence number",
   planes: ['agent', 'member'],
   input: z.strictObject({ ...RunParams, after: AfterSchema, limit: LimitSchema }),
-  output: z.object({ events: z.array(EventViewSchema) }),
+  output: z.object({
+    events: z.array(EventViewSchema),
+    // A page stops at `limit` events or at the kernel's byte budget, whichever comes first
+    // (never empty while events follow): a short page is not the end, a null here is.
+    next_after: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'Where the next page starts (pass it as after); null when this page reached the end of the log. A page may hold fewer than limit events and still be followed by more.',
+      ),
+  }),
   // `feed_position_pruned`: retention pruned events of the run after `after` (resume after the pruned position).
   errors: ['run_not_found', 'feed_position_pruned'],
 });

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from './errors.js';
+import { RunHandle, type WorkspaceContext } from './runs.js';
+import type { FeedEvent } from './views.js';
+
+const event = (seq: number) =>
+  ({
+    seq,
+    run_id: 'run_1',
+    task_key: null,
+    type: 'run.attention_cleared',
+    data: {},
+    principal: null,
+    created_at: 0,
+  }) as FeedEvent;
+
+/** A run handle over a log of `count` events whose kernel answers pages of at most `pageSize`. */
+function runOver(count: number, pageSize: number, options: { nextAfter?: boolean } = {}) {
+  const asked: { after: number; limit: number }[] = [];
+  const query = async (input: { after?: number; limit?: number }) => {
+    const after = input.after ?? 0;
+    const limit = input.limit ?? 100;
+    asked.push({ after, limit });
+    const events = Array.from({ length: count }, (_, n) => event(n + 1))
+      .filter((e) => e.seq > after)
+      .slice(0, Math.min(limit, pageSize));
+    const more = (events.at(-1)?.seq ?? count) < count;
+    return options.nextAfter === false
+      ? { events }
+      : { events, next_after: more ? events.at(-1)!.seq : null };
+  };
+  const context = {
+    operations: { runs: { events: { query } } },
+    workspaceId: 'ws_1',
+  } as unknown as WorkspaceContext;
+  return { run: new RunHandle(context, 'run_1'), asked };
+}
+
+describe("a run's events", () => {
+  it('pages on past a page the kernel cut short by bytes, to the end of the log', async () => {
+    const { run, asked } = runOver(7, 3);
+    const events = await run.events();
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(asked.map((page) => page.after)).toEqual([0, 3, 6]);
+  });
+
+  it('stops at the limit, paging on while pages come back short of it', async () => {
+    const { run } = runOver(20, 3);
+    expect((await run.events({ after: 2, limit: 5 })).map((e) => e.seq)).toEqual([3, 4, 5, 6, 7]);
+  });
+
+  it('reads a kernel without next_after as before: a short page is its end', async () => {
+    const { run, asked } = runOver(5, 1000, { nextAfter: false });
+    expect((await run.events({ limit: 3 })).map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect((await run.events()).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(asked.at(-1)).toEqual({ after: 0, limit: 1000 });
+  });
+
+  it('refuses a limit that is not a whole number above 0, asking nothing', async () => {
+    const { run, asked } = runOver(5, 3);
+    for (const limit of [0, -1, 1.5, Number.NaN]) {
+      await expect(run.events({ limit })).rejects.toBeInstanceOf(ValidationError);
+    }
+    expect(asked).toEqual([]);
+  });
+});
