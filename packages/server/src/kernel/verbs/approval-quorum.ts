@@ -4,6 +4,7 @@ import {
   type ApprovalProgress,
   type ApprovalRequirement,
   approvalRequirement,
+  matchGlob,
   resolveToolName,
   type TaskView,
 } from '@airlock/core';
@@ -78,10 +79,12 @@ export function requirementOf(
 }
 
 /**
- * What the policy asks of a call by its action tags and its names: the first rule that
- * covers the call under its resolved tool name or under the name the model called with any
- * runner qualification stripped (which executors serve), so an alias the run declares never
- * moves a call out of a rule's reach.
+ * What the policy asks of a call by its action tags and its names. The first rule covering its
+ * resolved tool name applies; for a call an alias renamed, so does the first rule covering the
+ * name the model called with any runner qualification stripped (the name executors serve) when
+ * that rule names the called name and not the resolved one, and the two compose strictly
+ * (stricterRequirement). An alias the run's agent declares never moves a call out of a rule's
+ * reach, nor under a more lenient rule the admin wrote for the alias target.
  */
 export function requirementOfCall(
   policy: ApprovalPolicy | null,
@@ -99,10 +102,37 @@ export function requirementOfCall(
   const calledName = resolveToolName(call.calledName);
   if (calledName === call.toolName) return resolved;
   const called = byName(calledName);
-  if (called.rule_index === null) return resolved;
-  return resolved.rule_index !== null && resolved.rule_index <= called.rule_index
-    ? resolved
-    : called;
+  if (called.rule_index === null || called.rule_index === resolved.rule_index) return resolved;
+  const tool = policy?.rules?.[called.rule_index]?.tool;
+  const names = (name: string) => tool?.split('|').some((glob) => matchGlob(glob, name)) === true;
+  // A rule that covers both names (or names no tool) already met the resolved name first.
+  if (!names(calledName) || names(call.toolName)) return resolved;
+  return stricterRequirement(resolved, called);
+}
+
+/**
+ * Two rules' requirements of one call, composed: the larger quorum, decided only by members
+ * both rules let decide (either rule naming nobody leaves the other's list), under the rule
+ * asking more (the called name's on a tie). Where the two lists share nobody, nobody may
+ * decide the call and its park runs out: the admin's policy contradicts itself for it.
+ */
+function stricterRequirement(
+  resolved: ApprovalRequirement,
+  called: ApprovalRequirement,
+): ApprovalRequirement {
+  if (resolved.rule_index === null) return called;
+  const approvers =
+    resolved.approvers === null
+      ? called.approvers
+      : called.approvers === null
+        ? resolved.approvers
+        : resolved.approvers.filter((principal) => called.approvers?.includes(principal));
+  return {
+    rule_index: resolved.required > called.required ? resolved.rule_index : called.rule_index,
+    required: Math.max(resolved.required, called.required),
+    approvers,
+    no_self_approval: resolved.no_self_approval || called.no_self_approval,
+  };
 }
 
 /**
