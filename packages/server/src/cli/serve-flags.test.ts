@@ -51,6 +51,8 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     [['--max-feeds', '0'], '--max-feeds wants a number of feeds from 1 to 1000000, or off'],
     [['--model-timeout', '90'], '--model-timeout wants a duration'],
     [['--model-timeout', '500ms'], '--model-timeout must be between 1s and 1d'],
+    [['--model-max-calls', '0'], '--model-max-calls wants a number of calls from 1 to 1024'],
+    [['--model-max-calls', '1e3'], '--model-max-calls wants a number of calls from 1 to 1024'],
     [['--bogus'], "Unknown option '--bogus'"],
   ])('%j', async (args, message) => {
     n += 1;

@@ -39,6 +39,8 @@ export interface ServeSettings {
   otlpEndpoint: string | undefined;
   /** The longest one round of the openai provider may take (`--model-timeout`). */
   modelTimeoutMs: number | undefined;
+  /** The most tool calls one completion of the openai provider may ask for (`--model-max-calls`). */
+  modelMaxCalls: number | undefined;
   notificationsFile: string | undefined;
   logLevel: string;
 }
@@ -57,6 +59,8 @@ const BOUNDS: Record<string, DurationBounds> = {
   'model-timeout': { min: 1000, max: DAY },
 };
 const BODY_LIMIT = { min: 1024, max: 1024 * 1024 * 1024 };
+/** The highest `--model-max-calls`: each call is a row planted in the round's one transaction. */
+const MODEL_MAX_CALLS_LIMIT = 1024;
 
 /** A value and where it came from (the flag or the variable), to name it in a refusal. */
 interface Setting {
@@ -153,6 +157,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
   const maxFeeds = get('max-feeds', 'AIRLOCK_MAX_FEEDS');
   const authLimit = get('auth-failure-limit', 'AIRLOCK_AUTH_FAILURE_LIMIT');
   const logLevel = get('log-level', 'AIRLOCK_LOG_LEVEL');
+  const maxCalls = get('model-max-calls', 'AIRLOCK_MODEL_MAX_CALLS');
   if (logLevel && !LOG_LEVELS.includes(logLevel.text)) {
     throw new ServeUsageError(
       `${logLevel.source} wants one of ${LOG_LEVELS.join(', ')}, not "${logLevel.text}"`,
@@ -199,6 +204,14 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
         return otlp.text;
       }),
     modelTimeoutMs: duration(values, env, 'model-timeout', 'AIRLOCK_MODEL_TIMEOUT'),
+    modelMaxCalls:
+      maxCalls &&
+      wholeNumber(
+        maxCalls,
+        1,
+        MODEL_MAX_CALLS_LIMIT,
+        `a number of calls from 1 to ${MODEL_MAX_CALLS_LIMIT}`,
+      ),
     notificationsFile: get('notifications', 'AIRLOCK_NOTIFICATIONS')?.text,
     logLevel: logLevel?.text ?? 'info',
   };

@@ -63,6 +63,9 @@ Options:
                         before the run fails (env AIRLOCK_MODEL_TIMEOUT; default 2m);
                         on PostgreSQL another kernel takes a run's turn over only
                         after this and 30 s more
+  --model-max-calls <n> The most tool calls one answer of the openai provider may
+                        ask for, 1 to 1024; an answer asking more fails the run
+                        provider_too_many_calls (env AIRLOCK_MODEL_MAX_CALLS; default 128)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
   --notifications <file>  Notification channels and routing (webhooks, Slack,
                         email) as JSON (env AIRLOCK_NOTIFICATIONS; default none);
@@ -128,6 +131,7 @@ function parseServeArgs(argv: string[]) {
         'no-metrics': { type: 'boolean' },
         'otlp-endpoint': { type: 'string' },
         'model-timeout': { type: 'string' },
+        'model-max-calls': { type: 'string' },
         'no-demo': { type: 'boolean' },
         notifications: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -184,6 +188,7 @@ export async function serve(argv: string[]): Promise<number> {
       apiKey: env.OPENAI_API_KEY,
       model: env.OPENAI_MODEL,
       timeoutMs: settings.modelTimeoutMs,
+      maxToolCalls: settings.modelMaxCalls,
     },
   }).catch(refuseHeldDataDir);
   if (!airlock) return DATA_DIR_IN_USE_EXIT;

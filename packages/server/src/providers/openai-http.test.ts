@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
+import { DEFAULT_MAX_TOOL_CALLS } from './openai.js';
 import { COMPLETION_ATTEMPTS, COMPLETION_MAX_BYTES } from './openai-http.js';
 
 const [sqlite] = await backends();
@@ -18,14 +19,14 @@ const answer = (content: string): Reply => ({
   body: JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content } }] }),
 });
 
-/** A chat-completions stand-in that answers its nth request (1-based) with `reply(n)`. */
-async function startStub(reply: (n: number) => Reply) {
+/** A chat-completions stand-in that answers its nth request (1-based) with `reply(n, its authorization)`. */
+async function startStub(reply: (n: number, authorization: string) => Reply) {
   let requests = 0;
   const server: Server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       requests += 1;
-      const out = reply(requests);
+      const out = reply(requests, req.headers.authorization ?? '');
       res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
       res.end(out.body);
     });
@@ -43,9 +44,14 @@ describe('openai provider: rate limits, server errors and oversized answers', ()
     stub?.server.close();
   });
 
-  async function runToEnd(reply: (n: number) => Reply) {
+  async function runToEnd(
+    reply: (n: number, authorization: string) => Reply,
+    settings: { apiKey?: string; maxToolCalls?: number } = {},
+  ) {
     stub = await startStub(reply);
-    d = await deploy(sqlite!, { openai: { baseUrl: stub.url, apiKey: 'sk-test', model: 'm' } });
+    d = await deploy(sqlite!, {
+      openai: { baseUrl: stub.url, apiKey: 'sk-test', model: 'm', ...settings },
+    });
     const created = await d.member.post(`${d.ws}/runs`, {
       approval_mode: 'bypass',
       input: 'hello',
@@ -97,5 +103,62 @@ describe('openai provider: rate limits, server errors and oversized answers', ()
   it('fails with provider_response_too_large instead of reading a huge completion', async () => {
     const run = await runToEnd(() => answer('x'.repeat(COMPLETION_MAX_BYTES + 1)));
     expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_response_too_large' } });
+  });
+
+  it("keeps the API key out of the run's error when the endpoint echoes the Authorization header", async () => {
+    const apiKey = 'sk-proj-Secret0123456789abcdef';
+    const run = await runToEnd(
+      (_n, authorization) => ({
+        status: 401,
+        body: JSON.stringify({
+          error: { message: `bad credential in "${authorization}"; key ${apiKey} is unknown` },
+        }),
+      }),
+      { apiKey },
+    );
+    expect(run.state).toBe('failed');
+    expect(run.error.code).toBe('provider_error');
+    expect(run.error.detail).not.toContain(apiKey);
+    expect(run.error.detail).not.toContain('Secret0123');
+    expect(run.error.detail).toContain('Bearer [redacted]');
+    expect(run.error.detail).toContain('key [redacted] is unknown');
+  });
+
+  const calls = (count: number) => ({
+    status: 200,
+    body: JSON.stringify({
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: Array.from({ length: count }, (_, index) => ({
+              id: `call_${index}`,
+              type: 'function',
+              function: { name: 'read', arguments: '{}' },
+            })),
+          },
+        },
+      ],
+    }),
+  });
+
+  it('fails the run with provider_too_many_calls, planting none, when one answer asks for more calls than the cap', async () => {
+    const run = await runToEnd(() => calls(DEFAULT_MAX_TOOL_CALLS + 1));
+    expect(run).toMatchObject({
+      state: 'failed',
+      error: {
+        code: 'provider_too_many_calls',
+        detail: `the model asked for ${DEFAULT_MAX_TOOL_CALLS + 1} tool calls in one round, more than the ${DEFAULT_MAX_TOOL_CALLS} this kernel takes (airlock serve --model-max-calls); none was planted`,
+      },
+    });
+    expect((await d.member.get(`${d.ws}/runs/${run.id}/tasks`)).body.tasks).toEqual([]);
+  });
+
+  it('takes the cap the deployment sets', async () => {
+    const run = await runToEnd(() => calls(3), { maxToolCalls: 2 });
+    expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_too_many_calls' } });
   });
 });

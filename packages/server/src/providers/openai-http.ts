@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { withoutSecrets } from './provider-secrets.js';
 import { ProviderError } from './types.js';
 
 /** Most requests one round makes: the first and two retries of a rate limit or a server error. */
@@ -50,20 +51,28 @@ function tooLarge(): ProviderError {
 }
 
 /** Why a request got no answer: the round's time ran out (`provider_timeout`), or the endpoint failed. */
-function unreachable(error: unknown, signal: AbortSignal): ProviderError {
+function unreachable(
+  error: unknown,
+  signal: AbortSignal,
+  secrets: readonly string[],
+): ProviderError {
   if (signal.aborted && (signal.reason as Error | undefined)?.name === 'TimeoutError') {
     return new ProviderError(
       'provider_timeout',
       "the model did not answer within the round's time limit (airlock serve --model-timeout)",
     );
   }
-  return new ProviderError('provider_unreachable', (error as Error).message);
+  return new ProviderError(
+    'provider_unreachable',
+    withoutSecrets((error as Error).message, secrets),
+  );
 }
 
-function failure(status: number, text: string): ProviderError {
+/** A failed answer, its body cut to 500 characters after the secrets are taken out (none is left cut in half). */
+function failure(status: number, text: string, secrets: readonly string[]): ProviderError {
   return new ProviderError(
     status === 429 ? 'provider_rate_limited' : 'provider_error',
-    `HTTP ${status}: ${text.slice(0, 500)}`,
+    `HTTP ${status}: ${withoutSecrets(text, secrets).slice(0, 500)}`,
   );
 }
 
@@ -72,32 +81,40 @@ function failure(status: number, text: string): ProviderError {
  * answer. A rate limit or a server error is asked again (at most
  * `COMPLETION_ATTEMPTS` requests), after the `Retry-After` the server names or
  * a short backoff, all within `signal`; a wait longer than `RETRY_WAIT_MAX_MS`
- * is not waited for.
+ * is not waited for. The error text a failure carries (stored in the run's
+ * error, written to the log) holds none of `secrets` (the API key) and no
+ * `Bearer` credential, even when the endpoint echoes the request.
  */
 export async function postCompletion(
   url: string,
-  init: { headers: Record<string, string>; body: string; signal: AbortSignal },
+  init: {
+    headers: Record<string, string>;
+    body: string;
+    signal: AbortSignal;
+    secrets: readonly string[];
+  },
 ): Promise<string> {
+  const { secrets, ...request } = init;
   for (let attempt = 1; ; attempt += 1) {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method: 'POST', ...init });
+      response = await fetch(url, { method: 'POST', ...request });
     } catch (error) {
-      throw unreachable(error, init.signal);
+      throw unreachable(error, init.signal, secrets);
     }
     try {
       text = await readCapped(response);
     } catch (error) {
       if (error instanceof ProviderError) throw error;
-      throw unreachable(error, init.signal);
+      throw unreachable(error, init.signal, secrets);
     }
     if (response.ok) return text;
     if (!RETRIED_STATUSES.has(response.status) || attempt >= COMPLETION_ATTEMPTS) {
-      throw failure(response.status, text);
+      throw failure(response.status, text, secrets);
     }
     const wait = retryAfterMs(response.headers.get('retry-after')) ?? 1000 * 2 ** (attempt - 1);
-    if (wait > RETRY_WAIT_MAX_MS) throw failure(response.status, text);
+    if (wait > RETRY_WAIT_MAX_MS) throw failure(response.status, text, secrets);
     try {
       await sleep(wait, undefined, { signal: init.signal });
     } catch {

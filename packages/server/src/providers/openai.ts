@@ -10,7 +10,16 @@ export interface OpenAISettings {
   model?: string | undefined;
   /** The longest one round may take (`--model-timeout`); absent: two minutes. */
   timeoutMs?: number | undefined;
+  /**
+   * The most tool calls one completion may ask for (`--model-max-calls`);
+   * absent: {@link DEFAULT_MAX_TOOL_CALLS}. A completion asking for more fails
+   * the run with `provider_too_many_calls`, none of its calls planted.
+   */
+  maxToolCalls?: number | undefined;
 }
+
+/** The most tool calls one completion may ask for, unless the deployment says otherwise. */
+export const DEFAULT_MAX_TOOL_CALLS = 128;
 
 interface RunConfig {
   base_url?: string;
@@ -33,8 +42,11 @@ interface ChatToolCall {
 export class OpenAIProvider implements ModelProvider {
   readonly turnTimeoutMs: number | undefined;
 
+  private readonly maxToolCalls: number;
+
   constructor(private readonly settings: OpenAISettings) {
     this.turnTimeoutMs = settings.timeoutMs;
+    this.maxToolCalls = settings.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
   }
 
   async nextRound(config: unknown, request: RoundRequest): Promise<ProviderRound> {
@@ -102,8 +114,9 @@ export class OpenAIProvider implements ModelProvider {
       },
       body: JSON.stringify(body),
       signal: request.signal,
+      secrets: apiKey ? [apiKey] : [],
     });
-    return parseCompletion(text);
+    return parseCompletion(text, this.maxToolCalls);
   }
 }
 
@@ -129,7 +142,7 @@ function isKeptName(text: string, max: number): boolean {
   return text.length <= max && isStorableText(text);
 }
 
-function parseCompletion(text: string): ProviderRound {
+function parseCompletion(text: string, maxToolCalls: number): ProviderRound {
   let payload: {
     choices?: {
       finish_reason?: string | null;
@@ -150,6 +163,14 @@ function parseCompletion(text: string): ProviderRound {
   // What the model wrote is kept as text every store keeps alike (NUL as U+FFFD).
   const content = message.content == null ? message.content : asKeptText(message.content);
   if (calls.length === 0) return { type: 'final', content: content ?? '' };
+  // Each call is a row the approval stage weighs, and may park for a person: a model that asks
+  // for thousands in one round fails the run whole, rather than running some of what it planned.
+  if (calls.length > maxToolCalls) {
+    throw new ProviderError(
+      'provider_too_many_calls',
+      `the model asked for ${calls.length} tool calls in one round, more than the ${maxToolCalls} this kernel takes (airlock serve --model-max-calls); none was planted`,
+    );
+  }
   const seenIds = new Set<string>();
   return {
     type: 'tool_calls',
