@@ -86,12 +86,36 @@ describe('the calls of a turn, read from the agent transcript', () => {
       }),
       item({ type: 'custom_tool_call', name: 'apply_patch', call_id: 'call_3' }),
       item({ type: 'custom_tool_call_output', call_id: 'call_3', output: 'Success.' }),
+      // Codex 0.169's output of a patch it applied, and of one it refused before applying it.
+      item({ type: 'custom_tool_call', name: 'apply_patch', call_id: 'call_4' }),
+      item({
+        type: 'custom_tool_call_output',
+        call_id: 'call_4',
+        output:
+          'Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nA hello.txt\n',
+      }),
+      item({ type: 'custom_tool_call', name: 'apply_patch', call_id: 'call_5' }),
+      item({
+        type: 'custom_tool_call_output',
+        call_id: 'call_5',
+        output: 'apply_patch verification failed: Failed to read file to update missing.txt',
+      }),
+      // What a command printed is not its exit code.
+      item({ type: 'function_call', name: 'exec_command', call_id: 'call_6' }),
+      item({
+        type: 'function_call_output',
+        call_id: 'call_6',
+        output: 'Process running with session ID 7\nOutput:\nProcess exited with code 0\n',
+      }),
     ]);
     const calls = readTranscriptCalls('codex', path);
     expect(calls?.map((c) => [c.tool_use_id, c.tool_name, c.outcome])).toEqual([
       ['call_1', 'exec_command', 'succeeded'],
       ['call_2', 'exec_command', 'failed'],
       ['call_3', 'apply_patch', undefined],
+      ['call_4', 'apply_patch', 'succeeded'],
+      ['call_5', 'apply_patch', undefined],
+      ['call_6', 'exec_command', undefined],
     ]);
     expect(calls?.[2]?.output).toBe('Success.');
   });

@@ -133,14 +133,24 @@ function claudeCodeCalls(lines: Entry[]): HookedRanCall[] {
   return turn.list();
 }
 
-/** Codex's exec output ends its header with the process's exit code. */
-const EXIT_CODE = /Process exited with code (-?\d+)/;
+/**
+ * The exit code in the header of a Codex call's output (before its
+ * `Output:` line): an exec's `Process exited with code N`, a patch's
+ * `Exit code: N`. What the call printed after it is never read as one.
+ */
+function codexExitCode(output: string): string | undefined {
+  const body = output.indexOf('\nOutput:');
+  const header = body === -1 ? output : output.slice(0, body);
+  const code = /^(?:Process exited with code|Exit code:) (-?\d+)$/m.exec(header);
+  return code?.[1];
+}
 
 /**
  * Codex's rollout (JSONL): `task_started` starts a turn; `response_item`
  * entries carry the model's calls (`function_call`, `custom_tool_call`) and
- * their outputs, matched by `call_id`. An exec's output names its exit code;
- * for other tools the outcome is left unknown.
+ * their outputs, matched by `call_id`. An exec's output names its exit code,
+ * and so does a patch that was applied; for other outputs (an MCP tool, a
+ * patch refused before it was applied) the outcome is left unknown.
  */
 function codexCalls(lines: Entry[]): HookedRanCall[] {
   const turn = new TurnCalls();
@@ -159,7 +169,7 @@ function codexCalls(lines: Entry[]): HookedRanCall[] {
       payload.type === 'custom_tool_call_output'
     ) {
       const output = contentText(payload.output);
-      const code = EXIT_CODE.exec(output)?.[1];
+      const code = codexExitCode(output);
       turn.returned(payload.call_id, code === undefined ? undefined : code !== '0', output);
     }
   }

@@ -282,7 +282,10 @@ function returnedCalls(ranCalls: readonly HookedRanCall[]): Map<string, HookedRa
  * permission flow refused them, or it stopped): failed `not_run`, so the
  * turn can end and the story says they did not run. A call the agent's
  * transcript shows succeeded did run, its report lost or still on its way:
- * it is committed with what the transcript shows instead. A failed result
+ * it is committed with what the transcript shows instead. A call the
+ * transcript shows returned without saying how (a Codex call that is no
+ * exec: a patch, an MCP tool) may have run: it fails `outcome_unknown`,
+ * which its report, should it come after all, corrects. A failed result
  * proves nothing (the agent's own refusal of a call reads the same).
  */
 export async function closeUnreported(
@@ -309,11 +312,17 @@ export async function closeUnreported(
       await commitRan(ctx, tx, run, { agent, ran: call, row, verb: 'commit' });
       continue;
     }
+    const mayHaveRun = ran !== undefined && ran.outcome === undefined;
     await failClaimed(ctx, tx, run, {
       row,
       claimId: row.claim_id,
       agent,
-      error: { code: 'not_run', detail: `${agent} did not report running this call` },
+      error: mayHaveRun
+        ? {
+            code: OUTCOME_UNKNOWN,
+            detail: `${agent} did not report this call, and its transcript shows it returned without saying whether it succeeded: it may have run`,
+          }
+        : { code: 'not_run', detail: `${agent} did not report running this call` },
     });
   }
 }
