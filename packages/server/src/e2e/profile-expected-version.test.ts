@@ -69,6 +69,20 @@ for (const backend of all) {
         });
       });
 
+      it('refuses a version past any the store holds with stale_digest, not an internal error', async () => {
+        d = await deploy(backend);
+        await d.agent.put(PROFILE, { approval_mode: 'ask' });
+        for (const expected_version of [3_000_000_000, Number.MAX_SAFE_INTEGER]) {
+          const answer = await d.agent.put(PROFILE, { approval_mode: 'bypass', expected_version });
+          expect(answer.status).toBe(409);
+          expect(answer.body.error.code).toBe('stale_digest');
+        }
+        expect((await d.agent.get(PROFILE)).body).toMatchObject({
+          version: 1,
+          configuration: { approval_mode: 'ask' },
+        });
+      });
+
       it('still gives a put without expected_version a version of its own', async () => {
         d = await deploy(backend);
         const answers = await Promise.all(

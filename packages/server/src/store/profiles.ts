@@ -1,4 +1,5 @@
 import { AirlockError } from '../errors.js';
+import { lockedForUpdate } from './dialect.js';
 import { SQL } from './sql-handle.js';
 import type { Store, Tx } from './store.js';
 
@@ -15,7 +16,7 @@ export interface StoredProfileConfiguration {
  * version and the time it was stored at (what a later read shows).
  * Concurrent declarations get distinct versions (the application row is the
  * counter); with `expectedVersion`, only while the current version is that
- * one (0: none declared yet), checked in the same statement that bumps it.
+ * one (0: none declared yet), read with the application row locked.
  * @throws AirlockError stale_digest (409) when the current version is another.
  */
 export async function putProfileConfiguration(
@@ -27,27 +28,29 @@ export async function putProfileConfiguration(
     expectedVersion?: number | undefined;
   },
 ): Promise<{ version: number; created_at: number }> {
-  const { expectedVersion } = options;
-  const bumped = await tx[SQL].db
+  const { db, dialect } = tx[SQL];
+  if (options.expectedVersion !== undefined) {
+    // Compared here, not in SQL: any whole number may be asked for, past what the column holds.
+    const current = await lockedForUpdate(
+      dialect,
+      db
+        .selectFrom('agent_applications')
+        .select('config_version')
+        .where('id', '=', options.agentApplicationId),
+    ).executeTakeFirstOrThrow();
+    if (current.config_version !== options.expectedVersion) {
+      throw new AirlockError(
+        'stale_digest',
+        `the profile configuration is at version ${current.config_version}, not ${options.expectedVersion}; read it again`,
+      );
+    }
+  }
+  const bumped = await db
     .updateTable('agent_applications')
     .set((eb) => ({ config_version: eb('config_version', '+', 1) }))
     .where('id', '=', options.agentApplicationId)
-    .$if(expectedVersion !== undefined, (query) =>
-      query.where('config_version', '=', expectedVersion as number),
-    )
     .returning('config_version')
-    .executeTakeFirst();
-  if (!bumped) {
-    const current = await tx[SQL].db
-      .selectFrom('agent_applications')
-      .select('config_version')
-      .where('id', '=', options.agentApplicationId)
-      .executeTakeFirstOrThrow();
-    throw new AirlockError(
-      'stale_digest',
-      `the profile configuration is at version ${current.config_version}, not ${expectedVersion}; read it again`,
-    );
-  }
+    .executeTakeFirstOrThrow();
   await tx[SQL].db
     .insertInto('profile_configurations')
     .values({
