@@ -3,9 +3,9 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * The longest tool name (its own, before the server's prefix) the bridge
- * serves. Its executor's claim names every tool it serves in one request
+ * serves. Its executor's claim names up to 256 of its tools in one request
  * under the kernel's body limit, so one very long name would keep the
- * executor from claiming anything at all.
+ * executor from claiming any tool of that group.
  */
 export const TOOL_NAME_MAX = 1024;
 
