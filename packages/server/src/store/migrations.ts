@@ -11,6 +11,7 @@ import { permissionsMigration } from './permissions-migration.js';
 import { retentionExportsMigration } from './retention-exports-migration.js';
 import { retentionMigration } from './retention-migration.js';
 import { retentionOrphansMigration } from './retention-orphans-migration.js';
+import { retentionSweepsMigration } from './retention-sweeps-migration.js';
 import { runLoopsMigration } from './run-loops-migration.js';
 import { storeIdentityMigration } from './store-identity-migration.js';
 import { taskAppendersMigration } from './task-appenders-migration.js';
@@ -319,6 +320,7 @@ export class StaticMigrations implements MigrationProvider {
       '0019_store_identity': storeIdentityMigration(this.dialect),
       '0020_task_appenders': taskAppendersMigration(),
       '0021_credentials_by_workspace': credentialsByWorkspaceMigration(),
+      '0022_retention_sweeps': retentionSweepsMigration(this.dialect),
     };
   }
 }

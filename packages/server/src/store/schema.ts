@@ -244,6 +244,24 @@ export interface RetentionExportTable {
   updated_at: number;
 }
 
+/** How far retention swept one kind of a workspace's events (`events` or `audit`). */
+export interface RetentionSweepTable {
+  workspace_id: string;
+  kind: string;
+  /** Every event of the kind up to here is gone, but for the held runs' (retention_held). */
+  through: number;
+  updated_at: number;
+}
+
+/** A run retention kept events of while it lived: its first kept event of the kind. */
+export interface RetentionHeldTable {
+  workspace_id: string;
+  kind: string;
+  run_id: string;
+  seq: number;
+  created_at: number;
+}
+
 /** One notice for one channel in the outbox (issue 27); `id` is its idempotency id. */
 export interface NotificationDeliveryTable {
   id: string;
@@ -311,6 +329,8 @@ export interface Database {
   hook_sessions: HookSessionTable;
   retention_policies: RetentionPolicyTable;
   retention_exports: RetentionExportTable;
+  retention_sweeps: RetentionSweepTable;
+  retention_held: RetentionHeldTable;
   notification_deliveries: NotificationDeliveryTable;
   approval_policies: ApprovalPolicyTable;
   task_approvals: TaskApprovalTable;

@@ -12,8 +12,8 @@ import { backends } from '../../testing/stores.js';
  * kept open, or an audit window shorter than the events window, no longer
  * makes every pass read again the log it already swept (on SQLite, a long
  * read on the kernel's only thread). What a live run kept is remembered by
- * run and goes, read by the run's own index, once the run has ended; a new
- * kernel process starts again from the stored mark.
+ * run and goes, read by the run's own index, once the run has ended, also
+ * in a new kernel process (retention-restart.test.ts: it reads nothing again).
  */
 
 const DAY = 24 * 60 * 60 * 1000;
