@@ -1,3 +1,5 @@
+import { CaseClauses } from './case-clauses.js';
+import { ConditionalTest } from './conditional-test.js';
 import {
   arithmeticProblem,
   parameterProblem,
@@ -48,7 +50,8 @@ class Lexer extends QuotingReader {
   /** For a nested lexer: whether its closing parenthesis was found. */
   closed = false;
   /** Inside bash's `[[ ... ]]`, where `&&`, `(` or `<` are the test's operators. */
-  private conditional = false;
+  private readonly test = new ConditionalTest();
+  private readonly cases = new CaseClauses();
 
   private readonly closer: ')' | null;
   private readonly depth: number;
@@ -76,13 +79,19 @@ class Lexer extends QuotingReader {
     while (this.index < source.length) {
       const char = source[this.index]!;
       if (this.quotedPart(char)) continue;
-      if (
+      if (this.test.regexTakes(char)) {
+        // `[[ x =~ (a|b) ]]`: the regex's `(`, `)` and `|` are part of its word.
+        this.current.appendUnquoted(char);
+        this.index++;
+      } else if (this.cases.inPattern && this.casePattern(char)) {
+        // `a|b)` is a case pattern: its words run nothing.
+      } else if (
         (char === '<' || char === '>') &&
         source[this.index + 1] === '(' &&
         !this.current.started
       ) {
         this.substitution(this.index + 2, '(');
-      } else if (this.conditional && this.conditionalWord()) {
+      } else if (this.test.active && this.conditionalWord()) {
         // `[[ $a > $b && -f x ]]`: the test's operators are words of the `[[` command.
       } else if (char === '[' && !this.current.started && this.openConditional()) {
         // `[[` at a command's start: its operators are read as words until `]]`.
@@ -116,6 +125,7 @@ class Lexer extends QuotingReader {
         const separator = SEPARATORS.find((op) => source.startsWith(op, this.index));
         if (separator) {
           this.endSegment();
+          if (separator === ';;' || source.startsWith(';&', this.index)) this.cases.endList();
           this.index += separator.length;
           if (separator === '\n') this.readHeredocBodies();
         } else {
@@ -126,20 +136,33 @@ class Lexer extends QuotingReader {
     }
     this.endSegment();
     if (this.heredocs.length > 0) this.readHeredocBodies();
+    if (this.cases.open) this.problems.push('case without esac');
     if (this.closer !== null) this.problems.push('unclosed $( or ( substitution');
     else if (depth > 0) this.problems.push('unbalanced parenthesis');
     return this.index;
   }
 
   private endWord(): void {
-    this.current.finishInto(this.segment.words);
+    const words = this.segment.words;
+    const before = words.length;
+    this.current.finishInto(words);
     this.current.clear();
-    // Any `]]` ends the test (a quoted one too: ending early reads more, never less).
-    if (this.conditional && this.segment.words.at(-1)?.text === ']]') this.conditional = false;
+    if (words.length === before) return;
+    const unclosed = this.test.afterWord(words.at(-1)!);
+    if (unclosed !== undefined) this.problems.push(unclosed);
+    const step = this.cases.afterWord(words);
+    if (step === 'no_in') this.problems.push('case without in');
+    // `case x in`: the patterns and lists after it are commands of their own.
+    if (step === 'patterns_start') this.pushSegment();
   }
 
   private endSegment(): void {
     this.endWord();
+    this.pushSegment();
+  }
+
+  /** Ends the command being read without ending its word (there is none). */
+  private pushSegment(): void {
     const segment = this.segment;
     if (
       segment.words.length > 0 ||
@@ -150,7 +173,25 @@ class Lexer extends QuotingReader {
       this.segments.push(segment);
     }
     this.segment = emptySegment();
-    this.conditional = false;
+    this.test.end();
+  }
+
+  /** In a case pattern: an optional `(` before it, `|` between its words, `)` after it. */
+  private casePattern(char: string): boolean {
+    if (char === '(' && !this.current.started && this.segment.words.length === 0) {
+      this.index++;
+      return true;
+    }
+    if (char !== '|' && char !== ')') return false;
+    this.endWord();
+    // `esac)`: the word closed the clause, and the `)` is the shell's again.
+    if (!this.cases.inPattern) return false;
+    const problem = this.cases.patternPart(char, this.segment.words.length);
+    if (problem !== undefined) this.problems.push(problem);
+    // The pattern's words run nothing; its `$(...)` run (they stay in the segment).
+    if (char === ')') this.segment.words.length = 0;
+    this.index++;
+    return true;
   }
 
   /** `[[` opening a conditional command: the word, and the lexer inside the test. */
@@ -158,7 +199,7 @@ class Lexer extends QuotingReader {
     if (!opensConditional(this.source, this.index, this.segment.words)) return false;
     this.segment.words.push({ text: '[[', dynamic: false });
     this.index += 2;
-    this.conditional = true;
+    this.test.active = true;
     return true;
   }
 
@@ -167,7 +208,7 @@ class Lexer extends QuotingReader {
     const operator = conditionalOperator(this.source, this.index);
     if (operator === null) return false;
     this.endWord();
-    if (!this.conditional) return false;
+    if (!this.test.active) return false;
     this.segment.words.push({ text: operator, dynamic: false });
     this.index += operator.length;
     return true;

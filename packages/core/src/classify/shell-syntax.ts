@@ -105,9 +105,16 @@ export function arithmeticCommandEnd(
   return parentheses.arithmeticEnd(start);
 }
 
-/** Whether the words before a position leave it where a command starts (only keywords such as `if`). */
-function atCommandStart(before: readonly { readonly text: string }[]): boolean {
-  return before.every((word) => BEFORE_ARITHMETIC.has(word.text));
+/** Whether the words before `end` leave it where a command starts (only keywords such as `if`). */
+export function atCommandStart(
+  before: readonly { readonly text: string }[],
+  end = before.length,
+): boolean {
+  // Stops at the first word that is no keyword, so a line of many words costs no rescan each.
+  for (let index = 0; index < end; index++) {
+    if (!BEFORE_ARITHMETIC.has(before[index]!.text)) return false;
+  }
+  return true;
 }
 
 /**

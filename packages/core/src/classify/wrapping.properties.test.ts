@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyShellCommand } from './action-tags.js';
 import { readCorpus } from './corpus/read-corpus.js';
-import { ACTION_TAGS } from './tags.js';
+import { ACTION_TAGS, type ActionTag } from './tags.js';
 
 const commands = readCorpus().map((entry) => entry.command);
 
@@ -16,6 +16,20 @@ const WRAPPINGS: Record<string, (command: string) => string> = {
   '$( )': (command) => `$(${command}\n)`,
 };
 
+/** Wrappers that run a program: `sudo case ...` runs no case clause, it is a syntax error. */
+const PROGRAM_WRAPPINGS = new Set(['sudo', 'env', 'timeout']);
+
+/**
+ * The tags `wrapped` must keep of `command`'s: all of them, but `read` when
+ * the innermost wrapping is a program wrapper around a `case` clause (bash
+ * refuses that line; a line that cannot be read is never read-only).
+ */
+function keptTags(command: string, innermost: string): ActionTag[] {
+  const tags = classifyShellCommand(command);
+  const refused = PROGRAM_WRAPPINGS.has(innermost) && /^case\s/.test(command);
+  return refused ? tags.filter((tag) => tag !== 'read') : tags;
+}
+
 const commandArbitrary = fc
   .tuple(
     fc.array(fc.constantFrom(...commands), { minLength: 1, maxLength: 3 }),
@@ -28,7 +42,7 @@ describe('wrapping a command never loses a tag', () => {
     const wrap = WRAPPINGS[name]!;
     const lost = commands.flatMap((command) => {
       const wrapped = classifyShellCommand(wrap(command));
-      const missing = classifyShellCommand(command).filter((tag) => !wrapped.includes(tag));
+      const missing = keptTags(command, name).filter((tag) => !wrapped.includes(tag));
       return missing.length === 0 ? [] : [`${JSON.stringify(command)} lost ${missing.join(',')}`];
     });
     expect(lost).toEqual([]);
@@ -42,7 +56,7 @@ describe('wrapping a command never loses a tag', () => {
         (command, names) => {
           const wrapped = names.reduce((text, name) => WRAPPINGS[name]!(text), command);
           const tags = classifyShellCommand(wrapped);
-          for (const tag of classifyShellCommand(command)) expect(tags).toContain(tag);
+          for (const tag of keptTags(command, names[0]!)) expect(tags).toContain(tag);
         },
       ),
       { numRuns: 300 },
