@@ -198,13 +198,16 @@ export async function plantToolRow(
           actionTags: () => effectProfileOf(policy, run, call, layered).action_tags,
         })
       : { decision: layered, appenderApproval: null };
+  // A question already asks a person: parking it for approval first would ask twice.
+  const asks = question !== null && decision.outcome !== 'denied';
   const row: TaskTable = {
     workspace_id: run.workspace_id,
     run_id: run.id,
     key,
     round: call.round,
     origin: call.origin,
-    kind: call.kind ?? 'tool',
+    // Its kind from the start, so that task.created names a question as the row does.
+    kind: asks ? 'ask' : (call.kind ?? 'tool'),
     state: 'ready',
     tool_call_id: call.toolCallId,
     tool_name: call.toolName,
@@ -239,9 +242,7 @@ export async function plantToolRow(
   // Shadow contracts and natural-language constraints: non-blocking, on the feed and in what the model reads.
   const reminders =
     decision.reminders && decision.reminders.length > 0 ? { reminders: decision.reminders } : {};
-  if (question !== null && decision.outcome !== 'denied') {
-    // A question already asks a person: parking it for approval first would ask twice.
-    row.kind = 'ask';
+  if (asks) {
     if (typeof question === 'string') {
       row.state = 'failed';
       row.error_code = 'invalid_question';
