@@ -144,6 +144,18 @@ describe('registering tools against a kernel that versions the profile', () => {
     ).toEqual(['alpha__t', 'beta__t']);
   });
 
+  it('keeps the tools of each of 12 bridges registering at once', async () => {
+    // Each refusal is another bridge's write landing: 12 need up to 12 attempts each.
+    const count = 12;
+    kernel = await new StandInKernel(ONE_APP, { heldReads: count }).start();
+    const options = { url: kernel.url, executorToken: 'executor', agentToken: 'agent' };
+    const results = await Promise.allSettled(
+      Array.from({ length: count }, (_, i) => registerTools(options, tools(`s${i}`))),
+    );
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(kernel.version).toBe(1 + count);
+  });
+
   it('gives up with stale_digest when other writers keep coming first, within a bound', async () => {
     kernel = await new StandInKernel(ONE_APP, {
       onRead: () => {

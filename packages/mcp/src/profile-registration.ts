@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { isValidationError, ValidationError } from '@airlock/sdk';
 import { hasErrorCode, KernelApi } from './kernel-api.js';
 import { NAME_SEPARATOR, type ToolManifestEntry } from './manifest.js';
@@ -79,9 +80,14 @@ export type Registration = 'not_asked' | 'registered' | 'unchanged' | 'no_profil
 
 /**
  * How many times a registration reads the profile and writes it back when
- * another writer (another bridge of the same agent) keeps coming first.
+ * another writer (another bridge of the same agent) keeps coming first. Each
+ * refusal means another writer's write landed, so this many bridges starting
+ * together all register (the last on its last attempt).
  */
-export const REGISTRATION_ATTEMPTS = 8;
+export const REGISTRATION_ATTEMPTS = 16;
+
+/** The longest pause before the first read again; the n-th waits up to n times as long. */
+const RETRY_PAUSE_MS = 25;
 
 /** Where the kernel is and the credentials a registration uses. */
 export interface RegistrationOptions {
@@ -179,7 +185,11 @@ export async function registerTools(
       });
       return { registration: 'registered', version };
     } catch (error) {
-      if (hasErrorCode(error, 'stale_digest') && attempt < REGISTRATION_ATTEMPTS) continue;
+      if (hasErrorCode(error, 'stale_digest') && attempt < REGISTRATION_ATTEMPTS) {
+        // A random pause, longer each time: bridges that started together stop writing in step.
+        await delay(Math.random() * RETRY_PAUSE_MS * attempt);
+        continue;
+      }
       if (!isValidationError(error) || error.problems.length === 0) throw error;
       // The kernel points at a tool by its index in what was sent: its name says which one.
       throw new ValidationError({
