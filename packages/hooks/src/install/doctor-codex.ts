@@ -53,7 +53,7 @@ export function codexHookGroups(text: string): Record<string, Json[]> {
 }
 
 /** The line of a config.toml that turns Codex hooks off (`[features] hooks = false`, or the older `codex_hooks`), or null. */
-function hooksSwitchedOff(text: string): string | null {
+export function hooksSwitchedOff(text: string): string | null {
   const off = /^(?:codex_hooks|hooks)\s*=\s*false\b/;
   const found = tomlKeyLines(text.split('\n')).find(
     ({ table, line }) =>

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath, readHookConfig } from '../client/config.js';
+import { codexManagedChecks } from './doctor-codex-managed.js';
 import { geminiFolderTrust } from './doctor-gemini.js';
 import { entryKernelChecks, entryKernels, failure, request } from './doctor-kernels.js';
 import { settingsChecks } from './doctor-settings.js';
@@ -32,6 +33,8 @@ export interface DoctorOptions {
   /** The agent binaries (default: found on PATH). */
   binaries?: Partial<Record<HookedAgent, string>> | undefined;
   env?: (InstallEnv & NodeJS.ProcessEnv) | undefined;
+  /** Where Codex reads its administrator's requirements.toml and managed_config.toml (default /etc/codex). */
+  codexManagedDir?: string | undefined;
 }
 
 /** The credential and profile checks: an authenticated Airlock route, and its expected answer. */
@@ -211,7 +214,8 @@ function mainKernel(
  * Checks the whole path and says what to fix: the hooks' configuration,
  * the kernel reachable, the credential valid and of the agent plane, a
  * profile declared, the hooks registered with their fail-closed settings,
- * the agent version measured, and the round trip's latency.
+ * nothing an administrator set turning them off (Codex), the agent version
+ * measured, and the round trip's latency.
  */
 export async function doctor(options: DoctorOptions): Promise<DoctorCheck[]> {
   const env = options.env ?? process.env;
@@ -236,6 +240,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorCheck[]> {
         fix: `airlock hooks install ${agent}`,
       });
     }
+    if (agent === 'codex') checks.push(...codexManagedChecks(options.codexManagedDir));
     const trust = agent === 'gemini' ? geminiFolderTrust(options.scope, env) : null;
     if (trust) checks.push(trust);
     checks.push(
