@@ -21,6 +21,13 @@ export interface FeedOptions {
    * it resumes after the last of them once the reader has caught up.
    */
   highWaterMark?: number | undefined;
+  /**
+   * How many bytes of unread events (their JSON text) may wait before the
+   * socket pauses (default 16 MiB), whatever their count: a feed of large
+   * events pauses long before `highWaterMark` of them fill the memory. At
+   * least one event always waits, however large.
+   */
+  highWaterBytes?: number | undefined;
 }
 
 /** Where and how a feed connects (the client fills this in). */
@@ -37,6 +44,7 @@ export interface FeedTarget {
 }
 
 const HIGH_WATER = 2000;
+const HIGH_WATER_BYTES = 16 * 1024 * 1024;
 
 /**
  * A live lifecycle feed: an async iterator of events in sequence order that
@@ -48,7 +56,11 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
   private cursor: number;
   private readonly highWater: number;
   private readonly lowWater: number;
+  private readonly highWaterBytes: number;
   private readonly queue: FeedEvent[] = [];
+  /** The length of each queued event's message, in the queue's order, and their sum. */
+  private readonly queuedLengths: number[] = [];
+  private queuedBytes = 0;
   private waiting: {
     resolve(result: IteratorResult<FeedEvent>): void;
     reject(error: Error): void;
@@ -66,13 +78,14 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
     this.cursor = options.after === 'latest' ? -1 : (options.after ?? 0);
     this.highWater = Math.max(1, options.highWaterMark ?? HIGH_WATER);
     this.lowWater = Math.floor(this.highWater / 10);
+    this.highWaterBytes = Math.max(1, options.highWaterBytes ?? HIGH_WATER_BYTES);
     this.socket = new LiveSocket({
       url: () => feedUrl(target, this.cursor),
       WebSocket: target.WebSocket,
       check: target.check,
       handshakeMs: target.timeoutMs,
       onStatus: options.onStatus,
-      onMessage: (message) => this.receive(message),
+      onMessage: (message, length) => this.receive(message, length),
       onFatal: (error) => this.fail(error),
     });
     if (options.signal?.aborted) {
@@ -88,7 +101,7 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
     return Math.max(this.cursor, 0);
   }
 
-  private receive(message: Record<string, unknown>): void {
+  private receive(message: Record<string, unknown>, length: number): void {
     if (message.type === 'resync') {
       // The kernel pruned events after this position: stop here, loudly, rather than skip them.
       this.socket.close();
@@ -119,7 +132,12 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
       return;
     }
     this.queue.push(event);
-    if (this.queue.length >= this.highWater && !this.paused) {
+    this.queuedLengths.push(length);
+    this.queuedBytes += length;
+    if (
+      (this.queue.length >= this.highWater || this.queuedBytes >= this.highWaterBytes) &&
+      !this.paused
+    ) {
       this.paused = true;
       this.socket.pause();
       this.options.onStatus?.('paused');
@@ -147,7 +165,14 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
   next(): Promise<IteratorResult<FeedEvent>> {
     const event = this.queue.shift();
     if (event) {
-      if (this.paused && this.queue.length <= this.lowWater) this.resume();
+      this.queuedBytes -= this.queuedLengths.shift() ?? 0;
+      if (
+        this.paused &&
+        this.queue.length <= this.lowWater &&
+        this.queuedBytes <= this.highWaterBytes / 10
+      ) {
+        this.resume();
+      }
       return Promise.resolve({ value: event, done: false });
     }
     if (this.failure) {
@@ -184,6 +209,8 @@ export class FeedSubscription implements AsyncIterableIterator<FeedEvent> {
   private finish(): void {
     this.done = true;
     this.queue.length = 0;
+    this.queuedLengths.length = 0;
+    this.queuedBytes = 0;
     this.socket.close();
     this.options.signal?.removeEventListener('abort', this.abort);
   }

@@ -50,7 +50,8 @@ export interface LiveSocketOptions {
   /** The socket URL for a connection resuming after a sequence number. */
   url(): string;
   WebSocket?: WebSocketConstructor | undefined;
-  onMessage(message: Record<string, unknown>): void;
+  /** Each message as JSON, and the length of its text (a reader bounding what it holds). */
+  onMessage(message: Record<string, unknown>, length: number): void;
   onStatus?(status: SocketStatus): void;
   /**
    * Checked before each reconnect; a throw ends the socket with that error
@@ -187,8 +188,9 @@ export class LiveSocket {
   /** Reads one message and hands it on; a frame that is not a JSON object is let go. */
   private receive(data: unknown): void {
     let message: unknown;
+    const text = String(data);
     try {
-      message = JSON.parse(String(data));
+      message = JSON.parse(text);
     } catch {
       return;
     }
@@ -199,7 +201,7 @@ export class LiveSocket {
       this.attempt = 0;
       this.options.onStatus?.('open');
     }
-    if (typed.type !== 'pong') this.options.onMessage(typed);
+    if (typed.type !== 'pong') this.options.onMessage(typed, text.length);
   }
 
   /** Fails the socket with what a listener threw; a throw from the failure's own listener goes no further. */
