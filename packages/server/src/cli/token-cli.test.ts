@@ -1,7 +1,9 @@
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 import { type KernelProcess, startKernelProcess } from '../testing/kernel-process.js';
 import { prlimitSkipReason, runLocalCli } from '../testing/operator-cli.js';
 
@@ -27,6 +29,26 @@ if (prlimitSkipReason) {
 /** Runs the built `airlock` in `cwd` (see runLocalCli). */
 const airlock = (args: string[], options: { maxFileBytes?: number } = {}) =>
   runLocalCli(args, { ...options, cwd });
+
+/** Runs the real `airlock` in `cwd` with `input` on its standard input. */
+function withInput(args: string[], input: string) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((settle) => {
+    const child = spawn(process.execPath, [...CLI_NODE_ARGS, ...args], {
+      cwd,
+      env: { ...process.env, DATABASE_URL: '', AIRLOCK_DATA_DIR: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('close', (code) => settle({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
 
 describe('airlock token', { timeout: 60_000 }, () => {
   it('reads an empty AIRLOCK_DATA_DIR as unset: ./.airlock, where serve looks, not the current directory', async () => {
@@ -59,6 +81,21 @@ describe('airlock token', { timeout: 60_000 }, () => {
     const listed = await airlock(['token', 'list']);
     const row = listed.stdout.split('\n').find((line) => line.endsWith('b'));
     expect(row?.split('\t').slice(1)).toEqual(['member', 'approver', 'active', 'a\\tactive\\tb']);
+  });
+
+  it('revoke - reads the token from standard input; one on the command line warns', async () => {
+    const made = async (label: string) =>
+      (await airlock(['token', 'create', '--kind', 'member', '--label', label])).stdout.trim();
+    const piped = await withInput(['token', 'revoke', '-'], `${await made('piped')}\n`);
+    expect(piped).toMatchObject({ code: 0, stderr: 'revoked\n' });
+    const onArgv = await airlock(['token', 'revoke', await made('on-argv')]);
+    expect(onArgv.code).toBe(0);
+    expect(onArgv.stderr).toContain(
+      'airlock token revoke: warning: a secret on the command line can be read by other users (ps)',
+    );
+    const listed = (await airlock(['token', 'list'])).stdout;
+    expect(listed).toMatch(/\trevoked\tpiped\n/);
+    expect(listed).toMatch(/\trevoked\ton-argv\n/);
   });
 
   it('refuses an empty --data-dir or --database-url with exit 2, as serve does, creating nothing', async () => {

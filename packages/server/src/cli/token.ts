@@ -18,12 +18,13 @@ import {
 } from './command-line.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
+import { looksLikeToken, readSecretArgument } from './secret-input.js';
 import { terminalLine } from './terminal-lines.js';
 
 /** `airlock token --help` */
 export const TOKEN_HELP = `Usage:
   airlock token create --kind agent|executor|member [--role admin|approver] [--label <text>] [store options]
-  airlock token revoke <credential-id or token> [store options]
+  airlock token revoke <credential-id or token | -> [store options]
   airlock token list [store options]
 
 Creates, revokes or lists bearer credentials of the local workspace. A token
@@ -33,6 +34,9 @@ for it addressed to nobody: a member still answers them. A member credential
 is an approver (decides calls) unless --role admin makes it an admin (also
 manages credentials, applications and policies). "list" shows each
 credential's id, kind, role (- for agent and executor), state and label.
+To revoke by the token itself, pass it on standard input (\`airlock token
+revoke - < token-file\`): a token on the command line still works, with a
+warning, since any user can read it in \`ps\` and it stays in shell history.
 
 Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
@@ -126,8 +130,14 @@ async function runVerb(
       return 2;
     }
     try {
+      const idOrToken = await readSecretArgument(target, {
+        command: 'airlock token revoke',
+        what: 'credential id or token',
+        fromStdin: 'airlock token revoke -',
+        isSecret: looksLikeToken,
+      });
       const revoked = await revokeCredentialAndReaddress(store, {
-        idOrToken: target,
+        idOrToken,
         principal: 'operator:cli',
       });
       const moved = revoked.readdressed.length;

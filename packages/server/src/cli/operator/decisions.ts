@@ -1,4 +1,5 @@
 import type { JsonValue, TaskView } from '@airlock/core';
+import { readSecretArgument } from '../secret-input.js';
 import {
   CONNECTION_HELP,
   type Connection,
@@ -15,7 +16,7 @@ export const DECISIONS_HELP = `Usage:
   airlock decisions show <run-id> <task-key>
   airlock decisions approve <run-id> <task-key> [--version <v>] [--input <json>]
   airlock decisions deny <run-id> <task-key> [--version <v>] [--reason <text>]
-  airlock decisions answer <run-id> <task-key> (--content <text> | --decline) [--resolution-token <t>]
+  airlock decisions answer <run-id> <task-key> (--content <text> | --decline) [--resolution-token -]
 
 Lists and ends the decisions resting on a person: parked tool calls
 (approve, deny) and questions (answer). A call the workspace's approval
@@ -23,6 +24,9 @@ policy wants several approvals for shows "1 of 2 approvals" and runs once
 enough distinct members approved. "approve --input" approves an edited call:
 the kernel evaluates the new input again through every rule and layer, and
 refuses it (edit_refused) if a rule would. Needs a member credential.
+A question a client appended answers only with its resolution token:
+--resolution-token - reads it from standard input (a token on the command
+line still works, with a warning: any user can read it in \`ps\`).
 
 list and show print each row's version. Pass it as --version to approve or
 deny exactly what you read: if the row changed since (another member edited
@@ -225,7 +229,14 @@ export async function decisions(argv: string[]): Promise<number> {
         ...taskOf(connection, runId, taskKey, 'answer'),
         ...(typeof content === 'string' ? { content } : { outcome: 'failed' as const }),
         ...(typeof values['resolution-token'] === 'string'
-          ? { resolution_token: values['resolution-token'] }
+          ? {
+              resolution_token: await readSecretArgument(values['resolution-token'], {
+                command: 'airlock decisions answer',
+                what: 'resolution token',
+                fromStdin: 'airlock decisions answer <run-id> <task-key> --resolution-token -',
+                isSecret: () => true,
+              }),
+            }
           : {}),
       });
       print(connection, body, () => [`answered ${runId} ${taskKey}`]);

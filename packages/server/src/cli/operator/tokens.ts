@@ -1,4 +1,5 @@
 import { CredentialKindSchema, MemberRoleSchema } from '@airlock/core';
+import { looksLikeToken, readSecretArgument } from '../secret-input.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -12,7 +13,7 @@ export const TOKENS_HELP = `Usage:
   airlock tokens create --kind agent|executor|member [--application <id>] [--label <text>]
   airlock tokens create --kind member [--role admin|approver] --workspace-level [--label <text>]
   airlock tokens list [--all]
-  airlock tokens revoke <credential-id or token>
+  airlock tokens revoke <credential-id or token | ->
   airlock tokens label <credential-id> <name>
 
 Creates and revokes credentials through a running kernel, with a member
@@ -29,7 +30,10 @@ A member credential is an approver (decides calls) unless --role admin makes it
 an admin (also manages credentials, applications and policies). Creating,
 revoking and labelling credentials needs an admin credential. "list" shows
 each credential's id, kind, role (- for agent and executor), application,
-state and label.
+state and label. To revoke by the token itself, pass it on standard input
+(\`airlock tokens revoke - < token-file\`, or \`printenv T | airlock tokens
+revoke -\`): a token on the command line still works, with a warning, since
+any user can read it in \`ps\` and it stays in shell history.
 
 ${CONNECTION_HELP}`;
 
@@ -112,9 +116,15 @@ export async function tokens(argv: string[]): Promise<number> {
     }
     case 'revoke': {
       if (!target) throw new UsageError('airlock tokens revoke: give <credential-id or token>');
+      const credential_id = await readSecretArgument(target, {
+        command: 'airlock tokens revoke',
+        what: 'credential id or token',
+        fromStdin: 'airlock tokens revoke -',
+        isSecret: looksLikeToken,
+      });
       const revoked = await connection.call('credentials.revoke', {
         workspace_id: connection.workspace,
-        credential_id: target,
+        credential_id,
       });
       print(connection, revoked, () => [
         `revoked ${revoked.kind} credential ${revoked.credential_id}`,
