@@ -5,7 +5,7 @@ import { forTerminal } from '@airlock/core';
 import { bearerTokenOf } from '@airlock/core/wire';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { hasErrorCode } from '../kernel-api.js';
+import { hasErrorCode, isKernelOutage } from '../kernel-api.js';
 import { credentialKind } from './client-credential.js';
 import { foreignRequest } from './request-origin.js';
 
@@ -198,6 +198,15 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
         if (hasErrorCode(error, 'forbidden')) return refuse(res, 403, error.detail, req);
         // The kernel throttles failed authentications per address: the gateway's, here.
         if (hasErrorCode(error, 'rate_limited')) return refuse(res, 429, error.detail, req);
+        // Not the gateway's failure, nor the client's: the client may try again in a moment.
+        if (isKernelOutage(error)) {
+          return refuse(
+            res,
+            503,
+            `the Airlock kernel cannot answer now (${error.code}); try again`,
+            req,
+          );
+        }
         throw error;
       }
     }
