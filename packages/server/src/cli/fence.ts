@@ -9,6 +9,7 @@ import type { Store } from '../store/store.js';
 import {
   asStoreError,
   NotAnAirlockStoreError,
+  StoreNewerSchemaError,
   StoreUnavailableError,
 } from '../store/store-errors.js';
 import { flagText, parseCommandLine, storeLocationOf, UsageError } from './command-line.js';
@@ -130,6 +131,10 @@ export async function fence(argv: string[]): Promise<number> {
       process.stderr.write(
         `airlock fence: kernel_running: a kernel (${pid ? `pid ${pid}` : 'pid unknown'}) is serving ${location.dataDir}; stop it, then fence\n`,
       );
+      return 1;
+    }
+    if (error instanceof StoreNewerSchemaError) {
+      process.stderr.write(`airlock fence: ${forTerminal(error.message)}\n`);
       return 1;
     }
     if (

@@ -14,6 +14,7 @@ import { retentionOrphansMigration } from './retention-orphans-migration.js';
 import { retentionSweepsMigration } from './retention-sweeps-migration.js';
 import { runLoopsMigration } from './run-loops-migration.js';
 import { storeIdentityMigration } from './store-identity-migration.js';
+import { StoreNewerSchemaError } from './store-newer-schema.js';
 import { taskAppendersMigration } from './task-appenders-migration.js';
 import { waitingPageMigration } from './waiting-page-migration.js';
 
@@ -362,9 +363,28 @@ export async function holdsAirlockStore(db: Kysely<unknown>): Promise<boolean> {
  * Applies every pending migration (one set for both engines) in one
  * transaction, so an upgrade cut short (a full disk, a killed process)
  * leaves the store as it was and the next start applies it whole.
+ * @throws StoreNewerSchemaError when a newer Airlock migrated the store (nothing applied).
  * @throws Error when a migration fails; the store is left as it was.
  */
 export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  try {
+    await migrateInOneTransaction(db, dialect);
+  } catch (error) {
+    // Kysely calls a history with names it does not know "corrupted": a newer Airlock wrote them.
+    const unknown = await migrationsUnknownHere(db, dialect).catch(() => []);
+    if (unknown.length > 0) throw new StoreNewerSchemaError(unknown);
+    throw error;
+  }
+}
+
+/** The migrations a database has applied that this build does not know (read after a failure). */
+async function migrationsUnknownHere(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
+  const known = await new StaticMigrations(dialect).getMigrations();
+  const { rows } = await sql<{ name: string }>`select name from airlock_migrations`.execute(db);
+  return rows.map((row) => row.name).filter((name) => !Object.hasOwn(known, name));
+}
+
+async function migrateInOneTransaction(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   // Kysely wraps the migrations in a transaction only where it counts DDL as transactional
   // (PostgreSQL); on SQLite it ran them statement by statement, and a migration cut short
   // kept its first statements, which then failed every later start (duplicate column).

@@ -3,6 +3,7 @@ import type { StoreBackend } from './backend.js';
 import { STORE_BACKENDS } from './backends.js';
 import { StoreUnavailableError } from './store-unavailable.js';
 
+export { StoreNewerSchemaError } from './store-newer-schema.js';
 export { StoreUnavailableError } from './store-unavailable.js';
 
 /** A command that must not create a store was pointed at a database that holds none. */
