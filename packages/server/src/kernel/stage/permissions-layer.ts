@@ -198,14 +198,15 @@ export const permissionsLayer: PolicyLayer = {
     await noteFallback(call, outcome);
     const decided = permissionLayerDecision(outcome);
     if (call.calledName === call.toolName) return decided;
-    // A guardrail binds the called name whatever the rule set makes of it.
-    const named = stricterLayerDecision(decided, ruleNamingCalledName(request, call.calledName));
+    // The called name's rule keeps a tie, so the row records the park no remembered allow of
+    // the resolved name lifts (remember.ts). A guardrail binds the called name whatever the set says.
+    const named = stricterLayerDecision(ruleNamingCalledName(request, call.calledName), decided);
     return stricterLayerDecision(named, await guardrailsOf(call, overlays));
   },
 };
 
 /** Whether a permission rule selects a tool by name (`tools` or `tool_names`) and names this one. */
-function namesTool(rule: PermissionRule, toolName: string): boolean {
+export function namesTool(rule: PermissionRule, toolName: string): boolean {
   if (rule.tools === undefined && rule.tool_names === undefined) return false;
   const byName: PermissionRule = {
     verdict: rule.verdict,

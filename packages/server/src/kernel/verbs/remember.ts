@@ -1,8 +1,11 @@
 import {
   type Decision,
   exactCallRule,
+  type PermissionRule,
   type Remember,
   type Remembered,
+  type RememberRule,
+  resolveToolName,
   validateOverlayDocument,
   withRememberedRule,
 } from '@airlock/core';
@@ -11,6 +14,7 @@ import { type Principal, principalName } from '../../store/accounts.js';
 import { type OverlayKey, readOverlay, replaceOverlay } from '../../store/overlays.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
+import { namesTool } from '../stage/permissions-layer.js';
 import { checkAllowWriter } from './allow-writers.js';
 import { requireAdmin } from './member-roles.js';
 import { recordPolicyChange } from './policy-changes.js';
@@ -28,21 +32,30 @@ export function capturedRuleSet(row: Pick<TaskTable, 'decision'>): string | null
 
 /**
  * Why a remembered overlay rule could not change the next identical call's
- * outcome: Baseline or a user guardrail parked it, and no overlay lifts
- * those. Null when remembering can take effect.
+ * outcome: Baseline or a user guardrail parked it, which no overlay lifts, or
+ * a rule naming the name the model called (one the run's alias renamed)
+ * parked it and the rule to remember does not name that name. Null when
+ * remembering can take effect.
  */
-function rememberWouldNotApply(row: Pick<TaskTable, 'decision' | 'key'>): string | null {
+function rememberWouldNotApply(
+  row: Pick<TaskTable, 'decision' | 'key' | 'tool_name' | 'resolved_tool_name'>,
+  remembered: RememberRule,
+): string | null {
   const rule = ruleSetLayer(row)?.rule;
   if (rule?.baseline_check !== undefined) {
     return `task ${row.key} was parked by Baseline (${rule.baseline_check}), which no overlay rule lifts; approve it without remember`;
   }
-  if (rule?.scope === 'user' && rule.text !== undefined) {
-    const decided = JSON.parse(rule.text) as { guardrail?: boolean };
-    if (decided.guardrail === true) {
-      return `task ${row.key} was parked by a user guardrail, which no overlay rule lifts; approve it without remember`;
-    }
+  if (rule?.text === undefined) return null;
+  const decided = JSON.parse(rule.text) as PermissionRule;
+  if (rule.scope === 'user' && decided.guardrail === true) {
+    return `task ${row.key} was parked by a user guardrail, which no overlay rule lifts; approve it without remember`;
   }
-  return null;
+  const resolved = row.resolved_tool_name ?? row.tool_name;
+  const called = resolveToolName(row.tool_name);
+  const byName = decided.tools !== undefined || decided.tool_names !== undefined;
+  if (called === resolved || !byName || namesTool(decided, resolved)) return null;
+  if (namesTool({ verdict: 'allow', ...remembered }, called)) return null;
+  return `task ${row.key} was parked by a rule naming ${called}, the name the model called, which an allow of ${resolved} does not lift; approve it without remember, or remember a rule naming ${called}`;
 }
 
 function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal): string {
@@ -85,16 +98,16 @@ export async function rememberApproval(
       `task ${row.key} was not evaluated by a permission rule set; there is nothing to remember into`,
     );
   }
-  const inert = rememberWouldNotApply(row);
+  const rule =
+    remember.rule ??
+    exactCallRule(row.resolved_tool_name ?? row.tool_name, JSON.parse(row.tool_input));
+  const inert = rememberWouldNotApply(row, rule);
   if (inert !== null) throw new AirlockError('remember_unavailable', inert);
   const key: OverlayKey = {
     workspaceId: run.workspace_id,
     scope: remember.scope,
     ownerId: ownerOf(remember.scope, run, principal),
   };
-  const rule =
-    remember.rule ??
-    exactCallRule(row.resolved_tool_name ?? row.tool_name, JSON.parse(row.tool_input));
   const current = await readOverlay(tx, key);
   const next = validateOverlayDocument(
     withRememberedRule(current.groups, ruleSetId, rule),
