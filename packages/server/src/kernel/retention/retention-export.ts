@@ -135,7 +135,10 @@ export class ExportFolder {
   /**
    * Appends a step's lines to the files of its day and flushes each to disk;
    * answers the record of the files once the step's delete commits
-   * (`committed` carried over when it is of the same day).
+   * (`committed` carried over when it is of the same day). A clock that
+   * reads a day before the record's (another kernel a little behind across
+   * midnight, a clock set back) writes to the record's day: the record never
+   * goes back a day, since a repair cuts every file of a later day than it.
    * @throws RetentionExportError when a file cannot be written whole and
    *   flushed (the step then deletes nothing).
    */
@@ -143,7 +146,7 @@ export class ExportFolder {
     lines: ExportLines,
     options: { now: number; committed: CommittedExports },
   ): Promise<CommittedExports> {
-    const day = exportDay(options.now);
+    const day = laterDay(exportDay(options.now), options.committed.day);
     const sizes = day === options.committed.day ? { ...options.committed.sizes } : {};
     await mkdir(this.folder, { recursive: true, mode: PRIVATE_DIR_MODE });
     for (const [kind, rows] of Object.entries(lines) as [ExportKind, readonly unknown[]][]) {
@@ -170,6 +173,12 @@ export class ExportFolder {
     }
     return found;
   }
+}
+
+/** The later of two UTC days (`YYYY-MM-DD` text sorts as the days do). */
+function laterDay(one: string, other: string): string {
+  if (one < other) return other;
+  return one;
 }
 
 /**
