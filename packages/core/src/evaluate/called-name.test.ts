@@ -70,3 +70,19 @@ describe('a call an alias renamed', () => {
     });
   });
 });
+
+describe("a run's tool_names and an aliased call", () => {
+  const result = validateRuleList([], { toolAliases: { deploy: 'noop' }, toolNames: ['deploy'] });
+  if (!result.ok) throw new Error('test policy is invalid');
+  const policy = result.value;
+
+  it('admits a runner-qualified call of a declared name as it admits the name itself', () => {
+    for (const name of ['deploy', 'deploy__0123456789ab']) {
+      expect(decide(policy, call(name, 'bypass'))).toMatchObject({
+        outcome: 'granted',
+        tool_name: 'noop',
+      });
+    }
+    expect(decide(policy, call('other__0123456789ab', 'bypass')).outcome).toBe('denied');
+  });
+});

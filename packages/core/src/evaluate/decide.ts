@@ -1,5 +1,6 @@
 import { textAtPath } from '../path/tool-input-path.js';
 import { type Policy, VERDICT_ASK, VERDICT_DENY } from '../rules/policy.js';
+import { resolveToolName } from '../rules/tool-pattern.js';
 import type { ApprovalMode, Decision, Origin, Verdict } from '../schemas/approval.js';
 import { matchedRuleIndices } from './called-name.js';
 
@@ -68,7 +69,9 @@ export function decide(policy: Policy, call: ToolCall): Decision {
     call.origin === 'model' &&
     declared &&
     !declared.has(toolName) &&
-    !declared.has(call.toolName)
+    !declared.has(call.toolName) &&
+    // The name the model called, runner qualification stripped (before the alias), counts too.
+    !declared.has(resolveToolName(call.toolName))
   ) {
     return denied(toolName, matched, route.undeclaredDetail);
   }
