@@ -91,8 +91,9 @@ async function evaluateStop(ctx: KernelContext, tx: Tx, run: RunTable): Promise<
   const answer = run.pending_answer ?? '';
   const stop = hooksOf(run).stop;
   if (await openObligation(tx, run, stopSourceOf(run))) {
-    // Rows of any origin still open, or a hold: the answer waits for them.
-    setRunPhase(tx, run, 'wait_for_obligations');
+    // Rows of any origin still open, or a hold: the answer waits for them. A run whose round is
+    // still open (a hooked agent's stop while a call it gave up on waits for it) already waits there.
+    if (run.phase !== 'tools') setRunPhase(tx, run, 'wait_for_obligations');
     return false;
   }
   const row = stop

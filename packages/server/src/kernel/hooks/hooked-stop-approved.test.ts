@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy } from '../../testing/harness.js';
+import { bashPostTool, bashPreTool, postHookEvent } from '../../testing/hooked-events.js';
+import { backends } from '../../testing/stores.js';
+
+/**
+ * A call approved after its hook gave up waits for the agent to make it
+ * again. When the agent ends its turn first, the stop is answered (it used to
+ * fail with an internal error): the turn's answer waits for that call, and
+ * the identical call made later is granted once and ends the turn.
+ */
+
+const all = await backends();
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(
+    `a stop while an approved call waits for the agent (${backend.name})`,
+    () => {
+      let d: Deployment;
+      afterEach(async () => {
+        await d?.close();
+      });
+
+      it('is answered, and the answer waits for the call made again', async () => {
+        d = await deploy(backend);
+        await d.agent.put('/agent_api/v1/profile/configuration', { approval_mode: 'ask' });
+        const parked = await postHookEvent(d, bashPreTool('git push origin main', 'tu-1'));
+        expect(parked.body).toMatchObject({ verdict: 'wait', task_key: 't1' });
+        const runId = parked.body.run_id as string;
+        const run = `${d.ws}/runs/${runId}`;
+        expect((await d.member.post(`${run}/tasks/t1/approve`, {})).status).toBe(200);
+
+        const stopped = await postHookEvent(d, { event: 'stop', text: 'pushed' });
+        expect(stopped.status).toBe(200);
+        expect(stopped.body).toMatchObject({ verdict: 'ack', run_id: runId });
+        expect((await d.member.get(run)).body.state).toBe('running');
+        // The agent's next turn ends too before it makes the call again.
+        const again = await postHookEvent(d, { event: 'stop', text: 'pushed' });
+        expect(again.status).toBe(200);
+        expect(again.body).toMatchObject({ verdict: 'ack', run_id: runId });
+
+        const retried = await postHookEvent(d, bashPreTool('git push origin main', 'tu-2'));
+        expect(retried.body).toMatchObject({ verdict: 'allow', task_key: 't1' });
+        const reported = await postHookEvent(
+          d,
+          bashPostTool('git push origin main', 'tu-2', 'succeeded', 'pushed'),
+        );
+        expect(reported.body).toMatchObject({ task_state: 'succeeded' });
+        const ended = await postHookEvent(d, { event: 'stop', text: 'pushed' });
+        expect(ended.status).toBe(200);
+        expect((await d.member.get(run)).body).toMatchObject({
+          state: 'completed',
+          final_answer: 'pushed',
+        });
+      });
+    },
+  );
+}
