@@ -199,7 +199,7 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
         // The kernel throttles failed authentications per address: the gateway's, here.
         if (hasErrorCode(error, 'rate_limited')) return refuse(res, 429, error.detail, req);
         // Not the gateway's failure, nor the client's: the client may try again in a moment.
-        if (isKernelOutage(error)) {
+        if (isKernelOutage(error) && hasErrorCode(error)) {
           return refuse(
             res,
             503,
