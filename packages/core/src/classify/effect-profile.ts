@@ -8,6 +8,7 @@ import {
 } from './action-tags.js';
 import { shellWalkTargets } from './segment-walker.js';
 import { ACTION_TAGS, type ActionTag, orderedTags } from './tags.js';
+import { PLAIN_WORD } from './word-text.js';
 
 /** What a person reads before approving a parked call. */
 export const EffectProfileSchema = z.object({
@@ -46,8 +47,6 @@ function stringAt(input: unknown, key: string): unknown {
     ? (input as Record<string, unknown>)[key]
     : undefined;
 }
-
-const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 /** An argv array as one shell line, each element quoted so `["sh","-c","rm -rf /"]` stays three words. */
 export function argvLine(argv: readonly string[]): string {

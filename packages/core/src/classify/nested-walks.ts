@@ -7,6 +7,7 @@ import type { LexedSegment, ShellWord } from './lexed-line.js';
 import { programsMatching } from './program-globs.js';
 import { type ActionTag, UNREAD_COMMAND_TAGS } from './tags.js';
 import { nested, push, textsOf, type Walk } from './walk.js';
+import { PLAIN_WORD } from './word-text.js';
 
 /** The segment walker's two entry points. */
 export interface Walkers {
@@ -61,17 +62,24 @@ export function walkFind({ args, segment, walk, tags }: ProgramCall, walkers: Wa
   }
 }
 
-/** `ssh host command...` runs the command on another machine. */
-export function walkSsh(
-  args: readonly ShellWord[],
-  walk: Walk,
-  tags: Set<ActionTag>,
-  walkers: Walkers,
-): void {
-  tags.add('network');
-  let index = 0;
-  while (index < args.length && args[index]!.text.startsWith('-')) {
-    const text = args[index]!.text;
+/** Per word array: the index from which every word is plain (worked out once per array). */
+const PLAIN_FROM = new WeakMap<readonly ShellWord[], number>();
+
+function plainFrom(words: readonly ShellWord[]): number {
+  let from = PLAIN_FROM.get(words);
+  if (from === undefined) {
+    from = words.length;
+    while (from > 0 && !words[from - 1]!.dynamic && PLAIN_WORD.test(words[from - 1]!.text)) from--;
+    PLAIN_FROM.set(words, from);
+  }
+  return from;
+}
+
+/** The index of ssh's host among `words` from `from`, past its options; may be past the end. */
+function sshHost(words: readonly ShellWord[], from: number): number {
+  let index = from;
+  while (index < words.length && words[index]!.text.startsWith('-')) {
+    const text = words[index]!.text;
     index++;
     // In a cluster (`-vvo Value`, `-p22`), a valued letter takes the rest, or the next word.
     for (let at = 1; at < text.length; at++) {
@@ -80,7 +88,31 @@ export function walkSsh(
       break;
     }
   }
-  const remote = args.slice(index + 1);
+  return index;
+}
+
+/**
+ * For `ssh [OPTIONS] HOST CMD...` at `words[at]`: where CMD starts, when
+ * the remote shell reads its words as they are here (every word plain, the
+ * first no option), so the walker reads CMD in place, as a wrapper's, and a
+ * chain `ssh h ssh h ...` costs linear time; -1 otherwise (walkSsh joins
+ * CMD and reads it again).
+ */
+export function plainSshCommand(words: readonly ShellWord[], at: number): number {
+  const start = sshHost(words, at + 1) + 1;
+  if (start >= words.length || plainFrom(words) > start) return -1;
+  return words[start]!.text.startsWith('-') ? -1 : start;
+}
+
+/** `ssh host command...` runs the command on another machine. */
+export function walkSsh(
+  args: readonly ShellWord[],
+  walk: Walk,
+  tags: Set<ActionTag>,
+  walkers: Walkers,
+): void {
+  tags.add('network');
+  const remote = args.slice(sshHost(args, 0) + 1);
   if (remote.length === 0) return;
   tags.add('external');
   walkers.line(textsOf(remote).join(' '), nested(walk, 'ssh'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyShellSegments } from './segment-walker.js';
+import { classifyShellSegments, shellWalkTargets } from './segment-walker.js';
 import { lexShellLine } from './shell-lexer.js';
 import { orderedTags } from './tags.js';
 
@@ -139,5 +139,27 @@ describe('a glob in a program name', () => {
     expect(readWhole(many)).toContain('destructive');
     expect(readWhole(many)).toContain('publish');
     expect(readWhole('c?t notes')).toEqual(['read', 'unknown']);
+  });
+});
+
+describe('a chain of ssh', () => {
+  const chain = (hops: number) => `${'ssh -p 22 h '.repeat(hops)}rm -rf victim`;
+
+  it('reads plain remote words in place: each word is walked once, not once per hop', () => {
+    expect(readWhole(chain(16))).toEqual(['delete', 'destructive', 'network', 'external']);
+    // Re-reading the rest at each hop listed every later word again: 16 hops, some 600 words.
+    const { words } = shellWalkTargets(chain(16));
+    expect(words.length).toBeLessThanOrEqual(16 * 3 + 2);
+  });
+
+  it('reads no more than 16 hops, and the rest is unknown', () => {
+    expect(readWhole(chain(17))).toContain('unknown');
+    expect(classifyShellSegments(chain(600)).length).toBeLessThanOrEqual(17);
+  });
+
+  it('still reads the options that run commands, and quoted remote lines, through ssh', () => {
+    expect(readWhole("ssh -o ProxyCommand='rm -rf x' h ls")).toContain('delete');
+    expect(readWhole('ssh h ssh -F cfg h2 ls')).toContain('unknown');
+    expect(readWhole("ssh h 'ls; rm -rf x'")).toContain('destructive');
   });
 });

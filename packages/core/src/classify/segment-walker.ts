@@ -6,6 +6,7 @@ import { laterCommands } from './later-commands.js';
 import {
   MAX_GLOB_NAMES,
   MAX_GLOB_WORDS,
+  plainSshCommand,
   type Walkers,
   walkFind,
   walkGlob,
@@ -138,6 +139,8 @@ function walkWords(
   const via = [...outer.via];
   // Rewrites copy the words (python -m, an expanded name): bounded so hostile chains stay linear.
   let rewrites = 0;
+  // ssh hops read in place (`ssh h ssh h ls`).
+  let hops = 0;
   // Reached through xargs: words read from the input are added to the command.
   let appended = false;
   // Where a package runner's command starts (`npx NAME`): NAME is a fetched package's program.
@@ -212,6 +215,23 @@ function walkWords(
     // A runner's `@scope/name` is a package, not a path.
     const scoped = words === packageWords && at === packageAt && first.text.startsWith('@');
     if (namesOtherFile(first.text) && !scoped) tags.add('unknown');
+    const remote = program === 'ssh' && !appended ? plainSshCommand(words, at) : -1;
+    if (remote >= 0 && ++hops > MAX_DEPTH) {
+      // Each hop's segment copies the path to it: past this many, the rest is not read.
+      tags.add('unknown');
+      push(walk(), words.slice(at), tags, 'nested too deeply');
+      return;
+    }
+    if (remote >= 0) {
+      // `ssh -p 22 h ssh h ls`: ssh's own words are a command (its `-o` may run one here); its
+      // plain remote words are read in place, as a wrapper's, so a chain stays linear.
+      const own = { walk: walk(), program, words: words.slice(at, remote), segment };
+      const args = own.words.slice(1);
+      finishCommand({ ...own, args, tags: new Set(['external']), ...NOT_WRAPPED });
+      via.push('ssh');
+      at = remote;
+      continue;
+    }
     if (isGlobName(program)) {
       const call = { args: words.slice(at + 1), segment, walk: walk(), tags };
       walkGlob(program, call, WALKERS);
@@ -290,6 +310,8 @@ interface Command {
   /** The program is a fetched package's (`npx NAME`): `install_local` says what it runs. */
   readonly fetched: boolean;
 }
+
+const NOT_WRAPPED = { unwrapped: null, interpreted: null, fetched: false } as const;
 
 /** Tags a command once its wrappers are stripped: nested lines, unreadable code or a program. */
 function finishCommand(command: Command): void {

@@ -1,5 +1,8 @@
 import type { ShellWord } from './lexed-line.js';
 
+/** A word a shell reads back as itself, unquoted: nothing in it is special to the shell. */
+export const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
 /** `${IFS}` or `$IFS`: a field separator, so `rm${IFS}-rf${IFS}y` is three words. */
 export const IFS = /\$\{IFS\}|\$IFS(?![A-Za-z0-9_])/g;
 

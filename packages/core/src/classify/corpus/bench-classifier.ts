@@ -92,6 +92,8 @@ const hostile: Record<string, string> = {
   'for without in': filled('for a do ', 'ls'),
   'here-document scripts nested in bash -c': nestedHeredocScripts(),
   'ssh chain': filled('ssh h ', 'ls'),
+  'ssh chain with options': filled('ssh -p 22 h ', 'ls'),
+  'ssh chain with options read apart': filled('ssh -o A=b h ', 'ls'),
   words: filled('ls ', ''),
   'unquoted expansions': filled('find . -name $N ', ''),
   'here-documents': filled('cat <<EOF ', '\n'),
