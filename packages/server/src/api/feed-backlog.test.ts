@@ -83,4 +83,14 @@ describe('FeedBacklog', () => {
     backlog.push([item(21)]);
     expect(backlog.size).toBe(0);
   });
+
+  it('hands over one event larger than its bound, and counts only what waits behind the oldest', async () => {
+    const backlog = new FeedBacklog(1000);
+    const drain = backlog.drain(new AbortController().signal);
+    backlog.push([item(1, JSON.stringify({ text: 'x'.repeat(5000) }))]);
+    backlog.push([item(2, JSON.stringify({ text: 'x'.repeat(300) }))]);
+    expect(backlog.size).toBe(2);
+    expect((await drain.next()).value?.row.seq).toBe(1);
+    expect((await drain.next()).value?.row.seq).toBe(2);
+  });
 });

@@ -10,10 +10,13 @@ const sizeOf = (item: FeedItem) => item.row.data.length + 200;
  *
  * The hub hands events over as they commit, whether or not the client reads;
  * tRPC stops pulling from the subscription when the client's connection is
- * not read. So the backlog is bounded like a WebSocket feed's buffer: past
- * `maxBytes` it drops what it holds and the subscription ends with
- * `unavailable`, and the client resumes from its last event id. One abort
- * listener serves the subscription's whole life.
+ * not read. So the backlog is bounded like a WebSocket feed's buffer: once
+ * more than `maxBytes` wait behind the oldest event it holds, it drops what
+ * it holds and the subscription ends with `unavailable`, and the client
+ * resumes from its last event id. The oldest event is not counted, so one
+ * event larger than the bound is still handed over (a client resuming before
+ * it would otherwise be refused at it for ever). One abort listener serves
+ * the subscription's whole life.
  */
 export class FeedBacklog {
   private readonly items: FeedItem[] = [];
@@ -31,7 +34,8 @@ export class FeedBacklog {
       this.items.push(item);
       this.bytes += sizeOf(item);
     }
-    if (this.bytes > this.maxBytes) {
+    const oldest = this.items[0];
+    if (oldest && this.bytes - sizeOf(oldest) > this.maxBytes) {
       this.overflowed = true;
       this.items.length = 0;
       this.bytes = 0;
