@@ -112,4 +112,46 @@ describe('openai provider: completions that are cut short or reuse a call id', (
       'result of t2',
     ]);
   });
+
+  it.each([
+    [
+      { content: null, tool_calls: { 0: 'read' } },
+      'the completion is malformed: its tool_calls is not a list',
+    ],
+    [{ content: 42 }, 'the completion is malformed: its message content is not text'],
+    [
+      { content: null, tool_calls: [null] },
+      'the completion is malformed: tool call 0 is not an object',
+    ],
+    [
+      { content: null, tool_calls: [{ id: 'c1', function: { name: 42 } }] },
+      'tool call 0 has no name',
+    ],
+  ])(
+    "fails a completion whose message is %j saying what is wrong, not in JavaScript's words",
+    async (message, detail) => {
+      const { run, executed } = await runToEnd({
+        index: 0,
+        message: { role: 'assistant', ...message },
+      });
+      expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_error', detail } });
+      expect(executed).toEqual([]);
+    },
+  );
+
+  it('takes arguments a compatible server sends as an object as the call input', async () => {
+    const { run, executed } = await runToEnd({
+      index: 0,
+      finish_reason: 'tool_calls',
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'c1', type: 'function', function: { name: 'read', arguments: { path: '/tmp' } } },
+        ],
+      },
+    });
+    expect(run).toMatchObject({ state: 'completed', final_answer: 'done' });
+    expect(executed).toEqual([{ path: '/tmp' }]);
+  });
 });

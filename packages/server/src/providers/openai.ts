@@ -1,4 +1,4 @@
-import { asKeptText, isStorableText } from '@airlock/core';
+import { parseCompletion } from './openai-completion.js';
 import { postCompletion } from './openai-http.js';
 import type { ModelProvider, ProviderRound, RoundRequest } from './types.js';
 import { ProviderError } from './types.js';
@@ -26,12 +26,6 @@ interface RunConfig {
   model?: string;
   system?: string;
   tools?: { name: string; description?: string; parameters?: Record<string, unknown> }[];
-}
-
-interface ChatToolCall {
-  id?: string;
-  type?: string;
-  function?: { name?: string; arguments?: string };
 }
 
 /**
@@ -118,94 +112,4 @@ export class OpenAIProvider implements ModelProvider {
     });
     return parseCompletion(text, this.maxToolCalls);
   }
-}
-
-/** Why a completion that stopped for a reason other than an answer or calls is not used. */
-const CUT_SHORT: Record<string, { code: string; detail: string }> = {
-  length: {
-    code: 'provider_truncated',
-    detail:
-      'the model hit its output limit (finish_reason "length"): its answer or calls are cut off',
-  },
-  content_filter: {
-    code: 'provider_content_filtered',
-    detail: 'the endpoint withheld the answer (finish_reason "content_filter")',
-  },
-};
-
-/** The longest tool name and call id a round may carry, as the gateway's calls. */
-const NAME_MAX = 512;
-const ID_MAX = 200;
-
-/** A name or id every store keeps as sent: no NUL, no lone surrogate, not too long. */
-function isKeptName(text: string, max: number): boolean {
-  return text.length <= max && isStorableText(text);
-}
-
-function parseCompletion(text: string, maxToolCalls: number): ProviderRound {
-  let payload: {
-    choices?: {
-      finish_reason?: string | null;
-      message?: { content?: string | null; tool_calls?: ChatToolCall[] };
-    }[];
-  } | null;
-  try {
-    payload = JSON.parse(text);
-  } catch {
-    throw new ProviderError('provider_error', 'the completion is not JSON');
-  }
-  const choice = payload?.choices?.[0];
-  const message = choice?.message;
-  if (!message) throw new ProviderError('provider_error', 'the completion has no message');
-  const cutShort = CUT_SHORT[choice.finish_reason ?? ''];
-  if (cutShort) throw new ProviderError(cutShort.code, cutShort.detail);
-  const calls = message.tool_calls ?? [];
-  // What the model wrote is kept as text every store keeps alike (NUL as U+FFFD).
-  const content = message.content == null ? message.content : asKeptText(message.content);
-  if (calls.length === 0) return { type: 'final', content: content ?? '' };
-  // Each call is a row the approval stage weighs, and may park for a person: a model that asks
-  // for thousands in one round fails the run whole, rather than running some of what it planned.
-  if (calls.length > maxToolCalls) {
-    throw new ProviderError(
-      'provider_too_many_calls',
-      `the model asked for ${calls.length} tool calls in one round, more than the ${maxToolCalls} this kernel takes (airlock serve --model-max-calls); none was planted`,
-    );
-  }
-  const seenIds = new Set<string>();
-  return {
-    type: 'tool_calls',
-    content: content ?? undefined,
-    calls: calls.map((call, index) => {
-      const name = call.function?.name;
-      if (!name) throw new ProviderError('provider_error', `tool call ${index} has no name`);
-      if (!isKeptName(name, NAME_MAX)) {
-        throw new ProviderError(
-          'provider_error',
-          `tool call ${index} has a name no store keeps as sent (NUL, a lone surrogate, or over ${NAME_MAX} characters)`,
-        );
-      }
-      let input: unknown = {};
-      const args = call.function?.arguments;
-      if (args) {
-        try {
-          input = JSON.parse(args);
-        } catch {
-          // The model wrote arguments that are not JSON: the rules read them as text.
-          input = { arguments: args };
-        }
-      }
-      // An id the round already used would make two results indistinguishable, and one no
-      // store keeps as sent would name another call: such a call (or one without an id) is
-      // answered under its task key instead.
-      const id =
-        typeof call.id === 'string' &&
-        call.id !== '' &&
-        isKeptName(call.id, ID_MAX) &&
-        !seenIds.has(call.id)
-          ? call.id
-          : null;
-      if (id !== null) seenIds.add(id);
-      return { id, name, input };
-    }),
-  };
 }

@@ -1,0 +1,120 @@
+import { asKeptText, isStorableText } from '@airlock/core';
+import type { ProviderRound } from './types.js';
+import { ProviderError } from './types.js';
+
+/** Why a completion that stopped for a reason other than an answer or calls is not used. */
+const CUT_SHORT: Record<string, { code: string; detail: string }> = {
+  length: {
+    code: 'provider_truncated',
+    detail:
+      'the model hit its output limit (finish_reason "length"): its answer or calls are cut off',
+  },
+  content_filter: {
+    code: 'provider_content_filtered',
+    detail: 'the endpoint withheld the answer (finish_reason "content_filter")',
+  },
+};
+
+/** The longest tool name and call id a round may carry, as the gateway's calls. */
+const NAME_MAX = 512;
+const ID_MAX = 200;
+
+/** A name or id every store keeps as sent: no NUL, no lone surrogate, not too long. */
+function isKeptName(text: string, max: number): boolean {
+  return text.length <= max && isStorableText(text);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A completion that is JSON but not in the shape chat completions answer: the run fails saying where. */
+function malformed(what: string): ProviderError {
+  return new ProviderError('provider_error', `the completion is malformed: ${what}`);
+}
+
+/**
+ * A call's input from its `arguments`: the JSON text the API sends, parsed; an object
+ * (as some compatible servers send) as it is; anything that is not JSON is kept as text
+ * under `arguments`, so the rules still read it.
+ */
+function inputOf(args: unknown): unknown {
+  if (args === undefined || args === null || args === '') return {};
+  if (isRecord(args)) return args;
+  if (typeof args !== 'string') return { arguments: args };
+  try {
+    return JSON.parse(args);
+  } catch {
+    return { arguments: args };
+  }
+}
+
+/**
+ * Reads one chat-completions answer as a round: a final answer, or the calls
+ * it asks for (at most `maxToolCalls`).
+ * @throws ProviderError when it is not JSON, not in the completions' shape
+ *   (each way named, never a JavaScript error's words), cut short, or asks
+ *   for more calls than `maxToolCalls` (`provider_too_many_calls`).
+ */
+export function parseCompletion(text: string, maxToolCalls: number): ProviderRound {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text);
+  } catch {
+    throw new ProviderError('provider_error', 'the completion is not JSON');
+  }
+  const choices = isRecord(payload) ? payload.choices : undefined;
+  const choice = Array.isArray(choices) ? choices[0] : undefined;
+  const message = isRecord(choice) ? choice.message : undefined;
+  if (!isRecord(message))
+    throw new ProviderError('provider_error', 'the completion has no message');
+  const cutShort = CUT_SHORT[typeof choice?.finish_reason === 'string' ? choice.finish_reason : ''];
+  if (cutShort) throw new ProviderError(cutShort.code, cutShort.detail);
+  if (message.content != null && typeof message.content !== 'string') {
+    throw malformed('its message content is not text');
+  }
+  const calls = message.tool_calls ?? [];
+  if (!Array.isArray(calls)) throw malformed('its tool_calls is not a list');
+  // What the model wrote is kept as text every store keeps alike (NUL as U+FFFD).
+  const content = message.content == null ? message.content : asKeptText(message.content);
+  if (calls.length === 0) return { type: 'final', content: content ?? '' };
+  // Each call is a row the approval stage weighs, and may park for a person: a model that asks
+  // for thousands in one round fails the run whole, rather than running some of what it planned.
+  if (calls.length > maxToolCalls) {
+    throw new ProviderError(
+      'provider_too_many_calls',
+      `the model asked for ${calls.length} tool calls in one round, more than the ${maxToolCalls} this kernel takes (airlock serve --model-max-calls); none was planted`,
+    );
+  }
+  const seenIds = new Set<string>();
+  return {
+    type: 'tool_calls',
+    content: content ?? undefined,
+    calls: calls.map((call: unknown, index) => {
+      if (!isRecord(call)) throw malformed(`tool call ${index} is not an object`);
+      const fn = isRecord(call.function) ? call.function : {};
+      const name = fn.name;
+      if (typeof name !== 'string' || name === '') {
+        throw new ProviderError('provider_error', `tool call ${index} has no name`);
+      }
+      if (!isKeptName(name, NAME_MAX)) {
+        throw new ProviderError(
+          'provider_error',
+          `tool call ${index} has a name no store keeps as sent (NUL, a lone surrogate, or over ${NAME_MAX} characters)`,
+        );
+      }
+      // An id the round already used would make two results indistinguishable, and one no
+      // store keeps as sent would name another call: such a call (or one without an id) is
+      // answered under its task key instead.
+      const id =
+        typeof call.id === 'string' &&
+        call.id !== '' &&
+        isKeptName(call.id, ID_MAX) &&
+        !seenIds.has(call.id)
+          ? call.id
+          : null;
+      if (id !== null) seenIds.add(id);
+      return { id, name, input: inputOf(fn.arguments) };
+    }),
+  };
+}
