@@ -1,3 +1,4 @@
+import { asKeptText } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import type { TaskTable } from '../../store/schema.js';
 
@@ -21,7 +22,8 @@ export interface Question {
 
 /**
  * Reads an `ask` call's input: `{prompt, options?, multi?}`. Returns the
- * question, or what is wrong with it (the model reads that as a failure).
+ * question (its prompt as the kernel keeps text, asKeptText), or what is
+ * wrong with it (the model reads that as a failure).
  */
 export function parseQuestion(input: unknown): Question | string {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -46,7 +48,8 @@ export function parseQuestion(input: unknown): Question | string {
     return 'multi needs options to pick from';
   }
   return {
-    prompt,
+    // Kept as the stores keep text: a NUL or lone surrogate as U+FFFD, alike on SQLite and PostgreSQL.
+    prompt: asKeptText(prompt),
     options: (options as string[] | null | undefined) ?? null,
     multi: multi === true,
   };
