@@ -1,4 +1,10 @@
-import type { HookedAnswer, HookedEvent, HookedLoop, HookedRanCall } from '@airlock/core';
+import type {
+  Attention,
+  HookedAnswer,
+  HookedEvent,
+  HookedLoop,
+  HookedRanCall,
+} from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import type { Principal } from '../../store/accounts.js';
 import { listWaitingKeys } from '../../store/hooked-rows.js';
@@ -6,7 +12,7 @@ import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { findTask, findTaskBySource } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
-import { lockRun } from '../machines/run-state.js';
+import { lockRun, openObligation, stopSourceOf } from '../machines/run-state.js';
 import { answerableInAgentPrompt } from './agent-prompt.js';
 import { preToolRow, rowOfEndedTurn } from './hooked-calls.js';
 import { awaitReportsInFlight, closeUnreported, postToolRow } from './hooked-reports.js';
@@ -51,6 +57,12 @@ function hookRowAnswer(row: TaskTable | null): Pick<HookedAnswer, 'verdict' | 'r
   return result.continue
     ? { verdict: 'continue', reason: result.feedback ?? null }
     : { verdict: 'ack', reason: null };
+}
+
+/** True when a failed row holds the run for a person (its attention names a failure hold). */
+function holdsForFailure(run: RunTable): boolean {
+  const attention = run.attention ? (JSON.parse(run.attention) as Attention[]) : [];
+  return attention.some((reason) => reason.reason === 'failure_hold');
 }
 
 /** turn_start: the turn's run, and its `turn_start` hook (spec 002) before anything else. */
@@ -114,6 +126,18 @@ async function stop(
           return {
             verdict: 'ack',
             reason: `${waiting.length} call(s) still wait for a person; the run stays open`,
+            row: null,
+            run: locked,
+          };
+        }
+        // A call approved after its hook gave up waits for the agent to make it again: like a
+        // parked one, it keeps the run open without an answer, which would refuse the next
+        // turn's calls (run_busy) until then. A hold still takes the answer and holds the run.
+        if (!holdsForFailure(locked) && (await openObligation(tx, locked, stopSourceOf(locked)))) {
+          return {
+            verdict: 'ack',
+            reason:
+              "the run's open calls (one approved after its hook gave up waits for the identical call) keep the run open",
             row: null,
             run: locked,
           };

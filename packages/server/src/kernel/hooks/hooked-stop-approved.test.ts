@@ -6,8 +6,9 @@ import { backends } from '../../testing/stores.js';
 /**
  * A call approved after its hook gave up waits for the agent to make it
  * again. When the agent ends its turn first, the stop is answered (it used to
- * fail with an internal error): the turn's answer waits for that call, and
- * the identical call made later is granted once and ends the turn.
+ * fail with an internal error) and the run stays open, as for a parked call:
+ * the next turn's calls cross the stage, and the identical call made later is
+ * granted once.
  */
 
 const all = await backends();
@@ -21,7 +22,7 @@ for (const backend of all) {
         await d?.close();
       });
 
-      it('is answered, and the answer waits for the call made again', async () => {
+      it('is answered, and the turn ends once the call made again is reported', async () => {
         d = await deploy(backend);
         await d.agent.put('/agent_api/v1/profile/configuration', { approval_mode: 'ask' });
         const parked = await postHookEvent(d, bashPreTool('git push origin main', 'tu-1'));
@@ -52,6 +53,28 @@ for (const backend of all) {
           state: 'completed',
           final_answer: 'pushed',
         });
+      });
+
+      it("keeps the run open without an answer, so the next turn's other calls cross the stage", async () => {
+        d = await deploy(backend);
+        await d.agent.put('/agent_api/v1/profile/configuration', {
+          approval_mode: 'rules',
+          approval_rules: [
+            { tool: 'Bash', path: 'command', match: 'git push*', verdict: 'ask' },
+            { tool: 'Bash', verdict: 'allow' },
+          ],
+        });
+        const parked = await postHookEvent(d, bashPreTool('git push origin main', 'tu-1'));
+        const runId = parked.body.run_id as string;
+        const run = `${d.ws}/runs/${runId}`;
+        expect((await d.member.post(`${run}/tasks/t1/approve`, {})).status).toBe(200);
+        const stopped = await postHookEvent(d, { event: 'stop', text: 'later' });
+        expect(stopped.body).toMatchObject({ verdict: 'ack', run_id: runId });
+
+        expect((await postHookEvent(d, { event: 'turn_start', text: 'next' })).status).toBe(200);
+        const other = await postHookEvent(d, bashPreTool('ls', 'tu-9'));
+        expect(other.status).toBe(200);
+        expect(other.body).toMatchObject({ verdict: 'allow', run_id: runId, task_key: 't2' });
       });
     },
   );
