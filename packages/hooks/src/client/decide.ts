@@ -10,8 +10,12 @@ export interface DecideOptions {
   defer?: boolean;
   /** Hand a requires_user call to the agent's own prompt where it has one (default true). */
   nativeAsk?: boolean;
-  /** Where people decide, named in the waiting reason (default: the kernel's inbox page, its root). */
-  inboxUrl?: string;
+  /**
+   * Where people decide, named in the waiting reason (default: the kernel's
+   * inbox page, its root); null when no address is known (the kernel's own
+   * HTTP hook endpoint), and the reason names none.
+   */
+  inboxUrl?: string | null;
   /** How often a waiting call asks again; default 250 ms, growing to 2 s. */
   pollMs?: number;
   /**
@@ -49,10 +53,11 @@ function nobodyWaits(event: NeutralEvent): Reply {
 }
 
 /** The reason a call that outlived the hook's wait is refused with: where it waits, and what to do. */
-export function waitingReason(answer: KernelAnswer, inboxUrl: string): string {
+export function waitingReason(answer: KernelAnswer, inboxUrl: string | null): string {
+  const inbox = inboxUrl === null ? 'the Airlock inbox' : `the Airlock inbox (${inboxUrl})`;
   return (
     `Airlock: this call waits for a person's approval (run ${answer.run_id}, task ${answer.task_key}); ` +
-    `it was not run. A member can approve or deny it in the Airlock inbox (${inboxUrl}), the SDK or the CLI. ` +
+    `it was not run. A member can approve or deny it in ${inbox}, the SDK or the CLI. ` +
     'Once it is approved, retry the identical call: it will be granted once.'
   );
 }
@@ -126,7 +131,10 @@ export async function decide(
   const started = now();
   const deadline = started + options.waitMs;
   // The kernel serves its inbox page at its root (there is no /inbox path).
-  const inboxUrl = options.inboxUrl ?? `${String(options.kernel.url).replace(/\/+$/, '')}/`;
+  const inboxUrl =
+    options.inboxUrl === undefined
+      ? `${String(options.kernel.url).replace(/\/+$/, '')}/`
+      : options.inboxUrl;
   const budget = () => Math.max(1, Math.min(10_000, deadline - now()));
   const sendTo = options.send ?? ((body, timeoutMs) => sendEvent(options.kernel, body, timeoutMs));
   // The agent's own event name is for its answer: the kernel's contract has no such field.

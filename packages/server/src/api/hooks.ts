@@ -112,7 +112,8 @@ function answerNatively(protocol: AgentProtocol) {
       kernel: { url: '', token: '' },
       waitMs,
       defer,
-      inboxUrl: 'the Airlock inbox',
+      // The address the agent reached the kernel by is not known here (a proxy may stand between).
+      inboxUrl: null,
       ...(signal ? { signal } : {}),
       send: async (body) => {
         // The request was authenticated once; a credential revoked (or its application removed)

@@ -6,7 +6,8 @@ import { backends } from '../../testing/stores.js';
 /**
  * A park that outlives the hook's wait is refused with a reason the model
  * relays to its user: where to decide. The inbox it names is the page the
- * kernel serves, not a path the kernel answers 404.
+ * kernel serves, not a path the kernel answers 404; the kernel's own
+ * endpoint, which does not know the address the agent used, names no address.
  */
 
 const [sqlite] = await backends();
@@ -41,5 +42,23 @@ describe('the waiting reason of a park that outlived the hook', () => {
     const page = await fetch(inbox as string);
     expect(page.status).not.toBe(404);
     expect(page.headers.get('content-type')).toMatch(/^text\/(html|plain)/);
+  });
+
+  it('from the native endpoint names the inbox once, with no address it does not know', async () => {
+    d = await deploy(sqlite!);
+    await d.agent.put('/agent_api/v1/profile/configuration', { approval_mode: 'ask' });
+    const answer = await fetch(`${d.url}/agent_api/v1/hooks/claude-code/wait-1000`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${d.tokens.agent}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        hook_event_name: 'PreToolUse',
+        session_id: 's2',
+        tool_name: 'Bash',
+        tool_input: { command: 'make deploy' },
+        tool_use_id: 'tu-1',
+      }),
+    });
+    const reason = (await answer.json()).hookSpecificOutput.permissionDecisionReason as string;
+    expect(reason).toContain('approve or deny it in the Airlock inbox, the SDK or the CLI');
   });
 });
