@@ -1,4 +1,4 @@
-import { classifyShellSegments } from './segment-walker.js';
+import { type ClassifiedSegment, classifyShellSegments } from './segment-walker.js';
 import { type ActionTag, orderedTags, UNREAD_COMMAND_TAGS } from './tags.js';
 
 export { UNREAD_COMMAND_TAGS };
@@ -23,9 +23,19 @@ export const MAX_CLASSIFIED_COMMAND_LENGTH = 8192;
  * {@link UNREAD_COMMAND_TAGS}.
  */
 export function classifyShellCommand(command: string): ActionTag[] {
+  return commandTags(command);
+}
+
+/** Receives a command's segments where they are classified, so a caller needing both reads it once. */
+export type SegmentsRead = (command: string, segments: readonly ClassifiedSegment[]) => void;
+
+/** {@link classifyShellCommand}, handing the segments it read (none past the length bound) to `read`. */
+export function commandTags(command: string, read?: SegmentsRead): ActionTag[] {
   if (command.length > MAX_CLASSIFIED_COMMAND_LENGTH) return [...UNREAD_COMMAND_TAGS];
   const tags = new Set<ActionTag>();
-  for (const segment of classifyShellSegments(command)) {
+  const segments = classifyShellSegments(command);
+  read?.(command, segments);
+  for (const segment of segments) {
     for (const tag of segment.tags) tags.add(tag);
   }
   if (tags.size === 0) tags.add('unknown');

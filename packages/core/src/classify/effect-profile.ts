@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { pointerTokens } from '../issues/problem.js';
 import type { ApprovalMode } from '../schemas/approval.js';
 import {
-  classifyShellCommand,
+  commandTags,
   MAX_CLASSIFIED_COMMAND_LENGTH,
+  type SegmentsRead,
   UNREAD_COMMAND_TAGS,
 } from './action-tags.js';
 import { shellWalkTargets } from './segment-walker.js';
@@ -159,15 +160,23 @@ export function shellCommandsOf(input: unknown, commandPointers: readonly string
 
 /** The tags of every command a tool input carries, as one set in canonical order. */
 export function classifyCommands(commands: readonly string[]): ActionTag[] {
-  if (commands.length === 1) return classifyShellCommand(commands[0]!);
-  // The classifier's bound holds for a call, not only for each of its commands.
-  if (totalLength(commands) > MAX_CLASSIFIED_COMMAND_LENGTH) return [...UNREAD_COMMAND_TAGS];
-  return orderedTags(commands.flatMap((command) => classifyShellCommand(command)));
+  return commandsTags(commands);
 }
 
-/** The action tags of what a tool input carries: none without a command field. */
-export function carriedTags(carried: CarriedCommands): ActionTag[] {
-  const tags = carried.commands.length === 0 ? [] : classifyCommands(carried.commands);
+function commandsTags(commands: readonly string[], read?: SegmentsRead): ActionTag[] {
+  if (commands.length === 1) return commandTags(commands[0]!, read);
+  // The classifier's bound holds for a call, not only for each of its commands.
+  if (totalLength(commands) > MAX_CLASSIFIED_COMMAND_LENGTH) return [...UNREAD_COMMAND_TAGS];
+  return orderedTags(commands.flatMap((command) => commandTags(command, read)));
+}
+
+/**
+ * The action tags of what a tool input carries: none without a command
+ * field. `read` receives the segments of each command classified (a
+ * contract's `command-prefix:` rules read them too: SimpleCommands.remember).
+ */
+export function carriedTags(carried: CarriedCommands, read?: SegmentsRead): ActionTag[] {
+  const tags = carried.commands.length === 0 ? [] : commandsTags(carried.commands, read);
   if (!carried.malformed || tags.includes('unknown')) return tags;
   return orderedTags([...tags, 'unknown']);
 }

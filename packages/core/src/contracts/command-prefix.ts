@@ -1,5 +1,5 @@
-import { MAX_CLASSIFIED_COMMAND_LENGTH } from '../classify/action-tags.js';
-import { classifyShellSegments } from '../classify/segment-walker.js';
+import { MAX_CLASSIFIED_COMMAND_LENGTH, type SegmentsRead } from '../classify/action-tags.js';
+import { type ClassifiedSegment, classifyShellSegments } from '../classify/segment-walker.js';
 
 /**
  * How `command-prefix:<text>` matches a call's shell commands.
@@ -27,18 +27,29 @@ export function commandStartsWith(command: string, prefix: string): boolean {
   return command.trim().toLowerCase().startsWith(prefix);
 }
 
-/** The simple commands of one shell command, read once per call and kept for every rule. */
+/**
+ * The simple commands of one shell command, read once per call and kept for
+ * every rule; given the segments the call's tags were read from
+ * ({@link SimpleCommands.remember}), it does not read the command again.
+ */
 export class SimpleCommands {
   readonly #read = new Map<string, readonly string[] | null>();
+  readonly #segments = new Map<string, readonly ClassifiedSegment[]>();
+
+  /** Keeps the segments classified for a command (pass it as carriedTags's `read`). */
+  readonly remember: SegmentsRead = (command, segments) => {
+    this.#segments.set(command, segments);
+  };
 
   /** Each simple command `command` runs, spaced; null when it is too long to read. */
   of(command: string): readonly string[] | null {
     let read = this.#read.get(command);
     if (read === undefined) {
-      read =
+      const segments =
         command.length > MAX_CLASSIFIED_COMMAND_LENGTH
           ? null
-          : classifyShellSegments(command).map((segment) => spaced(segment.command));
+          : (this.#segments.get(command) ?? classifyShellSegments(command));
+      read = segments === null ? null : segments.map((segment) => spaced(segment.command));
       this.#read.set(command, read);
     }
     return read;

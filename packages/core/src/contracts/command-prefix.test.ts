@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { carriedTags, commandsCarried } from '../classify/effect-profile.js';
+import { classifyShellSegments } from '../classify/segment-walker.js';
+import { SimpleCommands } from './command-prefix.js';
+
+describe('SimpleCommands', () => {
+  it('reads the segments the call was classified from, not the command again', () => {
+    const simple = new SimpleCommands();
+    const carried = commandsCarried({ command: 'ls; sudo "git" push' });
+    expect(carriedTags(carried, simple.remember)).toContain('publish');
+    expect(simple.of('ls; sudo "git" push')).toEqual(['ls', 'git push']);
+    // Segments it was given are what it reads: nothing classifies the command a second time.
+    simple.remember('rm -rf x', [{ command: 'Echo  Kept', via: [], tags: ['read'] }]);
+    expect(simple.of('rm -rf x')).toEqual(['echo kept']);
+  });
+
+  it('reads a command it was given no segments for, as before', () => {
+    const simple = new SimpleCommands();
+    expect(simple.of('cd x && git push')).toEqual(
+      classifyShellSegments('cd x && git push').map((segment) => segment.command),
+    );
+    expect(simple.blockingMatch('cd x && git push', 'git push')).toBe(true);
+    expect(simple.of('x'.repeat(9000))).toBeNull();
+  });
+});
