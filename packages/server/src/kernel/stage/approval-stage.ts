@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import {
+  asKeptText,
   buildEffectProfile,
   type Decision,
   decide,
@@ -307,7 +308,9 @@ export async function plantToolRow(
   } else {
     row.state = 'failed';
     row.error_code = 'approval_denied';
-    row.error_detail = decision.error?.detail ?? 'denied';
+    // A reason is policy text kept as JSON where declared; as the row's text a NUL (which
+    // PostgreSQL refuses) would fail the whole round there, so it is kept as the kernel keeps text.
+    row.error_detail = asKeptText(decision.error?.detail ?? 'denied');
     outcome = {
       type: 'task.denied',
       data: {
