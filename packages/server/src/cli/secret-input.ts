@@ -24,6 +24,16 @@ export function looksLikeToken(text: string): boolean {
 }
 
 /**
+ * Says on stderr that a secret was given on the command line, where any user
+ * can read it in `ps` and it stays in shell history, and what to do instead.
+ */
+export function warnOfSecretOnCommandLine(command: string, instead: string): void {
+  process.stderr.write(
+    `${command}: warning: a secret on the command line can be read by other users (ps) and stays in your shell history; ${instead}\n`,
+  );
+}
+
+/**
  * Reads a value that may be a secret: `-` reads it from standard input (one
  * line, e.g. `airlock tokens revoke - < token-file` or `printenv T |
  * airlock tokens revoke -`), anything else is the value itself. A secret on
@@ -41,8 +51,9 @@ export async function readSecretArgument(
 ): Promise<string> {
   if (text !== '-') {
     if (argument.isSecret(text)) {
-      process.stderr.write(
-        `${argument.command}: warning: a secret on the command line can be read by other users (ps) and stays in your shell history; pass it on standard input instead: ${argument.fromStdin} < file, or printenv VAR | ${argument.fromStdin}\n`,
+      warnOfSecretOnCommandLine(
+        argument.command,
+        `pass it on standard input instead: ${argument.fromStdin} < file, or printenv VAR | ${argument.fromStdin}`,
       );
     }
     return text;

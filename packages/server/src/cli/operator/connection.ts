@@ -23,6 +23,7 @@ import {
   UsageError,
   type VerbShape,
 } from '../command-line.js';
+import { warnOfSecretOnCommandLine } from '../secret-input.js';
 import { type OutputLine, terminalLine } from '../terminal-lines.js';
 import {
   proxyFailureStatus,
@@ -62,7 +63,9 @@ export const CONNECTION_OPTIONS = {
 /** The help lines for the connection options. */
 export const CONNECTION_HELP = `Connection (flags win over the environment):
   --url <url>          the kernel's base URL (env AIRLOCK_URL; default http://127.0.0.1:4820)
-  --token <token>      a bearer credential (env AIRLOCK_TOKEN)
+  --token <token>      a bearer credential (env AIRLOCK_TOKEN; prefer it: a token
+                       on the command line shows in ps and shell history, and
+                       draws a warning)
   --workspace <id>     the workspace id (env AIRLOCK_WORKSPACE)
   --timeout <dur>      give up on a request the kernel has not answered in this
                        long, e.g. 30s, 2m (env AIRLOCK_TIMEOUT; default 30s)
@@ -111,6 +114,10 @@ export function connectionFrom(values: {
     throw new UsageError('no workspace: pass --workspace or set AIRLOCK_WORKSPACE');
   }
   const { timeoutMs } = usable(() => readRequestTimeout(flagText(values, 'timeout'), process.env));
+  // It works (scripts use it), but its credential stays valid after the command: said each time.
+  if (typeof values.token === 'string') {
+    warnOfSecretOnCommandLine('airlock', 'set AIRLOCK_TOKEN instead');
+  }
   return {
     url: kernel.url,
     token,

@@ -124,4 +124,14 @@ describe('secrets the operator CLI takes on standard input', { timeout: 180_000 
     expect(onArgv.code).toBe(0);
     expect(onArgv.stderr).toContain(`airlock decisions answer: ${WARNING}`);
   });
+
+  it('--token on the command line still connects, and warns on stderr; AIRLOCK_TOKEN draws none', async () => {
+    const flagged = await airlock(d, ['runs', 'list', '--token', d.tokens.member]);
+    expect(flagged.code).toBe(0);
+    expect(flagged.stderr).toBe(
+      `airlock: ${WARNING} and stays in your shell history; set AIRLOCK_TOKEN instead\n`,
+    );
+    const fromEnv = await airlock(d, ['runs', 'list']);
+    expect(fromEnv).toMatchObject({ code: 0, stderr: '' });
+  });
 });
