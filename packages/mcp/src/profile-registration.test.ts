@@ -47,6 +47,31 @@ describe('registering a server tools in the profile', () => {
   });
 });
 
+describe('registering in a profile that selects a permission rule set', () => {
+  it('writes no first manifest, which would make every other tool of the agent ask', () => {
+    const profile = { approval_mode: 'rules', permission_rule_set: 'autonomous' };
+    expect(registerServerTools(profile, 'fs', entries)).toBeNull();
+    expect(registerServerTools({ ...profile, tool_names: ['bash'] }, 'fs', entries)).toEqual({
+      ...profile,
+      tool_names: ['bash', 'fs__read_file', 'fs__write_file'],
+    });
+  });
+
+  it('keeps a manifest it already declares up to date', () => {
+    const profile = { permission_rule_set: 'supervised', tool_manifest: [{ name: 'bash' }] };
+    expect(registerServerTools(profile, 'fs', entries)?.tool_manifest).toEqual([
+      { name: 'bash' },
+      ...entries,
+    ]);
+  });
+
+  it('still writes a first manifest without a rule set (its schemas check the calls)', () => {
+    expect(registerServerTools({ approval_mode: 'ask' }, 'fs', entries)?.tool_manifest).toEqual(
+      entries,
+    );
+  });
+});
+
 describe("a refused registration's problems", () => {
   it('name the tool each one points into, and leave the others as they are', () => {
     const configuration = { tool_names: ['bash', 'fs__write_file'], tool_manifest: entries };

@@ -18,11 +18,25 @@ function ownedBy(serverName: string, name: string): boolean {
 }
 
 /**
+ * Whether a manifest of the bridge's tools would be the profile's first while
+ * it selects a permission rule set: Baseline then asks a person about every
+ * tool the manifest does not declare, so the agent's other tools (its shell,
+ * its editor) would all start to park. Such a profile is left without one.
+ */
+function manifestWouldHideOtherTools(configuration: ProfileConfiguration): boolean {
+  return (
+    !Array.isArray(configuration.tool_manifest) && configuration.permission_rule_set !== undefined
+  );
+}
+
+/**
  * The profile configuration with one MCP server's tools registered: its
  * earlier `<server>__*` names replaced by the current ones in `tool_names`
  * (a profile that declares no `tool_names` already allows every tool and is
  * left so), and, while {@link REGISTER_TOOL_MANIFEST} is on, the same for the
- * `tool_manifest` entries. Returns null when nothing changes. Pure.
+ * `tool_manifest` entries (a profile that selects a permission rule set
+ * without declaring a manifest is left without one: see
+ * {@link manifestWouldHideOtherTools}). Returns null when nothing changes. Pure.
  */
 export function registerServerTools(
   configuration: ProfileConfiguration,
@@ -36,7 +50,9 @@ export function registerServerTools(
     const kept = (configuration.tool_names as string[]).filter((n) => !ownedBy(serverName, n));
     next.tool_names = [...kept, ...names];
   }
-  if (options.manifest ?? REGISTER_TOOL_MANIFEST) {
+  const manifest =
+    options.manifest ?? (REGISTER_TOOL_MANIFEST && !manifestWouldHideOtherTools(configuration));
+  if (manifest) {
     const current = Array.isArray(configuration.tool_manifest)
       ? (configuration.tool_manifest as { name: string }[])
       : [];
