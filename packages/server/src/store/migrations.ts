@@ -13,6 +13,7 @@ import { retentionMigration } from './retention-migration.js';
 import { retentionOrphansMigration } from './retention-orphans-migration.js';
 import { retentionSweepsMigration } from './retention-sweeps-migration.js';
 import { runLoopsMigration } from './run-loops-migration.js';
+import { storeIdentityClusterMigration } from './store-identity-cluster-migration.js';
 import { storeIdentityMigration } from './store-identity-migration.js';
 import { StoreNewerSchemaError } from './store-newer-schema.js';
 import { taskAppendersMigration } from './task-appenders-migration.js';
@@ -322,6 +323,7 @@ export class StaticMigrations implements MigrationProvider {
       '0020_task_appenders': taskAppendersMigration(),
       '0021_credentials_by_workspace': credentialsByWorkspaceMigration(),
       '0022_retention_sweeps': retentionSweepsMigration(this.dialect),
+      '0023_store_identity_cluster': storeIdentityClusterMigration(this.dialect),
     };
   }
 }

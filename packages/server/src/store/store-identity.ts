@@ -1,14 +1,7 @@
 import { sql } from 'kysely';
 import { DIALECT_TRAITS } from './dialect.js';
 import type { Store } from './store.js';
-
-/**
- * Which database a store is (the backend's `identityQuery`): on PostgreSQL
- * the database's OID, which a `pg_restore` into a new database (or `CREATE
- * DATABASE ... TEMPLATE`) changes and a rename keeps. None on SQLite, whose
- * copies `airlock restore` fences itself.
- */
-const IDENTITY = 'database';
+import { IDENTITY } from './store-identity-migration.js';
 
 /** The identity of the database the store is open on now; null where the backend tells none. */
 export async function liveIdentity(store: Store): Promise<string | null> {

@@ -5,13 +5,15 @@ import { type RawBuilder, sql } from 'kysely';
  * `dialect.ts`): 64-bit integers are `bigint` columns, several kernel
  * processes share the database, so units lock the rows they change, a
  * JSON text column is read through the `json` type, and a database is told
- * from a copy of it by its OID.
+ * from a copy of it by its cluster's system identifier and its OID.
  */
 export const POSTGRES_TRAITS = {
   bigInteger: 'bigint',
   sharedByProcesses: true,
   jsonTextAt: (column: string, key: string): RawBuilder<string | null> =>
     sql<string | null>`(${sql.ref(column)}::json ->> ${sql.lit(key)})`,
-  identityQuery: 'select oid::text as identity from pg_database where datname = current_database()',
+  identityQuery:
+    "select (select system_identifier::text from pg_control_system()) || ':' || oid::text as identity " +
+    'from pg_database where datname = current_database()',
   queryPlan: { explain: 'explain', lineColumn: 'QUERY PLAN', scanSetting: 'enable_seqscan' },
 } as const;
