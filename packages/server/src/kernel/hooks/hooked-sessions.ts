@@ -18,7 +18,7 @@ import { preToolRow, rowOfEndedTurn } from './hooked-calls.js';
 import { awaitReportsInFlight, closeUnreported, postToolRow } from './hooked-reports.js';
 import { currentTurn, inSessionTurn, keyOf, lastTurn, newTurn, sessionOf } from './hooked-turns.js';
 import { answerOf, hookAnswer } from './hooked-verdicts.js';
-import { hookOutcome, hookRow } from './hooks.js';
+import { hookEventOf, hookOutcome, hookRow } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
 import { correctReportedOutcomes } from './transcript-outcomes.js';
 import { recordTranscriptCalls, recordUnstagedCalls } from './unstaged-calls.js';
@@ -82,7 +82,11 @@ async function turnStart(
   });
 }
 
-/** pre_compact: the `pre_compact` hook (spec 002) of the agent's compaction. */
+/**
+ * pre_compact: the `pre_compact` hook (spec 002) of the agent's compaction;
+ * asked again by its key, that hook's row.
+ * @throws AirlockError task_not_found for a key of no `pre_compact` hook row of the turn.
+ */
 async function preCompact(
   ctx: KernelContext,
   run: RunTable,
@@ -91,7 +95,15 @@ async function preCompact(
   return ctx.store.transaction(async (tx) => {
     const locked = await lockRun(tx, run.workspace_id, run.id);
     if (input.task_key !== undefined) {
-      return (await findTask(tx, locked.id, input.task_key)) ?? null;
+      const row = await findTask(tx, locked.id, input.task_key);
+      // A call's row, or another hook's, is no answer to a compaction.
+      if (row?.kind !== 'hook' || hookEventOf(row) !== 'pre_compact') {
+        throw new AirlockError(
+          'task_not_found',
+          `no pre_compact hook ${input.task_key} in run ${locked.id}`,
+        );
+      }
+      return row;
     }
     if (locked.state !== 'running') return null;
     return hookRow(ctx, tx, locked, {
