@@ -2,7 +2,7 @@ import { parallelWord } from './replacement-strings.js';
 import type { ShellWord } from './shell-lexer.js';
 import { appendedWordsAct } from './split-options.js';
 import type { Unwrapped } from './unwrapped.js';
-import { splitsBefore } from './word-text.js';
+import { plainFrom, splitsBefore } from './word-text.js';
 
 const WATCH_VALUED = new Set(['-n', '--interval', '-q', '--equexit', '-s', '--shotsdir']);
 /** watch's options that take no value (`-d` and `--differences` take theirs attached only). */
@@ -68,6 +68,8 @@ function watch(words: readonly ShellWord[], from: number): Unwrapped {
   if (splitsBefore(words, from, index)) unknownOption = true;
   if (index >= words.length) return { kind: 'no_command', tag: 'unknown' };
   if (exec) return { kind: 'words', from: index, ...(unknownOption ? { tags: ['unknown'] } : {}) };
+  // Plain words read the same through `sh -c`: read in place, so `watch watch ... CMD` stays linear.
+  if (!unknownOption && plainFrom(words) <= index) return { kind: 'words', from: index };
   const line = joined(words.slice(index));
   if (!unknownOption) return { kind: 'line', ...line };
   return {
@@ -100,6 +102,19 @@ function flock(words: readonly ShellWord[], from: number): Unwrapped {
     }
   }
   return { kind: 'no_command', tag: 'read' };
+}
+
+/** Per word array: the index of its last `:::`-like word, or -1 (worked out once per array). */
+const LAST_INPUTS = new WeakMap<readonly ShellWord[], number>();
+
+function lastInputs(words: readonly ShellWord[]): number {
+  let last = LAST_INPUTS.get(words);
+  if (last === undefined) {
+    last = words.length - 1;
+    while (last >= 0 && !PARALLEL_INPUTS.test(words[last]!.text)) last--;
+    LAST_INPUTS.set(words, last);
+  }
+  return last;
 }
 
 /**
@@ -136,6 +151,9 @@ function parallel(words: readonly ShellWord[], from: number): Unwrapped {
       note: 'parallel has an option it may not take alone',
     };
   }
+  // Plain words, no `:::` and no replacement string: the shell reads them as they are, in place.
+  const plain = plainFrom(words) <= index && lastInputs(words) < index && words.length > index;
+  if (plain && braces === '{}') return { kind: 'words', from: index, appendsInput: true };
   const separator = words.findIndex((word, at) => at >= index && PARALLEL_INPUTS.test(word.text));
   const written = words.slice(index, separator < 0 ? words.length : separator);
   const command = replaced(written, braces);

@@ -7,7 +7,7 @@ import type { LexedSegment, ShellWord } from './lexed-line.js';
 import { programsMatching } from './program-globs.js';
 import { type ActionTag, UNREAD_COMMAND_TAGS } from './tags.js';
 import { nested, push, textsOf, type Walk } from './walk.js';
-import { PLAIN_WORD } from './word-text.js';
+import { plainFrom } from './word-text.js';
 
 /** The segment walker's two entry points. */
 export interface Walkers {
@@ -60,19 +60,6 @@ export function walkFind({ args, segment, walk, tags }: ProgramCall, walkers: Wa
     walkers.words(args.slice(index + 1, stop), segment, nested(walk, `find ${text}`), new Set());
     index = stop;
   }
-}
-
-/** Per word array: the index from which every word is plain (worked out once per array). */
-const PLAIN_FROM = new WeakMap<readonly ShellWord[], number>();
-
-function plainFrom(words: readonly ShellWord[]): number {
-  let from = PLAIN_FROM.get(words);
-  if (from === undefined) {
-    from = words.length;
-    while (from > 0 && !words[from - 1]!.dynamic && PLAIN_WORD.test(words[from - 1]!.text)) from--;
-    PLAIN_FROM.set(words, from);
-  }
-  return from;
 }
 
 /** The index of ssh's host among `words` from `from`, past its options; may be past the end. */

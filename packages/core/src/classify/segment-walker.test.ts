@@ -163,3 +163,20 @@ describe('a chain of ssh', () => {
     expect(readWhole("ssh h 'ls; rm -rf x'")).toContain('destructive');
   });
 });
+
+describe('a chain of wrappers that run plain words through a shell', () => {
+  it('reads the words in place, as sudo is read, so no level reads the rest again', () => {
+    // Joined and read again at each level, the chain ended in `unknown` past 16 levels.
+    expect(readWhole(`${'watch '.repeat(40)}rm -rf victim`)).toEqual(['delete', 'destructive']);
+    expect(readWhole(`${'parallel -j 2 '.repeat(40)}rm -rf victim`)).toEqual([
+      'delete',
+      'destructive',
+    ]);
+  });
+
+  it('still joins and reads again what is not plain, or what parallel adds to', () => {
+    expect(readWhole("watch 'ls; rm -rf victim'")).toContain('destructive');
+    expect(readWhole('parallel rm ::: -rf victim')).toEqual(['delete', 'destructive']);
+    expect(readWhole('parallel -I ls ls -rf victim ::: rm')).toEqual(['unknown']);
+  });
+});

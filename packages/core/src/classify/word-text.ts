@@ -3,6 +3,25 @@ import type { ShellWord } from './lexed-line.js';
 /** A word a shell reads back as itself, unquoted: nothing in it is special to the shell. */
 export const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
+/** Per word array: the index from which every word is plain (worked out once per array). */
+const PLAIN_FROM = new WeakMap<readonly ShellWord[], number>();
+
+/**
+ * The index from which every word of `words` is plain and no expansion, so
+ * a shell reading them joined with spaces reads the same words: a wrapper
+ * that runs them through a shell (`ssh h CMD`, `watch CMD`) may be read in
+ * place instead of joined and read again at each level of a chain.
+ */
+export function plainFrom(words: readonly ShellWord[]): number {
+  let from = PLAIN_FROM.get(words);
+  if (from === undefined) {
+    from = words.length;
+    while (from > 0 && !words[from - 1]!.dynamic && PLAIN_WORD.test(words[from - 1]!.text)) from--;
+    PLAIN_FROM.set(words, from);
+  }
+  return from;
+}
+
 /** `${IFS}` or `$IFS`: a field separator, so `rm${IFS}-rf${IFS}y` is three words. */
 export const IFS = /\$\{IFS\}|\$IFS(?![A-Za-z0-9_])/g;
 

@@ -94,6 +94,8 @@ const hostile: Record<string, string> = {
   'ssh chain': filled('ssh h ', 'ls'),
   'ssh chain with options': filled('ssh -p 22 h ', 'ls'),
   'ssh chain with options read apart': filled('ssh -o A=b h ', 'ls'),
+  'watch chain': filled('watch ', 'ls'),
+  'parallel chain': filled('parallel -j 2 ', 'ls'),
   words: filled('ls ', ''),
   'unquoted expansions': filled('find . -name $N ', ''),
   'here-documents': filled('cat <<EOF ', '\n'),
