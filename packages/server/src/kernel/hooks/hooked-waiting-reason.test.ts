@@ -25,7 +25,8 @@ describe('the waiting reason of a park that outlived the hook', () => {
     const answered = await runHook({
       protocol: claudeCode,
       env,
-      waitMs: 300,
+      // Long enough for the first answer on a loaded machine (a shorter wait times the request out).
+      waitMs: 3000,
       input: JSON.stringify({
         session_id: 's1',
         hook_event_name: 'PreToolUse',
