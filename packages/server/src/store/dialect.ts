@@ -26,6 +26,13 @@ export interface DialectTraits {
    */
   identityQuery: string | null;
   /**
+   * Queries naming the server (cluster) a database lives on, beside its
+   * identity: `available` answers whether `read` may run (a server may
+   * refuse the function it calls), `read` answers `cluster`; null where
+   * there is none (store-identity.ts).
+   */
+  clusterQuery: { available: string; read: string } | null;
+  /**
    * How a test reads the engine's plan of a statement (store/query-plan.ts):
    * the command put before it, the column of each plan line, and a setting
    * turned off while planning so a table of a test's few rows is not scanned

@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
-import { DIALECT_TRAITS, type Dialect } from './dialect.js';
-import { IDENTITY } from './store-identity-migration.js';
+import { databaseIdentity, IDENTITY } from './database-identity.js';
+import type { Dialect } from './dialect.js';
 
 /**
  * A store's recorded identity names its cluster too (store-identity.ts): a
@@ -13,11 +13,9 @@ import { IDENTITY } from './store-identity-migration.js';
 export function storeIdentityClusterMigration(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<unknown>) {
-      const query = DIALECT_TRAITS[dialect].identityQuery;
-      if (query === null) return;
-      const { rows } = await sql<{ identity: string }>`${sql.raw(query)}`.execute(db);
-      const live = rows[0]?.identity;
-      if (live === undefined) return;
+      const live = await databaseIdentity(db, dialect);
+      // Null where the backend tells none; no colon where the server keeps its cluster unread.
+      if (live === null || !live.includes(':')) return;
       const oid = live.slice(live.lastIndexOf(':') + 1);
       await sql`update store_identity set value = ${live} where name = ${IDENTITY} and value = ${oid}`.execute(
         db,

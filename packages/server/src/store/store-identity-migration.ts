@@ -2,18 +2,6 @@ import type { Kysely, Migration } from 'kysely';
 import { DIALECT_TRAITS, type Dialect } from './dialect.js';
 
 /**
- * The row of `store_identity` recording which database a store is (the
- * backend's `identityQuery`): on PostgreSQL
- * the cluster's system identifier and the database's OID, which a
- * `pg_restore` into a new database (or `CREATE DATABASE ... TEMPLATE`)
- * changes and a rename keeps. The cluster is part of it because a fresh
- * cluster numbers its first database as every other fresh cluster does
- * (16384): a restore onto a new server kept the OID. None on SQLite, whose
- * copies `airlock restore` fences itself.
- */
-export const IDENTITY = 'database';
-
-/**
  * Restore fencing: what the database a store was last served from was
  * (store-identity.ts), so that a kernel starting on a copy of it (a
  * pg_restore into a new database) fences it before it serves.

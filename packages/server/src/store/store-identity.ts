@@ -1,14 +1,10 @@
-import { sql } from 'kysely';
-import { DIALECT_TRAITS } from './dialect.js';
+import type { Kysely } from 'kysely';
+import { databaseIdentity, IDENTITY } from './database-identity.js';
 import type { Store } from './store.js';
-import { IDENTITY } from './store-identity-migration.js';
 
 /** The identity of the database the store is open on now; null where the backend tells none. */
 export async function liveIdentity(store: Store): Promise<string | null> {
-  const query = DIALECT_TRAITS[store.dialect].identityQuery;
-  if (query === null) return null;
-  const { rows } = await sql<{ identity: string }>`${sql.raw(query)}`.execute(store.db);
-  return rows[0]?.identity ?? null;
+  return databaseIdentity(store.db as Kysely<unknown>, store.dialect);
 }
 
 /** The identity recorded by the last start (or fence) on this store; undefined when none was. */

@@ -12,8 +12,12 @@ export const POSTGRES_TRAITS = {
   sharedByProcesses: true,
   jsonTextAt: (column: string, key: string): RawBuilder<string | null> =>
     sql<string | null>`(${sql.ref(column)}::json ->> ${sql.lit(key)})`,
-  identityQuery:
-    "select (select system_identifier::text from pg_control_system()) || ':' || oid::text as identity " +
-    'from pg_database where datname = current_database()',
+  identityQuery: 'select oid::text as identity from pg_database where datname = current_database()',
+  clusterQuery: {
+    available:
+      'select coalesce(has_function_privilege(' +
+      "to_regprocedure('pg_catalog.pg_control_system()'), 'execute'), false) as available",
+    read: 'select system_identifier::text as cluster from pg_control_system()',
+  },
   queryPlan: { explain: 'explain', lineColumn: 'QUERY PLAN', scanSetting: 'enable_seqscan' },
 } as const;

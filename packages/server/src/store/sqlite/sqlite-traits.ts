@@ -13,5 +13,6 @@ export const SQLITE_TRAITS = {
   jsonTextAt: (column: string, key: string): RawBuilder<string | null> =>
     sql<string | null>`json_extract(${sql.ref(column)}, ${sql.lit(`$.${key}`)})`,
   identityQuery: null,
+  clusterQuery: null,
   queryPlan: { explain: 'explain query plan', lineColumn: 'detail', scanSetting: null },
 } as const;
