@@ -1,6 +1,8 @@
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { backends } from '../testing/stores.js';
+import { databaseIdentity } from './database-identity.js';
 import { SQL } from './sql-handle.js';
 import { Store } from './store.js';
 import { liveIdentity, recordedIdentity, recordIdentity } from './store-identity.js';
@@ -65,6 +67,29 @@ describe.skipIf(!postgres || postgres.skip !== null)('a PostgreSQL store’s ide
       const copied = await reopen();
       expect(copied.recorded).toBe('999999');
     } finally {
+      await dispose();
+    }
+  });
+
+  it('is the OID alone where the role may not read the cluster, and does not fail', async () => {
+    const { store, location, dispose } = await postgres!.open();
+    const db = store[SQL].db;
+    const role = `airlock_probe_${Date.now()}`;
+    const url = new URL(location.databaseUrl!);
+    url.username = role;
+    url.password = 'probe';
+    await sql`create role ${sql.id(role)} login password 'probe'`.execute(db);
+    await sql`revoke execute on function pg_control_system() from public`.execute(db);
+    const restricted = new Kysely<unknown>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString() }) }),
+    });
+    try {
+      const { oid } = await clusterAndOid(store);
+      expect(await databaseIdentity(restricted, 'postgres')).toBe(oid);
+    } finally {
+      await restricted.destroy();
+      await sql`grant execute on function pg_control_system() to public`.execute(db);
+      await sql`drop role ${sql.id(role)}`.execute(db);
       await dispose();
     }
   });
