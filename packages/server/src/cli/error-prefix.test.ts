@@ -26,7 +26,7 @@ describe('the CLI names itself once in an error', () => {
   it('a command error that names its command is printed as it is', async () => {
     const { code, stderr } = await failing(['runs', 'list', '--state', 'sleeping']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^airlock runs list: --state must be one of /);
+    expect(stderr).toMatch(/^airlock runs list: --state wants one of /);
     expect(stderr).not.toContain('airlock: airlock');
   });
 
