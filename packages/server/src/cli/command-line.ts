@@ -23,8 +23,8 @@ export interface VerbShape {
  * a flag's value it cannot use): an operator error whose exit code is 2.
  */
 export class UsageError extends OperatorError {
-  constructor(message: string) {
-    super(message, 2);
+  constructor(message: string, details: readonly string[] = []) {
+    super(message, 2, details);
   }
 }
 

@@ -30,7 +30,15 @@ describe('airlock approvals, tokens label and decisions progress', { timeout: 18
     writeFileSync(bad, JSON.stringify({ rules: [{ required: 0 }] }));
     const refused = await airlock(d, ['approvals', 'set', '--file', bad], d.tokens.member);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('/rules/0/required');
+    // One problem a line, as a line: not escaped into one line that reads "\n  /rules...".
+    expect(refused.stderr).toMatch(/ is not a valid policy:\n {2}\/rules\/0\/required: /);
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{"groups": {"ops": [sk-live-SECRET123]}}');
+    const notJson = await airlock(d, ['approvals', 'set', '--file', broken], d.tokens.member);
+    expect(notJson).toMatchObject({
+      code: 2,
+      stderr: `airlock approvals set: ${broken} is not JSON (an unexpected "s")\n`,
+    });
     const good = join(dir, 'policy.json');
     writeFileSync(
       good,

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import {
   type ApprovalPolicy,
   type ApprovalPolicyView,
@@ -12,6 +11,7 @@ import {
   print,
   UsageError,
 } from './connection.js';
+import { readJsonFile } from './json-file.js';
 import { parseWholeNumber } from './paging.js';
 
 /** `airlock approvals --help` */
@@ -45,19 +45,11 @@ function readPolicyFile(path: unknown): unknown {
   if (typeof path !== 'string') {
     throw new UsageError('airlock approvals set: give --file <policy.json>');
   }
-  let document: unknown;
-  try {
-    document = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`airlock approvals set: cannot read ${path}: ${(error as Error).message}`);
-  }
+  const document = readJsonFile(path, 'airlock approvals set');
   const checked = validateApprovalPolicy(document);
   if (!checked.ok) {
     const lines = checked.problems.map((p) => `  ${p.pointer || '/'}: ${p.message} (${p.code})`);
-    throw new OperatorError(
-      `airlock approvals set: ${path} is not a valid policy:\n${lines.join('\n')}`,
-      1,
-    );
+    throw new OperatorError(`airlock approvals set: ${path} is not a valid policy:`, 1, lines);
   }
   return document;
 }

@@ -206,7 +206,8 @@ function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
 export function describeFailure(error: unknown): { message: string; exitCode: number } {
   // A detail may repeat what the operator or an agent sent: its control characters are escaped.
   if (error instanceof OperatorError) {
-    return { message: forTerminal(error.message), exitCode: error.status };
+    const lines = [error.message, ...error.details].map(forTerminal);
+    return { message: lines.join('\n'), exitCode: error.status };
   }
   if (isAirlockError(error)) {
     return { message: refusalLines(error).join('\n'), exitCode: 1 };

@@ -81,6 +81,11 @@ describe('airlock overlays against a running kernel', { timeout: 180_000 }, () =
     );
     const bad = await airlock(d, ['overlays', 'load', d.appId, '--file', file]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('/0/rules/0/targets/0');
+    expect(bad.stderr).toMatch(/ is not a valid overlay document:\n {2}\/0\/rules\/0\/targets\/0/);
+    writeFileSync(file, '[{"ruleSetId": sk-live-SECRET123}]');
+    const broken = await airlock(d, ['overlays', 'load', d.appId, '--file', file]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^airlock overlays: .* is not JSON \(/);
+    expect(broken.stderr).not.toContain('SECRET');
   });
 });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type OverlayScope,
@@ -13,6 +12,7 @@ import {
   print,
   UsageError,
 } from './connection.js';
+import { readJsonFile } from './json-file.js';
 
 /** The repository file a project overlay document is kept in, under review. */
 export const PROJECT_OVERLAY_FILE = '.airlock/permissions.json';
@@ -67,12 +67,7 @@ function scopeOf(value: string | undefined): OverlayScope {
  * object with a `groups` array. Every problem is reported with its pointer.
  */
 export function readOverlayFile(path: string, scope: OverlayScope): unknown[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
-  }
+  const parsed = readJsonFile(path, 'airlock overlays');
   const groups =
     parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
       ? (parsed as { groups?: unknown }).groups
@@ -80,7 +75,7 @@ export function readOverlayFile(path: string, scope: OverlayScope): unknown[] {
   const validated = validateOverlayDocument(groups, scope);
   if (!validated.ok) {
     const lines = validated.problems.map((p) => `  ${p.pointer || '/'}: ${p.message}`);
-    throw new UsageError(`${path} is not a valid overlay document:\n${lines.join('\n')}`);
+    throw new UsageError(`airlock overlays: ${path} is not a valid overlay document:`, lines);
   }
   return validated.value;
 }
