@@ -99,6 +99,11 @@ function logRegistration(bridge: ExecutorBridge): void {
       'the agent has no profile yet, so the tools were not registered: declare one (PUT /agent_api/v1/profile/configuration) and start again',
     );
   }
+  if (bridge.manifestLeftOut) {
+    log(
+      "the profile selects a permission rule set and declares no tool_manifest, so the tools' manifest entries were not written (a manifest of these tools alone would make every other tool of the agent ask); declare the agent's tools in a manifest to have them added",
+    );
+  }
 }
 
 /** `airlock executor mcp`: runs the executor bridge until SIGINT/SIGTERM. */

@@ -111,6 +111,13 @@ export interface ExecutorBridge {
    */
   readonly registration: Registration;
   /**
+   * True when the agent's profile selects a permission rule set and declares
+   * no tool manifest, so the tools' manifest entries were left out of it (a
+   * manifest of these tools alone would make every other tool of the agent
+   * ask a person).
+   */
+  readonly manifestLeftOut: boolean;
+  /**
    * Claims a granted row by its address and runs it here, resolving with the
    * row as committed; null when it is not this bridge's to run (see the SDK
    * executor's `take`). `options`: see {@link BridgeTakeOptions}.
@@ -263,10 +270,11 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
         handlers[name] = handlerFor(connection, tool, canceledOf);
       });
     }
-    const { registration, version: registeredVersion } = await registerTools(
-      options,
-      entriesByServer,
-    );
+    const {
+      registration,
+      version: registeredVersion,
+      manifestLeftOut,
+    } = await registerTools(options, entriesByServer);
     const executorFor = (tools: Record<string, ToolHandler>) =>
       createExecutor({
         url: options.url,
@@ -308,6 +316,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       connections,
       registeredVersion,
       registration,
+      manifestLeftOut,
       take: async (runId, taskKey, options = {}) => {
         if (options.toolName !== undefined && !executorOf.has(options.toolName)) return null;
         const runner = runnerOf(options.toolName);

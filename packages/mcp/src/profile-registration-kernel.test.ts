@@ -156,6 +156,20 @@ describe('registering tools against a kernel that versions the profile', () => {
     expect(kernel.version).toBe(1 + count);
   });
 
+  it('says when it left the manifest out of a profile that selects a rule set', async () => {
+    kernel = await new StandInKernel(ONE_APP).start();
+    kernel.configuration = { approval_mode: 'rules', permission_rule_set: 'autonomous' };
+    const options = { url: kernel.url, executorToken: 'executor', agentToken: 'agent' };
+    expect(await registerTools(options, tools('fs'))).toEqual({
+      registration: 'unchanged',
+      version: null,
+      manifestLeftOut: true,
+    });
+    expect(kernel.puts).toBe(0);
+    kernel.configuration = { ...kernel.configuration, tool_manifest: [] };
+    expect((await registerTools(options, tools('fs'))).manifestLeftOut).toBe(false);
+  });
+
   it('gives up with stale_digest when other writers keep coming first, within a bound', async () => {
     kernel = await new StandInKernel(ONE_APP, {
       onRead: () => {

@@ -94,6 +94,19 @@ export function problemsNamingTools(
 /** What registering a bridge's tools in the agent's profile did. */
 export type Registration = 'not_asked' | 'registered' | 'unchanged' | 'no_profile';
 
+/** What {@link registerTools} did. */
+export interface RegistrationResult {
+  registration: Registration;
+  /** The profile version it made, or null when it made none. */
+  version: number | null;
+  /**
+   * True when the profile selects a permission rule set and declares no
+   * manifest, so the tools' manifest entries were not written (see
+   * `registerServerTools`).
+   */
+  manifestLeftOut: boolean;
+}
+
 /**
  * How many times a registration reads the profile and writes it back when
  * another writer (another bridge of the same agent) keeps coming first. Each
@@ -175,8 +188,17 @@ export async function checkOneApplication(executor: KernelApi, agent: KernelApi)
 export async function registerTools(
   options: RegistrationOptions,
   entriesByServer: Map<string, ToolManifestEntry[]>,
-): Promise<{ registration: Registration; version: number | null }> {
-  if (!options.agentToken) return { registration: 'not_asked', version: null };
+): Promise<RegistrationResult> {
+  const done = (
+    registration: Registration,
+    version: number | null = null,
+    stored?: ProfileConfiguration,
+  ) => ({
+    registration,
+    version,
+    manifestLeftOut: stored !== undefined && manifestWouldHideOtherTools(stored),
+  });
+  if (!options.agentToken) return done('not_asked');
   const kernelAs = (token: string) =>
     new KernelApi({
       url: options.url,
@@ -191,15 +213,15 @@ export async function registerTools(
   if (options.workspaceId) await checkOneApplication(executor, api);
   for (let attempt = 1; ; attempt += 1) {
     const stored = await api.profileVersion();
-    if (stored === null) return { registration: 'no_profile', version: null };
+    if (stored === null) return done('no_profile');
     const configuration = withServersTools(stored.configuration, entriesByServer);
-    if (configuration === null) return { registration: 'unchanged', version: null };
+    if (configuration === null) return done('unchanged', null, stored.configuration);
     try {
       const { version } = await api.putProfile({
         ...(configuration as typeof stored.configuration),
         expected_version: stored.version,
       });
-      return { registration: 'registered', version };
+      return done('registered', version, stored.configuration);
     } catch (error) {
       if (hasErrorCode(error, 'stale_digest') && attempt < REGISTRATION_ATTEMPTS) {
         // A random pause, longer each time: bridges that started together stop writing in step.
