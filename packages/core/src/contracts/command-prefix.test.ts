@@ -23,3 +23,16 @@ describe('SimpleCommands', () => {
     expect(simple.of('x'.repeat(9000))).toBeNull();
   });
 });
+
+describe('SimpleCommands within the bound of one call', () => {
+  it('reads commands up to 8,192 characters together, and matches the rest as text', () => {
+    const simple = new SimpleCommands();
+    const first = `${'ls; '.repeat(1500)}git push`;
+    const second = `${'ls; '.repeat(1500)}sudo git push`;
+    expect(simple.of(first)).toContain('git push');
+    // Past the call's bound the second is not read: a refusing rule matches its text anywhere.
+    expect(simple.of(second)).toBeNull();
+    expect(simple.blockingMatch(second, 'git push')).toBe(true);
+    expect(simple.blockingMatch(second, 'npm publish')).toBe(false);
+  });
+});

@@ -14,7 +14,9 @@ import { type ClassifiedSegment, classifyShellSegments } from '../classify/segme
  * `sudo git push`, `"git" push`). Otherwise a `must_not: command-prefix:git
  * push` would refuse `git push` and run `ls; git push`. A command too long
  * for the classifier to read matches such a rule when it holds the text
- * anywhere.
+ * anywhere; so does each command read past that bound counted over the
+ * call's commands together, as the call's tags are bounded (a call carrying
+ * a hundred commands of 8 KB must not cost a hundred readings).
  */
 
 /** A text lowercased with each run of whitespace as one space, as the classifier joins words. */
@@ -35,6 +37,8 @@ export function commandStartsWith(command: string, prefix: string): boolean {
 export class SimpleCommands {
   readonly #read = new Map<string, readonly string[] | null>();
   readonly #segments = new Map<string, readonly ClassifiedSegment[]>();
+  /** Characters this call may still classify here (segments remembered cost nothing). */
+  #budget = MAX_CLASSIFIED_COMMAND_LENGTH;
 
   /** Keeps the segments classified for a command (pass it as carriedTags's `read`). */
   readonly remember: SegmentsRead = (command, segments) => {
@@ -45,14 +49,18 @@ export class SimpleCommands {
   of(command: string): readonly string[] | null {
     let read = this.#read.get(command);
     if (read === undefined) {
-      const segments =
-        command.length > MAX_CLASSIFIED_COMMAND_LENGTH
-          ? null
-          : (this.#segments.get(command) ?? classifyShellSegments(command));
+      const segments = this.#segments.get(command) ?? this.#classify(command);
       read = segments === null ? null : segments.map((segment) => spaced(segment.command));
       this.#read.set(command, read);
     }
     return read;
+  }
+
+  /** The segments of a command within the call's bound; null past it (matched as text). */
+  #classify(command: string): readonly ClassifiedSegment[] | null {
+    if (command.length > this.#budget) return null;
+    this.#budget -= command.length;
+    return classifyShellSegments(command);
   }
 
   /** Whether a refusing or asking rule's `prefix` (lowercase) matches `command`. */
