@@ -53,6 +53,6 @@ describe('check: a --tools catalog is read through the profile tool_aliases', ()
       dir,
     );
     expect(codes(check.stdout)).toEqual(['unknown-tool']);
-    expect(check.stdout).toContain('is an alias of \\"read\\"');
+    expect(check.stdout).toContain('names an alias of \\"read\\"');
   });
 });

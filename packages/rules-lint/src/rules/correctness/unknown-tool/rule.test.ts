@@ -16,7 +16,23 @@ describe('unknown-tool', () => {
     ]);
     expect(findings[0]?.message).toContain('Did you mean "bash"?');
     expect(findings[1]?.message).toContain('"browser_*"');
-    expect(findings[2]?.message).toContain('is an alias of "bash"');
+    expect(findings[2]?.message).toContain('names an alias of "bash"');
+    expect(findings[2]?.message).toContain('never grants');
+  });
+
+  it('lets a deny or ask name an alias, which binds a call made by that name', () => {
+    const profile = {
+      tool_names: ['bash', 'shell'],
+      tool_aliases: { shell: 'bash' },
+      approval_rules: [
+        { tool: 'shell', verdict: 'deny', reason: 'not by that name' },
+        { tool: 'sh*', verdict: 'ask' },
+        { tool: 'sh*', verdict: 'allow' },
+      ],
+    };
+    const findings = lintWith(unknownTool, JSON.stringify(profile));
+    expect(findings.map((finding) => finding.pointer)).toEqual(['/approval_rules/2/tool']);
+    expect(findings[0]?.message).toContain('an allow grants by the resolved name only');
   });
 
   it('knows names from tool_names, the --tools catalog and globs', () => {

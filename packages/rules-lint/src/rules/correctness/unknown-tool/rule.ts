@@ -1,3 +1,4 @@
+import { matchGlob } from '@airlock/core';
 import { toolsMatching } from '../../../catalog/tool-catalog.js';
 import type { LintReport, LintRule } from '../../lint-rule.js';
 
@@ -10,7 +11,8 @@ export const unknownTool: LintRule = {
   docs: {
     summary: 'A tool name or glob that matches no known tool, so the rule never applies.',
     description:
-      'Rules see the resolved tool name (after the runner suffix and `tool_aliases`). An alternative of `tool` that matches none of the known tools is almost always a typo, ' +
+      'Rules see the resolved tool name (after the runner suffix and `tool_aliases`); a deny or ask also binds a call by the name the model called it, an allow grants by the resolved name only. ' +
+      'An alternative of `tool` that matches none of the known tools is almost always a typo, ' +
       "and under `rules` mode a typo in an allow rule turns into refusals the model reads. Known tools are those of `--tools CATALOG.json` (or the config's `tools`), the profile's `tool_names` " +
       "and its lifecycle hook tools, every name resolved through its aliases as a call's name is; with none known, the rule is silent. Fix the spelling or add the tool to the catalog. " +
       'A deny whose tool glob (with `*` or `?`) matches no known tool is only a warning: guarding a namespace before its tools exist (`mcp__gitlab__*`) is sound practice.',
@@ -23,13 +25,16 @@ export const unknownTool: LintRule = {
     for (const entry of rules) {
       for (const alternative of entry.alternatives) {
         if (toolsMatching(tools, alternative).length > 0) continue;
-        if (Object.hasOwn(toolAliases, alternative)) {
-          const target = toolAliases[alternative]!;
+        const aliased = Object.keys(toolAliases).filter((name) => matchGlob(alternative, name));
+        // A deny or ask naming the called name binds an aliased call; an allow grants by the resolved name only.
+        if (aliased.length > 0 && entry.verdict !== 'allow') continue;
+        if (aliased.length > 0) {
+          const targets = [...new Set(aliased.map((name) => toolAliases[name]!))];
           reports.push({
             pointer: `${entry.pointer}/tool`,
             message:
-              `tool "${alternative}" is an alias of "${target}" in tool_aliases, and rules see the resolved name, so this part of rule ${entry.index} never applies. ` +
-              `Write "${target}" instead.`,
+              `tool "${alternative}" names ${aliased.length === 1 ? 'an alias' : 'aliases'} of ${targets.map((name) => `"${name}"`).join(', ')} in tool_aliases, and an allow grants by the resolved name only, so this part of rule ${entry.index} never grants. ` +
+              `Write ${targets.map((name) => `"${name}"`).join(' or ')} instead.`,
           });
           continue;
         }
