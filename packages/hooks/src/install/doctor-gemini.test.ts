@@ -12,7 +12,14 @@ function projectInstall() {
   mkdirSync(project);
   mkdirSync(join(home, '.gemini'));
   writeFileSync(join(home, 'airlock-hook.js'), '');
-  const env = { HOME: home, CODEX_HOME: join(home, '.codex') };
+  mkdirSync(join(home, 'system'));
+  // The administrator's files, where Gemini CLI reads them when these are set (none written yet).
+  const env = {
+    HOME: home,
+    CODEX_HOME: join(home, '.codex'),
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: join(home, 'system', 'settings.json'),
+    GEMINI_CLI_SYSTEM_DEFAULTS_PATH: join(home, 'system', 'system-defaults.json'),
+  };
   const scope = { kind: 'project', dir: project } as const;
   installHooks({
     agent: 'gemini',
@@ -26,6 +33,8 @@ function projectInstall() {
   const files = {
     user: join(home, '.gemini', 'settings.json'),
     project: join(project, '.gemini', 'settings.json'),
+    system: env.GEMINI_CLI_SYSTEM_SETTINGS_PATH,
+    defaults: env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH,
   };
   /** Adds `hooksConfig` to a settings file, keeping what it holds. */
   const withHooksConfig = (path: string, hooksConfig: unknown) => {
@@ -69,6 +78,27 @@ describe('Gemini CLI settings that switch its hooks off', () => {
       status: 'fail',
       detail: `${files.user} lists Airlock's hook "airlock" in "hooksConfig.disabled": Gemini CLI skips it, so no call reaches Airlock`,
     });
+  });
+
+  // Gemini CLI 0.61 with "enabled": false in /etc/gemini-cli/settings.json ran a call Airlock refuses.
+  it("the administrator's system settings win over a project's enabled: true: doctor fails", async () => {
+    const { files, withHooksConfig, hooksCheck } = projectInstall();
+    withHooksConfig(files.project, { enabled: true });
+    withHooksConfig(files.system, { enabled: false });
+    expect(await hooksCheck()).toMatchObject({
+      status: 'fail',
+      detail: `${files.system} sets "hooksConfig": {"enabled": false}: Gemini CLI runs no hook, so no call reaches Airlock`,
+    });
+    withHooksConfig(files.system, { disabled: ['airlock'] });
+    expect(await hooksCheck()).toMatchObject({ status: 'fail' });
+  });
+
+  it('the system defaults count where no other file decides', async () => {
+    const { files, withHooksConfig, hooksCheck } = projectInstall();
+    withHooksConfig(files.defaults, { enabled: false });
+    expect(await hooksCheck()).toMatchObject({ status: 'fail' });
+    withHooksConfig(files.user, { enabled: true });
+    expect(await hooksCheck()).toBeUndefined();
   });
 
   it('other hooks disabled, hooks enabled: no failure', async () => {

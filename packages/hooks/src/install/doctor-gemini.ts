@@ -23,14 +23,40 @@ function hooksConfigOf(path: string): Json | undefined {
 }
 
 /**
+ * Where Gemini CLI reads what an administrator sets, as it finds it: its
+ * system settings (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`, else the platform's
+ * file), over every other, and its system defaults
+ * (`GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, else `system-defaults.json` beside
+ * them), under every other.
+ */
+export function geminiSystemPaths(
+  env: InstallEnv,
+  platform: NodeJS.Platform = process.platform,
+): { settings: string; defaults: string } {
+  const settings =
+    env.GEMINI_CLI_SYSTEM_SETTINGS_PATH ||
+    (platform === 'darwin'
+      ? '/Library/Application Support/GeminiCli/settings.json'
+      : platform === 'win32'
+        ? 'C:\\ProgramData\\gemini-cli\\settings.json'
+        : '/etc/gemini-cli/settings.json');
+  const defaults =
+    env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH || join(dirname(settings), 'system-defaults.json');
+  return { settings, defaults };
+}
+
+/**
  * The Gemini CLI settings files that can switch the hooks of `scope` off,
- * the one that wins first: a project's `.gemini/settings.json`, then the
- * user's `~/.gemini/settings.json` (Gemini CLI merges a workspace's over
- * the user's).
+ * the one that wins first: the administrator's system settings, a
+ * project's `.gemini/settings.json`, the user's `~/.gemini/settings.json`
+ * (Gemini CLI merges a workspace's over the user's), then the system
+ * defaults.
  */
 function settingsInForce(scope: InstallScope, env: InstallEnv): string[] {
+  const system = geminiSystemPaths(env);
   const user = settingsPath('gemini', { kind: 'user' }, env);
-  return scope.kind === 'user' ? [user] : [settingsPath('gemini', scope, env), user];
+  const own = scope.kind === 'user' ? [user] : [settingsPath('gemini', scope, env), user];
+  return [system.settings, ...own, system.defaults];
 }
 
 /** The name Gemini CLI gives a hook (its `name`, else its command), which `hooksConfig.disabled` lists. */

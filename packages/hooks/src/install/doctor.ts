@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import type { HookedAgent } from '@airlock/core';
 import { defaultConfigPath, readHookConfig } from '../client/config.js';
+import { claudeManagedChecks } from './doctor-claude-managed.js';
 import { codexManagedChecks } from './doctor-codex-managed.js';
 import { geminiFolderTrust } from './doctor-gemini.js';
 import { entryKernelChecks, entryKernels, failure, request } from './doctor-kernels.js';
@@ -35,6 +36,8 @@ export interface DoctorOptions {
   env?: (InstallEnv & NodeJS.ProcessEnv) | undefined;
   /** Where Codex reads its administrator's requirements.toml and managed_config.toml (default /etc/codex). */
   codexManagedDir?: string | undefined;
+  /** Where Claude Code reads its managed settings (default /etc/claude-code; macOS: /Library/Application Support/ClaudeCode). */
+  claudeManagedDir?: string | undefined;
 }
 
 /** The credential and profile checks: an authenticated Airlock route, and its expected answer. */
@@ -214,7 +217,7 @@ function mainKernel(
  * Checks the whole path and says what to fix: the hooks' configuration,
  * the kernel reachable, the credential valid and of the agent plane, a
  * profile declared, the hooks registered with their fail-closed settings,
- * nothing an administrator set turning them off (Codex), the agent version
+ * nothing an administrator set turning them off, the agent version
  * measured, and the round trip's latency.
  */
 export async function doctor(options: DoctorOptions): Promise<DoctorCheck[]> {
@@ -241,6 +244,7 @@ export async function doctor(options: DoctorOptions): Promise<DoctorCheck[]> {
       });
     }
     if (agent === 'codex') checks.push(...codexManagedChecks(options.codexManagedDir));
+    if (agent === 'claude-code') checks.push(...claudeManagedChecks(options.claudeManagedDir));
     const trust = agent === 'gemini' ? geminiFolderTrust(options.scope, env) : null;
     if (trust) checks.push(trust);
     checks.push(

@@ -10,6 +10,9 @@ export type InstallScope = { kind: 'user' } | { kind: 'project'; dir: string };
 export interface InstallEnv {
   HOME?: string | undefined;
   CODEX_HOME?: string | undefined;
+  /** Where Gemini CLI reads its administrator's settings and defaults, when not the platform's files. */
+  GEMINI_CLI_SYSTEM_SETTINGS_PATH?: string | undefined;
+  GEMINI_CLI_SYSTEM_DEFAULTS_PATH?: string | undefined;
 }
 
 /**
