@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from './errors.js';
+import { isServerError, ValidationError } from './errors.js';
 import { RunHandle, type WorkspaceContext } from './runs.js';
 import type { FeedEvent } from './views.js';
 
@@ -54,6 +54,14 @@ describe("a run's events", () => {
     expect((await run.events({ limit: 3 })).map((e) => e.seq)).toEqual([1, 2, 3]);
     expect((await run.events()).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(asked.at(-1)).toEqual({ after: 0, limit: 1000 });
+  });
+
+  it('stops with a ServerError when a page says to go on from where it started', async () => {
+    const query = async () => ({ events: [event(1)], next_after: 0 });
+    const context = { operations: { runs: { events: { query } } } } as unknown as WorkspaceContext;
+    const failure = await new RunHandle(context, 'run_1').events().catch((error) => error);
+    expect(isServerError(failure)).toBe(true);
+    expect((failure as Error).message).toContain('not past it');
   });
 
   it('refuses a limit that is not a whole number above 0, asking nothing', async () => {

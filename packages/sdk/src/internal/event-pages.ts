@@ -1,3 +1,4 @@
+import { unreadableAnswer } from '../errors.js';
 import type { FeedEvent } from '../views.js';
 import { invalidInput } from './deadline.js';
 
@@ -17,7 +18,8 @@ export interface EventPageAnswer {
  * budget with more to come, so only `next_after: null` ends the reading; a
  * kernel that does not send it ends a page short of its limit only at the end.
  * @throws ValidationError `invalid_input` for a limit that is not a whole number above 0,
- *   before sending anything; whatever `readPage` throws.
+ *   before sending anything; ServerError `internal` for a `next_after` not past the page's
+ *   `after` (going on would read the same events for ever); whatever `readPage` throws.
  */
 export async function readEventPages(
   readPage: (page: { after: number; limit: number }) => Promise<EventPageAnswer>,
@@ -44,6 +46,12 @@ export async function readEventPages(
         : page.next_after;
     // A kernel that answered a page with nothing in it and somewhere to go on would loop here.
     if (next === null || page.events.length === 0) break;
+    if (!Number.isSafeInteger(next) || next <= after) {
+      throw unreadableAnswer(
+        `the events page after ${after} said to go on after ${String(next)}, which is not past it; reading stopped there`,
+        null,
+      );
+    }
     after = next;
   }
   return events;
