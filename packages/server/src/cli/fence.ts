@@ -122,7 +122,7 @@ export async function fence(argv: string[]): Promise<number> {
     const fenced = await fenceStore(store);
     for (const row of fenced) process.stdout.write(`${fencedLine(row)}\n`);
     process.stderr.write(
-      (continued ? continuedReport(continued, 'read') : '') + fenceReport(fenced, { listed: true }),
+      (continued ? replacedLogReport(continued) : '') + fenceReport(fenced, { listed: true }),
     );
     return 0;
   } catch (error) {
@@ -252,6 +252,15 @@ async function readReplacedHeads(databaseUrl: string): Promise<Map<string, numbe
       `reading the replaced database: ${mapped.detail}; check --replaced-database-url`,
     );
   }
+}
+
+/** What `--replaced-database-url` did to the numbering, saying so when it changed nothing. */
+function replacedLogReport(continued: readonly ContinuedLog[]): string {
+  if (continued.length > 0) return continuedReport(continued, 'read');
+  return (
+    "numbering unchanged: no workspace's log in the replaced database goes past the restored one's " +
+    '(was the same database named twice, or was it fenced this way before?)\n'
+  );
 }
 
 /**

@@ -90,6 +90,7 @@ describe.skipIf(!postgres || postgres.skip !== null)('a pg_restore, fenced', () 
       live,
     ]);
     expect(again.code).toBe(0);
+    expect(again.stderr).toContain('numbering unchanged');
     expect((await logOf(restored, ws.id)).skipped).toEqual([{ after: 3, through: 7 }]);
   });
 
