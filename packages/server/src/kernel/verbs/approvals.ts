@@ -127,6 +127,37 @@ async function applyEdit(
 }
 
 /**
+ * Refuses an approval of a parked tool call or hook that the approval stage,
+ * as it stands now, refuses: a deny added since the call parked (an admin's
+ * guardrail above all, or a deny rule of a live overlay) binds a call that
+ * has not run yet, and no approval is a way past it. The approval is refused
+ * rather than the row failed: an approve never turns into a deny, nothing is
+ * written, and the call keeps waiting for a person's deny or its deadline
+ * (or for an approval once the deny is lifted). A question's answer runs
+ * nothing and is not checked here. Nothing is written.
+ * @throws AirlockError edit_refused (422) when the stage refuses the call as it would run.
+ */
+async function checkStageStillLets(
+  ctx: KernelContext,
+  tx: Tx,
+  options: { run: RunTable; row: TaskTable; who: string },
+): Promise<void> {
+  const { run, row, who } = options;
+  if (row.kind !== 'tool' && row.kind !== 'hook') return;
+  const { decision } = await evaluateEditedCall(ctx, tx, {
+    run,
+    row,
+    toolInput: JSON.parse(row.tool_input) as unknown,
+    decider: who,
+  });
+  if (decision.outcome !== 'denied') return;
+  throw new AirlockError(
+    'edit_refused',
+    `task ${row.key}: the approval stage refuses the call now (${decision.error?.detail ?? 'a policy layer denies it'}); nothing changed, and the call still waits for a deny or its deadline`,
+  );
+}
+
+/**
  * Records a member's approval of a parked row. The workspace's approval
  * policy says who may approve it and how many distinct members must; the row
  * becomes runnable for executors with the approval that meets that quorum,
@@ -136,10 +167,13 @@ async function applyEdit(
  * `toolInput` the call is edited first and evaluated again by every layer.
  * An earlier approval counts only while it stands (see standingApprovals): not
  * when its credential was revoked since, or the policy no longer lets its
- * member approve the row.
+ * member approve the row. Every approval, the first of a quorum as the last,
+ * is refused while the approval stage refuses the call as it stands now
+ * (checkStageStillLets: a guardrail added since it parked).
  * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
  *   version_mismatch (409) when it changed since `version`, approver_not_allowed or
- *   self_approval_refused (403), edit_refused (422), remember_unavailable (422) when
+ *   self_approval_refused (403), edit_refused (422) when the stage refuses the call (edited or
+ *   not), remember_unavailable (422) when
  *   remembering would let one member grant what the policy wants several for.
  */
 export function approveTask(
@@ -169,6 +203,9 @@ export function approveTask(
       row = edited.row;
       requirement = edited.requirement;
       checkDecider(requirement, decider);
+    } else {
+      // An edit crossed the stage already; the call as it parked crosses it again as it stands now.
+      await checkStageStillLets(ctx, tx, { run, row, who });
     }
     if (request.remember && requirement.required > 1) {
       throw new AirlockError(
