@@ -142,6 +142,12 @@ describe('effect profile', () => {
     expect(tagsOf({ argv: [] })).toEqual([]);
     expect(tagsOf({ command: ['ls', '-la'] })).toEqual(['read']);
   });
+  it('lists each command once, in the order first met, however many a pointer reaches', () => {
+    const steps = Array.from({ length: 50_000 }, (_, index) => ({ run: `ls ${index % 25_000}` }));
+    const commands = shellCommandsOf({ command: 'ls 7', steps }, ['/steps/*/run']);
+    expect(commands).toHaveLength(25_000);
+    expect(commands.slice(0, 3)).toEqual(['ls 7', 'ls 0', 'ls 1']);
+  });
   it('reads the fields a manifest marks as commands', () => {
     const input = { steps: [{ run: 'ls' }, { run: 'rm -rf build' }] };
     expect(shellCommandsOf(input)).toEqual([]);

@@ -136,13 +136,14 @@ export function commandsCarried(
   input: unknown,
   commandPointers: readonly string[] = [],
 ): CarriedCommands {
-  const commands: string[] = [];
+  // A set, not a scan of the list: a manifest's `/list/*` may reach a hundred thousand commands.
+  const commands = new Set<string>();
   let malformed = false;
   const take = (value: unknown) => {
     const field = commandField(value);
     if (field === null) return;
     if (!field.wellFormed) malformed = true;
-    if (field.text !== null && !commands.includes(field.text)) commands.push(field.text);
+    if (field.text !== null) commands.add(field.text);
   };
   for (const key of COMMAND_KEYS) take(stringAt(input, key));
   for (const pointer of commandPointers) {
@@ -150,7 +151,7 @@ export function commandsCarried(
     valuesAt(input, pointerTokens(pointer), values);
     for (const value of values) take(value);
   }
-  return { commands, malformed };
+  return { commands: [...commands], malformed };
 }
 
 /** The shell commands of {@link commandsCarried}; empty when there is none. */

@@ -122,3 +122,14 @@ for (const [name, text] of Object.entries(hostile)) {
     `hostile ${name} (${text.length.toLocaleString('en-US')} characters): ${time.toFixed(2)} ms, ${(time / baseline).toFixed(1)}x plain words`,
   );
 }
+
+// A call carrying many commands through a manifest's pointer (`/list/*`): the call is read
+// once, whatever the count (its tags and a refusing command-prefix rule share one bound).
+for (const count of [1_000, 100_000]) {
+  const toolInput = { list: Array.from({ length: count }, (_, index) => `ls ${index}`) };
+  const call = { toolName: 'run', toolInput, commandPointers: ['/list/*'] };
+  const start = process.hrtime.bigint();
+  evaluateActionContract(contract.value, call);
+  const time = Number(process.hrtime.bigint() - start) / 1e6;
+  console.log(`hostile call of ${count.toLocaleString('en-US')} commands: ${time.toFixed(1)} ms`);
+}
