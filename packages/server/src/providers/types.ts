@@ -1,3 +1,4 @@
+import { asKeptText } from '@airlock/core';
 /** A tool call as a provider proposes it. */
 export interface ProposedCall {
   /** The provider's id for the call (the model reads results by it); null when it has none. */
@@ -47,13 +48,22 @@ export type ProviderRound =
   | { type: 'tool_calls'; calls: ProposedCall[]; content?: string | undefined }
   | { type: 'final'; content: string };
 
-/** A provider failure; the run fails with this code and detail. */
+/**
+ * A provider failure; the run fails with this code and detail. The detail is
+ * kept as text every store keeps alike ({@link asKeptText}: NUL as U+FFFD, a
+ * lone surrogate replaced): it may quote what an endpoint answered, and a NUL
+ * in it made PostgreSQL refuse the run's end, so the run never ended.
+ */
 export class ProviderError extends Error {
+  readonly detail: string;
+
   constructor(
     readonly code: string,
-    readonly detail: string,
+    detail: string,
   ) {
-    super(`${code}: ${detail}`);
+    const kept = asKeptText(detail);
+    super(`${code}: ${kept}`);
+    this.detail = kept;
     this.name = 'ProviderError';
   }
 }
