@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { backends } from '../testing/stores.js';
 import { pendingMigrations } from './migrations.js';
@@ -31,7 +31,7 @@ describe.each(await backends())('a store from a newer Airlock, on $name', (backe
       expect((refused as Error).message).toContain('9999_from_the_future');
       expect((refused as Error).message).not.toMatch(/corrupted/);
       // Nothing was applied or removed.
-      expect(await pendingMigrations(store[SQL].db, store.dialect)).toEqual([]);
+      expect(await pendingMigrations(store[SQL].db as Kysely<unknown>, store.dialect)).toEqual([]);
     } finally {
       await dispose();
     }
