@@ -47,7 +47,7 @@ function curlWritesAFile(args: readonly string[]): boolean {
  * Programs that otherwise only read or fetch, writing a file an option or an
  * operand names, or the files they work on: `tsc` (unless `--noEmit`),
  * `eslint --fix`, `yq -i`, `tree -o`, `cloc --out`, `base64 -o`, `sort -o`, `less -o`,
- * `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`, `wget` (which saves what
+ * `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`, `ssh -E`, `wget` (which saves what
  * it fetches unless told `-O -` or `--spider`);
  * and the commands that set the machine's clock or name. Adds `write` (and
  * `external` for the machine's settings).
@@ -70,6 +70,9 @@ export function outputTags(program: string, args: readonly string[], tags: Set<A
     writes = operands(args, ['-c', '-g', '-l', '-o', '-s', '-seek']).length >= 2;
   } else if (program === 'curl') {
     writes = curlWritesAFile(args);
+  } else if (program === 'ssh') {
+    // `-E FILE` appends ssh's log to FILE (read in the remote command too: more, never less).
+    writes = writesAFile(optionValues(args, ['-E']));
   } else if (program === 'wget') {
     const saved = optionValues(args, ['-O', '--output-document']);
     writes = saved.length > 0 ? writesAFile(saved) : !hasFlag(args, '--spider');
