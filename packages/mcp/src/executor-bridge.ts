@@ -71,18 +71,18 @@ export interface BridgeRunOptions extends RunClaimedOptions {
 /** How {@link ExecutorBridge.take} claims a row. */
 export interface BridgeTakeOptions extends Pick<BridgeRunOptions, 'canceled'> {
   /**
-   * The row's tool: which of the bridge's executors claims it. Needed only
-   * when the bridge serves more tools than one executor claims
-   * ({@link EXECUTOR_TOOLS_MAX}); without it such a bridge refuses to take.
-   * A tool the bridge does not serve: nothing is claimed (null), where a
-   * claim would fail the row `unknown_tool` that another executor serves.
+   * The row's tool, as its caller read it: a tool the bridge does not serve
+   * claims nothing (null), where a claim would fail the row `unknown_tool`
+   * that another executor serves. Without it the row is claimed whatever its
+   * tool, as by any executor's `take`.
    */
   toolName?: string | undefined;
 }
 
 /**
- * The most tools one executor serves: the kernel's claim names at most this
- * many. A bridge serving more splits them over several executors.
+ * The most tool names one claim of the kernel names. A bridge serving more
+ * still runs them all on its one executor, which claims for them in groups
+ * of this many.
  */
 export const EXECUTOR_TOOLS_MAX = CLAIM_TOOL_NAMES_MAX;
 
@@ -121,8 +121,6 @@ export interface ExecutorBridge {
    * Claims a granted row by its address and runs it here, resolving with the
    * row as committed; null when it is not this bridge's to run (see the SDK
    * executor's `take`). `options`: see {@link BridgeTakeOptions}.
-   * @throws Error, claiming nothing, when the bridge serves more than
-   *   {@link EXECUTOR_TOOLS_MAX} tools and `options.toolName` is not given.
    */
   take(runId: string, taskKey: string, options?: BridgeTakeOptions): Promise<TaskView | null>;
   /**
@@ -219,7 +217,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
   const tools = new Map<string, BridgedTool>();
   const entriesByServer = new Map<string, ToolManifestEntry[]>();
   const handlers: Record<string, ToolHandler> = {};
-  const executors: Executor[] = [];
+  let executor: Executor | undefined;
   const committedListeners = new Set<(task: TaskView) => void>();
   const ranListeners = new Set<(task: TaskView) => void>();
   const leftRuns = new Set<string>();
@@ -242,7 +240,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
     }
   };
   const closeAll = async () => {
-    await Promise.all(executors.map((executor) => executor.close()));
+    await executor?.close();
     await Promise.all([...connections.values()].map((c) => c.close()));
   };
   try {
@@ -275,42 +273,25 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       version: registeredVersion,
       manifestLeftOut,
     } = await registerTools(options, entriesByServer);
-    const executorFor = (tools: Record<string, ToolHandler>) =>
-      createExecutor({
-        url: options.url,
-        token: options.executorToken,
-        timeoutMs: options.timeoutMs,
-        tools,
-        leaseMs: options.leaseMs,
-        bodyLimit: options.bodyLimit,
-        onError: (error) => options.onError?.(error),
-        onCommitted: (task) => {
-          for (const listener of committedListeners) listener(task);
-        },
-        onRan: (task) => {
-          for (const listener of ranListeners) listener(task);
-        },
-        leaves: (nudge) => leftRuns.has(nudge.run_id),
-      });
-    // The kernel refuses a claim naming more tools than it takes: one executor per share of them.
-    const entries = Object.entries(handlers);
-    const executorOf = new Map<string, Executor>();
-    for (let start = 0; start === 0 || start < entries.length; start += EXECUTOR_TOOLS_MAX) {
-      const share = entries.slice(start, start + EXECUTOR_TOOLS_MAX);
-      const executor = executorFor(Object.fromEntries(share));
-      executors.push(executor);
-      for (const [name] of share) executorOf.set(name, executor);
-    }
-    await Promise.all(executors.map((executor) => executor.ready));
-    const [first] = executors as [Executor, ...Executor[]];
-    /** The executor that serves a tool: only it may run the tool's rows. */
-    const runnerOf = (toolName: string | undefined): Executor => {
-      if (toolName !== undefined) return executorOf.get(toolName) ?? first;
-      if (executors.length === 1) return first;
-      throw new Error(
-        `name the row's tool (toolName): this bridge serves ${entries.length} tools over ${executors.length} executors`,
-      );
-    };
+    // One executor for every tool: it claims for them in groups the kernel's claim takes.
+    const served = createExecutor({
+      url: options.url,
+      token: options.executorToken,
+      timeoutMs: options.timeoutMs,
+      tools: handlers,
+      leaseMs: options.leaseMs,
+      bodyLimit: options.bodyLimit,
+      onError: (error) => options.onError?.(error),
+      onCommitted: (task) => {
+        for (const listener of committedListeners) listener(task);
+      },
+      onRan: (task) => {
+        for (const listener of ranListeners) listener(task);
+      },
+      leaves: (nudge) => leftRuns.has(nudge.run_id),
+    });
+    executor = served;
+    await served.ready;
     return {
       tools,
       connections,
@@ -318,18 +299,17 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       registration,
       manifestLeftOut,
       take: async (runId, taskKey, options = {}) => {
-        if (options.toolName !== undefined && !executorOf.has(options.toolName)) return null;
-        const runner = runnerOf(options.toolName);
+        if (options.toolName !== undefined && !tools.has(options.toolName)) return null;
         return withCancel(`${runId}/${taskKey}`, options.canceled, () =>
-          runner.take(runId, taskKey),
+          served.take(runId, taskKey),
         );
       },
       runClaimed: (claim, { canceled, ...options } = {}) =>
         withCancel(`${claim.task.run_id}/${claim.task.key}`, canceled, () =>
-          runnerOf(claim.task.tool_name).runClaimed(claim, options),
+          served.runClaimed(claim, options),
         ),
-      leaseMs: first.leaseMs,
-      holds: (runId, taskKey) => executors.some((executor) => executor.holds(runId, taskKey)),
+      leaseMs: served.leaseMs,
+      holds: (runId, taskKey) => served.holds(runId, taskKey),
       cancelWith(runId, taskKey, canceled) {
         const row = `${runId}/${taskKey}`;
         cancellations.set(row, canceled);
