@@ -97,7 +97,7 @@ describe('executor bridge: more tools than one claim may name', () => {
     expect((await workspace.runs.run(run.id).task(row?.key ?? '')).state).toBe('runnable');
   });
 
-  it('take() without the row\'s tool runs a row of its last tool on its one executor', async () => {
+  it("take() without the row's tool runs a row of its last tool on its one executor", async () => {
     const workspace = createClient({
       url: kernel.url,
       token: kernel.workspace.tokens.member,
