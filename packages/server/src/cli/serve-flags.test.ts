@@ -54,6 +54,10 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     [['--model-max-calls', '0'], '--model-max-calls wants a number of calls from 1 to 1024'],
     [['--model-max-calls', '1e3'], '--model-max-calls wants a number of calls from 1 to 1024'],
     [['--bogus'], "Unknown option '--bogus'"],
+    [
+      ['--notifications', '/nonexistent/channels.json'],
+      'invalid notifications configuration:\n  / invalid_json: cannot read /nonexistent/channels.json (ENOENT)\n',
+    ],
   ])('%j', async (args, message) => {
     n += 1;
     const dataDir = join(root, `refused-${n}`);

@@ -1,10 +1,15 @@
 import { parseArgs } from 'node:util';
+import { forTerminal } from '@airlock/core';
 import pino, { type Logger } from 'pino';
 import { type Airlock, startAirlock } from '../airlock.js';
 import { settleFirstSteps } from '../api/runs.js';
 import { createStandaloneRun } from '../kernel/verbs/runs.js';
 import { LOG_REDACTION } from '../logging/redact.js';
-import { loadNotificationsConfig } from '../notifications/config.js';
+import {
+  loadNotificationsConfig,
+  type NotificationsConfig,
+  NotificationsConfigError,
+} from '../notifications/config.js';
 import { DataDirInUseError } from '../store/sqlite/kernel-lock.js';
 import { selfCommand } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
@@ -146,6 +151,7 @@ function parseServeArgs(argv: string[]) {
 export async function serve(argv: string[]): Promise<number> {
   let values: ReturnType<typeof parseServeArgs>;
   let settings: ServeSettings;
+  let notifications: NotificationsConfig | undefined;
   try {
     values = parseServeArgs(argv);
     if (values.help) {
@@ -153,9 +159,17 @@ export async function serve(argv: string[]): Promise<number> {
       return 0;
     }
     settings = readServeSettings(values, process.env);
+    // A file the setting names that cannot be used is a setting it cannot take: exit 2, before
+    // anything opens, each problem on its own line.
+    notifications = settings.notificationsFile
+      ? loadNotificationsConfig(settings.notificationsFile)
+      : undefined;
   } catch (error) {
-    if (!(error instanceof ServeUsageError)) throw error;
-    process.stderr.write(`airlock serve: ${error.message}\n`);
+    if (!(error instanceof ServeUsageError || error instanceof NotificationsConfigError)) {
+      throw error;
+    }
+    const lines = error.message.split('\n').map(forTerminal);
+    process.stderr.write(`airlock serve: ${lines.join('\n')}\n`);
     return 2;
   }
   const { durability } = settings;
@@ -163,9 +177,7 @@ export async function serve(argv: string[]): Promise<number> {
   const logger = pino({ level: settings.logLevel, redact: LOG_REDACTION });
   const stop = listenForStop(logger);
   const airlock = await startAirlock({
-    notifications: settings.notificationsFile
-      ? loadNotificationsConfig(settings.notificationsFile)
-      : undefined,
+    notifications,
     port: settings.port,
     host: settings.host,
     dataDir: settings.dataDir,
