@@ -50,7 +50,9 @@ describe('the airlock command as a new user meets it', () => {
       AIRLOCK_WORKSPACE: 'ws',
     });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--state wants one of running, completed, canceled, failed, not bogus/);
+    expect(result.stderr).toMatch(
+      /--state wants one of running, completed, canceled, failed, not bogus/,
+    );
   });
 
   it('token list --data-dir <typo> refuses the missing store and creates nothing', async () => {
