@@ -61,6 +61,11 @@ export class OpenConnections {
  */
 export function clientGoneSignal(res: ServerResponse): AbortSignal {
   const gone = new AbortController();
+  // Made while the request is served: the client may have left already (while its body was read).
+  if (res.closed) {
+    if (!res.writableFinished) gone.abort();
+    return gone.signal;
+  }
   res.once('close', () => {
     if (!res.writableFinished) gone.abort();
   });

@@ -9,7 +9,6 @@ import { authenticateToken, bearerToken } from './api/access.js';
 import { type AuthFailureLimit, AuthFailureThrottle, peerOf } from './api/auth-throttle.js';
 import { closeAfterAnswer } from './api/close-after-answer.js';
 import { createOpenApiRoute } from './api/openapi-route.js';
-import { withClientSignal } from './api/operation.js';
 import { OPERATIONS } from './api/operations.js';
 import { RateLimiter, type RateLimitOptions } from './api/rate-limit.js';
 import {
@@ -193,6 +192,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         hub: options.hub,
         principal: auth.principal,
         authError: auth.error,
+        signal: clientGoneSignal(res),
         bodyRefusal: bodyRefusals.get(req) ?? null,
         largeBody: hasLargeTrpcBody(req),
         rateLimiter,
@@ -233,10 +233,8 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   const bodyLimitText = String(options.bodyLimit);
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     if (metrics) measureRequest(metrics, res);
-    withClientSignal(clientGoneSignal(res), () => {
-      if (tracing) tracing.serve(req, res, () => handle(req, res));
-      else handle(req, res);
-    });
+    if (tracing) tracing.serve(req, res, () => handle(req, res));
+    else handle(req, res);
   };
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket;

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { COMMON_ERROR_CODES, type ErrorCode, type OperationContract } from '@airlock/core';
 import type { z } from 'zod';
 import type { Kernel } from '../kernel/kernel.js';
@@ -14,21 +13,10 @@ export interface OperationContext {
    * Aborted when the client that sent the request gave up before its answer
    * was written (it closed the connection): an operation that holds a
    * request (a hook waiting for a person) stops and takes nothing the
-   * client would never read. Absent where the caller is not an HTTP request.
+   * client would never read. REST and tRPC pass it; absent where the caller
+   * is not an HTTP request.
    */
   signal?: AbortSignal | undefined;
-}
-
-/** The signal of the HTTP request being served (see {@link OperationContext.signal}). */
-const clientSignals = new AsyncLocalStorage<AbortSignal>();
-
-/**
- * Serves one HTTP request with `signal` as the signal of every operation it
- * reaches ({@link OperationContext.signal}), whichever surface builds the
- * operation's context.
- */
-export function withClientSignal<T>(signal: AbortSignal, serve: () => T): T {
-  return clientSignals.run(signal, serve);
 }
 
 /** One operation: its contract from @airlock/core and the server's handler. */
@@ -37,18 +25,12 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   handle(context: OperationContext, input: z.output<I>): Promise<z.input<O>>;
 }
 
-/** Binds a handler to an operation contract of @airlock/core; it runs with its request's signal. */
+/** Binds a handler to an operation contract of @airlock/core. */
 export function implement<I extends z.ZodObject, O extends z.ZodType>(
   contract: OperationContract<I, O>,
   handle: Operation<I, O>['handle'],
 ): Operation<I, O> {
-  return {
-    ...contract,
-    handle: (context, input) => {
-      const signal = context.signal ?? clientSignals.getStore();
-      return handle(signal === undefined ? context : { ...context, signal }, input);
-    },
-  };
+  return { ...contract, handle };
 }
 
 /** True when an operation declares it may answer this code (its own or a common one). */

@@ -3,6 +3,7 @@ import { pointerFrom } from '@airlock/core';
 import type { Logger } from 'pino';
 import { AirlockError } from '../errors.js';
 import { LARGE_VALUE_CHARACTERS, nextTurn } from '../event-loop-turn.js';
+import { clientGoneSignal } from '../http-connections.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { redactUrl } from '../logging/redact.js';
 import { asStoreError } from '../store/store-errors.js';
@@ -259,7 +260,7 @@ export function createRestHandler(
       if (raw.large) await nextTurn(null);
       await checkRunFence(options.kernel, principal, parsed.data);
       const output = await route.operation.handle(
-        { kernel: options.kernel, principal },
+        { kernel: options.kernel, principal, signal: clientGoneSignal(res) },
         parsed.data,
       );
       if (options.validateOutputs) route.operation.output.parse(output);

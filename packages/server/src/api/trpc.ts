@@ -24,6 +24,8 @@ export interface TrpcContext {
   hub: FeedHub;
   principal: Principal | null;
   authError: AirlockError | null;
+  /** Aborted when the client closed the request before its answer was written (OperationContext.signal). */
+  signal?: AbortSignal | undefined;
   /** What reading the body found wrong (bytes that are not UTF-8, a body past the limit). */
   bodyRefusal?: BodyRefusal | null | undefined;
   /** A body past the large-value threshold: parsed, checked and handled in turns of their own. */
@@ -184,6 +186,7 @@ function authorized(operation: Pick<Operation, 'name' | 'planes' | 'role' | 'err
         kernel: ctx.kernel,
         hub: ctx.hub,
         principal: ctx.principal,
+        signal: ctx.signal,
         checkDeclaredCodes: ctx.checkDeclaredCodes === true,
         setHeader: ctx.setHeader,
         largeBody: ctx.largeBody === true,
@@ -212,6 +215,7 @@ async function run(
   ctx: {
     kernel: Kernel;
     principal: Principal;
+    signal: AbortSignal | undefined;
     checkDeclaredCodes: boolean;
     setHeader: TrpcContext['setHeader'];
     largeBody: boolean;
