@@ -161,4 +161,32 @@ describe('openai provider: rate limits, server errors and oversized answers', ()
     const run = await runToEnd(() => calls(3), { maxToolCalls: 2 });
     expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_too_many_calls' } });
   });
+
+  it("keeps a base URL's user name and password out of the run's error, and names why the endpoint is unreachable", async () => {
+    d = await deploy(sqlite!, {
+      openai: { baseUrl: 'http://proxy-user:s3cret-pass@127.0.0.1:9/v1', model: 'm' },
+    });
+    const created = await d.member.post(`${d.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'hello',
+      provider: { kind: 'openai' },
+    });
+    const run = await waitFor(async () => {
+      const r = (await d.member.get(`${d.ws}/runs/${created.body.id}`)).body;
+      return r.state !== 'running' && r;
+    });
+    expect(run).toMatchObject({ state: 'failed', error: { code: 'provider_unreachable' } });
+    expect(run.error.detail).not.toContain('s3cret');
+    expect(run.error.detail).toContain('http://[redacted]@127.0.0.1:9/v1');
+    const refused = await d.member.post(`${d.ws}/runs`, {
+      approval_mode: 'bypass',
+      input: 'hello',
+      provider: { kind: 'openai', base_url: 'http://127.0.0.1:9/v1' },
+    });
+    const down = await waitFor(async () => {
+      const r = (await d.member.get(`${d.ws}/runs/${refused.body.id}`)).body;
+      return r.state !== 'running' && r;
+    });
+    expect(down.error.detail).toBe('fetch failed (bad port)');
+  });
 });

@@ -62,10 +62,11 @@ function unreachable(
       "the model did not answer within the round's time limit (airlock serve --model-timeout)",
     );
   }
-  return new ProviderError(
-    'provider_unreachable',
-    withoutSecrets((error as Error).message, secrets),
-  );
+  // fetch says only "fetch failed": its cause names why (ECONNREFUSED, ENOTFOUND, bad port).
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.code ?? cause?.message;
+  const message = `${(error as Error).message}${why ? ` (${why})` : ''}`;
+  return new ProviderError('provider_unreachable', withoutSecrets(message, secrets));
 }
 
 /** A failed answer, its body cut to 500 characters after the secrets are taken out (none is left cut in half). */
