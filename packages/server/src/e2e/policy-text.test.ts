@@ -113,6 +113,50 @@ for (const backend of all) {
       expect((await d.member.get(`${d.ws}/runs`)).body.runs).toEqual([]);
     });
 
+    it('a reason or constraint holding NUL is refused at every door with 422 holds_nul; nothing is stored', async () => {
+      d = await deploy(backend);
+      const path = `${d.ws}/overlays/user/me`;
+      const before = (await d.member.get(path)).body;
+      const overlay = await d.member.put(path, {
+        expected_digest: before.digest,
+        groups: [
+          {
+            ruleSetId: 'supervised',
+            rules: [{ verdict: 'deny', guardrail: true, tools: ['bash'], reason: 'no\u0000' }],
+          },
+        ],
+      });
+      expect(overlay.status).toBe(422);
+      expect(overlay.body.error.problems).toEqual([
+        expect.objectContaining({ code: 'holds_nul', pointer: '/groups/0/rules/0/reason' }),
+      ]);
+      expect((await d.member.get(path)).body).toEqual(before);
+      const profile = await d.agent.put(PROFILE, contract('keep \u0000 backups'));
+      expect(profile.status).toBe(422);
+      expect(profile.body.error.problems[0]).toMatchObject({
+        code: 'holds_nul',
+        pointer: '/action_contract/constraints/0',
+      });
+      expect((await d.agent.get(PROFILE)).body).toBeNull();
+      const created = await d.agent.post(`${d.ws}/runs`, {
+        approval_mode: 'ask',
+        approval_rules: [{ tool: 'bash', verdict: 'deny', reason: 'r\u0000' }],
+        input: 'x',
+        provider: { kind: 'scripted', rounds: [{ final: 'f' }] },
+      });
+      expect(created.status).toBe(422);
+      expect(created.body.error.problems[0].pointer).toBe('/approval_rules/0/reason');
+      expect((await d.member.get(`${d.ws}/runs`)).body.runs).toEqual([]);
+      // A pattern may look for a NUL the call holds: it is matched, never shown.
+      const matching = await d.agent.post(`${d.ws}/runs`, {
+        approval_mode: 'ask',
+        approval_rules: [{ tool: 'bash', verdict: 'deny', path: 'command', match: '*\u0000*' }],
+        input: 'x',
+        provider: { kind: 'scripted', rounds: [{ final: 'f' }] },
+      });
+      expect(matching.status).toBe(201);
+    });
+
     it('what the model reads and says may hold any text: a lone surrogate in the input or a tool call is accepted', async () => {
       d = await deploy(backend);
       const created = await d.agent.post(`${d.ws}/runs`, {
