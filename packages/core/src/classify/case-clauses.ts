@@ -11,6 +11,14 @@ type CaseState = 'subject' | 'in' | 'pattern' | 'body';
 /** What a finished word does to the clauses. */
 export type CaseStep = 'none' | 'patterns_start' | 'no_in';
 
+/** What reading a pattern needs of the lexer: its word and command so far. */
+export interface PatternReader {
+  wordStarted(): boolean;
+  words(): ShellWord[];
+  endWord(): void;
+  problem(text: string): void;
+}
+
 export class CaseClauses {
   private readonly stack: CaseState[] = [];
   /** The `|` read in the pattern being read: a pattern has one word more than it has bars. */
@@ -53,17 +61,27 @@ export class CaseClauses {
   }
 
   /**
-   * A `|` or the `)` of a pattern of `words` words: at `)` the list starts.
-   * Returns a problem when the pattern is not one word per alternative
-   * (`a b)`, which bash refuses; a command's words must not hide as one).
+   * In a pattern, whether `char` is part of its syntax, read here: an
+   * optional `(` before it, `|` between its words, `)` after it, where the
+   * list starts. Its words run nothing and are dropped (its `$(...)` stay
+   * in the command); a pattern of several words (`a b)`, which bash
+   * refuses) stays, read as a command, and is a problem.
    */
-  patternPart(char: '|' | ')', words: number): string | undefined {
-    if (char === '|') {
-      this.bars++;
-      return words > this.bars ? 'case pattern of several words' : undefined;
+  patternChar(char: string, reader: PatternReader): boolean {
+    if (char === '(' && !reader.wordStarted() && reader.words().length === 0) return true;
+    if (char !== '|' && char !== ')') return false;
+    reader.endWord();
+    // `esac)`: the word closed the clause, and the `)` is the shell's again.
+    if (!this.inPattern) return false;
+    const words = reader.words();
+    if (char === '|') this.bars++;
+    const several = words.length > this.bars + (char === ')' ? 1 : 0);
+    if (several) reader.problem('case pattern of several words');
+    if (char === ')') {
+      this.stack[this.stack.length - 1] = 'body';
+      if (!several) words.length = 0;
     }
-    if (this.inPattern) this.stack[this.stack.length - 1] = 'body';
-    return words > this.bars + 1 ? 'case pattern of several words' : undefined;
+    return true;
   }
 
   /** `;;`, `;&` or `;;&`: the list ends, and the next pattern (or `esac`) follows. */

@@ -163,8 +163,11 @@ function walkWords(
       continue;
     }
     if (at < words.length && CONTROL.has(words[at]!.text)) {
-      // `for x do CMD` (no `in`, no `;`): the body starts in the same segment, after `do`.
-      const body = control === 'for' || control === 'select' ? wordAfter(words, at, 'do') : -1;
+      // `for x do CMD` (no `in`, no `;`): the body starts in the same segment, after `do`;
+      // `case x in` ends a command where bash reads it, so words after its `in` are read too.
+      const caseIn = control === 'case' ? wordAfter(words, at, 'in') : -1;
+      const loop = control === 'for' || control === 'select';
+      const body = loop ? wordAfter(words, at, 'do') : caseIn < 0 ? -1 : caseIn + 1;
       const end = body < 0 ? words.length : body;
       // `for x in 'a[$(cmd)]'` stores the payload in x as an assignment would (the body is walked).
       for (let index = at; index < end; index++) if (words[index]!.subscript) tags.add('unknown');

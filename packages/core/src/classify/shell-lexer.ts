@@ -1,4 +1,4 @@
-import { CaseClauses } from './case-clauses.js';
+import { CaseClauses, type PatternReader } from './case-clauses.js';
 import { ConditionalTest } from './conditional-test.js';
 import {
   arithmeticProblem,
@@ -41,6 +41,8 @@ interface LexerOptions {
   readonly closer?: ')';
   readonly depth?: number;
   readonly parentheses?: Parentheses;
+  /** False to read the word after `[[ x =~` as any other word (see readUnclosed). */
+  readonly regexes?: false;
 }
 
 class Lexer extends QuotingReader {
@@ -50,8 +52,15 @@ class Lexer extends QuotingReader {
   /** For a nested lexer: whether its closing parenthesis was found. */
   closed = false;
   /** Inside bash's `[[ ... ]]`, where `&&`, `(` or `<` are the test's operators. */
-  private readonly test = new ConditionalTest();
+  private readonly test: ConditionalTest;
   private readonly cases = new CaseClauses();
+  /** What a case pattern's reading needs of the lexer. */
+  private readonly patternReader: PatternReader = {
+    wordStarted: () => this.current.started,
+    words: () => this.segment.words,
+    endWord: () => this.endWord(),
+    problem: (text) => this.problems.push(text),
+  };
 
   private readonly closer: ')' | null;
   private readonly depth: number;
@@ -64,6 +73,7 @@ class Lexer extends QuotingReader {
     this.closer = options.closer ?? null;
     this.depth = options.depth ?? 0;
     this.parentheses = options.parentheses ?? new Parentheses(source);
+    this.test = new ConditionalTest(options.regexes ?? true);
   }
 
   /** A lexer for the same text from `start`, one level down, stopping at its closing parenthesis. */
@@ -79,12 +89,13 @@ class Lexer extends QuotingReader {
     while (this.index < source.length) {
       const char = source[this.index]!;
       if (this.quotedPart(char)) continue;
-      if (this.test.regexTakes(char)) {
+      if (this.test.regexTakes(char, this.index)) {
         // `[[ x =~ (a|b) ]]`: the regex's `(`, `)` and `|` are part of its word.
         this.current.appendUnquoted(char);
         this.index++;
-      } else if (this.cases.inPattern && this.casePattern(char)) {
+      } else if (this.cases.inPattern && this.cases.patternChar(char, this.patternReader)) {
         // `a|b)` is a case pattern: its words run nothing.
+        this.index++;
       } else if (
         (char === '<' || char === '>') &&
         source[this.index + 1] === '(' &&
@@ -148,8 +159,8 @@ class Lexer extends QuotingReader {
     this.current.finishInto(words);
     this.current.clear();
     if (words.length === before) return;
-    const unclosed = this.test.afterWord(words.at(-1)!);
-    if (unclosed !== undefined) this.problems.push(unclosed);
+    const took = this.test.afterWord(words.at(-1)!);
+    if (took !== null) this.readRegexText(took.from, took.problem);
     const step = this.cases.afterWord(words);
     if (step === 'no_in') this.problems.push('case without in');
     // `case x in`: the patterns and lists after it are commands of their own.
@@ -176,22 +187,18 @@ class Lexer extends QuotingReader {
     this.test.end();
   }
 
-  /** In a case pattern: an optional `(` before it, `|` between its words, `)` after it. */
-  private casePattern(char: string): boolean {
-    if (char === '(' && !this.current.started && this.segment.words.length === 0) {
-      this.index++;
-      return true;
-    }
-    if (char !== '|' && char !== ')') return false;
-    this.endWord();
-    // `esac)`: the word closed the clause, and the `)` is the shell's again.
-    if (!this.cases.inPattern) return false;
-    const problem = this.cases.patternPart(char, this.segment.words.length);
-    if (problem !== undefined) this.problems.push(problem);
-    // The pattern's words run nothing; its `$(...)` run (they stay in the segment).
-    if (char === ')') this.segment.words.length = 0;
-    this.index++;
-    return true;
+  /**
+   * A `=~` regex that took text a command would hold (see ConditionalTest):
+   * the text is also read as commands (once, no regex read in it), so what
+   * it holds keeps its tags; the line is unknown.
+   */
+  private readRegexText(from: number, problem: string): void {
+    this.problems.push(problem);
+    const text = this.source.slice(from, this.index);
+    const rest = new Lexer(text, { depth: this.depth, regexes: false });
+    rest.run();
+    this.problems.push(...rest.problems);
+    this.segments.push(...rest.segments);
   }
 
   /** `[[` opening a conditional command: the word, and the lexer inside the test. */
