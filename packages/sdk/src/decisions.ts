@@ -132,7 +132,8 @@ export class Approval extends BaseDecision {
    * await d.approve({ remember: { scope: 'conversation', rule: { tools: ['bash', 'sh'], arguments: { '/command': 'git push origin main' } } } });
    * await d.approve({ tool_input: { command: 'rm -rf build/cache' } });
    * @throws ConflictError when it was already decided or changed since it was read
-   * (`version_mismatch`; or the overlay changed meanwhile: `stale_digest`);
+   * (`version_mismatch`; or the overlay changed meanwhile: `stale_digest`), or when the
+   * approval stage refuses the call as it stands now (`approval_refused`: a guardrail added since it parked);
    * ForbiddenError `approver_not_allowed` / `self_approval_refused` under the approval
    * policy, `admin_required` when an approver remembers at project scope; ValidationError `edit_refused` when a layer refuses the edit,
    * `remember_unavailable` when no rule set evaluated the call; NotFoundError.

@@ -51,6 +51,7 @@ export const ERROR_MODES = {
   delivery_not_found: 'not_found',
   task_not_waiting: 'conflict',
   retry_refused: 'conflict',
+  approval_refused: 'conflict',
   not_claimable_kind: 'conflict',
   not_claimable: 'conflict',
   run_not_running: 'conflict',

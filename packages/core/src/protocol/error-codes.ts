@@ -27,6 +27,8 @@ export const ERROR_STATUS = {
   task_not_waiting: 409,
   // A retry the row's failure forbids (an invalid question) or the approval stage refuses again.
   retry_refused: 409,
+  // An approve of a parked call the approval stage refuses as it stands now (a guardrail added since).
+  approval_refused: 409,
   not_claimable_kind: 409,
   not_claimable: 409,
   lease_lost: 409,

@@ -11,6 +11,10 @@ describe('refusalWords', () => {
     ).toBe(
       'Your edit was refused and nothing changed: the call still waits as it was (edit_refused). the edited call is refused: denied by approval rule 0',
     );
+    // A plain approve a guardrail added since refuses is not told it was an edit.
+    expect(refusalWords({ code: 'approval_refused', detail: 'deploys are frozen' })).toMatch(
+      /^The workspace's policy now refuses this call, so it cannot be approved; .*\(approval_refused\)\. deploys are frozen$/,
+    );
     expect(refusalWords({ code: 'approver_not_allowed', detail: 'x' })).toMatch(
       /^The workspace's approval policy does not let you decide this call/,
     );

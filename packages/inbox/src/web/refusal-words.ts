@@ -5,6 +5,8 @@
 
 const WORDS: Record<string, string> = {
   edit_refused: 'Your edit was refused and nothing changed: the call still waits as it was',
+  approval_refused:
+    "The workspace's policy now refuses this call, so it cannot be approved; nothing changed, and it waits for a deny or its deadline",
   approver_not_allowed: "The workspace's approval policy does not let you decide this call",
   self_approval_refused:
     "You asked for this call (you started its run or appended it), and the workspace's approval policy does not let you approve it",

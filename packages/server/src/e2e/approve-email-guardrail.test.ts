@@ -59,11 +59,11 @@ for (const backend of all) {
         ]);
         expect(put.status).toBe(200);
         const pressed = await fetch(approve, { method: 'POST' });
-        expect(pressed.status).toBe(422);
+        expect(pressed.status).toBe(409);
         const page = await pressed.text();
         expect(page).toContain('Nothing was decided');
         expect(page).toContain('deploys are frozen');
-        expect(page).toContain('edit_refused');
+        expect(page).toContain('approval_refused');
         const task = (await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`)).body;
         expect(task.state).toBe('needs_approval');
         expect(task.decided_by).toBeNull();

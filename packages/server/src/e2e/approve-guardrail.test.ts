@@ -72,8 +72,8 @@ for (const backend of all) {
         await guardrails(NO_DEPLOYS);
         const before = (await d.member.get(task(runId))).body;
         const refused = await d.member.post(`${task(runId)}/approve`, {});
-        expect(refused.status).toBe(422);
-        expect(refused.body.error.code).toBe('edit_refused');
+        expect(refused.status).toBe(409);
+        expect(refused.body.error.code).toBe('approval_refused');
         expect(refused.body.error.detail).toContain('deploys are frozen today');
         const after = (await d.member.get(task(runId))).body;
         expect(after.state).toBe('needs_approval');
@@ -113,8 +113,8 @@ for (const backend of all) {
         expect(first.body.state).toBe('needs_approval');
         await guardrails(NO_DEPLOYS);
         const last = await lead2.client.post(`${task(runId)}/approve`, {});
-        expect(last.status).toBe(422);
-        expect(last.body.error.code).toBe('edit_refused');
+        expect(last.status).toBe(409);
+        expect(last.body.error.code).toBe('approval_refused');
         expect(last.body.error.detail).toContain('deploys are frozen today');
         const after = (await d.member.get(task(runId))).body;
         expect(after.state).toBe('needs_approval');

@@ -11,7 +11,7 @@ import { TaskViewSchema } from '../views.js';
 export const approveContract = defineContract({
   ...operationRoute('decisions.approve'),
   summary:
-    "Approve a parked call: it becomes runnable once the workspace's approval policy has its quorum of distinct members (409 if not waiting, or if it changed since the version sent; 403 approver_not_allowed / self_approval_refused); tool_input approves an edited call, evaluated again by every layer (422 edit_refused when refused); remember keeps an allow rule for the rule set captured on the row (an admin only at project scope, or while the approval policy asks more than one approval by any member: 403 admin_required)",
+    "Approve a parked call: it becomes runnable once the workspace's approval policy has its quorum of distinct members (409 if not waiting, or if it changed since the version sent; 403 approver_not_allowed / self_approval_refused; 409 approval_refused when the approval stage refuses the call as it stands now, such as a guardrail added since it parked); tool_input approves an edited call, evaluated again by every layer (422 edit_refused when refused); remember keeps an allow rule for the rule set captured on the row (an admin only at project scope, or while the approval policy asks more than one approval by any member: 403 admin_required)",
   planes: ['member'],
   input: z.strictObject({
     ...TaskParams,
@@ -32,6 +32,7 @@ export const approveContract = defineContract({
     'remember_unavailable',
     'approver_not_allowed',
     'self_approval_refused',
+    'approval_refused',
     'edit_refused',
     'admin_required',
   ],

@@ -135,7 +135,7 @@ async function applyEdit(
  * written, and the call keeps waiting for a person's deny or its deadline
  * (or for an approval once the deny is lifted). A question's answer runs
  * nothing and is not checked here. Nothing is written.
- * @throws AirlockError edit_refused (422) when the stage refuses the call as it would run.
+ * @throws AirlockError approval_refused (409) when the stage refuses the call as it would run.
  */
 async function checkStageStillLets(
   ctx: KernelContext,
@@ -152,7 +152,7 @@ async function checkStageStillLets(
   });
   if (decision.outcome !== 'denied') return;
   throw new AirlockError(
-    'edit_refused',
+    'approval_refused',
     `task ${row.key}: the approval stage refuses the call now (${decision.error?.detail ?? 'a policy layer denies it'}); nothing changed, and the call still waits for a deny or its deadline`,
   );
 }
@@ -172,8 +172,8 @@ async function checkStageStillLets(
  * (checkStageStillLets: a guardrail added since it parked).
  * @throws AirlockError task_not_waiting (409) when the row is not at needs_approval,
  *   version_mismatch (409) when it changed since `version`, approver_not_allowed or
- *   self_approval_refused (403), edit_refused (422) when the stage refuses the call (edited or
- *   not), remember_unavailable (422) when
+ *   self_approval_refused (403), approval_refused (409) when the stage refuses the call as it
+ *   parked, edit_refused (422) when it refuses the edited call, remember_unavailable (422) when
  *   remembering would let one member grant what the policy wants several for.
  */
 export function approveTask(
