@@ -68,6 +68,22 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     expect(existsSync(dataDir)).toBe(false);
   });
 
+  it.each([
+    ['http://proxy-user:s3cret@llm.internal/v1', 'http://…@llm.internal/v1'],
+    ['llm.internal/v1', 'llm.internal/v1'],
+    ['ftp://llm.internal/v1', 'ftp://llm.internal/v1'],
+  ])('refuses OPENAI_BASE_URL=%s, never showing its password', async (url, shown) => {
+    n += 1;
+    const dataDir = join(root, `refused-${n}`);
+    const refused = await runServe(['--data-dir', dataDir], { OPENAI_BASE_URL: url });
+    expect(refused.code).toBe(2);
+    expect(refused.output).toContain(
+      `airlock serve: OPENAI_BASE_URL wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "${shown}"`,
+    );
+    expect(refused.output).not.toContain('s3cret');
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
   it('names the variable when the value came from the environment', async () => {
     const refused = await runServe([], {
       AIRLOCK_PORT: 'abc',

@@ -1,4 +1,4 @@
-import { type DurationBounds, parseDuration } from '@airlock/core';
+import { type DurationBounds, parseDuration, shownKernelUrl } from '@airlock/core';
 import type { RateLimitOptions } from '../api/rate-limit.js';
 import { DEFAULT_MAX_FEEDS } from '../feed/credential-watch.js';
 import type { ServerTimeouts } from '../http-server.js';
@@ -41,6 +41,8 @@ export interface ServeSettings {
   modelTimeoutMs: number | undefined;
   /** The most tool calls one completion of the openai provider may ask for (`--model-max-calls`). */
   modelMaxCalls: number | undefined;
+  /** The openai provider's endpoint (`OPENAI_BASE_URL`), checked: an http(s) URL without credentials. */
+  openaiBaseUrl: string | undefined;
   notificationsFile: string | undefined;
   logLevel: string;
 }
@@ -112,6 +114,26 @@ function wholeNumber(found: Setting, min: number, max: number, what: string): nu
 function duration(values: Values, env: NodeJS.ProcessEnv, flag: string, variable: string) {
   const found = setting(values, env, flag, variable);
   return found && checked(() => parseDuration(found.text, found.source, BOUNDS[flag]));
+}
+
+/**
+ * Checks `OPENAI_BASE_URL`: an http(s) URL without a user name or password
+ * (Node.js's fetch refuses such a URL, so every run would fail, and the
+ * refusal quotes it); undefined when unset.
+ * @throws ServeUsageError naming the variable, the URL shown without its credentials.
+ */
+function openaiBaseUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(text);
+  } catch {
+    url = null;
+  }
+  if (url && /^https?:$/.test(url.protocol) && !url.username && !url.password) return text;
+  throw new ServeUsageError(
+    `OPENAI_BASE_URL wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "${shownKernelUrl(text)}"`,
+  );
 }
 
 /**
@@ -204,6 +226,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
         return otlp.text;
       }),
     modelTimeoutMs: duration(values, env, 'model-timeout', 'AIRLOCK_MODEL_TIMEOUT'),
+    openaiBaseUrl: openaiBaseUrl(environmentSetting(env, 'OPENAI_BASE_URL')),
     modelMaxCalls:
       maxCalls &&
       wholeNumber(

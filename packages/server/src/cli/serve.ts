@@ -196,7 +196,7 @@ export async function serve(argv: string[]): Promise<number> {
     metricsListen: settings.metricsListen,
     otlpEndpoint: settings.otlpEndpoint,
     openai: {
-      baseUrl: env.OPENAI_BASE_URL,
+      baseUrl: settings.openaiBaseUrl,
       apiKey: env.OPENAI_API_KEY,
       model: env.OPENAI_MODEL,
       timeoutMs: settings.modelTimeoutMs,
