@@ -8,6 +8,7 @@ import {
 import {
   CONNECTION_HELP,
   connectionFrom,
+  OperatorError,
   parseOperatorArgs,
   print,
   UsageError,
@@ -74,8 +75,9 @@ export function readOverlayFile(path: string, scope: OverlayScope): unknown[] {
       : parsed;
   const validated = validateOverlayDocument(groups, scope);
   if (!validated.ok) {
-    const lines = validated.problems.map((p) => `  ${p.pointer || '/'}: ${p.message}`);
-    throw new UsageError(`airlock overlays: ${path} is not a valid overlay document:`, lines);
+    const lines = validated.problems.map((p) => `  ${p.pointer || '/'}: ${p.message} (${p.code})`);
+    // Exit 1, as for a policy file or the kernel's own refusal: the command line was right.
+    throw new OperatorError(`airlock overlays: ${path} is not a valid overlay document:`, 1, lines);
   }
   return validated.value;
 }
