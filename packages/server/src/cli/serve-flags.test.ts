@@ -53,6 +53,18 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     [['--model-timeout', '500ms'], '--model-timeout must be between 1s and 1d'],
     [['--model-max-calls', '0'], '--model-max-calls wants a number of calls from 1 to 1024'],
     [['--model-max-calls', '1e3'], '--model-max-calls wants a number of calls from 1 to 1024'],
+    [
+      ['--model-base-urls', 'http://llm.internal/v1,http://u:s3cret@10.0.0.1/v1'],
+      '--model-base-urls entry wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "http://…@10.0.0.1/v1"',
+    ],
+    [
+      ['--model-base-urls', 'file:///etc/passwd'],
+      '--model-base-urls entry wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "file:///etc/passwd"',
+    ],
+    [
+      ['--model-base-urls', ' , '],
+      '--model-base-urls wants comma-separated http(s) base URLs or *',
+    ],
     [['--bogus'], "Unknown option '--bogus'"],
     [
       ['--notifications', '/nonexistent/channels.json'],
@@ -64,6 +76,7 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     const refused = await runServe(['--data-dir', dataDir, ...args], {});
     expect(refused.output).toContain(`airlock serve: ${message}`);
     expect(refused.output).not.toMatch(/\n\s+at /);
+    expect(refused.output).not.toContain('s3cret');
     expect(refused.code).toBe(2);
     expect(existsSync(dataDir)).toBe(false);
   });

@@ -29,7 +29,7 @@ async function startTwoCallModel() {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
 }
 
-describe('airlock serve --model-max-calls', () => {
+describe('airlock serve --model-max-calls and --model-base-urls', () => {
   let model: Awaited<ReturnType<typeof startTwoCallModel>> | undefined;
   let kernel: KernelProcess | undefined;
   let root: string | undefined;
@@ -71,5 +71,42 @@ describe('airlock serve --model-max-calls', () => {
       { timeoutMs: 60_000 },
     );
     expect(ended).toMatchObject({ state: 'failed', error: { code: 'provider_too_many_calls' } });
+  }, 120_000);
+
+  it('AIRLOCK_MODEL_BASE_URLS admits the base URLs it lists and no other', async () => {
+    model = await startTwoCallModel();
+    root = mkdtempSync(join(tmpdir(), 'airlock-model-base-urls-'));
+    kernel = await startKernelProcess({
+      dataDir: join(root, 'store'),
+      env: {
+        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+        OPENAI_MODEL: 'm',
+        AIRLOCK_MODEL_BASE_URLS: `http://127.0.0.1:1/unused, ${model.url}/`,
+      },
+    });
+    const runs = `${kernel.url}/api/v1/workspaces/${kernel.workspaceId}/runs`;
+    const headers = {
+      authorization: `Bearer ${kernel.tokens.agent}`,
+      'content-type': 'application/json',
+    };
+    const create = (baseUrl: string) =>
+      fetch(runs, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          approval_mode: 'ask',
+          input: 'hi',
+          provider: { kind: 'openai', base_url: baseUrl },
+        }),
+      });
+    expect((await create(model.url)).status).toBe(201);
+    const refused = await create('http://127.0.0.1:2/v1');
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({
+      error: {
+        code: 'invalid_configuration',
+        problems: [{ code: 'base_url_not_allowed', pointer: '/provider/base_url' }],
+      },
+    });
   }, 120_000);
 });

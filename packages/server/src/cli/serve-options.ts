@@ -4,6 +4,7 @@ import { DEFAULT_MAX_FEEDS } from '../feed/credential-watch.js';
 import type { ServerTimeouts } from '../http-server.js';
 import { DEFAULT_PARK_TTL_MS } from '../kernel/kernel.js';
 import { parsePruningPace } from '../kernel/retention/pruning-pace.js';
+import { ANY_BASE_URL, baseUrlKey } from '../providers/base-urls.js';
 import { type Durability, parseDurability } from '../store/durability.js';
 import { parseOtlpEndpoint } from '../tracing/start-tracing.js';
 import { environmentSetting } from './command-line.js';
@@ -43,6 +44,8 @@ export interface ServeSettings {
   modelMaxCalls: number | undefined;
   /** The openai provider's endpoint (`OPENAI_BASE_URL`), checked: an http(s) URL without credentials. */
   openaiBaseUrl: string | undefined;
+  /** The base URLs a run may name besides `openaiBaseUrl` (`--model-base-urls`); `*` is any. */
+  modelBaseUrls: string[] | undefined;
   notificationsFile: string | undefined;
   logLevel: string;
 }
@@ -117,22 +120,37 @@ function duration(values: Values, env: NodeJS.ProcessEnv, flag: string, variable
 }
 
 /**
- * Checks `OPENAI_BASE_URL`: an http(s) URL without a user name or password
+ * Checks a model base URL: an http(s) URL without a user name or password
  * (Node.js's fetch refuses such a URL, so every run would fail, and the
- * refusal quotes it); undefined when unset.
- * @throws ServeUsageError naming the variable, the URL shown without its credentials.
+ * refusal quotes it).
+ * @throws ServeUsageError naming `source`, the URL shown without its credentials.
  */
-function openaiBaseUrl(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  let url: URL | null = null;
-  try {
-    url = new URL(text);
-  } catch {
-    url = null;
-  }
-  if (url && /^https?:$/.test(url.protocol) && !url.username && !url.password) return text;
+function modelBaseUrl(text: string, source: string): string {
+  if (baseUrlKey(text) !== null) return text;
   throw new ServeUsageError(
-    `OPENAI_BASE_URL wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "${shownKernelUrl(text)}"`,
+    `${source} wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "${shownKernelUrl(text)}"`,
+  );
+}
+
+/**
+ * Reads `--model-base-urls`: comma-separated base URLs a run's
+ * `provider.base_url` may name, each checked as OPENAI_BASE_URL is, or `*`
+ * for any; blank entries (a trailing comma) are skipped, but a list of none is refused.
+ * @throws ServeUsageError naming the setting and the entry it cannot take.
+ */
+function modelBaseUrls(found: Setting | undefined): string[] | undefined {
+  if (!found) return undefined;
+  const entries = found.text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0) {
+    throw new ServeUsageError(
+      `${found.source} wants comma-separated http(s) base URLs or ${ANY_BASE_URL}, not "${found.text}"`,
+    );
+  }
+  return entries.map((entry) =>
+    entry === ANY_BASE_URL ? entry : modelBaseUrl(entry, `${found.source} entry`),
   );
 }
 
@@ -180,6 +198,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
   const authLimit = get('auth-failure-limit', 'AIRLOCK_AUTH_FAILURE_LIMIT');
   const logLevel = get('log-level', 'AIRLOCK_LOG_LEVEL');
   const maxCalls = get('model-max-calls', 'AIRLOCK_MODEL_MAX_CALLS');
+  const openaiUrl = environmentSetting(env, 'OPENAI_BASE_URL');
   if (logLevel && !LOG_LEVELS.includes(logLevel.text)) {
     throw new ServeUsageError(
       `${logLevel.source} wants one of ${LOG_LEVELS.join(', ')}, not "${logLevel.text}"`,
@@ -226,7 +245,8 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
         return otlp.text;
       }),
     modelTimeoutMs: duration(values, env, 'model-timeout', 'AIRLOCK_MODEL_TIMEOUT'),
-    openaiBaseUrl: openaiBaseUrl(environmentSetting(env, 'OPENAI_BASE_URL')),
+    openaiBaseUrl: openaiUrl && modelBaseUrl(openaiUrl, 'OPENAI_BASE_URL'),
+    modelBaseUrls: modelBaseUrls(get('model-base-urls', 'AIRLOCK_MODEL_BASE_URLS')),
     modelMaxCalls:
       maxCalls &&
       wholeNumber(

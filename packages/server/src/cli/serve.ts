@@ -71,6 +71,10 @@ Options:
   --model-max-calls <n> The most tool calls one answer of the openai provider may
                         ask for, 1 to 1024; an answer asking more fails the run
                         provider_too_many_calls (env AIRLOCK_MODEL_MAX_CALLS; default 128)
+  --model-base-urls <list>  Comma-separated base URLs a run's provider.base_url
+                        may name besides OPENAI_BASE_URL, or * for any (unsafe where
+                        the kernel can reach internal services); a run naming another
+                        is refused 422 (env AIRLOCK_MODEL_BASE_URLS; default none)
   --log-level <level>   pino level: fatal, error, warn, info, debug (env AIRLOCK_LOG_LEVEL; default info)
   --notifications <file>  Notification channels and routing (webhooks, Slack,
                         email) as JSON (env AIRLOCK_NOTIFICATIONS; default none);
@@ -137,6 +141,7 @@ function parseServeArgs(argv: string[]) {
         'otlp-endpoint': { type: 'string' },
         'model-timeout': { type: 'string' },
         'model-max-calls': { type: 'string' },
+        'model-base-urls': { type: 'string' },
         'no-demo': { type: 'boolean' },
         notifications: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -201,6 +206,7 @@ export async function serve(argv: string[]): Promise<number> {
       model: env.OPENAI_MODEL,
       timeoutMs: settings.modelTimeoutMs,
       maxToolCalls: settings.modelMaxCalls,
+      allowedBaseUrls: settings.modelBaseUrls,
     },
   }).catch(refuseHeldDataDir);
   if (!airlock) return DATA_DIR_IN_USE_EXIT;

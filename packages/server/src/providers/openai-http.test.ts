@@ -164,7 +164,11 @@ describe('openai provider: rate limits, server errors and oversized answers', ()
 
   it("keeps a base URL's user name and password out of the run's error, and names why the endpoint is unreachable", async () => {
     d = await deploy(sqlite!, {
-      openai: { baseUrl: 'http://proxy-user:s3cret-pass@127.0.0.1:9/v1', model: 'm' },
+      openai: {
+        baseUrl: 'http://proxy-user:s3cret-pass@127.0.0.1:9/v1',
+        model: 'm',
+        allowedBaseUrls: ['http://127.0.0.1:9/v1'],
+      },
     });
     const created = await d.member.post(`${d.ws}/runs`, {
       approval_mode: 'bypass',

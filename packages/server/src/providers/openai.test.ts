@@ -113,7 +113,9 @@ describe('openai provider against a local chat-completions stub', () => {
 
   it("never sends the deployment's key to a base URL a run names", async () => {
     stub = await startStub();
-    d = await deploy(sqlite!, { openai: { apiKey: 'sk-secret', model: 'm' } });
+    d = await deploy(sqlite!, {
+      openai: { apiKey: 'sk-secret', model: 'm', allowedBaseUrls: [stub.url] },
+    });
     const created = await d.agent.post(`${d.ws}/runs`, {
       approval_mode: 'bypass',
       input: 'x',
@@ -125,7 +127,9 @@ describe('openai provider against a local chat-completions stub', () => {
   });
 
   it('fails the run with provider_unreachable when the endpoint is down', async () => {
-    d = await deploy(sqlite!, { openai: { model: 'm' } });
+    d = await deploy(sqlite!, {
+      openai: { model: 'm', allowedBaseUrls: ['http://127.0.0.1:9/v1'] },
+    });
     const created = await d.agent.post(`${d.ws}/runs`, {
       approval_mode: 'ask',
       input: 'x',

@@ -1,3 +1,5 @@
+import type { ProblemDetail } from '@airlock/core';
+import { BaseUrlAllowance, DEFAULT_OPENAI_BASE_URL, sameBaseUrl } from './base-urls.js';
 import { parseCompletion } from './openai-completion.js';
 import { postCompletion } from './openai-http.js';
 import type { ModelProvider, ProviderRound, RoundRequest } from './types.js';
@@ -16,6 +18,13 @@ export interface OpenAISettings {
    * the run with `provider_too_many_calls`, none of its calls planted.
    */
   maxToolCalls?: number | undefined;
+  /**
+   * The base URLs a run's `provider.base_url` may name besides `baseUrl`
+   * (`--model-base-urls`); `*` admits any. Absent: only `baseUrl`. A run
+   * naming another is refused at creation, and a stored one fails its round
+   * `provider_base_url_refused` without a request.
+   */
+  allowedBaseUrls?: readonly string[] | undefined;
 }
 
 /** The most tool calls one completion may ask for, unless the deployment says otherwise. */
@@ -37,22 +46,40 @@ export class OpenAIProvider implements ModelProvider {
   readonly turnTimeoutMs: number | undefined;
 
   private readonly maxToolCalls: number;
+  private readonly deploymentUrl: string;
+  private readonly allowance: BaseUrlAllowance;
 
   constructor(private readonly settings: OpenAISettings) {
     this.turnTimeoutMs = settings.timeoutMs;
     this.maxToolCalls = settings.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
+    this.deploymentUrl = (settings.baseUrl ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
+    this.allowance = new BaseUrlAllowance(this.deploymentUrl, settings.allowedBaseUrls);
+  }
+
+  /** A run's `base_url` the deployment does not admit (see {@link BaseUrlAllowance}). */
+  configProblems(config: unknown): ProblemDetail[] {
+    const baseUrl = (config as RunConfig).base_url;
+    if (baseUrl === undefined || this.allowance.admits(baseUrl)) return [];
+    return [
+      {
+        code: 'base_url_not_allowed',
+        pointer: '/provider/base_url',
+        message: this.allowance.refusal(baseUrl),
+      },
+    ];
   }
 
   async nextRound(config: unknown, request: RoundRequest): Promise<ProviderRound> {
     const run = config as RunConfig;
-    const deploymentUrl = (this.settings.baseUrl ?? 'https://api.openai.com/v1').replace(
-      /\/+$/,
-      '',
-    );
-    const baseUrl = (run.base_url ?? deploymentUrl).replace(/\/+$/, '');
+    // A run stored before the deployment narrowed its base URLs is not sent either.
+    if (run.base_url !== undefined && !this.allowance.admits(run.base_url)) {
+      throw new ProviderError('provider_base_url_refused', this.allowance.refusal(run.base_url));
+    }
+    const baseUrl = (run.base_url ?? this.deploymentUrl).replace(/\/+$/, '');
     // The deployment's key goes only to the deployment's endpoint: a run that names
     // another base URL is sent no credential, so a run input cannot exfiltrate it.
-    const apiKey = baseUrl === deploymentUrl ? this.settings.apiKey : undefined;
+    const ownEndpoint = baseUrl === this.deploymentUrl || sameBaseUrl(baseUrl, this.deploymentUrl);
+    const apiKey = ownEndpoint ? this.settings.apiKey : undefined;
     const model = run.model ?? this.settings.model;
     if (!model) throw new ProviderError('provider_misconfigured', 'no model configured');
     const toolSpecs: NonNullable<RunConfig['tools']> =

@@ -1,4 +1,4 @@
-import { asKeptText } from '@airlock/core';
+import { asKeptText, type ProblemDetail } from '@airlock/core';
 /** A tool call as a provider proposes it. */
 export interface ProposedCall {
   /** The provider's id for the call (the model reads results by it); null when it has none. */
@@ -107,6 +107,13 @@ export interface ModelProvider {
    * @throws ProviderError when the model cannot answer (the run fails).
    */
   nextRound(config: unknown, request: RoundRequest): Promise<ProviderRound>;
+  /**
+   * What is wrong with a run's provider configuration for this deployment
+   * (pointers from the request's root, such as `/provider/base_url`); the
+   * kernel refuses a new run that has any, `invalid_configuration`, creating
+   * nothing. Absent: nothing a schema did not already check.
+   */
+  configProblems?(config: unknown): ProblemDetail[];
   /**
    * Summarizes older rounds for a compaction. A provider without it is asked
    * for an ordinary round ending in {@link SUMMARY_INSTRUCTION}, with no tools.

@@ -180,6 +180,22 @@ function validateFrozen(configuration: Record<string, unknown>): void {
 }
 
 /**
+ * Refuses, before anything is written, a provider configuration the deployment's provider finds
+ * wrong (an `openai` base URL it does not admit). A regenerated run is refused at its round instead.
+ * @throws AirlockError invalid_configuration listing every problem.
+ */
+function checkProvider(ctx: KernelContext, provider: ProviderConfig): void {
+  const problems = ctx.providers.get(provider.kind)?.configProblems?.(provider) ?? [];
+  if (problems.length > 0) {
+    throw new AirlockError(
+      'invalid_configuration',
+      `the run's provider has ${problems.length} problem(s)`,
+      problems,
+    );
+  }
+}
+
+/**
  * Creates a standalone run with its own mode and rules (the create shell).
  * A member's run has no agent application: its parks are addressed to nobody.
  * @throws AirlockError invalid_configuration listing every problem.
@@ -210,6 +226,7 @@ export async function createStandaloneRun(
     if (value !== undefined) declared[key] = value;
   }
   validateFrozen(declared);
+  checkProvider(ctx, request.provider);
   return insertRun(ctx, {
     principal,
     agentApplicationId: principal.kind === 'agent' ? principal.agent_application_id : null,
@@ -232,7 +249,8 @@ export async function createStandaloneRun(
  * Starts a run-backed turn of a conversation: freezes the profile's current
  * configuration, narrowed by the input's tightening. With a keeper, the turn
  * it already runs (another event started it meanwhile) instead of a second.
- * @throws AirlockError conversation_not_found, no_profile_configuration, tightening_widens.
+ * @throws AirlockError conversation_not_found, no_profile_configuration, tightening_widens,
+ *   invalid_configuration (the provider's).
  */
 export async function startTurn(
   ctx: KernelContext,
@@ -274,6 +292,7 @@ export async function startTurn(
     { approval_mode: request.approval_mode, tool_names: request.tool_names },
   );
   if (!narrowed.ok) throw new AirlockError('tightening_widens', narrowed.error.detail);
+  checkProvider(ctx, request.provider);
   return insertRun(ctx, {
     principal,
     agentApplicationId: conversation.agent_application_id,
