@@ -78,11 +78,23 @@ function failure(status: number, text: string, secrets: readonly string[]): Prov
 }
 
 /**
+ * A redirect the endpoint answered, not followed: the base URLs a run may name are
+ * checked (`--model-base-urls`), and a redirect would carry the request past that check.
+ */
+function redirected(response: Response, secrets: readonly string[]): ProviderError {
+  const location = withoutSecrets(response.headers.get('location') ?? 'nowhere', secrets);
+  return new ProviderError(
+    'provider_error',
+    `HTTP ${response.status}: the endpoint redirects to ${JSON.stringify(location.slice(0, 500))}, which the kernel does not follow; name that URL as the base URL instead`,
+  );
+}
+
+/**
  * POSTs one chat-completions request and returns the body of its successful
  * answer. A rate limit or a server error is asked again (at most
  * `COMPLETION_ATTEMPTS` requests), after the `Retry-After` the server names or
  * a short backoff, all within `signal`; a wait longer than `RETRY_WAIT_MAX_MS`
- * is not waited for. The error text a failure carries (stored in the run's
+ * is not waited for, and a redirect is not followed. The error text a failure carries (stored in the run's
  * error, written to the log) holds none of `secrets` (the API key) and no
  * `Bearer` credential, even when the endpoint echoes the request.
  */
@@ -100,7 +112,7 @@ export async function postCompletion(
     let response: Response;
     let text: string;
     try {
-      response = await fetch(url, { method: 'POST', ...request });
+      response = await fetch(url, { method: 'POST', redirect: 'manual', ...request });
     } catch (error) {
       throw unreachable(error, init.signal, secrets);
     }
@@ -111,6 +123,7 @@ export async function postCompletion(
       throw unreachable(error, init.signal, secrets);
     }
     if (response.ok) return text;
+    if (response.status >= 300 && response.status < 400) throw redirected(response, secrets);
     if (!RETRIED_STATUSES.has(response.status) || attempt >= COMPLETION_ATTEMPTS) {
       throw failure(response.status, text, secrets);
     }

@@ -94,6 +94,34 @@ describe("a run's provider.base_url against the deployment's --model-base-urls",
     expect((await runWith(d, withCredentials)).status).toBe(422);
   });
 
+  it('does not follow a redirect from an admitted endpoint to one the deployment does not list', async () => {
+    endpoint = await startEndpoint();
+    const target = `${endpoint.url}/chat/completions`;
+    const redirecting = createServer((req, res) => {
+      req.resume();
+      res.writeHead(307, { location: target }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (redirecting.address() as AddressInfo).port;
+      d = await deploy(sqlite!, { openai: { baseUrl: `http://127.0.0.1:${port}/v1`, model: 'm' } });
+      const created = await d.agent.post(`${d.ws}/runs`, {
+        approval_mode: 'ask',
+        input: 'x',
+        provider: { kind: 'openai' },
+      });
+      const ended = await waitFor(async () => {
+        const r = (await d!.member.get(`${d!.ws}/runs/${created.body.id}`)).body;
+        return r.state !== 'running' && r;
+      });
+      expect(ended).toMatchObject({ state: 'failed', error: { code: 'provider_error' } });
+      expect(ended.error.detail).toContain(`HTTP 307: the endpoint redirects to "${target}"`);
+      expect(endpoint.hits).toEqual([]);
+    } finally {
+      redirecting.close();
+    }
+  });
+
   it('fails a stored run whose base URL the deployment no longer admits at its round, sending nothing', async () => {
     endpoint = await startEndpoint();
     const options: Omit<AirlockOptions, 'dataDir' | 'databaseUrl'> = {
