@@ -146,6 +146,14 @@ describe("a run's provider.base_url against the deployment's --model-base-urls",
     });
     expect(ended).toMatchObject({ state: 'failed', error: { code: 'provider_base_url_refused' } });
     expect(ended.error.detail).toContain('--model-base-urls');
+    // A regenerated run keeps the original's provider: it fails its first round alike.
+    const again = await d.agent.post(`/agent_api/v1/runs/${run}/regenerate`);
+    expect(again.status).toBe(201);
+    const regenerated = await waitFor(async () => {
+      const r = (await d!.member.get(`${d!.ws}/runs/${again.body.id}`)).body;
+      return r.state !== 'running' && r;
+    });
+    expect(regenerated).toMatchObject({ error: { code: 'provider_base_url_refused' } });
     expect(endpoint.hits).toHaveLength(1);
   });
 });
