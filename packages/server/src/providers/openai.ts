@@ -48,12 +48,18 @@ export class OpenAIProvider implements ModelProvider {
   private readonly maxToolCalls: number;
   private readonly deploymentUrl: string;
   private readonly allowance: BaseUrlAllowance;
+  /**
+   * The key as fetch sends it: without the whitespace around it (a key read from a file or a
+   * secret store often keeps its final newline), so an endpoint echoing it is redacted too.
+   */
+  private readonly apiKey: string | undefined;
 
   constructor(private readonly settings: OpenAISettings) {
     this.turnTimeoutMs = settings.timeoutMs;
     this.maxToolCalls = settings.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
     this.deploymentUrl = (settings.baseUrl ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '');
     this.allowance = new BaseUrlAllowance(this.deploymentUrl, settings.allowedBaseUrls);
+    this.apiKey = settings.apiKey?.trim() || undefined;
   }
 
   /** A run's `base_url` the deployment does not admit (see {@link BaseUrlAllowance}). */
@@ -79,7 +85,7 @@ export class OpenAIProvider implements ModelProvider {
     // The deployment's key goes only to the deployment's endpoint: a run that names
     // another base URL is sent no credential, so a run input cannot exfiltrate it.
     const ownEndpoint = baseUrl === this.deploymentUrl || sameBaseUrl(baseUrl, this.deploymentUrl);
-    const apiKey = ownEndpoint ? this.settings.apiKey : undefined;
+    const apiKey = ownEndpoint ? this.apiKey : undefined;
     const model = run.model ?? this.settings.model;
     if (!model) throw new ProviderError('provider_misconfigured', 'no model configured');
     const toolSpecs: NonNullable<RunConfig['tools']> =
