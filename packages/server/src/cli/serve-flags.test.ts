@@ -65,6 +65,11 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
       ['--model-base-urls', ' , '],
       '--model-base-urls wants comma-separated http(s) base URLs or *',
     ],
+    [['--database-url', 'notaurl'], '--database-url wants a postgres:// or postgresql:// URL'],
+    [
+      ['--database-url', 'mysql://app:s3cret@db.internal/app'],
+      '--database-url wants a postgres:// or postgresql:// URL, not "mysql://…@db.internal/app"',
+    ],
     [['--bogus'], "Unknown option '--bogus'"],
     [
       ['--notifications', '/nonexistent/channels.json'],

@@ -133,6 +133,20 @@ function modelBaseUrl(text: string, source: string): string {
 }
 
 /**
+ * Checks `--database-url`: a `postgres://` or `postgresql://` URL. Anything
+ * else (a MySQL `DATABASE_URL` another program set, a bare word) was handed
+ * to the PostgreSQL driver, which read a host out of it and failed to reach it.
+ * @throws ServeUsageError naming the flag or variable, the URL shown without its password.
+ */
+function databaseUrl(found: Setting | undefined): string | undefined {
+  if (!found) return undefined;
+  if (/^postgres(?:ql)?:\/\//i.test(found.text.trim())) return found.text;
+  throw new ServeUsageError(
+    `${found.source} wants a postgres:// or postgresql:// URL, not "${shownKernelUrl(found.text)}"`,
+  );
+}
+
+/**
  * Reads `--model-base-urls`: comma-separated base URLs a run's
  * `provider.base_url` may name, each checked as OPENAI_BASE_URL is, or `*`
  * for any; blank entries (a trailing comma) are skipped, but a list of none is refused.
@@ -208,7 +222,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
     port: port ? wholeNumber(port, 0, 65_535, 'a port number from 0 to 65535') : 4820,
     host: host?.text ?? '127.0.0.1',
     dataDir: get('data-dir', 'AIRLOCK_DATA_DIR')?.text ?? '.airlock',
-    databaseUrl: get('database-url', 'DATABASE_URL')?.text,
+    databaseUrl: databaseUrl(get('database-url', 'DATABASE_URL')),
     durability: checked(() => parseDurability(durabilityText?.text, durabilityText?.source)),
     parkTtlMs: duration(values, env, 'park-ttl', 'AIRLOCK_PARK_TTL') ?? DEFAULT_PARK_TTL_MS,
     defaultLeaseMs: duration(values, env, 'lease', 'AIRLOCK_LEASE'),
