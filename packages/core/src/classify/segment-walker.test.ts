@@ -180,3 +180,12 @@ describe('a chain of wrappers that run plain words through a shell', () => {
     expect(readWhole('parallel -I ls ls -rf victim ::: rm')).toEqual(['unknown']);
   });
 });
+
+describe('a [[ =~ regex that takes text a command would hold', () => {
+  it('reads that text once more, not once more at every level of $( inside it', () => {
+    // Each reading walked the $(...) inside again, so twelve levels made some 20,000 segments.
+    const nestedRegexes = `${'[[ x =~ ( $( '.repeat(12)}rm -rf victim`;
+    expect(classifyShellSegments(nestedRegexes).length).toBeLessThan(200);
+    expect(readWhole(nestedRegexes)).toEqual(['delete', 'destructive', 'unknown']);
+  });
+});

@@ -53,6 +53,8 @@ class Lexer extends QuotingReader {
   closed = false;
   /** Inside bash's `[[ ... ]]`, where `&&`, `(` or `<` are the test's operators. */
   private readonly test: ConditionalTest;
+  /** A re-reading reads no regex at any depth, so re-readings never nest (see readRegexText). */
+  private readonly regexes: { readonly regexes?: false };
   private readonly cases = new CaseClauses();
   /** What a case pattern's reading needs of the lexer. */
   private readonly patternReader: PatternReader = {
@@ -74,11 +76,12 @@ class Lexer extends QuotingReader {
     this.depth = options.depth ?? 0;
     this.parentheses = options.parentheses ?? new Parentheses(source);
     this.test = new ConditionalTest(options.regexes ?? true);
+    this.regexes = options.regexes === false ? { regexes: false } : {};
   }
 
   /** A lexer for the same text from `start`, one level down, stopping at its closing parenthesis. */
   private nestedAt(start: number): Lexer {
-    const options = { start, closer: ')' as const, depth: this.depth + 1 };
+    const options = { start, closer: ')' as const, depth: this.depth + 1, ...this.regexes };
     return new Lexer(this.source, { ...options, parentheses: this.parentheses });
   }
 
@@ -198,7 +201,12 @@ class Lexer extends QuotingReader {
     const rest = new Lexer(text, { depth: this.depth, regexes: false });
     rest.run();
     this.problems.push(...rest.problems);
-    this.segments.push(...rest.segments);
+    // The regex's own `$(...)` are this command's already: each is walked once, not once a reading.
+    const known = new Set(this.segment.substitutions);
+    for (const segment of rest.segments) {
+      const fresh = segment.substitutions.filter((source) => !known.has(source));
+      this.segments.push({ ...segment, substitutions: fresh });
+    }
   }
 
   /** `[[` opening a conditional command: the word, and the lexer inside the test. */
@@ -389,7 +397,7 @@ class Lexer extends QuotingReader {
 
   /** The command substitutions of an expanded here-document body, as the shell runs them. */
   private readExpandedBody(text: string, segment: LexedSegment, processes = false): void {
-    const body = new Lexer(text, { depth: this.depth });
+    const body = new Lexer(text, { depth: this.depth, ...this.regexes });
     body.expandOnly(segment, processes);
     this.problems.push(...body.problems);
   }

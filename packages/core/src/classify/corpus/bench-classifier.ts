@@ -95,6 +95,7 @@ const hostile: Record<string, string> = {
   'ssh chain with options': filled('ssh -p 22 h ', 'ls'),
   'ssh chain with options read apart': filled('ssh -o A=b h ', 'ls'),
   'watch chain': filled('watch ', 'ls'),
+  'unclosed =~ regexes around $(': filled('[[ x =~ ( $( ', 'ls'),
   'parallel chain': filled('parallel -j 2 ', 'ls'),
   words: filled('ls ', ''),
   'unquoted expansions': filled('find . -name $N ', ''),
