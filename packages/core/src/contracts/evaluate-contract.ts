@@ -50,11 +50,13 @@ export function firstMatchingRule(
 /** The tool name, shell command and action tags a contract matches a call on. */
 export function contractSubject(call: ContractCall): ContractSubject {
   const carried = commandsCarried(call.toolInput, call.commandPointers);
+  // The segments read for the tags serve the `command-prefix:` rules too: each command is read once.
+  const simpleCommands = new SimpleCommands();
   return {
     toolName: call.toolName,
     commands: carried.commands,
-    tags: carriedTags(carried),
-    simpleCommands: new SimpleCommands(),
+    tags: carriedTags(carried, simpleCommands.remember),
+    simpleCommands,
   };
 }
 
