@@ -70,6 +70,10 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
       ['--database-url', 'mysql://app:s3cret@db.internal/app'],
       '--database-url wants a postgres:// or postgresql:// URL, not "mysql://…@db.internal/app"',
     ],
+    [
+      ['--host', '256.1.1.1'],
+      '--host wants an address such as 127.0.0.1 or a name this machine resolves, not "256.1.1.1"',
+    ],
     [['--bogus'], "Unknown option '--bogus'"],
     [
       ['--notifications', '/nonexistent/channels.json'],

@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { type DurationBounds, parseDuration, shownKernelUrl } from '@airlock/core';
 import type { RateLimitOptions } from '../api/rate-limit.js';
 import { DEFAULT_MAX_FEEDS } from '../feed/credential-watch.js';
@@ -24,6 +25,8 @@ export class ServeUsageError extends Error {
 export interface ServeSettings {
   port: number;
   host: string;
+  /** Where the host came from (`--host`, `AIRLOCK_HOST`, or the default), to name it in a refusal. */
+  hostSource: string;
   dataDir: string;
   databaseUrl: string | undefined;
   durability: Durability;
@@ -221,6 +224,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
   return {
     port: port ? wholeNumber(port, 0, 65_535, 'a port number from 0 to 65535') : 4820,
     host: host?.text ?? '127.0.0.1',
+    hostSource: host?.source ?? '--host',
     dataDir: get('data-dir', 'AIRLOCK_DATA_DIR')?.text ?? '.airlock',
     databaseUrl: databaseUrl(get('database-url', 'DATABASE_URL')),
     durability: checked(() => parseDurability(durabilityText?.text, durabilityText?.source)),
@@ -272,4 +276,21 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
     notificationsFile: get('notifications', 'AIRLOCK_NOTIFICATIONS')?.text,
     logLevel: logLevel?.text ?? 'info',
   };
+}
+
+/**
+ * Checks that the host to listen on names an address (`256.1.1.1` or a name
+ * no resolver knows does not), before anything opens: otherwise the store was
+ * created and the listen then failed with the resolver's words only.
+ * @throws ServeUsageError naming the flag or variable.
+ */
+export async function checkListenHost(settings: Pick<ServeSettings, 'host' | 'hostSource'>) {
+  try {
+    await lookup(settings.host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ServeUsageError(
+      `${settings.hostSource} wants an address such as 127.0.0.1 or a name this machine resolves, not "${settings.host}"${code ? ` (${code})` : ''}`,
+    );
+  }
 }

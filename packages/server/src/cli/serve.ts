@@ -13,7 +13,12 @@ import {
 import { DataDirInUseError } from '../store/sqlite/kernel-lock.js';
 import { selfCommand } from './existing-store.js';
 import { ensureLocalWorkspace } from './local-workspace.js';
-import { readServeSettings, type ServeSettings, ServeUsageError } from './serve-options.js';
+import {
+  checkListenHost,
+  readServeSettings,
+  type ServeSettings,
+  ServeUsageError,
+} from './serve-options.js';
 import { listenForStop } from './stop-signal.js';
 
 /** `airlock serve --help` */
@@ -164,6 +169,7 @@ export async function serve(argv: string[]): Promise<number> {
       return 0;
     }
     settings = readServeSettings(values, process.env);
+    await checkListenHost(settings);
     // A file the setting names that cannot be used is a setting it cannot take: exit 2, before
     // anything opens, each problem on its own line.
     notifications = settings.notificationsFile
