@@ -146,14 +146,16 @@ describe("a run's provider.base_url against the deployment's --model-base-urls",
     });
     expect(ended).toMatchObject({ state: 'failed', error: { code: 'provider_base_url_refused' } });
     expect(ended.error.detail).toContain('--model-base-urls');
-    // A regenerated run keeps the original's provider: it fails its first round alike.
+    // A regenerate would copy the original's provider: it is refused, and nothing is made.
+    const runsBefore = (await d.member.get(`${d.ws}/runs`)).body;
     const again = await d.agent.post(`/agent_api/v1/runs/${run}/regenerate`);
-    expect(again.status).toBe(201);
-    const regenerated = await waitFor(async () => {
-      const r = (await d!.member.get(`${d!.ws}/runs/${again.body.id}`)).body;
-      return r.state !== 'running' && r;
+    expect(again.status).toBe(422);
+    expect(again.body.error.code).toBe('invalid_configuration');
+    expect(again.body.error.problems[0]).toMatchObject({
+      code: 'base_url_not_allowed',
+      pointer: '/provider/base_url',
     });
-    expect(regenerated).toMatchObject({ error: { code: 'provider_base_url_refused' } });
+    expect((await d.member.get(`${d.ws}/runs`)).body).toEqual(runsBefore);
     expect(endpoint.hits).toHaveLength(1);
   });
 });

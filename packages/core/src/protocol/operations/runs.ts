@@ -117,10 +117,11 @@ export const listEventsContract = defineContract({
 /** POST /agent_api/v1/runs/{run}/regenerate */
 export const regenerateTurnContract = defineContract({
   ...operationRoute('runs.regenerate'),
-  summary: "Regenerate a turn: a new run with the original's frozen configuration",
+  summary:
+    "Regenerate a turn: a new run with the original's frozen configuration (422 invalid_configuration when the deployment no longer admits its provider, such as a base_url not in --model-base-urls)",
   planes: ['agent'],
   status: 201,
   input: z.strictObject({ run_id: IdSchema }),
   output: RunViewSchema,
-  errors: ['run_not_found'],
+  errors: ['run_not_found', 'invalid_configuration'],
 });

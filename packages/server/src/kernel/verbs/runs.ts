@@ -315,7 +315,8 @@ export async function startTurn(
 /**
  * Regenerates a turn: a new run with the original's frozen configuration,
  * input and provider (never the profile's newer version).
- * @throws AirlockError run_not_found.
+ * @throws AirlockError run_not_found; invalid_configuration when the deployment no
+ *   longer admits the original's provider (a base URL not in --model-base-urls).
  */
 export async function regenerateRun(
   ctx: KernelContext,
@@ -334,6 +335,7 @@ export async function regenerateRun(
     provider: JSON.parse(original.provider) as ProviderConfig,
     on_failure: original.on_failure,
   };
+  checkProvider(ctx, start.provider);
   if (original.context_limit_bytes !== null)
     start.context_limit_bytes = original.context_limit_bytes;
   if (original.context_limit_tokens !== null) {
