@@ -43,7 +43,13 @@ export const OpenAIToolSchema = z.strictObject({
 /** The `openai` provider's configuration (the API key comes from the deployment). */
 export const OpenAIProviderSchema = z.strictObject({
   kind: z.literal('openai'),
-  base_url: z.string().url().optional(),
+  base_url: z
+    .string()
+    .url()
+    .optional()
+    .describe(
+      "the endpoint to ask; the deployment's own (OPENAI_BASE_URL) or one listed in airlock serve --model-base-urls, else refused",
+    ),
   model: z.string().min(1).optional(),
   system: z.string().optional(),
   tools: z.array(OpenAIToolSchema).max(128).optional(),
