@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type EventLogRead, watchEventLogReads } from '../../store/retention-reads.js';
 import { type Deployment, deploy } from '../../testing/harness.js';
+import { endedRun, eventsOf, parkedRun } from '../../testing/retention-runs.js';
 import { backends } from '../../testing/stores.js';
 import { type RetentionOptions, RetentionPruner } from './retention.js';
 
@@ -20,20 +21,6 @@ const DAY = 24 * 60 * 60 * 1000;
 const root = mkdtempSync(join(tmpdir(), 'airlock-retention-restart-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const available = (await backends()).filter((backend) => backend.skip === null);
-
-const PARKS = {
-  approval_mode: 'ask',
-  input: 'deploy it',
-  provider: {
-    kind: 'scripted',
-    rounds: [{ tool_calls: [{ name: 'deploy', input: {} }] }, { final: 'done' }],
-  },
-};
-const SAY_HI = {
-  approval_mode: 'bypass',
-  input: 'hello',
-  provider: { kind: 'scripted', rounds: [{ final: 'hi' }] },
-};
 
 describe.each(available)('retention resumes where the last process swept, on $name', (backend) => {
   let d: Deployment;
@@ -55,34 +42,6 @@ describe.each(available)('retention resumes where the last process swept, on $na
     d = await deploy(backend, { clock: () => now, parkTtlMs: 30 * DAY, retention });
     // The first clock tick's pass happens now, not after the clock moves.
     await d.airlock.kernel.pruner!.pruneNow();
-  }
-
-  async function parkedRun(): Promise<string> {
-    const runId = (await d.agent.post(`${d.ws}/runs`, PARKS)).body.id as string;
-    for (let i = 0; i < 200; i++) {
-      const task = await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`);
-      if (task.body.state === 'needs_approval') return runId;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`run ${runId} never parked`);
-  }
-
-  async function endedRun(): Promise<string> {
-    const runId = (await d.agent.post(`${d.ws}/runs`, SAY_HI)).body.id as string;
-    for (let i = 0; i < 200; i++) {
-      if ((await d.member.get(`${d.ws}/runs/${runId}`)).body.state === 'completed') return runId;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`run ${runId} never completed`);
-  }
-
-  async function eventsOf(runId: string): Promise<{ type: string }[]> {
-    return d.airlock.store.db
-      .selectFrom('run_events')
-      .select('type')
-      .where('run_id', '=', runId)
-      .orderBy('seq')
-      .execute();
   }
 
   /**
@@ -111,10 +70,10 @@ describe.each(available)('retention resumes where the last process swept, on $na
 
   it('a new kernel process reads nothing again, and prunes what the last one kept once its run ends', async () => {
     await start('restart');
-    const live = await parkedRun();
-    const liveEvents = await eventsOf(live);
-    await endedRun();
-    await endedRun();
+    const live = await parkedRun(d);
+    const liveEvents = await eventsOf(d, live);
+    await endedRun(d);
+    await endedRun(d);
     now += 10 * DAY;
     await d.member.put(`${d.ws}/retention`, { events_days: 1, runs_days: null, audit_days: 1 });
     const first = await passOfNewProcess();
@@ -128,9 +87,9 @@ describe.each(available)('retention resumes where the last process swept, on $na
     const idle = await passOfNewProcess();
     expect(idle.report).toEqual({ events: 0, runs: 0, audit: 0 });
     expect(idle.reads).toEqual([]);
-    expect(await eventsOf(live)).toEqual(liveEvents);
+    expect(await eventsOf(d, live)).toEqual(liveEvents);
 
-    await endedRun();
+    await endedRun(d);
     expect((await d.member.post(`${d.ws}/runs/${live}/stop`)).status).toBe(200);
     now += 2 * DAY;
     const ended = await passOfNewProcess();
@@ -141,12 +100,12 @@ describe.each(available)('retention resumes where the last process swept, on $na
     }
     // The kept events of the run that ended are read by its own index, and go.
     expect(ended.reads.filter((r) => r.by === 'run').length).toBeGreaterThan(0);
-    expect(await eventsOf(live)).toEqual([]);
+    expect(await eventsOf(d, live)).toEqual([]);
   });
 
   it('a window turned off forgets the sweep: set again, the log is read from its start', async () => {
     await start('off');
-    await endedRun();
+    await endedRun(d);
     now += 10 * DAY;
     await d.member.put(`${d.ws}/retention`, {
       events_days: null,

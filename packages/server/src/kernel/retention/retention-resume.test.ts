@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type EventLogRead, watchEventLogReads } from '../../store/retention-reads.js';
 import { type Deployment, deploy } from '../../testing/harness.js';
+import { endedRun, eventsOf, parkedRun } from '../../testing/retention-runs.js';
 import { backends } from '../../testing/stores.js';
 
 /**
@@ -20,20 +21,6 @@ const DAY = 24 * 60 * 60 * 1000;
 const root = mkdtempSync(join(tmpdir(), 'airlock-retention-resume-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const available = (await backends()).filter((backend) => backend.skip === null);
-
-const PARKS = {
-  approval_mode: 'ask',
-  input: 'deploy it',
-  provider: {
-    kind: 'scripted',
-    rounds: [{ tool_calls: [{ name: 'deploy', input: {} }] }, { final: 'done' }],
-  },
-};
-const SAY_HI = {
-  approval_mode: 'bypass',
-  input: 'hello',
-  provider: { kind: 'scripted', rounds: [{ final: 'hi' }] },
-};
 
 describe.each(available)('retention resumes where it swept, on $name', (backend) => {
   let d: Deployment;
@@ -58,34 +45,6 @@ describe.each(available)('retention resumes where it swept, on $name', (backend)
     await d.airlock.kernel.pruner!.pruneNow();
   }
 
-  async function parkedRun(): Promise<string> {
-    const runId = (await d.agent.post(`${d.ws}/runs`, PARKS)).body.id as string;
-    for (let i = 0; i < 200; i++) {
-      const task = await d.member.get(`${d.ws}/runs/${runId}/tasks/t1`);
-      if (task.body.state === 'needs_approval') return runId;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`run ${runId} never parked`);
-  }
-
-  async function endedRun(): Promise<string> {
-    const runId = (await d.agent.post(`${d.ws}/runs`, SAY_HI)).body.id as string;
-    for (let i = 0; i < 200; i++) {
-      if ((await d.member.get(`${d.ws}/runs/${runId}`)).body.state === 'completed') return runId;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`run ${runId} never completed`);
-  }
-
-  async function eventsOf(runId: string): Promise<{ type: string }[]> {
-    return d.airlock.store.db
-      .selectFrom('run_events')
-      .select('type')
-      .where('run_id', '=', runId)
-      .orderBy('seq')
-      .execute();
-  }
-
   /** Runs a pass and answers what it pruned and the batches of the log it read. */
   async function pass() {
     const watch = watchEventLogReads(d.airlock.store);
@@ -105,17 +64,17 @@ describe.each(available)('retention resumes where it swept, on $name', (backend)
 
   it('reads nothing again while a run stays open, and prunes what it kept once it ends', async () => {
     await start('open');
-    const live = await parkedRun();
-    const liveEvents = await eventsOf(live);
-    await endedRun();
-    await endedRun();
+    const live = await parkedRun(d);
+    const liveEvents = await eventsOf(d, live);
+    await endedRun(d);
+    await endedRun(d);
     now += 10 * DAY;
     await d.member.put(`${d.ws}/retention`, { events_days: 1, runs_days: null, audit_days: 1 });
 
     const first = await pass();
     expect(first.report.events).toBeGreaterThan(0);
     expect(first.report.audit).toBeGreaterThan(0);
-    expect(await eventsOf(live)).toEqual(liveEvents);
+    expect(await eventsOf(d, live)).toEqual(liveEvents);
     const swept = { events: reach(first.reads, 'events'), audit: reach(first.reads, 'audit') };
     expect(swept.events).toBeGreaterThan(0);
     expect(swept.audit).toBeGreaterThan(0);
@@ -125,11 +84,11 @@ describe.each(available)('retention resumes where it swept, on $name', (backend)
     const idle = await pass();
     expect(idle.report).toEqual({ events: 0, runs: 0, audit: 0 });
     expect(idle.reads).toEqual([]);
-    expect(await eventsOf(live)).toEqual(liveEvents);
+    expect(await eventsOf(d, live)).toEqual(liveEvents);
 
     // Newer work, then the open run ends: its kept events go, read by its own index, and the
     // log's batches start where the last pass stopped.
-    await endedRun();
+    await endedRun(d);
     expect((await d.member.post(`${d.ws}/runs/${live}/stop`)).status).toBe(200);
     now += 2 * DAY;
     const ended = await pass();
@@ -139,7 +98,7 @@ describe.each(available)('retention resumes where it swept, on $name', (backend)
       expect(read.after).toBeGreaterThanOrEqual(swept[read.kind === 'audit' ? 'audit' : 'events']);
     }
     expect(ended.reads.filter((r) => r.by === 'run').length).toBeGreaterThan(0);
-    expect(await eventsOf(live)).toEqual([]);
+    expect(await eventsOf(d, live)).toEqual([]);
     // The stored mark moved past the run: a new process starts there.
     const mark = await d.airlock.store.db
       .selectFrom('retention_policies')
@@ -151,23 +110,23 @@ describe.each(available)('retention resumes where it swept, on $name', (backend)
 
   it('a new kernel process prunes what the last one kept for a run once it ends', async () => {
     await start('restart');
-    const live = await parkedRun();
-    const liveEvents = await eventsOf(live);
-    await endedRun();
+    const live = await parkedRun(d);
+    const liveEvents = await eventsOf(d, live);
+    await endedRun(d);
     now += 10 * DAY;
     await d.member.put(`${d.ws}/retention`, { events_days: 1, runs_days: null, audit_days: 1 });
     const first = await pass();
     expect(first.report.events).toBeGreaterThan(0);
-    expect(await eventsOf(live)).toEqual(liveEvents);
+    expect(await eventsOf(d, live)).toEqual(liveEvents);
 
     await d.restart();
     await d.airlock.kernel.pruner!.pruneNow();
-    expect(await eventsOf(live)).toEqual(liveEvents);
+    expect(await eventsOf(d, live)).toEqual(liveEvents);
     expect((await d.member.post(`${d.ws}/runs/${live}/stop`)).status).toBe(200);
     now += 2 * DAY;
     const ended = await pass();
     expect(ended.report.events).toBeGreaterThan(0);
     expect(ended.report.audit).toBeGreaterThan(0);
-    expect(await eventsOf(live)).toEqual([]);
+    expect(await eventsOf(d, live)).toEqual([]);
   });
 });
