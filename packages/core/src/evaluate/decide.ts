@@ -50,7 +50,11 @@ export function explainMatches(policy: Policy, call: ToolCall): RuleMatch[] {
 export function decide(policy: Policy, call: ToolCall): Decision {
   const route = policy.route(call.origin, call.toolName);
   const toolName = route.toolName;
-  const matched = matchedRuleIndices(policy, route, call);
+  // The hot path: a call made by its resolved name (no alias, no runner qualification).
+  const matched =
+    toolName === call.toolName
+      ? route.index.matchIndices(call.toolInput)
+      : matchedRuleIndices(policy, route, call);
   const verdicts = policy.verdictCodes;
   let firstDeny = -1;
   let anyAsk = false;
