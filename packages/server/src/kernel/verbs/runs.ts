@@ -10,7 +10,7 @@ import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import { advanceInline } from '../loop/run-loop.js';
 import { endRun, RUN_START, startRun } from '../machines/run-machine.js';
-import { lockRun, readRun, settleRun } from '../machines/run-state.js';
+import { lockRun, readRun } from '../machines/run-state.js';
 import { PERMISSION_KEYS } from '../stage/permissions-layer.js';
 import { freezePolicyLayers } from '../stage/policy-layers.js';
 import { type RunView, runView } from '../views.js';
@@ -83,6 +83,7 @@ async function insertRun(
   },
 ): Promise<RunTable> {
   const { frozen, start } = options;
+  checkProvider(ctx, start.provider);
   return ctx.store.transaction(async (tx) => {
     await holdWhatTheRunNames(tx, options);
     // Under the conversation's lock: a turn another event started meanwhile is the one to use.
@@ -181,7 +182,8 @@ function validateFrozen(configuration: Record<string, unknown>): void {
 
 /**
  * Refuses, before anything is written, a provider configuration the deployment's provider finds
- * wrong (an `openai` base URL it does not admit). A regenerated run is refused at its round instead.
+ * wrong (an `openai` base URL it does not admit): every door that makes a run (a standalone run,
+ * a turn, a regenerate) passes here through insertRun.
  * @throws AirlockError invalid_configuration listing every problem.
  */
 function checkProvider(ctx: KernelContext, provider: ProviderConfig): void {
@@ -226,7 +228,6 @@ export async function createStandaloneRun(
     if (value !== undefined) declared[key] = value;
   }
   validateFrozen(declared);
-  checkProvider(ctx, request.provider);
   return insertRun(ctx, {
     principal,
     agentApplicationId: principal.kind === 'agent' ? principal.agent_application_id : null,
@@ -292,7 +293,6 @@ export async function startTurn(
     { approval_mode: request.approval_mode, tool_names: request.tool_names },
   );
   if (!narrowed.ok) throw new AirlockError('tightening_widens', narrowed.error.detail);
-  checkProvider(ctx, request.provider);
   return insertRun(ctx, {
     principal,
     agentApplicationId: conversation.agent_application_id,
@@ -335,7 +335,6 @@ export async function regenerateRun(
     provider: JSON.parse(original.provider) as ProviderConfig,
     on_failure: original.on_failure,
   };
-  checkProvider(ctx, start.provider);
   if (original.context_limit_bytes !== null)
     start.context_limit_bytes = original.context_limit_bytes;
   if (original.context_limit_tokens !== null) {
@@ -386,17 +385,5 @@ export async function stopRun(
       await endRun(tx, run, { state: 'canceled', principal: who });
     }
     return runView(run);
-  });
-}
-
-/** Re-runs the settle step on a run (used after transitions made outside the run lock). */
-export async function resettle(
-  ctx: KernelContext,
-  workspaceId: string,
-  runId: string,
-): Promise<void> {
-  await ctx.store.transaction(async (tx) => {
-    const run = await lockRun(tx, workspaceId, runId);
-    await settleRun(ctx, tx, run);
   });
 }
