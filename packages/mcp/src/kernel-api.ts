@@ -44,6 +44,17 @@ type RunStart<N extends 'conversations.input' | 'runs.create'> = Omit<
   'workspace_id' | 'conversation_id'
 >;
 
+/** Makes the {@link KernelApi} of each credential at one kernel address (a bridge holds several). */
+export function kernelApis(address: Omit<KernelAddress, 'token'>): (token: string) => KernelApi {
+  return (token) =>
+    new KernelApi({
+      url: address.url,
+      token,
+      workspaceId: address.workspaceId,
+      timeoutMs: address.timeoutMs,
+    });
+}
+
 /**
  * The kernel operations this package uses that the SDK's handles do not wrap
  * (profile, conversations, gateway rounds), each through the SDK's

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { isValidationError, ValidationError } from '@airlock/sdk';
-import { hasErrorCode, KernelApi } from './kernel-api.js';
+import { hasErrorCode, type KernelApi, kernelApis } from './kernel-api.js';
 import { NAME_SEPARATOR, type ToolManifestEntry } from './manifest.js';
 
 /**
@@ -199,13 +199,7 @@ export async function registerTools(
     manifestLeftOut: stored !== undefined && manifestWouldHideOtherTools(stored),
   });
   if (!options.agentToken) return done('not_asked');
-  const kernelAs = (token: string) =>
-    new KernelApi({
-      url: options.url,
-      token,
-      workspaceId: options.workspaceId,
-      timeoutMs: options.timeoutMs,
-    });
+  const kernelAs = kernelApis(options);
   const executor = kernelAs(options.executorToken);
   const api = kernelAs(options.agentToken);
   // A bridge that cannot serve (its executor credential refused) leaves the profile as it was.

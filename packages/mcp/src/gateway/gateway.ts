@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type ExecutorBridge, startExecutorBridge } from '../executor-bridge.js';
-import { KernelApi } from '../kernel-api.js';
+import { kernelApis } from '../kernel-api.js';
 import type { NamedServer } from '../servers-config.js';
 import { credentialKind, type MemberRunPolicy } from './client-credential.js';
 import { createGatewayServer } from './gateway-server.js';
@@ -94,13 +94,7 @@ export interface Gateway {
  */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   // The application whose executor serves the calls: an agent of another one would wait forever.
-  const kernelAs = (token: string) =>
-    new KernelApi({
-      url: options.url,
-      token,
-      workspaceId: options.workspaceId,
-      timeoutMs: options.timeoutMs,
-    });
+  const kernelAs = kernelApis(options);
   const own = await kernelAs(options.executorToken).self();
   const verify = (token: string, kind: 'agent' | 'member') =>
     kernelAs(token).verify(kind, own.agent_application_id);
