@@ -5,6 +5,7 @@ import {
   claimAndCommit,
   type Deployment,
   deploy,
+  runOfCalls,
   waitFor,
 } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
@@ -57,18 +58,7 @@ describe.skipIf(sqlite!.skip !== null)('a tRPC feed over an event larger than it
 
   beforeAll(async () => {
     d = await deploy(sqlite!);
-    const calls = Array.from({ length: CALLS }, (_, n) => ({ name: 'fetch', input: { n } }));
-    const created = await d.agent.post(`${d.ws}/runs`, {
-      approval_mode: 'bypass',
-      input: 'x',
-      provider: { kind: 'scripted', rounds: [{ tool_calls: calls }, { final: 'done' }] },
-    });
-    expect(created.status).toBe(201);
-    runId = created.body.id;
-    await waitFor(async () => {
-      const tasks = (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks;
-      return tasks.filter((task: { state: string }) => task.state === 'runnable').length === CALLS;
-    });
+    runId = await runOfCalls(d, { mode: 'bypass', tool: 'fetch', count: CALLS, state: 'runnable' });
     for (let n = 1; n <= CALLS; n += 1) {
       const committed = await claimAndCommit(d, runId, `t${n}`, {
         outcome: 'succeeded',

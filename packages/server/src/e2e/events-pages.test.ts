@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catchUpFromLog, FEED_PAGE_BYTES, type Subscriber } from '../feed/catch-up.js';
 import type { FeedItem } from '../feed/feed-item.js';
 import { EVENT_PAGE_BYTES, readEventPage } from '../store/events.js';
-import { type Deployment, deploy, waitFor } from '../testing/harness.js';
+import { type Deployment, deploy, runOfCalls } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
 
 /** Parked calls, each edited to a large input: one large `task.edited` event each. */
@@ -27,20 +27,11 @@ for (const backend of await backends()) {
 
     beforeAll(async () => {
       d = await deploy(backend);
-      const calls = Array.from({ length: CALLS }, (_, n) => ({ name: 'deploy', input: { n } }));
-      const created = await d.agent.post(`${d.ws}/runs`, {
-        approval_mode: 'ask',
-        input: 'x',
-        provider: { kind: 'scripted', rounds: [{ tool_calls: calls }, { final: 'done' }] },
-      });
-      expect(created.status).toBe(201);
-      runId = created.body.id;
-      await waitFor(async () => {
-        const tasks = (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks;
-        return (
-          tasks.filter((task: { state: string }) => task.state === 'needs_approval').length ===
-          CALLS
-        );
+      runId = await runOfCalls(d, {
+        mode: 'ask',
+        tool: 'deploy',
+        count: CALLS,
+        state: 'needs_approval',
       });
       for (let n = 1; n <= CALLS; n += 1) {
         const approved = await d.member.post(`${d.ws}/runs/${runId}/tasks/t${n}/approve`, {

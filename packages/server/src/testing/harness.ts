@@ -192,6 +192,38 @@ export async function claimAndCommit(
   return d.executor.post(`${task}/commit`, { claim_id: claimed.body.claim_id, ...outcome });
 }
 
+/**
+ * Starts a run whose one round calls `tool` `count` times (inputs `{n}`), and
+ * answers its id once every row stands at `state` (parked under `ask`,
+ * runnable under `bypass`).
+ */
+export async function runOfCalls(
+  d: Deployment,
+  options: { mode: 'ask' | 'bypass'; tool: string; count: number; state: string },
+): Promise<string> {
+  const calls = Array.from({ length: options.count }, (_, n) => ({
+    name: options.tool,
+    input: { n },
+  }));
+  const created = await d.agent.post(`${d.ws}/runs`, {
+    approval_mode: options.mode,
+    input: 'x',
+    provider: { kind: 'scripted', rounds: [{ tool_calls: calls }, { final: 'done' }] },
+  });
+  if (created.status !== 201) {
+    throw new Error(`the run was not created: ${created.status} ${JSON.stringify(created.body)}`);
+  }
+  const runId = created.body.id as string;
+  await waitFor(async () => {
+    const tasks = (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks;
+    return (
+      tasks.filter((task: { state: string }) => task.state === options.state).length ===
+      options.count
+    );
+  });
+  return runId;
+}
+
 /** Polls until a check returns a truthy value, or fails after a timeout. */
 export async function waitFor<T>(
   check: () => Promise<T | null | undefined | false>,
