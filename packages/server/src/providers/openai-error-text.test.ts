@@ -16,26 +16,39 @@ for (const backend of await backends()) {
         d = server = undefined;
       });
 
-      it('ends the run failed when the error body holds a NUL, kept as U+FFFD', async () => {
+      /** Serves the endpoint with one answer to every request; resolves with its base URL. */
+      async function endpointAnswering(
+        answer: (authorization: string) => { status: number; body: string },
+      ): Promise<string> {
         server = createServer((req, res) => {
           req.resume();
           req.on('end', () => {
-            res.writeHead(400, { 'content-type': 'text/plain' });
-            res.end('bad \u0000 request');
+            const { status, body } = answer(req.headers.authorization ?? '');
+            res.writeHead(status, { 'content-type': 'text/plain' });
+            res.end(body);
           });
         });
         await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-        d = await deploy(backend, { openai: { baseUrl: url, apiKey: 'sk-test', model: 'm' } });
-        const created = await d.member.post(`${d.ws}/runs`, {
+        return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      }
+
+      /** Starts an openai run on the deployment's endpoint and answers it once it ended. */
+      async function endedOpenaiRun(on: Deployment) {
+        const created = await on.member.post(`${on.ws}/runs`, {
           approval_mode: 'bypass',
           input: 'hello',
           provider: { kind: 'openai' },
         });
-        const run = await waitFor(async () => {
-          const r = (await d!.member.get(`${d!.ws}/runs/${created.body.id}`)).body;
+        return waitFor(async () => {
+          const r = (await on.member.get(`${on.ws}/runs/${created.body.id}`)).body;
           return r.state !== 'running' && r;
         });
+      }
+
+      it('ends the run failed when the error body holds a NUL, kept as U+FFFD', async () => {
+        const url = await endpointAnswering(() => ({ status: 400, body: 'bad \u0000 request' }));
+        d = await deploy(backend, { openai: { baseUrl: url, apiKey: 'sk-test', model: 'm' } });
+        const run = await endedOpenaiRun(d);
         expect(run).toMatchObject({
           state: 'failed',
           error: { code: 'provider_error', detail: 'HTTP 400: bad \uFFFD request' },
@@ -43,29 +56,15 @@ for (const backend of await backends()) {
       });
 
       it('keeps out of run.error a key the deployment gave with surrounding whitespace, echoed without it', async () => {
-        server = createServer((req, res) => {
-          req.resume();
-          req.on('end', () => {
-            const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
-            res.writeHead(401, { 'content-type': 'text/plain' });
-            res.end(`Incorrect API key provided: ${key}.`);
-          });
-        });
-        await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+        const url = await endpointAnswering((authorization) => ({
+          status: 401,
+          body: `Incorrect API key provided: ${authorization.replace(/^Bearer /, '')}.`,
+        }));
         // A key read from a file or a secret store often keeps its final newline.
         d = await deploy(backend, {
           openai: { baseUrl: url, apiKey: ' sk-live-key-1234\n', model: 'm' },
         });
-        const created = await d.member.post(`${d.ws}/runs`, {
-          approval_mode: 'bypass',
-          input: 'hello',
-          provider: { kind: 'openai' },
-        });
-        const run = await waitFor(async () => {
-          const r = (await d!.member.get(`${d!.ws}/runs/${created.body.id}`)).body;
-          return r.state !== 'running' && r;
-        });
+        const run = await endedOpenaiRun(d);
         expect(run).toMatchObject({
           state: 'failed',
           error: {
