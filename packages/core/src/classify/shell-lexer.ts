@@ -1,10 +1,7 @@
 import { CaseClauses, type PatternReader } from './case-clauses.js';
 import { ConditionalTest } from './conditional-test.js';
-import {
-  arithmeticProblem,
-  parameterProblem,
-  unquotedParameterProblem,
-} from './expansion-checks.js';
+import { arithmeticProblem } from './expansion-checks.js';
+import { ExpansionReader } from './expansion-reader.js';
 import { inputProblem, type PendingHeredoc, readHeredocBodies } from './heredocs.js';
 import {
   emptySegment,
@@ -13,27 +10,18 @@ import {
   type ShellRedirection,
   type ShellWord,
 } from './lexed-line.js';
-import { BLANK, QuotingReader } from './quoting-reader.js';
+import { BLANK } from './quoting-reader.js';
 import {
   arithmeticCommandEnd,
-  bracketArithmeticEnd,
   conditionalOperator,
   opensConditional,
   Parentheses,
-  readBackticks,
 } from './shell-syntax.js';
 
 export type { LexedLine, LexedSegment, ShellRedirection, ShellWord };
 
-/** Substitutions nested deeper than this are not read: the line is unknown. */
-const MAX_NESTING = 8;
 const SEPARATORS = ['&&', '||', ';;', '|&', ';', '|', '&', '\n'];
-/**
- * A tokenizer for classification, not a shell: it splits a command line at
- * unquoted separators and parentheses, removes quotes, keeps expansions
- * visible, collects the sources of command substitutions, here-strings and
- * here-documents, and reports what it cannot read instead of guessing.
- */
+
 /** Where a lexer starts, what ends it and how deep it is. */
 interface LexerOptions {
   readonly start?: number;
@@ -41,12 +29,18 @@ interface LexerOptions {
   readonly closer?: ')';
   readonly depth?: number;
   readonly parentheses?: Parentheses;
-  /** False to read the word after `[[ x =~` as any other word (see readUnclosed). */
+  /** False to read the word after `[[ x =~` as any other word (see readRegexText). */
   readonly regexes?: false;
 }
 
-class Lexer extends QuotingReader {
-  private segment: LexedSegment = emptySegment();
+/**
+ * A tokenizer for classification, not a shell: it splits a command line at
+ * unquoted separators and parentheses, removes quotes, keeps expansions
+ * visible (see ExpansionReader), collects the sources of command
+ * substitutions, here-strings and here-documents, and reports what it cannot
+ * read instead of guessing.
+ */
+class Lexer extends ExpansionReader {
   private readonly heredocs: PendingHeredoc[] = [];
   readonly segments: LexedSegment[] = [];
   /** For a nested lexer: whether its closing parenthesis was found. */
@@ -65,24 +59,25 @@ class Lexer extends QuotingReader {
   };
 
   private readonly closer: ')' | null;
-  private readonly depth: number;
-  /** Where the source's parentheses close, shared with the nested lexers reading the same text. */
-  private readonly parentheses: Parentheses;
 
   /** Reads `source` from `start`; a nested lexer stops at its closing parenthesis. */
   constructor(source: string, options: LexerOptions = {}) {
-    super(source, options.start ?? 0);
+    const parentheses = options.parentheses ?? new Parentheses(source);
+    super(source, options.start ?? 0, options.depth ?? 0, parentheses);
     this.closer = options.closer ?? null;
-    this.depth = options.depth ?? 0;
-    this.parentheses = options.parentheses ?? new Parentheses(source);
     this.test = new ConditionalTest(options.regexes ?? true);
     this.regexes = options.regexes === false ? { regexes: false } : {};
   }
 
   /** A lexer for the same text from `start`, one level down, stopping at its closing parenthesis. */
-  private nestedAt(start: number): Lexer {
+  protected nestedAt(start: number): Lexer {
     const options = { start, closer: ')' as const, depth: this.depth + 1, ...this.regexes };
     return new Lexer(this.source, { ...options, parentheses: this.parentheses });
+  }
+
+  /** A lexer for an expanded body at this depth. */
+  protected readerOf(text: string): Lexer {
+    return new Lexer(text, { depth: this.depth, ...this.regexes });
   }
 
   /** Reads until the end (or the closing parenthesis); returns the index after it. */
@@ -229,60 +224,6 @@ class Lexer extends QuotingReader {
     return true;
   }
 
-  /** `$NAME`, `${...}`, `$((...))`, `$(...)`, `$'...'` and backticks. */
-  protected expansion(quoted: boolean): void {
-    const source = this.source;
-    const start = this.index;
-    if (source[start] === '`') {
-      const { inner, end } = readBackticks(source, start, quoted);
-      if (end >= source.length) this.problems.push('unclosed backtick');
-      this.segment.substitutions.push(inner);
-      this.append(source.slice(start, end + 1), true);
-      this.index = end + 1;
-      return;
-    }
-    const next = source[start + 1];
-    const arithmetic = next === '(' ? this.parentheses.arithmeticEnd(start + 1) : -1;
-    if (arithmetic >= 0) {
-      this.unreadExpansion(source.slice(start + 3, arithmetic), arithmeticProblem, false);
-      this.append(source.slice(start, arithmetic + 2), true);
-      this.index = arithmetic + 2;
-    } else if (next === '(') {
-      this.substitution(start + 2, '$(');
-    } else if (next === '[') {
-      // `$[1 << 2]` is bash's old arithmetic: read like `$((...))`, its `<<` no here-document.
-      const end = bracketArithmeticEnd(source, start + 1);
-      const stop = end < 0 ? source.length : end + 1;
-      if (end < 0) this.problems.push('unclosed $[');
-      this.unreadExpansion(source.slice(start + 2, stop - 1), arithmeticProblem, false);
-      this.append(source.slice(start, stop), true);
-      this.index = stop;
-    } else if (next === '{') {
-      const end = source.indexOf('}', start + 2);
-      const stop = end < 0 ? source.length : end + 1;
-      if (end < 0) this.problems.push('unclosed ${');
-      // Outside double quotes, `<(...)` in `${x:-...}` is a process substitution.
-      const check = quoted ? parameterProblem : unquotedParameterProblem;
-      this.unreadExpansion(source.slice(start + 2, stop - 1), check, !quoted);
-      this.append(source.slice(start, stop), true);
-      this.index = stop;
-    } else if (next === "'" && !quoted) {
-      this.ansiQuoted();
-    } else if (next === '"' && !quoted) {
-      // `$"..."` is a string translated by the locale: a double-quoted string.
-      this.index++;
-      this.doubleQuoted();
-    } else if (next !== undefined && /[A-Za-z0-9_@*#?$!-]/.test(next)) {
-      let end = start + 2;
-      if (/[A-Za-z_]/.test(next)) while (end < source.length && /\w/.test(source[end]!)) end++;
-      this.append(source.slice(start, end), true);
-      this.index = end;
-    } else {
-      this.append('$');
-      this.index++;
-    }
-  }
-
   /** An arithmetic command `((...))` at a command's start, read as one word; false when it is none. */
   private arithmeticCommand(): boolean {
     const end = arithmeticCommandEnd(this.parentheses, this.index, this.segment.words);
@@ -295,57 +236,6 @@ class Lexer extends QuotingReader {
     });
     this.index = end + 2;
     return true;
-  }
-
-  /**
-   * The inside of `${...}` or `$((...))`, which the lexer does not parse: a
-   * problem when it may run a command, and the `$(...)` and backticks in it
-   * read all the same (`${x:-$(rm -rf y)}` keeps rm's tags).
-   */
-  private unreadExpansion(
-    inner: string,
-    check: (inner: string) => string | undefined,
-    processes: boolean,
-  ): void {
-    const problem = check(inner);
-    if (problem === undefined) return;
-    this.problems.push(problem);
-    if (/\$\(|`|[<>]\(/.test(inner)) this.readExpandedBody(inner, this.segment, processes);
-  }
-
-  /** An array assignment `name=(a b $(c))`: its elements are words, not a subshell; `$(c)` runs. */
-  private arrayElements(): void {
-    if (this.depth >= MAX_NESTING) {
-      this.problems.push('command substitutions nested too deeply');
-      this.append(this.source.slice(this.index), true);
-      this.index = this.source.length;
-      return;
-    }
-    const elements = this.nestedAt(this.index + 1);
-    const end = elements.run();
-    this.problems.push(...elements.problems);
-    const substitutions = elements.segments.flatMap((segment) => segment.substitutions);
-    this.segment.substitutions.push(...substitutions);
-    this.append(this.source.slice(this.index, end), substitutions.length > 0);
-    this.index = end;
-  }
-
-  /** `$(...)`, `<(...)`, `>(...)`: a nested command line read to its closing parenthesis. */
-  private substitution(from: number, opener: string): void {
-    if (this.depth >= MAX_NESTING) {
-      // Deeper nesting is not read (and would exhaust the stack): the rest of the line is unknown.
-      this.problems.push('command substitutions nested too deeply');
-      this.append(this.source.slice(from - opener.length), true);
-      this.index = this.source.length;
-      return;
-    }
-    const nested = this.nestedAt(from);
-    const end = nested.run();
-    const inner = this.source.slice(from, end - (nested.closed ? 1 : 0));
-    this.problems.push(...nested.problems);
-    this.segment.substitutions.push(inner);
-    this.append(this.source.slice(from - opener.length, end), true);
-    this.index = end;
   }
 
   private redirection(): void {
@@ -393,33 +283,6 @@ class Lexer extends QuotingReader {
   private checkInput(segment: LexedSegment, shape: string): void {
     const problem = inputProblem(segment, shape);
     if (problem !== undefined) this.problems.push(problem);
-  }
-
-  /** The command substitutions of an expanded here-document body, as the shell runs them. */
-  private readExpandedBody(text: string, segment: LexedSegment, processes = false): void {
-    const body = new Lexer(text, { depth: this.depth, ...this.regexes });
-    body.expandOnly(segment, processes);
-    this.problems.push(...body.problems);
-  }
-
-  /**
-   * Reads text where only expansions are special (a here-document body): a
-   * backslash quotes `$`, backticks and itself; every `$(...)` and backtick
-   * found (and `<(...)`, `>(...)` when `processes`, as in an unquoted
-   * `${x:-...}`) is added to `segment`'s substitutions.
-   */
-  expandOnly(segment: LexedSegment, processes: boolean): void {
-    const source = this.source;
-    this.segment = segment;
-    while (this.index < source.length) {
-      const char = source[this.index]!;
-      if (char === '\\' && '$`\\\n'.includes(source[this.index + 1] ?? '')) this.index += 2;
-      else if (char === '$' || char === '`') this.expansion(true);
-      else if (processes && (char === '<' || char === '>') && source[this.index + 1] === '(') {
-        this.substitution(this.index + 2, '(');
-      } else this.index++;
-    }
-    this.current.clear();
   }
 }
 

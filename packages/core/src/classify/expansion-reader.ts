@@ -1,0 +1,179 @@
+/** The shell lexer's reading of expansions: `$NAME`, `${...}`, `$((...))`, `$(...)`, backticks. */
+import {
+  arithmeticProblem,
+  parameterProblem,
+  unquotedParameterProblem,
+} from './expansion-checks.js';
+import { emptySegment, type LexedSegment } from './lexed-line.js';
+import { QuotingReader } from './quoting-reader.js';
+import { bracketArithmeticEnd, type Parentheses, readBackticks } from './shell-syntax.js';
+
+/** Substitutions nested deeper than this are not read: the line is unknown. */
+const MAX_NESTING = 8;
+
+/** A command line read one level down, to its closing parenthesis (see ExpansionReader.nestedAt). */
+export interface NestedReading {
+  /** Reads to the closing parenthesis (or the end); returns the index after it. */
+  run(): number;
+  readonly closed: boolean;
+  readonly segments: readonly LexedSegment[];
+  readonly problems: readonly string[];
+}
+
+/**
+ * The part of the shell lexer that reads expansions into the command being
+ * read: the commands an expansion runs (`$(...)`, backticks, `<(...)`) become
+ * the command's substitutions, and what it cannot read becomes a problem.
+ * The lexer supplies the nested readings, since a substitution holds a whole
+ * command line.
+ */
+export abstract class ExpansionReader extends QuotingReader {
+  /** The simple command being read. */
+  protected segment: LexedSegment = emptySegment();
+
+  constructor(
+    source: string,
+    start: number,
+    protected readonly depth: number,
+    /** Where the source's parentheses close, shared with the nested readers of the same text. */
+    protected readonly parentheses: Parentheses,
+  ) {
+    super(source, start);
+  }
+
+  /** A reading of the same text from `start`, one level down, stopping at its closing parenthesis. */
+  protected abstract nestedAt(start: number): NestedReading;
+
+  /** A reader of other text (an expanded body) at this depth. */
+  protected abstract readerOf(text: string): ExpansionReader;
+
+  /** `$NAME`, `${...}`, `$((...))`, `$(...)`, `$'...'` and backticks. */
+  protected expansion(quoted: boolean): void {
+    const source = this.source;
+    const start = this.index;
+    if (source[start] === '`') {
+      const { inner, end } = readBackticks(source, start, quoted);
+      if (end >= source.length) this.problems.push('unclosed backtick');
+      this.segment.substitutions.push(inner);
+      this.append(source.slice(start, end + 1), true);
+      this.index = end + 1;
+      return;
+    }
+    const next = source[start + 1];
+    const arithmetic = next === '(' ? this.parentheses.arithmeticEnd(start + 1) : -1;
+    if (arithmetic >= 0) {
+      this.unreadExpansion(source.slice(start + 3, arithmetic), arithmeticProblem, false);
+      this.append(source.slice(start, arithmetic + 2), true);
+      this.index = arithmetic + 2;
+    } else if (next === '(') {
+      this.substitution(start + 2, '$(');
+    } else if (next === '[') {
+      // `$[1 << 2]` is bash's old arithmetic: read like `$((...))`, its `<<` no here-document.
+      const end = bracketArithmeticEnd(source, start + 1);
+      const stop = end < 0 ? source.length : end + 1;
+      if (end < 0) this.problems.push('unclosed $[');
+      this.unreadExpansion(source.slice(start + 2, stop - 1), arithmeticProblem, false);
+      this.append(source.slice(start, stop), true);
+      this.index = stop;
+    } else if (next === '{') {
+      const end = source.indexOf('}', start + 2);
+      const stop = end < 0 ? source.length : end + 1;
+      if (end < 0) this.problems.push('unclosed ${');
+      // Outside double quotes, `<(...)` in `${x:-...}` is a process substitution.
+      const check = quoted ? parameterProblem : unquotedParameterProblem;
+      this.unreadExpansion(source.slice(start + 2, stop - 1), check, !quoted);
+      this.append(source.slice(start, stop), true);
+      this.index = stop;
+    } else if (next === "'" && !quoted) {
+      this.ansiQuoted();
+    } else if (next === '"' && !quoted) {
+      // `$"..."` is a string translated by the locale: a double-quoted string.
+      this.index++;
+      this.doubleQuoted();
+    } else if (next !== undefined && /[A-Za-z0-9_@*#?$!-]/.test(next)) {
+      let end = start + 2;
+      if (/[A-Za-z_]/.test(next)) while (end < source.length && /\w/.test(source[end]!)) end++;
+      this.append(source.slice(start, end), true);
+      this.index = end;
+    } else {
+      this.append('$');
+      this.index++;
+    }
+  }
+
+  /**
+   * The inside of `${...}` or `$((...))`, which the lexer does not parse: a
+   * problem when it may run a command, and the `$(...)` and backticks in it
+   * read all the same (`${x:-$(rm -rf y)}` keeps rm's tags).
+   */
+  protected unreadExpansion(
+    inner: string,
+    check: (inner: string) => string | undefined,
+    processes: boolean,
+  ): void {
+    const problem = check(inner);
+    if (problem === undefined) return;
+    this.problems.push(problem);
+    if (/\$\(|`|[<>]\(/.test(inner)) this.readExpandedBody(inner, this.segment, processes);
+  }
+
+  /** Past the nesting limit the rest of the line is kept unread (reading it would exhaust the stack). */
+  private tooDeep(from: number): boolean {
+    if (this.depth < MAX_NESTING) return false;
+    this.problems.push('command substitutions nested too deeply');
+    this.append(this.source.slice(from), true);
+    this.index = this.source.length;
+    return true;
+  }
+
+  /** An array assignment `name=(a b $(c))`: its elements are words, not a subshell; `$(c)` runs. */
+  protected arrayElements(): void {
+    if (this.tooDeep(this.index)) return;
+    const elements = this.nestedAt(this.index + 1);
+    const end = elements.run();
+    this.problems.push(...elements.problems);
+    const substitutions = elements.segments.flatMap((segment) => segment.substitutions);
+    this.segment.substitutions.push(...substitutions);
+    this.append(this.source.slice(this.index, end), substitutions.length > 0);
+    this.index = end;
+  }
+
+  /** `$(...)`, `<(...)`, `>(...)`: a nested command line read to its closing parenthesis. */
+  protected substitution(from: number, opener: string): void {
+    if (this.tooDeep(from - opener.length)) return;
+    const nested = this.nestedAt(from);
+    const end = nested.run();
+    const inner = this.source.slice(from, end - (nested.closed ? 1 : 0));
+    this.problems.push(...nested.problems);
+    this.segment.substitutions.push(inner);
+    this.append(this.source.slice(from - opener.length, end), true);
+    this.index = end;
+  }
+
+  /** The command substitutions of an expanded here-document body, as the shell runs them. */
+  protected readExpandedBody(text: string, segment: LexedSegment, processes = false): void {
+    const body = this.readerOf(text);
+    body.expandOnly(segment, processes);
+    this.problems.push(...body.problems);
+  }
+
+  /**
+   * Reads text where only expansions are special (a here-document body): a
+   * backslash quotes `$`, backticks and itself; every `$(...)` and backtick
+   * found (and `<(...)`, `>(...)` when `processes`, as in an unquoted
+   * `${x:-...}`) is added to `segment`'s substitutions.
+   */
+  expandOnly(segment: LexedSegment, processes: boolean): void {
+    const source = this.source;
+    this.segment = segment;
+    while (this.index < source.length) {
+      const char = source[this.index]!;
+      if (char === '\\' && '$`\\\n'.includes(source[this.index + 1] ?? '')) this.index += 2;
+      else if (char === '$' || char === '`') this.expansion(true);
+      else if (processes && (char === '<' || char === '>') && source[this.index + 1] === '(') {
+        this.substitution(this.index + 2, '(');
+      } else this.index++;
+    }
+    this.current.clear();
+  }
+}
