@@ -131,7 +131,12 @@ function answerNatively(protocol: AgentProtocol) {
         return last;
       },
     });
-    if (last !== null && event.event === 'pre_tool') await giveBackIfUnread(context, last);
+    if (last !== null && event.event === 'pre_tool') {
+      // A grant the reply does not hand over (the last look was answered about another row, or
+      // the wait ended on it) reaches nobody: it goes back to its row at once.
+      if (reply.kind === 'allow') await giveBackIfUnread(context, last);
+      else await releaseUnreadGrant(kernel.context, principal, last);
+    }
     return JSON.parse(protocol.format(event, reply).stdout);
   };
 }

@@ -8,7 +8,9 @@ import { lockRun } from '../machines/run-state.js';
 /**
  * Gives back a call granted to a hook request whose client was gone before
  * the grant could be written to it (the agent's hook timed out, its user
- * pressed Esc): the agent never read the grant, so it never ran the call.
+ * pressed Esc), or whose reply refused it all the same (a held request's
+ * look answered about another turn's row): the agent never read the grant,
+ * so it never ran the call.
  * The row's claim ends and the row is runnable again, approved and not
  * granted, so the identical call made again is granted once, on this row,
  * instead of parking a second time. Does nothing unless `answer` granted a
