@@ -22,6 +22,7 @@ import { lockRun, settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { completeSummary, pendingSummary, summarize } from './compaction.js';
 import { readHistory } from './history.js';
+import { type RunStep, recordStep } from './refused-step.js';
 import { modelTurnLeaseMs, turnTimeoutOf } from './turn-time.js';
 
 /** The signal of an inline provider's request: it never aborts. */
@@ -177,7 +178,12 @@ async function summarizeOutside(ctx: KernelContext, runId: string, owner: string
   const row = leased && (await pendingSummary(ctx.store, leased));
   if (!leased || !row) return;
   const text = await summarize(ctx, ctx.store, leased, row);
-  await ctx.store.transaction(async (tx) => {
+  const step: RunStep = {
+    runId,
+    workspaceId: leased.workspace_id,
+    stillOurs: (run) => run.model_lease_owner === owner,
+  };
+  await recordStep(ctx, step, async (tx) => {
     const run = await lockRun(tx, leased.workspace_id, runId);
     if (run.state !== 'running' || run.model_lease_owner !== owner) return;
     run.model_lease_owner = null;
@@ -214,16 +220,22 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
     await holdForClient(ctx, peek);
     return;
   }
+  const unleased: RunStep = {
+    runId,
+    workspaceId: peek.workspace_id,
+    stillOurs: (run) => due(run, ctx.store.now()),
+  };
   if (peekModel?.inline) {
-    await ctx.store.transaction(async (tx) => {
+    await recordStep(ctx, unleased, async (tx) => {
       const run = await lockRun(tx, peek.workspace_id, runId);
       await advanceInline(ctx, tx, run);
     });
     return;
   }
-  const ready = await ctx.store.transaction(async (tx) => {
+  let ready = false;
+  await recordStep(ctx, unleased, async (tx) => {
     const run = await lockRun(tx, peek.workspace_id, runId);
-    return due(run, tx.now) && (await beforeModel(ctx, tx, run));
+    ready = due(run, tx.now) && (await beforeModel(ctx, tx, run));
   });
   const owner = `${ctx.instanceId}:${Math.random().toString(36).slice(2)}`;
   if (!ready) {
@@ -235,7 +247,12 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
   const { config, model } = providerOf(ctx, leased);
   const reading = await readHistory(ctx.store, leased);
   const outcome = await askModel(model, config, leased, reading);
-  await ctx.store.transaction(async (tx) => {
+  const step: RunStep = {
+    runId,
+    workspaceId: leased.workspace_id,
+    stillOurs: (run) => run.phase === 'model' && run.model_lease_owner === owner,
+  };
+  await recordStep(ctx, step, async (tx) => {
     const run = await lockRun(tx, leased.workspace_id, runId);
     if (run.state !== 'running' || run.phase !== 'model' || run.model_lease_owner !== owner) return;
     await applyRound(ctx, tx, run, reading.fed, outcome);
