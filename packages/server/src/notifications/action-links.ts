@@ -3,9 +3,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /**
  * Signed one-time action links for email (issue 27): a token names the row,
  * the row version it was made for, the verb, the member who decides and an
- * expiry (the park's deadline), signed with the channel's secret. It is
- * single use because a decision changes the row version, and the kernel
- * refuses a decision bound to another version.
+ * expiry (the park's deadline), signed with the channel's secret. A mail's
+ * two links are single use: spent once the member's approval of that version
+ * is recorded or the row stops waiting at it (link-standing.ts), and the
+ * kernel refuses a decision bound to another version.
  */
 
 /** The path action links point to, under the kernel's public URL. */

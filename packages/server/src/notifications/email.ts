@@ -56,7 +56,7 @@ export function emailText(
   if (links) {
     lines.push(
       '',
-      'Or decide from here (each link works once, for this version of the call):',
+      'Or decide from here (single use: once you approve or deny, both links are spent):',
       `Approve: ${links.approve}`,
       `Deny: ${links.deny}`,
     );

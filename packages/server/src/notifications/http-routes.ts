@@ -4,11 +4,10 @@ import type { Logger } from 'pino';
 import { readBody } from '../api/request-body.js';
 import { AirlockError } from '../errors.js';
 import type { KernelContext } from '../kernel/context.js';
-import { taskVersion } from '../kernel/views.js';
-import { findTask } from '../store/tasks.js';
 import { ACTION_LINK_PATH, checkActionLink, peekActionLink } from './action-links.js';
 import type { ChannelSenders } from './channel-senders.js';
 import type { NotificationsConfig } from './config.js';
+import { linkStanding } from './link-standing.js';
 import { decideForMember, describeOutcome } from './member-decision.js';
 import { handleSlackInteraction } from './slack-interactions.js';
 
@@ -132,23 +131,19 @@ export function notificationRoutes(options: {
       return;
     }
     const verb = claim.action === 'approve' ? 'Approve' : 'Deny';
+    // A used link, or one whose call was decided or changed since, decides nothing: it says why.
+    const standing = await linkStanding(ctx.store, claim);
+    if (!standing.open) {
+      await readBody(req, BODY_LIMIT);
+      page(res, 409, standing.title, `<p>${escapeHtml(standing.text)}.</p>`);
+      return;
+    }
     if (req.method === 'GET') {
-      const row = await findTask(ctx.store, claim.run_id, claim.task_key);
-      // A page shows the call its button decides: one decided or changed since, its button could not.
-      if (row?.state !== 'needs_approval' || taskVersion(row) !== claim.version) {
-        page(
-          res,
-          409,
-          'This link no longer applies',
-          '<p>The call was decided, or changed, since this mail was sent: this link decides nothing now. Open it in the Airlock inbox.</p>',
-        );
-        return;
-      }
       page(
         res,
         200,
         `${verb} this call?`,
-        `<p>Run ${escapeHtml(claim.run_id)}, row ${escapeHtml(claim.task_key)}.</p>${callHtml(row)}<form method="post"><button type="submit">${verb}</button></form>`,
+        `<p>Run ${escapeHtml(claim.run_id)}, row ${escapeHtml(claim.task_key)}.</p>${callHtml(standing.row)}<form method="post"><button type="submit">${verb}</button></form>`,
       );
       return;
     }

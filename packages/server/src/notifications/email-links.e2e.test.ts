@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { waitFor } from '../testing/harness.js';
+import {
+  closeAfterEach,
+  deployWithChannels,
+  FAST_DELIVERY,
+  freePort,
+  type NotifyDeployment,
+} from '../testing/notify-kit.js';
+import { bodyOf, startSmtp } from '../testing/smtp-receiver.js';
+import { backends } from '../testing/stores.js';
+
+const all = await backends();
+const LINK_SECRET = 'k8Vd2pQx7rN4mZ1sT6wY9bC3fH5jL0aE';
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(
+    `email action links are single use (${backend.name})`,
+    () => {
+      let d: NotifyDeployment | undefined;
+      const closers = closeAfterEach(() => d);
+
+      /** A kernel mailing alice and bob their links, under a policy that wants two approvals. */
+      async function deployTwoApprovers() {
+        const smtp = await startSmtp();
+        closers.push(smtp.close);
+        d = await deployWithChannels(
+          backend,
+          ({ workspaceId, memberCredentialId, otherMemberCredentialId }) => ({
+            channels: [
+              {
+                name: 'mail',
+                kind: 'email',
+                workspace: workspaceId,
+                smtp: { host: '127.0.0.1', port: smtp.port },
+                from: 'airlock@example.com',
+                to: ['alice@example.com', 'bob@example.com'],
+                action_links: {
+                  secret: LINK_SECRET,
+                  members: {
+                    'alice@example.com': memberCredentialId,
+                    'bob@example.com': otherMemberCredentialId,
+                  },
+                },
+              },
+            ],
+          }),
+          { port: await freePort(), notificationTuning: FAST_DELIVERY },
+        );
+        const policy = await d.member.put(`${d.ws}/approval_policy`, {
+          policy: { rules: [{ actions: ['destructive'], required: 2 }] },
+        });
+        expect(policy.status).toBe(200);
+        const runId = await d.park();
+        await waitFor(async () => smtp.mails.length === 2, { what: 'both mails' });
+        const linkOf = (to: string, verb: 'Approve' | 'Deny') =>
+          new RegExp(`${verb}: (\\S+)`).exec(
+            bodyOf(smtp.mails.find((mail) => mail.to[0] === to)!.raw),
+          )![1]!;
+        const state = async () =>
+          (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body as {
+            state: string;
+            approvals?: { received: unknown[] };
+          };
+        return { runId, linkOf, state };
+      }
+
+      it('once a mail’s approve link counted, its deny link (leaked, forwarded) changes nothing', async () => {
+        const { linkOf, state } = await deployTwoApprovers();
+        const approved = await fetch(linkOf('alice@example.com', 'Approve'), { method: 'POST' });
+        expect(approved.status).toBe(200);
+        expect(await approved.text()).toContain('1 of 2 approvals');
+        const deny = linkOf('alice@example.com', 'Deny');
+        const page = await fetch(deny);
+        expect(page.status).toBe(409);
+        const html = await page.text();
+        expect(html).not.toContain('<form');
+        expect(html).toContain('already recorded');
+        const denied = await fetch(deny, { method: 'POST' });
+        expect(denied.status).toBe(409);
+        expect(await denied.text()).toContain('already recorded');
+        expect((await state()).state).toBe('needs_approval');
+      });
+
+      it('a used approve link, opened again, shows what it did and offers no button', async () => {
+        const { linkOf, state } = await deployTwoApprovers();
+        const approve = linkOf('alice@example.com', 'Approve');
+        expect((await fetch(approve, { method: 'POST' })).status).toBe(200);
+        const again = await fetch(approve);
+        expect(again.status).toBe(409);
+        const html = await again.text();
+        expect(html).not.toContain('<form');
+        expect(html).toContain('already recorded');
+        expect(html).toContain('1 of 2 approvals');
+        const posted = await fetch(approve, { method: 'POST' });
+        expect(posted.status).toBe(409);
+        expect((await state()).state).toBe('needs_approval');
+        // The other member's link still works, once: it is theirs, and unused.
+        const second = await fetch(linkOf('bob@example.com', 'Approve'), { method: 'POST' });
+        expect(second.status).toBe(200);
+        expect((await state()).state).not.toBe('needs_approval');
+      });
+
+      it('after the call was decided, a link shows what became of it', async () => {
+        const { linkOf } = await deployTwoApprovers();
+        expect((await fetch(linkOf('bob@example.com', 'Deny'), { method: 'POST' })).status).toBe(
+          200,
+        );
+        const page = await fetch(linkOf('alice@example.com', 'Approve'));
+        expect(page.status).toBe(409);
+        const html = await page.text();
+        expect(html).not.toContain('<form');
+        expect(html).toContain(`Denied by member:${d!.otherMember.credentialId}`);
+      });
+    },
+  );
+}
