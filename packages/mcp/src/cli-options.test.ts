@@ -118,19 +118,12 @@ describe('bridgeWorkspace', () => {
     vi.unstubAllEnvs();
   });
 
-  it('takes --workspace over AIRLOCK_WORKSPACE, and none without an agent credential', () => {
+  it('takes --workspace over AIRLOCK_WORKSPACE, and none when neither is set', () => {
     vi.stubEnv('AIRLOCK_WORKSPACE', 'ws_env');
-    expect(bridgeWorkspace('ws_flag', 'alk_agent_x')).toBe('ws_flag');
-    expect(bridgeWorkspace(undefined, 'alk_agent_x')).toBe('ws_env');
+    expect(bridgeWorkspace('ws_flag')).toBe('ws_flag');
+    expect(bridgeWorkspace(undefined)).toBe('ws_env');
     vi.stubEnv('AIRLOCK_WORKSPACE', '');
-    expect(bridgeWorkspace(undefined, undefined)).toBeUndefined();
-  });
-
-  it('refuses an agent credential without a workspace (exit 2): the applications could not be checked', () => {
-    vi.stubEnv('AIRLOCK_WORKSPACE', '');
-    const error = usageErrorOf(() => bridgeWorkspace(undefined, 'alk_agent_x'));
-    expect(error.status).toBe(2);
-    expect(error.message).toMatch(/^--agent-token needs --workspace \(or AIRLOCK_WORKSPACE\)/);
+    expect(bridgeWorkspace(undefined)).toBeUndefined();
   });
 });
 

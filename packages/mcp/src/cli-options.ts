@@ -128,22 +128,10 @@ export function required(value: string | boolean | undefined, env: string, flag:
 /**
  * The workspace `airlock executor mcp` reads its credentials in: `--workspace`,
  * else AIRLOCK_WORKSPACE (an empty one counts as unset); undefined when
- * neither is set and no agent credential is given (nothing to check then).
- * @throws UsageError when an agent credential is given without one: the
- *   bridge checks in it that the agent credential is of the executor
- *   credential's application before it registers any tool.
+ * neither is set, and each credential is then read in its own workspace.
  */
-export function bridgeWorkspace(
-  value: string | boolean | undefined,
-  agentToken: string | undefined,
-): string | undefined {
-  const found = (typeof value === 'string' && value) || process.env.AIRLOCK_WORKSPACE || undefined;
-  if (agentToken && !found) {
-    throw new UsageError(
-      "--agent-token needs --workspace (or AIRLOCK_WORKSPACE): the bridge checks in it that the agent credential is of the executor credential's application before it registers the tools",
-    );
-  }
-  return found;
+export function bridgeWorkspace(value: string | boolean | undefined): string | undefined {
+  return (typeof value === 'string' && value) || process.env.AIRLOCK_WORKSPACE || undefined;
 }
 
 /**

@@ -27,8 +27,8 @@ Starts MCP servers over stdio and serves their tools (NAME__tool) as an Airlock 
   --url URL              the kernel (env AIRLOCK_URL; default http://127.0.0.1:4820)
   --executor-token TOK   an executor credential (env AIRLOCK_EXECUTOR_TOKEN)
   --agent-token TOK      register the tools in this agent's profile (env AIRLOCK_AGENT_TOKEN)
-  --workspace ID         the workspace of both credentials (env AIRLOCK_WORKSPACE); needed with
-                         --agent-token, to check the agent is of the executor's application
+  --workspace ID         the workspace of both credentials (env AIRLOCK_WORKSPACE); optional:
+                         without it each credential is read in its own workspace
   --timeout DUR          give up on a kernel request not answered in this long, e.g. 30s, 2m
                          (env AIRLOCK_TIMEOUT; default 30s)
 `;
@@ -118,7 +118,7 @@ export async function executorCommand(argv: readonly string[]): Promise<number> 
   const timeoutMs = requestTimeout(values.timeout);
   const agentToken =
     (values['agent-token'] as string | undefined) ?? process.env.AIRLOCK_AGENT_TOKEN;
-  const workspaceId = bridgeWorkspace(values.workspace, agentToken);
+  const workspaceId = bridgeWorkspace(values.workspace);
   const servers = await serversFrom(values, command);
   // Listening from the start: a stop asked for during startup is honored once it is done.
   const stopped = untilSignal();

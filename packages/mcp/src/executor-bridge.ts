@@ -33,10 +33,10 @@ export interface ExecutorBridgeOptions {
    */
   agentToken?: string | undefined;
   /**
-   * The workspace of both credentials. With it and an agent credential, the
-   * bridge refuses to start unless the agent credential is of the executor
-   * credential's application (see `checkOneApplication`); the gateway always
-   * gives it, `airlock executor mcp` asks for it with `--agent-token`.
+   * The workspace of both credentials, when known (the gateway always gives
+   * it); without it each credential is read in its own workspace. Given an
+   * agent credential, the bridge refuses to start unless it is of the
+   * executor credential's application (see `checkOneApplication`).
    */
   workspaceId?: string | undefined;
   servers: readonly NamedServer[];

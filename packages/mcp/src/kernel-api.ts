@@ -24,6 +24,13 @@ export function isKernelOutage(error: unknown): boolean {
   return isConnectionError(error) || isServerError(error);
 }
 
+/**
+ * The workspace path segment by which a credential names its own workspace
+ * (the kernel takes it for `credentials.self` alone): a bridge given only
+ * tokens learns who each is without a workspace id.
+ */
+export const OWN_WORKSPACE = '-';
+
 /** Where the kernel is and who is calling it. */
 export interface KernelAddress {
   url: string;
@@ -88,9 +95,14 @@ export class KernelApi {
     return { workspace_id: this.workspace_id, run_id: runId, task_key: taskKey };
   }
 
-  /** Who the credential is: its kind and application (any plane of the workspace). */
+  /**
+   * Who the credential is: its kind and application (any plane). Without a
+   * workspace id it is read in the credential's own workspace ({@link OWN_WORKSPACE}).
+   */
   self(): Promise<CallOutput<'credentials.self'>> {
-    return this.call('credentials.self', { workspace_id: this.workspace_id });
+    return this.call('credentials.self', {
+      workspace_id: this.address.workspaceId || OWN_WORKSPACE,
+    });
   }
 
   /**

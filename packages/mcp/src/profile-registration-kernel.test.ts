@@ -61,7 +61,8 @@ class StandInKernel {
     const path = new URL(request.url ?? '/', this.url).pathname;
     const self = /^\/api\/v1\/workspaces\/([^/]+)\/credentials\/self$/.exec(path);
     if (self) {
-      if (self[1] !== who.workspace) {
+      // `-` names the credential's own workspace, as the kernel reads it.
+      if (self[1] !== who.workspace && self[1] !== '-') {
         return send(403, {
           error: { code: 'forbidden', detail: 'this credential belongs to another workspace' },
         });

@@ -126,8 +126,9 @@ export interface RegistrationOptions {
   /** The agent whose profile gets the tools; none: nothing is registered (`not_asked`). */
   agentToken?: string | undefined;
   /**
-   * The workspace of both credentials. With it, the agent credential must be
-   * of the executor credential's application (see {@link checkOneApplication}).
+   * The workspace of both credentials, when known: each is then read in it.
+   * With or without it, the agent credential must be of the executor
+   * credential's application (see {@link checkOneApplication}).
    */
   workspaceId?: string | undefined;
   timeoutMs?: number | undefined;
@@ -139,7 +140,9 @@ export interface RegistrationOptions {
  * application's profile while the calls of another are served with them.
  * An executor of no application (one that serves every application of the
  * workspace) is refused too: it would serve every other application's calls
- * of these tools.
+ * of these tools. Without a workspace id each credential is read in its own
+ * workspace: an application is of one workspace, so one application id means
+ * one workspace too.
  * @throws Error naming both applications; the SDK's UnauthorizedError or
  *   ForbiddenError when the kernel refuses either credential (another
  *   workspace's among them).
@@ -149,7 +152,9 @@ export async function checkOneApplication(executor: KernelApi, agent: KernelApi)
     api.self().catch((error: unknown) => {
       // The kernel's "belongs to another workspace" alone does not say which credential.
       if (!hasErrorCode(error, 'forbidden')) throw error;
-      throw new Error(`the ${which} credential: ${error.detail}`, { cause: error });
+      // A kernel older than the bridge reads a credential only in a workspace named by its id.
+      const hint = api.address.workspaceId ? '' : ' (give the workspace id: --workspace)';
+      throw new Error(`the ${which} credential: ${error.detail}${hint}`, { cause: error });
     });
   const [served, declaring] = await Promise.all([
     whoIs(executor, 'executor'),
@@ -178,7 +183,7 @@ export async function checkOneApplication(executor: KernelApi, agent: KernelApi)
  * came first (`stale_digest`) it reads again and writes again, so two
  * bridges of one agent keep each other's tools.
  * @throws Error when the agent and executor credentials are of different
- *   applications (see {@link checkOneApplication}, only with a workspace);
+ *   applications (see {@link checkOneApplication});
  *   the SDK's UnauthorizedError or ForbiddenError when the kernel refuses the
  *   executor or the agent credential; its ValidationError, each problem
  *   naming its tool, when it refuses the new configuration; its
@@ -204,7 +209,7 @@ export async function registerTools(
   const api = kernelAs(options.agentToken);
   // A bridge that cannot serve (its executor credential refused) leaves the profile as it was.
   await executor.checkExecutor();
-  if (options.workspaceId) await checkOneApplication(executor, api);
+  await checkOneApplication(executor, api);
   for (let attempt = 1; ; attempt += 1) {
     const stored = await api.profileVersion();
     if (stored === null) return done('no_profile');

@@ -42,8 +42,23 @@ export async function authenticateToken(
 const PLANE_NAMES = { agent: 'an agent', executor: 'an executor', member: 'a member' } as const;
 
 /**
+ * The workspace path segment that names the calling credential's own
+ * workspace, where an operation allows it: a client that holds only a token
+ * (an MCP bridge given an agent and an executor credential) reads who it is
+ * without knowing its workspace id. No workspace id is `-`.
+ */
+export const OWN_WORKSPACE = '-';
+
+/**
+ * The operations that take {@link OWN_WORKSPACE}: those that answer about the
+ * calling credential alone, so naming no workspace reveals nothing of any.
+ */
+const OWN_WORKSPACE_OPERATIONS: ReadonlySet<string> = new Set(['credentials.self']);
+
+/**
  * Refuses a credential of the wrong plane, of another workspace, or a member
  * credential without the role the operation needs, before any row is read.
+ * `credentials.self` also takes {@link OWN_WORKSPACE} as the workspace.
  * @throws AirlockError forbidden (403), admin_required (403).
  */
 export function checkAccess(
@@ -59,7 +74,8 @@ export function checkAccess(
     );
   }
   const workspace = (input as { workspace_id?: unknown } | null)?.workspace_id;
-  if (typeof workspace === 'string' && workspace !== principal.workspace_id) {
+  const ownWorkspace = workspace === OWN_WORKSPACE && OWN_WORKSPACE_OPERATIONS.has(operation.name);
+  if (typeof workspace === 'string' && workspace !== principal.workspace_id && !ownWorkspace) {
     throw new AirlockError('forbidden', 'this credential belongs to another workspace');
   }
   if (operation.role === 'admin') requireAdmin(principal, operation.name);
