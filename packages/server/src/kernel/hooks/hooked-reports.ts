@@ -286,17 +286,20 @@ function returnedCalls(ranCalls: readonly HookedRanCall[]): Map<string, HookedRa
  * transcript shows returned without saying how (a Codex call that is no
  * exec: a patch, an MCP tool) may have run: it fails `outcome_unknown`,
  * which its report, should it come after all, corrects. A failed result
- * proves nothing (the agent's own refusal of a call reads the same).
+ * proves nothing (the agent's own refusal of a call reads the same). A stop
+ * that carries no transcript (`ranCalls` undefined: the agent named none,
+ * or its client could not read it) says nothing of any call, so each
+ * unreported one fails `outcome_unknown` too, never `not_run`.
  */
 export async function closeUnreported(
   ctx: KernelContext,
   tx: Tx,
   run: RunTable,
   agent: string,
-  ranCalls: readonly HookedRanCall[] = [],
+  ranCalls: readonly HookedRanCall[] | undefined,
 ): Promise<void> {
   const rows = await listClaimedModelRows(tx, run.id);
-  const returned = returnedCalls(ranCalls);
+  const returned = returnedCalls(ranCalls ?? []);
   for (const row of rows) {
     if (row.claim_id === null) continue;
     const ran = row.tool_call_id === null ? undefined : returned.get(row.tool_call_id);
@@ -312,19 +315,37 @@ export async function closeUnreported(
       await commitRan(ctx, tx, run, { agent, ran: call, row, verb: 'commit' });
       continue;
     }
-    const mayHaveRun = ran !== undefined && ran.outcome === undefined;
     await failClaimed(ctx, tx, run, {
       row,
       claimId: row.claim_id,
       agent,
-      error: mayHaveRun
-        ? {
-            code: OUTCOME_UNKNOWN,
-            detail: `${agent} did not report this call, and its transcript shows it returned without saying whether it succeeded: it may have run`,
-          }
-        : { code: 'not_run', detail: `${agent} did not report running this call` },
+      error: unreportedError(agent, ranCalls === undefined ? 'none' : ran),
     });
   }
+}
+
+/**
+ * Why an unreported claimed call is closed, by what the stop's transcript
+ * showed of it: no transcript at all (`none`), the call returned without an
+ * outcome (it may have run), or not returned, or failed (it did not run).
+ */
+function unreportedError(
+  agent: string,
+  shown: HookedRanCall | undefined | 'none',
+): { code: string; detail: string } {
+  if (shown === 'none') {
+    return {
+      code: OUTCOME_UNKNOWN,
+      detail: `${agent} did not report this call, and its stop carried no transcript to tell whether it ran: it may have run`,
+    };
+  }
+  if (shown !== undefined && shown.outcome === undefined) {
+    return {
+      code: OUTCOME_UNKNOWN,
+      detail: `${agent} did not report this call, and its transcript shows it returned without saying whether it succeeded: it may have run`,
+    };
+  }
+  return { code: 'not_run', detail: `${agent} did not report running this call` };
 }
 
 /**
