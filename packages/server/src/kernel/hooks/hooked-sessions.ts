@@ -278,9 +278,17 @@ async function recordInSession(
         answeredByUser: input.answered_by_user ?? false,
       };
       const event = { call: ran, taskKey: input.task_key, report: true };
-      const reported = await inSessionTurn(ctx, principal, session, event, (tx, run, ahead) =>
-        postToolRow(ctx, tx, run, { agent: input.agent, taskKey: input.task_key, ran }, ahead),
-      );
+      const report = () =>
+        inSessionTurn(ctx, principal, session, event, (tx, run, ahead) =>
+          postToolRow(ctx, tx, run, { agent: input.agent, taskKey: input.task_key, ran }, ahead),
+        );
+      let reported = await report();
+      if (!reported && input.task_key === undefined) {
+        // No turn to report to (none was opened, or it was pruned): the call ran all the same, and
+        // a new turn's story records it, as a call no hook asked about.
+        await newTurn(ctx, principal, session, key, undefined);
+        reported = await report();
+      }
       if (!reported) {
         return hookAnswer({
           ...base,
