@@ -42,6 +42,33 @@ function unreachableReason(error: unknown): string {
 /** How long a receiver has to answer before the attempt counts as failed. */
 const WEBHOOK_TIMEOUT_MS = 10_000;
 
+/** The most of a receiver's answer read, so that its connection can be reused. */
+const ANSWER_READ_LIMIT = 64 * 1024;
+
+/**
+ * Reads a receiver's answer to its end when it is short, so that the connection is kept for
+ * the next notice, and hangs up on a longer one: nothing of it is kept, and a receiver that
+ * answers with an endless body cannot fill the kernel's memory.
+ */
+async function discardAnswer(response: Response): Promise<void> {
+  const reader = response.body?.getReader();
+  if (!reader) return;
+  let read = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+      if (read > ANSWER_READ_LIMIT) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // Cut short or reset: the status already says what the receiver answered.
+  }
+}
+
 /**
  * POSTs one notice to a webhook channel.
  * @throws Error when the receiver cannot be reached or answers other than 2xx.
@@ -70,8 +97,7 @@ export async function sendWebhook(
     // Said without the client's own message, which may quote the URL (logged, kept as last_error).
     throw new Error(`the receiver could not be reached (${unreachableReason(error)})`);
   }
-  // The body is drained so the connection can be reused; its content is not kept.
-  await response.arrayBuffer().catch(() => undefined);
+  await discardAnswer(response);
   if (response.status < 200 || response.status > 299) {
     throw new Error(`the receiver answered ${response.status}`);
   }
