@@ -82,6 +82,11 @@ const REFUSED = [
   // npm packages' programs that delete, or wrappers that run the command after them.
   'npx rimraf victim',
   'npx cross-env A=1 rm -rf victim',
+  // A `}` quoted inside ${...} ended it early, so the rest of the line read as one quoted string.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  "echo ${x:-'}'}; rm -rf victim",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
+  "echo \"${x-'}\" '}\"; rm -rf victim; echo ' '",
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

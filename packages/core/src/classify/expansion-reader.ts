@@ -7,9 +7,30 @@ import {
 import { emptySegment, type LexedSegment } from './lexed-line.js';
 import { QuotingReader } from './quoting-reader.js';
 import { bracketArithmeticEnd, type Parentheses, readBackticks } from './shell-syntax.js';
+import { WordBuilder } from './word-builder.js';
 
 /** Substitutions nested deeper than this are not read: the line is unknown. */
 const MAX_NESTING = 8;
+/** `${...}` nested deeper than this (in one command line) is not read: the line is unknown. */
+const MAX_PARAMETER_NESTING = 16;
+
+/**
+ * A single quote inside a double-quoted `${...}`: bash pairs it, so a `}`
+ * after it does not end the expansion, where sh (and bash --posix) reads it
+ * as a character. The lexer reads such a line both ways (see lexShellLine).
+ */
+export const PARAMETER_QUOTE_PROBLEM =
+  'a single quote inside a double-quoted ${, which bash and sh end apart';
+
+/** Where an expansion reader starts in its source, and how it reads. */
+export interface ExpansionReaderOptions {
+  readonly start: number;
+  readonly depth: number;
+  /** Where the source's parentheses close, shared with the nested readers of the same text. */
+  readonly parentheses: Parentheses;
+  /** True to read a double-quoted `${...}` as sh does (see PARAMETER_QUOTE_PROBLEM). */
+  readonly posixParameters: boolean;
+}
 
 /** A command line read one level down, to its closing parenthesis (see ExpansionReader.nestedAt). */
 export interface NestedReading {
@@ -30,15 +51,17 @@ export interface NestedReading {
 export abstract class ExpansionReader extends QuotingReader {
   /** The simple command being read. */
   protected segment: LexedSegment = emptySegment();
+  protected readonly depth: number;
+  protected readonly parentheses: Parentheses;
+  private readonly posixParameters: boolean;
+  /** How many `${` enclose the reading. */
+  private parameterDepth = 0;
 
-  constructor(
-    source: string,
-    start: number,
-    protected readonly depth: number,
-    /** Where the source's parentheses close, shared with the nested readers of the same text. */
-    protected readonly parentheses: Parentheses,
-  ) {
-    super(source, start);
+  constructor(source: string, options: ExpansionReaderOptions) {
+    super(source, options.start);
+    this.depth = options.depth;
+    this.parentheses = options.parentheses;
+    this.posixParameters = options.posixParameters;
   }
 
   /** A reading of the same text from `start`, one level down, stopping at its closing parenthesis. */
@@ -62,7 +85,7 @@ export abstract class ExpansionReader extends QuotingReader {
     const next = source[start + 1];
     const arithmetic = next === '(' ? this.parentheses.arithmeticEnd(start + 1) : -1;
     if (arithmetic >= 0) {
-      this.unreadExpansion(source.slice(start + 3, arithmetic), arithmeticProblem, false);
+      this.unreadExpansion(source.slice(start + 3, arithmetic), arithmeticProblem);
       this.append(source.slice(start, arithmetic + 2), true);
       this.index = arithmetic + 2;
     } else if (next === '(') {
@@ -72,18 +95,11 @@ export abstract class ExpansionReader extends QuotingReader {
       const end = bracketArithmeticEnd(source, start + 1);
       const stop = end < 0 ? source.length : end + 1;
       if (end < 0) this.problems.push('unclosed $[');
-      this.unreadExpansion(source.slice(start + 2, stop - 1), arithmeticProblem, false);
+      this.unreadExpansion(source.slice(start + 2, stop - 1), arithmeticProblem);
       this.append(source.slice(start, stop), true);
       this.index = stop;
     } else if (next === '{') {
-      const end = source.indexOf('}', start + 2);
-      const stop = end < 0 ? source.length : end + 1;
-      if (end < 0) this.problems.push('unclosed ${');
-      // Outside double quotes, `<(...)` in `${x:-...}` is a process substitution.
-      const check = quoted ? parameterProblem : unquotedParameterProblem;
-      this.unreadExpansion(source.slice(start + 2, stop - 1), check, !quoted);
-      this.append(source.slice(start, stop), true);
-      this.index = stop;
+      this.parameter(start, quoted);
     } else if (next === "'" && !quoted) {
       this.ansiQuoted();
     } else if (next === '"' && !quoted) {
@@ -102,19 +118,68 @@ export abstract class ExpansionReader extends QuotingReader {
   }
 
   /**
-   * The inside of `${...}` or `$((...))`, which the lexer does not parse: a
-   * problem when it may run a command, and the `$(...)` and backticks in it
-   * read all the same (`${x:-$(rm -rf y)}` keeps rm's tags).
+   * `${...}`, read to the `}` that ends it as the shell finds it: a quote, a
+   * backslash or a nested expansion hides a `}` (`${x:-'}'}`), and each
+   * `$(...)` inside (and `<(...)` outside double quotes) runs. Past
+   * MAX_PARAMETER_NESTING the rest of the line is kept unread.
    */
-  protected unreadExpansion(
-    inner: string,
-    check: (inner: string) => string | undefined,
-    processes: boolean,
-  ): void {
+  private parameter(start: number, quoted: boolean): void {
+    const source = this.source;
+    if (this.parameterDepth >= MAX_PARAMETER_NESTING) {
+      this.problems.push('${ nested too deeply');
+      this.append(source.slice(start), true);
+      this.index = source.length;
+      return;
+    }
+    // The inside is read for where it ends and what it runs; the word keeps it as written.
+    const word = this.current;
+    const inDoubleQuotes = this.inDoubleQuotes;
+    this.current = new WordBuilder();
+    this.inDoubleQuotes = false;
+    this.parameterDepth++;
+    this.index = start + 2;
+    // Inside double quotes, bash pairs a single quote (a `}` within does not end), sh does not.
+    let paired = false;
+    while (this.index < source.length && (paired || source[this.index] !== '}')) {
+      const char = source[this.index]!;
+      if (quoted && char === "'") {
+        this.problems.push(PARAMETER_QUOTE_PROBLEM);
+        if (!this.posixParameters) paired = !paired;
+        this.index++;
+      } else if (quoted && (char === '$' || char === '`')) {
+        // Bash runs a `$(...)` even between paired single quotes here (`"${x:-'$(ls)'}"`).
+        this.expansion(true);
+      } else if (paired) {
+        this.index++;
+      } else if (!quoted && (char === '<' || char === '>') && source[this.index + 1] === '(') {
+        this.substitution(this.index + 2, '(');
+      } else if (!this.quotedPart(char)) {
+        this.index++;
+      }
+    }
+    this.parameterDepth--;
+    this.current = word;
+    this.inDoubleQuotes = inDoubleQuotes;
+    const stop = Math.min(this.index + 1, source.length);
+    if (this.index >= source.length) this.problems.push('unclosed ${');
+    const problem = (quoted ? parameterProblem : unquotedParameterProblem)(
+      source.slice(start + 2, stop - 1),
+    );
+    if (problem !== undefined) this.problems.push(problem);
+    this.append(source.slice(start, stop), true);
+    this.index = stop;
+  }
+
+  /**
+   * The inside of `$((...))` or `$[...]`, which the lexer does not parse: a
+   * problem when it may run a command, and the `$(...)` and backticks in it
+   * read all the same (`$((1 + $(rm -rf y)))` keeps rm's tags).
+   */
+  protected unreadExpansion(inner: string, check: (inner: string) => string | undefined): void {
     const problem = check(inner);
     if (problem === undefined) return;
     this.problems.push(problem);
-    if (/\$\(|`|[<>]\(/.test(inner)) this.readExpandedBody(inner, this.segment, processes);
+    if (/\$\(|`/.test(inner)) this.readExpandedBody(inner, this.segment);
   }
 
   /** Past the nesting limit the rest of the line is kept unread (reading it would exhaust the stack). */
@@ -151,28 +216,25 @@ export abstract class ExpansionReader extends QuotingReader {
   }
 
   /** The command substitutions of an expanded here-document body, as the shell runs them. */
-  protected readExpandedBody(text: string, segment: LexedSegment, processes = false): void {
+  protected readExpandedBody(text: string, segment: LexedSegment): void {
     const body = this.readerOf(text);
-    body.expandOnly(segment, processes);
+    body.expandOnly(segment);
     this.problems.push(...body.problems);
   }
 
   /**
    * Reads text where only expansions are special (a here-document body): a
    * backslash quotes `$`, backticks and itself; every `$(...)` and backtick
-   * found (and `<(...)`, `>(...)` when `processes`, as in an unquoted
-   * `${x:-...}`) is added to `segment`'s substitutions.
+   * found is added to `segment`'s substitutions.
    */
-  expandOnly(segment: LexedSegment, processes: boolean): void {
+  expandOnly(segment: LexedSegment): void {
     const source = this.source;
     this.segment = segment;
     while (this.index < source.length) {
       const char = source[this.index]!;
       if (char === '\\' && '$`\\\n'.includes(source[this.index + 1] ?? '')) this.index += 2;
       else if (char === '$' || char === '`') this.expansion(true);
-      else if (processes && (char === '<' || char === '>') && source[this.index + 1] === '(') {
-        this.substitution(this.index + 2, '(');
-      } else this.index++;
+      else this.index++;
     }
     this.current.clear();
   }

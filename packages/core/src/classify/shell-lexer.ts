@@ -1,7 +1,7 @@
 import { CaseClauses, type PatternReader } from './case-clauses.js';
 import { ConditionalTest } from './conditional-test.js';
 import { arithmeticProblem } from './expansion-checks.js';
-import { ExpansionReader } from './expansion-reader.js';
+import { ExpansionReader, PARAMETER_QUOTE_PROBLEM } from './expansion-reader.js';
 import { inputProblem, type PendingHeredoc, readHeredocBodies } from './heredocs.js';
 import {
   emptySegment,
@@ -22,15 +22,21 @@ export type { LexedLine, LexedSegment, ShellRedirection, ShellWord };
 
 const SEPARATORS = ['&&', '||', ';;', '|&', ';', '|', '&', '\n'];
 
+/** How a lexer reads what shells read apart; every lexer reading the line shares it. */
+interface Reading {
+  /** False to read the word after `[[ x =~` as any other word (see readRegexText). */
+  readonly regexes?: false;
+  /** True to read a double-quoted `${...}` as sh does (see PARAMETER_QUOTE_PROBLEM). */
+  readonly posixParameters?: true;
+}
+
 /** Where a lexer starts, what ends it and how deep it is. */
-interface LexerOptions {
+interface LexerOptions extends Reading {
   readonly start?: number;
   /** A nested lexer stops at its closing parenthesis. */
   readonly closer?: ')';
   readonly depth?: number;
   readonly parentheses?: Parentheses;
-  /** False to read the word after `[[ x =~` as any other word (see readRegexText). */
-  readonly regexes?: false;
 }
 
 /**
@@ -48,7 +54,7 @@ class Lexer extends ExpansionReader {
   /** Inside bash's `[[ ... ]]`, where `&&`, `(` or `<` are the test's operators. */
   private readonly test: ConditionalTest;
   /** A re-reading reads no regex at any depth, so re-readings never nest (see readRegexText). */
-  private readonly regexes: { readonly regexes?: false };
+  private readonly reading: Reading;
   private readonly cases = new CaseClauses();
   /** What a case pattern's reading needs of the lexer. */
   private readonly patternReader: PatternReader = {
@@ -62,22 +68,29 @@ class Lexer extends ExpansionReader {
 
   /** Reads `source` from `start`; a nested lexer stops at its closing parenthesis. */
   constructor(source: string, options: LexerOptions = {}) {
-    const parentheses = options.parentheses ?? new Parentheses(source);
-    super(source, options.start ?? 0, options.depth ?? 0, parentheses);
+    super(source, {
+      start: options.start ?? 0,
+      depth: options.depth ?? 0,
+      parentheses: options.parentheses ?? new Parentheses(source),
+      posixParameters: options.posixParameters === true,
+    });
     this.closer = options.closer ?? null;
     this.test = new ConditionalTest(options.regexes ?? true);
-    this.regexes = options.regexes === false ? { regexes: false } : {};
+    this.reading = {
+      ...(options.regexes === false ? { regexes: false } : {}),
+      ...(options.posixParameters ? { posixParameters: true } : {}),
+    };
   }
 
   /** A lexer for the same text from `start`, one level down, stopping at its closing parenthesis. */
   protected nestedAt(start: number): Lexer {
-    const options = { start, closer: ')' as const, depth: this.depth + 1, ...this.regexes };
+    const options = { start, closer: ')' as const, depth: this.depth + 1, ...this.reading };
     return new Lexer(this.source, { ...options, parentheses: this.parentheses });
   }
 
   /** A lexer for an expanded body at this depth. */
   protected readerOf(text: string): Lexer {
-    return new Lexer(text, { depth: this.depth, ...this.regexes });
+    return new Lexer(text, { depth: this.depth, ...this.reading });
   }
 
   /** Reads until the end (or the closing parenthesis); returns the index after it. */
@@ -193,7 +206,7 @@ class Lexer extends ExpansionReader {
   private readRegexText(from: number, problem: string): void {
     this.problems.push(problem);
     const text = this.source.slice(from, this.index);
-    const rest = new Lexer(text, { depth: this.depth, regexes: false });
+    const rest = new Lexer(text, { depth: this.depth, ...this.reading, regexes: false });
     rest.run();
     this.problems.push(...rest.problems);
     // The regex's own `$(...)` are this command's already: each is walked once, not once a reading.
@@ -228,7 +241,7 @@ class Lexer extends ExpansionReader {
   private arithmeticCommand(): boolean {
     const end = arithmeticCommandEnd(this.parentheses, this.index, this.segment.words);
     if (end < 0) return false;
-    this.unreadExpansion(this.source.slice(this.index + 2, end), arithmeticProblem, false);
+    this.unreadExpansion(this.source.slice(this.index + 2, end), arithmeticProblem);
     this.segment.words.push({
       text: this.source.slice(this.index, end + 2),
       dynamic: false,
@@ -286,13 +299,45 @@ class Lexer extends ExpansionReader {
   }
 }
 
+/** Reads `source` once, as `reading` says. */
+function lexOnce(source: string, reading: Reading = {}): LexedLine {
+  const lexer = new Lexer(source, reading);
+  lexer.run();
+  return { segments: lexer.segments, problems: lexer.problems };
+}
+
+/**
+ * Two readings of one line as one: the second's commands that the first
+ * holds already are left out, so a command or `$(...)` is walked once.
+ */
+function bothReadings(first: LexedLine, second: LexedLine): LexedLine {
+  const key = (segment: LexedSegment) => JSON.stringify(segment);
+  const known = new Set(first.segments.map(key));
+  const substitutions = new Set(first.segments.flatMap((segment) => segment.substitutions));
+  const added = second.segments
+    .filter((segment) => !known.has(key(segment)))
+    .map((segment) => ({
+      ...segment,
+      substitutions: segment.substitutions.filter((source) => !substitutions.has(source)),
+    }));
+  return {
+    segments: [...first.segments, ...added],
+    problems: [...first.problems, ...second.problems],
+  };
+}
+
+/** A line read as bash reads it and, where sh ends a `${...}` elsewhere, as sh reads it too. */
+function lexAsShells(source: string): LexedLine {
+  const bash = lexOnce(source);
+  if (!bash.problems.includes(PARAMETER_QUOTE_PROBLEM)) return bash;
+  return bothReadings(bash, lexOnce(source, { posixParameters: true }));
+}
+
 /**
  * Reads a shell command line into simple commands for classification. Never
  * throws: what it cannot read is listed in `problems`, and the caller treats
  * the line as unknown.
  */
 export function lexShellLine(source: string): LexedLine {
-  const lexer = new Lexer(source);
-  lexer.run();
-  return { segments: lexer.segments, problems: lexer.problems };
+  return lexAsShells(source);
 }
