@@ -87,6 +87,9 @@ const REFUSED = [
   "echo ${x:-'}'}; rm -rf victim",
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's ${...}, no template
   "echo \"${x-'}\" '}\"; rm -rf victim; echo ' '",
+  // bash and sh drop a NUL from the input they read: `r\0m` fed to them runs rm.
+  'r\0m -rf victim',
+  'echo "\0"; r\0m -rf victim',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -333,11 +333,21 @@ function lexAsShells(source: string): LexedLine {
   return bothReadings(bash, lexOnce(source, { posixParameters: true }));
 }
 
+/** Why a line holding a NUL is unknown: which reading runs depends on how it reaches the shell. */
+const NUL_PROBLEM = 'a NUL byte, which bash drops from its input and an argument ends at';
+
 /**
  * Reads a shell command line into simple commands for classification. Never
  * throws: what it cannot read is listed in `problems`, and the caller treats
- * the line as unknown.
+ * the line as unknown. A line holding a NUL is read twice, with its NULs
+ * removed (bash and sh drop them from the input they read, so `r\0m` fed
+ * to them runs `rm`) and cut at the first (where it is passed as an
+ * argument), and is unknown.
  */
 export function lexShellLine(source: string): LexedLine {
-  return lexAsShells(source);
+  const nul = source.indexOf('\0');
+  if (nul < 0) return lexAsShells(source);
+  const dropped = lexAsShells(source.replaceAll('\0', ''));
+  const line = bothReadings(dropped, lexAsShells(source.slice(0, nul)));
+  return { segments: line.segments, problems: [NUL_PROBLEM, ...line.problems] };
 }
