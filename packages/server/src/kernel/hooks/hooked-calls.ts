@@ -18,6 +18,7 @@ import { moveTask } from '../machines/move-task.js';
 import { type HookedCall, hookedPrincipal } from './agent-calls.js';
 import { checkNotGranted, checkPresentedCall } from './call-binding.js';
 import { wasEdited } from './hooked-verdicts.js';
+import { runBusyDetail } from './run-busy.js';
 
 /**
  * The row of a call asked about again: by its key, or by the agent's id for
@@ -98,7 +99,8 @@ export async function identicalWaitingRow(
 /**
  * Plants a call as a model row through the approval stage: it opens a round
  * when the run waits for its model, or joins the round still open.
- * @throws AirlockError run_busy while the run waits on a lifecycle hook or a final answer.
+ * @throws AirlockError run_busy while the run waits on a lifecycle hook, a hold or a final
+ *   answer, the detail saying which (see {@link runBusyDetail}).
  */
 async function plantCall(
   ctx: KernelContext,
@@ -107,7 +109,7 @@ async function plantCall(
   call: HookedCall,
 ): Promise<TaskTable> {
   if (run.pending_answer !== null || run.phase === 'hook') {
-    throw new AirlockError('run_busy', `run ${run.id} waits on a lifecycle hook`);
+    throw new AirlockError('run_busy', await runBusyDetail(tx, run));
   }
   const calls = [{ id: call.toolUseId, name: call.toolName, input: call.toolInput }];
   const [row] =
