@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, type OverlayDocument, type OverlayScope } from '@airlock/core';
 import { AirlockError } from '../errors.js';
-import { runPrepared } from './prepared.js';
+import { type PreparedQuery, readAhead, runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import { SQL } from './sql-handle.js';
 
@@ -211,4 +211,50 @@ export async function readOverlayDocuments(
     values,
   );
   return rows as Awaited<ReturnType<typeof readOverlayDocuments>>;
+}
+
+/** One member's user document as the guardrails' version reads it: its owner and digest. */
+export interface UserOverlayDigest {
+  owner_id: string;
+  digest: string;
+}
+
+function userOverlayDigestsQuery(reader: Reader, workspaceId: string): PreparedQuery {
+  return {
+    key: 'overlay_documents.user_digests',
+    build: (p) =>
+      reader[SQL].db
+        .selectFrom('overlay_documents')
+        .select(['owner_id', 'digest'])
+        .where('workspace_id', '=', p('workspace_id'))
+        .where('scope', '=', 'user')
+        .orderBy('owner_id'),
+    values: { workspace_id: workspaceId },
+  };
+}
+
+/**
+ * The owner and digest of every member's user document of a workspace, by
+ * owner: what the workspace's guardrails are a function of, read without the
+ * documents themselves, so a cache of the guardrails is checked per claim.
+ */
+export async function readUserOverlayDigests(
+  reader: Reader,
+  workspaceId: string,
+): Promise<UserOverlayDigest[]> {
+  const { key, build, values } = userOverlayDigestsQuery(reader, workspaceId);
+  const { db, dialect } = reader[SQL];
+  return (await runPrepared<UserOverlayDigest>(db, dialect, key, build, values)).rows;
+}
+
+/**
+ * On PostgreSQL, sends {@link readUserOverlayDigests} with the unit's next
+ * statement (see `readAhead`); undefined on SQLite.
+ */
+export function readUserOverlayDigestsAhead(
+  reader: Reader,
+  workspaceId: string,
+): Promise<UserOverlayDigest[]> | undefined {
+  const { db, dialect } = reader[SQL];
+  return readAhead<UserOverlayDigest>(db, dialect, userOverlayDigestsQuery(reader, workspaceId));
 }

@@ -21,6 +21,7 @@ import type { Tx } from '../../store/store.js';
 import type { LayerCall, PolicyLayer } from './policy-layer.js';
 import { stricterLayerDecision } from './stricter-layer.js';
 import { inputSchemaProblems } from './tool-input-schema.js';
+import { guardrailsOfDocuments } from './workspace-guardrails.js';
 
 /** The configuration keys of spec 003 that a run freezes. */
 export const PERMISSION_KEYS = [
@@ -69,48 +70,66 @@ export async function activeOverlays(tx: Tx, run: RunTable): Promise<ActiveOverl
   const user = runUser(run);
   const overlays: {
     -readonly [K in Exclude<keyof ActiveOverlays, 'guardrails'>]?: OverlayDocument;
-  } & { guardrails: OwnedOverlay[] } = { guardrails: [] };
+  } = {};
   for (const row of rows) {
     if (row.scope === 'project' && row.trusted_digest !== row.digest) continue;
-    const document = JSON.parse(row.document) as OverlayDocument;
-    if (row.scope !== 'user') overlays[row.scope] = document;
-    else {
-      if (row.owner_id === user) overlays.user = document;
-      if (document.some((group) => group.rules.some((rule) => rule.guardrail === true))) {
-        overlays.guardrails.push({ owner: row.owner_id, document });
-      }
-    }
+    if (row.scope !== 'user') overlays[row.scope] = JSON.parse(row.document) as OverlayDocument;
+    else if (row.owner_id === user) overlays.user = JSON.parse(row.document) as OverlayDocument;
   }
-  return overlays;
+  const userDocuments = rows.filter((row) => row.scope === 'user');
+  return { ...overlays, guardrails: guardrailsOfDocuments(run.workspace_id, userDocuments) };
 }
 
 /**
  * What the workspace's guardrails alone say of a call (null when none matches): for a
  * run that selected no rule set, and for an author row, which only they bind of this layer.
- * A guardrail reads the call under both its names, the resolved one and the one the model
- * called with any runner qualification stripped (which executors serve), and the stricter word binds: an alias the run declares
- * never slips a call past an admin's guardrail.
+ * See {@link guardrailDecision}.
  */
 export async function guardrailsOf(
   call: Pick<LayerCall, 'tx' | 'run' | 'frozen' | 'call' | 'toolName' | 'calledName'>,
   overlays?: ActiveOverlays,
 ): Promise<LayerDecision | null> {
-  const config = frozenPermissions(call.frozen);
   const guardrails = (overlays ?? (await activeOverlays(call.tx, call.run))).guardrails ?? [];
+  return guardrailDecision({
+    toolName: call.toolName,
+    calledName: call.calledName,
+    input: call.call.toolInput ?? null,
+    frozen: call.frozen,
+    guardrails,
+  });
+}
+
+/**
+ * What these guardrails say of a call, read under both its names, the
+ * resolved one and the one it was called by with any runner qualification
+ * stripped (which executors serve): the stricter word binds, so an alias the
+ * run declares never slips a call past an admin's guardrail. The run's frozen
+ * manifest and project root give a guardrail the tool's traits and targets.
+ * Null when none matches.
+ */
+export function guardrailDecision(given: {
+  toolName: string;
+  calledName: string;
+  input: unknown;
+  frozen: Readonly<Record<string, unknown>>;
+  guardrails: readonly OwnedOverlay[];
+}): LayerDecision | null {
+  if (given.guardrails.length === 0) return null;
+  const config = frozenPermissions(given.frozen);
   const byName = (toolName: string): LayerDecision | null => {
     const bound = evaluateGuardrails({
       toolName,
-      input: call.call.toolInput ?? null,
+      input: given.input,
       manifest: config.manifest,
       projectRoot: config.projectRoot,
-      guardrails,
+      guardrails: given.guardrails,
     });
     return bound === null ? null : permissionLayerDecision(bound);
   };
-  const called = call.calledName;
+  const called = given.calledName;
   return stricterLayerDecision(
-    byName(call.toolName),
-    called === call.toolName ? null : byName(called),
+    byName(given.toolName),
+    called === given.toolName ? null : byName(called),
   );
 }
 

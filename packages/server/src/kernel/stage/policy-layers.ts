@@ -37,7 +37,9 @@ const frozenByRun = new Map<string, Record<string, unknown>>();
 const FROZEN_CACHE_LIMIT = 2000;
 
 /** The policy-layer configuration frozen on a run (parsed once per run), or null for none. */
-export function frozenOf(run: RunTable): Record<string, unknown> | null {
+export function frozenOf(
+  run: Pick<RunTable, 'id' | 'policy_layers'>,
+): Record<string, unknown> | null {
   if (run.policy_layers === null) return null;
   const cached = frozenByRun.get(run.id);
   if (cached) return cached;

@@ -24,6 +24,7 @@ import { moveTask } from '../machines/move-task.js';
 import type { RunState } from '../machines/run-machine.js';
 import { lockRun } from '../machines/run-state.js';
 import { checkMove } from '../machines/task-machine.js';
+import { claimGuardrails, readGuardrailsAhead, refuseAtClaim } from '../stage/claim-guardrails.js';
 import { type TaskView, taskView } from '../views.js';
 import { takeClaimLocks } from './claim-serialization.js';
 import type { TaskAddress } from './decisions.js';
@@ -182,9 +183,12 @@ export async function claimPlanted(
 }
 
 /**
- * Claims one runnable row with a lease.
+ * Claims one runnable row with a lease. A row a guardrail added since it was
+ * granted or approved now denies is not claimed: it fails `approval_denied`
+ * with the guardrail's reason, the model reads it (see claim-guardrails.ts),
+ * and the claim answers not_claimable naming that reason.
  * @throws AirlockError not_claimable_kind for approval/ask rows and a hooked agent's own
- *   call, not_claimable when not runnable.
+ *   call, not_claimable when not runnable or refused by a guardrail.
  */
 export async function claimTask(
   ctx: KernelContext,
@@ -193,28 +197,48 @@ export async function claimTask(
   options: { lease_ms?: number | undefined },
 ): Promise<Claim> {
   const startedAt = ctx.tracing ? preciseNow() : 0;
-  const claim = await ctx.store.transaction(async (tx) => {
-    const row = await visibleTask(tx, principal, address);
-    refuseDecisionRows(row);
-    if (await isAgentsOwnCall(tx, rowAddress(principal, address))) {
+  // Twice at most: a guardrail lifted between the claim's reading and the refusal's claims again.
+  for (let attempt = 0; ; attempt += 1) {
+    const claim = await ctx.store.transaction(async (tx) => {
+      const guardrails = claimGuardrails(
+        tx,
+        principal.workspace_id,
+        readGuardrailsAhead(tx, principal.workspace_id),
+      );
+      const row = await visibleTask(tx, principal, address);
+      refuseDecisionRows(row);
+      if (await isAgentsOwnCall(tx, rowAddress(principal, address))) {
+        throw new AirlockError(
+          'not_claimable_kind',
+          `task ${row.key} is a hooked agent's own call: the agent runs it itself`,
+        );
+      }
+      checkMove('claim', row, runOf(row));
+      if ((await guardrails(row)) !== null) return null;
+      const claim = await takeRow(tx, row, principal, leaseFor(ctx, options.lease_ms));
+      if (!claim) {
+        const why =
+          row.state === 'runnable'
+            ? 'runnable, but another claimed call holds its sequential tool or one of its paths'
+            : row.state;
+        throw new AirlockError('not_claimable', `task ${row.key} is ${why}`);
+      }
+      return claim;
+    });
+    if (claim !== null) {
+      traceClaim(ctx, principal, claim, startedAt);
+      return claim;
+    }
+    const reason = await refuseAtClaim(ctx, rowAddress(principal, address));
+    if (reason !== null || attempt > 0) {
       throw new AirlockError(
-        'not_claimable_kind',
-        `task ${row.key} is a hooked agent's own call: the agent runs it itself`,
+        'not_claimable',
+        reason === null
+          ? `task ${address.taskKey} changed while it was being claimed; read it again`
+          : `task ${address.taskKey} is refused by a guardrail added since it was granted, and will not run: ${reason}`,
       );
     }
-    checkMove('claim', row, runOf(row));
-    const claim = await takeRow(tx, row, principal, leaseFor(ctx, options.lease_ms));
-    if (!claim) {
-      const why =
-        row.state === 'runnable'
-          ? 'runnable, but another claimed call holds its sequential tool or one of its paths'
-          : row.state;
-      throw new AirlockError('not_claimable', `task ${row.key} is ${why}`);
-    }
-    return claim;
-  });
-  traceClaim(ctx, principal, claim, startedAt);
-  return claim;
+  }
 }
 
 /** Records a claim's span in its call's trace. */
@@ -245,7 +269,9 @@ export const CLAIM_SCAN_LIMIT = 4 * CANDIDATE_PAGE;
  * take now, or returns null. Pages on through the candidates (oldest first,
  * by a keyset) while every row read is held back by another claim's lock,
  * up to CLAIM_SCAN_LIMIT rows. On PostgreSQL, candidates are read with FOR
- * UPDATE SKIP LOCKED so several kernels hand out different rows.
+ * UPDATE SKIP LOCKED so several kernels hand out different rows. A candidate
+ * a guardrail added since its grant now denies is passed by and then fails
+ * `approval_denied` (see claim-guardrails.ts).
  */
 export async function claimNext(
   ctx: KernelContext,
@@ -258,12 +284,24 @@ export async function claimNext(
     toolNames: options.tool_names,
   };
   const startedAt = ctx.tracing ? preciseNow() : 0;
+  // Rows a guardrail now refuses: failed once the claim's unit ends, each in a unit of its own.
+  const refused: RowAddress[] = [];
   const claim = await ctx.store.transaction(async (tx) => {
+    refused.length = 0;
+    const guardrails = claimGuardrails(
+      tx,
+      principal.workspace_id,
+      readGuardrailsAhead(tx, principal.workspace_id),
+    );
     let after: CandidateCursor | undefined;
     for (let scanned = 0; scanned < CLAIM_SCAN_LIMIT; scanned += CANDIDATE_PAGE) {
       const candidates = await claimCandidates(tx, owner, after);
       for (const candidate of candidates) {
         if (candidate.run_state !== 'running') continue;
+        if ((await guardrails(candidate)) !== null) {
+          refused.push({ ...owner, runId: candidate.run_id, key: candidate.key });
+          continue;
+        }
         const claim = await takeRow(tx, candidate, principal, leaseFor(ctx, options.lease_ms));
         if (claim) return claim;
       }
@@ -273,6 +311,7 @@ export async function claimNext(
     }
     return null;
   });
+  for (const address of refused) await refuseAtClaim(ctx, address);
   traceClaim(ctx, principal, claim, startedAt);
   return claim;
 }
