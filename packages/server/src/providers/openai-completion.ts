@@ -1,4 +1,4 @@
-import { asKeptText, isStorableText } from '@airlock/core';
+import { asKeptText, isStorableText, MAX_JSON_DEPTH } from '@airlock/core';
 import type { ProviderRound } from './types.js';
 import { ProviderError } from './types.js';
 
@@ -34,19 +34,49 @@ function malformed(what: string): ProviderError {
 }
 
 /**
+ * How deep a call's input may nest arrays and objects, itself level 1: as deep as a
+ * gateway call's input may (it sits three levels down a request body, which the door
+ * bounds at {@link MAX_JSON_DEPTH}). Deeper input could not even be written: serializing
+ * it overflows the stack.
+ */
+export const CALL_INPUT_MAX_DEPTH = MAX_JSON_DEPTH - 3;
+
+/** Whether a parsed value nests arrays and objects deeper than `limit` (walked without recursion). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 1 }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth > limit) return true;
+    for (const child of Object.values(item.value))
+      stack.push({ value: child, depth: item.depth + 1 });
+  }
+  return false;
+}
+
+/**
  * A call's input from its `arguments`: the JSON text the API sends, parsed; an object
  * (as some compatible servers send) as it is; anything that is not JSON is kept as text
  * under `arguments`, so the rules still read it.
+ * @throws ProviderError when the input nests deeper than {@link CALL_INPUT_MAX_DEPTH}.
  */
-function inputOf(args: unknown): unknown {
+function inputOf(args: unknown, index: number): unknown {
   if (args === undefined || args === null || args === '') return {};
-  if (isRecord(args)) return args;
-  if (typeof args !== 'string') return { arguments: args };
-  try {
-    return JSON.parse(args);
-  } catch {
-    return { arguments: args };
+  let input: unknown;
+  if (isRecord(args)) input = args;
+  else if (typeof args !== 'string') input = { arguments: args };
+  else {
+    try {
+      input = JSON.parse(args);
+    } catch {
+      return { arguments: args };
+    }
   }
+  if (nestsDeeperThan(input, CALL_INPUT_MAX_DEPTH)) {
+    throw malformed(
+      `tool call ${index}'s arguments nest arrays and objects deeper than ${CALL_INPUT_MAX_DEPTH} levels`,
+    );
+  }
+  return input;
 }
 
 /**
@@ -114,7 +144,7 @@ export function parseCompletion(text: string, maxToolCalls: number): ProviderRou
           ? call.id
           : null;
       if (id !== null) seenIds.add(id);
-      return { id, name, input: inputOf(fn.arguments) };
+      return { id, name, input: inputOf(fn.arguments, index) };
     }),
   };
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../testing/harness.js';
 import { backends } from '../testing/stores.js';
+import { CALL_INPUT_MAX_DEPTH } from './openai-completion.js';
 
 const all = await backends();
 
@@ -21,10 +22,10 @@ async function startModel(message: (n: number) => Record<string, unknown>) {
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
 }
 
-const call = (name: string, id: string) => ({
+const call = (name: string, id: string, args = '{}') => ({
   role: 'assistant',
   content: null,
-  tool_calls: [{ id, type: 'function', function: { name, arguments: '{}' } }],
+  tool_calls: [{ id, type: 'function', function: { name, arguments: args } }],
 });
 
 describe.each(all)('what the openai provider keeps of a model answer ($name)', (backend) => {
@@ -81,6 +82,37 @@ describe.each(all)('what the openai provider keeps of a model answer ($name)', (
         return listed.length > 0 && listed;
       });
       expect(tasks).toMatchObject([{ tool_name: 'lookup', tool_call_id: null }]);
+    },
+  );
+
+  it.skipIf(backend.skip !== null)(
+    'arguments nested past what a call may carry fail the run provider_error, planting nothing',
+    async () => {
+      const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+      const run = await runToEnd(() => call('lookup', 'c1', deep));
+      expect(run).toMatchObject({
+        state: 'failed',
+        error: {
+          code: 'provider_error',
+          detail: `the completion is malformed: tool call 0's arguments nest arrays and objects deeper than ${CALL_INPUT_MAX_DEPTH} levels`,
+        },
+      });
+      expect((await d!.member.get(`${d!.ws}/runs/${run.id}/tasks`)).body.tasks).toEqual([]);
+    },
+  );
+
+  it.skipIf(backend.skip !== null)(
+    'arguments nested as deep as a call may carry are kept',
+    async () => {
+      const levels = CALL_INPUT_MAX_DEPTH - 1;
+      const runId = await startRun(() =>
+        call('lookup', 'c1', `{"a":${'['.repeat(levels)}${']'.repeat(levels)}}`),
+      );
+      const tasks = await waitFor(async () => {
+        const listed = (await d!.member.get(`${d!.ws}/runs/${runId}/tasks`)).body.tasks;
+        return listed.length > 0 && listed;
+      });
+      expect(tasks).toMatchObject([{ tool_name: 'lookup', state: 'runnable' }]);
     },
   );
 });
