@@ -1,4 +1,3 @@
-import type { RunnableConfig } from '@langchain/core/runnables';
 import { type StructuredToolInterface, tool } from '@langchain/core/tools';
 import { interrupt } from '@langchain/langgraph';
 import { isAirlockError } from '../errors.js';
@@ -7,6 +6,7 @@ import {
   type FrameworkCall,
   FrameworkSession,
   type FrameworkSessionOptions,
+  failedCheck,
   refusalText,
 } from './session.js';
 
@@ -31,25 +31,33 @@ export interface AirlockInterrupt {
   };
 }
 
-/** A resume that reached no decision: the kernel's error code and what it said. */
+/** A check that reached no decision: the kernel's error code, what it said, and its refusal. */
 interface Unreached {
   verdict: 'unreached';
   code: string;
   reason: string;
+  /** What the model reads when the call was not resumed: a call just made is refused. */
+  refusal: CallVerdict;
 }
 
 /**
- * Whether LangGraph holds a resume value this tool's next `interrupt()` will
- * return (a `Command({ resume })` being run): read from the task's scratchpad,
- * the place `interrupt()` itself reads. False when the scratchpad is not
- * there or not as LangGraph 1.x writes it.
+ * Whether the graph is being resumed with a value for this tool's next
+ * `interrupt()`: asked of `interrupt()` itself, which returns only then and
+ * otherwise raises the pause (caught here, so nothing pauses). LangGraph's
+ * public API has no other way to tell a `Command({ resume })` from a call the
+ * model just made; reading the task's scratchpad, where `interrupt()` keeps
+ * its resume values, would tie the adapter to a private config key. Only
+ * asked when Airlock gave no decision: the resume value it takes is the one
+ * the wrapper's next pause would have taken.
  */
-function resumeWaiting(config: RunnableConfig | undefined): boolean {
-  const pad = config?.configurable?.__pregel_scratchpad as
-    | { resume?: unknown; nullResume?: unknown; interruptCounter?: unknown }
-    | undefined;
-  if (!pad || !Array.isArray(pad.resume) || typeof pad.interruptCounter !== 'number') return false;
-  return pad.nullResume !== undefined || pad.resume.length > pad.interruptCounter + 1;
+function resumedHere(value: AirlockInterrupt): boolean {
+  try {
+    interrupt<AirlockInterrupt>(value);
+    return true;
+  } catch {
+    // The pause (no resume value waits), or no checkpointer: either way, nothing to resume.
+    return false;
+  }
 }
 
 /**
@@ -64,7 +72,10 @@ function resumeWaiting(config: RunnableConfig | undefined): boolean {
  *   thread with `new Command({ resume: ... })` (any value: Airlock's decision,
  *   not the resume value, decides) and the call runs once. A resume before
  *   the decision, or while Airlock is out of reach, pauses the graph again
- *   (`unreached` names the error): nothing runs and nothing is refused;
+ *   (`unreached` names the error): nothing runs and nothing is refused. A
+ *   call the model just made while Airlock is out of reach is refused. The
+ *   wrapper tells the two apart with `interrupt()` alone (see `resumedHere`),
+ *   reading nothing private of LangGraph's;
  * - a call that already ran, run again by the tool node on a resume (a granted
  *   call beside a parked one in the same step): the model reads what it
  *   returned then, and the tool does not run again.
@@ -87,16 +98,20 @@ export class LangGraphAirlock {
       async (input: unknown, config) => {
         const callId = config?.toolCall?.id ?? '';
         const call = { name, input, callId };
-        // On a resume a kernel out of reach must not refuse: a person may have approved the call.
-        let verdict: CallVerdict | Unreached = resumeWaiting(config)
-          ? await this.#askOnResume(call)
-          : await this.session.check(call);
+        let verdict = await this.#ask(call);
+        if (verdict.verdict === 'unreached') {
+          // A call just made is refused; on a resume a kernel out of reach must not refuse (a
+          // person may have approved the call), so the graph pauses again.
+          if (!resumedHere(interruptValue(call, null, verdict)))
+            return refusalText(verdict.refusal);
+          verdict = await this.#ask(call);
+        }
         let parked: CallVerdict | null = null;
         while (verdict.verdict === 'wait' || verdict.verdict === 'unreached') {
           if (verdict.verdict === 'wait') parked = verdict;
           // Raises: the graph pauses. On a resume it returns, and Airlock is asked again.
           interrupt<AirlockInterrupt>(interruptValue(call, parked, verdict));
-          verdict = await this.#askOnResume(call);
+          verdict = await this.#ask(call);
         }
         // The tool node runs every call of a step again on a resume, those that ran included:
         // one that ran hands the model what it returned, and does not run twice.
@@ -110,8 +125,8 @@ export class LangGraphAirlock {
     ) as unknown as StructuredToolInterface;
   }
 
-  /** Asks Airlock about a call on a resume: no decision from the kernel is `unreached`, not a deny. */
-  async #askOnResume(call: FrameworkCall): Promise<CallVerdict | Unreached> {
+  /** Asks Airlock about a call: no decision from the kernel is `unreached`, not a deny. */
+  async #ask(call: FrameworkCall): Promise<CallVerdict | Unreached> {
     try {
       return await this.session.checkParked(call);
     } catch (error) {
@@ -121,6 +136,7 @@ export class LangGraphAirlock {
         verdict: 'unreached',
         code,
         reason: `Airlock gave no decision (${code}: ${detail}); resume again once it is reachable`,
+        refusal: failedCheck(error),
       };
     }
   }

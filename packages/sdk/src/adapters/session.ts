@@ -111,7 +111,7 @@ export function thrownText(thrown: unknown): string {
 }
 
 /** The deny of a check that failed: the kernel's refusal with its code, or a kernel out of reach. */
-function failedCheck(error: unknown): CallVerdict {
+export function failedCheck(error: unknown): CallVerdict {
   const refused = isAirlockError(error) && error.status !== null;
   return {
     verdict: 'deny',
