@@ -192,6 +192,11 @@ function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
       index++;
       break;
     }
+    // A lone `-` is `-i`: it empties the environment and the command follows.
+    if (text === '-') {
+      index++;
+      continue;
+    }
     if (text.startsWith('--')) {
       const long = envLongOption(text);
       if (long === '--split-string') {
@@ -205,7 +210,7 @@ function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
         unknownOption = true;
       }
       index += long !== undefined && !text.includes('=') ? 2 : 1;
-    } else if (text.startsWith('-') && text !== '-') {
+    } else if (text.startsWith('-')) {
       for (let at = 1; at < text.length; at++) {
         if (!ENV_VALUED_SHORT.has(text[at]!)) {
           if (!'i0v'.includes(text[at]!)) unknownOption = true;
