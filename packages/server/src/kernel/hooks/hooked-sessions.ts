@@ -16,6 +16,7 @@ import { lockRun, openObligation, stopSourceOf } from '../machines/run-state.js'
 import { answerableInAgentPrompt } from './agent-prompt.js';
 import { preToolRow, rowOfEndedTurn } from './hooked-calls.js';
 import { awaitReportsInFlight, closeUnreported, postToolRow } from './hooked-reports.js';
+import { promptOfEndedTurn, turnStart } from './hooked-turn-start.js';
 import { currentTurn, inSessionTurn, keyOf, lastTurn, newTurn, sessionOf } from './hooked-turns.js';
 import { answerOf, hookAnswer } from './hooked-verdicts.js';
 import { hookEventOf, hookOutcome, hookRow } from './hooks.js';
@@ -63,23 +64,6 @@ function hookRowAnswer(row: TaskTable | null): Pick<HookedAnswer, 'verdict' | 'r
 function holdsForFailure(run: RunTable): boolean {
   const attention = run.attention ? (JSON.parse(run.attention) as Attention[]) : [];
   return attention.some((reason) => reason.reason === 'failure_hold');
-}
-
-/** turn_start: the turn's run, and its `turn_start` hook (spec 002) before anything else. */
-async function turnStart(
-  ctx: KernelContext,
-  run: RunTable,
-  taskKey: string | undefined,
-): Promise<{ row: TaskTable | null; run: RunTable }> {
-  return ctx.store.transaction(async (tx) => {
-    const locked = await lockRun(tx, run.workspace_id, run.id);
-    if (locked.state !== 'running') return { row: null, run: locked };
-    if (taskKey === undefined && locked.round === 0 && locked.continuations === 0) {
-      if (locked.phase === 'model') await beforeModel(ctx, tx, locked);
-    }
-    const row = await findTaskBySource(tx, locked.id, 'turn_start:turn');
-    return { row: row ?? null, run: locked };
-  });
 }
 
 /**
@@ -223,6 +207,12 @@ async function recordInSession(
     case 'session_start':
       return hookAnswer({ ...base, run_id: session.run_id, verdict: 'ack' });
     case 'turn_start': {
+      const last = input.task_key === undefined ? null : await lastTurn(ctx, session);
+      if (last && last.state !== 'running' && input.task_key !== undefined) {
+        // Its turn ended while the prompt waited on the turn's hook: answered from that turn.
+        const answer = await promptOfEndedTurn(ctx, last, input.task_key);
+        return hookAnswer({ ...base, run_id: last.id, ...answer });
+      }
       const run = await currentTurn(ctx, principal, session, key, input.text);
       const started = await turnStart(ctx, run, input.task_key);
       return hookAnswer({
