@@ -31,7 +31,7 @@ import {
   type Walk,
   type WalkTargets,
 } from './walk.js';
-import { IFS, literalPart, splitAtIfs } from './word-text.js';
+import { IFS, programLiteral, splitAtIfs } from './word-text.js';
 import { unwrap } from './wrappers.js';
 
 export type { ClassifiedSegment };
@@ -195,7 +195,7 @@ function walkWords(
     }
     if (first.dynamic) {
       tags.add('unknown');
-      const literal = literalPart(withoutReplacement(first.text, replacement));
+      const literal = programLiteral(withoutReplacement(first.text, replacement));
       if (
         (literal === '' && at + 1 >= words.length) ||
         (literal !== '' && ++rewrites > MAX_DEPTH)

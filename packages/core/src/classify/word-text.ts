@@ -25,6 +25,18 @@ export function plainFrom(words: readonly ShellWord[]): number {
 /** `${IFS}` or `$IFS`: a field separator, so `rm${IFS}-rf${IFS}y` is three words. */
 export const IFS = /\$\{IFS\}|\$IFS(?![A-Za-z0-9_])/g;
 
+/** `$SHELL`, `$BASH` or `$0`, braced or with a default (`${SHELL:-sh}`): the shell itself. */
+const SHELL_VARIABLE = /^\$(SHELL|BASH|0|\{(SHELL|BASH|0)(:?[-=?][^}]*)?\})$/;
+
+/**
+ * The program a dynamic program name surely runs, as far as its text tells:
+ * a shell for `$SHELL`, `$BASH` and `$0` (read as bash, so `$SHELL -c
+ * 'rm -rf x'` keeps rm's tags), else the word's literal part.
+ */
+export function programLiteral(text: string): string {
+  return SHELL_VARIABLE.test(text) ? 'bash' : literalPart(text);
+}
+
 /** A word's text without its expansions (`$(...)`, backticks, `${...}`, `$NAME`). */
 export function literalPart(text: string): string {
   let literal = '';
