@@ -219,4 +219,34 @@ describe('notification configuration', () => {
       parseNotificationsConfig(email(Buffer.alloc(32, 7).toString('base64')), {}),
     ).not.toThrow();
   });
+
+  it('refuses a Slack api_url in clear text off loopback: the bot token would cross the network readable', () => {
+    const slack = (apiUrl: string) => ({
+      channels: [
+        {
+          name: 'slack',
+          kind: 'slack',
+          workspace: 'ws',
+          token: 'xoxb-1',
+          signing_secret: 'sign',
+          channel: 'C1',
+          members: {},
+          api_url: apiUrl,
+        },
+      ],
+    });
+    const problems = problemsOf(slack('http://slack.com/api/'));
+    expect(problems.map((p) => [p.code, p.pointer])).toEqual([
+      ['invalid_value', '/channels/0/api_url'],
+    ]);
+    expect(problems[0]!.message).toMatch(/https/);
+    for (const allowed of [
+      'https://slack.com/api/',
+      'http://127.0.0.1:4000/api/',
+      'http://localhost:4000/api/',
+      'http://[::1]:4000/api/',
+    ]) {
+      expect(() => parseNotificationsConfig(slack(allowed), {})).not.toThrow();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { whereJsonBroke } from '@airlock/core';
+import { isLoopbackHost, whereJsonBroke } from '@airlock/core';
 import { z } from 'zod';
 import {
   ACTION_LINK_SECRET_MIN_LENGTH,
@@ -46,6 +46,19 @@ const HttpUrl = z.url({ protocol: /^https?$/ }).refine(
   },
 );
 
+/**
+ * Whether a URL that carries a credential (the Slack bot token) keeps it out of clear text:
+ * https, or http only to this machine (a test server, a local relay).
+ */
+function isPrivateTransport(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || isLoopbackHost(parsed.hostname);
+  } catch {
+    return true; // Not a URL at all: z.url says so.
+  }
+}
+
 const When = z.strictObject({
   events: z.array(z.enum(NOTIFYING_EVENTS)).min(1).optional(),
   applications: z.array(z.string().min(1)).min(1).optional(),
@@ -76,8 +89,11 @@ const SlackChannel = z.strictObject({
   token: Secret,
   signing_secret: Secret,
   channel: z.string().min(1),
-  /** Slack's Web API base URL; default https://slack.com/api/. */
-  api_url: HttpUrl.optional(),
+  /** Slack's Web API base URL; default https://slack.com/api/. https, or http to a loopback host. */
+  api_url: HttpUrl.refine(isPrivateTransport, {
+    message:
+      'api_url is sent the bot token: it is https, or http only to a loopback host (127.0.0.1, ::1, localhost)',
+  }).optional(),
   /** Slack user id -> member credential id: whose decision a button press is. */
   members: z.record(z.string().min(1), z.string().min(1)),
 });
