@@ -25,6 +25,8 @@ export interface Subscriber {
   closed: boolean;
   deliver(items: readonly FeedItem[]): void;
   refuse(refusal: AirlockError, after: number): void;
+  /** Resolves once what it was handed has been sent on, or it has gone (see SubscribeOptions). */
+  drained?(): Promise<void>;
 }
 
 /** Every subscriber of one workspace, and the head they follow. */
@@ -110,6 +112,12 @@ export async function catchUpFromLog(
           subscriber,
           rows.map((row) => new FeedItem(row)),
         );
+        // The next page is read once the client has read this one: a slow reader catches up at
+        // its own pace instead of filling its socket's buffer until it is dropped, and the page
+        // is all this subscriber holds. It waits before it joins the live ones too, whose events
+        // are written at once and drop a client with too much still unsent.
+        await subscriber.drained?.();
+        if (subscriber.closed) return;
       }
       // A page with nothing after it read everything up to the head it was bounded by.
       subscriber.cursor = more ? rows[rows.length - 1]!.seq : head;

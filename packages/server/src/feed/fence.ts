@@ -22,6 +22,8 @@ export function fencedIn(fence: ApplicationFence, runApplication: string | null)
 export interface FeedSink {
   deliver(items: readonly FeedItem[]): void;
   refuse(refusal: AirlockError, after: number): void;
+  /** Resolves once what was delivered has been sent on (see the hub's SubscribeOptions). */
+  drained?(): Promise<void>;
 }
 
 /**
@@ -71,5 +73,7 @@ export function fencedSink(store: Store, fence: ApplicationFence | null, sink: F
         if (!failed) sink.refuse(refusal, after);
       });
     },
+    // What was delivered reaches the sink only once its runs' applications are looked up.
+    drained: () => queue.then(() => sink.drained?.()),
   };
 }

@@ -105,3 +105,47 @@ it('writes nothing and throws nothing for a socket closed before its turn', asyn
   await new Promise((resolve) => setImmediate(resolve));
   expect(writes()).toBe(0);
 });
+
+it('drained() writes what waits and resolves once the client has read it all', async () => {
+  const { server, client } = await connected();
+  client.pause();
+  let received = 0;
+  client.on('message', () => {
+    received += 1;
+  });
+  const writer = new FrameWriter(server, () => {
+    throw new Error('not behind');
+  });
+  const big = 'z'.repeat(1024 * 1024);
+  writer.push(Array.from({ length: 8 }, (_, i) => item(i + 1, big)));
+  let settled = false;
+  const drained = writer.drained().then(() => {
+    settled = true;
+  });
+  // Written at once, not at the next turn: more than the operating system's buffers take.
+  expect(server.bufferedAmount).toBeGreaterThan(0);
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(settled).toBe(false);
+  client.resume();
+  await drained;
+  expect(server.bufferedAmount).toBe(0);
+  await new Promise<void>((resolve) => {
+    const check = () => (received === 8 ? resolve() : setTimeout(check, 10));
+    check();
+  });
+});
+
+it('drained() resolves when the socket closes before it drained', async () => {
+  const { server, client } = await connected();
+  client.pause();
+  const writer = new FrameWriter(server, () => {
+    throw new Error('not behind');
+  });
+  writer.push([item(1, 'z'.repeat(8 * 1024 * 1024))]);
+  const drained = writer.drained();
+  expect(server.bufferedAmount).toBeGreaterThan(0);
+  server.terminate();
+  await drained;
+  // Nothing waits on a closed socket.
+  await writer.drained();
+});

@@ -31,6 +31,29 @@ export class FrameWriter {
   }
 
   /**
+   * Writes what waits now, and resolves once the socket has handed all of
+   * it to the operating system (its 'drain'), or has closed: a catch-up
+   * awaits this between pages, so it reads the log no faster than its
+   * client reads the socket and holds at most a page in memory for it.
+   * A client that reads nothing never drains; it is ended by the heartbeat
+   * (it answers no ping), and its close resolves this.
+   */
+  async drained(): Promise<void> {
+    this.#flush();
+    const socket = this.#socket();
+    if (!socket || socket.destroyed || !socket.writableNeedDrain) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        socket.off('drain', done);
+        socket.off('close', done);
+        resolve();
+      };
+      socket.on('drain', done);
+      socket.on('close', done);
+    });
+  }
+
+  /**
    * Writes what waits now, then a last frame, then closes: a refusal comes
    * after every event frame handed over before it.
    */
@@ -51,9 +74,7 @@ export class FrameWriter {
       this.tooFarBehind();
       return;
     }
-    // `_socket` is ws's net.Socket (no public accessor). Without permessage-deflate, ws writes
-    // each frame to it synchronously too, so a whole frame written here never interleaves.
-    const socket = (ws as unknown as { _socket?: Duplex })._socket;
+    const socket = this.#socket();
     if (!socket) {
       for (const item of items) ws.send(item.frame);
       return;
@@ -61,5 +82,13 @@ export class FrameWriter {
     socket.write(
       items.length === 1 ? items[0]!.wireFrame : Buffer.concat(items.map((item) => item.wireFrame)),
     );
+  }
+
+  /**
+   * ws's net.Socket (`_socket`, no public accessor). Without permessage-deflate, ws writes
+   * each frame to it synchronously too, so a whole frame written here never interleaves.
+   */
+  #socket(): Duplex | undefined {
+    return (this.ws as unknown as { _socket?: Duplex })._socket;
   }
 }

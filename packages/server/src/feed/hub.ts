@@ -36,6 +36,12 @@ export interface SubscribeOptions {
    * it stood, `after`): it is removed, having received everything up to there.
    */
   refuse?: (refusal: AirlockError, after: number) => void;
+  /**
+   * Resolves once what this subscriber was handed has been sent on (its
+   * socket drained) or it has gone: a catch-up awaits it after each page, so
+   * a slow client paces its own reads of the log. Absent: never waits.
+   */
+  drained?: () => Promise<void>;
 }
 
 /**
@@ -111,6 +117,7 @@ export class FeedHub {
       closed: false,
       deliver,
       refuse: options.refuse ?? (() => {}),
+      drained: options.drained,
     };
     const feed = this.feedOf(subscriber.workspaceId);
     if (subscriber.runId === null) feed.wholeWorkspace.add(subscriber);

@@ -288,6 +288,9 @@ export function createSocketHandler(options: {
               });
               errors?.inc({ code: refusal.code });
             },
+            // A catch-up reads its next page once the client has read this one (its frames, or the
+            // cable's nudges, which go through the same socket).
+            drained: () => frames.drained(),
           }),
         });
         unsubscribe = () => subscription.close();
