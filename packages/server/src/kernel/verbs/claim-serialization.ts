@@ -1,8 +1,25 @@
-import { callTargets, MUTATION_TRAITS, type ToolManifest } from '@airlock/core';
+import {
+  type CanonicalTarget,
+  callTargets,
+  canonicalPath,
+  MUTATION_TRAITS,
+  type ToolManifest,
+} from '@airlock/core';
 import { sequentialLockKey, takeClaimLocks as takeLocks } from '../../store/claim-locks.js';
 import { policyLayersOfRun } from '../../store/runs.js';
 import type { TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
+
+/**
+ * The absolute, normalized path a path target names: the key of its lock, so
+ * one file has one key across runs, whichever way each run spelled its
+ * project root (`/srv/app`, `/srv/./app/`, `//srv//app`) and whether the call
+ * named it inside the root or by its absolute path.
+ */
+function absolutePath(target: CanonicalTarget, root: string | undefined): string {
+  if (!target.rooted) return target.text;
+  return canonicalPath(`/${root ?? ''}/${target.text}`, undefined).text;
+}
 
 /**
  * The locks a row must hold while claimed (spec 003): `tool:<run>:<name>` for
@@ -20,15 +37,10 @@ export function serializationKeys(
   const keys: string[] = [];
   if (entry.execution === 'sequential') keys.push(sequentialLockKey(row.run_id, name));
   if (entry.risk_traits.some((trait) => MUTATION_TRAITS.includes(trait))) {
-    const root = (frozen.project_root as string | undefined)?.replace(/\/+$/, '') ?? '';
-    for (const target of callTargets(
-      entry,
-      JSON.parse(row.tool_input),
-      frozen.project_root as string | undefined,
-    )) {
+    const root = frozen.project_root as string | undefined;
+    for (const target of callTargets(entry, JSON.parse(row.tool_input), root)) {
       if (target.kind !== 'path') continue;
-      // Keyed by absolute path, so runs with different project roots never collide by accident.
-      keys.push(`path:${target.rooted ? `${root}/${target.text}` : target.text}`);
+      keys.push(`path:${absolutePath(target, root)}`);
     }
   }
   return [...new Set(keys)].sort();
