@@ -30,6 +30,8 @@ export interface ExpansionReaderOptions {
   readonly parentheses: Parentheses;
   /** True to read a double-quoted `${...}` as sh does (see PARAMETER_QUOTE_PROBLEM). */
   readonly posixParameters: boolean;
+  /** True to read `$[` and `$'` as POSIX sh does: a `$` and what follows it. */
+  readonly posixShell: boolean;
 }
 
 /** A command line read one level down, to its closing parenthesis (see ExpansionReader.nestedAt). */
@@ -54,6 +56,7 @@ export abstract class ExpansionReader extends QuotingReader {
   protected readonly depth: number;
   protected readonly parentheses: Parentheses;
   private readonly posixParameters: boolean;
+  private readonly posixShell: boolean;
   /** How many `${` enclose the reading. */
   private parameterDepth = 0;
 
@@ -62,6 +65,7 @@ export abstract class ExpansionReader extends QuotingReader {
     this.depth = options.depth;
     this.parentheses = options.parentheses;
     this.posixParameters = options.posixParameters;
+    this.posixShell = options.posixShell;
   }
 
   /** A reading of the same text from `start`, one level down, stopping at its closing parenthesis. */
@@ -83,6 +87,12 @@ export abstract class ExpansionReader extends QuotingReader {
       return;
     }
     const next = source[start + 1];
+    if (this.posixShell && (next === '[' || (next === "'" && !quoted))) {
+      // sh has neither `$[...]` nor `$'...'`: a `$`, then a word or a single-quoted string.
+      this.append('$');
+      this.index++;
+      return;
+    }
     const arithmetic = next === '(' ? this.parentheses.arithmeticEnd(start + 1) : -1;
     if (arithmetic >= 0) {
       this.unreadExpansion(source.slice(start + 3, arithmetic), arithmeticProblem);

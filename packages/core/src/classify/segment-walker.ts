@@ -3,6 +3,7 @@ import { type EmbeddedCommands, noEmbedded } from './embedded.js';
 import { addEmptied, emptiesFile } from './emptied-files.js';
 import { type Interpreted, interpret } from './interpreters.js';
 import { laterCommands } from './later-commands.js';
+import { MAX_SH_READINGS, readLine } from './line-readings.js';
 import {
   MAX_GLOB_NAMES,
   MAX_GLOB_WORDS,
@@ -18,7 +19,7 @@ import { isGlobName } from './program-globs.js';
 import { namesOtherFile } from './program-paths.js';
 import { programTags } from './program-tags.js';
 import { withoutReplacement, withReplacement } from './replacement-strings.js';
-import { type LexedSegment, lexShellLine, type ShellWord } from './shell-lexer.js';
+import type { LexedSegment, ShellWord } from './shell-lexer.js';
 import { appendedWordsAct, splitsIntoOptions } from './split-options.js';
 import { redirectsNowhere } from './streams.js';
 import type { ActionTag } from './tags.js';
@@ -58,7 +59,7 @@ function walkLine(line: string, walk: Walk): void {
     push(walk, [{ text: line, dynamic: false }], new Set(['unknown']), 'nested too deeply');
     return;
   }
-  const lexed = lexShellLine(line);
+  const lexed = readLine(line, walk);
   // Each kind of problem once: a line of 2,000 stray `)` is one unknown segment, not 2,000 copies.
   const text = lexed.problems.length > 0 ? line.trim() : '';
   for (const problem of new Set(lexed.problems)) {
@@ -379,7 +380,7 @@ function finishCommand(command: Command): void {
  */
 export function classifyShellSegments(command: string): ClassifiedSegment[] {
   const out: ClassifiedSegment[] = [];
-  const budget = { globs: MAX_GLOB_NAMES, globWords: MAX_GLOB_WORDS };
+  const budget = { globs: MAX_GLOB_NAMES, globWords: MAX_GLOB_WORDS, shReadings: MAX_SH_READINGS };
   walkLine(command, { out, budget, depth: 0, via: [] });
   return out;
 }
@@ -392,7 +393,7 @@ export function classifyShellSegments(command: string): ClassifiedSegment[] {
  */
 export function shellWalkTargets(command: string): WalkTargets {
   const targets: WalkTargets = { words: [], files: [] };
-  const budget = { globs: MAX_GLOB_NAMES, globWords: MAX_GLOB_WORDS };
+  const budget = { globs: MAX_GLOB_NAMES, globWords: MAX_GLOB_WORDS, shReadings: MAX_SH_READINGS };
   walkLine(command, { out: [], budget, depth: 0, via: [], targets });
   return targets;
 }

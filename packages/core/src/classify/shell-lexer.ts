@@ -28,6 +28,8 @@ interface Reading {
   readonly regexes?: false;
   /** True to read a double-quoted `${...}` as sh does (see PARAMETER_QUOTE_PROBLEM). */
   readonly posixParameters?: true;
+  /** True to read bash's own syntax (`[[`, `((`, `&>`, `$[`, `$'`) as POSIX sh does. */
+  readonly posixShell?: true;
 }
 
 /** Where a lexer starts, what ends it and how deep it is. */
@@ -73,12 +75,14 @@ class Lexer extends ExpansionReader {
       depth: options.depth ?? 0,
       parentheses: options.parentheses ?? new Parentheses(source),
       posixParameters: options.posixParameters === true,
+      posixShell: options.posixShell === true,
     });
     this.closer = options.closer ?? null;
     this.test = new ConditionalTest(options.regexes ?? true);
     this.reading = {
       ...(options.regexes === false ? { regexes: false } : {}),
       ...(options.posixParameters ? { posixParameters: true } : {}),
+      ...(options.posixShell ? { posixShell: true } : {}),
     };
   }
 
@@ -91,6 +95,11 @@ class Lexer extends ExpansionReader {
   /** A lexer for an expanded body at this depth. */
   protected readerOf(text: string): Lexer {
     return new Lexer(text, { depth: this.depth, ...this.reading });
+  }
+
+  /** bash's `&>` at `index`; sh reads `a &> f` as `a &` and `> f`. */
+  private bothRedirected(): boolean {
+    return this.source[this.index + 1] === '>' && !this.reading.posixShell;
   }
 
   /** Reads until the end (or the closing parenthesis); returns the index after it. */
@@ -117,7 +126,7 @@ class Lexer extends ExpansionReader {
         // `[[ $a > $b && -f x ]]`: the test's operators are words of the `[[` command.
       } else if (char === '[' && !this.current.started && this.openConditional()) {
         // `[[` at a command's start: its operators are read as words until `]]`.
-      } else if (char === '<' || char === '>' || (char === '&' && source[this.index + 1] === '>')) {
+      } else if (char === '<' || char === '>' || (char === '&' && this.bothRedirected())) {
         this.redirection();
       } else if (char === '(' && !this.current.started && this.arithmeticCommand()) {
         // `((x = 1 << 2))` is arithmetic: its `<<` opens no here-document, its `;` ends nothing.
@@ -219,6 +228,7 @@ class Lexer extends ExpansionReader {
 
   /** `[[` opening a conditional command: the word, and the lexer inside the test. */
   private openConditional(): boolean {
+    if (this.reading.posixShell) return false;
     if (!opensConditional(this.source, this.index, this.segment.words)) return false;
     this.segment.words.push({ text: '[[', dynamic: false });
     this.index += 2;
@@ -239,6 +249,7 @@ class Lexer extends ExpansionReader {
 
   /** An arithmetic command `((...))` at a command's start, read as one word; false when it is none. */
   private arithmeticCommand(): boolean {
+    if (this.reading.posixShell) return false;
     const end = arithmeticCommandEnd(this.parentheses, this.index, this.segment.words);
     if (end < 0) return false;
     this.unreadExpansion(this.source.slice(this.index + 2, end), arithmeticProblem);
@@ -326,12 +337,22 @@ function bothReadings(first: LexedLine, second: LexedLine): LexedLine {
   };
 }
 
-/** A line read as bash reads it and, where sh ends a `${...}` elsewhere, as sh reads it too. */
-function lexAsShells(source: string): LexedLine {
+/** Which shell runs a line: bash, or a POSIX sh such as dash that may be bash too. */
+export type LineShell = 'bash' | 'sh';
+
+/**
+ * A line read as bash reads it and, where sh ends a `${...}` elsewhere, as
+ * sh reads it too; a line sh runs is also read as POSIX sh reads bash's own
+ * syntax (`sh -c '[[ x || rm -rf y ]]'` runs rm in dash).
+ */
+function lexAsShells(source: string, shell: LineShell): LexedLine {
   const bash = lexOnce(source);
+  if (shell === 'sh') return bothReadings(bash, lexOnce(source, POSIX_SH));
   if (!bash.problems.includes(PARAMETER_QUOTE_PROBLEM)) return bash;
   return bothReadings(bash, lexOnce(source, { posixParameters: true }));
 }
+
+const POSIX_SH: Reading = { posixParameters: true, posixShell: true };
 
 /** Why a line holding a NUL is unknown: which reading runs depends on how it reaches the shell. */
 const NUL_PROBLEM = 'a NUL byte, which bash drops from its input and an argument ends at';
@@ -344,10 +365,10 @@ const NUL_PROBLEM = 'a NUL byte, which bash drops from its input and an argument
  * to them runs `rm`) and cut at the first (where it is passed as an
  * argument), and is unknown.
  */
-export function lexShellLine(source: string): LexedLine {
+export function lexShellLine(source: string, shell: LineShell = 'bash'): LexedLine {
   const nul = source.indexOf('\0');
-  if (nul < 0) return lexAsShells(source);
-  const dropped = lexAsShells(source.replaceAll('\0', ''));
-  const line = bothReadings(dropped, lexAsShells(source.slice(0, nul)));
+  if (nul < 0) return lexAsShells(source, shell);
+  const dropped = lexAsShells(source.replaceAll('\0', ''), shell);
+  const line = bothReadings(dropped, lexAsShells(source.slice(0, nul), shell));
   return { segments: line.segments, problems: [NUL_PROBLEM, ...line.problems] };
 }

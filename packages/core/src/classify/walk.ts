@@ -19,6 +19,8 @@ export interface WalkBudget {
   globs: number;
   /** Words the readings of glob program names may still walk. */
   globWords: number;
+  /** Lines that may still be read a second time as POSIX sh (see line-readings.ts). */
+  shReadings: number;
 }
 
 /**
