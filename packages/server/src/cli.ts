@@ -110,9 +110,9 @@ for (const stream of [process.stdout, process.stderr]) {
 main(process.argv.slice(2)).then(exitWhenWritten, async (error: unknown) => {
   // A command that failed on the lost write itself (waiting for stdout to drain): said once.
   if (lostOutput && error === lostOutput) failOutput(lostOutput);
-  // Loaded only on failure: describing an operator's error needs the SDK, which `serve` does not.
+  // Loaded only on failure; it loads the SDK only for a failure that is not the command's own.
   const { describeFailure } = await import('./cli/operator/connection.js');
-  const { message, exitCode } = describeFailure(error);
+  const { message, exitCode } = await describeFailure(error);
   // Command errors already name themselves ("airlock runs list: ..."): one prefix, not two.
   process.stderr.write(`${message.startsWith('airlock ') ? message : `airlock: ${message}`}\n`);
   exitWhenWritten(exitCode);

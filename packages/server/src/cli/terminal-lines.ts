@@ -1,4 +1,4 @@
-import { forTerminal } from '@airlock/core';
+import { forTerminal } from '@airlock/core/command-line';
 
 /**
  * A line of an operator command's text output: free text, or a table row

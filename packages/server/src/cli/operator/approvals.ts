@@ -1,8 +1,4 @@
-import {
-  type ApprovalPolicy,
-  type ApprovalPolicyView,
-  validateApprovalPolicy,
-} from '@airlock/core';
+import type { ApprovalPolicy, ApprovalPolicyView } from '@airlock/core';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -41,11 +37,12 @@ function describePolicy(view: ApprovalPolicyView): string[] {
   ];
 }
 
-function readPolicyFile(path: unknown): unknown {
+async function readPolicyFile(path: unknown): Promise<unknown> {
   if (typeof path !== 'string') {
     throw new UsageError('airlock approvals set: give --file <policy.json>');
   }
   const document = readJsonFile(path, 'airlock approvals set');
+  const { validateApprovalPolicy } = await import('@airlock/core');
   const checked = validateApprovalPolicy(document);
   if (!checked.ok) {
     const lines = checked.problems.map((p) => `  ${p.pointer || '/'}: ${p.message} (${p.code})`);
@@ -87,7 +84,7 @@ export async function approvals(argv: string[]): Promise<number> {
         min: 0,
         max: Number.MAX_SAFE_INTEGER,
       });
-      const policy = readPolicyFile(values.file);
+      const policy = await readPolicyFile(values.file);
       const body = await connection.call('approvalPolicy.replace', {
         workspace_id: connection.workspace,
         policy,

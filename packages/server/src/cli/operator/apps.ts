@@ -1,8 +1,8 @@
-import { isAirlockError } from '@airlock/sdk';
 import {
   CONNECTION_HELP,
   type Connection,
   connectionFrom,
+  isKernelRefusal,
   OperatorError,
   parseOperatorArgs,
   print,
@@ -98,7 +98,7 @@ export async function apps(argv: string[]): Promise<number> {
         .call('agentApplications.remove', { workspace_id, agent_application_id: target })
         .catch(async (error: unknown) => {
           // The kernel refuses it; the operator is told which credentials and whose.
-          if (isAirlockError(error) && error.code === 'application_has_member_credentials') {
+          if (await isKernelRefusal(error, 'application_has_member_credentials')) {
             throw await describeLockout(connection, target);
           }
           throw error;

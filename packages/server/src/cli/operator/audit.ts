@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { elapsedSince, parseDuration, progressLine } from '@airlock/core';
+import { elapsedSince, parseDuration, progressLine } from '@airlock/core/command-line';
 import { shownValue } from '../shown-value.js';
 import { CONNECTION_HELP, connectionFrom, parseOperatorArgs, UsageError } from './connection.js';
 import { parseIdFilter } from './filter-values.js';

@@ -1,21 +1,12 @@
 import {
-  formatDuration,
   forTerminal,
   isSettingError,
   type KernelUrl,
   readKernelUrl,
   readRequestTimeout,
   refusalLines,
-  type SettingError,
-  shownKernelUrl,
-} from '@airlock/core';
-import {
-  type Call,
-  createClient,
-  isAirlockError,
-  isConnectionError,
-  isDeadlineExceededError,
-} from '@airlock/sdk';
+} from '@airlock/core/command-line';
+import type { Call } from '@airlock/sdk';
 import {
   flagText,
   type ParsedCommandLine,
@@ -25,12 +16,6 @@ import {
 } from '../command-line.js';
 import { warnOfSecretOnCommandLine } from '../secret-input.js';
 import { type OutputLine, terminalLine } from '../terminal-lines.js';
-import {
-  proxyFailureStatus,
-  servesAirlockApi,
-  unlikeKernelAnswer,
-  unlikeKernelFailure,
-} from './kernel-answer.js';
 import { OperatorError } from './operator-error.js';
 
 /** Where and as whom an operator command talks to a running kernel. */
@@ -123,7 +108,7 @@ export function connectionFrom(values: {
     token,
     workspace,
     json: values.json === true,
-    call: callerOf(kernel, token, timeoutMs),
+    call: lazyCallerOf(kernel, token, timeoutMs),
   };
 }
 
@@ -141,60 +126,28 @@ function usable<T>(read: () => T): T {
 }
 
 /**
- * The SDK's call, with an unreachable or silent kernel, and a server that
- * does not answer as an Airlock kernel, told the way an operator reads it.
+ * The SDK's call, loaded at the first call: a command line the command
+ * refuses (an unknown flag, a missing argument, no credential) is told
+ * before the SDK and the contracts' schemas load, at Node's start-up cost.
  */
-function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
-  const { url } = kernel;
-  const client = createClient({ url, token, timeoutMs });
-  // What the messages show: without a user:secret@ part (stderr lands in CI logs).
-  const shown = shownKernelUrl(url);
-  const notKernel = (why: string) =>
-    new OperatorError(
-      `the server at ${shown} did not answer as an Airlock kernel: ${why}; ` +
-        (kernel.source === 'default'
-          ? "pass the kernel's URL as --url or AIRLOCK_URL"
-          : `check ${kernel.source}`),
-      1,
+function lazyCallerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
+  let caller: Promise<Call> | undefined;
+  const call = async (...args: Parameters<Call>) => {
+    caller ??= import('./kernel-caller.js').then((loaded) =>
+      loaded.callerOf(kernel, token, timeoutMs),
     );
-  const reached: Call = async (operation, input, options) => {
-    try {
-      return await client.call(operation, input, options);
-    } catch (error) {
-      if (isDeadlineExceededError(error)) {
-        throw new OperatorError(
-          `the kernel at ${shown} did not answer within ${formatDuration(timeoutMs)} ` +
-            '(--timeout or AIRLOCK_TIMEOUT waits longer); a change it was asked for may have been made: read before asking again',
-          1,
-        );
-      }
-      const proxied = proxyFailureStatus(error);
-      if (proxied !== null) {
-        throw new OperatorError(
-          `the server at ${shown} answered HTTP ${proxied} in words not the kernel's: a proxy or load balancer in front of it, whose kernel may be restarting, down or slow; try again`,
-          1,
-        );
-      }
-      const unlike = unlikeKernelFailure(error);
-      if (unlike) throw notKernel(unlike);
-      if (!isConnectionError(error)) throw error;
-      const cause = error.cause as { cause?: { code?: string }; message?: string } | undefined;
-      const reason = cause?.cause?.code ?? cause?.message ?? error.detail;
-      throw new OperatorError(`cannot reach the kernel at ${shown} (${reason})`, 1);
-    }
+    return (await caller)(...args);
   };
-  // Read once per command: an export of many pages asks at most once.
-  let airlockApi: Promise<boolean> | undefined;
-  const servesAirlock = () => {
-    airlockApi ??= servesAirlockApi({ url, timeoutMs });
-    return airlockApi;
-  };
-  return async (operation, input, options) => {
-    const answer = await reached(operation, input, options);
-    const unlike = await unlikeKernelAnswer(operation, answer, servesAirlock);
-    if (unlike) throw notKernel(unlike);
-    return answer;
-  };
+  return call as Call;
+}
+
+/**
+ * True when the kernel refused a call with this code. The SDK is loaded
+ * here, not before: a command asks only after a call, which loaded it.
+ */
+export async function isKernelRefusal(error: unknown, code: string): Promise<boolean> {
+  const { isAirlockError } = await import('@airlock/sdk');
+  return isAirlockError(error) && error.code === code;
 }
 
 /**
@@ -203,12 +156,16 @@ function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
  * `code: detail` with the server's stable code, then a line for each problem
  * it found (exit 1); anything else by its message (exit 1).
  */
-export function describeFailure(error: unknown): { message: string; exitCode: number } {
+export async function describeFailure(
+  error: unknown,
+): Promise<{ message: string; exitCode: number }> {
   // A detail may repeat what the operator or an agent sent: its control characters are escaped.
   if (error instanceof OperatorError) {
     const lines = [error.message, ...error.details].map(forTerminal);
     return { message: lines.join('\n'), exitCode: error.status };
   }
+  // Loaded only for a failure that is not the command's own: a usage error needs no SDK.
+  const { isAirlockError } = await import('@airlock/sdk');
   if (isAirlockError(error)) {
     return { message: refusalLines(error).join('\n'), exitCode: 1 };
   }

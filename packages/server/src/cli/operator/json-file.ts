@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { whereJsonBroke } from '@airlock/core';
+import { whereJsonBroke } from '@airlock/core/command-line';
 import { UsageError } from '../command-line.js';
 
 /**

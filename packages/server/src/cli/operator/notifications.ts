@@ -1,4 +1,4 @@
-import { type DeliveryView, DeliveryViewSchema } from '@airlock/core';
+import type { DeliveryView } from '@airlock/core';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -8,9 +8,6 @@ import {
 } from './connection.js';
 import { parseChoice, parseIdFilter } from './filter-values.js';
 import { MAX_PAGE, parseLimit } from './paging.js';
-
-/** The states a delivery is in, as the kernel names them. */
-const STATES = DeliveryViewSchema.shape.state.options;
 
 /** `airlock notifications --help` */
 export const NOTIFICATIONS_HELP = `Usage:
@@ -50,7 +47,15 @@ export async function notifications(argv: string[]): Promise<number> {
   switch (verb) {
     case 'list': {
       const command = 'airlock notifications list';
-      const state = parseChoice(values.state, { command, flag: '--state', choices: STATES });
+      const state = parseChoice(values.state, {
+        command,
+        flag: '--state',
+        // The states come with the contracts' schemas: loaded only when a filter names one.
+        choices:
+          values.state === undefined
+            ? []
+            : (await import('@airlock/core')).DeliveryViewSchema.shape.state.options,
+      });
       const run_id = parseIdFilter(values.run, { command, flag: '--run', what: 'a run id' });
       const limit = parseLimit(values.limit, command) ?? 100;
       // One row past the page tells whether more exist (the API has no cursor for the outbox).

@@ -1,10 +1,5 @@
 import { join } from 'node:path';
-import {
-  type OverlayScope,
-  OverlayScopeSchema,
-  type OverlayView,
-  validateOverlayDocument,
-} from '@airlock/core';
+import type { OverlayScope, OverlayView } from '@airlock/core';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -55,9 +50,13 @@ function describeOverlay(view: OverlayView): string[] {
   ];
 }
 
-function scopeOf(value: string | undefined): OverlayScope {
-  const parsed = OverlayScopeSchema.safeParse(value);
-  if (!parsed.success) {
+async function scopeOf(value: string | undefined): Promise<OverlayScope> {
+  // A missing scope is told before the contracts' schemas load.
+  const parsed =
+    value === undefined
+      ? undefined
+      : (await import('@airlock/core')).OverlayScopeSchema.safeParse(value);
+  if (!parsed?.success) {
     throw new UsageError('airlock overlays: <scope> is user, project or conversation');
   }
   return parsed.data;
@@ -67,12 +66,13 @@ function scopeOf(value: string | undefined): OverlayScope {
  * Reads and checks an overlay document file: an array of groups, or an
  * object with a `groups` array. Every problem is reported with its pointer.
  */
-export function readOverlayFile(path: string, scope: OverlayScope): unknown[] {
+export async function readOverlayFile(path: string, scope: OverlayScope): Promise<unknown[]> {
   const parsed = readJsonFile(path, 'airlock overlays');
   const groups =
     parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
       ? (parsed as { groups?: unknown }).groups
       : parsed;
+  const { validateOverlayDocument } = await import('@airlock/core');
   const validated = validateOverlayDocument(groups, scope);
   if (!validated.ok) {
     const lines = validated.problems.map((p) => `  ${p.pointer || '/'}: ${p.message} (${p.code})`);
@@ -113,14 +113,14 @@ export async function overlays(argv: string[]): Promise<number> {
   const workspace_id = connection.workspace;
   switch (verb) {
     case 'show': {
-      const scope = scopeOf(first);
+      const scope = await scopeOf(first);
       const owner_id = need(second, '<owner>');
       show(await connection.call('overlays.get', { workspace_id, scope, owner_id }));
       return 0;
     }
     case 'replace': {
-      const scope = scopeOf(first);
-      const groups = readOverlayFile(need(values.file, '--file <path>'), scope);
+      const scope = await scopeOf(first);
+      const groups = await readOverlayFile(need(values.file, '--file <path>'), scope);
       const owner_id = need(second, '<owner>');
       const expected_digest = need(values.digest, '--digest <digest-you-read>');
       show(
@@ -145,7 +145,7 @@ export async function overlays(argv: string[]): Promise<number> {
       if (typeof values.file === 'string' && typeof values.repo === 'string') {
         throw new UsageError('airlock overlays load: give --repo <dir> or --file <path>, not both');
       }
-      const groups = readOverlayFile(
+      const groups = await readOverlayFile(
         typeof values.file === 'string'
           ? values.file
           : join(typeof values.repo === 'string' ? values.repo : '.', PROJECT_OVERLAY_FILE),

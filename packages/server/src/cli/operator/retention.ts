@@ -1,17 +1,27 @@
-import { RETENTION_MAX_DAYS, type RetentionPolicyView } from '@airlock/core';
-import { isAirlockError } from '@airlock/sdk';
+import type { RetentionPolicyView } from '@airlock/core';
 import { shownValue } from '../shown-value.js';
 import { plainWholeNumber } from '../whole-number.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
+  isKernelRefusal,
   parseOperatorArgs,
   print,
   UsageError,
 } from './connection.js';
 
-/** `airlock retention --help` */
-export const RETENTION_HELP = `Usage:
+/**
+ * The longest window a policy may set, in days. It comes with the contracts'
+ * schemas, loaded only when the help or an age needs it: a mistyped flag or
+ * a missing credential is told before.
+ */
+async function retentionMaxDays(): Promise<number> {
+  return (await import('@airlock/core')).RETENTION_MAX_DAYS;
+}
+
+/** `airlock retention --help`, for a policy of at most `maxDays` days. */
+export function retentionHelp(maxDays: number): string {
+  return `Usage:
   airlock retention get
   airlock retention set [--events <age>] [--runs <age>] [--audit <age>]
 
@@ -25,26 +35,27 @@ export directory (audit records in the format of \`airlock audit export\`).
   --audit <age>    the audit trail (every decision)
 
 An age is a number of days (90, 90d), weeks (12w) or years (1y = 365 days),
-from 1 day to ${RETENTION_MAX_DAYS} days, or \`forever\`. A flag left out keeps its current value,
+from 1 day to ${maxDays} days, or \`forever\`. A flag left out keeps its current value,
 as it is when the change is written: a change someone made meanwhile is read
 again, not undone.
 
 ${CONNECTION_HELP}`;
+}
 
 const UNIT_DAYS: Record<string, number> = { d: 1, w: 7, y: 365 };
 
 /**
- * Reads an age flag: days, weeks or years, or `forever` (null).
+ * Reads an age flag: days, weeks or years up to `maxDays` days, or `forever` (null).
  * @throws UsageError (exit 2) naming the flag and what it accepts.
  */
-export function parseRetentionAge(flag: string, text: string): number | null {
+export function parseRetentionAge(flag: string, text: string, maxDays: number): number | null {
   if (text === 'forever') return null;
   const match = /^(.*?)([dwy]?)$/.exec(text);
-  const count = match ? plainWholeNumber(match[1]!, 1, RETENTION_MAX_DAYS) : null;
+  const count = match ? plainWholeNumber(match[1]!, 1, maxDays) : null;
   const days = count === null ? Number.NaN : count * UNIT_DAYS[match?.[2] || 'd']!;
-  if (!(days >= 1 && days <= RETENTION_MAX_DAYS)) {
+  if (!(days >= 1 && days <= maxDays)) {
     throw new UsageError(
-      `airlock retention set: --${flag} wants an age from 1d to ${RETENTION_MAX_DAYS}d (90, 90d, 12w, 1y) or forever, not ${shownValue(text)}`,
+      `airlock retention set: --${flag} wants an age from 1d to ${maxDays}d (90, 90d, 12w, 1y) or forever, not ${shownValue(text)}`,
     );
   }
   return days;
@@ -70,7 +81,7 @@ export async function retention(argv: string[]): Promise<number> {
   });
   const [verb] = positionals;
   if (values.help || !verb) {
-    process.stdout.write(RETENTION_HELP);
+    process.stdout.write(retentionHelp(await retentionMaxDays()));
     return values.help ? 0 : 2;
   }
   if (verb !== 'get' && verb !== 'set') {
@@ -79,7 +90,9 @@ export async function retention(argv: string[]): Promise<number> {
   const changes: Partial<Record<'events_days' | 'runs_days' | 'audit_days', number | null>> = {};
   for (const flag of ['events', 'runs', 'audit'] as const) {
     const text = values[flag];
-    if (typeof text === 'string') changes[`${flag}_days`] = parseRetentionAge(flag, text);
+    if (typeof text === 'string') {
+      changes[`${flag}_days`] = parseRetentionAge(flag, text, await retentionMaxDays());
+    }
   }
   if (verb === 'set' && Object.keys(changes).length === 0) {
     throw new UsageError('airlock retention set: give --events, --runs or --audit');
@@ -106,7 +119,7 @@ export async function retention(argv: string[]): Promise<number> {
       print(connection, updated, () => describe(updated));
       return 0;
     } catch (error) {
-      if (!(isAirlockError(error) && error.code === 'stale_digest') || attempt === SET_ATTEMPTS) {
+      if (!(await isKernelRefusal(error, 'stale_digest')) || attempt === SET_ATTEMPTS) {
         throw error;
       }
     }

@@ -1,4 +1,4 @@
-import { RUN_STATES, type RunView } from '@airlock/core';
+import type { RunView } from '@airlock/core';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -51,7 +51,8 @@ export async function runs(argv: string[]): Promise<number> {
       const state = parseChoice(values.state, {
         command: 'airlock runs list',
         flag: '--state',
-        choices: RUN_STATES,
+        // The states come with the contracts' schemas: loaded only when a filter names one.
+        choices: values.state === undefined ? [] : (await import('@airlock/core')).RUN_STATES,
       });
       const limit = parseLimit(values.limit, 'airlock runs list') ?? 100;
       // One row past the page tells whether more exist (the API has no cursor for runs).

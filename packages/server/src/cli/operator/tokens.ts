@@ -1,4 +1,3 @@
-import { CredentialKindSchema, MemberRoleSchema } from '@airlock/core';
 import { looksLikeToken, readSecretArgument } from '../secret-input.js';
 import {
   CONNECTION_HELP,
@@ -61,11 +60,14 @@ export async function tokens(argv: string[]): Promise<number> {
   const connection = connectionFrom(values);
   switch (verb) {
     case 'create': {
-      const kind = CredentialKindSchema.safeParse(values.kind);
-      if (!kind.success) {
+      // A missing --kind is told before the contracts' schemas load.
+      const schemas = values.kind === undefined ? undefined : await import('@airlock/core');
+      const kind = schemas?.CredentialKindSchema.safeParse(values.kind);
+      if (!schemas || !kind?.success) {
         throw new UsageError('airlock tokens create: --kind must be agent, executor or member');
       }
-      const role = values.role === undefined ? undefined : MemberRoleSchema.safeParse(values.role);
+      const role =
+        values.role === undefined ? undefined : schemas.MemberRoleSchema.safeParse(values.role);
       if (role && !role.success) {
         throw new UsageError('airlock tokens create: --role must be admin or approver');
       }

@@ -1,0 +1,66 @@
+import { formatDuration, type KernelUrl, shownKernelUrl } from '@airlock/core/command-line';
+import { type Call, createClient, isConnectionError, isDeadlineExceededError } from '@airlock/sdk';
+import {
+  proxyFailureStatus,
+  servesAirlockApi,
+  unlikeKernelAnswer,
+  unlikeKernelFailure,
+} from './kernel-answer.js';
+import { OperatorError } from './operator-error.js';
+
+/**
+ * The SDK's call, with an unreachable or silent kernel, and a server that
+ * does not answer as an Airlock kernel, told the way an operator reads it.
+ */
+export function callerOf(kernel: KernelUrl, token: string, timeoutMs: number): Call {
+  const { url } = kernel;
+  const client = createClient({ url, token, timeoutMs });
+  // What the messages show: without a user:secret@ part (stderr lands in CI logs).
+  const shown = shownKernelUrl(url);
+  const notKernel = (why: string) =>
+    new OperatorError(
+      `the server at ${shown} did not answer as an Airlock kernel: ${why}; ` +
+        (kernel.source === 'default'
+          ? "pass the kernel's URL as --url or AIRLOCK_URL"
+          : `check ${kernel.source}`),
+      1,
+    );
+  const reached: Call = async (operation, input, options) => {
+    try {
+      return await client.call(operation, input, options);
+    } catch (error) {
+      if (isDeadlineExceededError(error)) {
+        throw new OperatorError(
+          `the kernel at ${shown} did not answer within ${formatDuration(timeoutMs)} ` +
+            '(--timeout or AIRLOCK_TIMEOUT waits longer); a change it was asked for may have been made: read before asking again',
+          1,
+        );
+      }
+      const proxied = proxyFailureStatus(error);
+      if (proxied !== null) {
+        throw new OperatorError(
+          `the server at ${shown} answered HTTP ${proxied} in words not the kernel's: a proxy or load balancer in front of it, whose kernel may be restarting, down or slow; try again`,
+          1,
+        );
+      }
+      const unlike = unlikeKernelFailure(error);
+      if (unlike) throw notKernel(unlike);
+      if (!isConnectionError(error)) throw error;
+      const cause = error.cause as { cause?: { code?: string }; message?: string } | undefined;
+      const reason = cause?.cause?.code ?? cause?.message ?? error.detail;
+      throw new OperatorError(`cannot reach the kernel at ${shown} (${reason})`, 1);
+    }
+  };
+  // Read once per command: an export of many pages asks at most once.
+  let airlockApi: Promise<boolean> | undefined;
+  const servesAirlock = () => {
+    airlockApi ??= servesAirlockApi({ url, timeoutMs });
+    return airlockApi;
+  };
+  return async (operation, input, options) => {
+    const answer = await reached(operation, input, options);
+    const unlike = await unlikeKernelAnswer(operation, answer, servesAirlock);
+    if (unlike) throw notKernel(unlike);
+    return answer;
+  };
+}
