@@ -10,8 +10,8 @@ import { stateLiteral } from './tasks.js';
 
 /**
  * The reads of task rows a hooked session's events make (kernel/hooks/hooked-calls.ts,
- * hooked-reports.ts and hooked-sessions.ts): the agent runs its calls itself and reports them
- * by its own call id, or by what they were.
+ * hooked-reports.ts, unreported-calls.ts and hooked-sessions.ts): the agent runs its calls
+ * itself and reports them by its own call id, or by what they were.
  */
 
 function modelRowByCallIdQuery(reader: Reader, runId: string, toolUseId: string): PreparedQuery {
@@ -152,6 +152,7 @@ export async function listWaitingKeys(reader: Reader, runId: string): Promise<st
 
 /** What a run's model row was asked for: the agent's call id (if any), the tool, its input. */
 export interface ModelCall {
+  key: string;
   tool_call_id: string | null;
   tool_name: string;
   /** The input as the row keeps it (JSON text). */
@@ -162,7 +163,7 @@ export interface ModelCall {
 export async function listModelCalls(reader: Reader, runId: string): Promise<ModelCall[]> {
   return reader[SQL].db
     .selectFrom('tasks')
-    .select(['tool_call_id', 'tool_name', 'tool_input'])
+    .select(['key', 'tool_call_id', 'tool_name', 'tool_input'])
     .where('run_id', '=', runId)
     .where('origin', '=', 'model')
     .orderBy('created_at')

@@ -15,13 +15,14 @@ import type { KernelContext } from '../context.js';
 import { lockRun, openObligation, stopSourceOf } from '../machines/run-state.js';
 import { answerableInAgentPrompt } from './agent-prompt.js';
 import { preToolRow, rowOfEndedTurn } from './hooked-calls.js';
-import { awaitReportsInFlight, closeUnreported, postToolRow } from './hooked-reports.js';
+import { postToolRow } from './hooked-reports.js';
 import { promptOfEndedTurn, turnStart } from './hooked-turn-start.js';
 import { currentTurn, inSessionTurn, keyOf, lastTurn, newTurn, sessionOf } from './hooked-turns.js';
 import { answerOf, hookAnswer } from './hooked-verdicts.js';
 import { hookEventOf, hookOutcome, hookRow } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
 import { correctReportedOutcomes } from './transcript-outcomes.js';
+import { awaitReportsInFlight, closeUnreported } from './unreported-calls.js';
 import { recordTranscriptCalls, recordUnstagedCalls } from './unstaged-calls.js';
 
 /** One event of a hooked session, as `hooks.event` takes it. */

@@ -1,10 +1,11 @@
-import { canonicalJson, type HookedRanCall, truncateUtf8 } from '@airlock/core';
+import { type HookedRanCall, truncateUtf8 } from '@airlock/core';
 import { listRunEventData } from '../../store/events.js';
-import { listModelCalls, type ModelCall } from '../../store/hooked-rows.js';
+import { listModelCalls } from '../../store/hooked-rows.js';
 import type { RunTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import { hookedPrincipal } from './agent-calls.js';
+import { IdlessRows } from './idless-rows.js';
 
 /** How much of an unstaged call's output the run story keeps. */
 const UNSTAGED_OUTPUT_MAX_BYTES = 2048;
@@ -71,41 +72,6 @@ export async function recordUnstagedCalls(
 }
 
 /**
- * The rows of calls whose agent gave no call id (Gemini CLI's hooks), each
- * taken by the first transcript call of the same tool and input (by tool
- * alone when the transcript sent no input): what is left over ran unseen.
- */
-class IdlessRows {
-  private readonly rows: { tool: string; input: string | null }[];
-
-  constructor(calls: readonly ModelCall[]) {
-    this.rows = calls
-      .filter((call) => call.tool_call_id === null)
-      .map((call) => ({ tool: call.tool_name, input: canonicalOf(call.tool_input) }));
-  }
-
-  /** Takes the row of this call, if one is left; false when none matches. */
-  take(call: HookedRanCall): boolean {
-    const input = call.tool_input === undefined ? null : canonicalJson(call.tool_input);
-    const at = this.rows.findIndex(
-      (row) => row.tool === call.tool_name && (input === null || row.input === input),
-    );
-    if (at < 0) return false;
-    this.rows.splice(at, 1);
-    return true;
-  }
-}
-
-/** A row's stored input as canonical JSON (keys sorted), null when it does not parse. */
-function canonicalOf(json: string): string | null {
-  try {
-    return canonicalJson(JSON.parse(json));
-  } catch {
-    return null;
-  }
-}
-
-/**
  * At the turn's stop: records the calls the agent's transcript shows it ran
  * in this turn that no hook asked or told about: no row of the turn has
  * their call id (or, for an agent whose hooks carry none, their tool and
@@ -136,7 +102,7 @@ export async function recordTranscriptCalls(
   for (const call of ranCalls) {
     if (known.has(call.tool_use_id)) continue;
     known.add(call.tool_use_id);
-    if (idless.take(call)) continue;
+    if (idless.take(call) !== null) continue;
     unseen.push({
       toolName: call.tool_name,
       toolUseId: call.tool_use_id,
