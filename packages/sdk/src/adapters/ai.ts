@@ -133,6 +133,8 @@ export class AiSdkAirlock {
   readonly session: FrameworkSession;
   /** Verdicts of `needsApproval` and `resume`, taken once by the matching `execute`. */
   readonly #verdicts = new HeldVerdicts();
+  /** The names of the tools this adapter wrapped: the only calls whose approvals `resume` answers. */
+  readonly #wrapped = new Set<string>();
 
   constructor(options: FrameworkSessionOptions) {
     this.session = new FrameworkSession('ai-sdk', options);
@@ -152,6 +154,7 @@ export class AiSdkAirlock {
     const wrapped: Record<string, AiSdkTool> = {};
     for (const [name, original] of Object.entries(tools)) {
       wrapped[name] = this.#wrap(name, original);
+      if (original.execute) this.#wrapped.add(name);
     }
     return wrapped as TOOLS;
   }
@@ -219,6 +222,12 @@ export class AiSdkAirlock {
    * each open `tool-approval-request`, a `tool-approval-response` (approved,
    * or denied with the person's reason) once a person decided; undecided ones
    * are listed as `pending`. Works in a fresh process from saved messages.
+   * Only the calls of tools this adapter wrapped are answered: the approval
+   * of a tool of the application's own (not given to {@link tools}, or one
+   * without `execute`) is left to the application, since its own
+   * `needsApproval` asked for a person Airlock does not stand in for. An
+   * adapter that wrapped no tools yet cannot tell them apart and answers every
+   * request: build the tools before calling `resume`.
    * @throws AirlockError when the kernel gives no decision (`connection_failed`,
    *   `deadline_exceeded`, a 5xx): no call is refused for it; resume again later.
    */
@@ -226,6 +235,7 @@ export class AiSdkAirlock {
     const responses: AiSdkApprovalResponse[] = [];
     const pending: PendingApproval[] = [];
     for (const request of openApprovalRequests(messages)) {
+      if (!this.#answers(request.toolName)) continue;
       const call: FrameworkCall = {
         name: request.toolName,
         input: request.input,
@@ -262,6 +272,11 @@ export class AiSdkAirlock {
       responses,
       pending,
     };
+  }
+
+  /** Whether `resume` answers the approval of a call of this tool (see {@link resume}). */
+  #answers(toolName: string): boolean {
+    return this.#wrapped.size === 0 || this.#wrapped.has(toolName);
   }
 
   /**

@@ -81,6 +81,8 @@ export class OpenAIAgentsAirlock {
   readonly session: FrameworkSession;
   /** Verdicts of `needsApproval` and `resume`, taken once by the matching `invoke`. */
   readonly #verdicts = new HeldVerdicts();
+  /** The names of the tools this adapter wrapped: the only calls whose approvals `resume` answers. */
+  readonly #wrapped = new Set<string>();
 
   constructor(options: FrameworkSessionOptions) {
     this.session = new FrameworkSession('openai-agents', options);
@@ -114,6 +116,7 @@ export class OpenAIAgentsAirlock {
       });
     });
     if (problems.length > 0) throw invalidInput(problems);
+    for (const tool of tools) this.#wrapped.add(tool.name);
     return tools.map((tool) => this.#wrap(tool));
   }
 
@@ -160,7 +163,13 @@ export class OpenAIAgentsAirlock {
   /**
    * Answers a paused run's interruptions from Airlock's decisions: approves
    * in the state the calls a person approved, rejects (with the reason the
-   * model reads) those refused, and lists those still waiting.
+   * model reads) those refused, and lists those still waiting. Only the
+   * calls of tools this adapter wrapped are answered: the interruption of a
+   * tool of the application's own (not given to {@link tools}) is left to
+   * the application, since its own `needsApproval` asked for a person Airlock
+   * does not stand in for. An adapter that wrapped no tools yet cannot tell
+   * them apart and answers every interruption: build the tools before
+   * calling `resume`.
    * @throws AirlockError when the kernel gives no decision (`connection_failed`,
    *   `deadline_exceeded`, a 5xx): no call is rejected for it; resume again later.
    */
@@ -174,6 +183,7 @@ export class OpenAIAgentsAirlock {
       const callId = item.rawItem.callId;
       const name = item.toolName ?? item.rawItem.name;
       if (!callId || !name) continue;
+      if (this.#wrapped.size > 0 && !this.#wrapped.has(name)) continue;
       const call: FrameworkCall = { name, input: parseArguments(item.rawItem.arguments), callId };
       // Approved at an earlier resume of this state (another call was still waiting): the grant
       // this adapter holds answers, since Airlock grants a call once.
