@@ -9,6 +9,7 @@ import { moveTask } from '../machines/move-task.js';
 import { providerKind, touchRun } from '../machines/run-machine.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { readRounds, summaryRound } from './history.js';
+import { modelStopOf } from './model-stop.js';
 import { turnTimeoutOf } from './turn-time.js';
 
 /** Estimated tokens of a text: its UTF-8 bytes / 4, rounded up. */
@@ -142,7 +143,7 @@ export async function summarize(
     input: (JSON.parse(run.input) as { content?: string }).content ?? '',
     previousSummary: run.summary,
     rounds,
-    signal: AbortSignal.timeout(turnTimeoutOf(model)),
+    signal: AbortSignal.any([AbortSignal.timeout(turnTimeoutOf(model)), modelStopOf(ctx)]),
   };
   try {
     if (!model) throw new Error(`no provider ${config.kind}`);

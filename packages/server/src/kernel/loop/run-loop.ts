@@ -22,6 +22,7 @@ import { lockRun, settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { completeSummary, pendingSummary, summarize } from './compaction.js';
 import { readHistory } from './history.js';
+import { modelStopOf } from './model-stop.js';
 import { type RunStep, recordStep } from './refused-step.js';
 import { modelTurnLeaseMs, turnTimeoutOf } from './turn-time.js';
 
@@ -38,12 +39,23 @@ function providerOf(
   return { config, model: ctx.providers.get(config.kind) };
 }
 
-async function askModel(
-  model: ModelProvider | undefined,
-  config: { kind: string },
-  run: RunTable,
-  reading: { history: PastRound[]; fed: FedResult[] },
-): Promise<ProviderRound | ProviderError> {
+/** One request of a round: the provider asked, the run, what it read, and what aborts it besides its time. */
+interface ModelAsk {
+  model: ModelProvider | undefined;
+  config: { kind: string };
+  run: RunTable;
+  reading: { history: PastRound[]; fed: FedResult[] };
+  /** The kernel's stop ({@link modelStopOf}); none for an inline provider. */
+  stop?: AbortSignal | undefined;
+}
+
+async function askModel({
+  model,
+  config,
+  run,
+  reading,
+  stop,
+}: ModelAsk): Promise<ProviderRound | ProviderError> {
   try {
     if (!model) throw new ProviderError('provider_unknown', `no provider ${config.kind}`);
     return await model.nextRound(config, {
@@ -54,13 +66,34 @@ async function askModel(
       history: reading.history,
       fed: reading.fed,
       // An inline provider answers inside the unit of work: it gets no timer to arm and disarm.
-      signal: model.inline ? NEVER_ABORTED : AbortSignal.timeout(turnTimeoutOf(model)),
+      signal: model.inline ? NEVER_ABORTED : roundSignal(model, stop),
     });
   } catch (error) {
     return error instanceof ProviderError
       ? error
       : new ProviderError('provider_error', (error as Error).message);
   }
+}
+
+/** What aborts a round: its time limit, and the kernel's stop when there is one. */
+function roundSignal(model: ModelProvider, stop: AbortSignal | undefined): AbortSignal {
+  const timeout = AbortSignal.timeout(turnTimeoutOf(model));
+  return stop ? AbortSignal.any([timeout, stop]) : timeout;
+}
+
+/**
+ * Hands back a run's model turn whose request the kernel's stop aborted:
+ * nothing of it is recorded, and the lease is let go so that the next kernel
+ * asks again at once rather than after the lease runs out.
+ */
+async function handBackModelTurn(ctx: KernelContext, leased: RunTable, owner: string) {
+  await ctx.store.transaction(async (tx) => {
+    const run = await lockRun(tx, leased.workspace_id, leased.id);
+    if (run.state !== 'running' || run.model_lease_owner !== owner) return;
+    run.model_lease_owner = null;
+    run.model_lease_until = null;
+    touchRun(tx, run);
+  });
 }
 
 /**
@@ -153,7 +186,7 @@ export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): 
   for (let i = 0; i < INLINE_ROUNDS && due(run, tx.now); i += 1) {
     if (!(await beforeModel(ctx, tx, run))) continue;
     const reading = await readHistory(tx, run);
-    const outcome = await askModel(model, config, run, reading);
+    const outcome = await askModel({ model, config, run, reading });
     await applyRound(ctx, tx, run, reading.fed, outcome);
   }
   return true;
@@ -172,12 +205,17 @@ async function leaseModelTurn(ctx: KernelContext, runId: string, owner: string) 
  * lease still holds.
  */
 async function summarizeOutside(ctx: KernelContext, runId: string, owner: string): Promise<void> {
+  const stop = modelStopOf(ctx);
   const peek = await peekRun(ctx.store, runId);
   if (!peek || !due(peek, ctx.store.now()) || !(await pendingSummary(ctx.store, peek))) return;
   const leased = await leaseModelTurn(ctx, runId, owner);
   const row = leased && (await pendingSummary(ctx.store, leased));
   if (!leased || !row) return;
   const text = await summarize(ctx, ctx.store, leased, row);
+  if (stop.aborted) {
+    await handBackModelTurn(ctx, leased, owner);
+    return;
+  }
   const step: RunStep = {
     runId,
     workspaceId: leased.workspace_id,
@@ -242,11 +280,16 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
     await summarizeOutside(ctx, runId, owner);
     return;
   }
+  const stop = modelStopOf(ctx);
   const leased = await leaseModelTurn(ctx, runId, owner);
   if (!leased) return;
   const { config, model } = providerOf(ctx, leased);
   const reading = await readHistory(ctx.store, leased);
-  const outcome = await askModel(model, config, leased, reading);
+  const outcome = await askModel({ model, config, run: leased, reading, stop });
+  if (stop.aborted) {
+    await handBackModelTurn(ctx, leased, owner);
+    return;
+  }
   const step: RunStep = {
     runId,
     workspaceId: leased.workspace_id,

@@ -1,0 +1,66 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { backends } from '../../testing/stores.js';
+import { abortModelRequests } from './model-stop.js';
+
+/** A chat-completions endpoint that never answers its first request and answers `done` after. */
+async function modelThatHangsOnce() {
+  const model = { requests: 0, server: undefined as Server | undefined, url: '' };
+  model.server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      model.requests += 1;
+      if (model.requests === 1) return;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          choices: [{ index: 0, message: { role: 'assistant', content: 'done' } }],
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => model.server!.listen(0, '127.0.0.1', resolve));
+  model.url = `http://127.0.0.1:${(model.server.address() as AddressInfo).port}/v1`;
+  return model;
+}
+
+for (const backend of await backends()) {
+  describe.skipIf(backend.skip !== null)(`a kernel stopping mid-round (${backend.name})`, () => {
+    let d: Deployment | undefined;
+    let model: Awaited<ReturnType<typeof modelThatHangsOnce>> | undefined;
+    afterEach(async () => {
+      model?.server?.closeAllConnections();
+      model?.server?.close();
+      await d?.close();
+      d = model = undefined;
+    });
+
+    it('aborts the model request, records nothing, and the next kernel asks again at once', async () => {
+      model = await modelThatHangsOnce();
+      // A round may take ten minutes: a stop that waited for it, or a lease left to run out, hangs the test.
+      d = await deploy(backend, {
+        openai: { baseUrl: model.url, apiKey: 'sk-test', model: 'm', timeoutMs: 600_000 },
+      });
+      const created = await d.member.post(`${d.ws}/runs`, {
+        approval_mode: 'bypass',
+        input: 'hello',
+        provider: { kind: 'openai' },
+      });
+      expect(created.status).toBe(201);
+      await waitFor(async () => model!.requests === 1, { what: 'the first model request' });
+      abortModelRequests(d.airlock.kernel.context);
+      await d.restart();
+      const run = await waitFor(
+        async () => {
+          const read = (await d!.member.get(`${d!.ws}/runs/${created.body.id}`)).body;
+          return read.state !== 'running' && read;
+        },
+        { timeoutMs: 20_000, what: 'the run to end' },
+      );
+      expect(run).toMatchObject({ state: 'completed', final_answer: 'done' });
+      expect(model.requests).toBe(2);
+    });
+  });
+}
