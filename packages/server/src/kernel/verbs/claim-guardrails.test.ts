@@ -148,6 +148,56 @@ for (const backend of all) {
         await refusedByGuardrail(runId);
       });
 
+      it("reads a guardrail on risks and targets through the run's frozen manifest", async () => {
+        const created = await d.agent.post(`${d.ws}/runs`, {
+          approval_mode: 'bypass',
+          tool_manifest: [
+            {
+              name: 'write_file',
+              input_schema: { type: 'object' },
+              risk_traits: ['write'],
+              targets: [{ pointer: '/path', kind: 'path' }],
+            },
+          ],
+          project_root: '/repo',
+          input: 'edit',
+          provider: {
+            kind: 'scripted',
+            rounds: [
+              {
+                tool_calls: [
+                  { name: 'write_file', input: { path: 'src/prod/a.ts' } },
+                  { name: 'write_file', input: { path: 'src/dev/a.ts' } },
+                ],
+              },
+              { final: 'done' },
+            ],
+          },
+        });
+        expect(created.status).toBe(201);
+        const runId = created.body.id as string;
+        await waitFor(
+          async () => (await d.member.get(task(runId, 't2'))).body.state === 'runnable',
+        );
+        await guardrails([
+          {
+            ruleSetId: 'supervised',
+            rules: [
+              {
+                verdict: 'deny',
+                guardrail: true,
+                risks: ['write'],
+                targets: ['src/prod/**'],
+                reason: 'deploys are frozen today',
+              },
+            ],
+          },
+        ]);
+        const next = await d.executor.post('/executor_api/v1/claim', {});
+        expect(next.body.claim.task.key).toBe('t2');
+        await refusedByGuardrail(runId, 't1');
+      });
+
       it('a lifted guardrail lets a granted call be claimed again', async () => {
         const runId = await runCalling('bypass', ['deploy'], 'runnable');
         await guardrails(NO_DEPLOYS);
