@@ -101,7 +101,7 @@ export class KernelApi {
    */
   self(): Promise<CallOutput<'credentials.self'>> {
     return this.call('credentials.self', {
-      workspace_id: this.address.workspaceId || OWN_WORKSPACE,
+      workspace_id: this.address.workspaceId ?? OWN_WORKSPACE,
     });
   }
 
@@ -109,10 +109,12 @@ export class KernelApi {
    * Checks that the credential is one the kernel knows, of this workspace and
    * of the expected plane; an agent credential must also be of the expected
    * application (whose executor serves the calls).
-   * @throws UnauthorizedError; ForbiddenError (`forbidden`).
+   * @throws UnauthorizedError; ForbiddenError (`forbidden`); ValidationError
+   *   (`invalid_input`) without a workspace id, with nothing sent.
    */
   async verify(kind: 'agent' | 'member', applicationId: string | null): Promise<void> {
-    const self = await this.self();
+    // Read in the workspace named: a client credential of any other is refused, never its own.
+    const self = await this.call('credentials.self', { workspace_id: this.workspace_id });
     const refuse = (detail: string) =>
       new ForbiddenError({ code: 'forbidden', detail, status: 403 });
     if (self.kind !== kind) throw refuse(`the credential is ${self.kind}, not ${kind}`);
