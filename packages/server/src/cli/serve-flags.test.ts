@@ -74,6 +74,15 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
       ['--host', '256.1.1.1'],
       '--host wants an address such as 127.0.0.1 or a name this machine resolves, not "256.1.1.1"',
     ],
+    // 192.0.2.1 is a documentation address (RFC 5737): no machine has it.
+    [
+      ['--host', '192.0.2.1'],
+      '--host wants an address this machine has (127.0.0.1, 0.0.0.0 for every interface, or one of its own), not "192.0.2.1" (EADDRNOTAVAIL)',
+    ],
+    [
+      ['--metrics-listen', '192.0.2.1:9464'],
+      '--metrics-listen wants an address this machine has (127.0.0.1, 0.0.0.0 for every interface, or one of its own), not "192.0.2.1" (EADDRNOTAVAIL)',
+    ],
     [['--bogus'], "Unknown option '--bogus'"],
     [
       ['--notifications', '/nonexistent/channels.json'],

@@ -9,7 +9,7 @@ import { ANY_BASE_URL, baseUrlKey } from '../providers/base-urls.js';
 import { type Durability, parseDurability } from '../store/durability.js';
 import { parseOtlpEndpoint } from '../tracing/start-tracing.js';
 import { environmentSetting } from './command-line.js';
-import { parseListenAddress } from './listen-address.js';
+import { parseListenAddress, probeListen } from './listen-address.js';
 import { shownValue } from './shown-value.js';
 import { plainWholeNumber } from './whole-number.js';
 
@@ -40,6 +40,8 @@ export interface ServeSettings {
   authFailureLimit: RateLimitOptions | null | undefined;
   retention: { exportDir: string | undefined; intervalMs: number | undefined; pace: number };
   metricsListen: { host: string; port: number } | undefined;
+  /** Where the metrics address came from (`--metrics-listen` or `AIRLOCK_METRICS_LISTEN`). */
+  metricsListenSource: string;
   otlpEndpoint: string | undefined;
   /** The longest one round of the openai provider may take (`--model-timeout`). */
   modelTimeoutMs: number | undefined;
@@ -256,6 +258,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
       pace: checked(() => parsePruningPace(paceText?.text, paceText?.source)),
     },
     metricsListen: metrics && checked(() => parseListenAddress(metrics.text, metrics.source)),
+    metricsListenSource: metrics?.source ?? '--metrics-listen',
     otlpEndpoint:
       otlp &&
       checked(() => {
@@ -279,12 +282,18 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
 }
 
 /**
- * Checks that the host to listen on names an address (`256.1.1.1` or a name
- * no resolver knows does not), before anything opens: otherwise the store was
- * created and the listen then failed with the resolver's words only.
+ * Checks that serve can listen where it is told, before anything opens
+ * (otherwise the store was created and the listen then failed): the host
+ * names an address (`256.1.1.1` or a name no resolver knows does not) and
+ * this machine has it (`--host 192.0.2.1` on a machine without it: a probe
+ * listen, closed at once); the same for `--metrics-listen`. A port another
+ * process holds is left to the real listen (exit 1, EADDRINUSE), after the
+ * data directory's lock, which says more when that process is its kernel.
  * @throws ServeUsageError naming the flag or variable.
  */
-export async function checkListenHost(settings: Pick<ServeSettings, 'host' | 'hostSource'>) {
+export async function checkListenHost(
+  settings: Pick<ServeSettings, 'host' | 'hostSource' | 'metricsListen' | 'metricsListenSource'>,
+) {
   try {
     await lookup(settings.host);
   } catch (error) {
@@ -293,4 +302,18 @@ export async function checkListenHost(settings: Pick<ServeSettings, 'host' | 'ho
       `${settings.hostSource} wants an address such as 127.0.0.1 or a name this machine resolves, not "${settings.host}"${code ? ` (${code})` : ''}`,
     );
   }
+  // Port 0: whether this machine has the address, whoever holds the port.
+  if ((await probeListen(settings.host, 0))?.code === 'EADDRNOTAVAIL') {
+    throw notOnThisMachine(settings.hostSource, settings.host);
+  }
+  const metrics = settings.metricsListen;
+  if (metrics && (await probeListen(metrics.host, 0))?.code === 'EADDRNOTAVAIL') {
+    throw notOnThisMachine(settings.metricsListenSource, metrics.host);
+  }
+}
+
+function notOnThisMachine(source: string, host: string): ServeUsageError {
+  return new ServeUsageError(
+    `${source} wants an address this machine has (127.0.0.1, 0.0.0.0 for every interface, or one of its own), not "${host}" (EADDRNOTAVAIL)`,
+  );
 }
