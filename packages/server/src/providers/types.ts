@@ -48,11 +48,25 @@ export type ProviderRound =
   | { type: 'tool_calls'; calls: ProposedCall[]; content?: string | undefined }
   | { type: 'final'; content: string };
 
+/** The most characters of a provider failure's detail the run keeps. */
+export const PROVIDER_DETAIL_MAX = 2000;
+
+/** A detail cut to {@link PROVIDER_DETAIL_MAX} characters with an ellipsis, never inside a surrogate pair. */
+function boundedDetail(detail: string): string {
+  if (detail.length <= PROVIDER_DETAIL_MAX) return detail;
+  let end = PROVIDER_DETAIL_MAX - 1;
+  const last = detail.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${detail.slice(0, end)}…`;
+}
+
 /**
  * A provider failure; the run fails with this code and detail. The detail is
  * kept as text every store keeps alike ({@link asKeptText}: NUL as U+FFFD, a
  * lone surrogate replaced): it may quote what an endpoint answered, and a NUL
- * in it made PostgreSQL refuse the run's end, so the run never ended.
+ * in it made PostgreSQL refuse the run's end, so the run never ended. It is
+ * cut to {@link PROVIDER_DETAIL_MAX} characters: it may quote what the model
+ * was fed (a scripted expectation), which has no bound of its own.
  */
 export class ProviderError extends Error {
   readonly detail: string;
@@ -61,7 +75,7 @@ export class ProviderError extends Error {
     readonly code: string,
     detail: string,
   ) {
-    const kept = asKeptText(detail);
+    const kept = asKeptText(boundedDetail(detail));
     super(`${code}: ${kept}`);
     this.detail = kept;
     this.name = 'ProviderError';
