@@ -83,9 +83,13 @@ function optionsOf(value: unknown): { waitMs: number; defer: boolean } {
  * Answers one agent's hook in its own format with the kernel itself: the
  * same mapping as the Node.js command hook, with the events recorded in
  * process; a payload it cannot read, or any failure to decide, refuses a
- * tool call.
+ * tool call. `beforeLook` runs before each look at a waiting call after the
+ * first (tests hold a look there to change what it finds).
  */
-function answerNatively(protocol: AgentProtocol) {
+export function answerNatively(
+  protocol: AgentProtocol,
+  seams: { beforeLook?: () => Promise<void> } = {},
+) {
   return async (
     context: OperationContext,
     input: Record<string, unknown>,
@@ -118,14 +122,14 @@ function answerNatively(protocol: AgentProtocol) {
       send: async (body) => {
         // The request was authenticated once; a credential revoked (or its application removed)
         // while it waits for a person must not take the call it was waiting for.
-        if (
-          polls++ > 0 &&
-          !(await credentialIsActive(kernel.context.store, principal.credential_id))
-        ) {
-          throw new AirlockError(
-            'unauthenticated',
-            'the credential was revoked while the hook waited',
-          );
+        if (polls++ > 0) {
+          await seams.beforeLook?.();
+          if (!(await credentialIsActive(kernel.context.store, principal.credential_id))) {
+            throw new AirlockError(
+              'unauthenticated',
+              'the credential was revoked while the hook waited',
+            );
+          }
         }
         last = await recordHookedEvent(kernel.context, principal, asEventInput(body));
         return last;
