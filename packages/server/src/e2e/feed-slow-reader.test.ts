@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { MAX_BUFFERED } from '../feed/frame-writer.js';
@@ -47,10 +48,14 @@ async function longBacklog(d: Deployment): Promise<number> {
   return head;
 }
 
-/** A raw `ws` feed client from the start of the log that reads nothing until told to. */
-function pausedReader(d: Deployment) {
+/**
+ * A raw `ws` feed client from the start of the log that reads nothing until
+ * told to; `autoPong: false` makes one that reads but answers no ping.
+ */
+function pausedReader(d: Deployment, options: { autoPong?: boolean } = {}) {
   const socket = new WebSocket(`${d.url.replace('http', 'ws')}${d.ws}/feed?after=0`, {
     headers: { authorization: `Bearer ${d.tokens.member}` },
+    autoPong: options.autoPong ?? true,
   });
   const seqs: number[] = [];
   let bytes = 0;
@@ -130,4 +135,64 @@ describe.skipIf(sqlite!.skip !== null)('a feed socket whose reader stopped readi
     });
     reader.socket.terminate();
   }, 60_000);
+});
+
+/**
+ * Seeds a workspace's log with runs whose calls carry large inputs: many
+ * events of about 14 KB, so a catch-up reads many pages of 1 MiB.
+ */
+async function manyMediumEvents(d: Deployment): Promise<number> {
+  const pad = 'x'.repeat(14_000);
+  for (let run = 0; run < 24; run += 1) {
+    const calls = Array.from({ length: 64 }, (_, n) => ({ name: 'bash', input: { n, pad } }));
+    const created = await d.agent.post(`${d.ws}/runs`, {
+      approval_mode: 'ask',
+      input: 'x',
+      provider: { kind: 'scripted', rounds: [{ tool_calls: calls }, { final: 'done' }] },
+    });
+    expect(created.status).toBe(201);
+  }
+  const ready = await new Promise<number>((resolve, reject) => {
+    const socket = new WebSocket(`${d.url.replace('http', 'ws')}${d.ws}/feed?after=latest`, {
+      headers: { authorization: `Bearer ${d.tokens.member}` },
+    });
+    socket.once('message', (data: Buffer) => {
+      resolve(JSON.parse(data.toString()).after);
+      socket.close();
+    });
+    socket.once('error', reject);
+  });
+  return ready;
+}
+
+describe.skipIf(sqlite!.skip !== null)('a feed socket catching up that answers no ping', () => {
+  let d: Deployment;
+  let head: number;
+
+  beforeAll(async () => {
+    d = await deploy(sqlite!, { timeouts: { feedPingMs: 1000 } });
+    head = await manyMediumEvents(d);
+  }, 180_000);
+  afterAll(async () => {
+    await d?.close();
+  });
+
+  it('is kept while it reads what it is sent, as one that answers pings is', async () => {
+    const reader = pausedReader(d, { autoPong: false });
+    await reader.opened;
+    // It reads one chunk of the socket every 10 ms: its catch-up spans several pings.
+    const tcp = (reader.socket as unknown as { _socket: Duplex })._socket;
+    tcp.on('data', () => {
+      tcp.pause();
+      setTimeout(() => tcp.resume(), 10);
+    });
+    reader.socket.resume();
+    await Promise.race([
+      reader.closed,
+      waitFor(async () => reader.seqs.at(-1) === head, { timeoutMs: 120_000 }),
+    ]);
+    expect(reader.seqs).toEqual(Array.from({ length: head }, (_, i) => i + 1));
+    // Live now, with nothing to send: a socket that answers no ping is ended as before.
+    expect(await reader.closed).toBe(1006);
+  }, 150_000);
 });

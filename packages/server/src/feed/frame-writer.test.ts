@@ -119,15 +119,17 @@ it('drained() writes what waits and resolves once the client has read it all', a
   const big = 'z'.repeat(1024 * 1024);
   writer.push(Array.from({ length: 8 }, (_, i) => item(i + 1, big)));
   let settled = false;
-  const drained = writer.drained().then(() => {
+  const drained = writer.drained().then((read) => {
     settled = true;
+    return read;
   });
   // Written at once, not at the next turn: more than the operating system's buffers take.
   expect(server.bufferedAmount).toBeGreaterThan(0);
   await new Promise((resolve) => setImmediate(resolve));
   expect(settled).toBe(false);
   client.resume();
-  await drained;
+  // True: it waited, and the client read what waited.
+  expect(await drained).toBe(true);
   expect(server.bufferedAmount).toBe(0);
   await new Promise<void>((resolve) => {
     const check = () => (received === 8 ? resolve() : setTimeout(check, 10));
@@ -135,7 +137,7 @@ it('drained() writes what waits and resolves once the client has read it all', a
   });
 });
 
-it('drained() resolves when the socket closes before it drained', async () => {
+it('drained() resolves false when the socket closes before it drained', async () => {
   const { server, client } = await connected();
   client.pause();
   const writer = new FrameWriter(server, () => {
@@ -145,7 +147,7 @@ it('drained() resolves when the socket closes before it drained', async () => {
   const drained = writer.drained();
   expect(server.bufferedAmount).toBeGreaterThan(0);
   server.terminate();
-  await drained;
+  expect(await drained).toBe(false);
   // Nothing waits on a closed socket.
-  await writer.drained();
+  expect(await writer.drained()).toBe(false);
 });

@@ -35,21 +35,25 @@ export class FrameWriter {
    * it to the operating system (its 'drain'), or has closed: a catch-up
    * awaits this between pages, so it reads the log no faster than its
    * client reads the socket and holds at most a page in memory for it.
-   * A client that reads nothing never drains; it is ended by the heartbeat
-   * (it answers no ping), and its close resolves this.
+   * Resolves true when it waited for a drain (the client read what waited),
+   * false when nothing waited or the socket closed. A client that reads
+   * nothing never drains; it is ended by the heartbeat (it answers no ping),
+   * and its close resolves this.
    */
-  async drained(): Promise<void> {
+  async drained(): Promise<boolean> {
     this.#flush();
     const socket = this.#socket();
-    if (!socket || socket.destroyed || !socket.writableNeedDrain) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        socket.off('drain', done);
-        socket.off('close', done);
-        resolve();
+    if (!socket || socket.destroyed || !socket.writableNeedDrain) return false;
+    return new Promise<boolean>((resolve) => {
+      const done = (drained: boolean) => () => {
+        socket.off('drain', onDrain);
+        socket.off('close', onClose);
+        resolve(drained);
       };
-      socket.on('drain', done);
-      socket.on('close', done);
+      const onDrain = done(true);
+      const onClose = done(false);
+      socket.on('drain', onDrain);
+      socket.on('close', onClose);
     });
   }
 

@@ -254,6 +254,7 @@ export function createSocketHandler(options: {
         };
         const send = (message: unknown) => sendFrame(JSON.stringify(message));
         const frames = new FrameWriter(ws, tooFarBehind);
+        const heard = () => silent.delete(ws);
         send({ type: 'ready', after });
         const applicationId = principal.agent_application_id;
         const subscription = options.hub.subscribe({
@@ -289,12 +290,14 @@ export function createSocketHandler(options: {
               errors?.inc({ code: refusal.code });
             },
             // A catch-up reads its next page once the client has read this one (its frames, or the
-            // cable's nudges, which go through the same socket).
-            drained: () => frames.drained(),
+            // cable's nudges, which go through the same socket). A client that read it is alive
+            // though the pong to a ping still waits behind what it has yet to read.
+            drained: async () => {
+              if (await frames.drained()) heard();
+            },
           }),
         });
         unsubscribe = () => subscription.close();
-        const heard = () => silent.delete(ws);
         ws.on('pong', heard);
         ws.on('message', (data) => {
           heard();
