@@ -38,6 +38,7 @@ for (const backend of all) {
         mode: 'ask' | 'bypass',
         tools: string[],
         state: string,
+        expectFed: string[] = [],
       ): Promise<string> {
         const created = await d.agent.post(`${d.ws}/runs`, {
           approval_mode: mode,
@@ -46,7 +47,7 @@ for (const backend of all) {
             kind: 'scripted',
             rounds: [
               { tool_calls: tools.map((name) => ({ name, input: { env: 'prod' } })) },
-              { final: 'done' },
+              { final: 'done', ...(expectFed.length > 0 ? { expect: expectFed } : {}) },
             ],
           },
         });
@@ -78,7 +79,9 @@ for (const backend of all) {
       });
 
       it('refuses a granted call an executor claims by its key, with the guardrail reason', async () => {
-        const runId = await runCalling('bypass', ['deploy'], 'runnable');
+        // The model's next round must be fed the refusal and the guardrail's reason.
+        const fed = ['approval_denied', 'deploys are frozen today'];
+        const runId = await runCalling('bypass', ['deploy'], 'runnable', fed);
         await guardrails(NO_DEPLOYS);
         const claimed = await d.executor.post(claimOf(runId), {});
         expect(claimed.status).toBe(409);
@@ -86,9 +89,11 @@ for (const backend of all) {
         expect(claimed.body.error.detail).toContain('deploys are frozen today');
         await refusedByGuardrail(runId);
         // The model reads the refusal and the run goes on to its final answer.
-        await waitFor(
-          async () => (await d.member.get(`${d.ws}/runs/${runId}`)).body.state === 'completed',
-        );
+        const ended = await waitFor(async () => {
+          const run = (await d.member.get(`${d.ws}/runs/${runId}`)).body;
+          return run.state === 'running' ? null : run;
+        });
+        expect(ended).toMatchObject({ state: 'completed', error: null, final_answer: 'done' });
       });
 
       it('refuses an approved call at the next claim, and hands out the next one instead', async () => {
