@@ -270,7 +270,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
   };
 
   const execute = async (task: TaskView, signal: AbortSignal, claim: ClaimView): Promise<Ran> => {
-    const handler = options.tools[task.tool_name];
+    // Only the handlers given are tools: `constructor` or `toString` would find Object's own.
+    const handler = Object.hasOwn(options.tools, task.tool_name)
+      ? options.tools[task.tool_name]
+      : undefined;
     if (!handler) {
       return {
         outcome: failed('unknown_tool', `this executor does not serve ${task.tool_name}`),
