@@ -324,7 +324,10 @@ async function recordInSession(
       });
     }
     case 'stop': {
-      const run = await lastTurn(ctx, session);
+      // A session no other hook told of: the calls its transcript shows ran go on a turn of their own.
+      const run =
+        (await lastTurn(ctx, session)) ??
+        (input.ran_calls?.length ? await newTurn(ctx, principal, session, key, undefined) : null);
       if (!run) return hookAnswer({ ...base, run_id: null, verdict: 'ack' });
       if (input.task_key === undefined) await awaitReportsInFlight(ctx, run.id, input.ran_calls);
       if (input.ran_calls) {
