@@ -83,6 +83,14 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
       ['--metrics-listen', '192.0.2.1:9464'],
       '--metrics-listen wants an address this machine has (127.0.0.1, 0.0.0.0 for every interface, or one of its own), not "192.0.2.1" (EADDRNOTAVAIL)',
     ],
+    [
+      ['--model-base-urls', 'http://llm.internal/v1?key=s3cret'],
+      '--model-base-urls entry wants a base URL without a query or fragment (the provider adds /chat/completions to it), not "http://llm.internal/v1?…"',
+    ],
+    [
+      ['--model-base-urls', 'http://llm.internal/v1#s3cret'],
+      '--model-base-urls entry wants a base URL without a query or fragment (the provider adds /chat/completions to it), not "http://llm.internal/v1#…"',
+    ],
     [['--bogus'], "Unknown option '--bogus'"],
     [
       ['--notifications', '/nonexistent/channels.json'],
@@ -114,6 +122,25 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     expect(refused.output).not.toContain('s3cret');
     expect(existsSync(dataDir)).toBe(false);
   });
+
+  it.each([
+    ['http://llm.internal/v1?api-version=s3cret', 'http://llm.internal/v1?…'],
+    ['http://llm.internal/v1?', 'http://llm.internal/v1?…'],
+    ['https://llm.internal/v1#s3cret', 'https://llm.internal/v1#…'],
+  ])(
+    'refuses OPENAI_BASE_URL=%s, whose query or fragment the path would land in',
+    async (url, shown) => {
+      n += 1;
+      const dataDir = join(root, `refused-${n}`);
+      const refused = await runServe(['--data-dir', dataDir], { OPENAI_BASE_URL: url });
+      expect(refused.code).toBe(2);
+      expect(refused.output).toContain(
+        `airlock serve: OPENAI_BASE_URL wants a base URL without a query or fragment (the provider adds /chat/completions to it), not "${shown}"`,
+      );
+      expect(refused.output).not.toContain('s3cret');
+      expect(existsSync(dataDir)).toBe(false);
+    },
+  );
 
   it('names the variable when the value came from the environment', async () => {
     const refused = await runServe([], {

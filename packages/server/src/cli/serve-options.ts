@@ -127,14 +127,25 @@ function duration(values: Values, env: NodeJS.ProcessEnv, flag: string, variable
 /**
  * Checks a model base URL: an http(s) URL without a user name or password
  * (Node.js's fetch refuses such a URL, so every run would fail, and the
- * refusal quotes it).
- * @throws ServeUsageError naming `source`, the URL shown without its credentials.
+ * refusal quotes it), and without a query or fragment (the provider adds
+ * `/chat/completions` to the base URL, which after a `?` or `#` would land
+ * in the query or fragment instead of the path, so every run would fail).
+ * @throws ServeUsageError naming `source`, the URL shown without its
+ *   credentials, and without its query or fragment (which may hold a key).
  */
 function modelBaseUrl(text: string, source: string): string {
-  if (baseUrlKey(text) !== null) return text;
-  throw new ServeUsageError(
-    `${source} wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "${shownKernelUrl(text)}"`,
-  );
+  if (baseUrlKey(text) === null) {
+    throw new ServeUsageError(
+      `${source} wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "${shownKernelUrl(text)}"`,
+    );
+  }
+  const query = text.search(/[?#]/);
+  if (query !== -1) {
+    throw new ServeUsageError(
+      `${source} wants a base URL without a query or fragment (the provider adds /chat/completions to it), not "${shownKernelUrl(text.slice(0, query))}${text[query]}…"`,
+    );
+  }
+  return text;
 }
 
 /**
