@@ -83,6 +83,7 @@ export function lintDocument(
     mode: runningMode(file),
     toolAliases: file.toolAliases,
     tools: mergeCatalogs(resolvedCatalog(options.tools, file.toolAliases), file.declaredTools),
+    ...(file.toolNames === undefined ? {} : { toolNames: file.toolNames }),
   };
   for (const rule of options.rules ?? LINT_RULES) {
     if (options.settings?.[rule.id] === 'off') continue;

@@ -30,6 +30,8 @@ export interface RuleFile {
   readonly toolAliases: Readonly<Record<string, string>>;
   /** Tool names the profile makes known: `tool_names` resolved through aliases, and hook tools. */
   readonly declaredTools: ToolCatalog | undefined;
+  /** The profile's `tool_names` as written, when it is an array; a model may call no other tool. */
+  readonly toolNames: readonly string[] | undefined;
   /** The `examples` value, if present. */
   readonly examples: unknown;
   /** Declaration problems the kernel would report, each with a pointer into the file. */
@@ -65,6 +67,7 @@ export function readRuleFile(value: unknown): RuleFile {
       mode: undefined,
       toolAliases: {},
       declaredTools: undefined,
+      toolNames: undefined,
       examples: undefined,
       problems: validated.ok ? [] : validated.problems,
       policy: validated.ok ? validated.value : undefined,
@@ -83,6 +86,9 @@ export function readRuleFile(value: unknown): RuleFile {
     mode: mode.success ? mode.data : undefined,
     toolAliases: isObject(value.tool_aliases) ? stringEntries(value.tool_aliases) : {},
     declaredTools: declaredTools(value),
+    toolNames: Array.isArray(value.tool_names)
+      ? value.tool_names.filter((name): name is string => typeof name === 'string')
+      : undefined,
     examples: value.examples,
     problems: validated.ok ? [] : validated.problems,
     policy: validated.ok ? validated.value.policy : undefined,

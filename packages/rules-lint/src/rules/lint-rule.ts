@@ -21,6 +21,8 @@ export interface LintContext {
   readonly toolAliases: Readonly<Record<string, string>>;
   /** Known tools (from `--tools` and the profile's `tool_names`), or undefined when none are known. */
   readonly tools: ToolCatalog | undefined;
+  /** The profile's `tool_names` as written, when it declares them: a model's call to any other tool is refused. */
+  readonly toolNames?: readonly string[];
 }
 
 /** One thing a lint rule reports; the linter adds severity and location. */

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { decide, validateProfileConfiguration } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
 import { lintFixture, lintWith } from '../../testing.js';
 import { unknownTool } from './rule.js';
@@ -68,5 +69,43 @@ describe('unknown-tool', () => {
       approval_rules: [{ tool: 'review_answer', verdict: 'ask', origin: 'kernel' }],
     };
     expect(lintWith(unknownTool, JSON.stringify(profile))).toEqual([]);
+  });
+  it('reports a model allow or ask for a tool outside tool_names, which the kernel refuses first', () => {
+    const profile = {
+      approval_mode: 'rules',
+      tool_names: ['bash', 'shell'],
+      tool_aliases: { shell: 'bash' },
+      approval_rules: [
+        { tool: 'memory_read', verdict: 'allow' },
+        { tool: 'memory_read|bash', verdict: 'ask' },
+        { tool: 'mcp__x__*', verdict: 'ask' },
+        { tool: 'shell', verdict: 'ask' },
+        { tool: 'memory_read', verdict: 'deny', reason: 'its own reason' },
+        { tool: 'memory_read', verdict: 'allow', origin: 'author' },
+        { tool: 'b*', verdict: 'allow' },
+      ],
+    };
+    const tools = ['bash', 'memory_read', 'mcp__x__search'];
+    const findings = lintWith(unknownTool, JSON.stringify(profile), { tools });
+    expect(findings.map((finding) => [finding.pointer, finding.severity])).toEqual([
+      ['/approval_rules/0/tool', 'error'],
+      ['/approval_rules/1/tool', 'error'],
+      ['/approval_rules/2/tool', 'error'],
+    ]);
+    expect(findings[0]?.message).toContain("not among the profile's tool_names");
+    expect(findings[1]?.message).toContain('tool "memory_read"');
+    // The kernel's own evaluator agrees: the rule it reports never decides a model's call.
+    const allowsAndAsks = profile.approval_rules.filter((rule) => rule.verdict !== 'deny');
+    const validated = validateProfileConfiguration({ ...profile, approval_rules: allowsAndAsks });
+    if (!validated.ok) throw new Error('the profile is valid');
+    for (const toolName of ['memory_read', 'mcp__x__search']) {
+      const decision = decide(validated.value.policy, {
+        mode: 'rules',
+        origin: 'model',
+        toolName,
+        toolInput: {},
+      });
+      expect(decision.error?.detail).toBe(`${toolName} is not among this run's tool_names`);
+    }
   });
 });
