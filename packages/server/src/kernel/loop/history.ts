@@ -68,10 +68,14 @@ function keyNumber(key: string): number {
 
 /** Every round the model has read, by round number (results and stop-hook feedback). */
 export async function readRounds(reader: Reader, run: RunTable): Promise<Map<number, FedResult[]>> {
+  if (run.round === 0) return new Map();
+  return roundsOf(await listFedTasks(reader, run.id), run);
+}
+
+/** The fed rows of a run by round, each round's in key order. */
+function roundsOf(tasks: TaskTable[], run: RunTable): Map<number, FedResult[]> {
   const byRound = new Map<number, FedResult[]>();
-  if (run.round === 0) return byRound;
   // A stop hook's continuation feedback is read in the round it opened.
-  const tasks = await listFedTasks(reader, run.id);
   tasks.sort((a, b) => a.round - b.round || keyNumber(a.key) - keyNumber(b.key));
   for (const task of tasks) {
     const fed = fedResult(task, run);
@@ -113,19 +117,43 @@ export function summaryRound(run: RunTable): PastRound | null {
   };
 }
 
+/** What the model reads next: its history, this round's results, and how its rounds ended. */
+export interface RunReading {
+  history: PastRound[];
+  fed: FedResult[];
+  /** How many rounds in a row, up to this one, asked only for calls that were refused. */
+  refusedInARow: number;
+}
+
+/**
+ * How many of the run's latest rounds in a row asked only for calls that
+ * were refused (`approval_denied`, by the approval stage or a person); a
+ * round with no call of the model's (a stop hook's continuation) ends the count.
+ */
+function refusedRoundsInARow(tasks: readonly TaskTable[], run: RunTable): number {
+  const refused = new Map<number, boolean>();
+  for (const task of tasks) {
+    if (task.origin !== 'model') continue;
+    const denied = task.state === 'failed' && task.error_code === 'approval_denied';
+    refused.set(task.round, (refused.get(task.round) ?? true) && denied);
+  }
+  let count = 0;
+  for (let round = run.round; round > 0 && refused.get(round) === true; round -= 1) count += 1;
+  return count;
+}
+
 /**
  * What the model has read so far: every round after the last compaction (the
  * summary that replaced the older ones comes first), and this round's results.
  */
-export async function readHistory(
-  reader: Reader,
-  run: RunTable,
-): Promise<{ history: PastRound[]; fed: FedResult[] }> {
-  const byRound = await readRounds(reader, run);
+export async function readHistory(reader: Reader, run: RunTable): Promise<RunReading> {
+  const tasks = run.round === 0 ? [] : await listFedTasks(reader, run.id);
+  const refusedInARow = refusedRoundsInARow(tasks, run);
+  const byRound = roundsOf(tasks, run);
   const history = [...byRound.entries()]
     .filter(([round]) => round > run.summary_through_round)
     .map(([round, results]) => ({ round, results }));
   const summary = summaryRound(run);
   if (summary) history.unshift(summary);
-  return { history, fed: byRound.get(run.round) ?? [] };
+  return { history, fed: byRound.get(run.round) ?? [], refusedInARow };
 }

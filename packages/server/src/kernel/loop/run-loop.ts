@@ -1,7 +1,6 @@
 import {
   type FedResult,
   type ModelProvider,
-  type PastRound,
   type ProposedCall,
   ProviderError,
   type ProviderRound,
@@ -21,8 +20,9 @@ import {
 import { lockRun, settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { completeSummary, pendingSummary, summarize } from './compaction.js';
-import { readHistory } from './history.js';
+import { type RunReading, readHistory } from './history.js';
 import { modelStopOf } from './model-stop.js';
+import { refusalLoopEnd } from './refusal-loop.js';
 import { type RunStep, recordStep } from './refused-step.js';
 import { modelTurnLeaseMs, turnTimeoutOf } from './turn-time.js';
 
@@ -44,7 +44,7 @@ interface ModelAsk {
   model: ModelProvider | undefined;
   config: { kind: string };
   run: RunTable;
-  reading: { history: PastRound[]; fed: FedResult[] };
+  reading: RunReading;
   /** The kernel's stop ({@link modelStopOf}); none for an inline provider. */
   stop?: AbortSignal | undefined;
 }
@@ -186,6 +186,11 @@ export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): 
   for (let i = 0; i < INLINE_ROUNDS && due(run, tx.now); i += 1) {
     if (!(await beforeModel(ctx, tx, run))) continue;
     const reading = await readHistory(tx, run);
+    const stuck = refusalLoopEnd(reading);
+    if (stuck) {
+      await endRun(tx, run, { state: 'failed', error: stuck, principal: 'kernel' });
+      continue;
+    }
     const outcome = await askModel({ model, config, run, reading });
     await applyRound(ctx, tx, run, reading.fed, outcome);
   }
@@ -285,7 +290,11 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
   if (!leased) return;
   const { config, model } = providerOf(ctx, leased);
   const reading = await readHistory(ctx.store, leased);
-  const outcome = await askModel({ model, config, run: leased, reading, stop });
+  const stuck = refusalLoopEnd(reading);
+  // A model stuck on refusals is not asked again: the run ends in the unit below.
+  const asked = stuck
+    ? { end: stuck }
+    : { outcome: await askModel({ model, config, run: leased, reading, stop }) };
   if (stop.aborted) {
     await handBackModelTurn(ctx, leased, owner);
     return;
@@ -298,7 +307,11 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
   await recordStep(ctx, step, async (tx) => {
     const run = await lockRun(tx, leased.workspace_id, runId);
     if (run.state !== 'running' || run.phase !== 'model' || run.model_lease_owner !== owner) return;
-    await applyRound(ctx, tx, run, reading.fed, outcome);
+    if ('end' in asked) {
+      await endRun(tx, run, { state: 'failed', error: asked.end, principal: 'kernel' });
+      return;
+    }
+    await applyRound(ctx, tx, run, reading.fed, asked.outcome);
     // A step the answer made due (its stop hook's decision) is taken by the next drive.
     if (due(run, tx.now)) tx.afterCommit(() => ctx.scheduleDrive(runId));
   });
