@@ -42,7 +42,8 @@ function refusalDetail(error: unknown): string {
  * again and the run would stay `running` forever: so the run is ended
  * `failed` {@link RUN_WRITE_REFUSED} in a unit of its own, while it still
  * waits on this step.
- * @throws the step's error when it was the store being unavailable, or when ending the run failed too.
+ * @throws the step's error when the store was unavailable, when the run no longer waits on the
+ *   step (gone, ended, taken over), or when ending it failed too.
  */
 export async function recordStep(
   ctx: KernelContext,
@@ -53,18 +54,21 @@ export async function recordStep(
     await ctx.store.transaction(work);
   } catch (error) {
     if (error instanceof StoreUnavailableError) throw error;
-    ctx.logger.error(
-      { err: error, runId: step.runId },
-      'the store refused a run step; the run is ended failed',
-    );
-    await ctx.store.transaction(async (tx) => {
+    const ended = await ctx.store.transaction(async (tx) => {
       const run = await lockRunIfAny(tx, step.workspaceId, step.runId);
-      if (run?.state !== 'running' || !step.stillOurs(run)) return;
+      if (run?.state !== 'running' || !step.stillOurs(run)) return false;
       await endRun(tx, run, {
         state: 'failed',
         error: { code: RUN_WRITE_REFUSED, detail: refusalDetail(error) },
         principal: 'kernel',
       });
+      return true;
     });
+    // A run gone (pruned) or no longer waiting on this step is no refusal: the error is the caller's.
+    if (!ended) throw error;
+    ctx.logger.error(
+      { err: error, runId: step.runId },
+      'the store refused a run step; the run was ended failed',
+    );
   }
 }
