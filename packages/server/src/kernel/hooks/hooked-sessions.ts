@@ -251,8 +251,10 @@ async function recordInSession(
               : rowOfEndedTurn(tx, run, { call: options.call, taskKey }),
       );
       if (inTurn?.value) return callAnswer(ctx, base, inTurn.run, inTurn.value);
-      // The session has no turn that runs (it ended, or there is none yet): a new one takes the call.
+      // The session has no turn that runs (it ended, or there is none yet): a new one takes the call,
+      // after its turn_start hook, as a prompt's would (the call is refused run_busy until it passes).
       const run = await newTurn(ctx, principal, session, key, undefined);
+      await turnStart(ctx, run, undefined);
       const row = await ctx.store.transaction(async (tx) =>
         preToolRow(ctx, tx, await lockRun(tx, run.workspace_id, run.id), options),
       );
