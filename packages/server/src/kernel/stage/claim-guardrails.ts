@@ -7,7 +7,7 @@ import {
 } from '@airlock/core';
 import { readUserOverlayDigestsAhead, type UserOverlayDigest } from '../../store/overlays.js';
 import { policyLayersOfRun } from '../../store/runs.js';
-import type { TaskTable } from '../../store/schema.js';
+import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { findTask } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
@@ -103,11 +103,9 @@ function refusedDecision(row: TaskTable, refusal: LayerDecision, detail: string)
 
 /**
  * Fails a runnable row a claim found refused by a guardrail, in a unit of its
- * own that locks the run first (as every verb that settles a run does) and
- * weighs the row again as it stands: `approval_denied` with the guardrail's
- * reason, on `task.failed`, and the run goes on (the model reads the
- * refusal). Returns that reason, or null when the row was claimed, moved or
- * lifted from the guardrail meanwhile, or its run ended.
+ * own that locks the run first (as every verb that settles a run does); see
+ * {@link refuseIfGuarded}. Returns the guardrail's reason, or null when the
+ * row was claimed, moved or lifted from the guardrail meanwhile, or its run ended.
  */
 export async function refuseAtClaim(
   ctx: KernelContext,
@@ -118,35 +116,54 @@ export async function refuseAtClaim(
     if (run?.state !== 'running') return null;
     const row = await findTask(tx, run.id, address.key);
     if (row?.state !== 'runnable') return null;
-    const check = claimGuardrails(tx, run.workspace_id);
-    const refusal = await check({
-      ...row,
-      run_has_layers: run.policy_layers !== null,
-      policy_layers: run.policy_layers,
-    });
-    if (refusal === null) return null;
-    const detail = asKeptText(refusal.detail ?? 'denied by a guardrail');
-    const moved = await moveTask(
-      tx,
-      {
-        // The task machine's one kernel move of a call not yet run from runnable to failed.
-        verb: 'fence',
-        run,
-        key: row.key,
-        to: 'failed',
-        from: 'runnable',
-        set: {
-          error_code: 'approval_denied',
-          error_detail: detail,
-          decision: refusedDecision(row, refusal, detail),
-          deadline_at: null,
-        },
-        event: { type: 'task.failed', data: { error: { code: 'approval_denied', detail } } },
-        principal: RULE_PRINCIPAL,
-        settle: { ctx, run },
-      },
-      { quiet: true },
-    );
-    return moved ? detail : null;
+    return refuseIfGuarded(ctx, tx, { run, row });
   });
+}
+
+/**
+ * Weighs a runnable row against the workspace's guardrails as they stand, in
+ * the caller's unit (which holds the run's lock), and fails it when one denies
+ * it: `approval_denied` with the guardrail's reason, on `task.failed`, and the
+ * run goes on (the model reads the refusal). For every way a granted call is
+ * handed out to run: an executor's claim, and an agent taking its own call.
+ * Returns the reason, or null when no guardrail denies it (nothing written).
+ */
+export async function refuseIfGuarded(
+  ctx: KernelContext,
+  tx: Tx,
+  options: { run: RunTable; row: TaskTable },
+): Promise<string | null> {
+  const { run, row } = options;
+  const refusal = await claimGuardrails(
+    tx,
+    run.workspace_id,
+  )({
+    ...row,
+    run_has_layers: run.policy_layers !== null,
+    policy_layers: run.policy_layers,
+  });
+  if (refusal === null) return null;
+  const detail = asKeptText(refusal.detail ?? 'denied by a guardrail');
+  const moved = await moveTask(
+    tx,
+    {
+      // The task machine's one kernel move of a call not yet run from runnable to failed.
+      verb: 'fence',
+      run,
+      key: row.key,
+      to: 'failed',
+      from: 'runnable',
+      set: {
+        error_code: 'approval_denied',
+        error_detail: detail,
+        decision: refusedDecision(row, refusal, detail),
+        deadline_at: null,
+      },
+      event: { type: 'task.failed', data: { error: { code: 'approval_denied', detail } } },
+      principal: RULE_PRINCIPAL,
+      settle: { ctx, run },
+    },
+    { quiet: true },
+  );
+  return moved ? detail : null;
 }

@@ -11,17 +11,13 @@ import {
   isAgentsOwnCall,
   listInboxRows,
   type RowAddress,
-  readVisibleTask,
   readVisibleTaskAhead,
-  type TaskWithRun,
-  type VisibleRow,
 } from '../../store/task-inbox.js';
 import { preciseNow } from '../../tracing/call-tracing.js';
 import type { KernelContext } from '../context.js';
 import { checkHookCommit } from '../hooks/hooks.js';
 import { stopDecisionError } from '../hooks/lifecycle.js';
 import { moveTask } from '../machines/move-task.js';
-import type { RunState } from '../machines/run-machine.js';
 import { lockRun } from '../machines/run-state.js';
 import { checkMove } from '../machines/task-machine.js';
 import { claimGuardrails, readGuardrailsAhead, refuseAtClaim } from '../stage/claim-guardrails.js';
@@ -29,10 +25,20 @@ import { type TaskView, taskView } from '../views.js';
 import { takeClaimLocks } from './claim-serialization.js';
 import type { TaskAddress } from './decisions.js';
 import { executorFailure } from './executor-failure.js';
+import {
+  type InboxKind,
+  inboxKind,
+  leaseFor,
+  refuseDecisionRows,
+  rowAddress,
+  runOf,
+  type VisibleTask,
+  visibleTask,
+} from './executor-rows.js';
 
 /** One row on an executor's inbox: work to claim (`tool`) or a decision to watch (`approval`, `ask`). */
 export interface InboxItem {
-  kind: 'tool' | 'hook' | 'approval' | 'ask';
+  kind: InboxKind;
   run_id: string;
   task_key: string;
   state: string;
@@ -41,12 +47,6 @@ export interface InboxItem {
   effect_profile: unknown;
   deadline_at: number | null;
   created_at: number;
-}
-
-function inboxKind(row: Pick<TaskTable, 'state' | 'kind'>): InboxItem['kind'] {
-  if (row.state === 'needs_approval') return 'approval';
-  if (row.state === 'awaiting_input' || row.kind === 'ask') return 'ask';
-  return row.kind === 'hook' ? 'hook' : 'tool';
 }
 
 /** Lists an executor's inbox: runnable tool rows, and parks and questions addressed to its application. */
@@ -76,52 +76,6 @@ export async function listInbox(
   });
 }
 
-/** A row an executor may see, with its run's state and whether the run froze policy layers. */
-type VisibleTask = TaskWithRun;
-
-function rowAddress(principal: Principal, address: TaskAddress): RowAddress {
-  return { workspaceId: principal.workspace_id, runId: address.runId, key: address.taskKey };
-}
-
-/**
- * A row an executor may see: read now, or taken from a read sent ahead (see `readAhead`).
- * @throws AirlockError task_not_found when there is no such row, or its run is another application's.
- */
-async function visibleTask(
-  tx: Tx,
-  principal: Principal,
-  address: TaskAddress,
-  ahead?: Promise<VisibleRow[]>,
-): Promise<VisibleTask> {
-  const rows = ahead ? await ahead : await readVisibleTask(tx, rowAddress(principal, address));
-  const row = rows[0];
-  const app = principal.agent_application_id;
-  if (!row || (app && row.run_app !== null && row.run_app !== app)) {
-    throw new AirlockError('task_not_found', `no task ${address.taskKey} in run ${address.runId}`);
-  }
-  const { run_app: _ignored, ...task } = row;
-  return task;
-}
-
-function refuseDecisionRows(row: TaskTable): void {
-  if (row.kind === 'summary') {
-    throw new AirlockError(
-      'not_claimable_kind',
-      `task ${row.key} is a summarizer row: the kernel asks the model provider itself`,
-    );
-  }
-  if (row.state === 'needs_approval' || row.state === 'awaiting_input' || row.kind === 'ask') {
-    throw new AirlockError(
-      'not_claimable_kind',
-      `task ${row.key} is an ${inboxKind(row)} row: a person decides it on the member plane`,
-    );
-  }
-}
-
-function leaseFor(ctx: KernelContext, requested: number | undefined): number {
-  return Math.min(requested ?? ctx.defaultLeaseMs, ctx.maxLeaseMs);
-}
-
 /** A claim: the row and the claim id that heartbeats and the commit must present. */
 export interface Claim {
   claim_id: string;
@@ -129,10 +83,6 @@ export interface Claim {
   /** The lease granted, from this transaction's now: what an executor measures on its own clock. */
   lease_ms: number;
   task: TaskView;
-}
-
-function runOf(row: { run_id: string; workspace_id: string; run_state: RunState }) {
-  return { id: row.run_id, workspace_id: row.workspace_id, state: row.run_state };
 }
 
 async function takeRow(
