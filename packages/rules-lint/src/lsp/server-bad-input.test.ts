@@ -56,6 +56,37 @@ describe('the language server on malformed notifications', () => {
     expect(session.child.exitCode).toBeNull();
     expect(session.stderr()).not.toMatch(/\n\s+at /);
   });
+  it.each([
+    ['no version', { uri, languageId: 'json', text: '[{"tool": "bash", "verdict": "allow"}]' }],
+    ['a string as version', { uri, languageId: 'json', version: 'one', text: '[]' }],
+  ])(
+    'drops a didOpen with %s instead of failing every request on it',
+    async (_label, textDocument) => {
+      const session = await start();
+      session.send({ jsonrpc: '2.0', method: 'textDocument/didOpen', params: { textDocument } });
+      session.send({
+        jsonrpc: '2.0',
+        id: 'hover',
+        method: 'textDocument/hover',
+        params: { textDocument: { uri }, position: { line: 0, character: 3 } },
+      });
+      const hover = await session.waitFor((message) => message.id === 'hover');
+      expect(hover).toMatchObject({ result: null });
+      expect(await lintsAfterwards(session)).toBe(true);
+      const logs = session.messages
+        .filter((message) => message.method === 'window/logMessage')
+        .map((message) => (message.params as { message: string }).message);
+      expect(logs).toEqual([
+        'rules-lint: ignored a textDocument/didOpen whose uri, version or text is not usable',
+      ]);
+      const published = session.messages.filter(
+        (message) =>
+          message.method === 'textDocument/publishDiagnostics' &&
+          (message.params as { uri: string }).uri === uri,
+      );
+      expect(published).toEqual([]);
+    },
+  );
 });
 
 describe('the language server when its input ends or breaks', () => {
