@@ -203,6 +203,19 @@ for (const backend of all) {
         await refusedByGuardrail(runId, 't1');
       });
 
+      it('an asking guardrail added since does not hold back a granted call', async () => {
+        const runId = await runCalling('bypass', ['deploy'], 'runnable');
+        await guardrails([
+          {
+            ruleSetId: 'supervised',
+            rules: [{ verdict: 'ask', guardrail: true, tools: ['deploy'] }],
+          },
+        ]);
+        const claimed = await d.executor.post(claimOf(runId), {});
+        expect(claimed.status).toBe(200);
+        expect(claimed.body.task.state).toBe('claimed');
+      });
+
       it('a lifted guardrail lets a granted call be claimed again', async () => {
         const runId = await runCalling('bypass', ['deploy'], 'runnable');
         await guardrails(NO_DEPLOYS);
