@@ -50,3 +50,39 @@ describe('the HTTP front while the kernel cannot answer', () => {
     expect(front.sessions).toBe(0);
   });
 });
+
+describe('the HTTP front refusing a token before asking the kernel', () => {
+  let front: HttpGateway | undefined;
+  afterEach(async () => {
+    await front?.close();
+  });
+
+  const send = (token: string) =>
+    fetch(front?.url ?? '', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify(initialize),
+    });
+
+  it.each([
+    ['no credential at all', 'hunter2', 401],
+    ['a credential cut short', 'alk_', 401],
+    ['an executor credential', 'alk_executor_x', 403],
+  ])('%s (%s): %i, and the kernel is never asked', async (_, token, status) => {
+    let verified = 0;
+    front = await listenHttp({
+      verify: async () => {
+        verified += 1;
+      },
+      open: async () => {},
+    });
+    const answer = await send(token);
+    expect(answer.status).toBe(status);
+    expect(verified).toBe(0);
+    expect(front.sessions).toBe(0);
+  });
+});

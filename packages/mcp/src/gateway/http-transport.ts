@@ -6,7 +6,7 @@ import { bearerTokenOf } from '@airlock/core/wire';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { hasErrorCode, isKernelOutage } from '../kernel-api.js';
-import { credentialKind } from './client-credential.js';
+import { credentialKind, isExecutorCredential } from './client-credential.js';
 import { foreignRequest } from './request-origin.js';
 
 /** The path the gateway serves MCP at. */
@@ -182,7 +182,11 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     const token = bearerTokenOf(req.headers.authorization);
     if (!token) return refuse(res, 401, 'send a member or agent credential as a bearer token', req);
     const kind = credentialKind(token);
-    if (!kind) return refuse(res, 403, 'the gateway takes a member or agent credential', req);
+    if (!kind && isExecutorCredential(token)) {
+      return refuse(res, 403, 'the gateway takes a member or agent credential', req);
+    }
+    // No credential of any plane: unauthenticated, as the kernel answers a token it does not know.
+    if (!kind) return refuse(res, 401, 'the token is not an Airlock credential', req);
     const sessionId = req.headers['mcp-session-id'];
     const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === 'string') {
