@@ -1,7 +1,18 @@
-/** Which shell reads a line the segment walker meets, and how many lines it reads twice. */
-import type { LexedLine } from './lexed-line.js';
+/** How the segment walker reads a line: which shell runs it, and how much it may read. */
+import type { LexedLine, ShellWord } from './lexed-line.js';
 import { type LineShell, lexShellLine } from './shell-lexer.js';
-import type { Walk } from './walk.js';
+import { type ActionTag, UNREAD_COMMAND_TAGS } from './tags.js';
+import { push, type Walk } from './walk.js';
+
+/** Nesting deeper than this is not followed: what is left may be any command (see pushUnread). */
+export const MAX_DEPTH = 16;
+
+/**
+ * Characters of nested lines one classification reads: a nested line is read again at each level it is found at (`$(...)`, then the
+ * `bash -c` word holding it), so without a bound 8 KB of nested `bash -c
+ * "$(` took seconds. Sixteen times the longest command read.
+ */
+export const MAX_LINE_TEXT = 16 * 8192;
 
 /**
  * Lines of one call read a second time as POSIX sh reads them: where the
@@ -28,11 +39,40 @@ function shellOf(walk: Walk): LineShell {
  * Reads `line` as the shell that runs it does. A line run by `sh` or
  * `dash` is read as bash and as POSIX sh, where bash's own syntax is none
  * (`sh -c '[[ x || rm -rf y ]]'` runs rm in dash); past MAX_SH_READINGS
- * in one call such a line is read as bash alone, and is unknown.
+ * in one call such a line is read as bash alone, and is unknown. Null
+ * when the line is not read: nested too deeply, or past MAX_LINE_TEXT.
  */
-export function readLine(line: string, walk: Walk): LexedLine {
+export function readLine(line: string, walk: Walk): LexedLine | null {
+  const words = [{ text: line, dynamic: false }];
+  if (walk.depth > MAX_DEPTH) return unread(walk, words, 'nested too deeply');
+  // The line a caller gives is read whatever its length (classifyShellCommand bounds it); nested ones count.
+  if (walk.depth > 0 && line.length > walk.budget.text) {
+    return unread(walk, words, 'too much nested text to read');
+  }
+  if (walk.depth > 0) walk.budget.text -= line.length;
   if (shellOf(walk) === 'bash') return lexShellLine(line);
   if (walk.budget.shReadings-- > 0) return lexShellLine(line, 'sh');
   const read = lexShellLine(line);
   return { ...read, problems: ['too many lines read as sh', ...read.problems] };
+}
+
+/**
+ * Records `words` as a command the walker does not read (nested too deeply,
+ * or past a bound): it may be any command, so it carries every tag but
+ * `read`, as a command too long to classify does, and a forbidden list
+ * still meets what nesting hides (`echo $(echo $(... rm -rf x))`).
+ */
+export function pushUnread(
+  walk: Walk,
+  words: readonly ShellWord[],
+  tags: Set<ActionTag>,
+  note: string,
+): void {
+  for (const tag of UNREAD_COMMAND_TAGS) tags.add(tag);
+  push(walk, words, tags, note);
+}
+
+function unread(walk: Walk, words: readonly ShellWord[], note: string): null {
+  pushUnread(walk, words, new Set(), note);
+  return null;
 }

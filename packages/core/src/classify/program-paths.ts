@@ -29,3 +29,9 @@ export function namesOtherFile(text: string): boolean {
     .replace(/\/$/, '');
   return !SYSTEM_FOLDERS.has(folder === '' ? '/' : folder);
 }
+
+/** The program name a rule reads: basename, lowercase, without a Windows extension. */
+export function programName(text: string): string {
+  const base = text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1);
+  return base.toLowerCase().replace(/\.(exe|cmd|bat|ps1)$/, '');
+}

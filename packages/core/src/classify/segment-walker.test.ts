@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyShellSegments, shellWalkTargets } from './segment-walker.js';
 import { lexShellLine } from './shell-lexer.js';
-import { orderedTags } from './tags.js';
+import { orderedTags, UNREAD_COMMAND_TAGS } from './tags.js';
 
 /** The tags of every segment, read past classifyShellCommand's length bound. */
 function readWhole(command: string) {
@@ -102,10 +102,25 @@ describe('lexShellLine', () => {
 });
 
 describe('hostile input', () => {
-  it('reads deep nesting as unknown instead of exhausting the stack', () => {
-    expect(readWhole(`${'$('.repeat(20000)}ls${')'.repeat(20000)}`)).toEqual(['unknown']);
+  it('reads deep nesting as not read (any command) instead of exhausting the stack', () => {
+    expect(readWhole(`${'$('.repeat(20000)}ls${')'.repeat(20000)}`)).toEqual([
+      ...UNREAD_COMMAND_TAGS,
+    ]);
     expect(readWhole("bash -c '".repeat(3000))).toContain('unknown');
-    expect(readWhole('$(('.repeat(20000))).toEqual(['unknown']);
+    expect(readWhole('$(('.repeat(20000))).toEqual([...UNREAD_COMMAND_TAGS]);
+  });
+
+  it('keeps the tags of what nesting or a chain of ssh hops hides: any command but a read', () => {
+    const nested = `${'echo $('.repeat(18)}rm -rf victim${')'.repeat(18)}`;
+    expect(readWhole(nested)).toEqual([...UNREAD_COMMAND_TAGS]);
+    expect(readWhole(`${'ssh h '.repeat(18)}rm -rf victim`)).toEqual([...UNREAD_COMMAND_TAGS]);
+  });
+
+  it('reads a bounded amount of nested text, so nested bash -c "$( costs milliseconds, not seconds', () => {
+    const hostile = 'bash -c $(bash -c "'.repeat(431);
+    const segments = classifyShellSegments(hostile);
+    expect(segments.some((segment) => segment.note === 'too much nested text to read')).toBe(true);
+    expect(segments.length).toBeLessThan(5000);
   });
 
   it('keeps the tags behind a long chain of wrappers', () => {

@@ -3,7 +3,13 @@ import { type EmbeddedCommands, noEmbedded } from './embedded.js';
 import { addEmptied, emptiesFile } from './emptied-files.js';
 import { type Interpreted, interpret } from './interpreters.js';
 import { laterCommands } from './later-commands.js';
-import { MAX_SH_READINGS, readLine } from './line-readings.js';
+import {
+  MAX_DEPTH,
+  MAX_LINE_TEXT,
+  MAX_SH_READINGS,
+  pushUnread,
+  readLine,
+} from './line-readings.js';
 import {
   MAX_GLOB_NAMES,
   MAX_GLOB_WORDS,
@@ -16,7 +22,7 @@ import {
 import { runsOnlyItself } from './package-runners.js';
 import { probeTags } from './probes.js';
 import { isGlobName } from './program-globs.js';
-import { namesOtherFile } from './program-paths.js';
+import { namesOtherFile, programName } from './program-paths.js';
 import { programTags } from './program-tags.js';
 import { withoutReplacement, withReplacement } from './replacement-strings.js';
 import type { LexedSegment, ShellWord } from './shell-lexer.js';
@@ -32,13 +38,10 @@ import {
   type Walk,
   type WalkTargets,
 } from './walk.js';
-import { IFS, programLiteral, splitAtIfs } from './word-text.js';
+import { IFS, programLiteral, splitAtIfs, wordAfter } from './word-text.js';
 import { unwrap } from './wrappers.js';
 
 export type { ClassifiedSegment };
-
-/** Nesting deeper than this is not followed: the rest is unknown. */
-const MAX_DEPTH = 16;
 
 const KEYWORDS = new Set(['!', '{', '}', 'do', 'then', 'else', 'elif', 'if', 'while', 'until']);
 const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
@@ -55,11 +58,8 @@ const WALKERS: Walkers = { words: walkWords, line: walkLine };
 
 /** Classifies every simple command of a line into `walk.out`. */
 function walkLine(line: string, walk: Walk): void {
-  if (walk.depth > MAX_DEPTH) {
-    push(walk, [{ text: line, dynamic: false }], new Set(['unknown']), 'nested too deeply');
-    return;
-  }
   const lexed = readLine(line, walk);
+  if (lexed === null) return;
   // Each kind of problem once: a line of 2,000 stray `)` is one unknown segment, not 2,000 copies.
   const text = lexed.problems.length > 0 ? line.trim() : '';
   for (const problem of new Set(lexed.problems)) {
@@ -109,20 +109,6 @@ function walkEmbedded(embedded: EmbeddedCommands, walk: Walk, tags: Set<ActionTa
   for (const { line, via } of embedded.lines) walkLine(line, nested(walk, via));
 }
 
-/** The index of the first literal `text` after `from` (scanning from there, so a chain stays linear), or -1. */
-function wordAfter(words: readonly ShellWord[], from: number, text: string): number {
-  for (let index = from + 1; index < words.length; index++) {
-    if (!words[index]!.dynamic && words[index]!.text === text) return index;
-  }
-  return -1;
-}
-
-/** The program name a rule reads: basename, lowercase, without a Windows extension. */
-function programName(text: string): string {
-  const base = text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1);
-  return base.toLowerCase().replace(/\.(exe|cmd|bat|ps1)$/, '');
-}
-
 function walkWords(
   all: readonly ShellWord[],
   segment: LexedSegment,
@@ -130,8 +116,7 @@ function walkWords(
   tags: Set<ActionTag>,
 ): void {
   if (outer.depth > MAX_DEPTH) {
-    tags.add('unknown');
-    push(outer, all, tags, 'nested too deeply');
+    pushUnread(outer, all, tags, 'nested too deeply');
     return;
   }
   // Wrappers are stripped in a loop over one array (no copies), so a long chain costs linear time.
@@ -220,10 +205,9 @@ function walkWords(
     const scoped = words === packageWords && at === packageAt && first.text.startsWith('@');
     if (namesOtherFile(first.text) && !scoped) tags.add('unknown');
     const remote = program === 'ssh' && !appended ? plainSshCommand(words, at) : -1;
+    // Each hop's segment copies the path to it: past this many, the rest is not read.
     if (remote >= 0 && ++hops > MAX_DEPTH) {
-      // Each hop's segment copies the path to it: past this many, the rest is not read.
-      tags.add('unknown');
-      push(walk(), words.slice(at), tags, 'nested too deeply');
+      pushUnread(walk(), words.slice(at), tags, 'nested too deeply');
       return;
     }
     if (remote >= 0) {
@@ -274,8 +258,7 @@ function walkWords(
     }
     const interpreted = unwrapped === null ? interpret(program, args, segment) : null;
     if (interpreted?.kind === 'words' && ++rewrites > MAX_DEPTH) {
-      tags.add('unknown');
-      push(walk(), words.slice(at), tags, 'nested too deeply');
+      pushUnread(walk(), words.slice(at), tags, 'nested too deeply');
       return;
     }
     if (interpreted?.kind === 'words') {
@@ -380,7 +363,12 @@ function finishCommand(command: Command): void {
  */
 export function classifyShellSegments(command: string): ClassifiedSegment[] {
   const out: ClassifiedSegment[] = [];
-  const budget = { globs: MAX_GLOB_NAMES, globWords: MAX_GLOB_WORDS, shReadings: MAX_SH_READINGS };
+  const budget = {
+    globs: MAX_GLOB_NAMES,
+    globWords: MAX_GLOB_WORDS,
+    shReadings: MAX_SH_READINGS,
+    text: MAX_LINE_TEXT,
+  };
   walkLine(command, { out, budget, depth: 0, via: [] });
   return out;
 }
@@ -393,7 +381,12 @@ export function classifyShellSegments(command: string): ClassifiedSegment[] {
  */
 export function shellWalkTargets(command: string): WalkTargets {
   const targets: WalkTargets = { words: [], files: [] };
-  const budget = { globs: MAX_GLOB_NAMES, globWords: MAX_GLOB_WORDS, shReadings: MAX_SH_READINGS };
+  const budget = {
+    globs: MAX_GLOB_NAMES,
+    globWords: MAX_GLOB_WORDS,
+    shReadings: MAX_SH_READINGS,
+    text: MAX_LINE_TEXT,
+  };
   walkLine(command, { out: [], budget, depth: 0, via: [], targets });
   return targets;
 }

@@ -21,6 +21,8 @@ export interface WalkBudget {
   globWords: number;
   /** Lines that may still be read a second time as POSIX sh (see line-readings.ts). */
   shReadings: number;
+  /** Characters of nested lines that may still be read (see line-readings.ts). */
+  text: number;
 }
 
 /**

@@ -76,3 +76,11 @@ export function splitsBefore(words: readonly ShellWord[], from: number, to: numb
   }
   return false;
 }
+
+/** The index of the first literal `text` after `from` (scanning from there, so a chain stays linear), or -1. */
+export function wordAfter(words: readonly ShellWord[], from: number, text: string): number {
+  for (let index = from + 1; index < words.length; index++) {
+    if (!words[index]!.dynamic && words[index]!.text === text) return index;
+  }
+  return -1;
+}
