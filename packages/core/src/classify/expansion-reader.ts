@@ -130,7 +130,9 @@ export abstract class ExpansionReader extends QuotingReader {
   /**
    * `${...}`, read to the `}` that ends it as the shell finds it: a quote, a
    * backslash or a nested expansion hides a `}` (`${x:-'}'}`), and each
-   * `$(...)` inside (and `<(...)` outside double quotes) runs. Past
+   * `$(...)` inside (and `<(...)` outside double quotes) runs. bash 5.3's
+   * `${ LIST; }` and `${| LIST; }` run LIST as a command substitution does:
+   * it is read as one (older shells refuse it; the line is unknown). Past
    * MAX_PARAMETER_NESTING the rest of the line is kept unread.
    */
   private parameter(start: number, quoted: boolean): void {
@@ -141,13 +143,35 @@ export abstract class ExpansionReader extends QuotingReader {
       this.index = source.length;
       return;
     }
+    const commands = /^[ \t\n|]/.test(source[start + 2] ?? '');
     // The inside is read for where it ends and what it runs; the word keeps it as written.
-    const word = this.current;
-    const inDoubleQuotes = this.inDoubleQuotes;
+    const [word, inDoubleQuotes, segment] = [this.current, this.inDoubleQuotes, this.segment];
     this.current = new WordBuilder();
     this.inDoubleQuotes = false;
+    // A command list's own substitutions are found where the list is read as a line.
+    if (commands) this.segment = emptySegment();
     this.parameterDepth++;
     this.index = start + 2;
+    this.readToBrace(quoted && !commands);
+    this.parameterDepth--;
+    [this.current, this.inDoubleQuotes, this.segment] = [word, inDoubleQuotes, segment];
+    const stop = Math.min(this.index + 1, source.length);
+    if (this.index >= source.length) this.problems.push('unclosed ${');
+    const inner = source.slice(start + 2, stop - 1);
+    if (commands) {
+      this.problems.push('a command list after ${ (bash 5.3 runs it as a command substitution)');
+      this.segment.substitutions.push(inner.startsWith('|') ? inner.slice(1) : inner);
+    } else {
+      const problem = (quoted ? parameterProblem : unquotedParameterProblem)(inner);
+      if (problem !== undefined) this.problems.push(problem);
+    }
+    this.append(source.slice(start, stop), true);
+    this.index = stop;
+  }
+
+  /** Reads from `index` to the `}` that ends a `${...}` (`quoted` inside double quotes). */
+  private readToBrace(quoted: boolean): void {
+    const source = this.source;
     // Inside double quotes, bash pairs a single quote (a `}` within does not end), sh does not.
     let paired = false;
     while (this.index < source.length && (paired || source[this.index] !== '}')) {
@@ -167,17 +191,6 @@ export abstract class ExpansionReader extends QuotingReader {
         this.index++;
       }
     }
-    this.parameterDepth--;
-    this.current = word;
-    this.inDoubleQuotes = inDoubleQuotes;
-    const stop = Math.min(this.index + 1, source.length);
-    if (this.index >= source.length) this.problems.push('unclosed ${');
-    const problem = (quoted ? parameterProblem : unquotedParameterProblem)(
-      source.slice(start + 2, stop - 1),
-    );
-    if (problem !== undefined) this.problems.push(problem);
-    this.append(source.slice(start, stop), true);
-    this.index = stop;
   }
 
   /**
