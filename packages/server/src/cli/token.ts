@@ -1,25 +1,7 @@
-import { forTerminal } from '@airlock/core';
-import { AirlockError } from '../errors.js';
-import { recordCredentialCreated } from '../kernel/verbs/account-changes.js';
-import { revokeCredentialAndReaddress } from '../kernel/verbs/revocation.js';
-import {
-  type CredentialKind,
-  createCredential,
-  listCredentials,
-  type MemberRole,
-} from '../store/accounts.js';
-import type { Store } from '../store/store.js';
-import { asStoreError, StoreUnavailableError } from '../store/store-errors.js';
-import {
-  flagText,
-  type ParsedCommandLine,
-  parseVerbCommandLine,
-  storeLocationOf,
-} from './command-line.js';
-import { MissingStoreError, openExistingStore } from './existing-store.js';
-import { ensureLocalWorkspace } from './local-workspace.js';
-import { looksLikeToken, readSecretArgument } from './secret-input.js';
-import { terminalLine } from './terminal-lines.js';
+import { forTerminal } from '@airlock/core/command-line';
+import type { CredentialKind, MemberRole } from '../store/accounts.js';
+import { type ParsedCommandLine, parseVerbCommandLine, storeLocationOf } from './command-line.js';
+import type { TokenVerb } from './token-verbs.js';
 
 /** `airlock token --help` */
 export const TOKEN_HELP = `Usage:
@@ -43,8 +25,48 @@ Store options:
   --database-url <url>  PostgreSQL URL (env DATABASE_URL)
 `;
 
-const KINDS: CredentialKind[] = ['agent', 'executor', 'member'];
-const ROLES: MemberRole[] = ['admin', 'approver'];
+/** The kinds and roles `airlock token create` takes, as the store names them. */
+const KINDS: readonly CredentialKind[] = ['agent', 'executor', 'member'];
+const ROLES: readonly MemberRole[] = ['admin', 'approver'];
+
+/**
+ * Reads what the verb was asked to do, or says on stderr what is wrong with
+ * its command line and returns the exit code (2): before the store is
+ * opened, so a command line it refuses neither migrates the store nor
+ * makes anything in it.
+ */
+function readVerb(
+  verb: string,
+  target: string | undefined,
+  values: ParsedCommandLine['values'],
+): TokenVerb | number {
+  if (verb === 'create') {
+    const kind = KINDS.find((known) => known === values.kind);
+    if (!kind) {
+      process.stderr.write('airlock token create: --kind must be agent, executor or member\n');
+      return 2;
+    }
+    const role = ROLES.find((known) => known === values.role);
+    if (values.role !== undefined && (!role || kind !== 'member')) {
+      process.stderr.write(
+        'airlock token create: --role must be admin or approver, for a member credential\n',
+      );
+      return 2;
+    }
+    const label = typeof values.label === 'string' ? values.label : undefined;
+    return { verb, kind, role, label };
+  }
+  if (verb === 'revoke') {
+    if (!target) {
+      process.stderr.write('airlock token revoke: name a credential id or a token\n');
+      return 2;
+    }
+    return { verb, target };
+  }
+  if (verb === 'list') return { verb };
+  process.stderr.write(`airlock token: unknown verb ${forTerminal(verb)}\n${TOKEN_HELP}`);
+  return 2;
+}
 
 /** Runs `airlock token ...`; returns the exit code. */
 export async function token(argv: string[]): Promise<number> {
@@ -69,96 +91,9 @@ export async function token(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const location = storeLocationOf(values, 'airlock token');
-  let store: Store | undefined;
-  try {
-    store = await openExistingStore(location);
-    return await runVerb(store, verb, target, values);
-  } catch (error) {
-    if (error instanceof MissingStoreError) {
-      process.stderr.write(`airlock token: ${error.code}: ${forTerminal(error.message)}\n`);
-      return 1;
-    }
-    // A full disk, an I/O error, a database that went away: the store's stable code, no stack.
-    const mapped = asStoreError(error);
-    if (!(mapped instanceof StoreUnavailableError)) throw error;
-    process.stderr.write(`airlock token ${verb}: ${mapped.code}: ${mapped.detail}\n`);
-    return 1;
-  } finally {
-    // What was committed stays committed: a close that fails (a checkpoint on a full disk) changes no answer.
-    await store?.close().catch(() => {});
-  }
-}
-
-/** Runs one verb on the open store; returns the exit code. */
-async function runVerb(
-  store: Store,
-  verb: string,
-  target: string | undefined,
-  values: ParsedCommandLine['values'],
-): Promise<number> {
-  const local = await ensureLocalWorkspace(store);
-  if (verb === 'create') {
-    const kind = values.kind as CredentialKind;
-    if (!KINDS.includes(kind)) {
-      process.stderr.write('airlock token create: --kind must be agent, executor or member\n');
-      return 2;
-    }
-    const role = values.role as MemberRole | undefined;
-    if (role !== undefined && (!ROLES.includes(role) || kind !== 'member')) {
-      process.stderr.write(
-        'airlock token create: --role must be admin or approver, for a member credential\n',
-      );
-      return 2;
-    }
-    const made = await createCredential(store, {
-      workspaceId: local.workspaceId,
-      kind,
-      agentApplicationId: local.agentApplicationId,
-      ...(role ? { role } : {}),
-      label: flagText(values, 'label') ?? kind,
-      recordIn: (tx, made) => recordCredentialCreated(tx, 'operator:cli', made),
-    });
-    process.stderr.write(
-      `created ${made.credential.role ? `${made.credential.role} ` : ''}${kind} credential ${made.credential.credential_id} in ${local.workspaceId}\n`,
-    );
-    process.stdout.write(`${made.token}\n`);
-    return 0;
-  }
-  if (verb === 'revoke') {
-    if (!target) {
-      process.stderr.write('airlock token revoke: name a credential id or a token\n');
-      return 2;
-    }
-    try {
-      const idOrToken = await readSecretArgument(target, {
-        command: 'airlock token revoke',
-        what: 'credential id or token',
-        fromStdin: 'airlock token revoke -',
-        isSecret: looksLikeToken,
-      });
-      const revoked = await revokeCredentialAndReaddress(store, {
-        idOrToken,
-        principal: 'operator:cli',
-      });
-      const moved = revoked.readdressed.length;
-      process.stderr.write(
-        `revoked${moved > 0 ? `; ${moved} held row(s) now addressed to nobody (a member answers them)` : ''}\n`,
-      );
-      return 0;
-    } catch (error) {
-      if (!(error instanceof AirlockError)) throw error;
-      process.stderr.write(`airlock token: ${error.code}: ${forTerminal(error.detail)}\n`);
-      return 1;
-    }
-  }
-  if (verb === 'list') {
-    for (const credential of await listCredentials(store, local.workspaceId)) {
-      const state = credential.revoked_at ? 'revoked' : 'active';
-      const row = [credential.credential_id, credential.kind, credential.role ?? '-', state];
-      process.stdout.write(`${terminalLine([...row, credential.label])}\n`);
-    }
-    return 0;
-  }
-  process.stderr.write(`airlock token: unknown verb ${verb}\n${TOKEN_HELP}`);
-  return 2;
+  const asked = readVerb(verb, target, values);
+  if (typeof asked === 'number') return asked;
+  // The store and the kernel's verbs load only for a command line that can run.
+  const { runTokenVerb } = await import('./token-verbs.js');
+  return runTokenVerb(location, asked);
 }
