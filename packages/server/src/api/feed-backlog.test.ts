@@ -93,4 +93,27 @@ describe('FeedBacklog', () => {
     expect((await drain.next()).value?.row.seq).toBe(1);
     expect((await drain.next()).value?.row.seq).toBe(2);
   });
+
+  it('drained() waits until every event handed over was taken, and not once it ended', async () => {
+    const backlog = new FeedBacklog();
+    const drain = backlog.drain(new AbortController().signal);
+    await backlog.drained();
+    backlog.push([item(1), item(2)]);
+    let settled = false;
+    const drained = backlog.drained().then(() => {
+      settled = true;
+    });
+    expect((await drain.next()).value?.row.seq).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    expect((await drain.next()).value?.row.seq).toBe(2);
+    await drained;
+    backlog.push([item(3), item(4)]);
+    expect((await drain.next()).value?.row.seq).toBe(3);
+    const pending = backlog.drained();
+    // The client went away with an event still waiting (tRPC ends the generator): none is left.
+    await drain.return(undefined);
+    await pending;
+    await backlog.drained();
+  });
 });

@@ -24,6 +24,9 @@ export class FeedBacklog {
   private wake: (() => void) | null = null;
   private overflowed = false;
   private failure: AirlockError | null = null;
+  /** Catch-ups waiting for every event handed over to be sent on (see {@link drained}). */
+  private emptied: (() => void)[] = [];
+  private ended = false;
 
   constructor(private readonly maxBytes = MAX_BUFFERED) {}
 
@@ -39,6 +42,7 @@ export class FeedBacklog {
       this.overflowed = true;
       this.items.length = 0;
       this.bytes = 0;
+      this.#wakeDrained();
     }
     this.wake?.();
   }
@@ -50,6 +54,24 @@ export class FeedBacklog {
   fail(error: AirlockError): void {
     this.failure ??= error;
     this.wake?.();
+    this.#wakeDrained();
+  }
+
+  /**
+   * Resolves once every event handed over has been taken to be sent (tRPC
+   * takes the next only once it wrote the last to a client that reads), or
+   * the subscription ended: the hub's catch-up awaits it between pages, so a
+   * slow client catches up at its own pace instead of passing the bound.
+   */
+  drained(): Promise<void> {
+    if (this.items.length === 0 || this.overflowed || this.failure || this.ended) {
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.emptied.push(resolve));
+  }
+
+  #wakeDrained(): void {
+    for (const resolve of this.emptied.splice(0)) resolve();
   }
 
   /** How many events wait to be sent. */
@@ -68,6 +90,7 @@ export class FeedBacklog {
       while (!signal?.aborted) {
         for (let item = this.items.shift(); item; item = this.items.shift()) {
           this.bytes -= sizeOf(item);
+          if (this.items.length === 0) this.#wakeDrained();
           yield item;
         }
         if (this.failure) throw this.failure;
@@ -88,6 +111,8 @@ export class FeedBacklog {
       }
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      this.ended = true;
+      this.#wakeDrained();
     }
   }
 }

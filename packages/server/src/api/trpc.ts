@@ -315,6 +315,8 @@ const feed = authorized(FEED)
         deliver: (items) => backlog.push(items),
         // Retention pruned what the catch-up was about to read: the events before it, then the error.
         refuse: (refusal) => backlog.fail(refusal),
+        // The catch-up reads its next page once this client has taken the last.
+        drained: () => backlog.drained(),
       }),
     });
     // A revoked credential's subscription ends within the server's recheck, as a socket does.
