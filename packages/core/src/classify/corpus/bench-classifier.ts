@@ -109,6 +109,11 @@ const hostile: Record<string, string> = {
   'stars and marks in program names': filled('*?*?*?*?*?*?*?*?*?*?*?*?*x;', ''),
   'blank lines given to a database client': `mysql -e '${'\n'.repeat(MAX_CLASSIFIED_COMMAND_LENGTH - 12)}'`,
   'find -exec': `find . ${filled('-exec ls ; ', '').slice(0, MAX_CLASSIFIED_COMMAND_LENGTH - 7)}`,
+  // Each level is read as a `$(...)` and again as the `bash -c` word holding it.
+  'nested bash -c "$(': filled('bash -c $(bash -c "', ''),
+  'bash 5.3 ${ command lists in sh -c': filled('sh -c "${ ', ''),
+  'sh -c lines with &> and [[ read twice': filled("sh -c '[[ x ]] &>/dev/null ", ''),
+  'NUL bytes between commands': filled('ls\0;', ''),
   'past the limit': `${'ls '.repeat(MAX_CLASSIFIED_COMMAND_LENGTH)}`,
 };
 // The best of five: the first run of a shape also pays for compiling its code paths, and a
