@@ -1,5 +1,5 @@
 import { globShape, mayIntersect, shapeMatches } from '../glob/glob-shape.js';
-import type { RuleEntry } from './rule-entry.js';
+import { type RuleEntry, samePath } from './rule-entry.js';
 
 /** A concrete call a rule matches: a tool name, and the text at its path (null: it has none). */
 export interface SampleCall {
@@ -39,13 +39,14 @@ export function toolMatches(entry: RuleEntry, name: string): boolean {
 /**
  * A necessary condition for two rules to share a call: some pair of tool
  * alternatives may share a name, and, when both read the same path, their
- * matches may share a text. False means no call matches both.
+ * matches may share a text (rules reading different paths may always share
+ * one: a call carries both fields). False means no call matches both.
  */
 export function callsMayIntersect(subject: RuleEntry, cover: RuleEntry): boolean {
   const tools = subject.alternatives.some((a) =>
     cover.alternatives.some((b) => mayIntersect(globShape(a), globShape(b))),
   );
   if (!tools) return false;
-  if (subject.path === null || cover.path === null) return true;
+  if (subject.path === null || cover.path === null || !samePath(subject, cover)) return true;
   return mayIntersect(globShape(subject.match ?? '*'), globShape(cover.match ?? '*'));
 }

@@ -1,3 +1,5 @@
+import { matchGlob } from '@airlock/core';
+import type { RuleEntry } from '../../../analysis/rule-entry.js';
 import { callsMayIntersect } from '../../../analysis/sample-calls.js';
 import type { LintReport, LintRule } from '../../lint-rule.js';
 
@@ -16,17 +18,26 @@ export const askNoopInAskMode: LintRule = {
       'Remove it, or check the mode. The quick fix removes it; it is unsafe only because later rule numbers shift. Rules for `author` or `kernel` rows are never reported: for them an ask rule does opt the rows back in.',
     semantics:
       "Reported when the file's mode (a profile's `approval_mode`, else `ask` as the kernel runs it; `--mode`/the config's `mode` for a bare list) is `ask`, the rule's verdict is `ask` and its origin `model`, " +
-      'and no allow rule of origin `model` may share a call with it (their tool globs, and when both read the same path their match globs, cannot share a text by their literal ends).',
+      'and no allow rule of origin `model` may share a call with it (their tool globs, and when both read the same path their match globs, cannot share a text by their literal ends; rules reading different paths may always share a call). ' +
+      'An ask naming an alias in `tool_aliases` also binds a call made by that name, which the allows see under the name the alias resolves to, so it is compared with the allows under that name too.',
     bad: '{\n  "approval_mode": "ask",\n  "approval_rules": [\n    {"tool": "read", "verdict": "allow"},\n    {"tool": "bash", "verdict": "ask"}\n  ]\n}',
     good: '{\n  "approval_mode": "ask",\n  "approval_rules": [\n    {"tool": "bash", "verdict": "allow"},\n    {"tool": "bash", "path": "command", "match": "*sudo*", "verdict": "ask"}\n  ]\n}',
   },
-  check({ rules, mode }) {
+  check({ rules, mode, toolAliases }) {
     if (mode !== 'ask') return [];
     const allows = rules.filter((entry) => entry.verdict === 'allow' && entry.origin === 'model');
     const reports: LintReport[] = [];
     for (const entry of rules) {
       if (entry.verdict !== 'ask' || entry.origin !== 'model') continue;
-      if (allows.some((allow) => callsMayIntersect(entry, allow))) continue;
+      const asResolved = resolvedByAliases(entry, toolAliases);
+      if (
+        allows.some(
+          (allow) =>
+            callsMayIntersect(entry, allow) ||
+            (asResolved !== undefined && callsMayIntersect(asResolved, allow)),
+        )
+      )
+        continue;
       reports.push({
         pointer: `${entry.pointer}/verdict`,
         message:
@@ -42,3 +53,19 @@ export const askNoopInAskMode: LintRule = {
     return reports;
   },
 };
+
+/**
+ * An ask rule as an aliased call meets the allows: an ask naming the name a
+ * call was made by binds it, while an allow sees the name the alias resolves
+ * to. The rule with its tool replaced by the targets of the aliases it
+ * names, or undefined when it names none.
+ */
+function resolvedByAliases(
+  entry: RuleEntry,
+  toolAliases: Readonly<Record<string, string>>,
+): RuleEntry | undefined {
+  const targets = Object.entries(toolAliases)
+    .filter(([alias]) => entry.alternatives.some((alternative) => matchGlob(alternative, alias)))
+    .map(([, target]) => target);
+  return targets.length === 0 ? undefined : { ...entry, alternatives: [...new Set(targets)] };
+}
