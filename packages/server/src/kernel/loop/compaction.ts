@@ -9,7 +9,7 @@ import { moveTask } from '../machines/move-task.js';
 import { providerKind, touchRun } from '../machines/run-machine.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { readRounds, summaryRound } from './history.js';
-import { modelStopOf } from './model-stop.js';
+import { modelRequestSignal, modelStopOf } from './model-stop.js';
 import { turnTimeoutOf } from './turn-time.js';
 
 /** Estimated tokens of a text: its UTF-8 bytes / 4, rounded up. */
@@ -138,12 +138,13 @@ export async function summarize(
     .map(([round, results]) => ({ round, results }));
   const config = JSON.parse(run.provider) as { kind: string };
   const model = ctx.providers.get(config.kind);
+  const limit = modelRequestSignal(modelStopOf(ctx), turnTimeoutOf(model));
   const request: SummaryRequest = {
     runId: run.id,
     input: (JSON.parse(run.input) as { content?: string }).content ?? '',
     previousSummary: run.summary,
     rounds,
-    signal: AbortSignal.any([AbortSignal.timeout(turnTimeoutOf(model)), modelStopOf(ctx)]),
+    signal: limit.signal,
   };
   try {
     if (!model) throw new Error(`no provider ${config.kind}`);
@@ -183,6 +184,8 @@ export async function summarize(
         detail: failure.detail ?? failure.message ?? 'the summary failed',
       },
     };
+  } finally {
+    limit.done();
   }
 }
 

@@ -1,18 +1,19 @@
+import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
 import { backends } from '../../testing/stores.js';
-import { abortModelRequests } from './model-stop.js';
+import { abortModelRequests, modelStopOf } from './model-stop.js';
 
-/** A chat-completions endpoint that never answers its first request and answers `done` after. */
-async function modelThatHangsOnce() {
+/** A chat-completions endpoint that answers `done`; with `hangFirst`, not its first request. */
+async function modelThatHangsOnce(hangFirst = true) {
   const model = { requests: 0, server: undefined as Server | undefined, url: '' };
   model.server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       model.requests += 1;
-      if (model.requests === 1) return;
+      if (hangFirst && model.requests === 1) return;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -61,6 +62,30 @@ for (const backend of await backends()) {
       );
       expect(run).toMatchObject({ state: 'completed', final_answer: 'done' });
       expect(model.requests).toBe(2);
+    });
+
+    it("leaves nothing listed on the kernel's stop once a round is answered", async () => {
+      model = await modelThatHangsOnce(false);
+      d = await deploy(backend, { openai: { baseUrl: model.url, apiKey: 'sk-test', model: 'm' } });
+      const created = await d.member.post(`${d.ws}/runs`, {
+        approval_mode: 'bypass',
+        input: 'hello',
+        provider: { kind: 'openai' },
+      });
+      await waitFor(async () => {
+        const read = (await d!.member.get(`${d!.ws}/runs/${created.body.id}`)).body;
+        return read.state === 'completed';
+      });
+      const stop = modelStopOf(d.airlock.kernel.context);
+      expect(getEventListeners(stop, 'abort')).toEqual([]);
+      // Node keeps each AbortSignal.any() signal on its sources (one per round, for ever, on Node 20).
+      const dependants = Object.getOwnPropertySymbols(stop).find(
+        (symbol) => symbol.description === 'kDependantSignals',
+      );
+      const listed = dependants
+        ? (stop as unknown as Record<symbol, Set<unknown>>)[dependants]
+        : undefined;
+      expect(listed?.size ?? 0).toBe(0);
     });
   });
 }

@@ -28,3 +28,35 @@ export function abortModelRequests(ctx: KernelContext): void {
   stops.get(ctx)?.abort(new Error('the kernel is stopping'));
   stops.delete(ctx);
 }
+
+/** The signal of one model request, and what to call once it is answered. */
+export interface ModelRequestSignal {
+  signal: AbortSignal;
+  /** Disarms the time limit and stops listening to the kernel's stop. */
+  done(): void;
+}
+
+/**
+ * A signal for one model request: aborted at its time limit (a `TimeoutError`,
+ * as `AbortSignal.timeout` gives) or when the kernel stops. Not
+ * `AbortSignal.any`: on Node 20 each signal it makes stays listed on the
+ * long-lived stop signal, one more for every round the kernel ever asked.
+ */
+export function modelRequestSignal(stop: AbortSignal, timeoutMs: number): ModelRequestSignal {
+  const request = new AbortController();
+  const timer = setTimeout(() => {
+    request.abort(new DOMException('the model request timed out', 'TimeoutError'));
+  }, timeoutMs);
+  // As AbortSignal.timeout's: a pending limit alone does not keep the process alive.
+  timer.unref();
+  const onStop = () => request.abort(stop.reason);
+  if (stop.aborted) onStop();
+  else stop.addEventListener('abort', onStop, { once: true });
+  return {
+    signal: request.signal,
+    done() {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', onStop);
+    },
+  };
+}

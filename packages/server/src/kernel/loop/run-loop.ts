@@ -21,7 +21,7 @@ import { lockRun, settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { completeSummary, pendingSummary, summarize } from './compaction.js';
 import { type RunReading, readHistory } from './history.js';
-import { modelStopOf } from './model-stop.js';
+import { modelRequestSignal, modelStopOf } from './model-stop.js';
 import { refusalLoopEnd } from './refusal-loop.js';
 import { type RunStep, recordStep } from './refused-step.js';
 import { modelTurnLeaseMs, turnTimeoutOf } from './turn-time.js';
@@ -56,6 +56,9 @@ async function askModel({
   reading,
   stop,
 }: ModelAsk): Promise<ProviderRound | ProviderError> {
+  // An inline provider answers inside the unit of work: it gets no timer to arm and disarm.
+  const request =
+    model && !model.inline ? modelRequestSignal(stop ?? NEVER_ABORTED, turnTimeoutOf(model)) : null;
   try {
     if (!model) throw new ProviderError('provider_unknown', `no provider ${config.kind}`);
     return await model.nextRound(config, {
@@ -65,20 +68,15 @@ async function askModel({
       toolNames: run.tool_names ? (JSON.parse(run.tool_names) as string[]) : null,
       history: reading.history,
       fed: reading.fed,
-      // An inline provider answers inside the unit of work: it gets no timer to arm and disarm.
-      signal: model.inline ? NEVER_ABORTED : roundSignal(model, stop),
+      signal: request?.signal ?? NEVER_ABORTED,
     });
   } catch (error) {
     return error instanceof ProviderError
       ? error
       : new ProviderError('provider_error', (error as Error).message);
+  } finally {
+    request?.done();
   }
-}
-
-/** What aborts a round: its time limit, and the kernel's stop when there is one. */
-function roundSignal(model: ModelProvider, stop: AbortSignal | undefined): AbortSignal {
-  const timeout = AbortSignal.timeout(turnTimeoutOf(model));
-  return stop ? AbortSignal.any([timeout, stop]) : timeout;
 }
 
 /**
