@@ -90,6 +90,8 @@ const REFUSED = [
   // bash and sh drop a NUL from the input they read: `r\0m` fed to them runs rm.
   'r\0m -rf victim',
   'echo "\0"; r\0m -rf victim',
+  // zsh runs `=rm` as the path of rm (its EQUALS expansion).
+  '=rm -rf victim',
 ];
 
 /** Evasions only `requires_user: [action:unknown]` catches: what runs cannot be read. */

@@ -30,8 +30,13 @@ export function namesOtherFile(text: string): boolean {
   return !SYSTEM_FOLDERS.has(folder === '' ? '/' : folder);
 }
 
-/** The program name a rule reads: basename, lowercase, without a Windows extension. */
+/**
+ * The program name a rule reads: basename, lowercase, without a Windows
+ * extension; zsh runs `=rm` as the path of rm (its EQUALS expansion), so a
+ * leading `=` is dropped.
+ */
 export function programName(text: string): string {
-  const base = text.slice(Math.max(text.lastIndexOf('/'), text.lastIndexOf('\\')) + 1);
+  const named = /^=[^=/]/.test(text) ? text.slice(1) : text;
+  const base = named.slice(Math.max(named.lastIndexOf('/'), named.lastIndexOf('\\')) + 1);
   return base.toLowerCase().replace(/\.(exe|cmd|bat|ps1)$/, '');
 }

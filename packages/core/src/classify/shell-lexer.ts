@@ -130,6 +130,10 @@ class Lexer extends ExpansionReader {
         this.redirection();
       } else if (char === '(' && !this.current.started && this.arithmeticCommand()) {
         // `((x = 1 << 2))` is arithmetic: its `<<` opens no here-document, its `;` ends nothing.
+      } else if (char === '(' && this.current.started && this.current.text === '=') {
+        // zsh's `=(list)` runs list as a process substitution (bash refuses the line).
+        this.problems.push("zsh's =(...) process substitution");
+        this.substitution(this.index + 1, '(');
       } else if (char === '(' && this.current.started && this.current.text.endsWith('=')) {
         this.arrayElements();
       } else if (char === '(') {
