@@ -4,7 +4,8 @@
  * evaluates a variable's value again: a value such as `a[$(rm -rf y)]` runs
  * `rm` when `$((x))`, `${a[x]}`, or a builtin that takes a variable name
  * (`printf -v`, `declare`, `read`, `test -v`) meets it. `${x@P}` expands
- * a value as a prompt, which runs its substitutions. The line is unknown.
+ * a value as a prompt, which runs its substitutions, and so does zsh's
+ * `${(e)x}`. The line is unknown.
  */
 
 /** The placeholder the lexer puts in a word's shape for an expansion it keeps as written. */
@@ -12,6 +13,8 @@ export const EXPANSION_MARK = '\0';
 
 /** `${name@OP}` (and `${name[i]@OP}`): a transformation; `@P` runs the value's substitutions. */
 const TRANSFORMATION = /^[!#]?([A-Za-z_]\w*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?@/;
+/** zsh's `${(e)name}` (among other flags): the value's expansions and command substitutions run. */
+const ZSH_EVALUATES = /^\([^)]*e/;
 /** A word that names a variable or array element (`a[...]`, `a=...`): its subscripts are evaluated. */
 const NAMES_VARIABLE = /^[A-Za-z_]\w*(\[|\+?=)/;
 
@@ -37,6 +40,7 @@ const anyExpansion = (text: string, at: number) => text[at] === '$' || text[at] 
 export function parameterProblem(inner: string): string | undefined {
   if (inner.includes('$(') || inner.includes('`')) return 'command inside ${';
   if (TRANSFORMATION.test(inner)) return 'a transformation inside ${ (@P runs substitutions)';
+  if (ZSH_EVALUATES.test(inner)) return "zsh's (e) flag inside ${ (runs the value's substitutions)";
   if (insideBrackets(inner, anyExpansion)) return 'expansion inside an array subscript of ${';
   return undefined;
 }
