@@ -37,6 +37,15 @@ export function programLiteral(text: string): string {
   return SHELL_VARIABLE.test(text) ? 'bash' : literalPart(text);
 }
 
+/** The index of the quote closing the one at `at` (a backslash escapes within `"`); the end when none does. */
+function closingQuote(text: string, at: number, quote: string): number {
+  for (let index = at + 1; index < text.length; index++) {
+    if (quote === '"' && text[index] === '\\') index++;
+    else if (text[index] === quote) return index;
+  }
+  return text.length;
+}
+
 /** A word's text without its expansions (`$(...)`, backticks, `${...}`, `$NAME`). */
 export function literalPart(text: string): string {
   let literal = '';
@@ -49,8 +58,12 @@ export function literalPart(text: string): string {
       const [open, close] = text[index + 1] === '(' ? ['(', ')'] : ['{', '}'];
       let depth = 0;
       let at = index + 1;
+      // Quotes and backslashes hide a parenthesis or brace, as in the lexer (`${x-'}'}rm`).
       for (; at < text.length; at++) {
-        if (text[at] === open) depth++;
+        if (text[at] === '\\') at++;
+        else if (text[at] === "'") at = closingQuote(text, at, "'");
+        else if (text[at] === '"') at = closingQuote(text, at, '"');
+        else if (text[at] === open) depth++;
         else if (text[at] === close && --depth === 0) break;
       }
       index = at;
