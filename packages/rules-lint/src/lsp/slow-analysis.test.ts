@@ -74,4 +74,20 @@ describe('the language server while a slow file is analysed', () => {
       .map((message) => message.version);
     expect(versions).toEqual([2]);
   }, 120_000);
+  it('answers a completion in a slow document itself before its own analysis is published', async () => {
+    // Two slow files ahead of it on the one analysis thread: its own analysis starts after theirs.
+    const ahead = ['ahead-1.json', 'ahead-2.json'].map(uriOf);
+    for (const uri of ahead) await open(uri, PADDED);
+    const uri = uriOf('completed.json');
+    const analysed = lsp.nextDiagnostics(uri);
+    await open(uri, PADDED);
+    const completion = (await lsp.connection.sendRequest('textDocument/completion', {
+      textDocument: { uri },
+      position: { line: 0, character: PADDED.indexOf('"verdict": "') + 12 },
+    })) as { label: string }[];
+    expect(completion.map((item) => item.label)).toEqual(['allow', 'ask', 'deny']);
+    expect(lsp.published.filter((message) => message.uri === uri)).toEqual([]);
+    // Its analysis still runs in full afterwards.
+    expect((await analysed).map((diagnostic) => diagnostic.code)).toContain('analysis-incomplete');
+  }, 120_000);
 });
