@@ -62,6 +62,7 @@ export const ERROR_MODES = {
   run_busy: 'conflict',
   call_mismatch: 'conflict',
   application_has_member_credentials: 'conflict',
+  last_admin: 'conflict',
   stale_digest: 'conflict',
   delivery_in_flight: 'conflict',
   feed_position_pruned: 'resync',

@@ -41,6 +41,8 @@ export const ERROR_STATUS = {
   call_mismatch: 409,
   // Removing an application would fence the member credentials of it and lock those members out.
   application_has_member_credentials: 409,
+  // Revoking the workspace's last active admin member credential would leave no one to govern it.
+  last_admin: 409,
   stale_digest: 409,
   delivery_in_flight: 409,
   // Retention (issue 29): a feed resumed from a position whose events were pruned.

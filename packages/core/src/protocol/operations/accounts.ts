@@ -94,7 +94,7 @@ export const selfCredentialContract = defineContract({
 export const revokeCredentialContract = defineContract({
   ...operationRoute('credentials.revoke'),
   summary:
-    "Revoke a credential of the workspace (admin only); an application's last executor leaves its held rows addressed to nobody (task.readdressed)",
+    "Revoke a credential of the workspace (admin only); an application's last executor leaves its held rows addressed to nobody (task.readdressed); the workspace's last active admin member credential is refused (409 last_admin)",
   planes: ['member'],
   role: 'admin',
   input: z.strictObject({ ...WorkspaceParams, credential_id: IdSchema }),
@@ -103,7 +103,7 @@ export const revokeCredentialContract = defineContract({
     kind: CredentialKindSchema,
     readdressed: z.array(z.object({ run_id: z.string(), task_key: z.string() })),
   }),
-  errors: ['credential_not_found', 'admin_required'],
+  errors: ['credential_not_found', 'last_admin', 'admin_required'],
 });
 
 /** POST /api/v1/workspaces/{ws}/agent_applications */
