@@ -228,8 +228,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     if (command === 'executor') return await executorCommand(rest);
     if (command === 'gateway') return await gatewayCommand(rest);
-    process.stdout.write(`${EXECUTOR_HELP}\n${GATEWAY_HELP}`);
-    return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
+    const help = `${EXECUTOR_HELP}\n${GATEWAY_HELP}`;
+    if (command === undefined || command === '--help' || command === '-h') {
+      process.stdout.write(help);
+      return 0;
+    }
+    // A usage error: on stderr, as every other one, so a script's output holds none of it.
+    log(`unknown command ${command}`);
+    process.stderr.write(`\n${help}`);
+    return 2;
   } catch (error) {
     if (error instanceof UsageError) {
       log(error.message);
