@@ -139,6 +139,19 @@ describe('openai provider: completions that are cut short or reuse a call id', (
     },
   );
 
+  it("fails a completion the model refused with its refusal, rather than complete with ''", async () => {
+    const { run } = await runToEnd({
+      index: 0,
+      finish_reason: 'stop',
+      message: { role: 'assistant', content: null, refusal: "I can't help with that." },
+    });
+    expect(run).toMatchObject({
+      state: 'failed',
+      final_answer: null,
+      error: { code: 'provider_refused', detail: "the model refused: I can't help with that." },
+    });
+  });
+
   it('takes arguments a compatible server sends as an object as the call input', async () => {
     const { run, executed } = await runToEnd({
       index: 0,

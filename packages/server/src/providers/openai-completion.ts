@@ -83,7 +83,8 @@ function inputOf(args: unknown, index: number): unknown {
  * Reads one chat-completions answer as a round: a final answer, or the calls
  * it asks for (at most `maxToolCalls`).
  * @throws ProviderError when it is not JSON, not in the completions' shape
- *   (each way named, never a JavaScript error's words), cut short, or asks
+ *   (each way named, never a JavaScript error's words), cut short, a refusal
+ *   with no content (`provider_refused`, quoting it), or asks
  *   for more calls than `maxToolCalls` (`provider_too_many_calls`).
  */
 export function parseCompletion(text: string, maxToolCalls: number): ProviderRound {
@@ -107,7 +108,13 @@ export function parseCompletion(text: string, maxToolCalls: number): ProviderRou
   if (!Array.isArray(calls)) throw malformed('its tool_calls is not a list');
   // What the model wrote is kept as text every store keeps alike (NUL as U+FFFD).
   const content = message.content == null ? message.content : asKeptText(message.content);
-  if (calls.length === 0) return { type: 'final', content: content ?? '' };
+  if (calls.length === 0) {
+    // A refusal (OpenAI's `refusal`, with no content) is no answer: completing with '' would hide it.
+    if (content == null && typeof message.refusal === 'string' && message.refusal !== '') {
+      throw new ProviderError('provider_refused', `the model refused: ${message.refusal}`);
+    }
+    return { type: 'final', content: content ?? '' };
+  }
   // Each call is a row the approval stage weighs, and may park for a person: a model that asks
   // for thousands in one round fails the run whole, rather than running some of what it planned.
   if (calls.length > maxToolCalls) {
