@@ -8,7 +8,9 @@ import { backends } from '../../testing/stores.js';
  * (Claude Code reports from a hook in the background), also of a call that
  * ran for minutes. The agent's transcript, read at the stop, shows which
  * calls returned: the stop waits for their reports, and records what the
- * transcript shows when a report never comes, never "not run".
+ * transcript shows when a report never comes, never "not run" (a failed
+ * result, which an agent's own refusal of the call also reads as, is "outcome
+ * unknown", corrected by the report should it come).
  */
 
 const all = await backends();
@@ -69,7 +71,7 @@ for (const backend of all) {
       expect(JSON.stringify(task?.result)).toContain('ok');
     });
 
-    it('a failed result proves nothing (the agent refusing the call reads the same): not run', async () => {
+    it('a failed result proves nothing (the agent refusing the call reads the same): outcome unknown, which a late report corrects', async () => {
       const runId = await grantedLongCall();
       const refused = { ...returned, outcome: 'failed', output: 'Permission denied' };
       expect((await stopWith([refused])).status).toBe(200);
@@ -77,9 +79,15 @@ for (const backend of all) {
         expect.objectContaining({
           key: 't1',
           state: 'failed',
-          error: expect.objectContaining({ code: 'not_run' }),
+          error: expect.objectContaining({ code: 'outcome_unknown' }),
         }),
       ]);
+      // The call ran and failed after all: its report, coming late, records what ran.
+      const late = await postHookEvent(d, bashPostTool('make test', 'tu-1', 'failed', '1 failed'));
+      expect(late.body).toMatchObject({ verdict: 'ack', task_key: 't1', task_state: 'failed' });
+      const [task] = await tasksOf(runId);
+      expect(task?.error).toMatchObject({ code: 'tool_failed' });
+      expect(JSON.stringify(task?.result)).toContain('1 failed');
     });
 
     it('a long call the transcript does not show returned is still closed as not run', async () => {

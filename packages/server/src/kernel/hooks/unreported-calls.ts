@@ -30,17 +30,18 @@ function hasReturned(call: HookedRanCall): boolean {
 }
 
 /**
- * Closes the calls the agent was allowed but never reported (its own
- * permission flow refused them, or it stopped): failed `not_run`, so the
- * turn can end and the story says they did not run. A call the agent's
+ * Closes the calls the agent was allowed but never reported: failed
+ * `not_run` when its transcript does not show them returned (the agent
+ * stopped before them), so the turn can end and the story says they did
+ * not run. A call the agent's
  * transcript shows succeeded did run, its report lost or still on its way:
  * it is committed with what the transcript shows instead. A call the
  * transcript shows returned without saying how (a Codex call that is no
  * exec: a patch, an MCP tool) may have run: it fails `outcome_unknown`,
  * which its report, should it come after all, corrects. The calls of an
  * agent whose hooks carry no call id are matched by tool and input (see
- * {@link idlessRowCalls}). A failed result
- * proves nothing (the agent's own refusal of a call reads the same). A stop
+ * {@link idlessRowCalls}). A failed result proves nothing either (the
+ * agent's own refusal of a call reads the same): `outcome_unknown`. A stop
  * that carries no transcript (`ranCalls` undefined: the agent named none,
  * or its client could not read it) says nothing of any call, so each
  * unreported one fails `outcome_unknown` too, never `not_run`.
@@ -86,8 +87,9 @@ export async function closeUnreported(
 
 /**
  * Why an unreported claimed call is closed, by what the stop's transcript
- * showed of it: no transcript at all (`none`), the call returned without an
- * outcome (it may have run), or not returned, or failed (it did not run).
+ * showed of it: no transcript at all (`none`), or the call returned without
+ * an outcome or failed (the agent's own refusal reads the same as a call
+ * that ran and failed): it may have run; else it did not return, nor run.
  */
 function unreportedError(
   agent: string,
@@ -103,6 +105,12 @@ function unreportedError(
     return {
       code: OUTCOME_UNKNOWN,
       detail: `${agent} did not report this call, and its transcript shows it returned without saying whether it succeeded: it may have run`,
+    };
+  }
+  if (shown !== undefined && shown.outcome === 'failed') {
+    return {
+      code: OUTCOME_UNKNOWN,
+      detail: `${agent} did not report this call, and its transcript shows it returned failed, as the agent's own refusal of it would: it may have run`,
     };
   }
   return { code: 'not_run', detail: `${agent} did not report running this call` };
