@@ -73,6 +73,8 @@ export const revokeCredentialOperation = implement(
       idOrToken: input.credential_id,
       workspaceId: principal.workspace_id,
       principal: principalName(principal),
+      // A workspace left with no admin could not be governed through the API again.
+      keepAnAdmin: true,
     });
   },
 );

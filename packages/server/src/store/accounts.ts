@@ -327,7 +327,8 @@ export async function revokeActiveCredential(
   tx: Tx,
   options: { idOrToken: string; workspaceId?: string | undefined },
 ): Promise<
-  Pick<CredentialTable, 'id' | 'kind' | 'agent_application_id' | 'workspace_id'> | undefined
+  | Pick<CredentialTable, 'id' | 'kind' | 'role' | 'agent_application_id' | 'workspace_id'>
+  | undefined
 > {
   return tx[SQL].db
     .updateTable('credentials')
@@ -342,7 +343,7 @@ export async function revokeActiveCredential(
     .$if(options.workspaceId !== undefined, (qb) =>
       qb.where('workspace_id', '=', options.workspaceId!),
     )
-    .returning(['id', 'kind', 'agent_application_id', 'workspace_id'])
+    .returning(['id', 'kind', 'role', 'agent_application_id', 'workspace_id'])
     .executeTakeFirst();
 }
 

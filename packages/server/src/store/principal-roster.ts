@@ -68,3 +68,21 @@ export async function memberCredentialStates(
     .execute();
   return new Map(rows.map((row) => [row.id, { revoked: row.revoked_at !== null }]));
 }
+
+/**
+ * Whether a workspace still has an active admin member credential. A credential of a removed
+ * application counts as revoked, as authentication reads it.
+ */
+export async function hasActiveAdmin(reader: Reader, workspaceId: string): Promise<boolean> {
+  const remaining = await reader[SQL].db
+    .selectFrom('credentials')
+    .leftJoin('agent_applications', 'agent_applications.id', 'credentials.agent_application_id')
+    .select('credentials.id')
+    .where('credentials.workspace_id', '=', workspaceId)
+    .where('credentials.kind', '=', 'member')
+    .where('credentials.role', '=', 'admin')
+    .where('credentials.revoked_at', 'is', null)
+    .where('agent_applications.removed_at', 'is', null)
+    .executeTakeFirst();
+  return remaining !== undefined;
+}

@@ -3,10 +3,12 @@ import {
   countActiveMembersOf,
   forgetCredentials,
   hasActiveExecutor,
+  lockWorkspaceRow,
   revokeActiveCredential,
 } from '../../store/accounts.js';
 import { anyApplicationRemoved, markApplicationRemoved } from '../../store/applications.js';
 import { carryApprovals } from '../../store/approvals.js';
+import { hasActiveAdmin } from '../../store/principal-roster.js';
 import { runningRunIdsOf, runningRunsOfRemovedApplications } from '../../store/runs.js';
 import type { Store, Tx } from '../../store/store.js';
 import { clearAddressee } from '../../store/tasks.js';
@@ -74,17 +76,38 @@ async function readdressHeldRows(
  * Revokes a credential named by its id or its token (within a workspace when
  * one is given). Revoking an application's last active executor credential
  * readdresses the rows held for that application to nobody instead of
- * failing them. The credential stops working on its next request.
- * @throws AirlockError credential_not_found when no active credential matches.
+ * failing them. The credential stops working on its next request. With
+ * `keepAnAdmin` (the member plane), the workspace's last active admin member
+ * credential is refused: no one would be left to make credentials or set
+ * policy through the API. The operator's local `airlock token revoke` leaves
+ * it out, since the operator can always make a new admin from the store.
+ * @throws AirlockError credential_not_found when no active credential matches;
+ *   last_admin (409) when `keepAnAdmin` and it is the last active admin.
  */
 export async function revokeCredentialAndReaddress(
   store: Store,
-  options: { idOrToken: string; workspaceId?: string | undefined; principal: string },
+  options: {
+    idOrToken: string;
+    workspaceId?: string | undefined;
+    principal: string;
+    keepAnAdmin?: boolean;
+  },
 ): Promise<Revocation> {
   const revocation = await store.transaction(async (tx) => {
     const credential = await revokeActiveCredential(tx, options);
     if (!credential) {
       throw new AirlockError('credential_not_found', 'no such active credential in this workspace');
+    }
+    if (options.keepAnAdmin === true && credential.role === 'admin') {
+      // Locked after the update: two admins revoking each other take turns here, and the second
+      // counts the first's revocation (and the lock is taken in the order a commit takes it).
+      await lockWorkspaceRow(tx, credential.workspace_id);
+      if (!(await hasActiveAdmin(tx, credential.workspace_id))) {
+        throw new AirlockError(
+          'last_admin',
+          `credential ${credential.id} is the workspace's last active admin; make another admin member credential first (role admin), then revoke this one`,
+        );
+      }
     }
     recordCredentialRevoked(tx, {
       workspaceId: credential.workspace_id,
