@@ -1,6 +1,6 @@
 /** How the segment walker reads a line: which shell runs it, and how much it may read. */
 import type { LexedLine, ShellWord } from './lexed-line.js';
-import { type LineShell, lexShellLine } from './shell-lexer.js';
+import { type LineShell, lexShellLine } from './shell-readings.js';
 import { type ActionTag, UNREAD_COMMAND_TAGS } from './tags.js';
 import { push, type Walk } from './walk.js';
 

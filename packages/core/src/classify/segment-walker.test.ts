@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyShellSegments, shellWalkTargets } from './segment-walker.js';
-import { lexShellLine } from './shell-lexer.js';
+import { lexShellLine } from './shell-readings.js';
 import { orderedTags, UNREAD_COMMAND_TAGS } from './tags.js';
 
 /** The tags of every segment, read past classifyShellCommand's length bound. */

@@ -1,7 +1,7 @@
 import { CaseClauses, type PatternReader } from './case-clauses.js';
 import { ConditionalTest } from './conditional-test.js';
 import { arithmeticProblem } from './expansion-checks.js';
-import { ExpansionReader, PARAMETER_QUOTE_PROBLEM } from './expansion-reader.js';
+import { ExpansionReader } from './expansion-reader.js';
 import { inputProblem, type PendingHeredoc, readHeredocBodies } from './heredocs.js';
 import {
   emptySegment,
@@ -15,7 +15,9 @@ import {
   arithmeticCommandEnd,
   conditionalOperator,
   opensConditional,
+  opensShortForm,
   Parentheses,
+  startsZshBody,
 } from './shell-syntax.js';
 
 export type { LexedLine, LexedSegment, ShellRedirection, ShellWord };
@@ -23,7 +25,7 @@ export type { LexedLine, LexedSegment, ShellRedirection, ShellWord };
 const SEPARATORS = ['&&', '||', ';;', '|&', ';', '|', '&', '\n'];
 
 /** How a lexer reads what shells read apart; every lexer reading the line shares it. */
-interface Reading {
+export interface Reading {
   /** False to read the word after `[[ x =~` as any other word (see readRegexText). */
   readonly regexes?: false;
   /** True to read a double-quoted `${...}` as sh does (see PARAMETER_QUOTE_PROBLEM). */
@@ -67,6 +69,10 @@ class Lexer extends ExpansionReader {
   };
 
   private readonly closer: ')' | null;
+  /** The word before was the `]]` that ended a `[[` test. */
+  private testEnded = false;
+  /** The command holds an `if`, `while` or `until` (see startsZshBody). */
+  private shortForm = false;
 
   /** Reads `source` from `start`; a nested lexer stops at its closing parenthesis. */
   constructor(source: string, options: LexerOptions = {}) {
@@ -183,12 +189,27 @@ class Lexer extends ExpansionReader {
     this.current.finishInto(words);
     this.current.clear();
     if (words.length === before) return;
+    if (this.startsZshBody(words)) return;
+    const testing = this.test.active;
     const took = this.test.afterWord(words.at(-1)!);
+    this.testEnded = testing && !this.test.active;
     if (took !== null) this.readRegexText(took.from, took.problem);
     const step = this.cases.afterWord(words);
     if (step === 'no_in') this.problems.push('case without in');
     // `case x in`: the patterns and lists after it are commands of their own.
     if (step === 'patterns_start') this.pushSegment();
+  }
+
+  /** zsh's short forms (see startsZshBody): the body is a command of its own; bash refuses the line. */
+  private startsZshBody(words: ShellWord[]): boolean {
+    const seen = { test: this.testEnded, keyword: this.shortForm };
+    if (opensShortForm(words.at(-1)!)) this.shortForm = true;
+    if (!startsZshBody(words, seen)) return false;
+    this.problems.push("words after a condition, a body of zsh's short if or while");
+    const word = words.pop()!;
+    this.pushSegment();
+    this.segment.words.push(word);
+    return true;
   }
 
   private endSegment(): void {
@@ -209,6 +230,8 @@ class Lexer extends ExpansionReader {
     }
     this.segment = emptySegment();
     this.test.end();
+    this.testEnded = false;
+    this.shortForm = false;
   }
 
   /**
@@ -314,65 +337,9 @@ class Lexer extends ExpansionReader {
   }
 }
 
-/** Reads `source` once, as `reading` says. */
-function lexOnce(source: string, reading: Reading = {}): LexedLine {
+/** Reads `source` once, as `reading` says (shell-readings.ts combines readings). */
+export function lexOnce(source: string, reading: Reading = {}): LexedLine {
   const lexer = new Lexer(source, reading);
   lexer.run();
   return { segments: lexer.segments, problems: lexer.problems };
-}
-
-/**
- * Two readings of one line as one: the second's commands that the first
- * holds already are left out, so a command or `$(...)` is walked once.
- */
-function bothReadings(first: LexedLine, second: LexedLine): LexedLine {
-  const key = (segment: LexedSegment) => JSON.stringify(segment);
-  const known = new Set(first.segments.map(key));
-  const substitutions = new Set(first.segments.flatMap((segment) => segment.substitutions));
-  const added = second.segments
-    .filter((segment) => !known.has(key(segment)))
-    .map((segment) => ({
-      ...segment,
-      substitutions: segment.substitutions.filter((source) => !substitutions.has(source)),
-    }));
-  return {
-    segments: [...first.segments, ...added],
-    problems: [...first.problems, ...second.problems],
-  };
-}
-
-/** Which shell runs a line: bash, or a POSIX sh such as dash that may be bash too. */
-export type LineShell = 'bash' | 'sh';
-
-/**
- * A line read as bash reads it and, where sh ends a `${...}` elsewhere, as
- * sh reads it too; a line sh runs is also read as POSIX sh reads bash's own
- * syntax (`sh -c '[[ x || rm -rf y ]]'` runs rm in dash).
- */
-function lexAsShells(source: string, shell: LineShell): LexedLine {
-  const bash = lexOnce(source);
-  if (shell === 'sh') return bothReadings(bash, lexOnce(source, POSIX_SH));
-  if (!bash.problems.includes(PARAMETER_QUOTE_PROBLEM)) return bash;
-  return bothReadings(bash, lexOnce(source, { posixParameters: true }));
-}
-
-const POSIX_SH: Reading = { posixParameters: true, posixShell: true };
-
-/** Why a line holding a NUL is unknown: which reading runs depends on how it reaches the shell. */
-const NUL_PROBLEM = 'a NUL byte, which bash drops from its input and an argument ends at';
-
-/**
- * Reads a shell command line into simple commands for classification. Never
- * throws: what it cannot read is listed in `problems`, and the caller treats
- * the line as unknown. A line holding a NUL is read twice, with its NULs
- * removed (bash and sh drop them from the input they read, so `r\0m` fed
- * to them runs `rm`) and cut at the first (where it is passed as an
- * argument), and is unknown.
- */
-export function lexShellLine(source: string, shell: LineShell = 'bash'): LexedLine {
-  const nul = source.indexOf('\0');
-  if (nul < 0) return lexAsShells(source, shell);
-  const dropped = lexAsShells(source.replaceAll('\0', ''), shell);
-  const line = bothReadings(dropped, lexAsShells(source.slice(0, nul), shell));
-  return { segments: line.segments, problems: [NUL_PROBLEM, ...line.problems] };
 }

@@ -1,4 +1,4 @@
-import { lexShellLine } from './shell-lexer.js';
+import { lexShellLine } from './shell-readings.js';
 
 /** One simple command of a shell line: its words, quotes removed. */
 export type ShellSegment = readonly string[];

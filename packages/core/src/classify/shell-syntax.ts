@@ -195,3 +195,28 @@ export function readAnsiQuoted(source: string, start: number): { text: string; e
   const nul = text.indexOf('\0');
   return { text: nul < 0 ? text : text.slice(0, nul), end };
 }
+
+/** Keywords whose condition zsh may follow with a `{ LIST }` body. */
+const SHORT_FORMS = new Set(['if', 'elif', 'while', 'until']);
+
+/**
+ * Whether the last of a command's `words` starts a body zsh runs where
+ * bash refuses the line: any word after a test's `]]` (`if [[ x ]] {
+ * LIST }`), a `{` after an `if`, `while` or `until` condition's first word
+ * (`while true { LIST }`, also behind a wrapper), and `{ LIST } always {
+ * LIST }`. `seen` says whether an earlier word was such a keyword.
+ */
+export function startsZshBody(
+  words: readonly { readonly text: string }[],
+  seen: { readonly test: boolean; readonly keyword: boolean },
+): boolean {
+  if (seen.test) return true;
+  if (words.at(-1)?.text !== '{' || words.length < 3) return false;
+  const always = words.length === 3 && words[0]!.text === '}' && words[1]!.text === 'always';
+  return always || (seen.keyword && !SHORT_FORMS.has(words.at(-2)!.text));
+}
+
+/** Whether `word` is a keyword whose condition zsh may follow with a `{ LIST }` body. */
+export function opensShortForm(word: { readonly text: string }): boolean {
+  return SHORT_FORMS.has(word.text);
+}

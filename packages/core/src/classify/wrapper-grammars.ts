@@ -83,6 +83,10 @@ const GRAMMARS: Readonly<Record<string, WrapperGrammar>> = {
   },
   setsid: { valued: [], flags: ['c', 'f', 'w', 'ctty', 'fork', 'wait'], alone: 'unknown' },
   chronic: { valued: [], flags: ['e', 'v', 'b'], alone: 'unknown' },
+  // zsh's precommand modifiers and `repeat N COMMAND` run the command after them.
+  noglob: { valued: [], flags: [], alone: 'unknown' },
+  nocorrect: { valued: [], flags: [], alone: 'unknown' },
+  repeat: { valued: [], flags: [], leadingOperands: 1, alone: 'unknown' },
   unbuffer: { valued: [], flags: ['p'], alone: 'unknown' },
   strace: {
     valued: [
