@@ -138,7 +138,11 @@ export async function summarize(
     .map(([round, results]) => ({ round, results }));
   const config = JSON.parse(run.provider) as { kind: string };
   const model = ctx.providers.get(config.kind);
-  const limit = modelRequestSignal(modelStopOf(ctx), turnTimeoutOf(model));
+  const limit = modelRequestSignal(ctx, {
+    runId: run.id,
+    stop: modelStopOf(ctx),
+    timeoutMs: turnTimeoutOf(model),
+  });
   const request: SummaryRequest = {
     runId: run.id,
     input: (JSON.parse(run.input) as { content?: string }).content ?? '',

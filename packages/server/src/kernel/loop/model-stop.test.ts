@@ -8,8 +8,12 @@ import { abortModelRequests, modelStopOf } from './model-stop.js';
 
 /** A chat-completions endpoint that answers `done`; with `hangFirst`, not its first request. */
 async function modelThatHangsOnce(hangFirst = true) {
-  const model = { requests: 0, server: undefined as Server | undefined, url: '' };
+  const model = { requests: 0, dropped: 0, server: undefined as Server | undefined, url: '' };
   model.server = createServer((req, res) => {
+    // The kernel gave up on a request it never read the answer of.
+    res.on('close', () => {
+      if (!res.writableEnded) model.dropped += 1;
+    });
     req.resume();
     req.on('end', () => {
       model.requests += 1;
@@ -62,6 +66,26 @@ for (const backend of await backends()) {
       );
       expect(run).toMatchObject({ state: 'completed', final_answer: 'done' });
       expect(model.requests).toBe(2);
+    });
+
+    it('aborts the model request of a run stopped meanwhile, dropping nothing into the run', async () => {
+      model = await modelThatHangsOnce();
+      d = await deploy(backend, {
+        openai: { baseUrl: model.url, apiKey: 'sk-test', model: 'm', timeoutMs: 600_000 },
+      });
+      const created = await d.member.post(`${d.ws}/runs`, {
+        approval_mode: 'bypass',
+        input: 'hello',
+        provider: { kind: 'openai' },
+      });
+      await waitFor(async () => model!.requests === 1, { what: 'the first model request' });
+      const stopped = await d.member.post(`${d.ws}/runs/${created.body.id}/stop`);
+      expect(stopped.body).toMatchObject({ state: 'canceled' });
+      await waitFor(async () => model!.dropped === 1, { what: 'the request to be dropped' });
+      await d.airlock.kernel.idle();
+      const run = (await d.member.get(`${d.ws}/runs/${created.body.id}`)).body;
+      expect(run).toMatchObject({ state: 'canceled', error: null, round: 0 });
+      expect(model.requests).toBe(1);
     });
 
     it("leaves nothing listed on the kernel's stop once a round is answered", async () => {

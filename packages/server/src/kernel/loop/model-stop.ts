@@ -29,6 +29,9 @@ export function abortModelRequests(ctx: KernelContext): void {
   stops.delete(ctx);
 }
 
+/** Per kernel, the model request it has in flight for each run. */
+const inFlight = new WeakMap<KernelContext, Map<string, AbortController>>();
+
 /** The signal of one model request, and what to call once it is answered. */
 export interface ModelRequestSignal {
   signal: AbortSignal;
@@ -36,27 +39,54 @@ export interface ModelRequestSignal {
   done(): void;
 }
 
+/** One model request of a run: what aborts it besides its run ending. */
+export interface ModelRequest {
+  runId: string;
+  /** The kernel's stop ({@link modelStopOf}). */
+  stop: AbortSignal;
+  timeoutMs: number;
+}
+
 /**
- * A signal for one model request: aborted at its time limit (a `TimeoutError`,
- * as `AbortSignal.timeout` gives) or when the kernel stops. Not
+ * A signal for one model request of a run: aborted at its time limit (a
+ * `TimeoutError`, as `AbortSignal.timeout` gives), when the kernel stops, or
+ * when the run ends meanwhile ({@link abortRunModelRequest}). Not
  * `AbortSignal.any`: on Node 20 each signal it makes stays listed on the
  * long-lived stop signal, one more for every round the kernel ever asked.
  */
-export function modelRequestSignal(stop: AbortSignal, timeoutMs: number): ModelRequestSignal {
-  const request = new AbortController();
+export function modelRequestSignal(ctx: KernelContext, request: ModelRequest): ModelRequestSignal {
+  const { stop } = request;
+  const controller = new AbortController();
   const timer = setTimeout(() => {
-    request.abort(new DOMException('the model request timed out', 'TimeoutError'));
-  }, timeoutMs);
+    controller.abort(new DOMException('the model request timed out', 'TimeoutError'));
+  }, request.timeoutMs);
   // As AbortSignal.timeout's: a pending limit alone does not keep the process alive.
   timer.unref();
-  const onStop = () => request.abort(stop.reason);
+  const onStop = () => controller.abort(stop.reason);
   if (stop.aborted) onStop();
   else stop.addEventListener('abort', onStop, { once: true });
+  let runs = inFlight.get(ctx);
+  if (!runs) {
+    runs = new Map();
+    inFlight.set(ctx, runs);
+  }
+  runs.set(request.runId, controller);
   return {
-    signal: request.signal,
+    signal: controller.signal,
     done() {
       clearTimeout(timer);
       stop.removeEventListener('abort', onStop);
+      if (runs.get(request.runId) === controller) runs.delete(request.runId);
     },
   };
+}
+
+/**
+ * Aborts the model request this kernel has in flight for a run that just
+ * ended (a stop, an abandon): its answer would only be dropped, and the
+ * endpoint goes on generating (and billing) it until the round's time limit.
+ * Another kernel sharing the database finishes its own request.
+ */
+export function abortRunModelRequest(ctx: KernelContext, runId: string): void {
+  inFlight.get(ctx)?.get(runId)?.abort(new Error('the run ended'));
 }

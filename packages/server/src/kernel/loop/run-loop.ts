@@ -41,6 +41,7 @@ function providerOf(
 
 /** One request of a round: the provider asked, the run, what it read, and what aborts it besides its time. */
 interface ModelAsk {
+  ctx: KernelContext;
   model: ModelProvider | undefined;
   config: { kind: string };
   run: RunTable;
@@ -50,6 +51,7 @@ interface ModelAsk {
 }
 
 async function askModel({
+  ctx,
   model,
   config,
   run,
@@ -58,7 +60,13 @@ async function askModel({
 }: ModelAsk): Promise<ProviderRound | ProviderError> {
   // An inline provider answers inside the unit of work: it gets no timer to arm and disarm.
   const request =
-    model && !model.inline ? modelRequestSignal(stop ?? NEVER_ABORTED, turnTimeoutOf(model)) : null;
+    model && !model.inline
+      ? modelRequestSignal(ctx, {
+          runId: run.id,
+          stop: stop ?? NEVER_ABORTED,
+          timeoutMs: turnTimeoutOf(model),
+        })
+      : null;
   try {
     if (!model) throw new ProviderError('provider_unknown', `no provider ${config.kind}`);
     return await model.nextRound(config, {
@@ -189,7 +197,7 @@ export async function advanceInline(ctx: KernelContext, tx: Tx, run: RunTable): 
       await endRun(tx, run, { state: 'failed', error: stuck, principal: 'kernel' });
       continue;
     }
-    const outcome = await askModel({ model, config, run, reading });
+    const outcome = await askModel({ ctx, model, config, run, reading });
     await applyRound(ctx, tx, run, reading.fed, outcome);
   }
   return true;
@@ -292,7 +300,7 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
   // A model stuck on refusals is not asked again: the run ends in the unit below.
   const asked = stuck
     ? { end: stuck }
-    : { outcome: await askModel({ model, config, run: leased, reading, stop }) };
+    : { outcome: await askModel({ ctx, model, config, run: leased, reading, stop }) };
   if (stop.aborted) {
     await handBackModelTurn(ctx, leased, owner);
     return;

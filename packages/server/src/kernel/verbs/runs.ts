@@ -8,6 +8,7 @@ import { currentProfileConfiguration } from '../../store/profiles.js';
 import type { RunLoop, RunTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
+import { abortRunModelRequest } from '../loop/model-stop.js';
 import { advanceInline } from '../loop/run-loop.js';
 import { endRun, RUN_START, startRun } from '../machines/run-machine.js';
 import { lockRun, readRun } from '../machines/run-state.js';
@@ -384,6 +385,8 @@ export async function stopRun(
     } else {
       await endRun(tx, run, { state: 'canceled', principal: who });
     }
+    // A round this kernel is asking for the run would only be dropped: its request stops now.
+    tx.afterCommit(() => abortRunModelRequest(ctx, runId));
     return runView(run);
   });
 }
