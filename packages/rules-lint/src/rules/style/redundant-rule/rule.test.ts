@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { decide, validateProfileConfiguration } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
 import { lintFixture, lintWith } from '../../testing.js';
 import { redundantRule } from './rule.js';
@@ -48,5 +49,28 @@ describe('redundant-rule', () => {
         finding.severity,
       ]),
     ).toEqual([['/1', 'warning']]);
+  });
+  it('keeps a deny whose reason a deny naming an alias in between would replace', () => {
+    const profile = {
+      approval_mode: 'rules',
+      tool_names: ['bash', 'shell'],
+      tool_aliases: { shell: 'bash' },
+      approval_rules: [
+        { tool: 'bash', path: 'command', match: 'rm *', verdict: 'deny', reason: 'R' },
+        { tool: 'shell', verdict: 'deny', reason: 'S' },
+        { tool: 'bash', verdict: 'deny', reason: 'R' },
+      ],
+    };
+    expect(lintWith(redundantRule, JSON.stringify(profile))).toEqual([]);
+    // The kernel's evaluator: a call made by the alias reads rule 0's reason, and rule 1's without it.
+    const detail = (rules: unknown[]) => {
+      const validated = validateProfileConfiguration({ ...profile, approval_rules: rules });
+      if (!validated.ok) throw new Error('the profile is valid');
+      const call = { toolName: 'shell', toolInput: { command: 'rm x' } };
+      return decide(validated.value.policy, { mode: 'rules', origin: 'model', ...call }).error
+        ?.detail;
+    };
+    expect(detail(profile.approval_rules)).toBe('R');
+    expect(detail(profile.approval_rules.slice(1))).toBe('S');
   });
 });

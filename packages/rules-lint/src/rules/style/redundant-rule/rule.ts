@@ -1,3 +1,4 @@
+import { withAliasTargets } from '../../../analysis/aliased-calls.js';
 import { CoverIndex } from '../../../analysis/cover-index.js';
 import { UndecidedTally } from '../../../analysis/incomplete.js';
 import { ruleImplies } from '../../../analysis/rule-containment.js';
@@ -10,12 +11,14 @@ import type { LintReport, LintRule } from '../../lint-rule.js';
  * True when removing `subject` leaves every denial detail the same, given
  * `cover` matches all its calls: an earlier cover is always the first
  * matching deny; a later cover with the same nonempty reason reads the same,
- * provided no deny in between could match with another reason.
+ * provided no deny in between could match with another reason (also a call
+ * made by an alias, which a deny binds by either name).
  */
 function denialUnchanged(
   subject: RuleEntry,
   cover: RuleEntry,
   denies: readonly RuleEntry[],
+  toolAliases: Readonly<Record<string, string>>,
 ): boolean {
   if (cover.index < subject.index) return true;
   if (!subject.reason || subject.reason !== cover.reason) return false;
@@ -24,7 +27,7 @@ function denialUnchanged(
       other.index > subject.index &&
       other.index < cover.index &&
       other.reason !== subject.reason &&
-      sharesTool(subject, other),
+      sharesTool(withAliasTargets(subject, toolAliases), withAliasTargets(other, toolAliases)),
   );
 }
 
@@ -49,11 +52,11 @@ export const redundantRule: LintRule = {
       'A final catch-all allow (`{"tool": "*", "verdict": "allow"}` as the last rule) is the spec\'s idiom for "grant what nothing else decides": allow rules implied only by it are not reported; one info finding on the catch-all lists them instead. ' +
       "Rule A is implied by rule B when tools(A) ⊆ tools(B) (every alternative of A inside the union of B's alternatives, decided exactly), and either B has no path, " +
       'or both have the same path and L(A.match) ⊆ L(B.match), a missing match meaning `*`. For deny rules the reason rides on the refusal, so A is reported only ' +
-      'when B comes first, or both carry the same nonempty reason and no deny rule between them that may share a tool carries another. When A and B imply each other, only the later one is reported.',
+      'when B comes first, or both carry the same nonempty reason and no deny rule between them that may share a tool carries another (a deny naming an alias in `tool_aliases` shares the tool the alias resolves to: it binds a call made by that name). When A and B imply each other, only the later one is reported.',
     bad: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "*rm -rf /*", "verdict": "deny", "reason": "not the root"}\n]',
     good: '[\n  {"tool": "bash", "path": "command", "match": "*rm -rf*", "verdict": "deny", "reason": "no recursive deletes"},\n  {"tool": "bash", "path": "command", "match": "*git push*--force*", "verdict": "deny", "reason": "no force push"}\n]',
   },
-  check({ rules, listLength }) {
+  check({ rules, listLength, toolAliases }) {
     const budget = new WorkBudget(RULE_WORK_UNITS);
     const undecided = new UndecidedTally('redundant-rule', budget, 'rules');
     return withWorkBudget(budget, () => {
@@ -79,7 +82,7 @@ export const redundantRule: LintRule = {
             other !== catchAll &&
             ruleImplies(subject, other) === true &&
             !(other.index > subject.index && ruleImplies(other, subject) === true) &&
-            (subject.verdict !== 'deny' || denialUnchanged(subject, other, group)),
+            (subject.verdict !== 'deny' || denialUnchanged(subject, other, group, toolAliases)),
         );
         undecided.note(subject, cover !== undefined);
         if (!cover) {

@@ -1,5 +1,4 @@
-import { matchGlob } from '@airlock/core';
-import type { RuleEntry } from '../../../analysis/rule-entry.js';
+import { withAliasTargets } from '../../../analysis/aliased-calls.js';
 import { callsMayIntersect } from '../../../analysis/sample-calls.js';
 import type { LintReport, LintRule } from '../../lint-rule.js';
 
@@ -29,15 +28,9 @@ export const askNoopInAskMode: LintRule = {
     const reports: LintReport[] = [];
     for (const entry of rules) {
       if (entry.verdict !== 'ask' || entry.origin !== 'model') continue;
-      const asResolved = resolvedByAliases(entry, toolAliases);
-      if (
-        allows.some(
-          (allow) =>
-            callsMayIntersect(entry, allow) ||
-            (asResolved !== undefined && callsMayIntersect(asResolved, allow)),
-        )
-      )
-        continue;
+      // An ask naming an alias also parks the calls made by it, which an allow sees resolved.
+      const binding = withAliasTargets(entry, toolAliases);
+      if (allows.some((allow) => callsMayIntersect(binding, allow))) continue;
       reports.push({
         pointer: `${entry.pointer}/verdict`,
         message:
@@ -53,19 +46,3 @@ export const askNoopInAskMode: LintRule = {
     return reports;
   },
 };
-
-/**
- * An ask rule as an aliased call meets the allows: an ask naming the name a
- * call was made by binds it, while an allow sees the name the alias resolves
- * to. The rule with its tool replaced by the targets of the aliases it
- * names, or undefined when it names none.
- */
-function resolvedByAliases(
-  entry: RuleEntry,
-  toolAliases: Readonly<Record<string, string>>,
-): RuleEntry | undefined {
-  const targets = Object.entries(toolAliases)
-    .filter(([alias]) => entry.alternatives.some((alternative) => matchGlob(alternative, alias)))
-    .map(([, target]) => target);
-  return targets.length === 0 ? undefined : { ...entry, alternatives: [...new Set(targets)] };
-}
