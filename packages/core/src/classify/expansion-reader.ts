@@ -180,11 +180,12 @@ export abstract class ExpansionReader extends QuotingReader {
         this.problems.push(PARAMETER_QUOTE_PROBLEM);
         if (!this.posixParameters) paired = !paired;
         this.index++;
-      } else if (quoted && (char === '$' || char === '`')) {
-        // Bash runs a `$(...)` even between paired single quotes here (`"${x:-'$(ls)'}"`).
-        this.expansion(true);
       } else if (paired) {
+        // Between paired quotes only the end is looked for: a `$(...)` bash runs there
+        // (`"${x:-'$(ls)'}"`) is read by the sh reading, where the quotes are characters.
         this.index++;
+      } else if (quoted && (char === '$' || char === '`')) {
+        this.expansion(true);
       } else if (!quoted && (char === '<' || char === '>') && source[this.index + 1] === '(') {
         this.substitution(this.index + 2, '(');
       } else if (!this.quotedPart(char)) {
