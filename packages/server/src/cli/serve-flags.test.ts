@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDuration } from '@airlock/core';
@@ -7,6 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_NODE_ARGS } from '../testing/cli-entry.js';
 
 const root = mkdtempSync(join(tmpdir(), 'airlock-serve-flags-'));
+// A file where a data directory would go.
+writeFileSync(join(root, 'a-file'), '');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 
@@ -90,6 +92,14 @@ describe('airlock serve refuses a value its setting cannot take, before opening 
     [
       ['--model-base-urls', 'http://llm.internal/v1#s3cret'],
       '--model-base-urls entry wants a base URL without a query or fragment (the provider adds /chat/completions to it), not "http://llm.internal/v1#…"',
+    ],
+    [
+      ['--data-dir', join(root, 'a-file')],
+      `--data-dir wants a directory (made if missing), not "${join(root, 'a-file')}": ${join(root, 'a-file')} is a file`,
+    ],
+    [
+      ['--data-dir', join(root, 'a-file', 'sub')],
+      `--data-dir wants a directory (made if missing), not "${join(root, 'a-file', 'sub')}": ${join(root, 'a-file')} is a file`,
     ],
     [['--bogus'], "Unknown option '--bogus'"],
     [

@@ -1,4 +1,6 @@
 import { lookup } from 'node:dns/promises';
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { type DurationBounds, parseDuration, shownKernelUrl } from '@airlock/core';
 import type { RateLimitOptions } from '../api/rate-limit.js';
 import { DEFAULT_MAX_FEEDS } from '../feed/credential-watch.js';
@@ -149,6 +151,31 @@ function modelBaseUrl(text: string, source: string): string {
 }
 
 /**
+ * Reads `--data-dir`: a directory, or a path where one can be made. A file
+ * there (or in place of one of its parents) made serve fail later with only
+ * `EEXIST` or `ENOTDIR` from mkdir; it is refused before anything opens.
+ * @throws ServeUsageError naming the flag or variable and the file in the way.
+ */
+function dataDir(found: Setting | undefined): string {
+  if (!found) return '.airlock';
+  for (let path = resolve(found.text); ; path = dirname(path)) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(path).isDirectory();
+    } catch (error) {
+      // Missing (or under a file): its parent says. Anything else is the start's to say.
+      const { code } = error as NodeJS.ErrnoException;
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(path) !== path) continue;
+      return found.text;
+    }
+    if (isDirectory) return found.text;
+    throw new ServeUsageError(
+      `${found.source} wants a directory (made if missing), not "${found.text}": ${path} is a file`,
+    );
+  }
+}
+
+/**
  * Checks `--database-url`: a `postgres://` or `postgresql://` URL. Anything
  * else (a MySQL `DATABASE_URL` another program set, a bare word) was handed
  * to the PostgreSQL driver, which read a host out of it and failed to reach it.
@@ -238,7 +265,7 @@ export function readServeSettings(values: Values, env: NodeJS.ProcessEnv): Serve
     port: port ? wholeNumber(port, 0, 65_535, 'a port number from 0 to 65535') : 4820,
     host: host?.text ?? '127.0.0.1',
     hostSource: host?.source ?? '--host',
-    dataDir: get('data-dir', 'AIRLOCK_DATA_DIR')?.text ?? '.airlock',
+    dataDir: dataDir(get('data-dir', 'AIRLOCK_DATA_DIR')),
     databaseUrl: databaseUrl(get('database-url', 'DATABASE_URL')),
     durability: checked(() => parseDurability(durabilityText?.text, durabilityText?.source)),
     parkTtlMs: duration(values, env, 'park-ttl', 'AIRLOCK_PARK_TTL') ?? DEFAULT_PARK_TTL_MS,
