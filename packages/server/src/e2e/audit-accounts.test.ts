@@ -66,6 +66,13 @@ for (const backend of all) {
         after: { label: 'Carl' },
       });
       expect(changes[1].detail).toBe(`relabelled member credential ${id} from "Carl-x" to "Carl"`);
+      // A revocation says what was revoked (its role above all), not only its id.
+      expect(changes[2].policy).toMatchObject({
+        scope: 'credential',
+        before: { kind: 'member', agent_application_id: null, role: 'approver', label: 'Carl' },
+      });
+      expect(changes[2].policy).not.toHaveProperty('after');
+      expect(changes[2].detail).toBe(`revoked approver member credential ${id} (Carl)`);
       expect(JSON.stringify(changes)).not.toContain(made.body.token);
       // A refused change is no change: nothing more is recorded.
       expect((await d.member.post(`${d.ws}/credentials/${id}/revoke`)).status).toBe(404);

@@ -327,7 +327,10 @@ export async function revokeActiveCredential(
   tx: Tx,
   options: { idOrToken: string; workspaceId?: string | undefined },
 ): Promise<
-  | Pick<CredentialTable, 'id' | 'kind' | 'role' | 'agent_application_id' | 'workspace_id'>
+  | Pick<
+      CredentialTable,
+      'id' | 'kind' | 'role' | 'label' | 'agent_application_id' | 'workspace_id'
+    >
   | undefined
 > {
   return tx[SQL].db
@@ -343,7 +346,7 @@ export async function revokeActiveCredential(
     .$if(options.workspaceId !== undefined, (qb) =>
       qb.where('workspace_id', '=', options.workspaceId!),
     )
-    .returning(['id', 'kind', 'role', 'agent_application_id', 'workspace_id'])
+    .returning(['id', 'kind', 'role', 'label', 'agent_application_id', 'workspace_id'])
     .executeTakeFirst();
 }
 

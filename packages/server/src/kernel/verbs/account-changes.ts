@@ -49,7 +49,9 @@ function recordAccountChange(
 }
 
 /** What a credential is, as its records show it (never its token). */
-function credentialFacts(credential: CredentialInfo): Record<string, unknown> {
+function credentialFacts(
+  credential: Pick<CredentialInfo, 'kind' | 'agent_application_id' | 'role' | 'label'>,
+): Record<string, unknown> {
   return {
     kind: credential.kind,
     agent_application_id: credential.agent_application_id,
@@ -89,17 +91,29 @@ export function recordCredentialRelabelled(
   });
 }
 
-/** Records a credential's revocation. */
+/**
+ * Records a credential's revocation, with what it was (its kind, application, role and label):
+ * the trail shows that an admin was revoked, and under which name, once its row reads revoked.
+ */
 export function recordCredentialRevoked(
   tx: Tx,
-  options: { workspaceId: string; principal: string; credentialId: string; kind: string },
+  options: {
+    workspaceId: string;
+    principal: string;
+    credential: Pick<
+      CredentialInfo,
+      'credential_id' | 'kind' | 'agent_application_id' | 'role' | 'label'
+    >;
+  },
 ): void {
+  const { credential } = options;
   recordAccountChange(tx, {
     workspaceId: options.workspaceId,
     principal: options.principal,
     change: 'credential_revoked',
-    ownerId: options.credentialId,
-    detail: `revoked ${options.kind} credential ${options.credentialId}`,
+    ownerId: credential.credential_id,
+    before: credentialFacts(credential),
+    detail: `revoked ${credential.role ? `${credential.role} ` : ''}${credential.kind} credential ${credential.credential_id} (${credential.label})`,
   });
 }
 

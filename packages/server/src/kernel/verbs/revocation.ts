@@ -112,8 +112,7 @@ export async function revokeCredentialAndReaddress(
     recordCredentialRevoked(tx, {
       workspaceId: credential.workspace_id,
       principal: options.principal,
-      credentialId: credential.id,
-      kind: credential.kind,
+      credential: { ...credential, credential_id: credential.id },
     });
     const result: Revocation = {
       credential_id: credential.id,
