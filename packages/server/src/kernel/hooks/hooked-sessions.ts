@@ -278,8 +278,9 @@ async function recordInSession(
       let reported = await report();
       if (!reported && input.task_key === undefined) {
         // No turn to report to (none was opened, or it was pruned): the call ran all the same, and
-        // a new turn's story records it, as a call no hook asked about.
-        await newTurn(ctx, principal, session, key, undefined);
+        // a new turn's story records it, as a call no hook asked about. Its turn_start hook runs
+        // first, as a prompt's would, so the calls that join the turn wait for it.
+        await turnStart(ctx, await newTurn(ctx, principal, session, key, undefined), undefined);
         reported = await report();
       }
       if (!reported) {

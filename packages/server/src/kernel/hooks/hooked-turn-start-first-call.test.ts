@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy } from '../../testing/harness.js';
-import { bashPreTool, postHookEvent } from '../../testing/hooked-events.js';
+import { bashPostTool, bashPreTool, postHookEvent } from '../../testing/hooked-events.js';
 import { backends } from '../../testing/stores.js';
 
 /**
- * A turn opened by a call (its prompt never reached the kernel: the prompt's
- * hook failed and let the agent go on, or is not installed) still passes
+ * A turn opened by a call or its report (its prompt never reached the
+ * kernel: the prompt's hook failed and let the agent go on, or is not
+ * installed) still passes
  * the profile's `turn_start` hook before anything else: its calls are
  * refused `run_busy` until the hook decides, never granted past it.
  */
@@ -53,6 +54,19 @@ for (const backend of all) {
       expect(committed.status).toBe(200);
       const again = await postHookEvent(d, bashPreTool('ls', 'tu-1'));
       expect(again.body).toMatchObject({ verdict: 'allow', run_id: runId });
+    });
+
+    it('runs it too in a turn a report opened, before the calls that join it', async () => {
+      d = await deploy(backend);
+      await d.agent.put('/agent_api/v1/profile/configuration', {
+        approval_mode: 'bypass',
+        lifecycle_hooks: { turn_start: { tool: 'check_turn', timeout_ms: 60_000 } },
+      });
+      const reported = await postHookEvent(d, bashPostTool('ls', 'tu-0', 'succeeded', 'a'));
+      expect(reported.body).toMatchObject({ verdict: 'ack' });
+      const refused = await postHookEvent(d, bashPreTool('ls', 'tu-1'));
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('run_busy');
     });
   });
 }
