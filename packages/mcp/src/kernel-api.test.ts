@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { OWN_WORKSPACE } from '@airlock/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KernelApi, OWN_WORKSPACE } from './kernel-api.js';
+import { KernelApi } from './kernel-api.js';
 
 describe('KernelApi without a workspace id', () => {
   const paths: string[] = [];

@@ -1,4 +1,4 @@
-import { inheritedTraceparent } from '@airlock/core';
+import { inheritedTraceparent, OWN_WORKSPACE } from '@airlock/core';
 import {
   type AirlockError,
   type Call,
@@ -23,13 +23,6 @@ export function hasErrorCode(value: unknown, ...codes: string[]): value is Airlo
 export function isKernelOutage(error: unknown): boolean {
   return isConnectionError(error) || isServerError(error);
 }
-
-/**
- * The workspace path segment by which a credential names its own workspace
- * (the kernel takes it for `credentials.self` alone): a bridge given only
- * tokens learns who each is without a workspace id.
- */
-export const OWN_WORKSPACE = '-';
 
 /** Where the kernel is and who is calling it. */
 export interface KernelAddress {

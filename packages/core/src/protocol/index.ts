@@ -50,6 +50,7 @@ export {
   LeaseSchema,
   LimitSchema,
   ModeSchema,
+  OWN_WORKSPACE,
   RunParams,
   RunStartShape,
   TaskParams,

@@ -14,6 +14,14 @@ export const IdSchema = storableName(
   'an id holds no NUL (U+0000) and no lone surrogate',
 );
 
+/**
+ * The `{workspace_id}` that names the calling credential's own workspace, for
+ * the operations that answer about that credential alone (`credentials.self`):
+ * a client holding only a token learns who it is, and in which workspace,
+ * without knowing the id first. Every other operation refuses it (403).
+ */
+export const OWN_WORKSPACE = '-';
+
 /** `{workspace_id}` in a path. */
 export const WorkspaceParams = { workspace_id: IdSchema };
 /** `{workspace_id}/runs/{run_id}` in a path. */

@@ -1,3 +1,4 @@
+import { OWN_WORKSPACE } from '@airlock/core';
 import { bearerTokenOf } from '@airlock/core/wire';
 import { AirlockError } from '../errors.js';
 import { type ApplicationFence, fencedIn } from '../feed/fence.js';
@@ -40,14 +41,6 @@ export async function authenticateToken(
 }
 
 const PLANE_NAMES = { agent: 'an agent', executor: 'an executor', member: 'a member' } as const;
-
-/**
- * The workspace path segment that names the calling credential's own
- * workspace, where an operation allows it: a client that holds only a token
- * (an MCP bridge given an agent and an executor credential) reads who it is
- * without knowing its workspace id. No workspace id is `-`.
- */
-export const OWN_WORKSPACE = '-';
 
 /**
  * The operations that take {@link OWN_WORKSPACE}: those that answer about the

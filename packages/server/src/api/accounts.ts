@@ -123,6 +123,7 @@ export const selfCredentialOperation = implement(
   async ({ principal }) => ({
     credential_id: principal.credential_id,
     kind: principal.kind,
+    workspace_id: principal.workspace_id,
     agent_application_id: principal.agent_application_id,
     role: principal.role,
     principal: principalName(principal),

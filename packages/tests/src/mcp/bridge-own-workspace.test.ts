@@ -51,6 +51,7 @@ describe('the executor bridge without a workspace', () => {
         expect(answer.status).toBe(200);
         expect(await answer.json()).toMatchObject({
           kind,
+          workspace_id: workspace.id,
           agent_application_id: workspace.appId,
         });
       }

@@ -76,12 +76,13 @@ export const listCredentialsContract = defineContract({
 export const selfCredentialContract = defineContract({
   ...operationRoute('credentials.self'),
   summary:
-    'Who the calling credential is: its id, kind, application, role (members) and the principal its decisions are recorded under',
+    "Who the calling credential is: its id, kind, workspace, application, role (members) and the principal its decisions are recorded under; the workspace id `-` names the credential's own workspace, for this read alone",
   planes: ['agent', 'executor', 'member'],
   input: z.strictObject({ ...WorkspaceParams }),
   output: z.object({
     credential_id: z.string(),
     kind: CredentialKindSchema,
+    workspace_id: z.string(),
     agent_application_id: z.string().nullable(),
     role: MemberRoleSchema.nullable(),
     /** `kind:credential_id`, as decisions and events name their principal. */
