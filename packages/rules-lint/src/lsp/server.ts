@@ -71,11 +71,17 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   const lifecycle = new Lifecycle();
   const analyses = new AnalysisThread();
   const isCurrent = (uri: string, version: number) => documents.get(uri)?.version === version;
+  // Bumped when configs or workspace folders change: every analysis begun before is stale then.
+  let settingsGeneration = 0;
   const lints = new LintCache(
     (document, context) => {
       const version = document.version;
+      const generation = settingsGeneration;
       return lintEditorDocument(document, context, (job) =>
-        analyses.analyse(job, () => isCurrent(document.uri, version)),
+        analyses.analyse(
+          job,
+          () => isCurrent(document.uri, version) && generation === settingsGeneration,
+        ),
       );
     },
     (document) => documentContext(document, options.tools, workspaceFolders),
@@ -166,6 +172,9 @@ export function startLanguageServer(options: LanguageServerOptions): Promise<num
   // clients that can are asked to below): every open document may lint differently now.
   connection.onDidChangeWatchedFiles(() => relintAll());
   function relintAll(): void {
+    // A burst of changes (a checkout, a config saved as it is typed) analyses each document once.
+    settingsGeneration += 1;
+    analyses.dropStale();
     lints.clear();
     for (const document of documents.all()) lintInBackground(document);
   }

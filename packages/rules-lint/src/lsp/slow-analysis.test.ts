@@ -35,6 +35,24 @@ function open(uri: string, text: string, version = 1): Promise<void> {
 const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 describe('the language server while a slow file is analysed', () => {
+  it('analyses an unchanged document once after a burst of config changes, not once per change', async () => {
+    const uri = uriOf('watched.json');
+    await open(uri, PADDED);
+    for (let change = 0; change < 8; change++)
+      await lsp.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: [{ uri: uriOf('rules-lint.config.json'), type: 2 }],
+      });
+    // A document opened after the burst is analysed after whatever the burst left queued.
+    const after = uriOf('after-burst.json');
+    const published = lsp.nextDiagnostics(after);
+    await open(after, SMALL);
+    await published;
+    const analysedBefore = lsp.published.filter((message) => message.uri === uri);
+    // Each change made the analyses under way stale; only the last one's is published.
+    expect(analysedBefore.length).toBeGreaterThanOrEqual(1);
+    expect(analysedBefore.length).toBeLessThanOrEqual(2);
+  }, 120_000);
+
   it('answers a hover on another document before any slow analysis is published', async () => {
     const slow = ['slow-1.json', 'slow-2.json', 'slow-3.json'].map(uriOf);
     const lastSlow = lsp.nextDiagnostics(slow[2]!);
