@@ -214,6 +214,7 @@ for (const backend of all) {
           'commit',
           'lease_lapse',
           'fence',
+          'guardrail_refusal',
           'park_expiry',
           'question_expiry',
           'hook_timeout',

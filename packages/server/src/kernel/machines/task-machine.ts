@@ -163,6 +163,17 @@ export const TASK_VERBS = {
     refusal: 'task_not_waiting',
     actor: 'kernel',
   },
+  guardrail_refusal: {
+    summary:
+      "a granted or approved call not yet handed out that an admin's guardrail added since denies fails approval_denied with the guardrail's reason (read by the model)",
+    from: ['runnable'],
+    to: ['failed'],
+    emits: ['task.denied'],
+    run: 'running',
+    kinds: ['tool'],
+    refusal: 'task_not_waiting',
+    actor: 'kernel',
+  },
   park_expiry: {
     summary:
       "a park nobody decided in time expires (approval_expired), then follows the row's on_failure",

@@ -123,7 +123,7 @@ export async function refuseAtClaim(
 /**
  * Weighs a runnable row against the workspace's guardrails as they stand, in
  * the caller's unit (which holds the run's lock), and fails it when one denies
- * it: `approval_denied` with the guardrail's reason, on `task.failed`, and the
+ * it: `approval_denied` with the guardrail's reason, on `task.denied`, and the
  * run goes on (the model reads the refusal). For every way a granted call is
  * handed out to run: an executor's claim, and an agent taking its own call.
  * Returns the reason, or null when no guardrail denies it (nothing written).
@@ -147,8 +147,7 @@ export async function refuseIfGuarded(
   const moved = await moveTask(
     tx,
     {
-      // The task machine's one kernel move of a call not yet run from runnable to failed.
-      verb: 'fence',
+      verb: 'guardrail_refusal',
       run,
       key: row.key,
       to: 'failed',
@@ -159,7 +158,15 @@ export async function refuseIfGuarded(
         decision: refusedDecision(row, refusal, detail),
         deadline_at: null,
       },
-      event: { type: 'task.failed', data: { error: { code: 'approval_denied', detail } } },
+      event: {
+        type: 'task.denied',
+        data: {
+          matched: [],
+          layer: refusal.layer,
+          layers: [refusal],
+          error: { code: 'approval_denied', detail },
+        },
+      },
       principal: RULE_PRINCIPAL,
       settle: { ctx, run },
     },

@@ -66,8 +66,16 @@ for (const backend of all) {
         const events = (await d.member.get(`${d.ws}/runs/${runId}/events`)).body.events as {
           type: string;
           task_key: string | null;
+          data: { layer?: string; error?: { code: string } };
         }[];
         expect(events.some((e) => e.type === 'task.claimed' && e.task_key === key)).toBe(false);
+        // Recorded as a refusal by policy (the audit trail's "denied by rule"), not a failure.
+        const denied = events.filter((e) => e.type === 'task.denied' && e.task_key === key);
+        expect(denied).toHaveLength(1);
+        expect(denied[0]!.data).toMatchObject({
+          layer: 'rule_set',
+          error: { code: 'approval_denied' },
+        });
       }
 
       // A deployment per case: a claim of the next row must not find another case's rows.
