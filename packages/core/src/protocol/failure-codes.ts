@@ -19,6 +19,8 @@ export const ROW_FAILURE_CODES = [
   'canceled',
   'abandoned',
   'agent_application_removed',
+  'run_write_refused',
+  'refused_rounds_exceeded',
 ] as const;
 
 /** A failure code the kernel writes. */

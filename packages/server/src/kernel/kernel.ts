@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import type { CallTracing } from '../tracing/call-tracing.js';
 import type { KernelContext } from './context.js';
 import { sweepOnce } from './loop/clocks.js';
+import { abortModelRequests } from './loop/model-stop.js';
 import { driveRun } from './loop/run-loop.js';
 import { type RetentionOptions, RetentionPruner } from './retention/retention.js';
 import { prepareSchemaChecks } from './stage/tool-input-schema.js';
@@ -142,9 +143,14 @@ export class Kernel {
     while (this.driving.size > 0) await Promise.allSettled([...this.driving.values()]);
   }
 
-  /** Stops the sweep and waits for in-flight steps to finish. */
+  /**
+   * Stops the sweep and waits for in-flight steps to finish; a step waiting on
+   * a model is aborted first (its round recorded as nothing), so a stop does
+   * not wait for the slowest model.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
+    abortModelRequests(this.context);
     if (this.timer) clearInterval(this.timer);
     await this.sweeping;
     await this.pruner?.stop();
