@@ -14,6 +14,7 @@ import { BLANK } from './quoting-reader.js';
 import {
   arithmeticCommandEnd,
   conditionalOperator,
+  globQualifierCode,
   opensConditional,
   opensShortForm,
   Parentheses,
@@ -142,6 +143,8 @@ class Lexer extends ExpansionReader {
         this.substitution(this.index + 1, '(');
       } else if (char === '(' && this.current.started && this.current.text.endsWith('=')) {
         this.arrayElements();
+      } else if (char === '(' && this.current.started && this.globQualifiers()) {
+        // `ls *(e:'rm -rf x':)`: zsh runs the qualifier's code for each file.
       } else if (char === '(') {
         this.endSegment();
         depth++;
@@ -198,6 +201,24 @@ class Lexer extends ExpansionReader {
     if (step === 'no_in') this.problems.push('case without in');
     // `case x in`: the patterns and lists after it are commands of their own.
     if (step === 'patterns_start') this.pushSegment();
+  }
+
+  /**
+   * zsh's glob qualifiers right after a word (`*(e:CODE:)`, `*(+NAME)`, see
+   * globQualifierCode): their code is read as a command substitution, and
+   * the line is unknown (bash refuses it). False when they run no code.
+   */
+  private globQualifiers(): boolean {
+    const end = this.parentheses.closeOf(this.index);
+    const head = end < 0 ? '' : this.source.slice(this.index + 1, Math.min(end, this.index + 64));
+    if (!/^[^()|\s]*?(e[^\w\s]|\+[\w-])/.test(head)) return false;
+    const codes = globQualifierCode(this.source.slice(this.index + 1, end));
+    if (codes.length === 0) return false;
+    this.problems.push("a zsh glob qualifier's code");
+    this.segment.substitutions.push(...codes);
+    this.append(this.source.slice(this.index, end + 1), true);
+    this.index = end + 1;
+    return true;
   }
 
   /** zsh's short forms (see startsZshBody): the body is a command of its own; bash refuses the line. */

@@ -47,7 +47,7 @@ export class Parentheses {
   constructor(private readonly source: string) {}
 
   /** The index of the `)` closing the `(` at `open`, or -1 when none does. */
-  private closeOf(open: number): number {
+  closeOf(open: number): number {
     if (this.closes === undefined) {
       const closes = new Int32Array(this.source.length).fill(-1);
       const opens: number[] = [];
@@ -219,4 +219,32 @@ export function startsZshBody(
 /** Whether `word` is a keyword whose condition zsh may follow with a `{ LIST }` body. */
 export function opensShortForm(word: { readonly text: string }): boolean {
   return SHORT_FORMS.has(word.text);
+}
+
+/** Pairs of delimiters zsh's qualifier arguments take; any other character closes itself. */
+const QUALIFIER_CLOSERS: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
+
+/**
+ * The code zsh's glob qualifiers in `qualifiers` (the text between a
+ * pattern's parentheses) run for each file: `e:CODE:` (any delimiter, the
+ * code's own quotes removed when they wrap it) and `+NAME`. Empty when
+ * there is none. Linear: each delimiter is looked for once.
+ */
+export function globQualifierCode(qualifiers: string): string[] {
+  const codes: string[] = [];
+  for (let at = 0; at < qualifiers.length; at++) {
+    const char = qualifiers[at]!;
+    if (char === '+') {
+      const name = /^[\w:-]+/.exec(qualifiers.slice(at + 1))?.[0];
+      if (name) codes.push(name);
+    } else if (char === 'e' && /[^\w\s]/.test(qualifiers[at + 1] ?? '')) {
+      const open = qualifiers[at + 1]!;
+      const close = qualifiers.indexOf(QUALIFIER_CLOSERS[open] ?? open, at + 2);
+      if (close < 0) break;
+      const code = qualifiers.slice(at + 2, close);
+      codes.push(/^'[^']*'$|^"[^"]*"$/.test(code) ? code.slice(1, -1) : code);
+      at = close;
+    }
+  }
+  return codes;
 }
