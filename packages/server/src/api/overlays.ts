@@ -1,4 +1,10 @@
-import { OPERATION_CONTRACTS, type OverlayScope, validateOverlayDocument } from '@airlock/core';
+import {
+  canonicalJson,
+  OPERATION_CONTRACTS,
+  type OverlayDocument,
+  type OverlayScope,
+  validateOverlayDocument,
+} from '@airlock/core';
 import { AirlockError } from '../errors.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { addsAllowRule, checkAllowWriter } from '../kernel/verbs/allow-writers.js';
@@ -50,6 +56,84 @@ async function overlayKey(
   return { workspaceId, scope: 'conversation', ownerId: input.owner_id };
 }
 
+type OverlayRule = OverlayDocument[number]['rules'][number];
+
+const LIST_CONDITIONS = ['tools', 'tool_names', 'groups', 'risks', 'targets', 'urls'] as const;
+const MAP_CONDITIONS = ['arguments', 'argument_patterns'] as const;
+const RULE_KEYS: ReadonlySet<string> = new Set([
+  'verdict',
+  'reason',
+  'guardrail',
+  ...LIST_CONDITIONS,
+  ...MAP_CONDITIONS,
+]);
+
+/**
+ * Whether deny or ask rule `wider` holds back every call `rule` does: it states no condition
+ * `rule` does not, each list of it holds every entry of `rule`'s, and each argument it names is
+ * named alike. Deny and ask count alike here: either leaves the call to the approval policy.
+ */
+function holdsBack(wider: OverlayRule, rule: OverlayRule): boolean {
+  if (wider.verdict === 'allow' || (rule.guardrail === true && wider.guardrail !== true)) {
+    return false;
+  }
+  if (Object.keys(wider).some((key) => !RULE_KEYS.has(key))) return false;
+  const lists = LIST_CONDITIONS.every((field) => {
+    const entries = wider[field] as readonly string[] | undefined;
+    const narrower = rule[field] as readonly string[] | undefined;
+    return entries === undefined || narrower?.every((e) => entries.includes(e));
+  });
+  return (
+    lists &&
+    MAP_CONDITIONS.every((field) => {
+      const named = wider[field] as Record<string, unknown> | undefined;
+      const narrower = rule[field] as Record<string, unknown> | undefined;
+      if (named === undefined) return true;
+      return (
+        narrower !== undefined &&
+        Object.entries(named).every(
+          ([pointer, value]) =>
+            Object.hasOwn(narrower, pointer) &&
+            canonicalJson(narrower[pointer]) === canonicalJson(value),
+        )
+      );
+    })
+  );
+}
+
+/** A document's rules of each rule set, in the order the first match reads them. */
+function rulesBySet(document: OverlayDocument): Map<string, OverlayRule[]> {
+  const bySet = new Map<string, OverlayRule[]>();
+  for (const group of document) {
+    bySet.set(group.ruleSetId, [...(bySet.get(group.ruleSetId) ?? []), ...group.rules]);
+  }
+  return bySet;
+}
+
+/**
+ * Whether a document lifts a deny or ask rule the earlier one had: drops or narrows it, or moves
+ * one of its allow rules ahead of it (the first matching rule decides). That widens as a new
+ * allow does (an admin's "allow bash" beside "deny rm" grants `rm` once the deny is gone), so the
+ * same writers may do it (checkAllowWriter). Each earlier deny or ask must be held back by one
+ * in the new document ahead of every allow that came after it.
+ */
+function liftsRefusingRule(before: OverlayDocument, after: OverlayDocument): boolean {
+  const next = rulesBySet(after);
+  for (const [ruleSet, earlier] of rulesBySet(before)) {
+    const now = next.get(ruleSet) ?? [];
+    const firstAt = (rule: OverlayRule) =>
+      earlier.findIndex((old) => canonicalJson(old) === canonicalJson(rule));
+    for (const [index, rule] of earlier.entries()) {
+      if (rule.verdict === 'allow') continue;
+      // The first allow now that came after this rule before (a new allow is checked already).
+      const allowAt = now.findIndex((n) => n.verdict === 'allow' && firstAt(n) > index);
+      const ahead = allowAt === -1 ? now : now.slice(0, allowAt);
+      if (!ahead.some((held) => holdsBack(held, rule))) return true;
+    }
+  }
+  return false;
+}
+
 /** GET .../overlays/{scope}/{owner_id} */
 export const getOverlay = implement(
   OPERATION_CONTRACTS['overlays.get'],
@@ -88,9 +172,17 @@ export const replaceOverlayOperation = implement(
       ) {
         throw new AirlockError('conversation_not_found', `no conversation ${key.ownerId}`);
       }
-      // An approver's new allow must not grant what the approval policy asks named members or several for.
-      if (addsAllowRule((await readOverlay(tx, key)).groups, validated.value)) {
+      // An approver's new allow (or a deny or ask it lifts) must not grant what the approval
+      // policy asks named members or several for.
+      const before = (await readOverlay(tx, key)).groups;
+      if (addsAllowRule(before, validated.value)) {
         await checkAllowWriter(tx, principal, `an allow rule in a ${key.scope} overlay`);
+      } else if (liftsRefusingRule(before, validated.value)) {
+        await checkAllowWriter(
+          tx,
+          principal,
+          `lifting a deny or ask rule of a ${key.scope} overlay`,
+        );
       }
       const written = await replaceOverlay(tx, key, {
         expectedDigest: input.expected_digest,
