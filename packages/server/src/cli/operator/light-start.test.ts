@@ -48,6 +48,15 @@ describe('an operator command loads no schema before it reads its command line',
     ]);
   });
 
+  it.each(['serve', 'token'])(
+    'airlock %s reads its command line before the kernel and its store load',
+    (name) => {
+      expect(packagesReached(join(import.meta.dirname, '..', `${name}.ts`))).toEqual([
+        '@airlock/core/command-line',
+      ]);
+    },
+  );
+
   it('the command line itself reaches no package before it knows the command', () => {
     expect(packagesReached(join(import.meta.dirname, '..', '..', 'cli.ts'))).toEqual([]);
   });
