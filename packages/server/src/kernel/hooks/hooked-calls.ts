@@ -15,6 +15,7 @@ import type { KernelContext } from '../context.js';
 import { readCurrentRound } from '../loop/history.js';
 import { applyRound, plantCalls } from '../loop/run-loop.js';
 import { moveTask } from '../machines/move-task.js';
+import { refuseIfGuarded } from '../stage/claim-guardrails.js';
 import { type HookedCall, hookedPrincipal } from './agent-calls.js';
 import { checkNotGranted, checkPresentedCall } from './call-binding.js';
 import { wasEdited } from './hooked-verdicts.js';
@@ -178,12 +179,15 @@ export async function preToolRow(
     await checkPresentedCall(tx, run, asked, call);
     checkNotGranted(asked);
   }
-  let row =
-    asked ??
-    (await identicalWaitingRow(tx, run, call, PRE_TOOL_IDENTICAL, ahead)) ??
-    (await plantCall(ctx, tx, run, call));
+  const earlier = asked ?? (await identicalWaitingRow(tx, run, call, PRE_TOOL_IDENTICAL, ahead));
+  let row = earlier ?? (await plantCall(ctx, tx, run, call));
   if (row.state === 'runnable' && row.kind === 'tool' && run.state === 'running') {
     if (refusedAsComposed(agent, row, call)) return row;
+    // A row granted or approved before this look crossed the stage then: an admin's
+    // guardrail written since binds it here as it does at an executor's claim.
+    if (earlier && (await refuseIfGuarded(ctx, tx, { run, row })) !== null) {
+      return (await findTask(tx, run.id, row.key)) ?? row;
+    }
     row = await takeForAgent(ctx, tx, run, row, { agent, toolUseId: call.toolUseId });
   }
   return row;
