@@ -45,8 +45,13 @@ export function lintedText(document: TextDocument): string {
  * so; hover and completion, which walk the text recursively, leave it alone.
  */
 export function nestedTooDeep(document: TextDocument): boolean {
-  return findTooDeep(document.getText()) !== undefined;
+  const text = document.getText();
+  // Asked on every hover and completion: a document's text is scanned once while it stays the same.
+  if (lastDepthCheck?.text !== text)
+    lastDepthCheck = { text, tooDeep: findTooDeep(text) !== undefined };
+  return lastDepthCheck.tooDeep;
 }
+let lastDepthCheck: { readonly text: string; readonly tooDeep: boolean } | undefined;
 
 /** The file path of a `file:` URI, or undefined for an unsaved or remote document. */
 export function filePath(uri: string): string | undefined {

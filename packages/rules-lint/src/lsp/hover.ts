@@ -64,7 +64,8 @@ export function ruleHover(
   const { file } = tolerantRuleFile(text);
   const position = ruleAt(text, offset, file);
   if (position.ruleIndex === undefined) return undefined;
-  const entries = ruleEntries(file.rules, file.rulesPointer);
+  const model = modelOf(file);
+  const entries = model.entries;
   const entry = entries.find((candidate) => candidate.index === position.ruleIndex);
   if (!entry)
     return `**rule ${position.ruleIndex}**: the kernel refuses this rule (see the diagnostics).`;
@@ -82,7 +83,7 @@ export function ruleHover(
       (mode) => `| ${mode}${mark(mode)} | ${outcomeUnder(mode, entry.verdict, entry.origin)} |`,
     ),
   ];
-  const shadows = shadowsOf(entry, entries);
+  const shadows = shadowsOf(entry, model);
   if (shadows && shadows.length > 0)
     lines.push(
       '',
@@ -91,14 +92,36 @@ export function ruleHover(
   return lines.join('\n');
 }
 
-function shadowsOf(entry: RuleEntry, entries: readonly RuleEntry[]): RuleEntry[] | undefined {
+/** What a read file's hovers share: its rule entries, and the index of the rules stronger than each kind. */
+interface HoverModel {
+  readonly entries: readonly RuleEntry[];
+  readonly stronger: Map<string, CoverIndex>;
+}
+/** Kept per read, which is shared while its text is current: a large list is unpacked once, not per hover. */
+const models = new WeakMap<RuleFile, HoverModel>();
+function modelOf(file: RuleFile): HoverModel {
+  let model = models.get(file);
+  if (!model) {
+    model = { entries: ruleEntries(file.rules, file.rulesPointer), stronger: new Map() };
+    models.set(file, model);
+  }
+  return model;
+}
+
+function shadowsOf(entry: RuleEntry, model: HoverModel): RuleEntry[] | undefined {
   if (entry.verdict === 'deny') return undefined;
-  const stronger = entries.filter(
-    (other) =>
-      other.origin === entry.origin &&
-      (other.verdict === 'deny' || (entry.verdict === 'allow' && other.verdict === 'ask')),
-  );
-  return withWorkBudget(new WorkBudget(RULE_WORK_UNITS), () =>
-    shadowingRules(entry, new CoverIndex(stronger)),
-  );
+  const key = `${entry.origin} ${entry.verdict}`;
+  let stronger = model.stronger.get(key);
+  if (!stronger) {
+    stronger = new CoverIndex(
+      model.entries.filter(
+        (other) =>
+          other.origin === entry.origin &&
+          (other.verdict === 'deny' || (entry.verdict === 'allow' && other.verdict === 'ask')),
+      ),
+    );
+    model.stronger.set(key, stronger);
+  }
+  const index = stronger;
+  return withWorkBudget(new WorkBudget(RULE_WORK_UNITS), () => shadowingRules(entry, index));
 }

@@ -32,12 +32,32 @@ export function ruleAt(text: string, offset: number, file: RuleFile): RulePositi
   };
 }
 
+/** A rule file read from text being typed: the parsed value and the file it makes. */
+export interface TolerantRead {
+  readonly value: unknown;
+  readonly file: RuleFile;
+}
+
+/**
+ * How many texts' reads are kept: hover and completion ask again and again
+ * about the one or two documents being worked on, and a large one takes
+ * most of a second to read, on the thread that answers every request.
+ */
+const KEPT_READS = 2;
+const recentReads: { text: string; read: TolerantRead }[] = [];
+
 /**
  * Reads a rule file from text being typed: comments, trailing commas and
  * unfinished JSON are tolerated (what parses is kept), so hover and
- * completion work mid-edit.
+ * completion work mid-edit. The same text gives the same read, shared:
+ * callers must not change it.
  */
-export function tolerantRuleFile(text: string): { value: unknown; file: RuleFile } {
+export function tolerantRuleFile(text: string): TolerantRead {
+  const kept = recentReads.find((entry) => entry.text === text);
+  if (kept) return kept.read;
   const value: unknown = parse(text, [], { allowTrailingComma: true, disallowComments: false });
-  return { value, file: readRuleFile(value) };
+  const read = { value, file: readRuleFile(value) };
+  recentReads.push({ text, read });
+  if (recentReads.length > KEPT_READS) recentReads.shift();
+  return read;
 }
