@@ -4,7 +4,7 @@ import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
-import { OUTCOME_UNKNOWN } from '../machines/task-machine.js';
+import { LATE_REPORTABLE, OUTCOME_UNKNOWN } from '../machines/task-machine.js';
 import { hookedPrincipal, type RanCall } from './agent-calls.js';
 import { approveInAgentPrompt } from './agent-prompt.js';
 import { presentedMismatch } from './call-binding.js';
@@ -83,7 +83,7 @@ export async function postToolRow(
     return { row, mismatch: null, ungranted: `the call ran while its row was ${row.state}` };
   }
   if (lapsedUnreported(row)) {
-    // The report came after the claim lapsed: what ran replaces "outcome unknown", nothing is granted.
+    // The report came after the row was closed unreported: what ran replaces the guess, nothing is granted.
     return {
       row: await commitRan(ctx, tx, run, { agent, ran, row, verb: 'late_report' }),
       mismatch: null,
@@ -111,9 +111,19 @@ function ofThisCall(row: TaskTable | null, ran: RanCall): TaskTable | null {
   return otherId ? null : row;
 }
 
-/** True of a row failed because its agent's claim lapsed unreported (see {@link lapseAgentClaim}). */
+/**
+ * True of a row the kernel closed unreported: its agent's claim lapsed (see
+ * {@link lapseAgentClaim}), or its turn's stop closed it `not_run` or
+ * `outcome_unknown` (see `closeUnreported`). Those were the kernel's guesses;
+ * the agent's report of the call is the truth.
+ */
 function lapsedUnreported(row: TaskTable): boolean {
-  return row.kind === 'tool' && row.state === 'failed' && row.error_code === OUTCOME_UNKNOWN;
+  return (
+    row.kind === 'tool' &&
+    row.state === 'failed' &&
+    row.error_code !== null &&
+    LATE_REPORTABLE.includes(row.error_code)
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { listClaimedModelRows, listModelCalls } from '../../store/hooked-rows.js
 import type { RunTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import type { KernelContext } from '../context.js';
-import { OUTCOME_UNKNOWN } from '../machines/task-machine.js';
+import { NOT_RUN, OUTCOME_UNKNOWN } from '../machines/task-machine.js';
 import { commitRan, failClaimed } from './hooked-reports.js';
 import { idlessRowCalls } from './idless-rows.js';
 
@@ -33,7 +33,7 @@ function hasReturned(call: HookedRanCall): boolean {
  * Closes the calls the agent was allowed but never reported: failed
  * `not_run` when its transcript does not show them returned (the agent
  * stopped before them), so the turn can end and the story says they did
- * not run. A call the agent's
+ * not run; should the call's report come after all, it corrects the row. A call the agent's
  * transcript shows succeeded did run, its report lost or still on its way:
  * it is committed with what the transcript shows instead. A call the
  * transcript shows returned without saying how (a Codex call that is no
@@ -113,7 +113,7 @@ function unreportedError(
       detail: `${agent} did not report this call, and its transcript shows it returned failed, as the agent's own refusal of it would: it may have run`,
     };
   }
-  return { code: 'not_run', detail: `${agent} did not report running this call` };
+  return { code: NOT_RUN, detail: `${agent} did not report running this call` };
 }
 
 /**

@@ -47,6 +47,16 @@ export function holds(
  */
 export const OUTCOME_UNKNOWN = 'outcome_unknown' satisfies RowFailureCode;
 
+/**
+ * The failure of a hooked agent's granted call that its turn's stop closed
+ * unreported, its transcript not showing it returned: the kernel's guess
+ * that it did not run, which the agent's late report corrects.
+ */
+export const NOT_RUN = 'not_run';
+
+/** The failure codes of a hooked call whose outcome the kernel guessed, which a late report corrects. */
+export const LATE_REPORTABLE: readonly string[] = [OUTCOME_UNKNOWN, NOT_RUN];
+
 const WAITING = ['needs_approval', 'awaiting_input'] as const;
 
 /** Whether a row in this state waits for a person: a park or a question. */
@@ -245,7 +255,7 @@ export const TASK_VERBS = {
   },
   late_report: {
     summary:
-      "a hooked call whose agent's claim lapsed (outcome_unknown) is reported after all: the row records what ran, and nothing is granted",
+      "a hooked call the kernel closed unreported (outcome_unknown, or not_run at its turn's stop) is reported after all: the row records what ran, and nothing is granted",
     from: ['failed'],
     to: ['succeeded', 'failed'],
     emits: ['task.succeeded', 'task.failed'],
@@ -254,9 +264,9 @@ export const TASK_VERBS = {
     refusal: 'task_not_waiting',
     actor: 'kernel',
     admits: (row) =>
-      row.error_code === OUTCOME_UNKNOWN
+      row.error_code !== null && LATE_REPORTABLE.includes(row.error_code)
         ? null
-        : `failed ${row.error_code ?? 'without a code'}: only a call whose outcome is unknown takes a late report`,
+        : `failed ${row.error_code ?? 'without a code'}: only a call closed unreported (outcome_unknown, not_run) takes a late report`,
   },
   summarize: {
     summary: "the kernel records a summarizer row's summary, or its failure",
