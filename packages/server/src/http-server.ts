@@ -118,8 +118,8 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
 
 /** The outcome of authenticating a tRPC request, taken before its body is read. */
 type Authentication =
-  | { principal: Principal; error: null }
-  | { principal: null; error: AirlockError };
+  | { principal: Principal; error: null; at: number }
+  | { principal: null; error: AirlockError; at: number };
 
 async function authenticateRequest(
   kernel: Kernel,
@@ -132,9 +132,10 @@ async function authenticateRequest(
       bearerToken(req.headers.authorization),
       throttle ? { throttle, peer: peerOf(req) } : null,
     );
-    return { principal, error: null };
+    return { principal, error: null, at: performance.now() };
   } catch (error) {
     return {
+      at: performance.now(),
       principal: null,
       error: error instanceof AirlockError ? error : new AirlockError('internal', 'internal error'),
     };
@@ -191,6 +192,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
         kernel: options.kernel,
         hub: options.hub,
         principal: auth.principal,
+        authenticatedAt: auth.at,
         authError: auth.error,
         signal: clientGoneSignal(res),
         bodyRefusal: bodyRefusals.get(req) ?? null,

@@ -4,7 +4,7 @@ import { AirlockError } from '../errors.js';
 import { type ApplicationFence, fencedIn } from '../feed/fence.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { requireAdmin } from '../kernel/verbs/member-roles.js';
-import { authenticate, type Principal } from '../store/accounts.js';
+import { authenticate, credentialIsActive, type Principal } from '../store/accounts.js';
 import { applicationOfRun } from '../store/runs.js';
 import type { AuthFailureThrottle } from './auth-throttle.js';
 import type { Operation } from './operation.js';
@@ -38,6 +38,34 @@ export async function authenticateToken(
   if (!token)
     throw new AirlockError('unauthenticated', 'send a bearer token: Authorization: Bearer <token>');
   throw new AirlockError('unauthenticated', 'the token is unknown or revoked');
+}
+
+/**
+ * How long a request may take from its authentication (before its body is
+ * read) to its operation before the credential is read again. A client can
+ * hold a request open while it sends its body slowly; without the second
+ * read, a credential revoked meanwhile would still act once the body
+ * arrived. A request within the bound is as one that crossed the revocation
+ * in flight, and costs no extra read.
+ */
+export const AUTH_RECHECK_AFTER_MS = 1000;
+
+/**
+ * Refuses a request whose credential was revoked (or whose application was
+ * removed) since it was authenticated at `authenticatedAt` (`performance.now()`),
+ * when that was more than {@link AUTH_RECHECK_AFTER_MS} ago.
+ * @throws AirlockError unauthenticated (401).
+ */
+export async function checkStillActive(
+  kernel: Kernel,
+  principal: Principal,
+  authenticatedAt: number | undefined,
+): Promise<void> {
+  if (authenticatedAt === undefined) return;
+  if (performance.now() - authenticatedAt < AUTH_RECHECK_AFTER_MS) return;
+  if (!(await credentialIsActive(kernel.context.store, principal.credential_id))) {
+    throw new AirlockError('unauthenticated', 'the token is unknown or revoked');
+  }
 }
 
 const PLANE_NAMES = { agent: 'an agent', executor: 'an executor', member: 'a member' } as const;

@@ -7,7 +7,13 @@ import { clientGoneSignal } from '../http-connections.js';
 import type { Kernel } from '../kernel/kernel.js';
 import { redactUrl } from '../logging/redact.js';
 import { asStoreError } from '../store/store-errors.js';
-import { authenticateToken, bearerToken, checkAccess, checkRunFence } from './access.js';
+import {
+  authenticateToken,
+  bearerToken,
+  checkAccess,
+  checkRunFence,
+  checkStillActive,
+} from './access.js';
 import { type AuthFailureThrottle, peerOf } from './auth-throttle.js';
 import { closeAfterAnswer } from './close-after-answer.js';
 import { checkParsedInput } from './input-guard.js';
@@ -245,6 +251,7 @@ export function createRestHandler(
         bearerToken(req.headers.authorization),
         options.authThrottle ? { throttle: options.authThrottle, peer: peerOf(req) } : null,
       );
+      const authenticatedAt = performance.now();
       options.rateLimiter?.take(principal);
       const fromPath: Record<string, string> = {};
       route.params.forEach((name, i) => {
@@ -254,6 +261,8 @@ export function createRestHandler(
       checkAccess(route.operation, principal, fromPath);
       const limit = Math.max(options.bodyLimit, route.operation.bodyLimitFloor ?? 0);
       const raw = await readInput(req, url, route, fromPath, limit);
+      // A body sent slowly: the credential may have been revoked while it came.
+      await checkStillActive(options.kernel, principal, authenticatedAt);
       const parsed = route.operation.input.safeParse(raw.input);
       if (!parsed.success) throw invalidInput(parsed.error.issues);
       // The operation handles a large body a turn after its schema checked it.

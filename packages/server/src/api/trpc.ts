@@ -9,7 +9,7 @@ import type { Kernel } from '../kernel/kernel.js';
 import type { Principal } from '../store/accounts.js';
 import type { Store } from '../store/store.js';
 import { asStoreError } from '../store/store-errors.js';
-import { checkAccess, checkFeedRun, checkRunFence, fenceOf } from './access.js';
+import { checkAccess, checkFeedRun, checkRunFence, checkStillActive, fenceOf } from './access.js';
 import { FeedBacklog } from './feed-backlog.js';
 import { checkParsedInput } from './input-guard.js';
 import { invalidInput, issuesOf } from './input-problems.js';
@@ -23,6 +23,8 @@ export interface TrpcContext {
   kernel: Kernel;
   hub: FeedHub;
   principal: Principal | null;
+  /** When the principal was authenticated (`performance.now()`), before the body was read. */
+  authenticatedAt?: number | undefined;
   authError: AirlockError | null;
   /** Aborted when the client closed the request before its answer was written (OperationContext.signal). */
   signal?: AbortSignal | undefined;
@@ -186,6 +188,7 @@ function authorized(operation: Pick<Operation, 'name' | 'planes' | 'role' | 'err
         kernel: ctx.kernel,
         hub: ctx.hub,
         principal: ctx.principal,
+        authenticatedAt: ctx.authenticatedAt,
         signal: ctx.signal,
         checkDeclaredCodes: ctx.checkDeclaredCodes === true,
         setHeader: ctx.setHeader,
@@ -215,6 +218,7 @@ async function run(
   ctx: {
     kernel: Kernel;
     principal: Principal;
+    authenticatedAt: number | undefined;
     signal: AbortSignal | undefined;
     checkDeclaredCodes: boolean;
     setHeader: TrpcContext['setHeader'];
@@ -226,6 +230,8 @@ async function run(
     // The operation handles a large body a turn after its schema checked it.
     if (ctx.largeBody) await nextTurn(null);
     checkAccess(operation, ctx.principal, input);
+    // A body sent slowly: the credential may have been revoked while it came.
+    await checkStillActive(ctx.kernel, ctx.principal, ctx.authenticatedAt);
     await checkRunFence(ctx.kernel, ctx.principal, input);
     return await operation.handle(ctx, input as never);
   } catch (thrown) {
