@@ -14,6 +14,8 @@ export interface NeutralEvent {
   trigger?: string;
   answered_by_user?: boolean;
   task_key?: string;
+  /** On pre_tool asked again: the run of `task_key`, so the kernel answers about that run's row only. */
+  run_id?: string;
   /** On stop: the calls the agent's transcript shows in the turn (read by the hook client). */
   ran_calls?: HookedRanCall[];
   /**

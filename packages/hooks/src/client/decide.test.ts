@@ -85,6 +85,25 @@ describe('a poll answered about another row', () => {
   });
 });
 
+describe('a parked call asked about again', () => {
+  it("names the run with the task key, so another turn's row under that key cannot answer", async () => {
+    const sent: NeutralEvent[] = [];
+    const granted: KernelAnswer = { ...parked, verdict: 'allow', task_state: 'claimed' };
+    const reply = await decide(claudeCode, preTool, {
+      kernel: { url: 'http://127.0.0.1:9', token: 'alk_agent_x' },
+      waitMs: 60_000,
+      pollMs: 1,
+      send: async (event) => {
+        sent.push(event);
+        return sent.length === 1 ? parked : granted;
+      },
+    });
+    expect(reply.kind).toBe('allow');
+    expect(sent[0]).not.toHaveProperty('run_id');
+    expect(sent[1]).toMatchObject({ task_key: 't1', run_id: 'run_1' });
+  });
+});
+
 describe('a wait that is not a number of milliseconds', () => {
   it('refuses the call at once without asking the kernel (no deadline could be kept)', async () => {
     let sent = 0;

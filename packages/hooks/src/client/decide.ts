@@ -110,6 +110,17 @@ export function failClosed(event: NeutralEvent, why: string): Reply {
 }
 
 /**
+ * The event asked again about the row a wait named: by its task key, and a
+ * call also by its run, so that a turn that changed meanwhile (a new turn
+ * holding another call under the same key) is not answered in its place.
+ */
+function askAgain(event: NeutralEvent, waiting: KernelAnswer): NeutralEvent {
+  if (!waiting.task_key) return event;
+  const inRun = event.event === 'pre_tool' && waiting.run_id ? { run_id: waiting.run_id } : {};
+  return { ...event, task_key: waiting.task_key, ...inRun };
+}
+
+/**
  * Asks the kernel about one event and waits (bounded) while it says wait:
  * a park for a person, a lifecycle hook's decision. Never throws and never
  * answers later than `waitMs` plus one request: past the wait a call is
@@ -168,10 +179,7 @@ export async function decide(
       delay = Math.min(2000, Math.round(delay * 1.5));
       const waiting = answer;
       try {
-        answer = await send(
-          { ...event, ...(waiting.task_key ? { task_key: waiting.task_key } : {}) },
-          budget(),
-        );
+        answer = await send(askAgain(event, waiting), budget());
       } catch (error) {
         // A poll's time is what is left of the wait: when it runs out before the kernel
         // answers (a slow machine near the deadline), the call still waits for its person,

@@ -106,6 +106,13 @@ export const hookEventContract = defineContract({
       z.string().min(1).max(40),
       'a task key holds no NUL (U+0000) and no lone surrogate',
     ).optional(),
+    /**
+     * For pre_tool asked again, with `task_key`: the run the kernel named
+     * with that key. The kernel then answers about that run's row only: a
+     * turn that ended meanwhile answers from its own row, and the session's
+     * new turn's row under the same key is not granted to this call.
+     */
+    run_id: IdSchema.optional(),
     tool_name: storableName(z.string().min(1).max(512)).optional(),
     tool_input: JsonValueSchema.optional(),
     /** The agent's id for the call, where it has one (Claude Code, Codex). */

@@ -13,12 +13,11 @@ import type { Tx } from '../../store/store.js';
 import { findTask, findTaskBySource } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { lockRun, openObligation, stopSourceOf } from '../machines/run-state.js';
-import { answerableInAgentPrompt } from './agent-prompt.js';
-import { preToolRow, rowOfEndedTurn } from './hooked-calls.js';
+import { preTool } from './hooked-pre-tool.js';
 import { postToolRow } from './hooked-reports.js';
 import { promptOfEndedTurn, turnStart } from './hooked-turn-start.js';
 import { currentTurn, inSessionTurn, keyOf, lastTurn, newTurn, sessionOf } from './hooked-turns.js';
-import { answerOf, hookAnswer } from './hooked-verdicts.js';
+import { hookAnswer } from './hooked-verdicts.js';
 import { hookEventOf, hookOutcome, hookRow } from './hooks.js';
 import { beforeModel, onFinalAnswer } from './lifecycle.js';
 import { correctReportedOutcomes } from './transcript-outcomes.js';
@@ -31,6 +30,7 @@ export interface HookedEventInput {
   session_id: string;
   event: HookedEvent;
   task_key?: string | undefined;
+  run_id?: string | undefined;
   tool_name?: string | undefined;
   tool_input?: unknown;
   tool_use_id?: string | undefined;
@@ -224,42 +224,8 @@ async function recordInSession(
         task_state: started.row?.state ?? null,
       });
     }
-    case 'pre_tool': {
-      if (!input.tool_name) throw new AirlockError('invalid_input', 'pre_tool needs tool_name');
-      const options = {
-        agent: input.agent,
-        taskKey: input.task_key,
-        call: {
-          toolName: input.tool_name,
-          toolInput: input.tool_input ?? {},
-          toolUseId: input.tool_use_id ?? null,
-        },
-      };
-      // The session's turn, when it still runs, is locked at once (no read of it before); a
-      // call asked about again in a turn that ended is answered from that turn.
-      const { taskKey } = options;
-      const inTurn = await inSessionTurn(
-        ctx,
-        principal,
-        session,
-        options,
-        async (tx, run, ahead) =>
-          run.state === 'running'
-            ? preToolRow(ctx, tx, run, options, ahead)
-            : taskKey === undefined
-              ? null
-              : rowOfEndedTurn(tx, run, { call: options.call, taskKey }),
-      );
-      if (inTurn?.value) return callAnswer(ctx, base, inTurn.run, inTurn.value);
-      // The session has no turn that runs (it ended, or there is none yet): a new one takes the call,
-      // after its turn_start hook, as a prompt's would (the call is refused run_busy until it passes).
-      const run = await newTurn(ctx, principal, session, key, undefined);
-      await turnStart(ctx, run, undefined);
-      const row = await ctx.store.transaction(async (tx) =>
-        preToolRow(ctx, tx, await lockRun(tx, run.workspace_id, run.id), options),
-      );
-      return callAnswer(ctx, base, run, row);
-    }
+    case 'pre_tool':
+      return preTool(ctx, principal, session, key, input);
     case 'post_tool': {
       if (!input.tool_name) throw new AirlockError('invalid_input', 'post_tool needs tool_name');
       const ran = {
@@ -365,20 +331,6 @@ async function recordInSession(
       });
     }
   }
-}
-
-/** The answer to a pre-tool check; a park is offered to the agent's prompt only where it may be answered there. */
-async function callAnswer(
-  ctx: KernelContext,
-  base: Pick<HookedAnswer, 'conversation_id'>,
-  run: RunTable,
-  row: TaskTable,
-): Promise<HookedAnswer> {
-  const inAgentPrompt = await answerableInAgentPrompt(ctx.store, run, row);
-  return answerOf({ ...base, run_id: run.id }, row, {
-    inAgentPrompt,
-    running: run.state === 'running',
-  });
 }
 
 function remindersOf(row: TaskTable): string[] {
