@@ -136,15 +136,16 @@ function duration(values: Values, env: NodeJS.ProcessEnv, flag: string, variable
  *   credentials, and without its query or fragment (which may hold a key).
  */
 function modelBaseUrl(text: string, source: string): string {
-  if (baseUrlKey(text) === null) {
-    throw new ServeUsageError(
-      `${source} wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "${shownKernelUrl(text)}"`,
-    );
-  }
   const query = text.search(/[?#]/);
-  if (query !== -1) {
+  if (query !== -1 && baseUrlKey(text.slice(0, query)) !== null) {
     throw new ServeUsageError(
       `${source} wants a base URL without a query or fragment (the provider adds /chat/completions to it), not "${shownKernelUrl(text.slice(0, query))}${text[query]}…"`,
+    );
+  }
+  if (baseUrlKey(text) === null) {
+    const shown = query === -1 ? shownKernelUrl(text) : `${shownKernelUrl(text.slice(0, query))}…`;
+    throw new ServeUsageError(
+      `${source} wants an http(s) URL without a user name or password (the key goes in OPENAI_API_KEY), not "${shown}"`,
     );
   }
   return text;

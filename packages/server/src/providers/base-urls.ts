@@ -11,9 +11,10 @@ export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 /**
  * A base URL as two are compared: scheme and host lowercased and a default
- * port dropped (what `URL` does), the path without its trailing slashes, the
- * query and fragment as written. Null for anything but an http(s) URL without
- * a user name or password, which is never admitted.
+ * port dropped (what `URL` does), the path without its trailing slashes.
+ * Null for anything but an http(s) URL without a user name or password, and
+ * for one with a query or fragment (the provider adds `/chat/completions`
+ * after the base URL, so such a URL cannot work): never admitted.
  */
 export function baseUrlKey(text: string): string | null {
   let url: URL;
@@ -23,7 +24,8 @@ export function baseUrlKey(text: string): string | null {
     return null;
   }
   if (!/^https?:$/.test(url.protocol) || url.username || url.password) return null;
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}${url.search}${url.hash}`;
+  if (url.search || url.hash) return null;
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /**
@@ -52,6 +54,11 @@ export class BaseUrlAllowance {
 
   /** Why a run may not name this base URL, for its creator or its error. */
   refusal(text: string): string {
+    const bare = text.replace(/[?#].*$/s, '');
+    const parsed = URL.canParse(text) ? new URL(text) : null;
+    if (parsed && (parsed.search || parsed.hash) && baseUrlKey(bare) !== null) {
+      return `the base URL ${JSON.stringify(shownKernelUrl(bare))} is followed by a query or fragment, which the provider cannot send to (it adds /chat/completions after the base URL); name the base URL alone`;
+    }
     return `this deployment does not send runs to the base URL ${JSON.stringify(shownKernelUrl(text))}: a run may name only the deployment's own (OPENAI_BASE_URL) or one listed in ${BASE_URLS_SETTING}; an operator may add it there`;
   }
 }

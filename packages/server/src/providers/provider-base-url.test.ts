@@ -92,6 +92,13 @@ describe("a run's provider.base_url against the deployment's --model-base-urls",
     await waitFor(async () => endpoint!.hits.length === 1);
     const withCredentials = endpoint.url.replace('http://', 'http://u:p@');
     expect((await runWith(d, withCredentials)).status).toBe(422);
+    // The provider adds /chat/completions after the base URL: after a query it cannot work.
+    for (const suffix of ['?api-version=1', '#v1']) {
+      const refused = await runWith(d, `${endpoint.url}${suffix}`);
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.problems[0].message).toContain('query or fragment');
+    }
+    expect(endpoint.hits).toHaveLength(1);
   });
 
   it('does not follow a redirect from an admitted endpoint to one the deployment does not list', async () => {
