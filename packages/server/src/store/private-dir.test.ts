@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,4 +19,14 @@ describe('a data directory the kernel creates', () => {
       letGo();
     }
   });
+
+  // Node's recursive mkdir spins for ever on such a path (mkdir answers ENOENT under /proc).
+  it.skipIf(!existsSync('/proc/self'))(
+    'is refused with ENOENT where mkdir cannot make it, rather than hanging',
+    async () => {
+      const dataDir = '/proc/airlock-no-such/.airlock';
+      expect(() => holdDataDir(dataDir)).toThrow(/ENOENT/);
+      await expect(Store.open({ dataDir })).rejects.toThrow(/ENOENT/);
+    },
+  );
 });

@@ -1,3 +1,6 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
 /**
  * The mode of a directory the kernel creates for what it keeps (a data
  * directory, a backup's folder, retention's exports): only its owner may
@@ -8,3 +11,27 @@ export const PRIVATE_DIR_MODE = 0o700;
 
 /** The mode of a file the kernel writes with what it keeps (a backup, a restored store): its owner's alone. */
 export const PRIVATE_FILE_MODE = 0o600;
+
+/**
+ * Makes `dir` and any missing parents with {@link PRIVATE_DIR_MODE}, as
+ * `mkdirSync(dir, { recursive: true })` does, one level at a time: Node's
+ * recursive mkdir spins for ever where mkdir answers ENOENT under a parent
+ * that exists (a path under /proc or /sys), and a kernel given such a data
+ * directory then hung at start-up, deaf to SIGTERM.
+ * @throws Error as mkdir's (ENOENT, ENOTDIR, EACCES...) for the level that failed.
+ */
+export function makePrivateDir(dir: string): void {
+  const missing: string[] = [];
+  for (let at = resolve(dir); !existsSync(at); at = dirname(at)) {
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  for (const level of missing.reverse()) {
+    try {
+      mkdirSync(level, { mode: PRIVATE_DIR_MODE });
+    } catch (error) {
+      // Made meanwhile by another process: as good as made here.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { PRIVATE_DIR_MODE } from '../private-dir.js';
+import { makePrivateDir } from '../private-dir.js';
 
 /** The file that says which kernel holds a SQLite data directory (pid, host, start time). */
 export const KERNEL_LOCK_FILE = 'kernel.lock';
@@ -69,7 +69,7 @@ function isBusy(error: unknown): boolean {
  */
 export function holdDataDir(dataDir: string): () => void {
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makePrivateDir(dir);
   const lock = new SqliteDatabase(join(dir, KERNEL_LOCK_DATABASE), { timeout: SETTLE_MS });
   try {
     // Taken in NORMAL locking mode: there a refused attempt lets go of its SHARED lock before

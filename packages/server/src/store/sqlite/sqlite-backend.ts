@@ -1,11 +1,11 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { AdvisoryLockHold, OpenedBackend, StoreBackend } from '../backend.js';
 import type { Durability } from '../durability.js';
 import { runPrepared } from '../prepared.js';
-import { PRIVATE_DIR_MODE } from '../private-dir.js';
+import { makePrivateDir } from '../private-dir.js';
 import type { Database } from '../schema.js';
 import { Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
@@ -63,7 +63,7 @@ export const sqliteBackend: StoreBackend = {
   async open(location, durability): Promise<OpenedBackend> {
     const dir = resolve(location.dataDir ?? '.airlock');
     // Only its owner reads a new data directory: it holds every call's input and result.
-    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    makePrivateDir(dir);
     const file = join(dir, SQLITE_FILE_NAME);
     const database = new SqliteDatabase(file);
     database.pragma('journal_mode = WAL');
