@@ -11,8 +11,9 @@ function tasksNamed(keys: readonly string[]): string {
 }
 
 /**
- * The detail of a `run_busy` refusal of a hooked call: what the turn waits
- * for before it takes another call. A failed row that holds the run for a
+ * The detail of a `run_busy` refusal of a hooked call, or of a gateway
+ * client's round (`runs.calls`): what the turn waits for before it takes
+ * another call. A failed row that holds the run for a
  * person; the turn's answer waiting on its stop hook, or on calls a person
  * has not decided, or on calls the agent has not reported; else a lifecycle
  * hook (`turn_start`, `pre_compact`) or a compaction under way.

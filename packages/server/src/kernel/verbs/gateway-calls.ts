@@ -5,6 +5,7 @@ import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
 import { preciseNow } from '../../tracing/call-tracing.js';
 import type { KernelContext } from '../context.js';
+import { runBusyDetail } from '../hooks/run-busy.js';
 import { readCurrentRound } from '../loop/history.js';
 import { applyRound, plantCalls } from '../loop/run-loop.js';
 import { providerKind } from '../machines/run-machine.js';
@@ -78,7 +79,7 @@ export interface GatewayRound {
  * (a row claimed here as planted; its claim holds it as claimed). With `claim`,
  * the granted rows are claimed for the client, which runs them itself.
  * @throws AirlockError run_not_found, run_not_gateway, run_not_running,
- *   run_busy (the run waits on a hook or a final answer).
+ *   run_busy (the run waits on a hook or a final answer; the detail says which).
  */
 export async function submitGatewayRound(
   ctx: KernelContext,
@@ -93,7 +94,7 @@ export async function submitGatewayRound(
       options.claim ? claimGranted(ctx, tx, principal, run, tasks, options.claim.leaseMs) : [];
     checkGatewayRun(ctx, principal, run);
     if (run.pending_answer !== null || run.phase === 'hook') {
-      throw new AirlockError('run_busy', `run ${run.id} waits on a lifecycle hook`);
+      throw new AirlockError('run_busy', await runBusyDetail(tx, run));
     }
     if (run.phase === 'tools') {
       if (submission.calls === undefined) {
