@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import {
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  stat,
-  truncate,
-  unlink,
-  writeFile,
-} from 'node:fs/promises';
+import { open, readdir, readFile, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { PRIVATE_DIR_MODE } from '../../store/private-dir.js';
+import { makePrivateDir } from '../../store/private-dir.js';
 import type { CommittedExports } from '../../store/retention-exports.js';
 
 /** What a pruned batch is written as: audit records, event views, runs with their rows, conversations. */
@@ -62,7 +53,7 @@ export async function exportLocation(directory: string): Promise<string> {
   try {
     return await read();
   } catch {
-    await mkdir(directory, { recursive: true, mode: PRIVATE_DIR_MODE });
+    makePrivateDir(directory);
     try {
       await writeFile(file, `exports_${randomUUID()}\n`, { flag: 'wx' });
     } catch {
@@ -148,7 +139,7 @@ export class ExportFolder {
   ): Promise<CommittedExports> {
     const day = laterDay(exportDay(options.now), options.committed.day);
     const sizes = day === options.committed.day ? { ...options.committed.sizes } : {};
-    await mkdir(this.folder, { recursive: true, mode: PRIVATE_DIR_MODE });
+    makePrivateDir(this.folder);
     for (const [kind, rows] of Object.entries(lines) as [ExportKind, readonly unknown[]][]) {
       if (rows.length === 0) continue;
       const name = `${kind}-${day}.jsonl`;

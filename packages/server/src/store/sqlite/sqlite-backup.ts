@@ -10,7 +10,7 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { areAirlockTables, StaticMigrations } from '../migrations.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-dir.js';
+import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-dir.js';
 import { BackupError } from './backup-error.js';
 import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 import { checkWholeFile, fileStamps, replacedHeads, unreadable, walOf } from './sqlite-files.js';
@@ -109,7 +109,7 @@ export async function backupSqliteStore(options: {
       `${target} exists; name a new file (a backup never overwrites one)`,
     );
   }
-  mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
+  makePrivateDir(dirname(target));
   const partial = join(dirname(target), `.${basename(target)}.partial`);
   removeCopy(partial);
   try {
@@ -239,7 +239,7 @@ export async function restoreSqliteStore(options: {
   if (!existsSync(file) || !statSync(file).isFile()) {
     throw new BackupError('backup_not_found', `no backup file at ${file}`);
   }
-  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  makePrivateDir(dir);
   const staging = join(dir, 'restoring');
   const incoming = join(staging, SQLITE_FILE_NAME);
   rmSync(staging, { recursive: true, force: true });
