@@ -1,7 +1,8 @@
-import { HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
-import type { CallLookupsAhead } from '../../store/hooked-rows.js';
+import { canonicalJson, HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
+import { type CallLookupsAhead, listModelCalls } from '../../store/hooked-rows.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
+import { findTask } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
 import { LATE_REPORTABLE, OUTCOME_UNKNOWN } from '../machines/task-machine.js';
@@ -14,6 +15,7 @@ import {
   POST_TOOL_IDENTICAL,
   takeForAgent,
 } from './hooked-calls.js';
+import { canonicalOf } from './idless-rows.js';
 import { ranResult } from './ran-result.js';
 import { emitUnstagedCall } from './unstaged-calls.js';
 
@@ -68,7 +70,9 @@ export async function postToolRow(
     }
   }
   let row =
-    asked ?? ofThisCall(await identicalWaitingRow(tx, run, ran, POST_TOOL_IDENTICAL, ahead), ran);
+    asked ??
+    ofThisCall(await identicalWaitingRow(tx, run, ran, POST_TOOL_IDENTICAL, ahead), ran) ??
+    (await idlessClosedRow(tx, run, ran));
   if (!row) return { row: null, mismatch: null };
   if (ran.answeredByUser) row = await approveInAgentPrompt(tx, run, row, agent);
   if (row.state === 'runnable' && run.state === 'running') {
@@ -109,6 +113,25 @@ function ofThisCall(row: TaskTable | null, ran: RanCall): TaskTable | null {
     ran.toolUseId !== null &&
     row.tool_call_id !== ran.toolUseId;
   return otherId ? null : row;
+}
+
+/**
+ * The oldest row closed unreported (see {@link lapsedUnreported}) of the
+ * same tool and input as a call reported with no call id (Gemini CLI): a
+ * call that ran longer than its claim's lease is reported after its row
+ * failed, and only its tool and input name the row. Null for a call with
+ * an id (its row was looked up by it) or when none matches.
+ */
+async function idlessClosedRow(tx: Tx, run: RunTable, ran: RanCall): Promise<TaskTable | null> {
+  if (ran.toolUseId !== null) return null;
+  const input = canonicalJson(ran.toolInput ?? null);
+  for (const call of await listModelCalls(tx, run.id)) {
+    if (call.tool_call_id !== null || call.tool_name !== ran.toolName) continue;
+    if (canonicalOf(call.tool_input) !== input) continue;
+    const row = await findTask(tx, run.id, call.key);
+    if (row && lapsedUnreported(row)) return row;
+  }
+  return null;
 }
 
 /**

@@ -37,7 +37,7 @@ export class IdlessRows {
 }
 
 /** A row's stored input as canonical JSON (keys sorted), null when it does not parse. */
-function canonicalOf(json: string): string | null {
+export function canonicalOf(json: string): string | null {
   try {
     return canonicalJson(JSON.parse(json));
   } catch {

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { HOOK_EVENTS_PATH } from '../../testing/hooked-events.js';
+import { backends } from '../../testing/stores.js';
+
+/**
+ * An agent whose hooks carry no call id (Gemini CLI) reports a call by its
+ * tool and input. A call that ran longer than its claim's lease fails
+ * `outcome_unknown`; its report, coming after all, records what ran on the
+ * row, as a late report under a call id does.
+ */
+
+const all = await backends();
+type Row = { key: string; state: string; result: unknown; error: { code: string } | null };
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(`an idless late report (${backend.name})`, () => {
+    let d: Deployment;
+    afterEach(async () => {
+      await d?.close();
+    });
+    const event = (body: Record<string, unknown>) =>
+      d.agent.post(HOOK_EVENTS_PATH, { agent: 'gemini', session_id: 'g-1', ...body });
+    const call = { tool_name: 'run_shell_command', tool_input: { command: 'make build' } };
+
+    it('records what ran on the row whose claim lapsed', async () => {
+      d = await deploy(backend, { maxLeaseMs: 300 });
+      await d.agent.put('/agent_api/v1/profile/configuration', { approval_mode: 'bypass' });
+      const granted = await event({ event: 'pre_tool', ...call });
+      expect(granted.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
+      const runId = granted.body.run_id as string;
+      const rowOf = async () =>
+        ((await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks as Row[])[0];
+      await waitFor(async () => (await rowOf())?.state !== 'claimed', {
+        what: 'the lease to lapse',
+      });
+      expect((await rowOf())?.error?.code).toBe('outcome_unknown');
+      const late = await event({
+        event: 'post_tool',
+        ...call,
+        outcome: 'succeeded',
+        output: 'built',
+      });
+      expect(late.body).toMatchObject({ verdict: 'ack', task_key: 't1', task_state: 'succeeded' });
+      const row = await rowOf();
+      expect(row).toMatchObject({ state: 'succeeded', error: null });
+      expect(JSON.stringify(row?.result)).toContain('built');
+    });
+  });
+}
