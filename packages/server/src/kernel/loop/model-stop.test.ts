@@ -1,43 +1,21 @@
 import { getEventListeners } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { finalMessage, startModelServer } from '../../testing/model-server.js';
 import { backends } from '../../testing/stores.js';
-import { modelStopOf } from './model-stop.js';
 
 /** A chat-completions endpoint that answers `done`; with `hangFirst`, not its first request. */
-async function modelThatHangsOnce(hangFirst = true) {
-  const model = { requests: 0, dropped: 0, server: undefined as Server | undefined, url: '' };
-  model.server = createServer((req, res) => {
-    // The kernel gave up on a request it never read the answer of.
-    res.on('close', () => {
-      if (!res.writableEnded) model.dropped += 1;
-    });
-    req.resume();
-    req.on('end', () => {
-      model.requests += 1;
-      if (hangFirst && model.requests === 1) return;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          choices: [{ index: 0, message: { role: 'assistant', content: 'done' } }],
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => model.server!.listen(0, '127.0.0.1', resolve));
-  model.url = `http://127.0.0.1:${(model.server.address() as AddressInfo).port}/v1`;
-  return model;
-}
+const modelThatHangsOnce = (hangFirst = true) =>
+  startModelServer((n) => (hangFirst && n === 1 ? 'hang' : finalMessage()));
+
+import { modelStopOf } from './model-stop.js';
 
 for (const backend of await backends()) {
   describe.skipIf(backend.skip !== null)(`a kernel stopping mid-round (${backend.name})`, () => {
     let d: Deployment | undefined;
     let model: Awaited<ReturnType<typeof modelThatHangsOnce>> | undefined;
     afterEach(async () => {
-      model?.server?.closeAllConnections();
-      model?.server?.close();
+      model?.close();
       await d?.close();
       d = model = undefined;
     });

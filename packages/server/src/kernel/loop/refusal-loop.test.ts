@@ -1,40 +1,16 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimAndCommit, type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { finalMessage, startModelServer, toolCallMessage } from '../../testing/model-server.js';
 import { backends } from '../../testing/stores.js';
-import { REFUSED_ROUNDS_MAX } from './refusal-loop.js';
 
 /** A chat-completions endpoint whose nth answer is `answer(n)`: a call of that tool, or a final answer. */
-async function modelCalling(answer: (n: number) => string) {
-  const model = { requests: 0, server: undefined as Server | undefined, url: '' };
-  model.server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      model.requests += 1;
-      const tool = answer(model.requests);
-      const message =
-        tool === 'final'
-          ? { role: 'assistant', content: 'done' }
-          : {
-              role: 'assistant',
-              content: null,
-              tool_calls: [
-                {
-                  id: `c${model.requests}`,
-                  type: 'function',
-                  function: { name: tool, arguments: '{}' },
-                },
-              ],
-            };
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ choices: [{ index: 0, message }] }));
-    });
+const modelCalling = (answer: (n: number) => string) =>
+  startModelServer((n) => {
+    const tool = answer(n);
+    return tool === 'final' ? finalMessage() : toolCallMessage(tool, `c${n}`);
   });
-  await new Promise<void>((resolve) => model.server!.listen(0, '127.0.0.1', resolve));
-  model.url = `http://127.0.0.1:${(model.server.address() as AddressInfo).port}/v1`;
-  return model;
-}
+
+import { REFUSED_ROUNDS_MAX } from './refusal-loop.js';
 
 for (const backend of await backends()) {
   describe.skipIf(backend.skip !== null)(
@@ -43,8 +19,7 @@ for (const backend of await backends()) {
       let d: Deployment | undefined;
       let model: Awaited<ReturnType<typeof modelCalling>> | undefined;
       afterEach(async () => {
-        model?.server?.closeAllConnections();
-        model?.server?.close();
+        model?.close();
         await d?.close();
         d = model = undefined;
       });

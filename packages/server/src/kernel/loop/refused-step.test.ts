@@ -1,9 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claimAndCommit, type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { finalMessage, startModelServer } from '../../testing/model-server.js';
 import { backends } from '../../testing/stores.js';
+
+/** A chat-completions endpoint that always answers the final answer `done`, counting requests. */
+const finalAnswerModel = () => startModelServer(() => finalMessage());
 
 /**
  * Makes this test's database refuse to record a completed run, as a store
@@ -24,26 +26,6 @@ async function refuseCompletedRuns(d: Deployment, backend: 'sqlite' | 'postgres'
     WHEN (NEW.state = 'completed') EXECUTE FUNCTION refuse_completed()`.execute(db);
 }
 
-/** A chat-completions endpoint that always answers the final answer `done`, counting requests. */
-async function finalAnswerModel() {
-  const model = { requests: 0, server: undefined as Server | undefined, url: '' };
-  model.server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      model.requests += 1;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          choices: [{ index: 0, message: { role: 'assistant', content: 'done' } }],
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => model.server!.listen(0, '127.0.0.1', resolve));
-  model.url = `http://127.0.0.1:${(model.server.address() as AddressInfo).port}/v1`;
-  return model;
-}
-
 for (const backend of await backends()) {
   describe.skipIf(backend.skip !== null)(
     `a run whose end the store refuses (${backend.name})`,
@@ -51,8 +33,7 @@ for (const backend of await backends()) {
       let d: Deployment | undefined;
       let model: Awaited<ReturnType<typeof finalAnswerModel>> | undefined;
       afterEach(async () => {
-        model?.server?.closeAllConnections();
-        model?.server?.close();
+        model?.close();
         await d?.close();
         d = model = undefined;
       });
