@@ -21,6 +21,7 @@ import { approvalsRequiredNow } from '../verbs/approval-quorum.js';
 import { manifestCommandPointers, manifestEntry } from './action-contract-layer.js';
 import { bindAuthorGrant, countAppenderApproval } from './author-grant.js';
 import type { IncomingCall } from './incoming-call.js';
+import { refuseUnoffered } from './offered-tools.js';
 import { applyPolicyLayers, frozenOf } from './policy-layers.js';
 import { ASK_TOOL, parseQuestion } from './questions.js';
 
@@ -114,6 +115,20 @@ function effectProfileOf(policy: Policy, run: RunTable, call: IncomingCall, deci
 }
 
 /**
+ * The declared rules' decision of a call under the run's mode, a model's call
+ * to a tool its provider never offered it refused ({@link refuseUnoffered}).
+ */
+function declaredDecision(policy: Policy, run: RunTable, call: IncomingCall): Decision {
+  const base = decide(policy, {
+    mode: run.approval_mode,
+    origin: call.origin,
+    toolName: call.toolName,
+    toolInput: call.toolInput,
+  });
+  return refuseUnoffered(run, call, base);
+}
+
+/**
  * Sends a parked call's edited input through the approval stage again
  * (declared rules, rule set, contract, schema, classifier), as if the model
  * had composed it: what the stage decides and the effect profile a person
@@ -137,12 +152,7 @@ export async function evaluateEditedCall(
     kind: row.kind === 'tool' || row.kind === 'hook' ? row.kind : undefined,
   };
   const policy = policyForRun(run);
-  const base = decide(policy, {
-    mode: run.approval_mode,
-    origin: call.origin,
-    toolName: call.toolName,
-    toolInput: call.toolInput,
-  });
+  const base = declaredDecision(policy, run, call);
   const layered = await applyPolicyLayers({ ctx, tx, run, call, toolName: base.tool_name, base });
   const effectProfile = effectProfileOf(policy, run, call, layered);
   const { decision } = await bindAuthorGrant(tx, run, {
@@ -174,12 +184,7 @@ export async function plantToolRow(
   const observed = ctx.metrics !== null || ctx.tracing !== null;
   const startedAt = observed ? performance.now() : 0;
   const policy = policyForRun(run);
-  const base = decide(policy, {
-    mode: run.approval_mode,
-    origin: call.origin,
-    toolName: call.toolName,
-    toolInput: call.toolInput,
-  });
+  const base = declaredDecision(policy, run, call);
   const layered = await applyPolicyLayers({ ctx, tx, run, call, toolName: base.tool_name, base });
   const question =
     call.origin !== 'kernel' && (call.kind ?? 'tool') === 'tool' && layered.tool_name === ASK_TOOL

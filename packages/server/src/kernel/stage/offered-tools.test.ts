@@ -1,0 +1,151 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { backends } from '../../testing/stores.js';
+
+/** A chat-completions endpoint on loopback answering its nth request with `messages[n - 1]`, then `done`. */
+async function modelAnswering(messages: Record<string, unknown>[]) {
+  let asked = 0;
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const message = messages[asked] ?? finalMessage('done');
+      asked += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ index: 0, message }] }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close() {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+/** An assistant message with the final answer `text`. */
+function finalMessage(text: string): Record<string, unknown> {
+  return { role: 'assistant', content: text };
+}
+
+/** An assistant message calling each named tool once, with an input of its own. */
+function callsMessage(...names: string[]): Record<string, unknown> {
+  return {
+    role: 'assistant',
+    content: null,
+    tool_calls: names.map((name, i) => ({
+      id: `call_${i}`,
+      type: 'function',
+      function: { name, arguments: JSON.stringify({ command: `${name} -rf build` }) },
+    })),
+  };
+}
+
+interface Row {
+  key: string;
+  origin: string;
+  tool_name: string;
+  state: string;
+  error?: { code: string; detail: string } | null;
+}
+
+/*
+ * A model that calls a tool its run's provider never offered it (a hallucination, or a
+ * prompt injection) is refused at the stage as a call outside tool_names is, whatever the
+ * mode; a run whose provider offers no list, and a person's own rows, are unchanged.
+ */
+for (const backend of await backends()) {
+  describe.skipIf(backend.skip !== null)(`a call to a tool not offered (${backend.name})`, () => {
+    let d: Deployment | undefined;
+    let model: Awaited<ReturnType<typeof modelAnswering>> | undefined;
+    afterEach(async () => {
+      model?.close();
+      await d?.close();
+      d = model = undefined;
+    });
+
+    async function runOf(body: Record<string, unknown>, rounds: Record<string, unknown>[]) {
+      model = await modelAnswering(rounds);
+      d = await deploy(backend, { openai: { baseUrl: model.url, apiKey: 'sk-test', model: 'm' } });
+      const created = await d.agent.post(`${d.ws}/runs`, { input: 'tidy up', ...body });
+      expect(created.status).toBe(201);
+      return created.body.id as string;
+    }
+
+    async function settledRows(runId: string, count: number): Promise<Row[]> {
+      return waitFor(async () => {
+        const rows = (await d!.member.get(`${d!.ws}/runs/${runId}/tasks`)).body.tasks as Row[];
+        return rows.length === count && rows.every((row) => row.state !== 'ready') ? rows : null;
+      });
+    }
+
+    it('refuses the call in bypass mode, grants the offered one, and lets a person append it', async () => {
+      const runId = await runOf(
+        { approval_mode: 'bypass', provider: { kind: 'openai', tools: [{ name: 'ls' }] } },
+        [callsMessage('ls', 'rm')],
+      );
+      const [ls, rm] = await settledRows(runId, 2);
+      expect(ls).toMatchObject({ tool_name: 'ls', state: 'runnable' });
+      expect(rm).toMatchObject({ tool_name: 'rm', state: 'failed' });
+      expect(rm?.error?.code).toBe('approval_denied');
+      expect(rm?.error?.detail).toContain('rm is not among the tools');
+      // A person's own row is theirs to ask for: the model's offer does not bind it.
+      const appended = await d!.member.post(`${d!.ws}/runs/${runId}/tasks`, {
+        tool_name: 'rm',
+        tool_input: { command: 'rm -rf build' },
+      });
+      expect(appended.status).toBe(201);
+      expect(appended.body).toMatchObject({ origin: 'author', state: 'runnable' });
+    });
+
+    it('refuses it in ask mode rather than parking it, and the model reads why', async () => {
+      const runId = await runOf(
+        {
+          approval_mode: 'ask',
+          approval_rules: [{ tool: '*', verdict: 'allow' }],
+          provider: { kind: 'openai', tools: [{ name: 'ls' }] },
+        },
+        [callsMessage('rm'), finalMessage('gave up')],
+      );
+      const run = await waitFor(async () => {
+        const read = (await d!.member.get(`${d!.ws}/runs/${runId}`)).body;
+        return read.state !== 'running' && read;
+      });
+      expect(run).toMatchObject({ state: 'completed', final_answer: 'gave up' });
+      const [rm] = await settledRows(runId, 1);
+      expect(rm).toMatchObject({ state: 'failed', error: { code: 'approval_denied' } });
+      const events = (await d!.member.get(`${d!.ws}/runs/${runId}/events`)).body.events as {
+        type: string;
+        data: { fed?: { content: string }[] };
+      }[];
+      const fed = events.filter((e) => e.type === 'run.model_read').flatMap((e) => e.data.fed);
+      expect(fed.map((f) => f?.content)).toContainEqual(
+        expect.stringContaining('rm is not among the tools'),
+      );
+    });
+
+    it('takes a name an alias resolves to an offered tool as offered', async () => {
+      const runId = await runOf(
+        {
+          approval_mode: 'bypass',
+          tool_aliases: { sh: 'bash' },
+          provider: { kind: 'openai', tools: [{ name: 'bash' }] },
+        },
+        [callsMessage('sh', 'bash')],
+      );
+      const rows = await settledRows(runId, 2);
+      expect(rows.map((row) => row.state)).toEqual(['runnable', 'runnable']);
+    });
+
+    it('leaves a run whose provider offers no list of tools as it was', async () => {
+      const runId = await runOf({ approval_mode: 'bypass', provider: { kind: 'openai' } }, [
+        callsMessage('rm'),
+      ]);
+      const [rm] = await settledRows(runId, 1);
+      expect(rm).toMatchObject({ tool_name: 'rm', state: 'runnable' });
+    });
+  });
+}
