@@ -88,7 +88,7 @@ for (const backend of all) {
         expect(own.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
       });
 
-      it('refuses a run_id without its task_key, and a run of another session', async () => {
+      it('refuses a run_id without its task_key or on another event, and a run of another session', async () => {
         d = await deploy(backend);
         await d.agent.put('/agent_api/v1/profile/configuration', ASK);
         const parked = await postHookEvent(d, bashPreTool(PUSH, 'tu-1'));
@@ -96,6 +96,9 @@ for (const backend of all) {
         const bare = await postHookEvent(d, { ...bashPreTool(PUSH, 'tu-1'), run_id: runId });
         expect(bare.status).toBe(400);
         expect(bare.body.error.code).toBe('invalid_input');
+        const onStop = await postHookEvent(d, { event: 'stop', task_key: 't1', run_id: runId });
+        expect(onStop.status).toBe(400);
+        expect(onStop.body.error.code).toBe('invalid_input');
         const stranger = await d.agent.post(HOOK_EVENTS_PATH, {
           ...bashPreTool(PUSH, 'tu-9'),
           agent: 'claude-code',

@@ -201,6 +201,9 @@ async function recordInSession(
   principal: Principal,
   input: HookedEventInput,
 ): Promise<HookedAnswer> {
+  if (input.run_id !== undefined && input.event !== 'pre_tool') {
+    throw new AirlockError('invalid_input', 'run_id is read on pre_tool only, beside its task_key');
+  }
   const key = keyOf(principal, input);
   const session = await sessionOf(ctx, key);
   const base = { conversation_id: session.conversation_id };
