@@ -140,6 +140,35 @@ for (const backend of await backends()) {
       expect(rows.map((row) => row.state)).toEqual(['runnable', 'runnable']);
     });
 
+    it("asks a person only when the model was offered the kernel's ask tool", async () => {
+      const question = {
+        role: 'assistant',
+        content: null,
+        tool_calls: ['q_0', 'q_1'].map((id) => ({
+          id,
+          type: 'function',
+          function: { name: 'ask', arguments: JSON.stringify({ prompt: 'Which branch?' }) },
+        })),
+      };
+      const unoffered = await runOf(
+        { approval_mode: 'bypass', provider: { kind: 'openai', tools: [{ name: 'ls' }] } },
+        [question],
+      );
+      const refused = await settledRows(unoffered, 2);
+      expect(refused.map((row) => [row.state, row.error?.code])).toEqual([
+        ['failed', 'approval_denied'],
+        ['failed', 'approval_denied'],
+      ]);
+      model?.close();
+      await d?.close();
+      const offered = await runOf(
+        { approval_mode: 'bypass', provider: { kind: 'openai', tools: [{ name: 'ask' }] } },
+        [question],
+      );
+      const asked = await settledRows(offered, 2);
+      expect(asked.map((row) => row.state)).toEqual(['awaiting_input', 'awaiting_input']);
+    });
+
     it('leaves a run whose provider offers no list of tools as it was', async () => {
       const runId = await runOf({ approval_mode: 'bypass', provider: { kind: 'openai' } }, [
         callsMessage('rm'),
