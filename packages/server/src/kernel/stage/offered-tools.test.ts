@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
 import { backends } from '../../testing/stores.js';
+import { refuseUnoffered } from './offered-tools.js';
 
 /** A chat-completions endpoint on loopback answering its nth request with `messages[n - 1]`, then `done`. */
 async function modelAnswering(messages: Record<string, unknown>[]) {
@@ -51,6 +52,36 @@ interface Row {
   state: string;
   error?: { code: string; detail: string } | null;
 }
+
+describe('refuseUnoffered', () => {
+  const granted = {
+    outcome: 'granted' as const,
+    granted_by: 'mode' as const,
+    error: null,
+    matched: [],
+    tool_name: 'rm',
+  };
+  const provider = JSON.stringify({ kind: 'openai', tools: [{ name: 'ls' }] });
+
+  it("holds only the kernel's own loop to the offer: a hooked or gateway model is offered its tools elsewhere", () => {
+    const call = { origin: 'model' as const, toolName: 'rm' };
+    expect(refuseUnoffered({ id: 'r1', loop: 'kernel', provider }, call, granted)).toMatchObject({
+      outcome: 'denied',
+      error: { code: 'approval_denied' },
+    });
+    expect(refuseUnoffered({ id: 'r2', loop: 'hooked', provider }, call, granted)).toBe(granted);
+    expect(refuseUnoffered({ id: 'r3', loop: 'gateway', provider }, call, granted)).toBe(granted);
+  });
+
+  it('leaves author and kernel rows, and a runner-qualified name of an offered tool, as decided', () => {
+    const run = { id: 'r4', loop: 'kernel' as const, provider };
+    for (const origin of ['author', 'kernel'] as const) {
+      expect(refuseUnoffered(run, { origin, toolName: 'rm' }, granted)).toBe(granted);
+    }
+    const ls = { ...granted, tool_name: 'ls' };
+    expect(refuseUnoffered(run, { origin: 'model', toolName: 'ls__0123456789ab' }, ls)).toBe(ls);
+  });
+});
 
 /*
  * A model that calls a tool its run's provider never offered it (a hallucination, or a
