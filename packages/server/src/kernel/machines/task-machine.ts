@@ -52,7 +52,7 @@ export const OUTCOME_UNKNOWN = 'outcome_unknown' satisfies RowFailureCode;
  * unreported, its transcript not showing it returned: the kernel's guess
  * that it did not run, which the agent's late report corrects.
  */
-export const NOT_RUN = 'not_run';
+export const NOT_RUN = 'not_run' satisfies RowFailureCode;
 
 /** The failure codes of a hooked call whose outcome the kernel guessed, which a late report corrects. */
 export const LATE_REPORTABLE: readonly string[] = [OUTCOME_UNKNOWN, NOT_RUN];
