@@ -197,9 +197,36 @@ function replaced(command: readonly ShellWord[], braces: string): ShellWord[] | 
   return out;
 }
 
+/** entr's options, all without a value. */
+const ENTR_FLAGS = /^-[acdnprsz]+$/;
+
+/**
+ * `entr [-acdnprsz] COMMAND...` runs its command each time a file it reads
+ * from its input changes; with `-s` its first operand is a shell command line.
+ * An option it does not list makes the command `unknown` as well.
+ */
+function entr(words: readonly ShellWord[], from: number): Unwrapped {
+  let index = from;
+  let shell = false;
+  let unknownOption = false;
+  while (index < words.length && words[index]!.text.startsWith('-')) {
+    const text = words[index]!.text;
+    index++;
+    if (text === '--') break;
+    if (!ENTR_FLAGS.test(text)) unknownOption = true;
+    if (text.includes('s')) shell = true;
+  }
+  if (splitsBefore(words, from, index)) unknownOption = true;
+  const tags = unknownOption ? { tags: ['unknown' as const] } : {};
+  if (index >= words.length) return { kind: 'no_command', tag: 'unknown' };
+  if (!shell) return { kind: 'words', from: index, ...tags };
+  const script = words[index]!;
+  return { kind: 'line', line: script.text, dynamic: script.dynamic || unknownOption };
+}
+
 /**
  * Wrappers that run their command later or repeatedly through a shell
- * (`watch`, `parallel`, `flock -c`); null for any other program.
+ * (`watch`, `parallel`, `flock -c`, `entr`); null for any other program.
  */
 export function laterWrapper(
   program: string,
@@ -209,5 +236,6 @@ export function laterWrapper(
   if (program === 'watch') return watch(words, from);
   if (program === 'flock') return flock(words, from);
   if (program === 'parallel') return parallel(words, from);
+  if (program === 'entr') return entr(words, from);
   return null;
 }

@@ -1,3 +1,4 @@
+import { ENVIRONMENT_PROGRAMS } from './environment-runners.js';
 import type { ShellWord } from './lexed-line.js';
 import { wrapperGrammar } from './wrapper-grammars.js';
 
@@ -16,7 +17,10 @@ const OPTION_SENSITIVE = new Set([
 ]);
 
 /** Wrappers outside the grammars, whose own options or command words may come from input. */
-const OTHER_WRAPPERS = new Set(['env', 'watch', 'parallel', 'flock']);
+const OTHER_WRAPPERS = new Set([
+  ...['env', 'watch', 'parallel', 'flock', 'entr', 'bwrap', 'nix-shell', 'nix'],
+  ...ENVIRONMENT_PROGRAMS,
+]);
 
 /**
  * Whether `parallel` or `xargs` appending input words to `program` may make

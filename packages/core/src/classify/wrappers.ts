@@ -1,18 +1,16 @@
+import { ENVIRONMENT_PROGRAMS, environmentRunner } from './environment-runners.js';
 import { laterWrapper } from './later-wrappers.js';
 import { nodeWrapper } from './node-wrappers.js';
 import { packageRunner } from './package-runners.js';
 import { xargsReplacement } from './replacement-strings.js';
+import { sandboxWrapper } from './sandbox-wrappers.js';
 import type { ShellWord } from './shell-lexer.js';
 import { writesNoFile } from './streams.js';
 import type { ActionTag } from './tags.js';
 import type { Unwrapped } from './unwrapped.js';
 import { splitsBefore } from './word-text.js';
-import {
-  GRAMMAR_WRAPPERS,
-  RUNUSER,
-  type WrapperGrammar,
-  wrapperGrammar,
-} from './wrapper-grammars.js';
+import type { WrapperGrammar } from './wrapper-grammar.js';
+import { GRAMMAR_WRAPPERS, RUNUSER, wrapperGrammar } from './wrapper-grammars.js';
 
 /**
  * Whether runuser names a user with `-u` and is given no `-c` command. Every
@@ -33,7 +31,8 @@ function runsDirectly(words: readonly ShellWord[], from: number): boolean {
 /** Programs that run the rest of their words as another command. */
 export const WRAPPER_NAMES: ReadonlySet<string> = new Set([
   ...GRAMMAR_WRAPPERS,
-  ...['env', 'watch', 'parallel', 'flock'],
+  ...['env', 'watch', 'parallel', 'flock', 'entr', 'bwrap', 'nix-shell'],
+  ...ENVIRONMENT_PROGRAMS,
 ]);
 
 /** Options a numeric short form stands for (`nice -5`, and `nice --5` for -5). */
@@ -254,6 +253,8 @@ export function unwrap(
   const later =
     laterWrapper(program, words, from) ??
     packageRunner(program, words, from) ??
+    environmentRunner(program, words, from) ??
+    sandboxWrapper(program, words, from) ??
     nodeWrapper(program, words, from);
   if (later !== null) return later;
   const grammar =
