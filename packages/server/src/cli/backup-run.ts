@@ -1,0 +1,118 @@
+import { dirname, join, resolve } from 'node:path';
+import { forTerminal } from '@airlock/core/command-line';
+import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
+import {
+  BackupError,
+  type BackupProgress,
+  backupSqliteStore,
+} from '../store/sqlite/sqlite-backup.js';
+import type { BackupArgs } from './backup-args.js';
+import {
+  BackupPathError,
+  checkBackupTarget,
+  fileErrorOf,
+  storeErrorOf,
+  syncDirectory,
+} from './backup-paths.js';
+
+/**
+ * Refuses a PostgreSQL store: backup and restore copy SQLite files.
+ * @throws BackupError `postgres_use_pg_dump`.
+ */
+export function refusePostgres(command: string): never {
+  throw new BackupError(
+    'postgres_use_pg_dump',
+    `${command} copies a SQLite store; on PostgreSQL use pg_dump -Fc and pg_restore ` +
+      '(docs/operations.md, "Backup and restore")',
+  );
+}
+
+/**
+ * Writes a refusal, or a file the command could not use, as
+ * `airlock <command>: <code>: <message>` and returns exit code 1.
+ */
+export function refused(
+  command: 'backup' | 'restore',
+  error: unknown,
+  options: BackupArgs,
+): number {
+  const dataDir = resolve(options.dataDir);
+  const check =
+    command === 'backup'
+      ? `check the free space and permissions of ${dirname(resolve(options.file))}, and that the store in ${dataDir} can be read`
+      : `check the free space and permissions of ${dataDir}`;
+  const store = join(dataDir, SQLITE_FILE_NAME);
+  const told =
+    command === 'backup'
+      ? (backupStoreError(error, store) ?? knownError(error, check))
+      : knownError(error, check);
+  if (!told) throw error;
+  process.stderr.write(`airlock ${command}: ${told.code}: ${forTerminal(told.message)}\n`);
+  return 1;
+}
+
+function knownError(error: unknown, check: string): BackupError | BackupPathError | null {
+  if (error instanceof BackupError || error instanceof BackupPathError) return error;
+  return fileErrorOf(error, check);
+}
+
+/**
+ * A backup copies the store as it is, so a copy that is not an Airlock store, or
+ * that SQLite cannot read, says so of the store in --data-dir, not of the target.
+ */
+function backupStoreError(error: unknown, store: string): BackupPathError | null {
+  if (error instanceof BackupError && error.code === 'not_an_airlock_store') {
+    return new BackupPathError(
+      'not_an_airlock_store',
+      `${store} is a SQLite file but not an Airlock store (no airlock_migrations or workspaces table); check --data-dir (or AIRLOCK_DATA_DIR)`,
+    );
+  }
+  return storeErrorOf(error, store);
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * Copies the store to the backup file, its command line read (see
+ * backup.ts); returns the exit code: 1 for a store or a file it cannot use,
+ * said on stderr as `airlock backup: <code>: <message>`.
+ */
+export async function runBackup(options: BackupArgs): Promise<number> {
+  const started = Date.now();
+  let shown = -1;
+  const show = (progress: BackupProgress) => {
+    const copied = progress.totalPages - progress.remainingPages;
+    const percent =
+      progress.totalPages === 0 ? 100 : Math.floor((copied * 100) / progress.totalPages);
+    if (percent === shown) return;
+    shown = percent;
+    const note = progress.oneStep
+      ? ' (the store changed meanwhile: copying the rest in one step)'
+      : '';
+    process.stderr.write(
+      `backup: ${percent}% (${copied} of ${progress.totalPages} pages)${note}\n`,
+    );
+  };
+  try {
+    if (options.databaseUrl) refusePostgres('airlock backup');
+    checkBackupTarget(options.file);
+    const summary = await backupSqliteStore({
+      dataDir: options.dataDir,
+      target: options.file,
+      onProgress: show,
+    });
+    // The copy was renamed into place: its name, too, must survive a power cut before "done".
+    syncDirectory(dirname(summary.file));
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    process.stderr.write(
+      `backed up ${summary.workspaces} workspace(s), schema ${summary.schema}, ` +
+        `${megabytes(summary.bytes)} (${summary.pages} pages) in ${seconds} s\n`,
+    );
+    process.stdout.write(`${summary.file}\n`);
+    return 0;
+  } catch (error) {
+    return refused('backup', error, options);
+  }
+}

@@ -1,0 +1,122 @@
+import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { type ContinuedLog, continueAfterReplacedLog } from '../store/restored-log.js';
+import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
+import { restoreSqliteStore } from '../store/sqlite/sqlite-backup.js';
+import { Store } from '../store/store.js';
+import type { BackupArgs } from './backup-args.js';
+import { checkRestorePaths, syncDirectory } from './backup-paths.js';
+import { refused, refusePostgres } from './backup-run.js';
+import { continuedReport, type FenceOutcome, fenceReport, fenceStore } from './fence-report.js';
+
+/**
+ * Puts the backup file in place as the data directory's store, its command
+ * line read (see backup.ts); returns the exit code: 1 for a store or a file
+ * it cannot use, said on stderr as `airlock restore: <code>: <message>`.
+ */
+export async function runRestore(options: BackupArgs): Promise<number> {
+  let release = () => {};
+  const dataDir = resolve(options.dataDir);
+  const madeFrom = outermostMissing(dataDir);
+  try {
+    if (options.databaseUrl) refusePostgres('airlock restore');
+    checkRestorePaths({ file: options.file, dataDir: options.dataDir });
+    // Held while the store is swapped: a kernel that starts meanwhile is refused, not served a half-moved store.
+    let runningKernel: { pid: number | null } | null = null;
+    try {
+      release = holdDataDir(options.dataDir);
+    } catch (error) {
+      if (!(error instanceof DataDirInUseError)) throw error;
+      runningKernel = { pid: error.holder?.pid ?? null };
+    }
+    const fenced: { outcome: FenceOutcome | null } = { outcome: null };
+    let continued: ContinuedLog[] = [];
+    const summary = await restoreSqliteStore({
+      dataDir: options.dataDir,
+      file: options.file,
+      runningKernel,
+      // Opening migrates an older backup to this build's schema, and the fence needs it so.
+      prepare: async (stagingDir, replaced) => {
+        const store = await Store.open({ dataDir: stagingDir });
+        try {
+          // Before the fence writes its events: they, too, are numbered after the replaced log.
+          if (replaced) continued = await continueAfterReplacedLog(store, replaced);
+          if (options.fence) fenced.outcome = await fenceStore(store);
+        } finally {
+          await store.close();
+        }
+      },
+    });
+    // The renames reach the disk before the restore says done: after a power cut the restored
+    // store is in place, not the one it replaced.
+    if (summary.previous) syncDirectory(summary.previous);
+    syncDirectory(dirname(summary.file));
+    process.stderr.write(
+      `restored ${summary.workspaces} workspace(s) from schema ${summary.schema} into ${summary.file}\n` +
+        (summary.wal
+          ? `with the commits in ${summary.wal} (the file's WAL, copied along and only read)\n`
+          : '') +
+        (summary.previous ? `the store that was there is now in ${summary.previous}\n` : '') +
+        continuedReport(continued, summary.replacedLog) +
+        (fenced.outcome
+          ? fenceReport(fenced.outcome)
+          : 'not fenced (--no-fence): calls granted or claimed at the backup will be claimed and run again\n') +
+        'everything after the backup is undone: credentials revoked since work again, and approvals given since are gone; ' +
+        'see docs/operations.md, "A restore goes back in time", before serving it\n',
+    );
+    return 0;
+  } catch (error) {
+    release();
+    if (madeFrom) removeMadeDirectories(dataDir, madeFrom);
+    return refused('restore', error, options);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The outermost directory on `dir`'s path that does not exist yet (`dir`
+ * itself when only it is missing), or null when `dir` exists: what taking
+ * its lock creates.
+ */
+function outermostMissing(dir: string): string | null {
+  if (existsSync(dir)) return null;
+  let missing = dir;
+  while (dirname(missing) !== missing && !existsSync(dirname(missing))) missing = dirname(missing);
+  return missing;
+}
+
+/**
+ * Removes what a refused restore created to take the lock: the data
+ * directory (when it holds only the lock's files) and, up to `madeFrom`,
+ * each parent it made that is still empty.
+ */
+function removeMadeDirectories(dataDir: string, madeFrom: string): void {
+  removeLockOnlyDirectory(dataDir);
+  for (let dir = dataDir; dir !== madeFrom; ) {
+    dir = dirname(dir);
+    try {
+      rmdirSync(dir);
+    } catch {
+      return;
+    }
+  }
+}
+
+/** What taking a data directory's lock leaves in it (see store/sqlite/kernel-lock.ts). */
+const LOCK_FILES = new Set(['kernel.lock', 'kernel.lock.sqlite', 'kernel.lock.sqlite-journal']);
+
+/**
+ * Removes a data directory a refused restore made (to take its lock), so a
+ * refusal changes nothing; a directory holding anything else is left alone.
+ */
+function removeLockOnlyDirectory(dir: string): void {
+  try {
+    const entries = readdirSync(dir);
+    if (!entries.every((name) => LOCK_FILES.has(name))) return;
+    for (const name of entries) rmSync(join(dir, name), { force: true });
+    rmdirSync(dir);
+  } catch {
+    // Gone already, or not ours to clean: the refusal itself is what the operator needs.
+  }
+}

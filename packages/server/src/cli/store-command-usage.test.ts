@@ -1,0 +1,92 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runLocalCli } from '../testing/operator-cli.js';
+
+/** The modules a source file loads as it loads (type-only and dynamic imports left out). */
+function staticImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?from\s+'([^']+)';/gms)) {
+    if (!match[1]) found.push(match[2]!);
+  }
+  return found;
+}
+
+/** What a module loads before its first line runs: the packages, and this package's own modules. */
+function reached(entry: string): { packages: string[]; modules: string[] } {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const specifier of staticImports(file)) {
+      if (specifier.startsWith('.')) visit(join(dirname(file), specifier.replace(/\.js$/, '.ts')));
+      else if (!specifier.startsWith('node:')) packages.add(specifier);
+    }
+  };
+  visit(entry);
+  const source = join(import.meta.dirname, '..');
+  return {
+    packages: [...packages].sort(),
+    modules: [...seen].map((file) => relative(source, file)).sort(),
+  };
+}
+
+// A usage error is told at Node's start-up cost only if the store, SQLite and the kernel load
+// after argv is read: backup-args.ts and fence-args.ts read it, and backup-run.ts,
+// restore-run.ts and fence-run.ts, loaded once it reads right, do the work.
+describe('backup, restore and fence read their command line before the store loads', () => {
+  it.each(['backup', 'fence'])('%s.ts reaches no store, kernel or driver', (name) => {
+    const { packages, modules } = reached(join(import.meta.dirname, `${name}.ts`));
+    expect(packages.filter((name) => name !== '@airlock/core/command-line')).toEqual([]);
+    expect(modules.filter((module) => !module.startsWith('cli/'))).toEqual([]);
+  });
+});
+
+const root = mkdtempSync(join(tmpdir(), 'airlock-store-usage-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('a command line backup, restore or fence refuses says why, exit 2, nothing made', {
+  timeout: 60_000,
+}, () => {
+  it.each([
+    [['backup', '--bogus'], 'airlock backup: unknown option --bogus (see airlock backup --help)\n'],
+    [
+      ['backup', 'a.sqlite', 'b.sqlite'],
+      'airlock backup: unexpected argument "b.sqlite" (it takes <file>; see airlock backup --help)\n',
+    ],
+    [
+      ['restore', '--data-dir', '', 'a.sqlite'],
+      'airlock restore: --data-dir is empty: give it a value, or leave the flag out\n',
+    ],
+    [['fence', '--bogus'], 'airlock fence: unknown option --bogus (see airlock fence --help)\n'],
+    [
+      ['fence', 'x'],
+      'airlock fence: unexpected argument "x" (it takes no arguments; see airlock fence --help)\n',
+    ],
+    [
+      ['fence', '--replaced-database-url', 'postgres://h/db'],
+      'airlock fence: --replaced-database-url numbers a PostgreSQL store on after the one it replaced; ' +
+        'give the restored database with --database-url (on SQLite, airlock restore does this by itself)\n',
+    ],
+  ])('airlock %j', async (args, said) => {
+    const cwd = mkdtempSync(join(root, 'cwd-'));
+    const outcome = await runLocalCli(args, { cwd });
+    expect(outcome.stderr).toBe(said);
+    expect(outcome.code).toBe(2);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it.each([
+    ['backup', 'Usage: airlock backup <file>'],
+    ['restore', 'Usage: airlock restore <file>'],
+  ])('airlock %s without <file> prints its help, exit 2', async (command, usage) => {
+    const cwd = mkdtempSync(join(root, 'cwd-'));
+    const outcome = await runLocalCli([command], { cwd });
+    expect(outcome.stdout.startsWith(usage)).toBe(true);
+    expect(outcome.code).toBe(2);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});
