@@ -63,7 +63,9 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  process.stderr.write(`airlock: unknown command ${command}\n\n${HELP}`);
+  // Loaded only here: cli.ts itself reaches no package before it knows the command.
+  const { unknownCommandLine } = await import('./cli/unknown-command.js');
+  process.stderr.write(`airlock: ${unknownCommandLine(command)}\n\n${HELP}`);
   return 2;
 }
 
