@@ -11,7 +11,6 @@ const WATCH_FLAGS = new Set([
   ...['--errexit', '-g', '--chgexit', '-p', '--precise', '-r', '--no-rerun', '-t'],
   ...['--no-title', '-w', '--no-wrap', '-x', '--exec', '-f', '--follow'],
 ]);
-const FLOCK_VALUED = new Set(['-E', '-w', '--timeout', '--conflict-exit-code']);
 const PARALLEL_VALUED = new Set([
   ...['-j', '-P', '-S', '-a', '-n', '-N', '-L', '-l', '-d', '-E', '-I', '-C', '--colsep'],
   ...['--jobs', '--sshlogin', '--arg-file', '--max-args', '--max-lines', '--delimiter', '--eof'],
@@ -80,28 +79,77 @@ function watch(words: readonly ShellWord[], from: number): Unwrapped {
   };
 }
 
-/** `flock [opts] file command...`, `flock [opts] file -c 'command'`, `flock [opts] fd`. */
-function flock(words: readonly ShellWord[], from: number): Unwrapped {
+/** flock's long options taking a value, given apart or after `=` (any unambiguous prefix too). */
+const FLOCK_VALUED_LONG = ['wait', 'timeout', 'conflict-exit-code'];
+const FLOCK_FLAGS_LONG = [
+  ...['shared', 'exclusive', 'unlock', 'nonblock', 'nb', 'close', 'no-fork', 'verbose'],
+];
+const FLOCK_LOOKUP_LONG = ['help', 'version'];
+/** flock's short options: `w` and `E` take a value, the rest of the word or the next one. */
+const FLOCK_SHORT_VALUED = 'wE';
+const FLOCK_SHORT_FLAGS = 'sexnoFu';
+
+/** The long option `name` abbreviates among `options`, or undefined. */
+function flockLong(name: string, options: readonly string[]): string | undefined {
+  return options.find((option) => option === name) ?? options.find((o) => o.startsWith(name));
+}
+
+/**
+ * Where flock's options end (it stops at its first operand, the lock), and
+ * whether one was unknown or asked only for help. A short cluster may end in
+ * `w` or `E` with its value in the next word (`-nw 5`).
+ */
+function flockOptions(words: readonly ShellWord[], from: number) {
   let index = from;
-  let lockSeen = false;
+  let unknownOption = false;
   while (index < words.length) {
     const text = words[index]!.text;
-    if (text === '-c' || text === '--command') {
-      const command = words[index + 1];
-      if (command === undefined) return { kind: 'no_command', tag: 'unknown' };
-      return { kind: 'line', line: command.text, dynamic: command.dynamic };
+    if (text === '--') return { index: index + 1, unknownOption, lookup: false };
+    if (!text.startsWith('-') || text === '-') break;
+    index++;
+    if (text.startsWith('--')) {
+      const name = text.slice(2).split('=')[0]!;
+      if (flockLong(name, FLOCK_LOOKUP_LONG) !== undefined) {
+        return { index, unknownOption, lookup: true };
+      }
+      const valued = name !== '' && flockLong(name, FLOCK_VALUED_LONG) !== undefined;
+      if (valued && !text.includes('=')) index++;
+      if (!valued && (name === '' || flockLong(name, FLOCK_FLAGS_LONG) === undefined)) {
+        unknownOption = true;
+      }
+      continue;
     }
-    if (lockSeen) {
-      const split = splitsBefore(words, from, index);
-      return { kind: 'words', from: index, ...(split ? { tags: ['unknown'] } : {}) };
-    }
-    if (text.startsWith('-')) index += FLOCK_VALUED.has(text) ? 2 : 1;
-    else {
-      lockSeen = true;
-      index++;
+    for (let at = 1; at < text.length; at++) {
+      const letter = text[at]!;
+      if (letter === 'h' || letter === 'V') return { index, unknownOption, lookup: true };
+      if (FLOCK_SHORT_VALUED.includes(letter)) {
+        if (at === text.length - 1) index++;
+        break;
+      }
+      if (!FLOCK_SHORT_FLAGS.includes(letter)) unknownOption = true;
     }
   }
-  return { kind: 'no_command', tag: 'read' };
+  return { index, unknownOption, lookup: false };
+}
+
+/**
+ * `flock [opts] file command...`, `flock [opts] file -c 'command'`,
+ * `flock [opts] fd`. An option it does not list may take the lock's word as
+ * its value: the command is then `unknown` as well, read as if it took none.
+ */
+function flock(words: readonly ShellWord[], from: number): Unwrapped {
+  const { index: lock, unknownOption, lookup } = flockOptions(words, from);
+  if (lookup) return { kind: 'no_command', tag: 'read' };
+  const unknown = unknownOption || splitsBefore(words, from, lock + 1);
+  const tags = unknown ? { tags: ['unknown' as const] } : {};
+  const after = words[lock + 1];
+  if (after === undefined) return { kind: 'no_command', tag: unknown ? 'unknown' : 'read' };
+  if (after.text === '-c' || after.text === '--command') {
+    const command = words[lock + 2];
+    if (command === undefined) return { kind: 'no_command', tag: 'unknown' };
+    return { kind: 'line', line: command.text, dynamic: command.dynamic || unknown };
+  }
+  return { kind: 'words', from: lock + 1, ...tags };
 }
 
 /** Per word array: the index of its last `:::`-like word, or -1 (worked out once per array). */
