@@ -1,4 +1,5 @@
 import { flagText, parseCommandLine, storeLocationOf, UsageError } from './command-line.js';
+import { checkPostgresUrl } from './database-url.js';
 
 /** `airlock fence --help` */
 export const FENCE_HELP = `Usage: airlock fence [store options]
@@ -41,8 +42,8 @@ export interface FenceArgs {
 /**
  * Reads `airlock fence [store options]` with nothing loaded but Node's parser.
  * @returns what to fence, or `{ help }` when --help asked for the help.
- * @throws UsageError (exit 2) on an unknown flag, an argument, an empty flag
- *   or a --replaced-database-url without --database-url.
+ * @throws UsageError (exit 2) on an unknown flag, an argument, an empty flag,
+ *   a database URL that is not postgres:// or a --replaced-database-url without --database-url.
  */
 export function readFenceArgs(argv: string[]): FenceArgs | { help: true } {
   const { values } = parseCommandLine(argv, {
@@ -57,12 +58,17 @@ export function readFenceArgs(argv: string[]): FenceArgs | { help: true } {
   });
   if (values.help) return { help: true };
   const location = storeLocationOf(values, 'airlock fence');
+  if (location.databaseUrl !== undefined) {
+    const setting =
+      flagText(values, 'database-url') === undefined ? 'DATABASE_URL' : '--database-url';
+    checkPostgresUrl('airlock fence', setting, location.databaseUrl);
+  }
   return { location, replacedUrl: replacedDatabaseUrl(values, location.databaseUrl) };
 }
 
 /**
  * The --replaced-database-url given, when there is one.
- * @throws UsageError when it is empty, or given without --database-url.
+ * @throws UsageError when it is empty, not a postgres:// URL, or given without --database-url.
  */
 function replacedDatabaseUrl(
   values: Parameters<typeof flagText>[0],
@@ -81,5 +87,5 @@ function replacedDatabaseUrl(
         'give the restored database with --database-url (on SQLite, airlock restore does this by itself)',
     );
   }
-  return replaced;
+  return checkPostgresUrl('airlock fence', '--replaced-database-url', replaced);
 }

@@ -71,6 +71,14 @@ describe('a command line backup, restore or fence refuses says why, exit 2, noth
       'airlock fence: --replaced-database-url numbers a PostgreSQL store on after the one it replaced; ' +
         'give the restored database with --database-url (on SQLite, airlock restore does this by itself)\n',
     ],
+    [
+      ['fence', '--database-url', 'mysql://app:s3cret@db.example/app'],
+      'airlock fence: --database-url wants a postgres:// or postgresql:// URL, not "mysql://…@db.example/app"\n',
+    ],
+    [
+      ['fence', '--database-url', 'postgres://h/db', '--replaced-database-url', 'olddb'],
+      'airlock fence: --replaced-database-url wants a postgres:// or postgresql:// URL, not "olddb"\n',
+    ],
   ])('airlock %j', async (args, said) => {
     const cwd = mkdtempSync(join(root, 'cwd-'));
     const outcome = await runLocalCli(args, { cwd });
