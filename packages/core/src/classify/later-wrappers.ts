@@ -45,6 +45,38 @@ function joined(words: readonly ShellWord[]): { line: string; dynamic: boolean }
   };
 }
 
+/** watch's long options, for the prefixes getopt_long takes (`--interv 1`). */
+const WATCH_LONG = [...WATCH_VALUED, ...WATCH_FLAGS].filter((option) => option.startsWith('--'));
+
+/**
+ * Reads one of watch's option words as getopt_long does: a long option or
+ * its unambiguous prefix, or a cluster of short ones (`-tn 1`), where `n`,
+ * `q` and `s` take the rest of the word or the next one and `d` takes the
+ * rest only. Says how many words it spans, and whether it is `-x` or unknown.
+ */
+function watchOption(text: string): { span: number; exec: boolean; unknown: boolean } {
+  if (text.startsWith('--')) {
+    const name = text.split('=')[0]!;
+    // An ambiguous prefix (`--no`) is refused by watch: unknown, as an option it does not list.
+    const matches = WATCH_LONG.filter((option) => option.startsWith(name));
+    const full = WATCH_LONG.includes(name) ? name : matches.length === 1 ? matches[0] : undefined;
+    if (full === undefined) return { span: 1, exec: false, unknown: true };
+    const span = WATCH_VALUED.has(full) && !text.includes('=') ? 2 : 1;
+    return { span, exec: full === '--exec', unknown: false };
+  }
+  if (text === '-') return { span: 1, exec: false, unknown: true };
+  let exec = false;
+  for (let at = 1; at < text.length; at++) {
+    const letter = `-${text[at]}`;
+    if (letter === '-d') break;
+    if (WATCH_VALUED.has(letter))
+      return { span: at === text.length - 1 ? 2 : 1, exec, unknown: false };
+    if (!WATCH_FLAGS.has(letter)) return { span: 1, exec, unknown: true };
+    if (letter === '-x') exec = true;
+  }
+  return { span: 1, exec, unknown: false };
+}
+
 /** `watch [-n s] command...`: the words, joined, run through `sh -c` (with `-x`, run as they are). */
 function watch(words: readonly ShellWord[], from: number): Unwrapped {
   let index = from;
@@ -57,11 +89,10 @@ function watch(words: readonly ShellWord[], from: number): Unwrapped {
       index++;
       break;
     }
-    if (text === '-x' || text === '--exec') exec = true;
-    if (!knownOption(text, WATCH_VALUED, WATCH_FLAGS) && !/^--differences=/.test(text)) {
-      unknownOption = true;
-    }
-    index += WATCH_VALUED.has(text) ? 2 : 1;
+    const option = watchOption(text);
+    exec ||= option.exec;
+    unknownOption ||= option.unknown;
+    index += option.span;
   }
   // A word bash splits among the options (`-n $N`) may carry the command.
   if (splitsBefore(words, from, index)) unknownOption = true;
