@@ -122,6 +122,17 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
     expect(existsSync(fresh)).toBe(false);
   });
 
+  it('refuses to restore the data directory its own store, and moves nothing aside', async () => {
+    const before = readdirSync(dataDir).sort();
+    const itself = join(dataDir, 'airlock.sqlite');
+    const refused = await airlock(['restore', itself, '--data-dir', dataDir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `airlock restore: backup_is_the_store: ${itself} is the store of ${dataDir} itself, not a backup of it; name a file \`airlock backup\` wrote\n`,
+    );
+    expect(readdirSync(dataDir).sort()).toEqual(before);
+  });
+
   it('refuses a data directory whose store is not an Airlock store, naming that store, and writes no backup', async () => {
     const garbage = join(root, 'garbage-data');
     mkdirSync(garbage);

@@ -8,6 +8,7 @@ import {
   statSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
 
 /** A path `airlock backup` or `airlock restore` cannot use; `code` is stable, `message` names the path and what to do. */
 export class BackupPathError extends Error {
@@ -18,6 +19,7 @@ export class BackupPathError extends Error {
       | 'backup_target_exists'
       | 'backup_not_found'
       | 'backup_unreadable'
+      | 'backup_is_the_store'
       | 'data_dir_not_a_directory'
       | 'data_dir_not_writable'
       | 'not_an_airlock_store'
@@ -84,7 +86,8 @@ export function checkBackupTarget(file: string): void {
 
 /**
  * Checks a restore's paths: a backup file that exists and can be read, and a data
- * directory that is one (or does not exist yet: the restore makes it).
+ * directory that is one (or does not exist yet: the restore makes it) and
+ * whose own store the file is not.
  * @throws BackupPathError naming the path and what is wrong with it.
  */
 export function checkRestorePaths(options: { file: string; dataDir: string }): void {
@@ -115,6 +118,14 @@ export function checkRestorePaths(options: { file: string; dataDir: string }): v
     throw new BackupPathError(
       'data_dir_not_writable',
       `cannot write in the data directory ${dataDir} (permission denied); the restore puts the store there`,
+    );
+  }
+  // Restoring the store onto itself would move it aside and fence its live granted calls, undoing nothing.
+  const store = statOf(join(dataDir, SQLITE_FILE_NAME));
+  if (store && store.dev === found.dev && store.ino === found.ino) {
+    throw new BackupPathError(
+      'backup_is_the_store',
+      `${file} is the store of ${dataDir} itself, not a backup of it; name a file \`airlock backup\` wrote`,
     );
   }
 }
