@@ -131,7 +131,9 @@ for (const backend of all) {
       });
 
       it('an expired park retried is mailed again, and its new link decides', async () => {
-        const { approveLink } = await deploy(1000);
+        // The retried park gets the same clock: long enough for its mail to come and its link
+        // to be used on a loaded machine (at 1 s the link sometimes came after the deadline).
+        const { approveLink } = await deploy(3000);
         const answer = await d!.agent.post(`${d!.ws}/runs`, {
           approval_mode: 'ask',
           input: 'retry',
