@@ -65,8 +65,9 @@ const SECRETS: EnvironmentRunner = {
   ],
   flags: ['--no-masking', '--watch', '--silent', '--quiet', '--overload', '--strict'],
   lookupOnly: HELP,
-  lineOptions: ['--command'],
 };
+/** doppler's and infisical's `run --command LINE`. */
+const SECRETS_WITH_LINE: EnvironmentRunner = { ...SECRETS, lineOptions: ['--command'] };
 
 const BUNDLE_EXEC: EnvironmentRunner = {
   valued: ['--gemfile'],
@@ -108,8 +109,8 @@ const RUNNERS: Readonly<Record<string, EnvironmentRunner>> = {
   'jenv exec': SHIM_EXEC,
   'nvm exec': { valued: [], flags: ['--silent', '--lts'], lookupOnly: HELP },
   'op run': { ...SECRETS, commandAfterDashes: true },
-  'doppler run': SECRETS,
-  'infisical run': SECRETS,
+  'doppler run': SECRETS_WITH_LINE,
+  'infisical run': SECRETS_WITH_LINE,
   'dotenvx run': SECRETS,
 };
 
