@@ -191,13 +191,16 @@ export function environmentRunner(
   return { kind: 'words', from: Math.min(index, words.length), tags };
 }
 
-/** `hatch run ENV:CMD ARGS...` runs CMD in environment ENV: the prefix is dropped. */
+/**
+ * `hatch run [ENV:]CMD ARGS...` runs CMD in environment ENV (the prefix is
+ * dropped) through a shell: the words are read as given, and joined as the
+ * shell would read them (`hatch run 'ls; rm -rf x'` runs both).
+ */
 function hatchCommand(words: readonly ShellWord[], index: number, tags: ActionTag[]): Unwrapped {
   const first = words[index]!;
-  const colon = first.text.indexOf(':');
-  if (colon < 0) return { kind: 'words', from: index, tags };
-  const rest = words.slice(index + 1).map((word) => word.text);
-  const line = [first.text.slice(colon + 1), ...rest].map(quoted).join(' ');
+  const texts = [first.text.slice(first.text.indexOf(':') + 1)];
+  for (const word of words.slice(index + 1)) texts.push(word.text);
+  const line = `${texts.map(quoted).join(' ')}\n${texts.join(' ')}`;
   return { kind: 'line', line, dynamic: words.slice(index).some((word) => word.dynamic), tags };
 }
 
