@@ -2,6 +2,7 @@ import { forTerminal } from '@airlock/core/command-line';
 import type { CredentialKind, MemberRole } from '../store/accounts.js';
 import { type ParsedCommandLine, parseVerbCommandLine, storeLocationOf } from './command-line.js';
 import type { TokenVerb } from './token-verbs.js';
+import { mayBeSecret } from './unknown-command.js';
 
 /** `airlock token --help` */
 export const TOKEN_HELP = `Usage:
@@ -64,7 +65,8 @@ function readVerb(
     return { verb, target };
   }
   if (verb === 'list') return { verb };
-  process.stderr.write(`airlock token: unknown verb ${forTerminal(verb)}\n${TOKEN_HELP}`);
+  const shown = mayBeSecret(verb) ? '(not repeated here: it may be a secret)' : forTerminal(verb);
+  process.stderr.write(`airlock token: unknown verb ${shown}\n${TOKEN_HELP}`);
   return 2;
 }
 

@@ -1,4 +1,5 @@
 import type { ApprovalPolicy, ApprovalPolicyView } from '@airlock/core';
+import { unknownVerbLine } from '../unknown-command.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -94,6 +95,6 @@ export async function approvals(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new UsageError(`airlock approvals: unknown verb "${verb}" (show, set)`);
+      throw new UsageError(unknownVerbLine('approvals', verb, ['show', 'set']));
   }
 }

@@ -1,3 +1,4 @@
+import { unknownVerbLine } from '../unknown-command.js';
 import {
   CONNECTION_HELP,
   type Connection,
@@ -109,6 +110,6 @@ export async function apps(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new UsageError(`airlock apps: unknown verb "${verb}" (create, list, remove)`);
+      throw new UsageError(unknownVerbLine('apps', verb, ['create', 'list', 'remove']));
   }
 }

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { elapsedSince, parseDuration, progressLine } from '@airlock/core/command-line';
 import { shownValue } from '../shown-value.js';
+import { unknownVerbLine } from '../unknown-command.js';
 import { CONNECTION_HELP, connectionFrom, parseOperatorArgs, UsageError } from './connection.js';
 import { parseIdFilter } from './filter-values.js';
 import { parseWholeNumber } from './paging.js';
@@ -56,7 +57,7 @@ export async function audit(argv: string[]): Promise<number> {
     process.stdout.write(AUDIT_HELP);
     return values.help ? 0 : 2;
   }
-  if (verb !== 'export') throw new UsageError(`airlock audit: unknown verb "${verb}" (export)`);
+  if (verb !== 'export') throw new UsageError(unknownVerbLine('audit', verb, ['export']));
   const connection = connectionFrom(values);
   const since = typeof values.since === 'string' ? parseSince(values.since) : null;
   let after =

@@ -1,5 +1,6 @@
 import type { JsonValue, TaskView } from '@airlock/core';
 import { readSecretArgument } from '../secret-input.js';
+import { unknownVerbLine } from '../unknown-command.js';
 import {
   CONNECTION_HELP,
   type Connection,
@@ -244,7 +245,7 @@ export async function decisions(argv: string[]): Promise<number> {
     }
     default:
       throw new UsageError(
-        `airlock decisions: unknown verb "${verb}" (list, show, approve, deny, answer)`,
+        unknownVerbLine('decisions', verb, ['list', 'show', 'approve', 'deny', 'answer']),
       );
   }
 }

@@ -1,4 +1,5 @@
 import type { DeliveryView } from '@airlock/core';
+import { unknownVerbLine } from '../unknown-command.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -89,6 +90,6 @@ export async function notifications(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new UsageError(`airlock notifications: unknown verb "${verb}" (list, redeliver)`);
+      throw new UsageError(unknownVerbLine('notifications', verb, ['list', 'redeliver']));
   }
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { OverlayScope, OverlayView } from '@airlock/core';
+import { unknownVerbLine } from '../unknown-command.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -173,6 +174,6 @@ export async function overlays(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new UsageError(`airlock overlays: unknown verb "${verb}" (show, replace, trust, load)`);
+      throw new UsageError(unknownVerbLine('overlays', verb, ['show', 'replace', 'trust', 'load']));
   }
 }

@@ -1,5 +1,6 @@
 import type { RetentionPolicyView } from '@airlock/core';
 import { shownValue } from '../shown-value.js';
+import { unknownVerbLine } from '../unknown-command.js';
 import { plainWholeNumber } from '../whole-number.js';
 import {
   CONNECTION_HELP,
@@ -85,7 +86,7 @@ export async function retention(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   if (verb !== 'get' && verb !== 'set') {
-    throw new UsageError(`airlock retention: unknown verb "${verb}" (get, set)`);
+    throw new UsageError(unknownVerbLine('retention', verb, ['get', 'set']));
   }
   const changes: Partial<Record<'events_days' | 'runs_days' | 'audit_days', number | null>> = {};
   for (const flag of ['events', 'runs', 'audit'] as const) {

@@ -1,4 +1,5 @@
 import type { RunView } from '@airlock/core';
+import { unknownVerbLine } from '../unknown-command.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -92,6 +93,6 @@ export async function runs(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new UsageError(`airlock runs: unknown verb "${verb}" (list, show, stop)`);
+      throw new UsageError(unknownVerbLine('runs', verb, ['list', 'show', 'stop']));
   }
 }

@@ -1,4 +1,5 @@
 import { looksLikeToken, readSecretArgument } from '../secret-input.js';
+import { unknownVerbLine } from '../unknown-command.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
@@ -150,6 +151,6 @@ export async function tokens(argv: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new UsageError(`airlock tokens: unknown verb "${verb}" (create, list, revoke, label)`);
+      throw new UsageError(unknownVerbLine('tokens', verb, ['create', 'list', 'revoke', 'label']));
   }
 }

@@ -205,6 +205,15 @@ describe('the operator CLI refuses a command line it would misread, exit 2', {
     [['audit', 'exprot', '--json'], 'airlock audit: unknown verb "exprot" (export)'],
     [['retention', 'show', '--json'], 'airlock retention: unknown verb "show" (get, set)'],
     [['runs', 'lst', '--json'], 'airlock runs: unknown verb "lst" (list, show, stop)'],
+    // A token pasted where the verb goes is not printed into scrollback and CI logs.
+    [
+      ['runs', 'alk_member_0123456789abcdef', '--json'],
+      'airlock runs: unknown verb (not repeated here: it may be a secret) (list, show, stop)',
+    ],
+    [
+      ['tokens', 'alk_agent_0123456789abcdef', '--json'],
+      'airlock tokens: unknown verb (not repeated here: it may be a secret) (create, list, revoke, label)',
+    ],
   ])('names the unknown verb in %j on stderr, nothing on stdout', async (args, message) => {
     const refused = await runOperatorCli(d, args);
     expect(refused.code).toBe(2);
