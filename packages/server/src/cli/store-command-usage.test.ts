@@ -1,38 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runLocalCli } from '../testing/operator-cli.js';
-
-/** The modules a source file loads as it loads (type-only and dynamic imports left out). */
-function staticImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const found: string[] = [];
-  for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?from\s+'([^']+)';/gms)) {
-    if (!match[1]) found.push(match[2]!);
-  }
-  return found;
-}
+import { reachedImports } from '../testing/static-imports.js';
 
 /** What a module loads before its first line runs: the packages, and this package's own modules. */
-function reached(entry: string): { packages: string[]; modules: string[] } {
-  const seen = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const specifier of staticImports(file)) {
-      if (specifier.startsWith('.')) visit(join(dirname(file), specifier.replace(/\.js$/, '.ts')));
-      else if (!specifier.startsWith('node:')) packages.add(specifier);
-    }
-  };
-  visit(entry);
-  const source = join(import.meta.dirname, '..');
-  return {
-    packages: [...packages].sort(),
-    modules: [...seen].map((file) => relative(source, file)).sort(),
-  };
-}
+const reached = (entry: string) => reachedImports(entry, join(import.meta.dirname, '..'));
 
 // A usage error is told at Node's start-up cost only if the store, SQLite and the kernel load
 // after argv is read: backup-args.ts and fence-args.ts read it, and backup-run.ts,

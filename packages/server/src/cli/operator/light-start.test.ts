@@ -1,32 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reachedImports } from '../../testing/static-imports.js';
 
-/** The modules a source file loads as it loads (type-only and dynamic imports left out). */
-function staticImports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  const found: string[] = [];
-  for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?from\s+'([^']+)';/gms)) {
-    if (!match[1]) found.push(match[2]!);
-  }
-  return found;
-}
-
-/** The packages a module reaches through its static imports, and its own modules' count. */
-function packagesReached(entry: string): string[] {
-  const seen = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const specifier of staticImports(file)) {
-      if (specifier.startsWith('.')) visit(join(dirname(file), specifier.replace(/\.js$/, '.ts')));
-      else if (!specifier.startsWith('node:')) packages.add(specifier);
-    }
-  };
-  visit(entry);
-  return [...packages].sort();
-}
+/** The packages a module reaches through its static imports. */
+const packagesReached = (entry: string): string[] =>
+  reachedImports(entry, join(import.meta.dirname, '..', '..')).packages;
 
 // A usage error is told at Node's start-up cost only if nothing heavy loads before argv is read:
 // the SDK and the contracts' Zod schemas load at the first call (or a value that needs a schema).
