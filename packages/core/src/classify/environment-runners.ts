@@ -10,6 +10,7 @@
 import type { ShellWord } from './lexed-line.js';
 import type { ActionTag } from './tags.js';
 import type { Unwrapped } from './unwrapped.js';
+import { plainFrom } from './word-text.js';
 
 /** The options of one execution verb, spelled with their dashes. */
 interface EnvironmentRunner {
@@ -198,9 +199,14 @@ export function environmentRunner(
  */
 function hatchCommand(words: readonly ShellWord[], index: number, tags: ActionTag[]): Unwrapped {
   const first = words[index]!;
+  // Plain words read the same through a shell: read in place, so `hatch run hatch run ...` stays linear.
+  if (!first.text.includes(':') && plainFrom(words) <= index)
+    return { kind: 'words', from: index, tags };
   const texts = [first.text.slice(first.text.indexOf(':') + 1)];
   for (const word of words.slice(index + 1)) texts.push(word.text);
-  const line = `${texts.map(quoted).join(' ')}\n${texts.join(' ')}`;
+  const joined = texts.join(' ');
+  const quotedBack = texts.map(quoted).join(' ');
+  const line = quotedBack === joined ? joined : `${quotedBack}\n${joined}`;
   return { kind: 'line', line, dynamic: words.slice(index).some((word) => word.dynamic), tags };
 }
 
