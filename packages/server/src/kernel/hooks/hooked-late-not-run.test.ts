@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../../testing/harness.js';
-import { bashPostTool, bashPreTool, postHookEvent } from '../../testing/hooked-events.js';
+import type { Deployment } from '../../testing/harness.js';
+import {
+  bashPostTool,
+  grantedMakeTestAMinuteAgo,
+  postHookEvent,
+} from '../../testing/hooked-events.js';
 import { backends } from '../../testing/stores.js';
 
 /**
@@ -11,8 +15,6 @@ import { backends } from '../../testing/stores.js';
  */
 
 const all = await backends();
-const PROFILE = '/agent_api/v1/profile/configuration';
-const RULES = [{ tool: 'Bash', path: 'command', match: 'make*', verdict: 'allow' }];
 
 interface StoryTask {
   key: string;
@@ -31,16 +33,12 @@ for (const backend of all) {
       });
 
       async function closedNotRun(): Promise<string> {
-        let offset = 0;
-        d = await deploy(backend, { clock: () => Date.now() + offset });
-        await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
-        const granted = await postHookEvent(d, bashPreTool('make test', 'tu-1'));
-        expect(granted.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
-        offset += 60_000;
+        const granted = await grantedMakeTestAMinuteAgo(backend);
+        d = granted.d;
         const ranCalls = [{ tool_use_id: 'tu-1', tool_name: 'Bash' }];
         const stop = await postHookEvent(d, { event: 'stop', text: 'done', ran_calls: ranCalls });
         expect(stop.status).toBe(200);
-        const runId = granted.body.run_id as string;
+        const { runId } = granted;
         expect(await tasksOf(runId)).toEqual([
           expect.objectContaining({
             key: 't1',

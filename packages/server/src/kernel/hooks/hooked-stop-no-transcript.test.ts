@@ -1,7 +1,11 @@
 import { claudeCode, runHook } from '@airlock/hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../../testing/harness.js';
-import { bashPostTool, bashPreTool, postHookEvent } from '../../testing/hooked-events.js';
+import type { Deployment } from '../../testing/harness.js';
+import {
+  bashPostTool,
+  grantedMakeTestAMinuteAgo,
+  postHookEvent,
+} from '../../testing/hooked-events.js';
 import { backends } from '../../testing/stores.js';
 
 /**
@@ -13,8 +17,6 @@ import { backends } from '../../testing/stores.js';
  */
 
 const all = await backends();
-const PROFILE = '/agent_api/v1/profile/configuration';
-const RULES = [{ tool: 'Bash', path: 'command', match: 'make*', verdict: 'allow' }];
 
 interface StoryTask {
   key: string;
@@ -25,20 +27,15 @@ interface StoryTask {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`a stop with no transcript (${backend.name})`, () => {
     let d: Deployment;
-    let offset = 0;
     afterEach(async () => {
       await d?.close();
     });
 
     /** A granted `make test` whose grant is older than the stop's wait for reports. */
     async function grantedCall(): Promise<string> {
-      offset = 0;
-      d = await deploy(backend, { clock: () => Date.now() + offset });
-      await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
-      const granted = await postHookEvent(d, bashPreTool('make test', 'tu-1'));
-      expect(granted.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
-      offset += 60_000;
-      return granted.body.run_id as string;
+      const granted = await grantedMakeTestAMinuteAgo(backend);
+      d = granted.d;
+      return granted.runId;
     }
     const tasksOf = async (runId: string) =>
       (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks as StoryTask[];

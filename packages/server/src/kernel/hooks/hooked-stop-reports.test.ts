@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy } from '../../testing/harness.js';
-import { bashPostTool, bashPreTool, postHookEvent } from '../../testing/hooked-events.js';
+import type { Deployment } from '../../testing/harness.js';
+import {
+  bashPostTool,
+  grantedMakeTestAMinuteAgo,
+  postHookEvent,
+} from '../../testing/hooked-events.js';
 import { backends } from '../../testing/stores.js';
 
 /**
@@ -14,8 +18,6 @@ import { backends } from '../../testing/stores.js';
  */
 
 const all = await backends();
-const PROFILE = '/agent_api/v1/profile/configuration';
-const RULES = [{ tool: 'Bash', path: 'command', match: 'make*', verdict: 'allow' }];
 
 interface StoryTask {
   key: string;
@@ -27,20 +29,15 @@ interface StoryTask {
 for (const backend of all) {
   describe.skipIf(backend.skip !== null)(`long calls behind a stop (${backend.name})`, () => {
     let d: Deployment;
-    let offset = 0;
     afterEach(async () => {
       await d?.close();
     });
 
     /** A granted `make test` whose call ran for a minute before the turn stopped. */
     async function grantedLongCall(): Promise<string> {
-      offset = 0;
-      d = await deploy(backend, { clock: () => Date.now() + offset });
-      await d.agent.put(PROFILE, { approval_mode: 'rules', approval_rules: RULES });
-      const granted = await postHookEvent(d, bashPreTool('make test', 'tu-1'));
-      expect(granted.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
-      offset += 60_000;
-      return granted.body.run_id as string;
+      const granted = await grantedMakeTestAMinuteAgo(backend);
+      d = granted.d;
+      return granted.runId;
     }
     const stopWith = (ranCalls: unknown[]) =>
       postHookEvent(d, { event: 'stop', text: 'done', ran_calls: ranCalls });
