@@ -1,5 +1,5 @@
 import { forTerminal, shownKernelUrl } from '@airlock/core/command-line';
-import { UsageError } from './command-line.js';
+import { flagText, type ParsedCommandLine, storeLocationOf, UsageError } from './command-line.js';
 
 /**
  * Checks that a PostgreSQL setting holds a `postgres://` or `postgresql://`
@@ -14,4 +14,25 @@ export function checkPostgresUrl(command: string, setting: string, url: string):
   throw new UsageError(
     `${command}: ${setting} wants a postgres:// or postgresql:// URL, not "${forTerminal(shownKernelUrl(url))}"`,
   );
+}
+
+/**
+ * The store a command opens (see storeLocationOf), its PostgreSQL URL
+ * checked before anything loads: a `--database-url` or DATABASE_URL that is
+ * not a postgres:// URL is a usage error naming where it came from, not a
+ * database said to be down.
+ * @throws UsageError (exit 2) on an empty store flag or a URL that is not postgres://.
+ */
+export function checkedStoreLocation(
+  values: ParsedCommandLine['values'],
+  command: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { dataDir: string; databaseUrl: string | undefined } {
+  const location = storeLocationOf(values, command, env);
+  if (location.databaseUrl !== undefined) {
+    const setting =
+      flagText(values, 'database-url') === undefined ? 'DATABASE_URL' : '--database-url';
+    checkPostgresUrl(command, setting, location.databaseUrl);
+  }
+  return location;
 }

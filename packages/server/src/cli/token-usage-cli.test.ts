@@ -42,6 +42,10 @@ describe('airlock token checks its command line before it opens the store', {
     [['token', 'revoke'], 'airlock token revoke: name a credential id or a token'],
     [['token', 'bogus'], 'airlock token: unknown verb bogus'],
     [['token', 'alk_member_0123456789abcdef'], 'airlock token: unknown verb (not repeated here'],
+    [
+      ['token', 'list', '--database-url', 'notaurl'],
+      'airlock token: --database-url wants a postgres:// or postgresql:// URL, not "notaurl"',
+    ],
   ])('refuses %j with exit 2, making nothing', async (args, message) => {
     const before = applicationCount();
     const refused = await runLocalCli([...args, '--data-dir', dataDir]);

@@ -1,6 +1,7 @@
 import { forTerminal } from '@airlock/core/command-line';
 import type { CredentialKind, MemberRole } from '../store/accounts.js';
-import { type ParsedCommandLine, parseVerbCommandLine, storeLocationOf } from './command-line.js';
+import { type ParsedCommandLine, parseVerbCommandLine } from './command-line.js';
+import { checkedStoreLocation } from './database-url.js';
 import type { TokenVerb } from './token-verbs.js';
 import { mayBeSecret } from './unknown-command.js';
 
@@ -92,7 +93,7 @@ export async function token(argv: string[]): Promise<number> {
     process.stdout.write(TOKEN_HELP);
     return values.help ? 0 : 2;
   }
-  const location = storeLocationOf(values, 'airlock token');
+  const location = checkedStoreLocation(values, 'airlock token');
   const asked = readVerb(verb, target, values);
   if (typeof asked === 'number') return asked;
   // The store and the kernel's verbs load only for a command line that can run.
