@@ -1,4 +1,5 @@
-import { parseCommandLine, storeLocationOf } from './command-line.js';
+import { parseCommandLine, UsageError } from './command-line.js';
+import { checkedStoreLocation } from './database-url.js';
 
 const STORE_OPTIONS = `Store options:
   --data-dir <dir>      SQLite data directory (env AIRLOCK_DATA_DIR; default ./.airlock)
@@ -13,7 +14,9 @@ Copies the SQLite store to <file> while the kernel keeps serving (SQLite's
 online backup API, from a connection of its own): the copy holds everything
 committed when it finished, as one consistent snapshot. Prints its progress
 on stderr and, at the end, the file, its size and schema. Never overwrites a file
-nor makes a directory: <file> is a new file in a directory that exists.
+nor makes a directory: <file> is a new file in a directory that exists. The
+copy is a SQLite file, synced to disk before the command says done, so it
+cannot go to standard output: "-" is refused (name a file named - as ./-).
 
 ${STORE_OPTIONS}`;
 
@@ -26,7 +29,8 @@ directory. The file is checked before anything moves (an Airlock store,
 intact, not from a newer Airlock), migrated to this version and fenced; the
 store that was there is moved aside into <data-dir>/before-restore-<time>/.
 A store file copied with its -wal (a volume snapshot) is restored with the
-commits in its WAL; the file and its -wal are only read.
+commits in its WAL; the file and its -wal are only read. The backup is read
+from a file, never from standard input: "-" is refused (./- names a file).
 
 Fencing: a call that was granted or claimed when the backup was taken may
 have run after it. Each such call fails with outcome_unknown and holds its
@@ -40,6 +44,20 @@ Options:
                         ran after the backup, e.g. it was taken with the kernel stopped)
 
 ${STORE_OPTIONS}`;
+
+/**
+ * Why "-" is no <file>: a backup is a SQLite file that SQLite writes page by
+ * page and the command syncs (or reads back whole) before it says done, which a
+ * pipe does not allow. A file literally named "-" is still reached as ./-.
+ */
+const STANDARD_STREAM = {
+  'airlock backup':
+    'airlock backup: "-" would be standard output, and a backup is a SQLite file written and synced in place; ' +
+    'name a new file (such as ./airlock-backup.sqlite), then copy or compress that file',
+  'airlock restore':
+    'airlock restore: "-" would be standard input, and a restore reads a SQLite file in place; ' +
+    'name the file airlock backup wrote (./- for a file named -)',
+} as const;
 
 /** What `airlock backup` or `airlock restore` was asked to do, its command line read. */
 export interface BackupArgs {
@@ -56,7 +74,8 @@ export interface BackupArgs {
  * but Node's parser.
  * @returns what to do, or `{ help }` when the help is to be printed: asked
  *   for (exit 0) or without <file> (exit 2).
- * @throws UsageError on an unknown option, an empty store flag or an argument past <file>.
+ * @throws UsageError on an unknown option, an empty store flag, a database URL
+ *   that is not postgres://, an argument past <file>, or "-" as <file>.
  */
 export function readBackupArgs(
   argv: string[],
@@ -72,9 +91,10 @@ export function readBackupArgs(
     },
     operands: ['<file>'],
   });
-  const location = storeLocationOf(values, command);
-  const file = positionals[0];
   if (values.help === true) return { help: 'asked' };
+  const file = positionals[0];
   if (!file) return { help: 'no_file' };
+  if (file === '-') throw new UsageError(STANDARD_STREAM[command]);
+  const location = checkedStoreLocation(values, command);
   return { file, ...location, fence: values['no-fence'] !== true };
 }
