@@ -1,6 +1,7 @@
 /**
  * `@airlock/core/command-line`: what Airlock's command lines share (reading a kernel URL, a
- * request timeout and a duration, escaping text for a terminal, saying where a JSON file broke),
+ * request timeout and a duration, escaping text for a terminal, repeating a word given
+ * without repeating a secret, saying where a JSON file broke),
  * with no schema behind it. A command line reads its arguments with these before it loads the
  * contracts' Zod schemas, so a mistyped flag is refused at Node's start-up cost.
  */
@@ -14,6 +15,7 @@ export {
   isLoopbackHost,
   isSettingError,
   type KernelUrl,
+  mayBeSecret,
   type ProgressLine,
   type ProgressStream,
   parseDuration,
@@ -28,6 +30,9 @@ export {
   type SettingErrorCode,
   type StageTicker,
   shownKernelUrl,
+  shownWord,
   stageTicker,
+  unknownCommandLine,
+  unknownVerbLine,
 } from './terminal/index.js';
 export { whereJsonBroke } from './text/json-break.js';

@@ -1,3 +1,5 @@
+import { shownWord } from '@airlock/core/command-line';
+
 /** A command-line mistake: the message and exit code 2. */
 export class UsageError extends Error {}
 
@@ -35,7 +37,7 @@ export function parseArgs(argv: readonly string[], flags: VerbFlags): ParsedArgs
       parsed.positionals.push(word);
       continue;
     }
-    if (seen.has(word)) throw new UsageError(`${word} is given twice`);
+    if (seen.has(word)) throw new UsageError(`${shownWord(word)} is given twice`);
     seen.add(word);
     const next = argv[i + 1];
     if (word === '--project') {
@@ -50,7 +52,7 @@ export function parseArgs(argv: readonly string[], flags: VerbFlags): ParsedArgs
     } else if (flags.switches.includes(word)) {
       parsed.switches.add(word);
     } else {
-      throw new UsageError(`unknown option ${word}`);
+      throw new UsageError(`unknown option ${shownWord(word)}`);
     }
   }
   return parsed;

@@ -132,3 +132,27 @@ describe('airlock hooks install: a second kernel or credential', () => {
     );
   });
 });
+
+describe('airlock hooks: a token given in place of a word is never repeated', () => {
+  const token = 'alk_agent_0Fq3nB8xVt2yKpR7wLcD9eHsJ4uMaZ6gXiN1oQ5rTbY';
+  it.each([
+    [[token], 'airlock hooks: unknown command (not repeated here: it may be a secret)'],
+    [['install', token, ...kernel], 'name an agent: claude-code, codex, gemini (not repeated'],
+    [['install', 'codex', `--token=${token}`], 'unknown option (not repeated here'],
+    [['uninstall', 'codex', token], 'unexpected argument (not repeated here'],
+    [['doctor', token], 'name an agent: claude-code, codex, gemini (not repeated'],
+  ])('%#: %s', async (argv, message) => {
+    const result = await run(argv);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(message);
+    expect(result.err).not.toContain('alk_');
+    expect(result.err).not.toContain(token.slice(10));
+    expect(existsSync(join(home, '.airlock'))).toBe(false);
+  });
+
+  it('names a short mistyped verb once, its control characters escaped', async () => {
+    const result = await run(['instal\u001b[2J']);
+    expect(result.code).toBe(2);
+    expect(result.err.split('\n')[0]).toBe('airlock hooks: unknown command instal\\x1b[2J');
+  });
+});

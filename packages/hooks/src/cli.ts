@@ -1,4 +1,10 @@
 import { HOOKED_AGENTS, type HookedAgent } from '@airlock/core';
+import {
+  forTerminal,
+  mayBeSecret,
+  shownWord,
+  unknownCommandLine,
+} from '@airlock/core/command-line';
 import { type ParsedArgs, parseArgs, UsageError } from './cli-args.js';
 import { waitMsProblem } from './client/wait-limits.js';
 import { type DoctorCheck, doctor } from './install/doctor.js';
@@ -14,6 +20,7 @@ const USAGE = `Usage:
 `;
 
 const SCOPE = ['--user'];
+const VERBS: readonly string[] = ['install', 'uninstall', 'doctor'];
 const FLAGS = {
   install: {
     values: ['--url', '--token', '--token-file', '--wait-ms', '--client', '--config'],
@@ -28,19 +35,27 @@ function scopeOf(args: ParsedArgs): InstallScope {
   if (args.project === null) return { kind: 'user' };
   if (args.switches.has('--user')) throw new UsageError('give --user or --project, not both');
   const dir = args.project.dir ?? process.cwd();
-  if (!isExistingDirectory(dir)) throw new UsageError(`--project ${dir}: no such directory`);
+  if (!isExistingDirectory(dir))
+    throw new UsageError(`--project ${forTerminal(dir)}: no such directory`);
   return { kind: 'project', dir };
+}
+
+/** The word given where an agent goes, said back unless it may be a secret (see shownWord). */
+function notTheAgent(name: string): string {
+  return mayBeSecret(name) ? shownWord(name) : `(not ${shownWord(name)})`;
 }
 
 function agentOf(name: string | undefined): HookedAgent {
   if (name && (HOOKED_AGENTS as readonly string[]).includes(name)) return name as HookedAgent;
-  throw new UsageError(`name an agent: ${HOOKED_AGENTS.join(', ')}${name ? ` (not ${name})` : ''}`);
+  throw new UsageError(
+    `name an agent: ${HOOKED_AGENTS.join(', ')}${name ? ` ${notTheAgent(name)}` : ''}`,
+  );
 }
 
 /** The one agent a verb names (none more). */
 function oneAgent(args: ParsedArgs, optional: boolean): HookedAgent | null {
   const [name, extra] = args.positionals;
-  if (extra !== undefined) throw new UsageError(`unexpected argument ${extra}`);
+  if (extra !== undefined) throw new UsageError(`unexpected argument ${shownWord(extra)}`);
   return optional && name === undefined ? null : agentOf(name);
 }
 
@@ -147,9 +162,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(USAGE);
       return 0;
     }
-    throw new UsageError(`unknown command ${verb}`);
+    throw new UsageError(unknownCommandLine(verb));
   } catch (error) {
-    process.stderr.write(`airlock hooks ${verb}: ${(error as Error).message}\n`);
+    // Named only when it is one of the verbs: any other word may be a token pasted in its place.
+    const command = VERBS.includes(verb ?? '') ? `airlock hooks ${verb}` : 'airlock hooks';
+    process.stderr.write(`${command}: ${(error as Error).message}\n`);
     if (error instanceof UsageError) process.stderr.write(USAGE);
     return error instanceof UsageError ? 2 : 1;
   }

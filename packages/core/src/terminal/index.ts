@@ -22,4 +22,5 @@ export {
   readRequestTimeout,
 } from './request-timeout.js';
 export { isSettingError, SettingError, type SettingErrorCode } from './setting-error.js';
+export { mayBeSecret, shownWord, unknownCommandLine, unknownVerbLine } from './shown-word.js';
 export { forTerminal, type RefusalText, refusalLines } from './terminal-text.js';

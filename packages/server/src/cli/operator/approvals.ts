@@ -1,5 +1,5 @@
 import type { ApprovalPolicy, ApprovalPolicyView } from '@airlock/core';
-import { unknownVerbLine } from '../unknown-command.js';
+import { unknownVerbLine } from '@airlock/core/command-line';
 import {
   CONNECTION_HELP,
   connectionFrom,

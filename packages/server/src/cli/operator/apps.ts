@@ -1,4 +1,4 @@
-import { unknownVerbLine } from '../unknown-command.js';
+import { unknownVerbLine } from '@airlock/core/command-line';
 import {
   CONNECTION_HELP,
   type Connection,

@@ -1,7 +1,11 @@
 import { once } from 'node:events';
-import { elapsedSince, parseDuration, progressLine } from '@airlock/core/command-line';
+import {
+  elapsedSince,
+  parseDuration,
+  progressLine,
+  unknownVerbLine,
+} from '@airlock/core/command-line';
 import { shownValue } from '../shown-value.js';
-import { unknownVerbLine } from '../unknown-command.js';
 import { CONNECTION_HELP, connectionFrom, parseOperatorArgs, UsageError } from './connection.js';
 import { parseIdFilter } from './filter-values.js';
 import { parseWholeNumber } from './paging.js';

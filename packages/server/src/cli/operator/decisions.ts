@@ -1,6 +1,6 @@
 import type { JsonValue, TaskView } from '@airlock/core';
+import { unknownVerbLine } from '@airlock/core/command-line';
 import { readSecretArgument } from '../secret-input.js';
-import { unknownVerbLine } from '../unknown-command.js';
 import {
   CONNECTION_HELP,
   type Connection,

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { OverlayScope, OverlayView } from '@airlock/core';
-import { unknownVerbLine } from '../unknown-command.js';
+import { unknownVerbLine } from '@airlock/core/command-line';
 import {
   CONNECTION_HELP,
   connectionFrom,

@@ -1,6 +1,6 @@
 import type { RetentionPolicyView } from '@airlock/core';
+import { unknownVerbLine } from '@airlock/core/command-line';
 import { shownValue } from '../shown-value.js';
-import { unknownVerbLine } from '../unknown-command.js';
 import { plainWholeNumber } from '../whole-number.js';
 import {
   CONNECTION_HELP,

@@ -1,5 +1,5 @@
+import { unknownVerbLine } from '@airlock/core/command-line';
 import { looksLikeToken, readSecretArgument } from '../secret-input.js';
-import { unknownVerbLine } from '../unknown-command.js';
 import {
   CONNECTION_HELP,
   connectionFrom,
