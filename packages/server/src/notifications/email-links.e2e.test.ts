@@ -51,18 +51,29 @@ for (const backend of all) {
           policy: { rules: [{ actions: ['destructive'], required: 2 }] },
         });
         expect(policy.status).toBe(200);
-        const runId = await d.park();
-        await waitFor(async () => smtp.mails.length === 2, { what: 'both mails' });
-        const linkOf = (to: string, verb: 'Approve' | 'Deny') =>
-          new RegExp(`${verb}: (\\S+)`).exec(
-            bodyOf(smtp.mails.find((mail) => mail.to[0] === to)!.raw),
-          )![1]!;
-        const state = async () =>
-          (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body as {
-            state: string;
-            approvals?: { received: unknown[] };
-          };
-        return { runId, linkOf, state };
+        /** Parks a call and waits for its two mails; answers its links and how its row stands. */
+        const parkOne = async () => {
+          const runId = await d!.park();
+          const mails = await waitFor(
+            async () => {
+              const ofRun = smtp.mails.filter((mail) => bodyOf(mail.raw).includes(runId));
+              return ofRun.length === 2 ? ofRun : undefined;
+            },
+            { what: 'both mails' },
+          );
+          const linkOf = (to: string, verb: 'Approve' | 'Deny') =>
+            new RegExp(`${verb}: (\\S+)`).exec(
+              bodyOf(mails.find((mail) => mail.to[0] === to)!.raw),
+            )![1]!;
+          const state = async () =>
+            (await d!.member.get(`${d!.ws}/runs/${runId}/tasks/t1`)).body as {
+              state: string;
+              approvals?: { received: unknown[] };
+            };
+          return { runId, linkOf, state };
+        };
+        const first = await parkOne();
+        return { ...first, first, another: parkOne };
       }
 
       it('once a mail’s approve link counted, its deny link (leaked, forwarded) changes nothing', async () => {
@@ -80,6 +91,50 @@ for (const backend of all) {
         expect(denied.status).toBe(409);
         expect(await denied.text()).toContain('already recorded');
         expect((await state()).state).toBe('needs_approval');
+      });
+
+      it('a mail’s approve and deny links posted together: exactly one acts, the other says what happened', async () => {
+        const mailed = await deployTwoApprovers();
+        // Three calls, each mailing alice two links; both are posted at the same moment.
+        const rounds = [mailed.first, await mailed.another(), await mailed.another()];
+        for (const round of rounds) {
+          const [approved, denied] = await Promise.all(
+            (['Approve', 'Deny'] as const).map(async (verb) => {
+              const answer = await fetch(round.linkOf('alice@example.com', verb), {
+                method: 'POST',
+              });
+              return { status: answer.status, html: await answer.text() };
+            }),
+          );
+          const statuses = [approved!.status, denied!.status].sort();
+          expect(statuses).toEqual([200, 409]);
+          const row = await round.state();
+          if (approved!.status === 200) {
+            expect(row.state).toBe('needs_approval');
+            expect(row.approvals?.received).toHaveLength(1);
+            expect(denied!.html).toContain('already recorded');
+          } else {
+            expect(row.state).toBe('failed');
+            expect(approved!.html).toContain('already decided');
+            expect(approved!.html).toContain('Denied by');
+          }
+        }
+      });
+
+      it('the same approve link posted twice at once counts once and says so the second time', async () => {
+        const { first } = await deployTwoApprovers();
+        const approve = first.linkOf('alice@example.com', 'Approve');
+        const answers = await Promise.all(
+          [1, 2].map(async () => {
+            const answer = await fetch(approve, { method: 'POST' });
+            return { status: answer.status, html: await answer.text() };
+          }),
+        );
+        expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+        expect(answers.find((a) => a.status === 409)!.html).toContain('already recorded');
+        const row = await first.state();
+        expect(row.state).toBe('needs_approval');
+        expect(row.approvals?.received).toHaveLength(1);
       });
 
       it('a used approve link, opened again, shows what it did and offers no button', async () => {

@@ -4,10 +4,16 @@ import type { Logger } from 'pino';
 import { readBody } from '../api/request-body.js';
 import { AirlockError } from '../errors.js';
 import type { KernelContext } from '../kernel/context.js';
-import { ACTION_LINK_PATH, checkActionLink, peekActionLink } from './action-links.js';
+import {
+  ACTION_LINK_PATH,
+  type ActionClaim,
+  checkActionLink,
+  peekActionLink,
+} from './action-links.js';
 import type { ChannelSenders } from './channel-senders.js';
 import type { NotificationsConfig } from './config.js';
-import { linkStanding } from './link-standing.js';
+import { decideAsLink, LinkSpentError } from './link-decision-guard.js';
+import { type LinkStanding, linkStanding } from './link-standing.js';
 import { decideForMember, describeOutcome } from './member-decision.js';
 import { handleSlackInteraction } from './slack-interactions.js';
 
@@ -45,6 +51,11 @@ function page(res: ServerResponse, status: number, title: string, body: string):
     'x-content-type-options': 'nosniff',
   });
   res.end(html);
+}
+
+/** The page of a link that decides nothing now (used, or its call decided or changed): 409. */
+function spentPage(res: ServerResponse, standing: LinkStanding & { open: false }): void {
+  page(res, 409, standing.title, `<p>${escapeHtml(standing.text)}.</p>`);
 }
 
 /** The most of a call's input the confirmation page shows. */
@@ -102,6 +113,13 @@ export function notificationRoutes(options: {
     res.end(answer.body);
     await answer.followUp?.();
   };
+  /** Shows how a link that decides nothing now stands, when it does not; answers whether it did. */
+  const spentNow = async (res: ServerResponse, claim: ActionClaim): Promise<boolean> => {
+    const standing = await linkStanding(ctx.store, claim);
+    if (standing.open) return false;
+    spentPage(res, standing);
+    return true;
+  };
   const action = async (req: IncomingMessage, res: ServerResponse, token: string) => {
     const claim = peekActionLink(token);
     const channel = claim
@@ -135,7 +153,7 @@ export function notificationRoutes(options: {
     const standing = await linkStanding(ctx.store, claim);
     if (!standing.open) {
       await readBody(req, BODY_LIMIT);
-      page(res, 409, standing.title, `<p>${escapeHtml(standing.text)}.</p>`);
+      spentPage(res, standing);
       return;
     }
     if (req.method === 'GET') {
@@ -149,15 +167,19 @@ export function notificationRoutes(options: {
     }
     await readBody(req, BODY_LIMIT);
     try {
-      const outcome = await decideForMember(ctx, {
-        workspaceId: claim.workspace_id,
-        memberCredentialId: claim.member,
-        runId: claim.run_id,
-        taskKey: claim.task_key,
-        version: claim.version,
-        action: claim.action,
-        via: 'email',
-      });
+      const { value: outcome, approvalCounted } = await decideAsLink(claim, () =>
+        decideForMember(ctx, {
+          workspaceId: claim.workspace_id,
+          memberCredentialId: claim.member,
+          runId: claim.run_id,
+          taskKey: claim.task_key,
+          version: claim.version,
+          action: claim.action,
+          via: 'email',
+        }),
+      );
+      // The kernel counts a member's approval once: a repeat that raced the first recorded nothing.
+      if (claim.action === 'approve' && !approvalCounted && (await spentNow(res, claim))) return;
       const title = !outcome.decided
         ? 'Approval recorded'
         : claim.action === 'approve'
@@ -170,6 +192,10 @@ export function notificationRoutes(options: {
         `<p>${escapeHtml(describeOutcome(claim.action, outcome, outcome.by))}.</p>`,
       );
     } catch (error) {
+      // The other link, or another surface, decided first: say what happened, as a used link does.
+      const lost =
+        error instanceof LinkSpentError || (error instanceof AirlockError && error.status === 409);
+      if (lost && (await spentNow(res, claim))) return;
       if (!(error instanceof AirlockError)) throw error;
       page(
         res,

@@ -5,6 +5,7 @@ import { type Backoff, DEFAULT_BACKOFF } from './backoff.js';
 import { ChannelSenders } from './channel-senders.js';
 import type { NotificationsConfig } from './config.js';
 import { notificationRoutes } from './http-routes.js';
+import { linkDecisionGuard } from './link-decision-guard.js';
 import { outboxEnqueue } from './outbox.js';
 import { DeliveryWorker } from './worker.js';
 
@@ -54,12 +55,15 @@ export function startNotifications(options: {
     ...options.tuning,
   });
   const removeHook = store.onUnitEvents(outboxEnqueue(config, () => worker.kick()));
+  // An email link's deny checks, in its own transaction, that the mail's approve was not used.
+  const removeGuard = store.onUnitEvents(linkDecisionGuard());
   worker.start();
   return {
     worker,
     routes: notificationRoutes({ ctx: kernel.context, config, senders, logger }),
     async close() {
       removeHook();
+      removeGuard();
       await worker.stop();
       senders.close();
     },
