@@ -1,6 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
+import { createCredential } from '../../store/accounts.js';
+import { createAgentApplication } from '../../store/applications.js';
+import { client, type Deployment, deploy, waitFor } from '../../testing/harness.js';
 import { finalMessage, startModelServer } from '../../testing/model-server.js';
 import { backends } from '../../testing/stores.js';
 
@@ -63,6 +65,41 @@ for (const backend of await backends()) {
       await d.airlock.kernel.idle();
       const run = (await d.member.get(`${d.ws}/runs/${created.body.id}`)).body;
       expect(run).toMatchObject({ state: 'canceled', error: null, round: 0 });
+      expect(model.requests).toBe(1);
+    });
+
+    it('aborts the model request of a run whose agent application was removed meanwhile', async () => {
+      model = await modelThatHangsOnce();
+      d = await deploy(backend, {
+        openai: { baseUrl: model.url, apiKey: 'sk-test', model: 'm', timeoutMs: 600_000 },
+      });
+      const app = await createAgentApplication(d.airlock.store, {
+        workspaceId: d.workspaceId,
+        name: 'nightly',
+      });
+      const { token } = await createCredential(d.airlock.store, {
+        workspaceId: d.workspaceId,
+        kind: 'agent',
+        agentApplicationId: app.id,
+      });
+      const created = await client(d.url, token).post(`${d.ws}/runs`, {
+        approval_mode: 'bypass',
+        input: 'hello',
+        provider: { kind: 'openai' },
+      });
+      expect(created.status).toBe(201);
+      await waitFor(async () => model!.requests === 1, { what: 'the first model request' });
+      const removed = await d.member.post(`${d.ws}/agent_applications/${app.id}/remove`);
+      expect(removed.body).toMatchObject({ stopping_run_ids: [created.body.id] });
+      // Without the abort the request hangs for its whole ten minutes.
+      await waitFor(async () => model!.dropped === 1, { what: 'the request to be dropped' });
+      await d.airlock.kernel.idle();
+      const run = (await d.member.get(`${d.ws}/runs/${created.body.id}`)).body;
+      expect(run).toMatchObject({
+        state: 'canceled',
+        error: { code: 'agent_application_removed' },
+        round: 0,
+      });
       expect(model.requests).toBe(1);
     });
 

@@ -13,6 +13,7 @@ import { runningRunIdsOf, runningRunsOfRemovedApplications } from '../../store/r
 import type { Store, Tx } from '../../store/store.js';
 import { clearAddressee } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
+import { abortRunModelRequest } from '../loop/model-stop.js';
 import { endRun } from '../machines/run-machine.js';
 import { lockRun } from '../machines/run-state.js';
 import { TASK_VERBS } from '../machines/task-machine.js';
@@ -190,7 +191,8 @@ export async function removeAgentApplication(
 
 /**
  * Force-stops the running runs of removed agent applications through the
- * ordinary stop path (their held rows are canceled). Swept with the clocks,
+ * ordinary stop path (their held rows are canceled, and a model request this
+ * kernel has in flight for one is aborted, as a member's stop does). Swept with the clocks,
  * so a removal survives a restart; returns how many runs it stopped.
  */
 export async function stopRunsOfRemovedApplications(ctx: KernelContext): Promise<number> {
@@ -210,6 +212,8 @@ export async function stopRunsOfRemovedApplications(ctx: KernelContext): Promise
         },
         principal: 'kernel',
       });
+      // A round this kernel is asking for the run would only be dropped: its request stops now.
+      tx.afterCommit(() => abortRunModelRequest(ctx, row.id));
       return 1;
     });
   }
