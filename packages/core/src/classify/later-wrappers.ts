@@ -1,7 +1,8 @@
+import { parallelOptions } from './parallel-options.js';
 import { parallelWord } from './replacement-strings.js';
 import type { ShellWord } from './shell-lexer.js';
 import { appendedWordsAct } from './split-options.js';
-import type { Unwrapped } from './unwrapped.js';
+import { type Unwrapped, uncertainStart } from './unwrapped.js';
 import { plainFrom, splitsBefore } from './word-text.js';
 
 const WATCH_VALUED = new Set(['-n', '--interval', '-q', '--equexit', '-s', '--shotsdir']);
@@ -11,32 +12,7 @@ const WATCH_FLAGS = new Set([
   ...['--errexit', '-g', '--chgexit', '-p', '--precise', '-r', '--no-rerun', '-t'],
   ...['--no-title', '-w', '--no-wrap', '-x', '--exec', '-f', '--follow'],
 ]);
-const PARALLEL_VALUED = new Set([
-  ...['-j', '-P', '-S', '-a', '-n', '-N', '-L', '-l', '-d', '-E', '-I', '-C', '--colsep'],
-  ...['--jobs', '--sshlogin', '--arg-file', '--max-args', '--max-lines', '--delimiter', '--eof'],
-  ...['--results', '--res', '--joblog', '--delay', '--timeout', '--halt', '--env', '--workdir'],
-  ...['--wd', '--tmpdir', '--tagstring', '--basefile', '--bf', '--return', '--transferfile'],
-  ...['--tf', '--sshloginfile', '--slf', '--memfree', '--load', '--retries', '--block'],
-]);
-/** GNU parallel's options that take no value. */
-const PARALLEL_FLAGS = new Set([
-  ...['-k', '--keep-order', '-v', '--verbose', '-q', '--quote', '-u', '--ungroup', '--group'],
-  ...['--line-buffer', '--lb', '--tag', '--progress', '--bar', '--eta', '--dry-run', '--dryrun'],
-  ...['-0', '--null', '-X', '-m', '--xargs', '-r', '--no-run-if-empty', '--pipe', '--pipepart'],
-  ...['--will-cite', '--no-notice', '--shuf', '--plus', '-t', '-p', '--interactive', '--files'],
-  ...['--halt-on-error', '--nonall', '--onall', '--keep-order', '--group-by', '--quote'],
-]);
 const PARALLEL_INPUTS = /^(:::|::::|:::\+|::::\+)$/;
-
-/**
- * Whether `text` is an option the sets name: given alone, with its value
- * after `=` (`--jobs=4`), or a short one with its value attached (`-j4`).
- */
-function knownOption(text: string, valued: ReadonlySet<string>, flags: ReadonlySet<string>) {
-  if (valued.has(text) || flags.has(text)) return true;
-  if (text.startsWith('--')) return text.includes('=') && valued.has(text.split('=')[0]!);
-  return valued.has(text.slice(0, 2)) || (flags.has(text.slice(0, 2)) && text.length === 2);
-}
 
 function joined(words: readonly ShellWord[]): { line: string; dynamic: boolean } {
   return {
@@ -95,18 +71,21 @@ function watch(words: readonly ShellWord[], from: number): Unwrapped {
     index += option.span;
   }
   // A word bash splits among the options (`-n $N`) may carry the command.
-  if (splitsBefore(words, from, index)) unknownOption = true;
+  const splits = splitsBefore(words, from, index);
+  const uncertain = uncertainStart(unknownOption, splits);
   if (index >= words.length) return { kind: 'no_command', tag: 'unknown' };
-  if (exec) return { kind: 'words', from: index, ...(unknownOption ? { tags: ['unknown'] } : {}) };
+  if (exec) return { kind: 'words', from: index, ...uncertain };
+  const certain = !unknownOption && !splits;
   // Plain words read the same through `sh -c`: read in place, so `watch watch ... CMD` stays linear.
-  if (!unknownOption && plainFrom(words) <= index) return { kind: 'words', from: index };
+  if (certain && plainFrom(words) <= index) return { kind: 'words', from: index };
   const line = joined(words.slice(index));
-  if (!unknownOption) return { kind: 'line', ...line };
+  if (certain) return { kind: 'line', ...line };
   return {
     kind: 'line',
     line: line.line,
     dynamic: true,
     note: 'watch has an option it may not take alone',
+    ...uncertain,
   };
 }
 
@@ -171,14 +150,15 @@ function flockOptions(words: readonly ShellWord[], from: number) {
 function flock(words: readonly ShellWord[], from: number): Unwrapped {
   const { index: lock, unknownOption, lookup } = flockOptions(words, from);
   if (lookup) return { kind: 'no_command', tag: 'read' };
-  const unknown = unknownOption || splitsBefore(words, from, lock + 1);
-  const tags = unknown ? { tags: ['unknown' as const] } : {};
+  const splits = splitsBefore(words, from, lock + 1);
+  const unknown = unknownOption || splits;
+  const tags = uncertainStart(unknownOption, splits);
   const after = words[lock + 1];
   if (after === undefined) return { kind: 'no_command', tag: unknown ? 'unknown' : 'read' };
   if (after.text === '-c' || after.text === '--command') {
     const command = words[lock + 2];
     if (command === undefined) return { kind: 'no_command', tag: 'unknown' };
-    return { kind: 'line', line: command.text, dynamic: command.dynamic || unknown };
+    return { kind: 'line', line: command.text, dynamic: command.dynamic || unknown, ...tags };
   }
   return { kind: 'words', from: lock + 1, ...tags };
 }
@@ -203,33 +183,28 @@ function lastInputs(words: readonly ShellWord[]): number {
  * (`::::`) or the input are not seen.
  */
 function parallel(words: readonly ShellWord[], from: number): Unwrapped {
-  let index = from;
-  let unknownOption = false;
-  // What `{}` is called: `-I R` renames it.
-  let braces = '{}';
-  while (index < words.length) {
-    const text = words[index]!.text;
-    if (text === '--') {
-      index++;
-      break;
-    }
-    if (!text.startsWith('-') || PARALLEL_INPUTS.test(text)) break;
-    if (!knownOption(text, PARALLEL_VALUED, PARALLEL_FLAGS)) unknownOption = true;
-    if (text.startsWith('-I'))
-      braces = (text === '-I' ? words[index + 1]?.text : text.slice(2)) || '{}';
-    index += PARALLEL_VALUED.has(text) ? 2 : 1;
-  }
-  if (splitsBefore(words, from, index)) unknownOption = true;
-  if (unknownOption) {
-    // The command may start a word later: read the words, and the line is unknown.
+  const read = parallelOptions(words, from, (text) => PARALLEL_INPUTS.test(text));
+  const { index, braces } = read;
+  if (read.unknownOption || splitsBefore(words, from, index)) {
+    // The command may start a word later: read the words, and the line is unknown; an option
+    // parallel does not have leaves what runs unread, so it carries every tag but read.
     const { line } = joined(words.slice(index));
     return {
       kind: 'line',
       line,
       dynamic: true,
       note: 'parallel has an option it may not take alone',
+      ...uncertainStart(read.unknownOption, false),
     };
   }
+  const command = parallelCommand(words, index, braces);
+  // `--ssh CMD`, `--filter PERL`...: what that code does is not read.
+  if (!read.runsCode || command.kind === 'no_command') return command;
+  return { ...command, tags: [...(command.tags ?? []), 'unknown'] };
+}
+
+/** What parallel runs once its options are read: its command, from `index`, with its arguments. */
+function parallelCommand(words: readonly ShellWord[], index: number, braces: string): Unwrapped {
   // Plain words, no `:::` and no replacement string: the shell reads them as they are, in place.
   const plain = plainFrom(words) <= index && lastInputs(words) < index && words.length > index;
   if (plain && braces === '{}') return { kind: 'words', from: index, appendsInput: true };
@@ -295,12 +270,13 @@ function entr(words: readonly ShellWord[], from: number): Unwrapped {
     if (!ENTR_FLAGS.test(text)) unknownOption = true;
     if (text.includes('s')) shell = true;
   }
-  if (splitsBefore(words, from, index)) unknownOption = true;
-  const tags = unknownOption ? { tags: ['unknown' as const] } : {};
+  const splits = splitsBefore(words, from, index);
+  const tags = uncertainStart(unknownOption, splits);
   if (index >= words.length) return { kind: 'no_command', tag: 'unknown' };
   if (!shell) return { kind: 'words', from: index, ...tags };
   const script = words[index]!;
-  return { kind: 'line', line: script.text, dynamic: script.dynamic || unknownOption };
+  const dynamic = script.dynamic || unknownOption || splits;
+  return { kind: 'line', line: script.text, dynamic, ...tags };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ActionTag } from './tags.js';
+import { type ActionTag, UNREAD_COMMAND_TAGS } from './tags.js';
 
 /**
  * What a wrapper runs: the words from index `from` on (indices into the same
@@ -32,3 +32,18 @@ export type Unwrapped =
       readonly tags?: readonly ActionTag[];
     }
   | { readonly kind: 'no_command'; readonly tag: 'read' | 'unknown' };
+
+/**
+ * The tags a wrapper's command carries when its start is uncertain: an
+ * option the wrapper does not list may take the next word as its value
+ * (`sudo --new-opt ls rm -rf x` may run `rm`), so what runs is not read and
+ * carries every tag but `read`; a word bash splits among its options
+ * (`nice -n$N ls`) may carry another command, which is `unknown`.
+ */
+export function uncertainStart(
+  unknownOption: boolean,
+  splits: boolean,
+): { readonly tags?: readonly ActionTag[] } {
+  if (unknownOption) return { tags: UNREAD_COMMAND_TAGS };
+  return splits ? { tags: ['unknown'] } : {};
+}

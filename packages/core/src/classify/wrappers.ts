@@ -7,7 +7,7 @@ import { sandboxWrapper } from './sandbox-wrappers.js';
 import type { ShellWord } from './shell-lexer.js';
 import { writesNoFile } from './streams.js';
 import type { ActionTag } from './tags.js';
-import type { Unwrapped } from './unwrapped.js';
+import { type Unwrapped, uncertainStart } from './unwrapped.js';
 import { splitsBefore } from './word-text.js';
 import type { WrapperGrammar } from './wrapper-grammar.js';
 import { GRAMMAR_WRAPPERS, RUNUSER, wrapperGrammar } from './wrapper-grammars.js';
@@ -227,10 +227,12 @@ function unwrapEnv(args: readonly ShellWord[], from: number): Unwrapped {
       index++;
     } else break;
   }
-  if (splitsBefore(args, from, index)) unknownOption = true;
-  if (index >= args.length) return { kind: 'no_command', tag: unknownOption ? 'unknown' : 'read' };
+  const splits = splitsBefore(args, from, index);
+  if (index >= args.length) {
+    return { kind: 'no_command', tag: unknownOption || splits ? 'unknown' : 'read' };
+  }
   // An option env does not list may take the command's first word as its value.
-  return { kind: 'words', from: index, ...(unknownOption ? { tags: ['unknown'] } : {}) };
+  return { kind: 'words', from: index, ...uncertainStart(unknownOption, splits) };
 }
 
 /** How xargs adds what it reads to its command: appended, and in place of a replacement string. */
@@ -275,9 +277,10 @@ export function unwrap(
   const edits =
     program === 'sudo' && words.slice(from, index).some((word) => /^-\w*e/.test(word.text));
   const tags: ActionTag[] = program === 'systemd-run' ? ['external'] : [];
-  // The words from `start` are read as the command; it may start one word later,
-  // or a word before it that bash splits (`nice -n$N ls`) may carry the command.
-  if (unknownOption || splitsBefore(words, from, start)) tags.push('unknown');
+  // The words from `start` are read as the command; a word before it that bash splits
+  // (`nice -n$N ls`) may carry another command, and an option the grammar does not list
+  // may take the next word as its value (`sudo --new-opt ls rm -rf x`): what runs is not read.
+  tags.push(...(uncertainStart(unknownOption, splitsBefore(words, from, start)).tags ?? []));
   return {
     kind: 'words',
     // `sudo -e FILE...` edits the files as sudoedit does: it runs no command.
