@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /**
@@ -33,5 +33,22 @@ export function makePrivateDir(dir: string): void {
       // Made meanwhile by another process: as good as made here.
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
+  }
+}
+
+/**
+ * Creates `file` empty with {@link PRIVATE_FILE_MODE} when it does not exist,
+ * for SQLite to open next: SQLite creates a file with the umask's mode (0644
+ * as a rule), readable by every local user where the directory lets them in,
+ * and gives its -wal, -shm and -journal the mode of the file. An empty file
+ * is a new database to SQLite. A file that exists keeps its mode (an
+ * operator's choice), and nothing can open a file made so before it is private.
+ * @throws Error from the file system (EACCES, ENOSPC...).
+ */
+export function createPrivateFile(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
 }

@@ -5,7 +5,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type { AdvisoryLockHold, OpenedBackend, StoreBackend } from '../backend.js';
 import type { Durability } from '../durability.js';
 import { runPrepared } from '../prepared.js';
-import { makePrivateDir } from '../private-dir.js';
+import { createPrivateFile, makePrivateDir } from '../private-dir.js';
 import type { Database } from '../schema.js';
 import { Checkpointer } from './checkpointer.js';
 import { GroupCommit } from './group-commit.js';
@@ -65,6 +65,8 @@ export const sqliteBackend: StoreBackend = {
     // Only its owner reads a new data directory: it holds every call's input and result.
     makePrivateDir(dir);
     const file = join(dir, SQLITE_FILE_NAME);
+    // Its owner's alone even where the directory is not (one an operator made): so are its -wal and -shm.
+    createPrivateFile(file);
     const database = new SqliteDatabase(file);
     database.pragma('journal_mode = WAL');
     // FULL syncs the WAL in every COMMIT, which GroupCommit shares among a batch's answers.

@@ -10,7 +10,12 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { areAirlockTables, StaticMigrations } from '../migrations.js';
-import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-dir.js';
+import {
+  createPrivateFile,
+  makePrivateDir,
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+} from '../private-dir.js';
 import { BackupError } from './backup-error.js';
 import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 import { checkWholeFile, fileStamps, replacedHeads, unreadable, walOf } from './sqlite-files.js';
@@ -140,6 +145,8 @@ async function copyIntoPlace(options: {
   let lastRemaining = Number.POSITIVE_INFINITY;
   try {
     database.pragma('busy_timeout = 5000');
+    // Private before the first page lands: a reader who opened it meanwhile would keep reading after a chmod.
+    createPrivateFile(partial);
     const result = await database.backup(partial, {
       progress: ({ totalPages, remainingPages }) => {
         // The copy started over: another connection wrote between two steps.
