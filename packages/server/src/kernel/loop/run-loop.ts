@@ -220,8 +220,16 @@ async function summarizeOutside(ctx: KernelContext, runId: string, owner: string
   const peek = await peekRun(ctx.store, runId);
   if (!peek || !due(peek, ctx.store.now()) || !(await pendingSummary(ctx.store, peek))) return;
   const leased = await leaseModelTurn(ctx, runId, owner);
-  const row = leased && (await pendingSummary(ctx.store, leased));
-  if (!leased || !row) return;
+  if (!leased) return;
+  const row = await pendingSummary(ctx.store, leased);
+  if (!row) {
+    // Another kernel recorded the summary between the peek and the lease, and its drive found
+    // the turn leased here: let the turn go and take the run's next step, rather than hold the
+    // run until the lease runs out.
+    await handBackModelTurn(ctx, leased, owner);
+    ctx.scheduleDrive(runId);
+    return;
+  }
   const text = await summarize(ctx, ctx.store, leased, row);
   if (stop.aborted) {
     await handBackModelTurn(ctx, leased, owner);
