@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { shortened, visibleText } from '@airlock/core';
 import type { Logger } from 'pino';
 import { readBody } from '../api/request-body.js';
+import { sendError } from '../api/rest.js';
 import { AirlockError } from '../errors.js';
 import type { KernelContext } from '../kernel/context.js';
+import { asStoreError } from '../store/store-errors.js';
 import {
   ACTION_LINK_PATH,
   type ActionClaim,
@@ -217,14 +219,16 @@ export function notificationRoutes(options: {
       : slackMatch
         ? slack(req, res, slackMatch)
         : action(req, res, url.pathname.slice(ACTION_LINK_PATH.length));
-    served.catch((error: unknown) => {
+    served.catch((thrown: unknown) => {
+      // A store that does not answer is a 503 to retry (with its retry-after), as on the API.
+      const error = asStoreError(thrown);
       if (!(error instanceof AirlockError))
         logger.error({ err: error }, 'notification route failed');
       if (res.headersSent) return;
-      const known =
-        error instanceof AirlockError ? error : new AirlockError('internal', 'internal error');
-      res.writeHead(known.status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(known.toBody()));
+      sendError(
+        res,
+        error instanceof AirlockError ? error : new AirlockError('internal', 'internal error'),
+      );
     });
     return true;
   };
