@@ -35,13 +35,18 @@ export function workOf(card: HTMLElement): CardWork {
   };
 }
 
+/** Whether a verb was sent from a card: its buttons are disabled until it is drawn again or refused. */
+export function sentFrom(card: HTMLElement): boolean {
+  const verb = card.querySelector('.actions button') as HTMLButtonElement | null;
+  return verb?.disabled === true;
+}
+
 /**
  * Whether a person works in a card: typing in it, or text or an open editor
  * left in it; not once they sent a verb from it (its buttons are disabled).
  */
 export function workingIn(card: HTMLElement): boolean {
-  const verb = card.querySelector('.actions button') as HTMLButtonElement | null;
-  if (verb?.disabled) return false;
+  if (sentFrom(card)) return false;
   const work = workOf(card);
   const focused = document.activeElement;
   return (
@@ -84,9 +89,9 @@ export function refreshApprovals(card: HTMLElement, decision: Decision): void {
 
 /**
  * Says on a card, without drawing it again, that its call changed while
- * the person worked in it: its buttons still answer the call as the person
- * read it (the kernel refuses them as out of date), and "Show the current
- * call" draws it as it is now, with what they typed.
+ * the person read or worked in it: its buttons still answer the call as the
+ * person read it (the kernel refuses them as out of date), and "Show the
+ * current call" draws it as it is now, with what they typed.
  */
 export function sayChanged(
   card: HTMLElement,
@@ -103,7 +108,8 @@ export function sayChanged(
       'p',
       {},
       `This call changed while you were on it${edited ? ': its input was edited' : ''}. `,
-      'What you typed is kept. Approve and Deny here answer the call as you read it, so the kernel refuses them as out of date; show the current call to decide it as it is now.',
+      workingIn(card) ? 'What you typed is kept. ' : '',
+      'Approve and Deny here answer the call as you read it, so the kernel refuses them as out of date; show the current call to decide it as it is now.',
     ),
     h(
       'button',

@@ -4,6 +4,7 @@ import {
   refreshApprovals,
   restoreWork,
   sayChanged,
+  sentFrom,
   workingIn,
   workOf,
 } from './card-work.js';
@@ -16,8 +17,8 @@ export type DetailKey = 'approve' | 'deny' | 'edit';
 
 /**
  * The pane beside the list where the open decision reads in full, with its
- * buttons. What a person types in it is never drawn away under them: a call
- * that changed while they work in its card is said on the card (its buttons
+ * buttons. What a person reads or types in it is never swapped under them: a
+ * call that changed while its card is open is said on the card (its buttons
  * stay bound to the version they read), one more approval is counted in
  * place, and a card that goes away while they type leaves what they typed,
  * and the cursor, in a note of its own.
@@ -43,20 +44,48 @@ export class DetailPane {
 
   constructor(private readonly actions: CardActions) {}
 
-  /** Shows a decision's card (the open one's newest read: see the class). */
+  /**
+   * Shows a decision's card. A newer read of the open call is drawn only once
+   * a verb was sent from its card; until then another version is said on the
+   * card (drawn in place, its `a` would approve what the person never read),
+   * and one more approval is counted in place while they work in it.
+   */
   show(decision: Decision): void {
     const open = this.open;
-    if (open && decisionKey(open.decision) === decisionKey(decision) && workingIn(open.card)) {
-      if (open.decision.task.version === decision.task.version) {
-        // One more approval, say: its buttons are still bound to the version there is.
-        refreshApprovals(open.card, decision);
-      } else {
+    if (open && decisionKey(open.decision) === decisionKey(decision) && !sentFrom(open.card)) {
+      if (open.decision.task.version !== decision.task.version) {
         this.current = decision;
         sayChanged(open.card, open.decision, decision, () => this.showCurrent());
+        return;
       }
-      return;
+      if (workingIn(open.card)) {
+        // One more approval, say: its buttons are still bound to the version there is.
+        refreshApprovals(open.card, decision);
+        return;
+      }
     }
     this.draw(decision);
+  }
+
+  /** True while a verb sent from the open card waits for the kernel's answer. */
+  get busy(): boolean {
+    return this.open?.card.getAttribute('aria-busy') === 'true';
+  }
+
+  /**
+   * Says that the open call stopped waiting (decided elsewhere, or expired)
+   * and opens nothing in its place: a key meant for it must not land on a
+   * call the person has not seen.
+   */
+  left(summary: string): void {
+    this.open = null;
+    this.replace(
+      h(
+        'p',
+        { class: 'detail-empty detail-left', role: 'status' },
+        `The call you had open stopped waiting: ${summary}. It was decided elsewhere or it expired, and nothing was sent from here. Press j for the next call.`,
+      ),
+    );
   }
 
   /** Shows that the open decision is being read. */

@@ -49,6 +49,8 @@ export class InboxView {
     },
   });
   private selected: string | null = null;
+  /** Where `j`/`k` go on from when the open call stopped waiting: the rows around it. */
+  private resume: { previous: string | null; next: string | null } | null = null;
   /** Rows this page took away itself: their settling event changes no count. */
   private readonly gone = new Set<string>();
   private readonly attention = new Attention();
@@ -105,7 +107,7 @@ export class InboxView {
         stoppedWaiting: (key) => {
           // Its settling event, still to come, changes no count.
           this.gone.add(key);
-          this.remove(key);
+          this.remove(key, true, 'left');
         },
         fail: (error) => this.fail(error),
       },
@@ -214,7 +216,8 @@ export class InboxView {
     const entry = this.list.get(key);
     // An event older than the row's waiting spell (it parked again since) leaves it.
     if (entry && at >= (entry.decision?.task.updated_at ?? entry.facts.created_at)) {
-      this.remove(key);
+      // A verb sent from its card, whose answer is still on the way, moves on as its answer would.
+      this.remove(key, true, key === this.selected && this.detail.busy ? 'next' : 'left');
     } else if (!entry && !this.gone.delete(key)) this.pages.recount();
   }
 
@@ -265,18 +268,20 @@ export class InboxView {
     if (generation !== this.pages.generation) return;
     const known = this.list.get(key);
     if (decision === null) {
-      if (known) this.remove(key);
+      if (known) this.remove(key, true, 'left');
       return;
     }
     const wasOpen = this.selected === key;
     if (known) {
       if (known.decision && sameWaiting(known.decision, decision)) return;
       // It changed while it waited: drawn again, unticked, so a bulk verb never decides unseen changes.
-      // It stays open, never through its neighbour: the pane keeps what the person types in it.
-      const next = wasOpen ? this.list.neighbour(key) : null;
-      this.remove(key, false, false);
+      // It stays open, never through its neighbour: the pane says it changed, and keeps what the
+      // person types in it.
+      this.remove(key, false, 'stay');
       const entry = this.pages.holds(factsOf(decision)) ? this.add(decision) : null;
-      if (wasOpen) this.select(entry ? key : next, false);
+      if (wasOpen && entry) this.select(key, false);
+      // Past the loaded pages now: its card stays open all the same, and says it changed.
+      else if (wasOpen) this.detail.show(decision);
       this.pages.show();
       return;
     }
@@ -323,12 +328,25 @@ export class InboxView {
     return entry;
   }
 
-  /** Takes a row away; the open one gives the pane to its neighbour unless `moveOn` is false. */
-  private remove(key: string, count = true, moveOn = true): void {
-    const next = key === this.selected ? this.list.neighbour(key) : null;
+  /**
+   * Takes a row away. The open one gives the pane to its neighbour after a
+   * verb of this page (`next`); when it went by itself (`left`: decided
+   * elsewhere, expired) the pane says so and opens nothing, `j`/`k` going on
+   * from its place; `stay` leaves the pane as it is.
+   */
+  private remove(key: string, count: boolean, then: 'next' | 'left' | 'stay'): void {
+    const open = key === this.selected;
+    const next = open ? this.list.neighbour(key) : null;
+    const around = open ? this.list.neighbours(key) : null;
+    const summary = this.list.get(key)?.facts.summary ?? '';
     if (!this.list.remove(key)) return;
     this.bulk.set(key, false);
-    if (key === this.selected && moveOn) this.select(next, false);
+    if (open && then === 'next') this.select(next, false);
+    else if (open && then === 'left') {
+      this.select(null);
+      this.resume = around;
+      this.detail.left(summary);
+    }
     if (count) this.pages.count(-1);
     else this.pages.show();
   }
@@ -340,6 +358,13 @@ export class InboxView {
   private move(step: 1 | -1): void {
     const rows = this.list.visibleRows();
     if (rows.length === 0) return;
+    const around = this.selected === null ? this.resume : null;
+    const onward = step === 1 ? around?.next : around?.previous;
+    const resumed = onward ?? around?.next ?? around?.previous;
+    if (resumed && rows.some((row) => row.dataset.decision === resumed)) {
+      this.select(resumed);
+      return;
+    }
     const at = rows.findIndex((row) => row.dataset.decision === this.selected);
     const next = rows[at === -1 ? 0 : Math.min(rows.length - 1, Math.max(0, at + step))];
     this.select(next?.dataset.decision ?? null);
@@ -349,6 +374,7 @@ export class InboxView {
   private select(key: string | null, focus = true): void {
     if (this.selected) this.rowOf(this.selected)?.removeAttribute('aria-current');
     this.selected = key;
+    this.resume = null;
     const entry = key ? this.list.get(key) : undefined;
     if (!key || !entry) {
       this.detail.clear();
@@ -392,7 +418,7 @@ export class InboxView {
     const key = decisionKey(decision);
     if (this.list.get(key)) {
       this.gone.add(key);
-      this.remove(key);
+      this.remove(key, true, 'next');
     }
     if (done !== null) this.afters.add(decision, done);
   }

@@ -225,6 +225,17 @@ export class WaitingList {
     return next?.dataset.decision ?? null;
   }
 
+  /** The keys just before and just after this one among the visible rows. */
+  neighbours(key: string): { previous: string | null; next: string | null } {
+    const rows = this.visibleRows();
+    const at = rows.findIndex((row) => row.dataset.decision === key);
+    if (at === -1) return { previous: null, next: null };
+    return {
+      previous: rows[at - 1]?.dataset.decision ?? null,
+      next: rows[at + 1]?.dataset.decision ?? null,
+    };
+  }
+
   /**
    * Hides the rows whose call, prompt or run does not contain the words;
    * rows put on the list later are filtered as they come.
