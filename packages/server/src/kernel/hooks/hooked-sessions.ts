@@ -13,6 +13,7 @@ import type { Tx } from '../../store/store.js';
 import { findTask, findTaskBySource } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { lockRun, openObligation, stopSourceOf } from '../machines/run-state.js';
+import { reportToEarlierTurn } from './earlier-turn-report.js';
 import { preTool } from './hooked-pre-tool.js';
 import { postToolRow } from './hooked-reports.js';
 import { promptOfEndedTurn, turnStart } from './hooked-turn-start.js';
@@ -259,6 +260,16 @@ async function recordInSession(
           verdict: 'ack',
           reason: 'no call of this session crossed the stage',
         });
+      }
+      if (!reported.value.row && input.task_key === undefined) {
+        // Not a call of this turn: it may be one of the turn before, reported after that turn ended.
+        const earlier = await reportToEarlierTurn(ctx, {
+          session,
+          current: reported.run,
+          agent: input.agent,
+          ran,
+        });
+        if (earlier) reported = earlier;
       }
       const { run } = reported;
       const { row, mismatch, ungranted } = reported.value;

@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Deployment } from '../../testing/harness.js';
+import {
+  bashPostTool,
+  bashPreTool,
+  grantedMakeTestAMinuteAgo,
+  postHookEvent,
+} from '../../testing/hooked-events.js';
+import { backends } from '../../testing/stores.js';
+
+/**
+ * A call granted in one turn may still run when a member stops that turn
+ * and the agent's next call opens a new one. Its report, when it comes, is
+ * of the call of the earlier turn: committed to that row (no longer left
+ * claimed), not recorded on the new turn as a call no hook asked about.
+ */
+
+const all = await backends();
+
+interface StoryEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+for (const backend of all) {
+  describe.skipIf(backend.skip !== null)(
+    `a report that comes after its turn ended (${backend.name})`,
+    () => {
+      let d: Deployment;
+      afterEach(async () => {
+        await d?.close();
+      });
+
+      it("is committed to its own row in its own turn, not to the next turn's story", async () => {
+        const granted = await grantedMakeTestAMinuteAgo(backend);
+        d = granted.d;
+        const first = granted.runId;
+        expect((await d.member.post(`${d.ws}/runs/${first}/stop`, {})).status).toBe(200);
+        const next = await postHookEvent(d, bashPreTool('make lint', 'tu-2'));
+        expect(next.body).toMatchObject({ verdict: 'allow', task_key: 't1' });
+        const second = next.body.run_id as string;
+        expect(second).not.toBe(first);
+
+        const report = await postHookEvent(d, bashPostTool('make test', 'tu-1', 'failed', 'boom'));
+        expect(report.status).toBe(200);
+        expect(report.body).toMatchObject({
+          verdict: 'ack',
+          run_id: first,
+          task_key: 't1',
+          task_state: 'failed',
+          reason: null,
+        });
+        const row = (await d.member.get(`${d.ws}/runs/${first}/tasks/t1`)).body;
+        expect(row).toMatchObject({
+          state: 'failed',
+          error: { code: 'tool_failed', detail: 'boom' },
+        });
+        const story = (await d.member.get(`${d.ws}/runs/${second}/events`)).body
+          .events as StoryEvent[];
+        expect(story.filter((e) => e.type === 'run.unstaged_call')).toEqual([]);
+        // The new turn's own call is untouched, and its report lands on its own row.
+        const own = await postHookEvent(d, bashPostTool('make lint', 'tu-2', 'succeeded', 'ok'));
+        expect(own.body).toMatchObject({ run_id: second, task_key: 't1', task_state: 'succeeded' });
+      });
+
+      it('a call of no turn is still recorded on the current turn as unstaged', async () => {
+        const granted = await grantedMakeTestAMinuteAgo(backend);
+        d = granted.d;
+        const report = await postHookEvent(d, bashPostTool('make x', 'tu-9', 'succeeded', 'x'));
+        expect(report.body).toMatchObject({
+          run_id: granted.runId,
+          reason: 'this call never crossed the approval stage; recorded as such',
+        });
+      });
+    },
+  );
+}
