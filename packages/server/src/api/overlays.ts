@@ -10,35 +10,61 @@ import type { Kernel } from '../kernel/kernel.js';
 import { addsAllowRule, checkAllowWriter } from '../kernel/verbs/allow-writers.js';
 import { requireAdmin } from '../kernel/verbs/member-roles.js';
 import { recordPolicyChange } from '../kernel/verbs/policy-changes.js';
-import { type Principal, principalName } from '../store/accounts.js';
+import { listCredentials, type Principal, principalName } from '../store/accounts.js';
 import { findAgentApplication } from '../store/applications.js';
 import { conversationExists, lockConversation } from '../store/conversations.js';
 import { type OverlayKey, readOverlay, replaceOverlay, trustOverlay } from '../store/overlays.js';
 import { implement } from './operation.js';
 import { assertPolicyTextIsUnicode } from './policy-text.js';
 
+/** A resolved document: its key, and whether it is a revoked member's that an admin manages. */
+interface ResolvedOverlay {
+  key: OverlayKey;
+  /** An admin's hold on a revoked member's user document: it may only remove rules from it. */
+  revokedOwner: boolean;
+}
+
+/**
+ * Whether `ownerId` names a member credential of the workspace that is
+ * revoked (or whose application was removed). Its user document stays in
+ * force, guardrails included, since revoking a person lifts nothing they
+ * forbade; an admin may read it and remove rules from it (see
+ * {@link onlyRemovesRules}), so a guardrail nobody can edit any more can be lifted.
+ */
+async function isRevokedMember(kernel: Kernel, workspaceId: string, ownerId: string) {
+  if (!ownerId.startsWith('member:')) return false;
+  const id = ownerId.slice('member:'.length);
+  const credentials = await listCredentials(kernel.context.store, workspaceId);
+  const credential = credentials.find((c) => c.credential_id === id);
+  return credential?.kind === 'member' && credential.revoked_at !== null;
+}
+
 /**
  * Resolves who owns a document and checks the caller may manage it: a
- * member's own user document (`me`), an agent application or a conversation
- * of the workspace.
+ * member's own user document (`me`), a revoked member's (an admin only, to
+ * remove rules), an agent application or a conversation of the workspace.
  * @throws AirlockError forbidden, agent_application_not_found, conversation_not_found.
  */
 async function overlayKey(
   kernel: Kernel,
   principal: Principal,
   input: { scope: OverlayScope; owner_id: string },
-): Promise<OverlayKey> {
+): Promise<ResolvedOverlay> {
   const workspaceId = principal.workspace_id;
   const store = kernel.context.store;
   if (input.scope === 'user') {
     const self = principalName(principal);
-    if (input.owner_id !== 'me' && input.owner_id !== self) {
+    if (input.owner_id === 'me' || input.owner_id === self) {
+      return { key: { workspaceId, scope: 'user', ownerId: self }, revokedOwner: false };
+    }
+    const admin = principal.kind === 'member' && principal.role === 'admin';
+    if (!admin || !(await isRevokedMember(kernel, workspaceId, input.owner_id))) {
       throw new AirlockError(
         'forbidden',
-        'a member manages only its own user overlay (owner "me")',
+        'a member manages only its own user overlay (owner "me"); an admin may also remove rules from a revoked member\'s (owner "member:<credential id>")',
       );
     }
-    return { workspaceId, scope: 'user', ownerId: self };
+    return { key: { workspaceId, scope: 'user', ownerId: input.owner_id }, revokedOwner: true };
   }
   if (input.scope === 'project') {
     const app = await findAgentApplication(store, workspaceId, input.owner_id);
@@ -48,12 +74,45 @@ async function overlayKey(
         `no agent application ${input.owner_id}`,
       );
     }
-    return { workspaceId, scope: 'project', ownerId: app.id };
+    return { key: { workspaceId, scope: 'project', ownerId: app.id }, revokedOwner: false };
   }
   if (!(await conversationExists(store, workspaceId, input.owner_id))) {
     throw new AirlockError('conversation_not_found', `no conversation ${input.owner_id}`);
   }
-  return { workspaceId, scope: 'conversation', ownerId: input.owner_id };
+  return {
+    key: { workspaceId, scope: 'conversation', ownerId: input.owner_id },
+    revokedOwner: false,
+  };
+}
+
+/**
+ * Refuses a revoked member's document that holds a rule the one before did
+ * not (each rule counted as often as it stood in its rule set): an admin
+ * lifts what a revoked member left, and writes its own rules in its own document.
+ * @throws AirlockError forbidden.
+ */
+function onlyRemovesRules(before: OverlayDocument, after: OverlayDocument): void {
+  const left = new Map<string, number>();
+  const at = (ruleSet: string, rule: OverlayRule) => `${ruleSet}\u0000${canonicalJson(rule)}`;
+  for (const group of before) {
+    for (const rule of group.rules) {
+      const key = at(group.ruleSetId, rule);
+      left.set(key, (left.get(key) ?? 0) + 1);
+    }
+  }
+  for (const group of after) {
+    for (const rule of group.rules) {
+      const key = at(group.ruleSetId, rule);
+      const count = left.get(key) ?? 0;
+      if (count === 0) {
+        throw new AirlockError(
+          'forbidden',
+          `a revoked member's user overlay only loses rules: rule set ${group.ruleSetId} holds a rule it did not; nothing was changed`,
+        );
+      }
+      left.set(key, count - 1);
+    }
+  }
 }
 
 type OverlayRule = OverlayDocument[number]['rules'][number];
@@ -138,7 +197,7 @@ function liftsRefusingRule(before: OverlayDocument, after: OverlayDocument): boo
 export const getOverlay = implement(
   OPERATION_CONTRACTS['overlays.get'],
   async ({ kernel, principal }, input) => {
-    const key = await overlayKey(kernel, principal, input);
+    const { key } = await overlayKey(kernel, principal, input);
     return readOverlay(kernel.context.store, key);
   },
 );
@@ -150,7 +209,7 @@ export const replaceOverlayOperation = implement(
     // A project document applies to every run of its application, whoever started it.
     if (input.scope === 'project')
       requireAdmin(principal, 'overlays.replace of a project document');
-    const key = await overlayKey(kernel, principal, input);
+    const { key, revokedOwner } = await overlayKey(kernel, principal, input);
     assertPolicyTextIsUnicode({ groups: input.groups });
     const validated = validateOverlayDocument(input.groups, key.scope);
     if (!validated.ok) {
@@ -175,6 +234,7 @@ export const replaceOverlayOperation = implement(
       // An approver's new allow (or a deny or ask it lifts) must not grant what the approval
       // policy asks named members or several for.
       const before = (await readOverlay(tx, key)).groups;
+      if (revokedOwner) onlyRemovesRules(before, validated.value);
       if (addsAllowRule(before, validated.value)) {
         await checkAllowWriter(tx, principal, `an allow rule in a ${key.scope} overlay`);
       } else if (liftsRefusingRule(before, validated.value)) {
@@ -199,7 +259,9 @@ export const replaceOverlayOperation = implement(
           before_digest: input.expected_digest,
           after_digest: written.digest,
         },
-        detail: `replaced the ${key.scope} overlay of ${key.ownerId}`,
+        detail: revokedOwner
+          ? `removed rules from the user overlay of revoked member ${key.ownerId}`
+          : `replaced the ${key.scope} overlay of ${key.ownerId}`,
       });
       return written;
     });
@@ -210,7 +272,10 @@ export const replaceOverlayOperation = implement(
 export const trustOverlayOperation = implement(
   OPERATION_CONTRACTS['overlays.trust'],
   async ({ kernel, principal }, input) => {
-    const key = await overlayKey(kernel, principal, { scope: 'project', owner_id: input.owner_id });
+    const { key } = await overlayKey(kernel, principal, {
+      scope: 'project',
+      owner_id: input.owner_id,
+    });
     return kernel.context.store.transaction(async (tx) => {
       const before = await readOverlay(tx, key);
       const trusted = await trustOverlay(tx, key, {
