@@ -9,7 +9,9 @@ import {
 } from './action-tags.js';
 import { shellWalkTargets } from './segment-walker.js';
 import { ACTION_TAGS, type ActionTag, orderedTags } from './tags.js';
-import { PLAIN_WORD } from './word-text.js';
+import { argvLine } from './word-text.js';
+
+export { argvLine };
 
 /** What a person reads before approving a parked call. */
 export const EffectProfileSchema = z.object({
@@ -47,13 +49,6 @@ function stringAt(input: unknown, key: string): unknown {
   return input !== null && typeof input === 'object' && !Array.isArray(input)
     ? (input as Record<string, unknown>)[key]
     : undefined;
-}
-
-/** An argv array as one shell line, each element quoted so `["sh","-c","rm -rf /"]` stays three words. */
-export function argvLine(argv: readonly string[]): string {
-  return argv
-    .map((part) => (PLAIN_WORD.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`))
-    .join(' ');
 }
 
 /** Every value a JSON pointer reaches (`*` walks each element of an array). */

@@ -236,6 +236,7 @@ function walkWords(
     if (unwrapped?.kind === 'words') {
       if (unwrapped.write) tags.add('write');
       if (unwrapped.tags) for (const tag of unwrapped.tags) tags.add(tag);
+      for (const line of unwrapped.lines ?? []) walkLine(line, nested(walk(), program));
       if (unwrapped.appendsInput) appended = true;
       if (unwrapped.runsPackage) [packageWords, packageAt] = [words, unwrapped.from];
       via.push(program);

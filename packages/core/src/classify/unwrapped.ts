@@ -12,6 +12,8 @@ export type Unwrapped =
       readonly write?: boolean;
       /** Tags of the wrapper itself (`systemd-run` acts on the service manager). */
       readonly tags?: readonly ActionTag[];
+      /** Command lines the wrapper's options run besides its command (`perf stat --pre CMD`). */
+      readonly lines?: readonly string[];
       /** The wrapper adds words read from its input to the command (`xargs`). */
       readonly appendsInput?: true;
       /** The wrapper puts what it reads in place of this string in the command's words (`xargs -I{}`). */

@@ -3,6 +3,13 @@ import type { ShellWord } from './lexed-line.js';
 /** A word a shell reads back as itself, unquoted: nothing in it is special to the shell. */
 export const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
+/** An argv array as one shell line, each element quoted so `["sh","-c","rm -rf /"]` stays three words. */
+export function argvLine(argv: readonly string[]): string {
+  return argv
+    .map((part) => (PLAIN_WORD.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`))
+    .join(' ');
+}
+
 /** Per word array: the index from which every word is plain (worked out once per array). */
 const PLAIN_FROM = new WeakMap<readonly ShellWord[], number>();
 

@@ -2,6 +2,7 @@
  * What the classifier knows of a wrapper's options, for the tables of
  * wrapper-grammars.ts and process-wrapper-grammars.ts.
  */
+import type { ActionTag } from './tags.js';
 
 /** The options of a wrapper: those that take a value, and where its command starts. */
 export interface WrapperGrammar {
@@ -26,4 +27,8 @@ export interface WrapperGrammar {
   readonly idle?: readonly string[];
   /** Valued options naming a file it writes (`strace -o FILE`). */
   readonly outputs?: readonly string[];
+  /** Valued options (listed in `valued` too) whose value is a command line it runs (`perf stat --pre CMD`): read, and `unknown`. */
+  readonly runsCode?: readonly string[];
+  /** Tags of the wrapper itself, whatever it runs (`systemd-run` acts on the service manager). */
+  readonly tags?: readonly ActionTag[];
 }

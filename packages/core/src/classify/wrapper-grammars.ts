@@ -5,6 +5,7 @@
  */
 
 import { PROCESS_WRAPPER_GRAMMARS } from './process-wrapper-grammars.js';
+import { TOOL_WRAPPER_GRAMMARS, VERB_GRAMMARS } from './tool-wrapper-grammars.js';
 import type { WrapperGrammar } from './wrapper-grammar.js';
 
 const GRAMMARS: Readonly<Record<string, WrapperGrammar>> = {
@@ -155,6 +156,7 @@ const GRAMMARS: Readonly<Record<string, WrapperGrammar>> = {
   valgrind: { valued: [], attachedLongValues: true, alone: 'unknown' },
   catchsegv: { valued: [], flags: [], alone: 'unknown' },
   'systemd-run': {
+    tags: ['external'],
     valued: [
       ...['u', 'unit', 'p', 'property', 'E', 'setenv', 'M', 'machine', 'H', 'host', 'description'],
       ...['slice', 'uid', 'gid', 'working-directory', 'on-calendar', 'on-active', 'on-boot'],
@@ -182,6 +184,7 @@ const GRAMMARS: Readonly<Record<string, WrapperGrammar>> = {
     alone: 'read',
   },
   ...PROCESS_WRAPPER_GRAMMARS,
+  ...TOOL_WRAPPER_GRAMMARS,
 };
 
 /**
@@ -204,10 +207,19 @@ export const RUNUSER: WrapperGrammar = {
   alone: 'unknown',
 };
 
-/** Names of the programs {@link wrapperGrammar} knows. */
-export const GRAMMAR_WRAPPERS: readonly string[] = Object.keys(GRAMMARS);
+/** Names of the programs {@link wrapperGrammar} and {@link verbGrammar} know. */
+export const GRAMMAR_WRAPPERS: readonly string[] = [
+  ...Object.keys(GRAMMARS),
+  ...Object.keys(VERB_GRAMMARS),
+];
 
 /** The grammar of wrapper `program`, or undefined (an own key only: `__proto__` is no wrapper). */
 export function wrapperGrammar(program: string): WrapperGrammar | undefined {
   return Object.hasOwn(GRAMMARS, program) ? GRAMMARS[program] : undefined;
+}
+
+/** The grammar of `program VERB` (`perf stat`), when that verb runs a command (own keys only). */
+export function verbGrammar(program: string, verb: string): WrapperGrammar | undefined {
+  const verbs = Object.hasOwn(VERB_GRAMMARS, program) ? VERB_GRAMMARS[program] : undefined;
+  return verbs !== undefined && Object.hasOwn(verbs, verb) ? verbs[verb] : undefined;
 }

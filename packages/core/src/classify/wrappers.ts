@@ -7,10 +7,11 @@ import { sandboxWrapper } from './sandbox-wrappers.js';
 import type { ShellWord } from './shell-lexer.js';
 import { writesNoFile } from './streams.js';
 import type { ActionTag } from './tags.js';
+import { TERMINAL_WRAPPERS, terminalWrapper } from './terminal-wrappers.js';
 import { type Unwrapped, uncertainStart } from './unwrapped.js';
 import { splitsBefore } from './word-text.js';
 import type { WrapperGrammar } from './wrapper-grammar.js';
-import { GRAMMAR_WRAPPERS, RUNUSER, wrapperGrammar } from './wrapper-grammars.js';
+import { GRAMMAR_WRAPPERS, RUNUSER, verbGrammar, wrapperGrammar } from './wrapper-grammars.js';
 
 /**
  * Whether runuser names a user with `-u` and is given no `-c` command. Every
@@ -32,6 +33,7 @@ function runsDirectly(words: readonly ShellWord[], from: number): boolean {
 export const WRAPPER_NAMES: ReadonlySet<string> = new Set([
   ...GRAMMAR_WRAPPERS,
   ...['env', 'watch', 'parallel', 'flock', 'entr', 'bwrap', 'nix-shell'],
+  ...TERMINAL_WRAPPERS,
   ...ENVIRONMENT_PROGRAMS,
 ]);
 
@@ -52,6 +54,7 @@ function knownOptions(grammar: WrapperGrammar): readonly string[] {
       ...(grammar.lookupOnly ?? []),
       ...(grammar.idle ?? []),
       ...(grammar.outputs ?? []),
+      ...(grammar.runsCode ?? []),
     ];
     KNOWN_OPTIONS.set(grammar, known);
   }
@@ -80,6 +83,8 @@ interface SkippedOptions {
   readonly writes: boolean;
   /** An option the grammar does not know: it may take the next word as its value. */
   readonly unknownOption: boolean;
+  /** The values of options that are code the wrapper runs (`perf stat --pre CMD`). */
+  readonly code: readonly string[];
 }
 
 /** Index of the first word after the options, and what the options say. */
@@ -93,6 +98,7 @@ function skipOptions(
   let idle = index < words.length;
   let writes = false;
   let unknownOption = false;
+  const code: string[] = [];
   const checked = grammar.flags !== undefined || grammar.attachedLongValues === true;
   const known = knownOptions(grammar);
   const note = (name: string, long: boolean) => {
@@ -103,11 +109,12 @@ function skipOptions(
     }
   };
   const output = (name: string, value: string | undefined) => {
+    if (grammar.runsCode?.includes(name)) code.push(value ?? '');
     if (grammar.outputs?.includes(name) && value !== undefined && !writesNoFile(value)) {
       writes = true;
     }
   };
-  const result = () => ({ index, lookup, idle, writes, unknownOption });
+  const result = () => ({ index, lookup, idle, writes, unknownOption, code });
   while (index < words.length) {
     const text = words[index]!.text;
     if (text === '--') {
@@ -242,6 +249,19 @@ function xargsInput(words: readonly ShellWord[], from: number, start: number) {
 }
 
 /**
+ * The grammar of wrapper `program` whose options start at `words[from]`,
+ * and where they start: after its verb for one that has verbs (`perf stat`).
+ */
+function grammarOf(program: string, words: readonly ShellWord[], from: number) {
+  if (program === 'runuser') return runsDirectly(words, from) ? { grammar: RUNUSER, from } : null;
+  const grammar = wrapperGrammar(program);
+  if (grammar !== undefined) return { grammar, from };
+  const verb = words[from];
+  const ofVerb = verb === undefined || verb.dynamic ? undefined : verbGrammar(program, verb.text);
+  return ofVerb === undefined ? null : { grammar: ofVerb, from: from + 1 };
+}
+
+/**
  * Strips one wrapper (`sudo`, `env`, `timeout`, `nice`, `xargs`, ...) whose
  * arguments start at `words[from]`, and says what it runs; null when
  * `program` is no wrapper.
@@ -257,16 +277,14 @@ export function unwrap(
     packageRunner(program, words, from) ??
     environmentRunner(program, words, from) ??
     sandboxWrapper(program, words, from) ??
+    terminalWrapper(program, words, from) ??
     nodeWrapper(program, words, from);
   if (later !== null) return later;
-  const grammar =
-    program === 'runuser'
-      ? runsDirectly(words, from)
-        ? RUNUSER
-        : undefined
-      : wrapperGrammar(program);
-  if (!grammar) return null;
-  const { index, lookup, idle, writes, unknownOption } = skipOptions(words, from, grammar);
+  const chosen = grammarOf(program, words, from);
+  if (chosen === null) return null;
+  const { grammar } = chosen;
+  const read = skipOptions(words, chosen.from, grammar);
+  const { index, lookup, idle, writes, unknownOption } = read;
   if (lookup) return { kind: 'no_command', tag: 'read' };
   const start = index + (grammar.leadingOperands ?? 0);
   if (start >= words.length) {
@@ -276,7 +294,9 @@ export function unwrap(
   // `sudo -e` edits files; an output option (`strace -o FILE`) writes one.
   const edits =
     program === 'sudo' && words.slice(from, index).some((word) => /^-\w*e/.test(word.text));
-  const tags: ActionTag[] = program === 'systemd-run' ? ['external'] : [];
+  const tags: ActionTag[] = [...(grammar.tags ?? [])];
+  // Code an option names (`perf stat --pre 'rm -rf y'`) is read as a line, and is unknown too.
+  if (read.code.length > 0) tags.push('unknown');
   // The words from `start` are read as the command; a word before it that bash splits
   // (`nice -n$N ls`) may carry another command, and an option the grammar does not list
   // may take the next word as its value (`sudo --new-opt ls rm -rf x`): what runs is not read.
@@ -288,5 +308,6 @@ export function unwrap(
     ...(edits || writes ? { write: true } : {}),
     ...(tags.length > 0 ? { tags } : {}),
     ...(program === 'xargs' ? xargsInput(words, from, start) : {}),
+    ...(read.code.length > 0 ? { lines: read.code } : {}),
   };
 }
