@@ -227,8 +227,8 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
   });
 
   /**
-   * Runs the CLI under strace (renames and syncs only); returns a check of the trace: whether,
-   * after the last rename to `renamedTo`, the directory `dir` was synced.
+   * Runs the CLI under strace (renames, links and syncs only); returns a check of the trace:
+   * whether, after the last rename or link to `renamedTo`, the directory `dir` was synced.
    */
   function traceCli(args: string[], name: string) {
     const trace = join(root, `${name}.strace`);
@@ -236,7 +236,7 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
       '-f',
       '-y',
       '-e',
-      'trace=rename,renameat,renameat2,fsync,fdatasync',
+      'trace=rename,renameat,renameat2,link,linkat,fsync,fdatasync',
       '-o',
       trace,
       process.execPath,
@@ -246,7 +246,7 @@ describe('airlock backup and restore say which path is wrong and how', { timeout
     const lines = readFileSync(trace, 'utf8').split('\n');
     return (renamedTo: string, dir: string) => {
       const renamed = lines.findLastIndex(
-        (line) => /rename/.test(line) && line.includes(`"${renamedTo}"`),
+        (line) => /rename|link/.test(line) && line.includes(`"${renamedTo}"`),
       );
       expect(renamed, `a rename to ${renamedTo}`).toBeGreaterThanOrEqual(0);
       return lines

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -73,13 +73,15 @@ describe('the files the kernel keeps every call in', () => {
     const dataDir = openDirectory();
     await (await Store.open({ dataDir })).close();
     const backups = openDirectory();
-    const partial = join(backups, '.b.sqlite.partial');
     const modes: number[] = [];
     await backupSqliteStore({
       dataDir,
       target: join(backups, 'b.sqlite'),
       onProgress: () => {
-        if (existsSync(partial)) modes.push(statSync(partial).mode & 0o777);
+        // The copy in progress: `.b.sqlite.<its own id>.partial`.
+        for (const name of readdirSync(backups).filter((name) => name.endsWith('.partial'))) {
+          modes.push(statSync(join(backups, name)).mode & 0o777);
+        }
       },
     });
     expect(modes.length).toBeGreaterThan(0);

@@ -7,7 +7,7 @@ import {
   rmSync,
   statSync,
 } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { areAirlockTables, StaticMigrations } from '../migrations.js';
 import {
@@ -17,6 +17,7 @@ import {
   PRIVATE_FILE_MODE,
 } from '../private-dir.js';
 import { BackupError } from './backup-error.js';
+import { partialCopyOf, placeWithoutReplacing } from './backup-placement.js';
 import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 import { checkWholeFile, fileStamps, replacedHeads, unreadable, walOf } from './sqlite-files.js';
 import { sqliteTables } from './store-file.js';
@@ -94,8 +95,9 @@ function storeFileFacts(database: SqliteDatabase.Database, file: string): StoreF
  * when another connection writes between two steps, SQLite restarts the copy,
  * and the rest is then copied in a single step (one read transaction, which
  * in WAL mode never blocks the kernel's writes). The result is one
- * self-contained file (rollback journal mode), written beside the target and
- * renamed into place only once complete and checked.
+ * self-contained file (rollback journal mode), written beside the target
+ * (under a name of this backup's own) and put in place only once complete
+ * and checked, never over a file made meanwhile (see placeWithoutReplacing).
  * @throws BackupError `store_not_found`, `backup_target_exists`.
  */
 export async function backupSqliteStore(options: {
@@ -115,8 +117,7 @@ export async function backupSqliteStore(options: {
     );
   }
   makePrivateDir(dirname(target));
-  const partial = join(dirname(target), `.${basename(target)}.partial`);
-  removeCopy(partial);
+  const partial = partialCopyOf(target);
   try {
     return await copyIntoPlace({ ...options, source, partial, target });
   } catch (error) {
@@ -173,7 +174,7 @@ async function copyIntoPlace(options: {
   }
   // A backup holds every call's input and the credentials' hashes: its owner's alone, whatever the umask.
   chmodSync(partial, PRIVATE_FILE_MODE);
-  renameSync(partial, target);
+  placeWithoutReplacing(partial, target);
   return {
     file: target,
     bytes: statSync(target).size,
