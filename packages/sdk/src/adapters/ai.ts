@@ -131,7 +131,7 @@ function wasParked(messages: readonly AiSdkMessage[], callId: string): boolean {
  */
 export class AiSdkAirlock {
   readonly session: FrameworkSession;
-  /** Verdicts of `needsApproval` and `resume`, taken once by the matching `execute`. */
+  /** Verdicts of `needsApproval`, taken once by the matching `execute`. */
   readonly #verdicts = new HeldVerdicts();
   /** The names of the tools this adapter wrapped: the only calls whose approvals `resume` answers. */
   readonly #wrapped = new Set<string>();
@@ -142,8 +142,8 @@ export class AiSdkAirlock {
 
   /**
    * How many calls' verdicts the adapter holds for the framework's `execute` (granted calls not
-   * run yet, parked ones not resumed yet); each goes when its call runs, when a person refuses
-   * it, or after 24 hours.
+   * run yet, parked ones not resumed yet); each goes when its call runs, when `resume` reads a
+   * person's decision on it, or after 24 hours.
    */
   get verdictsHeld(): number {
     return this.#verdicts.size;
@@ -241,9 +241,9 @@ export class AiSdkAirlock {
         input: request.input,
         callId: request.toolCallId,
       };
-      // Approved at an earlier resume of these messages (another call was still waiting): the
-      // grant this adapter holds answers, since Airlock grants a call once.
-      const verdict = this.#verdicts.heldGrant(call) ?? (await this.session.checkParked(call));
+      // Reads the decision only: the grant is taken by the check of the execute that runs the
+      // call, in this process or in another that goes on from the messages.
+      const verdict = await this.session.decided(call);
       if (verdict.verdict === 'wait') {
         pending.push({
           approvalId: request.approvalId,
@@ -255,10 +255,9 @@ export class AiSdkAirlock {
         });
         continue;
       }
-      // A grant is held for execute, so it does not ask twice; the SDK never runs a denied
-      // approval's execute, so a refusal drops what needsApproval held for the park.
-      if (verdict.verdict === 'allow') this.#verdicts.hold(call, verdict);
-      else this.#verdicts.forget(request.toolCallId);
+      // What needsApproval held for the park goes: an approved call's execute asks Airlock (and
+      // takes the grant), and the SDK never runs a refused approval's execute.
+      this.#verdicts.forget(request.toolCallId);
       responses.push({
         type: 'tool-approval-response',
         approvalId: request.approvalId,

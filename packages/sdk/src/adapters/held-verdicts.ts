@@ -56,21 +56,7 @@ export class HeldVerdicts {
     return held && bindVerdict(held.call, held.verdict, call);
   }
 
-  /**
-   * The grant held for the call, which stays held; undefined when none is (or the verdict held
-   * is no grant, or was given for another tool or input under the call id). A `resume` asked
-   * again answers from it: Airlock's grant is single use, and asking the kernel again would be
-   * refused as already granted.
-   */
-  heldGrant(call: FrameworkCall): CallVerdict | undefined {
-    this.#forgetExpired(this.now());
-    const held = this.#held.get(call.callId);
-    if (held?.verdict.verdict !== 'allow') return undefined;
-    const verdict = bindVerdict(held.call, held.verdict, call);
-    return verdict.verdict === 'allow' ? verdict : undefined;
-  }
-
-  /** Drops the verdict of a call the framework will never run. */
+  /** Drops the verdict of a call the framework will never run, or will ask Airlock about again. */
   forget(callId: string): void {
     this.#held.delete(callId);
   }

@@ -79,7 +79,7 @@ function parseArguments(text: string | undefined): unknown {
  */
 export class OpenAIAgentsAirlock {
   readonly session: FrameworkSession;
-  /** Verdicts of `needsApproval` and `resume`, taken once by the matching `invoke`. */
+  /** Verdicts of `needsApproval`, taken once by the matching `invoke`. */
   readonly #verdicts = new HeldVerdicts();
   /** The names of the tools this adapter wrapped: the only calls whose approvals `resume` answers. */
   readonly #wrapped = new Set<string>();
@@ -185,9 +185,9 @@ export class OpenAIAgentsAirlock {
       if (!callId || !name) continue;
       if (this.#wrapped.size > 0 && !this.#wrapped.has(name)) continue;
       const call: FrameworkCall = { name, input: parseArguments(item.rawItem.arguments), callId };
-      // Approved at an earlier resume of this state (another call was still waiting): the grant
-      // this adapter holds answers, since Airlock grants a call once.
-      const verdict = this.#verdicts.heldGrant(call) ?? (await this.session.checkParked(call));
+      // Reads the decision only: the grant is taken by the check of the invoke that runs the
+      // call, in this process or in another that goes on from the state.
+      const verdict = await this.session.decided(call);
       if (verdict.verdict === 'wait') {
         pending.push({
           item,
@@ -195,13 +195,15 @@ export class OpenAIAgentsAirlock {
           runId: verdict.runId,
           requiresUser: verdict.requiresUser,
         });
-      } else if (verdict.verdict === 'allow') {
-        this.#verdicts.hold(call, verdict);
+        continue;
+      }
+      // The invoke of an approved call asks Airlock, and takes the grant, when the runner runs
+      // it; the runner never invokes a rejected one.
+      this.#verdicts.forget(callId);
+      if (verdict.verdict === 'allow') {
         state.approve(item);
         approved += 1;
       } else {
-        // The runner never invokes a rejected call: nothing would take its verdict.
-        this.#verdicts.forget(callId);
         state.reject(item, { message: refusalText(verdict) });
         rejected += 1;
       }

@@ -3,6 +3,10 @@ import { isAirlockError, isConflictError } from '../errors.js';
 import { nextTurn } from '../internal/next-turn.js';
 import { createOperations } from '../internal/operations.js';
 import type { OperationsClient } from '../internal/transport.js';
+import type { CallVerdict, FrameworkCall } from './call-verdict.js';
+import { decisionOfLook } from './parked-decision.js';
+
+export type { CallVerdict, FrameworkCall } from './call-verdict.js';
 
 /** How an adapter reaches Airlock: the kernel, an agent credential, and the conversation. */
 export interface FrameworkSessionOptions {
@@ -31,47 +35,6 @@ export interface FrameworkSessionOptions {
    * wait for it, and a report the kernel refused is thrown by `flush()`.
    */
   awaitReports?: boolean | undefined;
-}
-
-/** One call the framework is about to run. */
-export interface FrameworkCall {
-  /** The tool's name as the model called it. */
-  name: string;
-  input: unknown;
-  /** The framework's id for the call (the model's tool call id). */
-  callId: string;
-}
-
-/**
- * What Airlock says about a call: `allow` (run it, now, once), `deny` (do
- * not; `reason` is what the model should read) or `wait` (it is parked for a
- * person; pause the framework and ask again after a decision).
- */
-export interface CallVerdict {
-  verdict: 'allow' | 'deny' | 'wait';
-  reason: string | null;
-  /** The Airlock row of the call (`t3`), null when the kernel named none. */
-  taskKey: string | null;
-  runId: string | null;
-  /** The park waits for a person because an action contract's `requires_user` matched. */
-  requiresUser: boolean;
-  /**
-   * On a deny the kernel answered with an error: its stable code, such as
-   * `call_mismatch` (the call presented is not the one its row holds) or
-   * `not_claimable` (the call was already granted to another check, or ran).
-   */
-  code?: string;
-  /**
-   * On an allow of a call a person approved with changes: the input to run
-   * instead of the one the model composed (see {@link FrameworkSession.runGranted}).
-   */
-  updatedInput?: unknown;
-  /**
-   * On a `not_claimable` deny of a call that already ran: the output committed to its row. A
-   * framework that runs the same call again (LangGraph's tool node on a resume) hands the model
-   * this, and the call does not run twice.
-   */
-  ranOutput?: string;
 }
 
 /** Largest output sent back to the row: the kernel keeps 16 KiB anyway. */
@@ -124,6 +87,16 @@ export function failedCheck(error: unknown): CallVerdict {
     ...(isAirlockError(error) ? { code: error.code } : {}),
     ...(isConflictError(error) && error.ran !== null ? { ranOutput: error.ran.output } : {}),
   };
+}
+
+/** The verdict `ask` gave, or its failure as a deny; a kernel that gave no decision is thrown. */
+async function decidedOrThrown(ask: () => Promise<CallVerdict>): Promise<CallVerdict> {
+  try {
+    return await ask();
+  } catch (error) {
+    if (isAirlockError(error) && (error.status === null || error.status >= 500)) throw error;
+    return failedCheck(error);
+  }
 }
 
 /**
@@ -179,12 +152,32 @@ export class FrameworkSession {
    * @throws AirlockError `connection_failed`, `deadline_exceeded` or a 5xx: the kernel gave no decision; ask again.
    */
   async checkParked(call: FrameworkCall): Promise<CallVerdict> {
-    try {
-      return await this.#ask(call);
-    } catch (error) {
-      if (isAirlockError(error) && (error.status === null || error.status >= 500)) throw error;
-      return failedCheck(error);
-    }
+    return decidedOrThrown(() => this.#ask(call));
+  }
+
+  /**
+   * Reads what became of a parked call for a resume, taking nothing: `allow`
+   * is a decision to run, not a grant. Airlock's single-use grant stays for
+   * the {@link check} of whichever process runs the call, so a resume in one
+   * process never takes the grant that the framework's run in another needs.
+   * A call already granted to another check, or already run, answers `deny`.
+   * @throws AirlockError `connection_failed`, `deadline_exceeded` or a 5xx: the kernel gave no decision; ask again.
+   */
+  async decided(call: FrameworkCall): Promise<CallVerdict> {
+    return decidedOrThrown(async () => {
+      await this.#reporting;
+      const answer = await this.#operations.hooks.event.mutate({
+        agent: this.framework,
+        session_id: this.sessionId,
+        event: 'pre_tool',
+        look: true,
+        tool_name: call.name,
+        tool_input: (call.input ?? {}) as JsonValue,
+        tool_use_id: call.callId,
+      });
+      this.runId = answer.run_id ?? this.runId;
+      return decisionOfLook(answer);
+    });
   }
 
   async #ask(call: FrameworkCall): Promise<CallVerdict> {

@@ -10,6 +10,7 @@ import {
 } from '@airlock/hooks';
 import { AirlockError } from '../errors.js';
 import { recordHookedEvent } from '../kernel/hooks/hooked-sessions.js';
+import { lookPreTool } from '../kernel/hooks/look-pre-tool.js';
 import { releaseUnreadGrant } from '../kernel/hooks/unread-grant.js';
 import { credentialIsActive } from '../store/accounts.js';
 import { invalidInput } from './input-problems.js';
@@ -19,6 +20,12 @@ import { implement, type OperationContext } from './operation.js';
 export const hookEvent = implement(
   OPERATION_CONTRACTS['hooks.event'],
   async ({ kernel, principal, signal }, input) => {
+    if (input.look !== undefined && input.event !== 'pre_tool') {
+      throw new AirlockError('invalid_input', 'look is read on pre_tool only');
+    }
+    // A look takes nothing, so nothing goes back when its client leaves: a claimed row it
+    // answered about is another check's grant.
+    if (input.look === true) return lookPreTool(kernel.context, principal, input);
     const answer = await recordHookedEvent(kernel.context, principal, input);
     if (input.event === 'pre_tool') await giveBackIfUnread({ kernel, principal, signal }, answer);
     return answer;

@@ -2,7 +2,11 @@
  * One life of an application built on a framework, as its own Node.js
  * process (see app-restart.test.ts): `park` runs the framework until Airlock
  * parks its call and saves the framework's state to a file; `resume` reads
- * that state in a fresh process and goes on once a person decided.
+ * that state in a fresh process and goes on once a person decided. The same
+ * two steps apart (resume-elsewhere.test.ts): `decide` only answers the saved
+ * state's parks from Airlock's decisions and saves it again, and `run` goes on
+ * from the saved state without asking for decisions (LangGraph has no such
+ * step: its `run` is its `resume`).
  * Usage: node --conditions=source --import tsx app-process.ts FRAMEWORK PHASE STATE_FILE
  * (env AIRLOCK_URL, AIRLOCK_TOKEN, SESSION_ID). Prints one JSON line: the
  * tools that ran in this process, and the final text when there is one.
@@ -39,13 +43,14 @@ async function aiSdk(): Promise<{ ran: string[]; text?: string }> {
     writeFileSync(stateFile, JSON.stringify([...USER, ...first.response.messages]));
     return { ran: app.ran };
   }
+  const tools = airlock.tools(app.tools);
   const saved = JSON.parse(readFileSync(stateFile, 'utf8')) as ModelMessage[];
-  const resumed = await airlock.resume(saved);
-  const second = await generateText({
-    model: scriptedModel([DONE]).model,
-    tools: airlock.tools(app.tools),
-    messages: resumed.messages,
-  });
+  const messages = phase === 'run' ? saved : (await airlock.resume(saved)).messages;
+  if (phase === 'decide') {
+    writeFileSync(stateFile, JSON.stringify(messages));
+    return { ran: app.ran };
+  }
+  const second = await generateText({ model: scriptedModel([DONE]).model, tools, messages });
   await airlock.finish(second.text);
   return { ran: app.ran, text: second.text };
 }
@@ -61,7 +66,11 @@ async function openaiAgents(): Promise<{ ran: string[]; text?: string }> {
   }
   const app = appAgent(airlock, new ScriptedModel([DONE]));
   const state = await RunState.fromString(app.agent, readFileSync(stateFile, 'utf8'));
-  await airlock.resume(state);
+  if (phase !== 'run') await airlock.resume(state);
+  if (phase === 'decide') {
+    writeFileSync(stateFile, state.toString());
+    return { ran: app.ran };
+  }
   const second = await run(app.agent, state);
   await airlock.finish(String(second.finalOutput));
   return { ran: app.ran, text: String(second.finalOutput) };
@@ -90,8 +99,12 @@ const apps: Record<string, () => Promise<{ ran: string[]; text?: string }>> = {
   langgraph: langGraph,
 };
 const app = apps[framework];
-if (!app || (phase !== 'park' && phase !== 'resume')) {
-  console.error('usage: app-process.ts ai-sdk|openai-agents|langgraph park|resume STATE_FILE');
+const phases =
+  framework === 'langgraph' ? ['park', 'resume', 'run'] : ['park', 'resume', 'decide', 'run'];
+if (!app || !phases.includes(phase)) {
+  console.error(
+    'usage: app-process.ts ai-sdk|openai-agents|langgraph park|resume|decide|run STATE_FILE',
+  );
   process.exit(2);
 }
 console.log(JSON.stringify({ pid: process.pid, ...(await app()) }));

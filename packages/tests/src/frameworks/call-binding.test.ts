@@ -76,30 +76,28 @@ describe('adapter resumes are bound to the decided call', () => {
     expect(row).toMatchObject({ state: 'succeeded', tool_input: { to: 'ops@example.com' } });
   });
 
-  it('two racing resumes of one approved call: one runs it, the other is refused not_claimable', async () => {
+  it('two racing resumes of one approved call: both read the approval, one runs it, the other is refused not_claimable', async () => {
     k = await startFrameworkKernel();
     const saved = await parkedEmail('bind-race', 'ops@example.com');
     await (await k.parked('send_email')).approve();
     const workers = [1, 2].map(() => {
       const airlock = createAiSdkAirlock({ ...k!.connection, sessionId: 'bind-race' });
-      return { airlock, app: appTools() };
+      return { airlock, app: appTools(), model: scriptedModel([{ text: 'done' }]) };
     });
     const resumed = await Promise.all(workers.map((worker) => worker.airlock.resume(saved)));
-    const approved = resumed.map((result) => result.responses[0]?.approved);
-    expect(approved.sort()).toEqual([false, true]);
-    expect(
-      resumed.find((result) => !result.responses[0]?.approved)?.responses[0]?.reason,
-    ).toContain('not_claimable');
+    expect(resumed.map((result) => result.responses[0]?.approved)).toEqual([true, true]);
     await Promise.all(
       workers.map((worker, at) =>
         generateText({
-          model: scriptedModel([{ text: 'done' }]).model,
+          model: worker.model.model,
           tools: worker.airlock.tools(worker.app.tools),
           messages: resumed[at]?.messages ?? [],
         }),
       ),
     );
     expect(workers.flatMap((worker) => worker.app.ran)).toEqual(['send_email']);
+    const refused = workers.find((worker) => worker.app.ran.length === 0);
+    expect(JSON.stringify(refused?.model.prompts.at(-1))).toContain('not_claimable');
   });
 
   it("a session's racing checks of one approved call: one allow, the other a deny with the code", async () => {

@@ -113,6 +113,16 @@ export const hookEventContract = defineContract({
      * new turn's row under the same key is not granted to this call.
      */
     run_id: IdSchema.optional(),
+    /**
+     * For pre_tool: only read what became of the call asked about (by
+     * `tool_use_id`, or `task_key`), taking nothing. A framework adapter's
+     * `resume` reads a person's decision this way, so the single-use grant is
+     * left for the check of the process that runs the call. `allow` with
+     * `task_state` `runnable` is a call decided to run whose grant is still to
+     * take; `claimed`, one already granted to a check; `succeeded`, one that ran.
+     * A call with no row is `task_not_found`: a look never plants one.
+     */
+    look: z.boolean().optional(),
     tool_name: storableName(z.string().min(1).max(512)).optional(),
     tool_input: JsonValueSchema.optional(),
     /** The agent's id for the call, where it has one (Claude Code, Codex). */
