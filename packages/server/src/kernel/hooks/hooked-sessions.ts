@@ -16,6 +16,7 @@ import { lockRun, openObligation, stopSourceOf } from '../machines/run-state.js'
 import { reportToEarlierTurn } from './earlier-turn-report.js';
 import { preTool } from './hooked-pre-tool.js';
 import { postToolRow } from './hooked-reports.js';
+import { turnOfStop } from './hooked-stop-turn.js';
 import { promptOfEndedTurn, turnStart } from './hooked-turn-start.js';
 import { currentTurn, inSessionTurn, keyOf, lastTurn, newTurn, sessionOf } from './hooked-turns.js';
 import { hookAnswer } from './hooked-verdicts.js';
@@ -307,10 +308,8 @@ async function recordInSession(
       });
     }
     case 'stop': {
-      // A session no other hook told of: the calls its transcript shows ran go on a turn of their own.
-      const run =
-        (await lastTurn(ctx, session)) ??
-        (input.ran_calls?.length ? await newTurn(ctx, principal, session, key, undefined) : null);
+      // Calls of a turn no other hook told of go on a turn of their own, never on one that ended.
+      const run = await turnOfStop(ctx, principal, { row: session, key }, input);
       if (!run) return hookAnswer({ ...base, run_id: null, verdict: 'ack' });
       if (input.task_key === undefined) await awaitReportsInFlight(ctx, run.id, input.ran_calls);
       if (input.ran_calls) {

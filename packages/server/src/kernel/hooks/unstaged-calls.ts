@@ -72,19 +72,17 @@ export async function recordUnstagedCalls(
 }
 
 /**
- * At the turn's stop: records the calls the agent's transcript shows it ran
- * in this turn that no hook asked or told about: no row of the turn has
- * their call id (or, for an agent whose hooks carry none, their tool and
- * input), and no earlier event recorded them. A stop sent again (a
- * continuation, a retry) records nothing twice.
+ * The calls the agent's transcript shows it ran that no hook asked or told
+ * the turn `run` about: no row of the turn has their call id (or, for an
+ * agent whose hooks carry none, their tool and input), and no earlier event
+ * recorded them.
  */
-export async function recordTranscriptCalls(
+export async function unseenTranscriptCalls(
   ctx: KernelContext,
   run: RunTable,
-  agent: string,
   ranCalls: readonly HookedRanCall[],
-): Promise<void> {
-  if (ranCalls.length === 0) return;
+): Promise<UnstagedCall[]> {
+  if (ranCalls.length === 0) return [];
   const staged = await listModelCalls(ctx.store, run.id);
   const recorded = await listRunEventData(ctx.store, {
     workspaceId: run.workspace_id,
@@ -111,5 +109,20 @@ export async function recordTranscriptCalls(
       foundIn: 'transcript',
     });
   }
-  await recordUnstagedCalls(ctx, run, agent, unseen);
+  return unseen;
+}
+
+/**
+ * At the turn's stop: records the calls the agent's transcript shows it ran
+ * in this turn that no hook asked or told about (see
+ * {@link unseenTranscriptCalls}). A stop sent again (a continuation, a
+ * retry) records nothing twice.
+ */
+export async function recordTranscriptCalls(
+  ctx: KernelContext,
+  run: RunTable,
+  agent: string,
+  ranCalls: readonly HookedRanCall[],
+): Promise<void> {
+  await recordUnstagedCalls(ctx, run, agent, await unseenTranscriptCalls(ctx, run, ranCalls));
 }
