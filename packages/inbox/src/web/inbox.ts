@@ -15,6 +15,7 @@ import { bindKeys, keyHelp } from './inbox-keys.js';
 import { InboxToolbar } from './inbox-toolbar.js';
 import { factsOf, type RowFacts, summaryOf } from './list-row.js';
 import { NewMarker } from './new-marker.js';
+import { type AfterRemove, OpenCall } from './open-call.js';
 import type { Order } from './order.js';
 import { decisionKey } from './render.js';
 import { RowReads } from './row-reads.js';
@@ -41,16 +42,13 @@ export interface InboxCallbacks {
 export class InboxView {
   private order: Order = 'newest';
   private readonly list = new WaitingList(this.order, {
-    open: (opened) => this.select(opened),
+    open: (opened) => this.open.select(opened),
     tick: (ticked, on) => {
       this.bulk.set(ticked, on);
       // Read now, so the bulk verb is bound to the version there was when the person ticked it.
       if (on) void this.reads.decisionOf(ticked);
     },
   });
-  private selected: string | null = null;
-  /** Where `j`/`k` go on from when the open call stopped waiting: the rows around it. */
-  private resume: { previous: string | null; next: string | null } | null = null;
   /** Rows this page took away itself: their settling event changes no count. */
   private readonly gone = new Set<string>();
   private readonly attention = new Attention();
@@ -77,6 +75,7 @@ export class InboxView {
   });
   private readonly pages: WaitingPages;
   private readonly reads: RowReads;
+  private readonly open: OpenCall;
   private readonly help = keyHelp();
   private readonly bulk = new BulkBar({
     decisions: async (keys) => {
@@ -112,6 +111,7 @@ export class InboxView {
         fail: (error) => this.fail(error),
       },
     });
+    this.open = new OpenCall(this.list, this.detail, this.reads);
   }
 
   /** The view's root: toolbar, list and detail pane. */
@@ -142,12 +142,12 @@ export class InboxView {
   /** Reads the first page and opens the feed beside it; resolves once the page shows, and follows the feed until {@link stop}. */
   async start(): Promise<void> {
     this.unbindKeys = bindKeys({
-      next: () => this.move(1),
-      previous: () => this.move(-1),
+      next: () => this.open.move(1),
+      previous: () => this.open.move(-1),
       approve: () => this.detail.key('approve'),
       deny: () => this.detail.key('deny'),
       edit: () => this.detail.key('edit'),
-      tick: () => this.selected && this.bulk.toggle(this.selected, this.rowOf(this.selected)),
+      tick: () => this.open.key && this.bulk.toggle(this.open.key, this.rowOf(this.open.key)),
       filter: () => this.toolbar.focusFilter(),
       help: () => this.toggleHelp(),
     });
@@ -217,7 +217,7 @@ export class InboxView {
     // An event older than the row's waiting spell (it parked again since) leaves it.
     if (entry && at >= (entry.decision?.task.updated_at ?? entry.facts.created_at)) {
       // A verb sent from its card, whose answer is still on the way, moves on as its answer would.
-      this.remove(key, true, key === this.selected && this.detail.busy ? 'next' : 'left');
+      this.remove(key, true, key === this.open.key && this.detail.busy ? 'next' : 'left');
     } else if (!entry && !this.gone.delete(key)) this.pages.recount();
   }
 
@@ -237,9 +237,9 @@ export class InboxView {
     this.list.progress(key, progress);
     // A read on the way may predate this approval: the next one asks afresh.
     this.reads.forget(key);
-    if (key !== this.selected) return;
+    if (key !== this.open.key) return;
     void this.reads.decisionOf(key).then((decision) => {
-      if (decision && this.selected === key) this.detail.show(decision);
+      if (decision && this.open.key === key) this.detail.show(decision);
     });
   }
 
@@ -271,7 +271,7 @@ export class InboxView {
       if (known) this.remove(key, true, 'left');
       return;
     }
-    const wasOpen = this.selected === key;
+    const wasOpen = this.open.key === key;
     if (known) {
       if (known.decision && sameWaiting(known.decision, decision)) return;
       // It changed while it waited: drawn again, unticked, so a bulk verb never decides unseen changes.
@@ -279,7 +279,7 @@ export class InboxView {
       // person types in it.
       this.remove(key, false, 'stay');
       const entry = this.pages.holds(factsOf(decision)) ? this.add(decision) : null;
-      if (wasOpen && entry) this.select(key, false);
+      if (wasOpen && entry) this.open.select(key, false);
       // Past the loaded pages now: its card stays open all the same, and says it changed.
       else if (wasOpen) this.detail.show(decision);
       this.pages.show();
@@ -316,7 +316,7 @@ export class InboxView {
   /** Reads the first page afresh (a new order, or the feed reconnected). */
   private async reload(): Promise<void> {
     await this.pages.reload(this.order);
-    if (this.selected && !this.list.get(this.selected)) this.select(null);
+    if (this.open.key && !this.list.get(this.open.key)) this.open.select(null);
   }
 
   /** Puts a decision's row on the list, ticked and current as before. */
@@ -324,77 +324,22 @@ export class InboxView {
     const entry = this.list.add(decision);
     const key = decisionKey(decision);
     if (this.bulk.has(key)) (entry.row.querySelector('.tick') as HTMLInputElement).checked = true;
-    if (key === this.selected) entry.row.setAttribute('aria-current', 'true');
+    if (key === this.open.key) entry.row.setAttribute('aria-current', 'true');
     return entry;
   }
 
-  /**
-   * Takes a row away. The open one gives the pane to its neighbour after a
-   * verb of this page (`next`); when it went by itself (`left`: decided
-   * elsewhere, expired) the pane says so and opens nothing, `j`/`k` going on
-   * from its place; `stay` leaves the pane as it is.
-   */
-  private remove(key: string, count: boolean, then: 'next' | 'left' | 'stay'): void {
-    const open = key === this.selected;
-    const next = open ? this.list.neighbour(key) : null;
-    const around = open ? this.list.neighbours(key) : null;
-    const summary = this.list.get(key)?.facts.summary ?? '';
+  /** Takes a row away; what the pane does when it is the open one: see {@link AfterRemove}. */
+  private remove(key: string, count: boolean, then: AfterRemove): void {
+    const after = this.open.leaving(key, then);
     if (!this.list.remove(key)) return;
     this.bulk.set(key, false);
-    if (open && then === 'next') this.select(next, false);
-    else if (open && then === 'left') {
-      this.select(null);
-      this.resume = around;
-      this.detail.left(summary);
-    }
+    after();
     if (count) this.pages.count(-1);
     else this.pages.show();
   }
 
   private rowOf(key: string): HTMLLIElement | null {
     return this.list.get(key)?.row ?? null;
-  }
-
-  private move(step: 1 | -1): void {
-    const rows = this.list.visibleRows();
-    if (rows.length === 0) return;
-    const around = this.selected === null ? this.resume : null;
-    const onward = step === 1 ? around?.next : around?.previous;
-    const resumed = onward ?? around?.next ?? around?.previous;
-    if (resumed && rows.some((row) => row.dataset.decision === resumed)) {
-      this.select(resumed);
-      return;
-    }
-    const at = rows.findIndex((row) => row.dataset.decision === this.selected);
-    const next = rows[at === -1 ? 0 : Math.min(rows.length - 1, Math.max(0, at + step))];
-    this.select(next?.dataset.decision ?? null);
-  }
-
-  /** Opens a decision in the detail pane (null empties it). */
-  private select(key: string | null, focus = true): void {
-    if (this.selected) this.rowOf(this.selected)?.removeAttribute('aria-current');
-    this.selected = key;
-    this.resume = null;
-    const entry = key ? this.list.get(key) : undefined;
-    if (!key || !entry) {
-      this.detail.clear();
-      return;
-    }
-    entry.row.setAttribute('aria-current', 'true');
-    entry.row.scrollIntoView({ block: 'nearest' });
-    if (focus) (entry.row.querySelector('.open') as HTMLElement).focus({ preventScroll: true });
-    if (entry.decision) {
-      this.detail.show(entry.decision);
-      return;
-    }
-    // A row drawn from its events is read as it opens.
-    this.detail.reading();
-    void this.reads.decisionOf(key).then((decision) => {
-      if (this.selected !== key) return;
-      // A failed read leaves the row; its error shows in the toolbar.
-      if (decision) this.detail.show(decision);
-      else this.detail.clear();
-    });
   }
 
   private toggleHelp(): void {
