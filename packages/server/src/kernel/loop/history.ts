@@ -126,15 +126,22 @@ export interface RunReading {
 }
 
 /**
+ * The failures of a call refused before it ran: by the approval stage or a
+ * person (`approval_denied`), or an `ask` whose question was malformed
+ * (`invalid_question`), which no person ever sees.
+ */
+const REFUSALS: readonly (string | null)[] = ['approval_denied', 'invalid_question'];
+
+/**
  * How many of the run's latest rounds in a row asked only for calls that
- * were refused (`approval_denied`, by the approval stage or a person); a
- * round with no call of the model's (a stop hook's continuation) ends the count.
+ * were refused ({@link REFUSALS}); a round with no call of the model's (a
+ * stop hook's continuation) ends the count.
  */
 function refusedRoundsInARow(tasks: readonly TaskTable[], run: RunTable): number {
   const refused = new Map<number, boolean>();
   for (const task of tasks) {
     if (task.origin !== 'model') continue;
-    const denied = task.state === 'failed' && task.error_code === 'approval_denied';
+    const denied = task.state === 'failed' && REFUSALS.includes(task.error_code);
     refused.set(task.round, (refused.get(task.round) ?? true) && denied);
   }
   let count = 0;

@@ -80,6 +80,24 @@ for (const backend of await backends()) {
         });
       });
 
+      it('counts a question refused as malformed (invalid_question) as a refusal too', async () => {
+        // `ask` with no prompt is refused before any person sees it, round after round.
+        model = await modelCalling(() => 'ask');
+        d = await deploy(backend, {
+          openai: { baseUrl: model.url, apiKey: 'sk-test', model: 'm' },
+        });
+        const created = await d.member.post(`${d.ws}/runs`, {
+          approval_mode: 'bypass',
+          input: 'hello',
+          provider: { kind: 'openai' },
+        });
+        expect(created.status).toBe(201);
+        const run = await ended(created.body.id);
+        expect(run).toMatchObject({ state: 'failed', error: { code: 'refused_rounds_exceeded' } });
+        expect(run.round).toBe(REFUSED_ROUNDS_MAX);
+        expect(model!.requests).toBe(REFUSED_ROUNDS_MAX);
+      });
+
       it('counts only refusals in a row: a round whose call ran starts the count again', async () => {
         const max = REFUSED_ROUNDS_MAX;
         // One refusal short of the limit, a granted call, one short again, then an answer.

@@ -19,6 +19,6 @@ export function refusalLoopEnd(reading: RunReading): { code: string; detail: str
   if (reading.refusedInARow < REFUSED_ROUNDS_MAX) return null;
   return {
     code: REFUSED_ROUNDS_EXCEEDED,
-    detail: `the model's last ${REFUSED_ROUNDS_MAX} rounds asked only for calls that were refused (approval_denied); the run was ended rather than ask it again`,
+    detail: `the model's last ${REFUSED_ROUNDS_MAX} rounds asked only for calls that were refused (approval_denied, invalid_question); the run was ended rather than ask it again`,
   };
 }
