@@ -30,7 +30,8 @@ const SUMMARY: Record<Result, string> = {
 };
 
 /**
- * Approve or deny several selected calls at once. Each is sent with the row
+ * Approve or deny several selected calls at once, of the rows in view (the
+ * list unticks a row the filter hides). Each is sent with the row
  * version the person saw, so a call that changed since is refused, not
  * decided. The bar then says, call by call, what the kernel did: ran it,
  * recorded the approval toward a quorum (the row stays), or refused it and
@@ -101,6 +102,15 @@ export class BulkBar {
     const on = !this.ticked.has(key);
     if (tick) tick.checked = on;
     this.set(key, on);
+  }
+
+  /**
+   * Unticks every selected row `shown` says the person cannot see (the
+   * filter hides it, or it is off the loaded list): a bulk verb decides only
+   * rows in view.
+   */
+  keepShown(shown: (key: string) => boolean): void {
+    for (const key of [...this.ticked]) if (!shown(key)) this.untick(key);
   }
 
   private untick(key: string): void {

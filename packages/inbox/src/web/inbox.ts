@@ -69,7 +69,10 @@ export class InboxView {
       this.order = order;
       void this.reload().catch((error: unknown) => this.fail(error));
     },
-    filter: (text) => this.list.filter(text),
+    filter: (text) => {
+      this.list.filter(text);
+      this.bulk.keepShown((key) => this.list.shows(key));
+    },
     askNotify: () => this.attention.ask(),
     toggleHelp: () => this.toggleHelp(),
   });
@@ -316,6 +319,7 @@ export class InboxView {
   /** Reads the first page afresh (a new order, or the feed reconnected). */
   private async reload(): Promise<void> {
     await this.pages.reload(this.order);
+    this.bulk.keepShown((key) => this.list.shows(key));
     if (this.open.key && !this.list.get(this.open.key)) this.open.select(null);
   }
 

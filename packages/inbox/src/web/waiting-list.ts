@@ -212,6 +212,12 @@ export class WaitingList {
     return true;
   }
 
+  /** True when the row of this key is on the list and the filter shows it. */
+  shows(key: string): boolean {
+    const row = this.entries.get(key)?.row;
+    return row !== undefined && !row.hidden;
+  }
+
   /** The rows a person sees now (the filter hides the others), in order. */
   visibleRows(): HTMLElement[] {
     return [...this.element.querySelectorAll<HTMLElement>('li.row:not([hidden])')];

@@ -3,12 +3,12 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason } from '../support/browser.js';
 import { scriptedRun } from '../support/kernel.js';
-import { secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
+import { parkedWrites, secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
 
 /**
  * The inbox never decides a call the person did not see: not the next call
  * when the open one is decided elsewhere, not an edit another lead made to
- * the open call while it was being read.
+ * the open call while it was being read, not a ticked row the filter hides.
  */
 describe.skipIf(browserSkipReason !== null)(
   'the web inbox in headless Chromium: no decision on a call not seen',
@@ -106,6 +106,31 @@ describe.skipIf(browserSkipReason !== null)(
       expect(task.state).toBe('needs_approval');
       expect(task.approvals?.received.length).toBe(1);
       await (await parked(ana, run.id, 't1')).deny({ reason: 'done here' });
+    });
+
+    it('unticks the rows the filter hides, so Approve selected decides only rows in view', async () => {
+      const alpha = await parkedWrites(f.ws, 'alpha', 2);
+      const beta = await parkedWrites(f.ws, 'beta', 1);
+      const page = await f.openInbox();
+      const row = (key: string) => page.locator(`.list [data-decision="${key}"]`);
+      const keys = [`${alpha.id}/t1`, `${alpha.id}/t2`, `${beta.id}/t1`];
+      for (const key of keys) await row(key).locator('.tick').check();
+      await page.locator('.bulk .bulk-count').filter({ hasText: '3 selected' }).waitFor();
+      await page.locator('input[name="filter"]').fill('beta/');
+      expect(await page.locator('.bulk .bulk-count').textContent()).toBe('1 selected');
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Approve selected' }).click();
+      await row(`${beta.id}/t1`).waitFor({ state: 'detached' });
+      expect(await page.locator('.bulk-message').textContent()).toBe('1 approved and running');
+      const states = (await f.ws.runs.run(alpha.id).tasks()).map((task) => task.state);
+      expect(states).toEqual(['needs_approval', 'needs_approval']);
+      await page.locator('input[name="filter"]').fill('');
+      for (const key of keys.slice(0, 2)) {
+        expect(await row(key).locator('.tick').isChecked()).toBe(false);
+      }
+      for (const task of ['t1', 't2']) {
+        await (await parked(f.ws, alpha.id, task)).deny({ reason: 'not now' });
+      }
     });
   },
 );
