@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { startAirlock } from '../airlock.js';
 import { waitFor } from '../testing/harness.js';
 import {
   closeAfterEach,
@@ -9,6 +10,7 @@ import {
 } from '../testing/notify-kit.js';
 import { bodyOf, startSmtp } from '../testing/smtp-receiver.js';
 import { backends } from '../testing/stores.js';
+import { parseNotificationsConfig } from './config.js';
 
 const all = await backends();
 const LINK_SECRET = 'k8Vd2pQx7rN4mZ1sT6wY9bC3fH5jL0aE';
@@ -24,27 +26,31 @@ for (const backend of all) {
       async function deployTwoApprovers() {
         const smtp = await startSmtp();
         closers.push(smtp.close);
+        let config: unknown;
         d = await deployWithChannels(
           backend,
-          ({ workspaceId, memberCredentialId, otherMemberCredentialId }) => ({
-            channels: [
-              {
-                name: 'mail',
-                kind: 'email',
-                workspace: workspaceId,
-                smtp: { host: '127.0.0.1', port: smtp.port },
-                from: 'airlock@example.com',
-                to: ['alice@example.com', 'bob@example.com'],
-                action_links: {
-                  secret: LINK_SECRET,
-                  members: {
-                    'alice@example.com': memberCredentialId,
-                    'bob@example.com': otherMemberCredentialId,
+          ({ workspaceId, memberCredentialId, otherMemberCredentialId }) => {
+            config = {
+              channels: [
+                {
+                  name: 'mail',
+                  kind: 'email',
+                  workspace: workspaceId,
+                  smtp: { host: '127.0.0.1', port: smtp.port },
+                  from: 'airlock@example.com',
+                  to: ['alice@example.com', 'bob@example.com'],
+                  action_links: {
+                    secret: LINK_SECRET,
+                    members: {
+                      'alice@example.com': memberCredentialId,
+                      'bob@example.com': otherMemberCredentialId,
+                    },
                   },
                 },
-              },
-            ],
-          }),
+              ],
+            };
+            return config;
+          },
           { port: await freePort(), notificationTuning: FAST_DELIVERY },
         );
         const policy = await d.member.put(`${d.ws}/approval_policy`, {
@@ -73,7 +79,7 @@ for (const backend of all) {
           return { runId, linkOf, state };
         };
         const first = await parkOne();
-        return { ...first, first, another: parkOne };
+        return { ...first, first, another: parkOne, config };
       }
 
       it('once a mail’s approve link counted, its deny link (leaked, forwarded) changes nothing', async () => {
@@ -93,16 +99,20 @@ for (const backend of all) {
         expect((await state()).state).toBe('needs_approval');
       });
 
-      it('a mail’s approve and deny links posted together: exactly one acts, the other says what happened', async () => {
-        const mailed = await deployTwoApprovers();
-        // Three calls, each mailing alice two links; both are posted at the same moment.
-        const rounds = [mailed.first, await mailed.another(), await mailed.another()];
+      /**
+       * Posts each round's approve and deny links of alice's mail at the same moment (the deny
+       * to `denyOrigin` when given: another kernel), and checks that exactly one acted.
+       */
+      async function postTogether(
+        rounds: Awaited<ReturnType<typeof deployTwoApprovers>>['first'][],
+        denyOrigin?: string,
+      ) {
         for (const round of rounds) {
           const [approved, denied] = await Promise.all(
             (['Approve', 'Deny'] as const).map(async (verb) => {
-              const answer = await fetch(round.linkOf('alice@example.com', verb), {
-                method: 'POST',
-              });
+              const link = round.linkOf('alice@example.com', verb);
+              const url = verb === 'Deny' && denyOrigin ? link.replace(d!.url, denyOrigin) : link;
+              const answer = await fetch(url, { method: 'POST' });
               return { status: answer.status, html: await answer.text() };
             }),
           );
@@ -119,7 +129,31 @@ for (const backend of all) {
             expect(approved!.html).toContain('Denied by');
           }
         }
+      }
+
+      it('a mail’s approve and deny links posted together: exactly one acts, the other says what happened', async () => {
+        const mailed = await deployTwoApprovers();
+        // Three calls, each mailing alice two links; both are posted at the same moment.
+        await postTogether([mailed.first, await mailed.another(), await mailed.another()]);
       });
+
+      it.skipIf(backend.name !== 'postgres')(
+        'the two links posted together to two kernels of one database: exactly one acts',
+        async () => {
+          const mailed = await deployTwoApprovers();
+          const second = await startAirlock({
+            databaseUrl: d!.databaseUrl!,
+            port: 0,
+            rateLimit: null,
+            authFailureLimit: null,
+            notifications: parseNotificationsConfig(mailed.config),
+            notificationTuning: FAST_DELIVERY,
+          });
+          closers.push(() => second.close());
+          const rounds = [mailed.first, await mailed.another(), await mailed.another()];
+          await postTogether(rounds, second.url);
+        },
+      );
 
       it('the same approve link posted twice at once counts once and says so the second time', async () => {
         const { first } = await deployTwoApprovers();
