@@ -1,4 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,5 +54,22 @@ describe('ExportFolder.repair', () => {
     expect(repaired.keptIn).toEqual([]);
     expect(readdirSync(join(dir, 'ws_1'))).toEqual([`runs-${DAY}.jsonl`]);
     expect(readFileSync(join(dir, 'ws_1', `runs-${DAY}.jsonl`), 'utf8')).toBe(committed);
+  });
+});
+
+describe('ExportFolder.append', () => {
+  it('writes what it prunes for its owner alone, also in a folder others may list', async () => {
+    const dir = join(root, 'open');
+    // A workspace folder made by someone else (a copy with its modes kept): the kernel leaves its mode.
+    mkdirSync(join(dir, 'ws_1'), { recursive: true });
+    chmodSync(join(dir, 'ws_1'), 0o755);
+    const folder = new ExportFolder(dir, 'ws_1');
+    await folder.append(
+      { runs: [{ run: { id: 'run_a' } }], audit: [{ seq: 1 }] },
+      { now: NOW, committed: { day: DAY, sizes: {} } },
+    );
+    for (const name of [`runs-${DAY}.jsonl`, `audit-${DAY}.jsonl`]) {
+      expect([name, statSync(join(dir, 'ws_1', name)).mode & 0o777]).toEqual([name, 0o600]);
+    }
   });
 });

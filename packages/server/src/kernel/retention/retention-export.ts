@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { open, readdir, readFile, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { makePrivateDir } from '../../store/private-dir.js';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../../store/private-dir.js';
 import type { CommittedExports } from '../../store/retention-exports.js';
 
 /** What a pruned batch is written as: audit records, event views, runs with their rows, conversations. */
@@ -180,7 +180,7 @@ async function keepTail(path: string, from: number, aside: string): Promise<void
   // `flush` syncs the copy to disk before the stream closes: it outlives the cut that follows.
   await pipeline(
     createReadStream(path, { start: from }),
-    createWriteStream(aside, { flags: 'wx', mode: 0o600, flush: true }),
+    createWriteStream(aside, { flags: 'wx', mode: PRIVATE_FILE_MODE, flush: true }),
   );
 }
 
@@ -193,7 +193,8 @@ async function keepTail(path: string, from: number, aside: string): Promise<void
 async function appendWhole(path: string, bytes: Buffer): Promise<number> {
   let written = 0;
   try {
-    const handle = await open(path, 'a');
+    // What is pruned holds calls' inputs and results: its owner's alone, whatever the folder's mode.
+    const handle = await open(path, 'a', PRIVATE_FILE_MODE);
     try {
       while (written < bytes.length) {
         const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
