@@ -32,7 +32,10 @@ export interface FrameworkSessionOptions {
    * Commit what each tool returned before handing it to the framework (one
    * more kernel round trip on every call's path). By default the report
    * goes behind the call: the session's next check, `flush()` and `finish()`
-   * wait for it, and a report the kernel refused is thrown by `flush()`.
+   * wait for it. Either way a report the kernel refused or never got is
+   * thrown by `flush()` (and `finish()`), never handed to the framework in
+   * place of what the tool returned: the call ran, and a model that read it
+   * as failed would make it again.
    */
   awaitReports?: boolean | undefined;
 }
@@ -226,7 +229,7 @@ export class FrameworkSession {
    * threw (whatever was thrown, even `null`) before passing it on. `failed`
    * tells a failure the framework caught and handed back as the tool's output
    * (reported as failed, and passed on all the same).
-   * @throws what `execute` threw; AirlockError when the session awaits its reports and the kernel refuses one.
+   * @throws what `execute` threw.
    */
   async runGranted<T>(
     call: FrameworkCall,
@@ -285,12 +288,14 @@ export class FrameworkSession {
    * What an adapter does once a granted call ran: commits it now when the
    * session awaits its reports, else sends the report behind the call (see
    * {@link FrameworkSessionOptions.awaitReports}), from the event loop's next
-   * turn: the framework hands the tool's result on to its model first.
-   * @throws AirlockError when the session awaits its reports and the kernel refuses one.
+   * turn: the framework hands the tool's result on to its model first. A
+   * report that fails is kept for {@link flush}, never thrown here.
    */
   async ran(call: FrameworkCall, ran: { ok: boolean; output: unknown }): Promise<void> {
     if (this.#awaitReports) {
-      await this.report(call, ran);
+      await this.report(call, ran).catch((error: unknown) => {
+        this.#reportFailure ??= error;
+      });
       return;
     }
     const earlier = this.#reporting;

@@ -89,6 +89,35 @@ describe('a granted call’s report (AI SDK adapter, real kernel)', () => {
     await expect(airlock.flush()).resolves.toBeUndefined();
   });
 
+  it('with awaitReports, a report the kernel never got leaves the result to the model and is thrown by flush()', async () => {
+    k = await startFrameworkKernel();
+    const unsent: typeof fetch = async (input, init) => {
+      if (typeof init?.body === 'string' && init.body.includes('"post_tool"')) {
+        throw new TypeError('fetch failed');
+      }
+      return fetch(input, init);
+    };
+    const airlock = createAiSdkAirlock({
+      ...k.connection,
+      sessionId: 'unsent',
+      fetch: unsent,
+      awaitReports: true,
+    });
+    const model = oneLookupModel('u1', '{"q":7}');
+    await generateText({
+      model,
+      tools: airlock.tools({ lookup }),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    });
+    // The call ran: the model reads what it returned, not the report's failure, and does not
+    // make it again as a call that failed.
+    const read = JSON.stringify(model.doGenerateCalls.at(-1)?.prompt);
+    expect(read).toContain('"output":{"type":"json","value":{"q":7}}');
+    expect(read).not.toContain('connection_failed');
+    await expect(airlock.flush()).rejects.toMatchObject({ code: 'connection_failed' });
+  });
+
   it('with awaitReports, the framework reads the result only once the row holds it', async () => {
     k = await startFrameworkKernel();
     const gate = gatedFetch();
