@@ -1,4 +1,4 @@
-import type { Decision } from '@airlock/sdk';
+import { type Decision, shortened, visibleText } from '@airlock/sdk';
 import { approvalsCount } from './approvals-view.js';
 import { h } from './dom.js';
 import { ago, callLine } from './format.js';
@@ -24,10 +24,13 @@ export interface RowFacts {
   progress: string | null;
 }
 
-/** The one-line summary of a waiting decision: a question's prompt or the call. */
+/**
+ * The one-line summary of a waiting decision: a question's prompt (its line
+ * breaks and hidden characters as marks, its end kept) or the call.
+ */
 export function summaryOf(decision: Decision): string {
   return decision.isAsk()
-    ? `ask: ${decision.prompt || 'a question'}`
+    ? shortened(`ask: ${visibleText(decision.prompt || 'a question', { oneLine: true })}`, 160)
     : callLine(decision.tool_name, decision.tool_input, 160);
 }
 
@@ -44,10 +47,25 @@ export function factsOf(decision: Decision): RowFacts {
   };
 }
 
+/** How many characters of a summary's end its row always shows. */
+const KEPT_END = 20;
+
+/**
+ * A row's summary as two parts: its start, cut with an ellipsis where the
+ * row is too narrow, and its last characters, always drawn (the end of a
+ * command is where `| sh` hides, and a row is what a bulk verb is ticked by).
+ */
+function summaryParts(summary: string): HTMLElement[] {
+  const characters = [...summary];
+  const head = characters.slice(0, Math.max(0, characters.length - KEPT_END)).join('');
+  const end = characters.slice(-KEPT_END).join('');
+  return [h('span', { class: 'summary-start' }, head), h('span', { class: 'summary-end' }, end)];
+}
+
 /**
  * One dense row of the waiting list (about 50 px): a tick box for bulk
  * actions, a button that opens the decision in the detail pane with its
- * summary, a line with its run, task and age, and how far it is toward
+ * summary (its end always in view), a line with its run, task and age, and how far it is toward
  * its quorum ("1 of 2 approvals") when the approval policy asks several.
  */
 export function listRow(facts: RowFacts, key: string, events: RowEvents): HTMLLIElement {
@@ -74,7 +92,7 @@ export function listRow(facts: RowFacts, key: string, events: RowEvents): HTMLLI
         { class: `badge ${facts.kind}` },
         facts.kind === 'question' ? 'question' : 'approval',
       ),
-      h('span', { class: 'summary' }, facts.summary),
+      h('span', { class: 'summary' }, ...summaryParts(facts.summary)),
       h(
         'span',
         { class: 'line-meta' },
