@@ -229,7 +229,9 @@ export class AiSdkAirlock {
    * adapter that wrapped no tools yet cannot tell them apart and answers every
    * request: build the tools before calling `resume`.
    * @throws AirlockError when the kernel gives no decision (`connection_failed`,
-   *   `deadline_exceeded`, a 5xx): no call is refused for it; resume again later.
+   *   `deadline_exceeded`, a 5xx): no call is refused for it; resume again later. Also
+   *   `task_not_found` when the session holds no such call (an adapter built with another
+   *   `sessionId` than the park's): resume with the park's `sessionId`.
    */
   async resume<MESSAGE extends AiSdkMessage>(messages: MESSAGE[]): Promise<ResumeResult<MESSAGE>> {
     const responses: AiSdkApprovalResponse[] = [];

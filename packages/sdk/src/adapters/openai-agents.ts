@@ -171,7 +171,9 @@ export class OpenAIAgentsAirlock {
    * them apart and answers every interruption: build the tools before
    * calling `resume`.
    * @throws AirlockError when the kernel gives no decision (`connection_failed`,
-   *   `deadline_exceeded`, a 5xx): no call is rejected for it; resume again later.
+   *   `deadline_exceeded`, a 5xx): no call is rejected for it; resume again later. Also
+   *   `task_not_found` when the session holds no such call (an adapter built with another
+   *   `sessionId` than the park's): resume with the park's `sessionId`.
    */
   async resume<ITEM extends AgentsApprovalItem>(
     state: AgentsRunState<ITEM>,

@@ -92,12 +92,26 @@ export function failedCheck(error: unknown): CallVerdict {
   };
 }
 
-/** The verdict `ask` gave, or its failure as a deny; a kernel that gave no decision is thrown. */
-async function decidedOrThrown(ask: () => Promise<CallVerdict>): Promise<CallVerdict> {
+/** The code of a look at a call the session has no row for: no decision to read. */
+const NO_SUCH_CALL = ['task_not_found'];
+
+/**
+ * The verdict `ask` gave, or its failure as a deny; a kernel that gave no decision is thrown,
+ * as is an error of one of the `undecided` codes.
+ */
+async function decidedOrThrown(
+  ask: () => Promise<CallVerdict>,
+  undecided: readonly string[] = [],
+): Promise<CallVerdict> {
   try {
     return await ask();
   } catch (error) {
-    if (isAirlockError(error) && (error.status === null || error.status >= 500)) throw error;
+    if (
+      isAirlockError(error) &&
+      (error.status === null || error.status >= 500 || undecided.includes(error.code))
+    ) {
+      throw error;
+    }
     return failedCheck(error);
   }
 }
@@ -164,7 +178,10 @@ export class FrameworkSession {
    * the {@link check} of whichever process runs the call, so a resume in one
    * process never takes the grant that the framework's run in another needs.
    * A call already granted to another check, or already run, answers `deny`.
-   * @throws AirlockError `connection_failed`, `deadline_exceeded` or a 5xx: the kernel gave no decision; ask again.
+   * @throws AirlockError `connection_failed`, `deadline_exceeded` or a 5xx: the kernel gave no
+   *   decision; ask again. `task_not_found`: the session holds no such call (the adapter names
+   *   another `sessionId` than the one the call was parked under), so there is no decision to
+   *   read, and refusing the call would refuse for good one a person may have approved.
    */
   async decided(call: FrameworkCall): Promise<CallVerdict> {
     return decidedOrThrown(async () => {
@@ -180,7 +197,7 @@ export class FrameworkSession {
       });
       this.runId = answer.run_id ?? this.runId;
       return decisionOfLook(answer);
-    });
+    }, NO_SUCH_CALL);
   }
 
   async #ask(call: FrameworkCall): Promise<CallVerdict> {
