@@ -35,7 +35,10 @@ export interface CallTracing {
     step: 'claim' | 'commit',
     taken: { startedAt: number; attributes: Record<string, string> },
   ): void;
-  /** Exports what is buffered and stops exporting. */
+  /**
+   * Exports what is buffered and stops exporting, waiting at most a couple of seconds for the
+   * collector; never rejects (spans it could not send are logged at warn).
+   */
   shutdown(): Promise<void>;
 }
 

@@ -16,8 +16,12 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 import type { Logger } from 'pino';
 import { readNote } from '../api/request-notes.js';
 import { FailureStreak } from '../logging/failure-streak.js';
+import { hideUrlCredentials } from '../logging/url-credentials.js';
 import type { CallAddress, CallTracing } from './call-tracing.js';
 import { ReportingExporter } from './reporting-exporter.js';
+
+/** The longest the kernel's stop waits for its last spans to be exported. */
+const STOP_FLUSH_MS = 2000;
 
 /** Most calls whose trace context is kept between their requests (oldest dropped first). */
 const KEPT_CALLS = 10_000;
@@ -146,7 +150,21 @@ export function createCallTracing(options: {
       if (step === 'commit') calls.delete(keyOf(call));
     },
     async shutdown() {
-      await provider.shutdown();
+      // A collector that refuses or does not answer neither fails the kernel's stop nor holds
+      // it past STOP_FLUSH_MS: the exporter has logged the batch it lost (ReportingExporter).
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<'unsent'>((settle) => {
+        timer = setTimeout(() => settle('unsent'), STOP_FLUSH_MS);
+        timer.unref();
+      });
+      const ended = await Promise.race([provider.shutdown().catch(() => 'failed' as const), bound]);
+      clearTimeout(timer);
+      if (ended === 'unsent') {
+        options.logger.warn(
+          { endpoint: hideUrlCredentials(options.tracesUrl), waited_ms: STOP_FLUSH_MS },
+          'OTLP trace export: the last spans were not sent before the stop',
+        );
+      }
     },
   };
 }
