@@ -47,17 +47,26 @@ export async function readRetentionPolicyToReplace(
   return readRetentionPolicy(tx, workspaceId);
 }
 
-/** Sets a workspace's policy in the caller's unit of work (its pruning position is kept). */
+/**
+ * Sets a workspace's policy in the caller's unit of work (its pruning
+ * position is kept), after the caller read it with
+ * readRetentionPolicyToReplace. Its `updated_at` is the version a change
+ * made from a read names (`expected_updated_at`), so it always moves on: a
+ * millisecond past the one replaced when the clock has not (two changes in
+ * one millisecond, a clock set back), or a change made from the older read
+ * would pass for one made from the newer.
+ */
 export async function writeRetentionPolicy(
   tx: Tx,
   policy: RetentionWindows & { workspaceId: string; principal: string },
 ): Promise<RetentionPolicyRow> {
+  const replaced = await readRetentionPolicy(tx, policy.workspaceId);
   const windows = {
     events_days: policy.events_days,
     runs_days: policy.runs_days,
     audit_days: policy.audit_days,
     updated_by: policy.principal,
-    updated_at: tx.now,
+    updated_at: replaced === undefined ? tx.now : Math.max(tx.now, Number(replaced.updated_at) + 1),
   };
   await tx[SQL].db
     .insertInto('retention_policies')
