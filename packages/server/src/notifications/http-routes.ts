@@ -211,9 +211,10 @@ export function notificationRoutes(options: {
     const slackMatch = SLACK_PATH.exec(url.pathname);
     const isAction = url.pathname.startsWith(ACTION_LINK_PATH);
     if (!slackMatch && !isAction) return false;
-    const allowed = slackMatch
-      ? req.method === 'POST'
-      : req.method === 'GET' || req.method === 'POST';
+    const methods = slackMatch ? ['POST'] : ['GET', 'POST'];
+    const allowed = methods.includes(req.method ?? '');
+    // A 405 names the methods served, as the API's do.
+    if (!allowed) res.setHeader('allow', methods.join(', '));
     const served = !allowed
       ? Promise.reject(new AirlockError('method_not_allowed', `${req.method} is not served here`))
       : slackMatch
