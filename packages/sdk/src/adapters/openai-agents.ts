@@ -1,10 +1,16 @@
 import type { Problem } from '../errors.js';
 import { invalidInput } from '../internal/deadline.js';
+import {
+  type AgentsInputGuardrail,
+  type RefusedByGuardrail,
+  watchedGuardrails,
+} from './agents-guardrails.js';
 import { HeldVerdicts } from './held-verdicts.js';
 import {
   type FrameworkCall,
   FrameworkSession,
   type FrameworkSessionOptions,
+  grantedCall,
   refusalText,
 } from './session.js';
 
@@ -16,6 +22,7 @@ export interface AgentsFunctionTool {
   name: string;
   invoke?: (runContext: never, input: string, details?: never) => Promise<unknown>;
   needsApproval?: unknown;
+  inputGuardrails?: AgentsInputGuardrail[] | undefined;
 }
 
 interface CallDetails {
@@ -157,7 +164,34 @@ export class OpenAIAgentsAirlock {
           isCaughtToolError,
         );
       },
+      ...(tool.inputGuardrails === undefined
+        ? {}
+        : {
+            inputGuardrails: watchedGuardrails(tool.inputGuardrails, (refused) =>
+              this.#notRun(name, refused),
+            ),
+          }),
     } as TOOL;
+  }
+
+  /**
+   * Closes the grant `needsApproval` took for a call the runner will not invoke (one of the
+   * tool's own input guardrails stopped it): the row records it as failed, not run, with why.
+   * A call with no grant held (a park, a refusal, a call approved through `resume`, which took
+   * no grant) has nothing to close.
+   */
+  async #notRun(name: string, refused: RefusedByGuardrail): Promise<void> {
+    const call: FrameworkCall = {
+      name: refused.name ?? name,
+      input: parseArguments(refused.arguments),
+      callId: refused.callId,
+    };
+    const verdict = this.#verdicts.take(call);
+    if (verdict?.verdict !== 'allow') return;
+    await this.session.ran(grantedCall(call, verdict), {
+      ok: false,
+      output: `the call did not run: ${refused.why}`,
+    });
   }
 
   /**
