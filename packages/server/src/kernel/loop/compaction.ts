@@ -121,9 +121,23 @@ export async function pendingSummary(
 }
 
 /**
+ * A summary, or the failure of a blank one: it would replace every round it
+ * covers with nothing, so the model would go on without them.
+ */
+function nonblank(text: string): string | { error: { code: string; detail: string } } {
+  if (text.trim() !== '') return text;
+  return {
+    error: {
+      code: 'summary_failed',
+      detail: 'the model answered a blank summary; the rounds it was to replace are kept',
+    },
+  };
+}
+
+/**
  * Asks the run's provider for the summary a summarizer row stands for: its
  * own `summarize`, or an ordinary round with no tools ending in the summary
- * instruction. Provider failures are returned as `{error}`.
+ * instruction. Provider failures, and a blank summary, are returned as `{error}`.
  */
 export async function summarize(
   ctx: KernelContext,
@@ -152,7 +166,7 @@ export async function summarize(
   };
   try {
     if (!model) throw new Error(`no provider ${config.kind}`);
-    if (model.summarize) return await model.summarize(config, request);
+    if (model.summarize) return nonblank(await model.summarize(config, request));
     // The earlier summary stands for the rounds before these: the new one must carry it on.
     const previous = summaryRound(run);
     const earlier = previous ? [previous] : [];
@@ -176,7 +190,7 @@ export async function summarize(
         signal: request.signal,
       },
     );
-    if (answer.type === 'final') return answer.content;
+    if (answer.type === 'final') return nonblank(answer.content);
     return {
       error: { code: 'summary_failed', detail: 'the model called tools instead of summarizing' },
     };
