@@ -24,9 +24,23 @@ export const KEYS: [string, string][] = [
   ['?', 'show or hide this help'],
 ];
 
+/** Inputs that take no typed text: the keys work while one has the focus (a tick box just clicked). */
+const UNTYPED_INPUTS = new Set([
+  'checkbox',
+  'radio',
+  'button',
+  'submit',
+  'reset',
+  'range',
+  'color',
+  'file',
+]);
+
+/** Whether a key pressed here is text being typed (a text field, a select), not one of the inbox's keys. */
 function typing(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+  if (target instanceof HTMLInputElement) return !UNTYPED_INPUTS.has(target.type);
+  return target.isContentEditable || ['TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
 /** Listens for the inbox's keys on the document (not while typing); returns the unbinding. */
