@@ -3,8 +3,6 @@ import {
   evaluateGuardrails,
   evaluatePermissions,
   type LayerDecision,
-  type OverlayDocument,
-  type OverlayScope,
   type OwnedOverlay,
   type PermissionOutcome,
   type PermissionRequest,
@@ -15,13 +13,10 @@ import {
   type ToolManifestEntry,
 } from '@airlock/core';
 import { runHasEvent } from '../../store/events.js';
-import { readOverlayDocuments } from '../../store/overlays.js';
-import type { RunTable } from '../../store/schema.js';
-import type { Tx } from '../../store/store.js';
+import { activeOverlays } from './active-overlays.js';
 import type { LayerCall, PolicyLayer } from './policy-layer.js';
 import { stricterLayerDecision } from './stricter-layer.js';
 import { inputSchemaProblems } from './tool-input-schema.js';
-import { guardrailsOfDocuments } from './workspace-guardrails.js';
 
 /** The configuration keys of spec 003 that a run freezes. */
 export const PERMISSION_KEYS = [
@@ -47,37 +42,6 @@ export function frozenPermissions(frozen: Readonly<Record<string, unknown>>): Fr
     customRuleSets: frozen.custom_rule_sets as unknown[] | undefined,
     projectRoot: frozen.project_root as string | undefined,
   };
-}
-
-/** The member principal whose user overlay applies to a run: the member who created it. */
-export function runUser(run: Pick<RunTable, 'created_by'>): string | null {
-  return run.created_by.startsWith('member:') ? run.created_by : null;
-}
-
-/**
- * Loads the overlay documents that apply to a run: the ordinary rules of the
- * member who created it, its application's project document (only when
- * trusted), its conversation's, and every member's user document of the
- * workspace for their guardrails, which bind every run whoever started it.
- */
-export async function activeOverlays(tx: Tx, run: RunTable): Promise<ActiveOverlays> {
-  const wanted: [OverlayScope, string][] = [];
-  if (run.agent_application_id) wanted.push(['project', run.agent_application_id]);
-  if (run.conversation_id) wanted.push(['conversation', run.conversation_id]);
-  const rows = await readOverlayDocuments(tx, run.workspace_id, wanted, {
-    everyUserDocument: true,
-  });
-  const user = runUser(run);
-  const overlays: {
-    -readonly [K in Exclude<keyof ActiveOverlays, 'guardrails'>]?: OverlayDocument;
-  } = {};
-  for (const row of rows) {
-    if (row.scope === 'project' && row.trusted_digest !== row.digest) continue;
-    if (row.scope !== 'user') overlays[row.scope] = JSON.parse(row.document) as OverlayDocument;
-    else if (row.owner_id === user) overlays.user = JSON.parse(row.document) as OverlayDocument;
-  }
-  const userDocuments = rows.filter((row) => row.scope === 'user');
-  return { ...overlays, guardrails: guardrailsOfDocuments(run.workspace_id, userDocuments) };
 }
 
 /**

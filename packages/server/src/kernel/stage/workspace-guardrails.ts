@@ -54,6 +54,26 @@ export function guardrailsOfDocuments(
 }
 
 /**
+ * The guardrails of a workspace whose user documents have these owners and
+ * digests, as its unit of work reads them: the cached entry when the digests
+ * match it, else every user document read again and parsed.
+ */
+export async function guardrailsOfDigests(
+  tx: Tx,
+  workspaceId: string,
+  digests: readonly UserOverlayDigest[],
+): Promise<readonly OwnedOverlay[]> {
+  if (digests.length === 0) return [];
+  const entry = cached.get(workspaceId);
+  if (entry?.version === versionOf(digests)) return entry.guardrails;
+  const rows = await readOverlayDocuments(tx, workspaceId, [], { everyUserDocument: true });
+  return guardrailsOfDocuments(
+    workspaceId,
+    rows.filter((row) => row.scope === 'user'),
+  );
+}
+
+/**
  * The guardrails that bind every run of a workspace as its unit of work
  * reads them: the owners and digests of its user documents are read (a
  * small read, `ahead` when it was sent with an earlier statement), and the
@@ -65,13 +85,9 @@ export async function workspaceGuardrails(
   workspaceId: string,
   ahead?: Promise<UserOverlayDigest[]>,
 ): Promise<readonly OwnedOverlay[]> {
-  const digests = await (ahead ?? readUserOverlayDigests(tx, workspaceId));
-  if (digests.length === 0) return [];
-  const entry = cached.get(workspaceId);
-  if (entry?.version === versionOf(digests)) return entry.guardrails;
-  const rows = await readOverlayDocuments(tx, workspaceId, [], { everyUserDocument: true });
-  return guardrailsOfDocuments(
+  return guardrailsOfDigests(
+    tx,
     workspaceId,
-    rows.filter((row) => row.scope === 'user'),
+    await (ahead ?? readUserOverlayDigests(tx, workspaceId)),
   );
 }
