@@ -63,6 +63,36 @@ for (const backend of all) {
         expect(own.body).toMatchObject({ run_id: second, task_key: 't1', task_state: 'succeeded' });
       });
 
+      it("a call id used again in a later turn reports that turn's call, not the earlier one", async () => {
+        const granted = await grantedMakeTestAMinuteAgo(backend);
+        d = granted.d;
+        const first = granted.runId;
+        const ran = await postHookEvent(d, bashPostTool('make test', 'tu-1', 'succeeded', 'ok'));
+        expect(ran.body).toMatchObject({ run_id: first, task_state: 'succeeded' });
+        expect((await postHookEvent(d, { event: 'stop', text: 'done' })).status).toBe(200);
+        expect((await d.member.get(`${d.ws}/runs/${first}`)).body.state).toBe('completed');
+        const next = await postHookEvent(d, bashPreTool('make lint', 'tu-2'));
+        const second = next.body.run_id as string;
+        expect(second).not.toBe(first);
+
+        for (const command of ['make test', 'make docs']) {
+          const again = await postHookEvent(d, bashPostTool(command, 'tu-1', 'succeeded', 'new'));
+          expect(again.body).toMatchObject({
+            run_id: second,
+            reason: 'this call never crossed the approval stage; recorded as such',
+          });
+        }
+        const story = async (runId: string) =>
+          ((await d.member.get(`${d.ws}/runs/${runId}/events`)).body.events as StoryEvent[])
+            .filter((e) => e.type === 'run.unstaged_call')
+            .map((e) => e.data.tool_use_id);
+        expect(await story(first)).toEqual([]);
+        expect(await story(second)).toEqual(['tu-1', 'tu-1']);
+        const row = (await d.member.get(`${d.ws}/runs/${first}/tasks/t1`)).body;
+        expect(row).toMatchObject({ state: 'succeeded' });
+        expect(JSON.stringify(row.result)).toContain('ok');
+      });
+
       it('a call of no turn is still recorded on the current turn as unstaged', async () => {
         const granted = await grantedMakeTestAMinuteAgo(backend);
         d = granted.d;

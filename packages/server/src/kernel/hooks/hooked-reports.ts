@@ -140,7 +140,7 @@ async function idlessClosedRow(tx: Tx, run: RunTable, ran: RanCall): Promise<Tas
  * `outcome_unknown` (see `closeUnreported`). Those were the kernel's guesses;
  * the agent's report of the call is the truth.
  */
-function lapsedUnreported(row: TaskTable): boolean {
+export function lapsedUnreported(row: TaskTable): boolean {
   return (
     row.kind === 'tool' &&
     row.state === 'failed' &&
