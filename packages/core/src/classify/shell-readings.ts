@@ -8,15 +8,35 @@ import type { LexedLine, LexedSegment } from './lexed-line.js';
 import { lexOnce, type Reading } from './shell-lexer.js';
 
 /**
+ * A text naming all a segment holds, equal for two segments exactly when
+ * they hold the same: its words with their flags, redirections,
+ * substitutions and inputs, each text prefixed with its length so no two
+ * segments share a key. Cheaper than JSON.stringify, which walked each
+ * object's keys and escaped every string.
+ */
+function segmentKey(segment: LexedSegment): string {
+  let key = '';
+  for (const word of segment.words) {
+    const flags = `${+word.dynamic}${+!!word.subscript}${+!!word.splits}${+!!word.arithmetic}`;
+    key += `w${flags}${word.text.length}:${word.text}`;
+  }
+  for (const { operator, target, fd } of segment.redirections) {
+    key += `r${fd ?? ''}${operator} ${target.length}:${target}`;
+  }
+  for (const source of segment.substitutions) key += `s${source.length}:${source}`;
+  for (const input of segment.inputs) key += `i${+input.dynamic}${input.text.length}:${input.text}`;
+  return key;
+}
+
+/**
  * Two readings of one line as one: the second's commands that the first
  * holds already are left out, so a command or `$(...)` is walked once.
  */
 function bothReadings(first: LexedLine, second: LexedLine): LexedLine {
-  const key = (segment: LexedSegment) => JSON.stringify(segment);
-  const known = new Set(first.segments.map(key));
+  const known = new Set(first.segments.map(segmentKey));
   const substitutions = new Set(first.segments.flatMap((segment) => segment.substitutions));
   const added = second.segments
-    .filter((segment) => !known.has(key(segment)))
+    .filter((segment) => !known.has(segmentKey(segment)))
     .map((segment) => ({
       ...segment,
       substitutions: segment.substitutions.filter((source) => !substitutions.has(source)),
