@@ -4,6 +4,7 @@ import { lapsedClaims, waitingRowsDue } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { expireHooks } from '../hooks/hook-clock.js';
 import { lapseAgentClaim } from '../hooks/hooked-reports.js';
+import { settleAgentsClaim } from '../machines/cancel-outstanding.js';
 import { moveTask } from '../machines/move-task.js';
 import { lockRun } from '../machines/run-state.js';
 import { APPROVAL_EXPIRED_TEXT } from '../machines/task-states.js';
@@ -101,6 +102,11 @@ async function lapseLeases(ctx: KernelContext): Promise<number> {
   for (const task of due) {
     lapsed += await ctx.store.transaction(async (tx) => {
       const run = await lockRun(tx, task.workspace_id, task.run_id);
+      const address = { workspaceId: task.workspace_id, runId: task.run_id, key: task.key };
+      if (run.state !== 'running' && (await isAgentsOwnCall(tx, address))) {
+        // A hooked agent ran it, or not: it may have run, as at a stop.
+        return (await settleAgentsClaim(tx, run, task, 'kernel')) ? 1 : 0;
+      }
       if (run.state !== 'running') {
         // A lapsed claim on an ended run is never handed out again: its row is canceled.
         const canceled = await moveTask(
@@ -121,13 +127,7 @@ async function lapseLeases(ctx: KernelContext): Promise<number> {
         );
         return canceled ? 1 : 0;
       }
-      if (
-        await isAgentsOwnCall(tx, {
-          workspaceId: task.workspace_id,
-          runId: task.run_id,
-          key: task.key,
-        })
-      ) {
+      if (await isAgentsOwnCall(tx, address)) {
         return (await lapseAgentClaim(ctx, tx, run, task)) ? 1 : 0;
       }
       const moved = await moveTask(

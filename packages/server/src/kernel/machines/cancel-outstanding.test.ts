@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Deployment } from '../../testing/harness.js';
+import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
 import {
   bashPostTool,
+  bashPreTool,
   grantedMakeTestAMinuteAgo,
   postHookEvent,
 } from '../../testing/hooked-events.js';
@@ -51,6 +53,32 @@ for (const backend of await backends()) {
       const [after] = await tasksOf(granted.runId);
       expect(after).toMatchObject({ key: 't1', state: 'succeeded', error: null });
       expect(JSON.stringify(after?.result)).toContain('all tests passed');
+    });
+
+    it('settles a held call an older stop left claimed as outcome_unknown once its lease lapses, never canceled', async () => {
+      let offset = 0;
+      d = await deploy(backend, { clock: () => Date.now() + offset });
+      await d.agent.put('/agent_api/v1/profile/configuration', {
+        approval_mode: 'rules',
+        approval_rules: [{ tool: 'Bash', path: 'command', match: 'make*', verdict: 'allow' }],
+      });
+      const granted = await postHookEvent(d, bashPreTool('make test', 'tu-1'));
+      expect(granted.body).toMatchObject({ task_state: 'claimed' });
+      const runId = granted.body.run_id as string;
+      // A run a stop ended before stops settled the agent's held call: its row is still claimed.
+      await sql`update runs set state = 'canceled', phase = 'done' where id = ${runId}`.execute(
+        d.airlock.store.db,
+      );
+      offset += 2 * 3_600_000;
+      const task = await waitFor(async () => {
+        const [row] = await tasksOf(runId);
+        return row && row.state !== 'claimed' ? row : null;
+      });
+      expect(task).toMatchObject({
+        key: 't1',
+        state: 'failed',
+        error: expect.objectContaining({ code: 'outcome_unknown' }),
+      });
     });
   });
 }

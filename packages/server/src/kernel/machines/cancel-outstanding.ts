@@ -13,10 +13,11 @@ const MAY_HAVE_RUN =
  * ends: the agent may be running it on its own machine, so the row fails
  * `outcome_unknown` ("may have run"), never `canceled`; the agent's report,
  * should it come, records what ran (`late_report`). Returns false when the
- * row was no longer held under that claim. The row keeps who granted it
+ * row was no longer held under that claim. Also the clock's end of such a
+ * claim found on an ended run (one a stop left claimed before stops settled it). The row keeps who granted it
  * (`decided_by`); its `task.failed` names who ended the run.
  */
-async function settleAgentsClaim(
+export async function settleAgentsClaim(
   tx: Tx,
   run: Pick<RunTable, 'id' | 'workspace_id'>,
   row: Pick<TaskTable, 'key' | 'claim_id'>,
