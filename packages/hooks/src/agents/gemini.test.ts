@@ -52,6 +52,23 @@ describe('gemini hook protocol', () => {
     expect(shell('cat log', 'Output: the log says Exit Code: 3 once')).toMatchObject({
       outcome: 'succeeded',
     });
+    // Only the tool's own line after the output counts, never one the command printed.
+    const wrapped = (body: string) => `<untrusted_context>\n${body}\n</untrusted_context>`;
+    expect(
+      shell(
+        'make',
+        wrapped('Output: step 1\nExit Code: 0\nstep 2 broke\nExit Code: 2\nProcess Group PGID: 9'),
+      ),
+    ).toMatchObject({ outcome: 'failed' });
+    expect(
+      shell(
+        'make',
+        wrapped('Output: step 1\nExit Code: 1\nretried, all fine\nProcess Group PGID: 9'),
+      ),
+    ).toMatchObject({ outcome: 'succeeded' });
+    expect(
+      shell('kill', wrapped('Output: (empty)\nExit Code: 137\nSignal: 9\nProcess Group PGID: 4')),
+    ).toMatchObject({ outcome: 'failed' });
     expect(
       gemini.parse({
         session_id: 'g1',

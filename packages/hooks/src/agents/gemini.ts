@@ -20,15 +20,27 @@ function failed(response: unknown): boolean {
   );
 }
 
-/** Gemini CLI's shell tool names a command's exit code in its output (`Exit Code: 1`). */
-const SHELL_EXIT_CODE = /^Exit Code: (-?\d+)$/m;
+/** The line Gemini CLI's shell tool adds for a command that exited with another code than 0. */
+const SHELL_EXIT_CODE = /^Exit Code: (-?\d+)$/;
+
+/** The lines the shell tool writes after `Exit Code:`, each only when it has something to say. */
+const AFTER_EXIT_CODE = /^(Signal|Background PIDs|Process Group PGID): /;
 
 /**
  * Whether a Gemini CLI `run_shell_command` output says the command exited
- * with a code other than 0 (the tool itself still reports success).
+ * with a code other than 0 (the tool itself still reports success). The tool
+ * writes `Output: …`, then `Error: …`, `Exit Code: N`, `Signal: …`,
+ * `Background PIDs: …` and `Process Group PGID: N` where they apply, the
+ * whole wrapped in `<untrusted_context>`: only an `Exit Code:` line among
+ * those last lines is the tool's, never one the command printed.
  */
 export function shellExitFailed(output: string): boolean {
-  const code = SHELL_EXIT_CODE.exec(output)?.[1];
+  const lines = output.split('\n');
+  let end = lines.length;
+  const closing = (line: string) => line.trim() === '' || line === '</untrusted_context>';
+  while (end > 0 && closing(lines[end - 1] as string)) end -= 1;
+  while (end > 0 && AFTER_EXIT_CODE.test(lines[end - 1] as string)) end -= 1;
+  const code = SHELL_EXIT_CODE.exec(lines[end - 1] ?? '')?.[1];
   return code !== undefined && code !== '0';
 }
 
