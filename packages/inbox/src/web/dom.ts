@@ -43,3 +43,16 @@ export function focusableWhileScrolling(box: HTMLElement): void {
   if (scrolls) box.tabIndex = 0;
   else box.removeAttribute('tabindex');
 }
+
+/**
+ * Submits with Enter from a one-line input, as a form would; not with the
+ * Enter that ends a word an input method composes (the text is not done).
+ */
+export function onEnter(input: HTMLInputElement, submit: () => void): void {
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  });
+}

@@ -3,7 +3,7 @@ import { visibleText } from '@airlock/sdk';
 import { act } from './acting.js';
 import { approvalsView } from './approvals-view.js';
 import { diffLinesOf, fileChangeOf } from './diff-source.js';
-import { type Child, h } from './dom.js';
+import { type Child, h, onEnter } from './dom.js';
 import { ago, callLine, commandsOf, inputFields, parkedByMode, ruleText, until } from './format.js';
 import { hiddenTextWarning } from './hidden-text.js';
 import { inputEditor } from './input-editor.js';
@@ -48,16 +48,6 @@ function header(decision: Decision, title: string, badge: string): HTMLElement {
       ),
     ),
   );
-}
-
-/** Submits with Enter from a one-line input, as a form would. */
-function onEnter(input: HTMLInputElement, submit: () => void): void {
-  input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && !event.isComposing) {
-      event.preventDefault();
-      submit();
-    }
-  });
 }
 
 /** What a screen reader hears for a card: the call, its run and its task. */

@@ -1,6 +1,6 @@
 import type { TaskView } from '@airlock/sdk';
 import { act } from './acting.js';
-import { h } from './dom.js';
+import { h, onEnter } from './dom.js';
 import { callLine, inputFields } from './format.js';
 import { inputEditor } from './input-editor.js';
 
@@ -41,12 +41,7 @@ export function rowActions(task: TaskView, actions: RowDecide): HTMLElement {
           approve: (toolInput) => run('approve', toolInput),
         })
       : null;
-  reason.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      run('deny');
-    }
-  });
+  onEnter(reason, () => run('deny'));
   // The story's line of a call is cut short: what a person approves is shown whole here.
   const fields = inputFields(task.tool_input);
   const element: HTMLElement = h(

@@ -1,10 +1,14 @@
 import type { Workspace } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason } from '../support/browser.js';
-import { scriptedRun } from '../support/kernel.js';
+import { eventually, scriptedRun } from '../support/kernel.js';
 import { useInboxFixture } from './inbox-fixture.js';
 
-/** The inbox's keys where a person's focus is: they work from a tick box clicked a moment ago. */
+/**
+ * The inbox's keys where a person's focus is: they work from a tick box
+ * clicked a moment ago, and an Enter that only ends a word being composed
+ * (an input method's Enter) sends nothing.
+ */
 describe.skipIf(browserSkipReason !== null)(
   'the web inbox in headless Chromium: keys where the focus is',
   { timeout: 120_000 },
@@ -51,6 +55,32 @@ describe.skipIf(browserSkipReason !== null)(
       for (const task of ['t1', 't2']) {
         await (await parked(f.ws, run.id, task)).deny({ reason: 'enough' });
       }
+    });
+
+    it("sends no deny from a run story's reason on an input method's Enter, only on a real one", async () => {
+      const run = await twoCalls('composed');
+      await eventually(
+        async () => (await f.ws.runs.run(run.id).task('t2')).state === 'needs_approval',
+      );
+      const page = await f.openSignedIn(`#/runs/${run.id}`);
+      const reason = page.locator('.row[data-task="t1"] input[name="reason"]');
+      await reason.fill('not y');
+      // The Enter that picks a word from an input method's list: the reason is not done.
+      const sent = await reason.evaluate((input) => {
+        input.dispatchEvent(
+          new KeyboardEvent('keydown', { key: 'Enter', isComposing: true, bubbles: true }),
+        );
+        return (input as HTMLInputElement).disabled;
+      });
+      expect(sent).toBe(false);
+      await reason.fill('not yet');
+      await reason.press('Enter');
+      const denied = await eventually(async () => {
+        const task = await f.ws.runs.run(run.id).task('t1');
+        return task.state !== 'needs_approval' && task;
+      });
+      expect(denied.error?.detail).toBe('not yet');
+      await (await parked(f.ws, run.id, 't2')).deny({ reason: 'enough' });
     });
   },
 );
