@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /**
@@ -50,5 +50,27 @@ export function createPrivateFile(file: string): void {
     closeSync(openSync(file, 'wx', PRIVATE_FILE_MODE));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
+/**
+ * When this process runs as root, gives each of `paths` to the owner of the
+ * directory `dir`: a data directory a service user owns stays usable by its
+ * kernel after a command run with sudo (`airlock restore`, `airlock fence`)
+ * made files in it, which would otherwise be root's (the restored store, 0600,
+ * and the lock file), and the kernel could not open them. Any other user
+ * gives nothing (only root may), and a path gone meanwhile is skipped.
+ * @throws Error from the file system other than ENOENT.
+ */
+export function keepDirectoryOwner(dir: string, paths: readonly string[]): void {
+  if (process.getuid?.() !== 0) return;
+  const { uid, gid } = statSync(dir);
+  if (uid === 0 && gid === 0) return;
+  for (const path of paths) {
+    try {
+      chownSync(path, uid, gid);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
   }
 }

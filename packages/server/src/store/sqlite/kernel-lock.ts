@@ -2,7 +2,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { makePrivateDir } from '../private-dir.js';
+import { keepDirectoryOwner, makePrivateDir } from '../private-dir.js';
 
 /** The file that says which kernel holds a SQLite data directory (pid, host, start time). */
 export const KERNEL_LOCK_FILE = 'kernel.lock';
@@ -72,6 +72,8 @@ export function holdDataDir(dataDir: string): () => void {
   makePrivateDir(dir);
   const lock = new SqliteDatabase(join(dir, KERNEL_LOCK_DATABASE), { timeout: SETTLE_MS });
   try {
+    // Made by a root command (`sudo airlock restore`): still the directory owner's kernel's to open.
+    keepDirectoryOwner(dir, [join(dir, KERNEL_LOCK_DATABASE)]);
     // Taken in NORMAL locking mode: there a refused attempt lets go of its SHARED lock before
     // its busy handler waits, while in EXCLUSIVE mode it keeps it for the whole wait, so the
     // start about to win could not finish (it needs every SHARED lock gone) and, with three

@@ -12,6 +12,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { areAirlockTables, StaticMigrations } from '../migrations.js';
 import {
   createPrivateFile,
+  keepDirectoryOwner,
   makePrivateDir,
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,
@@ -338,6 +339,8 @@ export async function restoreSqliteStore(options: {
     }
   }
   for (const suffix of ['-wal', '-shm']) rmSync(`${incoming}${suffix}`, { force: true });
+  // Restored by root into a service user's directory, the store stays its kernel's to open.
+  keepDirectoryOwner(dir, [incoming, ...(previous ? [previous] : [])]);
   renameSync(incoming, current);
   rmSync(staging, { recursive: true, force: true });
   return {
