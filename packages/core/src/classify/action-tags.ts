@@ -1,4 +1,8 @@
-import { type ClassifiedSegment, classifyShellSegments } from './segment-walker.js';
+import {
+  type ClassifiedSegment,
+  classifyShellSegments,
+  type ShellLineOptions,
+} from './segment-walker.js';
 import { type ActionTag, orderedTags, UNREAD_COMMAND_TAGS } from './tags.js';
 
 export { UNREAD_COMMAND_TAGS };
@@ -20,20 +24,25 @@ export const MAX_CLASSIFIED_COMMAND_LENGTH = 8192;
  * programs) adds `unknown`; it never reads as `read` alone. Not a shell
  * interpreter: behaviour hidden in scripts or aliases is not seen. A command
  * longer than {@link MAX_CLASSIFIED_COMMAND_LENGTH} is not read: it carries
- * {@link UNREAD_COMMAND_TAGS}.
+ * {@link UNREAD_COMMAND_TAGS}. The line is read as bash and as POSIX sh
+ * (an executor may run it with `/bin/sh`) unless `options.shell` says bash runs it.
  */
-export function classifyShellCommand(command: string): ActionTag[] {
-  return commandTags(command);
+export function classifyShellCommand(command: string, options: ShellLineOptions = {}): ActionTag[] {
+  return commandTags(command, undefined, options);
 }
 
 /** Receives a command's segments where they are classified, so a caller needing both reads it once. */
 export type SegmentsRead = (command: string, segments: readonly ClassifiedSegment[]) => void;
 
 /** {@link classifyShellCommand}, handing the segments it read (none past the length bound) to `read`. */
-export function commandTags(command: string, read?: SegmentsRead): ActionTag[] {
+export function commandTags(
+  command: string,
+  read?: SegmentsRead,
+  options: ShellLineOptions = {},
+): ActionTag[] {
   if (command.length > MAX_CLASSIFIED_COMMAND_LENGTH) return [...UNREAD_COMMAND_TAGS];
   const tags = new Set<ActionTag>();
-  const segments = classifyShellSegments(command);
+  const segments = classifyShellSegments(command, options);
   read?.(command, segments);
   for (const segment of segments) {
     for (const tag of segment.tags) tags.add(tag);

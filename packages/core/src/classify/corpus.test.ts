@@ -11,16 +11,17 @@ describe('classifier corpus', () => {
     expect(corpus.length).toBeGreaterThanOrEqual(250);
   });
 
-  it.each(corpus.map((entry) => [entry.line, entry.command, entry.tags] as const))(
+  it.each(corpus.map((entry) => [entry.line, entry.command, entry] as const))(
     'line %i: %s',
-    (_line, command, tags) => {
-      expect(classifyShellCommand(command)).toEqual(orderedTags(tags));
+    (_line, command, entry) => {
+      const options = entry.shell ? { shell: entry.shell } : {};
+      expect(classifyShellCommand(command, options)).toEqual(orderedTags(entry.tags));
     },
   );
 
   it('never drops a destructive, delete, network or install tag', () => {
     const lost = corpus.flatMap((entry) => {
-      const got = classifyShellCommand(entry.command);
+      const got = classifyShellCommand(entry.command, entry.shell ? { shell: entry.shell } : {});
       return GUARDED.filter((tag) => entry.tags.includes(tag) && !got.includes(tag)).map(
         (tag) => `${entry.line}: ${entry.command} lost ${tag}`,
       );

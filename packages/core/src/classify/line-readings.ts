@@ -25,20 +25,43 @@ const POSIX_SHELL = /^(sh|dash|ash) (-c|<<)$/;
 /** Any interpreter reading a line (`bash -c`, `zsh <<`, `su -c`). */
 const ANY_SHELL = /^\S+ (-c|<<)$/;
 
-/** The shell a walk's line runs in: the innermost interpreter it was found through; bash at the top. */
-function shellOf(walk: Walk): LineShell {
+/**
+ * The shell a walk's line runs in: the innermost interpreter it was found
+ * through. At the top no interpreter is named: the agents' harnesses run
+ * bash, but an executor may hand the line to `/bin/sh` (Node's `exec`,
+ * Python's `shell=True`), which is dash on Debian, so unless the caller
+ * says bash runs it, it is read as both.
+ */
+function shellOf(walk: Walk): LineShell | 'either' {
   for (let index = walk.via.length - 1; index >= 0; index--) {
     const via = walk.via[index]!;
     if (POSIX_SHELL.test(via)) return 'sh';
     if (ANY_SHELL.test(via)) return 'bash';
   }
-  return 'bash';
+  return walk.topShell ?? 'either';
+}
+
+/**
+ * What POSIX sh reads apart from bash (see Reading.posixShell): `[[`, `((`,
+ * `$[`, `$'` and `&>`, once backslash-newlines are joined as both shells
+ * join them. A line without any is read the same by both, so once. Where
+ * either shell may run the line, `&>` alone is no reason: sh runs the same
+ * command and empties the file bash would overwrite, and reading that as
+ * `delete` would mark every `npm test &> log` destructive.
+ */
+const READ_APART = /\[\[|\(\(|\$\[|\$'/;
+
+function readsApart(line: string, shell: 'sh' | 'either'): boolean {
+  if (line.includes('\0')) return true;
+  const joined = line.includes('\\\n') ? line.replaceAll('\\\n', '') : line;
+  return READ_APART.test(joined) || (shell === 'sh' && joined.includes('&>'));
 }
 
 /**
  * Reads `line` as the shell that runs it does. A line run by `sh` or
- * `dash` is read as bash and as POSIX sh, where bash's own syntax is none
- * (`sh -c '[[ x || rm -rf y ]]'` runs rm in dash); past MAX_SH_READINGS
+ * `dash`, or by a shell the line does not name (the top, unless the caller
+ * says bash), is read as bash and as POSIX sh, where bash's own syntax is
+ * none (`sh -c '[[ x || rm -rf y ]]'` runs rm in dash); past MAX_SH_READINGS
  * in one call such a line is read as bash alone, and is unknown. Null
  * when the line is not read: nested too deeply, or past MAX_LINE_TEXT.
  */
@@ -50,7 +73,8 @@ export function readLine(line: string, walk: Walk): LexedLine | null {
     return unread(walk, words, 'too much nested text to read');
   }
   if (walk.depth > 0) walk.budget.text -= line.length;
-  if (shellOf(walk) === 'bash') return lexShellLine(line);
+  const shell = shellOf(walk);
+  if (shell === 'bash' || !readsApart(line, shell)) return lexShellLine(line);
   if (walk.budget.shReadings-- > 0) return lexShellLine(line, 'sh');
   const read = lexShellLine(line);
   return { ...read, problems: ['too many lines read as sh', ...read.problems] };

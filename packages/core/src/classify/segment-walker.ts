@@ -357,12 +357,25 @@ function finishCommand(command: Command): void {
   walkEmbedded({ lines: later.lines }, walk, tags);
 }
 
+/** What a caller knows of how its command line runs. */
+export interface ShellLineOptions {
+  /**
+   * The shell that runs the line, when the caller knows it (an agent
+   * harness that runs bash). Left out, the line is read as bash and as
+   * POSIX sh (`/bin/sh`, dash on Debian), and carries the tags of both.
+   */
+  readonly shell?: 'bash';
+}
+
 /**
  * Classifies a shell command line segment by segment: each simple command
  * with its action tags and the wrappers or nestings it was found through.
  * Fails closed: what it cannot read is an `unknown` segment with a note.
  */
-export function classifyShellSegments(command: string): ClassifiedSegment[] {
+export function classifyShellSegments(
+  command: string,
+  options: ShellLineOptions = {},
+): ClassifiedSegment[] {
   const out: ClassifiedSegment[] = [];
   const budget = {
     globs: MAX_GLOB_NAMES,
@@ -370,7 +383,8 @@ export function classifyShellSegments(command: string): ClassifiedSegment[] {
     shReadings: MAX_SH_READINGS,
     text: MAX_LINE_TEXT,
   };
-  walkLine(command, { out, budget, depth: 0, via: [] });
+  const top = options.shell === 'bash' ? { topShell: 'bash' as const } : {};
+  walkLine(command, { out, budget, depth: 0, via: [], ...top });
   return out;
 }
 

@@ -43,6 +43,8 @@ export interface Walk {
   readonly via: readonly string[];
   /** Inside a program name read as a glob's matches: another glob there is not expanded again. */
   readonly globbed?: true;
+  /** The caller says bash runs the line it gave; without it, the line is read as bash and as sh. */
+  readonly topShell?: 'bash';
   /** Where the walk records targets, when they are asked for. */
   readonly targets?: WalkTargets;
 }
@@ -66,6 +68,7 @@ export function nested(walk: Walk, via: string): Walk {
     depth: walk.depth + 1,
     via: [...walk.via, via],
     ...(walk.globbed ? { globbed: true as const } : {}),
+    ...(walk.topShell ? { topShell: walk.topShell } : {}),
     ...(walk.targets ? { targets: walk.targets } : {}),
   };
 }
