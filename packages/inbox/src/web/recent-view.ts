@@ -1,4 +1,4 @@
-import type { AuditRecord, Workspace } from '@airlock/sdk';
+import { type AuditRecord, visibleText, type Workspace } from '@airlock/sdk';
 import { h } from './dom.js';
 import type { PrincipalNames } from './principal-names.js';
 import type { NameOf } from './story.js';
@@ -217,10 +217,11 @@ function recordRow(record: AuditRecord, nameOf: NameOf): HTMLTableRowElement {
         : '—',
     ),
     h('td', {}, record.task_key ?? ''),
-    h('td', {}, subjectWords(record)),
+    // A tool's name and a reason are a model's or a person's text: hidden characters show as marks.
+    h('td', {}, visibleText(subjectWords(record), { oneLine: true })),
     h('td', {}, record.decision),
     h('td', {}, deciderWords(record, nameOf)),
-    h('td', {}, detailWords(record)),
+    h('td', {}, visibleText(detailWords(record))),
   ];
   for (const [i, cell] of cells.entries()) cell.setAttribute('data-label', COLUMNS[i] ?? '');
   return h('tr', { 'data-outcome': record.decision, 'data-decider': record.decider }, ...cells);

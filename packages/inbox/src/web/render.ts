@@ -247,7 +247,10 @@ function optionsInput(decision: Question, name: string): { group: HTMLElement; c
     'fieldset',
     { class: 'options' },
     h('legend', {}, decision.multi ? 'Choose one or more' : 'Choose one'),
-    ...decision.options.map((option, i) => h('label', {}, inputs[i]!, ` ${option}`)),
+    // The label shows the option's hidden characters as marks; the answer is the option as sent.
+    ...decision.options.map((option, i) =>
+      h('label', {}, inputs[i]!, ` ${visibleText(option, { oneLine: true })}`),
+    ),
   );
   const chosen = () => {
     const picked = inputs.filter((input) => input.checked).map((input) => input.value);

@@ -1,4 +1,4 @@
-import type { TaskView } from '@airlock/sdk';
+import { type TaskView, visibleText } from '@airlock/sdk';
 import { act } from './acting.js';
 import { h, onEnter } from './dom.js';
 import { callLine, inputFields } from './format.js';
@@ -17,7 +17,7 @@ export interface RowDecide {
  * line of it is cut short). A refusal is said in words on the row.
  */
 export function rowActions(task: TaskView, actions: RowDecide): HTMLElement {
-  const what = `${task.tool_name} (task ${task.key})`;
+  const what = `${visibleText(task.tool_name, { oneLine: true })} (task ${task.key})`;
   const reason = h('input', {
     type: 'text',
     name: 'reason',

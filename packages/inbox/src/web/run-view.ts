@@ -1,4 +1,11 @@
-import type { FeedEvent, RunHandle, RunView, TaskView, Workspace } from '@airlock/sdk';
+import {
+  type FeedEvent,
+  type RunHandle,
+  type RunView,
+  type TaskView,
+  visibleText,
+  type Workspace,
+} from '@airlock/sdk';
 import { h } from './dom.js';
 import { callLine } from './format.js';
 import type { PrincipalNames } from './principal-names.js';
@@ -23,7 +30,8 @@ function decisionItem(decision: StoryDecision): HTMLElement {
     h('time', { datetime: new Date(decision.at).toISOString() }, time(decision.at)),
     ` ${OUTCOME_WORDS[decision.outcome] ?? decision.outcome} by `,
     h('strong', {}, decision.by),
-    decision.detail ? `: ${decision.detail}` : '',
+    // A deny reason, an error or an edit's words: hidden characters show as marks.
+    decision.detail ? `: ${visibleText(decision.detail)}` : '',
   );
 }
 
@@ -148,13 +156,13 @@ export class RunStoryView {
   private draw(): void {
     const run = this.run;
     if (!run) return;
-    this.goal.textContent = run.input || '(started without an input text)';
+    this.goal.textContent = visibleText(run.input || '(started without an input text)');
     this.summary.textContent = `State ${run.state} · mode ${run.approval_mode} · ${this.tasks.length} row(s)`;
     this.summary.dataset.state = run.state;
     this.answer.hidden = run.final_answer === null;
     this.answer.replaceChildren(
       h('strong', {}, 'Final answer: '),
-      h('span', { class: 'answer-text' }, run.final_answer ?? ''),
+      h('span', { class: 'answer-text' }, visibleText(run.final_answer ?? '')),
     );
     this.placeRows();
   }
@@ -210,7 +218,7 @@ export class RunStoryView {
       decisionList(task.key, decisions),
       read === null
         ? null
-        : h('p', { class: 'model-read' }, 'The model read: ', h('code', {}, read)),
+        : h('p', { class: 'model-read' }, 'The model read: ', h('code', {}, visibleText(read))),
       task.state === 'needs_approval'
         ? rowActions(task, {
             decide: async (verb, { reason, toolInput }) => {

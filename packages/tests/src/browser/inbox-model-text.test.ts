@@ -129,5 +129,50 @@ describe.skipIf(browserSkipReason !== null)(
       }
       expect(await axeViolations(f.page)).toEqual([]);
     });
+
+    it("shows hidden characters as marks in a question's options, the Decided page and a run's story", async () => {
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          {
+            tool_calls: [
+              { name: 'ask', input: { prompt: 'Go on?', options: ['yes', 'no\u202e sey'] } },
+              { name: 'deploy\u202eyolped', input: { target: 'prod' } },
+            ],
+          },
+          { final: 'done' },
+        ]),
+      );
+      const page = await f.openInbox();
+      const question = await openCall(page, `${run.id}/t1`);
+      const options = await question.locator('.options label').allTextContents();
+      expect(options.map((option) => option.trim())).toEqual(['yes', 'no⟨U+202E⟩ sey']);
+      expect(options.filter((option) => CONTROLS.test(option))).toEqual([]);
+      await question.locator('.options input').nth(1).check();
+      await question.locator('[data-action="answer"]').click();
+      await page.locator(`.list [data-decision="${run.id}/t1"]`).waitFor({ state: 'detached' });
+      // The option as the model wrote it is the answer.
+      expect((await f.ws.runs.run(run.id).task('t1')).result).toBe('no\u202e sey');
+      const deploy = await f.ws.decisions.get(run.id, 't2');
+      if (!deploy?.isApproval()) throw new Error('expected t2 to wait');
+      await deploy.deny({ reason: 'not \u2067today\u2069' });
+
+      await page.goto(`${f.kernel.url}/#/recent`);
+      const decided = page.locator(`table.recent tr[data-outcome="denied"]`, {
+        has: page.locator(`a[href="#/runs/${run.id}"]`),
+      });
+      await decided.waitFor();
+      const cells = await decided.locator('td').allTextContents();
+      expect(cells.filter((cell) => CONTROLS.test(cell))).toEqual([]);
+      expect(cells).toContain('deploy⟨U+202E⟩yolped');
+      expect(cells).toContain('approval_denied: not ⟨U+2067⟩today⟨U+2069⟩');
+
+      await page.goto(`${f.kernel.url}/#/runs/${run.id}`);
+      const denied = page.locator('.row[data-task="t2"] .decision[data-outcome="denied"]');
+      await denied.waitFor();
+      expect(await denied.textContent()).toMatch(/: not ⟨U\+2067⟩today⟨U\+2069⟩$/);
+      const story = await page.locator('.run-view').textContent();
+      expect(CONTROLS.test(story ?? '')).toBe(false);
+      expect(await axeViolations(page)).toEqual([]);
+    });
   },
 );
