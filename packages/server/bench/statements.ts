@@ -8,7 +8,8 @@
  *
  *   pnpm --filter @airlock/server bench:statements [-- --sql]
  *
- * With --sql, the statements of each verb's last call are printed too.
+ * With --sql, the statements of each verb's last call are printed too (on
+ * PostgreSQL with a mark at each write to the server, after what it carried).
  *
  * PostgreSQL runs when AIRLOCK_BENCH_DATABASE_URL or AIRLOCK_TEST_DATABASE_URL is set.
  */
@@ -44,7 +45,11 @@ function countWrites(port: number): void {
   for (const method of ['_write', '_writev'] as const) {
     const original = socket[method]!;
     socket[method] = function (this: Socket, ...args: unknown[]) {
-      if (this.remotePort === port) counter.writes += 1;
+      if (this.remotePort === port) {
+        counter.writes += 1;
+        // With --sql, each write is marked where it goes out, after the statements it carries.
+        if (showSql) counter.sql.push(`-- write ${counter.writes}`);
+      }
       return original.apply(this, args);
     };
   }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { lockWorkspaceRow } from './accounts.js';
-import { type Param, runPrepared } from './prepared.js';
+import { type Param, type PreparedQuery, readAhead, runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import type { ApprovalPolicyTable, Database } from './schema.js';
 import { SQL } from './sql-handle.js';
@@ -182,11 +182,16 @@ export async function carryApprovals(
 /** The approvals of one row version, oldest first. */
 export async function listApprovals(reader: Reader, key: RowVersionKey): Promise<ApprovalRecord[]> {
   const { db, dialect } = reader[SQL];
-  const { rows } = await runPrepared(
-    db,
-    dialect,
-    'task_approvals.of_version',
-    (p) =>
+  const query = approvalsOfVersionQuery(reader, key);
+  const { rows } = await runPrepared(db, dialect, query.key, query.build, query.values);
+  return rows as ApprovalRecord[];
+}
+
+function approvalsOfVersionQuery(reader: Reader, key: RowVersionKey): PreparedQuery {
+  const { db } = reader[SQL];
+  return {
+    key: 'task_approvals.of_version',
+    build: (p) =>
       db
         .selectFrom('task_approvals')
         .select(['principal', 'created_at'])
@@ -195,9 +200,46 @@ export async function listApprovals(reader: Reader, key: RowVersionKey): Promise
         .where('row_version', '=', p('row_version'))
         .orderBy('created_at')
         .orderBy('principal'),
-    { run_id: key.runId, task_key: key.taskKey, row_version: key.rowVersion },
-  );
-  return rows as ApprovalRecord[];
+    values: { run_id: key.runId, task_key: key.taskKey, row_version: key.rowVersion },
+  };
+}
+
+/**
+ * On PostgreSQL, sends {@link listApprovals} with the unit's next statement
+ * (see `readAhead`); undefined on SQLite.
+ */
+export function listApprovalsAhead(
+  reader: Reader,
+  key: RowVersionKey,
+): Promise<ApprovalRecord[]> | undefined {
+  const { db, dialect } = reader[SQL];
+  return readAhead<ApprovalRecord>(db, dialect, approvalsOfVersionQuery(reader, key));
+}
+
+/**
+ * On PostgreSQL, sends the read of a workspace's approval policy with the
+ * unit's next statement (see `readAhead`), as the one that
+ * {@link readApprovalPolicyOnce} answers for the rest of the unit. Nothing
+ * happens on SQLite, or when this unit read the policy already.
+ */
+export function readApprovalPolicyAhead(tx: Tx, workspaceId: string): void {
+  let read = policyOfUnit.get(tx);
+  if (read?.has(workspaceId)) return;
+  const { db, dialect } = tx[SQL];
+  const rows = readAhead<ApprovalPolicyTable>(db, dialect, {
+    key: POLICY_READ,
+    build: readPolicy(db),
+    values: { workspace_id: workspaceId },
+  });
+  if (!rows) return;
+  const record = rows.then((found) => recordOf(found[0]));
+  // A unit that fails before it reads the policy leaves it unread: not an unhandled rejection.
+  record.catch(() => {});
+  if (!read) {
+    read = new Map();
+    policyOfUnit.set(tx, read);
+  }
+  read.set(workspaceId, record);
 }
 
 /** The approvals of many rows of a workspace (every version), for the views that show progress. */

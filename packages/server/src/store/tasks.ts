@@ -1,7 +1,7 @@
 import type { TaskState } from '@airlock/core';
 import { type RawBuilder, sql } from 'kysely';
 import { DIALECT_TRAITS, lockedForUpdate } from './dialect.js';
-import { runPrepared } from './prepared.js';
+import { type PreparedQuery, readAhead, runPrepared } from './prepared.js';
 import type { Reader } from './reader.js';
 import { rowLimit } from './row-limit.js';
 import type { TaskTable } from './schema.js';
@@ -114,19 +114,40 @@ export async function findTask(
 ): Promise<TaskTable | undefined> {
   // A prepared statement: this read is on the path of every decision.
   const { db, dialect } = reader[SQL];
-  const { rows } = await runPrepared(
-    db,
-    dialect,
-    'tasks.find',
-    (p) =>
+  const { key: queryKey, build, values } = findTaskQuery(reader, runId, key);
+  const { rows } = await runPrepared(db, dialect, queryKey, build, values);
+  return rows[0] as TaskTable | undefined;
+}
+
+function findTaskQuery(reader: Reader, runId: string, key: string): PreparedQuery {
+  const { db } = reader[SQL];
+  return {
+    key: 'tasks.find',
+    build: (p) =>
       db
         .selectFrom('tasks')
         .selectAll()
         .where('run_id', '=', p('run_id'))
         .where('key', '=', p('key')),
-    { run_id: runId, key },
-  );
-  return rows[0] as TaskTable | undefined;
+    values: { run_id: runId, key },
+  };
+}
+
+/**
+ * On PostgreSQL, sends {@link findTask} with the unit's next statement (see
+ * `readAhead`), such as the lock of the row's run; undefined on SQLite.
+ */
+export function findTaskAhead(
+  reader: Reader,
+  runId: string,
+  key: string,
+): Promise<TaskTable | undefined> | undefined {
+  const { db, dialect } = reader[SQL];
+  const rows = readAhead<TaskTable>(db, dialect, findTaskQuery(reader, runId, key));
+  const row = rows?.then((found) => found[0]);
+  // A unit that fails before it reads the row leaves it unread: not an unhandled rejection.
+  row?.catch(() => {});
+  return row;
 }
 
 /** The row a hook or summarizer step planted (its `event:source`), when any; `runnable` only if asked. */

@@ -8,22 +8,29 @@ import type {
 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import { type Principal, principalName } from '../../store/accounts.js';
-import { listApprovals, recordApproval } from '../../store/approvals.js';
+import {
+  type ApprovalRecord,
+  listApprovals,
+  listApprovalsAhead,
+  readApprovalPolicyAhead,
+  recordApproval,
+} from '../../store/approvals.js';
 import { effectProfileColumn } from '../../store/effect-profile-column.js';
-import { principalRoster } from '../../store/principal-roster.js';
+import { type PrincipalRoster, principalRoster } from '../../store/principal-roster.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import { rewriteParkedCall, setTaskDeadline } from '../../store/tasks.js';
+import { findTaskAhead, rewriteParkedCall, setTaskDeadline } from '../../store/tasks.js';
 import { preciseNow } from '../../tracing/call-tracing.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
 import { lockRun, readAttentionAhead, settleRun } from '../machines/run-state.js';
 import { checkMove, checkStillWaiting } from '../machines/task-machine.js';
+import { sendOverlaysAhead } from '../stage/active-overlays.js';
 import { evaluateEditedCall } from '../stage/approval-stage.js';
 import { taskVersion, taskView } from '../views.js';
 import {
   checkDecider,
-  policyOfWorkspace,
+  policyOfUnit,
   progressOf,
   requestOf,
   requirementOf,
@@ -158,6 +165,54 @@ async function checkStageStillLets(
 }
 
 /**
+ * Reads a parked row with its run's lock: on PostgreSQL the row's read goes
+ * out with the lock, in one write, and runs once the lock is held.
+ * @throws AirlockError run_not_found, task_not_found.
+ */
+async function lockRunAndRow(
+  tx: Tx,
+  address: TaskAddress,
+): Promise<{ run: RunTable; row: TaskTable }> {
+  const ahead = findTaskAhead(tx, address.runId, address.taskKey);
+  const run = await lockRun(tx, address.workspaceId, address.runId);
+  const row = await ahead;
+  // Read again on SQLite, or to say task_not_found in the words every decision uses.
+  return { run, row: row?.run_id === run.id ? row : await readTask(tx, run.id, address.taskKey) };
+}
+
+/**
+ * Sends the reads an approval makes of its workspace in one write on
+ * PostgreSQL, carried by the roster's read, which it starts: the approval
+ * policy (which the unit then reads through policyOfUnit), the overlays the
+ * approval stage weighs the call against again, and, for `row` (null after
+ * an edit), the approvals already given to its version. On SQLite each is
+ * read where it is needed.
+ */
+function readTogether(
+  tx: Tx,
+  run: RunTable,
+  row: TaskTable | null,
+): { roster: Promise<PrincipalRoster>; approvals: Promise<ApprovalRecord[]> | undefined } {
+  readApprovalPolicyAhead(tx, run.workspace_id);
+  if (row === null || (row.origin !== 'kernel' && (row.kind === 'tool' || row.kind === 'hook'))) {
+    sendOverlaysAhead(tx, run);
+  }
+  const approvals =
+    row === null
+      ? undefined
+      : listApprovalsAhead(tx, {
+          workspaceId: run.workspace_id,
+          runId: run.id,
+          taskKey: row.key,
+          rowVersion: taskVersion(row),
+        });
+  const roster = principalRoster(tx, run.workspace_id);
+  // A refusal before the roster is read leaves it unread: not an unhandled rejection.
+  roster.catch(() => {});
+  return { roster, approvals };
+}
+
+/**
  * Records a member's approval of a parked row. The workspace's approval
  * policy says who may approve it and how many distinct members must; the row
  * becomes runnable for executors with the approval that meets that quorum,
@@ -185,18 +240,21 @@ export function approveTask(
   const who = principalName(principal);
   const startedAt = ctx.tracing ? preciseNow() : 0;
   return ctx.store.transaction(async (tx) => {
-    const run = await lockRun(tx, address.workspaceId, address.runId);
-    let row = await readTask(tx, run.id, address.taskKey);
+    const parked = await lockRunAndRow(tx, address);
+    const { run } = parked;
+    let row = parked.row;
     checkMove('approve', row, run);
     checkStillWaiting(row, tx.now);
     if (request.version !== undefined) checkVersion(row, request.version);
-    const policy = await policyOfWorkspace(tx, run.workspace_id);
-    let requirement: ApprovalRequirement = requirementOf(policy, run, row);
-    const decider = { who, verb: 'approve' as const, run: requestOf(run, row), taskKey: row.key };
-    checkDecider(requirement, decider);
     const edit =
       request.toolInput !== undefined &&
       !isDeepStrictEqual(request.toolInput, JSON.parse(row.tool_input));
+    // An edit moves the row's version: the approvals given to the new one are read after it.
+    const reads = readTogether(tx, run, edit ? null : row);
+    const policy = await policyOfUnit(tx, run.workspace_id);
+    let requirement: ApprovalRequirement = requirementOf(policy, run, row);
+    const decider = { who, verb: 'approve' as const, run: requestOf(run, row), taskKey: row.key };
+    checkDecider(requirement, decider);
     if (edit) {
       const toolInput = request.toolInput;
       const edited = await applyEdit(ctx, tx, { run, row, toolInput, who, policy });
@@ -219,13 +277,13 @@ export function approveTask(
       taskKey: row.key,
       rowVersion: taskVersion(row),
     };
-    const { names, revoked } = await principalRoster(tx, run.workspace_id);
+    const { names, revoked } = await reads.roster;
     // Earlier approvals count only while they stand under the policy as it reads now.
     // Who asked for the row is the same after an edit (its run's starter, its appender).
     const earlier = standingApprovals(
       requirement,
       decider.run,
-      await listApprovals(tx, key),
+      await (reads.approvals ?? listApprovals(tx, key)),
       revoked,
     );
     const again = earlier.some((approval) => approval.principal === who);
