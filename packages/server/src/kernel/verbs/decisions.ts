@@ -124,7 +124,10 @@ export function checkVersion(row: TaskTable, version: string): void {
   }
 }
 
-/** Records a person's decision on a waiting row: the wait, once committed, and its spans. */
+/**
+ * Records a person's decision on a waiting row once its unit commits: the wait and its spans.
+ * A unit that rolls back (a PostgreSQL retry, a refusal at its end) records nothing.
+ */
 export function observeDecision(
   ctx: KernelContext,
   tx: Tx,
@@ -133,14 +136,15 @@ export function observeDecision(
   const { row, verb } = decided;
   // A waiting row rests where it was planted: its creation is when it started to wait.
   const waitedSeconds = Math.max(0, (tx.now - row.created_at) / 1000);
-  const metrics = ctx.metrics;
-  if (metrics) {
-    tx.afterCommit(() => metrics.personDecisionSeconds.observe({ decision: verb }, waitedSeconds));
-  }
-  ctx.tracing?.personDecided(
-    { workspaceId: row.workspace_id, runId: row.run_id, key: row.key },
-    { parkedAt: row.created_at, startedAt: decided.startedAt, verb, parked: row.kind !== 'ask' },
-  );
+  const { metrics, tracing } = ctx;
+  if (!metrics && !tracing) return;
+  tx.afterCommit(() => {
+    metrics?.personDecisionSeconds.observe({ decision: verb }, waitedSeconds);
+    tracing?.personDecided(
+      { workspaceId: row.workspace_id, runId: row.run_id, key: row.key },
+      { parkedAt: row.created_at, startedAt: decided.startedAt, verb, parked: row.kind !== 'ask' },
+    );
+  });
 }
 
 /**
