@@ -97,6 +97,48 @@ const AFTER_OPERAND: WrapperGrammar = {
 
 /** The grammars, by program name. */
 export const TOOL_WRAPPER_GRAMMARS: Readonly<Record<string, WrapperGrammar>> = {
+  // systemd's `run0 [OPTIONS] [CMD...]` runs CMD as another user, as sudo does; alone it starts a shell.
+  run0: {
+    valued: [
+      ...['u', 'user', 'g', 'group', 'D', 'chdir', 'machine', 'property', 'description'],
+      ...['slice', 'nice', 'setenv', 'background', 'unit', 'shell-prompt-prefix', 'area'],
+      'lightweight',
+    ],
+    flags: ['no-ask-password', 'slice-inherit', 'via-shell', 'i', 'pty', 'pipe'],
+    lookupOnly: ['h', 'help', 'version'],
+    alone: 'unknown',
+  },
+  // moreutils: `ifne [-n] CMD` runs CMD when its input is not empty; `lckdo LOCK CMD` under a lock.
+  ifne: { valued: [], flags: ['n'], alone: 'unknown' },
+  lckdo: {
+    valued: ['W', 'E'],
+    flags: ['w', 'e', 'n', 'q', 's'],
+    leadingOperands: 1,
+    alone: 'unknown',
+  },
+  zrun: { valued: [], flags: [], alone: 'unknown' },
+  // `nq [-c] [-q] CMD` queues CMD to run in the background; `-w` and `-t` wait for or test the queue.
+  nq: { valued: [], flags: ['c', 'q'], lookupOnly: ['w', 't', 'h'], alone: 'unknown' },
+  // `proot [OPTIONS] [CMD...]` runs CMD with another root and binds; alone it starts a shell.
+  proot: {
+    valued: [
+      ...['r', 'rootfs', 'b', 'bind', 'm', 'mount', 'q', 'qemu', 'w', 'pwd', 'cwd', 'k'],
+      ...['kernel-release', 'i', 'v', 'verbose', 'p', 'port'],
+    ],
+    flags: ['0', 'root-id', 'R', 'S', 'n', 'netcoop', 'kill-on-exit', 'l', 'link2symlink'],
+    lookupOnly: ['h', 'help', 'V', 'version', 'about'],
+    alone: 'unknown',
+  },
+  // `schroot [-c CHROOT] [-u USER] [--] [CMD...]`; listing and session verbs run no command.
+  schroot: {
+    valued: [...['c', 'chroot', 'u', 'user', 'd', 'directory', 'n', 'session-name'], 'o'],
+    flags: ['p', 'preserve-environment', 'q', 'quiet', 'v', 'verbose', 'a', 'all', 'r'],
+    lookupOnly: [
+      ...['l', 'list', 'i', 'info', 'b', 'begin-session', 'e', 'end-session', 'h', 'help'],
+      ...['V', 'version', 'config', 'location'],
+    ],
+    alone: 'unknown',
+  },
   // runit's `chpst [-vP012] [-u USER] [-U USER] [-b ARGV0] [-e DIR] [-/ ROOT] ... PROG`.
   chpst: {
     valued: [...['u', 'U', 'b', 'e', '/', 'C', 'n', 'l', 'L', 'm', 'd', 'o', 'p', 'f', 'c']],

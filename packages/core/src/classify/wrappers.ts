@@ -1,4 +1,5 @@
 import { ENVIRONMENT_PROGRAMS, environmentRunner } from './environment-runners.js';
+import { JOB_WRAPPERS, jobWrapper } from './job-wrappers.js';
 import { laterWrapper } from './later-wrappers.js';
 import { nodeWrapper } from './node-wrappers.js';
 import { packageRunner } from './package-runners.js';
@@ -34,6 +35,7 @@ export const WRAPPER_NAMES: ReadonlySet<string> = new Set([
   ...GRAMMAR_WRAPPERS,
   ...['env', 'watch', 'parallel', 'flock', 'entr', 'bwrap', 'nix-shell'],
   ...TERMINAL_WRAPPERS,
+  ...JOB_WRAPPERS,
   ...ENVIRONMENT_PROGRAMS,
 ]);
 
@@ -278,6 +280,7 @@ export function unwrap(
     environmentRunner(program, words, from) ??
     sandboxWrapper(program, words, from) ??
     terminalWrapper(program, words, from) ??
+    jobWrapper(program, words, from) ??
     nodeWrapper(program, words, from);
   if (later !== null) return later;
   const chosen = grammarOf(program, words, from);
