@@ -37,6 +37,14 @@ export function offeredToolsOf(
  * A called name counts as offered when it, its name without a runner
  * qualification, or the tool an alias resolves it to is offered. A deny
  * rule's refusal stands as it is; author and kernel rows are unchanged.
+ *
+ * The offer is checked where a call crosses the stage (its plant, an
+ * approve, an edit, a retry), not at a claim: a run's offer never changes,
+ * so a row the stage let through stays let through. The one exception is a
+ * row a kernel older than this check planted and granted: it keeps its grant
+ * until it runs. That is a one-time window at an upgrade, for rows already
+ * runnable, and not worth a read of the run's provider at every claim;
+ * a parked row meets the check at its approve.
  */
 export function refuseUnoffered(
   run: Pick<RunTable, 'id' | 'loop' | 'provider'>,
