@@ -291,7 +291,14 @@ function questionCard(decision: Question, actions: CardActions): HTMLElement {
       'aria-label': `answer to ${about}`,
     });
     answerInput = text;
-    send = () => act(card, () => actions.answer(decision, text.value));
+    send = () => {
+      // An empty answer is never sent by a slip of Enter: declining is a button of its own.
+      if (text.value.trim() === '') {
+        message.textContent = 'Type an answer first, or Decline the question.';
+        return;
+      }
+      act(card, () => actions.answer(decision, text.value));
+    };
     onEnter(text, send);
   }
   const card: HTMLElement = h(

@@ -7,7 +7,7 @@ import { useInboxFixture } from './inbox-fixture.js';
 /**
  * The inbox's keys where a person's focus is: they work from a tick box
  * clicked a moment ago, and an Enter that only ends a word being composed
- * (an input method's Enter) sends nothing.
+ * (an input method's Enter), or one in an empty answer box, sends nothing.
  */
 describe.skipIf(browserSkipReason !== null)(
   'the web inbox in headless Chromium: keys where the focus is',
@@ -81,6 +81,30 @@ describe.skipIf(browserSkipReason !== null)(
       });
       expect(denied.error?.detail).toBe('not yet');
       await (await parked(f.ws, run.id, 't2')).deny({ reason: 'enough' });
+    });
+
+    it('answers no question with nothing: an Enter in an empty answer box asks for the answer first', async () => {
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'ask', input: { prompt: 'Which branch?' } }] },
+          { final: 'done' },
+        ]),
+      );
+      const page = await f.openInbox();
+      await page.locator(`.list [data-decision="${run.id}/t1"] .open`).click();
+      const card = page.locator(`.detail article[data-decision="${run.id}/t1"]`);
+      const answer = card.getByRole('textbox', { name: /^answer to/ });
+      await answer.fill('   ');
+      await answer.press('Enter');
+      expect(await card.locator('.message').textContent()).toBe(
+        'Type an answer first, or Decline the question.',
+      );
+      expect(await answer.isEnabled()).toBe(true);
+      expect(await axeViolations(page)).toEqual([]);
+      await answer.fill('main');
+      await answer.press('Enter');
+      await page.locator(`.list [data-decision="${run.id}/t1"]`).waitFor({ state: 'detached' });
+      expect((await f.ws.runs.run(run.id).task('t1')).result).toBe('main');
     });
   },
 );
