@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { checkToolNames, TOOL_NAME_MAX, toolNameProblem } from './tool-names.js';
+import { CALL_NAME_MAX, checkToolNames, toolNameProblem } from './tool-names.js';
 
 const tools = (...names: string[]): Tool[] =>
   names.map((name) => ({ name, inputSchema: { type: 'object' } }));
@@ -14,12 +14,16 @@ describe('toolNameProblem', () => {
     ['écrire', null],
     // A hidden character is the kernel's to refuse at registration, with its own problem code.
     ['write\u200bfile', null],
-    ['x'.repeat(TOOL_NAME_MAX), null],
-    ['x'.repeat(TOOL_NAME_MAX + 1), `is ${TOOL_NAME_MAX + 1} characters long, more than 1024`],
+    // fs__ takes 4 of the kernel's 512 characters.
+    ['x'.repeat(CALL_NAME_MAX - 4), null],
+    [
+      'x'.repeat(CALL_NAME_MAX - 3),
+      "is 513 characters long as fs__…, more than the 512 the kernel takes in a call's name",
+    ],
     ['bad\u0000', UNSTORABLE],
     ['lone\ud800', UNSTORABLE],
   ])('%j: %s', (name, problem) => {
-    expect(toolNameProblem(name)).toBe(problem);
+    expect(toolNameProblem('fs', name)).toBe(problem);
   });
 });
 

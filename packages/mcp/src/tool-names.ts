@@ -1,24 +1,26 @@
 import { isStorableText, shortened, visibleText } from '@airlock/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { prefixedName } from './manifest.js';
 
 /**
- * The longest tool name (its own, before the server's prefix) the bridge
- * serves. Its executor's claim names up to 256 of its tools in one request
- * under the kernel's body limit, so one very long name would keep the
- * executor from claiming any tool of that group.
+ * The longest name a call may have, its server's prefix included: the
+ * kernel refuses a model's or a gateway client's call by a longer name, so
+ * a tool past it would be listed and never run.
  */
-export const TOOL_NAME_MAX = 1024;
+export const CALL_NAME_MAX = 512;
 
 /**
- * Why the bridge cannot serve a tool by this name, or null when it can: one
- * over {@link TOOL_NAME_MAX} characters, or one holding NUL or a lone
- * surrogate, which the kernel refuses in every claim that names it (a name
- * it refuses in a profile, a hidden character, is the kernel's to refuse
- * when the bridge registers the tools).
+ * Why the bridge cannot serve a tool of `serverName` by this name, or null
+ * when it can: one whose prefixed name (`fs__read_file`) is over
+ * {@link CALL_NAME_MAX} characters, or one holding NUL or a lone surrogate,
+ * which the kernel refuses in every claim that names it (a name it refuses
+ * in a profile, a hidden character, is the kernel's to refuse when the
+ * bridge registers the tools).
  */
-export function toolNameProblem(name: string): string | null {
-  if (name.length > TOOL_NAME_MAX) {
-    return `is ${name.length} characters long, more than ${TOOL_NAME_MAX}`;
+export function toolNameProblem(serverName: string, name: string): string | null {
+  const length = prefixedName(serverName, name).length;
+  if (length > CALL_NAME_MAX) {
+    return `is ${length} characters long as ${serverName}__…, more than the ${CALL_NAME_MAX} the kernel takes in a call's name`;
   }
   if (!isStorableText(name)) {
     return 'holds NUL (U+0000) or a lone surrogate, which the kernel keeps in no name';
@@ -38,7 +40,7 @@ export function checkToolNames(serverName: string, tools: readonly Tool[]): void
   const seen = new Set<string>();
   for (const tool of tools) {
     const shown = JSON.stringify(shortened(visibleText(tool.name, { oneLine: true }), 80));
-    const problem = toolNameProblem(tool.name);
+    const problem = toolNameProblem(serverName, tool.name);
     if (problem !== null) problems.push(`the tool name ${shown} ${problem}`);
     else if (seen.has(tool.name)) problems.push(`the tool ${shown} is listed twice`);
     seen.add(tool.name);
