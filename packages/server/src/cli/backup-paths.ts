@@ -1,12 +1,4 @@
-import {
-  accessSync,
-  closeSync,
-  constants,
-  fsyncSync,
-  openSync,
-  type Stats,
-  statSync,
-} from 'node:fs';
+import { accessSync, constants, type Stats, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
 
@@ -127,23 +119,6 @@ export function checkRestorePaths(options: { file: string; dataDir: string }): v
       'backup_is_the_store',
       `${file} is the store of ${dataDir} itself, not a backup of it; name a file \`airlock backup\` wrote`,
     );
-  }
-}
-
-/**
- * Flushes a directory's entries to disk, so a file just renamed into it is
- * there after a power cut too (the file's own data SQLite has synced).
- * A file system that cannot sync a directory (EINVAL) is left as it is.
- * @throws Error from the file system, such as EIO.
- */
-export function syncDirectory(directory: string): void {
-  const fd = openSync(directory, 'r');
-  try {
-    fsyncSync(fd);
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'EINVAL') throw error;
-  } finally {
-    closeSync(fd);
   }
 }
 

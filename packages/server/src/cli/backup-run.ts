@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { forTerminal } from '@airlock/core/command-line';
+import { syncDirectory } from '../store/directory-sync.js';
 import { SQLITE_FILE_NAME } from '../store/sqlite/sqlite-backend.js';
 import {
   BackupError,
@@ -7,13 +8,7 @@ import {
   backupSqliteStore,
 } from '../store/sqlite/sqlite-backup.js';
 import type { BackupArgs } from './backup-args.js';
-import {
-  BackupPathError,
-  checkBackupTarget,
-  fileErrorOf,
-  storeErrorOf,
-  syncDirectory,
-} from './backup-paths.js';
+import { BackupPathError, checkBackupTarget, fileErrorOf, storeErrorOf } from './backup-paths.js';
 
 /**
  * Refuses a PostgreSQL store: backup and restore copy SQLite files.

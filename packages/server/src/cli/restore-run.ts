@@ -1,11 +1,12 @@
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { syncDirectory } from '../store/directory-sync.js';
 import { type ContinuedLog, continueAfterReplacedLog } from '../store/restored-log.js';
 import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
 import { restoreSqliteStore } from '../store/sqlite/sqlite-backup.js';
 import { Store } from '../store/store.js';
 import type { BackupArgs } from './backup-args.js';
-import { checkRestorePaths, syncDirectory } from './backup-paths.js';
+import { checkRestorePaths } from './backup-paths.js';
 import { refused, refusePostgres } from './backup-run.js';
 import { continuedReport, type FenceOutcome, fenceReport, fenceStore } from './fence-report.js';
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, readdir, readFile, stat, truncate, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { syncDirectory } from '../../store/directory-sync.js';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../../store/private-dir.js';
 import type { CommittedExports } from '../../store/retention-exports.js';
 
@@ -140,12 +141,18 @@ export class ExportFolder {
     const day = laterDay(exportDay(options.now), options.committed.day);
     const sizes = day === options.committed.day ? { ...options.committed.sizes } : {};
     makePrivateDir(this.folder);
+    let made = false;
     for (const [kind, rows] of Object.entries(lines) as [ExportKind, readonly unknown[]][]) {
       if (rows.length === 0) continue;
       const name = `${kind}-${day}.jsonl`;
       const bytes = Buffer.from(`${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
-      sizes[name] = await appendWhole(join(this.folder, name), bytes);
+      const appended = await appendWhole(join(this.folder, name), bytes);
+      sizes[name] = appended.size;
+      made ||= appended.fromEmpty;
     }
+    // A file's sync keeps its bytes, not its name: a new day's file (and its workspace folder)
+    // must be found after a power cut, once the step's delete has committed.
+    if (made) syncFolders([this.folder, dirname(this.folder)]);
     return { day, sizes };
   }
 
@@ -185,24 +192,45 @@ async function keepTail(path: string, from: number, aside: string): Promise<void
 }
 
 /**
+ * Syncs the entries of these folders, an export file having been made in the first.
+ * @throws RetentionExportError when one cannot be synced (the step then deletes nothing).
+ */
+function syncFolders(folders: readonly string[]): void {
+  for (const folder of folders) {
+    try {
+      syncDirectory(folder);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new RetentionExportError(folder, `could not sync the folder (${reason})`, {
+        cause: error,
+      });
+    }
+  }
+}
+
+/**
  * Appends every byte to a file and flushes it to disk; answers the file's
- * length then. A write may take only part of the bytes (a nearly full disk):
+ * length then, and whether it was empty before (made by this append). A write may take only part of the bytes (a nearly full disk):
  * the rest is written again until all are, or a write fails.
  * @throws RetentionExportError when the file cannot be opened, written whole or flushed.
  */
-async function appendWhole(path: string, bytes: Buffer): Promise<number> {
+async function appendWhole(
+  path: string,
+  bytes: Buffer,
+): Promise<{ size: number; fromEmpty: boolean }> {
   let written = 0;
   try {
     // What is pruned holds calls' inputs and results: its owner's alone, whatever the folder's mode.
     const handle = await open(path, 'a', PRIVATE_FILE_MODE);
     try {
+      const fromEmpty = (await handle.stat()).size === 0;
       while (written < bytes.length) {
         const { bytesWritten } = await handle.write(bytes, written, bytes.length - written);
         if (bytesWritten <= 0) throw new Error('the write took no bytes');
         written += bytesWritten;
       }
       await handle.sync();
-      return (await handle.stat()).size;
+      return { size: (await handle.stat()).size, fromEmpty };
     } finally {
       await handle.close();
     }
