@@ -31,7 +31,7 @@ const OverlayParams = { ...WorkspaceParams, scope: OverlayScopeSchema, owner_id:
 export const getOverlayContract = defineContract({
   ...operationRoute('overlays.get'),
   summary:
-    'Read an overlay document (user: owner "me"; project: an agent application; conversation) with its digest',
+    'Read an overlay document (user: owner "me", or "member:<credential id>" of a revoked member for an admin; project: an agent application; conversation) with its digest',
   planes: ['member'],
   input: z.strictObject(OverlayParams),
   output: OverlayViewSchema,
@@ -42,7 +42,7 @@ export const getOverlayContract = defineContract({
 export const replaceOverlayContract = defineContract({
   ...operationRoute('overlays.replace'),
   summary:
-    'Replace a whole overlay document if it still has expected_digest (409 stale_digest otherwise); a project document becomes untrusted. A project document, a user document holding a guardrail, and a new allow rule while the approval policy asks more than one approval by any member, need an admin',
+    'Replace a whole overlay document if it still has expected_digest (409 stale_digest otherwise); a project document becomes untrusted. A project document, a user document holding a guardrail, and a new allow rule while the approval policy asks more than one approval by any member, need an admin. An admin may replace the user document of a revoked member (owner "member:<credential id>") only to remove rules from it',
   planes: ['member'],
   input: z.strictObject({
     ...OverlayParams,
