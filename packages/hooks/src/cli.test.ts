@@ -72,6 +72,14 @@ describe('airlock hooks: mistakes on the command line are refused (exit 2), noth
     [['install', 'codex', ...kernel, '--url', 'http://other'], '--url is given twice'],
     [['install', 'codex', 'gemini', ...kernel], 'unexpected argument gemini'],
     [['frobnicate'], 'unknown command frobnicate'],
+    [
+      ['install', 'codex', '--url', 'localhost:4820', '--token', 'alk_agent_x'],
+      "--url wants the kernel's base URL with http:// or https://",
+    ],
+    [
+      ['install', 'gemini', '--url', 'ftp://kernel', '--token', 'alk_agent_x'],
+      'not "ftp://kernel"',
+    ],
   ])('%j', async (argv, message) => {
     const result = await run(argv);
     expect(result.code).toBe(2);
@@ -130,6 +138,25 @@ describe('airlock hooks install: a second kernel or credential', () => {
         join(home, '.airlock', 'hooks.json') +
         ' changed (the kernel http://127.0.0.1:9 → http://127.0.0.1:4200 and the credential)',
     );
+  });
+});
+
+describe('airlock hooks install: a kernel URL with a password', () => {
+  it('is not repeated in the note that the configuration now points elsewhere', async () => {
+    expect((await run(['install', 'claude-code', '--user', ...kernel])).code).toBe(0);
+    const url = 'https://ci:hunter2@kernel.example:4820';
+    const other = await run([
+      'install',
+      'gemini',
+      '--user',
+      '--url',
+      url,
+      '--token',
+      'alk_agent_x',
+    ]);
+    expect(other.code).toBe(0);
+    expect(other.err).toContain('(the kernel http://127.0.0.1:9 → https://…@kernel.example:4820)');
+    expect(other.err).not.toContain('hunter2');
   });
 });
 

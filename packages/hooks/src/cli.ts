@@ -1,7 +1,9 @@
 import { HOOKED_AGENTS, type HookedAgent } from '@airlock/core';
 import {
   forTerminal,
+  isSettingError,
   mayBeSecret,
+  readKernelUrl,
   shownWord,
   unknownCommandLine,
 } from '@airlock/core/command-line';
@@ -67,6 +69,19 @@ function print(checks: DoctorCheck[]): void {
   }
 }
 
+/**
+ * Refuses a `--url` that is not an http:// or https:// URL (`localhost:4820`):
+ * written as is, it would refuse every call the hooks ask about.
+ */
+function kernelUrlOf(url: string): void {
+  try {
+    readKernelUrl(url, {});
+  } catch (error) {
+    if (isSettingError(error)) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 function clientOf(value: string | undefined): InstallOptions['client'] {
   if (value === undefined || value === 'node' || value === 'sh' || value === 'bash') return value;
   throw new UsageError('--client takes node, sh or bash');
@@ -82,6 +97,8 @@ function installOptions(rest: readonly string[]): InstallOptions {
   }
   const waitProblem = waitMs === undefined ? null : waitMsProblem(Number(waitMs));
   if (waitProblem) throw new UsageError(waitProblem);
+  const url = args.values.get('--url');
+  if (url !== undefined) kernelUrlOf(url);
   const client = clientOf(args.values.get('--client'));
   const http = args.switches.has('--http');
   const defer = args.switches.has('--defer');

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { forTerminal, shownKernelUrl } from '@airlock/core/command-line';
 import { fileError, readTextFile } from './file-writes.js';
 import { isJsonObject } from './json-settings.js';
 
@@ -23,6 +24,11 @@ export interface PlannedHookConfig {
   repointed: string | null;
 }
 
+/** A stored kernel URL as a note shows it: without a `user:password@` part (stderr lands in logs). */
+function shownUrl(url: unknown): string {
+  return forTerminal(shownKernelUrl(String(url)));
+}
+
 function repointing(
   before: Record<string, unknown>,
   after: Record<string, unknown>,
@@ -32,7 +38,7 @@ function repointing(
   }
   const changes: string[] = [];
   if (before.url !== after.url)
-    changes.push(`the kernel ${String(before.url)} → ${String(after.url)}`);
+    changes.push(`the kernel ${shownUrl(before.url)} → ${shownUrl(after.url)}`);
   if (before.token !== after.token || before.token_file !== after.token_file) {
     changes.push('the credential');
   }
