@@ -90,7 +90,7 @@ function guardrailDocument(reason: string | null) {
 }
 
 /** The calls of one gateway run (no rule set: only the guardrails bind it), one at a time. */
-function gatewayCalls(agent: Client, ws: string) {
+function gatewayCalls(agent: Client, ws: string, layers: Record<string, unknown> = {}) {
   let runId: string | undefined;
   let next = 0;
   return async (command: string) => {
@@ -99,6 +99,7 @@ function gatewayCalls(agent: Client, ws: string) {
         approval_mode: 'bypass',
         input: 'x',
         provider: { kind: 'gateway', client: 'test 1.0' },
+        ...layers,
       });
       expect(created.status).toBe(201);
       runId = created.body.id as string;
@@ -173,6 +174,36 @@ for (const backend of all) {
 
       await put(null);
       expect((await counted('make deploy')).row.state).toBe('runnable');
+    });
+
+    it("applies the ordinary rules of the run's own member, and no other member's", async () => {
+      d = await deploy(backend);
+      const rules = (pattern: string, reason: string) => [
+        {
+          ruleSetId: 'team',
+          rules: [
+            {
+              verdict: 'deny',
+              tools: ['bash'],
+              argument_patterns: { '/command': pattern },
+              reason,
+            },
+          ],
+        },
+      ];
+      const ana = await addMember(d, 'Ana');
+      const own = `${d.ws}/overlays/user/me`;
+      expect((await putOverlay(ana.client, own, rules('*ls*', "Ana's rule"))).status).toBe(200);
+      expect((await putOverlay(d.member, own, rules('*make deploy*', 'my own rule'))).status).toBe(
+        200,
+      );
+      // A member's own standalone run, under a set that allows bash: its member's rules come first.
+      const call = gatewayCalls(d.member, d.ws, {
+        permission_rule_set: 'team',
+        custom_rule_sets: [{ id: 'team', rules: [{ verdict: 'allow', tools: ['bash'] }] }],
+      });
+      expect(await call('make deploy')).toMatchObject(refusedWith('my own rule'));
+      expect((await call('ls')).state).toBe('runnable');
     });
   });
 }
