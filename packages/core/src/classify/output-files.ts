@@ -43,12 +43,34 @@ function curlWritesAFile(args: readonly string[]): boolean {
   return writesAFile(values);
 }
 
+/** The letters of bash's `history` options, up to its first operand. */
+function historyOptions(args: readonly string[]): string {
+  let letters = '';
+  for (const arg of args) {
+    if (arg === '--' || !/^-[a-z]+$/.test(arg)) break;
+    letters += arg.slice(1);
+  }
+  return letters;
+}
+
+/**
+ * `history -w [FILE]` replaces FILE (or `$HISTFILE`) with the shell's
+ * history, which a non-interactive shell keeps empty: `bash -c 'history -w
+ * f'` leaves `f` empty, as `: > f` does (`write`, `delete`, `destructive`).
+ */
+function historyReplacesFile(args: readonly string[], tags: Set<ActionTag>): boolean {
+  if (!historyOptions(args).includes('w')) return false;
+  tags.delete('read');
+  for (const tag of ['write', 'delete', 'destructive'] as const) tags.add(tag);
+  return true;
+}
+
 /**
  * Programs that otherwise only read or fetch, writing a file an option or an
  * operand names, or the files they work on: `tsc` (unless `--noEmit`),
  * `eslint --fix`, `yq -i`, `tree -o`, `cloc --out`, `base64 -o`, `sort -o`, `less -o`,
  * `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`, `ssh -E`, `wget` (which saves what
- * it fetches unless told `-O -` or `--spider`);
+ * it fetches unless told `-O -` or `--spider`), `history -a` (`-w` empties its file);
  * and the commands that set the machine's clock or name. Adds `write` (and
  * `external` for the machine's settings).
  */
@@ -77,6 +99,9 @@ export function outputTags(program: string, args: readonly string[], tags: Set<A
     const saved = optionValues(args, ['-O', '--output-document']);
     writes = saved.length > 0 ? writesAFile(saved) : !hasFlag(args, '--spider');
     writes ||= writesAFile(optionValues(args, ['-o', '--output-file', '-a', '--append-output']));
+  } else if (program === 'history') {
+    if (historyReplacesFile(args, tags)) return;
+    writes = historyOptions(args).includes('a');
   } else if (
     (program === 'date' && args.some((arg) => /^(-s|--set(=.*)?)$/.test(arg))) ||
     (program === 'hostname' && (operands(args).length > 0 || hasFlag(args, '-F', '--file')))
