@@ -24,10 +24,10 @@ export async function settleAgentsClaim(
   principal: string | null,
 ): Promise<boolean> {
   const error = { code: OUTCOME_UNKNOWN, detail: MAY_HAVE_RUN };
-  // The commit verb's own write (moveTask would close an import circle through the run machine).
-  const commit = verbRule('commit');
+  // The verb's own write (moveTask would close an import circle through the run machine).
+  const settle = verbRule('settle_held_call');
   const moved = await writeTaskMove(tx, {
-    verb: 'commit',
+    verb: 'settle_held_call',
     runId: run.id,
     key: row.key,
     change: {
@@ -38,8 +38,8 @@ export async function settleAgentsClaim(
       deadline_at: null,
       updated_at: tx.now,
     },
-    from: ['claimed'],
-    kinds: commit.kinds ?? [],
+    from: settle.from,
+    kinds: settle.kinds ?? [],
     claimId: row.claim_id ?? '',
   });
   if (!moved) return false;

@@ -125,7 +125,9 @@ function targetOf(verb: TaskVerb, state: TaskState): TaskState {
 }
 
 function matchOf(verb: TaskVerb) {
-  return ['heartbeat', 'commit', 'lease_lapse'].includes(verb) ? { claim_id: 'claim_1' } : {};
+  return ['heartbeat', 'commit', 'settle_held_call', 'lease_lapse'].includes(verb)
+    ? { claim_id: 'claim_1' }
+    : {};
 }
 
 function dueOf(verb: TaskVerb) {
@@ -212,6 +214,7 @@ for (const backend of all) {
           'claim',
           'heartbeat',
           'commit',
+          'settle_held_call',
           'lease_lapse',
           'fence',
           'guardrail_refusal',
@@ -231,6 +234,17 @@ for (const backend of all) {
           if (rule.to !== 'same') for (const state of rule.to) expect(TASK_STATES).toContain(state);
           for (const type of rule.emits) expect(EVENT_TYPES).toContain(type);
         }
+      });
+
+      it("names the kernel's settling of a hooked call held on an ended run as a kernel verb, not the claim holder's commit", () => {
+        expect(verbRule('commit').actor).toBe('executor');
+        expect(verbRule('settle_held_call')).toMatchObject({
+          actor: 'kernel',
+          from: ['claimed'],
+          to: ['failed'],
+          run: 'any',
+          kinds: ['tool'],
+        });
       });
 
       const moving = TASK_VERB_NAMES.filter((verb) => verb !== 'plant');

@@ -143,7 +143,8 @@ export const TASK_VERBS = {
     actor: 'executor',
   },
   commit: {
-    summary: "the claim holder records the call's result or failure",
+    summary:
+      "the claim holder (an executor, or a hooked agent reporting its own call) records the call's result or failure",
     from: ['claimed'],
     to: ['succeeded', 'failed'],
     emits: ['task.succeeded', 'task.failed'],
@@ -151,6 +152,17 @@ export const TASK_VERBS = {
     kinds: CLAIMABLE_KINDS,
     refusal: 'lease_lost',
     actor: 'executor',
+  },
+  settle_held_call: {
+    summary:
+      "a hooked agent's own call it still holds when its run ends (a stop, or its lease lapsing on an ended run) fails outcome_unknown (it may have run), never canceled; a late report corrects it",
+    from: ['claimed'],
+    to: ['failed'],
+    emits: ['task.failed'],
+    run: 'any',
+    kinds: ['tool'],
+    refusal: 'lease_lost',
+    actor: 'kernel',
   },
   lease_lapse: {
     summary:
