@@ -1,4 +1,4 @@
-import { traceparentOf } from '@airlock/core';
+import { isStorableText, traceparentOf } from '@airlock/core';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -27,6 +27,20 @@ export function listedTools(tools: ReadonlyMap<string, BridgedTool>): Tool[] {
     if (tool.annotations !== undefined) listed.annotations = tool.annotations;
     return listed;
   });
+}
+
+/** The longest call id the kernel keeps on a row (a gateway call's `id`). */
+const CALL_ID_MAX = 200;
+
+/**
+ * The request's id as its row keeps it, or undefined when the kernel would
+ * refuse it (over {@link CALL_ID_MAX} characters, or holding NUL or a lone
+ * surrogate): JSON-RPC takes any string as an id, and the row's copy only
+ * helps a person find the call, so it must not cost the call.
+ */
+export function recordedCallId(requestId: string | number): string | undefined {
+  const id = String(requestId);
+  return id.length <= CALL_ID_MAX && isStorableText(id) ? id : undefined;
 }
 
 /** Kernel refusals that are the client's mistake in its arguments. */
@@ -117,7 +131,7 @@ export function createGatewayServer(options: {
       return await answerOrRefuse(current, {
         name,
         input: request.params.arguments ?? {},
-        callId: String(extra.requestId),
+        callId: recordedCallId(extra.requestId),
         signal: extra.signal,
         cancelRequested: () => !closed,
         onWaiting,

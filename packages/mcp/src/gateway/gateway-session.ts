@@ -50,7 +50,8 @@ export interface GatewaySessionOptions {
 export interface CallRequest {
   name: string;
   input: unknown;
-  callId: string;
+  /** The client's id for the call, kept on its row (none: one the kernel would refuse). */
+  callId: string | undefined;
   signal: AbortSignal;
   cancelRequested: () => boolean;
   onWaiting?: WaitingListener | undefined;
@@ -181,7 +182,7 @@ export class GatewaySession {
   private async plant(
     name: string,
     input: unknown,
-    callId: string,
+    callId: string | undefined,
     traceparent: string | null,
   ): Promise<{ task: TaskView; claim: ClaimView | null; sentAt: number }> {
     // The session's calls reach the kernel in the order they ran: an earlier commit first.

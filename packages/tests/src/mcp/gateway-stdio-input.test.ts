@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
@@ -91,5 +93,24 @@ describe('airlock gateway mcp --stdio: bad input', () => {
     expect(gateway.stderr().match(/invalid JSON-RPC|not JSON/g)?.length).toBe(bad.length);
     gateway.child.stdin.end();
     expect(await gateway.exited).toBe(0);
+  });
+
+  it('a request id JSON-RPC allows but a row cannot keep (300 characters, NUL) still runs its call', async () => {
+    writeFileSync(join(fixture.dir, 'ids.txt'), 'read by any id');
+    const gateway = start();
+    await gateway.initialize();
+    for (const id of ['i'.repeat(300), 'a\u0000b']) {
+      gateway.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'fs__read_text_file', arguments: { path: 'ids.txt' } },
+        }),
+      );
+      expect(await gateway.answer(id), JSON.stringify(id.slice(0, 5))).toMatchObject({
+        result: { content: [{ type: 'text', text: 'read by any id' }] },
+      });
+    }
   });
 });
