@@ -17,6 +17,7 @@ import {
   type Notifications,
   startNotifications,
 } from './notifications/notifications.js';
+import { defaultPublicUrl } from './notifications/payload.js';
 import type { OpenAISettings } from './providers/openai.js';
 import { defaultProviders } from './providers/registry.js';
 import { holdDataDir } from './store/sqlite/kernel-lock.js';
@@ -243,7 +244,15 @@ async function startParts(
     routes: notifications?.routes,
   });
   parts.http = http;
-  if (notifyConfig && !notifyConfig.publicUrl) notifyConfig.publicUrl = http.url;
+  if (notifyConfig && !notifyConfig.publicUrl) {
+    const host = options.host ?? '127.0.0.1';
+    notifyConfig.publicUrl = defaultPublicUrl(http.url, host);
+    if (notifyConfig.publicUrl === undefined) {
+      logger.warn(
+        `the kernel listens on every interface (${host}) and the notifications configuration names no public_url: notices carry no inbox link and mails no approve or deny links until public_url says where people reach this kernel`,
+      );
+    }
+  }
   const metricsListener =
     metrics && options.metricsListen
       ? await startMetricsListener({ ...options.metricsListen, metrics, logger })

@@ -24,6 +24,18 @@ export interface NotificationPayload {
   };
 }
 
+/** Listen addresses that mean "every interface": a link naming one reaches nobody elsewhere. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', '0:0:0:0:0:0:0:0', '']);
+
+/**
+ * The base of the links notices carry when the configuration names no `public_url`: the
+ * kernel's own address, unless it listens on every interface (then no base: a mail's approve
+ * link or a card link to `http://0.0.0.0:4820` would reach nobody, so none is sent).
+ */
+export function defaultPublicUrl(listenUrl: string, host: string): string | undefined {
+  return WILDCARD_HOSTS.has(host.trim()) ? undefined : listenUrl;
+}
+
 /** The inbox link of a run's story (the card of its waiting row is there). */
 export function cardUrl(publicUrl: string | undefined, runId: string): string | null {
   if (!publicUrl) return null;
