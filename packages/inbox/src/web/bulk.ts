@@ -1,5 +1,5 @@
-import { type Decision, isConflictError } from '@airlock/sdk';
-import { approvedWords, goesAhead } from './card-verbs.js';
+import type { Decision } from '@airlock/sdk';
+import { approvedWords, decidedElsewhere, goesAhead } from './card-verbs.js';
 import { h } from './dom.js';
 import { summaryOf } from './list-row.js';
 import { refusalWords } from './refusal-words.js';
@@ -161,7 +161,7 @@ export class BulkBar {
       this.host.settled(decision, done);
       return [goesAhead(answer.state) ? 'approved' : 'stopped', done];
     } catch (error) {
-      if (isConflictError(error) && error.code !== 'version_mismatch') {
+      if (decidedElsewhere(error)) {
         this.host.settled(decision, null);
         return ['elsewhere', 'decided elsewhere first'];
       }

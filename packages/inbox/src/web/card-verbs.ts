@@ -13,6 +13,16 @@ export interface VerbOutcome {
   progressed(decision: Decision, done: string): void;
 }
 
+/**
+ * True when a verb was refused because its call no longer waits (decided
+ * elsewhere first, expired, canceled). Any other refusal (a version
+ * read before a change, a guardrail's `approval_refused`) leaves the call
+ * waiting, and is said in words instead.
+ */
+export function decidedElsewhere(error: unknown): boolean {
+  return isConflictError(error) && error.code === 'task_not_waiting';
+}
+
 /** True when an approved call goes ahead in this state: an executor takes it, or already has. */
 export function goesAhead(state: string): boolean {
   return state === 'runnable' || state === 'claimed' || state === 'succeeded';
@@ -50,7 +60,7 @@ export function approvedWords(
 export function inboxVerbs(outcome: VerbOutcome): CardActions {
   // Decided elsewhere first: the row goes without a line. Anything else is the card's to show.
   const failed = (decision: Decision, error: unknown): void => {
-    if (isConflictError(error) && error.code !== 'version_mismatch') {
+    if (decidedElsewhere(error)) {
       outcome.settled(decision, null);
       return;
     }
