@@ -225,6 +225,8 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
   // One line per request at debug level (`--log-level debug`); nothing is built otherwise.
   const accessLog = options.logger.isLevelEnabled('debug');
   const metrics = options.metrics ?? null;
+  /** The kernel's own read-only pages: any other method answers 405 naming GET and HEAD. */
+  const readOnlyPaths = new Set(['/healthz', '/readyz', ...(metrics ? ['/metrics'] : [])]);
   const tracing = options.tracing ?? null;
   const serverOptions = {
     requestTimeout: timeouts.requestMs,
@@ -300,6 +302,11 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
     if (openapi(req, res, url)) return;
     if (options.routes?.(req, res, url)) return;
     const reads = req.method === 'GET' || req.method === 'HEAD';
+    if (!reads && readOnlyPaths.has(url.pathname)) {
+      res.setHeader('allow', 'GET, HEAD');
+      sendError(res, new AirlockError('method_not_allowed', `${req.method} is not served here`));
+      return;
+    }
     if (reads && url.pathname === '/healthz') {
       sendJson(res, 200, { ok: true });
       return;
@@ -311,7 +318,7 @@ export async function startHttpServer(options: HttpOptions): Promise<HttpHandle>
       });
       return;
     }
-    if (req.method === 'GET' && url.pathname === '/metrics' && metrics) {
+    if (reads && url.pathname === '/metrics' && metrics) {
       serveProtectedMetrics(req, res, {
         kernel: options.kernel,
         metrics,

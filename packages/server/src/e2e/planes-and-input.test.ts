@@ -210,6 +210,17 @@ describe('planes, credentials and bad input', () => {
     expect(await head.text()).toBe('');
     expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
     expect((await fetch(`${d.url}/healthz`, { method: 'HEAD' })).status).toBe(200);
+    const metrics = await fetch(`${d.url}/metrics`, { method: 'HEAD', headers });
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await metrics.text()).toBe('');
+    // The kernel's own pages name what they serve, as the API's routes do.
+    for (const path of ['/healthz', '/readyz', '/metrics']) {
+      const posted = await fetch(`${d.url}${path}`, { method: 'POST', headers });
+      expect(posted.status, path).toBe(405);
+      expect(posted.headers.get('allow'), path).toBe('GET, HEAD');
+      expect((await posted.json()).error.code, path).toBe('method_not_allowed');
+    }
     const refused = await fetch(`${d.url}${d.ws}/runs`, { method: 'DELETE', headers });
     expect(refused.status).toBe(405);
     expect(refused.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD', 'POST']);
