@@ -1,4 +1,4 @@
-import type { Approval } from '@airlock/sdk';
+import { type Approval, visibleText } from '@airlock/sdk';
 import { h } from './dom.js';
 import { approvalsWords } from './format.js';
 
@@ -19,7 +19,9 @@ export function approvalsCount(decision: Approval): string | null {
 export function approvalsView(decision: Approval): HTMLElement | null {
   const count = approvalsCount(decision);
   if (count === null) return null;
-  const who = (decision.approvals?.received ?? []).map((entry) => entry.name ?? entry.principal);
+  const who = (decision.approvals?.received ?? []).map((entry) =>
+    visibleText(entry.name ?? entry.principal, { oneLine: true }),
+  );
   return h(
     'p',
     { class: 'approvals', 'aria-label': 'approvals' },

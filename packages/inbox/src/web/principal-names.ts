@@ -1,3 +1,5 @@
+import { visibleText } from '@airlock/sdk';
+
 /** A credential as `GET .../credentials` lists it (the parts names need). */
 export interface ListedCredential {
   credential_id: string;
@@ -14,7 +16,9 @@ export function namesOf(credentials: readonly ListedCredential[]): Map<string, s
   const names = new Map<string, string>();
   for (const credential of credentials) {
     if (credential.label && credential.label !== credential.kind) {
-      names.set(`${credential.kind}:${credential.credential_id}`, credential.label);
+      // A label is text a person typed: its hidden characters show as marks, as a model's do.
+      const name = visibleText(credential.label, { oneLine: true });
+      names.set(`${credential.kind}:${credential.credential_id}`, name);
     }
   }
   return names;

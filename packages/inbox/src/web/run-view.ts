@@ -29,7 +29,7 @@ function decisionItem(decision: StoryDecision): HTMLElement {
     { class: `decision decider-${decision.decider}`, 'data-outcome': decision.outcome },
     h('time', { datetime: new Date(decision.at).toISOString() }, time(decision.at)),
     ` ${OUTCOME_WORDS[decision.outcome] ?? decision.outcome} by `,
-    h('strong', {}, decision.by),
+    h('strong', {}, visibleText(decision.by, { oneLine: true })),
     // A deny reason, an error or an edit's words: hidden characters show as marks.
     decision.detail ? `: ${visibleText(decision.detail)}` : '',
   );

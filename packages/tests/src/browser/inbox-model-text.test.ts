@@ -1,8 +1,9 @@
+import { createClient } from '@airlock/sdk';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason } from '../support/browser.js';
-import { scriptedRun } from '../support/kernel.js';
-import { useInboxFixture } from './inbox-fixture.js';
+import { eventually, scriptedRun } from '../support/kernel.js';
+import { secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
 
 /** Characters that reorder or hide text without showing themselves. */
 const CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200b-\u200f]/;
@@ -173,6 +174,37 @@ describe.skipIf(browserSkipReason !== null)(
       const story = await page.locator('.run-view').textContent();
       expect(CONTROLS.test(story ?? '')).toBe(false);
       expect(await axeViolations(page)).toEqual([]);
+    });
+
+    it("shows a member's name with hidden characters as marks, on a card's approvals and in the story", async () => {
+      const lead = await secondLeadWithPolicy(f, 'Bo \u202eanA', () => [
+        { tool: 'release', approvers: ['group:leads'], required: 2 },
+      ]);
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'release', input: { version: '5.0.0' } }] },
+          { final: 'released' },
+        ]),
+      );
+      const byLead = createClient({ url: f.kernel.url, token: lead.token }).workspace(
+        f.kernel.workspace.id,
+      );
+      const parked = await eventually(async () => {
+        const decision = await byLead.decisions.get(run.id, 't1');
+        return decision?.isApproval() && decision;
+      });
+      await parked.approve();
+      const page = await f.openInbox();
+      const card = await openCall(page, `${run.id}/t1`);
+      expect(await card.locator('.approvals').textContent()).toBe(
+        '1 of 2 approvals (Bo ⟨U+202E⟩anA)',
+      );
+      await page.goto(`${f.kernel.url}/#/runs/${run.id}`);
+      const added = page.locator('.row[data-task="t1"] .decision[data-outcome="approval_added"]');
+      await added.waitFor();
+      expect(await added.locator('strong').textContent()).toBe('Bo ⟨U+202E⟩anA');
+      const mine = await f.ws.decisions.get(run.id, 't1');
+      if (mine?.isApproval()) await mine.deny({ reason: 'done' });
     });
   },
 );
