@@ -9,7 +9,7 @@ import {
   ToolError,
   type ToolHandler,
 } from '@airlock/sdk';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   manifestEntries,
   prefixedName,
@@ -142,6 +142,12 @@ export interface ExecutorBridge {
    * cancellation reaches the tool as with {@link BridgeRunOptions.canceled}.
    */
   cancelWith(runId: string, taskKey: string, canceled: AbortSignal): () => void;
+  /**
+   * Tells `listener` the server's progress on a row for as long as its call
+   * waits (until the returned undo), however this bridge comes to run it:
+   * the server's `tools/call` then carries a `progressToken`.
+   */
+  progressTo(runId: string, taskKey: string, listener: ProgressListener): () => void;
   /** Tells `listener` of every row this bridge commits; returns its removal. */
   onCommitted(listener: (task: TaskView) => void): () => void;
   /**
@@ -157,6 +163,9 @@ export interface ExecutorBridge {
   /** Stops claiming, lets running calls commit, and stops the servers. */
   close(): Promise<void>;
 }
+
+/** Told each progress notification a server sends about a call it runs. */
+export type ProgressListener = (progress: Progress) => void;
 
 /** The text of an MCP result's text blocks (what a failed row's detail carries). */
 export function resultText(result: CallToolResult): string {
@@ -175,10 +184,13 @@ export function resultText(result: CallToolResult): string {
 function handlerFor(
   connection: McpServerConnection,
   tool: Tool,
-  canceledOf: (context: ToolContext) => AbortSignal | undefined,
+  follow: {
+    canceledOf: (context: ToolContext) => AbortSignal | undefined;
+    progressOf: (context: ToolContext) => ProgressListener | undefined;
+  },
 ): ToolHandler {
   return async (input, context) => {
-    const canceled = canceledOf(context);
+    const canceled = follow.canceledOf(context);
     if (canceled?.aborted) {
       throw new ToolError(CLIENT_CANCELED, 'the MCP client canceled the call before its tool ran');
     }
@@ -188,6 +200,7 @@ function handlerFor(
       const signal = canceled ? AbortSignal.any([context.signal, canceled]) : context.signal;
       result = await connection.callTool(tool.name, input, signal, {
         resendAfterExit: resendableAfterExit(tool.annotations),
+        onProgress: follow.progressOf(context),
       });
     } catch (error) {
       if (!canceled?.aborted || context.signal.aborted) throw error;
@@ -225,6 +238,10 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
   const cancellations = new Map<string, AbortSignal>();
   const canceledOf = (context: ToolContext) =>
     cancellations.get(`${context.run_id}/${context.task_key}`);
+  /** Where the servers' progress on the rows run for gateway sessions goes, by `run/key`. */
+  const progressListeners = new Map<string, ProgressListener>();
+  const progressOf = (context: ToolContext) =>
+    progressListeners.get(`${context.run_id}/${context.task_key}`);
   /** Runs `work` with the row's cancellation known to its handler. */
   const withCancel = async <T>(
     row: string,
@@ -265,7 +282,7 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
       listed.forEach((tool, i) => {
         const name = prefixedName(server.name, tool.name);
         tools.set(name, { server: server.name, tool, entry: entries[i] as ToolManifestEntry });
-        handlers[name] = handlerFor(connection, tool, canceledOf);
+        handlers[name] = handlerFor(connection, tool, { canceledOf, progressOf });
       });
     }
     const {
@@ -315,6 +332,13 @@ export async function startExecutorBridge(options: ExecutorBridgeOptions): Promi
         cancellations.set(row, canceled);
         return () => {
           if (cancellations.get(row) === canceled) cancellations.delete(row);
+        };
+      },
+      progressTo(runId, taskKey, listener) {
+        const row = `${runId}/${taskKey}`;
+        progressListeners.set(row, listener);
+        return () => {
+          if (progressListeners.get(row) === listener) progressListeners.delete(row);
         };
       },
       onCommitted(listener) {

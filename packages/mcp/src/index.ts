@@ -4,9 +4,11 @@ export {
   EXECUTOR_TOOLS_MAX,
   type ExecutorBridge,
   type ExecutorBridgeOptions,
+  type ProgressListener,
   resultText,
   startExecutorBridge,
 } from './executor-bridge.js';
+export type { CallRequest, WaitingListener } from './gateway/call-request.js';
 export { credentialKind, type MemberRunPolicy } from './gateway/client-credential.js';
 export {
   type Gateway,
@@ -15,12 +17,7 @@ export {
   startGateway,
 } from './gateway/gateway.js';
 export { createGatewayServer, GATEWAY_INFO, listedTools } from './gateway/gateway-server.js';
-export {
-  type CallRequest,
-  GatewaySession,
-  type GatewaySessionOptions,
-  type WaitingListener,
-} from './gateway/gateway-session.js';
+export { GatewaySession, type GatewaySessionOptions } from './gateway/gateway-session.js';
 export {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_CREDENTIAL,

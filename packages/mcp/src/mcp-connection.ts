@@ -6,6 +6,7 @@ import {
   ErrorCode,
   ListToolsResultSchema,
   McpError,
+  type Progress,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { NamedServer } from './servers-config.js';
@@ -143,14 +144,19 @@ export class McpServerConnection {
    * `options.resendAfterExit` (a tool that says it is read-only or
    * idempotent, see `resendableAfterExit`): any other may have run before the
    * exit, and fails saying so. One whose answer was too large for a stdio
-   * message ran, and is never sent again.
+   * message ran, and is never sent again. With `options.onProgress` the call
+   * asks the server for progress (a `progressToken`) and tells each
+   * `notifications/progress` the server sends for it.
    * @throws McpError when the server cannot be reached or refuses the request.
    */
   async callTool(
     name: string,
     input: unknown,
     signal: AbortSignal,
-    options: { resendAfterExit?: boolean | undefined } = {},
+    options: {
+      resendAfterExit?: boolean | undefined;
+      onProgress?: ((progress: Progress) => void) | undefined;
+    } = {},
   ): Promise<CallToolResult> {
     const send = async () => {
       const client = await this.open();
@@ -164,7 +170,7 @@ export class McpServerConnection {
             params: { name, arguments: (input ?? {}) as Record<string, unknown> },
           },
           CallToolResultSchema,
-          { signal, timeout: CALL_TIMEOUT_MS },
+          { signal, timeout: CALL_TIMEOUT_MS, onprogress: options.onProgress },
         );
       } catch (error) {
         if (!overflowed.has(client)) throw error;

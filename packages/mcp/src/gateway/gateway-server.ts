@@ -6,9 +6,10 @@ import {
   ListToolsRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { BridgedTool } from '../executor-bridge.js';
+import type { BridgedTool, ProgressListener } from '../executor-bridge.js';
 import { hasErrorCode } from '../kernel-api.js';
-import type { CallRequest, GatewaySession, WaitingListener } from './gateway-session.js';
+import type { CallRequest, WaitingListener } from './call-request.js';
+import type { GatewaySession } from './gateway-session.js';
 import { askInline, canAskInline } from './inline-approval.js';
 
 /** What this package tells MCP clients it is. */
@@ -67,7 +68,8 @@ async function answerOrRefuse(session: GatewaySession, request: CallRequest) {
  * An MCP server for one client session: `tools/list` lists the bridged
  * tools; `tools/call` goes through the session's gateway run. While a call is
  * parked, a client that asked for progress gets a `notifications/progress`
- * every second naming the row a person must decide; a client with a
+ * every second naming the row a person must decide, and while its tool runs
+ * here, the server's own progress on it; a client with a
  * member's credential that supports elicitation is also asked to decide it
  * inline (see `inline-approval.ts`).
  */
@@ -127,6 +129,18 @@ export function createGatewayServer(options: {
         },
       });
     };
+    // The server's progress on the running tool follows the parked call's: each value goes up.
+    let offset: number | null = null;
+    const onProgress: ProgressListener = (reported) => {
+      offset ??= progress;
+      const params = {
+        progressToken: progressToken as string | number,
+        progress: offset + reported.progress,
+        ...(reported.total === undefined ? {} : { total: offset + reported.total }),
+        ...(reported.message === undefined ? {} : { message: reported.message }),
+      };
+      void extra.sendNotification({ method: 'notifications/progress', params }).catch(() => {});
+    };
     try {
       return await answerOrRefuse(current, {
         name,
@@ -135,6 +149,7 @@ export function createGatewayServer(options: {
         signal: extra.signal,
         cancelRequested: () => !closed,
         onWaiting,
+        onProgress: progressToken === undefined ? undefined : onProgress,
         // OpenTelemetry's MCP convention carries the client's trace context in `_meta`.
         traceparent: traceparentOf(request.params._meta?.traceparent),
       });

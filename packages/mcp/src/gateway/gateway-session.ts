@@ -3,6 +3,7 @@ import type { ClaimView, TaskView } from '@airlock/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutorBridge } from '../executor-bridge.js';
 import { hasErrorCode, isKernelOutage, type KernelApi } from '../kernel-api.js';
+import type { CallRequest } from './call-request.js';
 import { ClientCancel } from './client-cancel.js';
 import type { MemberRunPolicy } from './client-credential.js';
 import { RunFeedWatch } from './run-feed-watch.js';
@@ -39,28 +40,13 @@ export interface GatewaySessionOptions {
         | 'tools'
         | 'holds'
         | 'cancelWith'
+        | 'progressTo'
         | 'onCommitted'
         | 'onRan'
         | 'leaveRun'
       >
     | undefined;
 }
-
-/** One `tools/call` as the session takes it. */
-export interface CallRequest {
-  name: string;
-  input: unknown;
-  /** The client's id for the call, kept on its row (none: one the kernel would refuse). */
-  callId: string | undefined;
-  signal: AbortSignal;
-  cancelRequested: () => boolean;
-  onWaiting?: WaitingListener | undefined;
-  /** The MCP client's W3C trace context (`_meta.traceparent`), when it sent one. */
-  traceparent?: string | null | undefined;
-}
-
-/** What a caller hears while its call waits for a person. */
-export type WaitingListener = (task: TaskView, elapsedMs: number) => void | Promise<void>;
 
 /** How often a cancellation the kernel could not take is sent again. */
 const CANCEL_RETRY_MS = 1000;
@@ -249,6 +235,9 @@ export class GatewaySession {
     // The executor's drain may claim the row too (a nudge of another run, its poll): the
     // client's cancellation reaches the tool whichever claim runs it.
     const forgetCancel = this.options.bridge?.cancelWith(task.run_id, task.key, canceled.signal);
+    const { onProgress } = request;
+    const forgetProgress =
+      onProgress && this.options.bridge?.progressTo(task.run_id, task.key, onProgress);
     const started = Date.now();
     let unwatch: (() => void) | null = null;
     /** The feed's opens as of the row's last read. */
@@ -298,6 +287,7 @@ export class GatewaySession {
     } finally {
       unwatch?.();
       forgetCancel?.();
+      forgetProgress?.();
       this.inFlight.delete(key);
       this.settledHere.delete(key);
     }
