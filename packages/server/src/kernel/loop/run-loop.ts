@@ -13,6 +13,7 @@ import { beforeModel, onFinalAnswer } from '../hooks/lifecycle.js';
 import {
   endRun,
   holdModelTurnForClient,
+  leaseCheckedModelTurn,
   leaseModel,
   setRunPhase,
   touchRun,
@@ -289,18 +290,25 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
     });
     return;
   }
+  const owner = `${ctx.instanceId}:${Math.random().toString(36).slice(2)}`;
+  const stop = modelStopOf(ctx);
   let ready = false;
+  let leased: RunTable | undefined;
   await recordStep(ctx, unleased, async (tx) => {
     const run = await lockRun(tx, peek.workspace_id, runId);
     ready = due(run, tx.now) && (await beforeModel(ctx, tx, run));
+    // Leased with the checks: a turn leased in a later unit could follow another kernel's whole
+    // round (an answer left pending, a context grown past its limit) that nobody checked.
+    if (ready) leaseCheckedModelTurn(tx, run, { owner, forMs: modelTurnLeaseMs(ctx) });
+    // Only once committed: a unit the store refused leased nothing.
+    tx.afterCommit(() => {
+      if (ready) leased = run;
+    });
   });
-  const owner = `${ctx.instanceId}:${Math.random().toString(36).slice(2)}`;
   if (!ready) {
     await summarizeOutside(ctx, runId, owner);
     return;
   }
-  const stop = modelStopOf(ctx);
-  const leased = await leaseModelTurn(ctx, runId, owner);
   if (!leased) return;
   const { config, model } = providerOf(ctx, leased);
   const reading = await readHistory(ctx.store, leased);
@@ -319,7 +327,7 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
     stillOurs: (run) => run.phase === 'model' && run.model_lease_owner === owner,
   };
   await recordStep(ctx, step, async (tx) => {
-    const run = await lockRun(tx, leased.workspace_id, runId);
+    const run = await lockRun(tx, peek.workspace_id, runId);
     if (run.state !== 'running' || run.phase !== 'model' || run.model_lease_owner !== owner) return;
     if ('end' in asked) {
       await endRun(tx, run, { state: 'failed', error: asked.end, principal: 'kernel' });

@@ -162,6 +162,22 @@ export async function endRun(
 }
 
 /**
+ * Leases the model turn of a run this unit of work holds locked and has just
+ * found ready for its next model request (written with the unit): the checks
+ * before the request and the lease commit together, so no other process can
+ * take the turn, and finish a round, between them.
+ */
+export function leaseCheckedModelTurn(
+  tx: Tx,
+  run: RunTable,
+  lease: { owner: string; forMs: number },
+): void {
+  run.model_lease_owner = lease.owner;
+  run.model_lease_until = tx.now + lease.forMs;
+  touchRun(tx, run);
+}
+
+/**
  * Takes a running run's model lease for `forMs` when its next step is the
  * model's and nobody holds the lease (written at once, not at the end of the
  * unit of work: the lease is what keeps a second kernel off the run while its
