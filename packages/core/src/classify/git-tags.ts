@@ -306,6 +306,13 @@ export function gitTags(
     ) {
       tags.add('destructive');
     }
+    // `--delete`, an empty source (`:branch`), `--prune` and `--mirror` remove the remote's branches.
+    if (
+      hasFlag(rest, '-d', '--delete', '--prune', '--mirror') ||
+      rest.some((arg) => /^\+?:./.test(arg))
+    ) {
+      tags.add('delete');
+    }
   } else if (verb === 'rm') tags.add('delete');
   else if (verb === 'clean') {
     tags.add('delete');
