@@ -78,6 +78,24 @@ function post(
 class TimeoutReached extends Error {}
 
 /**
+ * The kernel URL as a refusal names it: the reason reaches the model and the
+ * agent's transcript, so a `user:password@` part is left out. Core's
+ * `shownKernelUrl` does the same for the CLIs; the hook entry loads no
+ * package but core's tracing entry, so it is not used here.
+ */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.href.replace(/\/+$/, '');
+  } catch {
+    return url.replace(/^([^/@]*\/\/)?.*@/s, '$1…@');
+  }
+}
+
+/**
  * Sends one event to `POST /agent_api/v1/hooks/events` and returns the
  * kernel's answer, within `timeoutMs`.
  * @throws KernelUnavailable on a network error, a timeout, or an error answer.
@@ -105,7 +123,7 @@ export async function sendEvent(
     }
     const cause = (error as { code?: string }).code ?? (error as Error).message;
     throw new KernelUnavailable(
-      `cannot reach the kernel at ${target.url} (${cause})`,
+      `cannot reach the kernel at ${withoutCredentials(target.url)} (${cause})`,
       'unreachable',
     );
   }
