@@ -8,6 +8,7 @@ const COMMAND_VARIABLES = new Set([
   ...['LESSOPEN', 'LESSCLOSE', 'BROWSER', 'ACK_PAGER', 'ACK_PAGER_COLOR', 'BAT_PAGER'],
   ...['FZF_DEFAULT_COMMAND', 'RSYNC_CONNECT_PROG', 'GH_PAGER', 'GH_EDITOR', 'GH_BROWSER'],
   ...['KUBE_EDITOR', 'SUDO_EDITOR', 'PSQL_PAGER', 'PSQL_EDITOR', 'FCEDIT', 'DELTA_PAGER'],
+  ...['SYSTEMD_EDITOR', 'SVN_EDITOR', 'SVN_SSH', 'CVS_RSH', 'HGEDITOR'],
 ]);
 /**
  * Variables that make a program load code or configuration from elsewhere:
