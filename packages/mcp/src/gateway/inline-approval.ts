@@ -1,4 +1,4 @@
-import { shortened, visibleText } from '@airlock/core';
+import { asKeptText, shortened, visibleText } from '@airlock/core';
 import type { TaskView } from '@airlock/sdk';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { GatewaySession } from './gateway-session.js';
@@ -17,6 +17,20 @@ const DECISION_FORM = {
   },
   required: ['decision'],
 } as const;
+
+/** The longest deny reason the kernel takes. */
+const REASON_MAX = 4096;
+
+/**
+ * A deny reason as the kernel takes it: NUL and lone surrogates as U+FFFD,
+ * and a long one cut (marked `…`). The kernel refuses any other, which lost
+ * the person's deny and left the call parked for anyone to approve.
+ */
+function keptReason(reason: string): string {
+  const kept = asKeptText(reason);
+  // A cut through a surrogate pair leaves half of it: kept as U+FFFD too.
+  return kept.length <= REASON_MAX ? kept : `${asKeptText(kept.slice(0, REASON_MAX - 1))}…`;
+}
 
 /** The most of a call's input the question shows: past it, its start and its end. */
 const INPUT_SHOWN_MAX = 2000;
@@ -77,5 +91,5 @@ export async function askInline(options: {
     typeof content.reason === 'string' && content.reason.trim() !== ''
       ? content.reason
       : "the client's user denied this call";
-  await options.session.decide(task, { approve: false, reason });
+  await options.session.decide(task, { approve: false, reason: keptReason(reason) });
 }

@@ -69,4 +69,35 @@ describe('MCP gateway: the inline approval question', () => {
       await client.close();
     }
   });
+
+  it.each([
+    ['over the 4096 characters a reason may have', 'no. '.repeat(2000)],
+    ['holding NUL', 'no\u0000 thanks'],
+  ])('a deny whose reason is %s still denies the call', async (_, reason) => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await gateway.connect(serverSide, kernel.workspace.tokens.member);
+    const client = new Client(
+      { name: 'inline', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: 'accept',
+      content: { decision: 'deny', reason },
+    }));
+    await client.connect(clientSide);
+    try {
+      const path = `src/denied-${reason.length}.txt`;
+      const result = (await client.callTool(
+        { name: 'fs__write_file', arguments: { path, content: 'x' } },
+        undefined,
+        { timeout: 20_000 },
+      )) as CallToolResult;
+      expect(result.isError).toBe(true);
+      const [first] = result.content as { type: 'text'; text: string }[];
+      expect(first?.text).toMatch(/^Airlock refused this call: no/);
+      expect(existsSync(join(dir, path))).toBe(false);
+    } finally {
+      await client.close();
+    }
+  });
 });
