@@ -5,7 +5,6 @@ import {
   restoreWork,
   sayChanged,
   sentFrom,
-  workingIn,
   workOf,
 } from './card-work.js';
 import { h } from './dom.js';
@@ -48,7 +47,7 @@ export class DetailPane {
    * Shows a decision's card. A newer read of the open call is drawn only once
    * a verb was sent from its card; until then another version is said on the
    * card (drawn in place, its `a` would approve what the person never read),
-   * and one more approval is counted in place while they work in it.
+   * and one more approval of the same version is counted in place.
    */
   show(decision: Decision): void {
     const open = this.open;
@@ -56,13 +55,11 @@ export class DetailPane {
       if (open.decision.task.version !== decision.task.version) {
         this.current = decision;
         sayChanged(open.card, open.decision, decision, () => this.showCurrent());
-        return;
-      }
-      if (workingIn(open.card)) {
+      } else {
         // One more approval, say: its buttons are still bound to the version there is.
         refreshApprovals(open.card, decision);
-        return;
       }
+      return;
     }
     this.draw(decision);
   }

@@ -320,7 +320,11 @@ export class InboxView {
   private async reload(): Promise<void> {
     await this.pages.reload(this.order);
     this.bulk.keepShown((key) => this.list.shows(key));
-    if (this.open.key && !this.list.get(this.open.key)) this.open.select(null);
+    const key = this.open.key;
+    const entry = key ? this.list.get(key) : undefined;
+    if (key && !entry) this.open.select(null);
+    // The open call as read now (after the feed was down, say): its card says if it changed.
+    else if (entry?.decision) this.detail.show(entry.decision);
   }
 
   /** Puts a decision's row on the list, ticked and current as before. */

@@ -1,5 +1,5 @@
 import { createClient, type Workspace } from '@airlock/sdk';
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason } from '../support/browser.js';
 import { scriptedRun } from '../support/kernel.js';
@@ -170,6 +170,60 @@ describe.skipIf(browserSkipReason !== null)(
       }
       expect(await axeViolations(f.page)).toEqual([]);
       await (await parked(f.ws, run.id, 't1')).deny({ reason: 'not that' });
+    });
+
+    it('says on the open card that its call was edited while the feed was down, once it is back', async () => {
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'release', input: { version: '6.0.0' } }] },
+          { final: 'released' },
+        ]),
+      );
+      const key = `${run.id}/t1`;
+      // The page's feed sockets: the first goes through; once `down`, new ones wait for `back`.
+      const sockets: WebSocketRoute[] = [];
+      let down = false;
+      let back: () => void = () => {};
+      const up = new Promise<void>((resolve) => {
+        back = resolve;
+      });
+      const page = await f.openSignedIn('#/', undefined, undefined, async (opened) => {
+        await opened.routeWebSocket(
+          () => true,
+          (socket) => {
+            const connect = () => {
+              const server = socket.connectToServer();
+              server.onMessage((message) => socket.send(message));
+              socket.onMessage((message) => server.send(message));
+              server.onClose((code, reason) => socket.close({ code, reason }));
+            };
+            if (down) void up.then(connect);
+            else {
+              sockets.push(socket);
+              connect();
+            }
+          },
+        );
+      });
+      await page.locator('.status[data-status="live"]').waitFor();
+      const card = await openCard(page, key);
+      down = true;
+      for (const socket of sockets) await socket.close({ code: 1006 });
+      await page.locator('.status[data-status="reconnecting"]').waitFor();
+      await (await parked(ana, run.id, 't1')).approve({ tool_input: { version: '6.0.0-evil' } });
+      back();
+      await page.locator('.status[data-status="live"]').waitFor();
+      await page
+        .locator(`.list [data-decision="${key}"]`)
+        .filter({ hasText: '6.0.0-evil' })
+        .waitFor();
+      await card.locator('.changed').waitFor();
+      expect(await card.locator('.input').textContent()).not.toContain('6.0.0-evil');
+      await page.keyboard.press('a');
+      await card.locator('.message').filter({ hasText: 'version_mismatch' }).waitFor();
+      f.consoleErrors.splice(0);
+      expect((await f.ws.runs.run(run.id).task('t1')).approvals?.received.length).toBe(1);
+      await (await parked(ana, run.id, 't1')).deny({ reason: 'done here' });
     });
   },
 );
