@@ -19,6 +19,7 @@ import {
 } from '../private-dir.js';
 import { BackupError } from './backup-error.js';
 import { partialCopyOf, placeWithoutReplacing } from './backup-placement.js';
+import { swapInRestoredStore } from './restore-swap.js';
 import { SQLITE_FILE_NAME } from './sqlite-backend.js';
 import { checkWholeFile, fileStamps, replacedHeads, unreadable, walOf } from './sqlite-files.js';
 import { sqliteTables } from './store-file.js';
@@ -210,8 +211,8 @@ export interface RestoreSummary {
  * Puts a backup file in place as a data directory's SQLite store, with the
  * kernel stopped. The file is copied and checked first (an Airlock store,
  * intact, no migration this build does not know); only then is the current
- * store (with its -wal and -shm) moved aside into `before-restore-<time>/`
- * and the copy renamed into place. `prepare` works on the copy before it
+ * store kept aside in `before-restore-<time>/` and the copy renamed into place
+ * (restore-swap.ts: the directory holds a whole store at every moment). `prepare` works on the copy before it
  * moves (migrating and fencing it), in a data directory of its own
  * (`<data-dir>/restoring/`): a restore cut short before the rename leaves
  * the store that was there in place, never an unprepared copy.
@@ -236,6 +237,8 @@ export async function restoreSqliteStore(options: {
   prepare?:
     | ((stagingDir: string, replaced: ReadonlyMap<string, number> | null) => Promise<void>)
     | undefined;
+  /** Runs just before the copy is renamed into place: tests cut a restore short there. */
+  beforeRename?: (() => void) | undefined;
 }): Promise<RestoreSummary> {
   const dir = resolve(options.dataDir);
   if (options.runningKernel) {
@@ -327,21 +330,13 @@ export async function restoreSqliteStore(options: {
     rmSync(staging, { recursive: true, force: true });
     throw error;
   }
-  let previous: string | null = null;
-  if (existsSync(current)) {
-    const stamp = (options.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
-    previous = join(dir, `before-restore-${stamp}`);
-    mkdirSync(previous, { mode: PRIVATE_DIR_MODE });
-    for (const suffix of ['', '-wal', '-shm']) {
-      if (existsSync(`${current}${suffix}`)) {
-        renameSync(`${current}${suffix}`, join(previous, `${SQLITE_FILE_NAME}${suffix}`));
-      }
-    }
-  }
   for (const suffix of ['-wal', '-shm']) rmSync(`${incoming}${suffix}`, { force: true });
-  // Restored by root into a service user's directory, the store stays its kernel's to open.
-  keepDirectoryOwner(dir, [incoming, ...(previous ? [previous] : [])]);
-  renameSync(incoming, current);
+  const previous = swapInRestoredStore({
+    dir,
+    incoming,
+    stamp: (options.now ?? new Date()).toISOString().replace(/[:.]/g, '-'),
+    beforeRename: options.beforeRename,
+  });
   rmSync(staging, { recursive: true, force: true });
   return {
     file: current,
