@@ -132,7 +132,8 @@ export function createGatewayServer(options: {
     // The server's progress on the running tool follows the parked call's: each value goes up.
     let offset: number | null = null;
     const onProgress: ProgressListener = (reported) => {
-      offset ??= progress;
+      // Past the last parked value: a server's count may start at 0.
+      offset ??= progress === 0 ? 0 : progress + 1;
       const params = {
         progressToken: progressToken as string | number,
         progress: offset + reported.progress,

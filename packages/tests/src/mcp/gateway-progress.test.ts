@@ -1,9 +1,10 @@
-import type { Gateway } from '@airlock/mcp';
+import { type Gateway, KernelApi } from '@airlock/mcp';
+import { createClient } from '@airlock/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestKernel, type TestKernel } from '../support/kernel.js';
+import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
 import { startSlowGateway } from './slow-gateway.js';
 
 /*
@@ -42,6 +43,37 @@ describe('MCP gateway: the progress of a running tool', () => {
     expect(heard.length).toBeGreaterThan(0);
     expect(heard[0]?.message).toMatch(/^waited \d+ ms$/);
     // Each value goes up, as MCP asks of progress.
+    for (let i = 1; i < heard.length; i += 1) {
+      expect(heard[i]?.progress).toBeGreaterThan(heard[i - 1]?.progress ?? 0);
+    }
+  });
+
+  it("a parked call's progress goes on rising through the server's own once approved", async () => {
+    await new KernelApi({ url: kernel.url, token: kernel.workspace.tokens.agent }).putProfile({
+      approval_mode: 'ask',
+      approval_rules: [],
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await gateway.connect(serverSide, kernel.workspace.tokens.agent);
+    client = new Client({ name: 'progress-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    const heard: Progress[] = [];
+    const calling = client.callTool({ name: 'slow__wait', arguments: { ms: 800 } }, undefined, {
+      onprogress: (progress) => heard.push(progress),
+      timeout: 60_000,
+    });
+    // Heard while parked, then approved: the server's progress (from 0) follows.
+    await eventually(() => heard.length > 0);
+    const decision = await eventually(async () => {
+      const members = createClient({ url: kernel.url, token: kernel.workspace.tokens.member });
+      const found = (await members.workspace(kernel.workspace.id).decisions.list()).find((d) =>
+        d.isApproval(),
+      );
+      return found?.isApproval() ? found : null;
+    });
+    await decision.approve();
+    expect(((await calling) as CallToolResult).isError).toBeFalsy();
+    expect(heard.some((progress) => progress.message?.startsWith('waited'))).toBe(true);
     for (let i = 1; i < heard.length; i += 1) {
       expect(heard[i]?.progress).toBeGreaterThan(heard[i - 1]?.progress ?? 0);
     }
