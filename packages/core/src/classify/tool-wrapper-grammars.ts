@@ -82,6 +82,14 @@ const PERF_TRACE: WrapperGrammar = {
   ],
 };
 
+/** Options before the verb, each taking no value or (`--debug`) the next word: `perf --no-pager stat CMD`. */
+export const VERB_GLOBALS: Readonly<Record<string, { flags: string[]; valued: string[] }>> = {
+  perf: {
+    flags: ['--no-pager', '-P', '--paginate', '-p', '-v', '-vv', '-vvv'],
+    valued: ['--debug', '--buildid-dir'],
+  },
+};
+
 /** The grammars of wrappers that take a verb first, by program and verb. */
 export const VERB_GRAMMARS: Readonly<Record<string, Readonly<Record<string, WrapperGrammar>>>> = {
   perf: { stat: PERF_STAT, record: PERF_RECORD, trace: PERF_TRACE },

@@ -5,7 +5,7 @@
  */
 
 import { PROCESS_WRAPPER_GRAMMARS } from './process-wrapper-grammars.js';
-import { TOOL_WRAPPER_GRAMMARS, VERB_GRAMMARS } from './tool-wrapper-grammars.js';
+import { TOOL_WRAPPER_GRAMMARS, VERB_GLOBALS, VERB_GRAMMARS } from './tool-wrapper-grammars.js';
 import type { WrapperGrammar } from './wrapper-grammar.js';
 
 const GRAMMARS: Readonly<Record<string, WrapperGrammar>> = {
@@ -216,6 +216,26 @@ export const GRAMMAR_WRAPPERS: readonly string[] = [
 /** The grammar of wrapper `program`, or undefined (an own key only: `__proto__` is no wrapper). */
 export function wrapperGrammar(program: string): WrapperGrammar | undefined {
   return Object.hasOwn(GRAMMARS, program) ? GRAMMARS[program] : undefined;
+}
+
+/**
+ * Where the verb of `program` is, after its own options (`perf --no-pager
+ * stat`): -1 when an option it does not list comes first.
+ */
+export function verbIndex(program: string, words: readonly { text: string }[], from: number) {
+  const globals = Object.hasOwn(VERB_GLOBALS, program) ? VERB_GLOBALS[program] : undefined;
+  let index = from;
+  while (globals !== undefined && words[index]?.text.startsWith('-')) {
+    const text = words[index]!.text;
+    if (globals.valued.includes(text)) index += 2;
+    else if (
+      globals.flags.includes(text) ||
+      globals.valued.some((name) => text.startsWith(`${name}=`))
+    )
+      index++;
+    else return -1;
+  }
+  return index;
 }
 
 /** The grammar of `program VERB` (`perf stat`), when that verb runs a command (own keys only). */

@@ -12,7 +12,13 @@ import { TERMINAL_WRAPPERS, terminalWrapper } from './terminal-wrappers.js';
 import { type Unwrapped, uncertainStart } from './unwrapped.js';
 import { splitsBefore } from './word-text.js';
 import type { WrapperGrammar } from './wrapper-grammar.js';
-import { GRAMMAR_WRAPPERS, RUNUSER, verbGrammar, wrapperGrammar } from './wrapper-grammars.js';
+import {
+  GRAMMAR_WRAPPERS,
+  RUNUSER,
+  verbGrammar,
+  verbIndex,
+  wrapperGrammar,
+} from './wrapper-grammars.js';
 
 /**
  * Whether runuser names a user with `-u` and is given no `-c` command. Every
@@ -258,9 +264,10 @@ function grammarOf(program: string, words: readonly ShellWord[], from: number) {
   if (program === 'runuser') return runsDirectly(words, from) ? { grammar: RUNUSER, from } : null;
   const grammar = wrapperGrammar(program);
   if (grammar !== undefined) return { grammar, from };
-  const verb = words[from];
+  const at = verbIndex(program, words, from);
+  const verb = at < 0 ? undefined : words[at];
   const ofVerb = verb === undefined || verb.dynamic ? undefined : verbGrammar(program, verb.text);
-  return ofVerb === undefined ? null : { grammar: ofVerb, from: from + 1 };
+  return ofVerb === undefined ? null : { grammar: ofVerb, from: at + 1 };
 }
 
 /**
