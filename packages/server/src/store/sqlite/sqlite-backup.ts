@@ -1,18 +1,9 @@
-import {
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { areAirlockTables, StaticMigrations } from '../migrations.js';
 import {
   createPrivateFile,
-  keepDirectoryOwner,
   makePrivateDir,
   PRIVATE_DIR_MODE,
   PRIVATE_FILE_MODE,
