@@ -96,4 +96,47 @@ describe('spans of a unit that rolled back', () => {
     ]);
     expect(ofCall('airlock.park')).toHaveLength(1);
   });
+
+  it("exports the stage's decision of a call once, from the unit that planted it", async () => {
+    receiver = await startOtlpReceiver();
+    kernel = await startTestKernel({ otlpEndpoint: receiver.url });
+    const { tokens } = kernel.workspace;
+    const ws = `/api/v1/workspaces/${kernel.workspace.id}`;
+    await send(kernel, 'PUT', '/agent_api/v1/profile/configuration', tokens.agent, {
+      approval_mode: 'rules',
+      approval_rules: [{ tool: 'deploy', verdict: 'ask' }],
+    });
+    const conversation = (
+      await send(kernel, 'POST', '/agent_api/v1/conversations', tokens.agent, {})
+    ).body.id;
+    const runId = (
+      await send(
+        kernel,
+        'POST',
+        `/agent_api/v1/conversations/${conversation}/inputs`,
+        tokens.agent,
+        { input: 'rolled back', provider: { kind: 'gateway', client: 'span-test 1.0' } },
+      )
+    ).body.id as string;
+    const removeHook = kernel.airlock.store.onUnitEvents(async (_tx, events) => {
+      if (events.some((event) => event.type === 'task.parked')) {
+        throw new Error('refused at the end of the unit');
+      }
+    });
+    const calls = { calls: [{ name: 'deploy', input: {} }] };
+    const refused = await send(kernel, 'POST', `${ws}/runs/${runId}/calls`, tokens.agent, calls);
+    expect(refused.status).toBe(500);
+    removeHook();
+    const round = await send(kernel, 'POST', `${ws}/runs/${runId}/calls`, tokens.agent, calls);
+    expect(round.body.tasks[0]).toMatchObject({ key: 't1', state: 'needs_approval' });
+    await waitFor(
+      async () =>
+        receiver!.spans.filter((span) => span.name === 'runs.calls').length === 2 ? true : null,
+      { what: 'both calls requests to be exported' },
+    );
+    const stage = receiver.spans.filter(
+      (span) => span.name === 'airlock.stage' && span.attributes['airlock.run_id'] === runId,
+    );
+    expect(stage.map((span) => span.attributes['airlock.outcome'])).toEqual(['parked']);
+  });
 });

@@ -339,7 +339,7 @@ const STAGE_OUTCOMES: Record<string, string> = {
   awaiting_input: 'asked',
 };
 
-/** Records the stage's decision of one call: its metrics once committed, and its span. */
+/** Records the stage's decision of one call once its unit commits: its metrics and its span. */
 function observeStage(
   ctx: KernelContext,
   tx: Tx,
@@ -350,20 +350,16 @@ function observeStage(
   const outcome =
     STAGE_OUTCOMES[row.state] ?? (row.error_code === 'approval_denied' ? 'denied' : 'failed');
   const layer = decided.layer ?? 'approval_rules';
-  const metrics = ctx.metrics;
-  if (metrics) {
-    tx.afterCommit(() => {
-      metrics.stageSeconds.observe(seconds);
-      metrics.callsDecided.inc({ outcome, layer });
-    });
-  }
-  ctx.tracing?.stageDecided(
-    { workspaceId: row.workspace_id, runId: row.run_id, key: row.key },
-    {
-      startedAt: preciseNow() - seconds * 1000,
-      outcome,
-      layer,
-      toolName: row.resolved_tool_name ?? row.tool_name ?? '',
-    },
-  );
+  const { metrics, tracing } = ctx;
+  if (!metrics && !tracing) return;
+  const startedAt = preciseNow() - seconds * 1000;
+  // Once committed: a unit that rolls back (a PostgreSQL retry, a refusal at its end) decided nothing.
+  tx.afterCommit(() => {
+    metrics?.stageSeconds.observe(seconds);
+    metrics?.callsDecided.inc({ outcome, layer });
+    tracing?.stageDecided(
+      { workspaceId: row.workspace_id, runId: row.run_id, key: row.key },
+      { startedAt, outcome, layer, toolName: row.resolved_tool_name ?? row.tool_name ?? '' },
+    );
+  });
 }
