@@ -3,8 +3,10 @@ import pino, { type Logger } from 'pino';
 import { type AuthFailureLimit, DEFAULT_AUTH_FAILURE_LIMIT } from './api/auth-throttle.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './api/rate-limit.js';
 import { FeedHub } from './feed/hub.js';
+import { runEndsHeardThrough } from './feed/run-ends.js';
 import { type HttpHandle, type ServerTimeouts, startHttpServer } from './http-server.js';
 import { Kernel } from './kernel/kernel.js';
+import { hearRunEndsThrough } from './kernel/loop/model-stop.js';
 import type { RetentionOptions } from './kernel/retention/retention.js';
 import { fenceIfCopied } from './kernel/verbs/restore-fence.js';
 import { LOG_REDACTION } from './logging/redact.js';
@@ -203,6 +205,8 @@ async function startParts(
   const hub = new FeedHub(store, logger);
   await hub.start();
   parts.hub = hub;
+  // Several kernels share a database server: a run another one ends aborts this one's model request.
+  if (!store.dataDir) hearRunEndsThrough(kernel.context, runEndsHeardThrough(hub));
   if (metrics) connectMetrics(metrics, { store, hub });
   // A copy: the kernel's own URL becomes the public URL once it listens, when none was given.
   const notifyConfig = options.notifications && { ...options.notifications };

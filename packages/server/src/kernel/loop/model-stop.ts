@@ -45,6 +45,43 @@ export interface ModelRequest {
   /** The kernel's stop ({@link modelStopOf}). */
   stop: AbortSignal;
   timeoutMs: number;
+  /**
+   * Where to hear the run's end committed by another kernel sharing the
+   * store ({@link hearRunEndsThrough}); absent: only this kernel's ends abort it.
+   */
+  heard?: RunEndsAfter | undefined;
+}
+
+/** A run whose end is listened for, from a point of its workspace's event log on. */
+export interface RunEndsAfter {
+  workspaceId: string;
+  /**
+   * A sequence number of the workspace's log read before the run's model turn
+   * was leased: every end committed after the lease comes after it.
+   */
+  after: number;
+}
+
+/** Listens for the end of one run (calls `onEnd` once heard); returns what stops listening. */
+export type HearRunEnd = (run: RunEndsAfter & { runId: string }, onEnd: () => void) => () => void;
+
+/** Per kernel, how it hears of runs other kernels sharing its store end. */
+const hearings = new WeakMap<KernelContext, HearRunEnd>();
+
+/**
+ * Lets a kernel sharing its store with others hear their run endings (a
+ * member's stop, an application's removal, a revocation, committed by
+ * another kernel) while it asks a model for the run, and abort that request
+ * at once. Wired at start on a database server (PostgreSQL) only: on SQLite
+ * one kernel serves the store and aborts its own requests as it ends their runs.
+ */
+export function hearRunEndsThrough(ctx: KernelContext, hear: HearRunEnd): void {
+  hearings.set(ctx, hear);
+}
+
+/** True when this kernel listens for other kernels' run endings ({@link hearRunEndsThrough}). */
+export function hearsRunEnds(ctx: KernelContext): boolean {
+  return hearings.has(ctx);
 }
 
 /**
@@ -71,10 +108,18 @@ export function modelRequestSignal(ctx: KernelContext, request: ModelRequest): M
     inFlight.set(ctx, runs);
   }
   runs.set(request.runId, controller);
+  const hear = request.heard && hearings.get(ctx);
+  const unhear =
+    request.heard && hear
+      ? hear({ ...request.heard, runId: request.runId }, () =>
+          controller.abort(new Error('the run ended')),
+        )
+      : () => {};
   return {
     signal: controller.signal,
     done() {
       clearTimeout(timer);
+      unhear();
       stop.removeEventListener('abort', onStop);
       if (runs.get(request.runId) === controller) runs.delete(request.runId);
     },
@@ -85,7 +130,8 @@ export function modelRequestSignal(ctx: KernelContext, request: ModelRequest): M
  * Aborts the model request this kernel has in flight for a run that just
  * ended (a stop, an abandon): its answer would only be dropped, and the
  * endpoint goes on generating (and billing) it until the round's time limit.
- * Another kernel sharing the database finishes its own request.
+ * Another kernel sharing the database hears of the end through its feed and
+ * aborts its own request ({@link hearRunEndsThrough}).
  */
 export function abortRunModelRequest(ctx: KernelContext, runId: string): void {
   inFlight.get(ctx)?.get(runId)?.abort(new Error('the run ended'));

@@ -5,6 +5,7 @@ import {
   ProviderError,
   type ProviderRound,
 } from '../../providers/types.js';
+import { workspaceHead } from '../../store/events.js';
 import { peekRun } from '../../store/runs.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
@@ -22,7 +23,7 @@ import { lockRun, settleRun } from '../machines/run-state.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { completeSummary, pendingSummary, summarize } from './compaction.js';
 import { type RunReading, readHistory } from './history.js';
-import { modelRequestSignal, modelStopOf } from './model-stop.js';
+import { hearsRunEnds, modelRequestSignal, modelStopOf, type RunEndsAfter } from './model-stop.js';
 import { refusalLoopEnd } from './refusal-loop.js';
 import { type RunStep, recordStep } from './refused-step.js';
 import { modelTurnLeaseMs, turnTimeoutOf } from './turn-time.js';
@@ -49,6 +50,8 @@ interface ModelAsk {
   reading: RunReading;
   /** The kernel's stop ({@link modelStopOf}); none for an inline provider. */
   stop?: AbortSignal | undefined;
+  /** Where another kernel's end of the run is heard from, when this kernel listens for them. */
+  heard?: RunEndsAfter | undefined;
 }
 
 async function askModel({
@@ -58,6 +61,7 @@ async function askModel({
   run,
   reading,
   stop,
+  heard,
 }: ModelAsk): Promise<ProviderRound | ProviderError> {
   // An inline provider answers inside the unit of work: it gets no timer to arm and disarm.
   const request =
@@ -66,6 +70,7 @@ async function askModel({
           runId: run.id,
           stop: stop ?? NEVER_ABORTED,
           timeoutMs: turnTimeoutOf(model),
+          heard,
         })
       : null;
   try {
@@ -292,6 +297,10 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
   }
   const owner = `${ctx.instanceId}:${Math.random().toString(36).slice(2)}`;
   const stop = modelStopOf(ctx);
+  // Read before the lease: another kernel's end of the run after it is heard past this point.
+  const heard: RunEndsAfter | undefined = hearsRunEnds(ctx)
+    ? { workspaceId: peek.workspace_id, after: await workspaceHead(ctx.store, peek.workspace_id) }
+    : undefined;
   let ready = false;
   let leased: RunTable | undefined;
   await recordStep(ctx, unleased, async (tx) => {
@@ -316,7 +325,7 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
   // A model stuck on refusals is not asked again: the run ends in the unit below.
   const asked = stuck
     ? { end: stuck }
-    : { outcome: await askModel({ ctx, model, config, run: leased, reading, stop }) };
+    : { outcome: await askModel({ ctx, model, config, run: leased, reading, stop, heard }) };
   if (stop.aborted) {
     await handBackModelTurn(ctx, leased, owner);
     return;
