@@ -101,9 +101,10 @@ export class InboxToolbar {
     this.status.dataset.status = text;
   }
 
-  /** Shows a failure where the feed's state is. */
+  /** Shows a failure where the feed's state is, as a failure (until the feed's state changes). */
   showError(message: string): void {
     this.status.textContent = `error: ${message}`;
+    this.status.dataset.status = 'error';
   }
 
   /** Shows the count line. */

@@ -17,7 +17,7 @@ const NO_DEPLOYS = [
  * An approve the kernel refuses because a guardrail added since the call
  * parked refuses it (`approval_refused`) leaves the call waiting: the inbox
  * says so on the card and in the bulk bar, and keeps its row, never as if it
- * had been decided elsewhere.
+ * had been decided elsewhere. A read that fails says so as a failure.
  */
 describe.skipIf(browserSkipReason !== null)(
   'the web inbox in headless Chromium: an approve a guardrail refuses',
@@ -81,6 +81,32 @@ describe.skipIf(browserSkipReason !== null)(
       for (const task of ['t1', 't2']) {
         expect((await f.ws.runs.run(run.id).task(task)).state).toBe('needs_approval');
       }
+    });
+
+    it('says a failed read as a failure, never in the colour and state of a live feed', async () => {
+      const page = await f.openInbox();
+      // Every read of one row fails, as a proxy in front of the kernel might.
+      await page.route(/tasks\.get/, (route) =>
+        route.fulfill({ status: 500, contentType: 'text/plain', body: 'upstream down' }),
+      );
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'bash', input: { command: 'echo read-me' } }] },
+          { final: 'done' },
+        ]),
+      );
+      // A first park is drawn from its events: opening it reads it.
+      await page.locator(`.list [data-decision="${run.id}/t1"] .open`).click();
+      const status = page.locator('.toolbar .status');
+      await status.filter({ hasText: /^error: / }).waitFor();
+      expect(await status.getAttribute('data-status')).toBe('error');
+      const color = await status.evaluate((element) => getComputedStyle(element).color);
+      expect(color).not.toBe('rgb(26, 127, 55)');
+      expect(await axeViolations(page)).toEqual([]);
+      f.consoleErrors.splice(0);
+      await page.unroute(/tasks\.get/);
+      const decision = await f.ws.decisions.get(run.id, 't1');
+      if (decision?.isApproval()) await decision.deny({ reason: 'done' });
     });
   },
 );
