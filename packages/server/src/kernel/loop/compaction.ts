@@ -9,7 +9,7 @@ import { moveTask } from '../machines/move-task.js';
 import { providerKind, touchRun } from '../machines/run-machine.js';
 import { plantToolRow } from '../stage/approval-stage.js';
 import { readRounds, summaryRound } from './history.js';
-import { modelRequestSignal, modelStopOf } from './model-stop.js';
+import { modelRequestSignal, modelStopOf, type RunEndsAfter } from './model-stop.js';
 import { turnTimeoutOf } from './turn-time.js';
 
 /** Estimated tokens of a text: its UTF-8 bytes / 4, rounded up. */
@@ -105,7 +105,7 @@ export async function compactIfDue(ctx: KernelContext, tx: Tx, run: RunTable): P
     return false;
   }
   if (!ctx.providers.get(providerKind(run))?.inline) return false;
-  const text = await summarize(ctx, tx, run, summarizer);
+  const text = await summarize(ctx, tx, run, { row: summarizer });
   await completeSummary(ctx, tx, run, summarizer, text);
   return compactIfDue(ctx, tx, run);
 }
@@ -143,8 +143,13 @@ export async function summarize(
   ctx: KernelContext,
   reader: Reader,
   run: RunTable,
-  row: TaskTable,
+  summary: {
+    row: TaskTable;
+    /** Where another kernel's end of the run is heard from, when this kernel listens for them. */
+    heard?: RunEndsAfter | undefined;
+  },
 ): Promise<string | { error: { code: string; detail: string } }> {
+  const { row } = summary;
   const through = (JSON.parse(row.tool_input) as { through_round: number }).through_round;
   const byRound = await readRounds(reader, run);
   const rounds = [...byRound.entries()]
@@ -156,6 +161,7 @@ export async function summarize(
     runId: run.id,
     stop: modelStopOf(ctx),
     timeoutMs: turnTimeoutOf(model),
+    heard: summary.heard,
   });
   const request: SummaryRequest = {
     runId: run.id,

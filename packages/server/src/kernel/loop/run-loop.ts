@@ -221,7 +221,11 @@ async function leaseModelTurn(ctx: KernelContext, runId: string, owner: string) 
  * transaction, under the run's model lease, and recorded only while the
  * lease still holds.
  */
-async function summarizeOutside(ctx: KernelContext, runId: string, owner: string): Promise<void> {
+async function summarizeOutside(
+  ctx: KernelContext,
+  turn: { runId: string; owner: string; heard: RunEndsAfter | undefined },
+): Promise<void> {
+  const { runId, owner, heard } = turn;
   const stop = modelStopOf(ctx);
   const peek = await peekRun(ctx.store, runId);
   if (!peek || !due(peek, ctx.store.now()) || !(await pendingSummary(ctx.store, peek))) return;
@@ -236,7 +240,7 @@ async function summarizeOutside(ctx: KernelContext, runId: string, owner: string
     ctx.scheduleDrive(runId);
     return;
   }
-  const text = await summarize(ctx, ctx.store, leased, row);
+  const text = await summarize(ctx, ctx.store, leased, { row, heard });
   if (stop.aborted) {
     await handBackModelTurn(ctx, leased, owner);
     return;
@@ -297,7 +301,8 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
   }
   const owner = `${ctx.instanceId}:${Math.random().toString(36).slice(2)}`;
   const stop = modelStopOf(ctx);
-  // Read before the lease: another kernel's end of the run after it is heard past this point.
+  // Read before either lease (a round's, a summary's): another kernel's end of the run after it
+  // is heard past this point.
   const heard: RunEndsAfter | undefined = hearsRunEnds(ctx)
     ? { workspaceId: peek.workspace_id, after: await workspaceHead(ctx.store, peek.workspace_id) }
     : undefined;
@@ -315,7 +320,7 @@ export async function driveRun(ctx: KernelContext, runId: string): Promise<void>
     });
   });
   if (!ready) {
-    await summarizeOutside(ctx, runId, owner);
+    await summarizeOutside(ctx, { runId, owner, heard });
     return;
   }
   if (!leased) return;
