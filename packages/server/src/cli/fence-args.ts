@@ -1,5 +1,5 @@
-import { flagText, parseCommandLine, storeLocationOf, UsageError } from './command-line.js';
-import { checkPostgresUrl } from './database-url.js';
+import { flagText, parseCommandLine, UsageError } from './command-line.js';
+import { checkedStoreLocation, checkPostgresUrl } from './database-url.js';
 
 /** `airlock fence --help` */
 export const FENCE_HELP = `Usage: airlock fence [store options]
@@ -57,12 +57,7 @@ export function readFenceArgs(argv: string[]): FenceArgs | { help: true } {
     operands: [],
   });
   if (values.help) return { help: true };
-  const location = storeLocationOf(values, 'airlock fence');
-  if (location.databaseUrl !== undefined) {
-    const setting =
-      flagText(values, 'database-url') === undefined ? 'DATABASE_URL' : '--database-url';
-    checkPostgresUrl('airlock fence', setting, location.databaseUrl);
-  }
+  const location = checkedStoreLocation(values, 'airlock fence');
   return { location, replacedUrl: replacedDatabaseUrl(values, location.databaseUrl) };
 }
 
