@@ -52,7 +52,26 @@ export const OpenAIProviderSchema = z.strictObject({
     ),
   model: z.string().min(1).optional(),
   system: z.string().optional(),
-  tools: z.array(OpenAIToolSchema).max(128).optional(),
+  tools: z
+    .array(OpenAIToolSchema)
+    .max(128)
+    .superRefine((tools, context) => {
+      // The model would be sent every definition while the kernel's offered-names check counts
+      // one name: which one the model follows would be nobody's choice.
+      const seen = new Set<string>();
+      tools.forEach((tool, index) => {
+        if (seen.has(tool.name)) {
+          context.addIssue({
+            code: 'custom',
+            path: [index, 'name'],
+            message: `the provider offers "${tool.name}" twice`,
+          });
+        }
+        seen.add(tool.name);
+      });
+    })
+    .optional()
+    .describe('the tools offered to the model; each name once'),
 });
 
 /**
