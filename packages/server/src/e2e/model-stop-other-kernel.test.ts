@@ -65,6 +65,8 @@ describe.skipIf(skip !== null)('a run stopped by another kernel mid-round', () =
     const runId = created.body.id as string;
     await waitFor(async () => model!.requests === 1, { what: 'the first model request' });
     const { asking, other } = await askingAndOther(runId);
+    // The kernel listens for the run's end, which is no feed anybody opened.
+    expect(asking.hub.stats()).toMatchObject({ live: 0, catchingUp: 0 });
     const stopped = await client(other.url, tokens.member).post(`${ws}/runs/${runId}/stop`);
     expect(stopped.body).toMatchObject({ state: 'canceled' });
     // Unheard, the request would hang for its whole ten minutes.

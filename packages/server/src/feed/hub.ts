@@ -42,6 +42,8 @@ export interface SubscribeOptions {
    * a slow client paces its own reads of the log. Absent: never waits.
    */
   drained?: () => Promise<void>;
+  /** The kernel's own listener (a model request's run end, run-ends.ts): left out of {@link FeedHub.stats}. */
+  internal?: boolean;
 }
 
 /**
@@ -58,6 +60,8 @@ export interface SubscribeOptions {
  */
 export class FeedHub {
   private readonly feeds = new Map<string, WorkspaceFeed>();
+  /** Subscribers the kernel itself holds, not counted as open feeds. */
+  private readonly internal = new WeakSet<Subscriber>();
   private listener: CommitListener | undefined;
   /** Settles once the listener is on (or has failed to switch on, which the safety poll covers). */
   private listening: Promise<void> = Promise.resolve();
@@ -119,6 +123,7 @@ export class FeedHub {
       refuse: options.refuse ?? (() => {}),
       drained: options.drained,
     };
+    if (options.internal) this.internal.add(subscriber);
     const feed = this.feedOf(subscriber.workspaceId);
     if (subscriber.runId === null) feed.wholeWorkspace.add(subscriber);
     else {
@@ -310,7 +315,8 @@ export class FeedHub {
 
   /**
    * Counts the subscribers, those still reading the log to catch up, and how
-   * many events the furthest-behind of those has yet to receive (for the metrics).
+   * many events the furthest-behind of those has yet to receive (for the
+   * metrics); the kernel's own listeners are not feeds and are left out.
    */
   stats(): { live: number; catchingUp: number; maxLagEvents: number } {
     let live = 0;
@@ -318,6 +324,7 @@ export class FeedHub {
     let maxLagEvents = 0;
     for (const feed of this.feeds.values()) {
       const measure = (subscriber: Subscriber) => {
+        if (this.internal.has(subscriber)) return;
         // A live subscriber is handed every event as it is dispatched: nothing waits here for it.
         if (subscriber.live) live += 1;
         else {

@@ -21,6 +21,7 @@ export function runEndsHeardThrough(hub: FeedHub): HearRunEnd {
       workspaceId,
       runId,
       after,
+      internal: true,
       deliver: (items) => {
         if (heard || !items.some((item) => RUN_END_TYPES.has(item.row.type))) return;
         heard = true;
