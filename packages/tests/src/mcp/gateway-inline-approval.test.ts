@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestKernel, type TestKernel } from '../support/kernel.js';
+import { eventually, startTestKernel, type TestKernel } from '../support/kernel.js';
 import { filesystemServer, workFolder } from './servers.js';
 
 /*
@@ -98,6 +98,75 @@ describe('MCP gateway: the inline approval question', () => {
       expect(existsSync(join(dir, path))).toBe(false);
     } finally {
       await client.close();
+    }
+  });
+
+  it("says where the gateway's errors go when the kernel refuses the user's inline approve", async () => {
+    const errors: string[] = [];
+    const own = await startGateway({
+      url: kernel.url,
+      workspaceId: kernel.workspace.id,
+      executorToken: kernel.workspace.tokens.executor,
+      servers: [filesystemServer(dir)],
+      memberPolicy: { approval_mode: 'ask', approval_rules: [] },
+      pollMs: 50,
+      onError: (error) => errors.push(error.message),
+    });
+    const overlay = `${kernel.url}/api/v1/workspaces/${kernel.workspace.id}/overlays/user/me`;
+    const headers = {
+      authorization: `Bearer ${kernel.workspace.tokens.member}`,
+      'content-type': 'application/json',
+    };
+    const putGroups = async (groups: unknown) => {
+      const read = (await (await fetch(overlay, { headers })).json()) as { digest: string | null };
+      const put = await fetch(overlay, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ expected_digest: read.digest, groups }),
+      });
+      expect(put.status).toBe(200);
+    };
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await own.connect(serverSide, kernel.workspace.tokens.member);
+    const client = new Client(
+      { name: 'inline', version: '1.0.0' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    // While the user reads the question, an admin freezes writes: the approve is refused.
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      await putGroups([
+        {
+          ruleSetId: 'supervised',
+          rules: [
+            {
+              verdict: 'deny',
+              guardrail: true,
+              tools: ['fs__write_file'],
+              reason: 'writes are frozen',
+            },
+          ],
+        },
+      ]);
+      return { action: 'accept', content: { decision: 'approve' } };
+    });
+    await client.connect(clientSide);
+    const path = 'src/refused-inline.txt';
+    const call = client
+      .callTool({ name: 'fs__write_file', arguments: { path, content: 'x' } }, undefined, {
+        timeout: 60_000,
+      })
+      .catch((error: unknown) => error);
+    try {
+      await eventually(async () => (errors.length > 0 ? true : null), {
+        what: 'the refused inline approve to be said',
+      });
+      expect(errors[0]).toMatch(/call t\d+ was not recorded, and the call still waits: .*frozen/);
+      expect(existsSync(join(dir, path))).toBe(false);
+    } finally {
+      await client.close();
+      await call;
+      await own.close();
+      await putGroups([]);
     }
   });
 });
