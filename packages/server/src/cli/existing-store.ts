@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { listWorkspaces } from '../store/accounts.js';
+import {
+  OlderStoreServedError,
+  otherPostgresSessions,
+  type PendingUpgrade,
+} from '../store/pending-upgrade.js';
+import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
 import { sqliteFileKind } from '../store/sqlite/store-file.js';
 import { SQLITE_FILE_NAME, Store, type StoreLocation } from '../store/store.js';
 import { NotAnAirlockStoreError } from '../store/store-errors.js';
@@ -73,22 +79,52 @@ export function checkExistingSqliteStore(dataDir: string | undefined): void {
  * a missing SQLite file or a database without a workspace is refused, and so
  * is a file or database of another program, before anything is written to
  * it (no WAL mode, no migrations).
+ *
+ * A store older than this build is migrated only where no kernel may serve
+ * it, since a migration under a running kernel breaks its reads: on SQLite
+ * the data directory's lock is taken for the migration (a caller that holds
+ * it says so with `dataDirHeld`); on PostgreSQL, where an older kernel holds
+ * no lock to find, no other session may be connected to the database.
  * @throws MissingStoreError naming where it looked and what to run instead.
+ * @throws OlderStoreServedError (`kernel_running`) when migrations are pending and a kernel may serve it.
  */
-export async function openExistingStore(location: StoreLocation): Promise<Store> {
+export async function openExistingStore(
+  location: StoreLocation,
+  options: { dataDirHeld?: boolean } = {},
+): Promise<Store> {
   const flag = location.databaseUrl
     ? '--database-url or DATABASE_URL'
     : '--data-dir or AIRLOCK_DATA_DIR';
   if (!location.databaseUrl) checkExistingSqliteStore(location.dataDir);
   let store: Store;
+  let release = () => {};
   try {
-    store = await Store.open(location, Date.now, { existing: true });
+    store = await Store.open(location, Date.now, {
+      existing: true,
+      beforeMigrating: async (upgrade, db) => {
+        if (location.databaseUrl) {
+          const others = await otherPostgresSessions(db);
+          if (others > 0) {
+            const sessions = others === 1 ? 'another session is' : `${others} other sessions are`;
+            throw new OlderStoreServedError(
+              upgrade,
+              `${sessions} connected to the database, perhaps an older kernel's`,
+            );
+          }
+        } else if (!options.dataDirHeld) {
+          release = holdForMigration(location.dataDir ?? '.airlock', upgrade);
+        }
+      },
+    });
   } catch (error) {
     if (!(error instanceof NotAnAirlockStoreError)) throw error;
     throw new MissingStoreError(
       'not_an_airlock_store',
       `${error.description} has no Airlock tables: it is not an Airlock store, and was left as it was; check ${flag}`,
     );
+  } finally {
+    // Migrated (or refused): a kernel may start on the directory again.
+    release();
   }
   if ((await listWorkspaces(store)).length === 0) {
     await store.close();
@@ -98,4 +134,21 @@ export async function openExistingStore(location: StoreLocation): Promise<Store>
     );
   }
   return store;
+}
+
+/**
+ * Takes a SQLite data directory's lock for a migration.
+ * @throws OlderStoreServedError when a kernel holds it.
+ */
+function holdForMigration(dataDir: string, upgrade: PendingUpgrade): () => void {
+  try {
+    return holdDataDir(dataDir);
+  } catch (error) {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    const pid = error.holder?.pid;
+    throw new OlderStoreServedError(
+      upgrade,
+      `a kernel (${pid ? `pid ${pid}` : 'pid unknown'}) serves ${error.dataDir}`,
+    );
+  }
 }

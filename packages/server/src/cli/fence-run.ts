@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { forTerminal } from '@airlock/core/command-line';
+import { OlderStoreServedError } from '../store/pending-upgrade.js';
 import { postgresLogHeads } from '../store/postgres/postgres-log-heads.js';
 import { type ContinuedLog, continueAfterReplacedLog } from '../store/restored-log.js';
 import { DataDirInUseError, holdDataDir } from '../store/sqlite/kernel-lock.js';
@@ -36,7 +37,8 @@ export async function runFence({ location, replacedUrl }: FenceArgs): Promise<nu
     }
     // Read before the restored store is opened: a replaced database that cannot be read changes nothing.
     const replacedHeads = replacedUrl === undefined ? null : await readReplacedHeads(replacedUrl);
-    store = await openExistingStore(location);
+    // On SQLite the directory's lock is held already: a store older than this build is migrated.
+    store = await openExistingStore(location, { dataDirHeld: !location.databaseUrl });
     // Before the fence writes its events: they, too, are numbered after the replaced log.
     const continued = replacedHeads ? await continueAfterReplacedLog(store, replacedHeads) : null;
     const fenced = await fenceStore(store);
@@ -59,6 +61,7 @@ export async function runFence({ location, replacedUrl }: FenceArgs): Promise<nu
     }
     if (
       error instanceof MissingStoreError ||
+      error instanceof OlderStoreServedError ||
       error instanceof NotADirectoryError ||
       error instanceof ReplacedStoreError
     ) {

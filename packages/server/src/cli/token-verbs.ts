@@ -9,6 +9,7 @@ import {
   listWorkspaces,
   type MemberRole,
 } from '../store/accounts.js';
+import { OlderStoreServedError } from '../store/pending-upgrade.js';
 import type { Store, StoreLocation } from '../store/store.js';
 import { asStoreError, StoreUnavailableError } from '../store/store-errors.js';
 import { MissingStoreError, openExistingStore } from './existing-store.js';
@@ -30,7 +31,8 @@ export type TokenVerb =
 /**
  * Runs a checked verb of `airlock token` on the store a kernel created at
  * `location`; returns the exit code. A store that is missing or unavailable
- * is said on stderr with its stable code (exit 1), never a stack.
+ * is said on stderr with its stable code (exit 1), never a stack, and so is
+ * a store older than this build that a kernel may still serve (`kernel_running`).
  */
 export async function runTokenVerb(location: StoreLocation, asked: TokenVerb): Promise<number> {
   let store: Store | undefined;
@@ -38,7 +40,7 @@ export async function runTokenVerb(location: StoreLocation, asked: TokenVerb): P
     store = await openExistingStore(location);
     return await runVerb(store, asked);
   } catch (error) {
-    if (error instanceof MissingStoreError) {
+    if (error instanceof MissingStoreError || error instanceof OlderStoreServedError) {
       process.stderr.write(`airlock token: ${error.code}: ${forTerminal(error.message)}\n`);
       return 1;
     }

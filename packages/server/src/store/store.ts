@@ -12,6 +12,7 @@ import type { Dialect } from './dialect.js';
 import { type Durability, parseDurability } from './durability.js';
 import type { PendingEvent, StoredEvent } from './event-log.js';
 import { holdsAirlockStore, migrateToLatest } from './migrations.js';
+import { type PendingUpgrade, readPendingUpgrade } from './pending-upgrade.js';
 import type { PreparedQuery } from './prepared.js';
 import type { Database } from './schema.js';
 import { SQL, type SqlHandle } from './sql-handle.js';
@@ -97,7 +98,9 @@ export class Store {
    * serves it (see `backends.ts`).
    * With `existing`, a database that holds no Airlock store yet is refused
    * before any migration writes to it (a command pointed at the wrong
-   * database leaves it as it was).
+   * database leaves it as it was). With `beforeMigrating`, a store that has
+   * migrations pending is first handed to it (with the database, on which the
+   * pool has opened one session): it throws to leave the store unmigrated.
    * @throws InvalidDurabilityError when `durability` is not a mode.
    * @throws NotAnAirlockStoreError with `existing`, for a database without Airlock's tables.
    * @throws Error when the database cannot be reached or migrated.
@@ -105,7 +108,10 @@ export class Store {
   static async open(
     location: StoreLocation,
     clock: () => number = Date.now,
-    options: { existing?: boolean } = {},
+    options: {
+      existing?: boolean;
+      beforeMigrating?: (upgrade: PendingUpgrade, db: Kysely<unknown>) => Promise<void>;
+    } = {},
   ): Promise<Store> {
     const durability = parseDurability(location.durability, 'the durability option');
     const backend = backendFor(location);
@@ -113,6 +119,11 @@ export class Store {
     try {
       if (options.existing && !(await holdsAirlockStore(opened.db as Kysely<unknown>))) {
         throw new NotAnAirlockStoreError(opened.description);
+      }
+      if (options.beforeMigrating) {
+        const db = opened.db as Kysely<unknown>;
+        const upgrade = await readPendingUpgrade(db, backend.dialect);
+        if (upgrade.pending.length > 0) await options.beforeMigrating(upgrade, db);
       }
       await migrateToLatest(opened.db as Kysely<unknown>, backend.dialect);
     } catch (error) {
