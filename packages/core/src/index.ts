@@ -24,7 +24,11 @@ export {
   EffectProfileSchema,
   shellCommandsOf,
 } from './classify/effect-profile.js';
-export { type ClassifiedSegment, classifyShellSegments } from './classify/segment-walker.js';
+export {
+  type ClassifiedSegment,
+  classifyShellSegments,
+  type ShellLineOptions,
+} from './classify/segment-walker.js';
 export { type ShellSegment, splitShellSegments } from './classify/shell-segments.js';
 export { ACTION_TAGS, type ActionTag } from './classify/tags.js';
 export {
