@@ -21,12 +21,13 @@ const root = mkdtempSync(join(tmpdir(), 'airlock-token-older-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 const pgSkip = await postgresSkipReason();
 
-/** Runs the real `airlock token list` on a store; the environment names no other store. */
-function tokenList(where: string[]) {
-  return runToEnd(process.execPath, [...CLI_NODE_ARGS, 'token', 'list', ...where], {
+/** Runs the real `airlock` on a store; the environment names no other store. */
+function airlock(args: string[]) {
+  return runToEnd(process.execPath, [...CLI_NODE_ARGS, ...args], {
     env: { ...process.env, DATABASE_URL: '', AIRLOCK_DATA_DIR: '' },
   });
 }
+const tokenList = (where: string[]) => airlock(['token', 'list', ...where]);
 
 /** The migrations a SQLite store applied, read without writing to it. */
 function sqliteApplied(dataDir: string): string[] {
@@ -64,6 +65,14 @@ describe('airlock token on a store at an older schema', { timeout: 120_000 }, ()
     const listed = await tokenList(['--data-dir', dataDir]);
     expect(listed.code, listed.stderr).toBe(0);
     expect(sqliteApplied(dataDir).length).toBeGreaterThan(before.length);
+  });
+
+  it('SQLite: fence, which holds the data directory itself, migrates an older store it fences', async () => {
+    const dataDir = join(root, 'sqlite-fence');
+    await storeBeforeMigration({ dataDir }, '0017', async () => {});
+    const fenced = await airlock(['fence', '--data-dir', dataDir]);
+    expect(fenced.code, fenced.stderr).toBe(0);
+    expect(sqliteApplied(dataDir).length).toBeGreaterThan(16);
   });
 
   it.skipIf(pgSkip)(
