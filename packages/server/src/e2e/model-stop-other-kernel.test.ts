@@ -74,7 +74,7 @@ describe.skipIf(skip !== null)('a run stopped by another kernel mid-round', () =
     await asking.kernel.idle();
     const after = (await client(other.url, tokens.member).get(`${ws}/runs/${runId}`)).body;
     expect(after).toMatchObject({ state: 'canceled', error: null, round: 0 });
-    expect(model.requests).toBe(1);
+    expect(model!.requests).toBe(1);
   });
 
   it("aborts the asking kernel's summary request", async () => {
@@ -110,6 +110,6 @@ describe.skipIf(skip !== null)('a run stopped by another kernel mid-round', () =
     expect(stopped.body).toMatchObject({ state: 'canceled' });
     await waitFor(async () => model!.dropped === 1, { what: 'the summary request to be dropped' });
     await asking.kernel.idle();
-    expect(model.requests).toBe(3);
+    expect(model!.requests).toBe(3);
   });
 });
