@@ -72,6 +72,39 @@ for (const size of [10, 100, 1000]) {
     calls('supervised', { conversation: overlayOf(size) }),
   );
 }
+// A run's custom set as the stage hands it over: the same object on every call of the run,
+// compared by its JSON text, or deeply frozen and trusted as is.
+const customSet = {
+  id: 'team',
+  rules: Array.from(
+    { length: 121 },
+    (_, i): PermissionRule => ({
+      verdict: i % 3 === 0 ? 'deny' : 'allow',
+      risks: ['write'],
+      targets: [`pkg-${i}/**/*.ts`],
+    }),
+  ),
+};
+row(
+  'custom set of 121 rules, no overlays',
+  calls('team', {}).map((call) => ({ ...call, customRuleSets: [customSet] })),
+);
+const frozenSet = Object.freeze({
+  id: 'team',
+  rules: Object.freeze(
+    customSet.rules.map((rule) =>
+      Object.freeze({
+        ...rule,
+        risks: Object.freeze(rule.risks),
+        targets: Object.freeze(rule.targets),
+      }),
+    ),
+  ),
+});
+row(
+  'deeply frozen custom set of 121 rules',
+  calls('team', {}).map((call) => ({ ...call, customRuleSets: [frozenSet] })),
+);
 const multi = (targets: number): PermissionRequest[] =>
   calls('supervised', {
     conversation: [{ ruleSetId: 'supervised', rules: [{ verdict: 'allow', targets: ['src/**'] }] }],
