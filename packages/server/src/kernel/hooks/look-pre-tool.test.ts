@@ -72,6 +72,23 @@ for (const backend of all) {
       expect((await d.member.get(task)).body.state).toBe('claimed');
     });
 
+    it("reads a call of an earlier turn after the session's next turn began", async () => {
+      d = await deploy(backend);
+      const task = await parked();
+      const runPath = task.replace(/\/tasks\/t1$/, '');
+      expect((await d.member.post(`${runPath}/stop`, {})).status).toBe(200);
+      const next = await postHookEvent(d, bashPreTool('ls', 'tu-2'));
+      expect(next.body.run_id).not.toBe(runPath.split('/').at(-1));
+      const seen = await postHookEvent(d, look);
+      expect(seen.status).toBe(200);
+      expect(seen.body).toMatchObject({
+        run_id: runPath.split('/').at(-1),
+        task_key: 't1',
+        task_state: 'canceled',
+      });
+      expect(seen.body.verdict).not.toBe('allow');
+    });
+
     it('refuses a call the session has no row for, planting none and opening no session', async () => {
       d = await deploy(backend);
       const unknown = await d.agent.post('/agent_api/v1/hooks/events', {

@@ -1,6 +1,7 @@
 import type { HookedAnswer, HookedLoop, JsonValue } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
 import type { Principal } from '../../store/accounts.js';
+import { findOtherRunOfCall } from '../../store/conversation-calls.js';
 import { readHookSession } from '../../store/hook-sessions.js';
 import { peekRun } from '../../store/runs.js';
 import type { KernelContext } from '../context.js';
@@ -20,7 +21,8 @@ export interface LookInput extends PreToolInput {
 /**
  * Answers a pre_tool `look`: what became of a call of the session (named by
  * its call id, or by `task_key`, in the run `run_id` names or else the
- * session's last turn), reading only. A call decided to run whose grant is
+ * session's last turn, or by its call id in an earlier turn of the session),
+ * reading only. A call decided to run whose grant is
  * still to take (runnable, its run running) is `allow` with `task_state`
  * `runnable`, and the input a person approved with changes as
  * `updated_input`; any other row is answered as a pre_tool answers it. No
@@ -55,15 +57,32 @@ export async function lookPreTool(
     toolUseId: input.tool_use_id ?? null,
   };
   return ctx.store.transaction(async (tx) => {
-    const run = await peekRun(tx, runId);
-    if (
-      run?.workspace_id !== principal.workspace_id ||
-      run.conversation_id !== session.conversation_id
-    ) {
-      throw noSuchCall(input);
-    }
+    const sessionRun = async (id: string) => {
+      const found = await peekRun(tx, id);
+      if (
+        found?.workspace_id !== principal.workspace_id ||
+        found.conversation_id !== session.conversation_id
+      ) {
+        throw noSuchCall(input);
+      }
+      return found;
+    };
+    let run = await sessionRun(runId);
     const by = { taskKey: input.task_key, toolUseId: call.toolUseId };
-    const row = await findCallRow(tx, run, by, undefined);
+    let row = await findCallRow(tx, run, by, undefined);
+    if (row === null && input.run_id === undefined && call.toolUseId !== null) {
+      // A call of an earlier turn: the session's next turn began since (a stop, a new prompt).
+      const earlier = await findOtherRunOfCall(tx, {
+        workspaceId: principal.workspace_id,
+        conversationId: session.conversation_id,
+        toolUseId: call.toolUseId,
+        exceptRunId: run.id,
+      });
+      if (earlier !== undefined) {
+        run = await sessionRun(earlier);
+        row = await findCallRow(tx, run, by, undefined);
+      }
+    }
     if (row === null) throw noSuchCall(input);
     await checkPresentedCall(tx, run, row, call);
     const base = { conversation_id: session.conversation_id, run_id: run.id };
