@@ -34,14 +34,16 @@ import {
   type ClassifiedSegment,
   nested,
   push,
+  type ShellLineOptions,
   textsOf,
   type Walk,
+  type WalkBudget,
   type WalkTargets,
 } from './walk.js';
 import { IFS, programLiteral, splitAtIfs, wordAfter } from './word-text.js';
 import { unwrap } from './wrappers.js';
 
-export type { ClassifiedSegment };
+export type { ClassifiedSegment, ShellLineOptions };
 
 const KEYWORDS = new Set(['!', '{', '}', 'do', 'then', 'else', 'elif', 'if', 'while', 'until']);
 const CLOSERS = new Set(['fi', 'done', 'esac', '}']);
@@ -357,14 +359,14 @@ function finishCommand(command: Command): void {
   walkEmbedded({ lines: later.lines }, walk, tags);
 }
 
-/** What a caller knows of how its command line runs. */
-export interface ShellLineOptions {
-  /**
-   * The shell that runs the line, when the caller knows it (an agent
-   * harness that runs bash). Left out, the line is read as bash and as
-   * POSIX sh (`/bin/sh`, dash on Debian), and carries the tags of both.
-   */
-  readonly shell?: 'bash';
+/** A whole budget, for a line a caller gives. */
+function fullBudget(): WalkBudget {
+  return {
+    globs: MAX_GLOB_NAMES,
+    globWords: MAX_GLOB_WORDS,
+    shReadings: MAX_SH_READINGS,
+    text: MAX_LINE_TEXT,
+  };
 }
 
 /**
@@ -377,12 +379,7 @@ export function classifyShellSegments(
   options: ShellLineOptions = {},
 ): ClassifiedSegment[] {
   const out: ClassifiedSegment[] = [];
-  const budget = {
-    globs: MAX_GLOB_NAMES,
-    globWords: MAX_GLOB_WORDS,
-    shReadings: MAX_SH_READINGS,
-    text: MAX_LINE_TEXT,
-  };
+  const budget = fullBudget();
   const top = options.shell === 'bash' ? { topShell: 'bash' as const } : {};
   walkLine(command, { out, budget, depth: 0, via: [], ...top });
   return out;
@@ -396,12 +393,7 @@ export function classifyShellSegments(
  */
 export function shellWalkTargets(command: string): WalkTargets {
   const targets: WalkTargets = { words: [], files: [] };
-  const budget = {
-    globs: MAX_GLOB_NAMES,
-    globWords: MAX_GLOB_WORDS,
-    shReadings: MAX_SH_READINGS,
-    text: MAX_LINE_TEXT,
-  };
+  const budget = fullBudget();
   walkLine(command, { out: [], budget, depth: 0, via: [], targets });
   return targets;
 }

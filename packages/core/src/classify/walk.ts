@@ -14,6 +14,16 @@ export interface ClassifiedSegment {
 }
 
 /** What one classification may still spend, shared by every level of its walk. */
+/** What a caller knows of how its command line runs. */
+export interface ShellLineOptions {
+  /**
+   * The shell that runs the line, when the caller knows it (an agent
+   * harness that runs bash). Left out, the line is read as bash and as
+   * POSIX sh (`/bin/sh`, dash on Debian), and carries the tags of both.
+   */
+  readonly shell?: 'bash';
+}
+
 export interface WalkBudget {
   /** Glob program names that may still be matched against the known programs (see nested-walks.ts). */
   globs: number;
