@@ -39,6 +39,11 @@ describe('airlock token checks its command line before it opens the store', {
     [['token', 'create', '--kind', 'root'], '--kind must be agent, executor or member'],
     [['token', 'create'], '--kind must be agent, executor or member'],
     [['token', 'create', '--kind', 'agent', '--role', 'admin'], '--role must be admin or approver'],
+    [['token', 'create', '--kind', 'member', '--label', ''], '--label must be 1 to 200 characters'],
+    [
+      ['token', 'create', '--kind', 'member', '--label', 'x'.repeat(201)],
+      '--label must be 1 to 200 characters',
+    ],
     [['token', 'revoke'], 'airlock token revoke: name a credential id or a token'],
     [['token', 'bogus'], 'airlock token: unknown verb bogus'],
     [['token', 'alk_member_0123456789abcdef'], 'airlock token: unknown verb (not repeated here'],

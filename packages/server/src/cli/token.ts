@@ -1,3 +1,4 @@
+import { OPERATION_CONTRACTS } from '@airlock/core';
 import { forTerminal } from '@airlock/core/command-line';
 import type { CredentialKind, MemberRole } from '../store/accounts.js';
 import { type ParsedCommandLine, parseVerbCommandLine } from './command-line.js';
@@ -30,6 +31,8 @@ Store options:
 /** The kinds and roles `airlock token create` takes, as the store names them. */
 const KINDS: readonly CredentialKind[] = ['agent', 'executor', 'member'];
 const ROLES: readonly MemberRole[] = ['admin', 'approver'];
+/** A label as the API's `credentials.create` takes it (1 to 200 characters), so either way makes the same. */
+const LABEL = OPERATION_CONTRACTS['credentials.create'].input.shape.label;
 
 /**
  * Reads what the verb was asked to do, or says on stderr what is wrong with
@@ -56,6 +59,10 @@ function readVerb(
       return 2;
     }
     const label = typeof values.label === 'string' ? values.label : undefined;
+    if (label !== undefined && !LABEL.safeParse(label).success) {
+      process.stderr.write('airlock token create: --label must be 1 to 200 characters\n');
+      return 2;
+    }
     return { verb, kind, role, label };
   }
   if (verb === 'revoke') {
