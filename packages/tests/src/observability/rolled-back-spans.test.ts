@@ -17,6 +17,32 @@ async function send(
   return { status: response.status, body: await response.json() };
 }
 
+/** A traced kernel and a gateway run in it whose `deploy` calls park; answers the run's id. */
+async function tracedGatewayRun(): Promise<{
+  kernel: TestKernel;
+  receiver: OtlpReceiver;
+  ws: string;
+  runId: string;
+}> {
+  const receiver = await startOtlpReceiver();
+  const kernel = await startTestKernel({ otlpEndpoint: receiver.url });
+  const { tokens } = kernel.workspace;
+  await send(kernel, 'PUT', '/agent_api/v1/profile/configuration', tokens.agent, {
+    approval_mode: 'rules',
+    approval_rules: [{ tool: 'deploy', verdict: 'ask' }],
+  });
+  const conversation = (await send(kernel, 'POST', '/agent_api/v1/conversations', tokens.agent, {}))
+    .body.id;
+  const run = await send(
+    kernel,
+    'POST',
+    `/agent_api/v1/conversations/${conversation}/inputs`,
+    tokens.agent,
+    { input: 'rolled back', provider: { kind: 'gateway', client: 'span-test 1.0' } },
+  );
+  return { kernel, receiver, ws: `/api/v1/workspaces/${kernel.workspace.id}`, runId: run.body.id };
+}
+
 /**
  * A unit of work that rolls back (a PostgreSQL retry, a refusal at the unit's end such as an
  * email link's single-use check) must leave no span of a decision that did not happen.
@@ -30,29 +56,10 @@ describe('spans of a unit that rolled back', () => {
   });
 
   it("exports a person's decision once, from the unit that committed it", async () => {
-    receiver = await startOtlpReceiver();
-    kernel = await startTestKernel({ otlpEndpoint: receiver.url });
+    const traced = await tracedGatewayRun();
+    ({ kernel, receiver } = traced);
+    const { ws, runId } = traced;
     const { tokens } = kernel.workspace;
-    const ws = `/api/v1/workspaces/${kernel.workspace.id}`;
-    await send(kernel, 'PUT', '/agent_api/v1/profile/configuration', tokens.agent, {
-      approval_mode: 'rules',
-      approval_rules: [{ tool: 'deploy', verdict: 'ask' }],
-    });
-    const conversation = (
-      await send(kernel, 'POST', '/agent_api/v1/conversations', tokens.agent, {})
-    ).body.id;
-    const runId = (
-      await send(
-        kernel,
-        'POST',
-        `/agent_api/v1/conversations/${conversation}/inputs`,
-        tokens.agent,
-        {
-          input: 'rolled back',
-          provider: { kind: 'gateway', client: 'span-test 1.0' },
-        },
-      )
-    ).body.id as string;
     const round = await send(kernel, 'POST', `${ws}/runs/${runId}/calls`, tokens.agent, {
       calls: [{ name: 'deploy', input: {} }],
     });
@@ -98,26 +105,10 @@ describe('spans of a unit that rolled back', () => {
   });
 
   it("exports the stage's decision of a call once, from the unit that planted it", async () => {
-    receiver = await startOtlpReceiver();
-    kernel = await startTestKernel({ otlpEndpoint: receiver.url });
+    const traced = await tracedGatewayRun();
+    ({ kernel, receiver } = traced);
+    const { ws, runId } = traced;
     const { tokens } = kernel.workspace;
-    const ws = `/api/v1/workspaces/${kernel.workspace.id}`;
-    await send(kernel, 'PUT', '/agent_api/v1/profile/configuration', tokens.agent, {
-      approval_mode: 'rules',
-      approval_rules: [{ tool: 'deploy', verdict: 'ask' }],
-    });
-    const conversation = (
-      await send(kernel, 'POST', '/agent_api/v1/conversations', tokens.agent, {})
-    ).body.id;
-    const runId = (
-      await send(
-        kernel,
-        'POST',
-        `/agent_api/v1/conversations/${conversation}/inputs`,
-        tokens.agent,
-        { input: 'rolled back', provider: { kind: 'gateway', client: 'span-test 1.0' } },
-      )
-    ).body.id as string;
     const removeHook = kernel.airlock.store.onUnitEvents(async (_tx, events) => {
       if (events.some((event) => event.type === 'task.parked')) {
         throw new Error('refused at the end of the unit');
