@@ -1,3 +1,4 @@
+import { mayBeSecret } from '@airlock/core/command-line';
 import { UsageError } from './command-line.js';
 
 /** The most a secret read from standard input may hold: a token is under 100 bytes. */
@@ -16,11 +17,12 @@ export interface SecretArgument {
 }
 
 /**
- * A token as the kernel makes them (`alk_<kind>_…`): a credential's or a
- * question's resolution token, never a credential id (`cred_…`).
+ * Whether a value may be a token rather than a credential id (`cred_…`): core's
+ * {@link mayBeSecret}, the one place that knows the token shape (`alk_…`, also quoted or
+ * after `--token=`) and holds any word too long to be an id as a pasted secret.
  */
 export function looksLikeToken(text: string): boolean {
-  return text.startsWith('alk_');
+  return mayBeSecret(text);
 }
 
 /**
