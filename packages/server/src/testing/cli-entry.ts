@@ -15,34 +15,46 @@ const FROM_SOURCES = [
   join(PACKAGES, 'server', 'src', 'cli.ts'),
 ];
 
-/** The packages the CLI loads, each with the file its build writes last. */
+/**
+ * The packages the CLI loads, with their sources and what their build writes. The build's own
+ * JavaScript is the stamp, not `tsconfig.tsbuildinfo`: a `tsc --noEmit -p` rewrites that file
+ * and emits nothing, which made a stale `dist/` look current.
+ */
 const BUILT_PACKAGES = ['core', 'sdk', 'hooks', 'server'].map((name) => ({
   sources: join(PACKAGES, name, 'src'),
-  stamp: join(PACKAGES, name, 'tsconfig.tsbuildinfo'),
+  built: join(PACKAGES, name, 'dist'),
 }));
 
-/** The newest change to a build input under `dir` (tests, fixtures and test helpers are no input). */
-function newestSourceChange(dir: string): number {
+/** The newest change to a file under `dir` that `counts` (directories `skipped` left out). */
+function newestChange(
+  dir: string,
+  counts: (name: string) => boolean,
+  skipped: ReadonlySet<string>,
+): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== 'testing' && entry.name !== 'fixtures') {
-        newest = Math.max(newest, newestSourceChange(path));
-      }
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+      if (!skipped.has(entry.name)) newest = Math.max(newest, newestChange(path, counts, skipped));
+    } else if (counts(entry.name)) {
       newest = Math.max(newest, statSync(path).mtimeMs);
     }
   }
   return newest;
 }
 
+/** Tests, fixtures and test helpers are no build input. */
+const NOT_INPUT = new Set(['testing', 'fixtures']);
+const isInput = (name: string) => name.endsWith('.ts') && !name.endsWith('.test.ts');
+const isOutput = (name: string) => name.endsWith('.js');
+
 /** Whether the build is there and no source changed since: the built CLI is the sources' CLI. */
 function buildIsCurrent(): boolean {
   if (!existsSync(BUILT_CLI)) return false;
   return BUILT_PACKAGES.every(
-    ({ sources, stamp }) =>
-      existsSync(stamp) && newestSourceChange(sources) <= statSync(stamp).mtimeMs,
+    ({ sources, built }) =>
+      existsSync(built) &&
+      newestChange(sources, isInput, NOT_INPUT) <= newestChange(built, isOutput, new Set()),
   );
 }
 
