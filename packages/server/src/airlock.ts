@@ -22,6 +22,7 @@ import {
 import { defaultPublicUrl } from './notifications/payload.js';
 import type { OpenAISettings } from './providers/openai.js';
 import { defaultProviders } from './providers/registry.js';
+import { warnOfOtherSessions } from './store/pending-upgrade.js';
 import { holdDataDir } from './store/sqlite/kernel-lock.js';
 import { Store, type StoreLocation } from './store/store.js';
 import type { CallTracing } from './tracing/call-tracing.js';
@@ -172,7 +173,11 @@ async function startParts(
 ): Promise<Airlock> {
   const { logger } = options;
   const tracing = parts.tracing ?? null;
-  const store = await Store.open(options, options.clock);
+  const store = await Store.open(
+    options,
+    options.clock,
+    options.databaseUrl ? { beforeMigrating: warnOfOtherSessions(logger) } : {},
+  );
   parts.store = store;
   // Before any executor is served: a restored copy nobody fenced may hold calls that already ran.
   const fenced = await fenceIfCopied(store);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
+import type { Logger } from 'pino';
 import type { Dialect } from './dialect.js';
 import { StaticMigrations } from './migrations.js';
 
@@ -59,4 +60,23 @@ export async function otherPostgresSessions(db: Kysely<unknown>): Promise<number
     where datname = current_database() and pid <> pg_backend_pid()
       and backend_type = 'client backend'`.execute(db);
   return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * What a kernel starting on PostgreSQL does before it migrates the database: with other
+ * sessions connected (older kernels, perhaps, whose reads a migration can break until their
+ * connections are replaced), it says so at warn, naming both migrations, and goes on. Unlike
+ * a local command it does not refuse: a rolling start is the operator's call.
+ */
+export function warnOfOtherSessions(
+  logger: Logger,
+): (upgrade: PendingUpgrade, db: Kysely<unknown>) => Promise<void> {
+  return async (upgrade, db) => {
+    const others = await otherPostgresSessions(db);
+    if (others === 0) return;
+    logger.warn(
+      { applied: upgrade.applied, newest: upgrade.newest, other_sessions: others },
+      `migrating the database from ${upgrade.applied ?? '(none)'} to ${upgrade.newest} while ${others} other session(s) are connected: a kernel of the older version still serving it may fail its reads until it is stopped; stop old kernels before a new one starts`,
+    );
+  };
 }
