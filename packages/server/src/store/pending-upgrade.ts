@@ -72,7 +72,8 @@ export function warnOfOtherSessions(
   logger: Logger,
 ): (upgrade: PendingUpgrade, db: Kysely<unknown>) => Promise<void> {
   return async (upgrade, db) => {
-    const others = await otherPostgresSessions(db);
+    // A role that cannot read pg_stat_activity still starts: the warning is advice, not a gate.
+    const others = await otherPostgresSessions(db).catch(() => 0);
     if (others === 0) return;
     logger.warn(
       { applied: upgrade.applied, newest: upgrade.newest, other_sessions: others },
