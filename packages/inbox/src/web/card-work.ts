@@ -88,27 +88,24 @@ export function refreshApprovals(card: HTMLElement, decision: Decision): void {
 }
 
 /**
- * Says on a card, without drawing it again, that its call changed while
- * the person read or worked in it: its buttons still answer the call as the
+ * The note that says a call changed while the person read or worked in its
+ * card or story row (`container`): its buttons still answer the call as the
  * person read it (the kernel refuses them as out of date), and "Show the
  * current call" draws it as it is now, with what they typed.
  */
-export function sayChanged(
-  card: HTMLElement,
-  read: Decision,
-  now: Decision,
+export function changedNote(
+  container: HTMLElement,
+  edited: boolean,
   showCurrent: () => void,
-): void {
-  const edited =
-    read.isApproval() && now.isApproval() && !sameJson(read.tool_input, now.tool_input);
-  const note = h(
+): HTMLElement {
+  return h(
     'div',
     { class: 'changed', role: 'status' },
     h(
       'p',
       {},
       `This call changed while you were on it${edited ? ': its input was edited' : ''}. `,
-      workingIn(card) ? 'What you typed is kept. ' : '',
+      workingIn(container) ? 'What you typed is kept. ' : '',
       'Approve and Deny here answer the call as you read it, so the kernel refuses them as out of date; show the current call to decide it as it is now.',
     ),
     h(
@@ -117,6 +114,18 @@ export function sayChanged(
       'Show the current call',
     ),
   );
+}
+
+/** Says on a card, without drawing it again, that its call changed: see {@link changedNote}. */
+export function sayChanged(
+  card: HTMLElement,
+  read: Decision,
+  now: Decision,
+  showCurrent: () => void,
+): void {
+  const edited =
+    read.isApproval() && now.isApproval() && !sameJson(read.tool_input, now.tool_input);
+  const note = changedNote(card, edited, showCurrent);
   const shown = card.querySelector(':scope > .changed');
   if (shown) shown.replaceWith(note);
   else card.querySelector(':scope > header')?.after(note);

@@ -6,8 +6,10 @@ import {
   visibleText,
   type Workspace,
 } from '@airlock/sdk';
+import { changedNote, restoreWork, workOf } from './card-work.js';
 import { h } from './dom.js';
 import { callLine } from './format.js';
+import { sameJson } from './input-changes.js';
 import type { PrincipalNames } from './principal-names.js';
 import { rowActions } from './row-actions.js';
 import { decisionOf, modelReadText, type StoryDecision, stateWords } from './story.js';
@@ -22,6 +24,18 @@ function time(at: number): string {
 
 /** An outcome as the story's line says it: one approval of several is still "approved". */
 const OUTCOME_WORDS: Record<string, string> = { approval_added: 'approved' };
+
+/**
+ * Whether a parked row stays as the person read it though the kernel has it
+ * otherwise: it still waits, changed (an edit), and no verb was sent from it.
+ */
+function keepsRead(known: BuiltRow, now: TaskView): boolean {
+  return (
+    known.task.state === 'needs_approval' &&
+    now.state === 'needs_approval' &&
+    !sentFrom(known.element)
+  );
+}
 
 function decisionItem(decision: StoryDecision): HTMLElement {
   return h(
@@ -49,6 +63,19 @@ interface BuiltRow {
   signature: string;
   element: HTMLElement;
   decisions: number;
+  /** The row as the person reads it: what its buttons answer. */
+  task: TaskView;
+  /** The row as it is now, when it changed while it waits: said on the row, not drawn. */
+  current: TaskView | null;
+}
+
+/** What a row's drawing shows of its call: a row is drawn again only when this changes. */
+const signatureOf = (task: TaskView) => `${task.version}|${task.updated_at}|${task.state}`;
+
+/** Whether a verb was sent from a row's buttons: they stay disabled until it is drawn again or refused. */
+function sentFrom(element: HTMLElement): boolean {
+  const approve = element.querySelector('[data-action="approve"]') as HTMLButtonElement | null;
+  return approve?.disabled === true;
 }
 
 /**
@@ -172,16 +199,21 @@ export class RunStoryView {
    * untouched row keeps its element, so an editor open on it (its text, the
    * cursor) survives the run's other events. A row whose decisions alone
    * grew (the feed's history arriving after the first drawing, another
-   * person's approval) gets its list of decisions redrawn in place.
+   * person's approval) gets its list of decisions redrawn in place. A parked
+   * row whose call changed while it still waits (another lead's edit) is not
+   * drawn again under the person reading it: the row says it changed, its
+   * buttons stay bound to the version read, and "Show the current call"
+   * draws it as it is now, with what they typed (see {@link sayChanged}).
    */
   private placeRows(): void {
     const seen = new Set<string>();
     const wanted = this.tasks.map((task) => {
       seen.add(task.key);
       const decisions = this.decisions.get(task.key) ?? [];
-      const signature = `${task.version}|${task.updated_at}|${task.state}`;
+      const signature = signatureOf(task);
       const known = this.built.get(task.key);
-      if (known?.signature === signature) {
+      if (known && (known.signature === signature || keepsRead(known, task))) {
+        if (known.signature !== signature) this.sayChanged(known, task);
         if (known.decisions !== decisions.length) {
           known.element
             .querySelector(':scope > .decisions')
@@ -190,9 +222,7 @@ export class RunStoryView {
         }
         return known.element;
       }
-      const element = this.rowItem(task);
-      this.built.set(task.key, { signature, element, decisions: decisions.length });
-      return element;
+      return this.build(task);
     });
     for (const key of this.built.keys()) if (!seen.has(key)) this.built.delete(key);
     wanted.forEach((element, index) => {
@@ -200,6 +230,47 @@ export class RunStoryView {
       if (at !== element) this.rows.insertBefore(element, at);
     });
     while (this.rows.children.length > wanted.length) this.rows.lastElementChild?.remove();
+  }
+
+  /** Draws a row as `task` has it, and remembers it as what the person reads. */
+  private build(task: TaskView): HTMLElement {
+    const element = this.rowItem(task);
+    const decisions = this.decisions.get(task.key)?.length ?? 0;
+    this.built.set(task.key, {
+      signature: signatureOf(task),
+      element,
+      decisions,
+      task,
+      current: null,
+    });
+    return element;
+  }
+
+  /** Says on a parked row, without drawing it again, that its call changed since it was drawn. */
+  private sayChanged(known: BuiltRow, now: TaskView): void {
+    if (known.current && signatureOf(known.current) === signatureOf(now)) return;
+    known.current = now;
+    const edited = !sameJson(known.task.tool_input, now.tool_input);
+    const note = changedNote(known.element, edited, () => this.showCurrent(now.key));
+    const actions = known.element.querySelector(':scope > .row-actions');
+    const shown = actions?.querySelector(':scope > .changed');
+    if (shown) shown.replaceWith(note);
+    else actions?.prepend(note);
+  }
+
+  /** Draws a parked row as it is now, in place, with what the person typed in it. */
+  private showCurrent(key: string): void {
+    const known = this.built.get(key);
+    if (!known?.current) return;
+    const work = workOf(known.element);
+    const element = this.build(known.current);
+    known.element.replaceWith(element);
+    restoreWork(element, work);
+    // Nothing typed: the keyboard stays on the row, not on the page its button left.
+    if (!element.contains(document.activeElement)) {
+      element.tabIndex = -1;
+      element.focus({ preventScroll: true });
+    }
   }
 
   private rowItem(task: TaskView): HTMLElement {
@@ -224,9 +295,7 @@ export class RunStoryView {
             decide: async (verb, { reason, toolInput }) => {
               const decision = await this.workspace.decisions.get(this.runId, task.key);
               if (!decision?.isApproval()) throw new Error('this call no longer waits');
-              if (decision.task.version !== task.version) {
-                throw new Error('this call changed since the story showed it; read it again');
-              }
+              // Bound to the version drawn: one that changed since is refused by the kernel.
               const version = task.version;
               if (verb === 'approve') {
                 await decision.approve({
