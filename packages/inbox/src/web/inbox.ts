@@ -82,7 +82,9 @@ export class InboxView {
   private readonly help = keyHelp();
   private readonly bulk = new BulkBar({
     decisions: async (keys) => {
-      const read = await Promise.all(keys.map((key) => this.reads.decisionOf(key)));
+      // Rows in view only, whatever ticked them: a bulk verb never decides a call out of sight.
+      const shown = keys.filter((key) => this.list.shows(key));
+      const read = await Promise.all(shown.map((key) => this.reads.decisionOf(key)));
       return read.filter((decision) => decision !== null);
     },
     settled: (decision, done) => this.settled(decision, done),
@@ -150,7 +152,11 @@ export class InboxView {
       approve: () => this.detail.key('approve'),
       deny: () => this.detail.key('deny'),
       edit: () => this.detail.key('edit'),
-      tick: () => this.open.key && this.bulk.toggle(this.open.key, this.rowOf(this.open.key)),
+      // Only a row in view: the filter may hide the open one, and a bulk verb decides what is seen.
+      tick: () => {
+        const key = this.open.key;
+        if (key && this.list.shows(key)) this.bulk.toggle(key, this.rowOf(key));
+      },
       filter: () => this.toolbar.focusFilter(),
       help: () => this.toggleHelp(),
     });

@@ -57,6 +57,24 @@ describe.skipIf(browserSkipReason !== null)(
       }
     });
 
+    it('ticks nothing with x while the filter hides the open row: a bulk verb decides only rows in view', async () => {
+      const run = await twoCalls('hidden');
+      const page = await f.openInbox();
+      const row = (task: string) => page.locator(`.list [data-decision="${run.id}/${task}"]`);
+      await row('t1').locator('.open').click();
+      await page.locator(`.detail article[data-decision="${run.id}/t1"]`).waitFor();
+      await page.locator('input[name="filter"]').fill('hidden-two');
+      expect(await row('t1').isHidden()).toBe(true);
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.press('x');
+      expect(await page.locator('.bulk').isHidden()).toBe(true);
+      await page.locator('input[name="filter"]').fill('');
+      expect(await row('t1').locator('.tick').isChecked()).toBe(false);
+      for (const task of ['t1', 't2']) {
+        await (await parked(f.ws, run.id, task)).deny({ reason: 'enough' });
+      }
+    });
+
     it("sends no deny from a run story's reason on an input method's Enter, only on a real one", async () => {
       const run = await twoCalls('composed');
       await eventually(
