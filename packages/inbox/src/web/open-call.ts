@@ -82,13 +82,19 @@ export class OpenCall {
     const around = this.list.neighbours(key);
     const summary = this.list.get(key)?.facts.summary ?? '';
     return () => {
-      if (then === 'next') {
-        this.select(next, false);
-        return;
-      }
-      this.select(null);
-      this.resume = around;
-      this.detail.left(summary);
+      if (then === 'next') this.select(next, false);
+      else this.stoppedWaiting(summary, around);
     };
+  }
+
+  /**
+   * The open call stopped waiting by itself: the pane says so (`summary`
+   * names it) and opens nothing, `j`/`k` going on from the rows that were
+   * `around` it.
+   */
+  stoppedWaiting(summary: string, around: { previous: string | null; next: string | null }): void {
+    this.select(null);
+    this.resume = around;
+    this.detail.left(summary);
   }
 }

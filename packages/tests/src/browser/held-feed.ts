@@ -32,3 +32,48 @@ export async function holdFeed(page: Page): Promise<HeldFeed> {
   );
   return { release };
 }
+
+/** A page's feed sockets that a test can drop, and let the page reconnect once it says so. */
+export interface DroppableFeed {
+  /** Closes every socket as a dropped connection would; the page's new ones wait for {@link restore}. */
+  drop(): Promise<void>;
+  /** Lets the page's sockets opened since the drop through to the kernel. */
+  restore(): void;
+}
+
+/**
+ * Passes every WebSocket the page opens through to the kernel until
+ * `drop`, which closes them (1006) and holds back the page's reconnections
+ * until `restore`, so a test can change things while the feed is down.
+ */
+export async function droppableFeed(page: Page): Promise<DroppableFeed> {
+  const sockets: WebSocketRoute[] = [];
+  let down = false;
+  let restore: () => void = () => {};
+  const up = new Promise<void>((resolve) => {
+    restore = resolve;
+  });
+  await page.routeWebSocket(
+    () => true,
+    (socket: WebSocketRoute) => {
+      const connect = () => {
+        const server = socket.connectToServer();
+        server.onMessage((message) => socket.send(message));
+        socket.onMessage((message) => server.send(message));
+        server.onClose((code, reason) => socket.close({ code, reason }));
+      };
+      if (down) void up.then(connect);
+      else {
+        sockets.push(socket);
+        connect();
+      }
+    },
+  );
+  return {
+    async drop() {
+      down = true;
+      for (const socket of sockets.splice(0)) await socket.close({ code: 1006 });
+    },
+    restore: () => restore(),
+  };
+}

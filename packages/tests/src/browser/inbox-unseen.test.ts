@@ -1,8 +1,9 @@
 import { createClient, type Workspace } from '@airlock/sdk';
-import type { Page, WebSocketRoute } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, browserSkipReason } from '../support/browser.js';
 import { scriptedRun } from '../support/kernel.js';
+import { type DroppableFeed, droppableFeed } from './held-feed.js';
 import { parkedWrites, secondLeadWithPolicy, useInboxFixture } from './inbox-fixture.js';
 
 /**
@@ -180,38 +181,16 @@ describe.skipIf(browserSkipReason !== null)(
         ]),
       );
       const key = `${run.id}/t1`;
-      // The page's feed sockets: the first goes through; once `down`, new ones wait for `back`.
-      const sockets: WebSocketRoute[] = [];
-      let down = false;
-      let back: () => void = () => {};
-      const up = new Promise<void>((resolve) => {
-        back = resolve;
-      });
+      let feed: DroppableFeed | undefined;
       const page = await f.openSignedIn('#/', undefined, undefined, async (opened) => {
-        await opened.routeWebSocket(
-          () => true,
-          (socket) => {
-            const connect = () => {
-              const server = socket.connectToServer();
-              server.onMessage((message) => socket.send(message));
-              socket.onMessage((message) => server.send(message));
-              server.onClose((code, reason) => socket.close({ code, reason }));
-            };
-            if (down) void up.then(connect);
-            else {
-              sockets.push(socket);
-              connect();
-            }
-          },
-        );
+        feed = await droppableFeed(opened);
       });
       await page.locator('.status[data-status="live"]').waitFor();
       const card = await openCard(page, key);
-      down = true;
-      for (const socket of sockets) await socket.close({ code: 1006 });
+      await feed?.drop();
       await page.locator('.status[data-status="reconnecting"]').waitFor();
       await (await parked(ana, run.id, 't1')).approve({ tool_input: { version: '6.0.0-evil' } });
-      back();
+      feed?.restore();
       await page.locator('.status[data-status="live"]').waitFor();
       await page
         .locator(`.list [data-decision="${key}"]`)
@@ -224,6 +203,42 @@ describe.skipIf(browserSkipReason !== null)(
       f.consoleErrors.splice(0);
       expect((await f.ws.runs.run(run.id).task('t1')).approvals?.received.length).toBe(1);
       await (await parked(ana, run.id, 't1')).deny({ reason: 'done here' });
+    });
+
+    it('says the open call stopped waiting when it was decided while the feed was down, once it is back', async () => {
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          {
+            tool_calls: [
+              { name: 'bash', input: { command: 'echo read-before-the-drop' } },
+              { name: 'bash', input: { command: 'echo the-next-one' } },
+            ],
+          },
+          { final: 'done' },
+        ]),
+      );
+      let feed: DroppableFeed | undefined;
+      const page = await f.openSignedIn('#/', undefined, undefined, async (opened) => {
+        feed = await droppableFeed(opened);
+      });
+      await page.locator('.status[data-status="live"]').waitFor();
+      await openCard(page, `${run.id}/t1`);
+      await feed?.drop();
+      await page.locator('.status[data-status="reconnecting"]').waitFor();
+      await (await parked(f.ws, run.id, 't1')).deny({ reason: 'denied while the feed was down' });
+      feed?.restore();
+      await page.locator('.status[data-status="live"]').waitFor();
+      await page.locator(`.list [data-decision="${run.id}/t1"]`).waitFor({ state: 'detached' });
+      const left = page.locator('.detail .detail-left');
+      await left.waitFor();
+      expect(await left.textContent()).toMatch(
+        /^The call you had open stopped waiting: bash echo read-before-the-drop\. /,
+      );
+      // `j` goes on from where it was: the call after it.
+      await page.keyboard.press('j');
+      await page.locator(`.detail article[data-decision="${run.id}/t2"]`).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await (await parked(f.ws, run.id, 't2')).deny({ reason: 'not that' });
     });
   },
 );
