@@ -6,6 +6,7 @@ import {
   visibleText,
   type Workspace,
 } from '@airlock/sdk';
+import { approvedWords } from './card-verbs.js';
 import { changedNote, restoreWork, workOf } from './card-work.js';
 import { h } from './dom.js';
 import { callLine } from './format.js';
@@ -263,14 +264,36 @@ export class RunStoryView {
     const known = this.built.get(key);
     if (!known?.current) return;
     const work = workOf(known.element);
-    const element = this.build(known.current);
+    restoreWork(this.redraw(known, known.current), work);
+    this.keepFocus(key);
+  }
+
+  /**
+   * An approval of the person's own that the quorum still waits beyond: the
+   * row is drawn as the kernel answered (its buttons bound to that version,
+   * to deny it still), with the approval said in words.
+   */
+  private recorded(answer: TaskView, words: string): void {
+    const known = this.built.get(answer.key);
+    if (!known) return;
+    const element = this.redraw(known, answer);
+    (element.querySelector('.row-actions > .message') as HTMLElement).textContent = words;
+    this.keepFocus(answer.key);
+  }
+
+  /** Draws a row anew in place of its drawing. */
+  private redraw(known: BuiltRow, task: TaskView): HTMLElement {
+    const element = this.build(task);
     known.element.replaceWith(element);
-    restoreWork(element, work);
-    // Nothing typed: the keyboard stays on the row, not on the page its button left.
-    if (!element.contains(document.activeElement)) {
-      element.tabIndex = -1;
-      element.focus({ preventScroll: true });
-    }
+    return element;
+  }
+
+  /** Keeps the keyboard on a row drawn anew, when nothing in it took the focus. */
+  private keepFocus(key: string): void {
+    const element = this.built.get(key)?.element;
+    if (!element || element.contains(document.activeElement)) return;
+    element.tabIndex = -1;
+    element.focus({ preventScroll: true });
   }
 
   private rowItem(task: TaskView): HTMLElement {
@@ -298,10 +321,14 @@ export class RunStoryView {
               // Bound to the version drawn: one that changed since is refused by the kernel.
               const version = task.version;
               if (verb === 'approve') {
-                await decision.approve({
+                const answer = await decision.approve({
                   version,
                   ...(toolInput === undefined ? {} : { tool_input: toolInput }),
                 });
+                if (answer.state === 'needs_approval') {
+                  this.recorded(answer, approvedWords(answer, { edited: toolInput !== undefined }));
+                  return;
+                }
               } else await decision.deny({ version, ...(reason ? { reason } : {}) });
               await this.scheduleRefresh();
             },

@@ -83,5 +83,32 @@ describe.skipIf(browserSkipReason !== null)(
         .waitFor();
       expect((await f.ws.runs.run(run.id).task('t1')).state).not.toBe('needs_approval');
     });
+
+    it('says on a story row that an approval toward a quorum is recorded, and leaves Deny to use', async () => {
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'release', input: { version: '8.0.0' } }] },
+          { final: 'released' },
+        ]),
+      );
+      await eventually(
+        async () => (await f.ws.runs.run(run.id).task('t1')).state === 'needs_approval',
+      );
+      const page = await f.openSignedIn(`#/runs/${run.id}`);
+      const row = () => page.locator('.run-view .row[data-task="t1"]');
+      await row()
+        .getByRole('button', { name: /^Approve release/ })
+        .click();
+      await row()
+        .locator('.message')
+        .filter({ hasText: 'Your approval is recorded (1 of 2 approvals)' })
+        .waitFor();
+      expect(await row().locator('.decision[data-outcome="approval_added"]').count()).toBe(1);
+      expect(await row().locator('[data-action="deny"]').isEnabled()).toBe(true);
+      expect(await axeViolations(page)).toEqual([]);
+      await row().locator('[data-action="deny"]').click();
+      await row().locator('.decision[data-outcome="denied"]').waitFor();
+      expect((await f.ws.runs.run(run.id).task('t1')).state).not.toBe('needs_approval');
+    });
   },
 );
