@@ -7,13 +7,14 @@ import {
   type Workspace,
 } from '@airlock/sdk';
 import { approvedWords } from './card-verbs.js';
-import { changedNote, restoreWork, workOf } from './card-work.js';
+import { changedNote, isTextField, restoreWork, workOf } from './card-work.js';
 import { h } from './dom.js';
 import { callLine } from './format.js';
 import { sameJson } from './input-changes.js';
 import type { PrincipalNames } from './principal-names.js';
 import { rowActions } from './row-actions.js';
 import { decisionOf, modelReadText, type StoryDecision, stateWords } from './story.js';
+import { UnsentNote } from './unsent-note.js';
 
 function time(at: number): string {
   return new Date(at).toLocaleTimeString([], {
@@ -36,6 +37,12 @@ function keepsRead(known: BuiltRow, now: TaskView): boolean {
     now.state === 'needs_approval' &&
     !sentFrom(known.element)
   );
+}
+
+/** The text field of a row the person is typing into (not one a verb in flight disabled). */
+function typingIn(element: HTMLElement): HTMLInputElement | HTMLTextAreaElement | null {
+  const focused = document.activeElement;
+  return isTextField(focused) && !focused.disabled && element.contains(focused) ? focused : null;
 }
 
 function decisionItem(decision: StoryDecision): HTMLElement {
@@ -99,6 +106,11 @@ export class RunStoryView {
   private readonly built = new Map<string, BuiltRow>();
   private refreshing = false;
   private again = false;
+  /** What a person was typing into a row that stopped waiting under them: kept, never sent. */
+  private readonly unsent = new UnsentNote(() => {
+    this.rows.tabIndex = -1;
+    this.rows.focus({ preventScroll: true });
+  });
 
   constructor(
     private readonly workspace: Workspace,
@@ -119,6 +131,7 @@ export class RunStoryView {
       this.goal,
       this.summary,
       this.answer,
+      this.unsent.element,
       this.rows,
     );
   }
@@ -223,7 +236,12 @@ export class RunStoryView {
         }
         return known.element;
       }
-      return this.build(task);
+      const typing = known ? typingIn(known.element) : null;
+      const element = this.build(task);
+      // It stopped waiting while the person typed in it: what they typed, and the cursor, go to a note.
+      if (known && typing)
+        this.unsent.keep(known.element.querySelector('h3')?.textContent ?? task.key, typing.value);
+      return element;
     });
     for (const key of this.built.keys()) if (!seen.has(key)) this.built.delete(key);
     wanted.forEach((element, index) => {

@@ -110,5 +110,31 @@ describe.skipIf(browserSkipReason !== null)(
       await row().locator('.decision[data-outcome="denied"]').waitFor();
       expect((await f.ws.runs.run(run.id).task('t1')).state).not.toBe('needs_approval');
     });
+
+    it('keeps a reason being typed on a story row that was decided elsewhere, in a note that sends nothing', async () => {
+      const run = await f.ws.runs.create(
+        scriptedRun('ask', [
+          { tool_calls: [{ name: 'bash', input: { command: 'echo decided-elsewhere' } }] },
+          { final: 'done' },
+        ]),
+      );
+      await eventually(
+        async () => (await f.ws.runs.run(run.id).task('t1')).state === 'needs_approval',
+      );
+      const page = await f.openSignedIn(`#/runs/${run.id}`);
+      const row = page.locator('.run-view .row[data-task="t1"]');
+      await row.locator('input[name="reason"]').click();
+      await page.keyboard.type('half a reas');
+      await (await parked(f.ws, run.id, 't1')).deny({ reason: 'denied elsewhere' });
+      await row.locator('.decision[data-outcome="denied"]').waitFor();
+      const note = page.locator('.run-view .unsent');
+      await note.waitFor();
+      expect(await note.locator('.unsent-said').textContent()).toMatch(
+        /^Nothing you typed was sent/,
+      );
+      await page.keyboard.type('on');
+      expect(await note.locator('textarea').inputValue()).toBe('half a reason');
+      expect(await axeViolations(page)).toEqual([]);
+    });
   },
 );
