@@ -1,11 +1,12 @@
 import { type AuditRecord, visibleText, type Workspace } from '@airlock/sdk';
+import { readLastDay } from './audit-day.js';
 import { h } from './dom.js';
 import type { PrincipalNames } from './principal-names.js';
 import type { NameOf } from './story.js';
 
 /** How far back the list reaches: one day. */
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Most records read for one day. */
+/** Most records shown for one day: the newest. */
 const MAX_RECORDS = 2000;
 
 /** The decision words a person filters by. */
@@ -101,6 +102,8 @@ export function deciderWords(record: AuditRecord, nameOf: NameOf = () => null): 
 export class RecentDecisionsView {
   private records: AuditRecord[] = [];
   private me: string | null = null;
+  /** Said when the day held more records than the page keeps. */
+  private cut = '';
   private readonly filter: RecentFilter = { run: '', tool: '', outcome: '', mine: false };
   private readonly status = h('p', { class: 'recent-status', role: 'status' }, 'Loading…');
   private readonly people = decisionTable('Decided by people, newest first', 'people');
@@ -157,19 +160,19 @@ export class RecentDecisionsView {
     );
   }
 
-  /** Reads the last day of the audit trail. */
+  /** Reads the last day of the audit trail, keeping its newest records (see {@link readLastDay}). */
   async start(): Promise<void> {
     const naming = this.names.load();
     const since = Date.now() - DAY_MS;
-    const records: AuditRecord[] = [];
-    let after = 0;
-    while (records.length < MAX_RECORDS) {
-      const page = await this.workspace.audit({ since, after, limit: 1000 });
-      records.push(...page);
-      if (page.length < 1000) break;
-      after = page[page.length - 1]!.seq;
+    const day = await readLastDay((after, limit) => this.workspace.audit({ since, after, limit }), {
+      keep: MAX_RECORDS,
+      pageSize: 1000,
+    });
+    this.records = day.records;
+    // More than are shown: the status says the list is the newest part of the day.
+    if (day.read > day.records.length || !day.complete) {
+      this.cut = `the newest ${day.records.length} of ${day.read}${day.complete ? '' : '+'} read`;
     }
-    this.records = records;
     this.me = (await this.workspace.self()).principal;
     await naming;
     this.draw();
@@ -181,7 +184,8 @@ export class RecentDecisionsView {
   private draw(): void {
     const shown = filterRecords(this.records, this.filter, this.me);
     const people = shown.filter((record) => record.decider === 'person');
-    this.status.textContent = `${shown.length} of ${this.records.length} decision(s) in the last day: ${people.length} by people, ${shown.length - people.length} by rules and the kernel.`;
+    const of = this.cut ? `${this.records.length} (${this.cut})` : `${this.records.length}`;
+    this.status.textContent = `${shown.length} of ${of} decision(s) in the last day: ${people.length} by people, ${shown.length - people.length} by rules and the kernel.`;
     const row = (record: AuditRecord) => recordRow(record, this.names.of);
     this.people.body.replaceChildren(...people.map(row));
     this.others.body.replaceChildren(
