@@ -1,6 +1,12 @@
 import type { AuditRecord } from '@airlock/sdk';
 import { describe, expect, it } from 'vitest';
-import { deciderWords, detailWords, filterRecords, subjectWords } from './recent-view.js';
+import {
+  deciderWords,
+  detailWords,
+  filterRecords,
+  outcomeChoices,
+  subjectWords,
+} from './recent-view.js';
 
 function record(extra: Partial<AuditRecord>): AuditRecord {
   return {
@@ -42,6 +48,21 @@ describe('the recent decisions list', () => {
       filterRecords(records, { ...any, mine: true }, 'member:cred_me').map((r) => r.seq),
     ).toEqual([1]);
     expect(filterRecords(records, { ...any, mine: true }, null)).toEqual([]);
+  });
+
+  it('offers every outcome the day holds in its Outcome filter, the known ones first', () => {
+    const day = [
+      record({ decision: 'edited' }),
+      record({ decision: 'approval_added' }),
+      record({ decision: 'ran_unstaged', decider: 'hook' }),
+      record({ decision: 'approved' }),
+      record({ decision: 'edited' }),
+    ];
+    const choices = outcomeChoices(day);
+    for (const word of ['edited', 'approval_added', 'ran_unstaged', 'approved', 'denied']) {
+      expect(choices.filter((choice) => choice === word)).toEqual([word]);
+    }
+    expect(choices.indexOf('approved')).toBeLessThan(choices.indexOf('ran_unstaged'));
   });
 
   it('says who decided in words', () => {

@@ -34,6 +34,17 @@ const OUTCOMES = [
   'agent_application_removed',
 ];
 
+/**
+ * The words the Outcome filter offers: the known ones, then any other the
+ * day's records hold (an edit, one approval of several, a call a hook ran
+ * unasked), so every row shown can be filtered to.
+ */
+export function outcomeChoices(records: readonly AuditRecord[]): string[] {
+  const words = new Set(OUTCOMES);
+  for (const record of records) words.add(record.decision);
+  return [...words];
+}
+
 /** What a record is about: the tool of a call, or the document a change of policy touched. */
 export function subjectWords(record: AuditRecord): string {
   if (record.policy) return `${record.policy.scope} ${record.policy.owner_id}`;
@@ -106,6 +117,13 @@ export class RecentDecisionsView {
   private cut = '';
   private readonly filter: RecentFilter = { run: '', tool: '', outcome: '', mine: false };
   private readonly status = h('p', { class: 'recent-status', role: 'status' }, 'Loading…');
+  /** The Outcome filter: its choices are the known outcomes and those the day's records hold. */
+  private readonly outcome = h(
+    'select',
+    { name: 'outcome' },
+    h('option', { value: '' }, 'any'),
+    ...OUTCOMES.map((word) => h('option', { value: word }, word)),
+  );
   private readonly people = decisionTable('Decided by people, newest first', 'people');
   private readonly others = decisionTable(
     'Decided by rules, the mode, clocks, hooks and the kernel, newest first',
@@ -127,12 +145,7 @@ export class RecentDecisionsView {
       });
       return h('label', { class: 'filter' }, label, input);
     };
-    const outcome = h(
-      'select',
-      { name: 'outcome' },
-      h('option', { value: '' }, 'any'),
-      ...OUTCOMES.map((word) => h('option', { value: word }, word)),
-    );
+    const outcome = this.outcome;
     outcome.addEventListener('change', () => {
       this.filter.outcome = outcome.value;
       this.draw();
@@ -169,6 +182,12 @@ export class RecentDecisionsView {
       pageSize: 1000,
     });
     this.records = day.records;
+    this.outcome.replaceChildren(
+      h('option', { value: '' }, 'any'),
+      ...outcomeChoices(this.records).map((word) => h('option', { value: word }, word)),
+    );
+    // A choice made while the day was read stays chosen.
+    this.outcome.value = this.filter.outcome;
     // More than are shown: the status says the list is the newest part of the day.
     if (day.read > day.records.length || !day.complete) {
       this.cut = `the newest ${day.records.length} of ${day.read}${day.complete ? '' : '+'} read`;
