@@ -20,7 +20,11 @@ export async function readPendingUpgrade(
   dialect: Dialect,
 ): Promise<PendingUpgrade> {
   const names = Object.keys(await new StaticMigrations(dialect).getMigrations()).sort();
-  const { rows } = await sql<{ name: string }>`select name from airlock_migrations`.execute(db);
+  // A new database has no history yet: every migration is pending.
+  const tables = await db.introspection.getTables();
+  const { rows } = tables.some((table) => table.name === 'airlock_migrations')
+    ? await sql<{ name: string }>`select name from airlock_migrations`.execute(db)
+    : { rows: [] };
   const done = new Set(rows.map((row) => row.name));
   const applied = names.filter((name) => done.has(name)).at(-1) ?? null;
   return { applied, newest: names.at(-1)!, pending: names.filter((name) => !done.has(name)) };
