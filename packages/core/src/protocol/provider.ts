@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eachNameOnce } from '../schemas/names-once.js';
 import { keptText, storableName } from './stored-text.js';
 import { OnFailureSchema } from './views.js';
 
@@ -55,21 +56,9 @@ export const OpenAIProviderSchema = z.strictObject({
   tools: z
     .array(OpenAIToolSchema)
     .max(128)
-    .superRefine((tools, context) => {
-      // The model would be sent every definition while the kernel's offered-names check counts
-      // one name: which one the model follows would be nobody's choice.
-      const seen = new Set<string>();
-      tools.forEach((tool, index) => {
-        if (seen.has(tool.name)) {
-          context.addIssue({
-            code: 'custom',
-            path: [index, 'name'],
-            message: `the provider offers "${tool.name}" twice`,
-          });
-        }
-        seen.add(tool.name);
-      });
-    })
+    // The model would be sent every definition while the kernel's offered-names check counts
+    // one name: which one the model follows would be nobody's choice.
+    .superRefine(eachNameOnce('the provider offers'))
     .optional()
     .describe('the tools offered to the model; each name once'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eachNameOnce } from './names-once.js';
 
 /**
  * What a tool may do, as its manifest declares it (spec 003). The built-in
@@ -60,19 +61,7 @@ export type ToolManifestEntry = z.infer<typeof ToolManifestEntrySchema>;
 /** The tools a profile declares; names are unique. */
 export const ToolManifestSchema = z
   .array(ToolManifestEntrySchema)
-  .superRefine((entries, context) => {
-    const seen = new Set<string>();
-    entries.forEach((entry, index) => {
-      if (seen.has(entry.name)) {
-        context.addIssue({
-          code: 'custom',
-          path: [index, 'name'],
-          message: `the manifest declares "${entry.name}" twice`,
-        });
-      }
-      seen.add(entry.name);
-    });
-  });
+  .superRefine(eachNameOnce('the manifest declares'));
 export type ToolManifest = z.infer<typeof ToolManifestSchema>;
 
 /** The verdict of a permission rule. */
