@@ -1,4 +1,3 @@
-import { OPERATION_CONTRACTS } from '@airlock/core';
 import { forTerminal } from '@airlock/core/command-line';
 import type { CredentialKind, MemberRole } from '../store/accounts.js';
 import { type ParsedCommandLine, parseVerbCommandLine } from './command-line.js';
@@ -31,8 +30,14 @@ Store options:
 /** The kinds and roles `airlock token create` takes, as the store names them. */
 const KINDS: readonly CredentialKind[] = ['agent', 'executor', 'member'];
 const ROLES: readonly MemberRole[] = ['admin', 'approver'];
-/** A label as the API's `credentials.create` takes it (1 to 200 characters), so either way makes the same. */
-const LABEL = OPERATION_CONTRACTS['credentials.create'].input.shape.label;
+/**
+ * Whether the API's `credentials.create` takes a label (1 to 200 characters), so either way
+ * makes the same. The contracts load only when a label is given: a usage error stays light.
+ */
+async function labelAccepted(label: string): Promise<boolean> {
+  const { OPERATION_CONTRACTS } = await import('@airlock/core');
+  return OPERATION_CONTRACTS['credentials.create'].input.shape.label.safeParse(label).success;
+}
 
 /**
  * Reads what the verb was asked to do, or says on stderr what is wrong with
@@ -59,10 +64,6 @@ function readVerb(
       return 2;
     }
     const label = typeof values.label === 'string' ? values.label : undefined;
-    if (label !== undefined && !LABEL.safeParse(label).success) {
-      process.stderr.write('airlock token create: --label must be 1 to 200 characters\n');
-      return 2;
-    }
     return { verb, kind, role, label };
   }
   if (verb === 'revoke') {
@@ -103,6 +104,10 @@ export async function token(argv: string[]): Promise<number> {
   const location = checkedStoreLocation(values, 'airlock token');
   const asked = readVerb(verb, target, values);
   if (typeof asked === 'number') return asked;
+  if (asked.verb === 'create' && asked.label !== undefined && !(await labelAccepted(asked.label))) {
+    process.stderr.write('airlock token create: --label must be 1 to 200 characters\n');
+    return 2;
+  }
   // The store and the kernel's verbs load only for a command line that can run.
   const { runTokenVerb } = await import('./token-verbs.js');
   return runTokenVerb(location, asked);
