@@ -1,24 +1,11 @@
-import { Writable } from 'node:stream';
 import pg from 'pg';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { startAirlock } from '../airlock.js';
+import { capturedLogger } from '../testing/log-lines.js';
 import { storeBeforeMigration } from '../testing/older-schema.js';
 import { freshPostgresDatabase, postgresSkipReason } from '../testing/postgres.js';
 
 const pgSkip = await postgresSkipReason();
-
-/** A logger whose lines the test reads. */
-function collectingLogger(): { logger: pino.Logger; lines: string[] } {
-  const lines: string[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'warn' }, sink), lines };
-}
 
 /**
  * A kernel starting on a PostgreSQL database another session is connected to (an older
@@ -30,20 +17,22 @@ describe.skipIf(pgSkip)('a kernel migrating a shared PostgreSQL database', () =>
     await storeBeforeMigration({ databaseUrl }, '0017', async () => {});
     const older = new pg.Client({ connectionString: databaseUrl });
     await older.connect();
-    const first = collectingLogger();
+    const first = capturedLogger('warn');
     try {
       const airlock = await startAirlock({ databaseUrl, port: 0, logger: first.logger });
       await airlock.close();
     } finally {
       await older.end();
     }
-    const warned = first.lines.find((line) => line.includes('other session(s) are connected'));
+    const warned = first.lines.find((line) =>
+      line.msg.includes('other session(s) are connected'),
+    )?.msg;
     expect(warned).toMatch(/migrating the database from 0016_waiting_page to 0\d{3}_/);
 
     // Nothing pending now: a second start says nothing of it.
-    const second = collectingLogger();
+    const second = capturedLogger('warn');
     const again = await startAirlock({ databaseUrl, port: 0, logger: second.logger });
     await again.close();
-    expect(second.lines.some((line) => line.includes('other session(s)'))).toBe(false);
+    expect(second.lines.some((line) => line.msg.includes('other session(s)'))).toBe(false);
   });
 });

@@ -1,7 +1,6 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/harness.js';
+import { capturedLogger } from '../testing/log-lines.js';
 import {
   closeAfterEach,
   deployWithChannels,
@@ -30,16 +29,7 @@ describe('links in notices when the kernel listens on every interface', () => {
   it('sends no link naming 0.0.0.0, and says at start that public_url is missing', async () => {
     const receiver = await startReceiver();
     closers.push(receiver.close);
-    const lines: string[] = [];
-    const logger = pino(
-      { level: 'warn' },
-      new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = capturedLogger('warn');
     d = await deployWithChannels(
       sqlite!,
       ({ workspaceId }) => ({
@@ -55,7 +45,7 @@ describe('links in notices when the kernel listens on every interface', () => {
       }),
       { port: await freePort(), host: '0.0.0.0', logger, notificationTuning: FAST_DELIVERY },
     );
-    expect(lines.some((line) => line.includes('no public_url'))).toBe(true);
+    expect(lines.some((line) => line.msg.includes('no public_url'))).toBe(true);
     await d.park();
     await waitFor(async () => (receiver.received.length > 0 ? true : undefined));
     const payload = JSON.parse(receiver.received[0]!.body) as NotificationPayload;
