@@ -322,32 +322,12 @@ export class InboxView {
     if (this.marker.pending && this.order === 'newest' && window.scrollY < 40) this.marker.clear();
   };
 
-  /**
-   * Reads the first page afresh (a new order, or the feed reconnected). The
-   * open call stays open as read now (its card says if it changed), on the
-   * list or past the loaded page; one that stopped waiting meanwhile (decided
-   * while the feed was down) is said in the pane, as its event would have.
-   */
+  /** Reads the first page afresh (a new order, or the feed reconnected); see OpenCall.across. */
   private async reload(): Promise<void> {
-    const key = this.open.key;
-    const summary = (key && this.list.get(key)?.facts.summary) || key || '';
-    const around = key ? this.list.neighbours(key) : { previous: null, next: null };
-    await this.pages.reload(this.order);
-    this.bulk.keepShown((shown) => this.list.shows(shown));
-    if (!key || this.open.key !== key) return;
-    const entry = this.list.get(key);
-    if (entry?.decision) this.detail.show(entry.decision);
-    if (entry) return;
-    // A verb sent from its card answers for it: the pane moves on as that answer says.
-    if (this.detail.busy) {
-      this.open.select(null);
-      return;
-    }
-    const [runId = '', taskKey = ''] = key.split('/');
-    const decision = await this.reads.read(runId, taskKey);
-    if (this.open.key !== key || this.list.get(key)) return;
-    if (decision) this.detail.show(decision);
-    else this.open.stoppedWaiting(summary, around);
+    await this.open.across(async () => {
+      await this.pages.reload(this.order);
+      this.bulk.keepShown((shown) => this.list.shows(shown));
+    });
   }
 
   /** Puts a decision's row on the list, ticked and current as before. */

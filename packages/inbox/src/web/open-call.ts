@@ -88,6 +88,33 @@ export class OpenCall {
   }
 
   /**
+   * Runs `reread` (the list's first page read afresh) and keeps the open
+   * call open as read now (its card says if it changed), on the list or past
+   * the loaded page; one that stopped waiting meanwhile (decided while the
+   * feed was down) is said in the pane, as its event would have.
+   */
+  async across(reread: () => Promise<void>): Promise<void> {
+    const key = this.key;
+    const summary = (key && this.list.get(key)?.facts.summary) || key || '';
+    const around = key ? this.list.neighbours(key) : { previous: null, next: null };
+    await reread();
+    if (!key || this.key !== key) return;
+    const entry = this.list.get(key);
+    if (entry?.decision) this.detail.show(entry.decision);
+    if (entry) return;
+    // A verb sent from its card answers for it: the pane moves on as that answer says.
+    if (this.detail.busy) {
+      this.select(null);
+      return;
+    }
+    const [runId = '', taskKey = ''] = key.split('/');
+    const decision = await this.reads.read(runId, taskKey);
+    if (this.key !== key || this.list.get(key)) return;
+    if (decision) this.detail.show(decision);
+    else this.stoppedWaiting(summary, around);
+  }
+
+  /**
    * The open call stopped waiting by itself: the pane says so (`summary`
    * names it) and opens nothing, `j`/`k` going on from the rows that were
    * `around` it.
