@@ -2,6 +2,7 @@ import { CaseClauses, type PatternReader } from './case-clauses.js';
 import { ConditionalTest } from './conditional-test.js';
 import { arithmeticProblem } from './expansion-checks.js';
 import { ExpansionReader } from './expansion-reader.js';
+import { functionHeaderEnd } from './function-definitions.js';
 import { inputProblem, type PendingHeredoc, readHeredocBodies } from './heredocs.js';
 import {
   emptySegment,
@@ -145,6 +146,8 @@ class Lexer extends ExpansionReader {
         this.arrayElements();
       } else if (char === '(' && this.current.started && this.globQualifiers()) {
         // `ls *(e:'rm -rf x':)`: zsh runs the qualifier's code for each file.
+      } else if (char === '(' && this.functionHeader()) {
+        // `f() { BODY; }` defines f and runs nothing: read as `function f`, whose body is read.
       } else if (char === '(') {
         this.endSegment();
         depth++;
@@ -230,6 +233,17 @@ class Lexer extends ExpansionReader {
     const word = words.pop()!;
     this.pushSegment();
     this.segment.words.push(word);
+    return true;
+  }
+
+  /** Reads `NAME()` as `function NAME` (see functionHeaderEnd); false for a subshell's `(`. */
+  private functionHeader(): boolean {
+    this.endWord();
+    const words = this.segment.words;
+    const end = functionHeaderEnd(this.source, this.index, words);
+    if (end < 0) return false;
+    if (words.length === 1) words.unshift({ text: 'function', dynamic: false });
+    this.index = end;
     return true;
   }
 
