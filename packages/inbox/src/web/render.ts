@@ -8,6 +8,7 @@ import { ago, callLine, commandsOf, inputFields, parkedByMode, ruleText, until }
 import { hiddenTextWarning } from './hidden-text.js';
 import { inputEditor } from './input-editor.js';
 import { rememberControls } from './remember.js';
+import { tallTextNote, textBoxProps } from './tall-text.js';
 
 /** What the buttons of a card do; each resolves when the kernel answered. */
 export interface CardActions {
@@ -64,10 +65,13 @@ function inputView(decision: Approval): HTMLElement {
   const shownAsCommand = new Set(commands.map(([key]) => key));
   const fields = inputFields(input).filter(([key]) => !shownAsCommand.has(key));
   const warning = hiddenTextWarning(decision.tool_name, input);
+  const shown = commands.map(([key, command]): [string, string] => [key, visibleText(command)]);
+  const long = tallTextNote([...shown, ...fields]);
   return h(
     'section',
     { class: 'input' },
     warning ? h('p', { class: 'warning', role: 'note' }, warning) : null,
+    long ? h('p', { class: 'warning', role: 'note' }, long) : null,
     commands.length > 1
       ? h(
           'p',
@@ -75,15 +79,11 @@ function inputView(decision: Approval): HTMLElement {
           `This call names ${commands.length} commands (${commands.map(([key]) => key).join(', ')}): the tool may run any of them.`,
         )
       : null,
-    ...commands.map(([key, command]) =>
+    ...shown.map(([key, command]) =>
       h(
         'pre',
-        { class: 'command' },
-        h(
-          'code',
-          {},
-          `${commands.length > 1 || key !== 'command' ? `${key}: ` : ''}$ ${visibleText(command)}`,
-        ),
+        textBoxProps(key, command, 'command'),
+        h('code', {}, `${commands.length > 1 || key !== 'command' ? `${key}: ` : ''}$ ${command}`),
       ),
     ),
     fields.length === 0
@@ -91,7 +91,10 @@ function inputView(decision: Approval): HTMLElement {
       : h(
           'dl',
           {},
-          ...fields.flatMap(([key, text]) => [h('dt', {}, key), h('dd', {}, h('pre', {}, text))]),
+          ...fields.flatMap(([key, text]) => [
+            h('dt', {}, key),
+            h('dd', {}, h('pre', textBoxProps(key, text), text)),
+          ]),
         ),
   );
 }

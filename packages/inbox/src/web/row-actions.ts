@@ -3,6 +3,7 @@ import { act } from './acting.js';
 import { h, onEnter } from './dom.js';
 import { callLine, inputFields } from './format.js';
 import { inputEditor } from './input-editor.js';
+import { tallTextNote, textBoxProps } from './tall-text.js';
 
 /** What approve and deny do from a run's story; each resolves when the kernel answered. */
 export interface RowDecide {
@@ -44,13 +45,18 @@ export function rowActions(task: TaskView, actions: RowDecide): HTMLElement {
   onEnter(reason, () => run('deny'));
   // The story's line of a call is cut short: what a person approves is shown whole here.
   const fields = inputFields(task.tool_input);
+  const long = tallTextNote(fields);
   const element: HTMLElement = h(
     'div',
     { class: 'row-actions' },
+    long ? h('p', { class: 'warning', role: 'note' }, long) : null,
     h(
       'dl',
       { class: 'story-input', 'aria-label': `the whole input of ${what}` },
-      ...fields.flatMap(([key, text]) => [h('dt', {}, key), h('dd', {}, h('pre', {}, text))]),
+      ...fields.flatMap(([key, text]) => [
+        h('dt', {}, key),
+        h('dd', {}, h('pre', textBoxProps(key, text), text)),
+      ]),
     ),
     h(
       'button',
