@@ -13,6 +13,8 @@ export const runAudit = implement(
       workspaceId: principal.workspace_id,
       runId: input.run_id,
       after: input.after,
+      before: input.before ?? null,
+      order: input.order,
       limit: input.limit,
     });
     return { records };
@@ -28,6 +30,8 @@ export const exportAudit = implement(
       fence: fenceOf(principal),
       sinceMs: input.since ?? null,
       after: input.after,
+      before: input.before ?? null,
+      order: input.order,
       limit: input.limit,
     });
     return { records };

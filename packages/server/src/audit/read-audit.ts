@@ -13,11 +13,15 @@ export interface AuditQuery {
   sinceMs?: number | null;
   /** Only decisions with a sequence number above this. */
   after: number;
+  /** Only decisions with a sequence number below this (the next newest-first page). */
+  before?: number | null | undefined;
+  /** Which end of the trail the page starts from; oldest when absent. */
+  order?: 'oldest' | 'newest' | undefined;
   limit: number;
 }
 
 /**
- * Reads the audit trail from the durable event log, oldest first: each
+ * Reads the audit trail from the durable event log, oldest first (or newest first): each
  * decision with its principal, layer and rule indices (see {@link auditRecord}).
  */
 export async function readAudit(store: Store, query: AuditQuery): Promise<AuditRecord[]> {

@@ -22,6 +22,10 @@ export interface AuditEventQuery {
   sinceMs?: number | null | undefined;
   /** Only events with a sequence number above this. */
   after: number;
+  /** Only events with a sequence number below this. */
+  before?: number | null | undefined;
+  /** Which end the page starts from (default oldest). */
+  order?: 'oldest' | 'newest' | undefined;
   limit: number;
 }
 
@@ -34,7 +38,7 @@ export type AuditEventRow = RunEventTable & {
 };
 
 /**
- * Reads decision events, oldest first. A row's own success or failure counts
+ * Reads decision events, oldest first or newest first. A row's own success or failure counts
  * only for a hook row (its row's kind, or the kind retention stamped on the
  * event of a pruned run), so that pages come full.
  */
@@ -60,6 +64,7 @@ export async function readAuditEvents(
     ])
     .where('run_events.workspace_id', '=', query.workspaceId)
     .where('run_events.seq', '>', query.after)
+    .$if(query.before != null, (qb) => qb.where('run_events.seq', '<', query.before!))
     .where('run_events.type', 'in', [...query.types])
     .where((eb) =>
       eb.or([
@@ -81,7 +86,7 @@ export async function readAuditEvents(
           )
         : qb.where('runs.agent_application_id', '=', fence!.applicationId),
     )
-    .orderBy('run_events.seq')
+    .orderBy('run_events.seq', query.order === 'newest' ? 'desc' : 'asc')
     .limit(rowLimit(query.limit))
     .execute();
 }

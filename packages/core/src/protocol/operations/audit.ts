@@ -7,13 +7,28 @@ import { operationRoute } from '../routes.js';
 const AuditOutput = z.object({ records: z.array(AuditRecordSchema) });
 const AuditLimit = z.number().int().min(1).max(10_000).default(1000);
 
+/**
+ * Which end of the trail a page starts from: `oldest` (the default, an export
+ * resumed with `after`) or `newest` (an investigation, paged back with `before`).
+ */
+const AuditOrderSchema = z.enum(['oldest', 'newest']).default('oldest');
+
+/** The page's bounds and order: after one sequence number, before another. */
+const AuditPage = {
+  after: AfterSchema,
+  /** Only decisions with a sequence number below this: the next newest-first page starts below the last seq read. */
+  before: z.number().int().min(1).optional(),
+  order: AuditOrderSchema,
+  limit: AuditLimit,
+};
+
 /** GET /api/v1/workspaces/{ws}/runs/{run}/audit: the run's decisions as JSON lines. */
 export const runAuditContract = defineContract({
   ...operationRoute('audit.run'),
   summary:
-    "A run's decisions (rule, person, clock, hook, kernel) with principal, layer and rule indices; JSON lines over REST",
+    "A run's decisions (rule, person, clock, hook, kernel) with principal, layer and rule indices, oldest first or, with `order=newest`, newest first; JSON lines over REST",
   planes: ['agent', 'member'],
-  input: z.strictObject({ ...RunParams, after: AfterSchema, limit: AuditLimit }),
+  input: z.strictObject({ ...RunParams, ...AuditPage }),
   output: AuditOutput,
   errors: ['run_not_found'],
 });
@@ -22,13 +37,12 @@ export const runAuditContract = defineContract({
 export const exportAuditContract = defineContract({
   ...operationRoute('audit.export'),
   summary:
-    "The workspace's decisions since a time (epoch ms) and after a sequence number, oldest first; JSON lines over REST",
+    "The workspace's decisions since a time (epoch ms), between sequence numbers (`after`, `before`), oldest first or, with `order=newest`, newest first; JSON lines over REST",
   planes: ['member'],
   input: z.strictObject({
     ...WorkspaceParams,
     since: z.number().int().min(0).optional(),
-    after: AfterSchema,
-    limit: AuditLimit,
+    ...AuditPage,
   }),
   output: AuditOutput,
   errors: [],
