@@ -6,6 +6,12 @@
  */
 export { bearerTokenOf } from './protocol/bearer.js';
 export {
+  CALL_ID_MAX,
+  CALL_NAME_MAX,
+  DENY_REASON_MAX,
+  GATEWAY_CLIENT_MAX,
+} from './protocol/kernel-limits.js';
+export {
   CLAIM_TOOL_NAMES_MAX,
   OPERATION_ROUTES,
   type OperationRoute,

@@ -1,13 +1,15 @@
 import { isStorableText, shortened, visibleText } from '@airlock/core';
+import { CALL_NAME_MAX } from '@airlock/core/wire';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { prefixedName } from './manifest.js';
 
 /**
- * The longest name a call may have, its server's prefix included: the
- * kernel refuses a model's or a gateway client's call by a longer name, so
- * a tool past it would be listed and never run.
+ * The longest name a call may have, its server's prefix included (core's
+ * figure, the kernel's own): the kernel refuses a model's or a gateway
+ * client's call by a longer name, so a tool past it would be listed and
+ * never run.
  */
-export const CALL_NAME_MAX = 512;
+export { CALL_NAME_MAX };
 
 /**
  * Why the bridge cannot serve a tool of `serverName` by this name, or null

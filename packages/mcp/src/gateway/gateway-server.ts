@@ -1,4 +1,5 @@
 import { isStorableText, traceparentOf } from '@airlock/core';
+import { CALL_ID_MAX } from '@airlock/core/wire';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -29,9 +30,6 @@ export function listedTools(tools: ReadonlyMap<string, BridgedTool>): Tool[] {
     return listed;
   });
 }
-
-/** The longest call id the kernel keeps on a row (a gateway call's `id`). */
-const CALL_ID_MAX = 200;
 
 /**
  * The request's id as its row keeps it, or undefined when the kernel would

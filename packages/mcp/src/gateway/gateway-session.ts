@@ -1,4 +1,5 @@
 import type { JsonValue } from '@airlock/core';
+import { GATEWAY_CLIENT_MAX } from '@airlock/core/wire';
 import type { ClaimView, TaskView } from '@airlock/sdk';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutorBridge } from '../executor-bridge.js';
@@ -137,7 +138,10 @@ export class GatewaySession {
     if (this.runId) return this.runId;
     this.creating ??= (async () => {
       const { api, kind, clientName } = this.options;
-      const provider = { kind: 'gateway' as const, client: clientName.slice(0, 200) };
+      const provider = {
+        kind: 'gateway' as const,
+        client: clientName.slice(0, GATEWAY_CLIENT_MAX),
+      };
       const input = `MCP session of ${clientName}`;
       let run: { id: string };
       if (kind === 'agent') {

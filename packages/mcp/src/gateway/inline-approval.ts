@@ -1,4 +1,5 @@
 import { asKeptText, shortened, visibleText } from '@airlock/core';
+import { DENY_REASON_MAX } from '@airlock/core/wire';
 import type { TaskView } from '@airlock/sdk';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { GatewaySession } from './gateway-session.js';
@@ -18,9 +19,6 @@ const DECISION_FORM = {
   required: ['decision'],
 } as const;
 
-/** The longest deny reason the kernel takes. */
-const REASON_MAX = 4096;
-
 /**
  * A deny reason as the kernel takes it: NUL and lone surrogates as U+FFFD,
  * and a long one cut (marked `…`). The kernel refuses any other, which lost
@@ -29,7 +27,9 @@ const REASON_MAX = 4096;
 function keptReason(reason: string): string {
   const kept = asKeptText(reason);
   // A cut through a surrogate pair leaves half of it: kept as U+FFFD too.
-  return kept.length <= REASON_MAX ? kept : `${asKeptText(kept.slice(0, REASON_MAX - 1))}…`;
+  return kept.length <= DENY_REASON_MAX
+    ? kept
+    : `${asKeptText(kept.slice(0, DENY_REASON_MAX - 1))}…`;
 }
 
 /** The most of a call's input the question shows: past it, its start and its end. */

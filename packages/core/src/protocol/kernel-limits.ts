@@ -1,0 +1,18 @@
+/**
+ * The lengths the kernel keeps of what a client names, for a client that
+ * must fit its own values to them before it sends (the MCP gateway and its
+ * bridge). The contracts of `runs.calls`, the provider configuration and
+ * `decisions.deny` hold the kernel to the same figures.
+ */
+
+/** The longest name a model's or a gateway client's call may have, in characters. */
+export const CALL_NAME_MAX = 512;
+
+/** The longest id a call keeps on its row (a gateway call's `id`, a scripted call's), in characters. */
+export const CALL_ID_MAX = 200;
+
+/** The longest client a gateway run's provider names (`client`, the MCP client's name and version). */
+export const GATEWAY_CLIENT_MAX = 200;
+
+/** The longest reason a deny takes, in characters. */
+export const DENY_REASON_MAX = 4096;
