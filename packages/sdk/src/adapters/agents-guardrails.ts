@@ -1,4 +1,4 @@
-import { thrownText } from './session.js';
+import { thrownText } from './output-text.js';
 
 // The Agents SDK's tool input guardrail, written structurally: the SDK builds without it.
 

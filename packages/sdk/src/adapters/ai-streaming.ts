@@ -1,9 +1,9 @@
+import { thrownText } from './output-text.js';
 import {
   type CallVerdict,
   type FrameworkCall,
   type FrameworkSession,
   grantedCall,
-  thrownText,
 } from './session.js';
 
 /** True for an `async function*`: the AI SDK streams what such a tool's `execute` yields. */

@@ -175,10 +175,11 @@ export class OpenAIAgentsAirlock {
   }
 
   /**
-   * Closes the grant `needsApproval` took for a call the runner will not invoke (one of the
-   * tool's own input guardrails stopped it): the row records it as failed, not run, with why.
-   * A call with no grant held (a park, a refusal, a call approved through `resume`, which took
-   * no grant) has nothing to close.
+   * Closes in Airlock a call the runner will not invoke (one of the tool's own input guardrails
+   * stopped it). A grant `needsApproval` took: the row records the call as failed, not run, with
+   * why. A park (the guardrail ran before the approval, `preApprovalInputGuardrails`) or a call
+   * approved through `resume` whose grant is untaken: the row is withdrawn (canceled), so the
+   * inbox does not keep asking about a call the runner dropped. A refusal has nothing to close.
    */
   async #notRun(name: string, refused: RefusedByGuardrail): Promise<void> {
     const call: FrameworkCall = {
@@ -187,7 +188,8 @@ export class OpenAIAgentsAirlock {
       callId: refused.callId,
     };
     const verdict = this.#verdicts.take(call);
-    if (verdict?.verdict !== 'allow') return;
+    if (verdict?.verdict === 'deny') return;
+    if (verdict?.verdict !== 'allow') return this.session.withdraw(call);
     await this.session.ran(grantedCall(call, verdict), {
       ok: false,
       output: `the call did not run: ${refused.why}`,

@@ -1,9 +1,10 @@
-import type { HookedFramework, JsonValue } from '@airlock/core';
+import { type HookedFramework, type JsonValue, OWN_WORKSPACE } from '@airlock/core';
 import { isAirlockError, isConflictError } from '../errors.js';
 import { nextTurn } from '../internal/next-turn.js';
 import { createOperations } from '../internal/operations.js';
 import type { OperationsClient } from '../internal/transport.js';
 import type { CallVerdict, FrameworkCall } from './call-verdict.js';
+import { outputText, thrownText } from './output-text.js';
 import { decisionOfLook } from './parked-decision.js';
 
 export type { CallVerdict, FrameworkCall } from './call-verdict.js';
@@ -38,42 +39,6 @@ export interface FrameworkSessionOptions {
    * as failed would make it again.
    */
   awaitReports?: boolean | undefined;
-}
-
-/** Largest output sent back to the row: the kernel keeps 16 KiB anyway. */
-const OUTPUT_LIMIT_CHARS = 65_536;
-
-/** What a tool returned, as the text committed to its Airlock row. */
-export function outputText(value: unknown): string {
-  let text: string;
-  if (typeof value === 'string') text = value;
-  else {
-    try {
-      // A BigInt is written as its digits: JSON has no form for it.
-      text =
-        JSON.stringify(value, (_key, item) =>
-          typeof item === 'bigint' ? item.toString() : item,
-        ) ?? plainText(value);
-    } catch {
-      text = plainText(value);
-    }
-  }
-  return text.length > OUTPUT_LIMIT_CHARS ? text.slice(0, OUTPUT_LIMIT_CHARS) : text;
-}
-
-/** A value JSON cannot carry (circular) as text, also one `String()` throws on (no prototype). */
-function plainText(value: unknown): string {
-  try {
-    return String(value);
-  } catch {
-    return Object.prototype.toString.call(value);
-  }
-}
-
-/** What a tool threw, as the failure committed to its row: also for a thrown `null` or `undefined`. */
-export function thrownText(thrown: unknown): string {
-  if (thrown instanceof Error) return thrown.message;
-  return `the tool threw ${outputText(thrown)}`;
 }
 
 /** The deny of a check that failed: the kernel's refusal with its code, or a kernel out of reach. */
@@ -133,6 +98,8 @@ export class FrameworkSession {
   #reporting: Promise<void> = Promise.resolve();
   /** The first report the kernel refused since the last flush. */
   #reportFailure: unknown = null;
+  /** The workspace of the agent credential, once a withdrawal asked for it. */
+  #workspaceId: Promise<string> | undefined;
   /** Granted calls running now, by call id, until their report is on its way. */
   readonly #running = new Map<string, Promise<unknown>>();
 
@@ -198,6 +165,39 @@ export class FrameworkSession {
       this.runId = answer.run_id ?? this.runId;
       return decisionOfLook(answer);
     }, NO_SUCH_CALL);
+  }
+
+  /**
+   * Withdraws a call the framework dropped before running it (one of the tool's own input
+   * guardrails stopped it) that Airlock still holds open: a park waiting for a person, or a
+   * call a person approved whose grant nobody took. Its row is canceled, so no one is asked
+   * about, or approves, a call nothing will run. A call Airlock refused, or already granted,
+   * has nothing to withdraw. Never throws: a failure is kept for {@link flush}, as a report's is.
+   */
+  async withdraw(call: FrameworkCall): Promise<void> {
+    try {
+      const open = await this.decided(call);
+      if (open.verdict === 'deny' || open.runId === null || open.taskKey === null) return;
+      // The agent credential's own workspace, read once: a cancel names it.
+      this.#workspaceId ??= this.#operations.credentials.self
+        .query({ workspace_id: OWN_WORKSPACE })
+        .then(
+          (self) => self.workspace_id,
+          (error: unknown) => {
+            this.#workspaceId = undefined;
+            throw error;
+          },
+        );
+      await this.#operations.runs.cancelCall.mutate({
+        workspace_id: await this.#workspaceId,
+        run_id: open.runId,
+        task_key: open.taskKey,
+      });
+    } catch (error) {
+      // Decided (refused, granted) between the look and the cancel: no longer open.
+      if (isAirlockError(error) && error.code === 'task_not_waiting') return;
+      this.#reportFailure ??= error;
+    }
   }
 
   async #ask(call: FrameworkCall): Promise<CallVerdict> {
