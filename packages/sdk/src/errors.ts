@@ -63,6 +63,7 @@ export const ERROR_MODES = {
   call_mismatch: 'conflict',
   application_has_member_credentials: 'conflict',
   last_admin: 'conflict',
+  label_taken: 'conflict',
   stale_digest: 'conflict',
   delivery_in_flight: 'conflict',
   feed_position_pruned: 'resync',

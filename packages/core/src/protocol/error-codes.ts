@@ -43,6 +43,8 @@ export const ERROR_STATUS = {
   application_has_member_credentials: 409,
   // Revoking the workspace's last active admin member credential would leave no one to govern it.
   last_admin: 409,
+  // A credential's label that names another active credential of the workspace (case- and width-folded).
+  label_taken: 409,
   stale_digest: 409,
   delivery_in_flight: 409,
   // Retention (issue 29): a feed resumed from a position whose events were pruned.
