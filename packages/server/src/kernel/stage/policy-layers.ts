@@ -33,20 +33,32 @@ export function freezePolicyLayers(
   return frozen;
 }
 
-const frozenByRun = new Map<string, Record<string, unknown>>();
+const frozenByRun = new Map<string, { text: string; frozen: Readonly<Record<string, unknown>> }>();
 const FROZEN_CACHE_LIMIT = 2000;
 
-/** The policy-layer configuration frozen on a run (parsed once per run), or null for none. */
+/** Freezes a parsed JSON value and everything under it, so no reader can change what others read. */
+function deepFreeze<T>(value: T): T {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return value;
+  for (const child of Object.values(value)) deepFreeze(child);
+  return Object.freeze(value);
+}
+
+/**
+ * The policy-layer configuration frozen on a run, or null for none: parsed once per run and
+ * deeply frozen, so core validates a custom rule set once rather than on every call (a frozen
+ * set cannot change under its cached validation). The entry is reused only while the run's
+ * stored text is the one it was parsed from, so a changed row is never read from a stale entry.
+ */
 export function frozenOf(
   run: Pick<RunTable, 'id' | 'policy_layers'>,
-): Record<string, unknown> | null {
+): Readonly<Record<string, unknown>> | null {
   if (run.policy_layers === null) return null;
   const cached = frozenByRun.get(run.id);
-  if (cached) return cached;
-  const parsed = JSON.parse(run.policy_layers) as Record<string, unknown>;
+  if (cached !== undefined && cached.text === run.policy_layers) return cached.frozen;
+  const frozen = deepFreeze(JSON.parse(run.policy_layers) as Record<string, unknown>);
   if (frozenByRun.size >= FROZEN_CACHE_LIMIT) frozenByRun.clear();
-  frozenByRun.set(run.id, parsed);
-  return parsed;
+  frozenByRun.set(run.id, { text: run.policy_layers, frozen });
+  return frozen;
 }
 
 /**
