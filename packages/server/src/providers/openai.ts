@@ -38,6 +38,24 @@ interface RunConfig {
 }
 
 /**
+ * Why a run's offered tools cannot be sent, or null: a name offered twice. `runs.create`
+ * refuses such a list, but a run stored before that check may hold one; its model would be
+ * sent both definitions while the stage's offered-names check counts one name, so which
+ * one the model follows would be nobody's choice. Picking one for it would be a guess
+ * too, so the round fails `provider_misconfigured` without a request, naming the tool.
+ */
+function nameOfferedTwice(tools: readonly { name: string }[]): string | null {
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (seen.has(tool.name)) {
+      return `the provider offers "${tool.name}" twice; a run offers each tool name once (start a new run with one definition of it)`;
+    }
+    seen.add(tool.name);
+  }
+  return null;
+}
+
+/**
  * The `openai` provider: one chat-completions request per round, with the
  * run's tools offered and every earlier call's result (refusals included) as
  * a `tool` message the model reads.
@@ -88,8 +106,11 @@ export class OpenAIProvider implements ModelProvider {
     const apiKey = ownEndpoint ? this.apiKey : undefined;
     const model = run.model ?? this.settings.model;
     if (!model) throw new ProviderError('provider_misconfigured', 'no model configured');
+    const twice = run.tools === undefined ? null : nameOfferedTwice(run.tools);
+    if (twice !== null) throw new ProviderError('provider_misconfigured', twice);
+    // A name `tool_names` repeats is one tool: its definitions would be the same.
     const toolSpecs: NonNullable<RunConfig['tools']> =
-      run.tools ?? (request.toolNames ?? []).map((name) => ({ name }));
+      run.tools ?? [...new Set(request.toolNames ?? [])].map((name) => ({ name }));
     const messages: unknown[] = [];
     if (run.system) messages.push({ role: 'system', content: run.system });
     messages.push({ role: 'user', content: request.input });
