@@ -101,14 +101,15 @@ export async function postToolRow(
 }
 
 /**
- * An identical call's row, unless it was granted to another call id: a row
- * claimed under its own id waits for that call's report, and a report under
- * another id is of another call of the same tool and input (one no hook
- * asked about), not of this one.
+ * An identical call's row, unless it holds another call id: a row claimed
+ * or parked under its own id waits for that call, and a report under
+ * another id is of another call of the same tool and input (one of an
+ * earlier turn, or one no hook asked about), never of this one: the exact
+ * id wins over a match by input.
  */
 function ofThisCall(row: TaskTable | null, ran: RanCall): TaskTable | null {
   const otherId =
-    row?.state === 'claimed' &&
+    row !== null &&
     row.tool_call_id !== null &&
     ran.toolUseId !== null &&
     row.tool_call_id !== ran.toolUseId;
