@@ -2,12 +2,12 @@ import {
   type ApprovalMode,
   ApprovalModeSchema,
   type Policy,
-  type Problem,
   resolveToolName,
   validateProfileConfiguration,
   validateRuleList,
 } from '@airlock/core';
 import { catalogOfNames, type ToolCatalog } from './catalog/tool-catalog.js';
+import { type DeclarationProblem, policyTextProblems } from './policy-text.js';
 
 /**
  * Keys a rule file may carry beside a profile configuration: `$schema` for
@@ -34,9 +34,12 @@ export interface RuleFile {
   readonly toolNames: readonly string[] | undefined;
   /** The `examples` value, if present. */
   readonly examples: unknown;
-  /** Declaration problems the kernel would report, each with a pointer into the file. */
-  readonly problems: readonly Problem[];
-  /** The compiled policy, when the declaration is valid. */
+  /**
+   * Declaration problems the kernel would report, each with a pointer into
+   * the file: its policy-text check's first, then core's validator's.
+   */
+  readonly problems: readonly DeclarationProblem[];
+  /** The compiled policy, when the kernel would accept the declaration. */
   readonly policy: Policy | undefined;
 }
 
@@ -60,6 +63,7 @@ export function runningMode(
 export function readRuleFile(value: unknown): RuleFile {
   if (!isObject(value)) {
     const validated = validateRuleList(value);
+    const problems = [...policyTextProblems(value), ...(validated.ok ? [] : validated.problems)];
     return {
       kind: 'rule-list',
       rulesPointer: '',
@@ -69,8 +73,8 @@ export function readRuleFile(value: unknown): RuleFile {
       declaredTools: undefined,
       toolNames: undefined,
       examples: undefined,
-      problems: validated.ok ? [] : validated.problems,
-      policy: validated.ok ? validated.value : undefined,
+      problems,
+      policy: validated.ok && problems.length === 0 ? validated.value : undefined,
     };
   }
   const declaration: Record<string, unknown> = {};
@@ -78,6 +82,10 @@ export function readRuleFile(value: unknown): RuleFile {
     if (!(FILE_ONLY_KEYS as readonly string[]).includes(key)) setOwn(declaration, key, field);
   }
   const validated = validateProfileConfiguration(declaration);
+  const problems = [
+    ...policyTextProblems(declaration),
+    ...(validated.ok ? [] : validated.problems),
+  ];
   const mode = ApprovalModeSchema.safeParse(value.approval_mode);
   return {
     kind: 'profile',
@@ -90,8 +98,8 @@ export function readRuleFile(value: unknown): RuleFile {
       ? value.tool_names.filter((name): name is string => typeof name === 'string')
       : undefined,
     examples: value.examples,
-    problems: validated.ok ? [] : validated.problems,
-    policy: validated.ok ? validated.value.policy : undefined,
+    problems,
+    policy: validated.ok && problems.length === 0 ? validated.value.policy : undefined,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ProblemCode } from '@airlock/core';
+import type { PolicyTextCode } from '../policy-text.js';
 
 /** Codes `rules-lint` adds for a file's `examples` (checked by `check`, run by `test`). */
 export const EXAMPLE_CODES = ['examples_not_array', 'example_invalid', 'example_failed'] as const;
@@ -9,8 +10,12 @@ export const EXAMPLE_CODES = ['examples_not_array', 'example_invalid', 'example_
  * A test checks every code of core has one.
  */
 export const DECLARATION_CODE_DESCRIPTIONS: Readonly<
-  Record<ProblemCode | (typeof EXAMPLE_CODES)[number], string>
+  Record<ProblemCode | PolicyTextCode | (typeof EXAMPLE_CODES)[number], string>
 > = {
+  not_unicode:
+    'A text or key holds a lone UTF-16 surrogate (written as a `\\uD800`-style escape), which has no UTF-8 form; the kernel refuses the declaration before validating it.',
+  holds_nul:
+    'A `reason` or a contract constraint holds NUL (`\\u0000`), which a person would read as U+FFFD; the kernel refuses the declaration before validating it (a pattern may hold NUL).',
   tool_manifest_invalid:
     '`tool_manifest` is not a list of tools with a name, an input_schema object, known risk traits and JSON-pointer targets (or it declares a name twice).',
   permission_rule_invalid:

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROBLEM_CODES } from '@airlock/core';
 import { describe, expect, it } from 'vitest';
+import { POLICY_TEXT_CODES } from '../policy-text.js';
 import { LINT_RULES } from '../rules/catalog.js';
 import { runCaptured } from '../testing/capture.js';
 import { EXAMPLE_CODES } from './declaration-codes.js';
@@ -44,6 +45,7 @@ function resolveLink(url: string): string | undefined {
 
 const EVERY_CODE = [
   ...LINT_RULES.map((rule) => rule.id),
+  ...POLICY_TEXT_CODES,
   ...PROBLEM_CODES,
   ...EXAMPLE_CODES,
   'unused-suppression',

@@ -1,11 +1,7 @@
-import {
-  type OverlayScope,
-  type Problem,
-  validateCustomRuleSet,
-  validateOverlayDocument,
-} from '@airlock/core';
+import { type OverlayScope, validateCustomRuleSet, validateOverlayDocument } from '@airlock/core';
 import type { RuleSetting } from '../config/lint-config.js';
 import { compareFindings, type Finding } from '../findings.js';
+import { type DeclarationProblem, policyTextProblems } from '../policy-text.js';
 import { locatePointer, type SourceDocument } from '../source/document.js';
 import {
   PERMISSION_CHAINS_CODE,
@@ -45,7 +41,7 @@ export function overlayScopeOf(fileName: string): OverlayScope {
   return fileName.replaceAll('\\', '/').endsWith('.airlock/permissions.json') ? 'project' : 'user';
 }
 
-function findingsOf(document: SourceDocument, problems: readonly Problem[]): Finding[] {
+function findingsOf(document: SourceDocument, problems: readonly DeclarationProblem[]): Finding[] {
   return problems
     .map((problem) => ({
       code: problem.code,
@@ -58,7 +54,10 @@ function findingsOf(document: SourceDocument, problems: readonly Problem[]): Fin
     .sort(compareFindings);
 }
 
-/** Declaration findings of an overlay document or a custom rule set, with positions. */
+/**
+ * Declaration findings of an overlay document or a custom rule set, with
+ * positions: the kernel's policy-text check, then core's validator.
+ */
 export function permissionFindings(
   document: SourceDocument,
   kind: PermissionFileKind,
@@ -68,7 +67,10 @@ export function permissionFindings(
     kind === 'overlay'
       ? validateOverlayDocument(document.value, scope)
       : validateCustomRuleSet(document.value);
-  return validated.ok ? [] : findingsOf(document, validated.problems);
+  return findingsOf(document, [
+    ...policyTextProblems(document.value),
+    ...(validated.ok ? [] : validated.problems),
+  ]);
 }
 
 /**

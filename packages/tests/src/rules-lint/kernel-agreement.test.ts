@@ -1,0 +1,67 @@
+import { lintText } from '@airlock/rules-lint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestKernel, type TestKernel } from '../support/kernel.js';
+
+// The linter must never disagree with the kernel about whether a profile is valid: each text
+// (as a rule file carries it, JSON escapes included) is put to a real kernel and linted.
+const PROFILES: Record<string, string> = {
+  clean: '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "verdict": "allow"}]}',
+  'NUL in a reason':
+    '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "verdict": "deny", "reason": "no \\u0000 here"}]}',
+  'lone surrogate in a reason':
+    '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "verdict": "deny", "reason": "x \\ud800"}]}',
+  'lone surrogate in an alias key':
+    '{"approval_mode": "rules", "tool_aliases": {"run\\udc00": "bash"}, "approval_rules": []}',
+  'NUL in a contract constraint':
+    '{"approval_mode": "bypass", "action_contract": {"contract_version": 1, "constraints": ["keep \\u0000 backups"], "authorization": {}}}',
+  'NUL in a pattern':
+    '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "path": "command", "match": "*\\u0000*", "verdict": "deny", "reason": "nul"}]}',
+  'an unknown key':
+    '{"approval_mode": "rules", "approval_rules": [{"tool": "bash", "verdict": "allow", "colour": "red"}]}',
+};
+
+let kernel: TestKernel;
+
+beforeAll(async () => {
+  kernel = await startTestKernel();
+});
+
+afterAll(async () => {
+  await kernel?.close();
+});
+
+/** The kernel's answer to a profile put: the problems it refused it for, or [] when it took it. */
+async function kernelProblems(text: string): Promise<string[]> {
+  // None of the texts carries `$schema` or `examples`, the keys a file keeps from the kernel.
+  const declaration = JSON.parse(text) as Record<string, unknown>;
+  const response = await fetch(`${kernel.url}/agent_api/v1/profile/configuration`, {
+    method: 'PUT',
+    headers: {
+      authorization: `Bearer ${kernel.workspace.tokens.agent}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(declaration),
+  });
+  if (response.ok) return [];
+  const body = (await response.json()) as {
+    error: { code: string; problems?: { code: string; pointer: string }[] };
+  };
+  expect(body.error.code).toBe('invalid_configuration');
+  return (body.error.problems ?? []).map((problem) => `${problem.code} ${problem.pointer}`);
+}
+
+describe('rules-lint and the kernel agree on a profile', () => {
+  for (const [name, text] of Object.entries(PROFILES)) {
+    it(name, async () => {
+      const outcome = lintText('agent.json', text);
+      if (!outcome.ok) throw new Error(outcome.message);
+      const errors = outcome.findings
+        .filter((finding) => finding.source === 'declaration')
+        .map((finding) => `${finding.code} ${finding.pointer}`);
+      const refused = await kernelProblems(text);
+      // The kernel stops at its first check that fails; the linter reports every check's problems.
+      expect(errors.length > 0).toBe(refused.length > 0);
+      expect(errors).toEqual(expect.arrayContaining(refused));
+    });
+  }
+});
