@@ -73,7 +73,8 @@ describe('executor outcomes', () => {
     );
     const cyclic: unknown[] = [];
     cyclic.push(cyclic);
-    for (const value of [{ count: 1n }, cyclic]) {
+    const noText = [() => 1, Symbol('s'), { toJSON: () => undefined }];
+    for (const value of [{ count: 1n }, cyclic, ...noText]) {
       const { outcome } = resultOutcome(value);
       expect(outcome).toMatchObject({ outcome: 'failed', error: { code: 'invalid_result' } });
       expect(commitInput.safeParse({ ...address, ...outcome }).success).toBe(true);

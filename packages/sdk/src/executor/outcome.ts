@@ -73,25 +73,32 @@ export function thrownOutcome(reason: unknown): Outcome {
 
 /**
  * A handler's returned value as the outcome to commit: a value JSON cannot
- * carry (a BigInt, a cycle) is the failure `invalid_result`, found here
+ * carry (a BigInt, a cycle, a function, a symbol) is the failure `invalid_result`, found here
  * rather than by a commit that could never be sent. The JSON text made to
  * find that also tells, at no second serialization, whether a kernel with
  * the body limit `bodyLimit` takes the result as it is (see
  * {@link resultCommitsAsIs}).
  */
 export function resultOutcome(value: unknown, bodyLimit = DEFAULT_BODY_LIMIT): Ran {
-  let text: string;
+  let text: string | undefined;
   try {
     text = JSON.stringify(value ?? null);
   } catch (error) {
-    return {
-      outcome: failed('invalid_result', `the tool's result is not JSON: ${messageOf(error)}`),
-      commitsAsIs: true,
-    };
+    return notJson(messageOf(error));
   }
+  // A function, a symbol or a toJSON giving undefined: JSON.stringify makes no text of them.
+  if (text === undefined) return notJson(`JSON has no form for a ${typeof value} result`);
   return {
     outcome: { outcome: 'succeeded', result: value ?? null },
     commitsAsIs: resultCommitsAsIs(text, bodyLimit),
+  };
+}
+
+/** The failure of a result that cannot be sent as JSON, found before any commit is tried. */
+function notJson(why: string): Ran {
+  return {
+    outcome: failed('invalid_result', `the tool's result is not JSON: ${why}`),
+    commitsAsIs: true,
   };
 }
 

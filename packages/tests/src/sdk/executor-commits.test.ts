@@ -23,6 +23,10 @@ describe('executor commits against a real kernel', () => {
       odd_throw: () => {
         throw { message: 5 };
       },
+      // JSON.stringify gives no text at all for these, where it throws for a BigInt or a cycle.
+      a_function: () => () => 'called',
+      a_symbol: () => Symbol('token'),
+      to_json_nothing: () => ({ toJSON: () => undefined }),
     };
     const calls: Record<string, number> = {};
     const tools = Object.fromEntries(
@@ -53,6 +57,9 @@ describe('executor commits against a real kernel', () => {
       too_deep: 1,
       empty_code: 1,
       odd_throw: 1,
+      a_function: 1,
+      a_symbol: 1,
+      to_json_nothing: 1,
     });
     const rows = Object.fromEntries(
       (await runs().run(created.id).tasks())
@@ -71,6 +78,11 @@ describe('executor commits against a real kernel', () => {
     expect(rows.empty_code?.error).toMatchObject({ code: 'invalid_result' });
     expect(rows.empty_code?.error?.detail).toContain('a code nobody set');
     expect(rows.odd_throw?.error).toEqual({ code: 'tool_failed', detail: '5' });
+    for (const name of ['a_function', 'a_symbol', 'to_json_nothing']) {
+      expect(rows[name]).toMatchObject({ state: 'failed', attempts: 1 });
+      expect(rows[name]?.error).toMatchObject({ code: 'invalid_result' });
+      expect(rows[name]?.error?.detail).toMatch(/not JSON/);
+    }
   });
 
   it('retries a commit through a kernel outage until it lands: the tool runs once', async () => {
