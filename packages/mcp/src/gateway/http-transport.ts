@@ -5,8 +5,8 @@ import { forTerminal } from '@airlock/core';
 import { bearerTokenOf } from '@airlock/core/wire';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { hasErrorCode, isKernelOutage } from '../kernel-api.js';
 import { credentialKind, isExecutorCredential } from './client-credential.js';
+import { checkedByKernel, credentialRefusal } from './credential-check.js';
 import { foreignRequest } from './request-origin.js';
 
 /** The path the gateway serves MCP at. */
@@ -138,13 +138,21 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 
 const hash = (token: string) => createHash('sha256').update(token).digest();
 
+/** The id of a body that is one JSON-RPC request, or null (a batch, a notification). */
+function requestIdOf(body: unknown): string | number | null {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
 /**
  * Serves MCP over Streamable HTTP at `/mcp`. A request from a foreign
  * browser origin (or, on loopback, for a foreign host name) is refused
  * first; then every request carries a member or agent credential
- * (`Authorization: Bearer`) that is checked before its body is read. A
- * session belongs to the credential that opened it (another one gets 403)
- * and ends after `sessionIdleMs` without a request.
+ * (`Authorization: Bearer`); a new session's is checked with the kernel
+ * before its body is read. A session belongs to the credential that opened
+ * it (another one gets 403), answers only while that credential stands (each
+ * request the kernel does not see itself checks it again: see
+ * `checkedByKernel`), and ends after `sessionIdleMs` without a request.
  */
 export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGateway> {
   const sessions = new Map<string, Session>();
@@ -187,6 +195,18 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
     }
     // No credential of any plane: unauthenticated, as the kernel answers a token it does not know.
     if (!kind) return refuse(res, 401, 'the token is not an Airlock credential', req);
+    /** Checks the credential with the kernel; false once the refusal is answered. */
+    const verified = async (id: string | number | null = null): Promise<boolean> => {
+      try {
+        await options.verify(token, kind);
+        return true;
+      } catch (error) {
+        const refusal = credentialRefusal(error);
+        if (!refusal) throw error;
+        refuse(res, refusal.status, refusal.message, req, id);
+        return false;
+      }
+    };
     const sessionId = req.headers['mcp-session-id'];
     const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === 'string') {
@@ -194,25 +214,10 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
       if (!timingSafeEqual(session.tokenHash, hash(token))) {
         return refuse(res, 403, 'this session belongs to another credential', req);
       }
-    } else {
-      try {
-        await options.verify(token, kind);
-      } catch (error) {
-        if (hasErrorCode(error, 'unauthenticated')) return refuse(res, 401, error.detail, req);
-        if (hasErrorCode(error, 'forbidden')) return refuse(res, 403, error.detail, req);
-        // The kernel throttles failed authentications per address: the gateway's, here.
-        if (hasErrorCode(error, 'rate_limited')) return refuse(res, 429, error.detail, req);
-        // Not the gateway's failure, nor the client's: the client may try again in a moment.
-        if (isKernelOutage(error) && hasErrorCode(error)) {
-          return refuse(
-            res,
-            503,
-            `the Airlock kernel cannot answer now (${error.code}); try again`,
-            req,
-          );
-        }
-        throw error;
-      }
+      // A stream or an end of the session: checked before anything more is served.
+      if (req.method !== 'POST' && !(await verified())) return;
+    } else if (!(await verified())) {
+      return;
     }
     let body: unknown;
     if (req.method === 'POST') {
@@ -226,7 +231,14 @@ export async function listenHttp(options: HttpGatewayOptions): Promise<HttpGatew
         return answerError(res, 400, parseError, req);
       }
     }
-    if (session) return serve(session, req, res, body);
+    if (session) {
+      // The credential may have been revoked since the session opened: a message the kernel
+      // does not see is answered only while it still stands.
+      if (req.method === 'POST' && !checkedByKernel(body) && !(await verified(requestIdOf(body)))) {
+        return;
+      }
+      return serve(session, req, res, body);
+    }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return refuse(res, 400, 'start with an initialize request (no mcp-session-id yet)');
     }
