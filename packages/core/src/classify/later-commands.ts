@@ -1,4 +1,5 @@
 import { assignmentCommands } from './command-variables.js';
+import { DOWNLOADERS, downloaderCommands } from './downloader-commands.js';
 import { editorCommands, isEditor } from './editor-commands.js';
 import { type EmbeddedCommands, noEmbedded } from './embedded.js';
 import { optionValues } from './flags.js';
@@ -17,6 +18,7 @@ const LATER_PROGRAMS = new Set([
   ...['alias', 'at', 'batch', 'crontab', ...DECLARERS, ...SHELL_STARTERS],
   ...['fd', 'fdfind', 'zip', 'rg', 'socat', 'mapfile', 'readarray', 'hash', ...READER_PROGRAMS],
   ...SQL_ESCAPE_CLIENTS,
+  ...DOWNLOADERS,
 ]);
 /** fd's short options taking a value: in a cluster (`-Hx`), the rest of the word is the value. */
 const FD_VALUED = new Set('etEdSjcoxX'.split(''));
@@ -113,7 +115,8 @@ function commandOption(program: string, args: readonly string[], out: EmbeddedCo
  * for `at`, in its here-document): `trap`, git's command-valued settings,
  * `ssh -o ProxyCommand`, `rsync -e`, `tar --to-command`, editors' `-c`,
  * `man -P`, `alias`, command-valued variables given to `export`, `crontab`
- * tables, `fd -x`, `zip -TT`, `rg --pre`, socat's `EXEC:` and `SYSTEM:`, database
+ * tables, `fd -x`, `zip -TT`, `rg --pre`, `wget --use-askpass`, aria2c's hooks,
+ * socat's `EXEC:` and `SYSTEM:`, database
  * clients' shell escapes (`psql -c '\\! CMD'`), and the
  * reading programs of reader-commands.ts (`sort --compress-program`, `bat --pager`...).
  * Git's own tags are added to `tags`.
@@ -210,7 +213,8 @@ export function laterCommands(
     }
   } else if (SQL_ESCAPE_CLIENTS.has(program)) {
     sqlClientEscapes(program, [...args, ...inputs.map((input) => input.text)], out);
-  } else if (READER_PROGRAMS.has(program)) readerCommands(program, args, out);
+  } else if (DOWNLOADERS.has(program)) downloaderCommands(program, args, out);
+  else if (READER_PROGRAMS.has(program)) readerCommands(program, args, out);
   else if (SHELL_STARTERS.has(program)) commandOption(program, args, out);
   else editorCommands(program, args, out);
   return out;
