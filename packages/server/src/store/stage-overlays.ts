@@ -99,8 +99,34 @@ export async function readStageOverlays(
   }
   const query = stageOverlaysQuery(reader, workspaceId, owners);
   const { db, dialect } = reader[SQL];
+  const alongside = readsAlongside.get(reader);
+  readsAlongside.delete(reader);
+  // They register themselves to go out with the statement below (see `readAhead`).
+  for (const send of alongside ?? []) send();
   return (await runPrepared<StageOverlayRow>(db, dialect, query.key, query.build, query.values))
     .rows;
+}
+
+/** Per unit of work, the reads to send ahead with its next stage overlay statement. */
+const readsAlongside = new WeakMap<Reader, (() => void)[]>();
+
+/**
+ * Has `send` (a read sent ahead, see `readAhead`) called right before the unit's next
+ * {@link readStageOverlays} that reads the database, so that read carries it in its own
+ * write: a caller that may need the rows later in the unit gets them without a round trip
+ * of their own, and one whose stage reads nothing (a read sent ahead earlier answered it,
+ * or no layer read) never sends it, so no later wait is left for a statement that never
+ * comes. {@link dropReadsAlongside} forgets what was not sent.
+ */
+export function sendAlongsideStageRead(reader: Reader, send: () => void): void {
+  const pending = readsAlongside.get(reader);
+  if (pending) pending.push(send);
+  else readsAlongside.set(reader, [send]);
+}
+
+/** Forgets the reads {@link sendAlongsideStageRead} was given that no stage read has sent. */
+export function dropReadsAlongside(reader: Reader): void {
+  readsAlongside.delete(reader);
 }
 
 /**

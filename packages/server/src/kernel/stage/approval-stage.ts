@@ -9,8 +9,10 @@ import {
   validateRuleList,
 } from '@airlock/core';
 import { AirlockError } from '../../errors.js';
+import { readApprovalPolicyAhead } from '../../store/approvals.js';
 import { effectProfileColumn } from '../../store/effect-profile-column.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
+import { dropReadsAlongside, sendAlongsideStageRead } from '../../store/stage-overlays.js';
 import type { Tx } from '../../store/store.js';
 import { preciseNow } from '../../tracing/call-tracing.js';
 import type { KernelContext } from '../context.js';
@@ -167,6 +169,27 @@ export async function evaluateEditedCall(
 }
 
 /**
+ * {@link applyPolicyLayers} for a call being planted. When the declared rules park it, the
+ * row will most likely park and read the approval policy (its event's `approvals_required`):
+ * on PostgreSQL that read goes out with the layers' overlay read, one round trip fewer per
+ * park. It is sent only with a read the stage makes, never left waiting for a statement.
+ */
+async function layeredWithPolicyAhead(
+  given: Parameters<typeof applyPolicyLayers>[0],
+): Promise<Decision> {
+  const { tx, run } = given;
+  if (given.base.outcome !== 'parked' || given.call.origin === 'kernel') {
+    return applyPolicyLayers(given);
+  }
+  sendAlongsideStageRead(tx, () => readApprovalPolicyAhead(tx, run.workspace_id));
+  try {
+    return await applyPolicyLayers(given);
+  } finally {
+    dropReadsAlongside(tx);
+  }
+}
+
+/**
  * Plants a task row for a call and sends it through the approval stage in the
  * same transaction: granted rows become runnable, parked rows rest at
  * needs_approval with the clock armed, refused rows fail approval_denied.
@@ -185,7 +208,14 @@ export async function plantToolRow(
   const startedAt = observed ? performance.now() : 0;
   const policy = policyForRun(run);
   const base = declaredDecision(policy, run, call);
-  const layered = await applyPolicyLayers({ ctx, tx, run, call, toolName: base.tool_name, base });
+  const layered = await layeredWithPolicyAhead({
+    ctx,
+    tx,
+    run,
+    call,
+    toolName: base.tool_name,
+    base,
+  });
   const question =
     call.origin !== 'kernel' && (call.kind ?? 'tool') === 'tool' && layered.tool_name === ASK_TOOL
       ? parseQuestion(call.toolInput)
