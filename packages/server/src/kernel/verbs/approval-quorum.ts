@@ -27,21 +27,30 @@ import { taskVersion, taskView } from '../views.js';
 export type RunFacts = Pick<RunTable, 'agent_application_id' | 'created_by' | 'policy_layers'>;
 
 /**
- * Who asked for a row: the run's starter and, for a row a member appended
- * through the tasks door, that member. Under `no_self_approval` neither may
- * approve it.
+ * Who asked for a row: the run's starter, for a row a member appended
+ * through the tasks door that member, and for a call a member edited (approve
+ * with changes) that editor, whose input it now runs. Under `no_self_approval`
+ * none of them may approve it.
  */
 export interface RequestFacts {
   created_by: string | null;
   appended_by?: string | null | undefined;
+  edited_by?: string | null | undefined;
 }
 
-/** The request facts of one row of a run. */
+/** The request facts of one row of a run, its editor read from the edit mark on its decision. */
 export function requestOf(
   run: Pick<RunTable, 'created_by'>,
-  row: Pick<TaskTable, 'appended_by'>,
+  row: Pick<TaskTable, 'appended_by' | 'decision'>,
 ): RequestFacts {
-  return { created_by: run.created_by, appended_by: row.appended_by };
+  return { created_by: run.created_by, appended_by: row.appended_by, edited_by: editorOf(row) };
+}
+
+/** The member whose edit wrote the row's current input (the mark approvals.ts leaves); else null. */
+function editorOf(row: Pick<TaskTable, 'decision'>): string | null {
+  if (row.decision === null) return null;
+  const { edited_by: editor } = JSON.parse(row.decision) as { edited_by?: unknown };
+  return typeof editor === 'string' ? editor : null;
 }
 
 /** The workspace's approval policy (validated when it was written); null when none was set. */
@@ -159,8 +168,8 @@ export async function approvalsRequiredNow(
 
 /**
  * Refuses a member the policy does not let decide this row; on approve, also
- * the member who started the run or appended the row when the policy forbids
- * self-approval. A deny is open to every allowed approver, those included.
+ * the member who started the run, appended the row or edited its input when the
+ * policy forbids self-approval. A deny is open to every allowed approver, those included.
  * @throws AirlockError approver_not_allowed, self_approval_refused (403).
  */
 export function checkDecider(
@@ -179,7 +188,9 @@ export function checkDecider(
       'self_approval_refused',
       options.run.created_by === who
         ? `${who} started this run; the approval policy lets nobody approve a call of a run they started`
-        : `${who} appended task ${options.taskKey}; the approval policy lets nobody approve a call they appended`,
+        : options.run.appended_by === who
+          ? `${who} appended task ${options.taskKey}; the approval policy lets nobody approve a call they appended`
+          : `${who} edited task ${options.taskKey}; the approval policy lets nobody approve a call they edited, so another member approves it`,
     );
   }
 }
@@ -209,14 +220,16 @@ function isBarredRequester(
   principal: string,
 ): boolean {
   return (
-    requirement.no_self_approval && (run.created_by === principal || run.appended_by === principal)
+    requirement.no_self_approval &&
+    (run.created_by === principal || run.appended_by === principal || run.edited_by === principal)
   );
 }
 
 /**
  * The approvals of a row that still count: the policy is read when a person decides, so an
  * approval given earlier counts only while its member may still approve the row (still a named
- * approver, neither the run's starter nor the row's appender under no_self_approval) and its credential is not revoked.
+ * approver, not the run's starter, the row's appender or its input's editor under no_self_approval)
+ * and its credential is not revoked.
  */
 export function standingApprovals<T extends { principal: string }>(
   requirement: ApprovalRequirement,

@@ -30,6 +30,7 @@ import { evaluateEditedCall } from '../stage/approval-stage.js';
 import { taskVersion, taskView } from '../views.js';
 import {
   checkDecider,
+  mayApprove,
   policyOfUnit,
   progressOf,
   requestOf,
@@ -63,8 +64,8 @@ export interface ApprovalRequest {
 /**
  * Rewrites a parked call with a person's edit after the approval stage
  * evaluated it again, and records both versions on a `task.edited` event.
- * Returns the row as it now stands and what the policy asks of it: only
- * the editor's approval when the stage grants the edit outright.
+ * Returns the row as it now stands, what the policy asks of it (only the
+ * editor's approval when the stage grants the edit outright) and whether it did.
  * @throws AirlockError edit_refused (422) when the stage refuses the edit or the row is no tool call.
  */
 async function applyEdit(
@@ -77,7 +78,7 @@ async function applyEdit(
     who: string;
     policy: ApprovalPolicy | null;
   },
-): Promise<{ row: TaskTable; requirement: ApprovalRequirement }> {
+): Promise<{ row: TaskTable; requirement: ApprovalRequirement; granted: boolean }> {
   const { run, row, who } = options;
   if (row.kind !== 'tool') {
     throw new AirlockError(
@@ -130,7 +131,7 @@ async function applyEdit(
     },
     principal: who,
   });
-  return { row: edited, requirement };
+  return { row: edited, requirement, granted };
 }
 
 /**
@@ -219,7 +220,9 @@ function readTogether(
  * and until then waits with a `task.approval_added` event per approval. An
  * approval counts for the row version it was given to (an edit starts the
  * count again); the same member approving twice counts once. With
- * `toolInput` the call is edited first and evaluated again by every layer.
+ * `toolInput` the call is edited first and evaluated again by every layer;
+ * under `no_self_approval` an edit the stage still parks is the editor's own
+ * call: it is kept and waits for another member, the editor's approval not counted.
  * An earlier approval counts only while it stands (see standingApprovals): not
  * when its credential was revoked since, or the policy no longer lets its
  * member approve the row. Every approval, the first of a quorum as the last,
@@ -261,6 +264,18 @@ export function approveTask(
       row = edited.row;
       requirement = edited.requirement;
       checkDecider(requirement, decider);
+      if (!edited.granted && !mayApprove(requirement, requestOf(run, row), who)) {
+        // Under no_self_approval the input the editor wrote is their own call: it is kept
+        // and waits for another member, their approval not counted (nor a remember kept).
+        if (request.remember) {
+          throw new AirlockError(
+            'remember_unavailable',
+            `task ${row.key}: under no_self_approval your edit is approved by another member, who may remember it; nothing changed`,
+          );
+        }
+        const { names } = await reads.roster;
+        return { ...taskView(row), approvals: progressOf(requirement, [], names) };
+      }
     } else {
       // An edit crossed the stage already; the call as it parked crosses it again as it stands now.
       await checkStageStillLets(ctx, tx, { run, row, who });
