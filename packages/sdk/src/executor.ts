@@ -6,6 +6,7 @@ import { claimGroups } from './executor/claim-groups.js';
 import { commitOutcome } from './executor/commit.js';
 import { DEFAULT_BODY_LIMIT } from './executor/commit-fit.js';
 import { holdLease, untilDeadline } from './executor/lease.js';
+import { tell } from './executor/listeners.js';
 import {
   failed,
   hookOutcome,
@@ -60,7 +61,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const toolNames = Object.keys(options.tools);
   // The kernel takes at most 256 names a claim: more tools are asked for a group at a time.
   const toolGroups = claimGroups(toolNames);
-  const report = (error: Error, task: TaskView | null) => options.onError?.(error, task);
+  // What onError itself throws has nobody left to tell.
+  const report = (error: Error, task: TaskView | null) =>
+    tell(options.onError, () => {}, error, task);
   const inFlight = new Set<Promise<void>>();
   /** Claim requests not yet answered: close waits for each, and hands back what it brings. */
   const claiming = new Set<Promise<void>>();
@@ -236,7 +239,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       const { outcome } = ran;
       // An outcome the kernel may refuse (and a failure commit instead) is told only as committed.
       if (options.onRan && ran.commitsAsIs) {
-        options.onRan(ranView(task, outcome));
+        tell(options.onRan, (error) => report(error, task), ranView(task, outcome));
         // Whoever answers from the row as it ran (a gateway) writes that answer before the
         // commit is built and sent.
         await nextTurn();
@@ -256,7 +259,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
         await lease.release();
         return null;
       }
-      options.onCommitted?.(committed);
+      tell(options.onCommitted, (error) => report(error, task), committed);
       return committed;
     } catch (error) {
       report(error as Error, task);

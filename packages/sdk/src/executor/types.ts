@@ -39,7 +39,10 @@ export interface ExecutorOptions extends ConnectionOptions {
   concurrency?: number | undefined;
   /** A safety-net look for work between nudges; default 10 s. */
   pollMs?: number | undefined;
-  /** Told about failures that have nobody else to tell (a lost lease, a refused commit). */
+  /**
+   * Told about failures that have nobody else to tell (a lost lease, a refused commit, what
+   * `onRan` or `onCommitted` threw). A listener's throw never keeps a row from committing.
+   */
   onError?: ((error: Error, task: TaskView | null) => void) | undefined;
   /** Told of each row this executor committed, as the kernel answered the commit. */
   onCommitted?: ((task: TaskView) => void) | undefined;

@@ -128,4 +128,44 @@ describe('executor commits against a real kernel', () => {
     expect(task).toMatchObject({ state: 'succeeded', result: 'built', attempts: 1 });
     expect(errors).toEqual([]);
   });
+
+  it('commits the row when onRan or onCommitted throws: the tool runs once', async () => {
+    const ran: string[] = [];
+    const errors: Error[] = [];
+    const executor = start(
+      {
+        build: () => {
+          ran.push('build');
+          return 'built';
+        },
+      },
+      {
+        leaseMs: 1000,
+        onRan: () => {
+          throw new Error('the listener broke');
+        },
+        onCommitted: () => {
+          throw new Error('the other listener broke');
+        },
+        onError: (error) => errors.push(error),
+      },
+    );
+    await executor.ready;
+    const created = await runs().create(
+      scriptedRun('bypass', [
+        { tool_calls: [{ name: 'build' }] },
+        { final: 'done', expect: 'built' },
+      ]),
+    );
+    expect(await ended(created.id, 8000)).toMatchObject({ state: 'completed' });
+    // Two more leases' time: a row handed out again would have run by now.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(ran).toEqual(['build']);
+    const [task] = await runs().run(created.id).tasks();
+    expect(task).toMatchObject({ state: 'succeeded', result: 'built', attempts: 1 });
+    expect(errors.map((error) => error.message)).toEqual([
+      'the listener broke',
+      'the other listener broke',
+    ]);
+  });
 });
