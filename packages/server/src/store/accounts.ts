@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { lockLiveApplication } from './applications.js';
+import { refuseTakenLabel } from './credential-labels.js';
 import { lockedForUpdate } from './dialect.js';
 import { hashToken, newId, newToken } from './ids.js';
 import { runPrepared } from './prepared.js';
@@ -47,6 +48,7 @@ export function labelName(label: string, kind: CredentialKind): string | null {
 /**
  * Sets a credential's label; the credential as listed after, or undefined when the workspace
  * has none by that id. `recordIn` records the change (before and after) in the same unit of work.
+ * @throws AirlockError label_taken when the label names another active credential (refuseTakenLabel).
  */
 export async function setCredentialLabel(
   store: Store,
@@ -68,11 +70,18 @@ export async function setCredentialLabel(
         .where('workspace_id', '=', options.workspaceId),
     ).executeTakeFirst();
     if (!held) return undefined;
+    await lockWorkspaceRow(tx, options.workspaceId);
     const before = credentialInfoOf(
       await credentialsWithApplications(db)
         .where('credentials.id', '=', options.credentialId)
         .executeTakeFirstOrThrow(),
     );
+    await refuseTakenLabel(tx, {
+      workspaceId: options.workspaceId,
+      label: options.label,
+      kind: before.kind,
+      exceptCredentialId: before.credential_id,
+    });
     await db
       .updateTable('credentials')
       .set({ label: options.label })
@@ -120,7 +129,8 @@ export async function listWorkspaces(store: Store): Promise<{ id: string; name: 
  * refuses it. A member credential is an `approver` unless `role` says otherwise.
  * @throws Error when an agent credential has no agent application, or a
  *   credential that is no member's is given a role.
- * @throws AirlockError agent_application_not_found when the workspace has no live application by that id.
+ * @throws AirlockError agent_application_not_found when the workspace has no live application by that id;
+ *   label_taken when `label` names another active credential of the workspace (refuseTakenLabel).
  */
 export async function createCredential(
   store: Store,
@@ -147,6 +157,14 @@ export async function createCredential(
   const credential = await store.transaction(async (tx): Promise<CredentialInfo> => {
     if (agentApplicationId !== null) {
       await lockLiveApplication(tx, { workspaceId: options.workspaceId, agentApplicationId });
+    }
+    if (options.label !== undefined) {
+      await lockWorkspaceRow(tx, options.workspaceId);
+      await refuseTakenLabel(tx, {
+        workspaceId: options.workspaceId,
+        label: options.label,
+        kind: options.kind,
+      });
     }
     const made: CredentialInfo = {
       credential_id: newId('cred'),

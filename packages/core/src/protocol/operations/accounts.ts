@@ -59,7 +59,7 @@ export const createCredentialContract = defineContract({
     label: z.string(),
     token: z.string(),
   }),
-  errors: ['agent_application_not_found', 'admin_required'],
+  errors: ['agent_application_not_found', 'label_taken', 'admin_required'],
 });
 
 /** GET /api/v1/workspaces/{ws}/credentials */
@@ -150,7 +150,7 @@ export const removeAgentApplicationContract = defineContract({
 export const labelCredentialContract = defineContract({
   ...operationRoute('credentials.label'),
   summary:
-    "Rename a credential (admin only): its label is the member's name shown on decisions, the run story and the inbox instead of the credential id",
+    "Rename a credential (admin only): its label is the member's name shown on decisions, the run story and the inbox instead of the credential id, so a label that names another active credential of the workspace (case, width, spacing and invisible characters aside) is refused (409 label_taken)",
   planes: ['member'],
   role: 'admin',
   input: z.strictObject({
@@ -159,5 +159,5 @@ export const labelCredentialContract = defineContract({
     label: personText(z.string().trim().min(1).max(200)),
   }),
   output: CredentialViewSchema,
-  errors: ['credential_not_found', 'admin_required'],
+  errors: ['credential_not_found', 'label_taken', 'admin_required'],
 });
