@@ -39,6 +39,16 @@ export interface DialectTraits {
    * where an index serves (null where the engine needs none).
    */
   queryPlan: { explain: string; lineColumn: string; scanSetting: string | null };
+  /**
+   * Where the store's tables live, for an engine with several schemas per
+   * database (store-schema.ts): `current` answers `schema` (null when the
+   * search_path names none that exists) and `search_path`; `tables` lists a
+   * schema's tables as `name`. Null where the database is one schema.
+   */
+  schemaQueries: {
+    current: string;
+    tables: (schema: string) => RawBuilder<{ name: string }>;
+  } | null;
 }
 
 /** The traits of each backend, by the name of its SQL dialect. */

@@ -23,6 +23,7 @@ import { runLoopsMigration } from './run-loops-migration.js';
 import { storeIdentityClusterMigration } from './store-identity-cluster-migration.js';
 import { storeIdentityMigration } from './store-identity-migration.js';
 import { StoreNewerSchemaError } from './store-newer-schema.js';
+import { readStoreSchema } from './store-schema.js';
 import { taskAppendersMigration } from './task-appenders-migration.js';
 import { waitingPageMigration } from './waiting-page-migration.js';
 
@@ -56,13 +57,20 @@ export class StaticMigrations implements MigrationProvider {
   }
 }
 
-/** The migrator of the one set of migrations, on a dialect. */
-function migratorOf(db: Kysely<unknown>, dialect: Dialect): Migrator {
+/**
+ * The migrator of the one set of migrations, on a dialect, keeping its
+ * history in the store's schema (PostgreSQL's current schema): Kysely would
+ * otherwise take a history table in any schema of the database for this
+ * store's.
+ */
+async function migratorOf(db: Kysely<unknown>, dialect: Dialect): Promise<Migrator> {
+  const schema = await readStoreSchema(db, dialect);
   return new Migrator({
     db,
     provider: new StaticMigrations(dialect),
     migrationTableName: 'airlock_migrations',
     migrationLockTableName: 'airlock_migrations_lock',
+    ...(schema.name === undefined ? {} : { migrationTableSchema: schema.name }),
   });
 }
 
@@ -72,7 +80,7 @@ function migratorOf(db: Kysely<unknown>, dialect: Dialect): Migrator {
  * @throws Error when the database cannot be read.
  */
 export async function pendingMigrations(db: Kysely<unknown>, dialect: Dialect): Promise<string[]> {
-  const migrations = await migratorOf(db, dialect).getMigrations();
+  const migrations = await (await migratorOf(db, dialect)).getMigrations();
   return migrations.filter((migration) => migration.executedAt === undefined).map((m) => m.name);
 }
 
@@ -82,11 +90,11 @@ export function areAirlockTables(names: ReadonlySet<string>): boolean {
 }
 
 /**
- * Whether a database already holds an Airlock store, read from the catalog
- * without changing anything.
+ * Whether a database already holds an Airlock store in the store's schema,
+ * read from the catalog without changing anything.
  */
-export async function holdsAirlockStore(db: Kysely<unknown>): Promise<boolean> {
-  return areAirlockTables(new Set((await db.introspection.getTables()).map((table) => table.name)));
+export async function holdsAirlockStore(db: Kysely<unknown>, dialect: Dialect): Promise<boolean> {
+  return areAirlockTables((await readStoreSchema(db, dialect)).tables);
 }
 
 /**
@@ -132,6 +140,6 @@ async function migrateInOneTransaction(db: Kysely<unknown>, dialect: Dialect): P
 }
 
 async function applyPending(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
-  const { error } = await migratorOf(db, dialect).migrateToLatest();
+  const { error } = await (await migratorOf(db, dialect)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }

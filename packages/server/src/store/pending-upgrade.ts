@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Dialect } from './dialect.js';
 import { StaticMigrations } from './migrations.js';
+import { readStoreSchema } from './store-schema.js';
 
 /** Where a store's schema stands against this build, read before anything is applied. */
 export interface PendingUpgrade {
@@ -21,8 +22,8 @@ export async function readPendingUpgrade(
 ): Promise<PendingUpgrade> {
   const names = Object.keys(await new StaticMigrations(dialect).getMigrations()).sort();
   // A new database has no history yet: every migration is pending.
-  const tables = await db.introspection.getTables();
-  const { rows } = tables.some((table) => table.name === 'airlock_migrations')
+  const { tables } = await readStoreSchema(db, dialect);
+  const { rows } = tables.has('airlock_migrations')
     ? await sql<{ name: string }>`select name from airlock_migrations`.execute(db)
     : { rows: [] };
   const done = new Set(rows.map((row) => row.name));

@@ -117,7 +117,10 @@ export class Store {
     const backend = backendFor(location);
     const opened = await backend.open(location, durability);
     try {
-      if (options.existing && !(await holdsAirlockStore(opened.db as Kysely<unknown>))) {
+      if (
+        options.existing &&
+        !(await holdsAirlockStore(opened.db as Kysely<unknown>, backend.dialect))
+      ) {
         throw new NotAnAirlockStoreError(opened.description);
       }
       if (options.beforeMigrating) {

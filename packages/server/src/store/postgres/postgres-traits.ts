@@ -20,4 +20,11 @@ export const POSTGRES_TRAITS = {
     read: 'select system_identifier::text as cluster from pg_control_system()',
   },
   queryPlan: { explain: 'explain', lineColumn: 'QUERY PLAN', scanSetting: 'enable_seqscan' },
+  schemaQueries: {
+    current: "select current_schema() as schema, current_setting('search_path') as search_path",
+    tables: (schema: string): RawBuilder<{ name: string }> =>
+      sql<{
+        name: string;
+      }>`select tablename as name from pg_catalog.pg_tables where schemaname = ${schema}`,
+  },
 } as const;

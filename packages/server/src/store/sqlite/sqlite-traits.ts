@@ -15,4 +15,5 @@ export const SQLITE_TRAITS = {
   identityQuery: null,
   clusterQuery: null,
   queryPlan: { explain: 'explain query plan', lineColumn: 'detail', scanSetting: null },
+  schemaQueries: null,
 } as const;
