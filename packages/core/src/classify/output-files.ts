@@ -43,6 +43,9 @@ function curlWritesAFile(args: readonly string[]): boolean {
   return writesAFile(values);
 }
 
+/** tsc's options (read without regard to case, as tsc does) that write a trace or a profile even under `--noEmit`. */
+const TSC_PROFILES = /^--(generatetrace|generatecpuprofile)(=|$)/i;
+
 /** The letters of bash's `history` options, up to its first operand. */
 function historyOptions(args: readonly string[]): string {
   let letters = '';
@@ -67,8 +70,9 @@ function historyReplacesFile(args: readonly string[], tags: Set<ActionTag>): boo
 
 /**
  * Programs that otherwise only read or fetch, writing a file an option or an
- * operand names, or the files they work on: `tsc` (unless `--noEmit`),
- * `eslint --fix`, `yq -i`, `tree -o`, `cloc --out`, `base64 -o`, `sort -o`, `less -o`,
+ * operand names, or the files they work on: `tsc` (unless `--noEmit`; its
+ * `--generateTrace` and `--generateCpuProfile` write anyway), `eslint --fix`
+ * and `-o`/`--output-file`, `yq -i`, `tree -o`, `cloc --out`, `base64 -o`, `sort -o`, `less -o`,
  * `uniq IN OUT`, `xxd -r IN OUT`, `curl -o`/`-O`, `ssh -E`, `wget` (which saves what
  * it fetches unless told `-O -` or `--spider`), `history -a` (`-w` empties its file);
  * and the commands that set the machine's clock or name. Adds `write` (and
@@ -78,9 +82,12 @@ export function outputTags(program: string, args: readonly string[], tags: Set<A
   let writes = false;
   // tsc takes no abbreviations: only the exact options keep it from writing.
   if (program === 'tsc') {
-    writes = !args.some((arg) => ['--noEmit', '-v', '--version', '-h', '--help'].includes(arg));
-  } else if (program === 'eslint') writes = hasFlag(args, '--fix');
-  else if (program === 'yq') writes = hasFlag(args, '-i', '--inplace');
+    writes =
+      !args.some((arg) => ['--noEmit', '-v', '--version', '-h', '--help'].includes(arg)) ||
+      args.some((arg) => TSC_PROFILES.test(arg));
+  } else if (program === 'eslint') {
+    writes = hasFlag(args, '--fix') || writesAFile(optionValues(args, ['-o', '--output-file']));
+  } else if (program === 'yq') writes = hasFlag(args, '-i', '--inplace');
   else if (program === 'tree') writes = writesAFile(optionValues(args, ['-o']));
   else if (program === 'cloc') writes = writesAFile(optionValues(args, ['--out', '--report-file']));
   else if (program === 'base64') writes = writesAFile(optionValues(args, ['-o', '--output']));
