@@ -20,14 +20,47 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
+let outputFailed = false;
+
+/**
+ * A writer to one of the process's streams that never ends the process: a
+ * failed write drops the rest of the output instead of an unhandled `error`
+ * event with a stack trace. A pipe whose reader has gone (EPIPE:
+ * `rules-lint check policies/ | head`) was the reader's choice, so the
+ * command keeps its own exit code; any other failure (a full disk under
+ * `> report.sarif`) is one line on stderr and exit 2, since the report is lost.
+ */
+function guardedWriter(stream: NodeJS.WriteStream, name: string): (text: string) => void {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (closed) return;
+    closed = true;
+    if (error.code === 'EPIPE') return;
+    outputFailed = true;
+    process.exitCode = EXIT.usage;
+    if (stream !== process.stderr && !process.stderr.destroyed)
+      process.stderr.write(`rules-lint: cannot write to ${name} (${error.code ?? 'error'})\n`);
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
+}
+
+/**
+ * The exit code of a command that returned `code`: 2 once a write to the
+ * process's standard output or error failed other than by a closed pipe.
+ */
+export function processExitCode(code: number): number {
+  return outputFailed ? EXIT.usage : code;
+}
+
 /** The process's own streams and working directory. */
 export function processIo(): CliIo {
+  const stderr = guardedWriter(process.stderr, 'standard error');
   return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    ...(progressAllowed(process.stderr, process.env)
-      ? { progress: (text: string) => process.stderr.write(text) }
-      : {}),
+    stdout: guardedWriter(process.stdout, 'standard output'),
+    stderr,
+    ...(progressAllowed(process.stderr, process.env) ? { progress: stderr } : {}),
     cwd: process.cwd(),
     readStdin: (limit) => readStreamBounded(process.stdin, limit),
   };
