@@ -46,5 +46,77 @@ for (const backend of all) {
       expect(row).toMatchObject({ state: 'succeeded', error: null });
       expect(JSON.stringify(row?.result)).toContain('built');
     });
+
+    const rowsOf = async (runId: string) =>
+      (await d.member.get(`${d.ws}/runs/${runId}/tasks`)).body.tasks as Row[];
+    const unstagedOf = async (runId: string) =>
+      ((await d.member.get(`${d.ws}/runs/${runId}/events`)).body.events as { type: string }[])
+        .filter((e) => e.type === 'run.unstaged_call')
+        .map((e) => e.type);
+    const lint = { tool_name: 'run_shell_command', tool_input: { command: 'make lint' } };
+
+    it('goes to its own turn when it comes after the next turn began', async () => {
+      d = await deploy(backend);
+      await d.agent.put('/agent_api/v1/profile/configuration', { approval_mode: 'bypass' });
+      const granted = await event({ event: 'pre_tool', ...call });
+      const first = granted.body.run_id as string;
+      expect((await d.member.post(`${d.ws}/runs/${first}/stop`, {})).status).toBe(200);
+      const next = await event({ event: 'pre_tool', ...lint });
+      expect(next.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
+      const second = next.body.run_id as string;
+      expect(second).not.toBe(first);
+
+      const late = await event({
+        event: 'post_tool',
+        ...call,
+        outcome: 'succeeded',
+        output: 'built',
+      });
+      expect(late.body).toMatchObject({ run_id: first, task_key: 't1', task_state: 'succeeded' });
+      expect((await rowsOf(second))[0]).toMatchObject({ state: 'claimed' });
+      expect(await unstagedOf(second)).toEqual([]);
+    });
+
+    it('commits to no row when identical calls of two turns await it', async () => {
+      d = await deploy(backend);
+      await d.agent.put('/agent_api/v1/profile/configuration', { approval_mode: 'bypass' });
+      const first = (await event({ event: 'pre_tool', ...call })).body.run_id as string;
+      expect((await d.member.post(`${d.ws}/runs/${first}/stop`, {})).status).toBe(200);
+      const next = await event({ event: 'pre_tool', ...call });
+      expect(next.body).toMatchObject({ verdict: 'allow', task_state: 'claimed' });
+      const second = next.body.run_id as string;
+      expect(second).not.toBe(first);
+
+      const late = await event({
+        event: 'post_tool',
+        ...call,
+        outcome: 'succeeded',
+        output: 'built',
+      });
+      expect(late.body).toMatchObject({ verdict: 'ack', run_id: second, task_key: null });
+      expect(late.body.reason).toContain('more than one turn');
+      // The stop closed the first turn's call unreported; neither row takes what ran.
+      expect((await rowsOf(first))[0]).toMatchObject({
+        state: 'failed',
+        error: { code: 'outcome_unknown' },
+      });
+      expect((await rowsOf(second))[0]).toMatchObject({ state: 'claimed' });
+      expect(await unstagedOf(second)).toEqual(['run.unstaged_call']);
+    });
+
+    it('goes to the claimed call when the other turn closed its call longer than a lease ago', async () => {
+      let offset = 0;
+      d = await deploy(backend, { clock: () => Date.now() + offset });
+      await d.agent.put('/agent_api/v1/profile/configuration', { approval_mode: 'bypass' });
+      const first = (await event({ event: 'pre_tool', ...call })).body.run_id as string;
+      expect((await d.member.post(`${d.ws}/runs/${first}/stop`, {})).status).toBe(200);
+      offset += 2 * 3_600_000;
+      const second = (await event({ event: 'pre_tool', ...call })).body.run_id as string;
+      expect(second).not.toBe(first);
+
+      const own = await event({ event: 'post_tool', ...call, outcome: 'succeeded', output: 'ok' });
+      expect(own.body).toMatchObject({ run_id: second, task_key: 't1', task_state: 'succeeded' });
+      expect((await rowsOf(first))[0]?.state).toBe('failed');
+    });
   });
 }

@@ -1,8 +1,7 @@
-import { canonicalJson, HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
-import { type CallLookupsAhead, listModelCalls } from '../../store/hooked-rows.js';
+import { HOOKED_OUTPUT_MAX_BYTES, truncateUtf8 } from '@airlock/core';
+import type { CallLookupsAhead } from '../../store/hooked-rows.js';
 import type { RunTable, TaskTable } from '../../store/schema.js';
 import type { Tx } from '../../store/store.js';
-import { findTask } from '../../store/tasks.js';
 import type { KernelContext } from '../context.js';
 import { moveTask } from '../machines/move-task.js';
 import { LATE_REPORTABLE, OUTCOME_UNKNOWN } from '../machines/task-machine.js';
@@ -15,7 +14,7 @@ import {
   POST_TOOL_IDENTICAL,
   takeForAgent,
 } from './hooked-calls.js';
-import { canonicalOf } from './idless-rows.js';
+import { placeIdlessReport } from './idless-report.js';
 import { ranResult } from './ran-result.js';
 import { emitUnstagedCall } from './unstaged-calls.js';
 
@@ -36,6 +35,10 @@ export interface PostToolOutcome {
   mismatch: string | null;
   /** Set when the call ran though its row was never granted: what the row was instead. */
   ungranted?: string;
+  /** Set for a report with no call id whose row is of another turn of the conversation. */
+  elsewhere?: { runId: string; key: string };
+  /** Set for a report with no call id that matches rows of more than one turn: why none took it. */
+  unmatched?: string;
 }
 
 /**
@@ -45,8 +48,9 @@ export interface PostToolOutcome {
  * kernel handed it to that prompt (see {@link approveInAgentPrompt}). A call
  * whose row was never granted (parked, refused, expired) is recorded as an
  * unstaged call, and its row is left as it is. The row is
- * null when no row of the session matches (the call never crossed the
- * stage). A report under a row's call id or key of another call than the
+ * null when no row of the turn matches (the call never crossed the stage,
+ * or, with no call id, its row is of another turn: see {@link placeIdlessReport}).
+ * A report under a row's call id or key of another call than the
  * row holds is recorded, not refused: see {@link commitMismatch}.
  * @throws AirlockError task_not_found for a key of no call of the model.
  */
@@ -69,10 +73,14 @@ export async function postToolRow(
       };
     }
   }
-  let row =
-    asked ??
-    ofThisCall(await identicalWaitingRow(tx, run, ran, POST_TOOL_IDENTICAL, ahead), ran) ??
-    (await idlessClosedRow(tx, run, ran));
+  let row = asked;
+  if (!row && ran.toolUseId === null) {
+    const place = await placeIdlessReport(ctx, tx, { run, ran });
+    if (place?.kind === 'elsewhere') return { row: null, mismatch: null, elsewhere: place };
+    if (place?.kind === 'ambiguous') return { row: null, mismatch: null, unmatched: place.detail };
+    row = place?.row ?? null;
+  }
+  row ??= ofThisCall(await identicalWaitingRow(tx, run, ran, POST_TOOL_IDENTICAL, ahead), ran);
   if (!row) return { row: null, mismatch: null };
   if (ran.answeredByUser) row = await approveInAgentPrompt(tx, run, row, agent);
   if (row.state === 'runnable' && run.state === 'running') {
@@ -114,25 +122,6 @@ function ofThisCall(row: TaskTable | null, ran: RanCall): TaskTable | null {
     ran.toolUseId !== null &&
     row.tool_call_id !== ran.toolUseId;
   return otherId ? null : row;
-}
-
-/**
- * The oldest row closed unreported (see {@link lapsedUnreported}) of the
- * same tool and input as a call reported with no call id (Gemini CLI): a
- * call that ran longer than its claim's lease is reported after its row
- * failed, and only its tool and input name the row. Null for a call with
- * an id (its row was looked up by it) or when none matches.
- */
-async function idlessClosedRow(tx: Tx, run: RunTable, ran: RanCall): Promise<TaskTable | null> {
-  if (ran.toolUseId !== null) return null;
-  const input = canonicalJson(ran.toolInput ?? null);
-  for (const call of await listModelCalls(tx, run.id)) {
-    if (call.tool_call_id !== null || call.tool_name !== ran.toolName) continue;
-    if (canonicalOf(call.tool_input) !== input) continue;
-    const row = await findTask(tx, run.id, call.key);
-    if (row && lapsedUnreported(row)) return row;
-  }
-  return null;
 }
 
 /**

@@ -269,11 +269,12 @@ async function recordInSession(
           current: reported.run,
           agent: input.agent,
           ran,
+          elsewhere: reported.value.elsewhere,
         });
         if (earlier) reported = earlier;
       }
       const { run } = reported;
-      const { row, mismatch, ungranted } = reported.value;
+      const { row, mismatch, ungranted, unmatched } = reported.value;
       if (!row) {
         await recordUnstagedCalls(ctx, run, input.agent, [
           {
@@ -288,7 +289,10 @@ async function recordInSession(
           ...base,
           run_id: run.id,
           verdict: 'ack',
-          reason: 'this call never crossed the approval stage; recorded as such',
+          reason:
+            unmatched === undefined
+              ? 'this call never crossed the approval stage; recorded as such'
+              : `${unmatched}; recorded as an unstaged call, on none of their rows`,
         });
       }
       return hookAnswer({
