@@ -14,7 +14,10 @@ export interface FeedOptions {
   after?: number | 'latest' | undefined;
   /** Ends the subscription when aborted. */
   signal?: AbortSignal | undefined;
-  /** Told when the socket connects, drops, reconnects, or pauses for a slow reader. */
+  /**
+   * Told when the socket connects, drops, reconnects, or pauses for a slow reader. What it
+   * throws ends the subscription with that error (the loop's `next()` rejects with it).
+   */
   onStatus?: ((status: SocketStatus) => void) | undefined;
   /**
    * How many unread events may wait before the socket pauses (default 2000);

@@ -20,6 +20,8 @@ describe('a live socket whose reader throws', () => {
   let url: string;
   const crashes: unknown[] = [];
   const onCrash = (error: unknown) => crashes.push(error);
+  const rejections: unknown[] = [];
+  const onRejection = (reason: unknown) => rejections.push(reason);
 
   beforeAll(async () => {
     server = createServer();
@@ -31,9 +33,11 @@ describe('a live socket whose reader throws', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
     process.on('uncaughtException', onCrash);
+    process.on('unhandledRejection', onRejection);
   });
   afterAll(async () => {
     process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onRejection);
     for (const client of sockets.clients) client.terminate();
     sockets.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -59,4 +63,32 @@ describe('a live socket whose reader throws', () => {
     expect(statuses.at(-1)).toBe('closed');
     expect(crashes).toEqual([]);
   });
+
+  it.each(['connecting', 'open'])(
+    'ends the socket with what its status listener threw on %s, never as an unhandled rejection',
+    async (failing) => {
+      rejections.length = 0;
+      const thrown = new Error(`the status listener broke on ${failing}`);
+      const fatal: Error[] = [];
+      const socket = new LiveSocket({
+        url: () => url,
+        onMessage: () => {},
+        onStatus: (status) => {
+          if (status === failing) throw thrown;
+        },
+        onFatal: (error) => fatal.push(error),
+      });
+      socket.start();
+      // A turn of the event loop or two for a rejection to be reported as unhandled.
+      await until(
+        () => fatal.length + crashes.length + rejections.length > 0,
+        'the socket to fail (or the throw to escape)',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      socket.close();
+      expect(rejections).toEqual([]);
+      expect(crashes).toEqual([]);
+      expect(fatal).toEqual([thrown]);
+    },
+  );
 });

@@ -101,7 +101,7 @@ export class LiveSocket {
     this.closed = true;
     clearTimeout(this.timer);
     this.drop('done');
-    this.options.onStatus?.('closed');
+    this.status('closed');
   }
 
   /** Drops the current connection and reconnects at once. */
@@ -143,7 +143,7 @@ export class LiveSocket {
 
   private async connect(): Promise<void> {
     if (this.closed || this.paused) return;
-    this.options.onStatus?.(this.attempt === 0 ? 'connecting' : 'reconnecting');
+    this.status(this.attempt === 0 ? 'connecting' : 'reconnecting');
     let Socket: WebSocketConstructor;
     try {
       if (this.attempt > 0 && this.options.check) await this.options.check();
@@ -199,9 +199,23 @@ export class LiveSocket {
     if (typed.type === 'ready') {
       clearTimeout(this.handshake);
       this.attempt = 0;
-      this.options.onStatus?.('open');
+      this.status('open');
+      if (this.closed) return;
     }
     if (typed.type !== 'pong') this.options.onMessage(typed, text.length);
+  }
+
+  /**
+   * Tells the status listener; what it throws ends the socket with that error, as a message
+   * listener's throw does, instead of escaping from a timer or a socket event. Its throw at
+   * `closed` goes nowhere: the socket is closed either way.
+   */
+  private status(status: SocketStatus): void {
+    try {
+      this.options.onStatus?.(status);
+    } catch (error) {
+      if (status !== 'closed') this.giveUp(error);
+    }
   }
 
   /** Fails the socket with what a listener threw; a throw from the failure's own listener goes no further. */
@@ -244,7 +258,8 @@ export class LiveSocket {
     const base = this.options.retryMs ?? 100;
     const delay = Math.min(MAX_RETRY_MS, base * 2 ** this.attempt) * (0.75 + Math.random() / 2);
     this.attempt += 1;
-    this.options.onStatus?.('reconnecting');
+    this.status('reconnecting');
+    if (this.closed) return;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.connect(), delay);
   }
