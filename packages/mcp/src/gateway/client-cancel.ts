@@ -1,3 +1,6 @@
+import type { TaskView } from '@airlock/sdk';
+import { hasErrorCode, isKernelOutage, type KernelApi } from '../kernel-api.js';
+
 /** What the session knows of a client's request: its abort and whether the client asked for it. */
 export interface CancelableRequest {
   /** Aborted when the client cancels the call and when it goes away alike. */
@@ -39,5 +42,35 @@ export class ClientCancel {
     if (!this.request.signal.aborted) return false;
     await this.decided;
     return this.controller.signal.aborted;
+  }
+}
+
+/** How often a cancellation the kernel could not take is sent again. */
+const CANCEL_RETRY_MS = 1000;
+
+/**
+ * Cancels the row of a call its client canceled. While the kernel cannot
+ * answer, the cancellation is sent again every second until it lands or
+ * `until` aborts (the session closes): a parked row left to its clock could
+ * otherwise still be approved and run after its client gave it up.
+ * @throws the kernel's refusal, other than `task_not_waiting` (the row
+ *   already runs or settled: nothing is left to cancel).
+ */
+export async function cancelRow(
+  api: Pick<KernelApi, 'cancelCall'>,
+  task: TaskView,
+  until: AbortSignal,
+): Promise<void> {
+  try {
+    await api.cancelCall(task.run_id, task.key);
+  } catch (error) {
+    if (hasErrorCode(error, 'task_not_waiting')) return;
+    if (!isKernelOutage(error)) throw error;
+    if (until.aborted) return;
+    const retry = setTimeout(
+      () => void cancelRow(api, task, until).catch(() => {}),
+      CANCEL_RETRY_MS,
+    );
+    until.addEventListener('abort', () => clearTimeout(retry), { once: true });
   }
 }

@@ -5,8 +5,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecutorBridge } from '../executor-bridge.js';
 import { hasErrorCode, isKernelOutage, type KernelApi } from '../kernel-api.js';
 import type { CallRequest } from './call-request.js';
-import { ClientCancel } from './client-cancel.js';
+import { ClientCancel, cancelRow } from './client-cancel.js';
 import type { MemberRunPolicy } from './client-credential.js';
+import { untilLeftCallsSettle } from './left-calls.js';
 import { RunFeedWatch } from './run-feed-watch.js';
 import { SETTLED_STATES, toolResultOf } from './tool-results.js';
 
@@ -18,6 +19,11 @@ export interface GatewaySessionOptions {
   /** Who the client says it is (`name version`), kept on the run's provider. */
   clientName: string;
   memberPolicy?: MemberRunPolicy | undefined;
+  /**
+   * Aborted when the gateway stops: a closed session stops waiting for the
+   * rows its gone client left waiting, and leaves its run open.
+   */
+  stopping?: AbortSignal | undefined;
   /** How often a waiting call re-reads its row; default 250 ms. */
   pollMs?: number | undefined;
   /**
@@ -49,9 +55,6 @@ export interface GatewaySessionOptions {
     | undefined;
 }
 
-/** How often a cancellation the kernel could not take is sent again. */
-const CANCEL_RETRY_MS = 1000;
-
 /** A call that waits long (a park) is read less often: a tenth of its age, at most every 2 s. */
 function pollDelay(pollMs: number, waitedMs: number): number {
   return Math.max(pollMs, Math.min(2000, Math.floor(waitedMs / 10)));
@@ -70,8 +73,8 @@ export class GatewaySession {
   private readonly calls = new Set<Promise<unknown>>();
   /** Runs of rows on this process's bridge, which close lets finish and commit. */
   private readonly runs = new Set<Promise<unknown>>();
-  /** Whether a call left a row that still waits (for a person, or another executor). */
-  private leftWaiting = false;
+  /** Rows whose call's client went away while they waited (for a person, or another executor), by `run/key`. */
+  private readonly left = new Map<string, TaskView>();
   /** The session's waits on its rows, hastened by its run's feed. */
   private readonly feed: RunFeedWatch;
 
@@ -265,8 +268,9 @@ export class GatewaySession {
         if (settled) task = settled;
         if (SETTLED_STATES.includes(task.state)) break;
         if (request.signal.aborted) {
-          if (await canceled.requested()) await this.cancel(task);
-          else if (!running && !this.runningHere(task)) this.leftWaiting = true;
+          if (await canceled.requested())
+            await cancelRow(this.options.api, task, this.closed.signal);
+          else if (!running && !this.runningHere(task)) this.left.set(key, task);
           return toolResultOf({ ...task, state: 'canceled' });
         }
         // A row no run of this process holds settles elsewhere: the run's feed hastens its reads.
@@ -348,32 +352,15 @@ export class GatewaySession {
   }
 
   /**
-   * Cancels the row of a call its client canceled. While the kernel cannot
-   * answer, the cancellation is sent again every second until it lands, for
-   * as long as the session lasts: a parked row left to its clock could
-   * otherwise still be approved and run after its client gave it up.
-   */
-  private async cancel(task: TaskView): Promise<void> {
-    try {
-      await this.options.api.cancelCall(task.run_id, task.key);
-    } catch (error) {
-      // Already running or settled: nothing is left to cancel.
-      if (hasErrorCode(error, 'task_not_waiting')) return;
-      if (!isKernelOutage(error)) throw error;
-      if (this.closed.signal.aborted) return;
-      const retry = setTimeout(() => void this.cancel(task).catch(() => {}), CANCEL_RETRY_MS);
-      this.closed.signal.addEventListener('abort', () => clearTimeout(retry), { once: true });
-    }
-  }
-
-  /**
    * Ends the session. It first waits for the calls the client sent (their
    * signals are aborted by then): a call still being planted reaches the
-   * kernel, and a granted row this process claimed runs and commits. Then,
-   * with no row left waiting, the run ends with a final answer; with a row
-   * waiting for a person (a disconnect during a park), the run is left as is
-   * and its parked rows to their clock.
-   * @throws the kernel's error when the final answer is refused for another reason.
+   * kernel, and a granted row this process claimed runs and commits. A row
+   * left waiting for a person (a disconnect during a park) is left to them
+   * and its clock, and the session waits until it settles, however it does
+   * (approved and run, denied, expired). Then the run ends with a final
+   * answer. When the gateway stops first (`stopping`), the run is left open.
+   * @throws the kernel's error when the final answer or a read of a row left
+   *   waiting is refused for another reason.
    */
   async close(): Promise<void> {
     this.closed.abort();
@@ -384,7 +371,16 @@ export class GatewaySession {
     this.stopListening();
     this.keepNudges();
     const runId = this.runId;
-    if (!runId || this.leftWaiting || this.inFlight.size > 0) return;
+    if (!runId || this.inFlight.size > 0) return;
+    const left = [...this.left.values()].filter((task) => task.run_id === runId);
+    const settled = await untilLeftCallsSettle({
+      rows: left,
+      read: (task) => this.reread(task),
+      feed: this.feed,
+      stopping: this.options.stopping ?? AbortSignal.abort(),
+      pollMs: this.options.pollMs ?? 250,
+    });
+    if (!settled) return;
     await this.committing.catch(() => {});
     try {
       await this.options.api.submit(runId, { final: 'The MCP session ended.' });

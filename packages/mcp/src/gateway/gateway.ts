@@ -116,6 +116,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const clients = new Set<Server>();
   // Sessions still ending: the bridge stays open until the rows they planted are run.
   const endings = new Set<Promise<void>>();
+  // Aborted as the gateway stops: sessions stop waiting for the rows their gone clients left.
+  const stopping = new AbortController();
 
   const serverFor = (token: string, kind: 'agent' | 'member') => {
     const api = kernelAs(token);
@@ -132,6 +134,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           kind,
           clientName,
           memberPolicy: options.memberPolicy,
+          stopping: stopping.signal,
           pollMs: options.pollMs,
           awaitCommits: options.awaitCommits,
           bridge,
@@ -182,6 +185,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return fronts.reduce((count, front) => count + front.sessions, clients.size);
     },
     async close() {
+      stopping.abort();
       await Promise.all(fronts.map((front) => front.close()));
       await Promise.all([...clients].map((server) => server.close()));
       while (endings.size > 0) await Promise.allSettled([...endings]);
