@@ -29,6 +29,7 @@ export {
   SettingError,
   type SettingErrorCode,
   type StageTicker,
+  shellQuoted,
   shownKernelUrl,
   shownWord,
   stageTicker,

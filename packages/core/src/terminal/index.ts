@@ -22,5 +22,6 @@ export {
   readRequestTimeout,
 } from './request-timeout.js';
 export { isSettingError, SettingError, type SettingErrorCode } from './setting-error.js';
+export { shellQuoted } from './shell-quote.js';
 export { mayBeSecret, shownWord, unknownCommandLine, unknownVerbLine } from './shown-word.js';
 export { forTerminal, type RefusalText, refusalLines } from './terminal-text.js';

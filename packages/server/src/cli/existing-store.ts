@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { shellQuoted } from '@airlock/core/command-line';
 import { listWorkspaces } from '../store/accounts.js';
 import {
   OlderStoreServedError,
@@ -37,7 +38,9 @@ export function selfCommand(): string {
       : 'npx airlock';
   }
   if (/(^|\/)airlock$/.test(script)) return 'npx airlock';
-  return `node ${relative(process.cwd(), script) || script}`;
+  // Relative when the script is below here (`node dist/cli.js`), else its whole path.
+  const near = relative(process.cwd(), script);
+  return `node ${shellQuoted(near && !near.startsWith('..') ? near : script)}`;
 }
 
 /**
@@ -55,7 +58,7 @@ export function checkExistingSqliteStore(dataDir: string | undefined): void {
     throw new MissingStoreError(
       'store_not_found',
       `no Airlock store in ${dir} (no ${SQLITE_FILE_NAME}); check ${flag}, ` +
-        `or create it with \`${selfCommand()} serve --data-dir ${dataDir ?? '.airlock'}\``,
+        `or create it with \`${selfCommand()} serve --data-dir ${shellQuoted(dataDir ?? '.airlock')}\``,
     );
   }
   const kind = sqliteFileKind(file);

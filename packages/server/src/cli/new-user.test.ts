@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Store } from '../store/store.js';
@@ -11,10 +11,11 @@ import { ensureLocalWorkspace } from './local-workspace.js';
 const run = promisify(execFile);
 
 /** Runs the real `airlock` CLI; returns its exit code and output. */
-async function airlock(args: string[], env: Record<string, string> = {}) {
+async function airlock(args: string[], env: Record<string, string> = {}, cwd?: string) {
   try {
     const { stdout, stderr } = await run(process.execPath, [...CLI_NODE_ARGS, ...args], {
       env: { ...process.env, ...env },
+      ...(cwd ? { cwd } : {}),
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -61,6 +62,21 @@ describe('the airlock command as a new user meets it', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`no Airlock store in ${typo}`);
     expect(existsSync(typo)).toBe(false);
+  });
+
+  it('suggests a command a shell reads back whole, from a folder outside the checkout', async () => {
+    const typo = join(root, "ana's store");
+    const result = await airlock(['token', 'list', '--data-dir', typo], {}, root);
+    expect(result.code).toBe(1);
+    const suggested = /or create it with `([^`]+)`/.exec(result.stderr)?.[1];
+    if (!suggested) throw new Error(`no suggested command in: ${result.stderr}`);
+    // What sh makes of it: the words as typed, the script a path that exists from here.
+    const { stdout } = await run('sh', ['-c', `set -- ${suggested}; printf '%s\\0' "$@"`], {
+      cwd: root,
+    });
+    const words = stdout.split('\0').slice(0, -1);
+    expect(words.slice(-3)).toEqual(['serve', '--data-dir', typo]);
+    expect(existsSync(resolve(root, words[1] ?? ''))).toBe(true);
   });
 
   it('token list reads a store that serve created', async () => {

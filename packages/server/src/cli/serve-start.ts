@@ -1,4 +1,4 @@
-import { forTerminal } from '@airlock/core';
+import { forTerminal, shellQuoted } from '@airlock/core';
 import pino, { type Logger } from 'pino';
 import { type Airlock, startAirlock } from '../airlock.js';
 import { settleFirstSteps } from '../api/runs.js';
@@ -111,7 +111,9 @@ export async function startServe(values: ServeFlags): Promise<number> {
   const local = await ensureLocalWorkspace(airlock.store);
   // The token commands read the same store: name it when it is not the default.
   const storeFlag =
-    values['data-dir'] && !values['database-url'] ? ` --data-dir ${values['data-dir']}` : '';
+    values['data-dir'] && !values['database-url']
+      ? ` --data-dir ${shellQuoted(values['data-dir'])}`
+      : '';
   if (local.created && local.tokens) {
     const ws = `${airlock.url}/api/v1/workspaces/${local.workspaceId}`;
     const lines = [
