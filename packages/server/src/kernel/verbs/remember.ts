@@ -1,6 +1,8 @@
 import {
   type Decision,
   exactCallRule,
+  type LayerDecision,
+  type LayerName,
   type PermissionRule,
   type Remember,
   type Remembered,
@@ -19,10 +21,44 @@ import { checkAllowWriter } from './allow-writers.js';
 import { requireAdmin } from './member-roles.js';
 import { recordPolicyChange } from './policy-changes.js';
 
+function layersOf(row: Pick<TaskTable, 'decision'>): LayerDecision[] {
+  if (row.decision === null) return [];
+  return (JSON.parse(row.decision) as Decision).layers ?? [];
+}
+
 function ruleSetLayer(row: Pick<TaskTable, 'decision'>) {
-  if (row.decision === null) return undefined;
-  const decision = JSON.parse(row.decision) as Decision;
-  return decision.layers?.find((layer) => layer.layer === 'rule_set');
+  return layersOf(row).find((layer) => layer.layer === 'rule_set');
+}
+
+/** A layer beside the rule set's, whose word no overlay rule changes. */
+type OtherLayer = Exclude<LayerName, 'rule_set'>;
+
+/** Each such layer, as a person reads its name. */
+const OTHER_LAYER_WORDS: Record<OtherLayer, string> = {
+  approval_rules: "the run's declared approval rules (its mode or an ask rule)",
+  action_contract: "the action contract's requires_user",
+};
+
+/**
+ * Why a remembered overlay allow, which joins the rule set's layer only, could not keep the
+ * next identical call from parking: another layer asks about it (the strictest layer wins), or
+ * the rule set already allowed it and the approval policy parked a member's own grant. Null
+ * when the rule set's ask is what parked it.
+ */
+function parkedOutsideRuleSet(row: Pick<TaskTable, 'decision' | 'key'>): string | null {
+  const layers = layersOf(row);
+  const asking = layers.find(
+    (layer): layer is LayerDecision & { layer: OtherLayer } =>
+      layer.layer !== 'rule_set' && layer.verdict === 'ask',
+  );
+  if (asking !== undefined) {
+    return `task ${row.key} was parked by ${OTHER_LAYER_WORDS[asking.layer]}, which no overlay rule lifts; approve it without remember`;
+  }
+  const ruleSet = layers.find((layer) => layer.layer === 'rule_set');
+  if (ruleSet !== undefined && ruleSet.verdict !== 'ask') {
+    return `task ${row.key} was already allowed by rule set ${ruleSet.rule?.rule_set?.id ?? 'of its run'}, so a remembered allow would change nothing; approve it without remember`;
+  }
+  return null;
 }
 
 /** The rule set captured on a row when its call was evaluated, or null when none was. */
@@ -32,10 +68,10 @@ export function capturedRuleSet(row: Pick<TaskTable, 'decision'>): string | null
 
 /**
  * Why a remembered overlay rule could not change the next identical call's
- * outcome: Baseline or a user guardrail parked it, which no overlay lifts, or
- * a rule naming the name the model called (one the run's alias renamed)
- * parked it and the rule to remember does not name that name. Null when
- * remembering can take effect.
+ * outcome: Baseline or a user guardrail parked it, which no overlay lifts,
+ * another layer parked it (parkedOutsideRuleSet), or a rule naming the name
+ * the model called (one the run's alias renamed) parked it and the rule to
+ * remember does not name that name. Null when remembering can take effect.
  */
 function rememberWouldNotApply(
   row: Pick<TaskTable, 'decision' | 'key' | 'tool_name' | 'resolved_tool_name'>,
@@ -45,6 +81,8 @@ function rememberWouldNotApply(
   if (rule?.baseline_check !== undefined) {
     return `task ${row.key} was parked by Baseline (${rule.baseline_check}), which no overlay rule lifts; approve it without remember`;
   }
+  const elsewhere = parkedOutsideRuleSet(row);
+  if (elsewhere !== null) return elsewhere;
   if (rule?.text === undefined) return null;
   const decided = JSON.parse(rule.text) as PermissionRule;
   if (rule.scope === 'user' && decided.guardrail === true) {
@@ -77,8 +115,8 @@ function ownerOf(scope: Remember['scope'], run: RunTable, principal: Principal):
  * it kept, for the approval's event. A trusted
  * project document stays trusted: the approving member wrote the change.
  * @throws AirlockError remember_unavailable when the row was not evaluated by
- * a rule set, Baseline or a guardrail parked it (a remembered rule would
- * change nothing), or the run has no owner of that scope; invalid_configuration for
+ * a rule set, Baseline, a guardrail or another layer parked it, or the rule set
+ * already allowed it (a remembered rule would change nothing), or the run has no owner of that scope; invalid_configuration for
  * a rule the overlay would refuse; admin_required for project scope asked by an approver,
  * or any scope while the approval policy asks more than one approval by any member
  * (allow-writers.ts).
