@@ -1,42 +1,9 @@
-import { Socket } from 'node:net';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Deployment, deploy, waitFor } from '../../testing/harness.js';
 import { backends } from '../../testing/stores.js';
+import { recordWrites } from '../../testing/write-recorder.js';
 
 const postgres = (await backends()).find((backend) => backend.name === 'postgres')!;
-
-/** The statements this process hands the `pg` driver, grouped by the socket write that carries them. */
-function recordWrites(port: number): { writes: string[][]; stop: () => void } {
-  const socket = Socket.prototype as unknown as Record<
-    '_write' | '_writev',
-    (...args: unknown[]) => unknown
-  >;
-  const client = pg.Client.prototype as unknown as { query(...args: unknown[]): unknown };
-  const originals = { _write: socket._write, _writev: socket._writev };
-  const query = client.query;
-  const writes: string[][] = [];
-  const pending: string[] = [];
-  for (const method of ['_write', '_writev'] as const) {
-    const original = originals[method]!;
-    socket[method] = function (this: Socket, ...args: unknown[]) {
-      if (this.remotePort === port) writes.push(pending.splice(0));
-      return original.apply(this, args);
-    };
-  }
-  client.query = function (this: unknown, ...args: unknown[]) {
-    const first = args[0] as string | { text?: string };
-    pending.push(typeof first === 'string' ? first : (first?.text ?? ''));
-    return query.apply(this, args);
-  };
-  return {
-    writes,
-    stop() {
-      Object.assign(socket, originals);
-      client.query = query;
-    },
-  };
-}
 
 /*
  * A call the declared rules park reads the approval policy (its event's approvals_required):
