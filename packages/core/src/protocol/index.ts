@@ -104,6 +104,13 @@ export {
   RetentionPolicyViewSchema,
 } from './operations/retention.js';
 export {
+  POLICY_TEXT_CODES,
+  type PolicyTextCode,
+  type PolicyTextProblem,
+  pointerToken,
+  policyTextProblems,
+} from './policy-text.js';
+export {
   GatewayProviderSchema,
   OpenAIProviderSchema,
   OpenAIToolSchema,
