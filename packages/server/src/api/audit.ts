@@ -1,7 +1,7 @@
 import { OPERATION_CONTRACTS } from '@airlock/core';
 import { readAudit } from '../audit/read-audit.js';
 import { AirlockError } from '../errors.js';
-import { readRunRow } from '../store/run-writes.js';
+import { readRun } from '../kernel/machines/run-state.js';
 import { fenceOf } from './access.js';
 import { implement } from './operation.js';
 
@@ -20,7 +20,13 @@ export const runAudit = implement(
       runId: input.run_id,
       fence: fenceOf(principal),
     };
-    const held = await readRunRow(store, principal.workspace_id, input.run_id);
+    const held = await readRun(store, principal.workspace_id, input.run_id).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof AirlockError && error.code === 'run_not_found') return false;
+        throw error;
+      },
+    );
     const records = await readAudit(store, {
       ...query,
       after: input.after,
