@@ -1,5 +1,6 @@
 import type { EmbeddedCommands } from './embedded.js';
 import { hasFlag, namesLongOption, optionValues } from './flags.js';
+import { gitReadsOnly, gitStashReads } from './git-read-verbs.js';
 import { branchTags, discardsLocalChanges } from './git-refs.js';
 import type { ActionTag } from './tags.js';
 
@@ -259,7 +260,8 @@ export function gitTags(
   if (rest.some((arg) => /ext::/i.test(arg))) out.unknown ??= 'an ext:: URL runs a command';
   if (verb === 'config') configTags(rest, tags, out);
   else if (verb === 'worktree') worktreeTags(rest, tags);
-  else if (GIT_READ.has(verb)) {
+  else if (gitReadsOnly(verb, rest)) tags.add('read');
+  else if (GIT_READ.has(verb) || (verb === 'stash' && gitStashReads(rest))) {
     tags.add('read');
     // `git log --output=FILE` (diff, show, ...) writes its output to a file.
     if (rest.some((arg) => arg === '--output' || arg.startsWith('--output='))) tags.add('write');
@@ -287,7 +289,8 @@ export function gitTags(
     }
   } else if (['clone', 'fetch', 'pull', 'submodule', 'ls-remote'].includes(verb)) {
     tags.add('network');
-    if (verb !== 'ls-remote') tags.add('write');
+    // `ls-remote` lists the other side's refs and changes nothing here.
+    tags.add(verb === 'ls-remote' ? 'read' : 'write');
   } else if (verb === 'push') {
     tags.add('network');
     tags.add('publish');
