@@ -8,11 +8,10 @@ import { DEFAULT_BODY_LIMIT } from './executor/commit-fit.js';
 import { holdLease, untilDeadline } from './executor/lease.js';
 import { tell } from './executor/listeners.js';
 import {
+  checkedOutcome,
   failed,
-  hookOutcome,
   type Ran,
   ranView,
-  resultOutcome,
   ToolError,
   thrownOutcome,
 } from './executor/outcome.js';
@@ -295,7 +294,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     } catch (error) {
       return { outcome: thrownOutcome(signal.aborted ? signal.reason : error), commitsAsIs: true };
     }
-    return task.kind === 'hook' ? hookOutcome(task, value) : resultOutcome(value, bodyLimit);
+    return checkedOutcome(task, value, bodyLimit);
   };
 
   const cable = new LiveSocket({

@@ -121,6 +121,28 @@ export function hookOutcome(task: TaskView, value: unknown): Ran {
   return resultOutcome({ structured_content: validated.value });
 }
 
+/**
+ * What a handler's returned value commits as: a hook's checked result or a
+ * tool's result. The tool already ran, so a value that throws while it is
+ * read (a getter, a proxy) commits as a failure naming the throw
+ * (`invalid_hook_result` for a hook, `invalid_result` for a tool) rather than
+ * leaving the row uncommitted to run again once its lease lapses.
+ */
+export function checkedOutcome(task: TaskView, value: unknown, bodyLimit: number): Ran {
+  const hook = task.kind === 'hook';
+  try {
+    return hook ? hookOutcome(task, value) : resultOutcome(value, bodyLimit);
+  } catch (error) {
+    return {
+      outcome: failed(
+        hook ? 'invalid_hook_result' : 'invalid_result',
+        `the ${hook ? 'hook' : 'tool'}'s result threw while it was read: ${messageOf(error)}`,
+      ),
+      commitsAsIs: true,
+    };
+  }
+}
+
 /** A row as its outcome will commit it. */
 export function ranView(task: TaskView, outcome: Outcome): TaskView {
   return outcome.outcome === 'succeeded'
