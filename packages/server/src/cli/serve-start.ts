@@ -1,4 +1,4 @@
-import { forTerminal, shellQuoted } from '@airlock/core';
+import { forTerminal } from '@airlock/core';
 import pino, { type Logger } from 'pino';
 import { type Airlock, startAirlock } from '../airlock.js';
 import { settleFirstSteps } from '../api/runs.js';
@@ -19,6 +19,7 @@ import {
   type ServeSettings,
   ServeUsageError,
 } from './serve-options.js';
+import { printedStoreOption } from './serve-store-option.js';
 import { listenForStop } from './stop-signal.js';
 
 /** An exact `ls` is granted; a prefix glob (`ls*`) would also grant `ls; rm -r build`. */
@@ -109,11 +110,8 @@ export async function startServe(values: ServeFlags): Promise<number> {
     logger.info({ url: airlock.metricsListener.url }, 'metrics listening (no credentials)');
   }
   const local = await ensureLocalWorkspace(airlock.store);
-  // The token commands read the same store: name it when it is not the default.
-  const storeFlag =
-    values['data-dir'] && !values['database-url']
-      ? ` --data-dir ${shellQuoted(values['data-dir'])}`
-      : '';
+  // The token commands read the same store: name it when a flag chose it.
+  const storeFlag = printedStoreOption(values);
   if (local.created && local.tokens) {
     const ws = `${airlock.url}/api/v1/workspaces/${local.workspaceId}`;
     const lines = [
